@@ -1,0 +1,194 @@
+//! `Differentiable`: the one tangent type of every primal type (Mooncake's `tangent_type`).
+//!
+//! | primal | `Tangent` | `TangentIn<S>` (mode `S`) |
+//! |---|---|---|
+//! | `f64`, `f32` | `f64`, `f32` | `S`, `S::Of<f32>` |
+//! | integers, `bool`, `char`, `()` | [`NoTangent`] | [`NoTangent`] |
+//! | `(A, B, ..)` (up to 12) | `(A::Tangent, ..)` | elementwise |
+//! | `[T; N]`, `Vec<T>`, `Option<T>` | `[T::Tangent; N]`, ... | elementwise |
+//! | `&'a [T]`, `&'a mut [T]` | `&'a [T::Tangent]`, `&'a mut [T::Tangent]` | elementwise |
+//! | `&'a T`, `&'a mut T` | `&'a T::Tangent`, `&'a mut T::Tangent` | elementwise |
+//!
+//! Invariant: `Tangent` and `TangentIn<f64>` are the same type.
+
+use crate::tangent::{Mode, NoTangent};
+
+/// A primal type together with its unique tangent type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no tangent type",
+    label = "not `Differentiable`",
+    note = "derive it with `#[derive(Differentiable)]`, or implement `fwdad::Differentiable` by hand"
+)]
+pub trait Differentiable {
+    /// The tangent type (one direction).
+    type Tangent;
+    /// The tangent type under differentiation mode `S` (batched, second order, ...).
+    type TangentIn<S: Mode>;
+}
+
+/// Primal types whose zero tangent can be built from the primal alone (owned types).
+///
+/// A borrowed slice `&[f64]` has no such zero: its tangent must borrow a buffer that someone
+/// owns, so build it with `Dual::new(&x[..], &zeros[..])`.
+pub trait ZeroTangent: Differentiable {
+    /// The zero tangent, sized from `self` (a `Vec` of the same length, ...).
+    fn zero_tangent(&self) -> Self::Tangent;
+    /// The zero tangent under mode `S`.
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S>;
+}
+
+macro_rules! non_differentiable {
+    ($($t:ty),* $(,)?) => {$(
+        impl Differentiable for $t {
+            type Tangent = NoTangent;
+            type TangentIn<S: Mode> = NoTangent;
+        }
+        impl ZeroTangent for $t {
+            #[inline(always)]
+            fn zero_tangent(&self) -> NoTangent {
+                NoTangent
+            }
+            #[inline(always)]
+            fn zero_tangent_in<S: Mode>(&self) -> NoTangent {
+                NoTangent
+            }
+        }
+    )*};
+}
+non_differentiable!(
+    (),
+    bool,
+    char,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    String,
+    &str,
+    NoTangent
+);
+
+impl Differentiable for f64 {
+    type Tangent = f64;
+    type TangentIn<S: Mode> = S;
+}
+impl ZeroTangent for f64 {
+    #[inline(always)]
+    fn zero_tangent(&self) -> f64 {
+        0.0
+    }
+    #[inline(always)]
+    fn zero_tangent_in<S: Mode>(&self) -> S {
+        S::zero()
+    }
+}
+
+impl Differentiable for f32 {
+    type Tangent = f32;
+    type TangentIn<S: Mode> = S::Of<f32>;
+}
+impl ZeroTangent for f32 {
+    #[inline(always)]
+    fn zero_tangent(&self) -> f32 {
+        0.0
+    }
+    #[inline(always)]
+    fn zero_tangent_in<S: Mode>(&self) -> S::Of<f32> {
+        crate::tangent::ScalarTangent::zero()
+    }
+}
+
+impl<T: Differentiable, const N: usize> Differentiable for [T; N] {
+    type Tangent = [T::Tangent; N];
+    type TangentIn<S: Mode> = [T::TangentIn<S>; N];
+}
+impl<T: ZeroTangent, const N: usize> ZeroTangent for [T; N] {
+    fn zero_tangent(&self) -> Self::Tangent {
+        core::array::from_fn(|i| self[i].zero_tangent())
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        core::array::from_fn(|i| self[i].zero_tangent_in::<S>())
+    }
+}
+
+impl<T: Differentiable> Differentiable for Vec<T> {
+    type Tangent = Vec<T::Tangent>;
+    type TangentIn<S: Mode> = Vec<T::TangentIn<S>>;
+}
+impl<T: ZeroTangent> ZeroTangent for Vec<T> {
+    fn zero_tangent(&self) -> Self::Tangent {
+        self.iter().map(ZeroTangent::zero_tangent).collect()
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        self.iter().map(ZeroTangent::zero_tangent_in::<S>).collect()
+    }
+}
+
+impl<T: Differentiable> Differentiable for Option<T> {
+    type Tangent = Option<T::Tangent>;
+    type TangentIn<S: Mode> = Option<T::TangentIn<S>>;
+}
+impl<T: ZeroTangent> ZeroTangent for Option<T> {
+    fn zero_tangent(&self) -> Self::Tangent {
+        self.as_ref().map(ZeroTangent::zero_tangent)
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        self.as_ref().map(ZeroTangent::zero_tangent_in::<S>)
+    }
+}
+
+impl<T: Differentiable> Differentiable for Box<T> {
+    type Tangent = Box<T::Tangent>;
+    type TangentIn<S: Mode> = Box<T::TangentIn<S>>;
+}
+impl<T: ZeroTangent> ZeroTangent for Box<T> {
+    fn zero_tangent(&self) -> Self::Tangent {
+        Box::new((**self).zero_tangent())
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        Box::new((**self).zero_tangent_in::<S>())
+    }
+}
+
+impl<'a, T: Differentiable + 'a> Differentiable for &'a [T] {
+    type Tangent = &'a [T::Tangent];
+    type TangentIn<S: Mode> = &'a [T::TangentIn<S>];
+}
+impl<'a, T: Differentiable + 'a> Differentiable for &'a mut [T] {
+    type Tangent = &'a mut [T::Tangent];
+    type TangentIn<S: Mode> = &'a mut [T::TangentIn<S>];
+}
+impl<'a, T: Differentiable + 'a> Differentiable for &'a T {
+    type Tangent = &'a T::Tangent;
+    type TangentIn<S: Mode> = &'a T::TangentIn<S>;
+}
+impl<'a, T: Differentiable + 'a> Differentiable for &'a mut T {
+    type Tangent = &'a mut T::Tangent;
+    type TangentIn<S: Mode> = &'a mut T::TangentIn<S>;
+}
+
+macro_rules! differentiable_tuple {
+    ($($T:ident $i:tt),+) => {
+        impl<$($T: Differentiable),+> Differentiable for ($($T,)+) {
+            type Tangent = ($($T::Tangent,)+);
+            type TangentIn<S: Mode> = ($($T::TangentIn<S>,)+);
+        }
+        impl<$($T: ZeroTangent),+> ZeroTangent for ($($T,)+) {
+            fn zero_tangent(&self) -> Self::Tangent {
+                ($(self.$i.zero_tangent(),)+)
+            }
+            fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+                ($(self.$i.zero_tangent_in::<S>(),)+)
+            }
+        }
+    };
+}
+crate::for_tuples!(differentiable_tuple);

@@ -1,0 +1,204 @@
+//! `Dual<P, T>`: a primal value and its tangent.
+//!
+//! `T` defaults to `P`'s one tangent type, so `Dual<f64>` is `Dual<f64, f64>` and
+//! `Dual<&[f64]>` is `Dual<&[f64], &[f64]>`; batched and second-order duals are the same
+//! struct with another `T` (`Dual<f64, Batch<f64, 4>>`).
+
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::tangent::Mode;
+use core::fmt;
+
+/// A primal value paired with a tangent (a directional derivative, or a batch of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Dual<P: Differentiable, T = <P as Differentiable>::Tangent> {
+    /// The value, exactly as the plain function computes it.
+    pub primal: P,
+    /// Its derivative along the input tangent(s).
+    pub tangent: T,
+}
+
+impl<P: Differentiable, T> Dual<P, T> {
+    /// Pairs a primal with a tangent.
+    #[inline(always)]
+    pub const fn new(primal: P, tangent: T) -> Self {
+        Dual { primal, tangent }
+    }
+
+    /// Splits into `(primal, tangent)`.
+    #[inline(always)]
+    pub fn into_parts(self) -> (P, T) {
+        (self.primal, self.tangent)
+    }
+
+    /// Borrows both parts: `&Dual<P, T>` to `Dual<&P, &T>`.
+    #[inline(always)]
+    pub fn as_ref(&self) -> Dual<&P, &T> {
+        Dual {
+            primal: &self.primal,
+            tangent: &self.tangent,
+        }
+    }
+
+    /// Borrows both parts mutably: `&mut Dual<P, T>` to `Dual<&mut P, &mut T>`.
+    #[inline(always)]
+    pub fn as_mut(&mut self) -> Dual<&mut P, &mut T> {
+        Dual {
+            primal: &mut self.primal,
+            tangent: &mut self.tangent,
+        }
+    }
+}
+
+impl<P: ZeroTangent> Dual<P> {
+    /// A dual with a zero tangent sized from `primal`: a value that does not vary.
+    #[inline(always)]
+    pub fn constant(primal: P) -> Self {
+        let tangent = primal.zero_tangent();
+        Dual { primal, tangent }
+    }
+}
+
+/// A constant dual under mode `S` (what generated code uses to promote inactive values).
+#[inline(always)]
+pub fn constant_in<S: Mode, P: ZeroTangent>(primal: P) -> Dual<P, P::TangentIn<S>> {
+    let tangent = primal.zero_tangent_in::<S>();
+    Dual { primal, tangent }
+}
+
+impl<'a, P: Differentiable + Copy + 'a, T: Copy> Dual<&'a P, &'a T> {
+    /// Copies out of a borrowed dual: `Dual<&f64, &S>` to `Dual<f64, S>`.
+    #[inline(always)]
+    pub fn copied(self) -> Dual<P, T> {
+        Dual {
+            primal: *self.primal,
+            tangent: *self.tangent,
+        }
+    }
+}
+
+impl<'a, P: Differentiable + Clone + 'a, T: Clone> Dual<&'a P, &'a T> {
+    /// Clones out of a borrowed dual.
+    #[inline(always)]
+    pub fn cloned(self) -> Dual<P, T> {
+        Dual {
+            primal: self.primal.clone(),
+            tangent: self.tangent.clone(),
+        }
+    }
+}
+
+impl<P: Differentiable + fmt::Display, T: fmt::Debug> fmt::Display for Dual<P, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} + {:?}ε", self.primal, self.tangent)
+    }
+}
+
+/// Slice-like duals: `Dual<&[P], &[T]>`, `Dual<&mut [P], &mut [T]>`, `Dual<Vec<P>, Vec<T>>`,
+/// `Dual<[P; N], [T; N]>` all read their length and elements through these.
+pub trait DualSlice {
+    /// Primal element type.
+    type Elem: Differentiable;
+    /// Tangent element type.
+    type TElem;
+    /// The primal elements.
+    fn primal_slice(&self) -> &[Self::Elem];
+    /// The tangent elements (same length).
+    fn tangent_slice(&self) -> &[Self::TElem];
+}
+
+/// Slice-like duals that can be written through.
+pub trait DualSliceMut: DualSlice {
+    /// Both element slices, mutably.
+    fn slices_mut(&mut self) -> (&mut [Self::Elem], &mut [Self::TElem]);
+}
+
+macro_rules! dual_slice {
+    ([$($g:tt)*] $P:ty, $T:ty) => {
+        impl<$($g)*> DualSlice for Dual<$P, $T> {
+            type Elem = E;
+            type TElem = TE;
+            #[inline(always)]
+            fn primal_slice(&self) -> &[E] {
+                &self.primal[..]
+            }
+            #[inline(always)]
+            fn tangent_slice(&self) -> &[TE] {
+                &self.tangent[..]
+            }
+        }
+    };
+}
+macro_rules! dual_slice_mut {
+    ([$($g:tt)*] $P:ty, $T:ty) => {
+        dual_slice!([$($g)*] $P, $T);
+        impl<$($g)*> DualSliceMut for Dual<$P, $T> {
+            #[inline(always)]
+            fn slices_mut(&mut self) -> (&mut [E], &mut [TE]) {
+                (&mut self.primal[..], &mut self.tangent[..])
+            }
+        }
+    };
+}
+dual_slice!(['a, E: Differentiable + 'a, TE] &'a [E], &'a [TE]);
+dual_slice_mut!(['a, E: Differentiable + 'a, TE] &'a mut [E], &'a mut [TE]);
+dual_slice_mut!([E: Differentiable, TE] Vec<E>, Vec<TE>);
+dual_slice_mut!([E: Differentiable, TE, const N: usize] [E; N], [TE; N]);
+dual_slice!(['a, E: Differentiable + 'a, TE] &'a Vec<E>, &'a Vec<TE>);
+dual_slice_mut!(['a, E: Differentiable + 'a, TE] &'a mut Vec<E>, &'a mut Vec<TE>);
+dual_slice!(['a, E: Differentiable + 'a, TE, const N: usize] &'a [E; N], &'a [TE; N]);
+dual_slice_mut!(['a, E: Differentiable + 'a, TE, const N: usize] &'a mut [E; N], &'a mut [TE; N]);
+
+impl<P: Differentiable, T> Dual<P, T>
+where
+    Self: DualSlice,
+{
+    /// Number of elements.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.primal_slice().len()
+    }
+
+    /// Whether there are no elements.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.primal_slice().is_empty()
+    }
+
+    /// The dual of element `i` (primal and tangent borrowed).
+    ///
+    /// # Panics
+    /// If `i` is out of bounds, as indexing the primal slice would.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn at(&self, i: usize) -> Dual<&<Self as DualSlice>::Elem, &<Self as DualSlice>::TElem> {
+        let p = &self.primal_slice()[i];
+        // SAFETY-free: tangent and primal have equal lengths by construction of a dual;
+        // indexing both keeps the primal's panic behaviour.
+        Dual {
+            primal: p,
+            tangent: &self.tangent_slice()[i],
+        }
+    }
+
+    /// The borrowed sub-slice dual for `range`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn slice<R>(
+        &self,
+        range: R,
+    ) -> Dual<&[<Self as DualSlice>::Elem], &[<Self as DualSlice>::TElem]>
+    where
+        R: core::slice::SliceIndex<
+                [<Self as DualSlice>::Elem],
+                Output = [<Self as DualSlice>::Elem],
+            > + core::slice::SliceIndex<
+                [<Self as DualSlice>::TElem],
+                Output = [<Self as DualSlice>::TElem],
+            > + Clone,
+    {
+        Dual {
+            primal: &self.primal_slice()[range.clone()],
+            tangent: &self.tangent_slice()[range],
+        }
+    }
+}

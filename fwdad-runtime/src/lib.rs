@@ -1,0 +1,60 @@
+//! Runtime of [fwdad](https://docs.rs/fwdad): dual numbers, the one-tangent-type-per-primal
+//! system, the forward-rule trait, the rules of every scalar operation, and test utilities.
+//!
+//! ```
+//! use fwdad_runtime::Dual;
+//!
+//! // d/dx [sin(x) · x] at x = 2, by hand-composed rules:
+//! let x = Dual::new(2.0_f64, 1.0);
+//! let y = x.sin() * x;
+//! assert_eq!(y.primal, 2.0_f64.sin() * 2.0);
+//! assert!((y.tangent - (2.0_f64.cos() * 2.0 + 2.0_f64.sin())).abs() < 1e-15);
+//! ```
+//!
+//! Users normally reach all of this through the `fwdad` facade and `#[derive_frule]`.
+
+/// Applies `$mac!(A 0, B 1, ...)` for tuples of arity 1 to 12.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_tuples {
+    ($mac:ident) => {
+        $mac!(A 0);
+        $mac!(A 0, B 1);
+        $mac!(A 0, B 1, C 2);
+        $mac!(A 0, B 1, C 2, D 3);
+        $mac!(A 0, B 1, C 2, D 3, E 4);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8, K 9);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8, K 9, L 10);
+        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8, K 9, L 10, M 11);
+    };
+}
+
+pub mod differentiable;
+pub mod dual;
+pub mod frule;
+pub mod real;
+pub mod rules;
+pub mod tangent;
+
+pub use differentiable::{Differentiable, ZeroTangent};
+pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
+pub use frule::Frule;
+pub use real::Real;
+pub use tangent::{
+    Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,
+};
+
+/// Every scalar rule as a free function (`ops::sin(x)`, `ops::mul(a, 2.0)`, ...): what
+/// generated code calls.
+pub mod ops {
+    pub use crate::rules::arith::*;
+    pub use crate::rules::compare::*;
+    pub use crate::rules::exp_log::*;
+    pub use crate::rules::hyperbolic::*;
+    pub use crate::rules::nondiff::*;
+    pub use crate::rules::trig::*;
+}

@@ -1,0 +1,71 @@
+//! Exponentials, logarithms and powers:
+//! `exp exp2 exp_m1 ln log log2 log10 ln_1p sqrt cbrt powi powf hypot`.
+//!
+//! Domains (for random testing): logarithms: `x > 0` (`ln_1p`: `x > -1`); `sqrt`: `x > 0`;
+//! `powf`: base `> 0`.
+//!
+//! Conventions: `sqrt'(0) = +∞` (so the tangent at `0` is `±∞`, or NaN for a zero
+//! direction, as in JAX and ForwardDiff); `powf(0, b)` with a constant `b` follows the power
+//! rule `b·0^(b-1)`; `hypot(0, 0)` has partials `NaN` (it has no derivative there).
+
+use crate::dual::Dual;
+use crate::real::Real;
+use crate::tangent::{ScalarTangent, Unary};
+#[allow(unused_imports)] // used by rule constants (`F::LN_2()`)
+use num_traits::FloatConst;
+
+crate::scalar_rule!(y = exp(x) => y);
+crate::scalar_rule!(y = exp2(x) => y * F::LN_2());
+crate::scalar_rule!(y = exp_m1(x) => y + 1.0);
+crate::scalar_rule!(y = ln(x) => x.recip());
+crate::scalar_rule!(y = log2(x) => (x * F::LN_2()).recip());
+crate::scalar_rule!(y = log10(x) => (x * F::LN_10()).recip());
+crate::scalar_rule!(y = ln_1p(x) => (x + 1.0).recip());
+crate::scalar_rule!(y = sqrt(x) => 0.5 / y);
+crate::scalar_rule!(y = cbrt(x) => (3.0 * y * y).recip());
+crate::scalar_rule!(
+    /// `a.powf(b) = a^b`: `∂ = (b·a^(b-1), y·ln a)`.
+    y = powf(a, b) => (b * a.powf(b - 1.0), y * a.ln())
+);
+crate::scalar_rule!(
+    /// `a.log(b)`: the logarithm of `a` in base `b`, `ln a / ln b`.
+    y = log(a, b) => ((a * b.ln()).recip(), -y / (b * b.ln()))
+);
+crate::scalar_rule!(y = hypot(a, b) => (a / y, b / y));
+
+/// `x.powi(n)`'s derivative: `n·x^(n-1)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Powi(pub i32);
+
+impl<F: Real> Unary<F> for Powi {
+    #[inline(always)]
+    fn d(&self, x: F, _y: F) -> F {
+        if self.0 == 0 {
+            F::zero()
+        } else {
+            F::from_i32(self.0).unwrap_or_else(F::nan) * x.powi(self.0 - 1)
+        }
+    }
+    #[inline(always)]
+    fn d_dual<T: ScalarTangent<F>>(&self, x: Dual<F, T>, _y: Dual<F, T>) -> Dual<F, T> {
+        if self.0 == 0 {
+            Dual::new(F::zero(), T::zero())
+        } else {
+            powi(x, self.0 - 1) * F::from_i32(self.0).unwrap_or_else(F::nan)
+        }
+    }
+}
+
+/// `x.powi(n)` for an integer exponent (inactive by nature).
+#[inline(always)]
+pub fn powi<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>, n: i32) -> Dual<F, T> {
+    super::unary(&Powi(n), x, x.primal.powi(n))
+}
+
+impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
+    /// `self^n`.
+    #[inline(always)]
+    pub fn powi(self, n: i32) -> Self {
+        powi(self, n)
+    }
+}

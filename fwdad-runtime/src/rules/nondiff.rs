@@ -1,0 +1,197 @@
+//! Piecewise rules: rounding, sign, `abs`, `min`, `max`, `clamp`, `copysign`, `fract`.
+//!
+//! These are linear on each piece, so they are written by hand from the linear operations of
+//! [`ScalarTangent`] (correct for every representation, second order included).
+//!
+//! Conventions at kinks, following JAX:
+//! * `floor ceil round trunc signum`: tangent zero (they are locally constant).
+//! * `fract(x) = x - trunc(x)`: tangent `dx`.
+//! * `abs(x)`: `sign(x)·dx`, with `abs'(0) = 0` (the midpoint of the subgradient).
+//! * `max(a, b)` / `min(a, b)`: the tangent of the selected operand; on a tie, the mean
+//!   `(da + db)/2`. A NaN operand is ignored, as `f64::max` ignores it.
+//! * `clamp(x, lo, hi)`: `dx` strictly inside, the bound's tangent outside; at a bound, the
+//!   mean of the two.
+//! * `copysign(a, b)`: `±da` (the sign of `b` is locally constant).
+
+use super::Operand;
+use crate::dual::Dual;
+use crate::real::Real;
+use crate::tangent::ScalarTangent;
+
+macro_rules! locally_constant {
+    ($($(#[$m:meta])* $name:ident),*) => {$(
+        $(#[$m])*
+        #[inline(always)]
+        pub fn $name<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
+            Dual::new(<F as num_traits::Float>::$name(x.primal), T::zero())
+        }
+        impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
+            $(#[$m])*
+            #[inline(always)]
+            pub fn $name(self) -> Self {
+                $name(self)
+            }
+        }
+    )*};
+}
+locally_constant!(
+    /// Largest integer `<= x`: tangent zero.
+    floor,
+    /// Smallest integer `>= x`: tangent zero.
+    ceil,
+    /// Nearest integer: tangent zero.
+    round,
+    /// Integer part: tangent zero.
+    trunc,
+    /// Sign (`±1`, NaN for NaN): tangent zero.
+    signum
+);
+
+/// Fractional part `x - trunc(x)`: tangent `dx`.
+#[inline(always)]
+pub fn fract<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
+    Dual::new(x.primal.fract(), x.tangent)
+}
+
+/// `|x|`: tangent `sign(x)·dx`, zero at `x = 0`.
+#[inline(always)]
+pub fn abs<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
+    let t = if x.primal > F::zero() {
+        x.tangent
+    } else if x.primal < F::zero() {
+        x.tangent.neg()
+    } else {
+        T::zero()
+    };
+    Dual::new(x.primal.abs(), t)
+}
+
+/// `a` with the sign of `b`: tangent `±da`.
+#[inline(always)]
+pub fn copysign<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+) -> Dual<F, T> {
+    let (pa, pb) = (a.primal(), b.primal());
+    let y = pa.copysign(pb);
+    let t = if !A::ACTIVE {
+        T::zero()
+    } else if y.is_sign_negative() == pa.is_sign_negative() {
+        a.tangent()
+    } else {
+        a.tangent().neg()
+    };
+    Dual::new(y, t)
+}
+
+/// The tangent of whichever operand `select` picked, or their mean on a tie.
+#[inline(always)]
+fn select<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+    y: F,
+) -> Dual<F, T> {
+    let (pa, pb) = (a.primal(), b.primal());
+    let half = F::cst(0.5);
+    let t = if pa == pb {
+        match (A::ACTIVE, B::ACTIVE) {
+            (true, true) => a.tangent().add(b.tangent()).scale(half),
+            (true, false) => a.tangent().scale(half),
+            (false, true) => b.tangent().scale(half),
+            (false, false) => T::zero(),
+        }
+    } else if y == pa || (y.is_nan() && pa.is_nan()) {
+        a.tangent()
+    } else {
+        b.tangent()
+    };
+    Dual::new(y, t)
+}
+
+/// `max(a, b)`.
+#[inline(always)]
+pub fn max<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+) -> Dual<F, T> {
+    select(a, b, a.primal().max(b.primal()))
+}
+
+/// `min(a, b)`.
+#[inline(always)]
+pub fn min<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+) -> Dual<F, T> {
+    select(a, b, a.primal().min(b.primal()))
+}
+
+/// `x.clamp(lo, hi)`: `max(min(x, hi), lo)` with the same tangent conventions.
+///
+/// # Panics
+/// If `lo > hi` or either bound is NaN, as `f64::clamp` does.
+#[inline(always)]
+pub fn clamp<F, T, X, L, H>(x: X, lo: L, hi: H) -> Dual<F, T>
+where
+    F: Real,
+    T: ScalarTangent<F>,
+    X: Operand<F, T>,
+    L: Operand<F, T>,
+    H: Operand<F, T>,
+{
+    let (px, pl, ph) = (x.primal(), lo.primal(), hi.primal());
+    assert!(
+        pl <= ph,
+        "clamp: `min > max`, or either was NaN: min = {pl:?}, max = {ph:?}"
+    );
+    let y = num_traits::clamp(px, pl, ph);
+    if px < pl {
+        lift(lo, y)
+    } else if px > ph {
+        lift(hi, y)
+    } else if px == pl {
+        select(x, lo, y)
+    } else if px == ph {
+        select(x, hi, y)
+    } else {
+        lift(x, y)
+    }
+}
+
+#[inline(always)]
+fn lift<F: Real, T: ScalarTangent<F>, A: Operand<F, T>>(a: A, y: F) -> Dual<F, T> {
+    Dual::new(y, if A::ACTIVE { a.tangent() } else { T::zero() })
+}
+
+impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
+    /// Fractional part.
+    #[inline(always)]
+    pub fn fract(self) -> Self {
+        fract(self)
+    }
+    /// Absolute value.
+    #[inline(always)]
+    pub fn abs(self) -> Self {
+        abs(self)
+    }
+    /// `self` with the sign of `b`.
+    #[inline(always)]
+    pub fn copysign<B: Operand<F, T>>(self, b: B) -> Self {
+        copysign(self, b)
+    }
+    /// Maximum.
+    #[inline(always)]
+    pub fn max<B: Operand<F, T>>(self, b: B) -> Self {
+        max(self, b)
+    }
+    /// Minimum.
+    #[inline(always)]
+    pub fn min<B: Operand<F, T>>(self, b: B) -> Self {
+        min(self, b)
+    }
+    /// Clamp into `[lo, hi]`.
+    #[inline(always)]
+    pub fn clamp<L: Operand<F, T>, H: Operand<F, T>>(self, lo: L, hi: H) -> Self {
+        clamp(self, lo, hi)
+    }
+}

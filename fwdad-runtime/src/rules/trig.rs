@@ -1,0 +1,40 @@
+//! Trigonometric functions: `sin cos tan asin acos atan atan2 sin_cos to_degrees to_radians`.
+//!
+//! Domains (for random testing): `asin`, `acos`: `|x| < 1`; `tan`: away from `π/2 + kπ`.
+
+use crate::dual::Dual;
+use crate::real::Real;
+use crate::tangent::ScalarTangent;
+#[allow(unused_imports)] // used by rule constants (`F::PI()`)
+use num_traits::FloatConst;
+
+crate::scalar_rule!(y = sin(x) => x.cos());
+crate::scalar_rule!(y = cos(x) => -x.sin());
+crate::scalar_rule!(y = tan(x) => 1.0 + y * y);
+crate::scalar_rule!(y = asin(x) => (1.0 - x * x).sqrt().recip());
+crate::scalar_rule!(y = acos(x) => -(1.0 - x * x).sqrt().recip());
+crate::scalar_rule!(y = atan(x) => (1.0 + x * x).recip());
+crate::scalar_rule!(
+    /// `atan2(a, b)` is the angle of the point `(b, a)`.
+    y = atan2(a, b) => (b / (a * a + b * b), -a / (a * a + b * b))
+);
+crate::scalar_rule!(y = to_degrees(x) => F::cst(180.0) / F::PI());
+crate::scalar_rule!(y = to_radians(x) => F::PI() / F::cst(180.0));
+
+/// `(sin x, cos x)`, sharing the primal work as `f64::sin_cos` does.
+#[inline(always)]
+pub fn sin_cos<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> (Dual<F, T>, Dual<F, T>) {
+    let (s, c) = x.primal.sin_cos();
+    // Through the rules, so second-order tangents get their f'' terms.
+    let ds = T::chain1(&sin {}, x.primal, s, x.tangent);
+    let dc = T::chain1(&cos {}, x.primal, c, x.tangent);
+    (Dual::new(s, ds), Dual::new(c, dc))
+}
+
+impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
+    /// `(sin x, cos x)`.
+    #[inline(always)]
+    pub fn sin_cos(self) -> (Self, Self) {
+        sin_cos(self)
+    }
+}

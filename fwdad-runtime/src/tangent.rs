@@ -1,0 +1,456 @@
+//! Tangent representations.
+//!
+//! * [`NoTangent`]: the tangent of every non-differentiable value (integers, `bool`, ...).
+//! * [`ScalarTangent<F>`]: how the tangent of a real scalar `F` is represented. One direction
+//!   is `F` itself; [`Batch<F, N>`] carries `N` directions at once; [`Hyper`] carries
+//!   second-order information. Every scalar rule is written once against this trait
+//!   ([`ScalarTangent::chain1`], [`ScalarTangent::chain2`]) and so serves every representation.
+//! * [`Mode`]: a whole differentiation mode, named by the tangent type it gives to `f64`.
+//!   `Differentiable::TangentIn<S>` maps every primal type to its tangent under mode `S`.
+//! * [`TangentSpace`]: vector-space operations on (owned or mutably borrowed) tangents.
+
+use crate::dual::Dual;
+use crate::real::Real;
+use core::fmt::Debug;
+
+/// The tangent of a value that cannot be differentiated: a zero-sized type, so it costs
+/// nothing to carry around.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NoTangent;
+
+impl core::fmt::Display for NoTangent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("NoTangent")
+    }
+}
+
+/// A scalar function of one argument, seen through its derivative.
+///
+/// `d` is `f'(x)` given `x` and the primal result `y = f(x)`; `d_dual` evaluates the same
+/// expression on first-order duals, which is how second-order tangents obtain `f''`
+/// without a second rule. Implemented by [`crate::scalar_rule!`].
+pub trait Unary<F: Real> {
+    /// `f'(x)`, where `y = f(x)`.
+    fn d(&self, x: F, y: F) -> F;
+    /// `f'` evaluated on duals: its tangent is `f''(x) · dx`.
+    fn d_dual<T: ScalarTangent<F>>(&self, x: Dual<F, T>, y: Dual<F, T>) -> Dual<F, T>;
+}
+
+/// A scalar function of two arguments, seen through its partial derivatives.
+pub trait Binary<F: Real> {
+    /// `(∂f/∂x1, ∂f/∂x2)`, where `y = f(x1, x2)`.
+    fn d(&self, x1: F, x2: F, y: F) -> (F, F);
+    /// The partials evaluated on duals (for second-order tangents).
+    fn d_dual<T: ScalarTangent<F>>(
+        &self,
+        x1: Dual<F, T>,
+        x2: Dual<F, T>,
+        y: Dual<F, T>,
+    ) -> (Dual<F, T>, Dual<F, T>);
+}
+
+/// How the tangent of a real scalar `F` is represented.
+///
+/// The linear operations are all a rule needs for linear and piecewise-linear functions;
+/// smooth nonlinear functions go through [`chain1`](Self::chain1) / [`chain2`](Self::chain2),
+/// which a first-order representation implements as `f' · dx` and a second-order one
+/// extends with the `f''` term.
+pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'static {
+    /// The zero tangent.
+    fn zero() -> Self;
+    /// `self + other`.
+    fn add(self, other: Self) -> Self;
+    /// `self - other`.
+    fn sub(self, other: Self) -> Self;
+    /// `-self`.
+    fn neg(self) -> Self;
+    /// `a · self` for a scalar `a` that is locally constant (does not depend on the input).
+    fn scale(self, a: F) -> Self;
+
+    /// The tangent of `y = f(x)`.
+    #[inline(always)]
+    fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
+        dx.scale(rule.d(x, y))
+    }
+
+    /// The tangent of `y = f(x1, x2)`, both arguments active.
+    #[inline(always)]
+    fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
+        let (d1, d2) = rule.d(x1, x2, y);
+        dx1.scale(d1).add(dx2.scale(d2))
+    }
+}
+
+impl<F: Real> ScalarTangent<F> for F {
+    #[inline(always)]
+    fn zero() -> Self {
+        F::zero()
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        self + other
+    }
+    #[inline(always)]
+    fn sub(self, other: Self) -> Self {
+        self - other
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn scale(self, a: F) -> Self {
+        a * self
+    }
+}
+
+/// `N` tangent directions of a scalar, pushed through one pass (batch mode).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
+pub struct Batch<F, const N: usize>(pub [F; N]);
+
+impl<F: Real, const N: usize> Batch<F, N> {
+    /// The batch whose lane `k` is `f(k)`.
+    #[inline(always)]
+    pub fn from_fn(f: impl FnMut(usize) -> F) -> Self {
+        Batch(core::array::from_fn(f))
+    }
+    /// The `k`-th direction (unit vector): `1` in lane `k`, `0` elsewhere.
+    #[inline]
+    pub fn unit(k: usize) -> Self {
+        Self::from_fn(|i| if i == k { F::one() } else { F::zero() })
+    }
+}
+
+impl<F: Real, const N: usize> Default for Batch<F, N> {
+    fn default() -> Self {
+        Batch([F::zero(); N])
+    }
+}
+
+impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
+    #[inline(always)]
+    fn zero() -> Self {
+        Batch([F::zero(); N])
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        Self::from_fn(|i| self.0[i] + other.0[i])
+    }
+    #[inline(always)]
+    fn sub(self, other: Self) -> Self {
+        Self::from_fn(|i| self.0[i] - other.0[i])
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Self::from_fn(|i| -self.0[i])
+    }
+    #[inline(always)]
+    fn scale(self, a: F) -> Self {
+        Self::from_fn(|i| a * self.0[i])
+    }
+}
+
+/// A second-order tangent (hyper-dual number without its primal): the input is perturbed as
+/// `x + d1·ε₁ + d2·ε₂ + d12·ε₁ε₂` with `ε₁² = ε₂² = 0`.
+///
+/// Pushing it through a rule yields `d12 = f'·d12 + f''·d1·d2`: with `d1 = u` and `d2 = v`,
+/// `d12` of the output is `uᵀ∇²f v`. `d1` may itself be a batch, so one pass gives a whole
+/// Hessian-vector product block. The primal stays a plain `F`, so there is no perturbation
+/// confusion between the two levels: they are distinct fields, not nested duals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hyper<F, T> {
+    /// First-order tangent along the first direction(s).
+    pub d1: T,
+    /// First-order tangent along the second direction.
+    pub d2: F,
+    /// The mixed second-order part.
+    pub d12: T,
+}
+
+impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Hyper<F, T> {
+    #[inline(always)]
+    fn zero() -> Self {
+        Hyper {
+            d1: T::zero(),
+            d2: F::zero(),
+            d12: T::zero(),
+        }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Hyper {
+            d1: self.d1.add(o.d1),
+            d2: self.d2 + o.d2,
+            d12: self.d12.add(o.d12),
+        }
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Hyper {
+            d1: self.d1.sub(o.d1),
+            d2: self.d2 - o.d2,
+            d12: self.d12.sub(o.d12),
+        }
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Hyper {
+            d1: self.d1.neg(),
+            d2: -self.d2,
+            d12: self.d12.neg(),
+        }
+    }
+    #[inline(always)]
+    fn scale(self, a: F) -> Self {
+        Hyper {
+            d1: self.d1.scale(a),
+            d2: a * self.d2,
+            d12: self.d12.scale(a),
+        }
+    }
+
+    #[inline(always)]
+    fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
+        let p = rule.d(x, y);
+        let dy1 = dx.d1.scale(p);
+        // Tangent of f' along d1: f''(x)·d1.
+        let dp = rule.d_dual(Dual::new(x, dx.d1), Dual::new(y, dy1)).tangent;
+        Hyper {
+            d1: dy1,
+            d2: p * dx.d2,
+            d12: dx.d12.scale(p).add(dp.scale(dx.d2)),
+        }
+    }
+
+    #[inline(always)]
+    fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
+        let (p1, p2) = rule.d(x1, x2, y);
+        let dy1 = dx1.d1.scale(p1).add(dx2.d1.scale(p2));
+        let (q1, q2) = rule.d_dual(
+            Dual::new(x1, dx1.d1),
+            Dual::new(x2, dx2.d1),
+            Dual::new(y, dy1),
+        );
+        Hyper {
+            d1: dy1,
+            d2: p1 * dx1.d2 + p2 * dx2.d2,
+            d12: dx1
+                .d12
+                .scale(p1)
+                .add(dx2.d12.scale(p2))
+                .add(q1.tangent.scale(dx1.d2))
+                .add(q2.tangent.scale(dx2.d2)),
+        }
+    }
+}
+
+/// A differentiation mode, named by the tangent type of `f64` under it: `f64` (one
+/// direction), `Batch<f64, N>` (N directions), `Hyper<f64, T>` (second order).
+///
+/// Generated rules are generic over the mode, so one derived rule serves them all.
+pub trait Mode: ScalarTangent<f64> {
+    /// The tangent of a real scalar `F` under this mode.
+    type Of<F: Real>: ScalarTangent<F>;
+}
+
+impl Mode for f64 {
+    type Of<F: Real> = F;
+}
+
+impl<const N: usize> Mode for Batch<f64, N> {
+    type Of<F: Real> = Batch<F, N>;
+}
+
+impl<T: Mode> Mode for Hyper<f64, T> {
+    type Of<F: Real> = Hyper<F, T::Of<F>>;
+}
+
+/// A scalar tangent made of independent lanes (one direction, or a batch): what drivers
+/// and tests need to seed directions and read results.
+pub trait Lanes<F: Real>: ScalarTangent<F> {
+    /// Number of directions.
+    const LANES: usize;
+    /// The value in lane `k`.
+    fn lane(&self, k: usize) -> F;
+    /// The tangent whose lane `k` is `f(k)`.
+    fn from_lanes(f: impl FnMut(usize) -> F) -> Self;
+}
+
+impl<F: Real> Lanes<F> for F {
+    const LANES: usize = 1;
+    #[inline(always)]
+    fn lane(&self, _k: usize) -> F {
+        *self
+    }
+    #[inline(always)]
+    fn from_lanes(mut f: impl FnMut(usize) -> F) -> Self {
+        f(0)
+    }
+}
+
+impl<F: Real, const N: usize> Lanes<F> for Batch<F, N> {
+    const LANES: usize = N;
+    #[inline(always)]
+    fn lane(&self, k: usize) -> F {
+        self.0[k]
+    }
+    #[inline(always)]
+    fn from_lanes(f: impl FnMut(usize) -> F) -> Self {
+        Batch::from_fn(f)
+    }
+}
+
+/// Vector-space operations on tangent values (Mooncake's `increment!!`, `_scale`, `_dot`).
+///
+/// Implemented for owned tangents and for mutably borrowed tangent buffers, which is all
+/// accumulation and testing need; a shared `&[T]` tangent cannot be written, only read.
+pub trait TangentSpace {
+    /// `self += other`.
+    fn increment(&mut self, other: &Self);
+    /// `self *= a`.
+    fn scale_by(&mut self, a: f64);
+    /// The Euclidean inner product, as `f64`.
+    fn dot(&self, other: &Self) -> f64;
+}
+
+impl TangentSpace for NoTangent {
+    #[inline(always)]
+    fn increment(&mut self, _: &Self) {}
+    #[inline(always)]
+    fn scale_by(&mut self, _: f64) {}
+    #[inline(always)]
+    fn dot(&self, _: &Self) -> f64 {
+        0.0
+    }
+}
+
+macro_rules! tangent_space_float {
+    ($($f:ty),*) => {$(
+        impl TangentSpace for $f {
+            #[inline(always)]
+            fn increment(&mut self, other: &Self) {
+                *self += *other;
+            }
+            #[inline(always)]
+            fn scale_by(&mut self, a: f64) {
+                *self *= a as $f;
+            }
+            #[inline(always)]
+            fn dot(&self, other: &Self) -> f64 {
+                (*self as f64) * (*other as f64)
+            }
+        }
+    )*};
+}
+tangent_space_float!(f32, f64);
+
+impl<F: Real, const N: usize> TangentSpace for Batch<F, N> {
+    fn increment(&mut self, other: &Self) {
+        *self = ScalarTangent::add(*self, *other);
+    }
+    fn scale_by(&mut self, a: f64) {
+        *self = ScalarTangent::scale(*self, F::cst(a));
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .map(|(a, b)| a.to_f64_lossless() * b.to_f64_lossless())
+            .sum()
+    }
+}
+
+impl<T: TangentSpace> TangentSpace for [T] {
+    fn increment(&mut self, other: &Self) {
+        assert_eq!(self.len(), other.len(), "tangent length mismatch");
+        self.iter_mut().zip(other).for_each(|(a, b)| a.increment(b));
+    }
+    fn scale_by(&mut self, a: f64) {
+        self.iter_mut().for_each(|t| t.scale_by(a));
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        assert_eq!(self.len(), other.len(), "tangent length mismatch");
+        self.iter().zip(other).map(|(a, b)| a.dot(b)).sum()
+    }
+}
+
+impl<T: TangentSpace, const N: usize> TangentSpace for [T; N] {
+    fn increment(&mut self, other: &Self) {
+        self[..].increment(&other[..]);
+    }
+    fn scale_by(&mut self, a: f64) {
+        self[..].scale_by(a);
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        self[..].dot(&other[..])
+    }
+}
+
+impl<T: TangentSpace> TangentSpace for Vec<T> {
+    fn increment(&mut self, other: &Self) {
+        self[..].increment(&other[..]);
+    }
+    fn scale_by(&mut self, a: f64) {
+        self[..].scale_by(a);
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        self[..].dot(&other[..])
+    }
+}
+
+impl<T: TangentSpace> TangentSpace for Option<T> {
+    fn increment(&mut self, other: &Self) {
+        if let (Some(a), Some(b)) = (self.as_mut(), other.as_ref()) {
+            a.increment(b);
+        }
+    }
+    fn scale_by(&mut self, a: f64) {
+        if let Some(t) = self {
+            t.scale_by(a);
+        }
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        match (self, other) {
+            (Some(a), Some(b)) => a.dot(b),
+            _ => 0.0,
+        }
+    }
+}
+
+impl<T: TangentSpace + ?Sized> TangentSpace for &mut T {
+    fn increment(&mut self, other: &Self) {
+        (**self).increment(&**other);
+    }
+    fn scale_by(&mut self, a: f64) {
+        (**self).scale_by(a);
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        (**self).dot(&**other)
+    }
+}
+
+macro_rules! tangent_space_tuple {
+    ($($T:ident $i:tt),+) => {
+        impl<$($T: TangentSpace),+> TangentSpace for ($($T,)+) {
+            fn increment(&mut self, other: &Self) {
+                $(self.$i.increment(&other.$i);)+
+            }
+            fn scale_by(&mut self, a: f64) {
+                $(self.$i.scale_by(a);)+
+            }
+            fn dot(&self, other: &Self) -> f64 {
+                0.0 $(+ self.$i.dot(&other.$i))+
+            }
+        }
+    };
+}
+crate::for_tuples!(tangent_space_tuple);
+
+impl TangentSpace for () {
+    fn increment(&mut self, _: &Self) {}
+    fn scale_by(&mut self, _: f64) {}
+    fn dot(&self, _: &Self) -> f64 {
+        0.0
+    }
+}

@@ -1,0 +1,2 @@
+//! fwdad facade.
+pub use fwdad_runtime::*;
