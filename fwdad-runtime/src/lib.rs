@@ -39,6 +39,7 @@ pub mod frule;
 pub mod real;
 pub mod rules;
 pub mod tangent;
+pub mod testing;
 
 pub use differentiable::{Differentiable, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
