@@ -325,6 +325,9 @@ macro_rules! scalar_rule {
         {
             $(#[$m])*
             #[inline(always)]
+            // `mul`, `div`, `rem`: the `std::ops` traits are implemented as well (arith.rs);
+            // the method also takes an inactive operand, as generated code may pass one.
+            #[allow(clippy::should_implement_trait)]
             pub fn $name<B: $crate::rules::Operand<F, T>>(self, other: B) -> Self {
                 $name(self, other)
             }
