@@ -34,24 +34,29 @@ crate::scalar_rule!(
 crate::scalar_rule!(y = hypot(a, b) => (a / y, b / y));
 
 /// `x.powi(n)`'s derivative: `n·x^(n-1)`.
+///
+/// For `n = i32::MIN`, `n - 1` does not exist as an `i32`, so `x^(n-1)` is computed as
+/// `x^n / x` there (exact at `x = ±1`, and `0` or `∞` elsewhere, as `x^(n-1)` would be).
 #[derive(Clone, Copy, Debug)]
 pub struct Powi(pub i32);
 
 impl<F: Real> Unary<F> for Powi {
     #[inline(always)]
     fn d(&self, x: F, _y: F) -> F {
-        if self.0 == 0 {
-            F::zero()
-        } else {
-            F::from_i32(self.0).unwrap_or_else(F::nan) * x.powi(self.0 - 1)
+        let n = F::from_i32(self.0).unwrap_or_else(F::nan);
+        match self.0 {
+            0 => F::zero(),
+            i32::MIN => n * (x.powi(i32::MIN) / x),
+            m => n * x.powi(m - 1),
         }
     }
     #[inline(always)]
     fn d_dual<T: ScalarTangent<F>>(&self, x: Dual<F, T>, _y: Dual<F, T>) -> Dual<F, T> {
-        if self.0 == 0 {
-            Dual::new(F::zero(), T::zero())
-        } else {
-            powi(x, self.0 - 1) * F::from_i32(self.0).unwrap_or_else(F::nan)
+        let n = F::from_i32(self.0).unwrap_or_else(F::nan);
+        match self.0 {
+            0 => Dual::new(F::zero(), T::zero()),
+            i32::MIN => powi(x, i32::MIN) / x * n,
+            m => powi(x, m - 1) * n,
         }
     }
 }
