@@ -11,8 +11,9 @@ use num_traits::FloatConst;
 crate::scalar_rule!(y = sin(x) => x.cos());
 crate::scalar_rule!(y = cos(x) => -x.sin());
 crate::scalar_rule!(y = tan(x) => 1.0 + y * y);
-crate::scalar_rule!(y = asin(x) => (1.0 - x * x).sqrt().recip());
-crate::scalar_rule!(y = acos(x) => -(1.0 - x * x).sqrt().recip());
+// `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
+crate::scalar_rule!(y = asin(x) => ((1.0 - x) * (1.0 + x)).sqrt().recip());
+crate::scalar_rule!(y = acos(x) => -((1.0 - x) * (1.0 + x)).sqrt().recip());
 crate::scalar_rule!(y = atan(x) => (1.0 + x * x).recip());
 crate::scalar_rule!(
     /// `atan2(a, b)` is the angle of the point `(b, a)`.
