@@ -1,1 +1,32 @@
-//! Procedural macros of fwdad.
+//! Procedural macros of [fwdad](https://docs.rs/fwdad): `#[derive_frule]` differentiates
+//! a plain Rust function by source transformation (see `docs/design.md` for the pipeline).
+//!
+//! Each entry point only parses and hands over to an `expand` function that takes and
+//! returns `proc_macro2` tokens, so every pass is unit-testable.
+
+mod activity;
+mod args;
+mod derive_frule;
+mod diag;
+mod dual;
+mod emit;
+mod ir;
+mod lower;
+mod rules;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+use proc_macro::TokenStream;
+
+/// Generates the forward rule of a function: `name_frule`, taking and returning `Dual`s,
+/// and registers it so that calls to `name` inside other `#[derive_frule]` bodies use it.
+///
+/// Arguments: `dump` prints the IR after each pass and the emitted code at compile time
+/// (also `FWDAD_DUMP=name` or `FWDAD_DUMP=1` in the environment); `crate = path` names the
+/// `fwdad` crate when it is not a direct dependency under that name.
+#[proc_macro_attribute]
+pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
+    derive_frule::expand(args.into(), item.into()).into()
+}

@@ -38,6 +38,7 @@ pub mod dual;
 pub mod frule;
 pub mod real;
 pub mod rules;
+pub mod structural;
 pub mod tangent;
 pub mod testing;
 

@@ -252,18 +252,36 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Hyper<F, T> {
 pub trait Mode: ScalarTangent<f64> {
     /// The tangent of a real scalar `F` under this mode.
     type Of<F: Real>: ScalarTangent<F>;
+    /// Converts a tangent between float types (for `x as f32`).
+    fn cast<F: Real, G: Real>(t: Self::Of<F>) -> Self::Of<G>;
 }
 
 impl Mode for f64 {
     type Of<F: Real> = F;
+    #[inline(always)]
+    fn cast<F: Real, G: Real>(t: F) -> G {
+        G::cst(t.to_f64_lossless())
+    }
 }
 
 impl<const N: usize> Mode for Batch<f64, N> {
     type Of<F: Real> = Batch<F, N>;
+    #[inline(always)]
+    fn cast<F: Real, G: Real>(t: Batch<F, N>) -> Batch<G, N> {
+        Batch::from_fn(|i| G::cst(t.0[i].to_f64_lossless()))
+    }
 }
 
 impl<T: Mode> Mode for Hyper<f64, T> {
     type Of<F: Real> = Hyper<F, T::Of<F>>;
+    #[inline(always)]
+    fn cast<F: Real, G: Real>(t: Hyper<F, T::Of<F>>) -> Hyper<G, T::Of<G>> {
+        Hyper {
+            d1: T::cast::<F, G>(t.d1),
+            d2: G::cst(t.d2.to_f64_lossless()),
+            d12: T::cast::<F, G>(t.d12),
+        }
+    }
 }
 
 /// A scalar tangent made of independent lanes (one direction, or a batch): what drivers

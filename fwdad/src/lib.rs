@@ -1,2 +1,48 @@
-//! fwdad facade.
-pub use fwdad_runtime::*;
+//! # fwdad: forward-mode automatic differentiation of plain `f64` Rust
+//!
+//! Put `#[derive_frule]` on a function written with ordinary `f64` code; the macro
+//! generates `name_frule`, which takes and returns [`Dual`]s (value + tangent) and
+//! computes the value together with its exact directional derivative.
+//!
+//! ```
+//! use fwdad::prelude::*;
+//!
+//! #[derive_frule]
+//! fn energy(x: &[f64], k: f64, steps: usize) -> f64 {
+//!     let mut e = 0.0;
+//!     for i in 0..steps {
+//!         e += k * x[i % x.len()].sin();
+//!     }
+//!     e
+//! }
+//!
+//! let x = [0.5, 1.0];
+//! let dx = [1.0, 0.0]; // differentiate along x[0]
+//! let y = energy_frule(Dual::new(&x[..], &dx[..]), Dual::new(2.0, 0.0), Dual::constant(3));
+//! assert_eq!(y.primal, energy(&x, 2.0, 3));
+//! // d/dx0 of 2·(sin x0 + sin x1 + sin x0) = 4·cos x0
+//! assert!((y.tangent - 4.0 * 0.5_f64.cos()).abs() < 1e-14);
+//! ```
+//!
+//! See the crate README for the rule interface, batch mode and the design.
+
+pub use fwdad_macros::derive_frule;
+pub use fwdad_runtime::{
+    constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,
+    NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
+};
+
+/// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
+pub mod prelude {
+    pub use crate::{derive_frule, Batch, Differentiable, Dual, Frule, NoTangent, ZeroTangent};
+}
+
+/// Items generated code refers to. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use fwdad_runtime::ops;
+    pub use fwdad_runtime::structural::{
+        array, cast, deref, index, sin_cos_dual, store_deref, store_index, tuple, PromoteRef,
+    };
+    pub use fwdad_runtime::{constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
+}

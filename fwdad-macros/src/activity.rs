@@ -1,0 +1,257 @@
+//! `activity`: which values carry tangents (Slang's propagation).
+//!
+//! A value is *active* when it depends on an active parameter and its type can hold a
+//! derivative. Parameters are active unless their written type has no tangent (`usize`,
+//! `&[usize]`, `bool`, ...). Inactive values stay plain primal Rust and cost nothing:
+//! literals, constants, integer index arithmetic, comparisons, `len()`, `as usize` casts,
+//! calls whose arguments are all inactive.
+//!
+//! Merges (an `If`'s results, a loop's parameters and results) are active when any
+//! incoming value is; the inactive incoming values are promoted later (`dual`). A local
+//! buffer that receives an active value by a store (`buf[i] = x`) is active from its
+//! definition on (its zero tangent is created with it), so the store cannot lose the
+//! tangent. The analysis iterates to a fixed point, since loops feed values backwards.
+//!
+//! Output: a `SecondaryMap<Value, bool>` (`true` = active).
+
+use crate::ir::entity::SecondaryMap;
+use crate::ir::{Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef};
+
+/// The activity of every value.
+pub type Activity = SecondaryMap<Value, bool>;
+
+/// Runs the analysis.
+pub fn analyze(func: &Function) -> Activity {
+    let mut a = Analysis {
+        func,
+        active: SecondaryMap::with_default(false),
+        forced: Vec::new(),
+        changed: true,
+    };
+    for p in &func.params {
+        if !func.values[p.value].ty.is_non_differentiable() {
+            a.active.set(p.value, true);
+        }
+    }
+    while a.changed {
+        a.changed = false;
+        a.region(func.body);
+        for v in std::mem::take(&mut a.forced) {
+            a.mark(v);
+        }
+    }
+    a.active
+}
+
+struct Analysis<'f> {
+    func: &'f Function,
+    active: Activity,
+    /// Roots of buffers that received active stores, to mark after the sweep.
+    forced: Vec<Value>,
+    changed: bool,
+}
+
+impl Analysis<'_> {
+    fn is(&self, v: Value) -> bool {
+        *self.active.get(v)
+    }
+
+    /// Marks `v` active unless its type forbids it.
+    fn mark(&mut self, v: Value) {
+        if !self.is(v) && !self.func.values[v].ty.is_non_differentiable() {
+            self.active.set(v, true);
+            self.changed = true;
+        }
+    }
+
+    fn region(&mut self, r: Region) {
+        for &inst in &self.func.regions[r].insts {
+            self.inst(inst);
+        }
+    }
+
+    fn inst(&mut self, inst: Inst) {
+        let data = &self.func.insts[inst];
+        let any = |vs: &[Value], s: &Self| vs.iter().any(|v| s.is(*v));
+        let result = data.results.first().copied();
+        let active = match &data.kind {
+            InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => {
+                false
+            }
+            InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && any(&[*lhs, *rhs], self),
+            InstKind::Unary { op: UnOp::Not, .. } => false,
+            InstKind::Unary {
+                op: UnOp::Neg | UnOp::Deref,
+                arg,
+            } => self.is(*arg),
+            InstKind::Ref { arg, .. } => self.is(*arg),
+            InstKind::Cast { arg, .. } => self.is(*arg),
+            InstKind::Tuple(vs) | InstKind::Array(vs) => any(vs, self),
+            InstKind::Repeat { elem, .. } => self.is(*elem),
+            InstKind::Field { base, .. }
+            | InstKind::Index { base, .. }
+            | InstKind::Slice { base, .. } => self.is(*base),
+            InstKind::MethodCall { receiver, args, .. } => self.is(*receiver) || any(args, self),
+            InstKind::Call { args, .. } => any(args, self),
+            InstKind::Store { place, value } => {
+                if self.is(*value) {
+                    let target = match place {
+                        Place::Deref(t) | Place::Index(t, _) => *t,
+                    };
+                    let root = self.root(target);
+                    self.forced.push(root);
+                }
+                false
+            }
+            InstKind::If {
+                then_region,
+                else_region,
+                ..
+            } => {
+                let (t, e) = (*then_region, *else_region);
+                self.region(t);
+                self.region(e);
+                for r in [t, e] {
+                    if let Terminator::Yield(ys) = &self.func.regions[r].term {
+                        for (k, &y) in ys.iter().enumerate() {
+                            if self.is(y) {
+                                if let Some(&res) = self.func.insts[inst].results.get(k) {
+                                    self.mark(res);
+                                }
+                            }
+                        }
+                    }
+                }
+                return;
+            }
+            InstKind::Loop { init, body } | InstKind::For { init, body, .. } => {
+                let body = *body;
+                let offset = match &self.func.insts[inst].kind {
+                    InstKind::For { iter, .. } => {
+                        let elem = self.func.regions[body].params[0];
+                        if self.is(*iter) {
+                            self.mark(elem);
+                        }
+                        1
+                    }
+                    _ => 0,
+                };
+                let params = self.func.regions[body].params[offset..].to_vec();
+                for (p, i) in params.iter().zip(init) {
+                    if self.is(*i) {
+                        self.mark(*p);
+                    }
+                }
+                self.region(body);
+                let extra = usize::from(offset == 0);
+                let results = self.func.insts[inst].results.clone();
+                // Carried parameters and results follow each other and every exit.
+                for (k, &p) in params.iter().enumerate() {
+                    if self.is(p) {
+                        self.mark(results[extra + k]);
+                    }
+                }
+                let mut exits = Vec::new();
+                self.exits(body, 0, &mut exits);
+                for (kind, values) in exits {
+                    match kind {
+                        Exit::Next => {
+                            for (p, v) in params.iter().zip(&values) {
+                                if self.is(*v) {
+                                    self.mark(*p);
+                                }
+                            }
+                        }
+                        Exit::Break => {
+                            for (r, v) in results.iter().zip(&values) {
+                                if self.is(*v) {
+                                    self.mark(*r);
+                                }
+                            }
+                        }
+                    }
+                }
+                return;
+            }
+        };
+        if let Some(res) = result {
+            if active {
+                self.mark(res);
+            }
+        }
+    }
+
+    /// The terminators of `r` and its nested regions that leave or restart the loop whose
+    /// body `r` is (`depth` = loops entered since).
+    fn exits(&self, r: Region, depth: usize, out: &mut Vec<(Exit, Vec<Value>)>) {
+        match &self.func.regions[r].term {
+            Terminator::Yield(vs) if depth == 0 && self.is_loop_body(r) => {
+                out.push((Exit::Next, vs.clone()))
+            }
+            Terminator::Continue { depth: d, values } if *d == depth => {
+                out.push((Exit::Next, values.clone()))
+            }
+            Terminator::Break { depth: d, values } if *d == depth => {
+                out.push((Exit::Break, values.clone()))
+            }
+            Terminator::Yield(_)
+            | Terminator::Return(_)
+            | Terminator::Break { .. }
+            | Terminator::Continue { .. } => {}
+        }
+        for &inst in &self.func.regions[r].insts {
+            let inner = match self.func.insts[inst].kind {
+                InstKind::Loop { .. } | InstKind::For { .. } => depth + 1,
+                _ => depth,
+            };
+            for sub in self.func.inst_regions(inst) {
+                self.exits(sub, inner, out);
+            }
+        }
+    }
+
+    /// Whether `r` is directly a loop's body (its `Yield` starts the next iteration).
+    fn is_loop_body(&self, r: Region) -> bool {
+        self.func.insts.iter().any(|(_, d)| match &d.kind {
+            InstKind::Loop { body, .. } | InstKind::For { body, .. } => *body == r,
+            _ => false,
+        })
+    }
+
+    /// The value whose storage a place expression reaches: through references,
+    /// dereferences, fields and indexing, back to a local, parameter or loop value.
+    fn root(&self, v: Value) -> Value {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Ref { arg, .. }
+                | InstKind::Unary {
+                    op: UnOp::Deref,
+                    arg,
+                }
+                | InstKind::Field { base: arg, .. }
+                | InstKind::Index { base: arg, .. }
+                | InstKind::Slice { base: arg, .. } => self.root(*arg),
+                _ => v,
+            },
+            ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => v,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Exit {
+    Next,
+    Break,
+}
+
+/// Prints activity as the IR annotation column.
+pub fn note(active: &Activity) -> impl Fn(&Function, Inst) -> String + '_ {
+    move |func, inst| match func.insts[inst].results.as_slice() {
+        [] => String::new(),
+        rs => rs
+            .iter()
+            .map(|r| if *active.get(*r) { "active" } else { "const" })
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}

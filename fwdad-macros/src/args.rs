@@ -1,0 +1,53 @@
+//! Attribute arguments: `#[derive_frule]`, `#[derive_frule(dump)]`,
+//! `#[derive_frule(crate = path::to::fwdad)]`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+
+/// Parsed arguments.
+#[derive(Default)]
+pub struct Args {
+    /// Print the IR after each pass and the emitted code at compile time.
+    pub dump: bool,
+    /// The path of the `fwdad` crate, for callers without the facade under that name.
+    pub krate: Option<syn::Path>,
+}
+
+impl Args {
+    /// The path generated code uses for runtime items.
+    pub fn runtime_path(&self) -> TokenStream {
+        match &self.krate {
+            Some(p) => quote!(#p::__private),
+            None => quote!(::fwdad::__private),
+        }
+    }
+}
+
+impl Parse for Args {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut args = Args::default();
+        while !input.is_empty() {
+            if input.peek(syn::Token![crate]) {
+                input.parse::<syn::Token![crate]>()?;
+                input.parse::<syn::Token![=]>()?;
+                args.krate = Some(input.call(syn::Path::parse_mod_style)?);
+            } else {
+                let ident: syn::Ident = input.parse()?;
+                match ident.to_string().as_str() {
+                    "dump" => args.dump = true,
+                    other => {
+                        return Err(syn::Error::new(
+                            ident.span(),
+                            format!("unknown `#[derive_frule]` argument `{other}`; expected `dump` or `crate = path`"),
+                        ))
+                    }
+                }
+            }
+            if !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+            }
+        }
+        Ok(args)
+    }
+}

@@ -1,0 +1,376 @@
+//! `#[derive_frule]`: the pipeline.
+//!
+//! ```text
+//! parse args → lower → verify → activity → dual → emit
+//! ```
+//!
+//! For `fn f(x: f64, y: &[f64]) -> f64` it emits, next to the untouched `f`:
+//! * `struct f {}`: the rule's marker (type namespace; found through the same paths and
+//!   `use`s as the function), implementing
+//!   `Frule<(Dual<f64, <f64 as Differentiable>::TangentIn<S>>, Dual<&[f64], ..>), S>` for
+//!   every mode `S`, so one derived rule serves one direction, batches and second order;
+//! * `fn f_frule(x: Dual<f64>, y: Dual<&[f64]>) -> Dual<f64>`: the one-direction rule,
+//!   with plain types so a call needs no annotations.
+//!
+//! On any error: the user's function unchanged, every error as `compile_error!`, and the
+//! `f_frule` signature with an `unreachable!()` body, so callers see only the real errors.
+
+use crate::args::Args;
+use crate::diag::Diagnostics;
+use crate::{activity, dual, emit, ir, lower};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+
+/// Expands `#[derive_frule(args)] item`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let func: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let err = syn::Error::new(
+                Span::call_site(),
+                "`#[derive_frule]` applies to a function (`fn`); on methods, annotate the `impl` block",
+            );
+            let err = err.to_compile_error();
+            return quote!(#err #item);
+        }
+    };
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    let rt = args.runtime_path();
+    let sig = check_signature(&func.sig, &mut diag);
+    let expanded = pipeline(&func, &args, &rt, &mut diag);
+    match (diag.finish(), sig, expanded) {
+        (Ok(()), Some(sig), Some(body)) => {
+            let out = emit_items(&func, &sig, &body, &rt);
+            if args.dump || dump_requested(&func.sig.ident) {
+                eprintln!("==== emitted ====\n{}", pretty(&out));
+            }
+            quote!(#func #out)
+        }
+        (result, sig, _) => {
+            let errors = result
+                .err()
+                .map(|e| e.to_compile_error())
+                .unwrap_or_default();
+            let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
+            quote!(#func #errors #stub)
+        }
+    }
+}
+
+/// Whether `FWDAD_DUMP` names this function (or is `1`/`all`).
+fn dump_requested(name: &syn::Ident) -> bool {
+    match std::env::var("FWDAD_DUMP") {
+        Ok(v) => v == "1" || v == "all" || v.split(',').any(|n| n.trim() == name.to_string()),
+        Err(_) => false,
+    }
+}
+
+fn pretty(ts: &TokenStream) -> String {
+    match syn::parse2::<syn::File>(ts.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(_) => ts.to_string(),
+    }
+}
+
+/// Runs the passes; returns the emitted body statements.
+fn pipeline(
+    func: &syn::ItemFn,
+    args: &Args,
+    rt: &TokenStream,
+    diag: &mut Diagnostics,
+) -> Option<TokenStream> {
+    let dump = args.dump || dump_requested(&func.sig.ident);
+    let ir = lower::lower_fn(func, diag);
+    if diag.has_errors() {
+        return None;
+    }
+    if let Err(e) = ir::verify(&ir) {
+        diag.error(
+            func.sig.ident.span(),
+            format!("internal error in `#[derive_frule]`: invalid IR after `lower`: {e}"),
+        );
+        return None;
+    }
+    if dump {
+        eprintln!(
+            "==== {}: IR after lower ====\n{}",
+            func.sig.ident,
+            ir::display_fn(&ir, &|_, _| String::new())
+        );
+    }
+    let active = activity::analyze(&ir);
+    if dump {
+        eprintln!(
+            "==== {}: IR after activity ====\n{}",
+            func.sig.ident,
+            ir::display_fn(&ir, &activity::note(&active))
+        );
+    }
+    dual::check(&ir, &active, diag);
+    if diag.has_errors() {
+        return None;
+    }
+    let plans = dual::transform(&ir, &active);
+    if dump {
+        eprintln!(
+            "==== {}: IR after dual ====\n{}",
+            func.sig.ident,
+            ir::display_fn(&ir, &dual::note(&active, &plans))
+        );
+    }
+    let mode = mode_ident();
+    Some(emit::emit_body(&ir, &active, &plans, rt, &mode))
+}
+
+fn mode_ident() -> syn::Ident {
+    format_ident!("__FwdadMode", span = Span::mixed_site())
+}
+
+/// The parts of the signature the emitted items need.
+pub(crate) struct Sig {
+    /// Parameter types with every lifetime named (for the `Frule` impl).
+    named_inputs: Vec<syn::Type>,
+    /// The return type with its lifetimes named.
+    named_output: syn::Type,
+    /// Lifetimes to declare on the impl.
+    lifetimes: Vec<syn::Lifetime>,
+    /// Parameter names for the `_frule` wrapper.
+    names: Vec<syn::Ident>,
+    /// Parameter types as written.
+    inputs: Vec<syn::Type>,
+    /// Return type as written.
+    output: syn::Type,
+}
+
+/// Checks what the rule's signature needs; reports what is not supported.
+fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> {
+    let before = diag.has_errors();
+    if let Some(a) = &sig.asyncness {
+        diag.error(a.span(), "`#[derive_frule]` does not support `async fn`: differentiate the synchronous computation");
+    }
+    if let Some(u) = &sig.unsafety {
+        diag.error(
+            u.span(),
+            "`#[derive_frule]` does not support `unsafe fn`: write its rule with `#[primitive]`",
+        );
+    }
+    if let Some(c) = &sig.constness {
+        diag.error(
+            c.span(),
+            "`#[derive_frule]` does not support `const fn`; remove `const`",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        diag.error(abi.span(), "`#[derive_frule]` does not support `extern` functions: write their rule with `#[primitive]`");
+    }
+    if let Some(v) = &sig.variadic {
+        diag.error(
+            v.span(),
+            "`#[derive_frule]` does not support variadic functions",
+        );
+    }
+    for param in &sig.generics.params {
+        match param {
+            syn::GenericParam::Lifetime(_) => {}
+            syn::GenericParam::Type(t) => diag.error(
+                t.span(),
+                "`#[derive_frule]` does not support generic functions yet; write the function for `f64` (or `f32`)",
+            ),
+            syn::GenericParam::Const(c) => diag.error(c.span(), "`#[derive_frule]` does not support const generic parameters yet"),
+        }
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        diag.error(
+            w.span(),
+            "`#[derive_frule]` does not support `where` clauses yet",
+        );
+    }
+    let mut namer = LifetimeNamer::default();
+    for l in sig.generics.lifetimes() {
+        namer.declared.push(l.lifetime.clone());
+    }
+    let mut names = Vec::new();
+    let mut inputs = Vec::new();
+    let mut named_inputs = Vec::new();
+    for (i, arg) in sig.inputs.iter().enumerate() {
+        match arg {
+            syn::FnArg::Typed(t) => {
+                if let syn::Type::ImplTrait(it) = &*t.ty {
+                    diag.error(it.span(), "`#[derive_frule]` does not support `impl Trait` parameters; use a concrete type");
+                }
+                let name = match &*t.pat {
+                    syn::Pat::Ident(pi) => pi.ident.clone(),
+                    _ => format_ident!("arg{}", i),
+                };
+                names.push(name);
+                inputs.push((*t.ty).clone());
+                let mut ty = (*t.ty).clone();
+                namer.visit_type_mut(&mut ty);
+                named_inputs.push(ty);
+            }
+            syn::FnArg::Receiver(_) => {} // reported by `lower`
+        }
+    }
+    let output: syn::Type = match &sig.output {
+        syn::ReturnType::Default => syn::parse_quote!(()),
+        syn::ReturnType::Type(_, t) => (**t).clone(),
+    };
+    if let syn::Type::ImplTrait(it) = &output {
+        diag.error(
+            it.span(),
+            "`#[derive_frule]` does not support returning `impl Trait`; return a concrete type",
+        );
+    }
+    let mut named_output = output.clone();
+    let input_lifetimes = namer.fresh.clone();
+    let all_input: Vec<syn::Lifetime> = namer
+        .declared
+        .iter()
+        .chain(&input_lifetimes)
+        .cloned()
+        .collect();
+    let mut out_namer = OutputLifetimes {
+        only: (all_input.len() == 1).then(|| all_input[0].clone()),
+        missing: None,
+    };
+    out_namer.visit_type_mut(&mut named_output);
+    if let Some(span) = out_namer.missing {
+        diag.error(
+            span,
+            "`#[derive_frule]` cannot tell which input the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",
+        );
+    }
+    let _ = before;
+    let lifetimes = all_input;
+    Some(Sig {
+        named_inputs,
+        named_output,
+        lifetimes,
+        names,
+        inputs,
+        output,
+    })
+}
+
+/// Names every elided lifetime in parameter types (`&[f64]` → `&'__fwdad_lt0 [f64]`).
+#[derive(Default)]
+struct LifetimeNamer {
+    declared: Vec<syn::Lifetime>,
+    fresh: Vec<syn::Lifetime>,
+}
+
+impl LifetimeNamer {
+    fn next(&mut self, span: Span) -> syn::Lifetime {
+        let l = syn::Lifetime::new(&format!("'__fwdad_lt{}", self.fresh.len()), span);
+        self.fresh.push(l.clone());
+        l
+    }
+}
+
+impl VisitMut for LifetimeNamer {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        match &r.lifetime {
+            None => r.lifetime = Some(self.next(r.and_token.span)),
+            Some(l) if l.ident == "_" => r.lifetime = Some(self.next(l.span())),
+            Some(_) => {}
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+        if l.ident == "_" {
+            *l = self.next(l.span());
+        }
+    }
+}
+
+/// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
+struct OutputLifetimes {
+    only: Option<syn::Lifetime>,
+    missing: Option<Span>,
+}
+
+impl VisitMut for OutputLifetimes {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        let elided = r.lifetime.as_ref().is_none_or(|l| l.ident == "_");
+        if elided {
+            match &self.only {
+                Some(l) => r.lifetime = Some(l.clone()),
+                None => self.missing = Some(r.span()),
+            }
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+}
+
+/// The marker struct, the `Frule` impl, and the `_frule` wrapper.
+fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStream) -> TokenStream {
+    let vis = &func.vis;
+    let name = &func.sig.ident;
+    let mode = mode_ident();
+    let dual_in =
+        |ty: &syn::Type| quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>);
+    let arg_tys: Vec<_> = sig.named_inputs.iter().map(dual_in).collect();
+    let out_ty = dual_in(&sig.named_output);
+    let lts = &sig.lifetimes;
+    let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
+    let names = &sig.names;
+    let wrapper = emit_wrapper(
+        func,
+        sig,
+        rt,
+        quote! {
+            <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#names,)*))
+        },
+    );
+    let doc = format!(
+        "The forward rule of [`{name}`], registered by `#[derive_frule]` (see `{name}_frule`)."
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #vis struct #name {}
+
+        #[automatically_derived]
+        impl<#(#lts,)* #mode: #rt::Mode> #rt::Frule<(#(#arg_tys,)*), #mode> for #name {
+            type Output = #out_ty;
+            #[inline]
+            #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, non_snake_case, clippy::all)]
+            fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
+                let (#(#params,)*) = __fwdad_args;
+                #body
+            }
+        }
+
+        #wrapper
+    }
+}
+
+/// `fn name_frule(x: Dual<T>, ..) -> Dual<R> { body }`.
+fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStream) -> TokenStream {
+    let vis = &func.vis;
+    let name = &func.sig.ident;
+    let wrapper = format_ident!("{}_frule", name);
+    let names = &sig.names;
+    let inputs = &sig.inputs;
+    let output = &sig.output;
+    let generics = &func.sig.generics;
+    let doc = format!(
+        "Forward rule of [`{name}`] (generated by `#[derive_frule]`): takes each argument as a `Dual` (value and tangent) and returns the value of `{name}` with its directional derivative."
+    );
+    let span = func.sig.ident.span();
+    quote_spanned! {span=>
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #vis fn #wrapper #generics (#(#names: #rt::Dual<#inputs>),*) -> #rt::Dual<#output> {
+            #body
+        }
+    }
+}
+
+/// The fallback `_frule` with an `unreachable!()` body.
+fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
+    emit_wrapper(func, sig, rt, quote!(::core::unreachable!()))
+}

@@ -1,0 +1,289 @@
+//! `dual`: the dual transformation, as a plan per instruction (Mooncake's line-by-line
+//! transform: every operation becomes a call to its rule).
+//!
+//! Input: IR + activity. Output: for each instruction a [`Plan`]: the [`Form`] it is
+//! emitted in, and for each operand whether it must be a dual ([`Need::Dual`]: inactive
+//! values are promoted to constant duals), a primal ([`Need::Primal`]: active values are
+//! read through `.primal`), or is taken as it is ([`Need::AsIs`]: the runtime rule accepts
+//! both, so a constant operand never has a zero tangent multiplied).
+//!
+//! | instruction | all operands inactive | some operand active |
+//! |---|---|---|
+//! | `mul a, b` | `a * b` | `ops::mul(a, b)` (mixes allowed) |
+//! | `lt a, b` | `a < b` | `a.primal < b` |
+//! | `method x.sin()` | `x.sin()` | `ops::sin(x)` |
+//! | `call f(a, b)` | `f(a, b)` | `<f as Frule<_, S>>::frule(&f {}, (a, dual(b)))` |
+//! | `if c {..}` | `if c {..}` | `if c.primal {..}`, yields promoted to the merge's activity |
+//! | `store t[i] = v` | `t[i] = v` | `store_index(&mut t, i, dual(v))` |
+//!
+//! An instruction whose result is active although every operand is inactive (a local
+//! buffer that later receives an active store) is computed on primals and promoted where
+//! it is defined.
+
+use crate::activity::Activity;
+use crate::ir::entity::SecondaryMap;
+use crate::ir::{Function, Inst, InstKind, Place, UnOp, Value};
+use crate::rules::{float_method, float_path_call, FloatRule};
+
+/// What an operand must be at its use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Whatever it is.
+    AsIs,
+    /// A dual (promote if inactive).
+    Dual,
+    /// A primal (read `.primal` if active).
+    Primal,
+}
+
+/// How an instruction is emitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// The source operation on primal operands; `promote`: wrap the result as a constant
+    /// dual (its storage will receive tangents).
+    Primal { promote: bool },
+    /// `ops::<rule>(operands..)`.
+    Op(String),
+    /// `ops::sin_cos_dual(x)`: the pair as one dual.
+    SinCos,
+    /// Through the `Frule` trait.
+    Frule,
+    /// `receiver.method(args)` on a dual receiver (slice methods such as `len`).
+    Method,
+    /// A float-to-float `as` cast of a dual.
+    Cast,
+    /// `(a, b)` / `[a, b]` / `[a; n]` of duals, as one dual.
+    Tuple,
+    /// See [`Form::Tuple`].
+    Array,
+    /// See [`Form::Tuple`].
+    Repeat,
+    /// `base.member` of a dual.
+    Field,
+    /// `base[index]` of a dual (by value).
+    Index,
+    /// `&base[range]` of a dual.
+    Slice,
+    /// `&x` / `&mut x` of a dual.
+    Ref,
+    /// `*x` of a dual reference.
+    Deref,
+    /// A store into a dual buffer.
+    Store,
+    /// `if`, `loop`, `for`: regions emitted recursively.
+    Control,
+}
+
+/// The plan for one instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// How it is emitted.
+    pub form: Form,
+    /// One entry per operand, in [`Function::operands`] order.
+    pub needs: Vec<Need>,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan {
+            form: Form::Primal { promote: false },
+            needs: vec![],
+        }
+    }
+}
+
+/// The plans of all instructions.
+pub type DualPlan = SecondaryMap<Inst, Plan>;
+
+/// Plans every instruction.
+pub fn transform(func: &Function, active: &Activity) -> DualPlan {
+    let mut plans = SecondaryMap::with_default(Plan::default());
+    for (inst, _) in func.insts.iter() {
+        plans.set(inst, transform_inst(func, active, inst));
+    }
+    plans
+}
+
+fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
+    let is = |v: Value| *active.get(v);
+    let ops = func.operands(inst);
+    let result_active = func.insts[inst].results.first().is_some_and(|r| is(*r));
+    let any_active = ops.iter().any(|v| is(*v));
+    let all = |n: Need| vec![n; ops.len()];
+    // Inactive result from inactive operands: plain Rust. Active result from inactive
+    // operands: plain Rust, promoted.
+    let primal = Plan {
+        form: Form::Primal {
+            promote: result_active,
+        },
+        needs: all(Need::Primal),
+    };
+    if !any_active
+        && !matches!(
+            func.insts[inst].kind,
+            InstKind::If { .. } | InstKind::Loop { .. } | InstKind::For { .. }
+        )
+    {
+        return primal;
+    }
+    let plan = |form: Form, needs: Vec<Need>| Plan { form, needs };
+    match &func.insts[inst].kind {
+        InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
+        InstKind::Binary { op, .. } => {
+            if result_active && op.is_arithmetic() {
+                plan(Form::Op(op.name().to_string()), all(Need::AsIs))
+            } else {
+                primal
+            }
+        }
+        InstKind::Unary { op, arg } => match (op, result_active) {
+            (UnOp::Neg, true) if is(*arg) => plan(Form::Op("neg".into()), all(Need::AsIs)),
+            (UnOp::Deref, true) if is(*arg) => plan(Form::Deref, all(Need::AsIs)),
+            (UnOp::Neg | UnOp::Deref | UnOp::Not, _) => primal,
+        },
+        InstKind::Ref { .. } if result_active => plan(Form::Ref, all(Need::AsIs)),
+        InstKind::Cast { .. } if result_active => plan(Form::Cast, all(Need::AsIs)),
+        InstKind::Tuple(_) if result_active => plan(Form::Tuple, all(Need::Dual)),
+        InstKind::Array(_) if result_active => plan(Form::Array, all(Need::Dual)),
+        InstKind::Repeat { .. } if result_active => plan(Form::Repeat, all(Need::Dual)),
+        InstKind::Field { base, .. } if is(*base) && result_active => {
+            plan(Form::Field, all(Need::AsIs))
+        }
+        InstKind::Index { base, .. } if is(*base) && result_active => {
+            plan(Form::Index, vec![Need::AsIs, Need::Primal])
+        }
+        InstKind::Slice { base, .. } if is(*base) => {
+            plan(Form::Slice, vec![Need::AsIs, Need::Primal])
+        }
+        InstKind::Ref { .. }
+        | InstKind::Cast { .. }
+        | InstKind::Tuple(_)
+        | InstKind::Array(_)
+        | InstKind::Repeat { .. }
+        | InstKind::Field { .. }
+        | InstKind::Index { .. }
+        | InstKind::Slice { .. } => primal,
+        InstKind::MethodCall { method, args, .. } => {
+            let name = method.to_string();
+            match float_method(&name) {
+                Some(rule) if result_active => float_rule_plan(rule, &name, args.len() + 1),
+                Some(_) => primal,
+                None if name == "len" || name == "is_empty" => plan(Form::Method, all(Need::AsIs)),
+                None if result_active => plan(Form::Method, all(Need::AsIs)),
+                None => primal,
+            }
+        }
+        InstKind::Call { func: path, args } => match float_path_call(path) {
+            Some((name, rule)) if result_active => {
+                float_rule_plan(rule, &name.to_string(), args.len())
+            }
+            Some(_) => primal,
+            None if result_active || any_active => plan(Form::Frule, all(Need::Dual)),
+            None => primal,
+        },
+        InstKind::Store { place, .. } => {
+            let target = match place {
+                Place::Deref(t) | Place::Index(t, _) => *t,
+            };
+            if is(target) {
+                let needs = match place {
+                    Place::Deref(_) => vec![Need::AsIs, Need::Dual],
+                    Place::Index(..) => vec![Need::AsIs, Need::Primal, Need::Dual],
+                };
+                plan(Form::Store, needs)
+            } else {
+                primal
+            }
+        }
+        InstKind::If { .. } => plan(Form::Control, vec![Need::Primal]),
+        InstKind::Loop { .. } => plan(Form::Control, all(Need::AsIs)),
+        InstKind::For { .. } => plan(Form::Control, all(Need::AsIs)),
+    }
+}
+
+fn float_rule_plan(rule: FloatRule, name: &str, n: usize) -> Plan {
+    match rule {
+        FloatRule::Unary | FloatRule::Binary | FloatRule::Ternary => Plan {
+            form: Form::Op(name.to_string()),
+            needs: vec![Need::AsIs; n],
+        },
+        FloatRule::Powi => {
+            let mut needs = vec![Need::AsIs];
+            needs.extend(std::iter::repeat_n(Need::Primal, n.saturating_sub(1)));
+            Plan {
+                form: Form::Op("powi".into()),
+                needs,
+            }
+        }
+        FloatRule::SinCos => Plan {
+            form: Form::SinCos,
+            needs: vec![Need::AsIs; n],
+        },
+    }
+}
+
+/// Reports float methods without a rule on active values (`x.ln_gamma()`), with a
+/// "did you mean" hint, before emission turns them into an obscure trait error.
+pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
+    const PASS_THROUGH: &[&str] = &[
+        "clone", "to_owned", "into", "len", "is_empty", "iter", "copied", "cloned",
+    ];
+    for (_, data) in func.insts.iter() {
+        let InstKind::MethodCall {
+            receiver, method, ..
+        } = &data.kind
+        else {
+            continue;
+        };
+        let name = method.to_string();
+        let float_receiver = func.values[*receiver].ty == crate::types::TypeHint::Float;
+        if float_receiver
+            && *active.get(*receiver)
+            && float_method(&name).is_none()
+            && !PASS_THROUGH.contains(&name.as_str())
+        {
+            let hint = match crate::rules::suggest(&name) {
+                Some(s) => format!("; did you mean `{s}`?"),
+                None => "; write its rule with `#[primitive]`, or call it on a value that does not depend on the inputs".to_string(),
+            };
+            diag.error(
+                method.span(),
+                format!("no forward rule for the float method `{name}`{hint}"),
+            );
+        }
+    }
+}
+
+/// Prints plans as the IR annotation column (the "after" view of the transform).
+pub fn note<'a>(
+    active: &'a Activity,
+    plans: &'a DualPlan,
+) -> impl Fn(&Function, Inst) -> String + 'a {
+    move |func, inst| {
+        let act = crate::activity::note(active)(func, inst);
+        let plan = plans.get(inst);
+        let needs: Vec<String> = func
+            .operands(inst)
+            .iter()
+            .zip(&plan.needs)
+            .filter(|(_, n)| **n != Need::AsIs)
+            .map(|(v, n)| format!("{}({v})", if *n == Need::Dual { "dual" } else { "primal" }))
+            .collect();
+        let form = match &plan.form {
+            Form::Primal { promote: false } => "primal".to_string(),
+            Form::Primal { promote: true } => "primal+promote".to_string(),
+            Form::Op(name) => format!("ops::{name}"),
+            other => format!("{other:?}").to_lowercase(),
+        };
+        let needs = if needs.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", needs.join(", "))
+        };
+        if act.is_empty() {
+            format!("{form}{needs}")
+        } else {
+            format!("{act} => {form}{needs}")
+        }
+    }
+}

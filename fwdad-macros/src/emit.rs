@@ -1,0 +1,599 @@
+//! `emit`: IR + activity + plans → the body of the rule, as Rust tokens.
+//!
+//! A tree walk: each instruction becomes `let vN = <expr>;`, with the instruction's source
+//! span on the expression so type errors and missing rules point at the user's code;
+//! `If` becomes `let (..) = if c { ..; (ys) } else { ..; (ys) };`; loops keep their
+//! carried values in `let mut` cells around a labelled Rust `loop`/`for`, so the rule's
+//! control flow is exactly the primal's. Operands are coerced as the plan says: promoted
+//! to constant duals (`constant_in::<S, _>(v)`), or read through `.primal`.
+//!
+//! Generated names (`v7`, `__c3_0`, `'__fwdad_l3`) are made at `Span::mixed_site()`, so
+//! they can neither capture nor be captured by the user's names.
+
+use crate::activity::Activity;
+use crate::dual::{DualPlan, Form, Need};
+use crate::ir::{
+    BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
+};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+
+/// Emits the statements of the rule's body (after the parameters are bound).
+pub fn emit_body(
+    func: &Function,
+    active: &Activity,
+    plans: &DualPlan,
+    rt: &TokenStream,
+    mode: &syn::Ident,
+) -> TokenStream {
+    let mut e = Emitter {
+        func,
+        active,
+        plans,
+        rt,
+        mode,
+        loops: Vec::new(),
+        zero_bufs: 0,
+    };
+    let mut out = TokenStream::new();
+    for (i, p) in func.params.iter().enumerate() {
+        let v = e.name(p.value);
+        let arg = param_ident(i);
+        out.extend(if e.is(p.value) {
+            quote!(let mut #v = #arg;)
+        } else {
+            quote!(let mut #v = #arg.primal;)
+        });
+    }
+    out.extend(e.region(func.body, Tail::Return));
+    out
+}
+
+/// The name of the rule's `i`-th argument (the dual as passed in).
+pub fn param_ident(i: usize) -> syn::Ident {
+    format_ident!("__fwdad_arg{}", i, span = Span::mixed_site())
+}
+
+struct Emitter<'a> {
+    func: &'a Function,
+    active: &'a Activity,
+    plans: &'a DualPlan,
+    /// The path to `fwdad::__private`.
+    rt: &'a TokenStream,
+    /// The mode type parameter.
+    mode: &'a syn::Ident,
+    /// Enclosing loops, innermost last.
+    loops: Vec<Inst>,
+    zero_bufs: usize,
+}
+
+/// What a region's `Yield` means where it is emitted.
+#[derive(Clone, Copy)]
+enum Tail {
+    /// The function body: its value is returned.
+    Return,
+    /// An `If` branch: yields the results of this instruction.
+    If(Inst),
+    /// A loop body: yields the next values of the carried cells.
+    Loop(Inst),
+}
+
+impl Emitter<'_> {
+    fn is(&self, v: Value) -> bool {
+        *self.active.get(v)
+    }
+
+    fn name(&self, v: Value) -> syn::Ident {
+        let hint = self.func.values[v]
+            .name
+            .as_ref()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        let hint: String = hint
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if hint.is_empty() {
+            format_ident!("{}", v.to_string(), span = Span::mixed_site())
+        } else {
+            format_ident!("{}_{}", v.to_string(), hint, span = Span::mixed_site())
+        }
+    }
+
+    fn cell(&self, inst: Inst, k: usize) -> syn::Ident {
+        format_ident!(
+            "__c{}_{}",
+            crate::ir::entity::EntityRef::index(inst),
+            k,
+            span = Span::mixed_site()
+        )
+    }
+
+    fn label(&self, inst: Inst) -> syn::Lifetime {
+        syn::Lifetime::new(
+            &format!("'__fwdad_l{}", crate::ir::entity::EntityRef::index(inst)),
+            Span::mixed_site(),
+        )
+    }
+
+    /// `v` as a dual (promoted if inactive); may push a zero-buffer statement to `pre`.
+    fn dual(&mut self, v: Value, pre: &mut TokenStream) -> TokenStream {
+        let name = self.name(v);
+        if self.is(v) {
+            return quote!(#name);
+        }
+        let (rt, mode) = (self.rt, self.mode);
+        if let ValueDef::Param(i) = self.func.values[v].def {
+            let arg = param_ident(i);
+            return quote!(#arg);
+        }
+        if let ValueDef::Inst(inst, 0) = self.func.values[v].def {
+            if let InstKind::Ref { mutable: false, .. } | InstKind::Slice { mutable: false, .. } =
+                self.func.insts[inst].kind
+            {
+                let buf = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
+                self.zero_bufs += 1;
+                pre.extend(quote! {
+                    let #buf = <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name);
+                });
+                return quote!(<_ as #rt::PromoteRef<'_, #mode>>::with_buffer(#name, &#buf));
+            }
+        }
+        quote!(#rt::constant_in::<#mode, _>(#name))
+    }
+
+    /// `v` coerced for a use that needs `need`.
+    fn operand(&mut self, v: Value, need: Need, pre: &mut TokenStream) -> TokenStream {
+        let name = self.name(v);
+        match need {
+            Need::AsIs => quote!(#name),
+            Need::Dual => self.dual(v, pre),
+            Need::Primal if self.is(v) => quote!(#name.primal),
+            Need::Primal => quote!(#name),
+        }
+    }
+
+    /// The values `vs` coerced to the activity of `targets` (merges).
+    fn merge_values(
+        &mut self,
+        vs: &[Value],
+        targets: &[Value],
+        pre: &mut TokenStream,
+    ) -> Vec<TokenStream> {
+        vs.iter()
+            .zip(targets)
+            .map(|(&v, &t)| {
+                if self.is(t) {
+                    self.dual(v, pre)
+                } else {
+                    self.operand(v, Need::Primal, pre)
+                }
+            })
+            .collect()
+    }
+
+    fn region(&mut self, r: Region, tail: Tail) -> TokenStream {
+        let mut out = TokenStream::new();
+        for &inst in &self.func.regions[r].insts {
+            out.extend(self.inst(inst));
+        }
+        let mut pre = TokenStream::new();
+        let term = match (&self.func.regions[r].term, tail) {
+            (Terminator::Return(v), Tail::Return)
+                if matches!(self.func.regions[r].term, Terminator::Return(_))
+                    && r == self.func.body =>
+            {
+                let d = self.dual(*v, &mut pre);
+                quote!(#d)
+            }
+            (Terminator::Return(v), _) => {
+                let d = self.dual(*v, &mut pre);
+                quote!(return #d;)
+            }
+            (Terminator::Yield(vs), Tail::Return) => {
+                // The body region yields only if lowering ended without a return.
+                let ds: Vec<_> = vs.iter().map(|v| self.dual(*v, &mut pre)).collect();
+                quote!(#(#ds)*)
+            }
+            (Terminator::Yield(vs), Tail::If(inst)) => {
+                let results = self.func.insts[inst].results.clone();
+                let ys = self.merge_values(vs, &results, &mut pre);
+                match ys.as_slice() {
+                    [y] => quote!(#y),
+                    ys => quote!((#(#ys),*)),
+                }
+            }
+            (Terminator::Yield(vs), Tail::Loop(inst)) => {
+                let assigns = self.assign_cells(inst, vs, &mut pre);
+                quote!(#assigns)
+            }
+            (Terminator::Break { depth, values }, _) => self.jump(*depth, values, true, &mut pre),
+            (Terminator::Continue { depth, values }, _) => {
+                self.jump(*depth, values, false, &mut pre)
+            }
+        };
+        out.extend(pre);
+        out.extend(term);
+        out
+    }
+
+    /// The carried-value parameters of a loop body (after the element, for `for`).
+    fn carried_params(&self, inst: Inst) -> Vec<Value> {
+        match &self.func.insts[inst].kind {
+            InstKind::Loop { body, .. } => self.func.regions[*body].params.clone(),
+            InstKind::For { body, .. } => self.func.regions[*body].params[1..].to_vec(),
+            _ => vec![],
+        }
+    }
+
+    /// `__c_k = v_k;` for a loop's carried cells.
+    fn assign_cells(&mut self, inst: Inst, vs: &[Value], pre: &mut TokenStream) -> TokenStream {
+        let params = self.carried_params(inst);
+        let ys = self.merge_values(vs, &params, pre);
+        let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
+        quote!(#(#cells = #ys;)*)
+    }
+
+    fn jump(
+        &mut self,
+        depth: usize,
+        values: &[Value],
+        is_break: bool,
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let Some(&target) = self
+            .loops
+            .len()
+            .checked_sub(depth + 1)
+            .and_then(|i| self.loops.get(i))
+        else {
+            return quote!(::core::unreachable!());
+        };
+        let label = self.label(target);
+        if !is_break {
+            let assigns = self.assign_cells(target, values, pre);
+            return quote!({ #assigns continue #label; });
+        }
+        match &self.func.insts[target].kind {
+            InstKind::Loop { .. } => {
+                let value_target = self.func.insts[target].results[0];
+                let mut vpre = TokenStream::new();
+                let v = self.merge_values(&values[..1], &[value_target], &mut vpre);
+                let assigns = self.assign_cells(target, &values[1..], pre);
+                pre.extend(vpre);
+                let v = &v[0];
+                quote!({ let __fwdad_break = #v; #assigns break #label __fwdad_break; })
+            }
+            _ => {
+                let assigns = self.assign_cells(target, values, pre);
+                quote!({ #assigns break #label; })
+            }
+        }
+    }
+
+    fn inst(&mut self, inst: Inst) -> TokenStream {
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let plan = self.plans.get(inst).clone();
+        let ops = self.func.operands(inst);
+        let mut pre = TokenStream::new();
+        let args: Vec<TokenStream> = ops
+            .iter()
+            .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
+            .map(|(&v, &n)| self.operand(v, n, &mut pre))
+            .collect();
+        let (rt, mode) = (self.rt, self.mode);
+        let expr: TokenStream = match (&data.kind, &plan.form) {
+            (
+                InstKind::If {
+                    then_region,
+                    else_region,
+                    ..
+                },
+                _,
+            ) => {
+                let (t, e) = (*then_region, *else_region);
+                let cond = &args[0];
+                let then_b = self.region(t, Tail::If(inst));
+                let else_b = self.region(e, Tail::If(inst));
+                let lhs = self.lhs(inst);
+                return quote_spanned!(span=> #pre #lhs if #cond { #then_b } else { #else_b };);
+            }
+            (InstKind::Loop { init, .. } | InstKind::For { init, .. }, _) => {
+                return self.emit_loop(inst, init.clone(), pre);
+            }
+            (kind, Form::Primal { promote }) => {
+                let e = self.primal_expr(kind, &args, span);
+                if *promote {
+                    quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
+                } else {
+                    e
+                }
+            }
+            (_, Form::Op(name)) => {
+                let f = format_ident!("{}", name, span = span);
+                quote_spanned!(span=> #rt::ops::#f(#(#args),*))
+            }
+            (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
+            (InstKind::Call { func: path, .. }, Form::Frule) => {
+                let marker = strip_generics(path);
+                quote_spanned!(span=> <#marker as #rt::Frule<_, #mode>>::frule(&#marker {}, (#(#args,)*)))
+            }
+            (
+                InstKind::MethodCall {
+                    method, turbofish, ..
+                },
+                Form::Method,
+            ) => {
+                let recv = &args[0];
+                let rest = &args[1..];
+                quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+            }
+            (InstKind::Cast { ty, .. }, Form::Cast) => {
+                let a = &args[0];
+                quote_spanned!(span=> #rt::cast::<#mode, #ty, _>(#a))
+            }
+            (_, Form::Tuple) => quote_spanned!(span=> #rt::tuple((#(#args,)*))),
+            (_, Form::Array) => quote_spanned!(span=> #rt::array([#(#args),*])),
+            (InstKind::Repeat { len, .. }, Form::Repeat) => {
+                let a = &args[0];
+                quote_spanned!(span=> #rt::array([#a; #len]))
+            }
+            (InstKind::Field { member, .. }, Form::Field) => {
+                let b = &args[0];
+                quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
+            }
+            (_, Form::Index) => {
+                let (b, i) = (&args[0], &args[1]);
+                quote_spanned!(span=> #rt::index(&#b, #i))
+            }
+            (InstKind::Slice { mutable, .. }, Form::Slice) => {
+                let (b, r) = (&args[0], &args[1]);
+                if *mutable {
+                    quote_spanned!(span=> #b.slice_mut(#r))
+                } else {
+                    quote_spanned!(span=> #b.slice(#r))
+                }
+            }
+            (InstKind::Ref { mutable, .. }, Form::Ref) => {
+                let a = &args[0];
+                if *mutable {
+                    quote_spanned!(span=> #a.as_mut())
+                } else {
+                    quote_spanned!(span=> #a.as_ref())
+                }
+            }
+            (_, Form::Deref) => {
+                let a = &args[0];
+                quote_spanned!(span=> #rt::deref(#a))
+            }
+            (InstKind::Store { place, .. }, Form::Store) => {
+                let stmt = match place {
+                    Place::Deref(_) => {
+                        let (t, v) = (&args[0], &args[1]);
+                        quote_spanned!(span=> #rt::store_deref(&mut #t, #v))
+                    }
+                    Place::Index(..) => {
+                        let (t, i, v) = (&args[0], &args[1], &args[2]);
+                        quote_spanned!(span=> #rt::store_index(&mut #t, #i, #v))
+                    }
+                };
+                let lhs = self.lhs(inst);
+                return quote!(#pre #stmt; #lhs (););
+            }
+            (kind, form) => {
+                // A plan that does not fit its instruction is a bug in `dual`.
+                let msg = format!(
+                    "internal error in `#[derive_frule]`: no emission for {form:?} on {}",
+                    kind_name(kind)
+                );
+                quote_spanned!(span=> ::core::compile_error!(#msg))
+            }
+        };
+        let lhs = self.lhs(inst);
+        quote!(#pre #lhs #expr;)
+    }
+
+    /// `let mut vN =` / `let (mut vA, mut vB) =` for an instruction's results, with the
+    /// user's type annotation when there is one.
+    fn lhs(&self, inst: Inst) -> TokenStream {
+        let results = &self.func.insts[inst].results;
+        match results.as_slice() {
+            [] => quote!(),
+            [v] => {
+                let name = self.name(*v);
+                match self.func.annotations.get(v) {
+                    Some(ty) if self.is(*v) => {
+                        let (rt, mode) = (self.rt, self.mode);
+                        quote!(let mut #name: #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>> =)
+                    }
+                    Some(ty) => quote!(let mut #name: #ty =),
+                    None => quote!(let mut #name =),
+                }
+            }
+            vs => {
+                let names: Vec<_> = vs.iter().map(|v| self.name(*v)).collect();
+                quote!(let (#(mut #names),*) =)
+            }
+        }
+    }
+
+    fn emit_loop(&mut self, inst: Inst, init: Vec<Value>, mut pre: TokenStream) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let params = self.carried_params(inst);
+        let inits = self.merge_values(&init, &params, &mut pre);
+        let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
+        let param_names: Vec<_> = params.iter().map(|p| self.name(*p)).collect();
+        let label = self.label(inst);
+        let results = self.func.insts[inst].results.clone();
+        self.loops.push(inst);
+        let out = match self.func.insts[inst].kind.clone() {
+            InstKind::Loop { body, .. } => {
+                let body_ts = self.region(body, Tail::Loop(inst));
+                let value = self.name(results[0]);
+                let outs: Vec<_> = results[1..].iter().map(|r| self.name(*r)).collect();
+                quote_spanned! {span=>
+                    #pre
+                    #(let mut #cells = #inits;)*
+                    let mut #value = #label: loop {
+                        #(let mut #param_names = #cells;)*
+                        #body_ts
+                    };
+                    #(let mut #outs = #cells;)*
+                }
+            }
+            InstKind::For { iter, body, .. } => {
+                let elem = self.name(self.func.regions[body].params[0]);
+                let iter_ts = self.operand(iter, Need::AsIs, &mut pre);
+                let body_ts = self.region(body, Tail::Loop(inst));
+                let outs: Vec<_> = results.iter().map(|r| self.name(*r)).collect();
+                quote_spanned! {span=>
+                    #pre
+                    #(let mut #cells = #inits;)*
+                    #label: for #elem in #iter_ts {
+                        #(let mut #param_names = #cells;)*
+                        #body_ts
+                    }
+                    #(let mut #outs = #cells;)*
+                }
+            }
+            _ => quote!(),
+        };
+        self.loops.pop();
+        out
+    }
+
+    /// The source operation on (already coerced) operands.
+    fn primal_expr(&self, kind: &InstKind, a: &[TokenStream], span: Span) -> TokenStream {
+        match kind {
+            InstKind::Lit(l) => l.to_token_stream(),
+            InstKind::Const(p) => p.to_token_stream(),
+            InstKind::Binary { op, .. } => {
+                let (l, r) = (&a[0], &a[1]);
+                let op = binop_tokens(*op, span);
+                quote_spanned!(span=> #l #op #r)
+            }
+            InstKind::Unary { op, .. } => {
+                let x = &a[0];
+                match op {
+                    UnOp::Neg => quote_spanned!(span=> -#x),
+                    UnOp::Not => quote_spanned!(span=> !#x),
+                    UnOp::Deref => quote_spanned!(span=> *#x),
+                }
+            }
+            InstKind::Ref { mutable: true, .. } => quote_spanned!(span=> &mut #(#a)*),
+            InstKind::Ref { mutable: false, .. } => quote_spanned!(span=> &#(#a)*),
+            InstKind::Cast { ty, .. } => {
+                let x = &a[0];
+                quote_spanned!(span=> #x as #ty)
+            }
+            InstKind::Tuple(_) => quote_spanned!(span=> (#(#a,)*)),
+            InstKind::Array(_) => quote_spanned!(span=> [#(#a),*]),
+            InstKind::Repeat { len, .. } => {
+                let x = &a[0];
+                quote_spanned!(span=> [#x; #len])
+            }
+            InstKind::Field { member, .. } => {
+                let x = &a[0];
+                quote_spanned!(span=> #x.#member)
+            }
+            InstKind::Index { .. } => {
+                let (x, i) = (&a[0], &a[1]);
+                quote_spanned!(span=> #x[#i])
+            }
+            InstKind::Slice { mutable, .. } => {
+                let (x, r) = (&a[0], &a[1]);
+                if *mutable {
+                    quote_spanned!(span=> &mut #x[#r])
+                } else {
+                    quote_spanned!(span=> &#x[#r])
+                }
+            }
+            InstKind::Range { start, end, closed } => {
+                let mut it = a.iter();
+                let s = start.map(|_| it.next().cloned().unwrap_or_default());
+                let e = end.map(|_| it.next().cloned().unwrap_or_default());
+                if *closed {
+                    quote_spanned!(span=> (#s..=#e))
+                } else {
+                    quote_spanned!(span=> (#s..#e))
+                }
+            }
+            InstKind::MethodCall {
+                method, turbofish, ..
+            } => {
+                let recv = &a[0];
+                let rest = &a[1..];
+                quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+            }
+            InstKind::Call { func, .. } => quote_spanned!(span=> #func(#(#a),*)),
+            InstKind::Store { place, .. } => match place {
+                Place::Deref(_) => {
+                    let (t, v) = (&a[0], &a[1]);
+                    quote_spanned!(span=> { *#t = #v; })
+                }
+                Place::Index(..) => {
+                    let (t, i, v) = (&a[0], &a[1], &a[2]);
+                    quote_spanned!(span=> { #t[#i] = #v; })
+                }
+            },
+            InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
+            InstKind::If { .. } | InstKind::Loop { .. } | InstKind::For { .. } => quote!(),
+        }
+    }
+}
+
+fn binop_tokens(op: BinOp, span: Span) -> TokenStream {
+    match op {
+        BinOp::Add => quote_spanned!(span=> +),
+        BinOp::Sub => quote_spanned!(span=> -),
+        BinOp::Mul => quote_spanned!(span=> *),
+        BinOp::Div => quote_spanned!(span=> /),
+        BinOp::Rem => quote_spanned!(span=> %),
+        BinOp::BitAnd => quote_spanned!(span=> &),
+        BinOp::BitOr => quote_spanned!(span=> |),
+        BinOp::BitXor => quote_spanned!(span=> ^),
+        BinOp::Shl => quote_spanned!(span=> <<),
+        BinOp::Shr => quote_spanned!(span=> >>),
+        BinOp::Eq => quote_spanned!(span=> ==),
+        BinOp::Ne => quote_spanned!(span=> !=),
+        BinOp::Lt => quote_spanned!(span=> <),
+        BinOp::Le => quote_spanned!(span=> <=),
+        BinOp::Gt => quote_spanned!(span=> >),
+        BinOp::Ge => quote_spanned!(span=> >=),
+    }
+}
+
+/// `m::foo::<f64>` → `m::foo`: the rule marker struct is not generic.
+fn strip_generics(path: &syn::Path) -> syn::Path {
+    let mut p = path.clone();
+    for seg in &mut p.segments {
+        seg.arguments = syn::PathArguments::None;
+    }
+    p
+}
+
+fn kind_name(kind: &InstKind) -> &'static str {
+    match kind {
+        InstKind::Lit(_) => "lit",
+        InstKind::Const(_) => "const",
+        InstKind::Binary { .. } => "binary",
+        InstKind::Unary { .. } => "unary",
+        InstKind::Ref { .. } => "ref",
+        InstKind::Cast { .. } => "cast",
+        InstKind::Tuple(_) => "tuple",
+        InstKind::Array(_) => "array",
+        InstKind::Repeat { .. } => "repeat",
+        InstKind::Field { .. } => "field",
+        InstKind::Index { .. } => "index",
+        InstKind::Slice { .. } => "slice",
+        InstKind::Range { .. } => "range",
+        InstKind::MethodCall { .. } => "method",
+        InstKind::Call { .. } => "call",
+        InstKind::Store { .. } => "store",
+        InstKind::If { .. } => "if",
+        InstKind::Loop { .. } => "loop",
+        InstKind::For { .. } => "for",
+        InstKind::Poison => "poison",
+    }
+}

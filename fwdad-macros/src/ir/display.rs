@@ -1,0 +1,187 @@
+//! The IR's text form: cranelift's plain style with MLIR's regions, a type hint on every
+//! line, and an optional annotation column filled by an analysis (activity, dual plan).
+//!
+//! ```text
+//! fn f(v0: f64, v1: usize) -> f64 {
+//!     v2 = call sin(v0) : float                ; active
+//!     v3 = if v2 -> (v4) { .. } else { .. }
+//!     return v3
+//! }
+//! ```
+
+use super::{Function, Inst, InstKind, Place, Region, Terminator, Value};
+use quote::ToTokens;
+use std::fmt::Write;
+
+/// Prints `func`; `note(inst)` adds an annotation column (e.g. activity).
+pub fn display_fn(func: &Function, note: &dyn Fn(&Function, Inst) -> String) -> String {
+    let mut out = String::new();
+    let params: Vec<String> = func
+        .params
+        .iter()
+        .map(|p| format!("{}: {}", p.value, tokens(&p.ty)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "fn {}({}) -> {} {{",
+        func.name,
+        params.join(", "),
+        tokens(&func.ret)
+    );
+    for item in &func.items {
+        let _ = writeln!(out, "    item {}", tokens(item));
+    }
+    write_region_body(func, func.body, 1, note, &mut out);
+    out.push_str("}\n");
+    out
+}
+
+fn tokens<T: ToTokens>(t: &T) -> String {
+    let s = t.to_token_stream().to_string();
+    // `proc_macro2` prints `& [f64]`; tighten the common cases for readability.
+    s.replace("& ", "&")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+}
+
+fn values(vs: &[Value]) -> String {
+    vs.iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn write_region_body(
+    func: &Function,
+    region: Region,
+    depth: usize,
+    note: &dyn Fn(&Function, Inst) -> String,
+    out: &mut String,
+) {
+    let pad = "    ".repeat(depth);
+    for &inst in &func.regions[region].insts {
+        write_inst(func, inst, depth, note, out);
+    }
+    let _ = match &func.regions[region].term {
+        Terminator::Yield(vs) => writeln!(out, "{pad}yield {}", values(vs)),
+        Terminator::Return(v) => writeln!(out, "{pad}return {v}"),
+        Terminator::Break {
+            depth: d,
+            values: vs,
+        } => writeln!(out, "{pad}break.{d} {}", values(vs)),
+        Terminator::Continue {
+            depth: d,
+            values: vs,
+        } => {
+            writeln!(out, "{pad}continue.{d} {}", values(vs))
+        }
+    };
+}
+
+fn write_inst(
+    func: &Function,
+    inst: Inst,
+    depth: usize,
+    note: &dyn Fn(&Function, Inst) -> String,
+    out: &mut String,
+) {
+    let pad = "    ".repeat(depth);
+    let data = &func.insts[inst];
+    let results = values(&data.results);
+    let lhs = if results.is_empty() {
+        String::new()
+    } else {
+        format!("{results} = ")
+    };
+    let ty = match data.results.as_slice() {
+        [v] => format!(" : {}", func.values[*v].ty.short()),
+        _ => String::new(),
+    };
+    let annotation = note(func, inst);
+    let annotation = if annotation.is_empty() {
+        String::new()
+    } else {
+        format!("    ; {annotation}")
+    };
+    let body = match &data.kind {
+        InstKind::Lit(l) => format!("lit {}", tokens(l)),
+        InstKind::Const(p) => format!("const {}", tokens(p)),
+        InstKind::Binary { op, lhs, rhs } => format!("{} {lhs}, {rhs}", op.name()),
+        InstKind::Unary { op, arg } => format!("{} {arg}", format!("{op:?}").to_lowercase()),
+        InstKind::Ref { mutable, arg } => {
+            format!("ref{} {arg}", if *mutable { "_mut" } else { "" })
+        }
+        InstKind::Cast { arg, ty } => format!("cast {arg} as {}", tokens(ty)),
+        InstKind::Tuple(vs) => format!("tuple ({})", values(vs)),
+        InstKind::Array(vs) => format!("array [{}]", values(vs)),
+        InstKind::Repeat { elem, len } => format!("repeat [{elem}; {}]", tokens(len)),
+        InstKind::Field { base, member } => format!("field {base}.{}", tokens(member)),
+        InstKind::Index { base, index } => format!("index {base}[{index}]"),
+        InstKind::Slice {
+            base,
+            range,
+            mutable,
+        } => {
+            format!(
+                "slice{} {base}[{range}]",
+                if *mutable { "_mut" } else { "" }
+            )
+        }
+        InstKind::Range { start, end, closed } => format!(
+            "range {}{}{}",
+            start.map(|v| v.to_string()).unwrap_or_default(),
+            if *closed { "..=" } else { ".." },
+            end.map(|v| v.to_string()).unwrap_or_default()
+        ),
+        InstKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } => {
+            format!("method {receiver}.{method}({})", values(args))
+        }
+        InstKind::Call { func: path, args } => format!("call {}({})", tokens(path), values(args)),
+        InstKind::Store { place, value } => match place {
+            Place::Deref(t) => format!("store *{t} = {value}"),
+            Place::Index(t, i) => format!("store {t}[{i}] = {value}"),
+        },
+        InstKind::If {
+            cond,
+            then_region,
+            else_region,
+        } => {
+            let _ = writeln!(out, "{pad}{lhs}if {cond} {{{annotation}");
+            write_region_body(func, *then_region, depth + 1, note, out);
+            let _ = writeln!(out, "{pad}}} else {{");
+            write_region_body(func, *else_region, depth + 1, note, out);
+            let _ = writeln!(out, "{pad}}}");
+            return;
+        }
+        InstKind::Loop { init, body } => {
+            let params = values(&func.regions[*body].params);
+            let _ = writeln!(
+                out,
+                "{pad}{lhs}loop ({params}) = ({}) {{{annotation}",
+                values(init)
+            );
+            write_region_body(func, *body, depth + 1, note, out);
+            let _ = writeln!(out, "{pad}}}");
+            return;
+        }
+        InstKind::For { iter, init, body } => {
+            let params = values(&func.regions[*body].params);
+            let _ = writeln!(
+                out,
+                "{pad}{lhs}for ({params}) in {iter} with ({}) {{{annotation}",
+                values(init)
+            );
+            write_region_body(func, *body, depth + 1, note, out);
+            let _ = writeln!(out, "{pad}}}");
+            return;
+        }
+        InstKind::Poison => "poison".to_string(),
+    };
+    let _ = writeln!(out, "{pad}{lhs}{body}{ty}{annotation}");
+}

@@ -1,0 +1,357 @@
+//! The IR: structured SSA (MLIR's `scf` style) over Rust expressions.
+//!
+//! Invariants (checked by [`verify`]):
+//! * every [`Value`] is defined exactly once: by a parameter, an instruction result, or a
+//!   region parameter, and is used only where its definition dominates (earlier in the same
+//!   region, or in an enclosing region);
+//! * control flow is structured: an `If` owns two regions, a `Loop` one; a region ends in a
+//!   [`Terminator`] (`Yield` its results to the parent, `Return` from the function,
+//!   `Break`/`Continue` to an enclosing loop), so emission is a tree walk back to Rust's
+//!   `if`/`loop` and the rule's control flow is the primal's;
+//! * mutable locals are not memory: each assignment makes a new value, and values that
+//!   change in a branch or a loop flow out through region results and loop parameters;
+//! * writes through `&mut` (buffers) are instructions with effects ([`InstKind::Store`]);
+//! * every instruction keeps the span of the source expression it came from.
+
+pub mod display;
+pub mod entity;
+pub mod verify;
+
+pub use display::display_fn;
+use entity::{entity, EntityVec};
+use proc_macro2::Span;
+pub use verify::verify;
+
+use crate::types::TypeHint;
+
+entity!(
+    /// An SSA value.
+    Value, "v"
+);
+entity!(
+    /// An instruction.
+    Inst, "i"
+);
+entity!(
+    /// A region: a straight-line list of instructions ending in a terminator.
+    Region, "r"
+);
+
+/// A function in IR form.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The function's name.
+    pub name: syn::Ident,
+    /// Its parameters, in order.
+    pub params: Vec<Param>,
+    /// The declared return type (`()` when omitted).
+    pub ret: syn::Type,
+    /// Value definitions.
+    pub values: EntityVec<Value, ValueData>,
+    /// Instruction definitions.
+    pub insts: EntityVec<Inst, InstData>,
+    /// Region definitions.
+    pub regions: EntityVec<Region, RegionData>,
+    /// The body region (its `Yield` is the function's result).
+    pub body: Region,
+    /// Items declared inside the body (`const`, `use`, nested `fn`), emitted verbatim.
+    pub items: Vec<syn::Item>,
+    /// Types the user wrote on `let` bindings, kept so the emitted code infers as theirs.
+    pub annotations: std::collections::HashMap<Value, syn::Type>,
+}
+
+/// A function parameter.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The parameter's value.
+    pub value: Value,
+    /// The declared type.
+    pub ty: syn::Type,
+}
+
+/// What defines a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    /// The `n`-th function parameter.
+    Param(usize),
+    /// The `n`-th result of an instruction.
+    Inst(Inst, usize),
+    /// The `n`-th parameter of a region (a loop-carried value).
+    RegionParam(Region, usize),
+}
+
+/// A value's definition and what is known of its type.
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    /// Where it is defined.
+    pub def: ValueDef,
+    /// Its type, as far as the syntax tells.
+    pub ty: TypeHint,
+    /// The user's variable name, when the value was bound by `let` (for readable output).
+    pub name: Option<syn::Ident>,
+}
+
+/// An instruction: its kind, results and source span.
+#[derive(Clone, Debug)]
+pub struct InstData {
+    /// What it does.
+    pub kind: InstKind,
+    /// Its results (one for expressions, one per merged value for `If`/`Loop`).
+    pub results: Vec<Value>,
+    /// The source expression's span.
+    pub span: Span,
+}
+
+/// Binary operators. Short-circuit `&&`/`||` are lowered to `If`; compound assignment to
+/// an operator and an assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinOp {
+    /// Whether the operator compares (its result is a `bool` read off primals).
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+    /// Whether it is `+ - * / %` (differentiable arithmetic).
+    pub fn is_arithmetic(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+        )
+    }
+    /// The runtime rule / printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "div",
+            BinOp::Rem => "rem",
+            BinOp::BitAnd => "bitand",
+            BinOp::BitOr => "bitor",
+            BinOp::BitXor => "bitxor",
+            BinOp::Shl => "shl",
+            BinOp::Shr => "shr",
+            BinOp::Eq => "eq",
+            BinOp::Ne => "ne",
+            BinOp::Lt => "lt",
+            BinOp::Le => "le",
+            BinOp::Gt => "gt",
+            BinOp::Ge => "ge",
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `!x`
+    Not,
+    /// `*x`
+    Deref,
+}
+
+/// The instruction kinds. Every pass matches on this exhaustively (no `_ =>`), so a new
+/// kind fails to compile until every pass handles it.
+#[derive(Clone, Debug)]
+pub enum InstKind {
+    /// A literal: `2.0`, `3`, `true`.
+    Lit(syn::Lit),
+    /// A path that is not a local: a `const`, a `static`, `f64::consts::PI`, a unit struct.
+    Const(syn::Path),
+    /// `lhs op rhs`.
+    Binary { op: BinOp, lhs: Value, rhs: Value },
+    /// `op arg`.
+    Unary { op: UnOp, arg: Value },
+    /// `&arg` / `&mut arg`.
+    Ref { mutable: bool, arg: Value },
+    /// `arg as ty`.
+    Cast { arg: Value, ty: syn::Type },
+    /// `(a, b, ..)`; `()` is the empty tuple.
+    Tuple(Vec<Value>),
+    /// `[a, b, ..]`.
+    Array(Vec<Value>),
+    /// `[elem; len]`.
+    Repeat { elem: Value, len: syn::Expr },
+    /// `base.member` read by value.
+    Field { base: Value, member: syn::Member },
+    /// `base[index]` read by value (`index` an integer).
+    Index { base: Value, index: Value },
+    /// `&base[range]` / `&mut base[range]`: a borrowed sub-slice.
+    Slice {
+        base: Value,
+        range: Value,
+        mutable: bool,
+    },
+    /// `start..end`, `start..=end`, `..`, ... (integer bounds).
+    Range {
+        start: Option<Value>,
+        end: Option<Value>,
+        closed: bool,
+    },
+    /// `receiver.method::<..>(args)`.
+    MethodCall {
+        receiver: Value,
+        method: syn::Ident,
+        turbofish: Option<syn::AngleBracketedGenericArguments>,
+        args: Vec<Value>,
+    },
+    /// `path(args)`: a call to a function item.
+    Call { func: syn::Path, args: Vec<Value> },
+    /// `*place = value` or `base[index] = value` on a `&mut` place: a write with effects.
+    Store { place: Place, value: Value },
+    /// `if cond { then } else { else_ }`, results merged from both regions' `Yield`s.
+    If {
+        cond: Value,
+        then_region: Region,
+        else_region: Region,
+    },
+    /// `loop { body }` with loop-carried values: `init` seeds the body's parameters, the
+    /// body's `Yield` feeds the next iteration; `Break` gives the results: the loop's
+    /// value (`break v`), then the carried values.
+    Loop { init: Vec<Value>, body: Region },
+    /// `for elem in iter { body }`: the body's parameters are the element, then the
+    /// carried values (seeded by `init`); the results are the carried values at exit.
+    For {
+        iter: Value,
+        init: Vec<Value>,
+        body: Region,
+    },
+    /// A construct that failed to lower (an error was reported); never reaches emission.
+    Poison,
+}
+
+/// A place written by [`InstKind::Store`].
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// `*target` where `target: &mut T`.
+    Deref(Value),
+    /// `target[index]` where `target` is a `&mut` slice, array or `Vec` (or a local one).
+    Index(Value, Value),
+}
+
+/// How a region ends.
+#[derive(Clone, Debug)]
+pub enum Terminator {
+    /// Hands values to the parent instruction (`If` results, next loop iteration).
+    Yield(Vec<Value>),
+    /// Returns from the function.
+    Return(Value),
+    /// Leaves the enclosing loop `depth` levels out (0 = innermost), with the loop results.
+    Break { depth: usize, values: Vec<Value> },
+    /// Starts the next iteration of the enclosing loop `depth` levels out.
+    Continue { depth: usize, values: Vec<Value> },
+}
+
+/// A region: parameters (loop-carried values), instructions, terminator.
+#[derive(Clone, Debug)]
+pub struct RegionData {
+    /// Values bound on entry.
+    pub params: Vec<Value>,
+    /// Instructions in order.
+    pub insts: Vec<Inst>,
+    /// How it ends.
+    pub term: Terminator,
+}
+
+impl Function {
+    /// A new value.
+    pub fn new_value(&mut self, def: ValueDef, ty: TypeHint) -> Value {
+        self.values.push(ValueData {
+            def,
+            ty,
+            name: None,
+        })
+    }
+
+    /// Every value an instruction reads (not counting its regions' contents).
+    pub fn operands(&self, inst: Inst) -> Vec<Value> {
+        match &self.insts[inst].kind {
+            InstKind::Lit(_) | InstKind::Const(_) | InstKind::Poison => vec![],
+            InstKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
+            InstKind::Unary { arg, .. }
+            | InstKind::Ref { arg, .. }
+            | InstKind::Cast { arg, .. }
+            | InstKind::Repeat { elem: arg, .. }
+            | InstKind::Field { base: arg, .. } => vec![*arg],
+            InstKind::Tuple(vs) | InstKind::Array(vs) => vs.clone(),
+            InstKind::Index { base, index } => vec![*base, *index],
+            InstKind::Slice { base, range, .. } => vec![*base, *range],
+            InstKind::Range { start, end, .. } => start.iter().chain(end.iter()).copied().collect(),
+            InstKind::MethodCall { receiver, args, .. } => std::iter::once(*receiver)
+                .chain(args.iter().copied())
+                .collect(),
+            InstKind::Call { args, .. } => args.clone(),
+            InstKind::Store { place, value } => match place {
+                Place::Deref(t) => vec![*t, *value],
+                Place::Index(t, i) => vec![*t, *i, *value],
+            },
+            InstKind::If { cond, .. } => vec![*cond],
+            InstKind::Loop { init, .. } => init.clone(),
+            InstKind::For { iter, init, .. } => {
+                std::iter::once(*iter).chain(init.iter().copied()).collect()
+            }
+        }
+    }
+
+    /// The regions an instruction owns.
+    pub fn inst_regions(&self, inst: Inst) -> Vec<Region> {
+        match &self.insts[inst].kind {
+            InstKind::If {
+                then_region,
+                else_region,
+                ..
+            } => vec![*then_region, *else_region],
+            InstKind::Loop { body, .. } | InstKind::For { body, .. } => vec![*body],
+            InstKind::Lit(_)
+            | InstKind::Const(_)
+            | InstKind::Binary { .. }
+            | InstKind::Unary { .. }
+            | InstKind::Ref { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Tuple(_)
+            | InstKind::Array(_)
+            | InstKind::Repeat { .. }
+            | InstKind::Field { .. }
+            | InstKind::Index { .. }
+            | InstKind::Slice { .. }
+            | InstKind::Range { .. }
+            | InstKind::MethodCall { .. }
+            | InstKind::Call { .. }
+            | InstKind::Store { .. }
+            | InstKind::Poison => vec![],
+        }
+    }
+
+    /// The values a terminator reads.
+    pub fn term_operands(&self, region: Region) -> Vec<Value> {
+        match &self.regions[region].term {
+            Terminator::Yield(vs)
+            | Terminator::Break { values: vs, .. }
+            | Terminator::Continue { values: vs, .. } => vs.clone(),
+            Terminator::Return(v) => vec![*v],
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! The IR invariant checker, run after every pass in debug builds and in tests.
+//!
+//! Checks: each value is defined once, at the place its `ValueDef` says; each use is
+//! dominated by its definition (earlier in the region, or in an enclosing one); each
+//! instruction appears in exactly one region; `Break`/`Continue` are inside enough loops;
+//! the number of values a region yields matches its parent.
+
+use super::{Function, InstKind, Region, Terminator, Value, ValueDef};
+use crate::ir::entity::EntityRef;
+use std::collections::HashSet;
+
+/// Checks `func`'s invariants; the error names the first violation.
+pub fn verify(func: &Function) -> Result<(), String> {
+    let mut v = Verifier {
+        func,
+        defined: HashSet::new(),
+        placed: HashSet::new(),
+    };
+    for (i, p) in func.params.iter().enumerate() {
+        v.define(p.value, ValueDef::Param(i))?;
+    }
+    v.region(func.body, &mut Vec::new(), 0)?;
+    if v.placed.len() != func.insts.len() {
+        return Err(format!(
+            "{} instructions are in no region",
+            func.insts.len() - v.placed.len()
+        ));
+    }
+    Ok(())
+}
+
+struct Verifier<'f> {
+    func: &'f Function,
+    defined: HashSet<Value>,
+    placed: HashSet<usize>,
+}
+
+impl Verifier<'_> {
+    fn define(&mut self, value: Value, def: ValueDef) -> Result<(), String> {
+        if !self.func.values.contains(value) {
+            return Err(format!("{value} is not allocated"));
+        }
+        if self.func.values[value].def != def {
+            return Err(format!(
+                "{value} is defined at {def:?} but records {:?}",
+                self.func.values[value].def
+            ));
+        }
+        if !self.defined.insert(value) {
+            return Err(format!("{value} is defined twice"));
+        }
+        Ok(())
+    }
+
+    fn used(&self, scope: &[Value], value: Value, at: &str) -> Result<(), String> {
+        if scope.contains(&value) || self.func.params.iter().any(|p| p.value == value) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{value} is used in {at} where its definition does not dominate"
+            ))
+        }
+    }
+
+    /// `scope`: the values visible here; `loops`: how many loops enclose this region.
+    fn region(
+        &mut self,
+        region: Region,
+        scope: &mut Vec<Value>,
+        loops: usize,
+    ) -> Result<(), String> {
+        let mark = scope.len();
+        let data = &self.func.regions[region];
+        for (i, &p) in data.params.iter().enumerate() {
+            self.define(p, ValueDef::RegionParam(region, i))?;
+            scope.push(p);
+        }
+        for &inst in &data.insts {
+            if !self.placed.insert(inst.index()) {
+                return Err(format!("{inst} appears in two places"));
+            }
+            for op in self.func.operands(inst) {
+                self.used(scope, op, &inst.to_string())?;
+            }
+            let inner_loops = match &self.func.insts[inst].kind {
+                InstKind::Loop { init, body } => {
+                    if init.len() != self.func.regions[*body].params.len() {
+                        return Err(format!(
+                            "{inst}: {} inits for {} loop parameters",
+                            init.len(),
+                            self.func.regions[*body].params.len()
+                        ));
+                    }
+                    loops + 1
+                }
+                InstKind::For { init, body, .. } => {
+                    if init.len() + 1 != self.func.regions[*body].params.len() {
+                        return Err(format!(
+                            "{inst}: {} inits for {} loop parameters",
+                            init.len(),
+                            self.func.regions[*body].params.len()
+                        ));
+                    }
+                    loops + 1
+                }
+                _ => loops,
+            };
+            for r in self.func.inst_regions(inst) {
+                self.region(r, scope, inner_loops)?;
+            }
+            for (i, &res) in self.func.insts[inst].results.iter().enumerate() {
+                self.define(res, ValueDef::Inst(inst, i))?;
+                scope.push(res);
+            }
+        }
+        for op in self.func.term_operands(region) {
+            self.used(scope, op, &format!("the terminator of {region}"))?;
+        }
+        match &data.term {
+            Terminator::Break { depth, .. } | Terminator::Continue { depth, .. }
+                if *depth >= loops =>
+            {
+                return Err(format!(
+                    "{region} breaks out of {} loops but is inside {loops}",
+                    depth + 1
+                ));
+            }
+            Terminator::Yield(_)
+            | Terminator::Return(_)
+            | Terminator::Break { .. }
+            | Terminator::Continue { .. } => {}
+        }
+        scope.truncate(mark);
+        Ok(())
+    }
+}

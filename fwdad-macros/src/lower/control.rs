@@ -1,0 +1,303 @@
+//! Loops: `loop`, `while`, `for`, `break`, `continue`.
+//!
+//! A loop's carried values are the outer locals its body (or `while` condition) assigns,
+//! found by a syntactic pre-scan. They become the body region's parameters, seeded by
+//! their values before the loop; the body's end yields their next values; `break` and
+//! `continue` pass the values current at that point; after the loop the names are rebound
+//! to the loop's results. A `while` is `loop { if cond { body } else { break } }`.
+//!
+//! Before:
+//! ```ignore
+//! let mut acc = 0.0;
+//! for i in 0..n { acc += x[i]; }
+//! ```
+//! After:
+//! ```text
+//! v1 = lit 0.0 : float
+//! v3 = range v2..v0 : range
+//! v7 = for (v4, v5) in v3 with (v1) {
+//!     v6 = index x[v4] : ?
+//!     v7' = add v5, v6
+//!     yield v7'
+//! }
+//! ```
+
+use super::{LoopCtx, Lowerer};
+use crate::ir::{InstKind, Terminator, Value, ValueDef};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+use std::collections::HashSet;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+/// Whether a loop gives a value (`loop`) or not (`for`, `while`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LoopKind {
+    /// `loop`, results: value, then carried.
+    Loop,
+    /// `for`/`while`, results: carried.
+    For,
+}
+
+impl Lowerer<'_> {
+    pub(crate) fn lower_loop(&mut self, l: &syn::ExprLoop) -> Option<Value> {
+        let label = l.label.as_ref().map(|l| l.name.ident.to_string());
+        let assigned = assigned_names(&l.body);
+        self.lower_loop_with(label, LoopKind::Loop, None, assigned, l.span(), |lw, _| {
+            lw.lower_block(&l.body)
+        })
+    }
+
+    pub(crate) fn lower_while(&mut self, w: &syn::ExprWhile) -> Option<Value> {
+        if let syn::Expr::Let(l) = &*w.cond {
+            self.diag.error(
+                l.span(),
+                "`#[derive_frule]` does not support `while let` yet; use `loop` with `if`/`break`",
+            );
+            return Some(self.poison(w.span()));
+        }
+        let label = w.label.as_ref().map(|l| l.name.ident.to_string());
+        let mut assigned = assigned_names(&w.body);
+        let mut scan = AssignScan::default();
+        scan.visit_expr(&w.cond);
+        assigned.extend(scan.names);
+        let span = w.span();
+        self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
+            let cond = lw.lower_expr(&w.cond)?;
+            let join = lw.lower_branches(
+                cond,
+                span,
+                |lw| lw.lower_block(&w.body),
+                |lw| {
+                    let unit = lw.unit(span);
+                    lw.break_to(0, Some(unit), span);
+                    None
+                },
+            );
+            join.value.map(|_| lw.unit(span))
+        })
+    }
+
+    pub(crate) fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<Value> {
+        let label = f.label.as_ref().map(|l| l.name.ident.to_string());
+        let iter = self.lower_expr(&f.expr)?;
+        let assigned = assigned_names(&f.body);
+        let pat = &*f.pat;
+        self.lower_loop_with(
+            label,
+            LoopKind::For,
+            Some(iter),
+            assigned,
+            f.span(),
+            |lw, elem| {
+                if let Some(elem) = elem {
+                    lw.bind_pattern(pat, elem, None);
+                }
+                lw.lower_block(&f.body)
+            },
+        )
+    }
+
+    /// The shared loop lowering; `body` lowers the body given the element parameter.
+    fn lower_loop_with(
+        &mut self,
+        label: Option<String>,
+        kind: LoopKind,
+        iter: Option<Value>,
+        assigned: HashSet<String>,
+        span: Span,
+        body: impl FnOnce(&mut Self, Option<Value>) -> Option<Value>,
+    ) -> Option<Value> {
+        let before = self.snapshot();
+        let carried: Vec<(String, usize, Value)> = before
+            .into_iter()
+            .filter(|(name, _, _)| assigned.contains(name))
+            .collect();
+        let init: Vec<Value> = carried.iter().map(|c| c.2).collect();
+
+        let body_r = self.new_region(vec![]);
+        let mut params = Vec::new();
+        let elem = iter.map(|it| {
+            let hint = match self.func.values[it].ty {
+                TypeHint::Range => TypeHint::Int,
+                _ => TypeHint::Unknown,
+            };
+            let p = self.func.new_value(ValueDef::RegionParam(body_r, 0), hint);
+            params.push(p);
+            p
+        });
+        for (name, depth, v) in &carried {
+            let p = self.func.new_value(
+                ValueDef::RegionParam(body_r, params.len()),
+                self.func.values[*v].ty.clone(),
+            );
+            self.func.values[p].name = self.func.values[*v].name.clone();
+            params.push(p);
+            self.set_at(name, *depth, p);
+        }
+        self.func.regions[body_r].params = params;
+
+        let parent = self.cur;
+        let scopes = self.scopes_len();
+        self.cur = Some(body_r);
+        self.loops.push(LoopCtx {
+            label,
+            carried: carried.iter().map(|(n, d, _)| (n.clone(), *d)).collect(),
+            kind,
+        });
+        self.push_scope();
+        let reached_end = body(self, elem).is_some() && !self.is_dead();
+        self.truncate_scopes(scopes);
+        if reached_end {
+            let next = carried.iter().map(|(n, d, _)| self.get_at(n, *d)).collect();
+            self.terminate(Terminator::Yield(next));
+        }
+        self.loops.pop();
+        self.cur = parent;
+
+        let (kind_inst, extra) = match (kind, iter) {
+            (LoopKind::For, Some(iter)) => (
+                InstKind::For {
+                    iter,
+                    init,
+                    body: body_r,
+                },
+                0,
+            ),
+            _ => (InstKind::Loop { init, body: body_r }, 1),
+        };
+        let inst = self.push_inst(kind_inst, extra + carried.len(), span);
+        let results = self.func.insts[inst].results.clone();
+        for (j, (name, depth, v)) in carried.iter().enumerate() {
+            let r = results[extra + j];
+            self.func.values[r].ty = self.func.values[*v].ty.clone();
+            self.func.values[r].name = self.func.values[*v].name.clone();
+            self.set_at(name, *depth, r);
+        }
+        match extra {
+            0 => Some(self.unit(span)),
+            _ => Some(results[0]),
+        }
+    }
+
+    pub(crate) fn lower_break(&mut self, b: &syn::ExprBreak) -> Option<Value> {
+        let span = b.span();
+        let depth = self.loop_depth(b.label.as_ref(), span)?;
+        let value = match &b.expr {
+            Some(e) => Some(self.lower_expr(e)?),
+            None => None,
+        };
+        self.break_to(depth, value, span);
+        None
+    }
+
+    pub(crate) fn lower_continue(&mut self, c: &syn::ExprContinue) -> Option<Value> {
+        let span = c.span();
+        let depth = self.loop_depth(c.label.as_ref(), span)?;
+        let ctx = self.loops[self.loops.len() - 1 - depth].clone();
+        let values = ctx
+            .carried
+            .iter()
+            .map(|(n, d)| self.get_at(n, *d))
+            .collect();
+        self.terminate(Terminator::Continue { depth, values });
+        None
+    }
+
+    /// Ends the current region with a `break` out of the loop `depth` levels up.
+    pub(crate) fn break_to(&mut self, depth: usize, value: Option<Value>, span: Span) {
+        let Some(ctx) = self
+            .loops
+            .len()
+            .checked_sub(1 + depth)
+            .map(|i| self.loops[i].clone())
+        else {
+            self.diag.error(span, "`break` outside of a loop");
+            return;
+        };
+        let mut values = Vec::new();
+        match ctx.kind {
+            LoopKind::Loop => values.push(value.unwrap_or_else(|| self.unit(span))),
+            LoopKind::For => {
+                if value.is_some() {
+                    self.diag
+                        .error(span, "`break` with a value is only allowed in `loop`");
+                }
+            }
+        }
+        values.extend(ctx.carried.iter().map(|(n, d)| self.get_at(n, *d)));
+        self.terminate(Terminator::Break { depth, values });
+    }
+
+    /// How many loops out a `break`/`continue` with this label goes (0 = innermost).
+    fn loop_depth(&mut self, label: Option<&syn::Lifetime>, span: Span) -> Option<usize> {
+        let found = match label {
+            None => (!self.loops.is_empty()).then_some(0),
+            Some(l) => {
+                let name = l.ident.to_string();
+                self.loops
+                    .iter()
+                    .rev()
+                    .position(|c| c.label.as_deref() == Some(name.as_str()))
+            }
+        };
+        if found.is_none() {
+            self.diag.error(
+                span,
+                "`break`/`continue` outside of a loop, or with an unknown label",
+            );
+        }
+        found
+    }
+}
+
+/// Names assigned (`x = ..`, `x += ..`) anywhere in `block`: candidates for loop-carried
+/// values. Over-approximating is harmless: an unchanged carried value passes through.
+fn assigned_names(block: &syn::Block) -> HashSet<String> {
+    let mut scan = AssignScan::default();
+    scan.visit_block(block);
+    scan.names
+}
+
+#[derive(Default)]
+struct AssignScan {
+    names: HashSet<String>,
+}
+
+impl<'ast> Visit<'ast> for AssignScan {
+    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
+        if let syn::Expr::Path(p) = super::place::strip(&e.left) {
+            if let Some(id) = p.path.get_ident() {
+                self.names.insert(id.to_string());
+            }
+        }
+        syn::visit::visit_expr_assign(self, e);
+    }
+
+    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+        use syn::BinOp as B;
+        let compound = matches!(
+            e.op,
+            B::AddAssign(_)
+                | B::SubAssign(_)
+                | B::MulAssign(_)
+                | B::DivAssign(_)
+                | B::RemAssign(_)
+                | B::BitAndAssign(_)
+                | B::BitOrAssign(_)
+                | B::BitXorAssign(_)
+                | B::ShlAssign(_)
+                | B::ShrAssign(_)
+        );
+        if compound {
+            if let syn::Expr::Path(p) = super::place::strip(&e.left) {
+                if let Some(id) = p.path.get_ident() {
+                    self.names.insert(id.to_string());
+                }
+            }
+        }
+        syn::visit::visit_expr_binary(self, e);
+    }
+
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+}

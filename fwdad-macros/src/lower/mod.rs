@@ -1,0 +1,285 @@
+//! `lower`: `syn::ItemFn` → [`Function`] (structured SSA).
+//!
+//! Input: a function the user wrote. Output: IR satisfying [`crate::ir::verify`], where
+//! * every subexpression is one instruction, evaluated once, in Rust's order;
+//! * `let` binds names to values in a scope stack; shadowing is a new binding;
+//! * assigning a local (`x = e`, `x += e`) rebinds its name to a new value, and an `if`
+//!   whose branches assign outer locals yields their new values as extra results
+//!   (the SSA merge), after which the names are rebound to those results;
+//! * `&&`/`||` become `If`s (short-circuit), compound assignment an operator and a store;
+//! * an unsupported construct is reported at its span and lowered to a poison value, so
+//!   one compile reports every problem.
+//!
+//! Before:
+//! ```ignore
+//! fn f(x: f64, n: usize) -> f64 { let mut y = x.sin(); if n > 2 { y = y * x; } y }
+//! ```
+//! After:
+//! ```text
+//! fn f(v0: f64, v1: usize) -> f64 {
+//!     v2 = method v0.sin() : ?
+//!     v3 = lit 2 : int
+//!     v4 = gt v1, v3 : bool
+//!     v6 = if v4 {
+//!         v5 = mul v2, v0 : ?
+//!         yield v5
+//!     } else {
+//!         yield v2
+//!     }
+//!     return v6
+//! }
+//! ```
+
+mod control;
+mod expr;
+mod place;
+mod stmt;
+
+use crate::diag::Diagnostics;
+use crate::ir::entity::EntityVec;
+use crate::ir::{
+    Function, Inst, InstData, InstKind, Param, Region, RegionData, Terminator, Value, ValueDef,
+};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+/// Lowers `item` to IR. Errors go to `diag`; the IR is returned even when there were
+/// errors (with poison values), so later checks can still report.
+pub fn lower_fn(item: &syn::ItemFn, diag: &mut Diagnostics) -> Function {
+    let ret = match &item.sig.output {
+        syn::ReturnType::Default => syn::parse_quote!(()),
+        syn::ReturnType::Type(_, ty) => (**ty).clone(),
+    };
+    let mut func = Function {
+        name: item.sig.ident.clone(),
+        params: Vec::new(),
+        ret,
+        values: EntityVec::new(),
+        insts: EntityVec::new(),
+        regions: EntityVec::new(),
+        body: crate::ir::entity::EntityRef::new(0),
+        items: Vec::new(),
+        annotations: Default::default(),
+    };
+    func.body = func.regions.push(RegionData {
+        params: vec![],
+        insts: vec![],
+        term: Terminator::Yield(vec![]),
+    });
+    let mut lw = Lowerer {
+        func,
+        diag,
+        scopes: vec![Vec::new()],
+        cur: None,
+        loops: Vec::new(),
+    };
+    lw.cur = Some(lw.func.body);
+
+    for (i, input) in item.sig.inputs.iter().enumerate() {
+        lw.lower_param(i, input);
+    }
+    if let Some(v) = lw.lower_block_stmts(&item.block.stmts, item.block.span()) {
+        lw.terminate(Terminator::Return(v));
+    }
+    lw.func
+}
+
+/// A name in scope.
+#[derive(Clone, Debug)]
+struct Binding {
+    name: String,
+    value: Value,
+}
+
+/// An enclosing loop, for `break`/`continue` (see `lower::control`).
+#[derive(Clone, Debug)]
+pub(crate) struct LoopCtx {
+    label: Option<String>,
+    /// The loop-carried variables: names and the scope depth where each is bound.
+    carried: Vec<(String, usize)>,
+    kind: control::LoopKind,
+}
+
+pub(crate) struct Lowerer<'d> {
+    pub(crate) func: Function,
+    pub(crate) diag: &'d mut Diagnostics,
+    /// Innermost scope last.
+    scopes: Vec<Vec<Binding>>,
+    /// The region being appended to; `None` once it has been terminated (dead code).
+    cur: Option<Region>,
+    loops: Vec<LoopCtx>,
+}
+
+impl Lowerer<'_> {
+    fn lower_param(&mut self, index: usize, input: &syn::FnArg) {
+        let pat_ty = match input {
+            syn::FnArg::Typed(t) => t,
+            syn::FnArg::Receiver(r) => {
+                self.diag.error(
+                    r.span(),
+                    "`#[derive_frule]` on a method needs the `impl` block annotated; put `#[derive_frule]` on the `impl` block",
+                );
+                return;
+            }
+        };
+        let ty = (*pat_ty.ty).clone();
+        let hint = TypeHint::from_type(&ty);
+        let name = match &*pat_ty.pat {
+            syn::Pat::Ident(pi) => pi.ident.clone(),
+            _ => quote::format_ident!("__fwdad_arg{}", index),
+        };
+        let value = self.func.new_value(ValueDef::Param(index), hint);
+        self.func.values[value].name = Some(name.clone());
+        self.func.params.push(Param {
+            value,
+            ty: ty.clone(),
+        });
+        self.bind_pattern(&pat_ty.pat, value, Some(&ty));
+    }
+
+    /// Appends an instruction with one result to the current region.
+    pub(crate) fn push(&mut self, kind: InstKind, ty: TypeHint, span: Span) -> Value {
+        let inst = self.push_inst(kind, 1, span);
+        self.func.values[self.func.insts[inst].results[0]].ty = ty;
+        self.func.insts[inst].results[0]
+    }
+
+    /// Appends an instruction with `n` results.
+    pub(crate) fn push_inst(&mut self, kind: InstKind, n: usize, span: Span) -> Inst {
+        let inst = self.func.insts.push(InstData {
+            kind,
+            results: vec![],
+            span,
+        });
+        let results = (0..n)
+            .map(|i| {
+                self.func
+                    .new_value(ValueDef::Inst(inst, i), TypeHint::Unknown)
+            })
+            .collect();
+        self.func.insts[inst].results = results;
+        match self.cur {
+            Some(r) => self.func.regions[r].insts.push(inst),
+            None => {
+                // Code after a diverging subexpression, as in `f(return 1.0, x)`: Rust
+                // accepts it (and warns); we do not differentiate it.
+                let r = self.new_region(vec![]);
+                self.func.regions[r].insts.push(inst);
+                self.cur = Some(r);
+                self.diag.error(span, "`#[derive_frule]` does not support code after an expression that always returns or breaks; remove the unreachable code");
+            }
+        }
+        inst
+    }
+
+    pub(crate) fn poison(&mut self, span: Span) -> Value {
+        self.push(InstKind::Poison, TypeHint::Unknown, span)
+    }
+
+    pub(crate) fn new_region(&mut self, params: Vec<Value>) -> Region {
+        self.func.regions.push(RegionData {
+            params,
+            insts: vec![],
+            term: Terminator::Yield(vec![]),
+        })
+    }
+
+    /// Ends the current region; what follows is dead until a new region is entered.
+    pub(crate) fn terminate(&mut self, term: Terminator) {
+        if let Some(r) = self.cur.take() {
+            self.func.regions[r].term = term;
+        }
+    }
+
+    pub(crate) fn is_dead(&self) -> bool {
+        self.cur.is_none()
+    }
+
+    // ---- scopes -------------------------------------------------------------------------
+
+    pub(crate) fn push_scope(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    pub(crate) fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub(crate) fn bind(&mut self, name: &syn::Ident, value: Value) {
+        if self.func.values[value].name.is_none() {
+            self.func.values[value].name = Some(name.clone());
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Binding {
+                name: name.to_string(),
+                value,
+            });
+        }
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<Value> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|b| b.name == name)
+            .map(|b| b.value)
+    }
+
+    /// Rebinds the innermost binding of `name` (an assignment). Returns false if unbound.
+    pub(crate) fn assign(&mut self, name: &str, value: Value) -> bool {
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(b) = scope.iter_mut().rev().find(|b| b.name == name) {
+                b.value = value;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The current value of every visible name, innermost binding per name, outermost
+    /// scope first: what a branch or loop may change.
+    pub(crate) fn snapshot(&self) -> Vec<(String, usize, Value)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for (depth, scope) in self.scopes.iter().enumerate().rev() {
+            for b in scope.iter().rev() {
+                if seen.insert(b.name.clone()) {
+                    out.push((b.name.clone(), depth, b.value));
+                }
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// Sets the binding of `name` at scope `depth` (restoring a snapshot).
+    pub(crate) fn set_at(&mut self, name: &str, depth: usize, value: Value) {
+        if let Some(b) = self
+            .scopes
+            .get_mut(depth)
+            .and_then(|s| s.iter_mut().rev().find(|b| b.name == name))
+        {
+            b.value = value;
+        }
+    }
+
+    /// The value of the binding of `name` at scope `depth`.
+    pub(crate) fn get_at(&self, name: &str, depth: usize) -> Value {
+        self.scopes
+            .get(depth)
+            .and_then(|s| s.iter().rev().find(|b| b.name == name))
+            .map(|b| b.value)
+            .or_else(|| self.lookup(name))
+            .unwrap_or_else(|| crate::ir::entity::EntityRef::new(0))
+    }
+
+    pub(crate) fn scopes_len(&self) -> usize {
+        self.scopes.len()
+    }
+
+    pub(crate) fn truncate_scopes(&mut self, len: usize) {
+        self.scopes.truncate(len);
+    }
+}

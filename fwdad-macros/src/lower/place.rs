@@ -1,0 +1,175 @@
+//! Assignments, references and calls.
+
+use super::Lowerer;
+use crate::ir::{BinOp, InstKind, Place, UnOp, Value};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+impl Lowerer<'_> {
+    /// `left = right`, or `left op= right` when `op` is given.
+    ///
+    /// A local is rebound to the new value (SSA); `*r` and `a[i]` on a `&mut` target
+    /// become a [`InstKind::Store`]. Compound assignment reads the place first.
+    pub(crate) fn lower_assign(
+        &mut self,
+        left: &syn::Expr,
+        op: Option<BinOp>,
+        right: &syn::Expr,
+        span: Span,
+    ) -> Option<Value> {
+        match strip(left) {
+            syn::Expr::Path(p) if p.path.get_ident().is_some() && p.qself.is_none() => {
+                let name = p
+                    .path
+                    .get_ident()
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
+                let Some(old) = self.lookup(&name) else {
+                    self.diag.error(left.span(), format!("`#[derive_frule]` can only assign local variables; `{name}` is not one"));
+                    return Some(self.poison(span));
+                };
+                let rhs = self.lower_expr(right)?;
+                let new = match op {
+                    Some(op) => self.binary(op, old, rhs, span),
+                    None => rhs,
+                };
+                if self.func.values[new].name.is_none() {
+                    self.func.values[new].name = self.func.values[old].name.clone();
+                }
+                self.assign(&name, new);
+                Some(self.unit(span))
+            }
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                let target = self.lower_expr(&u.expr)?;
+                let rhs = self.lower_expr(right)?;
+                let value = match op {
+                    Some(op) => {
+                        let ty = self.func.values[target].ty.deref();
+                        let old = self.push(
+                            InstKind::Unary {
+                                op: UnOp::Deref,
+                                arg: target,
+                            },
+                            ty,
+                            left.span(),
+                        );
+                        self.binary(op, old, rhs, span)
+                    }
+                    None => rhs,
+                };
+                self.push(
+                    InstKind::Store {
+                        place: Place::Deref(target),
+                        value,
+                    },
+                    TypeHint::NonDiff,
+                    span,
+                );
+                Some(self.unit(span))
+            }
+            syn::Expr::Index(ix) => {
+                let target = self.lower_expr(&ix.expr)?;
+                let index = self.lower_expr(&ix.index)?;
+                let rhs = self.lower_expr(right)?;
+                let value = match op {
+                    Some(op) => {
+                        let ty = self.func.values[target].ty.element();
+                        let old = self.push(
+                            InstKind::Index {
+                                base: target,
+                                index,
+                            },
+                            ty,
+                            left.span(),
+                        );
+                        self.binary(op, old, rhs, span)
+                    }
+                    None => rhs,
+                };
+                self.push(
+                    InstKind::Store {
+                        place: Place::Index(target, index),
+                        value,
+                    },
+                    TypeHint::NonDiff,
+                    span,
+                );
+                Some(self.unit(span))
+            }
+            other => {
+                self.diag.error(
+                    other.span(),
+                    "`#[derive_frule]` can assign only to local variables, `*reference` and `slice[index]`; assign to a local and copy it",
+                );
+                Some(self.poison(span))
+            }
+        }
+    }
+
+    /// `&e`, `&mut e`; `&x[a..b]` becomes a [`InstKind::Slice`].
+    pub(crate) fn lower_reference(&mut self, r: &syn::ExprReference) -> Option<Value> {
+        let span = r.span();
+        let mutable = r.mutability.is_some();
+        if let syn::Expr::Index(ix) = strip(&r.expr) {
+            if matches!(strip(&ix.index), syn::Expr::Range(_)) {
+                let base = self.lower_expr(&ix.expr)?;
+                let range = self.lower_expr(&ix.index)?;
+                let ty = match self.func.values[base].ty.element() {
+                    TypeHint::Unknown => TypeHint::Unknown,
+                    elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
+                };
+                return Some(self.push(
+                    InstKind::Slice {
+                        base,
+                        range,
+                        mutable,
+                    },
+                    ty,
+                    span,
+                ));
+            }
+        }
+        let arg = self.lower_expr(&r.expr)?;
+        let ty = TypeHint::Ref(Box::new(self.func.values[arg].ty.clone()));
+        Some(self.push(InstKind::Ref { mutable, arg }, ty, span))
+    }
+
+    /// `path(args)`. Calls through anything but a path are not supported.
+    pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
+        let span = c.span();
+        let syn::Expr::Path(p) = strip(&c.func) else {
+            self.diag.error(
+                c.func.span(),
+                "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported",
+            );
+            return Some(self.poison(span));
+        };
+        if p.qself.is_some() {
+            self.diag.error(p.span(), "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
+            return Some(self.poison(span));
+        }
+        let args = self.lower_exprs(c.args.iter())?;
+        let ty = match crate::rules::float_path_call(&p.path) {
+            Some(_) => TypeHint::Float,
+            None => TypeHint::Unknown,
+        };
+        Some(self.push(
+            InstKind::Call {
+                func: p.path.clone(),
+                args,
+            },
+            ty,
+            span,
+        ))
+    }
+}
+
+/// Looks through parentheses and invisible groups.
+pub(crate) fn strip(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip(&p.expr),
+        syn::Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}

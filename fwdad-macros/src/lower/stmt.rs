@@ -1,0 +1,164 @@
+//! Statements, blocks and patterns.
+
+use super::Lowerer;
+use crate::ir::{InstKind, Value};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+impl Lowerer<'_> {
+    /// Lowers `stmts` in a new scope; returns the block's value, or `None` if it diverges.
+    pub(crate) fn lower_block(&mut self, block: &syn::Block) -> Option<Value> {
+        self.push_scope();
+        let v = self.lower_block_stmts(&block.stmts, block.span());
+        self.pop_scope();
+        v
+    }
+
+    /// Lowers statements in the current scope (the function body's own scope included).
+    pub(crate) fn lower_block_stmts(&mut self, stmts: &[syn::Stmt], span: Span) -> Option<Value> {
+        for (i, stmt) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match stmt {
+                syn::Stmt::Local(local) => self.lower_local(local)?,
+                syn::Stmt::Item(item) => self.lower_item(item),
+                syn::Stmt::Expr(e, semi) => {
+                    let v = self.lower_expr(e)?;
+                    if last && semi.is_none() {
+                        return Some(v);
+                    }
+                }
+                syn::Stmt::Macro(m) => {
+                    let v = self.lower_macro(&m.mac, m.span())?;
+                    if last && m.semi_token.is_none() {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        Some(self.unit(span))
+    }
+
+    /// `()`.
+    pub(crate) fn unit(&mut self, span: Span) -> Value {
+        self.push(InstKind::Tuple(vec![]), TypeHint::NonDiff, span)
+    }
+
+    fn lower_item(&mut self, item: &syn::Item) {
+        match item {
+            syn::Item::Const(_) | syn::Item::Use(_) | syn::Item::Fn(_) | syn::Item::Static(_) => {
+                self.func.items.push(item.clone());
+            }
+            other => self.diag.error(
+                other.span(),
+                "`#[derive_frule]` supports only `const`, `static`, `use` and `fn` items inside a function body; move this item out of the function",
+            ),
+        }
+    }
+
+    fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
+        let Some(init) = &local.init else {
+            self.diag.error(
+                local.span(),
+                "`#[derive_frule]` does not support `let` without an initial value; initialise the variable where it is declared",
+            );
+            return Some(());
+        };
+        if let Some((_, diverge)) = &init.diverge {
+            self.diag.error(
+                diverge.span(),
+                "`#[derive_frule]` does not support `let ... else`; use `match` or `if let`",
+            );
+        }
+        let (pat, ty) = match &local.pat {
+            syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
+            other => (other, None),
+        };
+        let value = self.lower_expr(&init.expr)?;
+        if let Some(ty) = ty {
+            self.annotate(value, ty);
+        }
+        self.bind_pattern(pat, value, ty);
+        Some(())
+    }
+
+    /// Records a written type on a value (kept in the emitted `let` for inference).
+    pub(crate) fn annotate(&mut self, value: Value, ty: &syn::Type) {
+        let hint = TypeHint::from_type(ty);
+        let data = &mut self.func.values[value];
+        if hint != TypeHint::Unknown || data.ty == TypeHint::Unknown {
+            data.ty = hint;
+        }
+        self.func.annotations.insert(value, ty.clone());
+    }
+
+    /// Binds the names of `pat` to (parts of) `value`.
+    pub(crate) fn bind_pattern(&mut self, pat: &syn::Pat, value: Value, ty: Option<&syn::Type>) {
+        match pat {
+            syn::Pat::Ident(pi) => {
+                if pi.by_ref.is_some() {
+                    self.diag.error(pi.span(), "`#[derive_frule]` does not support `ref` bindings; bind by value or borrow with `&`");
+                }
+                if let Some((_, sub)) = &pi.subpat {
+                    self.diag.error(sub.span(), "`#[derive_frule]` does not support `name @ pattern` bindings");
+                }
+                self.bind(&pi.ident, value);
+            }
+            syn::Pat::Wild(_) => {}
+            syn::Pat::Type(pt) => {
+                self.annotate(value, &pt.ty);
+                self.bind_pattern(&pt.pat, value, Some(&pt.ty));
+            }
+            syn::Pat::Paren(p) => self.bind_pattern(&p.pat, value, ty),
+            syn::Pat::Reference(r) => {
+                let hint = self.func.values[value].ty.deref();
+                let inner = self.push(InstKind::Unary { op: crate::ir::UnOp::Deref, arg: value }, hint, r.span());
+                self.bind_pattern(&r.pat, inner, None);
+            }
+            syn::Pat::Tuple(t) => {
+                if t.elems.iter().any(|p| matches!(p, syn::Pat::Rest(_))) {
+                    self.diag.error(t.span(), "`#[derive_frule]` does not support `..` in tuple patterns; name every element (use `_` to skip one)");
+                    return;
+                }
+                let elem_tys: Vec<Option<syn::Type>> = match ty {
+                    Some(syn::Type::Tuple(tt)) => tt.elems.iter().cloned().map(Some).collect(),
+                    _ => vec![None; t.elems.len()],
+                };
+                for (i, p) in t.elems.iter().enumerate() {
+                    if matches!(p, syn::Pat::Wild(_)) {
+                        continue;
+                    }
+                    let member = syn::Member::Unnamed(syn::Index { index: i as u32, span: p.span() });
+                    let hint = self.func.values[value].ty.field(&member);
+                    let field = self.push(InstKind::Field { base: value, member }, hint, p.span());
+                    let sub_ty = elem_tys.get(i).cloned().flatten();
+                    if let Some(st) = &sub_ty {
+                        self.annotate(field, st);
+                    }
+                    self.bind_pattern(p, field, sub_ty.as_ref());
+                }
+            }
+            other => self.diag.error(
+                other.span(),
+                "`#[derive_frule]` supports only names, `_` and tuples in `let` patterns; destructure in separate `let`s",
+            ),
+        }
+    }
+
+    /// Macros in statement or expression position.
+    pub(crate) fn lower_macro(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        self.diag.error(
+            span,
+            format!(
+                "`#[derive_frule]` does not support the macro `{name}!` in a differentiated body; move it into a helper function (with `#[non_differentiable]` if it returns no derivative)"
+            ),
+        );
+        Some(self.poison(span))
+    }
+}

@@ -1,0 +1,117 @@
+//! Rule lookup: which source operations have a runtime rule, and its path.
+//!
+//! Float methods (`x.sin()`, `x.atan2(y)`) and their path forms (`f64::sin(x)`) map to the
+//! runtime's `ops::<name>`, which accepts any mix of active duals and inactive scalars.
+//! Everything else that is called goes through the `Frule` trait (derived or primitive).
+
+/// The shape of a float method's rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatRule {
+    /// `x.f()`.
+    Unary,
+    /// `x.f(y)`: both operands may be active.
+    Binary,
+    /// `x.f(y, z)`: `mul_add`, `clamp`.
+    Ternary,
+    /// `x.powi(n)`: the integer exponent is never active.
+    Powi,
+    /// `x.sin_cos()`: returns a pair.
+    SinCos,
+}
+
+const UNARY: &[&str] = &[
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "exp_m1",
+    "ln",
+    "log2",
+    "log10",
+    "ln_1p",
+    "sqrt",
+    "cbrt",
+    "recip",
+    "abs",
+    "signum",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "fract",
+    "to_degrees",
+    "to_radians",
+];
+const BINARY: &[&str] = &["atan2", "powf", "hypot", "copysign", "min", "max", "log"];
+const TERNARY: &[&str] = &["mul_add", "clamp"];
+
+/// The rule of float method `name`, if it has one.
+pub fn float_method(name: &str) -> Option<FloatRule> {
+    if UNARY.contains(&name) {
+        Some(FloatRule::Unary)
+    } else if BINARY.contains(&name) {
+        Some(FloatRule::Binary)
+    } else if TERNARY.contains(&name) {
+        Some(FloatRule::Ternary)
+    } else if name == "powi" {
+        Some(FloatRule::Powi)
+    } else if name == "sin_cos" {
+        Some(FloatRule::SinCos)
+    } else {
+        None
+    }
+}
+
+/// `f64::sin(x)`, `f32::max(a, b)`, `std::primitive::f64::sqrt(x)`: the method name and
+/// its rule, when `path` names a float method by path.
+pub fn float_path_call(path: &syn::Path) -> Option<(syn::Ident, FloatRule)> {
+    let n = path.segments.len();
+    if n < 2 {
+        return None;
+    }
+    let ty = &path.segments[n - 2];
+    let method = &path.segments[n - 1];
+    let is_float = ty.ident == "f64" || ty.ident == "f32";
+    if !is_float || !matches!(ty.arguments, syn::PathArguments::None) {
+        return None;
+    }
+    float_method(&method.ident.to_string()).map(|r| (method.ident.clone(), r))
+}
+
+/// Levenshtein-ish closeness, for "did you mean" hints.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let all = UNARY
+        .iter()
+        .chain(BINARY)
+        .chain(TERNARY)
+        .chain(&["powi", "sin_cos"]);
+    all.copied()
+        .map(|c| (distance(name, c), c))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

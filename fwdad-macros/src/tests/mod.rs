@@ -1,0 +1,1 @@
+//! Unit tests of the passes (snapshot tests live in `snapshots.rs`).

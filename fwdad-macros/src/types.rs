@@ -1,0 +1,172 @@
+//! What the syntax tells about a value's type, for activity analysis.
+//!
+//! A proc macro sees no types, only the tokens: parameter types, `let` annotations, `as`
+//! targets, literals. That is enough to know that `n: usize`, `x.len()`, `i as usize` and
+//! `a < b` can never carry a tangent, so they stay plain primal Rust (Slang's
+//! propagation: only values that depend on an active input *and* can hold a derivative
+//! are active). Everything not known is `Unknown`, and treated as possibly differentiable.
+
+/// A value's type as far as the syntax tells.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeHint {
+    /// `f32`/`f64` (or a float literal).
+    Float,
+    /// An integer type or integer literal.
+    Int,
+    /// `bool`.
+    Bool,
+    /// Some other type without a tangent: `char`, `String`, `&str`, `()`.
+    NonDiff,
+    /// A tuple of these.
+    Tuple(Vec<TypeHint>),
+    /// A slice, array or `Vec` of these.
+    Seq(Box<TypeHint>),
+    /// A reference to this.
+    Ref(Box<TypeHint>),
+    /// A range of integers.
+    Range,
+    /// Not known.
+    Unknown,
+}
+
+impl TypeHint {
+    /// Reads a written type.
+    pub fn from_type(ty: &syn::Type) -> TypeHint {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return TypeHint::Unknown;
+                };
+                let name = last.ident.to_string();
+                match name.as_str() {
+                    "f32" | "f64" => TypeHint::Float,
+                    "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32"
+                    | "i64" | "i128" | "isize" => TypeHint::Int,
+                    "bool" => TypeHint::Bool,
+                    "char" | "String" | "str" => TypeHint::NonDiff,
+                    "Vec" | "Box" | "Option" => match &last.arguments {
+                        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                            Some(syn::GenericArgument::Type(t)) if name == "Vec" => {
+                                TypeHint::Seq(Box::new(TypeHint::from_type(t)))
+                            }
+                            _ => TypeHint::Unknown,
+                        },
+                        _ => TypeHint::Unknown,
+                    },
+                    _ => TypeHint::Unknown,
+                }
+            }
+            syn::Type::Tuple(t) if t.elems.is_empty() => TypeHint::NonDiff,
+            syn::Type::Tuple(t) => {
+                TypeHint::Tuple(t.elems.iter().map(TypeHint::from_type).collect())
+            }
+            syn::Type::Array(a) => TypeHint::Seq(Box::new(TypeHint::from_type(&a.elem))),
+            syn::Type::Slice(s) => TypeHint::Seq(Box::new(TypeHint::from_type(&s.elem))),
+            syn::Type::Reference(r) => TypeHint::Ref(Box::new(TypeHint::from_type(&r.elem))),
+            syn::Type::Paren(p) => TypeHint::from_type(&p.elem),
+            syn::Type::Group(g) => TypeHint::from_type(&g.elem),
+            _ => TypeHint::Unknown,
+        }
+    }
+
+    /// Whether a value of this type can never carry a tangent.
+    pub fn is_non_differentiable(&self) -> bool {
+        match self {
+            TypeHint::Int | TypeHint::Bool | TypeHint::NonDiff | TypeHint::Range => true,
+            TypeHint::Float | TypeHint::Unknown => false,
+            TypeHint::Tuple(ts) => ts.iter().all(TypeHint::is_non_differentiable),
+            TypeHint::Seq(t) | TypeHint::Ref(t) => t.is_non_differentiable(),
+        }
+    }
+
+    /// The type of `self.member`, when known.
+    pub fn field(&self, member: &syn::Member) -> TypeHint {
+        match (self.deref_all(), member) {
+            (TypeHint::Tuple(ts), syn::Member::Unnamed(i)) => ts
+                .get(i.index as usize)
+                .cloned()
+                .unwrap_or(TypeHint::Unknown),
+            _ => TypeHint::Unknown,
+        }
+    }
+
+    /// The element type of `self[i]`, when known.
+    pub fn element(&self) -> TypeHint {
+        match self.deref_all() {
+            TypeHint::Seq(t) => (**t).clone(),
+            _ => TypeHint::Unknown,
+        }
+    }
+
+    /// `*self`.
+    pub fn deref(&self) -> TypeHint {
+        match self {
+            TypeHint::Ref(t) => (**t).clone(),
+            _ => TypeHint::Unknown,
+        }
+    }
+
+    fn deref_all(&self) -> &TypeHint {
+        match self {
+            TypeHint::Ref(t) => t.deref_all(),
+            other => other,
+        }
+    }
+
+    /// The type of a literal.
+    pub fn of_lit(lit: &syn::Lit) -> TypeHint {
+        match lit {
+            syn::Lit::Float(_) => TypeHint::Float,
+            syn::Lit::Int(i) => match i.suffix() {
+                "f32" | "f64" => TypeHint::Float,
+                _ => TypeHint::Int,
+            },
+            syn::Lit::Bool(_) => TypeHint::Bool,
+            _ => TypeHint::NonDiff,
+        }
+    }
+
+    /// A short name for the IR printer.
+    pub fn short(&self) -> String {
+        match self {
+            TypeHint::Float => "float".into(),
+            TypeHint::Int => "int".into(),
+            TypeHint::Bool => "bool".into(),
+            TypeHint::NonDiff => "nondiff".into(),
+            TypeHint::Range => "range".into(),
+            TypeHint::Unknown => "?".into(),
+            TypeHint::Tuple(ts) => {
+                format!(
+                    "({})",
+                    ts.iter()
+                        .map(TypeHint::short)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+            TypeHint::Seq(t) => format!("[{}]", t.short()),
+            TypeHint::Ref(t) => format!("&{}", t.short()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TypeHint;
+
+    fn hint(s: &str) -> TypeHint {
+        TypeHint::from_type(&syn::parse_str(s).expect("type parses"))
+    }
+
+    #[test]
+    fn reads_written_types() {
+        assert_eq!(hint("f64"), TypeHint::Float);
+        assert_eq!(hint("&[usize]").element(), TypeHint::Int);
+        assert!(hint("&[usize]").is_non_differentiable());
+        assert!(!hint("&mut [f64]").is_non_differentiable());
+        assert!(hint("(usize, bool)").is_non_differentiable());
+        assert!(!hint("(usize, f64)").is_non_differentiable());
+        assert!(!hint("Params").is_non_differentiable());
+        assert_eq!(hint("Vec<f32>").element(), TypeHint::Float);
+    }
+}

@@ -1,0 +1,248 @@
+//! Structural rules: building, reading and writing composite duals.
+//!
+//! Generated code uses these where the primal builds a tuple or array, indexes a slice,
+//! reads a field through a reference, writes a buffer, or iterates over a slice: the
+//! primal operation is applied to `primal` and the same one to `tangent`, so the tangent
+//! mirrors the primal's shape exactly.
+
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::dual::{Dual, DualSlice, DualSliceMut};
+use crate::real::Real;
+use crate::tangent::{Mode, ScalarTangent};
+
+/// `x[i]` of a slice-like dual, by value.
+///
+/// # Panics
+/// If `i` is out of bounds, as the primal's indexing would.
+#[inline(always)]
+pub fn index<D: DualSlice>(x: &D, i: usize) -> Dual<D::Elem, D::TElem>
+where
+    D::Elem: Copy,
+    D::TElem: Copy,
+{
+    Dual::new(x.primal_slice()[i], x.tangent_slice()[i])
+}
+
+/// `x[i] = v` on a slice-like dual: the primal gets `v.primal`, the tangent `v.tangent`.
+///
+/// # Panics
+/// If `i` is out of bounds, as the primal's indexing would.
+#[inline(always)]
+pub fn store_index<D: DualSliceMut>(x: &mut D, i: usize, v: Dual<D::Elem, D::TElem>) {
+    let (p, t) = x.slices_mut();
+    p[i] = v.primal;
+    t[i] = v.tangent;
+}
+
+/// `*x = v` through a mutable dual reference.
+#[inline(always)]
+pub fn store_deref<P: Differentiable, T>(x: &mut Dual<&mut P, &mut T>, v: Dual<P, T>) {
+    *x.primal = v.primal;
+    *x.tangent = v.tangent;
+}
+
+/// Dereferencing a dual reference (`*x`), by copy.
+pub trait DerefDual {
+    /// The dual of the referent.
+    type Target;
+    /// `*x`.
+    fn deref_dual(self) -> Self::Target;
+}
+
+impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for Dual<&'a P, &'a T> {
+    type Target = Dual<P, T>;
+    #[inline(always)]
+    fn deref_dual(self) -> Dual<P, T> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
+impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for Dual<&'a mut P, &'a mut T> {
+    type Target = Dual<P, T>;
+    #[inline(always)]
+    fn deref_dual(self) -> Dual<P, T> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
+impl<'a, 'b, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &'b Dual<&'a mut P, &'a mut T> {
+    type Target = Dual<P, T>;
+    #[inline(always)]
+    fn deref_dual(self) -> Dual<P, T> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
+/// `*x`.
+#[inline(always)]
+pub fn deref<D: DerefDual>(x: D) -> D::Target {
+    x.deref_dual()
+}
+
+/// A tuple of duals as the dual of a tuple: `(Dual<A, TA>, Dual<B, TB>)` to
+/// `Dual<(A, B), (TA, TB)>`.
+pub trait TupleOfDuals {
+    /// The dual of the tuple.
+    type Output;
+    /// The conversion.
+    fn into_dual(self) -> Self::Output;
+}
+
+macro_rules! tuple_of_duals {
+    ($($P:ident $T:ident $i:tt),+) => {
+        impl<$($P: Differentiable, $T),+> TupleOfDuals for ($(Dual<$P, $T>,)+) {
+            type Output = Dual<($($P,)+), ($($T,)+)>;
+            #[inline(always)]
+            fn into_dual(self) -> Self::Output {
+                Dual::new(($(self.$i.primal,)+), ($(self.$i.tangent,)+))
+            }
+        }
+    };
+}
+tuple_of_duals!(A TA 0);
+tuple_of_duals!(A TA 0, B TB 1);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10);
+tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11);
+
+/// `(a, b, ..)` of duals.
+#[inline(always)]
+pub fn tuple<D: TupleOfDuals>(t: D) -> D::Output {
+    t.into_dual()
+}
+
+/// `[a, b, ..]` of duals, as the dual of an array.
+#[inline(always)]
+pub fn array<P: Differentiable, T, const N: usize>(a: [Dual<P, T>; N]) -> Dual<[P; N], [T; N]> {
+    let mut primal: [Option<P>; N] = [const { None }; N];
+    let mut tangent: [Option<T>; N] = [const { None }; N];
+    for (i, d) in a.into_iter().enumerate() {
+        primal[i] = Some(d.primal);
+        tangent[i] = Some(d.tangent);
+    }
+    Dual::new(primal.map(unwrap_filled), tangent.map(unwrap_filled))
+}
+
+#[inline(always)]
+fn unwrap_filled<X>(x: Option<X>) -> X {
+    match x {
+        Some(x) => x,
+        // Every slot of a length-N array was filled by the loop above.
+        None => unreachable!("array slot left empty"),
+    }
+}
+
+/// `x as G` between float types: the tangent is converted lane by lane.
+#[inline(always)]
+pub fn cast<S: Mode, G: Real, F: Real>(x: Dual<F, S::Of<F>>) -> Dual<G, S::Of<G>> {
+    Dual::new(
+        <G as num_traits::NumCast>::from(x.primal).unwrap_or_else(G::nan),
+        S::cast::<F, G>(x.tangent),
+    )
+}
+
+/// A constant dual for a borrowed, inactive value: the zero tangent needs storage of its
+/// own, which generated code keeps in a local (`let z = zero_buffer(&c); with_buffer(&c, &z)`).
+pub trait PromoteRef<'a, S: Mode>: Differentiable + Sized {
+    /// The owned zero tangent.
+    type Buffer: 'a;
+    /// Allocates it.
+    fn zero_buffer(&self) -> Self::Buffer;
+    /// The constant dual borrowing it.
+    fn with_buffer(self, buffer: &'a Self::Buffer) -> Dual<Self, Self::TangentIn<S>>;
+}
+
+impl<'a, P: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a P
+where
+    P::TangentIn<S>: 'a,
+{
+    type Buffer = P::TangentIn<S>;
+    fn zero_buffer(&self) -> Self::Buffer {
+        (**self).zero_tangent_in::<S>()
+    }
+    fn with_buffer(self, buffer: &'a Self::Buffer) -> Dual<Self, Self::TangentIn<S>> {
+        Dual::new(self, buffer)
+    }
+}
+
+impl<'a, T: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a [T]
+where
+    T::TangentIn<S>: 'a,
+{
+    type Buffer = Vec<T::TangentIn<S>>;
+    fn zero_buffer(&self) -> Self::Buffer {
+        self.iter().map(ZeroTangent::zero_tangent_in::<S>).collect()
+    }
+    fn with_buffer(self, buffer: &'a Self::Buffer) -> Dual<Self, Self::TangentIn<S>> {
+        Dual::new(self, &buffer[..])
+    }
+}
+
+/// `(sin x, cos x)` as one dual of a pair (how generated code represents the pair).
+#[inline(always)]
+pub fn sin_cos_dual<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<(F, F), (T, T)> {
+    let (s, c) = crate::rules::trig::sin_cos(x);
+    Dual::new((s.primal, c.primal), (s.tangent, c.tangent))
+}
+
+/// Iterates a slice-like dual's elements as borrowed duals (`for v in x.iter()`).
+#[derive(Clone, Debug)]
+pub struct Iter<'a, P, T> {
+    primal: core::slice::Iter<'a, P>,
+    tangent: core::slice::Iter<'a, T>,
+}
+
+impl<'a, P: Differentiable + 'a, T: 'a> Iterator for Iter<'a, P, T> {
+    type Item = Dual<&'a P, &'a T>;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(Dual::new(self.primal.next()?, self.tangent.next()?))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.primal.size_hint()
+    }
+}
+
+impl<'a, P: Differentiable + 'a, T: 'a> DoubleEndedIterator for Iter<'a, P, T> {
+    #[inline(always)]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        Some(Dual::new(
+            self.primal.next_back()?,
+            self.tangent.next_back()?,
+        ))
+    }
+}
+
+impl<'a, P: Differentiable + 'a, T: 'a> ExactSizeIterator for Iter<'a, P, T> {}
+
+impl<P: Differentiable, T> Dual<P, T>
+where
+    Self: DualSlice,
+{
+    /// The elements as borrowed duals.
+    #[inline(always)]
+    pub fn iter(&self) -> Iter<'_, <Self as DualSlice>::Elem, <Self as DualSlice>::TElem> {
+        Iter {
+            primal: self.primal_slice().iter(),
+            tangent: self.tangent_slice().iter(),
+        }
+    }
+}
+
+impl<'a, P: Differentiable + 'a, T: 'a> IntoIterator for Dual<&'a [P], &'a [T]> {
+    type Item = Dual<&'a P, &'a T>;
+    type IntoIter = Iter<'a, P, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        Iter {
+            primal: self.primal.iter(),
+            tangent: self.tangent.iter(),
+        }
+    }
+}
