@@ -142,10 +142,30 @@ impl Emitter<'_> {
         quote!(#rt::constant_in::<#mode, _>(#name))
     }
 
+    /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
+    /// `&mut x[a..b]`. Passing it on must reborrow, or it would be moved.
+    fn is_mut_ref(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Param(i) => {
+                matches!(&self.func.params[i].ty, syn::Type::Reference(r) if r.mutability.is_some())
+            }
+            ValueDef::Inst(inst, 0) => matches!(
+                self.func.insts[inst].kind,
+                InstKind::Ref { mutable: true, .. } | InstKind::Slice { mutable: true, .. }
+            ),
+            ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
+        }
+    }
+
     /// `v` coerced for a use that needs `need`.
     fn operand(&mut self, v: Value, need: Need, pre: &mut TokenStream) -> TokenStream {
         let name = self.name(v);
+        let rt = self.rt;
         match need {
+            Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) => {
+                quote!(#rt::reborrow(&mut #name))
+            }
+            Need::AsIs | Need::Dual if self.is_mut_ref(v) => quote!(&mut *#name),
             Need::AsIs => quote!(#name),
             Need::Dual => self.dual(v, pre),
             Need::Primal if self.is(v) => quote!(#name.primal),
@@ -365,7 +385,7 @@ impl Emitter<'_> {
             }
             (_, Form::Deref) => {
                 let a = &args[0];
-                quote_spanned!(span=> #rt::deref(#a))
+                quote_spanned!(span=> #rt::deref(&#a))
             }
             (InstKind::Store { place, .. }, Form::Store) => {
                 let stmt = match place {

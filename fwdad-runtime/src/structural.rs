@@ -246,3 +246,61 @@ impl<'a, P: Differentiable + 'a, T: 'a> IntoIterator for Dual<&'a [P], &'a [T]> 
         }
     }
 }
+
+impl<'a, 'b, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &'b Dual<&'a P, &'a T> {
+    type Target = Dual<P, T>;
+    #[inline(always)]
+    fn deref_dual(self) -> Dual<P, T> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
+/// A mutable dual reference that can be reborrowed for one use, as Rust implicitly
+/// reborrows a plain `&mut` passed to a function, so the original stays usable afterwards.
+pub trait Reborrow {
+    /// The reborrowed dual.
+    type Out<'b>
+    where
+        Self: 'b;
+    /// Reborrows.
+    fn reborrow(&mut self) -> Self::Out<'_>;
+}
+
+impl<'a, E: Differentiable + 'a, TE: 'a> Reborrow for Dual<&'a mut [E], &'a mut [TE]> {
+    type Out<'b>
+        = Dual<&'b mut [E], &'b mut [TE]>
+    where
+        Self: 'b;
+    #[inline(always)]
+    fn reborrow(&mut self) -> Self::Out<'_> {
+        Dual::new(&mut *self.primal, &mut *self.tangent)
+    }
+}
+
+impl<'a, P: Differentiable + 'a, T: 'a> Reborrow for Dual<&'a mut P, &'a mut T> {
+    type Out<'b>
+        = Dual<&'b mut P, &'b mut T>
+    where
+        Self: 'b;
+    #[inline(always)]
+    fn reborrow(&mut self) -> Self::Out<'_> {
+        Dual::new(&mut *self.primal, &mut *self.tangent)
+    }
+}
+
+/// `x.reborrow()`.
+#[inline(always)]
+pub fn reborrow<R: Reborrow>(x: &mut R) -> R::Out<'_> {
+    x.reborrow()
+}
+
+impl<'a, E: Differentiable + 'a, TE: 'a> Dual<&'a mut [E], &'a mut [TE]> {
+    /// The mutable sub-slice dual for `range`.
+    #[inline(always)]
+    pub fn slice_mut<R>(&mut self, range: R) -> Dual<&mut [E], &mut [TE]>
+    where
+        R: core::slice::SliceIndex<[E], Output = [E]> + core::slice::SliceIndex<[TE], Output = [TE]> + Clone,
+    {
+        Dual::new(&mut self.primal[range.clone()], &mut self.tangent[range])
+    }
+}

@@ -1,0 +1,201 @@
+//! Control flow, loops and mutation through `#[derive_frule]`, against analytic
+//! derivatives (written from the math, not from the rules).
+use fwdad::prelude::*;
+
+/// Σ x_i² with a for loop over a range; acc starts inactive and becomes active.
+#[derive_frule]
+fn sum_squares(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for i in 0..x.len() {
+        acc += x[i] * x[i];
+    }
+    acc
+}
+
+/// Rosenbrock with a while loop and an index counter.
+#[derive_frule]
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    let mut i = 0;
+    while i + 1 < x.len() {
+        let a = 1.0 - x[i];
+        let b = x[i + 1] - x[i] * x[i];
+        s = s + a * a + 100.0 * b * b;
+        i += 1;
+    }
+    s
+}
+
+/// Newton iteration for sqrt(a) with `loop`/`break value`, and an early return.
+#[derive_frule]
+fn newton_sqrt(a: f64) -> f64 {
+    if a == 0.0 {
+        return 0.0;
+    }
+    let mut y = a;
+    let mut k = 0;
+    loop {
+        let next = 0.5 * (y + a / y);
+        k += 1;
+        if (next - y).abs() < 1e-15 * y || k > 100 {
+            break next;
+        }
+        y = next;
+    }
+}
+
+/// In-place: y[i] = a·x[i] + y[i] (axpy) returning ().
+#[derive_frule]
+fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
+    for i in 0..x.len() {
+        y[i] += a * x[i];
+    }
+}
+
+/// A merge where one branch is a literal, a `continue`, labelled breaks, and `else if`.
+#[derive_frule]
+fn piecewise(x: &[f64], t: f64) -> f64 {
+    let mut total = 0.0;
+    'outer: for i in 0..x.len() {
+        let v = if x[i] > t {
+            x[i] * t
+        } else if x[i] < -t {
+            -x[i]
+        } else {
+            0.5
+        };
+        if v > 100.0 {
+            break 'outer;
+        }
+        let mut j = 0;
+        while j < 3 {
+            j += 1;
+            if j == 2 {
+                continue;
+            }
+            total += v;
+        }
+    }
+    total
+}
+
+/// Writes through `&mut f64` and `*r = ..`.
+#[derive_frule]
+fn scale_into(x: f64, out: &mut f64) {
+    *out = x * x;
+    *out *= 3.0;
+}
+
+/// A local buffer that starts inactive and receives active values.
+#[derive_frule]
+fn local_buffer(x: f64) -> f64 {
+    let mut buf = [0.0; 3];
+    buf[0] = x;
+    buf[1] = 2.0;
+    buf[2] = x * buf[1];
+    buf[0] + buf[1] * buf[2]
+}
+
+fn dual_slice_grad(f: impl Fn(&[f64], &[f64]) -> Dual<f64>, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|k| {
+            let mut e = vec![0.0; x.len()];
+            e[k] = 1.0;
+            f(x, &e).tangent
+        })
+        .collect()
+}
+
+#[test]
+fn sum_squares_gradient_is_2x() {
+    let x = [0.5, -1.25, 2.0, 3.5];
+    let g = dual_slice_grad(|x, e| sum_squares_frule(Dual::new(x, e)), &x);
+    for (gi, xi) in g.iter().zip(&x) {
+        assert_eq!(*gi, 2.0 * xi);
+    }
+    let zero = [0.0; 4];
+    assert_eq!(
+        sum_squares_frule(Dual::new(&x[..], &zero[..])).primal,
+        sum_squares(&x)
+    );
+}
+
+#[test]
+fn rosenbrock_gradient_matches_analytic() {
+    let x = [-1.2, 1.0, 0.7, 1.9];
+    let g = dual_slice_grad(|x, e| rosenbrock_frule(Dual::new(x, e)), &x);
+    let n = x.len();
+    let mut expected = vec![0.0; n];
+    for i in 0..n - 1 {
+        expected[i] += -2.0 * (1.0 - x[i]) - 400.0 * x[i] * (x[i + 1] - x[i] * x[i]);
+        expected[i + 1] += 200.0 * (x[i + 1] - x[i] * x[i]);
+    }
+    for (a, b) in g.iter().zip(&expected) {
+        approx::assert_relative_eq!(a, b, max_relative = 1e-13);
+    }
+}
+
+#[test]
+fn newton_sqrt_derivative_is_half_over_sqrt() {
+    for &a in &[0.25, 2.0, 10.0] {
+        let d = newton_sqrt_frule(Dual::new(a, 1.0));
+        assert_eq!(d.primal.to_bits(), newton_sqrt(a).to_bits());
+        approx::assert_relative_eq!(d.tangent, 0.5 / a.sqrt(), max_relative = 1e-10);
+    }
+    let d = newton_sqrt_frule(Dual::new(0.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (0.0, 0.0));
+}
+
+#[test]
+fn axpy_writes_primal_and_tangent() {
+    let (a, x) = (1.5, [1.0, 2.0, 3.0]);
+    let mut y = [0.5, -1.0, 4.0];
+    let mut y_ref = y;
+    axpy(a, &x, &mut y_ref);
+    let dx = [0.1, 0.2, 0.3];
+    let mut dy = [1.0, 1.0, 1.0];
+    let r = axpy_frule(
+        Dual::new(a, 2.0),
+        Dual::new(&x[..], &dx[..]),
+        Dual::new(&mut y[..], &mut dy[..]),
+    );
+    assert_eq!(r.primal, ());
+    assert_eq!(y, y_ref);
+    for i in 0..3 {
+        // d(y_i + a x_i) = dy_i + da x_i + a dx_i
+        approx::assert_relative_eq!(dy[i], 1.0 + 2.0 * x[i] + a * dx[i], max_relative = 1e-15);
+    }
+}
+
+#[test]
+fn piecewise_matches_branchwise_derivative() {
+    let x = [2.0, -3.0, 0.1, 1.5];
+    let t = 1.0;
+    let expected_primal = piecewise(&x, t);
+    let zero = [0.0; 4];
+    let d = piecewise_frule(Dual::new(&x[..], &zero[..]), Dual::new(t, 1.0));
+    assert_eq!(d.primal, expected_primal);
+    // Each element contributes twice (j = 1, 3). d/dt: x_i for x_i > t; 0 otherwise.
+    assert_eq!(d.tangent, 2.0 * (2.0 + 1.5));
+    let dx = [1.0, 1.0, 1.0, 1.0];
+    let d = piecewise_frule(Dual::new(&x[..], &dx[..]), Dual::new(t, 0.0));
+    // d/dx_i: t for x_i > t, -1 for x_i < -t, 0 in the middle.
+    assert_eq!(d.tangent, 2.0 * (1.0 + 1.0 - 1.0));
+}
+
+#[test]
+fn writes_through_mut_ref() {
+    let mut out = 0.0;
+    let mut dout = 0.0;
+    scale_into_frule(Dual::new(1.5, 1.0), Dual::new(&mut out, &mut dout));
+    assert_eq!(out, 3.0 * 1.5 * 1.5);
+    assert_eq!(dout, 6.0 * 1.5);
+}
+
+#[test]
+fn local_buffer_becomes_active() {
+    let d = local_buffer_frule(Dual::new(0.75, 1.0));
+    assert_eq!(d.primal, local_buffer(0.75));
+    // f = x + 2·(2x) = 5x
+    assert_eq!(d.tangent, 5.0);
+}
