@@ -24,8 +24,11 @@ fn close(got: f64, want: f64) -> bool {
 /// `(f', f'')` of a function, analytically.
 type Derivs1 = fn(f64) -> (f64, f64);
 
+/// A line of the unary table: name, rule, points, analytic derivatives.
+type UnaryCase = (&'static str, fn(H) -> H, &'static [f64], Derivs1);
+
 #[rustfmt::skip]
-fn unary_table() -> Vec<(&'static str, fn(H) -> H, &'static [f64], Derivs1)> {
+fn unary_table() -> Vec<UnaryCase> {
     vec![
         ("exp", |x| ops::exp(x), &[-1.0, 0.5, 2.0], |x| (x.exp(), x.exp())),
         ("exp2", |x| ops::exp2(x), &[-1.0, 1.5], |x| (x.exp2() * LN_2, x.exp2() * LN_2 * LN_2)),
@@ -147,8 +150,11 @@ fn unary_second_derivatives() {
 /// `[f_a, f_b, f_aa, f_ab, f_bb]` of a function of two variables, analytically.
 type Derivs2 = fn(f64, f64) -> [f64; 5];
 
+/// A line of the binary table: name, rule, point, analytic derivatives.
+type BinaryCase = (&'static str, fn(H, H) -> H, (f64, f64), Derivs2);
+
 #[rustfmt::skip]
-fn binary_table() -> Vec<(&'static str, fn(H, H) -> H, (f64, f64), Derivs2)> {
+fn binary_table() -> Vec<BinaryCase> {
     vec![
         ("add", |a, b| a + b, (0.5, -1.5), |_, _| [1.0, 1.0, 0.0, 0.0, 0.0]),
         ("sub", |a, b| a - b, (0.5, -1.5), |_, _| [1.0, -1.0, 0.0, 0.0, 0.0]),
