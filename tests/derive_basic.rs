@@ -1,4 +1,7 @@
 //! End-to-end: `#[derive_frule]` rules against analytic derivatives written by hand.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 
 #[derive_frule]

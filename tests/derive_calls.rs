@@ -1,5 +1,8 @@
 //! Calls between derived functions: same module, another module by path, through `use`,
 //! and from another crate; checked against analytic derivatives.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 
 #[derive_frule]

@@ -1,5 +1,8 @@
 //! One derived rule, three tangent representations: single direction, a batch of
 //! directions, and second order (`Hyper`), all checked against analytic derivatives.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 use fwdad::Hyper;
 
@@ -108,6 +111,7 @@ fn no_perturbation_confusion() {
         },
     );
     let s = <x_plus_y as Frule<_, Hyper<f64, f64>>>::frule(&x_plus_y {}, (x, y));
+    assert_eq!(s.primal, x_plus_y(1.0, 0.0));
     // x · s, then read the ε₁ε₂ part: d/dx (x · ∂s/∂y) = ∂s/∂y + x·∂²s/∂x∂y = 1.
     let p = x * s;
     assert_eq!(p.tangent.d12, 1.0);

@@ -1,6 +1,9 @@
 //! Derived rules through `fwdad::testing::test_frule`: random tangents, primal state of
 //! every argument (mutated ones included), bit-identical output, and central finite
 //! differences, for one direction and for a batch of 4 directions.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};
 

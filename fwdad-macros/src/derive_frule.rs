@@ -63,7 +63,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 /// Whether `FWDAD_DUMP` names this function (or is `1`/`all`).
 fn dump_requested(name: &syn::Ident) -> bool {
     match std::env::var("FWDAD_DUMP") {
-        Ok(v) => v == "1" || v == "all" || v.split(',').any(|n| n.trim() == name.to_string()),
+        Ok(v) => v == "1" || v == "all" || v.split(',').any(|n| *name == n.trim()),
         Err(_) => false,
     }
 }

@@ -65,7 +65,7 @@ impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for Dual<&'a mut P, &
     }
 }
 
-impl<'a, 'b, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &'b Dual<&'a mut P, &'a mut T> {
+impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &Dual<&'a mut P, &'a mut T> {
     type Target = Dual<P, T>;
     #[inline(always)]
     fn deref_dual(self) -> Dual<P, T> {
@@ -247,7 +247,7 @@ impl<'a, P: Differentiable + 'a, T: 'a> IntoIterator for Dual<&'a [P], &'a [T]> 
     }
 }
 
-impl<'a, 'b, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &'b Dual<&'a P, &'a T> {
+impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &Dual<&'a P, &'a T> {
     type Target = Dual<P, T>;
     #[inline(always)]
     fn deref_dual(self) -> Dual<P, T> {

@@ -436,6 +436,18 @@ impl<T: TangentSpace> TangentSpace for Option<T> {
     }
 }
 
+impl<T: TangentSpace + ?Sized> TangentSpace for Box<T> {
+    fn increment(&mut self, other: &Self) {
+        (**self).increment(&**other);
+    }
+    fn scale_by(&mut self, a: f64) {
+        (**self).scale_by(a);
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        (**self).dot(&**other)
+    }
+}
+
 impl<T: TangentSpace + ?Sized> TangentSpace for &mut T {
     fn increment(&mut self, other: &Self) {
         (**self).increment(&**other);
