@@ -124,6 +124,30 @@ impl Analysis<'_> {
                 }
                 return;
             }
+            InstKind::Match { scrutinee, arms } => {
+                let scrutinee_active = self.is(*scrutinee);
+                for arm in arms {
+                    let regions: Vec<Region> = arm.guard.into_iter().chain([arm.body]).collect();
+                    for r in regions {
+                        if scrutinee_active {
+                            for &p in &self.func.regions[r].params {
+                                self.mark(p);
+                            }
+                        }
+                        self.region(r);
+                    }
+                    if let Terminator::Yield(ys) = &self.func.regions[arm.body].term {
+                        for (k, &y) in ys.iter().enumerate() {
+                            if self.is(y) {
+                                if let Some(&res) = self.func.insts[inst].results.get(k) {
+                                    self.mark(res);
+                                }
+                            }
+                        }
+                    }
+                }
+                return;
+            }
             InstKind::Loop { init, body } | InstKind::For { init, body, .. } => {
                 let body = *body;
                 let offset = match &self.func.insts[inst].kind {

@@ -337,7 +337,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
         impl<#(#lts,)* #mode: #rt::Mode> #rt::Frule<(#(#arg_tys,)*), #mode> for #name {
             type Output = #out_ty;
             #[inline]
-            #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, non_snake_case, clippy::all)]
+            #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
             fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
                 let (#(#params,)*) = __fwdad_args;
                 #body

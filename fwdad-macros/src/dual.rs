@@ -48,6 +48,8 @@ pub enum Form {
     SinCos,
     /// Through the `Frule` trait.
     Frule,
+    /// `Some(x)` / `Ok(x)` of a dual: the runtime's structural constructor.
+    Wrap(String),
     /// `receiver.method(args)` on a dual receiver (slice methods such as `len`).
     Method,
     /// A float-to-float `as` cast of a dual.
@@ -173,6 +175,14 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 None => primal,
             }
         }
+        InstKind::Call { func: path, args }
+            if crate::rules::variant_ctor(path).is_some() && args.len() == 1 =>
+        {
+            match crate::rules::variant_ctor(path) {
+                Some(name) if result_active => plan(Form::Wrap(name.to_string()), all(Need::Dual)),
+                _ => primal,
+            }
+        }
         InstKind::Call { func: path, args } => match float_path_call(path) {
             Some((name, rule)) if result_active => {
                 float_rule_plan(rule, &name.to_string(), args.len())
@@ -196,6 +206,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             }
         }
         InstKind::If { .. } => plan(Form::Control, vec![Need::Primal]),
+        InstKind::Match { .. } => plan(Form::Control, all(Need::AsIs)),
         InstKind::Loop { .. } => plan(Form::Control, all(Need::AsIs)),
         InstKind::For { .. } => plan(Form::Control, all(Need::AsIs)),
     }

@@ -13,10 +13,11 @@
 use crate::activity::Activity;
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
-    BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
+    Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
 };
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::visit_mut::VisitMut;
 
 /// Emits the statements of the rule's body (after the parameters are bound).
 pub fn emit_body(
@@ -76,6 +77,8 @@ enum Tail {
     If(Inst),
     /// A loop body: yields the next values of the carried cells.
     Loop(Inst),
+    /// A match guard: yields its `bool`.
+    Guard,
 }
 
 impl Emitter<'_> {
@@ -223,6 +226,13 @@ impl Emitter<'_> {
                     ys => quote!((#(#ys),*)),
                 }
             }
+            (Terminator::Yield(vs), Tail::Guard) => {
+                let g: Vec<_> = vs
+                    .iter()
+                    .map(|v| self.operand(*v, Need::Primal, &mut pre))
+                    .collect();
+                quote!(#(#g)*)
+            }
             (Terminator::Yield(vs), Tail::Loop(inst)) => {
                 let assigns = self.assign_cells(inst, vs, &mut pre);
                 quote!(#assigns)
@@ -319,6 +329,10 @@ impl Emitter<'_> {
                 let lhs = self.lhs(inst);
                 return quote_spanned!(span=> #pre #lhs if #cond { #then_b } else { #else_b };);
             }
+            (InstKind::Match { scrutinee, arms }, _) => {
+                let (scrutinee, arms) = (*scrutinee, arms.clone());
+                return self.emit_match(inst, scrutinee, &arms, &args[0], pre);
+            }
             (InstKind::Loop { init, .. } | InstKind::For { init, .. }, _) => {
                 return self.emit_loop(inst, init.clone(), pre);
             }
@@ -333,6 +347,10 @@ impl Emitter<'_> {
             (_, Form::Op(name)) => {
                 let f = format_ident!("{}", name, span = span);
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
+            }
+            (_, Form::Wrap(name)) => {
+                let f = format_ident!("{}", name, span = span);
+                quote_spanned!(span=> #rt::#f(#(#args),*))
             }
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
             (InstKind::Call { func: path, .. }, Form::Frule) => {
@@ -483,6 +501,101 @@ impl Emitter<'_> {
         out
     }
 
+    /// `match`: on the primal; for an active scrutinee, on `(primal, tangent)`, where each
+    /// active binding gets its tangent from a match of the tangent against the same-shaped
+    /// pattern (the tangent has the primal's variant by construction).
+    fn emit_match(
+        &mut self,
+        inst: Inst,
+        scrutinee: Value,
+        arms: &[Arm],
+        scrut: &TokenStream,
+        pre: TokenStream,
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let active = self.is(scrutinee);
+        let tan = format_ident!("__fwdad_tan", span = Span::mixed_site());
+        let scrut_ts = if active {
+            quote!((#scrut.primal, #scrut.tangent))
+        } else {
+            quote!(#scrut)
+        };
+        let mut out_arms = Vec::new();
+        for (ai, arm) in arms.iter().enumerate() {
+            let mut names = Vec::new();
+            crate::lower::pattern_bindings(&arm.pat, &crate::types::TypeHint::Unknown, &mut names);
+            let fresh = |prefix: &str, k: usize| {
+                format_ident!(
+                    "__{}{}_{}_{}",
+                    prefix,
+                    crate::ir::entity::EntityRef::index(inst),
+                    ai,
+                    k,
+                    span = Span::mixed_site()
+                )
+            };
+            let by_name = |prefix: &str| -> std::collections::HashMap<String, syn::Ident> {
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (n, _))| (n.to_string(), fresh(prefix, k)))
+                    .collect()
+            };
+            let primal_names = by_name("p");
+            let mut pat_p = arm.pat.clone();
+            RenameBindings {
+                names: &primal_names,
+            }
+            .visit_pat_mut(&mut pat_p);
+            // Which bindings carry tangents: those of the body's active parameters.
+            let body_params = self.func.regions[arm.body].params.clone();
+            let active_names: std::collections::HashMap<String, syn::Ident> = names
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| active && body_params.get(*k).is_some_and(|p| self.is(*p)))
+                .map(|(k, (n, _))| (n.to_string(), fresh("t", k)))
+                .collect();
+            let arm_pat = if active {
+                quote!((#pat_p, #tan))
+            } else {
+                quote!(#pat_p)
+            };
+            let lets = |e: &Self, region: Region| -> TokenStream {
+                let params = e.func.regions[region].params.clone();
+                let mut out = TokenStream::new();
+                if !active_names.is_empty() {
+                    let tpat = tangent_pattern(&arm.pat, &active_names);
+                    let ts: Vec<_> = (0..names.len())
+                        .filter_map(|k| active_names.get(&names[k].0.to_string()))
+                        .collect();
+                    let msg = "fwdad: a dual's tangent must have the primal's shape (same variant)";
+                    out.extend(quote!(let (#(#ts,)*) = match #tan { #tpat => (#(#ts,)*), _ => ::core::panic!(#msg) };));
+                }
+                for (k, p) in params.iter().enumerate() {
+                    let pname = e.name(*p);
+                    let bp = fresh("p", k);
+                    let rt = e.rt;
+                    out.extend(match (active, active_names.get(&names[k].0.to_string())) {
+                        (true, Some(t)) => quote!(let mut #pname = #rt::Dual::new(#bp, #t);),
+                        (true, None) => quote!(let mut #pname = #bp;),
+                        (false, _) => quote!(let mut #pname = #bp;),
+                    });
+                }
+                out
+            };
+            let guard = arm.guard.map(|g| {
+                let l = lets(self, g);
+                let body = self.region(g, Tail::Guard);
+                quote!(if { #l #body })
+            });
+            let l = lets(self, arm.body);
+            let body = self.region(arm.body, Tail::If(inst));
+            out_arms.push(quote!(#arm_pat #guard => { #l #body }));
+        }
+        let lhs = self.lhs(inst);
+        quote_spanned!(span=> #pre #lhs match #scrut_ts { #(#out_arms),* };)
+    }
+
     /// The source operation on (already coerced) operands.
     fn primal_expr(&self, kind: &InstKind, a: &[TokenStream], span: Span) -> TokenStream {
         match kind {
@@ -558,7 +671,10 @@ impl Emitter<'_> {
                 }
             },
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
-            InstKind::If { .. } | InstKind::Loop { .. } | InstKind::For { .. } => quote!(),
+            InstKind::If { .. }
+            | InstKind::Match { .. }
+            | InstKind::Loop { .. }
+            | InstKind::For { .. } => quote!(),
         }
     }
 }
@@ -581,6 +697,68 @@ fn binop_tokens(op: BinOp, span: Span) -> TokenStream {
         BinOp::Le => quote_spanned!(span=> <=),
         BinOp::Gt => quote_spanned!(span=> >),
         BinOp::Ge => quote_spanned!(span=> >=),
+    }
+}
+
+/// Renames a pattern's bindings (and drops their `mut`: the arm rebinds them with `let mut`).
+struct RenameBindings<'n> {
+    names: &'n std::collections::HashMap<String, syn::Ident>,
+}
+
+impl syn::visit_mut::VisitMut for RenameBindings<'_> {
+    fn visit_pat_ident_mut(&mut self, pi: &mut syn::PatIdent) {
+        if let Some(new) = self.names.get(&pi.ident.to_string()) {
+            pi.ident = new.clone();
+            pi.mutability = None;
+        }
+        syn::visit_mut::visit_pat_ident_mut(self, pi);
+    }
+}
+
+/// The pattern that reads the tangents of the active bindings `names` out of a tangent of
+/// the scrutinee's shape: bindings kept (renamed), everything without one becomes `_`.
+fn tangent_pattern(
+    pat: &syn::Pat,
+    names: &std::collections::HashMap<String, syn::Ident>,
+) -> TokenStream {
+    fn binds(pat: &syn::Pat, names: &std::collections::HashMap<String, syn::Ident>) -> bool {
+        let mut found = Vec::new();
+        crate::lower::pattern_bindings(pat, &crate::types::TypeHint::Unknown, &mut found);
+        found
+            .iter()
+            .any(|(n, _)| names.contains_key(&n.to_string()))
+    }
+    if !binds(pat, names) {
+        return match pat {
+            syn::Pat::Rest(_) => quote!(..),
+            _ => quote!(_),
+        };
+    }
+    match pat {
+        syn::Pat::Ident(pi) => names
+            .get(&pi.ident.to_string())
+            .map(|t| quote!(#t))
+            .unwrap_or_else(|| quote!(_)),
+        syn::Pat::Tuple(t) => {
+            let elems: Vec<_> = t.elems.iter().map(|p| tangent_pattern(p, names)).collect();
+            quote!((#(#elems,)*))
+        }
+        syn::Pat::TupleStruct(ts) => {
+            let path = &ts.path;
+            let elems: Vec<_> = ts.elems.iter().map(|p| tangent_pattern(p, names)).collect();
+            quote!(#path(#(#elems),*))
+        }
+        syn::Pat::Or(o) => {
+            let cases: Vec<_> = o.cases.iter().map(|p| tangent_pattern(p, names)).collect();
+            quote!(#(#cases)|*)
+        }
+        syn::Pat::Paren(p) => tangent_pattern(&p.pat, names),
+        syn::Pat::Reference(r) => {
+            let inner = tangent_pattern(&r.pat, names);
+            quote!(&#inner)
+        }
+        syn::Pat::Type(t) => tangent_pattern(&t.pat, names),
+        _ => quote!(_),
     }
 }
 
@@ -614,6 +792,7 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::If { .. } => "if",
         InstKind::Loop { .. } => "loop",
         InstKind::For { .. } => "for",
+        InstKind::Match { .. } => "match",
         InstKind::Poison => "poison",
     }
 }

@@ -115,3 +115,14 @@ fn distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// `Some(x)` / `Ok(x)`: enum constructors whose dual is built structurally
+/// (`Dual<Option<P>, Option<T>>` from `Dual<P, T>`); the runtime helper's name.
+pub fn variant_ctor(path: &syn::Path) -> Option<&'static str> {
+    let last = path.segments.last()?;
+    match last.ident.to_string().as_str() {
+        "Some" => Some("some"),
+        "Ok" => Some("ok"),
+        _ => None,
+    }
+}

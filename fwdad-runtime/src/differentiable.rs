@@ -5,7 +5,8 @@
 //! | `f64`, `f32` | `f64`, `f32` | `S`, `S::Of<f32>` |
 //! | integers, `bool`, `char`, `()` | [`NoTangent`] | [`NoTangent`] |
 //! | `(A, B, ..)` (up to 12) | `(A::Tangent, ..)` | elementwise |
-//! | `[T; N]`, `Vec<T>`, `Option<T>` | `[T::Tangent; N]`, ... | elementwise |
+//! | `[T; N]`, `Vec<T>`, `Option<T>`, `Box<T>` | `[T::Tangent; N]`, ... | elementwise |
+//! | `Result<T, E>` | `Result<T::Tangent, NoTangent>` | the error carries no tangent |
 //! | `&'a [T]`, `&'a mut [T]` | `&'a [T::Tangent]`, `&'a mut [T::Tangent]` | elementwise |
 //! | `&'a T`, `&'a mut T` | `&'a T::Tangent`, `&'a mut T::Tangent` | elementwise |
 //!
@@ -142,6 +143,26 @@ impl<T: ZeroTangent> ZeroTangent for Option<T> {
     }
     fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
         self.as_ref().map(ZeroTangent::zero_tangent_in::<S>)
+    }
+}
+
+/// The error of a `Result` carries no tangent: a dual `Err(e)` is `e` unchanged.
+impl<T: Differentiable, E> Differentiable for Result<T, E> {
+    type Tangent = Result<T::Tangent, NoTangent>;
+    type TangentIn<S: Mode> = Result<T::TangentIn<S>, NoTangent>;
+}
+impl<T: ZeroTangent, E> ZeroTangent for Result<T, E> {
+    fn zero_tangent(&self) -> Self::Tangent {
+        match self {
+            Ok(t) => Ok(t.zero_tangent()),
+            Err(_) => Err(NoTangent),
+        }
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        match self {
+            Ok(t) => Ok(t.zero_tangent_in::<S>()),
+            Err(_) => Err(NoTangent),
+        }
     }
 }
 

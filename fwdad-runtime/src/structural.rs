@@ -299,8 +299,24 @@ impl<'a, E: Differentiable + 'a, TE: 'a> Dual<&'a mut [E], &'a mut [TE]> {
     #[inline(always)]
     pub fn slice_mut<R>(&mut self, range: R) -> Dual<&mut [E], &mut [TE]>
     where
-        R: core::slice::SliceIndex<[E], Output = [E]> + core::slice::SliceIndex<[TE], Output = [TE]> + Clone,
+        R: core::slice::SliceIndex<[E], Output = [E]>
+            + core::slice::SliceIndex<[TE], Output = [TE]>
+            + Clone,
     {
         Dual::new(&mut self.primal[range.clone()], &mut self.tangent[range])
     }
+}
+
+/// `Some(x)` of a dual.
+#[inline(always)]
+pub fn some<P: Differentiable, T>(x: Dual<P, T>) -> Dual<Option<P>, Option<T>> {
+    Dual::new(Some(x.primal), Some(x.tangent))
+}
+
+/// `Ok(x)` of a dual; the error type is inferred from the context.
+#[inline(always)]
+pub fn ok<P: Differentiable, T, E>(
+    x: Dual<P, T>,
+) -> Dual<Result<P, E>, Result<T, crate::tangent::NoTangent>> {
+    Dual::new(Ok(x.primal), Ok(x.tangent))
 }

@@ -181,6 +181,23 @@ fn write_inst(
             let _ = writeln!(out, "{pad}}}");
             return;
         }
+        InstKind::Match { scrutinee, arms } => {
+            let _ = writeln!(out, "{pad}{lhs}match {scrutinee} {{{annotation}");
+            for arm in arms {
+                let params = values(&func.regions[arm.body].params);
+                if let Some(g) = arm.guard {
+                    let _ = writeln!(out, "{pad}    {} ({params}) if {{", tokens(&arm.pat));
+                    write_region_body(func, g, depth + 2, note, out);
+                    let _ = writeln!(out, "{pad}    }} => {{");
+                } else {
+                    let _ = writeln!(out, "{pad}    {} ({params}) => {{", tokens(&arm.pat));
+                }
+                write_region_body(func, arm.body, depth + 2, note, out);
+                let _ = writeln!(out, "{pad}    }}");
+            }
+            let _ = writeln!(out, "{pad}}}");
+            return;
+        }
         InstKind::Poison => "poison".to_string(),
     };
     let _ = writeln!(out, "{pad}{lhs}{body}{ty}{annotation}");

@@ -239,8 +239,23 @@ pub enum InstKind {
         init: Vec<Value>,
         body: Region,
     },
+    /// `match scrutinee { pat if guard => body, .. }`: each arm's guard and body regions
+    /// take the pattern's bindings as parameters (in [`crate::lower::pattern_bindings`]
+    /// order); a guard yields one `bool`; the bodies' `Yield`s are merged as for `If`.
+    Match { scrutinee: Value, arms: Vec<Arm> },
     /// A construct that failed to lower (an error was reported); never reaches emission.
     Poison,
+}
+
+/// One arm of a [`InstKind::Match`].
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// The pattern as written.
+    pub pat: syn::Pat,
+    /// The guard's region, if any.
+    pub guard: Option<Region>,
+    /// The body's region.
+    pub body: Region,
 }
 
 /// A place written by [`InstKind::Store`].
@@ -309,6 +324,7 @@ impl Function {
                 Place::Index(t, i) => vec![*t, *i, *value],
             },
             InstKind::If { cond, .. } => vec![*cond],
+            InstKind::Match { scrutinee, .. } => vec![*scrutinee],
             InstKind::Loop { init, .. } => init.clone(),
             InstKind::For { iter, init, .. } => {
                 std::iter::once(*iter).chain(init.iter().copied()).collect()
@@ -325,6 +341,10 @@ impl Function {
                 ..
             } => vec![*then_region, *else_region],
             InstKind::Loop { body, .. } | InstKind::For { body, .. } => vec![*body],
+            InstKind::Match { arms, .. } => arms
+                .iter()
+                .flat_map(|a| a.guard.into_iter().chain([a.body]))
+                .collect(),
             InstKind::Lit(_)
             | InstKind::Const(_)
             | InstKind::Binary { .. }

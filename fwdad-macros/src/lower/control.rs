@@ -49,19 +49,22 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_while(&mut self, w: &syn::ExprWhile) -> Option<Value> {
-        if let syn::Expr::Let(l) = &*w.cond {
-            self.diag.error(
-                l.span(),
-                "`#[derive_frule]` does not support `while let` yet; use `loop` with `if`/`break`",
-            );
-            return Some(self.poison(w.span()));
-        }
         let label = w.label.as_ref().map(|l| l.name.ident.to_string());
         let mut assigned = assigned_names(&w.body);
         let mut scan = AssignScan::default();
         scan.visit_expr(&w.cond);
         assigned.extend(scan.names);
         let span = w.span();
+        if let syn::Expr::Let(l) = &*w.cond {
+            return self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
+                lw.lower_while_let_test(l, &w.body, span)
+            });
+        }
+        if let syn::Expr::Let(l) = &*w.cond {
+            return self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
+                lw.lower_while_let_test(l, &w.body, span)
+            });
+        }
         self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
             let cond = lw.lower_expr(&w.cond)?;
             let join = lw.lower_branches(

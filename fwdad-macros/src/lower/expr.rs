@@ -170,6 +170,8 @@ impl Lowerer<'_> {
             syn::Expr::ForLoop(f) => self.lower_for(f),
             syn::Expr::Break(b) => self.lower_break(b),
             syn::Expr::Continue(c) => self.lower_continue(c),
+            syn::Expr::Match(m) => self.lower_match(m),
+            syn::Expr::Try(t) => self.lower_try(t),
             other => {
                 let what = unsupported_name(other);
                 self.diag
@@ -329,21 +331,8 @@ impl Lowerer<'_> {
                 None => Some(lw.unit(span)),
             },
         );
-        let ty = match (&join.then_ty, &join.else_ty) {
-            (t, e) if t == e => t.clone(),
-            (TypeHint::Unknown, e) => e.clone(),
-            (t, _) => t.clone(),
-        };
+        let ty = join.ty();
         self.join_value(join, ty)
-    }
-
-    fn lower_if_let(&mut self, i: &syn::ExprIf, l: &syn::ExprLet) -> Option<Value> {
-        self.diag.error(
-            l.span(),
-            "`#[derive_frule]` does not support `if let` yet; use `match` or test with `is_some()`",
-        );
-        let _ = i;
-        Some(self.poison(l.span()))
     }
 
     /// The value of a lowered `if` (`None` if both branches diverged), typed `ty`.
@@ -363,96 +352,139 @@ impl Lowerer<'_> {
         else_f: impl FnOnce(&mut Self) -> Option<Value>,
     ) -> Join {
         let before = self.snapshot();
+        let then_r = self.new_region(vec![]);
+        let then_end = self.lower_arm(then_r, &before, then_f);
+        let else_r = self.new_region(vec![]);
+        let else_end = self.lower_arm(else_r, &before, else_f);
+        let kind = InstKind::If {
+            cond,
+            then_region: then_r,
+            else_region: else_r,
+        };
+        self.close_join(
+            kind,
+            vec![(then_r, then_end), (else_r, else_end)],
+            &before,
+            span,
+        )
+    }
+
+    /// Lowers one arm of a join into `region` (whose parameters the caller has bound):
+    /// returns its value and the locals at its end, or `None` if it diverges. The
+    /// bindings of the outer locals are restored afterwards for the next arm.
+    pub(crate) fn lower_arm(
+        &mut self,
+        region: crate::ir::Region,
+        before: &[(String, usize, Value)],
+        f: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> Option<ArmEnd> {
         let scopes = self.scopes_len();
         let parent = self.cur;
-
-        let then_r = self.new_region(vec![]);
-        self.cur = Some(then_r);
-        let then_v = then_f(self);
+        self.cur = Some(region);
+        let v = f(self);
         self.truncate_scopes(scopes);
-        let then_end = self.cur.map(|_| (then_v, self.snapshot()));
-        for (name, depth, v) in &before {
+        let end = match (self.cur, v) {
+            (Some(_), Some(v)) => Some(ArmEnd {
+                value: v,
+                env: self.snapshot(),
+            }),
+            _ => None,
+        };
+        for (name, depth, v) in before {
             self.set_at(name, *depth, *v);
         }
+        self.cur = parent;
+        end
+    }
 
-        let else_r = self.new_region(vec![]);
-        self.cur = Some(else_r);
-        let else_v = else_f(self);
-        self.truncate_scopes(scopes);
-        let else_end = self.cur.map(|_| (else_v, self.snapshot()));
-        for (name, depth, v) in &before {
-            self.set_at(name, *depth, *v);
-        }
-
-        // Outer locals changed by a branch that reaches the join.
+    /// Pushes the joining instruction `kind` (an `If` or `Match` whose regions were
+    /// lowered by [`Self::lower_arm`]): every outer local that an arm reaching the join
+    /// changed becomes an extra result, and the names are rebound to the results.
+    pub(crate) fn close_join(
+        &mut self,
+        kind: InstKind,
+        arms: Vec<(crate::ir::Region, Option<ArmEnd>)>,
+        before: &[(String, usize, Value)],
+        span: Span,
+    ) -> Join {
         let changed: Vec<usize> = (0..before.len())
             .filter(|&k| {
-                [&then_end, &else_end]
-                    .iter()
-                    .any(|end| matches!(end, Some((_, env)) if env[k].2 != before[k].2))
+                arms.iter()
+                    .any(|(_, end)| matches!(end, Some(e) if e.env[k].2 != before[k].2))
             })
             .collect();
-        let hint = |lw: &Self, v: Option<Value>| {
-            v.map(|v| lw.func.values[v].ty.clone())
-                .unwrap_or(TypeHint::Unknown)
-        };
-        let (tt, et) = (hint(self, then_v), hint(self, else_v));
-        for (region, end) in [(then_r, &then_end), (else_r, &else_end)] {
-            if let Some((v, env)) = end {
-                let mut ys = vec![v.unwrap_or(cond)];
-                ys.extend(changed.iter().map(|&k| env[k].2));
-                self.func.regions[region].term = Terminator::Yield(ys);
+        let types: Vec<TypeHint> = arms
+            .iter()
+            .filter_map(|(_, end)| end.as_ref().map(|e| self.func.values[e.value].ty.clone()))
+            .collect();
+        for (region, end) in &arms {
+            if let Some(e) = end {
+                let mut ys = vec![e.value];
+                ys.extend(changed.iter().map(|&k| e.env[k].2));
+                self.func.regions[*region].term = Terminator::Yield(ys);
             }
         }
-
-        self.cur = parent;
-        let n = if then_end.is_none() && else_end.is_none() {
-            0
-        } else {
-            1 + changed.len()
-        };
-        let inst = self.push_inst(
-            InstKind::If {
-                cond,
-                then_region: then_r,
-                else_region: else_r,
-            },
-            n,
-            span,
-        );
-        let results = self.func.insts[inst].results.clone();
-        if n == 0 {
-            // Neither branch reaches the join: what follows is dead.
+        let reaches = arms.iter().any(|(_, end)| end.is_some());
+        let n = if reaches { 1 + changed.len() } else { 0 };
+        let inst = self.push_inst(kind, n, span);
+        if !reaches {
+            // No arm reaches the join: what follows is dead.
             self.cur = None;
-            return Join {
-                value: None,
-                then_ty: tt,
-                else_ty: et,
-            };
+            return Join { value: None, types };
         }
-        {
-            for (j, &k) in changed.iter().enumerate() {
-                let (name, depth, _) = &before[k];
-                let r = results[1 + j];
-                self.func.values[r].ty = self.func.values[before[k].2].ty.clone();
-                self.func.values[r].name = self.func.values[before[k].2].name.clone();
-                self.set_at(name, *depth, r);
-            }
+        let results = self.func.insts[inst].results.clone();
+        for (j, &k) in changed.iter().enumerate() {
+            let (name, depth, old) = &before[k];
+            let r = results[1 + j];
+            self.func.values[r].ty = self.func.values[*old].ty.clone();
+            self.func.values[r].name = self.func.values[*old].name.clone();
+            self.set_at(name, *depth, r);
         }
         Join {
             value: Some(results[0]),
-            then_ty: tt,
-            else_ty: et,
+            types,
         }
     }
 }
 
-/// The outcome of lowering two branches.
+/// Where an arm of a join ends: its value and the locals then.
+pub(crate) struct ArmEnd {
+    value: Value,
+    env: Vec<(String, usize, Value)>,
+}
+
+impl ArmEnd {
+    /// The arm's value.
+    pub(crate) fn value(&self) -> Value {
+        self.value
+    }
+    /// Whether no outer local changed in the arm.
+    pub(crate) fn env_matches(&self, before: &[(String, usize, Value)]) -> bool {
+        self.env.iter().zip(before).all(|(a, b)| a.2 == b.2)
+    }
+}
+
+/// The outcome of lowering a join (`if`, `match`).
 pub(crate) struct Join {
-    /// The `If`'s value, or `None` if neither branch reaches the join.
+    /// The joined value, or `None` if no arm reaches the join.
     pub(crate) value: Option<Value>,
-    then_ty: TypeHint,
-    else_ty: TypeHint,
+    /// The value types of the arms that reach it.
+    types: Vec<TypeHint>,
+}
+
+impl Join {
+    /// The joined type: the arms' common type, ignoring unknown ones.
+    pub(crate) fn ty(&self) -> TypeHint {
+        let known: Vec<&TypeHint> = self
+            .types
+            .iter()
+            .filter(|t| **t != TypeHint::Unknown)
+            .collect();
+        match known.first() {
+            Some(first) if known.iter().all(|t| t == first) => (*first).clone(),
+            _ => TypeHint::Unknown,
+        }
+    }
 }
 
 /// What to call an unsupported expression in an error message.
@@ -466,8 +498,6 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Unsafe(_) => {
             "`unsafe` blocks: move the unsafe code into a function with a `#[primitive]` rule"
         }
-        syn::Expr::Match(_) => "`match` yet; use `if`/`else`",
-        syn::Expr::Try(_) => "the `?` operator yet",
         syn::Expr::Struct(_) => "struct literals yet",
         syn::Expr::Let(_) => "`let` expressions outside `if let`",
         syn::Expr::Yield(_) => "`yield`",

@@ -32,8 +32,11 @@
 
 mod control;
 mod expr;
+mod matching;
 mod place;
 mod stmt;
+
+pub(crate) use matching::pattern_bindings;
 
 use crate::diag::Diagnostics;
 use crate::ir::entity::EntityVec;

@@ -1,0 +1,357 @@
+//! `match`, `if let`, `while let` and `?`, all lowered to [`InstKind::Match`].
+//!
+//! * `if let P = e { a } else { b }` is `match e { P => a, _ => b }`;
+//! * `while let P = e { body }` is `loop { match e { P => body, _ => break } }`;
+//! * `e?` is `match e { Some(v) => v, None => return None }` in a function returning
+//!   `Option`, and `match e { Ok(v) => v, Err(err) => return Err(From::from(err)) }` in one
+//!   returning `Result` (read off the declared return type).
+//!
+//! Patterns: literals, ranges, `_`, bindings, tuples, tuple-like variants (`Some(x)`,
+//! `Ok(x)`), unit variants and constants, `&p`, and `|`. Struct and slice patterns are
+//! reported as unsupported.
+
+use super::Lowerer;
+use crate::ir::{Arm, InstKind, Region, Terminator, Value, ValueDef};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+/// A pattern's bindings in order: name, type hint, and whether declared `mut`.
+pub(crate) fn pattern_bindings(
+    pat: &syn::Pat,
+    hint: &TypeHint,
+    out: &mut Vec<(syn::Ident, TypeHint)>,
+) {
+    match pat {
+        syn::Pat::Ident(pi) => {
+            out.push((pi.ident.clone(), hint.clone()));
+            if let Some((_, sub)) = &pi.subpat {
+                pattern_bindings(sub, hint, out);
+            }
+        }
+        syn::Pat::Tuple(t) => {
+            for (i, p) in t.elems.iter().enumerate() {
+                let member = syn::Member::Unnamed(syn::Index {
+                    index: i as u32,
+                    span: p.span(),
+                });
+                pattern_bindings(p, &hint.field(&member), out);
+            }
+        }
+        syn::Pat::TupleStruct(ts) => {
+            // The error of a `Result` carries no tangent (see the runtime's `Differentiable`).
+            let is_err = ts.path.segments.last().is_some_and(|s| s.ident == "Err");
+            let hint = if is_err {
+                TypeHint::NonDiff
+            } else {
+                TypeHint::Unknown
+            };
+            for p in &ts.elems {
+                pattern_bindings(p, &hint, out);
+            }
+        }
+        syn::Pat::Or(o) => {
+            if let Some(first) = o.cases.first() {
+                pattern_bindings(first, hint, out);
+            }
+        }
+        syn::Pat::Paren(p) => pattern_bindings(&p.pat, hint, out),
+        syn::Pat::Reference(r) => pattern_bindings(&r.pat, &hint.deref(), out),
+        syn::Pat::Type(t) => pattern_bindings(&t.pat, &TypeHint::from_type(&t.ty), out),
+        syn::Pat::Lit(_)
+        | syn::Pat::Range(_)
+        | syn::Pat::Wild(_)
+        | syn::Pat::Rest(_)
+        | syn::Pat::Path(_)
+        | syn::Pat::Const(_)
+        | syn::Pat::Macro(_)
+        | syn::Pat::Slice(_)
+        | syn::Pat::Struct(_)
+        | syn::Pat::Verbatim(_) => {}
+        _ => {}
+    }
+}
+
+/// Reports pattern forms the match lowering does not support.
+fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
+    match pat {
+        syn::Pat::Ident(pi) => {
+            if pi.by_ref.is_some() {
+                errors.push((
+                    pi.span(),
+                    "`#[derive_frule]` does not support `ref` bindings in patterns; bind by value",
+                ));
+            }
+            if let Some((_, sub)) = &pi.subpat {
+                errors.push((
+                    sub.span(),
+                    "`#[derive_frule]` does not support `name @ pattern` bindings; bind the parts",
+                ));
+            }
+        }
+        syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| check_pattern(p, errors)),
+        syn::Pat::TupleStruct(ts) => ts.elems.iter().for_each(|p| check_pattern(p, errors)),
+        syn::Pat::Or(o) => o.cases.iter().for_each(|p| check_pattern(p, errors)),
+        syn::Pat::Paren(p) => check_pattern(&p.pat, errors),
+        syn::Pat::Reference(r) => check_pattern(&r.pat, errors),
+        syn::Pat::Type(t) => check_pattern(&t.pat, errors),
+        syn::Pat::Lit(_)
+        | syn::Pat::Range(_)
+        | syn::Pat::Wild(_)
+        | syn::Pat::Rest(_)
+        | syn::Pat::Path(_) => {}
+        syn::Pat::Struct(s) => errors.push((
+            s.span(),
+            "`#[derive_frule]` does not support struct patterns yet; match on the fields",
+        )),
+        syn::Pat::Slice(s) => errors.push((
+            s.span(),
+            "`#[derive_frule]` does not support slice patterns; index the slice",
+        )),
+        other => errors.push((
+            other.span(),
+            "`#[derive_frule]` does not support this pattern",
+        )),
+    }
+}
+
+/// The body of one arm, lowered after its bindings are in scope.
+pub(crate) type ArmBody<'e, 'd> = Box<dyn FnOnce(&mut Lowerer<'d>) -> Option<Value> + 'e>;
+
+impl<'d> Lowerer<'d> {
+    pub(crate) fn lower_match(&mut self, m: &syn::ExprMatch) -> Option<Value> {
+        let scrutinee = self.lower_expr(&m.expr)?;
+        let arms = m
+            .arms
+            .iter()
+            .map(|arm| {
+                let body: ArmBody<'_, 'd> =
+                    Box::new(move |lw: &mut Lowerer<'d>| lw.lower_expr(&arm.body));
+                (arm.pat.clone(), arm.guard.as_ref().map(|(_, g)| &**g), body)
+            })
+            .collect();
+        self.lower_match_arms(scrutinee, arms, m.span())
+    }
+
+    /// `if let pat = e { then } else { else_ }`.
+    pub(crate) fn lower_if_let(&mut self, i: &syn::ExprIf, l: &syn::ExprLet) -> Option<Value> {
+        let scrutinee = self.lower_expr(&l.expr)?;
+        let span = i.span();
+        let then_body: ArmBody<'_, 'd> =
+            Box::new(|lw: &mut Lowerer<'d>| lw.lower_block(&i.then_branch));
+        let else_body: ArmBody<'_, 'd> =
+            Box::new(move |lw: &mut Lowerer<'d>| match &i.else_branch {
+                Some((_, e)) => lw.lower_expr(e),
+                None => Some(lw.unit(span)),
+            });
+        let wild: syn::Pat = syn::parse_quote!(_);
+        self.lower_match_arms(
+            scrutinee,
+            vec![((*l.pat).clone(), None, then_body), (wild, None, else_body)],
+            span,
+        )
+    }
+
+    /// `while let pat = e { body }` inside the loop lowering: one iteration's test.
+    pub(crate) fn lower_while_let_test(
+        &mut self,
+        l: &syn::ExprLet,
+        body: &syn::Block,
+        span: Span,
+    ) -> Option<Value> {
+        let scrutinee = self.lower_expr(&l.expr)?;
+        let run: ArmBody<'_, 'd> = Box::new(|lw: &mut Lowerer<'d>| lw.lower_block(body));
+        let stop: ArmBody<'_, 'd> = Box::new(move |lw: &mut Lowerer<'d>| {
+            let unit = lw.unit(span);
+            lw.break_to(0, Some(unit), span);
+            None
+        });
+        let wild: syn::Pat = syn::parse_quote!(_);
+        self.lower_match_arms(
+            scrutinee,
+            vec![((*l.pat).clone(), None, run), (wild, None, stop)],
+            span,
+        )?;
+        Some(self.unit(span))
+    }
+
+    /// `e?`, by the function's declared return type.
+    pub(crate) fn lower_try(&mut self, t: &syn::ExprTry) -> Option<Value> {
+        let span = t.span();
+        let ret = self.func.ret.clone();
+        let kind = match &ret {
+            syn::Type::Path(p) => p
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let scrutinee = self.lower_expr(&t.expr)?;
+        let v = syn::Ident::new("__fwdad_ok", span);
+        let e = syn::Ident::new("__fwdad_err", span);
+        let take = |name: syn::Ident| -> ArmBody<'_, 'd> {
+            Box::new(move |lw: &mut Lowerer<'d>| lw.lookup(&name.to_string()))
+        };
+        match kind.as_str() {
+            "Option" => {
+                let none: ArmBody<'_, 'd> = Box::new(move |lw: &mut Lowerer<'d>| {
+                    let path: syn::Path =
+                        syn::parse_quote_spanned!(span=> ::core::option::Option::None);
+                    let none = lw.push(InstKind::Const(path), TypeHint::Unknown, span);
+                    lw.terminate(Terminator::Return(none));
+                    None
+                });
+                let arms = vec![
+                    (
+                        syn::parse_quote_spanned!(span=> ::core::option::Option::Some(#v)),
+                        None,
+                        take(v.clone()),
+                    ),
+                    (
+                        syn::parse_quote_spanned!(span=> ::core::option::Option::None),
+                        None,
+                        none,
+                    ),
+                ];
+                self.lower_match_arms(scrutinee, arms, span)
+            }
+            "Result" => {
+                let e2 = e.clone();
+                let err: ArmBody<'_, 'd> = Box::new(move |lw: &mut Lowerer<'d>| {
+                    let err = lw.lookup(&e2.to_string())?;
+                    let from: syn::Path =
+                        syn::parse_quote_spanned!(span=> ::core::convert::From::from);
+                    let conv = lw.push(
+                        InstKind::Call {
+                            func: from,
+                            args: vec![err],
+                        },
+                        TypeHint::NonDiff,
+                        span,
+                    );
+                    let ctor: syn::Path =
+                        syn::parse_quote_spanned!(span=> ::core::result::Result::Err);
+                    let wrapped = lw.push(
+                        InstKind::Call {
+                            func: ctor,
+                            args: vec![conv],
+                        },
+                        TypeHint::Unknown,
+                        span,
+                    );
+                    lw.terminate(Terminator::Return(wrapped));
+                    None
+                });
+                let arms = vec![
+                    (
+                        syn::parse_quote_spanned!(span=> ::core::result::Result::Ok(#v)),
+                        None,
+                        take(v.clone()),
+                    ),
+                    (
+                        syn::parse_quote_spanned!(span=> ::core::result::Result::Err(#e)),
+                        None,
+                        err,
+                    ),
+                ];
+                self.lower_match_arms(scrutinee, arms, span)
+            }
+            _ => {
+                self.diag.error(
+                    span,
+                    "`#[derive_frule]` supports `?` only in functions whose declared return type is `Option<..>` or `Result<..>`",
+                );
+                Some(self.poison(span))
+            }
+        }
+    }
+
+    /// Lowers arms `(pattern, guard, body)` over `scrutinee` into a `Match`.
+    pub(crate) fn lower_match_arms(
+        &mut self,
+        scrutinee: Value,
+        arms: Vec<(syn::Pat, Option<&syn::Expr>, ArmBody<'_, 'd>)>,
+        span: Span,
+    ) -> Option<Value> {
+        let before = self.snapshot();
+        let scrutinee_hint = self.func.values[scrutinee].ty.clone();
+        let mut ir_arms = Vec::new();
+        let mut ends = Vec::new();
+        for (pat, guard, body) in arms {
+            let mut errors = Vec::new();
+            check_pattern(&pat, &mut errors);
+            for (sp, msg) in errors {
+                self.diag.error(sp, msg);
+            }
+            let mut bindings = Vec::new();
+            pattern_bindings(&pat, &scrutinee_hint, &mut bindings);
+            let guard_region = guard.map(|g| {
+                let r = self.bound_region(&bindings);
+                let end = self.lower_arm(r, &before, |lw| {
+                    lw.bind_region_params(r, &bindings);
+                    lw.lower_expr(g)
+                });
+                match end {
+                    Some(end) if end.env_matches(&before) => {
+                        self.func.regions[r].term = Terminator::Yield(vec![end.value()]);
+                    }
+                    _ => self.diag.error(g.span(), "`#[derive_frule]` does not support guards that assign variables, return or break"),
+                }
+                r
+            });
+            let body_region = self.bound_region(&bindings);
+            let end = self.lower_arm(body_region, &before, |lw| {
+                lw.bind_region_params(body_region, &bindings);
+                body(lw)
+            });
+            ends.push((body_region, end));
+            ir_arms.push(Arm {
+                pat,
+                guard: guard_region,
+                body: body_region,
+            });
+        }
+        let join = self.close_join(
+            InstKind::Match {
+                scrutinee,
+                arms: ir_arms,
+            },
+            ends,
+            &before,
+            span,
+        );
+        let ty = join.ty();
+        let v = join.value?;
+        self.func.values[v].ty = ty;
+        Some(v)
+    }
+
+    /// A fresh region whose parameters are values for `bindings`.
+    fn bound_region(&mut self, bindings: &[(syn::Ident, TypeHint)]) -> Region {
+        let r = self.new_region(vec![]);
+        let params = bindings
+            .iter()
+            .enumerate()
+            .map(|(k, (name, hint))| {
+                let v = self
+                    .func
+                    .new_value(ValueDef::RegionParam(r, k), hint.clone());
+                self.func.values[v].name = Some(name.clone());
+                v
+            })
+            .collect();
+        self.func.regions[r].params = params;
+        r
+    }
+
+    /// Binds the pattern's names to the region's parameters, in a new scope.
+    fn bind_region_params(&mut self, r: Region, bindings: &[(syn::Ident, TypeHint)]) {
+        self.push_scope();
+        let params = self.func.regions[r].params.clone();
+        for ((name, _), p) in bindings.iter().zip(params) {
+            self.bind(name, p);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! `match`, `if let`, `while let` and `?` through `#[derive_frule]`, against analytic
+//! derivatives.
+use fwdad::prelude::*;
+
+/// Integer, range and guard arms, with a binding and a merge of an assigned local.
+#[derive_frule]
+fn by_mode(x: f64, mode: u32) -> f64 {
+    let mut scale = 1.0;
+    let y = match mode {
+        0 => x * x,
+        1..=3 => {
+            scale = 2.0;
+            x.sin()
+        }
+        m if m % 2 == 0 => x * (m as f64),
+        _ => 0.5,
+    };
+    scale * y
+}
+
+/// Matching an active tuple with bindings, and an `Option` with `if let`.
+#[derive_frule]
+fn pick(p: (f64, f64), maybe: Option<f64>) -> f64 {
+    let base = match p {
+        (a, b) if a > b => a * b,
+        (a, _) => a,
+    };
+    if let Some(v) = maybe {
+        base + v * v
+    } else {
+        base
+    }
+}
+
+/// `?` on `Option` and `Result`.
+#[derive_frule]
+fn safe_log(x: f64) -> Option<f64> {
+    let y = checked(x)?;
+    Some(y.ln() * 2.0)
+}
+
+#[derive_frule]
+fn checked(x: f64) -> Option<f64> {
+    if x > 0.0 {
+        Some(x)
+    } else {
+        None
+    }
+}
+
+#[derive_frule]
+fn parse_scaled(x: f64, ok: bool) -> Result<f64, String> {
+    let v = validate(x, ok)?;
+    Ok(v * 3.0)
+}
+
+#[derive_frule]
+fn validate(x: f64, ok: bool) -> Result<f64, String> {
+    if ok {
+        Ok(x.exp())
+    } else {
+        Err(String::from("invalid"))
+    }
+}
+
+/// `while let` draining a countdown: Σ x/k for k = n..1.
+#[derive_frule]
+fn harmonic_scaled(x: f64, n: usize) -> f64 {
+    let mut k = Some(n);
+    let mut s = 0.0;
+    while let Some(i) = k {
+        s += x / (i as f64);
+        k = if i > 1 { Some(i - 1) } else { None };
+    }
+    s
+}
+
+#[test]
+fn match_arms_and_guards() {
+    let x: f64 = 0.7;
+    let cases = [
+        (0, x * x, 2.0 * x),
+        (2, 2.0 * x.sin(), 2.0 * x.cos()),
+        (4, 4.0 * x, 4.0),
+        (5, 0.5, 0.0),
+    ];
+    for (mode, value, deriv) in cases {
+        let d = by_mode_frule(Dual::new(x, 1.0), Dual::constant(mode));
+        assert_eq!(d.primal, by_mode(x, mode));
+        approx::assert_relative_eq!(d.primal, value, max_relative = 1e-15);
+        approx::assert_relative_eq!(d.tangent, deriv, max_relative = 1e-15);
+    }
+}
+
+#[test]
+fn tuple_and_option_patterns() {
+    // a > b: a·b; d/da = b, d/db = a; plus v² with d/dv = 2v.
+    let d = pick_frule(
+        Dual::new((3.0, 2.0), (1.0, 0.0)),
+        Dual::new(Some(0.5), Some(0.0)),
+    );
+    assert_eq!((d.primal, d.tangent), (pick((3.0, 2.0), Some(0.5)), 2.0));
+    let d = pick_frule(
+        Dual::new((3.0, 2.0), (0.0, 1.0)),
+        Dual::new(Some(0.5), Some(1.0)),
+    );
+    assert_eq!(d.tangent, 3.0 + 1.0);
+    let d = pick_frule(Dual::new((1.0, 2.0), (1.0, 1.0)), Dual::new(None, None));
+    assert_eq!((d.primal, d.tangent), (1.0, 1.0));
+}
+
+#[test]
+fn question_mark_on_option_and_result() {
+    let d = safe_log_frule(Dual::new(2.0, 1.0));
+    assert_eq!(d.primal, safe_log(2.0));
+    assert_eq!(d.tangent, Some(2.0 / 2.0));
+    let d = safe_log_frule(Dual::new(-1.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (None, None));
+
+    let d = parse_scaled_frule(Dual::new(0.5, 1.0), Dual::constant(true));
+    assert_eq!(d.primal, parse_scaled(0.5, true));
+    approx::assert_relative_eq!(
+        d.tangent.clone().unwrap(),
+        3.0 * 0.5_f64.exp(),
+        max_relative = 1e-15
+    );
+    let d = parse_scaled_frule(Dual::new(0.5, 1.0), Dual::constant(false));
+    assert_eq!(d.primal, Err("invalid".to_string()));
+    assert!(d.tangent.is_err());
+}
+
+#[test]
+fn while_let_loop() {
+    let d = harmonic_scaled_frule(Dual::new(2.0, 1.0), Dual::constant(4));
+    let h = 1.0 + 0.5 + 1.0 / 3.0 + 0.25;
+    assert_eq!(d.primal, harmonic_scaled(2.0, 4));
+    approx::assert_relative_eq!(d.tangent, h, max_relative = 1e-15);
+}
