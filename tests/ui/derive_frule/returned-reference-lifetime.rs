@@ -1,0 +1,12 @@
+use fwdad::prelude::*;
+
+#[derive_frule]
+fn first(x: &[f64], y: &[f64]) -> &f64 {
+    if x[0] > y[0] {
+        &x[0]
+    } else {
+        &y[0]
+    }
+}
+
+fn main() {}
