@@ -60,11 +60,22 @@ fn main() {
     xp[1] += h;
     xm[1] -= h;
     let fd = (chain_energy(&xp, 2.0) - chain_energy(&xm, 2.0)) / (2.0 * h);
-    println!("  finite difference on x[1]: {fd:.6} (exact: {:.6})", grad[1]);
+    println!(
+        "  finite difference on x[1]: {fd:.6} (exact: {:.6})",
+        grad[1]
+    );
 
     // Sensitivity of a simulation to its initial condition and to a parameter.
-    let d_theta0 = pendulum_frule(Dual::new(0.5, 1.0), Dual::new(1.0, 0.0), Dual::constant(500));
-    let d_length = pendulum_frule(Dual::new(0.5, 0.0), Dual::new(1.0, 1.0), Dual::constant(500));
+    let d_theta0 = pendulum_frule(
+        Dual::new(0.5, 1.0),
+        Dual::new(1.0, 0.0),
+        Dual::constant(500),
+    );
+    let d_length = pendulum_frule(
+        Dual::new(0.5, 0.0),
+        Dual::new(1.0, 1.0),
+        Dual::constant(500),
+    );
     assert_eq!(d_theta0.primal, pendulum(0.5, 1.0, 500)); // the rule's value is the function's
     println!("pendulum angle after 5 s    = {:.6}", d_theta0.primal);
     println!("  d angle / d initial angle = {:.6}", d_theta0.tangent);
@@ -73,7 +84,11 @@ fn main() {
     // Both directions in one pass (batch mode): the same derived rule, batched tangents.
     let both = <pendulum as Frule<_, Batch<f64, 2>>>::frule(
         &pendulum {},
-        (Dual::new(0.5, Batch([1.0, 0.0])), Dual::new(1.0, Batch([0.0, 1.0])), Dual::constant(500)),
+        (
+            Dual::new(0.5, Batch([1.0, 0.0])),
+            Dual::new(1.0, Batch([0.0, 1.0])),
+            Dual::constant(500),
+        ),
     );
     println!("  both in one batched pass  = {:.6?}", both.tangent.0);
 }

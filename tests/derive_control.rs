@@ -128,7 +128,10 @@ fn rosenbrock_gradient_matches_analytic() {
     let x = [-1.2, 1.0, 0.7, 1.9];
     let g = dual_slice_grad(|x, e| rosenbrock_frule(Dual::new(x, e)), &x);
     let zero = [0.0; 4];
-    assert_eq!(rosenbrock_frule(Dual::new(&x[..], &zero[..])).primal, rosenbrock(&x));
+    assert_eq!(
+        rosenbrock_frule(Dual::new(&x[..], &zero[..])).primal,
+        rosenbrock(&x)
+    );
     let n = x.len();
     let mut expected = vec![0.0; n];
     for i in 0..n - 1 {
