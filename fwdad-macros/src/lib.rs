@@ -12,6 +12,7 @@ mod dual;
 mod emit;
 mod ir;
 mod lower;
+mod primitive;
 mod rules;
 mod types;
 
@@ -29,4 +30,18 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
     derive_frule::expand(args.into(), item.into()).into()
+}
+
+/// Registers a hand-written forward rule for a function whose body must not be
+/// differentiated (see the "Writing rules" guide, `docs/writing-rules.md`).
+#[proc_macro_attribute]
+pub fn primitive(args: TokenStream, item: TokenStream) -> TokenStream {
+    primitive::expand(args.into(), item.into()).into()
+}
+
+/// Marks a function whose result carries no tangent (an index, a count, a random draw):
+/// calls to it in derived bodies return their value with a zero tangent.
+#[proc_macro_attribute]
+pub fn non_differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
+    primitive::expand_non_differentiable(args.into(), item.into()).into()
 }

@@ -26,7 +26,10 @@
 //!
 //! See the crate README for the rule interface, batch mode and the design.
 
-pub use fwdad_macros::derive_frule;
+pub use fwdad_macros::{derive_frule, non_differentiable, primitive};
+
+pub mod drivers;
+pub use drivers::{derivative, gradient, hessian, hvp, jacobian, jvp};
 pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,
     NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
@@ -34,7 +37,11 @@ pub use fwdad_runtime::{
 
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
 pub mod prelude {
-    pub use crate::{derive_frule, Batch, Differentiable, Dual, Frule, NoTangent, ZeroTangent};
+    pub use crate::drivers::{derivative, gradient, hessian, hvp, jacobian, jvp};
+    pub use crate::{
+        derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,
+        ZeroTangent,
+    };
 }
 
 /// Items generated code refers to. Not public API.
