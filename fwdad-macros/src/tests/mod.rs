@@ -1,1 +1,12 @@
-//! Unit tests of the passes (snapshot tests live in `snapshots.rs`).
+//! Unit tests of the passes.
+//!
+//! * `snapshots`: per-pass and expansion snapshots of every `testdata/<case>.rs`;
+//! * `verify_rejects`: the IR verifier on hand-built malformed functions;
+//! * `type_hints`, `rule_lookup`: the syntax-level type reading and the rule tables;
+//! * `robustness`: `expand` on unsupported or malformed input reports, never panics.
+
+mod robustness;
+mod rule_lookup;
+mod snapshots;
+mod type_hints;
+mod verify_rejects;

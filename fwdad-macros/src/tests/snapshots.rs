@@ -1,0 +1,165 @@
+//! Per-pass snapshot tests (D6): every `testdata/<case>.rs` holds one function as a user
+//! writes it; `snapshots_of_every_pass` runs the pipeline on every case and compares each
+//! stage with its checked-in snapshot in `snapshots/<stage>__<case>.snap`:
+//!
+//! | snapshot | what it shows |
+//! |---|---|
+//! | `lower__<case>` | the IR `lower` builds |
+//! | `activity__<case>` | the IR annotated `active`/`const` |
+//! | `dual__<case>` | activity `=>` the plan of every instruction (the transform's after view) |
+//! | `expand__<case>` | the whole `#[derive_frule]` output, pretty-printed |
+//!
+//! Every case must be valid: the harness also asserts that lowering reports no error,
+//! that `ir::verify` accepts the IR, and that the expansion holds no `compile_error!`.
+//! Bless with `INSTA_UPDATE=always cargo test -p fwdad-macros` (see `DEVELOPMENT.md`).
+
+use crate::diag::Diagnostics;
+use crate::dual::DualPlan;
+use crate::ir::{self, Function};
+use crate::{activity, derive_frule, dual, lower};
+use quote::quote;
+use std::path::Path;
+
+/// One case run through every pass.
+struct Stages {
+    /// The function, as parsed from the test data.
+    item: syn::ItemFn,
+    ir: Function,
+    active: activity::Activity,
+    plans: DualPlan,
+}
+
+/// Reads `path` (one function, possibly after comments) as a `syn::ItemFn`.
+fn read_case(path: &Path) -> syn::ItemFn {
+    let src = std::fs::read_to_string(path).expect("test data is readable");
+    let file: syn::File =
+        syn::parse_file(&src).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+    match <[syn::Item; 1]>::try_from(file.items) {
+        Ok([syn::Item::Fn(f)]) => f,
+        _ => panic!("{} must hold exactly one `fn`", path.display()),
+    }
+}
+
+/// Runs `lower → verify → activity → dual` as `derive_frule::pipeline` does, asserting
+/// that nothing is reported.
+fn run(path: &Path) -> Stages {
+    let item = read_case(path);
+    let mut diag = Diagnostics::new();
+    let ir = lower::lower_fn(&item, &mut diag);
+    if let Err(e) = ir::verify(&ir) {
+        panic!(
+            "{}: invalid IR after `lower`: {e}\n{}",
+            path.display(),
+            ir::display_fn(&ir, &|_, _| String::new())
+        );
+    }
+    let active = activity::analyze(&ir);
+    dual::check(&ir, &active, &mut diag);
+    if let Err(e) = diag.finish() {
+        panic!("{}: unexpected error: {e}", path.display());
+    }
+    let plans = dual::transform(&ir, &active);
+    Stages {
+        item,
+        ir,
+        active,
+        plans,
+    }
+}
+
+/// `derive_frule::expand` on the case, pretty-printed.
+fn expand(stages: &Stages, path: &Path) -> String {
+    let item = &stages.item;
+    let tokens = derive_frule::expand(quote!(), quote!(#item));
+    let file: syn::File = syn::parse2(tokens.clone()).unwrap_or_else(|e| {
+        panic!(
+            "{}: the expansion is not a valid file: {e}\n{tokens}",
+            path.display()
+        )
+    });
+    let text = prettyplease::unparse(&file);
+    assert!(
+        !text.contains("compile_error"),
+        "{}: the expansion reports an error:\n{text}",
+        path.display()
+    );
+    text
+}
+
+/// Asserts `text` against `snapshots/<stage>__<case>.snap`.
+///
+/// `glob!` names snapshots `<module>__<name>@<file>.snap`; this drops the module prefix
+/// and the `@<file>` suffix, so the files group by pass and read `lower__tuples.snap`.
+fn assert_stage(stage: &str, description: &str, path: &Path, text: &str) {
+    let case = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("test data file name is UTF-8");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.remove_snapshot_suffix();
+    settings.set_description(description);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(format!("{stage}__{case}"), text));
+}
+
+/// One test for all stages: insta's `glob!` counts failures on a process-wide stack, so
+/// two `glob!` tests running in parallel would report each other's failures.
+#[test]
+fn snapshots_of_every_pass() {
+    insta::glob!("testdata/*.rs", |path| {
+        let s = run(path);
+        let lowered = ir::display_fn(&s.ir, &|_, _| String::new());
+        assert_stage("lower", "IR after `lower`", path, &lowered);
+        let active = ir::display_fn(&s.ir, &activity::note(&s.active));
+        assert_stage(
+            "activity",
+            "IR after `activity` (`active`/`const` per result)",
+            path,
+            &active,
+        );
+        let planned = ir::display_fn(&s.ir, &dual::note(&s.active, &s.plans));
+        assert_stage(
+            "dual",
+            "IR after `dual`: activity => emitted form [operand coercions]",
+            path,
+            &planned,
+        );
+        let expanded = expand(&s, path);
+        assert_stage(
+            "expand",
+            "`#[derive_frule]` expansion, pretty-printed",
+            path,
+            &expanded,
+        );
+    });
+}
+
+/// `INSTA_UPDATE=always` never deletes a snapshot: one whose test data file was renamed
+/// or removed must be deleted by hand, or it would linger, unchecked, forever.
+#[test]
+fn every_snapshot_has_its_test_data() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tests");
+    let mut orphans = Vec::new();
+    for entry in std::fs::read_dir(dir.join("snapshots")).expect("snapshots/ exists") {
+        let name = entry.expect("readable directory").file_name();
+        let name = name.to_string_lossy();
+        let Some(stem) = name.strip_suffix(".snap") else {
+            continue; // `.snap.new` files are pending reviews, not snapshots
+        };
+        let known = match stem.split_once("__") {
+            Some((stage, case)) => {
+                ["lower", "activity", "dual", "expand"].contains(&stage)
+                    && dir.join("testdata").join(format!("{case}.rs")).is_file()
+            }
+            None => false,
+        };
+        if !known {
+            orphans.push(name.into_owned());
+        }
+    }
+    assert!(
+        orphans.is_empty(),
+        "snapshots without a test case in testdata/ (delete them): {orphans:?}"
+    );
+}
