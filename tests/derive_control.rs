@@ -210,3 +210,23 @@ fn local_buffer_becomes_active() {
     // f = x + 2·(2x) = 5x
     assert_eq!(d.tangent, 5.0);
 }
+
+/// A bound mutable sub-slice of an output buffer, a float cast, and a `const` item.
+#[derive_frule]
+fn tail_write(x: f64, out: &mut [f64]) {
+    const K: f64 = 3.0;
+    let rest = &mut out[1..];
+    rest[0] = K * x;
+    rest[1] = ((x as f32) * 2.0) as f64;
+}
+
+#[test]
+fn mutable_subslice_cast_and_const_item() {
+    let mut out = [0.0; 3];
+    let mut dout = [0.0; 3];
+    tail_write_frule(Dual::new(0.5, 1.0), Dual::new(&mut out[..], &mut dout[..]));
+    let mut out_ref = [0.0; 3];
+    tail_write(0.5, &mut out_ref);
+    assert_eq!(out, out_ref);
+    assert_eq!(dout, [0.0, 3.0, 2.0]);
+}

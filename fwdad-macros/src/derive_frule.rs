@@ -28,10 +28,14 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
-            let err = syn::Error::new(
-                Span::call_site(),
-                "`#[derive_frule]` applies to a function (`fn`); on methods, annotate the `impl` block",
-            );
+            let msg = match syn::parse2::<syn::Item>(item.clone()) {
+                Ok(syn::Item::Impl(_)) => "`#[derive_frule]` does not support `impl` blocks yet; write the methods as free functions taking the value as a parameter",
+                _ => "`#[derive_frule]` applies to a free function (`fn`)",
+            };
+            let err = match syn::parse2::<syn::Item>(item.clone()) {
+                Ok(it) => syn::Error::new_spanned(item_head(&it), msg),
+                Err(_) => syn::Error::new(Span::call_site(), msg),
+            };
             let err = err.to_compile_error();
             return quote!(#err #item);
         }
@@ -57,6 +61,25 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
             quote!(#func #errors #stub)
         }
+    }
+}
+
+/// The tokens that name an item (its keyword and name), for errors about the whole item.
+fn item_head(item: &syn::Item) -> TokenStream {
+    match item {
+        syn::Item::Struct(s) => {
+            let (k, n) = (&s.struct_token, &s.ident);
+            quote!(#k #n)
+        }
+        syn::Item::Enum(e) => {
+            let (k, n) = (&e.enum_token, &e.ident);
+            quote!(#k #n)
+        }
+        syn::Item::Impl(i) => {
+            let (k, t) = (&i.impl_token, &i.self_ty);
+            quote!(#k #t)
+        }
+        other => quote!(#other),
     }
 }
 
@@ -199,7 +222,10 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
         match arg {
             syn::FnArg::Typed(t) => {
                 if let syn::Type::ImplTrait(it) = &*t.ty {
-                    diag.error(it.span(), "`#[derive_frule]` does not support `impl Trait` parameters; use a concrete type");
+                    diag.error_spanned(it, "`#[derive_frule]` does not support `impl Trait` parameters; use a concrete type");
+                }
+                if contains_raw_pointer(&t.ty) {
+                    diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
                 let name = match &*t.pat {
                     syn::Pat::Ident(pi) => pi.ident.clone(),
@@ -211,7 +237,10 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
                 namer.visit_type_mut(&mut ty);
                 named_inputs.push(ty);
             }
-            syn::FnArg::Receiver(_) => {} // reported by `lower`
+            syn::FnArg::Receiver(r) => diag.error_spanned(
+                r,
+                "`#[derive_frule]` does not support methods (`self` parameters) yet; write a free function taking the value as a parameter",
+            ),
         }
     }
     let output: syn::Type = match &sig.output {
@@ -232,8 +261,10 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
         .chain(&input_lifetimes)
         .cloned()
         .collect();
+    // Rust's elision rule counts lifetime positions in the inputs, not distinct lifetimes.
+    let positions: Vec<syn::Lifetime> = named_inputs.iter().flat_map(lifetimes_in).collect();
     let mut out_namer = OutputLifetimes {
-        only: (all_input.len() == 1).then(|| all_input[0].clone()),
+        only: (positions.len() == 1).then(|| positions[0].clone()),
         missing: None,
     };
     out_namer.visit_type_mut(&mut named_output);
@@ -243,7 +274,10 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
             "`#[derive_frule]` cannot tell which input the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",
         );
     }
-    let _ = before;
+    if diag.has_errors() && !before {
+        // The signature itself is not supported: no stub, which would only add errors.
+        return None;
+    }
     let lifetimes = all_input;
     Some(Sig {
         named_inputs,
@@ -253,6 +287,18 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
         inputs,
         output,
     })
+}
+
+fn contains_raw_pointer(ty: &syn::Type) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_ptr(&mut self, _: &'ast syn::TypePtr) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
 }
 
 /// Names every elided lifetime in parameter types (`&[f64]` → `&'__fwdad_lt0 [f64]`).
@@ -286,6 +332,19 @@ impl VisitMut for LifetimeNamer {
     }
 }
 
+/// Every lifetime written in `ty` (after naming), in order.
+fn lifetimes_in(ty: &syn::Type) -> Vec<syn::Lifetime> {
+    struct Collect(Vec<syn::Lifetime>);
+    impl<'ast> syn::visit::Visit<'ast> for Collect {
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            self.0.push(l.clone());
+        }
+    }
+    let mut c = Collect(Vec::new());
+    syn::visit::Visit::visit_type(&mut c, ty);
+    c.0
+}
+
 /// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
 struct OutputLifetimes {
     only: Option<syn::Lifetime>,
@@ -310,8 +369,11 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
     let vis = &func.vis;
     let name = &func.sig.ident;
     let mode = mode_ident();
-    let dual_in =
-        |ty: &syn::Type| quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>);
+    // Spanned at the user's type, so "`T` has no tangent type" points at the parameter.
+    let dual_in = |ty: &syn::Type| {
+        let span = ty.span();
+        quote_spanned!(span=> #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
+    };
     let arg_tys: Vec<_> = sig.named_inputs.iter().map(dual_in).collect();
     let out_ty = dual_in(&sig.named_output);
     let lts = &sig.lifetimes;
@@ -344,6 +406,9 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
             }
         }
 
+        // Rebuild when `FWDAD_DUMP` changes, so the dump is never stale.
+        const _: ::core::option::Option<&str> = ::core::option_env!("FWDAD_DUMP");
+
         #wrapper
     }
 }
@@ -354,8 +419,20 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
     let name = &func.sig.ident;
     let wrapper = format_ident!("{}_frule", name);
     let names = &sig.names;
-    let inputs = &sig.inputs;
-    let output = &sig.output;
+    // Each `Dual<T>` spanned at the user's `T`, so errors about a type point at it.
+    let inputs: Vec<TokenStream> = sig
+        .inputs
+        .iter()
+        .map(|t| {
+            let span = t.span();
+            quote_spanned!(span=> #rt::Dual<#t>)
+        })
+        .collect();
+    let output = {
+        let t = &sig.output;
+        let span = t.span();
+        quote_spanned!(span=> #rt::Dual<#t>)
+    };
     let generics = &func.sig.generics;
     let doc = format!(
         "Forward rule of [`{name}`] (generated by `#[derive_frule]`): takes each argument as a `Dual` (value and tangent) and returns the value of `{name}` with its directional derivative."
@@ -363,8 +440,8 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
     let span = func.sig.ident.span();
     quote_spanned! {span=>
         #[doc = #doc]
-        #[allow(dead_code)]
-        #vis fn #wrapper #generics (#(#names: #rt::Dual<#inputs>),*) -> #rt::Dual<#output> {
+        #[allow(dead_code, unused_variables)]
+        #vis fn #wrapper #generics (#(#names: #inputs),*) -> #output {
             #body
         }
     }

@@ -27,6 +27,13 @@ impl Diagnostics {
         self.errors.push(syn::Error::new(span, msg));
     }
 
+    /// Records an error spanning all the tokens of `node` (on stable, a `Span` from
+    /// `node.span()` covers only its first token).
+    pub fn error_spanned(&mut self, node: &dyn quote::ToTokens, msg: impl Display) {
+        self.errors
+            .push(syn::Error::new_spanned(node.to_token_stream(), msg));
+    }
+
     /// Records `result`'s error, if any, and passes its value on.
     pub fn handle<T>(&mut self, result: syn::Result<T>) -> Option<T> {
         match result {

@@ -233,34 +233,108 @@ fn float_rule_plan(rule: FloatRule, name: &str, n: usize) -> Plan {
     }
 }
 
-/// Reports float methods without a rule on active values (`x.ln_gamma()`), with a
-/// "did you mean" hint, before emission turns them into an obscure trait error.
+/// Methods a dual receiver has (slices, `Vec`s, `Option`s; see the runtime), besides the
+/// float rules: calling them on a differentiated value is fine.
+const DUAL_METHODS: &[&str] = &[
+    "len",
+    "is_empty",
+    "iter",
+    "iter_mut",
+    "to_vec",
+    "push",
+    "pop",
+    "fill",
+    "copy_from_slice",
+    "swap",
+    "insert",
+    "truncate",
+    "clear",
+    "resize",
+    "extend_from_slice",
+    "clone",
+    "is_some",
+    "is_none",
+    "unwrap",
+    "unwrap_or",
+    "expect",
+    "is_ok",
+    "is_err",
+    "is_nan",
+    "is_finite",
+    "is_infinite",
+    "is_normal",
+    "is_sign_positive",
+    "is_sign_negative",
+    "partial_cmp",
+    "total_cmp",
+];
+
+/// Reports operations on differentiated values that have no rule, before emission turns
+/// them into an obscure type error: unknown float methods and `f64::` functions (with a
+/// "did you mean"), unknown methods, and constructors of structs or variants.
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
-    const PASS_THROUGH: &[&str] = &[
-        "clone", "to_owned", "into", "len", "is_empty", "iter", "copied", "cloned",
-    ];
+    let is = |v: &Value| *active.get(*v);
     for (_, data) in func.insts.iter() {
-        let InstKind::MethodCall {
-            receiver, method, ..
-        } = &data.kind
-        else {
-            continue;
-        };
-        let name = method.to_string();
-        let float_receiver = func.values[*receiver].ty == crate::types::TypeHint::Float;
-        if float_receiver
-            && *active.get(*receiver)
-            && float_method(&name).is_none()
-            && !PASS_THROUGH.contains(&name.as_str())
-        {
-            let hint = match crate::rules::suggest(&name) {
-                Some(s) => format!("; did you mean `{s}`?"),
-                None => "; write its rule with `#[primitive]`, or call it on a value that does not depend on the inputs".to_string(),
-            };
-            diag.error(
-                method.span(),
-                format!("no forward rule for the float method `{name}`{hint}"),
-            );
+        match &data.kind {
+            InstKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => {
+                let name = method.to_string();
+                if float_method(&name).is_some() || !(is(receiver) || args.iter().any(is)) {
+                    continue;
+                }
+                if !is(receiver) {
+                    diag.error(
+                        method.span(),
+                        format!("no forward rule for method `{name}` with an argument that depends on the differentiated inputs; methods are not supported yet: make it a free function with `#[derive_frule]` (or a `#[primitive]` rule)"),
+                    );
+                } else if func.values[*receiver].ty == crate::types::TypeHint::Float {
+                    let hint = match crate::rules::suggest(&name) {
+                        Some(s) => format!("; did you mean `{s}`?"),
+                        None => "; write its rule with `#[primitive]`".to_string(),
+                    };
+                    diag.error(
+                        method.span(),
+                        format!("no forward rule for the float method `{name}`{hint}"),
+                    );
+                } else if !DUAL_METHODS.contains(&name.as_str()) {
+                    diag.error(
+                        method.span(),
+                        format!("`#[derive_frule]` does not support the method `{name}` on a value that depends on the differentiated inputs (iterator chains and user methods are not supported yet); use indexing and `for` loops, or a `#[derive_frule]` function"),
+                    );
+                }
+            }
+            InstKind::Call { func: path, args } if args.iter().any(is) => {
+                let last = path
+                    .segments
+                    .last()
+                    .map(|s| s.ident.to_string())
+                    .unwrap_or_default();
+                let n = path.segments.len();
+                let float_path = n >= 2
+                    && ["f64", "f32"].contains(&path.segments[n - 2].ident.to_string().as_str());
+                if float_path && float_path_call(path).is_none() {
+                    let hint = match crate::rules::suggest(&last) {
+                        Some(s) => format!("; did you mean `{s}`?"),
+                        None => String::new(),
+                    };
+                    diag.error_spanned(
+                        path,
+                        format!("no forward rule for the float function `{last}`{hint}"),
+                    );
+                } else if last.chars().next().is_some_and(char::is_uppercase)
+                    && crate::rules::variant_ctor(path).is_none()
+                {
+                    diag.error_spanned(
+                        path,
+                        format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (structs and enum variants other than `Some`/`Ok`); pass the values separately"),
+                    );
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -37,6 +37,9 @@ pub fn emit_body(
         zero_bufs: 0,
     };
     let mut out = TokenStream::new();
+    for item in &func.items {
+        out.extend(quote!(#item));
+    }
     for (i, p) in func.params.iter().enumerate() {
         let v = e.name(p.value);
         let arg = param_ident(i);
@@ -96,10 +99,12 @@ impl Emitter<'_> {
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
+        // Hygienic (mixed-site) but located at the user's expression, so errors point there.
+        let span = Span::mixed_site().located_at(self.func.value_span(v));
         if hint.is_empty() {
-            format_ident!("{}", v.to_string(), span = Span::mixed_site())
+            format_ident!("{}", v.to_string(), span = span)
         } else {
-            format_ident!("{}_{}", v.to_string(), hint, span = Span::mixed_site())
+            format_ident!("{}_{}", v.to_string(), hint, span = span)
         }
     }
 
@@ -139,10 +144,12 @@ impl Emitter<'_> {
                 pre.extend(quote! {
                     let #buf = <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name);
                 });
-                return quote!(<_ as #rt::PromoteRef<'_, #mode>>::with_buffer(#name, &#buf));
+                let vspan = self.func.value_span(v);
+                return quote_spanned!(vspan=> <_ as #rt::PromoteRef<'_, #mode>>::with_buffer(#name, &#buf));
             }
         }
-        quote!(#rt::constant_in::<#mode, _>(#name))
+        let vspan = self.func.value_span(v);
+        quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
     }
 
     /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
@@ -355,7 +362,7 @@ impl Emitter<'_> {
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
-                quote_spanned!(span=> <#marker as #rt::Frule<_, #mode>>::frule(&#marker {}, (#(#args,)*)))
+                quote_spanned!(span=> #rt::call::<#mode, _, _>(&#marker {}, (#(#args,)*)))
             }
             (
                 InstKind::MethodCall {
@@ -385,10 +392,13 @@ impl Emitter<'_> {
                 let (b, i) = (&args[0], &args[1]);
                 quote_spanned!(span=> #rt::index(&#b, #i))
             }
-            (InstKind::Slice { mutable, .. }, Form::Slice) => {
-                let (b, r) = (&args[0], &args[1]);
+            (InstKind::Slice { base, mutable, .. }, Form::Slice) => {
+                // Borrow the base variable itself (not a reborrowed temporary), so the
+                // sub-slice can be bound and used later, as in `let rest = &mut x[2..];`.
+                let b = self.name(*base);
+                let r = &args[1];
                 if *mutable {
-                    quote_spanned!(span=> #b.slice_mut(#r))
+                    quote_spanned!(span=> #rt::slice_mut(&mut #b, #r))
                 } else {
                     quote_spanned!(span=> #b.slice(#r))
                 }

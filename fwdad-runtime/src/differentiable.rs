@@ -18,7 +18,7 @@ use crate::tangent::{Mode, NoTangent};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no tangent type",
     label = "not `Differentiable`",
-    note = "derive it with `#[derive(Differentiable)]`, or implement `fwdad::Differentiable` by hand"
+    note = "implement `fwdad::Differentiable` for it (see its docs), or pass its `f64` fields as separate arguments"
 )]
 pub trait Differentiable {
     /// The tangent type (one direction).

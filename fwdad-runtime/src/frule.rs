@@ -31,3 +31,12 @@ pub trait Frule<Args, S: Mode = f64> {
     /// Runs the function and propagates tangents.
     fn frule(&self, args: Args) -> Self::Output;
 }
+
+/// Calls rule `r` under mode `S`: what generated code emits for a call to a function with
+/// a rule. Going through this bound (rather than `<R as Frule<_, S>>::frule`) lets the
+/// argument types pick the impl, so a mismatch reports "no forward rule for `f` taking
+/// `(..)`" at the user's call.
+#[inline(always)]
+pub fn call<S: Mode, R: Frule<A, S>, A>(r: &R, args: A) -> R::Output {
+    r.frule(args)
+}

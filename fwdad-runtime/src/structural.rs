@@ -139,13 +139,46 @@ fn unwrap_filled<X>(x: Option<X>) -> X {
     }
 }
 
-/// `x as G` between float types: the tangent is converted lane by lane.
+/// `x as G` between float types: the tangent is converted lane by lane. The result is
+/// typed `Dual<G, <G as Differentiable>::TangentIn<S>>`, the type generated code gives
+/// every value of type `G`.
+pub trait CastDual<S: Mode, G: Differentiable> {
+    /// The conversion.
+    fn cast_dual(self) -> Dual<G, G::TangentIn<S>>;
+}
+
+impl<S: Mode> CastDual<S, f64> for Dual<f64, S> {
+    #[inline(always)]
+    fn cast_dual(self) -> Dual<f64, S> {
+        self
+    }
+}
+
+impl<S: Mode> CastDual<S, f32> for Dual<f64, S> {
+    #[inline(always)]
+    fn cast_dual(self) -> Dual<f32, S::Of<f32>> {
+        Dual::new(self.primal as f32, S::narrow::<f32>(self.tangent))
+    }
+}
+
+impl<S: Mode> CastDual<S, f64> for Dual<f32, S::Of<f32>> {
+    #[inline(always)]
+    fn cast_dual(self) -> Dual<f64, S> {
+        Dual::new(self.primal as f64, S::widen::<f32>(self.tangent))
+    }
+}
+
+impl<S: Mode> CastDual<S, f32> for Dual<f32, S::Of<f32>> {
+    #[inline(always)]
+    fn cast_dual(self) -> Dual<f32, S::Of<f32>> {
+        self
+    }
+}
+
+/// `x as G` of a dual float.
 #[inline(always)]
-pub fn cast<S: Mode, G: Real, F: Real>(x: Dual<F, S::Of<F>>) -> Dual<G, S::Of<G>> {
-    Dual::new(
-        <G as num_traits::NumCast>::from(x.primal).unwrap_or_else(G::nan),
-        S::cast::<F, G>(x.tangent),
-    )
+pub fn cast<S: Mode, G: Differentiable, X: CastDual<S, G>>(x: X) -> Dual<G, G::TangentIn<S>> {
+    x.cast_dual()
 }
 
 /// A constant dual for a borrowed, inactive value: the zero tangent needs storage of its
@@ -187,7 +220,9 @@ where
 
 /// `(sin x, cos x)` as one dual of a pair (how generated code represents the pair).
 #[inline(always)]
-pub fn sin_cos_dual<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<(F, F), (T, T)> {
+pub fn sin_cos_dual<F: Real, T: ScalarTangent<F>, X: crate::rules::Operand<F, T>>(
+    x: X,
+) -> Dual<(F, F), (T, T)> {
     let (s, c) = crate::rules::trig::sin_cos(x);
     Dual::new((s.primal, c.primal), (s.tangent, c.tangent))
 }
@@ -319,4 +354,16 @@ pub fn ok<P: Differentiable, T, E>(
     x: Dual<P, T>,
 ) -> Dual<Result<P, E>, Result<T, crate::tangent::NoTangent>> {
     Dual::new(Ok(x.primal), Ok(x.tangent))
+}
+
+/// `&mut x[range]` of a mutable slice-like dual, borrowing `x` itself.
+#[inline(always)]
+pub fn slice_mut<D: DualSliceMut, R>(x: &mut D, range: R) -> Dual<&mut [D::Elem], &mut [D::TElem]>
+where
+    R: core::slice::SliceIndex<[D::Elem], Output = [D::Elem]>
+        + core::slice::SliceIndex<[D::TElem], Output = [D::TElem]>
+        + Clone,
+{
+    let (p, t) = x.slices_mut();
+    Dual::new(&mut p[range.clone()], &mut t[range])
 }

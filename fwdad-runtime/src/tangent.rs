@@ -254,6 +254,15 @@ pub trait Mode: ScalarTangent<f64> {
     type Of<F: Real>: ScalarTangent<F>;
     /// Converts a tangent between float types (for `x as f32`).
     fn cast<F: Real, G: Real>(t: Self::Of<F>) -> Self::Of<G>;
+    /// This mode's `f64` tangent as a tangent of `G`.
+    #[inline(always)]
+    fn narrow<G: Real>(t: Self) -> Self::Of<G> {
+        Self::cast::<f64, G>(Self::from_own(t))
+    }
+    /// A tangent of `F` as this mode's `f64` tangent.
+    fn widen<F: Real>(t: Self::Of<F>) -> Self;
+    /// `Self` seen as `Self::Of<f64>` (they are the same type).
+    fn from_own(t: Self) -> Self::Of<f64>;
 }
 
 impl Mode for f64 {
@@ -262,6 +271,14 @@ impl Mode for f64 {
     fn cast<F: Real, G: Real>(t: F) -> G {
         G::cst(t.to_f64_lossless())
     }
+    #[inline(always)]
+    fn widen<F: Real>(t: F) -> f64 {
+        t.to_f64_lossless()
+    }
+    #[inline(always)]
+    fn from_own(t: f64) -> f64 {
+        t
+    }
 }
 
 impl<const N: usize> Mode for Batch<f64, N> {
@@ -269,6 +286,14 @@ impl<const N: usize> Mode for Batch<f64, N> {
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Batch<F, N>) -> Batch<G, N> {
         Batch::from_fn(|i| G::cst(t.0[i].to_f64_lossless()))
+    }
+    #[inline(always)]
+    fn widen<F: Real>(t: Batch<F, N>) -> Self {
+        Batch::from_fn(|i| t.0[i].to_f64_lossless())
+    }
+    #[inline(always)]
+    fn from_own(t: Self) -> Batch<f64, N> {
+        t
     }
 }
 
@@ -280,6 +305,22 @@ impl<T: Mode> Mode for Hyper<f64, T> {
             d1: T::cast::<F, G>(t.d1),
             d2: G::cst(t.d2.to_f64_lossless()),
             d12: T::cast::<F, G>(t.d12),
+        }
+    }
+    #[inline(always)]
+    fn widen<F: Real>(t: Hyper<F, T::Of<F>>) -> Self {
+        Hyper {
+            d1: T::widen::<F>(t.d1),
+            d2: t.d2.to_f64_lossless(),
+            d12: T::widen::<F>(t.d12),
+        }
+    }
+    #[inline(always)]
+    fn from_own(t: Self) -> Hyper<f64, T::Of<f64>> {
+        Hyper {
+            d1: T::from_own(t.d1),
+            d2: t.d2,
+            d12: T::from_own(t.d12),
         }
     }
 }

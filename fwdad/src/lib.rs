@@ -49,8 +49,8 @@ pub mod prelude {
 pub mod __private {
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
-        array, cast, deref, index, ok, reborrow, sin_cos_dual, some, store_deref, store_index,
-        tuple, PromoteRef,
+        array, cast, deref, index, ok, reborrow, sin_cos_dual, slice_mut, some, store_deref,
+        store_index, tuple, PromoteRef,
     };
-    pub use fwdad_runtime::{constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
+    pub use fwdad_runtime::{call, constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
 }

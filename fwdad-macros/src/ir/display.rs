@@ -64,6 +64,7 @@ fn write_region_body(
         write_inst(func, inst, depth, note, out);
     }
     let _ = match &func.regions[region].term {
+        Terminator::Yield(vs) if vs.is_empty() => writeln!(out, "{pad}yield"),
         Terminator::Yield(vs) => writeln!(out, "{pad}yield {}", values(vs)),
         Terminator::Return(v) => writeln!(out, "{pad}return {v}"),
         Terminator::Break {

@@ -67,6 +67,8 @@ pub struct Param {
     pub value: Value,
     /// The declared type.
     pub ty: syn::Type,
+    /// The parameter's span (generated code that uses it points here).
+    pub span: Span,
 }
 
 /// What defines a value.
@@ -362,6 +364,26 @@ impl Function {
             | InstKind::Call { .. }
             | InstKind::Store { .. }
             | InstKind::Poison => vec![],
+        }
+    }
+
+    /// Where a value comes from in the source: its parameter, or the expression (or the
+    /// loop/match) that defines it. Generated code naming the value carries this span, so
+    /// errors about it point at the user's code.
+    pub fn value_span(&self, v: Value) -> Span {
+        match self.values[v].def {
+            ValueDef::Param(i) => self
+                .params
+                .get(i)
+                .map(|p| p.span)
+                .unwrap_or_else(Span::call_site),
+            ValueDef::Inst(inst, _) => self.insts[inst].span,
+            ValueDef::RegionParam(r, _) => self
+                .insts
+                .iter()
+                .find(|(i, _)| self.inst_regions(*i).contains(&r))
+                .map(|(_, d)| d.span)
+                .unwrap_or_else(Span::call_site),
         }
     }
 

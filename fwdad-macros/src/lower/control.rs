@@ -134,7 +134,7 @@ impl Lowerer<'_> {
                 ValueDef::RegionParam(body_r, params.len()),
                 self.func.values[*v].ty.clone(),
             );
-            self.func.values[p].name = self.func.values[*v].name.clone();
+            self.func.values[p].name = Some(syn::Ident::new(name, span));
             params.push(p);
             self.set_at(name, *depth, p);
         }
@@ -174,7 +174,7 @@ impl Lowerer<'_> {
         for (j, (name, depth, v)) in carried.iter().enumerate() {
             let r = results[extra + j];
             self.func.values[r].ty = self.func.values[*v].ty.clone();
-            self.func.values[r].name = self.func.values[*v].name.clone();
+            self.func.values[r].name = Some(syn::Ident::new(name, span));
             self.set_at(name, *depth, r);
         }
         match extra {

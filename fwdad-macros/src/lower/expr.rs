@@ -131,8 +131,19 @@ impl Lowerer<'_> {
                 let receiver = self.lower_expr(&m.receiver)?;
                 let args = self.lower_exprs(m.args.iter())?;
                 let name = m.method.to_string();
+                let recv_ty = self.func.values[receiver].ty.clone();
                 let ty = match INACTIVE_METHODS.iter().find(|(n, _)| *n == name) {
                     Some((_, t)) => t.clone(),
+                    // `n.min(m)`, `k.abs()` on integers stay integers.
+                    None if recv_ty == TypeHint::Int
+                        && ["min", "max", "abs", "signum", "clamp", "pow"]
+                            .contains(&name.as_str()) =>
+                    {
+                        TypeHint::Int
+                    }
+                    None if name == "sin_cos" => {
+                        TypeHint::Tuple(vec![TypeHint::Float, TypeHint::Float])
+                    }
                     None if crate::rules::float_method(&name).is_some() => TypeHint::Float,
                     None => TypeHint::Unknown,
                 };
@@ -147,8 +158,8 @@ impl Lowerer<'_> {
             syn::Expr::Call(c) => self.lower_call(c),
             syn::Expr::Block(b) => {
                 if let Some(label) = &b.label {
-                    self.diag.error(
-                        label.span(),
+                    self.diag.error_spanned(
+                        &label,
                         "`#[derive_frule]` does not support labelled blocks",
                     );
                 }
@@ -203,7 +214,7 @@ impl Lowerer<'_> {
             }
         }
         if p.qself.is_some() {
-            self.diag.error(p.span(), "`#[derive_frule]` does not support qualified paths (`<T as Trait>::X`) here; bind the value to a `const` first");
+            self.diag.error_spanned(&p, "`#[derive_frule]` does not support qualified paths (`<T as Trait>::X`) here; bind the value to a `const` first");
             return self.poison(p.span());
         }
         self.push(InstKind::Const(p.path.clone()), TypeHint::Unknown, p.span())
@@ -498,7 +509,7 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Unsafe(_) => {
             "`unsafe` blocks: move the unsafe code into a function with a `#[primitive]` rule"
         }
-        syn::Expr::Struct(_) => "struct literals yet",
+        syn::Expr::Struct(_) => "struct literals yet; build the value in a helper function marked `#[non_differentiable]`, or pass its fields separately",
         syn::Expr::Let(_) => "`let` expressions outside `if let`",
         syn::Expr::Yield(_) => "`yield`",
         syn::Expr::TryBlock(_) => "`try` blocks",

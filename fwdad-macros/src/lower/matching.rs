@@ -297,7 +297,7 @@ impl<'d> Lowerer<'d> {
                     Some(end) if end.env_matches(&before) => {
                         self.func.regions[r].term = Terminator::Yield(vec![end.value()]);
                     }
-                    _ => self.diag.error(g.span(), "`#[derive_frule]` does not support guards that assign variables, return or break"),
+                    _ => self.diag.error_spanned(&g, "`#[derive_frule]` does not support guards that assign variables, return or break"),
                 }
                 r
             });

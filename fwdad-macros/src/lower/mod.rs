@@ -118,11 +118,8 @@ impl Lowerer<'_> {
     fn lower_param(&mut self, index: usize, input: &syn::FnArg) {
         let pat_ty = match input {
             syn::FnArg::Typed(t) => t,
-            syn::FnArg::Receiver(r) => {
-                self.diag.error(
-                    r.span(),
-                    "`#[derive_frule]` on a method needs the `impl` block annotated; put `#[derive_frule]` on the `impl` block",
-                );
+            // Reported by the signature check.
+            syn::FnArg::Receiver(_) => {
                 return;
             }
         };
@@ -137,6 +134,7 @@ impl Lowerer<'_> {
         self.func.params.push(Param {
             value,
             ty: ty.clone(),
+            span: pat_ty.pat.span(),
         });
         self.bind_pattern(&pat_ty.pat, value, Some(&ty));
     }

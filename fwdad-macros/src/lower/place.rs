@@ -26,7 +26,7 @@ impl Lowerer<'_> {
                     .map(|i| i.to_string())
                     .unwrap_or_default();
                 let Some(old) = self.lookup(&name) else {
-                    self.diag.error(left.span(), format!("`#[derive_frule]` can only assign local variables; `{name}` is not one"));
+                    self.diag.error_spanned(&left, format!("`#[derive_frule]` can only assign local variables; `{name}` is not one"));
                     return Some(self.poison(span));
                 };
                 let rhs = self.lower_expr(right)?;
@@ -34,8 +34,9 @@ impl Lowerer<'_> {
                     Some(op) => self.binary(op, old, rhs, span),
                     None => rhs,
                 };
-                if self.func.values[new].name.is_none() {
-                    self.func.values[new].name = self.func.values[old].name.clone();
+                // The new value is this variable now (`let mut x = a; x = ..;` names it `x`).
+                if let Some(id) = p.path.get_ident() {
+                    self.func.values[new].name = Some(id.clone());
                 }
                 self.assign(&name, new);
                 Some(self.unit(span))
@@ -98,8 +99,7 @@ impl Lowerer<'_> {
                 Some(self.unit(span))
             }
             other => {
-                self.diag.error(
-                    other.span(),
+                self.diag.error_spanned(&other,
                     "`#[derive_frule]` can assign only to local variables, `*reference` and `slice[index]`; assign to a local and copy it",
                 );
                 Some(self.poison(span))
@@ -139,15 +139,23 @@ impl Lowerer<'_> {
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
         let syn::Expr::Path(p) = strip(&c.func) else {
-            self.diag.error(
-                c.func.span(),
+            self.diag.error_spanned(&c.func,
                 "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported",
             );
             return Some(self.poison(span));
         };
         if p.qself.is_some() {
-            self.diag.error(p.span(), "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
+            self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
             return Some(self.poison(span));
+        }
+        if let Some(id) = p.path.get_ident() {
+            if self.lookup(&id.to_string()).is_some() {
+                self.diag.error_spanned(
+                    &c.func,
+                    format!("`#[derive_frule]` cannot call `{id}`: it is a local variable (a closure or function value), and calls must name a function by path; call the function directly"),
+                );
+                return Some(self.poison(span));
+            }
         }
         let args = self.lower_exprs(c.args.iter())?;
         let ty = match crate::rules::float_path_call(&p.path) {

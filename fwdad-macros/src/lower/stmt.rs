@@ -49,8 +49,7 @@ impl Lowerer<'_> {
             syn::Item::Const(_) | syn::Item::Use(_) | syn::Item::Fn(_) | syn::Item::Static(_) => {
                 self.func.items.push(item.clone());
             }
-            other => self.diag.error(
-                other.span(),
+            other => self.diag.error_spanned(&other,
                 "`#[derive_frule]` supports only `const`, `static`, `use` and `fn` items inside a function body; move this item out of the function",
             ),
         }
@@ -58,15 +57,14 @@ impl Lowerer<'_> {
 
     fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
         let Some(init) = &local.init else {
-            self.diag.error(
-                local.span(),
+            self.diag.error_spanned(&local,
                 "`#[derive_frule]` does not support `let` without an initial value; initialise the variable where it is declared",
             );
             return Some(());
         };
         if let Some((_, diverge)) = &init.diverge {
-            self.diag.error(
-                diverge.span(),
+            self.diag.error_spanned(
+                &diverge,
                 "`#[derive_frule]` does not support `let ... else`; use `match` or `if let`",
             );
         }
@@ -97,10 +95,10 @@ impl Lowerer<'_> {
         match pat {
             syn::Pat::Ident(pi) => {
                 if pi.by_ref.is_some() {
-                    self.diag.error(pi.span(), "`#[derive_frule]` does not support `ref` bindings; bind by value or borrow with `&`");
+                    self.diag.error_spanned(&pi, "`#[derive_frule]` does not support `ref` bindings; bind by value or borrow with `&`");
                 }
                 if let Some((_, sub)) = &pi.subpat {
-                    self.diag.error(sub.span(), "`#[derive_frule]` does not support `name @ pattern` bindings");
+                    self.diag.error_spanned(&sub, "`#[derive_frule]` does not support `name @ pattern` bindings");
                 }
                 self.bind(&pi.ident, value);
             }
@@ -117,7 +115,7 @@ impl Lowerer<'_> {
             }
             syn::Pat::Tuple(t) => {
                 if t.elems.iter().any(|p| matches!(p, syn::Pat::Rest(_))) {
-                    self.diag.error(t.span(), "`#[derive_frule]` does not support `..` in tuple patterns; name every element (use `_` to skip one)");
+                    self.diag.error_spanned(&t, "`#[derive_frule]` does not support `..` in tuple patterns; name every element (use `_` to skip one)");
                     return;
                 }
                 let elem_tys: Vec<Option<syn::Type>> = match ty {
@@ -138,8 +136,7 @@ impl Lowerer<'_> {
                     self.bind_pattern(p, field, sub_ty.as_ref());
                 }
             }
-            other => self.diag.error(
-                other.span(),
+            other => self.diag.error_spanned(&other,
                 "`#[derive_frule]` supports only names, `_` and tuples in `let` patterns; destructure in separate `let`s",
             ),
         }

@@ -34,6 +34,7 @@ fn param(func: &mut Function) -> Value {
     func.params.push(Param {
         value,
         ty: syn::parse_quote!(f64),
+        span: proc_macro2::Span::call_site(),
     });
     value
 }

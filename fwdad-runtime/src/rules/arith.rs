@@ -63,8 +63,8 @@ pub fn sub<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
 
 /// `-x`.
 #[inline(always)]
-pub fn neg<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
-    Dual::new(-x.primal, x.tangent.neg())
+pub fn neg<F: Real, T: ScalarTangent<F>, X: Operand<F, T>>(x: X) -> Dual<F, T> {
+    Dual::new(-x.primal(), x.tangent().neg())
 }
 
 /// `a.mul_add(b, c) = a·b + c` with one rounding, as the primal computes it.

@@ -63,7 +63,8 @@ impl<F: Real> Unary<F> for Powi {
 
 /// `x.powi(n)` for an integer exponent (inactive by nature).
 #[inline(always)]
-pub fn powi<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>, n: i32) -> Dual<F, T> {
+pub fn powi<F: Real, T: ScalarTangent<F>, X: super::Operand<F, T>>(x: X, n: i32) -> Dual<F, T> {
+    let x = Dual::new(x.primal(), x.tangent());
     super::unary(&Powi(n), x, x.primal.powi(n))
 }
 

@@ -33,10 +33,16 @@ pub mod hyperbolic;
 pub mod nondiff;
 pub mod trig;
 
-/// An argument of a scalar rule: an active `Dual<F, T>` or an inactive plain `F`.
+/// An argument of a scalar rule: an active `Dual<F, T>` (or a borrowed `Dual<&F, &T>`, as
+/// iterating a slice yields) or an inactive plain `F`.
 ///
 /// `ACTIVE` is a constant, so after inlining a rule keeps only the branch for its
 /// argument mix: `mul(x, 2.0)` computes `2.0 · dx` and nothing else.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an operand of a differentiated `{F}` operation",
+    label = "expected `{F}` (or a value derived from the inputs)",
+    note = "operands of float arithmetic and methods must have the same float type; convert with `as`"
+)]
 pub trait Operand<F: Real, T: ScalarTangent<F>>: Copy {
     /// Whether the operand carries a tangent.
     const ACTIVE: bool;
@@ -67,6 +73,18 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<F, T> {
     #[inline(always)]
     fn tangent(&self) -> T {
         self.tangent
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&F, &T> {
+    const ACTIVE: bool = true;
+    #[inline(always)]
+    fn primal(&self) -> F {
+        *self.primal
+    }
+    #[inline(always)]
+    fn tangent(&self) -> T {
+        *self.tangent
     }
 }
 
@@ -244,16 +262,17 @@ macro_rules! scalar_rule {
 
         $(#[$m])*
         #[inline(always)]
-        pub fn $name<F, T>(x: $crate::Dual<F, T>) -> $crate::Dual<F, T>
+        pub fn $name<F, T, X>(x: X) -> $crate::Dual<F, T>
         where
             F: $crate::Real,
             T: $crate::ScalarTangent<F>,
+            X: $crate::rules::Operand<F, T>,
         {
             let y = {
-                let $x = x.primal;
+                let $x = x.primal();
                 $p
             };
-            $crate::rules::unary(&$name {}, x, y)
+            $crate::rules::unary(&$name {}, $crate::Dual::new(x.primal(), x.tangent()), y)
         }
 
         impl<F: $crate::Real, T: $crate::ScalarTangent<F>> $crate::Dual<F, T>

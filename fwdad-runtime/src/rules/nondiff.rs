@@ -22,8 +22,8 @@ macro_rules! locally_constant {
     ($($(#[$m:meta])* $name:ident),*) => {$(
         $(#[$m])*
         #[inline(always)]
-        pub fn $name<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
-            Dual::new(<F as num_traits::Float>::$name(x.primal), T::zero())
+        pub fn $name<F: Real, T: ScalarTangent<F>, X: Operand<F, T>>(x: X) -> Dual<F, T> {
+            Dual::new(<F as num_traits::Float>::$name(x.primal()), T::zero())
         }
         impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
             $(#[$m])*
@@ -49,13 +49,15 @@ locally_constant!(
 
 /// Fractional part `x - trunc(x)`: tangent `dx`.
 #[inline(always)]
-pub fn fract<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
+pub fn fract<F: Real, T: ScalarTangent<F>, X: Operand<F, T>>(x: X) -> Dual<F, T> {
+    let x = Dual::new(x.primal(), x.tangent());
     Dual::new(x.primal.fract(), x.tangent)
 }
 
 /// `|x|`: tangent `sign(x)·dx`, zero at `x = 0`.
 #[inline(always)]
-pub fn abs<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> Dual<F, T> {
+pub fn abs<F: Real, T: ScalarTangent<F>, X: Operand<F, T>>(x: X) -> Dual<F, T> {
+    let x = Dual::new(x.primal(), x.tangent());
     let t = if x.primal > F::zero() {
         x.tangent
     } else if x.primal < F::zero() {

@@ -24,7 +24,10 @@ crate::scalar_rule!(y = to_radians(x) => F::PI() / F::cst(180.0));
 
 /// `(sin x, cos x)`, sharing the primal work as `f64::sin_cos` does.
 #[inline(always)]
-pub fn sin_cos<F: Real, T: ScalarTangent<F>>(x: Dual<F, T>) -> (Dual<F, T>, Dual<F, T>) {
+pub fn sin_cos<F: Real, T: ScalarTangent<F>, X: super::Operand<F, T>>(
+    x: X,
+) -> (Dual<F, T>, Dual<F, T>) {
+    let x = Dual::new(x.primal(), x.tangent());
     let (s, c) = x.primal.sin_cos();
     // Through the rules, so second-order tangents get their f'' terms.
     let ds = T::chain1(&sin {}, x.primal, s, x.tangent);
