@@ -53,4 +53,7 @@ pub mod __private {
         store_index, tuple, PromoteRef,
     };
     pub use fwdad_runtime::{call, constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
+    // `#[primitive]`: scalar-partials rules.
+    pub use fwdad_runtime::rules::{binary, LiftTo, Operand};
+    pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
 }
