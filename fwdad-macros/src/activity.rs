@@ -17,6 +17,16 @@
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef};
 
+/// Methods that write their arguments into the receiver's storage.
+pub const MUTATING_METHODS: &[&str] = &[
+    "push",
+    "insert",
+    "fill",
+    "resize",
+    "extend_from_slice",
+    "copy_from_slice",
+];
+
 /// The activity of every value.
 pub type Activity = SecondaryMap<Value, bool>;
 
@@ -86,12 +96,27 @@ impl Analysis<'_> {
             } => self.is(*arg),
             InstKind::Ref { arg, .. } => self.is(*arg),
             InstKind::Cast { arg, .. } => self.is(*arg),
-            InstKind::Tuple(vs) | InstKind::Array(vs) => any(vs, self),
+            InstKind::Tuple(vs) | InstKind::Array(vs) | InstKind::VecList(vs) => any(vs, self),
+            InstKind::VecRepeat { elem, .. } => self.is(*elem),
             InstKind::Repeat { elem, .. } => self.is(*elem),
             InstKind::Field { base, .. }
             | InstKind::Index { base, .. }
+            | InstKind::ElemRef { base, .. }
             | InstKind::Slice { base, .. } => self.is(*base),
-            InstKind::MethodCall { receiver, args, .. } => self.is(*receiver) || any(args, self),
+            InstKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => {
+                // A buffer receiving active elements (`v.push(x)`) is active from its
+                // definition on, as for stores.
+                if MUTATING_METHODS.contains(&method.to_string().as_str()) && any(args, self) {
+                    let root = self.root(*receiver);
+                    self.forced.push(root);
+                }
+                self.is(*receiver) || any(args, self)
+            }
             InstKind::Call { args, .. } => any(args, self),
             InstKind::Store { place, value } => {
                 if self.is(*value) {
@@ -254,6 +279,7 @@ impl Analysis<'_> {
                 }
                 | InstKind::Field { base: arg, .. }
                 | InstKind::Index { base: arg, .. }
+                | InstKind::ElemRef { base: arg, .. }
                 | InstKind::Slice { base: arg, .. } => self.root(*arg),
                 _ => v,
             },

@@ -60,12 +60,18 @@ pub enum Form {
     Array,
     /// See [`Form::Tuple`].
     Repeat,
+    /// `vec![a, b]` of duals.
+    VecList,
+    /// `vec![x; n]` of a dual.
+    VecRepeat,
     /// `base.member` of a dual.
     Field,
     /// `base[index]` of a dual (by value).
     Index,
     /// `&base[range]` of a dual.
     Slice,
+    /// `&base[index]` / `&mut base[index]` of a dual.
+    ElemRef,
     /// `&x` / `&mut x` of a dual.
     Ref,
     /// `*x` of a dual reference.
@@ -148,6 +154,10 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Tuple(_) if result_active => plan(Form::Tuple, all(Need::Dual)),
         InstKind::Array(_) if result_active => plan(Form::Array, all(Need::Dual)),
         InstKind::Repeat { .. } if result_active => plan(Form::Repeat, all(Need::Dual)),
+        InstKind::VecList(_) if result_active => plan(Form::VecList, all(Need::Dual)),
+        InstKind::VecRepeat { .. } if result_active => {
+            plan(Form::VecRepeat, vec![Need::Dual, Need::Primal])
+        }
         InstKind::Field { base, .. } if is(*base) && result_active => {
             plan(Form::Field, all(Need::AsIs))
         }
@@ -157,20 +167,32 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Slice { base, .. } if is(*base) => {
             plan(Form::Slice, vec![Need::AsIs, Need::Primal])
         }
+        InstKind::ElemRef { base, .. } if is(*base) => {
+            plan(Form::ElemRef, vec![Need::AsIs, Need::Primal])
+        }
         InstKind::Ref { .. }
         | InstKind::Cast { .. }
         | InstKind::Tuple(_)
         | InstKind::Array(_)
         | InstKind::Repeat { .. }
+        | InstKind::VecList(_)
+        | InstKind::VecRepeat { .. }
         | InstKind::Field { .. }
         | InstKind::Index { .. }
+        | InstKind::ElemRef { .. }
         | InstKind::Slice { .. } => primal,
-        InstKind::MethodCall { method, args, .. } => {
+        InstKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } => {
             let name = method.to_string();
             match float_method(&name) {
                 Some(rule) if result_active => float_rule_plan(rule, &name, args.len() + 1),
                 Some(_) => primal,
                 None if name == "len" || name == "is_empty" => plan(Form::Method, all(Need::AsIs)),
+                None if is(*receiver) => plan(Form::Method, method_needs(&name, args.len())),
                 None if result_active => plan(Form::Method, all(Need::AsIs)),
                 None => primal,
             }
@@ -210,6 +232,19 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Loop { .. } => plan(Form::Control, all(Need::AsIs)),
         InstKind::For { .. } => plan(Form::Control, all(Need::AsIs)),
     }
+}
+
+/// What the arguments of a method on a dual receiver must be: elements stored into the
+/// receiver are duals (a constant is promoted), indices and lengths are primals.
+fn method_needs(name: &str, n_args: usize) -> Vec<Need> {
+    let args: Vec<Need> = match name {
+        "push" | "fill" | "extend_from_slice" | "copy_from_slice" | "unwrap_or" => vec![Need::Dual],
+        "insert" | "resize" => vec![Need::Primal, Need::Dual],
+        "swap" => vec![Need::Primal, Need::Primal],
+        "truncate" => vec![Need::Primal],
+        _ => vec![Need::AsIs; n_args],
+    };
+    std::iter::once(Need::AsIs).chain(args).collect()
 }
 
 fn float_rule_plan(rule: FloatRule, name: &str, n: usize) -> Plan {

@@ -161,7 +161,9 @@ impl Emitter<'_> {
             }
             ValueDef::Inst(inst, 0) => matches!(
                 self.func.insts[inst].kind,
-                InstKind::Ref { mutable: true, .. } | InstKind::Slice { mutable: true, .. }
+                InstKind::Ref { mutable: true, .. }
+                    | InstKind::Slice { mutable: true, .. }
+                    | InstKind::ElemRef { mutable: true, .. }
             ),
             ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
         }
@@ -380,6 +382,11 @@ impl Emitter<'_> {
             }
             (_, Form::Tuple) => quote_spanned!(span=> #rt::tuple((#(#args,)*))),
             (_, Form::Array) => quote_spanned!(span=> #rt::array([#(#args),*])),
+            (_, Form::VecList) => quote_spanned!(span=> #rt::vec_from([#(#args),*])),
+            (_, Form::VecRepeat) => {
+                let (e, n) = (&args[0], &args[1]);
+                quote_spanned!(span=> #rt::vec_repeat(#e, #n))
+            }
             (InstKind::Repeat { len, .. }, Form::Repeat) => {
                 let a = &args[0];
                 quote_spanned!(span=> #rt::array([#a; #len]))
@@ -401,6 +408,16 @@ impl Emitter<'_> {
                     quote_spanned!(span=> #rt::slice_mut(&mut #b, #r))
                 } else {
                     quote_spanned!(span=> #b.slice(#r))
+                }
+            }
+            (InstKind::ElemRef { base, mutable, .. }, Form::ElemRef) => {
+                // Borrow the base variable itself, so the element can be bound and written.
+                let b = self.name(*base);
+                let i = &args[1];
+                if *mutable {
+                    quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
+                } else {
+                    quote_spanned!(span=> #b.at(#i))
                 }
             }
             (InstKind::Ref { mutable, .. }, Form::Ref) => {
@@ -636,6 +653,11 @@ impl Emitter<'_> {
                 let x = &a[0];
                 quote_spanned!(span=> [#x; #len])
             }
+            InstKind::VecList(_) => quote_spanned!(span=> ::std::vec![#(#a),*]),
+            InstKind::VecRepeat { .. } => {
+                let (x, n) = (&a[0], &a[1]);
+                quote_spanned!(span=> ::std::vec![#x; #n])
+            }
             InstKind::Field { member, .. } => {
                 let x = &a[0];
                 quote_spanned!(span=> #x.#member)
@@ -643,6 +665,14 @@ impl Emitter<'_> {
             InstKind::Index { .. } => {
                 let (x, i) = (&a[0], &a[1]);
                 quote_spanned!(span=> #x[#i])
+            }
+            InstKind::ElemRef { mutable, .. } => {
+                let (x, i) = (&a[0], &a[1]);
+                if *mutable {
+                    quote_spanned!(span=> &mut #x[#i])
+                } else {
+                    quote_spanned!(span=> &#x[#i])
+                }
             }
             InstKind::Slice { mutable, .. } => {
                 let (x, r) = (&a[0], &a[1]);
@@ -792,9 +822,12 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::Tuple(_) => "tuple",
         InstKind::Array(_) => "array",
         InstKind::Repeat { .. } => "repeat",
+        InstKind::VecList(_) => "vec",
+        InstKind::VecRepeat { .. } => "vec_repeat",
         InstKind::Field { .. } => "field",
         InstKind::Index { .. } => "index",
         InstKind::Slice { .. } => "slice",
+        InstKind::ElemRef { .. } => "elem_ref",
         InstKind::Range { .. } => "range",
         InstKind::MethodCall { .. } => "method",
         InstKind::Call { .. } => "call",

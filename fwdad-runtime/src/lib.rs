@@ -33,6 +33,7 @@ macro_rules! for_tuples {
     };
 }
 
+pub mod collections;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;

@@ -367,3 +367,13 @@ where
     let (p, t) = x.slices_mut();
     Dual::new(&mut p[range.clone()], &mut t[range])
 }
+
+/// `&mut x[i]` of a mutable slice-like dual, borrowing `x` itself.
+///
+/// # Panics
+/// If `i` is out of bounds, as the primal's indexing would.
+#[inline(always)]
+pub fn at_mut<D: DualSliceMut>(x: &mut D, i: usize) -> Dual<&mut D::Elem, &mut D::TElem> {
+    let (p, t) = x.slices_mut();
+    Dual::new(&mut p[i], &mut t[i])
+}

@@ -47,10 +47,11 @@ pub mod prelude {
 /// Items generated code refers to. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
-        array, cast, deref, index, ok, reborrow, sin_cos_dual, slice_mut, some, store_deref,
-        store_index, tuple, PromoteRef,
+        array, at_mut, cast, deref, index, ok, reborrow, sin_cos_dual, slice_mut, some,
+        store_deref, store_index, tuple, PromoteRef,
     };
     pub use fwdad_runtime::{call, constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
     // `#[primitive]`: scalar-partials rules.

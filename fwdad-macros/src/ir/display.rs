@@ -117,8 +117,20 @@ fn write_inst(
         InstKind::Tuple(vs) => format!("tuple ({})", values(vs)),
         InstKind::Array(vs) => format!("array [{}]", values(vs)),
         InstKind::Repeat { elem, len } => format!("repeat [{elem}; {}]", tokens(len)),
+        InstKind::VecList(vs) => format!("vec [{}]", values(vs)),
+        InstKind::VecRepeat { elem, len } => format!("vec_repeat [{elem}; {len}]"),
         InstKind::Field { base, member } => format!("field {base}.{}", tokens(member)),
         InstKind::Index { base, index } => format!("index {base}[{index}]"),
+        InstKind::ElemRef {
+            base,
+            index,
+            mutable,
+        } => {
+            format!(
+                "elem_ref{} {base}[{index}]",
+                if *mutable { "_mut" } else { "" }
+            )
+        }
         InstKind::Slice {
             base,
             range,

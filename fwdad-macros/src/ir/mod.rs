@@ -197,10 +197,21 @@ pub enum InstKind {
     Array(Vec<Value>),
     /// `[elem; len]`.
     Repeat { elem: Value, len: syn::Expr },
+    /// `vec![a, b, ..]`.
+    VecList(Vec<Value>),
+    /// `vec![elem; len]` (`len` evaluated at run time).
+    VecRepeat { elem: Value, len: Value },
     /// `base.member` read by value.
     Field { base: Value, member: syn::Member },
     /// `base[index]` read by value (`index` an integer).
     Index { base: Value, index: Value },
+    /// `&base[index]` / `&mut base[index]`: a borrowed element (what iterating a slice
+    /// yields).
+    ElemRef {
+        base: Value,
+        index: Value,
+        mutable: bool,
+    },
     /// `&base[range]` / `&mut base[range]`: a borrowed sub-slice.
     Slice {
         base: Value,
@@ -313,8 +324,11 @@ impl Function {
             | InstKind::Cast { arg, .. }
             | InstKind::Repeat { elem: arg, .. }
             | InstKind::Field { base: arg, .. } => vec![*arg],
-            InstKind::Tuple(vs) | InstKind::Array(vs) => vs.clone(),
-            InstKind::Index { base, index } => vec![*base, *index],
+            InstKind::Tuple(vs) | InstKind::Array(vs) | InstKind::VecList(vs) => vs.clone(),
+            InstKind::VecRepeat { elem, len } => vec![*elem, *len],
+            InstKind::Index { base, index } | InstKind::ElemRef { base, index, .. } => {
+                vec![*base, *index]
+            }
             InstKind::Slice { base, range, .. } => vec![*base, *range],
             InstKind::Range { start, end, .. } => start.iter().chain(end.iter()).copied().collect(),
             InstKind::MethodCall { receiver, args, .. } => std::iter::once(*receiver)
@@ -356,8 +370,11 @@ impl Function {
             | InstKind::Tuple(_)
             | InstKind::Array(_)
             | InstKind::Repeat { .. }
+            | InstKind::VecList(_)
+            | InstKind::VecRepeat { .. }
             | InstKind::Field { .. }
             | InstKind::Index { .. }
+            | InstKind::ElemRef { .. }
             | InstKind::Slice { .. }
             | InstKind::Range { .. }
             | InstKind::MethodCall { .. }

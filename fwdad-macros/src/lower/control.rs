@@ -82,6 +82,9 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<Value> {
+        if let Some(v) = self.try_lower_for_chain(f) {
+            return v;
+        }
         let label = f.label.as_ref().map(|l| l.name.ident.to_string());
         let iter = self.lower_expr(&f.expr)?;
         let assigned = assigned_names(&f.body);
@@ -99,6 +102,18 @@ impl Lowerer<'_> {
                 lw.lower_block(&f.body)
             },
         )
+    }
+
+    /// A `for` loop over the already lowered iterator `iter`.
+    pub(crate) fn lower_for_over(
+        &mut self,
+        label: Option<String>,
+        iter: Value,
+        assigned: HashSet<String>,
+        span: Span,
+        body: impl FnOnce(&mut Self, Option<Value>) -> Option<Value>,
+    ) -> Option<Value> {
+        self.lower_loop_with(label, LoopKind::For, Some(iter), assigned, span, body)
     }
 
     /// The shared loop lowering; `body` lowers the body given the element parameter.
@@ -256,7 +271,7 @@ impl Lowerer<'_> {
 
 /// Names assigned (`x = ..`, `x += ..`) anywhere in `block`: candidates for loop-carried
 /// values. Over-approximating is harmless: an unchanged carried value passes through.
-fn assigned_names(block: &syn::Block) -> HashSet<String> {
+pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
     let mut scan = AssignScan::default();
     scan.visit_block(block);
     scan.names

@@ -11,6 +11,10 @@ use syn::spanned::Spanned;
 const INACTIVE_METHODS: &[(&str, TypeHint)] = &[
     ("len", TypeHint::Int),
     ("is_empty", TypeHint::Bool),
+    ("is_some", TypeHint::Bool),
+    ("is_none", TypeHint::Bool),
+    ("is_ok", TypeHint::Bool),
+    ("is_err", TypeHint::Bool),
     ("is_nan", TypeHint::Bool),
     ("is_finite", TypeHint::Bool),
     ("is_infinite", TypeHint::Bool),
@@ -128,7 +132,33 @@ impl Lowerer<'_> {
                 ))
             }
             syn::Expr::MethodCall(m) => {
-                let receiver = self.lower_expr(&m.receiver)?;
+                let receiver = match super::place::strip(&m.receiver) {
+                    // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods
+                    // that write.
+                    syn::Expr::Index(ix)
+                        if matches!(super::place::strip(&ix.index), syn::Expr::Range(_)) =>
+                    {
+                        let base = self.lower_expr(&ix.expr)?;
+                        let range = self.lower_expr(&ix.index)?;
+                        let name = m.method.to_string();
+                        let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
+                            || ["swap", "iter_mut", "reverse"].contains(&name.as_str());
+                        let ty = match self.func.values[base].ty.element() {
+                            TypeHint::Unknown => TypeHint::Unknown,
+                            elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
+                        };
+                        self.push(
+                            InstKind::Slice {
+                                base,
+                                range,
+                                mutable,
+                            },
+                            ty,
+                            ix.span(),
+                        )
+                    }
+                    _ => self.lower_expr(&m.receiver)?,
+                };
                 let args = self.lower_exprs(m.args.iter())?;
                 let name = m.method.to_string();
                 let recv_ty = self.func.values[receiver].ty.clone();

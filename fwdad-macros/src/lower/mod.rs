@@ -32,6 +32,7 @@
 
 mod control;
 mod expr;
+mod iterate;
 mod matching;
 mod place;
 mod stmt;

@@ -130,6 +130,21 @@ impl Lowerer<'_> {
                 ));
             }
         }
+        if let syn::Expr::Index(ix) = strip(&r.expr) {
+            // `&x[i]`: a borrowed element, not a reference to a copy.
+            let base = self.lower_expr(&ix.expr)?;
+            let index = self.lower_expr(&ix.index)?;
+            let ty = TypeHint::Ref(Box::new(self.func.values[base].ty.element()));
+            return Some(self.push(
+                InstKind::ElemRef {
+                    base,
+                    index,
+                    mutable,
+                },
+                ty,
+                span,
+            ));
+        }
         let arg = self.lower_expr(&r.expr)?;
         let ty = TypeHint::Ref(Box::new(self.func.values[arg].ty.clone()));
         Some(self.push(InstKind::Ref { mutable, arg }, ty, span))

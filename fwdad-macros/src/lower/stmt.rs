@@ -80,6 +80,38 @@ impl Lowerer<'_> {
         Some(())
     }
 
+    /// `vec![x; n]` and `vec![a, b, ..]`.
+    fn lower_vec(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
+        use syn::parse::Parser;
+        let repeat = |input: syn::parse::ParseStream| -> syn::Result<(syn::Expr, syn::Expr)> {
+            let e: syn::Expr = input.parse()?;
+            input.parse::<syn::Token![;]>()?;
+            let n: syn::Expr = input.parse()?;
+            Ok((e, n))
+        };
+        if let Ok((e, n)) = repeat.parse2(mac.tokens.clone()) {
+            let elem = self.lower_expr(&e)?;
+            let len = self.lower_expr(&n)?;
+            let ty = TypeHint::Seq(Box::new(self.func.values[elem].ty.clone()));
+            return Some(self.push(InstKind::VecRepeat { elem, len }, ty, span));
+        }
+        let list = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        match list.parse2(mac.tokens.clone()) {
+            Ok(elems) => {
+                let vs = self.lower_exprs(elems.iter())?;
+                let elem = vs
+                    .first()
+                    .map(|v| self.func.values[*v].ty.clone())
+                    .unwrap_or(TypeHint::Unknown);
+                Some(self.push(InstKind::VecList(vs), TypeHint::Seq(Box::new(elem)), span))
+            }
+            Err(e) => {
+                self.diag.handle::<()>(Err(e));
+                Some(self.poison(span))
+            }
+        }
+    }
+
     /// Records a written type on a value (kept in the emitted `let` for inference).
     pub(crate) fn annotate(&mut self, value: Value, ty: &syn::Type) {
         let hint = TypeHint::from_type(ty);
@@ -150,6 +182,9 @@ impl Lowerer<'_> {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        if name == "vec" {
+            return self.lower_vec(mac, span);
+        }
         self.diag.error(
             span,
             format!(

@@ -76,6 +76,18 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<F, T> {
     }
 }
 
+impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for &F {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn primal(&self) -> F {
+        **self
+    }
+    #[inline(always)]
+    fn tangent(&self) -> T {
+        T::zero()
+    }
+}
+
 impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&F, &T> {
     const ACTIVE: bool = true;
     #[inline(always)]

@@ -1,0 +1,244 @@
+//! Methods of `Vec`, slice and `Option` duals: what a derived body calls on a
+//! differentiated buffer (`v.push(x)`, `y.fill(0.0)`, `x.to_vec()`, `opt.unwrap()`). Each
+//! applies the primal's operation to the primal and the same one to the tangent, so the
+//! tangent keeps the primal's shape.
+
+use crate::differentiable::Differentiable;
+use crate::dual::{Dual, DualSlice, DualSliceMut};
+
+/// Duals of a growable vector: `Dual<Vec<P>, Vec<T>>` and `Dual<&mut Vec<P>, &mut Vec<T>>`.
+pub trait DualVec {
+    /// Primal element type.
+    type Elem: Differentiable;
+    /// Tangent element type.
+    type TElem;
+    /// Both vectors, mutably.
+    fn vecs_mut(&mut self) -> (&mut Vec<Self::Elem>, &mut Vec<Self::TElem>);
+}
+
+impl<E: Differentiable, TE> DualVec for Dual<Vec<E>, Vec<TE>> {
+    type Elem = E;
+    type TElem = TE;
+    #[inline(always)]
+    fn vecs_mut(&mut self) -> (&mut Vec<E>, &mut Vec<TE>) {
+        (&mut self.primal, &mut self.tangent)
+    }
+}
+
+impl<E: Differentiable, TE> DualVec for Dual<&mut Vec<E>, &mut Vec<TE>> {
+    type Elem = E;
+    type TElem = TE;
+    #[inline(always)]
+    fn vecs_mut(&mut self) -> (&mut Vec<E>, &mut Vec<TE>) {
+        (&mut *self.primal, &mut *self.tangent)
+    }
+}
+
+type VecElem<D> = Dual<<D as DualVec>::Elem, <D as DualVec>::TElem>;
+
+impl<P: Differentiable, T> Dual<P, T>
+where
+    Self: DualVec,
+{
+    /// `v.push(x)`.
+    #[inline(always)]
+    pub fn push(&mut self, x: VecElem<Self>) {
+        let (p, t) = self.vecs_mut();
+        p.push(x.primal);
+        t.push(x.tangent);
+    }
+
+    /// `v.pop()`.
+    #[inline(always)]
+    pub fn pop(
+        &mut self,
+    ) -> Dual<Option<<Self as DualVec>::Elem>, Option<<Self as DualVec>::TElem>> {
+        let (p, t) = self.vecs_mut();
+        Dual::new(p.pop(), t.pop())
+    }
+
+    /// `v.insert(i, x)`.
+    ///
+    /// # Panics
+    /// If `i > len`, as `Vec::insert` does.
+    #[inline(always)]
+    pub fn insert(&mut self, i: usize, x: VecElem<Self>) {
+        let (p, t) = self.vecs_mut();
+        p.insert(i, x.primal);
+        t.insert(i, x.tangent);
+    }
+
+    /// `v.truncate(n)`.
+    #[inline(always)]
+    pub fn truncate(&mut self, n: usize) {
+        let (p, t) = self.vecs_mut();
+        p.truncate(n);
+        t.truncate(n);
+    }
+
+    /// `v.clear()`.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        let (p, t) = self.vecs_mut();
+        p.clear();
+        t.clear();
+    }
+
+    /// `v.resize(n, x)`.
+    #[inline(always)]
+    pub fn resize(&mut self, n: usize, x: VecElem<Self>)
+    where
+        <Self as DualVec>::Elem: Clone,
+        <Self as DualVec>::TElem: Clone,
+    {
+        let (p, t) = self.vecs_mut();
+        p.resize(n, x.primal);
+        t.resize(n, x.tangent);
+    }
+
+    /// `v.extend_from_slice(s)`.
+    #[inline(always)]
+    pub fn extend_from_slice<
+        S: DualSlice<Elem = <Self as DualVec>::Elem, TElem = <Self as DualVec>::TElem>,
+    >(
+        &mut self,
+        s: S,
+    ) where
+        <Self as DualVec>::Elem: Clone,
+        <Self as DualVec>::TElem: Clone,
+    {
+        let (p, t) = self.vecs_mut();
+        p.extend_from_slice(s.primal_slice());
+        t.extend_from_slice(s.tangent_slice());
+    }
+}
+
+impl<P: Differentiable, T> Dual<P, T>
+where
+    Self: DualSliceMut,
+{
+    /// `x.fill(v)`.
+    #[inline(always)]
+    pub fn fill(&mut self, v: Dual<<Self as DualSlice>::Elem, <Self as DualSlice>::TElem>)
+    where
+        <Self as DualSlice>::Elem: Clone,
+        <Self as DualSlice>::TElem: Clone,
+    {
+        let (p, t) = self.slices_mut();
+        p.fill(v.primal);
+        t.fill(v.tangent);
+    }
+
+    /// `x.copy_from_slice(src)`.
+    ///
+    /// # Panics
+    /// If the lengths differ, as `<[T]>::copy_from_slice` does.
+    #[inline(always)]
+    pub fn copy_from_slice<
+        S: DualSlice<Elem = <Self as DualSlice>::Elem, TElem = <Self as DualSlice>::TElem>,
+    >(
+        &mut self,
+        src: S,
+    ) where
+        <Self as DualSlice>::Elem: Copy,
+        <Self as DualSlice>::TElem: Copy,
+    {
+        let (p, t) = self.slices_mut();
+        p.copy_from_slice(src.primal_slice());
+        t.copy_from_slice(src.tangent_slice());
+    }
+
+    /// `x.swap(i, j)`.
+    ///
+    /// # Panics
+    /// If `i` or `j` is out of bounds, as `<[T]>::swap` does.
+    #[inline(always)]
+    pub fn swap(&mut self, i: usize, j: usize) {
+        let (p, t) = self.slices_mut();
+        p.swap(i, j);
+        t.swap(i, j);
+    }
+}
+
+impl<P: Differentiable, T> Dual<P, T>
+where
+    Self: DualSlice,
+    <Self as DualSlice>::Elem: Clone,
+    <Self as DualSlice>::TElem: Clone,
+{
+    /// `x.to_vec()`.
+    #[inline(always)]
+    pub fn to_vec(&self) -> Dual<Vec<<Self as DualSlice>::Elem>, Vec<<Self as DualSlice>::TElem>> {
+        Dual::new(self.primal_slice().to_vec(), self.tangent_slice().to_vec())
+    }
+}
+
+/// `vec![a, b, ..]` of duals.
+#[inline(always)]
+pub fn vec_from<P: Differentiable, T, const N: usize>(xs: [Dual<P, T>; N]) -> Dual<Vec<P>, Vec<T>> {
+    let (mut p, mut t) = (Vec::with_capacity(N), Vec::with_capacity(N));
+    for x in xs {
+        p.push(x.primal);
+        t.push(x.tangent);
+    }
+    Dual::new(p, t)
+}
+
+/// `vec![x; n]` of a dual.
+#[inline(always)]
+pub fn vec_repeat<P: Differentiable + Clone, T: Clone>(
+    x: Dual<P, T>,
+    n: usize,
+) -> Dual<Vec<P>, Vec<T>> {
+    Dual::new(vec![x.primal; n], vec![x.tangent; n])
+}
+
+const SHAPE: &str = "fwdad: a dual's tangent must have the primal's shape (same variant)";
+
+impl<P: Differentiable, T> Dual<Option<P>, Option<T>> {
+    /// `o.is_some()`.
+    #[inline(always)]
+    pub fn is_some(&self) -> bool {
+        self.primal.is_some()
+    }
+    /// `o.is_none()`.
+    #[inline(always)]
+    pub fn is_none(&self) -> bool {
+        self.primal.is_none()
+    }
+    /// `o.unwrap()`.
+    ///
+    /// # Panics
+    /// If the primal is `None`, as `Option::unwrap` does.
+    #[inline(always)]
+    #[track_caller]
+    pub fn unwrap(self) -> Dual<P, T> {
+        match (self.primal, self.tangent) {
+            (Some(p), Some(t)) => Dual::new(p, t),
+            (None, _) => panic!("called `Option::unwrap()` on a `None` value"),
+            (Some(_), None) => panic!("{SHAPE}"),
+        }
+    }
+    /// `o.expect(msg)`.
+    ///
+    /// # Panics
+    /// With `msg` if the primal is `None`, as `Option::expect` does.
+    #[inline(always)]
+    #[track_caller]
+    pub fn expect(self, msg: &str) -> Dual<P, T> {
+        match (self.primal, self.tangent) {
+            (Some(p), Some(t)) => Dual::new(p, t),
+            (None, _) => panic!("{msg}"),
+            (Some(_), None) => panic!("{SHAPE}"),
+        }
+    }
+    /// `o.unwrap_or(default)`.
+    #[inline(always)]
+    pub fn unwrap_or(self, default: Dual<P, T>) -> Dual<P, T> {
+        match (self.primal, self.tangent) {
+            (Some(p), Some(t)) => Dual::new(p, t),
+            (None, _) => default,
+            (Some(_), None) => panic!("{SHAPE}"),
+        }
+    }
+}

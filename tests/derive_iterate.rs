@@ -1,0 +1,127 @@
+//! `for` loops over slices with `iter`, `iter_mut`, `enumerate`, `zip`, `rev`, `skip`,
+//! `take`, `step_by`, `copied`, against analytic derivatives and `test_frule`.
+use fwdad::prelude::*;
+use fwdad::testing::{test_frule, test_frule_batched};
+
+/// Σ xᵢ² by reference, Σ i·xᵢ by enumerate, Σ xᵢ·wᵢ by zip (w constant).
+#[derive_frule]
+fn sums(x: &[f64]) -> (f64, f64, f64) {
+    let w = [1.0, -2.0, 0.5, 3.0];
+    let mut a = 0.0;
+    for v in x.iter() {
+        a += v * v;
+    }
+    let mut b = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        b += (i as f64) * *v;
+    }
+    let mut c = 0.0;
+    for (v, wi) in x.iter().zip(w.iter()) {
+        c += v * wi;
+    }
+    (a, b, c)
+}
+
+/// Reversed, skipped, strided and copied traversals (order matters for `last`).
+#[derive_frule]
+fn traversals(x: &[f64]) -> f64 {
+    let mut last = 0.0;
+    for v in x.iter().rev() {
+        last = 0.5 * last + v;
+    }
+    let mut s = 0.0;
+    for &v in x.iter().skip(1).step_by(2) {
+        s += v.sin();
+    }
+    for v in x.iter().copied().take(2) {
+        s += v * last;
+    }
+    s
+}
+
+/// In place through `iter_mut` and through a `&mut [f64]` parameter iterated directly.
+#[derive_frule]
+fn scale_all(k: f64, y: &mut [f64]) {
+    for v in y.iter_mut() {
+        *v *= k;
+    }
+    for (i, v) in y.iter_mut().enumerate() {
+        *v += (i as f64) * k * k;
+    }
+}
+
+/// Iterating a slice parameter directly, and zipping two slices and a range.
+#[derive_frule]
+fn dot_shifted(x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += v;
+    }
+    for ((a, b), j) in x.iter().zip(y).zip(0..x.len()) {
+        s += a * b * (j as f64);
+    }
+    s
+}
+
+#[test]
+fn sums_match_analytic() {
+    let x = [0.5, 1.5, -1.0, 2.0];
+    let w = [1.0, -2.0, 0.5, 3.0];
+    for k in 0..4 {
+        let mut e = [0.0; 4];
+        e[k] = 1.0;
+        let d = sums_frule(Dual::new(&x[..], &e[..]));
+        assert_eq!(d.primal, sums(&x));
+        assert_eq!(d.tangent, (2.0 * x[k], k as f64, w[k]));
+    }
+}
+
+#[test]
+fn traversals_pass_test_frule() {
+    let args = (vec![0.3, -1.2, 0.8, 2.5, -0.4],);
+    test_frule(
+        args.clone(),
+        |a| traversals(&a.0),
+        |a, da| traversals_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    test_frule_batched::<4, _, _>(
+        args,
+        |a| traversals(&a.0),
+        |a, da| {
+            <traversals as Frule<_, Batch<f64, 4>>>::frule(
+                &traversals {},
+                (Dual::new(&a.0[..], &da.0[..]),),
+            )
+        },
+    );
+}
+
+#[test]
+fn iter_mut_writes_primal_and_tangent() {
+    let args = (1.5, vec![1.0, -2.0, 0.5]);
+    test_frule(
+        args,
+        |a| scale_all(a.0, &mut a.1),
+        |a, da| scale_all_frule(Dual::new(a.0, da.0), Dual::new(&mut a.1[..], &mut da.1[..])),
+    );
+    // Analytic: y_i ← k·y_i + i·k²; d/dk = y_i + 2ik.
+    let mut y = [1.0, -2.0, 0.5];
+    let mut dy = [0.0; 3];
+    scale_all_frule(Dual::new(1.5, 1.0), Dual::new(&mut y[..], &mut dy[..]));
+    assert_eq!(dy, [1.0, -2.0 + 3.0, 0.5 + 6.0]);
+}
+
+#[test]
+fn direct_and_zipped_iteration() {
+    let args = (vec![0.5, 1.0, -1.5], vec![2.0, 0.25, 1.0]);
+    test_frule(
+        args,
+        |a| dot_shifted(&a.0, &a.1),
+        |a, da| {
+            dot_shifted_frule(
+                Dual::new(&a.0[..], &da.0[..]),
+                Dual::new(&a.1[..], &da.1[..]),
+            )
+        },
+    );
+}

@@ -1,0 +1,83 @@
+//! `Vec` buffers in derived bodies: `vec![..]`, `Vec::with_capacity` + `push`, `to_vec`,
+//! `fill`, `copy_from_slice`, `swap`, returning a `Vec`, and `Option` methods.
+use fwdad::prelude::*;
+use fwdad::testing::test_frule;
+
+/// Prefix sums of xᵢ², built with `push` into a buffer that starts inactive.
+#[derive_frule]
+fn prefix_sq(x: &[f64]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(x.len());
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += v * v;
+        out.push(s);
+    }
+    out
+}
+
+/// `vec![0.0; n]` written by index, `to_vec`, `swap`, `vec![a, b]`.
+#[derive_frule]
+fn shuffle(x: &[f64], k: f64) -> Vec<f64> {
+    let mut y = vec![0.0; x.len()];
+    for i in 0..x.len() {
+        y[i] = k * x[i];
+    }
+    let mut z = x.to_vec();
+    z.swap(0, 1);
+    let w = vec![z[0] * y[1], k];
+    let mut r = Vec::new();
+    r.push(w[0] + w[1]);
+    r.push(z[1] - y[0]);
+    r
+}
+
+/// `fill` and `copy_from_slice` on an output buffer; `Option` methods.
+#[derive_frule]
+fn refill(x: &[f64], out: &mut [f64], extra: Option<f64>) {
+    out.fill(1.0);
+    out[..2].copy_from_slice(&x[1..3]);
+    if extra.is_some() {
+        out[2] = out[2] * extra.unwrap();
+    }
+}
+
+#[test]
+fn prefix_sums_of_squares() {
+    let x = [0.5, -1.0, 2.0];
+    let e = [0.0, 1.0, 0.0];
+    let d = prefix_sq_frule(Dual::new(&x[..], &e[..]));
+    assert_eq!(d.primal, prefix_sq(&x));
+    // d/dx1 of prefix sums: [0, 2x1, 2x1]
+    assert_eq!(d.tangent, vec![0.0, -2.0, -2.0]);
+    test_frule(
+        (x.to_vec(),),
+        |a| prefix_sq(&a.0),
+        |a, da| prefix_sq_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+}
+
+#[test]
+fn vec_building_and_swaps() {
+    let args = (vec![0.3, 1.2, -0.7], 1.5);
+    test_frule(
+        args,
+        |a| shuffle(&a.0, a.1),
+        |a, da| shuffle_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+}
+
+#[test]
+fn fill_copy_and_option() {
+    let args = (vec![0.3, 1.2, -0.7], vec![0.0; 4], Some(2.5));
+    test_frule(
+        args,
+        |a| refill(&a.0, &mut a.1, a.2),
+        |a, da| {
+            refill_frule(
+                Dual::new(&a.0[..], &da.0[..]),
+                Dual::new(&mut a.1[..], &mut da.1[..]),
+                Dual::new(a.2, da.2),
+            )
+        },
+    );
+}
