@@ -1,24 +1,144 @@
-//! Drivers (prototype).
+//! # Drivers
+//!
+//! Value and derivatives in one call, in the spirit of num-dual's and JAX's drivers. A
+//! driver takes the *rule handle* of a function and plain `f64` inputs, and returns plain
+//! values. The handle of `#[derive_frule] fn f(..)` is the zero-sized marker `f {}` that
+//! the macro generates next to `f`: it implements the rule for every tangent mode, so one
+//! handle serves single directions, batches and second order alike. Hand-written
+//! `#[primitive]` rules register the same kind of marker.
+//!
+//! ```
+//! use fwdad::prelude::*;
+//!
+//! #[derive_frule]
+//! fn rosenbrock(x: &[f64]) -> f64 {
+//!     let mut s = 0.0;
+//!     for i in 0..x.len() - 1 {
+//!         s += 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2);
+//!     }
+//!     s
+//! }
+//!
+//! let x = [1.5, 2.0, -0.5];
+//! let (value, grad) = gradient(rosenbrock {}, &x);
+//! let (_, _, hess) = hessian(rosenbrock {}, &x);
+//! assert_eq!(value, rosenbrock(&x));
+//! assert_eq!(grad[0], -400.0 * 1.5 * (2.0 - 1.5 * 1.5) - 2.0 * (1.0 - 1.5));
+//! assert_eq!(hess[(0, 1)], -400.0 * 1.5);
+//! ```
+//!
+//! ## The drivers
+//!
+//! | driver | function | returns | passes |
+//! |---|---|---|---|
+//! | [`derivative`] | `f64 → R` | `(R, dR/dx)` | 1 |
+//! | [`second_derivative`] | `f64 → f64` | `(f, f', f'')` | 1 |
+//! | [`jvp`] | `&[f64] → R` | `(R, J·v)` | 1 |
+//! | [`gradient`] | `&[f64] → f64` | `(f, ∇f)` | ⌈n/N⌉ |
+//! | [`jacobian`] | `&[f64] → R` | `(values, J)`, `J` an m × n [`Matrix`] | ⌈n/N⌉ |
+//! | [`hessian`] | `&[f64] → f64` | `(f, ∇f, ∇²f)` | about n²/2N + n/2 |
+//! | [`hvp`] | `&[f64] → f64` | `(f, ∇f, ∇²f·v)` | ⌈n/N⌉ |
+//!
+//! `R` is any result the rule returns: `f64`, `[f64; M]`, `Vec<f64>`, tuples of `f64`
+//! (for [`derivative`] and [`jvp`], any differentiable type). For [`jacobian`] the results
+//! that are read as a flat list of reals are those of [`FlatOutput`].
+//!
+//! ## Several arguments: [`bind`]
+//!
+//! A driver differentiates a function of one argument. For a function of several, [`bind`]
+//! fixes all arguments but the one marked [`Wrt`] ("with respect to"); the fixed ones are
+//! constants (their tangents are zero). An output buffer `&mut [f64]` is marked [`Out`] and
+//! read back by [`inplace`]:
+//!
+//! ```
+//! use fwdad::drivers::{bind, inplace, Out, Wrt};
+//! use fwdad::prelude::*;
+//!
+//! #[derive_frule]
+//! fn energy(x: &[f64], k: f64, weights: &[f64]) -> f64 {
+//!     let mut e = 0.0;
+//!     for i in 0..x.len() {
+//!         e += 0.5 * k * weights[i] * x[i] * x[i];
+//!     }
+//!     e
+//! }
+//!
+//! #[derive_frule]
+//! fn scale_into(a: f64, x: &[f64], y: &mut [f64]) {
+//!     for i in 0..x.len() {
+//!         y[i] = a * x[i].exp();
+//!     }
+//! }
+//!
+//! let w = vec![1.0, 2.0];
+//! let (_, g) = gradient(bind(energy {}, (Wrt, 3.0, &w[..])), &[1.0, -1.0]);
+//! assert_eq!(g, [3.0, -6.0]);
+//!
+//! // d/dx of y = 2·exp(x) written into y: a diagonal Jacobian.
+//! let (y, j) = jacobian(inplace(bind(scale_into {}, (2.0, Wrt, Out)), 2), &[0.0, 1.0]);
+//! assert_eq!(y, [2.0, 2.0 * 1f64.exp()]);
+//! assert_eq!(j.to_rows(), [[2.0, 0.0], [0.0, 2.0 * 1f64.exp()]]);
+//! ```
+//!
+//! ## Batch mode
+//!
+//! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
+//! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
+//! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
+//! [`DEFAULT_WIDTH`] (8); the `_with::<N>` variants choose it (`gradient_with::<16>(..)`).
+//! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
+//! code depends on the width. The last pass is padded with zero directions when `N` does
+//! not divide the input length. Each lane computes exactly the operations of the
+//! one-direction rule, so the batched Jacobian equals the column-by-column one bit for bit,
+//! and `N = 1` costs what the one-direction rule costs.
+//!
+//! ## Second order
+//!
+//! [`hessian`], [`hvp`] and [`second_derivative`] run the *same* derived rule with
+//! second-order tangents [`Hyper<f64, Batch<f64, N>>`](crate::Hyper): each input carries
+//! `x + d1·ε₁ + d2·ε₂ + d12·ε₁ε₂` with `ε₁² = ε₂² = 0`, `d1` a batch of `N` directions and
+//! `d2` one direction. Every scalar rule propagates `d12 ← f'·d12 + f''·d1·d2`, so seeding
+//! `d1 = e_i` (batched over a chunk of `i`) and `d2 = v` yields `(∇²f·v)_i` in lane `i` of
+//! `d12`, and `∂f/∂x_i` in `d1`. This is forward-over-forward without nesting: the two
+//! perturbations are distinct fields of one tangent, so they cannot be confused
+//! (d/dx [x · d/dy (x + y)] = 1, see the tests). [`hessian`] seeds `d2 = e_j` for the
+//! columns `j` at or right of each chunk and mirrors the rest, so the result is exactly
+//! symmetric.
+//!
+//! ## What a rule must look like
+//!
+//! The vector drivers call the rule with one argument of type `&[f64]`; [`derivative`] and
+//! [`second_derivative`] with one `f64`. Use [`bind`] for other signatures. Bounds are
+//! written with [`Frule`] (or [`SliceRule`], the same for a `&[f64]` argument): a type that
+//! has no rule is reported as "no forward rule for ...".
 
 use core::fmt;
 use core::ops::{Index, IndexMut};
 use fwdad_runtime::{
-    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, NoTangent, ScalarTangent,
+    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent,
     ZeroTangent,
 };
 
-/// Default number of directions per pass.
+/// Directions per pass of [`gradient`], [`jacobian`], [`hessian`] and [`hvp`].
+///
+/// Eight `f64` lanes fill two 256-bit vector registers; wider batches amortise the primal
+/// over more directions at the price of more tangent memory per value. Choose another
+/// width with the `_with::<N>` variants.
 pub const DEFAULT_WIDTH: usize = 8;
 
 // ---------------------------------------------------------------------------------------
-// Rules of one argument
+// Rules of one slice argument
 // ---------------------------------------------------------------------------------------
 
-/// A rule of one `&[f64]` argument under mode `S`.
+/// A rule of one `&[f64]` argument under the mode `S`: implemented for every `F` with
+/// `for<'a> F: Frule<(Dual<&'a [f64], &'a [S]>,), S>`, that is for the handle of every
+/// `#[derive_frule] fn f(x: &[f64]) -> ..`, for [`bind`] and for [`inplace`].
+///
+/// It only names the bound of the vector drivers; there is nothing to implement.
 pub trait SliceRule<S: Mode> {
-    /// The dual of the result.
+    /// The dual of the result (`Dual<f64, S>` for a scalar function).
     type Output;
-    /// Runs the rule at `x` along the tangent `dx`.
+    /// Runs the rule at `x` along the tangent `dx` (`dx.len() == x.len()`).
     fn eval(&self, x: &[f64], dx: &[S]) -> Self::Output;
 }
 
@@ -34,48 +154,81 @@ where
 }
 
 // ---------------------------------------------------------------------------------------
-// bind / inplace
+// bind: fix all arguments but one
 // ---------------------------------------------------------------------------------------
 
 /// Marks the differentiated argument in [`bind`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Wrt;
 
-/// Marks the output buffer in [`bind`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Marks the output buffer (`&mut [f64]`) in [`bind`], for [`inplace`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Out;
 
-/// Wraps any constant.
+/// A constant argument of any type with a zero tangent (for [`bind`]), passed to the rule
+/// by value (cloned for each pass). Plain `f64`, integers, `bool`, arrays, `&T` and `&[T]`
+/// need no wrapper.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Const<P>(pub P);
 
-#[doc(hidden)]
-pub struct NoOut;
+/// A rule with all arguments but one fixed: see [`bind`].
+#[derive(Clone, Copy, Debug)]
+pub struct Bound<F, A> {
+    rule: F,
+    args: A,
+}
 
-/// Checks at [`bind`] time, in the one-direction mode, that a bound argument fits the rule's
-/// parameter `D` (this is also what gives untyped literals their types).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be bound to a parameter taking `{D}`",
-    label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), a value of another type with `Const(value)`"
-)]
-pub trait Fits<D> {}
-impl<D> Fits<D> for Wrt {}
-impl<D> Fits<D> for Out {}
-impl<P: ZeroTangent + Clone> Fits<Dual<P, P::Tangent>> for Const<P> {}
-impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z T, &'z T::Tangent>> for &'p T {}
-impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z [T], &'z [T::Tangent]>> for &'p [T] {}
+/// Fixes all arguments of a rule but the one marked [`Wrt`], which becomes the argument
+/// the drivers differentiate (JAX's `argnums`, or a closure `|x| f(x, a, b)`).
+///
+/// `args` holds one entry per parameter of the function, in order:
+/// - [`Wrt`] for the differentiated argument;
+/// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
+///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
+///   `Vec`), or [`Const`]`(value)` for any other value; constants get zero tangents;
+/// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`].
+///
+/// The argument types are checked against the rule when `bind` is called, which also
+/// gives untyped literals their type (`10` becomes the `usize` the function takes).
+/// Binding works up to 6 parameters. Marking two arguments [`Wrt`] differentiates
+/// `x ↦ f(x, x)`.
+///
+/// ```
+/// use fwdad::drivers::{bind, Wrt};
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn potential(r: f64, depth: f64, steps: usize) -> f64 {
+///     let mut v = 0.0;
+///     for k in 0..steps {
+///         v += depth * (-(k as f64 + 1.0) * r).exp();
+///     }
+///     v
+/// }
+///
+/// // d/dr at r = 0.5 with depth = 2 and 3 terms.
+/// let (v, dv) = derivative(bind(potential {}, (Wrt, 2.0, 3)), 0.5);
+/// assert_eq!(v, potential(0.5, 2.0, 3));
+/// let exact: f64 = (1..=3).map(|k| -2.0 * k as f64 * (-(k as f64) * 0.5).exp()).sum();
+/// assert!((dv - exact).abs() < 1e-14);
+/// ```
+pub fn bind<F, A, D>(rule: F, args: A) -> Bound<F, A>
+where
+    A: BindArgs<F, D>,
+{
+    Bound { rule, args }
+}
 
-/// The arguments of [`bind`], checked against the rule `F` (whose parameters are `D`).
-pub trait BindArgs<F, D> {}
-
-/// One argument of a bound rule.
+/// An entry of the argument tuple of [`bind`]: how it becomes a dual under mode `S`,
+/// given the differentiated argument's dual `X` and the output buffer's dual `Y`.
+///
+/// Implemented for [`Wrt`], [`Out`], [`Const`] and the constants listed at [`bind`].
 pub trait Slot<X, Y, S: Mode>: for<'z> SlotDual<'z, X, Y, S> {
-    /// Storage of the zero tangent.
+    /// Owned storage of the zero tangent of a borrowed constant (`()` for the others).
     type Store;
-    /// Builds the storage.
+    /// Builds the storage (once per pass).
     fn store(&self) -> Self::Store;
-    /// The dual.
+    /// The dual passed to the rule.
     fn dual<'z>(
         &'z self,
         store: &'z Self::Store,
@@ -84,13 +237,41 @@ pub trait Slot<X, Y, S: Mode>: for<'z> SlotDual<'z, X, Y, S> {
     ) -> <Self as SlotDual<'z, X, Y, S>>::Dual;
 }
 
-/// The dual type of a slot borrowed for `'z` (a lifetime-GAT written as a trait, so that
-/// `for<'z>` bounds carry the implied bound `Self: 'z`).
+/// The dual type of a [`Slot`] borrowed for `'z`.
+///
+/// A lifetime-generic associated type written as a trait, so that the bound
+/// `for<'z> F: Frule<(<A as SlotDual<'z, ..>>::Dual, ..)>` carries the implied bound
+/// `A: 'z` (through the defaulted parameter) instead of demanding `A: 'static`.
 pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self> {
     /// The dual passed to the rule.
     type Dual;
 }
 
+/// Whether a [`bind`] argument fits the rule's parameter whose one-direction dual is `D`.
+///
+/// Checked by [`bind`] in the one-direction mode, which also resolves untyped literals.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be bound to a parameter taking `{D}`",
+    label = "this argument does not fit the rule's parameter",
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+)]
+pub trait Fits<D> {}
+
+/// The argument tuple of [`bind`], checked against the rule `F` whose parameters have the
+/// one-direction duals `D`.
+#[diagnostic::on_unimplemented(
+    message = "the arguments `{Self}` do not fit the rule `{F}`",
+    label = "one entry per parameter of the function, in order",
+    note = "mark the differentiated argument `Wrt` and an output buffer `Out`; give every other argument a constant value"
+)]
+pub trait BindArgs<F, D> {}
+
+#[doc(hidden)]
+/// The absent output buffer of a [`Bound`] called with the differentiated argument only.
+#[derive(Clone, Copy, Debug)]
+pub struct NoOut;
+
+impl<D> Fits<D> for Wrt {}
 impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Wrt {
     type Dual = X;
 }
@@ -104,6 +285,7 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Wrt {
     }
 }
 
+impl<D> Fits<D> for Out {}
 impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Out {
     type Dual = Y;
 }
@@ -113,10 +295,12 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Out {
     fn store(&self) {}
     #[inline(always)]
     fn dual<'z>(&'z self, _: &'z (), _: X, y: &mut Option<Y>) -> Y {
-        y.take().expect("`Out` may appear once")
+        y.take()
+            .expect("`Out` marks one output buffer: bind it once, and wrap the rule in `inplace`")
     }
 }
 
+impl<P: ZeroTangent + Clone> Fits<Dual<P, P::Tangent>> for Const<P> {}
 impl<'z, X, Y, S: Mode, P: ZeroTangent + Clone> SlotDual<'z, X, Y, S> for Const<P> {
     type Dual = Dual<P, P::TangentIn<S>>;
 }
@@ -130,7 +314,7 @@ impl<X, Y, S: Mode, P: ZeroTangent + Clone> Slot<X, Y, S> for Const<P> {
     }
 }
 
-macro_rules! slot_copy {
+macro_rules! slot_by_value {
     ($($t:ty),*) => {$(
         impl Fits<Dual<$t, <$t as Differentiable>::Tangent>> for $t {}
         impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for $t {
@@ -152,8 +336,28 @@ macro_rules! slot_copy {
         }
     )*};
 }
-slot_copy!(f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+slot_by_value!(f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
+impl<T: ZeroTangent + Clone, const K: usize> Fits<Dual<[T; K], [T::Tangent; K]>> for [T; K] {}
+impl<'z, X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> SlotDual<'z, X, Y, S> for [T; K] {
+    type Dual = Dual<[T; K], [T::TangentIn<S>; K]>;
+}
+impl<X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S> for [T; K] {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        _: &'z (),
+        _: X,
+        _: &mut Option<Y>,
+    ) -> Dual<[T; K], [T::TangentIn<S>; K]> {
+        constant_in::<S, [T; K]>(self.clone())
+    }
+}
+
+impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z T, &'z T::Tangent>> for &'p T {}
 impl<'z, 'p, X, Y, S: Mode, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S> for &'p T {
     type Dual = Dual<&'z T, &'z T::TangentIn<S>>;
 }
@@ -166,7 +370,7 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p T {
     #[inline(always)]
     fn dual<'z>(
         &'z self,
-        store: &'z Self::Store,
+        store: &'z T::TangentIn<S>,
         _: X,
         _: &mut Option<Y>,
     ) -> Dual<&'z T, &'z T::TangentIn<S>> {
@@ -174,39 +378,25 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p T {
     }
 }
 
+impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z [T], &'z [T::Tangent]>> for &'p [T] {}
 impl<'z, 'p, X, Y, S: Mode, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S> for &'p [T] {
     type Dual = Dual<&'z [T], &'z [T::TangentIn<S>]>;
 }
 impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p [T] {
     type Store = Vec<T::TangentIn<S>>;
     #[inline(always)]
-    fn store(&self) -> Self::Store {
+    fn store(&self) -> Vec<T::TangentIn<S>> {
         self.iter().map(|e| e.zero_tangent_in::<S>()).collect()
     }
     #[inline(always)]
     fn dual<'z>(
         &'z self,
-        store: &'z Self::Store,
+        store: &'z Vec<T::TangentIn<S>>,
         _: X,
         _: &mut Option<Y>,
     ) -> Dual<&'z [T], &'z [T::TangentIn<S>]> {
         Dual::new(&**self, &store[..])
     }
-}
-
-/// A rule with all arguments but one fixed.
-#[derive(Clone, Copy, Debug)]
-pub struct Bound<F, A> {
-    f: F,
-    args: A,
-}
-
-/// Binds.
-pub fn bind<F, A, D>(f: F, args: A) -> Bound<F, A>
-where
-    A: BindArgs<F, D>,
-{
-    Bound { f, args }
 }
 
 macro_rules! bound_impl {
@@ -217,6 +407,8 @@ macro_rules! bound_impl {
             $($A: Fits<$D>,)+
         {
         }
+
+        /// The bound rule as a rule of its [`Wrt`] argument alone.
         impl<X: Copy, S: Mode, F, O, $($A),+> Frule<(X,), S> for Bound<F, ($($A,)+)>
         where
             $($A: Slot<X, NoOut, S>,)+
@@ -228,9 +420,12 @@ macro_rules! bound_impl {
                 let ($($a,)+) = &self.args;
                 $(let $s = Slot::<X, NoOut, S>::store($a);)+
                 let mut y: Option<NoOut> = None;
-                self.f.frule(($(Slot::<X, NoOut, S>::dual($a, &$s, x, &mut y),)+))
+                self.rule.frule(($(Slot::<X, NoOut, S>::dual($a, &$s, x, &mut y),)+))
             }
         }
+
+        /// The bound rule as a rule of its [`Wrt`] argument and its [`Out`] buffer (what
+        /// [`inplace`] calls).
         impl<X: Copy, Y, S: Mode, F, O, $($A),+> Frule<(X, Y), S> for Bound<F, ($($A,)+)>
         where
             $($A: Slot<X, Y, S>,)+
@@ -242,7 +437,7 @@ macro_rules! bound_impl {
                 let ($($a,)+) = &self.args;
                 $(let $s = Slot::<X, Y, S>::store($a);)+
                 let mut y = Some(y);
-                self.f.frule(($(Slot::<X, Y, S>::dual($a, &$s, x, &mut y),)+))
+                self.rule.frule(($(Slot::<X, Y, S>::dual($a, &$s, x, &mut y),)+))
             }
         }
     };
@@ -250,20 +445,60 @@ macro_rules! bound_impl {
 bound_impl!(A a sa DA);
 bound_impl!(A a sa DA, B b sb DB);
 bound_impl!(A a sa DA, B b sb DB, C c sc DC);
-bound_impl!(A a sa DA, B b sb DB, C c sc DC, D d sd DD);
+bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE);
+bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE, G g sg DG);
+bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE, G g sg DG, H h sh DH);
 
-/// In-place adapter.
+// ---------------------------------------------------------------------------------------
+// inplace: an output buffer as the result
+// ---------------------------------------------------------------------------------------
+
+/// A rule that writes its result into a buffer, seen as a rule returning the buffer: see
+/// [`inplace`].
 #[derive(Clone, Debug)]
 pub struct InPlace<F> {
-    f: F,
+    rule: F,
     init: Vec<f64>,
 }
 
-/// `f(x, y: &mut [f64])` seen as `x -> y`.
-pub fn inplace<F>(f: F, len: usize) -> InPlace<F> {
+/// Turns `f(x, y: &mut [f64])` into the rule of `x ↦ y`, with `y` a zeroed buffer of
+/// length `len` allocated for each pass; the result is `Vec<f64>`.
+///
+/// `f` takes the differentiated argument first and the buffer second; for other
+/// signatures, [`bind`] the rule with [`Wrt`] and [`Out`] first. A function that
+/// accumulates into `y` starts from zeros; use [`inplace_from`] for another start.
+///
+/// ```
+/// use fwdad::drivers::inplace;
+/// use fwdad::prelude::*;
+///
+/// /// Cumulative products: y[i] = x[0]·…·x[i].
+/// #[derive_frule]
+/// fn cumprod(x: &[f64], y: &mut [f64]) {
+///     let mut p = 1.0;
+///     for i in 0..x.len() {
+///         p *= x[i];
+///         y[i] = p;
+///     }
+/// }
+///
+/// let (y, j) = jacobian(inplace(cumprod {}, 3), &[2.0, 3.0, 4.0]);
+/// assert_eq!(y, [2.0, 6.0, 24.0]);
+/// assert_eq!(j.row(2), [12.0, 8.0, 6.0]);
+/// assert_eq!(j[(0, 1)], 0.0);
+/// ```
+pub fn inplace<F>(rule: F, len: usize) -> InPlace<F> {
     InPlace {
-        f,
+        rule,
         init: vec![0.0; len],
+    }
+}
+
+/// [`inplace`] with the buffer starting as a copy of `y0` (its tangent starts at zero).
+pub fn inplace_from<F>(rule: F, y0: &[f64]) -> InPlace<F> {
+    InPlace {
+        rule,
+        init: y0.to_vec(),
     }
 }
 
@@ -273,19 +508,20 @@ where
 {
     type Output = Dual<Vec<f64>, Vec<S>>;
     #[inline]
-    fn frule(&self, (x,): (X,)) -> Self::Output {
+    fn frule(&self, (x,): (X,)) -> Dual<Vec<f64>, Vec<S>> {
         let mut y = self.init.clone();
-        let mut t = vec![S::zero(); y.len()];
-        self.f.frule((x, Dual::new(&mut y[..], &mut t[..])));
-        Dual::new(y, t)
+        let mut dy = vec![S::zero(); y.len()];
+        self.rule.frule((x, Dual::new(&mut y[..], &mut dy[..])));
+        Dual::new(y, dy)
     }
 }
 
 // ---------------------------------------------------------------------------------------
-// Outputs
+// Results read as lists of reals
 // ---------------------------------------------------------------------------------------
 
-/// The dual of a result seen as a flat list of reals.
+/// The dual of a result read as a flat list of reals (the rows of a Jacobian): `f64`,
+/// `[f64; M]`, `Vec<f64>` and tuples of up to 6 `f64`.
 pub trait FlatOutput<S> {
     /// Number of reals.
     fn len(&self) -> usize;
@@ -293,110 +529,358 @@ pub trait FlatOutput<S> {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Value of output `i`.
+    /// The value of real `i`.
     fn value(&self, i: usize) -> f64;
-    /// Tangent of output `i`.
+    /// The tangent of real `i`.
     fn tangent(&self, i: usize) -> S;
 }
 
 impl<S: Copy> FlatOutput<S> for Dual<f64, S> {
+    #[inline]
     fn len(&self) -> usize {
         1
     }
+    #[inline]
     fn value(&self, _: usize) -> f64 {
         self.primal
     }
+    #[inline]
     fn tangent(&self, _: usize) -> S {
         self.tangent
     }
 }
 
 impl<S: Copy, const M: usize> FlatOutput<S> for Dual<[f64; M], [S; M]> {
+    #[inline]
     fn len(&self) -> usize {
         M
     }
+    #[inline]
     fn value(&self, i: usize) -> f64 {
         self.primal[i]
     }
+    #[inline]
     fn tangent(&self, i: usize) -> S {
         self.tangent[i]
     }
 }
 
 impl<S: Copy> FlatOutput<S> for Dual<Vec<f64>, Vec<S>> {
+    #[inline]
     fn len(&self) -> usize {
         self.primal.len()
     }
+    #[inline]
     fn value(&self, i: usize) -> f64 {
         self.primal[i]
     }
+    #[inline]
     fn tangent(&self, i: usize) -> S {
         self.tangent[i]
     }
 }
 
+macro_rules! flat_tuple {
+    ($n:literal; $($F:ident $S:ident $i:tt),+) => {
+        impl<S: Copy> FlatOutput<S> for Dual<($($F,)+), ($($S,)+)> {
+            #[inline]
+            fn len(&self) -> usize {
+                $n
+            }
+            #[inline]
+            fn value(&self, i: usize) -> f64 {
+                match i {
+                    $($i => self.primal.$i,)+
+                    _ => panic!("index {i} out of range for a {}-tuple", $n),
+                }
+            }
+            #[inline]
+            fn tangent(&self, i: usize) -> S {
+                match i {
+                    $($i => self.tangent.$i,)+
+                    _ => panic!("index {i} out of range for a {}-tuple", $n),
+                }
+            }
+        }
+    };
+}
+flat_tuple!(1; f64 S 0);
+flat_tuple!(2; f64 S 0, f64 S 1);
+flat_tuple!(3; f64 S 0, f64 S 1, f64 S 2);
+flat_tuple!(4; f64 S 0, f64 S 1, f64 S 2, f64 S 3);
+flat_tuple!(5; f64 S 0, f64 S 1, f64 S 2, f64 S 3, f64 S 4);
+flat_tuple!(6; f64 S 0, f64 S 1, f64 S 2, f64 S 3, f64 S 4, f64 S 5);
+
 // ---------------------------------------------------------------------------------------
 // Matrix
 // ---------------------------------------------------------------------------------------
 
-/// A dense row-major matrix.
-#[derive(Clone, Debug, PartialEq)]
+/// A dense `f64` matrix stored row-major: what [`jacobian`] and [`hessian`] return.
+///
+/// Element `(i, j)` is `m[(i, j)]`; for a Jacobian, row `i` is the gradient of output `i`
+/// and column `j` the derivative along input `j`. [`Matrix::as_slice`] is the row-major
+/// data, [`Matrix::to_rows`] a `Vec<Vec<f64>>`. With the `nalgebra` feature, a `Matrix`
+/// converts into `nalgebra::DMatrix<f64>` (`.into()`).
+///
+/// ```
+/// use fwdad::drivers::Matrix;
+///
+/// let m = Matrix::from_rows(&[vec![1.0, 2.0], vec![3.0, 4.0]]);
+/// assert_eq!(m[(1, 0)], 3.0);
+/// assert_eq!(m.row(0), [1.0, 2.0]);
+/// assert_eq!(m.column(1), [2.0, 4.0]);
+/// assert_eq!(m.as_slice(), [1.0, 2.0, 3.0, 4.0]);
+/// assert_eq!(m.mul_vec(&[1.0, 1.0]), [3.0, 7.0]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Matrix {
-    rows: usize,
-    cols: usize,
+    nrows: usize,
+    ncols: usize,
     data: Vec<f64>,
 }
 
 impl Matrix {
-    /// Zeros.
-    pub fn zeros(rows: usize, cols: usize) -> Self {
+    /// The `nrows × ncols` zero matrix.
+    pub fn zeros(nrows: usize, ncols: usize) -> Self {
         Matrix {
-            rows,
-            cols,
-            data: vec![0.0; rows * cols],
+            nrows,
+            ncols,
+            data: vec![0.0; nrows * ncols],
         }
     }
-    /// Rows.
+
+    /// The `n × n` identity.
+    pub fn identity(n: usize) -> Self {
+        let mut m = Self::zeros(n, n);
+        for i in 0..n {
+            m[(i, i)] = 1.0;
+        }
+        m
+    }
+
+    /// A matrix from its row-major data.
+    ///
+    /// # Panics
+    /// If `data.len() != nrows * ncols`.
+    pub fn from_row_major(nrows: usize, ncols: usize, data: Vec<f64>) -> Self {
+        assert_eq!(
+            data.len(),
+            nrows * ncols,
+            "a {nrows} × {ncols} matrix needs {} elements",
+            nrows * ncols
+        );
+        Matrix { nrows, ncols, data }
+    }
+
+    /// A matrix from its rows.
+    ///
+    /// # Panics
+    /// If the rows do not all have the same length.
+    pub fn from_rows<R: AsRef<[f64]>>(rows: &[R]) -> Self {
+        let ncols = rows.first().map_or(0, |r| r.as_ref().len());
+        let mut data = Vec::with_capacity(rows.len() * ncols);
+        for r in rows {
+            assert_eq!(r.as_ref().len(), ncols, "rows of different lengths");
+            data.extend_from_slice(r.as_ref());
+        }
+        Matrix {
+            nrows: rows.len(),
+            ncols,
+            data,
+        }
+    }
+
+    /// Number of rows.
     pub fn nrows(&self) -> usize {
-        self.rows
+        self.nrows
     }
-    /// Columns.
+
+    /// Number of columns.
     pub fn ncols(&self) -> usize {
-        self.cols
+        self.ncols
     }
+
+    /// `(nrows, ncols)`.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.nrows, self.ncols)
+    }
+
     /// Row `i`.
+    ///
+    /// # Panics
+    /// If `i >= nrows`.
     pub fn row(&self, i: usize) -> &[f64] {
-        &self.data[i * self.cols..(i + 1) * self.cols]
+        assert!(i < self.nrows, "row {i} of a {}-row matrix", self.nrows);
+        &self.data[i * self.ncols..(i + 1) * self.ncols]
+    }
+
+    /// Row `i`, mutably.
+    ///
+    /// # Panics
+    /// If `i >= nrows`.
+    pub fn row_mut(&mut self, i: usize) -> &mut [f64] {
+        assert!(i < self.nrows, "row {i} of a {}-row matrix", self.nrows);
+        &mut self.data[i * self.ncols..(i + 1) * self.ncols]
+    }
+
+    /// Column `j`, copied.
+    ///
+    /// # Panics
+    /// If `j >= ncols`.
+    pub fn column(&self, j: usize) -> Vec<f64> {
+        assert!(j < self.ncols, "column {j} of a {}-column matrix", self.ncols);
+        (0..self.nrows).map(|i| self.data[i * self.ncols + j]).collect()
+    }
+
+    /// The rows, in order.
+    pub fn rows(&self) -> impl Iterator<Item = &[f64]> + '_ {
+        (0..self.nrows).map(move |i| self.row(i))
+    }
+
+    /// The row-major data.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.data
+    }
+
+    /// The row-major data, by value.
+    pub fn into_vec(self) -> Vec<f64> {
+        self.data
+    }
+
+    /// The rows as vectors.
+    pub fn to_rows(&self) -> Vec<Vec<f64>> {
+        self.rows().map(<[f64]>::to_vec).collect()
+    }
+
+    /// The transpose.
+    pub fn transpose(&self) -> Matrix {
+        let mut t = Matrix::zeros(self.ncols, self.nrows);
+        for i in 0..self.nrows {
+            for j in 0..self.ncols {
+                t[(j, i)] = self[(i, j)];
+            }
+        }
+        t
+    }
+
+    /// The product `self · v`.
+    ///
+    /// # Panics
+    /// If `v.len() != ncols`.
+    pub fn mul_vec(&self, v: &[f64]) -> Vec<f64> {
+        assert_eq!(v.len(), self.ncols, "vector length differs from ncols");
+        self.rows()
+            .map(|r| r.iter().zip(v).map(|(a, b)| a * b).sum())
+            .collect()
     }
 }
 
 impl Index<(usize, usize)> for Matrix {
     type Output = f64;
+    /// Element `(i, j)`.
+    ///
+    /// # Panics
+    /// If `i >= nrows` or `j >= ncols`.
+    #[inline]
     fn index(&self, (i, j): (usize, usize)) -> &f64 {
-        assert!(i < self.rows && j < self.cols);
-        &self.data[i * self.cols + j]
+        assert!(
+            i < self.nrows && j < self.ncols,
+            "index ({i}, {j}) out of a {} × {} matrix",
+            self.nrows,
+            self.ncols
+        );
+        &self.data[i * self.ncols + j]
     }
 }
+
 impl IndexMut<(usize, usize)> for Matrix {
+    #[inline]
     fn index_mut(&mut self, (i, j): (usize, usize)) -> &mut f64 {
-        assert!(i < self.rows && j < self.cols);
-        &mut self.data[i * self.cols + j]
+        assert!(
+            i < self.nrows && j < self.ncols,
+            "index ({i}, {j}) out of a {} × {} matrix",
+            self.nrows,
+            self.ncols
+        );
+        &mut self.data[i * self.ncols + j]
     }
 }
+
+impl From<Matrix> for Vec<Vec<f64>> {
+    fn from(m: Matrix) -> Self {
+        m.to_rows()
+    }
+}
+
+/// One row per line, entries separated by spaces (the format's width and precision apply
+/// to each entry: `{:10.4}`).
 impl fmt::Display for Matrix {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for i in 0..self.rows {
-            writeln!(f, "{:?}", self.row(i))?;
+        for (i, r) in self.rows().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            for (j, v) in r.iter().enumerate() {
+                if j > 0 {
+                    f.write_str(" ")?;
+                }
+                fmt::Display::fmt(v, f)?;
+            }
         }
         Ok(())
     }
 }
 
+#[cfg(feature = "nalgebra")]
+impl From<Matrix> for nalgebra::DMatrix<f64> {
+    fn from(m: Matrix) -> Self {
+        nalgebra::DMatrix::from_row_slice(m.nrows, m.ncols, &m.data)
+    }
+}
+
+#[cfg(feature = "nalgebra")]
+impl From<&nalgebra::DMatrix<f64>> for Matrix {
+    fn from(m: &nalgebra::DMatrix<f64>) -> Self {
+        let (nrows, ncols) = m.shape();
+        let mut out = Matrix::zeros(nrows, ncols);
+        for i in 0..nrows {
+            for j in 0..ncols {
+                out[(i, j)] = m[(i, j)];
+            }
+        }
+        out
+    }
+}
+
 // ---------------------------------------------------------------------------------------
-// Drivers
+// The drivers
 // ---------------------------------------------------------------------------------------
 
-/// Value and derivative of a scalar function.
+/// The value and the derivative of a function of one `f64`, in one pass.
+///
+/// The result may be anything differentiable: for `f64 → f64` this returns
+/// `(f(x), f'(x))`, for `f64 → [f64; 3]` the value and the derivative of each component.
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn sigmoid(x: f64) -> f64 {
+///     1.0 / (1.0 + (-x).exp())
+/// }
+///
+/// #[derive_frule]
+/// fn helix(t: f64) -> [f64; 3] {
+///     [t.cos(), t.sin(), 0.5 * t]
+/// }
+///
+/// let (s, ds) = derivative(sigmoid {}, 0.3);
+/// assert!((ds - s * (1.0 - s)).abs() < 1e-16);
+///
+/// let (p, v) = derivative(helix {}, 1.0);
+/// assert_eq!(p, helix(1.0));
+/// assert_eq!(v, [-1f64.sin(), 1f64.cos(), 0.5]);
+/// ```
 pub fn derivative<F, O, T>(f: F, x: f64) -> (O, T)
 where
     O: Differentiable,
@@ -405,7 +889,23 @@ where
     f.frule((Dual::new(x, 1.0),)).into_parts()
 }
 
-/// Value, derivative and second derivative.
+/// `(f(x), f'(x), f''(x))` of a function `f64 → f64`, in one second-order pass.
+///
+/// ```
+/// use fwdad::drivers::second_derivative;
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn cube_root_ish(x: f64) -> f64 {
+///     x.cbrt() + x * x.ln()
+/// }
+///
+/// let x = 2.0_f64;
+/// let (f, d1, d2) = second_derivative(cube_root_ish {}, x);
+/// assert_eq!(f, cube_root_ish(x));
+/// assert!((d1 - (x.powf(-2.0 / 3.0) / 3.0 + x.ln() + 1.0)).abs() < 1e-15);
+/// assert!((d2 - (-2.0 / 9.0 * x.powf(-5.0 / 3.0) + 1.0 / x)).abs() < 1e-15);
+/// ```
 pub fn second_derivative<F>(f: F, x: f64) -> (f64, f64, f64)
 where
     F: Frule<(Dual<f64, Hyper<f64, f64>>,), Hyper<f64, f64>, Output = Dual<f64, Hyper<f64, f64>>>,
@@ -419,17 +919,61 @@ where
     (y.primal, y.tangent.d1, y.tangent.d12)
 }
 
-/// Value and directional derivative.
+/// The value of `f` at `x` and its directional derivative `J·v` (Jacobian-vector
+/// product), in one pass.
+///
+/// The result may be anything differentiable: `(f64, f64)` for a scalar function,
+/// `(Vec<f64>, Vec<f64>)` for [`inplace`], `([f64; M], [f64; M])` for an array.
+///
+/// # Panics
+/// If `v.len() != x.len()`.
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn norm2(x: &[f64]) -> f64 {
+///     let mut s = 0.0;
+///     for i in 0..x.len() {
+///         s += x[i] * x[i];
+///     }
+///     s.sqrt()
+/// }
+///
+/// let (r, dr) = jvp(norm2 {}, &[3.0, 4.0], &[1.0, 1.0]);
+/// assert_eq!(r, 5.0);
+/// assert!((dr - 7.0 / 5.0).abs() < 1e-15); // (x·v) / |x|
+/// ```
 pub fn jvp<F, O, T>(f: F, x: &[f64], v: &[f64]) -> (O, T)
 where
     O: Differentiable,
     F: SliceRule<f64, Output = Dual<O, T>>,
 {
-    assert_eq!(x.len(), v.len(), "jvp: direction length differs from x");
+    assert_eq!(x.len(), v.len(), "jvp: the direction's length differs from x's");
     f.eval(x, v).into_parts()
 }
 
-/// Gradient, default width.
+/// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / [`DEFAULT_WIDTH`]⌉ batched passes.
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn log_sum_exp(x: &[f64]) -> f64 {
+///     let mut s = 0.0;
+///     for i in 0..x.len() {
+///         s += x[i].exp();
+///     }
+///     s.ln()
+/// }
+///
+/// let x: Vec<f64> = (0..20).map(|i| 0.1 * i as f64).collect();
+/// let (lse, g) = gradient(log_sum_exp {}, &x);
+/// // The gradient is the softmax.
+/// for i in 0..20 {
+///     assert!((g[i] - (x[i] - lse).exp()).abs() < 1e-15);
+/// }
+/// ```
 pub fn gradient<F>(f: F, x: &[f64]) -> (f64, Vec<f64>)
 where
     F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output = Dual<f64, Batch<f64, DEFAULT_WIDTH>>>,
@@ -437,16 +981,52 @@ where
     gradient_with::<DEFAULT_WIDTH, F>(f, x)
 }
 
-/// Gradient, width `N`.
+/// [`gradient`] with `N` directions per pass (`N ≥ 1`).
+///
+/// ```
+/// use fwdad::drivers::gradient_with;
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn dot_self(x: &[f64]) -> f64 {
+///     let mut s = 0.0;
+///     for i in 0..x.len() {
+///         s += x[i] * x[i];
+///     }
+///     s
+/// }
+///
+/// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
+/// let (_, g) = gradient_with::<2, _>(dot_self {}, &x); // 3 passes: 2 + 2 + 1 (padded)
+/// assert_eq!(g, [2.0, 4.0, 6.0, 8.0, 10.0]);
+/// ```
 pub fn gradient_with<const N: usize, F>(f: F, x: &[f64]) -> (f64, Vec<f64>)
 where
     F: SliceRule<Batch<f64, N>, Output = Dual<f64, Batch<f64, N>>>,
 {
-    let (v, j) = jacobian_in::<Batch<f64, N>, _, _>(f, x);
-    (v[0], j.data)
+    let (value, jac) = jacobian_in::<Batch<f64, N>, F, Dual<f64, Batch<f64, N>>>(f, x);
+    (value[0], jac.into_vec())
 }
 
-/// Jacobian, default width.
+/// The values of `f` at `x` and its Jacobian `J` (an m × n row-major [`Matrix`],
+/// `J[(i, j)] = ∂fᵢ/∂xⱼ`), in ⌈n / [`DEFAULT_WIDTH`]⌉ batched passes.
+///
+/// `f` maps `&[f64]` to anything [`FlatOutput`] reads: `f64`, `[f64; M]`, `Vec<f64>`, a
+/// tuple of `f64`, or a buffer through [`inplace`].
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn polar_to_cartesian(p: &[f64]) -> [f64; 2] {
+///     [p[0] * p[1].cos(), p[0] * p[1].sin()]
+/// }
+///
+/// let (r, t) = (2.0_f64, 0.5_f64);
+/// let (xy, j) = jacobian(polar_to_cartesian {}, &[r, t]);
+/// assert_eq!(xy, [r * t.cos(), r * t.sin()]);
+/// assert_eq!(j.to_rows(), [[t.cos(), -r * t.sin()], [t.sin(), r * t.cos()]]);
+/// ```
 pub fn jacobian<F, Y>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
 where
     F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output = Y>,
@@ -455,7 +1035,20 @@ where
     jacobian_in::<Batch<f64, DEFAULT_WIDTH>, F, Y>(f, x)
 }
 
-/// Jacobian, width `N`.
+/// [`jacobian`] with `N` directions per pass (`N ≥ 1`).
+///
+/// ```
+/// use fwdad::drivers::jacobian_with;
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn squares(x: &[f64]) -> [f64; 3] {
+///     [x[0] * x[0], x[1] * x[1], x[2] * x[2]]
+/// }
+///
+/// let (_, j) = jacobian_with::<32, _, _>(squares {}, &[1.0, 2.0, 3.0]);
+/// assert_eq!(j.to_rows(), [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]]);
+/// ```
 pub fn jacobian_with<const N: usize, F, Y>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
 where
     F: SliceRule<Batch<f64, N>, Output = Y>,
@@ -464,20 +1057,22 @@ where
     jacobian_in::<Batch<f64, N>, F, Y>(f, x)
 }
 
+/// The Jacobian in chunks of `S::LANES` directions: chunk `c` seeds `e_{cw+k}` in lane `k`
+/// and reads column `cw+k` from lane `k`; lanes past the input length stay zero.
 fn jacobian_in<S, F, Y>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
 where
     S: Mode + Lanes<f64>,
     F: SliceRule<S, Output = Y>,
     Y: FlatOutput<S>,
 {
+    const { assert!(S::LANES >= 1, "a batch needs at least one lane") };
     let n = x.len();
-    let w = S::LANES;
     let mut seeds = vec![S::zero(); n];
     let mut values = Vec::new();
     let mut jac = Matrix::zeros(0, n);
     let mut start = 0;
     loop {
-        let end = (start + w).min(n);
+        let end = (start + S::LANES).min(n);
         for k in start..end {
             seeds[k] = S::from_lanes(|l| if l == k - start { 1.0 } else { 0.0 });
         }
@@ -486,15 +1081,14 @@ where
             values = (0..y.len()).map(|i| y.value(i)).collect();
             jac = Matrix::zeros(values.len(), n);
         }
-        for i in 0..y.len() {
+        for i in 0..values.len() {
             let t = y.tangent(i);
+            let row = jac.row_mut(i);
             for k in start..end {
-                jac[(i, k)] = t.lane(k - start);
+                row[k] = t.lane(k - start);
             }
         }
-        for s in &mut seeds[start..end] {
-            *s = S::zero();
-        }
+        seeds[start..end].fill(S::zero());
         start = end;
         if start >= n {
             break;
@@ -503,33 +1097,70 @@ where
     (values, jac)
 }
 
-/// Hessian, default width.
+/// Second-order tangents: `N` directions in `d1`, one in `d2`.
+type Hyper2<const N: usize> = Hyper<f64, Batch<f64, N>>;
+
+/// `(f(x), ∇f(x), ∇²f(x))` of a function `&[f64] → f64`, by forward-over-forward with
+/// [`Hyper<f64, Batch<f64, N>>`](crate::Hyper) tangents, `N` = [`DEFAULT_WIDTH`].
+///
+/// Each pass yields `N` entries of a Hessian column; the upper triangle is computed and
+/// mirrored, so the result is exactly symmetric (about n²/2N + n/2 passes).
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn f(x: &[f64]) -> f64 {
+///     x[0] * x[0] * x[1] + x[1].sin()
+/// }
+///
+/// let (v, g, h) = hessian(f {}, &[2.0, 0.5]);
+/// assert_eq!(v, f(&[2.0, 0.5]));
+/// assert_eq!(g, [2.0 * 2.0 * 0.5, 2.0 * 2.0 + 0.5f64.cos()]);
+/// assert_eq!(h.to_rows(), [[2.0 * 0.5, 2.0 * 2.0], [2.0 * 2.0, -0.5f64.sin()]]);
+/// ```
 #[allow(clippy::type_complexity)]
 pub fn hessian<F>(f: F, x: &[f64]) -> (f64, Vec<f64>, Matrix)
 where
-    F: SliceRule<
-        Hyper<f64, Batch<f64, DEFAULT_WIDTH>>,
-        Output = Dual<f64, Hyper<f64, Batch<f64, DEFAULT_WIDTH>>>,
-    >,
+    F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output = Dual<f64, Hyper2<DEFAULT_WIDTH>>>,
 {
     hessian_with::<DEFAULT_WIDTH, F>(f, x)
 }
 
-/// Hessian, width `N`.
+/// [`hessian`] with `N` directions per pass (`N ≥ 1`).
+///
+/// ```
+/// use fwdad::drivers::hessian_with;
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn quartic(x: &[f64]) -> f64 {
+///     let mut s = 0.0;
+///     for i in 0..x.len() {
+///         s += x[i].powi(4);
+///     }
+///     s
+/// }
+///
+/// let (_, _, h) = hessian_with::<4, _>(quartic {}, &[1.0, 2.0, 3.0, 4.0, 5.0]);
+/// assert_eq!(h[(4, 4)], 12.0 * 25.0);
+/// assert_eq!(h[(1, 3)], 0.0);
+/// ```
 pub fn hessian_with<const N: usize, F>(f: F, x: &[f64]) -> (f64, Vec<f64>, Matrix)
 where
-    F: SliceRule<Hyper<f64, Batch<f64, N>>, Output = Dual<f64, Hyper<f64, Batch<f64, N>>>>,
+    F: SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
 {
+    const { assert!(N >= 1, "a batch needs at least one lane") };
     let n = x.len();
-    let mut seeds = vec![<Hyper<f64, Batch<f64, N>> as ScalarTangent<f64>>::zero(); n];
-    let mut value = 0.0;
+    let mut seeds = vec![<Hyper2<N> as ScalarTangent<f64>>::zero(); n];
     let mut grad = vec![0.0; n];
     let mut h = Matrix::zeros(n, n);
     if n == 0 {
-        value = f.eval(x, &seeds).primal;
+        return (f.eval(x, &seeds).primal, grad, h);
     }
-    let mut r0 = 0;
-    while r0 < n {
+    let mut value = 0.0;
+    // Chunk [r0, r1) of rows rides in d1; column j in d2.
+    for r0 in (0..n).step_by(N) {
         let r1 = (r0 + N).min(n);
         for k in r0..r1 {
             seeds[k].d1 = Batch::unit(k - r0);
@@ -544,6 +1175,7 @@ where
                     grad[k] = y.tangent.d1.0[k - r0];
                 }
             }
+            // Rows r ≤ j of column j: the upper triangle; the lower one is its mirror.
             for r in r0..r1.min(j + 1) {
                 let v = y.tangent.d12.0[r - r0];
                 h[(r, j)] = v;
@@ -553,30 +1185,50 @@ where
         for k in r0..r1 {
             seeds[k].d1 = Batch::default();
         }
-        r0 = r1;
     }
     (value, grad, h)
 }
 
-/// Hessian-vector product.
+/// `(f(x), ∇f(x), ∇²f(x)·v)`: the Hessian-vector product of a function `&[f64] → f64`,
+/// without forming the Hessian, in ⌈n / [`DEFAULT_WIDTH`]⌉ second-order passes.
+///
+/// # Panics
+/// If `v.len() != x.len()`.
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn f(x: &[f64]) -> f64 {
+///     x[0] * x[0] * x[1] + x[1].sin()
+/// }
+///
+/// let x = [2.0, 0.5];
+/// let (_, _, hv) = hvp(f {}, &x, &[1.0, -1.0]);
+/// let (_, _, h) = hessian(f {}, &x);
+/// assert_eq!(hv, h.mul_vec(&[1.0, -1.0]));
+/// ```
+#[allow(clippy::type_complexity)]
 pub fn hvp<F>(f: F, x: &[f64], v: &[f64]) -> (f64, Vec<f64>, Vec<f64>)
 where
-    F: SliceRule<
-        Hyper<f64, Batch<f64, DEFAULT_WIDTH>>,
-        Output = Dual<f64, Hyper<f64, Batch<f64, DEFAULT_WIDTH>>>,
-    >,
+    F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output = Dual<f64, Hyper2<DEFAULT_WIDTH>>>,
 {
     hvp_with::<DEFAULT_WIDTH, F>(f, x, v)
 }
 
-/// Hessian-vector product, width `N`.
+/// [`hvp`] with `N` directions per pass (`N ≥ 1`).
+///
+/// # Panics
+/// If `v.len() != x.len()`.
 pub fn hvp_with<const N: usize, F>(f: F, x: &[f64], v: &[f64]) -> (f64, Vec<f64>, Vec<f64>)
 where
-    F: SliceRule<Hyper<f64, Batch<f64, N>>, Output = Dual<f64, Hyper<f64, Batch<f64, N>>>>,
+    F: SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
 {
-    assert_eq!(x.len(), v.len());
+    const { assert!(N >= 1, "a batch needs at least one lane") };
+    assert_eq!(x.len(), v.len(), "hvp: the direction's length differs from x's");
     let n = x.len();
-    let mut seeds: Vec<Hyper<f64, Batch<f64, N>>> = v
+    // d2 = v everywhere; d1 = e_k for the k of the current chunk.
+    let mut seeds: Vec<Hyper2<N>> = v
         .iter()
         .map(|&vk| Hyper {
             d1: Batch::default(),
@@ -584,9 +1236,9 @@ where
             d12: Batch::default(),
         })
         .collect();
-    let mut value = 0.0;
     let mut grad = vec![0.0; n];
     let mut hv = vec![0.0; n];
+    let mut value = 0.0;
     let mut r0 = 0;
     loop {
         let r1 = (r0 + N).min(n);
@@ -594,7 +1246,9 @@ where
             seeds[k].d1 = Batch::unit(k - r0);
         }
         let y = f.eval(x, &seeds);
-        value = y.primal;
+        if r0 == 0 {
+            value = y.primal;
+        }
         for k in r0..r1 {
             grad[k] = y.tangent.d1.0[k - r0];
             hv[k] = y.tangent.d12.0[k - r0];
@@ -605,6 +1259,20 @@ where
             break;
         }
     }
-    let _ = NoTangent;
     (value, grad, hv)
+}
+
+#[cfg(all(test, feature = "nalgebra"))]
+mod nalgebra_tests {
+    use super::Matrix;
+
+    #[test]
+    fn matrix_round_trips_through_dmatrix() {
+        let m = Matrix::from_rows(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+        let d: nalgebra::DMatrix<f64> = m.clone().into();
+        assert_eq!(d.shape(), (2, 3));
+        assert_eq!(d[(1, 0)], 4.0);
+        assert_eq!(d[(0, 2)], 3.0);
+        assert_eq!(Matrix::from(&d), m);
+    }
 }
