@@ -95,7 +95,7 @@ impl Analysis<'_> {
                 arg,
             } => self.is(*arg),
             InstKind::Ref { arg, .. } => self.is(*arg),
-            InstKind::Cast { arg, .. } => self.is(*arg),
+            InstKind::Cast { arg, .. } | InstKind::Copy(arg) => self.is(*arg),
             InstKind::Tuple(vs) | InstKind::Array(vs) | InstKind::VecList(vs) => any(vs, self),
             InstKind::VecRepeat { elem, .. } => self.is(*elem),
             InstKind::Repeat { elem, .. } => self.is(*elem),
@@ -117,7 +117,19 @@ impl Analysis<'_> {
                 }
                 self.is(*receiver) || any(args, self)
             }
-            InstKind::Call { args, .. } => any(args, self),
+            InstKind::Call { args, .. } => {
+                // A buffer lent `&mut` to a call that sees active inputs may receive active
+                // values: it is active from its definition on.
+                if any(args, self) {
+                    for a in args {
+                        if self.is_mut_borrow(*a) {
+                            let root = self.root(*a);
+                            self.forced.push(root);
+                        }
+                    }
+                }
+                any(args, self)
+            }
             InstKind::Store { place, value } => {
                 if self.is(*value) {
                     let target = match place {
@@ -265,6 +277,19 @@ impl Analysis<'_> {
             InstKind::Loop { body, .. } | InstKind::For { body, .. } => *body == r,
             _ => false,
         })
+    }
+
+    /// Whether `v` is `&mut x`, `&mut x[i]` or `&mut x[a..b]`.
+    fn is_mut_borrow(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => matches!(
+                self.func.insts[inst].kind,
+                InstKind::Ref { mutable: true, .. }
+                    | InstKind::ElemRef { mutable: true, .. }
+                    | InstKind::Slice { mutable: true, .. }
+            ),
+            ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => false,
+        }
     }
 
     /// The value whose storage a place expression reaches: through references,

@@ -42,6 +42,8 @@ pub enum Form {
     /// The source operation on primal operands; `promote`: wrap the result as a constant
     /// dual (its storage will receive tangents).
     Primal { promote: bool },
+    /// `let y = x;`: the value as it is (dual or primal).
+    Copy,
     /// `ops::<rule>(operands..)`.
     Op(String),
     /// `ops::sin_cos_dual(x)`: the pair as one dual.
@@ -137,6 +139,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     let plan = |form: Form, needs: Vec<Need>| Plan { form, needs };
     match &func.insts[inst].kind {
         InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
+        InstKind::Copy(_) => plan(Form::Copy, all(Need::AsIs)),
         InstKind::Binary { op, .. } => {
             if result_active && op.is_arithmetic() {
                 plan(Form::Op(op.name().to_string()), all(Need::AsIs))
@@ -204,6 +207,9 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 Some(name) if result_active => plan(Form::Wrap(name.to_string()), all(Need::Dual)),
                 _ => primal,
             }
+        }
+        InstKind::Call { func: path, .. } if crate::rules::is_mem_swap(path) => {
+            plan(Form::Wrap("swap".into()), all(Need::Dual))
         }
         InstKind::Call { func: path, args } => match float_path_call(path) {
             Some((name, rule)) if result_active => {

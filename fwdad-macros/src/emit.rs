@@ -357,6 +357,7 @@ impl Emitter<'_> {
                 let f = format_ident!("{}", name, span = span);
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
             }
+            (_, Form::Copy) => args[0].clone(),
             (_, Form::Wrap(name)) => {
                 let f = format_ident!("{}", name, span = span);
                 quote_spanned!(span=> #rt::#f(#(#args),*))
@@ -626,6 +627,7 @@ impl Emitter<'_> {
     /// The source operation on (already coerced) operands.
     fn primal_expr(&self, kind: &InstKind, a: &[TokenStream], span: Span) -> TokenStream {
         match kind {
+            InstKind::Copy(_) => a[0].clone(),
             InstKind::Lit(l) => l.to_token_stream(),
             InstKind::Const(p) => p.to_token_stream(),
             InstKind::Binary { op, .. } => {
@@ -813,6 +815,7 @@ fn strip_generics(path: &syn::Path) -> syn::Path {
 
 fn kind_name(kind: &InstKind) -> &'static str {
     match kind {
+        InstKind::Copy(_) => "copy",
         InstKind::Lit(_) => "lit",
         InstKind::Const(_) => "const",
         InstKind::Binary { .. } => "binary",

@@ -126,3 +126,9 @@ pub fn variant_ctor(path: &syn::Path) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// `std::mem::swap(a, b)` / `core::mem::swap`: swapped structurally on duals.
+pub fn is_mem_swap(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 1].ident == "swap" && path.segments[n - 2].ident == "mem"
+}

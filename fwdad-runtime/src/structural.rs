@@ -377,3 +377,13 @@ pub fn at_mut<D: DualSliceMut>(x: &mut D, i: usize) -> Dual<&mut D::Elem, &mut D
     let (p, t) = x.slices_mut();
     Dual::new(&mut p[i], &mut t[i])
 }
+
+/// `std::mem::swap(a, b)` of two mutable dual references: primals and tangents swapped.
+#[inline(always)]
+pub fn swap<'a, 'b, P: Differentiable, T>(
+    a: Dual<&'a mut P, &'a mut T>,
+    b: Dual<&'b mut P, &'b mut T>,
+) {
+    core::mem::swap(a.primal, b.primal);
+    core::mem::swap(a.tangent, b.tangent);
+}

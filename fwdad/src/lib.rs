@@ -51,7 +51,7 @@ pub mod __private {
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
         array, at_mut, cast, deref, index, ok, reborrow, sin_cos_dual, slice_mut, some,
-        store_deref, store_index, tuple, PromoteRef,
+        store_deref, store_index, swap, tuple, PromoteRef,
     };
     pub use fwdad_runtime::{call, constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
     // `#[primitive]`: scalar-partials rules.

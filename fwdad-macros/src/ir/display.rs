@@ -106,6 +106,7 @@ fn write_inst(
         format!("    ; {annotation}")
     };
     let body = match &data.kind {
+        InstKind::Copy(v) => format!("copy {v}"),
         InstKind::Lit(l) => format!("lit {}", tokens(l)),
         InstKind::Const(p) => format!("const {}", tokens(p)),
         InstKind::Binary { op, lhs, rhs } => format!("{} {lhs}, {rhs}", op.name()),

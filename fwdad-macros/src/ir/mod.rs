@@ -179,6 +179,9 @@ pub enum UnOp {
 /// kind fails to compile until every pass handles it.
 #[derive(Clone, Debug)]
 pub enum InstKind {
+    /// `let y = x;` / `y = x;` where `x` is a local: a copy (or move), so that mutating
+    /// `x` in place afterwards leaves `y` as it was, as in Rust.
+    Copy(Value),
     /// A literal: `2.0`, `3`, `true`.
     Lit(syn::Lit),
     /// A path that is not a local: a `const`, a `static`, `f64::consts::PI`, a unit struct.
@@ -319,7 +322,8 @@ impl Function {
         match &self.insts[inst].kind {
             InstKind::Lit(_) | InstKind::Const(_) | InstKind::Poison => vec![],
             InstKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
-            InstKind::Unary { arg, .. }
+            InstKind::Copy(arg)
+            | InstKind::Unary { arg, .. }
             | InstKind::Ref { arg, .. }
             | InstKind::Cast { arg, .. }
             | InstKind::Repeat { elem: arg, .. }
@@ -361,7 +365,8 @@ impl Function {
                 .iter()
                 .flat_map(|a| a.guard.into_iter().chain([a.body]))
                 .collect(),
-            InstKind::Lit(_)
+            InstKind::Copy(_)
+            | InstKind::Lit(_)
             | InstKind::Const(_)
             | InstKind::Binary { .. }
             | InstKind::Unary { .. }

@@ -32,7 +32,7 @@ impl Lowerer<'_> {
                 let rhs = self.lower_expr(right)?;
                 let new = match op {
                     Some(op) => self.binary(op, old, rhs, span),
-                    None => rhs,
+                    None => self.copy_if_local(right, rhs),
                 };
                 // The new value is this variable now (`let mut x = a; x = ..;` names it `x`).
                 if let Some(id) = p.path.get_ident() {
@@ -98,13 +98,75 @@ impl Lowerer<'_> {
                 );
                 Some(self.unit(span))
             }
+            syn::Expr::Tuple(t) if op.is_none() => {
+                // `(a, b) = (b, a)`: the right side is evaluated first, then each place.
+                let rhs = self.lower_expr(right)?;
+                for (i, place) in t.elems.iter().enumerate() {
+                    if matches!(strip(place), syn::Expr::Infer(_)) {
+                        continue;
+                    }
+                    let member = syn::Member::Unnamed(syn::Index {
+                        index: i as u32,
+                        span: place.span(),
+                    });
+                    let hint = self.func.values[rhs].ty.field(&member);
+                    let part = self.push(InstKind::Field { base: rhs, member }, hint, place.span());
+                    self.assign_value(place, part, span)?;
+                }
+                Some(self.unit(span))
+            }
             other => {
-                self.diag.error_spanned(&other,
-                    "`#[derive_frule]` can assign only to local variables, `*reference` and `slice[index]`; assign to a local and copy it",
+                self.diag.error_spanned(
+                    &other,
+                    "`#[derive_frule]` can assign only to local variables, `*reference`, `slice[index]` and tuples of these; assign to a local and copy it",
                 );
                 Some(self.poison(span))
             }
         }
+    }
+
+    /// Assigns an already lowered value to a place (a local, `*r`, `x[i]`).
+    fn assign_value(&mut self, place: &syn::Expr, value: Value, span: Span) -> Option<()> {
+        match strip(place) {
+            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                let id = p.path.get_ident().cloned()?;
+                if !self.assign(&id.to_string(), value) {
+                    self.diag.error_spanned(
+                        place,
+                        format!(
+                            "`#[derive_frule]` can only assign local variables; `{id}` is not one"
+                        ),
+                    );
+                }
+            }
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                let target = self.lower_expr(&u.expr)?;
+                self.push(
+                    InstKind::Store {
+                        place: Place::Deref(target),
+                        value,
+                    },
+                    TypeHint::NonDiff,
+                    span,
+                );
+            }
+            syn::Expr::Index(ix) => {
+                let target = self.lower_expr(&ix.expr)?;
+                let index = self.lower_expr(&ix.index)?;
+                self.push(
+                    InstKind::Store {
+                        place: Place::Index(target, index),
+                        value,
+                    },
+                    TypeHint::NonDiff,
+                    span,
+                );
+            }
+            other => self
+                .diag
+                .error_spanned(other, "`#[derive_frule]` cannot assign to this place"),
+        }
+        Some(())
     }
 
     /// `&e`, `&mut e`; `&x[a..b]` becomes a [`InstKind::Slice`].

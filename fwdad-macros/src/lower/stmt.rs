@@ -73,6 +73,7 @@ impl Lowerer<'_> {
             other => (other, None),
         };
         let value = self.lower_expr(&init.expr)?;
+        let value = self.copy_if_local(&init.expr, value);
         if let Some(ty) = ty {
             self.annotate(value, ty);
         }
@@ -110,6 +111,17 @@ impl Lowerer<'_> {
                 Some(self.poison(span))
             }
         }
+    }
+
+    /// A `Copy` of `value` when `expr` names a local (`let y = x;`): binding the same value
+    /// would make `y` change when `x` is later mutated in place.
+    pub(crate) fn copy_if_local(&mut self, expr: &syn::Expr, value: Value) -> Value {
+        let is_local = matches!(super::place::strip(expr), syn::Expr::Path(p) if p.path.get_ident().is_some_and(|id| self.lookup(&id.to_string()) == Some(value)));
+        if !is_local {
+            return value;
+        }
+        let ty = self.func.values[value].ty.clone();
+        self.push(InstKind::Copy(value), ty, expr.span())
     }
 
     /// Records a written type on a value (kept in the emitted `let` for inference).
