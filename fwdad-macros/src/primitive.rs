@@ -1,16 +1,1702 @@
-//! `#[primitive]` and `#[non_differentiable]`: register hand-written rules.
+//! `#[primitive]` and `#[non_differentiable]`: register hand-written forward rules.
 //!
-//! (Being implemented.)
+//! Every form registers its rule exactly as `#[derive_frule]` does, so calls in derived
+//! bodies (same crate or downstream, by path or through `use`) find it: next to the
+//! untouched function `name` it emits
+//! * `struct name {}`: the marker (type namespace), implementing
+//!   `Frule<(Dual<P1, <P1 as Differentiable>::TangentIn<M>>, ..), M>` for every mode `M`;
+//! * `fn name_frule(..)`: the one-direction rule on plain `Dual`s, same visibility.
+//!
+//! The three forms differ in where the rule's body comes from.
+//!
+//! **Scalar partials** (ChainRules' `@scalar_rule`), for `f64` functions of `f64`
+//! arguments (integer and `bool` arguments allowed, they carry no tangent):
+//! ```text
+//! #[primitive(d = (x - y).exp())]            // ∂/∂x; `y` is the result
+//! fn log1p_exp(x: f64) -> f64 { .. }
+//! #[primitive(d = ((a - y).exp(), (b - y).exp()))]   // one partial per `f64` argument
+//! fn log_add_exp(a: f64, b: f64) -> f64 { .. }
+//! ```
+//! expands to a private type holding the partials twice, once on `f64` (`d`) and once on
+//! `Dual<f64, T>` (`d_dual`, which gives second-order modes `f''`), implementing the
+//! runtime's `Unary<f64>` (one argument) or `Binary<f64>` (two), and a `Frule` impl that
+//! goes through `ScalarTangent::chain1` / `rules::binary`: one rule for every tangent
+//! representation, accepting active duals or inactive plain `f64`s in any mix (an
+//! inactive argument costs nothing). Three or more arguments sum `chain1` over the active
+//! ones, with a `d_dual` that reads every argument's first-order part (see [`nary_items`]).
+//!
+//! **Full rule**: `#[primitive(rule = dot_rule)] fn dot(..)`: the author's `dot_rule`,
+//! generic over the tangent type, is called with the argument duals. The impl coerces it to
+//! the exact fn-pointer type the primal's signature implies, at the user's `dot_rule`
+//! tokens, so a wrong arity, argument or return type is a type error there that prints the
+//! expected signature.
+//!
+//! **`#[non_differentiable]`**: the rule calls the function on the primals and returns
+//! the result with a zero tangent (`constant_in::<M, _>`).
+//!
+//! Every failure is a spanned `syn::Error`, accumulated; on error the function is emitted
+//! unchanged with the errors and, when its signature was understood, a marker whose rule is
+//! `unreachable!()`, so callers see only the real errors.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use crate::diag::Diagnostics;
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
 
-/// Expands `#[primitive(args)] item`.
-pub fn expand(_args: TokenStream, item: TokenStream) -> TokenStream {
-    quote!(::core::compile_error!("`#[primitive]` is not implemented yet"); #item)
+/// Which attribute is being expanded (for messages).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attr {
+    Primitive,
+    NonDifferentiable,
 }
 
-/// Expands `#[non_differentiable] item`.
-pub fn expand_non_differentiable(_args: TokenStream, item: TokenStream) -> TokenStream {
-    quote!(::core::compile_error!("`#[non_differentiable]` is not implemented yet"); #item)
+impl Attr {
+    fn name(self) -> &'static str {
+        match self {
+            Attr::Primitive => "#[primitive]",
+            Attr::NonDifferentiable => "#[non_differentiable]",
+        }
+    }
+}
+
+/// Expands `#[primitive(args)] item`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<PrimitiveArgs>(args));
+    let rt = runtime_path(args.as_ref().and_then(|a| a.krate.as_ref()));
+    let Some(func) = parse_fn(Attr::Primitive, &item, &mut diag) else {
+        return fallback(item, diag, None, &rt);
+    };
+    let sig = check_signature(Attr::Primitive, &func, &mut diag);
+    let form = args.and_then(|a| a.into_form(&mut diag));
+    let body = match (&sig, form) {
+        (Some(sig), Some(Form::Partials(p))) => scalar_rule(&func, sig, &p, &rt, &mut diag),
+        (Some(sig), Some(Form::Rule(path))) => full_rule(&func, sig, &path, &rt, &mut diag),
+        _ => None,
+    };
+    match (diag.has_errors(), sig, body) {
+        (false, Some(sig), Some(body)) => {
+            let _ = diag.finish();
+            finish(&func, &sig, body, &rt)
+        }
+        (_, sig, _) => fallback(func.to_token_stream(), diag, sig.map(|s| (func, s)), &rt),
+    }
+}
+
+/// Expands `#[non_differentiable(args)] item`.
+pub fn expand_non_differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<NonDiffArgs>(args));
+    let rt = runtime_path(args.as_ref().and_then(|a| a.krate.as_ref()));
+    let Some(func) = parse_fn(Attr::NonDifferentiable, &item, &mut diag) else {
+        return fallback(item, diag, None, &rt);
+    };
+    let sig = check_signature(Attr::NonDifferentiable, &func, &mut diag);
+    if let Some(sig) = &sig {
+        check_no_float_writes(sig, &mut diag);
+    }
+    match (diag.has_errors(), sig) {
+        (false, Some(sig)) => {
+            let _ = diag.finish();
+            let body = non_differentiable_rule(&func, &sig, &rt);
+            finish(&func, &sig, body, &rt)
+        }
+        (_, sig) => fallback(func.to_token_stream(), diag, sig.map(|s| (func, s)), &rt),
+    }
+}
+
+fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
+    match krate {
+        Some(p) => quote!(#p::__private),
+        None => quote!(::fwdad::__private),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Arguments
+// ---------------------------------------------------------------------------------------
+
+/// `#[primitive(d = .., result = y, crate = path)]` or `#[primitive(rule = path, ..)]`.
+#[derive(Default)]
+struct PrimitiveArgs {
+    /// `d = expr`: the partial derivative(s).
+    d: Option<(syn::Ident, syn::Expr)>,
+    /// `rule = path`: a hand-written rule.
+    rule: Option<(syn::Ident, syn::ExprPath)>,
+    /// `result = name`: what the partials call the primal result (default `y`).
+    result: Option<(syn::Ident, syn::Ident)>,
+    /// `crate = path`: the `fwdad` crate.
+    krate: Option<syn::Path>,
+}
+
+/// The rule's source, once the arguments are validated.
+enum Form {
+    Partials(Partials),
+    Rule(syn::ExprPath),
+}
+
+/// The scalar-partials form's arguments.
+struct Partials {
+    expr: syn::Expr,
+    /// The result's name inside `expr`, and whether the user chose it.
+    result: Option<(syn::Ident, bool)>,
+}
+
+const PRIMITIVE_EXPECTED: &str =
+    "expected `d = ..` (partial derivatives), `rule = path` (a hand-written rule), `result = name` or `crate = path`";
+
+/// Parses `key = value` pairs, calling `value` for each key.
+fn parse_pairs(
+    input: ParseStream,
+    mut value: impl FnMut(&syn::Ident, ParseStream) -> syn::Result<()>,
+) -> syn::Result<()> {
+    while !input.is_empty() {
+        let key: syn::Ident = if input.peek(syn::Token![crate]) {
+            let k: syn::Token![crate] = input.parse()?;
+            syn::Ident::new("crate", k.span)
+        } else {
+            input.call(syn::ext::IdentExt::parse_any)?
+        };
+        value(&key, input)?;
+        if !input.is_empty() {
+            input.parse::<syn::Token![,]>()?;
+        }
+    }
+    Ok(())
+}
+
+fn duplicate(key: &syn::Ident) -> syn::Error {
+    syn::Error::new(key.span(), format!("duplicate argument `{key}`"))
+}
+
+fn eq(key: &syn::Ident, input: ParseStream) -> syn::Result<()> {
+    if input.peek(syn::Token![=]) {
+        input.parse::<syn::Token![=]>()?;
+        Ok(())
+    } else {
+        Err(syn::Error::new(
+            key.span(),
+            format!("expected `{key} = ..`"),
+        ))
+    }
+}
+
+impl Parse for PrimitiveArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut args = PrimitiveArgs::default();
+        parse_pairs(input, |key, input| {
+            match key.to_string().as_str() {
+                "d" => {
+                    eq(key, input)?;
+                    if args.d.is_some() {
+                        return Err(duplicate(key));
+                    }
+                    args.d = Some((key.clone(), input.parse()?));
+                }
+                "rule" => {
+                    eq(key, input)?;
+                    if args.rule.is_some() {
+                        return Err(duplicate(key));
+                    }
+                    let e: syn::Expr = input.parse()?;
+                    match e {
+                        syn::Expr::Path(p) => args.rule = Some((key.clone(), p)),
+                        other => return Err(syn::Error::new(
+                            other.span(),
+                            "`rule` takes the path of the rule function, e.g. `rule = dot_rule`",
+                        )),
+                    }
+                }
+                "result" => {
+                    eq(key, input)?;
+                    if args.result.is_some() {
+                        return Err(duplicate(key));
+                    }
+                    args.result = Some((key.clone(), input.parse()?));
+                }
+                "crate" => {
+                    eq(key, input)?;
+                    if args.krate.is_some() {
+                        return Err(duplicate(key));
+                    }
+                    args.krate = Some(input.call(syn::Path::parse_mod_style)?);
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown `#[primitive]` argument `{other}`; {PRIMITIVE_EXPECTED}"),
+                    ))
+                }
+            }
+            Ok(())
+        })?;
+        Ok(args)
+    }
+}
+
+impl PrimitiveArgs {
+    fn into_form(self, diag: &mut Diagnostics) -> Option<Form> {
+        match (self.d, self.rule) {
+            (Some(_), Some((key, _))) => {
+                diag.error(
+                    key.span(),
+                    "`d` and `rule` are alternatives: give the partial derivatives (`d = ..`) or a hand-written rule (`rule = path`), not both",
+                );
+                None
+            }
+            (None, None) => {
+                diag.error(
+                    Span::call_site(),
+                    "`#[primitive]` needs its rule: `#[primitive(d = ..)]` with the partial derivatives of a scalar function, or `#[primitive(rule = path)]` naming a hand-written rule; for a function whose result carries no tangent, use `#[non_differentiable]`",
+                );
+                None
+            }
+            (Some((_, expr)), None) => Some(Form::Partials(Partials {
+                expr,
+                result: Some(match self.result {
+                    Some((_, name)) => (name, true),
+                    None => (syn::Ident::new("y", Span::call_site()), false),
+                }),
+            })),
+            (None, Some((_, path))) => {
+                if let Some((key, _)) = self.result {
+                    diag.error(
+                        key.span(),
+                        "`result` names the primal result inside `d = ..`; a hand-written `rule` has no use for it",
+                    );
+                    return None;
+                }
+                Some(Form::Rule(path))
+            }
+        }
+    }
+}
+
+/// `#[non_differentiable(crate = path)]`.
+#[derive(Default)]
+struct NonDiffArgs {
+    krate: Option<syn::Path>,
+}
+
+impl Parse for NonDiffArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut args = NonDiffArgs::default();
+        parse_pairs(input, |key, input| {
+            if key == "crate" {
+                eq(key, input)?;
+                if args.krate.is_some() {
+                    return Err(duplicate(key));
+                }
+                args.krate = Some(input.call(syn::Path::parse_mod_style)?);
+                Ok(())
+            } else {
+                Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown `#[non_differentiable]` argument `{key}`; the only argument is `crate = path`"),
+                ))
+            }
+        })?;
+        Ok(args)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The annotated item and its signature
+// ---------------------------------------------------------------------------------------
+
+/// Parses the item as a free function, or reports what it is instead.
+///
+/// ```text
+/// #[primitive(d = 1.0)] struct S;          // error: applies to a function
+/// #[primitive(d = 1.0)] #[derive_frule] fn f(x: f64) -> f64  // error: two rules
+/// ```
+fn parse_fn(attr: Attr, item: &TokenStream, diag: &mut Diagnostics) -> Option<syn::ItemFn> {
+    let name = attr.name();
+    match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Fn(f)) => {
+            check_other_rules(attr, &f, diag);
+            Some(f)
+        }
+        Ok(syn::Item::ForeignMod(_)) => {
+            diag.error(
+                Span::call_site(),
+                format!("`{name}` applies to a function with a body, not to an `extern` block: declare a safe Rust function that calls the foreign one, and annotate that"),
+            );
+            None
+        }
+        Ok(syn::Item::Impl(_)) => {
+            diag.error(
+                Span::call_site(),
+                format!("`{name}` applies to a free function; methods and `impl` blocks are not supported: write a free function and annotate it"),
+            );
+            None
+        }
+        Ok(other) => {
+            diag.error(
+                Span::call_site(),
+                format!(
+                    "`{name}` applies to a function (`fn`), not to {}",
+                    item_kind(&other)
+                ),
+            );
+            None
+        }
+        Err(_) => {
+            diag.error(
+                Span::call_site(),
+                format!("`{name}` applies to a function (`fn`)"),
+            );
+            None
+        }
+    }
+}
+
+fn item_kind(item: &syn::Item) -> &'static str {
+    match item {
+        syn::Item::Const(_) => "a `const`",
+        syn::Item::Enum(_) => "an `enum`",
+        syn::Item::Mod(_) => "a module",
+        syn::Item::Static(_) => "a `static`",
+        syn::Item::Struct(_) => "a `struct`",
+        syn::Item::Trait(_) => "a trait",
+        syn::Item::Type(_) => "a type alias",
+        syn::Item::Union(_) => "a `union`",
+        syn::Item::Use(_) => "a `use` declaration",
+        syn::Item::Macro(_) => "a macro invocation",
+        _ => "this item",
+    }
+}
+
+/// One function, one rule: another rule attribute on the same function is an error at it.
+///
+/// ```text
+/// #[primitive(d = 2.0 * x)]
+/// #[derive_frule]            // error: `f` would get two forward rules
+/// fn f(x: f64) -> f64 { x * x }
+/// ```
+fn check_other_rules(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) {
+    for a in &func.attrs {
+        let Some(last) = a.path().segments.last() else {
+            continue;
+        };
+        let other = match last.ident.to_string().as_str() {
+            "primitive" => "#[primitive]",
+            "non_differentiable" => "#[non_differentiable]",
+            "derive_frule" => "#[derive_frule]",
+            _ => continue,
+        };
+        let fname = &func.sig.ident;
+        let msg = if other == attr.name() {
+            format!("`{other}` given twice: `{fname}` can have only one forward rule")
+        } else {
+            format!(
+                "`{fname}` can have only one forward rule, but both `{}` and `{other}` register one; keep one of them",
+                attr.name()
+            )
+        };
+        diag.error(a.span(), msg);
+    }
+}
+
+/// The parts of the signature every form needs.
+struct Sig {
+    /// Parameter names (the user's ident, or `__fwdad_argN` for patterns).
+    names: Vec<syn::Ident>,
+    /// Parameter types as written (for the `_frule` wrapper and the scalar form).
+    inputs: Vec<syn::Type>,
+    /// Parameter types with every elided lifetime named (for the impl).
+    named_inputs: Vec<syn::Type>,
+    /// Return type as written (`()` when omitted).
+    output: syn::Type,
+    /// The return type with its lifetimes named.
+    named_output: syn::Type,
+    /// Lifetimes the impl declares.
+    lifetimes: Vec<syn::Lifetime>,
+    /// The impl's mode parameter: `T`, unless the signature mentions a `T`.
+    mode: syn::Ident,
+}
+
+/// Checks what every form needs of the signature, accumulating errors.
+///
+/// ```text
+/// #[primitive(rule = r)] fn f<T>(x: T) -> T   // error: generic functions
+/// #[primitive(rule = r)] async fn f() {}      // error: `async fn`
+/// ```
+fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Option<Sig> {
+    let name = attr.name();
+    let sig = &func.sig;
+    let before = diag.has_errors();
+    if let Some(a) = &sig.asyncness {
+        diag.error(a.span(), format!("`{name}` does not support `async fn`"));
+    }
+    if let Some(u) = &sig.unsafety {
+        diag.error(
+            u.span(),
+            format!("`{name}` does not support `unsafe fn`: wrap the call in a safe function and annotate that"),
+        );
+    }
+    if let Some(v) = &sig.variadic {
+        diag.error(
+            v.span(),
+            format!("`{name}` does not support variadic functions"),
+        );
+    }
+    for p in &sig.generics.params {
+        match p {
+            syn::GenericParam::Lifetime(_) => {}
+            syn::GenericParam::Type(t) => diag.error(
+                t.span(),
+                format!(
+                    "`{name}` does not support generic functions; write the function for `f64`"
+                ),
+            ),
+            syn::GenericParam::Const(c) => diag.error(
+                c.span(),
+                format!("`{name}` does not support const generic parameters"),
+            ),
+        }
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        diag.error(
+            w.span(),
+            format!("`{name}` does not support `where` clauses"),
+        );
+    }
+    let mut namer = LifetimeNamer::default();
+    for l in sig.generics.lifetimes() {
+        namer.declared.push(l.lifetime.clone());
+    }
+    let (mut names, mut inputs, mut named_inputs) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, arg) in sig.inputs.iter().enumerate() {
+        match arg {
+            syn::FnArg::Receiver(r) => diag.error(
+                r.span(),
+                format!("`{name}` does not support methods (`self`); write a free function"),
+            ),
+            syn::FnArg::Typed(t) => {
+                if let syn::Type::ImplTrait(it) = &*t.ty {
+                    diag.error(
+                        it.span(),
+                        format!("`{name}` does not support `impl Trait` parameters; use a concrete type"),
+                    );
+                }
+                names.push(match &*t.pat {
+                    syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident.clone(),
+                    _ => format_ident!("__fwdad_arg{}", i, span = Span::mixed_site()),
+                });
+                inputs.push((*t.ty).clone());
+                let mut ty = (*t.ty).clone();
+                namer.visit_type_mut(&mut ty);
+                named_inputs.push(ty);
+            }
+        }
+    }
+    let output: syn::Type = match &sig.output {
+        syn::ReturnType::Default => syn::parse_quote!(()),
+        syn::ReturnType::Type(_, t) => (**t).clone(),
+    };
+    if let syn::Type::ImplTrait(it) = &output {
+        diag.error(
+            it.span(),
+            format!("`{name}` does not support returning `impl Trait`; return a concrete type"),
+        );
+    }
+    let mut lifetimes = namer.declared.clone();
+    lifetimes.extend(namer.fresh.iter().cloned());
+    let mut named_output = output.clone();
+    let mut out_namer = OutputLifetimes {
+        only: (lifetimes.len() == 1).then(|| lifetimes[0].clone()),
+        missing: None,
+    };
+    out_namer.visit_type_mut(&mut named_output);
+    if let Some(span) = out_namer.missing {
+        diag.error(
+            span,
+            "cannot tell which argument the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",
+        );
+    }
+    if diag.has_errors() && !before {
+        return None;
+    }
+    let mode = mode_ident(sig);
+    Some(Sig {
+        names,
+        inputs,
+        named_inputs,
+        output,
+        named_output,
+        lifetimes,
+        mode,
+    })
+}
+
+/// The mode parameter's name: `T` reads best in error messages (it is the tangent type of
+/// an `f64` argument), unless the signature already mentions a `T` (or an `M`).
+fn mode_ident(sig: &syn::Signature) -> syn::Ident {
+    fn mentions(ts: TokenStream, name: &str) -> bool {
+        ts.into_iter().any(|tt| match tt {
+            TokenTree::Ident(i) => i == name,
+            TokenTree::Group(g) => mentions(g.stream(), name),
+            _ => false,
+        })
+    }
+    let ts = sig.to_token_stream();
+    ["T", "M"]
+        .into_iter()
+        .find(|n| !mentions(ts.clone(), n))
+        .map(|n| syn::Ident::new(n, Span::call_site()))
+        .unwrap_or_else(|| format_ident!("__FwdadMode", span = Span::mixed_site()))
+}
+
+/// Names every elided lifetime in parameter types (`&[f64]` → `&'a [f64]`), with names not
+/// already declared by the function.
+#[derive(Default)]
+struct LifetimeNamer {
+    declared: Vec<syn::Lifetime>,
+    fresh: Vec<syn::Lifetime>,
+}
+
+impl LifetimeNamer {
+    fn next(&mut self, span: Span) -> syn::Lifetime {
+        let taken = |n: &str| {
+            self.declared
+                .iter()
+                .chain(&self.fresh)
+                .any(|l| l.ident == n)
+        };
+        let mut i = 0usize;
+        let name = loop {
+            let n = if i < 26 {
+                ((b'a' + i as u8) as char).to_string()
+            } else {
+                format!("l{i}")
+            };
+            if !taken(&n) {
+                break n;
+            }
+            i += 1;
+        };
+        let l = syn::Lifetime::new(&format!("'{name}"), span);
+        self.fresh.push(l.clone());
+        l
+    }
+}
+
+impl VisitMut for LifetimeNamer {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        match &r.lifetime {
+            None => r.lifetime = Some(self.next(r.and_token.span)),
+            Some(l) if l.ident == "_" => r.lifetime = Some(self.next(l.span())),
+            Some(_) => {}
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+        if l.ident == "_" {
+            *l = self.next(l.span());
+        }
+    }
+}
+
+/// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
+struct OutputLifetimes {
+    only: Option<syn::Lifetime>,
+    missing: Option<Span>,
+}
+
+impl VisitMut for OutputLifetimes {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        if r.lifetime.as_ref().is_none_or(|l| l.ident == "_") {
+            match &self.only {
+                Some(l) => r.lifetime = Some(l.clone()),
+                None => self.missing = Some(r.span()),
+            }
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+}
+
+/// The tangent type of `ty` under mode `m`, written the way a reader would: `f64` → `T`,
+/// `&'a [f64]` → `&'a [T]`, `usize` → `NoTangent`, elementwise through references, slices,
+/// arrays, tuples and `Vec`/`Option`/`Box`; anything else as the projection
+/// `<ty as Differentiable>::TangentIn<T>`. It always names the same type as that
+/// projection (the runtime's `Differentiable` table), so it is only about legible errors.
+fn tangent_ty(ty: &syn::Type, m: &syn::Ident, rt: &TokenStream) -> TokenStream {
+    let projection = || quote!(<#ty as #rt::Differentiable>::TangentIn<#m>);
+    match ty {
+        syn::Type::Paren(p) => tangent_ty(&p.elem, m, rt),
+        syn::Type::Group(g) => tangent_ty(&g.elem, m, rt),
+        syn::Type::Tuple(t) if t.elems.is_empty() => quote!(#rt::NoTangent),
+        syn::Type::Tuple(t) => {
+            let elems = t.elems.iter().map(|e| tangent_ty(e, m, rt));
+            quote!((#(#elems,)*))
+        }
+        syn::Type::Array(a) => {
+            let (e, len) = (tangent_ty(&a.elem, m, rt), &a.len);
+            quote!([#e; #len])
+        }
+        syn::Type::Slice(s) => {
+            let e = tangent_ty(&s.elem, m, rt);
+            quote!([#e])
+        }
+        syn::Type::Reference(r) => {
+            if is_ident(&r.elem, "str") {
+                return quote!(#rt::NoTangent);
+            }
+            let (lt, mutability) = (&r.lifetime, &r.mutability);
+            let e = tangent_ty(&r.elem, m, rt);
+            quote!(&#lt #mutability #e)
+        }
+        syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            let id = seg.ident.to_string();
+            match (&seg.arguments, id.as_str()) {
+                (syn::PathArguments::None, "f64") => m.to_token_stream(),
+                (syn::PathArguments::None, "f32") => {
+                    quote!(<#m as #rt::Mode>::Of<f32>)
+                }
+                (syn::PathArguments::None, i) if is_nondiff_scalar(i) => quote!(#rt::NoTangent),
+                (syn::PathArguments::AngleBracketed(a), "Vec" | "Option" | "Box")
+                    if a.args.len() == 1 =>
+                {
+                    match &a.args[0] {
+                        syn::GenericArgument::Type(inner) => {
+                            let (c, e) = (&seg.ident, tangent_ty(inner, m, rt));
+                            quote!(#c<#e>)
+                        }
+                        _ => projection(),
+                    }
+                }
+                _ => projection(),
+            }
+        }
+        _ => projection(),
+    }
+}
+
+fn is_ident(ty: &syn::Type, name: &str) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
+}
+
+/// Primitive types whose tangent is `NoTangent` (the runtime's `non_differentiable!` list).
+fn is_nondiff_scalar(name: &str) -> bool {
+    matches!(
+        name,
+        "bool"
+            | "char"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+    )
+}
+
+/// `Dual<ty, tangent>` under the mode.
+fn dual_ty(ty: &syn::Type, m: &syn::Ident, rt: &TokenStream) -> TokenStream {
+    let t = tangent_ty(ty, m, rt);
+    quote!(#rt::Dual<#ty, #t>)
+}
+
+// ---------------------------------------------------------------------------------------
+// Output common to every form
+// ---------------------------------------------------------------------------------------
+
+/// The function, the marker, the rule (`body`: the `Frule` impl and its helpers), the
+/// wrapper.
+fn finish(func: &syn::ItemFn, sig: &Sig, body: TokenStream, rt: &TokenStream) -> TokenStream {
+    let marker = marker(func);
+    let wrapper = wrapper(func, sig, rt, None);
+    quote! {
+        #func
+        #marker
+        const _: () = {
+            #body
+        };
+        #wrapper
+    }
+}
+
+/// `pub struct name {}`: where calls in derived bodies find the rule.
+fn marker(func: &syn::ItemFn) -> TokenStream {
+    let (vis, name) = (&func.vis, &func.sig.ident);
+    let doc = format!(
+        "The forward rule of [`{name}`], registered by `#[primitive]` (see `{name}_frule`)."
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #vis struct #name {}
+    }
+}
+
+/// `fn name_frule(x: Dual<T>, ..) -> Dual<R>`: the one-direction rule (or, as `stub`, its
+/// signature with an `unreachable!()` body).
+fn wrapper(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    rt: &TokenStream,
+    stub: Option<TokenStream>,
+) -> TokenStream {
+    let (vis, name, generics) = (&func.vis, &func.sig.ident, &func.sig.generics);
+    let wrapper = format_ident!("{}_frule", name);
+    let (names, inputs, output) = (&sig.names, &sig.inputs, &sig.output);
+    let body = stub.unwrap_or_else(|| {
+        quote!(<#name as #rt::Frule<_, ::core::primitive::f64>>::frule(&#name {}, (#(#names,)*)))
+    });
+    let doc = format!(
+        "Forward rule of [`{name}`] (registered with `#[primitive]`): takes each argument as a `Dual` (value and tangent) and returns the value of `{name}` with its directional derivative."
+    );
+    let span = name.span();
+    quote_spanned! {span=>
+        #[doc = #doc]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        #vis fn #wrapper #generics (#(#names: #rt::Dual<#inputs>),*) -> #rt::Dual<#output> {
+            #body
+        }
+    }
+}
+
+/// The `Frule` impl header for duals of the signature's types: `(header, args, output)`.
+fn dual_impl_parts(sig: &Sig, rt: &TokenStream) -> (TokenStream, Vec<TokenStream>, TokenStream) {
+    let m = &sig.mode;
+    let lts = &sig.lifetimes;
+    let args: Vec<_> = sig.named_inputs.iter().map(|t| dual_ty(t, m, rt)).collect();
+    let out = dual_ty(&sig.named_output, m, rt);
+    let header = quote!(impl<#(#lts,)* #m: #rt::Mode>);
+    (header, args, out)
+}
+
+fn arg_idents(n: usize) -> Vec<syn::Ident> {
+    (0..n)
+        .map(|i| format_ident!("__fwdad_a{}", i, span = Span::mixed_site()))
+        .collect()
+}
+
+/// On error: the function unchanged, the errors, and (when the signature was understood)
+/// the marker with an `unreachable!()` rule and the wrapper stub, so that callers compile
+/// and only the real errors show.
+fn fallback(
+    item: TokenStream,
+    diag: Diagnostics,
+    understood: Option<(syn::ItemFn, Sig)>,
+    rt: &TokenStream,
+) -> TokenStream {
+    let errors = diag.finish().err().map(|e| e.to_compile_error());
+    let stub = understood.and_then(|(func, sig)| {
+        // Another rule attribute on the function registers its own marker.
+        let other_rule = func.attrs.iter().any(|a| {
+            a.path().segments.last().is_some_and(|s| {
+                s.ident == "primitive"
+                    || s.ident == "non_differentiable"
+                    || s.ident == "derive_frule"
+            })
+        });
+        if other_rule {
+            return None;
+        }
+        let name = &func.sig.ident;
+        let (header, args, out) = dual_impl_parts(&sig, rt);
+        let m = &sig.mode;
+        let marker = marker(&func);
+        let wrapper = wrapper(&func, &sig, rt, Some(quote!(::core::unreachable!())));
+        Some(quote! {
+            #marker
+            const _: () = {
+                #header #rt::Frule<(#(#args,)*), #m> for #name {
+                    type Output = #out;
+                    fn frule(&self, _: (#(#args,)*)) -> #out {
+                        ::core::unreachable!()
+                    }
+                }
+            };
+            #wrapper
+        })
+    });
+    quote!(#item #errors #stub)
+}
+
+// ---------------------------------------------------------------------------------------
+// #[non_differentiable]
+// ---------------------------------------------------------------------------------------
+
+/// A non-differentiable function must not write floats through its arguments: their
+/// tangents would keep describing the old values.
+///
+/// ```text
+/// #[non_differentiable]
+/// fn fill_noise(out: &mut [f64]) { .. }   // error: write a full rule instead
+/// ```
+fn check_no_float_writes(sig: &Sig, diag: &mut Diagnostics) {
+    for ty in &sig.inputs {
+        if let syn::Type::Reference(r) = ty {
+            if r.mutability.is_some() && holds_float(&r.elem) {
+                diag.error(
+                    ty.span(),
+                    format!(
+                        "`#[non_differentiable]` functions must not write floats through their arguments: the tangents of `{}` would be left describing the old values; return the values instead, or write a full rule with `#[primitive(rule = ..)]`",
+                        ty.to_token_stream()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Whether the type syntactically contains `f64` or `f32`.
+fn holds_float(ty: &syn::Type) -> bool {
+    fn walk(ts: TokenStream) -> bool {
+        ts.into_iter().any(|tt| match tt {
+            TokenTree::Ident(i) => i == "f64" || i == "f32",
+            TokenTree::Group(g) => walk(g.stream()),
+            _ => false,
+        })
+    }
+    walk(ty.to_token_stream())
+}
+
+/// `constant_in::<M, _>(name(a.primal, ..))`.
+fn non_differentiable_rule(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
+    let name = &func.sig.ident;
+    let (header, args, out) = dual_impl_parts(sig, rt);
+    let m = &sig.mode;
+    let a = arg_idents(args.len());
+    let span = sig.output.span();
+    let value = quote_spanned!(span=> #rt::constant_in::<#m, _>(#name(#(#a.primal),*)));
+    quote! {
+        #[automatically_derived]
+        #header #rt::Frule<(#(#args,)*), #m> for #name {
+            type Output = #out;
+            #[inline]
+            fn frule(&self, (#(#a,)*): (#(#args,)*)) -> #out {
+                #value
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// #[primitive(rule = path)]
+// ---------------------------------------------------------------------------------------
+
+/// The impl calls the user's rule through the fn-pointer type the primal's signature
+/// implies, written at the user's path: a mismatch is one type error there, printing the
+/// expected signature.
+///
+/// ```text
+/// #[primitive(rule = dot_rule)]
+/// fn dot(a: &[f64], b: &[f64]) -> f64 { .. }
+/// // impl<'a, 'b, T: Mode> Frule<(Dual<&'a [f64], &'a [T]>, Dual<&'b [f64], &'b [T]>), T> for dot {
+/// //     fn frule(&self, (a0, a1): ..) -> Dual<f64, T> {
+/// //         let rule: fn(Dual<&'a [f64], &'a [T]>, Dual<&'b [f64], &'b [T]>) -> Dual<f64, T> = dot_rule;
+/// //         rule(a0, a1)
+/// //     }
+/// // }
+/// ```
+fn full_rule(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    path: &syn::ExprPath,
+    rt: &TokenStream,
+    diag: &mut Diagnostics,
+) -> Option<TokenStream> {
+    let name = &func.sig.ident;
+    let wrapper = format_ident!("{}_frule", name);
+    if path.qself.is_none() && path.path.is_ident(&wrapper) {
+        diag.error(
+            path.span(),
+            format!("the rule cannot be called `{wrapper}`: `#[primitive]` generates `{wrapper}` (the one-direction rule); rename yours, e.g. `{name}_rule`"),
+        );
+        return None;
+    }
+    if path.qself.is_none() && path.path.is_ident(name) {
+        diag.error(
+            path.span(),
+            format!("`rule = {name}` names the function itself; name the function that computes its rule on `Dual`s"),
+        );
+        return None;
+    }
+    let (header, args, out) = dual_impl_parts(sig, rt);
+    let m = &sig.mode;
+    let a = arg_idents(args.len());
+    let span = path.span();
+    let rule = format_ident!("__fwdad_rule", span = Span::mixed_site());
+    let bind = quote_spanned! {span=>
+        let #rule: fn(#(#args),*) -> #out = #path;
+    };
+    Some(quote! {
+        #[automatically_derived]
+        #header #rt::Frule<(#(#args,)*), #m> for #name {
+            type Output = #out;
+            #[inline]
+            fn frule(&self, (#(#a,)*): (#(#args,)*)) -> #out {
+                #bind
+                #rule(#(#a),*)
+            }
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// #[primitive(d = ..)]
+// ---------------------------------------------------------------------------------------
+
+/// A parameter of a scalar-partials primitive.
+struct ScalarParam {
+    name: syn::Ident,
+    ty: syn::Type,
+    /// `f64`: has a partial; otherwise an integer or `bool` that carries no tangent.
+    active: bool,
+}
+
+/// Checks the scalar form's signature: `f64` result, `f64` (active) and integer/`bool`
+/// (inactive) parameters, at least one active, one partial per active parameter.
+///
+/// ```text
+/// #[primitive(d = 1.0)] fn f(x: &[f64]) -> f64    // error: the scalar form takes `f64`s
+/// #[primitive(d = (1.0, 2.0))] fn g(x: f64) -> f64 // error: 2 partials for 1 argument
+/// ```
+fn scalar_params(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    p: &Partials,
+    diag: &mut Diagnostics,
+) -> Option<Vec<ScalarParam>> {
+    let before = diag.has_errors();
+    let fname = &func.sig.ident;
+    let mut params = Vec::new();
+    for (name, ty) in sig.names.iter().zip(&sig.inputs) {
+        let active = is_ident(ty, "f64");
+        let inactive = matches!(ty, syn::Type::Path(tp) if tp.qself.is_none()
+            && tp.path.get_ident().is_some_and(|i| is_nondiff_scalar(&i.to_string())));
+        if !active && !inactive {
+            diag.error(
+                ty.span(),
+                format!(
+                    "`#[primitive(d = ..)]` is for scalar functions: parameter `{name}` has type `{}`, but partial derivatives are taken with respect to `f64` parameters (integer and `bool` parameters are allowed and carry no tangent); for other types, write a full rule with `#[primitive(rule = ..)]`",
+                    ty.to_token_stream()
+                ),
+            );
+        }
+        params.push(ScalarParam {
+            name: name.clone(),
+            ty: ty.clone(),
+            active,
+        });
+    }
+    if !is_ident(&sig.output, "f64") {
+        let span = match &func.sig.output {
+            syn::ReturnType::Type(_, t) => t.span(),
+            syn::ReturnType::Default => func.sig.ident.span(),
+        };
+        diag.error(
+            span,
+            format!(
+                "`#[primitive(d = ..)]` is for functions returning `f64`, and `{fname}` returns `{}`; for other results, write a full rule with `#[primitive(rule = ..)]`",
+                sig.output.to_token_stream()
+            ),
+        );
+    }
+    let active: Vec<_> = params.iter().filter(|p| p.active).collect();
+    if active.is_empty() && !diag.has_errors() {
+        diag.error(
+            func.sig.ident.span(),
+            format!("`{fname}` has no `f64` parameter to take partial derivatives with respect to; if its result carries no tangent, use `#[non_differentiable]`"),
+        );
+    }
+    if let Some((result, chosen)) = &p.result {
+        if let Some(clash) = params.iter().find(|q| q.name == *result) {
+            if *chosen {
+                diag.error(
+                    result.span(),
+                    format!("`result = {result}` clashes with the parameter `{}`; choose another name for the result", clash.name),
+                );
+            }
+        }
+    }
+    if let Some(n) = tuple_arity(&p.expr) {
+        let k = active.len();
+        if n != k && k > 0 {
+            let names: Vec<String> = active.iter().map(|q| format!("`{}`", q.name)).collect();
+            diag.error(
+                p.expr.span(),
+                format!(
+                    "`d` gives {n} partial derivative{}, but `{fname}` has {k} `f64` parameter{} ({}): give one partial per `f64` parameter, in order{}",
+                    if n == 1 { "" } else { "s" },
+                    if k == 1 { "" } else { "s" },
+                    names.join(", "),
+                    if k == 1 { ", e.g. `d = 2.0 * x`".to_string() } else { format!(", as a tuple `d = ({})`", vec!["..";k].join(", ")) },
+                ),
+            );
+        }
+    }
+    (diag.has_errors() == before).then_some(params)
+}
+
+/// The number of partials an expression visibly gives: a tuple's length, through blocks
+/// and parentheses; `None` when it cannot be seen (a call returning a tuple).
+fn tuple_arity(e: &syn::Expr) -> Option<usize> {
+    match e {
+        syn::Expr::Tuple(t) => Some(t.elems.len()),
+        syn::Expr::Paren(p) => tuple_arity(&p.expr).or(Some(1)),
+        syn::Expr::Block(b) if b.label.is_none() => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => tuple_arity(tail),
+            _ => None,
+        },
+        syn::Expr::Lit(_) | syn::Expr::Binary(_) | syn::Expr::Unary(_) => Some(1),
+        _ => None,
+    }
+}
+
+/// The scalar-partials rule: the partials type, its `Unary`/`Binary` impl (or the n-ary
+/// adapter), and the `Frule` impl.
+fn scalar_rule(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    p: &Partials,
+    rt: &TokenStream,
+    diag: &mut Diagnostics,
+) -> Option<TokenStream> {
+    let params = scalar_params(func, sig, p, diag)?;
+    let name = &func.sig.ident;
+    let m = &sig.mode;
+    let k = params.iter().filter(|q| q.active).count();
+    let ps = format_ident!("__FwdadPartials", span = Span::mixed_site());
+    let inactive: Vec<_> = params.iter().filter(|q| !q.active).collect();
+    let (in_names, in_tys): (Vec<_>, Vec<_>) = inactive.iter().map(|q| (&q.name, &q.ty)).unzip();
+    let active_names: Vec<_> = params
+        .iter()
+        .filter(|q| q.active)
+        .map(|q| &q.name)
+        .collect();
+    // The result's binding: `y` unless a parameter has that name (then the parameter wins).
+    let result = p
+        .result
+        .as_ref()
+        .filter(|(r, _)| !params.iter().any(|q| q.name == *r))
+        .map(|(r, _)| r.clone());
+
+    let xs = format_ident!("__fwdad_x", span = Span::mixed_site());
+    let ys = format_ident!("__fwdad_y", span = Span::mixed_site());
+    let tp = format_ident!("__FwdadT", span = Span::mixed_site());
+    let bind_result = result.as_ref().map(|r| quote!(let #r = #ys;));
+
+    // The partials on plain f64 ...
+    let plain = partials_tuple(&p.expr, k, &quote!(::core::primitive::f64), rt);
+    // ... and on duals (literals lifted, comparisons on primals).
+    let mut dual_expr = p.expr.clone();
+    let mut lifter = DualRewrite {
+        rt: rt.clone(),
+        t: tp.clone(),
+        compares: false,
+    };
+    lifter.visit_expr_mut(&mut dual_expr);
+    let dual_t = quote!(#rt::Dual<::core::primitive::f64, #tp>);
+    let dual = partials_tuple(&dual_expr, k, &dual_t, rt);
+    let cmp_trait = lifter.compares.then(|| primal_of_trait(rt));
+
+    let partials = quote! {
+        #[derive(Clone, Copy)]
+        struct #ps {
+            #(#in_names: #in_tys,)*
+        }
+        #cmp_trait
+        impl #ps {
+            #[inline(always)]
+            #[allow(unused_variables, unused_parens, unused_braces, clippy::all)]
+            fn d(&self, #xs: [::core::primitive::f64; #k], #ys: ::core::primitive::f64) -> [::core::primitive::f64; #k] {
+                let [#(#active_names),*] = #xs;
+                #(let #in_names = self.#in_names;)*
+                #bind_result
+                #plain
+            }
+            #[inline(always)]
+            #[allow(unused_variables, unused_parens, unused_braces, clippy::all)]
+            fn d_dual<#tp: #rt::ScalarTangent<::core::primitive::f64>>(
+                &self,
+                #xs: [#dual_t; #k],
+                #ys: #dual_t,
+            ) -> [#dual_t; #k] {
+                let [#(#active_names),*] = #xs;
+                #(let #in_names = self.#in_names;)*
+                #bind_result
+                #dual
+            }
+        }
+    };
+
+    // The Frule impl: active parameters take any `Operand` (active dual or plain f64).
+    let a = arg_idents(params.len());
+    let mut generics = Vec::new();
+    let mut arg_tys = Vec::new();
+    let mut active_args = Vec::new();
+    let mut active_tys = Vec::new();
+    for (q, ai) in params.iter().zip(&a) {
+        if q.active {
+            let g = format_ident!("__FwdadX{}", active_args.len(), span = Span::mixed_site());
+            generics.push(quote!(#g: #rt::Operand<::core::primitive::f64, #m>));
+            arg_tys.push(g.to_token_stream());
+            active_args.push(ai.clone());
+            active_tys.push(g);
+        } else {
+            arg_tys.push(dual_ty(&q.ty, m, rt));
+        }
+    }
+    let primals: Vec<_> = params
+        .iter()
+        .zip(&a)
+        .map(|(q, ai)| {
+            if q.active {
+                quote!(#rt::Operand::<::core::primitive::f64, #m>::primal(&#ai))
+            } else {
+                quote!(#ai.primal)
+            }
+        })
+        .collect();
+    let fields: Vec<_> = params
+        .iter()
+        .zip(&a)
+        .filter(|(q, _)| !q.active)
+        .map(|(q, ai)| {
+            let n = &q.name;
+            quote!(#n: #ai.primal)
+        })
+        .collect();
+    let rule = format_ident!("__fwdad_rule", span = Span::mixed_site());
+    let y = format_ident!("__fwdad_y", span = Span::mixed_site());
+    let (adapter, tangent) = match k {
+        1 => {
+            let (x, g) = (&active_args[0], &active_tys[0]);
+            let adapter = quote! {
+                impl #rt::Unary<::core::primitive::f64> for #ps {
+                    #[inline(always)]
+                    fn d(&self, x: ::core::primitive::f64, y: ::core::primitive::f64) -> ::core::primitive::f64 {
+                        #ps::d(self, [x], y)[0]
+                    }
+                    #[inline(always)]
+                    fn d_dual<#tp: #rt::ScalarTangent<::core::primitive::f64>>(&self, x: #dual_t, y: #dual_t) -> #dual_t {
+                        #ps::d_dual(self, [x], y)[0]
+                    }
+                }
+            };
+            let tangent = quote! {
+                if <#g as #rt::Operand<::core::primitive::f64, #m>>::ACTIVE {
+                    <#m as #rt::ScalarTangent<::core::primitive::f64>>::chain1(
+                        &#rule,
+                        #rt::Operand::<::core::primitive::f64, #m>::primal(&#x),
+                        #y,
+                        #rt::Operand::<::core::primitive::f64, #m>::tangent(&#x),
+                    )
+                } else {
+                    <#m as #rt::ScalarTangent<::core::primitive::f64>>::zero()
+                }
+            };
+            (adapter, tangent)
+        }
+        2 => {
+            let (x1, x2) = (&active_args[0], &active_args[1]);
+            let adapter = quote! {
+                impl #rt::Binary<::core::primitive::f64> for #ps {
+                    #[inline(always)]
+                    fn d(&self, a: ::core::primitive::f64, b: ::core::primitive::f64, y: ::core::primitive::f64) -> (::core::primitive::f64, ::core::primitive::f64) {
+                        let [da, db] = #ps::d(self, [a, b], y);
+                        (da, db)
+                    }
+                    #[inline(always)]
+                    fn d_dual<#tp: #rt::ScalarTangent<::core::primitive::f64>>(&self, a: #dual_t, b: #dual_t, y: #dual_t) -> (#dual_t, #dual_t) {
+                        let [da, db] = #ps::d_dual(self, [a, b], y);
+                        (da, db)
+                    }
+                }
+            };
+            let tangent = quote!(#rt::binary(&#rule, #x1, #x2, #y).tangent);
+            (adapter, tangent)
+        }
+        _ => nary_items(name, &ps, k, &active_args, &active_tys, m, rt),
+    };
+    let header_generics = quote!(<#m: #rt::Mode, #(#generics),*>);
+    let out = quote!(#rt::Dual<::core::primitive::f64, #m>);
+    Some(quote! {
+        #partials
+        #adapter
+        #[automatically_derived]
+        impl #header_generics #rt::Frule<(#(#arg_tys,)*), #m> for #name {
+            type Output = #out;
+            #[inline]
+            #[allow(unused_variables)]
+            fn frule(&self, (#(#a,)*): (#(#arg_tys,)*)) -> #out {
+                let #y = #name(#(#primals),*);
+                let #rule = #ps { #(#fields,)* };
+                #rt::Dual::new(#y, #tangent)
+            }
+        }
+    })
+}
+
+/// `[lift(p0), lift(p1), ..]` from the partials expression, evaluated at type `ty`.
+fn partials_tuple(e: &syn::Expr, k: usize, ty: &TokenStream, rt: &TokenStream) -> TokenStream {
+    let lift = |x: &dyn ToTokens| {
+        let span = x
+            .to_token_stream()
+            .into_iter()
+            .next()
+            .map_or(Span::call_site(), |t| t.span());
+        quote_spanned!(span=> #rt::LiftTo::<#ty>::lift(#x))
+    };
+    match e {
+        syn::Expr::Tuple(t) if t.elems.len() == k => {
+            let items = t.elems.iter().map(|x| lift(x));
+            quote!([#(#items),*])
+        }
+        _ if k == 1 && !matches!(e, syn::Expr::Tuple(_)) => {
+            let l = lift(e);
+            quote!([#l])
+        }
+        _ => {
+            let ps: Vec<_> = (0..k)
+                .map(|i| format_ident!("__fwdad_p{}", i, span = Span::mixed_site()))
+                .collect();
+            let items = ps.iter().map(|x| lift(x));
+            quote! {
+                let (#(#ps,)*) = #e;
+                [#(#items),*]
+            }
+        }
+    }
+}
+
+/// Three or more active arguments. The runtime's `ScalarTangent` has `chain1` and
+/// `chain2`; the tangent of `f(x1, .., xk)` is the sum over active arguments of `chain1`
+/// with `∂f/∂xi` ("`Nth`"). That is exact in first-order modes. A second-order mode also
+/// needs, for each `i`, the first-order variation of `∂f/∂xi` along *all* arguments, which
+/// `chain1` hands to `d_dual` only for `xi`; so `Nth::d_dual` reads the other arguments'
+/// first-order parts from the duals it holds. The only second-order representation is
+/// `Hyper<f64, T>`, whose `chain1` calls `d_dual::<T>` with first-order part `T`: the
+/// held `[Dual<f64, M>; k]` is then a `[Dual<f64, Hyper<f64, T>>; k]`, recovered with
+/// `Any` (`M: 'static`); the check folds away after monomorphisation.
+fn nary_items(
+    name: &syn::Ident,
+    ps: &syn::Ident,
+    k: usize,
+    active_args: &[syn::Ident],
+    active_tys: &[syn::Ident],
+    m: &syn::Ident,
+    rt: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let nth = format_ident!("__FwdadNth", span = Span::mixed_site());
+    let tp = format_ident!("__FwdadT", span = Span::mixed_site());
+    let mp = format_ident!("__FwdadM", span = Span::mixed_site());
+    let f64t = quote!(::core::primitive::f64);
+    let msg = format!(
+        "the rule of `{name}` (`#[primitive]` with {k} partials) supports first-order tangents and `Hyper` second-order tangents; this tangent representation is neither"
+    );
+    let adapter = quote! {
+        struct #nth<'r, #mp> {
+            partials: &'r #ps,
+            xs: &'r [#rt::Dual<#f64t, #mp>; #k],
+            ps: &'r [#f64t; #k],
+            i: usize,
+        }
+        impl<#mp: #rt::Mode> #rt::Unary<#f64t> for #nth<'_, #mp> {
+            #[inline(always)]
+            fn d(&self, _: #f64t, _: #f64t) -> #f64t {
+                self.ps[self.i]
+            }
+            #[inline(always)]
+            fn d_dual<#tp: #rt::ScalarTangent<#f64t>>(
+                &self,
+                _: #rt::Dual<#f64t, #tp>,
+                y: #rt::Dual<#f64t, #tp>,
+            ) -> #rt::Dual<#f64t, #tp> {
+                let any: &dyn ::core::any::Any = self.xs;
+                let Some(xs) = any.downcast_ref::<[#rt::Dual<#f64t, #rt::Hyper<#f64t, #tp>>; #k]>() else {
+                    ::core::panic!(#msg)
+                };
+                let xs: [#rt::Dual<#f64t, #tp>; #k] =
+                    ::core::array::from_fn(|j| #rt::Dual::new(xs[j].primal, xs[j].tangent.d1));
+                let mut dy = <#tp as #rt::ScalarTangent<#f64t>>::zero();
+                for j in 0..#k {
+                    dy = #rt::ScalarTangent::add(dy, #rt::ScalarTangent::scale(xs[j].tangent, self.ps[j]));
+                }
+                self.partials.d_dual(xs, #rt::Dual::new(y.primal, dy))[self.i]
+            }
+        }
+    };
+    let op = |x: &syn::Ident, f: &str| {
+        let f = format_ident!("{}", f);
+        quote!(#rt::Operand::<#f64t, #m>::#f(&#x))
+    };
+    let duals = active_args.iter().map(|x| {
+        let (p, t) = (op(x, "primal"), op(x, "tangent"));
+        quote!(#rt::Dual::new(#p, #t))
+    });
+    let terms = active_tys.iter().enumerate().map(|(i, g)| {
+        quote! {
+            if <#g as #rt::Operand<#f64t, #m>>::ACTIVE {
+                let term = <#m as #rt::ScalarTangent<#f64t>>::chain1(
+                    &#nth { partials: &__fwdad_rule, xs: &xs, ps: &ps, i: #i },
+                    xs[#i].primal,
+                    __fwdad_y,
+                    xs[#i].tangent,
+                );
+                t = #rt::ScalarTangent::add(t, term);
+            }
+        }
+    });
+    let y = format_ident!("__fwdad_y", span = Span::mixed_site());
+    let rule = format_ident!("__fwdad_rule", span = Span::mixed_site());
+    let _ = (&y, &rule);
+    let tangent = quote! {{
+        let xs: [#rt::Dual<#f64t, #m>; #k] = [#(#duals),*];
+        let ps = #rule.d(::core::array::from_fn(|j| xs[j].primal), #y);
+        let mut t = <#m as #rt::ScalarTangent<#f64t>>::zero();
+        #(#terms)*
+        t
+    }};
+    (adapter, fix_hygiene(tangent, &y, &rule))
+}
+
+/// Replaces the placeholder idents `__fwdad_y`/`__fwdad_rule` written with call-site
+/// hygiene inside `quote!` by the mixed-site ones the impl binds.
+fn fix_hygiene(ts: TokenStream, y: &syn::Ident, rule: &syn::Ident) -> TokenStream {
+    ts.into_iter()
+        .map(|tt| match tt {
+            TokenTree::Ident(i) if i == "__fwdad_y" => TokenTree::Ident(y.clone()),
+            TokenTree::Ident(i) if i == "__fwdad_rule" => TokenTree::Ident(rule.clone()),
+            TokenTree::Group(g) => {
+                let mut ng =
+                    proc_macro2::Group::new(g.delimiter(), fix_hygiene(g.stream(), y, rule));
+                ng.set_span(g.span());
+                TokenTree::Group(ng)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// A local trait giving comparisons in the dual copy of the partials a primal to compare:
+/// `x > 0.0` on duals compares `x.primal` (as the primal code does).
+fn primal_of_trait(rt: &TokenStream) -> TokenStream {
+    let tr = format_ident!("__FwdadPrimalOf", span = Span::mixed_site());
+    let tp = format_ident!("__FwdadT", span = Span::mixed_site());
+    let plain = [
+        "f64", "f32", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
+        "i32", "i64", "i128", "isize",
+    ]
+    .map(|t| format_ident!("{}", t));
+    quote! {
+        trait #tr {
+            type P: ::core::cmp::PartialOrd;
+            fn __fwdad_primal(self) -> Self::P;
+        }
+        impl<#tp: #rt::ScalarTangent<::core::primitive::f64>> #tr for #rt::Dual<::core::primitive::f64, #tp> {
+            type P = ::core::primitive::f64;
+            #[inline(always)]
+            fn __fwdad_primal(self) -> ::core::primitive::f64 {
+                self.primal
+            }
+        }
+        #(
+            impl #tr for ::core::primitive::#plain {
+                type P = Self;
+                #[inline(always)]
+                fn __fwdad_primal(self) -> Self {
+                    self
+                }
+            }
+        )*
+    }
+}
+
+/// Rewrites the dual copy of the partials so it evaluates on `Dual<f64, T>`:
+/// * float literals become constant duals, so `if x > 0.0 { 1.0 } else { x.exp() }`
+///   has one type in both branches;
+/// * comparisons compare primals (`Dual` is not `PartialOrd`);
+/// * `f64::sqrt(x)`-style calls become method calls, which `Dual` has.
+///
+/// Before/After (`T` the tangent type):
+/// ```text
+/// if x > 0.0 { 1.0 } else { f64::exp(x) }
+/// if P(x) > P(0.0) { Dual::<f64, T>::new(1.0, T::zero()) } else { (x).exp() }
+/// ```
+struct DualRewrite {
+    rt: TokenStream,
+    t: syn::Ident,
+    compares: bool,
+}
+
+impl VisitMut for DualRewrite {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        let (rt, t) = (&self.rt, &self.t);
+        match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Float(f),
+                ..
+            }) if f.suffix().is_empty() || f.suffix() == "f64" => {
+                let span = f.span();
+                *e = syn::parse_quote_spanned! {span=>
+                    #rt::Dual::<::core::primitive::f64, #t>::new(#f, <#t as #rt::ScalarTangent<::core::primitive::f64>>::zero())
+                };
+            }
+            syn::Expr::Binary(b)
+                if matches!(
+                    b.op,
+                    syn::BinOp::Lt(_)
+                        | syn::BinOp::Le(_)
+                        | syn::BinOp::Gt(_)
+                        | syn::BinOp::Ge(_)
+                        | syn::BinOp::Eq(_)
+                        | syn::BinOp::Ne(_)
+                ) =>
+            {
+                self.compares = true;
+                let tr = format_ident!("__FwdadPrimalOf", span = Span::mixed_site());
+                let (l, op, r) = (&b.left, &b.op, &b.right);
+                *e = syn::parse_quote!((#tr::__fwdad_primal(#l) #op #tr::__fwdad_primal(#r)));
+            }
+            syn::Expr::Call(c) if !c.args.is_empty() => {
+                if let syn::Expr::Path(p) = &*c.func {
+                    let segs = &p.path.segments;
+                    if p.qself.is_none()
+                        && segs.len() == 2
+                        && segs[0].ident == "f64"
+                        && segs[1].arguments.is_none()
+                    {
+                        let method = &segs[1].ident;
+                        let mut args = c.args.iter();
+                        let recv = args.next();
+                        let rest: Vec<_> = args.collect();
+                        *e =
+                            syn::parse_quote_spanned! {method.span()=> (#recv).#method(#(#rest),*)};
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pretty(ts: &TokenStream) -> String {
+        match syn::parse2::<syn::File>(ts.clone()) {
+            Ok(f) => prettyplease::unparse(&f),
+            Err(e) => panic!("expansion does not parse: {e}\n{ts}"),
+        }
+    }
+
+    #[test]
+    fn expansions_parse() {
+        let cases: &[(TokenStream, TokenStream)] = &[
+            (
+                quote!(d = 1.0 / (1.0 + (-x).exp())),
+                quote!(
+                    pub fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = (b, a)),
+                quote!(
+                    fn g(a: f64, b: f64) -> f64 {
+                        a * b
+                    }
+                ),
+            ),
+            (
+                quote!(d = (y / r, x / r, z / r), result = r),
+                quote!(
+                    fn h(x: f64, y: f64, z: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = if x > 0.0 { 1.0 } else { 0.0 }),
+                quote!(
+                    fn k(n: i32, x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(rule = dot_rule),
+                quote!(
+                    pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+                        0.0
+                    }
+                ),
+            ),
+        ];
+        for (args, item) in cases {
+            let out = expand(args.clone(), item.clone());
+            let text = pretty(&out);
+            assert!(!text.contains("compile_error"), "{text}");
+        }
+        let out = expand_non_differentiable(
+            quote!(),
+            quote!(
+                fn n(x: &[f64]) -> usize {
+                    0
+                }
+            ),
+        );
+        assert!(!pretty(&out).contains("compile_error"));
+    }
+
+    /// Malformed input never panics and always yields an error (and parseable output).
+    #[test]
+    fn errors_do_not_panic() {
+        let cases: &[(TokenStream, TokenStream)] = &[
+            (
+                quote!(),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = ),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = 1.0, rule = r),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(foo = 1),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = (1.0, 2.0)),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = 1.0),
+                quote!(
+                    fn f(x: &[f64]) -> f64 {
+                        x[0]
+                    }
+                ),
+            ),
+            (
+                quote!(d = 1.0),
+                quote!(
+                    fn f(x: f64) -> f32 {
+                        x as f32
+                    }
+                ),
+            ),
+            (
+                quote!(d = 1.0),
+                quote!(
+                    struct S;
+                ),
+            ),
+            (quote!(d = 1.0), quote!(impl S { fn f(&self) {} })),
+            (
+                quote!(d = 1.0),
+                quote!(
+                    fn f<T>(x: T) -> T {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(rule = 1 + 2),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(rule = f_frule),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(rule = r, result = z),
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (
+                quote!(d = 1.0),
+                quote!(
+                    #[derive_frule]
+                    fn f(x: f64) -> f64 {
+                        x
+                    }
+                ),
+            ),
+            (quote!(d = 1.0), quote!(garbage tokens)),
+        ];
+        for (args, item) in cases {
+            let out = expand(args.clone(), item.clone());
+            assert!(
+                out.to_string().contains("compile_error"),
+                "{args} / {item}: {out}"
+            );
+        }
+        let out = expand_non_differentiable(
+            quote!(x),
+            quote!(
+                fn n() -> usize {
+                    0
+                }
+            ),
+        );
+        assert!(out.to_string().contains("compile_error"));
+        let out = expand_non_differentiable(
+            quote!(),
+            quote!(
+                fn n(o: &mut [f64]) {}
+            ),
+        );
+        assert!(out.to_string().contains("compile_error"));
+    }
 }
