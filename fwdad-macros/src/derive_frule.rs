@@ -1,7 +1,7 @@
 //! `#[derive_frule]`: the pipeline.
 //!
 //! ```text
-//! parse args → lower → verify → activity → dual → emit
+//! parse args → lower → normalize → verify → activity → dual → emit
 //! ```
 //!
 //! For `fn f(x: f64, y: &[f64]) -> f64` it emits, next to the untouched `f`:
@@ -17,7 +17,7 @@
 
 use crate::args::Args;
 use crate::diag::Diagnostics;
-use crate::{activity, dual, emit, ir, lower};
+use crate::{activity, dual, emit, ir, lower, normalize};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -106,10 +106,11 @@ fn pipeline(
     diag: &mut Diagnostics,
 ) -> Option<TokenStream> {
     let dump = args.dump || dump_requested(&func.sig.ident);
-    let ir = lower::lower_fn(func, diag);
+    let mut ir = lower::lower_fn(func, diag);
     if diag.has_errors() {
         return None;
     }
+    normalize::remove_dead(&mut ir);
     if let Err(e) = ir::verify(&ir) {
         diag.error(
             func.sig.ident.span(),

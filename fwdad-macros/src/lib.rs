@@ -12,6 +12,7 @@ mod dual;
 mod emit;
 mod ir;
 mod lower;
+mod normalize;
 mod primitive;
 mod rules;
 mod types;
