@@ -121,8 +121,16 @@ macro_rules! hessian_all_widths {
         let entrywise = hessian_entrywise!($rule, x);
         for i in 0..n {
             for j in i..n {
-                assert_eq!(h8[(i, j)].to_bits(), entrywise[(i, j)].to_bits(), "({i}, {j})");
-                assert_eq!(h8[(j, i)].to_bits(), entrywise[(i, j)].to_bits(), "({j}, {i})");
+                assert_eq!(
+                    h8[(i, j)].to_bits(),
+                    entrywise[(i, j)].to_bits(),
+                    "({i}, {j})"
+                );
+                assert_eq!(
+                    h8[(j, i)].to_bits(),
+                    entrywise[(i, j)].to_bits(),
+                    "({j}, {i})"
+                );
             }
         }
         h8
@@ -270,7 +278,8 @@ fn ackley_hess_exact(x: &[f64]) -> Matrix {
     for i in 0..nn {
         for j in 0..nn {
             let d = if i == j { 1.0 } else { 0.0 };
-            let a = 4.0 / n * e * (d / r - x[i] * x[j] * (0.2 / (n * r * r) + 1.0 / (n * r.powi(3))));
+            let a =
+                4.0 / n * e * (d / r - x[i] * x[j] * (0.2 / (n * r * r) + 1.0 / (n * r.powi(3))));
             let b = 2.0 * PI / n
                 * g
                 * (2.0 * PI * d * (2.0 * PI * x[i]).cos()
@@ -393,7 +402,11 @@ fn hessian_of_bound_functions() {
             let expected = if i != j {
                 0.0
             } else {
-                let inside = if (x[i] - c[i]).abs() <= delta { 1.0 } else { 0.0 };
+                let inside = if (x[i] - c[i]).abs() <= delta {
+                    1.0
+                } else {
+                    0.0
+                };
                 inside + (1.0 - x[i] * x[i]) / (1.0 + x[i] * x[i]).powi(2)
             };
             assert_relative_eq!(h[(i, j)], expected, max_relative = 1e-14, epsilon = 1e-15);

@@ -179,7 +179,11 @@ fn derivative_of_scalar_functions() {
         let (v, d) = derivative(num2num_3 {}, x);
         assert_eq!(v, num2num_3(x));
         let l = 10.31_f64.ln();
-        assert_relative_eq!(d, 2.0 * l * 10.31_f64.powf(2.0 * x) - 1.0, max_relative = 1e-14);
+        assert_relative_eq!(
+            d,
+            2.0 * l * 10.31_f64.powf(2.0 * x) - 1.0,
+            max_relative = 1e-14
+        );
 
         let (s, d) = derivative(num2num_5 {}, x);
         assert_relative_eq!(d, s * (1.0 - s), max_relative = 1e-14);
@@ -540,11 +544,7 @@ fn dense_tanh(w: &[f64], b: &[f64], x: &[f64], y: &mut [f64]) {
 fn jacobian_of_in_place_functions_at_every_width() {
     for n in [1, 5, 37] {
         let x = test_points(n, 3);
-        let j = jacobian_all_widths!(
-            inplace(trigonometric {}, n),
-            &x,
-            trigonometric_plain(&x)
-        );
+        let j = jacobian_all_widths!(inplace(trigonometric {}, n), &x, trigonometric_plain(&x));
         assert_matrix_close(
             &j,
             &trigonometric_jac_exact(&x),

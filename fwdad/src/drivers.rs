@@ -115,8 +115,7 @@
 use core::fmt;
 use core::ops::{Index, IndexMut};
 use fwdad_runtime::{
-    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent,
-    ZeroTangent,
+    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent, ZeroTangent,
 };
 
 /// Directions per pass of [`gradient`], [`jacobian`], [`hessian`] and [`hvp`].
@@ -165,6 +164,11 @@ pub struct Wrt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Out;
 
+/// A scratch buffer argument (`&mut [f64]`) of the given length for [`bind`]: zeroed for
+/// each pass, its content is discarded (use [`Out`] and [`inplace`] to read it instead).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Scratch(pub usize);
+
 /// A constant argument of any type with a zero tangent (for [`bind`]), passed to the rule
 /// by value (cloned for each pass). Plain `f64`, integers, `bool`, arrays, `&T` and `&[T]`
 /// need no wrapper.
@@ -186,7 +190,8 @@ pub struct Bound<F, A> {
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
 ///   `Vec`), or [`Const`]`(value)` for any other value; constants get zero tangents;
-/// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`].
+/// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
+/// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
 ///
 /// The argument types are checked against the rule when `bind` is called, which also
 /// gives untyped literals their type (`10` becomes the `usize` the function takes).
@@ -222,16 +227,18 @@ where
 /// An entry of the argument tuple of [`bind`]: how it becomes a dual under mode `S`,
 /// given the differentiated argument's dual `X` and the output buffer's dual `Y`.
 ///
-/// Implemented for [`Wrt`], [`Out`], [`Const`] and the constants listed at [`bind`].
+/// Implemented for [`Wrt`], [`Out`], [`Scratch`], [`Const`] and the constants listed at
+/// [`bind`].
 pub trait Slot<X, Y, S: Mode>: for<'z> SlotDual<'z, X, Y, S> {
-    /// Owned storage of the zero tangent of a borrowed constant (`()` for the others).
+    /// Owned storage of the zero tangent of a borrowed constant, or of a scratch buffer
+    /// (`()` for the others).
     type Store;
     /// Builds the storage (once per pass).
     fn store(&self) -> Self::Store;
     /// The dual passed to the rule.
     fn dual<'z>(
         &'z self,
-        store: &'z Self::Store,
+        store: &'z mut Self::Store,
         x: X,
         y: &mut Option<Y>,
     ) -> <Self as SlotDual<'z, X, Y, S>>::Dual;
@@ -280,7 +287,7 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Wrt {
     #[inline(always)]
     fn store(&self) {}
     #[inline(always)]
-    fn dual<'z>(&'z self, _: &'z (), x: X, _: &mut Option<Y>) -> X {
+    fn dual<'z>(&'z self, _: &'z mut (), x: X, _: &mut Option<Y>) -> X {
         x
     }
 }
@@ -294,9 +301,30 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Out {
     #[inline(always)]
     fn store(&self) {}
     #[inline(always)]
-    fn dual<'z>(&'z self, _: &'z (), _: X, y: &mut Option<Y>) -> Y {
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, y: &mut Option<Y>) -> Y {
         y.take()
             .expect("`Out` marks one output buffer: bind it once, and wrap the rule in `inplace`")
+    }
+}
+
+impl<'z> Fits<Dual<&'z mut [f64], &'z mut [f64]>> for Scratch {}
+impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Scratch {
+    type Dual = Dual<&'z mut [f64], &'z mut [S]>;
+}
+impl<X, Y, S: Mode> Slot<X, Y, S> for Scratch {
+    type Store = (Vec<f64>, Vec<S>);
+    #[inline(always)]
+    fn store(&self) -> (Vec<f64>, Vec<S>) {
+        (vec![0.0; self.0], vec![S::zero(); self.0])
+    }
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        store: &'z mut (Vec<f64>, Vec<S>),
+        _: X,
+        _: &mut Option<Y>,
+    ) -> Dual<&'z mut [f64], &'z mut [S]> {
+        Dual::new(&mut store.0[..], &mut store.1[..])
     }
 }
 
@@ -309,7 +337,7 @@ impl<X, Y, S: Mode, P: ZeroTangent + Clone> Slot<X, Y, S> for Const<P> {
     #[inline(always)]
     fn store(&self) {}
     #[inline(always)]
-    fn dual<'z>(&'z self, _: &'z (), _: X, _: &mut Option<Y>) -> Dual<P, P::TangentIn<S>> {
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> Dual<P, P::TangentIn<S>> {
         constant_in::<S, P>(self.0.clone())
     }
 }
@@ -327,7 +355,7 @@ macro_rules! slot_by_value {
             #[inline(always)]
             fn dual<'z>(
                 &'z self,
-                _: &'z (),
+                _: &'z mut (),
                 _: X,
                 _: &mut Option<Y>,
             ) -> Dual<$t, <$t as Differentiable>::TangentIn<S>> {
@@ -336,7 +364,9 @@ macro_rules! slot_by_value {
         }
     )*};
 }
-slot_by_value!(f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+slot_by_value!(
+    f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
 
 impl<T: ZeroTangent + Clone, const K: usize> Fits<Dual<[T; K], [T::Tangent; K]>> for [T; K] {}
 impl<'z, X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> SlotDual<'z, X, Y, S> for [T; K] {
@@ -349,7 +379,7 @@ impl<X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S> for [T
     #[inline(always)]
     fn dual<'z>(
         &'z self,
-        _: &'z (),
+        _: &'z mut (),
         _: X,
         _: &mut Option<Y>,
     ) -> Dual<[T; K], [T::TangentIn<S>; K]> {
@@ -370,7 +400,7 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p T {
     #[inline(always)]
     fn dual<'z>(
         &'z self,
-        store: &'z T::TangentIn<S>,
+        store: &'z mut T::TangentIn<S>,
         _: X,
         _: &mut Option<Y>,
     ) -> Dual<&'z T, &'z T::TangentIn<S>> {
@@ -391,7 +421,7 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p [T] {
     #[inline(always)]
     fn dual<'z>(
         &'z self,
-        store: &'z Vec<T::TangentIn<S>>,
+        store: &'z mut Vec<T::TangentIn<S>>,
         _: X,
         _: &mut Option<Y>,
     ) -> Dual<&'z [T], &'z [T::TangentIn<S>]> {
@@ -418,9 +448,9 @@ macro_rules! bound_impl {
             #[inline]
             fn frule(&self, (x,): (X,)) -> O {
                 let ($($a,)+) = &self.args;
-                $(let $s = Slot::<X, NoOut, S>::store($a);)+
+                $(let mut $s = Slot::<X, NoOut, S>::store($a);)+
                 let mut y: Option<NoOut> = None;
-                self.rule.frule(($(Slot::<X, NoOut, S>::dual($a, &$s, x, &mut y),)+))
+                self.rule.frule(($(Slot::<X, NoOut, S>::dual($a, &mut $s, x, &mut y),)+))
             }
         }
 
@@ -435,9 +465,9 @@ macro_rules! bound_impl {
             #[inline]
             fn frule(&self, (x, y): (X, Y)) -> O {
                 let ($($a,)+) = &self.args;
-                $(let $s = Slot::<X, Y, S>::store($a);)+
+                $(let mut $s = Slot::<X, Y, S>::store($a);)+
                 let mut y = Some(y);
-                self.rule.frule(($(Slot::<X, Y, S>::dual($a, &$s, x, &mut y),)+))
+                self.rule.frule(($(Slot::<X, Y, S>::dual($a, &mut $s, x, &mut y),)+))
             }
         }
     };
@@ -728,8 +758,14 @@ impl Matrix {
     /// # Panics
     /// If `j >= ncols`.
     pub fn column(&self, j: usize) -> Vec<f64> {
-        assert!(j < self.ncols, "column {j} of a {}-column matrix", self.ncols);
-        (0..self.nrows).map(|i| self.data[i * self.ncols + j]).collect()
+        assert!(
+            j < self.ncols,
+            "column {j} of a {}-column matrix",
+            self.ncols
+        );
+        (0..self.nrows)
+            .map(|i| self.data[i * self.ncols + j])
+            .collect()
     }
 
     /// The rows, in order.
@@ -949,7 +985,11 @@ where
     O: Differentiable,
     F: SliceRule<f64, Output = Dual<O, T>>,
 {
-    assert_eq!(x.len(), v.len(), "jvp: the direction's length differs from x's");
+    assert_eq!(
+        x.len(),
+        v.len(),
+        "jvp: the direction's length differs from x's"
+    );
     f.eval(x, v).into_parts()
 }
 
@@ -1073,8 +1113,8 @@ where
     let mut start = 0;
     loop {
         let end = (start + S::LANES).min(n);
-        for k in start..end {
-            seeds[k] = S::from_lanes(|l| if l == k - start { 1.0 } else { 0.0 });
+        for (lane, seed) in seeds[start..end].iter_mut().enumerate() {
+            *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
         }
         let y = f.eval(x, &seeds);
         if start == 0 {
@@ -1083,9 +1123,8 @@ where
         }
         for i in 0..values.len() {
             let t = y.tangent(i);
-            let row = jac.row_mut(i);
-            for k in start..end {
-                row[k] = t.lane(k - start);
+            for (lane, entry) in jac.row_mut(i)[start..end].iter_mut().enumerate() {
+                *entry = t.lane(lane);
             }
         }
         seeds[start..end].fill(S::zero());
@@ -1162,8 +1201,8 @@ where
     // Chunk [r0, r1) of rows rides in d1; column j in d2.
     for r0 in (0..n).step_by(N) {
         let r1 = (r0 + N).min(n);
-        for k in r0..r1 {
-            seeds[k].d1 = Batch::unit(k - r0);
+        for (lane, seed) in seeds[r0..r1].iter_mut().enumerate() {
+            seed.d1 = Batch::unit(lane);
         }
         for j in r0..n {
             seeds[j].d2 = 1.0;
@@ -1171,9 +1210,7 @@ where
             seeds[j].d2 = 0.0;
             if j == r0 {
                 value = y.primal;
-                for k in r0..r1 {
-                    grad[k] = y.tangent.d1.0[k - r0];
-                }
+                grad[r0..r1].copy_from_slice(&y.tangent.d1.0[..r1 - r0]);
             }
             // Rows r ≤ j of column j: the upper triangle; the lower one is its mirror.
             for r in r0..r1.min(j + 1) {
@@ -1182,8 +1219,8 @@ where
                 h[(j, r)] = v;
             }
         }
-        for k in r0..r1 {
-            seeds[k].d1 = Batch::default();
+        for seed in &mut seeds[r0..r1] {
+            seed.d1 = Batch::default();
         }
     }
     (value, grad, h)
@@ -1225,7 +1262,11 @@ where
     F: SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
 {
     const { assert!(N >= 1, "a batch needs at least one lane") };
-    assert_eq!(x.len(), v.len(), "hvp: the direction's length differs from x's");
+    assert_eq!(
+        x.len(),
+        v.len(),
+        "hvp: the direction's length differs from x's"
+    );
     let n = x.len();
     // d2 = v everywhere; d1 = e_k for the k of the current chunk.
     let mut seeds: Vec<Hyper2<N>> = v
@@ -1242,17 +1283,17 @@ where
     let mut r0 = 0;
     loop {
         let r1 = (r0 + N).min(n);
-        for k in r0..r1 {
-            seeds[k].d1 = Batch::unit(k - r0);
+        for (lane, seed) in seeds[r0..r1].iter_mut().enumerate() {
+            seed.d1 = Batch::unit(lane);
         }
         let y = f.eval(x, &seeds);
         if r0 == 0 {
             value = y.primal;
         }
-        for k in r0..r1 {
-            grad[k] = y.tangent.d1.0[k - r0];
-            hv[k] = y.tangent.d12.0[k - r0];
-            seeds[k].d1 = Batch::default();
+        grad[r0..r1].copy_from_slice(&y.tangent.d1.0[..r1 - r0]);
+        hv[r0..r1].copy_from_slice(&y.tangent.d12.0[..r1 - r0]);
+        for seed in &mut seeds[r0..r1] {
+            seed.d1 = Batch::default();
         }
         r0 = r1;
         if r0 >= n {

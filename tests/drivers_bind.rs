@@ -1,0 +1,214 @@
+//! `bind`, `inplace` and `inplace_from`: differentiating a function of several arguments
+//! with respect to one of them, the others constant, and functions that write their result
+//! into a `&mut [f64]` buffer. Every derivative is checked against one written by hand.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
+
+use approx::assert_relative_eq;
+use fwdad::drivers::{
+    bind, inplace, inplace_from, second_derivative, Const, Matrix, Out, Scratch, Wrt,
+};
+use fwdad::prelude::*;
+use fwdad::testing::test_frule;
+
+/// k · Σ_{i < steps} sin(x[i mod n]).
+#[derive_frule]
+fn energy(x: &[f64], k: f64, steps: usize) -> f64 {
+    let mut e = 0.0;
+    for i in 0..steps {
+        e += k * x[i % x.len()].sin();
+    }
+    e
+}
+
+/// Σ xᵢ^p with an `i32` exponent.
+#[derive_frule]
+fn power_sum(p: i32, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i].powi(p);
+    }
+    s
+}
+
+/// A function with the differentiated argument last and constants of several kinds:
+/// a weight array by value, a reference to an array, a flag.
+#[derive_frule]
+fn mixed(w: [f64; 3], shift: &[f64; 3], squared: bool, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        let d = x[i] - shift[i];
+        if squared {
+            s += w[i] * d * d;
+        } else {
+            s += w[i] * d;
+        }
+    }
+    s
+}
+
+/// f(a, b) = a·b² (both slices of length 2, dotted).
+#[derive_frule]
+fn a_b_squared(a: &[f64], b: &[f64]) -> f64 {
+    a[0] * b[0] * b[0] + a[1] * b[1] * b[1]
+}
+
+/// A scalar function of a scalar and a pair passed by value.
+#[derive_frule]
+fn shifted_gauss(t: f64, mu_sigma: (f64, f64)) -> f64 {
+    let (mu, sigma) = mu_sigma;
+    let z = (t - mu) / sigma;
+    (-0.5 * z * z).exp()
+}
+
+#[test]
+fn bind_fixes_constants_in_any_position() {
+    let x = [0.3, -1.1, 2.0];
+    // Differentiated argument first; untyped literals take the rule's types (f64, usize).
+    let (v, g) = gradient(bind(energy {}, (Wrt, 2.0, 5)), &x);
+    assert_eq!(v, energy(&x, 2.0, 5));
+    // i = 0..5 visits x0, x1, x2, x0, x1.
+    let exact = [4.0 * x[0].cos(), 4.0 * x[1].cos(), 2.0 * x[2].cos()];
+    for i in 0..3 {
+        assert_relative_eq!(g[i], exact[i], max_relative = 1e-15);
+    }
+
+    // Differentiated argument last, an `i32` constant first (the literal 3 becomes i32).
+    let (v, g) = gradient(bind(power_sum {}, (3, Wrt)), &x);
+    assert_eq!(v, power_sum(3, &x));
+    for i in 0..3 {
+        assert_relative_eq!(g[i], 3.0 * x[i] * x[i], max_relative = 1e-15);
+    }
+
+    // Arrays by value, references, bools.
+    let w = [1.0, 2.0, 3.0];
+    let shift = [0.5, 0.5, -0.5];
+    let (v, g) = gradient(bind(mixed {}, (w, &shift, true, Wrt)), &x);
+    assert_eq!(v, mixed(w, &shift, true, &x));
+    for i in 0..3 {
+        assert_relative_eq!(g[i], 2.0 * w[i] * (x[i] - shift[i]), max_relative = 1e-15);
+    }
+    let (_, g) = gradient(bind(mixed {}, (w, &shift, false, Wrt)), &x);
+    assert_eq!(g, w);
+}
+
+#[test]
+fn constants_carry_zero_tangents() {
+    // d/da and d/db of a·b² with the other argument fixed.
+    let a = [1.5, -2.0];
+    let b = [0.5, 3.0];
+    let (v, ga) = gradient(bind(a_b_squared {}, (Wrt, &b[..])), &a);
+    assert_eq!(v, a_b_squared(&a, &b));
+    let (_, gb) = gradient(bind(a_b_squared {}, (&a[..], Wrt)), &b);
+    assert_eq!(ga, [b[0] * b[0], b[1] * b[1]]);
+    assert_eq!(gb, [2.0 * a[0] * b[0], 2.0 * a[1] * b[1]]);
+    // The Hessian in b alone is diag(2a): a's tangent is zero, so no cross terms leak in.
+    let (_, _, h) = hessian(bind(a_b_squared {}, (&a[..], Wrt)), &b);
+    assert_eq!(h.to_rows(), [[2.0 * a[0], 0.0], [0.0, 2.0 * a[1]]]);
+    // Binding the same input twice differentiates x ↦ f(x, x): ∂(x·x²) = 3x².
+    let (_, g) = gradient(bind(a_b_squared {}, (Wrt, Wrt)), &b);
+    assert_eq!(g, [3.0 * b[0] * b[0], 3.0 * b[1] * b[1]]);
+}
+
+#[test]
+fn bind_with_a_scalar_argument_and_a_const_wrapper() {
+    let (mu, sigma) = (0.4, 1.3);
+    let f = |t: f64| shifted_gauss(t, (mu, sigma));
+    for t in [-1.0, 0.4, 2.2] {
+        let z = (t - mu) / sigma;
+        let (v, d) = derivative(bind(shifted_gauss {}, (Wrt, Const((mu, sigma)))), t);
+        assert_eq!(v, f(t));
+        assert_relative_eq!(d, -z / sigma * f(t), max_relative = 1e-15, epsilon = 1e-300);
+        let (_, d1, d2) = second_derivative(bind(shifted_gauss {}, (Wrt, Const((mu, sigma)))), t);
+        assert_eq!(d1, d);
+        assert_relative_eq!(d2, (z * z - 1.0) / (sigma * sigma) * f(t), epsilon = 1e-15);
+    }
+}
+
+#[test]
+fn a_bound_rule_is_a_rule() {
+    // `bind` gives an ordinary rule: test_frule checks it against finite differences.
+    let args = (vec![0.3, -1.1, 2.0, 0.7],);
+    let rule = bind(energy {}, (Wrt, 1.5, 7));
+    test_frule(
+        args,
+        |a| energy(&a.0, 1.5, 7),
+        |a, da| Frule::<_, f64>::frule(&rule, (Dual::new(&a.0[..], &da.0[..]),)),
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// In place
+// ---------------------------------------------------------------------------------------
+
+/// y ← y + a·x² elementwise (accumulates into its output).
+#[derive_frule]
+fn axpy_squares(a: f64, x: &[f64], y: &mut [f64]) {
+    for i in 0..x.len() {
+        y[i] += a * x[i] * x[i];
+    }
+}
+
+/// Differences of neighbours scaled by h, written into `out` (output in the middle).
+#[derive_frule]
+fn scaled_diff(x: &[f64], out: &mut [f64], h: f64) -> f64 {
+    let mut norm = 0.0;
+    for i in 0..x.len() - 1 {
+        out[i] = (x[i + 1] - x[i]) / h;
+        norm += out[i] * out[i];
+    }
+    norm
+}
+
+#[test]
+fn inplace_reads_the_output_buffer() {
+    let x = [1.0, 2.0, -3.0];
+    // Out last, a constant first.
+    let (y, j) = jacobian(inplace(bind(axpy_squares {}, (0.5, Wrt, Out)), 3), &x);
+    assert_eq!(y, [0.5, 2.0, 4.5]);
+    let mut plain = [0.0; 3];
+    axpy_squares(0.5, &x, &mut plain);
+    assert_eq!(y, plain);
+    assert_eq!(
+        j,
+        Matrix::from_rows(&[[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, -3.0]])
+    );
+    // inplace_from: the buffer starts at y0 (the Jacobian does not depend on it).
+    let y0 = [10.0, 20.0, 30.0];
+    let (y, j2) = jacobian(
+        inplace_from(bind(axpy_squares {}, (0.5, Wrt, Out)), &y0),
+        &x,
+    );
+    assert_eq!(y, [10.5, 22.0, 34.5]);
+    assert_eq!(j2, j);
+    // jvp through an in-place rule returns the buffer's value and tangent.
+    let (y, dy) = jvp(
+        inplace(bind(axpy_squares {}, (0.5, Wrt, Out)), 3),
+        &x,
+        &[1.0, 1.0, 1.0],
+    );
+    assert_eq!((y, dy), (vec![0.5, 2.0, 4.5], vec![1.0, 2.0, -3.0]));
+
+    // Out in the middle; the function's own return value is ignored by `inplace`.
+    let h = 0.5;
+    let (d, j) = jacobian(inplace(bind(scaled_diff {}, (Wrt, Out, h)), 2), &x);
+    assert_eq!(d, [2.0, -10.0]);
+    assert_eq!(
+        j.to_rows(),
+        [[-1.0 / h, 1.0 / h, 0.0], [0.0, -1.0 / h, 1.0 / h]]
+    );
+    let mut out = [0.0; 2];
+    assert_eq!(scaled_diff(&x, &mut out, h), 104.0);
+    // Without `inplace`, the return value is what the drivers differentiate and the buffer
+    // is scratch: norm = Σ outᵢ², ∂norm/∂x = 2·outᵀ·∂out/∂x.
+    let (n, g) = gradient(bind(scaled_diff {}, (Wrt, Scratch(2), h)), &x);
+    assert_eq!(n, 104.0);
+    assert_eq!(
+        g,
+        [
+            -2.0 * 2.0 / h,
+            2.0 * 2.0 / h + 2.0 * 10.0 / h,
+            -2.0 * 10.0 / h
+        ]
+    );
+}
