@@ -8,6 +8,7 @@ mod activity;
 mod args;
 mod derive_frule;
 mod diag;
+mod differentiable;
 mod dual;
 mod emit;
 mod ir;
@@ -45,4 +46,12 @@ pub fn primitive(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn non_differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
     primitive::expand_non_differentiable(args.into(), item.into()).into()
+}
+
+/// Derives `Differentiable` for a struct: a tangent struct `<Name>Tangent` with the same
+/// field names and visibility (each field's tangent), or `NoTangent` when no field can
+/// carry one.
+#[proc_macro_derive(Differentiable, attributes(differentiable))]
+pub fn derive_differentiable(item: TokenStream) -> TokenStream {
+    differentiable::expand(item.into()).into()
 }

@@ -26,7 +26,7 @@
 //!
 //! See the crate README for the rule interface, batch mode and the design.
 
-pub use fwdad_macros::{derive_frule, non_differentiable, primitive};
+pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
 
 pub mod drivers;
 pub use drivers::{derivative, gradient, hessian, hvp, jacobian, jvp};
