@@ -67,10 +67,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let args = diag.handle(syn::parse2::<PrimitiveArgs>(args));
     let rt = runtime_path(args.as_ref().and_then(|a| a.krate.as_ref()));
     let Some(func) = parse_fn(Attr::Primitive, &item, &mut diag) else {
-        return fallback(item, diag, None, &rt);
+        return fallback(item, diag, None, &rt, true);
     };
     let sig = check_signature(Attr::Primitive, &func, &mut diag);
     let form = args.and_then(|a| a.into_form(&mut diag));
+    // A rule named like the generated wrapper is reported by `full_rule`; no stub then.
+    let wrapper_name = format!("{}_frule", func.sig.ident);
+    let stub_wrapper = !matches!(&form, Some(Form::Rule(p)) if p.qself.is_none() && p.path.is_ident(&wrapper_name));
     let body = match (&sig, form) {
         (Some(sig), Some(Form::Partials(p))) => scalar_rule(&func, sig, &p, &rt, &mut diag),
         (Some(sig), Some(Form::Rule(path))) => full_rule(&func, sig, &path, &rt, &mut diag),
@@ -81,7 +84,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             let _ = diag.finish();
             finish(&func, &sig, body, &rt)
         }
-        (_, sig, _) => fallback(func.to_token_stream(), diag, sig.map(|s| (func, s)), &rt),
+        (_, sig, _) => fallback(
+            func.to_token_stream(),
+            diag,
+            sig.map(|s| (func, s)),
+            &rt,
+            stub_wrapper,
+        ),
     }
 }
 
@@ -91,7 +100,7 @@ pub fn expand_non_differentiable(args: TokenStream, item: TokenStream) -> TokenS
     let args = diag.handle(syn::parse2::<NonDiffArgs>(args));
     let rt = runtime_path(args.as_ref().and_then(|a| a.krate.as_ref()));
     let Some(func) = parse_fn(Attr::NonDifferentiable, &item, &mut diag) else {
-        return fallback(item, diag, None, &rt);
+        return fallback(item, diag, None, &rt, true);
     };
     let sig = check_signature(Attr::NonDifferentiable, &func, &mut diag);
     if let Some(sig) = &sig {
@@ -103,8 +112,30 @@ pub fn expand_non_differentiable(args: TokenStream, item: TokenStream) -> TokenS
             let body = non_differentiable_rule(&func, &sig, &rt);
             finish(&func, &sig, body, &rt)
         }
-        (_, sig) => fallback(func.to_token_stream(), diag, sig.map(|s| (func, s)), &rt),
+        (_, sig) => fallback(
+            func.to_token_stream(),
+            diag,
+            sig.map(|s| (func, s)),
+            &rt,
+            true,
+        ),
     }
+}
+
+/// Records an error spanning all of `tokens` (on stable, `syn::Error::new_spanned` is the
+/// way to underline more than the first token).
+fn error_at(diag: &mut Diagnostics, tokens: &dyn ToTokens, msg: impl std::fmt::Display) {
+    let _ = diag.handle::<()>(Err(syn::Error::new_spanned(tokens.to_token_stream(), msg)));
+}
+
+/// A type as a reader writes it (`&mut [f64]`, not `& mut [f64]`).
+fn type_text(ty: &syn::Type) -> String {
+    let file: syn::File = syn::parse_quote!(type __T = #ty;);
+    let text = prettyplease::unparse(&file);
+    text.trim()
+        .strip_prefix("type __T = ")
+        .and_then(|t| t.strip_suffix(';'))
+        .map_or_else(|| ty.to_token_stream().to_string(), str::to_string)
 }
 
 fn runtime_path(krate: Option<&syn::Path>) -> TokenStream {
@@ -240,8 +271,7 @@ impl PrimitiveArgs {
     fn into_form(self, diag: &mut Diagnostics) -> Option<Form> {
         match (self.d, self.rule) {
             (Some(_), Some((key, _))) => {
-                diag.error(
-                    key.span(),
+                error_at(diag, &key,
                     "`d` and `rule` are alternatives: give the partial derivatives (`d = ..`) or a hand-written rule (`rule = path`), not both",
                 );
                 None
@@ -262,8 +292,7 @@ impl PrimitiveArgs {
             })),
             (None, Some((_, path))) => {
                 if let Some((key, _)) = self.result {
-                    diag.error(
-                        key.span(),
+                    error_at(diag, &key,
                         "`result` names the primal result inside `d = ..`; a hand-written `rule` has no use for it",
                     );
                     return None;
@@ -396,7 +425,7 @@ fn check_other_rules(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) {
                 attr.name()
             )
         };
-        diag.error(a.span(), msg);
+        error_at(diag, &a, msg);
     }
 }
 
@@ -429,38 +458,41 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
     let sig = &func.sig;
     let before = diag.has_errors();
     if let Some(a) = &sig.asyncness {
-        diag.error(a.span(), format!("`{name}` does not support `async fn`"));
+        error_at(diag, &a, format!("`{name}` does not support `async fn`"));
     }
     if let Some(u) = &sig.unsafety {
-        diag.error(
-            u.span(),
+        error_at(diag, &u,
             format!("`{name}` does not support `unsafe fn`: wrap the call in a safe function and annotate that"),
         );
     }
     if let Some(v) = &sig.variadic {
-        diag.error(
-            v.span(),
+        error_at(
+            diag,
+            &v,
             format!("`{name}` does not support variadic functions"),
         );
     }
     for p in &sig.generics.params {
         match p {
             syn::GenericParam::Lifetime(_) => {}
-            syn::GenericParam::Type(t) => diag.error(
-                t.span(),
+            syn::GenericParam::Type(t) => error_at(
+                diag,
+                &t,
                 format!(
                     "`{name}` does not support generic functions; write the function for `f64`"
                 ),
             ),
-            syn::GenericParam::Const(c) => diag.error(
-                c.span(),
+            syn::GenericParam::Const(c) => error_at(
+                diag,
+                &c,
                 format!("`{name}` does not support const generic parameters"),
             ),
         }
     }
     if let Some(w) = &sig.generics.where_clause {
-        diag.error(
-            w.span(),
+        error_at(
+            diag,
+            &w,
             format!("`{name}` does not support `where` clauses"),
         );
     }
@@ -471,14 +503,14 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
     let (mut names, mut inputs, mut named_inputs) = (Vec::new(), Vec::new(), Vec::new());
     for (i, arg) in sig.inputs.iter().enumerate() {
         match arg {
-            syn::FnArg::Receiver(r) => diag.error(
-                r.span(),
+            syn::FnArg::Receiver(r) => error_at(
+                diag,
+                &r,
                 format!("`{name}` does not support methods (`self`); write a free function"),
             ),
             syn::FnArg::Typed(t) => {
                 if let syn::Type::ImplTrait(it) = &*t.ty {
-                    diag.error(
-                        it.span(),
+                    error_at(diag, &it,
                         format!("`{name}` does not support `impl Trait` parameters; use a concrete type"),
                     );
                 }
@@ -498,8 +530,9 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
         syn::ReturnType::Type(_, t) => (**t).clone(),
     };
     if let syn::Type::ImplTrait(it) = &output {
-        diag.error(
-            it.span(),
+        error_at(
+            diag,
+            &it,
             format!("`{name}` does not support returning `impl Trait`; return a concrete type"),
         );
     }
@@ -759,7 +792,7 @@ fn wrapper(
     let span = name.span();
     quote_spanned! {span=>
         #[doc = #doc]
-        #[allow(dead_code, clippy::too_many_arguments)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments)]
         #vis fn #wrapper #generics (#(#names: #rt::Dual<#inputs>),*) -> #rt::Dual<#output> {
             #body
         }
@@ -790,6 +823,7 @@ fn fallback(
     diag: Diagnostics,
     understood: Option<(syn::ItemFn, Sig)>,
     rt: &TokenStream,
+    stub_wrapper: bool,
 ) -> TokenStream {
     let errors = diag.finish().err().map(|e| e.to_compile_error());
     let stub = understood.and_then(|(func, sig)| {
@@ -808,7 +842,8 @@ fn fallback(
         let (header, args, out) = dual_impl_parts(&sig, rt);
         let m = &sig.mode;
         let marker = marker(&func);
-        let wrapper = wrapper(&func, &sig, rt, Some(quote!(::core::unreachable!())));
+        let wrapper =
+            stub_wrapper.then(|| wrapper(&func, &sig, rt, Some(quote!(::core::unreachable!()))));
         Some(quote! {
             #marker
             const _: () = {
@@ -840,11 +875,10 @@ fn check_no_float_writes(sig: &Sig, diag: &mut Diagnostics) {
     for ty in &sig.inputs {
         if let syn::Type::Reference(r) = ty {
             if r.mutability.is_some() && holds_float(&r.elem) {
-                diag.error(
-                    ty.span(),
+                error_at(diag, &ty,
                     format!(
                         "`#[non_differentiable]` functions must not write floats through their arguments: the tangents of `{}` would be left describing the old values; return the values instead, or write a full rule with `#[primitive(rule = ..)]`",
-                        ty.to_token_stream()
+                        type_text(ty)
                     ),
                 );
             }
@@ -912,15 +946,13 @@ fn full_rule(
     let name = &func.sig.ident;
     let wrapper = format_ident!("{}_frule", name);
     if path.qself.is_none() && path.path.is_ident(&wrapper) {
-        diag.error(
-            path.span(),
+        error_at(diag, &path,
             format!("the rule cannot be called `{wrapper}`: `#[primitive]` generates `{wrapper}` (the one-direction rule); rename yours, e.g. `{name}_rule`"),
         );
         return None;
     }
     if path.qself.is_none() && path.path.is_ident(name) {
-        diag.error(
-            path.span(),
+        error_at(diag, &path,
             format!("`rule = {name}` names the function itself; name the function that computes its rule on `Dual`s"),
         );
         return None;
@@ -979,11 +1011,10 @@ fn scalar_params(
         let inactive = matches!(ty, syn::Type::Path(tp) if tp.qself.is_none()
             && tp.path.get_ident().is_some_and(|i| is_nondiff_scalar(&i.to_string())));
         if !active && !inactive {
-            diag.error(
-                ty.span(),
+            error_at(diag, &ty,
                 format!(
                     "`#[primitive(d = ..)]` is for scalar functions: parameter `{name}` has type `{}`, but partial derivatives are taken with respect to `f64` parameters (integer and `bool` parameters are allowed and carry no tangent); for other types, write a full rule with `#[primitive(rule = ..)]`",
-                    ty.to_token_stream()
+                    type_text(ty)
                 ),
             );
         }
@@ -1002,7 +1033,7 @@ fn scalar_params(
             span,
             format!(
                 "`#[primitive(d = ..)]` is for functions returning `f64`, and `{fname}` returns `{}`; for other results, write a full rule with `#[primitive(rule = ..)]`",
-                sig.output.to_token_stream()
+                type_text(&sig.output)
             ),
         );
     }
@@ -1016,19 +1047,23 @@ fn scalar_params(
     if let Some((result, chosen)) = &p.result {
         if let Some(clash) = params.iter().find(|q| q.name == *result) {
             if *chosen {
-                diag.error(
-                    result.span(),
+                error_at(diag, &result,
                     format!("`result = {result}` clashes with the parameter `{}`; choose another name for the result", clash.name),
                 );
             }
         }
     }
-    if let Some(n) = tuple_arity(&p.expr) {
+    let scalars: Vec<&syn::Ident> = params
+        .iter()
+        .map(|q| &q.name)
+        .chain(p.result.as_ref().map(|(r, _)| r))
+        .collect();
+    let param_errors = diag.has_errors() != before;
+    if let (Some(n), false) = (tuple_arity(&p.expr, &scalars), param_errors) {
         let k = active.len();
         if n != k && k > 0 {
             let names: Vec<String> = active.iter().map(|q| format!("`{}`", q.name)).collect();
-            diag.error(
-                p.expr.span(),
+            error_at(diag, &p.expr,
                 format!(
                     "`d` gives {n} partial derivative{}, but `{fname}` has {k} `f64` parameter{} ({}): give one partial per `f64` parameter, in order{}",
                     if n == 1 { "" } else { "s" },
@@ -1043,16 +1078,20 @@ fn scalar_params(
 }
 
 /// The number of partials an expression visibly gives: a tuple's length, through blocks
-/// and parentheses; `None` when it cannot be seen (a call returning a tuple).
-fn tuple_arity(e: &syn::Expr) -> Option<usize> {
+/// and parentheses; 1 for arithmetic, casts, literals and the names of scalars (`scalars`:
+/// the parameters and the result); `None` when it cannot be seen (a call returning a tuple).
+fn tuple_arity(e: &syn::Expr, scalars: &[&syn::Ident]) -> Option<usize> {
     match e {
         syn::Expr::Tuple(t) => Some(t.elems.len()),
-        syn::Expr::Paren(p) => tuple_arity(&p.expr).or(Some(1)),
+        syn::Expr::Paren(p) => tuple_arity(&p.expr, scalars).or(Some(1)),
         syn::Expr::Block(b) if b.label.is_none() => match b.block.stmts.last() {
-            Some(syn::Stmt::Expr(tail, None)) => tuple_arity(tail),
+            Some(syn::Stmt::Expr(tail, None)) => tuple_arity(tail, scalars),
             _ => None,
         },
-        syn::Expr::Lit(_) | syn::Expr::Binary(_) | syn::Expr::Unary(_) => Some(1),
+        syn::Expr::Lit(_) | syn::Expr::Binary(_) | syn::Expr::Unary(_) | syn::Expr::Cast(_) => {
+            Some(1)
+        }
+        syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| scalars.contains(&i)) => Some(1),
         _ => None,
     }
 }
@@ -1105,7 +1144,6 @@ fn scalar_rule(
     let cmp_trait = lifter.compares.then(|| primal_of_trait(rt));
 
     let partials = quote! {
-        #[derive(Clone, Copy)]
         struct #ps {
             #(#in_names: #in_tys,)*
         }
@@ -1243,35 +1281,94 @@ fn scalar_rule(
 }
 
 /// `[lift(p0), lift(p1), ..]` from the partials expression, evaluated at type `ty`.
+///
+/// Each partial is lifted at its *value positions* (see [`lift_tails`]); a block whose
+/// tail is the tuple of partials keeps its statements and ends in the array instead.
 fn partials_tuple(e: &syn::Expr, k: usize, ty: &TokenStream, rt: &TokenStream) -> TokenStream {
-    let lift = |x: &dyn ToTokens| {
-        let span = x
-            .to_token_stream()
-            .into_iter()
-            .next()
-            .map_or(Span::call_site(), |t| t.span());
-        quote_spanned!(span=> #rt::LiftTo::<#ty>::lift(#x))
-    };
+    let tuple_tail = matches!(e, syn::Expr::Block(b) if b.label.is_none()
+        && matches!(b.block.stmts.last(), Some(syn::Stmt::Expr(syn::Expr::Tuple(t), None)) if t.elems.len() == k));
     match e {
         syn::Expr::Tuple(t) if t.elems.len() == k => {
-            let items = t.elems.iter().map(|x| lift(x));
+            let items = t.elems.iter().map(|x| lift_tails(x, ty, rt));
             quote!([#(#items),*])
         }
+        syn::Expr::Block(b) if tuple_tail && k > 1 => {
+            let mut b = b.clone();
+            if let Some(syn::Stmt::Expr(syn::Expr::Tuple(t), None)) = b.block.stmts.last() {
+                let items = t.elems.iter().map(|x| lift_tails(x, ty, rt));
+                let tail: syn::Expr = syn::parse_quote!([#(#items),*]);
+                b.block.stmts.pop();
+                b.block.stmts.push(syn::Stmt::Expr(tail, None));
+            }
+            b.to_token_stream()
+        }
         _ if k == 1 && !matches!(e, syn::Expr::Tuple(_)) => {
-            let l = lift(e);
+            let l = lift_tails(e, ty, rt);
             quote!([#l])
         }
         _ => {
             let ps: Vec<_> = (0..k)
                 .map(|i| format_ident!("__fwdad_p{}", i, span = Span::mixed_site()))
                 .collect();
-            let items = ps.iter().map(|x| lift(x));
-            quote! {
+            let items = ps.iter().map(|x| lift(&x.to_token_stream(), ty, rt));
+            let span = e.span();
+            quote_spanned! {span=>
                 let (#(#ps,)*) = #e;
                 [#(#items),*]
             }
         }
     }
+}
+
+/// `LiftTo::<ty>::lift(x)`, spanned at `x`.
+fn lift(x: &TokenStream, ty: &TokenStream, rt: &TokenStream) -> TokenStream {
+    let span = x
+        .clone()
+        .into_iter()
+        .next()
+        .map_or(Span::call_site(), |t| t.span());
+    quote_spanned!(span=> #rt::LiftTo::<#ty>::lift(#x))
+}
+
+/// Lifts a partial at each place its value comes from: the tails of `if`/`else` branches,
+/// `match` arms and blocks, so that on duals `if c { 0.0 } else { k as f64 }` has one type
+/// in both branches (a plain `f64` becomes a constant dual).
+///
+/// Before/After:
+/// ```text
+/// if a > b { 1.0 } else { k as f64 }
+/// if a > b { lift(1.0) } else { lift(k as f64) }
+/// ```
+fn lift_tails(e: &syn::Expr, ty: &TokenStream, rt: &TokenStream) -> TokenStream {
+    fn walk(e: &mut syn::Expr, ty: &TokenStream, rt: &TokenStream) {
+        match e {
+            syn::Expr::If(i) => {
+                walk_block(&mut i.then_branch, ty, rt);
+                if let Some((_, els)) = &mut i.else_branch {
+                    walk(els, ty, rt);
+                }
+            }
+            syn::Expr::Block(b) if b.label.is_none() => walk_block(&mut b.block, ty, rt),
+            syn::Expr::Match(m) => {
+                for arm in &mut m.arms {
+                    walk(&mut arm.body, ty, rt);
+                }
+            }
+            syn::Expr::Paren(p) => walk(&mut p.expr, ty, rt),
+            other => {
+                let lifted = lift(&other.to_token_stream(), ty, rt);
+                *other = syn::Expr::Verbatim(lifted);
+            }
+        }
+    }
+    fn walk_block(b: &mut syn::Block, ty: &TokenStream, rt: &TokenStream) {
+        if let Some(syn::Stmt::Expr(tail, None)) = b.stmts.last_mut() {
+            walk(tail, ty, rt);
+        }
+    }
+    let mut e = e.clone();
+    walk(&mut e, ty, rt);
+    e.to_token_stream()
 }
 
 /// Three or more active arguments. The runtime's `ScalarTangent` has `chain1` and
@@ -1318,7 +1415,7 @@ fn nary_items(
                 y: #rt::Dual<#f64t, #tp>,
             ) -> #rt::Dual<#f64t, #tp> {
                 let any: &dyn ::core::any::Any = self.xs;
-                let Some(xs) = any.downcast_ref::<[#rt::Dual<#f64t, #rt::Hyper<#f64t, #tp>>; #k]>() else {
+                let ::core::option::Option::Some(xs) = any.downcast_ref::<[#rt::Dual<#f64t, #rt::Hyper<#f64t, #tp>>; #k]>() else {
                     ::core::panic!(#msg)
                 };
                 let xs: [#rt::Dual<#f64t, #tp>; #k] =
