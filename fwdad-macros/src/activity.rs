@@ -98,6 +98,10 @@ impl Analysis<'_> {
             InstKind::Cast { arg, .. } | InstKind::Copy(arg) => self.is(*arg),
             InstKind::Tuple(vs) | InstKind::Array(vs) | InstKind::VecList(vs) => any(vs, self),
             InstKind::VecRepeat { elem, .. } => self.is(*elem),
+            InstKind::Struct { fields, base, .. } => {
+                fields.iter().any(|(_, v)| self.is(*v)) || base.is_some_and(|b| self.is(b))
+            }
+            InstKind::FieldRef { base, .. } => self.is(*base),
             InstKind::Repeat { elem, .. } => self.is(*elem),
             InstKind::Field { base, .. }
             | InstKind::Index { base, .. }
@@ -133,7 +137,7 @@ impl Analysis<'_> {
             InstKind::Store { place, value } => {
                 if self.is(*value) {
                     let target = match place {
-                        Place::Deref(t) | Place::Index(t, _) => *t,
+                        Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _) => *t,
                     };
                     let root = self.root(target);
                     self.forced.push(root);
@@ -286,6 +290,7 @@ impl Analysis<'_> {
                 self.func.insts[inst].kind,
                 InstKind::Ref { mutable: true, .. }
                     | InstKind::ElemRef { mutable: true, .. }
+                    | InstKind::FieldRef { mutable: true, .. }
                     | InstKind::Slice { mutable: true, .. }
             ),
             ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => false,
@@ -305,6 +310,7 @@ impl Analysis<'_> {
                 | InstKind::Field { base: arg, .. }
                 | InstKind::Index { base: arg, .. }
                 | InstKind::ElemRef { base: arg, .. }
+                | InstKind::FieldRef { base: arg, .. }
                 | InstKind::Slice { base: arg, .. } => self.root(*arg),
                 _ => v,
             },

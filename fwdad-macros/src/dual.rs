@@ -64,6 +64,10 @@ pub enum Form {
     Repeat,
     /// `vec![a, b]` of duals.
     VecList,
+    /// A struct literal of duals: the struct and its `..Tangent` struct.
+    Struct,
+    /// `&base.member` of a dual.
+    FieldRef,
     /// `vec![x; n]` of a dual.
     VecRepeat,
     /// `base.member` of a dual.
@@ -158,6 +162,8 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Array(_) if result_active => plan(Form::Array, all(Need::Dual)),
         InstKind::Repeat { .. } if result_active => plan(Form::Repeat, all(Need::Dual)),
         InstKind::VecList(_) if result_active => plan(Form::VecList, all(Need::Dual)),
+        InstKind::Struct { .. } if result_active => plan(Form::Struct, all(Need::Dual)),
+        InstKind::FieldRef { base, .. } if is(*base) => plan(Form::FieldRef, all(Need::AsIs)),
         InstKind::VecRepeat { .. } if result_active => {
             plan(Form::VecRepeat, vec![Need::Dual, Need::Primal])
         }
@@ -180,6 +186,8 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         | InstKind::Repeat { .. }
         | InstKind::VecList(_)
         | InstKind::VecRepeat { .. }
+        | InstKind::Struct { .. }
+        | InstKind::FieldRef { .. }
         | InstKind::Field { .. }
         | InstKind::Index { .. }
         | InstKind::ElemRef { .. }
@@ -221,11 +229,11 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         },
         InstKind::Store { place, .. } => {
             let target = match place {
-                Place::Deref(t) | Place::Index(t, _) => *t,
+                Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _) => *t,
             };
             if is(target) {
                 let needs = match place {
-                    Place::Deref(_) => vec![Need::AsIs, Need::Dual],
+                    Place::Deref(_) | Place::Field(..) => vec![Need::AsIs, Need::Dual],
                     Place::Index(..) => vec![Need::AsIs, Need::Primal, Need::Dual],
                 };
                 plan(Form::Store, needs)

@@ -369,6 +369,21 @@ impl Emitter<'_> {
             }
             (
                 InstKind::MethodCall {
+                    receiver, method, ..
+                },
+                Form::Method,
+            ) if (method == "clone" || method == "to_owned")
+                && matches!(
+                    self.func.values[*receiver].ty,
+                    crate::types::TypeHint::Ref(_)
+                ) =>
+            {
+                // `r.clone()` on a reference clones the referent, as Rust's auto-deref does.
+                let recv = &args[0];
+                quote_spanned!(span=> #recv.cloned())
+            }
+            (
+                InstKind::MethodCall {
                     method, turbofish, ..
                 },
                 Form::Method,
@@ -384,6 +399,44 @@ impl Emitter<'_> {
             (_, Form::Tuple) => quote_spanned!(span=> #rt::tuple((#(#args,)*))),
             (_, Form::Array) => quote_spanned!(span=> #rt::array([#(#args),*])),
             (_, Form::VecList) => quote_spanned!(span=> #rt::vec_from([#(#args),*])),
+            (InstKind::Struct { path, fields, base }, Form::Struct) => {
+                // The tangent is the struct's `..Tangent` twin (the derive's contract).
+                let tpath = tangent_path(path);
+                let members: Vec<_> = fields.iter().map(|(m, _)| m).collect();
+                let vals = &args[..fields.len()];
+                let (pb, tb) = match base {
+                    Some(_) => {
+                        let b = &args[fields.len()];
+                        (quote!(..#b.primal), quote!(..#b.tangent))
+                    }
+                    None => (quote!(), quote!()),
+                };
+                let bind: Vec<_> = (0..fields.len())
+                    .map(|k| format_ident!("__f{}", k, span = Span::mixed_site()))
+                    .collect();
+                quote_spanned! {span=> {
+                    #(let #bind = #vals;)*
+                    #rt::Dual::new(
+                        #path { #(#members: #bind.primal,)* #pb },
+                        #tpath { #(#members: #bind.tangent,)* #tb },
+                    )
+                }}
+            }
+            (
+                InstKind::FieldRef {
+                    base,
+                    member,
+                    mutable,
+                },
+                Form::FieldRef,
+            ) => {
+                let b = self.name(*base);
+                if *mutable {
+                    quote_spanned!(span=> #rt::Dual::new(&mut #b.primal.#member, &mut #b.tangent.#member))
+                } else {
+                    quote_spanned!(span=> #rt::Dual::new(&#b.primal.#member, &#b.tangent.#member))
+                }
+            }
             (_, Form::VecRepeat) => {
                 let (e, n) = (&args[0], &args[1]);
                 quote_spanned!(span=> #rt::vec_repeat(#e, #n))
@@ -442,6 +495,11 @@ impl Emitter<'_> {
                     Place::Index(..) => {
                         let (t, i, v) = (&args[0], &args[1], &args[2]);
                         quote_spanned!(span=> #rt::store_index(&mut #t, #i, #v))
+                    }
+                    Place::Field(t, m) => {
+                        let t = self.name(*t);
+                        let v = &args[1];
+                        quote_spanned!(span=> { let __v = #v; #t.primal.#m = __v.primal; #t.tangent.#m = __v.tangent; })
                     }
                 };
                 let lhs = self.lhs(inst);
@@ -656,6 +714,25 @@ impl Emitter<'_> {
                 quote_spanned!(span=> [#x; #len])
             }
             InstKind::VecList(_) => quote_spanned!(span=> ::std::vec![#(#a),*]),
+            InstKind::Struct { path, fields, base } => {
+                let members: Vec<_> = fields.iter().map(|(m, _)| m).collect();
+                let vals = &a[..fields.len()];
+                let b = base.map(|_| {
+                    let b = &a[fields.len()];
+                    quote!(..#b)
+                });
+                quote_spanned!(span=> #path { #(#members: #vals,)* #b })
+            }
+            InstKind::FieldRef {
+                member, mutable, ..
+            } => {
+                let x = &a[0];
+                if *mutable {
+                    quote_spanned!(span=> &mut #x.#member)
+                } else {
+                    quote_spanned!(span=> &#x.#member)
+                }
+            }
             InstKind::VecRepeat { .. } => {
                 let (x, n) = (&a[0], &a[1]);
                 quote_spanned!(span=> ::std::vec![#x; #n])
@@ -710,6 +787,10 @@ impl Emitter<'_> {
                 Place::Index(..) => {
                     let (t, i, v) = (&a[0], &a[1], &a[2]);
                     quote_spanned!(span=> { #t[#i] = #v; })
+                }
+                Place::Field(_, m) => {
+                    let (t, v) = (&a[0], &a[1]);
+                    quote_spanned!(span=> { #t.#m = #v; })
                 }
             },
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
@@ -804,6 +885,16 @@ fn tangent_pattern(
     }
 }
 
+/// `m::Params` → `m::ParamsTangent`: the tangent struct `#[derive(Differentiable)]` makes.
+fn tangent_path(path: &syn::Path) -> syn::Path {
+    let mut p = path.clone();
+    if let Some(last) = p.segments.last_mut() {
+        last.ident = format_ident!("{}Tangent", last.ident, span = last.ident.span());
+        last.arguments = syn::PathArguments::None;
+    }
+    p
+}
+
 /// `m::foo::<f64>` → `m::foo`: the rule marker struct is not generic.
 fn strip_generics(path: &syn::Path) -> syn::Path {
     let mut p = path.clone();
@@ -826,6 +917,8 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::Array(_) => "array",
         InstKind::Repeat { .. } => "repeat",
         InstKind::VecList(_) => "vec",
+        InstKind::Struct { .. } => "struct",
+        InstKind::FieldRef { .. } => "field_ref",
         InstKind::VecRepeat { .. } => "vec_repeat",
         InstKind::Field { .. } => "field",
         InstKind::Index { .. } => "index",

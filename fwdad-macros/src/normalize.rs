@@ -33,7 +33,9 @@ pub fn remove_dead(func: &mut Function) {
                 .insts
                 .iter()
                 .copied()
-                .filter(|&i| !(is_pure(func, i) && func.insts[i].results.iter().all(|v| !used.contains(v))))
+                .filter(|&i| {
+                    !(is_pure(func, i) && func.insts[i].results.iter().all(|v| !used.contains(v)))
+                })
                 .collect();
             if keep.len() != func.regions[r].insts.len() {
                 removed = true;
@@ -60,10 +62,12 @@ fn used_values(func: &Function) -> HashSet<crate::ir::Value> {
 
 fn is_pure(func: &Function, inst: Inst) -> bool {
     let data = &func.insts[inst];
-    let float_or_bool = data
-        .results
-        .first()
-        .is_some_and(|v| matches!(func.values[*v].ty, TypeHint::Float | TypeHint::Bool | TypeHint::NonDiff));
+    let float_or_bool = data.results.first().is_some_and(|v| {
+        matches!(
+            func.values[*v].ty,
+            TypeHint::Float | TypeHint::Bool | TypeHint::NonDiff
+        )
+    });
     match &data.kind {
         InstKind::Copy(_)
         | InstKind::Lit(_)
@@ -73,7 +77,9 @@ fn is_pure(func: &Function, inst: Inst) -> bool {
         | InstKind::Repeat { .. }
         | InstKind::Range { .. }
         | InstKind::Ref { .. }
-        | InstKind::Field { .. } => true,
+        | InstKind::Field { .. }
+        | InstKind::FieldRef { .. }
+        | InstKind::Struct { .. } => true,
         InstKind::Binary { .. } | InstKind::Unary { .. } | InstKind::Cast { .. } => float_or_bool,
         InstKind::VecList(_)
         | InstKind::VecRepeat { .. }

@@ -120,6 +120,27 @@ fn write_inst(
         InstKind::Repeat { elem, len } => format!("repeat [{elem}; {}]", tokens(len)),
         InstKind::VecList(vs) => format!("vec [{}]", values(vs)),
         InstKind::VecRepeat { elem, len } => format!("vec_repeat [{elem}; {len}]"),
+        InstKind::Struct { path, fields, base } => format!(
+            "struct {} {{ {}{} }}",
+            tokens(path),
+            fields
+                .iter()
+                .map(|(m, v)| format!("{}: {v}", tokens(m)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            base.map(|b| format!(", ..{b}")).unwrap_or_default()
+        ),
+        InstKind::FieldRef {
+            base,
+            member,
+            mutable,
+        } => {
+            format!(
+                "field_ref{} {base}.{}",
+                if *mutable { "_mut" } else { "" },
+                tokens(member)
+            )
+        }
         InstKind::Field { base, member } => format!("field {base}.{}", tokens(member)),
         InstKind::Index { base, index } => format!("index {base}[{index}]"),
         InstKind::ElemRef {
@@ -160,6 +181,7 @@ fn write_inst(
         InstKind::Store { place, value } => match place {
             Place::Deref(t) => format!("store *{t} = {value}"),
             Place::Index(t, i) => format!("store {t}[{i}] = {value}"),
+            Place::Field(t, m) => format!("store {t}.{} = {value}", tokens(m)),
         },
         InstKind::If {
             cond,

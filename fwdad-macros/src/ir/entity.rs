@@ -58,10 +58,6 @@ impl<K: EntityRef, V> EntityVec<K, V> {
         self.elems.push(v);
         K::new(self.elems.len() - 1)
     }
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.elems.len()
-    }
     /// Whether `k` was allocated here.
     pub fn contains(&self, k: K) -> bool {
         k.index() < self.elems.len()

@@ -204,6 +204,21 @@ pub enum InstKind {
     VecList(Vec<Value>),
     /// `vec![elem; len]` (`len` evaluated at run time).
     VecRepeat { elem: Value, len: Value },
+    /// `Path { field: value, .., ..base }`: a struct literal. For a dual, the tangent is the
+    /// struct named `PathTangent` with the same fields (the `#[derive(Differentiable)]`
+    /// contract).
+    Struct {
+        path: syn::Path,
+        fields: Vec<(syn::Member, Value)>,
+        base: Option<Value>,
+    },
+    /// `&base.member` / `&mut base.member`: a borrowed field (a field used as a place:
+    /// `p.w[i]`, `p.w.len()`, `&p.w`), so that reading through it does not move it.
+    FieldRef {
+        base: Value,
+        member: syn::Member,
+        mutable: bool,
+    },
     /// `base.member` read by value.
     Field { base: Value, member: syn::Member },
     /// `base[index]` read by value (`index` an integer).
@@ -281,6 +296,8 @@ pub enum Place {
     Deref(Value),
     /// `target[index]` where `target` is a `&mut` slice, array or `Vec` (or a local one).
     Index(Value, Value),
+    /// `target.member` where `target` is a `&mut` struct (or a local one).
+    Field(Value, syn::Member),
 }
 
 /// How a region ends.
@@ -329,6 +346,12 @@ impl Function {
             | InstKind::Repeat { elem: arg, .. }
             | InstKind::Field { base: arg, .. } => vec![*arg],
             InstKind::Tuple(vs) | InstKind::Array(vs) | InstKind::VecList(vs) => vs.clone(),
+            InstKind::Struct { fields, base, .. } => fields
+                .iter()
+                .map(|(_, v)| *v)
+                .chain(base.iter().copied())
+                .collect(),
+            InstKind::FieldRef { base, .. } => vec![*base],
             InstKind::VecRepeat { elem, len } => vec![*elem, *len],
             InstKind::Index { base, index } | InstKind::ElemRef { base, index, .. } => {
                 vec![*base, *index]
@@ -340,7 +363,7 @@ impl Function {
                 .collect(),
             InstKind::Call { args, .. } => args.clone(),
             InstKind::Store { place, value } => match place {
-                Place::Deref(t) => vec![*t, *value],
+                Place::Deref(t) | Place::Field(t, _) => vec![*t, *value],
                 Place::Index(t, i) => vec![*t, *i, *value],
             },
             InstKind::If { cond, .. } => vec![*cond],
@@ -377,6 +400,8 @@ impl Function {
             | InstKind::Repeat { .. }
             | InstKind::VecList(_)
             | InstKind::VecRepeat { .. }
+            | InstKind::Struct { .. }
+            | InstKind::FieldRef { .. }
             | InstKind::Field { .. }
             | InstKind::Index { .. }
             | InstKind::ElemRef { .. }

@@ -94,7 +94,7 @@ impl Lowerer<'_> {
                 ))
             }
             syn::Expr::Field(f) => {
-                let base = self.lower_expr(&f.base)?;
+                let base = self.lower_place(&f.base, false)?;
                 let ty = self.func.values[base].ty.field(&f.member);
                 Some(self.push(
                     InstKind::Field {
@@ -110,7 +110,7 @@ impl Lowerer<'_> {
                     self.diag.error(span, "`#[derive_frule]` supports sub-slices only behind a reference: write `&x[a..b]`");
                     return Some(self.poison(span));
                 }
-                let base = self.lower_expr(&ix.expr)?;
+                let base = self.lower_place(&ix.expr, false)?;
                 let index = self.lower_expr(&ix.index)?;
                 let ty = self.func.values[base].ty.element();
                 Some(self.push(InstKind::Index { base, index }, ty, span))
@@ -157,7 +157,13 @@ impl Lowerer<'_> {
                             ix.span(),
                         )
                     }
-                    _ => self.lower_expr(&m.receiver)?,
+                    _ => {
+                        let name = m.method.to_string();
+                        let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
+                            || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"]
+                                .contains(&name.as_str());
+                        self.lower_place(&m.receiver, mutable)?
+                    }
                 };
                 let args = self.lower_exprs(m.args.iter())?;
                 let name = m.method.to_string();
@@ -206,6 +212,7 @@ impl Lowerer<'_> {
             }
             syn::Expr::Assign(a) => self.lower_assign(&a.left, None, &a.right, span),
             syn::Expr::Macro(m) => self.lower_macro(&m.mac, span),
+            syn::Expr::Struct(st) => self.lower_struct(st),
             syn::Expr::While(w) => self.lower_while(w),
             syn::Expr::Loop(l) => self.lower_loop(l),
             syn::Expr::ForLoop(f) => self.lower_for(f),
@@ -539,7 +546,6 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Unsafe(_) => {
             "`unsafe` blocks: move the unsafe code into a function with a `#[primitive]` rule"
         }
-        syn::Expr::Struct(_) => "struct literals yet; build the value in a helper function marked `#[non_differentiable]`, or pass its fields separately",
         syn::Expr::Let(_) => "`let` expressions outside `if let`",
         syn::Expr::Yield(_) => "`yield`",
         syn::Expr::TryBlock(_) => "`try` blocks",

@@ -41,9 +41,11 @@ impl Lowerer<'_> {
                 self.assign(&name, new);
                 Some(self.unit(span))
             }
+            // Rust evaluates the assigned value before the assignee place (for compound
+            // assignment of primitives too), so the place's borrow starts after it.
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
-                let target = self.lower_expr(&u.expr)?;
                 let rhs = self.lower_expr(right)?;
+                let target = self.lower_expr(&u.expr)?;
                 let value = match op {
                     Some(op) => {
                         let ty = self.func.values[target].ty.deref();
@@ -69,10 +71,38 @@ impl Lowerer<'_> {
                 );
                 Some(self.unit(span))
             }
-            syn::Expr::Index(ix) => {
-                let target = self.lower_expr(&ix.expr)?;
-                let index = self.lower_expr(&ix.index)?;
+            syn::Expr::Field(f) => {
                 let rhs = self.lower_expr(right)?;
+                let target = self.lower_place(&f.base, true)?;
+                let value = match op {
+                    Some(op) => {
+                        let ty = self.func.values[target].ty.field(&f.member);
+                        let old = self.push(
+                            InstKind::Field {
+                                base: target,
+                                member: f.member.clone(),
+                            },
+                            ty,
+                            left.span(),
+                        );
+                        self.binary(op, old, rhs, span)
+                    }
+                    None => rhs,
+                };
+                self.push(
+                    InstKind::Store {
+                        place: Place::Field(target, f.member.clone()),
+                        value,
+                    },
+                    TypeHint::NonDiff,
+                    span,
+                );
+                Some(self.unit(span))
+            }
+            syn::Expr::Index(ix) => {
+                let rhs = self.lower_expr(right)?;
+                let target = self.lower_place(&ix.expr, true)?;
+                let index = self.lower_expr(&ix.index)?;
                 let value = match op {
                     Some(op) => {
                         let ty = self.func.values[target].ty.element();
@@ -169,13 +199,65 @@ impl Lowerer<'_> {
         Some(())
     }
 
+    /// An expression in place context (the base of `[]`, `.field`, a method receiver, an
+    /// assignment target): a field is borrowed ([`InstKind::FieldRef`]) rather than moved
+    /// out, as Rust does for places.
+    pub(crate) fn lower_place(&mut self, e: &syn::Expr, mutable: bool) -> Option<Value> {
+        match strip(e) {
+            syn::Expr::Field(f) => {
+                let base = self.lower_place(&f.base, mutable)?;
+                let ty = TypeHint::Ref(Box::new(self.func.values[base].ty.field(&f.member)));
+                Some(self.push(
+                    InstKind::FieldRef {
+                        base,
+                        member: f.member.clone(),
+                        mutable,
+                    },
+                    ty,
+                    f.span(),
+                ))
+            }
+            _ => self.lower_expr(e),
+        }
+    }
+
+    /// `Path { a: x, b, ..base }`.
+    pub(crate) fn lower_struct(&mut self, s: &syn::ExprStruct) -> Option<Value> {
+        let span = s.span();
+        if s.qself.is_some() {
+            self.diag.error_spanned(
+                s,
+                "`#[derive_frule]` does not support struct literals with qualified paths",
+            );
+            return Some(self.poison(span));
+        }
+        let mut fields = Vec::new();
+        for fv in &s.fields {
+            let v = self.lower_expr(&fv.expr)?;
+            fields.push((fv.member.clone(), v));
+        }
+        let base = match &s.rest {
+            Some(r) => Some(self.lower_expr(r)?),
+            None => None,
+        };
+        Some(self.push(
+            InstKind::Struct {
+                path: s.path.clone(),
+                fields,
+                base,
+            },
+            TypeHint::Unknown,
+            span,
+        ))
+    }
+
     /// `&e`, `&mut e`; `&x[a..b]` becomes a [`InstKind::Slice`].
     pub(crate) fn lower_reference(&mut self, r: &syn::ExprReference) -> Option<Value> {
         let span = r.span();
         let mutable = r.mutability.is_some();
         if let syn::Expr::Index(ix) = strip(&r.expr) {
             if matches!(strip(&ix.index), syn::Expr::Range(_)) {
-                let base = self.lower_expr(&ix.expr)?;
+                let base = self.lower_place(&ix.expr, mutable)?;
                 let range = self.lower_expr(&ix.index)?;
                 let ty = match self.func.values[base].ty.element() {
                     TypeHint::Unknown => TypeHint::Unknown,
@@ -192,9 +274,12 @@ impl Lowerer<'_> {
                 ));
             }
         }
+        if let syn::Expr::Field(_) = strip(&r.expr) {
+            return self.lower_place(&r.expr, mutable);
+        }
         if let syn::Expr::Index(ix) = strip(&r.expr) {
             // `&x[i]`: a borrowed element, not a reference to a copy.
-            let base = self.lower_expr(&ix.expr)?;
+            let base = self.lower_place(&ix.expr, mutable)?;
             let index = self.lower_expr(&ix.index)?;
             let ty = TypeHint::Ref(Box::new(self.func.values[base].ty.element()));
             return Some(self.push(

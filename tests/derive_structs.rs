@@ -1,0 +1,167 @@
+//! Structs in derived bodies: parameters by value and by reference, field reads (scalars and
+//! buffers, without moving), struct literals with `..base`, field writes through `&mut`,
+//! and returned structs. The `Differentiable` impls here are written by hand, following
+//! the contract `#[derive(Differentiable)]` implements (`Name` → `NameTangent`, same fields).
+use fwdad::prelude::*;
+use fwdad::{Mode, ZeroTangent};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spring {
+    pub k: f64,
+    pub rest: f64,
+    pub n: usize,
+    pub w: Vec<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpringTangent<S = f64> {
+    pub k: S,
+    pub rest: S,
+    pub n: NoTangent,
+    pub w: Vec<S>,
+}
+
+impl Differentiable for Spring {
+    type Tangent = SpringTangent;
+    type TangentIn<S: Mode> = SpringTangent<S>;
+}
+
+impl ZeroTangent for Spring {
+    fn zero_tangent(&self) -> SpringTangent {
+        SpringTangent {
+            k: 0.0,
+            rest: 0.0,
+            n: NoTangent,
+            w: vec![0.0; self.w.len()],
+        }
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> SpringTangent<S> {
+        SpringTangent {
+            k: S::zero(),
+            rest: S::zero(),
+            n: NoTangent,
+            w: vec![S::zero(); self.w.len()],
+        }
+    }
+}
+
+/// Reads scalar fields, indexes a `Vec` field in place, loops over an integer field.
+#[derive_frule]
+fn energy(s: &Spring, x: f64) -> f64 {
+    let d = x - s.rest;
+    let mut e = 0.5 * s.k * d * d;
+    for i in 0..s.n {
+        e += s.w[i] * x.powi(i as i32 + 1);
+    }
+    e + s.w.len() as f64
+}
+
+/// Builds a struct from active values and with `..base`, and returns it.
+#[derive_frule]
+fn stiffen(s: &Spring, factor: f64) -> Spring {
+    let doubled = Spring {
+        k: s.k * factor,
+        rest: s.rest,
+        n: s.n,
+        w: s.w.clone(),
+    };
+    Spring {
+        rest: doubled.rest + 1.0,
+        ..doubled
+    }
+}
+
+/// Writes fields and a buffer field through `&mut`.
+#[derive_frule]
+fn relax(s: &mut Spring, x: f64) {
+    s.rest = 0.5 * (s.rest + x);
+    s.k *= 1.0 + x * x;
+    s.w[0] = s.k * s.rest;
+}
+
+fn spring() -> Spring {
+    Spring {
+        k: 2.0,
+        rest: 0.5,
+        n: 2,
+        w: vec![0.25, -0.1],
+    }
+}
+
+#[test]
+fn energy_reads_fields() {
+    let s = spring();
+    let t = SpringTangent {
+        k: 0.0,
+        rest: 0.0,
+        n: NoTangent,
+        w: vec![0.0, 0.0],
+    };
+    let d = energy_frule(Dual::new(&s, &t), Dual::new(1.5, 1.0));
+    assert_eq!(d.primal, energy(&s, 1.5));
+    // dE/dx = k(x − rest) + w₀ + 2·w₁·x
+    assert_eq!(d.tangent, 2.0 * 1.0 + 0.25 + 2.0 * -0.1 * 1.5);
+    let t = SpringTangent {
+        k: 1.0,
+        rest: 0.0,
+        n: NoTangent,
+        w: vec![0.0, 0.0],
+    };
+    let d = energy_frule(Dual::new(&s, &t), Dual::new(1.5, 0.0));
+    assert_eq!(d.tangent, 0.5 * 1.0 * 1.0); // dE/dk = d²/2
+}
+
+#[test]
+fn struct_literals_and_returned_structs() {
+    let s = spring();
+    let t = SpringTangent {
+        k: 1.0,
+        rest: 1.0,
+        n: NoTangent,
+        w: vec![1.0, 2.0],
+    };
+    let d = stiffen_frule(Dual::new(&s, &t), Dual::new(3.0, 0.5));
+    assert_eq!(d.primal, stiffen(&s, 3.0));
+    // k' = k·f: dk' = dk·f + k·df = 3 + 1; rest' = rest + 1: drest' = 1; w copied.
+    assert_eq!(
+        d.tangent,
+        SpringTangent {
+            k: 4.0,
+            rest: 1.0,
+            n: NoTangent,
+            w: vec![1.0, 2.0]
+        }
+    );
+}
+
+#[test]
+fn field_writes_through_mut() {
+    let mut s = spring();
+    let mut t = SpringTangent {
+        k: 0.0,
+        rest: 0.0,
+        n: NoTangent,
+        w: vec![0.0, 0.0],
+    };
+    relax_frule(Dual::new(&mut s, &mut t), Dual::new(2.0, 1.0));
+    let mut s_ref = spring();
+    relax(&mut s_ref, 2.0);
+    assert_eq!(s, s_ref);
+    // rest' = (rest + x)/2 → 0.5; k' = k(1 + x²) → 2·2x = 8; w₀' = k'·rest'.
+    assert_eq!((t.rest, t.k), (0.5, 8.0));
+    assert_eq!(t.w[0], 8.0 * s.rest + s.k * 0.5);
+}
+
+/// Assigning a field of a local tuple in place.
+#[derive_frule]
+fn tuple_field(x: f64) -> f64 {
+    let mut p = (x, 1.0);
+    p.1 = x * x;
+    p.0 + p.1
+}
+
+#[test]
+fn tuple_field_assignment() {
+    let d = tuple_field_frule(Dual::new(3.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (tuple_field(3.0), 1.0 + 6.0));
+}
