@@ -2,6 +2,8 @@
 //! crate) and defined here, checked with `test_frule` in one direction and in batches, against
 //! analytic first and second derivatives (`Hyper`), with active/inactive argument mixes,
 //! and called from this crate's derived code.
+// Hessian checks index matrices by (i, j) on purpose.
+#![allow(clippy::needless_range_loop)]
 
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};
