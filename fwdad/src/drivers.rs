@@ -134,6 +134,11 @@ pub const DEFAULT_WIDTH: usize = 8;
 /// `#[derive_frule] fn f(x: &[f64]) -> ..`, for [`bind`] and for [`inplace`].
 ///
 /// It only names the bound of the vector drivers; there is nothing to implement.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
+    label = "the vector drivers call this rule with one `x: &[f64]`",
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of one `f64` use `derivative`"
+)]
 pub trait SliceRule<S: Mode> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
     type Output;
@@ -552,6 +557,10 @@ where
 
 /// The dual of a result read as a flat list of reals (the rows of a Jacobian): `f64`,
 /// `[f64; M]`, `Vec<f64>` and tuples of up to 6 `f64`.
+#[diagnostic::on_unimplemented(
+    message = "`jacobian` cannot read the result `{Self}` as a list of reals",
+    note = "`jacobian` reads results of type `f64`, `[f64; M]`, `Vec<f64>` or tuples of `f64`; for a result written into a `&mut [f64]` buffer, wrap the rule in `inplace`"
+)]
 pub trait FlatOutput<S> {
     /// Number of reals.
     fn len(&self) -> usize;
