@@ -1,0 +1,1 @@
+//! Benchmark kernels of fwdad (being written).
