@@ -137,6 +137,73 @@ fn a_bound_rule_is_a_rule() {
     );
 }
 
+/// Parameters passed by reference: a struct with a real and an integer field.
+pub struct Params {
+    pub k: f64,
+    pub terms: usize,
+}
+
+/// Its tangent, written by hand (`#[derive(Differentiable)]` generates the same shape).
+pub struct ParamsTangent<S> {
+    pub k: S,
+    pub terms: NoTangent,
+}
+
+impl Differentiable for Params {
+    type Tangent = ParamsTangent<f64>;
+    type TangentIn<S: fwdad::Mode> = ParamsTangent<S>;
+}
+
+impl fwdad::ZeroTangent for Params {
+    fn zero_tangent(&self) -> ParamsTangent<f64> {
+        ParamsTangent {
+            k: 0.0,
+            terms: NoTangent,
+        }
+    }
+    fn zero_tangent_in<S: fwdad::Mode>(&self) -> ParamsTangent<S> {
+        ParamsTangent {
+            k: S::zero(),
+            terms: NoTangent,
+        }
+    }
+}
+
+/// k · Σ_{i < terms} xᵢ² · cos xᵢ, reading the parameters through a reference.
+#[derive_frule]
+fn weighted_energy(x: &[f64], p: &Params) -> f64 {
+    let mut s = 0.0;
+    for i in 0..p.terms {
+        s += p.k * x[i] * x[i] * x[i].cos();
+    }
+    s
+}
+
+#[test]
+fn bind_a_struct_by_reference() {
+    let p = Params { k: 1.5, terms: 3 };
+    let x = [0.4, -0.9, 1.3, 7.0];
+    let (v, g) = gradient(bind(weighted_energy {}, (Wrt, &p)), &x);
+    assert_eq!(v, weighted_energy(&x, &p));
+    for i in 0..4 {
+        let exact = if i < 3 {
+            p.k * (2.0 * x[i] * x[i].cos() - x[i] * x[i] * x[i].sin())
+        } else {
+            0.0
+        };
+        assert_relative_eq!(g[i], exact, max_relative = 1e-15);
+    }
+    let (_, _, h) = hessian(bind(weighted_energy {}, (Wrt, &p)), &x);
+    for i in 0..3 {
+        let c = x[i].cos();
+        let s = x[i].sin();
+        let exact = p.k * (2.0 * c - 4.0 * x[i] * s - x[i] * x[i] * c);
+        assert_relative_eq!(h[(i, i)], exact, max_relative = 1e-14);
+    }
+    assert_eq!(h[(3, 3)], 0.0);
+    assert_eq!(h[(0, 1)], 0.0);
+}
+
 // ---------------------------------------------------------------------------------------
 // In place
 // ---------------------------------------------------------------------------------------
