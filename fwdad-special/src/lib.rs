@@ -317,3 +317,9 @@ pub mod random {
         (s >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 }
+
+/// The guide `docs/writing-rules.md`, whose examples are compiled and run as doctests of
+/// this crate (`cargo test -p fwdad-special --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/writing-rules.md")]
+pub struct WritingRulesGuide;
