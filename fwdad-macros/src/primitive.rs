@@ -1436,22 +1436,21 @@ fn nary_items(
         let (p, t) = (op(x, "primal"), op(x, "tangent"));
         quote!(#rt::Dual::new(#p, #t))
     });
+    let y = format_ident!("__fwdad_y", span = Span::mixed_site());
+    let rule = format_ident!("__fwdad_rule", span = Span::mixed_site());
     let terms = active_tys.iter().enumerate().map(|(i, g)| {
         quote! {
             if <#g as #rt::Operand<#f64t, #m>>::ACTIVE {
                 let term = <#m as #rt::ScalarTangent<#f64t>>::chain1(
-                    &#nth { partials: &__fwdad_rule, xs: &xs, ps: &ps, i: #i },
+                    &#nth { partials: &#rule, xs: &xs, ps: &ps, i: #i },
                     xs[#i].primal,
-                    __fwdad_y,
+                    #y,
                     xs[#i].tangent,
                 );
                 t = #rt::ScalarTangent::add(t, term);
             }
         }
     });
-    let y = format_ident!("__fwdad_y", span = Span::mixed_site());
-    let rule = format_ident!("__fwdad_rule", span = Span::mixed_site());
-    let _ = (&y, &rule);
     let tangent = quote! {{
         let xs: [#rt::Dual<#f64t, #m>; #k] = [#(#duals),*];
         let ps = #rule.d(::core::array::from_fn(|j| xs[j].primal), #y);
@@ -1459,25 +1458,7 @@ fn nary_items(
         #(#terms)*
         t
     }};
-    (adapter, fix_hygiene(tangent, &y, &rule))
-}
-
-/// Replaces the placeholder idents `__fwdad_y`/`__fwdad_rule` written with call-site
-/// hygiene inside `quote!` by the mixed-site ones the impl binds.
-fn fix_hygiene(ts: TokenStream, y: &syn::Ident, rule: &syn::Ident) -> TokenStream {
-    ts.into_iter()
-        .map(|tt| match tt {
-            TokenTree::Ident(i) if i == "__fwdad_y" => TokenTree::Ident(y.clone()),
-            TokenTree::Ident(i) if i == "__fwdad_rule" => TokenTree::Ident(rule.clone()),
-            TokenTree::Group(g) => {
-                let mut ng =
-                    proc_macro2::Group::new(g.delimiter(), fix_hygiene(g.stream(), y, rule));
-                ng.set_span(g.span());
-                TokenTree::Group(ng)
-            }
-            other => other,
-        })
-        .collect()
+    (adapter, tangent)
 }
 
 /// A local trait giving comparisons in the dual copy of the partials a primal to compare:
