@@ -24,6 +24,9 @@
 //! representation, accepting active duals or inactive plain `f64`s in any mix (an
 //! inactive argument costs nothing). Three or more arguments sum `chain1` over the active
 //! ones, with a `d_dual` that reads every argument's first-order part (see [`nary_items`]).
+//! The dual copy of the partials is the user's expression with float literals made
+//! constant duals, comparisons made on primals, `f64::m(x)` calls made methods
+//! ([`DualRewrite`]), and each partial lifted at its value positions ([`lift_tails`]).
 //!
 //! **Full rule**: `#[primitive(rule = dot_rule)] fn dot(..)`: the author's `dot_rule`,
 //! generic over the tangent type, is called with the argument duals. The impl coerces it to
