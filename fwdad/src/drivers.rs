@@ -47,8 +47,9 @@
 //!
 //! A driver differentiates a function of one argument. For a function of several, [`bind`]
 //! fixes all arguments but the one marked [`Wrt`] ("with respect to"); the fixed ones are
-//! constants (their tangents are zero). An output buffer `&mut [f64]` is marked [`Out`] and
-//! read back by [`inplace`]:
+//! constants (their tangents are zero): numbers, arrays, `&T`, `&[T]`, or anything in
+//! [`Const`]. An output buffer `&mut [f64]` is marked [`Out`] and read back by
+//! [`inplace`] (a work buffer whose content is not wanted is [`Scratch`]`(len)`):
 //!
 //! ```
 //! use fwdad::drivers::{bind, inplace, Out, Wrt};
@@ -89,8 +90,10 @@
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
 //! code depends on the width. The last pass is padded with zero directions when `N` does
 //! not divide the input length. Each lane computes exactly the operations of the
-//! one-direction rule, so the batched Jacobian equals the column-by-column one bit for bit,
-//! and `N = 1` costs what the one-direction rule costs.
+//! one-direction rule, so the batched Jacobian equals the column-by-column one bit for bit.
+//! `N = 1` compiles to the same scalar arithmetic as the one-direction rule, with no
+//! per-lane loop left after inlining (measured: equal time on Ackley, within 10 % on
+//! Rosenbrock, where LLVM pairs the one-direction primal and tangent in SIMD registers).
 //!
 //! ## Second order
 //!
