@@ -100,11 +100,11 @@ macro_rules! hessian_all_widths {
     ($rule:expr, $x:expr) => {{
         let x: &[f64] = $x;
         let n = x.len();
-        let (v1, g1, h1) = hessian_with::<1, _>($rule, x);
-        let (v4, g4, h4) = hessian_with::<4, _>($rule, x);
+        let (v1, g1, h1) = hessian_with::<1>($rule, x);
+        let (v4, g4, h4) = hessian_with::<4>($rule, x);
         let (v8, g8, h8) = hessian($rule, x);
-        let (v16, g16, h16) = hessian_with::<16, _>($rule, x);
-        let (v32, g32, h32) = hessian_with::<32, _>($rule, x);
+        let (v16, g16, h16) = hessian_with::<16>($rule, x);
+        let (v32, g32, h32) = hessian_with::<32>($rule, x);
         let (v, g) = gradient($rule, x);
         for (vw, gw, hw) in [
             (v1, &g1, &h1),
@@ -433,10 +433,10 @@ fn hvp_equals_hessian_times_vector() {
         }
         // Every width gives the same product, bit for bit.
         for hw in [
-            hvp_with::<1, _>(rosenbrock {}, &x, &v).2,
-            hvp_with::<4, _>(rosenbrock {}, &x, &v).2,
-            hvp_with::<16, _>(rosenbrock {}, &x, &v).2,
-            hvp_with::<32, _>(rosenbrock {}, &x, &v).2,
+            hvp_with::<1>(rosenbrock {}, &x, &v).2,
+            hvp_with::<4>(rosenbrock {}, &x, &v).2,
+            hvp_with::<16>(rosenbrock {}, &x, &v).2,
+            hvp_with::<32>(rosenbrock {}, &x, &v).2,
         ] {
             assert_eq!(hw, hv);
         }

@@ -112,10 +112,10 @@ macro_rules! jacobian_all_widths {
                 cols[(i, j)] = t[i];
             }
         }
-        let (v1, j1) = jacobian_with::<1, _, _>($rule, x);
-        let (v4, j4) = jacobian_with::<4, _, _>($rule, x);
-        let (v16, j16) = jacobian_with::<16, _, _>($rule, x);
-        let (v32, j32) = jacobian_with::<32, _, _>($rule, x);
+        let (v1, j1) = jacobian_with::<1>($rule, x);
+        let (v4, j4) = jacobian_with::<4>($rule, x);
+        let (v16, j16) = jacobian_with::<16>($rule, x);
+        let (v32, j32) = jacobian_with::<32>($rule, x);
         let (v8, j8) = jacobian($rule, x);
         for v in [&v1, &v4, &v8, &v16, &v32] {
             assert_eq!(v.len(), plain.len());
@@ -384,9 +384,9 @@ fn gradient_at_every_width_equals_columns() {
         assert_eq!(rule_j.shape(), (1, 37));
     }
     // gradient_with agrees with the gradient row of jacobian_with.
-    let (v4, g4) = gradient_with::<4, _>(rosenbrock {}, &x);
-    let (v32, g32) = gradient_with::<32, _>(rosenbrock {}, &x);
-    let (_, j) = jacobian_with::<4, _, _>(rosenbrock {}, &x);
+    let (v4, g4) = gradient_with::<4>(rosenbrock {}, &x);
+    let (v32, g32) = gradient_with::<32>(rosenbrock {}, &x);
+    let (_, j) = jacobian_with::<4>(rosenbrock {}, &x);
     assert_eq!(v4, v32);
     assert_eq!(g4, j.row(0));
     assert_eq!(g32, j.row(0));

@@ -86,7 +86,7 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8); the `_with::<N>` variants choose it (`gradient_with::<16>(..)`).
+//! [`DEFAULT_WIDTH`] (8); the `_with::<N>` variants choose it (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
 //! code depends on the width. The last pass is padded with zero directions when `N` does
 //! not divide the input length. Each lane computes exactly the operations of the
@@ -1030,7 +1030,7 @@ pub fn gradient<F>(f: F, x: &[f64]) -> (f64, Vec<f64>)
 where
     F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output = Dual<f64, Batch<f64, DEFAULT_WIDTH>>>,
 {
-    gradient_with::<DEFAULT_WIDTH, F>(f, x)
+    gradient_with::<DEFAULT_WIDTH>(f, x)
 }
 
 /// [`gradient`] with `N` directions per pass (`N ≥ 1`).
@@ -1049,14 +1049,14 @@ where
 /// }
 ///
 /// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
-/// let (_, g) = gradient_with::<2, _>(dot_self {}, &x); // 3 passes: 2 + 2 + 1 (padded)
+/// let (_, g) = gradient_with::<2>(dot_self {}, &x); // 3 passes: 2 + 2 + 1 (padded)
 /// assert_eq!(g, [2.0, 4.0, 6.0, 8.0, 10.0]);
 /// ```
-pub fn gradient_with<const N: usize, F>(f: F, x: &[f64]) -> (f64, Vec<f64>)
-where
-    F: SliceRule<Batch<f64, N>, Output = Dual<f64, Batch<f64, N>>>,
-{
-    let (value, jac) = jacobian_in::<Batch<f64, N>, F, Dual<f64, Batch<f64, N>>>(f, x);
+pub fn gradient_with<const N: usize>(
+    f: impl SliceRule<Batch<f64, N>, Output = Dual<f64, Batch<f64, N>>>,
+    x: &[f64],
+) -> (f64, Vec<f64>) {
+    let (value, jac) = jacobian_in::<Batch<f64, N>, _, _>(f, x);
     (value[0], jac.into_vec())
 }
 
@@ -1079,12 +1079,11 @@ where
 /// assert_eq!(xy, [r * t.cos(), r * t.sin()]);
 /// assert_eq!(j.to_rows(), [[t.cos(), -r * t.sin()], [t.sin(), r * t.cos()]]);
 /// ```
-pub fn jacobian<F, Y>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
+pub fn jacobian<F>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
 where
-    F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output = Y>,
-    Y: FlatOutput<Batch<f64, DEFAULT_WIDTH>>,
+    F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output: FlatOutput<Batch<f64, DEFAULT_WIDTH>>>,
 {
-    jacobian_in::<Batch<f64, DEFAULT_WIDTH>, F, Y>(f, x)
+    jacobian_with::<DEFAULT_WIDTH>(f, x)
 }
 
 /// [`jacobian`] with `N` directions per pass (`N ≥ 1`).
@@ -1098,15 +1097,14 @@ where
 ///     [x[0] * x[0], x[1] * x[1], x[2] * x[2]]
 /// }
 ///
-/// let (_, j) = jacobian_with::<32, _, _>(squares {}, &[1.0, 2.0, 3.0]);
+/// let (_, j) = jacobian_with::<32>(squares {}, &[1.0, 2.0, 3.0]);
 /// assert_eq!(j.to_rows(), [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]]);
 /// ```
-pub fn jacobian_with<const N: usize, F, Y>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
-where
-    F: SliceRule<Batch<f64, N>, Output = Y>,
-    Y: FlatOutput<Batch<f64, N>>,
-{
-    jacobian_in::<Batch<f64, N>, F, Y>(f, x)
+pub fn jacobian_with<const N: usize>(
+    f: impl SliceRule<Batch<f64, N>, Output: FlatOutput<Batch<f64, N>>>,
+    x: &[f64],
+) -> (Vec<f64>, Matrix) {
+    jacobian_in::<Batch<f64, N>, _, _>(f, x)
 }
 
 /// The Jacobian in chunks of `S::LANES` directions: chunk `c` seeds `e_{cw+k}` in lane `k`
@@ -1175,7 +1173,7 @@ pub fn hessian<F>(f: F, x: &[f64]) -> (f64, Vec<f64>, Matrix)
 where
     F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output = Dual<f64, Hyper2<DEFAULT_WIDTH>>>,
 {
-    hessian_with::<DEFAULT_WIDTH, F>(f, x)
+    hessian_with::<DEFAULT_WIDTH>(f, x)
 }
 
 /// [`hessian`] with `N` directions per pass (`N ≥ 1`).
@@ -1193,14 +1191,14 @@ where
 ///     s
 /// }
 ///
-/// let (_, _, h) = hessian_with::<4, _>(quartic {}, &[1.0, 2.0, 3.0, 4.0, 5.0]);
+/// let (_, _, h) = hessian_with::<4>(quartic {}, &[1.0, 2.0, 3.0, 4.0, 5.0]);
 /// assert_eq!(h[(4, 4)], 12.0 * 25.0);
 /// assert_eq!(h[(1, 3)], 0.0);
 /// ```
-pub fn hessian_with<const N: usize, F>(f: F, x: &[f64]) -> (f64, Vec<f64>, Matrix)
-where
-    F: SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
-{
+pub fn hessian_with<const N: usize>(
+    f: impl SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
+    x: &[f64],
+) -> (f64, Vec<f64>, Matrix) {
     const { assert!(N >= 1, "a batch needs at least one lane") };
     let n = x.len();
     let mut seeds = vec![<Hyper2<N> as ScalarTangent<f64>>::zero(); n];
@@ -1262,17 +1260,18 @@ pub fn hvp<F>(f: F, x: &[f64], v: &[f64]) -> (f64, Vec<f64>, Vec<f64>)
 where
     F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output = Dual<f64, Hyper2<DEFAULT_WIDTH>>>,
 {
-    hvp_with::<DEFAULT_WIDTH, F>(f, x, v)
+    hvp_with::<DEFAULT_WIDTH>(f, x, v)
 }
 
 /// [`hvp`] with `N` directions per pass (`N ≥ 1`).
 ///
 /// # Panics
 /// If `v.len() != x.len()`.
-pub fn hvp_with<const N: usize, F>(f: F, x: &[f64], v: &[f64]) -> (f64, Vec<f64>, Vec<f64>)
-where
-    F: SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
-{
+pub fn hvp_with<const N: usize>(
+    f: impl SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
+    x: &[f64],
+    v: &[f64],
+) -> (f64, Vec<f64>, Vec<f64>) {
     const { assert!(N >= 1, "a batch needs at least one lane") };
     assert_eq!(
         x.len(),
