@@ -514,3 +514,49 @@ fn hessian_of_empty_and_one_dimensional_inputs() {
     assert_eq!(g, [0.5f64.exp()]);
     assert_eq!(h.to_rows(), [[0.5f64.exp()]]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Hand-written rules through the drivers
+// ---------------------------------------------------------------------------------------
+
+/// softplus, with its derivative given by hand (the logistic function of x).
+#[primitive(d = (x - y).exp())]
+fn softplus(x: f64) -> f64 {
+    x.exp().ln_1p()
+}
+
+#[derive_frule]
+fn softplus_sum(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += softplus(x[i]) * (i as f64 + 1.0);
+    }
+    s
+}
+
+#[test]
+fn primitive_rules_work_in_every_driver() {
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    // The handle of a #[primitive] serves the second-order mode too (f'' from d_dual).
+    for x in [-2.0, 0.3, 1.7] {
+        let (v, d1, d2) = second_derivative(softplus {}, x);
+        assert_eq!(v, softplus(x));
+        assert_relative_eq!(d1, sigmoid(x), max_relative = 1e-15);
+        assert_relative_eq!(d2, sigmoid(x) * (1.0 - sigmoid(x)), max_relative = 1e-14);
+    }
+    let x = [0.3, -1.0, 2.0];
+    let (v, g, h) = hessian(softplus_sum {}, &x);
+    assert_eq!(v, softplus_sum(&x));
+    for i in 0..3 {
+        let w = i as f64 + 1.0;
+        assert_relative_eq!(g[i], w * sigmoid(x[i]), max_relative = 1e-15);
+        for j in 0..3 {
+            let exact = if i == j {
+                w * sigmoid(x[i]) * (1.0 - sigmoid(x[i]))
+            } else {
+                0.0
+            };
+            assert_relative_eq!(h[(i, j)], exact, max_relative = 1e-14);
+        }
+    }
+}
