@@ -202,7 +202,11 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             match float_method(&name) {
                 Some(rule) if result_active => float_rule_plan(rule, &name, args.len() + 1),
                 Some(_) => primal,
-                None if name == "len" || name == "is_empty" => plan(Form::Method, all(Need::AsIs)),
+                None if ["len", "is_empty", "is_some", "is_none"].contains(&name.as_str()) => {
+                    plan(Form::Method, all(Need::AsIs))
+                }
+                // Predicates of the value (`is_nan`, `partial_cmp`, ...) read primals.
+                None if !result_active && PRIMAL_PREDICATES.contains(&name.as_str()) => primal,
                 None if is(*receiver) => plan(Form::Method, method_needs(&name, args.len())),
                 None if result_active => plan(Form::Method, all(Need::AsIs)),
                 None => primal,
@@ -281,6 +285,20 @@ fn float_rule_plan(rule: FloatRule, name: &str, n: usize) -> Plan {
         },
     }
 }
+
+/// Methods whose result depends on the primal only; on a dual they read `.primal`.
+const PRIMAL_PREDICATES: &[&str] = &[
+    "is_nan",
+    "is_finite",
+    "is_infinite",
+    "is_normal",
+    "is_sign_positive",
+    "is_sign_negative",
+    "partial_cmp",
+    "total_cmp",
+    "is_ok",
+    "is_err",
+];
 
 /// Methods a dual receiver has (slices, `Vec`s, `Option`s; see the runtime), besides the
 /// float rules: calling them on a differentiated value is fine.

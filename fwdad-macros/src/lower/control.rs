@@ -277,9 +277,21 @@ pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
     scan.names
 }
 
+/// Names assigned inside the closures written in `block`.
+pub(crate) fn assigned_names_in_closures(block: &syn::Block) -> HashSet<String> {
+    let mut scan = AssignScan {
+        names: HashSet::new(),
+        enter_closures: true,
+    };
+    scan.visit_block(block);
+    scan.names
+}
+
 #[derive(Default)]
 struct AssignScan {
     names: HashSet<String>,
+    /// Whether to look inside closures (their assignments mutate captured locals).
+    enter_closures: bool,
 }
 
 impl<'ast> Visit<'ast> for AssignScan {
@@ -317,5 +329,9 @@ impl<'ast> Visit<'ast> for AssignScan {
         syn::visit::visit_expr_binary(self, e);
     }
 
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        if self.enter_closures {
+            syn::visit::visit_expr_closure(self, c);
+        }
+    }
 }

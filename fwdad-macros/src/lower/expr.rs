@@ -131,7 +131,39 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
-            syn::Expr::MethodCall(m) => {
+            syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
+                match self.try_lower_consumer(m) {
+                    Some(result) => result,
+                    None => self.lower_method_call(m),
+                }
+            }
+            syn::Expr::MethodCall(m) => self.lower_method_call(m),
+            syn::Expr::Call(c) => self.lower_call(c),
+            syn::Expr::Block(b) => {
+                if let Some(label) = &b.label {
+                    self.diag
+                        .error_spanned(label, "`#[derive_frule]` does not support labelled blocks");
+                }
+                self.lower_block(&b.block)
+            }
+            syn::Expr::If(i) => self.lower_if(i),
+            syn::Expr::Return(r) => {
+                let v = match &r.expr {
+                    Some(e) => self.lower_expr(e)?,
+                    None => self.unit(span),
+                };
+                self.terminate(Terminator::Return(v));
+                None
+            }
+            other => self.lower_expr_rest(other),
+        }
+    }
+
+    /// `receiver.method(args)`.
+    pub(crate) fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
+        let span = m.span();
+        {
+            {
                 let receiver = match super::place::strip(&m.receiver) {
                     // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods
                     // that write.
@@ -191,25 +223,13 @@ impl Lowerer<'_> {
                 };
                 Some(self.push(kind, ty, span))
             }
-            syn::Expr::Call(c) => self.lower_call(c),
-            syn::Expr::Block(b) => {
-                if let Some(label) = &b.label {
-                    self.diag.error_spanned(
-                        &label,
-                        "`#[derive_frule]` does not support labelled blocks",
-                    );
-                }
-                self.lower_block(&b.block)
-            }
-            syn::Expr::If(i) => self.lower_if(i),
-            syn::Expr::Return(r) => {
-                let v = match &r.expr {
-                    Some(e) => self.lower_expr(e)?,
-                    None => self.unit(span),
-                };
-                self.terminate(Terminator::Return(v));
-                None
-            }
+        }
+    }
+
+    /// The expression kinds not handled in [`Self::lower_expr`]'s first match.
+    fn lower_expr_rest(&mut self, e: &syn::Expr) -> Option<Value> {
+        let span = e.span();
+        match e {
             syn::Expr::Assign(a) => self.lower_assign(&a.left, None, &a.right, span),
             syn::Expr::Macro(m) => self.lower_macro(&m.mac, span),
             syn::Expr::Struct(st) => self.lower_struct(st),
@@ -223,7 +243,7 @@ impl Lowerer<'_> {
             other => {
                 let what = unsupported_name(other);
                 self.diag
-                    .error(span, format!("`#[derive_frule]` does not support {what}"));
+                    .error_spanned(other, format!("`#[derive_frule]` does not support {what}"));
                 Some(self.poison(span))
             }
         }
@@ -244,6 +264,13 @@ impl Lowerer<'_> {
     fn lower_path(&mut self, p: &syn::ExprPath) -> Value {
         if p.qself.is_none() && p.path.segments.len() == 1 && p.path.leading_colon.is_none() {
             let seg = &p.path.segments[0];
+            if self.lookup_closure(&seg.ident.to_string()).is_some() {
+                self.diag.error_spanned(
+                    p,
+                    "`#[derive_frule]` supports closures that are called, or passed to `map`, `filter`, `fold`, `for_each`, `any` or `all`; this one is used as a value (returned, stored or passed to a function)",
+                );
+                return self.poison(p.span());
+            }
             if let (Some(v), syn::PathArguments::None) =
                 (self.lookup(&seg.ident.to_string()), &seg.arguments)
             {

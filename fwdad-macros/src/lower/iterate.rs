@@ -25,6 +25,8 @@ use syn::spanned::Spanned;
 
 /// An iterator chain, as written.
 enum Chain<'e> {
+    /// `inner.map(f)`: index-transparent, `f` applied to each element.
+    Map(Box<Chain<'e>>, Func<'e>),
     Slice(&'e syn::Expr, Access),
     Range(&'e syn::Expr, &'e syn::Expr),
     Enumerate(Box<Chain<'e>>),
@@ -44,30 +46,74 @@ enum Access {
 }
 
 /// An iterator chain with its operands evaluated.
-enum Seq {
+enum Seq<'e> {
+    Map(Box<Seq<'e>>, Func<'e>),
     Slice(Value, Access),
     Range(Value),
-    Enumerate(Box<Seq>),
-    Zip(Box<Seq>, Box<Seq>),
+    Enumerate(Box<Seq<'e>>),
+    Zip(Box<Seq<'e>>, Box<Seq<'e>>),
     /// The inner sequence and its length.
-    Rev(Box<Seq>, Value),
-    Skip(Box<Seq>, Value),
-    Take(Box<Seq>),
-    StepBy(Box<Seq>, Value),
-    Copied(Box<Seq>),
+    Rev(Box<Seq<'e>>, Value),
+    Skip(Box<Seq<'e>>, Value),
+    Take(Box<Seq<'e>>),
+    StepBy(Box<Seq<'e>>, Value),
+    Copied(Box<Seq<'e>>),
+}
+
+/// A function argument of an adaptor or consumer.
+#[derive(Clone)]
+enum Func<'e> {
+    /// Written in place: `|v| v * v`.
+    Lambda(&'e syn::ExprClosure),
+    /// Bound by `let f = |..| ..;`.
+    Bound(std::rc::Rc<super::ClosureDef>),
+    /// A function by path: `f64::max`, `square`.
+    Path(&'e syn::Path),
+}
+
+/// Element-wise stages after a `filter` (indices no longer follow the source there).
+enum Tail<'e> {
+    Map(Func<'e>),
+    Filter(Func<'e>),
+}
+
+/// Methods that consume an iterator into a value.
+const CONSUMERS: &[&str] = &[
+    "sum", "product", "fold", "count", "for_each", "any", "all", "collect",
+];
+
+/// Whether `m` consumes an iterator (`.sum()`, `.fold(..)`, ...).
+pub(crate) fn is_consumer(m: &syn::ExprMethodCall) -> bool {
+    CONSUMERS.contains(&m.method.to_string().as_str())
 }
 
 /// An element: a value, or a tuple of elements not yet built into one value.
-enum Shape {
+pub(crate) enum Shape {
     Val(Value),
     Tuple(Vec<Shape>),
 }
 
 impl Chain<'_> {
+    /// Whether the chain applies a closure (a range chain with `map` needs lowering too).
+    fn has_map(&self) -> bool {
+        match self {
+            Chain::Map(..) => true,
+            Chain::Slice(..) | Chain::Range(..) => false,
+            Chain::Zip(a, b) => a.has_map() || b.has_map(),
+            Chain::Enumerate(c)
+            | Chain::Rev(c)
+            | Chain::Skip(c, _)
+            | Chain::Take(c, _)
+            | Chain::StepBy(c, _)
+            | Chain::Copied(c) => c.has_map(),
+        }
+    }
+
     fn has_slice(&self) -> bool {
         match self {
             Chain::Slice(..) => true,
             Chain::Range(..) => false,
+            Chain::Map(c, _) => c.has_slice(),
             Chain::Zip(a, b) => a.has_slice() || b.has_slice(),
             Chain::Enumerate(c)
             | Chain::Rev(c)
@@ -80,7 +126,53 @@ impl Chain<'_> {
 }
 
 impl Lowerer<'_> {
-    /// Reads an iterator chain; `None` if it is not one this lowering handles.
+    /// Reads an iterator pipeline: index-based stages, then (after a `filter`) element-wise
+    /// ones. `None` if it is not one this lowering handles.
+    fn parse_pipeline<'e>(&self, e: &'e syn::Expr) -> Option<(Chain<'e>, Vec<Tail<'e>>)> {
+        if let syn::Expr::MethodCall(m) = strip(e) {
+            let name = m.method.to_string();
+            if (name == "map" || name == "filter") && m.args.len() == 1 {
+                let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
+                let f = self.parse_func(&m.args[0])?;
+                if name == "filter" {
+                    tail.push(Tail::Filter(f));
+                    return Some((chain, tail));
+                }
+                if !tail.is_empty() {
+                    tail.push(Tail::Map(f));
+                    return Some((chain, tail));
+                }
+                return Some((Chain::Map(Box::new(chain), f), tail));
+            }
+        }
+        let chain = self.parse_chain(e)?;
+        Some((chain, Vec::new()))
+    }
+
+    /// A closure, a `let`-bound closure, or a function path, as an adaptor's argument.
+    fn parse_func<'e>(&self, e: &'e syn::Expr) -> Option<Func<'e>> {
+        match strip(e) {
+            syn::Expr::Closure(c) => Some(Func::Lambda(c)),
+            syn::Expr::Path(p) => match p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup_closure(&id.to_string()))
+            {
+                Some(def) => Some(Func::Bound(def)),
+                None if p
+                    .path
+                    .get_ident()
+                    .is_some_and(|id| self.lookup(&id.to_string()).is_some()) =>
+                {
+                    None
+                }
+                None => Some(Func::Path(&p.path)),
+            },
+            _ => None,
+        }
+    }
+
+    /// Reads an index-based iterator chain; `None` if it is not one this lowering handles.
     fn parse_chain<'e>(&self, e: &'e syn::Expr) -> Option<Chain<'e>> {
         match strip(e) {
             syn::Expr::MethodCall(m) => {
@@ -89,9 +181,11 @@ impl Lowerer<'_> {
                 match (m.method.to_string().as_str(), m.args.len()) {
                     ("iter", 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
                     ("iter_mut", 0) => Some(Chain::Slice(&m.receiver, Access::RefMut)),
+                    ("into_iter", 0) => self.parse_chain(&m.receiver),
                     ("enumerate", 0) => Some(Chain::Enumerate(recv()?)),
                     ("rev", 0) => Some(Chain::Rev(recv()?)),
                     ("copied" | "cloned", 0) => Some(Chain::Copied(recv()?)),
+                    ("map", 1) => Some(Chain::Map(recv()?, self.parse_func(arg?)?)),
                     ("zip", 1) => Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("skip", 1) => Some(Chain::Skip(recv()?, arg?)),
                     ("take", 1) => Some(Chain::Take(recv()?, arg?)),
@@ -99,6 +193,7 @@ impl Lowerer<'_> {
                     _ => None,
                 }
             }
+            syn::Expr::Paren(p) => self.parse_chain(&p.expr),
             syn::Expr::Reference(r) => {
                 let access = if r.mutability.is_some() {
                     Access::RefMut
@@ -136,20 +231,23 @@ impl Lowerer<'_> {
 
     /// `for pat in chain { body }` as a counted loop, if `f.expr` is a chain over a slice.
     pub(crate) fn try_lower_for_chain(&mut self, f: &syn::ExprForLoop) -> Option<Option<Value>> {
-        let chain = self.parse_chain(&f.expr)?;
-        if !chain.has_slice() {
+        let (chain, tail) = self.parse_pipeline(&f.expr)?;
+        if !chain.has_slice() && !chain.has_map() && tail.is_empty() {
             return None;
         }
         let span = f.span();
-        Some(self.lower_for_chain(f, chain, span))
+        Some(self.lower_for_chain(f, chain, tail, span))
     }
 
     fn lower_for_chain(
         &mut self,
         f: &syn::ExprForLoop,
         chain: Chain<'_>,
+        tail: Vec<Tail<'_>>,
         span: Span,
     ) -> Option<Value> {
+        let mut assigned = super::control::assigned_names(&f.body);
+        assigned.extend(closure_assignments(&chain, &tail));
         let (seq, len) = self.prepare(chain, span)?;
         let zero = self.push(
             InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
@@ -166,18 +264,373 @@ impl Lowerer<'_> {
             span,
         );
         let label = f.label.as_ref().map(|l| l.name.ident.to_string());
-        let assigned = super::control::assigned_names(&f.body);
         let pat = &*f.pat;
         self.lower_for_over(label, range, assigned, span, |lw, k| {
             let k = k?;
-            let shape = lw.elem(&seq, k, false, span);
-            lw.bind_shape(pat, shape, span);
-            lw.lower_block(&f.body)
+            let shape = lw.elem(&seq, k, false, span)?;
+            lw.run_tail(&tail, shape, span, &mut |lw, shape| {
+                lw.bind_shape(pat, shape, span);
+                lw.lower_block(&f.body).map(|_| ())
+            })?;
+            Some(lw.unit(span))
         })
     }
 
+    /// Applies the element-wise stages to `shape`, then `consume`s it; a `filter` wraps the
+    /// rest in an `if`.
+    fn run_tail(
+        &mut self,
+        tail: &[Tail<'_>],
+        shape: Shape,
+        span: Span,
+        consume: &mut dyn FnMut(&mut Self, Shape) -> Option<()>,
+    ) -> Option<()> {
+        match tail.split_first() {
+            None => consume(self, shape),
+            Some((Tail::Map(f), rest)) => {
+                let v = self.apply(f, vec![shape], span)?;
+                self.run_tail(rest, Shape::Val(v), span, consume)
+            }
+            Some((Tail::Filter(f), rest)) => {
+                // `filter`'s closure takes `&item`.
+                let item = self.build_shape(shape, span);
+                let ty = TypeHint::Ref(Box::new(self.func.values[item].ty.clone()));
+                let r = self.push(
+                    InstKind::Ref {
+                        mutable: false,
+                        arg: item,
+                    },
+                    ty,
+                    span,
+                );
+                let keep = self.apply(f, vec![Shape::Val(r)], span)?;
+                self.lower_branches(
+                    keep,
+                    span,
+                    |lw| {
+                        lw.run_tail(rest, Shape::Val(item), span, consume)?;
+                        if lw.is_dead() {
+                            None
+                        } else {
+                            Some(lw.unit(span))
+                        }
+                    },
+                    |lw| Some(lw.unit(span)),
+                );
+                Some(())
+            }
+        }
+    }
+
+    /// Calls an adaptor's function on element shapes.
+    fn apply(&mut self, f: &Func<'_>, args: Vec<Shape>, span: Span) -> Option<Value> {
+        match f {
+            Func::Lambda(c) => self.inline_closure(c, &[], args, span),
+            Func::Bound(def) => self.inline_closure(&def.expr, &def.env, args, span),
+            Func::Path(p) => {
+                let vals = args
+                    .into_iter()
+                    .map(|a| self.build_shape(a, span))
+                    .collect();
+                let ty = match crate::rules::float_path_call(p) {
+                    Some(_) => TypeHint::Float,
+                    None => TypeHint::Unknown,
+                };
+                Some(self.push(
+                    InstKind::Call {
+                        func: (*p).clone(),
+                        args: vals,
+                    },
+                    ty,
+                    span,
+                ))
+            }
+        }
+    }
+
+    /// Inlines a closure's body with its parameters bound to `args` (and, for a `move`
+    /// closure bound by `let`, the bindings it captured).
+    pub(crate) fn inline_closure(
+        &mut self,
+        c: &syn::ExprClosure,
+        env: &[(String, Value)],
+        args: Vec<Shape>,
+        span: Span,
+    ) -> Option<Value> {
+        if c.inputs.len() != args.len() {
+            self.diag.error_spanned(
+                c,
+                format!(
+                    "this closure takes {} arguments but is called with {}",
+                    c.inputs.len(),
+                    args.len()
+                ),
+            );
+            return Some(self.poison(span));
+        }
+        let depth = self.scopes_len();
+        if !env.is_empty() {
+            self.push_env(env);
+        }
+        self.push_scope();
+        for (pat, shape) in c.inputs.iter().zip(args) {
+            match pat {
+                syn::Pat::Type(pt) => {
+                    let v = self.build_shape(shape, span);
+                    self.bind_pattern(pat, v, Some(&pt.ty));
+                }
+                _ => self.bind_shape(pat, shape, span),
+            }
+        }
+        let v = self.lower_expr(&c.body);
+        self.truncate_scopes(depth);
+        v
+    }
+
+    /// Rejects what inlining cannot honour: `return` or `?` inside the closure (they would
+    /// leave the function), `async` closures.
+    pub(crate) fn check_closure(&mut self, c: &syn::ExprClosure) -> bool {
+        struct Find(Option<proc_macro2::Span>);
+        impl<'ast> syn::visit::Visit<'ast> for Find {
+            fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+                self.0 = Some(r.span());
+            }
+            fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
+                self.0 = Some(t.span());
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        }
+        let mut f = Find(None);
+        syn::visit::Visit::visit_expr(&mut f, &c.body);
+        if let Some(sp) = f.0 {
+            self.diag.error(sp, "`#[derive_frule]` does not support `return` or `?` inside a closure (they would leave the enclosing function); compute the value with `if`/`match`");
+            return false;
+        }
+        if c.asyncness.is_some() {
+            self.diag
+                .error_spanned(c, "`#[derive_frule]` does not support `async` closures");
+            return false;
+        }
+        true
+    }
+
+    /// `chain.sum()`, `.product()`, `.fold(init, f)`, `.count()`, `.for_each(f)`,
+    /// `.any(p)`, `.all(p)`, `.collect()`, as a counted loop with an accumulator. `None`
+    /// if the receiver is not a chain this lowering handles.
+    pub(crate) fn try_lower_consumer(&mut self, m: &syn::ExprMethodCall) -> Option<Option<Value>> {
+        let (chain, tail) = self.parse_pipeline(&m.receiver)?;
+        if !chain.has_slice() && !chain.has_map() && tail.is_empty() {
+            return None;
+        }
+        let name = m.method.to_string();
+        let consumer_fn = match (name.as_str(), m.args.len()) {
+            ("fold", 2) => Some(self.parse_func(&m.args[1])?),
+            ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
+            ("sum" | "product" | "count" | "collect", 0) => None,
+            _ => return None,
+        };
+        if name == "collect" {
+            if let Some(tf) = &m.turbofish {
+                let ok = matches!(tf.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(p))) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"));
+                if !ok {
+                    return None;
+                }
+            }
+        }
+        for f in consumer_fn.iter() {
+            if let Func::Lambda(c) = f {
+                if !self.check_closure(c) {
+                    return Some(Some(self.poison(m.span())));
+                }
+            }
+        }
+        Some(self.lower_consumer(m, &name, chain, tail, consumer_fn))
+    }
+
+    fn lower_consumer(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        name: &str,
+        chain: Chain<'_>,
+        tail: Vec<Tail<'_>>,
+        f: Option<Func<'_>>,
+    ) -> Option<Value> {
+        let span = m.span();
+        let mut assigned = closure_assignments(&chain, &tail);
+        if let Some(Func::Lambda(c)) = &f {
+            assigned.extend(closure_body_assignments(c));
+        }
+        let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
+        let (seq, len) = self.prepare(chain, span)?;
+        let lit = |lw: &mut Self, l: syn::Lit, ty: TypeHint| lw.push(InstKind::Lit(l), ty, span);
+        // The accumulator's start, as `Sum`/`Product` start (floats: `-0.0` for sums).
+        let init = match name {
+            "sum" if float_elems => {
+                let z = lit(self, syn::parse_quote_spanned!(span=> 0.0), TypeHint::Float);
+                Some(self.push(
+                    InstKind::Unary {
+                        op: crate::ir::UnOp::Neg,
+                        arg: z,
+                    },
+                    TypeHint::Float,
+                    span,
+                ))
+            }
+            "sum" => Some(lit(
+                self,
+                syn::parse_quote_spanned!(span=> 0),
+                TypeHint::Int,
+            )),
+            "product" if float_elems => Some(lit(
+                self,
+                syn::parse_quote_spanned!(span=> 1.0),
+                TypeHint::Float,
+            )),
+            "product" => Some(lit(
+                self,
+                syn::parse_quote_spanned!(span=> 1),
+                TypeHint::Int,
+            )),
+            "count" => Some(lit(
+                self,
+                syn::parse_quote_spanned!(span=> 0usize),
+                TypeHint::Int,
+            )),
+            "any" => Some(lit(
+                self,
+                syn::parse_quote_spanned!(span=> false),
+                TypeHint::Bool,
+            )),
+            "all" => Some(lit(
+                self,
+                syn::parse_quote_spanned!(span=> true),
+                TypeHint::Bool,
+            )),
+            "fold" => Some(self.lower_expr(&m.args[0])?),
+            "collect" => {
+                let path: syn::Path = syn::parse_quote_spanned!(span=> ::std::vec::Vec::new);
+                Some(self.push(
+                    InstKind::Call {
+                        func: path,
+                        args: vec![],
+                    },
+                    TypeHint::Unknown,
+                    span,
+                ))
+            }
+            _ => None,
+        };
+        let acc_name = syn::Ident::new("__fwdad_acc", span);
+        self.push_scope();
+        if let Some(init) = init {
+            let init = self.push(
+                InstKind::Copy(init),
+                self.func.values[init].ty.clone(),
+                span,
+            );
+            self.bind(&acc_name, init);
+            assigned.insert(acc_name.to_string());
+        }
+        let zero = self.push(
+            InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+            TypeHint::Int,
+            span,
+        );
+        let range = self.push(
+            InstKind::Range {
+                start: Some(zero),
+                end: Some(len),
+                closed: false,
+            },
+            TypeHint::Range,
+            span,
+        );
+        let acc = acc_name.to_string();
+        self.lower_for_over(None, range, assigned, span, |lw, k| {
+            let k = k?;
+            let shape = lw.elem(&seq, k, false, span)?;
+            lw.run_tail(&tail, shape, span, &mut |lw, item| {
+                let current = lw.lookup(&acc);
+                match name {
+                    "sum" | "product" | "count" => {
+                        let op = if name == "product" {
+                            BinOp::Mul
+                        } else {
+                            BinOp::Add
+                        };
+                        let rhs = if name == "count" {
+                            lw.push(
+                                InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                                TypeHint::Int,
+                                span,
+                            )
+                        } else {
+                            lw.build_shape(item, span)
+                        };
+                        let new = lw.binary(op, current?, rhs, span);
+                        lw.assign(&acc, new);
+                    }
+                    "fold" => {
+                        let new = lw.apply(f.as_ref()?, vec![Shape::Val(current?), item], span)?;
+                        lw.assign(&acc, new);
+                    }
+                    "for_each" => {
+                        lw.apply(f.as_ref()?, vec![item], span)?;
+                    }
+                    "any" | "all" => {
+                        let p = lw.apply(f.as_ref()?, vec![item], span)?;
+                        let stop = if name == "any" {
+                            p
+                        } else {
+                            lw.push(
+                                InstKind::Unary {
+                                    op: crate::ir::UnOp::Not,
+                                    arg: p,
+                                },
+                                TypeHint::Bool,
+                                span,
+                            )
+                        };
+                        let acc2 = acc.clone();
+                        lw.lower_branches(
+                            stop,
+                            span,
+                            |lw| {
+                                let lit: syn::Lit = syn::LitBool::new(name == "any", span).into();
+                                let v = lw.push(InstKind::Lit(lit), TypeHint::Bool, span);
+                                lw.assign(&acc2, v);
+                                lw.break_to(0, None, span);
+                                None
+                            },
+                            |lw| Some(lw.unit(span)),
+                        );
+                    }
+                    "collect" => {
+                        let v = lw.build_shape(item, span);
+                        let kind = InstKind::MethodCall {
+                            receiver: current?,
+                            method: syn::Ident::new("push", span),
+                            turbofish: None,
+                            args: vec![v],
+                        };
+                        lw.push(kind, TypeHint::NonDiff, span);
+                    }
+                    _ => {}
+                }
+                Some(())
+            })?;
+            Some(lw.unit(span))
+        })?;
+        let result = match self.lookup(&acc) {
+            Some(v) if init_present(name) => v,
+            _ => self.unit(span),
+        };
+        self.pop_scope();
+        Some(result)
+    }
+
     /// Evaluates a chain's sources and arguments (once, in order) and its length.
-    fn prepare(&mut self, chain: Chain<'_>, span: Span) -> Option<(Seq, Value)> {
+    fn prepare<'e>(&mut self, chain: Chain<'e>, span: Span) -> Option<(Seq<'e>, Value)> {
         let int = |lw: &mut Self, kind| lw.push(kind, TypeHint::Int, span);
         let method = |recv: Value, name: &str, args: Vec<Value>| InstKind::MethodCall {
             receiver: recv,
@@ -186,6 +639,10 @@ impl Lowerer<'_> {
             args,
         };
         Some(match chain {
+            Chain::Map(c, f) => {
+                let (s, len) = self.prepare(*c, span)?;
+                (Seq::Map(Box::new(s), f), len)
+            }
             Chain::Slice(e, access) => {
                 let base = self.lower_expr(e)?;
                 let len = int(self, method(base, "len", vec![]));
@@ -244,8 +701,12 @@ impl Lowerer<'_> {
     }
 
     /// The element at counter `k` (inside the loop body).
-    fn elem(&mut self, seq: &Seq, k: Value, by_value: bool, span: Span) -> Shape {
-        match seq {
+    fn elem(&mut self, seq: &Seq<'_>, k: Value, by_value: bool, span: Span) -> Option<Shape> {
+        Some(match seq {
+            Seq::Map(s, f) => {
+                let inner = self.elem(s, k, by_value, span)?;
+                Shape::Val(self.apply(f, vec![inner], span)?)
+            }
             Seq::Slice(base, access) => {
                 let elem_ty = self.func.values[*base].ty.element();
                 if by_value {
@@ -273,12 +734,12 @@ impl Lowerer<'_> {
             }
             Seq::Range(start) => Shape::Val(self.binary(BinOp::Add, *start, k, span)),
             Seq::Enumerate(s) => {
-                let inner = self.elem(s, k, by_value, span);
+                let inner = self.elem(s, k, by_value, span)?;
                 Shape::Tuple(vec![Shape::Val(k), inner])
             }
             Seq::Zip(a, b) => {
-                let ea = self.elem(a, k, by_value, span);
-                let eb = self.elem(b, k, by_value, span);
+                let ea = self.elem(a, k, by_value, span)?;
+                let eb = self.elem(b, k, by_value, span)?;
                 Shape::Tuple(vec![ea, eb])
             }
             Seq::Rev(s, len) => {
@@ -289,19 +750,19 @@ impl Lowerer<'_> {
                 );
                 let last = self.binary(BinOp::Sub, *len, one, span);
                 let j = self.binary(BinOp::Sub, last, k, span);
-                self.elem(s, j, by_value, span)
+                return self.elem(s, j, by_value, span);
             }
             Seq::Skip(s, n) => {
                 let j = self.binary(BinOp::Add, k, *n, span);
-                self.elem(s, j, by_value, span)
+                return self.elem(s, j, by_value, span);
             }
-            Seq::Take(s) => self.elem(s, k, by_value, span),
+            Seq::Take(s) => return self.elem(s, k, by_value, span),
             Seq::StepBy(s, st) => {
                 let j = self.binary(BinOp::Mul, k, *st, span);
-                self.elem(s, j, by_value, span)
+                return self.elem(s, j, by_value, span);
             }
-            Seq::Copied(s) => self.elem(s, k, true, span),
-        }
+            Seq::Copied(s) => return self.elem(s, k, true, span),
+        })
     }
 
     /// Binds `pat` to an element, destructuring tuples without building them.
@@ -320,7 +781,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn build_shape(&mut self, shape: Shape, span: Span) -> Value {
+    pub(crate) fn build_shape(&mut self, shape: Shape, span: Span) -> Value {
         match shape {
             Shape::Val(v) => v,
             Shape::Tuple(parts) => {
@@ -334,4 +795,64 @@ impl Lowerer<'_> {
             }
         }
     }
+}
+
+/// Whether the consumer produces an accumulated value (rather than `()`).
+fn init_present(name: &str) -> bool {
+    name != "for_each"
+}
+
+/// `sum::<T>()` / `product::<T>()`: the element type, when given.
+fn turbofish_hint(m: &syn::ExprMethodCall) -> Option<TypeHint> {
+    match m.turbofish.as_ref()?.args.first()? {
+        syn::GenericArgument::Type(t) => Some(TypeHint::from_type(t)),
+        _ => None,
+    }
+}
+
+/// Locals assigned inside the closures of a pipeline (an `FnMut` closure such as
+/// `|v| total += v`): loop-carried values of the lowered loop.
+fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    let mut add = |f: &Func<'_>| {
+        if let Func::Lambda(c) = f {
+            out.extend(closure_body_assignments(c));
+        }
+        if let Func::Bound(d) = f {
+            out.extend(closure_body_assignments(&d.expr));
+        }
+    };
+    fn walk<'e>(c: &Chain<'e>, add: &mut dyn FnMut(&Func<'e>)) {
+        match c {
+            Chain::Map(inner, f) => {
+                add(f);
+                walk(inner, add);
+            }
+            Chain::Zip(a, b) => {
+                walk(a, add);
+                walk(b, add);
+            }
+            Chain::Enumerate(inner)
+            | Chain::Rev(inner)
+            | Chain::Skip(inner, _)
+            | Chain::Take(inner, _)
+            | Chain::StepBy(inner, _)
+            | Chain::Copied(inner) => walk(inner, add),
+            Chain::Slice(..) | Chain::Range(..) => {}
+        }
+    }
+    walk(chain, &mut add);
+    for t in tail {
+        match t {
+            Tail::Map(f) | Tail::Filter(f) => add(f),
+        }
+    }
+    out
+}
+
+fn closure_body_assignments(c: &syn::ExprClosure) -> std::collections::HashSet<String> {
+    let block: syn::Block = syn::parse_quote!({ #c; });
+    let mut names = super::control::assigned_names_in_closures(&block);
+    names.extend(super::control::assigned_names(&block));
+    names
 }

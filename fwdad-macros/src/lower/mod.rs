@@ -94,6 +94,15 @@ pub fn lower_fn(item: &syn::ItemFn, diag: &mut Diagnostics) -> Function {
 struct Binding {
     name: String,
     value: Value,
+    /// For `let f = |..| ..;`: the closure, inlined where it is called.
+    closure: Option<std::rc::Rc<ClosureDef>>,
+}
+
+/// A closure bound by `let`: its syntax and, for `move` closures, the bindings it captured.
+#[derive(Debug)]
+pub(crate) struct ClosureDef {
+    pub(crate) expr: syn::ExprClosure,
+    pub(crate) env: Vec<(String, Value)>,
 }
 
 /// An enclosing loop, for `break`/`continue` (see `lower::control`).
@@ -216,8 +225,51 @@ impl Lowerer<'_> {
             scope.push(Binding {
                 name: name.to_string(),
                 value,
+                closure: None,
             });
         }
+    }
+
+    /// Binds `name` to a closure (with a unit placeholder value).
+    pub(crate) fn bind_closure(&mut self, name: &syn::Ident, def: ClosureDef, placeholder: Value) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Binding {
+                name: name.to_string(),
+                value: placeholder,
+                closure: Some(std::rc::Rc::new(def)),
+            });
+        }
+    }
+
+    /// The closure bound to `name`, if its innermost binding is one.
+    pub(crate) fn lookup_closure(&self, name: &str) -> Option<std::rc::Rc<ClosureDef>> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|b| b.name == name)
+            .and_then(|b| b.closure.clone())
+    }
+
+    /// The current bindings (innermost per name), for a `move` closure's capture.
+    pub(crate) fn capture_env(&self) -> Vec<(String, Value)> {
+        self.snapshot()
+            .into_iter()
+            .map(|(n, _, v)| (n, v))
+            .collect()
+    }
+
+    /// Pushes a scope holding `env`'s bindings (a `move` closure's captures).
+    pub(crate) fn push_env(&mut self, env: &[(String, Value)]) {
+        self.scopes.push(
+            env.iter()
+                .map(|(n, v)| Binding {
+                    name: n.clone(),
+                    value: *v,
+                    closure: None,
+                })
+                .collect(),
+        );
     }
 
     pub(crate) fn lookup(&self, name: &str) -> Option<Value> {

@@ -311,6 +311,11 @@ impl Lowerer<'_> {
             return Some(self.poison(span));
         }
         if let Some(id) = p.path.get_ident() {
+            if let Some(def) = self.lookup_closure(&id.to_string()) {
+                let args = self.lower_exprs(c.args.iter())?;
+                let shapes = args.into_iter().map(super::iterate::Shape::Val).collect();
+                return self.inline_closure(&def.expr, &def.env, shapes, c.span());
+            }
             if self.lookup(&id.to_string()).is_some() {
                 self.diag.error_spanned(
                     &c.func,

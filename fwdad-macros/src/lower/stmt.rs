@@ -72,6 +72,27 @@ impl Lowerer<'_> {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
         };
+        // `let f = |..| ..;`: remembered and inlined where it is called or iterated.
+        if let (syn::Expr::Closure(c), syn::Pat::Ident(pi)) = (super::place::strip(&init.expr), pat)
+        {
+            if self.check_closure(c) {
+                let env = if c.capture.is_some() {
+                    self.capture_env()
+                } else {
+                    Vec::new()
+                };
+                let placeholder = self.unit(c.span());
+                self.bind_closure(
+                    &pi.ident,
+                    super::ClosureDef {
+                        expr: c.clone(),
+                        env,
+                    },
+                    placeholder,
+                );
+            }
+            return Some(());
+        }
         let value = self.lower_expr(&init.expr)?;
         let value = self.copy_if_local(&init.expr, value);
         if let Some(ty) = ty {

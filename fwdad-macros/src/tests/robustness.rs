@@ -47,7 +47,7 @@ const REJECTED_ITEMS: &[&str] = &[
 
 /// Bodies of `fn f(x: f64) -> f64` that `#[derive_frule]` must reject.
 const REJECTED_BODIES: &[&str] = &[
-    "let g = |y: f64| y * 2.0; g(x)",
+    "let g = |y: f64| { return y; }; g(x)",
     "async { x }; x",
     "unsafe { x }",
     "println!(\"{}\", x); x",
@@ -72,6 +72,7 @@ const ILL_TYPED_BODIES: &[&str] = &[
 
 /// Bodies of `fn f(x: f64) -> f64` that `#[derive_frule]` supports.
 const SUPPORTED_BODIES: &[&str] = &[
+    "let g = |y: f64| y * 2.0; g(x)",
     "let p = Point { x, y: 1.0 }; p.x",
     "vec![x][0]",
     "match x > 0.0 { true => x, false => -x }",
@@ -206,7 +207,7 @@ fn expand_reports_errors_and_never_panics() {
 fn fallback_keeps_the_item_and_a_rule_stub() {
     let out = expand(
         TokenStream::new(),
-        tokens("fn f(x: f64) -> f64 { let g = |y: f64| y; g(x) }"),
+        tokens("fn f(x: f64) -> f64 { let g = async { x }; x }"),
     )
     .to_string();
     assert!(out.contains("compile_error"), "{out}");
@@ -220,7 +221,7 @@ fn fallback_keeps_the_item_and_a_rule_stub() {
 fn reports_every_unsupported_construct() {
     let out = expand(
         TokenStream::new(),
-        tokens("fn f(x: f64) -> f64 { let a = println!(); let b = async { x }; let c = |y: f64| y; x }"),
+        tokens("fn f(x: f64) -> f64 { let a = println!(); let b = async { x }; let c = unsafe { x }; x }"),
     )
     .to_string();
     assert!(out.matches("compile_error").count() >= 3, "{out}");
