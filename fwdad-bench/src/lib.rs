@@ -1,1 +1,29 @@
-//! Benchmark kernels of fwdad (being written).
+//! # fwdad-bench: fwdad against hand-written derivatives, num-dual and finite differences
+//!
+//! Each kernel module holds, for one function:
+//!
+//! * the primal `f64` function, annotated with `#[derive_frule]` (so the module also holds
+//!   the derived rule `name_frule` and the marker `name {}`);
+//! * a hand-written derivative, written from the math;
+//! * the same function written generically over [`num_dual::DualNum`], differentiated by
+//!   num-dual;
+//! * central finite differences (see [`fd`]).
+//!
+//! The unit tests check every derivative against the hand-written one with ADBench's
+//! criterion ([`check`]); the benches (`benches/suite.rs`, criterion) and the report
+//! binary (`cargo run --release -p fwdad-bench --bin report`, which writes
+//! `BENCHMARKS.md`) time them. Kernels are written in index/loop style: closures and
+//! iterator chains (`.iter().map(..).sum()`) are not yet supported in derived bodies.
+//!
+//! ADBench data is read from `../shared/data/adbench` relative to the workspace root
+//! ([`data`]); when it is absent, instances of the same shape are generated.
+
+pub mod ba;
+pub mod check;
+pub mod data;
+pub mod fd;
+pub mod gmm;
+pub mod optim;
+pub mod rng;
+pub mod simple;
+pub mod timing;

@@ -1,0 +1,125 @@
+//! A simple timing loop for the report binary: each variant of a kernel is calibrated to
+//! run for about a millisecond per sample, and the variants of one kernel are sampled in
+//! turn (round robin), so that they see the same machine state and their ratios are
+//! measured in the same process at the same time. The statistic is the minimum over the
+//! samples (ADBench's choice: noise on a shared machine only ever adds time); the median
+//! is kept too.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Per-call times of one variant, in nanoseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stat {
+    /// The minimum over samples.
+    pub min: f64,
+    /// The median over samples.
+    pub median: f64,
+}
+
+/// How long each sample of each variant runs, and how many samples.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Target duration of one sample.
+    pub sample: Duration,
+    /// Number of samples per variant.
+    pub samples: usize,
+}
+
+impl Plan {
+    /// The report's default: 21 samples of about 1 ms.
+    pub fn standard() -> Self {
+        Plan {
+            sample: Duration::from_millis(1),
+            samples: 21,
+        }
+    }
+
+    /// For slow kernels (a gradient taking most of a second): 5 samples of one call.
+    pub fn slow() -> Self {
+        Plan {
+            sample: Duration::ZERO,
+            samples: 5,
+        }
+    }
+}
+
+/// A named variant: a closure returning a value to keep alive.
+pub type Variant<'a> = (&'a str, Box<dyn FnMut() -> f64 + 'a>);
+
+/// Times every variant, interleaving their samples. Returns one [`Stat`] per variant.
+pub fn measure(plan: Plan, variants: &mut [Variant<'_>]) -> Vec<Stat> {
+    // Calibrate: iterations per sample for each variant (warm-up included).
+    let iters: Vec<u64> = variants
+        .iter_mut()
+        .map(|(_, f)| {
+            let mut n = 1u64;
+            loop {
+                let t = Instant::now();
+                for _ in 0..n {
+                    black_box(f());
+                }
+                let e = t.elapsed();
+                if e >= plan.sample || n >= 1 << 30 {
+                    break n;
+                }
+                let factor = if e.as_nanos() == 0 {
+                    16.0
+                } else {
+                    (plan.sample.as_nanos() as f64 / e.as_nanos() as f64 * 1.2).clamp(1.5, 16.0)
+                };
+                n = ((n as f64) * factor).ceil() as u64;
+            }
+        })
+        .collect();
+    let mut samples = vec![Vec::with_capacity(plan.samples); variants.len()];
+    for _ in 0..plan.samples {
+        for (k, (_, f)) in variants.iter_mut().enumerate() {
+            let n = iters[k];
+            let t = Instant::now();
+            for _ in 0..n {
+                black_box(f());
+            }
+            samples[k].push(t.elapsed().as_nanos() as f64 / n as f64);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            Stat {
+                min: s[0],
+                median: s[s.len() / 2],
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_every_variant() {
+        let plan = Plan {
+            sample: Duration::from_micros(50),
+            samples: 3,
+        };
+        let mut x = 0.0;
+        let stats = measure(
+            plan,
+            &mut [
+                ("a", Box::new(|| 1.0)),
+                (
+                    "b",
+                    Box::new(|| {
+                        x += 1.0;
+                        x
+                    }),
+                ),
+            ],
+        );
+        assert_eq!(stats.len(), 2);
+        assert!(stats.iter().all(|s| s.min <= s.median && s.min >= 0.0));
+    }
+}
