@@ -87,7 +87,7 @@ fn log_sum_exp_gradient_is_softmax() {
     let x: Vec<f64> = vec![0.3, -1.0, 2.2, 0.0];
     let z: f64 = x.iter().map(|v| v.exp()).sum();
     for k in 0..x.len() {
-        let mut e = vec![0.0; 4];
+        let mut e = [0.0; 4];
         e[k] = 1.0;
         let d = log_sum_exp_frule(Dual::new(&x[..], &e[..]));
         assert_eq!(d.primal, log_sum_exp(&x));

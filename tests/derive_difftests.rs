@@ -3,8 +3,15 @@
 //! the IR edge cases Mooncake tests: merges at every kind of join, early returns,
 //! break/continue, unused values, integer-only functions, loops that never run.
 
-// Numeric code is written index-style on purpose: it is what users bring to the macro.
-#![allow(clippy::needless_range_loop)]
+// Numeric code is written index-style on purpose: it is what users bring to the macro. The
+// IR edge cases are written the way they test the lowering (`y = y * c` is an assignment,
+// not a compound one; `0..0` is a loop that never runs), so clippy's style lints are off.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::assign_op_pattern,
+    clippy::reversed_empty_ranges,
+    clippy::useless_vec
+)]
 
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};

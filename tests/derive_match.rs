@@ -120,7 +120,7 @@ fn question_mark_on_option_and_result() {
     let d = parse_scaled_frule(Dual::new(0.5, 1.0), Dual::constant(true));
     assert_eq!(d.primal, parse_scaled(0.5, true));
     approx::assert_relative_eq!(
-        d.tangent.clone().unwrap(),
+        d.tangent.unwrap(),
         3.0 * 0.5_f64.exp(),
         max_relative = 1e-15
     );

@@ -1,5 +1,14 @@
 //! `Vec` buffers in derived bodies: `vec![..]`, `Vec::with_capacity` + `push`, `to_vec`,
 //! `fill`, `copy_from_slice`, `swap`, returning a `Vec`, and `Option` methods.
+// The bodies exercise the constructs themselves (`Vec::new` then `push`, `is_some` then
+// `unwrap`), so clippy's style advice does not apply.
+#![allow(
+    clippy::vec_init_then_push,
+    clippy::unnecessary_unwrap,
+    clippy::assign_op_pattern,
+    clippy::useless_vec
+)]
+
 use fwdad::prelude::*;
 use fwdad::testing::test_frule;
 

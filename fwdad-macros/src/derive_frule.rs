@@ -42,6 +42,21 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    // One rule per function: another rule attribute below this one would register a second.
+    for attr in &func.attrs {
+        let last = attr
+            .path()
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if ["derive_frule", "primitive", "non_differentiable"].contains(&last.as_str()) {
+            diag.error_spanned(
+                attr,
+                format!("`{name}` would get two forward rules: `#[derive_frule]` and `#[{last}]` cannot both annotate one function; keep one", name = func.sig.ident),
+            );
+        }
+    }
     let rt = args.runtime_path();
     let sig = check_signature(&func.sig, &mut diag);
     let expanded = pipeline(&func, &args, &rt, &mut diag);
@@ -394,6 +409,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default)]
         #vis struct #name {}
 
         #[automatically_derived]

@@ -175,6 +175,26 @@ impl<S: Mode> CastDual<S, f32> for Dual<f32, S::Of<f32>> {
     }
 }
 
+/// `n as f64` of an integer that reached a dual (`Dual<usize, NoTangent>`, e.g. the result
+/// of a rule): the float is a constant, its tangent zero.
+macro_rules! cast_int_dual {
+    ($($i:ty),*) => {$(
+        impl<S: Mode> CastDual<S, f64> for Dual<$i, crate::tangent::NoTangent> {
+            #[inline(always)]
+            fn cast_dual(self) -> Dual<f64, S> {
+                Dual::new(self.primal as f64, S::zero())
+            }
+        }
+        impl<S: Mode> CastDual<S, f32> for Dual<$i, crate::tangent::NoTangent> {
+            #[inline(always)]
+            fn cast_dual(self) -> Dual<f32, S::Of<f32>> {
+                Dual::new(self.primal as f32, ScalarTangent::zero())
+            }
+        }
+    )*};
+}
+cast_int_dual!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
 /// `x as G` of a dual float.
 #[inline(always)]
 pub fn cast<S: Mode, G: Differentiable, X: CastDual<S, G>>(x: X) -> Dual<G, G::TangentIn<S>> {

@@ -29,7 +29,11 @@
 pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
 
 pub mod drivers;
-pub use drivers::{derivative, gradient, hessian, hvp, jacobian, jvp};
+pub use drivers::{
+    bind, derivative, gradient, gradient_with, hessian, hessian_with, hvp, hvp_with, inplace,
+    inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const, Matrix, Out, Scratch,
+    Wrt, DEFAULT_WIDTH,
+};
 pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,
     NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
@@ -37,7 +41,9 @@ pub use fwdad_runtime::{
 
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
 pub mod prelude {
-    pub use crate::drivers::{derivative, gradient, hessian, hvp, jacobian, jvp};
+    pub use crate::drivers::{
+        bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative, Wrt,
+    };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,
         ZeroTangent,
