@@ -465,7 +465,7 @@ pub fn block_driver(inst: &Instance, i: usize) -> [f64; 2 * NBLOCK] {
     p[..NCAM].copy_from_slice(cam);
     p[NCAM..NCAM + 3].copy_from_slice(x);
     p[14] = w;
-    let (_, j) = fwdad::drivers::jacobian_with::<NBLOCK, _, _>(
+    let (_, j) = fwdad::drivers::jacobian_with::<NBLOCK>(
         fwdad::drivers::bind(ba_residual_packed {}, (fwdad::drivers::Wrt, fx, fy)),
         &p,
     );

@@ -12,8 +12,8 @@
 //! The unit tests check every derivative against the hand-written one with ADBench's
 //! criterion ([`check`]); the benches (`benches/suite.rs`, criterion) and the report
 //! binary (`cargo run --release -p fwdad-bench --bin report`, which writes
-//! `BENCHMARKS.md`) time them. Kernels are written in index/loop style: closures and
-//! iterator chains (`.iter().map(..).sum()`) are not yet supported in derived bodies.
+//! `BENCHMARKS.md`) time them. Kernels are written in index/loop style, and the sums also
+//! as iterator chains (`iter().sum()`, `iter().map(..).sum()`).
 //!
 //! ADBench data is read from `../shared/data/adbench` relative to the workspace root
 //! ([`data`]); when it is absent, instances of the same shape are generated.
@@ -24,6 +24,7 @@ pub mod data;
 pub mod fd;
 pub mod gmm;
 pub mod optim;
+pub mod report;
 pub mod rng;
 pub mod simple;
 pub mod timing;

@@ -24,8 +24,8 @@ pub fn slice_sum(x: &[f64]) -> f64 {
     s
 }
 
-/// `Σ xᵢ` as an iterator chain (`iter().sum()`): primal only, since iterator chains are
-/// not yet supported in derived bodies.
+/// `Σ xᵢ` as an iterator chain (`iter().sum()`).
+#[derive_frule]
 pub fn slice_sum_iter(x: &[f64]) -> f64 {
     x.iter().sum()
 }
@@ -66,8 +66,8 @@ pub fn sum_sin(x: &[f64]) -> f64 {
     s
 }
 
-/// `Σ sin(xᵢ)` as `iter().map(..).sum()`: primal only (not yet supported in derived
-/// bodies).
+/// `Σ sin(xᵢ)` as `iter().map(..).sum()`.
+#[derive_frule]
 pub fn sum_sin_iter(x: &[f64]) -> f64 {
     x.iter().map(|v| v.sin()).sum()
 }
@@ -233,7 +233,9 @@ mod tests {
         assert_close("slice_sum num-dual", &[nd.re, nd.eps], &[v, d]);
         let nd = slice_sum_nd_iter(&duals(&x, &dx));
         assert_close("slice_sum num-dual iter", &[nd.re, nd.eps], &[v, d]);
-        assert_close("slice_sum iter", &[slice_sum_iter(&x)], &[v]);
+        let r = slice_sum_iter_frule(Dual::new(&x[..], &dx[..]));
+        assert_eq!(r.primal, slice_sum_iter(&x));
+        assert_close("slice_sum iter rule", &[r.primal, r.tangent], &[v, d]);
         let mut buf = vec![0.0; x.len()];
         let f = fd::jvp(slice_sum, &x, &dx, &mut buf);
         assert_close_tol("slice_sum fd", &[f], &[d], FD_TOL);
@@ -250,7 +252,9 @@ mod tests {
         assert_close("sum_sin num-dual", &[nd.re, nd.eps], &[v, d]);
         let nd = sum_sin_nd_iter(&duals(&x, &dx));
         assert_close("sum_sin num-dual iter", &[nd.re, nd.eps], &[v, d]);
-        assert_close("sum_sin iter", &[sum_sin_iter(&x)], &[v]);
+        let r = sum_sin_iter_frule(Dual::new(&x[..], &dx[..]));
+        assert_eq!(r.primal, sum_sin_iter(&x));
+        assert_close("sum_sin iter rule", &[r.primal, r.tangent], &[v, d]);
         let mut buf = vec![0.0; x.len()];
         let f = fd::jvp(sum_sin, &x, &dx, &mut buf);
         assert_close_tol("sum_sin fd", &[f], &[d], FD_TOL);

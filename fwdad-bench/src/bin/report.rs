@@ -1,1 +1,673 @@
-fn main() {}
+//! Runs the benchmark suite and writes `BENCHMARKS.md` and `docs/benchmarks.svg`.
+//!
+//! ```text
+//! cargo run --release -p fwdad-bench --bin report [-- OPTIONS]
+//!   --quick          fewer samples, smallest GMM files only (a smoke run)
+//!   --compile-time   also time building 100 annotated functions vs the same unannotated
+//!   --no-write       print only
+//! ```
+//!
+//! Every variant of a kernel is timed in the same process, in turn (see
+//! `fwdad_bench::timing`); ratios are of minima over the samples.
+
+use fwdad::prelude::*;
+use fwdad_bench::optim::{self, W};
+use fwdad_bench::report::{self, Report, Row};
+use fwdad_bench::timing::{measure, Plan, Variant};
+use fwdad_bench::{ba, fd, gmm, rng::Rng, simple};
+use num_dual::{Dual64, DualSVec64};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let write = !args.iter().any(|a| a == "--no-write");
+    let compile = args.iter().any(|a| a == "--compile-time");
+    let plan = if quick {
+        Plan {
+            samples: 5,
+            ..Plan::standard()
+        }
+    } else {
+        Plan::standard()
+    };
+    let started = Instant::now();
+    let mut rep = Report::new(report::machine());
+
+    one_direction(plan, &mut rep);
+    gradients(plan, &mut rep);
+    bundle_adjustment(plan, quick, &mut rep);
+    gmm_suite(plan, quick, &mut rep);
+    if compile {
+        rep.compile = Some(report::compile_time());
+    }
+    rep.elapsed = started.elapsed();
+
+    let md = rep.markdown();
+    println!("{md}");
+    if write {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::fs::write(root.join("BENCHMARKS.md"), &md).expect("write BENCHMARKS.md");
+        std::fs::create_dir_all(root.join("docs")).expect("docs/");
+        report::chart(&rep, &root.join("docs/benchmarks.svg")).expect("write the chart");
+        eprintln!("wrote BENCHMARKS.md and docs/benchmarks.svg");
+    }
+}
+
+fn stat(stats: &[fwdad_bench::timing::Stat], names: &[&str], name: &str) -> f64 {
+    stats[names.iter().position(|n| *n == name).expect("variant")].min
+}
+
+/// Slice sum, Σ sin (loop and iterator chain), matvec, Kronecker form: one direction (and
+/// 8 directions where noted), every input perturbed.
+fn one_direction(plan: Plan, rep: &mut Report) {
+    type B8 = Batch<f64, 8>;
+    let mut r = Rng::new(11);
+
+    // Slice sum and Σ sin: (name, primal, rule, hand, num-dual, num-dual batched, rule batched)
+    type Scalar1 = fn(&[f64]) -> f64;
+    type Hand1 = fn(&[f64], &[f64]) -> (f64, f64);
+    type Nd1 = fn(&[Dual64]) -> Dual64;
+    type Nd8 = fn(&[DualSVec64<8>]) -> DualSVec64<8>;
+    type Rule1 = fn(&[f64], &[f64]) -> f64;
+    type Rule8 = fn(&[f64], &[B8]) -> B8;
+    let x = r.vec(simple::N_SUM, -2.0, 2.0);
+    let dx = r.vec(simple::N_SUM, -1.0, 1.0);
+    let dx8: Vec<B8> = (0..x.len())
+        .map(|_| Batch(std::array::from_fn(|_| r.uniform(-1.0, 1.0))))
+        .collect();
+    let xd = simple::duals(&x, &dx);
+    let xd8: Vec<DualSVec64<8>> = x
+        .iter()
+        .zip(&dx8)
+        .map(|(&v, d)| DualSVec64::new(v, num_dual::Derivative::some(nalgebra::SVector::from(d.0))))
+        .collect();
+    let cases: [(&str, Scalar1, Rule1, Hand1, Nd1, Nd8, Rule8); 4] = [
+        (
+            "slice sum, loop (1000)",
+            simple::slice_sum,
+            |x, dx| simple::slice_sum_frule(Dual::new(x, dx)).tangent,
+            simple::slice_sum_hand,
+            simple::slice_sum_nd,
+            simple::slice_sum_nd,
+            |x, dx| {
+                <simple::slice_sum as Frule<_, B8>>::frule(
+                    &simple::slice_sum {},
+                    (Dual::new(x, dx),),
+                )
+                .tangent
+            },
+        ),
+        (
+            "slice sum, iter().sum() (1000)",
+            simple::slice_sum_iter,
+            |x, dx| simple::slice_sum_iter_frule(Dual::new(x, dx)).tangent,
+            simple::slice_sum_hand,
+            simple::slice_sum_nd_iter,
+            simple::slice_sum_nd_iter,
+            |x, dx| {
+                <simple::slice_sum_iter as Frule<_, B8>>::frule(
+                    &simple::slice_sum_iter {},
+                    (Dual::new(x, dx),),
+                )
+                .tangent
+            },
+        ),
+        (
+            "Σ sin, loop (1000)",
+            simple::sum_sin,
+            |x, dx| simple::sum_sin_frule(Dual::new(x, dx)).tangent,
+            simple::sum_sin_hand,
+            simple::sum_sin_nd,
+            simple::sum_sin_nd,
+            |x, dx| {
+                <simple::sum_sin as Frule<_, B8>>::frule(&simple::sum_sin {}, (Dual::new(x, dx),))
+                    .tangent
+            },
+        ),
+        (
+            "Σ sin, iter().map().sum() (1000)",
+            simple::sum_sin_iter,
+            |x, dx| simple::sum_sin_iter_frule(Dual::new(x, dx)).tangent,
+            simple::sum_sin_hand,
+            simple::sum_sin_nd_iter,
+            simple::sum_sin_nd_iter,
+            |x, dx| {
+                <simple::sum_sin_iter as Frule<_, B8>>::frule(
+                    &simple::sum_sin_iter {},
+                    (Dual::new(x, dx),),
+                )
+                .tangent
+            },
+        ),
+    ];
+    for (name, primal, rule, hand, nd, nd8, rule8) in cases {
+        let mut buf = vec![0.0; x.len()];
+        let names = [
+            "primal",
+            "rule",
+            "hand",
+            "num-dual",
+            "fd",
+            "rule x8",
+            "num-dual x8",
+        ];
+        let mut vs: Vec<Variant> = vec![
+            ("primal", Box::new(|| primal(black_box(&x)))),
+            ("rule", Box::new(|| rule(black_box(&x), &dx))),
+            ("hand", Box::new(|| hand(black_box(&x), &dx).1)),
+            ("num-dual", Box::new(|| nd(black_box(&xd)).eps)),
+            (
+                "fd",
+                Box::new(|| fd::jvp(primal, black_box(&x), &dx, &mut buf)),
+            ),
+            ("rule x8", Box::new(|| rule8(black_box(&x), &dx8).0[7])),
+            (
+                "num-dual x8",
+                Box::new(|| {
+                    nd8(black_box(&xd8))
+                        .eps
+                        .unwrap_generic(nalgebra::Const::<8>, nalgebra::U1)[7]
+                }),
+            ),
+        ];
+        let s = measure(plan, &mut vs);
+        let t = |n| stat(&s, &names, n);
+        rep.one_dir.push(Row::one_dir(
+            name,
+            t("primal"),
+            t("rule"),
+            Some(t("hand")),
+            Some(t("num-dual")),
+            Some(t("fd")),
+            Some((t("rule x8"), t("num-dual x8"))),
+            target_for(name),
+        ));
+    }
+
+    // Matrix-vector product 8×8 (A and x perturbed).
+    {
+        let n = simple::N_MATVEC;
+        let (a, da) = (r.vec(n * n, -1.0, 1.0), r.vec(n * n, -1.0, 1.0));
+        let (xv, dxv) = (r.vec(n, -1.0, 1.0), r.vec(n, -1.0, 1.0));
+        let (ad, xdd) = (simple::duals(&a, &da), simple::duals(&xv, &dxv));
+        let mut y = vec![0.0; n];
+        let (mut ry, mut rdy) = (vec![0.0; n], vec![0.0; n]);
+        let (mut hy, mut hdy) = (vec![0.0; n], vec![0.0; n]);
+        let mut ny = vec![Dual64::from(0.0); n];
+        let mut flat = [a.clone(), xv.clone()].concat();
+        let dflat = [da.clone(), dxv.clone()].concat();
+        let mut fbuf = vec![0.0; flat.len()];
+        let mut fy = vec![0.0; n];
+        let names = ["primal", "rule", "hand", "num-dual", "fd"];
+        let mut vs: Vec<Variant> = vec![
+            (
+                "primal",
+                Box::new(|| {
+                    simple::matvec(black_box(&a), &xv, &mut y);
+                    y[0]
+                }),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    simple::matvec_frule(
+                        Dual::new(black_box(&a[..]), &da[..]),
+                        Dual::new(&xv[..], &dxv[..]),
+                        Dual::new(&mut ry[..], &mut rdy[..]),
+                    );
+                    rdy[0]
+                }),
+            ),
+            (
+                "hand",
+                Box::new(|| {
+                    simple::matvec_hand(black_box(&a), &da, &xv, &dxv, &mut hy, &mut hdy);
+                    hdy[0]
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    simple::matvec_nd(black_box(&ad), &xdd, &mut ny);
+                    ny[0].eps
+                }),
+            ),
+            (
+                "fd",
+                // Central differences of the vector function along (dA, dx): 2 products.
+                Box::new(|| {
+                    let h = fd::step(&flat);
+                    for ((b, v), d) in fbuf.iter_mut().zip(&flat).zip(&dflat) {
+                        *b = v + h * d;
+                    }
+                    simple::matvec(&fbuf[..n * n], &fbuf[n * n..], &mut fy);
+                    let p = fy[0];
+                    for ((b, v), d) in fbuf.iter_mut().zip(&flat).zip(&dflat) {
+                        *b = v - h * d;
+                    }
+                    simple::matvec(&fbuf[..n * n], &fbuf[n * n..], &mut fy);
+                    flat[0] = black_box(flat[0]);
+                    (p - fy[0]) / (2.0 * h)
+                }),
+            ),
+        ];
+        let s = measure(plan, &mut vs);
+        let t = |n| stat(&s, &names, n);
+        rep.one_dir.push(Row::one_dir(
+            "matvec 8×8",
+            t("primal"),
+            t("rule"),
+            Some(t("hand")),
+            Some(t("num-dual")),
+            Some(t("fd")),
+            None,
+            Some(3.5),
+        ));
+    }
+
+    // Kronecker-style quadratic form, n = 5 (625 terms).
+    {
+        let n = simple::N_KRON;
+        let (a, da) = (r.vec(n * n, -1.0, 1.0), r.vec(n * n, -1.0, 1.0));
+        let (b, db) = (r.vec(n * n, -1.0, 1.0), r.vec(n * n, -1.0, 1.0));
+        let (xv, dxv) = (r.vec(n * n, -1.0, 1.0), r.vec(n * n, -1.0, 1.0));
+        let (ad, bd, xdd) = (
+            simple::duals(&a, &da),
+            simple::duals(&b, &db),
+            simple::duals(&xv, &dxv),
+        );
+        let flat = [a.clone(), b.clone(), xv.clone()].concat();
+        let dflat = [da.clone(), db.clone(), dxv.clone()].concat();
+        let mut fbuf = vec![0.0; flat.len()];
+        let m = n * n;
+        let names = ["primal", "rule", "hand", "num-dual", "fd"];
+        let mut vs: Vec<Variant> = vec![
+            (
+                "primal",
+                Box::new(|| simple::kron_quad(black_box(&a), &b, &xv, n)),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    simple::kron_quad_frule(
+                        Dual::new(black_box(&a[..]), &da[..]),
+                        Dual::new(&b[..], &db[..]),
+                        Dual::new(&xv[..], &dxv[..]),
+                        Dual::constant(n),
+                    )
+                    .tangent
+                }),
+            ),
+            (
+                "hand",
+                Box::new(|| simple::kron_quad_hand(black_box(&a), &da, &b, &db, &xv, &dxv, n).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| simple::kron_quad_nd(black_box(&ad), &bd, &xdd, n).eps),
+            ),
+            (
+                "fd",
+                Box::new(|| {
+                    fd::jvp(
+                        |q| simple::kron_quad(&q[..m], &q[m..2 * m], &q[2 * m..], n),
+                        black_box(&flat),
+                        &dflat,
+                        &mut fbuf,
+                    )
+                }),
+            ),
+        ];
+        let s = measure(plan, &mut vs);
+        let t = |n| stat(&s, &names, n);
+        rep.one_dir.push(Row::one_dir(
+            "Kronecker form xᵀ(A⊗B)x, n = 5",
+            t("primal"),
+            t("rule"),
+            Some(t("hand")),
+            Some(t("num-dual")),
+            Some(t("fd")),
+            None,
+            Some(3.5),
+        ));
+    }
+}
+
+fn target_for(name: &str) -> Option<f64> {
+    if name.starts_with("slice sum") {
+        Some(1.1)
+    } else if name.starts_with("Σ sin") {
+        Some(1.5)
+    } else {
+        None
+    }
+}
+
+/// Rosenbrock and Ackley gradients for n = 10, 100, 1000.
+fn gradients(plan: Plan, rep: &mut Report) {
+    type F = fn(&[f64]) -> f64;
+    type G = fn(&[f64], &mut [f64]) -> f64;
+    type J = fn(&[f64], &[[f64; W]]) -> (f64, [f64; W]);
+    type N = fn(&[DualSVec64<W>]) -> DualSVec64<W>;
+    type R = fn(&[f64]) -> (f64, Vec<f64>);
+    let cases: [(&str, F, R, J, G, N); 2] = [
+        (
+            "Rosenbrock",
+            optim::rosenbrock,
+            |x| gradient(optim::rosenbrock {}, x),
+            optim::rosenbrock_jvp_hand::<W>,
+            optim::rosenbrock_grad_hand,
+            optim::rosenbrock_nd::<DualSVec64<W>>,
+        ),
+        (
+            "Ackley",
+            optim::ackley,
+            |x| gradient(optim::ackley {}, x),
+            optim::ackley_jvp_hand::<W>,
+            optim::ackley_grad_hand,
+            optim::ackley_nd::<DualSVec64<W>>,
+        ),
+    ];
+    for (name, f, rule, jvp, hand, nd) in cases {
+        for n in optim::SIZES {
+            let x = optim::point(n);
+            let mut seeds = vec![[0.0; W]; n];
+            let mut g1 = vec![0.0; n];
+            let mut g2 = vec![0.0; n];
+            let mut g3 = vec![0.0; n];
+            let mut g4 = vec![0.0; n];
+            let mut buf = vec![0.0; n];
+            let mut xd = optim::nd_inputs::<W>(&x);
+            let names = ["primal", "rule", "hand jvp", "analytic", "num-dual", "fd"];
+            let mut vs: Vec<Variant> = vec![
+                ("primal", Box::new(|| f(black_box(&x)))),
+                ("rule", Box::new(|| rule(black_box(&x)).1[0])),
+                (
+                    "hand jvp",
+                    Box::new(|| optim::chunked_gradient(jvp, black_box(&x), &mut seeds, &mut g1)),
+                ),
+                ("analytic", Box::new(|| hand(black_box(&x), &mut g2))),
+                (
+                    "num-dual",
+                    Box::new(|| optim::nd_gradient(nd, black_box(&mut xd), &mut g3)),
+                ),
+                (
+                    "fd",
+                    Box::new(|| {
+                        fd::gradient(f, black_box(&x), &mut buf, &mut g4);
+                        g4[0]
+                    }),
+                ),
+            ];
+            let s = measure(plan, &mut vs);
+            let t = |k| stat(&s, &names, k);
+            rep.grads.push(report::GradRow {
+                name: format!("{name}, n = {n}"),
+                primal: t("primal"),
+                rule: t("rule"),
+                hand_jvp: t("hand jvp"),
+                analytic: t("analytic"),
+                nd: t("num-dual"),
+                fd: t("fd"),
+            });
+        }
+    }
+}
+
+/// ADBench BA: the sparse Jacobian of a whole instance ÷ the objective.
+fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
+    let file = "ba1_n49_m7776_p31843.txt";
+    let (inst, source) = match ba::Instance::load(file) {
+        Some(i) if !quick => (i, format!("`ba/{file}`")),
+        _ => (
+            ba::Instance::generate(49, 7776, if quick { 2000 } else { 31843 }, 1),
+            "generated (49 cameras, 7776 points)".to_string(),
+        ),
+    };
+    let seeds = ba::Seeds::default();
+    let mut out = vec![0.0; 3 * inst.p];
+    let mut csr = [
+        ba::Csr::default(),
+        ba::Csr::default(),
+        ba::Csr::default(),
+        ba::Csr::default(),
+        ba::Csr::default(),
+    ];
+    // Check the assembled Jacobians against the hand-derived one before timing.
+    {
+        let mut want = ba::Csr::default();
+        ba::jacobian_with(&inst, &mut want, ba::block_hand);
+        let mut got = ba::Csr::default();
+        ba::jacobian_with(&inst, &mut got, |s, i| ba::block_rule(s, i, &seeds));
+        fwdad_bench::check::assert_close("BA rule", &got.vals, &want.vals);
+        ba::jacobian_with(&inst, &mut got, ba::block_nd);
+        fwdad_bench::check::assert_close("BA num-dual", &got.vals, &want.vals);
+        let mut sub = inst.clone();
+        sub.p = sub.p.min(500);
+        ba::jacobian_with(&sub, &mut got, ba::block_driver);
+        let mut want_sub = ba::Csr::default();
+        ba::jacobian_with(&sub, &mut want_sub, ba::block_hand);
+        fwdad_bench::check::assert_close("BA driver", &got.vals, &want_sub.vals);
+    }
+    let [c0, c1, c2, c3, c4] = &mut csr;
+    let names = ["objective", "rule", "driver", "hand", "num-dual", "fd"];
+    let mut vs: Vec<Variant> = vec![
+        (
+            "objective",
+            Box::new(|| {
+                ba::objective(black_box(&inst), &mut out);
+                out[0]
+            }),
+        ),
+        (
+            "rule",
+            Box::new(|| {
+                ba::jacobian_with(black_box(&inst), c0, |s, i| ba::block_rule(s, i, &seeds));
+                c0.vals[0]
+            }),
+        ),
+        (
+            "driver",
+            Box::new(|| {
+                ba::jacobian_with(black_box(&inst), c1, ba::block_driver);
+                c1.vals[0]
+            }),
+        ),
+        (
+            "hand",
+            Box::new(|| {
+                ba::jacobian_with(black_box(&inst), c2, ba::block_hand);
+                c2.vals[0]
+            }),
+        ),
+        (
+            "num-dual",
+            Box::new(|| {
+                ba::jacobian_with(black_box(&inst), c3, ba::block_nd);
+                c3.vals[0]
+            }),
+        ),
+        (
+            "fd",
+            Box::new(|| {
+                ba::jacobian_with(black_box(&inst), c4, ba::block_fd);
+                c4.vals[0]
+            }),
+        ),
+    ];
+    let plan = Plan {
+        sample: std::time::Duration::ZERO,
+        samples: if quick { 3 } else { plan.samples.min(11) },
+    };
+    let s = measure(plan, &mut vs);
+    let t = |k| stat(&s, &names, k);
+    rep.ba = Some(report::BaRow {
+        source,
+        p: inst.p,
+        objective: t("objective"),
+        rule: t("rule"),
+        driver: t("driver"),
+        hand: t("hand"),
+        nd: t("num-dual"),
+        fd: t("fd"),
+    });
+}
+
+/// ADBench GMM: objective, one direction, and the gradient on the `gmm/1k` files.
+fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
+    let files: &[(&str, usize, usize)] = if quick {
+        &[("gmm_d2_K5.txt", 2, 5)]
+    } else {
+        &[
+            ("gmm_d2_K5.txt", 2, 5),
+            ("gmm_d2_K10.txt", 2, 10),
+            ("gmm_d10_K5.txt", 10, 5),
+            ("gmm_d10_K25.txt", 10, 25),
+            ("gmm_d20_K10.txt", 20, 10),
+        ]
+    };
+    for &(file, d, k) in files {
+        let (inst, source) = match gmm::Instance::load(file) {
+            Some(i) => (i, format!("`gmm/1k/{file}`")),
+            None => (
+                gmm::Instance::generate(d, k, 1000, 5),
+                format!("generated d={d} K={k} n=1000"),
+            ),
+        };
+        let np = inst.nparams();
+        let mut r = Rng::new(np as u64);
+        let dt = r.vec(np, -1.0, 1.0);
+        let zeros = vec![0.0; inst.x.len()];
+        let td: Vec<Dual64> = inst
+            .theta
+            .iter()
+            .zip(&dt)
+            .map(|(&a, &b)| Dual64::new(a, b))
+            .collect();
+        // Checks before timing: the gradients against the hand-derived one.
+        let mut gh = vec![0.0; np];
+        gmm::gmm_grad_hand(
+            &inst.theta,
+            &inst.x,
+            inst.d,
+            inst.k,
+            inst.gamma,
+            inst.m,
+            &mut gh,
+        );
+        let (_, gr) = gmm::gradient_rule(&inst);
+        fwdad_bench::check::assert_close("GMM rule gradient", &gr, &gh);
+        let mut work = optim::nd_inputs::<W>(&inst.theta);
+        let mut gn = vec![0.0; np];
+        gmm::gradient_nd(&inst, &mut work, &mut gn);
+        fwdad_bench::check::assert_close("GMM num-dual gradient", &gn, &gh);
+        let (_, hd) = gmm::gmm_jvp_hand(
+            &inst.theta,
+            &dt,
+            &inst.x,
+            inst.d,
+            inst.k,
+            inst.gamma,
+            inst.m,
+        );
+        let (_, rd) = gmm::jvp_rule(&inst, &dt, &zeros);
+        fwdad_bench::check::assert_close("GMM rule jvp", &[rd], &[hd]);
+
+        // Objective and one direction.
+        let names = ["objective", "rule", "hand", "num-dual"];
+        let mut vs: Vec<Variant> = vec![
+            ("objective", Box::new(|| black_box(&inst).objective())),
+            (
+                "rule",
+                Box::new(|| gmm::jvp_rule(black_box(&inst), &dt, &zeros).1),
+            ),
+            (
+                "hand",
+                Box::new(|| {
+                    let i = black_box(&inst);
+                    gmm::gmm_jvp_hand(&i.theta, &dt, &i.x, i.d, i.k, i.gamma, i.m).1
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| gmm::jvp_nd(black_box(&inst), &td).1),
+            ),
+        ];
+        let small = Plan {
+            samples: plan.samples.min(11),
+            ..plan
+        };
+        let s = measure(small, &mut vs);
+        let t = |k| stat(&s, &names, k);
+        let objective = t("objective");
+        rep.one_dir.push(Row::one_dir(
+            &format!("GMM d={} K={}, one direction", inst.d, inst.k),
+            objective,
+            t("rule"),
+            Some(t("hand")),
+            Some(t("num-dual")),
+            None,
+            None,
+            None,
+        ));
+
+        // Gradients: slow (hundreds of passes), a few single-call samples.
+        let mut g1 = vec![0.0; np];
+        let mut g2 = vec![0.0; np];
+        let mut buf = vec![0.0; np];
+        let fd_cost = 2.0 * np as f64 * objective;
+        let with_fd = fd_cost < 2e9;
+        let names = ["rule", "hand", "num-dual", "fd"];
+        let mut vs: Vec<Variant> = vec![
+            (
+                "rule",
+                Box::new(|| gmm::gradient_rule(black_box(&inst)).1[0]),
+            ),
+            (
+                "hand",
+                Box::new(|| {
+                    let i = black_box(&inst);
+                    gmm::gmm_grad_hand(&i.theta, &i.x, i.d, i.k, i.gamma, i.m, &mut g1)
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| gmm::gradient_nd(black_box(&inst), &mut work, &mut gn)),
+            ),
+        ];
+        if with_fd {
+            vs.push((
+                "fd",
+                Box::new(|| {
+                    let i = black_box(&inst);
+                    fd::gradient(
+                        |t| gmm::gmm_objective(t, &i.x, i.d, i.k, i.gamma, i.m),
+                        &i.theta,
+                        &mut buf,
+                        &mut g2,
+                    );
+                    g2[0]
+                }),
+            ));
+        }
+        let slow = Plan {
+            samples: if quick { 1 } else { 3 },
+            ..Plan::slow()
+        };
+        let s = measure(slow, &mut vs);
+        let t = |k| stat(&s, &names[..s.len()], k);
+        rep.gmm.push(report::GmmRow {
+            source,
+            d: inst.d,
+            k: inst.k,
+            params: np,
+            objective,
+            rule: t("rule"),
+            hand: t("hand"),
+            nd: t("num-dual"),
+            fd: with_fd.then(|| t("fd")),
+        });
+    }
+}
