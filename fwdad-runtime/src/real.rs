@@ -16,7 +16,10 @@ pub trait Real:
     num_traits::Float
     + num_traits::FloatConst
     + num_traits::FromPrimitive
-    + Differentiable
+    // A real's tangent is a real of the same type, so generic code (`fn f<T: Float>`) can
+    // rely on `Dual<T> == Dual<T, T::TangentIn<f64>> == Dual<T, T>`.
+    + Differentiable<Tangent = Self, TangentIn<f64> = Self>
+    + crate::differentiable::ZeroTangent
     + AddAssign
     + SubAssign
     + MulAssign

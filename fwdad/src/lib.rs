@@ -59,7 +59,9 @@ pub mod __private {
         array, at_mut, cast, deref, index, ok, reborrow, sin_cos_dual, slice_mut, some,
         store_deref, store_index, swap, tuple, PromoteRef,
     };
-    pub use fwdad_runtime::{call, constant_in, Differentiable, Dual, Frule, Mode, ZeroTangent};
+    pub use fwdad_runtime::{
+        call, constant_in, Differentiable, Dual, Frule, Mode, Real, ZeroTangent,
+    };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};

@@ -208,8 +208,13 @@ impl Lowerer<'_> {
             syn::Expr::Path(p) => {
                 let id = p.path.get_ident()?;
                 let v = self.lookup(&id.to_string())?;
-                let TypeHint::Ref(inner) = &self.func.values[v].ty else {
-                    return None;
+                let inner = match &self.func.values[v].ty {
+                    TypeHint::Ref(inner) => inner,
+                    // An owned array or `Vec` iterated by value yields its elements by value.
+                    TypeHint::Seq(_) => {
+                        return Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref))))
+                    }
+                    _ => return None,
                 };
                 if !matches!(**inner, TypeHint::Seq(_)) {
                     return None;

@@ -24,9 +24,6 @@ const REJECTED_ITEMS: &[&str] = &[
     "unsafe fn f(x: f64) -> f64 { x }",
     "const fn f(x: f64) -> f64 { x }",
     "extern \"C\" fn f(x: f64) -> f64 { x }",
-    "fn f<T>(x: T) -> T { x }",
-    "fn f<const N: usize>(x: [f64; N]) -> f64 { x[0] }",
-    "fn f(x: f64) -> f64 where f64: Copy { x }",
     "fn f(&self, x: f64) -> f64 { x }",
     "fn f(self) -> f64 { 1.0 }",
     "fn f(x: impl Into<f64>) -> f64 { x.into() }",
@@ -84,6 +81,9 @@ const SUPPORTED_BODIES: &[&str] = &[
 
 /// Odd items `#[derive_frule]` supports.
 const SUPPORTED_ITEMS: &[&str] = &[
+    "fn f<T>(x: T) -> T { x }",
+    "fn f<const N: usize>(x: [f64; N]) -> f64 { x[0] }",
+    "fn f(x: f64) -> f64 where f64: Copy { x }",
     "fn f() {}",
     "fn f() -> f64 { 1.0 }",
     "fn f(_: f64) -> f64 { 0.0 }",
