@@ -418,6 +418,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
         #vis struct #name {}
 
         #[automatically_derived]
+        #[allow(clippy::multiple_bound_locations)]
         impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode> #rt::Frule<(#(#arg_tys,)*), #mode> for #name
         #where_clause
         {
@@ -471,7 +472,7 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
     let span = func.sig.ident.span();
     quote_spanned! {span=>
         #[doc = #doc]
-        #[allow(dead_code, unused_variables)]
+        #[allow(dead_code, unused_variables, clippy::multiple_bound_locations)]
         #vis fn #wrapper #impl_generics (#(#names: #inputs),*) -> #output #where_clause {
             #body
         }
