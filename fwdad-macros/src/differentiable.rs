@@ -1,9 +1,1546 @@
-//! `#[derive(Differentiable)]`: the tangent type of a user struct (being implemented).
+//! `#[derive(Differentiable)]`: the tangent type of a user struct.
+//!
+//! ```text
+//! use fwdad::prelude::*;
+//! use fwdad::TangentSpace;
+//!
+//! #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+//! pub struct Params {
+//!     pub k: f64,
+//!     pub n: usize,
+//! }
+//! // Generated:
+//! // pub struct ParamsTangent<S: Mode = f64> { pub k: S, pub n: NoTangent }
+//! // impl Differentiable for Params {
+//! //     type Tangent = ParamsTangent;              // = ParamsTangent<f64>
+//! //     type TangentIn<S: Mode> = ParamsTangent<S>;
+//! // }
+//!
+//! // Tangents are built by hand, like any struct:
+//! let p = Dual::new(Params { k: 2.0, n: 3 }, ParamsTangent { k: 1.0, n: NoTangent });
+//! assert_eq!(p.tangent.k, 1.0);
+//! // ... under any mode: here 4 directions at once.
+//! let b: <Params as Differentiable>::TangentIn<Batch<f64, 4>> =
+//!     ParamsTangent { k: Batch::unit(2), n: NoTangent };
+//! assert_eq!(b.k.0, [0.0, 0.0, 1.0, 0.0]);
+//! // Zero (sized from the primal), `Default`, and the tangent-space operations, fieldwise.
+//! assert_eq!(Dual::constant(p.primal).tangent, ParamsTangent::default());
+//! let mut u = ParamsTangent { k: 1.5, ..Default::default() };
+//! u.increment(&p.tangent);
+//! u.scale_by(2.0);
+//! assert_eq!(u.dot(&p.tangent), 5.0);
+//!
+//! // No field carries a tangent: the tangent is `NoTangent`. Likewise fieldless enums.
+//! #[derive(Differentiable, Clone, Debug)]
+//! struct Grid {
+//!     nx: usize,
+//!     periodic: bool,
+//! }
+//! let g: Dual<Grid, NoTangent> = Dual::constant(Grid { nx: 8, periodic: true });
+//! assert!(g.primal.periodic && g.primal.nx == 8);
+//! ```
+//!
+//! (This example is `tests/derive_differentiable.rs::doc_example`; a proc-macro crate's
+//! doctests cannot use the facade.)
+//!
+//! # What is generated
+//!
+//! For a struct `Params` (named fields, tuple or unit struct, generic or not):
+//!
+//! * **`ParamsTangent<S: Mode = f64>`**: the struct's name + `Tangent`, the same field names
+//!   (or positions) and visibilities, the struct's visibility. `S` is the differentiation
+//!   mode (`f64`: one direction, `Batch<f64, N>`: `N` directions, `Hyper<f64, T>`: second
+//!   order), defaulted so that `ParamsTangent` is the one-direction tangent and
+//!   `Tangent == TangentIn<f64>` holds. Field types are mapped syntactically where the
+//!   result is known, so that a tangent written by hand infers with no annotation:
+//!   `f64 → S`; integers, `bool`, `char`, `String`, `&str`, `()`, `PhantomData<_>` →
+//!   `NoTangent`; arrays, tuples, `Vec`, `Option`, `Box`, `&'a T`, `&'a [T]`, `&'a mut ..`
+//!   elementwise; any other type `Ty` → `<Ty as Differentiable>::TangentIn<S>` (a nested
+//!   struct's own tangent). These are the types the projections normalize to.
+//! * `impl Differentiable for Params`. If no field carries a tangent (and for fieldless
+//!   enums) there is no tangent struct: `Tangent` and every `TangentIn<S>` are `NoTangent`.
+//! * On the tangent struct, written out with "perfect derive" bounds (each holds when the
+//!   field tangents allow it, in whatever mode): `Clone`, `Copy`, `Debug`, `PartialEq`,
+//!   `Default`, and `TangentSpace` (fieldwise `increment`, `scale_by`, `dot`; `NoTangent`
+//!   fields take no part). So `ParamsTangent<S>` is `Copy` whenever its field tangents are
+//!   (`f64`, `Batch`, `Hyper`, arrays of them, ...), whether or not `Params` is, and
+//!   `Dual<Params, ParamsTangent<S>>` is `Copy` exactly when `Params` is.
+//! * On the primal: `ZeroTangent` (when every field is `ZeroTangent`) and
+//!   `fwdad::testing::TestTangent` (when the struct is `Clone + Debug` and every field is
+//!   `TestTangent`; `PRECISION` is the coarsest field's), so `test_frule` takes the struct
+//!   as an argument or a result. These two carry their requirements as where-clauses, so a
+//!   struct that does not meet them still derives, without them; a struct whose tangent
+//!   borrows (a field `&'a [f64]`) gets neither.
+//!
+//! Generic structs keep the generic parameters that their field tangents mention, with
+//! the struct's bounds, and require `Ty: Differentiable` of each type mapped by projection
+//! that mentions a parameter: `struct P<T> { x: T, y: f64 }` gets
+//! `PTangent<T, S: Mode = f64> where T: Differentiable { x: <T as Differentiable>::TangentIn<S>,
+//! y: S }`. Its parameters are the primal's, which the fields do not determine: write
+//! `PTangent::<f64> { .. }`, or let an expected type (`Dual<P<f64>>`) fix them. A mode
+//! parameter is named `S` unless the struct uses that name (then `M`, ...).
+//!
+//! # Attributes
+//!
+//! * `#[differentiable(crate = path)]` on the struct: the path of the `fwdad` crate, when
+//!   it is not a dependency under that name (serde's `crate`).
+//! * `#[differentiable(tangent = Name)]` on the struct: the tangent struct's name.
+//! * `#[differentiable(skip)]` on a field: the field carries no tangent (`NoTangent`), for
+//!   values that are constant under differentiation or have no tangent type (a lookup
+//!   table, a function pointer). The testing operations copy it unchanged (and need it to be
+//!   `Clone + PartialEq`).
+//!
+//! # Rejected, with an error at the construct
+//!
+//! Unions, enums with fields, a tangent name that the struct itself uses (a parameter or a
+//! field type; a clash with another item is rustc's "defined multiple times" at the
+//! struct's name), `tangent = ..` where there is no tangent struct, unknown arguments.
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use std::collections::BTreeSet;
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Member, Type, WherePredicate};
+
+/// Whether to implement `fwdad::testing::TestTangent`. Its `randn_tangent` is generic over
+/// `R: rand::Rng`, which generated code can name only once the runtime re-exports it
+/// (`pub use rand::Rng;` in `fwdad_runtime::testing`, then `Rng` in `fwdad::__private`).
+/// With that in place, set this to `true` and enable `mod testing` in
+/// `tests/derive_differentiable.rs`.
+const TEST_TANGENT: bool = false;
 
 /// Expands `#[derive(Differentiable)] item`.
-pub fn expand(_item: TokenStream) -> TokenStream {
-    quote!(::core::compile_error!("`#[derive(Differentiable)]` is not implemented yet");)
+pub fn expand(item: TokenStream) -> TokenStream {
+    let input: DeriveInput = match syn::parse2(item) {
+        Ok(input) => input,
+        Err(e) => return e.to_compile_error(),
+    };
+    match derive(&input) {
+        Ok(tokens) => tokens,
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+// --- Attributes ---------------------------------------------------------------------------
+
+/// Accumulated errors: every problem is reported, not only the first.
+#[derive(Default)]
+struct Errors(Option<syn::Error>);
+
+impl Errors {
+    fn push(&mut self, e: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(e),
+            None => self.0 = Some(e),
+        }
+    }
+    fn check(self) -> syn::Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+/// Container options: `#[differentiable(crate = path, tangent = Name)]`.
+#[derive(Default)]
+struct Options {
+    krate: Option<syn::Path>,
+    tangent: Option<Ident>,
+}
+
+fn is_ours(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("differentiable")
+}
+
+fn parse_options(attrs: &[syn::Attribute], errors: &mut Errors) -> Options {
+    let mut opts = Options::default();
+    for attr in attrs.iter().filter(|a| is_ours(a)) {
+        let res = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                let value = meta.value()?;
+                let path = if value.peek(syn::LitStr) {
+                    value
+                        .parse::<syn::LitStr>()?
+                        .parse_with(syn::Path::parse_mod_style)?
+                } else {
+                    value.call(syn::Path::parse_mod_style)?
+                };
+                if opts.krate.replace(path).is_some() {
+                    return Err(meta.error("duplicate `crate` argument"));
+                }
+                Ok(())
+            } else if meta.path.is_ident("tangent") {
+                let name: Ident = meta.value()?.parse()?;
+                if opts.tangent.replace(name).is_some() {
+                    return Err(meta.error("duplicate `tangent` argument"));
+                }
+                Ok(())
+            } else if meta.path.is_ident("skip") {
+                Err(meta.error(
+                    "`skip` applies to a field: `#[differentiable(skip)] field: Type`",
+                ))
+            } else {
+                Err(meta.error(
+                    "unknown `#[differentiable]` argument; expected `crate = path` or `tangent = Name`",
+                ))
+            }
+        });
+        if let Err(e) = res {
+            errors.push(e);
+        }
+    }
+    opts
+}
+
+/// Whether a field has `#[differentiable(skip)]` (errors for other arguments).
+fn field_skip(attrs: &[syn::Attribute], errors: &mut Errors) -> bool {
+    let mut skip = false;
+    for attr in attrs.iter().filter(|a| is_ours(a)) {
+        let res = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("skip") {
+                skip = true;
+                Ok(())
+            } else {
+                Err(meta.error("unknown `#[differentiable]` field argument; expected `skip`"))
+            }
+        });
+        if let Err(e) = res {
+            errors.push(e);
+        }
+    }
+    skip
+}
+
+// --- Fields and their tangent types --------------------------------------------------------
+
+/// How a field's tangent is built.
+enum Kind {
+    /// A real tangent, of the given (mapped) type.
+    Tangent(TokenStream),
+    /// `NoTangent`: a known non-differentiable type (integers, `bool`, `String`, ...),
+    /// copied by `Clone` and compared by `==` in testing.
+    Known,
+    /// `NoTangent`: `PhantomData`, nothing to copy or compare.
+    Phantom,
+    /// `NoTangent`: `#[differentiable(skip)]`.
+    Skip,
+}
+
+struct Field<'a> {
+    member: Member,
+    vis: &'a syn::Visibility,
+    /// The field's type, `Self` replaced by the struct's type.
+    ty: Type,
+    kind: Kind,
+    /// The parts of the type mapped by projection (`T` of `Vec<T>`), except those that
+    /// mention the struct itself.
+    leaves: Vec<Type>,
+    /// The type mentions the struct itself (`Option<Box<Self>>`).
+    recursive: bool,
+    /// Whether the tangent borrows (`&'a [f64]`): there is no zero or random tangent then.
+    borrows: bool,
+    /// The field's type is `f64`, which needs no bounds.
+    is_f64: bool,
+}
+
+impl Field<'_> {
+    fn tangent_ty(&self, p: &TokenStream) -> TokenStream {
+        match &self.kind {
+            Kind::Tangent(t) => t.clone(),
+            _ => quote!(#p::NoTangent),
+        }
+    }
+    fn is_tangent(&self) -> bool {
+        matches!(self.kind, Kind::Tangent(_))
+    }
+}
+
+/// What a type's tangent is, syntactically.
+enum Mapped {
+    No { phantom: bool },
+    Ty(TokenStream),
+}
+
+/// Maps primal field types to tangent types under the mode parameter `s`, and records the
+/// identifiers (and lifetime names) the results mention, to find the generic parameters
+/// the tangent struct needs.
+struct Mapper<'a> {
+    p: &'a TokenStream,
+    s: &'a Ident,
+    used: BTreeSet<String>,
+    leaves: Vec<Type>,
+    borrows: bool,
+}
+
+const NON_DIFF: &[&str] = &[
+    "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+    "isize",
+];
+
+/// If `path` names `name` (bare, or `std::<module>::name`, `core::..`, `alloc::..`), its
+/// last segment's arguments.
+fn std_item<'p>(path: &'p syn::Path, name: &str, module: &str) -> Option<&'p syn::PathArguments> {
+    let last = path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let prefix: Vec<String> = path
+        .segments
+        .iter()
+        .take(path.segments.len() - 1)
+        .map(|s| s.ident.to_string())
+        .collect();
+    let ok = match prefix.as_slice() {
+        [] => path.leading_colon.is_none(),
+        [krate, m] => matches!(krate.as_str(), "std" | "core" | "alloc") && m == module,
+        _ => false,
+    };
+    ok.then_some(&last.arguments)
+}
+
+/// The single type argument of `Name<T>`.
+fn one_type_arg(args: &syn::PathArguments) -> Option<&Type> {
+    match args {
+        syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every identifier in `tokens` (lifetimes contribute their name without the `'`).
+fn collect_idents(tokens: TokenStream, out: &mut BTreeSet<String>) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => collect_idents(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+fn idents_of(tokens: impl ToTokens) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    collect_idents(tokens.into_token_stream(), &mut out);
+    out
+}
+
+fn mentions(tokens: impl ToTokens, names: &BTreeSet<String>) -> bool {
+    !idents_of(tokens).is_disjoint(names)
+}
+
+impl Mapper<'_> {
+    /// The tangent type of an element (inside a container): `NoTangent` spelled out.
+    fn inner(&mut self, ty: &Type) -> TokenStream {
+        let p = self.p;
+        match self.map(ty) {
+            Mapped::No { .. } => quote!(#p::NoTangent),
+            Mapped::Ty(t) => t,
+        }
+    }
+
+    fn leaf(&mut self, ty: &Type) -> Mapped {
+        let (p, s) = (self.p, self.s);
+        collect_idents(ty.to_token_stream(), &mut self.used);
+        self.leaves.push(ty.clone());
+        Mapped::Ty(quote_spanned!(ty.span()=> <#ty as #p::Differentiable>::TangentIn<#s>))
+    }
+
+    fn map(&mut self, ty: &Type) -> Mapped {
+        let s = self.s;
+        match ty {
+            Type::Group(g) => self.map(&g.elem),
+            Type::Paren(p) => self.map(&p.elem),
+            Type::Path(tp) if tp.qself.is_none() => {
+                let path = &tp.path;
+                let bare = |name: &str| {
+                    std_item(path, name, "primitive").is_some_and(syn::PathArguments::is_empty)
+                };
+                if bare("f64") {
+                    return Mapped::Ty(quote_spanned!(ty.span()=> #s));
+                }
+                if NON_DIFF.iter().any(|n| bare(n))
+                    || std_item(path, "String", "string").is_some_and(|a| a.is_empty())
+                    || path.is_ident("NoTangent")
+                {
+                    return Mapped::No { phantom: false };
+                }
+                if std_item(path, "PhantomData", "marker").is_some() {
+                    return Mapped::No { phantom: true };
+                }
+                for (name, module) in [("Vec", "vec"), ("Option", "option"), ("Box", "boxed")] {
+                    if let Some(elem) = std_item(path, name, module).and_then(one_type_arg) {
+                        let elem = self.inner(elem);
+                        // `std::vec::` (trailing `::` kept) + `Vec<elem>`.
+                        let mut prefix = path.clone();
+                        let container = prefix.segments.pop().expect("matched").into_value().ident;
+                        return Mapped::Ty(quote!(#prefix #container<#elem>));
+                    }
+                }
+                self.leaf(ty)
+            }
+            Type::Array(a) => {
+                let elem = self.inner(&a.elem);
+                let len = &a.len;
+                collect_idents(len.to_token_stream(), &mut self.used);
+                Mapped::Ty(quote!([#elem; #len]))
+            }
+            Type::Tuple(t) if t.elems.is_empty() => Mapped::No { phantom: false },
+            Type::Tuple(t) => {
+                let elems: Vec<TokenStream> = t.elems.iter().map(|e| self.inner(e)).collect();
+                Mapped::Ty(quote!((#(#elems,)*)))
+            }
+            Type::Reference(r) => {
+                if let Type::Path(tp) = &*r.elem {
+                    if tp.qself.is_none() && tp.path.is_ident("str") && r.mutability.is_none() {
+                        return Mapped::No { phantom: false };
+                    }
+                }
+                self.borrows = true;
+                let lifetime = &r.lifetime;
+                if let Some(l) = lifetime {
+                    self.used.insert(l.ident.to_string());
+                }
+                let mutability = &r.mutability;
+                let elem = match &*r.elem {
+                    Type::Slice(sl) => {
+                        let e = self.inner(&sl.elem);
+                        quote!([#e])
+                    }
+                    other => self.inner(other),
+                };
+                Mapped::Ty(quote!(&#lifetime #mutability #elem))
+            }
+            _ => self.leaf(ty),
+        }
+    }
+}
+
+/// Replaces the type `Self` by the struct's type (in the tangent struct, `Self` would be
+/// the tangent).
+struct ReplaceSelf(Type);
+
+impl VisitMut for ReplaceSelf {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(tp) = ty {
+            if tp.qself.is_none() && tp.path.is_ident("Self") {
+                *ty = self.0.clone();
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
+
+/// The fields of a struct, with the member that names each.
+fn members(fields: &Fields) -> Vec<(Member, &syn::Field)> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let member = match &f.ident {
+                Some(id) => Member::Named(id.clone()),
+                None => Member::Unnamed(syn::Index {
+                    index: i as u32,
+                    span: f.ty.span(),
+                }),
+            };
+            (member, f)
+        })
+        .collect()
+}
+
+fn param_name(gp: &GenericParam) -> String {
+    match gp {
+        GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+        GenericParam::Type(t) => t.ident.to_string(),
+        GenericParam::Const(c) => c.ident.to_string(),
+    }
+}
+
+fn param_arg(gp: &GenericParam) -> TokenStream {
+    match gp {
+        GenericParam::Lifetime(l) => l.lifetime.to_token_stream(),
+        GenericParam::Type(t) => t.ident.to_token_stream(),
+        GenericParam::Const(c) => c.ident.to_token_stream(),
+    }
+}
+
+// --- Bounds --------------------------------------------------------------------------------
+
+/// `ty: bound`, made higher-ranked when `ty` mentions no generic parameter: a bound on a
+/// concrete type that does not hold then makes the impl not apply, instead of being an
+/// error in the user's crate (rustc rejects trivially false bounds, not higher-ranked ones).
+fn pred(ty: impl ToTokens, bound: &TokenStream, generic: &BTreeSet<String>) -> WherePredicate {
+    let ty = ty.into_token_stream();
+    if mentions(&ty, generic) {
+        syn::parse_quote!(#ty: #bound)
+    } else {
+        syn::parse_quote!(for<'__fwdad> #ty: #bound)
+    }
+}
+
+/// The bounds that make field `f`'s type implement `bound`: on the whole type when it is
+/// concrete; else on the parts mapped by projection (`T` of `Vec<T>`), the rest being the
+/// runtime's impls. (A where-clause on a generic type such as `[f64; N]` itself would hide
+/// the runtime impl's associated types from the compiler.) Parts that mention the struct
+/// itself get no bound: it would be a cycle, and it holds when the others do.
+fn field_preds(f: &Field, bound: &TokenStream, generic: &BTreeSet<String>) -> Vec<WherePredicate> {
+    if f.is_f64 {
+        return Vec::new();
+    }
+    if !f.recursive && !mentions(&f.ty, generic) {
+        return vec![pred(&f.ty, bound, generic)];
+    }
+    f.leaves
+        .iter()
+        .map(|leaf| pred(leaf, bound, generic))
+        .collect()
+}
+
+/// `g` with `preds` added to its where-clause (without duplicates).
+fn with_preds(g: &Generics, preds: impl IntoIterator<Item = WherePredicate>) -> Generics {
+    let mut g = g.clone();
+    let wc = g.make_where_clause();
+    let mut seen: BTreeSet<String> = wc
+        .predicates
+        .iter()
+        .map(|p| p.to_token_stream().to_string())
+        .collect();
+    for p in preds {
+        if seen.insert(p.to_token_stream().to_string()) {
+            wc.predicates.push(p);
+        }
+    }
+    g
+}
+
+/// Generics of the tangent struct: the parameters its fields mention (with the struct's
+/// bounds that mention only those), `leaf_preds`, then the mode `S: Mode = f64`.
+fn tangent_generics(
+    g: &Generics,
+    used: &BTreeSet<String>,
+    s: &Ident,
+    p: &TokenStream,
+    leaf_preds: &[WherePredicate],
+) -> Generics {
+    let dropped: BTreeSet<String> = g
+        .params
+        .iter()
+        .map(param_name)
+        .filter(|n| !used.contains(n))
+        .collect();
+    let mut out = Generics {
+        lt_token: Some(Default::default()),
+        gt_token: Some(Default::default()),
+        ..Default::default()
+    };
+    for gp in g
+        .params
+        .iter()
+        .filter(|gp| !dropped.contains(&param_name(gp)))
+    {
+        let mut gp = gp.clone();
+        match &mut gp {
+            GenericParam::Lifetime(l) => {
+                l.bounds = l
+                    .bounds
+                    .iter()
+                    .filter(|b| !dropped.contains(&b.ident.to_string()))
+                    .cloned()
+                    .collect();
+                if l.bounds.is_empty() {
+                    l.colon_token = None;
+                }
+            }
+            GenericParam::Type(t) => {
+                t.bounds = t
+                    .bounds
+                    .iter()
+                    .filter(|b| !mentions(b, &dropped))
+                    .cloned()
+                    .collect();
+                if t.bounds.is_empty() {
+                    t.colon_token = None;
+                }
+                if t.default.as_ref().is_some_and(|d| mentions(d, &dropped)) {
+                    t.default = None;
+                    t.eq_token = None;
+                }
+            }
+            GenericParam::Const(_) => {}
+        }
+        out.params.push(gp);
+    }
+    out.params
+        .push(syn::parse_quote!(#s: #p::Mode = ::core::primitive::f64));
+    let wc = out.make_where_clause();
+    if let Some(w) = &g.where_clause {
+        wc.predicates.extend(
+            w.predicates
+                .iter()
+                .filter(|pr| !mentions(pr, &dropped))
+                .cloned(),
+        );
+    }
+    wc.predicates.extend(leaf_preds.iter().cloned());
+    out
+}
+
+// --- The derive ----------------------------------------------------------------------------
+
+fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let mut errors = Errors::default();
+    let opts = parse_options(&input.attrs, &mut errors);
+    let p = match &opts.krate {
+        Some(path) => quote!(#path::__private),
+        None => quote!(::fwdad::__private),
+    };
+    let fields =
+        match &input.data {
+            Data::Struct(s) => members(&s.fields),
+            Data::Enum(e) => {
+                check_enum(e, &opts, &mut errors);
+                errors.check()?;
+                return Ok(no_tangent(input, &p, &[], true));
+            }
+            Data::Union(u) => return Err(syn::Error::new_spanned(
+                u.union_token,
+                "`#[derive(Differentiable)]` does not support unions: which field holds the value \
+                 is not known, so neither is its tangent; use a struct or an enum",
+            )),
+        };
+    let name = &input.ident;
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    let self_ty: Type = syn::parse_quote!(#name #ty_generics);
+
+    // Every name the struct uses, so that generated parameters and the tangent's name
+    // cannot capture or shadow one.
+    let mut field_tys = Vec::new();
+    for (_, f) in &fields {
+        let mut ty = f.ty.clone();
+        ReplaceSelf(self_ty.clone()).visit_type_mut(&mut ty);
+        field_tys.push(ty);
+    }
+    let mut in_struct = idents_of(&input.generics);
+    for ty in &field_tys {
+        in_struct.extend(idents_of(ty));
+    }
+    let own: BTreeSet<String> = [name.to_string()].into();
+    let s = ["S", "M", "Mode", "S_", "M_"]
+        .iter()
+        .find(|n| !in_struct.contains(**n))
+        .map(|n| Ident::new(n, Span::call_site()))
+        .expect("one of the names is free");
+
+    let mut mapper = Mapper {
+        p: &p,
+        s: &s,
+        used: BTreeSet::new(),
+        leaves: Vec::new(),
+        borrows: false,
+    };
+    let mut infos = Vec::new();
+    for ((member, f), ty) in fields.iter().zip(field_tys) {
+        let start = mapper.leaves.len();
+        mapper.borrows = false;
+        let kind = if field_skip(&f.attrs, &mut errors) {
+            Kind::Skip
+        } else {
+            match mapper.map(&ty) {
+                Mapped::No { phantom: true } => Kind::Phantom,
+                Mapped::No { phantom: false } => Kind::Known,
+                Mapped::Ty(t) => Kind::Tangent(t),
+            }
+        };
+        infos.push(Field {
+            member: member.clone(),
+            vis: &f.vis,
+            is_f64: matches!(&ty, Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident("f64")),
+            recursive: mentions(&ty, &own),
+            ty,
+            leaves: mapper.leaves[start..]
+                .iter()
+                .filter(|t| !mentions(t, &own))
+                .cloned()
+                .collect(),
+            borrows: mapper.borrows && matches!(kind, Kind::Tangent(_)),
+            kind,
+        });
+    }
+
+    let has_tangent = infos.iter().any(Field::is_tangent);
+    let tname = opts
+        .tangent
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}Tangent", name, span = name.span()));
+    let tname_at = opts
+        .tangent
+        .as_ref()
+        .map_or_else(|| name.to_token_stream(), ToTokens::to_token_stream);
+    if !has_tangent && opts.tangent.is_some() {
+        errors.push(syn::Error::new_spanned(
+            &tname_at,
+            format!(
+                "no field of `{name}` carries a tangent, so its tangent is `NoTangent` and there \
+                 is no tangent struct to name; remove `tangent = ..`"
+            ),
+        ));
+    } else if has_tangent && (tname == *name || in_struct.contains(&tname.to_string())) {
+        errors.push(syn::Error::new_spanned(
+            &tname_at,
+            format!(
+                "`#[derive(Differentiable)]` would name the tangent of `{name}` `{tname}`, but \
+                 `{name}` already uses the name `{tname}`; choose another with \
+                 `#[differentiable(tangent = Name)]`"
+            ),
+        ));
+    }
+    errors.check()?;
+    if !has_tangent {
+        return Ok(no_tangent(input, &p, &infos, false));
+    }
+
+    let all_params: BTreeSet<String> = input.generics.params.iter().map(param_name).collect();
+    let leaves: Vec<&Type> = {
+        let mut seen = BTreeSet::new();
+        mapper
+            .leaves
+            .iter()
+            .filter(|t| mentions(t, &all_params) && !mentions(t, &own))
+            .filter(|t| seen.insert(t.to_token_stream().to_string()))
+            .collect()
+    };
+    let leaf_preds: Vec<WherePredicate> = leaves
+        .iter()
+        .map(|t| syn::parse_quote_spanned!(t.span()=> #t: #p::Differentiable))
+        .collect();
+    let tgen = tangent_generics(&input.generics, &mapper.used, &s, &p, &leaf_preds);
+    // Concrete leaves: their `Differentiable` impl is checked where the tangent struct
+    // names them (the error, at the field's type); the impls on the primal assume it, so
+    // that a missing impl is reported once, there.
+    let concrete_leaf_preds = {
+        let mut seen = BTreeSet::new();
+        mapper
+            .leaves
+            .iter()
+            .filter(|t| !mentions(t, &all_params) && !mentions(t, &own))
+            .filter(|t| seen.insert(t.to_token_stream().to_string()))
+            .collect::<Vec<_>>()
+    };
+    let timpl_gen = with_preds(
+        &tgen,
+        concrete_leaf_preds
+            .iter()
+            .map(|t| -> WherePredicate { syn::parse_quote!(for<'__fwdad> #t: #p::Differentiable) }),
+    );
+    let pgen = with_preds(
+        &input.generics,
+        leaf_preds
+            .into_iter()
+            .chain(concrete_leaf_preds.iter().map(|t| -> WherePredicate {
+                syn::parse_quote!(for<'__fwdad> #t: #p::Differentiable<
+                    Tangent = <#t as #p::Differentiable>::TangentIn<::core::primitive::f64>,
+                >)
+            })),
+    );
+    let ctx = Ctx {
+        input,
+        p: &p,
+        s: &s,
+        tname: &tname,
+        infos: &infos,
+        tgen: &tgen,
+        timpl_gen: &timpl_gen,
+        pgen: &pgen,
+        generic: all_params,
+        tgeneric: idents_of(tgen.params.iter().map(param_arg).collect::<TokenStream>()),
+        leaves,
+    };
+
+    let mut out = ctx.tangent_struct();
+    out.extend(ctx.tangent_impls());
+    out.extend(ctx.differentiable());
+    if !infos.iter().any(|f| f.borrows) {
+        out.extend(ctx.zero_tangent());
+        if TEST_TANGENT {
+            out.extend(ctx.test_tangent());
+        }
+    }
+    Ok(out)
+}
+
+fn check_enum(e: &syn::DataEnum, opts: &Options, errors: &mut Errors) {
+    for v in &e.variants {
+        for attr in v.attrs.iter().filter(|a| is_ours(a)) {
+            errors.push(syn::Error::new_spanned(
+                attr,
+                "`#[differentiable]` is not allowed on enum variants",
+            ));
+        }
+        if !matches!(v.fields, Fields::Unit) {
+            errors.push(syn::Error::new_spanned(
+                &v.fields,
+                format!(
+                    "`#[derive(Differentiable)]` supports only enums whose variants have no fields \
+                     (non-differentiable values: the tangent is `NoTangent`), and variant `{}` has \
+                     fields; use a struct, or implement `fwdad::Differentiable` by hand",
+                    v.ident
+                ),
+            ));
+        }
+    }
+    if let Some(t) = &opts.tangent {
+        errors.push(syn::Error::new_spanned(
+            t,
+            "the tangent of a fieldless enum is `NoTangent`: there is no tangent struct to name",
+        ));
+    }
+}
+
+/// What the generators of a struct with a tangent struct share.
+struct Ctx<'a> {
+    input: &'a DeriveInput,
+    /// `::fwdad::__private`.
+    p: &'a TokenStream,
+    /// The mode parameter.
+    s: &'a Ident,
+    tname: &'a Ident,
+    infos: &'a [Field<'a>],
+    /// Generics of the tangent struct (ending with the mode).
+    tgen: &'a Generics,
+    /// The same, for impls on it: with `Leaf: Differentiable` assumed for concrete leaves
+    /// (checked once, on the struct).
+    timpl_gen: &'a Generics,
+    /// The struct's generics, with `Leaf: Differentiable` for generic leaves.
+    pgen: &'a Generics,
+    /// Names of the struct's generic parameters.
+    generic: BTreeSet<String>,
+    /// Names of the tangent struct's generic parameters.
+    tgeneric: BTreeSet<String>,
+    /// Types mapped by projection that mention a generic parameter.
+    leaves: Vec<&'a Type>,
+}
+
+impl Ctx<'_> {
+    fn named(&self) -> bool {
+        matches!(
+            self.input.data,
+            Data::Struct(syn::DataStruct {
+                fields: Fields::Named(_),
+                ..
+            })
+        )
+    }
+
+    fn members(&self) -> Vec<&Member> {
+        self.infos.iter().map(|f| &f.member).collect()
+    }
+
+    fn tangent_fields(&self) -> Vec<&Field<'_>> {
+        self.infos.iter().filter(|f| f.is_tangent()).collect()
+    }
+
+    /// The tangent type under `mode`: `ParamsTangent<'a, T, N, mode>`.
+    fn tangent_of(&self, mode: TokenStream) -> TokenStream {
+        let tname = self.tname;
+        let n = self.tgen.params.len() - 1;
+        let args = self.tgen.params.iter().take(n).map(param_arg);
+        quote!(#tname<#(#args,)* #mode>)
+    }
+
+    /// The tangent struct itself.
+    fn tangent_struct(&self) -> TokenStream {
+        let (name, tname, s, p) = (&self.input.ident, self.tname, self.s, self.p);
+        let vis = &self.input.vis;
+        let doc = format!(
+            "The tangent of [`{name}`] (from `#[derive(Differentiable)]`): each field holds the \
+             tangent of `{name}`'s field of the same name. `{s}` is the differentiation mode: \
+             `f64` (the default) for one direction, `Batch<f64, N>` for `N` directions at once, \
+             `Hyper<f64, T>` for second order."
+        );
+        let fields = self.infos.iter().map(|f| {
+            let (fvis, t) = (f.vis, f.tangent_ty(p));
+            match &f.member {
+                Member::Named(i) => {
+                    let doc = format!("The tangent of `{name}::{i}`.");
+                    quote!(#[doc = #doc] #fvis #i: #t)
+                }
+                Member::Unnamed(i) => {
+                    let doc = format!("The tangent of `{name}.{}`.", i.index);
+                    quote!(#[doc = #doc] #fvis #t)
+                }
+            }
+        });
+        let params = &self.tgen.params;
+        let wc = &self.tgen.where_clause;
+        // Spanned at the struct's name: a clash with another item is reported there.
+        let at = tname.span();
+        let def = if self.named() {
+            quote_spanned!(at=> #vis struct #tname<#params> #wc { #(#fields,)* })
+        } else {
+            quote_spanned!(at=> #vis struct #tname<#params>(#(#fields,)*) #wc;)
+        };
+        quote_spanned! {at=>
+            #[doc = #doc]
+            #[allow(dead_code, non_camel_case_types)]
+            #def
+        }
+    }
+
+    /// `Clone`, `Copy`, `Debug`, `PartialEq`, `Default`, `TangentSpace` on the tangent
+    /// struct, each bounded by its field tangents.
+    fn tangent_impls(&self) -> TokenStream {
+        let (tname, p) = (self.tname, self.p);
+        let (_, tty, _) = self.tgen.split_for_impl();
+        let this = quote!(#tname #tty);
+        let tangent_fields = self.tangent_fields();
+        let all = self.members();
+        let tan: Vec<&Member> = tangent_fields.iter().map(|f| &f.member).collect();
+        // `S: Mode` is `Copy + Debug + PartialEq` already. A recursive field gets no bound
+        // (it would be a cycle): it holds when the other fields' do.
+        let impl_for = |bound: TokenStream, mode_has_it: bool, body: TokenStream| {
+            let preds = tangent_fields
+                .iter()
+                .filter(|f| !f.recursive)
+                .filter(|f| !(mode_has_it && f.is_f64))
+                .map(|f| pred(f.tangent_ty(p), &bound, &self.tgeneric));
+            let g = with_preds(self.timpl_gen, preds);
+            let (i, _, w) = g.split_for_impl();
+            quote! {
+                #[automatically_derived]
+                impl #i #bound for #this #w { #body }
+            }
+        };
+        let name_str = tname.to_string();
+        let debug = if self.named() {
+            let names = all.iter().map(|m| m.to_token_stream().to_string());
+            quote!(f.debug_struct(#name_str) #(.field(#names, &self.#all))* .finish())
+        } else {
+            quote!(f.debug_tuple(#name_str) #(.field(&self.#all))* .finish())
+        };
+        [
+            impl_for(
+                quote!(::core::clone::Clone),
+                true,
+                quote! {
+                    #[inline]
+                    fn clone(&self) -> Self {
+                        Self { #(#all: ::core::clone::Clone::clone(&self.#all),)* }
+                    }
+                },
+            ),
+            // A recursive struct holds itself through a pointer: never `Copy`.
+            if tangent_fields.iter().any(|f| f.recursive) {
+                quote!()
+            } else {
+                impl_for(quote!(::core::marker::Copy), true, quote!())
+            },
+            impl_for(
+                quote!(::core::fmt::Debug),
+                true,
+                quote! {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        #debug
+                    }
+                },
+            ),
+            impl_for(
+                quote!(::core::cmp::PartialEq),
+                true,
+                quote! {
+                    #[inline]
+                    fn eq(&self, other: &Self) -> bool {
+                        true #(&& ::core::cmp::PartialEq::eq(&self.#tan, &other.#tan))*
+                    }
+                },
+            ),
+            impl_for(
+                quote!(::core::default::Default),
+                false,
+                quote! {
+                    #[inline]
+                    fn default() -> Self {
+                        Self { #(#all: ::core::default::Default::default(),)* }
+                    }
+                },
+            ),
+            impl_for(
+                quote!(#p::TangentSpace),
+                false,
+                quote! {
+                    #[inline]
+                    fn increment(&mut self, other: &Self) {
+                        #(#p::TangentSpace::increment(&mut self.#tan, &other.#tan);)*
+                    }
+                    #[inline]
+                    fn scale_by(&mut self, a: ::core::primitive::f64) {
+                        #(#p::TangentSpace::scale_by(&mut self.#tan, a);)*
+                    }
+                    #[inline]
+                    fn dot(&self, other: &Self) -> ::core::primitive::f64 {
+                        0.0 #(+ #p::TangentSpace::dot(&self.#tan, &other.#tan))*
+                    }
+                },
+            ),
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    fn differentiable(&self) -> TokenStream {
+        let (name, p, s) = (&self.input.ident, self.p, self.s);
+        let (i, ty, w) = self.pgen.split_for_impl();
+        let one = self.tangent_of(quote!(::core::primitive::f64));
+        let any = self.tangent_of(s.to_token_stream());
+        quote! {
+            #[automatically_derived]
+            impl #i #p::Differentiable for #name #ty #w {
+                type Tangent = #one;
+                type TangentIn<#s: #p::Mode> = #any;
+            }
+        }
+    }
+
+    fn zero_tangent(&self) -> TokenStream {
+        let (name, p, s, tname) = (&self.input.ident, self.p, self.s, self.tname);
+        let bound = quote!(#p::ZeroTangent);
+        let preds = self
+            .tangent_fields()
+            .into_iter()
+            .flat_map(|f| field_preds(f, &bound, &self.generic));
+        let g = with_preds(self.pgen, preds);
+        let (i, ty, w) = g.split_for_impl();
+        let fields = self.infos.iter().map(|f| {
+            let (m, fty) = (&f.member, &f.ty);
+            match f.kind {
+                Kind::Tangent(_) => quote!(#m: <#fty as #bound>::zero_tangent_in::<#s>(&self.#m)),
+                _ => quote!(#m: #p::NoTangent),
+            }
+        });
+        quote! {
+            #[automatically_derived]
+            impl #i #bound for #name #ty #w {
+                #[inline]
+                fn zero_tangent(&self) -> <Self as #p::Differentiable>::Tangent {
+                    #bound::zero_tangent_in::<::core::primitive::f64>(self)
+                }
+                #[inline]
+                fn zero_tangent_in<#s: #p::Mode>(
+                    &self,
+                ) -> <Self as #p::Differentiable>::TangentIn<#s> {
+                    #tname { #(#fields,)* }
+                }
+            }
+        }
+    }
+
+    /// `fwdad::testing::TestTangent`, field by field.
+    fn test_tangent(&self) -> TokenStream {
+        let (name, p, tname) = (&self.input.ident, self.p, self.tname);
+        let tt = quote!(#p::TestTangent);
+        let f64_ty = quote!(::core::primitive::f64);
+        let (_, ty, _) = self.pgen.split_for_impl();
+        let mut preds = vec![pred(
+            quote!(#name #ty),
+            &quote!(::core::clone::Clone + ::core::fmt::Debug),
+            &self.generic,
+        )];
+        for f in self.infos {
+            match f.kind {
+                Kind::Tangent(_) => preds.extend(field_preds(f, &tt, &self.generic)),
+                Kind::Skip => preds.push(pred(
+                    &f.ty,
+                    &quote!(::core::clone::Clone + ::core::cmp::PartialEq),
+                    &self.generic,
+                )),
+                Kind::Known | Kind::Phantom => {}
+            }
+        }
+        // For a generic leaf `T` the compiler does not know the invariant
+        // `Tangent == TangentIn<f64>`; state it, so that `T::Tangent` fills the field.
+        for t in &self.leaves {
+            preds.push(syn::parse_quote!(
+                #t: #p::Differentiable<Tangent = <#t as #p::Differentiable>::TangentIn<#f64_ty>>
+            ));
+        }
+        let g = with_preds(self.pgen, preds);
+        let (i, _, w) = g.split_for_impl();
+
+        let mk = |s: &str| Ident::new(s, Span::mixed_site());
+        let (rng, t, eps, other, ts, k) = (
+            mk("rng"),
+            mk("t"),
+            mk("eps"),
+            mk("other"),
+            mk("ts"),
+            mk("k"),
+        );
+        let tangent_fields = self.tangent_fields();
+        // The precision of a recursive field is that of its other parts.
+        let tys = tangent_fields.iter().flat_map(|f| {
+            if f.recursive {
+                f.leaves.iter().collect()
+            } else {
+                vec![&f.ty]
+            }
+        });
+        let members = self.members();
+        let no = quote!(#p::NoTangent);
+        // One expression per field: `tangent` for fields with a tangent, else `none`.
+        let per = |tangent: &dyn Fn(&Member, &Type) -> TokenStream,
+                   none: &dyn Fn(&Member) -> TokenStream| {
+            self.infos
+                .iter()
+                .map(|f| match f.kind {
+                    Kind::Tangent(_) => tangent(&f.member, &f.ty),
+                    _ => none(&f.member),
+                })
+                .collect::<Vec<_>>()
+        };
+        let no_tangent = |_: &Member| no.clone();
+        let randn = per(
+            &|m, _| quote!(#tt::randn_tangent(&self.#m, #rng)),
+            &no_tangent,
+        );
+        let add = per(
+            &|m, _| quote!(#tt::add_to_primal(&self.#m, &#t.#m, #eps)),
+            &|m| quote!(::core::clone::Clone::clone(&self.#m)),
+        );
+        let diff = per(&|m, _| quote!(#tt::diff(&self.#m, &#other.#m)), &no_tangent);
+        let batch = per(
+            &|m, fty| quote!(<#fty as #tt>::batch_tangent::<__N>(#ts.map(|#t| &#t.#m))),
+            &no_tangent,
+        );
+        let lane = per(
+            &|m, fty| quote!(<#fty as #tt>::lane::<__N>(&#t.#m, #k)),
+            &no_tangent,
+        );
+        let bitwise = self.infos.iter().filter_map(|f| {
+            let m = &f.member;
+            match f.kind {
+                Kind::Tangent(_) => Some(quote!(&& #tt::bitwise_eq(&self.#m, &#other.#m))),
+                Kind::Known | Kind::Skip => {
+                    Some(quote!(&& ::core::cmp::PartialEq::eq(&self.#m, &#other.#m)))
+                }
+                Kind::Phantom => None,
+            }
+        });
+        let matches = tangent_fields.iter().map(|f| {
+            let m = &f.member;
+            quote!(&& #tt::matches_tangent(&self.#m, &#t.#m))
+        });
+        let tangent = quote!(<Self as #p::Differentiable>::Tangent);
+        let batched = quote!(<Self as #p::Differentiable>::TangentIn<#p::Batch<#f64_ty, __N>>);
+        quote! {
+            #[automatically_derived]
+            impl #i #tt for #name #ty #w {
+                const PRECISION: #p::Precision =
+                    #p::Precision::Discrete #(.coarser(<#tys as #tt>::PRECISION))*;
+                fn randn_tangent<__R: #p::Rng + ?::core::marker::Sized>(
+                    &self,
+                    #rng: &mut __R,
+                ) -> #tangent {
+                    #tname { #(#members: #randn,)* }
+                }
+                fn add_to_primal(&self, #t: &#tangent, #eps: #f64_ty) -> Self {
+                    Self { #(#members: #add,)* }
+                }
+                fn diff(&self, #other: &Self) -> #tangent {
+                    #tname { #(#members: #diff,)* }
+                }
+                fn bitwise_eq(&self, #other: &Self) -> bool {
+                    true #(#bitwise)*
+                }
+                fn matches_tangent(&self, #t: &#tangent) -> bool {
+                    true #(#matches)*
+                }
+                fn batch_tangent<const __N: ::core::primitive::usize>(
+                    #ts: [&#tangent; __N],
+                ) -> #batched {
+                    #tname { #(#members: #batch,)* }
+                }
+                fn lane<const __N: ::core::primitive::usize>(
+                    #t: &#batched,
+                    #k: ::core::primitive::usize,
+                ) -> #tangent {
+                    #tname { #(#members: #lane,)* }
+                }
+            }
+        }
+    }
+}
+
+/// `Differentiable` with tangent `NoTangent` (structs with no field that carries a tangent,
+/// fieldless enums), with `ZeroTangent` and `TestTangent`.
+fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bool) -> TokenStream {
+    let name = &input.ident;
+    let (i, ty, w) = input.generics.split_for_impl();
+    let generic: BTreeSet<String> = input.generics.params.iter().map(param_name).collect();
+    let self_ty = quote!(#name #ty);
+    let mut preds = vec![pred(
+        &self_ty,
+        &quote!(::core::clone::Clone + ::core::fmt::Debug),
+        &generic,
+    )];
+    let (this, other) = (
+        Ident::new("this", Span::mixed_site()),
+        Ident::new("other", Span::mixed_site()),
+    );
+    let eq = if is_enum {
+        // Fieldless variants are equal exactly when their discriminants are: no
+        // `PartialEq` needed.
+        quote!(::core::mem::discriminant(#this) == ::core::mem::discriminant(#other))
+    } else {
+        for f in infos.iter().filter(|f| matches!(f.kind, Kind::Skip)) {
+            preds.push(pred(&f.ty, &quote!(::core::cmp::PartialEq), &generic));
+        }
+        let checks = infos
+            .iter()
+            .filter(|f| !matches!(f.kind, Kind::Phantom))
+            .map(|f| {
+                let m = &f.member;
+                quote!(&& ::core::cmp::PartialEq::eq(&#this.#m, &#other.#m))
+            });
+        quote!(true #(#checks)*)
+    };
+    let tg = with_preds(&input.generics, preds);
+    let (ti, _, tw) = tg.split_for_impl();
+    let no = quote!(#p::NoTangent);
+    let items = quote! {
+        #[automatically_derived]
+        impl #i #p::Differentiable for #self_ty #w {
+            type Tangent = #no;
+            type TangentIn<S: #p::Mode> = #no;
+        }
+        #[automatically_derived]
+        impl #i #p::ZeroTangent for #self_ty #w {
+            #[inline]
+            fn zero_tangent(&self) -> #no {
+                #p::NoTangent
+            }
+            #[inline]
+            fn zero_tangent_in<S: #p::Mode>(&self) -> #no {
+                #p::NoTangent
+            }
+        }
+    };
+    let test_tangent = quote! {
+        #[automatically_derived]
+        impl #ti #p::TestTangent for #self_ty #tw {
+            const PRECISION: #p::Precision = #p::Precision::Discrete;
+            #[inline]
+            fn randn_tangent<__R: #p::Rng + ?::core::marker::Sized>(&self, _: &mut __R) -> #no {
+                #p::NoTangent
+            }
+            #[inline]
+            fn add_to_primal(&self, _: &#no, _: ::core::primitive::f64) -> Self {
+                ::core::clone::Clone::clone(self)
+            }
+            #[inline]
+            fn diff(&self, _: &Self) -> #no {
+                #p::NoTangent
+            }
+            #[inline]
+            fn bitwise_eq(&self, #other: &Self) -> bool {
+                let #this = self;
+                #eq
+            }
+            #[inline]
+            fn matches_tangent(&self, _: &#no) -> bool {
+                true
+            }
+            #[inline]
+            fn batch_tangent<const __N: ::core::primitive::usize>(_: [&#no; __N]) -> #no {
+                #p::NoTangent
+            }
+            #[inline]
+            fn lane<const __N: ::core::primitive::usize>(
+                _: &#no,
+                _: ::core::primitive::usize,
+            ) -> #no {
+                #p::NoTangent
+            }
+        }
+    };
+    if TEST_TANGENT {
+        quote!(#items #test_tangent)
+    } else {
+        items
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+    use quote::quote;
+
+    /// The expansion, pretty-printed (it must parse as items).
+    fn pretty(tokens: proc_macro2::TokenStream) -> String {
+        let file: syn::File = syn::parse2(expand(tokens)).expect("expansion parses as items");
+        prettyplease::unparse(&file)
+    }
+
+    /// `pretty`, with whitespace removed, for `contains` checks independent of layout.
+    fn flat(tokens: proc_macro2::TokenStream) -> String {
+        pretty(tokens).split_whitespace().collect()
+    }
+
+    fn has(haystack: &str, needle: &str) -> bool {
+        let needle: String = needle.split_whitespace().collect();
+        haystack.contains(&needle)
+    }
+
+    #[test]
+    fn named_struct() {
+        let out = flat(quote! {
+            pub struct Params { pub k: f64, pub n: usize, inner: Inner }
+        });
+        for needle in [
+            "pub struct ParamsTangent<S: ::fwdad::__private::Mode = ::core::primitive::f64>",
+            "pub k: S,",
+            "pub n: ::fwdad::__private::NoTangent,",
+            "inner: <Inner as ::fwdad::__private::Differentiable>::TangentIn<S>,",
+            "type Tangent = ParamsTangent<::core::primitive::f64>;",
+            "type TangentIn<S: ::fwdad::__private::Mode> = ParamsTangent<S>;",
+            "impl<S: ::fwdad::__private::Mode> ::core::marker::Copy for ParamsTangent<S>",
+        ] {
+            assert!(has(&out, needle), "missing `{needle}` in\n{}", out);
+        }
+        assert_eq!(
+            has(&out, "impl ::fwdad::__private::TestTangent for Params"),
+            super::TEST_TANGENT
+        );
+        // `f64` fields need no bounds; `S: Mode` is `Copy` already.
+        assert!(!has(&out, "f64: ::fwdad::__private::ZeroTangent"));
+        assert!(!has(&out, "S: ::core::marker::Copy"));
+    }
+
+    #[test]
+    fn tuple_generic_and_renamed_mode() {
+        let out = flat(quote! {
+            pub(crate) struct P<'a, S: Copy, T, const N: usize, U>(pub S, [f64; N], &'a [T], core::marker::PhantomData<U>);
+        });
+        assert!(has(
+            &out,
+            "pub(crate) struct PTangent<'a, S: Copy, T, const N: usize, M: ::fwdad::__private::Mode = ::core::primitive::f64,>("
+        ), "{out}");
+        assert!(has(
+            &out,
+            "pub <S as ::fwdad::__private::Differentiable>::TangentIn<M>,"
+        ));
+        assert!(has(&out, "[M; N],"));
+        assert!(has(
+            &out,
+            "&'a [<T as ::fwdad::__private::Differentiable>::TangentIn<M>]"
+        ));
+        // `U` appears only in `PhantomData`: not a parameter of the tangent.
+        assert!(has(
+            &out,
+            "type TangentIn<M: ::fwdad::__private::Mode> = PTangent<'a, S, T, N, M>;"
+        ));
+        // Borrowed tangent: no zero or random tangent.
+        assert!(!has(&out, "ZeroTangent for"));
+        assert!(!has(&out, "TestTangent for"));
+    }
+
+    #[test]
+    fn no_tangent_struct_when_nothing_carries_one() {
+        for item in [
+            quote!(
+                struct Grid {
+                    nx: usize,
+                    flag: bool,
+                    name: String,
+                    label: &'static str,
+                }
+            ),
+            quote!(
+                struct Unit;
+            ),
+            quote!(
+                struct Empty {}
+            ),
+            quote!(
+                enum Method {
+                    Euler,
+                    Rk4,
+                }
+            ),
+            quote!(
+                struct Skipped {
+                    #[differentiable(skip)]
+                    table: Vec<f64>,
+                }
+            ),
+        ] {
+            let out = flat(item);
+            assert!(
+                has(&out, "type Tangent = ::fwdad::__private::NoTangent;"),
+                "{out}"
+            );
+            assert!(!has(&out, "Tangent<S"), "{out}");
+        }
+    }
+
+    #[test]
+    fn crate_path_and_tangent_name() {
+        let out = flat(quote! {
+            #[differentiable(crate = my::ad, tangent = Dir)]
+            struct P { x: f64 }
+        });
+        assert!(has(&out, "struct Dir<S: my::ad::__private::Mode"), "{out}");
+        let out = flat(quote! {
+            #[differentiable(crate = "my::ad")]
+            struct P { x: f64 }
+        });
+        assert!(
+            has(&out, "my::ad::__private::Differentiable for P"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn self_in_field_types_is_the_struct() {
+        let out = flat(quote!(
+            struct Node {
+                v: f64,
+                next: Option<Box<Self>>,
+            }
+        ));
+        assert!(has(
+            &out,
+            "next: Option<Box<<Node as ::fwdad::__private::Differentiable>::TangentIn<S>>>"
+        ));
+    }
+
+    fn error(tokens: proc_macro2::TokenStream) -> String {
+        let out = expand(tokens).to_string();
+        assert!(
+            out.contains("compile_error"),
+            "expected an error, got {out}"
+        );
+        out
+    }
+
+    #[test]
+    fn errors() {
+        assert!(error(quote!(union U { a: f64, b: u64 })).contains("does not support unions"));
+        assert!(error(quote!(
+            enum E {
+                A,
+                B(f64),
+            }
+        ))
+        .contains("variant `B` has fields"));
+        assert!(error(quote!(
+            struct P {
+                t: PTangent,
+                x: f64,
+            }
+        ))
+        .contains("already uses the name"));
+        assert!(error(quote!(
+            #[differentiable(tangent = P)]
+            struct P {
+                x: f64,
+            }
+        ))
+        .contains("already uses the name"));
+        assert!(error(quote!(
+            #[differentiable(tangent = T)]
+            struct P {
+                n: usize,
+            }
+        ))
+        .contains("no tangent struct to name"));
+        assert!(error(quote!(
+            #[differentiable(foo)]
+            struct P {
+                x: f64,
+            }
+        ))
+        .contains("unknown"));
+        assert!(error(quote!(
+            struct P {
+                #[differentiable(foo)]
+                x: f64,
+            }
+        ))
+        .contains("expected `skip`"));
+        // Errors accumulate: both are reported.
+        let both = error(quote! {
+            #[differentiable(foo)]
+            struct P { #[differentiable(bar)] x: f64 }
+        });
+        assert_eq!(both.matches("compile_error").count(), 2, "{both}");
+    }
+
+    /// Whatever the input, the macro returns tokens (items or `compile_error!`), no panic.
+    #[test]
+    fn robust_on_odd_inputs() {
+        for item in [
+            quote!(),
+            quote!(
+                fn f() {}
+            ),
+            quote!(struct),
+            quote!(
+                struct P<T>(T)
+                where
+                    T: Copy;
+            ),
+            quote!(
+                struct P {
+                    x: <f64 as Tr>::Assoc,
+                    y: dyn Fn(f64),
+                    z: *const f64,
+                    w: [f64; 2 + 1],
+                }
+            ),
+            quote!(
+                struct P {
+                    x: (f64,),
+                    y: ((f64, f32), [(); 0]),
+                    z: Option<Vec<Box<f64>>>,
+                }
+            ),
+            quote!(
+                struct P {
+                    x: ::std::vec::Vec<f64>,
+                    y: std::option::Option<usize>,
+                    z: core::primitive::f64,
+                }
+            ),
+            quote!(
+                struct P<'a> {
+                    x: &'a mut f64,
+                    y: &'a str,
+                    z: &'a mut [usize],
+                }
+            ),
+            quote!(
+                #[differentiable(crate)]
+                struct P {
+                    x: f64,
+                }
+            ),
+            quote!(
+                #[differentiable(crate = )]
+                struct P {
+                    x: f64,
+                }
+            ),
+            quote!(
+                #[differentiable = "x"]
+                struct P {
+                    x: f64,
+                }
+            ),
+        ] {
+            let _ = expand(item);
+        }
+    }
 }

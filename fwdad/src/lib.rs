@@ -65,4 +65,7 @@ pub mod __private {
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
+    // `#[derive(Differentiable)]`.
+    pub use fwdad_runtime::testing::{Precision, TestTangent};
+    pub use fwdad_runtime::{Batch, TangentSpace};
 }

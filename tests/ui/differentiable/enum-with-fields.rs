@@ -1,0 +1,10 @@
+use fwdad::Differentiable;
+
+#[derive(Differentiable)]
+enum Shape {
+    Point,
+    Circle { radius: f64 },
+    Square(f64),
+}
+
+fn main() {}
