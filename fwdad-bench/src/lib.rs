@@ -24,6 +24,7 @@ pub mod data;
 pub mod fd;
 pub mod gmm;
 pub mod optim;
+pub mod probe;
 pub mod report;
 pub mod rng;
 pub mod simple;

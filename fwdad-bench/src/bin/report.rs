@@ -5,6 +5,7 @@
 //!   --quick          fewer samples, smallest GMM files only (a smoke run)
 //!   --compile-time   also time building 100 annotated functions vs the same unannotated
 //!   --no-write       print only
+//!   --only SECTION   run one section: one, grad, ba or gmm (for profiling)
 //! ```
 //!
 //! Every variant of a kernel is timed in the same process, in turn (see
@@ -24,6 +25,12 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let write = !args.iter().any(|a| a == "--no-write");
     let compile = args.iter().any(|a| a == "--compile-time");
+    // `--only one|grad|ba|gmm`: one section (for profiling).
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1).cloned());
+    let run = |s: &str| only.as_deref().is_none_or(|o| o == s);
     let plan = if quick {
         Plan {
             samples: 5,
@@ -35,10 +42,18 @@ fn main() {
     let started = Instant::now();
     let mut rep = Report::new(report::machine());
 
-    one_direction(plan, &mut rep);
-    gradients(plan, &mut rep);
-    bundle_adjustment(plan, quick, &mut rep);
-    gmm_suite(plan, quick, &mut rep);
+    if run("one") {
+        one_direction(plan, &mut rep);
+    }
+    if run("grad") {
+        gradients(plan, &mut rep);
+    }
+    if run("ba") {
+        bundle_adjustment(plan, quick, &mut rep);
+    }
+    if run("gmm") {
+        gmm_suite(plan, quick, &mut rep);
+    }
     if compile {
         rep.compile = Some(report::compile_time());
     }
@@ -55,8 +70,15 @@ fn main() {
     }
 }
 
-fn stat(stats: &[fwdad_bench::timing::Stat], names: &[&str], name: &str) -> f64 {
-    stats[names.iter().position(|n| *n == name).expect("variant")].min
+/// Times the variants and returns the minimum time of each, by name.
+fn timed(plan: Plan, vs: &mut [Variant]) -> std::collections::HashMap<String, f64> {
+    let names: Vec<String> = vs.iter().map(|v| v.0.to_string()).collect();
+    let stats = measure(plan, vs);
+    names
+        .into_iter()
+        .zip(stats)
+        .map(|(n, s)| (n, s.min))
+        .collect()
 }
 
 /// Slice sum, Σ sin (loop and iterator chain), matvec, Kronecker form: one direction (and
@@ -71,7 +93,7 @@ fn one_direction(plan: Plan, rep: &mut Report) {
     type Nd1 = fn(&[Dual64]) -> Dual64;
     type Nd8 = fn(&[DualSVec64<8>]) -> DualSVec64<8>;
     type Rule1 = fn(&[f64], &[f64]) -> f64;
-    type Rule8 = fn(&[f64], &[B8]) -> B8;
+    type Rule8 = fn(&[f64], &[B8]) -> f64;
     let x = r.vec(simple::N_SUM, -2.0, 2.0);
     let dx = r.vec(simple::N_SUM, -1.0, 1.0);
     let dx8: Vec<B8> = (0..x.len())
@@ -87,82 +109,100 @@ fn one_direction(plan: Plan, rep: &mut Report) {
         (
             "slice sum, loop (1000)",
             simple::slice_sum,
-            |x, dx| simple::slice_sum_frule(Dual::new(x, dx)).tangent,
+            |x, dx| {
+                let r = simple::slice_sum_frule(Dual::new(x, dx));
+                r.primal + r.tangent
+            },
             simple::slice_sum_hand,
             simple::slice_sum_nd,
             simple::slice_sum_nd,
             |x, dx| {
-                <simple::slice_sum as Frule<_, B8>>::frule(
+                let r = <simple::slice_sum as Frule<_, B8>>::frule(
                     &simple::slice_sum {},
                     (Dual::new(x, dx),),
-                )
-                .tangent
+                );
+                r.primal + r.tangent.0[7]
             },
         ),
         (
             "slice sum, iter().sum() (1000)",
             simple::slice_sum_iter,
-            |x, dx| simple::slice_sum_iter_frule(Dual::new(x, dx)).tangent,
+            |x, dx| {
+                let r = simple::slice_sum_iter_frule(Dual::new(x, dx));
+                r.primal + r.tangent
+            },
             simple::slice_sum_hand,
             simple::slice_sum_nd_iter,
             simple::slice_sum_nd_iter,
             |x, dx| {
-                <simple::slice_sum_iter as Frule<_, B8>>::frule(
+                let r = <simple::slice_sum_iter as Frule<_, B8>>::frule(
                     &simple::slice_sum_iter {},
                     (Dual::new(x, dx),),
-                )
-                .tangent
+                );
+                r.primal + r.tangent.0[7]
             },
         ),
         (
             "Σ sin, loop (1000)",
             simple::sum_sin,
-            |x, dx| simple::sum_sin_frule(Dual::new(x, dx)).tangent,
+            |x, dx| {
+                let r = simple::sum_sin_frule(Dual::new(x, dx));
+                r.primal + r.tangent
+            },
             simple::sum_sin_hand,
             simple::sum_sin_nd,
             simple::sum_sin_nd,
             |x, dx| {
-                <simple::sum_sin as Frule<_, B8>>::frule(&simple::sum_sin {}, (Dual::new(x, dx),))
-                    .tangent
+                let r = <simple::sum_sin as Frule<_, B8>>::frule(
+                    &simple::sum_sin {},
+                    (Dual::new(x, dx),),
+                );
+                r.primal + r.tangent.0[7]
             },
         ),
         (
             "Σ sin, iter().map().sum() (1000)",
             simple::sum_sin_iter,
-            |x, dx| simple::sum_sin_iter_frule(Dual::new(x, dx)).tangent,
+            |x, dx| {
+                let r = simple::sum_sin_iter_frule(Dual::new(x, dx));
+                r.primal + r.tangent
+            },
             simple::sum_sin_hand,
             simple::sum_sin_nd_iter,
             simple::sum_sin_nd_iter,
             |x, dx| {
-                <simple::sum_sin_iter as Frule<_, B8>>::frule(
+                let r = <simple::sum_sin_iter as Frule<_, B8>>::frule(
                     &simple::sum_sin_iter {},
                     (Dual::new(x, dx),),
-                )
-                .tangent
+                );
+                r.primal + r.tangent.0[7]
             },
         ),
     ];
     for (name, primal, rule, hand, nd, nd8, rule8) in cases {
         let mut buf = vec![0.0; x.len()];
-        let names = [
-            "primal",
-            "rule",
-            "hand",
-            "num-dual",
-            "fd",
-            "rule x8",
-            "num-dual x8",
-        ];
         let mut vs: Vec<Variant> = vec![
             ("primal", Box::new(|| primal(black_box(&x)))),
             ("rule", Box::new(|| rule(black_box(&x), &dx))),
-            ("hand", Box::new(|| hand(black_box(&x), &dx).1)),
-            ("num-dual", Box::new(|| nd(black_box(&xd)).eps)),
+            (
+                "hand",
+                Box::new(|| {
+                    let (v, d) = hand(black_box(&x), &dx);
+                    v + d
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    let r = nd(black_box(&xd));
+                    r.re + r.eps
+                }),
+            ),
             (
                 "fd",
                 Box::new(|| fd::jvp(primal, black_box(&x), &dx, &mut buf)),
             ),
-            ("rule x8", Box::new(|| rule8(black_box(&x), &dx8).0[7])),
+            ("rule x8", Box::new(|| rule8(black_box(&x), &dx8))),
             (
                 "num-dual x8",
                 Box::new(|| {
@@ -172,8 +212,8 @@ fn one_direction(plan: Plan, rep: &mut Report) {
                 }),
             ),
         ];
-        let s = measure(plan, &mut vs);
-        let t = |n| stat(&s, &names, n);
+        let s = timed(plan, &mut vs);
+        let t = |n: &str| s[n];
         rep.one_dir.push(Row::one_dir(
             name,
             t("primal"),
@@ -200,7 +240,6 @@ fn one_direction(plan: Plan, rep: &mut Report) {
         let dflat = [da.clone(), dxv.clone()].concat();
         let mut fbuf = vec![0.0; flat.len()];
         let mut fy = vec![0.0; n];
-        let names = ["primal", "rule", "hand", "num-dual", "fd"];
         let mut vs: Vec<Variant> = vec![
             (
                 "primal",
@@ -217,21 +256,21 @@ fn one_direction(plan: Plan, rep: &mut Report) {
                         Dual::new(&xv[..], &dxv[..]),
                         Dual::new(&mut ry[..], &mut rdy[..]),
                     );
-                    rdy[0]
+                    ry[0] + rdy[0]
                 }),
             ),
             (
                 "hand",
                 Box::new(|| {
                     simple::matvec_hand(black_box(&a), &da, &xv, &dxv, &mut hy, &mut hdy);
-                    hdy[0]
+                    hy[0] + hdy[0]
                 }),
             ),
             (
                 "num-dual",
                 Box::new(|| {
                     simple::matvec_nd(black_box(&ad), &xdd, &mut ny);
-                    ny[0].eps
+                    ny[0].re + ny[0].eps
                 }),
             ),
             (
@@ -253,8 +292,8 @@ fn one_direction(plan: Plan, rep: &mut Report) {
                 }),
             ),
         ];
-        let s = measure(plan, &mut vs);
-        let t = |n| stat(&s, &names, n);
+        let s = timed(plan, &mut vs);
+        let t = |n: &str| s[n];
         rep.one_dir.push(Row::one_dir(
             "matvec 8×8",
             t("primal"),
@@ -282,7 +321,6 @@ fn one_direction(plan: Plan, rep: &mut Report) {
         let dflat = [da.clone(), db.clone(), dxv.clone()].concat();
         let mut fbuf = vec![0.0; flat.len()];
         let m = n * n;
-        let names = ["primal", "rule", "hand", "num-dual", "fd"];
         let mut vs: Vec<Variant> = vec![
             (
                 "primal",
@@ -291,22 +329,28 @@ fn one_direction(plan: Plan, rep: &mut Report) {
             (
                 "rule",
                 Box::new(|| {
-                    simple::kron_quad_frule(
+                    let r = simple::kron_quad_frule(
                         Dual::new(black_box(&a[..]), &da[..]),
                         Dual::new(&b[..], &db[..]),
                         Dual::new(&xv[..], &dxv[..]),
                         Dual::constant(n),
-                    )
-                    .tangent
+                    );
+                    r.primal + r.tangent
                 }),
             ),
             (
                 "hand",
-                Box::new(|| simple::kron_quad_hand(black_box(&a), &da, &b, &db, &xv, &dxv, n).1),
+                Box::new(|| {
+                    let (v, d) = simple::kron_quad_hand(black_box(&a), &da, &b, &db, &xv, &dxv, n);
+                    v + d
+                }),
             ),
             (
                 "num-dual",
-                Box::new(|| simple::kron_quad_nd(black_box(&ad), &bd, &xdd, n).eps),
+                Box::new(|| {
+                    let r = simple::kron_quad_nd(black_box(&ad), &bd, &xdd, n);
+                    r.re + r.eps
+                }),
             ),
             (
                 "fd",
@@ -320,8 +364,8 @@ fn one_direction(plan: Plan, rep: &mut Report) {
                 }),
             ),
         ];
-        let s = measure(plan, &mut vs);
-        let t = |n| stat(&s, &names, n);
+        let s = timed(plan, &mut vs);
+        let t = |n: &str| s[n];
         rep.one_dir.push(Row::one_dir(
             "Kronecker form xᵀ(A⊗B)x, n = 5",
             t("primal"),
@@ -380,10 +424,15 @@ fn gradients(plan: Plan, rep: &mut Report) {
             let mut g4 = vec![0.0; n];
             let mut buf = vec![0.0; n];
             let mut xd = optim::nd_inputs::<W>(&x);
-            let names = ["primal", "rule", "hand jvp", "analytic", "num-dual", "fd"];
             let mut vs: Vec<Variant> = vec![
                 ("primal", Box::new(|| f(black_box(&x)))),
-                ("rule", Box::new(|| rule(black_box(&x)).1[0])),
+                (
+                    "rule",
+                    Box::new(|| {
+                        let (v, g) = rule(black_box(&x));
+                        v + g[0]
+                    }),
+                ),
                 (
                     "hand jvp",
                     Box::new(|| optim::chunked_gradient(jvp, black_box(&x), &mut seeds, &mut g1)),
@@ -401,8 +450,8 @@ fn gradients(plan: Plan, rep: &mut Report) {
                     }),
                 ),
             ];
-            let s = measure(plan, &mut vs);
-            let t = |k| stat(&s, &names, k);
+            let s = timed(plan, &mut vs);
+            let t = |k: &str| s[k];
             rep.grads.push(report::GradRow {
                 name: format!("{name}, n = {n}"),
                 primal: t("primal"),
@@ -452,7 +501,6 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
         fwdad_bench::check::assert_close("BA driver", &got.vals, &want_sub.vals);
     }
     let [c0, c1, c2, c3, c4] = &mut csr;
-    let names = ["objective", "rule", "driver", "hand", "num-dual", "fd"];
     let mut vs: Vec<Variant> = vec![
         (
             "objective",
@@ -501,8 +549,8 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
         sample: std::time::Duration::ZERO,
         samples: if quick { 3 } else { plan.samples.min(11) },
     };
-    let s = measure(plan, &mut vs);
-    let t = |k| stat(&s, &names, k);
+    let s = timed(plan, &mut vs);
+    let t = |k: &str| s[k];
     rep.ba = Some(report::BaRow {
         source,
         p: inst.p,
@@ -576,32 +624,49 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
         fwdad_bench::check::assert_close("GMM rule jvp", &[rd], &[hd]);
 
         // Objective and one direction.
-        let names = ["objective", "rule", "hand", "num-dual"];
+        let bits = gmm::Bits::of(&inst);
+        let (_, gb) = gmm::gradient_rule_bits(&inst, &bits);
+        fwdad_bench::check::assert_close("GMM rule gradient, inactive data", &gb, &gh);
         let mut vs: Vec<Variant> = vec![
             ("objective", Box::new(|| black_box(&inst).objective())),
             (
+                "rule bits",
+                Box::new(|| {
+                    let (v, d) = gmm::jvp_rule_bits(black_box(&inst), &bits, &dt);
+                    v + d
+                }),
+            ),
+            (
                 "rule",
-                Box::new(|| gmm::jvp_rule(black_box(&inst), &dt, &zeros).1),
+                Box::new(|| {
+                    let (v, d) = gmm::jvp_rule(black_box(&inst), &dt, &zeros);
+                    v + d
+                }),
             ),
             (
                 "hand",
                 Box::new(|| {
                     let i = black_box(&inst);
-                    gmm::gmm_jvp_hand(&i.theta, &dt, &i.x, i.d, i.k, i.gamma, i.m).1
+                    let (v, d) = gmm::gmm_jvp_hand(&i.theta, &dt, &i.x, i.d, i.k, i.gamma, i.m);
+                    v + d
                 }),
             ),
             (
                 "num-dual",
-                Box::new(|| gmm::jvp_nd(black_box(&inst), &td).1),
+                Box::new(|| {
+                    let (v, d) = gmm::jvp_nd(black_box(&inst), &td);
+                    v + d
+                }),
             ),
         ];
         let small = Plan {
             samples: plan.samples.min(11),
             ..plan
         };
-        let s = measure(small, &mut vs);
-        let t = |k| stat(&s, &names, k);
+        let s = timed(small, &mut vs);
+        let t = |k: &str| s[k];
         let objective = t("objective");
+        let jvp = (t("rule"), t("rule bits"));
         rep.one_dir.push(Row::one_dir(
             &format!("GMM d={} K={}, one direction", inst.d, inst.k),
             objective,
@@ -619,11 +684,20 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
         let mut buf = vec![0.0; np];
         let fd_cost = 2.0 * np as f64 * objective;
         let with_fd = fd_cost < 2e9;
-        let names = ["rule", "hand", "num-dual", "fd"];
         let mut vs: Vec<Variant> = vec![
             (
                 "rule",
-                Box::new(|| gmm::gradient_rule(black_box(&inst)).1[0]),
+                Box::new(|| {
+                    let (v, g) = gmm::gradient_rule(black_box(&inst));
+                    v + g[0]
+                }),
+            ),
+            (
+                "rule bits",
+                Box::new(|| {
+                    let (v, g) = gmm::gradient_rule_bits(black_box(&inst), &bits);
+                    v + g[0]
+                }),
             ),
             (
                 "hand",
@@ -656,8 +730,8 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             samples: if quick { 1 } else { 3 },
             ..Plan::slow()
         };
-        let s = measure(slow, &mut vs);
-        let t = |k| stat(&s, &names[..s.len()], k);
+        let s = timed(slow, &mut vs);
+        let t = |k: &str| s[k];
         rep.gmm.push(report::GmmRow {
             source,
             d: inst.d,
@@ -668,6 +742,8 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             hand: t("hand"),
             nd: t("num-dual"),
             fd: with_fd.then(|| t("fd")),
+            rule_bits: t("rule bits"),
+            jvp,
         });
     }
 }

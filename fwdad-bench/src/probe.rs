@@ -1,0 +1,54 @@
+//! Monomorphic, never-inlined instances of the derived rules, so that their machine code
+//! can be read (`cargo rustc --release -p fwdad-bench --lib -- --emit asm`, or `objdump -d`
+//! on the report binary) and profiled by symbol.
+
+use crate::{ba, optim, simple};
+use fwdad::prelude::*;
+
+/// Eight directions.
+pub type B8 = Batch<f64, 8>;
+
+/// [`simple::slice_sum`]'s rule, one direction.
+#[inline(never)]
+pub fn slice_sum_rule(x: &[f64], dx: &[f64]) -> f64 {
+    let r = simple::slice_sum_frule(Dual::new(x, dx));
+    r.primal + r.tangent
+}
+
+/// [`simple::sum_sin`]'s rule, one direction.
+#[inline(never)]
+pub fn sum_sin_rule(x: &[f64], dx: &[f64]) -> f64 {
+    let r = simple::sum_sin_frule(Dual::new(x, dx));
+    r.primal + r.tangent
+}
+
+/// [`simple::sum_sin`], the primal.
+#[inline(never)]
+pub fn sum_sin_primal(x: &[f64]) -> f64 {
+    simple::sum_sin(x)
+}
+
+/// [`optim::rosenbrock`]'s rule with eight directions.
+#[inline(never)]
+pub fn rosenbrock_rule8(x: &[f64], dx: &[B8]) -> (f64, B8) {
+    let r = <optim::rosenbrock as Frule<_, B8>>::frule(&optim::rosenbrock {}, (Dual::new(x, dx),));
+    (r.primal, r.tangent)
+}
+
+/// [`optim::rosenbrock_jvp_hand`] with eight directions.
+#[inline(never)]
+pub fn rosenbrock_hand8(x: &[f64], dx: &[[f64; 8]]) -> (f64, [f64; 8]) {
+    optim::rosenbrock_jvp_hand::<8>(x, dx)
+}
+
+/// One BA block by the derived rule.
+#[inline(never)]
+pub fn ba_block_rule(inst: &ba::Instance, i: usize, seeds: &ba::Seeds) -> [f64; 30] {
+    ba::block_rule(inst, i, seeds)
+}
+
+/// One BA block by the hand-derived Jacobian.
+#[inline(never)]
+pub fn ba_block_hand(inst: &ba::Instance, i: usize) -> [f64; 30] {
+    ba::block_hand(inst, i)
+}
