@@ -90,3 +90,30 @@ fn fill_copy_and_option() {
         },
     );
 }
+
+/// Writes through `&mut [f64; N]` and `&mut Vec<f64>` (index assignment, compound
+/// assignment, `push`, `swap`).
+#[derive_frule]
+fn write_targets(x: f64, a: &mut [f64; 3], v: &mut Vec<f64>) {
+    a[0] = x * x;
+    a[2] += x;
+    v[0] *= x;
+    v.push(a[0] + 1.0);
+    v.swap(0, 1);
+}
+
+#[test]
+fn writes_through_mut_array_and_vec() {
+    let args = (1.5, [1.0, 2.0, 3.0], vec![4.0, 5.0]);
+    test_frule(
+        args,
+        |a| write_targets(a.0, &mut a.1, &mut a.2),
+        |a, da| {
+            write_targets_frule(
+                Dual::new(a.0, da.0),
+                Dual::new(&mut a.1, &mut da.1),
+                Dual::new(&mut a.2, &mut da.2),
+            )
+        },
+    );
+}
