@@ -366,9 +366,13 @@ impl Csr {
     /// Clears the matrix for an instance, keeping the allocations.
     fn reset(&mut self, inst: &Instance) {
         (self.nrows, self.ncols) = inst.jacobian_shape();
+        let nnz = 2 * NBLOCK * inst.p + inst.p;
         self.rows.clear();
         self.cols.clear();
         self.vals.clear();
+        self.rows.reserve(self.nrows + 1);
+        self.cols.reserve(nnz);
+        self.vals.reserve(nnz);
         self.rows.push(0);
     }
 
@@ -376,19 +380,14 @@ impl Csr {
     #[inline]
     fn push_block(&mut self, inst: &Instance, i: usize, block: &[f64; 2 * NBLOCK]) {
         let (c, q) = inst.obs[i];
+        let (cam0, pt0) = (NCAM * c, NCAM * inst.n + 3 * q);
         let wcol = NCAM * inst.n + 3 * inst.m + i;
         for r in 0..2 {
-            let b = &block[r * NBLOCK..(r + 1) * NBLOCK];
-            for (j, &v) in b[..NCAM].iter().enumerate() {
-                self.cols.push(NCAM * c + j);
-                self.vals.push(v);
-            }
-            for (j, &v) in b[NCAM..NCAM + 3].iter().enumerate() {
-                self.cols.push(NCAM * inst.n + 3 * q + j);
-                self.vals.push(v);
-            }
+            self.cols.extend(cam0..cam0 + NCAM);
+            self.cols.extend(pt0..pt0 + 3);
             self.cols.push(wcol);
-            self.vals.push(b[14]);
+            self.vals
+                .extend_from_slice(&block[r * NBLOCK..(r + 1) * NBLOCK]);
             self.rows.push(self.cols.len());
         }
     }

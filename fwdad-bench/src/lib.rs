@@ -23,6 +23,7 @@ pub mod check;
 pub mod data;
 pub mod fd;
 pub mod gmm;
+pub mod hand;
 pub mod optim;
 pub mod probe;
 pub mod report;

@@ -139,6 +139,42 @@ pub struct GmmRow {
     pub jvp: (f64, f64),
 }
 
+/// Hand tracking: dense Jacobian times (ns).
+#[derive(Clone, Debug)]
+pub struct HandRow {
+    /// Where the instance came from.
+    pub source: String,
+    /// With the `u`s (3N × 28) or without (3N × 26).
+    pub complicated: bool,
+    /// Number of points N.
+    pub points: usize,
+    /// Objective.
+    pub objective: f64,
+    /// Derived rule, one pass.
+    pub rule: f64,
+    /// num-dual `DualSVec64<26 or 28>`.
+    pub nd: f64,
+    /// Central differences.
+    pub fd: f64,
+    /// Derived rule with the model data inactive (`hand_objective_bits`).
+    pub rule_bits: f64,
+}
+
+impl HandRow {
+    /// `simple N=100` or `complicated N=100`.
+    pub fn label(&self) -> String {
+        format!(
+            "{} N={}",
+            if self.complicated {
+                "complicated"
+            } else {
+                "simple"
+            },
+            self.points
+        )
+    }
+}
+
 /// Compile times (seconds) of a crate of 100 functions, with and without the attribute.
 #[derive(Clone, Debug)]
 pub struct CompileTimes {
@@ -174,6 +210,8 @@ pub struct Report {
     pub grads: Vec<GradRow>,
     /// Bundle adjustment.
     pub ba: Option<BaRow>,
+    /// Hand tracking.
+    pub hand: Vec<HandRow>,
     /// GMM gradients.
     pub gmm: Vec<GmmRow>,
     /// Compile times, when measured.
@@ -257,6 +295,7 @@ impl Report {
             one_dir: Vec::new(),
             grads: Vec::new(),
             ba: None,
+            hand: Vec::new(),
             gmm: Vec::new(),
             compile: None,
             elapsed: Duration::ZERO,
@@ -301,6 +340,11 @@ impl Report {
         if let Some(b) = &self.ba {
             v.push(("BA Jacobian".into(), b.rule / b.nd));
         }
+        v.extend(
+            self.hand
+                .iter()
+                .map(|h| (format!("hand {}", h.label()), h.rule / h.nd)),
+        );
         v.extend(
             self.gmm
                 .iter()
@@ -484,6 +528,33 @@ impl Report {
             );
         }
 
+        if !self.hand.is_empty() {
+            let _ = writeln!(
+                s,
+                "## ADBench hand tracking\n\nThe dense Jacobian in one pass of the derived rule (`Batch<f64, 26>`; complicated: `Batch<f64, 28>` with the `u` columns compressed into lanes 0 and 1) ÷ the objective. The model data (transforms, vertices, weights) are `f64` slices, so the rule gives them zero tangents. No hand-derived Jacobian is written for this model: the derived one is checked against num-dual's (< 1e-8) and finite differences. \"Data inactive\" is `hand_objective_bits`, the same function with the model data passed as `u64` bit patterns so that its rule carries no tangent for them (what an attribute marking parameters inactive would give).\n"
+            );
+            let _ = writeln!(
+                s,
+                "| instance | N | objective | rule | rule ÷ obj | num-dual ÷ obj | FD ÷ obj | rule ÷ num-dual | rule, data inactive, ÷ obj |\n|---|---|---|---|---|---|---|---|---|"
+            );
+            for h in &self.hand {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    h.source,
+                    h.points,
+                    ns(h.objective),
+                    ns(h.rule),
+                    r2(h.rule / h.objective),
+                    r2(h.nd / h.objective),
+                    r2(h.fd / h.objective),
+                    r2(h.rule / h.nd),
+                    r2(h.rule_bits / h.objective)
+                );
+            }
+            let _ = writeln!(s);
+        }
+
         if !self.gmm.is_empty() {
             let _ = writeln!(
                 s,
@@ -596,6 +667,12 @@ pub fn chart(rep: &Report, path: &Path) -> Result<(), Box<dyn std::error::Error>
                 Some(b.rule / b.hand),
                 Some(b.rule / b.nd),
             ],
+        ));
+    }
+    for h in &rep.hand {
+        rows.push((
+            format!("hand {}", h.label()),
+            [Some(h.rule / h.objective), None, Some(h.rule / h.nd)],
         ));
     }
     for g in &rep.gmm {

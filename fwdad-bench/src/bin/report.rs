@@ -5,7 +5,7 @@
 //!   --quick          fewer samples, smallest GMM files only (a smoke run)
 //!   --compile-time   also time building 100 annotated functions vs the same unannotated
 //!   --no-write       print only
-//!   --only SECTION   run one section: one, grad, ba or gmm (for profiling)
+//!   --only SECTION   run one section: one, grad, ba, hand or gmm (for profiling)
 //! ```
 //!
 //! Every variant of a kernel is timed in the same process, in turn (see
@@ -15,7 +15,7 @@ use fwdad::prelude::*;
 use fwdad_bench::optim::{self, W};
 use fwdad_bench::report::{self, Report, Row};
 use fwdad_bench::timing::{measure, Plan, Variant};
-use fwdad_bench::{ba, fd, gmm, rng::Rng, simple};
+use fwdad_bench::{ba, fd, gmm, hand, rng::Rng, simple};
 use num_dual::{Dual64, DualSVec64};
 use std::hint::black_box;
 use std::time::Instant;
@@ -50,6 +50,9 @@ fn main() {
     }
     if run("ba") {
         bundle_adjustment(plan, quick, &mut rep);
+    }
+    if run("hand") {
+        hand_suite(plan, quick, &mut rep);
     }
     if run("gmm") {
         gmm_suite(plan, quick, &mut rep);
@@ -745,5 +748,129 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             rule_bits: t("rule bits"),
             jvp,
         });
+    }
+}
+
+/// ADBench hand tracking: the dense Jacobian (one pass of 26 or 28 lanes) ÷ the objective.
+fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
+    let files: &[&str] = if quick {
+        &["hand1_t26_c100.txt"]
+    } else {
+        &["hand1_t26_c100.txt", "hand4_t26_c400.txt"]
+    };
+    for variant in ["simple_small", "complicated_small"] {
+        let complicated = variant.starts_with("complicated");
+        for file in files {
+            let (inst, source) = match hand::Instance::load(variant, file) {
+                Some(i) => (i, format!("`hand/{variant}/{file}`")),
+                None => (
+                    hand::Instance::generate(544, 100, complicated, 7),
+                    format!("generated ({variant}, 544 vertices, 100 points)"),
+                ),
+            };
+            let rows = inst.nerr();
+            let cols = if complicated { 28 } else { 26 };
+            let mut err = vec![0.0; rows];
+            let mut jr = vec![0.0; rows * cols];
+            let mut jn = vec![0.0; rows * cols];
+            let mut jf = vec![0.0; rows * cols];
+            let (mut t, mut u) = (inst.theta.clone(), inst.us.clone());
+            let (mut ep, mut em) = (vec![0.0; rows], vec![0.0; rows]);
+            let mut w26 = hand::RuleWork::<26>::new(&inst);
+            let mut w28 = hand::RuleWork::<28>::new(&inst);
+            let bits = hand::Bits::of(&inst);
+            let mut b26 = hand::RuleWork::<26>::new(&inst);
+            let mut b28 = hand::RuleWork::<28>::new(&inst);
+            let mut jb = vec![0.0; rows * cols];
+            let mut rule_bits = |j: &mut [f64]| {
+                if complicated {
+                    hand::jacobian_rule_bits::<28>(&inst, &bits, &mut b28, j)
+                } else {
+                    hand::jacobian_rule_bits::<26>(&inst, &bits, &mut b26, j)
+                }
+            };
+            let mut rule = |j: &mut [f64]| {
+                if complicated {
+                    hand::jacobian_rule::<28>(&inst, &mut w28, j)
+                } else {
+                    hand::jacobian_rule::<26>(&inst, &mut w26, j)
+                }
+            };
+            let nd = |j: &mut [f64]| {
+                if complicated {
+                    hand::jacobian_nd::<28>(&inst, j)
+                } else {
+                    hand::jacobian_nd::<26>(&inst, j)
+                }
+            };
+            // Checks before timing: the derived Jacobian against num-dual's (no
+            // hand-derived Jacobian is written for this model) and finite differences.
+            rule(&mut jr);
+            nd(&mut jn);
+            fwdad_bench::check::assert_close("hand rule vs num-dual", &jr, &jn);
+            rule_bits(&mut jb);
+            fwdad_bench::check::assert_close("hand rule (inactive data) vs num-dual", &jb, &jn);
+            hand::jacobian_fd(&inst, &mut t, &mut u, &mut ep, &mut em, &mut jf);
+            fwdad_bench::check::assert_close_tol("hand fd", &jf, &jr, fwdad_bench::check::FD_TOL);
+            let mut vs: Vec<Variant> = vec![
+                (
+                    "objective",
+                    Box::new(|| {
+                        black_box(&inst).objective(&mut err);
+                        err[0]
+                    }),
+                ),
+                (
+                    "rule",
+                    Box::new(|| {
+                        rule(black_box(&mut jr));
+                        jr[0]
+                    }),
+                ),
+                (
+                    "num-dual",
+                    Box::new(|| {
+                        nd(black_box(&mut jn));
+                        jn[0]
+                    }),
+                ),
+                (
+                    "rule bits",
+                    Box::new(|| {
+                        rule_bits(black_box(&mut jb));
+                        jb[0]
+                    }),
+                ),
+                (
+                    "fd",
+                    Box::new(|| {
+                        hand::jacobian_fd(
+                            black_box(&inst),
+                            &mut t,
+                            &mut u,
+                            &mut ep,
+                            &mut em,
+                            &mut jf,
+                        );
+                        jf[0]
+                    }),
+                ),
+            ];
+            let p = Plan {
+                samples: plan.samples.min(11),
+                ..plan
+            };
+            let s = timed(p, &mut vs);
+            rep.hand.push(report::HandRow {
+                source,
+                complicated,
+                points: inst.corr.len(),
+                objective: s["objective"],
+                rule: s["rule"],
+                nd: s["num-dual"],
+                fd: s["fd"],
+                rule_bits: s["rule bits"],
+            });
+        }
     }
 }

@@ -1,0 +1,977 @@
+//! ADBench hand tracking (small model: 22 bones, 544 vertices): the residuals between
+//! measured points and the skinned hand mesh, and their Jacobian in the 26 pose
+//! parameters θ — `3N × 26` ("simple"), or `3N × (2 + 26)` with the barycentric
+//! coordinates `u` of each correspondence ("complicated"), whose block-diagonal part is
+//! compressed into 2 columns: residual `i` depends only on `uᵢ`, so all `uᵢ₀` share one
+//! direction and all `uᵢ₁` another.
+//!
+//! Pose: per bone `R = Rz·Ry·Rx` from its Euler angles, `relative = base_relative · [R 0; 0 1]`,
+//! `absolute = absolute_parent · relative`, `transform = absolute · inverse_base_absolute`,
+//! vertex `= Σ_bones weight · (transform · base_position)[0..3]`, then the global rotation
+//! (angle-axis `θ[0..3]`) and translation `θ[3..6]`.
+//!
+//! Variants: the derived rule (one pass of width 26 or 28), num-dual (`DualSVec64`) and
+//! central finite differences. No hand-derived Jacobian is written for this model (see
+//! `BENCHMARKS.md`); the derived Jacobian is checked against num-dual's with ADBench's
+//! criterion and against finite differences.
+
+use fwdad::prelude::*;
+use num_dual::{DualNum, DualSVec64};
+
+/// Number of pose parameters.
+pub const NTHETA: usize = 26;
+
+/// The residuals `err` (length `3N`) of the pose `theta`: simple when `us` is empty,
+/// complicated otherwise (`us` holds `2N` barycentric coordinates).
+///
+/// Model data: `parents` (−1 for the root), `base_rel` and `inv_base_abs` (row-major 4×4
+/// per bone), `base_pos` (3 per vertex), `weights` (bone-major, `nbones × nverts`),
+/// `corr` (vertex, or triangle when complicated, per point), `tri` (3 vertices per
+/// triangle), `points` (3 per point).
+#[derive_frule]
+#[allow(clippy::too_many_arguments)]
+pub fn hand_objective(
+    theta: &[f64],
+    us: &[f64],
+    parents: &[i64],
+    base_rel: &[f64],
+    inv_base_abs: &[f64],
+    base_pos: &[f64],
+    weights: &[f64],
+    corr: &[usize],
+    tri: &[usize],
+    points: &[f64],
+    err: &mut [f64],
+) {
+    let nb = parents.len();
+    let nv = base_pos.len() / 3;
+    // Pose parameters: 3 × (nb + 3), column c at pp[3c..3c + 3].
+    let mut pp = vec![0.0; 3 * (nb + 3)];
+    for r in 0..3 {
+        pp[r] = theta[r];
+        pp[3 + r] = 1.0;
+        pp[6 + r] = theta[3 + r];
+    }
+    let mut it = 6;
+    let mut ip = 5;
+    for _finger in 0..5 {
+        for joint in 2..5 {
+            pp[3 * ip] = theta[it];
+            it += 1;
+            if joint == 2 {
+                pp[3 * ip + 1] = theta[it];
+                it += 1;
+            }
+            ip += 1;
+        }
+        ip += 1;
+    }
+    // Absolute transforms (row-major 4×4 per bone), bones in parent-first order.
+    let mut abs = vec![0.0; 16 * nb];
+    let mut rel = vec![0.0; 16];
+    let mut rot = vec![0.0; 9];
+    for b in 0..nb {
+        let c = 3 * (b + 3);
+        let tx = pp[c];
+        let tz = pp[c + 1];
+        let ty = pp[c + 2];
+        let cx = tx.cos();
+        let sx = tx.sin();
+        let cy = ty.cos();
+        let sy = ty.sin();
+        let cz = tz.cos();
+        let sz = tz.sin();
+        // R = Rz·Ry·Rx, row-major.
+        rot[0] = cz * cy;
+        rot[1] = -sz * cx + cz * sy * sx;
+        rot[2] = sz * sx + cz * sy * cx;
+        rot[3] = sz * cy;
+        rot[4] = cz * cx + sz * sy * sx;
+        rot[5] = -cz * sx + sz * sy * cx;
+        rot[6] = -sy;
+        rot[7] = cy * sx;
+        rot[8] = cy * cx;
+        // relative = base_rel · [R 0; 0 1]
+        for i in 0..4 {
+            for j in 0..3 {
+                let mut s = 0.0;
+                for k in 0..3 {
+                    s += base_rel[16 * b + 4 * i + k] * rot[3 * k + j];
+                }
+                rel[4 * i + j] = s;
+            }
+            rel[4 * i + 3] = base_rel[16 * b + 4 * i + 3];
+        }
+        let p = parents[b];
+        if p < 0 {
+            for e in 0..16 {
+                abs[16 * b + e] = rel[e];
+            }
+        } else {
+            let pb = p as usize;
+            for i in 0..4 {
+                for j in 0..4 {
+                    let mut s = 0.0;
+                    for k in 0..4 {
+                        s += abs[16 * pb + 4 * i + k] * rel[4 * k + j];
+                    }
+                    abs[16 * b + 4 * i + j] = s;
+                }
+            }
+        }
+    }
+    // Skinning: positions (3 per vertex) = Σ_b w(b, v) · (abs_b · inv_base_abs_b · [x; 1])[0..3].
+    let mut pos = vec![0.0; 3 * nv];
+    let mut tr = vec![0.0; 12];
+    for b in 0..nb {
+        for i in 0..3 {
+            for j in 0..4 {
+                let mut s = 0.0;
+                for k in 0..4 {
+                    s += abs[16 * b + 4 * i + k] * inv_base_abs[16 * b + 4 * k + j];
+                }
+                tr[4 * i + j] = s;
+            }
+        }
+        for v in 0..nv {
+            let w = weights[b * nv + v];
+            for i in 0..3 {
+                let t = tr[4 * i] * base_pos[3 * v]
+                    + tr[4 * i + 1] * base_pos[3 * v + 1]
+                    + tr[4 * i + 2] * base_pos[3 * v + 2]
+                    + tr[4 * i + 3];
+                pos[3 * v + i] += t * w;
+            }
+        }
+    }
+    // Global rotation (angle-axis θ[0..3]; identity below 1e-4) and translation.
+    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
+    let mut g = vec![0.0; 9];
+    if norm < 0.0001 {
+        g[0] = 1.0;
+        g[4] = 1.0;
+        g[8] = 1.0;
+    } else {
+        let x = theta[0] / norm;
+        let y = theta[1] / norm;
+        let z = theta[2] / norm;
+        let s = norm.sin();
+        let c = norm.cos();
+        g[0] = x * x + (1.0 - x * x) * c;
+        g[1] = x * y * (1.0 - c) - z * s;
+        g[2] = x * z * (1.0 - c) + y * s;
+        g[3] = x * y * (1.0 - c) + z * s;
+        g[4] = y * y + (1.0 - y * y) * c;
+        g[5] = y * z * (1.0 - c) - x * s;
+        g[6] = x * z * (1.0 - c) - y * s;
+        g[7] = z * y * (1.0 - c) + x * s;
+        g[8] = z * z + (1.0 - z * z) * c;
+    }
+    for v in 0..nv {
+        let p0 = pos[3 * v];
+        let p1 = pos[3 * v + 1];
+        let p2 = pos[3 * v + 2];
+        for i in 0..3 {
+            pos[3 * v + i] = g[3 * i] * p0 + g[3 * i + 1] * p1 + g[3 * i + 2] * p2 + theta[3 + i];
+        }
+    }
+    // Residuals.
+    for n in 0..corr.len() {
+        if us.len() == 0 {
+            let v = corr[n];
+            for j in 0..3 {
+                err[3 * n + j] = points[3 * n + j] - pos[3 * v + j];
+            }
+        } else {
+            let t = corr[n];
+            let va = tri[3 * t];
+            let vb = tri[3 * t + 1];
+            let vc = tri[3 * t + 2];
+            let u0 = us[2 * n];
+            let u1 = us[2 * n + 1];
+            for j in 0..3 {
+                let hp =
+                    u0 * pos[3 * va + j] + u1 * pos[3 * vb + j] + (1.0 - u0 - u1) * pos[3 * vc + j];
+                err[3 * n + j] = points[3 * n + j] - hp;
+            }
+        }
+    }
+}
+
+/// [`hand_objective`] with the model data and the points passed as bit patterns
+/// (`f64::to_bits`), a measuring device: `&[u64]` parameters carry no tangent, so this
+/// rule treats the model as the inactive data it is, where [`hand_objective`]'s rule
+/// carries zero tangents for it (`#[derive_frule]` cannot mark an `f64` parameter
+/// inactive). The difference between the two rules is what such an attribute would save.
+#[derive_frule]
+#[allow(clippy::too_many_arguments)]
+pub fn hand_objective_bits(
+    theta: &[f64],
+    us: &[f64],
+    parents: &[i64],
+    base_rel: &[u64],
+    inv_base_abs: &[u64],
+    base_pos: &[u64],
+    weights: &[u64],
+    corr: &[usize],
+    tri: &[usize],
+    points: &[u64],
+    err: &mut [f64],
+) {
+    let nb = parents.len();
+    let nv = base_pos.len() / 3;
+    // Pose parameters: 3 × (nb + 3), column c at pp[3c..3c + 3].
+    let mut pp = vec![0.0; 3 * (nb + 3)];
+    for r in 0..3 {
+        pp[r] = theta[r];
+        pp[3 + r] = 1.0;
+        pp[6 + r] = theta[3 + r];
+    }
+    let mut it = 6;
+    let mut ip = 5;
+    for _finger in 0..5 {
+        for joint in 2..5 {
+            pp[3 * ip] = theta[it];
+            it += 1;
+            if joint == 2 {
+                pp[3 * ip + 1] = theta[it];
+                it += 1;
+            }
+            ip += 1;
+        }
+        ip += 1;
+    }
+    // Absolute transforms (row-major 4×4 per bone), bones in parent-first order.
+    let mut abs = vec![0.0; 16 * nb];
+    let mut rel = vec![0.0; 16];
+    let mut rot = vec![0.0; 9];
+    for b in 0..nb {
+        let c = 3 * (b + 3);
+        let tx = pp[c];
+        let tz = pp[c + 1];
+        let ty = pp[c + 2];
+        let cx = tx.cos();
+        let sx = tx.sin();
+        let cy = ty.cos();
+        let sy = ty.sin();
+        let cz = tz.cos();
+        let sz = tz.sin();
+        // R = Rz·Ry·Rx, row-major.
+        rot[0] = cz * cy;
+        rot[1] = -sz * cx + cz * sy * sx;
+        rot[2] = sz * sx + cz * sy * cx;
+        rot[3] = sz * cy;
+        rot[4] = cz * cx + sz * sy * sx;
+        rot[5] = -cz * sx + sz * sy * cx;
+        rot[6] = -sy;
+        rot[7] = cy * sx;
+        rot[8] = cy * cx;
+        // relative = base_rel · [R 0; 0 1]
+        for i in 0..4 {
+            for j in 0..3 {
+                let mut s = 0.0;
+                for k in 0..3 {
+                    s += f64::from_bits(base_rel[16 * b + 4 * i + k]) * rot[3 * k + j];
+                }
+                rel[4 * i + j] = s;
+            }
+            rel[4 * i + 3] = f64::from_bits(base_rel[16 * b + 4 * i + 3]);
+        }
+        let p = parents[b];
+        if p < 0 {
+            for e in 0..16 {
+                abs[16 * b + e] = rel[e];
+            }
+        } else {
+            let pb = p as usize;
+            for i in 0..4 {
+                for j in 0..4 {
+                    let mut s = 0.0;
+                    for k in 0..4 {
+                        s += abs[16 * pb + 4 * i + k] * rel[4 * k + j];
+                    }
+                    abs[16 * b + 4 * i + j] = s;
+                }
+            }
+        }
+    }
+    // Skinning: positions (3 per vertex) = Σ_b w(b, v) · (abs_b · inv_base_abs_b · [x; 1])[0..3].
+    let mut pos = vec![0.0; 3 * nv];
+    let mut tr = vec![0.0; 12];
+    for b in 0..nb {
+        for i in 0..3 {
+            for j in 0..4 {
+                let mut s = 0.0;
+                for k in 0..4 {
+                    s += abs[16 * b + 4 * i + k] * f64::from_bits(inv_base_abs[16 * b + 4 * k + j]);
+                }
+                tr[4 * i + j] = s;
+            }
+        }
+        for v in 0..nv {
+            let w = f64::from_bits(weights[b * nv + v]);
+            for i in 0..3 {
+                let t = tr[4 * i] * f64::from_bits(base_pos[3 * v])
+                    + tr[4 * i + 1] * f64::from_bits(base_pos[3 * v + 1])
+                    + tr[4 * i + 2] * f64::from_bits(base_pos[3 * v + 2])
+                    + tr[4 * i + 3];
+                pos[3 * v + i] += t * w;
+            }
+        }
+    }
+    // Global rotation (angle-axis θ[0..3]; identity below 1e-4) and translation.
+    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
+    let mut g = vec![0.0; 9];
+    if norm < 0.0001 {
+        g[0] = 1.0;
+        g[4] = 1.0;
+        g[8] = 1.0;
+    } else {
+        let x = theta[0] / norm;
+        let y = theta[1] / norm;
+        let z = theta[2] / norm;
+        let s = norm.sin();
+        let c = norm.cos();
+        g[0] = x * x + (1.0 - x * x) * c;
+        g[1] = x * y * (1.0 - c) - z * s;
+        g[2] = x * z * (1.0 - c) + y * s;
+        g[3] = x * y * (1.0 - c) + z * s;
+        g[4] = y * y + (1.0 - y * y) * c;
+        g[5] = y * z * (1.0 - c) - x * s;
+        g[6] = x * z * (1.0 - c) - y * s;
+        g[7] = z * y * (1.0 - c) + x * s;
+        g[8] = z * z + (1.0 - z * z) * c;
+    }
+    for v in 0..nv {
+        let p0 = pos[3 * v];
+        let p1 = pos[3 * v + 1];
+        let p2 = pos[3 * v + 2];
+        for i in 0..3 {
+            pos[3 * v + i] = g[3 * i] * p0 + g[3 * i + 1] * p1 + g[3 * i + 2] * p2 + theta[3 + i];
+        }
+    }
+    // Residuals.
+    for n in 0..corr.len() {
+        if us.len() == 0 {
+            let v = corr[n];
+            for j in 0..3 {
+                err[3 * n + j] = f64::from_bits(points[3 * n + j]) - pos[3 * v + j];
+            }
+        } else {
+            let t = corr[n];
+            let va = tri[3 * t];
+            let vb = tri[3 * t + 1];
+            let vc = tri[3 * t + 2];
+            let u0 = us[2 * n];
+            let u1 = us[2 * n + 1];
+            for j in 0..3 {
+                let hp =
+                    u0 * pos[3 * va + j] + u1 * pos[3 * vb + j] + (1.0 - u0 - u1) * pos[3 * vc + j];
+                err[3 * n + j] = f64::from_bits(points[3 * n + j]) - hp;
+            }
+        }
+    }
+}
+
+/// Generic for num-dual: [`hand_objective`] with the model as plain data.
+pub fn hand_objective_nd<D: DualNum<Primitive = f64> + Copy>(
+    theta: &[D],
+    us: &[D],
+    m: &Instance,
+    err: &mut [D],
+) {
+    let nb = m.parents.len();
+    let nv = m.base_pos.len() / 3;
+    let zero = D::from(0.0);
+    let mut pp = vec![zero; 3 * (nb + 3)];
+    for r in 0..3 {
+        pp[r] = theta[r];
+        pp[3 + r] = D::from(1.0);
+        pp[6 + r] = theta[3 + r];
+    }
+    let (mut it, mut ip) = (6, 5);
+    for _finger in 0..5 {
+        for joint in 2..5 {
+            pp[3 * ip] = theta[it];
+            it += 1;
+            if joint == 2 {
+                pp[3 * ip + 1] = theta[it];
+                it += 1;
+            }
+            ip += 1;
+        }
+        ip += 1;
+    }
+    let mut abs = vec![zero; 16 * nb];
+    let mut rel = [zero; 16];
+    for b in 0..nb {
+        let c = 3 * (b + 3);
+        let (tx, tz, ty) = (pp[c], pp[c + 1], pp[c + 2]);
+        let (sx, cx) = tx.sin_cos();
+        let (sy, cy) = ty.sin_cos();
+        let (sz, cz) = tz.sin_cos();
+        let rot = [
+            cz * cy,
+            -sz * cx + cz * sy * sx,
+            sz * sx + cz * sy * cx,
+            sz * cy,
+            cz * cx + sz * sy * sx,
+            -cz * sx + sz * sy * cx,
+            -sy,
+            cy * sx,
+            cy * cx,
+        ];
+        let br = &m.base_rel[16 * b..16 * b + 16];
+        for i in 0..4 {
+            for j in 0..3 {
+                let mut s = zero;
+                for k in 0..3 {
+                    s += rot[3 * k + j] * br[4 * i + k];
+                }
+                rel[4 * i + j] = s;
+            }
+            rel[4 * i + 3] = D::from(br[4 * i + 3]);
+        }
+        if m.parents[b] < 0 {
+            abs[16 * b..16 * b + 16].copy_from_slice(&rel);
+        } else {
+            let pb = m.parents[b] as usize;
+            for i in 0..4 {
+                for j in 0..4 {
+                    let mut s = zero;
+                    for k in 0..4 {
+                        s += abs[16 * pb + 4 * i + k] * rel[4 * k + j];
+                    }
+                    abs[16 * b + 4 * i + j] = s;
+                }
+            }
+        }
+    }
+    let mut pos = vec![zero; 3 * nv];
+    let mut tr = [zero; 12];
+    for b in 0..nb {
+        let ib = &m.inv_base_abs[16 * b..16 * b + 16];
+        for i in 0..3 {
+            for j in 0..4 {
+                let mut s = zero;
+                for k in 0..4 {
+                    s += abs[16 * b + 4 * i + k] * ib[4 * k + j];
+                }
+                tr[4 * i + j] = s;
+            }
+        }
+        for v in 0..nv {
+            let w = m.weights[b * nv + v];
+            let bp = &m.base_pos[3 * v..3 * v + 3];
+            for i in 0..3 {
+                let t = tr[4 * i] * bp[0]
+                    + tr[4 * i + 1] * bp[1]
+                    + tr[4 * i + 2] * bp[2]
+                    + tr[4 * i + 3];
+                pos[3 * v + i] += t * w;
+            }
+        }
+    }
+    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
+    let one = D::from(1.0);
+    let g = if norm.re() < 0.0001 {
+        [one, zero, zero, zero, one, zero, zero, zero, one]
+    } else {
+        let (x, y, z) = (theta[0] / norm, theta[1] / norm, theta[2] / norm);
+        let (s, c) = norm.sin_cos();
+        let omc = one - c;
+        [
+            x * x + (one - x * x) * c,
+            x * y * omc - z * s,
+            x * z * omc + y * s,
+            x * y * omc + z * s,
+            y * y + (one - y * y) * c,
+            y * z * omc - x * s,
+            x * z * omc - y * s,
+            z * y * omc + x * s,
+            z * z + (one - z * z) * c,
+        ]
+    };
+    for v in 0..nv {
+        let p = [pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]];
+        for i in 0..3 {
+            pos[3 * v + i] =
+                g[3 * i] * p[0] + g[3 * i + 1] * p[1] + g[3 * i + 2] * p[2] + theta[3 + i];
+        }
+    }
+    for n in 0..m.corr.len() {
+        if us.is_empty() {
+            let v = m.corr[n];
+            for j in 0..3 {
+                err[3 * n + j] = -pos[3 * v + j] + m.points[3 * n + j];
+            }
+        } else {
+            let t = m.corr[n];
+            let (va, vb, vc) = (m.tri[3 * t], m.tri[3 * t + 1], m.tri[3 * t + 2]);
+            let (u0, u1) = (us[2 * n], us[2 * n + 1]);
+            for j in 0..3 {
+                let hp =
+                    u0 * pos[3 * va + j] + u1 * pos[3 * vb + j] + (one - u0 - u1) * pos[3 * vc + j];
+                err[3 * n + j] = -hp + m.points[3 * n + j];
+            }
+        }
+    }
+}
+
+// --- instances --------------------------------------------------------------------------
+
+/// A hand-tracking instance: model, correspondences, points, pose and (complicated) `u`s.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// Parent of each bone (−1 for the root).
+    pub parents: Vec<i64>,
+    /// Row-major 4×4 base relative transform per bone.
+    pub base_rel: Vec<f64>,
+    /// Row-major 4×4 inverse base absolute transform per bone.
+    pub inv_base_abs: Vec<f64>,
+    /// Vertex positions, 3 per vertex.
+    pub base_pos: Vec<f64>,
+    /// Skinning weights, `nbones × nverts`.
+    pub weights: Vec<f64>,
+    /// Triangles, 3 vertices each.
+    pub tri: Vec<usize>,
+    /// Vertex (simple) or triangle (complicated) of each point.
+    pub corr: Vec<usize>,
+    /// Measured points, 3 each.
+    pub points: Vec<f64>,
+    /// The pose.
+    pub theta: Vec<f64>,
+    /// Barycentric coordinates, 2 per point (empty when simple).
+    pub us: Vec<f64>,
+}
+
+impl Instance {
+    /// Number of residuals (`3N`).
+    pub fn nerr(&self) -> usize {
+        3 * self.corr.len()
+    }
+
+    /// Whether the instance has `u`s.
+    pub fn complicated(&self) -> bool {
+        !self.us.is_empty()
+    }
+
+    /// Reads `hand/<variant>/model/*` and `hand/<variant>/<file>`, when present.
+    pub fn load(variant: &str, file: &str) -> Option<Instance> {
+        let bones = crate::data::read(&format!("hand/{variant}/model/bones.txt"))?;
+        let verts = crate::data::read(&format!("hand/{variant}/model/vertices.txt"))?;
+        let tris = crate::data::read(&format!("hand/{variant}/model/triangles.txt"))?;
+        let input = crate::data::read(&format!("hand/{variant}/{file}"))?;
+        let mut inst = Instance {
+            parents: Vec::new(),
+            base_rel: Vec::new(),
+            inv_base_abs: Vec::new(),
+            base_pos: Vec::new(),
+            weights: Vec::new(),
+            tri: Vec::new(),
+            corr: Vec::new(),
+            points: Vec::new(),
+            theta: Vec::new(),
+            us: Vec::new(),
+        };
+        for line in bones.lines().filter(|l| !l.trim().is_empty()) {
+            let f: Vec<&str> = line.split(':').collect();
+            inst.parents.push(f[1].trim().parse().expect("parent"));
+            let v = crate::data::numbers(&f[2..34].join(" "));
+            inst.base_rel.extend_from_slice(&v[..16]);
+            inst.inv_base_abs.extend_from_slice(&v[16..32]);
+        }
+        let nb = inst.parents.len();
+        let vlines: Vec<&str> = verts.lines().filter(|l| !l.trim().is_empty()).collect();
+        let nv = vlines.len();
+        inst.weights = vec![0.0; nb * nv];
+        for (v, line) in vlines.iter().enumerate() {
+            let x = crate::data::numbers(line);
+            inst.base_pos.extend_from_slice(&x[..3]);
+            let n = x[8] as usize;
+            for k in 0..n {
+                let (b, w) = (x[9 + 2 * k] as usize, x[10 + 2 * k]);
+                inst.weights[b * nv + v] = w;
+            }
+        }
+        inst.tri = crate::data::numbers(&tris)
+            .iter()
+            .map(|&t| t as usize)
+            .collect();
+        let x = crate::data::numbers(&input);
+        let (n, nt) = (x[0] as usize, x[1] as usize);
+        for i in 0..n {
+            inst.corr.push(x[2 + 4 * i] as usize);
+            inst.points.extend_from_slice(&x[3 + 4 * i..6 + 4 * i]);
+        }
+        let rest = &x[2 + 4 * n..];
+        let complicated = rest.len() == nt + 2 * n;
+        if complicated {
+            inst.us = rest[..2 * n].to_vec();
+        }
+        inst.theta = rest[rest.len() - nt..].to_vec();
+        Some(inst)
+    }
+
+    /// A generated instance with the small model's shape (22 bones in five 4-bone fingers,
+    /// random rigid transforms and weights): for a fresh clone without the data.
+    pub fn generate(nverts: usize, npoints: usize, complicated: bool, seed: u64) -> Instance {
+        let mut r = crate::rng::Rng::new(seed);
+        let mut parents = vec![-1i64];
+        for f in 0..5 {
+            for j in 0..4 {
+                parents.push(if j == 0 {
+                    0
+                } else {
+                    (1 + 4 * f + j - 1) as i64
+                });
+            }
+        }
+        parents.push(0);
+        let nb = parents.len();
+        let mut base_rel = Vec::new();
+        let mut inv_base_abs = Vec::new();
+        for _ in 0..nb {
+            for m in [&mut base_rel, &mut inv_base_abs] {
+                let (a, b, c) = (
+                    r.uniform(-1.0, 1.0),
+                    r.uniform(-1.0, 1.0),
+                    r.uniform(-1.0, 1.0),
+                );
+                let (sa, ca) = f64::sin_cos(a);
+                let (sb, cb) = f64::sin_cos(b);
+                let (sc, cc) = f64::sin_cos(c);
+                m.extend_from_slice(&[
+                    ca * cb,
+                    ca * sb * sc - sa * cc,
+                    ca * sb * cc + sa * sc,
+                    r.uniform(-0.05, 0.05),
+                    sa * cb,
+                    sa * sb * sc + ca * cc,
+                    sa * sb * cc - ca * sc,
+                    r.uniform(-0.05, 0.05),
+                    -sb,
+                    cb * sc,
+                    cb * cc,
+                    r.uniform(-0.05, 0.05),
+                    0.0,
+                    0.0,
+                    0.0,
+                    1.0,
+                ]);
+            }
+        }
+        let base_pos = r.vec(3 * nverts, -0.1, 0.1);
+        let mut weights = vec![0.0; nb * nverts];
+        for v in 0..nverts {
+            let (b1, b2) = (
+                (r.next_u64() % nb as u64) as usize,
+                (r.next_u64() % nb as u64) as usize,
+            );
+            let w = r.uniform(0.0, 1.0);
+            weights[b1 * nverts + v] += w;
+            weights[b2 * nverts + v] += 1.0 - w;
+        }
+        let ntri = nverts * 2;
+        let tri: Vec<usize> = (0..3 * ntri)
+            .map(|_| (r.next_u64() % nverts as u64) as usize)
+            .collect();
+        let range = if complicated { ntri } else { nverts } as u64;
+        let corr: Vec<usize> = (0..npoints)
+            .map(|_| (r.next_u64() % range) as usize)
+            .collect();
+        Instance {
+            parents,
+            base_rel,
+            inv_base_abs,
+            base_pos,
+            weights,
+            tri,
+            corr,
+            points: r.vec(3 * npoints, -1.0, 1.0),
+            theta: r.vec(NTHETA, -0.5, 0.5),
+            us: if complicated {
+                r.vec(2 * npoints, 0.0, 0.5)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The residuals.
+    pub fn objective(&self, err: &mut [f64]) {
+        hand_objective(
+            &self.theta,
+            &self.us,
+            &self.parents,
+            &self.base_rel,
+            &self.inv_base_abs,
+            &self.base_pos,
+            &self.weights,
+            &self.corr,
+            &self.tri,
+            &self.points,
+            err,
+        );
+    }
+
+    /// The residuals of the pose `theta` (for finite differences).
+    pub fn objective_at(&self, theta: &[f64], us: &[f64], err: &mut [f64]) {
+        hand_objective(
+            theta,
+            us,
+            &self.parents,
+            &self.base_rel,
+            &self.inv_base_abs,
+            &self.base_pos,
+            &self.weights,
+            &self.corr,
+            &self.tri,
+            &self.points,
+            err,
+        );
+    }
+}
+
+/// Work space of the derived Jacobian: the seeds and the (zero) tangents of the model
+/// data, which `#[derive_frule]` treats as active `f64` inputs.
+pub struct RuleWork<const L: usize> {
+    seeds: Vec<Batch<f64, L>>,
+    useeds: Vec<Batch<f64, L>>,
+    zeros: Vec<Batch<f64, L>>,
+    err: Vec<f64>,
+    derr: Vec<Batch<f64, L>>,
+}
+
+impl<const L: usize> RuleWork<L> {
+    /// Work space for `inst`: `θ` seeded in lanes `L - 26..L`, the `u`s (complicated, `L =
+    /// 28`) compressed into lanes 0 and 1.
+    pub fn new(inst: &Instance) -> Self {
+        let off = L - NTHETA;
+        let maxlen = [
+            inst.base_rel.len(),
+            inst.base_pos.len(),
+            inst.weights.len(),
+            inst.points.len(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        RuleWork {
+            seeds: (0..NTHETA).map(|k| Batch::unit(off + k)).collect(),
+            useeds: (0..inst.us.len()).map(|k| Batch::unit(k % 2)).collect(),
+            zeros: vec![Batch::default(); maxlen],
+            err: vec![0.0; inst.nerr()],
+            derr: vec![Batch::default(); inst.nerr()],
+        }
+    }
+}
+
+/// The Jacobian by the derived rule in one pass of `L` lanes (26 simple, 28
+/// complicated), written column-major like ADBench's (`jac[col * 3N + row]`).
+pub fn jacobian_rule<const L: usize>(inst: &Instance, w: &mut RuleWork<L>, jac: &mut [f64]) {
+    let z = &w.zeros;
+    <hand_objective as Frule<_, Batch<f64, L>>>::frule(
+        &hand_objective {},
+        (
+            Dual::new(&inst.theta[..], &w.seeds[..]),
+            Dual::new(&inst.us[..], &w.useeds[..]),
+            Dual::new(&inst.parents[..], &[NoTangent; 0][..]),
+            Dual::new(&inst.base_rel[..], &z[..inst.base_rel.len()]),
+            Dual::new(&inst.inv_base_abs[..], &z[..inst.inv_base_abs.len()]),
+            Dual::new(&inst.base_pos[..], &z[..inst.base_pos.len()]),
+            Dual::new(&inst.weights[..], &z[..inst.weights.len()]),
+            Dual::new(&inst.corr[..], &[NoTangent; 0][..]),
+            Dual::new(&inst.tri[..], &[NoTangent; 0][..]),
+            Dual::new(&inst.points[..], &z[..inst.points.len()]),
+            Dual::new(&mut w.err[..], &mut w.derr[..]),
+        ),
+    );
+    let rows = w.err.len();
+    for (r, d) in w.derr.iter().enumerate() {
+        for l in 0..L {
+            jac[l * rows + r] = d.0[l];
+        }
+    }
+}
+
+/// The model data and points of an instance as bit patterns, for [`hand_objective_bits`].
+#[derive(Clone, Debug)]
+pub struct Bits {
+    base_rel: Vec<u64>,
+    inv_base_abs: Vec<u64>,
+    base_pos: Vec<u64>,
+    weights: Vec<u64>,
+    points: Vec<u64>,
+    none: Vec<NoTangent>,
+}
+
+impl Bits {
+    /// The bit patterns of an instance's data.
+    pub fn of(inst: &Instance) -> Bits {
+        let b = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect();
+        Bits {
+            base_rel: b(&inst.base_rel),
+            inv_base_abs: b(&inst.inv_base_abs),
+            base_pos: b(&inst.base_pos),
+            weights: b(&inst.weights),
+            points: b(&inst.points),
+            none: vec![
+                NoTangent;
+                inst.weights
+                    .len()
+                    .max(inst.base_rel.len())
+                    .max(inst.points.len())
+                    .max(inst.base_pos.len())
+            ],
+        }
+    }
+}
+
+/// [`jacobian_rule`] through [`hand_objective_bits`] (model data inactive).
+pub fn jacobian_rule_bits<const L: usize>(
+    inst: &Instance,
+    bits: &Bits,
+    w: &mut RuleWork<L>,
+    jac: &mut [f64],
+) {
+    let n = &bits.none;
+    <hand_objective_bits as Frule<_, Batch<f64, L>>>::frule(
+        &hand_objective_bits {},
+        (
+            Dual::new(&inst.theta[..], &w.seeds[..]),
+            Dual::new(&inst.us[..], &w.useeds[..]),
+            Dual::new(&inst.parents[..], &[NoTangent; 0][..]),
+            Dual::new(&bits.base_rel[..], &n[..bits.base_rel.len()]),
+            Dual::new(&bits.inv_base_abs[..], &n[..bits.inv_base_abs.len()]),
+            Dual::new(&bits.base_pos[..], &n[..bits.base_pos.len()]),
+            Dual::new(&bits.weights[..], &n[..bits.weights.len()]),
+            Dual::new(&inst.corr[..], &[NoTangent; 0][..]),
+            Dual::new(&inst.tri[..], &[NoTangent; 0][..]),
+            Dual::new(&bits.points[..], &n[..bits.points.len()]),
+            Dual::new(&mut w.err[..], &mut w.derr[..]),
+        ),
+    );
+    let rows = w.err.len();
+    for (r, d) in w.derr.iter().enumerate() {
+        for l in 0..L {
+            jac[l * rows + r] = d.0[l];
+        }
+    }
+}
+
+/// The Jacobian by num-dual with `L` lanes (same seeding as [`jacobian_rule`]).
+pub fn jacobian_nd<const L: usize>(inst: &Instance, jac: &mut [f64]) {
+    type D<const L: usize> = DualSVec64<L>;
+    let off = L - NTHETA;
+    let theta: Vec<D<L>> = (0..NTHETA)
+        .map(|k| D::<L>::from_re(inst.theta[k]).derivative(off + k))
+        .collect();
+    let us: Vec<D<L>> = (0..inst.us.len())
+        .map(|k| D::<L>::from_re(inst.us[k]).derivative(k % 2))
+        .collect();
+    let mut err = vec![D::<L>::from_re(0.0); inst.nerr()];
+    hand_objective_nd(&theta, &us, inst, &mut err);
+    let rows = err.len();
+    for (r, e) in err.iter().enumerate() {
+        let d = e.eps.unwrap_generic(nalgebra::Const::<L>, nalgebra::U1);
+        for l in 0..L {
+            jac[l * rows + r] = d[l];
+        }
+    }
+}
+
+/// The Jacobian by central differences (`2·26` evaluations, plus `2·2` with the `u`
+/// columns compressed), column-major with the `u` columns first when complicated.
+pub fn jacobian_fd(
+    inst: &Instance,
+    theta: &mut [f64],
+    us: &mut [f64],
+    ep: &mut [f64],
+    em: &mut [f64],
+    jac: &mut [f64],
+) {
+    let rows = inst.nerr();
+    let off = if inst.complicated() { 2 } else { 0 };
+    theta.copy_from_slice(&inst.theta);
+    us.copy_from_slice(&inst.us);
+    for k in 0..NTHETA {
+        let h = crate::fd::step(&inst.theta[k..k + 1]);
+        theta[k] = inst.theta[k] + h;
+        inst.objective_at(theta, us, ep);
+        theta[k] = inst.theta[k] - h;
+        inst.objective_at(theta, us, em);
+        theta[k] = inst.theta[k];
+        for r in 0..rows {
+            jac[(off + k) * rows + r] = (ep[r] - em[r]) / (2.0 * h);
+        }
+    }
+    for c in 0..off {
+        let h = f64::EPSILON.cbrt();
+        for (i, u) in us.iter_mut().enumerate() {
+            if i % 2 == c {
+                *u = inst.us[i] + h;
+            }
+        }
+        inst.objective_at(theta, us, ep);
+        for (i, u) in us.iter_mut().enumerate() {
+            if i % 2 == c {
+                *u = inst.us[i] - h;
+            }
+        }
+        inst.objective_at(theta, us, em);
+        us.copy_from_slice(&inst.us);
+        for r in 0..rows {
+            jac[c * rows + r] = (ep[r] - em[r]) / (2.0 * h);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{assert_close, assert_close_tol, FD_TOL};
+
+    fn check(inst: &Instance) {
+        let rows = inst.nerr();
+        let mut err = vec![0.0; rows];
+        inst.objective(&mut err);
+        let mut ndj;
+        let mut rj;
+        if inst.complicated() {
+            ndj = vec![0.0; rows * 28];
+            rj = vec![0.0; rows * 28];
+            jacobian_nd::<28>(inst, &mut ndj);
+            jacobian_rule::<28>(inst, &mut RuleWork::new(inst), &mut rj);
+        } else {
+            ndj = vec![0.0; rows * 26];
+            rj = vec![0.0; rows * 26];
+            jacobian_nd::<26>(inst, &mut ndj);
+            jacobian_rule::<26>(inst, &mut RuleWork::new(inst), &mut rj);
+        }
+        assert_close("hand rule vs num-dual", &rj, &ndj);
+        let bits = Bits::of(inst);
+        let mut bj = vec![0.0; rj.len()];
+        if inst.complicated() {
+            jacobian_rule_bits::<28>(inst, &bits, &mut RuleWork::new(inst), &mut bj);
+        } else {
+            jacobian_rule_bits::<26>(inst, &bits, &mut RuleWork::new(inst), &mut bj);
+        }
+        assert_close("hand rule (inactive data) vs num-dual", &bj, &ndj);
+        let mut fj = vec![0.0; rj.len()];
+        let (mut t, mut u) = (inst.theta.clone(), inst.us.clone());
+        let (mut ep, mut em) = (vec![0.0; rows], vec![0.0; rows]);
+        jacobian_fd(inst, &mut t, &mut u, &mut ep, &mut em, &mut fj);
+        assert_close_tol("hand fd", &fj, &rj, FD_TOL);
+    }
+
+    #[test]
+    fn simple_jacobians_agree() {
+        check(&Instance::generate(40, 10, false, 3));
+    }
+
+    #[test]
+    fn complicated_jacobians_agree() {
+        check(&Instance::generate(40, 10, true, 4));
+    }
+}
