@@ -45,8 +45,7 @@ fn derived_rule_reads_struct_fields() {
     assert_eq!(b.tangent.0, [dk.tangent, dx.tangent]);
 }
 
-/// The same rule through `test_frule` (needs `TestTangent`, see `tests/derive_differentiable.rs`).
-#[cfg(any())]
+/// The same rule through `test_frule`.
 #[test]
 fn derived_rule_passes_test_frule() {
     use fwdad::testing::{test_frule, test_frule_batched};

@@ -103,12 +103,9 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Member, Type, WherePredicate};
 
-/// Whether to implement `fwdad::testing::TestTangent`. Its `randn_tangent` is generic over
-/// `R: rand::Rng`, which generated code can name only once the runtime re-exports it
-/// (`pub use rand::Rng;` in `fwdad_runtime::testing`, then `Rng` in `fwdad::__private`).
-/// With that in place, set this to `true` and enable `mod testing` in
-/// `tests/derive_differentiable.rs`.
-const TEST_TANGENT: bool = false;
+/// Whether to implement `fwdad::testing::TestTangent` (its `randn_tangent` names
+/// `rand::Rng` through `fwdad::__private::Rng`).
+const TEST_TANGENT: bool = true;
 
 /// Expands `#[derive(Differentiable)] item`.
 pub fn expand(item: TokenStream) -> TokenStream {

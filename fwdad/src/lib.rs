@@ -66,6 +66,6 @@ pub mod __private {
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
     // `#[derive(Differentiable)]`.
-    pub use fwdad_runtime::testing::{Precision, TestTangent};
+    pub use fwdad_runtime::testing::{Precision, Rng, TestTangent};
     pub use fwdad_runtime::{Batch, TangentSpace};
 }

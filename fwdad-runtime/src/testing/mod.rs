@@ -86,6 +86,9 @@
 mod check;
 mod test_tangent;
 
+/// `rand`'s random number generator trait, which [`TestTangent::randn_tangent`] takes: implementing
+/// [`TestTangent`] by hand (or by `#[derive(Differentiable)]`) needs no direct `rand` dependency.
+pub use rand::Rng;
 pub use test_tangent::{randn, Precision, TestTangent};
 
 use crate::dual::Dual;
