@@ -48,9 +48,20 @@ pub fn non_differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
     primitive::expand_non_differentiable(args.into(), item.into()).into()
 }
 
-/// Derives `Differentiable` for a struct: a tangent struct `<Name>Tangent` with the same
-/// field names and visibility (each field's tangent), or `NoTangent` when no field can
-/// carry one.
+/// Derives `Differentiable` for a struct: a tangent struct `<Name>Tangent<S: Mode = f64>` with
+/// the same field names and visibilities (`f64` fields become `S`, integers/`bool`/`String`
+/// become `NoTangent`, nested types their own `TangentIn<S>`), with `Clone`, `Copy`, `Debug`,
+/// `PartialEq`, `Default`, `TangentSpace`, plus `ZeroTangent` and `testing::TestTangent` on the
+/// struct. A struct with no differentiable field, or a fieldless enum, has tangent `NoTangent`.
+/// Attributes: `#[differentiable(crate = path, tangent = Name)]`, `#[differentiable(skip)]` on
+/// a field.
+///
+/// ```text
+/// #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+/// pub struct Params { pub k: f64, pub n: usize }
+/// let p = Dual::new(Params { k: 2.0, n: 3 }, ParamsTangent { k: 1.0, n: NoTangent });
+/// let b: ParamsTangent<Batch<f64, 4>> = ParamsTangent { k: Batch::unit(2), n: NoTangent };
+/// ```
 #[proc_macro_derive(Differentiable, attributes(differentiable))]
 pub fn derive_differentiable(item: TokenStream) -> TokenStream {
     differentiable::expand(item.into()).into()
