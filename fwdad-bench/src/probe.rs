@@ -52,3 +52,15 @@ pub fn ba_block_rule(inst: &ba::Instance, i: usize, seeds: &ba::Seeds) -> [f64; 
 pub fn ba_block_hand(inst: &ba::Instance, i: usize) -> [f64; 30] {
     ba::block_hand(inst, i)
 }
+
+/// [`simple::matvec`]'s rule, one direction.
+#[inline(never)]
+pub fn matvec_rule(a: &[f64], da: &[f64], x: &[f64], dx: &[f64], y: &mut [f64], dy: &mut [f64]) {
+    simple::matvec_frule(Dual::new(a, da), Dual::new(x, dx), Dual::new(y, dy));
+}
+
+/// [`gmm::gmm_objective`]'s rule, one direction.
+#[inline(never)]
+pub fn gmm_jvp_rule(inst: &crate::gmm::Instance, dtheta: &[f64], dx: &[f64]) -> (f64, f64) {
+    crate::gmm::jvp_rule(inst, dtheta, dx)
+}

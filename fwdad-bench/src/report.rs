@@ -761,7 +761,7 @@ fn generated_fn(i: usize, annotated: bool) -> String {
     let attr = if annotated { "#[derive_frule]\n" } else { "" };
     let op = ["sin", "exp", "tanh", "sqrt", "ln_1p"][i % 5];
     format!(
-        "{attr}pub fn f{i}(x: &[f64], a: f64, n: usize) -> f64 {{
+        "{attr}pub fn kernel_{i}(x: &[f64], a: f64, n: usize) -> f64 {{
     let mut s = 0.0;
     for j in 0..n {{
         let v = x[j % x.len()] * a + {c:.1};
