@@ -4,9 +4,9 @@
 //!
 //! `icf_k` holds `D` log-diagonal entries `q` and then the strictly lower entries `l` of
 //! `Q_k = diag(exp q_k) + L_k`, column by column. The objective is
-//! `-nD/2·log 2π + Σᵢ logsumexp_k(α_k + Σ q_k - ½|Q_k (xᵢ - μ_k)|²) - n·logsumexp(α)
-//! + Σ_k (½γ²(|exp q_k|² + |l_k|²) - m Σ q_k)`; ADBench's constant `-K·C(γ, m)` (it has no
-//! derivative) is left out.
+//! `-nD/2·log 2π + Σᵢ logsumexp_k(α_k + Σ q_k - ½|Q_k (xᵢ - μ_k)|²) - n·logsumexp(α)`
+//! `+ Σ_k (½γ²(|exp q_k|² + |l_k|²) - m Σ q_k)`; ADBench's constant `-K·C(γ, m)` (it has
+//! no derivative) is left out.
 //!
 //! Forward mode needs one direction per parameter (1650 for `d10_K25`), so the gradient
 //! costs `⌈P / 8⌉` passes of the objective: the wrong tool at this scale, measured to show

@@ -15,6 +15,8 @@
 //! `BENCHMARKS.md`); the derived Jacobian is checked against num-dual's with ADBench's
 //! criterion and against finite differences.
 
+#![allow(clippy::too_many_arguments)]
+
 use fwdad::prelude::*;
 use num_dual::{DualNum, DualSVec64};
 
@@ -29,7 +31,6 @@ pub const NTHETA: usize = 26;
 /// `corr` (vertex, or triangle when complicated, per point), `tri` (3 vertices per
 /// triangle), `points` (3 per point).
 #[derive_frule]
-#[allow(clippy::too_many_arguments)]
 pub fn hand_objective(
     theta: &[f64],
     us: &[f64],
@@ -68,8 +69,8 @@ pub fn hand_objective(
     }
     // Absolute transforms (row-major 4×4 per bone), bones in parent-first order.
     let mut abs = vec![0.0; 16 * nb];
-    let mut rel = vec![0.0; 16];
-    let mut rot = vec![0.0; 9];
+    let mut rel = [0.0; 16];
+    let mut rot = [0.0; 9];
     for b in 0..nb {
         let c = 3 * (b + 3);
         let tx = pp[c];
@@ -122,7 +123,7 @@ pub fn hand_objective(
     }
     // Skinning: positions (3 per vertex) = Σ_b w(b, v) · (abs_b · inv_base_abs_b · [x; 1])[0..3].
     let mut pos = vec![0.0; 3 * nv];
-    let mut tr = vec![0.0; 12];
+    let mut tr = [0.0; 12];
     for b in 0..nb {
         for i in 0..3 {
             for j in 0..4 {
@@ -146,7 +147,7 @@ pub fn hand_objective(
     }
     // Global rotation (angle-axis θ[0..3]; identity below 1e-4) and translation.
     let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
-    let mut g = vec![0.0; 9];
+    let mut g = [0.0; 9];
     if norm < 0.0001 {
         g[0] = 1.0;
         g[4] = 1.0;
@@ -177,7 +178,7 @@ pub fn hand_objective(
     }
     // Residuals.
     for n in 0..corr.len() {
-        if us.len() == 0 {
+        if us.is_empty() {
             let v = corr[n];
             for j in 0..3 {
                 err[3 * n + j] = points[3 * n + j] - pos[3 * v + j];
@@ -204,7 +205,6 @@ pub fn hand_objective(
 /// carries zero tangents for it (`#[derive_frule]` cannot mark an `f64` parameter
 /// inactive). The difference between the two rules is what such an attribute would save.
 #[derive_frule]
-#[allow(clippy::too_many_arguments)]
 pub fn hand_objective_bits(
     theta: &[f64],
     us: &[f64],
@@ -243,8 +243,8 @@ pub fn hand_objective_bits(
     }
     // Absolute transforms (row-major 4×4 per bone), bones in parent-first order.
     let mut abs = vec![0.0; 16 * nb];
-    let mut rel = vec![0.0; 16];
-    let mut rot = vec![0.0; 9];
+    let mut rel = [0.0; 16];
+    let mut rot = [0.0; 9];
     for b in 0..nb {
         let c = 3 * (b + 3);
         let tx = pp[c];
@@ -297,7 +297,7 @@ pub fn hand_objective_bits(
     }
     // Skinning: positions (3 per vertex) = Σ_b w(b, v) · (abs_b · inv_base_abs_b · [x; 1])[0..3].
     let mut pos = vec![0.0; 3 * nv];
-    let mut tr = vec![0.0; 12];
+    let mut tr = [0.0; 12];
     for b in 0..nb {
         for i in 0..3 {
             for j in 0..4 {
@@ -321,7 +321,7 @@ pub fn hand_objective_bits(
     }
     // Global rotation (angle-axis θ[0..3]; identity below 1e-4) and translation.
     let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
-    let mut g = vec![0.0; 9];
+    let mut g = [0.0; 9];
     if norm < 0.0001 {
         g[0] = 1.0;
         g[4] = 1.0;
@@ -352,7 +352,7 @@ pub fn hand_objective_bits(
     }
     // Residuals.
     for n in 0..corr.len() {
-        if us.len() == 0 {
+        if us.is_empty() {
             let v = corr[n];
             for j in 0..3 {
                 err[3 * n + j] = f64::from_bits(points[3 * n + j]) - pos[3 * v + j];

@@ -15,6 +15,9 @@ use num_dual::{Derivative, DualNum, DualSVec64};
 /// [`DEFAULT_WIDTH`](fwdad::drivers::DEFAULT_WIDTH)).
 pub const W: usize = fwdad::drivers::DEFAULT_WIDTH;
 
+/// A hand-written Jacobian-vector product along `N` directions: `(value, derivatives)`.
+pub type Jvp<const N: usize> = fn(&[f64], &[[f64; N]]) -> (f64, [f64; N]);
+
 /// The sizes of the suite.
 pub const SIZES: [usize; 3] = [10, 100, 1000];
 
@@ -84,9 +87,9 @@ pub fn ackley(x: &[f64]) -> f64 {
     let mut sc = 0.0;
     for i in 0..x.len() {
         s2 += x[i] * x[i];
-        sc += (6.283185307179586 * x[i]).cos();
+        sc += (std::f64::consts::TAU * x[i]).cos();
     }
-    -20.0 * (-0.2 * (s2 / n).sqrt()).exp() - (sc / n).exp() + 20.0 + 2.718281828459045
+    -20.0 * (-0.2 * (s2 / n).sqrt()).exp() - (sc / n).exp() + 20.0 + std::f64::consts::E
 }
 
 /// Hand-written analytic gradient (`O(n)`).
@@ -113,7 +116,7 @@ pub fn ackley_grad_hand(x: &[f64], g: &mut [f64]) -> f64 {
 /// Hand-written Jacobian-vector product along `N` directions at once.
 pub fn ackley_jvp_hand<const N: usize>(x: &[f64], dx: &[[f64; N]]) -> (f64, [f64; N]) {
     let n = x.len() as f64;
-    let tau = 6.283185307179586;
+    let tau = std::f64::consts::TAU;
     let (mut s2, mut sc) = (0.0, 0.0);
     let (mut ds2, mut dsc) = ([0.0; N], [0.0; N]);
     for i in 0..x.len() {
@@ -134,7 +137,7 @@ pub fn ackley_jvp_hand<const N: usize>(x: &[f64], dx: &[[f64; N]]) -> (f64, [f64
         // r' = s2' / (2 n r)
         d[k] = 4.0 * e1 * ds2[k] / (2.0 * n * r) - e2 * dsc[k] / n;
     }
-    (-20.0 * e1 - e2 + 20.0 + 2.718281828459045, d)
+    (-20.0 * e1 - e2 + 20.0 + std::f64::consts::E, d)
 }
 
 /// Generic for num-dual.
@@ -144,9 +147,9 @@ pub fn ackley_nd<D: DualNum<Primitive = f64> + Copy>(x: &[D]) -> D {
     let mut sc = D::from(0.0);
     for i in 0..x.len() {
         s2 += x[i] * x[i];
-        sc += (x[i] * 6.283185307179586).cos();
+        sc += (x[i] * std::f64::consts::TAU).cos();
     }
-    -((s2 / n).sqrt() * -0.2).exp() * 20.0 - (sc / n).exp() + 20.0 + 2.718281828459045
+    -((s2 / n).sqrt() * -0.2).exp() * 20.0 - (sc / n).exp() + 20.0 + std::f64::consts::E
 }
 
 // --- chunked drivers for the hand-written and num-dual variants ---------------------------
@@ -227,7 +230,7 @@ mod tests {
         f: fn(&[f64]) -> f64,
         rule: impl Fn(&[f64]) -> (f64, Vec<f64>),
         hand: fn(&[f64], &mut [f64]) -> f64,
-        jvp: fn(&[f64], &[[f64; W]]) -> (f64, [f64; W]),
+        jvp: Jvp<W>,
         nd: fn(&[DualSVec64<W>]) -> DualSVec64<W>,
         n: usize,
     ) {
