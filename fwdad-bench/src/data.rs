@@ -43,3 +43,71 @@ mod tests {
         assert_eq!(numbers("1 2.5\n-3:4e1 "), [1.0, 2.5, -3.0, 40.0]);
     }
 }
+
+/// The ADBench files, when present: parsed, and the derivatives of a few of their
+/// blocks checked (small enough for a debug build).
+#[cfg(test)]
+mod adbench_files {
+    use crate::check::assert_close;
+    use crate::{ba, gmm, hand};
+
+    #[test]
+    fn ba_blocks_of_the_first_instance() {
+        let Some(inst) = ba::Instance::load("ba1_n49_m7776_p31843.txt") else {
+            return;
+        };
+        assert_eq!((inst.n, inst.m, inst.p), (49, 7776, 31843));
+        let seeds = ba::Seeds::default();
+        for i in [0, 1, 31842] {
+            assert_close(
+                "ba1 block",
+                &ba::block_rule(&inst, i, &seeds),
+                &ba::block_hand(&inst, i),
+            );
+        }
+    }
+
+    #[test]
+    fn gmm_gradient_of_the_smallest_instance() {
+        let Some(inst) = gmm::Instance::load("gmm_d2_K5.txt") else {
+            return;
+        };
+        assert_eq!((inst.d, inst.k, inst.npoints()), (2, 5, 1000));
+        let mut g = vec![0.0; inst.nparams()];
+        gmm::gmm_grad_hand(
+            &inst.theta,
+            &inst.x,
+            inst.d,
+            inst.k,
+            inst.gamma,
+            inst.m,
+            &mut g,
+        );
+        assert_close("gmm d2 K5", &gmm::gradient_rule(&inst).1, &g);
+    }
+
+    #[test]
+    fn hand_jacobians_of_the_first_instances() {
+        for variant in ["simple_small", "complicated_small"] {
+            let Some(inst) = hand::Instance::load(variant, "hand1_t26_c100.txt") else {
+                return;
+            };
+            assert_eq!((inst.parents.len(), inst.corr.len()), (22, 100));
+            assert_eq!(inst.complicated(), variant.starts_with("complicated"));
+            let rows = inst.nerr();
+            let (mut a, mut b) = (vec![0.0; rows * 28], vec![0.0; rows * 28]);
+            if inst.complicated() {
+                hand::jacobian_rule::<28>(&inst, &mut hand::RuleWork::new(&inst), &mut a);
+                hand::jacobian_nd::<28>(&inst, &mut b);
+            } else {
+                hand::jacobian_rule::<26>(
+                    &inst,
+                    &mut hand::RuleWork::new(&inst),
+                    &mut a[..rows * 26],
+                );
+                hand::jacobian_nd::<26>(&inst, &mut b[..rows * 26]);
+            }
+            assert_close("hand rule vs num-dual", &a, &b);
+        }
+    }
+}
