@@ -103,6 +103,9 @@ fn gradients(c: &mut Criterion) {
         g.bench_function("rule", |b| {
             b.iter(|| gradient(optim::rosenbrock {}, black_box(&x)))
         });
+        g.bench_function("rule_powi", |b| {
+            b.iter(|| gradient(optim::rosenbrock_powi {}, black_box(&x)))
+        });
         g.bench_function("hand_jvp", |b| {
             b.iter(|| {
                 optim::chunked_gradient(
