@@ -309,10 +309,16 @@ pub fn gmm_grad_hand(
             let sq: f64 = qx.iter().map(|v| v * v).sum();
             main[ik] = theta[ik] + sumq[ik] - 0.5 * sq;
         }
-        let (lse, _) = lse_plain(&main);
-        slse += lse;
+        // Softmax weights, one exponential per component.
+        let mx = main.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+        let mut se = 0.0;
         for ik in 0..k {
-            let p = (main[ik] - lse).exp();
+            main[ik] = (main[ik] - mx).exp();
+            se += main[ik];
+        }
+        slse += se.ln() + mx;
+        for ik in 0..k {
+            let p = main[ik] / se;
             let xc = &xc[ik * d..(ik + 1) * d];
             let y = &qx[ik * d..(ik + 1) * d];
             g[ik] += p;
@@ -411,11 +417,16 @@ pub fn gmm_jvp_hand(
             main[ik] = theta[ik] + sumq[ik] - 0.5 * sq;
             dmain[ik] = dtheta[ik] + dsumq[ik] - 0.5 * dsq;
         }
-        let (lse, _) = lse_plain(&main);
-        slse += lse;
+        // log-sum-exp and its tangent, one exponential per component.
+        let mx = main.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+        let (mut se, mut sde) = (0.0, 0.0);
         for ik in 0..k {
-            dslse += (main[ik] - lse).exp() * dmain[ik];
+            let e = (main[ik] - mx).exp();
+            se += e;
+            sde += e * dmain[ik];
         }
+        slse += se.ln() + mx;
+        dslse += sde / se;
     }
     let (lse_alpha, _) = lse_plain(&theta[..k]);
     let mut dlse_alpha = 0.0;
