@@ -748,7 +748,7 @@ pub fn chart(rep: &Report, path: &Path) -> Result<(), Box<dyn std::error::Error>
     ))?;
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
         .draw()?;
