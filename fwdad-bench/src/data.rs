@@ -108,6 +108,11 @@ mod adbench_files {
                 hand::jacobian_nd::<26>(&inst, &mut b[..rows * 26]);
             }
             assert_close("hand rule vs num-dual", &a, &b);
+            let mut err = vec![0.0; rows];
+            let mut h = vec![0.0; rows * 28];
+            let cols = if inst.complicated() { 28 } else { 26 };
+            hand::jacobian_hand(&inst, &mut err, &mut h[..rows * cols]);
+            assert_close("hand rule vs hand-derived", &a, &h);
         }
     }
 }

@@ -10,10 +10,8 @@
 //! vertex `= Σ_bones weight · (transform · base_position)[0..3]`, then the global rotation
 //! (angle-axis `θ[0..3]`) and translation `θ[3..6]`.
 //!
-//! Variants: the derived rule (one pass of width 26 or 28), num-dual (`DualSVec64`) and
-//! central finite differences. No hand-derived Jacobian is written for this model (see
-//! `BENCHMARKS.md`); the derived Jacobian is checked against num-dual's with ADBench's
-//! criterion and against finite differences.
+//! Variants: the derived rule (one pass of width 26 or 28), the hand-derived Jacobian
+//! ([`jacobian_hand`]), num-dual (`DualSVec64`) and central finite differences.
 
 #![allow(clippy::too_many_arguments)]
 
@@ -518,6 +516,294 @@ pub fn hand_objective_nd<D: DualNum<Primitive = f64> + Copy>(
     }
 }
 
+// --- hand-derived Jacobian -------------------------------------------------------------
+
+type M4 = [f64; 16];
+
+fn mm4(a: &M4, b: &M4) -> M4 {
+    let mut c = [0.0; 16];
+    for i in 0..4 {
+        for j in 0..4 {
+            c[4 * i + j] = a[4 * i] * b[j]
+                + a[4 * i + 1] * b[4 + j]
+                + a[4 * i + 2] * b[8 + j]
+                + a[4 * i + 3] * b[12 + j];
+        }
+    }
+    c
+}
+
+fn m4(v: &[f64]) -> M4 {
+    let mut m = [0.0; 16];
+    m.copy_from_slice(&v[..16]);
+    m
+}
+
+/// `R = Rz·Ry·Rx` and its derivatives in `tx` and `tz`, embedded as 4×4 (zero last row
+/// and column for the derivatives, `[R 0; 0 1]` for `R`).
+fn euler(tx: f64, tz: f64, ty: f64) -> (M4, M4, M4) {
+    let (sx, cx) = tx.sin_cos();
+    let (sy, cy) = ty.sin_cos();
+    let (sz, cz) = tz.sin_cos();
+    let r = [
+        cz * cy,
+        -sz * cx + cz * sy * sx,
+        sz * sx + cz * sy * cx,
+        0.0,
+        sz * cy,
+        cz * cx + sz * sy * sx,
+        -cz * sx + sz * sy * cx,
+        0.0,
+        -sy,
+        cy * sx,
+        cy * cx,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1.0,
+    ];
+    // ∂/∂tx = Rz·Ry·∂Rx: columns 1 and 2 of R, differentiated in x.
+    let dx = [
+        0.0,
+        sz * sx + cz * sy * cx,
+        sz * cx - cz * sy * sx,
+        0.0,
+        0.0,
+        -cz * sx + sz * sy * cx,
+        -cz * cx - sz * sy * sx,
+        0.0,
+        0.0,
+        cy * cx,
+        -cy * sx,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ];
+    // ∂/∂tz = ∂Rz·Ry·Rx: rows 0 and 1 of R, differentiated in z.
+    let dz = [
+        -sz * cy,
+        -cz * cx - sz * sy * sx,
+        cz * sx - sz * sy * cx,
+        0.0,
+        cz * cy,
+        -sz * cx + cz * sy * sx,
+        sz * sx + cz * sy * cx,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ];
+    (r, dx, dz)
+}
+
+/// The residuals and their hand-derived Jacobian (column-major, `u` columns first when
+/// complicated, like [`jacobian_rule`]), from the math:
+///
+/// * a finger parameter `θₜ` moves its bone `b` and its descendants:
+///   `∂abs_b = ∂abs_parent · rel_b + abs_parent · base_rel_b · [∂R_b 0; 0 0]`, with `∂R`
+///   from `Rz·Ry·∂Rx` or `∂Rz·Ry·Rx`; `∂T_b = ∂abs_b · inverse_base_absolute_b`;
+/// * `∂vertex = G · Σ_b w_b ∂T_b [x; 1]` over the bones weighting the vertex (sparse);
+/// * the global rotation: `∂(G p)/∂r = -G [p]× (r rᵀ + (Gᵀ - I)[r]×) / |r|²` (zero below
+///   the threshold where `G = I`), the translation: the identity;
+/// * the residual is minus the (interpolated) vertex; `∂/∂uᵢ₀ = -(V_a - V_c)`,
+///   `∂/∂uᵢ₁ = -(V_b - V_c)`.
+///
+/// Only the vertices the points use are differentiated; `err` gets all residuals.
+pub fn jacobian_hand(inst: &Instance, err: &mut [f64], jac: &mut [f64]) {
+    inst.objective(err);
+    let nb = inst.parents.len();
+    let nv = inst.base_pos.len() / 3;
+    let th = &inst.theta;
+    // θ index of each bone's x and z angles (the pose-parameter layout of the objective).
+    let mut own: Vec<[Option<usize>; 2]> = vec![[None, None]; nb];
+    let (mut it, mut ip) = (6, 5);
+    for _finger in 0..5 {
+        for joint in 2..5 {
+            own[ip - 3][0] = Some(it);
+            it += 1;
+            if joint == 2 {
+                own[ip - 3][1] = Some(it);
+                it += 1;
+            }
+            ip += 1;
+        }
+        ip += 1;
+    }
+    // Forward kinematics with derivatives: dabs[b][t] for the finger parameters t.
+    let mut abs: Vec<M4> = Vec::with_capacity(nb);
+    let mut dabs: Vec<Vec<Option<M4>>> = vec![vec![None; NTHETA]; nb];
+    let mut tr: Vec<M4> = Vec::with_capacity(nb);
+    let mut dtr: Vec<Vec<(usize, M4)>> = vec![Vec::new(); nb];
+    for b in 0..nb {
+        let angle = |k: Option<usize>| k.map_or(0.0, |t| th[t]);
+        let (r, drx, drz) = euler(angle(own[b][0]), angle(own[b][1]), 0.0);
+        let br = m4(&inst.base_rel[16 * b..]);
+        let rel = mm4(&br, &r);
+        let parent = inst.parents[b];
+        let (a, pabs) = if parent < 0 {
+            (rel, None)
+        } else {
+            let p = parent as usize;
+            (mm4(&abs[p], &rel), Some(p))
+        };
+        if let Some(p) = pabs {
+            for t in 6..NTHETA {
+                if let Some(dp) = dabs[p][t] {
+                    dabs[b][t] = Some(mm4(&dp, &rel));
+                }
+            }
+        }
+        for (k, dr) in [(0, drx), (1, drz)] {
+            if let Some(t) = own[b][k] {
+                let d = mm4(&br, &dr);
+                dabs[b][t] = Some(match pabs {
+                    Some(p) => mm4(&abs[p], &d),
+                    None => d,
+                });
+            }
+        }
+        let iba = m4(&inst.inv_base_abs[16 * b..]);
+        tr.push(mm4(&a, &iba));
+        for t in 6..NTHETA {
+            if let Some(d) = dabs[b][t] {
+                dtr[b].push((t, mm4(&d, &iba)));
+            }
+        }
+        abs.push(a);
+    }
+    // Global rotation G and the factor of its derivative.
+    let r = [th[0], th[1], th[2]];
+    let sq = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    let norm = sq.sqrt();
+    let mut g = [[0.0; 3]; 3];
+    let rotating = norm >= 0.0001;
+    if rotating {
+        let w = [r[0] / norm, r[1] / norm, r[2] / norm];
+        let (s, c) = norm.sin_cos();
+        let wx = [[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]];
+        for i in 0..3 {
+            for j in 0..3 {
+                g[i][j] = if i == j { c } else { 0.0 } + s * wx[i][j] + (1.0 - c) * w[i] * w[j];
+            }
+        }
+    } else {
+        g = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    }
+    // M = (r rᵀ + (Gᵀ - I)[r]×) / |r|²: ∂(G p)/∂r = -G [p]× M.
+    let mut mfac = [[0.0; 3]; 3];
+    if rotating {
+        let rx = [[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]];
+        for i in 0..3 {
+            for j in 0..3 {
+                let mut t = r[i] * r[j];
+                for l in 0..3 {
+                    t += (g[l][i] - if l == i { 1.0 } else { 0.0 }) * rx[l][j];
+                }
+                mfac[i][j] = t / sq;
+            }
+        }
+    }
+    // Vertex derivatives: d[t] (3 each) of one vertex, before and after G.
+    let vertex_jac = |v: usize| -> ([f64; 3], [[f64; 3]; NTHETA]) {
+        let bp = [
+            inst.base_pos[3 * v],
+            inst.base_pos[3 * v + 1],
+            inst.base_pos[3 * v + 2],
+            1.0,
+        ];
+        let mut local = [0.0; 3];
+        let mut dl = [[0.0; 3]; NTHETA];
+        for b in 0..nb {
+            let w = inst.weights[b * nv + v];
+            if w == 0.0 {
+                continue;
+            }
+            for i in 0..3 {
+                local[i] += w
+                    * (tr[b][4 * i] * bp[0]
+                        + tr[b][4 * i + 1] * bp[1]
+                        + tr[b][4 * i + 2] * bp[2]
+                        + tr[b][4 * i + 3]);
+            }
+            for (t, d) in &dtr[b] {
+                for i in 0..3 {
+                    dl[*t][i] += w
+                        * (d[4 * i] * bp[0]
+                            + d[4 * i + 1] * bp[1]
+                            + d[4 * i + 2] * bp[2]
+                            + d[4 * i + 3]);
+                }
+            }
+        }
+        let mut dv = [[0.0; 3]; NTHETA];
+        for t in 6..NTHETA {
+            for i in 0..3 {
+                dv[t][i] = g[i][0] * dl[t][0] + g[i][1] * dl[t][1] + g[i][2] * dl[t][2];
+            }
+        }
+        // -G [p]× M, p = local.
+        let px = [
+            [0.0, -local[2], local[1]],
+            [local[2], 0.0, -local[0]],
+            [-local[1], local[0], 0.0],
+        ];
+        for j in 0..3 {
+            for i in 0..3 {
+                let mut s = 0.0;
+                for a in 0..3 {
+                    let mut gp = 0.0;
+                    for l in 0..3 {
+                        gp += g[i][l] * px[l][a];
+                    }
+                    s += gp * mfac[a][j];
+                }
+                dv[j][i] = -s;
+            }
+            dv[3 + j][j] = 1.0;
+        }
+        let mut pos = [0.0; 3];
+        for i in 0..3 {
+            pos[i] = g[i][0] * local[0] + g[i][1] * local[1] + g[i][2] * local[2] + th[3 + i];
+        }
+        (pos, dv)
+    };
+    let rows = inst.nerr();
+    let off = if inst.complicated() { 2 } else { 0 };
+    for n in 0..inst.corr.len() {
+        if inst.complicated() {
+            let t = inst.corr[n];
+            let (pa, da) = vertex_jac(inst.tri[3 * t]);
+            let (pb, db) = vertex_jac(inst.tri[3 * t + 1]);
+            let (pc, dc) = vertex_jac(inst.tri[3 * t + 2]);
+            let (u0, u1) = (inst.us[2 * n], inst.us[2 * n + 1]);
+            let u2 = 1.0 - u0 - u1;
+            for j in 0..3 {
+                let row = 3 * n + j;
+                jac[row] = -(pa[j] - pc[j]);
+                jac[rows + row] = -(pb[j] - pc[j]);
+                for t in 0..NTHETA {
+                    jac[(off + t) * rows + row] = -(u0 * da[t][j] + u1 * db[t][j] + u2 * dc[t][j]);
+                }
+            }
+        } else {
+            let (_, d) = vertex_jac(inst.corr[n]);
+            for j in 0..3 {
+                for t in 0..NTHETA {
+                    jac[t * rows + 3 * n + j] = -d[t][j];
+                }
+            }
+        }
+    }
+}
+
 // --- instances --------------------------------------------------------------------------
 
 /// A hand-tracking instance: model, correspondences, points, pose and (complicated) `u`s.
@@ -950,6 +1236,11 @@ mod tests {
             jacobian_rule::<26>(inst, &mut RuleWork::new(inst), &mut rj);
         }
         assert_close("hand rule vs num-dual", &rj, &ndj);
+        let mut hj = vec![0.0; rj.len()];
+        let mut herr = vec![0.0; rows];
+        jacobian_hand(inst, &mut herr, &mut hj);
+        assert_eq!(herr, err);
+        assert_close("hand rule vs hand-derived", &rj, &hj);
         let bits = Bits::of(inst);
         let mut bj = vec![0.0; rj.len()];
         if inst.complicated() {
@@ -973,5 +1264,12 @@ mod tests {
     #[test]
     fn complicated_jacobians_agree() {
         check(&Instance::generate(40, 10, true, 4));
+    }
+
+    #[test]
+    fn jacobians_agree_without_global_rotation() {
+        let mut inst = Instance::generate(40, 10, true, 5);
+        inst.theta[..3].fill(0.0);
+        check(&inst);
     }
 }

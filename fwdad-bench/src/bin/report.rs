@@ -803,11 +803,15 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                     hand::jacobian_nd::<26>(&inst, j)
                 }
             };
-            // Checks before timing: the derived Jacobian against num-dual's (no
-            // hand-derived Jacobian is written for this model) and finite differences.
+            // Checks before timing: the derived Jacobian against the hand-derived one,
+            // num-dual's and finite differences.
+            let mut jh = vec![0.0; rows * cols];
+            let mut herr = vec![0.0; rows];
+            hand::jacobian_hand(&inst, &mut herr, &mut jh);
             rule(&mut jr);
             nd(&mut jn);
-            fwdad_bench::check::assert_close("hand rule vs num-dual", &jr, &jn);
+            fwdad_bench::check::assert_close("hand rule vs hand-derived", &jr, &jh);
+            fwdad_bench::check::assert_close("hand num-dual vs hand-derived", &jn, &jh);
             rule_bits(&mut jb);
             fwdad_bench::check::assert_close("hand rule (inactive data) vs num-dual", &jb, &jn);
             hand::jacobian_fd(&inst, &mut t, &mut u, &mut ep, &mut em, &mut jf);
@@ -842,6 +846,13 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                     }),
                 ),
                 (
+                    "hand",
+                    Box::new(|| {
+                        hand::jacobian_hand(black_box(&inst), &mut herr, &mut jh);
+                        jh[0]
+                    }),
+                ),
+                (
                     "fd",
                     Box::new(|| {
                         hand::jacobian_fd(
@@ -870,6 +881,7 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                 nd: s["num-dual"],
                 fd: s["fd"],
                 rule_bits: s["rule bits"],
+                hand: s["hand"],
             });
         }
     }
