@@ -411,6 +411,21 @@ impl Report {
             r2(gh),
             verdict(gh, TARGET_HAND)
         );
+        let no_hand: Vec<f64> = hand
+            .iter()
+            .filter(|x| !x.0.starts_with("hand "))
+            .map(|x| x.1)
+            .collect();
+        if no_hand.len() < hand.len() {
+            let g = geomean(&no_hand);
+            let _ = writeln!(
+                s,
+                "| rule ÷ hand-written, geometric mean without hand tracking ({} kernels) | ≤ {TARGET_HAND} | {} | {} |",
+                no_hand.len(),
+                r2(g),
+                verdict(g, TARGET_HAND)
+            );
+        }
         let nd = self.vs_nd();
         let gn = geomean(&nd.iter().map(|x| x.1).collect::<Vec<_>>());
         let worst = nd
