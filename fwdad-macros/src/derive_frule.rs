@@ -17,6 +17,7 @@
 
 use crate::args::Args;
 use crate::diag::Diagnostics;
+use crate::lifetimes::{lifetimes_in, LifetimeNamer, OutputLifetimes};
 use crate::{activity, dual, emit, ir, lower, normalize};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -301,69 +302,6 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
     let mut f = Find(false);
     syn::visit::Visit::visit_type(&mut f, ty);
     f.0
-}
-
-/// Names every elided lifetime in parameter types (`&[f64]` → `&'__fwdad_lt0 [f64]`).
-#[derive(Default)]
-struct LifetimeNamer {
-    declared: Vec<syn::Lifetime>,
-    fresh: Vec<syn::Lifetime>,
-}
-
-impl LifetimeNamer {
-    fn next(&mut self, span: Span) -> syn::Lifetime {
-        let l = syn::Lifetime::new(&format!("'__fwdad_lt{}", self.fresh.len()), span);
-        self.fresh.push(l.clone());
-        l
-    }
-}
-
-impl VisitMut for LifetimeNamer {
-    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-        match &r.lifetime {
-            None => r.lifetime = Some(self.next(r.and_token.span)),
-            Some(l) if l.ident == "_" => r.lifetime = Some(self.next(l.span())),
-            Some(_) => {}
-        }
-        syn::visit_mut::visit_type_reference_mut(self, r);
-    }
-    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
-        if l.ident == "_" {
-            *l = self.next(l.span());
-        }
-    }
-}
-
-/// Every lifetime written in `ty` (after naming), in order.
-fn lifetimes_in(ty: &syn::Type) -> Vec<syn::Lifetime> {
-    struct Collect(Vec<syn::Lifetime>);
-    impl<'ast> syn::visit::Visit<'ast> for Collect {
-        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
-            self.0.push(l.clone());
-        }
-    }
-    let mut c = Collect(Vec::new());
-    syn::visit::Visit::visit_type(&mut c, ty);
-    c.0
-}
-
-/// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
-struct OutputLifetimes {
-    only: Option<syn::Lifetime>,
-    missing: Option<Span>,
-}
-
-impl VisitMut for OutputLifetimes {
-    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-        let elided = r.lifetime.as_ref().is_none_or(|l| l.ident == "_");
-        if elided {
-            match &self.only {
-                Some(l) => r.lifetime = Some(l.clone()),
-                None => self.missing = Some(r.span()),
-            }
-        }
-        syn::visit_mut::visit_type_reference_mut(self, r);
-    }
 }
 
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper.

@@ -12,6 +12,7 @@ mod differentiable;
 mod dual;
 mod emit;
 mod ir;
+mod lifetimes;
 mod lower;
 mod normalize;
 mod primitive;

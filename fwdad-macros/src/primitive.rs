@@ -42,6 +42,7 @@
 //! `unreachable!()`, so callers see only the real errors.
 
 use crate::diag::Diagnostics;
+use crate::lifetimes::{LifetimeNamer, OutputLifetimes};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::parse::{Parse, ParseStream};
@@ -584,74 +585,6 @@ fn mode_ident(sig: &syn::Signature) -> syn::Ident {
         .find(|n| !mentions(ts.clone(), n))
         .map(|n| syn::Ident::new(n, Span::call_site()))
         .unwrap_or_else(|| format_ident!("__FwdadMode", span = Span::mixed_site()))
-}
-
-/// Names every elided lifetime in parameter types (`&[f64]` → `&'a [f64]`), with names not
-/// already declared by the function.
-#[derive(Default)]
-struct LifetimeNamer {
-    declared: Vec<syn::Lifetime>,
-    fresh: Vec<syn::Lifetime>,
-}
-
-impl LifetimeNamer {
-    fn next(&mut self, span: Span) -> syn::Lifetime {
-        let taken = |n: &str| {
-            self.declared
-                .iter()
-                .chain(&self.fresh)
-                .any(|l| l.ident == n)
-        };
-        let mut i = 0usize;
-        let name = loop {
-            let n = if i < 26 {
-                ((b'a' + i as u8) as char).to_string()
-            } else {
-                format!("l{i}")
-            };
-            if !taken(&n) {
-                break n;
-            }
-            i += 1;
-        };
-        let l = syn::Lifetime::new(&format!("'{name}"), span);
-        self.fresh.push(l.clone());
-        l
-    }
-}
-
-impl VisitMut for LifetimeNamer {
-    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-        match &r.lifetime {
-            None => r.lifetime = Some(self.next(r.and_token.span)),
-            Some(l) if l.ident == "_" => r.lifetime = Some(self.next(l.span())),
-            Some(_) => {}
-        }
-        syn::visit_mut::visit_type_reference_mut(self, r);
-    }
-    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
-        if l.ident == "_" {
-            *l = self.next(l.span());
-        }
-    }
-}
-
-/// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
-struct OutputLifetimes {
-    only: Option<syn::Lifetime>,
-    missing: Option<Span>,
-}
-
-impl VisitMut for OutputLifetimes {
-    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-        if r.lifetime.as_ref().is_none_or(|l| l.ident == "_") {
-            match &self.only {
-                Some(l) => r.lifetime = Some(l.clone()),
-                None => self.missing = Some(r.span()),
-            }
-        }
-        syn::visit_mut::visit_type_reference_mut(self, r);
-    }
 }
 
 /// The tangent type of `ty` under mode `m`, written the way a reader would: `f64` → `T`,

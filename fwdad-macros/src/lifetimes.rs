@@ -1,0 +1,89 @@
+//! Naming lifetimes in signatures: a rule's `Frule` impl must name every lifetime of its
+//! argument types (`&[f64]` → `&'a [f64]`), and its output's elided lifetimes follow Rust's
+//! elision rule. Shared by `#[derive_frule]` and `#[primitive]`.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+
+/// Names every elided lifetime in parameter types (`&[f64]` → `&'a [f64]`), with names not
+/// already declared by the function.
+#[derive(Default)]
+pub(crate) struct LifetimeNamer {
+    pub(crate) declared: Vec<syn::Lifetime>,
+    pub(crate) fresh: Vec<syn::Lifetime>,
+}
+
+impl LifetimeNamer {
+    fn next(&mut self, span: Span) -> syn::Lifetime {
+        let taken = |n: &str| {
+            self.declared
+                .iter()
+                .chain(&self.fresh)
+                .any(|l| l.ident == n)
+        };
+        let mut i = 0usize;
+        let name = loop {
+            let n = if i < 26 {
+                ((b'a' + i as u8) as char).to_string()
+            } else {
+                format!("l{i}")
+            };
+            if !taken(&n) {
+                break n;
+            }
+            i += 1;
+        };
+        let l = syn::Lifetime::new(&format!("'{name}"), span);
+        self.fresh.push(l.clone());
+        l
+    }
+}
+
+impl VisitMut for LifetimeNamer {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        match &r.lifetime {
+            None => r.lifetime = Some(self.next(r.and_token.span)),
+            Some(l) if l.ident == "_" => r.lifetime = Some(self.next(l.span())),
+            Some(_) => {}
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+        if l.ident == "_" {
+            *l = self.next(l.span());
+        }
+    }
+}
+
+/// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
+pub(crate) struct OutputLifetimes {
+    pub(crate) only: Option<syn::Lifetime>,
+    pub(crate) missing: Option<Span>,
+}
+
+impl VisitMut for OutputLifetimes {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        if r.lifetime.as_ref().is_none_or(|l| l.ident == "_") {
+            match &self.only {
+                Some(l) => r.lifetime = Some(l.clone()),
+                None => self.missing = Some(r.span()),
+            }
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+}
+
+/// Every lifetime written in `ty` (after naming), in order: Rust's elision rule counts
+/// these positions.
+pub(crate) fn lifetimes_in(ty: &syn::Type) -> Vec<syn::Lifetime> {
+    struct Collect(Vec<syn::Lifetime>);
+    impl<'ast> syn::visit::Visit<'ast> for Collect {
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            self.0.push(l.clone());
+        }
+    }
+    let mut c = Collect(Vec::new());
+    syn::visit::Visit::visit_type(&mut c, ty);
+    c.0
+}
