@@ -46,87 +46,41 @@ impl Lowerer<'_> {
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
                 let rhs = self.lower_expr(right)?;
                 let target = self.lower_expr(&u.expr)?;
-                let value = match op {
-                    Some(op) => {
-                        let ty = self.func.values[target].ty.deref();
-                        let old = self.push(
-                            InstKind::Unary {
-                                op: UnOp::Deref,
-                                arg: target,
-                            },
-                            ty,
-                            left.span(),
-                        );
-                        self.binary(op, old, rhs, span)
-                    }
-                    None => rhs,
+                let ty = self.func.values[target].ty.deref();
+                let read = InstKind::Unary {
+                    op: UnOp::Deref,
+                    arg: target,
                 };
-                self.push(
-                    InstKind::Store {
-                        place: Place::Deref(target),
-                        value,
-                    },
-                    TypeHint::NonDiff,
-                    span,
-                );
-                Some(self.unit(span))
+                self.store(Place::Deref(target), (read, ty), op, rhs, left.span(), span)
             }
             syn::Expr::Field(f) => {
                 let rhs = self.lower_expr(right)?;
                 let target = self.lower_place(&f.base, true)?;
-                let value = match op {
-                    Some(op) => {
-                        let ty = self.func.values[target].ty.field(&f.member);
-                        let old = self.push(
-                            InstKind::Field {
-                                base: target,
-                                member: f.member.clone(),
-                            },
-                            ty,
-                            left.span(),
-                        );
-                        self.binary(op, old, rhs, span)
-                    }
-                    None => rhs,
+                let ty = self.func.values[target].ty.field(&f.member);
+                let read = InstKind::Field {
+                    base: target,
+                    member: f.member.clone(),
                 };
-                self.push(
-                    InstKind::Store {
-                        place: Place::Field(target, f.member.clone()),
-                        value,
-                    },
-                    TypeHint::NonDiff,
-                    span,
-                );
-                Some(self.unit(span))
+                let place = Place::Field(target, f.member.clone());
+                self.store(place, (read, ty), op, rhs, left.span(), span)
             }
             syn::Expr::Index(ix) => {
                 let rhs = self.lower_expr(right)?;
                 let target = self.lower_place(&ix.expr, true)?;
                 let index = self.lower_expr(&ix.index)?;
-                let value = match op {
-                    Some(op) => {
-                        let ty = self.func.values[target].ty.element();
-                        let old = self.push(
-                            InstKind::Index {
-                                base: target,
-                                index,
-                            },
-                            ty,
-                            left.span(),
-                        );
-                        self.binary(op, old, rhs, span)
-                    }
-                    None => rhs,
+                let ty = self.func.values[target].ty.element();
+                let read = InstKind::Index {
+                    base: target,
+                    index,
                 };
-                self.push(
-                    InstKind::Store {
-                        place: Place::Index(target, index),
-                        value,
-                    },
-                    TypeHint::NonDiff,
+                self.store(
+                    Place::Index(target, index),
+                    (read, ty),
+                    op,
+                    rhs,
+                    left.span(),
                     span,
-                );
-                Some(self.unit(span))
+                )
             }
             syn::Expr::Tuple(t) if op.is_none() => {
                 // `(a, b) = (b, a)`: the right side is evaluated first, then each place.
@@ -153,6 +107,28 @@ impl Lowerer<'_> {
                 Some(self.poison(span))
             }
         }
+    }
+
+    /// `place = rhs`, or `place op= rhs` reading the place through `read` first (Rust has
+    /// already evaluated `rhs`).
+    fn store(
+        &mut self,
+        place: Place,
+        read: (InstKind, TypeHint),
+        op: Option<BinOp>,
+        rhs: Value,
+        read_span: Span,
+        span: Span,
+    ) -> Option<Value> {
+        let value = match op {
+            Some(op) => {
+                let old = self.push(read.0, read.1, read_span);
+                self.binary(op, old, rhs, span)
+            }
+            None => rhs,
+        };
+        self.push(InstKind::Store { place, value }, TypeHint::NonDiff, span);
+        Some(self.unit(span))
     }
 
     /// Assigns an already lowered value to a place (a local, `*r`, `x[i]`).
