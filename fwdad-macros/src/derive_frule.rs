@@ -43,6 +43,19 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
+    let fname = func.sig.ident.to_string();
+    if [
+        "f64", "f32", "bool", "char", "str", "usize", "isize", "u8", "u16", "u32", "u64", "u128",
+        "i8", "i16", "i32", "i64", "i128",
+    ]
+    .contains(&fname.as_str())
+    {
+        diag.error_spanned(
+            &func.sig.ident,
+            format!("`#[derive_frule]` cannot register a rule for a function named `{fname}`: its rule type would shadow the primitive type `{fname}`; rename the function"),
+        );
+    }
     // One rule per function: another rule attribute below this one would register a second.
     for attr in &func.attrs {
         let last = attr

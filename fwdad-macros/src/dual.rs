@@ -22,7 +22,7 @@
 
 use crate::activity::Activity;
 use crate::ir::entity::SecondaryMap;
-use crate::ir::{Function, Inst, InstKind, Place, UnOp, Value};
+use crate::ir::{BinOp, Function, Inst, InstKind, Place, UnOp, Value};
 use crate::rules::{float_method, float_path_call, FloatRule};
 
 /// What an operand must be at its use.
@@ -144,6 +144,14 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     match &func.insts[inst].kind {
         InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
         InstKind::Copy(_) => plan(Form::Copy, all(Need::AsIs)),
+        InstKind::Binary {
+            op: BinOp::Mul,
+            lhs,
+            rhs,
+        } if result_active && lhs == rhs => {
+            // `x * x`: one rule, one tangent update.
+            plan(Form::Op("sq".into()), vec![Need::AsIs, Need::AsIs])
+        }
         InstKind::Binary { op, .. } => {
             if result_active && op.is_arithmetic() {
                 plan(Form::Op(op.name().to_string()), all(Need::AsIs))

@@ -353,6 +353,10 @@ impl Emitter<'_> {
                     e
                 }
             }
+            (_, Form::Op(name)) if name == "sq" => {
+                let x = &args[0];
+                quote_spanned!(span=> #rt::ops::sq(#x))
+            }
             (_, Form::Op(name)) => {
                 let f = format_ident!("{}", name, span = span);
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))

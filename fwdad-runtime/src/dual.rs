@@ -171,12 +171,13 @@ where
     #[inline(always)]
     #[allow(clippy::type_complexity)]
     pub fn at(&self, i: usize) -> Dual<&<Self as DualSlice>::Elem, &<Self as DualSlice>::TElem> {
-        let p = &self.primal_slice()[i];
-        // SAFETY-free: tangent and primal have equal lengths by construction of a dual;
-        // indexing both keeps the primal's panic behaviour.
+        // Cut both to one length so indexing them costs one bounds check; a dual's tangent
+        // has its primal's length by construction.
+        let (p, t) = (self.primal_slice(), self.tangent_slice());
+        let n = p.len().min(t.len());
         Dual {
-            primal: p,
-            tangent: &self.tangent_slice()[i],
+            primal: &p[..n][i],
+            tangent: &t[..n][i],
         }
     }
 

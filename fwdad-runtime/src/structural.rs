@@ -20,7 +20,17 @@ where
     D::Elem: Copy,
     D::TElem: Copy,
 {
-    Dual::new(x.primal_slice()[i], x.tangent_slice()[i])
+    let (p, t) = same_len(x.primal_slice(), x.tangent_slice());
+    Dual::new(p[i], t[i])
+}
+
+/// The two slices cut to one length, so that indexing both at `i` costs one bounds check:
+/// after this, the compiler knows `t.len() == p.len()` (a dual's tangent has its primal's
+/// length by construction, so nothing is lost).
+#[inline(always)]
+fn same_len<'a, 'b, P, T>(p: &'a [P], t: &'b [T]) -> (&'a [P], &'b [T]) {
+    let n = p.len().min(t.len());
+    (&p[..n], &t[..n])
 }
 
 /// `x[i] = v` on a slice-like dual: the primal gets `v.primal`, the tangent `v.tangent`.
@@ -30,6 +40,8 @@ where
 #[inline(always)]
 pub fn store_index<D: DualSliceMut>(x: &mut D, i: usize, v: Dual<D::Elem, D::TElem>) {
     let (p, t) = x.slices_mut();
+    let n = p.len().min(t.len());
+    let (p, t) = (&mut p[..n], &mut t[..n]);
     p[i] = v.primal;
     t[i] = v.tangent;
 }
@@ -395,7 +407,8 @@ where
 #[inline(always)]
 pub fn at_mut<D: DualSliceMut>(x: &mut D, i: usize) -> Dual<&mut D::Elem, &mut D::TElem> {
     let (p, t) = x.slices_mut();
-    Dual::new(&mut p[i], &mut t[i])
+    let n = p.len().min(t.len());
+    Dual::new(&mut p[..n][i], &mut t[..n][i])
 }
 
 /// `std::mem::swap(a, b)` of two mutable dual references: primals and tangents swapped.

@@ -25,6 +25,11 @@ crate::scalar_rule!(
     y = rem(a, b) = a % b => (1.0, -((a - y) / b).round())
 );
 crate::scalar_rule!(
+    /// `x * x` (what generated code emits for a product of a value with itself): the same
+    /// primal bits as `x * x`, one tangent update (`2x·dx`) instead of two.
+    y = sq(x) = x * x => 2.0 * x
+);
+crate::scalar_rule!(
     /// Reciprocal: `∂(1/x) = -y²`.
     y = recip(x) => -(y * y)
 );
