@@ -630,7 +630,8 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .iter()
         .find(|n| !in_struct.contains(**n))
         .map(|n| Ident::new(n, Span::call_site()))
-        .expect("one of the names is free");
+        // A struct that uses all the short names gets the reserved one.
+        .unwrap_or_else(|| Ident::new("__FwdadMode", Span::call_site()));
 
     let mut mapper = Mapper {
         p: &p,
