@@ -61,3 +61,39 @@ fn composite_matches_chain_rule() {
         let _ = sp;
     }
 }
+
+/// A `&[f64]` / `&mut [f64]` parameter takes `&v` of a `Vec`, `&[..]` of an array, or a
+/// slice, as Rust's call coercions allow.
+#[derive_frule]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        s += x * y;
+    }
+    s
+}
+
+#[derive_frule]
+fn fill_scaled(out: &mut [f64], k: f64) {
+    for v in out.iter_mut() {
+        *v = k;
+    }
+}
+
+#[derive_frule]
+fn coerced(x: f64) -> f64 {
+    let v = vec![x, 2.0 * x];
+    let arr = [x * x, 1.0];
+    let mut buf = vec![0.0; 2];
+    fill_scaled(&mut buf, x);
+    dot(&v, &arr) + dot(&v[..], &[3.0, x]) + buf[1]
+}
+
+#[test]
+fn slice_parameters_take_vecs_and_arrays() {
+    let x = 1.5;
+    let d = coerced_frule(Dual::new(x, 1.0));
+    assert_eq!(d.primal, coerced(x));
+    // f = x³ + 2x + 3x + 2x² + x; f' = 3x² + 4x + 6
+    approx::assert_relative_eq!(d.tangent, 3.0 * x * x + 4.0 * x + 6.0, max_relative = 1e-14);
+}

@@ -369,7 +369,7 @@ impl Emitter<'_> {
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
-                quote_spanned!(span=> #rt::call::<#mode, _, _>(&#marker {}, (#(#args,)*)))
+                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker {}, (#(#args,)*)))
             }
             (
                 InstKind::MethodCall {

@@ -17,6 +17,8 @@
 //! and a call `f(a, b)` in another derived body becomes
 //! `<f as Frule<_, S>>::frule(&f {}, (a, b))`, the caller's own mode named explicitly.
 
+use crate::differentiable::Differentiable;
+use crate::dual::Dual;
 use crate::tangent::Mode;
 
 /// A forward rule: `Args` is the tuple of argument duals, `S` the differentiation mode.
@@ -33,10 +35,99 @@ pub trait Frule<Args, S: Mode = f64> {
 }
 
 /// Calls rule `r` under mode `S`: what generated code emits for a call to a function with
-/// a rule. Going through this bound (rather than `<R as Frule<_, S>>::frule`) lets the
-/// argument types pick the impl, so a mismatch reports "no forward rule for `f` taking
-/// `(..)`" at the user's call.
+/// a rule. The rule's single impl fixes its parameter types `T`; the arguments `A` are
+/// converted to them as Rust's call coercions would (`&v` of a `Vec`, `&[x, y]` of an
+/// array, to a `&[f64]` parameter), and a mismatch reports at the user's call.
 #[inline(always)]
-pub fn call<S: Mode, R: Frule<A, S>, A>(r: &R, args: A) -> R::Output {
-    r.frule(args)
+pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::Output {
+    r.frule(args.coerce_args())
 }
+
+/// One argument dual converted to its parameter's dual type: itself, or a borrowed `Vec`
+/// or array dual to a slice dual.
+pub trait CoerceTo<T> {
+    /// The conversion.
+    fn coerce(self) -> T;
+}
+
+impl<X> CoerceTo<X> for X {
+    #[inline(always)]
+    fn coerce(self) -> X {
+        self
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a Vec<E>, &'a Vec<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a [E; N], &'a [T; N]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut [E], &'a mut [T]>>
+    for Dual<&'a mut Vec<E>, &'a mut Vec<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [T]> {
+        Dual::new(&mut self.primal[..], &mut self.tangent[..])
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E], &'a mut [T]>>
+    for Dual<&'a mut [E; N], &'a mut [T; N]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [T]> {
+        Dual::new(&mut self.primal[..], &mut self.tangent[..])
+    }
+}
+
+/// The tuple of argument duals converted to the rule's parameter tuple.
+#[diagnostic::on_unimplemented(
+    message = "these arguments do not fit the forward rule's parameters",
+    label = "arguments `{Self}`",
+    note = "the rule takes `{T}`: one `Dual` per parameter, of the parameter's type"
+)]
+pub trait CoerceArgs<T> {
+    /// The conversion.
+    fn coerce_args(self) -> T;
+}
+
+impl CoerceArgs<()> for () {
+    #[inline(always)]
+    fn coerce_args(self) {}
+}
+
+macro_rules! coerce_args {
+    ($($X:ident $Y:ident $i:tt),+) => {
+        impl<$($X: CoerceTo<$Y>, $Y),+> CoerceArgs<($($Y,)+)> for ($($X,)+) {
+            #[inline(always)]
+            fn coerce_args(self) -> ($($Y,)+) {
+                ($(self.$i.coerce(),)+)
+            }
+        }
+    };
+}
+coerce_args!(A0 B0 0);
+coerce_args!(A0 B0 0, A1 B1 1);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10);
+coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10, A11 B11 11);
