@@ -26,13 +26,13 @@ use syn::visit_mut::VisitMut;
 
 /// Expands `#[derive_frule(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
+        return expand_impl(args, imp);
+    }
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
-            let msg = match syn::parse2::<syn::Item>(item.clone()) {
-                Ok(syn::Item::Impl(_)) => "`#[derive_frule]` does not support `impl` blocks yet; write the methods as free functions taking the value as a parameter",
-                _ => "`#[derive_frule]` applies to a free function (`fn`)",
-            };
+            let msg = "`#[derive_frule]` applies to a free function (`fn`) or an `impl` block";
             let err = match syn::parse2::<syn::Item>(item.clone()) {
                 Ok(it) => syn::Error::new_spanned(item_head(&it), msg),
                 Err(_) => syn::Error::new(Span::call_site(), msg),
@@ -72,7 +72,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
-    let sig = check_signature(&func.sig, &mut diag);
+    let sig = check_signature(&func.sig, &mut diag, false);
     let expanded = pipeline(&func, &args, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
@@ -89,6 +89,163 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .unwrap_or_default();
             let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
             quote!(#func #errors #stub)
+        }
+    }
+}
+
+/// `#[derive_frule] impl Ty { fn m(&self, ..) {..} .. }`: for each method, a rule marker
+/// `__fwdad_Ty_m` (the method lowered with `self` as its first parameter and `Self` as
+/// `Ty`), and on `Ty` the hidden dispatch methods through which calls find it
+/// (`recv.m(..)` → `recv.primal.__fwdad_rule_m()`, `Ty::m(..)` → `Ty::__fwdad_rules_of_m()`)
+/// and the one-direction `Ty::m_frule`.
+fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    let rt = args.runtime_path();
+    if let Some((_, path, _)) = &imp.trait_ {
+        diag.error_spanned(
+            path,
+            "`#[derive_frule]` supports inherent `impl` blocks only, not trait impls",
+        );
+    }
+    if !imp.generics.params.is_empty() {
+        diag.error_spanned(
+            &imp.generics,
+            "`#[derive_frule]` does not support generic `impl` blocks yet",
+        );
+    }
+    let self_ty = (*imp.self_ty).clone();
+    let ty_ident = match &self_ty {
+        syn::Type::Path(p)
+            if p.qself.is_none()
+                && p.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.arguments.is_none()) =>
+        {
+            p.path.segments.last().map(|s| s.ident.clone())
+        }
+        other => {
+            diag.error_spanned(
+                other,
+                "`#[derive_frule]` supports `impl` blocks of a named type (`impl Spring`)",
+            );
+            None
+        }
+    };
+    let mut items = TokenStream::new();
+    let mut on_type = TokenStream::new();
+    if let Some(ty_ident) = &ty_ident {
+        for item in &imp.items {
+            let syn::ImplItem::Fn(m) = item else { continue };
+            let Some(func) = method_as_fn(m, &self_ty, ty_ident, &mut diag) else {
+                continue;
+            };
+            let sig = check_signature(&func.sig, &mut diag, true);
+            let body = pipeline(&func, &args, &rt, &mut diag);
+            if let (Some(sig), Some(body)) = (sig, body) {
+                items.extend(emit_items(&func, &sig, &body, &rt));
+                on_type.extend(emit_method_entry(m, &func, &sig, &rt));
+            }
+        }
+    }
+    match diag.finish() {
+        Ok(()) => quote! {
+            #imp
+            #items
+            impl #self_ty { #on_type }
+        },
+        Err(e) => {
+            let e = e.to_compile_error();
+            quote!(#imp #e)
+        }
+    }
+}
+
+/// A method as a free function named after its rule marker: `&self` becomes the first
+/// parameter `self: &Ty` (`&mut self` likewise), and `Self` is `Ty` throughout.
+fn method_as_fn(
+    m: &syn::ImplItemFn,
+    self_ty: &syn::Type,
+    ty_ident: &syn::Ident,
+    diag: &mut Diagnostics,
+) -> Option<syn::ItemFn> {
+    let mut sig = m.sig.clone();
+    if let Some(syn::FnArg::Receiver(r)) = sig.inputs.first() {
+        if r.reference.is_none() {
+            diag.error_spanned(r, "`#[derive_frule]` supports `&self` and `&mut self` methods; take `self` by reference, or write a free function");
+            return None;
+        }
+    }
+    sig.ident = format_ident!("__fwdad_{}_{}", ty_ident, m.sig.ident);
+    let mut func = syn::ItemFn {
+        attrs: vec![],
+        vis: m.vis.clone(),
+        sig,
+        block: Box::new(m.block.clone()),
+    };
+    ReplaceSelfType(self_ty).visit_item_fn_mut(&mut func);
+    Some(func)
+}
+
+/// Replaces the `Self` type in paths (`Self`, `Self::new`, `Self { .. }`) by the impl's type.
+struct ReplaceSelfType<'t>(&'t syn::Type);
+
+impl VisitMut for ReplaceSelfType<'_> {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(p) = ty {
+            if p.qself.is_none() && p.path.is_ident("Self") {
+                *ty = self.0.clone();
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if path.segments.first().is_some_and(|s| s.ident == "Self") {
+            if let syn::Type::Path(tp) = self.0 {
+                let rest: Vec<_> = path.segments.iter().skip(1).cloned().collect();
+                let mut p = tp.path.clone();
+                p.segments.extend(rest);
+                *path = p;
+                return;
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
+/// On the method's type: the dispatch methods and `m_frule`.
+fn emit_method_entry(
+    m: &syn::ImplItemFn,
+    func: &syn::ItemFn,
+    sig: &Sig,
+    rt: &TokenStream,
+) -> TokenStream {
+    let vis = &m.vis;
+    let marker = &func.sig.ident;
+    let by_value = format_ident!("__fwdad_rule_{}", m.sig.ident);
+    let by_type = format_ident!("__fwdad_rules_of_{}", m.sig.ident);
+    let entry = format_ident!("{}_frule", m.sig.ident);
+    let names = &sig.names;
+    let inputs: Vec<_> = sig.inputs.iter().map(|t| quote!(#rt::Dual<#t>)).collect();
+    let output = &sig.output;
+    let doc = format!("Forward rule of the method `{}` (generated by `#[derive_frule]`): the receiver and each argument as a `Dual`.", m.sig.ident);
+    quote! {
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #by_value(&self) -> #marker {
+            #marker {}
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #by_type() -> #marker {
+            #marker {}
+        }
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #vis fn #entry(#(#names: #inputs),*) -> #rt::Dual<#output> {
+            <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))
         }
     }
 }
@@ -199,7 +356,7 @@ pub(crate) struct Sig {
 }
 
 /// Checks what the rule's signature needs; reports what is not supported.
-fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> {
+fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -> Option<Sig> {
     let before = diag.has_errors();
     if let Some(a) = &sig.asyncness {
         diag.error(a.span(), "`#[derive_frule]` does not support `async fn`: differentiate the synchronous computation");
@@ -244,6 +401,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
                     diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
                 let name = match &*t.pat {
+                    syn::Pat::Ident(pi) if pi.ident == "self" => format_ident!("this"),
                     syn::Pat::Ident(pi) => pi.ident.clone(),
                     _ => format_ident!("arg{}", i),
                 };
@@ -253,10 +411,18 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics) -> Option<Sig> 
                 namer.visit_type_mut(&mut ty);
                 named_inputs.push(ty);
             }
-            syn::FnArg::Receiver(r) => diag.error_spanned(
+            syn::FnArg::Receiver(r) if !method => diag.error_spanned(
                 r,
-                "`#[derive_frule]` does not support methods (`self` parameters) yet; write a free function taking the value as a parameter",
+                "`#[derive_frule]` on a method: put the attribute on the `impl` block instead (`#[derive_frule] impl Ty { .. }`)",
             ),
+            // A method's receiver (`#[derive_frule]` on an `impl` block): `self: &Ty`.
+            syn::FnArg::Receiver(r) => {
+                names.push(format_ident!("this"));
+                inputs.push((*r.ty).clone());
+                let mut ty = (*r.ty).clone();
+                namer.visit_type_mut(&mut ty);
+                named_inputs.push(ty);
+            }
         }
     }
     let output: syn::Type = match &sig.output {

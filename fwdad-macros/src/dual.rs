@@ -52,6 +52,11 @@ pub enum Form {
     Frule,
     /// `Some(x)` / `Ok(x)` of a dual: the runtime's structural constructor.
     Wrap(String),
+    /// `recv.m(args)` of a method with a derived rule (`#[derive_frule] impl Ty`): the rule
+    /// is found through `recv.primal.__fwdad_rule_m()`.
+    UserMethod,
+    /// `Ty::m(args)`: the rule is `Ty::__fwdad_rules_of_m()`.
+    AssocFrule,
     /// `receiver.method(args)` on a dual receiver (slice methods such as `len`).
     Method,
     /// A float-to-float `as` cast of a dual.
@@ -215,6 +220,11 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 }
                 // Predicates of the value (`is_nan`, `partial_cmp`, ...) read primals.
                 None if !result_active && PRIMAL_PREDICATES.contains(&name.as_str()) => primal,
+                None if is_user_method(func, *receiver, &name) => {
+                    let mut needs = vec![Need::AsIs];
+                    needs.extend(std::iter::repeat_n(Need::Dual, args.len()));
+                    plan(Form::UserMethod, needs)
+                }
                 None if is(*receiver) => plan(Form::Method, method_needs(&name, args.len())),
                 None if result_active => plan(Form::Method, all(Need::AsIs)),
                 None => primal,
@@ -227,6 +237,11 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 Some(name) if result_active => plan(Form::Wrap(name.to_string()), all(Need::Dual)),
                 _ => primal,
             }
+        }
+        InstKind::Call { func: path, .. }
+            if is_assoc_call(path) && float_path_call(path).is_none() =>
+        {
+            plan(Form::AssocFrule, all(Need::Dual))
         }
         InstKind::Call { func: path, .. } if crate::rules::is_mem_swap(path) => {
             plan(Form::Wrap("swap".into()), all(Need::Dual))
@@ -258,6 +273,92 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Loop { .. } => plan(Form::Control, all(Need::AsIs)),
         InstKind::For { .. } => plan(Form::Control, all(Need::AsIs)),
     }
+}
+
+/// Whether `recv.name(..)` calls a method of a user type (one with a derived rule): not a
+/// float rule, not a method duals have, on a receiver whose type the syntax does not know
+/// (slices, floats and integers have no derived methods).
+pub(crate) fn is_user_method(func: &Function, receiver: Value, name: &str) -> bool {
+    use crate::types::TypeHint;
+    let known_recv = matches!(
+        func.values[receiver].ty.deref_all_pub(),
+        TypeHint::Float
+            | TypeHint::Int
+            | TypeHint::Bool
+            | TypeHint::Seq(_)
+            | TypeHint::Range
+            | TypeHint::NonDiff
+    );
+    // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type.
+    let from_dual_method = match func.values[receiver].def {
+        crate::ir::ValueDef::Inst(i, _) => matches!(
+            &func.insts[i].kind,
+            InstKind::MethodCall { method, .. } if DUAL_METHODS.contains(&method.to_string().as_str())
+        ),
+        _ => false,
+    };
+    float_method(name).is_none()
+        && !DUAL_METHODS.contains(&name)
+        && !PRIMAL_PREDICATES.contains(&name)
+        && !STD_METHODS.contains(&name)
+        && !known_recv
+        && !from_dual_method
+}
+
+/// Methods of std traits and types that are never derived methods of a user type.
+const STD_METHODS: &[&str] = &[
+    "into",
+    "from",
+    "try_into",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "to_owned",
+    "to_string",
+    "next",
+    "get",
+    "get_mut",
+    "first",
+    "last",
+    "map",
+    "and_then",
+    "unwrap_or_else",
+    "ok",
+    "err",
+    "iter",
+    "into_iter",
+    "sum",
+    "product",
+    "fold",
+    "count",
+    "max",
+    "min",
+    "max_by",
+    "min_by",
+    "windows",
+    "chunks",
+    "chain",
+    "sort",
+    "sort_by",
+    "reverse",
+    "contains",
+    "position",
+];
+
+/// `Ty::m(..)`: a call of an associated function by a type path (its second-to-last
+/// segment names a type, by Rust's naming convention: `Spring::energy`, not `m::energy`).
+pub(crate) fn is_assoc_call(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2
+        && path.segments[n - 2]
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+        && path.segments[n - 1]
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && crate::rules::variant_ctor(path).is_none()
 }
 
 /// What the arguments of a method on a dual receiver must be: elements stored into the
@@ -361,10 +462,12 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 if float_method(&name).is_some() || !(is(receiver) || args.iter().any(is)) {
                     continue;
                 }
-                if !is(receiver) {
+                if is_user_method(func, *receiver, &name) {
+                    // Found through the receiver's type (`#[derive_frule] impl Ty`).
+                } else if !is(receiver) {
                     diag.error(
                         method.span(),
-                        format!("no forward rule for method `{name}` with an argument that depends on the differentiated inputs; methods are not supported yet: make it a free function with `#[derive_frule]` (or a `#[primitive]` rule)"),
+                        format!("no forward rule for method `{name}` with an argument that depends on the differentiated inputs; annotate its `impl` block with `#[derive_frule]`"),
                     );
                 } else if func.values[*receiver].ty == crate::types::TypeHint::Float {
                     let hint = match crate::rules::suggest(&name) {
@@ -378,7 +481,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 } else if !DUAL_METHODS.contains(&name.as_str()) {
                     diag.error(
                         method.span(),
-                        format!("`#[derive_frule]` does not support the method `{name}` on a value that depends on the differentiated inputs (iterator chains and user methods are not supported yet); use indexing and `for` loops, or a `#[derive_frule]` function"),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]`"),
                     );
                 }
             }

@@ -367,6 +367,42 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::#f(#(#args),*))
             }
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
+            (
+                InstKind::MethodCall {
+                    receiver, method, ..
+                },
+                Form::UserMethod,
+            ) => {
+                // Dispatch through the receiver's primal type, then pass the receiver as the
+                // rule's `&self`/`&mut self` dual (an inactive receiver is promoted first).
+                let recv = self.name(*receiver);
+                let rule = format_ident!("__fwdad_rule_{}", method, span = method.span());
+                let rest = &args[1..];
+                let (dispatch, arg) = if self.is(*receiver) {
+                    (
+                        quote_spanned!(span=> #recv.primal.#rule()),
+                        quote_spanned!(span=> &mut #recv),
+                    )
+                } else {
+                    let promoted =
+                        format_ident!("__recv{}", self.zero_bufs, span = Span::mixed_site());
+                    self.zero_bufs += 1;
+                    pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
+                    (
+                        quote_spanned!(span=> #recv.#rule()),
+                        quote_spanned!(span=> &mut #promoted),
+                    )
+                };
+                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
+            }
+            (InstKind::Call { func: path, .. }, Form::AssocFrule) => {
+                let mut ty = strip_generics(path);
+                let last = ty.segments.pop().map(|p| p.into_value().ident);
+                let of = last.map(|m| format_ident!("__fwdad_rules_of_{}", m, span = m.span()));
+                let ty_path: Vec<_> = ty.segments.iter().collect();
+                let colon = ty.leading_colon;
+                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
+            }
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker {}, (#(#args,)*)))

@@ -106,6 +106,11 @@ impl TypeHint {
         }
     }
 
+    /// The type behind any references.
+    pub fn deref_all_pub(&self) -> &TypeHint {
+        self.deref_all()
+    }
+
     fn deref_all(&self) -> &TypeHint {
         match self {
             TypeHint::Ref(t) => t.deref_all(),

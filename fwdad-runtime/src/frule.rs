@@ -93,6 +93,52 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E
     }
 }
 
+// Method receivers: generated code passes `&mut recv` for `recv.method(..)`, and the
+// method's rule takes `&self` or `&mut self` as a dual; these convert it.
+
+impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a P, &'a T>> for &'a mut Dual<P, T> {
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(&self.primal, &self.tangent)
+    }
+}
+
+impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut P, &'a mut T>>
+    for &'a mut Dual<P, T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut P, &'a mut T> {
+        Dual::new(&mut self.primal, &mut self.tangent)
+    }
+}
+
+impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+    for &'a mut Dual<&'b P, &'b T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(self.primal, self.tangent)
+    }
+}
+
+impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+    for &'a mut Dual<&'b mut P, &'b mut T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(&*self.primal, &*self.tangent)
+    }
+}
+
+impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
+    for &'a mut Dual<&'b mut P, &'b mut T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut P, &'a mut T> {
+        Dual::new(&mut *self.primal, &mut *self.tangent)
+    }
+}
+
 /// The tuple of argument duals converted to the rule's parameter tuple.
 #[diagnostic::on_unimplemented(
     message = "these arguments do not fit the forward rule's parameters",

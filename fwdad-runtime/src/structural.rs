@@ -420,3 +420,20 @@ pub fn swap<'a, 'b, P: Differentiable, T>(
     core::mem::swap(a.primal, b.primal);
     core::mem::swap(a.tangent, b.tangent);
 }
+
+/// A receiver that does not depend on the inputs, promoted to a constant dual for a method
+/// call with a forward rule (`fixed.energy(x)`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the receiver of a differentiated method call",
+    label = "this receiver does not depend on the inputs, so it is passed as a constant dual",
+    note = "derive `Differentiable` and `Clone` for `{Self}`"
+)]
+pub trait ConstReceiver: Clone + ZeroTangent {}
+
+impl<P: Clone + ZeroTangent> ConstReceiver for P {}
+
+/// The constant dual of a receiver (a clone, as the method only borrows it).
+#[inline(always)]
+pub fn promote_receiver<S: Mode, P: ConstReceiver>(p: &P) -> Dual<P, P::TangentIn<S>> {
+    crate::dual::constant_in::<S, P>(p.clone())
+}

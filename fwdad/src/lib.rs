@@ -56,8 +56,8 @@ pub mod __private {
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
-        array, at_mut, cast, deref, index, ok, reborrow, sin_cos_dual, slice_mut, some,
-        store_deref, store_index, swap, tuple, PromoteRef,
+        array, at_mut, cast, deref, index, ok, promote_receiver, reborrow, sin_cos_dual, slice_mut,
+        some, store_deref, store_index, swap, tuple, PromoteRef,
     };
     pub use fwdad_runtime::{
         call, constant_in, Differentiable, Dual, Frule, Mode, Real, ZeroTangent,

@@ -129,7 +129,21 @@ impl Lowerer<'_> {
         let pat_ty = match input {
             syn::FnArg::Typed(t) => t,
             // Reported by the signature check.
-            syn::FnArg::Receiver(_) => {
+            // A method's `&self` / `&mut self` (`#[derive_frule]` on an `impl` block, whose
+            // `Self` is already the type): the parameter `self`.
+            syn::FnArg::Receiver(r) => {
+                let ty = (*r.ty).clone();
+                let value = self
+                    .func
+                    .new_value(ValueDef::Param(index), TypeHint::from_type(&ty));
+                let name = syn::Ident::new("self", r.self_token.span);
+                self.func.values[value].name = Some(name.clone());
+                self.func.params.push(Param {
+                    value,
+                    ty,
+                    span: r.span(),
+                });
+                self.bind(&name, value);
                 return;
             }
         };

@@ -31,7 +31,6 @@ const REJECTED_ITEMS: &[&str] = &[
     "fn f(x: &[f64], y: &[f64]) -> &f64 { &x[0] }",
     // Not a function at all, or not Rust.
     "struct S { x: f64 }",
-    "impl S { fn f(&self) -> f64 { 1.0 } }",
     "mod m {}",
     "",
     "42",
@@ -81,6 +80,7 @@ const SUPPORTED_BODIES: &[&str] = &[
 
 /// Odd items `#[derive_frule]` supports.
 const SUPPORTED_ITEMS: &[&str] = &[
+    "impl S { fn f(&self) -> f64 { 1.0 } }",
     "fn f<T>(x: T) -> T { x }",
     "fn f<const N: usize>(x: [f64; N]) -> f64 { x[0] }",
     "fn f(x: f64) -> f64 where f64: Copy { x }",
