@@ -589,7 +589,7 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
     let span = func.sig.ident.span();
     quote_spanned! {span=>
         #[doc = #doc]
-        #[allow(dead_code, unused_variables, clippy::multiple_bound_locations)]
+        #[allow(dead_code, unused_variables, non_snake_case, clippy::multiple_bound_locations)]
         #vis fn #wrapper #impl_generics (#(#names: #inputs),*) -> #output #where_clause {
             #body
         }
