@@ -117,3 +117,57 @@ fn for_each_and_collect() {
     let d = rosenbrock_chain_frule(Dual::new(&e[..], &e[..]));
     assert_eq!(d.primal.to_bits(), rosenbrock_chain(&e).to_bits());
 }
+
+/// `windows`, `chunks`, `chain`.
+#[derive_frule]
+fn more_adaptors(x: &[f64], y: &[f64]) -> f64 {
+    let mut diffs = 0.0;
+    for w in x.windows(2) {
+        diffs += (w[1] - w[0]).powi(2);
+    }
+    let mut chunk_sums = 0.0;
+    for c in x.chunks(2) {
+        chunk_sums += c[0] * c[c.len() - 1];
+    }
+    let joined: f64 = x.iter().chain(y.iter()).map(|v| v.sin()).sum();
+    diffs + chunk_sums + joined
+}
+
+#[test]
+fn windows_chunks_chain() {
+    let args = (vec![0.3, -1.2, 2.5, 0.7, 1.1], vec![0.9, -0.4, 0.2]);
+    test_frule(
+        args.clone(),
+        |a| more_adaptors(&a.0, &a.1),
+        |a, da| {
+            more_adaptors_frule(
+                Dual::new(&a.0[..], &da.0[..]),
+                Dual::new(&a.1[..], &da.1[..]),
+            )
+        },
+    );
+    test_frule_batched::<4, _, _>(
+        args,
+        |a| more_adaptors(&a.0, &a.1),
+        |a, da| {
+            <more_adaptors as Frule<_, Batch<f64, 4>>>::frule(
+                &more_adaptors {},
+                (
+                    Dual::new(&a.0[..], &da.0[..]),
+                    Dual::new(&a.1[..], &da.1[..]),
+                ),
+            )
+        },
+    );
+    // Analytic: ∂/∂x₀ of Σ (x_{i+1} − x_i)² = −2(x₁ − x₀); of the chunk products x₀x₁ → x₁;
+    // of Σ sin → cos x₀.
+    let x = [0.3, -1.2, 2.5, 0.7, 1.1];
+    let e = [1.0, 0.0, 0.0, 0.0, 0.0];
+    let y = [0.9, -0.4, 0.2];
+    let d = more_adaptors_frule(Dual::new(&x[..], &e[..]), Dual::new(&y[..], &[0.0; 3][..]));
+    approx::assert_relative_eq!(
+        d.tangent,
+        -2.0 * (x[1] - x[0]) + x[1] + x[0].cos(),
+        max_relative = 1e-14
+    );
+}

@@ -149,6 +149,10 @@ impl Emitter<'_> {
             }
         }
         let vspan = self.func.value_span(v);
+        // `None` needs no zero tangent of its payload (which may be a reference).
+        if self.is_none_const(v) {
+            return quote_spanned!(vspan=> #rt::Dual::new(#name, ::core::option::Option::None));
+        }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
     }
 
@@ -166,6 +170,18 @@ impl Emitter<'_> {
                     | InstKind::ElemRef { mutable: true, .. }
             ),
             ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
+        }
+    }
+
+    /// Whether `v` is the constant `None` (through copies).
+    fn is_none_const(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Const(p) => p.segments.last().is_some_and(|s| s.ident == "None"),
+                InstKind::Copy(src) => self.is_none_const(*src),
+                _ => false,
+            },
+            _ => false,
         }
     }
 

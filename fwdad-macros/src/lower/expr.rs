@@ -566,7 +566,7 @@ impl Join {
 fn unsupported_name(e: &syn::Expr) -> &'static str {
     match e {
         syn::Expr::Closure(_) => {
-            "closures yet; write the closure's body as a `#[derive_frule]` function and call it"
+            "closures here: a closure can be bound with `let` and called, or passed to `map`, `filter`, `fold`, `for_each`, `any`, `all`, `max_by` or `min_by` of an iterator over a slice or range; otherwise write its body as a `#[derive_frule]` function"
         }
         syn::Expr::Async(_) => "`async` blocks: differentiate the synchronous computation instead",
         syn::Expr::Await(_) => "`.await`: differentiate the synchronous computation instead",

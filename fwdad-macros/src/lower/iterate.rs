@@ -27,6 +27,12 @@ use syn::spanned::Spanned;
 enum Chain<'e> {
     /// `inner.map(f)`: index-transparent, `f` applied to each element.
     Map(Box<Chain<'e>>, Func<'e>),
+    /// `x.windows(n)`: the sub-slices `&x[k..k + n]`.
+    Windows(&'e syn::Expr, &'e syn::Expr),
+    /// `x.chunks(n)`: the sub-slices `&x[k·n..min((k + 1)·n, len)]`.
+    Chunks(&'e syn::Expr, &'e syn::Expr),
+    /// `a.chain(b)`: `a`'s elements, then `b`'s.
+    Concat(Box<Chain<'e>>, Box<Chain<'e>>),
     Slice(&'e syn::Expr, Access),
     Range(&'e syn::Expr, &'e syn::Expr),
     Enumerate(Box<Chain<'e>>),
@@ -48,6 +54,12 @@ enum Access {
 /// An iterator chain with its operands evaluated.
 enum Seq<'e> {
     Map(Box<Seq<'e>>, Func<'e>),
+    /// Base slice and window size.
+    Windows(Value, Value),
+    /// Base slice, chunk size, base length.
+    Chunks(Value, Value, Value),
+    /// First, second, and the first's length.
+    Concat(Box<Seq<'e>>, Box<Seq<'e>>, Value),
     Slice(Value, Access),
     Range(Value),
     Enumerate(Box<Seq<'e>>),
@@ -98,8 +110,8 @@ impl Chain<'_> {
     fn has_map(&self) -> bool {
         match self {
             Chain::Map(..) => true,
-            Chain::Slice(..) | Chain::Range(..) => false,
-            Chain::Zip(a, b) => a.has_map() || b.has_map(),
+            Chain::Slice(..) | Chain::Range(..) | Chain::Windows(..) | Chain::Chunks(..) => false,
+            Chain::Zip(a, b) | Chain::Concat(a, b) => a.has_map() || b.has_map(),
             Chain::Enumerate(c)
             | Chain::Rev(c)
             | Chain::Skip(c, _)
@@ -111,9 +123,10 @@ impl Chain<'_> {
 
     fn has_slice(&self) -> bool {
         match self {
-            Chain::Slice(..) => true,
+            Chain::Slice(..) | Chain::Windows(..) | Chain::Chunks(..) => true,
             Chain::Range(..) => false,
             Chain::Map(c, _) => c.has_slice(),
+            Chain::Concat(a, b) => a.has_slice() || b.has_slice(),
             Chain::Zip(a, b) => a.has_slice() || b.has_slice(),
             Chain::Enumerate(c)
             | Chain::Rev(c)
@@ -186,6 +199,9 @@ impl Lowerer<'_> {
                     ("rev", 0) => Some(Chain::Rev(recv()?)),
                     ("copied" | "cloned", 0) => Some(Chain::Copied(recv()?)),
                     ("map", 1) => Some(Chain::Map(recv()?, self.parse_func(arg?)?)),
+                    ("windows", 1) => Some(Chain::Windows(&m.receiver, arg?)),
+                    ("chunks", 1) => Some(Chain::Chunks(&m.receiver, arg?)),
+                    ("chain", 1) => Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("zip", 1) => Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("skip", 1) => Some(Chain::Skip(recv()?, arg?)),
                     ("take", 1) => Some(Chain::Take(recv()?, arg?)),
@@ -430,7 +446,9 @@ impl Lowerer<'_> {
         let name = m.method.to_string();
         let consumer_fn = match (name.as_str(), m.args.len()) {
             ("fold", 2) => Some(self.parse_func(&m.args[1])?),
-            ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
+            ("for_each" | "any" | "all" | "max_by" | "min_by", 1) => {
+                Some(self.parse_func(&m.args[0])?)
+            }
             ("sum" | "product" | "count" | "collect", 0) => None,
             _ => return None,
         };
@@ -523,6 +541,11 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
+            "max_by" | "min_by" => {
+                let path: syn::Path =
+                    syn::parse_quote_spanned!(span=> ::core::option::Option::None);
+                Some(self.push(InstKind::Const(path), TypeHint::Unknown, span))
+            }
             _ => None,
         };
         let acc_name = syn::Ident::new("__fwdad_acc", span);
@@ -610,6 +633,46 @@ impl Lowerer<'_> {
                             |lw| Some(lw.unit(span)),
                         );
                     }
+                    "max_by" | "min_by" => {
+                        // `max_by` keeps the last maximum, `min_by` the first minimum, as
+                        // `Iterator` does: the new item replaces the best one unless
+                        // `cmp(best, item)` is `Greater` (max) / unless it is not (min).
+                        let item = lw.build_shape(item, span);
+                        let best_name = syn::Ident::new("__fwdad_best", span);
+                        let f = f.as_ref()?;
+                        let is_max = name == "max_by";
+                        let none: ArmFn<'_, '_> = Box::new(move |lw: &mut Self| {
+                            let some: syn::Path = syn::parse_quote_spanned!(span=> ::core::option::Option::Some);
+                            Some(lw.push(InstKind::Call { func: some, args: vec![item] }, TypeHint::Unknown, span))
+                        });
+                        let best_name2 = best_name.clone();
+                        let some: ArmFn<'_, '_> = Box::new(move |lw: &mut Self| {
+                            let best = lw.lookup(&best_name2.to_string())?;
+                            let rb = lw.push(InstKind::Ref { mutable: false, arg: best }, TypeHint::Unknown, span);
+                            let ri = lw.push(InstKind::Ref { mutable: false, arg: item }, TypeHint::Unknown, span);
+                            let ord = lw.apply(f, vec![Shape::Val(rb), Shape::Val(ri)], span)?;
+                            let greater: syn::Path = syn::parse_quote_spanned!(span=> ::core::cmp::Ordering::Greater);
+                            let g = lw.push(InstKind::Const(greater), TypeHint::NonDiff, span);
+                            let is_greater = lw.binary(BinOp::Eq, ord, g, span);
+                            let keep = if is_max {
+                                is_greater
+                            } else {
+                                lw.push(InstKind::Unary { op: crate::ir::UnOp::Not, arg: is_greater }, TypeHint::Bool, span)
+                            };
+                            let some: syn::Path = syn::parse_quote_spanned!(span=> ::core::option::Option::Some);
+                            let join = lw.lower_branches(
+                                keep,
+                                span,
+                                |lw| Some(lw.push(InstKind::Call { func: some.clone(), args: vec![best] }, TypeHint::Unknown, span)),
+                                |lw| Some(lw.push(InstKind::Call { func: some.clone(), args: vec![item] }, TypeHint::Unknown, span)),
+                            );
+                            join.value
+                        });
+                        let none_pat: syn::Pat = syn::parse_quote_spanned!(span=> ::core::option::Option::None);
+                        let some_pat: syn::Pat = syn::parse_quote_spanned!(span=> ::core::option::Option::Some(#best_name));
+                        let new = lw.lower_match_arms(current?, vec![(none_pat, None, none), (some_pat, None, some)], span)?;
+                        lw.assign(&acc, new);
+                    }
                     "collect" => {
                         let v = lw.build_shape(item, span);
                         let kind = InstKind::MethodCall {
@@ -647,6 +710,40 @@ impl Lowerer<'_> {
             Chain::Map(c, f) => {
                 let (s, len) = self.prepare(*c, span)?;
                 (Seq::Map(Box::new(s), f), len)
+            }
+            Chain::Windows(e, n) => {
+                let base = self.lower_expr(e)?;
+                let n = self.lower_expr(n)?;
+                let blen = int(self, method(base, "len", vec![]));
+                // len - n + 1 windows (none if n > len); `n - 1` panics for n = 0, as
+                // `windows(0)` does.
+                let one = int(
+                    self,
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                );
+                let nm1 = self.binary(BinOp::Sub, n, one, span);
+                let len = int(self, method(blen, "saturating_sub", vec![nm1]));
+                (Seq::Windows(base, n), len)
+            }
+            Chain::Chunks(e, n) => {
+                let base = self.lower_expr(e)?;
+                let n = self.lower_expr(n)?;
+                let blen = int(self, method(base, "len", vec![]));
+                // ceil(len / n); a zero size panics here as `chunks(0)` does.
+                let one = int(
+                    self,
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                );
+                let a = self.binary(BinOp::Add, blen, n, span);
+                let b = self.binary(BinOp::Sub, a, one, span);
+                let len = self.binary(BinOp::Div, b, n, span);
+                (Seq::Chunks(base, n, blen), len)
+            }
+            Chain::Concat(a, b) => {
+                let (sa, la) = self.prepare(*a, span)?;
+                let (sb, lb) = self.prepare(*b, span)?;
+                let len = self.binary(BinOp::Add, la, lb, span);
+                (Seq::Concat(Box::new(sa), Box::new(sb), la), len)
             }
             Chain::Slice(e, access) => {
                 let base = self.lower_expr(e)?;
@@ -711,6 +808,40 @@ impl Lowerer<'_> {
             Seq::Map(s, f) => {
                 let inner = self.elem(s, k, by_value, span)?;
                 Shape::Val(self.apply(f, vec![inner], span)?)
+            }
+            Seq::Windows(base, n) => {
+                let end = self.binary(BinOp::Add, k, *n, span);
+                Shape::Val(self.sub_slice(*base, k, end, span))
+            }
+            Seq::Chunks(base, n, blen) => {
+                let start = self.binary(BinOp::Mul, k, *n, span);
+                let stop = self.binary(BinOp::Add, start, *n, span);
+                let kind = InstKind::MethodCall {
+                    receiver: stop,
+                    method: syn::Ident::new("min", span),
+                    turbofish: None,
+                    args: vec![*blen],
+                };
+                let end = self.push(kind, TypeHint::Int, span);
+                Shape::Val(self.sub_slice(*base, start, end, span))
+            }
+            Seq::Concat(a, b, la) => {
+                // `k < len_a ? a(k) : b(k - len_a)`, as one merged value.
+                let in_a = self.binary(BinOp::Lt, k, *la, span);
+                let join = self.lower_branches(
+                    in_a,
+                    span,
+                    |lw| {
+                        let e = lw.elem(a, k, by_value, span)?;
+                        Some(lw.build_shape(e, span))
+                    },
+                    |lw| {
+                        let j = lw.binary(BinOp::Sub, k, *la, span);
+                        let e = lw.elem(b, j, by_value, span)?;
+                        Some(lw.build_shape(e, span))
+                    },
+                );
+                Shape::Val(join.value?)
             }
             Seq::Slice(base, access) => {
                 let elem_ty = self.func.values[*base].ty.element();
@@ -786,6 +917,31 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `&base[start..end]`.
+    fn sub_slice(&mut self, base: Value, start: Value, end: Value, span: Span) -> Value {
+        let range = self.push(
+            InstKind::Range {
+                start: Some(start),
+                end: Some(end),
+                closed: false,
+            },
+            TypeHint::Range,
+            span,
+        );
+        let ty = TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(
+            self.func.values[base].ty.element(),
+        ))));
+        self.push(
+            InstKind::Slice {
+                base,
+                range,
+                mutable: false,
+            },
+            ty,
+            span,
+        )
+    }
+
     pub(crate) fn build_shape(&mut self, shape: Shape, span: Span) -> Value {
         match shape {
             Shape::Val(v) => v,
@@ -801,6 +957,9 @@ impl Lowerer<'_> {
         }
     }
 }
+
+/// A `match` arm's body, as `lower_match_arms` takes it.
+type ArmFn<'e, 'd> = super::matching::ArmBody<'e, 'd>;
 
 /// Whether the consumer produces an accumulated value (rather than `()`).
 fn init_present(name: &str) -> bool {
@@ -833,7 +992,7 @@ fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections
                 add(f);
                 walk(inner, add);
             }
-            Chain::Zip(a, b) => {
+            Chain::Zip(a, b) | Chain::Concat(a, b) => {
                 walk(a, add);
                 walk(b, add);
             }
@@ -843,7 +1002,7 @@ fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections
             | Chain::Take(inner, _)
             | Chain::StepBy(inner, _)
             | Chain::Copied(inner) => walk(inner, add),
-            Chain::Slice(..) | Chain::Range(..) => {}
+            Chain::Slice(..) | Chain::Range(..) | Chain::Windows(..) | Chain::Chunks(..) => {}
         }
     }
     walk(chain, &mut add);
