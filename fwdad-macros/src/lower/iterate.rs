@@ -446,9 +446,7 @@ impl Lowerer<'_> {
         let name = m.method.to_string();
         let consumer_fn = match (name.as_str(), m.args.len()) {
             ("fold", 2) => Some(self.parse_func(&m.args[1])?),
-            ("for_each" | "any" | "all" | "max_by" | "min_by", 1) => {
-                Some(self.parse_func(&m.args[0])?)
-            }
+            ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
             ("sum" | "product" | "count" | "collect", 0) => None,
             _ => return None,
         };
@@ -541,11 +539,6 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
-            "max_by" | "min_by" => {
-                let path: syn::Path =
-                    syn::parse_quote_spanned!(span=> ::core::option::Option::None);
-                Some(self.push(InstKind::Const(path), TypeHint::Unknown, span))
-            }
             _ => None,
         };
         let acc_name = syn::Ident::new("__fwdad_acc", span);
@@ -632,46 +625,6 @@ impl Lowerer<'_> {
                             },
                             |lw| Some(lw.unit(span)),
                         );
-                    }
-                    "max_by" | "min_by" => {
-                        // `max_by` keeps the last maximum, `min_by` the first minimum, as
-                        // `Iterator` does: the new item replaces the best one unless
-                        // `cmp(best, item)` is `Greater` (max) / unless it is not (min).
-                        let item = lw.build_shape(item, span);
-                        let best_name = syn::Ident::new("__fwdad_best", span);
-                        let f = f.as_ref()?;
-                        let is_max = name == "max_by";
-                        let none: ArmFn<'_, '_> = Box::new(move |lw: &mut Self| {
-                            let some: syn::Path = syn::parse_quote_spanned!(span=> ::core::option::Option::Some);
-                            Some(lw.push(InstKind::Call { func: some, args: vec![item] }, TypeHint::Unknown, span))
-                        });
-                        let best_name2 = best_name.clone();
-                        let some: ArmFn<'_, '_> = Box::new(move |lw: &mut Self| {
-                            let best = lw.lookup(&best_name2.to_string())?;
-                            let rb = lw.push(InstKind::Ref { mutable: false, arg: best }, TypeHint::Unknown, span);
-                            let ri = lw.push(InstKind::Ref { mutable: false, arg: item }, TypeHint::Unknown, span);
-                            let ord = lw.apply(f, vec![Shape::Val(rb), Shape::Val(ri)], span)?;
-                            let greater: syn::Path = syn::parse_quote_spanned!(span=> ::core::cmp::Ordering::Greater);
-                            let g = lw.push(InstKind::Const(greater), TypeHint::NonDiff, span);
-                            let is_greater = lw.binary(BinOp::Eq, ord, g, span);
-                            let keep = if is_max {
-                                is_greater
-                            } else {
-                                lw.push(InstKind::Unary { op: crate::ir::UnOp::Not, arg: is_greater }, TypeHint::Bool, span)
-                            };
-                            let some: syn::Path = syn::parse_quote_spanned!(span=> ::core::option::Option::Some);
-                            let join = lw.lower_branches(
-                                keep,
-                                span,
-                                |lw| Some(lw.push(InstKind::Call { func: some.clone(), args: vec![best] }, TypeHint::Unknown, span)),
-                                |lw| Some(lw.push(InstKind::Call { func: some.clone(), args: vec![item] }, TypeHint::Unknown, span)),
-                            );
-                            join.value
-                        });
-                        let none_pat: syn::Pat = syn::parse_quote_spanned!(span=> ::core::option::Option::None);
-                        let some_pat: syn::Pat = syn::parse_quote_spanned!(span=> ::core::option::Option::Some(#best_name));
-                        let new = lw.lower_match_arms(current?, vec![(none_pat, None, none), (some_pat, None, some)], span)?;
-                        lw.assign(&acc, new);
                     }
                     "collect" => {
                         let v = lw.build_shape(item, span);
@@ -957,9 +910,6 @@ impl Lowerer<'_> {
         }
     }
 }
-
-/// A `match` arm's body, as `lower_match_arms` takes it.
-type ArmFn<'e, 'd> = super::matching::ArmBody<'e, 'd>;
 
 /// Whether the consumer produces an accumulated value (rather than `()`).
 fn init_present(name: &str) -> bool {
