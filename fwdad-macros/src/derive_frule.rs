@@ -397,6 +397,12 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
                 if let syn::Type::ImplTrait(it) = &*t.ty {
                     diag.error_spanned(it, "`#[derive_frule]` does not support `impl Trait` parameters; use a concrete type");
                 }
+                if contains_fn_value(&t.ty) {
+                    diag.error_spanned(
+                        &t.ty,
+                        "`#[derive_frule]` does not support function values as parameters (`dyn Fn`, `impl Fn`, `fn(..)`): a derived body can only call functions by path; call the function directly, or pass its result",
+                    );
+                }
                 if contains_raw_pointer(&t.ty) {
                     diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
@@ -469,6 +475,22 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         inputs,
         output,
     })
+}
+
+/// Whether `ty` mentions a trait object or a function pointer (a function value).
+fn contains_fn_value(ty: &syn::Type) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
+            self.0 = true;
+        }
+        fn visit_type_bare_fn(&mut self, _: &'ast syn::TypeBareFn) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
 }
 
 fn contains_raw_pointer(ty: &syn::Type) -> bool {
