@@ -1,6 +1,6 @@
 //! Closures and iterator chains in derived bodies: `map`, `filter`, `sum`, `product`,
-//! `fold`, `count`, `for_each`, `any`, `all`, `collect`, closures bound with `let`,
-//! capturing active and inactive values, and closure parameter patterns.
+//! `fold`, `count`, `for_each`, `any`, `all`, `collect`, `max_by`/`min_by`, closures
+//! bound with `let`, capturing active and inactive values, and closure parameter patterns.
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};
 
@@ -169,5 +169,115 @@ fn windows_chunks_chain() {
         d.tangent,
         -2.0 * (x[1] - x[0]) + x[1] + x[0].cos(),
         max_relative = 1e-14
+    );
+}
+
+/// Log-sum-exp with `max_by` for the shift, as the story writes it.
+#[derive_frule]
+fn log_sum_exp_max_by(x: &[f64]) -> f64 {
+    let m = x
+        .iter()
+        .copied()
+        .max_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap();
+    let s: f64 = x.iter().map(|v| (v - m).exp()).sum();
+    m + s.ln()
+}
+
+/// `max_by` and `min_by` returning the `Option` (ties and emptiness observable), over a
+/// plain slice and over a mapped chain.
+#[derive_frule]
+fn extremes(x: &[f64], k: f64) -> (Option<f64>, Option<f64>) {
+    let hi = x.iter().copied().max_by(|a, b| a.total_cmp(b));
+    let lo = x
+        .iter()
+        .map(|v| (v - k) * (v - k))
+        .min_by(|a, b| a.partial_cmp(b).unwrap());
+    (hi, lo)
+}
+
+#[test]
+fn log_sum_exp_with_max_by_matches_softmax() {
+    let x: Vec<f64> = vec![0.3, -1.0, 2.2, 0.0];
+    let z: f64 = x.iter().map(|v| v.exp()).sum();
+    for k in 0..x.len() {
+        let mut e = [0.0; 4];
+        e[k] = 1.0;
+        let d = log_sum_exp_max_by_frule(Dual::new(&x[..], &e[..]));
+        assert_eq!(d.primal.to_bits(), log_sum_exp_max_by(&x).to_bits());
+        approx::assert_relative_eq!(d.tangent, x[k].exp() / z, max_relative = 1e-13);
+    }
+    test_frule(
+        (x.clone(),),
+        |a| log_sum_exp_max_by(&a.0),
+        |a, da| log_sum_exp_max_by_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    test_frule_batched::<3, _, _>(
+        (x,),
+        |a| log_sum_exp_max_by(&a.0),
+        |a, da| {
+            <log_sum_exp_max_by as Frule<_, Batch<f64, 3>>>::frule(
+                &log_sum_exp_max_by {},
+                (Dual::new(&a.0[..], &da.0[..]),),
+            )
+        },
+    );
+}
+
+#[test]
+fn max_by_and_min_by_pick_the_element_std_picks() {
+    // max_by keeps the last of equal maxima, min_by the first of equal minima: the
+    // tangent tells which element was chosen.
+    let x = [1.0, 3.0, -2.0, 3.0, -2.0];
+    let dx = [10.0, 20.0, 30.0, 40.0, 50.0];
+    let k = 0.5;
+    let d = extremes_frule(Dual::new(&x[..], &dx[..]), Dual::new(k, 0.0));
+    let (hi, lo) = d.primal;
+    assert_eq!((hi, lo), extremes(&x, k));
+    assert_eq!(hi, Some(3.0));
+    assert_eq!(d.tangent.0, Some(40.0));
+    // (v - k)^2 is smallest at v = 1.0 (index 0): tangent 2 (v - k) dv = 2 * 0.5 * 10.
+    assert_eq!(lo, Some(0.25));
+    assert_eq!(d.tangent.1, Some(10.0));
+    // With k active: d/dk (v - k)^2 = -2 (v - k).
+    let d = extremes_frule(Dual::new(&x[..], &[0.0; 5][..]), Dual::new(k, 1.0));
+    assert_eq!(d.tangent.1, Some(-1.0));
+    // Empty input: both `None`, with `None` tangents.
+    let e: [f64; 0] = [];
+    let d = extremes_frule(Dual::new(&e[..], &e[..]), Dual::new(k, 1.0));
+    assert_eq!(d.primal, (None, None));
+    assert_eq!(d.tangent, (None, None));
+    test_frule(
+        (vec![0.4, -1.5, 2.0, 0.9], 0.3),
+        |a| extremes(&a.0, a.1),
+        |a, da| extremes_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+}
+
+/// `max_by` over borrowed elements (`Option<&f64>`) and over a mapped range.
+#[derive_frule]
+fn borrowed_and_range(x: &[f64], w: f64) -> f64 {
+    let big = *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    let small = (0..x.len())
+        .map(|i| x[i] * w)
+        .min_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    big * small
+}
+
+#[test]
+fn max_by_over_references_and_ranges() {
+    // x = [0.5, 2.0, -1.0], w = 1.5: big = x[1], small = x[2] * w; f = x1 * x2 * w.
+    let x = vec![0.5, 2.0, -1.0];
+    let w = 1.5;
+    let d = borrowed_and_range_frule(Dual::new(&x[..], &[0.0, 0.0, 1.0][..]), Dual::new(w, 0.0));
+    assert_eq!(d.primal, borrowed_and_range(&x, w));
+    assert_eq!(d.tangent, x[1] * w);
+    let d = borrowed_and_range_frule(Dual::new(&x[..], &[0.0; 3][..]), Dual::new(w, 1.0));
+    assert_eq!(d.tangent, x[1] * x[2]);
+    test_frule(
+        (x, w),
+        |a| borrowed_and_range(&a.0, a.1),
+        |a, da| borrowed_and_range_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
     );
 }

@@ -459,7 +459,10 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 ..
             } => {
                 let name = method.to_string();
-                if float_method(&name).is_some() || !(is(receiver) || args.iter().any(is)) {
+                if float_method(&name).is_some()
+                    || PRIMAL_PREDICATES.contains(&name.as_str())
+                    || !(is(receiver) || args.iter().any(is))
+                {
                     continue;
                 }
                 if is_user_method(func, *receiver, &name) {

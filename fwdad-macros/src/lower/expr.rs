@@ -261,7 +261,7 @@ impl Lowerer<'_> {
         Some(out)
     }
 
-    fn lower_path(&mut self, p: &syn::ExprPath) -> Value {
+    pub(crate) fn lower_path(&mut self, p: &syn::ExprPath) -> Value {
         if p.qself.is_none() && p.path.segments.len() == 1 && p.path.leading_colon.is_none() {
             let seg = &p.path.segments[0];
             if self.lookup_closure(&seg.ident.to_string()).is_some() {
@@ -411,7 +411,7 @@ impl Lowerer<'_> {
     }
 
     /// The value of a lowered `if` (`None` if both branches diverged), typed `ty`.
-    fn join_value(&mut self, join: Join, ty: TypeHint) -> Option<Value> {
+    pub(crate) fn join_value(&mut self, join: Join, ty: TypeHint) -> Option<Value> {
         let v = join.value?;
         self.func.values[v].ty = ty;
         Some(v)

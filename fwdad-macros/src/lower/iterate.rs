@@ -91,7 +91,7 @@ enum Tail<'e> {
 
 /// Methods that consume an iterator into a value.
 const CONSUMERS: &[&str] = &[
-    "sum", "product", "fold", "count", "for_each", "any", "all", "collect",
+    "sum", "product", "fold", "count", "for_each", "any", "all", "collect", "max_by", "min_by",
 ];
 
 /// Whether `m` consumes an iterator (`.sum()`, `.fold(..)`, ...).
@@ -436,7 +436,8 @@ impl Lowerer<'_> {
     }
 
     /// `chain.sum()`, `.product()`, `.fold(init, f)`, `.count()`, `.for_each(f)`,
-    /// `.any(p)`, `.all(p)`, `.collect()`, as a counted loop with an accumulator. `None`
+    /// `.any(p)`, `.all(p)`, `.collect()` as a counted loop with an accumulator, and
+    /// `.max_by(cmp)`/`.min_by(cmp)` (see `lower_extremum`). `None`
     /// if the receiver is not a chain this lowering handles.
     pub(crate) fn try_lower_consumer(&mut self, m: &syn::ExprMethodCall) -> Option<Option<Value>> {
         let (chain, tail) = self.parse_pipeline(&m.receiver)?;
@@ -447,6 +448,19 @@ impl Lowerer<'_> {
         let consumer_fn = match (name.as_str(), m.args.len()) {
             ("fold", 2) => Some(self.parse_func(&m.args[1])?),
             ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
+            // The comparator gets `&Item`s: a closure (a path such as `f64::total_cmp`
+            // would be handed values), over a chain whose indices follow its source.
+            ("max_by" | "min_by", 1) => match (tail.is_empty(), self.parse_func(&m.args[0])?) {
+                (true, f @ (Func::Lambda(_) | Func::Bound(_))) => Some(f),
+                (false, _) => {
+                    self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` on a chain without `filter`; collect the filtered values first (`.collect::<Vec<_>>()`) or compute the extremum with `fold`"));
+                    return Some(Some(self.poison(m.span())));
+                }
+                (true, Func::Path(p)) => {
+                    self.diag.error_spanned(p, format!("`#[derive_frule]` takes `{name}`'s comparator as a closure: write `|a, b| a.total_cmp(b)` (or `a.partial_cmp(b).unwrap()`)"));
+                    return Some(Some(self.poison(m.span())));
+                }
+            },
             ("sum" | "product" | "count" | "collect", 0) => None,
             _ => return None,
         };
@@ -465,7 +479,115 @@ impl Lowerer<'_> {
                 }
             }
         }
+        if name == "max_by" || name == "min_by" {
+            return Some(self.lower_extremum(m, &name, chain, consumer_fn?));
+        }
         Some(self.lower_consumer(m, &name, chain, tail, consumer_fn))
+    }
+
+    /// `chain.max_by(cmp)` / `.min_by(cmp)` as std folds them: the first element, then
+    /// `cmp(&best, &item)` for each later one; `max_by` takes the item unless `best` is
+    /// greater (ties keep the last), `min_by` only if `best` is greater (ties keep the
+    /// first). `None` for an empty chain. The comparator only reads primals, so the
+    /// result's tangent is the chosen element's.
+    fn lower_extremum(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        name: &str,
+        chain: Chain<'_>,
+        cmp: Func<'_>,
+    ) -> Option<Value> {
+        let span = m.span();
+        let mut assigned = closure_assignments(&chain, &[]);
+        if let Func::Lambda(c) = &cmp {
+            assigned.extend(closure_body_assignments(c));
+        }
+        let (seq, len) = self.prepare(chain, span)?;
+        let int = |lw: &mut Self, l: syn::Lit| lw.push(InstKind::Lit(l), TypeHint::Int, span);
+        let zero = int(self, syn::parse_quote_spanned!(span=> 0usize));
+        let nonempty = self.binary(BinOp::Gt, len, zero, span);
+        let best = syn::Ident::new("__fwdad_best", span);
+        let keep_last = name == "max_by";
+        let join = self.lower_branches(
+            nonempty,
+            span,
+            |lw| {
+                lw.push_scope();
+                let first = lw.elem(&seq, zero, false, span)?;
+                let first = lw.build_shape(first, span);
+                let first = lw.push(
+                    InstKind::Copy(first),
+                    lw.func.values[first].ty.clone(),
+                    span,
+                );
+                lw.bind(&best, first);
+                assigned.insert(best.to_string());
+                let one = int(lw, syn::parse_quote_spanned!(span=> 1usize));
+                let range = lw.push(
+                    InstKind::Range {
+                        start: Some(one),
+                        end: Some(len),
+                        closed: false,
+                    },
+                    TypeHint::Range,
+                    span,
+                );
+                let best_name = best.to_string();
+                lw.lower_for_over(None, range, assigned, span, |lw, k| {
+                    let item = lw.elem(&seq, k?, false, span)?;
+                    let item = lw.build_shape(item, span);
+                    let current = lw.lookup(&best_name)?;
+                    // The comparator takes `&Item`s.
+                    let by_ref = |lw: &mut Self, v: Value| {
+                        let ty = TypeHint::Ref(Box::new(lw.func.values[v].ty.clone()));
+                        let kind = InstKind::Ref {
+                            mutable: false,
+                            arg: v,
+                        };
+                        Shape::Val(lw.push(kind, ty, span))
+                    };
+                    let args = vec![by_ref(lw, current), by_ref(lw, item)];
+                    let ord = lw.apply(&cmp, args, span)?;
+                    let greater: syn::ExprPath =
+                        syn::parse_quote_spanned!(span=> ::core::cmp::Ordering::Greater);
+                    let greater = lw.lower_path(&greater);
+                    let op = if keep_last { BinOp::Ne } else { BinOp::Eq };
+                    let take = lw.binary(op, ord, greater, span);
+                    let name = best_name.clone();
+                    lw.lower_branches(
+                        take,
+                        span,
+                        |lw| {
+                            lw.assign(&name, item);
+                            Some(lw.unit(span))
+                        },
+                        |lw| Some(lw.unit(span)),
+                    );
+                    Some(lw.unit(span))
+                })?;
+                let chosen = lw.lookup(&best_name)?;
+                let some: syn::Path =
+                    syn::parse_quote_spanned!(span=> ::core::option::Option::Some);
+                let ty = TypeHint::Unknown;
+                let v = lw.push(
+                    InstKind::Call {
+                        func: some,
+                        args: vec![chosen],
+                    },
+                    ty,
+                    span,
+                );
+                lw.pop_scope();
+                Some(v)
+            },
+            |lw| {
+                let none: syn::ExprPath =
+                    syn::parse_quote_spanned!(span=> ::core::option::Option::None);
+                Some(lw.lower_path(&none))
+            },
+        );
+        let ty = join.ty();
+        self.join_value(join, ty)
     }
 
     fn lower_consumer(
