@@ -1,7 +1,7 @@
-//! `#[derive_frule]` on an `impl` block: `&self` and `&mut self` methods, associated
+//! `#[derive_frule]` on an `impl` block: `&self`, `&mut self` and `self` methods, associated
 //! functions, calls by method syntax and by path from other derived bodies.
 use fwdad::prelude::*;
-use fwdad::testing::test_frule;
+use fwdad::testing::{test_frule, test_frule_batched};
 
 #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
 pub struct Spring {
@@ -65,4 +65,82 @@ fn methods_through_their_rules() {
     // The one-direction entry point of a method.
     let e = Spring::energy_frule(Dual::new(&s, &t), Dual::new(1.5, 1.0));
     assert_eq!((e.primal, e.tangent), (s.energy(1.5), 3.0 * 1.25));
+}
+
+/// Methods taking `self` by value (a `Copy` type and a consumed, rebuilt one).
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+struct Coil {
+    k: f64,
+    rest: f64,
+}
+
+#[derive_frule]
+impl Coil {
+    fn energy(self, x: f64) -> f64 {
+        let d = x - self.rest;
+        0.5 * self.k * d * d
+    }
+
+    fn stiffened(mut self, by: f64) -> Self {
+        self.k *= 1.0 + by;
+        self
+    }
+}
+
+/// Calls both by method syntax, the receiver used again afterwards (it is `Copy`).
+#[derive_frule]
+fn coil_work(c: &Coil, x: f64, by: f64) -> f64 {
+    let stiff = c.stiffened(by);
+    let fixed = Coil { k: 2.0, rest: 0.0 };
+    stiff.energy(x) + c.energy(x) + Coil::energy(*c, 2.0 * x) + fixed.energy(x)
+}
+
+#[test]
+fn self_by_value_methods() {
+    let c = Coil { k: 3.0, rest: 0.5 };
+    let (x, by) = (1.25, 0.2);
+    // f = 0.5 k (1 + by) (x - r)^2 + 0.5 k (x - r)^2 + 0.5 k (2x - r)^2 + x^2 (the
+    // constant coil, a receiver independent of the inputs).
+    let d = |x: f64| x - c.rest;
+    let dk = 0.5 * (1.0 + by) * d(x).powi(2) + 0.5 * d(x).powi(2) + 0.5 * d(2.0 * x).powi(2);
+    let dx = c.k * (1.0 + by) * d(x) + c.k * d(x) + 2.0 * c.k * d(2.0 * x) + 2.0 * x;
+    let dby = 0.5 * c.k * d(x).powi(2);
+    let tc = CoilTangent { k: 1.0, rest: 0.0 };
+    let r = coil_work_frule(Dual::new(&c, &tc), Dual::new(x, 0.0), Dual::new(by, 0.0));
+    assert_eq!(r.primal, coil_work(&c, x, by));
+    approx::assert_relative_eq!(r.tangent, dk, max_relative = 1e-13);
+    let zero = CoilTangent { k: 0.0, rest: 0.0 };
+    let r = coil_work_frule(Dual::new(&c, &zero), Dual::new(x, 1.0), Dual::new(by, 0.0));
+    approx::assert_relative_eq!(r.tangent, dx, max_relative = 1e-13);
+    let r = coil_work_frule(Dual::new(&c, &zero), Dual::new(x, 0.0), Dual::new(by, 1.0));
+    approx::assert_relative_eq!(r.tangent, dby, max_relative = 1e-13);
+    test_frule(
+        (c, x, by),
+        |a| coil_work(&a.0, a.1, a.2),
+        |a, da| {
+            coil_work_frule(
+                Dual::new(&a.0, &da.0),
+                Dual::new(a.1, da.1),
+                Dual::new(a.2, da.2),
+            )
+        },
+    );
+    test_frule_batched::<3, _, _>(
+        (c, x, by),
+        |a| coil_work(&a.0, a.1, a.2),
+        |a, da| {
+            <coil_work as Frule<_, Batch<f64, 3>>>::frule(
+                &coil_work {},
+                (
+                    Dual::new(&a.0, &da.0),
+                    Dual::new(a.1, da.1),
+                    Dual::new(a.2, da.2),
+                ),
+            )
+        },
+    );
+    // The method's own entry point.
+    let s = Coil::stiffened_frule(Dual::new(c, tc), Dual::new(by, 0.0));
+    assert_eq!(s.primal, c.stiffened(by));
+    assert_eq!(s.tangent.k, 1.0 + by);
 }

@@ -138,14 +138,19 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
-            let Some(func) = method_as_fn(m, &self_ty, ty_ident, &mut diag) else {
-                continue;
-            };
+            let func = method_as_fn(m, &self_ty, ty_ident);
             let sig = check_signature(&func.sig, &mut diag, true);
             let body = pipeline(&func, &args, &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
                 items.extend(emit_items(&func, &sig, &body, &rt));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt));
+                if takes_self_by_value(m) {
+                    // `SelfByValue` converts the receiver to the owned `Self` dual.
+                    let marker = &func.sig.ident;
+                    items.extend(quote! {
+                        impl #rt::MethodOf for #marker { type SelfTy = #self_ty; }
+                    });
+                }
             }
         }
     }
@@ -163,20 +168,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
 }
 
 /// A method as a free function named after its rule marker: `&self` becomes the first
-/// parameter `self: &Ty` (`&mut self` likewise), and `Self` is `Ty` throughout.
-fn method_as_fn(
-    m: &syn::ImplItemFn,
-    self_ty: &syn::Type,
-    ty_ident: &syn::Ident,
-    diag: &mut Diagnostics,
-) -> Option<syn::ItemFn> {
+/// parameter `self: &Ty` (`&mut self`, `self` likewise), and `Self` is `Ty` throughout.
+fn method_as_fn(m: &syn::ImplItemFn, self_ty: &syn::Type, ty_ident: &syn::Ident) -> syn::ItemFn {
     let mut sig = m.sig.clone();
-    if let Some(syn::FnArg::Receiver(r)) = sig.inputs.first() {
-        if r.reference.is_none() {
-            diag.error_spanned(r, "`#[derive_frule]` supports `&self` and `&mut self` methods; take `self` by reference, or write a free function");
-            return None;
-        }
-    }
     sig.ident = format_ident!("__fwdad_{}_{}", ty_ident, m.sig.ident);
     let mut func = syn::ItemFn {
         attrs: vec![],
@@ -185,7 +179,7 @@ fn method_as_fn(
         block: Box::new(m.block.clone()),
     };
     ReplaceSelfType(self_ty).visit_item_fn_mut(&mut func);
-    Some(func)
+    func
 }
 
 /// Replaces the `Self` type in paths (`Self`, `Self::new`, `Self { .. }`) by the impl's type.
@@ -215,6 +209,11 @@ impl VisitMut for ReplaceSelfType<'_> {
     }
 }
 
+/// Whether the method's receiver is `self` (or `mut self`) by value.
+fn takes_self_by_value(m: &syn::ImplItemFn) -> bool {
+    matches!(m.sig.inputs.first(), Some(syn::FnArg::Receiver(r)) if r.reference.is_none())
+}
+
 /// On the method's type: the dispatch methods and `m_frule`.
 fn emit_method_entry(
     m: &syn::ImplItemFn,
@@ -227,6 +226,14 @@ fn emit_method_entry(
     let by_value = format_ident!("__fwdad_rule_{}", m.sig.ident);
     let by_type = format_ident!("__fwdad_rules_of_{}", m.sig.ident);
     let entry = format_ident!("{}_frule", m.sig.ident);
+    // `recv.m(..)` passes `&mut recv`; a `self` method takes a clone of it.
+    let (dispatch_ty, dispatched) = match takes_self_by_value(m) {
+        true => (
+            quote!(#rt::SelfByValue<#marker>),
+            quote!(#rt::SelfByValue(#marker {})),
+        ),
+        false => (quote!(#marker), quote!(#marker {})),
+    };
     let names = &sig.names;
     let inputs: Vec<_> = sig.inputs.iter().map(|t| quote!(#rt::Dual<#t>)).collect();
     let output = &sig.output;
@@ -234,8 +241,8 @@ fn emit_method_entry(
     quote! {
         #[doc(hidden)]
         #[inline(always)]
-        #vis fn #by_value(&self) -> #marker {
-            #marker {}
+        #vis fn #by_value(&self) -> #dispatch_ty {
+            #dispatched
         }
         #[doc(hidden)]
         #[inline(always)]

@@ -389,8 +389,9 @@ impl Emitter<'_> {
                 },
                 Form::UserMethod,
             ) => {
-                // Dispatch through the receiver's primal type, then pass the receiver as the
-                // rule's `&self`/`&mut self` dual (an inactive receiver is promoted first).
+                // Dispatch through the receiver's primal type, then pass `&mut` the receiver
+                // dual; `CoerceTo` makes it the rule's `&self`/`&mut self`/`self` form (an
+                // inactive receiver is promoted first).
                 let recv = self.name(*receiver);
                 let rule = format_ident!("__fwdad_rule_{}", method, span = method.span());
                 let rest = &args[1..];

@@ -177,3 +177,74 @@ coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B
 coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9);
 coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10);
 coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10, A11 B11 11);
+
+/// The rule of a method taking `self` by value, as a call `recv.m(..)` in a derived body
+/// finds it: the call passes `&mut recv` (as for `&self` methods, since the call site
+/// cannot see the receiver kind), and this hands the rule an owned copy of the receiver
+/// dual. The primal call moves or copies the receiver (auto-deref copies a borrowed
+/// `Copy` one), so no one observes the original again.
+pub struct SelfByValue<R>(pub R);
+
+/// The `Self` type of a method rule (generated for methods taking `self` by value).
+pub trait MethodOf {
+    /// The type the method belongs to.
+    type SelfTy: Differentiable + Clone;
+}
+
+/// The owned receiver dual a `self` method's rule takes, as `SelfByValue` receives it:
+/// the call site's `&mut` receiver dual (owned, borrowed or mutably borrowed) converts to
+/// it by cloning. A wrapper, so these conversions never compete with the `&self` ones.
+pub struct OwnedRecv<D>(pub D);
+
+impl<P: Differentiable + Clone, T: Clone> CoerceTo<OwnedRecv<Dual<P, T>>> for &mut Dual<P, T> {
+    #[inline(always)]
+    fn coerce(self) -> OwnedRecv<Dual<P, T>> {
+        OwnedRecv(Dual::new(self.primal.clone(), self.tangent.clone()))
+    }
+}
+
+impl<P: Differentiable + Clone, T: Clone> CoerceTo<OwnedRecv<Dual<P, T>>> for &mut Dual<&P, &T> {
+    #[inline(always)]
+    fn coerce(self) -> OwnedRecv<Dual<P, T>> {
+        OwnedRecv(Dual::new(self.primal.clone(), self.tangent.clone()))
+    }
+}
+
+impl<P: Differentiable + Clone, T: Clone> CoerceTo<OwnedRecv<Dual<P, T>>>
+    for &mut Dual<&mut P, &mut T>
+{
+    #[inline(always)]
+    fn coerce(self) -> OwnedRecv<Dual<P, T>> {
+        OwnedRecv(Dual::new(self.primal.clone(), self.tangent.clone()))
+    }
+}
+
+/// The receiver's tangent type in mode `S`.
+type RecvTangent<R, S> = <<R as MethodOf>::SelfTy as Differentiable>::TangentIn<S>;
+
+macro_rules! self_by_value {
+    ($($A:ident $a:ident),*) => {
+        impl<R, S: Mode, $($A),*> Frule<(OwnedRecv<Dual<R::SelfTy, RecvTangent<R, S>>>, $($A,)*), S>
+            for SelfByValue<R>
+        where
+            R: MethodOf + Frule<(Dual<R::SelfTy, RecvTangent<R, S>>, $($A,)*), S>,
+        {
+            type Output = <R as Frule<(Dual<R::SelfTy, RecvTangent<R, S>>, $($A,)*), S>>::Output;
+            #[inline(always)]
+            fn frule(
+                &self,
+                (recv, $($a,)*): (OwnedRecv<Dual<R::SelfTy, RecvTangent<R, S>>>, $($A,)*),
+            ) -> Self::Output {
+                self.0.frule((recv.0, $($a,)*))
+            }
+        }
+    };
+}
+self_by_value!();
+self_by_value!(A1 a1);
+self_by_value!(A1 a1, A2 a2);
+self_by_value!(A1 a1, A2 a2, A3 a3);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7);

@@ -45,7 +45,7 @@ pub mod testing;
 
 pub use differentiable::{Differentiable, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
-pub use frule::{call, Frule};
+pub use frule::{call, Frule, MethodOf, SelfByValue};
 pub use real::Real;
 pub use tangent::{
     Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,

@@ -1,11 +1,12 @@
 use fwdad::prelude::*;
 
-#[derive(Clone, Copy, Differentiable)]
+// A method taking `self` by value needs `Self: Clone`: a call `recv.m(..)` hands the rule
+// a copy of the receiver's dual.
+#[derive(Differentiable)]
 struct Spring {
     k: f64,
 }
 
-// A method taking `self` by value is not supported yet: the error names the receiver.
 #[derive_frule]
 impl Spring {
     fn energy(self, x: f64) -> f64 {
