@@ -144,3 +144,92 @@ fn self_by_value_methods() {
     assert_eq!(s.primal, c.stiffened(by));
     assert_eq!(s.tangent.k, 1.0 + by);
 }
+
+/// A generic `impl` block over `T: Float` (f32 and f64), with `Self` paths.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+struct Pendulum<T> {
+    length: T,
+    gravity: T,
+}
+
+#[derive_frule]
+impl<T: num_traits::Float> Pendulum<T> {
+    fn period_sq(&self) -> T {
+        let four_pi_sq = T::from(4.0 * std::f64::consts::PI * std::f64::consts::PI).unwrap();
+        four_pi_sq * self.length / self.gravity
+    }
+
+    fn stretched(&self, by: T) -> Self {
+        Self {
+            length: self.length * by,
+            gravity: self.gravity,
+        }
+    }
+
+    fn energy(&self, theta: T) -> T {
+        self.gravity * self.length * (T::one() - theta.cos())
+    }
+}
+
+#[derive_frule]
+fn pendulum_score<T: num_traits::Float>(p: &Pendulum<T>, by: T, theta: T) -> T {
+    let q = p.stretched(by);
+    q.period_sq() + Pendulum::<T>::energy(&q, theta)
+}
+
+#[test]
+fn generic_impl_block_in_f64_and_f32() {
+    let p = Pendulum {
+        length: 1.5f64,
+        gravity: 9.81,
+    };
+    let (by, theta) = (1.2f64, 0.4f64);
+    // s = 4π² L by / g + g L by (1 - cos θ).
+    let c = 4.0 * std::f64::consts::PI * std::f64::consts::PI;
+    let d_by = c * p.length / p.gravity + p.gravity * p.length * (1.0 - theta.cos());
+    let d_theta = p.gravity * p.length * by * theta.sin();
+    let zero = PendulumTangent {
+        length: 0.0,
+        gravity: 0.0,
+    };
+    let r = pendulum_score_frule(
+        Dual::new(&p, &zero),
+        Dual::new(by, 1.0),
+        Dual::new(theta, 0.0),
+    );
+    assert_eq!(r.primal, pendulum_score(&p, by, theta));
+    approx::assert_relative_eq!(r.tangent, d_by, max_relative = 1e-13);
+    let r = pendulum_score_frule(
+        Dual::new(&p, &zero),
+        Dual::new(by, 0.0),
+        Dual::new(theta, 1.0),
+    );
+    approx::assert_relative_eq!(r.tangent, d_theta, max_relative = 1e-13);
+    test_frule(
+        (p, by, theta),
+        |a| pendulum_score(&a.0, a.1, a.2),
+        |a, da| {
+            pendulum_score_frule(
+                Dual::new(&a.0, &da.0),
+                Dual::new(a.1, da.1),
+                Dual::new(a.2, da.2),
+            )
+        },
+    );
+    // f32, through the method's own entry point.
+    let p32 = Pendulum {
+        length: 1.5f32,
+        gravity: 9.81f32,
+    };
+    let z32 = PendulumTangent {
+        length: 1.0f32,
+        gravity: 0.0f32,
+    };
+    let r = Pendulum::<f32>::energy_frule(Dual::new(&p32, &z32), Dual::new(0.4f32, 0.0));
+    assert_eq!(r.primal, p32.energy(0.4));
+    approx::assert_relative_eq!(
+        r.tangent,
+        9.81f32 * (1.0 - 0.4f32.cos()),
+        max_relative = 1e-6
+    );
+}

@@ -108,23 +108,15 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             "`#[derive_frule]` supports inherent `impl` blocks only, not trait impls",
         );
     }
-    if !imp.generics.params.is_empty() {
+    if let Some(p) = imp.generics.lifetimes().next() {
         diag.error_spanned(
-            &imp.generics,
-            "`#[derive_frule]` does not support generic `impl` blocks yet",
+            p,
+            "`#[derive_frule]` does not support lifetime parameters on an `impl` block; take borrowed data as method arguments",
         );
     }
     let self_ty = (*imp.self_ty).clone();
     let ty_ident = match &self_ty {
-        syn::Type::Path(p)
-            if p.qself.is_none()
-                && p.path
-                    .segments
-                    .last()
-                    .is_some_and(|s| s.arguments.is_none()) =>
-        {
-            p.path.segments.last().map(|s| s.ident.clone())
-        }
+        syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.clone()),
         other => {
             diag.error_spanned(
                 other,
@@ -138,12 +130,17 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
-            let func = method_as_fn(m, &self_ty, ty_ident);
+            let func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
+            if takes_self_by_value(m) && !imp.generics.params.is_empty() {
+                let r = m.sig.inputs.first();
+                diag.error_spanned(&r, "`#[derive_frule]` supports `self` by value in non-generic `impl` blocks only; take `&self` here");
+                continue;
+            }
             let sig = check_signature(&func.sig, &mut diag, true);
             let body = pipeline(&func, &args, &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
                 items.extend(emit_items(&func, &sig, &body, &rt));
-                on_type.extend(emit_method_entry(m, &func, &sig, &rt));
+                on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
                 if takes_self_by_value(m) {
                     // `SelfByValue` converts the receiver to the owned `Self` dual.
                     let marker = &func.sig.ident;
@@ -154,11 +151,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             }
         }
     }
+    let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
     match diag.finish() {
         Ok(()) => quote! {
             #imp
             #items
-            impl #self_ty { #on_type }
+            impl #impl_generics #self_ty #where_clause { #on_type }
         },
         Err(e) => {
             let e = e.to_compile_error();
@@ -169,8 +167,21 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
 
 /// A method as a free function named after its rule marker: `&self` becomes the first
 /// parameter `self: &Ty` (`&mut self`, `self` likewise), and `Self` is `Ty` throughout.
-fn method_as_fn(m: &syn::ImplItemFn, self_ty: &syn::Type, ty_ident: &syn::Ident) -> syn::ItemFn {
+/// The impl's generic parameters and bounds come first in the function's.
+fn method_as_fn(
+    m: &syn::ImplItemFn,
+    self_ty: &syn::Type,
+    ty_ident: &syn::Ident,
+    impl_generics: &syn::Generics,
+) -> syn::ItemFn {
     let mut sig = m.sig.clone();
+    let own = std::mem::take(&mut sig.generics.params);
+    sig.generics.params = impl_generics.params.iter().cloned().chain(own).collect();
+    if let Some(w) = &impl_generics.where_clause {
+        let clause = sig.generics.make_where_clause();
+        let own = std::mem::take(&mut clause.predicates);
+        clause.predicates = w.predicates.iter().cloned().chain(own).collect();
+    }
     sig.ident = format_ident!("__fwdad_{}_{}", ty_ident, m.sig.ident);
     let mut func = syn::ItemFn {
         attrs: vec![],
@@ -200,6 +211,12 @@ impl VisitMut for ReplaceSelfType<'_> {
             if let syn::Type::Path(tp) = self.0 {
                 let rest: Vec<_> = path.segments.iter().skip(1).cloned().collect();
                 let mut p = tp.path.clone();
+                // `Spring::<T>` is valid both as a type and in an expression.
+                for seg in p.segments.iter_mut() {
+                    if let syn::PathArguments::AngleBracketed(a) = &mut seg.arguments {
+                        a.colon2_token = Some(Default::default());
+                    }
+                }
                 p.segments.extend(rest);
                 *path = p;
                 return;
@@ -220,9 +237,13 @@ fn emit_method_entry(
     func: &syn::ItemFn,
     sig: &Sig,
     rt: &TokenStream,
+    impl_generics: &syn::Generics,
 ) -> TokenStream {
     let vis = &m.vis;
     let marker = &func.sig.ident;
+    // The rule needs `T: Real` of each of the impl's type parameters (as for generic fns).
+    let float_params = impl_generics.type_params().map(|t| &t.ident);
+    let real_bounds = quote!(where #(#float_params: #rt::Real,)*);
     let by_value = format_ident!("__fwdad_rule_{}", m.sig.ident);
     let by_type = format_ident!("__fwdad_rules_of_{}", m.sig.ident);
     let entry = format_ident!("{}_frule", m.sig.ident);
@@ -251,7 +272,7 @@ fn emit_method_entry(
         }
         #[doc = #doc]
         #[allow(dead_code)]
-        #vis fn #entry(#(#names: #inputs),*) -> #rt::Dual<#output> {
+        #vis fn #entry(#(#names: #inputs),*) -> #rt::Dual<#output> #real_bounds {
             <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))
         }
     }

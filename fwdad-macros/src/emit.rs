@@ -413,7 +413,9 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
             (InstKind::Call { func: path, .. }, Form::AssocFrule) => {
-                let mut ty = strip_generics(path);
+                // The type keeps its arguments (`Pendulum::<T>::m`), which a generic
+                // `impl` needs to pick its dispatch method.
+                let mut ty = path.clone();
                 let last = ty.segments.pop().map(|p| p.into_value().ident);
                 let of = last.map(|m| format_ident!("__fwdad_rules_of_{}", m, span = m.span()));
                 let ty_path: Vec<_> = ty.segments.iter().collect();
