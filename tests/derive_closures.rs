@@ -254,15 +254,21 @@ fn max_by_and_min_by_pick_the_element_std_picks() {
     );
 }
 
-/// `max_by` over borrowed elements (`Option<&f64>`) and over a mapped range.
+/// `max_by` over borrowed elements (`Option<&f64>`, dereferenced and `copied`) and over
+/// a mapped range.
 #[derive_frule]
 fn borrowed_and_range(x: &[f64], w: f64) -> f64 {
     let big = *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    let also_big = x
+        .iter()
+        .max_by(|a, b| a.total_cmp(b))
+        .copied()
+        .unwrap_or(0.0);
     let small = (0..x.len())
         .map(|i| x[i] * w)
         .min_by(|a, b| a.total_cmp(b))
         .unwrap_or(0.0);
-    big * small
+    big * small + 0.0 * also_big
 }
 
 #[test]
@@ -279,5 +285,50 @@ fn max_by_over_references_and_ranges() {
         (x, w),
         |a| borrowed_and_range(&a.0, a.1),
         |a, da| borrowed_and_range_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+}
+
+/// `max_by`/`min_by` after `filter` (and a `map` after the filter).
+#[derive_frule]
+fn filtered_extremes(x: &[f64], k: f64) -> (f64, f64) {
+    let hi = x
+        .iter()
+        .copied()
+        .filter(|v| *v < 2.5)
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    let lo = x
+        .iter()
+        .copied()
+        .filter(|v| *v > 0.0)
+        .map(|v| v * k)
+        .min_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap_or(-1.0);
+    (hi, lo)
+}
+
+#[test]
+fn max_by_and_min_by_after_filter() {
+    // x = [1.0, 3.0, -2.0, 2.0, 0.5]: hi = max of values < 2.5 = x[3]; lo = min of
+    // k * v over v > 0 = k * x[4].
+    let x = vec![1.0, 3.0, -2.0, 2.0, 0.5];
+    let k = 1.5;
+    let dx = [10.0, 20.0, 30.0, 40.0, 50.0];
+    let d = filtered_extremes_frule(Dual::new(&x[..], &dx[..]), Dual::new(k, 1.0));
+    assert_eq!(d.primal, filtered_extremes(&x, k));
+    assert_eq!(d.primal, (2.0, 0.75));
+    assert_eq!(d.tangent.0, 40.0);
+    assert_eq!(d.tangent.1, k * 50.0 + x[4]);
+    // Nothing kept on one side: its default, with a zero tangent.
+    let d = filtered_extremes_frule(Dual::new(&[3.0][..], &[1.0][..]), Dual::new(k, 1.0));
+    assert_eq!(d.primal, (0.0, 4.5));
+    assert_eq!(d.tangent, (0.0, k + 3.0));
+    let d = filtered_extremes_frule(Dual::new(&[-1.0][..], &[1.0][..]), Dual::new(k, 1.0));
+    assert_eq!(d.primal, (-1.0, -1.0));
+    assert_eq!(d.tangent, (1.0, 0.0));
+    test_frule(
+        (x, k),
+        |a| filtered_extremes(&a.0, a.1),
+        |a, da| filtered_extremes_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
     );
 }

@@ -432,6 +432,8 @@ const DUAL_METHODS: &[&str] = &[
     "is_none",
     "unwrap",
     "unwrap_or",
+    "copied",
+    "cloned",
     "expect",
     "is_ok",
     "is_err",

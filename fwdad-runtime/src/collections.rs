@@ -195,6 +195,19 @@ pub fn vec_repeat<P: Differentiable + Clone, T: Clone>(
 
 const SHAPE: &str = "fwdad: a dual's tangent must have the primal's shape (same variant)";
 
+impl<P: Differentiable + Clone, T: Clone> Dual<Option<&P>, Option<&T>> {
+    /// `o.copied()` (a borrowed element out of `iter().max_by(..)`, say); as `cloned`.
+    #[inline(always)]
+    pub fn copied(self) -> Dual<Option<P>, Option<T>> {
+        self.cloned()
+    }
+    /// `o.cloned()`.
+    #[inline(always)]
+    pub fn cloned(self) -> Dual<Option<P>, Option<T>> {
+        Dual::new(self.primal.cloned(), self.tangent.cloned())
+    }
+}
+
 impl<P: Differentiable, T> Dual<Option<P>, Option<T>> {
     /// `o.is_some()`.
     #[inline(always)]

@@ -106,6 +106,21 @@ pub(crate) enum Shape {
 }
 
 impl Chain<'_> {
+    /// Whether the elements are borrowed (`&f64`, `&[f64]`, or tuples holding them).
+    fn yields_refs(&self) -> bool {
+        match self {
+            Chain::Map(..) | Chain::Copied(..) | Chain::Range(..) => false,
+            Chain::Slice(..) | Chain::Windows(..) | Chain::Chunks(..) => true,
+            Chain::Zip(a, b) => a.yields_refs() || b.yields_refs(),
+            Chain::Concat(c, _)
+            | Chain::Enumerate(c)
+            | Chain::Rev(c)
+            | Chain::Skip(c, _)
+            | Chain::Take(c, _)
+            | Chain::StepBy(c, _) => c.yields_refs(),
+        }
+    }
+
     /// Whether the chain applies a closure (a range chain with `map` needs lowering too).
     fn has_map(&self) -> bool {
         match self {
@@ -450,13 +465,9 @@ impl Lowerer<'_> {
             ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
             // The comparator gets `&Item`s: a closure (a path such as `f64::total_cmp`
             // would be handed values), over a chain whose indices follow its source.
-            ("max_by" | "min_by", 1) => match (tail.is_empty(), self.parse_func(&m.args[0])?) {
-                (true, f @ (Func::Lambda(_) | Func::Bound(_))) => Some(f),
-                (false, _) => {
-                    self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` on a chain without `filter`; collect the filtered values first (`.collect::<Vec<_>>()`) or compute the extremum with `fold`"));
-                    return Some(Some(self.poison(m.span())));
-                }
-                (true, Func::Path(p)) => {
+            ("max_by" | "min_by", 1) => match self.parse_func(&m.args[0])? {
+                f @ (Func::Lambda(_) | Func::Bound(_)) => Some(f),
+                Func::Path(p) => {
                     self.diag.error_spanned(p, format!("`#[derive_frule]` takes `{name}`'s comparator as a closure: write `|a, b| a.total_cmp(b)` (or `a.partial_cmp(b).unwrap()`)"));
                     return Some(Some(self.poison(m.span())));
                 }
@@ -480,7 +491,34 @@ impl Lowerer<'_> {
             }
         }
         if name == "max_by" || name == "min_by" {
-            return Some(self.lower_extremum(m, &name, chain, consumer_fn?));
+            let cmp = consumer_fn?;
+            let mut assigned = closure_assignments(&chain, &tail);
+            if let Func::Lambda(c) = &cmp {
+                assigned.extend(closure_body_assignments(c));
+            }
+            let span = m.span();
+            let (seq, len) = if tail.is_empty() {
+                self.prepare(chain, span)?
+            } else if chain.yields_refs() && !tail.iter().any(|t| matches!(t, Tail::Map(_))) {
+                self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` after `filter` on values, not references: add `.copied()` before the `filter`"));
+                return Some(Some(self.poison(span)));
+            } else {
+                // After a `filter` the items are not at the source's indices: gather the
+                // kept ones first (what `max_by` would see, in order).
+                let kept = self.lower_consumer(m, "collect", chain, tail, None)?;
+                let len = self.push(
+                    InstKind::MethodCall {
+                        receiver: kept,
+                        method: syn::Ident::new("len", span),
+                        turbofish: None,
+                        args: vec![],
+                    },
+                    TypeHint::Int,
+                    span,
+                );
+                (Seq::Copied(Box::new(Seq::Slice(kept, Access::Ref))), len)
+            };
+            return Some(self.lower_extremum(span, &name, seq, len, cmp, assigned));
         }
         Some(self.lower_consumer(m, &name, chain, tail, consumer_fn))
     }
@@ -492,17 +530,13 @@ impl Lowerer<'_> {
     /// result's tangent is the chosen element's.
     fn lower_extremum(
         &mut self,
-        m: &syn::ExprMethodCall,
+        span: Span,
         name: &str,
-        chain: Chain<'_>,
+        seq: Seq<'_>,
+        len: Value,
         cmp: Func<'_>,
+        mut assigned: std::collections::HashSet<String>,
     ) -> Option<Value> {
-        let span = m.span();
-        let mut assigned = closure_assignments(&chain, &[]);
-        if let Func::Lambda(c) = &cmp {
-            assigned.extend(closure_body_assignments(c));
-        }
-        let (seq, len) = self.prepare(chain, span)?;
         let int = |lw: &mut Self, l: syn::Lit| lw.push(InstKind::Lit(l), TypeHint::Int, span);
         let zero = int(self, syn::parse_quote_spanned!(span=> 0usize));
         let nonempty = self.binary(BinOp::Gt, len, zero, span);

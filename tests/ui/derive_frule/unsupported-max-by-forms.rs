@@ -1,14 +1,14 @@
 use fwdad::prelude::*;
 
-// `max_by` after a `filter` (indices no longer follow the source) and with a function
-// path as comparator are not lowered; each gets a message at the call.
+// `max_by` after a `filter` over borrowed elements (the kept ones are gathered first, and
+// a buffer of references has no tangent) and with a function path as comparator are not
+// lowered; each gets a message at the call.
 #[derive_frule]
 fn after_filter(x: &[f64]) -> f64 {
-    x.iter()
-        .copied()
-        .filter(|v| *v > 0.0)
+    *x.iter()
+        .filter(|v| **v > 0.0)
         .max_by(|a, b| a.total_cmp(b))
-        .unwrap_or(0.0)
+        .unwrap_or(&0.0)
 }
 
 #[derive_frule]
