@@ -233,3 +233,33 @@ fn generic_impl_block_in_f64_and_f32() {
         max_relative = 1e-6
     );
 }
+
+// Single-method granularity: a second annotated `impl` block holding one method, beside a
+// plain one whose method the macro never sees.
+#[derive_frule]
+impl Coil {
+    fn stiffness_sq(&self) -> f64 {
+        self.k * self.k
+    }
+}
+
+impl Coil {
+    fn label(&self) -> String {
+        format!("coil k = {}", self.k)
+    }
+}
+
+#[derive_frule]
+fn coil_stiffness(c: &Coil) -> f64 {
+    c.stiffness_sq() + c.energy(1.0)
+}
+
+#[test]
+fn several_impl_blocks_on_one_type() {
+    let c = Coil { k: 3.0, rest: 0.5 };
+    assert_eq!(c.label(), "coil k = 3");
+    // d/dk (k² + 0.5 k (1 - r)²) = 2k + 0.5 (1 - r)².
+    let r = coil_stiffness_frule(Dual::new(&c, &CoilTangent { k: 1.0, rest: 0.0 }));
+    assert_eq!(r.primal, coil_stiffness(&c));
+    approx::assert_relative_eq!(r.tangent, 2.0 * c.k + 0.5 * 0.25, max_relative = 1e-14);
+}

@@ -447,7 +447,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
             }
             syn::FnArg::Receiver(r) if !method => diag.error_spanned(
                 r,
-                "`#[derive_frule]` on a method: put the attribute on the `impl` block instead (`#[derive_frule] impl Ty { .. }`)",
+                "`#[derive_frule]` on a method: put the attribute on the `impl` block instead (`#[derive_frule] impl Ty { .. }`); to differentiate only this method, move it into an `impl` block of its own (a type can have several), since a macro on a method cannot define the rule type and trait impl outside the `impl`",
             ),
             // A method's receiver (`#[derive_frule]` on an `impl` block): `self: &Ty`.
             syn::FnArg::Receiver(r) => {
