@@ -332,3 +332,35 @@ fn max_by_and_min_by_after_filter() {
         |a, da| filtered_extremes_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
     );
 }
+
+/// `into_iter` on a borrowed slice (yields `&f64`) and on an owned `Vec` (yields `f64`),
+/// and `cloned`. (The borrowed `into_iter` is what a user may write, hence the allow.)
+#[allow(clippy::into_iter_on_ref)]
+#[derive_frule]
+fn into_iter_forms(x: &[f64]) -> f64 {
+    let a: f64 = x.into_iter().map(|v| v * v).sum();
+    let owned: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
+    let b: f64 = owned.into_iter().map(|v| v.sin()).sum();
+    let c: f64 = x.iter().cloned().fold(1.0, |acc, v| acc * v);
+    a + b + c
+}
+
+#[test]
+fn into_iter_and_cloned() {
+    let x = vec![0.5, -1.25, 2.0];
+    // d/dx_k: 2 x_k + 2 cos(2 x_k) + prod_{j != k} x_j.
+    let prod: f64 = x.iter().product();
+    for k in 0..3 {
+        let mut e = [0.0; 3];
+        e[k] = 1.0;
+        let d = into_iter_forms_frule(Dual::new(&x[..], &e[..]));
+        assert_eq!(d.primal, into_iter_forms(&x));
+        let want = 2.0 * x[k] + 2.0 * (2.0 * x[k]).cos() + prod / x[k];
+        approx::assert_relative_eq!(d.tangent, want, max_relative = 1e-13);
+    }
+    test_frule(
+        (x,),
+        |a| into_iter_forms(&a.0),
+        |a, da| into_iter_forms_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+}
