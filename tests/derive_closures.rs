@@ -364,3 +364,34 @@ fn into_iter_and_cloned() {
         |a, da| into_iter_forms_frule(Dual::new(&a.0[..], &da.0[..])),
     );
 }
+
+/// `max_by` over an inactive array, over a mapped range of an inactive bound, and with a
+/// comparator that counts its calls in a captured variable.
+#[derive_frule]
+fn max_by_mixed(x: f64, n: usize) -> f64 {
+    let w = [1.0f64, 4.0, 2.0];
+    let m = w.iter().copied().max_by(|a, b| a.total_cmp(b)).unwrap();
+    let k = (0..n)
+        .map(|i| i as f64)
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    let mut calls = 0;
+    let best = [x, 2.0 * x, -x]
+        .iter()
+        .copied()
+        .max_by(|a, b| {
+            calls += 1;
+            a.total_cmp(b)
+        })
+        .unwrap();
+    m * x + k + best + calls as f64
+}
+
+#[test]
+fn max_by_with_inactive_data_and_a_counting_comparator() {
+    // 4x + (n - 1) + 2x + 2 for x > 0: derivative 6; the comparator runs twice, as std's.
+    let d = max_by_mixed_frule(Dual::new(1.5, 1.0), Dual::new(3, NoTangent));
+    assert_eq!(d.primal, max_by_mixed(1.5, 3));
+    assert_eq!(d.primal, 4.0 * 1.5 + 2.0 + 3.0 + 2.0);
+    assert_eq!(d.tangent, 6.0);
+}
