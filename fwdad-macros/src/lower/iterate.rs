@@ -285,20 +285,7 @@ impl Lowerer<'_> {
         let mut assigned = super::control::assigned_names(&f.body);
         assigned.extend(closure_assignments(&chain, &tail));
         let (seq, len) = self.prepare(chain, span)?;
-        let zero = self.push(
-            InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
-            TypeHint::Int,
-            span,
-        );
-        let range = self.push(
-            InstKind::Range {
-                start: Some(zero),
-                end: Some(len),
-                closed: false,
-            },
-            TypeHint::Range,
-            span,
-        );
+        let range = self.counter_range(0, len, span);
         let label = f.label.as_ref().map(|l| l.name.ident.to_string());
         let pat = &*f.pat;
         self.lower_for_over(label, range, assigned, span, |lw, k| {
@@ -330,15 +317,7 @@ impl Lowerer<'_> {
             Some((Tail::Filter(f), rest)) => {
                 // `filter`'s closure takes `&item`.
                 let item = self.build_shape(shape, span);
-                let ty = TypeHint::Ref(Box::new(self.func.values[item].ty.clone()));
-                let r = self.push(
-                    InstKind::Ref {
-                        mutable: false,
-                        arg: item,
-                    },
-                    ty,
-                    span,
-                );
+                let r = self.borrow(item, false, span);
                 let keep = self.apply(f, vec![Shape::Val(r)], span)?;
                 self.lower_branches(
                     keep,
@@ -556,31 +535,17 @@ impl Lowerer<'_> {
                 );
                 lw.bind(&best, first);
                 assigned.insert(best.to_string());
-                let one = int(lw, syn::parse_quote_spanned!(span=> 1usize));
-                let range = lw.push(
-                    InstKind::Range {
-                        start: Some(one),
-                        end: Some(len),
-                        closed: false,
-                    },
-                    TypeHint::Range,
-                    span,
-                );
+                let range = lw.counter_range(1, len, span);
                 let best_name = best.to_string();
                 lw.lower_for_over(None, range, assigned, span, |lw, k| {
                     let item = lw.elem(&seq, k?, false, span)?;
                     let item = lw.build_shape(item, span);
                     let current = lw.lookup(&best_name)?;
                     // The comparator takes `&Item`s.
-                    let by_ref = |lw: &mut Self, v: Value| {
-                        let ty = TypeHint::Ref(Box::new(lw.func.values[v].ty.clone()));
-                        let kind = InstKind::Ref {
-                            mutable: false,
-                            arg: v,
-                        };
-                        Shape::Val(lw.push(kind, ty, span))
-                    };
-                    let args = vec![by_ref(lw, current), by_ref(lw, item)];
+                    let args = vec![
+                        Shape::Val(lw.borrow(current, false, span)),
+                        Shape::Val(lw.borrow(item, false, span)),
+                    ];
                     let ord = lw.apply(&cmp, args, span)?;
                     let greater: syn::ExprPath =
                         syn::parse_quote_spanned!(span=> ::core::cmp::Ordering::Greater);
@@ -708,20 +673,7 @@ impl Lowerer<'_> {
             self.bind(&acc_name, init);
             assigned.insert(acc_name.to_string());
         }
-        let zero = self.push(
-            InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
-            TypeHint::Int,
-            span,
-        );
-        let range = self.push(
-            InstKind::Range {
-                start: Some(zero),
-                end: Some(len),
-                closed: false,
-            },
-            TypeHint::Range,
-            span,
-        );
+        let range = self.counter_range(0, len, span);
         let acc = acc_name.to_string();
         self.lower_for_over(None, range, assigned, span, |lw, k| {
             let k = k?;
@@ -1026,17 +978,26 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `start..end` over values already lowered.
+    fn range(&mut self, start: Value, end: Value, span: Span) -> Value {
+        let kind = InstKind::Range {
+            start: Some(start),
+            end: Some(end),
+            closed: false,
+        };
+        self.push(kind, TypeHint::Range, span)
+    }
+
+    /// `from..len`: the counter of a chain's loop, `from` a `usize` literal.
+    fn counter_range(&mut self, from: usize, len: Value, span: Span) -> Value {
+        let lit = syn::LitInt::new(&format!("{from}usize"), span);
+        let start = self.push(InstKind::Lit(lit.into()), TypeHint::Int, span);
+        self.range(start, len, span)
+    }
+
     /// `&base[start..end]`.
     fn sub_slice(&mut self, base: Value, start: Value, end: Value, span: Span) -> Value {
-        let range = self.push(
-            InstKind::Range {
-                start: Some(start),
-                end: Some(end),
-                closed: false,
-            },
-            TypeHint::Range,
-            span,
-        );
+        let range = self.range(start, end, span);
         let ty = TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(
             self.func.values[base].ty.element(),
         ))));

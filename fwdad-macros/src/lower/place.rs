@@ -269,8 +269,13 @@ impl Lowerer<'_> {
             ));
         }
         let arg = self.lower_expr(&r.expr)?;
+        Some(self.borrow(arg, mutable, span))
+    }
+
+    /// `&arg` (`&mut arg`), typed as a reference to `arg`'s type.
+    pub(crate) fn borrow(&mut self, arg: Value, mutable: bool, span: Span) -> Value {
         let ty = TypeHint::Ref(Box::new(self.func.values[arg].ty.clone()));
-        Some(self.push(InstKind::Ref { mutable, arg }, ty, span))
+        self.push(InstKind::Ref { mutable, arg }, ty, span)
     }
 
     /// `path(args)`. Calls through anything but a path are not supported.
