@@ -293,13 +293,12 @@ pub(crate) fn is_user_method(func: &Function, receiver: Value, name: &str) -> bo
     let from_dual_method = match func.values[receiver].def {
         crate::ir::ValueDef::Inst(i, _) => matches!(
             &func.insts[i].kind,
-            InstKind::MethodCall { method, .. } if DUAL_METHODS.contains(&method.to_string().as_str())
+            InstKind::MethodCall { method, .. } if dual_has_method(&method.to_string())
         ),
         _ => false,
     };
     float_method(name).is_none()
-        && !DUAL_METHODS.contains(&name)
-        && !PRIMAL_PREDICATES.contains(&name)
+        && !dual_has_method(name)
         && !STD_METHODS.contains(&name)
         && !known_recv
         && !from_dual_method
@@ -410,7 +409,7 @@ const PRIMAL_PREDICATES: &[&str] = &[
 ];
 
 /// Methods a dual receiver has (slices, `Vec`s, `Option`s; see the runtime), besides the
-/// float rules: calling them on a differentiated value is fine.
+/// float rules and `PRIMAL_PREDICATES`: calling them on a differentiated value is fine.
 const DUAL_METHODS: &[&str] = &[
     "len",
     "is_empty",
@@ -435,17 +434,12 @@ const DUAL_METHODS: &[&str] = &[
     "copied",
     "cloned",
     "expect",
-    "is_ok",
-    "is_err",
-    "is_nan",
-    "is_finite",
-    "is_infinite",
-    "is_normal",
-    "is_sign_positive",
-    "is_sign_negative",
-    "partial_cmp",
-    "total_cmp",
 ];
+
+/// Whether a dual receiver has the method `name` (its own, or a primal predicate).
+fn dual_has_method(name: &str) -> bool {
+    DUAL_METHODS.contains(&name) || PRIMAL_PREDICATES.contains(&name)
+}
 
 /// Reports operations on differentiated values that have no rule, before emission turns
 /// them into an obscure type error: unknown float methods and `f64::` functions (with a
@@ -483,7 +477,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         method.span(),
                         format!("no forward rule for the float method `{name}`{hint}"),
                     );
-                } else if !DUAL_METHODS.contains(&name.as_str()) {
+                } else if !dual_has_method(&name) {
                     diag.error(
                         method.span(),
                         format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]`"),
