@@ -17,7 +17,7 @@
 
 use crate::args::Args;
 use crate::diag::Diagnostics;
-use crate::lifetimes::{lifetimes_in, LifetimeNamer, OutputLifetimes};
+use crate::lifetimes::{self, LifetimeNamer};
 use crate::{activity, dual, emit, ir, lower, normalize};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -477,14 +477,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         .chain(&input_lifetimes)
         .cloned()
         .collect();
-    // Rust's elision rule counts lifetime positions in the inputs, not distinct lifetimes.
-    let positions: Vec<syn::Lifetime> = named_inputs.iter().flat_map(lifetimes_in).collect();
-    let mut out_namer = OutputLifetimes {
-        only: (positions.len() == 1).then(|| positions[0].clone()),
-        missing: None,
-    };
-    out_namer.visit_type_mut(&mut named_output);
-    if let Some(span) = out_namer.missing {
+    if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
         diag.error(
             span,
             "`#[derive_frule]` cannot tell which input the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",

@@ -56,10 +56,26 @@ impl VisitMut for LifetimeNamer {
     }
 }
 
-/// Gives elided lifetimes in the return type the one input lifetime (Rust's elision rule).
-pub(crate) struct OutputLifetimes {
-    pub(crate) only: Option<syn::Lifetime>,
-    pub(crate) missing: Option<Span>,
+/// Names the elided lifetimes of `output` as Rust's elision rule does: with the inputs'
+/// single lifetime position (inputs already named by `LifetimeNamer`). `Err` carries the
+/// span of an elided reference that has no single input to borrow from.
+pub(crate) fn name_output(named_inputs: &[syn::Type], output: &mut syn::Type) -> Result<(), Span> {
+    let positions: Vec<syn::Lifetime> = named_inputs.iter().flat_map(lifetimes_in).collect();
+    let mut namer = OutputLifetimes {
+        only: (positions.len() == 1).then(|| positions[0].clone()),
+        missing: None,
+    };
+    namer.visit_type_mut(output);
+    match namer.missing {
+        Some(span) => Err(span),
+        None => Ok(()),
+    }
+}
+
+/// Gives elided lifetimes in the return type the one input lifetime.
+struct OutputLifetimes {
+    only: Option<syn::Lifetime>,
+    missing: Option<Span>,
 }
 
 impl VisitMut for OutputLifetimes {
@@ -76,7 +92,7 @@ impl VisitMut for OutputLifetimes {
 
 /// Every lifetime written in `ty` (after naming), in order: Rust's elision rule counts
 /// these positions.
-pub(crate) fn lifetimes_in(ty: &syn::Type) -> Vec<syn::Lifetime> {
+fn lifetimes_in(ty: &syn::Type) -> Vec<syn::Lifetime> {
     struct Collect(Vec<syn::Lifetime>);
     impl<'ast> syn::visit::Visit<'ast> for Collect {
         fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {

@@ -42,7 +42,7 @@
 //! `unreachable!()`, so callers see only the real errors.
 
 use crate::diag::Diagnostics;
-use crate::lifetimes::{LifetimeNamer, OutputLifetimes};
+use crate::lifetimes::{self, LifetimeNamer};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::parse::{Parse, ParseStream};
@@ -543,12 +543,7 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
     let mut lifetimes = namer.declared.clone();
     lifetimes.extend(namer.fresh.iter().cloned());
     let mut named_output = output.clone();
-    let mut out_namer = OutputLifetimes {
-        only: (lifetimes.len() == 1).then(|| lifetimes[0].clone()),
-        missing: None,
-    };
-    out_namer.visit_type_mut(&mut named_output);
-    if let Some(span) = out_namer.missing {
+    if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
         diag.error(
             span,
             "cannot tell which argument the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",
