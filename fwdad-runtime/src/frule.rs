@@ -222,6 +222,7 @@ impl<P: Differentiable + Clone, T: Clone> CoerceTo<OwnedRecv<Dual<P, T>>>
 /// The receiver's tangent type in mode `S`.
 type RecvTangent<R, S> = <<R as MethodOf>::SelfTy as Differentiable>::TangentIn<S>;
 
+// Receiver plus up to 11 arguments, as `CoerceArgs` goes to 12.
 macro_rules! self_by_value {
     ($($A:ident $a:ident),*) => {
         impl<R, S: Mode, $($A),*> Frule<(OwnedRecv<Dual<R::SelfTy, RecvTangent<R, S>>>, $($A,)*), S>
@@ -248,3 +249,7 @@ self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4);
 self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5);
 self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6);
 self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
+self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
