@@ -108,78 +108,56 @@ fn one_direction(plan: Plan, rep: &mut Report) {
         .zip(&dx8)
         .map(|(&v, d)| DualSVec64::new(v, num_dual::Derivative::some(nalgebra::SVector::from(d.0))))
         .collect();
+    // One row per kernel: its primal, the rule in one direction (`_frule`) and in eight
+    // (through the marker), the hand-written JVP, and num-dual in one and eight lanes.
+    macro_rules! case {
+        ($name:expr, $f:ident, $frule:ident, $hand:ident, $nd:ident) => {
+            (
+                $name,
+                simple::$f as Scalar1,
+                (|x, dx| {
+                    let r = simple::$frule(Dual::new(x, dx));
+                    r.primal + r.tangent
+                }) as Rule1,
+                simple::$hand as Hand1,
+                simple::$nd as Nd1,
+                simple::$nd as Nd8,
+                (|x, dx| {
+                    let r =
+                        <simple::$f as Frule<_, B8>>::frule(&simple::$f {}, (Dual::new(x, dx),));
+                    r.primal + r.tangent.0[7]
+                }) as Rule8,
+            )
+        };
+    }
     let cases: [(&str, Scalar1, Rule1, Hand1, Nd1, Nd8, Rule8); 4] = [
-        (
+        case!(
             "slice sum, loop (1000)",
-            simple::slice_sum,
-            |x, dx| {
-                let r = simple::slice_sum_frule(Dual::new(x, dx));
-                r.primal + r.tangent
-            },
-            simple::slice_sum_hand,
-            simple::slice_sum_nd,
-            simple::slice_sum_nd,
-            |x, dx| {
-                let r = <simple::slice_sum as Frule<_, B8>>::frule(
-                    &simple::slice_sum {},
-                    (Dual::new(x, dx),),
-                );
-                r.primal + r.tangent.0[7]
-            },
+            slice_sum,
+            slice_sum_frule,
+            slice_sum_hand,
+            slice_sum_nd
         ),
-        (
+        case!(
             "slice sum, iter().sum() (1000)",
-            simple::slice_sum_iter,
-            |x, dx| {
-                let r = simple::slice_sum_iter_frule(Dual::new(x, dx));
-                r.primal + r.tangent
-            },
-            simple::slice_sum_hand,
-            simple::slice_sum_nd_iter,
-            simple::slice_sum_nd_iter,
-            |x, dx| {
-                let r = <simple::slice_sum_iter as Frule<_, B8>>::frule(
-                    &simple::slice_sum_iter {},
-                    (Dual::new(x, dx),),
-                );
-                r.primal + r.tangent.0[7]
-            },
+            slice_sum_iter,
+            slice_sum_iter_frule,
+            slice_sum_hand,
+            slice_sum_nd_iter
         ),
-        (
+        case!(
             "Σ sin, loop (1000)",
-            simple::sum_sin,
-            |x, dx| {
-                let r = simple::sum_sin_frule(Dual::new(x, dx));
-                r.primal + r.tangent
-            },
-            simple::sum_sin_hand,
-            simple::sum_sin_nd,
-            simple::sum_sin_nd,
-            |x, dx| {
-                let r = <simple::sum_sin as Frule<_, B8>>::frule(
-                    &simple::sum_sin {},
-                    (Dual::new(x, dx),),
-                );
-                r.primal + r.tangent.0[7]
-            },
+            sum_sin,
+            sum_sin_frule,
+            sum_sin_hand,
+            sum_sin_nd
         ),
-        (
+        case!(
             "Σ sin, iter().map().sum() (1000)",
-            simple::sum_sin_iter,
-            |x, dx| {
-                let r = simple::sum_sin_iter_frule(Dual::new(x, dx));
-                r.primal + r.tangent
-            },
-            simple::sum_sin_hand,
-            simple::sum_sin_nd_iter,
-            simple::sum_sin_nd_iter,
-            |x, dx| {
-                let r = <simple::sum_sin_iter as Frule<_, B8>>::frule(
-                    &simple::sum_sin_iter {},
-                    (Dual::new(x, dx),),
-                );
-                r.primal + r.tangent.0[7]
-            },
+            sum_sin_iter,
+            sum_sin_iter_frule,
+            sum_sin_hand,
+            sum_sin_nd_iter
         ),
     ];
     for (name, primal, rule, hand, nd, nd8, rule8) in cases {
