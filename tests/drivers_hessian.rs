@@ -8,6 +8,9 @@
 // Numeric code is written index-style on purpose: it is what users bring to the macro.
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+use common::*;
+
 use approx::assert_relative_eq;
 use fwdad::drivers::{bind, hessian_with, hvp_with, second_derivative, Matrix, Wrt};
 use fwdad::prelude::*;
@@ -17,20 +20,6 @@ use std::f64::consts::PI;
 // ---------------------------------------------------------------------------------------
 // Helpers (plain Rust, no AD)
 // ---------------------------------------------------------------------------------------
-
-fn test_points(n: usize, seed: u64) -> Vec<f64> {
-    (0..n)
-        .map(|i| {
-            let t = ((i as u64 * 2654435761 + seed * 40503) % 1000) as f64 / 1000.0;
-            let v = 3.0 * t - 1.5;
-            if v.abs() < 0.05 {
-                0.37
-            } else {
-                v
-            }
-        })
-        .collect()
-}
 
 /// Central differences of a hand-written gradient: an independent Hessian.
 fn fd_hessian(grad: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> Matrix {
@@ -48,25 +37,6 @@ fn fd_hessian(grad: impl Fn(&[f64]) -> Vec<f64>, x: &[f64]) -> Matrix {
         }
     }
     h
-}
-
-fn assert_matrix_close(a: &Matrix, b: &Matrix, max_relative: f64, epsilon: f64, what: &str) {
-    assert_eq!(a.shape(), b.shape(), "{what}: shapes");
-    for i in 0..a.nrows() {
-        for j in 0..a.ncols() {
-            assert!(
-                approx::relative_eq!(
-                    a[(i, j)],
-                    b[(i, j)],
-                    max_relative = max_relative,
-                    epsilon = epsilon
-                ),
-                "{what}: entry ({i}, {j}): {} vs {}",
-                a[(i, j)],
-                b[(i, j)]
-            );
-        }
-    }
 }
 
 /// The Hessian entry by entry with one-direction second-order tangents
@@ -141,26 +111,6 @@ macro_rules! hessian_all_widths {
 // Scalar second derivatives
 // ---------------------------------------------------------------------------------------
 
-#[derive_frule]
-fn num2num_1(x: f64) -> f64 {
-    x.sin().powi(2) / x.cos().powi(2)
-}
-
-#[derive_frule]
-fn num2num_2(x: f64) -> f64 {
-    2.0 * x + (x * x * x).sqrt()
-}
-
-#[derive_frule]
-fn num2num_3(x: f64) -> f64 {
-    10.31_f64.powf(x + x) - x
-}
-
-#[derive_frule]
-fn num2num_5(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 #[test]
 fn second_derivatives_of_scalar_functions() {
     for &x in &[0.2_f64, 0.7, 1.3] {
@@ -200,31 +150,6 @@ fn second_derivatives_of_scalar_functions() {
 // Rosenbrock and Ackley
 // ---------------------------------------------------------------------------------------
 
-#[derive_frule]
-fn rosenbrock(x: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for i in 0..x.len() - 1 {
-        let a = x[i + 1] - x[i] * x[i];
-        let b = 1.0 - x[i];
-        s += 100.0 * a * a + b * b;
-    }
-    s
-}
-
-fn rosenbrock_grad_exact(x: &[f64]) -> Vec<f64> {
-    let n = x.len();
-    let mut g = vec![0.0; n];
-    for i in 0..n {
-        if i + 1 < n {
-            g[i] += -400.0 * x[i] * (x[i + 1] - x[i] * x[i]) - 2.0 * (1.0 - x[i]);
-        }
-        if i > 0 {
-            g[i] += 200.0 * (x[i] - x[i - 1] * x[i - 1]);
-        }
-    }
-    g
-}
-
 fn rosenbrock_hess_exact(x: &[f64]) -> Matrix {
     let n = x.len();
     let mut h = Matrix::zeros(n, n);
@@ -239,29 +164,6 @@ fn rosenbrock_hess_exact(x: &[f64]) -> Matrix {
         }
     }
     h
-}
-
-#[derive_frule]
-fn ackley(x: &[f64]) -> f64 {
-    let n = x.len() as f64;
-    let mut s1 = 0.0;
-    let mut s2 = 0.0;
-    for i in 0..x.len() {
-        s1 += x[i] * x[i];
-        s2 += (2.0 * std::f64::consts::PI * x[i]).cos();
-    }
-    -20.0 * (-0.2 * (s1 / n).sqrt()).exp() - (s2 / n).exp() + 20.0 + std::f64::consts::E
-}
-
-fn ackley_grad_exact(x: &[f64]) -> Vec<f64> {
-    let n = x.len() as f64;
-    let s1: f64 = x.iter().map(|v| v * v).sum();
-    let s2: f64 = x.iter().map(|v| (2.0 * PI * v).cos()).sum();
-    let (r, g) = ((s1 / n).sqrt(), (s2 / n).exp());
-    let e = (-0.2 * r).exp();
-    x.iter()
-        .map(|&xi| 4.0 / n * e * xi / r + 2.0 * PI / n * g * (2.0 * PI * xi).sin())
-        .collect()
 }
 
 /// With r = √(s₁/n), E = exp(−0.2 r), G = exp(s₂/n):
