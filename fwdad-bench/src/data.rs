@@ -74,15 +74,7 @@ mod adbench_files {
         };
         assert_eq!((inst.d, inst.k, inst.npoints()), (2, 5, 1000));
         let mut g = vec![0.0; inst.nparams()];
-        gmm::gmm_grad_hand(
-            &inst.theta,
-            &inst.x,
-            inst.d,
-            inst.k,
-            inst.gamma,
-            inst.m,
-            &mut g,
-        );
+        inst.grad_hand(&mut g);
         assert_close("gmm d2 K5", &gmm::gradient_rule(&inst).1, &g);
     }
 

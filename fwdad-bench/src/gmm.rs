@@ -533,6 +533,11 @@ impl Instance {
     pub fn objective(&self) -> f64 {
         gmm_objective(&self.theta, &self.x, self.d, self.k, self.gamma, self.m)
     }
+
+    /// The hand-derived gradient at `theta`, written into `g`; returns the objective.
+    pub fn grad_hand(&self, g: &mut [f64]) -> f64 {
+        gmm_grad_hand(&self.theta, &self.x, self.d, self.k, self.gamma, self.m, g)
+    }
 }
 
 /// The gradient by fwdad's `gradient` driver, the points, sizes and prior bound as
@@ -645,15 +650,7 @@ mod tests {
         let inst = small();
         let np = inst.nparams();
         let mut g = vec![0.0; np];
-        let v = gmm_grad_hand(
-            &inst.theta,
-            &inst.x,
-            inst.d,
-            inst.k,
-            inst.gamma,
-            inst.m,
-            &mut g,
-        );
+        let v = inst.grad_hand(&mut g);
         assert_close("gmm value", &[inst.objective()], &[v]);
         let (rv, rg) = gradient_rule(&inst);
         assert_eq!(rv, inst.objective());
@@ -691,15 +688,7 @@ mod tests {
             inst.m,
         );
         let mut g = vec![0.0; inst.nparams()];
-        gmm_grad_hand(
-            &inst.theta,
-            &inst.x,
-            inst.d,
-            inst.k,
-            inst.gamma,
-            inst.m,
-            &mut g,
-        );
+        inst.grad_hand(&mut g);
         let gd: f64 = g.iter().zip(&dt).map(|(a, b)| a * b).sum();
         assert_close("gmm hand jvp vs gradient", &[hd], &[gd]);
         let zeros = vec![0.0; inst.x.len()];

@@ -577,15 +577,7 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             .collect();
         // Checks before timing: the gradients against the hand-derived one.
         let mut gh = vec![0.0; np];
-        gmm::gmm_grad_hand(
-            &inst.theta,
-            &inst.x,
-            inst.d,
-            inst.k,
-            inst.gamma,
-            inst.m,
-            &mut gh,
-        );
+        inst.grad_hand(&mut gh);
         let (_, gr) = gmm::gradient_rule(&inst);
         fwdad_bench::check::assert_close("GMM rule gradient", &gr, &gh);
         let mut work = optim::nd_inputs::<W>(&inst.theta);
