@@ -516,8 +516,11 @@ impl Lowerer<'_> {
         cmp: Func<'_>,
         mut assigned: std::collections::HashSet<String>,
     ) -> Option<Value> {
-        let int = |lw: &mut Self, l: syn::Lit| lw.push(InstKind::Lit(l), TypeHint::Int, span);
-        let zero = int(self, syn::parse_quote_spanned!(span=> 0usize));
+        let zero = self.push(
+            InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+            TypeHint::Int,
+            span,
+        );
         let nonempty = self.binary(BinOp::Gt, len, zero, span);
         let best = syn::Ident::new("__fwdad_best", span);
         let keep_last = name == "max_by";
