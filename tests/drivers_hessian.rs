@@ -87,7 +87,11 @@ macro_rules! hessian_all_widths {
             assert_eq!(hw, &h8);
         }
         assert_eq!(v8.to_bits(), v.to_bits());
-        assert_eq!(g8, g);
+        // `gradient` runs a first-order batch, where chains are linearised: the same
+        // derivative summed in another order, so equal to rounding, not bit for bit.
+        for (a, b) in g8.iter().zip(&g) {
+            assert_relative_eq!(*a, *b, max_relative = 1e-14, epsilon = 1e-14);
+        }
         let entrywise = hessian_entrywise!($rule, x);
         for i in 0..n {
             for j in i..n {

@@ -64,3 +64,10 @@ pub fn matvec_rule(a: &[f64], da: &[f64], x: &[f64], dx: &[f64], y: &mut [f64], 
 pub fn gmm_jvp_rule(inst: &crate::gmm::Instance, dtheta: &[f64], dx: &[f64]) -> (f64, f64) {
     crate::gmm::jvp_rule(inst, dtheta, dx)
 }
+
+/// [`optim::ackley`]'s rule with eight directions.
+#[inline(never)]
+pub fn ackley_rule8(x: &[f64], dx: &[B8]) -> (f64, B8) {
+    let r = <optim::ackley as Frule<_, B8>>::frule(&optim::ackley {}, (Dual::new(x, dx),));
+    (r.primal, r.tangent)
+}

@@ -18,7 +18,7 @@
 use crate::args::Args;
 use crate::diag::Diagnostics;
 use crate::lifetimes::{self, LifetimeNamer};
-use crate::{activity, dual, emit, ir, lower, normalize};
+use crate::{activity, dual, emit, ir, linear, lower, normalize};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -359,8 +359,26 @@ fn pipeline(
             ir::display_fn(&ir, &dual::note(&active, &plans))
         );
     }
+    let linear = linear::analyze(&ir, &active, &plans);
+    if dump {
+        if let Some(lin) = &linear {
+            let note = |f: &ir::Function, i: ir::Inst| linear::note(lin, f, i);
+            eprintln!(
+                "==== {}: IR after linear ====\n{}",
+                func.sig.ident,
+                ir::display_fn(&ir, &note)
+            );
+        }
+    }
     let mode = mode_ident();
-    Some(emit::emit_body(&ir, &active, &plans, rt, &mode))
+    Some(emit::emit_body(
+        &ir,
+        &active,
+        &plans,
+        linear.as_ref(),
+        rt,
+        &mode,
+    ))
 }
 
 fn mode_ident() -> syn::Ident {

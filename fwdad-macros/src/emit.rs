@@ -10,20 +10,26 @@
 //! Generated names (`v7`, `__c3_0`, `'__fwdad_l3`) are made at `Span::mixed_site()`, so
 //! they can neither capture nor be captured by the user's names.
 
+mod linear;
+
 use crate::activity::Activity;
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
 };
+use crate::linear::Linear;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::visit_mut::VisitMut;
 
-/// Emits the statements of the rule's body (after the parameters are bound).
+/// Emits the statements of the rule's body (after the parameters are bound). With a
+/// linearisation, the body is emitted twice and the mode picks one at compile time:
+/// `if <S as Mode>::LINEARIZE { linearised } else { line by line }`.
 pub fn emit_body(
     func: &Function,
     active: &Activity,
     plans: &DualPlan,
+    linear: Option<&Linear>,
     rt: &TokenStream,
     mode: &syn::Ident,
 ) -> TokenStream {
@@ -35,6 +41,8 @@ pub fn emit_body(
         mode,
         loops: Vec::new(),
         zero_bufs: 0,
+        lin: None,
+        coefs: Default::default(),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -49,7 +57,17 @@ pub fn emit_body(
             quote!(let mut #v = #arg.primal;)
         });
     }
-    out.extend(e.region(func.body, Tail::Return));
+    let plain = e.region(func.body, Tail::Return);
+    match linear {
+        Some(lin) => {
+            e.lin = Some(lin);
+            let linearised = e.region(func.body, Tail::Return);
+            out.extend(quote! {
+                if <#mode as #rt::Mode>::LINEARIZE { #linearised } else { #plain }
+            });
+        }
+        None => out.extend(plain),
+    }
     out
 }
 
@@ -69,6 +87,10 @@ struct Emitter<'a> {
     /// Enclosing loops, innermost last.
     loops: Vec<Inst>,
     zero_bufs: usize,
+    /// Set while emitting the linearised copy of the body.
+    lin: Option<&'a Linear>,
+    /// Coefficients `∂v/∂r` of linearised values, by `(v, r)`.
+    coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -327,6 +349,9 @@ impl Emitter<'_> {
     }
 
     fn inst(&mut self, inst: Inst) -> TokenStream {
+        if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
+            return self.lin_inst(inst, lin);
+        }
         let data = &self.func.insts[inst];
         let span = data.span;
         let plan = self.plans.get(inst).clone();

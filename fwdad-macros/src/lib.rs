@@ -13,6 +13,7 @@ mod dual;
 mod emit;
 mod ir;
 mod lifetimes;
+mod linear;
 mod lower;
 mod normalize;
 mod primitive;

@@ -19,7 +19,9 @@ pub enum FloatRule {
     SinCos,
 }
 
-const UNARY: &[&str] = &[
+/// Unary float methods whose runtime rule is a `scalar_rule!`: smooth, with a partial
+/// derivative that `linear` can read.
+pub const SMOOTH_UNARY: &[&str] = &[
     "sin",
     "cos",
     "tan",
@@ -42,22 +44,17 @@ const UNARY: &[&str] = &[
     "sqrt",
     "cbrt",
     "recip",
-    "abs",
-    "signum",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fract",
     "to_degrees",
     "to_radians",
 ];
+/// Unary float methods with piecewise rules (kinks and jumps, written by hand).
+const PIECEWISE_UNARY: &[&str] = &["abs", "signum", "floor", "ceil", "round", "trunc", "fract"];
 const BINARY: &[&str] = &["atan2", "powf", "hypot", "copysign", "min", "max", "log"];
 const TERNARY: &[&str] = &["mul_add", "clamp"];
 
 /// The rule of float method `name`, if it has one.
 pub fn float_method(name: &str) -> Option<FloatRule> {
-    if UNARY.contains(&name) {
+    if SMOOTH_UNARY.contains(&name) || PIECEWISE_UNARY.contains(&name) {
         Some(FloatRule::Unary)
     } else if BINARY.contains(&name) {
         Some(FloatRule::Binary)
@@ -90,8 +87,9 @@ pub fn float_path_call(path: &syn::Path) -> Option<(syn::Ident, FloatRule)> {
 
 /// Levenshtein-ish closeness, for "did you mean" hints.
 pub fn suggest(name: &str) -> Option<&'static str> {
-    let all = UNARY
+    let all = SMOOTH_UNARY
         .iter()
+        .chain(PIECEWISE_UNARY)
         .chain(BINARY)
         .chain(TERNARY)
         .chain(&["powi", "sin_cos"]);

@@ -37,6 +37,7 @@ pub mod collections;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
+pub mod linear;
 pub mod real;
 pub mod rules;
 pub mod structural;

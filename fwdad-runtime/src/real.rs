@@ -36,6 +36,13 @@ pub trait Real:
     /// Widens (or keeps) the value as an `f64`, for inner products and tolerances.
     fn to_f64_lossless(self) -> f64;
 
+    /// `acc + c·t`, lane by lane (the linearised chains' tangent update).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __lanes_axpy<const N: usize>(acc: [Self; N], c: Self, t: [Self; N]) -> [Self; N] {
+        core::array::from_fn(|i| acc[i] + c * t[i])
+    }
+
     #[doc(hidden)]
     fn __d_unary<R: UnaryDef>(x: Self, y: Self) -> Self;
     #[doc(hidden)]
@@ -93,6 +100,34 @@ impl Real for f64 {
         self
     }
     dispatch!(d_f64, d_dual_f64);
+
+    /// Two lanes per SSE2 operation, so that the SLP vectorizer cannot pair lanes of two
+    /// different updates that share `t` (which it does for the plain loop, packing a lane of
+    /// one accumulator with the same lane of another, and shuffling every iteration).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn __lanes_axpy<const N: usize>(acc: [f64; N], c: f64, t: [f64; N]) -> [f64; N] {
+        use core::arch::x86_64::{
+            _mm_add_pd, _mm_loadu_pd, _mm_mul_pd, _mm_set1_pd, _mm_storeu_pd,
+        };
+        let mut out = acc;
+        // SAFETY: SSE2 is part of x86_64; every access is within `[f64; N]` (pairs below
+        // `N - N % 2`), unaligned loads and stores.
+        unsafe {
+            let cv = _mm_set1_pd(c);
+            let mut i = 0;
+            while i + 2 <= N {
+                let a = _mm_loadu_pd(out.as_ptr().add(i));
+                let b = _mm_loadu_pd(t.as_ptr().add(i));
+                _mm_storeu_pd(out.as_mut_ptr().add(i), _mm_add_pd(a, _mm_mul_pd(cv, b)));
+                i += 2;
+            }
+        }
+        if N % 2 == 1 {
+            out[N - 1] += c * t[N - 1];
+        }
+        out
+    }
 }
 
 impl Real for f32 {

@@ -66,6 +66,11 @@ pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'stat
     fn neg(self) -> Self;
     /// `a · self` for a scalar `a` that is locally constant (does not depend on the input).
     fn scale(self, a: F) -> Self;
+    /// `self + c · t` (a linearised chain's update).
+    #[inline(always)]
+    fn axpy(self, c: F, t: Self) -> Self {
+        self.add(t.scale(c))
+    }
 
     /// The tangent of `y = f(x)`.
     #[inline(always)]
@@ -148,6 +153,10 @@ impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
     #[inline(always)]
     fn scale(self, a: F) -> Self {
         Self::from_fn(|i| a * self.0[i])
+    }
+    #[inline(always)]
+    fn axpy(self, c: F, t: Self) -> Self {
+        Batch(F::__lanes_axpy(self.0, c, t.0))
     }
 }
 
@@ -250,6 +259,13 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Hyper<F, T> {
 ///
 /// Generated rules are generic over the mode, so one derived rule serves them all.
 pub trait Mode: ScalarTangent<f64> {
+    /// Whether generated code linearises straight-line chains (see
+    /// [`linear`](crate::linear)): true for batches of two or more first-order directions;
+    /// false for one direction (a chain's scalar coefficients cost as much as the tangent
+    /// updates they replace) and for second order (where the derivative of a partial
+    /// derivative contributes). A batch's lanes therefore equal the one-direction rule's
+    /// to rounding, not bit for bit.
+    const LINEARIZE: bool;
     /// The tangent of a real scalar `F` under this mode.
     type Of<F: Real>: ScalarTangent<F>;
     /// Converts a tangent between float types (for `x as f32`).
@@ -266,6 +282,7 @@ pub trait Mode: ScalarTangent<f64> {
 }
 
 impl Mode for f64 {
+    const LINEARIZE: bool = false;
     type Of<F: Real> = F;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: F) -> G {
@@ -282,6 +299,7 @@ impl Mode for f64 {
 }
 
 impl<const N: usize> Mode for Batch<f64, N> {
+    const LINEARIZE: bool = N > 1;
     type Of<F: Real> = Batch<F, N>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Batch<F, N>) -> Batch<G, N> {
@@ -298,6 +316,7 @@ impl<const N: usize> Mode for Batch<f64, N> {
 }
 
 impl<T: Mode> Mode for Hyper<f64, T> {
+    const LINEARIZE: bool = false;
     type Of<F: Real> = Hyper<F, T::Of<F>>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Hyper<F, T::Of<F>>) -> Hyper<G, T::Of<G>> {

@@ -89,9 +89,12 @@
 //! [`DEFAULT_WIDTH`] (8); the `_with::<N>` variants choose it (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
 //! code depends on the width. The last pass is padded with zero directions when `N` does
-//! not divide the input length. Each lane computes exactly the operations of the
-//! one-direction rule, so the batched Jacobian equals the column-by-column one bit for bit.
-//! `N = 1` compiles to the same scalar arithmetic as the one-direction rule, with no
+//! not divide the input length. Batches of two or more lanes run linearised chains (a
+//! straight-line run of scalar operations computes its partial derivatives once, as
+//! scalars, and updates the `N`-lane tangents only where a value leaves the run; see
+//! `docs/design.md`): the same derivative summed in another order, so a batched Jacobian
+//! equals the column-by-column one to rounding, and is the same bit for bit at every width
+//! `N ≥ 2`. `N = 1` compiles to the same scalar arithmetic as the one-direction rule, with no
 //! per-lane loop left after inlining (measured: equal time on Ackley, within 10 % on
 //! Rosenbrock, where LLVM pairs the one-direction primal and tangent in SIMD registers).
 //!

@@ -54,6 +54,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
+    pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
         array, at_mut, cast, deref, index, ok, promote_receiver, reborrow, sin_cos_dual, slice_mut,

@@ -7,6 +7,7 @@
 //! | `lower__<case>` | the IR `lower` builds |
 //! | `activity__<case>` | the IR annotated `active`/`const` |
 //! | `dual__<case>` | activity `=>` the plan of every instruction (the transform's after view) |
+//! | `linear__<case>` | which chains are linearised: each value's roots, absorbed or materialised |
 //! | `expand__<case>` | the whole `#[derive_frule]` output, pretty-printed |
 //!
 //! Every case must be valid: the harness also asserts that lowering reports no error,
@@ -16,7 +17,7 @@
 use crate::diag::Diagnostics;
 use crate::dual::DualPlan;
 use crate::ir::{self, Function};
-use crate::{activity, derive_frule, dual, lower};
+use crate::{activity, derive_frule, dual, linear, lower};
 use quote::quote;
 use std::path::Path;
 
@@ -125,6 +126,16 @@ fn snapshots_of_every_pass() {
             path,
             &planned,
         );
+        let lin = match linear::analyze(&s.ir, &s.active, &s.plans) {
+            Some(lin) => ir::display_fn(&s.ir, &|f, i| linear::note(&lin, f, i)),
+            None => "no linearisation: no chain absorbs a value or merges two reads\n".into(),
+        };
+        assert_stage(
+            "linear",
+            "IR after `linear`: linearised values, their roots, absorbed or materialised",
+            path,
+            &lin,
+        );
         let expanded = expand(&s, path);
         assert_stage(
             "expand",
@@ -149,7 +160,7 @@ fn every_snapshot_has_its_test_data() {
         };
         let known = match stem.split_once("__") {
             Some((stage, case)) => {
-                ["lower", "activity", "dual", "expand"].contains(&stage)
+                ["lower", "activity", "dual", "linear", "expand"].contains(&stage)
                     && dir.join("testdata").join(format!("{case}.rs")).is_file()
             }
             None => false,

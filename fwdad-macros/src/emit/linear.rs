@@ -1,0 +1,212 @@
+//! Emission of linearised chains (see [`crate::linear`]): each value of a chain becomes its
+//! primal `vN_p` and one scalar coefficient per root, `∂vN/∂r`; a materialised value also
+//! gets its dual, `Dual(vN_p, Σ cᵣ·ṙ)`.
+//!
+//! ```text
+//! v14 = mul v12, v12        let v14_p = p(&v12) * p(&v12);
+//!                           let (__d14_0, __d14_1) = d2(ops::mul {}, p(&v12), p(&v12), v14_p);
+//!                           let __k14_12 = __d14_0 + __d14_1;
+//! v15 = sub v11, v14        let v15_p = p(&v11) - v14_p;       // ∂v15/∂v11 = 1
+//!                           let __k15_12 = -__k14_12;
+//! ```
+
+use super::Emitter;
+use crate::ir::{InstKind, UnOp, Value, ValueDef};
+use crate::linear::{lin_operands, LinOp, Linear};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+/// A coefficient `∂v/∂r`, with units kept symbolic so sums of roots cost no multiplies.
+#[derive(Clone)]
+pub(super) enum Coef {
+    One,
+    MinusOne,
+    /// A bound scalar (an identifier).
+    Expr(TokenStream),
+}
+
+impl Emitter<'_> {
+    /// The primal name of linearised value `v`.
+    fn lin_primal_name(&self, v: Value) -> syn::Ident {
+        let name = self.name(v);
+        format_ident!("{}_p", name, span = name.span())
+    }
+
+    /// Operand `o` of a linearised instruction, as a plain float.
+    fn lin_primal(&self, o: Value, lin: &Linear) -> TokenStream {
+        let rt = self.rt;
+        let name = self.name(o);
+        if !self.is(o) {
+            // A literal stays as written so it takes the chain's float type.
+            return match self.func.values[o].def {
+                ValueDef::Inst(i, 0) if matches!(self.func.insts[i].kind, InstKind::Lit(_)) => {
+                    quote!(#name)
+                }
+                _ => quote!(#rt::lin::val(#name)),
+            };
+        }
+        if lin.roots.contains_key(&o) {
+            let p = self.lin_primal_name(o);
+            return quote!(#p);
+        }
+        quote!(#rt::lin::p(&#name))
+    }
+
+    /// `inst`, linearised.
+    pub(super) fn lin_inst(&mut self, inst: crate::ir::Inst, lin: &Linear) -> TokenStream {
+        let rt = self.rt;
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let v = data.results[0];
+        let op = &lin.ops[&inst];
+        let mut operands = self.func.operands(inst);
+        if matches!(op, LinOp::Unary(_)) {
+            // `sq` is `x * x`: one operand, one partial.
+            operands.truncate(1);
+        }
+        let prims: Vec<TokenStream> = operands.iter().map(|o| self.lin_primal(*o, lin)).collect();
+        let y = self.lin_primal_name(v);
+        let primal = match (&data.kind, op) {
+            (InstKind::Binary { op: bop, .. }, LinOp::Unary(_)) => {
+                let o = super::binop_tokens(*bop, span);
+                let x = &prims[0];
+                quote_spanned!(span=> #x #o #x)
+            }
+            (InstKind::Binary { op: bop, .. }, _) => {
+                let o = super::binop_tokens(*bop, span);
+                let (a, b) = (&prims[0], &prims[1]);
+                quote_spanned!(span=> #a #o #b)
+            }
+            (InstKind::Unary { op: UnOp::Neg, .. }, _) => {
+                let x = &prims[0];
+                quote_spanned!(span=> -#x)
+            }
+            (_, LinOp::Unary(m)) => {
+                let x = &prims[0];
+                let m = format_ident!("{}", m, span = span);
+                quote_spanned!(span=> #x.#m())
+            }
+            _ => {
+                let msg = "internal error in `#[derive_frule]`: no linearised emission";
+                return quote_spanned!(span=> ::core::compile_error!(#msg););
+            }
+        };
+        let mut out = match self.func.annotations.get(&v) {
+            Some(ty) => quote_spanned!(span=> let #y: #ty = #primal;),
+            None => quote_spanned!(span=> let #y = #primal;),
+        };
+        let index = crate::ir::entity::EntityRef::index(v);
+        let partial = |k: usize| format_ident!("__d{}_{}", index, k, span = Span::mixed_site());
+        let partials: Vec<Coef> = match op {
+            LinOp::Add => vec![Coef::One, Coef::One],
+            LinOp::Sub => vec![Coef::One, Coef::MinusOne],
+            LinOp::Neg => vec![Coef::MinusOne],
+            LinOp::Binary(name) => {
+                let rule = format_ident!("{}", name, span = span);
+                let (d0, d1) = (partial(0), partial(1));
+                let (a, b) = (&prims[0], &prims[1]);
+                out.extend(quote_spanned!(span=>
+                    let (#d0, #d1) = #rt::lin::d2(#rt::ops::#rule {}, #a, #b, #y);
+                ));
+                vec![Coef::Expr(quote!(#d0)), Coef::Expr(quote!(#d1))]
+            }
+            LinOp::Unary(name) => {
+                let rule = format_ident!("{}", name, span = span);
+                let d0 = partial(0);
+                let x = &prims[0];
+                out.extend(
+                    quote_spanned!(span=> let #d0 = #rt::lin::d1(#rt::ops::#rule {}, #x, #y);),
+                );
+                vec![Coef::Expr(quote!(#d0))]
+            }
+        };
+        let active = lin_operands(self.func, self.active, inst);
+        let roots = lin.roots.get(&v).cloned().unwrap_or_default();
+        for &r in &roots {
+            let mut terms: Vec<Coef> = Vec::new();
+            for (k, o) in operands.iter().enumerate() {
+                if !active.contains(o) {
+                    continue;
+                }
+                let c = if lin.absorbed(*o) {
+                    self.coefs.get(&(*o, r)).cloned()
+                } else if lin.canonical(*o) == r {
+                    Some(Coef::One)
+                } else {
+                    None
+                };
+                if let Some(c) = c {
+                    terms.push(product(&partials[k], &c));
+                }
+            }
+            let coef = match terms.as_slice() {
+                [single @ (Coef::One | Coef::MinusOne)] => single.clone(),
+                _ => {
+                    let k = format_ident!(
+                        "__k{}_{}",
+                        index,
+                        crate::ir::entity::EntityRef::index(r),
+                        span = Span::mixed_site()
+                    );
+                    let sum = terms
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| {
+                            let (sign, e) = match t {
+                                Coef::One => (false, quote!(#rt::lin::one(#y))),
+                                Coef::MinusOne => (true, quote!(#rt::lin::one(#y))),
+                                Coef::Expr(e) => (false, e.clone()),
+                            };
+                            match (i, sign) {
+                                (0, false) => e,
+                                (0, true) => quote!(-#e),
+                                (_, false) => quote!(+ #e),
+                                (_, true) => quote!(- #e),
+                            }
+                        })
+                        .collect::<TokenStream>();
+                    out.extend(quote!(let #k = #sum;));
+                    Coef::Expr(quote!(#k))
+                }
+            };
+            self.coefs.insert((v, r), coef);
+        }
+        if lin.materialize.contains(&v) {
+            // Unit terms (an accumulator `s` in `s += ..`) last: a loop-carried tangent
+            // then waits for one addition per iteration, not one per term.
+            let mut terms: Vec<(Value, Coef)> = roots
+                .iter()
+                .map(|r| (*r, self.coefs[&(v, *r)].clone()))
+                .collect();
+            terms.sort_by_key(|(_, c)| matches!(c, Coef::One | Coef::MinusOne));
+            let mut acc: Option<TokenStream> = None;
+            for (r, coef) in terms {
+                let rname = self.name(r);
+                let t = quote!(#rt::lin::t(&#rname));
+                acc = Some(match (acc, coef) {
+                    (None, Coef::One) => t,
+                    (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
+                    (None, Coef::Expr(k)) => quote!(#rt::lin::ax(#k, #t)),
+                    (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
+                    (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
+                    (Some(a), Coef::Expr(k)) => quote!(#rt::lin::axpy(#a, #k, #t)),
+                });
+            }
+            let name = self.name(v);
+            out.extend(quote_spanned!(span=> let mut #name = #rt::lin::dual(#y, #acc);));
+        }
+        out
+    }
+}
+
+/// `partial · coef`, folding units.
+fn product(partial: &Coef, coef: &Coef) -> Coef {
+    match (partial, coef) {
+        (Coef::One, c) | (c, Coef::One) => c.clone(),
+        (Coef::MinusOne, Coef::MinusOne) => Coef::One,
+        (Coef::MinusOne, Coef::Expr(e)) | (Coef::Expr(e), Coef::MinusOne) => {
+            Coef::Expr(quote!((-#e)))
+        }
+        (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!((#p * #e))),
+    }
+}

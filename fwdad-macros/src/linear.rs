@@ -1,0 +1,383 @@
+//! `linear`: which straight-line scalar chains to linearise (Slang's linearisation, applied
+//! locally; the runtime side is `fwdad_runtime::linear`).
+//!
+//! A *chain* is a run of scalar float operations with a smooth rule (`+ - * /`, negation,
+//! `sin`, `exp`, `sqrt`, ...) in one region. In modes where it pays (batches of first-order
+//! directions), a chain is emitted on primals plus, for each value, the scalar partial
+//! derivatives with respect to its *roots*: the active values the chain reads (parameters,
+//! elements, loop-carried values, results of other rules). A tangent is assembled, as one
+//! combination `Σ cᵣ·ṙ`, only for a value that leaves the chain (*materialised*): used by
+//! any other instruction, by a terminator, or in another region.
+//!
+//! Cost guards: a value whose combination would exceed [`MAX_ROOTS`] roots is materialised
+//! and becomes a root, and so is a value (with more than one root) that two materialised
+//! values would otherwise both expand. Two reads of the same element (`x[i]` in `x[i] *
+//! x[i]`) with nothing that could write in between are one root.
+//!
+//! Output: [`Linear`], or `None` when linearising would change nothing (then no linearised
+//! copy of the body is emitted).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::activity::Activity;
+use crate::dual::{DualPlan, Form};
+use crate::ir::{Function, Inst, InstKind, Region, UnOp, Value, ValueDef};
+use crate::rules::SMOOTH_UNARY;
+
+/// Above this many roots a value's combination costs more than the tangent updates it
+/// replaces; the value is materialised instead.
+pub const MAX_ROOTS: usize = 8;
+
+/// The operation of a linearised instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinOp {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `-x`.
+    Neg,
+    /// `a * b` / `a / b`: partials from the runtime rule of that name.
+    Binary(String),
+    /// `x.f()`: the partial from the runtime rule `f` (`sq`: `x * x`).
+    Unary(String),
+}
+
+/// The linearisation of a function.
+#[derive(Debug, Default)]
+pub struct Linear {
+    /// The linearised instructions and their operations.
+    pub ops: HashMap<Inst, LinOp>,
+    /// Linearised values whose tangent is assembled where they are defined.
+    pub materialize: HashSet<Value>,
+    /// Each linearised value's roots, in first-seen order.
+    pub roots: HashMap<Value, Vec<Value>>,
+    /// `(v, r)` whose coefficient `∂v/∂r` is `±1` (reached through `+`, `-` only).
+    pub units: HashSet<(Value, Value)>,
+    /// A re-read of an element → the first read of it (one root).
+    pub alias: HashMap<Value, Value>,
+}
+
+impl Linear {
+    /// The root that stands for active value `v` (itself, or the first read of its element).
+    pub fn canonical(&self, v: Value) -> Value {
+        self.alias.get(&v).copied().unwrap_or(v)
+    }
+
+    /// Whether `v` is linearised and not materialised (its tangent exists only as
+    /// coefficients).
+    pub fn absorbed(&self, v: Value) -> bool {
+        self.roots.contains_key(&v) && !self.materialize.contains(&v)
+    }
+}
+
+/// Plans the linearisation; `None` when it would change nothing.
+pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
+    let mut lin = Linear::default();
+    let mut region_of: HashMap<Inst, Region> = HashMap::new();
+    for (r, data) in func.regions.iter() {
+        for &inst in &data.insts {
+            region_of.insert(inst, r);
+        }
+    }
+    for (inst, data) in func.insts.iter() {
+        let Some(&v) = data.results.first() else {
+            continue;
+        };
+        if !*active.get(v) {
+            continue;
+        }
+        if let Some(op) = lin_op(func, plans, inst) {
+            lin.ops.insert(inst, op);
+        }
+    }
+    if lin.ops.is_empty() {
+        return None;
+    }
+    let def_inst = |v: Value| match func.values[v].def {
+        ValueDef::Inst(i, 0) => Some(i),
+        _ => None,
+    };
+    // Escapes: any use that is not a linearised instruction of the same region.
+    for (r, data) in func.regions.iter() {
+        for &user in &data.insts {
+            for o in func.operands(user) {
+                let Some(d) = def_inst(o).filter(|d| lin.ops.contains_key(d)) else {
+                    continue;
+                };
+                if !lin.ops.contains_key(&user) || region_of.get(&d) != Some(&r) {
+                    lin.materialize.insert(o);
+                }
+            }
+        }
+        for o in func.term_operands(r) {
+            if def_inst(o).is_some_and(|d| lin.ops.contains_key(&d)) {
+                lin.materialize.insert(o);
+            }
+        }
+    }
+    for o in func.annotations.keys() {
+        if def_inst(*o).is_some_and(|d| lin.ops.contains_key(&d)) {
+            lin.materialize.insert(*o);
+        }
+    }
+    lin.alias = element_aliases(func, active, plans);
+    // Root sets, then materialise values that two materialised values would both expand,
+    // until nothing changes (each round only adds to `materialize`).
+    loop {
+        root_sets(func, active, &mut lin);
+        let mut grow = shared_values(func, &lin);
+        if grow.is_empty() {
+            grow = unprofitable(func, active, &lin);
+        }
+        if grow.is_empty() {
+            break;
+        }
+        lin.materialize.extend(grow);
+    }
+    let absorbs = lin.ops.keys().any(|i| {
+        let v = func.insts[*i].results[0];
+        lin.absorbed(v)
+    });
+    let merges_reads = lin.ops.keys().any(|i| {
+        lin_operands(func, active, *i)
+            .iter()
+            .any(|o| lin.alias.contains_key(o))
+    });
+    (absorbs || merges_reads).then_some(lin)
+}
+
+/// The linearised operation of `inst`, if it has one: a scalar rule with partials.
+fn lin_op(func: &Function, plans: &DualPlan, inst: Inst) -> Option<LinOp> {
+    let Form::Op(name) = &plans.get(inst).form else {
+        return None;
+    };
+    match (&func.insts[inst].kind, name.as_str()) {
+        (InstKind::Binary { .. }, "add") => Some(LinOp::Add),
+        (InstKind::Binary { .. }, "sub") => Some(LinOp::Sub),
+        (InstKind::Binary { .. }, "mul" | "div") => Some(LinOp::Binary(name.clone())),
+        (InstKind::Binary { .. }, "sq") => Some(LinOp::Unary(name.clone())),
+        (InstKind::Unary { op: UnOp::Neg, .. }, "neg") => Some(LinOp::Neg),
+        (InstKind::MethodCall { args, .. }, n) if args.is_empty() && SMOOTH_UNARY.contains(&n) => {
+            Some(LinOp::Unary(name.clone()))
+        }
+        (InstKind::Call { args, .. }, n) if args.len() == 1 && SMOOTH_UNARY.contains(&n) => {
+            Some(LinOp::Unary(name.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// The active operands of a linearised instruction (`x * x` counts `x` once per side).
+pub fn lin_operands(func: &Function, active: &Activity, inst: Inst) -> Vec<Value> {
+    func.operands(inst)
+        .into_iter()
+        .filter(|v| *active.get(*v))
+        .collect()
+}
+
+/// For every linearised value, its roots: the union of its operands' roots, an operand that
+/// is a root (not absorbed) standing for itself. A value that would exceed [`MAX_ROOTS`]
+/// is materialised (it becomes a root for its users).
+fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
+    let mut roots: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut units: HashSet<(Value, Value)> = HashSet::new();
+    // Linearised operands are defined earlier in the same region (any other use
+    // materialises them), so one walk over each region in order sees them first.
+    for (_, data) in func.regions.iter() {
+        for &inst in data.insts.iter().filter(|i| lin.ops.contains_key(i)) {
+            let v = func.insts[inst].results[0];
+            let sums = matches!(lin.ops[&inst], LinOp::Add | LinOp::Sub | LinOp::Neg);
+            let mut set: Vec<Value> = Vec::new();
+            let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
+            for o in lin_operands(func, active, inst) {
+                let from: Vec<(Value, bool)> = match roots.get(&o) {
+                    Some(rs) if !lin.materialize.contains(&o) => {
+                        rs.iter().map(|r| (*r, units.contains(&(o, *r)))).collect()
+                    }
+                    _ => vec![(lin.canonical(o), true)],
+                };
+                for (r, unit) in from {
+                    if !set.contains(&r) {
+                        set.push(r);
+                    }
+                    let c = contributions.entry(r).or_insert((0, true));
+                    c.0 += 1;
+                    c.1 &= unit;
+                }
+            }
+            for (r, (n, unit)) in contributions {
+                if sums && n == 1 && unit {
+                    units.insert((v, r));
+                }
+            }
+            roots.insert(v, set);
+        }
+    }
+    lin.roots = roots;
+    lin.units = units;
+}
+
+/// Materialised values whose combination costs at least as many tangent updates as the
+/// chain it replaces (counted in whole-tangent operations, the cost that grows with the
+/// batch width): their chains are emitted line by line (every value materialised).
+fn unprofitable(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+    let def = |v: Value| match func.values[v].def {
+        ValueDef::Inst(i, 0) if lin.ops.contains_key(&i) => Some(i),
+        _ => None,
+    };
+    let mut out = HashSet::new();
+    for &m in &lin.materialize {
+        let Some(inst) = def(m) else { continue };
+        let mut cone = vec![inst];
+        let mut stack = vec![inst];
+        while let Some(i) = stack.pop() {
+            for o in func.operands(i) {
+                if lin.absorbed(o) {
+                    if let Some(d) = def(o).filter(|d| !cone.contains(d)) {
+                        cone.push(d);
+                        stack.push(d);
+                    }
+                }
+            }
+        }
+        if cone.len() == 1 {
+            continue;
+        }
+        let direct: usize = cone
+            .iter()
+            .map(|i| direct_cost(func, active, lin, *i))
+            .sum();
+        let roots = lin.roots.get(&m).map(Vec::as_slice).unwrap_or_default();
+        let combination: usize = roots
+            .iter()
+            .map(|r| if lin.units.contains(&(m, *r)) { 1 } else { 2 })
+            .sum::<usize>()
+            .saturating_sub(1);
+        if combination >= direct {
+            out.extend(
+                cone.iter()
+                    .map(|i| func.insts[*i].results[0])
+                    .filter(|v| !lin.materialize.contains(v)),
+            );
+        }
+    }
+    out
+}
+
+/// Whole-tangent operations of `inst` emitted line by line (its runtime rule).
+fn direct_cost(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> usize {
+    let ops = func.operands(inst);
+    let is = |k: usize| ops.get(k).is_some_and(|v| *active.get(*v));
+    let both = is(0) && is(1);
+    match &lin.ops[&inst] {
+        LinOp::Add => usize::from(both),
+        LinOp::Sub => usize::from(is(1)),
+        LinOp::Neg | LinOp::Unary(_) => 1,
+        LinOp::Binary(_) if both => 3,
+        LinOp::Binary(_) => 1,
+    }
+}
+
+/// Absorbed values with more than one root that the combinations of two or more
+/// materialised values would each expand (computing the same coefficients twice).
+fn shared_values(func: &Function, lin: &Linear) -> HashSet<Value> {
+    let def = |v: Value| match func.values[v].def {
+        ValueDef::Inst(i, 0) if lin.ops.contains_key(&i) => Some(i),
+        _ => None,
+    };
+    let mut count: HashMap<Value, usize> = HashMap::new();
+    for &m in &lin.materialize {
+        if def(m).is_none() {
+            continue;
+        }
+        let mut seen = HashSet::new();
+        let mut stack = vec![m];
+        while let Some(v) = stack.pop() {
+            let Some(inst) = def(v) else { continue };
+            for o in func.operands(inst) {
+                if lin.absorbed(o) && seen.insert(o) {
+                    stack.push(o);
+                }
+            }
+        }
+        for v in seen {
+            *count.entry(v).or_default() += 1;
+        }
+    }
+    let mut out: HashSet<Value> = count
+        .into_iter()
+        .filter(|(v, n)| *n > 1 && lin.roots.get(v).is_some_and(|rs| rs.len() > 1))
+        .map(|(v, _)| v)
+        .collect();
+    // Values over the root limit.
+    for (v, rs) in &lin.roots {
+        if rs.len() > MAX_ROOTS && !lin.materialize.contains(v) {
+            out.insert(*v);
+        }
+    }
+    out
+}
+
+/// Re-reads of an active element (`x[i]` again, same base and index values) with only pure
+/// instructions in between, per region: each maps to the first read.
+fn element_aliases(func: &Function, active: &Activity, plans: &DualPlan) -> HashMap<Value, Value> {
+    let mut alias = HashMap::new();
+    for (_, data) in func.regions.iter() {
+        let mut seen: HashMap<(Value, Value), Value> = HashMap::new();
+        for &inst in &data.insts {
+            let d = &func.insts[inst];
+            match &d.kind {
+                InstKind::Index { base, index } if *active.get(*base) => {
+                    let v = d.results[0];
+                    match seen.get(&(*base, *index)) {
+                        Some(&first) => {
+                            alias.insert(v, first);
+                        }
+                        None => {
+                            seen.insert((*base, *index), v);
+                        }
+                    }
+                }
+                InstKind::Lit(_)
+                | InstKind::Const(_)
+                | InstKind::Binary { .. }
+                | InstKind::Unary { .. }
+                | InstKind::Cast { .. }
+                | InstKind::Copy(_)
+                | InstKind::Index { .. }
+                | InstKind::Field { .. }
+                | InstKind::Range { .. } => {}
+                InstKind::MethodCall { .. } | InstKind::Call { .. }
+                    if matches!(plans.get(inst).form, Form::Op(_)) => {}
+                _ => seen.clear(),
+            }
+        }
+    }
+    alias
+}
+
+/// A one-line description of an instruction's linearisation, for the IR dump.
+pub fn note(lin: &Linear, func: &Function, inst: Inst) -> String {
+    let Some(op) = lin.ops.get(&inst) else {
+        return String::new();
+    };
+    let v = func.insts[inst].results[0];
+    let roots: Vec<String> = lin
+        .roots
+        .get(&v)
+        .map(|rs| rs.iter().map(|r| r.to_string()).collect())
+        .unwrap_or_default();
+    let how = if lin.materialize.contains(&v) {
+        "materialised"
+    } else {
+        "absorbed"
+    };
+    let op = match op {
+        LinOp::Add => "add".to_string(),
+        LinOp::Sub => "sub".to_string(),
+        LinOp::Neg => "neg".to_string(),
+        LinOp::Binary(n) | LinOp::Unary(n) => n.clone(),
+    };
+    format!("linear {op}, {how}, roots [{}]", roots.join(", "))
+}

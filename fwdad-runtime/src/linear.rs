@@ -1,0 +1,166 @@
+//! Helpers for linearised code: what `#[derive_frule]` emits, in batch modes, for a
+//! straight-line chain of scalar operations (Slang's linearisation, applied locally).
+//!
+//! In a chain such as `t = x[i+1] - x[i]·x[i]; s += 100·t·t + (1 - x[i])²`, the plain dual
+//! transformation updates a tangent at every operation: about a dozen `N`-lane updates.
+//! Linearised, the chain computes its primals and the scalar partial derivatives of each
+//! value with respect to the chain's *roots* (the tangents it reads: `x[i]`, `x[i+1]`, `s`)
+//! and builds a tangent only where a value leaves the chain, as one combination
+//! `Σ cᵣ·ṙ`: three `N`-lane updates here. The coefficients are plain floats, so this is
+//! exact only for first-order modes ([`Mode::LINEARIZE`](crate::Mode::LINEARIZE)).
+
+use crate::dual::Dual;
+use crate::real::Real;
+use crate::tangent::{Binary, ScalarTangent, Unary};
+
+/// An active scalar operand of a chain: an owned or a borrowed dual. (The float and
+/// tangent types are parameters, as in [`Operand`](crate::rules::Operand), so the two impls
+/// cannot overlap and each dual type selects exactly one.)
+pub trait Root<F: Real, T: ScalarTangent<F>>: Copy {
+    /// The primal value.
+    fn primal_of(&self) -> F;
+    /// The tangent.
+    fn tangent_of(&self) -> T;
+}
+
+impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<F, T> {
+    #[inline(always)]
+    fn primal_of(&self) -> F {
+        self.primal
+    }
+    #[inline(always)]
+    fn tangent_of(&self) -> T {
+        self.tangent
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<&F, &T> {
+    #[inline(always)]
+    fn primal_of(&self) -> F {
+        *self.primal
+    }
+    #[inline(always)]
+    fn tangent_of(&self) -> T {
+        *self.tangent
+    }
+}
+
+/// An inactive scalar operand: a float or a reference to one.
+pub trait Val<F: Real>: Copy {
+    /// The value.
+    fn val(self) -> F;
+}
+
+impl<F: Real> Val<F> for F {
+    #[inline(always)]
+    fn val(self) -> F {
+        self
+    }
+}
+
+impl<F: Real> Val<F> for &F {
+    #[inline(always)]
+    fn val(self) -> F {
+        *self
+    }
+}
+
+/// The value of an inactive operand.
+#[inline(always)]
+pub fn val<F: Real, X: Val<F>>(x: X) -> F {
+    x.val()
+}
+
+/// `1` in the float type of `like` (a coefficient that sums unit partials).
+#[inline(always)]
+pub fn one<F: Real>(_like: F) -> F {
+    F::one()
+}
+
+/// The primal of a root.
+#[inline(always)]
+pub fn p<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> F {
+    r.primal_of()
+}
+
+/// The tangent of a root.
+#[inline(always)]
+pub fn t<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> T {
+    r.tangent_of()
+}
+
+/// `c·t`.
+#[inline(always)]
+pub fn ax<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
+    t.scale(c)
+}
+
+/// `acc + c·t`.
+#[inline(always)]
+pub fn axpy<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
+    acc.axpy(c, t)
+}
+
+/// `acc + t`.
+#[inline(always)]
+pub fn add<F: Real, T: ScalarTangent<F>>(acc: T, t: T) -> T {
+    acc.add(t)
+}
+
+/// `acc - t`.
+#[inline(always)]
+pub fn sub<F: Real, T: ScalarTangent<F>>(acc: T, t: T) -> T {
+    acc.sub(t)
+}
+
+/// `-t`.
+#[inline(always)]
+pub fn neg<F: Real, T: ScalarTangent<F>>(t: T) -> T {
+    t.neg()
+}
+
+/// A value leaving the chain: its primal and its assembled tangent.
+#[inline(always)]
+pub fn dual<F: Real, T: ScalarTangent<F>>(primal: F, tangent: T) -> Dual<F, T> {
+    Dual::new(primal, tangent)
+}
+
+/// The partial derivative of a unary rule at `x`, where `y = f(x)`.
+#[inline(always)]
+pub fn d1<F: Real, R: Unary<F>>(rule: R, x: F, y: F) -> F {
+    rule.d(x, y)
+}
+
+/// The partial derivatives of a binary rule at `(a, b)`, where `y = f(a, b)`.
+#[inline(always)]
+pub fn d2<F: Real, R: Binary<F>>(rule: R, a: F, b: F, y: F) -> (F, F) {
+    rule.d(a, b, y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{arith, trig};
+    use crate::tangent::Batch;
+
+    #[test]
+    fn partials_are_the_rules() {
+        assert_eq!(d1(trig::sin {}, 0.5_f64, 0.5_f64.sin()), 0.5_f64.cos());
+        assert_eq!(d2(arith::mul {}, 3.0_f64, 5.0, 15.0), (5.0, 3.0));
+        assert_eq!(d2(arith::div {}, 3.0_f64, 4.0, 0.75), (0.25, -0.75 / 4.0));
+    }
+
+    #[test]
+    fn combinations() {
+        let a = Batch([1.0, 2.0]);
+        let b = Batch([10.0, 20.0]);
+        assert_eq!(axpy(ax(2.0, a), -1.0, b), Batch([-8.0, -16.0]));
+        assert_eq!(sub(add(a, b), a), b);
+        assert_eq!(neg::<f64, _>(a), Batch([-1.0, -2.0]));
+        let (x, dx) = (2.0_f64, 3.0_f64);
+        let (r, br) = (&x, &dx);
+        let borrowed = Dual::new(r, br);
+        assert_eq!((p(&borrowed), t(&borrowed)), (2.0, 3.0));
+        assert_eq!(dual(1.0, 2.0_f64), Dual::new(1.0, 2.0));
+    }
+}

@@ -1,0 +1,203 @@
+//! Linearised chains (`linear` pass): first-order modes compute a chain's tangent as one
+//! combination of its roots' tangents; second order keeps the line-by-line rule. Each case
+//! is checked against a derivative written by hand from the math, in one direction, in a
+//! batch, and (for the Hessian) in `Hyper` mode, and through `test_frule`.
+#![allow(clippy::needless_range_loop)]
+
+use approx::assert_relative_eq;
+use fwdad::drivers::{gradient, hessian};
+use fwdad::prelude::*;
+use fwdad::testing::{test_frule, test_frule_batched};
+
+/// Every kind of chain member: a re-read element, unit-partial sums, a smooth method, a
+/// value used twice in the chain, values that leave it (a non-smooth method, a branch),
+/// a loop-carried root and an active scalar parameter.
+#[derive_frule]
+fn chain(x: &[f64], c: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        let u = (1.0 - x[i]).sin();
+        let w = c * t / u;
+        let z = w.max(0.5);
+        if z > 1.0 {
+            s += w;
+        }
+        s += 100.0 * t * t + u * u - z;
+    }
+    s
+}
+
+/// ∂chain/∂(x, c), by hand.
+fn chain_grad(x: &[f64], c: f64) -> (Vec<f64>, f64) {
+    let n = x.len();
+    let mut g = vec![0.0; n];
+    let mut gc = 0.0;
+    for i in 0..n - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        let (dt_i, dt_next) = (-2.0 * x[i], 1.0);
+        let u = (1.0 - x[i]).sin();
+        let du_i = -(1.0 - x[i]).cos();
+        let w = c * t / u;
+        // ∂w: c·t/u
+        let dw_i = c * (dt_i * u - t * du_i) / (u * u);
+        let dw_next = c * dt_next / u;
+        let dw_c = t / u;
+        let (z_is_w, z) = if w > 0.5 { (true, w) } else { (false, 0.5) };
+        let branch = if z > 1.0 { 1.0 } else { 0.0 };
+        let dz = if z_is_w { 1.0 } else { 0.0 };
+        let k = branch - dz;
+        g[i] += k * dw_i + 200.0 * t * dt_i + 2.0 * u * du_i;
+        g[i + 1] += k * dw_next + 200.0 * t * dt_next;
+        gc += k * dw_c;
+    }
+    (g, gc)
+}
+
+fn points() -> Vec<(Vec<f64>, f64)> {
+    vec![
+        (vec![0.3, -0.7, 1.2, 0.4], 2.5),
+        (vec![-1.1, 0.2, 0.9], 0.25),
+        (vec![0.05, 0.6, -0.4, 1.7, -0.2], -3.0),
+    ]
+}
+
+#[test]
+fn chain_matches_the_hand_gradient_in_every_first_order_mode() {
+    for (x, c) in points() {
+        let (g, gc) = chain_grad(&x, c);
+        let n = x.len();
+        // One direction per input.
+        for j in 0..=n {
+            let mut dx = vec![0.0; n];
+            let dc = if j == n { 1.0 } else { 0.0 };
+            if j < n {
+                dx[j] = 1.0;
+            }
+            let out = chain_frule(Dual::new(&x, &dx), Dual::new(c, dc));
+            assert_eq!(out.primal.to_bits(), chain(&x, c).to_bits());
+            let want = if j == n { gc } else { g[j] };
+            assert_relative_eq!(out.tangent, want, max_relative = 1e-12, epsilon = 1e-12);
+        }
+        // All of x's directions in one (linearised) batch.
+        let (v, gx) = gradient(fwdad::drivers::bind(chain {}, (Wrt, c)), &x);
+        assert_eq!(v.to_bits(), chain(&x, c).to_bits());
+        for j in 0..n {
+            assert_relative_eq!(gx[j], g[j], max_relative = 1e-12, epsilon = 1e-12);
+        }
+    }
+}
+
+#[test]
+fn chain_passes_test_frule() {
+    for (x, c) in points() {
+        test_frule(
+            (x.clone(), c),
+            |(x, c)| chain(x, *c),
+            |(x, c), (dx, dc)| chain_frule(Dual::new(x, dx), Dual::new(*c, *dc)),
+        );
+        test_frule_batched::<4, _, _>(
+            (x, c),
+            |(x, c)| chain(x, *c),
+            |(x, c), (dx, dc)| {
+                <chain as Frule<_, Batch<f64, 4>>>::frule(
+                    &chain {},
+                    (Dual::new(&x[..], &dx[..]), Dual::new(*c, *dc)),
+                )
+            },
+        );
+    }
+}
+
+/// A smooth chain for second order: Hyper mode keeps the line-by-line rule (a linearised
+/// chain would drop f''), so the Hessian must still be exact.
+#[derive_frule]
+fn smooth(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        s += (0.5 * t).exp() + x[i].sin() * x[i + 1];
+    }
+    s
+}
+
+#[test]
+fn second_order_is_not_linearised() {
+    let x = [0.3, -0.2, 0.8];
+    let (v, _, h) = hessian(smooth {}, &x);
+    assert_eq!(v, smooth(&x));
+    // By hand: s = Σ exp(t/2) + sin(xᵢ)·xᵢ₊₁ with t = xᵢ₊₁ − xᵢ².
+    let mut want = [[0.0; 3]; 3];
+    for i in 0..2 {
+        let t = x[i + 1] - x[i] * x[i];
+        let e = (0.5 * t).exp();
+        // ∂t/∂xᵢ = −2xᵢ, ∂t/∂xᵢ₊₁ = 1; ∂²(e)/∂a∂b = e/4·tₐt_b + e/2·t_ab.
+        let ti = -2.0 * x[i];
+        want[i][i] += e / 4.0 * ti * ti + e / 2.0 * -2.0 - x[i].sin() * x[i + 1];
+        want[i][i + 1] += e / 4.0 * ti + x[i].cos();
+        want[i + 1][i] += e / 4.0 * ti + x[i].cos();
+        want[i + 1][i + 1] += e / 4.0;
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            assert_relative_eq!(h[(i, j)], want[i][j], max_relative = 1e-12, epsilon = 1e-12);
+        }
+    }
+}
+
+/// Generic floats, `f32`, borrowed elements (`iter()`), an inactive operand behind a
+/// reference, an annotated binding and a sum of unit partials (`x + x`).
+#[derive_frule]
+fn generic_chain<T: num_traits::Float>(x: T, y: T) -> T {
+    let two = x + x;
+    let z: T = two * y - y / x;
+    z * z + z.sqrt()
+}
+
+#[derive_frule]
+fn f32_weighted(x: &[f32], w: &[f32]) -> f32 {
+    let mut s = 0.0;
+    for (xi, wi) in x.iter().zip(w.iter()) {
+        let d = xi - wi;
+        s += d * d * wi + (xi * xi).ln_1p();
+    }
+    s
+}
+
+#[test]
+fn generic_and_f32_chains() {
+    let (x, y) = (1.3_f64, 0.7_f64);
+    let z = 2.0 * x * y - y / x;
+    let dz = [2.0 * y + y / (x * x), 2.0 * x - 1.0 / x];
+    let k = 2.0 * z + 0.5 / z.sqrt();
+    let both = <generic_chain as Frule<_, Batch<f64, 2>>>::frule(
+        &generic_chain {},
+        (
+            Dual::new(x, Batch([1.0, 0.0])),
+            Dual::new(y, Batch([0.0, 1.0])),
+        ),
+    );
+    assert_eq!(both.primal, generic_chain(x, y));
+    assert_relative_eq!(both.tangent.0[0], k * dz[0], max_relative = 1e-12);
+    assert_relative_eq!(both.tangent.0[1], k * dz[1], max_relative = 1e-12);
+    let out = generic_chain_frule(Dual::new(x, 1.0), Dual::new(y, 0.0));
+    assert_relative_eq!(out.tangent, k * dz[0], max_relative = 1e-12);
+    let out = generic_chain_frule(Dual::new(x, 0.0), Dual::new(y, 1.0));
+    assert_relative_eq!(out.tangent, k * dz[1], max_relative = 1e-12);
+
+    let x = [0.5_f32, -1.25, 2.0];
+    let w = [0.25_f32, 0.75, -0.5];
+    for j in 0..3 {
+        let mut dx = [0.0_f32; 3];
+        dx[j] = 1.0;
+        let out = f32_weighted_frule(Dual::new(&x, &dx), Dual::new(&w, &[0.0; 3]));
+        assert_eq!(out.primal, f32_weighted(&x, &w));
+        let want = 2.0 * (x[j] - w[j]) * w[j] + 2.0 * x[j] / (1.0 + x[j] * x[j]);
+        assert_relative_eq!(out.tangent, want, max_relative = 1e-5);
+        let mut dw = [0.0_f32; 3];
+        dw[j] = 1.0;
+        let out = f32_weighted_frule(Dual::new(&x, &[0.0; 3]), Dual::new(&w, &dw));
+        let d = x[j] - w[j];
+        assert_relative_eq!(out.tangent, -2.0 * d * w[j] + d * d, max_relative = 1e-5);
+    }
+}
