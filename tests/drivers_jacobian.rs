@@ -15,7 +15,9 @@ mod common;
 use common::*;
 
 use approx::assert_relative_eq;
-use fwdad::drivers::{bind, gradient_with, inplace, jacobian_with, Matrix, Out, Wrt};
+use fwdad::drivers::{
+    bind, gradient_with, inplace, jacobian_with, JacobianWorkspace, Matrix, Out, Wrt,
+};
 use fwdad::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -595,4 +597,20 @@ fn jvp_is_the_jacobian_times_the_direction() {
 #[should_panic(expected = "direction's length")]
 fn jvp_rejects_a_direction_of_the_wrong_length() {
     let _ = jvp(rosenbrock {}, &[1.0, 2.0], &[1.0]);
+}
+
+/// `JacobianWorkspace` keeps its seeds between calls (a single chunk stays seeded): over a
+/// sequence of sizes that enters, leaves and re-enters the single-chunk case, every call
+/// equals a fresh `jacobian_with` bit for bit and the exact Jacobian.
+#[test]
+fn jacobian_workspace_reuses_buffers_across_sizes() {
+    let mut ws = JacobianWorkspace::<4>::new();
+    for (k, n) in [3, 3, 4, 9, 2, 2, 4, 13, 1].into_iter().enumerate() {
+        let x = test_points(n, 20 + k as u64);
+        let (want_v, want_j) = jacobian_with::<4>(inplace(trigonometric {}, n), &x);
+        let (v, j) = ws.jacobian(inplace(trigonometric {}, n), &x);
+        assert_eq!(v, want_v, "values, n = {n}");
+        assert_bits_eq(j, &want_j, &format!("workspace vs jacobian_with, n = {n}"));
+        assert_matrix_close(j, &trigonometric_jac_exact(&x), 1e-13, 1e-13, "exact");
+    }
 }

@@ -473,6 +473,27 @@ pub fn block_driver(inst: &Instance, i: usize) -> [f64; 2 * NBLOCK] {
     out
 }
 
+/// One block by fwdad's [`JacobianWorkspace::<15>`](fwdad::drivers::JacobianWorkspace)
+/// on [`ba_residual_packed`]: the driver with its buffers kept between observations.
+pub fn block_workspace(
+    inst: &Instance,
+    i: usize,
+    ws: &mut fwdad::drivers::JacobianWorkspace<NBLOCK>,
+) -> [f64; 2 * NBLOCK] {
+    let (cam, x, w, fx, fy) = inst.observation(i);
+    let mut p = [0.0; NBLOCK];
+    p[..NCAM].copy_from_slice(cam);
+    p[NCAM..NCAM + 3].copy_from_slice(x);
+    p[14] = w;
+    let (_, j) = ws.jacobian(
+        fwdad::drivers::bind(ba_residual_packed {}, (fwdad::drivers::Wrt, fx, fy)),
+        &p,
+    );
+    let mut out = [0.0; 2 * NBLOCK];
+    out.copy_from_slice(j.as_slice());
+    out
+}
+
 /// One block by the hand-derived Jacobian.
 #[inline]
 pub fn block_hand(inst: &Instance, i: usize) -> [f64; 2 * NBLOCK] {
@@ -534,12 +555,14 @@ mod tests {
     fn blocks_agree_with_the_hand_derived_jacobian() {
         let inst = small();
         let seeds = Seeds::default();
+        let mut ws = fwdad::drivers::JacobianWorkspace::new();
         for i in 0..inst.p {
             let (cam, x, w, fx, fy) = inst.observation(i);
             let (e, hand) = ba_residual_hand(cam, x, w, fx, fy);
             assert_close("ba residual", &ba_residual(cam, x, w, fx, fy), &e);
             assert_close("ba rule", &block_rule(&inst, i, &seeds), &hand);
             assert_close("ba driver", &block_driver(&inst, i), &hand);
+            assert_close("ba workspace", &block_workspace(&inst, i, &mut ws), &hand);
             assert_close("ba num-dual", &block_nd(&inst, i), &hand);
             assert_close_tol("ba fd", &block_fd(&inst, i), &hand, FD_TOL);
         }

@@ -694,6 +694,14 @@ impl Matrix {
         }
     }
 
+    /// Reshapes to `nrows × ncols` zeros, keeping the allocation.
+    fn reset(&mut self, nrows: usize, ncols: usize) {
+        self.nrows = nrows;
+        self.ncols = ncols;
+        self.data.clear();
+        self.data.resize(nrows * ncols, 0.0);
+    }
+
     /// The `n × n` identity.
     pub fn identity(n: usize) -> Self {
         let mut m = Self::zeros(n, n);
@@ -1110,29 +1118,74 @@ pub fn jacobian_with<const N: usize>(
     jacobian_in::<Batch<f64, N>, _, _>(f, x)
 }
 
-/// The Jacobian in chunks of `S::LANES` directions: chunk `c` seeds `e_{cw+k}` in lane `k`
-/// and reads column `cw+k` from lane `k`; lanes past the input length stay zero.
+/// The Jacobian in chunks of `S::LANES` directions, in fresh buffers.
 fn jacobian_in<S, F, Y>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
 where
     S: Mode + Lanes<f64>,
     F: SliceRule<S, Output = Y>,
     Y: FlatOutput<S>,
 {
+    let (mut seeds, mut values, mut jac) = (Seeds::default(), Vec::new(), Matrix::zeros(0, 0));
+    jacobian_into(f, x, &mut seeds, &mut values, &mut jac);
+    (values, jac)
+}
+
+/// Input tangents for [`jacobian_into`], kept between calls: all zero, or (after a call
+/// with `n ≤ S::LANES` inputs, one chunk) holding that chunk's unit directions, which the
+/// next call of the same size reuses as they are.
+#[derive(Clone, Debug)]
+struct Seeds<S> {
+    tangents: Vec<S>,
+    /// `Some(n)`: `tangents[..n]` hold the single chunk's unit directions.
+    unit_chunk: Option<usize>,
+}
+
+impl<S> Default for Seeds<S> {
+    fn default() -> Self {
+        Seeds {
+            tangents: Vec::new(),
+            unit_chunk: None,
+        }
+    }
+}
+
+/// The Jacobian in chunks of `S::LANES` directions: chunk `c` seeds `e_{cw+k}` in lane `k`
+/// and reads column `cw+k` from lane `k`; lanes past the input length stay zero. `values`
+/// and `jac` are overwritten (their allocations reused).
+fn jacobian_into<S, F, Y>(
+    f: F,
+    x: &[f64],
+    seeds: &mut Seeds<S>,
+    values: &mut Vec<f64>,
+    jac: &mut Matrix,
+) where
+    S: Mode + Lanes<f64>,
+    F: SliceRule<S, Output = Y>,
+    Y: FlatOutput<S>,
+{
     const { assert!(S::LANES >= 1, "a batch needs at least one lane") };
     let n = x.len();
-    let mut seeds = vec![S::zero(); n];
-    let mut values = Vec::new();
-    let mut jac = Matrix::zeros(0, n);
+    let one_chunk = n <= S::LANES;
+    let reuse = one_chunk && seeds.unit_chunk == Some(n);
+    if !reuse {
+        if let Some(k) = seeds.unit_chunk.take() {
+            seeds.tangents[..k].fill(S::zero());
+        }
+        seeds.tangents.resize(n, S::zero());
+    }
+    values.clear();
     let mut start = 0;
     loop {
         let end = (start + S::LANES).min(n);
-        for (lane, seed) in seeds[start..end].iter_mut().enumerate() {
-            *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
+        if !reuse {
+            for (lane, seed) in seeds.tangents[start..end].iter_mut().enumerate() {
+                *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
+            }
         }
-        let y = f.eval(x, &seeds);
+        let y = f.eval(x, &seeds.tangents);
         if start == 0 {
-            values = (0..y.len()).map(|i| y.value(i)).collect();
-            jac = Matrix::zeros(values.len(), n);
+            values.extend((0..y.len()).map(|i| y.value(i)));
+            jac.reset(values.len(), n);
         }
         for i in 0..values.len() {
             let t = y.tangent(i);
@@ -1140,13 +1193,70 @@ where
                 *entry = t.lane(lane);
             }
         }
-        seeds[start..end].fill(S::zero());
+        if one_chunk {
+            seeds.unit_chunk = Some(n);
+        } else {
+            seeds.tangents[start..end].fill(S::zero());
+        }
         start = end;
         if start >= n {
             break;
         }
     }
-    (values, jac)
+}
+
+/// [`jacobian_with`] with its buffers kept between calls: for many small Jacobians (one per
+/// residual block, one per solver step), evaluation allocates nothing after the first.
+///
+/// ```
+/// use fwdad::drivers::JacobianWorkspace;
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn polar(p: &[f64]) -> [f64; 2] {
+///     [p[0] * p[1].cos(), p[0] * p[1].sin()]
+/// }
+///
+/// let mut ws = JacobianWorkspace::<2>::new();
+/// for r in [1.0, 2.0, 3.0] {
+///     let (values, j) = ws.jacobian(polar {}, &[r, 0.0]);
+///     assert_eq!(values, [r, 0.0]);
+///     assert_eq!(j.to_rows(), [[1.0, 0.0], [0.0, r]]);
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct JacobianWorkspace<const N: usize = DEFAULT_WIDTH> {
+    seeds: Seeds<Batch<f64, N>>,
+    values: Vec<f64>,
+    jac: Matrix,
+}
+
+impl<const N: usize> Default for JacobianWorkspace<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> JacobianWorkspace<N> {
+    /// Empty buffers (they grow on first use).
+    pub fn new() -> Self {
+        JacobianWorkspace {
+            seeds: Seeds::default(),
+            values: Vec::new(),
+            jac: Matrix::zeros(0, 0),
+        }
+    }
+
+    /// `(f(x), J(x))`, as [`jacobian_with::<N>`](jacobian_with) computes them, borrowed
+    /// from the workspace until the next call.
+    pub fn jacobian(
+        &mut self,
+        f: impl SliceRule<Batch<f64, N>, Output: FlatOutput<Batch<f64, N>>>,
+        x: &[f64],
+    ) -> (&[f64], &Matrix) {
+        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        (&self.values, &self.jac)
+    }
 }
 
 /// Second-order tangents: `N` directions in `d1`, one in `d2`.

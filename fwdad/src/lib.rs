@@ -31,8 +31,8 @@ pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiab
 pub mod drivers;
 pub use drivers::{
     bind, derivative, gradient, gradient_with, hessian, hessian_with, hvp, hvp_with, inplace,
-    inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const, Matrix, Out, Scratch,
-    Wrt, DEFAULT_WIDTH,
+    inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const, JacobianWorkspace,
+    Matrix, Out, Scratch, Wrt, DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,

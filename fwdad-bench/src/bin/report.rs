@@ -464,6 +464,7 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
         ba::Csr::default(),
         ba::Csr::default(),
         ba::Csr::default(),
+        ba::Csr::default(),
     ];
     // Check the assembled Jacobians against the hand-derived one before timing.
     {
@@ -480,8 +481,12 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
         let mut want_sub = ba::Csr::default();
         ba::jacobian_with(&sub, &mut want_sub, ba::block_hand);
         fwdad_bench::check::assert_close("BA driver", &got.vals, &want_sub.vals);
+        let mut ws = fwdad::drivers::JacobianWorkspace::new();
+        ba::jacobian_with(&inst, &mut got, |s, i| ba::block_workspace(s, i, &mut ws));
+        fwdad_bench::check::assert_close("BA workspace", &got.vals, &want.vals);
     }
-    let [c0, c1, c2, c3, c4] = &mut csr;
+    let [c0, c1, c2, c3, c4, c5] = &mut csr;
+    let mut ws = fwdad::drivers::JacobianWorkspace::new();
     let mut vs: Vec<Variant> = vec![
         (
             "objective",
@@ -502,6 +507,15 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
             Box::new(|| {
                 ba::jacobian_with(black_box(&inst), c1, ba::block_driver);
                 c1.vals[0]
+            }),
+        ),
+        (
+            "workspace",
+            Box::new(|| {
+                ba::jacobian_with(black_box(&inst), c5, |s, i| {
+                    ba::block_workspace(s, i, &mut ws)
+                });
+                c5.vals[0]
             }),
         ),
         (
@@ -538,6 +552,7 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
         objective: t("objective"),
         rule: t("rule"),
         driver: t("driver"),
+        workspace: t("workspace"),
         hand: t("hand"),
         nd: t("num-dual"),
         fd: t("fd"),
