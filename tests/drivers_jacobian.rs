@@ -614,3 +614,20 @@ fn jacobian_workspace_reuses_buffers_across_sizes() {
         assert_matrix_close(j, &trigonometric_jac_exact(&x), 1e-13, 1e-13, "exact");
     }
 }
+
+/// `JacobianWorkspace::gradient` equals `gradient_with` bit for bit, and the exact
+/// gradient, over sizes in and out of one chunk.
+#[test]
+fn gradient_through_a_workspace() {
+    let mut ws = JacobianWorkspace::<8>::new();
+    for (k, n) in [2, 8, 8, 20, 5].into_iter().enumerate() {
+        let x = test_points(n, 40 + k as u64);
+        let (want_v, want_g) = gradient_with::<8>(rosenbrock {}, &x);
+        let (v, g) = ws.gradient(rosenbrock {}, &x);
+        assert_eq!(v.to_bits(), want_v.to_bits());
+        assert_eq!(g, &want_g[..], "n = {n}");
+        for (a, b) in g.iter().zip(rosenbrock_grad_exact(&x)) {
+            assert_relative_eq!(*a, b, max_relative = 1e-13, epsilon = 1e-13);
+        }
+    }
+}

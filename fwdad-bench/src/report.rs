@@ -499,7 +499,7 @@ impl Report {
         // Gradients.
         let _ = writeln!(
             s,
-            "## Gradients by forward mode (chunks of 8 directions)\n\n`fwdad::gradient` makes ⌈n/8⌉ passes, so its cost grows like n² where a hand-written reverse (analytic) gradient costs O(n). \"hand JVP\" is the same chunked algorithm written by hand: the ratio to it is the AD overhead. num-dual runs `DualSVec64<8>` in the same chunks.\n"
+            "## Gradients by forward mode (chunks of 8 directions)\n\nThe rule's gradient (`JacobianWorkspace::gradient`, buffers kept between calls as the hand JVP's seeds are) makes ⌈n/8⌉ passes, so its cost grows like n² where a hand-written reverse (analytic) gradient costs O(n). \"hand JVP\" is the same chunked algorithm written by hand: the ratio to it is the AD overhead. num-dual runs `DualSVec64<8>` in the same chunks.\n"
         );
         let _ = writeln!(
             s,

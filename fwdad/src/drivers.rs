@@ -1257,6 +1257,32 @@ impl<const N: usize> JacobianWorkspace<N> {
         jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
         (&self.values, &self.jac)
     }
+
+    /// `(f(x), ∇f(x))` of a function `&[f64] → f64`, as
+    /// [`gradient_with::<N>`](gradient_with) computes them, the gradient borrowed from the
+    /// workspace until the next call.
+    ///
+    /// ```
+    /// use fwdad::drivers::JacobianWorkspace;
+    /// use fwdad::prelude::*;
+    ///
+    /// #[derive_frule]
+    /// fn norm2(x: &[f64]) -> f64 {
+    ///     x.iter().map(|v| v * v).sum()
+    /// }
+    ///
+    /// let mut ws = JacobianWorkspace::<4>::new();
+    /// let (v, g) = ws.gradient(norm2 {}, &[1.0, 2.0, 3.0]);
+    /// assert_eq!((v, g), (14.0, &[2.0, 4.0, 6.0][..]));
+    /// ```
+    pub fn gradient(
+        &mut self,
+        f: impl SliceRule<Batch<f64, N>, Output = Dual<f64, Batch<f64, N>>>,
+        x: &[f64],
+    ) -> (f64, &[f64]) {
+        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        (self.values[0], self.jac.as_slice())
+    }
 }
 
 /// Second-order tangents: `N` directions in `d1`, one in `d2`.

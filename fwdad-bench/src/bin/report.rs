@@ -11,6 +11,7 @@
 //! Every variant of a kernel is timed in the same process, in turn (see
 //! `fwdad_bench::timing`); ratios are of minima over the samples.
 
+use fwdad::drivers::JacobianWorkspace;
 use fwdad::prelude::*;
 use fwdad_bench::optim::{self, W};
 use fwdad_bench::report::{self, Report, Row};
@@ -376,12 +377,17 @@ fn gradients(plan: Plan, rep: &mut Report) {
     type G = fn(&[f64], &mut [f64]) -> f64;
     type J = fn(&[f64], &[[f64; W]]) -> (f64, [f64; W]);
     type N = fn(&[DualSVec64<W>]) -> DualSVec64<W>;
-    type R = fn(&[f64]) -> (f64, Vec<f64>);
+    // The rule's gradient through a `JacobianWorkspace`, whose buffers persist between
+    // calls as the hand-written JVP's `seeds` do.
+    type R = fn(&mut JacobianWorkspace<W>, &[f64]) -> f64;
     let cases: [(&str, F, R, J, G, N); 2] = [
         (
             "Rosenbrock",
             optim::rosenbrock,
-            |x| gradient(optim::rosenbrock {}, x),
+            |ws, x| {
+                let (v, g) = ws.gradient(optim::rosenbrock {}, x);
+                v + g[0]
+            },
             optim::rosenbrock_jvp_hand::<W>,
             optim::rosenbrock_grad_hand,
             optim::rosenbrock_nd::<DualSVec64<W>>,
@@ -389,7 +395,10 @@ fn gradients(plan: Plan, rep: &mut Report) {
         (
             "Ackley",
             optim::ackley,
-            |x| gradient(optim::ackley {}, x),
+            |ws, x| {
+                let (v, g) = ws.gradient(optim::ackley {}, x);
+                v + g[0]
+            },
             optim::ackley_jvp_hand::<W>,
             optim::ackley_grad_hand,
             optim::ackley_nd::<DualSVec64<W>>,
@@ -405,15 +414,10 @@ fn gradients(plan: Plan, rep: &mut Report) {
             let mut g4 = vec![0.0; n];
             let mut buf = vec![0.0; n];
             let mut xd = optim::nd_inputs::<W>(&x);
+            let mut ws = JacobianWorkspace::new();
             let mut vs: Vec<Variant> = vec![
                 ("primal", Box::new(|| f(black_box(&x)))),
-                (
-                    "rule",
-                    Box::new(|| {
-                        let (v, g) = rule(black_box(&x));
-                        v + g[0]
-                    }),
-                ),
+                ("rule", Box::new(|| rule(&mut ws, black_box(&x)))),
                 (
                     "hand jvp",
                     Box::new(|| optim::chunked_gradient(jvp, black_box(&x), &mut seeds, &mut g1)),
