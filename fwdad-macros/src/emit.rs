@@ -43,6 +43,7 @@ pub fn emit_body(
         zero_bufs: 0,
         lin: None,
         coefs: Default::default(),
+        owned_roots: Default::default(),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -91,6 +92,8 @@ struct Emitter<'a> {
     lin: Option<&'a Linear>,
     /// Coefficients `∂v/∂r` of linearised values, by `(v, r)`.
     coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
+    /// Owned copies of borrowed roots, by `(root, region)`.
+    owned_roots: std::collections::HashMap<(Value, Region), syn::Ident>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -357,12 +360,23 @@ impl Emitter<'_> {
         let plan = self.plans.get(inst).clone();
         let ops = self.func.operands(inst);
         let mut pre = TokenStream::new();
+        // Scalar rules read their operands by value: an active `&mut f64` (`r.sin()` on a
+        // `&mut f64` parameter) is read through `*`, not reborrowed.
+        let scalar_rule = matches!(plan.form, Form::Op(_) | Form::SinCos);
+        let rt = self.rt;
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
-            .map(|(&v, &n)| self.operand(v, n, &mut pre))
+            .map(|(&v, &n)| {
+                if scalar_rule && self.is(v) && self.is_mut_ref(v) {
+                    let name = self.name(v);
+                    quote!(#rt::deref(&#name))
+                } else {
+                    self.operand(v, n, &mut pre)
+                }
+            })
             .collect();
-        let (rt, mode) = (self.rt, self.mode);
+        let mode = self.mode;
         let expr: TokenStream = match (&data.kind, &plan.form) {
             (
                 InstKind::If {

@@ -56,6 +56,8 @@ pub struct Linear {
     pub units: HashSet<(Value, Value)>,
     /// A re-read of an element → the first read of it (one root).
     pub alias: HashMap<Value, Value>,
+    /// The region each instruction is in.
+    pub region_of: HashMap<Inst, Region>,
 }
 
 impl Linear {
@@ -122,6 +124,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         }
     }
     lin.alias = element_aliases(func, active, plans);
+    lin.region_of = region_of;
     // Root sets, then materialise values that two materialised values would both expand,
     // until nothing changes (each round only adds to `materialize`).
     loop {

@@ -16,7 +16,7 @@ use crate::tangent::{Binary, ScalarTangent, Unary};
 /// An active scalar operand of a chain: an owned or a borrowed dual. (The float and
 /// tangent types are parameters, as in [`Operand`](crate::rules::Operand), so the two impls
 /// cannot overlap and each dual type selects exactly one.)
-pub trait Root<F: Real, T: ScalarTangent<F>>: Copy {
+pub trait Root<F: Real, T: ScalarTangent<F>> {
     /// The primal value.
     fn primal_of(&self) -> F;
     /// The tangent.
@@ -35,6 +35,17 @@ impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<F, T> {
 }
 
 impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<&F, &T> {
+    #[inline(always)]
+    fn primal_of(&self) -> F {
+        *self.primal
+    }
+    #[inline(always)]
+    fn tangent_of(&self) -> T {
+        *self.tangent
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<&mut F, &mut T> {
     #[inline(always)]
     fn primal_of(&self) -> F {
         *self.primal
@@ -81,6 +92,14 @@ pub fn one<F: Real>(_like: F) -> F {
 #[inline(always)]
 pub fn p<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> F {
     r.primal_of()
+}
+
+/// A root read into an owned dual where a chain first uses it, so that a borrowed root
+/// (`&p.x`, an element of `iter()`) is not kept borrowed until the chain's tangent is
+/// assembled (a `&mut` use of its owner may come in between).
+#[inline(always)]
+pub fn own<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> Dual<F, T> {
+    Dual::new(r.primal_of(), r.tangent_of())
 }
 
 /// The tangent of a root.

@@ -11,7 +11,8 @@
 //! ```
 
 use super::Emitter;
-use crate::ir::{InstKind, UnOp, Value, ValueDef};
+use crate::dual::Form;
+use crate::ir::{InstKind, Region, UnOp, Value, ValueDef};
 use crate::linear::{lin_operands, LinOp, Linear};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -50,6 +51,61 @@ impl Emitter<'_> {
             return quote!(#p);
         }
         quote!(#rt::lin::p(&#name))
+    }
+
+    /// Whether root `r` is an owned dual (not a `Dual<&F, &T>` borrowing its owner), so
+    /// that its tangent can be read where the chain's tangent is assembled.
+    fn root_is_owned(&self, r: Value, lin: &Linear) -> bool {
+        if lin.roots.contains_key(&r) {
+            return true; // a materialised chain value
+        }
+        match self.func.values[r].def {
+            ValueDef::Param(i) => !matches!(self.func.params[i].ty, syn::Type::Reference(_)),
+            ValueDef::Inst(i, _) => match &self.func.insts[i].kind {
+                InstKind::Index { .. } | InstKind::Binary { .. } | InstKind::Cast { .. } => true,
+                InstKind::Unary { op, .. } => *op == UnOp::Neg,
+                InstKind::MethodCall { .. } | InstKind::Call { .. } => {
+                    matches!(self.plans.get(i).form, Form::Op(_))
+                }
+                _ => false,
+            },
+            // Carried loop values are owned; a `for` element may borrow.
+            ValueDef::RegionParam(region, k) => self.func.insts.iter().any(|(_, d)| {
+                matches!(&d.kind, InstKind::Loop { body, .. } if *body == region)
+                    || matches!(&d.kind, InstKind::For { body, .. } if *body == region && k > 0)
+            }),
+        }
+    }
+
+    /// The tokens that read root `r`'s tangent in `region`: the root itself, or (for a
+    /// root that may borrow) an owned copy made at its first use, emitted into `out`.
+    fn root_ref(
+        &mut self,
+        r: Value,
+        region: Option<Region>,
+        lin: &Linear,
+        out: &mut TokenStream,
+    ) -> TokenStream {
+        let name = self.name(r);
+        if self.root_is_owned(r, lin) {
+            return quote!(#name);
+        }
+        let Some(region) = region else {
+            return quote!(#name);
+        };
+        if let Some(own) = self.owned_roots.get(&(r, region)) {
+            return quote!(#own);
+        }
+        let own = format_ident!(
+            "__own{}_{}",
+            crate::ir::entity::EntityRef::index(r),
+            crate::ir::entity::EntityRef::index(region),
+            span = Span::mixed_site()
+        );
+        let rt = self.rt;
+        out.extend(quote!(let #own = #rt::lin::own(&#name);));
+        self.owned_roots.insert((r, region), own.clone());
+        quote!(#own)
     }
 
     /// `inst`, linearised.
@@ -121,6 +177,12 @@ impl Emitter<'_> {
             }
         };
         let active = lin_operands(self.func, self.active, inst);
+        let region = lin.region_of.get(&inst).copied();
+        for o in &active {
+            if !lin.absorbed(*o) {
+                self.root_ref(lin.canonical(*o), region, lin, &mut out);
+            }
+        }
         let roots = lin.roots.get(&v).cloned().unwrap_or_default();
         for &r in &roots {
             let mut terms: Vec<Coef> = Vec::new();
@@ -181,7 +243,7 @@ impl Emitter<'_> {
             terms.sort_by_key(|(_, c)| matches!(c, Coef::One | Coef::MinusOne));
             let mut acc: Option<TokenStream> = None;
             for (r, coef) in terms {
-                let rname = self.name(r);
+                let rname = self.root_ref(r, region, lin, &mut out);
                 let t = quote!(#rt::lin::t(&#rname));
                 acc = Some(match (acc, coef) {
                     (None, Coef::One) => t,
