@@ -230,3 +230,38 @@ fn mutable_subslice_cast_and_const_item() {
     assert_eq!(out, out_ref);
     assert_eq!(dout, [0.0, 3.0, 2.0]);
 }
+
+/// Destructuring assignment in a loop body: `(a, b)` are loop-carried (they were not, and
+/// lowering failed with an internal error). Three swaps and a scaling per iteration.
+#[derive_frule]
+fn swap_in_loop(x: f64, y: f64, n: usize) -> f64 {
+    let (mut a, mut b) = (x, y);
+    for _ in 0..n {
+        (a, b) = (2.0 * b, a);
+    }
+    a * b.sin()
+}
+
+#[test]
+fn destructuring_assignment_in_a_loop_is_carried() {
+    for n in 0..4_usize {
+        let (x, y) = (0.7, -1.3);
+        // After n steps: a = 2^⌈n/2⌉·(x or y), b = 2^⌊n/2⌋·(y or x), alternating.
+        let (ka, kb) = (2f64.powi(n.div_ceil(2) as i32), 2f64.powi((n / 2) as i32));
+        let (a, b, da, db) = if n % 2 == 0 {
+            (ka * x, kb * y, [ka, 0.0], [0.0, kb])
+        } else {
+            (ka * y, kb * x, [0.0, ka], [kb, 0.0])
+        };
+        let grad = [0, 1].map(|k| da[k] * b.sin() + a * b.cos() * db[k]);
+        for (k, (dx, dy)) in [(1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+            let out = swap_in_loop_frule(
+                Dual::new(x, dx),
+                Dual::new(y, dy),
+                Dual::new(n, fwdad::NoTangent),
+            );
+            assert_eq!(out.primal, swap_in_loop(x, y, n));
+            approx::assert_relative_eq!(out.tangent, grad[k], max_relative = 1e-12);
+        }
+    }
+}

@@ -294,13 +294,26 @@ struct AssignScan {
     enter_closures: bool,
 }
 
+impl AssignScan {
+    /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` (destructuring
+    /// assignment), and the root of `s.f.g`.
+    fn place_names(&mut self, place: &syn::Expr) {
+        match super::place::strip(place) {
+            syn::Expr::Path(p) => {
+                if let Some(id) = p.path.get_ident() {
+                    self.names.insert(id.to_string());
+                }
+            }
+            syn::Expr::Tuple(t) => t.elems.iter().for_each(|e| self.place_names(e)),
+            syn::Expr::Field(f) => self.place_names(&f.base),
+            _ => {}
+        }
+    }
+}
+
 impl<'ast> Visit<'ast> for AssignScan {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-        if let syn::Expr::Path(p) = super::place::strip(&e.left) {
-            if let Some(id) = p.path.get_ident() {
-                self.names.insert(id.to_string());
-            }
-        }
+        self.place_names(&e.left);
         syn::visit::visit_expr_assign(self, e);
     }
 
