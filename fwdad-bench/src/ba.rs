@@ -456,14 +456,21 @@ pub fn block_rule(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK]
     out
 }
 
-/// One block by fwdad's `jacobian_with::<15>` driver on [`ba_residual_packed`] (the block
-/// parameters copied into one slice; the driver allocates its seeds and result).
-pub fn block_driver(inst: &Instance, i: usize) -> [f64; 2 * NBLOCK] {
+/// Observation `i`'s block parameters in [`ba_residual_packed`]'s layout (camera, point,
+/// weight), with the feature `(fx, fy)`.
+fn packed(inst: &Instance, i: usize) -> ([f64; NBLOCK], f64, f64) {
     let (cam, x, w, fx, fy) = inst.observation(i);
     let mut p = [0.0; NBLOCK];
     p[..NCAM].copy_from_slice(cam);
     p[NCAM..NCAM + 3].copy_from_slice(x);
     p[14] = w;
+    (p, fx, fy)
+}
+
+/// One block by fwdad's `jacobian_with::<15>` driver on [`ba_residual_packed`] (the block
+/// parameters copied into one slice; the driver allocates its seeds and result).
+pub fn block_driver(inst: &Instance, i: usize) -> [f64; 2 * NBLOCK] {
+    let (p, fx, fy) = packed(inst, i);
     let (_, j) = fwdad::drivers::jacobian_with::<NBLOCK>(
         fwdad::drivers::bind(ba_residual_packed {}, (fwdad::drivers::Wrt, fx, fy)),
         &p,
@@ -480,11 +487,7 @@ pub fn block_workspace(
     i: usize,
     ws: &mut fwdad::drivers::JacobianWorkspace<NBLOCK>,
 ) -> [f64; 2 * NBLOCK] {
-    let (cam, x, w, fx, fy) = inst.observation(i);
-    let mut p = [0.0; NBLOCK];
-    p[..NCAM].copy_from_slice(cam);
-    p[NCAM..NCAM + 3].copy_from_slice(x);
-    p[14] = w;
+    let (p, fx, fy) = packed(inst, i);
     let (_, j) = ws.jacobian(
         fwdad::drivers::bind(ba_residual_packed {}, (fwdad::drivers::Wrt, fx, fy)),
         &p,

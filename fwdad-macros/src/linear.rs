@@ -66,6 +66,32 @@ impl Linear {
         self.alias.get(&v).copied().unwrap_or(v)
     }
 
+    /// The linearised instruction that defines `v`, if any.
+    pub fn def(&self, func: &Function, v: Value) -> Option<Inst> {
+        match func.values[v].def {
+            ValueDef::Inst(i, 0) if self.ops.contains_key(&i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The instructions of the absorbed values that `inst`'s combination expands: its
+    /// absorbed operands, theirs, and so on (not `inst` itself).
+    fn absorbed_cone(&self, func: &Function, inst: Inst) -> Vec<Inst> {
+        let mut cone: Vec<Inst> = Vec::new();
+        let mut stack = vec![inst];
+        while let Some(i) = stack.pop() {
+            for o in func.operands(i) {
+                if let Some(d) = self.def(func, o).filter(|_| self.absorbed(o)) {
+                    if !cone.contains(&d) {
+                        cone.push(d);
+                        stack.push(d);
+                    }
+                }
+            }
+        }
+        cone
+    }
+
     /// Whether `v` is linearised and not materialised (its tangent exists only as
     /// coefficients).
     pub fn absorbed(&self, v: Value) -> bool {
@@ -96,15 +122,11 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     if lin.ops.is_empty() {
         return None;
     }
-    let def_inst = |v: Value| match func.values[v].def {
-        ValueDef::Inst(i, 0) => Some(i),
-        _ => None,
-    };
     // Escapes: any use that is not a linearised instruction of the same region.
     for (r, data) in func.regions.iter() {
         for &user in &data.insts {
             for o in func.operands(user) {
-                let Some(d) = def_inst(o).filter(|d| lin.ops.contains_key(d)) else {
+                let Some(d) = lin.def(func, o) else {
                     continue;
                 };
                 if !lin.ops.contains_key(&user) || region_of.get(&d) != Some(&r) {
@@ -113,13 +135,13 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
             }
         }
         for o in func.term_operands(r) {
-            if def_inst(o).is_some_and(|d| lin.ops.contains_key(&d)) {
+            if lin.def(func, o).is_some() {
                 lin.materialize.insert(o);
             }
         }
     }
     for o in func.annotations.keys() {
-        if def_inst(*o).is_some_and(|d| lin.ops.contains_key(&d)) {
+        if lin.def(func, *o).is_some() {
             lin.materialize.insert(*o);
         }
     }
@@ -225,25 +247,13 @@ fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
 /// chain it replaces (counted in whole-tangent operations, the cost that grows with the
 /// batch width): their chains are emitted line by line (every value materialised).
 fn unprofitable(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
-    let def = |v: Value| match func.values[v].def {
-        ValueDef::Inst(i, 0) if lin.ops.contains_key(&i) => Some(i),
-        _ => None,
-    };
     let mut out = HashSet::new();
     for &m in &lin.materialize {
-        let Some(inst) = def(m) else { continue };
-        let mut cone = vec![inst];
-        let mut stack = vec![inst];
-        while let Some(i) = stack.pop() {
-            for o in func.operands(i) {
-                if lin.absorbed(o) {
-                    if let Some(d) = def(o).filter(|d| !cone.contains(d)) {
-                        cone.push(d);
-                        stack.push(d);
-                    }
-                }
-            }
-        }
+        let Some(inst) = lin.def(func, m) else {
+            continue;
+        };
+        let mut cone = lin.absorbed_cone(func, inst);
+        cone.push(inst);
         if cone.len() == 1 {
             continue;
         }
@@ -285,27 +295,13 @@ fn direct_cost(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> 
 /// Absorbed values with more than one root that the combinations of two or more
 /// materialised values would each expand (computing the same coefficients twice).
 fn shared_values(func: &Function, lin: &Linear) -> HashSet<Value> {
-    let def = |v: Value| match func.values[v].def {
-        ValueDef::Inst(i, 0) if lin.ops.contains_key(&i) => Some(i),
-        _ => None,
-    };
     let mut count: HashMap<Value, usize> = HashMap::new();
     for &m in &lin.materialize {
-        if def(m).is_none() {
+        let Some(inst) = lin.def(func, m) else {
             continue;
-        }
-        let mut seen = HashSet::new();
-        let mut stack = vec![m];
-        while let Some(v) = stack.pop() {
-            let Some(inst) = def(v) else { continue };
-            for o in func.operands(inst) {
-                if lin.absorbed(o) && seen.insert(o) {
-                    stack.push(o);
-                }
-            }
-        }
-        for v in seen {
-            *count.entry(v).or_default() += 1;
+        };
+        for d in lin.absorbed_cone(func, inst) {
+            *count.entry(func.insts[d].results[0]).or_default() += 1;
         }
     }
     let mut out: HashSet<Value> = count

@@ -490,6 +490,18 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
         fwdad_bench::check::assert_close("BA workspace", &got.vals, &want.vals);
     }
     let [c0, c1, c2, c3, c4, c5] = &mut csr;
+    // A timed variant: the whole sparse Jacobian assembled from `block`, into `csr`.
+    macro_rules! ba_case {
+        ($name:expr, $csr:ident, $block:expr) => {
+            (
+                $name,
+                Box::new(|| {
+                    ba::jacobian_with(black_box(&inst), $csr, $block);
+                    $csr.vals[0]
+                }),
+            )
+        };
+    }
     let mut ws = fwdad::drivers::JacobianWorkspace::new();
     let mut vs: Vec<Variant> = vec![
         (
@@ -499,50 +511,12 @@ fn bundle_adjustment(plan: Plan, quick: bool, rep: &mut Report) {
                 out[0]
             }),
         ),
-        (
-            "rule",
-            Box::new(|| {
-                ba::jacobian_with(black_box(&inst), c0, |s, i| ba::block_rule(s, i, &seeds));
-                c0.vals[0]
-            }),
-        ),
-        (
-            "driver",
-            Box::new(|| {
-                ba::jacobian_with(black_box(&inst), c1, ba::block_driver);
-                c1.vals[0]
-            }),
-        ),
-        (
-            "workspace",
-            Box::new(|| {
-                ba::jacobian_with(black_box(&inst), c5, |s, i| {
-                    ba::block_workspace(s, i, &mut ws)
-                });
-                c5.vals[0]
-            }),
-        ),
-        (
-            "hand",
-            Box::new(|| {
-                ba::jacobian_with(black_box(&inst), c2, ba::block_hand);
-                c2.vals[0]
-            }),
-        ),
-        (
-            "num-dual",
-            Box::new(|| {
-                ba::jacobian_with(black_box(&inst), c3, ba::block_nd);
-                c3.vals[0]
-            }),
-        ),
-        (
-            "fd",
-            Box::new(|| {
-                ba::jacobian_with(black_box(&inst), c4, ba::block_fd);
-                c4.vals[0]
-            }),
-        ),
+        ba_case!("rule", c0, |s, i| ba::block_rule(s, i, &seeds)),
+        ba_case!("driver", c1, ba::block_driver),
+        ba_case!("workspace", c5, |s, i| ba::block_workspace(s, i, &mut ws)),
+        ba_case!("hand", c2, ba::block_hand),
+        ba_case!("num-dual", c3, ba::block_nd),
+        ba_case!("fd", c4, ba::block_fd),
     ];
     let plan = Plan {
         sample: std::time::Duration::ZERO,
