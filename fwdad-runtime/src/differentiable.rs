@@ -56,26 +56,35 @@ macro_rules! non_differentiable {
         }
     )*};
 }
-non_differentiable!(
-    (),
-    bool,
-    char,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    String,
-    &str,
-    NoTangent
-);
+/// Calls `$m!` with every primal type that has no tangent (`NoTangent`): one list for
+/// `Differentiable` here and for `TestTangent` in `testing`.
+macro_rules! for_each_discrete_type {
+    ($m:ident) => {
+        $m!(
+            (),
+            bool,
+            char,
+            u8,
+            u16,
+            u32,
+            u64,
+            u128,
+            usize,
+            i8,
+            i16,
+            i32,
+            i64,
+            i128,
+            isize,
+            String,
+            &str,
+            NoTangent
+        );
+    };
+}
+pub(crate) use for_each_discrete_type;
+
+for_each_discrete_type!(non_differentiable);
 
 impl Differentiable for f64 {
     type Tangent = f64;

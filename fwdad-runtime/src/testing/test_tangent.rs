@@ -169,26 +169,7 @@ macro_rules! test_tangent_discrete {
         }
     )*};
 }
-test_tangent_discrete!(
-    (),
-    bool,
-    char,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    String,
-    &str,
-    NoTangent,
-);
+crate::differentiable::for_each_discrete_type!(test_tangent_discrete);
 
 impl<T: TestTangent, const L: usize> TestTangent for [T; L] {
     const PRECISION: Precision = T::PRECISION;
