@@ -201,3 +201,71 @@ fn generic_and_f32_chains() {
         assert_relative_eq!(out.tangent, -2.0 * d * w[j] + d * d, max_relative = 1e-5);
     }
 }
+
+/// Costly coefficients of loop elements (`cos`, `exp`, a division): their terms test the
+/// element's tangent for zero and skip it, which a chunked gradient does for every input
+/// outside the chunk.
+#[derive_frule]
+fn zero_tested(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    let mut q = 0.0;
+    let mut r = 0.0;
+    for i in 0..x.len() {
+        s += (std::f64::consts::TAU * x[i]).cos() + x[i] * x[i];
+        q += x[i].exp() / (1.0 + x[i] * x[i]);
+        // `3 sin xᵢ` leaves the chain alone (into `max`): a zero-tested first term.
+        r += (3.0 * x[i].sin()).max(-10.0);
+    }
+    s * q + r
+}
+
+/// ∂zero_tested/∂x, by hand.
+fn zero_tested_grad(x: &[f64]) -> Vec<f64> {
+    let tau = std::f64::consts::TAU;
+    let s: f64 = x.iter().map(|v| (tau * v).cos() + v * v).sum();
+    let q: f64 = x.iter().map(|v| v.exp() / (1.0 + v * v)).sum();
+    x.iter()
+        .map(|v| {
+            let ds = -tau * (tau * v).sin() + 2.0 * v;
+            let den = 1.0 + v * v;
+            let dq = v.exp() / den - v.exp() * 2.0 * v / (den * den);
+            ds * q + s * dq + 3.0 * v.cos()
+        })
+        .collect()
+}
+
+#[test]
+fn zero_tested_terms_skip_only_zero_tangents() {
+    // 21 inputs: chunks of 8 leave most elements' tangents zero in each pass; the last
+    // chunk is padded.
+    let x: Vec<f64> = (0..21)
+        .map(|i| 0.3 * (i as f64 * 0.7).sin() - 0.1)
+        .collect();
+    let exact = zero_tested_grad(&x);
+    let (v, g) = gradient(zero_tested {}, &x);
+    assert_eq!(v.to_bits(), zero_tested(&x).to_bits());
+    for (a, b) in g.iter().zip(&exact) {
+        assert_relative_eq!(*a, *b, max_relative = 1e-12, epsilon = 1e-12);
+    }
+    // Each entry equals the one-direction column to rounding (the batch sums in another
+    // order), and width 4 and width 8 agree bit for bit.
+    let (_, g4) = fwdad::drivers::gradient_with::<4>(zero_tested {}, &x);
+    for j in 0..x.len() {
+        let mut dx = vec![0.0; x.len()];
+        dx[j] = 1.0;
+        let (_, col) = fwdad::drivers::jvp(zero_tested {}, &x, &dx);
+        assert_relative_eq!(col, g[j], max_relative = 1e-13);
+        assert_eq!(g4[j].to_bits(), g[j].to_bits(), "entry {j}");
+    }
+    // Random (never zero) batched tangents take the other branch.
+    test_frule_batched::<4, _, _>(
+        x,
+        |x| zero_tested(x),
+        |x, dx| {
+            <zero_tested as Frule<_, Batch<f64, 4>>>::frule(
+                &zero_tested {},
+                (Dual::new(&x[..], &dx[..]),),
+            )
+        },
+    );
+}

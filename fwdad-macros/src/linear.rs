@@ -43,6 +43,20 @@ pub enum LinOp {
     Unary(String),
 }
 
+impl LinOp {
+    /// Whether the partial derivative costs more than a multiply (`sin`, `exp`, a division).
+    /// A term whose coefficient has such a factor tests its root's tangent for zero first,
+    /// which saves the partial and the lane update in a chunked gradient, where most inputs
+    /// carry zero tangents; for a cheap coefficient the test costs about what it saves.
+    pub fn is_costly(&self) -> bool {
+        match self {
+            LinOp::Add | LinOp::Sub | LinOp::Neg => false,
+            LinOp::Binary(name) => name != "mul",
+            LinOp::Unary(name) => name != "sq",
+        }
+    }
+}
+
 /// The linearisation of a function.
 #[derive(Debug, Default)]
 pub struct Linear {
@@ -54,6 +68,10 @@ pub struct Linear {
     pub roots: HashMap<Value, Vec<Value>>,
     /// `(v, r)` whose coefficient `∂v/∂r` is `±1` (reached through `+`, `-` only).
     pub units: HashSet<(Value, Value)>,
+    /// Roots with a costly coefficient ([`LinOp::is_costly`]) in some materialised value:
+    /// every term of theirs tests their tangent for zero first (the tests of one root
+    /// compute the same thing, so they cost one).
+    pub sparse: HashSet<Value>,
     /// A re-read of an element → the first read of it (one root).
     pub alias: HashMap<Value, Value>,
     /// The region each instruction is in.
@@ -207,22 +225,28 @@ pub fn lin_operands(func: &Function, active: &Activity, inst: Inst) -> Vec<Value
 fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut roots: HashMap<Value, Vec<Value>> = HashMap::new();
     let mut units: HashSet<(Value, Value)> = HashSet::new();
+    let mut costly: HashSet<(Value, Value)> = HashSet::new();
     // Linearised operands are defined earlier in the same region (any other use
     // materialises them), so one walk over each region in order sees them first.
     for (_, data) in func.regions.iter() {
         for &inst in data.insts.iter().filter(|i| lin.ops.contains_key(i)) {
             let v = func.insts[inst].results[0];
             let sums = matches!(lin.ops[&inst], LinOp::Add | LinOp::Sub | LinOp::Neg);
+            let op_costly = lin.ops[&inst].is_costly();
             let mut set: Vec<Value> = Vec::new();
             let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
             for o in lin_operands(func, active, inst) {
-                let from: Vec<(Value, bool)> = match roots.get(&o) {
-                    Some(rs) if !lin.materialize.contains(&o) => {
-                        rs.iter().map(|r| (*r, units.contains(&(o, *r)))).collect()
-                    }
-                    _ => vec![(lin.canonical(o), true)],
+                let from: Vec<(Value, bool, bool)> = match roots.get(&o) {
+                    Some(rs) if !lin.materialize.contains(&o) => rs
+                        .iter()
+                        .map(|r| (*r, units.contains(&(o, *r)), costly.contains(&(o, *r))))
+                        .collect(),
+                    _ => vec![(lin.canonical(o), true, false)],
                 };
-                for (r, unit) in from {
+                for (r, unit, dear) in from {
+                    if op_costly || dear {
+                        costly.insert((v, r));
+                    }
                     if !set.contains(&r) {
                         set.push(r);
                     }
@@ -239,8 +263,54 @@ fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
             roots.insert(v, set);
         }
     }
+    lin.sparse = costly
+        .into_iter()
+        .filter(|(v, r)| lin.materialize.contains(v) && element_in_loop(func, lin, *r))
+        .map(|(_, r)| r)
+        .collect();
     lin.roots = roots;
     lin.units = units;
+}
+
+/// Whether `r` is an element read (`x[i]`, a `for` element) inside a loop: the roots worth a
+/// zero test. A chunked gradient seeds a few elements of a slice it loops over, so most
+/// reads there see zero tangents; values read outside loops (a camera's few parameters)
+/// are usually all seeded, and a test there would never skip (it costs BA's Jacobian 15 %).
+fn element_in_loop(func: &Function, lin: &Linear, r: Value) -> bool {
+    let (region, element) = match func.values[r].def {
+        ValueDef::Inst(i, _) => (
+            lin.region_of.get(&i).copied(),
+            matches!(func.insts[i].kind, InstKind::Index { .. }),
+        ),
+        // A `for` body's first parameter is its element (the others are carried).
+        ValueDef::RegionParam(region, k) => (
+            Some(region),
+            k == 0
+                && func
+                    .insts
+                    .iter()
+                    .any(|(_, d)| matches!(&d.kind, InstKind::For { body, .. } if *body == region)),
+        ),
+        ValueDef::Param(_) => (None, false),
+    };
+    let mut region = region.filter(|_| element);
+    while let Some(rg) = region {
+        let Some((owner, _)) = func
+            .insts
+            .iter()
+            .find(|(i, _)| func.inst_regions(*i).contains(&rg))
+        else {
+            return false;
+        };
+        if matches!(
+            func.insts[owner].kind,
+            InstKind::Loop { .. } | InstKind::For { .. }
+        ) {
+            return true;
+        }
+        region = lin.region_of.get(&owner).copied();
+    }
+    false
 }
 
 /// Materialised values whose combination costs at least as many tangent updates as the
@@ -378,5 +448,21 @@ pub fn note(lin: &Linear, func: &Function, inst: Inst) -> String {
         LinOp::Neg => "neg".to_string(),
         LinOp::Binary(n) | LinOp::Unary(n) => n.clone(),
     };
-    format!("linear {op}, {how}, roots [{}]", roots.join(", "))
+    let sparse: Vec<String> = lin
+        .roots
+        .get(&v)
+        .filter(|_| lin.materialize.contains(&v))
+        .map(|rs| {
+            rs.iter()
+                .filter(|r| lin.sparse.contains(r))
+                .map(|r| r.to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let sparse = if sparse.is_empty() {
+        String::new()
+    } else {
+        format!(", zero-tested [{}]", sparse.join(", "))
+    };
+    format!("linear {op}, {how}, roots [{}]{sparse}", roots.join(", "))
 }

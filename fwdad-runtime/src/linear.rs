@@ -120,6 +120,35 @@ pub fn axpy<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
     acc.axpy(c, t)
 }
 
+/// [`ax`] for a root with a costly coefficient (one behind a `sin`, `exp`, a division):
+/// `-0` without reading `c` when `t` is zero.
+///
+/// The test lets a chunked gradient skip, for every input outside the chunk, both the lane
+/// update and the partial derivative behind `c` (which the compiler then computes only in
+/// the taken branch): `Σ cos(τxᵢ)` costs `cos` per element, not `sin` and `cos` and `N`
+/// multiply-adds. A skipped term is `0` where the dense product would be `0·c`: the same,
+/// but for the sign of a zero and for `c = ±∞` or NaN, where the dense product is NaN.
+/// The zero is `-0`, the identity of `+`, so that adding it folds away. (For a root whose
+/// coefficients are all cheap, the test costs about what it saves.)
+#[inline(always)]
+pub fn ax_sparse<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
+    if t.is_zero() {
+        T::zero().neg()
+    } else {
+        t.scale(c)
+    }
+}
+
+/// [`axpy`] for a root with a costly coefficient: `acc` when `t` is zero (see [`ax_sparse`]).
+#[inline(always)]
+pub fn axpy_sparse<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
+    if t.is_zero() {
+        acc
+    } else {
+        acc.axpy(c, t)
+    }
+}
+
 /// `acc + t`.
 #[inline(always)]
 pub fn add<F: Real, T: ScalarTangent<F>>(acc: T, t: T) -> T {
@@ -181,5 +210,25 @@ mod tests {
         let borrowed = Dual::new(r, br);
         assert_eq!((p(&borrowed), t(&borrowed)), (2.0, 3.0));
         assert_eq!(dual(1.0, 2.0_f64), Dual::new(1.0, 2.0));
+    }
+
+    #[test]
+    fn zero_tested_terms() {
+        let z = Batch([0.0, -0.0, 0.0]);
+        let nz = Batch([0.0, 1e-300, 0.0]);
+        let nan = Batch([0.0, f64::NAN, 0.0]);
+        assert!(z.is_zero());
+        assert!(!nz.is_zero() && !nan.is_zero());
+        assert!(!1.0_f64.is_zero() && !0.0_f64.is_zero()); // one direction never tests
+                                                           // A zero tangent skips even an infinite coefficient; otherwise the dense result.
+        let acc = Batch([1.0, 2.0, 3.0]);
+        assert_eq!(axpy_sparse(acc, f64::INFINITY, z), acc);
+        assert_eq!(axpy_sparse(acc, 2.0, nz), axpy(acc, 2.0, nz));
+        assert_eq!(
+            ax_sparse(f64::NAN, z).0.map(f64::to_bits),
+            [(-0.0_f64).to_bits(); 3]
+        );
+        assert_eq!(ax_sparse(2.0, nz), ax(2.0, nz));
+        assert_eq!(add(acc, ax_sparse(5.0, z)), acc); // `-0` adds nothing
     }
 }

@@ -43,6 +43,13 @@ pub trait Real:
         core::array::from_fn(|i| acc[i] + c * t[i])
     }
 
+    /// Whether every lane is `±0` (a tangent a linearised chain may skip).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __lanes_zero<const N: usize>(t: &[Self; N]) -> bool {
+        t.iter().all(|x| *x == Self::zero())
+    }
+
     #[doc(hidden)]
     fn __d_unary<R: UnaryDef>(x: Self, y: Self) -> Self;
     #[doc(hidden)]
@@ -100,6 +107,12 @@ impl Real for f64 {
         self
     }
     dispatch!(d_f64, d_dual_f64);
+
+    /// Without branches: the lanes' bits, sign dropped, or-ed together.
+    #[inline(always)]
+    fn __lanes_zero<const N: usize>(t: &[f64; N]) -> bool {
+        t.iter().fold(0u64, |a, x| a | x.to_bits()) << 1 == 0
+    }
 
     /// Two lanes per SSE2 operation, so that the SLP vectorizer cannot pair lanes of two
     /// different updates that share `t` (which it does for the plain loop, packing a lane of

@@ -71,6 +71,13 @@ pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'stat
     fn axpy(self, c: F, t: Self) -> Self {
         self.add(t.scale(c))
     }
+    /// Whether this tangent is exactly zero, so that a linearised chain may skip its term
+    /// and the partial derivative behind it (a symbolic zero, as num-dual's and JAX's). A
+    /// representation that cannot tell cheaply answers `false`.
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        false
+    }
 
     /// The tangent of `y = f(x)`.
     #[inline(always)]
@@ -157,6 +164,10 @@ impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
     #[inline(always)]
     fn axpy(self, c: F, t: Self) -> Self {
         Batch(F::__lanes_axpy(self.0, c, t.0))
+    }
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        F::__lanes_zero(&self.0)
     }
 }
 

@@ -234,23 +234,34 @@ impl Emitter<'_> {
             self.coefs.insert((v, r), coef);
         }
         if lin.materialize.contains(&v) {
-            // Unit terms (an accumulator `s` in `s += ..`) last: a loop-carried tangent
-            // then waits for one addition per iteration, not one per term.
+            // Unit terms (an accumulator `s` in `s += ..`) after the other terms: a
+            // loop-carried tangent then waits for one addition per iteration, not one per
+            // term. Zero-tested terms come last, so that a skipped one leaves the sum as it
+            // is (first, its zero would still be added).
             let mut terms: Vec<(Value, Coef)> = roots
                 .iter()
                 .map(|r| (*r, self.coefs[&(v, *r)].clone()))
                 .collect();
-            terms.sort_by_key(|(_, c)| matches!(c, Coef::One | Coef::MinusOne));
+            terms.sort_by_key(|(r, c)| match c {
+                Coef::One | Coef::MinusOne => 1,
+                Coef::Expr(_) if lin.sparse.contains(r) => 2,
+                Coef::Expr(_) => 0,
+            });
             let mut acc: Option<TokenStream> = None;
             for (r, coef) in terms {
                 let rname = self.root_ref(r, region, lin, &mut out);
                 let t = quote!(#rt::lin::t(&#rname));
+                let sparse = lin.sparse.contains(&r);
                 acc = Some(match (acc, coef) {
                     (None, Coef::One) => t,
                     (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
+                    (None, Coef::Expr(k)) if sparse => quote!(#rt::lin::ax_sparse(#k, #t)),
                     (None, Coef::Expr(k)) => quote!(#rt::lin::ax(#k, #t)),
                     (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
                     (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
+                    (Some(a), Coef::Expr(k)) if sparse => {
+                        quote!(#rt::lin::axpy_sparse(#a, #k, #t))
+                    }
                     (Some(a), Coef::Expr(k)) => quote!(#rt::lin::axpy(#a, #k, #t)),
                 });
             }
