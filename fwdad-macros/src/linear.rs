@@ -76,6 +76,8 @@ pub struct Linear {
     pub alias: HashMap<Value, Value>,
     /// The region each instruction is in.
     pub region_of: HashMap<Inst, Region>,
+    /// The instruction that owns each nested region (a branch, a loop body).
+    pub owner_of: HashMap<Region, Inst>,
 }
 
 impl Linear {
@@ -124,6 +126,9 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     for (r, data) in func.regions.iter() {
         for &inst in &data.insts {
             region_of.insert(inst, r);
+            for owned in func.inst_regions(inst) {
+                lin.owner_of.insert(owned, inst);
+            }
         }
     }
     for (inst, data) in func.insts.iter() {
@@ -277,38 +282,37 @@ fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
 /// reads there see zero tangents; values read outside loops (a camera's few parameters)
 /// are usually all seeded, and a test there would never skip (it costs BA's Jacobian 15 %).
 fn element_in_loop(func: &Function, lin: &Linear, r: Value) -> bool {
-    let (region, element) = match func.values[r].def {
-        ValueDef::Inst(i, _) => (
-            lin.region_of.get(&i).copied(),
-            matches!(func.insts[i].kind, InstKind::Index { .. }),
-        ),
-        // A `for` body's first parameter is its element (the others are carried).
-        ValueDef::RegionParam(region, k) => (
-            Some(region),
-            k == 0
-                && func
-                    .insts
-                    .iter()
-                    .any(|(_, d)| matches!(&d.kind, InstKind::For { body, .. } if *body == region)),
-        ),
-        ValueDef::Param(_) => (None, false),
-    };
-    let mut region = region.filter(|_| element);
-    while let Some(rg) = region {
-        let Some((owner, _)) = func
-            .insts
-            .iter()
-            .find(|(i, _)| func.inst_regions(*i).contains(&rg))
-        else {
-            return false;
-        };
-        if matches!(
-            func.insts[owner].kind,
+    let is_loop = |i: Inst| {
+        matches!(
+            func.insts[i].kind,
             InstKind::Loop { .. } | InstKind::For { .. }
-        ) {
+        )
+    };
+    let region = match func.values[r].def {
+        ValueDef::Inst(i, _) if matches!(func.insts[i].kind, InstKind::Index { .. }) => {
+            lin.region_of.get(&i).copied()
+        }
+        // A `for` body's first parameter is its element (the others are carried).
+        ValueDef::RegionParam(region, 0)
+            if lin
+                .owner_of
+                .get(&region)
+                .is_some_and(|o| matches!(func.insts[*o].kind, InstKind::For { .. })) =>
+        {
+            Some(region)
+        }
+        _ => None,
+    };
+    let mut owner = region.and_then(|rg| lin.owner_of.get(&rg).copied());
+    while let Some(o) = owner {
+        if is_loop(o) {
             return true;
         }
-        region = lin.region_of.get(&owner).copied();
+        owner = lin
+            .region_of
+            .get(&o)
+            .and_then(|rg| lin.owner_of.get(rg))
+            .copied();
     }
     false
 }

@@ -70,10 +70,15 @@ impl Emitter<'_> {
                 _ => false,
             },
             // Carried loop values are owned; a `for` element may borrow.
-            ValueDef::RegionParam(region, k) => self.func.insts.iter().any(|(_, d)| {
-                matches!(&d.kind, InstKind::Loop { body, .. } if *body == region)
-                    || matches!(&d.kind, InstKind::For { body, .. } if *body == region && k > 0)
-            }),
+            ValueDef::RegionParam(region, k) => {
+                lin.owner_of
+                    .get(&region)
+                    .is_some_and(|o| match self.func.insts[*o].kind {
+                        InstKind::Loop { .. } => true,
+                        InstKind::For { .. } => k > 0,
+                        _ => false,
+                    })
+            }
         }
     }
 
