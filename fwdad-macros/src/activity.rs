@@ -2,9 +2,9 @@
 //!
 //! A value is *active* when it depends on an active parameter and its type can hold a
 //! derivative. Parameters are active unless their written type has no tangent (`usize`,
-//! `&[usize]`, `bool`, ...). Inactive values stay plain primal Rust and cost nothing:
-//! literals, constants, integer index arithmetic, comparisons, `len()`, `as usize` casts,
-//! calls whose arguments are all inactive.
+//! `&[usize]`, `bool`, ...) or they are declared `inactive(..)`. Inactive values stay plain
+//! primal Rust and cost nothing: literals, constants, integer index arithmetic,
+//! comparisons, `len()`, `as usize` casts, calls whose arguments are all inactive.
 //!
 //! Merges (an `If`'s results, a loop's parameters and results) are active when any
 //! incoming value is; the inactive incoming values are promoted later (`dual`). A local
@@ -39,7 +39,7 @@ pub fn analyze(func: &Function) -> Activity {
         changed: true,
     };
     for p in &func.params {
-        if !func.values[p.value].ty.is_non_differentiable() {
+        if !p.inactive && !func.values[p.value].ty.is_non_differentiable() {
             a.active.set(p.value, true);
         }
     }

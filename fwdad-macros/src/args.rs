@@ -1,5 +1,5 @@
 //! Attribute arguments: `#[derive_frule]`, `#[derive_frule(dump)]`,
-//! `#[derive_frule(crate = path::to::fwdad)]`.
+//! `#[derive_frule(inactive(a, b))]`, `#[derive_frule(crate = path::to::fwdad)]`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -12,6 +12,8 @@ pub struct Args {
     pub dump: bool,
     /// The path of the `fwdad` crate, for callers without the facade under that name.
     pub krate: Option<syn::Path>,
+    /// Parameters declared constant: `inactive(a, b)` (checked against the signature later).
+    pub inactive: Vec<syn::Ident>,
 }
 
 impl Args {
@@ -36,10 +38,22 @@ impl Parse for Args {
                 let ident: syn::Ident = input.parse()?;
                 match ident.to_string().as_str() {
                     "dump" => args.dump = true,
+                    "inactive" => {
+                        let content;
+                        syn::parenthesized!(content in input);
+                        let names = content.parse_terminated(syn::Ident::parse, syn::Token![,])?;
+                        if names.is_empty() {
+                            return Err(syn::Error::new(
+                                ident.span(),
+                                "`inactive(..)` names the parameters to treat as constants, e.g. `inactive(data, scale)`",
+                            ));
+                        }
+                        args.inactive.extend(names);
+                    }
                     other => {
                         return Err(syn::Error::new(
                             ident.span(),
-                            format!("unknown `#[derive_frule]` argument `{other}`; expected `dump` or `crate = path`"),
+                            format!("unknown `#[derive_frule]` argument `{other}`; expected `dump`, `inactive(param, ..)` or `crate = path`"),
                         ))
                     }
                 }

@@ -72,8 +72,12 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
-    let sig = check_signature(&func.sig, &mut diag, false);
-    let expanded = pipeline(&func, &args, &rt, &mut diag);
+    let mut sig = check_signature(&func.sig, &mut diag, false);
+    let inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    if let Some(sig) = &mut sig {
+        sig.inactive = inactive.clone();
+    }
+    let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
             let out = emit_items(&func, &sig, &body, &rt);
@@ -102,6 +106,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let rt = args.runtime_path();
+    if let Some(name) = args.inactive.first() {
+        diag.error_spanned(
+            name,
+            "`inactive(..)` is supported on free functions only, not on `impl` blocks: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
+        );
+    }
     if let Some((_, path, _)) = &imp.trait_ {
         diag.error_spanned(
             path,
@@ -137,7 +147,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 continue;
             }
             let sig = check_signature(&func.sig, &mut diag, true);
-            let body = pipeline(&func, &args, &rt, &mut diag);
+            let body = pipeline(&func, &args, &[], &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
                 items.extend(emit_items(&func, &sig, &body, &rt));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
@@ -312,10 +322,70 @@ fn pretty(ts: &TokenStream) -> String {
     }
 }
 
-/// Runs the passes; returns the emitted body statements.
+/// Which parameters `inactive(..)` names, one flag per parameter; reports names that are
+/// not parameters, repeated names, and `&mut` parameters (whose writes must carry tangents).
+pub(crate) fn resolve_inactive(
+    sig: &syn::Signature,
+    names: &[syn::Ident],
+    diag: &mut Diagnostics,
+) -> Vec<bool> {
+    let params: Vec<Option<(&syn::Ident, &syn::Type)>> = sig
+        .inputs
+        .iter()
+        .map(|arg| match arg {
+            syn::FnArg::Typed(t) => match &*t.pat {
+                syn::Pat::Ident(pi) => Some((&pi.ident, &*t.ty)),
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let mut flags = vec![false; params.len()];
+    for name in names {
+        let Some(i) = params
+            .iter()
+            .position(|p| p.is_some_and(|(n, _)| n == name))
+        else {
+            let list: Vec<String> = params
+                .iter()
+                .flatten()
+                .map(|(n, _)| format!("`{n}`"))
+                .collect();
+            let list = match list.is_empty() {
+                true => "it has no named parameters".to_string(),
+                false => format!("its parameters are {}", list.join(", ")),
+            };
+            diag.error_spanned(
+                name,
+                format!(
+                    "`inactive({name})`: `{}` has no parameter `{name}`; {list}",
+                    sig.ident
+                ),
+            );
+            continue;
+        };
+        if flags[i] {
+            diag.error_spanned(name, format!("`{name}` is named twice in `inactive(..)`"));
+        }
+        flags[i] = true;
+        if let Some((_, syn::Type::Reference(r))) = params[i] {
+            if r.mutability.is_some() {
+                diag.error_spanned(
+                    name,
+                    format!("`{name}` is a `&mut` parameter and cannot be `inactive`: what the function writes through it must carry tangents; pass it as an ordinary parameter"),
+                );
+            }
+        }
+    }
+    flags
+}
+
+/// Runs the passes; returns the emitted body statements. `inactive`: one flag per
+/// parameter declared constant (empty: none).
 fn pipeline(
     func: &syn::ItemFn,
     args: &Args,
+    inactive: &[bool],
     rt: &TokenStream,
     diag: &mut Diagnostics,
 ) -> Option<TokenStream> {
@@ -323,6 +393,9 @@ fn pipeline(
     let mut ir = lower::lower_fn(func, diag);
     if diag.has_errors() {
         return None;
+    }
+    for (p, &flag) in ir.params.iter_mut().zip(inactive) {
+        p.inactive = flag;
     }
     normalize::remove_dead(&mut ir);
     if let Err(e) = ir::verify(&ir) {
@@ -399,6 +472,21 @@ pub(crate) struct Sig {
     inputs: Vec<syn::Type>,
     /// Return type as written.
     output: syn::Type,
+    /// One flag per parameter declared `inactive(..)`, taken as its plain type (empty:
+    /// none).
+    inactive: Vec<bool>,
+}
+
+impl Sig {
+    /// Whether parameter `i` is declared `inactive(..)`.
+    fn is_inactive(&self, i: usize) -> bool {
+        self.inactive.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether the `Frule` impl takes parameter `i` plain (see `ir::Param::taken_plain`).
+    fn taken_plain(&self, i: usize) -> bool {
+        self.is_inactive(i) && matches!(self.inputs[i], syn::Type::Reference(_))
+    }
 }
 
 /// Checks what the rule's signature needs; reports what is not supported.
@@ -513,6 +601,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         names,
         inputs,
         output,
+        inactive: Vec::new(),
     })
 }
 
@@ -554,7 +643,16 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
         let span = ty.span();
         quote_spanned!(span=> #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
     };
-    let arg_tys: Vec<_> = sig.named_inputs.iter().map(dual_in).collect();
+    // A borrowed `inactive(..)` parameter is taken as its plain reference.
+    let arg_tys: Vec<_> = sig
+        .named_inputs
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| match sig.taken_plain(i) {
+            true => quote!(#ty),
+            false => dual_in(ty),
+        })
+        .collect();
     let out_ty = dual_in(&sig.named_output);
     let lts = &sig.lifetimes;
     let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
@@ -577,13 +675,22 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
-    let names = &sig.names;
+    // The wrapper takes every `inactive` parameter plain; by-value ones become constants.
+    let passed: Vec<TokenStream> = sig
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| match sig.is_inactive(i) && !sig.taken_plain(i) {
+            true => quote!(#rt::constant_in::<f64, _>(#n)),
+            false => quote!(#n),
+        })
+        .collect();
     let wrapper = emit_wrapper(
         func,
         sig,
         rt,
         quote! {
-            <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#names,)*))
+            <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#passed,)*))
         },
     );
     let doc = format!(
@@ -626,9 +733,13 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
     let inputs: Vec<TokenStream> = sig
         .inputs
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(i, t)| {
             let span = t.span();
-            quote_spanned!(span=> #rt::Dual<#t>)
+            match sig.is_inactive(i) {
+                true => quote_spanned!(span=> #t),
+                false => quote_spanned!(span=> #rt::Dual<#t>),
+            }
         })
         .collect();
     let output = {
@@ -644,8 +755,12 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
         quote!(#(#p,)*)
     });
     let where_clause = quote!(where #user_preds #(#float_params: #rt::Real,)*);
+    let plain = match sig.inactive.contains(&true) {
+        true => "; a parameter declared `inactive` as its plain value",
+        false => "",
+    };
     let doc = format!(
-        "Forward rule of [`{name}`] (generated by `#[derive_frule]`): takes each argument as a `Dual` (value and tangent) and returns the value of `{name}` with its directional derivative."
+        "Forward rule of [`{name}`] (generated by `#[derive_frule]`): takes each argument as a `Dual` (value and tangent{plain}) and returns the value of `{name}` with its directional derivative."
     );
     let span = func.sig.ident.span();
     quote_spanned! {span=>

@@ -52,7 +52,8 @@ pub fn emit_body(
     for (i, p) in func.params.iter().enumerate() {
         let v = e.name(p.value);
         let arg = param_ident(i);
-        out.extend(if e.is(p.value) {
+        // Active: the dual; a borrowed `inactive` parameter: the plain value as passed.
+        out.extend(if e.is(p.value) || p.taken_plain() {
             quote!(let mut #v = #arg;)
         } else {
             quote!(let mut #v = #arg.primal;)
@@ -156,22 +157,29 @@ impl Emitter<'_> {
             return quote!(#name);
         }
         let (rt, mode) = (self.rt, self.mode);
-        if let ValueDef::Param(i) = self.func.values[v].def {
-            let arg = param_ident(i);
-            return quote!(#arg);
-        }
-        if let ValueDef::Inst(inst, 0) = self.func.values[v].def {
-            if let InstKind::Ref { mutable: false, .. } | InstKind::Slice { mutable: false, .. } =
-                self.func.insts[inst].kind
-            {
-                let buf = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
-                self.zero_bufs += 1;
-                pre.extend(quote! {
-                    let #buf = <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name);
-                });
-                let vspan = self.func.value_span(v);
-                return quote_spanned!(vspan=> <_ as #rt::PromoteRef<'_, #mode>>::with_buffer(#name, &#buf));
+        // An inactive parameter is passed in as a dual with a zero tangent, unless it is
+        // declared `inactive`: then it is promoted like a local value (a caller's tangent
+        // must not reach the callee).
+        let shared_ref = match self.func.values[v].def {
+            ValueDef::Param(i) if !self.func.params[i].inactive => {
+                let arg = param_ident(i);
+                return quote!(#arg);
             }
+            ValueDef::Param(i) => self.func.params[i].taken_plain(),
+            ValueDef::Inst(inst, 0) => matches!(
+                self.func.insts[inst].kind,
+                InstKind::Ref { mutable: false, .. } | InstKind::Slice { mutable: false, .. }
+            ),
+            ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
+        };
+        if shared_ref {
+            let buf = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
+            self.zero_bufs += 1;
+            pre.extend(quote! {
+                let #buf = <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name);
+            });
+            let vspan = self.func.value_span(v);
+            return quote_spanned!(vspan=> <_ as #rt::PromoteRef<'_, #mode>>::with_buffer(#name, &#buf));
         }
         let vspan = self.func.value_span(v);
         // `None` needs no zero tangent of its payload (which may be a reference).

@@ -29,7 +29,9 @@ use proc_macro::TokenStream;
 /// and registers it so that calls to `name` inside other `#[derive_frule]` bodies use it.
 ///
 /// Arguments: `dump` prints the IR after each pass and the emitted code at compile time
-/// (also `FWDAD_DUMP=name` or `FWDAD_DUMP=1` in the environment); `crate = path` names the
+/// (also `FWDAD_DUMP=name` or `FWDAD_DUMP=1` in the environment); `inactive(a, b)`
+/// declares parameters constant (never differentiated: borrowed ones are taken as plain
+/// references, and a caller's tangent for them is ignored); `crate = path` names the
 /// `fwdad` crate when it is not a direct dependency under that name.
 #[proc_macro_attribute]
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {

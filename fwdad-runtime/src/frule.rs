@@ -44,7 +44,8 @@ pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::
 }
 
 /// One argument dual converted to its parameter's dual type: itself, or a borrowed `Vec`
-/// or array dual to a slice dual.
+/// or array dual to a slice dual; or, for a borrowed parameter declared `inactive`, to the
+/// plain reference.
 pub trait CoerceTo<T> {
     /// The conversion.
     fn coerce(self) -> T;
@@ -90,6 +91,41 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E
     #[inline(always)]
     fn coerce(self) -> Dual<&'a mut [E], &'a mut [T]> {
         Dual::new(&mut self.primal[..], &mut self.tangent[..])
+    }
+}
+
+// Parameters declared `#[derive_frule(inactive(..))]` take borrowed data as the plain
+// reference: the argument's tangent is dropped (stop-gradient, as the attribute declares).
+// By-value parameters are never taken plain, so scalar operands keep exactly one
+// conversion (a primitive's `Operand` parameters are inferred from it).
+
+impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<&'a P> for Dual<&'a P, &'a T> {
+    #[inline(always)]
+    fn coerce(self) -> &'a P {
+        self.primal
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<&'a [E]> for Dual<&'a [E], &'a [T]> {
+    #[inline(always)]
+    fn coerce(self) -> &'a [E] {
+        self.primal
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<&'a [E]> for Dual<&'a Vec<E>, &'a Vec<T>> {
+    #[inline(always)]
+    fn coerce(self) -> &'a [E] {
+        &self.primal[..]
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<&'a [E]>
+    for Dual<&'a [E; N], &'a [T; N]>
+{
+    #[inline(always)]
+    fn coerce(self) -> &'a [E] {
+        &self.primal[..]
     }
 }
 
@@ -143,7 +179,7 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
 #[diagnostic::on_unimplemented(
     message = "these arguments do not fit the forward rule's parameters",
     label = "arguments `{Self}`",
-    note = "the rule takes `{T}`: one `Dual` per parameter, of the parameter's type"
+    note = "the rule takes `{T}`: one `Dual` per parameter, of the parameter's type (a borrowed parameter declared `inactive` takes the plain reference)"
 )]
 pub trait CoerceArgs<T> {
     /// The conversion.

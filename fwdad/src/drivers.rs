@@ -186,6 +186,29 @@ pub struct Scratch(pub usize);
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Const<P>(pub P);
 
+/// Borrowed data for a parameter declared `#[derive_frule(inactive(..))]` (for [`bind`]):
+/// the rule takes it as the plain reference, with no tangent to build.
+///
+/// ```
+/// use fwdad::drivers::{bind, Inactive, Wrt};
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule(inactive(data))]
+/// fn sq_error(w: f64, data: &[f64]) -> f64 {
+///     let mut s = 0.0;
+///     for d in data {
+///         s += (w - d) * (w - d);
+///     }
+///     s
+/// }
+///
+/// let data = vec![1.0, 2.0, 4.0];
+/// let (_, dw) = derivative(bind(sq_error {}, (Wrt, Inactive(&data[..]))), 0.5);
+/// assert_eq!(dw, 2.0 * ((0.5 - 1.0) + (0.5 - 2.0) + (0.5 - 4.0)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inactive<P>(pub P);
+
 /// A rule with all arguments but one fixed: see [`bind`].
 #[derive(Clone, Copy, Debug)]
 pub struct Bound<F, A> {
@@ -201,6 +224,7 @@ pub struct Bound<F, A> {
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
 ///   `Vec`), or [`Const`]`(value)` for any other value; constants get zero tangents;
+/// - [`Inactive`]`(&data)` for a borrowed parameter declared `inactive(..)`;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
 ///
@@ -238,8 +262,8 @@ where
 /// An entry of the argument tuple of [`bind`]: how it becomes a dual under mode `S`,
 /// given the differentiated argument's dual `X` and the output buffer's dual `Y`.
 ///
-/// Implemented for [`Wrt`], [`Out`], [`Scratch`], [`Const`] and the constants listed at
-/// [`bind`].
+/// Implemented for [`Wrt`], [`Out`], [`Scratch`], [`Const`], [`Inactive`] and the
+/// constants listed at [`bind`].
 pub trait Slot<X, Y, S: Mode>: for<'z> SlotDual<'z, X, Y, S> {
     /// Owned storage of the zero tangent of a borrowed constant, or of a scratch buffer
     /// (`()` for the others).
@@ -271,7 +295,7 @@ pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Fits<D> {}
 
@@ -336,6 +360,20 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Scratch {
         _: &mut Option<Y>,
     ) -> Dual<&'z mut [f64], &'z mut [S]> {
         Dual::new(&mut store.0[..], &mut store.1[..])
+    }
+}
+
+impl<P: Copy> Fits<P> for Inactive<P> {}
+impl<'z, X, Y, S: Mode, P: Copy> SlotDual<'z, X, Y, S> for Inactive<P> {
+    type Dual = P;
+}
+impl<X, Y, S: Mode, P: Copy> Slot<X, Y, S> for Inactive<P> {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> P {
+        self.0
     }
 }
 

@@ -31,8 +31,8 @@ pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiab
 pub mod drivers;
 pub use drivers::{
     bind, derivative, gradient, gradient_with, hessian, hessian_with, hvp, hvp_with, inplace,
-    inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const, JacobianWorkspace,
-    Matrix, Out, Scratch, Wrt, DEFAULT_WIDTH,
+    inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const, Inactive,
+    JacobianWorkspace, Matrix, Out, Scratch, Wrt, DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,
@@ -42,7 +42,8 @@ pub use fwdad_runtime::{
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
 pub mod prelude {
     pub use crate::drivers::{
-        bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative, Wrt,
+        bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative,
+        Inactive, Wrt,
     };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,

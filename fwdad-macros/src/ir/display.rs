@@ -19,7 +19,10 @@ pub fn display_fn(func: &Function, note: &dyn Fn(&Function, Inst) -> String) -> 
     let params: Vec<String> = func
         .params
         .iter()
-        .map(|p| format!("{}: {}", p.value, tokens(&p.ty)))
+        .map(|p| {
+            let inactive = if p.inactive { "inactive " } else { "" };
+            format!("{inactive}{}: {}", p.value, tokens(&p.ty))
+        })
         .collect();
     let _ = writeln!(
         out,

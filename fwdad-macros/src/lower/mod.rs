@@ -142,6 +142,7 @@ impl Lowerer<'_> {
                     value,
                     ty,
                     span: r.span(),
+                    inactive: false,
                 });
                 self.bind(&name, value);
                 return;
@@ -159,6 +160,7 @@ impl Lowerer<'_> {
             value,
             ty: ty.clone(),
             span: pat_ty.pat.span(),
+            inactive: false,
         });
         self.bind_pattern(&pat_ty.pat, value, Some(&ty));
     }

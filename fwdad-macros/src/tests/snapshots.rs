@@ -23,8 +23,10 @@ use std::path::Path;
 
 /// One case run through every pass.
 struct Stages {
-    /// The function, as parsed from the test data.
+    /// The function, as parsed from the test data (without its `#[derive_frule]`).
     item: syn::ItemFn,
+    /// The arguments of its `#[derive_frule(..)]`, if any.
+    args: proc_macro2::TokenStream,
     ir: Function,
     active: activity::Activity,
     plans: DualPlan,
@@ -42,11 +44,29 @@ fn read_case(path: &Path) -> syn::ItemFn {
 }
 
 /// Runs `lower → verify → activity → dual` as `derive_frule::pipeline` does, asserting
-/// that nothing is reported.
+/// that nothing is reported. A case may carry `#[derive_frule(args)]` (taken off the item,
+/// its arguments passed to the macro as the attribute would).
 fn run(path: &Path) -> Stages {
-    let item = read_case(path);
+    let mut item = read_case(path);
+    let args = match item
+        .attrs
+        .iter()
+        .position(|a| a.path().is_ident("derive_frule"))
+    {
+        Some(k) => match &item.attrs.remove(k).meta {
+            syn::Meta::List(list) => list.tokens.clone(),
+            _ => quote!(),
+        },
+        None => quote!(),
+    };
     let mut diag = Diagnostics::new();
-    let ir = lower::lower_fn(&item, &mut diag);
+    let parsed: crate::args::Args = syn::parse2(args.clone())
+        .unwrap_or_else(|e| panic!("{}: bad attribute arguments: {e}", path.display()));
+    let inactive = derive_frule::resolve_inactive(&item.sig, &parsed.inactive, &mut diag);
+    let mut ir = lower::lower_fn(&item, &mut diag);
+    for (p, &flag) in ir.params.iter_mut().zip(&inactive) {
+        p.inactive = flag;
+    }
     if let Err(e) = ir::verify(&ir) {
         panic!(
             "{}: invalid IR after `lower`: {e}\n{}",
@@ -62,6 +82,7 @@ fn run(path: &Path) -> Stages {
     let plans = dual::transform(&ir, &active);
     Stages {
         item,
+        args,
         ir,
         active,
         plans,
@@ -71,7 +92,7 @@ fn run(path: &Path) -> Stages {
 /// `derive_frule::expand` on the case, pretty-printed.
 fn expand(stages: &Stages, path: &Path) -> String {
     let item = &stages.item;
-    let tokens = derive_frule::expand(quote!(), quote!(#item));
+    let tokens = derive_frule::expand(stages.args.clone(), quote!(#item));
     let file: syn::File = syn::parse2(tokens.clone()).unwrap_or_else(|e| {
         panic!(
             "{}: the expansion is not a valid file: {e}\n{tokens}",

@@ -35,6 +35,7 @@ fn param(func: &mut Function) -> Value {
         value,
         ty: syn::parse_quote!(f64),
         span: proc_macro2::Span::call_site(),
+        inactive: false,
     });
     value
 }

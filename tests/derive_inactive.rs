@@ -1,0 +1,280 @@
+//! `#[derive_frule(inactive(..))]`: parameters the rule treats as constants. Borrowed ones
+//! are taken as plain references (no zero tangents to build), by-value ones stay duals
+//! whose tangent is ignored; a caller's tangent never reaches the body (stop-gradient).
+//! Derivatives are checked against gradients written by hand from the math and against
+//! the same function without the attribute.
+#![allow(clippy::needless_range_loop)]
+
+use approx::assert_relative_eq;
+use fwdad::drivers::{bind, gradient, Inactive, Wrt};
+use fwdad::prelude::*;
+use fwdad::testing::{test_frule, test_frule_batched};
+
+/// A weighted least-squares loss: Σᵢ w · (θ₀ + θ₁ xᵢ − yᵢ)² + λ‖θ‖², with the data, the
+/// weight and the regulariser constant.
+#[derive_frule(inactive(x, y, lambda))]
+fn loss(theta: &[f64], x: &[f64], y: &[f64], w: f64, lambda: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let r = theta[0] + theta[1] * x[i] - y[i];
+        s += w * r * r;
+    }
+    s + lambda * (theta[0] * theta[0] + theta[1] * theta[1])
+}
+
+/// The same function without the attribute: every `f64` parameter may carry a tangent.
+#[derive_frule]
+fn loss_all_active(theta: &[f64], x: &[f64], y: &[f64], w: f64, lambda: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let r = theta[0] + theta[1] * x[i] - y[i];
+        s += w * r * r;
+    }
+    s + lambda * (theta[0] * theta[0] + theta[1] * theta[1])
+}
+
+/// ∂loss/∂θ and ∂loss/∂w, by hand.
+fn loss_grad(theta: &[f64], x: &[f64], y: &[f64], w: f64, lambda: f64) -> ([f64; 2], f64) {
+    let (mut g0, mut g1, mut gw) = (0.0, 0.0, 0.0);
+    for i in 0..x.len() {
+        let r = theta[0] + theta[1] * x[i] - y[i];
+        g0 += 2.0 * w * r;
+        g1 += 2.0 * w * r * x[i];
+        gw += r * r;
+    }
+    (
+        [g0 + 2.0 * lambda * theta[0], g1 + 2.0 * lambda * theta[1]],
+        gw,
+    )
+}
+
+fn data() -> (Vec<f64>, Vec<f64>) {
+    let x: Vec<f64> = (0..9).map(|i| -1.0 + 0.3 * i as f64).collect();
+    let y: Vec<f64> = x
+        .iter()
+        .map(|v| 0.5 - 1.5 * v + 0.1 * (3.0 * v).sin())
+        .collect();
+    (x, y)
+}
+
+#[test]
+fn gradient_through_bind_matches_the_hand_gradient() {
+    let (x, y) = data();
+    let theta = [0.3, -1.2];
+    let rule = bind(
+        loss {},
+        (Wrt, Inactive(&x[..]), Inactive(&y[..]), 0.7, 0.05),
+    );
+    let (v, g) = gradient(rule, &theta);
+    assert_eq!(v, loss(&theta, &x, &y, 0.7, 0.05));
+    let (exact, _) = loss_grad(&theta, &x, &y, 0.7, 0.05);
+    assert_relative_eq!(g[0], exact[0], max_relative = 1e-14);
+    assert_relative_eq!(g[1], exact[1], max_relative = 1e-14);
+    // The same numbers as the function without the attribute (its data given zero
+    // tangents by `bind`).
+    let (v2, g2) = gradient(
+        bind(loss_all_active {}, (Wrt, &x[..], &y[..], 0.7, 0.05)),
+        &theta,
+    );
+    assert_eq!(v2, loss_all_active(&theta, &x, &y, 0.7, 0.05));
+    assert_eq!(v, v2);
+    assert_relative_eq!(g[0], g2[0], max_relative = 1e-14);
+    assert_relative_eq!(g[1], g2[1], max_relative = 1e-14);
+}
+
+#[test]
+fn wrapper_takes_inactive_parameters_plain() {
+    let (x, y) = data();
+    let theta = [0.3, -1.2];
+    let dtheta = [0.25, -2.0];
+    // `x`, `y` and `lambda` plain; `w` (not inactive) a dual whose tangent counts.
+    let out = loss_frule(
+        Dual::new(&theta[..], &dtheta[..]),
+        &x,
+        &y,
+        Dual::new(0.7, 3.0),
+        0.05,
+    );
+    let (g, gw) = loss_grad(&theta, &x, &y, 0.7, 0.05);
+    let exact = g[0] * dtheta[0] + g[1] * dtheta[1] + gw * 3.0;
+    assert_eq!(out.primal, loss(&theta, &x, &y, 0.7, 0.05));
+    assert_relative_eq!(out.tangent, exact, max_relative = 1e-14);
+}
+
+#[test]
+fn a_by_value_inactive_parameter_ignores_its_tangent() {
+    let (x, y) = data();
+    let theta = [0.3, -1.2];
+    let dtheta = [0.25, -2.0];
+    // Through the `Frule` impl, `lambda` is a dual: its tangent (here 1) is ignored.
+    let out = <loss as Frule<_, f64>>::frule(
+        &loss {},
+        (
+            Dual::new(&theta[..], &dtheta[..]),
+            &x[..],
+            &y[..],
+            Dual::new(0.7, 0.0),
+            Dual::new(0.05, 1.0),
+        ),
+    );
+    let (g, _) = loss_grad(&theta, &x, &y, 0.7, 0.05);
+    assert_relative_eq!(
+        out.tangent,
+        g[0] * dtheta[0] + g[1] * dtheta[1],
+        max_relative = 1e-14
+    );
+}
+
+#[test]
+fn rule_passes_test_frule_one_direction_and_batched() {
+    let (x, y) = data();
+    let args = (vec![0.3, -1.2], 0.7);
+    // The inactive data are captured, as `test_frule` expects of constants.
+    test_frule(
+        args.clone(),
+        |a| loss(&a.0, &x, &y, a.1, 0.05),
+        |a, da| {
+            loss_frule(
+                Dual::new(&a.0[..], &da.0[..]),
+                &x,
+                &y,
+                Dual::new(a.1, da.1),
+                0.05,
+            )
+        },
+    );
+    test_frule_batched::<4, _, _>(
+        args,
+        |a| loss(&a.0, &x, &y, a.1, 0.05),
+        |a, da| {
+            <loss as Frule<_, Batch<f64, 4>>>::frule(
+                &loss {},
+                (
+                    Dual::new(&a.0[..], &da.0[..]),
+                    &x[..],
+                    &y[..],
+                    Dual::new(a.1, da.1),
+                    fwdad::constant_in::<Batch<f64, 4>, _>(0.05),
+                ),
+            )
+        },
+    );
+}
+
+/// Callers of an `inactive` rule: local constants (a `Vec`, an array, a sub-slice) reach
+/// it as plain references.
+#[derive_frule]
+fn fit_two_sets(theta: &[f64]) -> f64 {
+    let x = vec![0.0, 1.0, 2.0];
+    let y = [1.0, 0.5, -0.5];
+    let a = loss(theta, &x, &y, 1.0, 0.0);
+    let b = loss(theta, &x[1..], &y[..2], 2.0, 0.1);
+    a + b
+}
+
+#[test]
+fn derived_callers_pass_constants_to_inactive_parameters() {
+    let theta = [0.4, 0.9];
+    let (v, g) = gradient(fit_two_sets {}, &theta);
+    assert_eq!(v, fit_two_sets(&theta));
+    let (ga, _) = loss_grad(&theta, &[0.0, 1.0, 2.0], &[1.0, 0.5, -0.5], 1.0, 0.0);
+    let (gb, _) = loss_grad(&theta, &[1.0, 2.0], &[1.0, 0.5], 2.0, 0.1);
+    assert_relative_eq!(g[0], ga[0] + gb[0], max_relative = 1e-14);
+    assert_relative_eq!(g[1], ga[1] + gb[1], max_relative = 1e-14);
+}
+
+/// An active value passed to an inactive parameter: its tangent is dropped there
+/// (stop-gradient), so this differentiates `θ ↦ loss(θ, c, c, ..)` with `c` held at `θ`.
+#[derive_frule]
+fn self_fit(theta: &[f64]) -> f64 {
+    loss(theta, theta, theta, 1.0, 0.0)
+}
+
+#[test]
+fn an_active_argument_to_an_inactive_parameter_is_held_constant() {
+    let theta = [0.4, 0.9];
+    let (v, g) = gradient(self_fit {}, &theta);
+    assert_eq!(v, self_fit(&theta));
+    let (exact, _) = loss_grad(&theta, &theta, &theta, 1.0, 0.0);
+    assert_relative_eq!(g[0], exact[0], max_relative = 1e-14);
+    assert_relative_eq!(g[1], exact[1], max_relative = 1e-14);
+}
+
+/// Inactive parameters passed on to rules that do take tangents (promoted to constants
+/// there): a borrowed one and a by-value one.
+#[derive_frule(inactive(centres, scale))]
+fn rbf_sum(p: &[f64], centres: &[f64], scale: f64) -> f64 {
+    let d = sq_dist(p, centres);
+    (-d / scale).exp() + sq_dist(centres, p) * scale.sqrt()
+}
+
+#[derive_frule]
+fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..a.len() {
+        s += (a[i] - b[i]) * (a[i] - b[i]);
+    }
+    s
+}
+
+#[test]
+fn inactive_parameters_passed_on_are_promoted() {
+    let c = [0.5, -0.25, 1.0];
+    let p = [0.1, 0.2, 0.3];
+    let scale = 1.7;
+    let (v, g) = gradient(bind(rbf_sum {}, (Wrt, Inactive(&c[..]), scale)), &p);
+    assert_eq!(v, rbf_sum(&p, &c, scale));
+    let d: f64 = p.iter().zip(&c).map(|(a, b)| (a - b) * (a - b)).sum();
+    for i in 0..3 {
+        let dd = 2.0 * (p[i] - c[i]);
+        let exact = -(-d / scale).exp() / scale * dd + dd * scale.sqrt();
+        assert_relative_eq!(g[i], exact, max_relative = 1e-14);
+    }
+}
+
+/// Generic floats and an inactive parameter of the generic type; a vector output.
+#[derive_frule(inactive(k, c))]
+fn scaled_squares<T: num_traits::Float>(x: &[T], k: &[T], c: T, out: &mut [T]) {
+    for i in 0..x.len() {
+        out[i] = c * k[i] * x[i] * x[i];
+    }
+}
+
+#[test]
+fn generic_inactive_parameters_in_batch_mode_and_f32() {
+    let k = [2.0, -1.0, 0.5];
+    let x = [0.3, 1.5, -2.0];
+    let c = 1.5;
+    // The Jacobian in one batched pass (3 unit directions); `c` a constant dual.
+    let seeds: Vec<Batch<f64, 3>> = (0..3).map(Batch::unit).collect();
+    let (mut y, mut dy) = ([0.0; 3], [Batch::<f64, 3>::default(); 3]);
+    <scaled_squares as Frule<_, Batch<f64, 3>>>::frule(
+        &scaled_squares {},
+        (
+            Dual::new(&x[..], &seeds[..]),
+            &k[..],
+            fwdad::constant_in::<Batch<f64, 3>, _>(c),
+            Dual::new(&mut y[..], &mut dy[..]),
+        ),
+    );
+    let mut primal = [0.0; 3];
+    scaled_squares(&x, &k, c, &mut primal);
+    assert_eq!(y, primal);
+    for i in 0..3 {
+        for col in 0..3 {
+            let exact = if i == col { 2.0 * c * k[i] * x[i] } else { 0.0 };
+            assert_relative_eq!(dy[i].0[col], exact, max_relative = 1e-15);
+        }
+    }
+    // f32 through the wrapper, which takes `k` and `c` plain.
+    let (kf, xf) = ([2.0f32, -1.0], [0.5f32, 1.5]);
+    let (mut o, mut d) = ([0.0f32; 2], [0.0f32; 2]);
+    scaled_squares_frule(
+        Dual::new(&xf[..], &[1.0f32, 0.0][..]),
+        &kf,
+        2.0,
+        Dual::new(&mut o[..], &mut d[..]),
+    );
+    assert_eq!(o, [1.0, -4.5]);
+    assert_eq!(d, [4.0, 0.0]);
+}
