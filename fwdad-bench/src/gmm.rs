@@ -31,8 +31,9 @@ pub fn logsumexp(v: &[f64]) -> f64 {
     s.ln() + mx
 }
 
-/// The GMM objective at `theta` for the points `x` (`n × d`, row-major).
-#[derive_frule]
+/// The GMM objective at `theta` for the points `x` (`n × d`, row-major). The points and
+/// the prior's constants are data, declared `inactive`.
+#[derive_frule(inactive(x, gamma, m))]
 pub fn gmm_objective(theta: &[f64], x: &[f64], d: usize, k: usize, gamma: f64, m: f64) -> f64 {
     let n = x.len() / d;
     let icf_sz = d * (d + 1) / 2;
@@ -57,82 +58,6 @@ pub fn gmm_objective(theta: &[f64], x: &[f64], d: usize, k: usize, gamma: f64, m
         for ik in 0..k {
             for j in 0..d {
                 xc[j] = x[ix * d + j] - theta[moff + ik * d + j];
-            }
-            for j in 0..d {
-                qx[j] = qdiag[ik * d + j] * xc[j];
-            }
-            let mut li = ioff + ik * icf_sz + d;
-            for i in 0..d {
-                for j in i + 1..d {
-                    qx[j] += theta[li] * xc[i];
-                    li += 1;
-                }
-            }
-            let mut sq = 0.0;
-            for j in 0..d {
-                sq += qx[j] * qx[j];
-            }
-            main[ik] = theta[ik] + sumq[ik] - 0.5 * sq;
-        }
-        slse += logsumexp(&main[..]);
-    }
-    let lse_alpha = logsumexp(&theta[0..k]);
-    let mut prior = 0.0;
-    for ik in 0..k {
-        let mut frob = 0.0;
-        for j in 0..d {
-            frob += qdiag[ik * d + j] * qdiag[ik * d + j];
-        }
-        for j in d..icf_sz {
-            let l = theta[ioff + ik * icf_sz + j];
-            frob += l * l;
-        }
-        prior += 0.5 * gamma * gamma * frob - m * sumq[ik];
-    }
-    let nf = n as f64;
-    -nf * (d as f64) * 0.5 * 1.8378770664093453 + slse - nf * lse_alpha + prior
-}
-
-/// [`gmm_objective`] with its data passed as bit patterns (`f64::to_bits`), a measuring
-/// device: `&[u64]` and `u64` parameters carry no tangent, so the rule treats the points
-/// and the prior's constants as the inactive data they are. `#[derive_frule]` has no way to
-/// mark an `f64` parameter inactive, so [`gmm_objective`]'s rule carries (zero) tangents
-/// for all of them; the difference between the two rules is what such an attribute would
-/// save.
-#[derive_frule]
-pub fn gmm_objective_bits(
-    theta: &[f64],
-    x: &[u64],
-    d: usize,
-    k: usize,
-    gamma_bits: u64,
-    m_bits: u64,
-) -> f64 {
-    let gamma = f64::from_bits(gamma_bits);
-    let m = f64::from_bits(m_bits);
-    let n = x.len() / d;
-    let icf_sz = d * (d + 1) / 2;
-    let moff = k;
-    let ioff = k + k * d;
-    let mut qdiag = vec![0.0; k * d];
-    let mut sumq = vec![0.0; k];
-    for ik in 0..k {
-        let mut s = 0.0;
-        for j in 0..d {
-            let q = theta[ioff + ik * icf_sz + j];
-            s += q;
-            qdiag[ik * d + j] = q.exp();
-        }
-        sumq[ik] = s;
-    }
-    let mut xc = vec![0.0; d];
-    let mut qx = vec![0.0; d];
-    let mut main = vec![0.0; k];
-    let mut slse = 0.0;
-    for ix in 0..n {
-        for ik in 0..k {
-            for j in 0..d {
-                xc[j] = f64::from_bits(x[ix * d + j]) - theta[moff + ik * d + j];
             }
             for j in 0..d {
                 qx[j] = qdiag[ik * d + j] * xc[j];
@@ -541,76 +466,34 @@ impl Instance {
 }
 
 /// The gradient by fwdad's `gradient` driver, the points, sizes and prior bound as
-/// constants.
+/// constants (the points passed plain, as `inactive` data).
 pub fn gradient_rule(inst: &Instance) -> (f64, Vec<f64>) {
-    use fwdad::drivers::{bind, Wrt};
+    use fwdad::drivers::{bind, Inactive, Wrt};
     gradient(
         bind(
             gmm_objective {},
-            (Wrt, &inst.x[..], inst.d, inst.k, inst.gamma, inst.m),
+            (
+                Wrt,
+                Inactive(&inst.x[..]),
+                inst.d,
+                inst.k,
+                inst.gamma,
+                inst.m,
+            ),
         ),
         &inst.theta,
     )
-}
-
-/// The points and the prior's constants as bit patterns, for [`gmm_objective_bits`].
-#[derive(Clone, Debug)]
-pub struct Bits {
-    /// `x` as bits.
-    pub x: Vec<u64>,
-    /// `γ` as bits.
-    pub gamma: u64,
-    /// `m` as bits.
-    pub m: u64,
-}
-
-impl Bits {
-    /// The bit patterns of an instance's data.
-    pub fn of(inst: &Instance) -> Bits {
-        Bits {
-            x: inst.x.iter().map(|v| v.to_bits()).collect(),
-            gamma: inst.gamma.to_bits(),
-            m: inst.m.to_bits(),
-        }
-    }
-}
-
-/// The gradient by `fwdad::gradient` on [`gmm_objective_bits`] (inactive data).
-pub fn gradient_rule_bits(inst: &Instance, bits: &Bits) -> (f64, Vec<f64>) {
-    use fwdad::drivers::{bind, Wrt};
-    gradient(
-        bind(
-            gmm_objective_bits {},
-            (Wrt, &bits.x[..], inst.d, inst.k, bits.gamma, bits.m),
-        ),
-        &inst.theta,
-    )
-}
-
-/// The derivative along `dtheta` by [`gmm_objective_bits`]'s rule (inactive data).
-pub fn jvp_rule_bits(inst: &Instance, bits: &Bits, dtheta: &[f64]) -> (f64, f64) {
-    // `&[u64]` has the tangent `&[NoTangent]` (zero-sized: no allocation).
-    let none = vec![NoTangent; bits.x.len()];
-    let y = gmm_objective_bits_frule(
-        Dual::new(&inst.theta[..], dtheta),
-        Dual::new(&bits.x[..], &none[..]),
-        Dual::constant(inst.d),
-        Dual::constant(inst.k),
-        Dual::constant(bits.gamma),
-        Dual::constant(bits.m),
-    );
-    (y.primal, y.tangent)
 }
 
 /// The derivative along `dtheta` by the derived rule (one direction).
-pub fn jvp_rule(inst: &Instance, dtheta: &[f64], dx: &[f64]) -> (f64, f64) {
+pub fn jvp_rule(inst: &Instance, dtheta: &[f64]) -> (f64, f64) {
     let y = gmm_objective_frule(
         Dual::new(&inst.theta[..], dtheta),
-        Dual::new(&inst.x[..], dx),
+        &inst.x,
         Dual::constant(inst.d),
         Dual::constant(inst.k),
-        Dual::constant(inst.gamma),
-        Dual::constant(inst.m),
+        inst.gamma,
+        inst.m,
     );
     (y.primal, y.tangent)
 }
@@ -655,10 +538,6 @@ mod tests {
         let (rv, rg) = gradient_rule(&inst);
         assert_eq!(rv, inst.objective());
         assert_close("gmm rule gradient", &rg, &g);
-        let bits = Bits::of(&inst);
-        let (bv, bg) = gradient_rule_bits(&inst, &bits);
-        assert_eq!(bv, rv);
-        assert_close("gmm rule gradient, inactive data", &bg, &g);
         let mut work = nd_inputs::<W>(&inst.theta);
         let mut ng = vec![0.0; np];
         gradient_nd(&inst, &mut work, &mut ng);
@@ -691,11 +570,8 @@ mod tests {
         inst.grad_hand(&mut g);
         let gd: f64 = g.iter().zip(&dt).map(|(a, b)| a * b).sum();
         assert_close("gmm hand jvp vs gradient", &[hd], &[gd]);
-        let zeros = vec![0.0; inst.x.len()];
-        let (rv, rd) = jvp_rule(&inst, &dt, &zeros);
+        let (rv, rd) = jvp_rule(&inst, &dt);
         assert_close("gmm rule jvp", &[rv, rd], &[hv, hd]);
-        let (bv, bd) = jvp_rule_bits(&inst, &Bits::of(&inst), &dt);
-        assert_close("gmm rule jvp, inactive data", &[bv, bd], &[hv, hd]);
         let td: Vec<Dual64> = inst
             .theta
             .iter()

@@ -27,8 +27,9 @@ pub const NTHETA: usize = 26;
 /// Model data: `parents` (−1 for the root), `base_rel` and `inv_base_abs` (row-major 4×4
 /// per bone), `base_pos` (3 per vertex), `weights` (bone-major, `nbones × nverts`),
 /// `corr` (vertex, or triangle when complicated, per point), `tri` (3 vertices per
-/// triangle), `points` (3 per point).
-#[derive_frule]
+/// triangle), `points` (3 per point). All of it is data, declared `inactive`: the rule
+/// takes it as plain slices and differentiates only in `theta` and `us`.
+#[derive_frule(inactive(parents, base_rel, inv_base_abs, base_pos, weights, corr, tri, points))]
 pub fn hand_objective(
     theta: &[f64],
     us: &[f64],
@@ -192,180 +193,6 @@ pub fn hand_objective(
                 let hp =
                     u0 * pos[3 * va + j] + u1 * pos[3 * vb + j] + (1.0 - u0 - u1) * pos[3 * vc + j];
                 err[3 * n + j] = points[3 * n + j] - hp;
-            }
-        }
-    }
-}
-
-/// [`hand_objective`] with the model data and the points passed as bit patterns
-/// (`f64::to_bits`), a measuring device: `&[u64]` parameters carry no tangent, so this
-/// rule treats the model as the inactive data it is, where [`hand_objective`]'s rule
-/// carries zero tangents for it (`#[derive_frule]` cannot mark an `f64` parameter
-/// inactive). The difference between the two rules is what such an attribute would save.
-#[derive_frule]
-pub fn hand_objective_bits(
-    theta: &[f64],
-    us: &[f64],
-    parents: &[i64],
-    base_rel: &[u64],
-    inv_base_abs: &[u64],
-    base_pos: &[u64],
-    weights: &[u64],
-    corr: &[usize],
-    tri: &[usize],
-    points: &[u64],
-    err: &mut [f64],
-) {
-    let nb = parents.len();
-    let nv = base_pos.len() / 3;
-    // Pose parameters: 3 × (nb + 3), column c at pp[3c..3c + 3].
-    let mut pp = vec![0.0; 3 * (nb + 3)];
-    for r in 0..3 {
-        pp[r] = theta[r];
-        pp[3 + r] = 1.0;
-        pp[6 + r] = theta[3 + r];
-    }
-    let mut it = 6;
-    let mut ip = 5;
-    for _finger in 0..5 {
-        for joint in 2..5 {
-            pp[3 * ip] = theta[it];
-            it += 1;
-            if joint == 2 {
-                pp[3 * ip + 1] = theta[it];
-                it += 1;
-            }
-            ip += 1;
-        }
-        ip += 1;
-    }
-    // Absolute transforms (row-major 4×4 per bone), bones in parent-first order.
-    let mut abs = vec![0.0; 16 * nb];
-    let mut rel = [0.0; 16];
-    let mut rot = [0.0; 9];
-    for b in 0..nb {
-        let c = 3 * (b + 3);
-        let tx = pp[c];
-        let tz = pp[c + 1];
-        let ty = pp[c + 2];
-        let cx = tx.cos();
-        let sx = tx.sin();
-        let cy = ty.cos();
-        let sy = ty.sin();
-        let cz = tz.cos();
-        let sz = tz.sin();
-        // R = Rz·Ry·Rx, row-major.
-        rot[0] = cz * cy;
-        rot[1] = -sz * cx + cz * sy * sx;
-        rot[2] = sz * sx + cz * sy * cx;
-        rot[3] = sz * cy;
-        rot[4] = cz * cx + sz * sy * sx;
-        rot[5] = -cz * sx + sz * sy * cx;
-        rot[6] = -sy;
-        rot[7] = cy * sx;
-        rot[8] = cy * cx;
-        // relative = base_rel · [R 0; 0 1]
-        for i in 0..4 {
-            for j in 0..3 {
-                let mut s = 0.0;
-                for k in 0..3 {
-                    s += f64::from_bits(base_rel[16 * b + 4 * i + k]) * rot[3 * k + j];
-                }
-                rel[4 * i + j] = s;
-            }
-            rel[4 * i + 3] = f64::from_bits(base_rel[16 * b + 4 * i + 3]);
-        }
-        let p = parents[b];
-        if p < 0 {
-            for e in 0..16 {
-                abs[16 * b + e] = rel[e];
-            }
-        } else {
-            let pb = p as usize;
-            for i in 0..4 {
-                for j in 0..4 {
-                    let mut s = 0.0;
-                    for k in 0..4 {
-                        s += abs[16 * pb + 4 * i + k] * rel[4 * k + j];
-                    }
-                    abs[16 * b + 4 * i + j] = s;
-                }
-            }
-        }
-    }
-    // Skinning: positions (3 per vertex) = Σ_b w(b, v) · (abs_b · inv_base_abs_b · [x; 1])[0..3].
-    let mut pos = vec![0.0; 3 * nv];
-    let mut tr = [0.0; 12];
-    for b in 0..nb {
-        for i in 0..3 {
-            for j in 0..4 {
-                let mut s = 0.0;
-                for k in 0..4 {
-                    s += abs[16 * b + 4 * i + k] * f64::from_bits(inv_base_abs[16 * b + 4 * k + j]);
-                }
-                tr[4 * i + j] = s;
-            }
-        }
-        for v in 0..nv {
-            let w = f64::from_bits(weights[b * nv + v]);
-            for i in 0..3 {
-                let t = tr[4 * i] * f64::from_bits(base_pos[3 * v])
-                    + tr[4 * i + 1] * f64::from_bits(base_pos[3 * v + 1])
-                    + tr[4 * i + 2] * f64::from_bits(base_pos[3 * v + 2])
-                    + tr[4 * i + 3];
-                pos[3 * v + i] += t * w;
-            }
-        }
-    }
-    // Global rotation (angle-axis θ[0..3]; identity below 1e-4) and translation.
-    let norm = (theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]).sqrt();
-    let mut g = [0.0; 9];
-    if norm < 0.0001 {
-        g[0] = 1.0;
-        g[4] = 1.0;
-        g[8] = 1.0;
-    } else {
-        let x = theta[0] / norm;
-        let y = theta[1] / norm;
-        let z = theta[2] / norm;
-        let s = norm.sin();
-        let c = norm.cos();
-        g[0] = x * x + (1.0 - x * x) * c;
-        g[1] = x * y * (1.0 - c) - z * s;
-        g[2] = x * z * (1.0 - c) + y * s;
-        g[3] = x * y * (1.0 - c) + z * s;
-        g[4] = y * y + (1.0 - y * y) * c;
-        g[5] = y * z * (1.0 - c) - x * s;
-        g[6] = x * z * (1.0 - c) - y * s;
-        g[7] = z * y * (1.0 - c) + x * s;
-        g[8] = z * z + (1.0 - z * z) * c;
-    }
-    for v in 0..nv {
-        let p0 = pos[3 * v];
-        let p1 = pos[3 * v + 1];
-        let p2 = pos[3 * v + 2];
-        for i in 0..3 {
-            pos[3 * v + i] = g[3 * i] * p0 + g[3 * i + 1] * p1 + g[3 * i + 2] * p2 + theta[3 + i];
-        }
-    }
-    // Residuals.
-    for n in 0..corr.len() {
-        if us.is_empty() {
-            let v = corr[n];
-            for j in 0..3 {
-                err[3 * n + j] = f64::from_bits(points[3 * n + j]) - pos[3 * v + j];
-            }
-        } else {
-            let t = corr[n];
-            let va = tri[3 * t];
-            let vb = tri[3 * t + 1];
-            let vc = tri[3 * t + 2];
-            let u0 = us[2 * n];
-            let u1 = us[2 * n + 1];
-            for j in 0..3 {
-                let hp =
-                    u0 * pos[3 * va + j] + u1 * pos[3 * vb + j] + (1.0 - u0 - u1) * pos[3 * vc + j];
-                err[3 * n + j] = f64::from_bits(points[3 * n + j]) - hp;
             }
         }
     }
@@ -1024,7 +851,6 @@ impl Instance {
 pub struct RuleWork<const L: usize> {
     seeds: Vec<Batch<f64, L>>,
     useeds: Vec<Batch<f64, L>>,
-    zeros: Vec<Batch<f64, L>>,
     err: Vec<f64>,
     derr: Vec<Batch<f64, L>>,
 }
@@ -1034,19 +860,9 @@ impl<const L: usize> RuleWork<L> {
     /// 28`) compressed into lanes 0 and 1.
     pub fn new(inst: &Instance) -> Self {
         let off = L - NTHETA;
-        let maxlen = [
-            inst.base_rel.len(),
-            inst.base_pos.len(),
-            inst.weights.len(),
-            inst.points.len(),
-        ]
-        .into_iter()
-        .max()
-        .unwrap_or(0);
         RuleWork {
             seeds: (0..NTHETA).map(|k| Batch::unit(off + k)).collect(),
             useeds: (0..inst.us.len()).map(|k| Batch::unit(k % 2)).collect(),
-            zeros: vec![Batch::default(); maxlen],
             err: vec![0.0; inst.nerr()],
             derr: vec![Batch::default(); inst.nerr()],
         }
@@ -1056,85 +872,19 @@ impl<const L: usize> RuleWork<L> {
 /// The Jacobian by the derived rule in one pass of `L` lanes (26 simple, 28
 /// complicated), written column-major like ADBench's (`jac[col * 3N + row]`).
 pub fn jacobian_rule<const L: usize>(inst: &Instance, w: &mut RuleWork<L>, jac: &mut [f64]) {
-    let z = &w.zeros;
     <hand_objective as Frule<_, Batch<f64, L>>>::frule(
         &hand_objective {},
         (
             Dual::new(&inst.theta[..], &w.seeds[..]),
             Dual::new(&inst.us[..], &w.useeds[..]),
-            Dual::new(&inst.parents[..], &[NoTangent; 0][..]),
-            Dual::new(&inst.base_rel[..], &z[..inst.base_rel.len()]),
-            Dual::new(&inst.inv_base_abs[..], &z[..inst.inv_base_abs.len()]),
-            Dual::new(&inst.base_pos[..], &z[..inst.base_pos.len()]),
-            Dual::new(&inst.weights[..], &z[..inst.weights.len()]),
-            Dual::new(&inst.corr[..], &[NoTangent; 0][..]),
-            Dual::new(&inst.tri[..], &[NoTangent; 0][..]),
-            Dual::new(&inst.points[..], &z[..inst.points.len()]),
-            Dual::new(&mut w.err[..], &mut w.derr[..]),
-        ),
-    );
-    let rows = w.err.len();
-    for (r, d) in w.derr.iter().enumerate() {
-        for l in 0..L {
-            jac[l * rows + r] = d.0[l];
-        }
-    }
-}
-
-/// The model data and points of an instance as bit patterns, for [`hand_objective_bits`].
-#[derive(Clone, Debug)]
-pub struct Bits {
-    base_rel: Vec<u64>,
-    inv_base_abs: Vec<u64>,
-    base_pos: Vec<u64>,
-    weights: Vec<u64>,
-    points: Vec<u64>,
-    none: Vec<NoTangent>,
-}
-
-impl Bits {
-    /// The bit patterns of an instance's data.
-    pub fn of(inst: &Instance) -> Bits {
-        let b = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect();
-        Bits {
-            base_rel: b(&inst.base_rel),
-            inv_base_abs: b(&inst.inv_base_abs),
-            base_pos: b(&inst.base_pos),
-            weights: b(&inst.weights),
-            points: b(&inst.points),
-            none: vec![
-                NoTangent;
-                inst.weights
-                    .len()
-                    .max(inst.base_rel.len())
-                    .max(inst.points.len())
-                    .max(inst.base_pos.len())
-            ],
-        }
-    }
-}
-
-/// [`jacobian_rule`] through [`hand_objective_bits`] (model data inactive).
-pub fn jacobian_rule_bits<const L: usize>(
-    inst: &Instance,
-    bits: &Bits,
-    w: &mut RuleWork<L>,
-    jac: &mut [f64],
-) {
-    let n = &bits.none;
-    <hand_objective_bits as Frule<_, Batch<f64, L>>>::frule(
-        &hand_objective_bits {},
-        (
-            Dual::new(&inst.theta[..], &w.seeds[..]),
-            Dual::new(&inst.us[..], &w.useeds[..]),
-            Dual::new(&inst.parents[..], &[NoTangent; 0][..]),
-            Dual::new(&bits.base_rel[..], &n[..bits.base_rel.len()]),
-            Dual::new(&bits.inv_base_abs[..], &n[..bits.inv_base_abs.len()]),
-            Dual::new(&bits.base_pos[..], &n[..bits.base_pos.len()]),
-            Dual::new(&bits.weights[..], &n[..bits.weights.len()]),
-            Dual::new(&inst.corr[..], &[NoTangent; 0][..]),
-            Dual::new(&inst.tri[..], &[NoTangent; 0][..]),
-            Dual::new(&bits.points[..], &n[..bits.points.len()]),
+            &inst.parents[..],
+            &inst.base_rel[..],
+            &inst.inv_base_abs[..],
+            &inst.base_pos[..],
+            &inst.weights[..],
+            &inst.corr[..],
+            &inst.tri[..],
+            &inst.points[..],
             Dual::new(&mut w.err[..], &mut w.derr[..]),
         ),
     );
@@ -1241,14 +991,6 @@ mod tests {
         jacobian_hand(inst, &mut herr, &mut hj);
         assert_eq!(herr, err);
         assert_close("hand rule vs hand-derived", &rj, &hj);
-        let bits = Bits::of(inst);
-        let mut bj = vec![0.0; rj.len()];
-        if inst.complicated() {
-            jacobian_rule_bits::<28>(inst, &bits, &mut RuleWork::new(inst), &mut bj);
-        } else {
-            jacobian_rule_bits::<26>(inst, &bits, &mut RuleWork::new(inst), &mut bj);
-        }
-        assert_close("hand rule (inactive data) vs num-dual", &bj, &ndj);
         let mut fj = vec![0.0; rj.len()];
         let (mut t, mut u) = (inst.theta.clone(), inst.us.clone());
         let (mut ep, mut em) = (vec![0.0; rows], vec![0.0; rows]);

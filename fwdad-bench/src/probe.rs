@@ -61,8 +61,8 @@ pub fn matvec_rule(a: &[f64], da: &[f64], x: &[f64], dx: &[f64], y: &mut [f64], 
 
 /// [`gmm::gmm_objective`]'s rule, one direction.
 #[inline(never)]
-pub fn gmm_jvp_rule(inst: &crate::gmm::Instance, dtheta: &[f64], dx: &[f64]) -> (f64, f64) {
-    crate::gmm::jvp_rule(inst, dtheta, dx)
+pub fn gmm_jvp_rule(inst: &crate::gmm::Instance, dtheta: &[f64]) -> (f64, f64) {
+    crate::gmm::jvp_rule(inst, dtheta)
 }
 
 /// [`optim::ackley`]'s rule with eight directions.

@@ -561,7 +561,6 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
         let np = inst.nparams();
         let mut r = Rng::new(np as u64);
         let dt = r.vec(np, -1.0, 1.0);
-        let zeros = vec![0.0; inst.x.len()];
         let td: Vec<Dual64> = inst
             .theta
             .iter()
@@ -586,26 +585,16 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             inst.gamma,
             inst.m,
         );
-        let (_, rd) = gmm::jvp_rule(&inst, &dt, &zeros);
+        let (_, rd) = gmm::jvp_rule(&inst, &dt);
         fwdad_bench::check::assert_close("GMM rule jvp", &[rd], &[hd]);
 
         // Objective and one direction.
-        let bits = gmm::Bits::of(&inst);
-        let (_, gb) = gmm::gradient_rule_bits(&inst, &bits);
-        fwdad_bench::check::assert_close("GMM rule gradient, inactive data", &gb, &gh);
         let mut vs: Vec<Variant> = vec![
             ("objective", Box::new(|| black_box(&inst).objective())),
             (
-                "rule bits",
-                Box::new(|| {
-                    let (v, d) = gmm::jvp_rule_bits(black_box(&inst), &bits, &dt);
-                    v + d
-                }),
-            ),
-            (
                 "rule",
                 Box::new(|| {
-                    let (v, d) = gmm::jvp_rule(black_box(&inst), &dt, &zeros);
+                    let (v, d) = gmm::jvp_rule(black_box(&inst), &dt);
                     v + d
                 }),
             ),
@@ -632,7 +621,6 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
         let s = timed(small, &mut vs);
         let t = |k: &str| s[k];
         let objective = t("objective");
-        let jvp = (t("rule"), t("rule bits"));
         rep.one_dir.push(Row::one_dir(
             &format!("GMM d={} K={}, one direction", inst.d, inst.k),
             objective,
@@ -655,13 +643,6 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
                 "rule",
                 Box::new(|| {
                     let (v, g) = gmm::gradient_rule(black_box(&inst));
-                    v + g[0]
-                }),
-            ),
-            (
-                "rule bits",
-                Box::new(|| {
-                    let (v, g) = gmm::gradient_rule_bits(black_box(&inst), &bits);
                     v + g[0]
                 }),
             ),
@@ -708,8 +689,6 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             hand: t("hand"),
             nd: t("num-dual"),
             fd: with_fd.then(|| t("fd")),
-            rule_bits: t("rule bits"),
-            jvp,
         });
     }
 }
@@ -741,17 +720,6 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
             let (mut ep, mut em) = (vec![0.0; rows], vec![0.0; rows]);
             let mut w26 = hand::RuleWork::<26>::new(&inst);
             let mut w28 = hand::RuleWork::<28>::new(&inst);
-            let bits = hand::Bits::of(&inst);
-            let mut b26 = hand::RuleWork::<26>::new(&inst);
-            let mut b28 = hand::RuleWork::<28>::new(&inst);
-            let mut jb = vec![0.0; rows * cols];
-            let mut rule_bits = |j: &mut [f64]| {
-                if complicated {
-                    hand::jacobian_rule_bits::<28>(&inst, &bits, &mut b28, j)
-                } else {
-                    hand::jacobian_rule_bits::<26>(&inst, &bits, &mut b26, j)
-                }
-            };
             let mut rule = |j: &mut [f64]| {
                 if complicated {
                     hand::jacobian_rule::<28>(&inst, &mut w28, j)
@@ -775,8 +743,6 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
             nd(&mut jn);
             fwdad_bench::check::assert_close("hand rule vs hand-derived", &jr, &jh);
             fwdad_bench::check::assert_close("hand num-dual vs hand-derived", &jn, &jh);
-            rule_bits(&mut jb);
-            fwdad_bench::check::assert_close("hand rule (inactive data) vs num-dual", &jb, &jn);
             hand::jacobian_fd(&inst, &mut t, &mut u, &mut ep, &mut em, &mut jf);
             fwdad_bench::check::assert_close_tol("hand fd", &jf, &jr, fwdad_bench::check::FD_TOL);
             let mut vs: Vec<Variant> = vec![
@@ -799,13 +765,6 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                     Box::new(|| {
                         nd(black_box(&mut jn));
                         jn[0]
-                    }),
-                ),
-                (
-                    "rule bits",
-                    Box::new(|| {
-                        rule_bits(black_box(&mut jb));
-                        jb[0]
                     }),
                 ),
                 (
@@ -843,7 +802,6 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                 rule: s["rule"],
                 nd: s["num-dual"],
                 fd: s["fd"],
-                rule_bits: s["rule bits"],
                 hand: s["hand"],
             });
         }
