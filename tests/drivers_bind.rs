@@ -279,3 +279,81 @@ fn inplace_reads_the_output_buffer() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Generic functions bound with literals
+// ---------------------------------------------------------------------------------------
+
+/// c·x₀²·sin(x₁) + x₁/c, generic over the float type.
+#[derive_frule]
+fn generic_scaled<T: num_traits::Float>(x: &[T], c: T) -> T {
+    c * x[0] * x[0] * x[1].sin() + x[1] / c
+}
+
+/// c·x·eˣ, a generic function of one scalar.
+#[derive_frule]
+fn generic_scalar<T: num_traits::Float>(x: T, c: T) -> T {
+    c * x * x.exp()
+}
+
+/// yᵢ = c·xᵢ³, generic, with the constant first and the output buffer last.
+#[derive_frule]
+fn generic_cubes<T: num_traits::Float>(c: T, x: &[T], y: &mut [T]) {
+    for i in 0..x.len() {
+        y[i] = c * x[i] * x[i] * x[i];
+    }
+}
+
+#[test]
+fn generic_functions_take_untyped_literals() {
+    // The rule fits `c: f32` as well as `c: f64`, so `bind` cannot type the literal; it
+    // falls back to f64 (the regression: this did not compile).
+    let x: [f64; 2] = [0.7, -1.3];
+    let c: f64 = 2.5;
+    // ∂/∂x₀ = 2c·x₀·sin x₁, ∂/∂x₁ = c·x₀²·cos x₁ + 1/c.
+    let exact = [
+        2.0 * c * x[0] * x[1].sin(),
+        c * x[0] * x[0] * x[1].cos() + 1.0 / c,
+    ];
+    let (v, g) = gradient(bind(generic_scaled {}, (Wrt, 2.5)), &x);
+    assert_eq!(v, generic_scaled(&x, c));
+    for i in 0..2 {
+        assert_relative_eq!(g[i], exact[i], max_relative = 1e-15);
+    }
+    // Typed literal and a variable: the same numbers.
+    let (_, g2) = gradient(bind(generic_scaled {}, (Wrt, 2.5f64)), &x);
+    let (_, g3) = gradient(bind(generic_scaled {}, (Wrt, c)), &x);
+    assert_eq!(g2, g);
+    assert_eq!(g3, g);
+    // ∂²/∂x₀² = 2c·sin x₁, ∂²/∂x₀∂x₁ = 2c·x₀·cos x₁, ∂²/∂x₁² = −c·x₀²·sin x₁.
+    let (_, _, h) = hessian(bind(generic_scaled {}, (Wrt, 2.5)), &x);
+    assert_relative_eq!(h[(0, 0)], 2.0 * c * x[1].sin(), max_relative = 1e-15);
+    assert_relative_eq!(h[(0, 1)], 2.0 * c * x[0] * x[1].cos(), max_relative = 1e-15);
+    assert_relative_eq!(h[(1, 0)], 2.0 * c * x[0] * x[1].cos(), max_relative = 1e-15);
+    assert_relative_eq!(
+        h[(1, 1)],
+        -c * x[0] * x[0] * x[1].sin(),
+        max_relative = 1e-15
+    );
+
+    // A scalar argument: d/dx c·x·eˣ = c·(1 + x)·eˣ. The result types are only known once
+    // the literal has fallen back to f64, so they are written out.
+    for t in [-0.5f64, 0.0, 1.25] {
+        let (v, d): (f64, f64) = derivative(bind(generic_scalar {}, (Wrt, 3.0)), t);
+        assert_eq!(v, generic_scalar(t, 3.0));
+        assert_relative_eq!(d, 3.0 * (1.0 + t) * t.exp(), max_relative = 1e-15);
+    }
+
+    // The literal before the differentiated argument, an output buffer after it:
+    // ∂yᵢ/∂xⱼ = 3c·xᵢ²·δᵢⱼ.
+    let x = [1.0, -2.0, 0.5];
+    let (y, j) = jacobian(inplace(bind(generic_cubes {}, (0.5, Wrt, Out)), 3), &x);
+    assert_eq!(y, [0.5, -4.0, 0.0625]);
+    let mut plain = [0.0; 3];
+    generic_cubes(0.5, &x, &mut plain);
+    assert_eq!(y, plain);
+    assert_eq!(
+        j,
+        Matrix::from_rows(&[[1.5, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 0.375]])
+    );
+}

@@ -229,7 +229,11 @@ pub struct Bound<F, A> {
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
 ///
 /// The argument types are checked against the rule when `bind` is called, which also
-/// gives untyped literals their type (`10` becomes the `usize` the function takes).
+/// gives untyped literals their type (`10` becomes the `usize` the function takes). A
+/// literal bound to a parameter of a generic function (`c: T` of `fn f<T: Float>`) takes
+/// its type only at the end of type checking, where it falls back to `f64`; until then the
+/// types of the results of [`derivative`] and [`jvp`] are unknown too, so if the compiler
+/// asks for type annotations there, type the literal (`2.0f64`).
 /// Binding works up to 6 parameters. Marking two arguments [`Wrt`] differentiates
 /// `x ↦ f(x, x)`.
 ///
@@ -478,6 +482,105 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p [T] {
     }
 }
 
+#[doc(hidden)]
+/// The identity on the types `T`, implemented for each [`bind`] argument type one by one
+/// (one impl for `f64`, one for `f32`, ...), never by a blanket impl: an argument whose type
+/// is still an untyped literal (`{float}`, `{integer}`) selects no impl, and leaves
+/// `Out<T>` unknown, until the literal has its type. See [`SettledArgs`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an argument `bind` accepts",
+    label = "this `bind` has an argument of type `{Self}`",
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+)]
+pub trait Settled {
+    /// `T`, once `Self` is known.
+    type Out<T>;
+    /// `t` itself.
+    fn settle<T>(t: &T) -> &Self::Out<T>;
+}
+
+#[doc(hidden)]
+/// The argument tuple of a [`Bound`] as a type that stays unknown while one of its entries
+/// is an untyped literal, and is the tuple itself once they all have types.
+///
+/// A literal bound to a parameter of a generic rule (`c: T` of `fn f<T: Float>`) gets no
+/// type from [`bind`]: the rule fits both `f32` and `f64`. The rule bound of
+/// [`BoundCall`], `for<'z> F: Frule<(<A as SlotDual<'z, ..>>::Dual, ..)>`, then holds a
+/// projection on `{float}` under a binder, which the trait solver can neither normalize
+/// (the impls for `f32` and `f64` both apply) nor defer, so it rejects the call. Reaching
+/// [`BoundCall`] through `SettledArgs::Out` defers it until the literal falls back to `f64`
+/// (`i32` for an integer), where the projection normalizes; with typed arguments
+/// `SettledArgs::Out` is the tuple at once and nothing changes.
+pub trait SettledArgs {
+    /// `Self`, once all entries are known.
+    type Out;
+    /// `self` itself.
+    fn settle(&self) -> &Self::Out;
+}
+
+#[doc(hidden)]
+/// A [`bind`] argument tuple called as the rule `F` of its [`Wrt`] argument `x` and its
+/// [`Out`] buffer `y`.
+pub trait BoundCall<F, X, Y, S: Mode> {
+    /// The dual of the result.
+    type Output;
+    /// Runs `rule` on the argument tuple with `x` (and `y`) filled in.
+    fn call(&self, rule: &F, x: X, y: Option<Y>) -> Self::Output;
+}
+
+macro_rules! settled {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> Settled for $t {
+            type Out<T> = T;
+            #[inline(always)]
+            fn settle<T>(t: &T) -> &T {
+                t
+            }
+        }
+    )*};
+}
+settled!(
+    [] Wrt, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
+    [] f64, [] f32, [] bool, [] char, [] u8, [] u16, [] u32, [] u64, [] u128, [] usize,
+    [] i8, [] i16, [] i32, [] i64, [] i128, [] isize,
+    [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U,
+);
+
+/// The bound rule as a rule of its [`Wrt`] argument alone.
+impl<X: Copy, S: Mode, F, A, O> Frule<(X,), S> for Bound<F, A>
+where
+    A: SettledArgs,
+    A::Out: BoundCall<F, X, NoOut, S, Output = O>,
+{
+    type Output = O;
+    #[inline]
+    fn frule(&self, (x,): (X,)) -> O {
+        self.args.settle().call(&self.rule, x, None)
+    }
+}
+
+/// The bound rule as a rule of its [`Wrt`] argument and its [`Out`] buffer (what
+/// [`inplace`] calls).
+impl<X: Copy, Y, S: Mode, F, A, O> Frule<(X, Y), S> for Bound<F, A>
+where
+    A: SettledArgs,
+    A::Out: BoundCall<F, X, Y, S, Output = O>,
+{
+    type Output = O;
+    #[inline]
+    fn frule(&self, (x, y): (X, Y)) -> O {
+        self.args.settle().call(&self.rule, x, Some(y))
+    }
+}
+
+/// `<H as Settled>::Out<..<B as Settled>::Out<<A as Settled>::Out<$t>>>`.
+macro_rules! settle_chain {
+    ($t:ty;) => { $t };
+    ($t:ty; $A:ident $($rest:ident)*) => {
+        settle_chain!(<$A as Settled>::Out<$t>; $($rest)*)
+    };
+}
+
 macro_rules! bound_impl {
     ($($A:ident $a:ident $s:ident $D:ident),+) => {
         impl<F, $($A, $D),+> BindArgs<F, ($($D,)+)> for ($($A,)+)
@@ -487,36 +590,27 @@ macro_rules! bound_impl {
         {
         }
 
-        /// The bound rule as a rule of its [`Wrt`] argument alone.
-        impl<X: Copy, S: Mode, F, O, $($A),+> Frule<(X,), S> for Bound<F, ($($A,)+)>
-        where
-            $($A: Slot<X, NoOut, S>,)+
-            F: for<'z> Frule<($(<$A as SlotDual<'z, X, NoOut, S>>::Dual,)+), S, Output = O>,
-        {
-            type Output = O;
-            #[inline]
-            fn frule(&self, (x,): (X,)) -> O {
-                let ($($a,)+) = &self.args;
-                $(let mut $s = Slot::<X, NoOut, S>::store($a);)+
-                let mut y: Option<NoOut> = None;
-                self.rule.frule(($(Slot::<X, NoOut, S>::dual($a, &mut $s, x, &mut y),)+))
+        impl<$($A: Settled),+> SettledArgs for ($($A,)+) {
+            type Out = settle_chain!(Self; $($A)+);
+            #[inline(always)]
+            fn settle(&self) -> &Self::Out {
+                let t = self;
+                $(let t = $A::settle(t);)+
+                t
             }
         }
 
-        /// The bound rule as a rule of its [`Wrt`] argument and its [`Out`] buffer (what
-        /// [`inplace`] calls).
-        impl<X: Copy, Y, S: Mode, F, O, $($A),+> Frule<(X, Y), S> for Bound<F, ($($A,)+)>
+        impl<X: Copy, Y, S: Mode, F, O, $($A),+> BoundCall<F, X, Y, S> for ($($A,)+)
         where
             $($A: Slot<X, Y, S>,)+
             F: for<'z> Frule<($(<$A as SlotDual<'z, X, Y, S>>::Dual,)+), S, Output = O>,
         {
             type Output = O;
-            #[inline]
-            fn frule(&self, (x, y): (X, Y)) -> O {
-                let ($($a,)+) = &self.args;
+            #[inline(always)]
+            fn call(&self, rule: &F, x: X, mut y: Option<Y>) -> O {
+                let ($($a,)+) = self;
                 $(let mut $s = Slot::<X, Y, S>::store($a);)+
-                let mut y = Some(y);
-                self.rule.frule(($(Slot::<X, Y, S>::dual($a, &mut $s, x, &mut y),)+))
+                rule.frule(($(Slot::<X, Y, S>::dual($a, &mut $s, x, &mut y),)+))
             }
         }
     };
