@@ -1,8 +1,7 @@
-//! `#[derive_frule(inactive(..))]`: parameters the rule treats as constants. Borrowed ones
-//! are taken as plain references (no zero tangents to build), by-value ones stay duals
-//! whose tangent is ignored; a caller's tangent never reaches the body (stop-gradient).
-//! Derivatives are checked against gradients written by hand from the math and against
-//! the same function without the attribute.
+//! `#[derive_frule(inactive(..))]`: borrowed data the rule treats as constants, taken as
+//! plain references (no zero tangents to build). Derivatives are checked against gradients
+//! written by hand from the math and against the same function without the attribute;
+//! passing an argument that carries a tangent is a compile error (`tests/ui`).
 #![allow(clippy::needless_range_loop)]
 
 use approx::assert_relative_eq;
@@ -10,9 +9,9 @@ use fwdad::drivers::{bind, gradient, Inactive, Wrt};
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};
 
-/// A weighted least-squares loss: Σᵢ w · (θ₀ + θ₁ xᵢ − yᵢ)² + λ‖θ‖², with the data, the
-/// weight and the regulariser constant.
-#[derive_frule(inactive(x, y, lambda))]
+/// A weighted least-squares loss: Σᵢ w · (θ₀ + θ₁ xᵢ − yᵢ)² + λ‖θ‖², with the data
+/// constant.
+#[derive_frule(inactive(x, y))]
 fn loss(theta: &[f64], x: &[f64], y: &[f64], w: f64, lambda: f64) -> f64 {
     let mut s = 0.0;
     for i in 0..x.len() {
@@ -87,42 +86,18 @@ fn wrapper_takes_inactive_parameters_plain() {
     let (x, y) = data();
     let theta = [0.3, -1.2];
     let dtheta = [0.25, -2.0];
-    // `x`, `y` and `lambda` plain; `w` (not inactive) a dual whose tangent counts.
+    // `x` and `y` plain; `w` a dual whose tangent counts.
     let out = loss_frule(
         Dual::new(&theta[..], &dtheta[..]),
         &x,
         &y,
         Dual::new(0.7, 3.0),
-        0.05,
+        Dual::constant(0.05),
     );
     let (g, gw) = loss_grad(&theta, &x, &y, 0.7, 0.05);
     let exact = g[0] * dtheta[0] + g[1] * dtheta[1] + gw * 3.0;
     assert_eq!(out.primal, loss(&theta, &x, &y, 0.7, 0.05));
     assert_relative_eq!(out.tangent, exact, max_relative = 1e-14);
-}
-
-#[test]
-fn a_by_value_inactive_parameter_ignores_its_tangent() {
-    let (x, y) = data();
-    let theta = [0.3, -1.2];
-    let dtheta = [0.25, -2.0];
-    // Through the `Frule` impl, `lambda` is a dual: its tangent (here 1) is ignored.
-    let out = <loss as Frule<_, f64>>::frule(
-        &loss {},
-        (
-            Dual::new(&theta[..], &dtheta[..]),
-            &x[..],
-            &y[..],
-            Dual::new(0.7, 0.0),
-            Dual::new(0.05, 1.0),
-        ),
-    );
-    let (g, _) = loss_grad(&theta, &x, &y, 0.7, 0.05);
-    assert_relative_eq!(
-        out.tangent,
-        g[0] * dtheta[0] + g[1] * dtheta[1],
-        max_relative = 1e-14
-    );
 }
 
 #[test]
@@ -139,7 +114,7 @@ fn rule_passes_test_frule_one_direction_and_batched() {
                 &x,
                 &y,
                 Dual::new(a.1, da.1),
-                0.05,
+                Dual::constant(0.05),
             )
         },
     );
@@ -183,26 +158,44 @@ fn derived_callers_pass_constants_to_inactive_parameters() {
     assert_relative_eq!(g[1], ga[1] + gb[1], max_relative = 1e-14);
 }
 
-/// An active value passed to an inactive parameter: its tangent is dropped there
-/// (stop-gradient), so this differentiates `θ ↦ loss(θ, c, c, ..)` with `c` held at `θ`.
-#[derive_frule]
-fn self_fit(theta: &[f64]) -> f64 {
-    loss(theta, theta, theta, 1.0, 0.0)
+/// An inactive parameter passed on: to another rule's inactive parameter (inside a loop,
+/// free), to a rule that takes a dual (its zero tangent built once), and merged with an
+/// active value in a branch.
+#[derive_frule(inactive(x, y))]
+fn passes_data_on(theta: &[f64], x: &[f64], y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for k in 0..3 {
+        s += loss(theta, x, y, 1.0 + k as f64, 0.0);
+    }
+    let z = if theta[0] > 0.0 { theta } else { x };
+    s + sq_dist(theta, y) + z[1] * theta[1]
 }
 
 #[test]
-fn an_active_argument_to_an_inactive_parameter_is_held_constant() {
-    let theta = [0.4, 0.9];
-    let (v, g) = gradient(self_fit {}, &theta);
-    assert_eq!(v, self_fit(&theta));
-    let (exact, _) = loss_grad(&theta, &theta, &theta, 1.0, 0.0);
-    assert_relative_eq!(g[0], exact[0], max_relative = 1e-14);
-    assert_relative_eq!(g[1], exact[1], max_relative = 1e-14);
+fn inactive_parameters_pass_on_to_other_rules() {
+    let (x, y) = data();
+    for theta in [[0.4, 0.9], [-0.4, 0.9]] {
+        let rule = bind(passes_data_on {}, (Wrt, Inactive(&x[..]), Inactive(&y[..])));
+        let (v, g) = gradient(rule, &theta);
+        assert_eq!(v, passes_data_on(&theta, &x, &y));
+        let mut exact = [0.0; 2];
+        for k in 0..3 {
+            let (gk, _) = loss_grad(&theta, &x, &y, 1.0 + k as f64, 0.0);
+            exact[0] += gk[0];
+            exact[1] += gk[1];
+        }
+        // ∂ sq_dist(θ, y)/∂θᵢ = 2(θᵢ − yᵢ) over the first two entries.
+        exact[0] += 2.0 * (theta[0] - y[0]);
+        exact[1] += 2.0 * (theta[1] - y[1]);
+        // z = θ: ∂(θ₁²) = 2θ₁; z = x: ∂(x₁ θ₁) = x₁.
+        exact[1] += if theta[0] > 0.0 { 2.0 * theta[1] } else { x[1] };
+        assert_relative_eq!(g[0], exact[0], max_relative = 1e-13);
+        assert_relative_eq!(g[1], exact[1], max_relative = 1e-13);
+    }
 }
 
-/// Inactive parameters passed on to rules that do take tangents (promoted to constants
-/// there): a borrowed one and a by-value one.
-#[derive_frule(inactive(centres, scale))]
+/// An inactive parameter passed on to a rule that takes tangents, in both positions.
+#[derive_frule(inactive(centres))]
 fn rbf_sum(p: &[f64], centres: &[f64], scale: f64) -> f64 {
     let d = sq_dist(p, centres);
     (-d / scale).exp() + sq_dist(centres, p) * scale.sqrt()
@@ -223,8 +216,12 @@ fn inactive_parameters_passed_on_are_promoted() {
     let p = [0.1, 0.2, 0.3];
     let scale = 1.7;
     let (v, g) = gradient(bind(rbf_sum {}, (Wrt, Inactive(&c[..]), scale)), &p);
+    // `scale` is an ordinary parameter: its derivative through the same rule.
+    let (_, ds) = fwdad::derivative(bind(rbf_sum {}, (&p[..], Inactive(&c[..]), Wrt)), scale);
     assert_eq!(v, rbf_sum(&p, &c, scale));
     let d: f64 = p.iter().zip(&c).map(|(a, b)| (a - b) * (a - b)).sum();
+    let exact_ds = (-d / scale).exp() * d / (scale * scale) + d * 0.5 / scale.sqrt();
+    assert_relative_eq!(ds, exact_ds, max_relative = 1e-14);
     for i in 0..3 {
         let dd = 2.0 * (p[i] - c[i]);
         let exact = -(-d / scale).exp() / scale * dd + dd * scale.sqrt();
@@ -233,7 +230,7 @@ fn inactive_parameters_passed_on_are_promoted() {
 }
 
 /// Generic floats and an inactive parameter of the generic type; a vector output.
-#[derive_frule(inactive(k, c))]
+#[derive_frule(inactive(k))]
 fn scaled_squares<T: num_traits::Float>(x: &[T], k: &[T], c: T, out: &mut [T]) {
     for i in 0..x.len() {
         out[i] = c * k[i] * x[i] * x[i];
@@ -266,13 +263,13 @@ fn generic_inactive_parameters_in_batch_mode_and_f32() {
             assert_relative_eq!(dy[i].0[col], exact, max_relative = 1e-15);
         }
     }
-    // f32 through the wrapper, which takes `k` and `c` plain.
+    // f32 through the wrapper, which takes `k` plain.
     let (kf, xf) = ([2.0f32, -1.0], [0.5f32, 1.5]);
     let (mut o, mut d) = ([0.0f32; 2], [0.0f32; 2]);
     scaled_squares_frule(
         Dual::new(&xf[..], &[1.0f32, 0.0][..]),
         &kf,
-        2.0,
+        Dual::constant(2.0),
         Dual::new(&mut o[..], &mut d[..]),
     );
     assert_eq!(o, [1.0, -4.5]);

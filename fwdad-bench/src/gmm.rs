@@ -31,9 +31,9 @@ pub fn logsumexp(v: &[f64]) -> f64 {
     s.ln() + mx
 }
 
-/// The GMM objective at `theta` for the points `x` (`n × d`, row-major). The points and
-/// the prior's constants are data, declared `inactive`.
-#[derive_frule(inactive(x, gamma, m))]
+/// The GMM objective at `theta` for the points `x` (`n × d`, row-major). The points are
+/// data, declared `inactive`.
+#[derive_frule(inactive(x))]
 pub fn gmm_objective(theta: &[f64], x: &[f64], d: usize, k: usize, gamma: f64, m: f64) -> f64 {
     let n = x.len() / d;
     let icf_sz = d * (d + 1) / 2;
@@ -492,8 +492,8 @@ pub fn jvp_rule(inst: &Instance, dtheta: &[f64]) -> (f64, f64) {
         &inst.x,
         Dual::constant(inst.d),
         Dual::constant(inst.k),
-        inst.gamma,
-        inst.m,
+        Dual::constant(inst.gamma),
+        Dual::constant(inst.m),
     );
     (y.primal, y.tangent)
 }

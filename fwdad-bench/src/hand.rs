@@ -27,9 +27,9 @@ pub const NTHETA: usize = 26;
 /// Model data: `parents` (−1 for the root), `base_rel` and `inv_base_abs` (row-major 4×4
 /// per bone), `base_pos` (3 per vertex), `weights` (bone-major, `nbones × nverts`),
 /// `corr` (vertex, or triangle when complicated, per point), `tri` (3 vertices per
-/// triangle), `points` (3 per point). All of it is data, declared `inactive`: the rule
-/// takes it as plain slices and differentiates only in `theta` and `us`.
-#[derive_frule(inactive(parents, base_rel, inv_base_abs, base_pos, weights, corr, tri, points))]
+/// triangle), `points` (3 per point). The `f64` data are declared `inactive`: the rule
+/// takes them as plain slices and differentiates only in `theta` and `us`.
+#[derive_frule(inactive(base_rel, inv_base_abs, base_pos, weights, points))]
 pub fn hand_objective(
     theta: &[f64],
     us: &[f64],
@@ -877,13 +877,13 @@ pub fn jacobian_rule<const L: usize>(inst: &Instance, w: &mut RuleWork<L>, jac: 
         (
             Dual::new(&inst.theta[..], &w.seeds[..]),
             Dual::new(&inst.us[..], &w.useeds[..]),
-            &inst.parents[..],
+            Dual::new(&inst.parents[..], &[NoTangent; 0][..]),
             &inst.base_rel[..],
             &inst.inv_base_abs[..],
             &inst.base_pos[..],
             &inst.weights[..],
-            &inst.corr[..],
-            &inst.tri[..],
+            Dual::new(&inst.corr[..], &[NoTangent; 0][..]),
+            Dual::new(&inst.tri[..], &[NoTangent; 0][..]),
             &inst.points[..],
             Dual::new(&mut w.err[..], &mut w.derr[..]),
         ),

@@ -581,7 +581,7 @@ impl Report {
         if !self.gmm.is_empty() {
             let _ = writeln!(
                 s,
-                "## ADBench GMM gradient\n\nn = 1000 points. Forward mode needs one direction per parameter: ⌈P/8⌉ passes. The hand-derived gradient is analytic (reverse), so its ratio stays small while forward mode's grows with P. The points and the prior's constants are declared `inactive(x, gamma, m)`.\n"
+                "## ADBench GMM gradient\n\nn = 1000 points. Forward mode needs one direction per parameter: ⌈P/8⌉ passes. The hand-derived gradient is analytic (reverse), so its ratio stays small while forward mode's grows with P. The points are declared `inactive(x)`.\n"
             );
             let _ = writeln!(
                 s,

@@ -322,8 +322,9 @@ fn pretty(ts: &TokenStream) -> String {
     }
 }
 
-/// Which parameters `inactive(..)` names, one flag per parameter; reports names that are
-/// not parameters, repeated names, and `&mut` parameters (whose writes must carry tangents).
+/// Which parameters `inactive(..)` names, one flag per parameter. Only borrowed data can
+/// be inactive (`&[f64]`, `&T`: the rule takes it as the plain reference); reports names
+/// that are not parameters, repeated names, and parameters of any other kind.
 pub(crate) fn resolve_inactive(
     sig: &syn::Signature,
     names: &[syn::Ident],
@@ -341,6 +342,15 @@ pub(crate) fn resolve_inactive(
         })
         .collect();
     let mut flags = vec![false; params.len()];
+    if let (Some(name), syn::ReturnType::Type(_, ret)) = (names.first(), &sig.output) {
+        if contains_reference(ret) {
+            diag.error_spanned(
+                name,
+                "`inactive(..)` is not supported on a function that returns a reference: a returned dual would borrow its tangent from a buffer local to the rule; return an owned value",
+            );
+            return flags;
+        }
+    }
     for name in names {
         let Some(i) = params
             .iter()
@@ -352,32 +362,69 @@ pub(crate) fn resolve_inactive(
                 .map(|(n, _)| format!("`{n}`"))
                 .collect();
             let list = match list.is_empty() {
-                true => "it has no named parameters".to_string(),
+                true => "it has no parameters named by an identifier".to_string(),
                 false => format!("its parameters are {}", list.join(", ")),
             };
             diag.error_spanned(
                 name,
-                format!(
-                    "`inactive({name})`: `{}` has no parameter `{name}`; {list}",
-                    sig.ident
-                ),
+                format!("`inactive({name})`: `{}` has no parameter `{name}`; {list} (a pattern parameter such as `(a, b): (f64, f64)` cannot be named)", sig.ident),
             );
             continue;
         };
         if flags[i] {
             diag.error_spanned(name, format!("`{name}` is named twice in `inactive(..)`"));
+            continue;
         }
         flags[i] = true;
-        if let Some((_, syn::Type::Reference(r))) = params[i] {
-            if r.mutability.is_some() {
+        let Some((_, ty)) = params[i] else { continue };
+        let ty = peel_parens(ty);
+        match ty {
+            syn::Type::Reference(r) if r.mutability.is_some() => diag.error_spanned(
+                name,
+                format!("`{name}` is a `&mut` parameter and cannot be `inactive`: what the function writes through it must carry tangents; pass it as an ordinary parameter"),
+            ),
+            syn::Type::Reference(_) if crate::types::TypeHint::from_type(ty).is_non_differentiable() => {
                 diag.error_spanned(
                     name,
-                    format!("`{name}` is a `&mut` parameter and cannot be `inactive`: what the function writes through it must carry tangents; pass it as an ordinary parameter"),
-                );
+                    format!("`{name}` needs no `inactive`: its type `{}` carries no tangent already", quote!(#ty).to_string().replace("& ", "&")),
+                )
             }
+            syn::Type::Reference(_) => {}
+            _ => diag.error_spanned(
+                name,
+                format!("`{name}` is passed by value and cannot be `inactive`: `inactive(..)` applies to borrowed data (`&[f64]`, `&T`, written as a reference type), which the rule then takes as the plain reference; pass a by-value constant as it is (it gets a zero tangent), or take it by reference"),
+            ),
         }
     }
     flags
+}
+
+/// `(T)` → `T`, recursively.
+fn peel_parens(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Paren(p) => peel_parens(&p.elem),
+        syn::Type::Group(g) => peel_parens(&g.elem),
+        other => other,
+    }
+}
+
+/// Whether `ty` mentions a reference type.
+fn contains_reference(ty: &syn::Type) -> bool {
+    mentions(ty, |t| matches!(t, syn::Type::Reference(_)))
+}
+
+/// Whether `ty` or a type nested in it satisfies `pred`.
+fn mentions(ty: &syn::Type, pred: fn(&syn::Type) -> bool) -> bool {
+    struct Find(bool, fn(&syn::Type) -> bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type(&mut self, t: &'ast syn::Type) {
+            self.0 |= (self.1)(t);
+            syn::visit::visit_type(self, t);
+        }
+    }
+    let mut f = Find(false, pred);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
 }
 
 /// Runs the passes; returns the emitted body statements. `inactive`: one flag per
@@ -472,8 +519,8 @@ pub(crate) struct Sig {
     inputs: Vec<syn::Type>,
     /// Return type as written.
     output: syn::Type,
-    /// One flag per parameter declared `inactive(..)`, taken as its plain type (empty:
-    /// none).
+    /// One flag per parameter declared `inactive(..)` (a shared reference, taken as it is;
+    /// empty: none).
     inactive: Vec<bool>,
 }
 
@@ -481,11 +528,6 @@ impl Sig {
     /// Whether parameter `i` is declared `inactive(..)`.
     fn is_inactive(&self, i: usize) -> bool {
         self.inactive.get(i).copied().unwrap_or(false)
-    }
-
-    /// Whether the `Frule` impl takes parameter `i` plain (see `ir::Param::taken_plain`).
-    fn taken_plain(&self, i: usize) -> bool {
-        self.is_inactive(i) && matches!(self.inputs[i], syn::Type::Reference(_))
     }
 }
 
@@ -622,15 +664,7 @@ fn contains_fn_value(ty: &syn::Type) -> bool {
 }
 
 fn contains_raw_pointer(ty: &syn::Type) -> bool {
-    struct Find(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Find {
-        fn visit_type_ptr(&mut self, _: &'ast syn::TypePtr) {
-            self.0 = true;
-        }
-    }
-    let mut f = Find(false);
-    syn::visit::Visit::visit_type(&mut f, ty);
-    f.0
+    mentions(ty, |t| matches!(t, syn::Type::Ptr(_)))
 }
 
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper.
@@ -648,7 +682,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
         .named_inputs
         .iter()
         .enumerate()
-        .map(|(i, ty)| match sig.taken_plain(i) {
+        .map(|(i, ty)| match sig.is_inactive(i) {
             true => quote!(#ty),
             false => dual_in(ty),
         })
@@ -675,16 +709,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
-    // The wrapper takes every `inactive` parameter plain; by-value ones become constants.
-    let passed: Vec<TokenStream> = sig
-        .names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| match sig.is_inactive(i) && !sig.taken_plain(i) {
-            true => quote!(#rt::constant_in::<f64, _>(#n)),
-            false => quote!(#n),
-        })
-        .collect();
+    let passed = &sig.names;
     let wrapper = emit_wrapper(
         func,
         sig,

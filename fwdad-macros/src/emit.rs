@@ -44,6 +44,7 @@ pub fn emit_body(
         lin: None,
         coefs: Default::default(),
         owned_roots: Default::default(),
+        param_cells: Default::default(),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -53,23 +54,29 @@ pub fn emit_body(
         let v = e.name(p.value);
         let arg = param_ident(i);
         // Active: the dual; a borrowed `inactive` parameter: the plain value as passed.
-        out.extend(if e.is(p.value) || p.taken_plain() {
+        out.extend(if e.is(p.value) || p.inactive {
             quote!(let mut #v = #arg;)
         } else {
             quote!(let mut #v = #arg.primal;)
         });
     }
     let plain = e.region(func.body, Tail::Return);
-    match linear {
+    let body = match linear {
         Some(lin) => {
             e.lin = Some(lin);
             let linearised = e.region(func.body, Tail::Return);
-            out.extend(quote! {
+            quote! {
                 if <#mode as #rt::Mode>::LINEARIZE { #linearised } else { #plain }
-            });
+            }
         }
-        None => out.extend(plain),
+        None => plain,
+    };
+    // Declared only when used: an unused cell's type could not be inferred.
+    for &i in &e.param_cells {
+        let cell = format_ident!("__fwdad_zp{}", i, span = Span::mixed_site());
+        out.extend(quote!(let #cell = ::core::cell::OnceCell::new();));
     }
+    out.extend(body);
     out
 }
 
@@ -95,6 +102,8 @@ struct Emitter<'a> {
     coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
     /// Owned copies of borrowed roots, by `(root, region)`.
     owned_roots: std::collections::HashMap<(Value, Region), syn::Ident>,
+    /// `inactive` parameters whose zero tangent cell the body uses.
+    param_cells: std::collections::BTreeSet<usize>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -158,18 +167,25 @@ impl Emitter<'_> {
         }
         let (rt, mode) = (self.rt, self.mode);
         // An inactive parameter is passed in as a dual with a zero tangent, unless it is
-        // declared `inactive`: then it is promoted like a local value (a caller's tangent
-        // must not reach the callee).
+        // declared `inactive`: then it is the plain reference, and its zero tangent is
+        // built at most once per call, in a cell at function scope (a promotion inside a
+        // branch or loop can then borrow it).
         let shared_ref = match self.func.values[v].def {
             ValueDef::Param(i) if !self.func.params[i].inactive => {
                 let arg = param_ident(i);
                 return quote!(#arg);
             }
-            ValueDef::Param(i) => self.func.params[i].taken_plain(),
-            ValueDef::Inst(inst, 0) => matches!(
-                self.func.insts[inst].kind,
-                InstKind::Ref { mutable: false, .. } | InstKind::Slice { mutable: false, .. }
-            ),
+            ValueDef::Param(i) => {
+                let cell = self.param_cell(i);
+                let vspan = self.func.value_span(v);
+                return quote_spanned! {vspan=>
+                    <_ as #rt::PromoteRef<'_, #mode>>::with_buffer(
+                        #name,
+                        #cell.get_or_init(|| <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name)),
+                    )
+                };
+            }
+            ValueDef::Inst(inst, 0) => self.is_shared_ref_inst(inst),
             ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
         };
         if shared_ref {
@@ -187,6 +203,42 @@ impl Emitter<'_> {
             return quote_spanned!(vspan=> #rt::Dual::new(#name, ::core::option::Option::None));
         }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
+    }
+
+    /// Whether `inst` is `&x` or `&x[a..b]` (a shared reference made in the body).
+    fn is_shared_ref_inst(&self, inst: Inst) -> bool {
+        matches!(
+            self.func.insts[inst].kind,
+            InstKind::Ref { mutable: false, .. } | InstKind::Slice { mutable: false, .. }
+        )
+    }
+
+    /// The function-scope cell holding the zero tangent of `inactive` parameter `i`.
+    fn param_cell(&mut self, i: usize) -> syn::Ident {
+        self.param_cells.insert(i);
+        format_ident!("__fwdad_zp{}", i, span = Span::mixed_site())
+    }
+
+    /// A constant shared reference passed to another rule: `Promoted`, which gives a
+    /// parameter declared `inactive` the plain reference and builds the zero tangent only
+    /// for a parameter that takes a dual. `None` for other values.
+    fn promoted_arg(&mut self, v: Value, pre: &mut TokenStream) -> Option<TokenStream> {
+        let cell = match self.func.values[v].def {
+            ValueDef::Param(i) if self.func.params[i].inactive => {
+                let cell = self.param_cell(i);
+                quote!(&#cell)
+            }
+            ValueDef::Inst(inst, 0) if self.is_shared_ref_inst(inst) => {
+                let cell = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
+                self.zero_bufs += 1;
+                pre.extend(quote!(let #cell = ::core::cell::OnceCell::new();));
+                quote!(&#cell)
+            }
+            _ => return None,
+        };
+        let (rt, mode, name) = (self.rt, self.mode, self.name(v));
+        let vspan = self.func.value_span(v);
+        Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, #cell)))
     }
 
     /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
@@ -372,6 +424,7 @@ impl Emitter<'_> {
         // `&mut f64` parameter) is read through `*`, not reborrowed.
         let scalar_rule = matches!(plan.form, Form::Op(_) | Form::SinCos);
         let rt = self.rt;
+        let rule_call = matches!(plan.form, Form::Frule | Form::AssocFrule | Form::UserMethod);
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
@@ -379,6 +432,11 @@ impl Emitter<'_> {
                 if scalar_rule && self.is(v) && self.is_mut_ref(v) {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
+                } else if rule_call && n == Need::Dual && !self.is(v) {
+                    match self.promoted_arg(v, &mut pre) {
+                        Some(arg) => arg,
+                        None => self.operand(v, n, &mut pre),
+                    }
                 } else {
                     self.operand(v, n, &mut pre)
                 }

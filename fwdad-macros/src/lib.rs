@@ -30,9 +30,9 @@ use proc_macro::TokenStream;
 ///
 /// Arguments: `dump` prints the IR after each pass and the emitted code at compile time
 /// (also `FWDAD_DUMP=name` or `FWDAD_DUMP=1` in the environment); `inactive(a, b)`
-/// declares parameters constant (never differentiated: borrowed ones are taken as plain
-/// references, and a caller's tangent for them is ignored); `crate = path` names the
-/// `fwdad` crate when it is not a direct dependency under that name.
+/// declares borrowed parameters constant data (taken as plain references; only constants
+/// may be passed to them); `crate = path` names the `fwdad` crate when it is not a direct
+/// dependency under that name.
 #[proc_macro_attribute]
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
     derive_frule::expand(args.into(), item.into()).into()

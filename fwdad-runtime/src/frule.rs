@@ -17,15 +17,18 @@
 //! and a call `f(a, b)` in another derived body becomes
 //! `<f as Frule<_, S>>::frule(&f {}, (a, b))`, the caller's own mode named explicitly.
 
-use crate::differentiable::Differentiable;
+use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
+use crate::structural::PromoteRef;
 use crate::tangent::Mode;
+use core::cell::OnceCell;
+use core::marker::PhantomData;
 
 /// A forward rule: `Args` is the tuple of argument duals, `S` the differentiation mode.
 #[diagnostic::on_unimplemented(
     message = "no forward rule for `{Self}` taking `{Args}`",
     label = "no forward rule for these arguments",
-    note = "annotate the function with `#[derive_frule]`, write a rule with `#[primitive]`, or mark it `#[non_differentiable]`; a rule takes one `Dual` per argument, of the argument's type"
+    note = "annotate the function with `#[derive_frule]`, write a rule with `#[primitive]`, or mark it `#[non_differentiable]`; a rule takes one `Dual` per argument, of the argument's type (a parameter declared `inactive` takes the plain reference)"
 )]
 pub trait Frule<Args, S: Mode = f64> {
     /// The dual of the function's result.
@@ -44,8 +47,12 @@ pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::
 }
 
 /// One argument dual converted to its parameter's dual type: itself, or a borrowed `Vec`
-/// or array dual to a slice dual; or, for a borrowed parameter declared `inactive`, to the
-/// plain reference.
+/// or array dual to a slice dual; a constant reference ([`Promoted`]) also to the plain
+/// reference a parameter declared `inactive` takes.
+#[diagnostic::on_unimplemented(
+    message = "this argument does not fit the forward rule's parameter: `{Self}` is not `{T}`",
+    note = "a rule takes one `Dual` per parameter, of the parameter's type; a parameter declared `inactive` takes a plain reference to constant data, so an argument that carries a tangent cannot be passed to it (the tangent would be lost): declare the caller's parameter it comes from `inactive` too, or remove `inactive` from the callee"
+)]
 pub trait CoerceTo<T> {
     /// The conversion.
     fn coerce(self) -> T;
@@ -95,37 +102,96 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E
 }
 
 // Parameters declared `#[derive_frule(inactive(..))]` take borrowed data as the plain
-// reference: the argument's tangent is dropped (stop-gradient, as the attribute declares).
-// By-value parameters are never taken plain, so scalar operands keep exactly one
-// conversion (a primitive's `Operand` parameters are inferred from it).
+// reference. Only constants reach them: generated code passes a constant shared reference
+// as `Promoted`, which converts to the plain reference for free and builds its zero
+// tangent only for a parameter that takes a dual. An argument that carries a tangent stays
+// a `Dual`, which has no conversion to a plain reference: passing it to an `inactive`
+// parameter is a compile error instead of a silently dropped tangent.
 
-impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<&'a P> for Dual<&'a P, &'a T> {
+/// A constant shared reference passed to a rule, with a cell for its zero tangent (built
+/// on first use, at most once per cell).
+#[doc(hidden)]
+pub struct Promoted<'a, X: PromoteRef<'a, S>, S: Mode> {
+    value: X,
+    buffer: &'a OnceCell<X::Buffer>,
+    mode: PhantomData<S>,
+}
+
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> Promoted<'a, X, S> {
+    /// Wraps `value`; `buffer` receives its zero tangent if a dual is needed.
     #[inline(always)]
-    fn coerce(self) -> &'a P {
-        self.primal
+    pub fn new(value: X, buffer: &'a OnceCell<X::Buffer>) -> Self {
+        Promoted {
+            value,
+            buffer,
+            mode: PhantomData,
+        }
+    }
+
+    /// The constant dual (allocating the zero tangent on first use).
+    #[inline(always)]
+    pub fn dual(self) -> Dual<X, X::TangentIn<S>> {
+        let value = self.value;
+        X::with_buffer(value, self.buffer.get_or_init(|| value.zero_buffer()))
     }
 }
 
-impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<&'a [E]> for Dual<&'a [E], &'a [T]> {
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<Dual<X, X::TangentIn<S>>>
+    for Promoted<'a, X, S>
+{
     #[inline(always)]
-    fn coerce(self) -> &'a [E] {
-        self.primal
+    fn coerce(self) -> Dual<X, X::TangentIn<S>> {
+        self.dual()
     }
 }
 
-impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<&'a [E]> for Dual<&'a Vec<E>, &'a Vec<T>> {
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<X> for Promoted<'a, X, S> {
     #[inline(always)]
-    fn coerce(self) -> &'a [E] {
-        &self.primal[..]
+    fn coerce(self) -> X {
+        self.value
     }
 }
 
-impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<&'a [E]>
-    for Dual<&'a [E; N], &'a [T; N]>
+impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a [E], &'a [E::TangentIn<S>]>>
+    for Promoted<'a, &'a Vec<E>, S>
+where
+    E::TangentIn<S>: 'a,
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [E::TangentIn<S>]> {
+        self.dual().coerce()
+    }
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a [E]> for Promoted<'a, &'a Vec<E>, S>
+where
+    E::TangentIn<S>: 'a,
 {
     #[inline(always)]
     fn coerce(self) -> &'a [E] {
-        &self.primal[..]
+        &self.value[..]
+    }
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode, const N: usize>
+    CoerceTo<Dual<&'a [E], &'a [E::TangentIn<S>]>> for Promoted<'a, &'a [E; N], S>
+where
+    E::TangentIn<S>: 'a,
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [E::TangentIn<S>]> {
+        self.dual().coerce()
+    }
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode, const N: usize> CoerceTo<&'a [E]>
+    for Promoted<'a, &'a [E; N], S>
+where
+    E::TangentIn<S>: 'a,
+{
+    #[inline(always)]
+    fn coerce(self) -> &'a [E] {
+        &self.value[..]
     }
 }
 

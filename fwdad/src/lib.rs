@@ -62,8 +62,8 @@ pub mod __private {
         some, store_deref, store_index, swap, tuple, PromoteRef,
     };
     pub use fwdad_runtime::{
-        call, constant_in, Differentiable, Dual, Frule, MethodOf, Mode, Real, SelfByValue,
-        ZeroTangent,
+        call, constant_in, Differentiable, Dual, Frule, MethodOf, Mode, Promoted, Real,
+        SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand};

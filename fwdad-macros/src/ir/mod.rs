@@ -69,18 +69,9 @@ pub struct Param {
     pub ty: syn::Type,
     /// The parameter's span (generated code that uses it points here).
     pub span: Span,
-    /// Declared constant by `#[derive_frule(inactive(..))]`: never seeded, taken by the rule
-    /// as its plain type.
+    /// Declared constant by `#[derive_frule(inactive(..))]` (always a shared reference):
+    /// never seeded, taken by the rule as the plain reference.
     pub inactive: bool,
-}
-
-impl Param {
-    /// Whether the rule takes this parameter as its plain value: a borrowed parameter
-    /// declared `inactive` (a by-value one stays a dual whose tangent the rule ignores, so
-    /// that callers' constants need no conversion).
-    pub fn taken_plain(&self) -> bool {
-        self.inactive && matches!(self.ty, syn::Type::Reference(_))
-    }
 }
 
 /// What defines a value.
