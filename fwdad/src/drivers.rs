@@ -299,7 +299,7 @@ pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Fits<D> {}
 
@@ -490,7 +490,7 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p [T] {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an argument `bind` accepts",
     label = "this `bind` has an argument of type `{Self}`",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Settled {
     /// `T`, once `Self` is known.
