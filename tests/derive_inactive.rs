@@ -275,3 +275,56 @@ fn generic_inactive_parameters_in_batch_mode_and_f32() {
     assert_eq!(o, [1.0, -4.5]);
     assert_eq!(d, [4.0, 0.0]);
 }
+
+/// An element and a field of constant data passed by reference to a rule that takes a dual
+/// (`&f64`, `&Vec<f64>`): promoted with a zero tangent.
+#[derive_frule]
+fn scaled(x: f64, c: &f64) -> f64 {
+    x * *c
+}
+
+// `&Vec` on purpose: the field `m.w` is passed as it is.
+#[allow(clippy::ptr_arg)]
+#[derive_frule]
+fn weighted(x: &[f64], w: &Vec<f64>) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += w[i] * x[i] * x[i];
+    }
+    s
+}
+
+#[derive(Clone, Debug, fwdad::Differentiable)]
+struct Model {
+    w: Vec<f64>,
+}
+
+#[derive_frule(inactive(d, m))]
+fn element_and_field_refs(x: &[f64], d: &[f64], m: &Model) -> f64 {
+    scaled(x[0], &d[1]) + weighted(x, &m.w)
+}
+
+#[test]
+fn element_and_field_references_of_inactive_data() {
+    let d = [0.5, 3.0];
+    let m = Model {
+        w: vec![1.0, -2.0, 0.25],
+    };
+    let x = [0.7, -1.1, 2.0];
+    let (v, g) = gradient(
+        bind(
+            element_and_field_refs {},
+            (Wrt, Inactive(&d[..]), Inactive(&m)),
+        ),
+        &x,
+    );
+    assert_eq!(v, element_and_field_refs(&x, &d, &m));
+    let exact = [
+        d[1] + 2.0 * m.w[0] * x[0],
+        2.0 * m.w[1] * x[1],
+        2.0 * m.w[2] * x[2],
+    ];
+    for i in 0..3 {
+        assert_relative_eq!(g[i], exact[i], max_relative = 1e-15);
+    }
+}

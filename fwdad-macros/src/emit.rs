@@ -205,11 +205,15 @@ impl Emitter<'_> {
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
     }
 
-    /// Whether `inst` is `&x` or `&x[a..b]` (a shared reference made in the body).
+    /// Whether `inst` is `&x`, `&x[a..b]`, `&x[i]` or `&x.f` (a shared reference made in
+    /// the body, promoted through `PromoteRef`).
     fn is_shared_ref_inst(&self, inst: Inst) -> bool {
         matches!(
             self.func.insts[inst].kind,
-            InstKind::Ref { mutable: false, .. } | InstKind::Slice { mutable: false, .. }
+            InstKind::Ref { mutable: false, .. }
+                | InstKind::Slice { mutable: false, .. }
+                | InstKind::ElemRef { mutable: false, .. }
+                | InstKind::FieldRef { mutable: false, .. }
         )
     }
 
