@@ -709,13 +709,13 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
-    let passed = &sig.names;
+    let names = &sig.names;
     let wrapper = emit_wrapper(
         func,
         sig,
         rt,
         quote! {
-            <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#passed,)*))
+            <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#names,)*))
         },
     );
     let doc = format!(

@@ -165,38 +165,19 @@ impl Emitter<'_> {
         if self.is(v) {
             return quote!(#name);
         }
-        let (rt, mode) = (self.rt, self.mode);
-        // An inactive parameter is passed in as a dual with a zero tangent, unless it is
-        // declared `inactive`: then it is the plain reference, and its zero tangent is
-        // built at most once per call, in a cell at function scope (a promotion inside a
-        // branch or loop can then borrow it).
-        let shared_ref = match self.func.values[v].def {
-            ValueDef::Param(i) if !self.func.params[i].inactive => {
+        // An inactive parameter is passed in as a dual with a zero tangent (unless it is
+        // declared `inactive`); a constant shared reference gets its zero tangent through
+        // `Promoted`.
+        if let ValueDef::Param(i) = self.func.values[v].def {
+            if !self.func.params[i].inactive {
                 let arg = param_ident(i);
                 return quote!(#arg);
             }
-            ValueDef::Param(i) => {
-                let cell = self.param_cell(i);
-                let vspan = self.func.value_span(v);
-                return quote_spanned! {vspan=>
-                    <_ as #rt::PromoteRef<'_, #mode>>::with_buffer(
-                        #name,
-                        #cell.get_or_init(|| <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name)),
-                    )
-                };
-            }
-            ValueDef::Inst(inst, 0) => self.is_shared_ref_inst(inst),
-            ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
-        };
-        if shared_ref {
-            let buf = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
-            self.zero_bufs += 1;
-            pre.extend(quote! {
-                let #buf = <_ as #rt::PromoteRef<'_, #mode>>::zero_buffer(&#name);
-            });
-            let vspan = self.func.value_span(v);
-            return quote_spanned!(vspan=> <_ as #rt::PromoteRef<'_, #mode>>::with_buffer(#name, &#buf));
         }
+        if let Some(promoted) = self.promoted_arg(v, pre) {
+            return quote!(#promoted.dual());
+        }
+        let (rt, mode) = (self.rt, self.mode);
         let vspan = self.func.value_span(v);
         // `None` needs no zero tangent of its payload (which may be a reference).
         if self.is_none_const(v) {
@@ -206,7 +187,7 @@ impl Emitter<'_> {
     }
 
     /// Whether `inst` is `&x`, `&x[a..b]`, `&x[i]` or `&x.f` (a shared reference made in
-    /// the body, promoted through `PromoteRef`).
+    /// the body, promoted through `Promoted`).
     fn is_shared_ref_inst(&self, inst: Inst) -> bool {
         matches!(
             self.func.insts[inst].kind,
@@ -223,9 +204,12 @@ impl Emitter<'_> {
         format_ident!("__fwdad_zp{}", i, span = Span::mixed_site())
     }
 
-    /// A constant shared reference passed to another rule: `Promoted`, which gives a
+    /// A constant shared reference as `Promoted`: passed to another rule, it gives a
     /// parameter declared `inactive` the plain reference and builds the zero tangent only
-    /// for a parameter that takes a dual. `None` for other values.
+    /// for a parameter that takes a dual. The tangent lives in a cell: for an `inactive`
+    /// parameter one at function scope (built at most once per call, and borrowable from
+    /// a promotion inside a branch or loop), for a local reference one declared in `pre`.
+    /// `None` for other values.
     fn promoted_arg(&mut self, v: Value, pre: &mut TokenStream) -> Option<TokenStream> {
         let cell = match self.func.values[v].def {
             ValueDef::Param(i) if self.func.params[i].inactive => {

@@ -214,7 +214,7 @@ pub fn cast<S: Mode, G: Differentiable, X: CastDual<S, G>>(x: X) -> Dual<G, G::T
 }
 
 /// A constant dual for a borrowed, inactive value: the zero tangent needs storage of its
-/// own, which generated code keeps in a local (`let z = zero_buffer(&c); with_buffer(&c, &z)`).
+/// own, which generated code keeps in a cell of the caller (see `frule::Promoted`).
 pub trait PromoteRef<'a, S: Mode>: Differentiable + Sized {
     /// The owned zero tangent.
     type Buffer: 'a;
