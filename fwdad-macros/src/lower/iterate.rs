@@ -761,6 +761,28 @@ impl Lowerer<'_> {
         Some(result)
     }
 
+    /// `base.windows(n)` / `base.chunks(n)`: the base, the size, the base's length and the
+    /// literal `1usize`, evaluated in that order.
+    fn sized_prologue(
+        &mut self,
+        base: &syn::Expr,
+        n: &syn::Expr,
+        span: Span,
+    ) -> Option<(Value, Value, Value, Value)> {
+        let base = self.lower_expr(base)?;
+        let n = self.lower_expr(n)?;
+        let len = InstKind::MethodCall {
+            receiver: base,
+            method: syn::Ident::new("len", span),
+            turbofish: None,
+            args: vec![],
+        };
+        let blen = self.push(len, TypeHint::Int, span);
+        let lit = InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize));
+        let one = self.push(lit, TypeHint::Int, span);
+        Some((base, n, blen, one))
+    }
+
     /// Evaluates a chain's sources and arguments (once, in order) and its length.
     fn prepare<'e>(&mut self, chain: Chain<'e>, span: Span) -> Option<(Seq<'e>, Value)> {
         let int = |lw: &mut Self, kind| lw.push(kind, TypeHint::Int, span);
@@ -776,28 +798,16 @@ impl Lowerer<'_> {
                 (Seq::Map(Box::new(s), f), len)
             }
             Chain::Windows(e, n) => {
-                let base = self.lower_expr(e)?;
-                let n = self.lower_expr(n)?;
-                let blen = int(self, method(base, "len", vec![]));
+                let (base, n, blen, one) = self.sized_prologue(e, n, span)?;
                 // len - n + 1 windows (none if n > len); `n - 1` panics for n = 0, as
                 // `windows(0)` does.
-                let one = int(
-                    self,
-                    InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
-                );
                 let nm1 = self.binary(BinOp::Sub, n, one, span);
                 let len = int(self, method(blen, "saturating_sub", vec![nm1]));
                 (Seq::Windows(base, n), len)
             }
             Chain::Chunks(e, n) => {
-                let base = self.lower_expr(e)?;
-                let n = self.lower_expr(n)?;
-                let blen = int(self, method(base, "len", vec![]));
+                let (base, n, blen, one) = self.sized_prologue(e, n, span)?;
                 // ceil(len / n); a zero size panics here as `chunks(0)` does.
-                let one = int(
-                    self,
-                    InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
-                );
                 let a = self.binary(BinOp::Add, blen, n, span);
                 let b = self.binary(BinOp::Sub, a, one, span);
                 let len = self.binary(BinOp::Div, b, n, span);
