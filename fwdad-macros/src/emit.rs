@@ -45,6 +45,7 @@ pub fn emit_body(
         coefs: Default::default(),
         owned_roots: Default::default(),
         param_cells: Default::default(),
+        ref_cells: vec![Vec::new()],
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -76,6 +77,7 @@ pub fn emit_body(
         let cell = format_ident!("__fwdad_zp{}", i, span = Span::mixed_site());
         out.extend(quote!(let #cell = ::core::cell::OnceCell::new();));
     }
+    out.extend(e.take_ref_cells());
     out.extend(body);
     out
 }
@@ -104,6 +106,9 @@ struct Emitter<'a> {
     owned_roots: std::collections::HashMap<(Value, Region), syn::Ident>,
     /// `inactive` parameters whose zero tangent cell the body uses.
     param_cells: std::collections::BTreeSet<usize>,
+    /// Zero-tangent cells of promoted local references, per scope that runs once per call
+    /// or per iteration: the function body, then each enclosing loop body (innermost last).
+    ref_cells: Vec<Vec<syn::Ident>>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -159,8 +164,8 @@ impl Emitter<'_> {
         )
     }
 
-    /// `v` as a dual (promoted if inactive); may push a zero-buffer statement to `pre`.
-    fn dual(&mut self, v: Value, pre: &mut TokenStream) -> TokenStream {
+    /// `v` as a dual (promoted if inactive).
+    fn dual(&mut self, v: Value) -> TokenStream {
         let name = self.name(v);
         if self.is(v) {
             return quote!(#name);
@@ -174,7 +179,7 @@ impl Emitter<'_> {
                 return quote!(#arg);
             }
         }
-        if let Some(promoted) = self.promoted_arg(v, pre) {
+        if let Some(promoted) = self.promoted_arg(v) {
             return quote!(#promoted.dual());
         }
         let (rt, mode) = (self.rt, self.mode);
@@ -208,9 +213,12 @@ impl Emitter<'_> {
     /// parameter declared `inactive` the plain reference and builds the zero tangent only
     /// for a parameter that takes a dual. The tangent lives in a cell: for an `inactive`
     /// parameter one at function scope (built at most once per call, and borrowable from
-    /// a promotion inside a branch or loop), for a local reference one declared in `pre`.
+    /// a promotion inside a branch or loop); for a local reference one at the start of the
+    /// innermost enclosing loop body (or the function), so that a promoted dual may leave
+    /// a branch through its merge, while the cell is still fresh for every execution of
+    /// the promotion (whose length may change between iterations).
     /// `None` for other values.
-    fn promoted_arg(&mut self, v: Value, pre: &mut TokenStream) -> Option<TokenStream> {
+    fn promoted_arg(&mut self, v: Value) -> Option<TokenStream> {
         let cell = match self.func.values[v].def {
             ValueDef::Param(i) if self.func.params[i].inactive => {
                 let cell = self.param_cell(i);
@@ -219,7 +227,10 @@ impl Emitter<'_> {
             ValueDef::Inst(inst, 0) if self.is_shared_ref_inst(inst) => {
                 let cell = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
                 self.zero_bufs += 1;
-                pre.extend(quote!(let #cell = ::core::cell::OnceCell::new();));
+                let scope = self.ref_cells.last_mut();
+                scope
+                    .expect("the function scope is never popped")
+                    .push(cell.clone());
                 quote!(&#cell)
             }
             _ => return None,
@@ -259,7 +270,7 @@ impl Emitter<'_> {
     }
 
     /// `v` coerced for a use that needs `need`.
-    fn operand(&mut self, v: Value, need: Need, pre: &mut TokenStream) -> TokenStream {
+    fn operand(&mut self, v: Value, need: Need) -> TokenStream {
         let name = self.name(v);
         let rt = self.rt;
         match need {
@@ -268,26 +279,21 @@ impl Emitter<'_> {
             }
             Need::AsIs | Need::Dual if self.is_mut_ref(v) => quote!(&mut *#name),
             Need::AsIs => quote!(#name),
-            Need::Dual => self.dual(v, pre),
+            Need::Dual => self.dual(v),
             Need::Primal if self.is(v) => quote!(#name.primal),
             Need::Primal => quote!(#name),
         }
     }
 
     /// The values `vs` coerced to the activity of `targets` (merges).
-    fn merge_values(
-        &mut self,
-        vs: &[Value],
-        targets: &[Value],
-        pre: &mut TokenStream,
-    ) -> Vec<TokenStream> {
+    fn merge_values(&mut self, vs: &[Value], targets: &[Value]) -> Vec<TokenStream> {
         vs.iter()
             .zip(targets)
             .map(|(&v, &t)| {
                 if self.is(t) {
-                    self.dual(v, pre)
+                    self.dual(v)
                 } else {
-                    self.operand(v, Need::Primal, pre)
+                    self.operand(v, Need::Primal)
                 }
             })
             .collect()
@@ -298,49 +304,50 @@ impl Emitter<'_> {
         for &inst in &self.func.regions[r].insts {
             out.extend(self.inst(inst));
         }
-        let mut pre = TokenStream::new();
         let term = match (&self.func.regions[r].term, tail) {
             (Terminator::Return(v), Tail::Return)
                 if matches!(self.func.regions[r].term, Terminator::Return(_))
                     && r == self.func.body =>
             {
-                let d = self.dual(*v, &mut pre);
+                let d = self.dual(*v);
                 quote!(#d)
             }
             (Terminator::Return(v), _) => {
-                let d = self.dual(*v, &mut pre);
+                let d = self.dual(*v);
                 quote!(return #d;)
             }
             (Terminator::Yield(vs), Tail::Return) => {
                 // The body region yields only if lowering ended without a return.
-                let ds: Vec<_> = vs.iter().map(|v| self.dual(*v, &mut pre)).collect();
+                let ds: Vec<_> = vs.iter().map(|v| self.dual(*v)).collect();
                 quote!(#(#ds)*)
             }
             (Terminator::Yield(vs), Tail::If(inst)) => {
                 let results = self.func.insts[inst].results.clone();
-                let ys = self.merge_values(vs, &results, &mut pre);
+                let ys = self.merge_values(vs, &results);
                 match ys.as_slice() {
+                    // Under the user's annotation, with its coercions: an array or `Vec`
+                    // reference merged into a slice.
+                    [y] if self.is(results[0])
+                        && self.func.annotations.contains_key(&results[0]) =>
+                    {
+                        let rt = self.rt;
+                        quote!(#rt::coerce_to(#y))
+                    }
                     [y] => quote!(#y),
                     ys => quote!((#(#ys),*)),
                 }
             }
             (Terminator::Yield(vs), Tail::Guard) => {
-                let g: Vec<_> = vs
-                    .iter()
-                    .map(|v| self.operand(*v, Need::Primal, &mut pre))
-                    .collect();
+                let g: Vec<_> = vs.iter().map(|v| self.operand(*v, Need::Primal)).collect();
                 quote!(#(#g)*)
             }
             (Terminator::Yield(vs), Tail::Loop(inst)) => {
-                let assigns = self.assign_cells(inst, vs, &mut pre);
+                let assigns = self.assign_cells(inst, vs);
                 quote!(#assigns)
             }
-            (Terminator::Break { depth, values }, _) => self.jump(*depth, values, true, &mut pre),
-            (Terminator::Continue { depth, values }, _) => {
-                self.jump(*depth, values, false, &mut pre)
-            }
+            (Terminator::Break { depth, values }, _) => self.jump(*depth, values, true),
+            (Terminator::Continue { depth, values }, _) => self.jump(*depth, values, false),
         };
-        out.extend(pre);
         out.extend(term);
         out
     }
@@ -355,20 +362,14 @@ impl Emitter<'_> {
     }
 
     /// `__c_k = v_k;` for a loop's carried cells.
-    fn assign_cells(&mut self, inst: Inst, vs: &[Value], pre: &mut TokenStream) -> TokenStream {
+    fn assign_cells(&mut self, inst: Inst, vs: &[Value]) -> TokenStream {
         let params = self.carried_params(inst);
-        let ys = self.merge_values(vs, &params, pre);
+        let ys = self.merge_values(vs, &params);
         let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         quote!(#(#cells = #ys;)*)
     }
 
-    fn jump(
-        &mut self,
-        depth: usize,
-        values: &[Value],
-        is_break: bool,
-        pre: &mut TokenStream,
-    ) -> TokenStream {
+    fn jump(&mut self, depth: usize, values: &[Value], is_break: bool) -> TokenStream {
         let Some(&target) = self
             .loops
             .len()
@@ -379,21 +380,19 @@ impl Emitter<'_> {
         };
         let label = self.label(target);
         if !is_break {
-            let assigns = self.assign_cells(target, values, pre);
+            let assigns = self.assign_cells(target, values);
             return quote!({ #assigns continue #label; });
         }
         match &self.func.insts[target].kind {
             InstKind::Loop { .. } => {
                 let value_target = self.func.insts[target].results[0];
-                let mut vpre = TokenStream::new();
-                let v = self.merge_values(&values[..1], &[value_target], &mut vpre);
-                let assigns = self.assign_cells(target, &values[1..], pre);
-                pre.extend(vpre);
+                let v = self.merge_values(&values[..1], &[value_target]);
+                let assigns = self.assign_cells(target, &values[1..]);
                 let v = &v[0];
                 quote!({ let __fwdad_break = #v; #assigns break #label __fwdad_break; })
             }
             _ => {
-                let assigns = self.assign_cells(target, values, pre);
+                let assigns = self.assign_cells(target, values);
                 quote!({ #assigns break #label; })
             }
         }
@@ -421,12 +420,12 @@ impl Emitter<'_> {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
                 } else if rule_call && n == Need::Dual && !self.is(v) {
-                    match self.promoted_arg(v, &mut pre) {
+                    match self.promoted_arg(v) {
                         Some(arg) => arg,
-                        None => self.operand(v, n, &mut pre),
+                        None => self.operand(v, n),
                     }
                 } else {
-                    self.operand(v, n, &mut pre)
+                    self.operand(v, n)
                 }
             })
             .collect();
@@ -694,10 +693,26 @@ impl Emitter<'_> {
         }
     }
 
-    fn emit_loop(&mut self, inst: Inst, init: Vec<Value>, mut pre: TokenStream) -> TokenStream {
+    /// A loop's body, preceded by the zero-tangent cells of the references it promotes.
+    fn loop_body(&mut self, body: Region, inst: Inst) -> TokenStream {
+        self.ref_cells.push(Vec::new());
+        let body_ts = self.region(body, Tail::Loop(inst));
+        let mut out = self.take_ref_cells();
+        self.ref_cells.pop();
+        out.extend(body_ts);
+        out
+    }
+
+    /// Declarations of the innermost scope's zero-tangent cells (emptying it).
+    fn take_ref_cells(&mut self) -> TokenStream {
+        let cells = std::mem::take(self.ref_cells.last_mut().expect("a scope"));
+        quote!(#(let #cells = ::core::cell::OnceCell::new();)*)
+    }
+
+    fn emit_loop(&mut self, inst: Inst, init: Vec<Value>, pre: TokenStream) -> TokenStream {
         let span = self.func.insts[inst].span;
         let params = self.carried_params(inst);
-        let inits = self.merge_values(&init, &params, &mut pre);
+        let inits = self.merge_values(&init, &params);
         let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         let param_names: Vec<_> = params.iter().map(|p| self.name(*p)).collect();
         let label = self.label(inst);
@@ -705,7 +720,7 @@ impl Emitter<'_> {
         self.loops.push(inst);
         let out = match self.func.insts[inst].kind.clone() {
             InstKind::Loop { body, .. } => {
-                let body_ts = self.region(body, Tail::Loop(inst));
+                let body_ts = self.loop_body(body, inst);
                 let value = self.name(results[0]);
                 let outs: Vec<_> = results[1..].iter().map(|r| self.name(*r)).collect();
                 quote_spanned! {span=>
@@ -720,8 +735,8 @@ impl Emitter<'_> {
             }
             InstKind::For { iter, body, .. } => {
                 let elem = self.name(self.func.regions[body].params[0]);
-                let iter_ts = self.operand(iter, Need::AsIs, &mut pre);
-                let body_ts = self.region(body, Tail::Loop(inst));
+                let iter_ts = self.operand(iter, Need::AsIs);
+                let body_ts = self.loop_body(body, inst);
                 let outs: Vec<_> = results.iter().map(|r| self.name(*r)).collect();
                 quote_spanned! {span=>
                     #pre

@@ -58,6 +58,14 @@ pub trait CoerceTo<T> {
     fn coerce(self) -> T;
 }
 
+/// `x` converted to the type the context expects (a merge under the user's annotation:
+/// `let s: &[f64] = if c { &array } else { x };`).
+#[doc(hidden)]
+#[inline(always)]
+pub fn coerce_to<T, X: CoerceTo<T>>(x: X) -> T {
+    x.coerce()
+}
+
 impl<X> CoerceTo<X> for X {
     #[inline(always)]
     fn coerce(self) -> X {

@@ -62,7 +62,7 @@ pub mod __private {
         some, store_deref, store_index, swap, tuple,
     };
     pub use fwdad_runtime::{
-        call, constant_in, Differentiable, Dual, Frule, MethodOf, Mode, Promoted, Real,
+        call, coerce_to, constant_in, Differentiable, Dual, Frule, MethodOf, Mode, Promoted, Real,
         SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.

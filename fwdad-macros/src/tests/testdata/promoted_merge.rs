@@ -1,0 +1,12 @@
+// A constant reference merged with an active one: its zero tangent's cell is declared
+// at the start of the loop body (fresh each iteration, alive past the `if`), and the
+// array reference reaches the annotated slice through `coerce_to`.
+fn promoted_merge(x: &[f64]) -> f64 {
+    let c = [1.0, 2.0, 3.0];
+    let mut acc = 0.0;
+    for i in 1..3 {
+        let s: &[f64] = if x[0] > 0.0 { &c[..i] } else { x };
+        acc += s[0] * x[1];
+    }
+    acc
+}
