@@ -28,6 +28,7 @@ pub mod data;
 pub mod fd;
 pub mod gmm;
 pub mod hand;
+pub mod hand_dense;
 pub mod optim;
 pub mod probe;
 pub mod report;
