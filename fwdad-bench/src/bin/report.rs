@@ -16,7 +16,7 @@ use fwdad::prelude::*;
 use fwdad_bench::optim::{self, W};
 use fwdad_bench::report::{self, Report, Row};
 use fwdad_bench::timing::{measure, Plan, Variant};
-use fwdad_bench::{ba, fd, gmm, hand, rng::Rng, simple};
+use fwdad_bench::{ba, fd, gmm, hand, hand_dense, rng::Rng, simple};
 use num_dual::{Dual64, DualSVec64};
 use std::hint::black_box;
 use std::time::Instant;
@@ -720,6 +720,15 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
             let (mut ep, mut em) = (vec![0.0; rows], vec![0.0; rows]);
             let mut w26 = hand::RuleWork::<26>::new(&inst);
             let mut w28 = hand::RuleWork::<28>::new(&inst);
+            let mut d26 = hand_dense::DenseWork::<26>::new(&inst);
+            let mut d28 = hand_dense::DenseWork::<28>::new(&inst);
+            let mut dense = |j: &mut [f64]| {
+                if complicated {
+                    hand_dense::jacobian_hand_dense::<28>(&inst, &mut d28, j)
+                } else {
+                    hand_dense::jacobian_hand_dense::<26>(&inst, &mut d26, j)
+                }
+            };
             let mut rule = |j: &mut [f64]| {
                 if complicated {
                     hand::jacobian_rule::<28>(&inst, &mut w28, j)
@@ -743,6 +752,9 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
             nd(&mut jn);
             fwdad_bench::check::assert_close("hand rule vs hand-derived", &jr, &jh);
             fwdad_bench::check::assert_close("hand num-dual vs hand-derived", &jn, &jh);
+            let mut jd = vec![0.0; rows * cols];
+            dense(&mut jd);
+            fwdad_bench::check::assert_close("hand dense vs hand-derived", &jd, &jh);
             hand::jacobian_fd(&inst, &mut t, &mut u, &mut ep, &mut em, &mut jf);
             fwdad_bench::check::assert_close_tol("hand fd", &jf, &jr, fwdad_bench::check::FD_TOL);
             let mut vs: Vec<Variant> = vec![
@@ -775,6 +787,13 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                     }),
                 ),
                 (
+                    "dense",
+                    Box::new(|| {
+                        dense(black_box(&mut jd));
+                        jd[0]
+                    }),
+                ),
+                (
                     "fd",
                     Box::new(|| {
                         hand::jacobian_fd(
@@ -803,6 +822,7 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                 nd: s["num-dual"],
                 fd: s["fd"],
                 hand: s["hand"],
+                hand_dense: s["dense"],
             });
         }
     }
