@@ -1179,8 +1179,8 @@ where
 /// [`gradient`] with `N` directions per pass (`N ≥ 1`).
 ///
 /// Each pass recomputes the primal, so a large gradient (hundreds of inputs) is faster
-/// with wider passes: in `fwdad-bench`, widths 16 and 32 took 0.5–0.85 of width 8's time
-/// for n = 100–1000, while for n ≤ 10 the default (8) wastes fewer lanes.
+/// with wider passes: in `fwdad-bench`, the better of widths 16 and 32 took 0.35–0.91 of
+/// width 8's time for n = 100–1000, while for n ≤ 10 the default (8) wastes fewer lanes.
 ///
 /// ```
 /// use fwdad::drivers::gradient_with;
