@@ -366,68 +366,65 @@ fn m4(v: &[f64]) -> M4 {
     m
 }
 
-/// `R = Rz·Ry·Rx` and its derivatives in `tx` and `tz`, embedded as 4×4 (zero last row
-/// and column for the derivatives, `[R 0; 0 1]` for `R`).
-fn euler(tx: f64, tz: f64, ty: f64) -> (M4, M4, M4) {
+/// `R = Rz·Ry·Rx` (row-major, as in [`hand_objective`](fn@hand_objective))
+/// and, per entry, its partial derivatives in `(tx, tz, ty)`. (The objective's pose layout
+/// always gives `ty = 0` with a zero tangent; its partials are still propagated, as the
+/// rule propagates them.) Shared by both hand-written Jacobians.
+#[inline]
+pub(crate) fn euler_partials(tx: f64, tz: f64, ty: f64) -> ([f64; 9], [[f64; 3]; 9]) {
     let (sx, cx) = tx.sin_cos();
     let (sy, cy) = ty.sin_cos();
     let (sz, cz) = tz.sin_cos();
-    let r = [
+    let rot = [
         cz * cy,
         -sz * cx + cz * sy * sx,
         sz * sx + cz * sy * cx,
-        0.0,
         sz * cy,
         cz * cx + sz * sy * sx,
         -cz * sx + sz * sy * cx,
-        0.0,
         -sy,
         cy * sx,
         cy * cx,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        1.0,
     ];
-    // ∂/∂tx = Rz·Ry·∂Rx: columns 1 and 2 of R, differentiated in x.
-    let dx = [
-        0.0,
-        sz * sx + cz * sy * cx,
-        sz * cx - cz * sy * sx,
-        0.0,
-        0.0,
-        -cz * sx + sz * sy * cx,
-        -cz * cx - sz * sy * sx,
-        0.0,
-        0.0,
-        cy * cx,
-        -cy * sx,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
+    let partials = [
+        [0.0, -sz * cy, -cz * sy],
+        [
+            sz * sx + cz * sy * cx,
+            -cz * cx - sz * sy * sx,
+            cz * cy * sx,
+        ],
+        [sz * cx - cz * sy * sx, cz * sx - sz * sy * cx, cz * cy * cx],
+        [0.0, cz * cy, -sz * sy],
+        [
+            -cz * sx + sz * sy * cx,
+            -sz * cx + cz * sy * sx,
+            sz * cy * sx,
+        ],
+        [
+            -cz * cx - sz * sy * sx,
+            sz * sx + cz * sy * cx,
+            sz * cy * cx,
+        ],
+        [0.0, 0.0, -cy],
+        [cy * cx, 0.0, -sy * sx],
+        [-cy * sx, 0.0, -sy * cx],
     ];
-    // ∂/∂tz = ∂Rz·Ry·Rx: rows 0 and 1 of R, differentiated in z.
-    let dz = [
-        -sz * cy,
-        -cz * cx - sz * sy * sx,
-        cz * sx - sz * sy * cx,
-        0.0,
-        cz * cy,
-        -sz * cx + cz * sy * sx,
-        sz * sx + cz * sy * cx,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-    ];
+    (rot, partials)
+}
+
+/// [`euler_partials`]' `R` and its derivatives in `tx` and `tz`, embedded as 4×4 (zero last
+/// row and column for the derivatives, `[R 0; 0 1]` for `R`).
+fn euler(tx: f64, tz: f64, ty: f64) -> (M4, M4, M4) {
+    let (rot, partials) = euler_partials(tx, tz, ty);
+    let (mut r, mut dx, mut dz) = ([0.0; 16], [0.0; 16], [0.0; 16]);
+    for i in 0..3 {
+        for j in 0..3 {
+            r[4 * i + j] = rot[3 * i + j];
+            dx[4 * i + j] = partials[3 * i + j][0];
+            dz[4 * i + j] = partials[3 * i + j][1];
+        }
+    }
+    r[15] = 1.0;
     (r, dx, dz)
 }
 

@@ -86,52 +86,6 @@ impl<const L: usize> DenseWork<L> {
     }
 }
 
-/// `R = Rz·Ry·Rx` (row-major, as in [`hand::hand_objective`](fn@hand::hand_objective))
-/// and, per entry, its partial derivatives in `(tx, tz, ty)`. (The objective's pose layout
-/// always gives `ty = 0` with a zero tangent; its partials are still propagated, as the
-/// rule propagates them.)
-#[inline]
-fn euler(tx: f64, tz: f64, ty: f64) -> ([f64; 9], [[f64; 3]; 9]) {
-    let (sx, cx) = tx.sin_cos();
-    let (sy, cy) = ty.sin_cos();
-    let (sz, cz) = tz.sin_cos();
-    let rot = [
-        cz * cy,
-        -sz * cx + cz * sy * sx,
-        sz * sx + cz * sy * cx,
-        sz * cy,
-        cz * cx + sz * sy * sx,
-        -cz * sx + sz * sy * cx,
-        -sy,
-        cy * sx,
-        cy * cx,
-    ];
-    let partials = [
-        [0.0, -sz * cy, -cz * sy],
-        [
-            sz * sx + cz * sy * cx,
-            -cz * cx - sz * sy * sx,
-            cz * cy * sx,
-        ],
-        [sz * cx - cz * sy * sx, cz * sx - sz * sy * cx, cz * cy * cx],
-        [0.0, cz * cy, -sz * sy],
-        [
-            -cz * sx + sz * sy * cx,
-            -sz * cx + cz * sy * sx,
-            sz * cy * sx,
-        ],
-        [
-            -cz * cx - sz * sy * sx,
-            sz * sx + cz * sy * cx,
-            sz * cy * cx,
-        ],
-        [0.0, 0.0, -cy],
-        [cy * cx, 0.0, -sy * sx],
-        [-cy * sx, 0.0, -sy * cx],
-    ];
-    (rot, partials)
-}
-
 /// The Jacobian by hand-written batched forward propagation of `L` lanes (26 simple, 28
 /// complicated) through the loops of
 /// [`hand::hand_objective`](fn@hand::hand_objective), written column-major like
@@ -190,7 +144,7 @@ pub fn jacobian_hand_dense<const L: usize>(
         let (tx, tz, ty) = (pp[c], pp[c + 1], pp[c + 2]);
         let (dtx, dtz, dty) = (&dpp[c], &dpp[c + 1], &dpp[c + 2]);
         // drot = ∂R/∂x·dtx + ∂R/∂z·dtz + ∂R/∂y·dty.
-        let (rot, partials) = euler(tx, tz, ty);
+        let (rot, partials) = hand::euler_partials(tx, tz, ty);
         for (d, &[px, pz, py]) in drot.iter_mut().zip(&partials) {
             for k in 0..L {
                 d[k] = px * dtx[k] + pz * dtz[k] + py * dty[k];
@@ -523,13 +477,14 @@ mod tests {
         // Jacobian tests cannot see the `ty` partials nor the `sin ty` terms: check them
         // here, at angles with every term non-zero.
         let t = [0.3, -0.7, 0.45];
-        let (_, partials) = euler(t[0], t[1], t[2]);
+        let (_, partials) = hand::euler_partials(t[0], t[1], t[2]);
         for a in 0..3 {
             let h = crate::fd::step(&t[a..a + 1]);
             let (mut tp, mut tm) = (t, t);
             tp[a] += h;
             tm[a] -= h;
-            let (rp, rm) = (euler(tp[0], tp[1], tp[2]).0, euler(tm[0], tm[1], tm[2]).0);
+            let rp = hand::euler_partials(tp[0], tp[1], tp[2]).0;
+            let rm = hand::euler_partials(tm[0], tm[1], tm[2]).0;
             let fd: Vec<f64> = (0..9).map(|e| (rp[e] - rm[e]) / (2.0 * h)).collect();
             let got: Vec<f64> = partials.iter().map(|p| p[a]).collect();
             assert_close_tol(&format!("euler partial {a}"), &got, &fd, FD_TOL);
