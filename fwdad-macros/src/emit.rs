@@ -44,8 +44,7 @@ pub fn emit_body(
         lin: None,
         coefs: Default::default(),
         owned_roots: Default::default(),
-        param_cells: Default::default(),
-        ref_cells: vec![Vec::new()],
+        cells: vec![Vec::new()],
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -73,11 +72,7 @@ pub fn emit_body(
         None => plain,
     };
     // Declared only when used: an unused cell's type could not be inferred.
-    for &i in &e.param_cells {
-        let cell = format_ident!("__fwdad_zp{}", i, span = Span::mixed_site());
-        out.extend(quote!(let #cell = ::core::cell::OnceCell::new();));
-    }
-    out.extend(e.take_ref_cells());
+    out.extend(e.take_cells());
     out.extend(body);
     out
 }
@@ -104,11 +99,10 @@ struct Emitter<'a> {
     coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
     /// Owned copies of borrowed roots, by `(root, region)`.
     owned_roots: std::collections::HashMap<(Value, Region), syn::Ident>,
-    /// `inactive` parameters whose zero tangent cell the body uses.
-    param_cells: std::collections::BTreeSet<usize>,
-    /// Zero-tangent cells of promoted local references, per scope that runs once per call
-    /// or per iteration: the function body, then each enclosing loop body (innermost last).
-    ref_cells: Vec<Vec<syn::Ident>>,
+    /// Zero-tangent cells of promoted references, per scope that runs once per call or
+    /// per iteration: the function body (which also holds the cells of `inactive`
+    /// parameters), then each enclosing loop body (innermost last). Never empty.
+    cells: Vec<Vec<syn::Ident>>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -205,8 +199,12 @@ impl Emitter<'_> {
 
     /// The function-scope cell holding the zero tangent of `inactive` parameter `i`.
     fn param_cell(&mut self, i: usize) -> syn::Ident {
-        self.param_cells.insert(i);
-        format_ident!("__fwdad_zp{}", i, span = Span::mixed_site())
+        let cell = format_ident!("__fwdad_zp{}", i, span = Span::mixed_site());
+        let function_scope = &mut self.cells[0];
+        if !function_scope.contains(&cell) {
+            function_scope.push(cell.clone());
+        }
+        cell
     }
 
     /// A constant shared reference as `Promoted`: passed to another rule, it gives a
@@ -227,10 +225,8 @@ impl Emitter<'_> {
             ValueDef::Inst(inst, 0) if self.is_shared_ref_inst(inst) => {
                 let cell = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
                 self.zero_bufs += 1;
-                let scope = self.ref_cells.last_mut();
-                scope
-                    .expect("the function scope is never popped")
-                    .push(cell.clone());
+                let innermost = self.cells.len() - 1;
+                self.cells[innermost].push(cell.clone());
                 quote!(&#cell)
             }
             _ => return None,
@@ -695,17 +691,18 @@ impl Emitter<'_> {
 
     /// A loop's body, preceded by the zero-tangent cells of the references it promotes.
     fn loop_body(&mut self, body: Region, inst: Inst) -> TokenStream {
-        self.ref_cells.push(Vec::new());
+        self.cells.push(Vec::new());
         let body_ts = self.region(body, Tail::Loop(inst));
-        let mut out = self.take_ref_cells();
-        self.ref_cells.pop();
+        let mut out = self.take_cells();
+        self.cells.pop();
         out.extend(body_ts);
         out
     }
 
     /// Declarations of the innermost scope's zero-tangent cells (emptying it).
-    fn take_ref_cells(&mut self) -> TokenStream {
-        let cells = std::mem::take(self.ref_cells.last_mut().expect("a scope"));
+    fn take_cells(&mut self) -> TokenStream {
+        let innermost = self.cells.len() - 1;
+        let cells = std::mem::take(&mut self.cells[innermost]);
         quote!(#(let #cells = ::core::cell::OnceCell::new();)*)
     }
 
