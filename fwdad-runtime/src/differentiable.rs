@@ -206,7 +206,7 @@ impl<'a, T: Differentiable + 'a> Differentiable for &'a mut T {
 }
 
 macro_rules! differentiable_tuple {
-    ($($T:ident $i:tt),+) => {
+    ($($T:ident $_pair:ident $i:tt),+) => {
         impl<$($T: Differentiable),+> Differentiable for ($($T,)+) {
             type Tangent = ($($T::Tangent,)+);
             type TangentIn<S: Mode> = ($($T::TangentIn<S>,)+);

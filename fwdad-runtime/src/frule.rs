@@ -275,18 +275,7 @@ macro_rules! coerce_args {
         }
     };
 }
-coerce_args!(A0 B0 0);
-coerce_args!(A0 B0 0, A1 B1 1);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10);
-coerce_args!(A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5, A6 B6 6, A7 B7 7, A8 B8 8, A9 B9 9, A10 B10 10, A11 B11 11);
+crate::for_tuples!(coerce_args);
 
 /// The rule of a method taking `self` by value, as a call `recv.m(..)` in a derived body
 /// finds it: the call passes `&mut recv` (as for `&self` methods, since the call site

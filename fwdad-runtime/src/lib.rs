@@ -13,23 +13,25 @@
 //!
 //! Users normally reach all of this through the `fwdad` facade and `#[derive_frule]`.
 
-/// Applies `$mac!(A 0, B 1, ...)` for tuples of arity 1 to 12.
+/// Applies `$mac!(A TA 0, B TB 1, ...)` for tuples of arity 1 to 12: per element a type
+/// parameter, a second one (for impls that pair each element with another type) and the
+/// index.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_tuples {
     ($mac:ident) => {
-        $mac!(A 0);
-        $mac!(A 0, B 1);
-        $mac!(A 0, B 1, C 2);
-        $mac!(A 0, B 1, C 2, D 3);
-        $mac!(A 0, B 1, C 2, D 3, E 4);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8, K 9);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8, K 9, L 10);
-        $mac!(A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7, J 8, K 9, L 10, M 11);
+        $mac!(A TA 0);
+        $mac!(A TA 0, B TB 1);
+        $mac!(A TA 0, B TB 1, C TC 2);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10);
+        $mac!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11);
     };
 }
 

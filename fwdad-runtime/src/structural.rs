@@ -111,18 +111,7 @@ macro_rules! tuple_of_duals {
         }
     };
 }
-tuple_of_duals!(A TA 0);
-tuple_of_duals!(A TA 0, B TB 1);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10);
-tuple_of_duals!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11);
+crate::for_tuples!(tuple_of_duals);
 
 /// `(a, b, ..)` of duals.
 #[inline(always)]

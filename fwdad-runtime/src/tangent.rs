@@ -532,7 +532,7 @@ impl<T: TangentSpace + ?Sized> TangentSpace for &mut T {
 }
 
 macro_rules! tangent_space_tuple {
-    ($($T:ident $i:tt),+) => {
+    ($($T:ident $_pair:ident $i:tt),+) => {
         impl<$($T: TangentSpace),+> TangentSpace for ($($T,)+) {
             fn increment(&mut self, other: &Self) {
                 $(self.$i.increment(&other.$i);)+

@@ -299,7 +299,7 @@ impl<T: TestTangent> TestTangent for Box<T> {
 }
 
 macro_rules! test_tangent_tuple {
-    ($($T:ident $i:tt),+) => {
+    ($($T:ident $_pair:ident $i:tt),+) => {
         impl<$($T: TestTangent),+> TestTangent for ($($T,)+) {
             const PRECISION: Precision = Precision::Discrete $(.coarser($T::PRECISION))+;
             fn randn_tangent<Rn: Rng + ?Sized>(&self, rng: &mut Rn) -> Self::Tangent {
