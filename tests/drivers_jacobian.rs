@@ -16,9 +16,12 @@ use common::*;
 
 use approx::assert_relative_eq;
 use fwdad::drivers::{
-    bind, gradient_with, inplace, jacobian_with, JacobianWorkspace, Matrix, Out, Wrt,
+    bind, gradient_width, gradient_with, inplace, jacobian_with, GradientWorkspace,
+    JacobianWorkspace, Matrix, Out, Wrt,
 };
 use fwdad::prelude::*;
+use fwdad::{Dual, Frule, Mode};
+use std::cell::Cell;
 
 // ---------------------------------------------------------------------------------------
 // Helpers (plain Rust, no AD)
@@ -629,5 +632,68 @@ fn gradient_through_a_workspace() {
         for (a, b) in g.iter().zip(rosenbrock_grad_exact(&x)) {
             assert_relative_eq!(*a, b, max_relative = 1e-13, epsilon = 1e-13);
         }
+    }
+}
+
+/// A rule that records how `gradient` calls it: the number of passes and the width of
+/// their tangents (its mode's size in `f64`s), then runs the derived Ackley rule.
+struct Recording<'c> {
+    passes: &'c Cell<usize>,
+    width: &'c Cell<usize>,
+}
+
+impl<'a, S: Mode> Frule<(Dual<&'a [f64], &'a [S]>,), S> for Recording<'_>
+where
+    ackley: Frule<(Dual<&'a [f64], &'a [S]>,), S>,
+{
+    type Output = <ackley as Frule<(Dual<&'a [f64], &'a [S]>,), S>>::Output;
+    fn frule(&self, args: (Dual<&'a [f64], &'a [S]>,)) -> Self::Output {
+        self.passes.set(self.passes.get() + 1);
+        self.width
+            .set(std::mem::size_of::<S>() / std::mem::size_of::<f64>());
+        ackley {}.frule(args)
+    }
+}
+
+/// `gradient` and `GradientWorkspace` widen their passes with the input as
+/// `gradient_width` says (observed through the rule's mode), and still return the exact
+/// gradient.
+#[test]
+fn gradient_widens_its_passes_for_large_inputs() {
+    let mut ws = GradientWorkspace::new();
+    for (k, n) in [10, 63, 64, 100, 511, 512, 1000, 100, 3]
+        .into_iter()
+        .enumerate()
+    {
+        let x = test_points(n, 70 + k as u64);
+        let want_w = match n {
+            0..64 => 8,
+            64..512 => 16,
+            _ => 32,
+        };
+        assert_eq!(gradient_width(n), want_w, "n = {n}");
+        let (passes, width) = (Cell::new(0), Cell::new(0));
+        let rule = || Recording {
+            passes: &passes,
+            width: &width,
+        };
+        let (v, g) = gradient(rule(), &x);
+        assert_eq!(width.get(), want_w, "gradient's width, n = {n}");
+        assert_eq!(
+            passes.get(),
+            n.div_ceil(want_w),
+            "gradient's passes, n = {n}"
+        );
+        assert_eq!(v, ackley(&x));
+        for (a, b) in g.iter().zip(ackley_grad_exact(&x)) {
+            assert_relative_eq!(*a, b, max_relative = 1e-12, epsilon = 1e-13);
+        }
+        // The workspace (reused across sizes, in and out of order) picks the same width and
+        // returns the same bits.
+        passes.set(0);
+        let (wv, wg) = ws.gradient(rule(), &x);
+        assert_eq!((width.get(), passes.get()), (want_w, n.div_ceil(want_w)));
+        assert_eq!(wv.to_bits(), v.to_bits());
+        assert_eq!(wg, &g[..], "workspace, n = {n}");
     }
 }

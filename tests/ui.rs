@@ -1,6 +1,7 @@
 //! UI tests (trybuild): what `#[derive_frule]` rejects and how it says so
-//! (`tests/ui/derive_frule/*.rs` + `.stderr`), and what it must accept however the
-//! caller's namespace looks (`tests/pass/*.rs`).
+//! (`tests/ui/derive_frule/*.rs` + `.stderr`), what the drivers reject
+//! (`tests/ui/drivers`), and what the macro must accept however the caller's namespace
+//! looks (`tests/pass/*.rs`).
 //!
 //! The `.stderr` files are rustc's exact output, which changes between compiler
 //! versions, so the suite is pinned to the one toolchain on our machines (darling's
@@ -12,6 +13,7 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/derive_frule/*.rs");
+    t.compile_fail("tests/ui/drivers/*.rs");
     t.pass("tests/pass/*.rs");
 }
 

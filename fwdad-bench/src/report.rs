@@ -72,15 +72,21 @@ impl Row {
     }
 }
 
-/// A gradient by forward mode in chunks of 8 (times in ns per gradient).
+/// A gradient by forward mode in chunks (times in ns per gradient).
 #[derive(Clone, Debug)]
 pub struct GradRow {
     /// Kernel and size.
     pub name: String,
     /// Primal.
     pub primal: f64,
-    /// `fwdad::gradient` on the derived rule.
+    /// The derived rule in chunks of 8 (`JacobianWorkspace::<8>::gradient`), the hand JVP's
+    /// algorithm.
     pub rule: f64,
+    /// The derived rule through `GradientWorkspace::gradient`, `fwdad::gradient`'s choice
+    /// of width.
+    pub rule_default: f64,
+    /// That width ([`fwdad::drivers::gradient_width`]).
+    pub width: usize,
     /// Hand-written 8-direction JVP in the same chunks.
     pub hand_jvp: f64,
     /// Hand-written analytic gradient (`O(n)`).
@@ -127,8 +133,10 @@ pub struct GmmRow {
     pub params: usize,
     /// Objective.
     pub objective: f64,
-    /// `fwdad::gradient` (chunks of 8).
+    /// `fwdad::gradient` (its choice of width).
     pub rule: f64,
+    /// That width ([`fwdad::drivers::gradient_width`]).
+    pub width: usize,
     /// Hand-derived analytic gradient.
     pub hand: f64,
     /// num-dual `DualSVec64<8>` chunks.
@@ -328,7 +336,8 @@ impl Report {
         v
     }
 
-    /// `(kernel, rule ÷ num-dual)` over the suite.
+    /// `(kernel, rule ÷ num-dual)` over the suite: gradients by `fwdad::gradient`'s
+    /// width against num-dual's at 8, each tool's best (`fwdad-bench/analysis.md` §2).
     pub fn vs_nd(&self) -> Vec<(String, f64)> {
         let mut v: Vec<(String, f64)> = self
             .one_dir
@@ -342,7 +351,7 @@ impl Report {
         v.extend(
             self.grads
                 .iter()
-                .map(|g| (format!("{} gradient", g.name), g.rule / g.nd)),
+                .map(|g| (format!("{} gradient", g.name), g.rule_default / g.nd)),
         );
         if let Some(b) = &self.ba {
             v.push(("BA Jacobian".into(), b.rule / b.nd));
@@ -492,22 +501,26 @@ impl Report {
         // Gradients.
         let _ = writeln!(
             s,
-            "## Gradients by forward mode (chunks of 8 directions)\n\nThe rule's gradient (`JacobianWorkspace::gradient`, buffers kept between calls as the hand JVP's seeds are) makes ⌈n/8⌉ passes, so its cost grows like n² where a hand-written reverse (analytic) gradient costs O(n). \"hand JVP\" is the same chunked algorithm written by hand: the ratio to it is the AD overhead. num-dual runs `DualSVec64<8>` in the same chunks.\n"
+            "## Gradients by forward mode (chunks of directions)\n\nA chunked gradient of width w makes ⌈n/w⌉ passes, so its cost grows like n² where a hand-written reverse (analytic) gradient costs O(n). Two runs of the derived rule, buffers kept between calls as the hand JVP's seeds are: at width 8 (`JacobianWorkspace::<8>::gradient`), against \"hand JVP\", the same chunked algorithm written by hand at width 8 (the ratio is the AD overhead); and as `fwdad::gradient` runs it (`GradientWorkspace::gradient`, width 8, 16 or 32 by n: `gradient_width`), against the analytic gradient and num-dual. num-dual runs `DualSVec64<8>`, its fastest width (analysis §2: 2–4× slower at 16 and 32); the last column compares it with the rule at width 8 too.\n"
         );
         let _ = writeln!(
             s,
-            "| kernel | primal | rule gradient | ÷ primal | rule ÷ hand JVP | rule ÷ analytic | rule ÷ num-dual | FD ÷ primal |\n|---|---|---|---|---|---|---|---|"
+            "| kernel | primal | rule, width 8 | ÷ primal | ÷ hand JVP | `gradient` (width) | ÷ primal | ÷ analytic | ÷ num-dual | width 8 ÷ num-dual | FD ÷ primal |\n|---|---|---|---|---|---|---|---|---|---|---|"
         );
         for g in &self.grads {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} ({}) | {} | {} | {} | {} | {} |",
                 g.name,
                 ns(g.primal),
                 ns(g.rule),
                 r2(g.rule / g.primal),
                 r2(g.rule / g.hand_jvp),
-                r2(g.rule / g.analytic),
+                ns(g.rule_default),
+                g.width,
+                r2(g.rule_default / g.primal),
+                r2(g.rule_default / g.analytic),
+                r2(g.rule_default / g.nd),
                 r2(g.rule / g.nd),
                 r2(g.fd / g.primal)
             );
@@ -582,22 +595,23 @@ impl Report {
         if !self.gmm.is_empty() {
             let _ = writeln!(
                 s,
-                "## ADBench GMM gradient\n\nn = 1000 points. Forward mode needs one direction per parameter: ⌈P/8⌉ passes. The hand-derived gradient is analytic (reverse), so its ratio stays small while forward mode's grows with P. The points are declared `inactive(x)`.\n"
+                "## ADBench GMM gradient\n\nn = 1000 points. Forward mode needs one direction per parameter: ⌈P/w⌉ passes of `fwdad::gradient`'s width w (8, 16 or 32 by P: `gradient_width`; num-dual at its fastest width, 8). The hand-derived gradient is analytic (reverse), so its ratio stays small while forward mode's grows with P. The points are declared `inactive(x)`.\n"
             );
             let _ = writeln!(
                 s,
-                "| instance | P | objective | rule | rule ÷ obj | hand ÷ obj | num-dual ÷ obj | FD ÷ obj | rule ÷ num-dual |\n|---|---|---|---|---|---|---|---|---|"
+                "| instance | P | objective | rule (width) | rule ÷ obj | hand ÷ obj | num-dual ÷ obj | FD ÷ obj | rule ÷ num-dual |\n|---|---|---|---|---|---|---|---|---|"
             );
             for g in &self.gmm {
                 let _ = writeln!(
                     s,
-                    "| {} (d={}, K={}) | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} (d={}, K={}) | {} | {} | {} ({}) | {} | {} | {} | {} | {} |",
                     g.source,
                     g.d,
                     g.k,
                     g.params,
                     ns(g.objective),
                     ns(g.rule),
+                    g.width,
                     r2(g.rule / g.objective),
                     r2(g.hand / g.objective),
                     r2(g.nd / g.objective),
@@ -663,9 +677,9 @@ pub fn chart(rep: &Report, path: &Path) -> Result<(), Box<dyn std::error::Error>
         rows.push((
             format!("{} gradient", g.name),
             [
-                Some(g.rule / g.primal),
+                Some(g.rule_default / g.primal),
                 Some(g.rule / g.hand_jvp),
-                Some(g.rule / g.nd),
+                Some(g.rule_default / g.nd),
             ],
         ));
     }

@@ -86,7 +86,9 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8); the `_with::<N>` variants choose it (`gradient_with::<16>(f, &x)`).
+//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which widens its passes to 16 or 32
+//! directions for large inputs ([`gradient_width`]); the `_with::<N>` variants choose it
+//! (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
 //! code depends on the width. The last pass is padded with zero directions when `N` does
 //! not divide the input length. Batches of two or more lanes run linearised chains (a
@@ -124,7 +126,8 @@ use fwdad_runtime::{
     constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent, ZeroTangent,
 };
 
-/// Directions per pass of [`gradient`], [`jacobian`], [`hessian`] and [`hvp`].
+/// Directions per pass of [`jacobian`], [`hessian`] and [`hvp`] (and of [`gradient`] below
+/// 64 inputs, see [`gradient_width`]).
 ///
 /// Eight `f64` lanes fill two 256-bit vector registers; wider batches amortise the primal
 /// over more directions at the price of more tangent memory per value. Choose another
@@ -1148,7 +1151,13 @@ where
     f.eval(x, v).into_parts()
 }
 
-/// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / [`DEFAULT_WIDTH`]⌉ batched passes.
+/// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / w⌉ batched passes of
+/// `w =` [`gradient_width(n)`](gradient_width) directions each (8, 16 or 32).
+///
+/// Every pass recomputes the primal, so wide passes pay off for large inputs; the rule is
+/// therefore compiled for the three widths (the price of `gradient` is three
+/// instantiations of the rule: for one width, use [`gradient_with`]). To keep buffers
+/// between calls, as an optimiser does, use [`GradientWorkspace`].
 ///
 /// ```
 /// use fwdad::prelude::*;
@@ -1169,18 +1178,123 @@ where
 ///     assert!((g[i] - (x[i] - lse).exp()).abs() < 1e-15);
 /// }
 /// ```
-pub fn gradient<F>(f: F, x: &[f64]) -> (f64, Vec<f64>)
-where
-    F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output = Dual<f64, Batch<f64, DEFAULT_WIDTH>>>,
-{
-    gradient_with::<DEFAULT_WIDTH>(f, x)
+pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
+    match gradient_width(x.len()) {
+        8 => gradient_with::<8>(AtWidth(f), x),
+        16 => gradient_with::<16>(AtWidth(f), x),
+        _ => gradient_with::<32>(AtWidth(f), x),
+    }
 }
+
+/// The chunk width [`gradient`] and [`GradientWorkspace`] use for `n` inputs: 8 below 64
+/// inputs, 16 below 512, 32 from there on.
+///
+/// Measured in `fwdad-bench` (`gradient_with::<N>` time ÷ width 8's): for n ≥ 64 width
+/// 16 took 0.52–0.93 on Rosenbrock, Ackley and GMM; from a few hundred inputs up, width
+/// 32 beat 16 on the kernels whose primal is costly (Ackley, n = 1000: 0.34 against
+/// 0.52); below 64 inputs a cheap function (Rosenbrock) was up to 1.24× slower at 16,
+/// since every lane costs arithmetic in every operation while only the primal is shared.
+///
+/// ```
+/// use fwdad::drivers::gradient_width;
+///
+/// assert_eq!(gradient_width(10), 8);
+/// assert_eq!(gradient_width(100), 16);
+/// assert_eq!(gradient_width(1000), 32);
+/// ```
+pub const fn gradient_width(n: usize) -> usize {
+    if n < 64 {
+        8
+    } else if n < 512 {
+        16
+    } else {
+        32
+    }
+}
+
+/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result at each of the
+/// widths [`gradient_width`] picks (8, 16 and 32). Every `#[derive_frule]` rule of one
+/// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement.
+///
+/// (The widths are where-clauses of one blanket impl, not supertraits, so that a rule
+/// that does not fit is reported once, not once per width.)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
+    label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a vector result use `jacobian`"
+)]
+pub trait GradientRule {
+    #[doc(hidden)]
+    fn eval_8(&self, x: &[f64], dx: &[Batch<f64, 8>]) -> Dual<f64, Batch<f64, 8>>;
+    #[doc(hidden)]
+    fn eval_16(&self, x: &[f64], dx: &[Batch<f64, 16>]) -> Dual<f64, Batch<f64, 16>>;
+    #[doc(hidden)]
+    fn eval_32(&self, x: &[f64], dx: &[Batch<f64, 32>]) -> Dual<f64, Batch<f64, 32>>;
+}
+
+impl<F> GradientRule for F
+where
+    F: SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+        + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
+        + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>,
+{
+    #[inline(always)]
+    fn eval_8(&self, x: &[f64], dx: &[Batch<f64, 8>]) -> Dual<f64, Batch<f64, 8>> {
+        self.eval(x, dx).into_scalar()
+    }
+    #[inline(always)]
+    fn eval_16(&self, x: &[f64], dx: &[Batch<f64, 16>]) -> Dual<f64, Batch<f64, 16>> {
+        self.eval(x, dx).into_scalar()
+    }
+    #[inline(always)]
+    fn eval_32(&self, x: &[f64], dx: &[Batch<f64, 32>]) -> Dual<f64, Batch<f64, 32>> {
+        self.eval(x, dx).into_scalar()
+    }
+}
+
+/// The dual of an `f64` result: what [`GradientRule`] asks of a rule's output, as a trait
+/// rather than a type equality so that a vector result is reported with a pointer to
+/// `jacobian`.
+#[diagnostic::on_unimplemented(
+    message = "`gradient` needs a rule with an `f64` result, not `{Self}`",
+    label = "the rule's result is not one `f64`",
+    note = "for a function with several results use `jacobian`; for one result among several, wrap the function in one that returns it"
+)]
+pub trait ScalarOutput<S> {
+    /// The result as `Dual<f64, S>`.
+    fn into_scalar(self) -> Dual<f64, S>;
+}
+
+impl<S> ScalarOutput<S> for Dual<f64, S> {
+    #[inline(always)]
+    fn into_scalar(self) -> Dual<f64, S> {
+        self
+    }
+}
+
+/// A [`GradientRule`] as the rule of one width, for the chunked drivers.
+struct AtWidth<F>(F);
+
+macro_rules! at_width {
+    ($($n:literal $eval:ident),*) => {$(
+        impl<'a, F: GradientRule> Frule<(Dual<&'a [f64], &'a [Batch<f64, $n>]>,), Batch<f64, $n>>
+            for AtWidth<F>
+        {
+            type Output = Dual<f64, Batch<f64, $n>>;
+            #[inline(always)]
+            fn frule(&self, (x,): (Dual<&'a [f64], &'a [Batch<f64, $n>]>,)) -> Self::Output {
+                self.0.$eval(x.primal, x.tangent)
+            }
+        }
+    )*};
+}
+at_width!(8 eval_8, 16 eval_16, 32 eval_32);
 
 /// [`gradient`] with `N` directions per pass (`N ≥ 1`).
 ///
 /// Each pass recomputes the primal, so a large gradient (hundreds of inputs) is faster
-/// with wider passes: in `fwdad-bench`, the better of widths 16 and 32 took 0.35–0.91 of
-/// width 8's time for n = 100–1000, while for n ≤ 10 the default (8) wastes fewer lanes.
+/// with wider passes; [`gradient`] picks the width by the input's length
+/// ([`gradient_width`]). This one compiles the rule for one width only.
 ///
 /// ```
 /// use fwdad::drivers::gradient_with;
@@ -1418,6 +1532,52 @@ impl<const N: usize> JacobianWorkspace<N> {
     ) -> (f64, &[f64]) {
         jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
         (self.values[0], self.jac.as_slice())
+    }
+}
+
+/// [`gradient`] with its buffers kept between calls (one [`JacobianWorkspace`] per width
+/// it may pick), for an optimiser that asks for many gradients: evaluation allocates
+/// nothing after the first call of a size.
+///
+/// ```
+/// use fwdad::drivers::GradientWorkspace;
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn norm2(x: &[f64]) -> f64 {
+///     x.iter().map(|v| v * v).sum()
+/// }
+///
+/// let mut ws = GradientWorkspace::new();
+/// let mut x = vec![1.0; 100];
+/// for _ in 0..3 {
+///     let (_, g) = ws.gradient(norm2 {}, &x);
+///     let step: Vec<f64> = g.iter().map(|gi| 0.25 * gi).collect();
+///     x.iter_mut().zip(step).for_each(|(xi, s)| *xi -= s);
+/// }
+/// assert!(x.iter().all(|&xi| xi == 0.125)); // halved three times
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct GradientWorkspace {
+    w8: JacobianWorkspace<8>,
+    w16: JacobianWorkspace<16>,
+    w32: JacobianWorkspace<32>,
+}
+
+impl GradientWorkspace {
+    /// Empty buffers (they grow on first use).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `(f(x), ∇f(x))`, as [`gradient`] computes them (the same width, the same bits), the
+    /// gradient borrowed from the workspace until the next call.
+    pub fn gradient(&mut self, f: impl GradientRule, x: &[f64]) -> (f64, &[f64]) {
+        match gradient_width(x.len()) {
+            8 => self.w8.gradient(AtWidth(f), x),
+            16 => self.w16.gradient(AtWidth(f), x),
+            _ => self.w32.gradient(AtWidth(f), x),
+        }
     }
 }
 

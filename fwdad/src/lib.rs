@@ -30,9 +30,10 @@ pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiab
 
 pub mod drivers;
 pub use drivers::{
-    bind, derivative, gradient, gradient_with, hessian, hessian_with, hvp, hvp_with, inplace,
-    inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const, Inactive,
-    JacobianWorkspace, Matrix, Out, Scratch, Wrt, DEFAULT_WIDTH,
+    bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
+    hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
+    GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out, Scratch, Wrt,
+    DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,

@@ -11,7 +11,7 @@
 //! Every variant of a kernel is timed in the same process, in turn (see
 //! `fwdad_bench::timing`); ratios are of minima over the samples.
 
-use fwdad::drivers::JacobianWorkspace;
+use fwdad::drivers::{gradient_width, GradientWorkspace, JacobianWorkspace};
 use fwdad::prelude::*;
 use fwdad_bench::optim::{self, W};
 use fwdad_bench::report::{self, Report, Row};
@@ -377,10 +377,12 @@ fn gradients(plan: Plan, rep: &mut Report) {
     type G = fn(&[f64], &mut [f64]) -> f64;
     type J = fn(&[f64], &[[f64; W]]) -> (f64, [f64; W]);
     type N = fn(&[DualSVec64<W>]) -> DualSVec64<W>;
-    // The rule's gradient through a `JacobianWorkspace`, whose buffers persist between
-    // calls as the hand-written JVP's `seeds` do.
+    // The rule's gradient through a `JacobianWorkspace` (width 8) and a `GradientWorkspace`
+    // (`gradient`'s width), whose buffers persist between calls as the hand-written JVP's
+    // `seeds` do.
     type R = fn(&mut JacobianWorkspace<W>, &[f64]) -> f64;
-    let cases: [(&str, F, R, J, G, N); 2] = [
+    type D = for<'w, 'x> fn(&'w mut GradientWorkspace, &'x [f64]) -> (f64, &'w [f64]);
+    let cases: [(&str, F, R, D, J, G, N); 2] = [
         (
             "Rosenbrock",
             optim::rosenbrock,
@@ -388,6 +390,7 @@ fn gradients(plan: Plan, rep: &mut Report) {
                 let (v, g) = ws.gradient(optim::rosenbrock {}, x);
                 v + g[0]
             },
+            |ws, x| ws.gradient(optim::rosenbrock {}, x),
             optim::rosenbrock_jvp_hand::<W>,
             optim::rosenbrock_grad_hand,
             optim::rosenbrock_nd::<DualSVec64<W>>,
@@ -399,14 +402,20 @@ fn gradients(plan: Plan, rep: &mut Report) {
                 let (v, g) = ws.gradient(optim::ackley {}, x);
                 v + g[0]
             },
+            |ws, x| ws.gradient(optim::ackley {}, x),
             optim::ackley_jvp_hand::<W>,
             optim::ackley_grad_hand,
             optim::ackley_nd::<DualSVec64<W>>,
         ),
     ];
-    for (name, f, rule, jvp, hand, nd) in cases {
+    for (name, f, rule, default, jvp, hand, nd) in cases {
         for n in optim::SIZES {
             let x = optim::point(n);
+            let mut wd = GradientWorkspace::new();
+            // Checked before timing: the default driver's gradient against the analytic one.
+            let mut ga = vec![0.0; n];
+            hand(&x, &mut ga);
+            fwdad_bench::check::assert_close(name, default(&mut wd, &x).1, &ga);
             let mut seeds = vec![[0.0; W]; n];
             let mut g1 = vec![0.0; n];
             let mut g2 = vec![0.0; n];
@@ -418,6 +427,13 @@ fn gradients(plan: Plan, rep: &mut Report) {
             let mut vs: Vec<Variant> = vec![
                 ("primal", Box::new(|| f(black_box(&x)))),
                 ("rule", Box::new(|| rule(&mut ws, black_box(&x)))),
+                (
+                    "rule default",
+                    Box::new(|| {
+                        let (v, g) = default(&mut wd, black_box(&x));
+                        v + g[0]
+                    }),
+                ),
                 (
                     "hand jvp",
                     Box::new(|| optim::chunked_gradient(jvp, black_box(&x), &mut seeds, &mut g1)),
@@ -441,6 +457,8 @@ fn gradients(plan: Plan, rep: &mut Report) {
                 name: format!("{name}, n = {n}"),
                 primal: t("primal"),
                 rule: t("rule"),
+                rule_default: t("rule default"),
+                width: gradient_width(n),
                 hand_jvp: t("hand jvp"),
                 analytic: t("analytic"),
                 nd: t("num-dual"),
@@ -686,6 +704,7 @@ fn gmm_suite(plan: Plan, quick: bool, rep: &mut Report) {
             params: np,
             objective,
             rule: t("rule"),
+            width: gradient_width(np),
             hand: t("hand"),
             nd: t("num-dual"),
             fd: with_fd.then(|| t("fd")),
