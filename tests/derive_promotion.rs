@@ -1,7 +1,10 @@
 //! Constant references merged with active ones: a constant `&c`, `&c[..i]` or `&v` that
 //! meets an active reference at an `if` gets a zero tangent that lives as long as the
-//! merged value, and an array reference merges into an annotated slice. Expected
-//! gradients are written out from the math.
+//! merged value (for a referent defined outside a loop, as long as the loop), and an array
+//! reference merges into an annotated slice variable, also when the variable is
+//! reassigned in a branch or a loop. Expected gradients are written out from the math.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
 
 use fwdad::prelude::*;
 
@@ -63,6 +66,60 @@ fn merge_in_loop(x: &[f64]) -> f64 {
     acc
 }
 
+/// A slice variable reassigned to a constant array in a branch (its annotation holds for
+/// the merged value too).
+#[derive_frule]
+fn reassign_in_branch(x: &[f64]) -> f64 {
+    let c = [1.0, 2.0];
+    let mut s: &[f64] = x;
+    if x[0] > 0.0 {
+        s = &c;
+    }
+    s[0] * s[1] + x[1]
+}
+
+/// The same with a second variable changed in the branch, and one in an `else`.
+#[derive_frule]
+fn reassign_two_in_branches(x: &[f64]) -> f64 {
+    let c = [4.0, 5.0];
+    let mut s: &[f64] = x;
+    let mut k = 1.0;
+    if x[0] > 0.0 {
+        s = &c;
+        k = x[1];
+    } else {
+        k *= 2.0;
+    }
+    k * (s[0] + s[1])
+}
+
+/// A slice variable carried through a loop, reassigned to a constant array defined before
+/// the loop (the promoted reference outlives the iteration that made it).
+#[derive_frule]
+fn reassign_in_loop(x: &[f64]) -> f64 {
+    let c = [1.0, 2.0];
+    let mut s: &[f64] = x;
+    for i in 0..2 {
+        if x[i] > 1.5 {
+            s = &c;
+        }
+    }
+    s[0] * s[1] + x[0]
+}
+
+/// The same with an active array.
+#[derive_frule]
+fn reassign_active_in_loop(x: &[f64]) -> f64 {
+    let c = [x[0] * 2.0, x[1]];
+    let mut s: &[f64] = x;
+    for i in 0..2 {
+        if x[i] > 1.5 {
+            s = &c;
+        }
+    }
+    s[0] * s[1]
+}
+
 /// The rule's value is the primal's, at points on both sides of every branch.
 #[test]
 fn values_are_the_primals() {
@@ -75,6 +132,19 @@ fn values_are_the_primals() {
         assert_eq!(gradient(merge_scalar_ref {}, &x).0, merge_scalar_ref(&x));
         assert_eq!(gradient(call_in_branch {}, &x).0, call_in_branch(&x));
         assert_eq!(gradient(merge_in_loop {}, &x).0, merge_in_loop(&x));
+        assert_eq!(
+            gradient(reassign_in_branch {}, &x).0,
+            reassign_in_branch(&x)
+        );
+        assert_eq!(
+            gradient(reassign_two_in_branches {}, &x).0,
+            reassign_two_in_branches(&x)
+        );
+        assert_eq!(gradient(reassign_in_loop {}, &x).0, reassign_in_loop(&x));
+        assert_eq!(
+            gradient(reassign_active_in_loop {}, &x).0,
+            reassign_active_in_loop(&x)
+        );
         assert_eq!(gradient(product2 {}, &x).0, product2(&x));
         assert_eq!(gradient(total {}, &x).0, total(&x));
     }
@@ -126,4 +196,48 @@ fn constant_prefixes_of_changing_length_in_a_loop() {
     let (v, g) = gradient(merge_in_loop {}, &x);
     assert_eq!(v, x[1] * (3.0 * x[0] + 2.0 * x[1] + x[2]));
     assert_eq!(g, [3.0 * x[1], 3.0 * x[0] + 4.0 * x[1] + x[2], x[1]]);
+}
+
+#[test]
+fn slice_variable_reassigned_in_a_branch() {
+    // 1·2 + x₁, then x₀x₁ + x₁
+    assert_eq!(
+        gradient(reassign_in_branch {}, &[1.0, 3.0]),
+        (5.0, vec![0.0, 1.0])
+    );
+    assert_eq!(
+        gradient(reassign_in_branch {}, &[-1.0, 3.0]),
+        (0.0, vec![3.0, 0.0])
+    );
+    // x₁·9, then 2(x₀ + x₁)
+    assert_eq!(
+        gradient(reassign_two_in_branches {}, &[1.0, 3.0]),
+        (27.0, vec![0.0, 9.0])
+    );
+    assert_eq!(
+        gradient(reassign_two_in_branches {}, &[-1.0, 3.0]),
+        (4.0, vec![2.0, 2.0])
+    );
+}
+
+#[test]
+fn slice_variable_reassigned_in_a_loop() {
+    // x₁ > 1.5: 1·2 + x₀; otherwise x₀x₁ + x₀
+    assert_eq!(
+        gradient(reassign_in_loop {}, &[1.0, 3.0]),
+        (3.0, vec![1.0, 0.0])
+    );
+    assert_eq!(
+        gradient(reassign_in_loop {}, &[1.0, 0.5]),
+        (1.5, vec![1.5, 1.0])
+    );
+    // 2x₀·x₁ (once reassigned), otherwise x₀x₁
+    assert_eq!(
+        gradient(reassign_active_in_loop {}, &[2.0, 3.0]),
+        (12.0, vec![6.0, 4.0])
+    );
+    assert_eq!(
+        gradient(reassign_active_in_loop {}, &[1.0, 0.5]),
+        (0.5, vec![0.5, 1.0])
+    );
 }

@@ -45,6 +45,7 @@ pub fn emit_body(
         coefs: Default::default(),
         owned_roots: Default::default(),
         cells: vec![Vec::new()],
+        depth: Default::default(),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -103,6 +104,8 @@ struct Emitter<'a> {
     /// per iteration: the function body (which also holds the cells of `inactive`
     /// parameters), then each enclosing loop body (innermost last). Never empty.
     cells: Vec<Vec<syn::Ident>>,
+    /// The scope (index into `cells`) each emitted value is defined in.
+    depth: std::collections::HashMap<Value, usize>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -212,9 +215,10 @@ impl Emitter<'_> {
     /// for a parameter that takes a dual. The tangent lives in a cell: for an `inactive`
     /// parameter one at function scope (built at most once per call, and borrowable from
     /// a promotion inside a branch or loop); for a local reference one at the start of the
-    /// innermost enclosing loop body (or the function), so that a promoted dual may leave
-    /// a branch through its merge, while the cell is still fresh for every execution of
-    /// the promotion (whose length may change between iterations).
+    /// innermost loop body (or the function) in which its operands are defined, so that a
+    /// promoted dual may leave a branch through its merge, and an iteration through a
+    /// carried variable when its referent is defined outside the loop, while the cell is
+    /// still fresh whenever the promotion's shape may change (`&c[..i]` for a loop's `i`).
     /// `None` for other values.
     fn promoted_arg(&mut self, v: Value) -> Option<TokenStream> {
         let cell = match self.func.values[v].def {
@@ -226,7 +230,18 @@ impl Emitter<'_> {
                 let cell = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
                 self.zero_bufs += 1;
                 let innermost = self.cells.len() - 1;
-                self.cells[innermost].push(cell.clone());
+                let scope = self
+                    .func
+                    .operands(inst)
+                    .iter()
+                    .map(|o| match self.func.values[*o].def {
+                        ValueDef::Param(_) => 0,
+                        _ => self.depth.get(o).copied().unwrap_or(innermost),
+                    })
+                    .max()
+                    .unwrap_or(0)
+                    .min(innermost);
+                self.cells[scope].push(cell.clone());
                 quote!(&#cell)
             }
             _ => return None,
@@ -282,6 +297,23 @@ impl Emitter<'_> {
     }
 
     /// The values `vs` coerced to the activity of `targets` (merges).
+    /// Merged duals under their target's annotation go through `coerce_to`, the
+    /// conversions of a call's arguments (an array or `Vec` reference into a slice), as
+    /// the plain value would coerce to the annotated variable.
+    fn coerce_annotated(&self, ys: Vec<TokenStream>, targets: &[Value]) -> Vec<TokenStream> {
+        let rt = self.rt;
+        ys.into_iter()
+            .zip(targets)
+            .map(|(y, t)| {
+                if self.is(*t) && self.func.annotations.contains_key(t) {
+                    quote!(#rt::coerce_to(#y))
+                } else {
+                    y
+                }
+            })
+            .collect()
+    }
+
     fn merge_values(&mut self, vs: &[Value], targets: &[Value]) -> Vec<TokenStream> {
         vs.iter()
             .zip(targets)
@@ -320,15 +352,8 @@ impl Emitter<'_> {
             (Terminator::Yield(vs), Tail::If(inst)) => {
                 let results = self.func.insts[inst].results.clone();
                 let ys = self.merge_values(vs, &results);
+                let ys = self.coerce_annotated(ys, &results);
                 match ys.as_slice() {
-                    // Under the user's annotation, with its coercions: an array or `Vec`
-                    // reference merged into a slice.
-                    [y] if self.is(results[0])
-                        && self.func.annotations.contains_key(&results[0]) =>
-                    {
-                        let rt = self.rt;
-                        quote!(#rt::coerce_to(#y))
-                    }
                     [y] => quote!(#y),
                     ys => quote!((#(#ys),*)),
                 }
@@ -361,6 +386,7 @@ impl Emitter<'_> {
     fn assign_cells(&mut self, inst: Inst, vs: &[Value]) -> TokenStream {
         let params = self.carried_params(inst);
         let ys = self.merge_values(vs, &params);
+        let ys = self.coerce_annotated(ys, &params);
         let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         quote!(#(#cells = #ys;)*)
     }
@@ -395,6 +421,10 @@ impl Emitter<'_> {
     }
 
     fn inst(&mut self, inst: Inst) -> TokenStream {
+        let scope = self.cells.len() - 1;
+        for &r in &self.func.insts[inst].results {
+            self.depth.insert(r, scope);
+        }
         if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
             return self.lin_inst(inst, lin);
         }
@@ -673,25 +703,43 @@ impl Emitter<'_> {
             [] => quote!(),
             [v] => {
                 let name = self.name(*v);
-                match self.func.annotations.get(v) {
-                    Some(ty) if self.is(*v) => {
-                        let (rt, mode) = (self.rt, self.mode);
-                        quote!(let mut #name: #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>> =)
-                    }
+                match self.annotated_type(*v) {
                     Some(ty) => quote!(let mut #name: #ty =),
                     None => quote!(let mut #name =),
                 }
             }
             vs => {
                 let names: Vec<_> = vs.iter().map(|v| self.name(*v)).collect();
-                quote!(let (#(mut #names),*) =)
+                if vs.iter().all(|v| !self.func.annotations.contains_key(v)) {
+                    return quote!(let (#(mut #names),*) =);
+                }
+                let tys: Vec<_> = vs
+                    .iter()
+                    .map(|v| self.annotated_type(*v).unwrap_or_else(|| quote!(_)))
+                    .collect();
+                quote!(let (#(mut #names),*): (#(#tys),*) =)
             }
         }
+    }
+
+    /// The emitted type of `v` under the user's annotation: the written type, or its dual
+    /// in the mode when `v` is active.
+    fn annotated_type(&self, v: Value) -> Option<TokenStream> {
+        let ty = self.func.annotations.get(&v)?;
+        Some(if self.is(v) {
+            let (rt, mode) = (self.rt, self.mode);
+            quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
+        } else {
+            quote!(#ty)
+        })
     }
 
     /// A loop's body, preceded by the zero-tangent cells of the references it promotes.
     fn loop_body(&mut self, body: Region, inst: Inst) -> TokenStream {
         self.cells.push(Vec::new());
+        for &p in &self.func.regions[body].params {
+            self.depth.insert(p, self.cells.len() - 1);
+        }
         let body_ts = self.region(body, Tail::Loop(inst));
         let mut out = self.take_cells();
         self.cells.pop();
@@ -710,7 +758,19 @@ impl Emitter<'_> {
         let span = self.func.insts[inst].span;
         let params = self.carried_params(inst);
         let inits = self.merge_values(&init, &params);
-        let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
+        let inits = self.coerce_annotated(inits, &params);
+        // A carried variable's cell has its written type, so that later iterations may
+        // store what coerces to it.
+        let cells: Vec<_> = (0..params.len())
+            .map(|k| {
+                let cell = self.cell(inst, k);
+                match self.annotated_type(params[k]) {
+                    Some(ty) => quote!(#cell: #ty),
+                    None => quote!(#cell),
+                }
+            })
+            .collect();
+        let cell_names: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         let param_names: Vec<_> = params.iter().map(|p| self.name(*p)).collect();
         let label = self.label(inst);
         let results = self.func.insts[inst].results.clone();
@@ -724,10 +784,10 @@ impl Emitter<'_> {
                     #pre
                     #(let mut #cells = #inits;)*
                     let mut #value = #label: loop {
-                        #(let mut #param_names = #cells;)*
+                        #(let mut #param_names = #cell_names;)*
                         #body_ts
                     };
-                    #(let mut #outs = #cells;)*
+                    #(let mut #outs = #cell_names;)*
                 }
             }
             InstKind::For { iter, body, .. } => {
@@ -739,10 +799,10 @@ impl Emitter<'_> {
                     #pre
                     #(let mut #cells = #inits;)*
                     #label: for #elem in #iter_ts {
-                        #(let mut #param_names = #cells;)*
+                        #(let mut #param_names = #cell_names;)*
                         #body_ts
                     }
-                    #(let mut #outs = #cells;)*
+                    #(let mut #outs = #cell_names;)*
                 }
             }
             _ => quote!(),

@@ -150,6 +150,10 @@ impl Lowerer<'_> {
                 self.func.values[*v].ty.clone(),
             );
             self.func.values[p].name = Some(syn::Ident::new(name, span));
+            // The variable's written type holds for its carried value (see `close_join`).
+            if let Some(t) = self.func.annotations.get(v).cloned() {
+                self.func.annotations.insert(p, t);
+            }
             params.push(p);
             self.set_at(name, *depth, p);
         }
@@ -190,6 +194,9 @@ impl Lowerer<'_> {
             let r = results[extra + j];
             self.func.values[r].ty = self.func.values[*v].ty.clone();
             self.func.values[r].name = Some(syn::Ident::new(name, span));
+            if let Some(t) = self.func.annotations.get(v).cloned() {
+                self.func.annotations.insert(r, t);
+            }
             self.set_at(name, *depth, r);
         }
         match extra {
