@@ -1216,8 +1216,8 @@ pub const fn gradient_width(n: usize) -> usize {
 /// widths [`gradient_width`] picks (8, 16 and 32). Every `#[derive_frule]` rule of one
 /// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement.
 ///
-/// (The widths are where-clauses of one blanket impl, not supertraits, so that a rule
-/// that does not fit is reported once, not once per width.)
+/// Its hidden methods run the rule at each width with the result as `Dual<f64, _>`
+/// ([`ScalarOutput`]); a rule that does not fit is reported at the call, once per width.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
