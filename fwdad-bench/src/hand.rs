@@ -17,6 +17,7 @@
 
 use fwdad::prelude::*;
 use num_dual::{DualNum, DualSVec64};
+use std::ops::{Add, Mul, Neg, Sub};
 
 /// Number of pose parameters.
 pub const NTHETA: usize = 26;
@@ -235,17 +236,7 @@ pub fn hand_objective_nd<D: DualNum<Primitive = f64> + Copy>(
         let (sx, cx) = tx.sin_cos();
         let (sy, cy) = ty.sin_cos();
         let (sz, cz) = tz.sin_cos();
-        let rot = [
-            cz * cy,
-            -sz * cx + cz * sy * sx,
-            sz * sx + cz * sy * cx,
-            sz * cy,
-            cz * cx + sz * sy * sx,
-            -cz * sx + sz * sy * cx,
-            -sy,
-            cy * sx,
-            cy * cx,
-        ];
+        let rot = euler_rotation((sx, cx), (sy, cy), (sz, cz));
         let br = &m.base_rel[16 * b..16 * b + 16];
         for i in 0..4 {
             for j in 0..3 {
@@ -366,16 +357,15 @@ fn m4(v: &[f64]) -> M4 {
     m
 }
 
-/// `R = Rz·Ry·Rx` (row-major, as in [`hand_objective`](fn@hand_objective))
-/// and, per entry, its partial derivatives in `(tx, tz, ty)`. (The objective's pose layout
-/// always gives `ty = 0` with a zero tangent; its partials are still propagated, as the
-/// rule propagates them.) Shared by both hand-written Jacobians.
+/// `R = Rz·Ry·Rx` (row-major, as in [`hand_objective`](fn@hand_objective)) from the
+/// `(sin, cos)` of `tx`, `ty` and `tz`, for any number type: one formula for the num-dual
+/// objective and the hand-written partials.
 #[inline]
-pub(crate) fn euler_partials(tx: f64, tz: f64, ty: f64) -> ([f64; 9], [[f64; 3]; 9]) {
-    let (sx, cx) = tx.sin_cos();
-    let (sy, cy) = ty.sin_cos();
-    let (sz, cz) = tz.sin_cos();
-    let rot = [
+fn euler_rotation<T>((sx, cx): (T, T), (sy, cy): (T, T), (sz, cz): (T, T)) -> [T; 9]
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Neg<Output = T>,
+{
+    [
         cz * cy,
         -sz * cx + cz * sy * sx,
         sz * sx + cz * sy * cx,
@@ -385,7 +375,19 @@ pub(crate) fn euler_partials(tx: f64, tz: f64, ty: f64) -> ([f64; 9], [[f64; 3];
         -sy,
         cy * sx,
         cy * cx,
-    ];
+    ]
+}
+
+/// `R = Rz·Ry·Rx` (row-major, as in [`hand_objective`](fn@hand_objective))
+/// and, per entry, its partial derivatives in `(tx, tz, ty)`. (The objective's pose layout
+/// always gives `ty = 0` with a zero tangent; its partials are still propagated, as the
+/// rule propagates them.) Shared by both hand-written Jacobians.
+#[inline]
+pub(crate) fn euler_partials(tx: f64, tz: f64, ty: f64) -> ([f64; 9], [[f64; 3]; 9]) {
+    let (sx, cx) = tx.sin_cos();
+    let (sy, cy) = ty.sin_cos();
+    let (sz, cz) = tz.sin_cos();
+    let rot = euler_rotation((sx, cx), (sy, cy), (sz, cz));
     let partials = [
         [0.0, -sz * cy, -cz * sy],
         [

@@ -759,18 +759,17 @@ impl Emitter<'_> {
         let params = self.carried_params(inst);
         let inits = self.merge_values(&init, &params);
         let inits = self.coerce_annotated(inits, &params);
+        let cell_names: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         // A carried variable's cell has its written type, so that later iterations may
         // store what coerces to it.
-        let cells: Vec<_> = (0..params.len())
-            .map(|k| {
-                let cell = self.cell(inst, k);
-                match self.annotated_type(params[k]) {
-                    Some(ty) => quote!(#cell: #ty),
-                    None => quote!(#cell),
-                }
+        let cells: Vec<_> = cell_names
+            .iter()
+            .zip(&params)
+            .map(|(cell, p)| match self.annotated_type(*p) {
+                Some(ty) => quote!(#cell: #ty),
+                None => quote!(#cell),
             })
             .collect();
-        let cell_names: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         let param_names: Vec<_> = params.iter().map(|p| self.name(*p)).collect();
         let label = self.label(inst);
         let results = self.func.insts[inst].results.clone();

@@ -1179,11 +1179,9 @@ where
 /// }
 /// ```
 pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
-    match gradient_width(x.len()) {
-        8 => gradient_with::<8>(AtWidth(f), x),
-        16 => gradient_with::<16>(AtWidth(f), x),
-        _ => gradient_with::<32>(AtWidth(f), x),
-    }
+    let mut ws = GradientWorkspace::new();
+    let (value, g) = ws.gradient(f, x);
+    (value, g.to_vec())
 }
 
 /// The chunk width [`gradient`] and [`GradientWorkspace`] use for `n` inputs: 8 below 64
@@ -1215,80 +1213,37 @@ pub const fn gradient_width(n: usize) -> usize {
 /// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result at each of the
 /// widths [`gradient_width`] picks (8, 16 and 32). Every `#[derive_frule]` rule of one
 /// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement.
-///
-/// Its hidden methods run the rule at each width with the result as `Dual<f64, _>`
-/// ([`ScalarOutput`]); a rule that does not fit is reported at the call, once per width.
+/// A rule that does not fit is reported at the call, once per width.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
     note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a vector result use `jacobian`"
 )]
-pub trait GradientRule {
-    #[doc(hidden)]
-    fn eval_8(&self, x: &[f64], dx: &[Batch<f64, 8>]) -> Dual<f64, Batch<f64, 8>>;
-    #[doc(hidden)]
-    fn eval_16(&self, x: &[f64], dx: &[Batch<f64, 16>]) -> Dual<f64, Batch<f64, 16>>;
-    #[doc(hidden)]
-    fn eval_32(&self, x: &[f64], dx: &[Batch<f64, 32>]) -> Dual<f64, Batch<f64, 32>>;
+pub trait GradientRule:
+    SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+    + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
+    + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
+{
 }
 
-impl<F> GradientRule for F
-where
+impl<F> GradientRule for F where
     F: SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
         + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
-        + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>,
+        + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
 {
-    #[inline(always)]
-    fn eval_8(&self, x: &[f64], dx: &[Batch<f64, 8>]) -> Dual<f64, Batch<f64, 8>> {
-        self.eval(x, dx).into_scalar()
-    }
-    #[inline(always)]
-    fn eval_16(&self, x: &[f64], dx: &[Batch<f64, 16>]) -> Dual<f64, Batch<f64, 16>> {
-        self.eval(x, dx).into_scalar()
-    }
-    #[inline(always)]
-    fn eval_32(&self, x: &[f64], dx: &[Batch<f64, 32>]) -> Dual<f64, Batch<f64, 32>> {
-        self.eval(x, dx).into_scalar()
-    }
 }
 
-/// The dual of an `f64` result: what [`GradientRule`] asks of a rule's output, as a trait
-/// rather than a type equality so that a vector result is reported with a pointer to
-/// `jacobian`.
+/// The dual of an `f64` result, `Dual<f64, S>`: what the gradient drivers ask of a rule's
+/// output, as a trait rather than a type equality so that a vector result is reported
+/// with a pointer to `jacobian`.
 #[diagnostic::on_unimplemented(
     message = "`gradient` needs a rule with an `f64` result, not `{Self}`",
     label = "the rule's result is not one `f64`",
     note = "for a function with several results use `jacobian`; for one result among several, wrap the function in one that returns it"
 )]
-pub trait ScalarOutput<S> {
-    /// The result as `Dual<f64, S>`.
-    fn into_scalar(self) -> Dual<f64, S>;
-}
+pub trait ScalarOutput<S>: FlatOutput<S> {}
 
-impl<S> ScalarOutput<S> for Dual<f64, S> {
-    #[inline(always)]
-    fn into_scalar(self) -> Dual<f64, S> {
-        self
-    }
-}
-
-/// A [`GradientRule`] as the rule of one width, for the chunked drivers.
-struct AtWidth<F>(F);
-
-macro_rules! at_width {
-    ($($n:literal $eval:ident),*) => {$(
-        impl<'a, F: GradientRule> Frule<(Dual<&'a [f64], &'a [Batch<f64, $n>]>,), Batch<f64, $n>>
-            for AtWidth<F>
-        {
-            type Output = Dual<f64, Batch<f64, $n>>;
-            #[inline(always)]
-            fn frule(&self, (x,): (Dual<&'a [f64], &'a [Batch<f64, $n>]>,)) -> Self::Output {
-                self.0.$eval(x.primal, x.tangent)
-            }
-        }
-    )*};
-}
-at_width!(8 eval_8, 16 eval_16, 32 eval_32);
+impl<S: Copy> ScalarOutput<S> for Dual<f64, S> {}
 
 /// [`gradient`] with `N` directions per pass (`N ≥ 1`).
 ///
@@ -1314,7 +1269,7 @@ at_width!(8 eval_8, 16 eval_16, 32 eval_32);
 /// assert_eq!(g, [2.0, 4.0, 6.0, 8.0, 10.0]);
 /// ```
 pub fn gradient_with<const N: usize>(
-    f: impl SliceRule<Batch<f64, N>, Output = Dual<f64, Batch<f64, N>>>,
+    f: impl SliceRule<Batch<f64, N>, Output: ScalarOutput<Batch<f64, N>>>,
     x: &[f64],
 ) -> (f64, Vec<f64>) {
     let (value, jac) = jacobian_in::<Batch<f64, N>, _, _>(f, x);
@@ -1527,7 +1482,7 @@ impl<const N: usize> JacobianWorkspace<N> {
     /// ```
     pub fn gradient(
         &mut self,
-        f: impl SliceRule<Batch<f64, N>, Output = Dual<f64, Batch<f64, N>>>,
+        f: impl SliceRule<Batch<f64, N>, Output: ScalarOutput<Batch<f64, N>>>,
         x: &[f64],
     ) -> (f64, &[f64]) {
         jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
@@ -1574,9 +1529,9 @@ impl GradientWorkspace {
     /// gradient borrowed from the workspace until the next call.
     pub fn gradient(&mut self, f: impl GradientRule, x: &[f64]) -> (f64, &[f64]) {
         match gradient_width(x.len()) {
-            8 => self.w8.gradient(AtWidth(f), x),
-            16 => self.w16.gradient(AtWidth(f), x),
-            _ => self.w32.gradient(AtWidth(f), x),
+            8 => self.w8.gradient(f, x),
+            16 => self.w16.gradient(f, x),
+            _ => self.w32.gradient(f, x),
         }
     }
 }

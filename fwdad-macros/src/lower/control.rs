@@ -150,10 +150,7 @@ impl Lowerer<'_> {
                 self.func.values[*v].ty.clone(),
             );
             self.func.values[p].name = Some(syn::Ident::new(name, span));
-            // The variable's written type holds for its carried value (see `close_join`).
-            if let Some(t) = self.func.annotations.get(v).cloned() {
-                self.func.annotations.insert(p, t);
-            }
+            self.inherit_annotation(*v, p);
             params.push(p);
             self.set_at(name, *depth, p);
         }
@@ -194,9 +191,7 @@ impl Lowerer<'_> {
             let r = results[extra + j];
             self.func.values[r].ty = self.func.values[*v].ty.clone();
             self.func.values[r].name = Some(syn::Ident::new(name, span));
-            if let Some(t) = self.func.annotations.get(v).cloned() {
-                self.func.annotations.insert(r, t);
-            }
+            self.inherit_annotation(*v, r);
             self.set_at(name, *depth, r);
         }
         match extra {

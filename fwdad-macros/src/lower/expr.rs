@@ -513,11 +513,7 @@ impl Lowerer<'_> {
             let r = results[1 + j];
             self.func.values[r].ty = self.func.values[*old].ty.clone();
             self.func.values[r].name = self.func.values[*old].name.clone();
-            // The variable's written type holds for its merged value too, so that an arm's
-            // `s = &array` merges into `let mut s: &[f64]` with the same coercion.
-            if let Some(t) = self.func.annotations.get(old).cloned() {
-                self.func.annotations.insert(r, t);
-            }
+            self.inherit_annotation(*old, r);
             self.set_at(name, *depth, r);
         }
         Join {

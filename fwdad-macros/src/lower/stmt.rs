@@ -155,6 +155,15 @@ impl Lowerer<'_> {
         self.func.annotations.insert(value, ty.clone());
     }
 
+    /// Gives `to`, a later SSA value of the same variable (a merge, a carried value), the
+    /// type written for `from`, so that an arm's `s = &array` merges into
+    /// `let mut s: &[f64]` with the same coercion.
+    pub(crate) fn inherit_annotation(&mut self, from: Value, to: Value) {
+        if let Some(t) = self.func.annotations.get(&from).cloned() {
+            self.func.annotations.insert(to, t);
+        }
+    }
+
     /// Binds the names of `pat` to (parts of) `value`.
     pub(crate) fn bind_pattern(&mut self, pat: &syn::Pat, value: Value, ty: Option<&syn::Type>) {
         match pat {
