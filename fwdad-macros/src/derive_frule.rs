@@ -435,7 +435,7 @@ fn pipeline(
     inactive: &[bool],
     rt: &TokenStream,
     diag: &mut Diagnostics,
-) -> Option<TokenStream> {
+) -> Option<Body> {
     let dump = args.dump || dump_requested(&func.sig.ident);
     let mut ir = lower::lower_fn(func, diag);
     if diag.has_errors() {
@@ -491,14 +491,47 @@ fn pipeline(
         }
     }
     let mode = mode_ident();
-    Some(emit::emit_body(
-        &ir,
-        &active,
-        &plans,
-        linear.as_ref(),
-        rt,
-        &mode,
-    ))
+    let tokens = emit::emit_body(&ir, &active, &plans, linear.as_ref(), rt, &mode);
+    Some(Body {
+        tokens,
+        out_of_line: out_of_line(func, &ir),
+    })
+}
+
+/// The emitted body statements and where they go.
+struct Body {
+    tokens: TokenStream,
+    /// Whether they go in a function of their own (`out_of_line`).
+    out_of_line: bool,
+}
+
+/// Whether the rule's body is a function of its own, never inlined, that takes each float
+/// reference argument's primal and tangent as separate parameters: when the user marked
+/// the primal `#[inline(never)]`, or, unless they marked it `#[inline]`, when a loop of
+/// the body writes memory and the function takes a reference to floats. The point is
+/// `noalias`: a reference parameter tells LLVM that nothing else in the body aliases it,
+/// as the primal function's parameters do, where references inside `frule`'s argument
+/// tuple tell it nothing. A loop storing into a local buffer or an output slice while
+/// reading an argument slice is otherwise vectorised behind run-time overlap checks of
+/// every primal and tangent pointer (GMM in one direction: 1.15 → 1.10 of num-dual at
+/// d = 10, 1.05 → 0.96 at d = 20). The body must stay out of line: inlined, LLVM keeps
+/// `noalias` only as scoped metadata on the accesses it can trace to an identified object,
+/// which excludes local buffers (`vec!` returns their heap pointers through memory). Other
+/// bodies stay inline: nothing to gain, and a call and the caller's constants to lose
+/// (Rosenbrock's gradient at n = 10 ran 1.3× slower with every looping body out of line).
+fn out_of_line(func: &syn::ItemFn, ir: &ir::Function) -> bool {
+    if let Some(attr) = func.attrs.iter().find(|a| a.path().is_ident("inline")) {
+        return attr
+            .parse_args::<syn::Ident>()
+            .is_ok_and(|arg| arg == "never");
+    }
+    let float_params: Vec<&syn::Ident> =
+        func.sig.generics.type_params().map(|t| &t.ident).collect();
+    let takes_floats = func.sig.inputs.iter().any(|arg| match arg {
+        syn::FnArg::Receiver(_) => false,
+        syn::FnArg::Typed(t) => float_reference(&t.ty, &float_params),
+    });
+    takes_floats && ir.stores_in_loop()
 }
 
 fn mode_ident() -> syn::Ident {
@@ -668,7 +701,7 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
 }
 
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper.
-fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStream) -> TokenStream {
+fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> TokenStream {
     let vis = &func.vis;
     let name = &func.sig.ident;
     let mode = mode_ident();
@@ -709,6 +742,22 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
+    let body = match body.out_of_line {
+        true => emit_body_fn(
+            sig,
+            body,
+            &params,
+            &type_params,
+            &float_params,
+            &where_clause,
+            &out_ty,
+            rt,
+        ),
+        false => {
+            let tokens = &body.tokens;
+            quote!(let (#(#params,)*) = __fwdad_args; #tokens)
+        }
+    };
     let names = &sig.names;
     let wrapper = emit_wrapper(
         func,
@@ -736,7 +785,6 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
             #[inline]
             #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
             fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
-                let (#(#params,)*) = __fwdad_args;
                 #body
             }
         }
@@ -746,6 +794,81 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &TokenStream, rt: &TokenStrea
 
         #wrapper
     }
+}
+
+/// `frule`'s statements for an `out_of_line` body: `fn __fwdad_body`, nested, whose
+/// parameters are the arguments with each float reference's primal and tangent apart (and
+/// `noalias`), and the call to it. Other arguments are passed as they come: rebuilding
+/// their duals would report a type that is not `Differentiable` once more.
+#[allow(clippy::too_many_arguments)]
+fn emit_body_fn(
+    sig: &Sig,
+    body: &Body,
+    params: &[syn::Ident],
+    type_params: &[&syn::GenericParam],
+    float_params: &[&syn::Ident],
+    where_clause: &TokenStream,
+    out_ty: &TokenStream,
+    rt: &TokenStream,
+) -> TokenStream {
+    let mode = mode_ident();
+    let (mut fn_params, mut args, mut rebuild) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, (ty, param)) in sig.named_inputs.iter().zip(params).enumerate() {
+        let active = !sig.is_inactive(i);
+        if active && float_reference(ty, float_params) {
+            let (p, t) = (
+                format_ident!("__fwdad_p{}", i, span = Span::mixed_site()),
+                format_ident!("__fwdad_t{}", i, span = Span::mixed_site()),
+            );
+            fn_params.push(quote!(#p: #ty, #t: <#ty as #rt::Differentiable>::TangentIn<#mode>));
+            args.push(quote!(#param.primal, #param.tangent));
+            rebuild.push(quote!(let #param = #rt::Dual::new(#p, #t);));
+        } else {
+            let ty = match active {
+                true => quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
+                false => quote!(#ty),
+            };
+            fn_params.push(quote!(#param: #ty));
+            args.push(quote!(#param));
+        }
+    }
+    // Type and const parameters by name; lifetimes are inferred.
+    let type_args = type_params.iter().filter_map(|p| match p {
+        syn::GenericParam::Type(t) => Some(&t.ident),
+        syn::GenericParam::Const(c) => Some(&c.ident),
+        syn::GenericParam::Lifetime(_) => None,
+    });
+    let (lts, tokens) = (&sig.lifetimes, &body.tokens);
+    quote! {
+        #[inline(never)]
+        #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
+        fn __fwdad_body<#(#lts,)* #(#type_params,)* #mode: #rt::Mode>(#(#fn_params,)*) -> #out_ty
+        #where_clause
+        {
+            #(#rebuild)*
+            #tokens
+        }
+        let (#(#params,)*) = __fwdad_args;
+        __fwdad_body::<#(#type_args,)* #mode>(#(#args,)*)
+    }
+}
+
+/// Whether `ty` is a reference to floats: `&f64`, `&mut [T]` for a float parameter `T`,
+/// `&[[f64; 3]]`.
+fn float_reference(ty: &syn::Type, float_params: &[&syn::Ident]) -> bool {
+    fn floats(ty: &syn::Type, float_params: &[&syn::Ident]) -> bool {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .is_some_and(|id| id == "f64" || id == "f32" || float_params.contains(&id)),
+            syn::Type::Slice(s) => floats(&s.elem, float_params),
+            syn::Type::Array(a) => floats(&a.elem, float_params),
+            syn::Type::Paren(p) => floats(&p.elem, float_params),
+            _ => false,
+        }
+    }
+    matches!(ty, syn::Type::Reference(r) if floats(&r.elem, float_params))
 }
 
 /// `fn name_frule(x: Dual<T>, ..) -> Dual<R> { body }`.

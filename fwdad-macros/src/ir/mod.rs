@@ -437,6 +437,23 @@ impl Function {
         }
     }
 
+    /// Whether a loop (`loop`, `while`, `for`), at any depth, writes through a place
+    /// (`buf[i] = v`, `*r = v`).
+    pub fn stores_in_loop(&self) -> bool {
+        let mut todo = vec![(self.body, false)];
+        while let Some((r, in_loop)) = todo.pop() {
+            for &inst in &self.regions[r].insts {
+                let kind = &self.insts[inst].kind;
+                if in_loop && matches!(kind, InstKind::Store { .. }) {
+                    return true;
+                }
+                let inner = in_loop || matches!(kind, InstKind::Loop { .. } | InstKind::For { .. });
+                todo.extend(self.inst_regions(inst).into_iter().map(|r| (r, inner)));
+            }
+        }
+        false
+    }
+
     /// The values a terminator reads.
     pub fn term_operands(&self, region: Region) -> Vec<Value> {
         match &self.regions[region].term {

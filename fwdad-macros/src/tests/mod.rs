@@ -1,10 +1,12 @@
 //! Unit tests of the passes.
 //!
 //! * `snapshots`: per-pass and expansion snapshots of every `testdata/<case>.rs`;
+//! * `body_placement`: which rule bodies go out of line (and keep `noalias`);
 //! * `verify_rejects`: the IR verifier on hand-built malformed functions;
 //! * `type_hints`, `rule_lookup`: the syntax-level type reading and the rule tables;
 //! * `robustness`: `expand` on unsupported or malformed input reports, never panics.
 
+mod body_placement;
 mod robustness;
 mod rule_lookup;
 mod snapshots;
