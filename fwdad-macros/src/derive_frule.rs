@@ -747,6 +747,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
             sig,
             body,
             &params,
+            &arg_tys,
             &type_params,
             &float_params,
             &where_clause,
@@ -798,13 +799,15 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
 
 /// `frule`'s statements for an `out_of_line` body: `fn __fwdad_body`, nested, whose
 /// parameters are the arguments with each float reference's primal and tangent apart (and
-/// `noalias`), and the call to it. Other arguments are passed as they come: rebuilding
-/// their duals would report a type that is not `Differentiable` once more.
+/// `noalias`), and the call to it. Other arguments are passed as they come, typed as in
+/// `frule` (`arg_tys`): rebuilding their duals would report a type that is not
+/// `Differentiable` once more.
 #[allow(clippy::too_many_arguments)]
 fn emit_body_fn(
     sig: &Sig,
     body: &Body,
     params: &[syn::Ident],
+    arg_tys: &[TokenStream],
     type_params: &[&syn::GenericParam],
     float_params: &[&syn::Ident],
     where_clause: &TokenStream,
@@ -813,9 +816,8 @@ fn emit_body_fn(
 ) -> TokenStream {
     let mode = mode_ident();
     let (mut fn_params, mut args, mut rebuild) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, (ty, param)) in sig.named_inputs.iter().zip(params).enumerate() {
-        let active = !sig.is_inactive(i);
-        if active && float_reference(ty, float_params) {
+    for (i, ((ty, arg_ty), param)) in sig.named_inputs.iter().zip(arg_tys).zip(params).enumerate() {
+        if !sig.is_inactive(i) && float_reference(ty, float_params) {
             let (p, t) = (
                 format_ident!("__fwdad_p{}", i, span = Span::mixed_site()),
                 format_ident!("__fwdad_t{}", i, span = Span::mixed_site()),
@@ -824,11 +826,7 @@ fn emit_body_fn(
             args.push(quote!(#param.primal, #param.tangent));
             rebuild.push(quote!(let #param = #rt::Dual::new(#p, #t);));
         } else {
-            let ty = match active {
-                true => quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
-                false => quote!(#ty),
-            };
-            fn_params.push(quote!(#param: #ty));
+            fn_params.push(quote!(#param: #arg_ty));
             args.push(quote!(#param));
         }
     }
