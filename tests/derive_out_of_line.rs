@@ -2,7 +2,7 @@
 //! primal and tangent parameters, design.md "emit"): a loop writes memory and the function
 //! takes a reference to floats. The shapes that split touches (generic floats, const
 //! generics, `inactive(..)` slices, arguments left whole, methods, the user's own
-//! `#[inline(..)]`) in every mode, checked against derivatives written from the math.
+//! `#[inline(..)]`, which `#[inline(always)]` carries to the rule) in every mode, checked against derivatives written from the math.
 // Numeric code is written index-style on purpose: it is what users bring to the macro.
 #![allow(clippy::needless_range_loop)]
 
@@ -201,6 +201,34 @@ fn methods_and_the_users_inline_attributes() {
     for i in 0..2 {
         approx::assert_relative_eq!(dout[i], 2.0 * x[i] * dx[i], max_relative = 1e-15);
     }
+}
+
+/// The user's `#[inline(always)]` is carried to the rule (generic, batched, nested in a
+/// caller's rule): the derivative is still the math's, `∇|x| = x / |x|`.
+#[derive_frule]
+#[inline(always)]
+fn radius<T: Float>(x: &[T]) -> T {
+    (x[0] * x[0] + x[1] * x[1]).sqrt()
+}
+
+#[derive_frule]
+fn scaled_radius(x: &[f64]) -> f64 {
+    3.0 * radius(x)
+}
+
+#[test]
+fn the_users_inline_always_reaches_the_rule() {
+    let x = [3.0, -4.0];
+    let (v, g) = gradient(scaled_radius {}, &x);
+    assert_eq!(v, scaled_radius(&x));
+    assert_eq!(v, 15.0);
+    for i in 0..2 {
+        approx::assert_relative_eq!(g[i], 3.0 * x[i] / 5.0, max_relative = 1e-15);
+    }
+    let xf = [0.6f32, 0.8];
+    let d = radius_frule(Dual::new(&xf[..], &[1.0f32, 0.0][..]));
+    assert_eq!(d.primal, radius(&xf));
+    approx::assert_relative_eq!(d.tangent, 0.6f32, max_relative = 1e-6);
 }
 
 #[test]

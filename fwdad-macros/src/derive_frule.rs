@@ -759,6 +759,14 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
             quote!(let (#(#params,)*) = __fwdad_args; #tokens)
         }
     };
+    // The user's `#[inline(always)]` holds for the rule too; otherwise a hint, as for any
+    // generic function.
+    let inline = match func.attrs.iter().find(|a| a.path().is_ident("inline")) {
+        Some(attr) if attr.parse_args::<syn::Ident>().is_ok_and(|a| a == "always") => {
+            quote!(#[inline(always)])
+        }
+        _ => quote!(#[inline]),
+    };
     let names = &sig.names;
     let wrapper = emit_wrapper(
         func,
@@ -783,7 +791,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
         #where_clause
         {
             type Output = #out_ty;
-            #[inline]
+            #inline
             #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
             fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
                 #body

@@ -33,6 +33,11 @@ use proc_macro::TokenStream;
 /// declares borrowed parameters constant data (taken as plain references; only constants
 /// may be passed to them); `crate = path` names the `fwdad` crate when it is not a direct
 /// dependency under that name.
+///
+/// The primal's `#[inline(..)]` steers the rule too: `#[inline(always)]` is put on the
+/// rule (worth it for a small function called from a hot loop, whose batched rule is too
+/// large for LLVM to inline by itself), and `#[inline(never)]` keeps the rule's body in a
+/// function of its own.
 #[proc_macro_attribute]
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
     derive_frule::expand(args.into(), item.into()).into()

@@ -829,11 +829,12 @@ impl Matrix {
         }
     }
 
-    /// Reshapes to `nrows × ncols` zeros, keeping the allocation.
-    fn reset(&mut self, nrows: usize, ncols: usize) {
+    /// Reshapes to `nrows × ncols`, keeping the allocation; the entries are left as they
+    /// are (zero where the matrix grew), for a caller that overwrites every one of them.
+    #[inline]
+    fn reshape_for_overwrite(&mut self, nrows: usize, ncols: usize) {
         self.nrows = nrows;
         self.ncols = ncols;
-        self.data.clear();
         self.data.resize(nrows * ncols, 0.0);
     }
 
@@ -879,16 +880,19 @@ impl Matrix {
     }
 
     /// Number of rows.
+    #[inline]
     pub fn nrows(&self) -> usize {
         self.nrows
     }
 
     /// Number of columns.
+    #[inline]
     pub fn ncols(&self) -> usize {
         self.ncols
     }
 
     /// `(nrows, ncols)`.
+    #[inline]
     pub fn shape(&self) -> (usize, usize) {
         (self.nrows, self.ncols)
     }
@@ -897,6 +901,7 @@ impl Matrix {
     ///
     /// # Panics
     /// If `i >= nrows`.
+    #[inline]
     pub fn row(&self, i: usize) -> &[f64] {
         assert!(i < self.nrows, "row {i} of a {}-row matrix", self.nrows);
         &self.data[i * self.ncols..(i + 1) * self.ncols]
@@ -906,6 +911,7 @@ impl Matrix {
     ///
     /// # Panics
     /// If `i >= nrows`.
+    #[inline]
     pub fn row_mut(&mut self, i: usize) -> &mut [f64] {
         assert!(i < self.nrows, "row {i} of a {}-row matrix", self.nrows);
         &mut self.data[i * self.ncols..(i + 1) * self.ncols]
@@ -932,6 +938,7 @@ impl Matrix {
     }
 
     /// The row-major data.
+    #[inline]
     pub fn as_slice(&self) -> &[f64] {
         &self.data
     }
@@ -1390,11 +1397,12 @@ fn jacobian_into<S, F, Y>(
         let y = f.eval(x, &seeds.tangents);
         if start == 0 {
             values.extend((0..y.len()).map(|i| y.value(i)));
-            jac.reset(values.len(), n);
+            jac.reshape_for_overwrite(values.len(), n);
         }
         for i in 0..values.len() {
             let t = y.tangent(i);
-            for (lane, entry) in jac.row_mut(i)[start..end].iter_mut().enumerate() {
+            // `zip` bounds `lane` by `LANES`, so `lane(..)` needs no check.
+            for (entry, lane) in jac.row_mut(i)[start..end].iter_mut().zip(0..S::LANES) {
                 *entry = t.lane(lane);
             }
         }

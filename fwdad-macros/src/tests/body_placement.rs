@@ -40,3 +40,42 @@ fn loops_writing_memory_with_float_references_go_out_of_line() {
         assert_eq!(out_of_line(item), want, "{item}");
     }
 }
+
+/// The `#[inline(..)]` attribute on the `Frule` impl's `frule` in the expansion of `item`.
+fn frule_inline(item: &str) -> String {
+    let out = expand(
+        TokenStream::new(),
+        TokenStream::from_str(item).expect("valid tokens"),
+    );
+    let text = out.to_string();
+    let at = text.find("fn frule").expect("an frule method");
+    let attr = text[..at].rfind("# [inline").expect("an inline attribute");
+    text[attr..]
+        .split(']')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+        + "]"
+}
+
+/// The user's `#[inline(always)]` holds for the rule as well (a large batched rule with
+/// several callers is otherwise left out of line by LLVM); anything else leaves the
+/// usual hint.
+#[test]
+fn the_users_inline_always_holds_for_the_rule() {
+    let cases = [
+        (
+            "#[inline(always)] fn f(x: f64) -> f64 { x * x }",
+            "# [inline (always)]",
+        ),
+        ("#[inline] fn f(x: f64) -> f64 { x * x }", "# [inline]"),
+        ("fn f(x: f64) -> f64 { x * x }", "# [inline]"),
+        (
+            "#[inline(never)] fn f(x: &[f64]) -> f64 { x[0] }",
+            "# [inline]",
+        ),
+    ];
+    for (item, want) in cases {
+        assert_eq!(frule_inline(item), want, "{item}");
+    }
+}
