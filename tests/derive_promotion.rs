@@ -1,6 +1,7 @@
 //! Constant references merged with active ones: a constant `&c`, `&c[..i]` or `&v` that
 //! meets an active reference at an `if` gets a zero tangent that lives as long as the
-//! merged value (for a referent defined outside a loop, as long as the loop), and an array
+//! merged value (for a referent defined outside a loop, as long as the loop, also for a
+//! sub-slice or element whose range or index changes each iteration), and an array
 //! reference merges into an annotated slice variable, also when the variable is
 //! reassigned in a branch or a loop. Expected gradients are written out from the math.
 // Numeric code is written index-style on purpose: it is what users bring to the macro.
@@ -118,6 +119,74 @@ fn reassign_active_in_loop(x: &[f64]) -> f64 {
         }
     }
     s[0] * s[1]
+}
+
+/// A constant window `&c[i - 1..=i]` whose range moves with the loop, carried into the
+/// next iteration through a slice variable.
+#[derive_frule]
+fn carried_window(x: &[f64]) -> f64 {
+    let c = [1.0, 2.0, 3.0, 4.0];
+    let mut s: &[f64] = x;
+    let mut acc = 0.0;
+    for i in 1..4 {
+        acc += s[0] * x[0];
+        s = &c[i - 1..=i];
+    }
+    acc + s[1]
+}
+
+/// Growing prefixes `&c[..i]` of a local `Vec`, carried and passed to a rule.
+#[derive_frule]
+#[allow(clippy::useless_vec)] // a `Vec` is the case under test
+fn carried_prefix(x: &[f64]) -> f64 {
+    let c = vec![1.0, 2.0, 3.0];
+    let mut s: &[f64] = x;
+    let mut acc = 0.0;
+    for i in 1..=3 {
+        acc += total(s) * x[1];
+        s = &c[..i];
+    }
+    acc + total(s)
+}
+
+/// Elements `&c[i]` of a loop's `i`, carried through a reference variable.
+#[derive_frule]
+fn carried_element(x: &[f64]) -> f64 {
+    let c = [1.0, 2.0, 3.0, 4.0];
+    let mut r: &f64 = &x[0];
+    let mut acc = 0.0;
+    for i in 1..4 {
+        acc += *r * x[1];
+        r = &c[i];
+    }
+    acc + *r
+}
+
+/// Suffixes `&w[i..]` of an `inactive` parameter, carried.
+#[derive_frule(inactive(w))]
+fn carried_suffix(x: &[f64], w: &[f64]) -> f64 {
+    let mut s: &[f64] = x;
+    let mut acc = 0.0;
+    for i in 0..2 {
+        acc += s[0] * s[1];
+        s = &w[i..];
+    }
+    acc
+}
+
+/// A local `Vec` that grows in the loop, merged whole and as a suffix with an active
+/// slice: each iteration's zero tangent has that iteration's length.
+#[derive_frule]
+fn growing_buffer(x: &[f64]) -> f64 {
+    let mut c: Vec<f64> = Vec::new();
+    let mut acc = 0.0;
+    for i in 0..3 {
+        c.push(i as f64 + 1.0);
+        let s: &[f64] = if x[1] > 0.0 { &c } else { x };
+        let t: &[f64] = if x[1] > 0.0 { &c[i..] } else { x };
+        acc += x[0] * total(s) + t[0] * x[1];
+    }
+    acc
 }
 
 /// The rule's value is the primal's, at points on both sides of every branch.
@@ -240,4 +309,47 @@ fn slice_variable_reassigned_in_a_loop() {
         gradient(reassign_active_in_loop {}, &[1.0, 0.5]),
         (0.5, vec![0.5, 1.0])
     );
+}
+
+#[test]
+fn constant_sub_slices_carried_across_iterations() {
+    // x₀² + 1·x₀ + 2·x₀ + 4
+    let x = [1.5, -2.0];
+    let (v, g) = gradient(carried_window {}, &x);
+    assert_eq!(v, carried_window(&x));
+    assert_eq!(v, x[0] * x[0] + 3.0 * x[0] + 4.0);
+    assert_eq!(g, [2.0 * x[0] + 3.0, 0.0]);
+    // (x₀ + x₁)x₁ + 1·x₁ + 3·x₁ + 6
+    let (v, g) = gradient(carried_prefix {}, &x);
+    assert_eq!(v, carried_prefix(&x));
+    assert_eq!(v, (x[0] + x[1]) * x[1] + 4.0 * x[1] + 6.0);
+    assert_eq!(g, [x[1], x[0] + 2.0 * x[1] + 4.0]);
+    let (_, _, h) = hessian(carried_prefix {}, &x);
+    assert_eq!(h.to_rows(), [[0.0, 1.0], [1.0, 2.0]]);
+    // x₀x₁ + 2x₁ + 3x₁ + 4
+    let (v, g) = gradient(carried_element {}, &x);
+    assert_eq!(v, carried_element(&x));
+    assert_eq!(v, x[0] * x[1] + 5.0 * x[1] + 4.0);
+    assert_eq!(g, [x[1], x[0] + 5.0]);
+    // x₀x₁ + w₀w₁
+    let w = [2.0, 3.0, 5.0];
+    let (v, g) = gradient(bind(carried_suffix {}, (Wrt, Inactive(&w[..]))), &x);
+    assert_eq!(v, carried_suffix(&x, &w));
+    assert_eq!(v, x[0] * x[1] + 6.0);
+    assert_eq!(g, [x[1], x[0]]);
+}
+
+#[test]
+fn zero_tangents_follow_a_buffer_that_grows() {
+    // x₀(1 + 3 + 6) + (1 + 2 + 3)x₁ for x₁ > 0
+    let x = [1.5, 2.0];
+    let (v, g) = gradient(growing_buffer {}, &x);
+    assert_eq!(v, growing_buffer(&x));
+    assert_eq!(v, 10.0 * x[0] + 6.0 * x[1]);
+    assert_eq!(g, [10.0, 6.0]);
+    // 3x₀(x₀ + x₁) + 3x₀x₁ for x₁ ≤ 0
+    let x = [1.5, -2.0];
+    let (v, g) = gradient(growing_buffer {}, &x);
+    assert_eq!(v, growing_buffer(&x));
+    assert_eq!(g, [6.0 * x[0] + 6.0 * x[1], 6.0 * x[0]]);
 }

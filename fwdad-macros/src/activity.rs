@@ -297,25 +297,8 @@ impl Analysis<'_> {
         }
     }
 
-    /// The value whose storage a place expression reaches: through references,
-    /// dereferences, fields and indexing, back to a local, parameter or loop value.
     fn root(&self, v: Value) -> Value {
-        match self.func.values[v].def {
-            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
-                InstKind::Ref { arg, .. }
-                | InstKind::Unary {
-                    op: UnOp::Deref,
-                    arg,
-                }
-                | InstKind::Field { base: arg, .. }
-                | InstKind::Index { base: arg, .. }
-                | InstKind::ElemRef { base: arg, .. }
-                | InstKind::FieldRef { base: arg, .. }
-                | InstKind::Slice { base: arg, .. } => self.root(*arg),
-                _ => v,
-            },
-            ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => v,
-        }
+        self.func.place_root(v)
     }
 }
 

@@ -218,8 +218,10 @@ impl Emitter<'_> {
     /// innermost loop body (or the function) in which its operands are defined, so that a
     /// promoted dual may leave a branch through its merge, and an iteration through a
     /// carried variable when its referent is defined outside the loop, while the cell is
-    /// still fresh whenever the promotion's shape may change (`&c[..i]` for a loop's `i`).
-    /// `None` for other values.
+    /// still fresh whenever the promotion's shape may change. A sub-slice `&c[..i]` or an
+    /// element `&c[i]` of a loop's `i` instead borrows its part of `c`'s zero tangent,
+    /// in a cell where `c` is defined (`part_of_base`), so that it too may be carried into
+    /// the next iteration. `None` for other values.
     fn promoted_arg(&mut self, v: Value) -> Option<TokenStream> {
         let cell = match self.func.values[v].def {
             ValueDef::Param(i) if self.func.params[i].inactive => {
@@ -229,26 +231,129 @@ impl Emitter<'_> {
             ValueDef::Inst(inst, 0) if self.is_shared_ref_inst(inst) => {
                 let cell = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
                 self.zero_bufs += 1;
-                let innermost = self.cells.len() - 1;
-                let scope = self
-                    .func
-                    .operands(inst)
-                    .iter()
-                    .map(|o| match self.func.values[*o].def {
-                        ValueDef::Param(_) => 0,
-                        _ => self.depth.get(o).copied().unwrap_or(innermost),
-                    })
-                    .max()
-                    .unwrap_or(0)
-                    .min(innermost);
+                let part = self.part_of_base(inst);
+                // A part's cell holds its base's zero tangent, so only the base decides
+                // where it lives; anything else depends on all its operands.
+                let scope = match &part {
+                    Some(p) => self.scope_of(&[p.base]),
+                    None => self.scope_of(&self.func.operands(inst)),
+                };
+                let scope = self.fresh_past_reshaping(scope, v);
                 self.cells[scope].push(cell.clone());
-                quote!(&#cell)
+                let (rt, mode, name) = (self.rt, self.mode, self.name(v));
+                let vspan = self.func.value_span(v);
+                return Some(match part {
+                    Some(Part {
+                        base,
+                        at,
+                        elem: false,
+                    }) => {
+                        let base = self.name(base);
+                        quote_spanned!(vspan=>
+                            #rt::Promoted::<_, #mode>::sub(&#base[..], #at, #name, &#cell))
+                    }
+                    Some(Part {
+                        base,
+                        at,
+                        elem: true,
+                    }) => {
+                        let base = self.name(base);
+                        quote_spanned!(vspan=>
+                            #rt::PromotedElem::<_, #mode>::new(&#base[..], #at, &#cell))
+                    }
+                    None => quote_spanned!(vspan=>
+                        #rt::Promoted::<_, #mode>::new(#name, &#cell)),
+                });
             }
             _ => return None,
         };
         let (rt, mode, name) = (self.rt, self.mode, self.name(v));
         let vspan = self.func.value_span(v);
         Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, #cell)))
+    }
+
+    /// The innermost scope (index into `cells`) in which all of `values` are defined.
+    fn scope_of(&self, values: &[Value]) -> usize {
+        let innermost = self.cells.len() - 1;
+        values
+            .iter()
+            .map(|o| match self.func.values[*o].def {
+                ValueDef::Param(_) => 0,
+                _ => self.depth.get(o).copied().unwrap_or(innermost),
+            })
+            .max()
+            .unwrap_or(0)
+            .min(innermost)
+    }
+
+    /// `scope`, or the body of a deeper enclosing loop that may change the referent of `v`
+    /// in place (`c.push(..)`, a store, a `&mut` borrow): the cell must be fresh in every
+    /// iteration of such a loop, or its zero tangent keeps the referent's first shape.
+    /// Nothing is lost: while a loop changes the referent, borrowck lets no reference
+    /// into it live on to the next iteration.
+    fn fresh_past_reshaping(&self, scope: usize, v: Value) -> usize {
+        let root = self.func.place_root(v);
+        let innermost = self.cells.len() - 1;
+        (scope + 1..=innermost)
+            .rev()
+            .find(|&k| {
+                let Some(&inst) = self.loops.get(k - 1) else {
+                    return false;
+                };
+                let body = match &self.func.insts[inst].kind {
+                    InstKind::Loop { body, .. } | InstKind::For { body, .. } => *body,
+                    _ => return false,
+                };
+                self.func.reshapes(body, root)
+            })
+            .unwrap_or(scope)
+    }
+
+    /// A shared reference to a part of a base whose zero tangent can be cut from the
+    /// base's: a sub-slice `&base[range]` with the range written out (`a..b`, `..b`, `a..`,
+    /// `a..=b`, `..`), or an element `&base[i]` whose index changes in a loop that the base
+    /// is defined outside of (elsewhere `&base[i]` stays a `Promoted` of its own, which
+    /// needs no slice of the base).
+    fn part_of_base(&self, inst: Inst) -> Option<Part> {
+        match self.func.insts[inst].kind {
+            InstKind::Slice {
+                base,
+                range,
+                mutable: false,
+            } => {
+                let ValueDef::Inst(r, 0) = self.func.values[range].def else {
+                    return None;
+                };
+                let InstKind::Range { start, .. } = self.func.insts[r].kind else {
+                    return None;
+                };
+                let at = match start {
+                    Some(s) => {
+                        let s = self.name(s);
+                        quote!(#s)
+                    }
+                    None => quote!(0),
+                };
+                Some(Part {
+                    base,
+                    at,
+                    elem: false,
+                })
+            }
+            InstKind::ElemRef {
+                base,
+                index,
+                mutable: false,
+            } if self.scope_of(&[index]) > self.scope_of(&[base]) => {
+                let i = self.name(index);
+                Some(Part {
+                    base,
+                    at: quote!(#i),
+                    elem: true,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
@@ -1157,4 +1262,13 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::Match { .. } => "match",
         InstKind::Poison => "poison",
     }
+}
+
+/// A promoted reference to a part of a base (`Emitter::part_of_base`).
+struct Part {
+    base: Value,
+    /// The sub-slice's start or the element's index.
+    at: TokenStream,
+    /// An element (`&base[i]`), not a sub-slice.
+    elem: bool,
 }

@@ -121,6 +121,10 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E
 #[doc(hidden)]
 pub struct Promoted<'a, X: PromoteRef<'a, S>, S: Mode> {
     value: X,
+    /// What the cell's zero tangent is built from: `value` itself, or the whole slice
+    /// that `value` is the sub-slice from `start` of ([`Promoted::sub`]).
+    whole: X,
+    start: usize,
     buffer: &'a OnceCell<X::Buffer>,
     mode: PhantomData<S>,
 }
@@ -131,6 +135,8 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> Promoted<'a, X, S> {
     pub fn new(value: X, buffer: &'a OnceCell<X::Buffer>) -> Self {
         Promoted {
             value,
+            whole: value,
+            start: 0,
             buffer,
             mode: PhantomData,
         }
@@ -139,8 +145,89 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> Promoted<'a, X, S> {
     /// The constant dual (allocating the zero tangent on first use).
     #[inline(always)]
     pub fn dual(self) -> Dual<X, X::TangentIn<S>> {
-        let value = self.value;
-        X::with_buffer(value, self.buffer.get_or_init(|| value.zero_buffer()))
+        let whole = self.whole;
+        X::with_buffer(
+            self.value,
+            self.buffer.get_or_init(|| whole.zero_buffer()),
+            self.start,
+        )
+    }
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode> Promoted<'a, &'a [E], S>
+where
+    E::TangentIn<S>: 'a,
+{
+    /// Wraps the sub-slice `value` of `whole` that starts at `start`; `buffer` receives
+    /// `whole`'s zero tangent, of which the dual borrows the same range. The cell can so
+    /// live as long as `whole` while the range changes: a sub-slice `&c[..i]` of a loop's
+    /// `i` may be carried into the next iteration.
+    #[inline(always)]
+    pub fn sub(
+        whole: &'a [E],
+        start: usize,
+        value: &'a [E],
+        buffer: &'a OnceCell<Vec<E::TangentIn<S>>>,
+    ) -> Self {
+        Promoted {
+            value,
+            whole,
+            start,
+            buffer,
+            mode: PhantomData,
+        }
+    }
+}
+
+/// A constant element reference `&whole[index]` passed to a rule: [`Promoted`] with the
+/// cell holding `whole`'s zero tangent, of which the dual borrows the same element, so
+/// that the cell can live as long as `whole` while the index changes (an element
+/// `&c[i]` of a loop's `i` may be carried into the next iteration).
+#[doc(hidden)]
+pub struct PromotedElem<'a, E: ZeroTangent, S: Mode> {
+    whole: &'a [E],
+    index: usize,
+    buffer: &'a OnceCell<Vec<E::TangentIn<S>>>,
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode> PromotedElem<'a, E, S> {
+    /// Wraps `&whole[index]`; `buffer` receives `whole`'s zero tangent if a dual is needed.
+    #[inline(always)]
+    pub fn new(whole: &'a [E], index: usize, buffer: &'a OnceCell<Vec<E::TangentIn<S>>>) -> Self {
+        PromotedElem {
+            whole,
+            index,
+            buffer,
+        }
+    }
+
+    /// The constant dual (allocating the zero tangent on first use).
+    #[inline(always)]
+    pub fn dual(self) -> Dual<&'a E, &'a E::TangentIn<S>> {
+        let whole = self.whole;
+        let buffer = self.buffer.get_or_init(|| {
+            whole
+                .iter()
+                .map(ZeroTangent::zero_tangent_in::<S>)
+                .collect()
+        });
+        Dual::new(&whole[self.index], &buffer[self.index])
+    }
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a E, &'a E::TangentIn<S>>>
+    for PromotedElem<'a, E, S>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a E, &'a E::TangentIn<S>> {
+        self.dual()
+    }
+}
+
+impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a E> for PromotedElem<'a, E, S> {
+    #[inline(always)]
+    fn coerce(self) -> &'a E {
+        &self.whole[self.index]
     }
 }
 

@@ -48,7 +48,7 @@ pub mod testing;
 
 pub use differentiable::{Differentiable, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
-pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, SelfByValue};
+pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, PromotedElem, SelfByValue};
 pub use real::Real;
 pub use tangent::{
     Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,

@@ -209,8 +209,9 @@ pub trait PromoteRef<'a, S: Mode>: Differentiable + Sized {
     type Buffer: 'a;
     /// Allocates it.
     fn zero_buffer(&self) -> Self::Buffer;
-    /// The constant dual borrowing it.
-    fn with_buffer(self, buffer: &'a Self::Buffer) -> Dual<Self, Self::TangentIn<S>>;
+    /// The constant dual borrowing it, or for a slice the part of it from `start` (the
+    /// buffer built for a longer slice that this one is a sub-slice of).
+    fn with_buffer(self, buffer: &'a Self::Buffer, start: usize) -> Dual<Self, Self::TangentIn<S>>;
 }
 
 impl<'a, P: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a P
@@ -221,7 +222,7 @@ where
     fn zero_buffer(&self) -> Self::Buffer {
         (**self).zero_tangent_in::<S>()
     }
-    fn with_buffer(self, buffer: &'a Self::Buffer) -> Dual<Self, Self::TangentIn<S>> {
+    fn with_buffer(self, buffer: &'a Self::Buffer, _: usize) -> Dual<Self, Self::TangentIn<S>> {
         Dual::new(self, buffer)
     }
 }
@@ -234,8 +235,8 @@ where
     fn zero_buffer(&self) -> Self::Buffer {
         self.iter().map(ZeroTangent::zero_tangent_in::<S>).collect()
     }
-    fn with_buffer(self, buffer: &'a Self::Buffer) -> Dual<Self, Self::TangentIn<S>> {
-        Dual::new(self, &buffer[..])
+    fn with_buffer(self, buffer: &'a Self::Buffer, start: usize) -> Dual<Self, Self::TangentIn<S>> {
+        Dual::new(self, &buffer[start..start + self.len()])
     }
 }
 

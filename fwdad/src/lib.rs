@@ -63,8 +63,8 @@ pub mod __private {
         some, store_deref, store_index, swap, tuple,
     };
     pub use fwdad_runtime::{
-        call, coerce_to, constant_in, Differentiable, Dual, Frule, MethodOf, Mode, Promoted, Real,
-        SelfByValue, ZeroTangent,
+        call, coerce_to, constant_in, Differentiable, Dual, Frule, MethodOf, Mode, Promoted,
+        PromotedElem, Real, SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand};

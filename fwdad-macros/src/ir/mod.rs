@@ -454,6 +454,76 @@ impl Function {
         false
     }
 
+    /// The value whose storage a place expression reaches: through references,
+    /// dereferences, fields and indexing, back to a local, parameter or loop value.
+    pub fn place_root(&self, v: Value) -> Value {
+        match self.values[v].def {
+            ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
+                InstKind::Ref { arg, .. }
+                | InstKind::Unary {
+                    op: UnOp::Deref,
+                    arg,
+                }
+                | InstKind::Field { base: arg, .. }
+                | InstKind::Index { base: arg, .. }
+                | InstKind::ElemRef { base: arg, .. }
+                | InstKind::FieldRef { base: arg, .. }
+                | InstKind::Slice { base: arg, .. } => self.place_root(*arg),
+                _ => v,
+            },
+            ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => v,
+        }
+    }
+
+    /// Whether `region` (with the regions nested in it) may change the storage of `root`
+    /// in place, and so the shape of its zero tangent: a store into it, a `&mut` borrow of
+    /// it, or a method call on it other than a known read-only one (`push`, `resize`, ...).
+    pub fn reshapes(&self, region: Region, root: Value) -> bool {
+        const READ_ONLY: &[&str] = &[
+            "len", "is_empty", "iter", "get", "first", "last", "contains", "as_slice", "to_vec",
+            "clone", "windows", "chunks",
+        ];
+        let mut todo = vec![region];
+        while let Some(r) = todo.pop() {
+            for &inst in &self.regions[r].insts {
+                let hit = match &self.insts[inst].kind {
+                    InstKind::Store { place, .. } => {
+                        let (Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _)) = place;
+                        self.place_root(*t) == root
+                    }
+                    InstKind::Ref { arg, mutable: true } => self.place_root(*arg) == root,
+                    InstKind::Slice {
+                        base,
+                        mutable: true,
+                        ..
+                    }
+                    | InstKind::ElemRef {
+                        base,
+                        mutable: true,
+                        ..
+                    }
+                    | InstKind::FieldRef {
+                        base,
+                        mutable: true,
+                        ..
+                    } => self.place_root(*base) == root,
+                    InstKind::MethodCall {
+                        receiver, method, ..
+                    } => {
+                        !READ_ONLY.contains(&method.to_string().as_str())
+                            && self.place_root(*receiver) == root
+                    }
+                    _ => false,
+                };
+                if hit {
+                    return true;
+                }
+                todo.extend(self.inst_regions(inst));
+            }
+        }
+        false
+    }
+
     /// The values a terminator reads.
     pub fn term_operands(&self, region: Region) -> Vec<Value> {
         match &self.regions[region].term {

@@ -1,6 +1,7 @@
-// A constant reference merged with an active one: its zero tangent's cell is declared
-// at the start of the loop body (fresh each iteration, alive past the `if`), and the
-// array reference reaches the annotated slice through `coerce_to`.
+// A constant sub-slice merged with an active slice: its zero tangent is the same range of
+// the array's, whose cell is declared where the array is (at function scope, alive past
+// the `if` and the iteration, built once), and the sub-slice reaches the annotated slice
+// through `coerce_to`.
 fn promoted_merge(x: &[f64]) -> f64 {
     let c = [1.0, 2.0, 3.0];
     let mut acc = 0.0;
