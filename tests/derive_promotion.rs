@@ -162,6 +162,20 @@ fn carried_element(x: &[f64]) -> f64 {
     acc + *r
 }
 
+/// An array read by element methods in the loop (`c[i].abs()`, which change nothing)
+/// while a reference to it is carried: its cell stays outside the loop.
+#[derive_frule]
+fn carried_while_read(x: &[f64]) -> f64 {
+    let c = [-1.0f64, 2.0];
+    let mut s: &[f64] = x;
+    let mut acc = 0.0;
+    for i in 0..2 {
+        acc += s[0] * x[1] + c[i].abs() * c.len() as f64;
+        s = &c;
+    }
+    acc
+}
+
 /// Suffixes `&w[i..]` of an `inactive` parameter, carried.
 #[derive_frule(inactive(w))]
 fn carried_suffix(x: &[f64], w: &[f64]) -> f64 {
@@ -331,6 +345,11 @@ fn constant_sub_slices_carried_across_iterations() {
     assert_eq!(v, carried_element(&x));
     assert_eq!(v, x[0] * x[1] + 5.0 * x[1] + 4.0);
     assert_eq!(g, [x[1], x[0] + 5.0]);
+    // x₀x₁ - x₁ + 2(1 + 2)
+    let (v, g) = gradient(carried_while_read {}, &x);
+    assert_eq!(v, carried_while_read(&x));
+    assert_eq!(v, x[0] * x[1] - x[1] + 6.0);
+    assert_eq!(g, [x[1], x[0] - 1.0]);
     // x₀x₁ + w₀w₁
     let w = [2.0, 3.0, 5.0];
     let (v, g) = gradient(bind(carried_suffix {}, (Wrt, Inactive(&w[..]))), &x);

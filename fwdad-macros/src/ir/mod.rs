@@ -477,11 +477,31 @@ impl Function {
 
     /// Whether `region` (with the regions nested in it) may change the storage of `root`
     /// in place, and so the shape of its zero tangent: a store into it, a `&mut` borrow of
-    /// it, or a method call on it other than a known read-only one (`push`, `resize`, ...).
+    /// it, or a method called on `root` itself other than a known read-only one (`push`,
+    /// `resize`, ...; a method of an element read by value, `c[0].abs()`, changes nothing).
     pub fn reshapes(&self, region: Region, root: Value) -> bool {
         const READ_ONLY: &[&str] = &[
-            "len", "is_empty", "iter", "get", "first", "last", "contains", "as_slice", "to_vec",
-            "clone", "windows", "chunks",
+            "len",
+            "is_empty",
+            "capacity",
+            "iter",
+            "get",
+            "first",
+            "last",
+            "contains",
+            "as_slice",
+            "to_vec",
+            "clone",
+            "windows",
+            "chunks",
+            "chunks_exact",
+            "rchunks",
+            "split_at",
+            "split_first",
+            "split_last",
+            "binary_search",
+            "starts_with",
+            "ends_with",
         ];
         let mut todo = vec![region];
         while let Some(r) = todo.pop() {
@@ -509,10 +529,7 @@ impl Function {
                     } => self.place_root(*base) == root,
                     InstKind::MethodCall {
                         receiver, method, ..
-                    } => {
-                        !READ_ONLY.contains(&method.to_string().as_str())
-                            && self.place_root(*receiver) == root
-                    }
+                    } => *receiver == root && !READ_ONLY.contains(&method.to_string().as_str()),
                     _ => false,
                 };
                 if hit {
