@@ -520,10 +520,8 @@ struct Body {
 /// bodies stay inline: nothing to gain, and a call and the caller's constants to lose
 /// (Rosenbrock's gradient at n = 10 ran 1.3× slower with every looping body out of line).
 fn out_of_line(func: &syn::ItemFn, ir: &ir::Function) -> bool {
-    if let Some(attr) = func.attrs.iter().find(|a| a.path().is_ident("inline")) {
-        return attr
-            .parse_args::<syn::Ident>()
-            .is_ok_and(|arg| arg == "never");
+    if let Some(hint) = user_inline(func) {
+        return hint.is_some_and(|arg| arg == "never");
     }
     let float_params: Vec<&syn::Ident> =
         func.sig.generics.type_params().map(|t| &t.ident).collect();
@@ -532,6 +530,12 @@ fn out_of_line(func: &syn::ItemFn, ir: &ir::Function) -> bool {
         syn::FnArg::Typed(t) => float_reference(&t.ty, &float_params),
     });
     takes_floats && ir.stores_in_loop()
+}
+
+/// The user's `#[inline]` on the primal, if any, with its argument (`always`, `never`).
+fn user_inline(func: &syn::ItemFn) -> Option<Option<syn::Ident>> {
+    let attr = func.attrs.iter().find(|a| a.path().is_ident("inline"))?;
+    Some(attr.parse_args::<syn::Ident>().ok())
 }
 
 fn mode_ident() -> syn::Ident {
@@ -761,10 +765,8 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
     };
     // The user's `#[inline(always)]` holds for the rule too; otherwise a hint, as for any
     // generic function.
-    let inline = match func.attrs.iter().find(|a| a.path().is_ident("inline")) {
-        Some(attr) if attr.parse_args::<syn::Ident>().is_ok_and(|a| a == "always") => {
-            quote!(#[inline(always)])
-        }
+    let inline = match user_inline(func) {
+        Some(Some(arg)) if arg == "always" => quote!(#[inline(always)]),
         _ => quote!(#[inline]),
     };
     let names = &sig.names;

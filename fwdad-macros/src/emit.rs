@@ -240,30 +240,19 @@ impl Emitter<'_> {
                 };
                 let scope = self.fresh_past_reshaping(scope, v);
                 self.cells[scope].push(cell.clone());
-                let (rt, mode, name) = (self.rt, self.mode, self.name(v));
+                let (rt, mode) = (self.rt, self.mode);
                 let vspan = self.func.value_span(v);
-                return Some(match part {
-                    Some(Part {
-                        base,
-                        at,
-                        elem: false,
-                    }) => {
-                        let base = self.name(base);
-                        quote_spanned!(vspan=>
-                            #rt::Promoted::<_, #mode>::sub(&#base[..], #at, #name, &#cell))
-                    }
-                    Some(Part {
-                        base,
-                        at,
-                        elem: true,
-                    }) => {
-                        let base = self.name(base);
+                if let Some(Part { base, at, elem }) = part {
+                    let (base, name) = (self.name(base), self.name(v));
+                    return Some(if elem {
                         quote_spanned!(vspan=>
                             #rt::PromotedElem::<_, #mode>::new(&#base[..], #at, &#cell))
-                    }
-                    None => quote_spanned!(vspan=>
-                        #rt::Promoted::<_, #mode>::new(#name, &#cell)),
-                });
+                    } else {
+                        quote_spanned!(vspan=>
+                            #rt::Promoted::<_, #mode>::sub(&#base[..], #at, #name, &#cell))
+                    });
+                }
+                quote!(&#cell)
             }
             _ => return None,
         };

@@ -205,12 +205,9 @@ impl<'a, E: ZeroTangent + 'a, S: Mode> PromotedElem<'a, E, S> {
     #[inline(always)]
     pub fn dual(self) -> Dual<&'a E, &'a E::TangentIn<S>> {
         let whole = self.whole;
-        let buffer = self.buffer.get_or_init(|| {
-            whole
-                .iter()
-                .map(ZeroTangent::zero_tangent_in::<S>)
-                .collect()
-        });
+        let buffer = self
+            .buffer
+            .get_or_init(|| PromoteRef::<S>::zero_buffer(&whole));
         Dual::new(&whole[self.index], &buffer[self.index])
     }
 }
