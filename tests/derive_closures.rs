@@ -395,3 +395,72 @@ fn max_by_with_inactive_data_and_a_counting_comparator() {
     assert_eq!(d.primal, 4.0 * 1.5 + 2.0 + 3.0 + 2.0);
     assert_eq!(d.tangent, 6.0);
 }
+
+/// A closure that mutates what it borrows, called in a `for` loop and, through another
+/// closure, in a `while` loop: `acc` and `n` are carried by the loops that call them.
+#[derive_frule]
+fn mutating_closures(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    let mut n = 0;
+    let mut add = |v: f64| {
+        acc += v * v;
+        n += 1;
+    };
+    for &v in x {
+        add(v);
+    }
+    let mut twice = |v: f64| {
+        add(v);
+        add(2.0 * v);
+    };
+    let mut i = 0;
+    while i < x.len() {
+        twice(x[i]);
+        i += 1;
+    }
+    acc / n as f64
+}
+
+#[test]
+fn closures_that_mutate_their_captures_inside_loops() {
+    // Σ x² + Σ (x² + 4x²) = 6 Σ x² over 3 len(x) calls: value 2 Σ x² / len, gradient
+    // 4 x / len.
+    let x = [1.0, -2.0, 0.5];
+    let dx = [0.5, 1.0, -1.0];
+    let r = mutating_closures_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(r.primal, mutating_closures(&x));
+    let len = x.len() as f64;
+    let want: f64 = x.iter().zip(&dx).map(|(v, t)| 4.0 * v * t / len).sum();
+    assert!((r.tangent - want).abs() < 1e-12, "{} {want}", r.tangent);
+    test_frule(
+        (x.to_vec(),),
+        |a| mutating_closures(&a.0),
+        |a, da| mutating_closures_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+}
+
+/// A borrowing closure sees the variables it saw where it was written, even when a name
+/// it uses is shadowed before the call (the call used to read the later `k`).
+#[derive_frule]
+fn shadowed_capture(x: f64) -> f64 {
+    let k = x * x;
+    let scale = |y: f64| y * k;
+    let k = 2.0;
+    let total = scale(3.0) + k;
+    let k = x;
+    total * k
+}
+
+#[test]
+fn borrowing_closures_see_the_variables_of_their_definition() {
+    // (3x² + 2) · x = 3x³ + 2x: derivative 9x² + 2.
+    let x = 1.5;
+    let r = shadowed_capture_frule(Dual::new(x, 1.0));
+    assert_eq!(r.primal, shadowed_capture(x));
+    assert_eq!(r.primal, (3.0 * x * x + 2.0) * x);
+    assert!(
+        (r.tangent - (9.0 * x * x + 2.0)).abs() < 1e-12,
+        "{}",
+        r.tangent
+    );
+}

@@ -42,7 +42,7 @@ pub(crate) enum LoopKind {
 impl Lowerer<'_> {
     pub(crate) fn lower_loop(&mut self, l: &syn::ExprLoop) -> Option<Value> {
         let label = l.label.as_ref().map(|l| l.name.ident.to_string());
-        let assigned = assigned_names(&l.body);
+        let assigned = self.loop_assigned(&l.body);
         self.lower_loop_with(label, LoopKind::Loop, None, assigned, l.span(), |lw, _| {
             lw.lower_block(&l.body)
         })
@@ -50,7 +50,7 @@ impl Lowerer<'_> {
 
     pub(crate) fn lower_while(&mut self, w: &syn::ExprWhile) -> Option<Value> {
         let label = w.label.as_ref().map(|l| l.name.ident.to_string());
-        let mut assigned = assigned_names(&w.body);
+        let mut assigned = self.loop_assigned(&w.body);
         let mut scan = AssignScan::default();
         scan.visit_expr(&w.cond);
         assigned.extend(scan.names);
@@ -87,7 +87,7 @@ impl Lowerer<'_> {
         }
         let label = f.label.as_ref().map(|l| l.name.ident.to_string());
         let iter = self.lower_expr(&f.expr)?;
-        let assigned = assigned_names(&f.body);
+        let assigned = self.loop_assigned(&f.body);
         let pat = &*f.pat;
         self.lower_loop_with(
             label,
@@ -269,6 +269,45 @@ impl Lowerer<'_> {
         }
         found
     }
+}
+
+impl Lowerer<'_> {
+    /// The names a loop over `block` may assign, its candidates for carried values: those
+    /// assigned in `block` and those assigned by the closures in scope it mentions (a
+    /// closure is inlined where it is called, so `add(v)` with `let mut add = |v| acc += v`
+    /// rebinds `acc` there), following closures that mention other closures.
+    pub(crate) fn loop_assigned(&self, block: &syn::Block) -> HashSet<String> {
+        let mut names = assigned_names(block);
+        let mut seen = HashSet::new();
+        let mut todo = mentioned_names(block);
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            if let Some(def) = self.lookup_closure(&name) {
+                let c = &def.expr;
+                let body: syn::Block = syn::parse_quote!({ #c; });
+                names.extend(assigned_names_in_closures(&body));
+                todo.extend(mentioned_names(&body));
+            }
+        }
+        names
+    }
+}
+
+/// Every single-identifier path in `block` (variables and called closures).
+fn mentioned_names(block: &syn::Block) -> Vec<String> {
+    struct Paths(Vec<String>);
+    impl<'ast> Visit<'ast> for Paths {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if let Some(id) = p.path.get_ident() {
+                self.0.push(id.to_string());
+            }
+        }
+    }
+    let mut paths = Paths(Vec::new());
+    paths.visit_block(block);
+    paths.0
 }
 
 /// Names assigned (`x = ..`, `x += ..`) anywhere in `block`: candidates for loop-carried

@@ -282,7 +282,7 @@ impl Lowerer<'_> {
         tail: Vec<Tail<'_>>,
         span: Span,
     ) -> Option<Value> {
-        let mut assigned = super::control::assigned_names(&f.body);
+        let mut assigned = self.loop_assigned(&f.body);
         assigned.extend(closure_assignments(&chain, &tail));
         let (seq, len) = self.prepare(chain, span)?;
         let range = self.counter_range(0, len, span);
@@ -340,8 +340,8 @@ impl Lowerer<'_> {
     /// Calls an adaptor's function on element shapes.
     fn apply(&mut self, f: &Func<'_>, args: Vec<Shape>, span: Span) -> Option<Value> {
         match f {
-            Func::Lambda(c) => self.inline_closure(c, &[], args, span),
-            Func::Bound(def) => self.inline_closure(&def.expr, &def.env, args, span),
+            Func::Lambda(c) => self.inline_closure(c, None, args, span),
+            Func::Bound(def) => self.inline_closure(&def.expr, Some(def), args, span),
             Func::Path(p) => {
                 let vals = args
                     .into_iter()
@@ -368,7 +368,7 @@ impl Lowerer<'_> {
     pub(crate) fn inline_closure(
         &mut self,
         c: &syn::ExprClosure,
-        env: &[(String, Value)],
+        def: Option<&super::ClosureDef>,
         args: Vec<Shape>,
         span: Span,
     ) -> Option<Value> {
@@ -384,8 +384,12 @@ impl Lowerer<'_> {
             return Some(self.poison(span));
         }
         let depth = self.scopes_len();
-        if !env.is_empty() {
-            self.push_env(env);
+        // A `move` closure sees the values it captured; one that borrows, the variables
+        // it saw where it was written (a literal in a chain is written here).
+        match def {
+            Some(def) if c.capture.is_some() => self.push_env(&def.env),
+            Some(def) => self.push_view(&def.visible),
+            None => {}
         }
         self.push_scope();
         for (pat, shape) in c.inputs.iter().zip(args) {

@@ -96,6 +96,20 @@ struct Binding {
     value: Value,
     /// For `let f = |..| ..;`: the closure, inlined where it is called.
     closure: Option<std::rc::Rc<ClosureDef>>,
+    /// Whether this binding is a variable of its own or stands for another one.
+    target: Target,
+}
+
+/// What a name's binding refers to. Inlining a closure that borrows its environment
+/// (not `move`) must see the variables it saw where it was written: a variable shadowed
+/// since then is reached through an [`Target::Alias`] (reads and writes go to it), and a
+/// name bound since then is [`Target::Hidden`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    Own,
+    /// The binding at `(scope, index)`, itself an [`Target::Own`].
+    Alias(usize, usize),
+    Hidden,
 }
 
 /// A closure bound by `let`: its syntax and, for `move` closures, the bindings it captured.
@@ -103,6 +117,9 @@ struct Binding {
 pub(crate) struct ClosureDef {
     pub(crate) expr: syn::ExprClosure,
     pub(crate) env: Vec<(String, Value)>,
+    /// For a closure that borrows: where each name it could see was bound
+    /// ([`Lowerer::visible`] where it was written).
+    pub(crate) visible: Vec<(String, (usize, usize))>,
 }
 
 /// An enclosing loop, for `break`/`continue` (see `lower::control`).
@@ -242,6 +259,7 @@ impl Lowerer<'_> {
                 name: name.to_string(),
                 value,
                 closure: None,
+                target: Target::Own,
             });
         }
     }
@@ -253,18 +271,36 @@ impl Lowerer<'_> {
                 name: name.to_string(),
                 value: placeholder,
                 closure: Some(std::rc::Rc::new(def)),
+                target: Target::Own,
             });
+        }
+    }
+
+    /// The position `(scope, index)` of the variable `name` refers to: its innermost
+    /// binding, or what that binding stands for ([`Target`]).
+    fn find(&self, name: &str) -> Option<(usize, usize)> {
+        let (s, i) = self
+            .scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(s, scope)| scope.iter().rposition(|b| b.name == name).map(|i| (s, i)))?;
+        self.resolve(s, i)
+    }
+
+    /// The variable the binding at `(s, i)` refers to (`None`: hidden).
+    fn resolve(&self, s: usize, i: usize) -> Option<(usize, usize)> {
+        match self.scopes[s][i].target {
+            Target::Own => Some((s, i)),
+            Target::Alias(s, i) => Some((s, i)),
+            Target::Hidden => None,
         }
     }
 
     /// The closure bound to `name`, if its innermost binding is one.
     pub(crate) fn lookup_closure(&self, name: &str) -> Option<std::rc::Rc<ClosureDef>> {
-        self.scopes
-            .iter()
-            .rev()
-            .flat_map(|s| s.iter().rev())
-            .find(|b| b.name == name)
-            .and_then(|b| b.closure.clone())
+        let (s, i) = self.find(name)?;
+        self.scopes[s][i].closure.clone()
     }
 
     /// The current bindings (innermost per name), for a `move` closure's capture.
@@ -283,29 +319,68 @@ impl Lowerer<'_> {
                     name: n.clone(),
                     value: *v,
                     closure: None,
+                    target: Target::Own,
                 })
                 .collect(),
         );
     }
 
-    pub(crate) fn lookup(&self, name: &str) -> Option<Value> {
-        self.scopes
-            .iter()
-            .rev()
-            .flat_map(|s| s.iter().rev())
-            .find(|b| b.name == name)
-            .map(|b| b.value)
-    }
-
-    /// Rebinds the innermost binding of `name` (an assignment). Returns false if unbound.
-    pub(crate) fn assign(&mut self, name: &str, value: Value) -> bool {
-        for scope in self.scopes.iter_mut().rev() {
-            if let Some(b) = scope.iter_mut().rev().find(|b| b.name == name) {
-                b.value = value;
-                return true;
+    /// Every visible name and the variable it refers to: what a closure written here sees.
+    pub(crate) fn visible(&self) -> Vec<(String, (usize, usize))> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for (s, scope) in self.scopes.iter().enumerate().rev() {
+            for (i, b) in scope.iter().enumerate().rev() {
+                if seen.insert(b.name.clone()) {
+                    if let Some(pos) = self.resolve(s, i) {
+                        out.push((b.name.clone(), pos));
+                    }
+                }
             }
         }
-        false
+        out
+    }
+
+    /// Pushes a scope that restores the view `visible` (see [`Target`]): an alias for each
+    /// name bound to another variable now, and a hidden binding for each name bound since.
+    pub(crate) fn push_view(&mut self, visible: &[(String, (usize, usize))]) {
+        let then: std::collections::HashMap<&str, (usize, usize)> =
+            visible.iter().map(|(n, p)| (n.as_str(), *p)).collect();
+        let mut scope = Vec::new();
+        for (name, now) in self.visible() {
+            let target = match then.get(name.as_str()) {
+                Some(&pos) if pos == now => continue,
+                Some(&(s, i)) => Target::Alias(s, i),
+                None => Target::Hidden,
+            };
+            let value = match target {
+                Target::Alias(s, i) => self.scopes[s][i].value,
+                _ => self.scopes[now.0][now.1].value,
+            };
+            scope.push(Binding {
+                name,
+                value,
+                closure: None,
+                target,
+            });
+        }
+        self.scopes.push(scope);
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<Value> {
+        let (s, i) = self.find(name)?;
+        Some(self.scopes[s][i].value)
+    }
+
+    /// Rebinds the variable `name` refers to (an assignment). Returns false if unbound.
+    pub(crate) fn assign(&mut self, name: &str, value: Value) -> bool {
+        match self.find(name) {
+            Some((s, i)) => {
+                self.scopes[s][i].value = value;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The current value of every visible name, innermost binding per name, outermost
@@ -314,9 +389,11 @@ impl Lowerer<'_> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         for (depth, scope) in self.scopes.iter().enumerate().rev() {
-            for b in scope.iter().rev() {
+            for (i, b) in scope.iter().enumerate().rev() {
                 if seen.insert(b.name.clone()) {
-                    out.push((b.name.clone(), depth, b.value));
+                    if let Some((s, i)) = self.resolve(depth, i) {
+                        out.push((b.name.clone(), depth, self.scopes[s][i].value));
+                    }
                 }
             }
         }
@@ -324,23 +401,27 @@ impl Lowerer<'_> {
         out
     }
 
+    /// The variable the binding of `name` at scope `depth` refers to.
+    fn find_at(&self, name: &str, depth: usize) -> Option<(usize, usize)> {
+        let i = self
+            .scopes
+            .get(depth)?
+            .iter()
+            .rposition(|b| b.name == name)?;
+        self.resolve(depth, i)
+    }
+
     /// Sets the binding of `name` at scope `depth` (restoring a snapshot).
     pub(crate) fn set_at(&mut self, name: &str, depth: usize, value: Value) {
-        if let Some(b) = self
-            .scopes
-            .get_mut(depth)
-            .and_then(|s| s.iter_mut().rev().find(|b| b.name == name))
-        {
-            b.value = value;
+        if let Some((s, i)) = self.find_at(name, depth) {
+            self.scopes[s][i].value = value;
         }
     }
 
     /// The value of the binding of `name` at scope `depth`.
     pub(crate) fn get_at(&self, name: &str, depth: usize) -> Value {
-        self.scopes
-            .get(depth)
-            .and_then(|s| s.iter().rev().find(|b| b.name == name))
-            .map(|b| b.value)
+        self.find_at(name, depth)
+            .map(|(s, i)| self.scopes[s][i].value)
             .or_else(|| self.lookup(name))
             .unwrap_or_else(|| crate::ir::entity::EntityRef::new(0))
     }

@@ -157,7 +157,7 @@ impl Lowerer<'_> {
                 );
             }
             syn::Expr::Index(ix) => {
-                let target = self.lower_expr(&ix.expr)?;
+                let target = self.lower_place(&ix.expr, true)?;
                 let index = self.lower_expr(&ix.index)?;
                 self.push(
                     InstKind::Store {
@@ -175,9 +175,11 @@ impl Lowerer<'_> {
         Some(())
     }
 
-    /// An expression in place context (the base of `[]`, `.field`, a method receiver, an
-    /// assignment target): a field is borrowed ([`InstKind::FieldRef`]) rather than moved
-    /// out, as Rust does for places.
+    /// An expression in place context (the base of `[]` or `.field`, an assignment
+    /// target's base, a mutating method's receiver): a field or an element is borrowed
+    /// ([`InstKind::FieldRef`], [`InstKind::ElemRef`]) rather than copied out, as Rust does
+    /// for places. So `a[i][j] = v` and `w[i].x += v` write into `a` and `w`, and
+    /// `rows[i][j]` reads a `Vec<Vec<f64>>` without copying its row.
     pub(crate) fn lower_place(&mut self, e: &syn::Expr, mutable: bool) -> Option<Value> {
         match strip(e) {
             syn::Expr::Field(f) => {
@@ -193,7 +195,31 @@ impl Lowerer<'_> {
                     f.span(),
                 ))
             }
+            syn::Expr::Index(ix) if !matches!(strip(&ix.index), syn::Expr::Range(_)) => {
+                let base = self.lower_place(&ix.expr, mutable)?;
+                let index = self.lower_expr(&ix.index)?;
+                let ty = TypeHint::Ref(Box::new(self.func.values[base].ty.element()));
+                Some(self.push(
+                    InstKind::ElemRef {
+                        base,
+                        index,
+                        mutable,
+                    },
+                    ty,
+                    ix.span(),
+                ))
+            }
             _ => self.lower_expr(e),
+        }
+    }
+
+    /// A method's receiver: a place ([`Self::lower_place`]) when the method may mutate
+    /// it; otherwise an element `x[i]` is read by value (`x[i].abs()` calls the rule of
+    /// `f64::abs`), its base still a place.
+    pub(crate) fn lower_receiver(&mut self, e: &syn::Expr, mutable: bool) -> Option<Value> {
+        match strip(e) {
+            syn::Expr::Index(_) if !mutable => self.lower_expr(e),
+            _ => self.lower_place(e, mutable),
         }
     }
 
@@ -250,23 +276,9 @@ impl Lowerer<'_> {
                 ));
             }
         }
-        if let syn::Expr::Field(_) = strip(&r.expr) {
+        if let syn::Expr::Field(_) | syn::Expr::Index(_) = strip(&r.expr) {
+            // `&x[i]`, `&s.f`: a borrowed place, not a reference to a copy.
             return self.lower_place(&r.expr, mutable);
-        }
-        if let syn::Expr::Index(ix) = strip(&r.expr) {
-            // `&x[i]`: a borrowed element, not a reference to a copy.
-            let base = self.lower_place(&ix.expr, mutable)?;
-            let index = self.lower_expr(&ix.index)?;
-            let ty = TypeHint::Ref(Box::new(self.func.values[base].ty.element()));
-            return Some(self.push(
-                InstKind::ElemRef {
-                    base,
-                    index,
-                    mutable,
-                },
-                ty,
-                span,
-            ));
         }
         let arg = self.lower_expr(&r.expr)?;
         Some(self.borrow(arg, mutable, span))
@@ -295,7 +307,7 @@ impl Lowerer<'_> {
             if let Some(def) = self.lookup_closure(&id.to_string()) {
                 let args = self.lower_exprs(c.args.iter())?;
                 let shapes = args.into_iter().map(super::iterate::Shape::Val).collect();
-                return self.inline_closure(&def.expr, &def.env, shapes, c.span());
+                return self.inline_closure(&def.expr, Some(&def), shapes, c.span());
             }
             if self.lookup(&id.to_string()).is_some() {
                 self.diag.error_spanned(

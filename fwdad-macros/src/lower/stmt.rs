@@ -76,10 +76,10 @@ impl Lowerer<'_> {
         if let (syn::Expr::Closure(c), syn::Pat::Ident(pi)) = (super::place::strip(&init.expr), pat)
         {
             if self.check_closure(c) {
-                let env = if c.capture.is_some() {
-                    self.capture_env()
+                let (env, visible) = if c.capture.is_some() {
+                    (self.capture_env(), Vec::new())
                 } else {
-                    Vec::new()
+                    (Vec::new(), self.visible())
                 };
                 let placeholder = self.unit(c.span());
                 self.bind_closure(
@@ -87,6 +87,7 @@ impl Lowerer<'_> {
                     super::ClosureDef {
                         expr: c.clone(),
                         env,
+                        visible,
                     },
                     placeholder,
                 );

@@ -1,0 +1,191 @@
+//! Places nested in places: `a[i][j] = v`, `w[i].x += v`, `rows[i][j]`, `m[i].push(v)`.
+//! Rust reads and writes these in place; lowering borrows each inner element (`ElemRef`)
+//! rather than copying it out, so a write reaches the outer buffer (it used to land in a
+//! copy and be lost, primal and tangent) and a `Vec<Vec<f64>>` row is not copied (which
+//! did not compile). Expected values and derivatives are written from the math.
+// Index loops, `&Vec<Vec<f64>>` and small `vec!`s as users write them.
+#![allow(clippy::needless_range_loop, clippy::ptr_arg, clippy::useless_vec)]
+use fwdad::prelude::*;
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct P {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Body {
+    pub pos: [f64; 2],
+    pub trail: Vec<f64>,
+}
+
+/// `a[1][0] = 3d`, then `a[1][0] · a[0][1]` with `a[0][1] = d²` added in place.
+#[derive_frule]
+fn nested_array(d: f64) -> f64 {
+    let mut a = [[0.0; 2]; 2];
+    a[1][0] = d * 3.0;
+    a[0][1] += d * d;
+    a[1][0] * a[0][1]
+}
+
+#[test]
+fn writes_to_an_element_of_an_element_reach_the_array() {
+    // 3d · d² = 3d³, derivative 9d².
+    let d = 1.5;
+    let r = nested_array_frule(Dual::new(d, 1.0));
+    assert_eq!(r.primal, nested_array(d));
+    assert_eq!(r.primal, 3.0 * d * d * d);
+    assert!((r.tangent - 9.0 * d * d).abs() < 1e-12, "{}", r.tangent);
+}
+
+/// A loop filling `m[i][j] = x_i x_j` in a local `Vec<Vec<f64>>`, a row grown by `push`,
+/// then `Σ_i m[i][i] + m[i][n]`.
+#[derive_frule]
+fn outer_trace(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut m = vec![vec![0.0; n]; n];
+    for i in 0..n {
+        for j in 0..n {
+            m[i][j] = x[i] * x[j];
+        }
+    }
+    let mut s = 0.0;
+    for i in 0..n {
+        m[i].push(x[i]);
+        s += m[i][i] + m[i][n];
+    }
+    s
+}
+
+#[test]
+fn rows_of_a_local_vec_of_vecs_are_written_and_grown_in_place() {
+    // Σ x_i² + x_i: gradient 2x_i + 1, so the derivative along dx is Σ (2x_i + 1) dx_i.
+    let x = [1.0, -2.0, 0.5];
+    let dx = [0.5, 1.0, -2.0];
+    let r = outer_trace_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(r.primal, outer_trace(&x));
+    assert_eq!(r.primal, x.iter().map(|v| v * v + v).sum::<f64>());
+    let want: f64 = x.iter().zip(&dx).map(|(v, t)| (2.0 * v + 1.0) * t).sum();
+    assert!((r.tangent - want).abs() < 1e-12, "{} {want}", r.tangent);
+}
+
+/// `trace(A)` of a `&Vec<Vec<f64>>` parameter, read as `a[i][i]`.
+#[derive_frule]
+fn trace(a: &Vec<Vec<f64>>) -> f64 {
+    let mut s = 0.0;
+    for i in 0..a.len() {
+        s += a[i][i];
+    }
+    s
+}
+
+#[test]
+fn rows_of_a_vec_of_vecs_parameter_are_read_without_copying() {
+    let a = vec![vec![1.0, 2.0], vec![3.0, 4.0]];
+    let da = vec![vec![0.5, 7.0], vec![9.0, -2.0]];
+    let r = trace_frule(Dual::new(&a, &da));
+    assert_eq!(r.primal, trace(&a));
+    assert_eq!((r.primal, r.tangent), (5.0, -1.5));
+}
+
+/// Writes through a `&mut [[f64; 2]]` parameter: `y[1][0] = 3d`, `y[0][1] *= d`.
+#[derive_frule]
+fn write_rows(y: &mut [[f64; 2]], d: f64) {
+    y[1][0] = 3.0 * d;
+    y[0][1] *= d;
+}
+
+#[test]
+fn writes_through_a_parameter_reach_the_caller_with_their_tangents() {
+    let (d, dd) = (2.0, 1.0);
+    let mut y = [[1.0, 5.0], [7.0, 11.0]];
+    let mut dy = [[0.0, 0.5], [1.0, 0.0]];
+    write_rows_frule(Dual::new(&mut y[..], &mut dy[..]), Dual::new(d, dd));
+    let mut want = [[1.0, 5.0], [7.0, 11.0]];
+    write_rows(&mut want, d);
+    assert_eq!(y, want);
+    // d(3d) = 3 dd; d(y01 · d) = dy01 · d + y01 · dd.
+    assert_eq!(dy, [[0.0, 0.5 * d + 5.0 * dd], [3.0 * dd, 0.0]]);
+}
+
+/// Fields of elements: `ps[i].x *= d` on a parameter, `w[i].y += d` and a tuple's
+/// `t[1].0 = ..` on locals.
+#[derive_frule]
+fn fields_of_elements(ps: &mut [P], d: f64) -> f64 {
+    for i in 0..ps.len() {
+        ps[i].x *= d;
+    }
+    let mut w = vec![P { x: 1.0, y: 2.0 }; 2];
+    w[1].y += d;
+    let mut t = vec![(0.0, 0.0); 2];
+    t[1].0 = d * d;
+    w[1].y * t[1].0
+}
+
+#[test]
+fn writes_to_fields_of_elements_reach_the_buffer() {
+    let (d, dd) = (3.0, 1.0);
+    let mut ps = [P { x: 2.0, y: 1.0 }, P { x: -1.0, y: 4.0 }];
+    let mut dps = [PTangent { x: 1.0, y: 0.0 }, PTangent { x: 0.0, y: 1.0 }];
+    let r = fields_of_elements_frule(Dual::new(&mut ps[..], &mut dps[..]), Dual::new(d, dd));
+    // (2 + d) d², derivative (4d + 3d²) dd.
+    let mut want = [P { x: 2.0, y: 1.0 }, P { x: -1.0, y: 4.0 }];
+    assert_eq!(r.primal, fields_of_elements(&mut want, d));
+    assert_eq!(r.primal, (2.0 + d) * d * d);
+    assert!((r.tangent - (4.0 * d + 3.0 * d * d) * dd).abs() < 1e-12);
+    assert_eq!(ps, [P { x: 2.0 * d, y: 1.0 }, P { x: -d, y: 4.0 }]);
+    // d(x · d) = dx · d + x · dd.
+    assert_eq!(dps[0].x, 1.0 * d + 2.0 * dd);
+    assert_eq!(dps[1].x, -dd);
+    assert_eq!((dps[0].y, dps[1].y), (0.0, 1.0));
+}
+
+/// A field of a non-`Copy` element, then an element of that field:
+/// `bodies[i].pos[0] += v · dt`, `bodies[i].trail.push(..)`.
+#[derive_frule]
+fn drift(bodies: &mut Vec<Body>, v: f64, dt: f64) -> f64 {
+    for i in 0..bodies.len() {
+        bodies[i].pos[0] += v * dt;
+        let p = bodies[i].pos[0];
+        bodies[i].trail.push(p);
+    }
+    bodies[0].pos[0] * bodies[1].trail[0]
+}
+
+#[test]
+fn fields_of_non_copy_elements_are_written_in_place() {
+    let mk = || {
+        vec![
+            Body {
+                pos: [1.0, 0.0],
+                trail: vec![],
+            },
+            Body {
+                pos: [2.0, 0.0],
+                trail: vec![],
+            },
+        ]
+    };
+    let zero = || BodyTangent {
+        pos: [0.0; 2],
+        trail: vec![],
+    };
+    let (v, dt) = (0.5, 2.0);
+    let mut b = mk();
+    let mut db = vec![zero(), zero()];
+    let r = drift_frule(
+        Dual::new(&mut b, &mut db),
+        Dual::new(v, 1.0),
+        Dual::constant(dt),
+    );
+    let mut want = mk();
+    assert_eq!(r.primal, drift(&mut want, v, dt));
+    assert_eq!(b, want);
+    // (1 + v dt)(2 + v dt): derivative in v is dt (2 + v dt) + dt (1 + v dt).
+    let deriv = dt * (2.0 + v * dt) + dt * (1.0 + v * dt);
+    assert!((r.tangent - deriv).abs() < 1e-12, "{} {deriv}", r.tangent);
+    assert_eq!(
+        (db[0].trail.clone(), db[1].trail.clone()),
+        (vec![dt], vec![dt])
+    );
+}
