@@ -132,3 +132,23 @@ fn local_non_differentiable_function() {
         },
     );
 }
+
+/// An index from a non-differentiable function, computed with as an integer once its type
+/// is written (the rule keeps the call's value; without the type it is a `Dual`).
+#[derive_frule]
+fn neighbours_of_peak(x: &[f64]) -> f64 {
+    let i: usize = argmax(x);
+    let n = x.len();
+    x[(i + 1) % n] * x[(i + n - 1) % n]
+}
+
+#[test]
+fn an_integer_result_with_its_type_written_is_an_integer() {
+    // The peak is x[1]: the product of x[2] and x[0], derivative dx[2]·x[0] + x[2]·dx[0].
+    let x = [0.5, 3.0, 1.5, -2.0];
+    let dx = [1.0, 7.0, 0.25, 9.0];
+    let r = neighbours_of_peak_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(r.primal, neighbours_of_peak(&x));
+    assert_eq!(r.primal, 1.5 * 0.5);
+    assert_eq!(r.tangent, 0.25 * 0.5 + 1.5 * 1.0);
+}

@@ -636,7 +636,14 @@ impl Emitter<'_> {
             }
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
-                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker {}, (#(#args,)*)))
+                let call =
+                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker {}, (#(#args,)*)));
+                // A result typed as non-differentiable (`let i: usize = argmax(x);`) is
+                // inactive: keep its value.
+                match data.results.first() {
+                    Some(&r) if !self.is(r) => quote_spanned!(span=> #call.primal),
+                    _ => call,
+                }
             }
             (
                 InstKind::MethodCall {
