@@ -1,4 +1,5 @@
-//! Places nested in places: `a[i][j] = v`, `w[i].x += v`, `rows[i][j]`, `m[i].push(v)`.
+//! Places nested in places: `a[i][j] = v`, `w[i].x += v`, `rows[i][j]`, `m[i].push(v)`;
+//! integer fields of differentiated structs.
 //! Rust reads and writes these in place; lowering borrows each inner element (`ElemRef`)
 //! rather than copying it out, so a write reaches the outer buffer (it used to land in a
 //! copy and be lost, primal and tangent) and a `Vec<Vec<f64>>` row is not copied (which
@@ -188,4 +189,39 @@ fn fields_of_non_copy_elements_are_written_in_place() {
         (db[0].trail.clone(), db[1].trail.clone()),
         (vec![dt], vec![dt])
     );
+}
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Counted {
+    pub k: f64,
+    pub n: usize,
+}
+
+/// Arithmetic on an integer field of a differentiated struct stays integer arithmetic:
+/// `p.n + 1` (an integer operand makes the other one an integer, as in Rust) and
+/// `p.n += 1` through `&mut`.
+#[derive_frule]
+fn count_up(p: &mut Counted, dt: f64) -> f64 {
+    let m = p.n + 1;
+    p.n += 2;
+    p.k *= dt;
+    p.k * (m * p.n) as f64
+}
+
+#[test]
+fn integer_fields_of_a_struct_compute_as_integers() {
+    let (k, n, dt) = (2.0, 3, 0.5);
+    let mut p = Counted { k, n };
+    let mut dp = CountedTangent {
+        k: 1.0,
+        n: NoTangent,
+    };
+    let r = count_up_frule(Dual::new(&mut p, &mut dp), Dual::new(dt, 0.25));
+    let mut want = Counted { k, n };
+    assert_eq!(r.primal, count_up(&mut want, dt));
+    assert_eq!(p, want);
+    // k dt (n + 1)(n + 2): derivative (dk dt + k ddt)(n + 1)(n + 2); dk becomes dk dt + k ddt.
+    let dk = 1.0 * dt + k * 0.25;
+    assert_eq!(dp.k, dk);
+    assert_eq!(r.tangent, dk * 20.0);
 }

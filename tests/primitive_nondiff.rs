@@ -142,6 +142,23 @@ fn neighbours_of_peak(x: &[f64]) -> f64 {
     x[(i + 1) % n] * x[(i + n - 1) % n]
 }
 
+/// The same without the type: an integer operand (`1`, `x.len()`) makes `i + 1` integer
+/// arithmetic, which reads the call's value.
+#[derive_frule]
+fn after_peak(x: &[f64]) -> f64 {
+    let i = argmax(x);
+    x[(i + 1) % x.len()] - x[i]
+}
+
+#[test]
+fn an_integer_result_is_an_integer_in_integer_arithmetic() {
+    let x = [0.5, 3.0, 1.5, -2.0];
+    let dx = [1.0, 7.0, 0.25, 9.0];
+    let r = after_peak_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(r.primal, after_peak(&x));
+    assert_eq!((r.primal, r.tangent), (1.5 - 3.0, 0.25 - 7.0));
+}
+
 #[test]
 fn an_integer_result_with_its_type_written_is_an_integer() {
     // The peak is x[1]: the product of x[2] and x[0], derivative dx[2]·x[0] + x[2]·dx[0].

@@ -353,7 +353,9 @@ impl Lowerer<'_> {
             TypeHint::Bool
         } else if *lt == TypeHint::Float || *rt == TypeHint::Float {
             TypeHint::Float
-        } else if *lt == TypeHint::Int && *rt == TypeHint::Int {
+        } else if *lt == TypeHint::Int || *rt == TypeHint::Int {
+            // Rust has no mixed integer-float arithmetic: with one side an integer (a
+            // literal `1`, a `usize` parameter), both are (`p.n + 1` on a struct's field).
             TypeHint::Int
         } else if *lt == TypeHint::Bool && *rt == TypeHint::Bool {
             TypeHint::Bool
