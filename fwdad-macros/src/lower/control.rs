@@ -269,61 +269,55 @@ impl Lowerer<'_> {
         }
         found
     }
-}
 
-impl Lowerer<'_> {
     /// The names a loop over `block` may assign, its candidates for carried values: those
     /// assigned in `block` and those assigned by the closures in scope it mentions (a
     /// closure is inlined where it is called, so `add(v)` with `let mut add = |v| acc += v`
     /// rebinds `acc` there), following closures that mention other closures.
     pub(crate) fn loop_assigned(&self, block: &syn::Block) -> HashSet<String> {
         let mut names = assigned_names(block);
+        let mut paths = Paths::default();
+        paths.visit_block(block);
         let mut seen = HashSet::new();
-        let mut todo = mentioned_names(block);
-        while let Some(name) = todo.pop() {
+        while let Some(name) = paths.0.pop() {
             if !seen.insert(name.clone()) {
                 continue;
             }
             if let Some(def) = self.lookup_closure(&name) {
-                let c = &def.expr;
-                let body: syn::Block = syn::parse_quote!({ #c; });
-                names.extend(assigned_names_in_closures(&body));
-                todo.extend(mentioned_names(&body));
+                names.extend(assigned_in_closure(&def.expr));
+                paths.visit_expr_closure(&def.expr);
             }
         }
         names
     }
 }
 
-/// Every single-identifier path in `block` (variables and called closures).
-fn mentioned_names(block: &syn::Block) -> Vec<String> {
-    struct Paths(Vec<String>);
-    impl<'ast> Visit<'ast> for Paths {
-        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-            if let Some(id) = p.path.get_ident() {
-                self.0.push(id.to_string());
-            }
+/// The single-identifier paths visited (variables and called closures).
+#[derive(Default)]
+struct Paths(Vec<String>);
+
+impl<'ast> Visit<'ast> for Paths {
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if let Some(id) = p.path.get_ident() {
+            self.0.push(id.to_string());
         }
     }
-    let mut paths = Paths(Vec::new());
-    paths.visit_block(block);
-    paths.0
+}
+
+/// Names assigned by the body of `c` (the locals it mutates when inlined).
+pub(crate) fn assigned_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
+    let mut scan = AssignScan {
+        names: HashSet::new(),
+        enter_closures: true,
+    };
+    scan.visit_expr_closure(c);
+    scan.names
 }
 
 /// Names assigned (`x = ..`, `x += ..`) anywhere in `block`: candidates for loop-carried
 /// values. Over-approximating is harmless: an unchanged carried value passes through.
 pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
     let mut scan = AssignScan::default();
-    scan.visit_block(block);
-    scan.names
-}
-
-/// Names assigned inside the closures written in `block`.
-pub(crate) fn assigned_names_in_closures(block: &syn::Block) -> HashSet<String> {
-    let mut scan = AssignScan {
-        names: HashSet::new(),
-        enter_closures: true,
-    };
     scan.visit_block(block);
     scan.names
 }

@@ -477,7 +477,7 @@ impl Lowerer<'_> {
             let cmp = consumer_fn?;
             let mut assigned = closure_assignments(&chain, &tail);
             if let Func::Lambda(c) = &cmp {
-                assigned.extend(closure_body_assignments(c));
+                assigned.extend(super::control::assigned_in_closure(c));
             }
             let span = m.span();
             let (seq, len) = if tail.is_empty() {
@@ -607,7 +607,7 @@ impl Lowerer<'_> {
         let span = m.span();
         let mut assigned = closure_assignments(&chain, &tail);
         if let Some(Func::Lambda(c)) = &f {
-            assigned.extend(closure_body_assignments(c));
+            assigned.extend(super::control::assigned_in_closure(c));
         }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
         let (seq, len) = self.prepare(chain, span)?;
@@ -1064,10 +1064,10 @@ fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections
     let mut out = std::collections::HashSet::new();
     let mut add = |f: &Func<'_>| {
         if let Func::Lambda(c) = f {
-            out.extend(closure_body_assignments(c));
+            out.extend(super::control::assigned_in_closure(c));
         }
         if let Func::Bound(d) = f {
-            out.extend(closure_body_assignments(&d.expr));
+            out.extend(super::control::assigned_in_closure(&d.expr));
         }
     };
     fn walk<'e>(c: &Chain<'e>, add: &mut dyn FnMut(&Func<'e>)) {
@@ -1096,11 +1096,4 @@ fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections
         }
     }
     out
-}
-
-fn closure_body_assignments(c: &syn::ExprClosure) -> std::collections::HashSet<String> {
-    let block: syn::Block = syn::parse_quote!({ #c; });
-    let mut names = super::control::assigned_names_in_closures(&block);
-    names.extend(super::control::assigned_names(&block));
-    names
 }

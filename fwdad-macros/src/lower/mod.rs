@@ -325,20 +325,29 @@ impl Lowerer<'_> {
         );
     }
 
-    /// Every visible name and the variable it refers to: what a closure written here sees.
-    pub(crate) fn visible(&self) -> Vec<(String, (usize, usize))> {
+    /// The innermost binding of every name, innermost scope first: its name, its scope
+    /// and the variable it refers to (hidden names left out).
+    fn innermost(&self) -> Vec<(String, usize, (usize, usize))> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for (s, scope) in self.scopes.iter().enumerate().rev() {
+        for (depth, scope) in self.scopes.iter().enumerate().rev() {
             for (i, b) in scope.iter().enumerate().rev() {
-                if seen.insert(b.name.clone()) {
-                    if let Some(pos) = self.resolve(s, i) {
-                        out.push((b.name.clone(), pos));
+                if seen.insert(b.name.as_str()) {
+                    if let Some(pos) = self.resolve(depth, i) {
+                        out.push((b.name.clone(), depth, pos));
                     }
                 }
             }
         }
         out
+    }
+
+    /// Every visible name and the variable it refers to: what a closure written here sees.
+    pub(crate) fn visible(&self) -> Vec<(String, (usize, usize))> {
+        self.innermost()
+            .into_iter()
+            .map(|(name, _, pos)| (name, pos))
+            .collect()
     }
 
     /// Pushes a scope that restores the view `visible` (see [`Target`]): an alias for each
@@ -353,10 +362,8 @@ impl Lowerer<'_> {
                 Some(&(s, i)) => Target::Alias(s, i),
                 None => Target::Hidden,
             };
-            let value = match target {
-                Target::Alias(s, i) => self.scopes[s][i].value,
-                _ => self.scopes[now.0][now.1].value,
-            };
+            // Reads and writes follow `target`; `value` is never read.
+            let value = self.scopes[now.0][now.1].value;
             scope.push(Binding {
                 name,
                 value,
@@ -386,17 +393,11 @@ impl Lowerer<'_> {
     /// The current value of every visible name, innermost binding per name, outermost
     /// scope first: what a branch or loop may change.
     pub(crate) fn snapshot(&self) -> Vec<(String, usize, Value)> {
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for (depth, scope) in self.scopes.iter().enumerate().rev() {
-            for (i, b) in scope.iter().enumerate().rev() {
-                if seen.insert(b.name.clone()) {
-                    if let Some((s, i)) = self.resolve(depth, i) {
-                        out.push((b.name.clone(), depth, self.scopes[s][i].value));
-                    }
-                }
-            }
-        }
+        let mut out: Vec<_> = self
+            .innermost()
+            .into_iter()
+            .map(|(name, depth, (s, i))| (name, depth, self.scopes[s][i].value))
+            .collect();
         out.reverse();
         out
     }
