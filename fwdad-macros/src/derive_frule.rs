@@ -80,7 +80,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
-            let out = emit_items(&func, &sig, &body, &rt);
+            let out = emit_items(&func, &sig, &body, &rt, true);
             if args.dump || dump_requested(&func.sig.ident) {
                 eprintln!("==== emitted ====\n{}", pretty(&out));
             }
@@ -149,7 +149,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             let sig = check_signature(&func.sig, &mut diag, true);
             let body = pipeline(&func, &args, &[], &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
-                items.extend(emit_items(&func, &sig, &body, &rt));
+                items.extend(emit_items(&func, &sig, &body, &rt, false));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
                 if takes_self_by_value(m) {
                     // `SelfByValue` converts the receiver to the owned `Self` dual.
@@ -704,8 +704,15 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
     mentions(ty, |t| matches!(t, syn::Type::Ptr(_)))
 }
 
-/// The marker struct, the `Frule` impl, and the `_frule` wrapper.
-fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> TokenStream {
+/// The marker struct, the `Frule` impl, and the `_frule` wrapper; `free` for a free
+/// function (not a method).
+fn emit_items(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    body: &Body,
+    rt: &TokenStream,
+    free: bool,
+) -> TokenStream {
     let vis = &func.vis;
     let name = &func.sig.ident;
     let mode = mode_ident();
@@ -746,6 +753,16 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
+    // Calls in other derived bodies go to the marker struct; a mention from the (always
+    // live) impl keeps rustc from calling a free function that is otherwise only
+    // differentiated never used. Generic ones would need their parameters named.
+    let mentions_primal = (free
+        && type_params.is_empty()
+        && !func.sig.inputs.iter().any(|a| match a {
+            syn::FnArg::Typed(t) => mentions(&t.ty, |t| matches!(t, syn::Type::ImplTrait(_))),
+            syn::FnArg::Receiver(_) => true,
+        }))
+    .then(|| quote!(let _ = #name;));
     let body = match body.out_of_line {
         true => emit_body_fn(
             sig,
@@ -796,6 +813,7 @@ fn emit_items(func: &syn::ItemFn, sig: &Sig, body: &Body, rt: &TokenStream) -> T
             #inline
             #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
             fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
+                #mentions_primal
                 #body
             }
         }

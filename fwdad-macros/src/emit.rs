@@ -46,6 +46,7 @@ pub fn emit_body(
         owned_roots: Default::default(),
         cells: vec![Vec::new()],
         depth: Default::default(),
+        elem_at: false,
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -74,6 +75,9 @@ pub fn emit_body(
     };
     // Declared only when used: an unused cell's type could not be inferred.
     out.extend(e.take_cells());
+    if e.elem_at {
+        out.extend(quote!(use #rt::ElemAt as _;));
+    }
     out.extend(body);
     out
 }
@@ -106,6 +110,9 @@ struct Emitter<'a> {
     cells: Vec<Vec<syn::Ident>>,
     /// The scope (index into `cells`) each emitted value is defined in.
     depth: std::collections::HashMap<Value, usize>,
+    /// Whether `&x[i]` or `&x[a..b]` is read through `ElemAt` (with autoref), whose
+    /// import the body then needs.
+    elem_at: bool,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -357,6 +364,7 @@ impl Emitter<'_> {
                 InstKind::Ref { mutable: true, .. }
                     | InstKind::Slice { mutable: true, .. }
                     | InstKind::ElemRef { mutable: true, .. }
+                    | InstKind::FieldRef { mutable: true, .. }
             ),
             ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
         }
@@ -723,8 +731,13 @@ impl Emitter<'_> {
                 let a = &args[0];
                 quote_spanned!(span=> #rt::array([#a; #len]))
             }
-            (InstKind::Field { member, .. }, Form::Field) => {
-                let b = &args[0];
+            (InstKind::Field { base, member }, Form::Field) => {
+                // Through a `&mut` dual, the field itself, not a reborrow of the whole
+                // dual: `self.k` is read while `self.v` is borrowed, as in Rust.
+                let b = match self.is_mut_ref(*base) {
+                    true => self.name(*base).into_token_stream(),
+                    false => args[0].clone(),
+                };
                 quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
             }
             (_, Form::Index) => {
@@ -739,7 +752,8 @@ impl Emitter<'_> {
                 if *mutable {
                     quote_spanned!(span=> #rt::slice_mut(&mut #b, #r))
                 } else {
-                    quote_spanned!(span=> #b.slice(#r))
+                    self.elem_at = true;
+                    quote_spanned!(span=> #b.sub_slice(#r))
                 }
             }
             (InstKind::ElemRef { base, mutable, .. }, Form::ElemRef) => {
@@ -749,7 +763,8 @@ impl Emitter<'_> {
                 if *mutable {
                     quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
                 } else {
-                    quote_spanned!(span=> #b.at(#i))
+                    self.elem_at = true;
+                    quote_spanned!(span=> #b.elem_at(#i))
                 }
             }
             (InstKind::Ref { mutable, .. }, Form::Ref) => {

@@ -109,6 +109,45 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E
     }
 }
 
+// A `&mut` argument where the parameter is shared: Rust's `&mut T` to `&T` coercion
+// (`sum(y)` with `y: &mut [f64]`), also combined with the unsizing ones above.
+
+impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a P, &'a T>>
+    for Dual<&'a mut P, &'a mut T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(&*self.primal, &*self.tangent)
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a mut [E], &'a mut [T]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&*self.primal, &*self.tangent)
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a mut Vec<E>, &'a mut Vec<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a mut [E; N], &'a mut [T; N]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
 // Parameters declared `#[derive_frule(inactive(..))]` take borrowed data as the plain
 // reference. Only constants reach them: generated code passes a constant shared reference
 // as `Promoted`, which converts to the plain reference for free and builds its zero

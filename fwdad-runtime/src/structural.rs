@@ -364,6 +364,74 @@ impl<'a, E: Differentiable + 'a, TE: 'a> Dual<&'a mut [E], &'a mut [TE]> {
     }
 }
 
+/// `&x[i]` and `&x[range]` of a slice-like dual, as generated code reads them (with
+/// autoref: `x.elem_at(i)`). A dual of a shared borrow (`&'a [E]`, `&'a Vec<E>`,
+/// `&'a [E; N]`) is taken by value and the result borrows for `'a`, what `x` borrows, so a
+/// rule can return it (`fn f<'a>(x: &'a [f64]) -> &'a f64 { &x[1] }`); any other
+/// slice-like dual is borrowed itself.
+pub trait ElemAt<'a>: Sized {
+    /// Primal element type.
+    type Elem: Differentiable + 'a;
+    /// Tangent element type.
+    type TElem: 'a;
+    /// Both element slices, for `'a`.
+    fn both(self) -> (&'a [Self::Elem], &'a [Self::TElem]);
+
+    /// The dual of element `i`.
+    ///
+    /// # Panics
+    /// If `i` is out of bounds, as indexing the primal slice would.
+    #[inline(always)]
+    fn elem_at(self, i: usize) -> Dual<&'a Self::Elem, &'a Self::TElem> {
+        // Cut both to one length so indexing them costs one bounds check; a dual's tangent
+        // has its primal's length by construction.
+        let (p, t) = self.both();
+        let n = p.len().min(t.len());
+        Dual::new(&p[..n][i], &t[..n][i])
+    }
+
+    /// The sub-slice dual for `range`.
+    #[inline(always)]
+    fn sub_slice<R>(self, range: R) -> Dual<&'a [Self::Elem], &'a [Self::TElem]>
+    where
+        R: core::slice::SliceIndex<[Self::Elem], Output = [Self::Elem]>
+            + core::slice::SliceIndex<[Self::TElem], Output = [Self::TElem]>
+            + Clone,
+    {
+        let (p, t) = self.both();
+        Dual::new(&p[range.clone()], &t[range])
+    }
+}
+
+macro_rules! elem_at_shared {
+    ([$($g:tt)*] $P:ty, $T:ty) => {
+        impl<'a, $($g)*> ElemAt<'a> for Dual<&'a $P, &'a $T> {
+            type Elem = E;
+            type TElem = TE;
+            #[inline(always)]
+            fn both(self) -> (&'a [E], &'a [TE]) {
+                (&self.primal[..], &self.tangent[..])
+            }
+        }
+    };
+}
+elem_at_shared!([E: Differentiable + 'a, TE: 'a] [E], [TE]);
+elem_at_shared!([E: Differentiable + 'a, TE: 'a] Vec<E>, Vec<TE>);
+elem_at_shared!([E: Differentiable + 'a, TE: 'a, const N: usize] [E; N], [TE; N]);
+
+impl<'a, D: DualSlice> ElemAt<'a> for &'a D
+where
+    D::Elem: 'a,
+    D::TElem: 'a,
+{
+    type Elem = D::Elem;
+    type TElem = D::TElem;
+    #[inline(always)]
+    fn both(self) -> (&'a [D::Elem], &'a [D::TElem]) {
+        (self.primal_slice(), self.tangent_slice())
+    }
+}
+
 /// `Some(x)` of a dual.
 #[inline(always)]
 pub fn some<P: Differentiable, T>(x: Dual<P, T>) -> Dual<Option<P>, Option<T>> {

@@ -773,7 +773,7 @@ impl Lowerer<'_> {
         n: &syn::Expr,
         span: Span,
     ) -> Option<(Value, Value, Value, Value)> {
-        let base = self.lower_expr(base)?;
+        let base = self.lower_place(base, false)?;
         let n = self.lower_expr(n)?;
         let len = InstKind::MethodCall {
             receiver: base,
@@ -824,7 +824,8 @@ impl Lowerer<'_> {
                 (Seq::Concat(Box::new(sa), Box::new(sb), la), len)
             }
             Chain::Slice(e, access) => {
-                let base = self.lower_expr(e)?;
+                // A place: `p.v.iter()` borrows the field rather than moving it out.
+                let base = self.lower_place(e, matches!(access, Access::RefMut))?;
                 let len = int(self, method(base, "len", vec![]));
                 (Seq::Slice(base, access), len)
             }

@@ -276,9 +276,27 @@ impl Lowerer<'_> {
                 ));
             }
         }
-        if let syn::Expr::Field(_) | syn::Expr::Index(_) = strip(&r.expr) {
+        match strip(&r.expr) {
             // `&x[i]`, `&s.f`: a borrowed place, not a reference to a copy.
-            return self.lower_place(&r.expr, mutable);
+            syn::Expr::Field(_) | syn::Expr::Index(_) => return self.lower_place(&r.expr, mutable),
+            // `&*r`, `&mut *r`: a reborrow, which is how every use of a reference is
+            // emitted; a call converts `&mut` to a shared parameter as Rust does.
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                let inner = self.lower_expr(&u.expr)?;
+                if let TypeHint::Ref(_) = self.func.values[inner].ty {
+                    return Some(inner);
+                }
+                let arg = self.push(
+                    InstKind::Unary {
+                        op: UnOp::Deref,
+                        arg: inner,
+                    },
+                    self.func.values[inner].ty.deref(),
+                    r.expr.span(),
+                );
+                return Some(self.borrow(arg, mutable, span));
+            }
+            _ => {}
         }
         let arg = self.lower_expr(&r.expr)?;
         Some(self.borrow(arg, mutable, span))

@@ -1,0 +1,194 @@
+//! Borrows as Rust writes them: iterating a `Vec` field of a borrowed struct, passing a
+//! `&mut` buffer where a shared one is expected, explicit reborrows, and returning a
+//! reference into an argument. Each of these failed to compile before (E0507 at the
+//! parameter, a rule-parameter mismatch, E0515). Expected values and derivatives are
+//! written from the math.
+#![allow(clippy::ptr_arg)]
+use fwdad::prelude::*;
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Series {
+    pub k: f64,
+    pub v: Vec<f64>,
+}
+
+/// `Σ v_i x` four ways: `for a in p.v.iter()`, `for a in &p.v`, a `map`/`sum` chain and
+/// `windows` on the field, each borrowing `p.v` rather than moving it out of `&Series`.
+#[derive_frule]
+fn field_sums(p: &Series, x: f64) -> f64 {
+    let mut s = 0.0;
+    for a in p.v.iter() {
+        s += a * x;
+    }
+    for a in &p.v {
+        s += a * x;
+    }
+    let m: f64 = p.v.iter().map(|a| a * x).sum();
+    let mut w = 0.0;
+    for pair in p.v.windows(2) {
+        w += pair[0] * pair[1];
+    }
+    s + m + w * p.k
+}
+
+#[test]
+fn iterating_a_vec_field_of_a_borrowed_struct() {
+    let p = Series {
+        k: 0.5,
+        v: vec![1.0, 2.0, 3.0],
+    };
+    let x = 1.25;
+    // f = 3 x Σv + k Σ v_i v_{i+1}; Σv = 6, Σ v_i v_{i+1} = 2 + 6 = 8.
+    let f = 3.0 * x * 6.0 + 0.5 * 8.0;
+    // Along x: 3 Σv = 18.
+    let zero = SeriesTangent {
+        k: 0.0,
+        v: vec![0.0; 3],
+    };
+    let r = field_sums_frule(Dual::new(&p, &zero), Dual::new(x, 1.0));
+    assert_eq!(r.primal, field_sums(&p, x));
+    assert!((r.primal - f).abs() < 1e-12, "{}", r.primal);
+    assert!((r.tangent - 18.0).abs() < 1e-12, "{}", r.tangent);
+    // Along v_1 (the middle element): 3x + k (v_0 + v_2) = 3.75 + 2.
+    let dv = SeriesTangent {
+        k: 0.0,
+        v: vec![0.0, 1.0, 0.0],
+    };
+    let r = field_sums_frule(Dual::new(&p, &dv), Dual::new(x, 0.0));
+    assert!((r.tangent - 5.75).abs() < 1e-12, "{}", r.tangent);
+    // Along k: Σ v_i v_{i+1} = 8.
+    let dk = SeriesTangent {
+        k: 1.0,
+        v: vec![0.0; 3],
+    };
+    let r = field_sums_frule(Dual::new(&p, &dk), Dual::new(x, 0.0));
+    assert!((r.tangent - 8.0).abs() < 1e-12, "{}", r.tangent);
+}
+
+#[derive_frule]
+impl Series {
+    /// Scales the samples in place through `iter_mut` on a field of `&mut self`.
+    pub fn scale(&mut self, by: f64) {
+        for a in self.v.iter_mut() {
+            *a *= by * self.k;
+        }
+    }
+}
+
+#[test]
+fn iter_mut_on_a_field_of_mut_self() {
+    let mut p = Series {
+        k: 2.0,
+        v: vec![1.0, -3.0],
+    };
+    let mut t = SeriesTangent {
+        k: 0.0,
+        v: vec![0.0, 0.0],
+    };
+    // v_i ← v_i · by · k; along `by`: d v_i = v_i k.
+    Series::scale_frule(Dual::new(&mut p, &mut t), Dual::new(1.5, 1.0));
+    assert_eq!(p.v, vec![3.0, -9.0]);
+    assert_eq!(t.v, vec![2.0, -6.0]);
+    assert_eq!(t.k, 0.0);
+}
+
+#[derive_frule]
+fn pair_sum(x: &[f64]) -> f64 {
+    x[0] + x[1] * x[1]
+}
+
+#[derive_frule]
+fn magnitude(s: &Series) -> f64 {
+    s.k * s.v[0]
+}
+
+/// A `&mut` slice, a `&mut Vec` and a `&mut` struct passed where the callee takes shared
+/// ones (Rust's `&mut T` → `&T` coercion), directly and as explicit reborrows `&*y`.
+#[derive_frule]
+fn scale_then_read(y: &mut [f64], w: &mut Vec<f64>, s: &mut Series, k: f64) -> f64 {
+    y[0] *= k;
+    w[1] *= k;
+    s.k *= k;
+    pair_sum(y) + pair_sum(&*y) + pair_sum(w) + magnitude(s) + magnitude(&*s)
+}
+
+#[test]
+fn mut_buffers_passed_to_shared_parameters() {
+    let (y0, w0) = ([2.0, 3.0], vec![5.0, 7.0]);
+    let s0 = Series {
+        k: 1.5,
+        v: vec![4.0],
+    };
+    let k = 0.5;
+    let (mut y, mut w, mut s) = (y0, w0.clone(), s0.clone());
+    let (mut ty, mut tw) = ([0.0; 2], vec![0.0; 2]);
+    let mut ts = SeriesTangent {
+        k: 0.0,
+        v: vec![0.0],
+    };
+    let r = scale_then_read_frule(
+        Dual::new(&mut y[..], &mut ty[..]),
+        Dual::new(&mut w, &mut tw),
+        Dual::new(&mut s, &mut ts),
+        Dual::new(k, 1.0),
+    );
+    // f = 2 (k y0 + y1²) + w0 + (k w1)² + 2 k s.k · v0.
+    let f = 2.0 * (k * 2.0 + 9.0) + 5.0 + (k * 7.0).powi(2) + 2.0 * k * 1.5 * 4.0;
+    let df = 2.0 * 2.0 + 2.0 * k * 49.0 + 2.0 * 1.5 * 4.0;
+    let (mut y2, mut w2, mut s2) = (y0, w0, s0);
+    assert_eq!(r.primal, scale_then_read(&mut y2, &mut w2, &mut s2, k));
+    assert!((r.primal - f).abs() < 1e-12, "{}", r.primal);
+    assert!((r.tangent - df).abs() < 1e-12, "{}", r.tangent);
+    // The buffers are left as the plain call leaves them, with their tangents.
+    assert_eq!((y, w, s.k), (y2, w2, s2.k));
+    assert_eq!((ty, tw, ts.k), ([2.0, 0.0], vec![0.0, 7.0], 1.5));
+}
+
+/// Returns a reference into its argument: an element (the lifetime written out).
+#[allow(clippy::needless_lifetimes)]
+#[derive_frule]
+fn largest<'a>(x: &'a [f64]) -> &'a f64 {
+    let mut best = 0;
+    for i in 1..x.len() {
+        if x[i] > x[best] {
+            best = i;
+        }
+    }
+    &x[best]
+}
+
+/// Returns a reference into its argument: a sub-slice (the lifetime elided).
+#[derive_frule]
+fn tail(x: &[f64], from: usize) -> &[f64] {
+    &x[from..]
+}
+
+/// Uses both through their rules.
+#[derive_frule]
+fn peak_times_tail_sum(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in tail(x, 1) {
+        s += v;
+    }
+    largest(x) * s
+}
+
+#[test]
+fn returned_references_borrow_the_argument() {
+    let x = [1.0, 4.0, 2.0];
+    let t = [0.1, 0.2, 0.3];
+    let r = largest_frule(Dual::new(&x[..], &t[..]));
+    assert_eq!((*r.primal, *r.tangent), (4.0, 0.2));
+    // The result points into the argument itself.
+    assert!(std::ptr::eq(r.primal, &x[1]) && std::ptr::eq(r.tangent, &t[1]));
+    let r = tail_frule(Dual::new(&x[..], &t[..]), Dual::new(1, fwdad::NoTangent));
+    assert_eq!((r.primal, r.tangent), (&x[1..], &t[1..]));
+    // max · (x1 + x2) = x1 (x1 + x2): derivative along t is t1 (x1 + x2) + x1 (t1 + t2).
+    let r = peak_times_tail_sum_frule(Dual::new(&x[..], &t[..]));
+    assert_eq!(r.primal, 4.0 * 6.0);
+    assert!(
+        (r.tangent - (0.2 * 6.0 + 4.0 * 0.5)).abs() < 1e-12,
+        "{}",
+        r.tangent
+    );
+}
