@@ -97,3 +97,29 @@ fn slice_parameters_take_vecs_and_arrays() {
     // f = x³ + 2x + 3x + 2x² + x; f' = 3x² + 4x + 6
     approx::assert_relative_eq!(d.tangent, 3.0 * x * x + 4.0 * x + 6.0, max_relative = 1e-14);
 }
+
+/// A helper `fn` nested in the body, called on active values (it gets a rule of its own)
+/// and on constants only (it stays plain).
+#[derive_frule]
+fn with_nested_helpers(x: f64, n: usize) -> f64 {
+    fn cube(t: f64) -> f64 {
+        t * t * t
+    }
+    fn half(k: usize) -> usize {
+        k / 2
+    }
+    cube(x) + half(n) as f64 * x
+}
+
+#[test]
+fn nested_function_items_are_differentiated() {
+    // x³ + ⌊n/2⌋ x; derivative 3x² + ⌊n/2⌋.
+    let r = with_nested_helpers_frule(Dual::new(1.5, 1.0), Dual::constant(5));
+    assert_eq!(r.primal, with_nested_helpers(1.5, 5));
+    assert_eq!(r.primal, 1.5f64.powi(3) + 2.0 * 1.5);
+    assert!(
+        (r.tangent - (3.0 * 2.25 + 2.0)).abs() < 1e-12,
+        "{}",
+        r.tangent
+    );
+}

@@ -464,3 +464,72 @@ fn borrowing_closures_see_the_variables_of_their_definition() {
         r.tangent
     );
 }
+
+/// `filter` on tuples of an `enumerate` or a `zip`: the closure takes `&(usize, &f64)`, so
+/// its tuple pattern binds references (`i: &usize`, `v: &&f64`), as in Rust.
+#[derive_frule]
+fn even_positions_doubled(x: &[f64]) -> f64 {
+    x.iter()
+        .enumerate()
+        .filter(|(i, _)| *i % 2 == 0)
+        .map(|(_, v)| v * 2.0)
+        .sum()
+}
+
+#[derive_frule]
+fn weighted_positives(x: &[f64]) -> f64 {
+    x.iter()
+        .enumerate()
+        .filter(|(_, v)| **v > 0.0)
+        .map(|(i, v)| v * i as f64)
+        .sum()
+}
+
+#[derive_frule]
+fn products_where_greater(x: &[f64], y: &[f64]) -> f64 {
+    x.iter()
+        .zip(y)
+        .filter(|(a, b)| **a > **b)
+        .map(|(a, b)| a * b)
+        .sum()
+}
+
+#[derive_frule]
+fn squares_after_first(x: &[f64]) -> f64 {
+    x.iter()
+        .enumerate()
+        .filter(|&(i, _)| i > 0)
+        .map(|(_, v)| v * v)
+        .sum()
+}
+
+#[test]
+fn filter_on_tuples_binds_references() {
+    let x = [1.0, -2.0, 3.0, 5.0];
+    let y = [0.5, 1.0, 4.0, 1.0];
+    let dx = [0.1, 0.2, 0.3, 0.4];
+    let dy = [1.0, 1.0, 1.0, 1.0];
+    // 2 (x0 + x2).
+    let r = even_positions_doubled_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!((r.primal, r.tangent), (8.0, 2.0 * (0.1 + 0.3)));
+    // Σ_{x_i > 0} i x_i = 2·3 + 3·5; tangent 2·0.3 + 3·0.4.
+    let r = weighted_positives_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(r.primal, 21.0);
+    assert!((r.tangent - 1.8).abs() < 1e-12, "{}", r.tangent);
+    // Pairs with x > y: (1, 0.5) and (5, 1): 0.5 + 5; tangent dx·y + x·dy.
+    let r = products_where_greater_frule(Dual::new(&x[..], &dx[..]), Dual::new(&y[..], &dy[..]));
+    assert_eq!(r.primal, 5.5);
+    assert!(
+        (r.tangent - (0.1 * 0.5 + 1.0 + 0.4 + 5.0)).abs() < 1e-12,
+        "{}",
+        r.tangent
+    );
+    // x1² + x2² + x3²; tangent 2 Σ x_i dx_i over i ≥ 1.
+    let r = squares_after_first_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(r.primal, 38.0);
+    assert!(
+        (r.tangent - 2.0 * (-0.4 + 0.9 + 2.0)).abs() < 1e-12,
+        "{}",
+        r.tangent
+    );
+}

@@ -136,3 +136,62 @@ fn while_let_loop() {
     assert_eq!(d.primal, harmonic_scaled(2.0, 4));
     approx::assert_relative_eq!(d.tangent, h, max_relative = 1e-15);
 }
+
+/// `let .. else`: the pattern's bindings, or the diverging block.
+#[derive_frule]
+fn scaled_or_x(x: f64, k: Option<f64>) -> f64 {
+    let Some(k) = k else { return x };
+    k * x
+}
+
+#[derive_frule]
+fn product_if_both(o: Option<f64>, k: f64) -> f64 {
+    let (Some(mut a), b) = (o, k * k) else {
+        return -1.0;
+    };
+    a *= b;
+    a * k
+}
+
+#[test]
+fn let_else_binds_or_diverges() {
+    // k x: along x k, along k x.
+    let r = scaled_or_x_frule(Dual::new(2.0, 1.0), Dual::new(Some(3.0), Some(0.5)));
+    assert_eq!((r.primal, r.tangent), (6.0, 3.0 + 0.5 * 2.0));
+    // x itself.
+    let r = scaled_or_x_frule(Dual::new(2.0, 1.0), Dual::new(None, None));
+    assert_eq!((r.primal, r.tangent), (2.0, 1.0));
+    // a k³: along k 3 a k².
+    let r = product_if_both_frule(Dual::new(Some(2.0), Some(0.0)), Dual::new(3.0, 1.0));
+    assert_eq!(r.primal, product_if_both(Some(2.0), 3.0));
+    assert_eq!((r.primal, r.tangent), (54.0, 54.0));
+    let r = product_if_both_frule(Dual::new(None, None), Dual::new(3.0, 1.0));
+    assert_eq!((r.primal, r.tangent), (-1.0, 0.0));
+}
+
+/// `first`, `last` and `get` of a slice, with `let .. else`, `copied` and `unwrap_or`.
+#[derive_frule]
+fn ends_and_middle(x: &[f64], k: f64) -> f64 {
+    let Some(first) = x.first() else { return k };
+    let (Some(mut a), b) = (x.get(1).copied(), k) else {
+        return -1.0;
+    };
+    a *= b;
+    first * a + x.last().copied().unwrap_or(0.0) + x.get(7).copied().unwrap_or(k)
+}
+
+#[test]
+fn first_last_and_get_of_a_slice() {
+    let (x, dx) = ([2.0, 5.0], [1.0, 0.5]);
+    // x0 x1 k + x1 + k: along (dx, dk) = (1, 0.5, 0.25): x1 k + x0 k 0.5 + x0 x1 0.25 + 0.5 + 0.25.
+    let r = ends_and_middle_frule(Dual::new(&x[..], &dx[..]), Dual::new(3.0, 0.25));
+    assert_eq!(r.primal, ends_and_middle(&x, 3.0));
+    assert_eq!(r.primal, 30.0 + 5.0 + 3.0);
+    let expected = 5.0 * 3.0 + 2.0 * 3.0 * 0.5 + 10.0 * 0.25 + 0.5 + 0.25;
+    assert!((r.tangent - expected).abs() < 1e-12, "{}", r.tangent);
+    // One element: the second `else`; none: the first.
+    let r = ends_and_middle_frule(Dual::new(&x[..1], &dx[..1]), Dual::new(3.0, 1.0));
+    assert_eq!((r.primal, r.tangent), (-1.0, 0.0));
+    let r = ends_and_middle_frule(Dual::new(&x[..0], &dx[..0]), Dual::new(3.0, 1.0));
+    assert_eq!((r.primal, r.tangent), (3.0, 1.0));
+}

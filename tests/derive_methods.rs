@@ -263,3 +263,45 @@ fn several_impl_blocks_on_one_type() {
     assert_eq!(r.primal, coil_stiffness(&c));
     approx::assert_relative_eq!(r.tangent, 2.0 * c.k + 0.5 * 0.25, max_relative = 1e-14);
 }
+
+/// A trait implemented with `#[derive_frule]` on the `impl Trait for Ty` block: calls by
+/// method syntax (also from one trait method to another) find the methods' rules.
+pub trait Potential {
+    fn value(&self, x: f64) -> f64;
+    fn doubled(&self, x: f64) -> f64;
+}
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Well {
+    pub depth: f64,
+}
+
+#[derive_frule]
+impl Potential for Well {
+    fn value(&self, x: f64) -> f64 {
+        self.depth * x * x
+    }
+    fn doubled(&self, x: f64) -> f64 {
+        2.0 * self.value(x)
+    }
+}
+
+#[derive_frule]
+fn both_potentials(w: &Well, x: f64) -> f64 {
+    w.value(x) + w.doubled(x)
+}
+
+#[test]
+fn trait_impl_methods_through_their_rules() {
+    let w = Well { depth: 3.0 };
+    let (x, none) = (2.0, WellTangent { depth: 0.0 });
+    // 3 d x²: along x 6 d x, along d 3 x².
+    let r = both_potentials_frule(Dual::new(&w, &none), Dual::new(x, 1.0));
+    assert_eq!(r.primal, both_potentials(&w, x));
+    assert_eq!((r.primal, r.tangent), (36.0, 36.0));
+    let r = Well::doubled_frule(
+        Dual::new(&w, &WellTangent { depth: 1.0 }),
+        Dual::new(x, 0.0),
+    );
+    assert_eq!((r.primal, r.tangent), (24.0, 8.0));
+}

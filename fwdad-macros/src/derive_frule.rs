@@ -112,12 +112,6 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             "`inactive(..)` is supported on free functions only, not on `impl` blocks: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
         );
     }
-    if let Some((_, path, _)) = &imp.trait_ {
-        diag.error_spanned(
-            path,
-            "`#[derive_frule]` supports inherent `impl` blocks only, not trait impls",
-        );
-    }
     if let Some(p) = imp.generics.lifetimes().next() {
         diag.error_spanned(
             p,
@@ -140,6 +134,14 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
+            // A trait impl's methods are as visible as the trait: their rules (on an
+            // inherent impl of the type, found by method calls as the inherent ones are)
+            // are public.
+            let mut m = m.clone();
+            if imp.trait_.is_some() {
+                m.vis = syn::parse_quote!(pub);
+            }
+            let m = &m;
             let func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
             if takes_self_by_value(m) && !imp.generics.params.is_empty() {
                 let r = m.sig.inputs.first();
@@ -429,6 +431,35 @@ fn mentions(ty: &syn::Type, pred: fn(&syn::Type) -> bool) -> bool {
 
 /// Runs the passes; returns the emitted body statements. `inactive`: one flag per
 /// parameter declared constant (empty: none).
+/// A `fn` nested in the body and called with active arguments gets a rule of its own
+/// (`#[derive_frule]` on its copy in the rule), since the rule calls it through its marker
+/// struct as it calls any function. Nested functions called only on constants stay plain.
+fn give_nested_fns_rules(
+    ir: &mut ir::Function,
+    plans: &dual::DualPlan,
+    args: &Args,
+    rt: &TokenStream,
+) {
+    let called: std::collections::HashSet<String> = ir
+        .insts
+        .iter()
+        .filter(|(inst, _)| matches!(plans.get(*inst).form, dual::Form::Frule))
+        .filter_map(|(_, data)| match &data.kind {
+            ir::InstKind::Call { func, .. } => func.get_ident().map(|i| i.to_string()),
+            _ => None,
+        })
+        .collect();
+    let krate = args.krate.as_ref().map(|p| quote!(crate = #p));
+    for item in &mut ir.items {
+        if let syn::Item::Fn(f) = item {
+            if called.contains(&f.sig.ident.to_string()) {
+                f.attrs
+                    .push(syn::parse_quote!(#[#rt::derive_frule(#krate)]));
+            }
+        }
+    }
+}
+
 fn pipeline(
     func: &syn::ItemFn,
     args: &Args,
@@ -490,6 +521,7 @@ fn pipeline(
             );
         }
     }
+    give_nested_fns_rules(&mut ir, &plans, args, rt);
     let mode = mode_ident();
     let tokens = emit::emit_body(&ir, &active, &plans, linear.as_ref(), rt, &mode);
     Some(Body {

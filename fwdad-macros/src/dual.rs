@@ -176,7 +176,9 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Repeat { .. } if result_active => plan(Form::Repeat, all(Need::Dual)),
         InstKind::VecList(_) if result_active => plan(Form::VecList, all(Need::Dual)),
         InstKind::Struct { .. } if result_active => plan(Form::Struct, all(Need::Dual)),
-        InstKind::FieldRef { base, .. } if is(*base) => plan(Form::FieldRef, all(Need::AsIs)),
+        InstKind::FieldRef { base, .. } if is(*base) && result_active => {
+            plan(Form::FieldRef, all(Need::AsIs))
+        }
         InstKind::VecRepeat { .. } if result_active => {
             plan(Form::VecRepeat, vec![Need::Dual, Need::Primal])
         }
@@ -367,7 +369,7 @@ fn method_needs(name: &str, n_args: usize) -> Vec<Need> {
         "push" | "fill" | "extend_from_slice" | "copy_from_slice" | "unwrap_or" => vec![Need::Dual],
         "insert" | "resize" => vec![Need::Primal, Need::Dual],
         "swap" => vec![Need::Primal, Need::Primal],
-        "truncate" => vec![Need::Primal],
+        "truncate" | "get" => vec![Need::Primal],
         _ => vec![Need::AsIs; n_args],
     };
     std::iter::once(Need::AsIs).chain(args).collect()
@@ -434,6 +436,9 @@ const DUAL_METHODS: &[&str] = &[
     "copied",
     "cloned",
     "expect",
+    "first",
+    "last",
+    "get",
 ];
 
 /// Whether a dual receiver has the method `name` (its own, or a primal predicate).

@@ -181,6 +181,38 @@ where
         }
     }
 
+    /// `x.get(i)`: the dual of element `i`, or `None` past the end.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn get(
+        &self,
+        i: usize,
+    ) -> Dual<Option<&<Self as DualSlice>::Elem>, Option<&<Self as DualSlice>::TElem>> {
+        let (p, t) = (self.primal_slice(), self.tangent_slice());
+        Dual {
+            primal: p.get(i),
+            tangent: t.get(i),
+        }
+    }
+
+    /// `x.first()`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn first(
+        &self,
+    ) -> Dual<Option<&<Self as DualSlice>::Elem>, Option<&<Self as DualSlice>::TElem>> {
+        self.get(0)
+    }
+
+    /// `x.last()`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn last(
+        &self,
+    ) -> Dual<Option<&<Self as DualSlice>::Elem>, Option<&<Self as DualSlice>::TElem>> {
+        self.get(self.len().wrapping_sub(1))
+    }
+
     /// The borrowed sub-slice dual for `range`.
     #[inline(always)]
     #[allow(clippy::type_complexity)]

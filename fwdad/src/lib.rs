@@ -55,6 +55,7 @@ pub mod prelude {
 /// Items generated code refers to. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use fwdad_macros::derive_frule;
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;

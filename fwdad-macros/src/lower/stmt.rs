@@ -63,10 +63,8 @@ impl Lowerer<'_> {
             return Some(());
         };
         if let Some((_, diverge)) = &init.diverge {
-            self.diag.error_spanned(
-                &diverge,
-                "`#[derive_frule]` does not support `let ... else`; use `match` or `if let`",
-            );
+            let desugared = let_else(&local.pat, &init.expr, diverge);
+            return self.lower_local(&desugared);
         }
         let (pat, ty) = match &local.pat {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
@@ -202,8 +200,19 @@ impl Lowerer<'_> {
                         continue;
                     }
                     let member = syn::Member::Unnamed(syn::Index { index: i as u32, span: p.span() });
-                    let hint = self.func.values[value].ty.field(&member);
-                    let field = self.push(InstKind::Field { base: value, member }, hint, p.span());
+                    // A tuple pattern through a reference binds references to the fields
+                    // (`filter(|(i, _)| *i % 2 == 0)`: `i: &usize`), as Rust's default
+                    // binding mode does.
+                    let field = match &self.func.values[value].ty {
+                        TypeHint::Ref(inner) => {
+                            let hint = TypeHint::Ref(Box::new(inner.field(&member)));
+                            self.push(InstKind::FieldRef { base: value, member, mutable: false }, hint, p.span())
+                        }
+                        outer => {
+                            let hint = outer.field(&member);
+                            self.push(InstKind::Field { base: value, member }, hint, p.span())
+                        }
+                    };
                     let sub_ty = elem_tys.get(i).cloned().flatten();
                     if let Some(st) = &sub_ty {
                         self.annotate(field, st);
@@ -236,4 +245,54 @@ impl Lowerer<'_> {
         );
         Some(self.poison(span))
     }
+}
+
+/// `let PAT = e else { d };` as `let (a, b, ..) = match e { PAT => (a, b, ..), _ => d };`,
+/// `a, b, ..` the names `PAT` binds (with their `mut`).
+fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Local {
+    struct Names(Vec<syn::PatIdent>);
+    impl<'ast> syn::visit::Visit<'ast> for Names {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            // A capitalised name is a unit variant or a constant (`None`, `MAX`).
+            let variant = p.ident.to_string().starts_with(|c: char| c.is_uppercase());
+            if p.subpat.is_none() && !variant {
+                self.0.push(p.clone());
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut names = Names(Vec::new());
+    syn::visit::Visit::visit_pat(&mut names, pat);
+    let bound: Vec<syn::Pat> = names.0.iter().cloned().map(syn::Pat::Ident).collect();
+    let idents = names.0.iter().map(|p| &p.ident);
+    let span = pat.span();
+    let arm_pat = strip_mut(pat);
+    let expr: syn::Expr = syn::parse_quote_spanned!(span=>
+        match #init { #arm_pat => (#(#idents,)*), _ => #diverge }
+    );
+    syn::Local {
+        attrs: vec![],
+        let_token: syn::Token![let](span),
+        pat: syn::parse_quote_spanned!(span=> (#(#bound,)*)),
+        init: Some(syn::LocalInit {
+            eq_token: syn::Token![=](span),
+            expr: Box::new(expr),
+            diverge: None,
+        }),
+        semi_token: syn::Token![;](span),
+    }
+}
+
+/// `pat` without `mut` on its bindings (they are rebound, with `mut`, outside the match).
+fn strip_mut(pat: &syn::Pat) -> syn::Pat {
+    struct Strip;
+    impl syn::visit_mut::VisitMut for Strip {
+        fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+            p.mutability = None;
+            syn::visit_mut::visit_pat_ident_mut(self, p);
+        }
+    }
+    let mut pat = pat.clone();
+    syn::visit_mut::VisitMut::visit_pat_mut(&mut Strip, &mut pat);
+    pat
 }

@@ -2,7 +2,8 @@ use fwdad::prelude::*;
 
 #[derive_frule]
 fn f(x: &Vec<f64>) -> f64 {
-    x.first().copied().unwrap_or(0.0)
+    let (head, _) = x.split_first().unwrap();
+    *head
 }
 
 fn main() {}
