@@ -272,6 +272,12 @@ impl Lowerer<'_> {
             return None;
         }
         let span = f.span();
+        if !lambdas(&chain, &tail)
+            .into_iter()
+            .all(|c| self.check_closure(c))
+        {
+            return Some(Some(self.poison(span)));
+        }
         Some(self.lower_for_chain(f, chain, tail, span))
     }
 
@@ -430,6 +436,21 @@ impl Lowerer<'_> {
                 .error_spanned(c, "`#[derive_frule]` does not support `async` closures");
             return false;
         }
+        if c.capture.is_some() {
+            // Inlining restarts a `move` closure from the captured values at each call,
+            // where Rust keeps the closure's own copy across calls: refuse rather than
+            // compute another value.
+            let own = closure_own_names(c);
+            let mut state: Vec<String> = super::control::assigned_in_closure(c)
+                .into_iter()
+                .filter(|n| !own.contains(n) && self.lookup(n).is_some())
+                .collect();
+            state.sort();
+            if let Some(name) = state.first() {
+                self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a `move` closure that assigns a captured variable (`{name}`): the closure's own copy would have to persist from call to call; drop `move` (the closure then updates `{name}` itself) or pass the state in and out as arguments"));
+                return false;
+            }
+        }
         true
     }
 
@@ -466,12 +487,12 @@ impl Lowerer<'_> {
                 }
             }
         }
-        for f in consumer_fn.iter() {
-            if let Func::Lambda(c) = f {
-                if !self.check_closure(c) {
-                    return Some(Some(self.poison(m.span())));
-                }
-            }
+        let mut written = lambdas(&chain, &tail);
+        if let Some(Func::Lambda(c)) = &consumer_fn {
+            written.push(c);
+        }
+        if !written.into_iter().all(|c| self.check_closure(c)) {
+            return Some(Some(self.poison(m.span())));
         }
         if name == "max_by" || name == "min_by" {
             let cmp = consumer_fn?;
@@ -1063,14 +1084,27 @@ fn turbofish_hint(m: &syn::ExprMethodCall) -> Option<TypeHint> {
 /// `|v| total += v`): loop-carried values of the lowered loop.
 fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    let mut add = |f: &Func<'_>| {
+    for_each_func(chain, tail, &mut |f| match f {
+        Func::Lambda(c) => out.extend(super::control::assigned_in_closure(c)),
+        Func::Bound(d) => out.extend(super::control::assigned_in_closure(&d.expr)),
+        Func::Path(_) => {}
+    });
+    out
+}
+
+/// The closures written in a pipeline's adaptors (`map`, `filter`), in the chain and after it.
+fn lambdas<'e>(chain: &Chain<'e>, tail: &[Tail<'e>]) -> Vec<&'e syn::ExprClosure> {
+    let mut out = Vec::new();
+    for_each_func(chain, tail, &mut |f| {
         if let Func::Lambda(c) = f {
-            out.extend(super::control::assigned_in_closure(c));
+            out.push(*c);
         }
-        if let Func::Bound(d) = f {
-            out.extend(super::control::assigned_in_closure(&d.expr));
-        }
-    };
+    });
+    out
+}
+
+/// Calls `add` on each adaptor function of a pipeline.
+fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&Func<'e>)) {
     fn walk<'e>(c: &Chain<'e>, add: &mut dyn FnMut(&Func<'e>)) {
         match c {
             Chain::Map(inner, f) => {
@@ -1090,11 +1124,27 @@ fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections
             Chain::Slice(..) | Chain::Range(..) | Chain::Windows(..) | Chain::Chunks(..) => {}
         }
     }
-    walk(chain, &mut add);
+    walk(chain, add);
     for t in tail {
         match t {
             Tail::Map(f) | Tail::Filter(f) => add(f),
         }
     }
-    out
+}
+
+/// The names a closure binds itself: its parameters and its `let`s (at any depth).
+fn closure_own_names(c: &syn::ExprClosure) -> std::collections::HashSet<String> {
+    struct Names(std::collections::HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Names {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.insert(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut names = Names(Default::default());
+    for p in &c.inputs {
+        syn::visit::Visit::visit_pat(&mut names, p);
+    }
+    syn::visit::Visit::visit_expr(&mut names, &c.body);
+    names.0
 }
