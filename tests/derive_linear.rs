@@ -269,3 +269,41 @@ fn zero_tested_terms_skip_only_zero_tangents() {
         },
     );
 }
+
+/// A local read by a chain, then changed through `&mut` (a reborrow, then `mem::swap`)
+/// before the chain's value is used: the chain must combine the tangent the local had when
+/// it was read (a deferred combination read the new one: a wrong gradient in batches).
+#[derive_frule]
+fn written_after_read(x: &[f64]) -> f64 {
+    let mut a = x[0];
+    let mut b = x[1];
+    let t = a * b.sin();
+    {
+        let r = &mut a;
+        *r = *r * 3.0 + b;
+    }
+    let u = t * a;
+    std::mem::swap(&mut a, &mut b);
+    u + b * a
+}
+
+#[test]
+fn locals_written_through_mut_after_a_chain_reads_them() {
+    let x: [f64; 2] = [0.3, -0.7];
+    let (s, c) = x[1].sin_cos();
+    // With a' = 3 x0 + x1: f = x0 sin(x1) a' + a' x1.
+    let a = 3.0 * x[0] + x[1];
+    let exact = [
+        s * a + 3.0 * x[0] * s + 3.0 * x[1],
+        x[0] * c * a + x[0] * s + a + x[1],
+    ];
+    let (v, g) = gradient(written_after_read {}, &x);
+    assert_eq!(v, written_after_read(&x));
+    for i in 0..2 {
+        assert_relative_eq!(g[i], exact[i], max_relative = 1e-12);
+        let mut e = [0.0; 2];
+        e[i] = 1.0;
+        let d = written_after_read_frule(Dual::new(&x[..], &e[..]));
+        assert_relative_eq!(d.tangent, exact[i], max_relative = 1e-12);
+    }
+}

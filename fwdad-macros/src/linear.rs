@@ -172,9 +172,13 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     lin.region_of = region_of;
     // Root sets, then materialise values that two materialised values would both expand,
     // until nothing changes (each round only adds to `materialize`).
+    let mutated = mutated_in_place(func);
     loop {
         root_sets(func, active, &mut lin);
-        let mut grow = shared_values(func, &lin);
+        let mut grow = reads_mutated_roots(&lin, &mutated);
+        if grow.is_empty() {
+            grow = shared_values(func, &lin);
+        }
         if grow.is_empty() {
             grow = unprofitable(func, active, &lin);
         }
@@ -368,6 +372,31 @@ fn direct_cost(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> 
 
 /// Absorbed values with more than one root that the combinations of two or more
 /// materialised values would each expand (computing the same coefficients twice).
+/// Values whose storage a `&mut` borrow may change (`let r = &mut a; *r = ..`,
+/// `std::mem::swap(&mut a, &mut b)`): SSA names them once, but their tangent changes in place.
+fn mutated_in_place(func: &Function) -> HashSet<Value> {
+    func.insts
+        .iter()
+        .filter_map(|(_, data)| match &data.kind {
+            InstKind::Ref { mutable: true, arg } => Some(*arg),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Absorbed values with a root in `mutated`: materialised where they are defined, so that
+/// their tangent reads the root's before a write through a `&mut` can change it (a deferred
+/// combination would read the new one against the old value's coefficient).
+fn reads_mutated_roots(lin: &Linear, mutated: &HashSet<Value>) -> HashSet<Value> {
+    lin.roots
+        .iter()
+        .filter(|(v, roots)| {
+            !lin.materialize.contains(v) && roots.iter().any(|r| mutated.contains(r))
+        })
+        .map(|(v, _)| *v)
+        .collect()
+}
+
 fn shared_values(func: &Function, lin: &Linear) -> HashSet<Value> {
     let mut count: HashMap<Value, usize> = HashMap::new();
     for &m in &lin.materialize {
