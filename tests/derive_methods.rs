@@ -305,3 +305,63 @@ fn trait_impl_methods_through_their_rules() {
     );
     assert_eq!((r.primal, r.tangent), (24.0, 8.0));
 }
+
+/// `&mut self` methods on receivers built from constants, given active arguments: the
+/// receiver becomes active where it is defined, so the method writes into it (it wrote
+/// into a constant clone, losing the value and the derivative).
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Acc {
+    pub s: f64,
+}
+
+#[derive_frule]
+impl Acc {
+    pub fn add(&mut self, v: f64) {
+        self.s = self.s * 0.5 + v * v;
+    }
+}
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Hist {
+    pub v: Vec<f64>,
+    pub n: usize,
+}
+
+#[derive_frule]
+impl Hist {
+    pub fn record(&mut self, x: f64) -> f64 {
+        self.v.push(x * x);
+        self.n += 1;
+        x * self.n as f64
+    }
+}
+
+#[derive_frule]
+fn accumulate(x: &[f64]) -> f64 {
+    let mut acc = Acc { s: 1.0 };
+    for i in 0..x.len() {
+        acc.add(x[i]);
+    }
+    let mut h = Hist {
+        v: Vec::new(),
+        n: 0,
+    };
+    let a = h.record(x[0]);
+    let b = h.record(x[0]);
+    acc.s + a + b + h.v[1]
+}
+
+#[test]
+fn mut_self_methods_on_constant_receivers() {
+    let x: [f64; 2] = [3.0, -2.0];
+    // s = (1·0.5 + x0²)·0.5 + x1²; a + b = x0 + 2 x0; h.v[1] = x0².
+    let f = (0.5 + 9.0) * 0.5 + 4.0 + 9.0 + 9.0;
+    let (v, g) = fwdad::drivers::gradient(accumulate {}, &x);
+    assert_eq!(v, accumulate(&x));
+    assert_eq!(v, f);
+    // ∂/∂x0 = x0 + 3 + 2 x0 = 3 x0 + 3; ∂/∂x1 = 2 x1.
+    approx::assert_relative_eq!(g[0], 12.0, max_relative = 1e-14);
+    approx::assert_relative_eq!(g[1], -4.0, max_relative = 1e-14);
+    let d = accumulate_frule(Dual::new(&x[..], &[1.0, 0.0][..]));
+    assert_eq!((d.primal, d.tangent), (f, 12.0));
+}

@@ -115,7 +115,12 @@ impl Analysis<'_> {
             } => {
                 // A buffer receiving active elements (`v.push(x)`) is active from its
                 // definition on, as for stores.
-                if MUTATING_METHODS.contains(&method.to_string().as_str()) && any(args, self) {
+                // So is a receiver of a user method given active arguments: it may take
+                // `&mut self` and store them (the macro cannot see which).
+                let name = method.to_string();
+                let may_store = MUTATING_METHODS.contains(&name.as_str())
+                    || crate::dual::is_user_method(self.func, *receiver, &name);
+                if may_store && any(args, self) {
                     let root = self.root(*receiver);
                     self.forced.push(root);
                 }
