@@ -339,8 +339,8 @@ impl Hist {
 #[derive_frule]
 fn accumulate(x: &[f64]) -> f64 {
     let mut acc = Acc { s: 1.0 };
-    for i in 0..x.len() {
-        acc.add(x[i]);
+    for v in x {
+        acc.add(*v);
     }
     let mut h = Hist {
         v: Vec::new(),
@@ -364,4 +364,41 @@ fn mut_self_methods_on_constant_receivers() {
     approx::assert_relative_eq!(g[1], -4.0, max_relative = 1e-14);
     let d = accumulate_frule(Dual::new(&x[..], &[1.0, 0.0][..]));
     assert_eq!((d.primal, d.tangent), (f, 12.0));
+}
+
+/// Methods on elements: a `&self` method reads the element in place (a non-`Copy` one too),
+/// and a `&mut self` method by path writes into the array.
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Poly {
+    pub c: Vec<f64>,
+}
+
+#[derive_frule]
+impl Poly {
+    pub fn eval(&self, x: f64) -> f64 {
+        self.c[0] + self.c[1] * x
+    }
+}
+
+#[derive_frule]
+fn on_elements(ps: &[Poly], x: f64) -> f64 {
+    let mut a = [Acc { s: 1.0 }, Acc { s: 2.0 }];
+    Acc::add(&mut a[1], x);
+    ps[0].eval(x) + ps[1].eval(x) + a[1].s
+}
+
+#[test]
+fn methods_on_elements() {
+    let ps = [Poly { c: vec![1.0, 2.0] }, Poly { c: vec![0.5, -1.0] }];
+    let zero = [
+        PolyTangent { c: vec![0.0; 2] },
+        PolyTangent { c: vec![0.0; 2] },
+    ];
+    // 1 + 2x + 0.5 − x + 2·0.5 + x²: derivative 1 + 2x.
+    let r = on_elements_frule(Dual::new(&ps[..], &zero[..]), Dual::new(1.5, 1.0));
+    assert_eq!(r.primal, on_elements(&ps, 1.5));
+    assert_eq!(
+        (r.primal, r.tangent),
+        (1.0 + 3.0 + 0.5 - 1.5 + 1.0 + 2.25, 4.0)
+    );
 }

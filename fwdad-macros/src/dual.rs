@@ -306,6 +306,12 @@ pub(crate) fn is_user_method(func: &Function, receiver: Value, name: &str) -> bo
         && !from_dual_method
 }
 
+/// Whether `name` is a float rule, a method duals have or a std method: never a method of
+/// a user type.
+pub(crate) fn is_known_method(name: &str) -> bool {
+    float_method(name).is_some() || dual_has_method(name) || STD_METHODS.contains(&name)
+}
+
 /// Methods of std traits and types that are never derived methods of a user type.
 const STD_METHODS: &[&str] = &[
     "into",

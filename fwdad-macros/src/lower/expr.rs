@@ -194,7 +194,7 @@ impl Lowerer<'_> {
                         let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
                             || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"]
                                 .contains(&name.as_str());
-                        self.lower_receiver(&m.receiver, mutable)?
+                        self.lower_receiver(&m.receiver, &name, mutable)?
                     }
                 };
                 let args = self.lower_exprs(m.args.iter())?;

@@ -216,8 +216,18 @@ impl Lowerer<'_> {
     /// A method's receiver: a place ([`Self::lower_place`]) when the method may mutate
     /// it; otherwise an element `x[i]` is read by value (`x[i].abs()` calls the rule of
     /// `f64::abs`), its base still a place.
-    pub(crate) fn lower_receiver(&mut self, e: &syn::Expr, mutable: bool) -> Option<Value> {
+    pub(crate) fn lower_receiver(
+        &mut self,
+        e: &syn::Expr,
+        method: &str,
+        mutable: bool,
+    ) -> Option<Value> {
         match strip(e) {
+            // A method of a user type may take `&mut self`: the element is borrowed, not
+            // copied (a copy would take the write and lose it).
+            syn::Expr::Index(_) if !mutable && !crate::dual::is_known_method(method) => {
+                self.lower_place(e, false)
+            }
             syn::Expr::Index(_) if !mutable => self.lower_expr(e),
             _ => self.lower_place(e, mutable),
         }
