@@ -299,11 +299,7 @@ pub(crate) fn is_user_method(func: &Function, receiver: Value, name: &str) -> bo
         ),
         _ => false,
     };
-    float_method(name).is_none()
-        && !dual_has_method(name)
-        && !STD_METHODS.contains(&name)
-        && !known_recv
-        && !from_dual_method
+    !is_known_method(name) && !known_recv && !from_dual_method
 }
 
 /// Whether `name` is a float rule, a method duals have or a std method: never a method of

@@ -171,14 +171,7 @@ where
     #[inline(always)]
     #[allow(clippy::type_complexity)]
     pub fn at(&self, i: usize) -> Dual<&<Self as DualSlice>::Elem, &<Self as DualSlice>::TElem> {
-        // Cut both to one length so indexing them costs one bounds check; a dual's tangent
-        // has its primal's length by construction.
-        let (p, t) = (self.primal_slice(), self.tangent_slice());
-        let n = p.len().min(t.len());
-        Dual {
-            primal: &p[..n][i],
-            tangent: &t[..n][i],
-        }
+        crate::structural::ElemAt::elem_at(self, i)
     }
 
     /// `x.get(i)`: the dual of element `i`, or `None` past the end.
@@ -229,9 +222,6 @@ where
                 Output = [<Self as DualSlice>::TElem],
             > + Clone,
     {
-        Dual {
-            primal: &self.primal_slice()[range.clone()],
-            tangent: &self.tangent_slice()[range],
-        }
+        crate::structural::ElemAt::sub_slice(self, range)
     }
 }

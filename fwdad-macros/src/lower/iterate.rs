@@ -1134,17 +1134,10 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
 
 /// The names a closure binds itself: its parameters and its `let`s (at any depth).
 fn closure_own_names(c: &syn::ExprClosure) -> std::collections::HashSet<String> {
-    struct Names(std::collections::HashSet<String>);
-    impl<'ast> syn::visit::Visit<'ast> for Names {
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            self.0.insert(p.ident.to_string());
-            syn::visit::visit_pat_ident(self, p);
-        }
-    }
-    let mut names = Names(Default::default());
+    let mut names = super::PatIdents::default();
     for p in &c.inputs {
         syn::visit::Visit::visit_pat(&mut names, p);
     }
     syn::visit::Visit::visit_expr(&mut names, &c.body);
-    names.0
+    names.0.iter().map(|p| p.ident.to_string()).collect()
 }

@@ -112,6 +112,18 @@ enum Target {
     Hidden,
 }
 
+/// Every name binding in the patterns a syntax tree visits (`let` and closure patterns,
+/// sub-patterns included).
+#[derive(Default)]
+pub(crate) struct PatIdents(pub(crate) Vec<syn::PatIdent>);
+
+impl<'ast> syn::visit::Visit<'ast> for PatIdents {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.push(p.clone());
+        syn::visit::visit_pat_ident(self, p);
+    }
+}
+
 /// A closure bound by `let`: its syntax and, for `move` closures, the bindings it captured.
 #[derive(Debug)]
 pub(crate) struct ClosureDef {

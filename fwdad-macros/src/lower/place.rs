@@ -213,9 +213,10 @@ impl Lowerer<'_> {
         }
     }
 
-    /// A method's receiver: a place ([`Self::lower_place`]) when the method may mutate
-    /// it; otherwise an element `x[i]` is read by value (`x[i].abs()` calls the rule of
-    /// `f64::abs`), its base still a place.
+    /// A method's receiver: a place ([`Self::lower_place`]), except that an element
+    /// `x[i]` is read by value for a known method that does not mutate it (`x[i].abs()`
+    /// calls the rule of `f64::abs`). A method of a user type may take `&mut self`, so its
+    /// element is borrowed: a copy would take the write and lose it.
     pub(crate) fn lower_receiver(
         &mut self,
         e: &syn::Expr,
@@ -223,12 +224,9 @@ impl Lowerer<'_> {
         mutable: bool,
     ) -> Option<Value> {
         match strip(e) {
-            // A method of a user type may take `&mut self`: the element is borrowed, not
-            // copied (a copy would take the write and lose it).
-            syn::Expr::Index(_) if !mutable && !crate::dual::is_known_method(method) => {
-                self.lower_place(e, false)
+            syn::Expr::Index(_) if !mutable && crate::dual::is_known_method(method) => {
+                self.lower_expr(e)
             }
-            syn::Expr::Index(_) if !mutable => self.lower_expr(e),
             _ => self.lower_place(e, mutable),
         }
     }
@@ -296,20 +294,26 @@ impl Lowerer<'_> {
                 if let TypeHint::Ref(_) = self.func.values[inner].ty {
                     return Some(inner);
                 }
-                let arg = self.push(
-                    InstKind::Unary {
-                        op: UnOp::Deref,
-                        arg: inner,
-                    },
-                    self.func.values[inner].ty.deref(),
-                    r.expr.span(),
-                );
+                let arg = self.deref(inner, r.expr.span());
                 return Some(self.borrow(arg, mutable, span));
             }
             _ => {}
         }
         let arg = self.lower_expr(&r.expr)?;
         Some(self.borrow(arg, mutable, span))
+    }
+
+    /// `*arg`, typed as what `arg`'s type refers to.
+    pub(crate) fn deref(&mut self, arg: Value, span: Span) -> Value {
+        let ty = self.func.values[arg].ty.deref();
+        self.push(
+            InstKind::Unary {
+                op: UnOp::Deref,
+                arg,
+            },
+            ty,
+            span,
+        )
     }
 
     /// `&arg` (`&mut arg`), typed as a reference to `arg`'s type.

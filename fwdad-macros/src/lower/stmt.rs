@@ -182,8 +182,7 @@ impl Lowerer<'_> {
             }
             syn::Pat::Paren(p) => self.bind_pattern(&p.pat, value, ty),
             syn::Pat::Reference(r) => {
-                let hint = self.func.values[value].ty.deref();
-                let inner = self.push(InstKind::Unary { op: crate::ir::UnOp::Deref, arg: value }, hint, r.span());
+                let inner = self.deref(value, r.span());
                 self.bind_pattern(&r.pat, inner, None);
             }
             syn::Pat::Tuple(t) => {
@@ -250,19 +249,12 @@ impl Lowerer<'_> {
 /// `let PAT = e else { d };` as `let (a, b, ..) = match e { PAT => (a, b, ..), _ => d };`,
 /// `a, b, ..` the names `PAT` binds (with their `mut`).
 fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Local {
-    struct Names(Vec<syn::PatIdent>);
-    impl<'ast> syn::visit::Visit<'ast> for Names {
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            // A capitalised name is a unit variant or a constant (`None`, `MAX`).
-            let variant = p.ident.to_string().starts_with(|c: char| c.is_uppercase());
-            if p.subpat.is_none() && !variant {
-                self.0.push(p.clone());
-            }
-            syn::visit::visit_pat_ident(self, p);
-        }
-    }
-    let mut names = Names(Vec::new());
+    let mut names = super::PatIdents::default();
     syn::visit::Visit::visit_pat(&mut names, pat);
+    // A capitalised name is a unit variant or a constant (`None`, `MAX`).
+    names.0.retain(|p| {
+        p.subpat.is_none() && !p.ident.to_string().starts_with(|c: char| c.is_uppercase())
+    });
     let bound: Vec<syn::Pat> = names.0.iter().cloned().map(syn::Pat::Ident).collect();
     let idents = names.0.iter().map(|p| &p.ident);
     let span = pat.span();
