@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use crate::activity::Activity;
 use crate::dual::{DualPlan, Form};
 use crate::ir::{Function, Inst, InstKind, Region, UnOp, Value, ValueDef};
-use crate::rules::SMOOTH_UNARY;
+use crate::rules::{SMOOTH_UNARY, UNBOUNDED};
 
 /// Above this many roots a value's combination costs more than the tangent updates it
 /// replaces; the value is materialised instead.
@@ -55,6 +55,17 @@ impl LinOp {
             LinOp::Unary(name) => name != "sq",
         }
     }
+
+    /// Whether the partial may be infinite or NaN where the value is finite (`sqrt` at 0):
+    /// the runtime's `unbounded` rules. A coefficient with such a factor multiplies its
+    /// root's tangent keeping zero lanes zero (`lin::ax_strong`), as the rule does in one
+    /// direction, so a kink does not put NaN into directions that do not move the root.
+    pub fn is_unbounded(&self) -> bool {
+        match self {
+            LinOp::Add | LinOp::Sub | LinOp::Neg => false,
+            LinOp::Binary(name) | LinOp::Unary(name) => UNBOUNDED.contains(&name.as_str()),
+        }
+    }
 }
 
 /// The linearisation of a function.
@@ -72,6 +83,8 @@ pub struct Linear {
     /// every term of theirs tests their tangent for zero first (the tests of one root
     /// compute the same thing, so they cost one).
     pub sparse: HashSet<Value>,
+    /// `(v, r)` whose coefficient `∂v/∂r` has an unbounded factor ([`LinOp::is_unbounded`]).
+    pub unbounded: HashSet<(Value, Value)>,
     /// A re-read of an element → the first read of it (one root).
     pub alias: HashMap<Value, Value>,
     /// The region each instruction is in.
@@ -235,6 +248,7 @@ fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut roots: HashMap<Value, Vec<Value>> = HashMap::new();
     let mut units: HashSet<(Value, Value)> = HashSet::new();
     let mut costly: HashSet<(Value, Value)> = HashSet::new();
+    let mut unbounded: HashSet<(Value, Value)> = HashSet::new();
     // Linearised operands are defined earlier in the same region (any other use
     // materialises them), so one walk over each region in order sees them first.
     for (_, data) in func.regions.iter() {
@@ -242,19 +256,27 @@ fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
             let v = func.insts[inst].results[0];
             let sums = matches!(lin.ops[&inst], LinOp::Add | LinOp::Sub | LinOp::Neg);
             let op_costly = lin.ops[&inst].is_costly();
+            let op_unbounded = lin.ops[&inst].is_unbounded();
             let mut set: Vec<Value> = Vec::new();
             let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
             for o in lin_operands(func, active, inst) {
-                let from: Vec<(Value, bool, bool)> = match roots.get(&o) {
+                let from: Vec<(Value, bool, bool, bool)> = match roots.get(&o) {
                     Some(rs) if !lin.materialize.contains(&o) => rs
                         .iter()
-                        .map(|r| (*r, units.contains(&(o, *r)), costly.contains(&(o, *r))))
+                        .map(|r| {
+                            let k = (o, *r);
+                            let (unit, dear) = (units.contains(&k), costly.contains(&k));
+                            (*r, unit, dear, unbounded.contains(&k))
+                        })
                         .collect(),
-                    _ => vec![(lin.canonical(o), true, false)],
+                    _ => vec![(lin.canonical(o), true, false, false)],
                 };
-                for (r, unit, dear) in from {
+                for (r, unit, dear, kink) in from {
                     if op_costly || dear {
                         costly.insert((v, r));
+                    }
+                    if op_unbounded || kink {
+                        unbounded.insert((v, r));
                     }
                     if !set.contains(&r) {
                         set.push(r);
@@ -279,6 +301,7 @@ fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
         .collect();
     lin.roots = roots;
     lin.units = units;
+    lin.unbounded = unbounded;
 }
 
 /// Whether `r` is an element read (`x[i]`, a `for` element) inside a loop: the roots worth a

@@ -1335,6 +1335,8 @@ fn nary_items(
             i: usize,
         }
         impl<#mp: #rt::Mode> #rt::Unary<#f64t> for #nth<'_, #mp> {
+            // `d_dual` reads every argument's tangent, not only the one it is given.
+            const LOCAL_TANGENT: bool = false;
             #[inline(always)]
             fn d(&self, _: #f64t, _: #f64t) -> #f64t {
                 self.ps[self.i]
@@ -1353,7 +1355,7 @@ fn nary_items(
                     ::core::array::from_fn(|j| #rt::Dual::new(xs[j].primal, xs[j].tangent.d1));
                 let mut dy = <#tp as #rt::ScalarTangent<#f64t>>::zero();
                 for j in 0..#k {
-                    dy = #rt::ScalarTangent::add(dy, #rt::ScalarTangent::scale(xs[j].tangent, self.ps[j]));
+                    dy = #rt::ScalarTangent::add(dy, #rt::ScalarTangent::scale_strong(xs[j].tangent, self.ps[j]));
                 }
                 self.partials.d_dual(xs, #rt::Dual::new(y.primal, dy))[self.i]
             }

@@ -21,6 +21,13 @@ pub enum FloatRule {
 
 /// Unary float methods whose runtime rule is a `scalar_rule!`: smooth, with a partial
 /// derivative that `linear` can read.
+/// Rules whose partials may be infinite or NaN where the function is finite: those the
+/// runtime declares `unbounded` (`scalar_rule!(unbounded ..)`); keep the two lists in step.
+pub const UNBOUNDED: &[&str] = &[
+    "div", "recip", "sqrt", "cbrt", "ln", "log2", "log10", "ln_1p", "asin", "acos", "acosh",
+    "atanh", "powf", "log", "hypot", "atan2",
+];
+
 pub const SMOOTH_UNARY: &[&str] = &[
     "sin",
     "cos",

@@ -149,6 +149,43 @@ pub fn axpy_sparse<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
     }
 }
 
+/// [`ax`] for a coefficient with an unbounded factor (a `sqrt`, a division): zero lanes of
+/// `t` stay zero when `c` is infinite or NaN ([`ScalarTangent::scale_strong`]).
+#[inline(always)]
+pub fn ax_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
+    t.scale_strong(c)
+}
+
+/// [`axpy`] with [`ax_strong`]'s zero lanes.
+#[inline(always)]
+pub fn axpy_strong<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
+    if c.is_finite() {
+        acc.axpy(c, t)
+    } else {
+        acc.add(t.scale_nonfinite(c))
+    }
+}
+
+/// [`ax_sparse`] and [`ax_strong`]: skip a zero tangent, keep zero lanes zero.
+#[inline(always)]
+pub fn ax_sparse_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
+    if t.is_zero() {
+        T::zero().neg()
+    } else {
+        t.scale_strong(c)
+    }
+}
+
+/// [`axpy_sparse`] and [`axpy_strong`].
+#[inline(always)]
+pub fn axpy_sparse_strong<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
+    if t.is_zero() {
+        acc
+    } else {
+        axpy_strong(acc, c, t)
+    }
+}
+
 /// `acc + t`.
 #[inline(always)]
 pub fn add<F: Real, T: ScalarTangent<F>>(acc: T, t: T) -> T {

@@ -66,11 +66,23 @@ pub trait Real:
         b: Dual<Self, T>,
         y: Dual<Self, T>,
     ) -> (Dual<Self, T>, Dual<Self, T>);
+    #[doc(hidden)]
+    fn __d1_dual_binary<R: BinaryDef, T: ScalarTangent<Self>>(
+        a: Dual<Self, T>,
+        b: Self,
+        y: Dual<Self, T>,
+    ) -> Dual<Self, T>;
+    #[doc(hidden)]
+    fn __d2_dual_binary<R: BinaryDef, T: ScalarTangent<Self>>(
+        a: Self,
+        b: Dual<Self, T>,
+        y: Dual<Self, T>,
+    ) -> Dual<Self, T>;
 }
 
 /// Routes the generic rule interface to the concrete-typed rule definitions.
 macro_rules! dispatch {
-    ($d:ident, $dd:ident) => {
+    ($d:ident, $dd:ident, $d1:ident, $d2:ident) => {
         #[inline(always)]
         fn __d_unary<R: UnaryDef>(x: Self, y: Self) -> Self {
             R::$d(x, y)
@@ -94,6 +106,22 @@ macro_rules! dispatch {
         ) -> (Dual<Self, T>, Dual<Self, T>) {
             R::$dd(a, b, y)
         }
+        #[inline(always)]
+        fn __d1_dual_binary<R: BinaryDef, T: ScalarTangent<Self>>(
+            a: Dual<Self, T>,
+            b: Self,
+            y: Dual<Self, T>,
+        ) -> Dual<Self, T> {
+            R::$d1(a, b, y)
+        }
+        #[inline(always)]
+        fn __d2_dual_binary<R: BinaryDef, T: ScalarTangent<Self>>(
+            a: Self,
+            b: Dual<Self, T>,
+            y: Dual<Self, T>,
+        ) -> Dual<Self, T> {
+            R::$d2(a, b, y)
+        }
     };
 }
 
@@ -106,7 +134,7 @@ impl Real for f64 {
     fn to_f64_lossless(self) -> f64 {
         self
     }
-    dispatch!(d_f64, d_dual_f64);
+    dispatch!(d_f64, d_dual_f64, d1_dual_f64, d2_dual_f64);
 
     /// Without branches: the lanes' bits, sign dropped, or-ed together.
     #[inline(always)]
@@ -152,5 +180,5 @@ impl Real for f32 {
     fn to_f64_lossless(self) -> f64 {
         self as f64
     }
-    dispatch!(d_f32, d_dual_f32);
+    dispatch!(d_f32, d_dual_f32, d1_dual_f32, d2_dual_f32);
 }

@@ -30,6 +30,17 @@ impl core::fmt::Display for NoTangent {
 /// expression on first-order duals, which is how second-order tangents obtain `f''`
 /// without a second rule. Implemented by [`crate::scalar_rule!`].
 pub trait Unary<F: Real> {
+    /// Whether `f'` may be infinite or NaN where `f` is finite (`sqrt` at `0`, `asin` at
+    /// `±1`). The chain rule then keeps a zero tangent zero ([`ScalarTangent::scale_strong`])
+    /// rather than `0·∞ = NaN`, so a direction that does not move `x` is not polluted by the
+    /// kink. Rules whose partials are finite wherever they are evaluated (`mul`, `sin`) say
+    /// `false` and skip the test; the default is the safe choice.
+    const UNBOUNDED: bool = true;
+    /// Whether `d_dual`'s tangent depends only on the tangents passed to it, so that it is
+    /// zero where they are (second order zeroes it there for an unbounded rule, see
+    /// [`ScalarTangent::zero_off_support`]). `false` for an adapter that reads other
+    /// arguments' tangents (an n-ary `#[primitive]`'s partial in one argument).
+    const LOCAL_TANGENT: bool = true;
     /// `f'(x)`, where `y = f(x)`.
     fn d(&self, x: F, y: F) -> F;
     /// `f'` evaluated on duals: its tangent is `f''(x) · dx`.
@@ -38,6 +49,8 @@ pub trait Unary<F: Real> {
 
 /// A scalar function of two arguments, seen through its partial derivatives.
 pub trait Binary<F: Real> {
+    /// As [`Unary::UNBOUNDED`], for either partial.
+    const UNBOUNDED: bool = true;
     /// `(∂f/∂x1, ∂f/∂x2)`, where `y = f(x1, x2)`.
     fn d(&self, x1: F, x2: F, y: F) -> (F, F);
     /// The partials evaluated on duals (for second-order tangents).
@@ -47,6 +60,16 @@ pub trait Binary<F: Real> {
         x2: Dual<F, T>,
         y: Dual<F, T>,
     ) -> (Dual<F, T>, Dual<F, T>);
+    /// `∂f/∂x1` on duals with `x2` a constant: a plain value, not a dual with a zero
+    /// tangent, so that `∂f/∂x1`'s own dependence on `x2` (`ln a` in `powf`'s
+    /// `b·a^(b-1)`) is never evaluated (it may be NaN where `f` is smooth in `x1`).
+    fn d1_dual<T: ScalarTangent<F>>(&self, x1: Dual<F, T>, x2: F, y: Dual<F, T>) -> Dual<F, T> {
+        self.d_dual(x1, Dual::new(x2, T::zero()), y).0
+    }
+    /// `∂f/∂x2` on duals with `x1` a constant (see [`d1_dual`](Self::d1_dual)).
+    fn d2_dual<T: ScalarTangent<F>>(&self, x1: F, x2: Dual<F, T>, y: Dual<F, T>) -> Dual<F, T> {
+        self.d_dual(Dual::new(x1, T::zero()), x2, y).1
+    }
 }
 
 /// How the tangent of a real scalar `F` is represented.
@@ -66,6 +89,33 @@ pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'stat
     fn neg(self) -> Self;
     /// `a · self` for a scalar `a` that is locally constant (does not depend on the input).
     fn scale(self, a: F) -> Self;
+    /// `a · self`, except that a zero component stays zero when `a` is infinite or NaN (a
+    /// *strong zero*: a direction that does not move an input takes nothing from a kink
+    /// there, as in ForwardDiff's NaN-safe mode). The test is one comparison of `a`.
+    #[inline(always)]
+    fn scale_strong(self, a: F) -> Self {
+        if a.is_finite() {
+            self.scale(a)
+        } else {
+            self.scale_nonfinite(a)
+        }
+    }
+    /// `a · self` for an infinite or NaN `a`, zero components staying zero.
+    fn scale_nonfinite(self, a: F) -> Self;
+    /// `self` with zero in every component where both `a` and `b` are zero: `self` is a
+    /// linear function of `(a, b)` (the tangent of a partial derivative along them), so it
+    /// is zero there, but evaluating it may have met `0 · NaN` (`ln a` at `a < 0`).
+    fn zero_off_support(self, a: Self, b: Self) -> Self;
+    /// [`scale`](Self::scale), or [`scale_strong`](Self::scale_strong) for a partial of a
+    /// rule that is [`UNBOUNDED`](Unary::UNBOUNDED) (a constant: one branch survives).
+    #[inline(always)]
+    fn scale_partial(self, a: F, unbounded: bool) -> Self {
+        if unbounded {
+            self.scale_strong(a)
+        } else {
+            self.scale(a)
+        }
+    }
     /// `self + c · t` (a linearised chain's update).
     #[inline(always)]
     fn axpy(self, c: F, t: Self) -> Self {
@@ -82,14 +132,15 @@ pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'stat
     /// The tangent of `y = f(x)`.
     #[inline(always)]
     fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
-        dx.scale(rule.d(x, y))
+        dx.scale_partial(rule.d(x, y), R::UNBOUNDED)
     }
 
     /// The tangent of `y = f(x1, x2)`, both arguments active.
     #[inline(always)]
     fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
         let (d1, d2) = rule.d(x1, x2, y);
-        dx1.scale(d1).add(dx2.scale(d2))
+        let u = R::UNBOUNDED;
+        dx1.scale_partial(d1, u).add(dx2.scale_partial(d2, u))
     }
 }
 
@@ -113,6 +164,22 @@ impl<F: Real> ScalarTangent<F> for F {
     #[inline(always)]
     fn scale(self, a: F) -> Self {
         a * self
+    }
+    #[inline(always)]
+    fn scale_nonfinite(self, a: F) -> Self {
+        if self == F::zero() {
+            F::zero()
+        } else {
+            a * self
+        }
+    }
+    #[inline(always)]
+    fn zero_off_support(self, a: Self, b: Self) -> Self {
+        if a == F::zero() && b == F::zero() {
+            F::zero()
+        } else {
+            self
+        }
     }
 }
 
@@ -160,6 +227,14 @@ impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
     #[inline(always)]
     fn scale(self, a: F) -> Self {
         Self::from_fn(|i| a * self.0[i])
+    }
+    #[inline(always)]
+    fn scale_nonfinite(self, a: F) -> Self {
+        Self::from_fn(|i| self.0[i].scale_nonfinite(a))
+    }
+    #[inline(always)]
+    fn zero_off_support(self, a: Self, b: Self) -> Self {
+        Self::from_fn(|i| self.0[i].zero_off_support(a.0[i], b.0[i]))
     }
     #[inline(always)]
     fn axpy(self, c: F, t: Self) -> Self {
@@ -229,39 +304,79 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Hyper<F, T> {
             d12: self.d12.scale(a),
         }
     }
+    #[inline(always)]
+    fn scale_nonfinite(self, a: F) -> Self {
+        Hyper {
+            d1: self.d1.scale_nonfinite(a),
+            d2: self.d2.scale_nonfinite(a),
+            d12: self.d12.scale_nonfinite(a),
+        }
+    }
+    #[inline(always)]
+    fn zero_off_support(self, a: Self, b: Self) -> Self {
+        Hyper {
+            d1: self.d1.zero_off_support(a.d1, b.d1),
+            d2: self.d2.zero_off_support(a.d2, b.d2),
+            d12: self.d12.zero_off_support(a.d12, b.d12),
+        }
+    }
 
     #[inline(always)]
     fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
+        let u = R::UNBOUNDED;
         let p = rule.d(x, y);
-        let dy1 = dx.d1.scale(p);
+        let dy1 = dx.d1.scale_partial(p, u);
         // Tangent of f' along d1: f''(x)·d1.
         let dp = rule.d_dual(Dual::new(x, dx.d1), Dual::new(y, dy1)).tangent;
+        let dp = if u && R::LOCAL_TANGENT {
+            dp.zero_off_support(dx.d1, dx.d1)
+        } else {
+            dp
+        };
         Hyper {
             d1: dy1,
-            d2: p * dx.d2,
-            d12: dx.d12.scale(p).add(dp.scale(dx.d2)),
+            d2: dx.d2.scale_partial(p, u),
+            d12: dx.d12.scale_partial(p, u).add(along_d2(dp, dx.d2, u)),
         }
     }
 
     #[inline(always)]
     fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
+        let u = R::UNBOUNDED;
         let (p1, p2) = rule.d(x1, x2, y);
-        let dy1 = dx1.d1.scale(p1).add(dx2.d1.scale(p2));
+        let dy1 = dx1.d1.scale_partial(p1, u).add(dx2.d1.scale_partial(p2, u));
         let (q1, q2) = rule.d_dual(
             Dual::new(x1, dx1.d1),
             Dual::new(x2, dx2.d1),
             Dual::new(y, dy1),
         );
+        let (q1, q2) = if u {
+            let s = |q: T| q.zero_off_support(dx1.d1, dx2.d1);
+            (s(q1.tangent), s(q2.tangent))
+        } else {
+            (q1.tangent, q2.tangent)
+        };
         Hyper {
             d1: dy1,
-            d2: p1 * dx1.d2 + p2 * dx2.d2,
+            d2: dx1.d2.scale_partial(p1, u) + dx2.d2.scale_partial(p2, u),
             d12: dx1
                 .d12
-                .scale(p1)
-                .add(dx2.d12.scale(p2))
-                .add(q1.tangent.scale(dx1.d2))
-                .add(q2.tangent.scale(dx2.d2)),
+                .scale_partial(p1, u)
+                .add(dx2.d12.scale_partial(p2, u))
+                .add(along_d2(q1, dx1.d2, u))
+                .add(along_d2(q2, dx2.d2, u)),
         }
+    }
+}
+
+/// `t · d2`, the `f''` term of a second-order tangent; for an unbounded rule, zero when the
+/// second direction `d2` is (strong zero: `f''` may be infinite at a kink).
+#[inline(always)]
+fn along_d2<F: Real, T: ScalarTangent<F>>(t: T, d2: F, unbounded: bool) -> T {
+    if unbounded && d2 == F::zero() {
+        T::zero()
+    } else {
+        t.scale(d2)
     }
 }
 

@@ -256,18 +256,25 @@ impl Emitter<'_> {
             for (r, coef) in terms {
                 let rname = self.root_ref(r, region, lin, &mut out);
                 let t = quote!(#rt::lin::t(&#rname));
-                let sparse = lin.sparse.contains(&r);
+                // `_sparse`: skip a zero tangent; `_strong`: keep zero lanes zero under an
+                // infinite coefficient.
+                let suffix = match (lin.sparse.contains(&r), lin.unbounded.contains(&(v, r))) {
+                    (false, false) => "",
+                    (true, false) => "_sparse",
+                    (false, true) => "_strong",
+                    (true, true) => "_sparse_strong",
+                };
+                let (ax, axpy) = (
+                    format_ident!("ax{}", suffix),
+                    format_ident!("axpy{}", suffix),
+                );
                 acc = Some(match (acc, coef) {
                     (None, Coef::One) => t,
                     (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
-                    (None, Coef::Expr(k)) if sparse => quote!(#rt::lin::ax_sparse(#k, #t)),
-                    (None, Coef::Expr(k)) => quote!(#rt::lin::ax(#k, #t)),
+                    (None, Coef::Expr(k)) => quote!(#rt::lin::#ax(#k, #t)),
                     (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
                     (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
-                    (Some(a), Coef::Expr(k)) if sparse => {
-                        quote!(#rt::lin::axpy_sparse(#a, #k, #t))
-                    }
-                    (Some(a), Coef::Expr(k)) => quote!(#rt::lin::axpy(#a, #k, #t)),
+                    (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
                 });
             }
             let name = self.name(v);

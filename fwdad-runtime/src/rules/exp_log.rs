@@ -4,10 +4,13 @@
 //! Domains (for random testing): logarithms: `x > 0` (`ln_1p`: `x > -1`); `sqrt`: `x > 0`;
 //! `powf`: base `> 0`.
 //!
-//! Conventions: `sqrt'(0) = +∞` (so the tangent at `0` is `±∞`, or NaN for a zero
-//! direction, as in JAX and ForwardDiff); `powf(0, b)` with a constant `b` follows the power
-//! rule `b·0^(b-1)`; `hypot(0, 0)` has partials `NaN` (it has no derivative there).
+//! Conventions: `sqrt'(0) = +∞` (so the tangent at `0` is `±∞`, and `0` for a direction
+//! that does not move `x`: these rules are `unbounded`, with strong zeros); `powf(0, b)`
+//! follows the power rule `b·0^(b-1)` and is flat in `b` (`∂/∂b = 0` for `b > 0`);
+//! `hypot(0, 0)` has partials `NaN` (it has no derivative there).
 
+#[allow(unused_imports)] // used by rule partials (`strong_mul`)
+use super::Mixed;
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{ScalarTangent, Unary};
@@ -17,21 +20,22 @@ use num_traits::FloatConst;
 crate::scalar_rule!(y = exp(x) => y);
 crate::scalar_rule!(y = exp2(x) => y * F::LN_2());
 crate::scalar_rule!(y = exp_m1(x) => y + 1.0);
-crate::scalar_rule!(y = ln(x) => x.recip());
-crate::scalar_rule!(y = log2(x) => (x * F::LN_2()).recip());
-crate::scalar_rule!(y = log10(x) => (x * F::LN_10()).recip());
-crate::scalar_rule!(y = ln_1p(x) => (x + 1.0).recip());
-crate::scalar_rule!(y = sqrt(x) => 0.5 / y);
-crate::scalar_rule!(y = cbrt(x) => (3.0 * y * y).recip());
+crate::scalar_rule!(unbounded y = ln(x) => x.recip());
+crate::scalar_rule!(unbounded y = log2(x) => (x * F::LN_2()).recip());
+crate::scalar_rule!(unbounded y = log10(x) => (x * F::LN_10()).recip());
+crate::scalar_rule!(unbounded y = ln_1p(x) => (x + 1.0).recip());
+crate::scalar_rule!(unbounded y = sqrt(x) => 0.5 / y);
+crate::scalar_rule!(unbounded y = cbrt(x) => (3.0 * y * y).recip());
 crate::scalar_rule!(
-    /// `a.powf(b) = a^b`: `∂ = (b·a^(b-1), y·ln a)`.
-    y = powf(a, b) => (b * a.powf(b - 1.0), y * a.ln())
+    /// `a.powf(b) = a^b`: `∂ = (b·a^(b-1), y·ln a)`, each `0` where its first factor is
+    /// (`a^0` is flat in `a`, `0^b` in `b`), not `0·∞`.
+    unbounded y = powf(a, b) => (b.strong_mul(a.powf(b - 1.0)), y.strong_mul(a.ln()))
 );
 crate::scalar_rule!(
     /// `a.log(b)`: the logarithm of `a` in base `b`, `ln a / ln b`.
-    y = log(a, b) => ((a * b.ln()).recip(), -y / (b * b.ln()))
+    unbounded y = log(a, b) => ((a * b.ln()).recip(), -y / (b * b.ln()))
 );
-crate::scalar_rule!(y = hypot(a, b) => (a / y, b / y));
+crate::scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
 
 /// `x.powi(n)`'s derivative: `n·x^(n-1)`.
 ///
@@ -41,6 +45,8 @@ crate::scalar_rule!(y = hypot(a, b) => (a / y, b / y));
 pub struct Powi(pub i32);
 
 impl<F: Real> Unary<F> for Powi {
+    // `n·x^(n-1)` is finite wherever `x^n` is.
+    const UNBOUNDED: bool = false;
     #[inline(always)]
     fn d(&self, x: F, _y: F) -> F {
         let n = F::from_i32(self.0).unwrap_or_else(F::nan);

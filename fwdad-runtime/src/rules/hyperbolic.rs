@@ -9,6 +9,6 @@ crate::scalar_rule!(y = tanh(x) => 1.0 - y * y);
 crate::scalar_rule!(y = asinh(x) => x.hypot(1.0).recip());
 // `√(x-1)·√(x+1)` rather than `√(x² - 1)`: no overflow, and `x - 1` is exact near 1 where
 // `x² - 1` cancels.
-crate::scalar_rule!(y = acosh(x) => ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip());
+crate::scalar_rule!(unbounded y = acosh(x) => ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip());
 // `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
-crate::scalar_rule!(y = atanh(x) => ((1.0 - x) * (1.0 + x)).recip());
+crate::scalar_rule!(unbounded y = atanh(x) => ((1.0 - x) * (1.0 + x)).recip());

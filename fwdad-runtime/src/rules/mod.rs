@@ -6,7 +6,7 @@
 //! ```ignore
 //! scalar_rule!(y = exp(x) => y);
 //! scalar_rule!(y = tanh(x) => 1.0 - y * y);
-//! scalar_rule!(y = atan2(a, b) => (b / (a * a + b * b), -a / (a * a + b * b)));
+//! scalar_rule!(unbounded y = div(a, b) = a / b => (b.recip(), -y / b));
 //! ```
 //!
 //! One line gives, for `f32` and `f64` and every tangent representation
@@ -101,6 +101,91 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&F, &T> {
     }
 }
 
+/// Operations a rule's partial expressions use on any mix of plain scalars and duals: a
+/// binary rule's partial is also evaluated with the other argument a plain constant
+/// ([`Binary::d1_dual`](crate::tangent::Binary::d1_dual)), where a method of `f64` given a
+/// dual would not type-check.
+#[doc(hidden)]
+pub trait Mixed<B>: Sized {
+    /// `f32`/`f64`, or a dual if either side is one.
+    type Out;
+    /// The float type.
+    type Scalar: Real;
+    /// `self · b`, but zero where `self` is zero even if `b` is infinite or NaN (`0·ln 0`
+    /// in `powf`'s `∂/∂b = y·ln a` at `a = 0`, where `0^b` is flat in `b`).
+    fn strong_mul(self, b: B) -> Self::Out;
+    /// A power of two `s` (a constant: it has no tangent) that brings `max(|self|, |b|)`
+    /// near `1` where `self² + b²` would overflow or underflow, else `1`. The scaling is
+    /// exact, so `(self·s)² + (b·s)²` rounds as `self² + b²` does where that is in range.
+    fn pythag_scale(&self, b: &B) -> Self::Scalar;
+}
+
+/// See [`Mixed::pythag_scale`].
+fn pythag_scale<F: Real>(a: F, b: F) -> F {
+    let m = a.abs().max(b.abs());
+    let big = F::max_value().sqrt() * F::cst(0.5);
+    let small = F::min_positive_value().sqrt() * F::cst(2.0);
+    if !m.is_finite() || m == F::zero() || (small..=big).contains(&m) {
+        return F::one();
+    }
+    // 2^k for k near -log2(m), within range (`powi` of 2 is exact).
+    let limit = F::max_value().log2().floor() - F::cst(4.0);
+    let k = (-m.log2().round()).max(-limit).min(limit);
+    F::cst(2.0).powi(k.to_i32().unwrap_or(0))
+}
+
+impl<F: Real> Mixed<F> for F {
+    type Out = F;
+    type Scalar = F;
+    #[inline(always)]
+    fn strong_mul(self, b: F) -> F {
+        if self == F::zero() {
+            F::zero()
+        } else {
+            self * b
+        }
+    }
+    #[inline(always)]
+    fn pythag_scale(&self, b: &F) -> F {
+        pythag_scale(*self, *b)
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>, B: Operand<F, T>> Mixed<B> for Dual<F, T> {
+    type Out = Dual<F, T>;
+    type Scalar = F;
+    #[inline(always)]
+    fn strong_mul(self, b: B) -> Dual<F, T> {
+        if self.primal == F::zero() {
+            // d(self·b) = dself·b + self·db, and self = 0.
+            Dual::new(F::zero(), self.tangent.scale_strong(b.primal()))
+        } else {
+            arith::mul(self, b)
+        }
+    }
+    #[inline(always)]
+    fn pythag_scale(&self, b: &B) -> F {
+        pythag_scale(self.primal, b.primal())
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>> Mixed<Dual<F, T>> for F {
+    type Out = Dual<F, T>;
+    type Scalar = F;
+    #[inline(always)]
+    fn strong_mul(self, b: Dual<F, T>) -> Dual<F, T> {
+        if self == F::zero() {
+            Dual::new(F::zero(), T::zero())
+        } else {
+            arith::mul(self, b)
+        }
+    }
+    #[inline(always)]
+    fn pythag_scale(&self, b: &Dual<F, T>) -> F {
+        pythag_scale(*self, b.primal)
+    }
+}
+
 /// Converts the value of a partial-derivative expression to the type it is evaluated at: a
 /// plain scalar stays a scalar; on duals, a constant partial (`1.0`) becomes a constant dual.
 pub trait LiftTo<Out> {
@@ -165,24 +250,26 @@ struct FixSecond<'r, R, F>(&'r R, F);
 struct FixFirst<'r, R, F>(&'r R, F);
 
 impl<F: Real, R: Binary<F>> Unary<F> for FixSecond<'_, R, F> {
+    const UNBOUNDED: bool = R::UNBOUNDED;
     #[inline(always)]
     fn d(&self, x: F, y: F) -> F {
         self.0.d(x, self.1, y).0
     }
     #[inline(always)]
     fn d_dual<T: ScalarTangent<F>>(&self, x: Dual<F, T>, y: Dual<F, T>) -> Dual<F, T> {
-        self.0.d_dual(x, Dual::new(self.1, T::zero()), y).0
+        self.0.d1_dual(x, self.1, y)
     }
 }
 
 impl<F: Real, R: Binary<F>> Unary<F> for FixFirst<'_, R, F> {
+    const UNBOUNDED: bool = R::UNBOUNDED;
     #[inline(always)]
     fn d(&self, x: F, y: F) -> F {
         self.0.d(self.1, x, y).1
     }
     #[inline(always)]
     fn d_dual<T: ScalarTangent<F>>(&self, x: Dual<F, T>, y: Dual<F, T>) -> Dual<F, T> {
-        self.0.d_dual(Dual::new(self.1, T::zero()), x, y).1
+        self.0.d2_dual(self.1, x, y)
     }
 }
 
@@ -192,6 +279,7 @@ impl<F: Real, R: Binary<F>> Unary<F> for FixFirst<'_, R, F> {
 /// code needs no per-rule bounds.
 #[doc(hidden)]
 pub trait UnaryDef {
+    const UNBOUNDED: bool;
     fn d_f32(x: f32, y: f32) -> f32;
     fn d_f64(x: f64, y: f64) -> f64;
     fn d_dual_f32<T: ScalarTangent<f32>>(x: Dual<f32, T>, y: Dual<f32, T>) -> Dual<f32, T>;
@@ -202,6 +290,7 @@ pub trait UnaryDef {
 #[doc(hidden)]
 #[allow(clippy::type_complexity)]
 pub trait BinaryDef {
+    const UNBOUNDED: bool;
     fn d_f32(a: f32, b: f32, y: f32) -> (f32, f32);
     fn d_f64(a: f64, b: f64, y: f64) -> (f64, f64);
     fn d_dual_f32<T: ScalarTangent<f32>>(
@@ -214,9 +303,18 @@ pub trait BinaryDef {
         b: Dual<f64, T>,
         y: Dual<f64, T>,
     ) -> (Dual<f64, T>, Dual<f64, T>);
+    fn d1_dual_f32<T: ScalarTangent<f32>>(a: Dual<f32, T>, b: f32, y: Dual<f32, T>)
+        -> Dual<f32, T>;
+    fn d1_dual_f64<T: ScalarTangent<f64>>(a: Dual<f64, T>, b: f64, y: Dual<f64, T>)
+        -> Dual<f64, T>;
+    fn d2_dual_f32<T: ScalarTangent<f32>>(a: f32, b: Dual<f32, T>, y: Dual<f32, T>)
+        -> Dual<f32, T>;
+    fn d2_dual_f64<T: ScalarTangent<f64>>(a: f64, b: Dual<f64, T>, y: Dual<f64, T>)
+        -> Dual<f64, T>;
 }
 
 impl<F: Real, R: UnaryDef> Unary<F> for R {
+    const UNBOUNDED: bool = <R as UnaryDef>::UNBOUNDED;
     #[inline(always)]
     fn d(&self, x: F, y: F) -> F {
         F::__d_unary::<R>(x, y)
@@ -228,6 +326,7 @@ impl<F: Real, R: UnaryDef> Unary<F> for R {
 }
 
 impl<F: Real, R: BinaryDef> Binary<F> for R {
+    const UNBOUNDED: bool = <R as BinaryDef>::UNBOUNDED;
     #[inline(always)]
     fn d(&self, a: F, b: F, y: F) -> (F, F) {
         F::__d_binary::<R>(a, b, y)
@@ -240,6 +339,14 @@ impl<F: Real, R: BinaryDef> Binary<F> for R {
         y: Dual<F, T>,
     ) -> (Dual<F, T>, Dual<F, T>) {
         F::__d_dual_binary::<R, T>(a, b, y)
+    }
+    #[inline(always)]
+    fn d1_dual<T: ScalarTangent<F>>(&self, a: Dual<F, T>, b: F, y: Dual<F, T>) -> Dual<F, T> {
+        F::__d1_dual_binary::<R, T>(a, b, y)
+    }
+    #[inline(always)]
+    fn d2_dual<T: ScalarTangent<F>>(&self, a: F, b: Dual<F, T>, y: Dual<F, T>) -> Dual<F, T> {
+        F::__d2_dual_binary::<R, T>(a, b, y)
     }
 }
 
@@ -262,16 +369,27 @@ impl<F: Real, R: BinaryDef> Binary<F> for R {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! scalar_rule {
-    ($(#[$m:meta])* $y:ident = $name:ident($x:ident) => $d:expr) => {
-        $crate::scalar_rule!($(#[$m])* $y = $name($x) = <F as ::num_traits::Float>::$name($x) => $d);
+    // `unbounded`: a partial may be infinite or NaN where the function is finite (see
+    // `Unary::UNBOUNDED`); the chain rule then keeps zero tangents zero.
+    ($(#[$m:meta])* unbounded $y:ident = $($rest:tt)*) => {
+        $crate::scalar_rule!(@rule true, $(#[$m])* $y = $($rest)*);
     };
-    ($(#[$m:meta])* $y:ident = $name:ident($x:ident) = $p:expr => $d:expr) => {
+    (@rule $u:literal, $(#[$m:meta])* $y:ident = $name:ident($x:ident) => $d:expr) => {
+        $crate::scalar_rule!(
+            @rule $u, $(#[$m])* $y = $name($x) = <F as ::num_traits::Float>::$name($x) => $d
+        );
+    };
+    (@rule $u:literal, $(#[$m:meta])* $y:ident = $name:ident($x:ident) = $p:expr => $d:expr) => {
         $(#[$m])*
         #[allow(non_camel_case_types)]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $name {}
 
-        $crate::scalar_rule!(@unary_impl $y, $name, $x, $d);
+        impl $crate::rules::UnaryDef for $name {
+            const UNBOUNDED: bool = $u;
+            $crate::scalar_rule!(@unary_fns d_f32 d_dual_f32 f32, $y, $x, $d);
+            $crate::scalar_rule!(@unary_fns d_f64 d_dual_f64 f64, $y, $x, $d);
+        }
 
         $(#[$m])*
         #[inline(always)]
@@ -298,12 +416,6 @@ macro_rules! scalar_rule {
             }
         }
     };
-    (@unary_impl $y:ident, $name:ident, $x:ident, $d:expr) => {
-        impl $crate::rules::UnaryDef for $name {
-            $crate::scalar_rule!(@unary_fns d_f32 d_dual_f32 f32, $y, $x, $d);
-            $crate::scalar_rule!(@unary_fns d_f64 d_dual_f64 f64, $y, $x, $d);
-        }
-    };
     (@unary_fns $d_fn:ident $dd_fn:ident $F:ty, $y:ident, $x:ident, $d:expr) => {
         #[inline(always)]
         #[allow(unused_variables, clippy::all)]
@@ -323,18 +435,31 @@ macro_rules! scalar_rule {
             $crate::rules::LiftTo::<$crate::Dual<$F, T>>::lift($d)
         }
     };
-    ($(#[$m:meta])* $y:ident = $name:ident($a:ident, $b:ident) => ($da:expr, $db:expr)) => {
+    (@rule $u:literal, $(#[$m:meta])* $y:ident = $name:ident($a:ident, $b:ident) =>
+        $(let $v:ident = $e:expr;)* ($da:expr, $db:expr)) => {
         $crate::scalar_rule!(
-            $(#[$m])* $y = $name($a, $b) = <F as ::num_traits::Float>::$name($a, $b) => ($da, $db)
+            @rule $u, $(#[$m])* $y = $name($a, $b) = <F as ::num_traits::Float>::$name($a, $b)
+                => $(let $v = $e;)* ($da, $db)
         );
     };
-    ($(#[$m:meta])* $y:ident = $name:ident($a:ident, $b:ident) = $p:expr => ($da:expr, $db:expr)) => {
+    (@rule $u:literal, $(#[$m:meta])* $y:ident = $name:ident($a:ident, $b:ident) = $p:expr =>
+        $(let $v:ident = $e:expr;)* ($da:expr, $db:expr)) => {
         $(#[$m])*
         #[allow(non_camel_case_types)]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $name {}
 
-        $crate::scalar_rule!(@binary_impl $y, $name, $a, $b, $da, $db);
+        impl $crate::rules::BinaryDef for $name {
+            const UNBOUNDED: bool = $u;
+            $crate::scalar_rule!(
+                @binary_fns [d_f32 d_dual_f32 d1_dual_f32 d2_dual_f32] f32,
+                $y, $a, $b, [$(let $v = $e;)*], $da, $db
+            );
+            $crate::scalar_rule!(
+                @binary_fns [d_f64 d_dual_f64 d1_dual_f64 d2_dual_f64] f64,
+                $y, $a, $b, [$(let $v = $e;)*], $da, $db
+            );
+        }
 
         $(#[$m])*
         #[inline(always)]
@@ -365,18 +490,16 @@ macro_rules! scalar_rule {
             }
         }
     };
-    (@binary_impl $y:ident, $name:ident, $a:ident, $b:ident, $da:expr, $db:expr) => {
-        impl $crate::rules::BinaryDef for $name {
-            $crate::scalar_rule!(@binary_fns d_f32 d_dual_f32 f32, $y, $a, $b, $da, $db);
-            $crate::scalar_rule!(@binary_fns d_f64 d_dual_f64 f64, $y, $a, $b, $da, $db);
-        }
-    };
-    (@binary_fns $d_fn:ident $dd_fn:ident $F:ty, $y:ident, $a:ident, $b:ident, $da:expr, $db:expr) => {
+    // Each partial is also evaluated alone with the other argument a plain constant
+    // (`d1_dual`, `d2_dual`), so the shared `let`s must accept either kind of argument.
+    (@binary_fns [$d_fn:ident $dd_fn:ident $d1_fn:ident $d2_fn:ident] $F:ty,
+        $y:ident, $a:ident, $b:ident, [$($pre:stmt;)*], $da:expr, $db:expr) => {
         #[inline(always)]
         #[allow(unused_variables, clippy::all)]
         fn $d_fn($a: $F, $b: $F, $y: $F) -> ($F, $F) {
             #[allow(dead_code)]
             type F = $F;
+            $($pre)*
             (
                 $crate::rules::LiftTo::<$F>::lift($da),
                 $crate::rules::LiftTo::<$F>::lift($db),
@@ -391,10 +514,38 @@ macro_rules! scalar_rule {
         ) -> ($crate::Dual<$F, T>, $crate::Dual<$F, T>) {
             #[allow(dead_code)]
             type F = $F;
+            $($pre)*
             (
                 $crate::rules::LiftTo::<$crate::Dual<$F, T>>::lift($da),
                 $crate::rules::LiftTo::<$crate::Dual<$F, T>>::lift($db),
             )
         }
+        #[inline(always)]
+        #[allow(unused_variables, clippy::all)]
+        fn $d1_fn<T: $crate::ScalarTangent<$F>>(
+            $a: $crate::Dual<$F, T>,
+            $b: $F,
+            $y: $crate::Dual<$F, T>,
+        ) -> $crate::Dual<$F, T> {
+            #[allow(dead_code)]
+            type F = $F;
+            $($pre)*
+            $crate::rules::LiftTo::<$crate::Dual<$F, T>>::lift($da)
+        }
+        #[inline(always)]
+        #[allow(unused_variables, clippy::all)]
+        fn $d2_fn<T: $crate::ScalarTangent<$F>>(
+            $a: $F,
+            $b: $crate::Dual<$F, T>,
+            $y: $crate::Dual<$F, T>,
+        ) -> $crate::Dual<$F, T> {
+            #[allow(dead_code)]
+            type F = $F;
+            $($pre)*
+            $crate::rules::LiftTo::<$crate::Dual<$F, T>>::lift($db)
+        }
+    };
+    ($(#[$m:meta])* $y:ident = $($rest:tt)*) => {
+        $crate::scalar_rule!(@rule false, $(#[$m])* $y = $($rest)*);
     };
 }

@@ -2,6 +2,8 @@
 //!
 //! Domains (for random testing): `asin`, `acos`: `|x| < 1`; `tan`: away from `π/2 + kπ`.
 
+#[allow(unused_imports)] // used by rule partials (`pythag_scale`)
+use super::Mixed;
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::ScalarTangent;
@@ -12,12 +14,17 @@ crate::scalar_rule!(y = sin(x) => x.cos());
 crate::scalar_rule!(y = cos(x) => -x.sin());
 crate::scalar_rule!(y = tan(x) => 1.0 + y * y);
 // `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
-crate::scalar_rule!(y = asin(x) => ((1.0 - x) * (1.0 + x)).sqrt().recip());
-crate::scalar_rule!(y = acos(x) => -((1.0 - x) * (1.0 + x)).sqrt().recip());
+crate::scalar_rule!(unbounded y = asin(x) => ((1.0 - x) * (1.0 + x)).sqrt().recip());
+crate::scalar_rule!(unbounded y = acos(x) => -((1.0 - x) * (1.0 + x)).sqrt().recip());
 crate::scalar_rule!(y = atan(x) => (1.0 + x * x).recip());
 crate::scalar_rule!(
-    /// `atan2(a, b)` is the angle of the point `(b, a)`.
-    y = atan2(a, b) => (b / (a * a + b * b), -a / (a * a + b * b))
+    /// `atan2(a, b)` is the angle of the point `(b, a)`: `∂ = (b, -a) / (a² + b²)`, with
+    /// `a`, `b` scaled by a power of two `s` where `a² + b²` would overflow (beyond 1e154)
+    /// or underflow (below 1e-154): `b / (a² + b²) = (b·s) / ((a·s)² + (b·s)²) · s`.
+    unbounded y = atan2(a, b) =>
+        let s = a.pythag_scale(&b);
+        let r = (a * s) * (a * s) + (b * s) * (b * s);
+        (b * s / r * s, -(a * s) / r * s)
 );
 crate::scalar_rule!(y = to_degrees(x) => F::cst(180.0) / F::PI());
 crate::scalar_rule!(y = to_radians(x) => F::PI() / F::cst(180.0));
