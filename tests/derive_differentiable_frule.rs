@@ -66,3 +66,36 @@ fn derived_rule_passes_test_frule() {
         },
     );
 }
+
+/// A tuple struct, built by its constructor from active and constant values.
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct V2(pub f64, pub f64);
+
+#[derive_frule]
+impl V2 {
+    fn scaled(&self, s: f64) -> Self {
+        Self(self.0 * s, self.1 * s)
+    }
+}
+
+#[derive_frule]
+fn tuple_ctor(v: V2, s: f64) -> f64 {
+    let u = V2(v.0 * s, v.1);
+    let w = V2(2.0, s).scaled(u.0);
+    u.0 * u.1 + w.0 + w.1
+}
+
+#[test]
+fn tuple_struct_constructors() {
+    let (v, s) = (V2(1.5, -0.4), 0.8);
+    // f = v0·s·v1 + 2·v0·s + s·v0·s: ∂f/∂s = v0·v1 + 2·v0 + 2·s·v0, ∂f/∂v0 = s·v1 + 2s + s².
+    let d = tuple_ctor_frule(Dual::new(v, V2Tangent(0.0, 0.0)), Dual::new(s, 1.0));
+    assert_eq!(d.primal, tuple_ctor(v, s));
+    approx::assert_relative_eq!(
+        d.tangent,
+        v.0 * v.1 + 2.0 * v.0 + 2.0 * s * v.0,
+        max_relative = 1e-14
+    );
+    let d = tuple_ctor_frule(Dual::new(v, V2Tangent(1.0, 0.0)), Dual::new(s, 0.0));
+    approx::assert_relative_eq!(d.tangent, s * v.1 + 2.0 * s + s * s, max_relative = 1e-14);
+}

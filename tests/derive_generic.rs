@@ -88,3 +88,28 @@ fn const_generics_and_batches() {
     let dk = soft_clip_frule(Dual::new(0.3, 0.0), Dual::new(1.7, 1.0)).tangent;
     assert_eq!(b.tangent.0, [dx, dk]);
 }
+
+/// Float methods called by path, the num-traits style: through the type parameter, the
+/// trait, and a qualified path.
+#[derive_frule]
+fn by_path<T: Float>(x: T, y: T) -> T {
+    let r = T::sqrt(x * x + y * y);
+    let m = T::max(x, y) + Float::min(x, T::zero());
+    num_traits::Float::exp(r) + <T as Float>::sin(m) * T::powi(y, 2) + T::atan2(y, x)
+}
+
+#[test]
+fn float_methods_called_by_path() {
+    let (x, y) = (0.7f64, 1.3f64);
+    let d = by_path_frule(Dual::new(x, 1.0), Dual::new(y, 0.0));
+    assert_eq!(d.primal, by_path(x, y));
+    // f = e^r + sin(max(x, y) + min(x, 0))·y² + atan2(y, x) with r = √(x² + y²); here
+    // y > x > 0, so max = y, min = 0: ∂f/∂x = e^r·x/r - y/(x² + y²).
+    let r = (x * x + y * y).sqrt();
+    let want = r.exp() * x / r - y / (x * x + y * y);
+    approx::assert_relative_eq!(d.tangent, want, max_relative = 1e-14);
+    // ∂f/∂y = e^r·y/r + cos(y)·y² + 2y·sin(y) + x/(x² + y²).
+    let d = by_path_frule(Dual::new(x as f32, 0.0), Dual::new(y as f32, 1.0));
+    let want = r.exp() * y / r + y.cos() * y * y + 2.0 * y * y.sin() + x / (x * x + y * y);
+    approx::assert_relative_eq!(d.tangent, want as f32, max_relative = 1e-5);
+}

@@ -23,9 +23,9 @@ pub enum FloatRule {
 /// derivative that `linear` can read.
 /// Rules whose partials may be infinite or NaN where the function is finite: those the
 /// runtime declares `unbounded` (`scalar_rule!(unbounded ..)`); keep the two lists in step.
+/// (`x / 0`, `ln 0` are infinite themselves: no promise there, and `div` stays fast.)
 pub const UNBOUNDED: &[&str] = &[
-    "div", "recip", "sqrt", "cbrt", "ln", "log2", "log10", "ln_1p", "asin", "acos", "acosh",
-    "atanh", "powf", "log", "hypot", "atan2",
+    "sqrt", "cbrt", "asin", "acos", "acosh", "powf", "hypot", "atan2",
 ];
 
 pub const SMOOTH_UNARY: &[&str] = &[
@@ -130,6 +130,19 @@ pub fn variant_ctor(path: &syn::Path) -> Option<&'static str> {
         "Ok" => Some("ok"),
         _ => None,
     }
+}
+
+/// `V2(a, b)`, `Self(a)`: a call through a capitalised name is a tuple struct's (or tuple
+/// variant's) constructor, by Rust's naming convention; `Some`/`Ok`/`Err` have their own
+/// handling.
+pub fn is_tuple_ctor(path: &syn::Path) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    let name = last.ident.to_string();
+    name.chars().next().is_some_and(char::is_uppercase)
+        && !matches!(name.as_str(), "Some" | "Ok" | "Err")
+        && last.arguments.is_none()
 }
 
 /// `std::mem::swap(a, b)` / `core::mem::swap`: swapped structurally on duals.

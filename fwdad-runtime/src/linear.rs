@@ -149,8 +149,16 @@ pub fn axpy_sparse<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
     }
 }
 
-/// [`ax`] for a coefficient with an unbounded factor (a `sqrt`, a division): zero lanes of
-/// `t` stay zero when `c` is infinite or NaN ([`ScalarTangent::scale_strong`]).
+/// Whether a coefficient is finite: generated code tests the coefficients with an
+/// unbounded factor (a `sqrt` at 0) together, once per assembled tangent, and takes the
+/// `_strong` combination only when one is not.
+#[inline(always)]
+pub fn finite<F: Real>(c: F) -> bool {
+    c.is_finite()
+}
+
+/// [`ax`] keeping zero lanes of `t` zero when `c` is infinite or NaN
+/// ([`ScalarTangent::scale_strong`]; a select per lane, so only where [`finite`] failed).
 #[inline(always)]
 pub fn ax_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
     t.scale_strong(c)
@@ -159,11 +167,7 @@ pub fn ax_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
 /// [`axpy`] with [`ax_strong`]'s zero lanes.
 #[inline(always)]
 pub fn axpy_strong<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
-    if c.is_finite() {
-        acc.axpy(c, t)
-    } else {
-        acc.add(t.scale_nonfinite(c))
-    }
+    acc.add(t.scale_strong(c))
 }
 
 /// [`ax_sparse`] and [`ax_strong`]: skip a zero tangent, keep zero lanes zero.
@@ -172,7 +176,7 @@ pub fn ax_sparse_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
     if t.is_zero() {
         T::zero().neg()
     } else {
-        t.scale_strong(c)
+        ax_strong(c, t)
     }
 }
 

@@ -252,31 +252,56 @@ impl Emitter<'_> {
                 Coef::Expr(_) if lin.sparse.contains(r) => 2,
                 Coef::Expr(_) => 0,
             });
-            let mut acc: Option<TokenStream> = None;
-            for (r, coef) in terms {
-                let rname = self.root_ref(r, region, lin, &mut out);
-                let t = quote!(#rt::lin::t(&#rname));
-                // `_sparse`: skip a zero tangent; `_strong`: keep zero lanes zero under an
-                // infinite coefficient.
-                let suffix = match (lin.sparse.contains(&r), lin.unbounded.contains(&(v, r))) {
-                    (false, false) => "",
-                    (true, false) => "_sparse",
-                    (false, true) => "_strong",
-                    (true, true) => "_sparse_strong",
-                };
-                let (ax, axpy) = (
-                    format_ident!("ax{}", suffix),
-                    format_ident!("axpy{}", suffix),
-                );
-                acc = Some(match (acc, coef) {
-                    (None, Coef::One) => t,
-                    (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
-                    (None, Coef::Expr(k)) => quote!(#rt::lin::#ax(#k, #t)),
-                    (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
-                    (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
-                    (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
-                });
-            }
+            let rnames: Vec<_> = terms
+                .iter()
+                .map(|(r, _)| self.root_ref(*r, region, lin, &mut out))
+                .collect();
+            // `_sparse`: skip a zero tangent; `_strong`: keep zero lanes zero under an
+            // infinite coefficient.
+            let combination = |strong: bool| {
+                let mut acc: Option<TokenStream> = None;
+                for ((r, coef), rname) in terms.iter().zip(&rnames) {
+                    let t = quote!(#rt::lin::t(&#rname));
+                    let strong = strong && lin.unbounded.contains(&(v, *r));
+                    let suffix = match (lin.sparse.contains(r), strong) {
+                        (false, false) => "",
+                        (true, false) => "_sparse",
+                        (false, true) => "_strong",
+                        (true, true) => "_sparse_strong",
+                    };
+                    let (ax, axpy) = (
+                        format_ident!("ax{}", suffix),
+                        format_ident!("axpy{}", suffix),
+                    );
+                    acc = Some(match (acc, coef) {
+                        (None, Coef::One) => t,
+                        (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
+                        (None, Coef::Expr(k)) => quote!(#rt::lin::#ax(#k, #t)),
+                        (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
+                        (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
+                        (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                    });
+                }
+                acc
+            };
+            // Coefficients with an unbounded factor are tested together (no branch per
+            // term: one per term cost BA's Jacobian 10 %); the masked products run only
+            // when one is infinite or NaN.
+            let kinks: Vec<TokenStream> = terms
+                .iter()
+                .filter(|(r, _)| lin.unbounded.contains(&(v, *r)))
+                .filter_map(|(_, c)| match c {
+                    Coef::Expr(k) => Some(quote!(#rt::lin::finite(#k))),
+                    _ => None,
+                })
+                .collect();
+            let dense = combination(false);
+            let acc = if kinks.is_empty() {
+                dense
+            } else {
+                let strong = combination(true);
+                Some(quote!(if #(#kinks)&* { #dense } else { #strong }))
+            };
             let name = self.name(v);
             out.extend(quote_spanned!(span=> let mut #name = #rt::lin::dual(#y, #acc);));
         }

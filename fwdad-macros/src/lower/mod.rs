@@ -77,6 +77,12 @@ pub fn lower_fn(item: &syn::ItemFn, diag: &mut Diagnostics) -> Function {
         scopes: vec![Vec::new()],
         cur: None,
         loops: Vec::new(),
+        type_params: item
+            .sig
+            .generics
+            .type_params()
+            .map(|t| t.ident.to_string())
+            .collect(),
     };
     lw.cur = Some(lw.func.body);
 
@@ -151,6 +157,8 @@ pub(crate) struct Lowerer<'d> {
     /// The region being appended to; `None` once it has been terminated (dead code).
     cur: Option<Region>,
     loops: Vec<LoopCtx>,
+    /// The function's type parameters: floats, so `T::sqrt(x)` is the float method.
+    type_params: Vec<String>,
 }
 
 impl Lowerer<'_> {

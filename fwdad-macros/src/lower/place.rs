@@ -261,6 +261,29 @@ impl Lowerer<'_> {
         ))
     }
 
+    /// `V2(a, b)`: a tuple struct's constructor, lowered as the struct literal
+    /// `V2 { 0: a, 1: b }` it is equivalent to.
+    fn lower_tuple_ctor(&mut self, p: &syn::ExprPath, c: &syn::ExprCall) -> Option<Value> {
+        let mut fields = Vec::new();
+        for (i, a) in c.args.iter().enumerate() {
+            let v = self.lower_expr(a)?;
+            let index = syn::Index {
+                index: i as u32,
+                span: a.span(),
+            };
+            fields.push((syn::Member::Unnamed(index), v));
+        }
+        Some(self.push(
+            InstKind::Struct {
+                path: p.path.clone(),
+                fields,
+                base: None,
+            },
+            TypeHint::Unknown,
+            c.span(),
+        ))
+    }
+
     /// `&e`, `&mut e`; `&x[a..b]` becomes a [`InstKind::Slice`].
     pub(crate) fn lower_reference(&mut self, r: &syn::ExprReference) -> Option<Value> {
         let span = r.span();
@@ -322,6 +345,54 @@ impl Lowerer<'_> {
         self.push(InstKind::Ref { mutable, arg }, ty, span)
     }
 
+    /// `T::sqrt(x)`, `Float::max(a, b)`, `<T as Float>::sin(x)`: a float method called by
+    /// path through a type parameter or a float trait, as the method call it is
+    /// (`(x).sqrt()`), so it finds the method's rule. (`f64::sqrt(x)` has its own path.)
+    fn float_method_by_path(
+        &self,
+        p: &syn::ExprPath,
+        c: &syn::ExprCall,
+    ) -> Option<syn::ExprMethodCall> {
+        let segs = &p.path.segments;
+        let method = &segs.last()?.ident;
+        crate::rules::float_method(&method.to_string())?;
+        let first = c.args.first()?;
+        let prefix: Vec<String> = segs
+            .iter()
+            .take(segs.len() - 1)
+            .map(|s| s.ident.to_string())
+            .collect();
+        let float_trait = |names: &[String]| {
+            matches!(
+                names.last().map(String::as_str),
+                Some("Float" | "FloatCore" | "Real")
+            )
+        };
+        let by_param = |names: &[String]| names.len() == 1 && self.type_params.contains(&names[0]);
+        let ok = match &p.qself {
+            // `<T as Float>::sin`: the trait is the path's prefix.
+            Some(q) => q.position == prefix.len() && float_trait(&prefix),
+            None => by_param(&prefix) || float_trait(&prefix),
+        };
+        if !ok || segs.iter().any(|s| !s.arguments.is_none()) {
+            return None;
+        }
+        let receiver = syn::Expr::Paren(syn::ExprParen {
+            attrs: Vec::new(),
+            paren_token: Default::default(),
+            expr: Box::new(first.clone()),
+        });
+        Some(syn::ExprMethodCall {
+            attrs: c.attrs.clone(),
+            receiver: Box::new(receiver),
+            dot_token: Default::default(),
+            method: method.clone(),
+            turbofish: None,
+            paren_token: c.paren_token,
+            args: c.args.iter().skip(1).cloned().collect(),
+        })
+    }
+
     /// `path(args)`. Calls through anything but a path are not supported.
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
@@ -331,6 +402,9 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         };
+        if let Some(m) = self.float_method_by_path(p, c) {
+            return self.lower_method_call(&m);
+        }
         if p.qself.is_some() {
             self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
             return Some(self.poison(span));
@@ -348,6 +422,9 @@ impl Lowerer<'_> {
                 );
                 return Some(self.poison(span));
             }
+        }
+        if crate::rules::is_tuple_ctor(&p.path) && !c.args.is_empty() {
+            return self.lower_tuple_ctor(p, c);
         }
         let args = self.lower_exprs(c.args.iter())?;
         let ty = match crate::rules::float_path_call(&p.path) {

@@ -11,4 +11,4 @@ crate::scalar_rule!(y = asinh(x) => x.hypot(1.0).recip());
 // `x² - 1` cancels.
 crate::scalar_rule!(unbounded y = acosh(x) => ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip());
 // `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
-crate::scalar_rule!(unbounded y = atanh(x) => ((1.0 - x) * (1.0 + x)).recip());
+crate::scalar_rule!(y = atanh(x) => ((1.0 - x) * (1.0 + x)).recip());
