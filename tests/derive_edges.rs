@@ -199,3 +199,59 @@ fn a_kink_does_not_leak_into_other_directions() {
         assert!(close(g[3], 2.0 * 1f64.exp()), "{g:?}");
     }
 }
+
+#[derive_frule]
+pub fn quotient_plus(x: &[f64]) -> f64 {
+    x[0] / x[1] + x[2]
+}
+
+#[test]
+fn an_overflowing_partial_does_not_leak_into_other_directions() {
+    // a/b + c at (1, 1e-160, 0): the value is 1e160, ∂/∂a = 1/b = 1e160, ∂/∂b = -a/b²
+    // overflows to -∞, ∂/∂c = 1.
+    let x = [1.0, 1e-160, 0.0];
+    let want = [1e160, f64::NEG_INFINITY, 1.0];
+    assert_all_close("gradient", &gradient(quotient_plus {}, &x).1, &want);
+    assert_all_close(
+        "width 1",
+        &gradient_with::<1>(quotient_plus {}, &x).1,
+        &want,
+    );
+    assert_all_close(
+        "width 4",
+        &gradient_with::<4>(quotient_plus {}, &x).1,
+        &want,
+    );
+}
+
+#[derive_frule]
+pub fn angle_of(x: &[f64]) -> f64 {
+    x[0].atan2(x[1])
+}
+
+#[derive_frule]
+pub fn exp_minus_one(x: f64) -> f64 {
+    x.exp_m1()
+}
+
+#[test]
+fn second_order_and_cancellation_at_extreme_magnitudes() {
+    // ∂²/∂a∂b atan2(a, b) = (a² - b²) / (a² + b²)², -1/b² at a = 0: (a² + b²)² overflows at
+    // b = 1e150 unless scaled.
+    let (_, _, hv) = fwdad::drivers::hvp_with::<2>(angle_of {}, &[0.0, 1e150], &[1.0, 0.0]);
+    assert!(close(hv[1], -1e-300), "{hv:?}");
+    let (_, _, h) = hessian(angle_of {}, &[0.0, 1e150]);
+    assert!(
+        close(h[(0, 1)], -1e-300) && close(h[(1, 0)], -1e-300),
+        "{h:?}"
+    );
+    // d/dx (eˣ - 1) = eˣ, to full relative accuracy far into x < 0.
+    for x in [-30.0f64, -40.0, -700.0] {
+        let (_, d) = derivative(exp_minus_one {}, x);
+        assert!(
+            (d - x.exp()).abs() <= 1e-15 * x.exp(),
+            "at {x}: {d} vs {}",
+            x.exp()
+        );
+    }
+}

@@ -25,7 +25,7 @@ pub enum FloatRule {
 /// runtime declares `unbounded` (`scalar_rule!(unbounded ..)`); keep the two lists in step.
 /// (`x / 0`, `ln 0` are infinite themselves: no promise there, and `div` stays fast.)
 pub const UNBOUNDED: &[&str] = &[
-    "sqrt", "cbrt", "asin", "acos", "acosh", "powf", "hypot", "atan2",
+    "sqrt", "cbrt", "asin", "acos", "acosh", "powf", "hypot", "atan2", "div", "recip",
 ];
 
 pub const SMOOTH_UNARY: &[&str] = &[

@@ -18,7 +18,7 @@ crate::scalar_rule!(
 );
 crate::scalar_rule!(
     /// Division: `∂(a/b) = (1/b, -y/b)`.
-    y = div(a, b) = a / b => (b.recip(), -y / b)
+    unbounded y = div(a, b) = a / b => (b.recip(), -y / b)
 );
 crate::scalar_rule!(
     /// Remainder `a % b = a - b·trunc(a/b)`: `∂ = (1, -trunc(a/b))`.
@@ -31,7 +31,7 @@ crate::scalar_rule!(
 );
 crate::scalar_rule!(
     /// Reciprocal: `∂(1/x) = -y²`.
-    y = recip(x) => -(y * y)
+    unbounded y = recip(x) => -(y * y)
 );
 
 /// `a + b`.

@@ -115,7 +115,7 @@ pub trait Mixed<B>: Sized {
     /// in `powf`'s `∂/∂b = y·ln a` at `a = 0`, where `0^b` is flat in `b`).
     fn strong_mul(self, b: B) -> Self::Out;
     /// A power of two `s` (a constant: it has no tangent) that brings `max(|self|, |b|)`
-    /// near `1` where `self² + b²` would overflow or underflow, else `1`. The scaling is
+    /// near `1` where `(self² + b²)²` would overflow or underflow, else `1`. The scaling is
     /// exact, so `(self·s)² + (b·s)²` rounds as `self² + b²` does where that is in range.
     fn pythag_scale(&self, b: &B) -> Self::Scalar;
 }
@@ -123,8 +123,9 @@ pub trait Mixed<B>: Sized {
 /// See [`Mixed::pythag_scale`].
 fn pythag_scale<F: Real>(a: F, b: F) -> F {
     let m = a.abs().max(b.abs());
-    let big = F::max_value().sqrt() * F::cst(0.5);
-    let small = F::min_positive_value().sqrt() * F::cst(2.0);
+    // Fourth roots: second order differentiates `1 / (a² + b²)`, which squares it.
+    let big = F::max_value().sqrt().sqrt() * F::cst(0.5);
+    let small = F::min_positive_value().sqrt().sqrt() * F::cst(2.0);
     if !m.is_finite() || m == F::zero() || (small..=big).contains(&m) {
         return F::one();
     }

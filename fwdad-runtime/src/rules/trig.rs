@@ -19,8 +19,9 @@ crate::scalar_rule!(unbounded y = acos(x) => -((1.0 - x) * (1.0 + x)).sqrt().rec
 crate::scalar_rule!(y = atan(x) => (1.0 + x * x).recip());
 crate::scalar_rule!(
     /// `atan2(a, b)` is the angle of the point `(b, a)`: `∂ = (b, -a) / (a² + b²)`, with
-    /// `a`, `b` scaled by a power of two `s` where `a² + b²` would overflow (beyond 1e154)
-    /// or underflow (below 1e-154): `b / (a² + b²) = (b·s) / ((a·s)² + (b·s)²) · s`.
+    /// `a`, `b` scaled by a power of two `s` where `a² + b²`, or its square in second order,
+    /// would overflow or underflow (beyond 1e77, below 1e-77):
+    /// `b / (a² + b²) = (b·s) / ((a·s)² + (b·s)²) · s`, bit for bit where both are in range.
     unbounded y = atan2(a, b) =>
         let s = a.pythag_scale(&b);
         let r = (a * s) * (a * s) + (b * s) * (b * s);
