@@ -125,3 +125,26 @@ fn direct_and_zipped_iteration() {
         },
     );
 }
+
+#[derive_frule]
+fn over_literals(x: f64, y: f64) -> f64 {
+    let mut s = 0.0;
+    for v in [x, 2.0 * y, 3.0] {
+        s += v * v;
+    }
+    for (i, w) in vec![x * y, y].into_iter().enumerate() {
+        s += (i as f64 + 1.0) * w;
+    }
+    s
+}
+
+#[test]
+fn for_over_array_and_vec_literals() {
+    let (x, y) = (0.6, -1.1);
+    // s = x² + 4y² + 9 + xy + 2y: ∂s/∂x = 2x + y, ∂s/∂y = 8y + x + 2.
+    let dx = over_literals_frule(Dual::new(x, 1.0), Dual::new(y, 0.0));
+    assert_eq!(dx.primal, over_literals(x, y));
+    approx::assert_relative_eq!(dx.tangent, 2.0 * x + y, max_relative = 1e-14);
+    let dy = over_literals_frule(Dual::new(x, 0.0), Dual::new(y, 1.0));
+    approx::assert_relative_eq!(dy.tangent, 8.0 * y + x + 2.0, max_relative = 1e-14);
+}

@@ -402,3 +402,99 @@ fn methods_on_elements() {
         (1.0 + 3.0 + 0.5 - 1.5 + 1.0 + 2.25, 4.0)
     );
 }
+
+/// `&mut self` methods on fields and elements in method-call syntax: the place is borrowed
+/// mutably where its root allows it (a local, a `&mut` parameter, `&mut self`), after the
+/// arguments, which may read the same root; `&self` methods on such places still read.
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Outer {
+    pub a: Acc,
+    pub k: f64,
+}
+
+#[derive_frule]
+impl Outer {
+    pub fn bump(&mut self, v: f64) {
+        self.a.add(v * self.k);
+    }
+    pub fn level(&self) -> f64 {
+        self.a.s * self.k
+    }
+}
+
+// A `Vec` parameter indexed in a counted loop: what users write.
+#[allow(clippy::ptr_arg, clippy::needless_range_loop)]
+#[derive_frule]
+fn on_places(v: &mut Vec<Acc>, o: &Outer, x: f64) -> f64 {
+    let mut local = [Acc { s: 1.0 }, Acc { s: x }];
+    local[0].add(x);
+    for i in 0..v.len() {
+        v[i].add(x);
+    }
+    let mut t = *o;
+    t.bump(x);
+    t.a.add(x);
+    local[0].s + local[1].s + t.level() + o.level()
+}
+
+#[test]
+fn mut_self_methods_on_fields_and_elements() {
+    // add: s ← s/2 + v². With o = { a: { s: 2 }, k: 3 } and x:
+    // local[0].s = 0.5 + x², local[1].s = x;
+    // t.bump(x): t.a.s = 1 + 9x², then t.a.add(x): t.a.s = 0.5 + 4.5x² + x²;
+    // result = 0.5 + x² + x + 3·(0.5 + 5.5x²) + 6; v[i].s ← v[i].s/2 + x².
+    let o = Outer {
+        a: Acc { s: 2.0 },
+        k: 3.0,
+    };
+    let ot = OuterTangent {
+        a: AccTangent { s: 0.0 },
+        k: 0.0,
+    };
+    let x = 0.7;
+    let mut v = vec![Acc { s: 1.0 }, Acc { s: 4.0 }];
+    let mut dv = vec![AccTangent { s: 1.0 }, AccTangent { s: 0.0 }];
+    let r = on_places_frule(
+        Dual::new(&mut v, &mut dv),
+        Dual::new(&o, &ot),
+        Dual::new(x, 1.0),
+    );
+    let mut plain = vec![Acc { s: 1.0 }, Acc { s: 4.0 }];
+    assert_eq!(r.primal, on_places(&mut plain, &o, x));
+    assert_eq!(v, plain);
+    approx::assert_relative_eq!(r.primal, 8.0 + x + 17.5 * x * x, max_relative = 1e-14);
+    // d/dx = 1 + 35x; dv[i] ← dv[i]/2 + 2x.
+    approx::assert_relative_eq!(r.tangent, 1.0 + 35.0 * x, max_relative = 1e-14);
+    assert_eq!(
+        dv,
+        [AccTangent { s: 0.5 + 2.0 * x }, AccTangent { s: 2.0 * x }]
+    );
+}
+
+#[derive_frule]
+fn through_mut_refs(x: f64) -> f64 {
+    let mut a = [Acc { s: 0.0 }, Acc { s: 1.0 }];
+    for e in a.iter_mut() {
+        e.add(x);
+    }
+    let r = &mut a[1];
+    r.add(2.0 * x);
+    a[0].s + a[1].s
+}
+
+#[test]
+fn mut_self_methods_through_mut_references() {
+    // a[0].s = x², a[1].s = (0.5 + x²)·0.5 + 4x² = 0.25 + 4.5x²: total 0.25 + 5.5x².
+    let x = 0.7;
+    let r = through_mut_refs_frule(Dual::new(x, 1.0));
+    assert_eq!(r.primal, through_mut_refs(x));
+    approx::assert_relative_eq!(r.primal, 0.25 + 5.5 * x * x, max_relative = 1e-14);
+    approx::assert_relative_eq!(r.tangent, 11.0 * x, max_relative = 1e-14);
+    let (_, g) = fwdad::drivers::gradient(bind_through {}, &[x]);
+    approx::assert_relative_eq!(g[0], 11.0 * x, max_relative = 1e-14);
+}
+
+#[derive_frule]
+fn bind_through(x: &[f64]) -> f64 {
+    through_mut_refs(x[0])
+}

@@ -51,8 +51,7 @@ pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::
 /// reference a parameter declared `inactive` takes.
 #[diagnostic::on_unimplemented(
     message = "this argument does not fit the forward rule's parameter: `{Self}` is not `{T}`",
-    note = "a rule takes one `Dual` per parameter, of the parameter's type; a parameter declared `inactive` takes a plain reference to constant data, so an argument that carries a tangent cannot be passed to it (the tangent would be lost): declare the caller's parameter it comes from `inactive` too, or remove `inactive` from the callee",
-    note = "a `&mut self` method on an element (`a[i].m(..)`) gets the element borrowed shared; call it by path: `Ty::m(&mut a[i], ..)`"
+    note = "a rule takes one `Dual` per parameter, of the parameter's type; a parameter declared `inactive` takes a plain reference to constant data, so an argument that carries a tangent cannot be passed to it (the tangent would be lost): declare the caller's parameter it comes from `inactive` too, or remove `inactive` from the callee"
 )]
 pub trait CoerceTo<T> {
     /// The conversion.

@@ -161,69 +161,117 @@ impl Lowerer<'_> {
 
     /// `receiver.method(args)`.
     pub(crate) fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
+        use super::place::strip;
         let span = m.span();
-        {
-            {
-                let receiver = match super::place::strip(&m.receiver) {
-                    // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods
-                    // that write.
-                    syn::Expr::Index(ix)
-                        if matches!(super::place::strip(&ix.index), syn::Expr::Range(_)) =>
-                    {
-                        let base = self.lower_expr(&ix.expr)?;
-                        let range = self.lower_expr(&ix.index)?;
-                        let name = m.method.to_string();
-                        let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
-                            || ["swap", "iter_mut", "reverse"].contains(&name.as_str());
-                        let ty = match self.func.values[base].ty.element() {
-                            TypeHint::Unknown => TypeHint::Unknown,
-                            elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
-                        };
-                        self.push(
-                            InstKind::Slice {
-                                base,
-                                range,
-                                mutable,
-                            },
-                            ty,
-                            ix.span(),
-                        )
-                    }
-                    _ => {
-                        let name = m.method.to_string();
-                        let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
-                            || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"]
-                                .contains(&name.as_str());
-                        self.lower_receiver(&m.receiver, &name, mutable)?
-                    }
+        let name = m.method.to_string();
+        let receiver = match strip(&m.receiver) {
+            // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods that write.
+            syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => {
+                let base = self.lower_expr(&ix.expr)?;
+                let range = self.lower_expr(&ix.index)?;
+                let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
+                    || ["swap", "iter_mut", "reverse"].contains(&name.as_str());
+                let ty = match self.func.values[base].ty.element() {
+                    TypeHint::Unknown => TypeHint::Unknown,
+                    elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
                 };
+                let kind = InstKind::Slice {
+                    base,
+                    range,
+                    mutable,
+                };
+                self.push(kind, ty, ix.span())
+            }
+            // A method of the user's on a field or element (`self.a.add(x)`, `v[i].add(x)`)
+            // may take `&mut self`: the place is borrowed mutably where its root allows it,
+            // after the arguments (which may read the same root, as Rust's two-phase borrows
+            // allow).
+            _ if self.user_method_on_mutable_place(m) => {
                 let args = self.lower_exprs(m.args.iter())?;
-                let name = m.method.to_string();
-                let recv_ty = self.func.values[receiver].ty.clone();
-                let ty = match INACTIVE_METHODS.iter().find(|(n, _)| *n == name) {
-                    Some((_, t)) => t.clone(),
-                    // `n.min(m)`, `k.abs()` on integers stay integers.
-                    None if recv_ty == TypeHint::Int
-                        && ["min", "max", "abs", "signum", "clamp", "pow"]
-                            .contains(&name.as_str()) =>
-                    {
-                        TypeHint::Int
-                    }
-                    None if name == "sin_cos" => {
-                        TypeHint::Tuple(vec![TypeHint::Float, TypeHint::Float])
-                    }
-                    None if crate::rules::float_method(&name).is_some() => TypeHint::Float,
-                    None => TypeHint::Unknown,
-                };
-                let kind = InstKind::MethodCall {
-                    receiver,
-                    method: m.method.clone(),
-                    turbofish: m.turbofish.clone(),
-                    args,
-                };
-                Some(self.push(kind, ty, span))
+                let receiver = self.lower_place(&m.receiver, true)?;
+                return Some(self.push_method_call(m, receiver, args, span));
+            }
+            _ => {
+                let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
+                    || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"]
+                        .contains(&name.as_str());
+                self.lower_receiver(&m.receiver, &name, mutable)?
+            }
+        };
+        let args = self.lower_exprs(m.args.iter())?;
+        Some(self.push_method_call(m, receiver, args, span))
+    }
+
+    /// Whether `m` is a possible user method (no known rule) on a field or element place
+    /// whose root may be borrowed mutably: a local, an owned parameter, a `&mut` parameter
+    /// or `&mut self` (not a shared reference, through which `&mut` would not compile).
+    fn user_method_on_mutable_place(&self, m: &syn::ExprMethodCall) -> bool {
+        use super::place::strip;
+        let place = matches!(
+            strip(&m.receiver),
+            syn::Expr::Field(_) | syn::Expr::Index(_)
+        );
+        if !place || crate::dual::is_known_method(&m.method.to_string()) {
+            return false;
+        }
+        let mut cur = strip(&m.receiver);
+        loop {
+            match cur {
+                syn::Expr::Field(f) => cur = strip(&f.base),
+                syn::Expr::Index(ix) if !matches!(strip(&ix.index), syn::Expr::Range(_)) => {
+                    cur = strip(&ix.expr)
+                }
+                _ => break,
             }
         }
+        let syn::Expr::Path(p) = cur else {
+            return false;
+        };
+        let Some(v) = p
+            .path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+        else {
+            return false;
+        };
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => match &self.func.params[i].ty {
+                syn::Type::Reference(r) => r.mutability.is_some(),
+                _ => true,
+            },
+            _ => !matches!(self.func.values[v].ty, TypeHint::Ref(_)),
+        }
+    }
+
+    /// The method call instruction, typed by the method's name.
+    fn push_method_call(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        receiver: Value,
+        args: Vec<Value>,
+        span: proc_macro2::Span,
+    ) -> Value {
+        let name = m.method.to_string();
+        let recv_ty = self.func.values[receiver].ty.clone();
+        let ty = match INACTIVE_METHODS.iter().find(|(n, _)| *n == name) {
+            Some((_, t)) => t.clone(),
+            // `n.min(m)`, `k.abs()` on integers stay integers.
+            None if recv_ty == TypeHint::Int
+                && ["min", "max", "abs", "signum", "clamp", "pow"].contains(&name.as_str()) =>
+            {
+                TypeHint::Int
+            }
+            None if name == "sin_cos" => TypeHint::Tuple(vec![TypeHint::Float, TypeHint::Float]),
+            None if crate::rules::float_method(&name).is_some() => TypeHint::Float,
+            None => TypeHint::Unknown,
+        };
+        let kind = InstKind::MethodCall {
+            receiver,
+            method: m.method.clone(),
+            turbofish: m.turbofish.clone(),
+            args,
+        };
+        self.push(kind, ty, span)
     }
 
     /// The expression kinds not handled in [`Self::lower_expr`]'s first match.

@@ -233,6 +233,11 @@ impl Lowerer<'_> {
                 };
                 Some(Chain::Slice(&r.expr, access))
             }
+            // `for v in [x, 2.0 * y]`, `for v in vec![..]`: an owned sequence by value.
+            syn::Expr::Array(_) => Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref)))),
+            syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+                Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref))))
+            }
             syn::Expr::Range(r) if !matches!(r.limits, syn::RangeLimits::Closed(_)) => {
                 Some(Chain::Range(r.start.as_deref()?, r.end.as_deref()?))
             }
