@@ -265,3 +265,42 @@ fn destructuring_assignment_in_a_loop_is_carried() {
         }
     }
 }
+
+/// Labelled blocks: `break 'a v` leaves with `v`; `continue 'outer` inside goes to the loop
+/// around (Rust requires the label there).
+#[derive_frule]
+fn labelled_blocks(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    'outer: for i in 0..x.len() {
+        let v = 'pick: {
+            if x[i] < 0.0 {
+                continue 'outer;
+            }
+            if x[i] > 1.0 {
+                break 'pick x[i] * x[i];
+            }
+            3.0 * x[i]
+        };
+        s += v;
+    }
+    'done: {
+        if s > 100.0 {
+            break 'done;
+        }
+        s += x[0].sin();
+    }
+    s
+}
+
+#[test]
+fn labelled_block_values_and_exits() {
+    let x = [0.5, -2.0, 1.5];
+    // s = 3·0.5 + 1.5² + sin(0.5); ∂/∂x = (3 + cos 0.5, 0, 2·1.5).
+    let (v, g) = fwdad::drivers::gradient(labelled_blocks {}, &x);
+    assert_eq!(v, labelled_blocks(&x));
+    approx::assert_relative_eq!(v, 1.5 + 2.25 + 0.5f64.sin(), max_relative = 1e-15);
+    let want = [3.0 + 0.5f64.cos(), 0.0, 3.0];
+    for (g, w) in g.iter().zip(want) {
+        approx::assert_relative_eq!(*g, w, max_relative = 1e-14);
+    }
+}

@@ -37,6 +37,9 @@ pub(crate) enum LoopKind {
     Loop,
     /// `for`/`while`, results: carried.
     For,
+    /// A labelled block, as a `loop` that runs once (results as `Loop`); only a `break`
+    /// with its label reaches it: an unlabelled `continue` inside goes to the loop around.
+    Block,
 }
 
 impl Lowerer<'_> {
@@ -46,6 +49,39 @@ impl Lowerer<'_> {
         self.lower_loop_with(label, LoopKind::Loop, None, assigned, l.span(), |lw, _| {
             lw.lower_block(&l.body)
         })
+    }
+
+    /// `'a: { stmts; tail }` as `'a: loop { stmts; break 'a tail; }` (a [`LoopKind::Block`]):
+    /// `break 'a v` inside leaves it with `v`.
+    pub(crate) fn lower_labelled_block(
+        &mut self,
+        label: &syn::Label,
+        block: &syn::Block,
+    ) -> Option<Value> {
+        let mut body = block.clone();
+        let tail = match body.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => Some(e.clone()),
+            _ => None,
+        };
+        if tail.is_some() {
+            body.stmts.pop();
+        }
+        let name = &label.name;
+        let exit: syn::Stmt = match tail {
+            Some(e) => syn::parse_quote_spanned!(e.span()=> break #name #e;),
+            None => syn::parse_quote_spanned!(block.brace_token.span.close()=> break #name;),
+        };
+        body.stmts.push(exit);
+        let assigned = self.loop_assigned(&body);
+        let label = Some(name.ident.to_string());
+        self.lower_loop_with(
+            label,
+            LoopKind::Block,
+            None,
+            assigned,
+            block.span(),
+            |lw, _| lw.lower_block(&body),
+        )
     }
 
     pub(crate) fn lower_while(&mut self, w: &syn::ExprWhile) -> Option<Value> {
@@ -237,7 +273,9 @@ impl Lowerer<'_> {
         };
         let mut values = Vec::new();
         match ctx.kind {
-            LoopKind::Loop => values.push(value.unwrap_or_else(|| self.unit(span))),
+            LoopKind::Loop | LoopKind::Block => {
+                values.push(value.unwrap_or_else(|| self.unit(span)))
+            }
             LoopKind::For => {
                 if value.is_some() {
                     self.diag
@@ -252,7 +290,12 @@ impl Lowerer<'_> {
     /// How many loops out a `break`/`continue` with this label goes (0 = innermost).
     fn loop_depth(&mut self, label: Option<&syn::Lifetime>, span: Span) -> Option<usize> {
         let found = match label {
-            None => (!self.loops.is_empty()).then_some(0),
+            // Labelled blocks are skipped: only their label reaches them.
+            None => self
+                .loops
+                .iter()
+                .rev()
+                .position(|c| c.kind != LoopKind::Block),
             Some(l) => {
                 let name = l.ident.to_string();
                 self.loops

@@ -139,13 +139,10 @@ impl Lowerer<'_> {
             }
             syn::Expr::MethodCall(m) => self.lower_method_call(m),
             syn::Expr::Call(c) => self.lower_call(c),
-            syn::Expr::Block(b) => {
-                if let Some(label) = &b.label {
-                    self.diag
-                        .error_spanned(label, "`#[derive_frule]` does not support labelled blocks");
-                }
-                self.lower_block(&b.block)
-            }
+            syn::Expr::Block(b) => match &b.label {
+                Some(label) => self.lower_labelled_block(label, &b.block),
+                None => self.lower_block(&b.block),
+            },
             syn::Expr::If(i) => self.lower_if(i),
             syn::Expr::Return(r) => {
                 let v = match &r.expr {
