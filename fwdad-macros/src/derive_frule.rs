@@ -629,6 +629,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     }
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
+    check_float_params(&sig.generics, diag);
     let mut namer = LifetimeNamer::default();
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
@@ -717,6 +718,89 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
 }
 
 /// Whether `ty` mentions a trait object or a function pointer (a function value).
+/// A type parameter bounded by a trait of the user's and by no float trait (`C: Count`) is
+/// not a float: report it at the parameter, rather than letting the rule's `T: Real` bound
+/// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
+/// `+ Float` spelled out.)
+fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
+    const FLOAT: &[&str] = &["Float", "FloatCore", "Real"];
+    // Traits a float type has anyway.
+    const STD: &[&str] = &[
+        "Copy",
+        "Clone",
+        "Debug",
+        "Display",
+        "Default",
+        "PartialEq",
+        "PartialOrd",
+        "Send",
+        "Sync",
+        "Sized",
+        "Sum",
+        "Product",
+        "FloatConst",
+        "NumCast",
+        "FromPrimitive",
+        "ToPrimitive",
+        "Num",
+        "NumAssign",
+        "NumAssignOps",
+        "NumOps",
+        "Signed",
+        "Zero",
+        "One",
+        "Bounded",
+        "AddAssign",
+        "SubAssign",
+        "MulAssign",
+        "DivAssign",
+        "Add",
+        "Sub",
+        "Mul",
+        "Div",
+        "Neg",
+        "Rem",
+        "LowerExp",
+        "UpperExp",
+        "Into",
+        "From",
+        "Unpin",
+    ];
+    for tp in generics.type_params() {
+        let mut bounds: Vec<&syn::TypeParamBound> = tp.bounds.iter().collect();
+        if let Some(w) = &generics.where_clause {
+            for pred in &w.predicates {
+                if let syn::WherePredicate::Type(pt) = pred {
+                    let is_tp =
+                        matches!(&pt.bounded_ty, syn::Type::Path(p) if p.path.is_ident(&tp.ident));
+                    if is_tp {
+                        bounds.extend(pt.bounds.iter());
+                    }
+                }
+            }
+        }
+        let names: Vec<String> = bounds
+            .iter()
+            .filter_map(|b| match b {
+                syn::TypeParamBound::Trait(t) => {
+                    t.path.segments.last().map(|s| s.ident.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        let floaty = names.iter().any(|n| FLOAT.contains(&n.as_str()));
+        let foreign = names
+            .iter()
+            .find(|n| !STD.contains(&n.as_str()) && !FLOAT.contains(&n.as_str()));
+        if let (false, Some(t)) = (floaty, foreign) {
+            diag.error(
+                tp.ident.span(),
+                format!("`#[derive_frule]` takes every type parameter to be a float type, and `{}: {t}` is not bounded by `Float`: other type parameters are not supported yet; use the concrete type (or, if `{}` is a float type, add `Float` to its bounds)", tp.ident, tp.ident),
+            );
+        }
+    }
+}
+
 fn contains_fn_value(ty: &syn::Type) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {

@@ -12,6 +12,11 @@ use core::fmt::{Debug, Display};
 use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 
 /// A real floating-point scalar: `f32` or `f64`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a float type (`f32` or `f64`)",
+    label = "a float is expected here",
+    note = "every type parameter of a `#[derive_frule]` function is taken to be a float type (`T: Float`); other type parameters (an integer, a type with a trait of yours) are not supported yet: use the concrete type, or keep the generic code in a plain helper called with its result"
+)]
 pub trait Real:
     num_traits::Float
     + num_traits::FloatConst
