@@ -148,3 +148,74 @@ fn for_over_array_and_vec_literals() {
     let dy = over_literals_frule(Dual::new(x, 0.0), Dual::new(y, 1.0));
     approx::assert_relative_eq!(dy.tangent, 8.0 * y + x + 2.0, max_relative = 1e-14);
 }
+
+/// Iterating sub-slices: `&x[a..]`, `x[a..b].iter()`, with adaptors and consumers.
+#[derive_frule]
+fn over_sub_slices(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for i in 0..n {
+        for v in &x[i + 1..] {
+            s += x[i] * v;
+        }
+    }
+    for &v in &x[1..] {
+        s += v;
+    }
+    let mid: f64 = x[1..n - 1].iter().sum();
+    let mut alt = 0.0;
+    for v in x[0..].iter().step_by(2) {
+        alt += v * v;
+    }
+    s + 2.0 * mid + alt
+}
+
+#[test]
+fn for_over_sub_slices() {
+    let x = [0.5, -1.0, 2.0, 0.25];
+    // s = Σ_{i<j} xᵢxⱼ + Σ_{i≥1} xᵢ; mid = x1 + x2; alt = x0² + x2².
+    // ∂/∂xₖ = (Σ x - xₖ) + [k ≥ 1] + 2·[k = 1, 2] + 2xₖ·[k even].
+    let total: f64 = x.iter().sum();
+    let want: Vec<f64> = (0..4)
+        .map(|k| {
+            let mut d = total - x[k];
+            if k >= 1 {
+                d += 1.0;
+            }
+            if k == 1 || k == 2 {
+                d += 2.0;
+            }
+            if k % 2 == 0 {
+                d += 2.0 * x[k];
+            }
+            d
+        })
+        .collect();
+    let (v, g) = fwdad::drivers::gradient(over_sub_slices {}, &x);
+    assert_eq!(v, over_sub_slices(&x));
+    for (g, w) in g.iter().zip(&want) {
+        approx::assert_relative_eq!(*g, *w, max_relative = 1e-14);
+    }
+}
+
+#[derive_frule]
+fn scale_tail(x: &mut [f64], k: f64) {
+    for v in x[1..].iter_mut() {
+        *v *= k;
+    }
+    for v in &mut x[2..] {
+        *v += k;
+    }
+}
+
+#[test]
+fn writes_through_sub_slices() {
+    let mut x = [1.0, 2.0, 3.0];
+    let mut dx = [0.0; 3];
+    scale_tail_frule(Dual::new(&mut x[..], &mut dx[..]), Dual::new(1.5, 1.0));
+    let mut plain = [1.0, 2.0, 3.0];
+    scale_tail(&mut plain, 1.5);
+    assert_eq!(x, plain);
+    // x1 = 2k, x2 = 3k + k: tangents along k are (0, 2, 4).
+    assert_eq!(dx, [0.0, 2.0, 4.0]);
+}

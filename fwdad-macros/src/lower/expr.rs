@@ -164,20 +164,9 @@ impl Lowerer<'_> {
         let receiver = match strip(&m.receiver) {
             // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods that write.
             syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => {
-                let base = self.lower_expr(&ix.expr)?;
-                let range = self.lower_expr(&ix.index)?;
                 let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
                     || ["swap", "iter_mut", "reverse"].contains(&name.as_str());
-                let ty = match self.func.values[base].ty.element() {
-                    TypeHint::Unknown => TypeHint::Unknown,
-                    elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
-                };
-                let kind = InstKind::Slice {
-                    base,
-                    range,
-                    mutable,
-                };
-                self.push(kind, ty, ix.span())
+                self.lower_sub_slice(ix, mutable, ix.span())?
             }
             // A method of the user's on a field or element (`self.a.add(x)`, `v[i].add(x)`)
             // may take `&mut self`: the place is borrowed mutably where its root allows it,

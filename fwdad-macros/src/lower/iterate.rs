@@ -850,8 +850,13 @@ impl Lowerer<'_> {
                 (Seq::Concat(Box::new(sa), Box::new(sb), la), len)
             }
             Chain::Slice(e, access) => {
-                // A place: `p.v.iter()` borrows the field rather than moving it out.
-                let base = self.lower_place(e, matches!(access, Access::RefMut))?;
+                // A place: `p.v.iter()` borrows the field rather than moving it out;
+                // `x[a..].iter()`, `&x[a..b]` borrow the sub-slice.
+                let mutable = matches!(access, Access::RefMut);
+                let base = match super::place::sub_slice(e) {
+                    Some(ix) => self.lower_sub_slice(ix, mutable, e.span())?,
+                    None => self.lower_place(e, mutable)?,
+                };
                 let len = int(self, method(base, "len", vec![]));
                 (Seq::Slice(base, access), len)
             }

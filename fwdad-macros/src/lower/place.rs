@@ -284,28 +284,34 @@ impl Lowerer<'_> {
         ))
     }
 
+    /// `x[a..b]` borrowed (`&x[a..b]`, `&mut x[a..b]`, or iterated): an
+    /// [`InstKind::Slice`] of the place `x`.
+    pub(crate) fn lower_sub_slice(
+        &mut self,
+        ix: &syn::ExprIndex,
+        mutable: bool,
+        span: Span,
+    ) -> Option<Value> {
+        let base = self.lower_place(&ix.expr, mutable)?;
+        let range = self.lower_expr(&ix.index)?;
+        let ty = match self.func.values[base].ty.element() {
+            TypeHint::Unknown => TypeHint::Unknown,
+            elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
+        };
+        let kind = InstKind::Slice {
+            base,
+            range,
+            mutable,
+        };
+        Some(self.push(kind, ty, span))
+    }
+
     /// `&e`, `&mut e`; `&x[a..b]` becomes a [`InstKind::Slice`].
     pub(crate) fn lower_reference(&mut self, r: &syn::ExprReference) -> Option<Value> {
         let span = r.span();
         let mutable = r.mutability.is_some();
-        if let syn::Expr::Index(ix) = strip(&r.expr) {
-            if matches!(strip(&ix.index), syn::Expr::Range(_)) {
-                let base = self.lower_place(&ix.expr, mutable)?;
-                let range = self.lower_expr(&ix.index)?;
-                let ty = match self.func.values[base].ty.element() {
-                    TypeHint::Unknown => TypeHint::Unknown,
-                    elem => TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(elem)))),
-                };
-                return Some(self.push(
-                    InstKind::Slice {
-                        base,
-                        range,
-                        mutable,
-                    },
-                    ty,
-                    span,
-                ));
-            }
+        if let Some(ix) = sub_slice(&r.expr) {
+            return self.lower_sub_slice(ix, mutable, span);
         }
         match strip(&r.expr) {
             // `&x[i]`, `&s.f`: a borrowed place, not a reference to a copy.
@@ -448,5 +454,13 @@ pub(crate) fn strip(e: &syn::Expr) -> &syn::Expr {
         syn::Expr::Paren(p) => strip(&p.expr),
         syn::Expr::Group(g) => strip(&g.expr),
         other => other,
+    }
+}
+
+/// `x[a..b]`: an index by a range.
+pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
+    match strip(e) {
+        syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => Some(ix),
+        _ => None,
     }
 }
