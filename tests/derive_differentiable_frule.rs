@@ -99,3 +99,50 @@ fn tuple_struct_constructors() {
     let d = tuple_ctor_frule(Dual::new(v, V2Tangent(1.0, 0.0)), Dual::new(s, 0.0));
     approx::assert_relative_eq!(d.tangent, s * v.1 + 2.0 * s + s * s, max_relative = 1e-14);
 }
+
+/// `Option` fields read through a reference.
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Layer {
+    pub w: f64,
+    pub bias: Option<f64>,
+    pub scale: Option<f64>,
+}
+
+#[derive_frule]
+fn layer(p: &Layer, x: f64) -> f64 {
+    let mut y = p.w * x + p.bias.unwrap_or(0.0);
+    if p.scale.is_some() {
+        y *= p.scale.unwrap();
+    }
+    y
+}
+
+#[test]
+fn option_fields_through_references() {
+    let p = Layer {
+        w: 2.0,
+        bias: Some(0.5),
+        scale: None,
+    };
+    let pt = LayerTangent {
+        w: 0.0,
+        bias: Some(1.0),
+        scale: None,
+    };
+    // y = w·x + b: ∂y/∂b = 1, ∂y/∂x = w.
+    let r = layer_frule(Dual::new(&p, &pt), Dual::new(3.0, 0.0));
+    assert_eq!((r.primal, r.tangent), (layer(&p, 3.0), 1.0));
+    let q = Layer {
+        w: 2.0,
+        bias: None,
+        scale: Some(3.0),
+    };
+    let qt = LayerTangent {
+        w: 1.0,
+        bias: None,
+        scale: Some(0.0),
+    };
+    // y = 3·w·x: ∂y/∂w = 3x.
+    let r = layer_frule(Dual::new(&q, &qt), Dual::new(1.5, 0.0));
+    assert_eq!((r.primal, r.tangent), (layer(&q, 1.5), 4.5));
+}

@@ -208,6 +208,48 @@ impl<P: Differentiable + Clone, T: Clone> Dual<Option<&P>, Option<&T>> {
     }
 }
 
+/// An `Option` field read through a reference (`p.bias.unwrap_or(0.0)` with `p: &Params`):
+/// the methods of the owned dual, on a copy, as `Option<f64>: Copy` makes them in Rust.
+impl<P: Differentiable + Clone, T: Clone> Dual<&Option<P>, &Option<T>> {
+    #[inline(always)]
+    fn to_owned_option(self) -> Dual<Option<P>, Option<T>> {
+        Dual::new(self.primal.clone(), self.tangent.clone())
+    }
+    /// `o.is_some()`.
+    #[inline(always)]
+    pub fn is_some(&self) -> bool {
+        self.primal.is_some()
+    }
+    /// `o.is_none()`.
+    #[inline(always)]
+    pub fn is_none(&self) -> bool {
+        self.primal.is_none()
+    }
+    /// `o.unwrap()`.
+    ///
+    /// # Panics
+    /// If the primal is `None`, as `Option::unwrap` does.
+    #[inline(always)]
+    #[track_caller]
+    pub fn unwrap(self) -> Dual<P, T> {
+        self.to_owned_option().unwrap()
+    }
+    /// `o.expect(msg)`.
+    ///
+    /// # Panics
+    /// With `msg` if the primal is `None`, as `Option::expect` does.
+    #[inline(always)]
+    #[track_caller]
+    pub fn expect(self, msg: &str) -> Dual<P, T> {
+        self.to_owned_option().expect(msg)
+    }
+    /// `o.unwrap_or(default)`.
+    #[inline(always)]
+    pub fn unwrap_or(self, default: Dual<P, T>) -> Dual<P, T> {
+        self.to_owned_option().unwrap_or(default)
+    }
+}
+
 impl<P: Differentiable, T> Dual<Option<P>, Option<T>> {
     /// `o.is_some()`.
     #[inline(always)]
