@@ -111,8 +111,11 @@ pub struct Layer {
 #[derive_frule]
 fn layer(p: &Layer, x: f64) -> f64 {
     let mut y = p.w * x + p.bias.unwrap_or(0.0);
-    if p.scale.is_some() {
-        y *= p.scale.unwrap();
+    if let Some(s) = p.scale {
+        y *= s;
+    }
+    if p.bias.is_none() {
+        y += p.w.min(p.scale.expect("a layer without bias has a scale"));
     }
     y
 }
@@ -142,7 +145,7 @@ fn option_fields_through_references() {
         bias: None,
         scale: Some(0.0),
     };
-    // y = 3·w·x: ∂y/∂w = 3x.
+    // y = 3·w·x + min(w, 3) with w = 2: ∂y/∂w = 3x + 1.
     let r = layer_frule(Dual::new(&q, &qt), Dual::new(1.5, 0.0));
-    assert_eq!((r.primal, r.tangent), (layer(&q, 1.5), 4.5));
+    assert_eq!((r.primal, r.tangent), (layer(&q, 1.5), 5.5));
 }
