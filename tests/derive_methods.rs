@@ -498,3 +498,57 @@ fn mut_self_methods_through_mut_references() {
 fn bind_through(x: &[f64]) -> f64 {
     through_mut_refs(x[0])
 }
+
+/// A method given its own receiver (`self.dot(self)`), and `Vec::with_capacity` sized by a
+/// field of an active struct.
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct V2d {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive_frule]
+impl V2d {
+    pub fn dot(&self, o: &V2d) -> f64 {
+        self.x * o.x + self.y * o.y
+    }
+    pub fn norm2(&self) -> f64 {
+        self.dot(self)
+    }
+}
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Net {
+    pub w: Vec<f64>,
+    pub n_out: usize,
+}
+
+#[derive_frule]
+impl Net {
+    pub fn forward(&self, x: f64) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.n_out);
+        for i in 0..self.n_out {
+            out.push(self.w[i] * x);
+        }
+        out
+    }
+}
+
+#[test]
+fn receiver_as_argument_and_sized_constructors() {
+    let v = V2d { x: 3.0, y: 4.0 };
+    // |v|² = x² + y²: along (1, 0) the derivative is 2x.
+    let r = V2d::norm2_frule(Dual::new(&v, &V2dTangent { x: 1.0, y: 0.0 }));
+    assert_eq!((r.primal, r.tangent), (v.norm2(), 6.0));
+    let n = Net {
+        w: vec![1.0, 2.0],
+        n_out: 2,
+    };
+    let nt = NetTangent {
+        w: vec![0.0, 0.0],
+        n_out: NoTangent,
+    };
+    // out = w·x: d/dx = w.
+    let r = Net::forward_frule(Dual::new(&n, &nt), Dual::new(1.5, 1.0));
+    assert_eq!((r.primal, r.tangent), (n.forward(1.5), vec![1.0, 2.0]));
+}

@@ -232,6 +232,9 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 None => primal,
             }
         }
+        // `Vec::with_capacity(self.n)`: a size, read as the primal it is (a field of an
+        // active struct is active to the analysis, which does not know its type).
+        InstKind::Call { func: path, .. } if crate::rules::is_capacity_ctor(path) => primal,
         InstKind::Call { func: path, args }
             if crate::rules::variant_ctor(path).is_some() && args.len() == 1 =>
         {

@@ -614,7 +614,20 @@ impl Emitter<'_> {
                 // inactive receiver is promoted first).
                 let recv = self.name(*receiver);
                 let rule = format_ident!("__fwdad_rule_{}", method, span = method.span());
-                let rest = &args[1..];
+                // An argument from the receiver's own variable (`self.dot(self)`) is read
+                // before the receiver is lent `&mut`, as Rust's two-phase borrow does.
+                let root = self.func.place_root(*receiver);
+                let shares_root = ops[1..].iter().any(|&v| self.func.place_root(v) == root);
+                let mut rest = args[1..].to_vec();
+                if shares_root {
+                    for a in rest.iter_mut() {
+                        let tmp =
+                            format_ident!("__arg{}", self.zero_bufs, span = Span::mixed_site());
+                        self.zero_bufs += 1;
+                        pre.extend(quote_spanned!(span=> let #tmp = #a;));
+                        *a = quote!(#tmp);
+                    }
+                }
                 let (dispatch, arg) = if self.is(*receiver) {
                     (
                         quote_spanned!(span=> #recv.primal.#rule()),

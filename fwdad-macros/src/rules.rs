@@ -145,6 +145,16 @@ pub fn is_tuple_ctor(path: &syn::Path) -> bool {
         && last.arguments.is_none()
 }
 
+/// `Vec::with_capacity(n)` (also `String`, `VecDeque`): an empty container from a size.
+pub fn is_capacity_ctor(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2
+        && path.segments[n - 1].ident == "with_capacity"
+        && ["Vec", "String", "VecDeque"]
+            .iter()
+            .any(|t| path.segments[n - 2].ident == t)
+}
+
 /// `std::mem::swap(a, b)` / `core::mem::swap`: swapped structurally on duals.
 pub fn is_mem_swap(path: &syn::Path) -> bool {
     let n = path.segments.len();
