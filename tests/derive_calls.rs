@@ -123,3 +123,26 @@ fn nested_function_items_are_differentiated() {
         r.tangent
     );
 }
+
+/// A nested helper called only from another nested helper gets a rule too.
+#[derive_frule]
+fn with_chained_helpers(p: &[f64]) -> f64 {
+    fn sq(t: f64) -> f64 {
+        t * t
+    }
+    fn dist(a: f64, b: f64) -> f64 {
+        (sq(a) + sq(b)).sqrt()
+    }
+    dist(p[0], p[1])
+}
+
+#[test]
+fn nested_helpers_calling_nested_helpers() {
+    // r = √(a² + b²): ∇r = (a, b)/r.
+    let (v, g) = fwdad::drivers::gradient(with_chained_helpers {}, &[3.0, 4.0]);
+    assert_eq!(v, 5.0);
+    assert!(
+        (g[0] - 0.6).abs() < 1e-15 && (g[1] - 0.8).abs() < 1e-15,
+        "{g:?}"
+    );
+}

@@ -440,7 +440,7 @@ fn give_nested_fns_rules(
     args: &Args,
     rt: &TokenStream,
 ) {
-    let called: std::collections::HashSet<String> = ir
+    let mut called: std::collections::HashSet<String> = ir
         .insts
         .iter()
         .filter(|(inst, _)| matches!(plans.get(*inst).form, dual::Form::Frule))
@@ -449,6 +449,33 @@ fn give_nested_fns_rules(
             _ => None,
         })
         .collect();
+    // A nested fn called by one that gets a rule needs one too (`dist` calling `sq`).
+    let nested: Vec<&syn::ItemFn> = ir
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Fn(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    loop {
+        let mut calls = CalledNames::default();
+        for f in nested
+            .iter()
+            .filter(|f| called.contains(&f.sig.ident.to_string()))
+        {
+            syn::visit::visit_block(&mut calls, &f.block);
+        }
+        let new: Vec<String> = nested
+            .iter()
+            .map(|f| f.sig.ident.to_string())
+            .filter(|n| calls.0.contains(n) && !called.contains(n))
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        called.extend(new);
+    }
     let krate = args.krate.as_ref().map(|p| quote!(crate = #p));
     for item in &mut ir.items {
         if let syn::Item::Fn(f) = item {
@@ -457,6 +484,21 @@ fn give_nested_fns_rules(
                     .push(syn::parse_quote!(#[#rt::derive_frule(#krate)]));
             }
         }
+    }
+}
+
+/// The single-name paths a syntax tree calls (`sq(x)`).
+#[derive(Default)]
+struct CalledNames(std::collections::HashSet<String>);
+
+impl<'ast> syn::visit::Visit<'ast> for CalledNames {
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if let syn::Expr::Path(p) = &*c.func {
+            if let Some(id) = p.path.get_ident() {
+                self.0.insert(id.to_string());
+            }
+        }
+        syn::visit::visit_expr_call(self, c);
     }
 }
 
