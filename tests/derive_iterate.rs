@@ -219,3 +219,19 @@ fn writes_through_sub_slices() {
     // x1 = 2k, x2 = 3k + k: tangents along k are (0, 2, 4).
     assert_eq!(dx, [0.0, 2.0, 4.0]);
 }
+
+/// A range of untyped literals in a chain (`(0..3).map(..)`), typed by its use.
+#[derive_frule]
+fn literal_range_chain(v: &[f64]) -> Vec<f64> {
+    (0..3).map(|i| v[i] * v[i + 1]).collect()
+}
+
+#[test]
+fn chains_over_literal_ranges() {
+    let v = [1.0, 2.0, 3.0, 4.0];
+    let dv = [1.0, 0.0, 0.0, 0.0];
+    // Along e0 only the first product v0·v1 moves: by v1.
+    let r = literal_range_chain_frule(Dual::new(&v[..], &dv[..]));
+    assert_eq!(r.primal, literal_range_chain(&v));
+    assert_eq!(r.tangent, vec![2.0, 0.0, 0.0]);
+}

@@ -863,7 +863,13 @@ impl Lowerer<'_> {
             Chain::Range(start, end) => {
                 let s = self.lower_expr(start)?;
                 let e = self.lower_expr(end)?;
-                let len = int(self, method(e, "saturating_sub", vec![s]));
+                // `(s..e).size_hint().0`, not `e.saturating_sub(s)`: a method of the
+                // integer itself cannot be called on a literal of a type not inferred yet
+                // (`(0..3).map(..)`, E0689), a method of `Range` can.
+                let range = self.range(s, e, span);
+                let hint = self.push(method(range, "size_hint", vec![]), TypeHint::Unknown, span);
+                let member = syn::Member::Unnamed(syn::Index { index: 0, span });
+                let len = int(self, InstKind::Field { base: hint, member });
                 (Seq::Range(s), len)
             }
             Chain::Enumerate(c) => {
