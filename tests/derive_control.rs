@@ -304,3 +304,56 @@ fn labelled_block_values_and_exits() {
         approx::assert_relative_eq!(*g, w, max_relative = 1e-14);
     }
 }
+
+/// Assertions and panics in a derived body behave as in the plain function.
+#[derive_frule]
+fn checked_norm(x: &[f64], k: usize) -> f64 {
+    assert!(!x.is_empty(), "need at least one value");
+    assert_eq!(x.len() % 2, 0);
+    debug_assert!(k > 0);
+    let mut s = 0.0;
+    for v in x {
+        s += v * v;
+    }
+    match k {
+        1 => s = s.sqrt(),
+        2 => {}
+        _ => unreachable!("k is 1 or 2"),
+    }
+    if s > 1e300 {
+        panic!("overflow");
+    }
+    s
+}
+
+#[test]
+fn assertions_pass_through() {
+    let x = [3.0, 4.0];
+    let d = checked_norm_frule(Dual::new(&x[..], &[1.0, 0.0][..]), Dual::constant(1));
+    // |x| along e0: x0/|x|.
+    assert_eq!(d.primal, 5.0);
+    approx::assert_relative_eq!(d.tangent, 0.6, max_relative = 1e-15);
+    let d = checked_norm_frule(Dual::new(&x[..], &[1.0, 0.0][..]), Dual::constant(2));
+    assert_eq!((d.primal, d.tangent), (25.0, 6.0));
+}
+
+#[test]
+#[should_panic(expected = "need at least one value")]
+fn assert_message_in_the_rule() {
+    checked_norm_frule(Dual::new(&[][..], &[][..]), Dual::constant(1));
+}
+
+#[test]
+#[should_panic(expected = "assertion `left == right` failed")]
+fn assert_eq_in_the_rule() {
+    checked_norm_frule(Dual::new(&[1.0][..], &[0.0][..]), Dual::constant(1));
+}
+
+#[test]
+#[should_panic(expected = "k is 1 or 2")]
+fn unreachable_in_the_rule() {
+    checked_norm_frule(
+        Dual::new(&[1.0, 2.0][..], &[0.0, 0.0][..]),
+        Dual::constant(3),
+    );
+}

@@ -510,7 +510,7 @@ fn pipeline(
     diag: &mut Diagnostics,
 ) -> Option<Body> {
     let dump = args.dump || dump_requested(&func.sig.ident);
-    let mut ir = lower::lower_fn(func, diag);
+    let mut ir = lower::lower_fn(func, rt, diag);
     if diag.has_errors() {
         return None;
     }

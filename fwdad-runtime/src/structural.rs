@@ -495,3 +495,18 @@ impl<P: Clone + ZeroTangent> ConstReceiver for P {}
 pub fn promote_receiver<S: Mode, P: ConstReceiver>(p: &P) -> Dual<P, P::TangentIn<S>> {
     crate::dual::constant_in::<S, P>(p.clone())
 }
+
+/// `assert!`, `panic!`, `unreachable!` in a derived body: the failure, with the macro's
+/// message (its format string as written: the values it would print are duals there).
+#[cold]
+#[track_caller]
+pub fn fail(msg: &str) {
+    panic!("{msg}")
+}
+
+/// Whether `debug_assert!` checks: this crate's `debug_assertions`, which follows the
+/// profile the user's crate is built with.
+#[inline(always)]
+pub fn debug_assertions() -> bool {
+    cfg!(debug_assertions)
+}

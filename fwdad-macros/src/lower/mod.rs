@@ -50,7 +50,13 @@ use syn::spanned::Spanned;
 
 /// Lowers `item` to IR. Errors go to `diag`; the IR is returned even when there were
 /// errors (with poison values), so later checks can still report.
-pub fn lower_fn(item: &syn::ItemFn, diag: &mut Diagnostics) -> Function {
+/// `rt` is the path of the runtime items (`::fwdad::__private`), for the few constructs that
+/// lower to runtime calls (`assert!` → `rt::fail`).
+pub fn lower_fn(
+    item: &syn::ItemFn,
+    rt: &proc_macro2::TokenStream,
+    diag: &mut Diagnostics,
+) -> Function {
     let ret = match &item.sig.output {
         syn::ReturnType::Default => syn::parse_quote!(()),
         syn::ReturnType::Type(_, ty) => (**ty).clone(),
@@ -77,6 +83,7 @@ pub fn lower_fn(item: &syn::ItemFn, diag: &mut Diagnostics) -> Function {
         scopes: vec![Vec::new()],
         cur: None,
         loops: Vec::new(),
+        rt: rt.clone(),
         type_params: item
             .sig
             .generics
@@ -159,6 +166,8 @@ pub(crate) struct Lowerer<'d> {
     loops: Vec<LoopCtx>,
     /// The function's type parameters: floats, so `T::sqrt(x)` is the float method.
     type_params: Vec<String>,
+    /// The runtime's path (see [`lower_fn`]).
+    rt: proc_macro2::TokenStream,
 }
 
 impl Lowerer<'_> {

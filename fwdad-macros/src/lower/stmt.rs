@@ -226,6 +226,74 @@ impl Lowerer<'_> {
     }
 
     /// Macros in statement or expression position.
+    /// `assert!(c, ..)` as `if !(c) { rt::fail(msg) }`, `assert_eq!(a, b)` as the test
+    /// `a == b`, `debug_assert*!` also behind `rt::debug_assertions()`, and `panic!`,
+    /// `unreachable!`, `todo!`, `unimplemented!` as `rt::fail(msg)`: the message is the
+    /// macro's format string as written (its arguments are not printed). `None` for other
+    /// macros, or arguments that do not parse.
+    fn assertion_as_expr(&self, name: &str, mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
+        use syn::punctuated::Punctuated;
+        let args = mac
+            .parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+            .ok()?;
+        let args: Vec<&syn::Expr> = args.iter().collect();
+        let rt = &self.rt;
+        let text = |e: &syn::Expr| quote::ToTokens::to_token_stream(e).to_string();
+        let message = |k: usize, default: String| match args.get(k) {
+            Some(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            })) => s.value(),
+            _ => default,
+        };
+        let (debug, base) = match name.strip_prefix("debug_") {
+            Some(b) => (true, b),
+            None => (false, name),
+        };
+        let (test, msg): (syn::Expr, String) = match (base, args.as_slice()) {
+            ("assert", [c, ..]) => (
+                syn::parse_quote_spanned!(span=> (#c)),
+                message(1, format!("assertion failed: {}", text(c))),
+            ),
+            ("assert_eq" | "assert_ne", [a, b, ..]) => {
+                let test = if base == "assert_eq" {
+                    syn::parse_quote_spanned!(span=> ((#a) == (#b)))
+                } else {
+                    syn::parse_quote_spanned!(span=> ((#a) != (#b)))
+                };
+                let op = if base == "assert_eq" { "==" } else { "!=" };
+                (
+                    test,
+                    message(
+                        2,
+                        format!(
+                            "assertion `left {op} right` failed: {} {op} {}",
+                            text(a),
+                            text(b)
+                        ),
+                    ),
+                )
+            }
+            ("panic" | "unreachable" | "todo" | "unimplemented", _) if !debug => {
+                let default = match base {
+                    "panic" => "explicit panic",
+                    "unreachable" => "internal error: entered unreachable code",
+                    "todo" => "not yet implemented",
+                    _ => "not implemented",
+                };
+                let msg = message(0, default.to_string());
+                return Some(syn::parse_quote_spanned!(span=> #rt::fail(#msg)));
+            }
+            _ => return None,
+        };
+        let fails: syn::Expr = if debug {
+            syn::parse_quote_spanned!(span=> #rt::debug_assertions() && !#test)
+        } else {
+            syn::parse_quote_spanned!(span=> !#test)
+        };
+        Some(syn::parse_quote_spanned!(span=> if #fails { #rt::fail(#msg) }))
+    }
+
     pub(crate) fn lower_macro(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
         let name = mac
             .path
@@ -235,6 +303,9 @@ impl Lowerer<'_> {
             .unwrap_or_default();
         if name == "vec" {
             return self.lower_vec(mac, span);
+        }
+        if let Some(e) = self.assertion_as_expr(&name, mac, span) {
+            return self.lower_expr(&e);
         }
         self.diag.error(
             span,

@@ -12,7 +12,7 @@ use crate::lower;
 fn loop_reshapes(src: &str, name: &str) -> bool {
     let item: syn::ItemFn = syn::parse_str(src).expect("a function");
     let mut diag = Diagnostics::new();
-    let func = lower::lower_fn(&item, &mut diag);
+    let func = lower::lower_fn(&item, &quote::quote!(::fwdad::__private), &mut diag);
     if let Err(e) = diag.finish() {
         panic!("{src}: lowering reported {e}");
     }

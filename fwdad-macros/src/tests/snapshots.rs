@@ -63,7 +63,7 @@ fn run(path: &Path) -> Stages {
     let parsed: crate::args::Args = syn::parse2(args.clone())
         .unwrap_or_else(|e| panic!("{}: bad attribute arguments: {e}", path.display()));
     let inactive = derive_frule::resolve_inactive(&item.sig, &parsed.inactive, &mut diag);
-    let mut ir = lower::lower_fn(&item, &mut diag);
+    let mut ir = lower::lower_fn(&item, &quote::quote!(::fwdad::__private), &mut diag);
     for (p, &flag) in ir.params.iter_mut().zip(&inactive) {
         p.inactive = flag;
     }
