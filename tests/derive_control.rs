@@ -357,3 +357,30 @@ fn unreachable_in_the_rule() {
         Dual::constant(3),
     );
 }
+
+/// A local that starts constant and leaves a loop by `break` with an active value.
+#[derive_frule]
+fn first_above(x: &[f64]) -> f64 {
+    let mut r = 0.0;
+    for &v in x {
+        if v > 1.0 {
+            r = v * v;
+            break;
+        }
+    }
+    r * x[0] + 1.0
+}
+
+#[test]
+fn break_carries_the_tangent() {
+    let x = [0.5, 0.9, 1.3, 2.0];
+    // r = x2²: f = x2²·x0 + 1; ∇f = (x2², 0, 2·x2·x0, 0).
+    let (v, g) = fwdad::drivers::gradient(first_above {}, &x);
+    assert_eq!(v, first_above(&x));
+    let want = [1.69, 0.0, 2.0 * 1.3 * 0.5, 0.0];
+    for (g, w) in g.iter().zip(want) {
+        approx::assert_relative_eq!(*g, w, max_relative = 1e-14);
+    }
+    let d = first_above_frule(Dual::new(&x[..], &[0.0, 0.0, 1.0, 0.0][..]));
+    approx::assert_relative_eq!(d.tangent, 1.3, max_relative = 1e-14);
+}

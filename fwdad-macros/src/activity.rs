@@ -241,6 +241,14 @@ impl Analysis<'_> {
                         }
                     }
                 }
+                // An active value leaving by `break` makes its carried cell active too: the
+                // loop's state is one set of cells, whichever exit is taken (with an inactive
+                // cell the break would store only the primal, dropping the tangent).
+                for (k, &p) in params.iter().enumerate() {
+                    if self.is(results[extra + k]) {
+                        self.mark(p);
+                    }
+                }
                 return;
             }
         };
