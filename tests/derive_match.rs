@@ -1,5 +1,6 @@
 //! `match`, `if let`, `while let` and `?` through `#[derive_frule]`, against analytic
 //! derivatives.
+use fwdad::drivers::{bind, Const, Wrt};
 use fwdad::prelude::*;
 
 /// Integer, range and guard arms, with a binding and a merge of an assigned local.
@@ -194,4 +195,54 @@ fn first_last_and_get_of_a_slice() {
     assert_eq!((r.primal, r.tangent), (-1.0, 0.0));
     let r = ends_and_middle_frule(Dual::new(&x[..0], &dx[..0]), Dual::new(3.0, 1.0));
     assert_eq!((r.primal, r.tangent), (3.0, 1.0));
+}
+
+/// Unit variants and constants written as bare names (`None`, a glob-imported `Relu`,
+/// `SPECIAL`) are patterns, not catch-all bindings.
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub enum Act {
+    Relu,
+    Tanh,
+    Lin,
+}
+use Act::*;
+
+const SPECIAL: i32 = 2;
+
+#[derive_frule]
+fn named_patterns(x: &[f64], a: Act, k: i32) -> f64 {
+    let mut best: Option<f64> = None;
+    for &v in x {
+        best = match best {
+            None => Some(v),
+            Some(b) if v > b => Some(v),
+            Some(b) => Some(b),
+        };
+    }
+    let m = best.unwrap();
+    let y = match a {
+        Relu => m.max(0.0),
+        Tanh => m.tanh(),
+        Lin => m,
+    };
+    match k {
+        SPECIAL => y * y,
+        _ => y,
+    }
+}
+
+#[test]
+fn bare_names_in_patterns_are_variants_and_constants() {
+    let x = [0.3, -0.7, 1.1, 0.4];
+    // max = x2 = 1.1; Relu: 1.1; k = SPECIAL: 1.21, ∂/∂x2 = 2.2.
+    let (v, g) = fwdad::drivers::gradient(bind(named_patterns {}, (Wrt, Const(Relu), 2)), &x);
+    assert_eq!(v, named_patterns(&x, Relu, 2));
+    approx::assert_relative_eq!(v, 1.21, max_relative = 1e-15);
+    approx::assert_relative_eq!(g[2], 2.2, max_relative = 1e-15);
+    assert_eq!((g[0], g[1], g[3]), (0.0, 0.0, 0.0));
+    // Tanh, k = 1: tanh(1.1), derivative 1 - tanh²(1.1).
+    let (v, g) = fwdad::drivers::gradient(bind(named_patterns {}, (Wrt, Const(Tanh), 1)), &x);
+    let t = 1.1f64.tanh();
+    assert_eq!(v, t);
+    approx::assert_relative_eq!(g[2], 1.0 - t * t, max_relative = 1e-14);
 }

@@ -72,6 +72,30 @@ pub(crate) fn pattern_bindings(
     }
 }
 
+/// Turns identifier patterns that name a unit variant or a constant (`None`, a
+/// glob-imported `Relu`, `SPECIAL`) into path patterns: Rust tells them from bindings by
+/// name resolution, which a macro cannot do, so it follows the naming convention (rustc
+/// warns on a capitalised binding). Taken as bindings, they matched everything.
+struct NamedConstants;
+
+impl syn::visit_mut::VisitMut for NamedConstants {
+    fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
+        if let syn::Pat::Ident(pi) = pat {
+            let capitalised = pi.ident.to_string().starts_with(|c: char| c.is_uppercase());
+            if capitalised && pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none()
+            {
+                *pat = syn::Pat::Path(syn::ExprPath {
+                    attrs: pi.attrs.clone(),
+                    qself: None,
+                    path: pi.ident.clone().into(),
+                });
+                return;
+            }
+        }
+        syn::visit_mut::visit_pat_mut(self, pat);
+    }
+}
+
 /// Reports pattern forms the match lowering does not support.
 fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
     match pat {
@@ -279,7 +303,8 @@ impl<'d> Lowerer<'d> {
         let scrutinee_hint = self.func.values[scrutinee].ty.clone();
         let mut ir_arms = Vec::new();
         let mut ends = Vec::new();
-        for (pat, guard, body) in arms {
+        for (mut pat, guard, body) in arms {
+            syn::visit_mut::VisitMut::visit_pat_mut(&mut NamedConstants, &mut pat);
             let mut errors = Vec::new();
             check_pattern(&pat, &mut errors);
             for (sp, msg) in errors {
