@@ -307,3 +307,64 @@ fn locals_written_through_mut_after_a_chain_reads_them() {
         assert_relative_eq!(d.tangent, exact[i], max_relative = 1e-12);
     }
 }
+
+/// A chain value changed in place afterwards (`swap`, a `&mut f64` helper): later chains
+/// read its new value, in every mode.
+#[derive_frule]
+fn ordered_span(x: &[f64]) -> f64 {
+    let mut lo = x[0] * 2.0;
+    let mut hi = x[1] + 1.0;
+    if lo > hi {
+        std::mem::swap(&mut lo, &mut hi);
+    }
+    (hi - lo).sqrt() * x[2].exp()
+}
+
+#[derive_frule]
+fn halve_in_place(v: &mut f64) {
+    *v *= 0.5;
+}
+
+#[derive_frule]
+fn halved_product(x: &[f64]) -> f64 {
+    let mut g = x[0] * x[1];
+    halve_in_place(&mut g);
+    g * x[2].sin()
+}
+
+#[test]
+fn chain_values_changed_in_place_later() {
+    let x: [f64; 3] = [0.9, 0.2, 0.5];
+    // lo = 1.8 > hi = 1.2: swapped, f = √(2x0 - x1 - 1)·e^x2 = √0.6·e^0.5.
+    let r = (2.0 * x[0] - x[1] - 1.0).sqrt();
+    let e = x[2].exp();
+    let want = [e / r, -0.5 * e / r, r * e];
+    for (name, (v, g)) in [
+        ("gradient", fwdad::drivers::gradient(ordered_span {}, &x)),
+        (
+            "width 2",
+            fwdad::drivers::gradient_with::<2>(ordered_span {}, &x),
+        ),
+        (
+            "width 1",
+            fwdad::drivers::gradient_with::<1>(ordered_span {}, &x),
+        ),
+    ] {
+        assert_eq!(v, ordered_span(&x), "{name}");
+        for (g, w) in g.iter().zip(want) {
+            approx::assert_relative_eq!(*g, w, max_relative = 1e-14);
+        }
+    }
+    // g = x0·x1/2: f = x0·x1·sin(x2)/2.
+    let s = x[2].sin();
+    let want = [
+        x[1] * s / 2.0,
+        x[0] * s / 2.0,
+        x[0] * x[1] * x[2].cos() / 2.0,
+    ];
+    let (v, g) = fwdad::drivers::gradient(halved_product {}, &x);
+    assert_eq!(v, halved_product(&x));
+    for (g, w) in g.iter().zip(want) {
+        approx::assert_relative_eq!(*g, w, max_relative = 1e-14);
+    }
+}

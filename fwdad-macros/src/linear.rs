@@ -144,11 +144,14 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
             }
         }
     }
+    // A value a `&mut` borrow may change (`std::mem::swap(&mut lo, &mut hi)`) lives in its
+    // dual: linearised, its later readers would use the primal cached by its chain.
+    let mutated = mutated_in_place(func);
     for (inst, data) in func.insts.iter() {
         let Some(&v) = data.results.first() else {
             continue;
         };
-        if !*active.get(v) {
+        if !*active.get(v) || mutated.contains(&v) {
             continue;
         }
         if let Some(op) = lin_op(func, plans, inst) {
@@ -185,7 +188,6 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     lin.region_of = region_of;
     // Root sets, then materialise values that two materialised values would both expand,
     // until nothing changes (each round only adds to `materialize`).
-    let mutated = mutated_in_place(func);
     loop {
         root_sets(func, active, &mut lin);
         let mut grow = reads_mutated_roots(&lin, &mutated);
