@@ -534,8 +534,19 @@ impl Net {
     }
 }
 
+#[derive_frule]
+fn local_norm2(x: f64, y: f64) -> f64 {
+    let a = V2d { x, y: 2.0 * y };
+    a.dot(&a) + a.norm2()
+}
+
 #[test]
 fn receiver_as_argument_and_sized_constructors() {
+    // 2·(x² + 4y²): ∂/∂x = 4x, ∂/∂y = 16y.
+    let r = local_norm2_frule(Dual::new(0.5, 1.0), Dual::new(-1.5, 0.0));
+    assert_eq!((r.primal, r.tangent), (local_norm2(0.5, -1.5), 2.0));
+    let r = local_norm2_frule(Dual::new(0.5, 0.0), Dual::new(-1.5, 1.0));
+    assert_eq!(r.tangent, -24.0);
     let v = V2d { x: 3.0, y: 4.0 };
     // |v|² = x² + y²: along (1, 0) the derivative is 2x.
     let r = V2d::norm2_frule(Dual::new(&v, &V2dTangent { x: 1.0, y: 0.0 }));

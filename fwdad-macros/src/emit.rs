@@ -618,8 +618,14 @@ impl Emitter<'_> {
                 // before the receiver is lent `&mut`, as Rust's two-phase borrow does.
                 let root = self.func.place_root(*receiver);
                 let shares_root = ops[1..].iter().any(|&v| self.func.place_root(v) == root);
+                // One lent by reference (`a.dot(&a)`, `self.dot(self)`): the method takes
+                // `&self`, as Rust accepts nothing else, and the receiver is lent shared.
+                let lends_root = ops[1..].iter().any(|&v| {
+                    self.func.place_root(v) == root
+                        && matches!(self.func.values[v].ty, crate::types::TypeHint::Ref(_))
+                });
                 let mut rest = args[1..].to_vec();
-                if shares_root {
+                if shares_root && !lends_root {
                     for a in rest.iter_mut() {
                         let tmp =
                             format_ident!("__arg{}", self.zero_bufs, span = Span::mixed_site());
@@ -629,10 +635,12 @@ impl Emitter<'_> {
                     }
                 }
                 let (dispatch, arg) = if self.is(*receiver) {
-                    (
-                        quote_spanned!(span=> #recv.primal.#rule()),
-                        quote_spanned!(span=> &mut #recv),
-                    )
+                    let lent = if lends_root {
+                        quote_spanned!(span=> &#recv)
+                    } else {
+                        quote_spanned!(span=> &mut #recv)
+                    };
+                    (quote_spanned!(span=> #recv.primal.#rule()), lent)
                 } else {
                     let promoted =
                         format_ident!("__recv{}", self.zero_bufs, span = Span::mixed_site());

@@ -372,6 +372,34 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
     }
 }
 
+// A receiver also lent to an argument (`a.dot(&a)`) is passed shared: the method takes
+// `&self` (Rust rejects the call otherwise), so these convert `&recv` to it.
+
+impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a P, &'a T>> for &'a Dual<P, T> {
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(&self.primal, &self.tangent)
+    }
+}
+
+impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+    for &'a Dual<&'b P, &'b T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(self.primal, self.tangent)
+    }
+}
+
+impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+    for &'a Dual<&'b mut P, &'b mut T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(&*self.primal, &*self.tangent)
+    }
+}
+
 /// The tuple of argument duals converted to the rule's parameter tuple.
 #[diagnostic::on_unimplemented(
     message = "these arguments do not fit the forward rule's parameters",
