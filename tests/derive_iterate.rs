@@ -235,3 +235,25 @@ fn chains_over_literal_ranges() {
     assert_eq!(r.primal, literal_range_chain(&v));
     assert_eq!(r.tangent, vec![2.0, 0.0, 0.0]);
 }
+
+/// Rows of a local nested `Vec`, iterated by reference.
+#[derive_frule]
+fn rows_of_local(x: &[f64]) -> f64 {
+    let m = vec![x.to_vec(), x.iter().map(|v| v * 2.0).collect()];
+    let mut s = 0.0;
+    for row in &m {
+        for &v in row {
+            s += v * v;
+        }
+    }
+    s
+}
+
+#[test]
+fn for_over_rows_of_a_local_nested_vec() {
+    let x = [0.5, -1.5];
+    // s = Σ xᵢ² + Σ 4xᵢ² = 5 Σ xᵢ²: ∇s = 10x.
+    let (v, g) = fwdad::drivers::gradient(rows_of_local {}, &x);
+    assert_eq!(v, rows_of_local(&x));
+    assert_eq!(g, vec![5.0, -15.0]);
+}

@@ -250,9 +250,12 @@ impl Lowerer<'_> {
                     TypeHint::Seq(_) => {
                         return Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref))))
                     }
+                    // A variable of a type not written (`row` of a local `Vec<Vec<f64>>`):
+                    // a sequence, the one thing a `for` over it can be here.
+                    TypeHint::Unknown => return Some(Chain::Slice(e, Access::Ref)),
                     _ => return None,
                 };
-                if !matches!(**inner, TypeHint::Seq(_)) {
+                if !matches!(**inner, TypeHint::Seq(_) | TypeHint::Unknown) {
                     return None;
                 }
                 let mutable = match self.func.values[v].def {
