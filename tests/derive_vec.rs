@@ -117,3 +117,29 @@ fn writes_through_mut_array_and_vec() {
         },
     );
 }
+
+/// Rows of a nested `Vec` cloned and measured by method: borrowed, not copied out.
+#[derive_frule]
+fn swap_rows(x: &[f64]) -> f64 {
+    let mut m = vec![vec![0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            m[i][j] = x[i] * x[j];
+        }
+    }
+    let r0 = m[0].clone();
+    m[0] = m[2].clone();
+    m[2] = r0;
+    m[0][1] + 2.0 * m[2][2] + m[1].len() as f64
+}
+
+#[test]
+fn cloned_and_measured_rows() {
+    let x = [0.5, -1.0, 2.0];
+    // Rows 0 and 2 swapped: m[0][1] = x2·x1, m[2][2] = x0·x2; f = x2·x1 + 2·x0·x2 + 3,
+    // ∇f = (2x2, x2, x1 + 2x0).
+    let (v, g) = fwdad::drivers::gradient(swap_rows {}, &x);
+    assert_eq!(v, swap_rows(&x));
+    assert_eq!(v, -2.0 + 2.0 + 3.0);
+    assert_eq!(g, vec![4.0, 2.0, 0.0]);
+}

@@ -224,7 +224,13 @@ impl Lowerer<'_> {
         mutable: bool,
     ) -> Option<Value> {
         match strip(e) {
-            syn::Expr::Index(_) if !mutable && crate::dual::is_known_method(method) => {
+            // A float method on an element reads it (`x[i].sin()`); other known methods
+            // (`m[i].len()`, `m[i].clone()` on rows) borrow it, as Rust's auto-ref does.
+            syn::Expr::Index(_)
+                if !mutable
+                    && crate::dual::is_known_method(method)
+                    && crate::rules::float_method(method).is_some() =>
+            {
                 self.lower_expr(e)
             }
             _ => self.lower_place(e, mutable),
