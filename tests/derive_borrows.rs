@@ -192,3 +192,21 @@ fn returned_references_borrow_the_argument() {
         r.tangent
     );
 }
+
+/// A slice annotation on a borrowed `Vec` or array (`let d: &[f64] = &v;`).
+#[derive_frule]
+fn annotated_slices(x: &[f64]) -> f64 {
+    let v: Vec<f64> = x.iter().map(|t| t * t).collect();
+    let d: &[f64] = &v;
+    let a = [x[0], 2.0 * x[1]];
+    let e: &[f64] = &a;
+    d[0] + d[1] + e[1]
+}
+
+#[test]
+fn slice_annotations_on_borrowed_vecs_and_arrays() {
+    // f = x0² + x1² + 2x1: ∇f = (2x0, 2x1 + 2).
+    let (v, g) = fwdad::drivers::gradient(annotated_slices {}, &[1.5, -0.5]);
+    assert_eq!(v, annotated_slices(&[1.5, -0.5]));
+    assert_eq!(g, vec![3.0, 1.0]);
+}

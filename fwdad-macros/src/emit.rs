@@ -829,6 +829,15 @@ impl Emitter<'_> {
             }
         };
         let lhs = self.lhs(inst);
+        // A written type on an active value (`let d: &[f64] = &v;`): the dual converts to it
+        // as the primal coerces (`&Vec<f64>` to `&[f64]`).
+        let expr = match self.func.insts[inst].results.as_slice() {
+            [v] if self.is(*v) && self.func.annotations.contains_key(v) => {
+                let rt = self.rt;
+                quote!(#rt::coerce_to(#expr))
+            }
+            _ => expr,
+        };
         quote!(#pre #lhs #expr;)
     }
 
