@@ -225,3 +225,24 @@ fn integer_fields_of_a_struct_compute_as_integers() {
     assert_eq!(dp.k, dk);
     assert_eq!(r.tangent, dk * 20.0);
 }
+
+/// `std::mem::replace` and `std::mem::take` on active locals.
+#[derive_frule]
+fn replace_and_take(x: &[f64]) -> f64 {
+    let mut a = x[0] * 2.0;
+    let old = std::mem::replace(&mut a, x[1] * x[1]);
+    let mut buf = x.to_vec();
+    let taken = std::mem::take(&mut buf);
+    old * a + taken[0] * taken[1] + buf.len() as f64
+}
+
+#[test]
+fn mem_replace_and_take() {
+    let x = [1.5, -2.0];
+    // f = 2x0·x1² + x0·x1: ∇f = (2x1² + x1, 4x0x1 + x0).
+    let (v, g) = fwdad::drivers::gradient(replace_and_take {}, &x);
+    assert_eq!(v, replace_and_take(&x));
+    assert_eq!(g, vec![6.0, -10.5]);
+    let (_, g1) = fwdad::drivers::gradient_with::<1>(replace_and_take {}, &x);
+    assert_eq!(g1, g);
+}

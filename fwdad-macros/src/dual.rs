@@ -248,8 +248,9 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         {
             plan(Form::AssocFrule, all(Need::Dual))
         }
-        InstKind::Call { func: path, .. } if crate::rules::is_mem_swap(path) => {
-            plan(Form::Wrap("swap".into()), all(Need::Dual))
+        InstKind::Call { func: path, .. } if crate::rules::mem_fn(path).is_some() => {
+            let name = crate::rules::mem_fn(path).unwrap_or("swap");
+            plan(Form::Wrap(name.into()), all(Need::Dual))
         }
         InstKind::Call { func: path, args } => match float_path_call(path) {
             Some((name, rule)) if result_active => {

@@ -155,8 +155,17 @@ pub fn is_capacity_ctor(path: &syn::Path) -> bool {
             .any(|t| path.segments[n - 2].ident == t)
 }
 
-/// `std::mem::swap(a, b)` / `core::mem::swap`: swapped structurally on duals.
-pub fn is_mem_swap(path: &syn::Path) -> bool {
+/// `std::mem::swap` / `replace` / `take` (also through `core`): the runtime function that
+/// does the same on duals (`swap`, `mem_replace`, `mem_take`).
+pub fn mem_fn(path: &syn::Path) -> Option<&'static str> {
     let n = path.segments.len();
-    n >= 2 && path.segments[n - 1].ident == "swap" && path.segments[n - 2].ident == "mem"
+    if n < 2 || path.segments[n - 2].ident != "mem" {
+        return None;
+    }
+    match path.segments[n - 1].ident.to_string().as_str() {
+        "swap" => Some("swap"),
+        "replace" => Some("mem_replace"),
+        "take" => Some("mem_take"),
+        _ => None,
+    }
 }

@@ -479,6 +479,26 @@ pub fn swap<'a, 'b, P: Differentiable, T>(
     core::mem::swap(a.tangent, b.tangent);
 }
 
+/// `std::mem::replace(dst, src)` on duals: primal and tangent replaced, the old ones returned.
+#[inline(always)]
+pub fn mem_replace<'a, P: Differentiable, T>(
+    dst: Dual<&'a mut P, &'a mut T>,
+    src: Dual<P, T>,
+) -> Dual<P, T> {
+    let p = core::mem::replace(dst.primal, src.primal);
+    let t = core::mem::replace(dst.tangent, src.tangent);
+    Dual::new(p, t)
+}
+
+/// `std::mem::take(dst)` on duals: primal and tangent left at their defaults (an empty
+/// `Vec` with an empty tangent, `0.0` with a zero one), the old ones returned.
+#[inline(always)]
+pub fn mem_take<'a, P: Differentiable + Default, T: Default>(
+    dst: Dual<&'a mut P, &'a mut T>,
+) -> Dual<P, T> {
+    Dual::new(core::mem::take(dst.primal), core::mem::take(dst.tangent))
+}
+
 /// A receiver that does not depend on the inputs, promoted to a constant dual for a method
 /// call with a forward rule (`fixed.energy(x)`).
 #[diagnostic::on_unimplemented(
