@@ -384,3 +384,25 @@ fn break_carries_the_tangent() {
     let d = first_above_frule(Dual::new(&x[..], &[0.0, 0.0, 1.0, 0.0][..]));
     approx::assert_relative_eq!(d.tangent, 1.3, max_relative = 1e-14);
 }
+
+#[derive_frule]
+fn pick_branch(x: f64, k: u32) -> f64 {
+    let y = match k {
+        0 => x * x,
+        1 => x.sin(),
+        _ => unreachable!("k is 0 or 1"),
+    };
+    if y > 1e300 {
+        panic!("too large")
+    } else {
+        y
+    }
+}
+
+#[test]
+fn diverging_macros_in_value_positions() {
+    let d = pick_branch_frule(Dual::new(1.5, 1.0), Dual::constant(0));
+    assert_eq!((d.primal, d.tangent), (2.25, 3.0));
+    let d = pick_branch_frule(Dual::new(1.5, 1.0), Dual::constant(1));
+    assert_eq!((d.primal, d.tangent), (1.5f64.sin(), 1.5f64.cos()));
+}

@@ -257,3 +257,25 @@ fn for_over_rows_of_a_local_nested_vec() {
     assert_eq!(v, rows_of_local(&x));
     assert_eq!(g, vec![5.0, -15.0]);
 }
+
+/// A range iterator kept in a variable, and conversions of elements by `into`.
+#[derive_frule]
+fn stored_iterator(x: &[f64]) -> f64 {
+    let w: [u32; 2] = [2, 3];
+    let mut s = 0.0;
+    let it = (0..x.len()).rev();
+    for i in it {
+        let wi: f64 = w[i].into();
+        s += wi * x[i];
+    }
+    s
+}
+
+#[test]
+fn iterators_in_variables_and_element_conversions() {
+    let x = [1.0, 2.0];
+    // s = 2x0 + 3x1: ∇s = (2, 3).
+    let (v, g) = fwdad::drivers::gradient(stored_iterator {}, &x);
+    assert_eq!(v, stored_iterator(&x));
+    assert_eq!(g, vec![2.0, 3.0]);
+}

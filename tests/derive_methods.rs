@@ -563,3 +563,34 @@ fn receiver_as_argument_and_sized_constructors() {
     let r = Net::forward_frule(Dual::new(&n, &nt), Dual::new(1.5, 1.0));
     assert_eq!((r.primal, r.tangent), (n.forward(1.5), vec![1.0, 2.0]));
 }
+
+// A local `Vec`, as the case to check is a mutably borrowable root.
+#[allow(clippy::useless_vec)]
+#[derive_frule]
+fn pair_dots(x: &[f64]) -> f64 {
+    let ps = vec![
+        V2d { x: x[0], y: x[1] },
+        V2d {
+            x: x[1],
+            y: 2.0 * x[0],
+        },
+    ];
+    let mut s = 0.0;
+    for i in 0..2 {
+        s += ps[i].dot(&ps[1 - i]);
+    }
+    if let Some(q) = ps.first() {
+        s += q.norm2();
+    }
+    s
+}
+
+#[test]
+fn methods_on_elements_lending_other_elements() {
+    // p0 = (x0, x1), p1 = (x1, 2x0): s = 2·p0·p1 + |p0|² = 6·x0·x1 + x0² + x1²;
+    // ∇s = (6x1 + 2x0, 6x0 + 2x1).
+    let x = [0.5, -1.0];
+    let (v, g) = fwdad::drivers::gradient(pair_dots {}, &x);
+    assert_eq!(v, pair_dots(&x));
+    assert_eq!(g, vec![-5.0, 1.0]);
+}

@@ -246,3 +246,30 @@ fn mem_replace_and_take() {
     let (_, g1) = fwdad::drivers::gradient_with::<1>(replace_and_take {}, &x);
     assert_eq!(g1, g);
 }
+
+#[derive(Differentiable, Clone, Debug, Default, PartialEq)]
+pub struct Acc2 {
+    pub s: f64,
+    pub v: Vec<f64>,
+}
+
+#[derive_frule]
+fn take_scalars_and_structs(x: &[f64]) -> f64 {
+    let mut a = x[0] * 3.0;
+    let t = std::mem::take(&mut a);
+    let mut acc = Acc2 {
+        s: x[1],
+        v: vec![x[0], x[1]],
+    };
+    let old = std::mem::take(&mut acc);
+    t * old.s + old.v[0] + a + acc.s + acc.v.len() as f64
+}
+
+#[test]
+fn mem_take_on_scalars_and_structs() {
+    // f = 3x0·x1 + x0: ∇f = (3x1 + 1, 3x0).
+    let x = [0.5, 2.0];
+    let (v, g) = fwdad::drivers::gradient(take_scalars_and_structs {}, &x);
+    assert_eq!(v, take_scalars_and_structs(&x));
+    assert_eq!(g, vec![7.0, 1.5]);
+}

@@ -759,7 +759,6 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     })
 }
 
-/// Whether `ty` mentions a trait object or a function pointer (a function value).
 /// A type parameter bounded by a trait of the user's and by no float trait (`C: Count`) is
 /// not a float: report it at the parameter, rather than letting the rule's `T: Real` bound
 /// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
@@ -843,6 +842,7 @@ fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
     }
 }
 
+/// Whether `ty` mentions a trait object or a function pointer (a function value).
 fn contains_fn_value(ty: &syn::Type) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {

@@ -518,7 +518,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 {
                     diag.error_spanned(
                         path,
-                        format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (structs and enum variants other than `Some`/`Ok`); pass the values separately"),
+                        format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (`Err` and data-carrying enum variants; `Some`, `Ok` and structs are supported); pass the values separately"),
                     );
                 }
             }

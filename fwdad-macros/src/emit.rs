@@ -598,6 +598,10 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
             }
             (_, Form::Copy) => args[0].clone(),
+            // `mem_take` makes a zero tangent in the mode.
+            (_, Form::Wrap(name)) if name == "mem_take" => {
+                quote_spanned!(span=> #rt::mem_take::<#mode, _>(#(#args),*))
+            }
             (_, Form::Wrap(name)) => {
                 let f = format_ident!("{}", name, span = span);
                 quote_spanned!(span=> #rt::#f(#(#args),*))
@@ -620,10 +624,13 @@ impl Emitter<'_> {
                 let shares_root = ops[1..].iter().any(|&v| self.func.place_root(v) == root);
                 // One lent by reference (`a.dot(&a)`, `self.dot(self)`): the method takes
                 // `&self`, as Rust accepts nothing else, and the receiver is lent shared.
-                let lends_root = ops[1..].iter().any(|&v| {
-                    self.func.place_root(v) == root
-                        && matches!(self.func.values[v].ty, crate::types::TypeHint::Ref(_))
-                });
+                // Only for a receiver that is the variable itself: a field's method may take
+                // `&mut self` next to a borrow of a disjoint field (`self.pos.add(&self.vel)`).
+                let lends_root = root == *receiver
+                    && ops[1..].iter().any(|&v| {
+                        self.func.place_root(v) == root
+                            && matches!(self.func.values[v].ty, crate::types::TypeHint::Ref(_))
+                    });
                 let mut rest = args[1..].to_vec();
                 if shares_root && !lends_root {
                     for a in rest.iter_mut() {

@@ -490,13 +490,17 @@ pub fn mem_replace<'a, P: Differentiable, T>(
     Dual::new(p, t)
 }
 
-/// `std::mem::take(dst)` on duals: primal and tangent left at their defaults (an empty
-/// `Vec` with an empty tangent, `0.0` with a zero one), the old ones returned.
+/// `std::mem::take(dst)` on duals: the primal left at its default and the tangent at that
+/// default's zero tangent in mode `S` (shaped like it), the old ones returned.
 #[inline(always)]
-pub fn mem_take<'a, P: Differentiable + Default, T: Default>(
-    dst: Dual<&'a mut P, &'a mut T>,
-) -> Dual<P, T> {
-    Dual::new(core::mem::take(dst.primal), core::mem::take(dst.tangent))
+pub fn mem_take<'a, S: Mode, P: ZeroTangent + Default>(
+    dst: Dual<&'a mut P, &'a mut P::TangentIn<S>>,
+) -> Dual<P, P::TangentIn<S>> {
+    let fresh = crate::dual::constant_in::<S, P>(P::default());
+    Dual::new(
+        core::mem::replace(dst.primal, fresh.primal),
+        core::mem::replace(dst.tangent, fresh.tangent),
+    )
 }
 
 /// A receiver that does not depend on the inputs, promoted to a constant dual for a method
@@ -520,7 +524,7 @@ pub fn promote_receiver<S: Mode, P: ConstReceiver>(p: &P) -> Dual<P, P::TangentI
 /// message (its format string as written: the values it would print are duals there).
 #[cold]
 #[track_caller]
-pub fn fail(msg: &str) {
+pub fn fail(msg: &str) -> ! {
     panic!("{msg}")
 }
 

@@ -262,8 +262,12 @@ impl Emitter<'_> {
                 let mut acc: Option<TokenStream> = None;
                 for ((r, coef), rname) in terms.iter().zip(&rnames) {
                     let t = quote!(#rt::lin::t(&#rname));
-                    let strong = strong && lin.unbounded.contains(&(v, *r));
-                    let suffix = match (lin.sparse.contains(r), strong) {
+                    // A zero-tested term keeps its own strong product (its coefficient is
+                    // then computed only in the taken branch, as for `ax_sparse`).
+                    let sparse = lin.sparse.contains(r);
+                    let unbounded = lin.unbounded.contains(&(v, *r));
+                    let strong = unbounded && (strong || sparse);
+                    let suffix = match (sparse, strong) {
                         (false, false) => "",
                         (true, false) => "_sparse",
                         (false, true) => "_strong",
@@ -289,7 +293,7 @@ impl Emitter<'_> {
             // when one is infinite or NaN.
             let kinks: Vec<TokenStream> = terms
                 .iter()
-                .filter(|(r, _)| lin.unbounded.contains(&(v, *r)))
+                .filter(|(r, _)| lin.unbounded.contains(&(v, *r)) && !lin.sparse.contains(r))
                 .filter_map(|(_, c)| match c {
                     Coef::Expr(k) => Some(quote!(#rt::lin::finite(#k))),
                     _ => None,

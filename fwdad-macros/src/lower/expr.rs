@@ -213,11 +213,15 @@ impl Lowerer<'_> {
         let syn::Expr::Path(p) = cur else {
             return false;
         };
-        let Some(v) = p
-            .path
-            .get_ident()
-            .and_then(|id| self.lookup(&id.to_string()))
-        else {
+        let Some(root) = p.path.get_ident() else {
+            return false;
+        };
+        // An argument lent from the same variable (`ps[i].dist(&ps[j])`): the method takes
+        // `&self`, as Rust accepts nothing else, and the place stays shared.
+        if m.args.iter().any(|a| lends(a, root)) {
+            return false;
+        }
+        let Some(v) = self.lookup(&root.to_string()) else {
             return false;
         };
         match self.func.values[v].def {
@@ -225,7 +229,18 @@ impl Lowerer<'_> {
                 syn::Type::Reference(r) => r.mutability.is_some(),
                 _ => true,
             },
-            _ => !matches!(self.func.values[v].ty, TypeHint::Ref(_)),
+            // A value computed here (a struct literal, a copy, `vec!`) is a variable of its
+            // own; a pattern's binding of a type not written may be a shared reference
+            // (`if let Some(q) = bs.first()`), which `&mut` would not compile through.
+            crate::ir::ValueDef::Inst(..) => !matches!(self.func.values[v].ty, TypeHint::Ref(_)),
+            crate::ir::ValueDef::RegionParam(..) => matches!(
+                self.func.values[v].ty,
+                TypeHint::Float
+                    | TypeHint::Int
+                    | TypeHint::Bool
+                    | TypeHint::Seq(_)
+                    | TypeHint::Tuple(_)
+            ),
         }
     }
 
@@ -617,4 +632,31 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Infer(_) => "`_` as an expression",
         _ => "this expression",
     }
+}
+
+/// Whether `e` lends (borrows) something reached from the variable `root`: `&root..`, or a
+/// method call on it that may return a reference.
+fn lends(e: &syn::Expr, root: &syn::Ident) -> bool {
+    struct Finder<'r> {
+        root: &'r syn::Ident,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
+            let mut names = Mentions(self.root, false);
+            syn::visit::visit_expr(&mut names, &r.expr);
+            self.found |= names.1;
+            syn::visit::visit_expr_reference(self, r);
+        }
+    }
+    struct Mentions<'r>(&'r syn::Ident, bool);
+    impl<'ast> syn::visit::Visit<'ast> for Mentions<'_> {
+        fn visit_ident(&mut self, i: &'ast syn::Ident) {
+            self.1 |= i == self.0;
+        }
+    }
+    let mut f = Finder { root, found: false };
+    syn::visit::visit_expr(&mut f, e);
+    // `self.dot(self)`: the bare root passed on.
+    f.found || matches!(super::place::strip(e), syn::Expr::Path(p) if p.path.is_ident(root))
 }

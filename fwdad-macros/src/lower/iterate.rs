@@ -250,11 +250,10 @@ impl Lowerer<'_> {
                     TypeHint::Seq(_) => {
                         return Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref))))
                     }
-                    // A variable of a type not written (`row` of a local `Vec<Vec<f64>>`):
-                    // a sequence, the one thing a `for` over it can be here.
-                    TypeHint::Unknown => return Some(Chain::Slice(e, Access::Ref)),
                     _ => return None,
                 };
+                // A reference to a type not written (`row` of a local `Vec<Vec<f64>>`, bound
+                // by `for row in &m`): a sequence, the one thing a `for` over it can be here.
                 if !matches!(**inner, TypeHint::Seq(_) | TypeHint::Unknown) {
                     return None;
                 }

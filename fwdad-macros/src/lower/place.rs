@@ -224,12 +224,12 @@ impl Lowerer<'_> {
         mutable: bool,
     ) -> Option<Value> {
         match strip(e) {
-            // A float method on an element reads it (`x[i].sin()`); other known methods
-            // (`m[i].len()`, `m[i].clone()` on rows) borrow it, as Rust's auto-ref does.
+            // A known method reads an element (`x[i].sin()`, `k[i].into()`), but for those
+            // that borrow a row (`m[i].len()`, `m[i].clone()`), as Rust's auto-ref does.
             syn::Expr::Index(_)
                 if !mutable
                     && crate::dual::is_known_method(method)
-                    && crate::rules::float_method(method).is_some() =>
+                    && !BORROWING_METHODS.contains(&method) =>
             {
                 self.lower_expr(e)
             }
@@ -462,6 +462,11 @@ pub(crate) fn strip(e: &syn::Expr) -> &syn::Expr {
         other => other,
     }
 }
+
+/// Known methods that take `&self` of a sequence: on an element (a row), they borrow it.
+const BORROWING_METHODS: &[&str] = &[
+    "len", "is_empty", "clone", "to_vec", "iter", "first", "last", "get", "contains",
+];
 
 /// `x[a..b]`: an index by a range.
 pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {

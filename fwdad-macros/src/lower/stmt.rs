@@ -225,7 +225,6 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Macros in statement or expression position.
     /// `assert!(c, ..)` as `if !(c) { rt::fail(msg) }`, `assert_eq!(a, b)` as the test
     /// `a == b`, `debug_assert*!` also behind `rt::debug_assertions()`, and `panic!`,
     /// `unreachable!`, `todo!`, `unimplemented!` as `rt::fail(msg)`: the message is the
@@ -294,6 +293,7 @@ impl Lowerer<'_> {
         Some(syn::parse_quote_spanned!(span=> if #fails { #rt::fail(#msg) }))
     }
 
+    /// Macros in statement or expression position.
     pub(crate) fn lower_macro(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
         let name = mac
             .path

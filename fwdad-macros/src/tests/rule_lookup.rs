@@ -81,3 +81,34 @@ fn float_functions_by_path() {
         assert_eq!(call(none), None, "{none}");
     }
 }
+
+/// The macro's list of unbounded rules (coefficients tested in linearised code) is the set
+/// of rules the runtime declares `scalar_rule!(unbounded ..)`: read from its sources.
+#[test]
+fn unbounded_rules_match_the_runtime() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fwdad-runtime/src/rules");
+    let mut declared: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the runtime's rules directory") {
+        let text = std::fs::read_to_string(entry.expect("an entry").path()).expect("a source");
+        // Code only: the module docs show an example.
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for part in code.split("unbounded y = ").skip(1) {
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            declared.push(name);
+        }
+    }
+    declared.sort();
+    let mut listed: Vec<String> = crate::rules::UNBOUNDED
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(declared, listed);
+}

@@ -46,8 +46,9 @@ crate::scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
 pub struct Powi(pub i32);
 
 impl<F: Real> Unary<F> for Powi {
-    // Left fast, as `div` is: for `n < 0` the partial `n·x^(n-1)` overflows a little before
-    // `x^n` does (`x.powi(-3)` at 1e-100), and a zero tangent then gets NaN there.
+    // Not unbounded, to keep `x.powi(2)` fast: for `n < 0` the partial `n·x^(n-1)`
+    // overflows a little before `x^n` does (`x.powi(-3)` at 1e-100), and a zero tangent
+    // then gets NaN there.
     const UNBOUNDED: bool = false;
     #[inline(always)]
     fn d(&self, x: F, _y: F) -> F {
