@@ -368,3 +368,51 @@ fn chain_values_changed_in_place_later() {
         approx::assert_relative_eq!(*g, w, max_relative = 1e-14);
     }
 }
+
+#[derive_frule]
+fn bump_in_place(s: &mut f64, c: f64) {
+    *s = *s * 0.5 + c.sin();
+}
+
+/// A root read by a chain, then changed by a `&mut` helper, then read again: the second read
+/// sees the new tangent (a snapshot of the root was reused, silently, in batch mode).
+#[derive_frule]
+fn root_changed_between_reads(x: &[f64]) -> f64 {
+    let mut s = 0.5;
+    let a = [0.0, 1.0, x[2], 0.0];
+    let t = ((s - a[3]) * a[3]).tanh();
+    let c = a[2] - (1.0 + x[0] * x[0]).sqrt();
+    bump_in_place(&mut s, c);
+    s + t
+}
+
+#[test]
+fn roots_read_again_after_a_write_through_mut() {
+    let x: [f64; 3] = [0.3, -0.7, 1.1];
+    // t = 0; s = 0.25 + sin(c), c = x2 - √(1 + x0²): ∇ = cos(c)·(-x0/√(1 + x0²), 0, 1).
+    let r = (1.0 + x[0] * x[0]).sqrt();
+    let cc = (x[2] - r).cos();
+    let want = [-cc * x[0] / r, 0.0, cc];
+    for (name, (v, g)) in [
+        (
+            "gradient",
+            fwdad::drivers::gradient(root_changed_between_reads {}, &x),
+        ),
+        (
+            "width 2",
+            fwdad::drivers::gradient_with::<2>(root_changed_between_reads {}, &x),
+        ),
+        (
+            "width 1",
+            fwdad::drivers::gradient_with::<1>(root_changed_between_reads {}, &x),
+        ),
+    ] {
+        assert_eq!(v, root_changed_between_reads(&x), "{name}");
+        for (g, w) in g.iter().zip(want) {
+            assert!(
+                (g - w).abs() <= 1e-14 * (1.0 + w.abs()),
+                "{name}: {g} vs {w}"
+            );
+        }
+    }
+}

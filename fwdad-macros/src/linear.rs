@@ -85,6 +85,9 @@ pub struct Linear {
     pub sparse: HashSet<Value>,
     /// `(v, r)` whose coefficient `∂v/∂r` has an unbounded factor ([`LinOp::is_unbounded`]).
     pub unbounded: HashSet<(Value, Value)>,
+    /// Values a `&mut` borrow may change in place: a root among them is read afresh at each
+    /// use (a snapshot taken before the write would be stale after it).
+    pub mutated: HashSet<Value>,
     /// A re-read of an element → the first read of it (one root).
     pub alias: HashMap<Value, Value>,
     /// The region each instruction is in.
@@ -147,6 +150,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     // A value a `&mut` borrow may change (`std::mem::swap(&mut lo, &mut hi)`) lives in its
     // dual: linearised, its later readers would use the primal cached by its chain.
     let mutated = mutated_in_place(func);
+    lin.mutated = mutated.clone();
     for (inst, data) in func.insts.iter() {
         let Some(&v) = data.results.first() else {
             continue;

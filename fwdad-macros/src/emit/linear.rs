@@ -98,18 +98,34 @@ impl Emitter<'_> {
         let Some(region) = region else {
             return quote!(#name);
         };
-        if let Some(own) = self.owned_roots.get(&(r, region)) {
+        // A root a `&mut` borrow may change (`swap(&mut s, ..)`, a `&mut f64` helper): a
+        // snapshot of it is good only until the write, so each use takes its own.
+        let fresh = lin.mutated.contains(&r);
+        if let Some(own) = self.owned_roots.get(&(r, region)).filter(|_| !fresh) {
             return quote!(#own);
         }
-        let own = format_ident!(
-            "__own{}_{}",
-            crate::ir::entity::EntityRef::index(r),
-            crate::ir::entity::EntityRef::index(region),
-            span = Span::mixed_site()
-        );
+        let own = if fresh {
+            self.zero_bufs += 1;
+            format_ident!(
+                "__own{}_{}_{}",
+                crate::ir::entity::EntityRef::index(r),
+                crate::ir::entity::EntityRef::index(region),
+                self.zero_bufs,
+                span = Span::mixed_site()
+            )
+        } else {
+            format_ident!(
+                "__own{}_{}",
+                crate::ir::entity::EntityRef::index(r),
+                crate::ir::entity::EntityRef::index(region),
+                span = Span::mixed_site()
+            )
+        };
         let rt = self.rt;
         out.extend(quote!(let #own = #rt::lin::own(&#name);));
-        self.owned_roots.insert((r, region), own.clone());
+        if !fresh {
+            self.owned_roots.insert((r, region), own.clone());
+        }
         quote!(#own)
     }
 
