@@ -533,3 +533,33 @@ fn filter_on_tuples_binds_references() {
         r.tangent
     );
 }
+
+/// Pivot search over a range of row indices, by `max_by` and by `fold`, with closures
+/// reading active data.
+#[derive_frule]
+fn pivot_value(a: &[f64], n: usize, k: usize) -> f64 {
+    let p = (k..n)
+        .max_by(|&i, &j| a[i * n + k].abs().partial_cmp(&a[j * n + k].abs()).unwrap())
+        .unwrap();
+    let q = (k + 1..n).fold(k, |best, i| {
+        if a[i * n + k].abs() > a[best * n + k].abs() {
+            i
+        } else {
+            best
+        }
+    });
+    a[p * n + k] * a[q * n + k]
+}
+
+#[test]
+fn closures_over_ranges_reading_active_data() {
+    // Column 1 from row 1 of a 3×3 matrix: |a[4]| = 2, |a[7]| = 5: pivot row 2, f = a[7]²,
+    // ∇f = 2·a[7]·e₇.
+    let a = [1.0, 9.0, 0.0, 0.0, 2.0, 0.0, 0.0, -5.0, 0.0];
+    let (v, g) = fwdad::drivers::gradient(bind(pivot_value {}, (Wrt, 3, 1)), &a);
+    assert_eq!(v, pivot_value(&a, 3, 1));
+    assert_eq!(v, 25.0);
+    let mut want = [0.0; 9];
+    want[7] = -10.0;
+    assert_eq!(g, want);
+}

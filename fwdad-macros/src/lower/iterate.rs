@@ -467,10 +467,16 @@ impl Lowerer<'_> {
     /// if the receiver is not a chain this lowering handles.
     pub(crate) fn try_lower_consumer(&mut self, m: &syn::ExprMethodCall) -> Option<Option<Value>> {
         let (chain, tail) = self.parse_pipeline(&m.receiver)?;
-        if !chain.has_slice() && !chain.has_map() && tail.is_empty() {
+        let name = m.method.to_string();
+        // A bare range with a consumer that takes a closure (`(k..n).max_by(..)` reading
+        // active data, a pivot search) is lowered too; `(0..n).sum()` stays plain Rust.
+        let takes_closure = matches!(
+            name.as_str(),
+            "fold" | "for_each" | "any" | "all" | "max_by" | "min_by"
+        );
+        if !chain.has_slice() && !chain.has_map() && tail.is_empty() && !takes_closure {
             return None;
         }
-        let name = m.method.to_string();
         let consumer_fn = match (name.as_str(), m.args.len()) {
             ("fold", 2) => Some(self.parse_func(&m.args[1])?),
             ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
