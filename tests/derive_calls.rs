@@ -146,3 +146,82 @@ fn nested_helpers_calling_nested_helpers() {
         "{g:?}"
     );
 }
+
+/// LU with partial pivoting, the row permutation kept in a `&mut [usize]` the caller lends
+/// from a local `Vec<usize>` (a buffer of non-differentiable elements).
+#[allow(clippy::needless_range_loop)]
+#[derive_frule]
+fn lu_in_place(a: &mut [f64], n: usize, perm: &mut [usize]) -> f64 {
+    let mut sign = 1.0;
+    for i in 0..n {
+        perm[i] = i;
+    }
+    for k in 0..n {
+        let mut p = k;
+        for i in k + 1..n {
+            if a[i * n + k].abs() > a[p * n + k].abs() {
+                p = i;
+            }
+        }
+        if p != k {
+            for j in 0..n {
+                a.swap(k * n + j, p * n + j);
+            }
+            perm.swap(k, p);
+            sign = -sign;
+        }
+        for i in k + 1..n {
+            let f = a[i * n + k] / a[k * n + k];
+            a[i * n + k] = f;
+            for j in k + 1..n {
+                a[i * n + j] -= f * a[k * n + j];
+            }
+        }
+    }
+    sign
+}
+
+#[derive_frule]
+fn det_by_lu(m: &[f64]) -> f64 {
+    let n = 3;
+    let mut a = m.to_vec();
+    let mut perm = vec![0usize; n];
+    let mut d = lu_in_place(&mut a, n, &mut perm);
+    for i in 0..n {
+        d *= a[i * n + i];
+    }
+    d
+}
+
+#[test]
+fn determinant_through_lu_with_a_permutation_buffer() {
+    let m = [2.0, -1.0, 0.5, 4.0, 1.0, -2.0, 1.0, 3.0, 1.5];
+    // ∂det/∂mᵢⱼ is the cofactor Cᵢⱼ = (-1)^(i+j) · the minor without row i and column j.
+    let at = |i: usize, j: usize| m[i * 3 + j];
+    let cofactor = |i: usize, j: usize| {
+        let (r, c): (Vec<usize>, Vec<usize>) = (
+            (0..3).filter(|&k| k != i).collect(),
+            (0..3).filter(|&k| k != j).collect(),
+        );
+        let minor = at(r[0], c[0]) * at(r[1], c[1]) - at(r[0], c[1]) * at(r[1], c[0]);
+        if (i + j) % 2 == 0 {
+            minor
+        } else {
+            -minor
+        }
+    };
+    let det: f64 = (0..3).map(|j| at(0, j) * cofactor(0, j)).sum();
+    let (v, g) = fwdad::drivers::gradient(det_by_lu {}, &m);
+    assert_eq!(v, det_by_lu(&m));
+    assert!((v - det).abs() < 1e-12, "{v} vs {det}");
+    for i in 0..3 {
+        for j in 0..3 {
+            let want = cofactor(i, j);
+            assert!(
+                (g[i * 3 + j] - want).abs() < 1e-12,
+                "({i}, {j}): {} vs {want}",
+                g[i * 3 + j]
+            );
+        }
+    }
+}

@@ -20,7 +20,7 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::structural::PromoteRef;
-use crate::tangent::Mode;
+use crate::tangent::{Mode, NoTangent};
 use core::cell::OnceCell;
 use core::marker::PhantomData;
 
@@ -369,6 +369,34 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
     #[inline(always)]
     fn coerce(self) -> Dual<&'a mut P, &'a mut T> {
         Dual::new(&mut *self.primal, &mut *self.tangent)
+    }
+}
+
+// A buffer of non-differentiable elements (`perm: Vec<usize>`) lent `&mut` to a derived
+// callee: its dual pairs it with a slice of `NoTangent`, a zero-sized type, so the slice
+// (`vec![NoTangent; n].leak()`) takes no memory.
+
+impl<'a, E: Differentiable> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>> for &'a mut [E] {
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [NoTangent]> {
+        let n = self.len();
+        Dual::new(self, vec![NoTangent; n].leak())
+    }
+}
+
+impl<'a, E: Differentiable> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>> for &'a mut Vec<E> {
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [NoTangent]> {
+        CoerceTo::coerce(&mut self[..])
+    }
+}
+
+impl<'a, E: Differentiable, const N: usize> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>>
+    for &'a mut [E; N]
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [NoTangent]> {
+        CoerceTo::coerce(&mut self[..])
     }
 }
 
