@@ -764,7 +764,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
 /// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
 /// `+ Float` spelled out.)
 fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
-    const FLOAT: &[&str] = &["Float", "FloatCore", "Real"];
+    use crate::rules::FLOAT_TRAITS as FLOAT;
     // Traits a float type has anyway.
     const STD: &[&str] = &[
         "Copy",

@@ -248,18 +248,17 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         {
             plan(Form::AssocFrule, all(Need::Dual))
         }
-        InstKind::Call { func: path, .. } if crate::rules::mem_fn(path).is_some() => {
-            let name = crate::rules::mem_fn(path).unwrap_or("swap");
-            plan(Form::Wrap(name.into()), all(Need::Dual))
-        }
-        InstKind::Call { func: path, args } => match float_path_call(path) {
-            Some((name, rule)) if result_active => {
-                float_rule_plan(rule, &name.to_string(), args.len())
+        InstKind::Call { func: path, args } => {
+            match (crate::rules::mem_fn(path), float_path_call(path)) {
+                (Some(name), _) => plan(Form::Wrap(name.into()), all(Need::Dual)),
+                (None, Some((name, rule))) if result_active => {
+                    float_rule_plan(rule, &name.to_string(), args.len())
+                }
+                (None, Some(_)) => primal,
+                (None, None) if result_active || any_active => plan(Form::Frule, all(Need::Dual)),
+                (None, None) => primal,
             }
-            Some(_) => primal,
-            None if result_active || any_active => plan(Form::Frule, all(Need::Dual)),
-            None => primal,
-        },
+        }
         InstKind::Store { place, .. } => {
             let target = match place {
                 Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _) => *t,
@@ -513,7 +512,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         path,
                         format!("no forward rule for the float function `{last}`{hint}"),
                     );
-                } else if last.chars().next().is_some_and(char::is_uppercase)
+                } else if crate::rules::is_capitalised(&last)
                     && crate::rules::variant_ctor(path).is_none()
                 {
                     diag.error_spanned(

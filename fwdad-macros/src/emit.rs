@@ -40,7 +40,7 @@ pub fn emit_body(
         rt,
         mode,
         loops: Vec::new(),
-        zero_bufs: 0,
+        temps: 0,
         lin: None,
         coefs: Default::default(),
         owned_roots: Default::default(),
@@ -97,7 +97,8 @@ struct Emitter<'a> {
     mode: &'a syn::Ident,
     /// Enclosing loops, innermost last.
     loops: Vec<Inst>,
-    zero_bufs: usize,
+    /// Counter of the generated temporaries' names ([`Self::temp`]).
+    temps: usize,
     /// Set while emitting the linearised copy of the body.
     lin: Option<&'a Linear>,
     /// Coefficients `∂v/∂r` of linearised values, by `(v, r)`.
@@ -236,8 +237,7 @@ impl Emitter<'_> {
                 quote!(&#cell)
             }
             ValueDef::Inst(inst, 0) if self.is_shared_ref_inst(inst) => {
-                let cell = format_ident!("__z{}", self.zero_bufs, span = Span::mixed_site());
-                self.zero_bufs += 1;
+                let cell = self.temp("__z");
                 let part = self.part_of_base(inst);
                 // A part's cell holds its base's zero tangent, so only the base decides
                 // where it lives; anything else depends on all its operands.
@@ -352,13 +352,18 @@ impl Emitter<'_> {
         }
     }
 
+    /// A fresh name for a generated temporary: `prefix` and a counter, hygienic.
+    fn temp(&mut self, prefix: &str) -> syn::Ident {
+        let n = self.temps;
+        self.temps += 1;
+        format_ident!("{}{}", prefix, n, span = Span::mixed_site())
+    }
+
     /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
     /// `&mut x[a..b]`. Passing it on must reborrow, or it would be moved.
     fn is_mut_ref(&self, v: Value) -> bool {
         match self.func.values[v].def {
-            ValueDef::Param(i) => {
-                matches!(&self.func.params[i].ty, syn::Type::Reference(r) if r.mutability.is_some())
-            }
+            ValueDef::Param(i) => self.func.params[i].is_mut_ref(),
             ValueDef::Inst(inst, 0) => matches!(
                 self.func.insts[inst].kind,
                 InstKind::Ref { mutable: true, .. }
@@ -634,9 +639,7 @@ impl Emitter<'_> {
                 let mut rest = args[1..].to_vec();
                 if shares_root && !lends_root {
                     for a in rest.iter_mut() {
-                        let tmp =
-                            format_ident!("__arg{}", self.zero_bufs, span = Span::mixed_site());
-                        self.zero_bufs += 1;
+                        let tmp = self.temp("__arg");
                         pre.extend(quote_spanned!(span=> let #tmp = #a;));
                         *a = quote!(#tmp);
                     }
@@ -649,9 +652,7 @@ impl Emitter<'_> {
                     };
                     (quote_spanned!(span=> #recv.primal.#rule()), lent)
                 } else {
-                    let promoted =
-                        format_ident!("__recv{}", self.zero_bufs, span = Span::mixed_site());
-                    self.zero_bufs += 1;
+                    let promoted = self.temp("__recv");
                     pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
                     (
                         quote_spanned!(span=> #recv.#rule()),

@@ -133,6 +133,15 @@ pub fn variant_ctor(path: &syn::Path) -> Option<&'static str> {
     }
 }
 
+/// Whether `name` is capitalised: by Rust's naming convention a type, a variant or a
+/// constant, never a local binding or a function (rustc warns otherwise).
+pub fn is_capitalised(name: &str) -> bool {
+    name.starts_with(char::is_uppercase)
+}
+
+/// The traits whose bound makes a type parameter a float type (`T: Float`).
+pub const FLOAT_TRAITS: &[&str] = &["Float", "FloatCore", "Real"];
+
 /// `V2(a, b)`, `Self(a)`: a call through a capitalised name is a tuple struct's (or tuple
 /// variant's) constructor, by Rust's naming convention; `Some`/`Ok`/`Err` have their own
 /// handling.
@@ -141,7 +150,7 @@ pub fn is_tuple_ctor(path: &syn::Path) -> bool {
         return false;
     };
     let name = last.ident.to_string();
-    name.chars().next().is_some_and(char::is_uppercase)
+    is_capitalised(&name)
         && !matches!(name.as_str(), "Some" | "Ok" | "Err")
         && last.arguments.is_none()
 }

@@ -104,22 +104,15 @@ impl Emitter<'_> {
         if let Some(own) = self.owned_roots.get(&(r, region)).filter(|_| !fresh) {
             return quote!(#own);
         }
+        let base = format!(
+            "__own{}_{}",
+            crate::ir::entity::EntityRef::index(r),
+            crate::ir::entity::EntityRef::index(region)
+        );
         let own = if fresh {
-            self.zero_bufs += 1;
-            format_ident!(
-                "__own{}_{}_{}",
-                crate::ir::entity::EntityRef::index(r),
-                crate::ir::entity::EntityRef::index(region),
-                self.zero_bufs,
-                span = Span::mixed_site()
-            )
+            self.temp(&format!("{base}_"))
         } else {
-            format_ident!(
-                "__own{}_{}",
-                crate::ir::entity::EntityRef::index(r),
-                crate::ir::entity::EntityRef::index(region),
-                span = Span::mixed_site()
-            )
+            format_ident!("{}", base, span = Span::mixed_site())
         };
         let rt = self.rt;
         out.extend(quote!(let #own = #rt::lin::own(&#name);));

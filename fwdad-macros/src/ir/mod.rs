@@ -74,6 +74,13 @@ pub struct Param {
     pub inactive: bool,
 }
 
+impl Param {
+    /// Whether the parameter is declared `&mut`.
+    pub fn is_mut_ref(&self) -> bool {
+        matches!(&self.ty, syn::Type::Reference(r) if r.mutability.is_some())
+    }
+}
+
 /// What defines a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ValueDef {

@@ -164,9 +164,7 @@ impl Lowerer<'_> {
         let receiver = match strip(&m.receiver) {
             // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods that write.
             syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => {
-                let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
-                    || ["swap", "iter_mut", "reverse"].contains(&name.as_str());
-                self.lower_sub_slice(ix, mutable, ix.span())?
+                self.lower_sub_slice(ix, writes_receiver(&name), ix.span())?
             }
             // A method of the user's on a field or element (`self.a.add(x)`, `v[i].add(x)`)
             // may take `&mut self`: the place is borrowed mutably where its root allows it,
@@ -177,12 +175,7 @@ impl Lowerer<'_> {
                 let receiver = self.lower_place(&m.receiver, true)?;
                 return Some(self.push_method_call(m, receiver, args, span));
             }
-            _ => {
-                let mutable = crate::activity::MUTATING_METHODS.contains(&name.as_str())
-                    || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"]
-                        .contains(&name.as_str());
-                self.lower_receiver(&m.receiver, &name, mutable)?
-            }
+            _ => self.lower_receiver(&m.receiver, &name, writes_receiver(&name))?,
         };
         let args = self.lower_exprs(m.args.iter())?;
         Some(self.push_method_call(m, receiver, args, span))
@@ -225,10 +218,11 @@ impl Lowerer<'_> {
             return false;
         };
         match self.func.values[v].def {
-            crate::ir::ValueDef::Param(i) => match &self.func.params[i].ty {
-                syn::Type::Reference(r) => r.mutability.is_some(),
-                _ => true,
-            },
+            // An owned parameter is a variable of the rule's own.
+            crate::ir::ValueDef::Param(i) => {
+                let p = &self.func.params[i];
+                !matches!(p.ty, syn::Type::Reference(_)) || p.is_mut_ref()
+            }
             // A value computed here (a struct literal, a copy, `vec!`) is a variable of its
             // own; a pattern's binding of a type not written may be a shared reference
             // (`if let Some(q) = bs.first()`), which `&mut` would not compile through.
@@ -632,6 +626,13 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Infer(_) => "`_` as an expression",
         _ => "this expression",
     }
+}
+
+/// Whether the known method `name` writes its receiver (`push`, `swap`, `pop`, ...), which
+/// is then borrowed mutably.
+fn writes_receiver(name: &str) -> bool {
+    crate::activity::MUTATING_METHODS.contains(&name)
+        || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"].contains(&name)
 }
 
 /// Whether `e` lends (borrows) something reached from the variable `root`: `&root..`, or a

@@ -258,9 +258,7 @@ impl Lowerer<'_> {
                     return None;
                 }
                 let mutable = match self.func.values[v].def {
-                    ValueDef::Param(i) => {
-                        matches!(&self.func.params[i].ty, syn::Type::Reference(r) if r.mutability.is_some())
-                    }
+                    ValueDef::Param(i) => self.func.params[i].is_mut_ref(),
                     _ => false,
                 };
                 Some(Chain::Slice(

@@ -81,7 +81,7 @@ struct NamedConstants;
 impl syn::visit_mut::VisitMut for NamedConstants {
     fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
         if let syn::Pat::Ident(pi) = pat {
-            let capitalised = pi.ident.to_string().starts_with(|c: char| c.is_uppercase());
+            let capitalised = crate::rules::is_capitalised(&pi.ident.to_string());
             if capitalised && pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none()
             {
                 *pat = syn::Pat::Path(syn::ExprPath {

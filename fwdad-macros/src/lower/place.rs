@@ -375,10 +375,9 @@ impl Lowerer<'_> {
             .map(|s| s.ident.to_string())
             .collect();
         let float_trait = |names: &[String]| {
-            matches!(
-                names.last().map(String::as_str),
-                Some("Float" | "FloatCore" | "Real")
-            )
+            names
+                .last()
+                .is_some_and(|n| crate::rules::FLOAT_TRAITS.contains(&n.as_str()))
         };
         let by_param = |names: &[String]| names.len() == 1 && self.type_params.contains(&names[0]);
         let ok = match &p.qself {

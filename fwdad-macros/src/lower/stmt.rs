@@ -323,9 +323,9 @@ fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Local
     let mut names = super::PatIdents::default();
     syn::visit::Visit::visit_pat(&mut names, pat);
     // A capitalised name is a unit variant or a constant (`None`, `MAX`).
-    names.0.retain(|p| {
-        p.subpat.is_none() && !p.ident.to_string().starts_with(|c: char| c.is_uppercase())
-    });
+    names
+        .0
+        .retain(|p| p.subpat.is_none() && !crate::rules::is_capitalised(&p.ident.to_string()));
     let bound: Vec<syn::Pat> = names.0.iter().cloned().map(syn::Pat::Ident).collect();
     let idents = names.0.iter().map(|p| &p.ident);
     let span = pat.span();

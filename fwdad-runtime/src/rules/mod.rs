@@ -140,11 +140,8 @@ impl<F: Real> Mixed<F> for F {
     type Scalar = F;
     #[inline(always)]
     fn strong_mul(self, b: F) -> F {
-        if self == F::zero() {
-            F::zero()
-        } else {
-            self * b
-        }
+        // A plain float is its own one-direction tangent: the same strong product.
+        ScalarTangent::scale_strong(self, b)
     }
     #[inline(always)]
     fn pythag_scale(&self, b: &F) -> F {
