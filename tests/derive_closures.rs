@@ -563,3 +563,26 @@ fn closures_over_ranges_reading_active_data() {
     want[7] = -10.0;
     assert_eq!(g, want);
 }
+
+/// The argmax idiom over `enumerate()`: the closure sees `&(usize, &f64)` items, whose
+/// float it reads through two references (`a.1.abs()`).
+#[derive_frule]
+fn weighted_peak(x: &[f64]) -> f64 {
+    let (i, v) = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.abs().partial_cmp(&b.1.abs()).unwrap())
+        .unwrap();
+    (i as f64 + 1.0) * v
+}
+
+#[test]
+fn enumerate_max_by_reads_the_peak_and_its_index() {
+    let x = [0.5, -2.0, 1.0, 1.5];
+    // The peak in |x| is x[1] = -2 at index 1: value 2·x[1], gradient 2 in x[1] alone.
+    assert_eq!(weighted_peak(&x), -4.0);
+    let (v, g) = fwdad::gradient(weighted_peak {}, &x);
+    assert_eq!((v, g), (-4.0, vec![0.0, 2.0, 0.0, 0.0]));
+    let d = weighted_peak_frule(Dual::new(&x[..], &[1.0, 1.0, 1.0, 1.0][..]));
+    assert_eq!((d.primal, d.tangent), (-4.0, 2.0));
+}

@@ -101,6 +101,20 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&F, &T> {
     }
 }
 
+/// A dual read through two references: the second field of an `enumerate()` item seen
+/// by a closure (`|a, b| a.1.abs()..` in `max_by`), where Rust auto-dereferences.
+impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&&F, &&T> {
+    const ACTIVE: bool = true;
+    #[inline(always)]
+    fn primal(&self) -> F {
+        **self.primal
+    }
+    #[inline(always)]
+    fn tangent(&self) -> T {
+        **self.tangent
+    }
+}
+
 /// Operations a rule's partial expressions use on any mix of plain scalars and duals: a
 /// binary rule's partial is also evaluated with the other argument a plain constant
 /// ([`Binary::d1_dual`](crate::tangent::Binary::d1_dual)), where a method of `f64` given a
