@@ -273,3 +273,32 @@ fn mem_take_on_scalars_and_structs() {
     assert_eq!(v, take_scalars_and_structs(&x));
     assert_eq!(g, vec![7.0, 1.5]);
 }
+
+/// Integer methods on a struct's integer fields, whose types the macro does not see: a
+/// method floats lack (`pow`) and `min` with an integer argument are the integer's, as in
+/// Rust, and compute on values.
+#[derive_frule]
+fn integer_methods_of_fields(p: &Counted, x: &[f64]) -> f64 {
+    let last = x[p.n.min(x.len()) - 1];
+    p.k * last * p.n.pow(2) as f64 + p.n.max(1) as f64
+}
+
+#[test]
+fn integer_methods_of_fields_compute_as_integers() {
+    let (k, x) = (1.5, [0.5, -2.0, 3.0, 4.0]);
+    for n in [2usize, 7] {
+        let p = Counted { k, n };
+        let last = x[n.min(4) - 1];
+        let dp = CountedTangent {
+            k: 1.0,
+            n: NoTangent,
+        };
+        let dx = [0.0, 1.0, 0.0, 0.0];
+        let r = integer_methods_of_fields_frule(Dual::new(&p, &dp), Dual::new(&x[..], &dx[..]));
+        let n2 = (n * n) as f64;
+        assert_eq!(r.primal, k * last * n2 + n as f64);
+        // d/dk + d/dx[1]: last * n², plus k n² where x[1] is the element read (n = 2).
+        let want = last * n2 + if n == 2 { k * n2 } else { 0.0 };
+        assert_eq!(r.tangent, want);
+    }
+}

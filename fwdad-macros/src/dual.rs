@@ -222,6 +222,14 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 }
                 // Predicates of the value (`is_nan`, `partial_cmp`, ...) read primals.
                 None if !result_active && PRIMAL_PREDICATES.contains(&name.as_str()) => primal,
+                // An integer's method (`c.n.pow(2)` on a field whose type is not written).
+                None if !result_active
+                    && crate::rules::INTEGER_METHODS.contains(&name.as_str())
+                    && (func.insts[inst].results.first())
+                        .is_some_and(|&r| func.values[r].ty == crate::types::TypeHint::Int) =>
+                {
+                    primal
+                }
                 None if is_user_method(func, *receiver, &name) => {
                     let mut needs = vec![Need::AsIs];
                     needs.extend(std::iter::repeat_n(Need::Dual, args.len()));

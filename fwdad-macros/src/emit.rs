@@ -18,6 +18,7 @@ use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
 };
 use crate::linear::Linear;
+use crate::types::TypeHint;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::visit_mut::VisitMut;
@@ -587,7 +588,7 @@ impl Emitter<'_> {
                 return self.emit_loop(inst, init.clone(), pre);
             }
             (kind, Form::Primal { promote }) => {
-                let e = self.primal_expr(kind, &args, span);
+                let e = self.primal_expr(inst, kind, &args, span);
                 if *promote {
                     quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
                 } else {
@@ -634,7 +635,7 @@ impl Emitter<'_> {
                 let lends_root = root == *receiver
                     && ops[1..].iter().any(|&v| {
                         self.func.place_root(v) == root
-                            && matches!(self.func.values[v].ty, crate::types::TypeHint::Ref(_))
+                            && matches!(self.func.values[v].ty, TypeHint::Ref(_))
                     });
                 let mut rest = args[1..].to_vec();
                 if shares_root && !lends_root {
@@ -688,10 +689,7 @@ impl Emitter<'_> {
                 },
                 Form::Method,
             ) if (method == "clone" || method == "to_owned")
-                && matches!(
-                    self.func.values[*receiver].ty,
-                    crate::types::TypeHint::Ref(_)
-                ) =>
+                && matches!(self.func.values[*receiver].ty, TypeHint::Ref(_)) =>
             {
                 // `r.clone()` on a reference clones the referent, as Rust's auto-deref does.
                 let recv = &args[0];
@@ -986,7 +984,7 @@ impl Emitter<'_> {
         let mut out_arms = Vec::new();
         for (ai, arm) in arms.iter().enumerate() {
             let mut names = Vec::new();
-            crate::lower::pattern_bindings(&arm.pat, &crate::types::TypeHint::Unknown, &mut names);
+            crate::lower::pattern_bindings(&arm.pat, &TypeHint::Unknown, &mut names);
             let fresh = |prefix: &str, k: usize| {
                 format_ident!(
                     "__{}{}_{}_{}",
@@ -1060,7 +1058,13 @@ impl Emitter<'_> {
     }
 
     /// The source operation on (already coerced) operands.
-    fn primal_expr(&self, kind: &InstKind, a: &[TokenStream], span: Span) -> TokenStream {
+    fn primal_expr(
+        &self,
+        inst: Inst,
+        kind: &InstKind,
+        a: &[TokenStream],
+        span: Span,
+    ) -> TokenStream {
         match kind {
             InstKind::Copy(_) => a[0].clone(),
             InstKind::Lit(l) => l.to_token_stream(),
@@ -1149,11 +1153,41 @@ impl Emitter<'_> {
                 }
             }
             InstKind::MethodCall {
-                method, turbofish, ..
+                receiver,
+                method,
+                turbofish,
+                ..
             } => {
                 let recv = &a[0];
                 let rest = &a[1..];
-                quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+                // An integer method on a borrowed field (`c.n.min(x.len())`): `Ord::min` on
+                // `&usize` would want a `&usize` argument, so the integer is copied out.
+                let int_result = self.func.insts[inst]
+                    .results
+                    .first()
+                    .is_some_and(|&r| self.func.values[r].ty == TypeHint::Int);
+                let name = method.to_string();
+                let int_method = crate::rules::INTEGER_METHODS.contains(&name.as_str());
+                let by_ref = matches!(self.func.values[*receiver].ty, TypeHint::Ref(_));
+                let call = if int_result
+                    && by_ref
+                    && (int_method || ["min", "max", "clamp"].contains(&name.as_str()))
+                {
+                    quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))
+                } else {
+                    quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+                };
+                // Taken for an integer's method by its name alone: a float result (a user
+                // type's method of that name) must not pass as a constant.
+                if int_result
+                    && int_method
+                    && *self.func.values[*receiver].ty.deref_all_pub() != TypeHint::Int
+                {
+                    let rt = self.rt;
+                    quote_spanned!(span=> #rt::integer(#call))
+                } else {
+                    call
+                }
             }
             InstKind::Call { func, .. } => quote_spanned!(span=> #func(#(#a),*)),
             InstKind::Store { place, .. } => match place {
@@ -1223,7 +1257,7 @@ fn tangent_pattern(
 ) -> TokenStream {
     fn binds(pat: &syn::Pat, names: &std::collections::HashMap<String, syn::Ident>) -> bool {
         let mut found = Vec::new();
-        crate::lower::pattern_bindings(pat, &crate::types::TypeHint::Unknown, &mut found);
+        crate::lower::pattern_bindings(pat, &TypeHint::Unknown, &mut found);
         found
             .iter()
             .any(|(n, _)| names.contains_key(&n.to_string()))

@@ -179,3 +179,29 @@ pub fn mem_fn(path: &syn::Path) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// Methods of the integer types, returning integers, that `f32`/`f64` do not have: a receiver whose type is not
+/// written (a struct's field) calling one is an integer.
+pub(crate) const INTEGER_METHODS: &[&str] = &[
+    "pow",
+    "isqrt",
+    "ilog",
+    "ilog2",
+    "ilog10",
+    "saturating_add",
+    "saturating_sub",
+    "saturating_mul",
+    "saturating_pow",
+    "wrapping_add",
+    "wrapping_sub",
+    "wrapping_mul",
+    "wrapping_pow",
+    "abs_diff",
+    "div_ceil",
+    "next_multiple_of",
+    "next_power_of_two",
+    "count_ones",
+    "count_zeros",
+    "leading_zeros",
+    "trailing_zeros",
+];

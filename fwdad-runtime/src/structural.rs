@@ -528,6 +528,26 @@ pub fn fail(msg: &str) -> ! {
     panic!("{msg}")
 }
 
+/// An integer type: the result of a method floats do not have (`pow`, `isqrt`, ...), which
+/// `#[derive_frule]` computes on the primal when the receiver's type is not written.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer, but `#[derive_frule]` read this method as an integer's",
+    label = "`f32`/`f64` have no method of this name, so it was taken for an integer method",
+    note = "`#[derive_frule]` does not see the types of struct fields; a method of your own type needs another name"
+)]
+pub trait Integer: Copy {}
+
+macro_rules! integer_types {
+    ($($t:ty),*) => { $(impl Integer for $t {})* };
+}
+integer_types!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// Checks that an integer method's result is an integer (see [`Integer`]).
+#[inline(always)]
+pub fn integer<I: Integer>(i: I) -> I {
+    i
+}
+
 /// Whether `debug_assert!` checks: this crate's `debug_assertions`, which follows the
 /// profile the user's crate is built with.
 #[inline(always)]

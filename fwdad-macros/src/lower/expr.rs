@@ -21,6 +21,7 @@ const INACTIVE_METHODS: &[(&str, TypeHint)] = &[
     ("is_normal", TypeHint::Bool),
     ("is_sign_positive", TypeHint::Bool),
     ("is_sign_negative", TypeHint::Bool),
+    ("is_power_of_two", TypeHint::Bool),
     ("partial_cmp", TypeHint::NonDiff),
     ("total_cmp", TypeHint::NonDiff),
 ];
@@ -238,6 +239,17 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `v` is a struct's field (`c.n`, read or borrowed).
+    fn is_field(&self, v: Value) -> bool {
+        matches!(
+            self.func.values[v].def,
+            crate::ir::ValueDef::Inst(i, _) if matches!(
+                self.func.insts[i].kind,
+                InstKind::Field { .. } | InstKind::FieldRef { .. }
+            )
+        )
+    }
+
     /// The method call instruction, typed by the method's name.
     fn push_method_call(
         &mut self,
@@ -253,6 +265,22 @@ impl Lowerer<'_> {
             // `n.min(m)`, `k.abs()` on integers stay integers.
             None if recv_ty == TypeHint::Int
                 && ["min", "max", "abs", "signum", "clamp", "pow"].contains(&name.as_str()) =>
+            {
+                TypeHint::Int
+            }
+            // A method floats do not have, on a struct's field whose type is not written
+            // (`c.n.pow(2)`), is an integer's (a variable of a user type keeps its methods).
+            None if crate::rules::INTEGER_METHODS.contains(&name.as_str())
+                && self.is_field(receiver) =>
+            {
+                TypeHint::Int
+            }
+            // Rust has no mixed integer-float calls: with an integer argument, `min`, `max`
+            // and `clamp` are an integer's (`c.n.min(x.len())`).
+            None if ["min", "max", "clamp"].contains(&name.as_str())
+                && args
+                    .iter()
+                    .any(|&a| self.func.values[a].ty == TypeHint::Int) =>
             {
                 TypeHint::Int
             }
