@@ -210,3 +210,40 @@ fn slice_annotations_on_borrowed_vecs_and_arrays() {
     assert_eq!(v, annotated_slices(&[1.5, -0.5]));
     assert_eq!(g, vec![3.0, 1.0]);
 }
+
+/// A `&mut` element of a `&mut` argument, returned (a branch's `return` or the tail).
+#[derive_frule]
+fn larger_mut(a: &mut [f64]) -> &mut f64 {
+    if a[0] > a[1] {
+        return &mut a[0];
+    }
+    &mut a[1]
+}
+
+/// Writes through the returned element: the larger of `a[0]`, `a[1]` is scaled by `k`.
+#[derive_frule]
+fn scale_larger(a: &mut Vec<f64>, k: f64) -> f64 {
+    let r = larger_mut(a);
+    *r *= k;
+    a[0] + a[1] * a[2]
+}
+
+#[test]
+fn returned_mut_references_write_the_argument() {
+    let k = 3.0;
+    for a0 in [vec![2.0, 1.0, 5.0], vec![1.0, 2.0, 5.0]] {
+        let mut a = a0.clone();
+        let mut da = vec![1.0, 0.5, 0.25];
+        let r = scale_larger_frule(Dual::new(&mut a, &mut da), Dual::new(k, 2.0));
+        let mut want = a0.clone();
+        assert_eq!(r.primal, scale_larger(&mut want, k));
+        assert_eq!(a, want);
+        // The larger element j becomes k·a_j, with tangent k·da_j + a_j·dk.
+        let j = if a0[0] > a0[1] { 0 } else { 1 };
+        let mut dwant = vec![1.0, 0.5, 0.25];
+        dwant[j] = k * dwant[j] + a0[j] * 2.0;
+        assert_eq!(da, dwant);
+        // a0 + a1·a2 after the write.
+        assert_eq!(r.tangent, da[0] + da[1] * a[2] + a[1] * da[2]);
+    }
+}

@@ -787,7 +787,18 @@ impl Emitter<'_> {
                 // Borrow the base variable itself, so the element can be bound and written.
                 let b = self.name(*base);
                 let i = &args[1];
-                if *mutable {
+                // Returned (`-> &'a mut f64`) from a `&mut` parameter: the borrow moves the
+                // parameter's dual, so it keeps the parameter's lifetime.
+                let returned_from_param = matches!(
+                    self.func.values[*base].def,
+                    crate::ir::ValueDef::Param(p) if self.func.params[p].is_mut_ref()
+                ) && self.func.insts[inst]
+                    .results
+                    .first()
+                    .is_some_and(|&r| self.is_returned(r));
+                if *mutable && returned_from_param {
+                    quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
+                } else if *mutable {
                     quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
                 } else {
                     self.elem_at = true;
@@ -1058,6 +1069,11 @@ impl Emitter<'_> {
     }
 
     /// The source operation on (already coerced) operands.
+    /// Whether some `return` hands back `v` itself.
+    fn is_returned(&self, v: Value) -> bool {
+        (self.func.regions.iter()).any(|(_, r)| matches!(r.term, Terminator::Return(x) if x == v))
+    }
+
     fn primal_expr(
         &self,
         inst: Inst,

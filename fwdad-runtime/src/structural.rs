@@ -469,6 +469,28 @@ pub fn at_mut<D: DualSliceMut>(x: &mut D, i: usize) -> Dual<&mut D::Elem, &mut D
     Dual::new(&mut p[..n][i], &mut t[..n][i])
 }
 
+/// `&mut x[i]` returned from the function (`fn pick<'a>(a: &'a mut [f64], ..) -> &'a mut f64`):
+/// [`at_mut`] on the `&mut` parameter's dual itself, which the borrow moves out of, so the
+/// element keeps the parameter's lifetime rather than a local's.
+///
+/// # Panics
+/// If `i` is out of bounds, as the primal's indexing would.
+#[inline(always)]
+pub fn at_mut_owned<'a, S, U, P, T>(
+    x: Dual<&'a mut S, &'a mut U>,
+    i: usize,
+) -> Dual<&'a mut P, &'a mut T>
+where
+    S: ?Sized + AsMut<[P]>,
+    U: ?Sized + AsMut<[T]>,
+    &'a mut S: Differentiable,
+    P: Differentiable + 'a,
+{
+    let (p, t) = (x.primal.as_mut(), x.tangent.as_mut());
+    let n = p.len().min(t.len());
+    Dual::new(&mut p[..n][i], &mut t[..n][i])
+}
+
 /// `std::mem::swap(a, b)` of two mutable dual references: primals and tangents swapped.
 #[inline(always)]
 pub fn swap<'a, 'b, P: Differentiable, T>(
