@@ -586,3 +586,67 @@ fn enumerate_max_by_reads_the_peak_and_its_index() {
     let d = weighted_peak_frule(Dual::new(&x[..], &[1.0, 1.0, 1.0, 1.0][..]));
     assert_eq!((d.primal, d.tangent), (-4.0, 2.0));
 }
+
+/// Piecewise-linear interpolation, the interval found by `partition_point` (a binary
+/// search whose predicate reads the active knots).
+#[derive_frule]
+fn interp(knots: &[f64], values: &[f64], x: f64) -> f64 {
+    let i = knots.partition_point(|&k| k <= x).clamp(1, knots.len() - 1);
+    let t = (x - knots[i - 1]) / (knots[i] - knots[i - 1]);
+    values[i - 1] * (1.0 - t) + values[i] * t
+}
+
+/// The first element above a threshold, by `position`, scaled by its rank.
+#[derive_frule]
+fn first_above(x: &[f64], t: f64) -> f64 {
+    match x.iter().position(|&v| v > t) {
+        Some(i) => (i as f64 + 1.0) * x[i] * t,
+        None => 0.0,
+    }
+}
+
+#[test]
+fn searches_by_partition_point_and_position() {
+    let knots = [0.0, 1.0, 2.5, 4.0];
+    let vals = [1.0, 3.0, 2.0, 5.0];
+    // (x, the index of the interval's right knot, counted by hand).
+    for (x, i) in [(0.25, 1), (1.0, 2), (2.0, 2), (3.0, 3), (3.9, 3)] {
+        let (k0, k1, v0, v1) = (knots[i - 1], knots[i], vals[i - 1], vals[i]);
+        let h = k1 - k0;
+        let t = (x - k0) / h;
+        assert!((interp(&knots, &vals, x) - (v0 + (v1 - v0) * t)).abs() < 1e-15);
+        // d/dx: slope; d/dv0 = 1 - t; d/dv1 = t.
+        let d = interp_frule(
+            Dual::new(&knots[..], &[0.0; 4][..]),
+            Dual::new(&vals[..], &[0.0; 4][..]),
+            Dual::new(x, 1.0),
+        );
+        assert!((d.tangent - (v1 - v0) / h).abs() < 1e-14);
+        let mut dv = [0.0; 4];
+        dv[i - 1] = 1.0;
+        let d = interp_frule(
+            Dual::new(&knots[..], &[0.0; 4][..]),
+            Dual::new(&vals[..], &dv[..]),
+            Dual::new(x, 0.0),
+        );
+        assert!((d.tangent - (1.0 - t)).abs() < 1e-15);
+        // d/dk1 of v0 + (v1 - v0)(x - k0)/(k1 - k0) = -(v1 - v0)(x - k0)/h².
+        let mut dk = [0.0; 4];
+        dk[i] = 1.0;
+        let d = interp_frule(
+            Dual::new(&knots[..], &dk[..]),
+            Dual::new(&vals[..], &[0.0; 4][..]),
+            Dual::new(x, 0.0),
+        );
+        assert!((d.tangent + (v1 - v0) * (x - k0) / (h * h)).abs() < 1e-14);
+    }
+    let x = [0.5, 2.0, 0.1, 3.0];
+    // First above 1.0 is x[1] = 2: value 2·x1·t, gradient in (x, t): x1 gets 2t, t gets 2·x1.
+    let (v, g) = fwdad::gradient(bind(first_above {}, (Wrt, 1.0)), &x);
+    assert_eq!((v, g), (4.0, vec![0.0, 2.0, 0.0, 0.0]));
+    let d = first_above_frule(Dual::new(&x[..], &[0.0; 4][..]), Dual::new(1.0, 1.0));
+    assert_eq!(d.tangent, 4.0);
+    assert_eq!(first_above(&x, 5.0), 0.0);
+    let d = first_above_frule(Dual::new(&x[..], &[1.0; 4][..]), Dual::new(5.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (0.0, 0.0));
+}

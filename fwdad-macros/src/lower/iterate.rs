@@ -1163,3 +1163,45 @@ fn closure_own_names(c: &syn::ExprClosure) -> std::collections::HashSet<String> 
     syn::visit::Visit::visit_expr(&mut names, &c.body);
     names.0.iter().map(|p| p.ident.to_string()).collect()
 }
+
+/// `iter.position(p)` and `slice.partition_point(p)`, searches whose predicate reads the
+/// inputs but whose result is an index, written out as the loops std runs (a scan; a
+/// binary search, same probes in the same order), which lowering handles. `None` for
+/// other calls.
+pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+    let (recv, span) = (&m.receiver, m.method.span());
+    let [pred] = m.args.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    match m.method.to_string().as_str() {
+        "position" => Some(syn::parse_quote_spanned!(span=> {
+            let __fwdad_pred = #pred;
+            let mut __fwdad_found = ::core::option::Option::None;
+            let mut __fwdad_k = 0usize;
+            for __fwdad_item in #recv {
+                if __fwdad_pred(__fwdad_item) {
+                    __fwdad_found = ::core::option::Option::Some(__fwdad_k);
+                    break;
+                }
+                __fwdad_k += 1;
+            }
+            __fwdad_found
+        })),
+        "partition_point" => Some(syn::parse_quote_spanned!(span=> {
+            let __fwdad_pred = #pred;
+            let __fwdad_s = &#recv[..];
+            let mut __fwdad_lo = 0usize;
+            let mut __fwdad_hi = __fwdad_s.len();
+            while __fwdad_lo < __fwdad_hi {
+                let __fwdad_mid = __fwdad_lo + (__fwdad_hi - __fwdad_lo) / 2;
+                if __fwdad_pred(&__fwdad_s[__fwdad_mid]) {
+                    __fwdad_lo = __fwdad_mid + 1;
+                } else {
+                    __fwdad_hi = __fwdad_mid;
+                }
+            }
+            __fwdad_lo
+        })),
+        _ => None,
+    }
+}
