@@ -1174,19 +1174,22 @@ pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         return None;
     };
     match m.method.to_string().as_str() {
-        "position" => Some(syn::parse_quote_spanned!(span=> {
-            let __fwdad_pred = #pred;
-            let mut __fwdad_found = ::core::option::Option::None;
-            let mut __fwdad_k = 0usize;
-            for __fwdad_item in #recv {
-                if __fwdad_pred(__fwdad_item) {
-                    __fwdad_found = ::core::option::Option::Some(__fwdad_k);
-                    break;
+        // On an iterator (`x.iter().position(..)`), not a user type's method of that name.
+        "position" if matches!(&**recv, syn::Expr::MethodCall(_)) => {
+            Some(syn::parse_quote_spanned!(span=> {
+                let __fwdad_pred = #pred;
+                let mut __fwdad_found = ::core::option::Option::None;
+                let mut __fwdad_k = 0usize;
+                for __fwdad_item in #recv {
+                    if __fwdad_pred(__fwdad_item) {
+                        __fwdad_found = ::core::option::Option::Some(__fwdad_k);
+                        break;
+                    }
+                    __fwdad_k += 1;
                 }
-                __fwdad_k += 1;
-            }
-            __fwdad_found
-        })),
+                __fwdad_found
+            }))
+        }
         "partition_point" => Some(syn::parse_quote_spanned!(span=> {
             let __fwdad_pred = #pred;
             let __fwdad_s = &#recv[..];
