@@ -247,3 +247,55 @@ fn returned_mut_references_write_the_argument() {
         assert_eq!(r.tangent, da[0] + da[1] * a[2] + a[1] * da[2]);
     }
 }
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Damped {
+    pub damp: Option<f64>,
+    pub k: f64,
+}
+
+/// `match &mut s.damp` and `if let Some(d) = &mut o` write through the matched borrow.
+#[derive_frule]
+fn damp_step(s: &mut Damped, x: f64) -> f64 {
+    match &mut s.damp {
+        Some(v) => *v += x * s.k,
+        None => s.k *= x,
+    }
+    if let Some(d) = &mut s.damp {
+        *d *= 2.0;
+    }
+    s.k
+}
+
+#[derive_frule]
+fn scale_local_option(x: f64, y: f64) -> f64 {
+    let mut o = Some(x);
+    if let Some(d) = &mut o {
+        *d *= y;
+    }
+    o.unwrap() + x
+}
+
+#[test]
+fn matching_on_mut_borrowed_options_writes_through() {
+    let mut s = Damped {
+        damp: Some(2.0),
+        k: 3.0,
+    };
+    let mut ds = DampedTangent {
+        damp: Some(0.5),
+        k: 1.0,
+    };
+    let r = damp_step_frule(Dual::new(&mut s, &mut ds), Dual::new(5.0, 1.0));
+    // damp ← 2(damp + x k): 2(2 + 15) = 34, tangent 2(0.5 + 1·3 + 5·1) = 17.
+    assert_eq!((s.damp, ds.damp), (Some(34.0), Some(17.0)));
+    assert_eq!((r.primal, r.tangent), (3.0, 1.0));
+    let mut s = Damped { damp: None, k: 3.0 };
+    let mut ds = DampedTangent { damp: None, k: 1.0 };
+    let r = damp_step_frule(Dual::new(&mut s, &mut ds), Dual::new(5.0, 2.0));
+    // k ← k x: tangent dk x + k dx.
+    assert_eq!((r.primal, r.tangent), (15.0, 5.0 + 3.0 * 2.0));
+    // x y + x, along (1, 0): y + 1.
+    let r = scale_local_option_frule(Dual::new(2.0, 1.0), Dual::new(3.0, 0.0));
+    assert_eq!((r.primal, r.tangent), (8.0, 4.0));
+}

@@ -987,8 +987,11 @@ impl Emitter<'_> {
         let span = self.func.insts[inst].span;
         let active = self.is(scrutinee);
         let tan = format_ident!("__fwdad_tan", span = Span::mixed_site());
+        // Bound once: a `&mut` scrutinee (`if let Some(d) = &mut s.opt`) is one reborrow,
+        // split into its primal and tangent borrows.
+        let whole = format_ident!("__fwdad_scrut", span = Span::mixed_site());
         let scrut_ts = if active {
-            quote!((#scrut.primal, #scrut.tangent))
+            quote!({ let #whole = #scrut; (#whole.primal, #whole.tangent) })
         } else {
             quote!(#scrut)
         };
@@ -1068,12 +1071,12 @@ impl Emitter<'_> {
         quote_spanned!(span=> #pre #lhs match #scrut_ts { #(#out_arms),* };)
     }
 
-    /// The source operation on (already coerced) operands.
     /// Whether some `return` hands back `v` itself.
     fn is_returned(&self, v: Value) -> bool {
         (self.func.regions.iter()).any(|(_, r)| matches!(r.term, Terminator::Return(x) if x == v))
     }
 
+    /// The source operation on (already coerced) operands.
     fn primal_expr(
         &self,
         inst: Inst,
