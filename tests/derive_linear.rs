@@ -416,3 +416,151 @@ fn roots_read_again_after_a_write_through_mut() {
         }
     }
 }
+
+// A `&mut` reference read, written through, then read again (helper bug hunt F). SSA names
+// the reference once, so both reads shared one chain root whose tangent snapshot predated
+// the write: batches gave ∂/∂x1 = 0 for sin(x0)·cos(x1), one direction was right.
+
+/// `let r = &mut a; r.sin(); *r = x1; r.cos()`.
+#[derive_frule]
+fn reread_local_ref(x: &[f64]) -> f64 {
+    let mut a = x[0];
+    let r = &mut a;
+    let p = r.sin();
+    *r = x[1];
+    p * r.cos()
+}
+
+/// The same through a field, an element and a store in a branch.
+#[derive_frule]
+fn reread_elem_ref(x: &[f64]) -> f64 {
+    let mut v = [x[0], 2.0];
+    let r = &mut v[0];
+    let a = r.sin();
+    if x[1] < 0.0 {
+        *r = x[1];
+    }
+    a * r.cos()
+}
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct KR {
+    pub k: f64,
+    pub r: f64,
+}
+
+#[derive_frule]
+fn reread_field_ref(x: &[f64]) -> f64 {
+    let mut p = KR { k: x[0], r: 1.0 };
+    let r = &mut p.k;
+    let a = r.sin();
+    *r = x[1];
+    a * r.cos()
+}
+
+/// An activation applied in place through `iter_mut`, then read again by method.
+#[derive_frule]
+fn inplace_activation(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let mut s = 0.0;
+    for e in v.iter_mut() {
+        let a = e.sin();
+        *e = e.tanh();
+        s += a * (e.exp() - e.sin());
+    }
+    s
+}
+
+#[derive_frule]
+fn set_to(r: &mut f64, v: f64) {
+    *r = v;
+}
+
+/// The write by a `&mut` helper; and a `&mut f64` parameter written and read again.
+#[derive_frule]
+fn reread_after_helper(x: &[f64]) -> f64 {
+    let mut v = [x[0]];
+    let mut s = 0.0;
+    for e in v.iter_mut() {
+        let a = e.sin();
+        set_to(e, x[1]);
+        s += a * e.cos();
+    }
+    s
+}
+
+#[derive_frule]
+fn reread_mut_param(r: &mut f64, x: f64) -> f64 {
+    let a = r.sin();
+    *r = x;
+    a * r.cos()
+}
+
+#[test]
+fn references_written_through_are_read_afresh() {
+    let x: [f64; 2] = [0.7, -0.4];
+    // sin(x0)·cos(x1).
+    let want = [x[0].cos() * x[1].cos(), -x[0].sin() * x[1].sin()];
+    type Rule = fn(&[f64]) -> (f64, Vec<f64>);
+    let cases: [(&str, Rule, Rule); 4] = [
+        (
+            "local",
+            |x| fwdad::gradient(reread_local_ref {}, x),
+            |x| fwdad::gradient_with::<1>(reread_local_ref {}, x),
+        ),
+        (
+            "elem",
+            |x| fwdad::gradient(reread_elem_ref {}, x),
+            |x| fwdad::gradient_with::<1>(reread_elem_ref {}, x),
+        ),
+        (
+            "field",
+            |x| fwdad::gradient(reread_field_ref {}, x),
+            |x| fwdad::gradient_with::<1>(reread_field_ref {}, x),
+        ),
+        (
+            "helper",
+            |x| fwdad::gradient(reread_after_helper {}, x),
+            |x| fwdad::gradient_with::<1>(reread_after_helper {}, x),
+        ),
+    ];
+    for (name, batch, one) in cases {
+        for (width, g) in [("8", batch(&x).1), ("1", one(&x).1)] {
+            for i in 0..2 {
+                assert!(
+                    (g[i] - want[i]).abs() < 1e-15,
+                    "{name} width {width}: {g:?} vs {want:?}"
+                );
+            }
+        }
+    }
+    // Σ sin(xi)·(exp(tanh xi) − sin(tanh xi)).
+    let x: [f64; 3] = [0.7, -0.4, 1.3];
+    let want: Vec<f64> = x
+        .iter()
+        .map(|&t| {
+            let (th, sech2) = (t.tanh(), 1.0 / t.cosh().powi(2));
+            t.cos() * (th.exp() - th.sin()) + t.sin() * (th.exp() - th.cos()) * sech2
+        })
+        .collect();
+    for g in [
+        fwdad::gradient(inplace_activation {}, &x).1,
+        fwdad::gradient_with::<2>(inplace_activation {}, &x).1,
+    ] {
+        for i in 0..3 {
+            assert!((g[i] - want[i]).abs() < 1e-14, "{g:?} vs {want:?}");
+        }
+    }
+    // A `&mut f64` parameter in a width-2 batch: r0 along lane 0, x along lane 1.
+    let (r0, x1) = (0.7_f64, -0.4_f64);
+    let (mut r, mut dr) = (r0, Batch([1.0, 0.0]));
+    let out = <reread_mut_param as Frule<_, Batch<f64, 2>>>::frule(
+        &reread_mut_param {},
+        (Dual::new(&mut r, &mut dr), Dual::new(x1, Batch([0.0, 1.0]))),
+    );
+    let want = [r0.cos() * x1.cos(), -r0.sin() * x1.sin()];
+    for i in 0..2 {
+        assert!((out.tangent.0[i] - want[i]).abs() < 1e-15);
+    }
+    assert_eq!((r, dr.0), (x1, [0.0, 1.0]));
+}

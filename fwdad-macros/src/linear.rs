@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::activity::Activity;
 use crate::dual::{DualPlan, Form};
-use crate::ir::{Function, Inst, InstKind, Region, UnOp, Value, ValueDef};
+use crate::ir::{Function, Inst, InstKind, Place, Region, UnOp, Value, ValueDef};
 use crate::rules::{SMOOTH_UNARY, UNBOUNDED};
 
 /// Above this many roots a value's combination costs more than the tangent updates it
@@ -403,14 +403,43 @@ fn direct_cost(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> 
 /// materialised values would each expand (computing the same coefficients twice).
 /// Values whose storage a `&mut` borrow may change (`let r = &mut a; *r = ..`,
 /// `std::mem::swap(&mut a, &mut b)`): SSA names them once, but their tangent changes in place.
+///
+/// The `&mut` references themselves too (`r` in `r.sin(); *r = x; r.cos()`, an `iter_mut`
+/// element, a `&mut f64` parameter): SSA names each once, but a write through it, or by a
+/// callee it is lent to, changes what it reads.
 fn mutated_in_place(func: &Function) -> HashSet<Value> {
-    func.insts
-        .iter()
-        .filter_map(|(_, data)| match &data.kind {
-            InstKind::Ref { mutable: true, arg } => Some(*arg),
-            _ => None,
-        })
-        .collect()
+    let mut out = HashSet::new();
+    for (_, data) in func.insts.iter() {
+        match &data.kind {
+            InstKind::Ref { mutable: true, arg } => {
+                out.insert(*arg);
+            }
+            InstKind::Store {
+                place: Place::Deref(target),
+                ..
+            } => {
+                out.insert(*target);
+            }
+            _ => {}
+        }
+        let mutable_ref = matches!(
+            data.kind,
+            InstKind::Ref { mutable: true, .. }
+                | InstKind::ElemRef { mutable: true, .. }
+                | InstKind::FieldRef { mutable: true, .. }
+        );
+        if mutable_ref {
+            out.extend(data.results.iter().copied());
+        }
+    }
+    for (v, data) in func.values.iter() {
+        if let ValueDef::Param(i) = data.def {
+            if func.params[i].is_mut_ref() {
+                out.insert(v);
+            }
+        }
+    }
+    out
 }
 
 /// Absorbed values with a root in `mutated`: materialised where they are defined, so that
