@@ -650,3 +650,26 @@ fn searches_by_partition_point_and_position() {
     let d = first_above_frule(Dual::new(&x[..], &[1.0; 4][..]), Dual::new(5.0, 1.0));
     assert_eq!((d.primal, d.tangent), (0.0, 0.0));
 }
+
+/// Chains over inclusive ranges: `Σₖ x[k-1]/k`, a `fold`, and an empty `len..=2` (len = 4).
+#[derive_frule]
+fn inclusive_chains(x: &[f64]) -> f64 {
+    let a: f64 = (1..=x.len()).map(|k| x[k - 1] / k as f64).sum();
+    let b = (0..=2).fold(0.0, |acc, k| acc + x[k] * x[k]);
+    let c: f64 = (x.len()..=2).map(|k| x[k]).sum();
+    a + b + c
+}
+
+#[test]
+fn chains_over_inclusive_ranges() {
+    let x = [0.5, -1.0, 2.0, 0.25];
+    let want = 0.5 - 1.0 / 2.0 + 2.0 / 3.0 + 0.25 / 4.0 + (0.25 + 1.0 + 4.0);
+    assert!((inclusive_chains(&x) - want).abs() < 1e-15);
+    let (v, g) = fwdad::gradient(inclusive_chains {}, &x);
+    assert!((v - want).abs() < 1e-15);
+    // ∂/∂x_k = 1/(k+1) + 2x_k for k ≤ 2.
+    let dg = [1.0 + 1.0, 0.5 - 2.0, 1.0 / 3.0 + 4.0, 0.25];
+    for k in 0..4 {
+        assert!((g[k] - dg[k]).abs() < 1e-15, "{g:?}");
+    }
+}

@@ -34,7 +34,8 @@ enum Chain<'e> {
     /// `a.chain(b)`: `a`'s elements, then `b`'s.
     Concat(Box<Chain<'e>>, Box<Chain<'e>>),
     Slice(&'e syn::Expr, Access),
-    Range(&'e syn::Expr, &'e syn::Expr),
+    /// `start..end`, or `start..=end` when the flag is set.
+    Range(&'e syn::Expr, &'e syn::Expr, bool),
     Enumerate(Box<Chain<'e>>),
     Zip(Box<Chain<'e>>, Box<Chain<'e>>),
     Rev(Box<Chain<'e>>),
@@ -238,9 +239,11 @@ impl Lowerer<'_> {
             syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => {
                 Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref))))
             }
-            syn::Expr::Range(r) if !matches!(r.limits, syn::RangeLimits::Closed(_)) => {
-                Some(Chain::Range(r.start.as_deref()?, r.end.as_deref()?))
-            }
+            syn::Expr::Range(r) => Some(Chain::Range(
+                r.start.as_deref()?,
+                r.end.as_deref()?,
+                matches!(r.limits, syn::RangeLimits::Closed(_)),
+            )),
             syn::Expr::Path(p) => {
                 let id = p.path.get_ident()?;
                 let v = self.lookup(&id.to_string())?;
@@ -866,13 +869,13 @@ impl Lowerer<'_> {
                 let len = int(self, method(base, "len", vec![]));
                 (Seq::Slice(base, access), len)
             }
-            Chain::Range(start, end) => {
+            Chain::Range(start, end, closed) => {
                 let s = self.lower_expr(start)?;
                 let e = self.lower_expr(end)?;
                 // `(s..e).size_hint().0`, not `e.saturating_sub(s)`: a method of the
                 // integer itself cannot be called on a literal of a type not inferred yet
                 // (`(0..3).map(..)`, E0689), a method of `Range` can.
-                let range = self.range(s, e, span);
+                let range = self.range(s, e, closed, span);
                 let hint = self.push(method(range, "size_hint", vec![]), TypeHint::Unknown, span);
                 let member = syn::Member::Unnamed(syn::Index { index: 0, span });
                 let len = int(self, InstKind::Field { base: hint, member });
@@ -1040,11 +1043,11 @@ impl Lowerer<'_> {
     }
 
     /// `start..end` over values already lowered.
-    fn range(&mut self, start: Value, end: Value, span: Span) -> Value {
+    fn range(&mut self, start: Value, end: Value, closed: bool, span: Span) -> Value {
         let kind = InstKind::Range {
             start: Some(start),
             end: Some(end),
-            closed: false,
+            closed,
         };
         self.push(kind, TypeHint::Range, span)
     }
@@ -1053,12 +1056,12 @@ impl Lowerer<'_> {
     fn counter_range(&mut self, from: usize, len: Value, span: Span) -> Value {
         let lit = syn::LitInt::new(&format!("{from}usize"), span);
         let start = self.push(InstKind::Lit(lit.into()), TypeHint::Int, span);
-        self.range(start, len, span)
+        self.range(start, len, false, span)
     }
 
     /// `&base[start..end]`.
     fn sub_slice(&mut self, base: Value, start: Value, end: Value, span: Span) -> Value {
-        let range = self.range(start, end, span);
+        let range = self.range(start, end, false, span);
         let ty = TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(
             self.func.values[base].ty.element(),
         ))));
