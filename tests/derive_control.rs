@@ -406,3 +406,27 @@ fn diverging_macros_in_value_positions() {
     let d = pick_branch_frule(Dual::new(1.5, 1.0), Dual::constant(1));
     assert_eq!((d.primal, d.tangent), (1.5f64.sin(), 1.5f64.cos()));
 }
+
+/// `println!`/`eprintln!` in a derived body print the primal values, as the plain function
+/// does: positional, named and inline-captured arguments, with format specs.
+#[derive_frule]
+fn traced_sum(x: &[f64], k: f64) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        s += v * k;
+        println!("step {i}: s = {s:.3}, v = {}, k = {kk}", v, kk = k);
+    }
+    eprintln!("done {:?}", s);
+    println!();
+    s * s
+}
+
+#[test]
+fn print_macros_print_primals_and_keep_derivatives() {
+    let x = [1.0, 2.0];
+    // (k Σx)²: d/dk = 2 (k Σx) Σx; d/dx_i = 2 (k Σx) k.
+    let d = traced_sum_frule(Dual::new(&x[..], &[0.0, 0.0][..]), Dual::new(2.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (36.0, 2.0 * 6.0 * 3.0));
+    let (_, g) = fwdad::gradient(bind(traced_sum {}, (Wrt, 2.0)), &x);
+    assert_eq!(g, vec![2.0 * 6.0 * 2.0; 2]);
+}

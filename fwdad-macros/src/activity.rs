@@ -85,9 +85,11 @@ impl Analysis<'_> {
         let any = |vs: &[Value], s: &Self| vs.iter().any(|v| s.is(*v));
         let result = data.results.first().copied();
         let active = match &data.kind {
-            InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => {
-                false
-            }
+            InstKind::Lit(_)
+            | InstKind::Const(_)
+            | InstKind::Range { .. }
+            | InstKind::Print { .. }
+            | InstKind::Poison => false,
             InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && any(&[*lhs, *rhs], self),
             InstKind::Unary { op: UnOp::Not, .. } => false,
             InstKind::Unary {

@@ -148,6 +148,8 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     let plan = |form: Form, needs: Vec<Need>| Plan { form, needs };
     match &func.insts[inst].kind {
         InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
+        // Prints the primal values.
+        InstKind::Print { .. } => primal,
         InstKind::Copy(_) => plan(Form::Copy, all(Need::AsIs)),
         InstKind::Binary {
             op: BinOp::Mul,

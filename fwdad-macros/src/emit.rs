@@ -1223,6 +1223,15 @@ impl Emitter<'_> {
                     quote_spanned!(span=> { #t.#m = #v; })
                 }
             },
+            InstKind::Print {
+                mac, fmt, names, ..
+            } => {
+                let args = names.iter().zip(a).map(|(n, a)| match n {
+                    Some(n) => quote_spanned!(span=> #n = #a),
+                    None => quote_spanned!(span=> #a),
+                });
+                quote_spanned!(span=> { ::std::#mac!(#fmt #(, #args)*); })
+            }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
             InstKind::If { .. }
             | InstKind::Match { .. }
@@ -1362,6 +1371,7 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::Loop { .. } => "loop",
         InstKind::For { .. } => "for",
         InstKind::Match { .. } => "match",
+        InstKind::Print { .. } => "print",
         InstKind::Poison => "poison",
     }
 }

@@ -88,6 +88,7 @@ fn is_pure(func: &Function, inst: Inst) -> bool {
         | InstKind::Slice { .. }
         | InstKind::MethodCall { .. }
         | InstKind::Call { .. }
+        | InstKind::Print { .. }
         | InstKind::Store { .. }
         | InstKind::If { .. }
         | InstKind::Match { .. }

@@ -237,6 +237,22 @@ fn write_inst(
             let _ = writeln!(out, "{pad}}}");
             return;
         }
+        InstKind::Print {
+            mac,
+            fmt,
+            names,
+            args,
+        } => {
+            let args: Vec<String> = names
+                .iter()
+                .zip(args)
+                .map(|(n, a)| match n {
+                    Some(n) => format!("{n} = {a}"),
+                    None => a.to_string(),
+                })
+                .collect();
+            format!("{mac}!({:?}, {})", fmt.value(), args.join(", "))
+        }
         InstKind::Poison => "poison".to_string(),
     };
     let _ = writeln!(out, "{pad}{lhs}{body}{ty}{annotation}");

@@ -284,6 +284,14 @@ pub enum InstKind {
     /// take the pattern's bindings as parameters (in [`crate::lower::pattern_bindings`]
     /// order); a guard yields one `bool`; the bodies' `Yield`s are merged as for `If`.
     Match { scrutinee: Value, arms: Vec<Arm> },
+    /// `println!`/`print!`/`eprintln!`/`eprint!`: the format string, printing the primal
+    /// values of `args` (`names`: `name = ` for a named or inline-captured argument).
+    Print {
+        mac: syn::Ident,
+        fmt: syn::LitStr,
+        names: Vec<Option<syn::Ident>>,
+        args: Vec<Value>,
+    },
     /// A construct that failed to lower (an error was reported); never reaches emission.
     Poison,
 }
@@ -371,7 +379,7 @@ impl Function {
             InstKind::MethodCall { receiver, args, .. } => std::iter::once(*receiver)
                 .chain(args.iter().copied())
                 .collect(),
-            InstKind::Call { args, .. } => args.clone(),
+            InstKind::Call { args, .. } | InstKind::Print { args, .. } => args.clone(),
             InstKind::Store { place, value } => match place {
                 Place::Deref(t) | Place::Field(t, _) => vec![*t, *value],
                 Place::Index(t, i) => vec![*t, *i, *value],
@@ -399,6 +407,7 @@ impl Function {
                 .flat_map(|a| a.guard.into_iter().chain([a.body]))
                 .collect(),
             InstKind::Copy(_)
+            | InstKind::Print { .. }
             | InstKind::Lit(_)
             | InstKind::Const(_)
             | InstKind::Binary { .. }

@@ -307,6 +307,9 @@ impl Lowerer<'_> {
         if let Some(e) = self.assertion_as_expr(&name, mac, span) {
             return self.lower_expr(&e);
         }
+        if ["println", "print", "eprintln", "eprint"].contains(&name.as_str()) {
+            return self.lower_print(mac, span);
+        }
         self.diag.error(
             span,
             format!(
@@ -315,6 +318,119 @@ impl Lowerer<'_> {
         );
         Some(self.poison(span))
     }
+}
+
+impl Lowerer<'_> {
+    /// `println!(fmt, args..)` and its siblings: the arguments are lowered (printed as their
+    /// primal values); names captured inline (`{x}`, `{x:.3}`) become named arguments.
+    fn lower_print(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
+        use syn::punctuated::Punctuated;
+        let Some(last) = mac.path.segments.last() else {
+            return Some(self.poison(span));
+        };
+        let name = last.ident.clone();
+        let parsed = mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
+        let exprs: Vec<syn::Expr> = match parsed {
+            Ok(p) => p.into_iter().collect(),
+            Err(e) => {
+                self.diag.error(
+                    e.span(),
+                    format!("`#[derive_frule]` could not read this `{name}!`: {e}"),
+                );
+                return Some(self.poison(span));
+            }
+        };
+        let fmt = match exprs.first() {
+            Some(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            })) => s.clone(),
+            // `println!()`: an empty line.
+            None => syn::LitStr::new("", span),
+            Some(other) => {
+                self.diag
+                    .error_spanned(other, format!("`{name}!` takes a string literal first"));
+                return Some(self.poison(span));
+            }
+        };
+        let (mut names, mut args) = (Vec::new(), Vec::new());
+        for e in exprs.iter().skip(1) {
+            match e {
+                syn::Expr::Assign(a) => {
+                    let syn::Expr::Path(p) = &*a.left else {
+                        self.diag
+                            .error_spanned(&a.left, "expected an argument name");
+                        return Some(self.poison(span));
+                    };
+                    let Some(id) = p.path.get_ident() else {
+                        self.diag
+                            .error_spanned(&a.left, "expected an argument name");
+                        return Some(self.poison(span));
+                    };
+                    names.push(Some(id.clone()));
+                    args.push(self.lower_expr(&a.right)?);
+                }
+                _ => {
+                    names.push(None);
+                    args.push(self.lower_expr(e)?);
+                }
+            }
+        }
+        for id in inline_format_names(&fmt.value()) {
+            if names.iter().flatten().any(|n| *n == id) {
+                continue;
+            }
+            let ident = syn::Ident::new(&id, fmt.span());
+            let path: syn::Expr = syn::parse_quote_spanned!(fmt.span()=> #ident);
+            names.push(Some(ident));
+            args.push(self.lower_expr(&path)?);
+        }
+        self.push(
+            InstKind::Print {
+                mac: name,
+                fmt,
+                names,
+                args,
+            },
+            TypeHint::NonDiff,
+            span,
+        );
+        Some(self.unit(span))
+    }
+}
+
+/// The names a format string captures inline: `x` in `{x}`, `{x:.3}`, `{x:?}` (not `{}`,
+/// `{0}`, `{{`).
+fn inline_format_names(fmt: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+            }
+            '{' => {
+                let mut inner = String::new();
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        break;
+                    }
+                    inner.push(d);
+                }
+                let arg = inner.split(':').next().unwrap_or("").trim();
+                let is_name = arg
+                    .chars()
+                    .next()
+                    .is_some_and(|f| f.is_alphabetic() || f == '_')
+                    && arg.chars().all(|d| d.is_alphanumeric() || d == '_');
+                if is_name && !out.iter().any(|o| o == arg) {
+                    out.push(arg.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `let PAT = e else { d };` as `let (a, b, ..) = match e { PAT => (a, b, ..), _ => d };`,

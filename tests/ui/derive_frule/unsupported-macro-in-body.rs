@@ -2,7 +2,7 @@ use fwdad::prelude::*;
 
 #[derive_frule]
 fn f(x: f64) -> f64 {
-    println!("x = {x}");
+    let _shown = format!("x = {x}");
     x * x
 }
 
