@@ -302,3 +302,19 @@ fn integer_methods_of_fields_compute_as_integers() {
         assert_eq!(r.tangent, want);
     }
 }
+
+/// `Vec::from` of a slice and of an array: the same elements, as `to_vec()`.
+#[derive_frule]
+fn vec_from_forms(x: &[f64]) -> f64 {
+    let v = Vec::from(x);
+    let w = std::vec::Vec::from([x[0] * 2.0, 1.0]);
+    v[0] * v[1] + w[0] * w[1]
+}
+
+#[test]
+fn vec_from_copies_the_elements() {
+    let x = [3.0, 0.5];
+    // x0 x1 + 2 x0: gradient (x1 + 2, x0).
+    let (v, g) = fwdad::gradient(vec_from_forms {}, &x);
+    assert_eq!((v, g), (7.5, vec![2.5, 3.0]));
+}

@@ -165,6 +165,12 @@ pub fn is_capacity_ctor(path: &syn::Path) -> bool {
             .any(|t| path.segments[n - 2].ident == t)
 }
 
+/// `Vec::from` (also `std::vec::Vec::from`).
+pub fn is_vec_from(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 1].ident == "from" && path.segments[n - 2].ident == "Vec"
+}
+
 /// `std::mem::swap` / `replace` / `take` (also through `core`): the runtime function that
 /// does the same on duals (`swap`, `mem_replace`, `mem_take`).
 pub fn mem_fn(path: &syn::Path) -> Option<&'static str> {

@@ -434,6 +434,12 @@ impl Lowerer<'_> {
                 return Some(self.poison(span));
             }
         }
+        // `Vec::from(x)` of a slice, array or `Vec`: the same elements, as `x.to_vec()`.
+        if crate::rules::is_vec_from(&p.path) && c.args.len() == 1 {
+            let arg = &c.args[0];
+            let e: syn::Expr = syn::parse_quote_spanned!(span=> (#arg).to_vec());
+            return self.lower_expr(&e);
+        }
         if crate::rules::is_tuple_ctor(&p.path) && !c.args.is_empty() {
             return self.lower_tuple_ctor(p, c);
         }
