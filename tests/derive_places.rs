@@ -318,3 +318,39 @@ fn vec_from_copies_the_elements() {
     let (v, g) = fwdad::gradient(vec_from_forms {}, &x);
     assert_eq!((v, g), (7.5, vec![2.5, 3.0]));
 }
+
+/// Array patterns: in a parameter, in a `let` by value, through a reference, with `_`.
+#[derive_frule]
+fn cross_z([ax, ay]: [f64; 2], b: [f64; 2]) -> f64 {
+    let [bx, by] = b;
+    ax * by - ay * bx
+}
+
+#[derive_frule]
+fn norm3(p: &[f64; 3]) -> f64 {
+    let [x, y, z] = p;
+    (x * x + y * y + z * z).sqrt()
+}
+
+#[derive_frule]
+fn skip_middle(v: &[f64]) -> f64 {
+    let w = [v[0], v[1] * 2.0, 3.0];
+    let [a, _, c] = w;
+    a * c
+}
+
+#[test]
+fn array_patterns_bind_the_elements() {
+    // a × b (z): ax by − ay bx, along da = (1, 0), db = (0, 1): by + ax = 4 + 1.
+    let d = cross_z_frule(
+        Dual::new([1.0, 2.0], [1.0, 0.0]),
+        Dual::new([3.0, 4.0], [0.0, 1.0]),
+    );
+    assert_eq!((d.primal, d.tangent), (-2.0, 5.0));
+    // |p| at (1, 2, 2) along e0: p0 / |p| = 1/3.
+    let d = norm3_frule(Dual::new(&[1.0, 2.0, 2.0], &[1.0, 0.0, 0.0]));
+    assert_eq!((d.primal, d.tangent), (3.0, 1.0 / 3.0));
+    // 3 v0.
+    let (v, g) = fwdad::gradient(skip_middle {}, &[2.0, 5.0]);
+    assert_eq!((v, g), (6.0, vec![3.0, 0.0]));
+}

@@ -219,8 +219,40 @@ impl Lowerer<'_> {
                     self.bind_pattern(p, field, sub_ty.as_ref());
                 }
             }
+            // `let [a, b, c] = p;` (and `fn f([a, b]: [f64; 2])`): each name bound to its
+            // element, by value, or borrowed through a reference as Rust's binding mode does.
+            syn::Pat::Slice(sl) => {
+                if sl.elems.iter().any(|p| matches!(p, syn::Pat::Rest(_))) {
+                    self.diag.error_spanned(&sl, "`#[derive_frule]` does not support `..` in array patterns; name every element (use `_` to skip one)");
+                    return;
+                }
+                let elem_ty = match ty {
+                    Some(syn::Type::Array(a)) => Some((*a.elem).clone()),
+                    _ => None,
+                };
+                for (i, p) in sl.elems.iter().enumerate() {
+                    if matches!(p, syn::Pat::Wild(_)) {
+                        continue;
+                    }
+                    let lit = syn::LitInt::new(&format!("{i}usize"), p.span());
+                    let index = self.push(InstKind::Lit(lit.into()), TypeHint::Int, p.span());
+                    let hint = self.func.values[value].ty.element();
+                    let elem = match &self.func.values[value].ty {
+                        TypeHint::Ref(_) => self.push(
+                            InstKind::ElemRef { base: value, index, mutable: false },
+                            TypeHint::Ref(Box::new(hint)),
+                            p.span(),
+                        ),
+                        _ => self.push(InstKind::Index { base: value, index }, hint, p.span()),
+                    };
+                    if let Some(et) = &elem_ty {
+                        self.annotate(elem, et);
+                    }
+                    self.bind_pattern(p, elem, elem_ty.as_ref());
+                }
+            }
             other => self.diag.error_spanned(&other,
-                "`#[derive_frule]` supports only names, `_` and tuples in `let` patterns; destructure in separate `let`s",
+                "`#[derive_frule]` supports only names, `_`, tuples and arrays in `let` patterns and parameters; destructure in separate `let`s",
             ),
         }
     }
