@@ -673,3 +673,22 @@ fn chains_over_inclusive_ranges() {
         assert!((g[k] - dg[k]).abs() < 1e-15, "{g:?}");
     }
 }
+
+/// `chunks_exact` drops the short last chunk: pairs of 5 values use the first 4.
+#[derive_frule]
+fn pair_products(p: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for c in p.chunks_exact(2) {
+        s += c[0] * c[1];
+    }
+    s + p.chunks_exact(3).map(|c| c[2]).sum::<f64>()
+}
+
+#[test]
+fn chunks_exact_drops_the_remainder() {
+    let p = [1.0, 2.0, 3.0, 4.0, 5.0];
+    // p0 p1 + p2 p3 + p2 (the one full triple's last).
+    assert_eq!(pair_products(&p), 2.0 + 12.0 + 3.0);
+    let (v, g) = fwdad::gradient(pair_products {}, &p);
+    assert_eq!((v, g), (17.0, vec![2.0, 1.0, 4.0 + 1.0, 3.0, 0.0]));
+}

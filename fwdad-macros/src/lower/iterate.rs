@@ -30,7 +30,8 @@ enum Chain<'e> {
     /// `x.windows(n)`: the sub-slices `&x[k..k + n]`.
     Windows(&'e syn::Expr, &'e syn::Expr),
     /// `x.chunks(n)`: the sub-slices `&x[k·n..min((k + 1)·n, len)]`.
-    Chunks(&'e syn::Expr, &'e syn::Expr),
+    /// `chunks(n)`, or `chunks_exact(n)` (the last short chunk dropped) with the flag.
+    Chunks(&'e syn::Expr, &'e syn::Expr, bool),
     /// `a.chain(b)`: `a`'s elements, then `b`'s.
     Concat(Box<Chain<'e>>, Box<Chain<'e>>),
     Slice(&'e syn::Expr, Access),
@@ -216,7 +217,8 @@ impl Lowerer<'_> {
                     ("copied" | "cloned", 0) => Some(Chain::Copied(recv()?)),
                     ("map", 1) => Some(Chain::Map(recv()?, self.parse_func(arg?)?)),
                     ("windows", 1) => Some(Chain::Windows(&m.receiver, arg?)),
-                    ("chunks", 1) => Some(Chain::Chunks(&m.receiver, arg?)),
+                    ("chunks", 1) => Some(Chain::Chunks(&m.receiver, arg?, false)),
+                    ("chunks_exact", 1) => Some(Chain::Chunks(&m.receiver, arg?, true)),
                     ("chain", 1) => Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("zip", 1) => Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("skip", 1) => Some(Chain::Skip(recv()?, arg?)),
@@ -844,12 +846,17 @@ impl Lowerer<'_> {
                 let len = int(self, method(blen, "saturating_sub", vec![nm1]));
                 (Seq::Windows(base, n), len)
             }
-            Chain::Chunks(e, n) => {
+            Chain::Chunks(e, n, exact) => {
                 let (base, n, blen, one) = self.sized_prologue(e, n, span)?;
-                // ceil(len / n); a zero size panics here as `chunks(0)` does.
-                let a = self.binary(BinOp::Add, blen, n, span);
-                let b = self.binary(BinOp::Sub, a, one, span);
-                let len = self.binary(BinOp::Div, b, n, span);
+                // ceil(len / n), or len / n for `chunks_exact`; a zero size panics here as
+                // `chunks(0)` does.
+                let len = if exact {
+                    self.binary(BinOp::Div, blen, n, span)
+                } else {
+                    let a = self.binary(BinOp::Add, blen, n, span);
+                    let b = self.binary(BinOp::Sub, a, one, span);
+                    self.binary(BinOp::Div, b, n, span)
+                };
                 (Seq::Chunks(base, n, blen), len)
             }
             Chain::Concat(a, b) => {
