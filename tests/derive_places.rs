@@ -354,3 +354,20 @@ fn array_patterns_bind_the_elements() {
     let (v, g) = fwdad::gradient(skip_middle {}, &[2.0, 5.0]);
     assert_eq!((v, g), (6.0, vec![3.0, 0.0]));
 }
+
+/// `split_first`, `split_last` and `split_at` of an active slice.
+#[derive_frule]
+fn split_forms(x: &[f64]) -> f64 {
+    let (h, t) = x.split_first().unwrap();
+    let (l, _) = x.split_last().unwrap();
+    let (a, b) = x.split_at(2);
+    h * t[0] + l * a[1] + b.iter().sum::<f64>()
+}
+
+#[test]
+fn slices_split_with_their_tangents() {
+    let x = [2.0, 3.0, 5.0, 7.0];
+    // x0 x1 + x3 x1 + x2 + x3.
+    let (v, g) = fwdad::gradient(split_forms {}, &x);
+    assert_eq!((v, g), (39.0, vec![3.0, 9.0, 1.0, 4.0]));
+}

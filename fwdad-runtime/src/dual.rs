@@ -206,6 +206,61 @@ where
         self.get(self.len().wrapping_sub(1))
     }
 
+    /// `x.split_first()`: the first element and the rest, or `None` if empty.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn split_first(
+        &self,
+    ) -> Dual<
+        Option<(&<Self as DualSlice>::Elem, &[<Self as DualSlice>::Elem])>,
+        Option<(&<Self as DualSlice>::TElem, &[<Self as DualSlice>::TElem])>,
+    > {
+        let n = self.len();
+        let (p, t) = (&self.primal_slice()[..n], &self.tangent_slice()[..n]);
+        Dual {
+            primal: p.split_first(),
+            tangent: t.split_first(),
+        }
+    }
+
+    /// `x.split_last()`: the last element and the rest, or `None` if empty.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn split_last(
+        &self,
+    ) -> Dual<
+        Option<(&<Self as DualSlice>::Elem, &[<Self as DualSlice>::Elem])>,
+        Option<(&<Self as DualSlice>::TElem, &[<Self as DualSlice>::TElem])>,
+    > {
+        let n = self.len();
+        let (p, t) = (&self.primal_slice()[..n], &self.tangent_slice()[..n]);
+        Dual {
+            primal: p.split_last(),
+            tangent: t.split_last(),
+        }
+    }
+
+    /// `x.split_at(mid)`: the elements before `mid` and from `mid` on.
+    ///
+    /// # Panics
+    /// If `mid > len`, as the primal's `split_at` would.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn split_at(
+        &self,
+        mid: usize,
+    ) -> Dual<
+        (&[<Self as DualSlice>::Elem], &[<Self as DualSlice>::Elem]),
+        (&[<Self as DualSlice>::TElem], &[<Self as DualSlice>::TElem]),
+    > {
+        let n = self.len();
+        let (p, t) = (&self.primal_slice()[..n], &self.tangent_slice()[..n]);
+        Dual {
+            primal: p.split_at(mid),
+            tangent: t.split_at(mid),
+        }
+    }
+
     /// The borrowed sub-slice dual for `range`.
     #[inline(always)]
     #[allow(clippy::type_complexity)]

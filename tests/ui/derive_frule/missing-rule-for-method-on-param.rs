@@ -2,8 +2,8 @@ use fwdad::prelude::*;
 
 #[derive_frule]
 fn f(x: &Vec<f64>) -> f64 {
-    let (head, _) = x.split_first().unwrap();
-    *head
+    let y = x.repeat(2);
+    y[3]
 }
 
 fn main() {}
