@@ -371,3 +371,36 @@ fn slices_split_with_their_tangents() {
     let (v, g) = fwdad::gradient(split_forms {}, &x);
     assert_eq!((v, g), (39.0, vec![3.0, 9.0, 1.0, 4.0]));
 }
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    Line,
+    Curve(u8),
+}
+
+/// `matches!` (with a guard), `iter().nth(k)` and `reverse()` on an active `Vec`.
+#[derive_frule(inactive(s))]
+#[allow(clippy::iter_nth)]
+fn small_forms(x: &[f64], s: &Shape) -> f64 {
+    let mut v = x.to_vec();
+    v.reverse();
+    let third = *x.iter().nth(2).unwrap();
+    let curved = matches!(s, Shape::Curve(k) if *k > 1);
+    if curved && matches!(v.len(), 3 | 4) {
+        v[0] * third
+    } else {
+        v[0]
+    }
+}
+
+#[test]
+fn matches_nth_and_reverse() {
+    let x = [2.0, 3.0, 5.0];
+    // Reversed: v0 = x2; curved: x2 · x2.
+    let (v, g) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Curve(2)))), &x);
+    assert_eq!((v, g), (25.0, vec![0.0, 0.0, 10.0]));
+    let (v, g) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Line))), &x);
+    assert_eq!((v, g), (5.0, vec![0.0, 0.0, 1.0]));
+    let (v, _) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Curve(1)))), &x);
+    assert_eq!(v, 5.0);
+}

@@ -457,6 +457,7 @@ const DUAL_METHODS: &[&str] = &[
     "split_first",
     "split_last",
     "split_at",
+    "reverse",
 ];
 
 /// Whether a dual receiver has the method `name` (its own, or a primal predicate).

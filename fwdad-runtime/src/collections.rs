@@ -158,6 +158,15 @@ where
         p.swap(i, j);
         t.swap(i, j);
     }
+
+    /// `x.reverse()`: elements and their tangents reversed in place.
+    #[inline(always)]
+    pub fn reverse(&mut self) {
+        let (p, t) = self.slices_mut();
+        let n = p.len().min(t.len());
+        p[..n].reverse();
+        t[..n].reverse();
+    }
 }
 
 impl<P: Differentiable, T> Dual<P, T>

@@ -1215,6 +1215,14 @@ pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
             }
             __fwdad_lo
         })),
+        // `x.iter().nth(k)` is `x.get(k)`.
+        "nth" => match &**recv {
+            syn::Expr::MethodCall(it) if it.method == "iter" && it.args.is_empty() => {
+                let base = &it.receiver;
+                Some(syn::parse_quote_spanned!(span=> #base.get(#pred)))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

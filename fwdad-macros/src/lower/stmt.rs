@@ -342,6 +342,11 @@ impl Lowerer<'_> {
         if ["println", "print", "eprintln", "eprint"].contains(&name.as_str()) {
             return self.lower_print(mac, span);
         }
+        if name == "matches" {
+            if let Some(e) = matches_as_expr(mac, span) {
+                return self.lower_expr(&e);
+            }
+        }
         self.diag.error(
             span,
             format!(
@@ -429,6 +434,30 @@ impl Lowerer<'_> {
         );
         Some(self.unit(span))
     }
+}
+
+/// `matches!(e, PAT)` / `matches!(e, PAT if guard)` as `match e { PAT if guard => true,
+/// _ => false }`. `None` if the arguments do not parse.
+fn matches_as_expr(mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
+    struct Args(syn::Expr, syn::Pat, Option<syn::Expr>);
+    impl syn::parse::Parse for Args {
+        fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+            let e = input.parse()?;
+            input.parse::<syn::Token![,]>()?;
+            let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
+            let guard = if input.peek(syn::Token![if]) {
+                input.parse::<syn::Token![if]>()?;
+                Some(input.parse()?)
+            } else {
+                None
+            };
+            let _ = input.parse::<Option<syn::Token![,]>>()?;
+            Ok(Args(e, pat, guard))
+        }
+    }
+    let Args(e, pat, guard) = mac.parse_body().ok()?;
+    let guard = guard.map(|g| quote::quote!(if #g));
+    Some(syn::parse_quote_spanned!(span=> match #e { #pat #guard => true, _ => false }))
 }
 
 /// The names a format string captures inline: `x` in `{x}`, `{x:.3}`, `{x:?}` (not `{}`,
