@@ -134,3 +134,82 @@ fn tanh_derivatives_f32() {
         close32(&format!("f32 tanh''({x})"), t.d12, d2, 1e-6);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// atan: `1/(1+x²)` overflows `x²` (f' flushed to 0) and is squared in second order
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn atan_of(x: f64) -> f64 {
+    x.atan()
+}
+
+#[derive_frule]
+fn atan_plus_square(x: &[f64]) -> f64 {
+    x[0].atan() + x[1] * x[1]
+}
+
+/// `(x, 1/(1+x²), -2x/(1+x²)²)`: mpmath, 400 bits, at the exact doubles.
+const ATAN: [(f64, f64, f64); 7] = [
+    (0.5, 0.8, -0.64),
+    (2.0, 0.2, -0.16),
+    (-3.0, 0.1, 0.06),
+    (1e10, 1.0e-20, -2.0e-30),
+    (1e80, 1.0e-160, -2.0e-240),
+    (1e100, 9.9999999999999997e-201, -1.9999999999999999e-300),
+    // f'' = 2.0e-360 underflows to 0.
+    (-1e120, 1.0e-240, 0.0),
+];
+
+#[test]
+fn atan_derivatives_at_large_x() {
+    for (x, d1, d2) in ATAN {
+        let (_, d) = derivative(atan_of {}, x);
+        close(&format!("atan'({x:e})"), d, d1, 1e-15);
+        let (_, d, dd) = second_derivative(atan_of {}, x);
+        close(&format!("atan'({x:e}) (second order)"), d, d1, 1e-15);
+        close(&format!("atan''({x:e})"), dd, d2, 1e-15);
+        let t = fwdad::ops::atan(hyper(x)).tangent;
+        close(&format!("atan''({x:e}) (Hyper)"), t.d12, d2, 1e-15);
+    }
+}
+
+#[test]
+fn atan_subnormal_first_derivative_is_not_flushed() {
+    // mpmath, 400 bits: 1/(1+x²) at 2e154 = 2.4999999999999998e-309, at 1e160 =
+    // 9.9999999999999999e-321, at 4e161 = 6.25e-324 (rounds to the least subnormal, 5e-324).
+    // Subnormals: within one step of the spacing 2^-1074.
+    let step = f64::from_bits(1);
+    for (x, want) in [
+        (2e154, 2.4999999999999998e-309),
+        (1e160, 9.9999999999999999e-321),
+        (-1e160, 9.9999999999999999e-321),
+        (4e161, step),
+    ] {
+        for d in [
+            derivative(atan_of {}, x).1,
+            gradient_with::<2>(atan_plus_square {}, &[x, 1.0]).1[0],
+            second_derivative(atan_of {}, x).1,
+        ] {
+            assert!(
+                d > 0.0 && (d - want).abs() <= step,
+                "atan'({x:e}): got {d:e}, want {want:e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn atan_hessian_at_the_top_of_the_range() {
+    // At x0 = 1.7e308, atan'' = -2x/(1+x²)² = -4.1e-925 (mpmath) rounds to -0; the other
+    // entries of the Hessian of atan(x0) + x1² are 0 and 2 (was NaN from 0·∞).
+    let (_, g, h) = hessian_with::<2>(atan_plus_square {}, &[1.7e308, 3.0]);
+    close("∂1", g[1], 6.0, 0.0);
+    close("H00", h[(0, 0)], 0.0, 0.0);
+    close("H01", h[(0, 1)], 0.0, 0.0);
+    close("H11", h[(1, 1)], 2.0, 0.0);
+    // And at 1e100: H00 = -2e-300 (mpmath: -1.9999999999999999e-300).
+    let (_, _, h) = hessian_with::<2>(atan_plus_square {}, &[1e100, 3.0]);
+    close("H00 at 1e100", h[(0, 0)], -1.9999999999999999e-300, 1e-15);
+    close("H11 at 1e100", h[(1, 1)], 2.0, 0.0);
+}
