@@ -213,3 +213,133 @@ fn atan_hessian_at_the_top_of_the_range() {
     close("H00 at 1e100", h[(0, 0)], -1.9999999999999999e-300, 1e-15);
     close("H11 at 1e100", h[(1, 1)], 2.0, 0.0);
 }
+
+// ---------------------------------------------------------------------------------------
+// asin, acos, atanh: the tangent of `(1-x)(1+x)` cancels for small x (second order)
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn asin_of(x: f64) -> f64 {
+    x.asin()
+}
+
+#[derive_frule]
+fn acos_of(x: f64) -> f64 {
+    x.acos()
+}
+
+#[derive_frule]
+fn atanh_of(x: f64) -> f64 {
+    x.atanh()
+}
+
+#[derive_frule]
+fn inverse_sum(x: &[f64]) -> f64 {
+    x[0].asin() + x[1].acos() + x[2].atanh()
+}
+
+/// `(x, 1/√(1-x²), x/(1-x²)^{3/2}, 1/(1-x²), 2x/(1-x²)²)`: mpmath, 400 bits, at the exact
+/// doubles (asin' and asin''; acos' and acos'' are their negatives; atanh' and atanh'').
+const INVERSE: [(f64, f64, f64, f64, f64); 6] = [
+    (1e-10, 1.0, 1.0e-10, 1.0, 2.0000000000000001e-10),
+    (
+        -1e-20,
+        1.0,
+        -9.9999999999999995e-21,
+        1.0,
+        -1.9999999999999999e-20,
+    ),
+    (1e-300, 1.0, 1.0e-300, 1.0, 2.0000000000000001e-300),
+    (
+        0.3,
+        1.0482848367219183,
+        0.3455884077105225,
+        1.0989010989010989,
+        0.72455017509962561,
+    ),
+    (
+        -0.7,
+        1.4002800840280097,
+        -1.9219530565090326,
+        1.96078431372549,
+        -5.3825451749327165,
+    ),
+    (
+        0.999,
+        22.366272042129212,
+        11177.541655871467,
+        500.25012506253082,
+        499999.8748749053,
+    ),
+];
+
+#[test]
+fn asin_acos_atanh_second_derivatives_at_small_x() {
+    for (x, s1, s2, t1, t2) in INVERSE {
+        let (_, d, dd) = second_derivative(asin_of {}, x);
+        close(&format!("asin'({x:e})"), d, s1, 1e-15);
+        close(&format!("asin''({x:e})"), dd, s2, 1e-15);
+        let (_, d, dd) = second_derivative(acos_of {}, x);
+        close(&format!("acos'({x:e})"), d, -s1, 1e-15);
+        close(&format!("acos''({x:e})"), dd, -s2, 1e-15);
+        let (_, d, dd) = second_derivative(atanh_of {}, x);
+        close(&format!("atanh'({x:e})"), d, t1, 1e-15);
+        close(&format!("atanh''({x:e})"), dd, t2, 1e-15);
+        close(
+            &format!("asin'' ({x:e}, Hyper)"),
+            fwdad::ops::asin(hyper(x)).tangent.d12,
+            s2,
+            1e-15,
+        );
+        close(
+            &format!("asin'({x:e}) (one direction)"),
+            derivative(asin_of {}, x).1,
+            s1,
+            1e-15,
+        );
+    }
+    // The Hessian of asin(x0) + acos(x1) + atanh(x2): diagonal, from the table's first three.
+    let x = [INVERSE[0].0, INVERSE[1].0, INVERSE[2].0];
+    let (_, g, h) = hessian_with::<2>(inverse_sum {}, &x);
+    let (_, g4) = gradient_with::<4>(inverse_sum {}, &x);
+    let want_g = [INVERSE[0].1, -INVERSE[1].1, INVERSE[2].3];
+    let want_h = [INVERSE[0].2, -INVERSE[1].2, INVERSE[2].4];
+    for i in 0..3 {
+        close(&format!("∂{i}"), g[i], want_g[i], 1e-15);
+        close(&format!("∂{i} (batch)"), g4[i], want_g[i], 1e-15);
+        for j in 0..3 {
+            let want = if i == j { want_h[i] } else { 0.0 };
+            close(&format!("H{i}{j}"), h[(i, j)], want, 1e-15);
+        }
+    }
+}
+
+#[test]
+fn asin_acos_atanh_second_derivatives_f32() {
+    // mpmath, 400 bits, at the f32 inputs 0.001 (= 0.0010000000474974513) and 1e-10
+    // (= 1.000000013351432e-10): x/(1-x²)^{3/2} and 2x/(1-x²)².
+    for (x, s2, t2) in [
+        (0.001f32, 0.00100000154749954, 0.0020000040950014726),
+        (1e-10, 1.000000013351432e-10, 2.0000000267028639e-10),
+    ] {
+        let (s2, t2) = (s2 as f32, t2 as f32);
+        close32(
+            &format!("f32 asin''({x:e})"),
+            hyper(x).asin().tangent.d12,
+            s2,
+            1e-6,
+        );
+        close32(
+            &format!("f32 acos''({x:e})"),
+            hyper(x).acos().tangent.d12,
+            -s2,
+            1e-6,
+        );
+        close32(
+            &format!("f32 atanh''({x:e})"),
+            hyper(x).atanh().tangent.d12,
+            t2,
+            1e-6,
+        );
+    }
+}

@@ -22,5 +22,5 @@ crate::scalar_rule!(y = asinh(x) => x.hypot(1.0).recip());
 // `√(x-1)·√(x+1)` rather than `√(x² - 1)`: no overflow, and `x - 1` is exact near 1 where
 // `x² - 1` cancels.
 crate::scalar_rule!(unbounded y = acosh(x) => ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip());
-// `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
-crate::scalar_rule!(y = atanh(x) => ((1.0 - x) * (1.0 + x)).recip());
+// `1 - x²` as `(1-x)(1+x)` near |x| = 1 and `1 - x·x` near 0 (see `one_minus_sq!`).
+crate::scalar_rule!(y = atanh(x) => one_minus_sq!(x).recip());

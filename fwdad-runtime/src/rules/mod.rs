@@ -26,6 +26,21 @@ use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{Binary, ScalarTangent, Unary};
 
+/// `1 - x²` in a rule's partial expression (`x` a plain scalar or a dual): `1 - x·x` for
+/// |x| < 0.5, `(1 - x)(1 + x)` from there. The factors are exact near |x| = 1, where
+/// `1 - x·x` cancels; but on duals the factored form's tangent `(1 - x) - (1 + x)` cancels
+/// for small |x| (second derivatives of `asin`, `acos`, `atanh`: rel. error 8e-8 at 1e-10,
+/// 0 below 1e-17), where `1 - x·x` has the tangent `-2x` exactly.
+macro_rules! one_minus_sq {
+    ($x:expr) => {
+        if $crate::rules::Primal::value($x).abs() < 0.5 {
+            1.0 - $x * $x
+        } else {
+            (1.0 - $x) * (1.0 + $x)
+        }
+    };
+}
+
 pub mod arith;
 pub mod compare;
 pub mod exp_log;

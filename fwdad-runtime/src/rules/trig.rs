@@ -13,9 +13,9 @@ use num_traits::FloatConst;
 crate::scalar_rule!(y = sin(x) => x.cos());
 crate::scalar_rule!(y = cos(x) => -x.sin());
 crate::scalar_rule!(y = tan(x) => 1.0 + y * y);
-// `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
-crate::scalar_rule!(unbounded y = asin(x) => ((1.0 - x) * (1.0 + x)).sqrt().recip());
-crate::scalar_rule!(unbounded y = acos(x) => -((1.0 - x) * (1.0 + x)).sqrt().recip());
+// `1 - x²` as `(1-x)(1+x)` near |x| = 1 and `1 - x·x` near 0 (see `one_minus_sq!`).
+crate::scalar_rule!(unbounded y = asin(x) => one_minus_sq!(x).sqrt().recip());
+crate::scalar_rule!(unbounded y = acos(x) => -one_minus_sq!(x).sqrt().recip());
 // `1/(1+x²)` flushes to 0 from |x| = 1.3e154, where `x²` overflows but f' is subnormal up to
 // 4.5e161; in second order it is squared (`-2x/(1+x²)²`: subnormal intermediates from
 // |x| = 1e77, 0 where f'' is 2e-300, `0·∞ = NaN` at 1.7e308). For |x| > 1, `r²/(1+r²)` with
