@@ -343,3 +343,63 @@ fn asin_acos_atanh_second_derivatives_f32() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// log10, log2: `1/(x·ln 10)` overflows `x·ln 10` where the derivative is subnormal
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn log10_of(x: f64) -> f64 {
+    x.log10()
+}
+
+#[derive_frule]
+fn log10_plus_log2(x: &[f64]) -> f64 {
+    x[0].log10() + x[1].log2()
+}
+
+#[test]
+fn log10_and_log2_first_derivatives_at_the_ends_of_the_range() {
+    // (x, 1/(x ln 10), 1/(x ln 2)): mpmath, 400 bits. Subnormal results (the top of the
+    // range) within one step of 2^-1074, the rest within 1e-15.
+    let step = f64::from_bits(1);
+    for (x, d10, d2) in [
+        (0.3, 1.4476482730108395, 4.8089834696298782),
+        (2.0, 0.21714724095162591, 0.7213475204444817),
+        (1e300, 4.342944819032518e-301, 1.4426950408889633e-300),
+        (1e308, 4.3429448190325182e-309, 1.4426950408889634e-308),
+        (f64::MAX, 2.4158432464421365e-309, 8.0252575532000271e-309),
+        (1e-300, 4.3429448190325182e+299, 1.4426950408889634e+300),
+    ] {
+        let ok = |got: f64, want: f64| {
+            if want.abs() < f64::MIN_POSITIVE {
+                (got - want).abs() <= step
+            } else {
+                ((got - want) / want).abs() <= 1e-15
+            }
+        };
+        let d = derivative(log10_of {}, x).1;
+        assert!(ok(d, d10), "log10'({x:e}): got {d:e}, want {d10:e}");
+        let (_, g) = gradient_with::<2>(log10_plus_log2 {}, &[x, x]);
+        assert!(
+            ok(g[0], d10),
+            "log10'({x:e}) (batch): got {:e}, want {d10:e}",
+            g[0]
+        );
+        assert!(
+            ok(g[1], d2),
+            "log2'({x:e}) (batch): got {:e}, want {d2:e}",
+            g[1]
+        );
+        let t = fwdad::ops::log2(hyper(x)).tangent.d1;
+        assert!(ok(t, d2), "log2'({x:e}) (Hyper): got {t:e}, want {d2:e}");
+    }
+    // Second derivatives -1/(x² ln 10) and -1/(x² ln 2) (mpmath), where representable.
+    for (x, dd10, dd2) in [
+        (0.3, -4.8254942433694651, -16.029944898766261),
+        (2.0, -0.10857362047581296, -0.36067376022224085),
+    ] {
+        close("log10''", second_derivative(log10_of {}, x).2, dd10, 1e-15);
+        close("log2''", fwdad::ops::log2(hyper(x)).tangent.d12, dd2, 1e-15);
+    }
+}
