@@ -403,3 +403,78 @@ fn log10_and_log2_first_derivatives_at_the_ends_of_the_range() {
         close("log2''", fwdad::ops::log2(hyper(x)).tangent.d12, dd2, 1e-15);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Logarithms: a partial that overflows while the value is finite takes nothing from the
+// directions that do not move its input (strong zeros: the rules are `unbounded`)
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn ln_plus_square(x: &[f64]) -> f64 {
+    x[0].ln() + x[1] * x[1]
+}
+
+#[derive_frule]
+fn logs_plus(x: &[f64]) -> f64 {
+    x[0].ln() + x[1].log2() + x[2].log10() + x[3].log(10.0) + x[4]
+}
+
+#[test]
+fn ln_second_partial_overflow_stays_in_its_entry() {
+    // ln x0 + x1² at (1e-200, 3): ∇ = (1e200, 6), ∇² = [[-1e400 (overflows: -∞), 0], [0, 2]].
+    let x = [1e-200, 3.0];
+    let (_, g, h) = hessian_with::<2>(ln_plus_square {}, &x);
+    close("∂0", g[0], 1e200, 1e-15);
+    close("∂1", g[1], 6.0, 0.0);
+    close("H00", h[(0, 0)], f64::NEG_INFINITY, 0.0);
+    close("H01", h[(0, 1)], 0.0, 0.0);
+    close("H10", h[(1, 0)], 0.0, 0.0);
+    close("H11", h[(1, 1)], 2.0, 0.0);
+    // H·e₁ = (0, 2), in either order of the two directions.
+    let (_, _, hv) = fwdad::drivers::hvp_with::<2>(ln_plus_square {}, &x, &[0.0, 1.0]);
+    close("(H e1)_0", hv[0], 0.0, 0.0);
+    close("(H e1)_1", hv[1], 2.0, 0.0);
+}
+
+/// A chain through the logarithms (batches linearise it: the coefficient of each root is
+/// the product of the partials on the way).
+#[derive_frule]
+fn logs_chain(x: &[f64]) -> f64 {
+    let s = x[0].ln() * 2.0 + x[1].log2() * 2.0 + x[2].log10() * 2.0 + x[3].log(10.0) * 2.0;
+    (s + x[4]) * x[4]
+}
+
+#[test]
+fn logarithm_first_partials_overflowing_at_subnormal_x() {
+    // At x = 1e-310 the logarithms are finite (about -714) but 1/(x ln b) overflows (-∞
+    // is fine there); ∂/∂x4 = 1 must not become ∞·0 = NaN.
+    let x = [1e-310, 1e-310, 1e-310, 1e-310, 5.0];
+    for (what, g) in [
+        ("one direction", gradient_with::<1>(logs_plus {}, &x).1),
+        ("batch of 2", gradient_with::<2>(logs_plus {}, &x).1),
+        ("batch of 8", gradient_with::<8>(logs_plus {}, &x).1),
+        ("hessian", hessian_with::<2>(logs_plus {}, &x).1),
+    ] {
+        for i in 0..4 {
+            close(&format!("∂{i} ({what})"), g[i], f64::INFINITY, 0.0);
+        }
+        close(&format!("∂4 ({what})"), g[4], 1.0, 0.0);
+    }
+    // ∂/∂x4 of (s + x4)·x4 = s + 2·x4 with s = 2·ln(1e-310)·(1 + 1/ln 2 + 2/ln 10):
+    // -4717.198176486473 (mpmath, 400 bits).
+    for (what, g) in [
+        ("one direction", gradient_with::<1>(logs_chain {}, &x).1),
+        ("batch of 2", gradient_with::<2>(logs_chain {}, &x).1),
+        ("batch of 8", gradient_with::<8>(logs_chain {}, &x).1),
+    ] {
+        for i in 0..4 {
+            close(&format!("chain ∂{i} ({what})"), g[i], f64::INFINITY, 0.0);
+        }
+        close(
+            &format!("chain ∂4 ({what})"),
+            g[4],
+            -4717.198176486473,
+            1e-15,
+        );
+    }
+}

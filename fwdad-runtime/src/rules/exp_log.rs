@@ -21,12 +21,14 @@ crate::scalar_rule!(y = exp(x) => y);
 crate::scalar_rule!(y = exp2(x) => y * F::LN_2());
 // `eˣ`, not `y + 1`: `y + 1` cancels for x < 0 (relative error 1e-4 at -30, 0 below -37).
 crate::scalar_rule!(y = exp_m1(x) => x.exp());
-crate::scalar_rule!(y = ln(x) => x.recip());
+// The logarithms are unbounded: `ln'(x) = 1/x` overflows for subnormal x, and `ln''` from
+// x = 1e-154, while `ln x` is finite (the other entries of a Hessian got `0·∞ = NaN`).
+crate::scalar_rule!(unbounded y = ln(x) => x.recip());
 // `log₂e / x` and `log₁₀e / x`, one rounding: `1/(x·ln 10)` overflowed `x·ln 10` from
 // x = 7.8e307 (f' flushed to 0 where it is 4.3e-309), and `x.recip()·c` would overflow
 // `1/x` where the derivative is finite (x < 5.6e-309).
-crate::scalar_rule!(y = log2(x) => F::LOG2_E() / x);
-crate::scalar_rule!(y = log10(x) => F::LOG10_E() / x);
+crate::scalar_rule!(unbounded y = log2(x) => F::LOG2_E() / x);
+crate::scalar_rule!(unbounded y = log10(x) => F::LOG10_E() / x);
 crate::scalar_rule!(y = ln_1p(x) => (x + 1.0).recip());
 crate::scalar_rule!(unbounded y = sqrt(x) => 0.5 / y);
 crate::scalar_rule!(unbounded y = cbrt(x) => (3.0 * y * y).recip());
@@ -37,7 +39,7 @@ crate::scalar_rule!(
 );
 crate::scalar_rule!(
     /// `a.log(b)`: the logarithm of `a` in base `b`, `ln a / ln b`.
-    y = log(a, b) => ((a * b.ln()).recip(), -y / (b * b.ln()))
+    unbounded y = log(a, b) => ((a * b.ln()).recip(), -y / (b * b.ln()))
 );
 crate::scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
 
