@@ -478,3 +478,114 @@ fn logarithm_first_partials_overflowing_at_subnormal_x() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// log(a, b): `1/(a·ln b)` squares `a·ln b` in second order
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn log_base(x: &[f64]) -> f64 {
+    x[0].log(x[1]) + x[2] * x[2]
+}
+
+#[derive_frule]
+fn log_base_10(x: f64) -> f64 {
+    x.log(10.0)
+}
+
+/// `((a, b), [∂a, ∂b, ∂aa, ∂ab, ∂bb])` of `ln a / ln b`: mpmath, 400 bits (`-1.44e600`
+/// overflows: `-∞`).
+const LOG_BASE: [((f64, f64), [f64; 5]); 4] = [
+    (
+        (1e-300, 2.0),
+        [
+            1.4426950408889634e+300,
+            718.87937830255793,
+            f64::NEG_INFINITY,
+            -1.0406844905028039e+300,
+            -1396.5634032257204,
+        ],
+    ),
+    (
+        (1e-300, 1e300),
+        [
+            1.4476482730108394e+297,
+            1.4476482730108393e-303,
+            f64::NEG_INFINITY,
+            -2.0956855223512657e-6,
+            -1.4518396440555418e-603,
+        ],
+    ),
+    (
+        (0.3, 0.1),
+        [
+            -1.4476482730108395,
+            2.2708335377974659,
+            4.8254942433694652,
+            -6.2870565670537978,
+            -2.9841258822490808,
+        ],
+    ),
+    (
+        (5.0, 3.0),
+        [
+            0.18204784532536748,
+            -0.44449212150902706,
+            -0.036409569065073496,
+            -0.05523569664601487,
+            0.4178934837857417,
+        ],
+    ),
+];
+
+#[test]
+fn log_base_second_derivatives() {
+    for ((a, b), [da, db, haa, hab, hbb]) in LOG_BASE {
+        let at = format!("({a:e}, {b:e})");
+        let x = [a, b, 3.0];
+        let (_, g, h) = hessian_with::<2>(log_base {}, &x);
+        close(&format!("∂a {at}"), g[0], da, 1e-15);
+        close(&format!("∂b {at}"), g[1], db, 1e-15);
+        close(&format!("H_aa {at}"), h[(0, 0)], haa, 1e-15);
+        close(&format!("H_ab {at}"), h[(0, 1)], hab, 1e-15);
+        // H_bb = ln a (ln b + 2)/(b² ln³ b) is ill-conditioned near b = e⁻² (0.1 is near).
+        close(&format!("H_bb {at}"), h[(1, 1)], hbb, 2e-15);
+        close(&format!("H_a2 {at}"), h[(0, 2)], 0.0, 0.0);
+        close(&format!("H_b2 {at}"), h[(1, 2)], 0.0, 0.0);
+        close(&format!("H_22 {at}"), h[(2, 2)], 2.0, 0.0);
+        // Both orders of the two directions: H·e_a = (H_aa, H_ba), H·e_b = (H_ab, H_bb).
+        let (_, _, hv) = fwdad::drivers::hvp_with::<2>(log_base {}, &x, &[1.0, 0.0, 0.0]);
+        close(&format!("(H e_a)_a {at}"), hv[0], haa, 1e-15);
+        close(&format!("(H e_a)_b {at}"), hv[1], hab, 1e-15);
+        let (_, _, hv) = fwdad::drivers::hvp_with::<2>(log_base {}, &x, &[0.0, 1.0, 0.0]);
+        close(&format!("(H e_b)_a {at}"), hv[0], hab, 1e-15);
+        close(&format!("(H e_b)_b {at}"), hv[1], hbb, 2e-15);
+        close(&format!("(H e_b)_2 {at}"), hv[2], 0.0, 0.0);
+        // One Hyper pass per order: d1 = e_b, d2 = e_a and the reverse.
+        let seed = |d1: f64, d2: f64| Hyper { d1, d2, d12: 0.0 };
+        let ba = Dual::new(a, seed(0.0, 1.0)).log(Dual::new(b, seed(1.0, 0.0)));
+        let ab = Dual::new(a, seed(1.0, 0.0)).log(Dual::new(b, seed(0.0, 1.0)));
+        close(&format!("Hyper H_ba {at}"), ba.tangent.d12, hab, 1e-15);
+        close(&format!("Hyper H_ab {at}"), ab.tangent.d12, hab, 1e-15);
+    }
+}
+
+#[test]
+fn log_constant_base_at_the_top_of_the_range() {
+    // d/da log₁₀ a = 1/(a ln 10) at 1e308 = 4.3429448190325182e-309 (mpmath), subnormal:
+    // within one step of 2^-1074 (was 0: a·ln 10 overflowed).
+    let step = f64::from_bits(1);
+    let want = 4.3429448190325182e-309;
+    let d = derivative(log_base_10 {}, 1e308).1;
+    assert!(
+        (d - want).abs() <= step,
+        "log'(1e308): got {d:e}, want {want:e}"
+    );
+    let (_, d, dd) = second_derivative(log_base_10 {}, 1e308);
+    assert!(
+        (d - want).abs() <= step,
+        "log'(1e308) (second order): got {d:e}"
+    );
+    // -1/(a² ln 10) = -4.3e-617 underflows to -0.
+    close("log''(1e308)", dd, 0.0, 0.0);
+}

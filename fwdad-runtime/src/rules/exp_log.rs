@@ -38,8 +38,13 @@ crate::scalar_rule!(
     unbounded y = powf(a, b) => (b.strong_mul(a.powf(b - 1.0)), y.strong_mul(a.ln()))
 );
 crate::scalar_rule!(
-    /// `a.log(b)`: the logarithm of `a` in base `b`, `ln a / ln b`.
-    unbounded y = log(a, b) => ((a * b.ln()).recip(), -y / (b * b.ln()))
+    /// `a.log(b)`: the logarithm of `a` in base `b`, `ln a / ln b`: `∂ = (w/a, -y·w/b)` with
+    /// `w = 1/ln b` (bounded away from `b = 1`), so that nothing overflows or underflows
+    /// before the partial itself does, in first or second order (`1/(a·ln b)` squared
+    /// `a·ln b` on duals: NaN and `∞` in the Hessian at `a = 1e-300`).
+    unbounded y = log(a, b) =>
+        let w = b.ln().recip();
+        (w / a, -(y * w) / b)
 );
 crate::scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
 
