@@ -589,3 +589,67 @@ fn log_constant_base_at_the_top_of_the_range() {
     // -1/(a² ln 10) = -4.3e-617 underflows to -0.
     close("log''(1e308)", dd, 0.0, 0.0);
 }
+
+// ---------------------------------------------------------------------------------------
+// powi: `n·x^(n-1)` overflows while `x^n` is finite for n < 0 and for large n
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn powi_neg2_plus_square(x: &[f64]) -> f64 {
+    x[0].powi(-2) + x[1] * x[1]
+}
+
+#[derive_frule]
+fn powi_neg3_plus(x: &[f64]) -> f64 {
+    x[0].powi(-3) + x[1]
+}
+
+#[derive_frule]
+fn powi_1000_plus(x: &[f64]) -> f64 {
+    x[0].powi(1000) + x[1]
+}
+
+#[test]
+fn powi_overflowing_partial_stays_in_its_entry() {
+    // x0^-2 + x1² at (1e-100, 3): value 1e200, ∇ = (-2e300, 6), ∇² = [[6e400 = ∞, 0], [0, 2]].
+    let x = [1e-100, 3.0];
+    let (_, g) = gradient_with::<2>(powi_neg2_plus_square {}, &x);
+    close("∂0 (n = -2)", g[0], -2e300, 1e-15);
+    close("∂1 (n = -2)", g[1], 6.0, 0.0);
+    let (_, g, h) = hessian_with::<2>(powi_neg2_plus_square {}, &x);
+    close("∂0 (n = -2, hessian)", g[0], -2e300, 1e-15);
+    close("H00 (n = -2)", h[(0, 0)], f64::INFINITY, 0.0);
+    close("H01 (n = -2)", h[(0, 1)], 0.0, 0.0);
+    close("H11 (n = -2)", h[(1, 1)], 2.0, 0.0);
+    // x0^-3 + x1 at (1e-100, 3): value 1e300, ∂0 = -3e400 (overflows: -∞), ∂1 = 1.
+    // x0^1000 + x1 at (2.03, 3): value 3.1e307, ∂0 = 1.5e310 (overflows: ∞), ∂1 = 1
+    // (mpmath).
+    for (what, g) in [
+        (
+            "n = -3, one direction",
+            gradient_with::<1>(powi_neg3_plus {}, &x).1,
+        ),
+        ("n = -3, batch", gradient_with::<2>(powi_neg3_plus {}, &x).1),
+        (
+            "n = -3, hessian",
+            hessian_with::<2>(powi_neg3_plus {}, &x).1,
+        ),
+    ] {
+        close(&format!("∂0 ({what})"), g[0], f64::NEG_INFINITY, 0.0);
+        close(&format!("∂1 ({what})"), g[1], 1.0, 0.0);
+    }
+    let x = [2.03, 3.0];
+    for (what, g) in [
+        (
+            "n = 1000, one direction",
+            gradient_with::<1>(powi_1000_plus {}, &x).1,
+        ),
+        (
+            "n = 1000, batch",
+            gradient_with::<2>(powi_1000_plus {}, &x).1,
+        ),
+    ] {
+        close(&format!("∂0 ({what})"), g[0], f64::INFINITY, 0.0);
+        close(&format!("∂1 ({what})"), g[1], 1.0, 0.0);
+    }
+}

@@ -48,18 +48,16 @@ crate::scalar_rule!(
 );
 crate::scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
 
-/// `x.powi(n)`'s derivative: `n·x^(n-1)`.
+/// `x.powi(n)`'s derivative: `n·x^(n-1)`; [`Unary::UNBOUNDED`] is the parameter `U`
+/// ([`powi`] picks it by the exponent).
 ///
 /// For `n = i32::MIN`, `n - 1` does not exist as an `i32`, so `x^(n-1)` is computed as
 /// `x^n / x` there (exact at `x = ±1`, and `0` or `∞` elsewhere, as `x^(n-1)` would be).
 #[derive(Clone, Copy, Debug)]
-pub struct Powi(pub i32);
+pub struct Powi<const U: bool>(pub i32);
 
-impl<F: Real> Unary<F> for Powi {
-    // Not unbounded, to keep `x.powi(2)` fast: for `n < 0` the partial `n·x^(n-1)`
-    // overflows a little before `x^n` does (`x.powi(-3)` at 1e-100), and a zero tangent
-    // then gets NaN there.
-    const UNBOUNDED: bool = false;
+impl<F: Real, const U: bool> Unary<F> for Powi<U> {
+    const UNBOUNDED: bool = U;
     #[inline(always)]
     fn d(&self, x: F, _y: F) -> F {
         let n = F::from_i32(self.0).unwrap_or_else(F::nan);
@@ -81,10 +79,23 @@ impl<F: Real> Unary<F> for Powi {
 }
 
 /// `x.powi(n)` for an integer exponent (inactive by nature).
+///
+/// For `0 ≤ n ≤ 16` the rule is bounded, so `x.powi(2)` stays a plain product: `n·x^(n-1)`
+/// and `n(n-1)·x^(n-2)` are finite wherever `x^n` is (they could overflow first only if
+/// `n^n` exceeded the largest float, 3.4e38 in `f32`). Other exponents are unbounded (strong
+/// zeros): for `n < 0` the partial overflows before the value does (`x.powi(-3)` at 1e-100:
+/// value 1e300, partial -3e400), and for large `n` near the top of the range
+/// (`x.powi(1000)` at 2.03: 3.1e307, partial 1.5e310). `n` is usually a literal, so the
+/// choice folds away.
 #[inline(always)]
 pub fn powi<F: Real, T: ScalarTangent<F>, X: super::Operand<F, T>>(x: X, n: i32) -> Dual<F, T> {
     let x = Dual::new(x.primal(), x.tangent());
-    super::unary(&Powi(n), x, x.primal.powi(n))
+    let y = x.primal.powi(n);
+    if (0..=16).contains(&n) {
+        super::unary(&Powi::<false>(n), x, y)
+    } else {
+        super::unary(&Powi::<true>(n), x, y)
+    }
 }
 
 impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
