@@ -653,3 +653,116 @@ fn powi_overflowing_partial_stays_in_its_entry() {
         close(&format!("∂1 ({what})"), g[1], 1.0, 0.0);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// hypot: the tangent of `a/y` cancels to `b²/y³` when |b| ≪ |a|
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn hypot_of(x: &[f64]) -> f64 {
+    x[0].hypot(x[1])
+}
+
+#[derive_frule]
+fn hypot_one(x: f64) -> f64 {
+    x.hypot(1.0)
+}
+
+#[derive_frule]
+fn hypot_zero(x: f64) -> f64 {
+    x.hypot(0.0)
+}
+
+/// `((a, b), [a/h, b/h, b²/h³, -ab/h³, a²/h³])`, `h = √(a² + b²)`: mpmath, 400 bits.
+const HYPOT: [((f64, f64), [f64; 5]); 5] = [
+    (
+        (1.0, 1e-5),
+        [
+            0.99999999995,
+            9.9999999995000008e-6,
+            9.9999999985000016e-11,
+            -9.9999999985000008e-6,
+            0.99999999985,
+        ],
+    ),
+    (
+        (1e5, 1.0),
+        [
+            0.99999999995,
+            9.9999999995e-6,
+            9.9999999985e-16,
+            -9.9999999985e-11,
+            9.9999999985e-6,
+        ],
+    ),
+    ((-3.0, 4.0), [-0.6, 0.8, 0.128, 0.096, 0.072]),
+    (
+        (1e-200, 1e-300),
+        [
+            1.0,
+            1.0e-100,
+            1.0000000000000001,
+            -1.0000000000000001e+100,
+            1.0e+200,
+        ],
+    ),
+    (
+        (2e300, -3e300),
+        [
+            0.55470019622522912,
+            -0.83205029433784368,
+            1.9201160638565622e-301,
+            1.2800773759043748e-301,
+            8.5338491726958322e-302,
+        ],
+    ),
+];
+
+#[test]
+fn hypot_hessian_when_one_argument_dominates() {
+    for ((a, b), [da, db, haa, hab, hbb]) in HYPOT {
+        let at = format!("({a:e}, {b:e})");
+        let (_, g, h) = hessian_with::<2>(hypot_of {}, &[a, b]);
+        close(&format!("∂a {at}"), g[0], da, 1e-15);
+        close(&format!("∂b {at}"), g[1], db, 1e-15);
+        close(&format!("H_aa {at}"), h[(0, 0)], haa, 1e-15);
+        close(&format!("H_ab {at}"), h[(0, 1)], hab, 1e-15);
+        close(&format!("H_bb {at}"), h[(1, 1)], hbb, 1e-15);
+        let (_, _, hv) = fwdad::drivers::hvp_with::<2>(hypot_of {}, &[a, b], &[1.0, 0.0]);
+        close(&format!("(H e_a)_a {at}"), hv[0], haa, 1e-15);
+        close(&format!("(H e_a)_b {at}"), hv[1], hab, 1e-15);
+        let (_, g) = gradient_with::<2>(hypot_of {}, &[a, b]);
+        close(&format!("∂a {at} (batch)"), g[0], da, 1e-15);
+        close(&format!("∂b {at} (batch)"), g[1], db, 1e-15);
+    }
+    // Subnormal arguments: ∂ = (1/√2, 1/√2); the old a/y met the subnormal y's rounding
+    // (relative error 8.5e-15).
+    let (_, g) = gradient_with::<2>(hypot_of {}, &[1e-310, 1e-310]);
+    let r = std::f64::consts::FRAC_1_SQRT_2;
+    close("∂a at 1e-310", g[0], r, 1e-15);
+    close("∂b at 1e-310", g[1], r, 1e-15);
+}
+
+#[test]
+fn hypot_with_a_constant_second_derivative() {
+    // d²/dx² hypot(x, 1) = (1 + x²)^(-3/2) (mpmath): 1e-30 at 1e10 (was 0),
+    // 9.9999999999999995e-301 at 1e100, 2.7939823710567687e-9 at 710.
+    for (x, want) in [
+        (1e10, 1.0e-30),
+        (1e100, 9.9999999999999995e-301),
+        (710.0, 2.7939823710567687e-9),
+    ] {
+        close(
+            &format!("hypot(x, 1)''({x:e})"),
+            second_derivative(hypot_one {}, x).2,
+            want,
+            1e-15,
+        );
+    }
+    // hypot(x, 0) = |x|: second derivative 0 for x ≠ 0, subnormal x too (was NaN).
+    for x in [5e-324, -1e-320, 1e-310, 3.0] {
+        let (_, d, dd) = second_derivative(hypot_zero {}, x);
+        close(&format!("hypot(x, 0)'({x:e})"), d, x.signum(), 0.0);
+        close(&format!("hypot(x, 0)''({x:e})"), dd, 0.0, 0.0);
+    }
+}

@@ -9,8 +9,8 @@
 //! follows the power rule `b·0^(b-1)` and is flat in `b` (`∂/∂b = 0` for `b > 0`);
 //! `hypot(0, 0)` has partials `NaN` (it has no derivative there).
 
-#[allow(unused_imports)] // used by rule partials (`strong_mul`)
-use super::Mixed;
+#[allow(unused_imports)] // used by rule partials (`strong_mul`, `value`)
+use super::{Mixed, Primal};
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{ScalarTangent, Unary};
@@ -46,7 +46,24 @@ crate::scalar_rule!(
         let w = b.ln().recip();
         (w / a, -(y * w) / b)
 );
-crate::scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
+crate::scalar_rule!(
+    /// `hypot(a, b) = √(a² + b²)`: `∂ = (a, b) / y`, written with the ratio `t` of the
+    /// smaller to the larger magnitude: for |a| ≥ |b|, `t = b/a` and
+    /// `∂ = sign(a)·(1, t)/√(1+t²)` (the other way round for |a| < |b|). On duals the
+    /// tangent of `a/y` is `(da - (a/y)·dy)/y`, which cancels to `b²/y³·da` (relative error
+    /// 3e-6 at (1e5, 1), 0 at (1e10, 1)); that of `1/√(1+t²)` has no subtraction, and that
+    /// of `t/√(1+t²)` subtracts a term at most half the size (`t²/(1+t²) ≤ 1/2`).
+    unbounded y = hypot(a, b) =>
+        let a_larger = a.value().abs() >= b.value().abs();
+        let t = if a_larger { b / a } else { a / b };
+        let r = (1.0 + t * t).sqrt();
+        let sign_a = a.value().signum();
+        let sign_b = b.value().signum();
+        (
+            if a_larger { sign_a / r } else { t / r * sign_b },
+            if a_larger { t / r * sign_a } else { sign_b / r }
+        )
+);
 
 /// `x.powi(n)`'s derivative: `n·x^(n-1)`; [`Unary::UNBOUNDED`] is the parameter `U`
 /// ([`powi`] picks it by the exponent).

@@ -6,7 +6,7 @@
 //! ```ignore
 //! scalar_rule!(y = exp(x) => y);
 //! scalar_rule!(y = tan(x) => 1.0 + y * y);
-//! scalar_rule!(unbounded y = hypot(a, b) => (a / y, b / y));
+//! scalar_rule!(unbounded y = div(a, b) => (b.recip(), -y / b));
 //! ```
 //!
 //! One line gives, for `f32` and `f64` and every tangent representation
