@@ -766,3 +766,121 @@ fn hypot_with_a_constant_second_derivative() {
         close(&format!("hypot(x, 0)''({x:e})"), dd, 0.0, 0.0);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// powf: `a^(b-1)` with `b - 1` rounded to `b`, overflowing, or beside an underflowing `y`
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn pow_1e100(x: f64) -> f64 {
+    x.powf(1e100)
+}
+
+/// `x^(2^54)`: `2^54 - 1` rounds to `2^54`.
+#[derive_frule]
+fn pow_2_54(x: f64) -> f64 {
+    x.powf(18014398509481984.0)
+}
+
+#[derive_frule]
+fn pow_1e_17(x: f64) -> f64 {
+    x.powf(1e-17)
+}
+
+#[derive_frule]
+fn pow_ab(x: &[f64]) -> f64 {
+    x[0].powf(x[1]) + x[2] * x[2]
+}
+
+#[test]
+fn powf_negative_base_with_a_huge_even_exponent() {
+    // d/dx x^b = b·x^(b-1); b = 1e100 and 2^54 are even integers, so b - 1 is odd and the
+    // derivative at x < 0 is negative (it was positive: b - 1 rounds to b).
+    close(
+        "d/dx x^1e100 at -1",
+        derivative(pow_1e100 {}, -1.0).1,
+        -1e100,
+        0.0,
+    );
+    // mpmath (1000 bits): -2^54·|x|^(2^54 - 1) at x = -1, -(1 + 2^-52), -(1 - 2^-53).
+    for (x, want) in [
+        (-1.0, -18014398509481984.0),
+        (-(1.0 + f64::EPSILON), -9.8355283257754666e+17),
+        (-(1.0 - f64::EPSILON / 2.0), -2437983724617957.8),
+    ] {
+        close(
+            &format!("d/dx x^2^54 at {x:e}"),
+            derivative(pow_2_54 {}, x).1,
+            want,
+            1e-15,
+        );
+        let (_, d, _) = second_derivative(pow_2_54 {}, x);
+        close(
+            &format!("d/dx x^2^54 at {x:e} (second order)"),
+            d,
+            want,
+            1e-15,
+        );
+    }
+}
+
+#[test]
+fn powf_partial_with_an_overflowing_power() {
+    // d/dx x^1e-17 at 1e-310 = 1e-17·x^(1e-17 - 1) = 9.9999999999999599e+292 (mpmath), but
+    // x^(1e-17 - 1) overflows (it was ∞).
+    let (x, want) = (1e-310, 9.9999999999999599e+292);
+    close("d/dx x^1e-17", derivative(pow_1e_17 {}, x).1, want, 1e-15);
+    close(
+        "d/dx x^1e-17 (second order)",
+        second_derivative(pow_1e_17 {}, x).1,
+        want,
+        1e-15,
+    );
+    // Both active at (1e-310, 1e-17): ∂b = y·ln a = -713.80137882814907,
+    // ∂²/∂b² = y·ln²a = 509512.40841697042 (mpmath).
+    let (_, g) = gradient_with::<4>(pow_ab {}, &[x, 1e-17, 1.0]);
+    close("∂a", g[0], want, 1e-15);
+    close("∂b", g[1], -713.80137882814907, 1e-15);
+    close("∂c", g[2], 2.0, 0.0);
+    let (_, g, h) = hessian_with::<2>(pow_ab {}, &[x, 1e-17, 1.0]);
+    close("∂a (hessian)", g[0], want, 1e-15);
+    close("H_bb", h[(1, 1)], 509512.40841697042, 1e-15);
+    close("H_cc", h[(2, 2)], 2.0, 0.0);
+    close("H_ac", h[(0, 2)], 0.0, 0.0);
+}
+
+#[test]
+fn powf_mixed_second_partial_where_the_power_underflows() {
+    // ∂²/∂a∂b a^b = a^(b-1)·(1 + b·ln a); at (1e-300, 2) and (1e-150, 3) y = a^b underflows
+    // while a^(b-1) does not. ((a, b), ∂a, H_ab, H_aa): mpmath, 1000 bits; also (0.3, 2.5).
+    for ((a, b), da, hab, haa) in [
+        (
+            (1e-300, 2.0),
+            2.0000000000000001e-300,
+            -1.3805510557964274e-297,
+            2.0,
+        ),
+        ((1e-150, 3.0), 3.0e-300, -1.0351632918473206e-297, 6.0e-150),
+        (
+            (0.3, 2.5),
+            0.41079191812887456,
+            -0.3302655304125016,
+            2.0539595906443729,
+        ),
+    ] {
+        let at = format!("({a:e}, {b:e})");
+        let x = [a, b, 1.0];
+        let (_, g, h) = hessian_with::<2>(pow_ab {}, &x);
+        close(&format!("∂a {at}"), g[0], da, 1e-15);
+        close(&format!("H_aa {at}"), h[(0, 0)], haa, 1e-15);
+        close(&format!("H_ab {at}"), h[(0, 1)], hab, 1e-15);
+        // The other order of the two directions.
+        let (_, _, hv) = fwdad::drivers::hvp_with::<2>(pow_ab {}, &x, &[1.0, 0.0, 0.0]);
+        close(&format!("(H e_a)_b {at}"), hv[1], hab, 1e-15);
+        let seed = |d1: f64, d2: f64| Hyper { d1, d2, d12: 0.0 };
+        let ab = Dual::new(a, seed(1.0, 0.0)).powf(Dual::new(b, seed(0.0, 1.0)));
+        let ba = Dual::new(a, seed(0.0, 1.0)).powf(Dual::new(b, seed(1.0, 0.0)));
+        close(&format!("Hyper H_ab {at}"), ab.tangent.d12, hab, 1e-15);
+        close(&format!("Hyper H_ba {at}"), ba.tangent.d12, hab, 1e-15);
+    }
+}

@@ -33,9 +33,44 @@ crate::scalar_rule!(y = ln_1p(x) => (x + 1.0).recip());
 crate::scalar_rule!(unbounded y = sqrt(x) => 0.5 / y);
 crate::scalar_rule!(unbounded y = cbrt(x) => (3.0 * y * y).recip());
 crate::scalar_rule!(
-    /// `a.powf(b) = a^b`: `∂ = (b·a^(b-1), y·ln a)`, each `0` where its first factor is
-    /// (`a^0` is flat in `a`, `0^b` in `b`), not `0·∞`.
-    unbounded y = powf(a, b) => (b.strong_mul(a.powf(b - 1.0)), y.strong_mul(a.ln()))
+    /// `a.powf(b) = a^b`: `∂ = (b·p, y·ln a)` with `p = a^(b-1)`, each `0` where its first
+    /// factor is (`a^0` is flat in `a`, `0^b` in `b`), not `0·∞`. Two other forms where
+    /// these lose the value:
+    /// * `∂a = (b·y)/a` where `b - 1` rounds to `b` (|b| ≥ 2⁵³: `a^(b-1)` is then `a^b`, off
+    ///   by a factor `a`, and with the parity of `b`: the wrong sign for `a < 0`), or where
+    ///   `p` overflows but `y` does not (`x.powf(1e-17)` at 1e-310: `∂ = 1e293`, `p = ∞`;
+    ///   then `b < 0.05`). There `b` is far from 1, so the form's tangent (second order)
+    ///   does not cancel as it would near 1. Where `y` overflows, only for the sign
+    ///   (`a < 0`): `b·p`'s tangent is then `∞` where this one's is `∞ - ∞`.
+    /// * `∂b = p·(a·ln a)` where `y` underflows (is below the least normal) for `0 < a < 1`:
+    ///   its tangent along `a` keeps the term `p` of `∂²/∂a∂b = p·(1 + b·ln a)`, which
+    ///   `y·ln a`'s loses with `y` (relative error 7e-4 at (1e-300, 2), where `∂²/∂b∂a` was
+    ///   right). Only there: elsewhere its tangent cancels (`(b-1)·ln a + ln a + 1` for small
+    ///   `b`). For `a ≥ 1`, `y` underflows only where `p ≤ y` does too.
+    unbounded y = powf(a, b) =>
+        let p = a.powf_mixed(b - 1.0);
+        (
+            if a.value() != 0.0
+                && if y.value().is_finite() {
+                    b.value() - 1.0 == b.value() || !p.value().is_finite()
+                } else {
+                    b.value() - 1.0 == b.value() && a.value() < 0.0
+                }
+            {
+                b * y / a
+            } else {
+                b.strong_mul(p)
+            },
+            if a.value() > 0.0
+                && a.value() < 1.0
+                && y.value() < F::MIN_POSITIVE
+                && p.value().is_finite()
+            {
+                p * (a * a.ln())
+            } else {
+                y.strong_mul(a.ln())
+            }
+        )
 );
 crate::scalar_rule!(
     /// `a.log(b)`: the logarithm of `a` in base `b`, `ln a / ln b`: `∂ = (w/a, -y·w/b)` with

@@ -133,6 +133,9 @@ pub trait Mixed<B>: Sized {
     /// near `1` where `(self² + b²)²` would overflow or underflow, else `1`. The scaling is
     /// exact, so `(self·s)² + (b·s)²` rounds as `self² + b²` does where that is in range.
     fn pythag_scale(&self, b: &B) -> Self::Scalar;
+    /// `self^b` (`powf`), for `powf`'s own partials in second order, where either side
+    /// may be the plain constant.
+    fn powf_mixed(self, b: B) -> Self::Out;
 }
 
 /// See [`Mixed::pythag_scale`].
@@ -162,6 +165,10 @@ impl<F: Real> Mixed<F> for F {
     fn pythag_scale(&self, b: &F) -> F {
         pythag_scale(*self, *b)
     }
+    #[inline(always)]
+    fn powf_mixed(self, b: F) -> F {
+        self.powf(b)
+    }
 }
 
 impl<F: Real, T: ScalarTangent<F>, B: Operand<F, T>> Mixed<B> for Dual<F, T> {
@@ -180,6 +187,10 @@ impl<F: Real, T: ScalarTangent<F>, B: Operand<F, T>> Mixed<B> for Dual<F, T> {
     fn pythag_scale(&self, b: &B) -> F {
         pythag_scale(self.primal, b.primal())
     }
+    #[inline(always)]
+    fn powf_mixed(self, b: B) -> Dual<F, T> {
+        exp_log::powf(self, b)
+    }
 }
 
 impl<F: Real, T: ScalarTangent<F>> Mixed<Dual<F, T>> for F {
@@ -196,6 +207,10 @@ impl<F: Real, T: ScalarTangent<F>> Mixed<Dual<F, T>> for F {
     #[inline(always)]
     fn pythag_scale(&self, b: &Dual<F, T>) -> F {
         pythag_scale(*self, b.primal)
+    }
+    #[inline(always)]
+    fn powf_mixed(self, b: Dual<F, T>) -> Dual<F, T> {
+        exp_log::powf(self, b)
     }
 }
 
