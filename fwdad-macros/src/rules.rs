@@ -21,10 +21,11 @@ pub enum FloatRule {
 
 /// Rules whose partials may be infinite or NaN where the function is finite: those the
 /// runtime declares `unbounded` (`scalar_rule!(unbounded ..)`); keep the two lists in step
-/// (`tests/derive_edges.rs` checks one of each family through a batch). The logarithms
-/// and `powi` are left out: their partials overflow only a little before their values do.
+/// (`tests/derive_edges.rs` checks one of each family through a batch). `powi` is not a
+/// linearised rule; the runtime decides by its exponent.
 pub const UNBOUNDED: &[&str] = &[
-    "sqrt", "cbrt", "asin", "acos", "acosh", "powf", "hypot", "atan2", "div", "recip",
+    "sqrt", "cbrt", "asin", "acos", "acosh", "powf", "hypot", "atan2", "div", "recip", "ln",
+    "log2", "log10", "log",
 ];
 
 /// Unary float methods whose runtime rule is a `scalar_rule!`: smooth, with a partial

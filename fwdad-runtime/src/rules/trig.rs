@@ -2,8 +2,8 @@
 //!
 //! Domains (for random testing): `asin`, `acos`: `|x| < 1`; `tan`: away from `π/2 + kπ`.
 
-#[allow(unused_imports)] // used by rule partials (`pythag_scale`)
-use super::Mixed;
+#[allow(unused_imports)] // used by rule partials (`pythag_scale`, `value`)
+use super::{Mixed, Primal};
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::ScalarTangent;
@@ -13,10 +13,19 @@ use num_traits::FloatConst;
 crate::scalar_rule!(y = sin(x) => x.cos());
 crate::scalar_rule!(y = cos(x) => -x.sin());
 crate::scalar_rule!(y = tan(x) => 1.0 + y * y);
-// `(1-x)(1+x)` rather than `1 - x²`: exact factors near |x| = 1, where `1 - x²` cancels.
-crate::scalar_rule!(unbounded y = asin(x) => ((1.0 - x) * (1.0 + x)).sqrt().recip());
-crate::scalar_rule!(unbounded y = acos(x) => -((1.0 - x) * (1.0 + x)).sqrt().recip());
-crate::scalar_rule!(y = atan(x) => (1.0 + x * x).recip());
+// `1 - x²` as `(1-x)(1+x)` near |x| = 1 and `1 - x·x` near 0 (see `one_minus_sq!`).
+crate::scalar_rule!(unbounded y = asin(x) => one_minus_sq!(x).sqrt().recip());
+crate::scalar_rule!(unbounded y = acos(x) => -one_minus_sq!(x).sqrt().recip());
+// `1/(1+x²)` flushes to 0 from |x| = 1.3e154, where `x²` overflows but f' is subnormal up to
+// 4.5e161; in second order it is squared (`-2x/(1+x²)²`: subnormal intermediates from
+// |x| = 1e77, 0 where f'' is 2e-300, `0·∞ = NaN` at 1.7e308). For |x| > 1, `r²/(1+r²)` with
+// `r = 1/x`: no overflow, and no subtraction in its tangent. Costs a division there.
+crate::scalar_rule!(y = atan(x) => if x.value().abs() <= 1.0 {
+    (1.0 + x * x).recip()
+} else {
+    let r = x.recip();
+    r * r / (1.0 + r * r)
+});
 crate::scalar_rule!(
     /// `atan2(a, b)` is the angle of the point `(b, a)`: `∂ = (b, -a) / (a² + b²)`, with
     /// `a`, `b` scaled by a power of two `s` where `a² + b²`, or its square in second order,
