@@ -58,7 +58,17 @@ pub const SMOOTH_UNARY: &[&str] = &[
 ];
 /// Unary float methods with piecewise rules (kinks and jumps, written by hand).
 const PIECEWISE_UNARY: &[&str] = &["abs", "signum", "floor", "ceil", "round", "trunc", "fract"];
-const BINARY: &[&str] = &["atan2", "powf", "hypot", "copysign", "min", "max", "log"];
+const BINARY: &[&str] = &[
+    "atan2",
+    "powf",
+    "hypot",
+    "copysign",
+    "min",
+    "max",
+    "log",
+    "rem_euclid",
+    "div_euclid",
+];
 const TERNARY: &[&str] = &["mul_add", "clamp"];
 
 /// The rule of float method `name`, if it has one.

@@ -25,6 +25,15 @@ crate::scalar_rule!(
     y = rem(a, b) = a % b => (1.0, -((a - y) / b).round())
 );
 crate::scalar_rule!(
+    /// Euclidean remainder `a.rem_euclid(b) = a - b·q`, `q = a.div_euclid(b)` locally
+    /// constant: `∂ = (1, -q)`. The value as std computes it (`a % b`, plus `|b|` if
+    /// negative), bit for bit.
+    y = rem_euclid(a, b) = {
+        let r = a % b;
+        if r < F::zero() { r + b.abs() } else { r }
+    } => (1.0, -((a - y) / b).round())
+);
+crate::scalar_rule!(
     /// `x * x` (what generated code emits for a product of a value with itself): the same
     /// primal bits as `x * x`, one tangent update (`2x·dx`) instead of two.
     y = sq(x) = x * x => 2.0 * x

@@ -1,4 +1,5 @@
-//! Piecewise rules: rounding, sign, `abs`, `min`, `max`, `clamp`, `copysign`, `fract`.
+//! Piecewise rules: rounding, sign, `abs`, `min`, `max`, `clamp`, `copysign`, `fract`,
+//! `div_euclid`.
 //!
 //! These are linear on each piece, so they are written by hand from the linear operations of
 //! [`ScalarTangent`] (correct for every representation, second order included).
@@ -46,6 +47,27 @@ locally_constant!(
     /// Sign (`±1`, NaN for NaN): tangent zero.
     signum
 );
+
+/// Euclidean quotient `a.div_euclid(b)`, an integer-valued float: locally constant,
+/// tangent zero. The value as std computes it.
+#[inline(always)]
+pub fn div_euclid<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+) -> Dual<F, T> {
+    let (a, b) = (a.primal(), b.primal());
+    let q = (a / b).trunc();
+    let q = if a % b < F::zero() {
+        if b > F::zero() {
+            q - F::one()
+        } else {
+            q + F::one()
+        }
+    } else {
+        q
+    };
+    Dual::new(q, T::zero())
+}
 
 /// Fractional part `x - trunc(x)`: tangent `dx`.
 #[inline(always)]
@@ -180,6 +202,11 @@ impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
     #[inline(always)]
     pub fn copysign<B: Operand<F, T>>(self, b: B) -> Self {
         copysign(self, b)
+    }
+    /// Euclidean quotient (tangent zero).
+    #[inline(always)]
+    pub fn div_euclid<B: Operand<F, T>>(self, b: B) -> Self {
+        div_euclid(self, b)
     }
     /// Maximum.
     #[inline(always)]
