@@ -692,3 +692,26 @@ fn chunks_exact_drops_the_remainder() {
     let (v, g) = fwdad::gradient(pair_products {}, &p);
     assert_eq!((v, g), (17.0, vec![2.0, 1.0, 4.0 + 1.0, 3.0, 0.0]));
 }
+
+/// `reduce` with a path (`f64::max`) and with a closure; `None` on an empty chain.
+#[derive_frule]
+fn reduced(x: &[f64]) -> f64 {
+    let r = x.iter().copied().reduce(f64::max).unwrap();
+    let s = x.iter().map(|v| v * v).reduce(|a, b| a + b).unwrap_or(0.0);
+    let e = x[..0].iter().copied().reduce(f64::min).unwrap_or(-1.0);
+    r + s + e
+}
+
+#[test]
+fn reduce_folds_from_the_first_item() {
+    let x = [1.0, 3.0, 2.0];
+    // max + Σ x² − 1: gradient e_argmax + 2x, Hessian 2I.
+    let (v, g) = fwdad::gradient(reduced {}, &x);
+    assert_eq!((v, g), (3.0 + 14.0 - 1.0, vec![2.0, 1.0 + 6.0, 4.0]));
+    let (_, _, h) = fwdad::hessian(reduced {}, &x);
+    for i in 0..3 {
+        for j in 0..3 {
+            assert_eq!(h[(i, j)], if i == j { 2.0 } else { 0.0 });
+        }
+    }
+}

@@ -1176,8 +1176,8 @@ fn closure_own_names(c: &syn::ExprClosure) -> std::collections::HashSet<String> 
 
 /// `iter.position(p)` and `slice.partition_point(p)`, searches whose predicate reads the
 /// inputs but whose result is an index, written out as the loops std runs (a scan; a
-/// binary search, same probes in the same order), which lowering handles. `None` for
-/// other calls.
+/// binary search, same probes in the same order), which lowering handles; `it.reduce(f)`
+/// and `x.iter().nth(k)` likewise. `None` for other calls.
 pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
     let (recv, span) = (&m.receiver, m.method.span());
     let [pred] = m.args.iter().collect::<Vec<_>>()[..] else {
@@ -1215,6 +1215,30 @@ pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
             }
             __fwdad_lo
         })),
+        // `it.reduce(f)`: the first item, then `f(acc, item)` for each further one.
+        "reduce" if matches!(&**recv, syn::Expr::MethodCall(_)) => {
+            let (bind, call): (Option<syn::Stmt>, syn::Expr) = match pred {
+                syn::Expr::Path(p) => (
+                    None,
+                    syn::parse_quote_spanned!(span=> #p(__fwdad_a, __fwdad_item)),
+                ),
+                f => (
+                    Some(syn::parse_quote_spanned!(span=> let __fwdad_f = #f;)),
+                    syn::parse_quote_spanned!(span=> __fwdad_f(__fwdad_a, __fwdad_item)),
+                ),
+            };
+            Some(syn::parse_quote_spanned!(span=> {
+                #bind
+                let mut __fwdad_acc = ::core::option::Option::None;
+                for __fwdad_item in #recv {
+                    __fwdad_acc = ::core::option::Option::Some(match __fwdad_acc {
+                        ::core::option::Option::Some(__fwdad_a) => #call,
+                        ::core::option::Option::None => __fwdad_item,
+                    });
+                }
+                __fwdad_acc
+            }))
+        }
         // `x.iter().nth(k)` is `x.get(k)`.
         "nth" => match &**recv {
             syn::Expr::MethodCall(it) if it.method == "iter" && it.args.is_empty() => {
