@@ -715,3 +715,26 @@ fn reduce_folds_from_the_first_item() {
         }
     }
 }
+
+#[derive_frule]
+fn split_index(x: &[f64], t: f64) -> f64 {
+    let i = x.partition_point(|&v| v < t);
+    i as f64 * t
+}
+
+/// `partition_point` probes as std does, so the index is std's even on a slice the
+/// predicate does not partition (std leaves that index unspecified, and the rule must
+/// still compute what the plain function computes): every 0/2 pattern up to length 10.
+#[test]
+fn partition_point_matches_std_on_every_pattern() {
+    for n in 0..=10usize {
+        for bits in 0..(1u32 << n) {
+            let x: Vec<f64> = (0..n)
+                .map(|k| if bits >> k & 1 == 1 { 2.0 } else { 0.0 })
+                .collect();
+            let want = x.partition_point(|&v| v < 1.0) as f64;
+            let d = split_index_frule(Dual::new(&x[..], &vec![0.0; n][..]), Dual::new(1.0, 1.0));
+            assert_eq!((d.primal, d.tangent), (want, want), "{x:?}");
+        }
+    }
+}

@@ -1200,20 +1200,27 @@ pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                 __fwdad_found
             }))
         }
+        // std's own loop (`binary_search_by`, Rust 1.95): the same probes, so even a slice
+        // the predicate does not partition gives the index the plain function gets (a test
+        // compares with std on every pattern up to length 10).
         "partition_point" => Some(syn::parse_quote_spanned!(span=> {
             let __fwdad_pred = #pred;
             let __fwdad_s = &#recv[..];
-            let mut __fwdad_lo = 0usize;
-            let mut __fwdad_hi = __fwdad_s.len();
-            while __fwdad_lo < __fwdad_hi {
-                let __fwdad_mid = __fwdad_lo + (__fwdad_hi - __fwdad_lo) / 2;
-                if __fwdad_pred(&__fwdad_s[__fwdad_mid]) {
-                    __fwdad_lo = __fwdad_mid + 1;
-                } else {
-                    __fwdad_hi = __fwdad_mid;
+            let mut __fwdad_size = __fwdad_s.len();
+            let mut __fwdad_base = 0usize;
+            if __fwdad_size == 0 {
+                0usize
+            } else {
+                while __fwdad_size > 1 {
+                    let __fwdad_half = __fwdad_size / 2;
+                    let __fwdad_mid = __fwdad_base + __fwdad_half;
+                    if __fwdad_pred(&__fwdad_s[__fwdad_mid]) {
+                        __fwdad_base = __fwdad_mid;
+                    }
+                    __fwdad_size -= __fwdad_half;
                 }
+                __fwdad_base + (__fwdad_pred(&__fwdad_s[__fwdad_base]) as usize)
             }
-            __fwdad_lo
         })),
         // `it.reduce(f)`: the first item, then `f(acc, item)` for each further one.
         "reduce" if matches!(&**recv, syn::Expr::MethodCall(_)) => {
