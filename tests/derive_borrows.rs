@@ -299,3 +299,58 @@ fn matching_on_mut_borrowed_options_writes_through() {
     let r = scale_local_option_frule(Dual::new(2.0, 1.0), Dual::new(3.0, 0.0));
     assert_eq!((r.primal, r.tangent), (8.0, 4.0));
 }
+
+/// Float methods on `&mut f64`s the macro sees only by their type or binding: a binding
+/// of a `match` on `&mut` (`d` in `if let Some(d) = &mut s.damp`) and a call's result
+/// annotated `&mut f64`.
+#[derive_frule]
+fn methods_on_mut_bindings(s: &mut Damped, x: f64) -> f64 {
+    let mut out = 0.0;
+    if let Some(d) = &mut s.damp {
+        out = d.sin();
+        *d *= x;
+    }
+    let mut o = Some(x);
+    let e = match &mut o {
+        Some(v) => v.exp(),
+        None => 0.0,
+    };
+    out + e
+}
+
+#[derive_frule]
+fn write_through_returned(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let r: &mut f64 = larger_mut(&mut v);
+    let q = r.sin();
+    *r *= x[2];
+    q + v[0] + v[1]
+}
+
+#[test]
+fn float_methods_on_mut_bindings() {
+    let mut s = Damped {
+        damp: Some(1.0),
+        k: 2.0,
+    };
+    let mut ds = DampedTangent {
+        damp: Some(1.0),
+        k: 0.0,
+    };
+    let r = methods_on_mut_bindings_frule(Dual::new(&mut s, &mut ds), Dual::new(2.0, 0.5));
+    // sin(damp) + e^x: tangent cos(1)·1 + e²·0.5; damp ← damp·x: tangent 1·2 + 1·0.5.
+    assert_eq!(r.primal, 1.0f64.sin() + 2.0f64.exp());
+    assert!((r.tangent - (1.0f64.cos() + 0.5 * 2.0f64.exp())).abs() < 1e-15);
+    assert_eq!((s.damp, ds.damp), (Some(2.0), Some(2.5)));
+    // x = (0.5, 2, 3): the larger of x0, x1 is x1; sin(x1) + x0 + x2·x1.
+    let x = [0.5, 2.0, 3.0];
+    for (_, g) in [
+        fwdad::gradient(write_through_returned {}, &x),
+        fwdad::gradient_with::<1>(write_through_returned {}, &x),
+    ] {
+        let want = [1.0, 2.0f64.cos() + 3.0, 2.0];
+        for i in 0..3 {
+            assert!((g[i] - want[i]).abs() < 1e-15, "{g:?}");
+        }
+    }
+}

@@ -362,7 +362,17 @@ impl Emitter<'_> {
 
     /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
     /// `&mut x[a..b]`. Passing it on must reborrow, or it would be moved.
+    ///
+    /// Also a value annotated `&mut T` (`let r: &mut f64 = pick(&mut v, 0)`), and a binding
+    /// of a `match` on a mutable reference (`if let Some(d) = &mut s.opt`: Rust's default
+    /// binding mode makes `d` a `&mut`), when the arm's pattern has no `&`/`mut`/`ref` of its
+    /// own.
     fn is_mut_ref(&self, v: Value) -> bool {
+        if let Some(syn::Type::Reference(r)) = self.func.annotations.get(&v) {
+            if r.mutability.is_some() {
+                return true;
+            }
+        }
         match self.func.values[v].def {
             ValueDef::Param(i) => self.func.params[i].is_mut_ref(),
             ValueDef::Inst(inst, 0) => matches!(
@@ -372,8 +382,20 @@ impl Emitter<'_> {
                     | InstKind::ElemRef { mutable: true, .. }
                     | InstKind::FieldRef { mutable: true, .. }
             ),
-            ValueDef::Inst(..) | ValueDef::RegionParam(..) => false,
+            ValueDef::RegionParam(region, _) => self.binds_through_mut_ref(region),
+            ValueDef::Inst(..) => false,
         }
+    }
+
+    /// Whether `region` is the body of a `match` arm whose bindings are `&mut` references:
+    /// the scrutinee is one, and the pattern binds plainly.
+    fn binds_through_mut_ref(&self, region: crate::ir::Region) -> bool {
+        self.func.insts.iter().any(|(_, data)| match &data.kind {
+            InstKind::Match { scrutinee, arms } => arms.iter().any(|arm| {
+                arm.body == region && self.is_mut_ref(*scrutinee) && binds_plainly(&arm.pat)
+            }),
+            _ => false,
+        })
     }
 
     /// Whether `v` is the constant `None` (through copies).
@@ -1239,6 +1261,25 @@ impl Emitter<'_> {
             | InstKind::For { .. } => quote!(),
         }
     }
+}
+
+/// Whether `pat` binds only by the default binding mode: no `&`/`&mut` pattern, no `mut`,
+/// `ref` or `@` binding.
+fn binds_plainly(pat: &syn::Pat) -> bool {
+    struct Plain(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Plain {
+        fn visit_pat_reference(&mut self, _: &'ast syn::PatReference) {
+            self.0 = false;
+        }
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() {
+                self.0 = false;
+            }
+        }
+    }
+    let mut v = Plain(true);
+    syn::visit::Visit::visit_pat(&mut v, pat);
+    v.0
 }
 
 fn binop_tokens(op: BinOp, span: Span) -> TokenStream {
