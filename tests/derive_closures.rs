@@ -576,8 +576,22 @@ fn weighted_peak(x: &[f64]) -> f64 {
     (i as f64 + 1.0) * v
 }
 
+/// The same with the comparator spelled `a.1.partial_cmp(b.1)` (the field itself a `&f64`).
+#[derive_frule]
+fn weighted_argmax(x: &[f64]) -> f64 {
+    let (i, v) = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .unwrap();
+    (i as f64 + 1.0) * v
+}
+
 #[test]
 fn enumerate_max_by_reads_the_peak_and_its_index() {
+    // The largest is x[3] = 1.5 at index 3: value 4·1.5, gradient 4 in x[3].
+    let (v, g) = fwdad::gradient(weighted_argmax {}, &[0.5, -2.0, 1.0, 1.5]);
+    assert_eq!((v, g), (6.0, vec![0.0, 0.0, 0.0, 4.0]));
     let x = [0.5, -2.0, 1.0, 1.5];
     // The peak in |x| is x[1] = -2 at index 1: value 2·x[1], gradient 2 in x[1] alone.
     assert_eq!(weighted_peak(&x), -4.0);

@@ -233,6 +233,28 @@ impl Lowerer<'_> {
             {
                 self.lower_expr(e)
             }
+            // A field that is itself a reference (`a.1` of an `enumerate()` item, `&f64`)
+            // is the receiver as it is, as Rust's method lookup takes it: borrowed again,
+            // `a.1.partial_cmp(b.1)` would resolve on `&f64` and want `&&f64`.
+            syn::Expr::Field(f) if !mutable => {
+                let base = self.lower_place(&f.base, false)?;
+                let field_ty = self.func.values[base].ty.field(&f.member);
+                let (kind, ty) = if matches!(field_ty, TypeHint::Ref(_)) {
+                    let kind = InstKind::Field {
+                        base,
+                        member: f.member.clone(),
+                    };
+                    (kind, field_ty)
+                } else {
+                    let kind = InstKind::FieldRef {
+                        base,
+                        member: f.member.clone(),
+                        mutable: false,
+                    };
+                    (kind, TypeHint::Ref(Box::new(field_ty)))
+                };
+                Some(self.push(kind, ty, f.span()))
+            }
             _ => self.lower_place(e, mutable),
         }
     }
