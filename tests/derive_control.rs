@@ -416,7 +416,8 @@ fn traced_sum(x: &[f64], k: f64) -> f64 {
         s += v * k;
         println!("step {i}: s = {s:.3}, v = {}, k = {kk}", v, kk = k);
     }
-    eprintln!("done {:?}", s);
+    let (w, p) = (8, 2);
+    eprintln!("done {:?} {s:>w$.p$} {:w$}", s, i32::MAX);
     println!();
     s * s
 }

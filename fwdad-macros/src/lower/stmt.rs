@@ -460,8 +460,8 @@ fn matches_as_expr(mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
     Some(syn::parse_quote_spanned!(span=> match #e { #pat #guard => true, _ => false }))
 }
 
-/// The names a format string captures inline: `x` in `{x}`, `{x:.3}`, `{x:?}` (not `{}`,
-/// `{0}`, `{{`).
+/// The names a format string captures inline: `x` in `{x}`, `{x:.3}`, `{x:?}`, and `w`,
+/// `p` in `{:w$.p$}` (not `{}`, `{0}`, `{:1$}`, `{{`).
 fn inline_format_names(fmt: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut chars = fmt.chars().peekable();
@@ -478,14 +478,23 @@ fn inline_format_names(fmt: &str) -> Vec<String> {
                     }
                     inner.push(d);
                 }
-                let arg = inner.split(':').next().unwrap_or("").trim();
-                let is_name = arg
-                    .chars()
-                    .next()
-                    .is_some_and(|f| f.is_alphabetic() || f == '_')
-                    && arg.chars().all(|d| d.is_alphanumeric() || d == '_');
-                if is_name && !out.iter().any(|o| o == arg) {
-                    out.push(arg.to_string());
+                let (arg, spec) = inner.split_once(':').unwrap_or((&inner, ""));
+                // The argument, and the width or precision named by `name$` in the spec.
+                let dollar_names = spec.split('$').rev().skip(1).map(|before| {
+                    let start = before
+                        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .map_or(0, |i| i + 1);
+                    &before[start..]
+                });
+                for name in std::iter::once(arg.trim()).chain(dollar_names) {
+                    let is_name = name
+                        .chars()
+                        .next()
+                        .is_some_and(|f| f.is_alphabetic() || f == '_')
+                        && name.chars().all(|d| d.is_alphanumeric() || d == '_');
+                    if is_name && !out.iter().any(|o| o == name) {
+                        out.push(name.to_string());
+                    }
                 }
             }
             _ => {}
