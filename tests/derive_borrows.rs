@@ -354,3 +354,38 @@ fn float_methods_on_mut_bindings() {
         }
     }
 }
+
+/// A constant `Option` that an active value is written into through `&mut` becomes active
+/// where it is defined; `unwrap_or` of a constant `Option` with an active default.
+#[derive_frule]
+fn activate_option(x: f64) -> f64 {
+    let mut o = Some(1.0);
+    if let Some(d) = &mut o {
+        *d *= x;
+    }
+    let unset: Option<f64> = if x > 100.0 { Some(1.0) } else { None };
+    o.unwrap_or(0.0) + unset.unwrap_or(x) * 2.0
+}
+
+#[derive(Differentiable, Clone, Debug)]
+pub struct Biased {
+    pub bias: Option<f64>,
+}
+
+#[derive_frule(inactive(c))]
+fn default_from_inactive(c: &Biased, x: f64) -> f64 {
+    c.bias.unwrap_or(x) * x
+}
+
+#[test]
+fn constant_options_meet_active_values() {
+    // x + 2x.
+    assert_eq!(fwdad::derivative(activate_option {}, 2.0), (6.0, 3.0));
+    // None: x², Some(b): b x.
+    let none = Biased { bias: None };
+    let rule = bind(default_from_inactive {}, (Inactive(&none), Wrt));
+    assert_eq!(fwdad::derivative(rule, 2.0), (4.0, 4.0));
+    let some = Biased { bias: Some(0.5) };
+    let rule = bind(default_from_inactive {}, (Inactive(&some), Wrt));
+    assert_eq!(fwdad::derivative(rule, 2.0), (1.0, 0.5));
+}

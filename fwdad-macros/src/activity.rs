@@ -312,8 +312,30 @@ impl Analysis<'_> {
         }
     }
 
+    /// The variable whose storage a place reaches; through a `match` binding, its
+    /// scrutinee's (`d` in `if let Some(d) = &mut o` writes into `o`).
     fn root(&self, v: Value) -> Value {
-        self.func.place_root(v)
+        let r = self.func.place_root(v);
+        if let ValueDef::RegionParam(region, _) = self.func.values[r].def {
+            let scrutinee = self
+                .func
+                .insts
+                .iter()
+                .find_map(|(_, data)| match &data.kind {
+                    InstKind::Match { scrutinee, arms }
+                        if arms
+                            .iter()
+                            .any(|a| a.body == region || a.guard == Some(region)) =>
+                    {
+                        Some(*scrutinee)
+                    }
+                    _ => None,
+                });
+            if let Some(s) = scrutinee {
+                return self.root(s);
+            }
+        }
+        r
     }
 }
 

@@ -232,6 +232,10 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 {
                     primal
                 }
+                // `o.unwrap_or(x)`: a constant `Option` with an active default is promoted.
+                None if name == "unwrap_or" && !is(*receiver) && result_active => {
+                    plan(Form::Method, vec![Need::Dual, Need::Dual])
+                }
                 None if is_user_method(func, *receiver, &name) => {
                     let mut needs = vec![Need::AsIs];
                     needs.extend(std::iter::repeat_n(Need::Dual, args.len()));
@@ -482,6 +486,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 if float_method(&name).is_some()
                     || PRIMAL_PREDICATES.contains(&name.as_str())
                     || !(is(receiver) || args.iter().any(is))
+                    || name == "unwrap_or"
                 {
                     continue;
                 }
