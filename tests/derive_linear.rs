@@ -564,3 +564,57 @@ fn references_written_through_are_read_afresh() {
     }
     assert_eq!((r, dr.0), (x1, [0.0, 1.0]));
 }
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Holder {
+    pub opt: Option<f64>,
+    pub z: f64,
+}
+
+#[derive_frule]
+fn first_mut(v: &mut [f64]) -> &mut f64 {
+    &mut v[0]
+}
+
+/// The same through references the macro knows by their binding or annotation: a match
+/// binding on `&mut` and a call's result annotated `&mut f64`, lent to a helper between
+/// two reads (review of the day's diff).
+#[derive_frule]
+fn reread_match_binding(x: &[f64]) -> f64 {
+    let mut h = Holder {
+        opt: Some(x[0]),
+        z: 0.0,
+    };
+    let mut out = 0.0;
+    if let Some(d) = &mut h.opt {
+        let a = d.sin();
+        set_to(d, x[1]);
+        out = a * d.cos();
+    }
+    out
+}
+
+#[derive_frule]
+fn reread_annotated(x: &[f64]) -> f64 {
+    let mut v = vec![x[0], 1.0];
+    let r: &mut f64 = first_mut(&mut v);
+    let a = r.sin();
+    set_to(r, x[1]);
+    a * r.cos()
+}
+
+#[test]
+fn bound_and_annotated_references_are_read_afresh() {
+    let x: [f64; 2] = [0.7, -0.4];
+    let want = [x[0].cos() * x[1].cos(), -x[0].sin() * x[1].sin()];
+    for g in [
+        fwdad::gradient(reread_match_binding {}, &x).1,
+        fwdad::gradient_with::<1>(reread_match_binding {}, &x).1,
+        fwdad::gradient(reread_annotated {}, &x).1,
+        fwdad::gradient_with::<1>(reread_annotated {}, &x).1,
+    ] {
+        for i in 0..2 {
+            assert!((g[i] - want[i]).abs() < 1e-15, "{g:?} vs {want:?}");
+        }
+    }
+}

@@ -360,42 +360,10 @@ impl Emitter<'_> {
         format_ident!("{}{}", prefix, n, span = Span::mixed_site())
     }
 
-    /// Whether `v` is syntactically a mutable reference: a `&mut` parameter, `&mut x`, or
-    /// `&mut x[a..b]`. Passing it on must reborrow, or it would be moved.
-    ///
-    /// Also a value annotated `&mut T` (`let r: &mut f64 = pick(&mut v, 0)`), and a binding
-    /// of a `match` on a mutable reference (`if let Some(d) = &mut s.opt`: Rust's default
-    /// binding mode makes `d` a `&mut`), when the arm's pattern has no `&`/`mut`/`ref` of its
-    /// own.
+    /// Whether `v` is a mutable reference (see [`Function::is_mut_ref`]). Passing it on
+    /// must reborrow, or it would be moved.
     fn is_mut_ref(&self, v: Value) -> bool {
-        if let Some(syn::Type::Reference(r)) = self.func.annotations.get(&v) {
-            if r.mutability.is_some() {
-                return true;
-            }
-        }
-        match self.func.values[v].def {
-            ValueDef::Param(i) => self.func.params[i].is_mut_ref(),
-            ValueDef::Inst(inst, 0) => matches!(
-                self.func.insts[inst].kind,
-                InstKind::Ref { mutable: true, .. }
-                    | InstKind::Slice { mutable: true, .. }
-                    | InstKind::ElemRef { mutable: true, .. }
-                    | InstKind::FieldRef { mutable: true, .. }
-            ),
-            ValueDef::RegionParam(region, _) => self.binds_through_mut_ref(region),
-            ValueDef::Inst(..) => false,
-        }
-    }
-
-    /// Whether `region` is the body of a `match` arm whose bindings are `&mut` references:
-    /// the scrutinee is one, and the pattern binds plainly.
-    fn binds_through_mut_ref(&self, region: crate::ir::Region) -> bool {
-        self.func.insts.iter().any(|(_, data)| match &data.kind {
-            InstKind::Match { scrutinee, arms } => arms.iter().any(|arm| {
-                arm.body == region && self.is_mut_ref(*scrutinee) && binds_plainly(&arm.pat)
-            }),
-            _ => false,
-        })
+        self.func.is_mut_ref(v)
     }
 
     /// Whether `v` is the constant `None` (through copies).
@@ -1208,18 +1176,18 @@ impl Emitter<'_> {
                     .first()
                     .is_some_and(|&r| self.func.values[r].ty == TypeHint::Int);
                 let name = method.to_string();
-                let int_method = crate::rules::INTEGER_METHODS.contains(&name.as_str());
+                // Typed integer by its name or its integer argument, not by its receiver.
+                let int_method = crate::rules::INTEGER_METHODS.contains(&name.as_str())
+                    || ["min", "max", "clamp"].contains(&name.as_str());
                 let by_ref = matches!(self.func.values[*receiver].ty, TypeHint::Ref(_));
-                let call = if int_result
-                    && by_ref
-                    && (int_method || ["min", "max", "clamp"].contains(&name.as_str()))
-                {
+                let call = if int_result && by_ref && int_method {
                     quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))
                 } else {
                     quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
                 };
-                // Taken for an integer's method by its name alone: a float result (a user
-                // type's method of that name) must not pass as a constant.
+                // Taken for an integer's method by its name or argument alone: a float result
+                // (a user type's method of that name, `s.max(2)`) must not pass as a
+                // constant.
                 if int_result
                     && int_method
                     && *self.func.values[*receiver].ty.deref_all_pub() != TypeHint::Int
@@ -1261,25 +1229,6 @@ impl Emitter<'_> {
             | InstKind::For { .. } => quote!(),
         }
     }
-}
-
-/// Whether `pat` binds only by the default binding mode: no `&`/`&mut` pattern, no `mut`,
-/// `ref` or `@` binding.
-fn binds_plainly(pat: &syn::Pat) -> bool {
-    struct Plain(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Plain {
-        fn visit_pat_reference(&mut self, _: &'ast syn::PatReference) {
-            self.0 = false;
-        }
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() {
-                self.0 = false;
-            }
-        }
-    }
-    let mut v = Plain(true);
-    syn::visit::Visit::visit_pat(&mut v, pat);
-    v.0
 }
 
 fn binop_tokens(op: BinOp, span: Span) -> TokenStream {

@@ -422,23 +422,13 @@ fn mutated_in_place(func: &Function) -> HashSet<Value> {
             }
             _ => {}
         }
-        let mutable_ref = matches!(
-            data.kind,
-            InstKind::Ref { mutable: true, .. }
-                | InstKind::ElemRef { mutable: true, .. }
-                | InstKind::FieldRef { mutable: true, .. }
-        );
-        if mutable_ref {
-            out.extend(data.results.iter().copied());
-        }
     }
-    for (v, data) in func.values.iter() {
-        if let ValueDef::Param(i) = data.def {
-            if func.params[i].is_mut_ref() {
-                out.insert(v);
-            }
-        }
-    }
+    out.extend(
+        func.values
+            .iter()
+            .map(|(v, _)| v)
+            .filter(|&v| func.is_mut_ref(v)),
+    );
     out
 }
 

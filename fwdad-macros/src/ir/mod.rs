@@ -470,6 +470,39 @@ impl Function {
         false
     }
 
+    /// Whether `v` is a mutable reference: a `&mut` parameter, `&mut x`, `&mut x[i]`,
+    /// `&mut x.f`, `&mut x[a..b]`, a value annotated `&mut T` (`let r: &mut f64 = pick(..)`),
+    /// or a binding of a `match` on a mutable reference (`if let Some(d) = &mut s.opt`:
+    /// Rust's default binding mode makes `d` a `&mut`) whose pattern has no `&`/`mut`/`ref`
+    /// of its own. Emission reborrows and dereferences these; linearisation snapshots them
+    /// afresh at each read (a write through one changes what it reads).
+    pub fn is_mut_ref(&self, v: Value) -> bool {
+        if let Some(syn::Type::Reference(r)) = self.annotations.get(&v) {
+            if r.mutability.is_some() {
+                return true;
+            }
+        }
+        match self.values[v].def {
+            ValueDef::Param(i) => self.params[i].is_mut_ref(),
+            ValueDef::Inst(inst, 0) => matches!(
+                self.insts[inst].kind,
+                InstKind::Ref { mutable: true, .. }
+                    | InstKind::Slice { mutable: true, .. }
+                    | InstKind::ElemRef { mutable: true, .. }
+                    | InstKind::FieldRef { mutable: true, .. }
+            ),
+            ValueDef::RegionParam(region, _) => {
+                self.insts.iter().any(|(_, data)| match &data.kind {
+                    InstKind::Match { scrutinee, arms } => arms.iter().any(|arm| {
+                        arm.body == region && self.is_mut_ref(*scrutinee) && binds_plainly(&arm.pat)
+                    }),
+                    _ => false,
+                })
+            }
+            ValueDef::Inst(..) => false,
+        }
+    }
+
     /// The value whose storage a place expression reaches: through references,
     /// dereferences, fields and indexing, back to a local, parameter or loop value.
     pub fn place_root(&self, v: Value) -> Value {
@@ -566,4 +599,23 @@ impl Function {
             Terminator::Return(v) => vec![*v],
         }
     }
+}
+
+/// Whether `pat` binds only by the default binding mode: no `&`/`&mut` pattern, no `mut`,
+/// `ref` or `@` binding.
+fn binds_plainly(pat: &syn::Pat) -> bool {
+    struct Plain(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Plain {
+        fn visit_pat_reference(&mut self, _: &'ast syn::PatReference) {
+            self.0 = false;
+        }
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() {
+                self.0 = false;
+            }
+        }
+    }
+    let mut v = Plain(true);
+    syn::visit::Visit::visit_pat(&mut v, pat);
+    v.0
 }
