@@ -550,12 +550,13 @@ pub fn fail(msg: &str) -> ! {
     panic!("{msg}")
 }
 
-/// An integer type: the result of a method floats do not have (`pow`, `isqrt`, ...), which
-/// `#[derive_frule]` computes on the primal when the receiver's type is not written.
+/// An integer type: the result of a method floats do not have (`pow`, `isqrt`, ...), or of
+/// `min`/`max`/`clamp` with an integer argument, which `#[derive_frule]` computes on the
+/// primal when the receiver's type is not written.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an integer, but `#[derive_frule]` read this method as an integer's",
-    label = "`f32`/`f64` have no method of this name, so it was taken for an integer method",
-    note = "`#[derive_frule]` does not see the types of struct fields; a method of your own type needs another name"
+    label = "taken for an integer method: `f32`/`f64` have no method of this name, or it has an integer argument",
+    note = "`#[derive_frule]` does not see the types of struct fields and variables of your own types; a method of your own type needs another name"
 )]
 pub trait Integer: Copy {}
 
