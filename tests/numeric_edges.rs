@@ -897,7 +897,6 @@ fn rem_euclid_and_div_euclid() {
     for (a, b) in [(0.7_f64, 1.3_f64), (-0.7, 1.3), (2.5, -0.8), (-2.5, -0.8)] {
         let (r, q) = ((3.0 * a).rem_euclid(b), (3.0 * a).div_euclid(b));
         let want = r + a.div_euclid(b) * 0.5;
-        assert_eq!(euclid(a, b).to_bits(), want.to_bits());
         let (v, d) = fwdad::derivative(bind(euclid {}, (Wrt, b)), a);
         assert_eq!((v.to_bits(), d), (want.to_bits(), 3.0));
         let (_, d) = fwdad::derivative(bind(euclid {}, (a, Wrt)), b);

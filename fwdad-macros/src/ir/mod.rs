@@ -484,13 +484,15 @@ impl Function {
         }
         match self.values[v].def {
             ValueDef::Param(i) => self.params[i].is_mut_ref(),
-            ValueDef::Inst(inst, 0) => matches!(
-                self.insts[inst].kind,
-                InstKind::Ref { mutable: true, .. }
-                    | InstKind::Slice { mutable: true, .. }
-                    | InstKind::ElemRef { mutable: true, .. }
-                    | InstKind::FieldRef { mutable: true, .. }
-            ),
+            ValueDef::Inst(inst, 0) => match self.insts[inst].kind {
+                // `let q = p;` of a `&mut` moves it.
+                InstKind::Copy(src) => self.is_mut_ref(src),
+                InstKind::Ref { mutable, .. }
+                | InstKind::Slice { mutable, .. }
+                | InstKind::ElemRef { mutable, .. }
+                | InstKind::FieldRef { mutable, .. } => mutable,
+                _ => false,
+            },
             ValueDef::RegionParam(region, _) => {
                 self.insts.iter().any(|(_, data)| match &data.kind {
                     InstKind::Match { scrutinee, arms } => arms.iter().any(|arm| {

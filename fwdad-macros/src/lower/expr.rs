@@ -267,7 +267,17 @@ impl Lowerer<'_> {
             Some((_, t)) => t.clone(),
             // `n.min(m)`, `k.abs()` on integers stay integers.
             None if recv_ty == TypeHint::Int
-                && ["min", "max", "abs", "signum", "clamp", "pow"].contains(&name.as_str()) =>
+                && [
+                    "min",
+                    "max",
+                    "abs",
+                    "signum",
+                    "clamp",
+                    "pow",
+                    "rem_euclid",
+                    "div_euclid",
+                ]
+                .contains(&name.as_str()) =>
             {
                 TypeHint::Int
             }

@@ -222,6 +222,10 @@ impl Lowerer<'_> {
             // `let [a, b, c] = p;` (and `fn f([a, b]: [f64; 2])`): each name bound to its
             // element, by value, or borrowed through a reference as Rust's binding mode does.
             syn::Pat::Slice(sl) => {
+                if self.func.is_mut_ref(value) {
+                    self.diag.error_spanned(&sl, "`#[derive_frule]` does not support array patterns through `&mut` (they would borrow every element mutably at once); write through the elements by index (`p[0] *= k`)");
+                    return;
+                }
                 if sl.elems.iter().any(|p| matches!(p, syn::Pat::Rest(_))) {
                     self.diag.error_spanned(&sl, "`#[derive_frule]` does not support `..` in array patterns; name every element (use `_` to skip one)");
                     return;
