@@ -752,3 +752,23 @@ fn partition_point_matches_std_on_every_pattern() {
         }
     }
 }
+
+/// Chains over ranges of another integer type count in that type.
+#[derive_frule]
+fn signed_ranges(x: &[f64]) -> f64 {
+    let a = (-2i32..=1).fold(0.0, |acc, k| acc * x[0] + (k as f64) * x[(k + 2) as usize]);
+    let b: f64 = (-2i64..2).map(|k| (k as f64) * x[(k + 2) as usize]).sum();
+    a + b
+}
+
+#[test]
+fn chains_over_signed_ranges() {
+    let x = [0.5, 2.0, 1.0, 3.0];
+    // a = −2x0⁴ − x1 x0² + x3 (the fold unrolled), b = −2x0 − x1 + x3.
+    let (v, g) = fwdad::gradient(signed_ranges {}, &x);
+    assert_eq!(v, 2.375);
+    assert_eq!(
+        g,
+        vec![-8.0 * 0.125 - 2.0 * 2.0 * 0.5 - 2.0, -0.25 - 1.0, 0.0, 2.0]
+    );
+}

@@ -565,6 +565,31 @@ macro_rules! integer_types {
 }
 integer_types!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
+/// Element `k` of a range starting at `start`, in the range's own integer type: what an
+/// iterator chain over `(-2i32..=2)` yields at its `k`-th step (for `usize`, `start + k`).
+#[inline(always)]
+pub fn range_at<I: RangeStart>(start: I, k: usize) -> I {
+    start.step(k)
+}
+
+/// The integer types a range of a chain can count in (see [`range_at`]).
+pub trait RangeStart: Copy {
+    /// `self + k`, `k` below the range's length (so it fits the type).
+    fn step(self, k: usize) -> Self;
+}
+
+macro_rules! range_start {
+    ($($t:ty),*) => {$(
+        impl RangeStart for $t {
+            #[inline(always)]
+            fn step(self, k: usize) -> Self {
+                self + k as $t
+            }
+        }
+    )*};
+}
+range_start!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
 /// Checks that an integer method's result is an integer (see [`Integer`]).
 #[inline(always)]
 pub fn integer<I: Integer>(i: I) -> I {

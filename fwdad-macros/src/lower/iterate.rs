@@ -1000,7 +1000,13 @@ impl Lowerer<'_> {
                     ))
                 }
             }
-            Seq::Range(start) => Shape::Val(self.binary(BinOp::Add, *start, k, span)),
+            // In the range's own integer type (`(-2i32..=2).map(..)`), not the counter's.
+            Seq::Range(start) => {
+                let rt = &self.rt;
+                let func: syn::Path = syn::parse_quote_spanned!(span=> #rt::range_at);
+                let args = vec![*start, k];
+                Shape::Val(self.push(InstKind::Call { func, args }, TypeHint::Int, span))
+            }
             Seq::Enumerate(s) => {
                 let inner = self.elem(s, k, by_value, span)?;
                 Shape::Tuple(vec![Shape::Val(k), inner])
