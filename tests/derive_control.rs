@@ -419,6 +419,8 @@ fn traced_sum(x: &[f64], k: f64) -> f64 {
     let (w, p) = (8, 2);
     eprintln!("done {:?} {s:>w$.p$} {:w$}", s, i32::MAX);
     println!();
+    let label = format!("{s:.1}");
+    assert_eq!(label.len(), 3, "{label}");
     s * s
 }
 

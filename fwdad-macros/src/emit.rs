@@ -1220,7 +1220,7 @@ impl Emitter<'_> {
                     Some(n) => quote_spanned!(span=> #n = #a),
                     None => quote_spanned!(span=> #a),
                 });
-                quote_spanned!(span=> { ::std::#mac!(#fmt #(, #args)*); })
+                quote_spanned!(span=> ::std::#mac!(#fmt #(, #args)*))
             }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
             InstKind::If { .. }

@@ -284,8 +284,9 @@ pub enum InstKind {
     /// take the pattern's bindings as parameters (in [`crate::lower::pattern_bindings`]
     /// order); a guard yields one `bool`; the bodies' `Yield`s are merged as for `If`.
     Match { scrutinee: Value, arms: Vec<Arm> },
-    /// `println!`/`print!`/`eprintln!`/`eprint!`: the format string, printing the primal
-    /// values of `args` (`names`: `name = ` for a named or inline-captured argument).
+    /// `println!`/`print!`/`eprintln!`/`eprint!`/`format!`: the format string with the
+    /// primal values of `args` (`names`: `name = ` for a named or inline-captured argument);
+    /// its value is the macro's (`()`, or the `String`).
     Print {
         mac: syn::Ident,
         fmt: syn::LitStr,

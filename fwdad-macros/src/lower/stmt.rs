@@ -343,7 +343,7 @@ impl Lowerer<'_> {
         if let Some(e) = self.assertion_as_expr(&name, mac, span) {
             return self.lower_expr(&e);
         }
-        if ["println", "print", "eprintln", "eprint"].contains(&name.as_str()) {
+        if ["println", "print", "eprintln", "eprint", "format"].contains(&name.as_str()) {
             return self.lower_print(mac, span);
         }
         if name == "matches" {
@@ -362,8 +362,9 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
-    /// `println!(fmt, args..)` and its siblings: the arguments are lowered (printed as their
-    /// primal values); names captured inline (`{x}`, `{x:.3}`) become named arguments.
+    /// `println!(fmt, args..)` and its siblings, and `format!`: the arguments are lowered
+    /// (formatted as their primal values); names captured inline (`{x}`, `{x:.3}`, `{:w$}`)
+    /// become named arguments.
     fn lower_print(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
         use syn::punctuated::Punctuated;
         let Some(last) = mac.path.segments.last() else {
@@ -426,7 +427,7 @@ impl Lowerer<'_> {
             names.push(Some(ident));
             args.push(self.lower_expr(&path)?);
         }
-        self.push(
+        Some(self.push(
             InstKind::Print {
                 mac: name,
                 fmt,
@@ -435,8 +436,7 @@ impl Lowerer<'_> {
             },
             TypeHint::NonDiff,
             span,
-        );
-        Some(self.unit(span))
+        ))
     }
 }
 
