@@ -389,3 +389,44 @@ fn constant_options_meet_active_values() {
     let rule = bind(default_from_inactive {}, (Inactive(&some), Wrt));
     assert_eq!(fwdad::derivative(rule, 2.0), (1.0, 0.5));
 }
+
+#[derive_frule]
+fn set_value(r: &mut f64, v: f64) {
+    *r = v;
+}
+
+/// `let .. else` through `&mut`, and a match binding lent to a helper, on constant and
+/// active `Option`s (review of the afternoon's commits).
+#[derive_frule]
+fn let_else_through_mut(h: &mut Damped, x: &[f64]) -> f64 {
+    let Some(d) = &mut h.damp else {
+        return 0.0;
+    };
+    *d *= x[0];
+    let mut o = Some(1.0);
+    if let Some(e) = &mut o {
+        set_value(e, x[1]);
+    }
+    let mut p = Some(x[0]);
+    let Some(q) = &mut p else { return 0.0 };
+    *q = x[1] * 3.0;
+    h.k + o.unwrap() + p.unwrap()
+}
+
+#[test]
+fn let_else_and_lent_bindings_through_mut() {
+    let mut h = Damped {
+        damp: Some(2.0),
+        k: 1.0,
+    };
+    let mut dh = DampedTangent {
+        damp: Some(0.5),
+        k: 0.0,
+    };
+    let x = [3.0, 4.0];
+    let dx = [1.0, 2.0];
+    let r = let_else_through_mut_frule(Dual::new(&mut h, &mut dh), Dual::new(&x[..], &dx[..]));
+    // k + x1 + 3 x1; damp ← damp·x0 (tangent 0.5·3 + 2·1).
+    assert_eq!((r.primal, r.tangent), (1.0 + 4.0 + 12.0, 2.0 + 6.0));
+    assert_eq!((h.damp, dh.damp), (Some(6.0), Some(3.5)));
+}

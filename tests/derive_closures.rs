@@ -772,3 +772,16 @@ fn chains_over_signed_ranges() {
         vec![-8.0 * 0.125 - 2.0 * 2.0 * 0.5 - 2.0, -0.25 - 1.0, 0.0, 2.0]
     );
 }
+
+/// A range longer than its type's positive half (`-100i8..100`: step 128 does not fit `i8`).
+#[derive_frule]
+fn long_i8_range(x: &[f64]) -> f64 {
+    (-100i8..100).map(|k| k as f64 * x[0]).sum()
+}
+
+#[test]
+fn long_narrow_ranges_count_exactly() {
+    // Σ_{k=-100}^{99} k = -100; the value as the plain function sums it.
+    let (v, g) = fwdad::gradient(long_i8_range {}, &[0.7]);
+    assert_eq!((v, g), (long_i8_range(&[0.7]), vec![-100.0]));
+}

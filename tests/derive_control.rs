@@ -420,6 +420,8 @@ fn traced_sum(x: &[f64], k: f64) -> f64 {
     eprintln!("done {:?} {s:>w$.p$} {:w$}", s, i32::MAX);
     println!();
     let label = format!("{s:.1}");
+    let padded = format!("[{s:0w$.1}]");
+    assert_eq!(padded, "[000006.0]", "{padded}");
     assert_eq!(label.len(), 3, "{label}");
     s * s
 }

@@ -298,18 +298,10 @@ impl Analysis<'_> {
         })
     }
 
-    /// Whether `v` is `&mut x`, `&mut x[i]` or `&mut x[a..b]`.
+    /// Whether `v` is a `&mut` borrow made in the body (`&mut x`, `&mut x[i]`, a binding of
+    /// a `match` on one: [`Function::is_mut_ref`]), not a `&mut` parameter.
     fn is_mut_borrow(&self, v: Value) -> bool {
-        match self.func.values[v].def {
-            ValueDef::Inst(inst, 0) => matches!(
-                self.func.insts[inst].kind,
-                InstKind::Ref { mutable: true, .. }
-                    | InstKind::ElemRef { mutable: true, .. }
-                    | InstKind::FieldRef { mutable: true, .. }
-                    | InstKind::Slice { mutable: true, .. }
-            ),
-            ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => false,
-        }
+        !matches!(self.func.values[v].def, ValueDef::Param(_)) && self.func.is_mut_ref(v)
     }
 
     /// The variable whose storage a place reaches; through a `match` binding, its
@@ -317,22 +309,8 @@ impl Analysis<'_> {
     fn root(&self, v: Value) -> Value {
         let r = self.func.place_root(v);
         if let ValueDef::RegionParam(region, _) = self.func.values[r].def {
-            let scrutinee = self
-                .func
-                .insts
-                .iter()
-                .find_map(|(_, data)| match &data.kind {
-                    InstKind::Match { scrutinee, arms }
-                        if arms
-                            .iter()
-                            .any(|a| a.body == region || a.guard == Some(region)) =>
-                    {
-                        Some(*scrutinee)
-                    }
-                    _ => None,
-                });
-            if let Some(s) = scrutinee {
-                return self.root(s);
+            if let Some((scrutinee, _)) = self.func.arm_of(region) {
+                return self.root(scrutinee);
             }
         }
         r

@@ -232,14 +232,14 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 {
                     primal
                 }
-                // `o.unwrap_or(x)`: a constant `Option` with an active default is promoted.
-                None if name == "unwrap_or" && !is(*receiver) && result_active => {
-                    plan(Form::Method, vec![Need::Dual, Need::Dual])
-                }
                 None if is_user_method(func, *receiver, &name) => {
                     let mut needs = vec![Need::AsIs];
                     needs.extend(std::iter::repeat_n(Need::Dual, args.len()));
                     plan(Form::UserMethod, needs)
+                }
+                // `o.unwrap_or(x)`: a constant `Option` with an active default is promoted.
+                None if name == "unwrap_or" && !is(*receiver) && result_active => {
+                    plan(Form::Method, vec![Need::Dual, Need::Dual])
                 }
                 None if is(*receiver) => plan(Form::Method, method_needs(&name, args.len())),
                 None if result_active => plan(Form::Method, all(Need::AsIs)),
@@ -493,7 +493,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 if float_method(&name).is_some()
                     || PRIMAL_PREDICATES.contains(&name.as_str())
                     || !(is(receiver) || args.iter().any(is))
-                    || name == "unwrap_or"
+                    || (name == "unwrap_or"
+                        && !is(receiver)
+                        && !is_user_method(func, *receiver, &name))
                 {
                     continue;
                 }

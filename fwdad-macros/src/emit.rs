@@ -536,6 +536,12 @@ impl Emitter<'_> {
         let scalar_rule = matches!(plan.form, Form::Op(_) | Form::SinCos);
         let rt = self.rt;
         let rule_call = matches!(plan.form, Form::Frule | Form::AssocFrule | Form::UserMethod);
+        // Into a tuple, array, struct or `Some(..)`, a `&mut` moves, as in Rust (a reborrow of
+        // an arm's binding would not outlive the arm: `let Some(d) = &mut o else { .. }`).
+        let aggregate = matches!(
+            plan.form,
+            Form::Tuple | Form::Array | Form::Struct | Form::VecList | Form::Wrap(_)
+        );
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
@@ -543,6 +549,9 @@ impl Emitter<'_> {
                 if scalar_rule && self.is(v) && self.is_mut_ref(v) {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
+                } else if aggregate && self.is(v) && self.is_mut_ref(v) {
+                    let name = self.name(v);
+                    quote!(#name)
                 } else if rule_call && n == Need::Dual && !self.is(v) {
                     match self.promoted_arg(v) {
                         Some(arg) => arg,

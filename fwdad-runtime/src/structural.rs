@@ -574,7 +574,8 @@ pub fn range_at<I: RangeStart>(start: I, k: usize) -> I {
 
 /// The integer types a range of a chain can count in (see [`range_at`]).
 pub trait RangeStart: Copy {
-    /// `self + k`, `k` below the range's length (so it fits the type).
+    /// `self + k`, `k` below the range's length: the sum is in range, though `k` may not fit
+    /// the type (`-100i8..100` at `k = 128`), so it is added wrapping, which is exact here.
     fn step(self, k: usize) -> Self;
 }
 
@@ -583,7 +584,7 @@ macro_rules! range_start {
         impl RangeStart for $t {
             #[inline(always)]
             fn step(self, k: usize) -> Self {
-                self + k as $t
+                self.wrapping_add(k as $t)
             }
         }
     )*};

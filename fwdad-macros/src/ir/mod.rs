@@ -471,6 +471,17 @@ impl Function {
         false
     }
 
+    /// The `match` arm whose body or guard is `region`, with the match's scrutinee.
+    pub fn arm_of(&self, region: Region) -> Option<(Value, &Arm)> {
+        self.insts.iter().find_map(|(_, data)| match &data.kind {
+            InstKind::Match { scrutinee, arms } => arms
+                .iter()
+                .find(|a| a.body == region || a.guard == Some(region))
+                .map(|a| (*scrutinee, a)),
+            _ => None,
+        })
+    }
+
     /// Whether `v` is a mutable reference: a `&mut` parameter, `&mut x`, `&mut x[i]`,
     /// `&mut x.f`, `&mut x[a..b]`, a value annotated `&mut T` (`let r: &mut f64 = pick(..)`),
     /// or a binding of a `match` on a mutable reference (`if let Some(d) = &mut s.opt`:
@@ -494,14 +505,9 @@ impl Function {
                 | InstKind::FieldRef { mutable, .. } => mutable,
                 _ => false,
             },
-            ValueDef::RegionParam(region, _) => {
-                self.insts.iter().any(|(_, data)| match &data.kind {
-                    InstKind::Match { scrutinee, arms } => arms.iter().any(|arm| {
-                        arm.body == region && self.is_mut_ref(*scrutinee) && binds_plainly(&arm.pat)
-                    }),
-                    _ => false,
-                })
-            }
+            ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
+                arm.body == region && self.is_mut_ref(s) && binds_plainly(&arm.pat)
+            }),
             ValueDef::Inst(..) => false,
         }
     }

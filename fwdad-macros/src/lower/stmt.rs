@@ -488,7 +488,8 @@ fn inline_format_names(fmt: &str) -> Vec<String> {
                     let start = before
                         .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
                         .map_or(0, |i| i + 1);
-                    &before[start..]
+                    // Flags and a zero pad before the name (`{:0w$}`).
+                    before[start..].trim_start_matches(|c: char| c.is_ascii_digit())
                 });
                 for name in std::iter::once(arg.trim()).chain(dollar_names) {
                     let is_name = name
