@@ -430,3 +430,34 @@ fn let_else_and_lent_bindings_through_mut() {
     assert_eq!((r.primal, r.tangent), (1.0 + 4.0 + 12.0, 2.0 + 6.0));
     assert_eq!((h.damp, dh.damp), (Some(6.0), Some(3.5)));
 }
+
+/// `std::mem::swap` of two `&mut` locals, both read before and after (hunt G's coverage;
+/// caught a regression of the move-into-aggregates rule).
+#[derive_frule]
+fn swap_through_refs(x: &[f64]) -> f64 {
+    let mut a = x[0];
+    let mut b = x[1];
+    let ra = &mut a;
+    let rb = &mut b;
+    let p = ra.sin();
+    std::mem::swap(ra, rb);
+    p * ra.cos() + rb.exp()
+}
+
+#[test]
+fn swapped_references_keep_their_tangents() {
+    let x: [f64; 2] = [0.7, -0.4];
+    // sin(x0)·cos(x1) + e^x0.
+    let want = [
+        x[0].cos() * x[1].cos() + x[0].exp(),
+        -x[0].sin() * x[1].sin(),
+    ];
+    for g in [
+        fwdad::gradient(swap_through_refs {}, &x).1,
+        fwdad::gradient_with::<1>(swap_through_refs {}, &x).1,
+    ] {
+        for i in 0..2 {
+            assert!((g[i] - want[i]).abs() < 1e-15, "{g:?}");
+        }
+    }
+}

@@ -538,10 +538,12 @@ impl Emitter<'_> {
         let rule_call = matches!(plan.form, Form::Frule | Form::AssocFrule | Form::UserMethod);
         // Into a tuple, array, struct or `Some(..)`, a `&mut` moves, as in Rust (a reborrow of
         // an arm's binding would not outlive the arm: `let Some(d) = &mut o else { .. }`).
-        let aggregate = matches!(
-            plan.form,
-            Form::Tuple | Form::Array | Form::Struct | Form::VecList | Form::Wrap(_)
-        );
+        let aggregate = match &plan.form {
+            Form::Tuple | Form::Array | Form::Struct | Form::VecList => true,
+            // `Some(d)`, `Ok(d)`; not `swap(a, b)` and the other runtime calls.
+            Form::Wrap(name) => name == "some" || name == "ok",
+            _ => false,
+        };
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
