@@ -461,3 +461,38 @@ fn swapped_references_keep_their_tangents() {
         }
     }
 }
+
+/// `get_mut`, `last_mut` and `first_mut` bindings, read and written (the last on a
+/// constant array written an active value).
+#[derive_frule]
+fn element_bindings(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    if let Some(d) = v.get_mut(1) {
+        let s = d.sin();
+        *d *= x[0];
+        *d += s;
+    }
+    if let Some(l) = v.last_mut() {
+        *l = l.exp();
+    }
+    let mut c = [1.0, 2.0];
+    if let Some(f) = c.first_mut() {
+        *f *= x[2];
+    }
+    v[1] + v[2] + c[0]
+}
+
+#[test]
+fn mutable_element_bindings() {
+    let x: [f64; 3] = [0.5, 2.0, 0.3];
+    // v1 = x1 x0 + sin x1, v2 = e^x2, c0 = x2.
+    let want = [x[1], x[0] + x[1].cos(), x[2].exp() + 1.0];
+    for g in [
+        fwdad::gradient(element_bindings {}, &x).1,
+        fwdad::gradient_with::<1>(element_bindings {}, &x).1,
+    ] {
+        for i in 0..3 {
+            assert!((g[i] - want[i]).abs() < 1e-15, "{g:?} vs {want:?}");
+        }
+    }
+}

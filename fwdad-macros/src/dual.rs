@@ -395,7 +395,7 @@ fn method_needs(name: &str, n_args: usize) -> Vec<Need> {
         "push" | "fill" | "extend_from_slice" | "copy_from_slice" | "unwrap_or" => vec![Need::Dual],
         "insert" | "resize" => vec![Need::Primal, Need::Dual],
         "swap" => vec![Need::Primal, Need::Primal],
-        "truncate" | "get" | "split_at" => vec![Need::Primal],
+        "truncate" | "get" | "get_mut" | "split_at" => vec![Need::Primal],
         _ => vec![Need::AsIs; n_args],
     };
     std::iter::once(Need::AsIs).chain(args).collect()
@@ -469,6 +469,9 @@ const DUAL_METHODS: &[&str] = &[
     "split_last",
     "split_at",
     "reverse",
+    "get_mut",
+    "first_mut",
+    "last_mut",
 ];
 
 /// Whether a dual receiver has the method `name` (its own, or a primal predicate).

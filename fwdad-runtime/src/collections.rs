@@ -159,6 +159,41 @@ where
         t.swap(i, j);
     }
 
+    /// `x.get_mut(i)`: element `i` borrowed mutably with its tangent, or `None` past the
+    /// end.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn get_mut(
+        &mut self,
+        i: usize,
+    ) -> Dual<Option<&mut <Self as DualSlice>::Elem>, Option<&mut <Self as DualSlice>::TElem>> {
+        let (p, t) = self.slices_mut();
+        let n = p.len().min(t.len());
+        Dual {
+            primal: p[..n].get_mut(i),
+            tangent: t[..n].get_mut(i),
+        }
+    }
+
+    /// `x.first_mut()`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn first_mut(
+        &mut self,
+    ) -> Dual<Option<&mut <Self as DualSlice>::Elem>, Option<&mut <Self as DualSlice>::TElem>> {
+        self.get_mut(0)
+    }
+
+    /// `x.last_mut()`.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn last_mut(
+        &mut self,
+    ) -> Dual<Option<&mut <Self as DualSlice>::Elem>, Option<&mut <Self as DualSlice>::TElem>> {
+        let last = self.primal_slice().len().wrapping_sub(1);
+        self.get_mut(last)
+    }
+
     /// `x.reverse()`: elements and their tangents reversed in place.
     #[inline(always)]
     pub fn reverse(&mut self) {

@@ -471,6 +471,18 @@ impl Function {
         false
     }
 
+    /// Whether `v` is `x.get_mut(i)`, `x.first_mut()` or `x.last_mut()`: an `Option` of a
+    /// `&mut` element, whose `Some(d)` binds a `&mut`.
+    fn is_mut_element_option(&self, v: Value) -> bool {
+        matches!(
+            self.values[v].def,
+            ValueDef::Inst(inst, 0) if matches!(
+                &self.insts[inst].kind,
+                InstKind::MethodCall { method, .. } if MUT_ELEMENT_METHODS.iter().any(|m| method == m)
+            )
+        )
+    }
+
     /// The `match` arm whose body or guard is `region`, with the match's scrutinee.
     pub fn arm_of(&self, region: Region) -> Option<(Value, &Arm)> {
         self.insts.iter().find_map(|(_, data)| match &data.kind {
@@ -506,7 +518,9 @@ impl Function {
                 _ => false,
             },
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
-                arm.body == region && self.is_mut_ref(s) && binds_plainly(&arm.pat)
+                arm.body == region
+                    && (self.is_mut_ref(s) || self.is_mut_element_option(s))
+                    && binds_plainly(&arm.pat)
             }),
             ValueDef::Inst(..) => false,
         }
@@ -527,6 +541,10 @@ impl Function {
                 | InstKind::ElemRef { base: arg, .. }
                 | InstKind::FieldRef { base: arg, .. }
                 | InstKind::Slice { base: arg, .. } => self.place_root(*arg),
+                // `v.get_mut(i)` borrows into `v`.
+                InstKind::MethodCall {
+                    receiver, method, ..
+                } if MUT_ELEMENT_METHODS.iter().any(|m| method == m) => self.place_root(*receiver),
                 _ => v,
             },
             ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => v,
@@ -628,3 +646,6 @@ fn binds_plainly(pat: &syn::Pat) -> bool {
     syn::visit::Visit::visit_pat(&mut v, pat);
     v.0
 }
+
+/// Slice methods returning an `Option` of a `&mut` element.
+const MUT_ELEMENT_METHODS: &[&str] = &["get_mut", "first_mut", "last_mut"];

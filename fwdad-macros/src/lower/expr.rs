@@ -673,7 +673,18 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
 /// is then borrowed mutably.
 fn writes_receiver(name: &str) -> bool {
     crate::activity::MUTATING_METHODS.contains(&name)
-        || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"].contains(&name)
+        || [
+            "swap",
+            "iter_mut",
+            "reverse",
+            "pop",
+            "truncate",
+            "clear",
+            "get_mut",
+            "first_mut",
+            "last_mut",
+        ]
+        .contains(&name)
 }
 
 /// Whether `e` lends (borrows) something reached from the variable `root`: `&root..`, or a
