@@ -496,3 +496,25 @@ fn mutable_element_bindings() {
         }
     }
 }
+
+/// `get_mut` of a `&mut [f64]` parameter, written, then the slice read (helper hunt H).
+#[derive_frule]
+fn scale_first(v: &mut [f64], x: f64) -> f64 {
+    if let Some(d) = v.get_mut(0) {
+        *d *= x;
+    }
+    if let Some(l) = v.last_mut() {
+        *l += l.sin();
+    }
+    v[0] + v[1]
+}
+
+#[test]
+fn get_mut_of_a_mut_parameter() {
+    let (mut v, mut dv) = ([3.0, 0.5], [1.0, 1.0]);
+    let r = scale_first_frule(Dual::new(&mut v[..], &mut dv[..]), Dual::new(2.0, 0.0));
+    // v0 ← v0 x (tangent 1·2), v1 ← v1 + sin v1 (tangent 1 + cos 0.5).
+    assert_eq!(v, [6.0, 0.5 + 0.5f64.sin()]);
+    assert_eq!(dv, [2.0, 1.0 + 0.5f64.cos()]);
+    assert_eq!((r.primal, r.tangent), (v[0] + v[1], dv[0] + dv[1]));
+}

@@ -698,11 +698,24 @@ impl Emitter<'_> {
             }
             (
                 InstKind::MethodCall {
-                    method, turbofish, ..
+                    receiver,
+                    method,
+                    turbofish,
+                    ..
                 },
                 Form::Method,
             ) => {
-                let recv = &args[0];
+                // A `&mut` element borrowed from a `&mut` variable (`v.get_mut(i)` of a
+                // `&mut [f64]` parameter) borrows the variable itself: a reborrow would be a
+                // temporary the element cannot outlive.
+                let borrows_element = ["get_mut", "first_mut", "last_mut"]
+                    .iter()
+                    .any(|m| method == m);
+                let recv = if borrows_element && self.is_mut_ref(*receiver) {
+                    self.name(*receiver).to_token_stream()
+                } else {
+                    args[0].clone()
+                };
                 let rest = &args[1..];
                 quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
             }
