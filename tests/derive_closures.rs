@@ -785,3 +785,17 @@ fn long_narrow_ranges_count_exactly() {
     let (v, g) = fwdad::gradient(long_i8_range {}, &[0.7]);
     assert_eq!((v, g), (long_i8_range(&[0.7]), vec![-100.0]));
 }
+
+/// A range from `i8`'s minimum, written `-128i8` (one literal to Rust; helper hunt H).
+#[derive_frule]
+fn from_i8_min(x: f64) -> f64 {
+    (-128i8..=-127).map(|k| k as f64 * x).sum::<f64>() + -(2.5) * x
+}
+
+#[test]
+fn negative_literals_stay_literals() {
+    assert_eq!(
+        fwdad::derivative(from_i8_min {}, 1.0),
+        (-255.0 - 2.5, -255.0 - 2.5)
+    );
+}

@@ -37,6 +37,32 @@ impl Lowerer<'_> {
             syn::Expr::Paren(p) => self.lower_expr(&p.expr),
             syn::Expr::Group(g) => self.lower_expr(&g.expr),
             syn::Expr::Binary(b) => self.lower_binary(b),
+            // `-128i8`: one literal, as Rust reads it (a negation of `128i8` overflows).
+            syn::Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) if matches!(
+                strip_parens(expr),
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(_) | syn::Lit::Float(_),
+                    ..
+                })
+            ) =>
+            {
+                let syn::Expr::Lit(l) = strip_parens(expr) else {
+                    return Some(self.poison(span));
+                };
+                let lit = match &l.lit {
+                    syn::Lit::Int(i) => syn::Lit::Int(syn::LitInt::new(&format!("-{i}"), i.span())),
+                    syn::Lit::Float(f) => {
+                        syn::Lit::Float(syn::LitFloat::new(&format!("-{f}"), f.span()))
+                    }
+                    other => other.clone(),
+                };
+                let ty = TypeHint::of_lit(&lit);
+                Some(self.push(InstKind::Lit(lit), ty, span))
+            }
             syn::Expr::Unary(u) => {
                 let arg = self.lower_expr(&u.expr)?;
                 let (op, ty) = match u.op {
@@ -712,4 +738,13 @@ fn lends(e: &syn::Expr, root: &syn::Ident) -> bool {
     syn::visit::visit_expr(&mut f, e);
     // `self.dot(self)`: the bare root passed on.
     f.found || matches!(super::place::strip(e), syn::Expr::Path(p) if p.path.is_ident(root))
+}
+
+/// `e` without the parentheses around it.
+fn strip_parens(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_parens(&p.expr),
+        syn::Expr::Group(g) => strip_parens(&g.expr),
+        other => other,
+    }
 }
