@@ -435,3 +435,26 @@ fn print_macros_print_primals_and_keep_derivatives() {
     let (_, g) = fwdad::gradient(bind(traced_sum {}, (Wrt, 2.0)), &x);
     assert_eq!(g, vec![2.0 * 6.0 * 2.0; 2]);
 }
+
+/// An assignment inside a macro's argument in a loop is a loop-carried update, as any
+/// other (helper hunt H: it was an internal "invalid IR" error).
+#[derive_frule]
+fn assign_in_format(x: f64) -> f64 {
+    let mut acc = x;
+    let mut i = 0;
+    while i < 2 {
+        let shown = format!("{}", {
+            acc *= x;
+            acc
+        });
+        assert!(!shown.is_empty());
+        i += 1;
+    }
+    acc
+}
+
+#[test]
+fn assignments_inside_macro_arguments() {
+    // x³.
+    assert_eq!(fwdad::derivative(assign_in_format {}, 2.0), (8.0, 12.0));
+}

@@ -425,4 +425,17 @@ impl<'ast> Visit<'ast> for AssignScan {
             syn::visit::visit_expr_closure(self, c);
         }
     }
+
+    /// A macro's arguments, when they are expressions (`format!("{}", { acc *= x; acc })`,
+    /// `vec![..]`, `assert!(..)`): lowering reads them as such.
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        use syn::punctuated::Punctuated;
+        if let Ok(args) =
+            m.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+        {
+            for a in &args {
+                self.visit_expr(a);
+            }
+        }
+    }
 }
