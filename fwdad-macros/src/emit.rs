@@ -708,7 +708,7 @@ impl Emitter<'_> {
                 // A `&mut` element borrowed from a `&mut` variable (`v.get_mut(i)` of a
                 // `&mut [f64]` parameter) borrows the variable itself: a reborrow would be a
                 // temporary the element cannot outlive.
-                let borrows_element = ["get_mut", "first_mut", "last_mut"]
+                let borrows_element = crate::rules::MUT_ELEMENT_METHODS
                     .iter()
                     .any(|m| method == m);
                 let recv = if borrows_element && self.is_mut_ref(*receiver) {
@@ -1202,7 +1202,7 @@ impl Emitter<'_> {
                 let name = method.to_string();
                 // Typed integer by its name or its integer argument, not by its receiver.
                 let int_method = crate::rules::INTEGER_METHODS.contains(&name.as_str())
-                    || ["min", "max", "clamp"].contains(&name.as_str());
+                    || crate::rules::INT_ARG_METHODS.contains(&name.as_str());
                 let by_ref = matches!(self.func.values[*receiver].ty, TypeHint::Ref(_));
                 let call = if int_result && by_ref && int_method {
                     quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))

@@ -222,3 +222,11 @@ pub(crate) const INTEGER_METHODS: &[&str] = &[
     "leading_zeros",
     "trailing_zeros",
 ];
+
+/// `min`, `max`, `clamp`: integer methods too, taken for an integer's when an argument is
+/// an integer (Rust has no mixed integer-float calls).
+pub(crate) const INT_ARG_METHODS: &[&str] = &["min", "max", "clamp"];
+
+/// Slice methods returning an `Option` of a `&mut` element (`x.get_mut(i)`), which borrow
+/// into their receiver.
+pub(crate) const MUT_ELEMENT_METHODS: &[&str] = &["get_mut", "first_mut", "last_mut"];

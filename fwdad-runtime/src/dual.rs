@@ -174,6 +174,21 @@ where
         crate::structural::ElemAt::elem_at(self, i)
     }
 
+    /// A slice method applied to the primal elements and to the tangent elements (both cut
+    /// to the primal's length, which the tangent has by construction).
+    #[inline(always)]
+    fn map_slices<'s, A: Differentiable, B>(
+        &'s self,
+        on_primal: impl FnOnce(&'s [<Self as DualSlice>::Elem]) -> A,
+        on_tangent: impl FnOnce(&'s [<Self as DualSlice>::TElem]) -> B,
+    ) -> Dual<A, B> {
+        let n = self.len();
+        Dual {
+            primal: on_primal(&self.primal_slice()[..n]),
+            tangent: on_tangent(&self.tangent_slice()[..n]),
+        }
+    }
+
     /// `x.get(i)`: the dual of element `i`, or `None` past the end.
     #[inline(always)]
     #[allow(clippy::type_complexity)]
@@ -181,11 +196,7 @@ where
         &self,
         i: usize,
     ) -> Dual<Option<&<Self as DualSlice>::Elem>, Option<&<Self as DualSlice>::TElem>> {
-        let (p, t) = (self.primal_slice(), self.tangent_slice());
-        Dual {
-            primal: p.get(i),
-            tangent: t.get(i),
-        }
+        self.map_slices(|p| p.get(i), |t| t.get(i))
     }
 
     /// `x.first()`.
@@ -215,12 +226,7 @@ where
         Option<(&<Self as DualSlice>::Elem, &[<Self as DualSlice>::Elem])>,
         Option<(&<Self as DualSlice>::TElem, &[<Self as DualSlice>::TElem])>,
     > {
-        let n = self.len();
-        let (p, t) = (&self.primal_slice()[..n], &self.tangent_slice()[..n]);
-        Dual {
-            primal: p.split_first(),
-            tangent: t.split_first(),
-        }
+        self.map_slices(<[_]>::split_first, <[_]>::split_first)
     }
 
     /// `x.split_last()`: the last element and the rest, or `None` if empty.
@@ -232,12 +238,7 @@ where
         Option<(&<Self as DualSlice>::Elem, &[<Self as DualSlice>::Elem])>,
         Option<(&<Self as DualSlice>::TElem, &[<Self as DualSlice>::TElem])>,
     > {
-        let n = self.len();
-        let (p, t) = (&self.primal_slice()[..n], &self.tangent_slice()[..n]);
-        Dual {
-            primal: p.split_last(),
-            tangent: t.split_last(),
-        }
+        self.map_slices(<[_]>::split_last, <[_]>::split_last)
     }
 
     /// `x.split_at(mid)`: the elements before `mid` and from `mid` on.
@@ -253,12 +254,7 @@ where
         (&[<Self as DualSlice>::Elem], &[<Self as DualSlice>::Elem]),
         (&[<Self as DualSlice>::TElem], &[<Self as DualSlice>::TElem]),
     > {
-        let n = self.len();
-        let (p, t) = (&self.primal_slice()[..n], &self.tangent_slice()[..n]);
-        Dual {
-            primal: p.split_at(mid),
-            tangent: t.split_at(mid),
-        }
+        self.map_slices(|p| p.split_at(mid), |t| t.split_at(mid))
     }
 
     /// The borrowed sub-slice dual for `range`.

@@ -478,7 +478,7 @@ impl Function {
             self.values[v].def,
             ValueDef::Inst(inst, 0) if matches!(
                 &self.insts[inst].kind,
-                InstKind::MethodCall { method, .. } if MUT_ELEMENT_METHODS.iter().any(|m| method == m)
+                InstKind::MethodCall { method, .. } if crate::rules::MUT_ELEMENT_METHODS.iter().any(|m| method == m)
             )
         )
     }
@@ -544,7 +544,12 @@ impl Function {
                 // `v.get_mut(i)` borrows into `v`.
                 InstKind::MethodCall {
                     receiver, method, ..
-                } if MUT_ELEMENT_METHODS.iter().any(|m| method == m) => self.place_root(*receiver),
+                } if crate::rules::MUT_ELEMENT_METHODS
+                    .iter()
+                    .any(|m| method == m) =>
+                {
+                    self.place_root(*receiver)
+                }
                 _ => v,
             },
             ValueDef::Inst(..) | ValueDef::Param(_) | ValueDef::RegionParam(..) => v,
@@ -646,6 +651,3 @@ fn binds_plainly(pat: &syn::Pat) -> bool {
     syn::visit::Visit::visit_pat(&mut v, pat);
     v.0
 }
-
-/// Slice methods returning an `Option` of a `&mut` element.
-const MUT_ELEMENT_METHODS: &[&str] = &["get_mut", "first_mut", "last_mut"];

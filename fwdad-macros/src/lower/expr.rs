@@ -316,7 +316,7 @@ impl Lowerer<'_> {
             }
             // Rust has no mixed integer-float calls: with an integer argument, `min`, `max`
             // and `clamp` are an integer's (`c.n.min(x.len())`).
-            None if ["min", "max", "clamp"].contains(&name.as_str())
+            None if crate::rules::INT_ARG_METHODS.contains(&name.as_str())
                 && args
                     .iter()
                     .any(|&a| self.func.values[a].ty == TypeHint::Int) =>
@@ -699,18 +699,8 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
 /// is then borrowed mutably.
 fn writes_receiver(name: &str) -> bool {
     crate::activity::MUTATING_METHODS.contains(&name)
-        || [
-            "swap",
-            "iter_mut",
-            "reverse",
-            "pop",
-            "truncate",
-            "clear",
-            "get_mut",
-            "first_mut",
-            "last_mut",
-        ]
-        .contains(&name)
+        || crate::rules::MUT_ELEMENT_METHODS.contains(&name)
+        || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"].contains(&name)
 }
 
 /// Whether `e` lends (borrows) something reached from the variable `root`: `&root..`, or a
