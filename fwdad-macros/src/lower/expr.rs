@@ -43,14 +43,14 @@ impl Lowerer<'_> {
                 expr,
                 ..
             }) if matches!(
-                strip_parens(expr),
+                super::place::strip(expr),
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(_) | syn::Lit::Float(_),
                     ..
                 })
             ) =>
             {
-                let syn::Expr::Lit(l) = strip_parens(expr) else {
+                let syn::Expr::Lit(l) = super::place::strip(expr) else {
                     return Some(self.poison(span));
                 };
                 let lit = match &l.lit {
@@ -164,7 +164,7 @@ impl Lowerer<'_> {
                     None => self.lower_method_call(m),
                 }
             }
-            syn::Expr::MethodCall(m) => match super::iterate::desugar_search(m) {
+            syn::Expr::MethodCall(m) => match super::iterate::desugar_method(m) {
                 Some(e) => self.lower_expr(&e),
                 None => self.lower_method_call(m),
             },
@@ -728,13 +728,4 @@ fn lends(e: &syn::Expr, root: &syn::Ident) -> bool {
     syn::visit::visit_expr(&mut f, e);
     // `self.dot(self)`: the bare root passed on.
     f.found || matches!(super::place::strip(e), syn::Expr::Path(p) if p.path.is_ident(root))
-}
-
-/// `e` without the parentheses around it.
-fn strip_parens(e: &syn::Expr) -> &syn::Expr {
-    match e {
-        syn::Expr::Paren(p) => strip_parens(&p.expr),
-        syn::Expr::Group(g) => strip_parens(&g.expr),
-        other => other,
-    }
 }

@@ -1184,7 +1184,7 @@ fn closure_own_names(c: &syn::ExprClosure) -> std::collections::HashSet<String> 
 /// inputs but whose result is an index, written out as the loops std runs (a scan; a
 /// binary search, same probes in the same order), which lowering handles; `it.reduce(f)`
 /// and `x.iter().nth(k)` likewise. `None` for other calls.
-pub(crate) fn desugar_search(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
     let (recv, span) = (&m.receiver, m.method.span());
     let [pred] = m.args.iter().collect::<Vec<_>>()[..] else {
         return None;
