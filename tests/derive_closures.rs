@@ -576,6 +576,17 @@ fn weighted_peak(x: &[f64]) -> f64 {
     (i as f64 + 1.0) * v
 }
 
+/// The comparator over `x.iter()` sees `&&f64`s and calls float methods on them, read
+/// through both references.
+#[derive_frule]
+fn largest_magnitude(x: &[f64]) -> f64 {
+    let v = x
+        .iter()
+        .max_by(|a, b| a.abs().partial_cmp(&b.abs()).unwrap())
+        .unwrap();
+    v * 10.0
+}
+
 /// The same with the comparator spelled `a.1.partial_cmp(b.1)` (the field itself a `&f64`).
 #[derive_frule]
 fn weighted_argmax(x: &[f64]) -> f64 {
@@ -589,6 +600,9 @@ fn weighted_argmax(x: &[f64]) -> f64 {
 
 #[test]
 fn enumerate_max_by_reads_the_peak_and_its_index() {
+    // |x| is largest at x[1] = -2: value -20, gradient 10 in x[1].
+    let (v, g) = fwdad::gradient(largest_magnitude {}, &[0.5, -2.0, 1.0, 1.5]);
+    assert_eq!((v, g), (-20.0, vec![0.0, 10.0, 0.0, 0.0]));
     // The largest is x[3] = 1.5 at index 3: value 4·1.5, gradient 4 in x[3].
     let (v, g) = fwdad::gradient(weighted_argmax {}, &[0.5, -2.0, 1.0, 1.5]);
     assert_eq!((v, g), (6.0, vec![0.0, 0.0, 0.0, 4.0]));
