@@ -813,3 +813,123 @@ fn negative_literals_stay_literals() {
         (-255.0 - 2.5, -255.0 - 2.5)
     );
 }
+
+/// A series summed until its terms are negligible: `-ln(1 - x) = Σ_{k≥1} xᵏ/k`, over an
+/// unbounded range ended by `take_while`.
+#[derive_frule]
+fn log_series(x: f64) -> f64 {
+    (1..)
+        .map(|k| x.powi(k) / k as f64)
+        .take_while(|t| t.abs() > 1e-17)
+        .sum()
+}
+
+#[test]
+fn take_while_ends_an_unbounded_series() {
+    for x in [-0.6, 0.1, 0.45, 0.8] {
+        let (v, d) = fwdad::derivative(log_series {}, x);
+        assert_eq!(v, log_series(x), "value as the plain function sums it");
+        assert!((v + (1.0 - x).ln()).abs() < 1e-14, "{v} at {x}");
+        // d/dx of the truncated series is Σ xᵏ⁻¹ over the kept terms: 1/(1 - x) to
+        // within the last kept term's size over x.
+        let exact = 1.0 / (1.0 - x);
+        assert!(
+            (d - exact).abs() < 1e-12 * exact.abs(),
+            "{d} vs {exact} at {x}"
+        );
+    }
+}
+
+/// `take_while` over a slice in a `for` loop, in a consumer after `filter` and `map`, and
+/// before `max_by`; `inspect` counting what a `sum` sees; `zip` with an unbounded range.
+#[derive_frule]
+fn prefix_stages(x: &[f64], k: f64) -> (f64, f64, f64, f64, f64) {
+    let mut lead = 0.0;
+    for v in x.iter().take_while(|v| **v > 0.0) {
+        lead += v * v;
+    }
+    let kept: f64 = x
+        .iter()
+        .filter(|v| v.abs() < 3.0)
+        .map(|v| v * k)
+        .take_while(|p| *p < 2.0)
+        .sum();
+    let hi = x
+        .iter()
+        .copied()
+        .take_while(|v| *v != 0.0)
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    let mut seen = 0.0;
+    let total: f64 = x.iter().inspect(|_| seen += 1.0).map(|v| v.sin()).sum();
+    let weighted: f64 = x.iter().zip(1..).map(|(v, i)| v * i as f64).sum();
+    (lead, kept, hi, total * seen, weighted)
+}
+
+#[test]
+fn take_while_inspect_and_unbounded_zip() {
+    let x = vec![0.5, 1.5, 4.0, -1.0, 1.2, 0.0, 3.5];
+    let k = 0.75;
+    let plain = prefix_stages(&x, k);
+    let n = x.len();
+    // Analytic partials (∂/∂xᵢ for each i, then ∂/∂k), from the math of each output.
+    // lead = x0² + x1² + x2² (x3 < 0 ends it).
+    // kept: |v| < 3 keeps x0, x1, x3, x4, x5 (k·v = .375, 1.125, -.75, .9, 0); then x6 is
+    // filtered out: all kept products are < 2, so kept = k (x0 + x1 + x3 + x4 + x5).
+    // hi = max(x0..x4) = x2 (x5 = 0 ends it).
+    // total·seen = 7 Σ sin xᵢ; weighted = Σ (i + 1) xᵢ.
+    let mut expect = vec![[0.0; 5]; n + 1];
+    for i in 0..3 {
+        expect[i][0] = 2.0 * x[i];
+    }
+    for i in [0, 1, 3, 4, 5] {
+        expect[i][1] = k;
+        expect[n][1] += x[i];
+    }
+    expect[2][2] = 1.0;
+    for i in 0..n {
+        expect[i][3] = 7.0 * x[i].cos();
+        expect[i][4] = (i + 1) as f64;
+    }
+    for (j, row) in expect.iter().enumerate() {
+        let mut dx = vec![0.0; n];
+        let mut dk = 0.0;
+        if j < n {
+            dx[j] = 1.0;
+        } else {
+            dk = 1.0;
+        }
+        let r = prefix_stages_frule(Dual::new(&x[..], &dx[..]), Dual::new(k, dk));
+        assert_eq!(r.primal, plain);
+        let t = r.tangent;
+        assert_eq!([t.0, t.1, t.2, t.3, t.4], *row, "direction {j}");
+    }
+    test_frule(
+        (x.clone(), k),
+        |a| prefix_stages(&a.0, a.1),
+        |a, da| prefix_stages_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+}
+
+/// An unbounded `u8` range, taken to 254 or to its maximum, 255.
+#[derive_frule]
+fn u8_from(x: f64, past: bool) -> f64 {
+    let n = if past { 6 } else { 5 };
+    (250u8..).take(n).map(|k| k as f64 * x).sum()
+}
+
+#[test]
+fn unbounded_ranges_overflow_as_their_iterators_do() {
+    let rule = |x: f64, past: bool| u8_from_frule(Dual::new(x, 1.0), Dual::new(past, NoTangent));
+    let r = rule(2.0, false);
+    assert_eq!((r.primal, r.tangent), (u8_from(2.0, false), 1260.0));
+    // Yielding 255 the plain chain panics in debug builds, computing the next start (in
+    // release builds it wraps, as `range_from_at` does too).
+    let plain = std::panic::catch_unwind(|| u8_from(2.0, true));
+    let derived = std::panic::catch_unwind(|| rule(2.0, true).primal);
+    assert_eq!(plain.is_err(), cfg!(debug_assertions));
+    assert_eq!(derived.is_err(), plain.is_err());
+    if let (Ok(p), Ok(d)) = (plain, derived) {
+        assert_eq!(p, d);
+    }
+}

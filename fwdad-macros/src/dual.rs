@@ -249,9 +249,13 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         // `Vec::with_capacity(self.n)`: a size, read as the primal it is (a field of an
         // active struct is active to the analysis, which does not know its type).
         InstKind::Call { func: path, .. } if crate::rules::is_capacity_ctor(path) => primal,
-        // A chain's range element (`rt::range_at`, never a user's function), an integer.
+        // A chain's range element (`rt::range_at`/`range_from_at`, never a user's
+        // function), an integer.
         InstKind::Call { func: path, .. }
-            if path.segments.last().is_some_and(|s| s.ident == "range_at")
+            if path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "range_at" || s.ident == "range_from_at")
                 && path.segments.iter().any(|s| s.ident == "__private") =>
         {
             primal

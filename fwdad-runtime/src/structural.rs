@@ -572,8 +572,22 @@ pub fn range_at<I: RangeStart>(start: I, k: usize) -> I {
     start.step(k)
 }
 
+/// Element `k` of an unbounded range (`(250u8..)`): [`range_at`], except that yielding the
+/// type's maximum panics in debug builds, as `RangeFrom`'s iterator does (it computes the
+/// next start as it yields); release builds wrap, as the iterator does.
+#[inline(always)]
+pub fn range_from_at<I: RangeStart>(start: I, k: usize) -> I {
+    let v = start.step(k);
+    if cfg!(debug_assertions) && v == I::MAX {
+        panic!("attempt to add with overflow");
+    }
+    v
+}
+
 /// The integer types a range of a chain can count in (see [`range_at`]).
-pub trait RangeStart: Copy {
+pub trait RangeStart: Copy + PartialEq {
+    /// The type's maximum, where an unbounded range stops in debug builds.
+    const MAX: Self;
     /// `self + k`, `k` below the range's length: the sum is in range, though `k` may not fit
     /// the type (`-100i8..100` at `k = 128`), so it is added wrapping, which is exact here.
     fn step(self, k: usize) -> Self;
@@ -582,6 +596,7 @@ pub trait RangeStart: Copy {
 macro_rules! range_start {
     ($($t:ty),*) => {$(
         impl RangeStart for $t {
+            const MAX: Self = <$t>::MAX;
             #[inline(always)]
             fn step(self, k: usize) -> Self {
                 self.wrapping_add(k as $t)

@@ -14,7 +14,10 @@
 //! The rule then visits the same elements in the same order as the primal, reads them in
 //! place (no copied vectors), and writes through `iter_mut` elements. The sources and
 //! adaptor arguments are evaluated once, before the loop, as Rust evaluates them.
-//! Chains without a slice source (`(0..n).rev()`) stay ordinary `for` loops.
+//! Chains without a slice source (`(0..n).rev()`) stay ordinary `for` loops. After the
+//! index adaptors, `filter`, `take_while` and `inspect` wrap the rest of the body in an
+//! `if` (`take_while`'s `else` breaks the loop) or a call; an unbounded range (`(1..)`)
+//! counts to `usize::MAX`, ended by them, a `zip` or a `break`.
 
 use super::place::strip;
 use super::Lowerer;
@@ -35,8 +38,8 @@ enum Chain<'e> {
     /// `a.chain(b)`: `a`'s elements, then `b`'s.
     Concat(Box<Chain<'e>>, Box<Chain<'e>>),
     Slice(&'e syn::Expr, Access),
-    /// `start..end`, or `start..=end` when the flag is set.
-    Range(&'e syn::Expr, &'e syn::Expr, bool),
+    /// `start..end`, or `start..=end` when the flag is set; `start..` without an end.
+    Range(&'e syn::Expr, Option<&'e syn::Expr>, bool),
     Enumerate(Box<Chain<'e>>),
     Zip(Box<Chain<'e>>, Box<Chain<'e>>),
     Rev(Box<Chain<'e>>),
@@ -63,7 +66,8 @@ enum Seq<'e> {
     /// First, second, and the first's length.
     Concat(Box<Seq<'e>>, Box<Seq<'e>>, Value),
     Slice(Value, Access),
-    Range(Value),
+    /// The start, and whether the range is unbounded (`start..`).
+    Range(Value, bool),
     Enumerate(Box<Seq<'e>>),
     Zip(Box<Seq<'e>>, Box<Seq<'e>>),
     /// The inner sequence and its length.
@@ -85,10 +89,15 @@ enum Func<'e> {
     Path(&'e syn::Path),
 }
 
-/// Element-wise stages after a `filter` (indices no longer follow the source there).
+/// Element-wise stages after a `filter` or `take_while` (indices no longer follow the
+/// source there).
 enum Tail<'e> {
     Map(Func<'e>),
     Filter(Func<'e>),
+    /// `take_while(p)`: the loop ends at the first item `p` rejects.
+    TakeWhile(Func<'e>),
+    /// `inspect(f)`: `f(&item)`, the item passed on.
+    Inspect(Func<'e>),
 }
 
 /// Methods that consume an iterator into a value.
@@ -161,18 +170,18 @@ impl Lowerer<'_> {
     fn parse_pipeline<'e>(&self, e: &'e syn::Expr) -> Option<(Chain<'e>, Vec<Tail<'e>>)> {
         if let syn::Expr::MethodCall(m) = strip(e) {
             let name = m.method.to_string();
-            if (name == "map" || name == "filter") && m.args.len() == 1 {
+            let stage = ["map", "filter", "take_while", "inspect"].contains(&name.as_str());
+            if stage && m.args.len() == 1 {
                 let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
                 let f = self.parse_func(&m.args[0])?;
-                if name == "filter" {
-                    tail.push(Tail::Filter(f));
-                    return Some((chain, tail));
+                match name.as_str() {
+                    "filter" => tail.push(Tail::Filter(f)),
+                    "take_while" => tail.push(Tail::TakeWhile(f)),
+                    "inspect" => tail.push(Tail::Inspect(f)),
+                    _ if !tail.is_empty() => tail.push(Tail::Map(f)),
+                    _ => return Some((Chain::Map(Box::new(chain), f), tail)),
                 }
-                if !tail.is_empty() {
-                    tail.push(Tail::Map(f));
-                    return Some((chain, tail));
-                }
-                return Some((Chain::Map(Box::new(chain), f), tail));
+                return Some((chain, tail));
             }
         }
         let chain = self.parse_chain(e)?;
@@ -243,7 +252,7 @@ impl Lowerer<'_> {
             }
             syn::Expr::Range(r) => Some(Chain::Range(
                 r.start.as_deref()?,
-                r.end.as_deref()?,
+                r.end.as_deref(),
                 matches!(r.limits, syn::RangeLimits::Closed(_)),
             )),
             syn::Expr::Path(p) => {
@@ -330,11 +339,12 @@ impl Lowerer<'_> {
                 let v = self.apply(f, vec![shape], span)?;
                 self.run_tail(rest, Shape::Val(v), span, consume)
             }
-            Some((Tail::Filter(f), rest)) => {
-                // `filter`'s closure takes `&item`.
+            Some((Tail::Filter(f) | Tail::TakeWhile(f), rest)) => {
+                // `filter`'s and `take_while`'s closures take `&item`.
                 let item = self.build_shape(shape, span);
                 let r = self.borrow(item, false, span);
                 let keep = self.apply(f, vec![Shape::Val(r)], span)?;
+                let stops = matches!(tail[0], Tail::TakeWhile(_));
                 self.lower_branches(
                     keep,
                     span,
@@ -346,9 +356,23 @@ impl Lowerer<'_> {
                             Some(lw.unit(span))
                         }
                     },
-                    |lw| Some(lw.unit(span)),
+                    |lw| {
+                        if stops {
+                            // The chain's own loop, innermost here.
+                            lw.break_to(0, None, span);
+                            None
+                        } else {
+                            Some(lw.unit(span))
+                        }
+                    },
                 );
                 Some(())
+            }
+            Some((Tail::Inspect(f), rest)) => {
+                let item = self.build_shape(shape, span);
+                let r = self.borrow(item, false, span);
+                self.apply(f, vec![Shape::Val(r)], span)?;
+                self.run_tail(rest, Shape::Val(item), span, consume)
             }
         }
     }
@@ -878,15 +902,24 @@ impl Lowerer<'_> {
             }
             Chain::Range(start, end, closed) => {
                 let s = self.lower_expr(start)?;
-                let e = self.lower_expr(end)?;
+                let e = match end {
+                    Some(end) => Some(self.lower_expr(end)?),
+                    None => None,
+                };
                 // `(s..e).size_hint().0`, not `e.saturating_sub(s)`: a method of the
                 // integer itself cannot be called on a literal of a type not inferred yet
-                // (`(0..3).map(..)`, E0689), a method of `Range` can.
-                let range = self.range(s, e, closed, span);
+                // (`(0..3).map(..)`, E0689), a method of `Range` can. `(s..)` has
+                // `usize::MAX`: a `take_while`, `zip` or `break` ends it first.
+                let kind = InstKind::Range {
+                    start: Some(s),
+                    end: e,
+                    closed,
+                };
+                let range = self.push(kind, TypeHint::Range, span);
                 let hint = self.push(method(range, "size_hint", vec![]), TypeHint::Unknown, span);
                 let member = syn::Member::Unnamed(syn::Index { index: 0, span });
                 let len = int(self, InstKind::Field { base: hint, member });
-                (Seq::Range(s), len)
+                (Seq::Range(s, end.is_none()), len)
             }
             Chain::Enumerate(c) => {
                 let (s, len) = self.prepare(*c, span)?;
@@ -1001,9 +1034,13 @@ impl Lowerer<'_> {
                 }
             }
             // In the range's own integer type (`(-2i32..=2).map(..)`), not the counter's.
-            Seq::Range(start) => {
+            Seq::Range(start, unbounded) => {
                 let rt = &self.rt;
-                let func: syn::Path = syn::parse_quote_spanned!(span=> #rt::range_at);
+                let func: syn::Path = if *unbounded {
+                    syn::parse_quote_spanned!(span=> #rt::range_from_at)
+                } else {
+                    syn::parse_quote_spanned!(span=> #rt::range_at)
+                };
                 let args = vec![*start, k];
                 Shape::Val(self.push(InstKind::Call { func, args }, TypeHint::Int, span))
             }
@@ -1165,7 +1202,7 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
     walk(chain, add);
     for t in tail {
         match t {
-            Tail::Map(f) | Tail::Filter(f) => add(f),
+            Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
         }
     }
 }
