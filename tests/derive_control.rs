@@ -458,3 +458,29 @@ fn assignments_inside_macro_arguments() {
     // x³.
     assert_eq!(fwdad::derivative(assign_in_format {}, 2.0), (8.0, 12.0));
 }
+
+/// `dbg!` passes its value through (one argument, several as a tuple, none) and prints the
+/// primal to stderr as the plain function's `dbg!` does.
+#[derive_frule]
+fn debugged(x: f64, v: &[f64]) -> f64 {
+    let y = dbg!(x * x) + 1.0;
+    let (a, b) = dbg!(v[0], y.sin());
+    dbg!();
+    let w = dbg!(v.to_vec());
+    a * b + w[1]
+}
+
+#[test]
+fn dbg_passes_values_through() {
+    let (x, v) = (0.7, [2.0, -3.0]);
+    let r = debugged_frule(Dual::new(x, 1.0), Dual::new(&v[..], &[0.5, 0.25][..]));
+    assert_eq!(r.primal, debugged(x, &v));
+    // f = v0 sin(x² + 1) + v1: df = 0.5 sin(x² + 1) + v0 cos(x² + 1) 2x + 0.25.
+    let y = x * x + 1.0;
+    let expect = 0.5 * y.sin() + v[0] * y.cos() * 2.0 * x + 0.25;
+    assert!(
+        (r.tangent - expect).abs() < 1e-15,
+        "{} vs {expect}",
+        r.tangent
+    );
+}

@@ -1237,6 +1237,17 @@ impl Emitter<'_> {
                     quote_spanned!(span=> { #t.#m = #v; })
                 }
             },
+            // `dbg!` as it prints: `file!()`/`line!()` at the user's span give the user's
+            // location.
+            InstKind::Print { mac, shown, .. } if mac == "dbg" => match a.first() {
+                Some(v) => quote_spanned!(span=> ::std::eprintln!(
+                    "[{}:{}:{}] {} = {:#?}", ::std::file!(), ::std::line!(), ::std::column!(),
+                    ::std::stringify!(#shown), #v
+                )),
+                None => quote_spanned!(span=> ::std::eprintln!(
+                    "[{}:{}:{}]", ::std::file!(), ::std::line!(), ::std::column!()
+                )),
+            },
             InstKind::Print {
                 mac, fmt, names, ..
             } => {

@@ -239,9 +239,22 @@ fn write_inst(
         }
         InstKind::Print {
             mac,
+            shown: Some(e),
+            args,
+            ..
+        } => format!(
+            "{mac}!({e}, {})",
+            args.iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        InstKind::Print {
+            mac,
             fmt,
             names,
             args,
+            ..
         } => {
             let args: Vec<String> = names
                 .iter()

@@ -290,6 +290,8 @@ pub enum InstKind {
     Print {
         mac: syn::Ident,
         fmt: syn::LitStr,
+        /// `dbg!`'s expression as written (printed with `stringify!`, as `dbg!` does).
+        shown: Option<proc_macro2::TokenStream>,
         names: Vec<Option<syn::Ident>>,
         args: Vec<Value>,
     },

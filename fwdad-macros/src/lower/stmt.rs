@@ -346,6 +346,9 @@ impl Lowerer<'_> {
         if ["println", "print", "eprintln", "eprint", "format"].contains(&name.as_str()) {
             return self.lower_print(mac, span);
         }
+        if name == "dbg" {
+            return self.lower_dbg(mac, span);
+        }
         if name == "matches" {
             if let Some(e) = matches_as_expr(mac, span) {
                 return self.lower_expr(&e);
@@ -362,6 +365,52 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// `dbg!(e)`: `e`'s value, printed to stderr as `dbg!` prints it (`[file:line:col] e =
+    /// {:#?}` of the primal). A [`InstKind::Print`] named `dbg` whose format string is the
+    /// expression's text; `dbg!(a, b)` is `(dbg!(a), dbg!(b))`, and `dbg!()` prints the
+    /// location.
+    fn lower_dbg(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
+        use syn::punctuated::Punctuated;
+        let parsed = mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
+        let exprs: Vec<syn::Expr> = match parsed {
+            Ok(p) => p.into_iter().collect(),
+            Err(e) => {
+                self.diag.error(
+                    e.span(),
+                    format!("`#[derive_frule]` could not read this `dbg!`: {e}"),
+                );
+                return Some(self.poison(span));
+            }
+        };
+        let print = |lw: &mut Self, shown: Option<&syn::Expr>, args: Vec<Value>| {
+            let kind = InstKind::Print {
+                mac: syn::Ident::new("dbg", span),
+                fmt: syn::LitStr::new("", span),
+                shown: shown.map(quote::ToTokens::to_token_stream),
+                names: vec![None; args.len()],
+                args,
+            };
+            lw.push(kind, TypeHint::NonDiff, span)
+        };
+        match exprs.as_slice() {
+            [] => {
+                print(self, None, Vec::new());
+                Some(self.unit(span))
+            }
+            [e] => {
+                let v = self.lower_expr(e)?;
+                print(self, Some(e), vec![v]);
+                Some(v)
+            }
+            many => {
+                // Each at the macro's own location, as `dbg!` reports them.
+                let parts = many.iter().map(|e| quote::quote_spanned!(span=> dbg!(#e)));
+                let tuple: syn::Expr = syn::parse_quote_spanned!(span=> (#(#parts,)*));
+                self.lower_expr(&tuple)
+            }
+        }
+    }
+
     /// `println!(fmt, args..)` and its siblings, and `format!`: the arguments are lowered
     /// (formatted as their primal values); names captured inline (`{x}`, `{x:.3}`, `{:w$}`)
     /// become named arguments.
@@ -431,6 +480,7 @@ impl Lowerer<'_> {
             InstKind::Print {
                 mac: name,
                 fmt,
+                shown: None,
                 names,
                 args,
             },

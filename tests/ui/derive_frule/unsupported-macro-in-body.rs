@@ -2,7 +2,7 @@ use fwdad::prelude::*;
 
 #[derive_frule]
 fn f(x: f64) -> f64 {
-    let _shown = dbg!(x);
+    let _shown = stringify!(x);
     x * x
 }
 
