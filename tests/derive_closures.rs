@@ -933,3 +933,77 @@ fn unbounded_ranges_overflow_as_their_iterators_do() {
         assert_eq!(p, d);
     }
 }
+
+/// `scan`: running sums collected; a running product ended by `None`; an exponential
+/// filter in a `for` loop, its state typed.
+#[derive_frule]
+fn scans(x: &[f64]) -> (Vec<f64>, f64, f64) {
+    let cumulative: Vec<f64> = x
+        .iter()
+        .scan(0.0, |s, &v| {
+            *s += v;
+            Some(*s)
+        })
+        .collect();
+    let capped: f64 = x
+        .iter()
+        .scan(1.0, |p, v| {
+            *p *= v;
+            if *p > 10.0 {
+                None
+            } else {
+                Some(*p)
+            }
+        })
+        .sum();
+    let mut smooth = 0.0;
+    for c in x.iter().scan(x[0], |s: &mut f64, v| {
+        *s = 0.5 * *s + v;
+        Some(*s)
+    }) {
+        smooth += c.sin();
+    }
+    (cumulative, capped, smooth)
+}
+
+#[test]
+fn scan_carries_its_state() {
+    let x = vec![1.5, 2.0, 4.0, 0.5];
+    let n = x.len();
+    let plain = scans(&x);
+    for j in 0..n {
+        let mut dx = vec![0.0; n];
+        dx[j] = 1.0;
+        let r = scans_frule(Dual::new(&x[..], &dx[..]));
+        assert_eq!(r.primal, plain);
+        let (dc, dcap, dsm) = r.tangent;
+        // cumulative[i] = Σ_{k≤i} x_k.
+        let expect: Vec<f64> = (0..n).map(|i| if j <= i { 1.0 } else { 0.0 }).collect();
+        assert_eq!(dc, expect, "direction {j}");
+        // capped = x0 + x0 x1 + x0 x1 x2 stops before 1.5·2·4 = 12 > 10: x0 + x0 x1.
+        let expect = [1.0 + x[1], x[0], 0.0, 0.0][j];
+        assert_eq!(dcap, expect, "direction {j}");
+        // s0 = x0; sᵢ₊₁ = sᵢ/2 + xᵢ; smooth = Σ sin(sᵢ₊₁), i = 0..n.
+        let mut s = x[0];
+        let mut ds = if j == 0 { 1.0 } else { 0.0 };
+        let mut dsmooth = 0.0;
+        for (i, v) in x.iter().enumerate() {
+            s = 0.5 * s + v;
+            ds = 0.5 * ds + if i == j { 1.0 } else { 0.0 };
+            dsmooth += s.cos() * ds;
+        }
+        assert!((dsm - dsmooth).abs() < 1e-14, "{dsm} vs {dsmooth}");
+    }
+    test_frule(
+        (x.clone(),),
+        |a| scans(&a.0),
+        |a, da| scans_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    test_frule_batched::<3, _, _>(
+        (x.clone(),),
+        |a| scans(&a.0),
+        |a, da| {
+            <scans as Frule<_, Batch<f64, 3>>>::frule(&scans {}, (Dual::new(&a.0[..], &da.0[..]),))
+        },
+    );
+}

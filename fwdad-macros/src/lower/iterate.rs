@@ -15,8 +15,9 @@
 //! place (no copied vectors), and writes through `iter_mut` elements. The sources and
 //! adaptor arguments are evaluated once, before the loop, as Rust evaluates them.
 //! Chains without a slice source (`(0..n).rev()`) stay ordinary `for` loops. After the
-//! index adaptors, `filter`, `take_while` and `inspect` wrap the rest of the body in an
-//! `if` (`take_while`'s `else` breaks the loop) or a call; an unbounded range (`(1..)`)
+//! index adaptors, `filter`, `take_while`, `inspect` and `scan` wrap the rest of the body
+//! in an `if` (`take_while`'s `else`, `scan`'s `None`, break the loop) or a call; an
+//! unbounded range (`(1..)`)
 //! counts to `usize::MAX`, ended by them, a `zip` or a `break`.
 
 use super::place::strip;
@@ -98,6 +99,14 @@ enum Tail<'e> {
     TakeWhile(Func<'e>),
     /// `inspect(f)`: `f(&item)`, the item passed on.
     Inspect(Func<'e>),
+    /// `scan(init, |state, item| ..)`: the closure's `Some(b)` passes `b` on, `None` ends
+    /// the loop. `state` names the loop-carried variable holding the state, bound before
+    /// the loop by [`Lowerer::start_tail_state`].
+    Scan {
+        init: &'e syn::Expr,
+        f: &'e syn::ExprClosure,
+        state: std::cell::OnceCell<syn::Ident>,
+    },
 }
 
 /// Methods that consume an iterator into a value.
@@ -170,6 +179,22 @@ impl Lowerer<'_> {
     fn parse_pipeline<'e>(&self, e: &'e syn::Expr) -> Option<(Chain<'e>, Vec<Tail<'e>>)> {
         if let syn::Expr::MethodCall(m) = strip(e) {
             let name = m.method.to_string();
+            if name == "scan" && m.args.len() == 2 {
+                let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
+                // The closure is inlined with its state parameter bound to `&mut state`.
+                let syn::Expr::Closure(f) = strip(&m.args[1]) else {
+                    return None;
+                };
+                if f.inputs.len() != 2 {
+                    return None;
+                }
+                tail.push(Tail::Scan {
+                    init: &m.args[0],
+                    f,
+                    state: Default::default(),
+                });
+                return Some((chain, tail));
+            }
             let stage = ["map", "filter", "take_while", "inspect"].contains(&name.as_str());
             if stage && m.args.len() == 1 {
                 let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
@@ -310,10 +335,12 @@ impl Lowerer<'_> {
         let mut assigned = self.loop_assigned(&f.body);
         assigned.extend(closure_assignments(&chain, &tail));
         let (seq, len) = self.prepare(chain, span)?;
+        self.push_scope();
+        self.start_tail_state(&tail, &mut assigned, span)?;
         let range = self.counter_range(0, len, span);
         let label = f.label.as_ref().map(|l| l.name.ident.to_string());
         let pat = &*f.pat;
-        self.lower_for_over(label, range, assigned, span, |lw, k| {
+        let v = self.lower_for_over(label, range, assigned, span, |lw, k| {
             let k = k?;
             let shape = lw.elem(&seq, k, false, span)?;
             lw.run_tail(&tail, shape, span, &mut |lw, shape| {
@@ -321,7 +348,30 @@ impl Lowerer<'_> {
                 lw.lower_block(&f.body).map(|_| ())
             })?;
             Some(lw.unit(span))
-        })
+        });
+        self.pop_scope();
+        v
+    }
+
+    /// Binds the loop-carried state of the pipeline's `scan`s to their initial values,
+    /// evaluated once before the loop as Rust evaluates adaptor arguments.
+    fn start_tail_state(
+        &mut self,
+        tail: &[Tail<'_>],
+        assigned: &mut std::collections::HashSet<String>,
+        span: Span,
+    ) -> Option<()> {
+        for t in tail {
+            if let Tail::Scan { init, state, .. } = t {
+                let v = self.lower_expr(init)?;
+                let v = self.push(InstKind::Copy(v), self.func.values[v].ty.clone(), span);
+                let name = syn::Ident::new(&format!("__fwdad_scan_{v}"), span);
+                self.bind(&name, v);
+                assigned.insert(name.to_string());
+                state.set(name).ok()?;
+            }
+        }
+        Some(())
     }
 
     /// Applies the element-wise stages to `shape`, then `consume`s it; a `filter` wraps the
@@ -373,6 +423,52 @@ impl Lowerer<'_> {
                 let r = self.borrow(item, false, span);
                 self.apply(f, vec![Shape::Val(r)], span)?;
                 self.run_tail(rest, Shape::Val(item), span, consume)
+            }
+            Some((Tail::Scan { f, state, .. }, rest)) => {
+                let st = state.get()?.clone();
+                // `{ let s = &mut state; let v = item; body }`: the ordinary lowering of a
+                // `&mut` borrow of a local carries the closure's writes to the state.
+                let item = self.build_shape(shape, span);
+                let item_name = syn::Ident::new(&format!("__fwdad_item_{item}"), span);
+                self.push_scope();
+                self.bind(&item_name, item);
+                let (ps, pv, body) = (&f.inputs[0], &f.inputs[1], &f.body);
+                let block: syn::Expr = syn::parse_quote_spanned!(span=> {
+                    let #ps = &mut #st;
+                    let #pv = #item_name;
+                    #body
+                });
+                let out = self.lower_expr(&block);
+                self.pop_scope();
+                let out = out?;
+                let call = |lw: &mut Self, name: &str, ty| {
+                    let kind = InstKind::MethodCall {
+                        receiver: out,
+                        method: syn::Ident::new(name, span),
+                        turbofish: None,
+                        args: vec![],
+                    };
+                    lw.push(kind, ty, span)
+                };
+                let some = call(self, "is_some", TypeHint::Bool);
+                self.lower_branches(
+                    some,
+                    span,
+                    |lw| {
+                        let b = call(lw, "unwrap", TypeHint::Unknown);
+                        lw.run_tail(rest, Shape::Val(b), span, consume)?;
+                        if lw.is_dead() {
+                            None
+                        } else {
+                            Some(lw.unit(span))
+                        }
+                    },
+                    |lw| {
+                        lw.break_to(0, None, span);
+                        None
+                    },
+                );
+                Some(())
             }
         }
     }
@@ -732,6 +828,7 @@ impl Lowerer<'_> {
         };
         let acc_name = syn::Ident::new("__fwdad_acc", span);
         self.push_scope();
+        self.start_tail_state(&tail, &mut assigned, span)?;
         if let Some(init) = init {
             let init = self.push(
                 InstKind::Copy(init),
@@ -1203,6 +1300,7 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
     for t in tail {
         match t {
             Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
+            Tail::Scan { f, .. } => add(&Func::Lambda(f)),
         }
     }
 }
