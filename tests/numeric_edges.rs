@@ -903,3 +903,57 @@ fn rem_euclid_and_div_euclid() {
         assert_eq!(d, -q);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Second order at a kink of an unbounded rule, scaled afterwards (helper hunt I)
+// ---------------------------------------------------------------------------------------
+
+#[derive_frule]
+fn scaled_root(x: &[f64]) -> f64 {
+    x[0] * x[0] + 2.0 * x[1].sqrt()
+}
+
+#[derive_frule]
+fn weighted_roots(x: &[f64]) -> f64 {
+    let mut s = x[0] * x[2];
+    for (i, v) in x.iter().enumerate() {
+        s += (i + 1) as f64 * v.sqrt();
+    }
+    s.sin() + s
+}
+
+#[test]
+fn hessian_entries_beside_a_kink_stay_finite() {
+    // x0² + 2√x1 at (1, 0): ∇² = [[2, 0], [0, -∞]] (c√x'' = -c/(4 x^{3/2})); the product
+    // by 2 after the kink made every entry of row and column 1 NaN.
+    let (_, g, h) = fwdad::hessian(scaled_root {}, &[1.0, 0.0]);
+    assert_eq!(g, vec![2.0, f64::INFINITY]);
+    assert_eq!(
+        h.to_rows(),
+        vec![vec![2.0, 0.0], vec![0.0, f64::NEG_INFINITY]]
+    );
+    let (_, _, hv) = fwdad::hvp(scaled_root {}, &[1.0, 0.0], &[1.0, 0.0]);
+    assert_eq!(hv, vec![2.0, 0.0]);
+    // g(s) = sin s + s, s = x0 x2 + Σ (i+1)√xᵢ at x = (1, 0, 4): g' = cos s + 1, g'' = -sin s.
+    // ∂s = (4 + 1/2, ∞, 1 + 3/4); ∂²s = [[-1/4, 0, 1], [0, -∞, 0], [1, 0, -3/32]].
+    // Hᵢⱼ = g'' ∂ᵢs ∂ⱼs + g' ∂²ᵢⱼs, for i, j ≠ 1 (row and column 1 are infinite).
+    let x = [1.0, 0.0, 4.0];
+    let s: f64 = 1.0 * 4.0 + 1.0 + 0.0 + 3.0 * 2.0;
+    let (d1, d2) = (s.cos() + 1.0, -s.sin());
+    let ds = [4.5, 1.75];
+    let dds = [[-0.25, 1.0], [1.0, -3.0 / 32.0]];
+    let (_, _, h) = fwdad::hessian(weighted_roots {}, &x);
+    for (a, i) in [0, 2].into_iter().enumerate() {
+        for (b, j) in [0, 2].into_iter().enumerate() {
+            let want = d2 * ds[a] * ds[b] + d1 * dds[a][b];
+            close(&format!("H{i}{j}"), h[(i, j)], want, 1e-14);
+        }
+        assert!(
+            h[(i, 1)].is_infinite() && h[(1, i)].is_infinite(),
+            "{:?}",
+            h.to_rows()
+        );
+    }
+    // H11 = g''·∞² + g'·(-∞) = ∞ - ∞: no value.
+    assert!(h[(1, 1)].is_nan(), "{:?}", h.to_rows());
+}

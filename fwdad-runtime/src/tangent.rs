@@ -329,7 +329,7 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Hyper<F, T> {
         Hyper {
             d1: dy1,
             d2: dx.d2.scale_partial(p, u),
-            d12: dx.d12.scale_partial(p, u).add(along_d2(dp, dx.d2, u)),
+            d12: dx.d12.scale_partial(p, u).add(along_d2(dp, dx.d2)),
         }
     }
 
@@ -356,20 +356,23 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Hyper<F, T> {
                 .d12
                 .scale_partial(p1, u)
                 .add(dx2.d12.scale_partial(p2, u))
-                .add(along_d2(q1, dx1.d2, u))
-                .add(along_d2(q2, dx2.d2, u)),
+                .add(along_d2(q1, dx1.d2))
+                .add(along_d2(q2, dx2.d2)),
         }
     }
 }
 
-/// `t · d2`, the `f''` term of a second-order tangent; for an unbounded rule, zero when the
-/// second direction `d2` is (strong zero: `f''` may be infinite at a kink).
+/// `t · d2`, the `f''` term of a second-order tangent, with strong zeros both ways: a second
+/// direction that does not move the argument (`d2 = 0`) or a partial that does not change
+/// along the first (a zero lane of `t`) contributes nothing, even where the other factor is
+/// infinite after an unbounded rule's kink (`2·√x` at 0: `0 · ∞` would make the Hessian
+/// NaN where it is 0).
 #[inline(always)]
-fn along_d2<F: Real, T: ScalarTangent<F>>(t: T, d2: F, unbounded: bool) -> T {
-    if unbounded && d2 == F::zero() {
+fn along_d2<F: Real, T: ScalarTangent<F>>(t: T, d2: F) -> T {
+    if d2 == F::zero() {
         T::zero()
     } else {
-        t.scale(d2)
+        t.scale_strong(d2)
     }
 }
 
