@@ -829,7 +829,9 @@ fn holds_float(ty: &syn::Type) -> bool {
     walk(ty.to_token_stream())
 }
 
-/// `constant_in::<M, _>(name(a.primal, ..))`.
+/// `constant_in::<M, _>(name(a.primal, ..))`; and, for each `&mut` argument, a check that
+/// its tangent holds no float (`rt::holds_no_float`): [`check_no_float_writes`] sees only
+/// the spelling, not a struct's or an alias's floats.
 fn non_differentiable_rule(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
     let name = &func.sig.ident;
     let (header, args, out) = dual_impl_parts(sig, rt);
@@ -837,12 +839,29 @@ fn non_differentiable_rule(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> T
     let a = arg_idents(args.len());
     let span = sig.output.span();
     let value = quote_spanned!(span=> #rt::constant_in::<#m, _>(#name(#(#a.primal),*)));
+    // The check is an argument of the call, at the user's type, so the error is there.
+    let checks =
+        sig.named_inputs
+            .iter()
+            .zip(&sig.inputs)
+            .zip(&a)
+            .filter_map(|((named, written), a)| match named {
+                syn::Type::Reference(r) if r.mutability.is_some() => {
+                    // One token at the type: an argument expression mixing spans would be
+                    // reported at the attribute.
+                    let t = syn::Ident::new("__fwdad_tangent", written.span());
+                    Some(quote!({ let #t = &#a.tangent; #rt::holds_no_float(#t); }))
+                }
+                _ => None,
+            });
+    let checks: Vec<TokenStream> = checks.collect();
     quote! {
         #[automatically_derived]
         #header #rt::Frule<(#(#args,)*), #m> for #name {
             type Output = #out;
             #[inline]
             fn frule(&self, (#(#a,)*): (#(#args,)*)) -> #out {
+                #(#checks)*
                 #value
             }
         }

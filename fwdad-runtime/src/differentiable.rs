@@ -222,3 +222,39 @@ macro_rules! differentiable_tuple {
     };
 }
 crate::for_tuples!(differentiable_tuple);
+
+/// A tangent that holds no float: what a `#[non_differentiable]` function may write through
+/// a `&mut` argument, since the caller's tangent of it then has nothing to go stale.
+#[diagnostic::on_unimplemented(
+    message = "`#[non_differentiable]` functions must not write floats through their arguments: this argument's tangent is `{Self}`",
+    label = "its floats' tangents would be left describing the old values",
+    note = "return the values instead, or write a full rule with `#[primitive(rule = ..)]`"
+)]
+pub trait HoldsNoFloat {}
+
+impl HoldsNoFloat for NoTangent {}
+impl<T: HoldsNoFloat> HoldsNoFloat for [T] {}
+impl<T: HoldsNoFloat, const N: usize> HoldsNoFloat for [T; N] {}
+impl<T: HoldsNoFloat> HoldsNoFloat for Vec<T> {}
+impl<T: HoldsNoFloat> HoldsNoFloat for Option<T> {}
+impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for Box<T> {}
+impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for &T {}
+impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for &mut T {}
+
+macro_rules! holds_no_float_tuples {
+    ($(($($t:ident),+)),*) => {$(
+        impl<$($t: HoldsNoFloat),+> HoldsNoFloat for ($($t,)+) {}
+    )*};
+}
+holds_no_float_tuples!(
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, E),
+    (A, B, C, D, E, G)
+);
+
+/// Checks at compile time that tangent `T` holds no float (see [`HoldsNoFloat`]).
+#[inline(always)]
+pub fn holds_no_float<T: HoldsNoFloat + ?Sized>(_: &T) {}

@@ -46,7 +46,7 @@ pub mod structural;
 pub mod tangent;
 pub mod testing;
 
-pub use differentiable::{Differentiable, ZeroTangent};
+pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, PromotedElem, SelfByValue};
 pub use real::Real;
