@@ -558,7 +558,7 @@ impl Lowerer<'_> {
         let mut f = Find(None);
         syn::visit::Visit::visit_expr(&mut f, &c.body);
         if let Some(sp) = f.0 {
-            self.diag.error(sp, "`#[derive_frule]` does not support `return` or `?` inside a closure (they would leave the enclosing function); compute the value with `if`/`match`");
+            self.diag.error(sp, "`#[derive_frule]` does not support `return` or `?` inside a closure (closures are inlined where they are called, so these would have to leave that place rather than the function); compute the value with `if`/`match`");
             return false;
         }
         if c.asyncness.is_some() {
