@@ -165,3 +165,23 @@ fn tuple_field_assignment() {
     let d = tuple_field_frule(Dual::new(3.0, 1.0));
     assert_eq!((d.primal, d.tangent), (tuple_field(3.0), 1.0 + 6.0));
 }
+
+/// `..base` with a constant, non-`Copy` base (helper hunt J: it was moved twice).
+#[derive_frule]
+fn from_constant_base(x: f64) -> f64 {
+    let base = Spring {
+        k: 1.0,
+        rest: 0.5,
+        n: 3,
+        w: vec![3.0, -1.0],
+    };
+    let s = Spring { k: x * 2.0, ..base };
+    s.k + s.w[0] * x + s.rest
+}
+
+#[test]
+fn functional_update_of_a_constant_base() {
+    // f = 2x + 3x + 0.5: f' = 5.
+    let d = from_constant_base_frule(Dual::new(0.5, 1.0));
+    assert_eq!((d.primal, d.tangent), (from_constant_base(0.5), 5.0));
+}

@@ -731,18 +731,27 @@ impl Emitter<'_> {
                 let tpath = tangent_path(path);
                 let members: Vec<_> = fields.iter().map(|(m, _)| m).collect();
                 let vals = &args[..fields.len()];
-                let (pb, tb) = match base {
+                // The base is bound once (a promoted constant is an expression that would
+                // move it twice), after the fields, as Rust evaluates them; its primal and
+                // tangent then move out of it separately.
+                let base_name = format_ident!("__base", span = Span::mixed_site());
+                let (bind_base, pb, tb) = match base {
                     Some(_) => {
                         let b = &args[fields.len()];
-                        (quote!(..#b.primal), quote!(..#b.tangent))
+                        (
+                            quote!(let #base_name = #b;),
+                            quote!(..#base_name.primal),
+                            quote!(..#base_name.tangent),
+                        )
                     }
-                    None => (quote!(), quote!()),
+                    None => (quote!(), quote!(), quote!()),
                 };
                 let bind: Vec<_> = (0..fields.len())
                     .map(|k| format_ident!("__f{}", k, span = Span::mixed_site()))
                     .collect();
                 quote_spanned! {span=> {
                     #(let #bind = #vals;)*
+                    #bind_base
                     #rt::Dual::new(
                         #path { #(#members: #bind.primal,)* #pb },
                         #tpath { #(#members: #bind.tangent,)* #tb },
