@@ -594,3 +594,38 @@ fn methods_on_elements_lending_other_elements() {
     assert_eq!(v, pair_dots(&x));
     assert_eq!(g, vec![-5.0, 1.0]);
 }
+
+/// A derived method called on a clone of the receiver (helper hunt J: it was taken for a
+/// method of the clone's unknown type).
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Tally {
+    pub s: f64,
+    pub n: usize,
+}
+
+#[derive_frule]
+impl Tally {
+    fn total(&self) -> f64 {
+        self.s * self.n as f64
+    }
+}
+
+#[derive_frule]
+fn tally_of_clones(p: &Tally) -> f64 {
+    let a: Tally = p.clone();
+    a.total() + p.clone().total()
+}
+
+#[test]
+fn methods_of_clones() {
+    let p = Tally { s: 2.0, n: 3 };
+    let d = tally_of_clones_frule(Dual::new(
+        &p,
+        &TallyTangent {
+            s: 1.0,
+            n: NoTangent,
+        },
+    ));
+    // 2·s·n: d/ds = 2n.
+    assert_eq!((d.primal, d.tangent), (tally_of_clones(&p), 6.0));
+}

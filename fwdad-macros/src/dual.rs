@@ -319,12 +319,18 @@ pub(crate) fn is_user_method(func: &Function, receiver: Value, name: &str) -> bo
             | TypeHint::Range
             | TypeHint::NonDiff
     );
-    // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type.
+    // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type,
+    // except a clone, which has its receiver's type (`p.clone().total()`).
     let from_dual_method = match func.values[receiver].def {
-        crate::ir::ValueDef::Inst(i, _) => matches!(
-            &func.insts[i].kind,
-            InstKind::MethodCall { method, .. } if dual_has_method(&method.to_string())
-        ),
+        crate::ir::ValueDef::Inst(i, _) => match &func.insts[i].kind {
+            InstKind::MethodCall {
+                method,
+                receiver: inner,
+                ..
+            } if method == "clone" || method == "to_owned" => !is_user_method(func, *inner, name),
+            InstKind::MethodCall { method, .. } => dual_has_method(&method.to_string()),
+            _ => false,
+        },
         _ => false,
     };
     !is_known_method(name) && !known_recv && !from_dual_method
