@@ -276,3 +276,48 @@ fn local_full_rule() {
         },
     );
 }
+
+/// A full rule for a function of `f32`s only: generic over the `f32` tangent
+/// (`T: ScalarTangent<f32>`; a rule generic over the mode `M` would see it only as
+/// `M::Of<f32>`, which does not determine `M`). Helper hunt J.
+#[primitive(rule = cube32_rule)]
+pub fn cube32(x: f32) -> f32 {
+    x * x * x
+}
+
+pub fn cube32_rule<T: ScalarTangent<f32>>(x: Dual<f32, T>) -> Dual<f32, T> {
+    let p = x.primal;
+    Dual::new(p * p * p, x.tangent.scale(3.0 * p * p))
+}
+
+/// With `f64` and `f32` arguments the mode is determined: generic over `M: Mode`.
+#[primitive(rule = mixed32_rule)]
+pub fn mixed32(a: f64, x: f32) -> f32 {
+    a as f32 * x
+}
+
+pub fn mixed32_rule<M: fwdad::Mode>(
+    a: Dual<f64, M>,
+    x: Dual<f32, M::Of<f32>>,
+) -> Dual<f32, M::Of<f32>> {
+    let da = M::narrow::<f32>(a.tangent);
+    Dual::new(
+        a.primal as f32 * x.primal,
+        da.scale(x.primal).add(x.tangent.scale(a.primal as f32)),
+    )
+}
+
+#[test]
+fn f32_full_rules() {
+    let d = cube32_frule(Dual::new(2.0f32, 1.0f32));
+    assert_eq!((d.primal, d.tangent), (8.0, 12.0));
+    // In a batch of two directions.
+    let d = <cube32 as Frule<_, Batch<f64, 2>>>::frule(
+        &cube32 {},
+        (Dual::new(2.0f32, Batch([1.0f32, 0.5])),),
+    );
+    assert_eq!(d.tangent.0, [12.0, 6.0]);
+    // d(a·x) = x da + a dx.
+    let d = mixed32_frule(Dual::new(3.0, 1.0), Dual::new(2.0f32, 0.5f32));
+    assert_eq!((d.primal, d.tangent), (6.0, 2.0 + 1.5));
+}
