@@ -1007,3 +1007,102 @@ fn scan_carries_its_state() {
         },
     );
 }
+
+/// Unbounded ranges under `chain`, `step_by` and `skip` (their lengths saturate at
+/// `usize::MAX`; review of the unbounded ranges).
+#[derive_frule]
+fn unbounded_compositions(x: f64) -> (f64, f64, f64, f64) {
+    let chained: f64 = (0..3)
+        .chain(5..)
+        .take_while(|k| *k < 9)
+        .map(|k| k as f64 * x)
+        .sum();
+    // atanh x = Σ_{k odd} xᵏ/k.
+    let atanh: f64 = (1..)
+        .step_by(2)
+        .map(|k| x.powi(k) / k as f64)
+        .take_while(|t| t.abs() > 1e-17)
+        .sum();
+    let strided: f64 = (0u32..).step_by(3).take(4).map(|k| k as f64 * x).sum();
+    let skipped: f64 = (250u8..).skip(3).take(2).map(|k| k as f64 * x).sum();
+    (chained, atanh, strided, skipped)
+}
+
+#[test]
+fn unbounded_ranges_compose() {
+    let x = 0.4;
+    let r = unbounded_compositions_frule(Dual::new(x, 1.0));
+    assert_eq!(r.primal, unbounded_compositions(x));
+    let t = r.tangent;
+    // Σ over 0, 1, 2, 5, 6, 7, 8; 1/(1 - x²) to the last kept term; 0 + 3 + 6 + 9; 253 + 254.
+    assert_eq!((t.0, t.2, t.3), (29.0, 18.0, 507.0));
+    let exact = 1.0 / (1.0 - x * x);
+    assert!((t.1 - exact).abs() < 1e-13 * exact, "{} vs {exact}", t.1);
+    assert!((r.primal.1 - x.atanh()).abs() < 1e-15);
+}
+
+/// Stepping an unbounded `u8` range over its maximum with `skip` or `step_by`.
+#[derive_frule]
+fn u8_past_max(x: f64, how: usize) -> f64 {
+    match how {
+        0 => (250u8..).skip(10).take(1).map(|k| k as f64 * x).sum(),
+        1 => (0u8..).step_by(3).take(86).map(|k| k as f64 * x).sum(),
+        _ => (0u8..).step_by(3).take(85).map(|k| k as f64 * x).sum(),
+    }
+}
+
+#[test]
+fn unbounded_ranges_stepped_past_their_maximum() {
+    for how in 0..3 {
+        let plain = std::panic::catch_unwind(|| u8_past_max(2.0, how));
+        let rule = std::panic::catch_unwind(|| {
+            u8_past_max_frule(Dual::new(2.0, 1.0), Dual::new(how, NoTangent)).primal
+        });
+        // Debug builds: 0 and 1 panic (as the plain chain does), 2 stops at 252.
+        assert_eq!(
+            plain.is_err(),
+            cfg!(debug_assertions) && how < 2,
+            "case {how}"
+        );
+        assert_eq!(rule.is_err(), plain.is_err(), "case {how}");
+        if let (Ok(p), Ok(r)) = (plain, rule) {
+            assert_eq!(p.to_bits(), r.to_bits(), "case {how}");
+        }
+    }
+}
+
+/// A `scan`'s state is evaluated before `fold`'s initial value, as Rust evaluates them.
+#[derive_frule]
+fn scan_then_fold(x: &[f64]) -> f64 {
+    let mut c = 0.0;
+    let folded = x
+        .iter()
+        .scan(
+            {
+                c += 1.0;
+                c
+            },
+            |s, v| {
+                *s += v;
+                Some(*s)
+            },
+        )
+        .fold(
+            {
+                c *= 10.0;
+                c
+            },
+            |a, b| a + b,
+        );
+    folded + c
+}
+
+#[test]
+fn adaptor_arguments_before_the_consumers() {
+    let x = vec![0.5, 2.0];
+    let d = scan_then_fold_frule(Dual::new(&x[..], &[1.0, 1.0][..]));
+    // c = 1 (state), then 10 (fold): 10 + (1.5 + 3.5) + 10.
+    assert_eq!(d.primal, scan_then_fold(&x));
+    assert_eq!(d.primal, 25.0);
+    assert_eq!(d.tangent, 1.0 + 2.0);
+}

@@ -983,6 +983,9 @@ impl Ctx<'_> {
                     }
                 },
             ),
+            // No float in any field's tangent (a struct of integer-only structs, `Vec`s of
+            // integers): a `#[non_differentiable]` function may write it through `&mut`.
+            impl_for(quote!(#p::HoldsNoFloat), false, quote!()),
         ]
         .into_iter()
         .collect()

@@ -817,6 +817,32 @@ fn check_no_float_writes(sig: &Sig, diag: &mut Diagnostics) {
     }
 }
 
+/// The referents `X` of every `&mut X` in `ty` (not looking inside them: the check of `X`
+/// covers what it holds).
+fn mut_referents<'t>(ty: &'t syn::Type, out: &mut Vec<&'t syn::Type>) {
+    match ty {
+        syn::Type::Reference(r) if r.mutability.is_some() => out.push(&r.elem),
+        syn::Type::Reference(r) => mut_referents(&r.elem, out),
+        syn::Type::Paren(p) => mut_referents(&p.elem, out),
+        syn::Type::Group(g) => mut_referents(&g.elem, out),
+        syn::Type::Tuple(t) => t.elems.iter().for_each(|e| mut_referents(e, out)),
+        syn::Type::Array(a) => mut_referents(&a.elem, out),
+        syn::Type::Slice(s) => mut_referents(&s.elem, out),
+        syn::Type::Path(p) => {
+            for seg in &p.path.segments {
+                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                    for arg in &a.args {
+                        if let syn::GenericArgument::Type(t) = arg {
+                            mut_referents(t, out);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Whether the type syntactically contains `f64` or `f32`.
 fn holds_float(ty: &syn::Type) -> bool {
     fn walk(ts: TokenStream) -> bool {
@@ -829,9 +855,9 @@ fn holds_float(ty: &syn::Type) -> bool {
     walk(ty.to_token_stream())
 }
 
-/// `constant_in::<M, _>(name(a.primal, ..))`; and, for each `&mut` argument, a check that
-/// its tangent holds no float (`rt::holds_no_float`): [`check_no_float_writes`] sees only
-/// the spelling, not a struct's or an alias's floats.
+/// `constant_in::<M, _>(name(a.primal, ..))`; and, for each `&mut X` in a parameter's
+/// type, a check that `X`'s tangent holds no float (`rt::holds_no_float`):
+/// [`check_no_float_writes`] sees only the spelling, not a struct's or an alias's floats.
 fn non_differentiable_rule(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
     let name = &func.sig.ident;
     let (header, args, out) = dual_impl_parts(sig, rt);
@@ -839,22 +865,25 @@ fn non_differentiable_rule(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> T
     let a = arg_idents(args.len());
     let span = sig.output.span();
     let value = quote_spanned!(span=> #rt::constant_in::<#m, _>(#name(#(#a.primal),*)));
-    // The check is an argument of the call, at the user's type, so the error is there.
-    let checks =
-        sig.named_inputs
-            .iter()
-            .zip(&sig.inputs)
-            .zip(&a)
-            .filter_map(|((named, written), a)| match named {
-                syn::Type::Reference(r) if r.mutability.is_some() => {
-                    // One token at the type: an argument expression mixing spans would be
-                    // reported at the attribute.
-                    let t = syn::Ident::new("__fwdad_tangent", written.span());
-                    Some(quote!({ let #t = &#a.tangent; #rt::holds_no_float(#t); }))
-                }
-                _ => None,
-            });
-    let checks: Vec<TokenStream> = checks.collect();
+    // Every `&mut X` in a parameter's type (`&mut S`, `(&mut f64, u32)`, `Option<&mut T>`):
+    // `X`'s tangent must hold no float. Checked on a binding whose one token is at the
+    // parameter's type, where the error then shows (a mixed-span expression would be
+    // reported at the attribute).
+    // At the one-direction mode: the error then names the float (`f64`), not a parameter.
+    let one_direction = syn::Ident::new("f64", Span::call_site());
+    let mut checks = Vec::new();
+    for (named, written) in sig.named_inputs.iter().zip(&sig.inputs) {
+        let mut written_through = Vec::new();
+        mut_referents(named, &mut written_through);
+        for x in written_through {
+            let t = tangent_ty(x, &one_direction, rt);
+            let v = syn::Ident::new("__fwdad_written", written.span());
+            checks.push(quote! {{
+                let #v: ::core::option::Option<&#t> = ::core::option::Option::None;
+                #rt::holds_no_float(#v);
+            }});
+        }
+    }
     quote! {
         #[automatically_derived]
         #header #rt::Frule<(#(#args,)*), #m> for #name {

@@ -226,9 +226,9 @@ crate::for_tuples!(differentiable_tuple);
 /// A tangent that holds no float: what a `#[non_differentiable]` function may write through
 /// a `&mut` argument, since the caller's tangent of it then has nothing to go stale.
 #[diagnostic::on_unimplemented(
-    message = "`#[non_differentiable]` functions must not write floats through their arguments: this argument's tangent is `{Self}`",
+    message = "`#[non_differentiable]` functions must not write floats through their arguments: the tangent of what this argument points to holds `{Self}`",
     label = "its floats' tangents would be left describing the old values",
-    note = "return the values instead, or write a full rule with `#[primitive(rule = ..)]`"
+    note = "return the values instead, or write a full rule with `#[primitive(rule = ..)]`; a type of your own whose tangent holds no float can implement `fwdad::HoldsNoFloat` for its tangent"
 )]
 pub trait HoldsNoFloat {}
 
@@ -240,21 +240,16 @@ impl<T: HoldsNoFloat> HoldsNoFloat for Option<T> {}
 impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for Box<T> {}
 impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for &T {}
 impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for &mut T {}
+impl<T: HoldsNoFloat, E: HoldsNoFloat> HoldsNoFloat for Result<T, E> {}
 
-macro_rules! holds_no_float_tuples {
-    ($(($($t:ident),+)),*) => {$(
-        impl<$($t: HoldsNoFloat),+> HoldsNoFloat for ($($t,)+) {}
-    )*};
+macro_rules! holds_no_float_tuple {
+    ($($T:ident $t:ident $i:tt),+) => {
+        impl<$($T: HoldsNoFloat),+> HoldsNoFloat for ($($T,)+) {}
+    };
 }
-holds_no_float_tuples!(
-    (A),
-    (A, B),
-    (A, B, C),
-    (A, B, C, D),
-    (A, B, C, D, E),
-    (A, B, C, D, E, G)
-);
+crate::for_tuples!(holds_no_float_tuple);
 
-/// Checks at compile time that tangent `T` holds no float (see [`HoldsNoFloat`]).
+/// Checks at compile time that tangent `T` holds no float (see [`HoldsNoFloat`]); the
+/// `Option` only carries the type.
 #[inline(always)]
-pub fn holds_no_float<T: HoldsNoFloat + ?Sized>(_: &T) {}
+pub fn holds_no_float<T: HoldsNoFloat + ?Sized>(_: Option<&T>) {}

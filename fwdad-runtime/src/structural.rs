@@ -572,39 +572,67 @@ pub fn range_at<I: RangeStart>(start: I, k: usize) -> I {
     start.step(k)
 }
 
-/// Element `k` of an unbounded range (`(250u8..)`): [`range_at`], except that yielding the
-/// type's maximum panics in debug builds, as `RangeFrom`'s iterator does (it computes the
-/// next start as it yields); release builds wrap, as the iterator does.
+/// Element `k` of an unbounded range (`(250u8..)`, also after `skip`/`step_by`): what
+/// [`range_at`] gives, except that, with debug assertions, reaching the type's maximum
+/// panics as `RangeFrom`'s iterator does (it computes the next start as it yields the
+/// maximum, and `nth` steps over it); release builds wrap, as the iterator does. The
+/// iterator follows the calling crate's `overflow-checks`, this check the runtime's
+/// `debug_assertions`: the same unless a profile sets them apart.
 #[inline(always)]
 pub fn range_from_at<I: RangeStart>(start: I, k: usize) -> I {
-    let v = start.step(k);
-    if cfg!(debug_assertions) && v == I::MAX {
+    if cfg!(debug_assertions) && !start.below_max_after(k) {
         panic!("attempt to add with overflow");
     }
-    v
+    start.step(k)
 }
 
 /// The integer types a range of a chain can count in (see [`range_at`]).
-pub trait RangeStart: Copy + PartialEq {
-    /// The type's maximum, where an unbounded range stops in debug builds.
-    const MAX: Self;
+pub trait RangeStart: Copy {
     /// `self + k`, `k` below the range's length: the sum is in range, though `k` may not fit
     /// the type (`-100i8..100` at `k = 128`), so it is added wrapping, which is exact here.
     fn step(self, k: usize) -> Self;
+    /// Whether `self + k`, computed exactly, is below the type's maximum.
+    fn below_max_after(self, k: usize) -> bool;
 }
 
 macro_rules! range_start {
     ($($t:ty),*) => {$(
         impl RangeStart for $t {
-            const MAX: Self = <$t>::MAX;
             #[inline(always)]
             fn step(self, k: usize) -> Self {
                 self.wrapping_add(k as $t)
             }
+            #[inline(always)]
+            fn below_max_after(self, k: usize) -> bool {
+                // Exact in `i128` for every type but `u128` (`usize` is at most 64 bits).
+                (self as i128) + (k as i128) < <$t>::MAX as i128
+            }
         }
     )*};
 }
-range_start!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+range_start!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl RangeStart for i128 {
+    #[inline(always)]
+    fn step(self, k: usize) -> Self {
+        self.wrapping_add(k as i128)
+    }
+    #[inline(always)]
+    fn below_max_after(self, k: usize) -> bool {
+        self.checked_add(k as i128).is_some_and(|v| v < i128::MAX)
+    }
+}
+
+impl RangeStart for u128 {
+    #[inline(always)]
+    fn step(self, k: usize) -> Self {
+        self.wrapping_add(k as u128)
+    }
+    #[inline(always)]
+    fn below_max_after(self, k: usize) -> bool {
+        self.checked_add(k as u128).is_some_and(|v| v < u128::MAX)
+    }
+}
 
 /// Checks that an integer method's result is an integer (see [`Integer`]).
 #[inline(always)]

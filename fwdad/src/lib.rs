@@ -36,8 +36,8 @@ pub use drivers::{
     DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{
-    constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, Hyper, Lanes, Mode,
-    NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
+    constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, HoldsNoFloat, Hyper,
+    Lanes, Mode, NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
 };
 
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
@@ -65,8 +65,8 @@ pub mod __private {
         sin_cos_dual, slice_mut, some, store_deref, store_index, swap, tuple, ElemAt,
     };
     pub use fwdad_runtime::{
-        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, Frule, MethodOf, Mode,
-        Promoted, PromotedElem, Real, SelfByValue, ZeroTangent,
+        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, Frule, HoldsNoFloat,
+        MethodOf, Mode, Promoted, PromotedElem, Real, SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand};

@@ -768,6 +768,9 @@ impl Lowerer<'_> {
         }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
         let (seq, len) = self.prepare(chain, span)?;
+        // The adaptors' arguments (a `scan`'s state) before the consumer's (`fold`'s init).
+        self.push_scope();
+        self.start_tail_state(&tail, &mut assigned, span)?;
         let lit = |lw: &mut Self, l: syn::Lit, ty: TypeHint| lw.push(InstKind::Lit(l), ty, span);
         // The accumulator's start, as `Sum`/`Product` start (floats: `-0.0` for sums).
         let init = match name {
@@ -827,8 +830,6 @@ impl Lowerer<'_> {
             _ => None,
         };
         let acc_name = syn::Ident::new("__fwdad_acc", span);
-        self.push_scope();
-        self.start_tail_state(&tail, &mut assigned, span)?;
         if let Some(init) = init {
             let init = self.push(
                 InstKind::Copy(init),
@@ -983,7 +984,8 @@ impl Lowerer<'_> {
             Chain::Concat(a, b) => {
                 let (sa, la) = self.prepare(*a, span)?;
                 let (sb, lb) = self.prepare(*b, span)?;
-                let len = self.binary(BinOp::Add, la, lb, span);
+                // Saturating: either part may be an unbounded range (`usize::MAX`).
+                let len = int(self, method(la, "saturating_add", vec![lb]));
                 (Seq::Concat(Box::new(sa), Box::new(sb), la), len)
             }
             Chain::Slice(e, access) => {
@@ -1047,14 +1049,9 @@ impl Lowerer<'_> {
             Chain::StepBy(c, st) => {
                 let (s, len) = self.prepare(*c, span)?;
                 let st = self.lower_expr(st)?;
-                // ceil(len / st); a zero step panics here as `step_by(0)` does.
-                let one = int(
-                    self,
-                    InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
-                );
-                let a = self.binary(BinOp::Add, len, st, span);
-                let b = self.binary(BinOp::Sub, a, one, span);
-                let len = self.binary(BinOp::Div, b, st, span);
+                // ceil(len / st), without overflow for an unbounded range's `usize::MAX`; a
+                // zero step panics here as `step_by(0)` does.
+                let len = int(self, method(len, "div_ceil", vec![st]));
                 (Seq::StepBy(Box::new(s), st), len)
             }
             Chain::Copied(c) => {

@@ -23,4 +23,13 @@ fn double(b: &mut Buf, count: &mut Vec<usize>) {
     count.push(1);
 }
 
+// A `&mut` inside a tuple or an `Option`.
+#[non_differentiable]
+fn nested(p: (&mut f64, u32), o: Option<&mut [f64]>) {
+    *p.0 *= 2.0;
+    if let Some(v) = o {
+        v[0] = 1.0;
+    }
+}
+
 fn main() {}

@@ -8,6 +8,39 @@ pub struct Counter {
     pub last: usize,
 }
 
+/// A struct holding an integer-only struct, and a generic one.
+#[derive(Differentiable, Clone)]
+pub struct Nested {
+    pub inner: Counter,
+    pub k: u32,
+}
+
+#[derive(Differentiable, Clone)]
+pub struct Tagged<T> {
+    pub tag: T,
+    pub n: usize,
+}
+
+#[non_differentiable]
+fn rest(
+    a: &mut Nested,
+    b: &mut Tagged<u8>,
+    r: &mut Result<u32, String>,
+    t: &mut (u8, u8, u8, u8, u8, u8, u8),
+    o: Option<&mut u32>,
+    pair: (&mut usize, f64),
+) -> usize {
+    a.k += 1;
+    b.n += 1;
+    *r = Ok(1);
+    t.6 += 1;
+    if let Some(o) = o {
+        *o += 1;
+    }
+    *pair.0 += pair.1 as usize;
+    a.k as usize
+}
+
 #[non_differentiable]
 fn tick(c: &mut Counter, ids: &mut [u32], pair: &mut (usize, bool), log: &mut Vec<Vec<i64>>) -> u64 {
     c.n += 1;
