@@ -357,3 +357,35 @@ fn generic_functions_take_untyped_literals() {
         Matrix::from_rows(&[[1.5, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 0.375]])
     );
 }
+
+/// A scalar `#[primitive(d = ..)]` of two and three floats: its rule takes any operand
+/// (dual or plain float) per argument, so `bind` pins the `Wrt` slot to a dual.
+mod scalar_primitives {
+    use fwdad::drivers::{bind, Wrt};
+    use fwdad::prelude::*;
+
+    #[primitive(d = (b, a))]
+    fn mul2(a: f64, b: f64) -> f64 {
+        a * b
+    }
+
+    #[primitive(d = (b * c, a * c, a * b))]
+    fn mul3(a: f64, b: f64, c: f64) -> f64 {
+        a * b * c
+    }
+
+    #[test]
+    fn bind_scalar_primitive_of_two_and_three_floats() {
+        let (v, d) = derivative(bind(mul2 {}, (Wrt, 3.0)), 2.0);
+        assert_eq!((v, d), (6.0, 3.0));
+        let (v, d) = derivative(bind(mul2 {}, (5.0, Wrt)), 2.0);
+        assert_eq!((v, d), (10.0, 5.0));
+        // x ↦ x·x: 2x.
+        let (_, d) = derivative(bind(mul2 {}, (Wrt, Wrt)), 1.5);
+        assert_eq!(d, 3.0);
+        let (_, _, d2) = second_derivative(bind(mul2 {}, (Wrt, Wrt)), 1.5);
+        assert_eq!(d2, 2.0);
+        let (v, d) = derivative(bind(mul3 {}, (2.0, Wrt, 4.0)), 3.0);
+        assert_eq!((v, d), (24.0, 8.0));
+    }
+}

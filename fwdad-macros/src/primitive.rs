@@ -1151,7 +1151,7 @@ fn scalar_rule(
         }
     };
 
-    // The Frule impl: active parameters take any `Operand` (active dual or plain f64).
+    // The Frule impl: active parameters take a `ScalarOperand` (active dual or plain f64).
     let a = arg_idents(params.len());
     let mut generics = Vec::new();
     let mut arg_tys = Vec::new();
@@ -1160,7 +1160,7 @@ fn scalar_rule(
     for (q, ai) in params.iter().zip(&a) {
         if q.active {
             let g = format_ident!("__FwdadX{}", active_args.len(), span = Span::mixed_site());
-            generics.push(quote!(#g: #rt::Operand<::core::primitive::f64, #m>));
+            generics.push(quote!(#g: #rt::ScalarOperand<::core::primitive::f64, #m>));
             arg_tys.push(g.to_token_stream());
             active_args.push(ai.clone());
             active_tys.push(g);

@@ -320,7 +320,9 @@ pub trait BindArgs<F, D> {}
 #[derive(Clone, Copy, Debug)]
 pub struct NoOut;
 
-impl<D> Fits<D> for Wrt {}
+// A dual (the drivers pass one), not any `D`: a scalar `#[primitive(d = ..)]` rule takes
+// a dual or a plain float per argument, and this picks the dual.
+impl<P: Differentiable, T> Fits<Dual<P, T>> for Wrt {}
 impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Wrt {
     type Dual = X;
 }
@@ -334,7 +336,7 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Wrt {
     }
 }
 
-impl<D> Fits<D> for Out {}
+impl<P: Differentiable, T> Fits<Dual<P, T>> for Out {}
 impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Out {
     type Dual = Y;
 }

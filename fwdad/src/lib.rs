@@ -69,7 +69,7 @@ pub mod __private {
         MethodOf, Mode, Promoted, PromotedElem, Real, SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
-    pub use fwdad_runtime::rules::{binary, LiftTo, Operand};
+    pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
     // `#[derive(Differentiable)]`.
     pub use fwdad_runtime::testing::{Precision, Rng, TestTangent};

@@ -116,6 +116,20 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&F, &T> {
     }
 }
 
+/// An argument of a `#[primitive(d = ..)]` rule: an active `Dual<F, T>` or a plain `F`.
+///
+/// Narrower than [`Operand`] on purpose: such a function takes `F` by value, so derived
+/// code never passes it a borrowed dual, and with two impls a dual argument of unknown
+/// type (the differentiated slot of `bind`) resolves to `Dual<F, T>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an argument of a scalar `#[primitive]` rule over `{F}`",
+    label = "expected `{F}` or `Dual<{F}, _>`"
+)]
+pub trait ScalarOperand<F: Real, T: ScalarTangent<F>>: Operand<F, T> {}
+
+impl<F: Real, T: ScalarTangent<F>> ScalarOperand<F, T> for F {}
+impl<F: Real, T: ScalarTangent<F>> ScalarOperand<F, T> for Dual<F, T> {}
+
 /// A dual read through two references: the second field of an `enumerate()` item seen
 /// by a closure (`|a, b| a.1.abs()..` in `max_by`), where Rust auto-dereferences.
 impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&&F, &&T> {
