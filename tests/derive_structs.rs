@@ -185,3 +185,57 @@ fn functional_update_of_a_constant_base() {
     let d = from_constant_base_frule(Dual::new(0.5, 1.0));
     assert_eq!((d.primal, d.tangent), (from_constant_base(0.5), 5.0));
 }
+
+/// A struct with a field that carries no tangent (`skip`) and an integer field, built by
+/// a literal in derived code: the skip field is given a float vector (whose tangent is
+/// dropped), a tuple struct and a generic struct too.
+mod literals_with_tangentless_fields {
+    use fwdad::prelude::*;
+
+    #[derive(Differentiable, Clone, Debug, PartialEq)]
+    pub struct WithSkip {
+        pub k: f64,
+        #[differentiable(skip)]
+        pub table: Vec<f64>,
+        pub n: usize,
+    }
+
+    #[derive(Differentiable, Clone, Debug, PartialEq)]
+    pub struct Pair(pub f64, #[differentiable(skip)] pub Vec<f64>);
+
+    #[derive(Differentiable, Clone, Debug, PartialEq)]
+    pub struct Gen<T> {
+        pub v: T,
+        #[differentiable(skip)]
+        pub w: Vec<f64>,
+    }
+
+    #[derive_frule]
+    fn make(k: f64, xs: &[f64]) -> f64 {
+        // The skip field's value depends on the inputs: its tangent is dropped, as `skip`
+        // declares; `table` is read as a constant.
+        let w = WithSkip {
+            k: k * 2.0,
+            table: vec![1.0, xs[0]],
+            n: 3,
+        };
+        let p = Pair(w.k * k, vec![xs[1]]);
+        let g = Gen {
+            v: p.0 + xs[1],
+            w: vec![k],
+        };
+        g.v * w.n as f64
+    }
+
+    #[test]
+    fn skip_fields_in_literals() {
+        let (k, xs) = (1.5, [0.25, -2.0]);
+        assert_eq!(make(k, &xs), 3.0 * (2.0 * k * k + xs[1]));
+        // f = 3·(2k² + x₁): ∂f/∂k = 12k, ∂f/∂x₁ = 3, ∂f/∂x₀ = 0.
+        let d = make_frule(Dual::new(k, 1.0), Dual::new(&xs[..], &[0.0, 0.0][..]));
+        assert_eq!(d.primal, make(k, &xs));
+        assert_eq!(d.tangent, 12.0 * k);
+        let d = make_frule(Dual::new(k, 0.0), Dual::new(&xs[..], &[1.0, 1.0][..]));
+        assert_eq!(d.tangent, 3.0);
+    }
+}

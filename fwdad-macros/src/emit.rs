@@ -749,13 +749,33 @@ impl Emitter<'_> {
                 let bind: Vec<_> = (0..fields.len())
                     .map(|k| format_ident!("__f{}", k, span = Span::mixed_site()))
                     .collect();
+                // Each field's tangent goes through `FieldTangent`, which the field's
+                // type (found from the primal) turns into the tangent itself, or into
+                // `NoTangent` for a field that carries none (`skip`): see the runtime's
+                // `struct_literal`. `struct_dual` types the tangent struct, so its
+                // generics need not be inferred from its fields.
+                let sl = quote!(#rt::struct_literal);
+                let (p, t, tt, x) = (
+                    format_ident!("__primal", span = Span::mixed_site()),
+                    format_ident!("__tangent", span = Span::mixed_site()),
+                    format_ident!("__tangent_type", span = Span::mixed_site()),
+                    format_ident!("__t", span = Span::mixed_site()),
+                );
                 quote_spanned! {span=> {
+                    #[allow(unused_imports)]
+                    use #sl::{Dropped as _, Same as _};
                     #(let #bind = #vals;)*
                     #bind_base
-                    #rt::Dual::new(
-                        #path { #(#members: #bind.primal,)* #pb },
-                        #tpath { #(#members: #bind.tangent,)* #tb },
-                    )
+                    let #p = #path { #(#members: #bind.primal,)* #pb };
+                    let #tt = #sl::struct_tangent::<#mode, _>(&#p);
+                    let #t = #tpath {
+                        #(#members: #sl::FieldTangent(
+                            #bind.tangent,
+                            #sl::field_type(#tt, |#x| &#x.#members),
+                        ).field_tangent(),)*
+                        #tb
+                    };
+                    #sl::struct_dual::<#mode, _>(#p, #t)
                 }}
             }
             (

@@ -119,6 +119,68 @@ pub fn tuple<D: TupleOfDuals>(t: D) -> D::Output {
     t.into_dual()
 }
 
+/// Struct literals of duals: `Name { a: x, .. }` builds `NameTangent { a: .., .. }`, each
+/// field's tangent converted to the tangent struct's field type, which the derived code
+/// cannot name: the tangent of the value itself, or `NoTangent` for a field that carries
+/// none (`#[differentiable(skip)]`) whatever the value's tangent. The field type is found
+/// from the primal ([`struct_tangent`], [`field_type`]) and the choice made by method
+/// resolution on [`FieldTangent`]: a by-value impl for "the same type", tried before an
+/// impl on its reference for "`NoTangent`".
+pub mod struct_literal {
+    use crate::differentiable::Differentiable;
+    use crate::dual::Dual;
+    use crate::tangent::{Mode, NoTangent};
+    use core::marker::PhantomData;
+
+    /// A value's tangent `X` bound for a field whose tangent type is `F`.
+    pub struct FieldTangent<X, F>(pub X, pub PhantomData<F>);
+
+    /// `X` into a field of type `X`.
+    pub trait Same<X> {
+        /// The tangent itself.
+        fn field_tangent(self) -> X;
+    }
+    impl<X> Same<X> for FieldTangent<X, X> {
+        #[inline(always)]
+        fn field_tangent(self) -> X {
+            self.0
+        }
+    }
+
+    /// Any `X` into a field that carries no tangent.
+    pub trait Dropped {
+        /// `NoTangent`.
+        fn field_tangent(self) -> NoTangent;
+    }
+    impl<X> Dropped for &FieldTangent<X, NoTangent> {
+        #[inline(always)]
+        fn field_tangent(self) -> NoTangent {
+            NoTangent
+        }
+    }
+
+    /// A witness of the tangent type of `p` under mode `S`.
+    #[inline(always)]
+    pub fn struct_tangent<S: Mode, P: Differentiable>(_: &P) -> PhantomData<P::TangentIn<S>> {
+        PhantomData
+    }
+
+    /// A witness of the type of a field of `T` (the closure is never called).
+    #[inline(always)]
+    pub fn field_type<T, F>(_: PhantomData<T>, _: impl FnOnce(&T) -> &F) -> PhantomData<F> {
+        PhantomData
+    }
+
+    /// The dual of a struct from its primal and its tangent struct (which this types).
+    #[inline(always)]
+    pub fn struct_dual<S: Mode, P: Differentiable>(
+        p: P,
+        t: P::TangentIn<S>,
+    ) -> Dual<P, P::TangentIn<S>> {
+        Dual::new(p, t)
+    }
+}
+
 /// `[a, b, ..]` of duals, as the dual of an array.
 #[inline(always)]
 pub fn array<P: Differentiable, T, const N: usize>(a: [Dual<P, T>; N]) -> Dual<[P; N], [T; N]> {
