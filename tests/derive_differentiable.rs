@@ -1041,3 +1041,45 @@ mod testing {
         assert_eq!(err.check, Check::ArgumentState);
     }
 }
+
+/// A struct whose fields hold integers only in containers (`Vec<usize>`, arrays,
+/// `Option`): their tangents (`Vec<NoTangent>`, ...) do not depend on the mode, which the
+/// tangent struct still takes. Used as an index set in derived code.
+mod integer_containers {
+    use fwdad::drivers::{bind, Wrt};
+    use fwdad::prelude::*;
+
+    #[derive(Differentiable, Clone, Debug, PartialEq)]
+    pub struct Picks {
+        pub ids: Vec<usize>,
+        pub weights_at: [u32; 2],
+        pub last: Option<usize>,
+        pub n: usize,
+    }
+
+    #[derive_frule]
+    fn picked_squares(x: &[f64], p: &Picks) -> f64 {
+        let mut s = 0.0;
+        for k in 0..p.n {
+            s += x[p.ids[k]] * x[p.ids[k]];
+        }
+        s + x[p.weights_at[1] as usize]
+    }
+
+    #[test]
+    fn integer_only_containers_derive_and_differentiate() {
+        let p = Picks {
+            ids: vec![2, 0, 2],
+            weights_at: [0, 1],
+            last: Some(1),
+            n: 3,
+        };
+        let x = [1.5, -2.0, 0.5];
+        let (v, g) = gradient(bind(picked_squares {}, (Wrt, &p)), &x);
+        assert_eq!(v, picked_squares(&x, &p));
+        // s = 2·x₂² + x₀² + x₁.
+        assert_eq!(g, vec![2.0 * x[0], 1.0, 4.0 * x[2]]);
+        let t = <Picks as ZeroTangent>::zero_tangent(&p);
+        assert_eq!(t.ids.len(), 3);
+    }
+}

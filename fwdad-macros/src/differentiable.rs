@@ -669,6 +669,26 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
 
+    // Fields whose tangents do not depend on the mode (`Vec<usize>`: `Vec<NoTangent>`)
+    // would leave the tangent struct's mode parameter unused (E0392) if no other field
+    // used it: then they name their tangent by projection, which mentions it.
+    let mode_name = BTreeSet::from([s.to_string()]);
+    if !infos
+        .iter()
+        .any(|f| matches!(&f.kind, Kind::Tangent(t) if mentions(t, &mode_name)))
+    {
+        for f in infos.iter_mut().filter(|f| f.is_tangent()) {
+            let ty = &f.ty;
+            f.kind = Kind::Tangent(
+                quote_spanned!(ty.span()=> <#ty as #p::Differentiable>::TangentIn<#s>),
+            );
+            if !f.recursive {
+                f.leaves.push(ty.clone());
+                mapper.leaves.push(ty.clone());
+            }
+        }
+    }
+
     let has_tangent = infos.iter().any(Field::is_tangent);
     let tname = opts
         .tangent
