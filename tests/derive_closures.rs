@@ -1106,3 +1106,88 @@ fn adaptor_arguments_before_the_consumers() {
     assert_eq!(d.primal, 25.0);
     assert_eq!(d.tangent, 1.0 + 2.0);
 }
+
+/// Closures passed to `scan` and `map` that assign captured variables, inside an outer
+/// `for` loop and in a `while` condition: the assigned variables are carried by the outer
+/// loops (they were missed, an internal "does not dominate" error; review 4).
+#[derive_frule]
+fn closures_assign_in_outer_loops(p: &[f64]) -> f64 {
+    let (x, y) = (&p[..2], p[2]);
+    let mut total = 0.0;
+    let mut outer = 0.0;
+    for j in 0..2 {
+        let s: f64 = x
+            .iter()
+            .scan(y, |st, &v| {
+                *st *= v;
+                outer += v * y;
+                Some(*st)
+            })
+            .sum();
+        total += s * (j as f64 + 1.0);
+    }
+    let mut k = 0;
+    let mut c = 0.0;
+    while x
+        .iter()
+        .map(|&v| {
+            c += v;
+            v
+        })
+        .sum::<f64>()
+        * (k as f64)
+        < 3.0 * y
+    {
+        k += 1;
+    }
+    total + outer + c
+}
+
+#[test]
+fn closures_assigning_captures_in_outer_loops() {
+    let p: [f64; 3] = [1.0, 2.0, 2.9];
+    let (x0, x1, y) = (p[0], p[1], p[2]);
+    // The `while` condition runs `count` times: until (x0 + x1)·k ≥ 3y.
+    let count = (3.0 * y / (x0 + x1)).ceil() + 1.0;
+    let value = 3.0 * y * (x0 + x0 * x1) + 2.0 * y * (x0 + x1) + count * (x0 + x1);
+    let (v, g) = gradient(closures_assign_in_outer_loops {}, &p);
+    assert!((v - value).abs() < 1e-12, "{v} vs {value}");
+    let exact = [
+        3.0 * y * (1.0 + x1) + 2.0 * y + count,
+        3.0 * y * x0 + 2.0 * y + count,
+        3.0 * (x0 + x0 * x1) + 2.0 * (x0 + x1),
+    ];
+    for (a, b) in g.iter().zip(exact) {
+        assert!((a - b).abs() < 1e-12, "{g:?} vs {exact:?}");
+    }
+}
+
+/// `max_by` after `scan` (which yields values, as `map` does) and `min_by` after
+/// `copied().inspect(..)`.
+#[derive_frule]
+fn extremum_after_scan(x: &[f64]) -> f64 {
+    let a = x
+        .iter()
+        .scan(1.0, |st, &v| {
+            *st *= v;
+            Some(*st)
+        })
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    let b = x
+        .iter()
+        .copied()
+        .inspect(|v| assert!(v.is_finite()))
+        .min_by(|a, b| a.total_cmp(b))
+        .unwrap_or(0.0);
+    a + b
+}
+
+#[test]
+fn max_by_after_scan() {
+    let x = [1.5, 2.0, -0.5];
+    // Running products 1.5, 3, -1.5: the maximum is x₀x₁; the minimum is x₂.
+    let (v, g) = gradient(extremum_after_scan {}, &x);
+    assert_eq!(v, x[0] * x[1] + x[2]);
+    assert_eq!(g, vec![x[1], x[0], 1.0]);
+}

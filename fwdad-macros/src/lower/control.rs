@@ -96,11 +96,6 @@ impl Lowerer<'_> {
                 lw.lower_while_let_test(l, &w.body, span)
             });
         }
-        if let syn::Expr::Let(l) = &*w.cond {
-            return self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
-                lw.lower_while_let_test(l, &w.body, span)
-            });
-        }
         self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
             let cond = lw.lower_expr(&w.cond)?;
             let join = lw.lower_branches(
@@ -349,27 +344,26 @@ impl<'ast> Visit<'ast> for Paths {
 
 /// Names assigned by the body of `c` (the locals it mutates when inlined).
 pub(crate) fn assigned_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
-    let mut scan = AssignScan {
-        names: HashSet::new(),
-        enter_closures: true,
-    };
+    let mut scan = AssignScan::default();
     scan.visit_expr_closure(c);
     scan.names
 }
 
-/// Names assigned (`x = ..`, `x += ..`) anywhere in `block`: candidates for loop-carried
-/// values. Over-approximating is harmless: an unchanged carried value passes through.
+/// Names assigned (`x = ..`, `x += ..`) anywhere in `block`, closures written in it
+/// included (a closure passed to `map`, `scan`, .. is inlined in the loop): candidates
+/// for loop-carried values. Over-approximating is harmless: an unchanged carried value
+/// passes through, and a name not bound outside the loop is no candidate.
 pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
     let mut scan = AssignScan::default();
     scan.visit_block(block);
     scan.names
 }
 
+/// Collects assigned names, inside closures too (their assignments mutate captured
+/// locals where they are inlined).
 #[derive(Default)]
 struct AssignScan {
     names: HashSet<String>,
-    /// Whether to look inside closures (their assignments mutate captured locals).
-    enter_closures: bool,
 }
 
 impl AssignScan {
@@ -418,12 +412,6 @@ impl<'ast> Visit<'ast> for AssignScan {
             }
         }
         syn::visit::visit_expr_binary(self, e);
-    }
-
-    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
-        if self.enter_closures {
-            syn::visit::visit_expr_closure(self, c);
-        }
     }
 
     /// A macro's arguments, when they are expressions (`format!("{}", { acc *= x; acc })`,

@@ -377,7 +377,7 @@ impl Lowerer<'_> {
             if self.lookup_closure(&seg.ident.to_string()).is_some() {
                 self.diag.error_spanned(
                     p,
-                    "`#[derive_frule]` supports closures that are called, or passed to `map`, `filter`, `fold`, `for_each`, `any` or `all`; this one is used as a value (returned, stored or passed to a function)",
+                    "`#[derive_frule]` supports closures that are called, or passed to `map`, `filter`, `scan`, `fold`, `for_each`, `any`, `all` and the other iterator adaptors; this one is used as a value (returned, stored or passed to a function)",
                 );
                 return self.poison(p.span());
             }
@@ -679,7 +679,7 @@ impl Join {
 fn unsupported_name(e: &syn::Expr) -> &'static str {
     match e {
         syn::Expr::Closure(_) => {
-            "closures here: a closure can be bound with `let` and called, or passed to `map`, `filter`, `fold`, `for_each`, `any`, `all`, `max_by` or `min_by` of an iterator over a slice or range; otherwise write its body as a `#[derive_frule]` function"
+            "closures here: a closure can be bound with `let` and called, or passed to `map`, `filter`, `take_while`, `inspect`, `scan`, `fold`, `for_each`, `any`, `all`, `max_by` or `min_by` of an iterator over a slice or range (index adaptors such as `enumerate`, `take` or `skip` cannot follow `filter`, `take_while`, `inspect` or `scan`); otherwise write its body as a `#[derive_frule]` function"
         }
         syn::Expr::Async(_) => "`async` blocks: differentiate the synchronous computation instead",
         syn::Expr::Await(_) => "`.await`: differentiate the synchronous computation instead",

@@ -16,9 +16,10 @@
 //! adaptor arguments are evaluated once, before the loop, as Rust evaluates them.
 //! Chains without a slice source (`(0..n).rev()`) stay ordinary `for` loops. After the
 //! index adaptors, `filter`, `take_while`, `inspect` and `scan` wrap the rest of the body
-//! in an `if` (`take_while`'s `else`, `scan`'s `None`, break the loop) or a call; an
-//! unbounded range (`(1..)`)
-//! counts to `usize::MAX`, ended by them, a `zip` or a `break`.
+//! in an `if` (`take_while`'s `else`, `scan`'s `None`, break the loop) or a call. An
+//! unbounded range (`(1..)`) counts up to `usize::MAX` (saturating under `chain`, rounded
+//! up under `step_by`), so it is ended by a `take`, a `zip`, a `take_while`/`scan`, or a
+//! `break`.
 
 use super::place::strip;
 use super::Lowerer;
@@ -90,8 +91,8 @@ enum Func<'e> {
     Path(&'e syn::Path),
 }
 
-/// Element-wise stages after a `filter` or `take_while` (indices no longer follow the
-/// source there).
+/// Element-wise stages from the first `filter`, `take_while`, `inspect` or `scan` on
+/// (indices no longer follow the source there, or the stage has effects).
 enum Tail<'e> {
     Map(Func<'e>),
     Filter(Func<'e>),
@@ -107,6 +108,19 @@ enum Tail<'e> {
         f: &'e syn::ExprClosure,
         state: std::cell::OnceCell<syn::Ident>,
     },
+}
+
+impl Tail<'_> {
+    /// The adaptor's name, for messages.
+    fn name(&self) -> &'static str {
+        match self {
+            Tail::Map(_) => "map",
+            Tail::Filter(_) => "filter",
+            Tail::TakeWhile(_) => "take_while",
+            Tail::Inspect(_) => "inspect",
+            Tail::Scan { .. } => "scan",
+        }
+    }
 }
 
 /// Methods that consume an iterator into a value.
@@ -375,7 +389,8 @@ impl Lowerer<'_> {
     }
 
     /// Applies the element-wise stages to `shape`, then `consume`s it; a `filter` wraps the
-    /// rest in an `if`.
+    /// rest in an `if`, `take_while` and `scan` in an `if` whose `else` breaks the loop,
+    /// and `inspect` calls its closure first.
     fn run_tail(
         &mut self,
         tail: &[Tail<'_>],
@@ -639,8 +654,13 @@ impl Lowerer<'_> {
             let span = m.span();
             let (seq, len) = if tail.is_empty() {
                 self.prepare(chain, span)?
-            } else if chain.yields_refs() && !tail.iter().any(|t| matches!(t, Tail::Map(_))) {
-                self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` after `filter` on values, not references: add `.copied()` before the `filter`"));
+            } else if chain.yields_refs()
+                && !tail
+                    .iter()
+                    .any(|t| matches!(t, Tail::Map(_) | Tail::Scan { .. }))
+            {
+                let stage = tail[0].name();
+                self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` after `{stage}` on values, not references: add `.copied()` before the `{stage}`"));
                 return Some(Some(self.poison(span)));
             } else {
                 // After a `filter` the items are not at the source's indices: gather the

@@ -366,8 +366,8 @@ impl Lowerer<'_> {
 
 impl Lowerer<'_> {
     /// `dbg!(e)`: `e`'s value, printed to stderr as `dbg!` prints it (`[file:line:col] e =
-    /// {:#?}` of the primal). A [`InstKind::Print`] named `dbg` whose format string is the
-    /// expression's text; `dbg!(a, b)` is `(dbg!(a), dbg!(b))`, and `dbg!()` prints the
+    /// {:#?}` of the primal). A [`InstKind::Print`] named `dbg` carrying the expression's
+    /// tokens (`shown`); `dbg!(a, b)` is `(dbg!(a), dbg!(b))`, and `dbg!()` prints the
     /// location.
     fn lower_dbg(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
         use syn::punctuated::Punctuated;

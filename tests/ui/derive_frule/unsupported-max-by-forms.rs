@@ -11,6 +11,15 @@ fn after_filter(x: &[f64]) -> f64 {
         .unwrap_or(&0.0)
 }
 
+// The same after `inspect` (the message names it, not `filter`).
+#[derive_frule]
+fn after_inspect(x: &[f64]) -> f64 {
+    *x.iter()
+        .inspect(|v| assert!(v.is_finite()))
+        .min_by(|a, b| a.total_cmp(b))
+        .unwrap_or(&0.0)
+}
+
 #[derive_frule]
 fn path_comparator(x: &[f64]) -> f64 {
     x.iter().copied().min_by(f64::total_cmp).unwrap_or(0.0)
