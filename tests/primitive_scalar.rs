@@ -416,3 +416,27 @@ fn local_primitives() {
         assert_eq!(h.tangent.d12, expected);
     }
 }
+
+/// Typed `let`s in a block of partials (helper hunt J): in the copy evaluated on duals
+/// (second order) each `f64` of their types is a dual.
+#[primitive(d = {
+    let g: f64 = 3.0 * x * x;
+    let (a, b): (f64, usize) = (g, 2);
+    a * b as f64 / 2.0
+})]
+fn cube(x: f64) -> f64 {
+    x * x * x
+}
+
+#[test]
+fn typed_lets_in_partials() {
+    for &x in &[-1.5, 0.5, 2.0] {
+        let d = cube_frule(Dual::new(x, 1.0));
+        assert_eq!(d.tangent, 3.0 * x * x);
+        let h = <cube as Frule<_, Hyper<f64, f64>>>::frule(
+            &cube {},
+            (Dual::new(x, hyper_seed(1.0, 1.0)),),
+        );
+        assert_eq!(h.tangent.d12, 6.0 * x);
+    }
+}
