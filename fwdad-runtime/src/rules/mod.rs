@@ -57,7 +57,7 @@ pub mod trig;
     message = "`{Self}` cannot be an operand of a differentiated `{F}` operation",
     label = "expected `{F}` (or a value derived from the inputs)",
     note = "operands of float arithmetic and methods must have the same float type; convert with `as`",
-    note = "a call's integer result is a `Dual` unless its type is written: `let i: usize = argmax(x);`"
+    note = "a call's integer result is a `Dual` unless its type is written, as the integer type itself (not an alias): `let i: usize = argmax(x);`"
 )]
 pub trait Operand<F: Real, T: ScalarTangent<F>>: Copy {
     /// Whether the operand carries a tangent.
