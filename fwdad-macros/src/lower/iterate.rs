@@ -382,7 +382,13 @@ impl Lowerer<'_> {
                 let name = syn::Ident::new(&format!("__fwdad_scan_{v}"), span);
                 self.bind(&name, v);
                 assigned.insert(name.to_string());
-                state.set(name).ok()?;
+                if state.set(name).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `scan` state started twice",
+                    );
+                    return None;
+                }
             }
         }
         Some(())
@@ -440,7 +446,15 @@ impl Lowerer<'_> {
                 self.run_tail(rest, Shape::Val(item), span, consume)
             }
             Some((Tail::Scan { f, state, .. }, rest)) => {
-                let st = state.get()?.clone();
+                let Some(st) = state.get().cloned() else {
+                    // `start_tail_state` binds it before the loop; a consumer path that
+                    // skipped it is a bug here, not in the user's code.
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `scan` state used before it was started",
+                    );
+                    return None;
+                };
                 // `{ let s = &mut state; let v = item; body }`: the ordinary lowering of a
                 // `&mut` borrow of a local carries the closure's writes to the state.
                 let item = self.build_shape(shape, span);
