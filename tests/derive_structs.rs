@@ -210,6 +210,44 @@ mod literals_with_tangentless_fields {
         pub w: Vec<f64>,
     }
 
+    /// A borrowing struct, given fields that coerce (`&[f64; 2]`, `&Vec<f64>` into
+    /// `&[f64]`), and a `skip` `Option` given `None`.
+    #[derive(Differentiable, Clone, Debug, PartialEq)]
+    pub struct View<'a> {
+        pub xs: &'a [f64],
+        pub k: f64,
+        #[differentiable(skip)]
+        pub note: Option<f64>,
+    }
+
+    #[derive_frule]
+    fn coerced(k: f64, v: &Vec<f64>) -> f64 {
+        let arr = [k, 2.0 * k];
+        let a = View {
+            xs: &arr,
+            k,
+            note: None,
+        };
+        let b = View {
+            xs: v,
+            k: a.k,
+            note: Some(k),
+        };
+        a.xs[1] * b.xs[0] + b.k
+    }
+
+    #[test]
+    fn literal_fields_coerce_as_in_rust() {
+        let v = vec![3.0, -1.0];
+        let k = 0.5;
+        assert_eq!(coerced(k, &v), 2.0 * k * v[0] + k);
+        // ∂/∂k = 2·v₀ + 1; ∂/∂v₀ = 2k.
+        let d = coerced_frule(Dual::new(k, 1.0), Dual::new(&v, &vec![0.0, 0.0]));
+        assert_eq!(d.tangent, 2.0 * v[0] + 1.0);
+        let d = coerced_frule(Dual::new(k, 0.0), Dual::new(&v, &vec![1.0, 0.0]));
+        assert_eq!(d.tangent, 2.0 * k);
+    }
+
     #[derive_frule]
     fn make(k: f64, xs: &[f64]) -> f64 {
         // The skip field's value depends on the inputs: its tangent is dropped, as `skip`
@@ -237,5 +275,41 @@ mod literals_with_tangentless_fields {
         assert_eq!(d.tangent, 12.0 * k);
         let d = make_frule(Dual::new(k, 0.0), Dual::new(&xs[..], &[1.0, 1.0][..]));
         assert_eq!(d.tangent, 3.0);
+    }
+}
+
+/// A struct borrowing an output buffer (`&'a mut [f64]`), written through its field, and a
+/// borrowed input slice field indexed in place.
+mod borrowed_slice_fields {
+    use fwdad::prelude::*;
+
+    #[derive(Differentiable, Debug)]
+    pub struct Out<'a> {
+        pub buf: &'a mut [f64],
+        pub k: f64,
+    }
+
+    #[derive(Differentiable, Clone, Debug)]
+    pub struct In<'a> {
+        pub xs: &'a [f64],
+    }
+
+    #[derive_frule]
+    fn square_into(buf: &mut [f64], xs: &[f64]) {
+        let i = In { xs };
+        let o = Out { buf, k: i.xs[1] };
+        o.buf[0] = o.k * i.xs[0];
+    }
+
+    #[test]
+    fn written_and_read_through_fields() {
+        let xs = [0.5, 3.0];
+        let (mut b, mut db) = ([0.0], [0.0]);
+        square_into_frule(
+            Dual::new(&mut b[..], &mut db[..]),
+            Dual::new(&xs[..], &[1.0, 2.0][..]),
+        );
+        // b₀ = x₁·x₀; along (1, 2): x₁ + 2·x₀.
+        assert_eq!((b[0], db[0]), (xs[1] * xs[0], xs[1] + 2.0 * xs[0]));
     }
 }

@@ -192,7 +192,7 @@ impl Emitter<'_> {
         let vspan = self.func.value_span(v);
         // `None` needs no zero tangent of its payload (which may be a reference).
         if self.is_none_const(v) {
-            return quote_spanned!(vspan=> #rt::Dual::new(#name, ::core::option::Option::None));
+            return quote_spanned!(vspan=> #rt::none_in::<#mode, _>(#name));
         }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
     }
@@ -750,9 +750,9 @@ impl Emitter<'_> {
                     .map(|k| format_ident!("__f{}", k, span = Span::mixed_site()))
                     .collect();
                 // Each field's tangent goes through `FieldTangent`, which the field's
-                // type (found from the primal) turns into the tangent itself, or into
-                // `NoTangent` for a field that carries none (`skip`): see the runtime's
-                // `struct_literal`. `struct_dual` types the tangent struct, so its
+                // type (found from the primal) turns into the tangent itself (coerced by
+                // the field, as the primal is), or into `NoTangent` for a field that
+                // carries none (`skip`): see the runtime's `struct_literal`. `struct_dual` types the tangent struct, so its
                 // generics need not be inferred from its fields.
                 let sl = quote!(#rt::struct_literal);
                 let (p, t, tt, x) = (
@@ -763,16 +763,16 @@ impl Emitter<'_> {
                 );
                 quote_spanned! {span=> {
                     #[allow(unused_imports)]
-                    use #sl::{Dropped as _, Same as _};
+                    use #sl::{Dropped as _, Kept as _, Same as _};
                     #(let #bind = #vals;)*
                     #bind_base
                     let #p = #path { #(#members: #bind.primal,)* #pb };
                     let #tt = #sl::struct_tangent::<#mode, _>(&#p);
                     let #t = #tpath {
-                        #(#members: #sl::FieldTangent(
+                        #(#members: (&&&#sl::FieldTangent::new(
                             #bind.tangent,
                             #sl::field_type(#tt, |#x| &#x.#members),
-                        ).field_tangent(),)*
+                        )).field_tangent(),)*
                         #tb
                     };
                     #sl::struct_dual::<#mode, _>(#p, #t)

@@ -147,6 +147,11 @@ dual_slice!(['a, E: Differentiable + 'a, TE] &'a Vec<E>, &'a Vec<TE>);
 dual_slice_mut!(['a, E: Differentiable + 'a, TE] &'a mut Vec<E>, &'a mut Vec<TE>);
 dual_slice!(['a, E: Differentiable + 'a, TE, const N: usize] &'a [E; N], &'a [TE; N]);
 dual_slice_mut!(['a, E: Differentiable + 'a, TE, const N: usize] &'a mut [E; N], &'a mut [TE; N]);
+// A borrowed slice field read in place (`v.xs[i]` with `xs: &'a [f64]`, `o.buf[i] = ..`
+// with `buf: &'a mut [f64]`): a reference to the field's reference.
+dual_slice!(['a, 'b, E: Differentiable + 'a, TE] &'b &'a [E], &'b &'a [TE]);
+dual_slice!(['a, 'b, E: Differentiable + 'a, TE] &'b &'a mut [E], &'b &'a mut [TE]);
+dual_slice_mut!(['a, 'b, E: Differentiable + 'a, TE] &'b mut &'a mut [E], &'b mut &'a mut [TE]);
 
 impl<P: Differentiable, T> Dual<P, T>
 where

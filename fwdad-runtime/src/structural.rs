@@ -122,28 +122,47 @@ pub fn tuple<D: TupleOfDuals>(t: D) -> D::Output {
 /// Struct literals of duals: `Name { a: x, .. }` builds `NameTangent { a: .., .. }`, each
 /// field's tangent converted to the tangent struct's field type, which the derived code
 /// cannot name: the tangent of the value itself, or `NoTangent` for a field that carries
-/// none (`#[differentiable(skip)]`) whatever the value's tangent. The field type is found
-/// from the primal ([`struct_tangent`], [`field_type`]) and the choice made by method
-/// resolution on [`FieldTangent`]: a by-value impl for "the same type", tried before an
-/// impl on its reference for "`NoTangent`".
+/// none (`#[differentiable(skip)]`) whatever the value's tangent. The field type `F` is
+/// found from the primal ([`struct_tangent`], [`field_type`]); the derived code calls
+/// `(&&&FieldTangent::new(x, f)).field_tangent()`, and method lookup tries, in order:
+/// [`Same`] (`x`'s tangent has type `F`), [`Dropped`] (`F` is `NoTangent`), [`Kept`] (the
+/// tangent itself, which the literal's field then coerces to `F`, as Rust coerces the
+/// primal: `&[f64; 2]` or `&Vec<f64>` into a `&[f64]` field).
 pub mod struct_literal {
     use crate::differentiable::Differentiable;
     use crate::dual::Dual;
     use crate::tangent::{Mode, NoTangent};
+    use core::cell::Cell;
     use core::marker::PhantomData;
 
-    /// A value's tangent `X` bound for a field whose tangent type is `F`.
-    pub struct FieldTangent<X, F>(pub X, pub PhantomData<F>);
+    /// A value's tangent `X` bound for a field whose tangent type is `F`; taken out through
+    /// shared references (the lookup goes through them), once.
+    pub struct FieldTangent<X, F>(Cell<Option<X>>, PhantomData<F>);
+
+    impl<X, F> FieldTangent<X, F> {
+        /// Pairs the tangent with the witness of the field's type.
+        #[inline(always)]
+        pub fn new(x: X, _: PhantomData<F>) -> Self {
+            FieldTangent(Cell::new(Some(x)), PhantomData)
+        }
+
+        #[inline(always)]
+        fn take(&self) -> X {
+            self.0
+                .take()
+                .expect("fwdad: a struct literal's field tangent is taken once")
+        }
+    }
 
     /// `X` into a field of type `X`.
     pub trait Same<X> {
         /// The tangent itself.
         fn field_tangent(self) -> X;
     }
-    impl<X> Same<X> for FieldTangent<X, X> {
+    impl<X> Same<X> for &&&FieldTangent<X, X> {
         #[inline(always)]
         fn field_tangent(self) -> X {
-            self.0
+            self.take()
         }
     }
 
@@ -152,10 +171,22 @@ pub mod struct_literal {
         /// `NoTangent`.
         fn field_tangent(self) -> NoTangent;
     }
-    impl<X> Dropped for &FieldTangent<X, NoTangent> {
+    impl<X> Dropped for &&FieldTangent<X, NoTangent> {
         #[inline(always)]
         fn field_tangent(self) -> NoTangent {
             NoTangent
+        }
+    }
+
+    /// `X` into a field of another type, by the coercion at the literal's field.
+    pub trait Kept<X> {
+        /// The tangent itself.
+        fn field_tangent(self) -> X;
+    }
+    impl<X, F> Kept<X> for &FieldTangent<X, F> {
+        #[inline(always)]
+        fn field_tangent(self) -> X {
+            self.take()
         }
     }
 
@@ -498,6 +529,16 @@ where
 #[inline(always)]
 pub fn some<P: Differentiable, T>(x: Dual<P, T>) -> Dual<Option<P>, Option<T>> {
     Dual::new(Some(x.primal), Some(x.tangent))
+}
+
+/// A constant `None` under mode `S`: no zero tangent of the payload is built (it may be a
+/// reference), but the tangent's type follows the payload's, so it is known even where
+/// nothing else reads it (a `skip` field given `None`).
+#[inline(always)]
+pub fn none_in<S: Mode, P: Differentiable>(
+    p: Option<P>,
+) -> Dual<Option<P>, Option<P::TangentIn<S>>> {
+    Dual::new(p, None)
 }
 
 /// `Ok(x)` of a dual; the error type is inferred from the context.
