@@ -428,6 +428,32 @@ fn cube(x: f64) -> f64 {
     x * x * x
 }
 
+/// Typed `let`s whose values are plain floats in both copies (an integer cast, a
+/// constant): `π xⁿ`.
+#[primitive(d = {
+    let c: f64 = n as f64;
+    let k: f64 = std::f64::consts::PI;
+    k * c * x.powi(n as i32 - 1)
+})]
+fn pi_power(x: f64, n: u32) -> f64 {
+    std::f64::consts::PI * x.powi(n as i32)
+}
+
+#[test]
+fn typed_lets_of_plain_floats_in_partials() {
+    use std::f64::consts::PI;
+    for &x in &[-1.5, 0.5, 2.0] {
+        let d =
+            <pi_power as Frule<_>>::frule(&pi_power {}, (Dual::new(x, 1.0), Dual::constant(3u32)));
+        assert!((d.tangent - 3.0 * PI * x * x).abs() < 1e-12);
+        let h = <pi_power as Frule<_, Hyper<f64, f64>>>::frule(
+            &pi_power {},
+            (Dual::new(x, hyper_seed(1.0, 1.0)), Dual::constant(3u32)),
+        );
+        assert!((h.tangent.d12 - 6.0 * PI * x).abs() < 1e-12);
+    }
+}
+
 #[test]
 fn typed_lets_in_partials() {
     for &x in &[-1.5, 0.5, 2.0] {

@@ -1494,25 +1494,23 @@ struct DualRewrite {
 }
 
 impl VisitMut for DualRewrite {
-    /// `let g: f64 = ..` (a typed `let` in a block of partials) holds a dual here: every
-    /// `f64` of its type becomes `Dual<f64, T>`, as the literals do.
+    /// `let g: f64 = ..` (a typed `let` in a block of partials) may hold a dual here (when
+    /// its value depends on a float argument or a literal) or a plain float (`n as f64`):
+    /// every `f64` of its type is left to inference (`_`).
     fn visit_local_mut(&mut self, l: &mut syn::Local) {
         if let syn::Pat::Type(pt) = &mut l.pat {
-            struct Floats<'a>(&'a TokenStream);
-            impl VisitMut for Floats<'_> {
+            struct Floats;
+            impl VisitMut for Floats {
                 fn visit_type_mut(&mut self, ty: &mut syn::Type) {
                     match ty {
                         syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64") => {
-                            let dual = self.0;
-                            *ty = syn::parse_quote_spanned!(p.span()=> #dual);
+                            *ty = syn::parse_quote_spanned!(p.span()=> _);
                         }
                         _ => syn::visit_mut::visit_type_mut(self, ty),
                     }
                 }
             }
-            let (rt, t) = (&self.rt, &self.t);
-            let dual = quote!(#rt::Dual<::core::primitive::f64, #t>);
-            Floats(&dual).visit_type_mut(&mut pt.ty);
+            Floats.visit_type_mut(&mut pt.ty);
         }
         syn::visit_mut::visit_local_mut(self, l);
     }
