@@ -1057,6 +1057,32 @@ mod integer_containers {
         pub n: usize,
     }
 
+    /// With a borrowed, lifetime-carrying field next to the integer containers.
+    #[derive(Differentiable, Clone, Debug, PartialEq)]
+    pub struct Labelled<'a> {
+        pub ids: Vec<usize>,
+        pub label: Option<&'a str>,
+    }
+
+    #[derive_frule]
+    fn labelled_sum(x: &[f64], l: &Labelled<'_>) -> f64 {
+        let mut s = 0.0;
+        for &i in &l.ids {
+            s += x[i];
+        }
+        s
+    }
+
+    #[test]
+    fn integer_containers_with_a_lifetime() {
+        let l = Labelled {
+            ids: vec![1, 1, 0],
+            label: Some("pair"),
+        };
+        let (v, g) = gradient(bind(labelled_sum {}, (Wrt, &l)), &[0.5, 2.0]);
+        assert_eq!((v, g), (4.5, vec![1.0, 2.0]));
+    }
+
     #[derive_frule]
     fn picked_squares(x: &[f64], p: &Picks) -> f64 {
         let mut s = 0.0;

@@ -679,6 +679,9 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     {
         for f in infos.iter_mut().filter(|f| f.is_tangent()) {
             let ty = &f.ty;
+            // The projection names all of the field's type (`'a` of `Option<&'a str>`),
+            // which the tangent struct must then declare.
+            collect_idents(ty.to_token_stream(), &mut mapper.used);
             f.kind = Kind::Tangent(
                 quote_spanned!(ty.span()=> <#ty as #p::Differentiable>::TangentIn<#s>),
             );
