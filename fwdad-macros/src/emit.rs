@@ -752,8 +752,9 @@ impl Emitter<'_> {
                 // Each field's tangent goes through `FieldTangent`, which the field's
                 // type (found from the primal) turns into the tangent itself (coerced by
                 // the field, as the primal is), or into `NoTangent` for a field that
-                // carries none (`skip`): see the runtime's `struct_literal`. `struct_dual` types the tangent struct, so its
-                // generics need not be inferred from its fields.
+                // carries none (`skip`): see the runtime's `struct_literal`.
+                // `struct_dual` types the tangent struct, so its generics need not be
+                // inferred from its fields.
                 let sl = quote!(#rt::struct_literal);
                 let (p, t, tt, x) = (
                     format_ident!("__primal", span = Span::mixed_site()),

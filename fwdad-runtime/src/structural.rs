@@ -699,7 +699,7 @@ pub trait RangeStart: Copy {
 }
 
 macro_rules! range_start {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $wide:ty),*) => {$(
         impl RangeStart for $t {
             #[inline(always)]
             fn step(self, k: usize) -> Self {
@@ -707,35 +707,18 @@ macro_rules! range_start {
             }
             #[inline(always)]
             fn below_max_after(self, k: usize) -> bool {
-                // Exact in `i128` for every type but `u128` (`usize` is at most 64 bits).
-                (self as i128) + (k as i128) < <$t>::MAX as i128
+                // Exact in the wider type (`usize` is at most 64 bits).
+                (self as $wide)
+                    .checked_add(k as $wide)
+                    .is_some_and(|v| v < <$t>::MAX as $wide)
             }
         }
     )*};
 }
-range_start!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-
-impl RangeStart for i128 {
-    #[inline(always)]
-    fn step(self, k: usize) -> Self {
-        self.wrapping_add(k as i128)
-    }
-    #[inline(always)]
-    fn below_max_after(self, k: usize) -> bool {
-        self.checked_add(k as i128).is_some_and(|v| v < i128::MAX)
-    }
-}
-
-impl RangeStart for u128 {
-    #[inline(always)]
-    fn step(self, k: usize) -> Self {
-        self.wrapping_add(k as u128)
-    }
-    #[inline(always)]
-    fn below_max_after(self, k: usize) -> bool {
-        self.checked_add(k as u128).is_some_and(|v| v < u128::MAX)
-    }
-}
+range_start!(
+    i8 => i128, i16 => i128, i32 => i128, i64 => i128, i128 => i128, isize => i128,
+    u8 => i128, u16 => i128, u32 => i128, u64 => i128, u128 => u128, usize => i128
+);
 
 /// Checks that an integer method's result is an integer (see [`Integer`]).
 #[inline(always)]

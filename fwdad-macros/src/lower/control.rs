@@ -417,10 +417,7 @@ impl<'ast> Visit<'ast> for AssignScan {
     /// A macro's arguments, when they are expressions (`format!("{}", { acc *= x; acc })`,
     /// `vec![..]`, `assert!(..)`): lowering reads them as such.
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        use syn::punctuated::Punctuated;
-        if let Ok(args) =
-            m.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-        {
+        if let Ok(args) = super::stmt::macro_args(m) {
             for a in &args {
                 self.visit_expr(a);
             }

@@ -394,6 +394,19 @@ impl Lowerer<'_> {
         Some(())
     }
 
+    /// [`Self::run_tail`] as the taken branch of a stage's `if`: its value, `None` if it
+    /// diverged (a `break` in the consumer).
+    fn run_tail_branch(
+        &mut self,
+        tail: &[Tail<'_>],
+        shape: Shape,
+        span: Span,
+        consume: &mut dyn FnMut(&mut Self, Shape) -> Option<()>,
+    ) -> Option<Value> {
+        self.run_tail(tail, shape, span, consume)?;
+        (!self.is_dead()).then(|| self.unit(span))
+    }
+
     /// Applies the element-wise stages to `shape`, then `consume`s it; a `filter` wraps the
     /// rest in an `if`, `take_while` and `scan` in an `if` whose `else` breaks the loop,
     /// and `inspect` calls its closure first.
@@ -419,14 +432,7 @@ impl Lowerer<'_> {
                 self.lower_branches(
                     keep,
                     span,
-                    |lw| {
-                        lw.run_tail(rest, Shape::Val(item), span, consume)?;
-                        if lw.is_dead() {
-                            None
-                        } else {
-                            Some(lw.unit(span))
-                        }
-                    },
+                    |lw| lw.run_tail_branch(rest, Shape::Val(item), span, consume),
                     |lw| {
                         if stops {
                             // The chain's own loop, innermost here.
@@ -485,12 +491,7 @@ impl Lowerer<'_> {
                     span,
                     |lw| {
                         let b = call(lw, "unwrap", TypeHint::Unknown);
-                        lw.run_tail(rest, Shape::Val(b), span, consume)?;
-                        if lw.is_dead() {
-                            None
-                        } else {
-                            Some(lw.unit(span))
-                        }
+                        lw.run_tail_branch(rest, Shape::Val(b), span, consume)
                     },
                     |lw| {
                         lw.break_to(0, None, span);
@@ -1043,12 +1044,7 @@ impl Lowerer<'_> {
                 // integer itself cannot be called on a literal of a type not inferred yet
                 // (`(0..3).map(..)`, E0689), a method of `Range` can. `(s..)` has
                 // `usize::MAX`: a `take_while`, `zip` or `break` ends it first.
-                let kind = InstKind::Range {
-                    start: Some(s),
-                    end: e,
-                    closed,
-                };
-                let range = self.push(kind, TypeHint::Range, span);
+                let range = self.range(s, e, closed, span);
                 let hint = self.push(method(range, "size_hint", vec![]), TypeHint::Unknown, span);
                 let member = syn::Member::Unnamed(syn::Index { index: 0, span });
                 let len = int(self, InstKind::Field { base: hint, member });
@@ -1220,11 +1216,11 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `start..end` over values already lowered.
-    fn range(&mut self, start: Value, end: Value, closed: bool, span: Span) -> Value {
+    /// `start..end` (`start..` without an end) over values already lowered.
+    fn range(&mut self, start: Value, end: Option<Value>, closed: bool, span: Span) -> Value {
         let kind = InstKind::Range {
             start: Some(start),
-            end: Some(end),
+            end,
             closed,
         };
         self.push(kind, TypeHint::Range, span)
@@ -1234,12 +1230,12 @@ impl Lowerer<'_> {
     fn counter_range(&mut self, from: usize, len: Value, span: Span) -> Value {
         let lit = syn::LitInt::new(&format!("{from}usize"), span);
         let start = self.push(InstKind::Lit(lit.into()), TypeHint::Int, span);
-        self.range(start, len, false, span)
+        self.range(start, Some(len), false, span)
     }
 
     /// `&base[start..end]`.
     fn sub_slice(&mut self, base: Value, start: Value, end: Value, span: Span) -> Value {
-        let range = self.range(start, end, false, span);
+        let range = self.range(start, Some(end), false, span);
         let ty = TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(
             self.func.values[base].ty.element(),
         ))));

@@ -116,8 +116,7 @@ impl Lowerer<'_> {
             let ty = TypeHint::Seq(Box::new(self.func.values[elem].ty.clone()));
             return Some(self.push(InstKind::VecRepeat { elem, len }, ty, span));
         }
-        let list = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-        match list.parse2(mac.tokens.clone()) {
+        match macro_args(mac) {
             Ok(elems) => {
                 let vs = self.lower_exprs(elems.iter())?;
                 let elem = vs
@@ -267,10 +266,7 @@ impl Lowerer<'_> {
     /// macro's format string as written (its arguments are not printed). `None` for other
     /// macros, or arguments that do not parse.
     fn assertion_as_expr(&self, name: &str, mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
-        use syn::punctuated::Punctuated;
-        let args = mac
-            .parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-            .ok()?;
+        let args = macro_args(mac).ok()?;
         let args: Vec<&syn::Expr> = args.iter().collect();
         let rt = &self.rt;
         let text = |e: &syn::Expr| quote::ToTokens::to_token_stream(e).to_string();
@@ -364,23 +360,39 @@ impl Lowerer<'_> {
     }
 }
 
+/// A macro's arguments read as comma-separated expressions (`format!`, `vec!`, `assert!`).
+pub(crate) fn macro_args(mac: &syn::Macro) -> syn::Result<Vec<syn::Expr>> {
+    use syn::punctuated::Punctuated;
+    mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+        .map(|args| args.into_iter().collect())
+}
+
 impl Lowerer<'_> {
+    /// [`macro_args`] of the macro `name!`, or an error saying it could not be read and
+    /// the poisoned value to return instead.
+    fn read_macro_args(
+        &mut self,
+        mac: &syn::Macro,
+        name: impl std::fmt::Display,
+        span: Span,
+    ) -> Result<Vec<syn::Expr>, Value> {
+        macro_args(mac).map_err(|e| {
+            self.diag.error(
+                e.span(),
+                format!("`#[derive_frule]` could not read this `{name}!`: {e}"),
+            );
+            self.poison(span)
+        })
+    }
+
     /// `dbg!(e)`: `e`'s value, printed to stderr as `dbg!` prints it (`[file:line:col] e =
     /// {:#?}` of the primal). A [`InstKind::Print`] named `dbg` carrying the expression's
     /// tokens (`shown`); `dbg!(a, b)` is `(dbg!(a), dbg!(b))`, and `dbg!()` prints the
     /// location.
     fn lower_dbg(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
-        use syn::punctuated::Punctuated;
-        let parsed = mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
-        let exprs: Vec<syn::Expr> = match parsed {
-            Ok(p) => p.into_iter().collect(),
-            Err(e) => {
-                self.diag.error(
-                    e.span(),
-                    format!("`#[derive_frule]` could not read this `dbg!`: {e}"),
-                );
-                return Some(self.poison(span));
-            }
+        let exprs = match self.read_macro_args(mac, "dbg", span) {
+            Ok(exprs) => exprs,
+            Err(poison) => return Some(poison),
         };
         let print = |lw: &mut Self, shown: Option<&syn::Expr>, args: Vec<Value>| {
             let kind = InstKind::Print {
@@ -415,21 +427,13 @@ impl Lowerer<'_> {
     /// (formatted as their primal values); names captured inline (`{x}`, `{x:.3}`, `{:w$}`)
     /// become named arguments.
     fn lower_print(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
-        use syn::punctuated::Punctuated;
         let Some(last) = mac.path.segments.last() else {
             return Some(self.poison(span));
         };
         let name = last.ident.clone();
-        let parsed = mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
-        let exprs: Vec<syn::Expr> = match parsed {
-            Ok(p) => p.into_iter().collect(),
-            Err(e) => {
-                self.diag.error(
-                    e.span(),
-                    format!("`#[derive_frule]` could not read this `{name}!`: {e}"),
-                );
-                return Some(self.poison(span));
-            }
+        let exprs = match self.read_macro_args(mac, &name, span) {
+            Ok(exprs) => exprs,
+            Err(poison) => return Some(poison),
         };
         let fmt = match exprs.first() {
             Some(syn::Expr::Lit(syn::ExprLit {
