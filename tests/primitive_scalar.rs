@@ -454,6 +454,31 @@ fn typed_lets_of_plain_floats_in_partials() {
     }
 }
 
+/// A closure with typed parameters and result in the partials (review 5): its `f64`s are
+/// duals in the second-order copy too. `d/dx (x² + 1)² = 4x(x² + 1)`.
+#[primitive(d = {
+    let inner = |t: f64| -> f64 { t * t + 1.0 };
+    let twice = |a: f64, b: f64| 2.0 * a * b;
+    twice(inner(x), 2.0 * x)
+})]
+fn squared_bump(x: f64) -> f64 {
+    (x * x + 1.0) * (x * x + 1.0)
+}
+
+#[test]
+fn typed_closures_in_partials() {
+    for &x in &[-1.5, 0.5, 2.0] {
+        let d = squared_bump_frule(Dual::new(x, 1.0));
+        assert!((d.tangent - 4.0 * x * (x * x + 1.0)).abs() < 1e-12);
+        let h = <squared_bump as Frule<_, Hyper<f64, f64>>>::frule(
+            &squared_bump {},
+            (Dual::new(x, hyper_seed(1.0, 1.0)),),
+        );
+        // (4x³ + 4x)' = 12x² + 4
+        assert!((h.tangent.d12 - (12.0 * x * x + 4.0)).abs() < 1e-12);
+    }
+}
+
 #[test]
 fn typed_lets_in_partials() {
     for &x in &[-1.5, 0.5, 2.0] {

@@ -597,11 +597,12 @@ impl Emitter<'_> {
                 }
             }
             (_, Form::Op(name)) if name == "sq" => {
-                let x = &args[0];
+                let x = located_at(&args[0], span);
                 quote_spanned!(span=> #rt::ops::sq(#x))
             }
             (_, Form::Op(name)) => {
                 let f = format_ident!("{}", name, span = span);
+                let args = args.iter().map(|a| located_at(a, span));
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
             }
             (_, Form::Copy) => args[0].clone(),
@@ -1294,6 +1295,25 @@ impl Emitter<'_> {
             | InstKind::For { .. } => quote!(),
         }
     }
+}
+
+/// `ts` reported at `span` (the operation), resolved where it was: an operand that is not a
+/// float (a struct given to `+`) is then reported in the expression, not at the variable's
+/// declaration.
+fn located_at(ts: &TokenStream, span: Span) -> TokenStream {
+    ts.clone()
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), located_at(&g.stream(), span));
+                ng.set_span(g.span().located_at(span));
+                t = proc_macro2::TokenTree::Group(ng);
+            } else {
+                t.set_span(t.span().located_at(span));
+            }
+            t
+        })
+        .collect()
 }
 
 fn binop_tokens(op: BinOp, span: Span) -> TokenStream {

@@ -1476,6 +1476,21 @@ fn primal_of_trait(rt: &TokenStream) -> TokenStream {
     }
 }
 
+/// Replaces every `f64` in a type written in the partials by `_`: in the dual copy a value
+/// so typed may be a dual or a plain float, and inference tells which.
+struct FloatsInferred;
+
+impl VisitMut for FloatsInferred {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64") => {
+                *ty = syn::parse_quote_spanned!(p.span()=> _);
+            }
+            _ => syn::visit_mut::visit_type_mut(self, ty),
+        }
+    }
+}
+
 /// Rewrites the dual copy of the partials so it evaluates on `Dual<f64, T>`:
 /// * float literals become constant duals, so `if x > 0.0 { 1.0 } else { x.exp() }`
 ///   has one type in both branches;
@@ -1499,20 +1514,23 @@ impl VisitMut for DualRewrite {
     /// every `f64` of its type is left to inference (`_`).
     fn visit_local_mut(&mut self, l: &mut syn::Local) {
         if let syn::Pat::Type(pt) = &mut l.pat {
-            struct Floats;
-            impl VisitMut for Floats {
-                fn visit_type_mut(&mut self, ty: &mut syn::Type) {
-                    match ty {
-                        syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64") => {
-                            *ty = syn::parse_quote_spanned!(p.span()=> _);
-                        }
-                        _ => syn::visit_mut::visit_type_mut(self, ty),
-                    }
-                }
-            }
-            Floats.visit_type_mut(&mut pt.ty);
+            FloatsInferred.visit_type_mut(&mut pt.ty);
         }
         syn::visit_mut::visit_local_mut(self, l);
+    }
+
+    /// A closure's typed parameters and result (`|t: f64| -> f64 { .. }`), likewise. A
+    /// written result type becomes `_`, which a closure with a block body accepts.
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        for input in &mut c.inputs {
+            if let syn::Pat::Type(pt) = input {
+                FloatsInferred.visit_type_mut(&mut pt.ty);
+            }
+        }
+        if let syn::ReturnType::Type(_, ty) = &mut c.output {
+            FloatsInferred.visit_type_mut(ty);
+        }
+        syn::visit_mut::visit_expr_closure_mut(self, c);
     }
 
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {

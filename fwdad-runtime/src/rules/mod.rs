@@ -57,7 +57,8 @@ pub mod trig;
     message = "`{Self}` cannot be an operand of a differentiated `{F}` operation",
     label = "expected `{F}` (or a value derived from the inputs)",
     note = "operands of float arithmetic and methods must have the same float type; convert with `as`",
-    note = "a call's integer result is a `Dual` unless its type is written, as the integer type itself (not an alias): `let i: usize = argmax(x);`"
+    note = "a call's integer result is a `Dual` unless its type is written, as the integer type itself (not an alias): `let i: usize = argmax(x);`",
+    note = "an operator on your own type (`a + b` of a `struct`) is not applied through its `impl Add`: call the method (`a.add(b)`) and put `#[derive_frule]` on that `impl` block"
 )]
 pub trait Operand<F: Real, T: ScalarTangent<F>>: Copy {
     /// Whether the operand carries a tangent.
