@@ -629,3 +629,56 @@ fn methods_of_clones() {
     // 2·s·n: d/ds = 2n.
     assert_eq!((d.primal, d.tangent), (tally_of_clones(&p), 6.0));
 }
+
+/// A constant buffer lent `&mut` to a method of an active receiver carries the tangents
+/// the method writes into it (helper hunt 28: it was left inactive, a type error at the
+/// call; the path form `Oscillator::step(&o, &mut s, dt)` worked).
+#[derive(Differentiable, Clone, Debug)]
+pub struct Oscillator {
+    pub k: f64,
+}
+
+#[derive(Differentiable, Clone, Debug)]
+pub struct Phase {
+    pub x: f64,
+    pub v: f64,
+}
+
+#[derive_frule]
+impl Oscillator {
+    pub fn step(&self, s: &mut [f64; 2], dt: f64) {
+        s[1] -= self.k * s[0] * dt;
+        s[0] += s[1] * dt;
+    }
+
+    pub fn step_phase(&self, p: &mut Phase, dt: f64) {
+        p.v -= self.k * p.x * dt;
+        p.x += p.v * dt;
+    }
+}
+
+#[derive_frule]
+fn oscillator_x(k: f64, steps: usize) -> f64 {
+    let o = Oscillator { k };
+    let mut s = [1.0, 0.0];
+    let mut p = Phase { x: 1.0, v: 0.0 };
+    for _ in 0..steps {
+        o.step(&mut s, 0.1);
+        o.step_phase(&mut p, 0.1);
+    }
+    s[0] + p.x
+}
+
+#[test]
+fn constant_buffers_lent_to_methods_of_active_receivers() {
+    for &(k, steps) in &[(2.0, 1), (2.0, 5), (0.5, 20)] {
+        let d = oscillator_x_frule(Dual::new(k, 1.0), Dual::constant(steps));
+        assert_eq!(d.primal, oscillator_x(k, steps));
+        let h = 1e-6;
+        let fd = (oscillator_x(k + h, steps) - oscillator_x(k - h, steps)) / (2.0 * h);
+        approx::assert_relative_eq!(d.tangent, fd, max_relative = 1e-6, epsilon = 1e-9);
+    }
+    // One step: x₁ = 1 + v₁·dt with v₁ = −k·dt, so dx₁/dk = −dt² for each of the two.
+    let d = oscillator_x_frule(Dual::new(2.0, 1.0), Dual::constant(1));
+    approx::assert_relative_eq!(d.tangent, -0.02, epsilon = 1e-15);
+}

@@ -120,11 +120,21 @@ impl Analysis<'_> {
                 // So is a receiver of a user method given active arguments: it may take
                 // `&mut self` and store them (the macro cannot see which).
                 let name = method.to_string();
-                let may_store = MUTATING_METHODS.contains(&name.as_str())
-                    || crate::dual::is_user_method(self.func, *receiver, &name);
+                let user = crate::dual::is_user_method(self.func, *receiver, &name);
+                let may_store = MUTATING_METHODS.contains(&name.as_str()) || user;
                 if may_store && any(args, self) {
                     let root = self.root(*receiver);
                     self.forced.push(root);
+                }
+                // And, as for a call, a buffer lent `&mut` to a user method that sees active
+                // inputs, the receiver included (`model.step(&mut state, dt)`).
+                if user && (self.is(*receiver) || any(args, self)) {
+                    for a in args {
+                        if self.is_mut_borrow(*a) {
+                            let root = self.root(*a);
+                            self.forced.push(root);
+                        }
+                    }
                 }
                 self.is(*receiver) || any(args, self)
             }
