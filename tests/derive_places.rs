@@ -404,3 +404,63 @@ fn matches_nth_and_reverse() {
     let (v, _) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Curve(1)))), &x);
     assert_eq!(v, 5.0);
 }
+
+/// `split_at_mut` (helper hunt 28): both halves of an active `&mut` slice written in place,
+/// by index, through sub-slices and through `iter_mut().zip(..)`.
+#[derive_frule]
+fn eliminate(m: &mut [f64], n: usize, k: f64) {
+    for i in 0..n - 1 {
+        let (top, rest) = m.split_at_mut((i + 1) * n);
+        let pivot = &top[i * n..(i + 1) * n];
+        for r in 0..n - 1 - i {
+            let row = &mut rest[r * n..(r + 1) * n];
+            for j in 0..n {
+                row[j] -= k * pivot[j] * row[i];
+            }
+        }
+    }
+}
+
+#[derive_frule]
+fn fold_halves(x: &[f64], k: f64) -> f64 {
+    let mut v = x.to_vec();
+    let mid = v.len() / 2;
+    let (lo, hi) = v.split_at_mut(mid);
+    for (a, b) in lo.iter_mut().zip(hi.iter()) {
+        *a += k * *b;
+    }
+    hi[0] *= k;
+    v.iter().map(|t| t * t).sum()
+}
+
+#[test]
+fn split_at_mut_halves_are_written_with_their_tangents() {
+    use fwdad::testing::test_frule;
+    let n = 3;
+    let m = vec![2.0, 1.0, -1.0, 0.5, 3.0, 1.5, -2.0, 0.25, 4.0];
+    test_frule(
+        (m.clone(), 0.7),
+        |a| eliminate(&mut a.0, n, a.1),
+        |a, da| {
+            eliminate_frule(
+                Dual::new(&mut a.0, &mut da.0),
+                Dual::constant(n),
+                Dual::new(a.1, da.1),
+            )
+        },
+    );
+    let x = [1.0, -2.0, 0.5, 3.0, 1.5];
+    test_frule(
+        (x.to_vec(), 1.3),
+        |a| fold_halves(&a.0, a.1),
+        |a, da| fold_halves_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+    );
+    // d/dk by hand: lo = [x0 + k x2, x1 + k x3], hi = [k x2, x3, x4];
+    // f = Σ lo² + (k x2)² + x3² + x4², df/dk = 2 lo0 x2 + 2 lo1 x3 + 2 k x2².
+    let k = 1.3;
+    let d = fold_halves_frule(Dual::new(&x[..], &[0.0; 5][..]), Dual::new(k, 1.0));
+    let (lo0, lo1) = (x[0] + k * x[2], x[1] + k * x[3]);
+    let expected = 2.0 * lo0 * x[2] + 2.0 * lo1 * x[3] + 2.0 * k * x[2] * x[2];
+    approx::assert_relative_eq!(d.tangent, expected, max_relative = 1e-14);
+    assert_eq!(d.primal, fold_halves(&x, k));
+}

@@ -355,6 +355,7 @@ const STD_METHODS: &[&str] = &[
     "next",
     "get",
     "get_mut",
+    "split_at_mut",
     "first",
     "last",
     "map",
@@ -405,7 +406,7 @@ fn method_needs(name: &str, n_args: usize) -> Vec<Need> {
         "push" | "fill" | "extend_from_slice" | "copy_from_slice" | "unwrap_or" => vec![Need::Dual],
         "insert" | "resize" => vec![Need::Primal, Need::Dual],
         "swap" => vec![Need::Primal, Need::Primal],
-        "truncate" | "get" | "get_mut" | "split_at" => vec![Need::Primal],
+        "truncate" | "get" | "get_mut" | "split_at" | "split_at_mut" => vec![Need::Primal],
         _ => vec![Need::AsIs; n_args],
     };
     std::iter::once(Need::AsIs).chain(args).collect()
@@ -482,6 +483,7 @@ const DUAL_METHODS: &[&str] = &[
     "get_mut",
     "first_mut",
     "last_mut",
+    "split_at_mut",
 ];
 
 /// Whether a dual receiver has the method `name` (its own, or a primal predicate).

@@ -227,6 +227,7 @@ pub(crate) const INTEGER_METHODS: &[&str] = &[
 /// an integer (Rust has no mixed integer-float calls).
 pub(crate) const INT_ARG_METHODS: &[&str] = &["min", "max", "clamp"];
 
-/// Slice methods returning an `Option` of a `&mut` element (`x.get_mut(i)`), which borrow
-/// into their receiver.
-pub(crate) const MUT_ELEMENT_METHODS: &[&str] = &["get_mut", "first_mut", "last_mut"];
+/// Slice methods returning `&mut` elements or sub-slices (`x.get_mut(i)`, an `Option`;
+/// `x.split_at_mut(m)`, a pair), which borrow into their receiver.
+pub(crate) const MUT_ELEMENT_METHODS: &[&str] =
+    &["get_mut", "first_mut", "last_mut", "split_at_mut"];

@@ -175,6 +175,33 @@ where
         }
     }
 
+    /// `x.split_at_mut(mid)`: the elements before `mid` and from `mid` on, each borrowed
+    /// mutably with its tangents.
+    ///
+    /// # Panics
+    /// If `mid > len`, as the primal's `split_at_mut` would.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn split_at_mut(
+        &mut self,
+        mid: usize,
+    ) -> Dual<
+        (
+            &mut [<Self as DualSlice>::Elem],
+            &mut [<Self as DualSlice>::Elem],
+        ),
+        (
+            &mut [<Self as DualSlice>::TElem],
+            &mut [<Self as DualSlice>::TElem],
+        ),
+    > {
+        let (p, t) = self.slices_mut();
+        Dual {
+            primal: p.split_at_mut(mid),
+            tangent: t.split_at_mut(mid),
+        }
+    }
+
     /// `x.first_mut()`.
     #[inline(always)]
     #[allow(clippy::type_complexity)]
