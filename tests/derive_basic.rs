@@ -57,3 +57,26 @@ fn mixed_matches_analytic() {
         approx::assert_relative_eq!(d.tangent, expected, max_relative = 1e-13);
     }
 }
+
+/// `f64::from(..)` of an `f32` (mixed precision), of integers and of a `bool` (helper hunt
+/// 28: the `f32` had no rule). `d/dx [2·x + 3·x²]` with `x` an `f32`.
+#[derive_frule]
+fn widened(x: f32, n: u16, on: bool) -> f64 {
+    let w = f64::from(x);
+    let s = f32::from(x * x);
+    2.0 * w + f64::from(n) * f64::from(s) + f64::from(on)
+}
+
+#[test]
+fn float_from_widens_with_its_tangent() {
+    for &x in &[0.5f32, -1.25, 3.0] {
+        let d = widened_frule(
+            Dual::new(x, 1.0),
+            Dual::constant(3u16),
+            Dual::constant(true),
+        );
+        assert_eq!(d.primal, widened(x, 3, true));
+        let xf = f64::from(x);
+        approx::assert_relative_eq!(d.tangent, 2.0 + 6.0 * xf, max_relative = 1e-6);
+    }
+}

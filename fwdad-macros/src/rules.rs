@@ -182,6 +182,18 @@ pub fn is_vec_from(path: &syn::Path) -> bool {
     n >= 2 && path.segments[n - 1].ident == "from" && path.segments[n - 2].ident == "Vec"
 }
 
+/// `f64::from(x)` / `f32::from(x)`: the float type converted to. Every `From` impl of a
+/// float is lossless, so it is `x as f64` (a `bool`, which `as` does not take, excepted by
+/// the caller).
+pub fn float_from(path: &syn::Path) -> Option<&syn::Ident> {
+    let n = path.segments.len();
+    (n == 2
+        && path.segments[1].ident == "from"
+        && path.segments[1].arguments.is_none()
+        && (path.segments[0].ident == "f64" || path.segments[0].ident == "f32"))
+        .then(|| &path.segments[0].ident)
+}
+
 /// `std::mem::swap` / `replace` / `take` (also through `core`): the runtime function that
 /// does the same on duals (`swap`, `mem_replace`, `mem_take`).
 pub fn mem_fn(path: &syn::Path) -> Option<&'static str> {

@@ -466,6 +466,12 @@ impl Lowerer<'_> {
             return self.lower_tuple_ctor(p, c);
         }
         let args = self.lower_exprs(c.args.iter())?;
+        if let (Some(float), [arg]) = (crate::rules::float_from(&p.path), &args[..]) {
+            if self.func.values[*arg].ty != TypeHint::Bool {
+                let ty = syn::parse_quote_spanned!(float.span()=> #float);
+                return Some(self.push(InstKind::Cast { arg: *arg, ty }, TypeHint::Float, span));
+            }
+        }
         let ty = match crate::rules::float_path_call(&p.path) {
             Some(_) => TypeHint::Float,
             None => TypeHint::Unknown,
