@@ -516,6 +516,11 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 }
                 if is_user_method(func, *receiver, &name) {
                     // Found through the receiver's type (`#[derive_frule] impl Ty`).
+                } else if let Some(instead) = crate::rules::std_method_instead(&name) {
+                    diag.error(
+                        method.span(),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on values that depend on the differentiated inputs: {instead}"),
+                    );
                 } else if !is(receiver) {
                     diag.error(
                         method.span(),

@@ -182,6 +182,25 @@ pub fn is_vec_from(path: &syn::Path) -> bool {
     n >= 2 && path.segments[n - 1].ident == "from" && path.segments[n - 2].ident == "Vec"
 }
 
+/// What to write instead of `v.extend(iterator)`.
+pub const EXTEND_INSTEAD: &str = "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`";
+
+/// What to write instead of a `Vec` or slice method that has no rule, when there is a
+/// supported equivalent.
+pub fn std_method_instead(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "extend" => EXTEND_INSTEAD,
+        "append" => "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)",
+        "split_off" => "copy the tail with `v[at..].to_vec()` and `v.truncate(at)`",
+        "drain" => "copy the range with `v[a..b].to_vec()`; remove elements with `truncate` or by rebuilding the `Vec`",
+        "retain" => "build the kept elements with `filter(..).collect::<Vec<_>>()` or a `for` loop with `push`",
+        "dedup" | "sort" | "sort_by" | "sort_unstable_by" => {
+            "sorting moves elements by comparing values: compute the permutation on the primal values (with `#[non_differentiable]`) and gather the elements with it"
+        }
+        _ => return None,
+    })
+}
+
 /// `f64::from(x)` / `f32::from(x)`: the float type converted to. Every `From` impl of a
 /// float is lossless, so it is `x as f64` (a `bool`, which `as` does not take, excepted by
 /// the caller).

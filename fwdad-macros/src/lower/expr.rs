@@ -191,6 +191,18 @@ impl Lowerer<'_> {
         use super::place::strip;
         let span = m.span();
         let name = m.method.to_string();
+        // `v.extend(x.iter().map(..))`: the closure would be reported as misplaced, but what
+        // is missing is `extend` of an iterator.
+        if name == "extend" && m.args.iter().any(has_closure) {
+            self.diag.error(
+                m.method.span(),
+                format!(
+                    "`#[derive_frule]` does not support `extend` with an iterator chain: {}",
+                    crate::rules::EXTEND_INSTEAD
+                ),
+            );
+            return Some(self.poison(span));
+        }
         let receiver = match strip(&m.receiver) {
             // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods that write.
             syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => {
@@ -673,6 +685,19 @@ impl Join {
             _ => TypeHint::Unknown,
         }
     }
+}
+
+/// Whether `e` contains a closure.
+fn has_closure(e: &syn::Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
+            self.0 = true;
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_expr(&mut f, e);
+    f.0
 }
 
 /// What to call an unsupported expression in an error message.
