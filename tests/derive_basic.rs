@@ -63,7 +63,7 @@ fn mixed_matches_analytic() {
 #[derive_frule]
 fn widened(x: f32, n: u16, on: bool) -> f64 {
     let w = f64::from(x);
-    let s = f32::from(x * x);
+    let s = x * x;
     2.0 * w + f64::from(n) * f64::from(s) + f64::from(on)
 }
 
