@@ -464,3 +464,28 @@ fn split_at_mut_halves_are_written_with_their_tangents() {
     approx::assert_relative_eq!(d.tangent, expected, max_relative = 1e-14);
     assert_eq!(d.primal, fold_halves(&x, k));
 }
+
+/// A row borrowed by `get_mut(i).unwrap()` / `last_mut().expect(..)` from a constant-built
+/// `Vec<Vec<f64>>` and then written with active values makes the matrix active (helper hunt
+/// 28: an internal `ZeroTangent` error; `if let Some(row) = m.get_mut(i)` worked).
+#[derive_frule]
+fn rows_by_get_mut(k: f64) -> f64 {
+    let mut m = vec![vec![0.0; 2]; 3];
+    let row = m.get_mut(1).unwrap();
+    row[1] = k;
+    for j in 0..2 {
+        let last = m.last_mut().expect("three rows");
+        last[j] += k * k * (j as f64 + 1.0);
+    }
+    m[1][1] * 2.0 + m[2][0] + m[2][1]
+}
+
+#[test]
+fn rows_borrowed_by_unwrapped_get_mut_are_written() {
+    for &k in &[1.5, -0.5] {
+        let d = rows_by_get_mut_frule(Dual::new(k, 1.0));
+        assert_eq!(d.primal, rows_by_get_mut(k));
+        // 2k + 3k²: derivative 2 + 6k.
+        approx::assert_relative_eq!(d.tangent, 2.0 + 6.0 * k, max_relative = 1e-14);
+    }
+}

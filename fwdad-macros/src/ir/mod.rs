@@ -485,6 +485,19 @@ impl Function {
         )
     }
 
+    /// Whether `v` is `x.get_mut(i).unwrap()` (or `.expect(..)`, of `first_mut`/`last_mut`
+    /// too): a `&mut` element of `x`.
+    fn unwraps_mut_element(&self, v: Value) -> bool {
+        matches!(
+            self.values[v].def,
+            ValueDef::Inst(inst, 0) if matches!(
+                &self.insts[inst].kind,
+                InstKind::MethodCall { method, receiver, .. }
+                    if (method == "unwrap" || method == "expect") && self.is_mut_element_option(*receiver)
+            )
+        )
+    }
+
     /// The `match` arm whose body or guard is `region`, with the match's scrutinee.
     pub fn arm_of(&self, region: Region) -> Option<(Value, &Arm)> {
         self.insts.iter().find_map(|(_, data)| match &data.kind {
@@ -517,7 +530,7 @@ impl Function {
                 | InstKind::Slice { mutable, .. }
                 | InstKind::ElemRef { mutable, .. }
                 | InstKind::FieldRef { mutable, .. } => mutable,
-                _ => false,
+                _ => self.unwraps_mut_element(v),
             },
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
                 arm.body == region
@@ -543,12 +556,13 @@ impl Function {
                 | InstKind::ElemRef { base: arg, .. }
                 | InstKind::FieldRef { base: arg, .. }
                 | InstKind::Slice { base: arg, .. } => self.place_root(*arg),
-                // `v.get_mut(i)` borrows into `v`.
+                // `v.get_mut(i)` borrows into `v`; so does `v.get_mut(i).unwrap()`.
                 InstKind::MethodCall {
                     receiver, method, ..
                 } if crate::rules::MUT_ELEMENT_METHODS
                     .iter()
-                    .any(|m| method == m) =>
+                    .any(|m| method == m)
+                    || self.unwraps_mut_element(v) =>
                 {
                     self.place_root(*receiver)
                 }
