@@ -279,3 +279,44 @@ fn iterators_in_variables_and_element_conversions() {
     assert_eq!(v, stored_iterator(&x));
     assert_eq!(g, vec![2.0, 3.0]);
 }
+
+/// `chunks_mut` / `chunks_exact_mut` (helper hunt 28: an internal error on a constant-built
+/// buffer, "no rule" on an active one): interleaved buffers filled and updated in place.
+#[derive_frule]
+fn interleave(k: f64) -> f64 {
+    let mut v = vec![0.0; 6];
+    for c in v.chunks_mut(2) {
+        c[0] = k;
+        c[1] = k * k;
+    }
+    v.iter().sum()
+}
+
+#[derive_frule]
+fn scale_pairs(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    for c in v.chunks_mut(2) {
+        let last = c.len() - 1;
+        c[last] *= c[0];
+    }
+    for (i, c) in v.chunks_exact_mut(2).enumerate() {
+        c[1] += (i as f64 + 1.0) * c[0];
+    }
+    v.iter().map(|t| t * t).sum()
+}
+
+#[test]
+fn chunks_mut_writes_reach_the_buffer() {
+    use fwdad::testing::test_frule;
+    let (v, d) = fwdad::derivative(interleave {}, 1.5);
+    assert_eq!(v, interleave(1.5));
+    // 3(k + k²): 3(1 + 2k).
+    approx::assert_relative_eq!(d, 3.0 * (1.0 + 3.0), max_relative = 1e-15);
+    for x in [vec![1.0, -2.0, 0.5, 3.0, 1.5], vec![0.25, 2.0, -1.0, 0.5]] {
+        test_frule(
+            (x,),
+            |a| scale_pairs(&a.0),
+            |a, da| scale_pairs_frule(Dual::new(&a.0, &da.0)),
+        );
+    }
+}

@@ -35,8 +35,9 @@ enum Chain<'e> {
     /// `x.windows(n)`: the sub-slices `&x[k..k + n]`.
     Windows(&'e syn::Expr, &'e syn::Expr),
     /// `x.chunks(n)`: the sub-slices `&x[k·n..min((k + 1)·n, len)]`.
-    /// `chunks(n)`, or `chunks_exact(n)` (the last short chunk dropped) with the flag.
-    Chunks(&'e syn::Expr, &'e syn::Expr, bool),
+    /// `chunks(n)`, or `chunks_exact(n)` (the last short chunk dropped) with the first
+    /// flag; `chunks_mut`/`chunks_exact_mut` (`&mut` sub-slices) with the second.
+    Chunks(&'e syn::Expr, &'e syn::Expr, bool, bool),
     /// `a.chain(b)`: `a`'s elements, then `b`'s.
     Concat(Box<Chain<'e>>, Box<Chain<'e>>),
     Slice(&'e syn::Expr, Access),
@@ -63,8 +64,8 @@ enum Seq<'e> {
     Map(Box<Seq<'e>>, Func<'e>),
     /// Base slice and window size.
     Windows(Value, Value),
-    /// Base slice, chunk size, base length.
-    Chunks(Value, Value, Value),
+    /// Base slice, chunk size, base length, and whether the chunks are `&mut`.
+    Chunks(Value, Value, Value, bool),
     /// First, second, and the first's length.
     Concat(Box<Seq<'e>>, Box<Seq<'e>>, Value),
     Slice(Value, Access),
@@ -265,8 +266,10 @@ impl Lowerer<'_> {
                     ("copied" | "cloned", 0) => Some(Chain::Copied(recv()?)),
                     ("map", 1) => Some(Chain::Map(recv()?, self.parse_func(arg?)?)),
                     ("windows", 1) => Some(Chain::Windows(&m.receiver, arg?)),
-                    ("chunks", 1) => Some(Chain::Chunks(&m.receiver, arg?, false)),
-                    ("chunks_exact", 1) => Some(Chain::Chunks(&m.receiver, arg?, true)),
+                    ("chunks", 1) => Some(Chain::Chunks(&m.receiver, arg?, false, false)),
+                    ("chunks_exact", 1) => Some(Chain::Chunks(&m.receiver, arg?, true, false)),
+                    ("chunks_mut", 1) => Some(Chain::Chunks(&m.receiver, arg?, false, true)),
+                    ("chunks_exact_mut", 1) => Some(Chain::Chunks(&m.receiver, arg?, true, true)),
                     ("chain", 1) => Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("zip", 1) => Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?))),
                     ("skip", 1) => Some(Chain::Skip(recv()?, arg?)),
@@ -965,9 +968,10 @@ impl Lowerer<'_> {
         &mut self,
         base: &syn::Expr,
         n: &syn::Expr,
+        mutable: bool,
         span: Span,
     ) -> Option<(Value, Value, Value, Value)> {
-        let base = self.lower_place(base, false)?;
+        let base = self.lower_place(base, mutable)?;
         let n = self.lower_expr(n)?;
         let len = InstKind::MethodCall {
             receiver: base,
@@ -996,15 +1000,15 @@ impl Lowerer<'_> {
                 (Seq::Map(Box::new(s), f), len)
             }
             Chain::Windows(e, n) => {
-                let (base, n, blen, one) = self.sized_prologue(e, n, span)?;
+                let (base, n, blen, one) = self.sized_prologue(e, n, false, span)?;
                 // len - n + 1 windows (none if n > len); `n - 1` panics for n = 0, as
                 // `windows(0)` does.
                 let nm1 = self.binary(BinOp::Sub, n, one, span);
                 let len = int(self, method(blen, "saturating_sub", vec![nm1]));
                 (Seq::Windows(base, n), len)
             }
-            Chain::Chunks(e, n, exact) => {
-                let (base, n, blen, one) = self.sized_prologue(e, n, span)?;
+            Chain::Chunks(e, n, exact, mutable) => {
+                let (base, n, blen, one) = self.sized_prologue(e, n, mutable, span)?;
                 // ceil(len / n), or len / n for `chunks_exact`; a zero size panics here as
                 // `chunks(0)` does.
                 let len = if exact {
@@ -1014,7 +1018,7 @@ impl Lowerer<'_> {
                     let b = self.binary(BinOp::Sub, a, one, span);
                     self.binary(BinOp::Div, b, n, span)
                 };
-                (Seq::Chunks(base, n, blen), len)
+                (Seq::Chunks(base, n, blen, mutable), len)
             }
             Chain::Concat(a, b) => {
                 let (sa, la) = self.prepare(*a, span)?;
@@ -1102,7 +1106,7 @@ impl Lowerer<'_> {
                 let end = self.binary(BinOp::Add, k, *n, span);
                 Shape::Val(self.sub_slice(*base, k, end, span))
             }
-            Seq::Chunks(base, n, blen) => {
+            Seq::Chunks(base, n, blen, mutable) => {
                 let start = self.binary(BinOp::Mul, k, *n, span);
                 let stop = self.binary(BinOp::Add, start, *n, span);
                 let kind = InstKind::MethodCall {
@@ -1112,7 +1116,7 @@ impl Lowerer<'_> {
                     args: vec![*blen],
                 };
                 let end = self.push(kind, TypeHint::Int, span);
-                Shape::Val(self.sub_slice(*base, start, end, span))
+                Shape::Val(self.sub_slice_of(*base, start, end, *mutable, span))
             }
             Seq::Concat(a, b, la) => {
                 // `k < len_a ? a(k) : b(k - len_a)`, as one merged value.
@@ -1235,6 +1239,18 @@ impl Lowerer<'_> {
 
     /// `&base[start..end]`.
     fn sub_slice(&mut self, base: Value, start: Value, end: Value, span: Span) -> Value {
+        self.sub_slice_of(base, start, end, false, span)
+    }
+
+    /// `&base[start..end]`, or `&mut base[start..end]`.
+    fn sub_slice_of(
+        &mut self,
+        base: Value,
+        start: Value,
+        end: Value,
+        mutable: bool,
+        span: Span,
+    ) -> Value {
         let range = self.range(start, Some(end), false, span);
         let ty = TypeHint::Ref(Box::new(TypeHint::Seq(Box::new(
             self.func.values[base].ty.element(),
@@ -1243,7 +1259,7 @@ impl Lowerer<'_> {
             InstKind::Slice {
                 base,
                 range,
-                mutable: false,
+                mutable,
             },
             ty,
             span,
