@@ -283,6 +283,7 @@ fn iterators_in_variables_and_element_conversions() {
 /// `chunks_mut` / `chunks_exact_mut` (helper hunt 28: an internal error on a constant-built
 /// buffer, "no rule" on an active one): interleaved buffers filled and updated in place.
 #[derive_frule]
+#[allow(clippy::useless_vec)] // the buffer as a user builds it
 fn interleave(k: f64) -> f64 {
     let mut v = vec![0.0; 6];
     for c in v.chunks_mut(2) {
