@@ -203,6 +203,22 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
+        // A closure given to a method that is not an adaptor of a supported chain
+        // (`opt.map(|v| ..)`, `o.map_or(d, |v| ..)`, `zip(a, b).map(..)`): name the method.
+        if let Some(c) = m
+            .args
+            .iter()
+            .find(|a| matches!(strip(a), syn::Expr::Closure(_)))
+        {
+            let hint = match name.as_str() {
+                "map" | "map_or" | "map_or_else" | "and_then" | "unwrap_or_else" | "is_some_and" => {
+                    "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
+                }
+                _ => "",
+            };
+            self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
+            return Some(self.poison(span));
+        }
         let receiver = match strip(&m.receiver) {
             // `x[a..b].method()` auto-borrows the sub-slice, mutably for methods that write.
             syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => {
