@@ -74,6 +74,17 @@ impl Analysis<'_> {
         }
     }
 
+    /// Makes active, from their definitions on, the buffers lent `&mut` among `args` (a
+    /// callee that sees active inputs may store them there).
+    fn force_mut_borrows(&mut self, args: &[Value]) {
+        for &a in args {
+            if self.is_mut_borrow(a) {
+                let root = self.root(a);
+                self.forced.push(root);
+            }
+        }
+    }
+
     fn region(&mut self, r: Region) {
         for &inst in &self.func.regions[r].insts {
             self.inst(inst);
@@ -129,12 +140,7 @@ impl Analysis<'_> {
                 // And, as for a call, a buffer lent `&mut` to a user method that sees active
                 // inputs, the receiver included (`model.step(&mut state, dt)`).
                 if user && (self.is(*receiver) || any(args, self)) {
-                    for a in args {
-                        if self.is_mut_borrow(*a) {
-                            let root = self.root(*a);
-                            self.forced.push(root);
-                        }
-                    }
+                    self.force_mut_borrows(args);
                 }
                 self.is(*receiver) || any(args, self)
             }
@@ -142,12 +148,7 @@ impl Analysis<'_> {
                 // A buffer lent `&mut` to a call that sees active inputs may receive active
                 // values: it is active from its definition on.
                 if any(args, self) {
-                    for a in args {
-                        if self.is_mut_borrow(*a) {
-                            let root = self.root(*a);
-                            self.forced.push(root);
-                        }
-                    }
+                    self.force_mut_borrows(args);
                 }
                 any(args, self)
             }

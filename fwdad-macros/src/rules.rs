@@ -182,14 +182,11 @@ pub fn is_vec_from(path: &syn::Path) -> bool {
     n >= 2 && path.segments[n - 1].ident == "from" && path.segments[n - 2].ident == "Vec"
 }
 
-/// What to write instead of `v.extend(iterator)`.
-pub const EXTEND_INSTEAD: &str = "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`";
-
 /// What to write instead of a `Vec` or slice method that has no rule, when there is a
 /// supported equivalent.
 pub fn std_method_instead(name: &str) -> Option<&'static str> {
     Some(match name {
-        "extend" => EXTEND_INSTEAD,
+        "extend" => "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`",
         "append" => "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)",
         "split_off" => "copy the tail with `v[at..].to_vec()` and `v.truncate(at)`",
         "drain" => "copy the range with `v[a..b].to_vec()`; remove elements with `truncate` or by rebuilding the `Vec`",

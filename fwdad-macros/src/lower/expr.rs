@@ -193,12 +193,13 @@ impl Lowerer<'_> {
         let name = m.method.to_string();
         // `v.extend(x.iter().map(..))`: the closure would be reported as misplaced, but what
         // is missing is `extend` of an iterator.
-        if name == "extend" && m.args.iter().any(has_closure) {
+        if let Some(instead) = crate::rules::std_method_instead(&name)
+            .filter(|_| name == "extend" && m.args.iter().any(has_closure))
+        {
             self.diag.error(
                 m.method.span(),
                 format!(
-                    "`#[derive_frule]` does not support `extend` with an iterator chain: {}",
-                    crate::rules::EXTEND_INSTEAD
+                    "`#[derive_frule]` does not support `extend` with an iterator chain: {instead}"
                 ),
             );
             return Some(self.poison(span));

@@ -1104,7 +1104,7 @@ impl Lowerer<'_> {
             }
             Seq::Windows(base, n) => {
                 let end = self.binary(BinOp::Add, k, *n, span);
-                Shape::Val(self.sub_slice(*base, k, end, span))
+                Shape::Val(self.sub_slice(*base, k, end, false, span))
             }
             Seq::Chunks(base, n, blen, mutable) => {
                 let start = self.binary(BinOp::Mul, k, *n, span);
@@ -1116,7 +1116,7 @@ impl Lowerer<'_> {
                     args: vec![*blen],
                 };
                 let end = self.push(kind, TypeHint::Int, span);
-                Shape::Val(self.sub_slice_of(*base, start, end, *mutable, span))
+                Shape::Val(self.sub_slice(*base, start, end, *mutable, span))
             }
             Seq::Concat(a, b, la) => {
                 // `k < len_a ? a(k) : b(k - len_a)`, as one merged value.
@@ -1237,13 +1237,8 @@ impl Lowerer<'_> {
         self.range(start, Some(len), false, span)
     }
 
-    /// `&base[start..end]`.
-    fn sub_slice(&mut self, base: Value, start: Value, end: Value, span: Span) -> Value {
-        self.sub_slice_of(base, start, end, false, span)
-    }
-
     /// `&base[start..end]`, or `&mut base[start..end]`.
-    fn sub_slice_of(
+    fn sub_slice(
         &mut self,
         base: Value,
         start: Value,
