@@ -14,18 +14,9 @@
 //!
 //! Output: a `SecondaryMap<Value, bool>` (`true` = active).
 
+use crate::callee::MethodCallee;
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef};
-
-/// Methods that write their arguments into the receiver's storage.
-pub const MUTATING_METHODS: &[&str] = &[
-    "push",
-    "insert",
-    "fill",
-    "resize",
-    "extend_from_slice",
-    "copy_from_slice",
-];
 
 /// The activity of every value.
 pub type Activity = SecondaryMap<Value, bool>;
@@ -122,17 +113,16 @@ impl Analysis<'_> {
             | InstKind::Slice { base, .. } => self.is(*base),
             InstKind::MethodCall {
                 receiver,
-                method,
                 args,
+                callee,
                 ..
             } => {
                 // A buffer receiving active elements (`v.push(x)`) is active from its
                 // definition on, as for stores.
                 // So is a receiver of a user method given active arguments: it may take
                 // `&mut self` and store them (the macro cannot see which).
-                let name = method.to_string();
-                let user = crate::dual::is_user_method(self.func, *receiver, &name);
-                let may_store = MUTATING_METHODS.contains(&name.as_str()) || user;
+                let user = *callee == MethodCallee::User;
+                let may_store = callee.std().is_some_and(|m| m.stores()) || user;
                 if may_store && any(args, self) {
                     let root = self.root(*receiver);
                     self.forced.push(root);

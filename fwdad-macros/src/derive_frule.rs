@@ -764,49 +764,6 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
 /// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
 /// `+ Float` spelled out.)
 fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
-    use crate::rules::FLOAT_TRAITS as FLOAT;
-    // Traits a float type has anyway.
-    const STD: &[&str] = &[
-        "Copy",
-        "Clone",
-        "Debug",
-        "Display",
-        "Default",
-        "PartialEq",
-        "PartialOrd",
-        "Send",
-        "Sync",
-        "Sized",
-        "Sum",
-        "Product",
-        "FloatConst",
-        "NumCast",
-        "FromPrimitive",
-        "ToPrimitive",
-        "Num",
-        "NumAssign",
-        "NumAssignOps",
-        "NumOps",
-        "Signed",
-        "Zero",
-        "One",
-        "Bounded",
-        "AddAssign",
-        "SubAssign",
-        "MulAssign",
-        "DivAssign",
-        "Add",
-        "Sub",
-        "Mul",
-        "Div",
-        "Neg",
-        "Rem",
-        "LowerExp",
-        "UpperExp",
-        "Into",
-        "From",
-        "Unpin",
-    ];
     for tp in generics.type_params() {
         let mut bounds: Vec<&syn::TypeParamBound> = tp.bounds.iter().collect();
         if let Some(w) = &generics.where_clause {
@@ -829,10 +786,10 @@ fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
                 _ => None,
             })
             .collect();
-        let floaty = names.iter().any(|n| FLOAT.contains(&n.as_str()));
+        let floaty = names.iter().any(|n| crate::callee::is_float_trait(n));
         let foreign = names
             .iter()
-            .find(|n| !STD.contains(&n.as_str()) && !FLOAT.contains(&n.as_str()));
+            .find(|n| !crate::callee::float_has_trait(n) && !crate::callee::is_float_trait(n));
         if let (false, Some(t)) = (floaty, foreign) {
             diag.error(
                 tp.ident.span(),

@@ -21,9 +21,9 @@
 //! it is defined.
 
 use crate::activity::Activity;
+use crate::callee::{ArgUse, FloatOp, MethodCallee, PathCallee, Shape, StdMethod, Wrapper};
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{BinOp, Function, Inst, InstKind, Place, UnOp, Value};
-use crate::rules::{float_method, float_path_call, FloatRule};
 
 /// What an operand must be at its use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,13 +45,14 @@ pub enum Form {
     /// `let y = x;`: the value as it is (dual or primal).
     Copy,
     /// `ops::<rule>(operands..)`.
-    Op(String),
+    Op(FloatOp),
     /// `ops::sin_cos_dual(x)`: the pair as one dual.
     SinCos,
     /// Through the `Frule` trait.
     Frule,
-    /// `Some(x)` / `Ok(x)` of a dual: the runtime's structural constructor.
-    Wrap(String),
+    /// `Some(x)` / `Ok(x)` of a dual, `std::mem::swap(a, b)` of duals, ...: the runtime's
+    /// structural function.
+    Wrap(Wrapper),
     /// `recv.m(args)` of a method with a derived rule (`#[derive_frule] impl Ty`): the rule
     /// is found through `recv.primal.__fwdad_rule_m()`.
     UserMethod,
@@ -157,17 +158,14 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             rhs,
         } if result_active && lhs == rhs => {
             // `x * x`: one rule, one tangent update.
-            plan(Form::Op("sq".into()), vec![Need::AsIs, Need::AsIs])
+            plan(Form::Op(FloatOp::Sq), vec![Need::AsIs, Need::AsIs])
         }
-        InstKind::Binary { op, .. } => {
-            if result_active && op.is_arithmetic() {
-                plan(Form::Op(op.name().to_string()), all(Need::AsIs))
-            } else {
-                primal
-            }
-        }
+        InstKind::Binary { op, .. } => match op.float_op() {
+            Some(rule) if result_active => plan(Form::Op(rule), all(Need::AsIs)),
+            _ => primal,
+        },
         InstKind::Unary { op, arg } => match (op, result_active) {
-            (UnOp::Neg, true) if is(*arg) => plan(Form::Op("neg".into()), all(Need::AsIs)),
+            (UnOp::Neg, true) if is(*arg) => plan(Form::Op(FloatOp::Neg), all(Need::AsIs)),
             (UnOp::Deref, true) if is(*arg) => plan(Form::Deref, all(Need::AsIs)),
             (UnOp::Neg | UnOp::Deref | UnOp::Not, _) => primal,
         },
@@ -211,79 +209,64 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         | InstKind::Slice { .. } => primal,
         InstKind::MethodCall {
             receiver,
-            method,
             args,
+            callee,
             ..
         } => {
-            let name = method.to_string();
-            match float_method(&name) {
-                Some(rule) if result_active => float_rule_plan(rule, &name, args.len() + 1),
-                Some(_) => primal,
-                None if ["len", "is_empty", "is_some", "is_none"].contains(&name.as_str()) => {
-                    plan(Form::Method, all(Need::AsIs))
-                }
+            let int_result = (func.insts[inst].results.first())
+                .is_some_and(|&r| func.values[r].ty == crate::types::TypeHint::Int);
+            match *callee {
+                MethodCallee::Float(op) if result_active => float_rule_plan(op, args.len() + 1),
+                MethodCallee::Float(_) => primal,
+                MethodCallee::Std(m) if m.is_query() => plan(Form::Method, all(Need::AsIs)),
                 // Predicates of the value (`is_nan`, `partial_cmp`, ...) read primals.
-                None if !result_active && PRIMAL_PREDICATES.contains(&name.as_str()) => primal,
+                MethodCallee::Std(m) if !result_active && m.is_predicate() => primal,
                 // An integer's method (`c.n.pow(2)` on a field whose type is not written).
-                None if !result_active
-                    && crate::rules::INTEGER_METHODS.contains(&name.as_str())
-                    && (func.insts[inst].results.first())
-                        .is_some_and(|&r| func.values[r].ty == crate::types::TypeHint::Int) =>
-                {
-                    primal
-                }
-                None if is_user_method(func, *receiver, &name) => {
+                MethodCallee::Std(m) if !result_active && m.is_integer() && int_result => primal,
+                MethodCallee::User => {
                     let mut needs = vec![Need::AsIs];
                     needs.extend(std::iter::repeat_n(Need::Dual, args.len()));
                     plan(Form::UserMethod, needs)
                 }
                 // `o.unwrap_or(x)`: a constant `Option` with an active default is promoted.
-                None if name == "unwrap_or" && !is(*receiver) && result_active => {
+                MethodCallee::Std(m) if m.or_default() && !is(*receiver) && result_active => {
                     plan(Form::Method, vec![Need::Dual, Need::Dual])
                 }
-                None if is(*receiver) => plan(Form::Method, method_needs(&name, args.len())),
-                None if result_active => plan(Form::Method, all(Need::AsIs)),
-                None => primal,
-            }
-        }
-        // `Vec::with_capacity(self.n)`: a size, read as the primal it is (a field of an
-        // active struct is active to the analysis, which does not know its type).
-        InstKind::Call { func: path, .. } if crate::rules::is_capacity_ctor(path) => primal,
-        // A chain's range element (`rt::range_at`/`range_from_at`, never a user's
-        // function), an integer.
-        InstKind::Call { func: path, .. }
-            if path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == "range_at" || s.ident == "range_from_at")
-                && path.segments.iter().any(|s| s.ident == "__private") =>
-        {
-            primal
-        }
-        InstKind::Call { func: path, args }
-            if crate::rules::variant_ctor(path).is_some() && args.len() == 1 =>
-        {
-            match crate::rules::variant_ctor(path) {
-                Some(name) if result_active => plan(Form::Wrap(name.to_string()), all(Need::Dual)),
-                _ => primal,
-            }
-        }
-        InstKind::Call { func: path, .. }
-            if is_assoc_call(path) && float_path_call(path).is_none() =>
-        {
-            plan(Form::AssocFrule, all(Need::Dual))
-        }
-        InstKind::Call { func: path, args } => {
-            match (crate::rules::mem_fn(path), float_path_call(path)) {
-                (Some(name), _) => plan(Form::Wrap(name.into()), all(Need::Dual)),
-                (None, Some((name, rule))) if result_active => {
-                    float_rule_plan(rule, &name.to_string(), args.len())
+                MethodCallee::Std(_) | MethodCallee::Unknown | MethodCallee::Unresolved
+                    if is(*receiver) =>
+                {
+                    plan(Form::Method, method_needs(callee.std(), args.len()))
                 }
-                (None, Some(_)) => primal,
-                (None, None) if result_active || any_active => plan(Form::Frule, all(Need::Dual)),
-                (None, None) => primal,
+                MethodCallee::Std(_) | MethodCallee::Unknown | MethodCallee::Unresolved
+                    if result_active =>
+                {
+                    plan(Form::Method, all(Need::AsIs))
+                }
+                MethodCallee::Std(_) | MethodCallee::Unknown | MethodCallee::Unresolved => primal,
             }
         }
+        InstKind::Call { args, callee, .. } => match *callee {
+            // `Vec::with_capacity(self.n)`: a size, read as the primal it is (a field of an
+            // active struct is active to the analysis, which does not know its type).
+            PathCallee::CapacityCtor => primal,
+            // A chain's range element (`rt::range_at`/`range_from_at`), an integer.
+            PathCallee::RangeElem => primal,
+            PathCallee::Wrap(w) if w.is_constructor() && !result_active => primal,
+            PathCallee::Wrap(w) => plan(Form::Wrap(w), all(Need::Dual)),
+            PathCallee::Assoc => plan(Form::AssocFrule, all(Need::Dual)),
+            PathCallee::Float(op) if result_active => float_rule_plan(op, args.len()),
+            PathCallee::Float(_) => primal,
+            PathCallee::UnknownFloat
+            | PathCallee::Ctor
+            | PathCallee::Function
+            | PathCallee::Unresolved => {
+                if result_active || any_active {
+                    plan(Form::Frule, all(Need::Dual))
+                } else {
+                    primal
+                }
+            }
+        },
         InstKind::Store { place, .. } => {
             let target = match place {
                 Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _) => *t,
@@ -305,190 +288,42 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     }
 }
 
-/// Whether `recv.name(..)` calls a method of a user type (one with a derived rule): not a
-/// float rule, not a method duals have, on a receiver whose type the syntax does not know
-/// (slices, floats and integers have no derived methods).
-pub(crate) fn is_user_method(func: &Function, receiver: Value, name: &str) -> bool {
-    use crate::types::TypeHint;
-    let known_recv = matches!(
-        func.values[receiver].ty.deref_all_pub(),
-        TypeHint::Float
-            | TypeHint::Int
-            | TypeHint::Bool
-            | TypeHint::Seq(_)
-            | TypeHint::Range
-            | TypeHint::NonDiff
-    );
-    // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type,
-    // except a clone, which has its receiver's type (`p.clone().total()`).
-    let from_dual_method = match func.values[receiver].def {
-        crate::ir::ValueDef::Inst(i, _) => match &func.insts[i].kind {
-            InstKind::MethodCall {
-                method,
-                receiver: inner,
-                ..
-            } if method == "clone" || method == "to_owned" => !is_user_method(func, *inner, name),
-            InstKind::MethodCall { method, .. } => dual_has_method(&method.to_string()),
-            _ => false,
-        },
-        _ => false,
-    };
-    !is_known_method(name) && !known_recv && !from_dual_method
-}
-
-/// Whether `name` is a float rule, a method duals have or a std method: never a method of
-/// a user type.
-pub(crate) fn is_known_method(name: &str) -> bool {
-    float_method(name).is_some() || dual_has_method(name) || STD_METHODS.contains(&name)
-}
-
-/// Methods of std traits and types that are never derived methods of a user type.
-const STD_METHODS: &[&str] = &[
-    "into",
-    "from",
-    "try_into",
-    "as_ref",
-    "as_mut",
-    "borrow",
-    "to_owned",
-    "to_string",
-    "next",
-    "get",
-    "get_mut",
-    "split_at_mut",
-    "first",
-    "last",
-    "map",
-    "and_then",
-    "unwrap_or_else",
-    "ok",
-    "err",
-    "iter",
-    "into_iter",
-    "sum",
-    "product",
-    "fold",
-    "count",
-    "max",
-    "min",
-    "max_by",
-    "min_by",
-    "windows",
-    "chunks",
-    "chain",
-    "sort",
-    "sort_by",
-    "reverse",
-    "contains",
-    "position",
-];
-
-/// `Ty::m(..)`: a call of an associated function by a type path (its second-to-last
-/// segment names a type, by Rust's naming convention: `Spring::energy`, not `m::energy`).
-pub(crate) fn is_assoc_call(path: &syn::Path) -> bool {
-    let n = path.segments.len();
-    n >= 2
-        && path.segments[n - 2]
-            .ident
-            .to_string()
-            .starts_with(|c: char| c.is_ascii_uppercase())
-        && path.segments[n - 1]
-            .ident
-            .to_string()
-            .starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-        && crate::rules::variant_ctor(path).is_none()
-}
-
 /// What the arguments of a method on a dual receiver must be: elements stored into the
 /// receiver are duals (a constant is promoted), indices and lengths are primals.
-fn method_needs(name: &str, n_args: usize) -> Vec<Need> {
-    let args: Vec<Need> = match name {
-        "push" | "fill" | "extend_from_slice" | "copy_from_slice" | "unwrap_or" => vec![Need::Dual],
-        "insert" | "resize" => vec![Need::Primal, Need::Dual],
-        "swap" => vec![Need::Primal, Need::Primal],
-        "truncate" | "get" | "get_mut" | "split_at" | "split_at_mut" => vec![Need::Primal],
-        _ => vec![Need::AsIs; n_args],
+fn method_needs(m: Option<StdMethod>, n_args: usize) -> Vec<Need> {
+    let args: Vec<Need> = match m.and_then(StdMethod::arg_uses) {
+        Some(uses) => uses
+            .iter()
+            .map(|u| match u {
+                ArgUse::AsIs => Need::AsIs,
+                ArgUse::Stored => Need::Dual,
+                ArgUse::Index => Need::Primal,
+            })
+            .collect(),
+        None => vec![Need::AsIs; n_args],
     };
     std::iter::once(Need::AsIs).chain(args).collect()
 }
 
-fn float_rule_plan(rule: FloatRule, name: &str, n: usize) -> Plan {
-    match rule {
-        FloatRule::Unary | FloatRule::Binary | FloatRule::Ternary => Plan {
-            form: Form::Op(name.to_string()),
+fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
+    match op.shape() {
+        Shape::Unary | Shape::Binary | Shape::Ternary => Plan {
+            form: Form::Op(op),
             needs: vec![Need::AsIs; n],
         },
-        FloatRule::Powi => {
+        Shape::Powi => {
             let mut needs = vec![Need::AsIs];
             needs.extend(std::iter::repeat_n(Need::Primal, n.saturating_sub(1)));
             Plan {
-                form: Form::Op("powi".into()),
+                form: Form::Op(op),
                 needs,
             }
         }
-        FloatRule::SinCos => Plan {
+        Shape::SinCos => Plan {
             form: Form::SinCos,
             needs: vec![Need::AsIs; n],
         },
     }
-}
-
-/// Methods whose result depends on the primal only; on a dual they read `.primal`.
-const PRIMAL_PREDICATES: &[&str] = &[
-    "is_nan",
-    "is_finite",
-    "is_infinite",
-    "is_normal",
-    "is_sign_positive",
-    "is_sign_negative",
-    "partial_cmp",
-    "total_cmp",
-    "is_ok",
-    "is_err",
-];
-
-/// Methods a dual receiver has (slices, `Vec`s, `Option`s; see the runtime), besides the
-/// float rules and `PRIMAL_PREDICATES`: calling them on a differentiated value is fine.
-const DUAL_METHODS: &[&str] = &[
-    "len",
-    "is_empty",
-    "iter",
-    "iter_mut",
-    "to_vec",
-    "push",
-    "pop",
-    "fill",
-    "copy_from_slice",
-    "swap",
-    "insert",
-    "truncate",
-    "clear",
-    "resize",
-    "extend_from_slice",
-    "clone",
-    "is_some",
-    "is_none",
-    "unwrap",
-    "unwrap_or",
-    "copied",
-    "cloned",
-    "expect",
-    "first",
-    "last",
-    "get",
-    "split_first",
-    "split_last",
-    "split_at",
-    "reverse",
-    "get_mut",
-    "first_mut",
-    "last_mut",
-    "split_at_mut",
-];
-
-/// Whether a dual receiver has the method `name` (its own, or a primal predicate).
-fn dual_has_method(name: &str) -> bool {
-    DUAL_METHODS.contains(&name) || PRIMAL_PREDICATES.contains(&name)
 }
 
 /// Reports operations on differentiated values that have no rule, before emission turns
@@ -502,21 +337,20 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 receiver,
                 method,
                 args,
+                callee,
                 ..
             } => {
                 let name = method.to_string();
-                if float_method(&name).is_some()
-                    || PRIMAL_PREDICATES.contains(&name.as_str())
-                    || !(is(receiver) || args.iter().any(is))
-                    || (name == "unwrap_or"
-                        && !is(receiver)
-                        && !is_user_method(func, *receiver, &name))
-                {
+                let std = callee.std();
+                let skip = match callee {
+                    MethodCallee::Float(_) | MethodCallee::User => true,
+                    MethodCallee::Std(m) => m.is_predicate() || (m.or_default() && !is(receiver)),
+                    MethodCallee::Unknown | MethodCallee::Unresolved => false,
+                };
+                if skip || !(is(receiver) || args.iter().any(is)) {
                     continue;
                 }
-                if is_user_method(func, *receiver, &name) {
-                    // Found through the receiver's type (`#[derive_frule] impl Ty`).
-                } else if let Some(instead) = crate::rules::std_method_instead(&name) {
+                if let Some(instead) = std.and_then(StdMethod::instead) {
                     diag.error(
                         method.span(),
                         format!("`#[derive_frule]` has no rule for the method `{name}` on values that depend on the differentiated inputs: {instead}"),
@@ -527,7 +361,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         format!("no forward rule for method `{name}` with an argument that depends on the differentiated inputs; annotate its `impl` block with `#[derive_frule]`"),
                     );
                 } else if func.values[*receiver].ty == crate::types::TypeHint::Float {
-                    let hint = match crate::rules::suggest(&name) {
+                    let hint = match crate::callee::suggest_float(&name) {
                         Some(s) => format!("; did you mean `{s}`?"),
                         None => "; write its rule with `#[primitive]`".to_string(),
                     };
@@ -535,38 +369,47 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         method.span(),
                         format!("no forward rule for the float method `{name}`{hint}"),
                     );
-                } else if !dual_has_method(&name) {
+                } else if !std.is_some_and(StdMethod::dual_has) {
                     diag.error(
                         method.span(),
                         format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]`"),
                     );
                 }
             }
-            InstKind::Call { func: path, args } if args.iter().any(is) => {
+            InstKind::Call {
+                func: path,
+                args,
+                callee,
+            } if args.iter().any(is) => {
                 let last = path
                     .segments
                     .last()
                     .map(|s| s.ident.to_string())
                     .unwrap_or_default();
-                let n = path.segments.len();
-                let float_path = n >= 2
-                    && ["f64", "f32"].contains(&path.segments[n - 2].ident.to_string().as_str());
-                if float_path && float_path_call(path).is_none() {
-                    let hint = match crate::rules::suggest(&last) {
-                        Some(s) => format!("; did you mean `{s}`?"),
-                        None => String::new(),
-                    };
-                    diag.error_spanned(
-                        path,
-                        format!("no forward rule for the float function `{last}`{hint}"),
-                    );
-                } else if crate::rules::is_capitalised(&last)
-                    && crate::rules::variant_ctor(path).is_none()
-                {
-                    diag.error_spanned(
-                        path,
-                        format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (`Err` and data-carrying enum variants; `Some`, `Ok` and structs are supported); pass the values separately"),
-                    );
+                match callee {
+                    PathCallee::UnknownFloat => {
+                        let hint = match crate::callee::suggest_float(&last) {
+                            Some(s) => format!("; did you mean `{s}`?"),
+                            None => String::new(),
+                        };
+                        diag.error_spanned(
+                            path,
+                            format!("no forward rule for the float function `{last}`{hint}"),
+                        );
+                    }
+                    PathCallee::Ctor => {
+                        diag.error_spanned(
+                            path,
+                            format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (`Err` and data-carrying enum variants; `Some`, `Ok` and structs are supported); pass the values separately"),
+                        );
+                    }
+                    PathCallee::Float(_)
+                    | PathCallee::Wrap(_)
+                    | PathCallee::CapacityCtor
+                    | PathCallee::RangeElem
+                    | PathCallee::Assoc
+                    | PathCallee::Function
+                    | PathCallee::Unresolved => {}
                 }
             }
             _ => {}
@@ -592,7 +435,7 @@ pub fn note<'a>(
         let form = match &plan.form {
             Form::Primal { promote: false } => "primal".to_string(),
             Form::Primal { promote: true } => "primal+promote".to_string(),
-            Form::Op(name) => format!("ops::{name}"),
+            Form::Op(op) => format!("ops::{}", op.name()),
             other => format!("{other:?}").to_lowercase(),
         };
         let needs = if needs.is_empty() {

@@ -13,6 +13,7 @@
 mod linear;
 
 use crate::activity::Activity;
+use crate::callee::{FloatOp, MethodCallee, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
@@ -541,7 +542,7 @@ impl Emitter<'_> {
         let aggregate = match &plan.form {
             Form::Tuple | Form::Array | Form::Struct | Form::VecList => true,
             // `Some(d)`, `Ok(d)`; not `swap(a, b)` and the other runtime calls.
-            Form::Wrap(name) => name == "some" || name == "ok",
+            Form::Wrap(w) => w.is_constructor(),
             _ => false,
         };
         let args: Vec<TokenStream> = ops
@@ -596,22 +597,22 @@ impl Emitter<'_> {
                     e
                 }
             }
-            (_, Form::Op(name)) if name == "sq" => {
+            (_, Form::Op(FloatOp::Sq)) => {
                 let x = located_at(&args[0], span);
                 quote_spanned!(span=> #rt::ops::sq(#x))
             }
-            (_, Form::Op(name)) => {
-                let f = format_ident!("{}", name, span = span);
+            (_, Form::Op(op)) => {
+                let f = op.ident(span);
                 let args = args.iter().map(|a| located_at(a, span));
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
             }
             (_, Form::Copy) => args[0].clone(),
             // `mem_take` makes a zero tangent in the mode.
-            (_, Form::Wrap(name)) if name == "mem_take" => {
+            (_, Form::Wrap(Wrapper::MemTake)) => {
                 quote_spanned!(span=> #rt::mem_take::<#mode, _>(#(#args),*))
             }
-            (_, Form::Wrap(name)) => {
-                let f = format_ident!("{}", name, span = span);
+            (_, Form::Wrap(w)) => {
+                let f = w.ident(span);
                 quote_spanned!(span=> #rt::#f(#(#args),*))
             }
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
@@ -687,10 +688,10 @@ impl Emitter<'_> {
             }
             (
                 InstKind::MethodCall {
-                    receiver, method, ..
+                    receiver, callee, ..
                 },
                 Form::Method,
-            ) if (method == "clone" || method == "to_owned")
+            ) if callee.std().is_some_and(StdMethod::clones)
                 && matches!(self.func.values[*receiver].ty, TypeHint::Ref(_)) =>
             {
                 // `r.clone()` on a reference clones the referent, as Rust's auto-deref does.
@@ -702,6 +703,7 @@ impl Emitter<'_> {
                     receiver,
                     method,
                     turbofish,
+                    callee,
                     ..
                 },
                 Form::Method,
@@ -709,9 +711,7 @@ impl Emitter<'_> {
                 // A `&mut` element borrowed from a `&mut` variable (`v.get_mut(i)` of a
                 // `&mut [f64]` parameter) borrows the variable itself: a reborrow would be a
                 // temporary the element cannot outlive.
-                let borrows_element = crate::rules::MUT_ELEMENT_METHODS
-                    .iter()
-                    .any(|m| method == m);
+                let borrows_element = callee.std().is_some_and(StdMethod::lends_mut);
                 let recv = if borrows_element && self.is_mut_ref(*receiver) {
                     self.name(*receiver).to_token_stream()
                 } else {
@@ -1220,6 +1220,7 @@ impl Emitter<'_> {
                 receiver,
                 method,
                 turbofish,
+                callee,
                 ..
             } => {
                 let recv = &a[0];
@@ -1230,10 +1231,12 @@ impl Emitter<'_> {
                     .results
                     .first()
                     .is_some_and(|&r| self.func.values[r].ty == TypeHint::Int);
-                let name = method.to_string();
                 // Typed integer by its name or its integer argument, not by its receiver.
-                let int_method = crate::rules::INTEGER_METHODS.contains(&name.as_str())
-                    || crate::rules::INT_ARG_METHODS.contains(&name.as_str());
+                let int_method = match callee {
+                    MethodCallee::Float(op) => op.is_int_arg(),
+                    MethodCallee::Std(m) => m.is_integer() || m.takes_int_arg(),
+                    MethodCallee::User | MethodCallee::Unknown | MethodCallee::Unresolved => false,
+                };
                 let by_ref = matches!(self.func.values[*receiver].ty, TypeHint::Ref(_));
                 let call = if int_result && by_ref && int_method {
                     quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))

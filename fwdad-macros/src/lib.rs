@@ -6,6 +6,7 @@
 
 mod activity;
 mod args;
+mod callee;
 mod derive_frule;
 mod diag;
 mod differentiable;
@@ -17,7 +18,6 @@ mod linear;
 mod lower;
 mod normalize;
 mod primitive;
-mod rules;
 mod types;
 
 #[cfg(test)]

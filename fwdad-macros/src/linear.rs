@@ -20,9 +20,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::activity::Activity;
+use crate::callee::FloatOp;
 use crate::dual::{DualPlan, Form};
 use crate::ir::{Function, Inst, InstKind, Place, Region, UnOp, Value, ValueDef};
-use crate::rules::{SMOOTH_UNARY, UNBOUNDED};
 
 /// Above this many roots a value's combination costs more than the tangent updates it
 /// replaces; the value is materialised instead.
@@ -37,10 +37,10 @@ pub enum LinOp {
     Sub,
     /// `-x`.
     Neg,
-    /// `a * b` / `a / b`: partials from the runtime rule of that name.
-    Binary(String),
+    /// `a * b` / `a / b`: partials from the runtime rule.
+    Binary(FloatOp),
     /// `x.f()`: the partial from the runtime rule `f` (`sq`: `x * x`).
-    Unary(String),
+    Unary(FloatOp),
 }
 
 impl LinOp {
@@ -51,8 +51,7 @@ impl LinOp {
     pub fn is_costly(&self) -> bool {
         match self {
             LinOp::Add | LinOp::Sub | LinOp::Neg => false,
-            LinOp::Binary(name) => name != "mul",
-            LinOp::Unary(name) => name != "sq",
+            LinOp::Binary(op) | LinOp::Unary(op) => op.is_costly(),
         }
     }
 
@@ -63,7 +62,7 @@ impl LinOp {
     pub fn is_unbounded(&self) -> bool {
         match self {
             LinOp::Add | LinOp::Sub | LinOp::Neg => false,
-            LinOp::Binary(name) | LinOp::Unary(name) => UNBOUNDED.contains(&name.as_str()),
+            LinOp::Binary(op) | LinOp::Unary(op) => op.is_unbounded(),
         }
     }
 }
@@ -220,20 +219,20 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
 
 /// The linearised operation of `inst`, if it has one: a scalar rule with partials.
 fn lin_op(func: &Function, plans: &DualPlan, inst: Inst) -> Option<LinOp> {
-    let Form::Op(name) = &plans.get(inst).form else {
+    let Form::Op(op) = plans.get(inst).form else {
         return None;
     };
-    match (&func.insts[inst].kind, name.as_str()) {
-        (InstKind::Binary { .. }, "add") => Some(LinOp::Add),
-        (InstKind::Binary { .. }, "sub") => Some(LinOp::Sub),
-        (InstKind::Binary { .. }, "mul" | "div") => Some(LinOp::Binary(name.clone())),
-        (InstKind::Binary { .. }, "sq") => Some(LinOp::Unary(name.clone())),
-        (InstKind::Unary { op: UnOp::Neg, .. }, "neg") => Some(LinOp::Neg),
-        (InstKind::MethodCall { args, .. }, n) if args.is_empty() && SMOOTH_UNARY.contains(&n) => {
-            Some(LinOp::Unary(name.clone()))
+    match (&func.insts[inst].kind, op) {
+        (InstKind::Binary { .. }, FloatOp::Add) => Some(LinOp::Add),
+        (InstKind::Binary { .. }, FloatOp::Sub) => Some(LinOp::Sub),
+        (InstKind::Binary { .. }, FloatOp::Mul | FloatOp::Div) => Some(LinOp::Binary(op)),
+        (InstKind::Binary { .. }, FloatOp::Sq) => Some(LinOp::Unary(op)),
+        (InstKind::Unary { op: UnOp::Neg, .. }, FloatOp::Neg) => Some(LinOp::Neg),
+        (InstKind::MethodCall { args, .. }, op) if args.is_empty() && op.is_smooth_unary() => {
+            Some(LinOp::Unary(op))
         }
-        (InstKind::Call { args, .. }, n) if args.len() == 1 && SMOOTH_UNARY.contains(&n) => {
-            Some(LinOp::Unary(name.clone()))
+        (InstKind::Call { args, .. }, op) if args.len() == 1 && op.is_smooth_unary() => {
+            Some(LinOp::Unary(op))
         }
         _ => None,
     }
@@ -527,7 +526,7 @@ pub fn note(lin: &Linear, func: &Function, inst: Inst) -> String {
         LinOp::Add => "add".to_string(),
         LinOp::Sub => "sub".to_string(),
         LinOp::Neg => "neg".to_string(),
-        LinOp::Binary(n) | LinOp::Unary(n) => n.clone(),
+        LinOp::Binary(n) | LinOp::Unary(n) => n.name().to_string(),
     };
     let sparse: Vec<String> = lin
         .roots

@@ -153,7 +153,7 @@ impl Emitter<'_> {
             }
             (_, LinOp::Unary(m)) => {
                 let x = &prims[0];
-                let m = format_ident!("{}", m, span = span);
+                let m = m.ident(span);
                 quote_spanned!(span=> #x.#m())
             }
             _ => {
@@ -171,8 +171,8 @@ impl Emitter<'_> {
             LinOp::Add => vec![Coef::One, Coef::One],
             LinOp::Sub => vec![Coef::One, Coef::MinusOne],
             LinOp::Neg => vec![Coef::MinusOne],
-            LinOp::Binary(name) => {
-                let rule = format_ident!("{}", name, span = span);
+            LinOp::Binary(op) => {
+                let rule = op.ident(span);
                 let (d0, d1) = (partial(0), partial(1));
                 let (a, b) = (&prims[0], &prims[1]);
                 out.extend(quote_spanned!(span=>
@@ -180,8 +180,8 @@ impl Emitter<'_> {
                 ));
                 vec![Coef::Expr(quote!(#d0)), Coef::Expr(quote!(#d1))]
             }
-            LinOp::Unary(name) => {
-                let rule = format_ident!("{}", name, span = span);
+            LinOp::Unary(op) => {
+                let rule = op.ident(span);
                 let d0 = partial(0);
                 let x = &prims[0];
                 out.extend(

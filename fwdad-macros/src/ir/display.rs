@@ -176,11 +176,16 @@ fn write_inst(
             receiver,
             method,
             args,
+            callee,
             ..
         } => {
-            format!("method {receiver}.{method}({})", values(args))
+            format!("method {receiver}.{method}({}) [{callee}]", values(args))
         }
-        InstKind::Call { func: path, args } => format!("call {}({})", tokens(path), values(args)),
+        InstKind::Call {
+            func: path,
+            args,
+            callee,
+        } => format!("call {}({}) [{callee}]", tokens(path), values(args)),
         InstKind::Store { place, value } => match place {
             Place::Deref(t) => format!("store *{t} = {value}"),
             Place::Index(t, i) => format!("store {t}[{i}] = {value}"),

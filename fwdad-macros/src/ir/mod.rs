@@ -22,6 +22,7 @@ use entity::{entity, EntityVec};
 use proc_macro2::Span;
 pub use verify::verify;
 
+use crate::callee::{MethodCallee, PathCallee};
 use crate::types::TypeHint;
 
 entity!(
@@ -151,7 +152,29 @@ impl BinOp {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
         )
     }
-    /// The runtime rule / printed name.
+    /// The runtime rule of `+ - * / %` on floats.
+    pub fn float_op(self) -> Option<crate::callee::FloatOp> {
+        use crate::callee::FloatOp;
+        Some(match self {
+            BinOp::Add => FloatOp::Add,
+            BinOp::Sub => FloatOp::Sub,
+            BinOp::Mul => FloatOp::Mul,
+            BinOp::Div => FloatOp::Div,
+            BinOp::Rem => FloatOp::Rem,
+            BinOp::BitAnd
+            | BinOp::BitOr
+            | BinOp::BitXor
+            | BinOp::Shl
+            | BinOp::Shr
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge => return None,
+        })
+    }
+    /// The printed name.
     pub fn name(self) -> &'static str {
         match self {
             BinOp::Add => "add",
@@ -252,15 +275,20 @@ pub enum InstKind {
         end: Option<Value>,
         closed: bool,
     },
-    /// `receiver.method::<..>(args)`.
+    /// `receiver.method::<..>(args)`; `callee`: what the name resolved to (by `lower`).
     MethodCall {
         receiver: Value,
         method: syn::Ident,
         turbofish: Option<syn::AngleBracketedGenericArguments>,
         args: Vec<Value>,
+        callee: MethodCallee,
     },
-    /// `path(args)`: a call to a function item.
-    Call { func: syn::Path, args: Vec<Value> },
+    /// `path(args)`: a call to a function item; `callee`: what the path resolved to.
+    Call {
+        func: syn::Path,
+        args: Vec<Value>,
+        callee: PathCallee,
+    },
     /// `*place = value` or `base[index] = value` on a `&mut` place: a write with effects.
     Store { place: Place, value: Value },
     /// `if cond { then } else { else_ }`, results merged from both regions' `Yield`s.
@@ -480,7 +508,7 @@ impl Function {
             self.values[v].def,
             ValueDef::Inst(inst, 0) if matches!(
                 &self.insts[inst].kind,
-                InstKind::MethodCall { method, .. } if crate::rules::MUT_ELEMENT_METHODS.iter().any(|m| method == m)
+                InstKind::MethodCall { callee, .. } if callee.std().is_some_and(|m| m.lends_mut())
             )
         )
     }
@@ -492,8 +520,8 @@ impl Function {
             self.values[v].def,
             ValueDef::Inst(inst, 0) if matches!(
                 &self.insts[inst].kind,
-                InstKind::MethodCall { method, receiver, .. }
-                    if (method == "unwrap" || method == "expect") && self.is_mut_element_option(*receiver)
+                InstKind::MethodCall { callee, receiver, .. }
+                    if callee.std().is_some_and(|m| m.unwraps()) && self.is_mut_element_option(*receiver)
             )
         )
     }
@@ -558,12 +586,8 @@ impl Function {
                 | InstKind::Slice { base: arg, .. } => self.place_root(*arg),
                 // `v.get_mut(i)` borrows into `v`; so does `v.get_mut(i).unwrap()`.
                 InstKind::MethodCall {
-                    receiver, method, ..
-                } if crate::rules::MUT_ELEMENT_METHODS
-                    .iter()
-                    .any(|m| method == m)
-                    || self.unwraps_mut_element(v) =>
-                {
+                    receiver, callee, ..
+                } if callee.std().is_some_and(|m| m.lends_mut()) || self.unwraps_mut_element(v) => {
                     self.place_root(*receiver)
                 }
                 _ => v,
@@ -574,32 +598,10 @@ impl Function {
 
     /// Whether `region` (with the regions nested in it) may change the storage of `root`
     /// in place, and so the shape of its zero tangent: a store into it, a `&mut` borrow of
-    /// it, or a method called on `root` itself other than a known read-only one (`push`,
-    /// `resize`, ...; a method of an element read by value, `c[0].abs()`, changes nothing).
+    /// it, or a method called on `root` itself other than a `std` one known to be read-only
+    /// (`push`, `resize`, a user's method, ...; a method of an element read by value,
+    /// `c[0].abs()`, changes nothing).
     pub fn reshapes(&self, region: Region, root: Value) -> bool {
-        const READ_ONLY: &[&str] = &[
-            "len",
-            "is_empty",
-            "capacity",
-            "iter",
-            "get",
-            "first",
-            "last",
-            "contains",
-            "as_slice",
-            "to_vec",
-            "clone",
-            "windows",
-            "chunks",
-            "chunks_exact",
-            "rchunks",
-            "split_at",
-            "split_first",
-            "split_last",
-            "binary_search",
-            "starts_with",
-            "ends_with",
-        ];
         let mut todo = vec![region];
         while let Some(r) = todo.pop() {
             for &inst in &self.regions[r].insts {
@@ -625,8 +627,8 @@ impl Function {
                         ..
                     } => self.place_root(*base) == root,
                     InstKind::MethodCall {
-                        receiver, method, ..
-                    } => *receiver == root && !READ_ONLY.contains(&method.to_string().as_str()),
+                        receiver, callee, ..
+                    } => *receiver == root && !callee.std().is_some_and(|m| m.is_read_only()),
                     _ => false,
                 };
                 if hit {

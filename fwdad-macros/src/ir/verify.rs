@@ -2,10 +2,12 @@
 //!
 //! Checks: each value is defined once, at the place its `ValueDef` says; each use is
 //! dominated by its definition (earlier in the region, or in an enclosing one); each
-//! instruction appears in at most one region (none: removed as dead); `Break`/`Continue` are inside enough loops;
+//! instruction appears in at most one region (none: removed as dead); every call's callee
+//! is resolved; `Break`/`Continue` are inside enough loops;
 //! the number of values a region yields matches its parent.
 
 use super::{Function, InstKind, Region, Terminator, Value, ValueDef};
+use crate::callee::{MethodCallee, PathCallee};
 use crate::ir::entity::EntityRef;
 use std::collections::HashSet;
 
@@ -77,6 +79,17 @@ impl Verifier<'_> {
             }
             for op in self.func.operands(inst) {
                 self.used(scope, op, &inst.to_string())?;
+            }
+            match &self.func.insts[inst].kind {
+                InstKind::MethodCall {
+                    callee: MethodCallee::Unresolved,
+                    ..
+                }
+                | InstKind::Call {
+                    callee: PathCallee::Unresolved,
+                    ..
+                } => return Err(format!("{inst}: the callee was not resolved")),
+                _ => {}
             }
             let inner_loops = match &self.func.insts[inst].kind {
                 InstKind::Loop { init, body } => {

@@ -2,29 +2,11 @@
 //! cannot continue past it (`return`, `break`, `continue`, or a diverging `if`).
 
 use super::Lowerer;
+use crate::callee::{FloatOp, MethodCallee, StdMethod};
 use crate::ir::{BinOp, InstKind, Terminator, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
-
-/// Methods whose result never carries a tangent, whatever the receiver.
-const INACTIVE_METHODS: &[(&str, TypeHint)] = &[
-    ("len", TypeHint::Int),
-    ("is_empty", TypeHint::Bool),
-    ("is_some", TypeHint::Bool),
-    ("is_none", TypeHint::Bool),
-    ("is_ok", TypeHint::Bool),
-    ("is_err", TypeHint::Bool),
-    ("is_nan", TypeHint::Bool),
-    ("is_finite", TypeHint::Bool),
-    ("is_infinite", TypeHint::Bool),
-    ("is_normal", TypeHint::Bool),
-    ("is_sign_positive", TypeHint::Bool),
-    ("is_sign_negative", TypeHint::Bool),
-    ("is_power_of_two", TypeHint::Bool),
-    ("partial_cmp", TypeHint::NonDiff),
-    ("total_cmp", TypeHint::NonDiff),
-];
 
 impl Lowerer<'_> {
     pub(crate) fn lower_expr(&mut self, e: &syn::Expr) -> Option<Value> {
@@ -191,10 +173,12 @@ impl Lowerer<'_> {
         use super::place::strip;
         let span = m.span();
         let name = m.method.to_string();
+        let std = StdMethod::from_name(&name);
         // `v.extend(x.iter().map(..))`: the closure would be reported as misplaced, but what
         // is missing is `extend` of an iterator.
-        if let Some(instead) = crate::rules::std_method_instead(&name)
-            .filter(|_| name == "extend" && m.args.iter().any(has_closure))
+        if let Some(instead) = std
+            .filter(|m2| *m2 == StdMethod::Extend && m.args.iter().any(has_closure))
+            .and_then(StdMethod::instead)
         {
             self.diag.error(
                 m.method.span(),
@@ -211,11 +195,10 @@ impl Lowerer<'_> {
             .iter()
             .find(|a| matches!(strip(a), syn::Expr::Closure(_)))
         {
-            let hint = match name.as_str() {
-                "map" | "map_or" | "map_or_else" | "and_then" | "unwrap_or_else" | "is_some_and" => {
-                    "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
-                }
-                _ => "",
+            let hint = if std.is_some_and(StdMethod::takes_option_closure) {
+                "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
+            } else {
+                ""
             };
             self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
             return Some(self.poison(span));
@@ -249,7 +232,7 @@ impl Lowerer<'_> {
             strip(&m.receiver),
             syn::Expr::Field(_) | syn::Expr::Index(_)
         );
-        if !place || crate::dual::is_known_method(&m.method.to_string()) {
+        if !place || super::is_known_method(&m.method.to_string()) {
             return false;
         }
         let mut cur = strip(&m.receiver);
@@ -317,46 +300,30 @@ impl Lowerer<'_> {
         span: proc_macro2::Span,
     ) -> Value {
         let name = m.method.to_string();
+        let std = StdMethod::from_name(&name);
+        let float = FloatOp::method(&name);
         let recv_ty = self.func.values[receiver].ty.clone();
-        let ty = match INACTIVE_METHODS.iter().find(|(n, _)| *n == name) {
-            Some((_, t)) => t.clone(),
-            // `n.min(m)`, `k.abs()` on integers stay integers.
-            None if recv_ty == TypeHint::Int
-                && [
-                    "min",
-                    "max",
-                    "abs",
-                    "signum",
-                    "clamp",
-                    "pow",
-                    "rem_euclid",
-                    "div_euclid",
-                ]
-                .contains(&name.as_str()) =>
-            {
-                TypeHint::Int
+        let int_arg = args
+            .iter()
+            .any(|&a| self.func.values[a].ty == TypeHint::Int);
+        let ty = match (std, float) {
+            (Some(m), _) if m.result_type().is_some() => {
+                m.result_type().unwrap_or(TypeHint::Unknown)
             }
+            // `n.min(m)`, `k.abs()` on integers stay integers.
+            (Some(m), _) if recv_ty == TypeHint::Int && m.keeps_int() => TypeHint::Int,
             // A method floats do not have, on a struct's field whose type is not written
             // (`c.n.pow(2)`), is an integer's (a variable of a user type keeps its methods).
-            None if crate::rules::INTEGER_METHODS.contains(&name.as_str())
-                && self.is_field(receiver) =>
-            {
-                TypeHint::Int
-            }
+            (Some(m), _) if m.is_integer() && self.is_field(receiver) => TypeHint::Int,
             // Rust has no mixed integer-float calls: with an integer argument, `min`, `max`
             // and `clamp` are an integer's (`c.n.min(x.len())`).
-            None if crate::rules::INT_ARG_METHODS.contains(&name.as_str())
-                && args
-                    .iter()
-                    .any(|&a| self.func.values[a].ty == TypeHint::Int) =>
-            {
-                TypeHint::Int
-            }
-            None if name == "sin_cos" => TypeHint::Tuple(vec![TypeHint::Float, TypeHint::Float]),
-            None if crate::rules::float_method(&name).is_some() => TypeHint::Float,
-            None => TypeHint::Unknown,
+            (Some(m), _) if m.takes_int_arg() && int_arg => TypeHint::Int,
+            (_, Some(FloatOp::SinCos)) => TypeHint::Tuple(vec![TypeHint::Float, TypeHint::Float]),
+            (_, Some(_)) => TypeHint::Float,
+            (_, None) => TypeHint::Unknown,
         };
         let kind = InstKind::MethodCall {
+            callee: MethodCallee::Unresolved,
             receiver,
             method: m.method.clone(),
             turbofish: m.turbofish.clone(),
@@ -740,9 +707,7 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
 /// Whether the known method `name` writes its receiver (`push`, `swap`, `pop`, ...), which
 /// is then borrowed mutably.
 fn writes_receiver(name: &str) -> bool {
-    crate::activity::MUTATING_METHODS.contains(&name)
-        || crate::rules::MUT_ELEMENT_METHODS.contains(&name)
-        || ["swap", "iter_mut", "reverse", "pop", "truncate", "clear"].contains(&name)
+    StdMethod::from_name(name).is_some_and(StdMethod::writes)
 }
 
 /// Whether `e` lends (borrows) something reached from the variable `root`: `&root..`, or a

@@ -23,6 +23,7 @@
 
 use super::place::strip;
 use super::Lowerer;
+use crate::callee::{MethodCallee, PathCallee};
 use crate::ir::{BinOp, InstKind, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -481,6 +482,7 @@ impl Lowerer<'_> {
                 let out = out?;
                 let call = |lw: &mut Self, name: &str, ty| {
                     let kind = InstKind::MethodCall {
+                        callee: MethodCallee::Unresolved,
                         receiver: out,
                         method: syn::Ident::new(name, span),
                         turbofish: None,
@@ -516,12 +518,13 @@ impl Lowerer<'_> {
                     .into_iter()
                     .map(|a| self.build_shape(a, span))
                     .collect();
-                let ty = match crate::rules::float_path_call(p) {
+                let ty = match crate::callee::float_path_call(p) {
                     Some(_) => TypeHint::Float,
                     None => TypeHint::Unknown,
                 };
                 Some(self.push(
                     InstKind::Call {
+                        callee: PathCallee::Unresolved,
                         func: (*p).clone(),
                         args: vals,
                     },
@@ -686,6 +689,7 @@ impl Lowerer<'_> {
                 let kept = self.lower_consumer(m, "collect", chain, tail, None)?;
                 let len = self.push(
                     InstKind::MethodCall {
+                        callee: MethodCallee::Unresolved,
                         receiver: kept,
                         method: syn::Ident::new("len", span),
                         turbofish: None,
@@ -772,6 +776,7 @@ impl Lowerer<'_> {
                 let ty = TypeHint::Unknown;
                 let v = lw.push(
                     InstKind::Call {
+                        callee: PathCallee::Unresolved,
                         func: some,
                         args: vec![chosen],
                     },
@@ -858,6 +863,7 @@ impl Lowerer<'_> {
                 let path: syn::Path = syn::parse_quote_spanned!(span=> ::std::vec::Vec::new);
                 Some(self.push(
                     InstKind::Call {
+                        callee: PathCallee::Unresolved,
                         func: path,
                         args: vec![],
                     },
@@ -941,6 +947,7 @@ impl Lowerer<'_> {
                     "collect" => {
                         let v = lw.build_shape(item, span);
                         let kind = InstKind::MethodCall {
+                            callee: MethodCallee::Unresolved,
                             receiver: current?,
                             method: syn::Ident::new("push", span),
                             turbofish: None,
@@ -974,6 +981,7 @@ impl Lowerer<'_> {
         let base = self.lower_place(base, mutable)?;
         let n = self.lower_expr(n)?;
         let len = InstKind::MethodCall {
+            callee: MethodCallee::Unresolved,
             receiver: base,
             method: syn::Ident::new("len", span),
             turbofish: None,
@@ -989,6 +997,7 @@ impl Lowerer<'_> {
     fn prepare<'e>(&mut self, chain: Chain<'e>, span: Span) -> Option<(Seq<'e>, Value)> {
         let int = |lw: &mut Self, kind| lw.push(kind, TypeHint::Int, span);
         let method = |recv: Value, name: &str, args: Vec<Value>| InstKind::MethodCall {
+            callee: MethodCallee::Unresolved,
             receiver: recv,
             method: syn::Ident::new(name, span),
             turbofish: None,
@@ -1110,6 +1119,7 @@ impl Lowerer<'_> {
                 let start = self.binary(BinOp::Mul, k, *n, span);
                 let stop = self.binary(BinOp::Add, start, *n, span);
                 let kind = InstKind::MethodCall {
+                    callee: MethodCallee::Unresolved,
                     receiver: stop,
                     method: syn::Ident::new("min", span),
                     turbofish: None,
@@ -1170,7 +1180,15 @@ impl Lowerer<'_> {
                     syn::parse_quote_spanned!(span=> #rt::range_at)
                 };
                 let args = vec![*start, k];
-                Shape::Val(self.push(InstKind::Call { func, args }, TypeHint::Int, span))
+                Shape::Val(self.push(
+                    InstKind::Call {
+                        func,
+                        args,
+                        callee: PathCallee::Unresolved,
+                    },
+                    TypeHint::Int,
+                    span,
+                ))
             }
             Seq::Enumerate(s) => {
                 let inner = self.elem(s, k, by_value, span)?;

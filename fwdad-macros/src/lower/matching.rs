@@ -11,6 +11,7 @@
 //! reported as unsupported.
 
 use super::Lowerer;
+use crate::callee::PathCallee;
 use crate::ir::{Arm, InstKind, Region, Terminator, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -81,7 +82,7 @@ struct NamedConstants;
 impl syn::visit_mut::VisitMut for NamedConstants {
     fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
         if let syn::Pat::Ident(pi) = pat {
-            let capitalised = crate::rules::is_capitalised(&pi.ident.to_string());
+            let capitalised = crate::callee::is_capitalised(&pi.ident.to_string());
             if capitalised && pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none()
             {
                 *pat = syn::Pat::Path(syn::ExprPath {
@@ -249,6 +250,7 @@ impl<'d> Lowerer<'d> {
                         syn::parse_quote_spanned!(span=> ::core::convert::From::from);
                     let conv = lw.push(
                         InstKind::Call {
+                            callee: PathCallee::Unresolved,
                             func: from,
                             args: vec![err],
                         },
@@ -259,6 +261,7 @@ impl<'d> Lowerer<'d> {
                         syn::parse_quote_spanned!(span=> ::core::result::Result::Err);
                     let wrapped = lw.push(
                         InstKind::Call {
+                            callee: PathCallee::Unresolved,
                             func: ctor,
                             args: vec![conv],
                         },

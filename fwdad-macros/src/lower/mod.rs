@@ -35,9 +35,11 @@ mod expr;
 mod iterate;
 mod matching;
 mod place;
+mod resolve;
 mod stmt;
 
 pub(crate) use matching::pattern_bindings;
+pub(crate) use resolve::is_known_method;
 
 use crate::diag::Diagnostics;
 use crate::ir::entity::EntityVec;
@@ -99,6 +101,7 @@ pub fn lower_fn(
     if let Some(v) = lw.lower_block_stmts(&item.block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
     }
+    resolve::resolve_callees(&mut lw.func);
     lw.func
 }
 

@@ -1,6 +1,7 @@
 //! Assignments, references and calls.
 
 use super::Lowerer;
+use crate::callee::{FloatOp, PathCallee, StdMethod};
 use crate::ir::{BinOp, InstKind, Place, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -228,8 +229,8 @@ impl Lowerer<'_> {
             // that borrow a row (`m[i].len()`, `m[i].clone()`), as Rust's auto-ref does.
             syn::Expr::Index(_)
                 if !mutable
-                    && crate::dual::is_known_method(method)
-                    && !BORROWING_METHODS.contains(&method) =>
+                    && super::is_known_method(method)
+                    && !StdMethod::from_name(method).is_some_and(StdMethod::borrows_row) =>
             {
                 self.lower_expr(e)
             }
@@ -389,7 +390,7 @@ impl Lowerer<'_> {
     ) -> Option<syn::ExprMethodCall> {
         let segs = &p.path.segments;
         let method = &segs.last()?.ident;
-        crate::rules::float_method(&method.to_string())?;
+        FloatOp::method(&method.to_string())?;
         let first = c.args.first()?;
         let prefix: Vec<String> = segs
             .iter()
@@ -399,7 +400,7 @@ impl Lowerer<'_> {
         let float_trait = |names: &[String]| {
             names
                 .last()
-                .is_some_and(|n| crate::rules::FLOAT_TRAITS.contains(&n.as_str()))
+                .is_some_and(|n| crate::callee::is_float_trait(n))
         };
         let by_param = |names: &[String]| names.len() == 1 && self.type_params.contains(&names[0]);
         let ok = match &p.qself {
@@ -457,27 +458,28 @@ impl Lowerer<'_> {
             }
         }
         // `Vec::from(x)` of a slice, array or `Vec`: the same elements, as `x.to_vec()`.
-        if crate::rules::is_vec_from(&p.path) && c.args.len() == 1 {
+        if crate::callee::is_vec_from(&p.path) && c.args.len() == 1 {
             let arg = &c.args[0];
             let e: syn::Expr = syn::parse_quote_spanned!(span=> (#arg).to_vec());
             return self.lower_expr(&e);
         }
-        if crate::rules::is_tuple_ctor(&p.path) && !c.args.is_empty() {
+        if crate::callee::is_tuple_ctor(&p.path) && !c.args.is_empty() {
             return self.lower_tuple_ctor(p, c);
         }
         let args = self.lower_exprs(c.args.iter())?;
-        if let (Some(float), [arg]) = (crate::rules::float_from(&p.path), &args[..]) {
+        if let (Some(float), [arg]) = (crate::callee::float_from(&p.path), &args[..]) {
             if self.func.values[*arg].ty != TypeHint::Bool {
                 let ty = syn::parse_quote_spanned!(float.span()=> #float);
                 return Some(self.push(InstKind::Cast { arg: *arg, ty }, TypeHint::Float, span));
             }
         }
-        let ty = match crate::rules::float_path_call(&p.path) {
+        let ty = match crate::callee::float_path_call(&p.path) {
             Some(_) => TypeHint::Float,
             None => TypeHint::Unknown,
         };
         Some(self.push(
             InstKind::Call {
+                callee: PathCallee::Unresolved,
                 func: p.path.clone(),
                 args,
             },
@@ -495,11 +497,6 @@ pub(crate) fn strip(e: &syn::Expr) -> &syn::Expr {
         other => other,
     }
 }
-
-/// Known methods that take `&self` of a sequence: on an element (a row), they borrow it.
-const BORROWING_METHODS: &[&str] = &[
-    "len", "is_empty", "clone", "to_vec", "iter", "first", "last", "get", "contains",
-];
 
 /// `x[a..b]`: an index by a range.
 pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {

@@ -570,7 +570,7 @@ fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Local
     // A capitalised name is a unit variant or a constant (`None`, `MAX`).
     names
         .0
-        .retain(|p| p.subpat.is_none() && !crate::rules::is_capitalised(&p.ident.to_string()));
+        .retain(|p| p.subpat.is_none() && !crate::callee::is_capitalised(&p.ident.to_string()));
     let bound: Vec<syn::Pat> = names.0.iter().cloned().map(syn::Pat::Ident).collect();
     let idents = names.0.iter().map(|p| &p.ident);
     let span = pat.span();

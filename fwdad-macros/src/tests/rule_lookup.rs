@@ -1,6 +1,7 @@
-//! `rules`: the float-method table, path calls, and "did you mean" suggestions.
+//! The registry's float operations: names, shapes, path calls, "did you mean"
+//! suggestions, and agreement with the runtime's rules.
 
-use crate::rules::{float_method, float_path_call, suggest, FloatRule};
+use crate::callee::{float_path_call, suggest_float as suggest, FloatOp, Shape};
 
 #[test]
 fn suggests_the_closest_rule() {
@@ -43,33 +44,29 @@ fn ties_break_alphabetically() {
 
 #[test]
 fn float_method_shapes() {
-    assert_eq!(float_method("sin"), Some(FloatRule::Unary));
-    assert_eq!(float_method("to_radians"), Some(FloatRule::Unary));
-    assert_eq!(float_method("atan2"), Some(FloatRule::Binary));
-    assert_eq!(float_method("log"), Some(FloatRule::Binary));
-    assert_eq!(float_method("clamp"), Some(FloatRule::Ternary));
-    assert_eq!(float_method("powi"), Some(FloatRule::Powi));
-    assert_eq!(float_method("sin_cos"), Some(FloatRule::SinCos));
-    for none in ["len", "ln_gamma", "to_bits", "is_nan", "Sin", ""] {
-        assert_eq!(float_method(none), None, "{none}");
+    let shape = |name: &str| FloatOp::method(name).map(FloatOp::shape);
+    assert_eq!(shape("sin"), Some(Shape::Unary));
+    assert_eq!(shape("to_radians"), Some(Shape::Unary));
+    assert_eq!(shape("atan2"), Some(Shape::Binary));
+    assert_eq!(shape("log"), Some(Shape::Binary));
+    assert_eq!(shape("clamp"), Some(Shape::Ternary));
+    assert_eq!(shape("powi"), Some(Shape::Powi));
+    assert_eq!(shape("sin_cos"), Some(Shape::SinCos));
+    // The operators' rules are no methods.
+    for none in [
+        "len", "ln_gamma", "to_bits", "is_nan", "Sin", "", "add", "sq", "neg",
+    ] {
+        assert_eq!(shape(none), None, "{none}");
     }
 }
 
 #[test]
 fn float_functions_by_path() {
-    let call = |s: &str| {
-        float_path_call(&syn::parse_str(s).expect("path parses")).map(|(m, r)| (m.to_string(), r))
-    };
-    assert_eq!(call("f64::sin"), Some(("sin".into(), FloatRule::Unary)));
-    assert_eq!(call("f32::max"), Some(("max".into(), FloatRule::Binary)));
-    assert_eq!(
-        call("std::primitive::f64::mul_add"),
-        Some(("mul_add".into(), FloatRule::Ternary))
-    );
-    assert_eq!(
-        call("::core::primitive::f64::powi"),
-        Some(("powi".into(), FloatRule::Powi))
-    );
+    let call = |s: &str| float_path_call(&syn::parse_str(s).expect("path parses"));
+    assert_eq!(call("f64::sin"), Some(FloatOp::Sin));
+    assert_eq!(call("f32::max"), Some(FloatOp::Max));
+    assert_eq!(call("std::primitive::f64::mul_add"), Some(FloatOp::MulAdd));
+    assert_eq!(call("::core::primitive::f64::powi"), Some(FloatOp::Powi));
     // Not a float method by path.
     for none in [
         "sin",
@@ -77,38 +74,85 @@ fn float_functions_by_path() {
         "i32::max",
         "num::Float::sin",
         "f64::consts::PI",
+        "f64::add",
     ] {
         assert_eq!(call(none), None, "{none}");
     }
 }
 
-/// The macro's list of unbounded rules (coefficients tested in linearised code) is the set
-/// of rules the runtime declares `scalar_rule!(unbounded ..)`: read from its sources.
+/// The runtime's rule sources (and `structural.rs`, which builds `sin_cos`'s pair), code
+/// only (the module docs show examples).
+fn runtime_rules() -> String {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fwdad-runtime/src");
+    let mut files = vec![src.join("structural.rs")];
+    for entry in std::fs::read_dir(src.join("rules")).expect("the runtime's rules directory") {
+        files.push(entry.expect("an entry").path());
+    }
+    files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f)
+                .expect("a source")
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The registry's unbounded rules (coefficients tested in linearised code) are the rules
+/// the runtime declares `scalar_rule!(unbounded ..)`.
 #[test]
 fn unbounded_rules_match_the_runtime() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fwdad-runtime/src/rules");
-    let mut declared: Vec<String> = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("the runtime's rules directory") {
-        let text = std::fs::read_to_string(entry.expect("an entry").path()).expect("a source");
-        // Code only: the module docs show an example.
-        let code: String = text
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        for part in code.split("unbounded y = ").skip(1) {
-            let name: String = part
-                .chars()
+    let code = runtime_rules();
+    let mut declared: Vec<String> = code
+        .split("unbounded y = ")
+        .skip(1)
+        .map(|part| {
+            part.chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            declared.push(name);
-        }
-    }
+                .collect()
+        })
+        .collect();
     declared.sort();
-    let mut listed: Vec<String> = crate::rules::UNBOUNDED
+    let mut listed: Vec<String> = FloatOp::ALL
         .iter()
-        .map(|s| s.to_string())
+        .filter(|op| op.is_unbounded())
+        .map(|op| op.name().to_string())
         .collect();
     listed.sort();
     assert_eq!(declared, listed);
+}
+
+/// Every float operation of the registry has its rule function in the runtime.
+#[test]
+fn every_operation_has_a_runtime_rule() {
+    let code = runtime_rules();
+    // `locally_constant!(floor, ceil, ..)` declares the rules of locally constant functions.
+    let locally_constant: Vec<String> = code
+        .split("locally_constant!(")
+        .skip(1)
+        .flat_map(|part| {
+            part.split(");")
+                .next()
+                .unwrap_or("")
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for op in FloatOp::ALL {
+        // `sin_cos` returns a pair: its dual is built by `sin_cos_dual`.
+        let name = match op {
+            FloatOp::SinCos => "sin_cos_dual",
+            _ => op.name(),
+        };
+        let declared = code.contains(&format!("pub fn {name}<"))
+            || code.contains(&format!("pub fn {name}("))
+            || code.contains(&format!("y = {name}("))
+            || locally_constant.iter().any(|n| n == name);
+        assert!(declared, "no runtime rule for `{name}`");
+    }
 }

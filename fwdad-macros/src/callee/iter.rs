@@ -1,0 +1,76 @@
+//! Iterator chains: the adaptors and consumers `lower::iterate` turns into counted loops,
+//! and the searches it writes out as the loops `std` runs.
+
+super::names! {
+    /// A stage of an iterator chain.
+    pub enum Adaptor {
+        Iter = "iter",
+        IterMut = "iter_mut",
+        IntoIter = "into_iter",
+        Enumerate = "enumerate",
+        Rev = "rev",
+        Copied = "copied",
+        Cloned = "cloned",
+        Map = "map",
+        Windows = "windows",
+        Chunks = "chunks",
+        ChunksExact = "chunks_exact",
+        ChunksMut = "chunks_mut",
+        ChunksExactMut = "chunks_exact_mut",
+        Chain = "chain",
+        Zip = "zip",
+        Skip = "skip",
+        Take = "take",
+        StepBy = "step_by",
+        /// Element-wise stages: indices no longer follow the source after them.
+        Filter = "filter",
+        TakeWhile = "take_while",
+        Inspect = "inspect",
+        Scan = "scan",
+    }
+}
+
+super::names! {
+    /// A method that consumes an iterator into a value.
+    pub enum Consumer {
+        Sum = "sum",
+        Product = "product",
+        Fold = "fold",
+        Count = "count",
+        ForEach = "for_each",
+        Any = "any",
+        All = "all",
+        Collect = "collect",
+        MaxBy = "max_by",
+        MinBy = "min_by",
+    }
+}
+
+impl Consumer {
+    /// Whether it takes a closure (`fold`'s second argument, the others' only one).
+    pub fn takes_closure(self) -> bool {
+        matches!(
+            self,
+            Consumer::Fold
+                | Consumer::ForEach
+                | Consumer::Any
+                | Consumer::All
+                | Consumer::MaxBy
+                | Consumer::MinBy
+        )
+    }
+    /// Whether it produces an accumulated value (rather than `()`).
+    pub fn accumulates(self) -> bool {
+        self != Consumer::ForEach
+    }
+}
+
+super::names! {
+    /// Searches and reductions written out as the loops `std` runs.
+    pub enum Rewrite {
+        Position = "position",
+        PartitionPoint = "partition_point",
+        Reduce = "reduce",
+        Nth = "nth",
+    }
+}

@@ -1,0 +1,347 @@
+//! The `std` methods the macro knows (of slices, `Vec`, `Option`/`Result`, iterators,
+//! integers, and the float predicates), one row each: what the method does to its receiver
+//! and arguments, what it returns when that is known from the name, how it behaves on
+//! duals, and what to write instead when it has no rule.
+//!
+//! A row's flags:
+//!
+//! | flag | meaning |
+//! |---|---|
+//! | `RESERVED` | never taken for a method of the user's own type |
+//! | `DUAL` | a dual receiver has it (the runtime's `DualSlice`, `DualVec`, ...) |
+//! | `PREDICATE` | its result depends on the primal only (`is_nan`, `partial_cmp`) |
+//! | `QUERY` | answered by the dual itself, whatever the activity (`len`, `is_some`) |
+//! | `STORES` | stores its arguments into the receiver (`push`, `fill`) |
+//! | `WRITES` | writes its receiver, which is borrowed mutably (`swap`, `pop`) |
+//! | `LENDS_MUT` | returns a `&mut` element or sub-slice of its receiver (`get_mut`) |
+//! | `READ_ONLY` | never changes its receiver's storage or shape |
+//! | `BORROWS_ROW` | takes `&self` of a sequence: on an element (a row) it borrows it |
+//! | `INTEGER` | an integer method floats do not have (`pow`, `div_ceil`) |
+//! | `INT_ARG` | an integer's method when an argument is an integer (`min`, `max`) |
+//! | `KEEPS_INT` | on an integer receiver, returns an integer (`abs`, `min`) |
+//! | `UNWRAPS` | takes the value out of an `Option` (`unwrap`, `expect`) |
+//! | `CLONES` | returns a copy of its receiver, of the receiver's type |
+//! | `OR_DEFAULT` | takes a default of the element type (`unwrap_or`) |
+//! | `OPTION_CLOSURE` | takes a closure on an `Option`/`Result` (`map`, `and_then`) |
+
+use crate::types::TypeHint;
+
+/// A row's flags (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flags(u32);
+
+#[allow(dead_code)]
+impl Flags {
+    pub const NONE: Flags = Flags(0);
+    pub const RESERVED: Flags = Flags(1 << 0);
+    pub const DUAL: Flags = Flags(1 << 1);
+    pub const PREDICATE: Flags = Flags(1 << 2);
+    pub const QUERY: Flags = Flags(1 << 3);
+    pub const STORES: Flags = Flags(1 << 4);
+    pub const WRITES: Flags = Flags(1 << 5);
+    pub const LENDS_MUT: Flags = Flags(1 << 6);
+    pub const READ_ONLY: Flags = Flags(1 << 7);
+    pub const BORROWS_ROW: Flags = Flags(1 << 8);
+    pub const INTEGER: Flags = Flags(1 << 9);
+    pub const INT_ARG: Flags = Flags(1 << 10);
+    pub const KEEPS_INT: Flags = Flags(1 << 11);
+    pub const UNWRAPS: Flags = Flags(1 << 12);
+    pub const CLONES: Flags = Flags(1 << 13);
+    pub const OR_DEFAULT: Flags = Flags(1 << 14);
+    pub const OPTION_CLOSURE: Flags = Flags(1 << 15);
+
+    const fn union(self, other: Flags) -> Flags {
+        Flags(self.0 | other.0)
+    }
+    fn has(self, f: Flags) -> bool {
+        self.0 & f.0 == f.0
+    }
+}
+
+/// How a method on a dual receiver uses an argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgUse {
+    /// As it is (the runtime method accepts both).
+    AsIs,
+    /// Stored into the receiver: a dual (a constant is promoted).
+    Stored,
+    /// An index, length or count: the primal.
+    Index,
+}
+
+/// The type of a method's result when the name alone tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ret {
+    Int,
+    Bool,
+    NonDiff,
+}
+
+macro_rules! std_methods {
+    ($($V:ident = $s:literal: [$($f:ident)*] $(ret $r:ident)? $(args [$($a:ident),*])? $(instead $t:expr)?;)*) => {
+        super::names! {
+            /// A `std` method the macro knows.
+            pub enum StdMethod { $($V = $s),* }
+        }
+        impl StdMethod {
+            fn flags(self) -> Flags {
+                match self {
+                    $(StdMethod::$V => Flags::NONE $(.union(Flags::$f))*,)*
+                }
+            }
+            fn ret(self) -> Option<Ret> {
+                match self {
+                    $(StdMethod::$V => { None $(.or(Some(Ret::$r)))? })*
+                }
+            }
+            /// How its arguments are used on a dual receiver (`None`: each as it is).
+            pub fn arg_uses(self) -> Option<&'static [ArgUse]> {
+                match self {
+                    $(StdMethod::$V => { None $(.or(Some(&[$(ArgUse::$a),*])))? })*
+                }
+            }
+            /// What to write instead, when it has no rule on values that carry tangents.
+            pub fn instead(self) -> Option<&'static str> {
+                match self {
+                    $(StdMethod::$V => { None $(.or(Some($t)))? })*
+                }
+            }
+        }
+    };
+}
+
+const SORTING: &str = "sorting moves elements by comparing values: compute the permutation on the primal values (with `#[non_differentiable]`) and gather the elements with it";
+
+std_methods! {
+    // Conversions and std traits.
+    Into = "into": [RESERVED];
+    From = "from": [RESERVED];
+    TryInto = "try_into": [RESERVED];
+    AsRef = "as_ref": [RESERVED];
+    AsMut = "as_mut": [RESERVED];
+    Borrow = "borrow": [RESERVED];
+    ToOwned = "to_owned": [RESERVED CLONES];
+    ToString = "to_string": [RESERVED];
+    Clone = "clone": [RESERVED DUAL READ_ONLY BORROWS_ROW CLONES];
+    // Slices and `Vec`s.
+    Len = "len": [RESERVED DUAL QUERY READ_ONLY BORROWS_ROW] ret Int;
+    IsEmpty = "is_empty": [RESERVED DUAL QUERY READ_ONLY BORROWS_ROW] ret Bool;
+    Capacity = "capacity": [READ_ONLY];
+    Iter = "iter": [RESERVED DUAL READ_ONLY BORROWS_ROW];
+    IterMut = "iter_mut": [RESERVED DUAL WRITES];
+    IntoIter = "into_iter": [RESERVED];
+    Get = "get": [RESERVED DUAL READ_ONLY BORROWS_ROW] args [Index];
+    GetMut = "get_mut": [RESERVED DUAL WRITES LENDS_MUT] args [Index];
+    First = "first": [RESERVED DUAL READ_ONLY BORROWS_ROW];
+    Last = "last": [RESERVED DUAL READ_ONLY BORROWS_ROW];
+    FirstMut = "first_mut": [RESERVED DUAL WRITES LENDS_MUT];
+    LastMut = "last_mut": [RESERVED DUAL WRITES LENDS_MUT];
+    SplitFirst = "split_first": [RESERVED DUAL READ_ONLY];
+    SplitLast = "split_last": [RESERVED DUAL READ_ONLY];
+    SplitAt = "split_at": [RESERVED DUAL READ_ONLY] args [Index];
+    SplitAtMut = "split_at_mut": [RESERVED DUAL WRITES LENDS_MUT] args [Index];
+    Contains = "contains": [RESERVED READ_ONLY BORROWS_ROW];
+    AsSlice = "as_slice": [READ_ONLY];
+    ToVec = "to_vec": [RESERVED DUAL READ_ONLY BORROWS_ROW];
+    Windows = "windows": [RESERVED READ_ONLY];
+    Chunks = "chunks": [RESERVED READ_ONLY];
+    ChunksExact = "chunks_exact": [READ_ONLY];
+    Rchunks = "rchunks": [READ_ONLY];
+    BinarySearch = "binary_search": [READ_ONLY];
+    StartsWith = "starts_with": [READ_ONLY];
+    EndsWith = "ends_with": [READ_ONLY];
+    Push = "push": [RESERVED DUAL STORES WRITES] args [Stored];
+    Pop = "pop": [RESERVED DUAL WRITES];
+    Fill = "fill": [RESERVED DUAL STORES WRITES] args [Stored];
+    CopyFromSlice = "copy_from_slice": [RESERVED DUAL STORES WRITES] args [Stored];
+    ExtendFromSlice = "extend_from_slice": [RESERVED DUAL STORES WRITES] args [Stored];
+    Insert = "insert": [RESERVED DUAL STORES WRITES] args [Index, Stored];
+    Resize = "resize": [RESERVED DUAL STORES WRITES] args [Index, Stored];
+    Swap = "swap": [RESERVED DUAL WRITES] args [Index, Index];
+    Truncate = "truncate": [RESERVED DUAL WRITES] args [Index];
+    Clear = "clear": [RESERVED DUAL WRITES];
+    Reverse = "reverse": [RESERVED DUAL WRITES];
+    Extend = "extend": [] instead "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`";
+    Append = "append": [] instead "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)";
+    SplitOff = "split_off": [] instead "copy the tail with `v[at..].to_vec()` and `v.truncate(at)`";
+    Drain = "drain": [] instead "copy the range with `v[a..b].to_vec()`; remove elements with `truncate` or by rebuilding the `Vec`";
+    Retain = "retain": [] instead "build the kept elements with `filter(..).collect::<Vec<_>>()` or a `for` loop with `push`";
+    Dedup = "dedup": [] instead SORTING;
+    Sort = "sort": [RESERVED] instead SORTING;
+    SortBy = "sort_by": [RESERVED] instead SORTING;
+    SortUnstableBy = "sort_unstable_by": [] instead SORTING;
+    // `Option` and `Result`.
+    IsSome = "is_some": [RESERVED DUAL QUERY] ret Bool;
+    IsNone = "is_none": [RESERVED DUAL QUERY] ret Bool;
+    IsOk = "is_ok": [RESERVED PREDICATE] ret Bool;
+    IsErr = "is_err": [RESERVED PREDICATE] ret Bool;
+    Unwrap = "unwrap": [RESERVED DUAL UNWRAPS];
+    Expect = "expect": [RESERVED DUAL UNWRAPS];
+    UnwrapOr = "unwrap_or": [RESERVED DUAL OR_DEFAULT] args [Stored];
+    UnwrapOrElse = "unwrap_or_else": [RESERVED OPTION_CLOSURE];
+    Map = "map": [RESERVED OPTION_CLOSURE];
+    MapOr = "map_or": [OPTION_CLOSURE];
+    MapOrElse = "map_or_else": [OPTION_CLOSURE];
+    AndThen = "and_then": [RESERVED OPTION_CLOSURE];
+    IsSomeAnd = "is_some_and": [OPTION_CLOSURE];
+    Ok = "ok": [RESERVED];
+    Err = "err": [RESERVED];
+    Copied = "copied": [RESERVED DUAL];
+    Cloned = "cloned": [RESERVED DUAL];
+    // Iterators (the chains themselves are lowered by `lower::iterate`).
+    Next = "next": [RESERVED];
+    Sum = "sum": [RESERVED];
+    Product = "product": [RESERVED];
+    Fold = "fold": [RESERVED];
+    Count = "count": [RESERVED];
+    MaxBy = "max_by": [RESERVED];
+    MinBy = "min_by": [RESERVED];
+    Chain = "chain": [RESERVED];
+    Position = "position": [RESERVED];
+    SizeHint = "size_hint": [];
+    // Float predicates.
+    IsNan = "is_nan": [RESERVED PREDICATE] ret Bool;
+    IsFinite = "is_finite": [RESERVED PREDICATE] ret Bool;
+    IsInfinite = "is_infinite": [RESERVED PREDICATE] ret Bool;
+    IsNormal = "is_normal": [RESERVED PREDICATE] ret Bool;
+    IsSignPositive = "is_sign_positive": [RESERVED PREDICATE] ret Bool;
+    IsSignNegative = "is_sign_negative": [RESERVED PREDICATE] ret Bool;
+    PartialCmp = "partial_cmp": [RESERVED PREDICATE] ret NonDiff;
+    TotalCmp = "total_cmp": [RESERVED PREDICATE] ret NonDiff;
+    // Integers (and the float methods of the same name on an integer receiver).
+    Max = "max": [RESERVED INT_ARG KEEPS_INT];
+    Min = "min": [RESERVED INT_ARG KEEPS_INT];
+    Clamp = "clamp": [INT_ARG KEEPS_INT];
+    Abs = "abs": [KEEPS_INT];
+    Signum = "signum": [KEEPS_INT];
+    RemEuclid = "rem_euclid": [KEEPS_INT];
+    DivEuclid = "div_euclid": [KEEPS_INT];
+    IsPowerOfTwo = "is_power_of_two": [] ret Bool;
+    Pow = "pow": [INTEGER KEEPS_INT];
+    Isqrt = "isqrt": [INTEGER];
+    Ilog = "ilog": [INTEGER];
+    Ilog2 = "ilog2": [INTEGER];
+    Ilog10 = "ilog10": [INTEGER];
+    SaturatingAdd = "saturating_add": [INTEGER];
+    SaturatingSub = "saturating_sub": [INTEGER];
+    SaturatingMul = "saturating_mul": [INTEGER];
+    SaturatingPow = "saturating_pow": [INTEGER];
+    WrappingAdd = "wrapping_add": [INTEGER];
+    WrappingSub = "wrapping_sub": [INTEGER];
+    WrappingMul = "wrapping_mul": [INTEGER];
+    WrappingPow = "wrapping_pow": [INTEGER];
+    AbsDiff = "abs_diff": [INTEGER];
+    DivCeil = "div_ceil": [INTEGER];
+    NextMultipleOf = "next_multiple_of": [INTEGER];
+    NextPowerOfTwo = "next_power_of_two": [INTEGER];
+    CountOnes = "count_ones": [INTEGER];
+    CountZeros = "count_zeros": [INTEGER];
+    LeadingZeros = "leading_zeros": [INTEGER];
+    TrailingZeros = "trailing_zeros": [INTEGER];
+}
+
+impl StdMethod {
+    /// Never taken for a method of the user's own type.
+    pub fn is_reserved(self) -> bool {
+        self.flags().has(Flags::RESERVED)
+    }
+    /// A dual receiver has it (or it reads the primal only).
+    pub fn dual_has(self) -> bool {
+        self.flags().has(Flags::DUAL) || self.is_predicate()
+    }
+    /// Its result depends on the primal only.
+    pub fn is_predicate(self) -> bool {
+        self.flags().has(Flags::PREDICATE)
+    }
+    /// Answered by the dual itself, whatever the activity.
+    pub fn is_query(self) -> bool {
+        self.flags().has(Flags::QUERY)
+    }
+    /// Stores its arguments into the receiver.
+    pub fn stores(self) -> bool {
+        self.flags().has(Flags::STORES)
+    }
+    /// Writes its receiver (borrowed mutably).
+    pub fn writes(self) -> bool {
+        self.flags().has(Flags::WRITES)
+    }
+    /// Returns a `&mut` element or sub-slice of its receiver.
+    pub fn lends_mut(self) -> bool {
+        self.flags().has(Flags::LENDS_MUT)
+    }
+    /// Never changes its receiver's storage.
+    pub fn is_read_only(self) -> bool {
+        self.flags().has(Flags::READ_ONLY)
+    }
+    /// Takes `&self` of a sequence.
+    pub fn borrows_row(self) -> bool {
+        self.flags().has(Flags::BORROWS_ROW)
+    }
+    /// An integer method floats do not have.
+    pub fn is_integer(self) -> bool {
+        self.flags().has(Flags::INTEGER)
+    }
+    /// An integer's method when an argument is an integer.
+    pub fn takes_int_arg(self) -> bool {
+        self.flags().has(Flags::INT_ARG)
+    }
+    /// On an integer receiver, returns an integer.
+    pub fn keeps_int(self) -> bool {
+        self.flags().has(Flags::KEEPS_INT)
+    }
+    /// Takes the value out of an `Option`.
+    pub fn unwraps(self) -> bool {
+        self.flags().has(Flags::UNWRAPS)
+    }
+    /// Returns a copy of its receiver.
+    pub fn clones(self) -> bool {
+        self.flags().has(Flags::CLONES)
+    }
+    /// Takes a default of the element type.
+    pub fn or_default(self) -> bool {
+        self.flags().has(Flags::OR_DEFAULT)
+    }
+    /// Takes a closure on an `Option` or `Result`.
+    pub fn takes_option_closure(self) -> bool {
+        self.flags().has(Flags::OPTION_CLOSURE)
+    }
+    /// The type of its result when the name tells it (`len`: an integer).
+    pub fn result_type(self) -> Option<TypeHint> {
+        self.ret().map(|r| match r {
+            Ret::Int => TypeHint::Int,
+            Ret::Bool => TypeHint::Bool,
+            Ret::NonDiff => TypeHint::NonDiff,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StdMethod;
+
+    #[test]
+    fn names_round_trip() {
+        for m in StdMethod::ALL {
+            assert_eq!(StdMethod::from_name(m.name()), Some(*m));
+        }
+        assert_eq!(StdMethod::from_name("frobnicate"), None);
+    }
+
+    #[test]
+    fn storing_methods_write_and_have_argument_uses() {
+        for m in StdMethod::ALL
+            .iter()
+            .filter(|m| m.stores() || m.lends_mut())
+        {
+            assert!(
+                m.writes(),
+                "{} stores or lends but does not write",
+                m.name()
+            );
+            assert!(!m.is_read_only(), "{}", m.name());
+        }
+        for m in StdMethod::ALL.iter().filter(|m| m.stores()) {
+            assert!(m.arg_uses().is_some(), "{}", m.name());
+        }
+    }
+}

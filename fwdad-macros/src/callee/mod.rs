@@ -1,0 +1,131 @@
+//! `callee`: the one registry of the names the macro knows.
+//!
+//! A proc macro sees no types, so it must know what every `std` name means: which float
+//! operations have a runtime rule (and of what shape), which methods of slices, `Vec`,
+//! `Option`, iterators and integers exist and how they treat their receiver and
+//! arguments, which iterator adaptors and consumers the chains support, which macros and
+//! `std` paths have a lowering of their own. That knowledge lives here and nowhere else:
+//! one row per name.
+//!
+//! `lower` resolves each method call and each call by path exactly once, with
+//! [`MethodCallee`] and [`PathCallee`], and stores the result in the IR
+//! ([`crate::ir::InstKind::MethodCall`], [`crate::ir::InstKind::Call`]); the printer shows it
+//! (`method v0.sin() [float sin]`). Every later pass matches on those enums and on the
+//! rows' properties; none compares a name with a string. Adding a `std` method is one row
+//! in [`methods`] plus its runtime rule.
+//!
+//! The registry depends on nothing but `syn` and [`crate::types`]; passes depend on it.
+
+mod float;
+mod iter;
+mod macros;
+mod methods;
+mod paths;
+
+pub use float::{FloatOp, Shape};
+pub use iter::{Adaptor, Consumer, Rewrite};
+pub use macros::StdMacro;
+pub use methods::{ArgUse, StdMethod};
+pub use paths::{
+    float_from, float_has_trait, float_path_call, is_capitalised, is_float_trait, is_tuple_ctor,
+    is_vec_from, PathCallee, Wrapper,
+};
+
+/// Defines a `Copy` enum whose variants are named by string literals, with `name()`,
+/// `from_name()` and `ALL`.
+macro_rules! names {
+    ($(#[$m:meta])* $vis:vis enum $E:ident { $($(#[$vm:meta])* $V:ident = $s:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $E { $($(#[$vm])* $V),* }
+        #[allow(dead_code)]
+        impl $E {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$E] = &[$($E::$V),*];
+            /// The name as written in Rust source.
+            pub fn name(self) -> &'static str {
+                match self { $($E::$V => $s),* }
+            }
+            /// The variant named `name`, if there is one.
+            pub fn from_name(name: &str) -> Option<Self> {
+                match name { $($s => Some($E::$V),)* _ => None }
+            }
+            /// The name as an identifier at `span`.
+            pub fn ident(self, span: proc_macro2::Span) -> syn::Ident {
+                syn::Ident::new(self.name(), span)
+            }
+        }
+    };
+}
+pub(crate) use names;
+
+/// What a method call `recv.m(args)` resolves to, decided once by `lower`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodCallee {
+    /// A float operation with a runtime rule (`x.sin()`, `x.atan2(y)`); on an integer
+    /// receiver (`n.min(m)`) it stays the integer's method.
+    Float(FloatOp),
+    /// A method of `std` (slices, `Vec`, `Option`, iterators, integers, float predicates).
+    Std(StdMethod),
+    /// A method of the user's own type, whose rule is found through the receiver's type
+    /// (`#[derive_frule] impl Ty`).
+    User,
+    /// A name the registry does not know, on a receiver that is no user type (a float, a
+    /// slice, an integer): it has no rule.
+    Unknown,
+    /// Not resolved yet: only between building the instruction and the end of `lower`
+    /// (`ir::verify` rejects it).
+    Unresolved,
+}
+
+impl MethodCallee {
+    /// The `std` row, if the call resolved to one.
+    pub fn std(self) -> Option<StdMethod> {
+        match self {
+            MethodCallee::Std(m) => Some(m),
+            MethodCallee::Float(_)
+            | MethodCallee::User
+            | MethodCallee::Unknown
+            | MethodCallee::Unresolved => None,
+        }
+    }
+}
+
+impl std::fmt::Display for MethodCallee {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MethodCallee::Float(op) => write!(f, "float {}", op.name()),
+            MethodCallee::Std(m) => write!(f, "std {}", m.name()),
+            MethodCallee::User => f.write_str("user"),
+            MethodCallee::Unknown => f.write_str("unknown"),
+            MethodCallee::Unresolved => f.write_str("unresolved"),
+        }
+    }
+}
+
+/// Names that a user writes but that mean nothing to the registry, with the closest known
+/// float operation (`sinn` → `sin`), for "did you mean" hints.
+pub fn suggest_float(name: &str) -> Option<&'static str> {
+    FloatOp::ALL
+        .iter()
+        .filter(|op| op.is_method())
+        .map(|op| (distance(name, op.name()), op.name()))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,235 @@
+//! Calls by path: the `std` paths with a lowering or a rule of their own (`f64::sin`,
+//! `Some`, `std::mem::swap`, `Vec::with_capacity`, `f64::from`), the runtime helpers the
+//! macro itself calls, and how a path names a user's function, associated function or
+//! constructor (by Rust's naming conventions: the macro sees no types).
+
+use super::FloatOp;
+
+super::names! {
+    /// A runtime function that builds a dual structurally (the name is the runtime's).
+    pub enum Wrapper {
+        /// `Some(x)` of a dual.
+        Some = "some",
+        /// `Ok(x)` of a dual.
+        Ok = "ok",
+        /// `std::mem::swap(a, b)` of duals.
+        Swap = "swap",
+        /// `std::mem::replace(a, b)` of duals.
+        MemReplace = "mem_replace",
+        /// `std::mem::take(a)` of a dual (a zero tangent in the mode).
+        MemTake = "mem_take",
+    }
+}
+
+impl Wrapper {
+    /// Whether it builds an aggregate (`Some(d)` moves a `&mut` in, as Rust does).
+    pub fn is_constructor(self) -> bool {
+        matches!(self, Wrapper::Some | Wrapper::Ok)
+    }
+}
+
+/// What a call `path(args)` resolves to, decided once by `lower`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathCallee {
+    /// `f64::sin(x)`, `T::max(a, b)` lowered as methods elsewhere; here `f64::sin(x)`.
+    Float(FloatOp),
+    /// `f64::frobnicate(x)`: a float path the registry has no rule for.
+    UnknownFloat,
+    /// `Some(x)`, `Ok(x)`, `std::mem::swap(a, b)`, ...: a structural runtime function.
+    Wrap(Wrapper),
+    /// `Vec::with_capacity(n)` (also `String`, `VecDeque`): a size, read as the primal.
+    CapacityCtor,
+    /// The runtime's `range_at`/`range_from_at`, which lowering emits for a chain's range
+    /// element: an integer.
+    RangeElem,
+    /// `Ty::m(args)`: an associated function of a user type, whose rule is
+    /// `Ty::__fwdad_rules_of_m()`.
+    Assoc,
+    /// `Err(e)`, `Shape::Circle(r)`: a constructor of a variant (capitalised name).
+    Ctor,
+    /// Any other function item: its rule is found through its `Frule` impl.
+    Function,
+    /// Not resolved yet (only inside `lower`; `ir::verify` rejects it).
+    Unresolved,
+}
+
+impl PathCallee {
+    /// Resolves a call of `path` with `n_args` arguments.
+    pub fn resolve(path: &syn::Path, n_args: usize) -> PathCallee {
+        let n = path.segments.len();
+        let last = path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        let prev = (n >= 2).then(|| path.segments[n - 2].ident.to_string());
+        if let (Some(ty), "with_capacity") = (prev.as_deref(), last.as_str()) {
+            if matches!(ty, "Vec" | "String" | "VecDeque") {
+                return PathCallee::CapacityCtor;
+            }
+        }
+        if matches!(last.as_str(), "range_at" | "range_from_at")
+            && path.segments.iter().any(|s| s.ident == "__private")
+        {
+            return PathCallee::RangeElem;
+        }
+        let variant = match last.as_str() {
+            "Some" => Some(Wrapper::Some),
+            "Ok" => Some(Wrapper::Ok),
+            _ => None,
+        };
+        if let Some(w) = variant {
+            return if n_args == 1 {
+                PathCallee::Wrap(w)
+            } else {
+                PathCallee::Function
+            };
+        }
+        if let Some(op) = float_path_call(path) {
+            return PathCallee::Float(op);
+        }
+        if prev.as_deref().is_some_and(|p| p == "f64" || p == "f32") {
+            return PathCallee::UnknownFloat;
+        }
+        let lower_start = last.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+        if prev
+            .as_deref()
+            .is_some_and(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+            && lower_start
+        {
+            return PathCallee::Assoc;
+        }
+        if prev.as_deref() == Some("mem") {
+            match last.as_str() {
+                "swap" => return PathCallee::Wrap(Wrapper::Swap),
+                "replace" => return PathCallee::Wrap(Wrapper::MemReplace),
+                "take" => return PathCallee::Wrap(Wrapper::MemTake),
+                _ => {}
+            }
+        }
+        if is_capitalised(&last) {
+            return PathCallee::Ctor;
+        }
+        PathCallee::Function
+    }
+}
+
+impl std::fmt::Display for PathCallee {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathCallee::Float(op) => write!(f, "float {}", op.name()),
+            PathCallee::UnknownFloat => f.write_str("unknown float"),
+            PathCallee::Wrap(w) => write!(f, "wrap {}", w.name()),
+            PathCallee::CapacityCtor => f.write_str("capacity"),
+            PathCallee::RangeElem => f.write_str("range element"),
+            PathCallee::Assoc => f.write_str("assoc"),
+            PathCallee::Ctor => f.write_str("ctor"),
+            PathCallee::Function => f.write_str("fn"),
+            PathCallee::Unresolved => f.write_str("unresolved"),
+        }
+    }
+}
+
+/// `f64::sin(x)`, `f32::max(a, b)`, `std::primitive::f64::sqrt(x)`: the float operation,
+/// when `path` names a float method by path.
+pub fn float_path_call(path: &syn::Path) -> Option<FloatOp> {
+    let n = path.segments.len();
+    if n < 2 {
+        return None;
+    }
+    let ty = &path.segments[n - 2];
+    let is_float = ty.ident == "f64" || ty.ident == "f32";
+    if !is_float || !matches!(ty.arguments, syn::PathArguments::None) {
+        return None;
+    }
+    FloatOp::method(&path.segments[n - 1].ident.to_string())
+}
+
+/// Whether `name` is capitalised: by Rust's naming convention a type, a variant or a
+/// constant, never a local binding or a function (rustc warns otherwise).
+pub fn is_capitalised(name: &str) -> bool {
+    name.starts_with(char::is_uppercase)
+}
+
+/// Whether `name` is a trait whose bound makes a type parameter a float type (`T: Float`).
+pub fn is_float_trait(name: &str) -> bool {
+    matches!(name, "Float" | "FloatCore" | "Real")
+}
+
+/// Whether `f32`/`f64` implement the trait `name` anyway (`Copy`, `PartialOrd`, `Num`,
+/// `AddAssign`, ...): a bound by it does not make a type parameter a non-float.
+pub fn float_has_trait(name: &str) -> bool {
+    matches!(
+        name,
+        "Copy"
+            | "Clone"
+            | "Debug"
+            | "Display"
+            | "Default"
+            | "PartialEq"
+            | "PartialOrd"
+            | "Send"
+            | "Sync"
+            | "Sized"
+            | "Sum"
+            | "Product"
+            | "FloatConst"
+            | "NumCast"
+            | "FromPrimitive"
+            | "ToPrimitive"
+            | "Num"
+            | "NumAssign"
+            | "NumAssignOps"
+            | "NumOps"
+            | "Signed"
+            | "Zero"
+            | "One"
+            | "Bounded"
+            | "AddAssign"
+            | "SubAssign"
+            | "MulAssign"
+            | "DivAssign"
+            | "Add"
+            | "Sub"
+            | "Mul"
+            | "Div"
+            | "Neg"
+            | "Rem"
+            | "LowerExp"
+            | "UpperExp"
+            | "Into"
+            | "From"
+            | "Unpin"
+    )
+}
+
+/// `V2(a, b)`, `Self(a)`: a call through a capitalised name is a tuple struct's (or tuple
+/// variant's) constructor, by Rust's naming convention; `Some`/`Ok`/`Err` have their own
+/// handling.
+pub fn is_tuple_ctor(path: &syn::Path) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    let name = last.ident.to_string();
+    is_capitalised(&name)
+        && !matches!(name.as_str(), "Some" | "Ok" | "Err")
+        && last.arguments.is_none()
+}
+
+/// `Vec::from` (also `std::vec::Vec::from`).
+pub fn is_vec_from(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 1].ident == "from" && path.segments[n - 2].ident == "Vec"
+}
+
+/// `f64::from(x)` / `f32::from(x)`: the float type converted to. Every `From` impl of a
+/// float is lossless, so it is `x as f64` (a `bool`, which `as` does not take, excepted by
+/// the caller).
+pub fn float_from(path: &syn::Path) -> Option<&syn::Ident> {
+    let n = path.segments.len();
+    (n == 2
+        && path.segments[1].ident == "from"
+        && path.segments[1].arguments.is_none()
+        && (path.segments[0].ident == "f64" || path.segments[0].ident == "f32"))
+        .then(|| &path.segments[0].ident)
+}

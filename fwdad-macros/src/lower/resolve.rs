@@ -1,0 +1,97 @@
+//! The last step of `lower`: every method call and call by path gets its callee from the
+//! registry ([`crate::callee`]), once, with everything the syntax tells about its receiver
+//! and result (types written on `let`s are known only after the statement is lowered, so
+//! this runs after the whole body).
+
+use crate::callee::{FloatOp, MethodCallee, PathCallee, StdMethod};
+use crate::ir::{Function, Inst, InstKind, Value, ValueDef};
+use crate::types::TypeHint;
+
+/// Resolves every call of `func`.
+pub(super) fn resolve_callees(func: &mut Function) {
+    let insts: Vec<Inst> = func.insts.iter().map(|(i, _)| i).collect();
+    for inst in insts {
+        let resolved = match &func.insts[inst].kind {
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => Some(Resolved::Method(method_callee(
+                func,
+                inst,
+                *receiver,
+                &method.to_string(),
+            ))),
+            InstKind::Call {
+                func: path, args, ..
+            } => Some(Resolved::Path(PathCallee::resolve(path, args.len()))),
+            _ => None,
+        };
+        match (resolved, &mut func.insts[inst].kind) {
+            (Some(Resolved::Method(c)), InstKind::MethodCall { callee, .. }) => *callee = c,
+            (Some(Resolved::Path(c)), InstKind::Call { callee, .. }) => *callee = c,
+            _ => {}
+        }
+    }
+}
+
+enum Resolved {
+    Method(MethodCallee),
+    Path(PathCallee),
+}
+
+/// `recv.name(..)`: a float rule by its name; an integer's method when its result is typed
+/// an integer; the user's method when the receiver may be a user type and the name is not
+/// reserved by `std`; otherwise the `std` row, or nothing known.
+fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> MethodCallee {
+    if let Some(op) = FloatOp::method(name) {
+        return MethodCallee::Float(op);
+    }
+    let std = StdMethod::from_name(name);
+    let int_result = func.insts[inst]
+        .results
+        .first()
+        .is_some_and(|&r| func.values[r].ty == TypeHint::Int);
+    match std {
+        Some(m) if m.is_integer() && int_result => MethodCallee::Std(m),
+        _ if is_user_method(func, receiver, name) => MethodCallee::User,
+        Some(m) => MethodCallee::Std(m),
+        None => MethodCallee::Unknown,
+    }
+}
+
+/// Whether `name` is a float rule or a `std` method reserved from user types.
+pub(crate) fn is_known_method(name: &str) -> bool {
+    FloatOp::method(name).is_some() || StdMethod::from_name(name).is_some_and(|m| m.is_reserved())
+}
+
+/// Whether `recv.name(..)` calls a method of a user type (one with a derived rule): not a
+/// float rule, not a reserved `std` method, on a receiver whose type the syntax does not
+/// know (slices, floats and integers have no derived methods).
+fn is_user_method(func: &Function, receiver: Value, name: &str) -> bool {
+    let known_recv = matches!(
+        func.values[receiver].ty.deref_all_pub(),
+        TypeHint::Float
+            | TypeHint::Int
+            | TypeHint::Bool
+            | TypeHint::Seq(_)
+            | TypeHint::Range
+            | TypeHint::NonDiff
+    );
+    // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type,
+    // except a clone, which has its receiver's type (`p.clone().total()`).
+    let from_dual_method = match func.values[receiver].def {
+        ValueDef::Inst(i, _) => match &func.insts[i].kind {
+            InstKind::MethodCall {
+                method,
+                receiver: inner,
+                ..
+            } => match StdMethod::from_name(&method.to_string()) {
+                Some(m) if m.clones() => !is_user_method(func, *inner, name),
+                Some(m) => m.dual_has(),
+                None => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    !is_known_method(name) && !known_recv && !from_dual_method
+}
