@@ -1,8 +1,5 @@
-//! `#[derive_frule]`: the pipeline.
-//!
-//! ```text
-//! parse args → lower → normalize → verify → activity → dual → emit
-//! ```
+//! `#[derive_frule]`: parses the attribute, runs the passes ([`crate::pipeline`]), emits the
+//! rule and registers it.
 //!
 //! For `fn f(x: f64, y: &[f64]) -> f64` it emits, next to the untouched `f`:
 //! * `struct f {}`: the rule's marker (type namespace; found through the same paths and
@@ -18,7 +15,7 @@
 use crate::args::Args;
 use crate::diag::Diagnostics;
 use crate::lifetimes::{self, LifetimeNamer};
-use crate::{activity, dual, emit, ir, linear, lower, normalize};
+use crate::{dual, emit, ir};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -510,65 +507,25 @@ fn pipeline(
     diag: &mut Diagnostics,
 ) -> Option<Body> {
     let dump = args.dump || dump_requested(&func.sig.ident);
-    let mut ir = lower::lower_fn(func, rt, diag);
-    if diag.has_errors() {
-        return None;
-    }
-    for (p, &flag) in ir.params.iter_mut().zip(inactive) {
-        p.inactive = flag;
-    }
-    normalize::remove_dead(&mut ir);
-    if let Err(e) = ir::verify(&ir) {
-        diag.error(
-            func.sig.ident.span(),
-            format!("internal error in `#[derive_frule]`: invalid IR after `lower`: {e}"),
-        );
-        return None;
-    }
-    if dump {
-        eprintln!(
-            "==== {}: IR after lower ====\n{}",
-            func.sig.ident,
-            ir::display_fn(&ir, &|_, _| String::new())
-        );
-    }
-    let active = activity::analyze(&ir);
-    if dump {
-        eprintln!(
-            "==== {}: IR after activity ====\n{}",
-            func.sig.ident,
-            ir::display_fn(&ir, &activity::note(&active))
-        );
-    }
-    dual::check(&ir, &active, diag);
-    if diag.has_errors() {
-        return None;
-    }
-    let plans = dual::transform(&ir, &active);
-    if dump {
-        eprintln!(
-            "==== {}: IR after dual ====\n{}",
-            func.sig.ident,
-            ir::display_fn(&ir, &dual::note(&active, &plans))
-        );
-    }
-    let linear = linear::analyze(&ir, &active, &plans);
-    if dump {
-        if let Some(lin) = &linear {
-            let note = |f: &ir::Function, i: ir::Inst| linear::note(lin, f, i);
-            eprintln!(
-                "==== {}: IR after linear ====\n{}",
-                func.sig.ident,
-                ir::display_fn(&ir, &note)
-            );
-        }
-    }
-    give_nested_fns_rules(&mut ir, &plans, args, rt);
+    let name = &func.sig.ident;
+    let mut print = |stage: crate::pipeline::Stage, text: String| {
+        eprintln!("==== {name}: IR after {} ====\n{text}", stage.name());
+    };
+    let show: crate::pipeline::Show<'_> = if dump { Some(&mut print) } else { None };
+    let mut passes = crate::pipeline::run(func, inactive, rt, diag, show)?;
+    give_nested_fns_rules(&mut passes.ir, &passes.plans, args, rt);
     let mode = mode_ident();
-    let tokens = emit::emit_body(&ir, &active, &plans, linear.as_ref(), rt, &mode);
+    let tokens = emit::emit_body(
+        &passes.ir,
+        &passes.active,
+        &passes.plans,
+        passes.linear.as_ref(),
+        rt,
+        &mode,
+    );
     Some(Body {
         tokens,
-        out_of_line: out_of_line(func, &ir),
+        out_of_line: out_of_line(func, &passes.ir),
     })
 }
 

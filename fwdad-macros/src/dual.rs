@@ -295,7 +295,6 @@ fn method_needs(m: Option<StdMethod>, n_args: usize) -> Vec<Need> {
         Some(uses) => uses
             .iter()
             .map(|u| match u {
-                ArgUse::AsIs => Need::AsIs,
                 ArgUse::Stored => Need::Dual,
                 ArgUse::Index => Need::Primal,
             })

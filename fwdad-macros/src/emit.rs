@@ -13,7 +13,7 @@
 mod linear;
 
 use crate::activity::Activity;
-use crate::callee::{FloatOp, MethodCallee, StdMethod, Wrapper};
+use crate::callee::{FloatOp, MethodCallee, StdMacro, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
@@ -371,7 +371,7 @@ impl Emitter<'_> {
     fn is_none_const(&self, v: Value) -> bool {
         match self.func.values[v].def {
             ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
-                InstKind::Const(p) => p.segments.last().is_some_and(|s| s.ident == "None"),
+                InstKind::Const(p) => crate::callee::is_none(p),
                 InstKind::Copy(src) => self.is_none_const(*src),
                 _ => false,
             },
@@ -1273,7 +1273,11 @@ impl Emitter<'_> {
             },
             // `dbg!` as it prints: `file!()`/`line!()` at the user's span give the user's
             // location.
-            InstKind::Print { mac, shown, .. } if mac == "dbg" => match a.first() {
+            InstKind::Print {
+                mac: StdMacro::Dbg,
+                shown,
+                ..
+            } => match a.first() {
                 Some(v) => quote_spanned!(span=> ::std::eprintln!(
                     "[{}:{}:{}] {} = {:#?}", ::std::file!(), ::std::line!(), ::std::column!(),
                     ::std::stringify!(#shown), #v
@@ -1289,6 +1293,7 @@ impl Emitter<'_> {
                     Some(n) => quote_spanned!(span=> #n = #a),
                     None => quote_spanned!(span=> #a),
                 });
+                let mac = mac.ident(span);
                 quote_spanned!(span=> ::std::#mac!(#fmt #(, #args)*))
             }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),

@@ -17,6 +17,7 @@ mod lifetimes;
 mod linear;
 mod lower;
 mod normalize;
+mod pipeline;
 mod primitive;
 mod types;
 

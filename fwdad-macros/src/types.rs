@@ -6,6 +6,7 @@
 //! propagation: only values that depend on an active input *and* can hold a derivative
 //! are active). Everything not known is `Unknown`, and treated as possibly differentiable.
 
+use crate::callee::{StdType, TypeClass};
 /// A value's type as far as the syntax tells.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeHint {
@@ -37,23 +38,23 @@ impl TypeHint {
                 let Some(last) = p.path.segments.last() else {
                     return TypeHint::Unknown;
                 };
-                let name = last.ident.to_string();
-                match name.as_str() {
-                    "f32" | "f64" => TypeHint::Float,
-                    "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32"
-                    | "i64" | "i128" | "isize" => TypeHint::Int,
-                    "bool" => TypeHint::Bool,
-                    "char" | "String" | "str" => TypeHint::NonDiff,
-                    "Vec" | "Box" | "Option" => match &last.arguments {
+                let Some(known) = StdType::of_path(&p.path) else {
+                    return TypeHint::Unknown;
+                };
+                match known.class() {
+                    TypeClass::Float => TypeHint::Float,
+                    TypeClass::Int => TypeHint::Int,
+                    TypeClass::Bool => TypeHint::Bool,
+                    TypeClass::Text => TypeHint::NonDiff,
+                    TypeClass::Container => match &last.arguments {
                         syn::PathArguments::AngleBracketed(a) => match a.args.first() {
-                            Some(syn::GenericArgument::Type(t)) if name == "Vec" => {
+                            Some(syn::GenericArgument::Type(t)) if known == StdType::Vec => {
                                 TypeHint::Seq(Box::new(TypeHint::from_type(t)))
                             }
                             _ => TypeHint::Unknown,
                         },
                         _ => TypeHint::Unknown,
                     },
-                    _ => TypeHint::Unknown,
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => TypeHint::NonDiff,

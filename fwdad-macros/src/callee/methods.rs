@@ -61,8 +61,6 @@ impl Flags {
 /// How a method on a dual receiver uses an argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArgUse {
-    /// As it is (the runtime method accepts both).
-    AsIs,
     /// Stored into the receiver: a dual (a constant is promoted).
     Stored,
     /// An index, length or count: the primal.
@@ -94,7 +92,8 @@ macro_rules! std_methods {
                     $(StdMethod::$V => { None $(.or(Some(Ret::$r)))? })*
                 }
             }
-            /// How its arguments are used on a dual receiver (`None`: each as it is).
+            /// How its arguments are used on a dual receiver (`None`: each as it is, the runtime
+            /// method accepting both).
             pub fn arg_uses(self) -> Option<&'static [ArgUse]> {
                 match self {
                     $(StdMethod::$V => { None $(.or(Some(&[$(ArgUse::$a),*])))? })*

@@ -21,15 +21,17 @@ mod iter;
 mod macros;
 mod methods;
 mod paths;
+mod types;
 
 pub use float::{FloatOp, Shape};
 pub use iter::{Adaptor, Consumer, Rewrite};
 pub use macros::StdMacro;
 pub use methods::{ArgUse, StdMethod};
 pub use paths::{
-    float_from, float_has_trait, float_path_call, is_capitalised, is_float_trait, is_tuple_ctor,
-    is_vec_from, PathCallee, Wrapper,
+    float_from, float_has_trait, float_path_call, is_capitalised, is_err, is_float_trait, is_none,
+    is_tuple_ctor, is_vec_from, is_vec_type, PathCallee, Wrapper,
 };
+pub use types::{StdType, TypeClass};
 
 /// Defines a `Copy` enum whose variants are named by string literals, with `name()`,
 /// `from_name()` and `ALL`.

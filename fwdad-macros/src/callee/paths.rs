@@ -216,6 +216,21 @@ pub fn is_tuple_ctor(path: &syn::Path) -> bool {
         && last.arguments.is_none()
 }
 
+/// Whether `path` names the type `Vec` (`Vec`, `std::vec::Vec`, `Vec<f64>`).
+pub fn is_vec_type(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| s.ident == "Vec")
+}
+
+/// Whether `path` names `None` (`None`, `Option::None`).
+pub fn is_none(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| s.ident == "None")
+}
+
+/// Whether `path` names the variant `Err`.
+pub fn is_err(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| s.ident == "Err")
+}
+
 /// `Vec::from` (also `std::vec::Vec::from`).
 pub fn is_vec_from(path: &syn::Path) -> bool {
     let n = path.segments.len();

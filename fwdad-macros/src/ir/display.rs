@@ -248,7 +248,8 @@ fn write_inst(
             args,
             ..
         } => format!(
-            "{mac}!({e}, {})",
+            "{}!({e}, {})",
+            mac.name(),
             args.iter()
                 .map(|a| a.to_string())
                 .collect::<Vec<_>>()
@@ -269,7 +270,7 @@ fn write_inst(
                     None => a.to_string(),
                 })
                 .collect();
-            format!("{mac}!({:?}, {})", fmt.value(), args.join(", "))
+            format!("{}!({:?}, {})", mac.name(), fmt.value(), args.join(", "))
         }
         InstKind::Poison => "poison".to_string(),
     };

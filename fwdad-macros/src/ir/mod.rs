@@ -145,13 +145,6 @@ impl BinOp {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
         )
     }
-    /// Whether it is `+ - * / %` (differentiable arithmetic).
-    pub fn is_arithmetic(self) -> bool {
-        matches!(
-            self,
-            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
-        )
-    }
     /// The runtime rule of `+ - * / %` on floats.
     pub fn float_op(self) -> Option<crate::callee::FloatOp> {
         use crate::callee::FloatOp;
@@ -316,7 +309,7 @@ pub enum InstKind {
     /// primal values of `args` (`names`: `name = ` for a named or inline-captured argument);
     /// its value is the macro's (`()`, or the `String`).
     Print {
-        mac: syn::Ident,
+        mac: crate::callee::StdMacro,
         fmt: syn::LitStr,
         /// `dbg!`'s expression as written (printed with `stringify!`, as `dbg!` does).
         shown: Option<proc_macro2::TokenStream>,

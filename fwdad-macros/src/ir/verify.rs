@@ -117,6 +117,7 @@ impl Verifier<'_> {
             for r in self.func.inst_regions(inst) {
                 self.region(r, scope, inner_loops)?;
             }
+            self.yield_counts(inst)?;
             for (i, &res) in self.func.insts[inst].results.iter().enumerate() {
                 self.define(res, ValueDef::Inst(inst, i))?;
                 scope.push(res);
@@ -140,6 +141,51 @@ impl Verifier<'_> {
             | Terminator::Continue { .. } => {}
         }
         scope.truncate(mark);
+        Ok(())
+    }
+
+    /// Each region of `inst` that hands values back to it yields as many as it takes: an
+    /// `If`'s branches and a `match`'s arms one per result (a guard one `bool`), a loop
+    /// body one per loop parameter (a `for` body's first parameter is the element).
+    fn yield_counts(&self, inst: super::Inst) -> Result<(), String> {
+        let data = &self.func.insts[inst];
+        let expect: Vec<(Region, usize)> = match &data.kind {
+            InstKind::If {
+                then_region,
+                else_region,
+                ..
+            } => vec![
+                (*then_region, data.results.len()),
+                (*else_region, data.results.len()),
+            ],
+            InstKind::Match { arms, .. } => arms
+                .iter()
+                .flat_map(|a| {
+                    a.guard
+                        .map(|g| (g, 1))
+                        .into_iter()
+                        .chain([(a.body, data.results.len())])
+                })
+                .collect(),
+            InstKind::Loop { body, .. } => {
+                vec![(*body, self.func.regions[*body].params.len())]
+            }
+            InstKind::For { body, .. } => {
+                let carried = self.func.regions[*body].params.len().saturating_sub(1);
+                vec![(*body, carried)]
+            }
+            _ => vec![],
+        };
+        for (r, n) in expect {
+            if let Terminator::Yield(vs) = &self.func.regions[r].term {
+                if vs.len() != n {
+                    return Err(format!(
+                        "{r} yields {} values to {inst}, which takes {n}",
+                        vs.len()
+                    ));
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -23,7 +23,7 @@
 
 use super::place::strip;
 use super::Lowerer;
-use crate::callee::{MethodCallee, PathCallee};
+use crate::callee::{Adaptor, Consumer, MethodCallee, PathCallee, Rewrite, StdMacro, StdMethod};
 use crate::ir::{BinOp, InstKind, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -116,23 +116,18 @@ impl Tail<'_> {
     /// The adaptor's name, for messages.
     fn name(&self) -> &'static str {
         match self {
-            Tail::Map(_) => "map",
-            Tail::Filter(_) => "filter",
-            Tail::TakeWhile(_) => "take_while",
-            Tail::Inspect(_) => "inspect",
-            Tail::Scan { .. } => "scan",
+            Tail::Map(_) => Adaptor::Map.name(),
+            Tail::Filter(_) => Adaptor::Filter.name(),
+            Tail::TakeWhile(_) => Adaptor::TakeWhile.name(),
+            Tail::Inspect(_) => Adaptor::Inspect.name(),
+            Tail::Scan { .. } => Adaptor::Scan.name(),
         }
     }
 }
 
-/// Methods that consume an iterator into a value.
-const CONSUMERS: &[&str] = &[
-    "sum", "product", "fold", "count", "for_each", "any", "all", "collect", "max_by", "min_by",
-];
-
 /// Whether `m` consumes an iterator (`.sum()`, `.fold(..)`, ...).
 pub(crate) fn is_consumer(m: &syn::ExprMethodCall) -> bool {
-    CONSUMERS.contains(&m.method.to_string().as_str())
+    Consumer::from_name(&m.method.to_string()).is_some()
 }
 
 /// An element: a value, or a tuple of elements not yet built into one value.
@@ -194,8 +189,8 @@ impl Lowerer<'_> {
     /// ones. `None` if it is not one this lowering handles.
     fn parse_pipeline<'e>(&self, e: &'e syn::Expr) -> Option<(Chain<'e>, Vec<Tail<'e>>)> {
         if let syn::Expr::MethodCall(m) = strip(e) {
-            let name = m.method.to_string();
-            if name == "scan" && m.args.len() == 2 {
+            let adaptor = Adaptor::from_name(&m.method.to_string());
+            if adaptor == Some(Adaptor::Scan) && m.args.len() == 2 {
                 let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
                 // The closure is inlined with its state parameter bound to `&mut state`.
                 let syn::Expr::Closure(f) = strip(&m.args[1]) else {
@@ -211,14 +206,17 @@ impl Lowerer<'_> {
                 });
                 return Some((chain, tail));
             }
-            let stage = ["map", "filter", "take_while", "inspect"].contains(&name.as_str());
+            let stage = matches!(
+                adaptor,
+                Some(Adaptor::Map | Adaptor::Filter | Adaptor::TakeWhile | Adaptor::Inspect)
+            );
             if stage && m.args.len() == 1 {
                 let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
                 let f = self.parse_func(&m.args[0])?;
-                match name.as_str() {
-                    "filter" => tail.push(Tail::Filter(f)),
-                    "take_while" => tail.push(Tail::TakeWhile(f)),
-                    "inspect" => tail.push(Tail::Inspect(f)),
+                match adaptor {
+                    Some(Adaptor::Filter) => tail.push(Tail::Filter(f)),
+                    Some(Adaptor::TakeWhile) => tail.push(Tail::TakeWhile(f)),
+                    Some(Adaptor::Inspect) => tail.push(Tail::Inspect(f)),
                     _ if !tail.is_empty() => tail.push(Tail::Map(f)),
                     _ => return Some((Chain::Map(Box::new(chain), f), tail)),
                 }
@@ -258,24 +256,33 @@ impl Lowerer<'_> {
             syn::Expr::MethodCall(m) => {
                 let recv = || self.parse_chain(&m.receiver).map(Box::new);
                 let arg = m.args.first();
-                match (m.method.to_string().as_str(), m.args.len()) {
-                    ("iter", 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
-                    ("iter_mut", 0) => Some(Chain::Slice(&m.receiver, Access::RefMut)),
-                    ("into_iter", 0) => self.parse_chain(&m.receiver),
-                    ("enumerate", 0) => Some(Chain::Enumerate(recv()?)),
-                    ("rev", 0) => Some(Chain::Rev(recv()?)),
-                    ("copied" | "cloned", 0) => Some(Chain::Copied(recv()?)),
-                    ("map", 1) => Some(Chain::Map(recv()?, self.parse_func(arg?)?)),
-                    ("windows", 1) => Some(Chain::Windows(&m.receiver, arg?)),
-                    ("chunks", 1) => Some(Chain::Chunks(&m.receiver, arg?, false, false)),
-                    ("chunks_exact", 1) => Some(Chain::Chunks(&m.receiver, arg?, true, false)),
-                    ("chunks_mut", 1) => Some(Chain::Chunks(&m.receiver, arg?, false, true)),
-                    ("chunks_exact_mut", 1) => Some(Chain::Chunks(&m.receiver, arg?, true, true)),
-                    ("chain", 1) => Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?))),
-                    ("zip", 1) => Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?))),
-                    ("skip", 1) => Some(Chain::Skip(recv()?, arg?)),
-                    ("take", 1) => Some(Chain::Take(recv()?, arg?)),
-                    ("step_by", 1) => Some(Chain::StepBy(recv()?, arg?)),
+                let adaptor = Adaptor::from_name(&m.method.to_string())?;
+                match (adaptor, m.args.len()) {
+                    (Adaptor::Iter, 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
+                    (Adaptor::IterMut, 0) => Some(Chain::Slice(&m.receiver, Access::RefMut)),
+                    (Adaptor::IntoIter, 0) => self.parse_chain(&m.receiver),
+                    (Adaptor::Enumerate, 0) => Some(Chain::Enumerate(recv()?)),
+                    (Adaptor::Rev, 0) => Some(Chain::Rev(recv()?)),
+                    (Adaptor::Copied | Adaptor::Cloned, 0) => Some(Chain::Copied(recv()?)),
+                    (Adaptor::Map, 1) => Some(Chain::Map(recv()?, self.parse_func(arg?)?)),
+                    (Adaptor::Windows, 1) => Some(Chain::Windows(&m.receiver, arg?)),
+                    (Adaptor::Chunks, 1) => Some(Chain::Chunks(&m.receiver, arg?, false, false)),
+                    (Adaptor::ChunksExact, 1) => {
+                        Some(Chain::Chunks(&m.receiver, arg?, true, false))
+                    }
+                    (Adaptor::ChunksMut, 1) => Some(Chain::Chunks(&m.receiver, arg?, false, true)),
+                    (Adaptor::ChunksExactMut, 1) => {
+                        Some(Chain::Chunks(&m.receiver, arg?, true, true))
+                    }
+                    (Adaptor::Chain, 1) => {
+                        Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?)))
+                    }
+                    (Adaptor::Zip, 1) => {
+                        Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?)))
+                    }
+                    (Adaptor::Skip, 1) => Some(Chain::Skip(recv()?, arg?)),
+                    (Adaptor::Take, 1) => Some(Chain::Take(recv()?, arg?)),
+                    (Adaptor::StepBy, 1) => Some(Chain::StepBy(recv()?, arg?)),
                     _ => None,
                 }
             }
@@ -290,7 +297,7 @@ impl Lowerer<'_> {
             }
             // `for v in [x, 2.0 * y]`, `for v in vec![..]`: an owned sequence by value.
             syn::Expr::Array(_) => Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref)))),
-            syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            syn::Expr::Macro(m) if StdMacro::of_path(&m.mac.path) == Some(StdMacro::Vec) => {
                 Some(Chain::Copied(Box::new(Chain::Slice(e, Access::Ref))))
             }
             syn::Expr::Range(r) => Some(Chain::Range(
@@ -480,22 +487,22 @@ impl Lowerer<'_> {
                 let out = self.lower_expr(&block);
                 self.pop_scope();
                 let out = out?;
-                let call = |lw: &mut Self, name: &str, ty| {
+                let call = |lw: &mut Self, m: StdMethod, ty| {
                     let kind = InstKind::MethodCall {
                         callee: MethodCallee::Unresolved,
                         receiver: out,
-                        method: syn::Ident::new(name, span),
+                        method: m.ident(span),
                         turbofish: None,
                         args: vec![],
                     };
                     lw.push(kind, ty, span)
                 };
-                let some = call(self, "is_some", TypeHint::Bool);
+                let some = call(self, StdMethod::IsSome, TypeHint::Bool);
                 self.lower_branches(
                     some,
                     span,
                     |lw| {
-                        let b = call(lw, "unwrap", TypeHint::Unknown);
+                        let b = call(lw, StdMethod::Unwrap, TypeHint::Unknown);
                         lw.run_tail_branch(rest, Shape::Val(b), span, consume)
                     },
                     |lw| {
@@ -627,33 +634,33 @@ impl Lowerer<'_> {
     pub(crate) fn try_lower_consumer(&mut self, m: &syn::ExprMethodCall) -> Option<Option<Value>> {
         let (chain, tail) = self.parse_pipeline(&m.receiver)?;
         let name = m.method.to_string();
+        let consumer = Consumer::from_name(&name)?;
         // A bare range with a consumer that takes a closure (`(k..n).max_by(..)` reading
         // active data, a pivot search) is lowered too; `(0..n).sum()` stays plain Rust.
-        let takes_closure = matches!(
-            name.as_str(),
-            "fold" | "for_each" | "any" | "all" | "max_by" | "min_by"
-        );
+        let takes_closure = consumer.takes_closure();
         if !chain.has_slice() && !chain.has_map() && tail.is_empty() && !takes_closure {
             return None;
         }
-        let consumer_fn = match (name.as_str(), m.args.len()) {
-            ("fold", 2) => Some(self.parse_func(&m.args[1])?),
-            ("for_each" | "any" | "all", 1) => Some(self.parse_func(&m.args[0])?),
+        let consumer_fn = match (consumer, m.args.len()) {
+            (Consumer::Fold, 2) => Some(self.parse_func(&m.args[1])?),
+            (Consumer::ForEach | Consumer::Any | Consumer::All, 1) => {
+                Some(self.parse_func(&m.args[0])?)
+            }
             // The comparator gets `&Item`s: a closure (a path such as `f64::total_cmp`
             // would be handed values), over a chain whose indices follow its source.
-            ("max_by" | "min_by", 1) => match self.parse_func(&m.args[0])? {
+            (Consumer::MaxBy | Consumer::MinBy, 1) => match self.parse_func(&m.args[0])? {
                 f @ (Func::Lambda(_) | Func::Bound(_)) => Some(f),
                 Func::Path(p) => {
                     self.diag.error_spanned(p, format!("`#[derive_frule]` takes `{name}`'s comparator as a closure: write `|a, b| a.total_cmp(b)` (or `a.partial_cmp(b).unwrap()`)"));
                     return Some(Some(self.poison(m.span())));
                 }
             },
-            ("sum" | "product" | "count" | "collect", 0) => None,
+            (Consumer::Sum | Consumer::Product | Consumer::Count | Consumer::Collect, 0) => None,
             _ => return None,
         };
-        if name == "collect" {
+        if consumer == Consumer::Collect {
             if let Some(tf) = &m.turbofish {
-                let ok = matches!(tf.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(p))) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"));
+                let ok = matches!(tf.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(p))) if crate::callee::is_vec_type(&p.path));
                 if !ok {
                     return None;
                 }
@@ -666,7 +673,7 @@ impl Lowerer<'_> {
         if !written.into_iter().all(|c| self.check_closure(c)) {
             return Some(Some(self.poison(m.span())));
         }
-        if name == "max_by" || name == "min_by" {
+        if matches!(consumer, Consumer::MaxBy | Consumer::MinBy) {
             let cmp = consumer_fn?;
             let mut assigned = closure_assignments(&chain, &tail);
             if let Func::Lambda(c) = &cmp {
@@ -686,12 +693,12 @@ impl Lowerer<'_> {
             } else {
                 // After a `filter` the items are not at the source's indices: gather the
                 // kept ones first (what `max_by` would see, in order).
-                let kept = self.lower_consumer(m, "collect", chain, tail, None)?;
+                let kept = self.lower_consumer(m, Consumer::Collect, chain, tail, None)?;
                 let len = self.push(
                     InstKind::MethodCall {
                         callee: MethodCallee::Unresolved,
                         receiver: kept,
-                        method: syn::Ident::new("len", span),
+                        method: StdMethod::Len.ident(span),
                         turbofish: None,
                         args: vec![],
                     },
@@ -700,9 +707,9 @@ impl Lowerer<'_> {
                 );
                 (Seq::Copied(Box::new(Seq::Slice(kept, Access::Ref))), len)
             };
-            return Some(self.lower_extremum(span, &name, seq, len, cmp, assigned));
+            return Some(self.lower_extremum(span, consumer, seq, len, cmp, assigned));
         }
-        Some(self.lower_consumer(m, &name, chain, tail, consumer_fn))
+        Some(self.lower_consumer(m, consumer, chain, tail, consumer_fn))
     }
 
     /// `chain.max_by(cmp)` / `.min_by(cmp)` as std folds them: the first element, then
@@ -713,7 +720,7 @@ impl Lowerer<'_> {
     fn lower_extremum(
         &mut self,
         span: Span,
-        name: &str,
+        consumer: Consumer,
         seq: Seq<'_>,
         len: Value,
         cmp: Func<'_>,
@@ -726,7 +733,7 @@ impl Lowerer<'_> {
         );
         let nonempty = self.binary(BinOp::Gt, len, zero, span);
         let best = syn::Ident::new("__fwdad_best", span);
-        let keep_last = name == "max_by";
+        let keep_last = consumer == Consumer::MaxBy;
         let join = self.lower_branches(
             nonempty,
             span,
@@ -799,7 +806,7 @@ impl Lowerer<'_> {
     fn lower_consumer(
         &mut self,
         m: &syn::ExprMethodCall,
-        name: &str,
+        consumer: Consumer,
         chain: Chain<'_>,
         tail: Vec<Tail<'_>>,
         f: Option<Func<'_>>,
@@ -816,8 +823,8 @@ impl Lowerer<'_> {
         self.start_tail_state(&tail, &mut assigned, span)?;
         let lit = |lw: &mut Self, l: syn::Lit, ty: TypeHint| lw.push(InstKind::Lit(l), ty, span);
         // The accumulator's start, as `Sum`/`Product` start (floats: `-0.0` for sums).
-        let init = match name {
-            "sum" if float_elems => {
+        let init = match consumer {
+            Consumer::Sum if float_elems => {
                 let z = lit(self, syn::parse_quote_spanned!(span=> 0.0), TypeHint::Float);
                 Some(self.push(
                     InstKind::Unary {
@@ -828,38 +835,38 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
-            "sum" => Some(lit(
+            Consumer::Sum => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> 0),
                 TypeHint::Int,
             )),
-            "product" if float_elems => Some(lit(
+            Consumer::Product if float_elems => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> 1.0),
                 TypeHint::Float,
             )),
-            "product" => Some(lit(
+            Consumer::Product => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> 1),
                 TypeHint::Int,
             )),
-            "count" => Some(lit(
+            Consumer::Count => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> 0usize),
                 TypeHint::Int,
             )),
-            "any" => Some(lit(
+            Consumer::Any => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> false),
                 TypeHint::Bool,
             )),
-            "all" => Some(lit(
+            Consumer::All => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> true),
                 TypeHint::Bool,
             )),
-            "fold" => Some(self.lower_expr(&m.args[0])?),
-            "collect" => {
+            Consumer::Fold => Some(self.lower_expr(&m.args[0])?),
+            Consumer::Collect => {
                 let path: syn::Path = syn::parse_quote_spanned!(span=> ::std::vec::Vec::new);
                 Some(self.push(
                     InstKind::Call {
@@ -890,14 +897,14 @@ impl Lowerer<'_> {
             let shape = lw.elem(&seq, k, false, span)?;
             lw.run_tail(&tail, shape, span, &mut |lw, item| {
                 let current = lw.lookup(&acc);
-                match name {
-                    "sum" | "product" | "count" => {
-                        let op = if name == "product" {
+                match consumer {
+                    Consumer::Sum | Consumer::Product | Consumer::Count => {
+                        let op = if consumer == Consumer::Product {
                             BinOp::Mul
                         } else {
                             BinOp::Add
                         };
-                        let rhs = if name == "count" {
+                        let rhs = if consumer == Consumer::Count {
                             lw.push(
                                 InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
                                 TypeHint::Int,
@@ -909,16 +916,16 @@ impl Lowerer<'_> {
                         let new = lw.binary(op, current?, rhs, span);
                         lw.assign(&acc, new);
                     }
-                    "fold" => {
+                    Consumer::Fold => {
                         let new = lw.apply(f.as_ref()?, vec![Shape::Val(current?), item], span)?;
                         lw.assign(&acc, new);
                     }
-                    "for_each" => {
+                    Consumer::ForEach => {
                         lw.apply(f.as_ref()?, vec![item], span)?;
                     }
-                    "any" | "all" => {
+                    Consumer::Any | Consumer::All => {
                         let p = lw.apply(f.as_ref()?, vec![item], span)?;
-                        let stop = if name == "any" {
+                        let stop = if consumer == Consumer::Any {
                             p
                         } else {
                             lw.push(
@@ -935,7 +942,8 @@ impl Lowerer<'_> {
                             stop,
                             span,
                             |lw| {
-                                let lit: syn::Lit = syn::LitBool::new(name == "any", span).into();
+                                let lit: syn::Lit =
+                                    syn::LitBool::new(consumer == Consumer::Any, span).into();
                                 let v = lw.push(InstKind::Lit(lit), TypeHint::Bool, span);
                                 lw.assign(&acc2, v);
                                 lw.break_to(0, None, span);
@@ -944,12 +952,12 @@ impl Lowerer<'_> {
                             |lw| Some(lw.unit(span)),
                         );
                     }
-                    "collect" => {
+                    Consumer::Collect => {
                         let v = lw.build_shape(item, span);
                         let kind = InstKind::MethodCall {
                             callee: MethodCallee::Unresolved,
                             receiver: current?,
-                            method: syn::Ident::new("push", span),
+                            method: StdMethod::Push.ident(span),
                             turbofish: None,
                             args: vec![v],
                         };
@@ -962,7 +970,7 @@ impl Lowerer<'_> {
             Some(lw.unit(span))
         })?;
         let result = match self.lookup(&acc) {
-            Some(v) if init_present(name) => v,
+            Some(v) if consumer.accumulates() => v,
             _ => self.unit(span),
         };
         self.pop_scope();
@@ -983,7 +991,7 @@ impl Lowerer<'_> {
         let len = InstKind::MethodCall {
             callee: MethodCallee::Unresolved,
             receiver: base,
-            method: syn::Ident::new("len", span),
+            method: StdMethod::Len.ident(span),
             turbofish: None,
             args: vec![],
         };
@@ -996,10 +1004,10 @@ impl Lowerer<'_> {
     /// Evaluates a chain's sources and arguments (once, in order) and its length.
     fn prepare<'e>(&mut self, chain: Chain<'e>, span: Span) -> Option<(Seq<'e>, Value)> {
         let int = |lw: &mut Self, kind| lw.push(kind, TypeHint::Int, span);
-        let method = |recv: Value, name: &str, args: Vec<Value>| InstKind::MethodCall {
+        let method = |recv: Value, m: StdMethod, args: Vec<Value>| InstKind::MethodCall {
             callee: MethodCallee::Unresolved,
             receiver: recv,
-            method: syn::Ident::new(name, span),
+            method: m.ident(span),
             turbofish: None,
             args,
         };
@@ -1013,7 +1021,7 @@ impl Lowerer<'_> {
                 // len - n + 1 windows (none if n > len); `n - 1` panics for n = 0, as
                 // `windows(0)` does.
                 let nm1 = self.binary(BinOp::Sub, n, one, span);
-                let len = int(self, method(blen, "saturating_sub", vec![nm1]));
+                let len = int(self, method(blen, StdMethod::SaturatingSub, vec![nm1]));
                 (Seq::Windows(base, n), len)
             }
             Chain::Chunks(e, n, exact, mutable) => {
@@ -1033,7 +1041,7 @@ impl Lowerer<'_> {
                 let (sa, la) = self.prepare(*a, span)?;
                 let (sb, lb) = self.prepare(*b, span)?;
                 // Saturating: either part may be an unbounded range (`usize::MAX`).
-                let len = int(self, method(la, "saturating_add", vec![lb]));
+                let len = int(self, method(la, StdMethod::SaturatingAdd, vec![lb]));
                 (Seq::Concat(Box::new(sa), Box::new(sb), la), len)
             }
             Chain::Slice(e, access) => {
@@ -1044,7 +1052,7 @@ impl Lowerer<'_> {
                     Some(ix) => self.lower_sub_slice(ix, mutable, e.span())?,
                     None => self.lower_place(e, mutable)?,
                 };
-                let len = int(self, method(base, "len", vec![]));
+                let len = int(self, method(base, StdMethod::Len, vec![]));
                 (Seq::Slice(base, access), len)
             }
             Chain::Range(start, end, closed) => {
@@ -1058,7 +1066,11 @@ impl Lowerer<'_> {
                 // (`(0..3).map(..)`, E0689), a method of `Range` can. `(s..)` has
                 // `usize::MAX`: a `take_while`, `zip` or `break` ends it first.
                 let range = self.range(s, e, closed, span);
-                let hint = self.push(method(range, "size_hint", vec![]), TypeHint::Unknown, span);
+                let hint = self.push(
+                    method(range, StdMethod::SizeHint, vec![]),
+                    TypeHint::Unknown,
+                    span,
+                );
                 let member = syn::Member::Unnamed(syn::Index { index: 0, span });
                 let len = int(self, InstKind::Field { base: hint, member });
                 (Seq::Range(s, end.is_none()), len)
@@ -1070,7 +1082,7 @@ impl Lowerer<'_> {
             Chain::Zip(a, b) => {
                 let (sa, la) = self.prepare(*a, span)?;
                 let (sb, lb) = self.prepare(*b, span)?;
-                let len = int(self, method(la, "min", vec![lb]));
+                let len = int(self, method(la, StdMethod::Min, vec![lb]));
                 (Seq::Zip(Box::new(sa), Box::new(sb)), len)
             }
             Chain::Rev(c) => {
@@ -1080,13 +1092,13 @@ impl Lowerer<'_> {
             Chain::Skip(c, n) => {
                 let (s, len) = self.prepare(*c, span)?;
                 let n = self.lower_expr(n)?;
-                let len = int(self, method(len, "saturating_sub", vec![n]));
+                let len = int(self, method(len, StdMethod::SaturatingSub, vec![n]));
                 (Seq::Skip(Box::new(s), n), len)
             }
             Chain::Take(c, n) => {
                 let (s, len) = self.prepare(*c, span)?;
                 let n = self.lower_expr(n)?;
-                let len = int(self, method(len, "min", vec![n]));
+                let len = int(self, method(len, StdMethod::Min, vec![n]));
                 (Seq::Take(Box::new(s)), len)
             }
             Chain::StepBy(c, st) => {
@@ -1094,7 +1106,7 @@ impl Lowerer<'_> {
                 let st = self.lower_expr(st)?;
                 // ceil(len / st), without overflow for an unbounded range's `usize::MAX`; a
                 // zero step panics here as `step_by(0)` does.
-                let len = int(self, method(len, "div_ceil", vec![st]));
+                let len = int(self, method(len, StdMethod::DivCeil, vec![st]));
                 (Seq::StepBy(Box::new(s), st), len)
             }
             Chain::Copied(c) => {
@@ -1121,7 +1133,7 @@ impl Lowerer<'_> {
                 let kind = InstKind::MethodCall {
                     callee: MethodCallee::Unresolved,
                     receiver: stop,
-                    method: syn::Ident::new("min", span),
+                    method: StdMethod::Min.ident(span),
                     turbofish: None,
                     args: vec![*blen],
                 };
@@ -1295,11 +1307,6 @@ impl Lowerer<'_> {
     }
 }
 
-/// Whether the consumer produces an accumulated value (rather than `()`).
-fn init_present(name: &str) -> bool {
-    name != "for_each"
-}
-
 /// `sum::<T>()` / `product::<T>()`: the element type, when given.
 fn turbofish_hint(m: &syn::ExprMethodCall) -> Option<TypeHint> {
     match m.turbofish.as_ref()?.args.first()? {
@@ -1380,9 +1387,9 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
     let [pred] = m.args.iter().collect::<Vec<_>>()[..] else {
         return None;
     };
-    match m.method.to_string().as_str() {
+    match Rewrite::from_name(&m.method.to_string())? {
         // On an iterator (`x.iter().position(..)`), not a user type's method of that name.
-        "position" if matches!(&**recv, syn::Expr::MethodCall(_)) => {
+        Rewrite::Position if matches!(&**recv, syn::Expr::MethodCall(_)) => {
             Some(syn::parse_quote_spanned!(span=> {
                 let __fwdad_pred = #pred;
                 let mut __fwdad_found = ::core::option::Option::None;
@@ -1400,7 +1407,7 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         // std's own loop (`binary_search_by`, Rust 1.95): the same probes, so even a slice
         // the predicate does not partition gives the index the plain function gets (a test
         // compares with std on every pattern up to length 10).
-        "partition_point" => Some(syn::parse_quote_spanned!(span=> {
+        Rewrite::PartitionPoint => Some(syn::parse_quote_spanned!(span=> {
             let __fwdad_pred = #pred;
             let __fwdad_s = &#recv[..];
             let mut __fwdad_size = __fwdad_s.len();
@@ -1420,7 +1427,7 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
             }
         })),
         // `it.reduce(f)`: the first item, then `f(acc, item)` for each further one.
-        "reduce" if matches!(&**recv, syn::Expr::MethodCall(_)) => {
+        Rewrite::Reduce if matches!(&**recv, syn::Expr::MethodCall(_)) => {
             let (bind, call): (Option<syn::Stmt>, syn::Expr) = match pred {
                 syn::Expr::Path(p) => (
                     None,
@@ -1444,8 +1451,11 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
             }))
         }
         // `x.iter().nth(k)` is `x.get(k)`.
-        "nth" => match &**recv {
-            syn::Expr::MethodCall(it) if it.method == "iter" && it.args.is_empty() => {
+        Rewrite::Nth => match &**recv {
+            syn::Expr::MethodCall(it)
+                if Adaptor::from_name(&it.method.to_string()) == Some(Adaptor::Iter)
+                    && it.args.is_empty() =>
+            {
                 let base = &it.receiver;
                 Some(syn::parse_quote_spanned!(span=> #base.get(#pred)))
             }

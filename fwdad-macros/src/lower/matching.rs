@@ -11,7 +11,7 @@
 //! reported as unsupported.
 
 use super::Lowerer;
-use crate::callee::PathCallee;
+use crate::callee::{PathCallee, StdType};
 use crate::ir::{Arm, InstKind, Region, Terminator, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -41,7 +41,7 @@ pub(crate) fn pattern_bindings(
         }
         syn::Pat::TupleStruct(ts) => {
             // The error of a `Result` carries no tangent (see the runtime's `Differentiable`).
-            let is_err = ts.path.segments.last().is_some_and(|s| s.ident == "Err");
+            let is_err = crate::callee::is_err(&ts.path);
             let hint = if is_err {
                 TypeHint::NonDiff
             } else {
@@ -205,13 +205,8 @@ impl<'d> Lowerer<'d> {
         let span = t.span();
         let ret = self.func.ret.clone();
         let kind = match &ret {
-            syn::Type::Path(p) => p
-                .path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default(),
-            _ => String::new(),
+            syn::Type::Path(p) => StdType::of_path(&p.path),
+            _ => None,
         };
         let scrutinee = self.lower_expr(&t.expr)?;
         let v = syn::Ident::new("__fwdad_ok", span);
@@ -219,8 +214,8 @@ impl<'d> Lowerer<'d> {
         let take = |name: syn::Ident| -> ArmBody<'_, 'd> {
             Box::new(move |lw: &mut Lowerer<'d>| lw.lookup(&name.to_string()))
         };
-        match kind.as_str() {
-            "Option" => {
+        match kind {
+            Some(StdType::Option) => {
                 let none: ArmBody<'_, 'd> = Box::new(move |lw: &mut Lowerer<'d>| {
                     let path: syn::Path =
                         syn::parse_quote_spanned!(span=> ::core::option::Option::None);
@@ -242,7 +237,7 @@ impl<'d> Lowerer<'d> {
                 ];
                 self.lower_match_arms(scrutinee, arms, span)
             }
-            "Result" => {
+            Some(StdType::Result) => {
                 let e2 = e.clone();
                 let err: ArmBody<'_, 'd> = Box::new(move |lw: &mut Lowerer<'d>| {
                     let err = lw.lookup(&e2.to_string())?;

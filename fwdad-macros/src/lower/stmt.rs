@@ -1,6 +1,7 @@
 //! Statements, blocks and patterns.
 
 use super::Lowerer;
+use crate::callee::StdMacro;
 use crate::ir::{InstKind, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -277,22 +278,27 @@ impl Lowerer<'_> {
             })) => s.value(),
             _ => default,
         };
-        let (debug, base) = match name.strip_prefix("debug_") {
+        let kind = StdMacro::from_name(name)?;
+        let (debug, base) = match kind.debug_of() {
             Some(b) => (true, b),
-            None => (false, name),
+            None => (false, kind),
         };
         let (test, msg): (syn::Expr, String) = match (base, args.as_slice()) {
-            ("assert", [c, ..]) => (
+            (StdMacro::Assert, [c, ..]) => (
                 syn::parse_quote_spanned!(span=> (#c)),
                 message(1, format!("assertion failed: {}", text(c))),
             ),
-            ("assert_eq" | "assert_ne", [a, b, ..]) => {
-                let test = if base == "assert_eq" {
+            (StdMacro::AssertEq | StdMacro::AssertNe, [a, b, ..]) => {
+                let test = if base == StdMacro::AssertEq {
                     syn::parse_quote_spanned!(span=> ((#a) == (#b)))
                 } else {
                     syn::parse_quote_spanned!(span=> ((#a) != (#b)))
                 };
-                let op = if base == "assert_eq" { "==" } else { "!=" };
+                let op = if base == StdMacro::AssertEq {
+                    "=="
+                } else {
+                    "!="
+                };
                 (
                     test,
                     message(
@@ -305,13 +311,8 @@ impl Lowerer<'_> {
                     ),
                 )
             }
-            ("panic" | "unreachable" | "todo" | "unimplemented", _) if !debug => {
-                let default = match base {
-                    "panic" => "explicit panic",
-                    "unreachable" => "internal error: entered unreachable code",
-                    "todo" => "not yet implemented",
-                    _ => "not implemented",
-                };
+            (_, _) if !debug && base.default_message().is_some() => {
+                let default = base.default_message().unwrap_or_default();
                 let msg = message(0, default.to_string());
                 return Some(syn::parse_quote_spanned!(span=> #rt::fail(#msg)));
             }
@@ -333,19 +334,20 @@ impl Lowerer<'_> {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
-        if name == "vec" {
+        let kind = StdMacro::from_name(&name);
+        if kind == Some(StdMacro::Vec) {
             return self.lower_vec(mac, span);
         }
         if let Some(e) = self.assertion_as_expr(&name, mac, span) {
             return self.lower_expr(&e);
         }
-        if ["println", "print", "eprintln", "eprint", "format"].contains(&name.as_str()) {
+        if kind.is_some_and(StdMacro::formats) {
             return self.lower_print(mac, span);
         }
-        if name == "dbg" {
+        if kind == Some(StdMacro::Dbg) {
             return self.lower_dbg(mac, span);
         }
-        if name == "matches" {
+        if kind == Some(StdMacro::Matches) {
             if let Some(e) = matches_as_expr(mac, span) {
                 return self.lower_expr(&e);
             }
@@ -390,13 +392,13 @@ impl Lowerer<'_> {
     /// tokens (`shown`); `dbg!(a, b)` is `(dbg!(a), dbg!(b))`, and `dbg!()` prints the
     /// location.
     fn lower_dbg(&mut self, mac: &syn::Macro, span: Span) -> Option<Value> {
-        let exprs = match self.read_macro_args(mac, "dbg", span) {
+        let exprs = match self.read_macro_args(mac, StdMacro::Dbg.name(), span) {
             Ok(exprs) => exprs,
             Err(poison) => return Some(poison),
         };
         let print = |lw: &mut Self, shown: Option<&syn::Expr>, args: Vec<Value>| {
             let kind = InstKind::Print {
-                mac: syn::Ident::new("dbg", span),
+                mac: StdMacro::Dbg,
                 fmt: syn::LitStr::new("", span),
                 shown: shown.map(quote::ToTokens::to_token_stream),
                 names: vec![None; args.len()],
@@ -431,6 +433,9 @@ impl Lowerer<'_> {
             return Some(self.poison(span));
         };
         let name = last.ident.clone();
+        let Some(kind) = StdMacro::from_name(&name.to_string()).filter(|m| m.formats()) else {
+            return Some(self.poison(span));
+        };
         let exprs = match self.read_macro_args(mac, &name, span) {
             Ok(exprs) => exprs,
             Err(poison) => return Some(poison),
@@ -482,7 +487,7 @@ impl Lowerer<'_> {
         }
         Some(self.push(
             InstKind::Print {
-                mac: name,
+                mac: kind,
                 fmt,
                 shown: None,
                 names,

@@ -5,6 +5,7 @@
 //! | snapshot | what it shows |
 //! |---|---|
 //! | `lower__<case>` | the IR `lower` builds |
+//! | `normalize__<case>` | the IR after `normalize` removed dead pure instructions |
 //! | `activity__<case>` | the IR annotated `active`/`const` |
 //! | `dual__<case>` | activity `=>` the plan of every instruction (the transform's after view) |
 //! | `linear__<case>` | which chains are linearised: each value's roots, absorbed or materialised |
@@ -14,10 +15,9 @@
 //! that `ir::verify` accepts the IR, and that the expansion holds no `compile_error!`.
 //! Bless with `INSTA_UPDATE=always cargo test -p fwdad-macros` (see `DEVELOPMENT.md`).
 
+use crate::derive_frule;
 use crate::diag::Diagnostics;
-use crate::dual::DualPlan;
-use crate::ir::{self, Function};
-use crate::{activity, derive_frule, dual, linear, lower};
+use crate::pipeline::{self, Stage};
 use quote::quote;
 use std::path::Path;
 
@@ -27,9 +27,8 @@ struct Stages {
     item: syn::ItemFn,
     /// The arguments of its `#[derive_frule(..)]`, if any.
     args: proc_macro2::TokenStream,
-    ir: Function,
-    active: activity::Activity,
-    plans: DualPlan,
+    /// Each pass's printed IR, in order.
+    shown: Vec<(Stage, String)>,
 }
 
 /// Reads `path` (one function, possibly after comments) as a `syn::ItemFn`.
@@ -43,8 +42,8 @@ fn read_case(path: &Path) -> syn::ItemFn {
     }
 }
 
-/// Runs `lower → verify → activity → dual` as `derive_frule::pipeline` does, asserting
-/// that nothing is reported. A case may carry `#[derive_frule(args)]` (taken off the item,
+/// Runs the production pipeline (`pipeline::run`, every pass verified), asserting that
+/// nothing is reported. A case may carry `#[derive_frule(args)]` (taken off the item,
 /// its arguments passed to the macro as the attribute would).
 fn run(path: &Path) -> Stages {
     let mut item = read_case(path);
@@ -63,30 +62,20 @@ fn run(path: &Path) -> Stages {
     let parsed: crate::args::Args = syn::parse2(args.clone())
         .unwrap_or_else(|e| panic!("{}: bad attribute arguments: {e}", path.display()));
     let inactive = derive_frule::resolve_inactive(&item.sig, &parsed.inactive, &mut diag);
-    let mut ir = lower::lower_fn(&item, &quote::quote!(::fwdad::__private), &mut diag);
-    for (p, &flag) in ir.params.iter_mut().zip(&inactive) {
-        p.inactive = flag;
-    }
-    if let Err(e) = ir::verify(&ir) {
-        panic!(
-            "{}: invalid IR after `lower`: {e}\n{}",
-            path.display(),
-            ir::display_fn(&ir, &|_, _| String::new())
-        );
-    }
-    let active = activity::analyze(&ir);
-    dual::check(&ir, &active, &mut diag);
+    let mut shown = Vec::new();
+    let mut record = |stage: Stage, text: String| shown.push((stage, text));
+    let passes = pipeline::run(
+        &item,
+        &inactive,
+        &quote::quote!(::fwdad::__private),
+        &mut diag,
+        Some(&mut record),
+    );
     if let Err(e) = diag.finish() {
         panic!("{}: unexpected error: {e}", path.display());
     }
-    let plans = dual::transform(&ir, &active);
-    Stages {
-        item,
-        args,
-        ir,
-        active,
-        plans,
-    }
+    assert!(passes.is_some(), "{}: the passes failed", path.display());
+    Stages { item, args, shown }
 }
 
 /// `derive_frule::expand` on the case, pretty-printed.
@@ -131,32 +120,18 @@ fn assert_stage(stage: &str, description: &str, path: &Path, text: &str) {
 fn snapshots_of_every_pass() {
     insta::glob!("testdata/*.rs", |path| {
         let s = run(path);
-        let lowered = ir::display_fn(&s.ir, &|_, _| String::new());
-        assert_stage("lower", "IR after `lower`", path, &lowered);
-        let active = ir::display_fn(&s.ir, &activity::note(&s.active));
-        assert_stage(
-            "activity",
-            "IR after `activity` (`active`/`const` per result)",
-            path,
-            &active,
-        );
-        let planned = ir::display_fn(&s.ir, &dual::note(&s.active, &s.plans));
-        assert_stage(
-            "dual",
-            "IR after `dual`: activity => emitted form [operand coercions]",
-            path,
-            &planned,
-        );
-        let lin = match linear::analyze(&s.ir, &s.active, &s.plans) {
-            Some(lin) => ir::display_fn(&s.ir, &|f, i| linear::note(&lin, f, i)),
-            None => "no linearisation: no chain absorbs a value or merges two reads\n".into(),
-        };
-        assert_stage(
-            "linear",
-            "IR after `linear`: linearised values, their roots, absorbed or materialised",
-            path,
-            &lin,
-        );
+        for (stage, text) in &s.shown {
+            let description = match stage {
+                Stage::Lower => "IR after `lower`",
+                Stage::Normalize => "IR after `normalize` (dead pure instructions removed)",
+                Stage::Activity => "IR after `activity` (`active`/`const` per result)",
+                Stage::Dual => "IR after `dual`: activity => emitted form [operand coercions]",
+                Stage::Linear => {
+                    "IR after `linear`: linearised values, their roots, absorbed or materialised"
+                }
+            };
+            assert_stage(stage.name(), description, path, text);
+        }
         let expanded = expand(&s, path);
         assert_stage(
             "expand",
@@ -181,7 +156,7 @@ fn every_snapshot_has_its_test_data() {
         };
         let known = match stem.split_once("__") {
             Some((stage, case)) => {
-                ["lower", "activity", "dual", "linear", "expand"].contains(&stage)
+                ["lower", "normalize", "activity", "dual", "linear", "expand"].contains(&stage)
                     && dir.join("testdata").join(format!("{case}.rs")).is_file()
             }
             None => false,

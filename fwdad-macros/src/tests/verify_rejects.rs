@@ -381,7 +381,6 @@ fn rejects_for_without_an_element_parameter() {
 /// The module doc of `ir::verify` promises that "the number of values a region yields
 /// matches its parent"; the checker does not look at it yet.
 #[test]
-#[ignore = "ir::verify does not check yield arity yet (see the report of this suite)"]
 fn rejects_if_branches_yielding_the_wrong_number_of_values() {
     let mut f = empty();
     let x = param(&mut f);

@@ -1,0 +1,71 @@
+//! The `std` types whose name tells the macro something: the primitive numbers, `bool`,
+//! the non-differentiable text types, and the containers it looks through.
+
+super::names! {
+    /// A `std` type known by its name.
+    pub enum StdType {
+        F32 = "f32",
+        F64 = "f64",
+        U8 = "u8",
+        U16 = "u16",
+        U32 = "u32",
+        U64 = "u64",
+        U128 = "u128",
+        Usize = "usize",
+        I8 = "i8",
+        I16 = "i16",
+        I32 = "i32",
+        I64 = "i64",
+        I128 = "i128",
+        Isize = "isize",
+        Bool = "bool",
+        Char = "char",
+        String = "String",
+        Str = "str",
+        Vec = "Vec",
+        Box = "Box",
+        Option = "Option",
+        Result = "Result",
+    }
+}
+
+/// What a type's name tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeClass {
+    Float,
+    Int,
+    Bool,
+    /// No tangent: `char`, `String`, `str`.
+    Text,
+    /// A container (`Vec<T>`, `Box<T>`, `Option<T>`, `Result<T, E>`).
+    Container,
+}
+
+impl StdType {
+    /// The type named by the last segment of `path`.
+    pub fn of_path(path: &syn::Path) -> Option<StdType> {
+        StdType::from_name(&path.segments.last()?.ident.to_string())
+    }
+
+    /// What the name tells.
+    pub fn class(self) -> TypeClass {
+        match self {
+            StdType::F32 | StdType::F64 => TypeClass::Float,
+            StdType::U8
+            | StdType::U16
+            | StdType::U32
+            | StdType::U64
+            | StdType::U128
+            | StdType::Usize
+            | StdType::I8
+            | StdType::I16
+            | StdType::I32
+            | StdType::I64
+            | StdType::I128
+            | StdType::Isize => TypeClass::Int,
+            StdType::Bool => TypeClass::Bool,
+            StdType::Char | StdType::String | StdType::Str => TypeClass::Text,
+            StdType::Vec | StdType::Box | StdType::Option | StdType::Result => TypeClass::Container,
+        }
+    }
+}
