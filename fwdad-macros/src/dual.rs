@@ -341,9 +341,16 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
             } => {
                 let name = method.to_string();
                 let std = callee.std();
+                let int_result = (data.results.first())
+                    .is_some_and(|&r| func.values[r].ty == crate::types::TypeHint::Int);
                 let skip = match callee {
                     MethodCallee::Float(_) | MethodCallee::User => true,
-                    MethodCallee::Std(m) => m.is_predicate() || (m.or_default() && !is(receiver)),
+                    // An integer's method (`c.n.pow(2)`) is computed on primals.
+                    MethodCallee::Std(m) => {
+                        m.is_predicate()
+                            || (m.or_default() && !is(receiver))
+                            || (m.is_integer() && int_result)
+                    }
                     MethodCallee::Unknown | MethodCallee::Unresolved => false,
                 };
                 if skip || !(is(receiver) || args.iter().any(is)) {
