@@ -9,6 +9,7 @@
 //! * `robustness`: `expand` on unsupported or malformed input reports, never panics.
 
 mod body_placement;
+mod layering;
 mod reshapes;
 mod robustness;
 mod rule_lookup;
