@@ -434,12 +434,7 @@ fn mentions(ty: &syn::Type, pred: fn(&syn::Type) -> bool) -> bool {
 /// A `fn` nested in the body and called with active arguments gets a rule of its own
 /// (`#[derive_frule]` on its copy in the rule), since the rule calls it through its marker
 /// struct as it calls any function. Nested functions called only on constants stay plain.
-fn give_nested_fns_rules(
-    ir: &mut ir::Function,
-    plans: &dual::DualPlan,
-    args: &Args,
-    rt: &TokenStream,
-) {
+fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &Args) {
     let mut called: std::collections::HashSet<String> = ir
         .insts
         .iter()
@@ -476,12 +471,33 @@ fn give_nested_fns_rules(
         }
         called.extend(new);
     }
-    let krate = args.krate.as_ref().map(|p| quote!(crate = #p));
+    // `#[::fwdad::__private::derive_frule(crate = ..)]`, built as a tree (no parsing).
+    let mut path = match &args.krate {
+        Some(p) => p.clone(),
+        None => syn::parse_quote!(::fwdad),
+    };
+    path.segments
+        .push(syn::Ident::new("__private", Span::call_site()).into());
+    path.segments
+        .push(syn::Ident::new("derive_frule", Span::call_site()).into());
+    let attr = syn::Attribute {
+        pound_token: Default::default(),
+        style: syn::AttrStyle::Outer,
+        bracket_token: Default::default(),
+        meta: syn::Meta::List(syn::MetaList {
+            path,
+            delimiter: syn::MacroDelimiter::Paren(Default::default()),
+            tokens: args
+                .krate
+                .as_ref()
+                .map(|p| quote!(crate = #p))
+                .unwrap_or_default(),
+        }),
+    };
     for item in &mut ir.items {
         if let syn::Item::Fn(f) = item {
             if called.contains(&f.sig.ident.to_string()) {
-                f.attrs
-                    .push(syn::parse_quote!(#[#rt::derive_frule(#krate)]));
+                f.attrs.push(attr.clone());
             }
         }
     }
@@ -563,7 +579,7 @@ fn pipeline(
             );
         }
     }
-    give_nested_fns_rules(&mut ir, &plans, args, rt);
+    give_nested_fns_rules(&mut ir, &plans, args);
     let mode = mode_ident();
     let tokens = emit::emit_body(&ir, &active, &plans, linear.as_ref(), rt, &mode);
     Some(Body {

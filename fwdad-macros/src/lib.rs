@@ -18,6 +18,7 @@ mod lower;
 mod normalize;
 mod primitive;
 mod rules;
+mod splice;
 mod types;
 
 #[cfg(test)]
