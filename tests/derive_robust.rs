@@ -84,3 +84,53 @@ fn typed_let_else() {
     let d = twice_first_frule(Dual::new(&x[..0], &[][..]));
     assert_eq!((d.primal, d.tangent), (0.0, 0.0));
 }
+
+/// A pattern parameter beside a parameter named like the name a pattern once got.
+#[derive_frule]
+fn weighted_product((a, b): (f64, f64), arg0: f64) -> f64 {
+    a * b + arg0 * a
+}
+
+#[derive_frule]
+fn offset_product(arg1: f64, (a, b): (f64, f64)) -> f64 {
+    a * b - arg1
+}
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Spring {
+    pub k: f64,
+}
+
+#[derive_frule]
+impl Spring {
+    /// The energy at extension `this` (a parameter named like the receiver once was).
+    pub fn energy(&self, this: f64) -> f64 {
+        0.5 * self.k * this * this
+    }
+}
+
+#[test]
+fn parameters_named_like_generated_names() {
+    // a b + c a: along (da, db, dc) = (1, 0.5, 0.25): b + c + 0.5 a + 0.25 a.
+    let (a, b, c) = (2.0, 3.0, 5.0);
+    let d = weighted_product_frule(Dual::new((a, b), (1.0, 0.5)), Dual::new(c, 0.25));
+    assert_eq!(d.primal, weighted_product((a, b), c));
+    assert_eq!((d.primal, d.tangent), (16.0, b + c + 0.5 * a + 0.25 * a));
+    // a b - c: along (dc, da, db) = (1, 1, 0): -1 + b.
+    let d = offset_product_frule(Dual::new(c, 1.0), Dual::new((a, b), (1.0, 0.0)));
+    assert_eq!(d.primal, offset_product(c, (a, b)));
+    assert_eq!((d.primal, d.tangent), (1.0, b - 1.0));
+    // k x²/2: along x: k x; along k: x²/2.
+    let s = Spring { k: 4.0 };
+    let d = Spring::energy_frule(
+        Dual::new(&s, &SpringTangent { k: 0.0 }),
+        Dual::new(1.5, 1.0),
+    );
+    assert_eq!(d.primal, s.energy(1.5));
+    assert_eq!((d.primal, d.tangent), (4.5, 6.0));
+    let d = Spring::energy_frule(
+        Dual::new(&s, &SpringTangent { k: 1.0 }),
+        Dual::new(1.5, 0.0),
+    );
+    assert_eq!(d.tangent, 1.125);
+}

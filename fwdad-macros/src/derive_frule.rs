@@ -710,12 +710,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
                 if contains_raw_pointer(&t.ty) {
                     diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
-                let name = match &*t.pat {
-                    syn::Pat::Ident(pi) if pi.ident == "self" => format_ident!("this"),
-                    syn::Pat::Ident(pi) => pi.ident.clone(),
-                    _ => format_ident!("arg{}", i),
-                };
-                names.push(name);
+                names.push(crate::register::param_name(i, arg));
                 inputs.push((*t.ty).clone());
                 let mut ty = (*t.ty).clone();
                 namer.visit_type_mut(&mut ty);
@@ -727,7 +722,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
             ),
             // A method's receiver (`#[derive_frule]` on an `impl` block): `self: &Ty`.
             syn::FnArg::Receiver(r) => {
-                names.push(format_ident!("this"));
+                names.push(crate::register::param_name(i, arg));
                 inputs.push((*r.ty).clone());
                 let mut ty = (*r.ty).clone();
                 namer.visit_type_mut(&mut ty);

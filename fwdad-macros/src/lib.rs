@@ -17,6 +17,7 @@ mod linear;
 mod lower;
 mod normalize;
 mod primitive;
+mod register;
 mod rules;
 mod splice;
 mod types;

@@ -438,7 +438,7 @@ fn check_other_rules(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) {
 
 /// The parts of the signature every form needs.
 struct Sig {
-    /// Parameter names (the user's ident, or `__fwdad_argN` for patterns).
+    /// Parameter names (`crate::register::param_name`).
     names: Vec<syn::Ident>,
     /// Parameter types as written (for the `_frule` wrapper and the scalar form).
     inputs: Vec<syn::Type>,
@@ -521,10 +521,7 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
                         format!("`{name}` does not support `impl Trait` parameters; use a concrete type"),
                     );
                 }
-                names.push(match &*t.pat {
-                    syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident.clone(),
-                    _ => format_ident!("__fwdad_arg{}", i, span = Span::mixed_site()),
-                });
+                names.push(crate::register::param_name(i, arg));
                 inputs.push((*t.ty).clone());
                 let mut ty = (*t.ty).clone();
                 namer.visit_type_mut(&mut ty);
