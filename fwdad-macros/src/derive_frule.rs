@@ -431,12 +431,7 @@ fn mentions(ty: &syn::Type, pred: fn(&syn::Type) -> bool) -> bool {
 /// A `fn` nested in the body and called with active arguments gets a rule of its own
 /// (`#[derive_frule]` on its copy in the rule), since the rule calls it through its marker
 /// struct as it calls any function. Nested functions called only on constants stay plain.
-fn give_nested_fns_rules(
-    ir: &mut ir::Function,
-    plans: &dual::DualPlan,
-    args: &Args,
-    rt: &TokenStream,
-) {
+fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &Args) {
     let mut called: std::collections::HashSet<String> = ir
         .insts
         .iter()
@@ -473,12 +468,33 @@ fn give_nested_fns_rules(
         }
         called.extend(new);
     }
-    let krate = args.krate.as_ref().map(|p| quote!(crate = #p));
+    // `#[::fwdad::__private::derive_frule(crate = ..)]`, built as a tree (no parsing).
+    let mut path = match &args.krate {
+        Some(p) => p.clone(),
+        None => syn::parse_quote!(::fwdad),
+    };
+    path.segments
+        .push(syn::Ident::new("__private", Span::call_site()).into());
+    path.segments
+        .push(syn::Ident::new("derive_frule", Span::call_site()).into());
+    let attr = syn::Attribute {
+        pound_token: Default::default(),
+        style: syn::AttrStyle::Outer,
+        bracket_token: Default::default(),
+        meta: syn::Meta::List(syn::MetaList {
+            path,
+            delimiter: syn::MacroDelimiter::Paren(Default::default()),
+            tokens: args
+                .krate
+                .as_ref()
+                .map(|p| quote!(crate = #p))
+                .unwrap_or_default(),
+        }),
+    };
     for item in &mut ir.items {
         if let syn::Item::Fn(f) = item {
             if called.contains(&f.sig.ident.to_string()) {
-                f.attrs
-                    .push(syn::parse_quote!(#[#rt::derive_frule(#krate)]));
+                f.attrs.push(attr.clone());
             }
         }
     }
@@ -513,7 +529,7 @@ fn pipeline(
     };
     let show: crate::pipeline::Show<'_> = if dump { Some(&mut print) } else { None };
     let mut passes = crate::pipeline::run(func, inactive, rt, diag, show)?;
-    give_nested_fns_rules(&mut passes.ir, &passes.plans, args, rt);
+    give_nested_fns_rules(&mut passes.ir, &passes.plans, args);
     let mode = mode_ident();
     let tokens = emit::emit_body(
         &passes.ir,
@@ -651,12 +667,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
                 if contains_raw_pointer(&t.ty) {
                     diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
-                let name = match &*t.pat {
-                    syn::Pat::Ident(pi) if pi.ident == "self" => format_ident!("this"),
-                    syn::Pat::Ident(pi) => pi.ident.clone(),
-                    _ => format_ident!("arg{}", i),
-                };
-                names.push(name);
+                names.push(crate::register::param_name(i, arg));
                 inputs.push((*t.ty).clone());
                 let mut ty = (*t.ty).clone();
                 namer.visit_type_mut(&mut ty);
@@ -668,7 +679,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
             ),
             // A method's receiver (`#[derive_frule]` on an `impl` block): `self: &Ty`.
             syn::FnArg::Receiver(r) => {
-                names.push(format_ident!("this"));
+                names.push(crate::register::param_name(i, arg));
                 inputs.push((*r.ty).clone());
                 let mut ty = (*r.ty).clone();
                 namer.visit_type_mut(&mut ty);

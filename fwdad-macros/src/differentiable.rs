@@ -472,11 +472,39 @@ fn param_arg(gp: &GenericParam) -> TokenStream {
 /// error in the user's crate (rustc rejects trivially false bounds, not higher-ranked ones).
 fn pred(ty: impl ToTokens, bound: &TokenStream, generic: &BTreeSet<String>) -> WherePredicate {
     let ty = ty.into_token_stream();
-    if mentions(&ty, generic) {
-        syn::parse_quote!(#ty: #bound)
-    } else {
-        syn::parse_quote!(for<'__fwdad> #ty: #bound)
-    }
+    let higher_ranked = !mentions(&ty, generic);
+    verbatim_pred(higher_ranked, ty, bound.clone())
+}
+
+/// `ty: bound` (`for<'__fwdad> ty: bound` when `higher_ranked`), built as a tree around the
+/// tokens: the user's type is spliced, never parsed again, so no type can make the derive
+/// panic (a type rustc rejects in a bound is reported by rustc, at the type).
+fn verbatim_pred(higher_ranked: bool, ty: TokenStream, bound: TokenStream) -> WherePredicate {
+    let span = ty
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span());
+    let lifetimes = higher_ranked.then(|| {
+        let mut lifetimes = syn::punctuated::Punctuated::new();
+        lifetimes.push(GenericParam::Lifetime(syn::LifetimeParam::new(
+            syn::Lifetime::new("'__fwdad", Span::call_site()),
+        )));
+        syn::BoundLifetimes {
+            for_token: Default::default(),
+            lt_token: Default::default(),
+            lifetimes,
+            gt_token: Default::default(),
+        }
+    });
+    let mut bounds = syn::punctuated::Punctuated::new();
+    bounds.push(syn::TypeParamBound::Verbatim(bound));
+    WherePredicate::Type(syn::PredicateType {
+        lifetimes,
+        bounded_ty: Type::Verbatim(ty),
+        colon_token: syn::Token![:](span),
+        bounds,
+    })
 }
 
 /// The bounds that make field `f`'s type implement `bound`: on the whole type when it is
@@ -571,8 +599,16 @@ fn tangent_generics(
         }
         out.params.push(gp);
     }
-    out.params
-        .push(syn::parse_quote!(#s: #p::Mode = ::core::primitive::f64));
+    let mut bounds = syn::punctuated::Punctuated::new();
+    bounds.push(syn::TypeParamBound::Verbatim(quote!(#p::Mode)));
+    out.params.push(GenericParam::Type(syn::TypeParam {
+        attrs: vec![],
+        ident: s.clone(),
+        colon_token: Some(Default::default()),
+        bounds,
+        eq_token: Some(Default::default()),
+        default: Some(syn::parse_quote!(::core::primitive::f64)),
+    }));
     let wc = out.make_where_clause();
     if let Some(w) = &g.where_clause {
         wc.predicates.extend(
@@ -610,8 +646,7 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             )),
         };
     let name = &input.ident;
-    let (_, ty_generics, _) = input.generics.split_for_impl();
-    let self_ty: Type = syn::parse_quote!(#name #ty_generics);
+    let self_ty = self_type(name, &input.generics);
 
     // Every name the struct uses, so that generated parameters and the tangent's name
     // cannot capture or shadow one.
@@ -736,7 +771,7 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     };
     let leaf_preds: Vec<WherePredicate> = leaves
         .iter()
-        .map(|t| syn::parse_quote_spanned!(t.span()=> #t: #p::Differentiable))
+        .map(|t| verbatim_pred(false, t.to_token_stream(), quote!(#p::Differentiable)))
         .collect();
     let tgen = tangent_generics(&input.generics, &mapper.used, &s, &p, &leaf_preds);
     // Concrete leaves: their `Differentiable` impl is checked where the tangent struct
@@ -755,16 +790,20 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         &tgen,
         concrete_leaf_preds
             .iter()
-            .map(|t| -> WherePredicate { syn::parse_quote!(for<'__fwdad> #t: #p::Differentiable) }),
+            .map(|t| verbatim_pred(true, t.to_token_stream(), quote!(#p::Differentiable))),
     );
     let pgen = with_preds(
         &input.generics,
         leaf_preds
             .into_iter()
-            .chain(concrete_leaf_preds.iter().map(|t| -> WherePredicate {
-                syn::parse_quote!(for<'__fwdad> #t: #p::Differentiable<
-                    Tangent = <#t as #p::Differentiable>::TangentIn<::core::primitive::f64>,
-                >)
+            .chain(concrete_leaf_preds.iter().map(|t| {
+                verbatim_pred(
+                    true,
+                    t.to_token_stream(),
+                    quote!(#p::Differentiable<
+                        Tangent = <#t as #p::Differentiable>::TangentIn<::core::primitive::f64>,
+                    >),
+                )
             })),
     );
     let ctx = Ctx {
@@ -1086,8 +1125,10 @@ impl Ctx<'_> {
         // For a generic leaf `T` the compiler does not know the invariant
         // `Tangent == TangentIn<f64>`; state it, so that `T::Tangent` fills the field.
         for t in &self.leaves {
-            preds.push(syn::parse_quote!(
-                #t: #p::Differentiable<Tangent = <#t as #p::Differentiable>::TangentIn<#f64_ty>>
+            preds.push(verbatim_pred(
+                false,
+                t.to_token_stream(),
+                quote!(#p::Differentiable<Tangent = <#t as #p::Differentiable>::TangentIn<#f64_ty>>),
             ));
         }
         let g = with_preds(self.pgen, preds);
@@ -1294,6 +1335,38 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
     } else {
         items
     }
+}
+
+/// `Name<A, 'b, N>`, the type an impl on the input is for, built as a tree.
+fn self_type(name: &Ident, generics: &Generics) -> Type {
+    let mut args = syn::punctuated::Punctuated::new();
+    for gp in &generics.params {
+        args.push(match gp {
+            GenericParam::Lifetime(l) => syn::GenericArgument::Lifetime(l.lifetime.clone()),
+            GenericParam::Type(t) => syn::GenericArgument::Type(ident_type(&t.ident)),
+            GenericParam::Const(c) => syn::GenericArgument::Type(ident_type(&c.ident)),
+        });
+    }
+    let arguments = if args.is_empty() {
+        syn::PathArguments::None
+    } else {
+        syn::PathArguments::AngleBracketed(syn::AngleBracketedGenericArguments {
+            colon2_token: None,
+            lt_token: Default::default(),
+            args,
+            gt_token: Default::default(),
+        })
+    };
+    let mut path = syn::Path::from(name.clone());
+    path.segments[0].arguments = arguments;
+    Type::Path(syn::TypePath { qself: None, path })
+}
+
+fn ident_type(ident: &Ident) -> Type {
+    Type::Path(syn::TypePath {
+        qself: None,
+        path: ident.clone().into(),
+    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ mod lower;
 mod normalize;
 mod pipeline;
 mod primitive;
+mod register;
+mod splice;
 mod types;
 
 #[cfg(test)]

@@ -43,6 +43,7 @@
 
 use crate::diag::Diagnostics;
 use crate::lifetimes::{self, LifetimeNamer};
+use crate::splice::{call_expr, paren};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::parse::{Parse, ParseStream};
@@ -134,7 +135,9 @@ fn error_at(diag: &mut Diagnostics, tokens: &dyn ToTokens, msg: impl std::fmt::D
 
 /// A type as a reader writes it (`&mut [f64]`, not `& mut [f64]`).
 fn type_text(ty: &syn::Type) -> String {
-    let file: syn::File = syn::parse_quote!(type __T = #ty;);
+    let Ok(file) = syn::parse2::<syn::File>(quote!(type __T = #ty;)) else {
+        return ty.to_token_stream().to_string();
+    };
     let text = prettyplease::unparse(&file);
     text.trim()
         .strip_prefix("type __T = ")
@@ -435,7 +438,7 @@ fn check_other_rules(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) {
 
 /// The parts of the signature every form needs.
 struct Sig {
-    /// Parameter names (the user's ident, or `__fwdad_argN` for patterns).
+    /// Parameter names (`crate::register::param_name`).
     names: Vec<syn::Ident>,
     /// Parameter types as written (for the `_frule` wrapper and the scalar form).
     inputs: Vec<syn::Type>,
@@ -518,10 +521,7 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
                         format!("`{name}` does not support `impl Trait` parameters; use a concrete type"),
                     );
                 }
-                names.push(match &*t.pat {
-                    syn::Pat::Ident(pi) if pi.subpat.is_none() => pi.ident.clone(),
-                    _ => format_ident!("__fwdad_arg{}", i, span = Span::mixed_site()),
-                });
+                names.push(crate::register::param_name(i, arg));
                 inputs.push((*t.ty).clone());
                 let mut ty = (*t.ty).clone();
                 namer.visit_type_mut(&mut ty);
@@ -1275,7 +1275,7 @@ fn partials_tuple(e: &syn::Expr, k: usize, ty: &TokenStream, rt: &TokenStream) -
             let mut b = b.clone();
             if let Some(syn::Stmt::Expr(syn::Expr::Tuple(t), None)) = b.block.stmts.last() {
                 let items = t.elems.iter().map(|x| lift_tails(x, ty, rt));
-                let tail: syn::Expr = syn::parse_quote!([#(#items),*]);
+                let tail = syn::Expr::Verbatim(quote!([#(#items),*]));
                 b.block.stmts.pop();
                 b.block.stmts.push(syn::Stmt::Expr(tail, None));
             }
@@ -1542,9 +1542,15 @@ impl VisitMut for DualRewrite {
                 ..
             }) if f.suffix().is_empty() || f.suffix() == "f64" => {
                 let span = f.span();
-                *e = syn::parse_quote_spanned! {span=>
-                    #rt::Dual::<::core::primitive::f64, #t>::new(#f, <#t as #rt::ScalarTangent<::core::primitive::f64>>::zero())
-                };
+                let (new, zero) = (
+                    quote_spanned!(span=> #rt::Dual::<::core::primitive::f64, #t>::new),
+                    quote_spanned!(span=> <#t as #rt::ScalarTangent<::core::primitive::f64>>::zero()),
+                );
+                let lit = syn::Expr::Lit(syn::ExprLit {
+                    attrs: vec![],
+                    lit: syn::Lit::Float(f.clone()),
+                });
+                *e = call_expr(syn::Expr::Verbatim(new), [lit, syn::Expr::Verbatim(zero)]);
             }
             syn::Expr::Binary(b)
                 if matches!(
@@ -1559,8 +1565,24 @@ impl VisitMut for DualRewrite {
             {
                 self.compares = true;
                 let tr = format_ident!("__FwdadPrimalOf", span = Span::mixed_site());
-                let (l, op, r) = (&b.left, &b.op, &b.right);
-                *e = syn::parse_quote!((#tr::__fwdad_primal(#l) #op #tr::__fwdad_primal(#r)));
+                let primal = |x: &syn::Expr| {
+                    let mut f = syn::Path::from(tr.clone());
+                    f.segments.push(format_ident!("__fwdad_primal").into());
+                    call_expr(
+                        syn::Expr::Path(syn::ExprPath {
+                            attrs: vec![],
+                            qself: None,
+                            path: f,
+                        }),
+                        [x.clone()],
+                    )
+                };
+                *e = paren(syn::Expr::Binary(syn::ExprBinary {
+                    attrs: vec![],
+                    left: Box::new(primal(&b.left)),
+                    op: b.op,
+                    right: Box::new(primal(&b.right)),
+                }));
             }
             syn::Expr::Call(c) if !c.args.is_empty() => {
                 if let syn::Expr::Path(p) = &*c.func {
@@ -1570,12 +1592,19 @@ impl VisitMut for DualRewrite {
                         && segs[0].ident == "f64"
                         && segs[1].arguments.is_none()
                     {
-                        let method = &segs[1].ident;
-                        let mut args = c.args.iter();
-                        let recv = args.next();
-                        let rest: Vec<_> = args.collect();
-                        *e =
-                            syn::parse_quote_spanned! {method.span()=> (#recv).#method(#(#rest),*)};
+                        let method = segs[1].ident.clone();
+                        let mut args = c.args.iter().cloned();
+                        if let Some(recv) = args.next() {
+                            *e = syn::Expr::MethodCall(syn::ExprMethodCall {
+                                attrs: vec![],
+                                receiver: Box::new(paren(recv)),
+                                dot_token: syn::Token![.](method.span()),
+                                method,
+                                turbofish: None,
+                                paren_token: Default::default(),
+                                args: args.collect(),
+                            });
+                        }
                     }
                 }
             }

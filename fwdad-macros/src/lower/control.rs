@@ -67,10 +67,19 @@ impl Lowerer<'_> {
             body.stmts.pop();
         }
         let name = &label.name;
-        let exit: syn::Stmt = match tail {
-            Some(e) => syn::parse_quote_spanned!(e.span()=> break #name #e;),
-            None => syn::parse_quote_spanned!(block.brace_token.span.close()=> break #name;),
+        let span = match &tail {
+            Some(e) => e.span(),
+            None => block.brace_token.span.close(),
         };
+        let exit = syn::Stmt::Expr(
+            syn::Expr::Break(syn::ExprBreak {
+                attrs: vec![],
+                break_token: syn::Token![break](span),
+                label: Some(name.clone()),
+                expr: tail.map(Box::new),
+            }),
+            Some(syn::Token![;](span)),
+        );
         body.stmts.push(exit);
         let assigned = self.loop_assigned(&body);
         let label = Some(name.ident.to_string());

@@ -25,6 +25,7 @@ use super::place::strip;
 use super::Lowerer;
 use crate::callee::{Adaptor, Consumer, MethodCallee, PathCallee, Rewrite, StdMacro, StdMethod};
 use crate::ir::{BinOp, InstKind, Value, ValueDef};
+use crate::splice::{fill, path_expr, splice, Hole};
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -479,11 +480,21 @@ impl Lowerer<'_> {
                 self.push_scope();
                 self.bind(&item_name, item);
                 let (ps, pv, body) = (&f.inputs[0], &f.inputs[1], &f.body);
-                let block: syn::Expr = syn::parse_quote_spanned!(span=> {
-                    let #ps = &mut #st;
-                    let #pv = #item_name;
-                    #body
+                let template = syn::parse_quote_spanned!(span=> {
+                    let __fwdad_ps = &mut __fwdad_st;
+                    let __fwdad_pv = __fwdad_it;
+                    __fwdad_body
                 });
+                let block = fill(
+                    template,
+                    &[
+                        ("__fwdad_ps", Hole::Pat(ps)),
+                        ("__fwdad_st", Hole::Expr(&path_expr(&st))),
+                        ("__fwdad_pv", Hole::Pat(pv)),
+                        ("__fwdad_it", Hole::Expr(&path_expr(&item_name))),
+                        ("__fwdad_body", Hole::Expr(body)),
+                    ],
+                );
                 let out = self.lower_expr(&block);
                 self.pop_scope();
                 let out = out?;
@@ -1186,10 +1197,14 @@ impl Lowerer<'_> {
             // In the range's own integer type (`(-2i32..=2).map(..)`), not the counter's.
             Seq::Range(start, unbounded) => {
                 let rt = &self.rt;
-                let func: syn::Path = if *unbounded {
-                    syn::parse_quote_spanned!(span=> #rt::range_from_at)
+                let func = if *unbounded {
+                    splice!(span=> #rt::range_from_at)
                 } else {
-                    syn::parse_quote_spanned!(span=> #rt::range_at)
+                    splice!(span=> #rt::range_at)
+                };
+                let func = match self.diag.handle(func) {
+                    Some(func) => func,
+                    None => return Some(Shape::Val(self.poison(span))),
                 };
                 let args = vec![*start, k];
                 Shape::Val(self.push(
@@ -1381,20 +1396,30 @@ fn closure_own_names(c: &syn::ExprClosure) -> std::collections::HashSet<String> 
 /// `iter.position(p)` and `slice.partition_point(p)`, searches whose predicate reads the
 /// inputs but whose result is an index, written out as the loops std runs (a scan; a
 /// binary search, same probes in the same order), which lowering handles; `it.reduce(f)`
-/// and `x.iter().nth(k)` likewise. `None` for other calls.
+/// and `x.iter().nth(k)` likewise. `None` for other calls. The user's receiver and
+/// argument are put into each template as syntax trees (`fill`), never reparsed.
 pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
     let (recv, span) = (&m.receiver, m.method.span());
     let [pred] = m.args.iter().collect::<Vec<_>>()[..] else {
         return None;
     };
+    let holes = |template| {
+        fill(
+            template,
+            &[
+                ("__fwdad_recv", Hole::Expr(recv)),
+                ("__fwdad_arg", Hole::Expr(pred)),
+            ],
+        )
+    };
     match Rewrite::from_name(&m.method.to_string())? {
         // On an iterator (`x.iter().position(..)`), not a user type's method of that name.
         Rewrite::Position if matches!(&**recv, syn::Expr::MethodCall(_)) => {
-            Some(syn::parse_quote_spanned!(span=> {
-                let __fwdad_pred = #pred;
+            Some(holes(syn::parse_quote_spanned!(span=> {
+                let __fwdad_pred = __fwdad_arg;
                 let mut __fwdad_found = ::core::option::Option::None;
                 let mut __fwdad_k = 0usize;
-                for __fwdad_item in #recv {
+                for __fwdad_item in __fwdad_recv {
                     if __fwdad_pred(__fwdad_item) {
                         __fwdad_found = ::core::option::Option::Some(__fwdad_k);
                         break;
@@ -1402,14 +1427,14 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                     __fwdad_k += 1;
                 }
                 __fwdad_found
-            }))
+            })))
         }
         // std's own loop (`binary_search_by`, Rust 1.95): the same probes, so even a slice
         // the predicate does not partition gives the index the plain function gets (a test
         // compares with std on every pattern up to length 10).
-        Rewrite::PartitionPoint => Some(syn::parse_quote_spanned!(span=> {
-            let __fwdad_pred = #pred;
-            let __fwdad_s = &#recv[..];
+        Rewrite::PartitionPoint => Some(holes(syn::parse_quote_spanned!(span=> {
+            let __fwdad_pred = __fwdad_arg;
+            let __fwdad_s = &__fwdad_recv[..];
             let mut __fwdad_size = __fwdad_s.len();
             let mut __fwdad_base = 0usize;
             if __fwdad_size == 0 {
@@ -1425,30 +1450,34 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                 }
                 __fwdad_base + (__fwdad_pred(&__fwdad_s[__fwdad_base]) as usize)
             }
-        })),
+        }))),
         // `it.reduce(f)`: the first item, then `f(acc, item)` for each further one.
         Rewrite::Reduce if matches!(&**recv, syn::Expr::MethodCall(_)) => {
-            let (bind, call): (Option<syn::Stmt>, syn::Expr) = match pred {
-                syn::Expr::Path(p) => (
-                    None,
-                    syn::parse_quote_spanned!(span=> #p(__fwdad_a, __fwdad_item)),
-                ),
-                f => (
-                    Some(syn::parse_quote_spanned!(span=> let __fwdad_f = #f;)),
-                    syn::parse_quote_spanned!(span=> __fwdad_f(__fwdad_a, __fwdad_item)),
-                ),
+            // A function path is called directly, a closure through a local.
+            let template = match pred {
+                syn::Expr::Path(_) => syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_acc = ::core::option::Option::None;
+                    for __fwdad_item in __fwdad_recv {
+                        __fwdad_acc = ::core::option::Option::Some(match __fwdad_acc {
+                            ::core::option::Option::Some(__fwdad_a) => __fwdad_arg(__fwdad_a, __fwdad_item),
+                            ::core::option::Option::None => __fwdad_item,
+                        });
+                    }
+                    __fwdad_acc
+                }),
+                _ => syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_arg;
+                    let mut __fwdad_acc = ::core::option::Option::None;
+                    for __fwdad_item in __fwdad_recv {
+                        __fwdad_acc = ::core::option::Option::Some(match __fwdad_acc {
+                            ::core::option::Option::Some(__fwdad_a) => __fwdad_f(__fwdad_a, __fwdad_item),
+                            ::core::option::Option::None => __fwdad_item,
+                        });
+                    }
+                    __fwdad_acc
+                }),
             };
-            Some(syn::parse_quote_spanned!(span=> {
-                #bind
-                let mut __fwdad_acc = ::core::option::Option::None;
-                for __fwdad_item in #recv {
-                    __fwdad_acc = ::core::option::Option::Some(match __fwdad_acc {
-                        ::core::option::Option::Some(__fwdad_a) => #call,
-                        ::core::option::Option::None => __fwdad_item,
-                    });
-                }
-                __fwdad_acc
-            }))
+            Some(holes(template))
         }
         // `x.iter().nth(k)` is `x.get(k)`.
         Rewrite::Nth => match &**recv {
@@ -1456,8 +1485,14 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                 if Adaptor::from_name(&it.method.to_string()) == Some(Adaptor::Iter)
                     && it.args.is_empty() =>
             {
-                let base = &it.receiver;
-                Some(syn::parse_quote_spanned!(span=> #base.get(#pred)))
+                let template = syn::parse_quote_spanned!(span=> __fwdad_slice.get(__fwdad_arg));
+                Some(fill(
+                    template,
+                    &[
+                        ("__fwdad_slice", Hole::Expr(&it.receiver)),
+                        ("__fwdad_arg", Hole::Expr(pred)),
+                    ],
+                ))
             }
             _ => None,
         },

@@ -225,7 +225,10 @@ impl<'d> Lowerer<'d> {
                 });
                 let arms = vec![
                     (
-                        syn::parse_quote_spanned!(span=> ::core::option::Option::Some(#v)),
+                        one_field(
+                            syn::parse_quote_spanned!(span=> ::core::option::Option::Some),
+                            &v,
+                        ),
                         None,
                         take(v.clone()),
                     ),
@@ -268,12 +271,18 @@ impl<'d> Lowerer<'d> {
                 });
                 let arms = vec![
                     (
-                        syn::parse_quote_spanned!(span=> ::core::result::Result::Ok(#v)),
+                        one_field(
+                            syn::parse_quote_spanned!(span=> ::core::result::Result::Ok),
+                            &v,
+                        ),
                         None,
                         take(v.clone()),
                     ),
                     (
-                        syn::parse_quote_spanned!(span=> ::core::result::Result::Err(#e)),
+                        one_field(
+                            syn::parse_quote_spanned!(span=> ::core::result::Result::Err),
+                            &e,
+                        ),
                         None,
                         err,
                     ),
@@ -377,4 +386,24 @@ impl<'d> Lowerer<'d> {
             self.bind(name, p);
         }
     }
+}
+
+/// The pattern `path(binding)` (`Some(__fwdad_ok)`), built without parsing.
+fn one_field(path: syn::Path, binding: &syn::Ident) -> syn::Pat {
+    let span = binding.span();
+    let mut elems = syn::punctuated::Punctuated::new();
+    elems.push(syn::Pat::Ident(syn::PatIdent {
+        attrs: vec![],
+        by_ref: None,
+        mutability: None,
+        ident: binding.clone(),
+        subpat: None,
+    }));
+    syn::Pat::TupleStruct(syn::PatTupleStruct {
+        attrs: vec![],
+        qself: None,
+        path,
+        paren_token: syn::token::Paren(span),
+        elems,
+    })
 }

@@ -253,6 +253,15 @@ impl Lowerer<'_> {
         self.push(InstKind::Poison, TypeHint::Unknown, span)
     }
 
+    /// Lowers an expression the macro rewrote the user's into (`crate::splice`), or
+    /// reports why the rewrite did not parse.
+    pub(crate) fn lower_spliced(&mut self, e: syn::Result<syn::Expr>, span: Span) -> Option<Value> {
+        match self.diag.handle(e) {
+            Some(e) => self.lower_expr(&e),
+            None => Some(self.poison(span)),
+        }
+    }
+
     pub(crate) fn new_region(&mut self, params: Vec<Value>) -> Region {
         self.func.regions.push(RegionData {
             params,

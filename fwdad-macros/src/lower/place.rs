@@ -460,7 +460,9 @@ impl Lowerer<'_> {
         // `Vec::from(x)` of a slice, array or `Vec`: the same elements, as `x.to_vec()`.
         if crate::callee::is_vec_from(&p.path) && c.args.len() == 1 {
             let arg = &c.args[0];
-            let e: syn::Expr = syn::parse_quote_spanned!(span=> (#arg).to_vec());
+            let template = syn::parse_quote_spanned!(span=> __fwdad_arg.to_vec());
+            let e =
+                crate::splice::fill(template, &[("__fwdad_arg", crate::splice::Hole::Expr(arg))]);
             return self.lower_expr(&e);
         }
         if crate::callee::is_tuple_ctor(&p.path) && !c.args.is_empty() {
@@ -469,7 +471,10 @@ impl Lowerer<'_> {
         let args = self.lower_exprs(c.args.iter())?;
         if let (Some(float), [arg]) = (crate::callee::float_from(&p.path), &args[..]) {
             if self.func.values[*arg].ty != TypeHint::Bool {
-                let ty = syn::parse_quote_spanned!(float.span()=> #float);
+                let ty = syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: float.clone().into(),
+                });
                 return Some(self.push(InstKind::Cast { arg: *arg, ty }, TypeHint::Float, span));
             }
         }

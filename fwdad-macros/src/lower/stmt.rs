@@ -3,8 +3,10 @@
 use super::Lowerer;
 use crate::callee::StdMacro;
 use crate::ir::{InstKind, Value};
+use crate::splice::splice;
 use crate::types::TypeHint;
 use proc_macro2::Span;
+use syn::punctuated::Pair;
 use syn::spanned::Spanned;
 
 impl Lowerer<'_> {
@@ -64,8 +66,11 @@ impl Lowerer<'_> {
             return Some(());
         };
         if let Some((_, diverge)) = &init.diverge {
-            let desugared = let_else(&local.pat, &init.expr, diverge);
-            return self.lower_local(&desugared);
+            let desugared = self.diag.handle(let_else(&local.pat, &init.expr, diverge));
+            return match desugared {
+                Some(desugared) => self.lower_local(&desugared),
+                None => Some(()),
+            };
         }
         let (pat, ty) = match &local.pat {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
@@ -266,7 +271,12 @@ impl Lowerer<'_> {
     /// `unreachable!`, `todo!`, `unimplemented!` as `rt::fail(msg)`: the message is the
     /// macro's format string as written (its arguments are not printed). `None` for other
     /// macros, or arguments that do not parse.
-    fn assertion_as_expr(&self, name: &str, mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
+    fn assertion_as_expr(
+        &self,
+        name: &str,
+        mac: &syn::Macro,
+        span: Span,
+    ) -> Option<syn::Result<syn::Expr>> {
         let args = macro_args(mac).ok()?;
         let args: Vec<&syn::Expr> = args.iter().collect();
         let rt = &self.rt;
@@ -283,16 +293,16 @@ impl Lowerer<'_> {
             Some(b) => (true, b),
             None => (false, kind),
         };
-        let (test, msg): (syn::Expr, String) = match (base, args.as_slice()) {
+        let (test, msg): (syn::Result<syn::Expr>, String) = match (base, args.as_slice()) {
             (StdMacro::Assert, [c, ..]) => (
-                syn::parse_quote_spanned!(span=> (#c)),
+                splice!(span=> (#c)),
                 message(1, format!("assertion failed: {}", text(c))),
             ),
             (StdMacro::AssertEq | StdMacro::AssertNe, [a, b, ..]) => {
                 let test = if base == StdMacro::AssertEq {
-                    syn::parse_quote_spanned!(span=> ((#a) == (#b)))
+                    splice!(span=> ((#a) == (#b)))
                 } else {
-                    syn::parse_quote_spanned!(span=> ((#a) != (#b)))
+                    splice!(span=> ((#a) != (#b)))
                 };
                 let op = if base == StdMacro::AssertEq {
                     "=="
@@ -314,16 +324,20 @@ impl Lowerer<'_> {
             (_, _) if !debug && base.default_message().is_some() => {
                 let default = base.default_message().unwrap_or_default();
                 let msg = message(0, default.to_string());
-                return Some(syn::parse_quote_spanned!(span=> #rt::fail(#msg)));
+                return Some(splice!(span=> #rt::fail(#msg)));
             }
             _ => return None,
         };
-        let fails: syn::Expr = if debug {
-            syn::parse_quote_spanned!(span=> #rt::debug_assertions() && !#test)
-        } else {
-            syn::parse_quote_spanned!(span=> !#test)
+        let test = match test {
+            Ok(test) => test,
+            Err(e) => return Some(Err(e)),
         };
-        Some(syn::parse_quote_spanned!(span=> if #fails { #rt::fail(#msg) }))
+        let fails = if debug {
+            quote::quote_spanned!(span=> #rt::debug_assertions() && !#test)
+        } else {
+            quote::quote_spanned!(span=> !#test)
+        };
+        Some(splice!(span=> if #fails { #rt::fail(#msg) }))
     }
 
     /// Macros in statement or expression position.
@@ -339,7 +353,7 @@ impl Lowerer<'_> {
             return self.lower_vec(mac, span);
         }
         if let Some(e) = self.assertion_as_expr(&name, mac, span) {
-            return self.lower_expr(&e);
+            return self.lower_spliced(e, span);
         }
         if kind.is_some_and(StdMacro::formats) {
             return self.lower_print(mac, span);
@@ -349,7 +363,7 @@ impl Lowerer<'_> {
         }
         if kind == Some(StdMacro::Matches) {
             if let Some(e) = matches_as_expr(mac, span) {
-                return self.lower_expr(&e);
+                return self.lower_spliced(e, span);
             }
         }
         self.diag.error(
@@ -419,8 +433,8 @@ impl Lowerer<'_> {
             many => {
                 // Each at the macro's own location, as `dbg!` reports them.
                 let parts = many.iter().map(|e| quote::quote_spanned!(span=> dbg!(#e)));
-                let tuple: syn::Expr = syn::parse_quote_spanned!(span=> (#(#parts,)*));
-                self.lower_expr(&tuple)
+                let tuple = splice!(span=> (#(#parts,)*));
+                self.lower_spliced(tuple, span)
             }
         }
     }
@@ -481,7 +495,7 @@ impl Lowerer<'_> {
                 continue;
             }
             let ident = syn::Ident::new(&id, fmt.span());
-            let path: syn::Expr = syn::parse_quote_spanned!(fmt.span()=> #ident);
+            let path = crate::splice::path_expr(&ident);
             names.push(Some(ident));
             args.push(self.lower_expr(&path)?);
         }
@@ -501,7 +515,7 @@ impl Lowerer<'_> {
 
 /// `matches!(e, PAT)` / `matches!(e, PAT if guard)` as `match e { PAT if guard => true,
 /// _ => false }`. `None` if the arguments do not parse.
-fn matches_as_expr(mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
+fn matches_as_expr(mac: &syn::Macro, span: Span) -> Option<syn::Result<syn::Expr>> {
     struct Args(syn::Expr, syn::Pat, Option<syn::Expr>);
     impl syn::parse::Parse for Args {
         fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
@@ -520,7 +534,7 @@ fn matches_as_expr(mac: &syn::Macro, span: Span) -> Option<syn::Expr> {
     }
     let Args(e, pat, guard) = mac.parse_body().ok()?;
     let guard = guard.map(|g| quote::quote!(if #g));
-    Some(syn::parse_quote_spanned!(span=> match #e { #pat #guard => true, _ => false }))
+    Some(splice!(span=> match (#e) { #pat #guard => true, _ => false }))
 }
 
 /// The names a format string captures inline: `x` in `{x}`, `{x:.3}`, `{x:?}`, and `w`,
@@ -568,8 +582,14 @@ fn inline_format_names(fmt: &str) -> Vec<String> {
 }
 
 /// `let PAT = e else { d };` as `let (a, b, ..) = match e { PAT => (a, b, ..), _ => d };`,
-/// `a, b, ..` the names `PAT` binds (with their `mut`).
-fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Local {
+/// `a, b, ..` the names `PAT` binds (with their `mut`). A type on the pattern
+/// (`let Some(a): Option<&f64> = ..`) is dropped: a `match` arm cannot hold it, and the
+/// scrutinee's type is inferred as in the user's `let`.
+fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Result<syn::Local> {
+    let pat = match pat {
+        syn::Pat::Type(pt) => &*pt.pat,
+        other => other,
+    };
     let mut names = super::PatIdents::default();
     syn::visit::Visit::visit_pat(&mut names, pat);
     // A capitalised name is a unit variant or a constant (`None`, `MAX`).
@@ -580,20 +600,27 @@ fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Local
     let idents = names.0.iter().map(|p| &p.ident);
     let span = pat.span();
     let arm_pat = strip_mut(pat);
-    let expr: syn::Expr = syn::parse_quote_spanned!(span=>
-        match #init { #arm_pat => (#(#idents,)*), _ => #diverge }
-    );
-    syn::Local {
+    let expr: syn::Expr = splice!(span=>
+        match (#init) { #arm_pat => (#(#idents,)*), _ => #diverge }
+    )?;
+    Ok(syn::Local {
         attrs: vec![],
         let_token: syn::Token![let](span),
-        pat: syn::parse_quote_spanned!(span=> (#(#bound,)*)),
+        pat: syn::Pat::Tuple(syn::PatTuple {
+            attrs: vec![],
+            paren_token: syn::token::Paren(span),
+            elems: bound
+                .into_iter()
+                .flat_map(|p| [Pair::Punctuated(p, syn::Token![,](span))])
+                .collect(),
+        }),
         init: Some(syn::LocalInit {
             eq_token: syn::Token![=](span),
             expr: Box::new(expr),
             diverge: None,
         }),
         semi_token: syn::Token![;](span),
-    }
+    })
 }
 
 /// `pat` without `mut` on its bindings (they are rebound, with `mut`, outside the match).

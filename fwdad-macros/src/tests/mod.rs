@@ -14,5 +14,6 @@ mod reshapes;
 mod robustness;
 mod rule_lookup;
 mod snapshots;
+mod spliced_syntax;
 mod type_hints;
 mod verify_rejects;

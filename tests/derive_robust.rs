@@ -1,0 +1,136 @@
+//! Ordinary code that once made `#[derive_frule]` panic or produced an expansion that
+//! did not compile (issue 26), checked against derivatives written from the math.
+use fwdad::prelude::*;
+
+/// A borrowed view, built inline at the head of an iterator chain.
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Window<'a> {
+    pub v: &'a [f64],
+}
+
+/// A plain sample type, built inline inside `matches!`.
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub value: f64,
+}
+
+/// The first sample above a threshold, scaled by it: `x[k]·t`.
+#[derive_frule]
+fn first_above(x: &[f64], t: f64) -> f64 {
+    let k = Window { v: x }.v.iter().position(|&a| a > t).unwrap_or(0);
+    x[k] * t
+}
+
+/// The largest sample, by `reduce` over a view built inline.
+#[derive_frule]
+fn largest(x: &[f64]) -> f64 {
+    Window { v: x }
+        .v
+        .iter()
+        .copied()
+        .reduce(|a, b| a.max(b))
+        .unwrap_or(0.0)
+}
+
+/// Rectifier written with `matches!` on a field of a struct literal.
+#[derive_frule]
+fn soft_rectify(x: f64) -> f64 {
+    if matches!(Sample { value: x }.value, v if v > 0.0) {
+        x * x
+    } else {
+        0.5 * x
+    }
+}
+
+/// A typed `let .. else`: twice the first sample, 0 for none.
+#[derive_frule]
+fn twice_first(x: &[f64]) -> f64 {
+    let Some(first): Option<&f64> = x.first() else {
+        return 0.0;
+    };
+    *first * 2.0
+}
+
+#[test]
+fn struct_literal_heads_an_iterator_chain() {
+    let (x, t) = ([0.5, 2.0, 3.0], 1.5);
+    // k = 1: x₁·t; along t: x₁, along x₁: t.
+    let d = first_above_frule(Dual::new(&x[..], &[0.0, 0.0, 0.0][..]), Dual::new(t, 1.0));
+    assert_eq!(d.primal, first_above(&x, t));
+    assert_eq!((d.primal, d.tangent), (3.0, 2.0));
+    let d = first_above_frule(Dual::new(&x[..], &[0.0, 1.0, 0.0][..]), Dual::new(t, 0.0));
+    assert_eq!(d.tangent, 1.5);
+    // max = x₂: its tangent is dx₂.
+    let d = largest_frule(Dual::new(&x[..], &[0.1, 0.2, 0.3][..]));
+    assert_eq!(d.primal, largest(&x));
+    assert_eq!((d.primal, d.tangent), (3.0, 0.3));
+}
+
+#[test]
+fn matches_on_a_struct_literal() {
+    for (x, value, deriv) in [(1.5, 2.25, 3.0), (-2.0, -1.0, 0.5)] {
+        let d = soft_rectify_frule(Dual::new(x, 1.0));
+        assert_eq!(d.primal, soft_rectify(x));
+        assert_eq!((d.primal, d.tangent), (value, deriv));
+    }
+}
+
+#[test]
+fn typed_let_else() {
+    let x = [1.25, 4.0];
+    let d = twice_first_frule(Dual::new(&x[..], &[1.0, 7.0][..]));
+    assert_eq!(d.primal, twice_first(&x));
+    assert_eq!((d.primal, d.tangent), (2.5, 2.0));
+    let d = twice_first_frule(Dual::new(&x[..0], &[][..]));
+    assert_eq!((d.primal, d.tangent), (0.0, 0.0));
+}
+
+/// A pattern parameter beside a parameter named like the name a pattern once got.
+#[derive_frule]
+fn weighted_product((a, b): (f64, f64), arg0: f64) -> f64 {
+    a * b + arg0 * a
+}
+
+#[derive_frule]
+fn offset_product(arg1: f64, (a, b): (f64, f64)) -> f64 {
+    a * b - arg1
+}
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Spring {
+    pub k: f64,
+}
+
+#[derive_frule]
+impl Spring {
+    /// The energy at extension `this` (a parameter named like the receiver once was).
+    pub fn energy(&self, this: f64) -> f64 {
+        0.5 * self.k * this * this
+    }
+}
+
+#[test]
+fn parameters_named_like_generated_names() {
+    // a b + c a: along (da, db, dc) = (1, 0.5, 0.25): b + c + 0.5 a + 0.25 a.
+    let (a, b, c) = (2.0, 3.0, 5.0);
+    let d = weighted_product_frule(Dual::new((a, b), (1.0, 0.5)), Dual::new(c, 0.25));
+    assert_eq!(d.primal, weighted_product((a, b), c));
+    assert_eq!((d.primal, d.tangent), (16.0, b + c + 0.5 * a + 0.25 * a));
+    // a b - c: along (dc, da, db) = (1, 1, 0): -1 + b.
+    let d = offset_product_frule(Dual::new(c, 1.0), Dual::new((a, b), (1.0, 0.0)));
+    assert_eq!(d.primal, offset_product(c, (a, b)));
+    assert_eq!((d.primal, d.tangent), (1.0, b - 1.0));
+    // k x²/2: along x: k x; along k: x²/2.
+    let s = Spring { k: 4.0 };
+    let d = Spring::energy_frule(
+        Dual::new(&s, &SpringTangent { k: 0.0 }),
+        Dual::new(1.5, 1.0),
+    );
+    assert_eq!(d.primal, s.energy(1.5));
+    assert_eq!((d.primal, d.tangent), (4.5, 6.0));
+    let d = Spring::energy_frule(
+        Dual::new(&s, &SpringTangent { k: 1.0 }),
+        Dual::new(1.5, 0.0),
+    );
+    assert_eq!(d.tangent, 1.125);
+}
