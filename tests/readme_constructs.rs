@@ -127,6 +127,9 @@ fn reversed_squares(x: &[f64]) -> f64 {
     }
     let (left, right) = w.split_at_mut(2);
     left[1] += right[0];
+    for pair in w.chunks_mut(2) {
+        pair[1] *= pair[0];
+    }
     w[0] + 3.0 * w[1] + w[3]
 }
 
@@ -243,12 +246,16 @@ impl Spring {
     }
 }
 
+#[derive(Clone, Copy, Debug, Differentiable)]
+struct Vec2(f64, f64);
+
 #[derive_frule]
 fn two_springs(x: &[f64]) -> f64 {
     let mut s = Spring { k: x[0], turns: 2 };
     s.stiffen(x[1]);
     let t = Spring { k: 2.0, ..s };
-    s.energy(x[2]) + t.energy(x[0])
+    let d = Vec2(x[2], x[3]);
+    s.energy(d.0) + t.energy(x[0]) + d.1 * d.0
 }
 
 #[test]
