@@ -79,7 +79,8 @@ pub use fwdad_runtime::testing;
 #[doc(hidden)]
 pub use fwdad_runtime::{constant_in, ops, Binary, Lanes, Unary};
 
-/// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
+/// `use fwdad::prelude::*;` brings the attributes, `Dual`, the traits a user names, and the
+/// drivers with the markers and result type they take and return.
 pub mod prelude {
     pub use crate::drivers::{
         bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative,
@@ -111,7 +112,7 @@ pub mod __private {
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
-    // `#[derive(Differentiable)]`.
+    // `#[derive(Differentiable)]` (`TestTangent` exists without the `testing` feature too).
     pub use fwdad_runtime::testing::{Precision, Rng, TestTangent};
     pub use fwdad_runtime::{Batch, TangentSpace};
 }

@@ -1,5 +1,6 @@
-// A method of a `Differentiable` type whose `impl` block has no `#[derive_frule]`: the call
-// looks for the method's rule, which the attribute on the `impl` block would generate.
+// A method of a `Differentiable` type whose `impl` block has no `#[derive_frule]`, called
+// with method syntax and by path: the call looks for the method's rule, which the
+// attribute on the `impl` block would generate.
 use fwdad::prelude::*;
 
 #[derive(Clone, Copy, Debug, Differentiable)]
@@ -16,6 +17,11 @@ impl Spring {
 #[derive_frule]
 fn stored(s: &Spring, x: f64) -> f64 {
     s.energy(x)
+}
+
+#[derive_frule]
+fn stored_by_path(s: &Spring, x: f64) -> f64 {
+    Spring::energy(s, x)
 }
 
 fn main() {}
