@@ -252,4 +252,5 @@ crate::for_tuples!(holds_no_float_tuple);
 /// Checks at compile time that tangent `T` holds no float (see [`HoldsNoFloat`]); the
 /// `Option` only carries the type.
 #[inline(always)]
+#[doc(hidden)]
 pub fn holds_no_float<T: HoldsNoFloat + ?Sized>(_: Option<&T>) {}

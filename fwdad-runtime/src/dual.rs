@@ -60,6 +60,7 @@ impl<P: ZeroTangent> Dual<P> {
 
 /// A constant dual under mode `S` (what generated code uses to promote inactive values).
 #[inline(always)]
+#[doc(hidden)]
 pub fn constant_in<S: Mode, P: ZeroTangent>(primal: P) -> Dual<P, P::TangentIn<S>> {
     let tangent = primal.zero_tangent_in::<S>();
     Dual { primal, tangent }

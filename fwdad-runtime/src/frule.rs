@@ -42,6 +42,7 @@ pub trait Frule<Args, S: Mode = f64> {
 /// converted to them as Rust's call coercions would (`&v` of a `Vec`, `&[x, y]` of an
 /// array, to a `&[f64]` parameter), and a mismatch reports at the user's call.
 #[inline(always)]
+#[doc(hidden)]
 pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::Output {
     r.frule(args.coerce_args())
 }
@@ -53,6 +54,7 @@ pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::
     message = "this argument does not fit the forward rule's parameter: `{Self}` is not `{T}`",
     note = "a rule takes one `Dual` per parameter, of the parameter's type; a parameter declared `inactive` takes a plain reference to constant data, so an argument that carries a tangent cannot be passed to it (the tangent would be lost): declare the caller's parameter it comes from `inactive` too, or remove `inactive` from the callee"
 )]
+#[doc(hidden)]
 pub trait CoerceTo<T> {
     /// The conversion.
     fn coerce(self) -> T;
@@ -434,6 +436,7 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
     label = "arguments `{Self}`",
     note = "the rule takes `{T}`: one `Dual` per parameter, of the parameter's type (a borrowed parameter declared `inactive` takes the plain reference)"
 )]
+#[doc(hidden)]
 pub trait CoerceArgs<T> {
     /// The conversion.
     fn coerce_args(self) -> T;
@@ -461,9 +464,11 @@ crate::for_tuples!(coerce_args);
 /// cannot see the receiver kind), and this hands the rule an owned copy of the receiver
 /// dual. The primal call moves or copies the receiver (auto-deref copies a borrowed
 /// `Copy` one), so no one observes the original again.
+#[doc(hidden)]
 pub struct SelfByValue<R>(pub R);
 
 /// The `Self` type of a method rule (generated for methods taking `self` by value).
+#[doc(hidden)]
 pub trait MethodOf {
     /// The type the method belongs to.
     type SelfTy: Differentiable + Clone;
@@ -472,6 +477,7 @@ pub trait MethodOf {
 /// The owned receiver dual a `self` method's rule takes, as `SelfByValue` receives it:
 /// the call site's `&mut` receiver dual (owned, borrowed or mutably borrowed) converts to
 /// it by cloning. A wrapper, so these conversions never compete with the `&self` ones.
+#[doc(hidden)]
 pub struct OwnedRecv<D>(pub D);
 
 impl<P: Differentiable + Clone, T: Clone> CoerceTo<OwnedRecv<Dual<P, T>>> for &mut Dual<P, T> {

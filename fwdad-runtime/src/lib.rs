@@ -35,15 +35,19 @@ macro_rules! for_tuples {
     };
 }
 
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod collections;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
 pub mod real;
 pub mod rules;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod structural;
 pub mod tangent;
+#[cfg_attr(not(feature = "testing"), doc(hidden))] // only `TestTangent` without the feature
 pub mod testing;
 
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};

@@ -134,6 +134,27 @@ use fwdad_runtime::{
 /// width with the `_with::<N>` variants.
 pub const DEFAULT_WIDTH: usize = 8;
 
+/// The traits of this module name bounds: they are implemented here for everything the
+/// drivers accept, and a supertrait from this private module keeps other crates from
+/// adding impls, so that the list stays the one documented (and can grow without a
+/// breaking change).
+mod sealed {
+    /// Seal of [`SliceRule`](super::SliceRule) (and through it of
+    /// [`GradientRule`](super::GradientRule)): the rules of one `&[f64]` argument.
+    pub trait SliceRule<S> {}
+    /// Seal of [`FlatOutput`](super::FlatOutput): the result duals `jacobian` reads.
+    pub trait FlatOutput<S> {}
+    /// Seal of [`ScalarOutput`](super::ScalarOutput): the dual of one `f64`.
+    pub trait ScalarOutput<S> {}
+    /// Seal of the traits of one [`bind`](super::bind) argument
+    /// ([`Slot`](super::Slot), [`Fits`](super::Fits), [`Settled`](super::Settled)): the
+    /// entries listed at `bind`.
+    pub trait Entry {}
+    /// Seal of the traits of `bind`'s argument tuple ([`BindArgs`](super::BindArgs),
+    /// [`SettledArgs`](super::SettledArgs), [`BoundCall`](super::BoundCall)).
+    pub trait Args {}
+}
+
 // ---------------------------------------------------------------------------------------
 // Rules of one slice argument
 // ---------------------------------------------------------------------------------------
@@ -142,18 +163,21 @@ pub const DEFAULT_WIDTH: usize = 8;
 /// `for<'a> F: Frule<(Dual<&'a [f64], &'a [S]>,), S>`, that is for the handle of every
 /// `#[derive_frule] fn f(x: &[f64]) -> ..`, for [`bind`] and for [`inplace`].
 ///
-/// It only names the bound of the vector drivers; there is nothing to implement.
+/// It only names the bound of the vector drivers; there is nothing to implement (it is
+/// sealed: no other crate can implement it).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
     label = "the vector drivers call this rule with one `x: &[f64]`",
     note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of one `f64` use `derivative`"
 )]
-pub trait SliceRule<S: Mode> {
+pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
     type Output;
     /// Runs the rule at `x` along the tangent `dx` (`dx.len() == x.len()`).
     fn eval(&self, x: &[f64], dx: &[S]) -> Self::Output;
 }
+
+impl<F, S: Mode> sealed::SliceRule<S> for F where F: for<'a> Frule<(Dual<&'a [f64], &'a [S]>,), S> {}
 
 impl<F, S: Mode, O> SliceRule<S> for F
 where
@@ -266,12 +290,13 @@ where
     Bound { rule, args }
 }
 
+#[doc(hidden)]
 /// An entry of the argument tuple of [`bind`]: how it becomes a dual under mode `S`,
 /// given the differentiated argument's dual `X` and the output buffer's dual `Y`.
 ///
 /// Implemented for [`Wrt`], [`Out`], [`Scratch`], [`Const`], [`Inactive`] and the
 /// constants listed at [`bind`].
-pub trait Slot<X, Y, S: Mode>: for<'z> SlotDual<'z, X, Y, S> {
+pub trait Slot<X, Y, S: Mode>: sealed::Entry + for<'z> SlotDual<'z, X, Y, S> {
     /// Owned storage of the zero tangent of a borrowed constant, or of a scratch buffer
     /// (`()` for the others).
     type Store;
@@ -286,12 +311,13 @@ pub trait Slot<X, Y, S: Mode>: for<'z> SlotDual<'z, X, Y, S> {
     ) -> <Self as SlotDual<'z, X, Y, S>>::Dual;
 }
 
+#[doc(hidden)]
 /// The dual type of a [`Slot`] borrowed for `'z`.
 ///
 /// A lifetime-generic associated type written as a trait, so that the bound
 /// `for<'z> F: Frule<(<A as SlotDual<'z, ..>>::Dual, ..)>` carries the implied bound
 /// `A: 'z` (through the defaulted parameter) instead of demanding `A: 'static`.
-pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self> {
+pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self>: sealed::Entry {
     /// The dual passed to the rule.
     type Dual;
 }
@@ -299,12 +325,13 @@ pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self> {
 /// Whether a [`bind`] argument fits the rule's parameter whose one-direction dual is `D`.
 ///
 /// Checked by [`bind`] in the one-direction mode, which also resolves untyped literals.
+/// Sealed: implemented for the entries listed at [`bind`].
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
     note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
-pub trait Fits<D> {}
+pub trait Fits<D>: sealed::Entry {}
 
 /// The argument tuple of [`bind`], checked against the rule `F` whose parameters have the
 /// one-direction duals `D`.
@@ -313,7 +340,7 @@ pub trait Fits<D> {}
     label = "one entry per parameter of the function, in order",
     note = "mark the differentiated argument `Wrt` and an output buffer `Out`; give every other argument a constant value"
 )]
-pub trait BindArgs<F, D> {}
+pub trait BindArgs<F, D>: sealed::Args {}
 
 #[doc(hidden)]
 /// The absent output buffer of a [`Bound`] called with the differentiated argument only.
@@ -497,7 +524,7 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p [T] {
     label = "this `bind` has an argument of type `{Self}`",
     note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
-pub trait Settled {
+pub trait Settled: sealed::Entry {
     /// `T`, once `Self` is known.
     type Out<T>;
     /// `t` itself.
@@ -516,7 +543,7 @@ pub trait Settled {
 /// [`BoundCall`] through `SettledArgs::Out` defers it until the literal falls back to `f64`
 /// (`i32` for an integer), where the projection normalizes; with typed arguments
 /// `SettledArgs::Out` is the tuple at once and nothing changes.
-pub trait SettledArgs {
+pub trait SettledArgs: sealed::Args {
     /// `Self`, once all entries are known.
     type Out;
     /// `self` itself.
@@ -526,7 +553,7 @@ pub trait SettledArgs {
 #[doc(hidden)]
 /// A [`bind`] argument tuple called as the rule `F` of its [`Wrt`] argument `x` and its
 /// [`Out`] buffer `y`.
-pub trait BoundCall<F, X, Y, S: Mode> {
+pub trait BoundCall<F, X, Y, S: Mode>: sealed::Args {
     /// The dual of the result.
     type Output;
     /// Runs `rule` on the argument tuple with `x` (and `y`) filled in.
@@ -535,6 +562,7 @@ pub trait BoundCall<F, X, Y, S: Mode> {
 
 macro_rules! settled {
     ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> sealed::Entry for $t {}
         impl<$($g)*> Settled for $t {
             type Out<T> = T;
             #[inline(always)]
@@ -594,6 +622,8 @@ macro_rules! bound_impl {
             $($A: Fits<$D>,)+
         {
         }
+
+        impl<$($A: sealed::Entry),+> sealed::Args for ($($A,)+) {}
 
         impl<$($A: Settled),+> SettledArgs for ($($A,)+) {
             type Out = settle_chain!(Self; $($A)+);
@@ -699,12 +729,12 @@ where
 // ---------------------------------------------------------------------------------------
 
 /// The dual of a result read as a flat list of reals (the rows of a Jacobian): `f64`,
-/// `[f64; M]`, `Vec<f64>` and tuples of up to 6 `f64`.
+/// `[f64; M]`, `Vec<f64>` and tuples of up to 6 `f64`. Sealed: these are all.
 #[diagnostic::on_unimplemented(
     message = "`jacobian` cannot read the result `{Self}` as a list of reals",
     note = "`jacobian` reads results of type `f64`, `[f64; M]`, `Vec<f64>` or tuples of `f64`; for a result written into a `&mut [f64]` buffer, wrap the rule in `inplace`"
 )]
-pub trait FlatOutput<S> {
+pub trait FlatOutput<S>: sealed::FlatOutput<S> {
     /// Number of reals.
     fn len(&self) -> usize;
     /// Whether there are none.
@@ -717,6 +747,7 @@ pub trait FlatOutput<S> {
     fn tangent(&self, i: usize) -> S;
 }
 
+impl<S: Copy> sealed::FlatOutput<S> for Dual<f64, S> {}
 impl<S: Copy> FlatOutput<S> for Dual<f64, S> {
     #[inline]
     fn len(&self) -> usize {
@@ -732,6 +763,7 @@ impl<S: Copy> FlatOutput<S> for Dual<f64, S> {
     }
 }
 
+impl<S: Copy, const M: usize> sealed::FlatOutput<S> for Dual<[f64; M], [S; M]> {}
 impl<S: Copy, const M: usize> FlatOutput<S> for Dual<[f64; M], [S; M]> {
     #[inline]
     fn len(&self) -> usize {
@@ -747,6 +779,7 @@ impl<S: Copy, const M: usize> FlatOutput<S> for Dual<[f64; M], [S; M]> {
     }
 }
 
+impl<S: Copy> sealed::FlatOutput<S> for Dual<Vec<f64>, Vec<S>> {}
 impl<S: Copy> FlatOutput<S> for Dual<Vec<f64>, Vec<S>> {
     #[inline]
     fn len(&self) -> usize {
@@ -764,6 +797,7 @@ impl<S: Copy> FlatOutput<S> for Dual<Vec<f64>, Vec<S>> {
 
 macro_rules! flat_tuple {
     ($n:literal; $($F:ident $S:ident $i:tt),+) => {
+        impl<S: Copy> sealed::FlatOutput<S> for Dual<($($F,)+), ($($S,)+)> {}
         impl<S: Copy> FlatOutput<S> for Dual<($($F,)+), ($($S,)+)> {
             #[inline]
             fn len(&self) -> usize {
@@ -1221,7 +1255,8 @@ pub const fn gradient_width(n: usize) -> usize {
 
 /// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result at each of the
 /// widths [`gradient_width`] picks (8, 16 and 32). Every `#[derive_frule]` rule of one
-/// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement.
+/// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement
+/// (it is sealed).
 /// A rule that does not fit is reported at the call, once per width.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
@@ -1250,8 +1285,9 @@ impl<F> GradientRule for F where
     label = "the rule's result is not one `f64`",
     note = "for a function with several results use `jacobian`; for one result among several, wrap the function in one that returns it"
 )]
-pub trait ScalarOutput<S>: FlatOutput<S> {}
+pub trait ScalarOutput<S>: FlatOutput<S> + sealed::ScalarOutput<S> {}
 
+impl<S: Copy> sealed::ScalarOutput<S> for Dual<f64, S> {}
 impl<S: Copy> ScalarOutput<S> for Dual<f64, S> {}
 
 /// [`gradient`] with `N` directions per pass (`N ≥ 1`).

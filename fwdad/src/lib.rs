@@ -24,7 +24,32 @@
 //! assert!((y.tangent - 4.0 * 0.5_f64.cos()).abs() < 1e-14);
 //! ```
 //!
-//! See the crate README for the rule interface, batch mode and the design.
+//! Your own types get their tangent type from `#[derive(Differentiable)]`, and the
+//! [`drivers`] give values and derivatives in one call:
+//!
+//! ```
+//! use fwdad::prelude::*;
+//!
+//! #[derive(Clone, Copy, Debug, Differentiable)]
+//! struct Spring {
+//!     k: f64,
+//!     turns: usize,
+//! }
+//!
+//! #[derive_frule]
+//! fn stored_energy(s: &Spring, x: f64) -> f64 {
+//!     0.5 * s.k * x * x * s.turns as f64
+//! }
+//!
+//! let s = Spring { k: 2.0, turns: 3 };
+//! let (e, de_dx) = derivative(bind(stored_energy {}, (&s, Wrt)), 1.5);
+//! assert_eq!(e, stored_energy(&s, 1.5));
+//! assert_eq!(de_dx, 2.0 * 1.5 * 3.0); // k·x·turns
+//! ```
+//!
+//! `fwdad::testing` (the `testing` feature) checks rules against finite differences. See the
+//! crate README for what a differentiated function may contain, and `docs/design.md` for
+//! how it works.
 
 pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
 
@@ -36,15 +61,30 @@ pub use drivers::{
     DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{
-    constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, HoldsNoFloat, Hyper,
-    Lanes, Mode, NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
+    Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
+    TangentSpace, ZeroTangent,
 };
 
-/// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
+/// Test utilities: [`test_frule`](testing::test_frule) checks any rule against central
+/// finite differences. Needs the `testing` feature (it brings `rand` and `approx`), which
+/// you would enable for tests only:
+/// `[dev-dependencies] fwdad = { version = "..", features = ["testing"] }`.
+#[cfg(feature = "testing")]
+#[doc(inline)]
+pub use fwdad_runtime::testing;
+
+// Reachable for generated code, tests and hand-written rules, but not part of the
+// documented surface: the scalar rules as functions (`ops::sin`), the rule traits that
+// `#[primitive]` implements, and the constant dual of any mode.
+#[doc(hidden)]
+pub use fwdad_runtime::{constant_in, ops, Binary, Lanes, Unary};
+
+/// `use fwdad::prelude::*;` brings the attributes, `Dual`, the traits a user names, and the
+/// drivers with the markers and result type they take and return.
 pub mod prelude {
     pub use crate::drivers::{
         bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative,
-        Inactive, Wrt,
+        Inactive, Matrix, Out, Wrt,
     };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,
@@ -72,7 +112,7 @@ pub mod __private {
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
-    // `#[derive(Differentiable)]`.
+    // `#[derive(Differentiable)]` (`TestTangent` exists without the `testing` feature too).
     pub use fwdad_runtime::testing::{Precision, Rng, TestTangent};
     pub use fwdad_runtime::{Batch, TangentSpace};
 }

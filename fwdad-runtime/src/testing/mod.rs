@@ -83,16 +83,35 @@
 //! [`check_frule`] and [`check_frule_batched`] return the first failed check as a
 //! [`TestFailure`] instead of panicking, for tests that expect a rule to be wrong.
 
+//!
+//! Everything here but [`TestTangent`] needs the `testing` feature (which brings `rand` and
+//! `approx`): `fwdad = { .., features = ["testing"] }` in `[dev-dependencies]`.
+//! `#[derive(Differentiable)]` implements [`TestTangent`] in every build, so the trait is
+//! always there; without the feature no generator can be passed to
+//! [`TestTangent::randn_tangent`].
+
+// Without the feature these docs name items that are compiled out (the module is hidden
+// from the docs then).
+#![cfg_attr(not(feature = "testing"), allow(rustdoc::broken_intra_doc_links))]
+
+#[cfg(feature = "testing")]
 mod check;
 mod test_tangent;
 
 /// `rand`'s random number generator trait, which [`TestTangent::randn_tangent`] takes: implementing
 /// [`TestTangent`] by hand (or by `#[derive(Differentiable)]`) needs no direct `rand` dependency.
+#[cfg(feature = "testing")]
 pub use rand::Rng;
+#[cfg(not(feature = "testing"))]
+#[doc(hidden)]
+pub use test_tangent::NoRng as Rng;
 pub use test_tangent::{randn, Precision, TestTangent};
 
+#[cfg(feature = "testing")]
 use crate::dual::Dual;
+#[cfg(feature = "testing")]
 use crate::tangent::{Batch, TangentSpace};
+#[cfg(feature = "testing")]
 use core::fmt::{self, Debug};
 
 /// Knobs of [`test_frule`]; the defaults depend on the precision of the types under test
@@ -101,6 +120,7 @@ use core::fmt::{self, Debug};
 /// Finite differences agree with a derivative only up to a truncation error `O(ε²)` and a
 /// rounding error `O(u/ε)` (`u` the unit roundoff), so `f32` needs larger steps and looser
 /// tolerances than `f64`.
+#[cfg(feature = "testing")]
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestConfig {
     /// Number of random tangent draws (each a full check).
@@ -117,6 +137,7 @@ pub struct TestConfig {
     pub seed: u64,
 }
 
+#[cfg(feature = "testing")]
 impl TestConfig {
     /// Defaults for `f64` arguments and results.
     pub fn f64() -> Self {
@@ -150,6 +171,7 @@ impl TestConfig {
 }
 
 /// Which check of [`check_frule`] failed.
+#[cfg(feature = "testing")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Check {
     /// A tangent left by the rule does not have the shape of its primal (a `Vec` of another
@@ -165,6 +187,7 @@ pub enum Check {
     OutputTangent,
 }
 
+#[cfg(feature = "testing")]
 impl fmt::Display for Check {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -178,6 +201,7 @@ impl fmt::Display for Check {
 }
 
 /// A failed check: which one, and a message with the values involved.
+#[cfg(feature = "testing")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestFailure {
     /// The check that failed.
@@ -186,6 +210,7 @@ pub struct TestFailure {
     pub message: String,
 }
 
+#[cfg(feature = "testing")]
 impl fmt::Display for TestFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -196,6 +221,7 @@ impl fmt::Display for TestFailure {
     }
 }
 
+#[cfg(feature = "testing")]
 impl std::error::Error for TestFailure {}
 
 /// Checks a rule against its function with the default [`TestConfig`] for the types; panics
@@ -207,6 +233,7 @@ impl std::error::Error for TestFailure {}
 ///
 /// # Panics
 /// If a check fails.
+#[cfg(feature = "testing")]
 #[track_caller]
 pub fn test_frule<A, R>(
     args: A,
@@ -225,6 +252,7 @@ pub fn test_frule<A, R>(
 ///
 /// # Panics
 /// If a check fails.
+#[cfg(feature = "testing")]
 #[track_caller]
 pub fn test_frule_with<A, R>(
     config: &TestConfig,
@@ -243,6 +271,7 @@ pub fn test_frule_with<A, R>(
 }
 
 /// The checks of [`test_frule`], returning the first failure instead of panicking.
+#[cfg(feature = "testing")]
 pub fn check_frule<A, R>(
     config: &TestConfig,
     args: A,
@@ -287,6 +316,7 @@ where
 ///
 /// # Panics
 /// If a check fails.
+#[cfg(feature = "testing")]
 #[track_caller]
 pub fn test_frule_batched<const N: usize, A, R>(
     args: A,
@@ -305,6 +335,7 @@ pub fn test_frule_batched<const N: usize, A, R>(
 ///
 /// # Panics
 /// If a check fails.
+#[cfg(feature = "testing")]
 #[track_caller]
 pub fn test_frule_batched_with<const N: usize, A, R>(
     config: &TestConfig,
@@ -323,6 +354,7 @@ pub fn test_frule_batched_with<const N: usize, A, R>(
 }
 
 /// The checks of [`test_frule_batched`], returning the first failure instead of panicking.
+#[cfg(feature = "testing")]
 pub fn check_frule_batched<const N: usize, A, R>(
     config: &TestConfig,
     args: A,

@@ -6,10 +6,10 @@
 //! come from (same `Vec` lengths, same `Option` variants), so inner products between them
 //! are always defined.
 
+use super::Rng;
 use crate::differentiable::Differentiable;
 use crate::tangent::{Batch, NoTangent};
 use core::fmt::Debug;
-use rand::Rng;
 
 /// How finely a type's differentiable leaves resolve real numbers; it picks the default
 /// finite-difference steps and tolerances of [`TestConfig`](super::TestConfig).
@@ -91,9 +91,36 @@ pub trait TestTangent: Differentiable + Clone + Debug {
 /// beyond `rand`'s uniform generator.
 pub fn randn<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     // `1 - u` lies in (0, 1], so the logarithm is finite.
-    let u1 = 1.0 - rng.random::<f64>();
-    let u2 = rng.random::<f64>();
+    let u1 = 1.0 - uniform(rng);
+    let u2 = uniform(rng);
     (-2.0 * u1.ln()).sqrt() * (core::f64::consts::TAU * u2).cos()
+}
+
+/// A uniform draw from `[0, 1)`.
+#[cfg(feature = "testing")]
+fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    rng.random::<f64>()
+}
+
+/// A uniform draw from `[0, 1)`.
+#[cfg(not(feature = "testing"))]
+fn uniform<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    rng.uniform()
+}
+
+/// What [`TestTangent::randn_tangent`] takes without the `testing` feature, in place of
+/// `rand::Rng`: the trait then exists in every build (`#[derive(Differentiable)]`
+/// implements it), but no type implements `NoRng` (it is sealed), so no random tangent can
+/// be drawn.
+#[cfg(not(feature = "testing"))]
+pub trait NoRng: sealed::Sealed {
+    /// A uniform draw from `[0, 1)`.
+    fn uniform(&mut self) -> f64;
+}
+
+#[cfg(not(feature = "testing"))]
+mod sealed {
+    pub trait Sealed {}
 }
 
 macro_rules! test_tangent_float {
