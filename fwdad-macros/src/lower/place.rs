@@ -1,7 +1,7 @@
 //! Assignments, references and calls.
 
 use super::Lowerer;
-use crate::callee::{FloatOp, PathCallee, StdMethod};
+use crate::callee::{FloatOp, PathCallee, StdMethod, StdType, TypeClass};
 use crate::ir::{BinOp, InstKind, Place, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -380,8 +380,8 @@ impl Lowerer<'_> {
         self.push(InstKind::Ref { mutable, arg }, ty, span)
     }
 
-    /// `T::sqrt(x)`, `Float::max(a, b)`, `<T as Float>::sin(x)`: a float method called by
-    /// path through a type parameter or a float trait, as the method call it is
+    /// `T::sqrt(x)`, `Float::max(a, b)`, `<T as Float>::sin(x)`, `<f64>::abs(x)`: a float
+    /// method called by path through a type parameter, a float trait or the float type, as the method call it is
     /// (`(x).sqrt()`), so it finds the method's rule. (`f64::sqrt(x)` has its own path.)
     fn float_method_by_path(
         &self,
@@ -403,8 +403,22 @@ impl Lowerer<'_> {
                 .is_some_and(|n| crate::callee::is_float_trait(n))
         };
         let by_param = |names: &[String]| names.len() == 1 && self.type_params.contains(&names[0]);
+        // `<f64>::abs`, `<T>::sqrt`: the float type (or a type parameter) itself.
+        let float_self = |ty: &syn::Type| match ty {
+            syn::Type::Path(tp) if tp.qself.is_none() => {
+                matches!(
+                    StdType::of_path(&tp.path).map(StdType::class),
+                    Some(TypeClass::Float)
+                ) || tp
+                    .path
+                    .get_ident()
+                    .is_some_and(|id| self.type_params.contains(&id.to_string()))
+            }
+            _ => false,
+        };
         let ok = match &p.qself {
             // `<T as Float>::sin`: the trait is the path's prefix.
+            Some(q) if q.position == 0 => prefix.is_empty() && float_self(&q.ty),
             Some(q) => q.position == prefix.len() && float_trait(&prefix),
             None => by_param(&prefix) || float_trait(&prefix),
         };
