@@ -198,6 +198,8 @@ std_methods! {
     Chain = "chain": [RESERVED];
     Position = "position": [RESERVED];
     SizeHint = "size_hint": [];
+    FlatMap = "flat_map": [] instead "write nested `for` loops (`for a in x.iter() { for b in y.iter() { .. } }`), accumulating into a variable or `push`ing into a `Vec`";
+    SkipWhile = "skip_while": [] instead "find the first index to keep with `position` (`let k = x.iter().position(|v| *v >= 0.0).unwrap_or(x.len());`) and iterate `x[k..]`";
     // Float predicates.
     IsNan = "is_nan": [RESERVED PREDICATE] ret Bool;
     IsFinite = "is_finite": [RESERVED PREDICATE] ret Bool;

@@ -195,6 +195,13 @@ impl Lowerer<'_> {
             .iter()
             .find(|a| matches!(strip(a), syn::Expr::Closure(_)))
         {
+            if let Some(instead) = std.and_then(StdMethod::instead) {
+                self.diag.error(
+                    m.method.span(),
+                    format!("`#[derive_frule]` does not support `{name}` with a closure: {instead}"),
+                );
+                return Some(self.poison(span));
+            }
             let hint = if std.is_some_and(StdMethod::takes_option_closure) {
                 "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
             } else {
