@@ -40,6 +40,7 @@ pub mod differentiable;
 pub mod dual;
 pub mod frule;
 pub mod linear;
+pub mod num;
 pub mod real;
 pub mod rules;
 pub mod structural;
