@@ -39,6 +39,7 @@ pub mod collections;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
+pub mod implicit;
 pub mod linear;
 pub mod num;
 pub mod real;
@@ -50,6 +51,7 @@ pub mod testing;
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, PromotedElem, SelfByValue};
+pub use implicit::{implicit_root, implicit_system, Residual};
 pub use real::Real;
 pub use tangent::{
     Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,

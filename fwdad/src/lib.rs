@@ -39,6 +39,7 @@ pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, HoldsNoFloat, Hyper,
     Lanes, Mode, NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
 };
+pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
 pub mod prelude {
