@@ -43,6 +43,29 @@
 //! assert!((g[1] - 200.0 * (x[1] - x[0] * x[0])).abs() < 1e-12);
 //! ```
 //!
+//! **From a `#[derive_frule]` body**, a generic library function has no rule of its own
+//! (the macro never saw it). Wrap it once in a `#[primitive(rule = ..)]` whose rule
+//! instantiates it at duals; the rule is generic over the tangent type, so it serves one
+//! direction, batches and second order (tested in `tests/num_library_calls.rs`):
+//!
+//! ```ignore
+//! #[primitive(rule = rosenbrock_rule)]
+//! fn rosenbrock(x: &[f64]) -> f64 {
+//!     argmin_testfunctions::rosenbrock(x)
+//! }
+//!
+//! fn rosenbrock_rule<T: ScalarTangent<f64>>(x: Dual<&[f64], &[T]>) -> Dual<f64, T> {
+//!     let xd: Vec<Dual<f64, T>> = (0..x.len()).map(|i| x.at(i).copied()).collect();
+//!     argmin_testfunctions::rosenbrock(&xd)
+//! }
+//! ```
+//!
+//! Library code that leaves `T` for `f64` computes that part of its value without
+//! derivatives. `Dual` does not implement `Into<f64>`, so a `T: Into<f64>` bound is a
+//! compile error; `to_f64()` and `NumCast` are part of `Float` and read the primal (see
+//! the conventions below): check that the code you instantiate does not go through them
+//! on values that depend on the inputs.
+//!
 //! Conventions, where a dual is not simply "a float with a derivative":
 //!
 //! * **Comparisons read primals** (`==`, `<`, `partial_cmp`, `is_zero`, `is_nan`,
