@@ -84,6 +84,16 @@ fn true_anomaly_through_newton(m: f64, e: f64) -> f64 {
     2.0 * (((1.0 + e) / (1.0 - e)).sqrt() * (x / 2.0).tan()).atan()
 }
 
+/// Newton in the body (its tangents computed, then replaced), the eccentricity a literal.
+#[derive_frule]
+fn eccentric_anomaly_at_e03(m: f64) -> f64 {
+    let mut x = m;
+    for _ in 0..3 {
+        x -= (x - 0.3 * x.sin() - m) / (1.0 - 0.3 * x.cos());
+    }
+    implicit_root(Residual(kepler {}), x, (m, 0.3))
+}
+
 #[derive_frule]
 fn orbit(p: &[f64]) -> f64 {
     true_anomaly(p[0], p[1])
@@ -204,6 +214,17 @@ fn kepler_second_derivative_one_entry() {
         );
         let de = |m: f64| true_anomaly_gradient(&[m, 0.3])[1];
         assert_close(y.tangent.d12, (de(m + 1e-6) - de(m - 1e-6)) / 2e-6, 1e-6);
+    }
+}
+
+#[test]
+fn a_differentiated_solver_gets_its_tangent_replaced() {
+    // Whatever tangent the three (unconverged) Newton steps carry is replaced by the
+    // implicit one at the point they reached, 1 / (1 - e cos E).
+    for m in [0.4, 1.0, 2.5] {
+        let y = eccentric_anomaly_at_e03_frule(Dual::new(m, 1.0));
+        assert_eq!(y.primal.to_bits(), eccentric_anomaly_at_e03(m).to_bits());
+        assert_close(y.tangent, 1.0 / (1.0 - 0.3 * y.primal.cos()), 1e-14);
     }
 }
 
