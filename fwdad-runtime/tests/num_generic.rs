@@ -616,6 +616,29 @@ float_methods! {
 }
 
 // ---------------------------------------------------------------------------------------
+// `num_traits::real::Real` (implemented through `Float`).
+
+/// Logistic growth `K / (1 + ((K - N₀)/N₀) e^{-rt})`, written against `Real`.
+fn logistic_growth<T: num_traits::real::Real>(n0: T, k: T, r: T, t: T) -> T {
+    k / (T::one() + (k - n0) / n0 * (-r * t).exp())
+}
+
+#[test]
+fn real_bound_instantiates() {
+    let (n0, k, r, t) = (10.0_f64, 100.0_f64, 0.3_f64, 5.0_f64);
+    let y = logistic_growth(
+        Dual::new(n0, 0.0),
+        Dual::new(k, 0.0),
+        Dual::new(r, 0.0),
+        Dual::new(t, 1.0),
+    );
+    let n = logistic_growth(n0, k, r, t);
+    assert_eq!(y.primal.to_bits(), n.to_bits());
+    // dN/dt = r N (1 - N/K).
+    assert_close(y.tangent, r * n * (1.0 - n / k), 1e-14);
+}
+
+// ---------------------------------------------------------------------------------------
 // The companion traits.
 
 #[test]
