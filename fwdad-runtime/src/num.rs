@@ -6,7 +6,7 @@
 //! representation `T: ScalarTangent<F>`: one direction (`T = F`), a batch
 //! (`T = Batch<F, N>`) and second order (`T = Hyper<F, _>`). Each method calls the rule that
 //! `#[derive_frule]` code calls for the same operation (`Float::sin` is
-//! [`ops::sin`](crate::ops::sin), `Float::max` is [`ops::max`](crate::ops::max), ...): there
+//! [`ops::sin`](crate::ops::sin()), `Float::max` is [`ops::max`](crate::ops::max), ...): there
 //! is no second copy of any derivative here, and the primal is computed by the same
 //! `f32`/`f64` method, bit for bit. The `std::ops` operators (`+ - * / %`, unary `-`, the
 //! `*Assign` forms, with a plain `f32`/`f64` on either side) live with the arithmetic rules
