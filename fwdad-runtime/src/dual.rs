@@ -9,7 +9,10 @@ use crate::tangent::Mode;
 use core::fmt;
 
 /// A primal value paired with a tangent (a directional derivative, or a batch of them).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+///
+/// A scalar dual (`Dual<f32 | f64, T>`) is also a number: `num_traits::Float` and its
+/// companions, where `==` and `<` compare primals (see [`crate::num`]).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Dual<P: Differentiable, T = <P as Differentiable>::Tangent> {
     /// The value, exactly as the plain function computes it.
     pub primal: P,

@@ -40,8 +40,10 @@ pub mod collections;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
+pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
+pub mod num;
 pub mod real;
 pub mod rules;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
@@ -53,6 +55,7 @@ pub mod testing;
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, PromotedElem, SelfByValue};
+pub use implicit::{implicit_root, implicit_system, Residual};
 pub use real::Real;
 pub use tangent::{
     Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,

@@ -250,7 +250,7 @@ mod tests {
         let (r, br) = (&x, &dx);
         let borrowed = Dual::new(r, br);
         assert_eq!((p(&borrowed), t(&borrowed)), (2.0, 3.0));
-        assert_eq!(dual(1.0, 2.0_f64), Dual::new(1.0, 2.0));
+        assert_eq!(dual(1.0, 2.0_f64).into_parts(), (1.0, 2.0));
     }
 
     #[test]

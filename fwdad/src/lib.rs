@@ -64,6 +64,7 @@ pub use fwdad_runtime::{
     Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
     TangentSpace, ZeroTangent,
 };
+pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 
 /// Test utilities: [`test_frule`](testing::test_frule) checks any rule against central
 /// finite differences. Needs the `testing` feature (it brings `rand` and `approx`), which
