@@ -60,11 +60,11 @@ pub use drivers::{
     GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out, Scratch, Wrt,
     DEFAULT_WIDTH,
 };
+pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{
     Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
     TangentSpace, ZeroTangent,
 };
-pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 
 /// Test utilities: [`test_frule`](testing::test_frule) checks any rule against central
 /// finite differences. Needs the `testing` feature (it brings `rand` and `approx`), which

@@ -198,7 +198,9 @@ impl Lowerer<'_> {
             if let Some(instead) = std.and_then(StdMethod::instead) {
                 self.diag.error(
                     m.method.span(),
-                    format!("`#[derive_frule]` does not support `{name}` with a closure: {instead}"),
+                    format!(
+                        "`#[derive_frule]` does not support `{name}` with a closure: {instead}"
+                    ),
                 );
                 return Some(self.poison(span));
             }
