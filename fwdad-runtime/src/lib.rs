@@ -42,6 +42,7 @@ pub mod frule;
 pub mod linear;
 pub mod real;
 pub mod rules;
+pub mod sparsity;
 pub mod structural;
 pub mod tangent;
 pub mod testing;
