@@ -28,7 +28,9 @@
 
 pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
 
+pub mod coloring;
 pub mod drivers;
+pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
     hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
@@ -38,6 +40,10 @@ pub use drivers::{
 pub use fwdad_runtime::{
     constant_in, ops, testing, Batch, Binary, Differentiable, Dual, Frule, HoldsNoFloat, Hyper,
     Lanes, Mode, NoTangent, Real, ScalarTangent, TangentSpace, Unary, ZeroTangent,
+};
+pub use sparse::{
+    hessian_sparsity, jacobian_sparsity, sparse_hessian, sparse_jacobian, CsrMatrix,
+    SparseHessianWorkspace, SparseJacobianWorkspace, SparsityPattern,
 };
 
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.
