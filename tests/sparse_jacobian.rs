@@ -3,7 +3,10 @@
 //! known structures.
 
 use fwdad::prelude::*;
-use fwdad::sparse::{jacobian_sparsity, sparse_jacobian, SparseJacobianWorkspace, SparsityPattern};
+use fwdad::sparse::{
+    jacobian_sparsity, sparse_jacobian, SparseJacobianWorkspace, SparseResidualWorkspace,
+    SparsityPattern,
+};
 use fwdad::{jacobian_with, Matrix, Out};
 use rand::{Rng, SeedableRng};
 
@@ -273,4 +276,42 @@ fn narrow_batches_take_several_passes() {
 fn a_point_of_another_size_is_refused() {
     let mut ws = SparseJacobianWorkspace::new(products {}, &[1.0, 2.0, 3.0, 4.0]);
     ws.jacobian(&[1.0, 2.0, 3.0]);
+}
+
+/// Forces on a chain of particles, accumulated bond by bond into `f`.
+#[derive_frule]
+fn chain_forces(x: &[f64], k: f64, f: &mut [f64]) {
+    for i in 0..x.len() - 1 {
+        let stretch = x[i + 1] - x[i] - 1.0;
+        let t = k * (stretch + 0.1 * stretch.powi(3));
+        f[i] += t;
+        f[i + 1] -= t;
+    }
+}
+
+#[test]
+fn residual_workspace_keeps_its_buffer_and_zeroes_it_per_pass() {
+    let n = 30;
+    let rule = bind(chain_forces {}, (Wrt, 4.0, Out));
+    let x: Vec<f64> = (0..n).map(|i| 1.05 * i as f64).collect();
+    let mut ws = SparseResidualWorkspace::new(rule, n, &x);
+    assert_eq!(ws.pattern(), &tridiagonal(n));
+    assert_eq!(ws.colors(), 3);
+    for shift in [0.0, 0.3, -0.2] {
+        let y: Vec<f64> = x
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + shift * (i % 3) as f64)
+            .collect();
+        let (f, j) = ws.jacobian(&y);
+        // Accumulated from zero at every call, not on top of the previous forces.
+        let mut f_ref = vec![0.0; n];
+        chain_forces(&y, 4.0, &mut f_ref);
+        assert_eq!(f, &f_ref[..]);
+        let (_, j_dense) = jacobian(inplace(rule, n), &y);
+        assert_eq!(j.to_dense(), j_dense);
+        // Analytic: ∂t_i/∂x_{i+1} = k (1 + 0.3 s²), s the stretch of bond i.
+        let s0 = y[1] - y[0] - 1.0;
+        assert_close(j.get(0, 1), 4.0 * (1.0 + 0.3 * s0 * s0), 1e-14);
+    }
 }

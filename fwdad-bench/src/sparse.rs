@@ -151,9 +151,20 @@ pub struct HandRule<'a>(pub &'a HandInstance);
 impl<'a, 'x, S: Mode> Frule<(Dual<&'x [f64], &'x [S]>,), S> for HandRule<'a> {
     type Output = Dual<Vec<f64>, Vec<S>>;
     fn frule(&self, (p,): (Dual<&'x [f64], &'x [S]>,)) -> Self::Output {
+        let mut err = vec![0.0; self.0.nerr()];
+        let mut derr = vec![S::zero(); self.0.nerr()];
+        self.frule((p, Dual::new(&mut err[..], &mut derr[..])));
+        Dual::new(err, derr)
+    }
+}
+
+/// The residuals written into a buffer (for `SparseResidualWorkspace`).
+impl<'a, 'x, 'z, S: Mode> Frule<(Dual<&'x [f64], &'x [S]>, Dual<&'z mut [f64], &'z mut [S]>), S>
+    for HandRule<'a>
+{
+    type Output = ();
+    fn frule(&self, (p, err): (Dual<&'x [f64], &'x [S]>, Dual<&'z mut [f64], &'z mut [S]>)) {
         let inst = self.0;
-        let mut err = vec![0.0; inst.nerr()];
-        let mut derr = vec![S::zero(); inst.nerr()];
         <hand_objective_packed as Frule<_, S>>::frule(
             &hand_objective_packed {},
             (
@@ -166,10 +177,9 @@ impl<'a, 'x, S: Mode> Frule<(Dual<&'x [f64], &'x [S]>,), S> for HandRule<'a> {
                 Dual::new(&inst.corr[..], &[NoTangent; 0][..]),
                 Dual::new(&inst.tri[..], &[NoTangent; 0][..]),
                 &inst.points[..],
-                Dual::new(&mut err[..], &mut derr[..]),
+                err,
             ),
         );
-        Dual::new(err, derr)
     }
 }
 
@@ -180,9 +190,20 @@ pub struct BaRule<'a>(pub &'a BaInstance, pub &'a BaPacked);
 impl<'a, 'x, S: Mode> Frule<(Dual<&'x [f64], &'x [S]>,), S> for BaRule<'a> {
     type Output = Dual<Vec<f64>, Vec<S>>;
     fn frule(&self, (x,): (Dual<&'x [f64], &'x [S]>,)) -> Self::Output {
+        let mut out = vec![0.0; 3 * self.0.p];
+        let mut dout = vec![S::zero(); 3 * self.0.p];
+        self.frule((x, Dual::new(&mut out[..], &mut dout[..])));
+        Dual::new(out, dout)
+    }
+}
+
+/// The objective written into a buffer (for `SparseResidualWorkspace`).
+impl<'a, 'x, 'z, S: Mode> Frule<(Dual<&'x [f64], &'x [S]>, Dual<&'z mut [f64], &'z mut [S]>), S>
+    for BaRule<'a>
+{
+    type Output = ();
+    fn frule(&self, (x, out): (Dual<&'x [f64], &'x [S]>, Dual<&'z mut [f64], &'z mut [S]>)) {
         let (inst, packed) = (self.0, self.1);
-        let mut out = vec![0.0; 3 * inst.p];
-        let mut dout = vec![S::zero(); 3 * inst.p];
         <ba_objective_packed as Frule<_, S>>::frule(
             &ba_objective_packed {},
             (
@@ -192,10 +213,9 @@ impl<'a, 'x, S: Mode> Frule<(Dual<&'x [f64], &'x [S]>,), S> for BaRule<'a> {
                 Dual::new(&packed.cam_of[..], &[NoTangent; 0][..]),
                 Dual::new(&packed.pt_of[..], &[NoTangent; 0][..]),
                 &inst.feats[..],
-                Dual::new(&mut out[..], &mut dout[..]),
+                out,
             ),
         );
-        Dual::new(out, dout)
     }
 }
 

@@ -43,7 +43,7 @@ pub use fwdad_runtime::{
 };
 pub use sparse::{
     hessian_sparsity, jacobian_sparsity, sparse_hessian, sparse_jacobian, CsrMatrix,
-    SparseHessianWorkspace, SparseJacobianWorkspace, SparsityPattern,
+    SparseHessianWorkspace, SparseJacobianWorkspace, SparseResidualWorkspace, SparsityPattern,
 };
 
 /// `use fwdad::prelude::*;` brings the macro, `Dual` and the traits a user names.

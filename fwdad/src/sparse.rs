@@ -60,7 +60,7 @@
 use crate::coloring::{color_columns, star_coloring, star_recovery, Coloring};
 use crate::drivers::{FlatOutput, Matrix, SliceRule, DEFAULT_WIDTH};
 use fwdad_runtime::sparsity::{record_hessian, HessianSet, IndexSet};
-use fwdad_runtime::{Batch, Dual, Hyper, Lanes, ScalarTangent};
+use fwdad_runtime::{Batch, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent};
 
 /// Words of the detection sets: 512 inputs per pass.
 const WORDS: usize = 8;
@@ -407,24 +407,107 @@ where
 // Jacobians
 // ---------------------------------------------------------------------------------------
 
+/// What a sparse Jacobian workspace keeps whatever form the rule returns its result in:
+/// the colouring, the seeds of the current colour group and the matrix, with each entry's
+/// lane and group precomputed.
+#[derive(Clone, Debug)]
+struct Compressed<const N: usize> {
+    coloring: Coloring,
+    /// Per entry (pattern order): the lane of its column's colour within its group.
+    entry_lane: Vec<u32>,
+    /// Per entry: its column's colour group (colour / N).
+    entry_group: Vec<u32>,
+    seeds: Vec<Batch<f64, N>>,
+    /// Which colour group `seeds` holds now.
+    seeded: Option<usize>,
+    jac: CsrMatrix,
+}
+
+impl<const N: usize> Compressed<N> {
+    fn new(pattern: SparsityPattern) -> Self {
+        const { assert!(N >= 1, "a batch needs at least one lane") };
+        let coloring = color_columns(&pattern);
+        let colors = coloring.colors();
+        let of_entry = |f: fn(usize) -> usize| -> Vec<u32> {
+            pattern
+                .col_indices()
+                .iter()
+                .map(|&j| f(colors[j]) as u32)
+                .collect()
+        };
+        let entry_lane = of_entry(|c| c % N);
+        let entry_group = of_entry(|c| c / N);
+        let (n, nnz) = (pattern.ncols(), pattern.nnz());
+        Compressed {
+            entry_lane,
+            entry_group,
+            seeds: vec![Batch::default(); n],
+            seeded: None,
+            coloring,
+            jac: CsrMatrix::new(pattern, vec![0.0; nnz]),
+        }
+    }
+
+    /// Number of batched passes.
+    fn groups(&self) -> usize {
+        self.coloring.count().div_ceil(N).max(1)
+    }
+
+    fn check_len(&self, x: &[f64]) {
+        let n = self.jac.ncols();
+        assert_eq!(
+            x.len(),
+            n,
+            "sparse Jacobian: x has {} inputs, the pattern {n}",
+            x.len()
+        );
+    }
+
+    /// The seeds of group `g`: lane `c - gN` of every column of colour `c` in the group.
+    fn seed(&mut self, g: usize) {
+        if self.seeded != Some(g) {
+            let c0 = g * N;
+            for (s, &c) in self.seeds.iter_mut().zip(self.coloring.colors()) {
+                *s = Batch::from_fn(|l| if c == c0 + l { 1.0 } else { 0.0 });
+            }
+            self.seeded = Some(g);
+        }
+    }
+
+    /// Reads group `g`'s entries from the rows' tangents.
+    fn read(&mut self, g: usize, rows: usize, tangent: impl Fn(usize) -> Batch<f64, N>) {
+        assert_eq!(
+            rows,
+            self.jac.nrows(),
+            "sparse Jacobian: the rule returned {rows} outputs, the pattern has {} rows",
+            self.jac.nrows()
+        );
+        let one_group = self.groups() == 1;
+        let offsets = &self.jac.pattern.offsets;
+        for i in 0..rows {
+            let t = tangent(i);
+            for k in offsets[i]..offsets[i + 1] {
+                if one_group || self.entry_group[k] as usize == g {
+                    self.jac.values[k] = t.lane(self.entry_lane[k] as usize);
+                }
+            }
+        }
+    }
+}
+
 /// A sparse Jacobian driver that detects the pattern and colours it once, then evaluates
 /// at new points with one batched pass per `N` colours (`Batch<f64, N>`), its buffers kept.
 ///
 /// The rule is any rule the dense [`jacobian`](crate::jacobian) takes (the handle
 /// `f {}` of a `#[derive_frule] fn f(x: &[f64]) -> ..`, [`bind`](crate::bind),
-/// [`inplace`](crate::inplace)). See the [module doc](self) for an example and for what the
-/// pattern assumes.
+/// [`inplace`](crate::inplace)). For a residual written into a buffer, a
+/// [`SparseResidualWorkspace`] also keeps the buffer. See the [module doc](self) for an
+/// example and for what the pattern assumes.
 #[derive(Clone, Debug)]
 pub struct SparseJacobianWorkspace<F, const N: usize = DEFAULT_WIDTH> {
     rule: F,
-    coloring: Coloring,
-    /// The colour of each entry's column, in the pattern's order.
-    entry_colors: Vec<usize>,
-    seeds: Vec<Batch<f64, N>>,
-    /// Which colour group `seeds` holds now.
-    seeded: Option<usize>,
+    core: Compressed<N>,
     values: Vec<f64>,
-    jac: CsrMatrix,
 }
 
 impl<F> SparseJacobianWorkspace<F> {
@@ -458,39 +541,26 @@ impl<F, const N: usize> SparseJacobianWorkspace<F, N> {
 
     /// [`with_pattern`](SparseJacobianWorkspace::with_pattern) with `N` colours per pass.
     pub fn from_pattern(rule: F, pattern: SparsityPattern) -> Self {
-        const { assert!(N >= 1, "a batch needs at least one lane") };
-        let coloring = color_columns(&pattern);
-        let entry_colors = pattern
-            .col_indices()
-            .iter()
-            .map(|&j| coloring.colors()[j])
-            .collect();
-        let n = pattern.ncols();
-        let nnz = pattern.nnz();
         SparseJacobianWorkspace {
             rule,
-            coloring,
-            entry_colors,
-            seeds: vec![Batch::default(); n],
-            seeded: None,
+            core: Compressed::new(pattern),
             values: Vec::new(),
-            jac: CsrMatrix::new(pattern, vec![0.0; nnz]),
         }
     }
 
     /// Number of colours: the Jacobian costs ⌈colours / N⌉ batched passes.
     pub fn colors(&self) -> usize {
-        self.coloring.count()
+        self.core.coloring.count()
     }
 
     /// The colouring of the columns.
     pub fn coloring(&self) -> &Coloring {
-        &self.coloring
+        &self.core.coloring
     }
 
     /// The Jacobian's pattern.
     pub fn pattern(&self) -> &SparsityPattern {
-        self.jac.pattern()
+        self.core.jac.pattern()
     }
 
     /// Number of batched passes per Jacobian.
@@ -514,47 +584,150 @@ impl<F, const N: usize> SparseJacobianWorkspace<F, N> {
     where
         F: SliceRule<Batch<f64, N>, Output: FlatOutput<Batch<f64, N>>>,
     {
-        let n = self.jac.ncols();
-        assert_eq!(
-            x.len(),
-            n,
-            "SparseJacobianWorkspace::jacobian: x has {} inputs, the pattern {n}",
-            x.len()
-        );
-        let colors = self.coloring.colors();
-        let groups = self.coloring.count().div_ceil(N).max(1);
-        for g in 0..groups {
-            let c0 = g * N;
-            if self.seeded != Some(g) {
-                for (s, &c) in self.seeds.iter_mut().zip(colors) {
-                    *s = Batch::from_fn(|l| if c == c0 + l { 1.0 } else { 0.0 });
-                }
-                self.seeded = Some(g);
-            }
-            let y = self.rule.eval(x, &self.seeds);
+        self.core.check_len(x);
+        for g in 0..self.core.groups() {
+            self.core.seed(g);
+            let y = self.rule.eval(x, &self.core.seeds);
             if g == 0 {
                 self.values.clear();
                 self.values.extend((0..y.len()).map(|i| y.value(i)));
             }
-            assert_eq!(
-                y.len(),
-                self.jac.nrows(),
-                "SparseJacobianWorkspace::jacobian: the rule returned {} outputs, the pattern has {} rows",
-                y.len(),
-                self.jac.nrows()
-            );
-            let offsets = &self.jac.pattern.offsets;
-            for i in 0..y.len() {
-                let t = y.tangent(i);
-                for k in offsets[i]..offsets[i + 1] {
-                    let lane = self.entry_colors[k].wrapping_sub(c0);
-                    if lane < N {
-                        self.jac.values[k] = t.lane(lane);
-                    }
-                }
-            }
+            self.core.read(g, y.len(), |i| y.tangent(i));
         }
-        (&self.values, &self.jac)
+        (&self.values, &self.core.jac)
+    }
+}
+
+/// [`SparseJacobianWorkspace`] for a residual written into a buffer, `f(x, r: &mut [f64])`
+/// (a derived function of two arguments, or [`bind`](crate::bind) with [`Wrt`](crate::Wrt)
+/// and [`Out`](crate::Out)), keeping the buffer and its tangents between passes as well.
+/// Each pass starts from a zeroed buffer, as [`inplace`](crate::inplace) does.
+///
+/// ```
+/// use fwdad::prelude::*;
+/// use fwdad::sparse::SparseResidualWorkspace;
+///
+/// #[derive_frule]
+/// fn heat_step(u: &[f64], r: &mut [f64]) {
+///     let n = u.len();
+///     for i in 1..n - 1 {
+///         r[i] = u[i - 1] - 2.0 * u[i] + u[i + 1] - 0.1 * u[i].powi(3);
+///     }
+///     r[0] = u[0];
+///     r[n - 1] = u[n - 1];
+/// }
+///
+/// let u = vec![0.5; 100];
+/// let mut ws = SparseResidualWorkspace::new(heat_step {}, 100, &u);
+/// assert_eq!(ws.colors(), 3);
+/// let (_, j) = ws.jacobian(&u);
+/// assert_eq!(j.get(5, 5), -2.0 - 0.3 * 0.25);
+/// assert_eq!(j.to_dense(), jacobian(inplace(heat_step {}, 100), &u).1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SparseResidualWorkspace<F, const N: usize = DEFAULT_WIDTH> {
+    rule: F,
+    core: Compressed<N>,
+    r: Vec<f64>,
+    dr: Vec<Batch<f64, N>>,
+}
+
+/// The bound of a residual rule `f(x, r)` under the mode `S`.
+pub trait ResidualRule<S: Mode>:
+    for<'a, 'z> Frule<(Dual<&'a [f64], &'a [S]>, Dual<&'z mut [f64], &'z mut [S]>), S>
+{
+}
+
+impl<S: Mode, F> ResidualRule<S> for F where
+    F: for<'a, 'z> Frule<(Dual<&'a [f64], &'a [S]>, Dual<&'z mut [f64], &'z mut [S]>), S>
+{
+}
+
+/// A residual rule seen as a rule returning its buffer (a fresh one per call), for
+/// detection.
+struct ResidualOf<'r, F>(&'r F, usize);
+
+impl<'a, S: Mode, F: ResidualRule<S>> Frule<(Dual<&'a [f64], &'a [S]>,), S> for ResidualOf<'_, F> {
+    type Output = Dual<Vec<f64>, Vec<S>>;
+    fn frule(&self, (x,): (Dual<&'a [f64], &'a [S]>,)) -> Self::Output {
+        let mut r = vec![0.0; self.1];
+        let mut dr = vec![S::zero(); self.1];
+        self.0.frule((x, Dual::new(&mut r[..], &mut dr[..])));
+        Dual::new(r, dr)
+    }
+}
+
+impl<F> SparseResidualWorkspace<F> {
+    /// Detects the pattern of the Jacobian of the residual (`m` outputs) at `x` and colours
+    /// it; [`DEFAULT_WIDTH`] colours per pass (another width:
+    /// `SparseResidualWorkspace::<_, 16>::detect`).
+    pub fn new(rule: F, m: usize, x: &[f64]) -> Self
+    where
+        F: ResidualRule<JacobianDetect>,
+    {
+        Self::detect(rule, m, x)
+    }
+}
+
+impl<F, const N: usize> SparseResidualWorkspace<F, N> {
+    /// [`new`](SparseResidualWorkspace::new) with `N` colours per pass.
+    pub fn detect(rule: F, m: usize, x: &[f64]) -> Self
+    where
+        F: ResidualRule<JacobianDetect>,
+    {
+        let pattern = jacobian_sparsity(&ResidualOf(&rule, m), x);
+        Self::from_pattern(rule, pattern)
+    }
+
+    /// Uses `pattern` (`m × n`; it must hold every nonzero of the Jacobian wherever it is
+    /// evaluated) and colours it.
+    pub fn from_pattern(rule: F, pattern: SparsityPattern) -> Self {
+        let m = pattern.nrows();
+        SparseResidualWorkspace {
+            rule,
+            core: Compressed::new(pattern),
+            r: vec![0.0; m],
+            dr: vec![Batch::default(); m],
+        }
+    }
+
+    /// Number of colours: the Jacobian costs ⌈colours / N⌉ batched passes.
+    pub fn colors(&self) -> usize {
+        self.core.coloring.count()
+    }
+
+    /// The Jacobian's pattern.
+    pub fn pattern(&self) -> &SparsityPattern {
+        self.core.jac.pattern()
+    }
+
+    /// Number of batched passes per Jacobian.
+    pub fn passes(&self) -> usize {
+        self.colors().div_ceil(N)
+    }
+
+    /// `(r(x), J(x))`, borrowed from the workspace until the next call.
+    ///
+    /// # Panics
+    /// If `x` has another length than the point of detection.
+    pub fn jacobian(&mut self, x: &[f64]) -> (&[f64], &CsrMatrix)
+    where
+        F: ResidualRule<Batch<f64, N>>,
+    {
+        self.core.check_len(x);
+        let m = self.r.len();
+        for g in 0..self.core.groups() {
+            self.core.seed(g);
+            self.r.fill(0.0);
+            self.dr.fill(Batch::default());
+            self.rule.frule((
+                Dual::new(x, &self.core.seeds[..]),
+                Dual::new(&mut self.r[..], &mut self.dr[..]),
+            ));
+            let dr = &self.dr;
+            self.core.read(g, m, |i| dr[i]);
+        }
+        (&self.r, &self.core.jac)
     }
 }
 
@@ -586,7 +759,7 @@ where
 {
     let mut ws = SparseJacobianWorkspace::new(f, x);
     ws.jacobian(x);
-    (ws.values, ws.jac)
+    (ws.values, ws.core.jac)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -766,4 +939,94 @@ where
     let mut ws = SparseHessianWorkspace::new(f, x);
     let (v, _, _) = ws.hessian(x);
     (v, ws.grad, ws.hess)
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversions
+// ---------------------------------------------------------------------------------------
+
+impl CsrMatrix {
+    /// `(nrows, ncols, row_offsets, col_indices, values)`: the compressed-sparse-row arrays
+    /// most sparse libraries take.
+    pub fn into_parts(self) -> (usize, usize, Vec<usize>, Vec<usize>, Vec<f64>) {
+        let SparsityPattern {
+            nrows,
+            ncols,
+            offsets,
+            cols,
+        } = self.pattern;
+        (nrows, ncols, offsets, cols, self.values)
+    }
+}
+
+/// With the `sprs` feature: a `sprs::CsMat` in CSR storage.
+#[cfg(feature = "sprs")]
+impl From<CsrMatrix> for sprs::CsMat<f64> {
+    fn from(m: CsrMatrix) -> Self {
+        let (nrows, ncols, offsets, cols, values) = m.into_parts();
+        sprs::CsMat::new((nrows, ncols), offsets, cols, values)
+    }
+}
+
+/// With the `nalgebra-sparse` feature: a `nalgebra_sparse::CsrMatrix`.
+#[cfg(feature = "nalgebra-sparse")]
+impl From<CsrMatrix> for nalgebra_sparse::CsrMatrix<f64> {
+    fn from(m: CsrMatrix) -> Self {
+        let (nrows, ncols, offsets, cols, values) = m.into_parts();
+        nalgebra_sparse::CsrMatrix::try_from_csr_data(nrows, ncols, offsets, cols, values)
+            .expect("a CsrMatrix's rows are sorted and in range")
+    }
+}
+
+/// With the `faer` feature: a `faer::sparse::SparseRowMat`.
+#[cfg(feature = "faer")]
+impl From<CsrMatrix> for faer::sparse::SparseRowMat<usize, f64> {
+    fn from(m: CsrMatrix) -> Self {
+        let (nrows, ncols, offsets, cols, values) = m.into_parts();
+        let symbolic =
+            faer::sparse::SymbolicSparseRowMat::new_checked(nrows, ncols, offsets, None, cols);
+        faer::sparse::SparseRowMat::new(symbolic, values)
+    }
+}
+
+#[cfg(all(
+    test,
+    any(feature = "sprs", feature = "nalgebra-sparse", feature = "faer")
+))]
+mod conversion_tests {
+    use super::*;
+
+    /// [[1, 0, 2], [0, 0, 3]]
+    fn sample() -> CsrMatrix {
+        let p = SparsityPattern::from_rows(3, &[vec![0, 2], vec![2]]);
+        CsrMatrix::new(p, vec![1.0, 2.0, 3.0])
+    }
+
+    #[cfg(feature = "sprs")]
+    #[test]
+    fn into_sprs() {
+        let m: sprs::CsMat<f64> = sample().into();
+        assert_eq!(m.shape(), (2, 3));
+        assert_eq!(m.get(0, 2), Some(&2.0));
+        assert_eq!(m.get(1, 2), Some(&3.0));
+        assert_eq!(m.get(1, 0), None);
+    }
+
+    #[cfg(feature = "nalgebra-sparse")]
+    #[test]
+    fn into_nalgebra_sparse() {
+        let m: nalgebra_sparse::CsrMatrix<f64> = sample().into();
+        assert_eq!((m.nrows(), m.ncols(), m.nnz()), (2, 3, 3));
+        assert_eq!(m.row(0).col_indices(), [0, 2]);
+        assert_eq!(m.row(1).values(), [3.0]);
+    }
+
+    #[cfg(feature = "faer")]
+    #[test]
+    fn into_faer() {
+        let m: faer::sparse::SparseRowMat<usize, f64> = sample().into();
+        assert_eq!((m.nrows(), m.ncols()), (2, 3));
+        assert_eq!(m.col_idx_of_row_raw(0), [0, 2]);
+        assert_eq!(m.val_of_row(1), [3.0]);
+    }
 }
