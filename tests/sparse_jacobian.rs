@@ -251,7 +251,11 @@ fn branches_follow_the_point_and_patterns_unite() {
     let pn = jacobian_sparsity(&switch {}, &xn);
     assert_eq!(pp.row(0), [1]);
     assert_eq!(pn.row(0), [2]);
+    let ws_p = SparseJacobianWorkspace::new(switch {}, &xp);
+    assert!(ws_p.pattern_holds_at(&[2.0, -1.0, 0.5, 0.0]));
+    assert!(!ws_p.pattern_holds_at(&xn));
     let mut ws = SparseJacobianWorkspace::with_pattern(switch {}, pp.union(&pn));
+    assert!(ws.pattern_holds_at(&xp) && ws.pattern_holds_at(&xn));
     for x in [xp, xn] {
         let (_, j) = ws.jacobian(&x);
         assert_eq!(j.to_dense(), jacobian(switch {}, &x).1);
