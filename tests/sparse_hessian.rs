@@ -1,6 +1,9 @@
 //! Sparse Hessians: patterns recorded by the nonlinear rules, star colouring, compressed
 //! second-order passes, against the dense `hessian` (bit for bit) and analytic Hessians.
 
+// Index loops over grids and chains, as the physics is written.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 use fwdad::sparse::{hessian_sparsity, sparse_hessian, SparseHessianWorkspace, SparsityPattern};
 use rand::{Rng, SeedableRng};

@@ -2,6 +2,9 @@
 //! compressed passes, against the dense `jacobian` (bit for bit), analytic Jacobians and
 //! known structures.
 
+// Index loops over grids and chains, as the physics is written.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 use fwdad::sparse::{
     jacobian_sparsity, sparse_jacobian, SparseJacobianWorkspace, SparseResidualWorkspace,

@@ -9,6 +9,9 @@
 //! * [`hand_objective_packed`]: ADBench hand tracking's residuals as a function of
 //!   `[θ, u]` (`u` empty when simple).
 
+// ADBench's hand objective takes its model data as ten arguments, as `hand.rs` does.
+#![allow(clippy::too_many_arguments)]
+
 use crate::ba::{ba_residual, Instance as BaInstance, NCAM};
 use crate::hand::{hand_objective, Instance as HandInstance, NTHETA};
 use fwdad::prelude::*;
