@@ -354,6 +354,11 @@ pub fn is_column_coloring(pattern: &SparsityPattern, coloring: &Coloring) -> boo
 /// indicator columns): for the `k`-th entry of `pattern` in row order, at `(i, j)`,
 /// `Some((row, colour))` with `H[i, j] = B[row, colour]`. `None` when the colouring does
 /// not allow a direct read (it is not a star colouring of the pattern).
+///
+/// `(i, j)` and `(j, i)` are read from the same place, so the recovered matrix is exactly
+/// symmetric: from row `min(i, j)` when the colouring allows it (the orientation in which
+/// the dense `hessian` computes the upper triangle, `d1 = e_min`, `d2 = e_max`), else from
+/// row `max(i, j)`.
 pub fn star_recovery(
     pattern: &SparsityPattern,
     coloring: &Coloring,
@@ -389,10 +394,11 @@ pub fn star_recovery(
     pattern
         .iter()
         .map(|(i, j)| {
-            if unique(i, j) {
-                Some((i, colors[j]))
-            } else if unique(j, i) {
-                Some((j, colors[i]))
+            let (lo, hi) = (i.min(j), i.max(j));
+            if unique(lo, hi) {
+                Some((lo, colors[hi]))
+            } else if unique(hi, lo) {
+                Some((hi, colors[lo]))
             } else {
                 None
             }

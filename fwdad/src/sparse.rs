@@ -798,6 +798,12 @@ type Hyper2<const N: usize> = Hyper<f64, Batch<f64, N>>;
 /// evaluates at new points from the compressed `H·S` (`S` the colours' indicator vectors),
 /// reading each entry directly, by symmetry where needed.
 ///
+/// The result is exactly symmetric. An entry read from the row of its smaller index (the
+/// orientation in which the dense [`hessian`](crate::hessian) computes it) has the dense
+/// Hessian's bits; one the star colouring only lets us read from the other row (a hub
+/// whose neighbours share a colour) is `e_jᵀ H e_i` for the dense `e_iᵀ H e_j`, equal to
+/// rounding.
+///
 /// Forward-over-forward yields `N` numbers `e_iᵀ H s` per pass, so `H·S` costs
 /// `colours · ⌈n / N⌉` second-order passes, against about `n² / 2N` for the dense
 /// [`hessian`](crate::hessian): a saving of `n / 2·colours`, not a cost independent of
