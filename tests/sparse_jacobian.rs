@@ -322,3 +322,24 @@ fn residual_workspace_keeps_its_buffer_and_zeroes_it_per_pass() {
         assert_close(j.get(0, 1), 4.0 * (1.0 + 0.3 * s0 * s0), 1e-14);
     }
 }
+
+#[derive_frule]
+fn offsets(x: &[f64]) -> [f64; 2] {
+    let n = x.len() as f64;
+    [n, 2.0 * n]
+}
+
+#[test]
+fn no_dependence_and_no_inputs() {
+    // Outputs that depend on no input: an empty pattern, one pass (for the values), a
+    // zero Jacobian.
+    let mut ws = SparseJacobianWorkspace::new(offsets {}, &[1.0, 2.0, 3.0]);
+    assert_eq!((ws.pattern().nnz(), ws.passes()), (0, 1));
+    let (y, j) = ws.jacobian(&[4.0, 5.0, 6.0]);
+    assert_eq!(y, [3.0, 6.0]);
+    assert_eq!(j.to_dense(), Matrix::zeros(2, 3));
+    // No inputs at all.
+    let (y, j) = sparse_jacobian(offsets {}, &[]);
+    assert_eq!(y, [0.0, 0.0]);
+    assert_eq!((j.nrows(), j.ncols(), j.nnz()), (2, 0, 0));
+}
