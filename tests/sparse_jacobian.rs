@@ -343,3 +343,67 @@ fn no_dependence_and_no_inputs() {
     assert_eq!(y, [0.0, 0.0]);
     assert_eq!((j.nrows(), j.ncols(), j.nnz()), (2, 0, 0));
 }
+
+/// Each output mixes two inputs through one of many scalar operations, piecewise ones
+/// included.
+#[derive_frule]
+fn mixers(x: &[f64], a: &[usize], b: &[usize], op: &[usize]) -> Vec<f64> {
+    let mut out = Vec::new();
+    for k in 0..a.len() {
+        let (u, v) = (x[a[k]], x[b[k]]);
+        let y = match op[k] % 12 {
+            0 => u * v,
+            1 => u / (1.0 + v * v),
+            2 => u.atan2(v),
+            3 => u.hypot(v),
+            4 => u.max(v),
+            5 => u.min(v).abs(),
+            6 => (u - v).abs().sqrt(),
+            7 => u.exp() * v.sin(),
+            8 => u.abs().powf(v),
+            9 => (u * v).tanh() + v.floor(),
+            10 => u.clamp(-0.5, 0.5) * v,
+            _ => u.mul_add(v, u.cbrt()),
+        };
+        out.push(y);
+    }
+    out
+}
+
+#[test]
+fn every_nonzero_of_the_dense_jacobian_is_in_the_pattern() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+    for trial in 0..20 {
+        let n = rng.random_range(2..40);
+        let m = rng.random_range(1..60);
+        let a: Vec<usize> = (0..m).map(|_| rng.random_range(0..n)).collect();
+        let b: Vec<usize> = (0..m).map(|_| rng.random_range(0..n)).collect();
+        let op: Vec<usize> = (0..m).map(|_| rng.random_range(0..12)).collect();
+        let x: Vec<f64> = (0..n).map(|_| rng.random_range(-1.5..1.5)).collect();
+        let f = bind(mixers {}, (Wrt, &a[..], &b[..], &op[..]));
+        let p = jacobian_sparsity(&f, &x);
+        let (_, j_dense) = jacobian(f, &x);
+        for (i, k) in SparsityPattern::of_nonzeros(&j_dense).iter() {
+            assert!(p.contains(i, k), "trial {trial}: ({i}, {k}) missing");
+        }
+        // Row k holds at most its two inputs.
+        for k in 0..m {
+            assert!(
+                p.row(k).iter().all(|&c| c == a[k] || c == b[k]),
+                "trial {trial}"
+            );
+        }
+        // The compressed Jacobian is the dense one, NaN-free entries bit for bit.
+        let (_, j) = sparse_jacobian(f, &x);
+        let j = j.to_dense();
+        for i in 0..m {
+            for k in 0..n {
+                let (s, d) = (j[(i, k)], j_dense[(i, k)]);
+                assert!(
+                    s == d || (s.is_nan() && d.is_nan()),
+                    "trial {trial}: ({i}, {k})"
+                );
+            }
+        }
+    }
+}
