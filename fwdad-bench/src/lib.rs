@@ -34,4 +34,5 @@ pub mod probe;
 pub mod report;
 pub mod rng;
 pub mod simple;
+pub mod sparse;
 pub mod timing;

@@ -46,6 +46,7 @@ pub mod linear;
 pub mod num;
 pub mod real;
 pub mod rules;
+pub mod sparsity;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod structural;
 pub mod tangent;

@@ -53,7 +53,9 @@
 
 pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
 
+pub mod coloring;
 pub mod drivers;
+pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
     hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
@@ -64,6 +66,10 @@ pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{
     Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
     TangentSpace, ZeroTangent,
+};
+pub use sparse::{
+    hessian_sparsity, jacobian_sparsity, sparse_hessian, sparse_jacobian, CsrMatrix,
+    SparseHessianWorkspace, SparseJacobianWorkspace, SparseResidualWorkspace, SparsityPattern,
 };
 
 /// Test utilities: [`test_frule`](testing::test_frule) checks any rule against central
