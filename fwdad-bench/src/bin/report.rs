@@ -67,6 +67,10 @@ fn main() {
     println!("{md}");
     if write {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        // Sections other report binaries own (`<!-- name:begin -->` .. `<!-- name:end -->`,
+        // e.g. `sparse_report`'s) are kept as they are.
+        let old = std::fs::read_to_string(root.join("BENCHMARKS.md")).unwrap_or_default();
+        let md = format!("{md}{}", kept_sections(&old));
         std::fs::write(root.join("BENCHMARKS.md"), &md).expect("write BENCHMARKS.md");
         std::fs::create_dir_all(root.join("docs")).expect("docs/");
         report::chart(&rep, &root.join("docs/benchmarks.svg")).expect("write the chart");
@@ -844,5 +848,45 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
                 hand_dense: s["dense"],
             });
         }
+    }
+}
+
+/// The `<!-- name:begin -->` .. `<!-- name:end -->` sections of `text`, each with its
+/// markers, in order.
+fn kept_sections(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("<!-- ") {
+        let tail = &rest[start..];
+        let Some(close) = tail.find(" -->") else {
+            break;
+        };
+        let marker = &tail[5..close];
+        let Some(name) = marker.strip_suffix(":begin") else {
+            rest = &tail[close..];
+            continue;
+        };
+        let end = format!("<!-- {name}:end -->");
+        let Some(stop) = tail.find(&end) else {
+            break;
+        };
+        out.push('\n');
+        out.push_str(&tail[..stop + end.len()]);
+        out.push('\n');
+        rest = &tail[stop + end.len()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keeps_marked_sections_only() {
+        let text = "# Bench\nold table\n<!-- sparse:begin -->\n## Sparse\nrows\n<!-- sparse:end -->\ntrailing\n";
+        assert_eq!(
+            super::kept_sections(text),
+            "\n<!-- sparse:begin -->\n## Sparse\nrows\n<!-- sparse:end -->\n"
+        );
+        assert_eq!(super::kept_sections("no markers"), "");
     }
 }
