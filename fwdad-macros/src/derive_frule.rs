@@ -931,7 +931,12 @@ fn emit_items(
             syn::FnArg::Typed(t) => mentions(&t.ty, |t| matches!(t, syn::Type::ImplTrait(_))),
             syn::FnArg::Receiver(_) => true,
         }))
-    .then(|| quote!(let _ = #name;));
+    .then(|| {
+        // A `#[deprecated]` function is not deprecated for its own rule.
+        let deprecated = func.attrs.iter().any(|a| a.path().is_ident("deprecated"));
+        let allow = deprecated.then(|| quote!(#[allow(deprecated)]));
+        quote!(#allow let _ = #name;)
+    });
     let body = match body.out_of_line {
         true => emit_body_fn(
             sig,

@@ -24,15 +24,17 @@ impl Lowerer<'_> {
             match stmt {
                 syn::Stmt::Local(local) => self.lower_local(local)?,
                 syn::Stmt::Item(item) => self.lower_item(item),
+                // A block ending in a diverging statement (`panic!(..);`) has the type
+                // of whatever it must be, as if the statement were its tail.
                 syn::Stmt::Expr(e, semi) => {
                     let v = self.lower_expr(e)?;
-                    if last && semi.is_none() {
+                    if last && (semi.is_none() || diverges(e)) {
                         return Some(v);
                     }
                 }
                 syn::Stmt::Macro(m) => {
                     let v = self.lower_macro(&m.mac, m.span())?;
-                    if last && m.semi_token.is_none() {
+                    if last && (m.semi_token.is_none() || diverging_macro(&m.mac)) {
                         return Some(v);
                     }
                 }
@@ -630,4 +632,31 @@ fn strip_mut(pat: &syn::Pat) -> syn::Pat {
     let mut pat = pat.clone();
     syn::visit_mut::VisitMut::visit_pat_mut(&mut Strip, &mut pat);
     pat
+}
+
+/// `panic!`, `unreachable!`, `todo!`, `unimplemented!`: macros whose value is `!`.
+fn diverging_macro(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|s| {
+        ["panic", "unreachable", "todo", "unimplemented"].contains(&s.ident.to_string().as_str())
+    })
+}
+
+/// A diverging macro, or `std::process::exit(..)` (also `process::exit`).
+fn diverges(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Macro(m) => diverging_macro(&m.mac),
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p) => {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                segs.ends_with(&["process".to_string(), "exit".to_string()])
+            }
+            _ => false,
+        },
+        _ => false,
+    }
 }
