@@ -83,6 +83,9 @@ pub fn emit_body(
     out
 }
 
+/// Methods of a slice-like dual that take `&self` and return a count or a borrow of it.
+const SHARED_RECEIVER_METHODS: &[&str] = &["len", "is_empty", "get", "first", "last"];
+
 /// The name of the rule's `i`-th argument (the dual as passed in).
 pub fn param_ident(i: usize) -> syn::Ident {
     format_ident!("__fwdad_arg{}", i, span = Span::mixed_site())
@@ -712,7 +715,12 @@ impl Emitter<'_> {
                 let borrows_element = crate::rules::MUT_ELEMENT_METHODS
                     .iter()
                     .any(|m| method == m);
-                let recv = if borrows_element && self.is_mut_ref(*receiver) {
+                // A method that reads (`len`, `get`, `first`) takes `&self`: called on
+                // the `&mut` variable itself it borrows it shared, so other reads may
+                // overlap (`for v in out.iter() { .. out.len() .. }`), and a returned
+                // element borrows the variable, not a temporary reborrow of it.
+                let reads = SHARED_RECEIVER_METHODS.iter().any(|m| method == m);
+                let recv = if (borrows_element || reads) && self.is_mut_ref(*receiver) {
                     self.name(*receiver).to_token_stream()
                 } else {
                     args[0].clone()
@@ -812,8 +820,14 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
             }
-            (_, Form::Index) => {
-                let (b, i) = (&args[0], &args[1]);
+            (InstKind::Index { base, .. }, Form::Index) => {
+                // Read through a shared borrow of a `&mut` variable itself (not of a
+                // mutable reborrow), so it may overlap other reads (`g(&out[..], out[1])`).
+                let b = match self.is_mut_ref(*base) {
+                    true => self.name(*base).into_token_stream(),
+                    false => args[0].clone(),
+                };
+                let i = &args[1];
                 quote_spanned!(span=> #rt::index(&#b, #i))
             }
             (InstKind::Slice { base, mutable, .. }, Form::Slice) => {
