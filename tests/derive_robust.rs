@@ -202,3 +202,30 @@ fn diverging_arms() {
     let d = by_order_frule(Dual::new(2.0, 1.0), Dual::constant(0));
     assert_eq!((d.primal, d.tangent), (6.0, 3.0));
 }
+
+/// A const parameter used only in the body.
+#[derive_frule]
+fn scale<const K: usize>(x: f64) -> f64 {
+    x * K as f64
+}
+
+/// Const parameters used only in the body, one of them only through a `where` bound.
+#[derive_frule]
+fn tapered<const N: usize, const M: usize>(x: f64) -> f64
+where
+    [f64; M]: Default,
+{
+    let w = [1.0; M];
+    x * x * N as f64 + w[0] * x
+}
+
+#[test]
+fn generic_parameters_the_signature_does_not_use() {
+    let d = scale_frule::<3>(Dual::new(1.5, 1.0));
+    assert_eq!((d.primal, d.tangent), (4.5, 3.0));
+    assert_eq!(d.primal, scale::<3>(1.5));
+    // N x² + x: along x, 2 N x + 1.
+    let d = tapered_frule::<4, 2>(Dual::new(0.5, 1.0));
+    assert_eq!(d.primal, tapered::<4, 2>(0.5));
+    assert_eq!((d.primal, d.tangent), (1.5, 5.0));
+}
