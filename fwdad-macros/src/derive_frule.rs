@@ -26,6 +26,9 @@ use syn::visit_mut::VisitMut;
 
 /// Expands `#[derive_frule(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(out) = crate::nesting::reject("#[derive_frule]", &item, true) {
+        return out;
+    }
     if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
         return expand_impl(args, imp);
     }

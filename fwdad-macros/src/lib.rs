@@ -15,6 +15,7 @@ mod ir;
 mod lifetimes;
 mod linear;
 mod lower;
+mod nesting;
 mod normalize;
 mod primitive;
 mod register;

@@ -12,6 +12,7 @@
 
 mod body_placement;
 mod fuzz;
+mod nesting;
 mod reshapes;
 mod robustness;
 mod rule_lookup;
