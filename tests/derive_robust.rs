@@ -229,3 +229,28 @@ fn generic_parameters_the_signature_does_not_use() {
     assert_eq!(d.primal, tapered::<4, 2>(0.5));
     assert_eq!((d.primal, d.tangent), (1.5, 5.0));
 }
+
+/// `reduce` over constant data: the smallest weight scales `x`.
+#[derive_frule(inactive(c))]
+fn scaled_by_min(x: f64, c: &[f64]) -> f64 {
+    let m = c.iter().copied().reduce(|a, b| a.min(b)).unwrap_or(1.0);
+    m * x
+}
+
+#[derive_frule]
+fn scaled_by_local_min(x: f64) -> f64 {
+    let c: [f64; 3] = [3.0, 0.5, 2.0];
+    let m = c.iter().copied().reduce(|a, b| a.min(b)).unwrap_or(1.0);
+    m * x
+}
+
+#[test]
+fn reduce_over_constant_data() {
+    let d = scaled_by_min_frule(Dual::new(4.0, 1.0), &[3.0, 0.5, 2.0][..]);
+    assert_eq!((d.primal, d.tangent), (2.0, 0.5));
+    let d = scaled_by_min_frule(Dual::new(4.0, 1.0), &[][..]);
+    assert_eq!((d.primal, d.tangent), (4.0, 1.0));
+    let d = scaled_by_local_min_frule(Dual::new(4.0, 1.0));
+    assert_eq!(d.primal, scaled_by_local_min(4.0));
+    assert_eq!((d.primal, d.tangent), (2.0, 0.5));
+}
