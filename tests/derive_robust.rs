@@ -134,3 +134,123 @@ fn parameters_named_like_generated_names() {
     );
     assert_eq!(d.tangent, 1.125);
 }
+
+/// Input validation that ends a branch in a diverging statement.
+#[derive_frule]
+fn checked_square(x: f64) -> f64 {
+    if x > 1e300 {
+        panic!("too large");
+    } else {
+        x * x
+    }
+}
+
+/// A deprecated function keeps its rule, without a warning at its own definition.
+#[deny(warnings)]
+mod old_api {
+    use fwdad::prelude::*;
+
+    #[deprecated(note = "use `cube` instead")]
+    #[derive_frule]
+    pub fn old_cube(x: f64) -> f64 {
+        x * x * x
+    }
+}
+
+#[test]
+fn diverging_branch_and_deprecated() {
+    let d = checked_square_frule(Dual::new(3.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (9.0, 6.0));
+    assert!(std::panic::catch_unwind(|| checked_square_frule(Dual::new(1e301, 1.0))).is_err());
+    #[allow(deprecated)]
+    let d = old_api::old_cube_frule(Dual::new(2.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (8.0, 12.0));
+}
+
+/// A `match` arm block and a `let .. else`-like `if let` ending in `panic!(..);`.
+#[derive_frule]
+fn by_order(x: f64, order: u32) -> f64 {
+    let base = match order {
+        0 => x,
+        1 => x * x,
+        _ => {
+            unreachable!("order above 1");
+        }
+    };
+    let first = if let Some(v) = Some(base) {
+        v
+    } else {
+        panic!("no value");
+    };
+    if !first.is_finite() {
+        eprintln!("diverged");
+        std::process::exit(1);
+    }
+    let scale = if order < 5 {
+        3.0
+    } else {
+        todo!();
+    };
+    first * scale
+}
+
+#[test]
+fn diverging_arms() {
+    let d = by_order_frule(Dual::new(2.0, 1.0), Dual::constant(1));
+    assert_eq!(d.primal, by_order(2.0, 1));
+    assert_eq!((d.primal, d.tangent), (12.0, 12.0));
+    let d = by_order_frule(Dual::new(2.0, 1.0), Dual::constant(0));
+    assert_eq!((d.primal, d.tangent), (6.0, 3.0));
+}
+
+/// A const parameter used only in the body.
+#[derive_frule]
+fn scale<const K: usize>(x: f64) -> f64 {
+    x * K as f64
+}
+
+/// Const parameters used only in the body, one of them only through a `where` bound.
+#[derive_frule]
+fn tapered<const N: usize, const M: usize>(x: f64) -> f64
+where
+    [f64; M]: Default,
+{
+    let w = [1.0; M];
+    x * x * N as f64 + w[0] * x
+}
+
+#[test]
+fn generic_parameters_the_signature_does_not_use() {
+    let d = scale_frule::<3>(Dual::new(1.5, 1.0));
+    assert_eq!((d.primal, d.tangent), (4.5, 3.0));
+    assert_eq!(d.primal, scale::<3>(1.5));
+    // N x² + x: along x, 2 N x + 1.
+    let d = tapered_frule::<4, 2>(Dual::new(0.5, 1.0));
+    assert_eq!(d.primal, tapered::<4, 2>(0.5));
+    assert_eq!((d.primal, d.tangent), (1.5, 5.0));
+}
+
+/// `reduce` over constant data: the smallest weight scales `x`.
+#[derive_frule(inactive(c))]
+fn scaled_by_min(x: f64, c: &[f64]) -> f64 {
+    let m = c.iter().copied().reduce(|a, b| a.min(b)).unwrap_or(1.0);
+    m * x
+}
+
+#[derive_frule]
+fn scaled_by_local_min(x: f64) -> f64 {
+    let c: [f64; 3] = [3.0, 0.5, 2.0];
+    let m = c.iter().copied().reduce(|a, b| a.min(b)).unwrap_or(1.0);
+    m * x
+}
+
+#[test]
+fn reduce_over_constant_data() {
+    let d = scaled_by_min_frule(Dual::new(4.0, 1.0), &[3.0, 0.5, 2.0][..]);
+    assert_eq!((d.primal, d.tangent), (2.0, 0.5));
+    let d = scaled_by_min_frule(Dual::new(4.0, 1.0), &[][..]);
+    assert_eq!((d.primal, d.tangent), (4.0, 1.0));
+    let d = scaled_by_local_min_frule(Dual::new(4.0, 1.0));
+    assert_eq!(d.primal, scaled_by_local_min(4.0));
+    assert_eq!((d.primal, d.tangent), (2.0, 0.5));
+}

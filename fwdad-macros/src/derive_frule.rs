@@ -17,12 +17,15 @@ use crate::diag::Diagnostics;
 use crate::lifetimes::{self, LifetimeNamer};
 use crate::{dual, emit, ir};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
 /// Expands `#[derive_frule(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(out) = crate::nesting::reject("#[derive_frule]", &item, true) {
+        return out;
+    }
     if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
         return expand_impl(args, imp);
     }
@@ -845,7 +848,12 @@ fn emit_items(
             syn::FnArg::Typed(t) => mentions(&t.ty, |t| matches!(t, syn::Type::ImplTrait(_))),
             syn::FnArg::Receiver(_) => true,
         }))
-    .then(|| quote!(let _ = #name;));
+    .then(|| {
+        // A `#[deprecated]` function is not deprecated for its own rule.
+        let deprecated = func.attrs.iter().any(|a| a.path().is_ident("deprecated"));
+        let allow = deprecated.then(|| quote!(#[allow(deprecated)]));
+        quote!(#allow let _ = #name;)
+    });
     let body = match body.out_of_line {
         true => emit_body_fn(
             sig,
@@ -870,26 +878,47 @@ fn emit_items(
         _ => quote!(#[inline]),
     };
     let names = &sig.names;
+    let doc = format!(
+        "The forward rule of [`{name}`], registered by `#[derive_frule]` (see `{name}_frule`)."
+    );
+    let phantom = match free {
+        true => phantom_params(func, sig),
+        false => Vec::new(),
+    };
+    let (marker_decl, marker_ty) = match phantom.is_empty() {
+        true => (
+            quote! {
+                #[doc = #doc]
+                #[allow(non_camel_case_types)]
+                #[derive(Clone, Copy, Debug, Default)]
+                #vis struct #name {}
+            },
+            quote!(#name),
+        ),
+        false => marker_with_params(name, vis, &doc, &phantom),
+    };
     let wrapper = emit_wrapper(
         func,
         sig,
         rt,
-        quote! {
-            <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#names,)*))
+        match phantom.is_empty() {
+            true => quote! {
+                <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#names,)*))
+            },
+            false => quote! {
+                <#marker_ty as #rt::Frule<_, f64>>::frule(
+                    &<#marker_ty as ::core::default::Default>::default(),
+                    (#(#names,)*),
+                )
+            },
         },
     );
-    let doc = format!(
-        "The forward rule of [`{name}`], registered by `#[derive_frule]` (see `{name}_frule`)."
-    );
     quote! {
-        #[doc = #doc]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #name {}
+        #marker_decl
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]
-        impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode> #rt::Frule<(#(#arg_tys,)*), #mode> for #name
+        impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode> #rt::Frule<(#(#arg_tys,)*), #mode> for #marker_ty
         #where_clause
         {
             type Output = #out_ty;
@@ -906,6 +935,95 @@ fn emit_items(
 
         #wrapper
     }
+}
+
+/// The type and const parameters of `func` that no parameter or return type names (a
+/// `const K: usize` used only in the body, a type used only in the `where` clause): the
+/// `Frule` impl could not constrain them (E0207), so the marker struct carries them.
+fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericParam> {
+    fn names(ts: TokenStream, ident: &syn::Ident) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == *ident,
+            proc_macro2::TokenTree::Group(g) => names(g.stream(), ident),
+            _ => false,
+        })
+    }
+    let signature: TokenStream = {
+        let (inputs, output) = (&sig.inputs, &sig.output);
+        quote!(#(#inputs)* #output)
+    };
+    func.sig
+        .generics
+        .params
+        .iter()
+        .filter(|p| {
+            let ident = match p {
+                syn::GenericParam::Type(t) => &t.ident,
+                syn::GenericParam::Const(c) => &c.ident,
+                syn::GenericParam::Lifetime(_) => return false,
+            };
+            !names(signature.clone(), ident)
+        })
+        .collect()
+}
+
+/// The marker struct of a function with `phantom` parameters, generic over them (a
+/// `PhantomData` of the type parameters), with the impls the plain marker derives; and
+/// the marker's type, `name<A, K>`.
+fn marker_with_params(
+    name: &syn::Ident,
+    vis: &syn::Visibility,
+    doc: &str,
+    phantom: &[&syn::GenericParam],
+) -> (TokenStream, TokenStream) {
+    let decls: Vec<TokenStream> = phantom
+        .iter()
+        .map(|p| match p {
+            syn::GenericParam::Const(c) => {
+                let (ident, ty) = (&c.ident, &c.ty);
+                quote!(const #ident: #ty)
+            }
+            syn::GenericParam::Type(t) => t.ident.to_token_stream(),
+            syn::GenericParam::Lifetime(l) => l.lifetime.to_token_stream(),
+        })
+        .collect();
+    let args: Vec<&syn::Ident> = phantom
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let types = phantom.iter().filter_map(|p| match p {
+        syn::GenericParam::Type(t) => Some(&t.ident),
+        _ => None,
+    });
+    let ty = quote!(#name<#(#args),*>);
+    let decl = quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #vis struct #name<#(#decls),*> {
+            __fwdad_phantom: ::core::marker::PhantomData<fn() -> (#(#types,)*)>,
+        }
+        impl<#(#decls),*> ::core::clone::Clone for #ty {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<#(#decls),*> ::core::marker::Copy for #ty {}
+        impl<#(#decls),*> ::core::default::Default for #ty {
+            fn default() -> Self {
+                Self { __fwdad_phantom: ::core::marker::PhantomData }
+            }
+        }
+        impl<#(#decls),*> ::core::fmt::Debug for #ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(::core::stringify!(#name))
+            }
+        }
+    };
+    (decl, ty)
 }
 
 /// `frule`'s statements for an `out_of_line` body: `fn __fwdad_body`, nested, whose

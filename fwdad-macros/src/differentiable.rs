@@ -109,6 +109,9 @@ const TEST_TANGENT: bool = true;
 
 /// Expands `#[derive(Differentiable)] item`.
 pub fn expand(item: TokenStream) -> TokenStream {
+    if let Some(out) = crate::nesting::reject("#[derive(Differentiable)]", &item, false) {
+        return out;
+    }
     let input: DeriveInput = match syn::parse2(item) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),

@@ -712,7 +712,12 @@ impl Emitter<'_> {
                 // `&mut [f64]` parameter) borrows the variable itself: a reborrow would be a
                 // temporary the element cannot outlive.
                 let borrows_element = callee.std().is_some_and(StdMethod::lends_mut);
-                let recv = if borrows_element && self.is_mut_ref(*receiver) {
+                // A method that reads (`len`, `get`, `first`) takes `&self`: called on
+                // the `&mut` variable itself it borrows it shared, so other reads may
+                // overlap (`for v in out.iter() { .. out.len() .. }`), and a returned
+                // element borrows the variable, not a temporary reborrow of it.
+                let reads = callee.std().is_some_and(StdMethod::reads_shared);
+                let recv = if (borrows_element || reads) && self.is_mut_ref(*receiver) {
                     self.name(*receiver).to_token_stream()
                 } else {
                     args[0].clone()
@@ -812,8 +817,14 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
             }
-            (_, Form::Index) => {
-                let (b, i) = (&args[0], &args[1]);
+            (InstKind::Index { base, .. }, Form::Index) => {
+                // Read through a shared borrow of a `&mut` variable itself (not of a
+                // mutable reborrow), so it may overlap other reads (`g(&out[..], out[1])`).
+                let b = match self.is_mut_ref(*base) {
+                    true => self.name(*base).into_token_stream(),
+                    false => args[0].clone(),
+                };
+                let i = &args[1];
                 quote_spanned!(span=> #rt::index(&#b, #i))
             }
             (InstKind::Slice { base, mutable, .. }, Form::Slice) => {

@@ -16,6 +16,7 @@ mod ir;
 mod lifetimes;
 mod linear;
 mod lower;
+mod nesting;
 mod normalize;
 mod pipeline;
 mod primitive;

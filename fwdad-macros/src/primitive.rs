@@ -68,6 +68,9 @@ impl Attr {
 
 /// Expands `#[primitive(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(out) = crate::nesting::reject("#[primitive]", &item, true) {
+        return out;
+    }
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<PrimitiveArgs>(args));
     let rt = runtime_path(args.as_ref().and_then(|a| a.krate.as_ref()));
@@ -101,6 +104,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Expands `#[non_differentiable(args)] item`.
 pub fn expand_non_differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(out) = crate::nesting::reject("#[non_differentiable]", &item, true) {
+        return out;
+    }
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<NonDiffArgs>(args));
     let rt = runtime_path(args.as_ref().and_then(|a| a.krate.as_ref()));

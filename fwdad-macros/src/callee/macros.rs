@@ -49,7 +49,8 @@ impl StdMacro {
                 | StdMacro::Format
         )
     }
-    /// The panic message of a diverging macro without arguments, as `std` words it.
+    /// The panic message of a diverging macro (`panic!`, `unreachable!`, `todo!`,
+    /// `unimplemented!`) without arguments, as `std` words it; `None` for the others.
     pub fn default_message(self) -> Option<&'static str> {
         match self {
             StdMacro::Panic => Some("explicit panic"),

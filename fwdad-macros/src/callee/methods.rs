@@ -16,6 +16,7 @@
 //! | `LENDS_MUT` | returns a `&mut` element or sub-slice of its receiver (`get_mut`) |
 //! | `READ_ONLY` | never changes its receiver's storage or shape |
 //! | `BORROWS_ROW` | takes `&self` of a sequence: on an element (a row) it borrows it |
+//! | `READS` | takes `&self` of a slice: on a `&mut` variable it borrows the variable shared |
 //! | `INTEGER` | an integer method floats do not have (`pow`, `div_ceil`) |
 //! | `INT_ARG` | an integer's method when an argument is an integer (`min`, `max`) |
 //! | `KEEPS_INT` | on an integer receiver, returns an integer (`abs`, `min`) |
@@ -49,6 +50,7 @@ impl Flags {
     pub const CLONES: Flags = Flags(1 << 13);
     pub const OR_DEFAULT: Flags = Flags(1 << 14);
     pub const OPTION_CLOSURE: Flags = Flags(1 << 15);
+    pub const READS: Flags = Flags(1 << 16);
 
     const fn union(self, other: Flags) -> Flags {
         Flags(self.0 | other.0)
@@ -123,16 +125,16 @@ std_methods! {
     ToString = "to_string": [RESERVED];
     Clone = "clone": [RESERVED DUAL READ_ONLY BORROWS_ROW CLONES];
     // Slices and `Vec`s.
-    Len = "len": [RESERVED DUAL QUERY READ_ONLY BORROWS_ROW] ret Int;
-    IsEmpty = "is_empty": [RESERVED DUAL QUERY READ_ONLY BORROWS_ROW] ret Bool;
+    Len = "len": [RESERVED DUAL QUERY READ_ONLY BORROWS_ROW READS] ret Int;
+    IsEmpty = "is_empty": [RESERVED DUAL QUERY READ_ONLY BORROWS_ROW READS] ret Bool;
     Capacity = "capacity": [READ_ONLY];
     Iter = "iter": [RESERVED DUAL READ_ONLY BORROWS_ROW];
     IterMut = "iter_mut": [RESERVED DUAL WRITES];
     IntoIter = "into_iter": [RESERVED];
-    Get = "get": [RESERVED DUAL READ_ONLY BORROWS_ROW] args [Index];
+    Get = "get": [RESERVED DUAL READ_ONLY BORROWS_ROW READS] args [Index];
     GetMut = "get_mut": [RESERVED DUAL WRITES LENDS_MUT] args [Index];
-    First = "first": [RESERVED DUAL READ_ONLY BORROWS_ROW];
-    Last = "last": [RESERVED DUAL READ_ONLY BORROWS_ROW];
+    First = "first": [RESERVED DUAL READ_ONLY BORROWS_ROW READS];
+    Last = "last": [RESERVED DUAL READ_ONLY BORROWS_ROW READS];
     FirstMut = "first_mut": [RESERVED DUAL WRITES LENDS_MUT];
     LastMut = "last_mut": [RESERVED DUAL WRITES LENDS_MUT];
     SplitFirst = "split_first": [RESERVED DUAL READ_ONLY];
@@ -277,6 +279,11 @@ impl StdMethod {
     /// Takes `&self` of a sequence.
     pub fn borrows_row(self) -> bool {
         self.flags().has(Flags::BORROWS_ROW)
+    }
+    /// Takes `&self` of a slice (`len`, `get`, `first`): on a `&mut` variable it borrows the
+    /// variable shared, so other reads may overlap.
+    pub fn reads_shared(self) -> bool {
+        self.flags().has(Flags::READS)
     }
     /// An integer method floats do not have.
     pub fn is_integer(self) -> bool {

@@ -221,6 +221,13 @@ pub fn is_vec_type(path: &syn::Path) -> bool {
     path.segments.last().is_some_and(|s| s.ident == "Vec")
 }
 
+/// Whether `path` is `std::process::exit` (also `process::exit`): a call that never
+/// returns.
+pub fn is_process_exit(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 2].ident == "process" && path.segments[n - 1].ident == "exit"
+}
+
 /// Whether `path` names `None` (`None`, `Option::None`).
 pub fn is_none(path: &syn::Path) -> bool {
     path.segments.last().is_some_and(|s| s.ident == "None")

@@ -1453,14 +1453,19 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         }))),
         // `it.reduce(f)`: the first item, then `f(acc, item)` for each further one.
         Rewrite::Reduce if matches!(&**recv, syn::Expr::MethodCall(_)) => {
-            // A function path is called directly, a closure through a local.
+            // A function path is called directly, a closure through a local. The
+            // accumulator is typed by `unwrap_or(item)` before the function sees it, so
+            // a method call on it (`a.min(b)`) needs no annotation on constant data.
             let template = match pred {
                 syn::Expr::Path(_) => syn::parse_quote_spanned!(span=> {
                     let mut __fwdad_acc = ::core::option::Option::None;
                     for __fwdad_item in __fwdad_recv {
-                        __fwdad_acc = ::core::option::Option::Some(match __fwdad_acc {
-                            ::core::option::Option::Some(__fwdad_a) => __fwdad_arg(__fwdad_a, __fwdad_item),
-                            ::core::option::Option::None => __fwdad_item,
+                        let __fwdad_first = __fwdad_acc.is_none();
+                        let __fwdad_a = __fwdad_acc.unwrap_or(__fwdad_item);
+                        __fwdad_acc = ::core::option::Option::Some(if __fwdad_first {
+                            __fwdad_a
+                        } else {
+                            __fwdad_arg(__fwdad_a, __fwdad_item)
                         });
                     }
                     __fwdad_acc
@@ -1469,9 +1474,12 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                     let __fwdad_f = __fwdad_arg;
                     let mut __fwdad_acc = ::core::option::Option::None;
                     for __fwdad_item in __fwdad_recv {
-                        __fwdad_acc = ::core::option::Option::Some(match __fwdad_acc {
-                            ::core::option::Option::Some(__fwdad_a) => __fwdad_f(__fwdad_a, __fwdad_item),
-                            ::core::option::Option::None => __fwdad_item,
+                        let __fwdad_first = __fwdad_acc.is_none();
+                        let __fwdad_a = __fwdad_acc.unwrap_or(__fwdad_item);
+                        __fwdad_acc = ::core::option::Option::Some(if __fwdad_first {
+                            __fwdad_a
+                        } else {
+                            __fwdad_f(__fwdad_a, __fwdad_item)
                         });
                     }
                     __fwdad_acc

@@ -25,15 +25,17 @@ impl Lowerer<'_> {
             match stmt {
                 syn::Stmt::Local(local) => self.lower_local(local)?,
                 syn::Stmt::Item(item) => self.lower_item(item),
+                // A block ending in a diverging statement (`panic!(..);`) has the type
+                // of whatever it must be, as if the statement were its tail.
                 syn::Stmt::Expr(e, semi) => {
                     let v = self.lower_expr(e)?;
-                    if last && semi.is_none() {
+                    if last && (semi.is_none() || diverges(e)) {
                         return Some(v);
                     }
                 }
                 syn::Stmt::Macro(m) => {
                     let v = self.lower_macro(&m.mac, m.span())?;
-                    if last && m.semi_token.is_none() {
+                    if last && (m.semi_token.is_none() || diverging_macro(&m.mac)) {
                         return Some(v);
                     }
                 }
@@ -635,4 +637,21 @@ fn strip_mut(pat: &syn::Pat) -> syn::Pat {
     let mut pat = pat.clone();
     syn::visit_mut::VisitMut::visit_pat_mut(&mut Strip, &mut pat);
     pat
+}
+
+/// `panic!`, `unreachable!`, `todo!`, `unimplemented!`: macros whose value is `!`.
+fn diverging_macro(mac: &syn::Macro) -> bool {
+    StdMacro::of_path(&mac.path).is_some_and(|m| m.default_message().is_some())
+}
+
+/// A diverging macro, or `std::process::exit(..)` (also `process::exit`).
+fn diverges(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Macro(m) => diverging_macro(&m.mac),
+        syn::Expr::Call(c) => match &*c.func {
+            syn::Expr::Path(p) => crate::callee::is_process_exit(&p.path),
+            _ => false,
+        },
+        _ => false,
+    }
 }

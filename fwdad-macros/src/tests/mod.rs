@@ -6,10 +6,15 @@
 //! * `type_hints`, `rule_lookup`: the syntax-level type reading and the registry's float
 //!   operations;
 //! * `reshapes`: which loops may change a local's storage (`ir::Function::reshapes`);
-//! * `robustness`: `expand` on unsupported or malformed input reports, never panics.
+//! * `robustness`: `expand` on unsupported or malformed input reports, never panics;
+//! * `spliced_syntax`: user syntax inside generated templates never makes a parse panic
+//!   (regression cases, and a lint over the sources);
+//! * `fuzz`: every entry point on mutated project items, inside `catch_unwind`.
 
 mod body_placement;
+mod fuzz;
 mod layering;
+mod nesting;
 mod reshapes;
 mod robustness;
 mod rule_lookup;
