@@ -15,9 +15,10 @@
 use crate::args::Args;
 use crate::diag::Diagnostics;
 use crate::lifetimes::{self, LifetimeNamer};
+use crate::register::Registration;
 use crate::{dual, emit, ir};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
@@ -799,7 +800,6 @@ fn emit_items(
     rt: &TokenStream,
     free: bool,
 ) -> TokenStream {
-    let vis = &func.vis;
     let name = &func.sig.ident;
     let mode = mode_ident();
     // Spanned at the user's type, so "`T` has no tangent type" points at the parameter.
@@ -877,42 +877,13 @@ fn emit_items(
         Some(Some(arg)) if arg == "always" => quote!(#[inline(always)]),
         _ => quote!(#[inline]),
     };
-    let names = &sig.names;
-    let doc = format!(
-        "The forward rule of [`{name}`], registered by `#[derive_frule]` (see `{name}_frule`)."
-    );
     let phantom = match free {
         true => phantom_params(func, sig),
         false => Vec::new(),
     };
-    let (marker_decl, marker_ty) = match phantom.is_empty() {
-        true => (
-            quote! {
-                #[doc = #doc]
-                #[allow(non_camel_case_types)]
-                #[derive(Clone, Copy, Debug, Default)]
-                #vis struct #name {}
-            },
-            quote!(#name),
-        ),
-        false => marker_with_params(name, vis, &doc, &phantom),
-    };
-    let wrapper = emit_wrapper(
-        func,
-        sig,
-        rt,
-        match phantom.is_empty() {
-            true => quote! {
-                <#name as #rt::Frule<_, f64>>::frule(&#name {}, (#(#names,)*))
-            },
-            false => quote! {
-                <#marker_ty as #rt::Frule<_, f64>>::frule(
-                    &<#marker_ty as ::core::default::Default>::default(),
-                    (#(#names,)*),
-                )
-            },
-        },
-    );
+    let face = registration(func, sig, rt);
+    let (marker_decl, marker_ty) = face.marker(&phantom);
+    let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
     quote! {
         #marker_decl
 
@@ -965,65 +936,6 @@ fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericP
             !names(signature.clone(), ident)
         })
         .collect()
-}
-
-/// The marker struct of a function with `phantom` parameters, generic over them (a
-/// `PhantomData` of the type parameters), with the impls the plain marker derives; and
-/// the marker's type, `name<A, K>`.
-fn marker_with_params(
-    name: &syn::Ident,
-    vis: &syn::Visibility,
-    doc: &str,
-    phantom: &[&syn::GenericParam],
-) -> (TokenStream, TokenStream) {
-    let decls: Vec<TokenStream> = phantom
-        .iter()
-        .map(|p| match p {
-            syn::GenericParam::Const(c) => {
-                let (ident, ty) = (&c.ident, &c.ty);
-                quote!(const #ident: #ty)
-            }
-            syn::GenericParam::Type(t) => t.ident.to_token_stream(),
-            syn::GenericParam::Lifetime(l) => l.lifetime.to_token_stream(),
-        })
-        .collect();
-    let args: Vec<&syn::Ident> = phantom
-        .iter()
-        .filter_map(|p| match p {
-            syn::GenericParam::Const(c) => Some(&c.ident),
-            syn::GenericParam::Type(t) => Some(&t.ident),
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect();
-    let types = phantom.iter().filter_map(|p| match p {
-        syn::GenericParam::Type(t) => Some(&t.ident),
-        _ => None,
-    });
-    let ty = quote!(#name<#(#args),*>);
-    let decl = quote! {
-        #[doc = #doc]
-        #[allow(non_camel_case_types)]
-        #vis struct #name<#(#decls),*> {
-            __fwdad_phantom: ::core::marker::PhantomData<fn() -> (#(#types,)*)>,
-        }
-        impl<#(#decls),*> ::core::clone::Clone for #ty {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<#(#decls),*> ::core::marker::Copy for #ty {}
-        impl<#(#decls),*> ::core::default::Default for #ty {
-            fn default() -> Self {
-                Self { __fwdad_phantom: ::core::marker::PhantomData }
-            }
-        }
-        impl<#(#decls),*> ::core::fmt::Debug for #ty {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str(::core::stringify!(#name))
-            }
-        }
-    };
-    (decl, ty)
 }
 
 /// `frule`'s statements for an `out_of_line` body: `fn __fwdad_body`, nested, whose
@@ -1098,12 +1010,8 @@ fn float_reference(ty: &syn::Type, float_params: &[&syn::Ident]) -> bool {
     matches!(ty, syn::Type::Reference(r) if floats(&r.elem, float_params))
 }
 
-/// `fn name_frule(x: Dual<T>, ..) -> Dual<R> { body }`.
-fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStream) -> TokenStream {
-    let vis = &func.vis;
-    let name = &func.sig.ident;
-    let wrapper = format_ident!("{}_frule", name);
-    let names = &sig.names;
+/// The rule's public face (marker struct, `name_frule` wrapper), shared with `#[primitive]`.
+fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Registration<'a> {
     // Each `Dual<T>` spanned at the user's `T`, so errors about a type point at it.
     let inputs: Vec<TokenStream> = sig
         .inputs
@@ -1123,31 +1031,28 @@ fn emit_wrapper(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream, body: TokenStre
         quote_spanned!(span=> #rt::Dual<#t>)
     };
     let generics = &func.sig.generics;
-    let (impl_generics, _, _) = generics.split_for_impl();
     let float_params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)
     });
-    let where_clause = quote!(where #user_preds #(#float_params: #rt::Real,)*);
-    let plain = match sig.inactive.contains(&true) {
-        true => "; a parameter declared `inactive` as its plain value",
-        false => "",
-    };
-    let doc = format!(
-        "Forward rule of [`{name}`] (generated by `#[derive_frule]`): takes each argument as a `Dual` (value and tangent{plain}) and returns the value of `{name}` with its directional derivative."
-    );
-    let span = func.sig.ident.span();
-    quote_spanned! {span=>
-        #[doc = #doc]
-        #[allow(dead_code, unused_variables, non_snake_case, clippy::multiple_bound_locations)]
-        #vis fn #wrapper #impl_generics (#(#names: #inputs),*) -> #output #where_clause {
-            #body
-        }
+    Registration {
+        attr: "derive_frule",
+        vis: &func.vis,
+        name: &func.sig.ident,
+        generics,
+        names: &sig.names,
+        inputs,
+        output,
+        where_clause: quote!(where #user_preds #(#float_params: #rt::Real,)*),
+        doc_note: match sig.inactive.contains(&true) {
+            true => "; a parameter declared `inactive` as its plain value",
+            false => "",
+        },
     }
 }
 
 /// The fallback `_frule` with an `unreachable!()` body.
 fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
-    emit_wrapper(func, sig, rt, quote!(::core::unreachable!()))
+    registration(func, sig, rt).stub()
 }

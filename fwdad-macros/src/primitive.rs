@@ -43,6 +43,7 @@
 
 use crate::diag::Diagnostics;
 use crate::lifetimes::{self, LifetimeNamer};
+use crate::register::Registration;
 use crate::splice::{call_expr, paren};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -684,8 +685,9 @@ fn dual_ty(ty: &syn::Type, m: &syn::Ident, rt: &TokenStream) -> TokenStream {
 /// The function, the marker, the rule (`body`: the `Frule` impl and its helpers), the
 /// wrapper.
 fn finish(func: &syn::ItemFn, sig: &Sig, body: TokenStream, rt: &TokenStream) -> TokenStream {
-    let marker = marker(func);
-    let wrapper = wrapper(func, sig, rt, None);
+    let face = registration(func, sig, rt);
+    let (marker, marker_ty) = face.marker(&[]);
+    let wrapper = face.wrapper(&marker_ty, false, rt);
     quote! {
         #func
         #marker
@@ -696,43 +698,22 @@ fn finish(func: &syn::ItemFn, sig: &Sig, body: TokenStream, rt: &TokenStream) ->
     }
 }
 
-/// `pub struct name {}`: where calls in derived bodies find the rule.
-fn marker(func: &syn::ItemFn) -> TokenStream {
-    let (vis, name) = (&func.vis, &func.sig.ident);
-    let doc = format!(
-        "The forward rule of [`{name}`], registered by `#[primitive]` (see `{name}_frule`)."
-    );
-    quote! {
-        #[doc = #doc]
-        #[allow(non_camel_case_types)]
-        #vis struct #name {}
-    }
-}
-
-/// `fn name_frule(x: Dual<T>, ..) -> Dual<R>`: the one-direction rule (or, as `stub`, its
-/// signature with an `unreachable!()` body).
-fn wrapper(
-    func: &syn::ItemFn,
-    sig: &Sig,
-    rt: &TokenStream,
-    stub: Option<TokenStream>,
-) -> TokenStream {
-    let (vis, name, generics) = (&func.vis, &func.sig.ident, &func.sig.generics);
-    let wrapper = format_ident!("{}_frule", name);
-    let (names, inputs, output) = (&sig.names, &sig.inputs, &sig.output);
-    let body = stub.unwrap_or_else(|| {
-        quote!(<#name as #rt::Frule<_, ::core::primitive::f64>>::frule(&#name {}, (#(#names,)*)))
-    });
-    let doc = format!(
-        "Forward rule of [`{name}`] (registered with `#[primitive]`): takes each argument as a `Dual` (value and tangent) and returns the value of `{name}` with its directional derivative."
-    );
-    let span = name.span();
-    quote_spanned! {span=>
-        #[doc = #doc]
-        #[allow(dead_code, unused_variables, clippy::too_many_arguments)]
-        #vis fn #wrapper #generics (#(#names: #rt::Dual<#inputs>),*) -> #rt::Dual<#output> {
-            #body
-        }
+/// The rule's public face (marker struct, `name_frule` wrapper), shared with
+/// `#[derive_frule]`.
+fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Registration<'a> {
+    let inputs = sig.inputs.iter().map(|t| quote!(#rt::Dual<#t>)).collect();
+    let output = &sig.output;
+    let where_clause = func.sig.generics.where_clause.to_token_stream();
+    Registration {
+        attr: "primitive",
+        vis: &func.vis,
+        name: &func.sig.ident,
+        generics: &func.sig.generics,
+        names: &sig.names,
+        inputs,
+        output: quote!(#rt::Dual<#output>),
+        where_clause,
+        doc_note: "",
     }
 }
 
@@ -778,9 +759,9 @@ fn fallback(
         let name = &func.sig.ident;
         let (header, args, out) = dual_impl_parts(&sig, rt);
         let m = &sig.mode;
-        let marker = marker(&func);
-        let wrapper =
-            stub_wrapper.then(|| wrapper(&func, &sig, rt, Some(quote!(::core::unreachable!()))));
+        let face = registration(&func, &sig, rt);
+        let (marker, _) = face.marker(&[]);
+        let wrapper = stub_wrapper.then(|| face.stub());
         Some(quote! {
             #marker
             const _: () = {
@@ -991,14 +972,19 @@ fn scalar_params(
     let before = diag.has_errors();
     let fname = &func.sig.ident;
     let mut params = Vec::new();
-    for (name, ty) in sig.names.iter().zip(&sig.inputs) {
+    for ((name, ty), arg) in sig.names.iter().zip(&sig.inputs).zip(&func.sig.inputs) {
+        // The parameter as the user wrote it (a pattern's generated name means nothing to them).
+        let written = match arg {
+            syn::FnArg::Typed(t) => t.pat.to_token_stream().to_string(),
+            syn::FnArg::Receiver(_) => "self".to_string(),
+        };
         let active = is_ident(ty, "f64");
         let inactive = matches!(ty, syn::Type::Path(tp) if tp.qself.is_none()
             && tp.path.get_ident().is_some_and(|i| is_nondiff_scalar(&i.to_string())));
         if !active && !inactive {
             error_at(diag, &ty,
                 format!(
-                    "`#[primitive(d = ..)]` is for scalar functions: parameter `{name}` has type `{}`, but partial derivatives are taken with respect to `f64` parameters (integer and `bool` parameters are allowed and carry no tangent); for other types, write a full rule with `#[primitive(rule = ..)]`",
+                    "`#[primitive(d = ..)]` is for scalar functions: parameter `{written}` has type `{}`, but partial derivatives are taken with respect to `f64` parameters (integer and `bool` parameters are allowed and carry no tangent); for other types, write a full rule with `#[primitive(rule = ..)]`",
                     type_text(ty)
                 ),
             );

@@ -1,5 +1,7 @@
 //! What `#[derive_frule]` and `#[primitive]` generate the same way when they register a
-//! rule (issue 25, item 3): today the generated parameter names.
+//! rule: the generated parameter names, the marker struct through which calls find the
+//! rule, and the one-direction wrapper `name_frule` (or its `unreachable!()` stub when the
+//! function had errors). Each macro builds the `Frule` impl between them its own way.
 //!
 //! A generated function takes one parameter per parameter of the user's function. A
 //! plain binding (`x`, `mut x`) keeps its name, so the rule's documented signature reads
@@ -7,8 +9,8 @@
 //! both at `Span::mixed_site()`: hygienic, so they never clash with a parameter the user
 //! named `arg0` or `this`.
 
-use proc_macro2::Span;
-use quote::format_ident;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 
 /// The name of the generated parameter standing for the user's `i`-th parameter.
 pub(crate) fn param_name(i: usize, arg: &syn::FnArg) -> syn::Ident {
@@ -24,4 +26,139 @@ pub(crate) fn param_name(i: usize, arg: &syn::FnArg) -> syn::Ident {
 
 fn receiver_name() -> syn::Ident {
     syn::Ident::new("this", Span::mixed_site())
+}
+
+/// The public face of a registered rule.
+pub(crate) struct Registration<'a> {
+    /// The attribute that registers it (`derive_frule`, `primitive`), for the docs.
+    pub attr: &'static str,
+    /// The function's visibility and name.
+    pub vis: &'a syn::Visibility,
+    pub name: &'a syn::Ident,
+    /// The function's generics (the wrapper's, with its `where` clause built by the caller).
+    pub generics: &'a syn::Generics,
+    /// The wrapper's parameters (see [`param_name`]) and their types (`Dual<T>`, or `T` for
+    /// an `inactive` parameter).
+    pub names: &'a [syn::Ident],
+    pub inputs: Vec<TokenStream>,
+    /// The wrapper's return type, `Dual<R>`.
+    pub output: TokenStream,
+    /// The wrapper's `where` clause.
+    pub where_clause: TokenStream,
+    /// Added to the wrapper's doc after "takes each argument as a `Dual` (value and tangent".
+    pub doc_note: &'static str,
+}
+
+impl Registration<'_> {
+    /// The marker struct `name` (generic over `phantom`: the type and const parameters
+    /// that no parameter type names, which the `Frule` impl could not constrain otherwise),
+    /// and its type (`name` or `name<A, K>`).
+    pub fn marker(&self, phantom: &[&syn::GenericParam]) -> (TokenStream, TokenStream) {
+        let (vis, name) = (self.vis, self.name);
+        let doc = format!(
+            "The forward rule of [`{name}`], registered by `#[{}]` (see `{name}_frule`).",
+            self.attr
+        );
+        if phantom.is_empty() {
+            let decl = quote! {
+                #[doc = #doc]
+                #[allow(non_camel_case_types)]
+                #[derive(Clone, Copy, Debug, Default)]
+                #vis struct #name {}
+            };
+            return (decl, quote!(#name));
+        }
+        let decls: Vec<TokenStream> = phantom
+            .iter()
+            .map(|p| match p {
+                syn::GenericParam::Const(c) => {
+                    let (ident, ty) = (&c.ident, &c.ty);
+                    quote!(const #ident: #ty)
+                }
+                syn::GenericParam::Type(t) => t.ident.to_token_stream(),
+                syn::GenericParam::Lifetime(l) => l.lifetime.to_token_stream(),
+            })
+            .collect();
+        let args: Vec<&syn::Ident> = phantom
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Const(c) => Some(&c.ident),
+                syn::GenericParam::Type(t) => Some(&t.ident),
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        let types = phantom.iter().filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            _ => None,
+        });
+        let ty = quote!(#name<#(#args),*>);
+        let decl = quote! {
+            #[doc = #doc]
+            #[allow(non_camel_case_types)]
+            #vis struct #name<#(#decls),*> {
+                __fwdad_phantom: ::core::marker::PhantomData<fn() -> (#(#types,)*)>,
+            }
+            impl<#(#decls),*> ::core::clone::Clone for #ty {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<#(#decls),*> ::core::marker::Copy for #ty {}
+            impl<#(#decls),*> ::core::default::Default for #ty {
+                fn default() -> Self {
+                    Self { __fwdad_phantom: ::core::marker::PhantomData }
+                }
+            }
+            impl<#(#decls),*> ::core::fmt::Debug for #ty {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(::core::stringify!(#name))
+                }
+            }
+        };
+        (decl, ty)
+    }
+
+    /// `fn name_frule(x: Dual<T>, ..) -> Dual<R>`: the one-direction rule, calling the rule
+    /// of `marker_ty` (a plain marker is built as `name {}`, a generic one by `Default`).
+    pub fn wrapper(
+        &self,
+        marker_ty: &TokenStream,
+        generic_marker: bool,
+        rt: &TokenStream,
+    ) -> TokenStream {
+        let names = self.names;
+        let marker = match generic_marker {
+            false => quote!(#marker_ty {}),
+            true => quote!(<#marker_ty as ::core::default::Default>::default()),
+        };
+        self.wrapper_with(quote! {
+            <#marker_ty as #rt::Frule<_, f64>>::frule(&#marker, (#(#names,)*))
+        })
+    }
+
+    /// The wrapper's signature with an `unreachable!()` body: what callers see when the
+    /// function had errors, so that only the real errors show.
+    pub fn stub(&self) -> TokenStream {
+        self.wrapper_with(quote!(::core::unreachable!()))
+    }
+
+    fn wrapper_with(&self, body: TokenStream) -> TokenStream {
+        let (vis, name) = (self.vis, self.name);
+        let wrapper = format_ident!("{}_frule", name);
+        let (names, inputs, output) = (self.names, &self.inputs, &self.output);
+        let (impl_generics, _, _) = self.generics.split_for_impl();
+        let where_clause = &self.where_clause;
+        let doc = format!(
+            "Forward rule of [`{name}`] (registered by `#[{}]`): takes each argument as a `Dual` (value and tangent{}) and returns the value of `{name}` with its directional derivative.",
+            self.attr, self.doc_note
+        );
+        let span = name.span();
+        quote_spanned! {span=>
+            #[doc = #doc]
+            #[allow(dead_code, unused_variables, non_snake_case, clippy::too_many_arguments, clippy::multiple_bound_locations)]
+            #vis fn #wrapper #impl_generics (#(#names: #inputs),*) -> #output #where_clause {
+                #body
+            }
+        }
+    }
 }

@@ -15,6 +15,7 @@ mod body_placement;
 mod fuzz;
 mod layering;
 mod nesting;
+mod registration;
 mod reshapes;
 mod robustness;
 mod rule_lookup;
