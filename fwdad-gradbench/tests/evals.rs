@@ -2,7 +2,9 @@
 //! from the math, and the spec's expected values. (CI has no GradBench; its validator
 //! compares with the C++ reference, see README.md.)
 
-use fwdad_gradbench::evals::{ba, det, gmm, hello, kmeans, llsq, lse, lstm, ode, particle, saddle};
+use fwdad_gradbench::evals::{
+    ba, det, gmm, hello, ht, kmeans, llsq, lse, lstm, ode, particle, saddle,
+};
 use fwdad_gradbench::protocol::respond;
 use serde_json::{json, Value};
 
@@ -435,4 +437,146 @@ fn protocol_messages() {
     );
     assert_eq!(kmeans["output"], json!([[-0.5]]));
     let _: Value = kmeans;
+}
+
+#[test]
+fn every_eval_is_defined_and_dispatched() {
+    let evals = [
+        "hello", "llsq", "lse", "gmm", "ba", "ht", "lstm", "ode", "det", "kmeans", "particle",
+        "saddle",
+    ];
+    for module in evals {
+        let define = respond(&format!(
+            r#"{{"id":1,"kind":"define","module":"{module}"}}"#
+        ));
+        assert_eq!(define["success"], true, "{module}");
+        // An unknown function reaches the module, which names itself.
+        let r = respond(&format!(
+            r#"{{"id":2,"kind":"evaluate","module":"{module}","function":"nope","input":{{}}}}"#
+        ));
+        assert_eq!(r["success"], false);
+        let error = r["error"].as_str().unwrap();
+        assert!(!error.contains("no module"), "{module}: {error}");
+    }
+}
+
+/// A chain of 22 bones (what the 26 parameters pose), each `0.1` above its parent, and
+/// 4 vertices, each weighted over all bones.
+fn small_hand(complicated: bool) -> ht::Ht {
+    let bones = 22;
+    let translation = |y: f64| {
+        vec![
+            vec![1.0, 0.0, 0.0, 0.0],
+            vec![0.0, 1.0, 0.0, y],
+            vec![0.0, 0.0, 1.0, 0.0],
+            vec![0.0, 0.0, 0.0, 1.0],
+        ]
+    };
+    let parents: Vec<i64> = (0..bones as i64).map(|b| b - 1).collect();
+    let relatives: Vec<_> = (0..bones)
+        .map(|b| translation(if b == 0 { 0.0 } else { 0.1 }))
+        .collect();
+    let inverse_absolutes: Vec<_> = (0..bones).map(|b| translation(-0.1 * b as f64)).collect();
+    let weights: Vec<Vec<f64>> = (0..4)
+        .map(|v| {
+            let raw: Vec<f64> = (0..bones)
+                .map(|b| 1.0 + ((v * 7 + b * 3) % 5) as f64)
+                .collect();
+            let total: f64 = raw.iter().sum();
+            raw.iter().map(|w| w / total).collect()
+        })
+        .collect();
+    let points = uniform(9, 30, -1.0, 1.0)
+        .chunks(3)
+        .map(|r| r.to_vec())
+        .collect::<Vec<_>>();
+    let us = if complicated {
+        vec![vec![0.2, 0.3], vec![0.5, 0.1], vec![0.3, 0.3]]
+    } else {
+        vec![]
+    };
+    let correspondences = if complicated {
+        vec![0, 1, 0]
+    } else {
+        vec![3, 0, 2]
+    };
+    let input = json!({
+        "theta": uniform(26, 31, -0.6, 0.6),
+        "us": us,
+        "data": {
+            "correspondences": correspondences,
+            "points": points,
+            "model": {
+                "bone_count": bones, "bone_names": vec!["bone"; bones], "parents": parents,
+                "base_relatives": relatives,
+                "inverse_base_absolutes": inverse_absolutes,
+                "base_positions": [[0.0, 0.0, 0.0, 1.0], [0.1, 0.5, 0.0, 1.0], [0.0, 1.2, 0.1, 1.0], [0.2, 1.8, -0.1, 1.0]],
+                "weights": weights,
+                "triangles": [[0, 1, 2], [1, 2, 3]],
+                "is_mirrored": complicated,
+            },
+        },
+    });
+    ht::Ht::from_input(&input).unwrap()
+}
+
+#[test]
+fn ht_rest_pose_and_jacobian_against_fd() {
+    // At θ = 0 every bone is at rest: the vertices are the base positions.
+    let mut hand = small_hand(false);
+    let theta = hand.theta.clone();
+    hand.theta = vec![0.0; 26];
+    let err = hand.objective();
+    let base = [
+        [0.0, 0.0, 0.0],
+        [0.1, 0.5, 0.0],
+        [0.0, 1.2, 0.1],
+        [0.2, 1.8, -0.1],
+    ];
+    for (p, &v) in hand.correspondences.iter().enumerate() {
+        for j in 0..3 {
+            assert!((err[3 * p + j] - (hand.points[3 * p + j] - base[v][j])).abs() < 1e-14);
+        }
+    }
+    hand.theta = theta;
+    for complicated in [false, true] {
+        let hand = small_hand(complicated);
+        let (jac, cols) = hand.jacobian();
+        assert_eq!(cols, if complicated { 28 } else { 26 });
+        let rows = 3 * hand.correspondences.len();
+        for r in 0..rows {
+            let fd_theta = fd_gradient(
+                |t| {
+                    ht::Ht {
+                        theta: t.to_vec(),
+                        ..small_hand(complicated)
+                    }
+                    .objective()[r]
+                },
+                &hand.theta,
+                1e-6,
+            );
+            let offset = cols - 26;
+            assert_close(&jac[r * cols + offset..(r + 1) * cols], &fd_theta, 1e-7);
+            if complicated {
+                // Point p's residuals against its own u.
+                let p = r / 3;
+                let fd_u = fd_gradient(
+                    |u| {
+                        let mut us = hand.us.clone();
+                        us[2 * p] = u[0];
+                        us[2 * p + 1] = u[1];
+                        ht::Ht {
+                            us,
+                            ..small_hand(true)
+                        }
+                        .objective()[r]
+                    },
+                    &hand.us[2 * p..2 * p + 2],
+                    1e-6,
+                );
+                assert_close(&jac[r * cols..r * cols + 2], &fd_u, 1e-7);
+            }
+        }
+    }
 }

@@ -10,6 +10,7 @@ pub mod descent;
 pub mod det;
 pub mod gmm;
 pub mod hello;
+pub mod ht;
 pub mod kmeans;
 pub mod llsq;
 pub mod lse;
@@ -20,7 +21,7 @@ pub mod saddle;
 
 /// The modules `define` accepts.
 pub const MODULES: &[&str] = &[
-    "hello", "llsq", "lse", "det", "ode", "kmeans", "gmm", "ba", "lstm", "particle", "saddle",
+    "hello", "llsq", "lse", "det", "ode", "kmeans", "gmm", "ba", "lstm", "particle", "saddle", "ht",
 ];
 
 /// Runs `function` of `module` on `input`; `Err` carries the reason the tool cannot.
@@ -37,6 +38,7 @@ pub fn evaluate(module: &str, function: &str, input: &Value) -> Result<Evaluatio
         "lstm" => lstm::evaluate(function, input),
         "particle" => particle::evaluate(function, input),
         "saddle" => saddle::evaluate(function, input),
+        "ht" => ht::evaluate(function, input),
         _ => Err(format!("fwdad has no module `{module}`")),
     }
 }
