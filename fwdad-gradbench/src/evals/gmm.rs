@@ -5,6 +5,10 @@
 //! Forward mode needs one direction per parameter, `k(d + 1)(d + 2)/2` of them: 30 at
 //! `d = 2, k = 5`, 214,500 at `d = 64, k = 100`, in `⌈P / 32⌉` passes over all the points.
 
+// The objectives take the eval's arrays as they come; `#[allow]` on the function does not
+// reach the rule `#[derive_frule]` generates next to it, so it is set for the module.
+#![allow(clippy::too_many_arguments)]
+
 use crate::input::{self, Runs};
 use crate::protocol::Evaluation;
 use fwdad::prelude::*;
@@ -56,7 +60,6 @@ fn log_gamma_half_integer(x: f64) -> f64 {
 
 /// The log posterior. `x` holds the `n × d` points, `alpha` `k` weights, `mu` and `q`
 /// `k × d`, `l` `k × d(d − 1)/2`, all row-major.
-#[allow(clippy::too_many_arguments)]
 #[derive_frule(inactive(x))]
 pub fn log_posterior(
     alpha: &[f64],

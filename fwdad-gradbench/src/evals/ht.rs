@@ -10,6 +10,10 @@
 //! `s` added to every `uᵢ`: the derivative in `s₀` is `∂/∂uᵢ₀` in each row. So the whole
 //! Jacobian is one pass of 28 directions (`[s₀, s₁, θ]`), or 26 in the simple case.
 
+// The objectives take the eval's arrays as they come; `#[allow]` on the function does not
+// reach the rule `#[derive_frule]` generates next to it, so it is set for the module.
+#![allow(clippy::too_many_arguments)]
+
 use crate::input::{self, Runs};
 use crate::protocol::Evaluation;
 use fwdad::prelude::*;
@@ -86,7 +90,6 @@ fn angle_axis_to_rotation(a: &[f64]) -> [f64; 9] {
 /// `base_relatives` and `inverse_base_absolutes` hold a row-major 4 × 4 matrix per bone,
 /// `base_positions` a homogeneous point per vertex, `weights` per vertex a weight per bone;
 /// `parents[b] < 0` marks a root.
-#[allow(clippy::too_many_arguments)]
 #[derive_frule(inactive(base_relatives, inverse_base_absolutes, base_positions, weights))]
 pub fn posed_vertices(
     theta: &[f64],
@@ -183,7 +186,6 @@ pub fn posed_vertices(
 /// The residuals `point − model point`, 3 per point. Without `us` the model point is the
 /// corresponding vertex; with them, the point `u₀v₀ + u₁v₁ + (1 − u₀ − u₁)v₂` of the
 /// corresponding triangle, with `shift` added to every `u`.
-#[allow(clippy::too_many_arguments)]
 #[derive_frule(inactive(
     base_relatives,
     inverse_base_absolutes,
@@ -240,7 +242,6 @@ pub fn residuals(
 }
 
 /// [`residuals`] of `[s₀, s₁, θ]` (complicated) or `θ` (simple), for the Jacobian driver.
-#[allow(clippy::too_many_arguments)]
 #[derive_frule(inactive(
     base_relatives,
     inverse_base_absolutes,
