@@ -2,6 +2,9 @@
 //! from the math, and the spec's expected values. (CI has no GradBench; its validator
 //! compares with the C++ reference, see README.md.)
 
+// The closed forms are written with indices, as in the math.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad_gradbench::evals::{
     ba, det, gmm, hello, ht, kmeans, llsq, lse, lstm, ode, particle, saddle,
 };
