@@ -41,6 +41,26 @@ fn grid_energy(g: &Grid, x: &[f64]) -> f64 {
     e / (cells as f64)
 }
 
+/// Scales a buffer in place.
+#[derive_frule]
+fn scale_into(buf: &mut [f64], k: f64) {
+    for v in buf.iter_mut() {
+        *v *= k;
+    }
+}
+
+/// Halves of a work buffer lent `&mut` to a helper, then used again (issue 28, item 4):
+/// each call reborrows the half, as the plain code does.
+#[derive_frule]
+fn two_halves(x: &[f64], k: f64) -> f64 {
+    let mut work = x.to_vec();
+    let (left, right) = work.split_at_mut(2);
+    scale_into(left, k);
+    scale_into(right, 2.0 * k);
+    scale_into(left, k);
+    left[0] + right[0] + left[1]
+}
+
 fn central(f: impl Fn(f64) -> f64, x: f64) -> f64 {
     let h = 1e-6 * x.abs().max(1.0);
     (f(x + h) - f(x - h)) / (2.0 * h)
@@ -106,4 +126,18 @@ fn grid_energy_keeps_integer_methods_on_primals() {
     );
     let expected_h: f64 = (0..4).map(|i| x[i] * x[i]).sum::<f64>() / 8.0;
     approx::assert_relative_eq!(dh.tangent, expected_h, max_relative = 1e-14);
+}
+
+#[test]
+fn split_at_mut_halves_are_reborrowed_for_each_call() {
+    let x = [1.5, -2.0, 3.0];
+    let dx = [0.25, 1.0, -0.5];
+    for &k in &[0.5, -1.25, 2.0] {
+        let d = two_halves_frule(Dual::new(&x[..], &dx[..]), Dual::new(k, 1.0));
+        assert_eq!(d.primal.to_bits(), two_halves(&x, k).to_bits());
+        // f = k²x₀ + 2k x₂ + k²x₁: ∂f/∂k = 2k(x₀ + x₁) + 2x₂, ∂f/∂x = (k², k², 2k).
+        let expected =
+            2.0 * k * (x[0] + x[1]) + 2.0 * x[2] + k * k * dx[0] + k * k * dx[1] + 2.0 * k * dx[2];
+        approx::assert_relative_eq!(d.tangent, expected, max_relative = 1e-14);
+    }
 }

@@ -506,6 +506,18 @@ impl Function {
         )
     }
 
+    /// Whether `v` is a pair of `&mut` sub-slices lent by its receiver (`x.split_at_mut(m)`:
+    /// of the methods that lend `&mut` parts, the one whose result has fields).
+    fn is_mut_pair(&self, v: Value) -> bool {
+        matches!(
+            self.values[v].def,
+            ValueDef::Inst(inst, 0) if matches!(
+                &self.insts[inst].kind,
+                InstKind::MethodCall { callee: MethodCallee::Std(m), .. } if m.lends_mut()
+            )
+        )
+    }
+
     /// Whether `v` is `x.get_mut(i).unwrap()` (or `.expect(..)`, of `first_mut`/`last_mut`
     /// too): a `&mut` element of `x`.
     fn unwraps_mut_element(&self, v: Value) -> bool {
@@ -551,6 +563,8 @@ impl Function {
                 | InstKind::Slice { mutable, .. }
                 | InstKind::ElemRef { mutable, .. }
                 | InstKind::FieldRef { mutable, .. } => mutable,
+                // A half of `x.split_at_mut(m)`: `let (left, right) = x.split_at_mut(m);`.
+                InstKind::Field { base, .. } => self.is_mut_pair(base),
                 _ => self.unwraps_mut_element(v),
             },
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
