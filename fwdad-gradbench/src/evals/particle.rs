@@ -8,7 +8,8 @@
 //! trajectory by forward mode; the force inside it is `∇ₓp` by forward mode
 //! ([`grad_x_potential`]), whose derivative along the outer direction is the Hessian of
 //! `p` in `(x, w)` (forward over forward) applied to the outer tangents. `fr`, `rf` and
-//! `rr` ask for reverse mode, which fwdad does not have.
+//! `rr` name reverse-mode nestings, which fwdad does not have: as GradBench's `finite`
+//! tool does, they are answered by the same forward-over-forward computation.
 
 use super::descent;
 use crate::input::{self, Runs};
@@ -88,8 +89,9 @@ pub fn evaluate(function: &str, input: &Value) -> Result<Evaluation, String> {
     let w = input::float(input, "w")?;
     let runs = Runs::of(input);
     match function {
-        "ff" => Ok(runs.measure(|| particle_ff(w), Value::from)),
-        "fr" | "rf" | "rr" => Err(format!("`{function}` needs reverse mode, and fwdad has forward mode only (`ff` is implemented)")),
+        // fwdad has forward mode only: as GradBench's `finite` tool does, every nesting
+        // variant is answered by the one method the tool has (forward over forward).
+        "ff" | "fr" | "rf" | "rr" => Ok(runs.measure(|| particle_ff(w), Value::from)),
         _ => Err(format!("`particle` has no function `{function}`")),
     }
 }

@@ -8,7 +8,7 @@
 //! gradient is itself computed by forward mode ([`grad_y`]), and its derivative along the
 //! outer direction is the Hessian of `f` (forward over forward, `Hyper` tangents) applied
 //! to the outer tangents ([`grad_y_rule`]): the outer and inner perturbations live in
-//! different passes, so they cannot be confused. `fr`, `rf` and `rr` ask for reverse mode,
+//! different passes, so they cannot be confused. `fr`, `rf` and `rr` name reverse-mode nestings,
 //! which fwdad does not have.
 
 use super::descent;
@@ -113,8 +113,11 @@ pub fn evaluate(function: &str, input: &Value) -> Result<Evaluation, String> {
     let start = [start[0], start[1]];
     let runs = Runs::of(input);
     match function {
-        "ff" => Ok(runs.measure(|| saddle_ff(start), |p| Value::from(p.to_vec()))),
-        "fr" | "rf" | "rr" => Err(format!("`{function}` needs reverse mode, and fwdad has forward mode only (`ff` is implemented)")),
+        // fwdad has forward mode only: as GradBench's `finite` tool does, every nesting
+        // variant is answered by the one method the tool has (forward over forward).
+        "ff" | "fr" | "rf" | "rr" => {
+            Ok(runs.measure(|| saddle_ff(start), |p| Value::from(p.to_vec())))
+        }
         _ => Err(format!("`saddle` has no function `{function}`")),
     }
 }
