@@ -1456,35 +1456,31 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
             // A function path is called directly, a closure through a local. The
             // accumulator is typed by `unwrap_or(item)` before the function sees it, so
             // a method call on it (`a.min(b)`) needs no annotation on constant data.
-            let template = match pred {
-                syn::Expr::Path(_) => syn::parse_quote_spanned!(span=> {
-                    let mut __fwdad_acc = ::core::option::Option::None;
-                    for __fwdad_item in __fwdad_recv {
-                        let __fwdad_first = __fwdad_acc.is_none();
-                        let __fwdad_a = __fwdad_acc.unwrap_or(__fwdad_item);
-                        __fwdad_acc = ::core::option::Option::Some(if __fwdad_first {
-                            __fwdad_a
-                        } else {
-                            __fwdad_arg(__fwdad_a, __fwdad_item)
-                        });
-                    }
-                    __fwdad_acc
-                }),
-                _ => syn::parse_quote_spanned!(span=> {
-                    let __fwdad_f = __fwdad_arg;
-                    let mut __fwdad_acc = ::core::option::Option::None;
-                    for __fwdad_item in __fwdad_recv {
-                        let __fwdad_first = __fwdad_acc.is_none();
-                        let __fwdad_a = __fwdad_acc.unwrap_or(__fwdad_item);
-                        __fwdad_acc = ::core::option::Option::Some(if __fwdad_first {
-                            __fwdad_a
-                        } else {
-                            __fwdad_f(__fwdad_a, __fwdad_item)
-                        });
-                    }
-                    __fwdad_acc
-                }),
-            };
+            let mut template: syn::Expr = syn::parse_quote_spanned!(span=> {
+                let __fwdad_f = __fwdad_arg;
+                let mut __fwdad_acc = ::core::option::Option::None;
+                for __fwdad_item in __fwdad_recv {
+                    let __fwdad_first = __fwdad_acc.is_none();
+                    let __fwdad_a = __fwdad_acc.unwrap_or(__fwdad_item);
+                    __fwdad_acc = ::core::option::Option::Some(if __fwdad_first {
+                        __fwdad_a
+                    } else {
+                        __fwdad_f(__fwdad_a, __fwdad_item)
+                    });
+                }
+                __fwdad_acc
+            });
+            if let (syn::Expr::Path(_), syn::Expr::Block(b)) = (pred, &mut template) {
+                // A path is called by name: no binding, `__fwdad_f` is the path itself.
+                b.block.stmts.remove(0);
+                return Some(fill(
+                    template,
+                    &[
+                        ("__fwdad_recv", Hole::Expr(recv)),
+                        ("__fwdad_f", Hole::Expr(pred)),
+                    ],
+                ));
+            }
             Some(holes(template))
         }
         // `x.iter().nth(k)` is `x.get(k)`.
