@@ -1,0 +1,155 @@
+//! Differential fuzzing of fwdad (issue 26.3b).
+//!
+//! [`gen::generate`] writes random numeric functions twice from one tree: over plain `f64`
+//! with `#[derive_frule]`, and generic over num-dual's `DualNum<f64>` as the independent
+//! reference. [`check`] runs each at random points through fwdad's three modes (one
+//! direction with `jvp`, batched lanes with `gradient`, second order with `hessian`) and
+//! compares: the primal bit for bit with the plain function, first and second derivatives
+//! with num-dual's `Dual64` and `HyperDual64`.
+//!
+//! `cargo test -p fwdad-fuzz` runs 40 programs of seed 1; a long run sets
+//! `FWDAD_DIFF_SEED`, `FWDAD_DIFF_PROGRAMS` and `FWDAD_DIFF_INPUTS` (see DEVELOPMENT.md).
+
+pub mod gen;
+
+use num_dual::{Dual64, HyperDual64};
+
+/// The value, gradient and Hessian rows of `fwdad::hessian`.
+pub type Hessian = (f64, Vec<f64>, Vec<Vec<f64>>);
+
+/// One generated program and its entry points.
+pub struct Program {
+    pub name: &'static str,
+    /// Length of the input slice.
+    pub n: usize,
+    pub plain: fn(&[f64]) -> f64,
+    pub jvp: fn(&[f64], &[f64]) -> (f64, f64),
+    pub gradient: fn(&[f64]) -> (f64, Vec<f64>),
+    pub hessian: fn(&[f64]) -> Hessian,
+    pub dual: fn(&[Dual64]) -> Dual64,
+    pub hyper: fn(&[HyperDual64]) -> HyperDual64,
+}
+
+/// What a run compared.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Program × input pairs run.
+    pub runs: usize,
+    /// Pairs skipped because the value or a derivative was not finite or huge (the
+    /// generated program overflowed there).
+    pub skipped: usize,
+    /// Individual numbers compared (primals, tangents, gradient and Hessian entries).
+    pub compared: usize,
+    pub mismatches: Vec<String>,
+}
+
+/// Agreement of a derivative with its reference: both are computed with different but
+/// exact formulas, so they may differ by rounding only. Relative to the larger of the two,
+/// and absolute below one: a small entry is often the difference of terms of order one
+/// (the inputs are), and carries their rounding.
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Runs every program at `inputs` random points drawn from `seed`.
+pub fn check(programs: &[Program], inputs: usize, seed: u64, tol: f64) -> Stats {
+    let mut rng = gen::Rng::new(seed);
+    let mut st = Stats::default();
+    for p in programs {
+        for _ in 0..inputs {
+            let x: Vec<f64> = (0..p.n).map(|_| rng.uniform(-2.0, 2.0)).collect();
+            let v: Vec<f64> = (0..p.n).map(|_| rng.uniform(-1.0, 1.0)).collect();
+            check_one(p, &x, &v, tol, &mut st);
+        }
+    }
+    st
+}
+
+fn check_one(p: &Program, x: &[f64], v: &[f64], tol: f64, st: &mut Stats) {
+    st.runs += 1;
+    let y = (p.plain)(x);
+    // Reference first and second derivatives from num-dual.
+    let n = p.n;
+    let grad: Vec<f64> = (0..n)
+        .map(|j| {
+            let xd: Vec<Dual64> = (0..n)
+                .map(|i| Dual64::new(x[i], if i == j { 1.0 } else { 0.0 }))
+                .collect();
+            (p.dual)(&xd).eps
+        })
+        .collect();
+    let hess: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    let xh: Vec<HyperDual64> = (0..n)
+                        .map(|k| {
+                            let e1 = if k == i { 1.0 } else { 0.0 };
+                            let e2 = if k == j { 1.0 } else { 0.0 };
+                            HyperDual64::new(x[k], e1, e2, 0.0)
+                        })
+                        .collect();
+                    (p.hyper)(&xh).eps1eps2
+                })
+                .collect()
+        })
+        .collect();
+    let all = std::iter::once(y)
+        .chain(grad.iter().copied())
+        .chain(hess.iter().flatten().copied());
+    if all.clone().any(|t| !t.is_finite() || t.abs() > 1e12) {
+        st.skipped += 1;
+        return;
+    }
+    let jvp_ref: f64 = grad.iter().zip(v).map(|(g, v)| g * v).sum();
+    let scale: f64 = grad.iter().zip(v).map(|(g, v)| (g * v).abs()).sum();
+    let at = |what: &str| format!("{} at x = {x:?}: {what}", p.name);
+    let primal = |got: f64, mode: &str, st: &mut Stats| {
+        st.compared += 1;
+        if got.to_bits() != y.to_bits() {
+            st.mismatches
+                .push(at(&format!("{mode} primal {got:e} != plain {y:e}")));
+        }
+    };
+
+    let (y1, t1) = (p.jvp)(x, v);
+    primal(y1, "jvp", st);
+    st.compared += 1;
+    // The directional derivative cancels terms: compare relative to their size.
+    if (t1 - jvp_ref).abs() > tol * scale.max(1.0) {
+        st.mismatches.push(at(&format!(
+            "jvp tangent {t1:e} != num-dual {jvp_ref:e} (v = {v:?})"
+        )));
+    }
+
+    let (y2, g2) = (p.gradient)(x);
+    primal(y2, "gradient", st);
+    for (j, (a, b)) in g2.iter().zip(&grad).enumerate() {
+        st.compared += 1;
+        if !close(*a, *b, tol) {
+            st.mismatches
+                .push(at(&format!("gradient[{j}] {a:e} != num-dual {b:e}")));
+        }
+    }
+
+    let (y3, g3, h3) = (p.hessian)(x);
+    primal(y3, "hessian", st);
+    for (j, (a, b)) in g3.iter().zip(&grad).enumerate() {
+        st.compared += 1;
+        if !close(*a, *b, tol) {
+            st.mismatches.push(at(&format!(
+                "hessian's gradient[{j}] {a:e} != num-dual {b:e}"
+            )));
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            st.compared += 1;
+            let (a, b) = (h3[i][j], hess[i][j]);
+            if !close(a, b, tol) {
+                st.mismatches
+                    .push(at(&format!("hessian[{i}][{j}] {a:e} != num-dual {b:e}")));
+            }
+        }
+    }
+}
