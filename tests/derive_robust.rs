@@ -254,3 +254,47 @@ fn reduce_over_constant_data() {
     assert_eq!(d.primal, scaled_by_local_min(4.0));
     assert_eq!((d.primal, d.tangent), (2.0, 0.5));
 }
+
+/// Σ k_i u_i², with the stiffnesses `k` and displacements `u` of one kind of spring.
+#[derive_frule]
+fn spring_energy(k: &[f64], u: &[f64]) -> f64 {
+    k.iter().zip(u).map(|(k, u)| 0.5 * k * u * u).sum()
+}
+
+/// A constant stiffness table split into its bending and stretching halves, each half
+/// passed to a rule beside active displacements.
+#[derive_frule]
+fn split_table_energy(u: &[f64]) -> f64 {
+    let stiffness = [4.0, 1.0, 2.5, 0.5];
+    let (bending, stretching) = stiffness.split_at(2);
+    spring_energy(bending, &u[..2]) + spring_energy(stretching, &u[2..])
+}
+
+/// The same with the table an `inactive` parameter, split at a run-time count.
+#[derive_frule(inactive(stiffness))]
+fn split_param_energy(stiffness: &[f64], n_bending: usize, u: &[f64]) -> f64 {
+    let (bending, stretching) = stiffness.split_at(n_bending);
+    spring_energy(bending, &u[..n_bending]) * spring_energy(stretching, &u[n_bending..])
+}
+
+#[test]
+fn split_halves_of_constant_data() {
+    let k = [4.0, 1.0, 2.5, 0.5];
+    let u = [0.3, -1.2, 0.7, 2.0];
+    let (e, g) = fwdad::gradient(split_table_energy {}, &u);
+    assert_eq!(e, split_table_energy(&u));
+    // ∂E/∂u_i = k_i u_i.
+    for i in 0..4 {
+        assert!((g[i] - k[i] * u[i]).abs() < 1e-15, "{g:?}");
+    }
+    // E = B·S with B = ½Σ_{i<1} k u², S = ½Σ_{i≥1} k u²: ∂E/∂u_0 = k_0 u_0 S, ∂E/∂u_j = B k_j u_j.
+    let b = 0.5 * k[0] * u[0] * u[0];
+    let s: f64 = (1..4).map(|j| 0.5 * k[j] * u[j] * u[j]).sum();
+    for (dir, want) in [(0, k[0] * u[0] * s), (2, b * k[2] * u[2])] {
+        let mut du = [0.0; 4];
+        du[dir] = 1.0;
+        let d = split_param_energy_frule(&k[..], Dual::constant(1), Dual::new(&u[..], &du[..]));
+        assert_eq!(d.primal, split_param_energy(&k, 1, &u));
+        assert!((d.tangent - want).abs() < 1e-14, "{} vs {want}", d.tangent);
+    }
+}

@@ -238,6 +238,20 @@ impl Emitter<'_> {
                 let cell = self.param_cell(i);
                 quote!(&#cell)
             }
+            ValueDef::Inst(inst, 0) if self.split_half(inst).is_some() => {
+                // A half of `c.split_at(k)` on constant data: its part of `c`'s zero
+                // tangent, in a cell where `c` is defined.
+                let Part { base, at, .. } = self.split_half(inst)?;
+                let cell = self.temp("__z");
+                let scope = self.scope_of(&[base]);
+                let scope = self.fresh_past_reshaping(scope, v);
+                self.cells[scope].push(cell.clone());
+                let (rt, mode) = (self.rt, self.mode);
+                let vspan = self.func.value_span(v);
+                let (base, name) = (self.name(base), self.name(v));
+                return Some(quote_spanned!(vspan=>
+                    #rt::Promoted::<_, #mode>::sub(&#base[..], #at, #name, &#cell)));
+            }
             ValueDef::Inst(inst, 0) if self.is_shared_ref_inst(inst) => {
                 let cell = self.temp("__z");
                 let part = self.part_of_base(inst);
@@ -352,6 +366,41 @@ impl Emitter<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `inst` as a half of a shared split, `c.split_at(k).0` (at 0) or `.1` (at `k`).
+    fn split_half(&self, inst: Inst) -> Option<Part> {
+        let InstKind::Field { base, member } = &self.func.insts[inst].kind else {
+            return None;
+        };
+        let ValueDef::Inst(call, 0) = self.func.values[*base].def else {
+            return None;
+        };
+        let InstKind::MethodCall {
+            receiver,
+            args,
+            callee,
+            ..
+        } = &self.func.insts[call].kind
+        else {
+            return None;
+        };
+        if !callee.std().is_some_and(|m| m.splits_shared()) || self.is_mut_ref(*receiver) {
+            return None;
+        }
+        let at = match member {
+            syn::Member::Unnamed(i) if i.index == 0 => quote!(0),
+            syn::Member::Unnamed(i) if i.index == 1 => {
+                let k = self.name(*args.first()?);
+                quote!(#k)
+            }
+            _ => return None,
+        };
+        Some(Part {
+            base: *receiver,
+            at,
+            elem: false,
+        })
     }
 
     /// A fresh name for a generated temporary: `prefix` and a counter, hygienic.

@@ -272,6 +272,11 @@ impl StdMethod {
     pub fn lends_mut(self) -> bool {
         self.flags().has(Flags::LENDS_MUT)
     }
+    /// Splits its (shared) receiver into two halves at its argument: a half of constant
+    /// data is promoted as its part of the receiver's zero tangent.
+    pub fn splits_shared(self) -> bool {
+        matches!(self, StdMethod::SplitAt)
+    }
     /// Never changes its receiver's storage.
     pub fn is_read_only(self) -> bool {
         self.flags().has(Flags::READ_ONLY)
