@@ -31,6 +31,11 @@ pub trait Differentiable {
 ///
 /// A borrowed slice `&[f64]` has no such zero: its tangent must borrow a buffer that someone
 /// owns, so build it with `Dual::new(&x[..], &zeros[..])`.
+#[diagnostic::on_unimplemented(
+    message = "a constant `{Self}` meets differentiated values here, and fwdad cannot give it a zero tangent",
+    label = "a constant `{Self}` where a derivative flows",
+    note = "a type of your own needs `#[derive(Differentiable)]`; a reference that a function without a rule returns into constant data cannot be promoted: copy the value out (`*f(..)`), or give the function a rule with `#[derive_frule]`"
+)]
 pub trait ZeroTangent: Differentiable {
     /// The zero tangent, sized from `self` (a `Vec` of the same length, ...).
     fn zero_tangent(&self) -> Self::Tangent;
