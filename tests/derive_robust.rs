@@ -219,8 +219,33 @@ where
     x * x * N as f64 + w[0] * x
 }
 
+/// Callers name the body-only parameters with a turbofish; a turbofish also names
+/// parameters the arguments would give (`horner::<3>`).
+#[derive_frule]
+fn tapered_sum(x: f64) -> f64 {
+    scale::<2>(x) + tapered::<3, 1>(x) + horner::<3>([1.0, -2.0, 0.5], x)
+}
+
+/// c₀ + c₁x + … evaluated from the highest coefficient.
+#[derive_frule]
+fn horner<const N: usize>(c: [f64; N], x: f64) -> f64 {
+    let mut acc = 0.0;
+    for k in (0..N).rev() {
+        acc = acc * x + c[k];
+    }
+    acc
+}
+
 #[test]
 fn generic_parameters_the_signature_does_not_use() {
+    // 2x + (3x² + x) + (1 − 2x + ½x²): derivative 2 + 6x + 1 − 2 + x = 1 + 7x.
+    let (x, h) = (0.75, 1e-6);
+    let (v, d) = fwdad::derivative(tapered_sum {}, x);
+    assert_eq!(v, tapered_sum(x));
+    assert!((d - (1.0 + 7.0 * x)).abs() < 1e-14, "{d}");
+    let fd = (tapered_sum(x + h) - tapered_sum(x - h)) / (2.0 * h);
+    assert!((d - fd).abs() < 1e-8);
+
     let d = scale_frule::<3>(Dual::new(1.5, 1.0));
     assert_eq!((d.primal, d.tangent), (4.5, 3.0));
     assert_eq!(d.primal, scale::<3>(1.5));

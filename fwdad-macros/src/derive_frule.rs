@@ -884,8 +884,13 @@ fn emit_items(
     let face = registration(func, sig, rt);
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
+    let marker_fn = match free {
+        true => face.marker_fn(&marker_ty, !phantom.is_empty()),
+        false => TokenStream::new(),
+    };
     quote! {
         #marker_decl
+        #marker_fn
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]

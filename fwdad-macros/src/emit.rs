@@ -725,9 +725,15 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
             }
             (InstKind::Call { func: path, .. }, Form::Frule) => {
-                let marker = strip_generics(path);
+                let marker = match turbofish_marker(path) {
+                    Some(m) => m,
+                    None => {
+                        let path = strip_generics(path);
+                        quote!(#path {})
+                    }
+                };
                 let call =
-                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker {}, (#(#args,)*)));
+                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
                 // A result typed as non-differentiable (`let i: usize = argmax(x);`) is
                 // inactive: keep its value.
                 match data.results.first() {
@@ -1475,6 +1481,33 @@ fn tangent_path(path: &syn::Path) -> syn::Path {
         last.arguments = syn::PathArguments::None;
     }
     p
+}
+
+/// `m::scale::<2>` → `m::__fwdad_marker_scale::<2>()`: a turbofish with type or const
+/// arguments reaches the marker through its function (which keeps what the marker is
+/// generic over). `None` without such a turbofish.
+fn turbofish_marker(path: &syn::Path) -> Option<TokenStream> {
+    let last = path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    if args
+        .args
+        .iter()
+        .all(|a| matches!(a, syn::GenericArgument::Lifetime(_)))
+    {
+        return None;
+    }
+    let mut p = strip_generics(path);
+    let f = crate::register::marker_fn_name(&last.ident);
+    if let Some(l) = p.segments.last_mut() {
+        l.ident = f;
+    }
+    let args = args
+        .args
+        .iter()
+        .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)));
+    Some(quote!(#p::<#(#args),*>()))
 }
 
 /// `m::foo::<f64>` → `m::foo`: the rule marker struct is not generic.

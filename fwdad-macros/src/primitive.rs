@@ -688,9 +688,11 @@ fn finish(func: &syn::ItemFn, sig: &Sig, body: TokenStream, rt: &TokenStream) ->
     let face = registration(func, sig, rt);
     let (marker, marker_ty) = face.marker(&[]);
     let wrapper = face.wrapper(&marker_ty, false, rt);
+    let marker_fn = face.marker_fn(&marker_ty, false);
     quote! {
         #func
         #marker
+        #marker_fn
         const _: () = {
             #body
         };
@@ -760,10 +762,12 @@ fn fallback(
         let (header, args, out) = dual_impl_parts(&sig, rt);
         let m = &sig.mode;
         let face = registration(&func, &sig, rt);
-        let (marker, _) = face.marker(&[]);
+        let (marker, marker_ty) = face.marker(&[]);
+        let marker_fn = face.marker_fn(&marker_ty, false);
         let wrapper = stub_wrapper.then(|| face.stub());
         Some(quote! {
             #marker
+            #marker_fn
             const _: () = {
                 #header #rt::Frule<(#(#args,)*), #m> for #name {
                     type Output = #out;

@@ -24,6 +24,12 @@ pub(crate) fn param_name(i: usize, arg: &syn::FnArg) -> syn::Ident {
     }
 }
 
+/// The function that builds `name`'s marker from a turbofish (see
+/// [`Registration::marker_fn`]).
+pub(crate) fn marker_fn_name(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__fwdad_marker_{}", name)
+}
+
 fn receiver_name() -> syn::Ident {
     syn::Ident::new("this", Span::mixed_site())
 }
@@ -116,6 +122,42 @@ impl Registration<'_> {
             }
         };
         (decl, ty)
+    }
+
+    /// `fn __fwdad_marker_name<T, const K: usize>() -> marker_ty`, for a function with type
+    /// or const parameters: a call written with a turbofish (`scale::<2>(x)`) builds the
+    /// marker through it, so the arguments reach a marker that is generic over them (and
+    /// are dropped where it is not). Nothing for a function without such parameters.
+    pub fn marker_fn(&self, marker_ty: &TokenStream, generic_marker: bool) -> TokenStream {
+        let params: Vec<TokenStream> = self
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
+                syn::GenericParam::Const(c) => {
+                    let (ident, ty) = (&c.ident, &c.ty);
+                    Some(quote!(const #ident: #ty))
+                }
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        if params.is_empty() {
+            return TokenStream::new();
+        }
+        let (vis, f) = (self.vis, marker_fn_name(self.name));
+        let marker = match generic_marker {
+            false => quote!(#marker_ty {}),
+            true => quote!(<#marker_ty as ::core::default::Default>::default()),
+        };
+        quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case, dead_code)]
+            #[inline(always)]
+            #vis fn #f<#(#params),*>() -> #marker_ty {
+                #marker
+            }
+        }
     }
 
     /// `fn name_frule(x: Dual<T>, ..) -> Dual<R>`: the one-direction rule, calling the rule
