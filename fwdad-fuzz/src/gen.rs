@@ -404,6 +404,76 @@ pub fn generate(seed: u64, programs: usize) -> String {
         src.push_str(&out.dual);
     }
 
+    // A struct with a derived method and a derived function of it.
+    {
+        let s = Scope {
+            scalars: vec!["b.pos".into(), "b.vel".into(), "b.mass".into(), "k".into()],
+            helpers,
+            n: 1,
+            ..Scope::default()
+        };
+        let e = g.expr(&s, 3);
+        src.push_str(
+            "#[derive(Clone, Copy, Debug, Differentiable)]\npub struct Body {\n    pub pos: f64,\n    pub vel: f64,\n    pub mass: f64,\n}\n\n",
+        );
+        src.push_str(
+            "#[derive(Clone, Copy, Debug)]\npub struct BodyNd<D> {\n    pub pos: D,\n    pub vel: D,\n    pub mass: D,\n}\n\n",
+        );
+        writeln!(
+            src,
+            "#[derive_frule]\npub fn energy(b: &Body, k: f64) -> f64 {{\n    {}\n}}\n",
+            e.plain
+        )
+        .unwrap();
+        writeln!(
+            src,
+            "pub fn energy_nd<D: DualNum<Primitive = f64> + Copy>(b: &BodyNd<D>, k: D) -> D {{\n    {}\n}}\n",
+            e.dual
+        )
+        .unwrap();
+        let s = Scope {
+            scalars: vec!["self.pos".into(), "self.vel".into(), "self.mass".into()],
+            n: 1,
+            ..Scope::default()
+        };
+        let e = g.expr(&s, 3);
+        writeln!(
+            src,
+            "#[derive_frule]\nimpl Body {{\n    pub fn momentum(&self) -> f64 {{\n        {}\n    }}\n}}\n",
+            e.plain
+        )
+        .unwrap();
+        writeln!(
+            src,
+            "impl<D: DualNum<Primitive = f64> + Copy> BodyNd<D> {{\n    pub fn momentum(&self) -> D {{\n        {}\n    }}\n}}\n",
+            e.dual
+        )
+        .unwrap();
+    }
+
+    // A helper returning a pair.
+    {
+        let s = Scope {
+            scalars: vec!["a".into(), "b".into()],
+            helpers,
+            n: 1,
+            ..Scope::default()
+        };
+        let (e, f) = (g.expr(&s, 3), g.expr(&s, 3));
+        writeln!(
+            src,
+            "#[derive_frule]\npub fn pair(a: f64, b: f64) -> (f64, f64) {{\n    ({}, {})\n}}\n",
+            e.plain, f.plain
+        )
+        .unwrap();
+        writeln!(
+            src,
+            "pub fn pair_nd<D: DualNum<Primitive = f64> + Copy>(a: D, b: D) -> (D, D) {{\n    ({}, {})\n}}\n",
+            e.dual, f.dual
+        )
+        .unwrap();
+    }
+
     let mut sizes = Vec::new();
     for p in 0..programs {
         let n = 1 + g.rng.below(4);
@@ -412,6 +482,28 @@ pub fn generate(seed: u64, programs: usize) -> String {
         src.push_str(&plain);
         src.push_str(&dual);
     }
+
+    let mut shapes = Vec::new();
+    for q in 0..programs.div_ceil(4) {
+        let (n, m) = (1 + g.rng.below(4), 1 + g.rng.below(3));
+        shapes.push((n, m));
+        let (plain, dual) = vector_program(&mut g, q, n, m, helpers, mutators);
+        src.push_str(&plain);
+        src.push_str(&dual);
+    }
+    src.push_str("pub fn vector_programs() -> Vec<fwdad_fuzz::VectorProgram> {\n    vec![\n");
+    for (q, (n, m)) in shapes.iter().enumerate() {
+        writeln!(
+            src,
+            "        fwdad_fuzz::VectorProgram {{\n            name: \"q{q}\",\n            n: {n},\n            \
+             m: {m},\n            plain: q{q},\n            \
+             jacobian: |x| {{\n                let (y, j) = fwdad::jacobian(inplace(q{q} {{}}, {m}), x);\n                \
+             (y, j.to_rows())\n            }},\n            \
+             dual: q{q}_nd::<Dual64>,\n        }},"
+        )
+        .unwrap();
+    }
+    src.push_str("    ]\n}\n\n");
 
     src.push_str("pub fn programs() -> Vec<fwdad_fuzz::Program> {\n    vec![\n");
     for (p, n) in sizes.iter().enumerate() {
@@ -448,7 +540,7 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(13) {
+        match g.rng.below(21) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -569,7 +661,7 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
                 let arms: Vec<Expr> = (0..3).map(|_| g.expr(&inner, 2)).collect();
                 out.line(
                     format!(
-                        "    let mut {v} = 0.0;\n    for i in 0..x.len() {{\n        {v} += match i % 3 {{\n            0 => {},\n            1 => {},\n            _ => {},\n        }};\n    }}",
+                        "    let mut {v}: f64 = 0.0;\n    for i in 0..x.len() {{\n        {v} += match i % 3 {{\n            0 => {},\n            1 => {},\n            _ => {},\n        }};\n    }}",
                         arms[0].plain, arms[1].plain, arms[2].plain
                     ),
                     format!(
@@ -620,6 +712,132 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
                     ),
                 );
             }
+            13 => {
+                // `enumerate` with the index as a weight.
+                let mut inner = s.clone();
+                inner.scalars.push("(*t)".into());
+                inner.scalars.push("w".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {v}: f64 = 0.0;\n    for (i, t) in x.iter().enumerate() {{\n        let w = i as f64 + 1.0;\n        {v} += {};\n    }}",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {v} = D::from(0.0);\n    for (i, t) in x.iter().enumerate() {{\n        let w = D::from(i as f64 + 1.0);\n        {v} += {};\n    }}",
+                        e.dual
+                    ),
+                );
+            }
+            14 if n >= 2 => {
+                // Differences of neighbours through `windows`.
+                let mut inner = s.clone();
+                inner.scalars.push("d".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {v} = 0.0_f64;\n    for w in x.windows(2) {{\n        let d = w[1] - w[0];\n        {v} += {};\n    }}",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {v} = D::from(0.0);\n    for w in x.windows(2) {{\n        let d = w[1] - w[0];\n        {v} += {};\n    }}",
+                        e.dual
+                    ),
+                );
+            }
+            15 => {
+                // A loop left early by `break`, with `continue` on another condition.
+                let mut inner = s.clone();
+                inner.index = Some("i".into());
+                inner.scalars.push(v.clone());
+                let (a, b, e) = (g.expr(&inner, 2), g.expr(&inner, 2), g.expr(&inner, 2));
+                out.line(
+                    format!(
+                        "    let mut {v}: f64 = 0.0;\n    for i in 0..x.len() {{\n        if {} > {} + 1.5 {{\n            break;\n        }}\n        if i == 1 {{\n            continue;\n        }}\n        {v} = 0.5 * {v} + {};\n    }}",
+                        a.plain, b.plain, e.plain
+                    ),
+                    format!(
+                        "    let mut {v} = D::from(0.0);\n    for i in 0..x.len() {{\n        if {}.re() > {}.re() + 1.5 {{\n            break;\n        }}\n        if i == 1 {{\n            continue;\n        }}\n        {v} = D::from(0.5) * {v} + {};\n    }}",
+                        a.dual, b.dual, e.dual
+                    ),
+                );
+            }
+            16 => {
+                // A double loop over pairs.
+                let mut inner = s.clone();
+                inner.scalars.push("x[i]".into());
+                inner.scalars.push("x[j]".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {v} = 0.0_f64;\n    for i in 0..x.len() {{\n        for j in i..x.len() {{\n            {v} += {};\n        }}\n    }}",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {v} = D::from(0.0);\n    for i in 0..x.len() {{\n        for j in i..x.len() {{\n            {v} += {};\n        }}\n    }}",
+                        e.dual
+                    ),
+                );
+            }
+            17 => {
+                // A struct built from the inputs, its method, and a function of it.
+                let (p, q, r, k) = (g.expr(&s, 2), g.expr(&s, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let b = format!("body{vars}");
+                out.line(
+                    format!(
+                        "    let {b} = Body {{\n        pos: {},\n        vel: {},\n        mass: {},\n    }};\n    let {v} = energy(&{b}, {}) + {b}.momentum() * {b}.vel;",
+                        p.plain, q.plain, r.plain, k.plain
+                    ),
+                    format!(
+                        "    let {b} = BodyNd {{\n        pos: {},\n        vel: {},\n        mass: {},\n    }};\n    let {v} = energy_nd(&{b}, {}) + {b}.momentum() * {b}.vel;",
+                        p.dual, q.dual, r.dual, k.dual
+                    ),
+                );
+            }
+            18 => {
+                // A pair destructured.
+                let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
+                let (l, r) = (format!("l{vars}"), format!("r{vars}"));
+                out.line(
+                    format!(
+                        "    let ({l}, {r}) = pair({}, {});\n    let {v} = {l} * {r} - {l};",
+                        a.plain, b.plain
+                    ),
+                    format!(
+                        "    let ({l}, {r}) = pair_nd({}, {});\n    let {v} = {l} * {r} - {l};",
+                        a.dual, b.dual
+                    ),
+                );
+            }
+            19 => {
+                // A local array and a `Vec` built by `push`, then summed.
+                let (a, b, c) = (g.expr(&s, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let mut inner = s.clone();
+                inner.index = Some("i".into());
+                let e = g.expr(&inner, 2);
+                let (arr, vec) = (format!("arr{vars}"), format!("vec{vars}"));
+                out.line(
+                    format!(
+                        "    let {arr} = [{}, {}, {}];\n    let mut {vec} = Vec::new();\n    for i in 0..x.len() {{\n        {vec}.push({});\n    }}\n    let {v} = {arr}.iter().sum::<f64>() * {arr}[1] + {vec}.iter().sum::<f64>();",
+                        a.plain, b.plain, c.plain, e.plain
+                    ),
+                    format!(
+                        "    let {arr} = [{}, {}, {}];\n    let mut {vec} = Vec::new();\n    for i in 0..x.len() {{\n        {vec}.push({});\n    }}\n    let {v} = {arr}.iter().fold(D::from(0.0), |s, &t| s + t) * {arr}[1] + {vec}.iter().fold(D::from(0.0), |s, &t| s + t);",
+                        a.dual, b.dual, c.dual, e.dual
+                    ),
+                );
+            }
+            20 if n >= 2 => {
+                // A sub-slice passed on.
+                let e = g.expr(&s, 2);
+                out.line(
+                    format!("    let tail = &x[1..];\n    let {v} = tail.iter().map(|t| t * t).sum::<f64>() * {};", e.plain),
+                    format!(
+                        "    let tail = &x[1..];\n    let {v} = tail.iter().fold(D::from(0.0), |s, &t| s + t * t) * {};",
+                        e.dual
+                    ),
+                );
+            }
             _ => {
                 // A helper called on two expressions.
                 let h = g.rng.below(helpers);
@@ -643,5 +861,86 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
         format!("    {last} + {}\n}}\n", e.plain),
         format!("    {last} + {}\n}}\n", e.dual),
     );
+    (out.plain, out.dual)
+}
+
+/// Program `q{q}(x: &[f64], y: &mut [f64])`, `x` of length `n`, `y` of length `m`:
+/// a residual written in place, checked with `jacobian(inplace(..))`.
+fn vector_program(
+    g: &mut Gen,
+    q: usize,
+    n: usize,
+    m: usize,
+    helpers: usize,
+    mutators: usize,
+) -> (String, String) {
+    let mut out = Out {
+        plain: format!("#[derive_frule]\npub fn q{q}(x: &[f64], y: &mut [f64]) {{\n"),
+        dual: format!(
+            "pub fn q{q}_nd<D: DualNum<Primitive = f64> + Copy>(x: &[D], y: &mut [D]) {{\n"
+        ),
+    };
+    let s = Scope {
+        slices: vec!["x".into()],
+        n,
+        helpers,
+        ..Scope::default()
+    };
+    let e = g.expr(&s, 2);
+    out.line(
+        format!("    let c = {};", e.plain),
+        format!("    let c = {};", e.dual),
+    );
+    let mut inner = s.clone();
+    inner.scalars.push("c".into());
+    for k in 0..m {
+        let e = g.expr(&inner, 3);
+        out.line(
+            format!("    y[{k}] = {};", e.plain),
+            format!("    y[{k}] = {};", e.dual),
+        );
+    }
+    match g.rng.below(3) {
+        0 => {
+            let mm = g.rng.below(mutators);
+            let e = g.expr(&inner, 2);
+            out.line(
+                format!("    m{mm}(y, {});", e.plain),
+                format!("    m{mm}_nd(y, {});", e.dual),
+            );
+        }
+        1 => {
+            let mut inner = inner.clone();
+            inner.scalars.push("y[i]".into());
+            inner.index = Some("i".into());
+            let e = g.expr(&inner, 2);
+            out.line(
+                format!(
+                    "    for i in 0..y.len().min(x.len()) {{\n        y[i] += {};\n    }}",
+                    e.plain
+                ),
+                format!(
+                    "    for i in 0..y.len().min(x.len()) {{\n        y[i] += {};\n    }}",
+                    e.dual
+                ),
+            );
+        }
+        _ => {
+            let mut inner = inner.clone();
+            inner.scalars.push("(*v)".into());
+            let e = g.expr(&inner, 2);
+            out.line(
+                format!(
+                    "    for v in y.iter_mut() {{\n        *v = {};\n    }}",
+                    e.plain
+                ),
+                format!(
+                    "    for v in y.iter_mut() {{\n        *v = {};\n    }}",
+                    e.dual
+                ),
+            );
+        }
+    }
+    out.line("}\n", "}\n");
     (out.plain, out.dual)
 }
