@@ -17,6 +17,9 @@ use num_dual::{Dual64, HyperDual64};
 /// The value, gradient and Hessian rows of `fwdad::hessian`.
 pub type Hessian = (f64, Vec<f64>, Vec<Vec<f64>>);
 
+/// The values and Jacobian rows of `fwdad::jacobian`.
+pub type Jacobian = (Vec<f64>, Vec<Vec<f64>>);
+
 /// One generated program and its entry points.
 pub struct Program {
     pub name: &'static str,
@@ -37,7 +40,7 @@ pub struct VectorProgram {
     pub m: usize,
     pub plain: fn(&[f64], &mut [f64]),
     /// `fwdad::jacobian(inplace(q {}, m), x)`: the values and the Jacobian's rows.
-    pub jacobian: fn(&[f64]) -> (Vec<f64>, Vec<Vec<f64>>),
+    pub jacobian: fn(&[f64]) -> Jacobian,
     pub dual: fn(&[Dual64], &mut [Dual64]),
 }
 
