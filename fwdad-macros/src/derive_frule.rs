@@ -386,17 +386,9 @@ pub(crate) fn resolve_inactive(
                 name,
                 format!("`{name}` is a `&mut` parameter and cannot be `inactive`: what the function writes through it must carry tangents; pass it as an ordinary parameter"),
             ),
-            syn::Type::Reference(_) if crate::types::TypeHint::from_type(ty).is_non_differentiable() => {
-                diag.error_spanned(
-                    name,
-                    format!("`{name}` needs no `inactive`: its type `{}` carries no tangent already", quote!(#ty).to_string().replace("& ", "&")),
-                )
-            }
-            syn::Type::Reference(_) => {}
-            _ => diag.error_spanned(
-                name,
-                format!("`{name}` is passed by value and cannot be `inactive`: `inactive(..)` applies to borrowed data (`&[f64]`, `&T`, written as a reference type), which the rule then takes as the plain reference; pass a by-value constant as it is (it gets a zero tangent), or take it by reference"),
-            ),
+            // Data without a tangent (`&[usize]`) and by-value constants are inactive
+            // already or cheaply: naming them costs nothing and says what the user means.
+            _ => {}
         }
     }
     flags

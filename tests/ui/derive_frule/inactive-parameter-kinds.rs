@@ -1,16 +1,7 @@
 use fwdad::prelude::*;
 
-// Only borrowed data with a tangent type can be inactive.
-#[derive_frule(inactive(w))]
-fn by_value(x: f64, w: f64) -> f64 {
-    x * w
-}
-
-#[derive_frule(inactive(idx))]
-fn no_tangent_anyway(x: &[f64], idx: &[usize]) -> f64 {
-    x[idx[0]]
-}
-
+// A `&mut` parameter cannot be inactive, nor can any parameter of a function that
+// returns a reference.
 #[derive_frule(inactive(out))]
 fn mut_in_parens(x: f64, out: (&mut [f64])) {
     out[0] = x;
