@@ -143,7 +143,10 @@ impl Gen {
                 let (a, b) = (self.expr(s, d), self.expr(s, d));
                 Expr {
                     plain: format!("({} / ({} * {} + 1.0))", a.plain, b.plain, b.plain),
-                    dual: format!("({} / ({} * {} + D::from(1.0)))", a.dual, b.dual, b.dual),
+                    dual: format!(
+                        "fwdad_fuzz::div({}, {} * {} + D::from(1.0))",
+                        a.dual, b.dual, b.dual
+                    ),
                 }
             }
             4..=9 => self.unary(s, d),
@@ -197,9 +200,12 @@ impl Gen {
         let (plain, dual) = match self.rng.below(14) {
             0 => (format!("{p}.sin()"), format!("{q}.sin()")),
             1 => (format!("{p}.cos()"), format!("{q}.cos()")),
-            2 => (format!("{p}.tanh()"), format!("{q}.tanh()")),
+            2 => (format!("{p}.tanh()"), format!("fwdad_fuzz::tanh({q})")),
             3 => (format!("{p}.atan()"), format!("{q}.atan()")),
-            4 => (format!("{p}.tanh().exp()"), format!("{q}.tanh().exp()")),
+            4 => (
+                format!("{p}.tanh().exp()"),
+                format!("fwdad_fuzz::tanh({q}).exp()"),
+            ),
             5 => (
                 format!("({p} * {p} + 1.0).ln()"),
                 format!("({q} * {q} + D::from(1.0)).ln()"),
@@ -213,22 +219,28 @@ impl Gen {
                 if k < 0 {
                     (
                         format!("({p} * {p} + 1.0).powi({k})"),
-                        format!("({q} * {q} + D::from(1.0)).powi({k})"),
+                        format!("{{ let b = {q} * {q} + D::from(1.0); fwdad_fuzz::fix(b.powi({k}), b.re().powi({k})) }}"),
                     )
                 } else {
-                    (format!("{p}.powi({k})"), format!("{q}.powi({k})"))
+                    (
+                        format!("{p}.powi({k})"),
+                        format!("{{ let b = {q}; fwdad_fuzz::fix(b.powi({k}), b.re().powi({k})) }}"),
+                    )
                 }
             }
             8 => (
                 format!("({p} * {p} + 0.5).powf(0.75)"),
-                format!("({q} * {q} + D::from(0.5)).powf(0.75)"),
+                format!("{{ let b = {q} * {q} + D::from(0.5); fwdad_fuzz::fix(b.powf(0.75), b.re().powf(0.75)) }}"),
             ),
             9 => (format!("{p}.abs()"), format!("{q}.abs()")),
             10 => (
                 format!("({p} * {p} + 1.0).recip()"),
                 format!("({q} * {q} + D::from(1.0)).recip()"),
             ),
-            11 => (format!("{p}.tanh().sinh()"), format!("{q}.tanh().sinh()")),
+            11 => (
+                format!("{p}.tanh().sinh()"),
+                format!("fwdad_fuzz::tanh({q}).sinh()"),
+            ),
             12 => (format!("{p}.cbrt()"), format!("{q}.cbrt()")),
             _ => (
                 format!("({p}.sin() * {p}.cos())"),
@@ -252,7 +264,7 @@ impl Gen {
             ),
             2 => (
                 format!("{p}.hypot({q} + 2.5)"),
-                format!("({pd} * {pd} + ({qd} + D::from(2.5)) * ({qd} + D::from(2.5))).sqrt()"),
+                format!("{{ let (a, b) = ({pd}, {qd} + D::from(2.5)); fwdad_fuzz::fix((a * a + b * b).sqrt(), a.re().hypot(b.re())) }}"),
             ),
             3 => (
                 format!("{p}.atan2({q} * {q} + 0.5)"),
@@ -262,7 +274,10 @@ impl Gen {
                 let c = self.expr(s, d);
                 (
                     format!("{p}.mul_add({q}, {})", c.plain),
-                    format!("{pd}.mul_add({qd}, {})", c.dual),
+                    format!(
+                        "{{ let (a, b, c) = ({pd}, {qd}, {}); fwdad_fuzz::fix(a.mul_add(b, c), a.re().mul_add(b.re(), c.re())) }}",
+                        c.dual
+                    ),
                 )
             }
         };
