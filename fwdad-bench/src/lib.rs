@@ -25,6 +25,7 @@
 pub mod ba;
 pub mod check;
 pub mod data;
+pub mod expert;
 pub mod fd;
 pub mod gmm;
 pub mod hand;
