@@ -225,6 +225,8 @@ pub struct Report {
     pub gmm: Vec<GmmRow>,
     /// Compile times, when measured.
     pub compile: Option<CompileTimes>,
+    /// Issue 30's section (expert JVPs, medians with spread), already in markdown.
+    pub issue30: Option<String>,
     /// Wall time of the run.
     pub elapsed: Duration,
 }
@@ -307,6 +309,7 @@ impl Report {
             hand: Vec::new(),
             gmm: Vec::new(),
             compile: None,
+            issue30: None,
             elapsed: Duration::ZERO,
         }
     }
@@ -392,6 +395,13 @@ impl Report {
             s,
             "Every variant of a kernel is timed in the same process, in turn (round robin, about 1 ms per sample); the statistic is the minimum over the samples, as in ADBench. Ratios are of those minima, so noise from other processes on this shared 2-core machine inflates a time but rarely a ratio. Every derivative was checked against the hand-written one (|x − y| / max(1, |x| + |y|) < 1e-8; finite differences < 1e-5) in `cargo test -p fwdad-bench` and again by the report before timing, on the ADBench instances themselves.\n"
         );
+        if let Some(issue30) = &self.issue30 {
+            let _ = writeln!(s, "{issue30}");
+            let _ = writeln!(
+                s,
+                "## Issue 8 suite\n\nThe sections below are issue 8's suite, in the same profile: minima over samples, and \"hand\" is hand-written code of the *same algorithm* as the rule (the Kronecker, matvec, chunked Rosenbrock and Ackley, and GMM baselines bounds-check their accesses, propagate the tangents of constant data or run the product rule at every step where an expert would not). Against expert code read the issue 30 section above.\n"
+            );
+        }
         let _ = writeln!(s, "![ratios](docs/benchmarks.svg)\n");
 
         // Headline.
