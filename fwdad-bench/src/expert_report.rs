@@ -12,19 +12,22 @@ use num_dual::{Dual64, DualSVec64};
 use std::fmt::Write as _;
 use std::hint::black_box;
 
-/// The plan of the one-direction kernels: 31 rounds of 2 ms samples.
+/// The plan of the one-direction kernels: 101 rounds of 100 µs samples. Samples much
+/// shorter than a scheduler time slice are rarely cut by another process on a loaded
+/// machine, so most rounds compare the variants undisturbed.
 pub fn plan_one() -> Plan {
     Plan {
-        sample: std::time::Duration::from_millis(2),
-        samples: 31,
+        sample: std::time::Duration::from_micros(100),
+        samples: 101,
     }
 }
 
-/// The plan of the gradients (a call takes up to a few ms): 21 rounds of 5 ms samples.
+/// The plan of the gradients: 101 rounds of 200 µs samples (at least one call each: the
+/// largest gradients take a few ms).
 pub fn plan_grad() -> Plan {
     Plan {
-        sample: std::time::Duration::from_millis(5),
-        samples: 21,
+        sample: std::time::Duration::from_micros(200),
+        samples: 101,
     }
 }
 
@@ -518,6 +521,13 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
             JacobianWorkspace::<32>::new(),
         );
         let rosen = name == "Rosenbrock";
+        // The workspace times the widths on its first call; record what it chose.
+        if rosen {
+            ws.gradient(optim::rosenbrock {}, x);
+        } else {
+            ws.gradient(optim::ackley {}, x);
+        }
+        let chosen = ws.width(n).unwrap_or(gradient_width(n));
         let mut variants: Vec<Variant> = vec![
             (
                 "gradient",
@@ -608,7 +618,10 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
             &mut variants,
             &[(0, best_nd), (1, best_nd), (0, 1), (2, 1), (3, 1)],
         );
-        m.name = format!("{name}, n = {n} (`gradient` width {})", gradient_width(n));
+        m.name = format!(
+            "{name}, n = {n} (widths: `gradient` {}, workspace {chosen})",
+            gradient_width(n)
+        );
         out.push(m);
     }
     out
@@ -630,7 +643,7 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
         s,
         "## Issue 30: one direction against expert JVPs, gradients against num-dual at its best width\n\n\
          Profile: `codegen-units = 1`, thin LTO (the workspace's `[profile.release]`). Each kernel's variants \
-         are sampled in rounds (one sample of every variant per round: {} rounds of {} ms samples, gradients {} rounds of {} ms); a ratio is \
+         are sampled in rounds (one sample of every variant per round: {} rounds of {} µs samples, gradients {} rounds of {} µs or one call); a ratio is \
          the median over rounds of the two variants' per-round ratio, ± the interquartile range of those \
          ratios ÷ their median. A kernel with a ratio spreading more than {:.0} % is measured again (up to {} \
          times; the tightest attempt is shown, ⚠ if it still spreads more). Expert JVPs are in \
@@ -638,9 +651,9 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
          bounds checks the rule avoids, no calls through pointers. num-dual: `Dual64`, constant data as plain \
          `f64`.\n",
         plan_one().samples,
-        plan_one().sample.as_millis(),
+        plan_one().sample.as_micros(),
         plan_grad().samples,
-        plan_grad().sample.as_millis(),
+        plan_grad().sample.as_micros(),
         100.0 * MAX_SPREAD,
         ATTEMPTS
     );
@@ -716,7 +729,9 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     }
     let _ = writeln!(
         s,
-        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (what `fwdad::gradient` runs, buffers kept); \
+        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; it times widths 8, 16 and 32 \
+         on the function on its first call of a length above 16 and keeps the fastest: the width it chose is in \
+         the kernel column, with the width `gradient_width` gives the one-shot `fwdad::gradient`); \
          widths 8/16/32: `JacobianWorkspace::<N>::gradient`. num-dual: `DualSVec64<N>` in chunks of N = 4, 8 \
          and 16 directions (inputs outside the chunk carry no derivative, which num-dual skips); the fastest \
          of the three (by a short probe) is the baseline.\n\n\
