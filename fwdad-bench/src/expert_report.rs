@@ -723,7 +723,7 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     if let Some((w, name)) = worst_nd {
         let _ = writeln!(
             s,
-            "| `fwdad::gradient` ÷ num-dual at its best width, every gradient kernel | ≤ 1 | worst {w:.2} ({name}) | {} |",
+            "| `GradientWorkspace::gradient` ÷ num-dual at its best width, every gradient kernel | ≤ 1 | worst {w:.2} ({name}) | {} |",
             if nd_ok { "met" } else { "**MISSED**" }
         );
     }

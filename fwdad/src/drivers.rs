@@ -1233,8 +1233,8 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
 /// 32 inputs, 16 below 256, 32 from there on. ([`GradientWorkspace`] measures the width
 /// instead, above 16 inputs.)
 ///
-/// Measured in `fwdad-bench` (BENCHMARKS.md, issue 30 section; 2-core AMD EPYC, one
-/// codegen unit, thin LTO), as time ÷ width 8's on Rosenbrock (a cheap primal) and Ackley
+/// Measured in `fwdad-bench` (BENCHMARKS.md, issue 30 section; 2-core Intel Xeon at
+/// 2.5 GHz, one codegen unit, thin LTO), as time ÷ width 8's on Rosenbrock (a cheap primal) and Ackley
 /// (a costly one): one pass beats several up to 32 inputs (n = 10 at width 16: 0.73 and
 /// 0.70; n = 20 at width 32: 0.81 and 0.77); from 50 to 100 inputs width 16 costs
 /// Rosenbrock 0.96–1.06 and saves Ackley a third (0.65–0.75) while width 32 is slower
@@ -1557,8 +1557,8 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// tells which). The best width depends on the function, not only on `n`: every pass
 /// recomputes the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a
 /// cheap one pays mostly for tangent lanes, which cost more per lane at width 32 than at
-/// 8 (register pressure), and for padding lanes. On a 2-core AMD EPYC the fastest width
-/// for Rosenbrock at n = 100 was 8, for Ackley 16 or 32 (BENCHMARKS.md, issue 30
+/// 8 (register pressure), and for padding lanes. On a 2-core Xeon (2.5 GHz) the fastest width
+/// for Rosenbrock at n = 50 was 8, for Ackley 16 or 32 (BENCHMARKS.md, issue 30
 /// section). Up to 16 inputs it takes one pass of 8 or 16 lanes, as [`gradient`]. The
 /// gradient is the same bit for bit at every width (see the module docs), so the
 /// measurement changes the speed only, never the result; the first call of a length
