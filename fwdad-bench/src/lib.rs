@@ -25,6 +25,8 @@
 pub mod ba;
 pub mod check;
 pub mod data;
+pub mod expert;
+pub mod expert_report;
 pub mod fd;
 pub mod gmm;
 pub mod hand;

@@ -49,6 +49,22 @@ pub type Variant<'a> = (&'a str, Box<dyn FnMut() -> f64 + 'a>);
 
 /// Times every variant, interleaving their samples. Returns one [`Stat`] per variant.
 pub fn measure(plan: Plan, variants: &mut [Variant<'_>]) -> Vec<Stat> {
+    measure_samples(plan, variants)
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            Stat {
+                min: s[0],
+                median: s[s.len() / 2],
+            }
+        })
+        .collect()
+}
+
+/// Times every variant, interleaving their samples: sample `k` of every variant is taken
+/// in round `k`, one variant after the other. Returns the per-call times (ns) of every
+/// sample of every variant, in round order.
+pub fn measure_samples(plan: Plan, variants: &mut [Variant<'_>]) -> Vec<Vec<f64>> {
     // Calibrate: iterations per sample for each variant (warm-up included).
     let iters: Vec<u64> = variants
         .iter_mut()
@@ -84,15 +100,50 @@ pub fn measure(plan: Plan, variants: &mut [Variant<'_>]) -> Vec<Stat> {
         }
     }
     samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(f64::total_cmp);
-            Stat {
-                min: s[0],
-                median: s[s.len() / 2],
-            }
-        })
-        .collect()
+}
+
+/// A ratio of two variants' times from samples taken in the same rounds: the median of
+/// the per-round ratios and their spread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatioStat {
+    /// The median over rounds of `a[k] / b[k]`.
+    pub median: f64,
+    /// The interquartile range of the per-round ratios divided by their median (0.05: the
+    /// middle half of the rounds lies within 5 % of the median's size).
+    pub spread: f64,
+}
+
+impl RatioStat {
+    /// The ratio `a / b` of two variants' samples (as [`measure_samples`] returns them).
+    ///
+    /// # Panics
+    /// If the sample lists are empty or differ in length.
+    pub fn of(a: &[f64], b: &[f64]) -> Self {
+        assert!(
+            !a.is_empty() && a.len() == b.len(),
+            "samples of the same rounds"
+        );
+        let mut r: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+        r.sort_by(f64::total_cmp);
+        let q = |p: f64| {
+            // Linear interpolation between order statistics.
+            let h = p * (r.len() - 1) as f64;
+            let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+            r[lo] + (h - lo as f64) * (r[hi] - r[lo])
+        };
+        let median = q(0.5);
+        RatioStat {
+            median,
+            spread: (q(0.75) - q(0.25)) / median,
+        }
+    }
+}
+
+/// The median of a variant's samples.
+pub fn median(s: &[f64]) -> f64 {
+    let mut s = s.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[s.len() / 2]
 }
 
 #[cfg(test)]
@@ -121,5 +172,19 @@ mod tests {
         );
         assert_eq!(stats.len(), 2);
         assert!(stats.iter().all(|s| s.min <= s.median && s.min >= 0.0));
+    }
+
+    #[test]
+    fn ratio_stat_is_the_median_of_per_round_ratios() {
+        // Rounds where a is 2, 2, 2, 3, 1 times b: median 2, quartiles 2 and 2.
+        let b = [10.0, 20.0, 40.0, 10.0, 30.0];
+        let a = [20.0, 40.0, 80.0, 30.0, 30.0];
+        let r = RatioStat::of(&a, &b);
+        assert_eq!(r.median, 2.0);
+        assert_eq!(r.spread, 0.0);
+        // Ratios 1, 2, 3, 4, 5: quartiles 2 and 4, spread (4 - 2) / 3.
+        let r = RatioStat::of(&[1.0, 2.0, 3.0, 4.0, 5.0], &[1.0; 5]);
+        assert_eq!(r.median, 3.0);
+        assert!((r.spread - 2.0 / 3.0).abs() < 1e-15);
     }
 }

@@ -86,8 +86,10 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which widens its passes to 16 or 32
-//! directions for large inputs ([`gradient_width`]); the `_with::<N>` variants choose it
+//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 32
+//! directions for small inputs and passes of 16 or 32 for large ones ([`gradient_width`],
+//! measured; [`GradientWorkspace`] times the widths on the function itself); the
+//! `_with::<N>` variants choose it
 //! (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
 //! code depends on the width. The last pass is padded with zero directions when `N` does
@@ -126,8 +128,8 @@ use fwdad_runtime::{
     constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent, ZeroTangent,
 };
 
-/// Directions per pass of [`jacobian`], [`hessian`] and [`hvp`] (and of [`gradient`] below
-/// 64 inputs, see [`gradient_width`]).
+/// Directions per pass of [`jacobian`], [`hessian`] and [`hvp`] (and of [`gradient`] up to
+/// 8 inputs, see [`gradient_width`]).
 ///
 /// Eight `f64` lanes fill two 256-bit vector registers; wider batches amortise the primal
 /// over more directions at the price of more tangent memory per value. Choose another
@@ -1227,29 +1229,38 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
     (value, g.to_vec())
 }
 
-/// The chunk width [`gradient`] and [`GradientWorkspace`] use for `n` inputs: 8 below 64
-/// inputs, 16 below 512, 32 from there on.
+/// The chunk width [`gradient`] uses for `n` inputs: one pass of 8, 16 or 32 lanes up to
+/// 32 inputs, 16 below 256, 32 from there on. ([`GradientWorkspace`] measures the width
+/// instead, above 16 inputs.)
 ///
-/// Measured in `fwdad-bench` (`gradient_with::<N>` time ÷ width 8's): for n ≥ 64 width
-/// 16 took 0.52–0.93 on Rosenbrock, Ackley and GMM; from a few hundred inputs up, width
-/// 32 beat 16 on the kernels whose primal is costly (Ackley, n = 1000: 0.34 against
-/// 0.52); below 64 inputs a cheap function (Rosenbrock) was up to 1.24× slower at 16,
-/// since every lane costs arithmetic in every operation while only the primal is shared.
+/// Measured in `fwdad-bench` (BENCHMARKS.md, issue 30 section; 2-core Intel Xeon at
+/// 2.5 GHz, one codegen unit, thin LTO), as time ÷ width 8's on Rosenbrock (a cheap primal) and Ackley
+/// (a costly one): one pass beats several up to 32 inputs (n = 10 at width 16: 0.73 and
+/// 0.70; n = 20 at width 32: 0.81 and 0.77); from 50 to 100 inputs width 16 costs
+/// Rosenbrock 0.96–1.06 and saves Ackley a third (0.65–0.75) while width 32 is slower
+/// than 16 on both; from a few hundred inputs width 32 is the fastest on both (n = 300:
+/// 0.85 and 0.50; n = 1000: 0.76 and 0.43). Which width is best depends on the function
+/// (the primal's cost against its tangent lanes'), not on `n` alone: for a function
+/// called many times, [`GradientWorkspace`] times the three widths on it.
 ///
 /// ```
 /// use fwdad::drivers::gradient_width;
 ///
-/// assert_eq!(gradient_width(10), 8);
+/// assert_eq!(gradient_width(6), 8);
+/// assert_eq!(gradient_width(10), 16);
+/// assert_eq!(gradient_width(20), 32);
 /// assert_eq!(gradient_width(100), 16);
 /// assert_eq!(gradient_width(1000), 32);
 /// ```
 pub const fn gradient_width(n: usize) -> usize {
-    if n < 64 {
+    if n <= 8 {
         8
-    } else if n < 512 {
+    } else if n <= 16 {
         16
-    } else {
+    } else if n <= 32 || n >= 256 {
         32
+    } else {
+        16
     }
 }
 
@@ -1376,7 +1387,7 @@ where
     Y: FlatOutput<S>,
 {
     let (mut seeds, mut values, mut jac) = (Seeds::default(), Vec::new(), Matrix::zeros(0, 0));
-    jacobian_into(f, x, &mut seeds, &mut values, &mut jac);
+    jacobian_into(&f, x, &mut seeds, &mut values, &mut jac);
     (values, jac)
 }
 
@@ -1403,7 +1414,7 @@ impl<S> Default for Seeds<S> {
 /// and reads column `cw+k` from lane `k`; lanes past the input length stay zero. `values`
 /// and `jac` are overwritten (their allocations reused).
 fn jacobian_into<S, F, Y>(
-    f: F,
+    f: &F,
     x: &[f64],
     seeds: &mut Seeds<S>,
     values: &mut Vec<f64>,
@@ -1505,7 +1516,7 @@ impl<const N: usize> JacobianWorkspace<N> {
         f: impl SliceRule<Batch<f64, N>, Output: FlatOutput<Batch<f64, N>>>,
         x: &[f64],
     ) -> (&[f64], &Matrix) {
-        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        jacobian_into(&f, x, &mut self.seeds, &mut self.values, &mut self.jac);
         (&self.values, &self.jac)
     }
 
@@ -1531,7 +1542,7 @@ impl<const N: usize> JacobianWorkspace<N> {
         f: impl SliceRule<Batch<f64, N>, Output: ScalarOutput<Batch<f64, N>>>,
         x: &[f64],
     ) -> (f64, &[f64]) {
-        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        jacobian_into(&f, x, &mut self.seeds, &mut self.values, &mut self.jac);
         (self.values[0], self.jac.as_slice())
     }
 }
@@ -1539,6 +1550,19 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// [`gradient`] with its buffers kept between calls (one [`JacobianWorkspace`] per width
 /// it may pick), for an optimiser that asks for many gradients: evaluation allocates
 /// nothing after the first call of a size.
+///
+/// The workspace also chooses its width by measurement. Above 16 inputs, the first call
+/// for an input length times one gradient at each width (8, 16, 32) twice, alternating,
+/// keeps the fastest, and uses it for every later call of that length ([`Self::width`]
+/// tells which). The best width depends on the function, not only on `n`: every pass
+/// recomputes the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a
+/// cheap one pays mostly for tangent lanes, which cost more per lane at width 32 than at
+/// 8 (register pressure), and for padding lanes. On a 2-core Xeon (2.5 GHz) the fastest width
+/// for Rosenbrock at n = 50 was 8, for Ackley 16 or 32 (BENCHMARKS.md, issue 30
+/// section). Up to 16 inputs it takes one pass of 8 or 16 lanes, as [`gradient`]. The
+/// gradient is the same bit for bit at every width (see the module docs), so the
+/// measurement changes the speed only, never the result; the first call of a length
+/// costs about seven gradients.
 ///
 /// ```
 /// use fwdad::drivers::GradientWorkspace;
@@ -1557,12 +1581,15 @@ impl<const N: usize> JacobianWorkspace<N> {
 ///     x.iter_mut().zip(step).for_each(|(xi, s)| *xi -= s);
 /// }
 /// assert!(x.iter().all(|&xi| xi == 0.125)); // halved three times
+/// assert!([8, 16, 32].contains(&ws.width(100).unwrap()));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct GradientWorkspace {
     w8: JacobianWorkspace<8>,
     w16: JacobianWorkspace<16>,
     w32: JacobianWorkspace<32>,
+    /// `(n, width)`: the width measured fastest for `n` inputs.
+    measured: Option<(usize, usize)>,
 }
 
 impl GradientWorkspace {
@@ -1571,14 +1598,62 @@ impl GradientWorkspace {
         Self::default()
     }
 
-    /// `(f(x), ∇f(x))`, as [`gradient`] computes them (the same width, the same bits), the
-    /// gradient borrowed from the workspace until the next call.
-    pub fn gradient(&mut self, f: impl GradientRule, x: &[f64]) -> (f64, &[f64]) {
-        match gradient_width(x.len()) {
-            8 => self.w8.gradient(f, x),
-            16 => self.w16.gradient(f, x),
-            _ => self.w32.gradient(f, x),
+    /// `(f(x), ∇f(x))`, the same bits as [`gradient`] computes, the gradient borrowed
+    /// from the workspace until the next call. The width is measured on the first call
+    /// of each input length above 16 (see [`GradientWorkspace`]).
+    pub fn gradient<F: GradientRule>(&mut self, f: F, x: &[f64]) -> (f64, &[f64]) {
+        let n = x.len();
+        let width = match self.measured {
+            Some((m, w)) if m == n => w,
+            _ if n <= 16 => gradient_width(n),
+            _ => {
+                let w = self.fastest_width(&f, x);
+                self.measured = Some((n, w));
+                w
+            }
+        };
+        self.run(&f, x, width)
+    }
+
+    /// The width the workspace measured fastest for `n` inputs, if it has measured it
+    /// (`None` before the first call of that length, and up to 16 inputs).
+    pub fn width(&self, n: usize) -> Option<usize> {
+        self.measured.filter(|m| m.0 == n).map(|m| m.1)
+    }
+
+    fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], width: usize) -> (f64, &[f64]) {
+        fn into<'w, const N: usize, F>(
+            ws: &'w mut JacobianWorkspace<N>,
+            f: &F,
+            x: &[f64],
+        ) -> (f64, &'w [f64])
+        where
+            F: SliceRule<Batch<f64, N>, Output: ScalarOutput<Batch<f64, N>>>,
+        {
+            jacobian_into(f, x, &mut ws.seeds, &mut ws.values, &mut ws.jac);
+            (ws.values[0], ws.jac.as_slice())
         }
+        match width {
+            8 => into(&mut self.w8, f, x),
+            16 => into(&mut self.w16, f, x),
+            _ => into(&mut self.w32, f, x),
+        }
+    }
+
+    /// Times a gradient at widths 8, 16 and 32, twice each in alternation, and returns the
+    /// width of the shortest time.
+    fn fastest_width<F: GradientRule>(&mut self, f: &F, x: &[f64]) -> usize {
+        const WIDTHS: [usize; 3] = [8, 16, 32];
+        let mut best = [core::time::Duration::MAX; 3];
+        for _ in 0..2 {
+            for (k, &w) in WIDTHS.iter().enumerate() {
+                let start = std::time::Instant::now();
+                core::hint::black_box(self.run(f, x, w));
+                best[k] = best[k].min(start.elapsed());
+            }
+        }
+        let k = (0..3).min_by_key(|&k| best[k]).unwrap_or(0);
+        WIDTHS[k]
     }
 }
 

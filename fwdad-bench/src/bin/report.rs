@@ -5,7 +5,7 @@
 //!   --quick          fewer samples, smallest GMM files only (a smoke run)
 //!   --compile-time   also time building 100 annotated functions vs the same unannotated
 //!   --no-write       print only
-//!   --only SECTION   run one section: one, grad, ba, hand or gmm (for profiling)
+//!   --only SECTION   run one section: issue30, one, grad, ba, hand or gmm (for profiling)
 //! ```
 //!
 //! Every variant of a kernel is timed in the same process, in turn (see
@@ -43,6 +43,17 @@ fn main() {
     let started = Instant::now();
     let mut rep = Report::new(report::machine());
 
+    if run("issue30") {
+        use fwdad_bench::expert_report as e30;
+        let (p1, p2) = if quick {
+            (plan, plan)
+        } else {
+            (e30::plan_one(), e30::plan_grad())
+        };
+        let one = e30::one_direction(p1);
+        let grad = e30::gradients(p2);
+        rep.issue30 = Some(fwdad_bench::expert_report::markdown(&one, &grad));
+    }
     if run("one") {
         one_direction(plan, &mut rep);
     }

@@ -1,0 +1,642 @@
+//! Issue 30's one-direction suite: the kernels that are hard for a forward rule, each
+//! against the Jacobian-vector product an expert writes by hand.
+//!
+//! An expert baseline computes the same primal operations as the plain function, in the
+//! same order, and adds only the tangent work the math needs: it folds constant factors
+//! (`d(100 t²) = 200 t dt`), differentiates a polynomial once (`p'(x) dx`, not the product
+//! rule at every step), skips the tangent of data that does not vary, and walks slices
+//! with iterators or with slices re-cut to a common length, so that no access is
+//! bounds-checked where the derived rule's is not. No baseline is called through a
+//! function pointer.
+//!
+//! Kernels: Horner's scheme of degree 20 with literal coefficients (a constant-coefficient
+//! chain), Rosenbrock (n = 100), the bundle-adjustment reprojection residual (quotients),
+//! an 8×8 matrix-vector product whose matrix is constant data (declared `inactive`, and
+//! passed as a dual with a zero tangent), the slice sum, `Σ sin`, and a pendulum
+//! integrated by RK4. Each also has a num-dual version (`Dual64`, constant data passed
+//! as plain `f64`, as num-dual's documentation does).
+
+use fwdad::prelude::*;
+use num_dual::DualNum;
+
+/// Number of points [`horner20`] is evaluated at per timed call.
+pub const N_HORNER: usize = 256;
+/// Input length of the Rosenbrock JVP.
+pub const N_ROSENBROCK: usize = 100;
+/// Steps of [`pendulum_rk4`].
+pub const RK4_STEPS: usize = 200;
+
+// --- Horner, degree 20, literal coefficients ----------------------------------------------
+
+/// `Σₖ xᵏ/k!` for k ≤ 20 (the Taylor polynomial of `exp`) by Horner's scheme, with the
+/// coefficients written out.
+#[derive_frule]
+pub fn horner20(x: f64) -> f64 {
+    let mut p = 4.110317623312165e-19;
+    p = p * x + 8.22063524662433e-18;
+    p = p * x + 1.5619206968586225e-16;
+    p = p * x + 2.8114572543455206e-15;
+    p = p * x + 4.779477332387385e-14;
+    p = p * x + 7.647163731819816e-13;
+    p = p * x + 1.1470745597729725e-11;
+    p = p * x + 1.6059043836821613e-10;
+    p = p * x + 2.08767569878681e-09;
+    p = p * x + 2.505210838544172e-08;
+    p = p * x + 2.755731922398589e-07;
+    p = p * x + 2.7557319223985893e-06;
+    p = p * x + 2.48015873015873e-05;
+    p = p * x + 0.0001984126984126984;
+    p = p * x + 0.001388888888888889;
+    p = p * x + 0.008333333333333333;
+    p = p * x + 0.041666666666666664;
+    p = p * x + 0.16666666666666666;
+    p = p * x + 0.5;
+    p = p * x + 1.0;
+    p = p * x + 1.0;
+    p
+}
+
+/// Expert JVP of [`horner20`]: the same Horner steps for `p`, and Horner's scheme for
+/// `p'` beside it (one multiply-add per step), scaled by `dx` once.
+pub fn horner20_expert(x: f64, dx: f64) -> (f64, f64) {
+    let mut p = 4.110317623312165e-19;
+    let mut q = 0.0;
+    macro_rules! step {
+        ($($c:expr),*) => {$(
+            q = q * x + p;
+            p = p * x + $c;
+        )*};
+    }
+    step!(
+        8.22063524662433e-18,
+        1.5619206968586225e-16,
+        2.8114572543455206e-15,
+        4.779477332387385e-14,
+        7.647163731819816e-13,
+        1.1470745597729725e-11,
+        1.6059043836821613e-10,
+        2.08767569878681e-09,
+        2.505210838544172e-08,
+        2.755731922398589e-07,
+        2.7557319223985893e-06,
+        2.48015873015873e-05,
+        0.0001984126984126984,
+        0.001388888888888889,
+        0.008333333333333333,
+        0.041666666666666664,
+        0.16666666666666666,
+        0.5,
+        1.0,
+        1.0
+    );
+    (p, q * dx)
+}
+
+/// [`horner20`] for num-dual.
+pub fn horner20_nd<D: DualNum<Primitive = f64> + Copy>(x: D) -> D {
+    let mut p = D::from(4.110317623312165e-19);
+    for c in [
+        8.22063524662433e-18,
+        1.5619206968586225e-16,
+        2.8114572543455206e-15,
+        4.779477332387385e-14,
+        7.647163731819816e-13,
+        1.1470745597729725e-11,
+        1.6059043836821613e-10,
+        2.08767569878681e-09,
+        2.505210838544172e-08,
+        2.755731922398589e-07,
+        2.7557319223985893e-06,
+        2.48015873015873e-05,
+        0.0001984126984126984,
+        0.001388888888888889,
+        0.008333333333333333,
+        0.041666666666666664,
+        0.16666666666666666,
+        0.5,
+        1.0,
+        1.0,
+    ] {
+        p = p * x + c;
+    }
+    p
+}
+
+// --- Rosenbrock ---------------------------------------------------------------------------
+
+/// Expert JVP of [`crate::optim::rosenbrock`]: `dt = dxᵢ₊₁ - 2xᵢdxᵢ`,
+/// `d(100t² + u²) = 200 t dt - 2u dxᵢ`.
+pub fn rosenbrock_expert(x: &[f64], dx: &[f64]) -> (f64, f64) {
+    let dx = &dx[..x.len()];
+    let (mut s, mut ds) = (0.0, 0.0);
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        let u = 1.0 - x[i];
+        s += 100.0 * t * t + u * u;
+        ds += 200.0 * t * (dx[i + 1] - 2.0 * x[i] * dx[i]) - 2.0 * u * dx[i];
+    }
+    (s, ds)
+}
+
+// --- bundle-adjustment residual -----------------------------------------------------------
+
+/// Expert JVP of [`crate::ba::ba_residual`] along `(dcam, dx, dw)`: the primal statements
+/// of the residual, each followed by its tangent (quotients as `(da - q db) / b`).
+#[allow(clippy::too_many_arguments)]
+pub fn ba_residual_expert(
+    cam: &[f64; 11],
+    dcam: &[f64; 11],
+    x: &[f64; 3],
+    dx: &[f64; 3],
+    w: f64,
+    dw: f64,
+    fx: f64,
+    fy: f64,
+) -> ([f64; 2], [f64; 2]) {
+    let (r0, r1, r2) = (cam[0], cam[1], cam[2]);
+    let (dr0, dr1, dr2) = (dcam[0], dcam[1], dcam[2]);
+    let xo0 = x[0] - cam[3];
+    let xo1 = x[1] - cam[4];
+    let xo2 = x[2] - cam[5];
+    let dxo0 = dx[0] - dcam[3];
+    let dxo1 = dx[1] - dcam[4];
+    let dxo2 = dx[2] - dcam[5];
+    let sqtheta = r0 * r0 + r1 * r1 + r2 * r2;
+    let (xc0, xc1, xc2, dxc0, dxc1, dxc2);
+    if sqtheta != 0.0 {
+        let theta = sqtheta.sqrt();
+        let dtheta = (r0 * dr0 + r1 * dr1 + r2 * dr2) / theta;
+        let st = theta.sin();
+        let ct = theta.cos();
+        let (dst, dct) = (ct * dtheta, -st * dtheta);
+        let w0 = r0 / theta;
+        let w1 = r1 / theta;
+        let w2 = r2 / theta;
+        let dw0 = (dr0 - w0 * dtheta) / theta;
+        let dw1 = (dr1 - w1 * dtheta) / theta;
+        let dw2 = (dr2 - w2 * dtheta) / theta;
+        let wx0 = w1 * xo2 - w2 * xo1;
+        let wx1 = w2 * xo0 - w0 * xo2;
+        let wx2 = w0 * xo1 - w1 * xo0;
+        let dwx0 = dw1 * xo2 + w1 * dxo2 - dw2 * xo1 - w2 * dxo1;
+        let dwx1 = dw2 * xo0 + w2 * dxo0 - dw0 * xo2 - w0 * dxo2;
+        let dwx2 = dw0 * xo1 + w0 * dxo1 - dw1 * xo0 - w1 * dxo0;
+        let dot = w0 * xo0 + w1 * xo1 + w2 * xo2;
+        let ddot = dw0 * xo0 + w0 * dxo0 + dw1 * xo1 + w1 * dxo1 + dw2 * xo2 + w2 * dxo2;
+        let tmp = dot * (1.0 - ct);
+        let dtmp = ddot * (1.0 - ct) - dot * dct;
+        xc0 = xo0 * ct + wx0 * st + w0 * tmp;
+        xc1 = xo1 * ct + wx1 * st + w1 * tmp;
+        xc2 = xo2 * ct + wx2 * st + w2 * tmp;
+        dxc0 = dxo0 * ct + xo0 * dct + dwx0 * st + wx0 * dst + dw0 * tmp + w0 * dtmp;
+        dxc1 = dxo1 * ct + xo1 * dct + dwx1 * st + wx1 * dst + dw1 * tmp + w1 * dtmp;
+        dxc2 = dxo2 * ct + xo2 * dct + dwx2 * st + wx2 * dst + dw2 * tmp + w2 * dtmp;
+    } else {
+        xc0 = xo0 + (r1 * xo2 - r2 * xo1);
+        xc1 = xo1 + (r2 * xo0 - r0 * xo2);
+        xc2 = xo2 + (r0 * xo1 - r1 * xo0);
+        dxc0 = dxo0 + (dr1 * xo2 + r1 * dxo2 - dr2 * xo1 - r2 * dxo1);
+        dxc1 = dxo1 + (dr2 * xo0 + r2 * dxo0 - dr0 * xo2 - r0 * dxo2);
+        dxc2 = dxo2 + (dr0 * xo1 + r0 * dxo1 - dr1 * xo0 - r1 * dxo0);
+    }
+    let px = xc0 / xc2;
+    let py = xc1 / xc2;
+    let dpx = (dxc0 - px * dxc2) / xc2;
+    let dpy = (dxc1 - py * dxc2) / xc2;
+    let rsq = px * px + py * py;
+    let drsq = 2.0 * (px * dpx + py * dpy);
+    let l = 1.0 + cam[9] * rsq + cam[10] * rsq * rsq;
+    let dl = dcam[9] * rsq + dcam[10] * rsq * rsq + (cam[9] + 2.0 * cam[10] * rsq) * drsq;
+    let projx = px * l * cam[6] + cam[7];
+    let projy = py * l * cam[6] + cam[8];
+    let dprojx = (dpx * l + px * dl) * cam[6] + px * l * dcam[6] + dcam[7];
+    let dprojy = (dpy * l + py * dl) * cam[6] + py * l * dcam[6] + dcam[8];
+    (
+        [w * (projx - fx), w * (projy - fy)],
+        [
+            dw * (projx - fx) + w * dprojx,
+            dw * (projy - fy) + w * dprojy,
+        ],
+    )
+}
+
+/// A camera, a point in front of it, a weight and a feature: one observation of a bundle
+/// adjustment problem, with a tangent for every differentiated input.
+#[derive(Clone, Debug)]
+pub struct BaCase {
+    /// Rotation (3), centre (3), focal length, principal point (2), distortion (2).
+    pub cam: [f64; 11],
+    /// The tangent of `cam`.
+    pub dcam: [f64; 11],
+    /// The point.
+    pub x: [f64; 3],
+    /// The tangent of `x`.
+    pub dx: [f64; 3],
+    /// The weight and its tangent.
+    pub w: (f64, f64),
+    /// The observed feature.
+    pub feature: (f64, f64),
+}
+
+impl BaCase {
+    /// A fixed observation (random, from `seed`).
+    pub fn new(seed: u64) -> Self {
+        let mut r = crate::rng::Rng::new(seed);
+        let mut cam = [0.0; 11];
+        for (c, (lo, hi)) in cam.iter_mut().zip([
+            (-0.3, 0.3),
+            (-0.3, 0.3),
+            (-0.3, 0.3),
+            (-1.0, 1.0),
+            (-1.0, 1.0),
+            (-1.0, 1.0),
+            (400.0, 600.0),
+            (-5.0, 5.0),
+            (-5.0, 5.0),
+            (-0.1, 0.1),
+            (-0.01, 0.01),
+        ]) {
+            *c = r.uniform(lo, hi);
+        }
+        let x = [
+            r.uniform(-1.0, 1.0),
+            r.uniform(-1.0, 1.0),
+            r.uniform(6.0, 9.0),
+        ];
+        let mut dcam = [0.0; 11];
+        dcam.iter_mut().for_each(|d| *d = r.uniform(-1.0, 1.0));
+        let dx = [
+            r.uniform(-1.0, 1.0),
+            r.uniform(-1.0, 1.0),
+            r.uniform(-1.0, 1.0),
+        ];
+        BaCase {
+            cam,
+            dcam,
+            x,
+            dx,
+            w: (r.uniform(0.5, 1.5), r.uniform(-1.0, 1.0)),
+            feature: (r.uniform(-50.0, 50.0), r.uniform(-50.0, 50.0)),
+        }
+    }
+
+    /// The residual and its derivative by the derived rule.
+    pub fn rule(&self) -> ([f64; 2], [f64; 2]) {
+        let y = crate::ba::ba_residual_frule(
+            Dual::new(&self.cam[..], &self.dcam[..]),
+            Dual::new(&self.x[..], &self.dx[..]),
+            Dual::new(self.w.0, self.w.1),
+            Dual::constant(self.feature.0),
+            Dual::constant(self.feature.1),
+        );
+        (y.primal, y.tangent)
+    }
+
+    /// The same by the expert JVP.
+    pub fn expert(&self) -> ([f64; 2], [f64; 2]) {
+        ba_residual_expert(
+            &self.cam,
+            &self.dcam,
+            &self.x,
+            &self.dx,
+            self.w.0,
+            self.w.1,
+            self.feature.0,
+            self.feature.1,
+        )
+    }
+
+    /// The same by num-dual.
+    pub fn num_dual(&self) -> ([f64; 2], [f64; 2]) {
+        use num_dual::Dual64;
+        let cam: [Dual64; 11] = std::array::from_fn(|i| Dual64::new(self.cam[i], self.dcam[i]));
+        let x: [Dual64; 3] = std::array::from_fn(|i| Dual64::new(self.x[i], self.dx[i]));
+        let y = crate::ba::ba_residual_nd(
+            &cam,
+            &x,
+            Dual64::new(self.w.0, self.w.1),
+            self.feature.0,
+            self.feature.1,
+        );
+        ([y[0].re, y[1].re], [y[0].eps, y[1].eps])
+    }
+}
+
+// --- matrix-vector product with constant data ----------------------------------------------
+
+/// `y = A x` with `A` constant data (declared `inactive`): the same body as
+/// [`crate::simple::matvec`].
+#[derive_frule(inactive(a))]
+pub fn matvec_const(a: &[f64], x: &[f64], y: &mut [f64]) {
+    let n = x.len();
+    for i in 0..y.len() {
+        let mut s = 0.0;
+        for j in 0..n {
+            s += a[i * n + j] * x[j];
+        }
+        y[i] = s;
+    }
+}
+
+/// Expert JVP of `y = A x` for a constant `A`: `dy = A dx`, rows walked with
+/// `chunks_exact` and `zip` (no bounds checks).
+pub fn matvec_const_expert(a: &[f64], x: &[f64], dx: &[f64], y: &mut [f64], dy: &mut [f64]) {
+    let n = x.len();
+    let dx = &dx[..n];
+    for ((row, yi), dyi) in a.chunks_exact(n).zip(y.iter_mut()).zip(dy.iter_mut()) {
+        let (mut s, mut ds) = (0.0, 0.0);
+        for ((&aij, &xj), &dxj) in row.iter().zip(x).zip(dx) {
+            s += aij * xj;
+            ds += aij * dxj;
+        }
+        *yi = s;
+        *dyi = ds;
+    }
+}
+
+/// `y = A x` for num-dual with `A` plain `f64` (num-dual's way to pass constant data).
+pub fn matvec_const_nd<D: DualNum<Primitive = f64> + Copy>(a: &[f64], x: &[D], y: &mut [D]) {
+    let n = x.len();
+    for i in 0..y.len() {
+        let mut s = D::from(0.0);
+        for j in 0..n {
+            s += x[j] * a[i * n + j];
+        }
+        y[i] = s;
+    }
+}
+
+// --- slice sum and Σ sin --------------------------------------------------------------------
+
+/// Expert JVP of the slice sum: `(Σ xᵢ, Σ dxᵢ)` over zipped iterators.
+pub fn slice_sum_expert(x: &[f64], dx: &[f64]) -> (f64, f64) {
+    let (mut s, mut ds) = (0.0, 0.0);
+    for (&v, &d) in x.iter().zip(dx) {
+        s += v;
+        ds += d;
+    }
+    (s, ds)
+}
+
+/// Expert JVP of `Σ sin xᵢ`: `(Σ sin xᵢ, Σ cos xᵢ dxᵢ)` over zipped iterators.
+pub fn sum_sin_expert(x: &[f64], dx: &[f64]) -> (f64, f64) {
+    let (mut s, mut ds) = (0.0, 0.0);
+    for (&v, &d) in x.iter().zip(dx) {
+        s += v.sin();
+        ds += v.cos() * d;
+    }
+    (s, ds)
+}
+
+// --- pendulum, RK4 ----------------------------------------------------------------------------
+
+/// Angle of a pendulum of length `length` after `steps` classical Runge-Kutta steps of
+/// 10 ms from angle `theta0` and angular velocity `omega0`.
+#[derive_frule]
+pub fn pendulum_rk4(theta0: f64, omega0: f64, length: f64, steps: usize) -> f64 {
+    let dt = 0.01;
+    let k = 9.81 / length;
+    let mut theta = theta0;
+    let mut omega = omega0;
+    for _ in 0..steps {
+        let k1t = omega;
+        let k1o = -k * theta.sin();
+        let k2t = omega + 0.5 * dt * k1o;
+        let k2o = -k * (theta + 0.5 * dt * k1t).sin();
+        let k3t = omega + 0.5 * dt * k2o;
+        let k3o = -k * (theta + 0.5 * dt * k2t).sin();
+        let k4t = omega + dt * k3o;
+        let k4o = -k * (theta + dt * k3t).sin();
+        theta += dt / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
+        omega += dt / 6.0 * (k1o + 2.0 * k2o + 2.0 * k3o + k4o);
+    }
+    theta
+}
+
+/// Expert JVP of [`pendulum_rk4`] along `(dtheta0, domega0, dlength)`: each stage's
+/// tangent beside it, `sin`/`cos` of one argument computed together, constant factors
+/// (`0.5 dt`, `dt / 6`) kept as the primal has them.
+pub fn pendulum_rk4_expert(
+    (theta0, dtheta0): (f64, f64),
+    (omega0, domega0): (f64, f64),
+    (length, dlength): (f64, f64),
+    steps: usize,
+) -> (f64, f64) {
+    let dt = 0.01;
+    let k = 9.81 / length;
+    let dk = -k / length * dlength;
+    let (mut theta, mut dtheta) = (theta0, dtheta0);
+    let (mut omega, mut domega) = (omega0, domega0);
+    for _ in 0..steps {
+        let k1t = omega;
+        let dk1t = domega;
+        let (s1, c1) = theta.sin_cos();
+        let k1o = -k * s1;
+        let dk1o = -(dk * s1 + k * c1 * dtheta);
+        let k2t = omega + 0.5 * dt * k1o;
+        let dk2t = domega + 0.5 * dt * dk1o;
+        let (s2, c2) = (theta + 0.5 * dt * k1t).sin_cos();
+        let k2o = -k * s2;
+        let dk2o = -(dk * s2 + k * c2 * (dtheta + 0.5 * dt * dk1t));
+        let k3t = omega + 0.5 * dt * k2o;
+        let dk3t = domega + 0.5 * dt * dk2o;
+        let (s3, c3) = (theta + 0.5 * dt * k2t).sin_cos();
+        let k3o = -k * s3;
+        let dk3o = -(dk * s3 + k * c3 * (dtheta + 0.5 * dt * dk2t));
+        let k4t = omega + dt * k3o;
+        let dk4t = domega + dt * dk3o;
+        let (s4, c4) = (theta + dt * k3t).sin_cos();
+        let k4o = -k * s4;
+        let dk4o = -(dk * s4 + k * c4 * (dtheta + dt * dk3t));
+        theta += dt / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
+        dtheta += dt / 6.0 * (dk1t + 2.0 * dk2t + 2.0 * dk3t + dk4t);
+        omega += dt / 6.0 * (k1o + 2.0 * k2o + 2.0 * k3o + k4o);
+        domega += dt / 6.0 * (dk1o + 2.0 * dk2o + 2.0 * dk3o + dk4o);
+    }
+    (theta, dtheta)
+}
+
+/// [`pendulum_rk4`] for num-dual.
+pub fn pendulum_rk4_nd<D: DualNum<Primitive = f64> + Copy>(
+    theta0: D,
+    omega0: D,
+    length: D,
+    steps: usize,
+) -> D {
+    let dt = 0.01;
+    let k = length.recip() * 9.81;
+    let mut theta = theta0;
+    let mut omega = omega0;
+    for _ in 0..steps {
+        let k1t = omega;
+        let k1o = -k * theta.sin();
+        let k2t = omega + k1o * (0.5 * dt);
+        let k2o = -k * (theta + k1t * (0.5 * dt)).sin();
+        let k3t = omega + k2o * (0.5 * dt);
+        let k3o = -k * (theta + k2t * (0.5 * dt)).sin();
+        let k4t = omega + k3o * dt;
+        let k4o = -k * (theta + k3t * dt).sin();
+        theta += (k1t + k2t * 2.0 + k3t * 2.0 + k4t) * (dt / 6.0);
+        omega += (k1o + k2o * 2.0 + k3o * 2.0 + k4o) * (dt / 6.0);
+    }
+    theta
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{assert_close, assert_close_tol, FD_TOL};
+    use crate::rng::Rng;
+    use num_dual::Dual64;
+
+    /// Central difference of `f` at `t = 0` along a line.
+    fn central(f: impl Fn(f64) -> f64) -> f64 {
+        let h = 1e-6;
+        (f(h) - f(-h)) / (2.0 * h)
+    }
+
+    #[test]
+    fn horner_matches_exp_derivative_and_finite_differences() {
+        for x in [-1.5, -0.3, 0.0, 0.7, 2.0] {
+            let r = horner20_frule(Dual::new(x, 1.0));
+            assert_eq!(r.primal, horner20(x));
+            // p is exp's Taylor polynomial: p'(x) = p(x) - x²⁰/20!.
+            let want = horner20(x) - x.powi(20) * 4.110317623312165e-19;
+            assert_close("horner rule", &[r.tangent], &[want]);
+            let (v, d) = horner20_expert(x, 1.0);
+            assert_eq!(v, horner20(x));
+            assert_close("horner expert", &[d], &[want]);
+            let nd = horner20_nd(Dual64::new(x, 1.0));
+            assert_close("horner num-dual", &[nd.re, nd.eps], &[v, want]);
+            let fd = central(|t| horner20(x + t));
+            assert_close_tol("horner fd", &[fd], &[want], FD_TOL);
+        }
+    }
+
+    #[test]
+    fn rosenbrock_expert_matches_rule_and_finite_differences() {
+        let mut r = Rng::new(30);
+        let (x, dx) = (r.vec(100, -1.5, 1.5), r.vec(100, -1.0, 1.0));
+        let (v, d) = rosenbrock_expert(&x, &dx);
+        assert_eq!(v, crate::optim::rosenbrock(&x));
+        let y = crate::optim::rosenbrock_frule(Dual::new(&x[..], &dx[..]));
+        assert_close("rosenbrock rule", &[y.primal, y.tangent], &[v, d]);
+        let line = |t: f64| {
+            let p: Vec<f64> = x.iter().zip(&dx).map(|(a, b)| a + t * b).collect();
+            crate::optim::rosenbrock(&p)
+        };
+        assert_close_tol("rosenbrock fd", &[central(line)], &[d], FD_TOL);
+    }
+
+    #[test]
+    fn ba_residual_expert_matches_rule_num_dual_and_finite_differences() {
+        for seed in 0..8 {
+            let c = BaCase::new(seed);
+            let (v, d) = c.expert();
+            let (rv, rd) = c.rule();
+            assert_eq!(rv, v, "primal of the expert JVP");
+            assert_close("ba rule", &rd, &d);
+            let (nv, nd) = c.num_dual();
+            assert_close(
+                "ba num-dual",
+                &[nv[0], nv[1], nd[0], nd[1]],
+                &[v[0], v[1], d[0], d[1]],
+            );
+            for k in 0..2 {
+                let line = |t: f64| {
+                    let cam: Vec<f64> = (0..11).map(|i| c.cam[i] + t * c.dcam[i]).collect();
+                    let x: Vec<f64> = (0..3).map(|i| c.x[i] + t * c.dx[i]).collect();
+                    let w = c.w.0 + t * c.w.1;
+                    crate::ba::ba_residual(&cam, &x, w, c.feature.0, c.feature.1)[k]
+                };
+                // The residual is of order 100: compare on its scale.
+                assert_close_tol("ba fd", &[central(line)], &[d[k]], FD_TOL);
+            }
+        }
+    }
+
+    #[test]
+    fn ba_residual_expert_without_rotation_matches_finite_differences() {
+        let mut c = BaCase::new(3);
+        c.cam[..3].fill(0.0);
+        let (_, d) = c.expert();
+        let (_, rd) = c.rule();
+        assert_close("ba rule, r = 0", &rd, &d);
+    }
+
+    #[test]
+    fn matvec_with_constant_matrix_agrees() {
+        let n = crate::simple::N_MATVEC;
+        let mut r = Rng::new(31);
+        let a = r.vec(n * n, -1.0, 1.0);
+        let (x, dx) = (r.vec(n, -1.0, 1.0), r.vec(n, -1.0, 1.0));
+        // dy = A dx, written out from the definition.
+        let want: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| a[i * n + j] * dx[j]).sum())
+            .collect();
+        let (mut y, mut dy) = (vec![0.0; n], vec![0.0; n]);
+        matvec_const_expert(&a, &x, &dx, &mut y, &mut dy);
+        assert_close("matvec expert", &dy, &want);
+        let mut plain = vec![0.0; n];
+        crate::simple::matvec(&a, &x, &mut plain);
+        assert_eq!(y, plain);
+        let (mut ry, mut rdy) = (vec![0.0; n], vec![0.0; n]);
+        matvec_const_frule(
+            &a,
+            Dual::new(&x[..], &dx[..]),
+            Dual::new(&mut ry[..], &mut rdy[..]),
+        );
+        assert_eq!(ry, plain);
+        assert_close("matvec inactive rule", &rdy, &want);
+        let zeros = vec![0.0; n * n];
+        let (mut cy, mut cdy) = (vec![0.0; n], vec![0.0; n]);
+        crate::simple::matvec_frule(
+            Dual::new(&a[..], &zeros[..]),
+            Dual::new(&x[..], &dx[..]),
+            Dual::new(&mut cy[..], &mut cdy[..]),
+        );
+        assert_close("matvec constant-dual rule", &cdy, &want);
+        let xd = crate::simple::duals(&x, &dx);
+        let mut ny = vec![Dual64::from(0.0); n];
+        matvec_const_nd(&a, &xd, &mut ny);
+        let nd: Vec<f64> = ny.iter().map(|v| v.eps).collect();
+        assert_close("matvec num-dual", &nd, &want);
+    }
+
+    #[test]
+    fn sums_agree() {
+        let mut r = Rng::new(32);
+        let (x, dx) = (r.vec(1000, -2.0, 2.0), r.vec(1000, -1.0, 1.0));
+        let want: f64 = dx.iter().sum();
+        assert_close("sum expert", &[slice_sum_expert(&x, &dx).1], &[want]);
+        let want: f64 = x.iter().zip(&dx).map(|(v, d)| v.cos() * d).sum();
+        let (v, d) = sum_sin_expert(&x, &dx);
+        assert_eq!(v, crate::simple::sum_sin(&x));
+        assert_close("sum sin expert", &[d], &[want]);
+    }
+
+    #[test]
+    fn pendulum_rk4_derivatives_agree_with_finite_differences() {
+        let (th, om, l) = (0.8, -0.3, 1.3);
+        let (dth, dom, dl) = (0.4, -0.7, 0.25);
+        let (v, d) = pendulum_rk4_expert((th, dth), (om, dom), (l, dl), RK4_STEPS);
+        assert_eq!(v, pendulum_rk4(th, om, l, RK4_STEPS));
+        let fd = central(|t| pendulum_rk4(th + t * dth, om + t * dom, l + t * dl, RK4_STEPS));
+        assert_close_tol("pendulum expert fd", &[d], &[fd], FD_TOL);
+        let y = pendulum_rk4_frule(
+            Dual::new(th, dth),
+            Dual::new(om, dom),
+            Dual::new(l, dl),
+            Dual::constant(RK4_STEPS),
+        );
+        assert_eq!(y.primal, v);
+        assert_close("pendulum rule", &[y.tangent], &[d]);
+        let nd = pendulum_rk4_nd(
+            Dual64::new(th, dth),
+            Dual64::new(om, dom),
+            Dual64::new(l, dl),
+            RK4_STEPS,
+        );
+        assert_close("pendulum num-dual", &[nd.re, nd.eps], &[v, d]);
+    }
+}

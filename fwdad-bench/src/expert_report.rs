@@ -1,0 +1,781 @@
+//! The report's issue-30 section: the one-direction kernels of [`crate::expert`] against
+//! their expert JVPs and num-dual, and gradients against num-dual at its best width, as
+//! medians of per-round ratios with their spread ([`RatioStat`]). A kernel whose ratios
+//! spread more than [`MAX_SPREAD`] is measured again (up to [`ATTEMPTS`] times); the
+//! attempt with the smallest spread is reported, with the number of attempts.
+
+use crate::timing::{measure_samples, median, Plan, RatioStat, Variant};
+use crate::{ba, expert, optim, simple};
+use fwdad::drivers::{gradient_width, GradientWorkspace, JacobianWorkspace};
+use fwdad::prelude::*;
+use num_dual::{Dual64, DualSVec64};
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+/// The plan of the one-direction kernels: 101 rounds of 100 µs samples. Samples much
+/// shorter than a scheduler time slice are rarely cut by another process on a loaded
+/// machine, so most rounds compare the variants undisturbed.
+pub fn plan_one() -> Plan {
+    Plan {
+        sample: std::time::Duration::from_micros(100),
+        samples: 101,
+    }
+}
+
+/// The plan of the gradients: 101 rounds of 200 µs samples (at least one call each: the
+/// largest gradients take a few ms).
+pub fn plan_grad() -> Plan {
+    Plan {
+        sample: std::time::Duration::from_micros(200),
+        samples: 101,
+    }
+}
+
+/// A ratio whose spread exceeds this is measured again.
+pub const MAX_SPREAD: f64 = 0.05;
+/// Measurements per kernel at most.
+pub const ATTEMPTS: usize = 3;
+/// Issue 30's bound on the geometric mean of rule ÷ expert, one direction.
+pub const TARGET_MEAN: f64 = 1.05;
+/// Issue 30's bound on every kernel's rule ÷ expert, one direction.
+pub const TARGET_MAX: f64 = 1.15;
+
+/// One measured kernel: the median time of each variant and the requested ratios.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// Kernel name.
+    pub name: String,
+    /// Variant names and median per-call times (ns).
+    pub times: Vec<(String, f64)>,
+    /// `(numerator, denominator, ratio)` by variant name.
+    pub ratios: Vec<(String, String, RatioStat)>,
+    /// How many times the kernel was measured.
+    pub attempts: usize,
+}
+
+impl Measured {
+    /// The ratio of two variants.
+    pub fn ratio(&self, a: &str, b: &str) -> Option<RatioStat> {
+        self.ratios
+            .iter()
+            .find(|(x, y, _)| x == a && y == b)
+            .map(|r| r.2)
+    }
+
+    /// The median time of a variant.
+    pub fn time(&self, v: &str) -> Option<f64> {
+        self.times.iter().find(|(n, _)| n == v).map(|t| t.1)
+    }
+}
+
+/// Measures `variants` until every ratio in `pairs` (by index) spreads at most
+/// [`MAX_SPREAD`], or [`ATTEMPTS`] times; keeps the attempt with the smallest largest
+/// spread.
+pub fn measure_kernel(
+    name: &str,
+    plan: Plan,
+    variants: &mut [Variant<'_>],
+    pairs: &[(usize, usize)],
+) -> Measured {
+    let mut best: Option<(f64, Measured)> = None;
+    let mut attempts = 0;
+    for attempt in 1..=ATTEMPTS {
+        attempts = attempt;
+        let samples = measure_samples(plan, variants);
+        let ratios: Vec<(String, String, RatioStat)> = pairs
+            .iter()
+            .map(|&(a, b)| {
+                (
+                    variants[a].0.to_string(),
+                    variants[b].0.to_string(),
+                    RatioStat::of(&samples[a], &samples[b]),
+                )
+            })
+            .collect();
+        let worst = ratios.iter().map(|r| r.2.spread).fold(0.0, f64::max);
+        let m = Measured {
+            name: name.to_string(),
+            times: variants
+                .iter()
+                .zip(&samples)
+                .map(|(v, s)| (v.0.to_string(), median(s)))
+                .collect(),
+            ratios,
+            attempts: attempt,
+        };
+        if best.as_ref().is_none_or(|(w, _)| worst < *w) {
+            best = Some((worst, m));
+        }
+        if worst <= MAX_SPREAD {
+            break;
+        }
+    }
+    let (_, mut m) = best.expect("at least one attempt");
+    m.attempts = attempts;
+    m
+}
+
+/// The one-direction kernels: every variant's value is summed into the returned `f64`.
+pub fn one_direction(plan: Plan) -> Vec<Measured> {
+    let mut out = Vec::new();
+    let mut rng = crate::rng::Rng::new(300);
+    // Rule, expert and primal first: pairs (rule, expert), (rule, primal), (rule, num-dual).
+    let std_pairs = [(1, 2), (1, 0), (2, 0), (1, 3)];
+
+    // Horner, 256 points.
+    let xs = rng.vec(expert::N_HORNER, -1.5, 1.5);
+    let dxs = rng.vec(expert::N_HORNER, -1.0, 1.0);
+    let (xs, dxs) = (&xs[..], &dxs[..]);
+    out.push(measure_kernel(
+        "Horner, degree 20, literal coefficients (256 points)",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| black_box(xs).iter().map(|&x| expert::horner20(x)).sum()),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    let (xs, dxs) = black_box((xs, dxs));
+                    xs.iter()
+                        .zip(dxs)
+                        .map(|(&x, &d)| expert::horner20_frule(Dual::new(x, d)).tangent)
+                        .sum()
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| {
+                    let (xs, dxs) = black_box((xs, dxs));
+                    xs.iter()
+                        .zip(dxs)
+                        .map(|(&x, &d)| expert::horner20_expert(x, d).1)
+                        .sum()
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    let (xs, dxs) = black_box((xs, dxs));
+                    xs.iter()
+                        .zip(dxs)
+                        .map(|(&x, &d)| expert::horner20_nd(Dual64::new(x, d)).eps)
+                        .sum()
+                }),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // Rosenbrock, n = 100.
+    let x = optim::point(expert::N_ROSENBROCK);
+    let dx = rng.vec(expert::N_ROSENBROCK, -1.0, 1.0);
+    let xd = simple::duals(&x, &dx);
+    let (x, dx, xd) = (&x[..], &dx[..], &xd[..]);
+    out.push(measure_kernel(
+        "Rosenbrock JVP, n = 100",
+        plan,
+        &mut [
+            ("primal", Box::new(|| optim::rosenbrock(black_box(x)))),
+            (
+                "rule",
+                Box::new(|| {
+                    optim::rosenbrock_frule(Dual::new(black_box(x), black_box(dx))).tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::rosenbrock_expert(black_box(x), black_box(dx)).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| optim::rosenbrock_nd(black_box(xd)).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // Bundle-adjustment residual, one observation, all 15 inputs perturbed.
+    let c = expert::BaCase::new(301);
+    let c = &c;
+    out.push(measure_kernel(
+        "BA reprojection residual JVP (15 inputs)",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| {
+                    let c = black_box(c);
+                    let y = ba::ba_residual(&c.cam, &c.x, c.w.0, c.feature.0, c.feature.1);
+                    y[0] + y[1]
+                }),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    let d = black_box(c).rule().1;
+                    d[0] + d[1]
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| {
+                    let d = black_box(c).expert().1;
+                    d[0] + d[1]
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    let d = black_box(c).num_dual().1;
+                    d[0] + d[1]
+                }),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // Matvec 8×8 with a constant matrix: declared inactive, and as a zero-tangent dual.
+    let n = simple::N_MATVEC;
+    let a = rng.vec(n * n, -1.0, 1.0);
+    let zeros = vec![0.0; n * n];
+    let x = rng.vec(n, -1.0, 1.0);
+    let dx = rng.vec(n, -1.0, 1.0);
+    let xd = simple::duals(&x, &dx);
+    let (a, zeros, x, dx, xd) = (&a[..], &zeros[..], &x[..], &dx[..], &xd[..]);
+    let mut bufs = [[0.0; 8]; 10];
+    let [y0, y1, d1, y2, d2, y3, d3, ..] = &mut bufs;
+    let mut ny = [Dual64::from(0.0); 8];
+    out.push(measure_kernel(
+        "matvec 8×8, constant matrix",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| {
+                    simple::matvec(black_box(a), black_box(x), y0);
+                    y0[7]
+                }),
+            ),
+            (
+                "rule, `inactive(a)`",
+                Box::new(|| {
+                    expert::matvec_const_frule(
+                        black_box(a),
+                        Dual::new(black_box(x), black_box(dx)),
+                        Dual::new(&mut y1[..], &mut d1[..]),
+                    );
+                    d1[7]
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| {
+                    expert::matvec_const_expert(black_box(a), black_box(x), black_box(dx), y2, d2);
+                    d2[7]
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    expert::matvec_const_nd(black_box(a), black_box(xd), &mut ny);
+                    ny[7].eps
+                }),
+            ),
+            (
+                "rule, constant dual",
+                Box::new(|| {
+                    simple::matvec_frule(
+                        Dual::new(black_box(a), black_box(zeros)),
+                        Dual::new(black_box(x), black_box(dx)),
+                        Dual::new(&mut y3[..], &mut d3[..]),
+                    );
+                    d3[7]
+                }),
+            ),
+        ],
+        &[(1, 2), (1, 0), (2, 0), (1, 3), (4, 2), (4, 1)],
+    ));
+
+    // Sums over 1000 elements.
+    let x = rng.vec(simple::N_SUM, -2.0, 2.0);
+    let dx = rng.vec(simple::N_SUM, -1.0, 1.0);
+    let xd = simple::duals(&x, &dx);
+    let (x, dx, xd) = (&x[..], &dx[..], &xd[..]);
+    out.push(measure_kernel(
+        "slice sum, loop (1000)",
+        plan,
+        &mut [
+            ("primal", Box::new(|| simple::slice_sum(black_box(x)))),
+            (
+                "rule",
+                Box::new(|| {
+                    simple::slice_sum_frule(Dual::new(black_box(x), black_box(dx))).tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::slice_sum_expert(black_box(x), black_box(dx)).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| simple::slice_sum_nd(black_box(xd)).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+    out.push(measure_kernel(
+        "slice sum, iter().sum() (1000)",
+        plan,
+        &mut [
+            ("primal", Box::new(|| simple::slice_sum_iter(black_box(x)))),
+            (
+                "rule",
+                Box::new(|| {
+                    simple::slice_sum_iter_frule(Dual::new(black_box(x), black_box(dx))).tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::slice_sum_expert(black_box(x), black_box(dx)).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| simple::slice_sum_nd_iter(black_box(xd)).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+    out.push(measure_kernel(
+        "Σ sin, loop (1000)",
+        plan,
+        &mut [
+            ("primal", Box::new(|| simple::sum_sin(black_box(x)))),
+            (
+                "rule",
+                Box::new(|| simple::sum_sin_frule(Dual::new(black_box(x), black_box(dx))).tangent),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::sum_sin_expert(black_box(x), black_box(dx)).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| simple::sum_sin_nd(black_box(xd)).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+    out.push(measure_kernel(
+        "Σ sin, iter().map().sum() (1000)",
+        plan,
+        &mut [
+            ("primal", Box::new(|| simple::sum_sin_iter(black_box(x)))),
+            (
+                "rule",
+                Box::new(|| {
+                    simple::sum_sin_iter_frule(Dual::new(black_box(x), black_box(dx))).tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::sum_sin_expert(black_box(x), black_box(dx)).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| simple::sum_sin_nd_iter(black_box(xd)).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // Pendulum, RK4.
+    let (th, om, l) = ((0.8, 0.4), (-0.3, -0.7), (1.3, 0.25));
+    let steps = expert::RK4_STEPS;
+    out.push(measure_kernel(
+        "pendulum, RK4 (200 steps)",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| expert::pendulum_rk4(black_box(th.0), om.0, l.0, steps)),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    expert::pendulum_rk4_frule(
+                        Dual::new(black_box(th.0), th.1),
+                        Dual::new(om.0, om.1),
+                        Dual::new(l.0, l.1),
+                        Dual::constant(steps),
+                    )
+                    .tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::pendulum_rk4_expert(black_box(th), om, l, steps).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    expert::pendulum_rk4_nd(
+                        Dual64::new(black_box(th.0), th.1),
+                        Dual64::new(om.0, om.1),
+                        Dual64::new(l.0, l.1),
+                        steps,
+                    )
+                    .eps
+                }),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // BA 2×15 Jacobian blocks, batched, over 256 observations.
+    let inst = ba::Instance::generate(8, 64, 256, 302);
+    let seeds = ba::Seeds::default();
+    let (inst, seeds) = (&inst, &seeds);
+    out.push(measure_kernel(
+        "BA 2×15 Jacobian blocks, `Batch<f64, 15>`, against the hand-derived Jacobian and `DualSVec64<15>` (256 observations)",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| {
+                    let inst = black_box(inst);
+                    (0..inst.p)
+                        .map(|i| {
+                            let (cam, x, w, fx, fy) = inst.observation(i);
+                            ba::ba_residual(cam, x, w, fx, fy)[0]
+                        })
+                        .sum()
+                }),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    let inst = black_box(inst);
+                    (0..inst.p).map(|i| ba::block_rule(inst, i, seeds)[0]).sum()
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| {
+                    let inst = black_box(inst);
+                    (0..inst.p).map(|i| ba::block_hand(inst, i)[0]).sum()
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| {
+                    let inst = black_box(inst);
+                    (0..inst.p).map(|i| ba::block_nd(inst, i)[0]).sum()
+                }),
+            ),
+        ],
+        &std_pairs,
+    ));
+    out
+}
+
+/// A gradient by num-dual in chunks of `N` directions (`DualSVec64<N>`).
+fn nd_chunked<'a, const N: usize>(
+    f: fn(&[DualSVec64<N>]) -> DualSVec64<N>,
+    x: &[f64],
+    g: &'a mut [f64],
+) -> Box<dyn FnMut() -> f64 + 'a> {
+    let mut xd = optim::nd_inputs::<N>(x);
+    Box::new(move || optim::nd_gradient::<N>(f, black_box(&mut xd), g))
+}
+
+/// Gradients of Rosenbrock and Ackley: `fwdad::gradient`'s choice of width, widths 8, 16
+/// and 32, and num-dual in chunks of 4, 8 and 16.
+pub fn gradients(plan: Plan) -> Vec<Measured> {
+    let mut out = Vec::new();
+    for (name, n) in [
+        ("Rosenbrock", 10),
+        ("Rosenbrock", 20),
+        ("Rosenbrock", 50),
+        ("Rosenbrock", 100),
+        ("Rosenbrock", 300),
+        ("Rosenbrock", 1000),
+        ("Ackley", 10),
+        ("Ackley", 20),
+        ("Ackley", 50),
+        ("Ackley", 100),
+        ("Ackley", 300),
+        ("Ackley", 1000),
+    ] {
+        let x = optim::point(n);
+        let x = &x[..];
+        let mut g = vec![vec![0.0; n]; 3];
+        let [g4, g8, g16] = &mut g[..] else {
+            unreachable!()
+        };
+        let (mut ws, mut w8, mut w16, mut w32) = (
+            GradientWorkspace::new(),
+            JacobianWorkspace::<8>::new(),
+            JacobianWorkspace::<16>::new(),
+            JacobianWorkspace::<32>::new(),
+        );
+        let rosen = name == "Rosenbrock";
+        // The workspace times the widths on its first call; record what it chose.
+        if rosen {
+            ws.gradient(optim::rosenbrock {}, x);
+        } else {
+            ws.gradient(optim::ackley {}, x);
+        }
+        let chosen = ws.width(n).unwrap_or(gradient_width(n));
+        let mut variants: Vec<Variant> = vec![
+            (
+                "gradient",
+                Box::new(move || {
+                    if rosen {
+                        ws.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        ws.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ),
+            (
+                "width 8",
+                Box::new(move || {
+                    if rosen {
+                        w8.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        w8.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ),
+            (
+                "width 16",
+                Box::new(move || {
+                    if rosen {
+                        w16.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        w16.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ),
+            (
+                "width 32",
+                Box::new(move || {
+                    if rosen {
+                        w32.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        w32.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ),
+            (
+                "num-dual ×4",
+                nd_chunked::<4>(
+                    if rosen {
+                        optim::rosenbrock_nd
+                    } else {
+                        optim::ackley_nd
+                    },
+                    x,
+                    g4,
+                ),
+            ),
+            (
+                "num-dual ×8",
+                nd_chunked::<8>(
+                    if rosen {
+                        optim::rosenbrock_nd
+                    } else {
+                        optim::ackley_nd
+                    },
+                    x,
+                    g8,
+                ),
+            ),
+            (
+                "num-dual ×16",
+                nd_chunked::<16>(
+                    if rosen {
+                        optim::rosenbrock_nd
+                    } else {
+                        optim::ackley_nd
+                    },
+                    x,
+                    g16,
+                ),
+            ),
+        ];
+        let slow = plan;
+        // First pass: which num-dual width is fastest; then its ratios with spread.
+        let probe = measure_samples(Plan { samples: 5, ..slow }, &mut variants);
+        let best_nd = (4..7)
+            .min_by(|&a, &b| median(&probe[a]).total_cmp(&median(&probe[b])))
+            .expect("three widths");
+        let mut m = measure_kernel(
+            &format!("{name}, n = {n}"),
+            slow,
+            &mut variants,
+            &[(0, best_nd), (1, best_nd), (0, 1), (2, 1), (3, 1)],
+        );
+        m.name = format!(
+            "{name}, n = {n} (widths: `gradient` {}, workspace {chosen})",
+            gradient_width(n)
+        );
+        out.push(m);
+    }
+    out
+}
+
+fn pct(r: RatioStat) -> String {
+    let flag = if r.spread > MAX_SPREAD { " ⚠" } else { "" };
+    format!("{:.2} ± {:.1} %{flag}", r.median, 100.0 * r.spread)
+}
+
+fn geomean(v: &[f64]) -> f64 {
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+/// The markdown of the section.
+pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "## Issue 30: one direction against expert JVPs, gradients against num-dual at its best width\n\n\
+         Profile: `codegen-units = 1`, thin LTO (the workspace's `[profile.release]`). Each kernel's variants \
+         are sampled in rounds (one sample of every variant per round: {} rounds of {} µs samples, gradients {} rounds of {} µs or one call); a ratio is \
+         the median over rounds of the two variants' per-round ratio, ± the interquartile range of those \
+         ratios ÷ their median. A kernel with a ratio spreading more than {:.0} % is measured again (up to {} \
+         times; the tightest attempt is shown, ⚠ if it still spreads more). Expert JVPs are in \
+         `fwdad-bench/src/expert.rs`: the same primal operations, only the tangent work the math needs, no \
+         bounds checks the rule avoids, no calls through pointers. num-dual: `Dual64`, constant data as plain \
+         `f64`.\n",
+        plan_one().samples,
+        plan_one().sample.as_micros(),
+        plan_grad().samples,
+        plan_grad().sample.as_micros(),
+        100.0 * MAX_SPREAD,
+        ATTEMPTS
+    );
+    let _ = writeln!(
+        s,
+        "| kernel | primal | rule | expert | rule ÷ expert | rule ÷ primal | expert ÷ primal | rule ÷ num-dual | runs |\n|---|---|---|---|---|---|---|---|---|"
+    );
+    let mut ratios = Vec::new();
+    let mut worst: Option<(f64, &str)> = None;
+    for m in one {
+        let rule = m.times[1].0.clone();
+        let re = m.ratio(&rule, "expert").expect("rule ÷ expert");
+        // The batched Jacobian is listed with them but is not a one-direction kernel.
+        if !is_batched(m) {
+            ratios.push(re.median);
+            if worst.is_none_or(|(w, _)| re.median > w) {
+                worst = Some((re.median, &m.name));
+            }
+        }
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            m.name,
+            ns(m.time("primal").unwrap_or(f64::NAN)),
+            ns(m.times[1].1),
+            ns(m.time("expert").unwrap_or(f64::NAN)),
+            pct(re),
+            pct(m.ratio(&rule, "primal").expect("rule ÷ primal")),
+            pct(m.ratio("expert", "primal").expect("expert ÷ primal")),
+            pct(m.ratio(&rule, "num-dual").expect("rule ÷ num-dual")),
+            m.attempts
+        );
+        if let Some(r) = m.ratio("rule, constant dual", "expert") {
+            let _ = writeln!(
+                s,
+                "| ↳ same, matrix as a dual with a zero tangent (`Dual::new(&a, &zeros)`) | | {} | | {} | | | | |",
+                ns(m.time("rule, constant dual").unwrap_or(f64::NAN)),
+                pct(r),
+            );
+            if let Some(c) = m.ratio("rule, constant dual", "rule, `inactive(a)`") {
+                let _ = writeln!(
+                    s,
+                    "\nConstant data passed as a zero-tangent dual ÷ the same data declared `inactive(a)`: {}.\n",
+                    pct(c)
+                );
+            }
+        }
+    }
+    let gm = geomean(&ratios);
+    let (wv, wn) = worst.unwrap_or((f64::NAN, "–"));
+    let _ = writeln!(
+        s,
+        "\n| target (issue 30) | bound | measured | |\n|---|---|---|---|\n\
+         | rule ÷ expert, one direction, geometric mean over {} kernels (all rows above but the batched BA blocks) | ≤ {TARGET_MEAN} | {gm:.2} | {} |\n\
+         | rule ÷ expert, one direction, every kernel | ≤ {TARGET_MAX} | worst {wv:.2} ({wn}) | {} |",
+        ratios.len(),
+        verdict(gm, TARGET_MEAN),
+        verdict(wv, TARGET_MAX),
+    );
+    let nd_ok = grad
+        .iter()
+        .all(|m| m.ratios.first().is_some_and(|(_, _, r)| r.median <= 1.0));
+    let worst_nd = grad
+        .iter()
+        .filter_map(|m| m.ratios.first().map(|r| (r.2.median, &m.name)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((w, name)) = worst_nd {
+        let _ = writeln!(
+            s,
+            "| `GradientWorkspace::gradient` ÷ num-dual at its best width, every gradient kernel | ≤ 1 | worst {w:.2} ({name}) | {} |",
+            if nd_ok { "met" } else { "**MISSED**" }
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; it times widths 8, 16 and 32 \
+         on the function on its first call of a length above 16 and keeps the fastest: the width it chose is in \
+         the kernel column, with the width `gradient_width` gives the one-shot `fwdad::gradient`); \
+         widths 8/16/32: `JacobianWorkspace::<N>::gradient`. num-dual: `DualSVec64<N>` in chunks of N = 4, 8 \
+         and 16 directions (inputs outside the chunk carry no derivative, which num-dual skips); the fastest \
+         of the three (by a short probe) is the baseline.\n\n\
+         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs |\n|---|---|---|---|---|---|---|---|---|"
+    );
+    for m in grad {
+        let best = &m.ratios[0].1;
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} |",
+            m.name,
+            ns(m.time("gradient").unwrap_or(f64::NAN)),
+            ns(m.time(best).unwrap_or(f64::NAN)),
+            best,
+            pct(m.ratios[0].2),
+            pct(m.ratios[1].2),
+            pct(m.ratios[2].2),
+            pct(m.ratios[3].2),
+            pct(m.ratios[4].2),
+            m.attempts
+        );
+    }
+    s
+}
+
+/// The batched kernels of [`one_direction`] (not in the one-direction targets).
+fn is_batched(m: &Measured) -> bool {
+    m.name.contains("Batch<")
+}
+
+fn verdict(v: f64, bound: f64) -> &'static str {
+    if v <= bound {
+        "met"
+    } else {
+        "**MISSED**"
+    }
+}
+
+fn ns(t: f64) -> String {
+    if t >= 1e6 {
+        format!("{:.2} ms", t / 1e6)
+    } else if t >= 1e3 {
+        format!("{:.2} µs", t / 1e3)
+    } else {
+        format!("{t:.1} ns")
+    }
+}

@@ -1,0 +1,117 @@
+//! `GradientWorkspace` picks its width by timing; the gradient must not depend on it.
+
+use fwdad::drivers::{gradient_width, gradient_with, GradientWorkspace};
+use fwdad::prelude::*;
+
+#[derive_frule]
+fn rosenbrock(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        let u = 1.0 - x[i];
+        s += 100.0 * t * t + u * u;
+    }
+    s
+}
+
+#[derive_frule]
+fn ackley(x: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let mut s2 = 0.0;
+    let mut sc = 0.0;
+    for i in 0..x.len() {
+        s2 += x[i] * x[i];
+        sc += (std::f64::consts::TAU * x[i]).cos();
+    }
+    -20.0 * (-0.2 * (s2 / n).sqrt()).exp() - (sc / n).exp() + 20.0 + std::f64::consts::E
+}
+
+/// ∂/∂xᵢ of Rosenbrock, from the formula.
+fn rosenbrock_grad(x: &[f64]) -> Vec<f64> {
+    let mut g = vec![0.0; x.len()];
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        g[i] += -400.0 * x[i] * t - 2.0 * (1.0 - x[i]);
+        g[i + 1] += 200.0 * t;
+    }
+    g
+}
+
+/// ∂/∂xᵢ of Ackley, from the formula.
+fn ackley_grad(x: &[f64]) -> Vec<f64> {
+    let n = x.len() as f64;
+    let tau = std::f64::consts::TAU;
+    let s2: f64 = x.iter().map(|v| v * v).sum();
+    let sc: f64 = x.iter().map(|v| (tau * v).cos()).sum();
+    let r = (s2 / n).sqrt();
+    let (e1, e2) = ((-0.2 * r).exp(), (sc / n).exp());
+    x.iter()
+        .map(|&v| 4.0 * e1 * v / (n * r) + e2 * tau * (tau * v).sin() / n)
+        .collect()
+}
+
+fn point(n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| ((i * 7 + 3) % 11) as f64 / 5.0 - 1.1)
+        .collect()
+}
+
+fn assert_near(got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= 1e-12 * (1.0 + w.abs()),
+            "entry {i}: {g} against {w}"
+        );
+    }
+}
+
+#[test]
+fn workspace_gradient_is_the_same_at_every_width_it_may_pick() {
+    let mut ws = GradientWorkspace::new();
+    for n in [5, 12, 17, 40, 100, 300] {
+        let x = point(n);
+        let (v, g) = ws.gradient(rosenbrock {}, &x);
+        let (v, g) = (v, g.to_vec());
+        assert_eq!(v, rosenbrock(&x));
+        assert_near(&g, &rosenbrock_grad(&x));
+        for (w, (_, gw)) in [
+            (8, gradient_with::<8>(rosenbrock {}, &x)),
+            (16, gradient_with::<16>(rosenbrock {}, &x)),
+            (32, gradient_with::<32>(rosenbrock {}, &x)),
+        ] {
+            assert_eq!(g, gw, "n = {n}: workspace against width {w}");
+        }
+        // The width is measured once per length above 16, then kept.
+        match ws.width(n) {
+            None => assert!(n <= 16, "n = {n}: no width measured"),
+            Some(w) => {
+                assert!(n > 16 && [8, 16, 32].contains(&w), "n = {n}: width {w}");
+                let (_, again) = ws.gradient(rosenbrock {}, &x);
+                assert_eq!(again, &g[..]);
+                assert_eq!(ws.width(n), Some(w));
+            }
+        }
+    }
+}
+
+#[test]
+fn workspace_gradient_of_a_costly_primal_matches_the_formula() {
+    let mut ws = GradientWorkspace::new();
+    for n in [10, 64, 200] {
+        let x = point(n);
+        let (v, g) = ws.gradient(ackley {}, &x);
+        assert_eq!(v, ackley(&x));
+        assert_near(g, &ackley_grad(&x));
+        let (v1, g1) = gradient(ackley {}, &x);
+        assert_eq!((v1, &g1[..]), (v, g));
+    }
+}
+
+#[test]
+fn one_shot_gradient_takes_one_pass_up_to_sixteen_inputs() {
+    assert_eq!(gradient_width(1), 8);
+    assert_eq!(gradient_width(8), 8);
+    assert_eq!(gradient_width(9), 16);
+    assert_eq!(gradient_width(16), 16);
+}
