@@ -251,7 +251,9 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::CapacityCtor => primal,
             // A chain's range element (`rt::range_at`/`range_from_at`), an integer.
             PathCallee::RangeElem => primal,
-            PathCallee::Wrap(w) if w.is_constructor() && !result_active => primal,
+            PathCallee::Wrap(w) if (w.is_constructor() || w.is_conversion()) && !result_active => {
+                primal
+            }
             PathCallee::Wrap(w) => plan(Form::Wrap(w), all(Need::Dual)),
             PathCallee::Assoc => plan(Form::AssocFrule, all(Need::Dual)),
             PathCallee::Float(op) if result_active => float_rule_plan(op, args.len()),

@@ -1,7 +1,7 @@
 //! Assignments, references and calls.
 
 use super::Lowerer;
-use crate::callee::{FloatOp, PathCallee, StdMethod, StdType, TypeClass};
+use crate::callee::{FloatOp, PathCallee, StdMethod, StdType, TypeClass, Wrapper};
 use crate::ir::{BinOp, InstKind, Place, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -441,6 +441,24 @@ impl Lowerer<'_> {
         })
     }
 
+    /// `T::from`, `T::from_f64`, `T::from_f32` of a type parameter `T` (a float): the
+    /// conversions `num_traits` gives a float from another float.
+    fn is_type_param_conversion(&self, path: &syn::Path) -> bool {
+        match (path.leading_colon, path.segments.len()) {
+            (None, 2) => {
+                let (t, f) = (&path.segments[0], &path.segments[1]);
+                t.arguments.is_none()
+                    && f.arguments.is_none()
+                    && self.type_params.contains(&t.ident.to_string())
+                    && matches!(
+                        f.ident.to_string().as_str(),
+                        "from" | "from_f64" | "from_f32"
+                    )
+            }
+            _ => false,
+        }
+    }
+
     /// `path(args)`. Calls through anything but a path are not supported.
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
@@ -483,13 +501,33 @@ impl Lowerer<'_> {
             return self.lower_tuple_ctor(p, c);
         }
         let args = self.lower_exprs(c.args.iter())?;
+        // `f64::from(x)`: `x as f64`, for a generic `x` too; on a constant the call
+        // `Into::<f64>::into(x)`, which also compiles where `x: T` with `T: Into<f64>`.
         if let (Some(float), [arg]) = (crate::callee::float_from(&p.path), &args[..]) {
             if self.func.values[*arg].ty != TypeHint::Bool {
-                let ty = syn::Type::Path(syn::TypePath {
-                    qself: None,
-                    path: float.clone().into(),
-                });
-                return Some(self.push(InstKind::Cast { arg: *arg, ty }, TypeHint::Float, span));
+                return Some(self.push(
+                    InstKind::Call {
+                        callee: PathCallee::Wrap(Wrapper::FloatInto),
+                        func: crate::callee::float_into_path(float),
+                        args,
+                    },
+                    TypeHint::Float,
+                    span,
+                ));
+            }
+        }
+        // `T::from(x)`, `T::from_f64(x)` of the float type parameter `T`: `Some(x as T)`.
+        if let [_] = &args[..] {
+            if self.is_type_param_conversion(&p.path) {
+                return Some(self.push(
+                    InstKind::Call {
+                        callee: PathCallee::Wrap(Wrapper::FloatFrom),
+                        func: p.path.clone(),
+                        args,
+                    },
+                    TypeHint::Unknown,
+                    span,
+                ));
             }
         }
         let ty = match crate::callee::float_path_call(&p.path) {
