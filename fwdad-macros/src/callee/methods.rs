@@ -115,7 +115,7 @@ const SORTING: &str = "sorting moves elements by comparing values: compute the p
 
 std_methods! {
     // Conversions and std traits.
-    Into = "into": [RESERVED];
+    Into = "into": [RESERVED] instead "write the float type it converts to, `let y: f64 = x.into();` or `f64::from(x)`";
     From = "from": [RESERVED];
     TryInto = "try_into": [RESERVED];
     AsRef = "as_ref": [RESERVED];

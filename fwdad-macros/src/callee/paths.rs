@@ -62,6 +62,13 @@ impl Wrapper {
     }
 }
 
+/// `T::from`, `T::from_f64`, `T::from_f32`: the names of the conversions `num_traits`
+/// gives a float type from another float (a path's last segment; lowering checks that
+/// `T` is a type parameter).
+pub fn is_float_conversion_name(name: &syn::Ident) -> bool {
+    matches!(name.to_string().as_str(), "from" | "from_f64" | "from_f32")
+}
+
 /// `::core::convert::Into::<f64>::into` (or `f32`): the path of a float conversion
 /// (`f64::from(x)`, `let y: f64 = x.into();`), which compiles for a generic `x: T` with
 /// `T: Into<f64>` as well as for `f32`.

@@ -2,7 +2,7 @@
 //! cannot continue past it (`return`, `break`, `continue`, or a diverging `if`).
 
 use super::Lowerer;
-use crate::callee::{FloatOp, MethodCallee, StdMethod};
+use crate::callee::{Adaptor, FloatOp, MethodCallee, StdMethod};
 use crate::ir::{BinOp, InstKind, Terminator, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -198,7 +198,8 @@ impl Lowerer<'_> {
             _ => false,
         };
         let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
-        if m.method != "map" || !is_array || !one_arg {
+        let map = Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Map);
+        if !map || !is_array || !one_arg {
             return None;
         }
         let span = m.method.span();

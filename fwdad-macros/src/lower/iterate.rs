@@ -531,6 +531,30 @@ impl Lowerer<'_> {
         match f {
             Func::Lambda(c) => self.inline_closure(c, None, args, span),
             Func::Bound(def) => self.inline_closure(&def.expr, Some(def), args, span),
+            // `fold(T::neg_infinity(), T::max)`, `Float::min`: the float method on the
+            // first argument, as `T::max(a, b)` written out is.
+            Func::Path(p) if self.is_float_method_path(p) => {
+                let mut vals: Vec<Value> = args
+                    .into_iter()
+                    .map(|a| self.build_shape(a, span))
+                    .collect();
+                if vals.is_empty() {
+                    return None;
+                }
+                let receiver = vals.remove(0);
+                let method = p.segments.last()?.ident.clone();
+                Some(self.push(
+                    InstKind::MethodCall {
+                        callee: MethodCallee::Unresolved,
+                        receiver,
+                        method,
+                        turbofish: None,
+                        args: vals,
+                    },
+                    TypeHint::Float,
+                    span,
+                ))
+            }
             Func::Path(p) => {
                 let vals = args
                     .into_iter()

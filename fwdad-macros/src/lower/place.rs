@@ -441,6 +441,32 @@ impl Lowerer<'_> {
         })
     }
 
+    /// `T::max`, `Float::min`, `num_traits::Float::sqrt` (a float method through a type
+    /// parameter or a float trait, without arguments on the path): an adaptor's function
+    /// called on its first argument, as [`Lowerer::float_method_by_path`] makes the call
+    /// written out. `f64::max` is a float function by path already.
+    pub(crate) fn is_float_method_path(&self, path: &syn::Path) -> bool {
+        let segs = &path.segments;
+        let Some(last) = segs.last() else {
+            return false;
+        };
+        if FloatOp::method(&last.ident.to_string()).is_none()
+            || segs.iter().any(|s| !s.arguments.is_none())
+        {
+            return false;
+        }
+        let prefix: Vec<String> = segs
+            .iter()
+            .take(segs.len() - 1)
+            .map(|s| s.ident.to_string())
+            .collect();
+        match prefix.as_slice() {
+            [t] if self.type_params.contains(t) => true,
+            [.., t] => crate::callee::is_float_trait(t),
+            [] => false,
+        }
+    }
+
     /// `T::from`, `T::from_f64`, `T::from_f32` of a type parameter `T` (a float): the
     /// conversions `num_traits` gives a float from another float.
     fn is_type_param_conversion(&self, path: &syn::Path) -> bool {
@@ -450,10 +476,7 @@ impl Lowerer<'_> {
                 t.arguments.is_none()
                     && f.arguments.is_none()
                     && self.type_params.contains(&t.ident.to_string())
-                    && matches!(
-                        f.ident.to_string().as_str(),
-                        "from" | "from_f64" | "from_f32"
-                    )
+                    && crate::callee::is_float_conversion_name(&f.ident)
             }
             _ => false,
         }

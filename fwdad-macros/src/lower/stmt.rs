@@ -1,7 +1,7 @@
 //! Statements, blocks and patterns.
 
 use super::Lowerer;
-use crate::callee::StdMacro;
+use crate::callee::{StdMacro, StdMethod, StdType, TypeClass};
 use crate::ir::{InstKind, Value};
 use crate::splice::splice;
 use crate::types::TypeHint;
@@ -670,14 +670,13 @@ fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
     let syn::Type::Path(tp) = ty else {
         return None;
     };
-    let float = tp
-        .path
-        .get_ident()
-        .filter(|id| *id == "f64" || *id == "f32")?;
+    let is_float = StdType::of_path(&tp.path).map(StdType::class) == Some(TypeClass::Float);
+    let float = tp.path.get_ident().filter(|_| is_float)?;
     let syn::Expr::MethodCall(m) = super::place::strip(init) else {
         return None;
     };
-    if m.method != "into" || !m.args.is_empty() || m.turbofish.is_some() {
+    let into = StdMethod::from_name(&m.method.to_string()) == Some(StdMethod::Into);
+    if !into || !m.args.is_empty() || m.turbofish.is_some() {
         return None;
     }
     let span = m.span();
