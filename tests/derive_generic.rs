@@ -403,3 +403,69 @@ fn array_map_with_a_closure() {
     assert_eq!(d.primal, 0.25 + 2.25 + 4.0);
     approx::assert_relative_eq!(d.tangent, 2.0 * (0.5 - 1.5 + 2.0), max_relative = 1e-15);
 }
+
+/// An array field mapped after binding it to a local of array type.
+#[derive(Differentiable)]
+struct Frame {
+    p: [f64; 3],
+}
+
+#[derive_frule]
+fn frame_energy(f: &Frame, k: f64) -> f64 {
+    let p: [f64; 3] = f.p;
+    let q = p.map(|v| k * v * v);
+    q[0] + q[1] + q[2]
+}
+
+#[test]
+fn array_field_mapped_through_a_typed_local() {
+    let f = Frame {
+        p: [0.5, -1.5, 2.0],
+    };
+    // d/dk = Σ p², along p = (1, 1, 1): 2k Σ p.
+    let df = FrameTangent { p: [1.0, 1.0, 1.0] };
+    let d = frame_energy_frule(Dual::new(&f, &df), Dual::new(0.7, 0.0));
+    assert_eq!(d.primal, frame_energy(&f, 0.7));
+    approx::assert_relative_eq!(
+        d.tangent,
+        2.0 * 0.7 * (0.5 - 1.5 + 2.0),
+        max_relative = 1e-15
+    );
+    let d = frame_energy_frule(
+        Dual::new(&f, &FrameTangent { p: [0.0; 3] }),
+        Dual::new(0.7, 1.0),
+    );
+    approx::assert_relative_eq!(d.tangent, 0.25 + 2.25 + 4.0, max_relative = 1e-15);
+}
+
+/// A spring energy accumulated in `f64` through `to_f64()`, as num-traits code converts.
+#[derive_frule]
+fn spring_energy<T: Float>(x: &[T], k: f64) -> f64 {
+    let mut e = 0.0;
+    for &v in x {
+        let v = v.to_f64().unwrap();
+        e += 0.5 * k * v * v;
+    }
+    e
+}
+
+#[test]
+fn to_f64_of_generic_values() {
+    test_frule(
+        (vec![0.5f32, -1.25, 2.0], 3.0),
+        |a| spring_energy(&a.0[..], a.1),
+        |a, da| spring_energy_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+    test_frule(
+        (vec![0.5, -1.25, 2.0], 3.0),
+        |a| spring_energy(&a.0[..], a.1),
+        |a, da| spring_energy_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+    // ∂e/∂x₁ = k x₁, ∂e/∂k = Σ x²/2, by hand.
+    let x = [0.5f32, -1.25, 2.0];
+    let d = spring_energy_frule(Dual::new(&x[..], &[0.0, 1.0, 0.0][..]), Dual::new(3.0, 0.0));
+    assert_eq!(d.primal, spring_energy(&x, 3.0));
+    approx::assert_relative_eq!(d.tangent, 3.0 * -1.25, max_relative = 1e-15);
+    let d = spring_energy_frule(Dual::new(&x[..], &[0.0; 3][..]), Dual::new(3.0, 1.0));
+    approx::assert_relative_eq!(d.tangent, 0.5 * (0.25 + 1.5625 + 4.0), max_relative = 1e-15);
+}

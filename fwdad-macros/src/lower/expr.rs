@@ -260,7 +260,9 @@ impl Lowerer<'_> {
                 );
                 return Some(self.poison(span));
             }
-            let hint = if std.is_some_and(StdMethod::takes_option_closure) {
+            let hint = if std == Some(StdMethod::Map) {
+                "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first; on an array that is not a local or parameter of array type (a field), bind it to one first (`let p: [f64; 3] = s.p;`)"
+            } else if std.is_some_and(StdMethod::takes_option_closure) {
                 "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
             } else {
                 ""

@@ -855,6 +855,12 @@ impl Lowerer<'_> {
         // In a function generic over a float `T`, a sum or product of `T`s starts from a
         // `T` (`-T::zero()`, `T::one()`), not from a literal (an `f64`).
         let float_param = self.float_param_of(m);
+        let reduces = matches!(consumer, Consumer::Sum | Consumer::Product);
+        if reduces && m.turbofish.is_none() && self.type_params.len() > 1 {
+            let name = &m.method;
+            self.diag.error_spanned(name, format!("`#[derive_frule]` cannot tell the type of this `{name}` in a function with several type parameters: name it, `{name}::<T>()` (or `{name}::<f64>()`)"));
+            return Some(self.poison(span));
+        }
         let (seq, len) = self.prepare(chain, span)?;
         // The adaptors' arguments (a `scan`'s state) before the consumer's (`fold`'s init).
         self.push_scope();
