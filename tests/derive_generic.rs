@@ -469,3 +469,21 @@ fn to_f64_of_generic_values() {
     let d = spring_energy_frule(Dual::new(&x[..], &[0.0; 3][..]), Dual::new(3.0, 1.0));
     approx::assert_relative_eq!(d.tangent, 0.5 * (0.25 + 1.5625 + 4.0), max_relative = 1e-15);
 }
+
+/// `f64::sin(x.into())`: the float function's argument type is the conversion's target.
+#[derive_frule]
+fn sin_of_generic<T: Float + Into<f64>>(x: T) -> f64 {
+    f64::sin(x.into()) * 2.0
+}
+
+#[test]
+fn into_as_the_argument_of_a_float_function() {
+    let d = sin_of_generic_frule(Dual::new(0.4f32, 1.0));
+    assert_eq!(d.primal, sin_of_generic(0.4f32));
+    approx::assert_relative_eq!(d.tangent, 2.0 * (0.4f32 as f64).cos(), max_relative = 1e-15);
+    test_frule(
+        (0.4,),
+        |a| sin_of_generic(a.0),
+        |a, da| sin_of_generic_frule(Dual::new(a.0, da.0)),
+    );
+}

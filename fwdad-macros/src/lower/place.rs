@@ -494,6 +494,11 @@ impl Lowerer<'_> {
         if let Some(m) = self.float_method_by_path(p, c) {
             return self.lower_method_call(&m);
         }
+        // `f64::sin(x.into())`: the float function's first argument is of its type, so
+        // the conversion is `f64::from(x)`.
+        if let Some(e) = float_path_of_into(p, c) {
+            return self.lower_expr(&e);
+        }
         if p.qself.is_some() {
             self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
             return Some(self.poison(span));
@@ -584,4 +589,20 @@ pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
         syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => Some(ix),
         _ => None,
     }
+}
+
+/// `f64::sin(x.into())` as `f64::sin(f64::from(x))`: the first argument of a float function
+/// by path (`f64::`/`f32::`) has that float type, which tells `.into()` its target.
+fn float_path_of_into(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::Expr> {
+    crate::callee::float_path_call(&p.path)?;
+    let segs = &p.path.segments;
+    let float = &segs[segs.len() - 2].ident;
+    let ty = syn::Type::Path(syn::TypePath {
+        qself: None,
+        path: float.clone().into(),
+    });
+    let first = super::stmt::float_into(&ty, c.args.first()?)?;
+    let mut call = c.clone();
+    call.args[0] = first;
+    Some(syn::Expr::Call(call))
 }

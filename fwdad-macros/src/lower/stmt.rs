@@ -666,7 +666,7 @@ fn diverges(e: &syn::Expr) -> bool {
 /// let x1: f64 = param[0].into();   // param: &[T; 2], T: Into<f64>
 /// // lowered as `f64::from(param[0])`, emitted `Into::<f64>::into(..)` on a constant
 /// ```
-fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
+pub(super) fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
     let syn::Type::Path(tp) = ty else {
         return None;
     };
