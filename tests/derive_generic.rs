@@ -113,3 +113,377 @@ fn float_methods_called_by_path() {
     let want = r.exp() * y / r + y.cos() * y * y + 2.0 * y * y.sin() + x / (x * x + y * y);
     approx::assert_relative_eq!(d.tangent, want as f32, max_relative = 1e-5);
 }
+
+// ---------------------------------------------------------------------------------------
+// Generic bodies as num-traits code writes them: `sum`/`product` of `T`s, `fold` with
+// `T::max`/`Float::min`, `T::from`, `T::one()`, `.into()`/`f64::from` conversions and
+// `[T; N]::map`. Each is checked against finite differences in one direction and batched
+// (`test_frule`, `test_frule_batched`), and the Hessian against one written by hand.
+// ---------------------------------------------------------------------------------------
+
+use fwdad::testing::test_frule_batched;
+use num_traits::FromPrimitive;
+use std::iter::{Product, Sum};
+
+/// The log-sum-exp of a vector, shifted by its maximum for stability.
+#[derive_frule]
+fn log_sum_exp<T: Float + Sum>(x: &[T]) -> T {
+    let m = x.iter().copied().fold(T::neg_infinity(), T::max);
+    m + x.iter().map(|&v| (v - m).exp()).sum::<T>().ln()
+}
+
+/// The geometric mean of positive numbers.
+#[derive_frule]
+fn geometric_mean<T: Float + Product>(x: &[T]) -> T {
+    let n = T::from(x.len()).unwrap();
+    x.iter().copied().product::<T>().powf(T::one() / n)
+}
+
+/// The spread of a sample, with the extremes found by `Float::max` and `T::min`.
+#[derive_frule]
+fn spread<T: Float>(x: &[T]) -> T {
+    let hi = x.iter().fold(T::neg_infinity(), |a, &b| Float::max(a, b));
+    let lo = x.iter().fold(T::infinity(), |a, &b| T::min(a, b));
+    hi - lo
+}
+
+/// Mean squared value, accumulated in `f64` whatever the storage type.
+#[derive_frule]
+fn mean_square<T: Float + Into<f64>>(x: &[T]) -> f64 {
+    let mut s = 0.0;
+    for &v in x {
+        let v: f64 = v.into();
+        s += v * v;
+    }
+    s / x.len() as f64
+}
+
+/// A `f32` gain applied to an `f64` signal, the gain converted with `f64::from`; the
+/// result converted back to the storage type with `T::from`.
+#[derive_frule]
+fn gained<T: Float + FromPrimitive>(x: T, gain: f32, offset: f64) -> T {
+    let g = f64::from(gain) * offset;
+    x * T::from(g).unwrap() + T::from_f64(offset.sin()).unwrap()
+}
+
+/// A point scaled and shifted coordinate-wise with `[T; 2]::map`, then its area.
+#[derive_frule]
+fn mapped_area<T: Float>(p: &[T; 2], s: T) -> T {
+    let [a, b] = p.map(|v| v * s + T::one());
+    a * b
+}
+
+/// `[f64; 3]::map` of an array value.
+#[derive_frule]
+fn sum_of_squares(p: [f64; 3]) -> f64 {
+    let q = p.map(|v| v * v);
+    q[0] + q[1] + q[2]
+}
+
+/// Slice adapters for the Hessian driver.
+#[derive_frule]
+fn log_sum_exp_f64(x: &[f64]) -> f64 {
+    log_sum_exp(x)
+}
+
+#[derive_frule]
+fn geometric_mean_f64(x: &[f64]) -> f64 {
+    geometric_mean(x)
+}
+
+#[derive_frule]
+fn mapped_area_f64(x: &[f64]) -> f64 {
+    mapped_area(&[x[0], x[1]], x[2])
+}
+
+#[test]
+fn generic_sum_product_and_fold_match_finite_differences() {
+    let x = vec![0.3, -1.2, 2.1, 0.7];
+    test_frule(
+        (x.clone(),),
+        |a| log_sum_exp(&a.0[..]),
+        |a, da| log_sum_exp_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    test_frule(
+        (x.iter().map(|&v| v as f32).collect::<Vec<f32>>(),),
+        |a| log_sum_exp(&a.0[..]),
+        |a, da| log_sum_exp_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    test_frule_batched::<3, _, _>(
+        (x.clone(),),
+        |a| log_sum_exp(&a.0[..]),
+        |a, da| {
+            <log_sum_exp as Frule<_, Batch<f64, 3>>>::frule(
+                &log_sum_exp {},
+                (Dual::new(&a.0[..], &da.0[..]),),
+            )
+        },
+    );
+    let pos = vec![0.5, 1.5, 2.25, 4.0];
+    test_frule(
+        (pos.clone(),),
+        |a| geometric_mean(&a.0[..]),
+        |a, da| geometric_mean_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    test_frule_batched::<2, _, _>(
+        (pos.clone(),),
+        |a| geometric_mean(&a.0[..]),
+        |a, da| {
+            <geometric_mean as Frule<_, Batch<f64, 2>>>::frule(
+                &geometric_mean {},
+                (Dual::new(&a.0[..], &da.0[..]),),
+            )
+        },
+    );
+    test_frule(
+        (x.clone(),),
+        |a| spread(&a.0[..]),
+        |a, da| spread_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    // spread = max - min: the tangent is the difference of the extremes' tangents.
+    let dx = [0.1, 0.2, 0.3, 0.4];
+    let d = spread_frule(Dual::new(&x[..], &dx[..]));
+    assert_eq!(d.primal, 2.1 - -1.2);
+    approx::assert_relative_eq!(d.tangent, 0.3 - 0.2, max_relative = 1e-15);
+}
+
+/// An empty sum is `-0.0` and an empty product `1.0`, as `Sum`/`Product` give them.
+#[test]
+fn empty_generic_sum_and_product_start_as_std() {
+    #[derive_frule]
+    fn total<T: Float + Sum>(x: &[T]) -> T {
+        x.iter().copied().sum()
+    }
+    let empty: [f64; 0] = [];
+    let d = total_frule(Dual::new(&empty[..], &empty[..]));
+    assert_eq!(d.primal.to_bits(), (-0.0f64).to_bits());
+    assert_eq!(d.primal.to_bits(), total(&empty).to_bits());
+    let d = geometric_mean_frule(Dual::new(&empty[..], &empty[..]));
+    assert_eq!(d.primal.to_bits(), geometric_mean(&empty).to_bits());
+}
+
+#[test]
+fn generic_hessians_match_formulas_by_hand() {
+    // log-sum-exp: ∇ = softmax p, ∇² = diag(p) - p pᵀ.
+    let x = [0.3, -1.2, 2.1, 0.7];
+    let (v, g, h) = fwdad::hessian(log_sum_exp_f64 {}, &x);
+    assert_eq!(v, log_sum_exp(&x));
+    let z: f64 = x.iter().map(|v| v.exp()).sum();
+    let p: Vec<f64> = x.iter().map(|v| v.exp() / z).collect();
+    for i in 0..4 {
+        approx::assert_relative_eq!(g[i], p[i], max_relative = 1e-13);
+        for j in 0..4 {
+            let want = if i == j { p[i] } else { 0.0 } - p[i] * p[j];
+            approx::assert_relative_eq!(h[(i, j)], want, max_relative = 1e-12, epsilon = 1e-15);
+        }
+    }
+    // Geometric mean g: ∂g/∂xᵢ = g/(n xᵢ), ∂²g/∂xᵢ∂xⱼ = g/(n² xᵢ xⱼ) - δᵢⱼ g/(n xᵢ²).
+    let x = [0.5, 1.5, 2.25, 4.0];
+    let (v, g, h) = fwdad::hessian(geometric_mean_f64 {}, &x);
+    assert_eq!(v, geometric_mean(&x));
+    let n = 4.0;
+    for i in 0..4 {
+        approx::assert_relative_eq!(g[i], v / (n * x[i]), max_relative = 1e-13);
+        for j in 0..4 {
+            let diag = if i == j { v / (n * x[i] * x[i]) } else { 0.0 };
+            let want = v / (n * n * x[i] * x[j]) - diag;
+            approx::assert_relative_eq!(h[(i, j)], want, max_relative = 1e-12);
+        }
+    }
+    // Mapped area (p₀ s + 1)(p₁ s + 1) in (p₀, p₁, s).
+    let x = [0.4, -0.9, 1.3];
+    let (v, g, h) = fwdad::hessian(mapped_area_f64 {}, &x);
+    let (a, b, s) = (x[0] * x[2] + 1.0, x[1] * x[2] + 1.0, x[2]);
+    assert_eq!(v, a * b);
+    let want_g = [s * b, a * s, x[0] * b + a * x[1]];
+    let want_h = [
+        [0.0, s * s, b + x[1] * s],
+        [s * s, 0.0, a + x[0] * s],
+        [b + x[1] * s, a + x[0] * s, 2.0 * x[0] * x[1]],
+    ];
+    for i in 0..3 {
+        approx::assert_relative_eq!(g[i], want_g[i], max_relative = 1e-14);
+        for j in 0..3 {
+            approx::assert_relative_eq!(h[(i, j)], want_h[i][j], max_relative = 1e-14);
+        }
+    }
+}
+
+#[test]
+fn conversions_of_generic_and_f32_values() {
+    // Stored as `f32`, differentiated through `.into()` to `f64`: d/dxᵢ = 2xᵢ/n.
+    let x32 = vec![0.5f32, -1.25, 2.0];
+    test_frule(
+        (x32.clone(),),
+        |a| mean_square(&a.0[..]),
+        |a, da| mean_square_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    let dx = [1.0f32, 0.0, 0.0];
+    let d = mean_square_frule(Dual::new(&x32[..], &dx[..]));
+    assert_eq!(d.primal, mean_square(&x32));
+    approx::assert_relative_eq!(d.tangent, 2.0 * 0.5 / 3.0, max_relative = 1e-15);
+    test_frule(
+        (vec![0.3, -0.8],),
+        |a| mean_square(&a.0[..]),
+        |a, da| mean_square_frule(Dual::new(&a.0[..], &da.0[..])),
+    );
+    // gained = x·(gain·offset) + sin(offset), with `T = f32` and `T = f64`.
+    for (x, gain, offset) in [(0.7f64, 1.5f32, -0.4f64), (-2.0, 0.25, 1.1)] {
+        test_frule(
+            (x, gain, offset),
+            |a| gained(a.0, a.1, a.2),
+            |a, da| {
+                gained_frule(
+                    Dual::new(a.0, da.0),
+                    Dual::new(a.1, da.1),
+                    Dual::new(a.2, da.2),
+                )
+            },
+        );
+        test_frule(
+            (x as f32, gain, offset),
+            |a| gained(a.0, a.1, a.2),
+            |a, da| {
+                gained_frule(
+                    Dual::new(a.0, da.0),
+                    Dual::new(a.1, da.1),
+                    Dual::new(a.2, da.2),
+                )
+            },
+        );
+        test_frule_batched::<3, _, _>(
+            (x, gain, offset),
+            |a| gained(a.0, a.1, a.2),
+            |a, da| {
+                <gained as Frule<_, Batch<f64, 3>>>::frule(
+                    &gained {},
+                    (
+                        Dual::new(a.0, da.0),
+                        Dual::new(a.1, da.1),
+                        Dual::new(a.2, da.2),
+                    ),
+                )
+            },
+        );
+        // ∂/∂gain = x·offset, ∂/∂offset = x·gain + cos(offset), by hand.
+        let g = f64::from(gain);
+        let d = gained_frule(
+            Dual::new(x, 0.0),
+            Dual::new(gain, 1.0),
+            Dual::new(offset, 0.0),
+        );
+        approx::assert_relative_eq!(d.tangent, x * offset, max_relative = 1e-15);
+        let d = gained_frule(
+            Dual::new(x, 0.0),
+            Dual::new(gain, 0.0),
+            Dual::new(offset, 1.0),
+        );
+        approx::assert_relative_eq!(d.tangent, x * g + offset.cos(), max_relative = 1e-15);
+    }
+}
+
+#[test]
+fn array_map_with_a_closure() {
+    test_frule(
+        ([0.4, -0.9], 1.3),
+        |a| mapped_area(&a.0, a.1),
+        |a, da| mapped_area_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+    );
+    test_frule(
+        ([0.4f32, -0.9], 1.3f32),
+        |a| mapped_area(&a.0, a.1),
+        |a, da| mapped_area_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+    );
+    test_frule(
+        ([0.5, -1.5, 2.0],),
+        |a| sum_of_squares(a.0),
+        |a, da| sum_of_squares_frule(Dual::new(a.0, da.0)),
+    );
+    let d = sum_of_squares_frule(Dual::new([0.5, -1.5, 2.0], [1.0, 1.0, 1.0]));
+    assert_eq!(d.primal, 0.25 + 2.25 + 4.0);
+    approx::assert_relative_eq!(d.tangent, 2.0 * (0.5 - 1.5 + 2.0), max_relative = 1e-15);
+}
+
+/// An array field mapped after binding it to a local of array type.
+#[derive(Differentiable)]
+struct Frame {
+    p: [f64; 3],
+}
+
+#[derive_frule]
+fn frame_energy(f: &Frame, k: f64) -> f64 {
+    let p: [f64; 3] = f.p;
+    let q = p.map(|v| k * v * v);
+    q[0] + q[1] + q[2]
+}
+
+#[test]
+fn array_field_mapped_through_a_typed_local() {
+    let f = Frame {
+        p: [0.5, -1.5, 2.0],
+    };
+    // d/dk = Σ p², along p = (1, 1, 1): 2k Σ p.
+    let df = FrameTangent { p: [1.0, 1.0, 1.0] };
+    let d = frame_energy_frule(Dual::new(&f, &df), Dual::new(0.7, 0.0));
+    assert_eq!(d.primal, frame_energy(&f, 0.7));
+    approx::assert_relative_eq!(
+        d.tangent,
+        2.0 * 0.7 * (0.5 - 1.5 + 2.0),
+        max_relative = 1e-15
+    );
+    let d = frame_energy_frule(
+        Dual::new(&f, &FrameTangent { p: [0.0; 3] }),
+        Dual::new(0.7, 1.0),
+    );
+    approx::assert_relative_eq!(d.tangent, 0.25 + 2.25 + 4.0, max_relative = 1e-15);
+}
+
+/// A spring energy accumulated in `f64` through `to_f64()`, as num-traits code converts.
+#[derive_frule]
+fn spring_energy<T: Float>(x: &[T], k: f64) -> f64 {
+    let mut e = 0.0;
+    for &v in x {
+        let v = v.to_f64().unwrap();
+        e += 0.5 * k * v * v;
+    }
+    e
+}
+
+#[test]
+fn to_f64_of_generic_values() {
+    test_frule(
+        (vec![0.5f32, -1.25, 2.0], 3.0),
+        |a| spring_energy(&a.0[..], a.1),
+        |a, da| spring_energy_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+    test_frule(
+        (vec![0.5, -1.25, 2.0], 3.0),
+        |a| spring_energy(&a.0[..], a.1),
+        |a, da| spring_energy_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+    );
+    // ∂e/∂x₁ = k x₁, ∂e/∂k = Σ x²/2, by hand.
+    let x = [0.5f32, -1.25, 2.0];
+    let d = spring_energy_frule(Dual::new(&x[..], &[0.0, 1.0, 0.0][..]), Dual::new(3.0, 0.0));
+    assert_eq!(d.primal, spring_energy(&x, 3.0));
+    approx::assert_relative_eq!(d.tangent, 3.0 * -1.25, max_relative = 1e-15);
+    let d = spring_energy_frule(Dual::new(&x[..], &[0.0; 3][..]), Dual::new(3.0, 1.0));
+    approx::assert_relative_eq!(d.tangent, 0.5 * (0.25 + 1.5625 + 4.0), max_relative = 1e-15);
+}
+
+/// `f64::sin(x.into())`: the float function's argument type is the conversion's target.
+#[derive_frule]
+fn sin_of_generic<T: Float + Into<f64>>(x: T) -> f64 {
+    f64::sin(x.into()) * 2.0
+}
+
+#[test]
+fn into_as_the_argument_of_a_float_function() {
+    let d = sin_of_generic_frule(Dual::new(0.4f32, 1.0));
+    assert_eq!(d.primal, sin_of_generic(0.4f32));
+    approx::assert_relative_eq!(d.tangent, 2.0 * (0.4f32 as f64).cos(), max_relative = 1e-15);
+    test_frule(
+        (0.4,),
+        |a| sin_of_generic(a.0),
+        |a, da| sin_of_generic_frule(Dual::new(a.0, da.0)),
+    );
+}

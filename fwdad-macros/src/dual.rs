@@ -219,6 +219,10 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 MethodCallee::Float(op) if result_active => float_rule_plan(op, args.len() + 1),
                 MethodCallee::Float(_) => primal,
                 MethodCallee::Std(m) if m.is_query() => plan(Form::Method, all(Need::AsIs)),
+                // `x.to_f64()` of a dual float: `Some(x as f64)`, as `T::from_f64(x)`.
+                MethodCallee::Std(m) if is(*receiver) && m.is_float_conversion() => {
+                    plan(Form::Wrap(Wrapper::FloatFrom), vec![Need::AsIs])
+                }
                 // Predicates of the value (`is_nan`, `partial_cmp`, ...) read primals.
                 MethodCallee::Std(m) if !result_active && m.is_predicate() => primal,
                 // An integer's method (`c.n.pow(2)` on a field whose type is not written).
@@ -251,7 +255,9 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::CapacityCtor => primal,
             // A chain's range element (`rt::range_at`/`range_from_at`), an integer.
             PathCallee::RangeElem => primal,
-            PathCallee::Wrap(w) if w.is_constructor() && !result_active => primal,
+            PathCallee::Wrap(w) if (w.is_constructor() || w.is_conversion()) && !result_active => {
+                primal
+            }
             PathCallee::Wrap(w) => plan(Form::Wrap(w), all(Need::Dual)),
             PathCallee::Assoc => plan(Form::AssocFrule, all(Need::Dual)),
             PathCallee::Float(op) if result_active => float_rule_plan(op, args.len()),
@@ -348,6 +354,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     // An integer's method (`c.n.pow(2)`) is computed on primals.
                     MethodCallee::Std(m) => {
                         m.is_predicate()
+                            || m.is_float_conversion()
                             || (m.or_default() && !is(receiver))
                             || (m.is_integer() && int_result)
                     }

@@ -660,6 +660,28 @@ impl Emitter<'_> {
             (_, Form::Wrap(Wrapper::MemTake)) => {
                 quote_spanned!(span=> #rt::mem_take::<#mode, _>(#(#args),*))
             }
+            // `x.to_f64()` of a dual: `Some(x as f64)`.
+            (
+                InstKind::MethodCall {
+                    callee: MethodCallee::Std(m),
+                    ..
+                },
+                Form::Wrap(w),
+            ) if w.is_conversion() => {
+                let f = w.ident(span);
+                let ty = m.float_conversion_target(span);
+                let x = &args[0];
+                quote_spanned!(span=> #rt::#f::<#mode, #ty, _>(#x))
+            }
+            // `x as T` of a dual (`Some` of it for `T::from`): the target is in the path.
+            (InstKind::Call { func, .. }, Form::Wrap(w)) if w.is_conversion() => {
+                let f = w.ident(span);
+                let ty = match w.conversion_target(func) {
+                    Some(ty) => ty.into_token_stream(),
+                    None => quote_spanned!(span=> _),
+                };
+                quote_spanned!(span=> #rt::#f::<#mode, #ty, _>(#(#args),*))
+            }
             (_, Form::Wrap(w)) => {
                 let f = w.ident(span);
                 quote_spanned!(span=> #rt::#f(#(#args),*))

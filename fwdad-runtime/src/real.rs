@@ -7,7 +7,7 @@
 use crate::differentiable::Differentiable;
 use crate::dual::Dual;
 use crate::rules::{BinaryDef, UnaryDef};
-use crate::tangent::ScalarTangent;
+use crate::tangent::{Mode, ScalarTangent};
 use core::fmt::{Debug, Display};
 use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 
@@ -54,6 +54,14 @@ pub trait Real:
     fn __lanes_zero<const N: usize>(t: &[Self; N]) -> bool {
         t.iter().all(|x| *x == Self::zero())
     }
+
+    /// This type's tangent under `S` seen as `S::Of<Self>` (they are the same type, which
+    /// generic code cannot see): the way into [`Mode::cast`] for `x as G` of a generic `F`.
+    #[doc(hidden)]
+    fn __tangent_to_of<S: Mode>(t: Self::TangentIn<S>) -> S::Of<Self>;
+    /// The inverse of [`Real::__tangent_to_of`].
+    #[doc(hidden)]
+    fn __tangent_from_of<S: Mode>(t: S::Of<Self>) -> Self::TangentIn<S>;
 
     #[doc(hidden)]
     fn __d_unary<R: UnaryDef>(x: Self, y: Self) -> Self;
@@ -140,6 +148,14 @@ impl Real for f64 {
         self
     }
     dispatch!(d_f64, d_dual_f64, d1_dual_f64, d2_dual_f64);
+    #[inline(always)]
+    fn __tangent_to_of<S: Mode>(t: S) -> S::Of<f64> {
+        S::from_own(t)
+    }
+    #[inline(always)]
+    fn __tangent_from_of<S: Mode>(t: S::Of<f64>) -> S {
+        S::widen::<f64>(t)
+    }
 
     /// Without branches: the lanes' bits, sign dropped, or-ed together.
     #[inline(always)]
@@ -186,4 +202,12 @@ impl Real for f32 {
         self as f64
     }
     dispatch!(d_f32, d_dual_f32, d1_dual_f32, d2_dual_f32);
+    #[inline(always)]
+    fn __tangent_to_of<S: Mode>(t: S::Of<f32>) -> S::Of<f32> {
+        t
+    }
+    #[inline(always)]
+    fn __tangent_from_of<S: Mode>(t: S::Of<f32>) -> S::Of<f32> {
+        t
+    }
 }

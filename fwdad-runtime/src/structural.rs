@@ -241,32 +241,28 @@ pub trait CastDual<S: Mode, G: Differentiable> {
     fn cast_dual(self) -> Dual<G, G::TangentIn<S>>;
 }
 
-impl<S: Mode> CastDual<S, f64> for Dual<f64, S> {
+/// Between any two float types, generic ones included (`x as f32`, `f64::from(t)` of a
+/// `T: Into<f64>`): the primal converts as `as` does (`f64` to `f32` rounds, the other way
+/// is exact), the tangent lane by lane.
+impl<S: Mode, F: Real, G: Real> CastDual<S, G> for Dual<F, F::TangentIn<S>> {
     #[inline(always)]
-    fn cast_dual(self) -> Dual<f64, S> {
-        self
+    fn cast_dual(self) -> Dual<G, G::TangentIn<S>> {
+        let tangent = S::cast::<F, G>(F::__tangent_to_of::<S>(self.tangent));
+        Dual::new(
+            G::cst(self.primal.to_f64_lossless()),
+            G::__tangent_from_of::<S>(tangent),
+        )
     }
 }
 
-impl<S: Mode> CastDual<S, f32> for Dual<f64, S> {
-    #[inline(always)]
-    fn cast_dual(self) -> Dual<f32, S::Of<f32>> {
-        Dual::new(self.primal as f32, S::narrow::<f32>(self.tangent))
-    }
-}
-
-impl<S: Mode> CastDual<S, f64> for Dual<f32, S::Of<f32>> {
-    #[inline(always)]
-    fn cast_dual(self) -> Dual<f64, S> {
-        Dual::new(self.primal as f64, S::widen::<f32>(self.tangent))
-    }
-}
-
-impl<S: Mode> CastDual<S, f32> for Dual<f32, S::Of<f32>> {
-    #[inline(always)]
-    fn cast_dual(self) -> Dual<f32, S::Of<f32>> {
-        self
-    }
+/// `T::from(x)`, `T::from_f64(x)`, `T::from_f32(x)` of a dual float, for a float type
+/// parameter `T`: `Some` of `x as T`, which is what `num_traits`' conversions between float
+/// types return (never `None`: out of range saturates to infinity, as `as` does).
+#[inline(always)]
+pub fn float_from<S: Mode, G: Real, X: CastDual<S, G>>(
+    x: X,
+) -> Dual<Option<G>, Option<G::TangentIn<S>>> {
+    some(x.cast_dual())
 }
 
 /// `n as f64` of an integer that reached a dual (`Dual<usize, NoTangent>`, e.g. the result

@@ -115,7 +115,10 @@ const SORTING: &str = "sorting moves elements by comparing values: compute the p
 
 std_methods! {
     // Conversions and std traits.
-    Into = "into": [RESERVED];
+    // `num_traits::ToPrimitive` of a float: `Some` of the value as `f64`/`f32`.
+    ToF64 = "to_f64": [RESERVED];
+    ToF32 = "to_f32": [RESERVED];
+    Into = "into": [RESERVED] instead "for a float, write the type it converts to (`let y: f64 = x.into();` or `f64::from(x)`)";
     From = "from": [RESERVED];
     TryInto = "try_into": [RESERVED];
     AsRef = "as_ref": [RESERVED];
@@ -313,6 +316,23 @@ impl StdMethod {
     /// Takes a default of the element type.
     pub fn or_default(self) -> bool {
         self.flags().has(Flags::OR_DEFAULT)
+    }
+    /// `x.to_f64()`, `x.to_f32()` (`num_traits::ToPrimitive`): the float type it converts
+    /// a float to (`Some(x as f64)`), as a type.
+    pub fn float_conversion_target(self, span: proc_macro2::Span) -> Option<syn::Type> {
+        let name = match self {
+            StdMethod::ToF64 => "f64",
+            StdMethod::ToF32 => "f32",
+            _ => return None,
+        };
+        Some(syn::Type::Path(syn::TypePath {
+            qself: None,
+            path: syn::Ident::new(name, span).into(),
+        }))
+    }
+    /// `x.to_f64()`, `x.to_f32()`.
+    pub fn is_float_conversion(self) -> bool {
+        matches!(self, StdMethod::ToF64 | StdMethod::ToF32)
     }
     /// Takes a closure on an `Option` or `Result`.
     pub fn takes_option_closure(self) -> bool {

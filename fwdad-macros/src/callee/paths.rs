@@ -18,6 +18,12 @@ super::names! {
         MemReplace = "mem_replace",
         /// `std::mem::take(a)` of a dual (a zero tangent in the mode).
         MemTake = "mem_take",
+        /// `T::from(x)`, `T::from_f64(x)`, `T::from_f32(x)` of a float type parameter `T`:
+        /// `Some(x as T)` (lowering gives it the callee; the path is kept as written).
+        FloatFrom = "float_from",
+        /// `f64::from(x)`, `f32::from(x)` and `let y: f64 = x.into();`: `x as f64`, for
+        /// generic `x` too (the path is `::core::convert::Into::<f64>::into`).
+        FloatInto = "cast",
     }
 }
 
@@ -26,6 +32,63 @@ impl Wrapper {
     pub fn is_constructor(self) -> bool {
         matches!(self, Wrapper::Some | Wrapper::Ok)
     }
+
+    /// Whether it is a float conversion: plain Rust (the call as written) on a constant.
+    pub fn is_conversion(self) -> bool {
+        matches!(self, Wrapper::FloatFrom | Wrapper::FloatInto)
+    }
+
+    /// The type a conversion converts to: `T` of `T::from_f64`, `f64` of
+    /// `Into::<f64>::into`.
+    pub fn conversion_target(self, path: &syn::Path) -> Option<syn::Type> {
+        let n = path.segments.len();
+        match self {
+            Wrapper::FloatFrom => {
+                let t = &path.segments[n.checked_sub(2)?].ident;
+                Some(syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: t.clone().into(),
+                }))
+            }
+            Wrapper::FloatInto => match &path.segments[n.checked_sub(2)?].arguments {
+                syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+                    syn::GenericArgument::Type(t) => Some(t.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// `T::from`, `T::from_f64`, `T::from_f32`: the names of the conversions `num_traits`
+/// gives a float type from another float (a path's last segment; lowering checks that
+/// `T` is a type parameter).
+pub fn is_float_conversion_name(name: &syn::Ident) -> bool {
+    matches!(name.to_string().as_str(), "from" | "from_f64" | "from_f32")
+}
+
+/// `::core::convert::Into::<f64>::into` (or `f32`): the path of a float conversion
+/// (`f64::from(x)`, `let y: f64 = x.into();`), which compiles for a generic `x: T` with
+/// `T: Into<f64>` as well as for `f32`.
+pub fn float_into_path(float: &syn::Ident) -> syn::Path {
+    let span = float.span();
+    let mut path: syn::Path = syn::parse_quote_spanned!(span=> ::core::convert::Into::into);
+    let ty = syn::Type::Path(syn::TypePath {
+        qself: None,
+        path: float.clone().into(),
+    });
+    let mut args = syn::punctuated::Punctuated::new();
+    args.push(syn::GenericArgument::Type(ty));
+    path.segments[2].arguments =
+        syn::PathArguments::AngleBracketed(syn::AngleBracketedGenericArguments {
+            colon2_token: Some(Default::default()),
+            lt_token: Default::default(),
+            args,
+            gt_token: Default::default(),
+        });
+    path
 }
 
 /// What a call `path(args)` resolves to, decided once by `lower`.

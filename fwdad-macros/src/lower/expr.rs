@@ -2,7 +2,7 @@
 //! cannot continue past it (`return`, `break`, `continue`, or a diverging `if`).
 
 use super::Lowerer;
-use crate::callee::{FloatOp, MethodCallee, StdMethod};
+use crate::callee::{Adaptor, FloatOp, MethodCallee, StdMethod};
 use crate::ir::{BinOp, InstKind, Terminator, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -168,6 +168,58 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `a.map(f)` of an array `a` (a local or parameter known to be an array or a
+    /// reference to one, or an array literal) with a closure `f` of one argument: a copy
+    /// of the array whose elements are mapped in place, in order, as `[T; N]::map` calls
+    /// `f`. The closure maps an element to a value of the same type (floats to floats);
+    /// another result type is a type error at the call.
+    ///
+    /// ```text
+    /// let [x1, x2] = param.map(|x| n4 * x - n2);       // param: &[T; 2]
+    /// // { let f = |x| n4 * x - n2; let mut a = param.clone();
+    /// //   for k in 0..a.len() { a[k] = f(a[k]); } a }
+    /// ```
+    fn desugar_array_map(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+        use super::place::strip;
+        let [f] = m.args.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let is_array = match strip(&m.receiver) {
+            syn::Expr::Array(_) | syn::Expr::Repeat(_) => true,
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.lookup(&id.to_string()).is_some_and(|v| {
+                    let ty = match &self.func.values[v].ty {
+                        TypeHint::Ref(inner) => &**inner,
+                        ty => ty,
+                    };
+                    matches!(ty, TypeHint::Seq(_))
+                })
+            }),
+            _ => false,
+        };
+        let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
+        let map = Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Map);
+        if !map || !is_array || !one_arg {
+            return None;
+        }
+        let span = m.method.span();
+        let template = syn::parse_quote_spanned!(span=> {
+            let __fwdad_f = __fwdad_arg;
+            let mut __fwdad_arr = __fwdad_recv.clone();
+            for __fwdad_k in 0..__fwdad_arr.len() {
+                __fwdad_arr[__fwdad_k] = __fwdad_f(__fwdad_arr[__fwdad_k]);
+            }
+            __fwdad_arr
+        });
+        Some(crate::splice::fill(
+            template,
+            &[
+                ("__fwdad_recv", crate::splice::Hole::Expr(&m.receiver)),
+                ("__fwdad_arg", crate::splice::Hole::Expr(f)),
+            ],
+        ))
+    }
+
     /// `receiver.method(args)`.
     pub(crate) fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
         use super::place::strip;
@@ -188,6 +240,10 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
+        // `a.map(|x| ..)` of an array: a loop that maps each element in place.
+        if let Some(e) = self.desugar_array_map(m) {
+            return self.lower_expr(&e);
+        }
         // A closure given to a method that is not an adaptor of a supported chain
         // (`opt.map(|v| ..)`, `o.map_or(d, |v| ..)`, `zip(a, b).map(..)`): name the method.
         if let Some(c) = m
@@ -204,7 +260,9 @@ impl Lowerer<'_> {
                 );
                 return Some(self.poison(span));
             }
-            let hint = if std.is_some_and(StdMethod::takes_option_closure) {
+            let hint = if std == Some(StdMethod::Map) {
+                "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first; on an array that is not a local or parameter of array type (a field), bind it to one first (`let p: [f64; 3] = s.p;`)"
+            } else if std.is_some_and(StdMethod::takes_option_closure) {
                 "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
             } else {
                 ""

@@ -531,6 +531,30 @@ impl Lowerer<'_> {
         match f {
             Func::Lambda(c) => self.inline_closure(c, None, args, span),
             Func::Bound(def) => self.inline_closure(&def.expr, Some(def), args, span),
+            // `fold(T::neg_infinity(), T::max)`, `Float::min`: the float method on the
+            // first argument, as `T::max(a, b)` written out is.
+            Func::Path(p) if self.is_float_method_path(p) => {
+                let mut vals: Vec<Value> = args
+                    .into_iter()
+                    .map(|a| self.build_shape(a, span))
+                    .collect();
+                if vals.is_empty() {
+                    return None;
+                }
+                let receiver = vals.remove(0);
+                let method = p.segments.last()?.ident.clone();
+                Some(self.push(
+                    InstKind::MethodCall {
+                        callee: MethodCallee::Unresolved,
+                        receiver,
+                        method,
+                        turbofish: None,
+                        args: vals,
+                    },
+                    TypeHint::Float,
+                    span,
+                ))
+            }
             Func::Path(p) => {
                 let vals = args
                     .into_iter()
@@ -828,6 +852,15 @@ impl Lowerer<'_> {
             assigned.extend(super::control::assigned_in_closure(c));
         }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
+        // In a function generic over a float `T`, a sum or product of `T`s starts from a
+        // `T` (`-T::zero()`, `T::one()`), not from a literal (an `f64`).
+        let float_param = self.float_param_of(m);
+        let reduces = matches!(consumer, Consumer::Sum | Consumer::Product);
+        if reduces && m.turbofish.is_none() && self.type_params.len() > 1 {
+            let name = &m.method;
+            self.diag.error_spanned(name, format!("`#[derive_frule]` cannot tell the type of this `{name}` in a function with several type parameters: name it, `{name}::<T>()` (or `{name}::<f64>()`)"));
+            return Some(self.poison(span));
+        }
         let (seq, len) = self.prepare(chain, span)?;
         // The adaptors' arguments (a `scan`'s state) before the consumer's (`fold`'s init).
         self.push_scope();
@@ -836,7 +869,10 @@ impl Lowerer<'_> {
         // The accumulator's start, as `Sum`/`Product` start (floats: `-0.0` for sums).
         let init = match consumer {
             Consumer::Sum if float_elems => {
-                let z = lit(self, syn::parse_quote_spanned!(span=> 0.0), TypeHint::Float);
+                let z = match &float_param {
+                    Some(t) => self.type_param_const(t, "zero", span),
+                    None => lit(self, syn::parse_quote_spanned!(span=> 0.0), TypeHint::Float),
+                };
                 Some(self.push(
                     InstKind::Unary {
                         op: crate::ir::UnOp::Neg,
@@ -851,11 +887,10 @@ impl Lowerer<'_> {
                 syn::parse_quote_spanned!(span=> 0),
                 TypeHint::Int,
             )),
-            Consumer::Product if float_elems => Some(lit(
-                self,
-                syn::parse_quote_spanned!(span=> 1.0),
-                TypeHint::Float,
-            )),
+            Consumer::Product if float_elems => Some(match &float_param {
+                Some(t) => self.type_param_const(t, "one", span),
+                None => lit(self, syn::parse_quote_spanned!(span=> 1.0), TypeHint::Float),
+            }),
             Consumer::Product => Some(lit(
                 self,
                 syn::parse_quote_spanned!(span=> 1),
@@ -1319,6 +1354,48 @@ impl Lowerer<'_> {
                 self.push(InstKind::Tuple(vs), ty, span)
             }
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// The float type parameter a `sum()`/`product()` adds up: the one its turbofish
+    /// names (`sum::<T>()`), or the function's only type parameter when there is no
+    /// turbofish. `None` for `sum::<f64>()` and in functions that are not generic (the
+    /// start is then a literal), and when two type parameters leave it open.
+    ///
+    /// ```text
+    /// fn f<T: Float + Sum>(x: &[T]) -> T { x.iter().map(|v| v.powi(2)).sum() }
+    /// // the accumulator starts from `-T::zero()` (`-0.0`, as `Sum for f64` starts)
+    /// ```
+    fn float_param_of(&self, m: &syn::ExprMethodCall) -> Option<syn::Ident> {
+        let named = match m.turbofish.as_ref().and_then(|t| t.args.first()) {
+            Some(syn::GenericArgument::Type(syn::Type::Path(p))) if p.qself.is_none() => {
+                p.path.get_ident()?.to_string()
+            }
+            Some(_) => return None,
+            None => match self.type_params.as_slice() {
+                [only] => only.clone(),
+                _ => return None,
+            },
+        };
+        self.type_params
+            .contains(&named)
+            .then(|| syn::Ident::new(&named, m.method.span()))
+    }
+
+    /// `T::zero()` / `T::one()` of a float type parameter (through its `Float` bound).
+    fn type_param_const(&mut self, t: &syn::Ident, name: &str, span: Span) -> Value {
+        let mut path = syn::Path::from(t.clone());
+        path.segments.push(syn::Ident::new(name, span).into());
+        self.push(
+            InstKind::Call {
+                callee: PathCallee::Unresolved,
+                func: path,
+                args: vec![],
+            },
+            TypeHint::Float,
+            span,
+        )
     }
 }
 

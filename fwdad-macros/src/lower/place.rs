@@ -1,7 +1,7 @@
 //! Assignments, references and calls.
 
 use super::Lowerer;
-use crate::callee::{FloatOp, PathCallee, StdMethod, StdType, TypeClass};
+use crate::callee::{FloatOp, PathCallee, StdMethod, StdType, TypeClass, Wrapper};
 use crate::ir::{BinOp, InstKind, Place, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -441,6 +441,47 @@ impl Lowerer<'_> {
         })
     }
 
+    /// `T::max`, `Float::min`, `num_traits::Float::sqrt` (a float method through a type
+    /// parameter or a float trait, without arguments on the path): an adaptor's function
+    /// called on its first argument, as [`Lowerer::float_method_by_path`] makes the call
+    /// written out. `f64::max` is a float function by path already.
+    pub(crate) fn is_float_method_path(&self, path: &syn::Path) -> bool {
+        let segs = &path.segments;
+        let Some(last) = segs.last() else {
+            return false;
+        };
+        if FloatOp::method(&last.ident.to_string()).is_none()
+            || segs.iter().any(|s| !s.arguments.is_none())
+        {
+            return false;
+        }
+        let prefix: Vec<String> = segs
+            .iter()
+            .take(segs.len() - 1)
+            .map(|s| s.ident.to_string())
+            .collect();
+        match prefix.as_slice() {
+            [t] if self.type_params.contains(t) => true,
+            [.., t] => crate::callee::is_float_trait(t),
+            [] => false,
+        }
+    }
+
+    /// `T::from`, `T::from_f64`, `T::from_f32` of a type parameter `T` (a float): the
+    /// conversions `num_traits` gives a float from another float.
+    fn is_type_param_conversion(&self, path: &syn::Path) -> bool {
+        match (path.leading_colon, path.segments.len()) {
+            (None, 2) => {
+                let (t, f) = (&path.segments[0], &path.segments[1]);
+                t.arguments.is_none()
+                    && f.arguments.is_none()
+                    && self.type_params.contains(&t.ident.to_string())
+                    && crate::callee::is_float_conversion_name(&f.ident)
+            }
+            _ => false,
+        }
+    }
+
     /// `path(args)`. Calls through anything but a path are not supported.
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
@@ -452,6 +493,11 @@ impl Lowerer<'_> {
         };
         if let Some(m) = self.float_method_by_path(p, c) {
             return self.lower_method_call(&m);
+        }
+        // `f64::sin(x.into())`: the float function's first argument is of its type, so
+        // the conversion is `f64::from(x)`.
+        if let Some(e) = float_path_of_into(p, c) {
+            return self.lower_expr(&e);
         }
         if p.qself.is_some() {
             self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
@@ -483,13 +529,33 @@ impl Lowerer<'_> {
             return self.lower_tuple_ctor(p, c);
         }
         let args = self.lower_exprs(c.args.iter())?;
+        // `f64::from(x)`: `x as f64`, for a generic `x` too; on a constant the call
+        // `Into::<f64>::into(x)`, which also compiles where `x: T` with `T: Into<f64>`.
         if let (Some(float), [arg]) = (crate::callee::float_from(&p.path), &args[..]) {
             if self.func.values[*arg].ty != TypeHint::Bool {
-                let ty = syn::Type::Path(syn::TypePath {
-                    qself: None,
-                    path: float.clone().into(),
-                });
-                return Some(self.push(InstKind::Cast { arg: *arg, ty }, TypeHint::Float, span));
+                return Some(self.push(
+                    InstKind::Call {
+                        callee: PathCallee::Wrap(Wrapper::FloatInto),
+                        func: crate::callee::float_into_path(float),
+                        args,
+                    },
+                    TypeHint::Float,
+                    span,
+                ));
+            }
+        }
+        // `T::from(x)`, `T::from_f64(x)` of the float type parameter `T`: `Some(x as T)`.
+        if let [_] = &args[..] {
+            if self.is_type_param_conversion(&p.path) {
+                return Some(self.push(
+                    InstKind::Call {
+                        callee: PathCallee::Wrap(Wrapper::FloatFrom),
+                        func: p.path.clone(),
+                        args,
+                    },
+                    TypeHint::Unknown,
+                    span,
+                ));
             }
         }
         let ty = match crate::callee::float_path_call(&p.path) {
@@ -523,4 +589,20 @@ pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
         syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => Some(ix),
         _ => None,
     }
+}
+
+/// `f64::sin(x.into())` as `f64::sin(f64::from(x))`: the first argument of a float function
+/// by path (`f64::`/`f32::`) has that float type, which tells `.into()` its target.
+fn float_path_of_into(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::Expr> {
+    crate::callee::float_path_call(&p.path)?;
+    let segs = &p.path.segments;
+    let float = &segs[segs.len() - 2].ident;
+    let ty = syn::Type::Path(syn::TypePath {
+        qself: None,
+        path: float.clone().into(),
+    });
+    let first = super::stmt::float_into(&ty, c.args.first()?)?;
+    let mut call = c.clone();
+    call.args[0] = first;
+    Some(syn::Expr::Call(call))
 }

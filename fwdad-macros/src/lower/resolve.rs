@@ -20,8 +20,11 @@ pub(super) fn resolve_callees(func: &mut Function) {
                 *receiver,
                 &method.to_string(),
             ))),
+            // Lowering resolves a few calls itself (`T::from(x)` of a type parameter).
             InstKind::Call {
-                func: path, args, ..
+                func: path,
+                args,
+                callee: PathCallee::Unresolved,
             } => Some(Resolved::Path(PathCallee::resolve(path, args.len()))),
             _ => None,
         };

@@ -1,7 +1,7 @@
 //! Statements, blocks and patterns.
 
 use super::Lowerer;
-use crate::callee::StdMacro;
+use crate::callee::{StdMacro, StdMethod, StdType, TypeClass};
 use crate::ir::{InstKind, Value};
 use crate::splice::splice;
 use crate::types::TypeHint;
@@ -100,7 +100,10 @@ impl Lowerer<'_> {
             }
             return Some(());
         }
-        let value = self.lower_expr(&init.expr)?;
+        let value = match ty.and_then(|ty| float_into(ty, &init.expr)) {
+            Some(call) => self.lower_expr(&call)?,
+            None => self.lower_expr(&init.expr)?,
+        };
         let value = self.copy_if_local(&init.expr, value);
         if let Some(ty) = ty {
             self.annotate(value, ty);
@@ -654,4 +657,42 @@ fn diverges(e: &syn::Expr) -> bool {
         },
         _ => false,
     }
+}
+
+/// `let y: f64 = x.into();` (or `f32`): the conversion `f64::from(x)`, whose target the
+/// written type tells (`.into()` alone does not), lowered as `x as f64` on a dual.
+///
+/// ```text
+/// let x1: f64 = param[0].into();   // param: &[T; 2], T: Into<f64>
+/// // lowered as `f64::from(param[0])`, emitted `Into::<f64>::into(..)` on a constant
+/// ```
+pub(super) fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
+    let syn::Type::Path(tp) = ty else {
+        return None;
+    };
+    let is_float = StdType::of_path(&tp.path).map(StdType::class) == Some(TypeClass::Float);
+    let float = tp.path.get_ident().filter(|_| is_float)?;
+    let syn::Expr::MethodCall(m) = super::place::strip(init) else {
+        return None;
+    };
+    let into = StdMethod::from_name(&m.method.to_string()) == Some(StdMethod::Into);
+    if !into || !m.args.is_empty() || m.turbofish.is_some() {
+        return None;
+    }
+    let span = m.span();
+    let mut path: syn::Path = syn::parse_quote_spanned!(span=> f64::from);
+    path.segments[0].ident = float.clone();
+    let func = syn::Expr::Path(syn::ExprPath {
+        attrs: Vec::new(),
+        qself: None,
+        path,
+    });
+    let mut args = syn::punctuated::Punctuated::new();
+    args.push((*m.receiver).clone());
+    Some(syn::Expr::Call(syn::ExprCall {
+        attrs: Vec::new(),
+        func: Box::new(func),
+        paren_token: m.paren_token,
+        args,
+    }))
 }
