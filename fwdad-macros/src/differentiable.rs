@@ -103,6 +103,8 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Member, Type, WherePredicate};
 
+mod enums;
+
 /// Whether to implement `fwdad::testing::TestTangent` (its `randn_tangent` names
 /// `rand::Rng` through `fwdad::__private::Rng`).
 const TEST_TANGENT: bool = true;
@@ -634,13 +636,21 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         Some(path) => quote!(#path::__private),
         None => quote!(::fwdad::__private),
     };
+    // An enum's fields are those of all its variants, in order (`enums::Variant` keeps
+    // which are whose).
+    let mut variants = None;
     let fields =
         match &input.data {
             Data::Struct(s) => members(&s.fields),
-            Data::Enum(e) => {
+            Data::Enum(e) if e.variants.iter().all(|v| matches!(v.fields, Fields::Unit)) => {
                 check_enum(e, &opts, &mut errors);
                 errors.check()?;
                 return Ok(no_tangent(input, &p, &[], true));
+            }
+            Data::Enum(e) => {
+                let (vs, fields) = enums::variants(e, &mut errors);
+                variants = Some(vs);
+                fields
             }
             Data::Union(u) => return Err(syn::Error::new_spanned(
                 u.union_token,
@@ -759,7 +769,10 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     errors.check()?;
     if !has_tangent {
-        return Ok(no_tangent(input, &p, &infos, false));
+        return Ok(match &variants {
+            Some(_) => no_tangent(input, &p, &[], true),
+            None => no_tangent(input, &p, &infos, false),
+        });
     }
 
     let all_params: BTreeSet<String> = input.generics.params.iter().map(param_name).collect();
@@ -823,6 +836,9 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         leaves,
     };
 
+    if let Some(vs) = &variants {
+        return Ok(enums::expand_enum(&ctx, vs));
+    }
     let mut out = ctx.tangent_struct();
     out.extend(ctx.tangent_impls());
     out.extend(ctx.differentiable());
@@ -1257,7 +1273,12 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
         Ident::new("this", Span::mixed_site()),
         Ident::new("other", Span::mixed_site()),
     );
-    let eq = if is_enum {
+    let with_data = matches!(&input.data, Data::Enum(e) if e.variants.iter().any(|v| !v.fields.is_empty()));
+    let eq = if with_data {
+        // Variants with data none of which carries a tangent: compared whole.
+        preds.push(pred(&self_ty, &quote!(::core::cmp::PartialEq), &generic));
+        quote!(::core::cmp::PartialEq::eq(#this, #other))
+    } else if is_enum {
         // Fieldless variants are equal exactly when their discriminants are: no
         // `PartialEq` needed.
         quote!(::core::mem::discriminant(#this) == ::core::mem::discriminant(#other))

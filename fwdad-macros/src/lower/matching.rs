@@ -6,9 +6,12 @@
 //!   `Option`, and `match e { Ok(v) => v, Err(err) => return Err(From::from(err)) }` in one
 //!   returning `Result` (read off the declared return type).
 //!
-//! Patterns: literals, ranges, `_`, bindings, tuples, tuple-like variants (`Some(x)`,
-//! `Ok(x)`), unit variants and constants, `&p`, and `|`. Struct and slice patterns are
-//! reported as unsupported.
+//! Patterns: literals, ranges, `_`, bindings (also `name @ pattern`), tuples, tuple
+//! structs and tuple-like variants (`Some(x)`, `Ok(x)`, `V2(x, y)`,
+//! `Activation::LeakyRelu(a)`), struct patterns of structs and variants
+//! (`Shape::Rect { w, h }`, `Foo { a, .. }`), unit variants and constants, `&p`, and `|`,
+//! nested. The tangent of a user type's binding is read from its `#[derive(Differentiable)]`
+//! tangent twin (see `emit::tangent_pattern`). Slice patterns are reported as unsupported.
 
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType};
@@ -51,6 +54,12 @@ pub(crate) fn pattern_bindings(
                 pattern_bindings(p, &hint, out);
             }
         }
+        // `Shape::Rect { w, h }`, `Foo { a, .. }`: the fields in the order written.
+        syn::Pat::Struct(st) => {
+            for fp in &st.fields {
+                pattern_bindings(&fp.pat, &TypeHint::Unknown, out);
+            }
+        }
         syn::Pat::Or(o) => {
             if let Some(first) = o.cases.first() {
                 pattern_bindings(first, hint, out);
@@ -67,7 +76,6 @@ pub(crate) fn pattern_bindings(
         | syn::Pat::Const(_)
         | syn::Pat::Macro(_)
         | syn::Pat::Slice(_)
-        | syn::Pat::Struct(_)
         | syn::Pat::Verbatim(_) => {}
         _ => {}
     }
@@ -108,10 +116,7 @@ fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
                 ));
             }
             if let Some((_, sub)) = &pi.subpat {
-                errors.push((
-                    sub.span(),
-                    "`#[derive_frule]` does not support `name @ pattern` bindings; bind the parts",
-                ));
+                check_pattern(sub, errors);
             }
         }
         syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| check_pattern(p, errors)),
@@ -125,10 +130,15 @@ fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
         | syn::Pat::Wild(_)
         | syn::Pat::Rest(_)
         | syn::Pat::Path(_) => {}
-        syn::Pat::Struct(s) => errors.push((
-            s.span(),
-            "`#[derive_frule]` does not support struct patterns yet; match on the fields",
-        )),
+        syn::Pat::Struct(s) => {
+            if s.qself.is_some() {
+                errors.push((
+                    s.span(),
+                    "`#[derive_frule]` does not support struct patterns with qualified paths (`<T as Trait>::V { .. }`); name the type or variant",
+                ));
+            }
+            s.fields.iter().for_each(|f| check_pattern(&f.pat, errors));
+        }
         syn::Pat::Slice(s) => errors.push((
             s.span(),
             "`#[derive_frule]` does not support slice patterns; index the slice",
