@@ -10,6 +10,7 @@
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};
 use fwdad::Hyper;
+use num_traits::Float;
 use std::f64::consts::PI;
 
 // --- A layer of mixed activations -----------------------------------------------------
@@ -393,4 +394,305 @@ fn layer_second_order() {
         )
     };
     check_second_order(5, f, rule, &[0.1, 1.3, 0.7, 1.1, -0.4]);
+}
+
+// --- Patterns: tuple structs, structs, nesting, guards, `@`, literals and ranges --------
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct V2(f64, f64);
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Body {
+    pub pos: V2,
+    pub mass: f64,
+    pub id: usize,
+}
+
+/// `let` with a tuple-struct pattern and a struct pattern with `..`, nested.
+#[derive_frule]
+fn kinetic_like(b: &Body, v: V2) -> f64 {
+    let V2(vx, vy) = v;
+    let Body {
+        pos: V2(x, y), mass, ..
+    } = b;
+    0.5 * mass * (vx * vx + vy * vy) + mass * 9.81 * y + 0.01 * x
+}
+
+#[test]
+fn let_with_struct_patterns() {
+    let args = (
+        Body {
+            pos: V2(0.3, 1.7),
+            mass: 2.0,
+            id: 7,
+        },
+        V2(0.4, -1.1),
+    );
+    test_frule(
+        args.clone(),
+        |a| kinetic_like(&a.0, a.1),
+        |a, da| kinetic_like_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+    );
+    test_frule_batched::<4, _, _>(
+        args,
+        |a| kinetic_like(&a.0, a.1),
+        |a, da| {
+            <kinetic_like as Frule<_, Batch<f64, 4>>>::frule(
+                &kinetic_like {},
+                (Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+            )
+        },
+    );
+}
+
+/// Nested patterns under `Option`, a guard on pattern bindings, an `@` binding, and
+/// literals and ranges next to data patterns.
+#[derive_frule]
+fn pick_shape(level: u32, shape: Option<Shape>, x: f64) -> f64 {
+    match (level, shape) {
+        (0, _) => x,
+        (_, None) => -x,
+        (1..=3, Some(Shape::Circle { r })) => r * x,
+        (_, Some(Shape::Rect { w, h })) if w > h => w * x - h,
+        (_, Some(Shape::Rect { w, h })) => h * x - w,
+        (_, Some(s @ Shape::Ring { .. })) => s.area() * x,
+        (_, Some(other)) => other.perimeter() + x,
+    }
+}
+
+/// `if let` with a nested struct-variant pattern.
+#[derive_frule]
+fn ring_width(shape: &Option<Shape>, fallback: f64) -> f64 {
+    if let Some(Shape::Ring { inner, outer }) = shape {
+        outer - inner
+    } else {
+        fallback
+    }
+}
+
+#[test]
+fn nested_guarded_and_at_patterns() {
+    let cases = [
+        (0, Some(Shape::Circle { r: 0.8 })),
+        (2, None),
+        (2, Some(Shape::Circle { r: 0.8 })),
+        (5, Some(Shape::Circle { r: 0.8 })),
+        (5, Some(Shape::Rect { w: 1.5, h: 0.4 })),
+        (5, Some(Shape::Rect { w: 0.3, h: 0.4 })),
+        (
+            5,
+            Some(Shape::Ring {
+                inner: 0.3,
+                outer: 0.9,
+            }),
+        ),
+        (5, Some(Shape::Polygon { side: 0.6, n: 5 })),
+    ];
+    for (level, shape) in cases {
+        let args = (level, shape.clone(), 1.3);
+        test_frule(
+            args.clone(),
+            |a| pick_shape(a.0, a.1.clone(), a.2),
+            |a, da| {
+                pick_shape_frule(
+                    Dual::constant(a.0),
+                    Dual::new(a.1.clone(), da.1.clone()),
+                    Dual::new(a.2, da.2),
+                )
+            },
+        );
+        test_frule_batched::<4, _, _>(
+            args.clone(),
+            |a| pick_shape(a.0, a.1.clone(), a.2),
+            |a, da| {
+                <pick_shape as Frule<_, Batch<f64, 4>>>::frule(
+                    &pick_shape {},
+                    (
+                        Dual::constant(a.0),
+                        Dual::new(a.1.clone(), da.1.clone()),
+                        Dual::new(a.2, da.2),
+                    ),
+                )
+            },
+        );
+        test_frule(
+            (shape, 0.25),
+            |a| ring_width(&a.0, a.1),
+            |a, da| ring_width_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+        );
+    }
+    // The guard reads the bindings: w > h picks w·x − h, d/dw = x, d/dh = −1.
+    let d = pick_shape_frule(
+        Dual::constant(5),
+        Dual::new(
+            Some(Shape::Rect { w: 1.5, h: 0.4 }),
+            Some(ShapeTangent::Rect { w: 1.0, h: 0.0 }),
+        ),
+        Dual::new(1.3, 0.0),
+    );
+    assert_eq!(d.tangent, 1.3);
+}
+
+// --- Generic enums, `Vec` inside a variant, `skip` and integer fields --------------------
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub enum Act<T> {
+    Identity,
+    Leaky(T),
+    Softplus { beta: T },
+}
+
+#[derive_frule]
+fn act_generic<T: Float>(a: &Act<T>, x: T) -> T {
+    match a {
+        Act::Identity => x,
+        Act::Leaky(s) => {
+            if x > T::zero() {
+                x
+            } else {
+                *s * x
+            }
+        }
+        Act::Softplus { beta } => (T::one() + (*beta * x).exp()).ln() / *beta,
+    }
+}
+
+#[test]
+fn generic_enum() {
+    for act in [Act::Identity, Act::Leaky(0.2), Act::Softplus { beta: 1.7 }] {
+        let args = (act, -0.6);
+        test_frule(
+            args,
+            |a| act_generic(&a.0, a.1),
+            |a, da| act_generic_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+        );
+        test_frule_batched::<4, _, _>(
+            args,
+            |a| act_generic(&a.0, a.1),
+            |a, da| {
+                <act_generic as Frule<_, Batch<f64, 4>>>::frule(
+                    &act_generic {},
+                    (Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+                )
+            },
+        );
+    }
+    // f32 too: d/dbeta of ln(1 + e^{βx})/β.
+    let d = act_generic_frule(
+        Dual::new(&Act::Softplus { beta: 2.0f32 }, &ActTangent::Softplus { beta: 1.0 }),
+        Dual::new(0.5f32, 0.0),
+    );
+    let (b, x) = (2.0f64, 0.5f64);
+    let expected = x / (1.0 + (-b * x).exp()) / b - (1.0 + (b * x).exp()).ln() / (b * b);
+    approx::assert_relative_eq!(d.tangent as f64, expected, max_relative = 1e-5);
+}
+
+/// A piecewise profile: constant, or a table of samples with a name and a count.
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub enum Profile {
+    Constant(f64),
+    Table {
+        samples: Vec<f64>,
+        #[differentiable(skip)]
+        name: String,
+        repeat: usize,
+    },
+}
+
+#[derive_frule]
+fn profile_integral(p: &Profile, length: f64) -> f64 {
+    match p {
+        Profile::Constant(c) => c * length,
+        Profile::Table {
+            samples, repeat, ..
+        } => {
+            // Trapezoid rule over evenly spaced samples, the table repeated `repeat` times.
+            let n = samples.len();
+            let dx = length / ((n - 1) as f64);
+            let mut s = 0.0;
+            for i in 0..n - 1 {
+                s += 0.5 * (samples[i] + samples[i + 1]) * dx;
+            }
+            s * (*repeat as f64)
+        }
+    }
+}
+
+#[test]
+fn vec_inside_a_variant_with_skip_and_integer_fields() {
+    let table = Profile::Table {
+        samples: vec![0.5, 1.5, 1.0, -0.25],
+        name: "drag".to_string(),
+        repeat: 3,
+    };
+    for p in [Profile::Constant(2.5), table] {
+        let args = (p, 1.2);
+        test_frule(
+            args.clone(),
+            |a| profile_integral(&a.0, a.1),
+            |a, da| profile_integral_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+        );
+        test_frule_batched::<4, _, _>(
+            args,
+            |a| profile_integral(&a.0, a.1),
+            |a, da| {
+                <profile_integral as Frule<_, Batch<f64, 4>>>::frule(
+                    &profile_integral {},
+                    (Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+                )
+            },
+        );
+    }
+}
+
+// --- Enums built in a derived body, `Result` matched with `Ok` --------------------------
+
+/// Builds an activation from active values and returns it.
+#[derive_frule]
+fn fit_activation(x: f64, y: f64, leaky: bool) -> Activation {
+    if leaky {
+        Activation::LeakyRelu(y / x)
+    } else {
+        Activation::Elu { alpha: x * y }
+    }
+}
+
+#[derive_frule]
+fn checked_radius(area: f64) -> Result<f64, String> {
+    if area > 0.0 {
+        Ok((area / PI).sqrt())
+    } else {
+        Err("negative area".to_string())
+    }
+}
+
+#[derive_frule]
+fn circle_from_area(area: f64) -> Option<Shape> {
+    match checked_radius(area) {
+        Ok(r) => Some(Shape::Circle { r }),
+        Err(_) => None,
+    }
+}
+
+#[test]
+fn enums_built_in_derived_bodies() {
+    for leaky in [true, false] {
+        test_frule(
+            (0.8, -0.3),
+            |a| fit_activation(a.0, a.1, leaky),
+            |a, da| fit_activation_frule(Dual::new(a.0, da.0), Dual::new(a.1, da.1), Dual::constant(leaky)),
+        );
+    }
+    test_frule(
+        (1.7,),
+        |a| circle_from_area(a.0),
+        |a, da| circle_from_area_frule(Dual::new(a.0, da.0)),
+    );
+    // r = √(A/π): dr/dA = 1/(2√(πA)).
+    let d = circle_from_area_frule(Dual::new(1.7, 1.0));
+    let Some(ShapeTangent::Circle { r: dr }) = d.tangent else {
+        panic!("expected a circle's tangent, got {:?}", d.tangent);
+    };
+    approx::assert_relative_eq!(dr, 1.0 / (2.0 * (PI * 1.7).sqrt()), max_relative = 1e-15);
+    assert_eq!(circle_from_area_frule(Dual::new(-1.0, 1.0)).primal, None);
 }
