@@ -205,6 +205,37 @@ impl Shape {
     }
 }
 
+/// `match *self` (the place, not a copy: `Shape` is not `Copy`) with `Self::` paths, and
+/// `matches!` on a struct-variant pattern.
+#[derive_frule]
+impl Shape {
+    fn size(&self) -> f64 {
+        let round = matches!(self, Shape::Circle { .. } | Shape::Ring { .. });
+        let s = match *self {
+            Self::Circle { r } => 2.0 * r,
+            Self::Rect { w, h } => w.hypot(h),
+            Self::Ring { outer, .. } => 2.0 * outer,
+            Self::Polygon { side, n } => side / (PI / n as f64).sin(),
+        };
+        if round {
+            s
+        } else {
+            0.5 * s
+        }
+    }
+}
+
+#[test]
+fn match_on_the_place_behind_self() {
+    for s in shapes() {
+        test_frule(
+            (s,),
+            |a| a.0.size(),
+            |a, da| Shape::size_frule(Dual::new(&a.0, &da.0)),
+        );
+    }
+}
+
 /// Mass-weighted inertia of a set of laminae of density `rho`, plus their perimeter.
 #[derive_frule]
 fn assembly(shapes: &[Shape], rho: f64) -> f64 {

@@ -155,14 +155,21 @@ pub(crate) type ArmBody<'e, 'd> = Box<dyn FnOnce(&mut Lowerer<'d>) -> Option<Val
 
 impl<'d> Lowerer<'d> {
     pub(crate) fn lower_match(&mut self, m: &syn::ExprMatch) -> Option<Value> {
-        let scrutinee = self.lower_expr(&m.expr)?;
+        let pats: Vec<&syn::Pat> = m.arms.iter().map(|a| &a.pat).collect();
+        let (expr, through_ref) = deref_scrutinee(&m.expr, &pats);
+        let scrutinee = self.lower_expr(expr)?;
         let arms = m
             .arms
             .iter()
             .map(|arm| {
                 let body: ArmBody<'_, 'd> =
                     Box::new(move |lw: &mut Lowerer<'d>| lw.lower_expr(&arm.body));
-                (arm.pat.clone(), arm.guard.as_ref().map(|(_, g)| &**g), body)
+                let pat = if through_ref {
+                    ref_pattern(&arm.pat)
+                } else {
+                    arm.pat.clone()
+                };
+                (pat, arm.guard.as_ref().map(|(_, g)| &**g), body)
             })
             .collect();
         self.lower_match_arms(scrutinee, arms, m.span())
@@ -170,7 +177,13 @@ impl<'d> Lowerer<'d> {
 
     /// `if let pat = e { then } else { else_ }`.
     pub(crate) fn lower_if_let(&mut self, i: &syn::ExprIf, l: &syn::ExprLet) -> Option<Value> {
-        let scrutinee = self.lower_expr(&l.expr)?;
+        let (expr, through_ref) = deref_scrutinee(&l.expr, &[&l.pat]);
+        let scrutinee = self.lower_expr(expr)?;
+        let pat = if through_ref {
+            ref_pattern(&l.pat)
+        } else {
+            (*l.pat).clone()
+        };
         let span = i.span();
         let then_body: ArmBody<'_, 'd> =
             Box::new(|lw: &mut Lowerer<'d>| lw.lower_block(&i.then_branch));
@@ -182,7 +195,7 @@ impl<'d> Lowerer<'d> {
         let wild: syn::Pat = syn::parse_quote!(_);
         self.lower_match_arms(
             scrutinee,
-            vec![((*l.pat).clone(), None, then_body), (wild, None, else_body)],
+            vec![(pat, None, then_body), (wild, None, else_body)],
             span,
         )
     }
@@ -396,6 +409,62 @@ impl<'d> Lowerer<'d> {
             self.bind(name, p);
         }
     }
+}
+
+/// `match *s { Shape::Circle { r } => .. }` matches the place `*s` without moving it (a
+/// `Shape` need not be `Copy`); the macro reads `*s` as a value, so a scrutinee `*e` whose
+/// patterns hold a struct or variant pattern is matched as `e` with `&pat` arms, which binds
+/// the same values (and, like the place, cannot move a non-`Copy` field out).
+fn deref_scrutinee<'e>(e: &'e syn::Expr, pats: &[&syn::Pat]) -> (&'e syn::Expr, bool) {
+    match super::place::strip(e) {
+        syn::Expr::Unary(u)
+            if matches!(u.op, syn::UnOp::Deref(_))
+                && pats.iter().any(|p| holds_data_pattern(p)) =>
+        {
+            (&u.expr, true)
+        }
+        _ => (e, false),
+    }
+}
+
+/// Whether `pat` holds a struct or tuple-struct pattern.
+fn holds_data_pattern(pat: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat(&mut self, p: &'ast syn::Pat) {
+            if matches!(p, syn::Pat::Struct(_) | syn::Pat::TupleStruct(_)) {
+                self.0 = true;
+            }
+            syn::visit::visit_pat(self, p);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, pat);
+    f.0
+}
+
+/// `&pat` (`&(a..=b)`, `&(A | B)` where the pattern needs parentheses).
+fn ref_pattern(pat: &syn::Pat) -> syn::Pat {
+    let span = pat.span();
+    let inner = match pat {
+        syn::Pat::Range(_) | syn::Pat::Or(_) => syn::Pat::Paren(syn::PatParen {
+            attrs: vec![],
+            paren_token: syn::token::Paren(span),
+            pat: Box::new(pat.clone()),
+        }),
+        syn::Pat::Ident(pi) if pi.subpat.is_some() => syn::Pat::Paren(syn::PatParen {
+            attrs: vec![],
+            paren_token: syn::token::Paren(span),
+            pat: Box::new(pat.clone()),
+        }),
+        other => other.clone(),
+    };
+    syn::Pat::Reference(syn::PatReference {
+        attrs: vec![],
+        and_token: syn::Token![&](span),
+        mutability: None,
+        pat: Box::new(inner),
+    })
 }
 
 /// The pattern `path(binding)` (`Some(__fwdad_ok)`), built without parsing.
