@@ -1524,6 +1524,43 @@ mod tests {
     }
 
     #[test]
+    fn enum_with_data() {
+        let out = flat(quote! {
+            pub enum Shape<T> {
+                Circle { r: T },
+                Tagged(usize, f64),
+                Empty,
+            }
+        });
+        // The same variants, fields mapped as a struct's; the mode parameter last.
+        assert!(
+            has(
+                &out,
+                "pub enum ShapeTangent<T, S: ::fwdad::__private::Mode = ::core::primitive::f64> where T: ::fwdad::__private::Differentiable,"
+            ),
+            "{out}"
+        );
+        assert!(has(
+            &out,
+            "{ Circle { r: <T as ::fwdad::__private::Differentiable>::TangentIn<S> },"
+        ), "{out}");
+        assert!(has(&out, "Tagged(::fwdad::__private::NoTangent, S), Empty, }"), "{out}");
+        // A zero tangent is of the primal's variant.
+        assert!(has(&out, "Self::Empty {} => ShapeTangent::Empty {},"), "{out}");
+        // Tangents of two variants never add up to anything.
+        assert!(has(&out, "_ => { ::core::panic!("), "{out}");
+        // Only integers: no tangent enum; testing compares the values.
+        let none = flat(quote!(
+            enum Grid {
+                Cells(usize),
+                Off,
+            }
+        ));
+        assert!(!has(&none, "enum GridTangent"), "{none}");
+        assert!(has(&none, "::core::cmp::PartialEq::eq(this, other)"), "{none}");
+    }
+
+    #[test]
     fn self_in_field_types_is_the_struct() {
         let out = flat(quote!(
             struct Node {
@@ -1552,10 +1589,11 @@ mod tests {
         assert!(error(quote!(
             enum E {
                 A,
+                #[differentiable(skip)]
                 B(f64),
             }
         ))
-        .contains("variant `B` has fields"));
+        .contains("not allowed on enum variants"));
         assert!(error(quote!(
             struct P {
                 t: PTangent,
