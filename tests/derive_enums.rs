@@ -90,7 +90,10 @@ fn layer_of_mixed_activations_matches_finite_differences() {
     let (acts, w, b, x) = &args;
     for i in 0..acts.len() {
         let z: f64 = b[i] + (0..3).map(|j| w[i * 3 + j] * x[j]).sum::<f64>();
-        assert!(z.abs() > 0.05, "pre-activation {i} too close to a kink: {z}");
+        assert!(
+            z.abs() > 0.05,
+            "pre-activation {i} too close to a kink: {z}"
+        );
     }
     test_frule(
         args.clone(),
@@ -161,11 +164,22 @@ fn a_tangent_of_another_variant_is_an_error() {
 
 #[derive(Differentiable, Clone, Debug, PartialEq)]
 pub enum Shape {
-    Circle { r: f64 },
-    Rect { w: f64, h: f64 },
-    Ring { inner: f64, outer: f64 },
+    Circle {
+        r: f64,
+    },
+    Rect {
+        w: f64,
+        h: f64,
+    },
+    Ring {
+        inner: f64,
+        outer: f64,
+    },
     /// A regular polygon of `n` sides of length `side`.
-    Polygon { side: f64, n: usize },
+    Polygon {
+        side: f64,
+        n: usize,
+    },
 }
 
 #[derive_frule]
@@ -341,7 +355,8 @@ fn check_second_order(
                 q[j] += sj * h;
                 f(&q)
             };
-            let fd = (at(1.0, 1.0) - at(1.0, -1.0) - at(-1.0, 1.0) + at(-1.0, -1.0)) / (4.0 * h * h);
+            let fd =
+                (at(1.0, 1.0) - at(1.0, -1.0) - at(-1.0, 1.0) + at(-1.0, -1.0)) / (4.0 * h * h);
             let scale = fd.abs().max(1.0);
             assert!(
                 (out.tangent.d12 - fd).abs() < 1e-5 * scale,
@@ -444,7 +459,9 @@ pub struct Body {
 fn kinetic_like(b: &Body, v: V2) -> f64 {
     let V2(vx, vy) = v;
     let Body {
-        pos: V2(x, y), mass, ..
+        pos: V2(x, y),
+        mass,
+        ..
     } = b;
     0.5 * mass * (vx * vx + vy * vy) + mass * 9.81 * y + 0.01 * x
 }
@@ -610,7 +627,10 @@ fn generic_enum() {
     }
     // f32 too: d/dbeta of ln(1 + e^{βx})/β.
     let d = act_generic_frule(
-        Dual::new(&Act::Softplus { beta: 2.0f32 }, &ActTangent::Softplus { beta: 1.0 }),
+        Dual::new(
+            &Act::Softplus { beta: 2.0f32 },
+            &ActTangent::Softplus { beta: 1.0 },
+        ),
         Dual::new(0.5f32, 0.0),
     );
     let (b, x) = (2.0f64, 0.5f64);
@@ -711,7 +731,13 @@ fn enums_built_in_derived_bodies() {
         test_frule(
             (0.8, -0.3),
             |a| fit_activation(a.0, a.1, leaky),
-            |a, da| fit_activation_frule(Dual::new(a.0, da.0), Dual::new(a.1, da.1), Dual::constant(leaky)),
+            |a, da| {
+                fit_activation_frule(
+                    Dual::new(a.0, da.0),
+                    Dual::new(a.1, da.1),
+                    Dual::constant(leaky),
+                )
+            },
         );
     }
     test_frule(
@@ -726,4 +752,70 @@ fn enums_built_in_derived_bodies() {
     };
     approx::assert_relative_eq!(dr, 1.0 / (2.0 * (PI * 1.7).sqrt()), max_relative = 1e-15);
     assert_eq!(circle_from_area_frule(Dual::new(-1.0, 1.0)).primal, None);
+}
+
+// --- An enum with data none of which carries a tangent -----------------------------------
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub enum Steps {
+    Fixed(usize),
+    Adaptive { max: usize, halve: bool },
+}
+
+/// Explicit Euler on y' = −k·y from y(0) = y0 over t = 1, in `n` steps.
+#[derive_frule]
+fn decay(y0: f64, k: f64, steps: Steps) -> f64 {
+    let n = match steps {
+        Steps::Fixed(n) => n,
+        Steps::Adaptive { max, halve: true } => max / 2,
+        Steps::Adaptive { max, .. } => max,
+    };
+    let h = 1.0 / n as f64;
+    let mut y = y0;
+    for _ in 0..n {
+        y -= h * k * y;
+    }
+    y
+}
+
+#[test]
+fn enum_without_tangent_data() {
+    // y = y0 (1 − k/n)ⁿ: ∂y/∂k = −y0 (1 − k/n)ⁿ⁻¹.
+    for (steps, n) in [
+        (Steps::Fixed(8), 8),
+        (
+            Steps::Adaptive {
+                max: 8,
+                halve: true,
+            },
+            4,
+        ),
+        (
+            Steps::Adaptive {
+                max: 8,
+                halve: false,
+            },
+            8,
+        ),
+    ] {
+        let d = decay_frule(
+            Dual::new(1.5, 0.0),
+            Dual::new(0.7, 1.0),
+            Dual::constant(steps),
+        );
+        assert_eq!(d.primal, decay(1.5, 0.7, steps));
+        let base = 1.0 - 0.7 / n as f64;
+        approx::assert_relative_eq!(d.tangent, -1.5 * base.powi(n - 1), max_relative = 1e-13);
+        test_frule(
+            (1.5, 0.7, steps),
+            |a| decay(a.0, a.1, a.2),
+            |a, da| {
+                decay_frule(
+                    Dual::new(a.0, da.0),
+                    Dual::new(a.1, da.1),
+                    Dual::new(a.2, da.2),
+                )
+            },
+        );
+    }
 }

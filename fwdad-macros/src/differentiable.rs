@@ -80,6 +80,9 @@
 //! `PTangent::<f64> { .. }`, or let an expected type (`Dual<P<f64>>`) fix them. A mode
 //! parameter is named `S` unless the struct uses that name (then `M`, ...).
 //!
+//! Enums whose variants carry data get a tangent enum with the same variants
+//! (`enum ShapeTangent<S: Mode = f64> { Circle { r: S }, .. }`); see `enums.rs`.
+//!
 //! # Attributes
 //!
 //! * `#[differentiable(crate = path)]` on the struct: the path of the `fwdad` crate, when
@@ -92,7 +95,7 @@
 //!
 //! # Rejected, with an error at the construct
 //!
-//! Unions, enums with fields, a tangent name that the struct itself uses (a parameter or a
+//! Unions, `#[differentiable]` on an enum variant, a tangent name that the struct itself uses (a parameter or a
 //! field type; a clash with another item is rustc's "defined multiple times" at the
 //! struct's name), `tangent = ..` where there is no tangent struct, unknown arguments.
 
@@ -717,6 +720,15 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
 
+    // An enum with data none of which carries a tangent (`enum Steps { Fixed(usize) }`)
+    // still gets its tangent enum, of `NoTangent` fields: a `match` on an active value of
+    // it reads its bindings' tangents through the same variant patterns.
+    if variants.is_some() && !infos.iter().any(Field::is_tangent) {
+        for f in infos.iter_mut().filter(|f| matches!(f.kind, Kind::Known)) {
+            f.kind = Kind::Tangent(quote!(#p::NoTangent));
+        }
+    }
+
     // Fields whose tangents do not depend on the mode (`Vec<usize>`: `Vec<NoTangent>`)
     // would leave the tangent struct's mode parameter unused (E0392) if no other field
     // used it: then they name their tangent by projection, which mentions it.
@@ -857,17 +869,6 @@ fn check_enum(e: &syn::DataEnum, opts: &Options, errors: &mut Errors) {
             errors.push(syn::Error::new_spanned(
                 attr,
                 "`#[differentiable]` is not allowed on enum variants",
-            ));
-        }
-        if !matches!(v.fields, Fields::Unit) {
-            errors.push(syn::Error::new_spanned(
-                &v.fields,
-                format!(
-                    "`#[derive(Differentiable)]` supports only enums whose variants have no fields \
-                     (non-differentiable values: the tangent is `NoTangent`), and variant `{}` has \
-                     fields; use a struct, or implement `fwdad::Differentiable` by hand",
-                    v.ident
-                ),
             ));
         }
     }
@@ -1273,7 +1274,8 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
         Ident::new("this", Span::mixed_site()),
         Ident::new("other", Span::mixed_site()),
     );
-    let with_data = matches!(&input.data, Data::Enum(e) if e.variants.iter().any(|v| !v.fields.is_empty()));
+    let with_data =
+        matches!(&input.data, Data::Enum(e) if e.variants.iter().any(|v| !v.fields.is_empty()));
     let eq = if with_data {
         // Variants with data none of which carries a tangent: compared whole.
         preds.push(pred(&self_ty, &quote!(::core::cmp::PartialEq), &generic));
@@ -1540,24 +1542,39 @@ mod tests {
             ),
             "{out}"
         );
-        assert!(has(
-            &out,
-            "{ Circle { r: <T as ::fwdad::__private::Differentiable>::TangentIn<S> },"
-        ), "{out}");
-        assert!(has(&out, "Tagged(::fwdad::__private::NoTangent, S), Empty, }"), "{out}");
+        assert!(
+            has(
+                &out,
+                "{ Circle { r: <T as ::fwdad::__private::Differentiable>::TangentIn<S> },"
+            ),
+            "{out}"
+        );
+        assert!(
+            has(&out, "Tagged(::fwdad::__private::NoTangent, S), Empty, }"),
+            "{out}"
+        );
         // A zero tangent is of the primal's variant.
-        assert!(has(&out, "Self::Empty {} => ShapeTangent::Empty {},"), "{out}");
+        assert!(
+            has(&out, "Self::Empty {} => ShapeTangent::Empty {},"),
+            "{out}"
+        );
         // Tangents of two variants never add up to anything.
         assert!(has(&out, "_ => { ::core::panic!("), "{out}");
-        // Only integers: no tangent enum; testing compares the values.
+        // Only integers: a tangent enum of `NoTangent` fields, named by projection so that
+        // the mode parameter is used.
         let none = flat(quote!(
             enum Grid {
                 Cells(usize),
                 Off,
             }
         ));
-        assert!(!has(&none, "enum GridTangent"), "{none}");
-        assert!(has(&none, "::core::cmp::PartialEq::eq(this, other)"), "{none}");
+        assert!(
+            has(
+                &none,
+                "Cells(<usize as ::fwdad::__private::Differentiable>::TangentIn<S>), Off,"
+            ),
+            "{none}"
+        );
     }
 
     #[test]

@@ -20,9 +20,7 @@
 //! Every generated match binds fields by their member, `Shape::Tagged { 0: a, 1: b }`, so
 //! named, tuple and unit variants are written one way.
 
-use super::{
-    field_preds, pred, verbatim_pred, with_preds, Ctx, Errors, Field, Kind, TEST_TANGENT,
-};
+use super::{field_preds, pred, verbatim_pred, with_preds, Ctx, Errors, Field, Kind, TEST_TANGENT};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::{Fields, Ident, Member};
@@ -459,9 +457,7 @@ impl EnumCtx<'_, '_> {
                 let (a, b) = (bind("a", k), bind("b", k));
                 match f.kind {
                     Kind::Tangent(_) => Some(quote!(&& #tt::bitwise_eq(#a, #b))),
-                    Kind::Known | Kind::Skip => {
-                        Some(quote!(&& ::core::cmp::PartialEq::eq(#a, #b)))
-                    }
+                    Kind::Known | Kind::Skip => Some(quote!(&& ::core::cmp::PartialEq::eq(#a, #b))),
                     Kind::Phantom => None,
                 }
             });

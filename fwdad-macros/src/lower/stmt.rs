@@ -68,7 +68,9 @@ impl Lowerer<'_> {
             return Some(());
         };
         if let Some((_, diverge)) = &init.diverge {
-            let desugared = self.diag.handle(let_else(&local.pat, &init.expr, Some(diverge)));
+            let desugared = self
+                .diag
+                .handle(let_else(&local.pat, &init.expr, Some(diverge)));
             return match desugared {
                 Some(desugared) => self.lower_local(&desugared),
                 None => Some(()),
