@@ -422,7 +422,7 @@ fn layer_second_order() {
             d2: 0.0,
             d12: 0.0,
         };
-        let tangents = vec![
+        let tangents = [
             ActivationTangent::LeakyRelu(s[0]),
             ActivationTangent::Elu { alpha: s[1] },
             ActivationTangent::Relu,
@@ -544,7 +544,7 @@ fn nested_guarded_and_at_patterns() {
             |a, da| {
                 pick_shape_frule(
                     Dual::constant(a.0),
-                    Dual::new(a.1.clone(), da.1.clone()),
+                    Dual::new(a.1.clone(), da.1),
                     Dual::new(a.2, da.2),
                 )
             },
@@ -557,7 +557,7 @@ fn nested_guarded_and_at_patterns() {
                     &pick_shape {},
                     (
                         Dual::constant(a.0),
-                        Dual::new(a.1.clone(), da.1.clone()),
+                        Dual::new(a.1.clone(), da.1),
                         Dual::new(a.2, da.2),
                     ),
                 )
