@@ -80,6 +80,9 @@
 //! `PTangent::<f64> { .. }`, or let an expected type (`Dual<P<f64>>`) fix them. A mode
 //! parameter is named `S` unless the struct uses that name (then `M`, ...).
 //!
+//! Enums whose variants carry data get a tangent enum with the same variants
+//! (`enum ShapeTangent<S: Mode = f64> { Circle { r: S }, .. }`); see `enums.rs`.
+//!
 //! # Attributes
 //!
 //! * `#[differentiable(crate = path)]` on the struct: the path of the `fwdad` crate, when
@@ -92,7 +95,7 @@
 //!
 //! # Rejected, with an error at the construct
 //!
-//! Unions, enums with fields, a tangent name that the struct itself uses (a parameter or a
+//! Unions, `#[differentiable]` on an enum variant, a tangent name that the struct itself uses (a parameter or a
 //! field type; a clash with another item is rustc's "defined multiple times" at the
 //! struct's name), `tangent = ..` where there is no tangent struct, unknown arguments.
 
@@ -102,6 +105,8 @@ use std::collections::BTreeSet;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Member, Type, WherePredicate};
+
+mod enums;
 
 /// Whether to implement `fwdad::testing::TestTangent` (its `randn_tangent` names
 /// `rand::Rng` through `fwdad::__private::Rng`).
@@ -634,13 +639,21 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         Some(path) => quote!(#path::__private),
         None => quote!(::fwdad::__private),
     };
+    // An enum's fields are those of all its variants, in order (`enums::Variant` keeps
+    // which are whose).
+    let mut variants = None;
     let fields =
         match &input.data {
             Data::Struct(s) => members(&s.fields),
-            Data::Enum(e) => {
+            Data::Enum(e) if e.variants.iter().all(|v| matches!(v.fields, Fields::Unit)) => {
                 check_enum(e, &opts, &mut errors);
                 errors.check()?;
                 return Ok(no_tangent(input, &p, &[], true));
+            }
+            Data::Enum(e) => {
+                let (vs, fields) = enums::variants(e, &mut errors);
+                variants = Some(vs);
+                fields
             }
             Data::Union(u) => return Err(syn::Error::new_spanned(
                 u.union_token,
@@ -707,6 +720,15 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
 
+    // An enum with data none of which carries a tangent (`enum Steps { Fixed(usize) }`)
+    // still gets its tangent enum, of `NoTangent` fields: a `match` on an active value of
+    // it reads its bindings' tangents through the same variant patterns.
+    if variants.is_some() && !infos.iter().any(Field::is_tangent) {
+        for f in infos.iter_mut().filter(|f| matches!(f.kind, Kind::Known)) {
+            f.kind = Kind::Tangent(quote!(#p::NoTangent));
+        }
+    }
+
     // Fields whose tangents do not depend on the mode (`Vec<usize>`: `Vec<NoTangent>`)
     // would leave the tangent struct's mode parameter unused (E0392) if no other field
     // used it: then they name their tangent by projection, which mentions it.
@@ -759,7 +781,10 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     errors.check()?;
     if !has_tangent {
-        return Ok(no_tangent(input, &p, &infos, false));
+        return Ok(match &variants {
+            Some(_) => no_tangent(input, &p, &[], true),
+            None => no_tangent(input, &p, &infos, false),
+        });
     }
 
     let all_params: BTreeSet<String> = input.generics.params.iter().map(param_name).collect();
@@ -823,6 +848,9 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         leaves,
     };
 
+    if let Some(vs) = &variants {
+        return Ok(enums::expand_enum(&ctx, vs));
+    }
     let mut out = ctx.tangent_struct();
     out.extend(ctx.tangent_impls());
     out.extend(ctx.differentiable());
@@ -841,17 +869,6 @@ fn check_enum(e: &syn::DataEnum, opts: &Options, errors: &mut Errors) {
             errors.push(syn::Error::new_spanned(
                 attr,
                 "`#[differentiable]` is not allowed on enum variants",
-            ));
-        }
-        if !matches!(v.fields, Fields::Unit) {
-            errors.push(syn::Error::new_spanned(
-                &v.fields,
-                format!(
-                    "`#[derive(Differentiable)]` supports only enums whose variants have no fields \
-                     (non-differentiable values: the tangent is `NoTangent`), and variant `{}` has \
-                     fields; use a struct, or implement `fwdad::Differentiable` by hand",
-                    v.ident
-                ),
             ));
         }
     }
@@ -1257,7 +1274,13 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
         Ident::new("this", Span::mixed_site()),
         Ident::new("other", Span::mixed_site()),
     );
-    let eq = if is_enum {
+    let with_data =
+        matches!(&input.data, Data::Enum(e) if e.variants.iter().any(|v| !v.fields.is_empty()));
+    let eq = if with_data {
+        // Variants with data none of which carries a tangent: compared whole.
+        preds.push(pred(&self_ty, &quote!(::core::cmp::PartialEq), &generic));
+        quote!(::core::cmp::PartialEq::eq(#this, #other))
+    } else if is_enum {
         // Fieldless variants are equal exactly when their discriminants are: no
         // `PartialEq` needed.
         quote!(::core::mem::discriminant(#this) == ::core::mem::discriminant(#other))
@@ -1503,6 +1526,58 @@ mod tests {
     }
 
     #[test]
+    fn enum_with_data() {
+        let out = flat(quote! {
+            pub enum Shape<T> {
+                Circle { r: T },
+                Tagged(usize, f64),
+                Empty,
+            }
+        });
+        // The same variants, fields mapped as a struct's; the mode parameter last.
+        assert!(
+            has(
+                &out,
+                "pub enum ShapeTangent<T, S: ::fwdad::__private::Mode = ::core::primitive::f64> where T: ::fwdad::__private::Differentiable,"
+            ),
+            "{out}"
+        );
+        assert!(
+            has(
+                &out,
+                "{ Circle { r: <T as ::fwdad::__private::Differentiable>::TangentIn<S> },"
+            ),
+            "{out}"
+        );
+        assert!(
+            has(&out, "Tagged(::fwdad::__private::NoTangent, S), Empty, }"),
+            "{out}"
+        );
+        // A zero tangent is of the primal's variant.
+        assert!(
+            has(&out, "Self::Empty {} => ShapeTangent::Empty {},"),
+            "{out}"
+        );
+        // Tangents of two variants never add up to anything.
+        assert!(has(&out, "_ => { ::core::panic!("), "{out}");
+        // Only integers: a tangent enum of `NoTangent` fields, named by projection so that
+        // the mode parameter is used.
+        let none = flat(quote!(
+            enum Grid {
+                Cells(usize),
+                Off,
+            }
+        ));
+        assert!(
+            has(
+                &none,
+                "Cells(<usize as ::fwdad::__private::Differentiable>::TangentIn<S>), Off,"
+            ),
+            "{none}"
+        );
+    }
+
+    #[test]
     fn self_in_field_types_is_the_struct() {
         let out = flat(quote!(
             struct Node {
@@ -1531,10 +1606,11 @@ mod tests {
         assert!(error(quote!(
             enum E {
                 A,
+                #[differentiable(skip)]
                 B(f64),
             }
         ))
-        .contains("variant `B` has fields"));
+        .contains("not allowed on enum variants"));
         assert!(error(quote!(
             struct P {
                 t: PTangent,

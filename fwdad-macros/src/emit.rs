@@ -845,6 +845,22 @@ impl Emitter<'_> {
                     format_ident!("__tangent_type", span = Span::mixed_site()),
                     format_ident!("__t", span = Span::mixed_site()),
                 );
+                // A variant's field is reached by a match (`ShapeTangent::Circle { r, .. }`).
+                let field_of: Vec<TokenStream> = members
+                    .iter()
+                    .map(|m| {
+                        if is_variant_path(path) {
+                            let f = format_ident!("__field", span = Span::mixed_site());
+                            quote!(|#x| match #x {
+                                #tpath { #m: #f, .. } => #f,
+                                #[allow(unreachable_patterns)]
+                                _ => ::core::unreachable!(),
+                            })
+                        } else {
+                            quote!(|#x| &#x.#m)
+                        }
+                    })
+                    .collect();
                 quote_spanned! {span=> {
                     #[allow(unused_imports)]
                     use #sl::{Dropped as _, Kept as _, Same as _};
@@ -855,7 +871,7 @@ impl Emitter<'_> {
                     let #t = #tpath {
                         #(#members: (&&&#sl::FieldTangent::new(
                             #bind.tangent,
-                            #sl::field_type(#tt, |#x| &#x.#members),
+                            #sl::field_type(#tt, #field_of),
                         )).field_tangent(),)*
                         #tb
                     };
@@ -1446,6 +1462,13 @@ impl syn::visit_mut::VisitMut for RenameBindings<'_> {
         }
         syn::visit_mut::visit_pat_ident_mut(self, pi);
     }
+    /// A shorthand field (`Circle { r }`) is written out, `Circle { r: __p0 }`.
+    fn visit_field_pat_mut(&mut self, fp: &mut syn::FieldPat) {
+        if fp.colon_token.is_none() {
+            fp.colon_token = Some(syn::Token![:](syn::spanned::Spanned::span(&fp.member)));
+        }
+        syn::visit_mut::visit_field_pat_mut(self, fp);
+    }
 }
 
 /// The pattern that reads the tangents of the active bindings `names` out of a tangent of
@@ -1468,16 +1491,37 @@ fn tangent_pattern(
         };
     }
     match pat {
-        syn::Pat::Ident(pi) => names
-            .get(&pi.ident.to_string())
-            .map(|t| quote!(#t))
-            .unwrap_or_else(|| quote!(_)),
+        syn::Pat::Ident(pi) => {
+            let name = names.get(&pi.ident.to_string());
+            match (&pi.subpat, name) {
+                (Some((_, sub)), Some(t)) => {
+                    let sub = tangent_pattern(sub, names);
+                    quote!(#t @ #sub)
+                }
+                (Some((_, sub)), None) => tangent_pattern(sub, names),
+                (None, Some(t)) => quote!(#t),
+                (None, None) => quote!(_),
+            }
+        }
+        // `Shape::Rect { w, .. }` reads `ShapeTangent::Rect { w: __t0, .. }`.
+        syn::Pat::Struct(st) => {
+            let path = pattern_tangent_path(&st.path);
+            let fields = st
+                .fields
+                .iter()
+                .filter(|fp| binds(&fp.pat, names))
+                .map(|fp| {
+                    let (m, p) = (&fp.member, tangent_pattern(&fp.pat, names));
+                    quote!(#m: #p)
+                });
+            quote!(#path { #(#fields,)* .. })
+        }
         syn::Pat::Tuple(t) => {
             let elems: Vec<_> = t.elems.iter().map(|p| tangent_pattern(p, names)).collect();
             quote!((#(#elems,)*))
         }
         syn::Pat::TupleStruct(ts) => {
-            let path = &ts.path;
+            let path = pattern_tangent_path(&ts.path);
             let elems: Vec<_> = ts.elems.iter().map(|p| tangent_pattern(p, names)).collect();
             quote!(#path(#(#elems),*))
         }
@@ -1495,12 +1539,21 @@ fn tangent_pattern(
     }
 }
 
-/// `m::Params` → `m::ParamsTangent`: the tangent struct `#[derive(Differentiable)]` makes.
+/// `m::Params` → `m::ParamsTangent`: the tangent struct `#[derive(Differentiable)]` makes;
+/// for a variant, `m::Shape::Circle` → `m::ShapeTangent::Circle`, the tangent enum's.
 fn tangent_path(path: &syn::Path) -> syn::Path {
     let mut p = path.clone();
-    if let Some(last) = p.segments.last_mut() {
-        last.ident = format_ident!("{}Tangent", last.ident, span = last.ident.span());
-        last.arguments = syn::PathArguments::None;
+    let at = if is_variant_path(path) {
+        p.segments.len() - 2
+    } else {
+        p.segments.len().saturating_sub(1)
+    };
+    if let Some(seg) = p.segments.iter_mut().nth(at) {
+        seg.ident = format_ident!("{}Tangent", seg.ident, span = seg.ident.span());
+        seg.arguments = syn::PathArguments::None;
+    }
+    for seg in p.segments.iter_mut().skip(at) {
+        seg.arguments = syn::PathArguments::None;
     }
     p
 }
@@ -1530,6 +1583,28 @@ fn turbofish_marker(path: &syn::Path) -> Option<TokenStream> {
         .iter()
         .filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_)));
     Some(quote!(#p::<#(#args),*>()))
+}
+
+/// Whether `path` names an enum variant, `Shape::Circle` (by the naming convention: a
+/// capitalised type before a capitalised last segment; a module is lowercase).
+fn is_variant_path(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    let capitalised = |i: usize| crate::callee::is_capitalised(&path.segments[i].ident.to_string());
+    n >= 2 && capitalised(n - 1) && capitalised(n - 2)
+}
+
+/// The path of a pattern on a tangent: `Some`, `Ok`, `Err` (whose tangents are of the
+/// same shape) as written, a user's struct or variant as its tangent twin's.
+fn pattern_tangent_path(path: &syn::Path) -> syn::Path {
+    let std = path
+        .segments
+        .last()
+        .is_some_and(|s| matches!(s.ident.to_string().as_str(), "Some" | "Ok" | "Err" | "None"));
+    if std {
+        path.clone()
+    } else {
+        tangent_path(path)
+    }
 }
 
 /// `m::foo::<f64>` → `m::foo`: the rule marker struct is not generic.

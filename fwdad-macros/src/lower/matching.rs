@@ -6,9 +6,12 @@
 //!   `Option`, and `match e { Ok(v) => v, Err(err) => return Err(From::from(err)) }` in one
 //!   returning `Result` (read off the declared return type).
 //!
-//! Patterns: literals, ranges, `_`, bindings, tuples, tuple-like variants (`Some(x)`,
-//! `Ok(x)`), unit variants and constants, `&p`, and `|`. Struct and slice patterns are
-//! reported as unsupported.
+//! Patterns: literals, ranges, `_`, bindings (also `name @ pattern`), tuples, tuple
+//! structs and tuple-like variants (`Some(x)`, `Ok(x)`, `V2(x, y)`,
+//! `Activation::LeakyRelu(a)`), struct patterns of structs and variants
+//! (`Shape::Rect { w, h }`, `Foo { a, .. }`), unit variants and constants, `&p`, and `|`,
+//! nested. The tangent of a user type's binding is read from its `#[derive(Differentiable)]`
+//! tangent twin (see `emit::tangent_pattern`). Slice patterns are reported as unsupported.
 
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType};
@@ -51,6 +54,12 @@ pub(crate) fn pattern_bindings(
                 pattern_bindings(p, &hint, out);
             }
         }
+        // `Shape::Rect { w, h }`, `Foo { a, .. }`: the fields in the order written.
+        syn::Pat::Struct(st) => {
+            for fp in &st.fields {
+                pattern_bindings(&fp.pat, &TypeHint::Unknown, out);
+            }
+        }
         syn::Pat::Or(o) => {
             if let Some(first) = o.cases.first() {
                 pattern_bindings(first, hint, out);
@@ -67,7 +76,6 @@ pub(crate) fn pattern_bindings(
         | syn::Pat::Const(_)
         | syn::Pat::Macro(_)
         | syn::Pat::Slice(_)
-        | syn::Pat::Struct(_)
         | syn::Pat::Verbatim(_) => {}
         _ => {}
     }
@@ -108,10 +116,7 @@ fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
                 ));
             }
             if let Some((_, sub)) = &pi.subpat {
-                errors.push((
-                    sub.span(),
-                    "`#[derive_frule]` does not support `name @ pattern` bindings; bind the parts",
-                ));
+                check_pattern(sub, errors);
             }
         }
         syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| check_pattern(p, errors)),
@@ -125,10 +130,15 @@ fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
         | syn::Pat::Wild(_)
         | syn::Pat::Rest(_)
         | syn::Pat::Path(_) => {}
-        syn::Pat::Struct(s) => errors.push((
-            s.span(),
-            "`#[derive_frule]` does not support struct patterns yet; match on the fields",
-        )),
+        syn::Pat::Struct(s) => {
+            if s.qself.is_some() {
+                errors.push((
+                    s.span(),
+                    "`#[derive_frule]` does not support struct patterns with qualified paths (`<T as Trait>::V { .. }`); name the type or variant",
+                ));
+            }
+            s.fields.iter().for_each(|f| check_pattern(&f.pat, errors));
+        }
         syn::Pat::Slice(s) => errors.push((
             s.span(),
             "`#[derive_frule]` does not support slice patterns; index the slice",
@@ -145,14 +155,21 @@ pub(crate) type ArmBody<'e, 'd> = Box<dyn FnOnce(&mut Lowerer<'d>) -> Option<Val
 
 impl<'d> Lowerer<'d> {
     pub(crate) fn lower_match(&mut self, m: &syn::ExprMatch) -> Option<Value> {
-        let scrutinee = self.lower_expr(&m.expr)?;
+        let pats: Vec<&syn::Pat> = m.arms.iter().map(|a| &a.pat).collect();
+        let (expr, through_ref) = deref_scrutinee(&m.expr, &pats);
+        let scrutinee = self.lower_expr(expr)?;
         let arms = m
             .arms
             .iter()
             .map(|arm| {
                 let body: ArmBody<'_, 'd> =
                     Box::new(move |lw: &mut Lowerer<'d>| lw.lower_expr(&arm.body));
-                (arm.pat.clone(), arm.guard.as_ref().map(|(_, g)| &**g), body)
+                let pat = if through_ref {
+                    ref_pattern(&arm.pat)
+                } else {
+                    arm.pat.clone()
+                };
+                (pat, arm.guard.as_ref().map(|(_, g)| &**g), body)
             })
             .collect();
         self.lower_match_arms(scrutinee, arms, m.span())
@@ -160,7 +177,13 @@ impl<'d> Lowerer<'d> {
 
     /// `if let pat = e { then } else { else_ }`.
     pub(crate) fn lower_if_let(&mut self, i: &syn::ExprIf, l: &syn::ExprLet) -> Option<Value> {
-        let scrutinee = self.lower_expr(&l.expr)?;
+        let (expr, through_ref) = deref_scrutinee(&l.expr, &[&l.pat]);
+        let scrutinee = self.lower_expr(expr)?;
+        let pat = if through_ref {
+            ref_pattern(&l.pat)
+        } else {
+            (*l.pat).clone()
+        };
         let span = i.span();
         let then_body: ArmBody<'_, 'd> =
             Box::new(|lw: &mut Lowerer<'d>| lw.lower_block(&i.then_branch));
@@ -172,7 +195,7 @@ impl<'d> Lowerer<'d> {
         let wild: syn::Pat = syn::parse_quote!(_);
         self.lower_match_arms(
             scrutinee,
-            vec![((*l.pat).clone(), None, then_body), (wild, None, else_body)],
+            vec![(pat, None, then_body), (wild, None, else_body)],
             span,
         )
     }
@@ -386,6 +409,62 @@ impl<'d> Lowerer<'d> {
             self.bind(name, p);
         }
     }
+}
+
+/// `match *s { Shape::Circle { r } => .. }` matches the place `*s` without moving it (a
+/// `Shape` need not be `Copy`); the macro reads `*s` as a value, so a scrutinee `*e` whose
+/// patterns hold a struct or variant pattern is matched as `e` with `&pat` arms, which binds
+/// the same values (and, like the place, cannot move a non-`Copy` field out).
+fn deref_scrutinee<'e>(e: &'e syn::Expr, pats: &[&syn::Pat]) -> (&'e syn::Expr, bool) {
+    match super::place::strip(e) {
+        syn::Expr::Unary(u)
+            if matches!(u.op, syn::UnOp::Deref(_))
+                && pats.iter().any(|p| holds_data_pattern(p)) =>
+        {
+            (&u.expr, true)
+        }
+        _ => (e, false),
+    }
+}
+
+/// Whether `pat` holds a struct or tuple-struct pattern.
+fn holds_data_pattern(pat: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat(&mut self, p: &'ast syn::Pat) {
+            if matches!(p, syn::Pat::Struct(_) | syn::Pat::TupleStruct(_)) {
+                self.0 = true;
+            }
+            syn::visit::visit_pat(self, p);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, pat);
+    f.0
+}
+
+/// `&pat` (`&(a..=b)`, `&(A | B)` where the pattern needs parentheses).
+fn ref_pattern(pat: &syn::Pat) -> syn::Pat {
+    let span = pat.span();
+    let inner = match pat {
+        syn::Pat::Range(_) | syn::Pat::Or(_) => syn::Pat::Paren(syn::PatParen {
+            attrs: vec![],
+            paren_token: syn::token::Paren(span),
+            pat: Box::new(pat.clone()),
+        }),
+        syn::Pat::Ident(pi) if pi.subpat.is_some() => syn::Pat::Paren(syn::PatParen {
+            attrs: vec![],
+            paren_token: syn::token::Paren(span),
+            pat: Box::new(pat.clone()),
+        }),
+        other => other.clone(),
+    };
+    syn::Pat::Reference(syn::PatReference {
+        attrs: vec![],
+        and_token: syn::Token![&](span),
+        mutability: None,
+        pat: Box::new(inner),
+    })
 }
 
 /// The pattern `path(binding)` (`Some(__fwdad_ok)`), built without parsing.

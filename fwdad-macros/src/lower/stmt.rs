@@ -68,7 +68,17 @@ impl Lowerer<'_> {
             return Some(());
         };
         if let Some((_, diverge)) = &init.diverge {
-            let desugared = self.diag.handle(let_else(&local.pat, &init.expr, diverge));
+            let desugared = self
+                .diag
+                .handle(let_else(&local.pat, &init.expr, Some(diverge)));
+            return match desugared {
+                Some(desugared) => self.lower_local(&desugared),
+                None => Some(()),
+            };
+        }
+        // `let V2(x, y) = v;`, `let Foo { a, .. } = f;`: the one-arm `match` it is.
+        if has_struct_pattern(&local.pat) {
+            let desugared = self.diag.handle(let_else(&local.pat, &init.expr, None));
             return match desugared {
                 Some(desugared) => self.lower_local(&desugared),
                 None => Some(()),
@@ -590,7 +600,14 @@ fn inline_format_names(fmt: &str) -> Vec<String> {
 /// `a, b, ..` the names `PAT` binds (with their `mut`). A type on the pattern
 /// (`let Some(a): Option<&f64> = ..`) is dropped: a `match` arm cannot hold it, and the
 /// scrutinee's type is inferred as in the user's `let`.
-fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Result<syn::Local> {
+///
+/// Without `else` (`diverge` is `None`), an irrefutable struct pattern:
+/// `let V2(x, y) = v;` as `let (x, y) = match v { V2(x, y) => (x, y) };`.
+fn let_else(
+    pat: &syn::Pat,
+    init: &syn::Expr,
+    diverge: Option<&syn::Expr>,
+) -> syn::Result<syn::Local> {
     let pat = match pat {
         syn::Pat::Type(pt) => &*pt.pat,
         other => other,
@@ -598,16 +615,25 @@ fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Resul
     let mut names = super::PatIdents::default();
     syn::visit::Visit::visit_pat(&mut names, pat);
     // A capitalised name is a unit variant or a constant (`None`, `MAX`).
-    names
-        .0
-        .retain(|p| p.subpat.is_none() && !crate::callee::is_capitalised(&p.ident.to_string()));
-    let bound: Vec<syn::Pat> = names.0.iter().cloned().map(syn::Pat::Ident).collect();
+    names.0.retain(|p| {
+        (p.subpat.is_none() || diverge.is_none())
+            && !crate::callee::is_capitalised(&p.ident.to_string())
+    });
+    let bound: Vec<syn::Pat> = (names.0.iter().cloned())
+        .map(|mut p| {
+            p.subpat = None;
+            syn::Pat::Ident(p)
+        })
+        .collect();
     let idents = names.0.iter().map(|p| &p.ident);
     let span = pat.span();
     let arm_pat = strip_mut(pat);
-    let expr: syn::Expr = splice!(span=>
-        match (#init) { #arm_pat => (#(#idents,)*), _ => #diverge }
-    )?;
+    let expr: syn::Expr = match diverge {
+        Some(diverge) => splice!(span=>
+            match (#init) { #arm_pat => (#(#idents,)*), _ => #diverge }
+        )?,
+        None => splice!(span=> match (#init) { #arm_pat => (#(#idents,)*) })?,
+    };
     Ok(syn::Local {
         attrs: vec![],
         let_token: syn::Token![let](span),
@@ -626,6 +652,22 @@ fn let_else(pat: &syn::Pat, init: &syn::Expr, diverge: &syn::Expr) -> syn::Resul
         }),
         semi_token: syn::Token![;](span),
     })
+}
+
+/// Whether `pat` holds a struct or tuple-struct pattern (`V2(x, y)`, `Foo { a, .. }`).
+fn has_struct_pattern(pat: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat(&mut self, p: &'ast syn::Pat) {
+            if matches!(p, syn::Pat::Struct(_) | syn::Pat::TupleStruct(_)) {
+                self.0 = true;
+            }
+            syn::visit::visit_pat(self, p);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, pat);
+    f.0
 }
 
 /// `pat` without `mut` on its bindings (they are rebound, with `mut`, outside the match).
