@@ -49,6 +49,7 @@ pub fn emit_body(
         cells: vec![Vec::new()],
         depth: Default::default(),
         elem_at: false,
+        lib: crate::libtypes::lib_values(func),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -116,6 +117,9 @@ struct Emitter<'a> {
     /// Whether `&x[i]` or `&x[a..b]` is read through `ElemAt` (with autoref), whose
     /// import the body then needs.
     elem_at: bool,
+    /// Values of library types (`crate::libtypes`): an active one is the library's type
+    /// over duals, and an inactive one is promoted by `lift`.
+    lib: crate::ir::entity::SecondaryMap<Value, bool>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -174,6 +178,12 @@ impl Emitter<'_> {
     /// `v` as a dual (promoted if inactive).
     fn dual(&mut self, v: Value) -> TokenStream {
         let name = self.name(v);
+        // A library value in the library's form over duals (a constant, or a parameter's
+        // dual of the whole value).
+        if *self.lib.get(v) {
+            let vspan = self.func.value_span(v);
+            return self.lift(&quote!(#name), v, vspan);
+        }
         if self.is(v) {
             return quote!(#name);
         }
@@ -196,6 +206,25 @@ impl Emitter<'_> {
             return quote_spanned!(vspan=> #rt::none_in::<#mode, _>(#name));
         }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
+    }
+
+    /// Operand `v` (emitted as `a`) of a library operation in the library's form over
+    /// duals (`crate::libtypes`): a constant or a parameter's dual goes through `lift`, by
+    /// reference where the value is a reference (`&Vector3<f64>`), as the library's
+    /// methods take it; a library value computed in the body is already in that form.
+    fn lift(&self, a: &TokenStream, v: Value, span: Span) -> TokenStream {
+        let (rt, mode) = (self.rt, self.mode);
+        let lib = *self.lib.get(v);
+        if self.func.values[v].ty.is_non_differentiable()
+            || (lib && self.is(v) && !crate::libtypes::is_param(self.func, v))
+        {
+            return a.clone();
+        }
+        if lib && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+            quote_spanned!(span=> (&#rt::lift::<#mode, _>(#a)))
+        } else {
+            quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
+        }
     }
 
     /// Whether `inst` is `&x`, `&x[a..b]`, `&x[i]` or `&x.f` (a shared reference made in
@@ -616,6 +645,18 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::#f(#(#args),*))
             }
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
+            // The library's own code on its type over duals: each operand lifted (a
+            // constant to constant duals, a parameter's dual to the library's form).
+            (kind, Form::Lib) => {
+                // Indices and other integers, and library values already over duals, stay
+                // as they are.
+                let lifted: Vec<TokenStream> = args
+                    .iter()
+                    .zip(&ops)
+                    .map(|(a, &v)| self.lift(a, v, span))
+                    .collect();
+                self.primal_expr(inst, kind, &lifted, span)
+            }
             (
                 InstKind::MethodCall {
                     receiver, method, ..
@@ -905,7 +946,7 @@ impl Emitter<'_> {
         // A written type on an active value (`let d: &[f64] = &v;`): the dual converts to it
         // as the primal coerces (`&Vec<f64>` to `&[f64]`).
         let expr = match self.func.insts[inst].results.as_slice() {
-            [v] if self.is(*v) && self.func.annotations.contains_key(v) => {
+            [v] if self.is(*v) && self.func.annotations.contains_key(v) && !*self.lib.get(*v) => {
                 let rt = self.rt;
                 quote!(#rt::coerce_to(#expr))
             }
@@ -945,6 +986,10 @@ impl Emitter<'_> {
     /// in the mode when `v` is active.
     fn annotated_type(&self, v: Value) -> Option<TokenStream> {
         let ty = self.func.annotations.get(&v)?;
+        // An active library value is the library's type over duals: inferred.
+        if self.is(v) && *self.lib.get(v) {
+            return None;
+        }
         Some(if self.is(v) {
             let (rt, mode) = (self.rt, self.mode);
             quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)

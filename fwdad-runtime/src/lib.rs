@@ -42,7 +42,11 @@ pub mod dual;
 pub mod frule;
 pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod lift;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
+#[cfg(feature = "nalgebra")]
+pub mod nalgebra;
 pub mod num;
 pub mod real;
 pub mod rules;

@@ -104,6 +104,7 @@ pub mod prelude {
 pub mod __private {
     pub use fwdad_macros::derive_frule;
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
+    pub use fwdad_runtime::lift::lift;
     pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
