@@ -37,6 +37,8 @@ macro_rules! for_tuples {
 
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod collections;
+#[cfg(feature = "num-complex")]
+pub mod complex;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
