@@ -81,9 +81,9 @@ fn bode_gradients_and_hessians_match_finite_differences() {
     let f = |x: &[f64]| bode_magnitude_db(x[0], x[1], x[2], x[3]);
     let (v, g) = fwdad::gradient(bode_db_of {}, &p);
     assert_eq!(v, f(&p));
-    for j in 0..4 {
+    for (j, gj) in g.iter().enumerate() {
         let e: Vec<f64> = (0..4).map(|i| f64::from(u8::from(i == j))).collect();
-        assert!(close(g[j], central(&f, &p, &e, 1e-6), 1e-8), "∂{j}");
+        assert!(close(*gj, central(&f, &p, &e, 1e-6), 1e-8), "∂{j}");
     }
     let (_, g2, h) = fwdad::hessian(bode_db_of {}, &p);
     for j in 0..4 {
