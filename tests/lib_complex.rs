@@ -100,10 +100,10 @@ fn bode_gradients_and_hessians_match_finite_differences() {
     }
     let fphase = |x: &[f64]| bode_phase(x[0], x[1], x[2], x[3]);
     let (_, gp) = fwdad::gradient(bode_phase_of {}, &p);
-    for j in 0..4 {
+    for (j, gj) in gp.iter().enumerate() {
         let e: Vec<f64> = (0..4).map(|i| f64::from(u8::from(i == j))).collect();
         assert!(
-            close(gp[j], central(&fphase, &p, &e, 1e-6), 1e-8),
+            close(*gj, central(&fphase, &p, &e, 1e-6), 1e-8),
             "∂{j} phase"
         );
     }
