@@ -11,6 +11,8 @@
 //! parameter's `Dual<&Vector3<f64>, &Vector3<S>>` to a vector of duals, a lifted value as
 //! it is). The library computes the tangents; no rule per method is needed.
 //!
+//! The types are recognised with the features of the same names (`fwdad`'s `nalgebra`,
+//! `num-complex`), so that without them a type of the user's named `Vector3` is theirs.
 //! A value is of a library type when the syntax says so: a parameter or `let` whose written
 //! type names one (`&Vector3<f64>`, `Matrix3<f64>`, `Complex<f64>`), a call of an
 //! associated function of one (`Vector3::new(..)`, `Complex::from_polar(..)`), an operator
@@ -22,9 +24,9 @@
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{Function, InstKind, Region, Terminator, UnOp, Value};
 
-/// Library types known by name (the last segment of their path).
-const LIB_TYPES: &[&str] = &[
-    // nalgebra: statically sized matrices and vectors (`ArrayStorage`, `Copy`).
+/// nalgebra's statically sized matrices and vectors (`ArrayStorage`, `Copy`), by the last
+/// segment of their path.
+const NALGEBRA_TYPES: &[&str] = &[
     "SMatrix",
     "SVector",
     "RowSVector",
@@ -58,10 +60,16 @@ const LIB_TYPES: &[&str] = &[
     "Matrix4x1",
     "Matrix4x2",
     "Matrix4x3",
-    // num-complex.
-    "Complex",
-    "Complex64",
 ];
+
+/// num-complex's types.
+const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
+
+/// Whether `name` is a library type of an enabled feature.
+fn is_lib_name(name: &syn::Ident) -> bool {
+    (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
+        || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
+}
 
 /// Methods of library values that return a scalar.
 const SCALAR_METHODS: &[&str] = &[
@@ -101,7 +109,7 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
             .path
             .segments
             .last()
-            .is_some_and(|s| LIB_TYPES.iter().any(|t| s.ident == t)),
+            .is_some_and(|s| is_lib_name(&s.ident)),
         _ => false,
     }
 }
@@ -109,7 +117,7 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 fn is_lib_ctor(path: &syn::Path) -> bool {
     let n = path.segments.len();
-    n >= 2 && LIB_TYPES.iter().any(|t| path.segments[n - 2].ident == t)
+    n >= 2 && is_lib_name(&path.segments[n - 2].ident)
 }
 
 /// Which values are of a library type.
