@@ -346,3 +346,41 @@ fn torque_of_a_cross_product() {
         (torque(theta, phi, &(force + h * df)) - torque(theta, phi, &(force - h * df))) / (2.0 * h);
     assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
 }
+
+/// A potential of a point in the plane, for the drivers with nalgebra vectors.
+#[derive_frule]
+fn saddle(p: &[f64]) -> f64 {
+    p[0] * p[0] - 2.0 * p[1] * p[1] + p[0] * p[1] * p[2] + p[2].exp()
+}
+
+/// The residuals of a small nonlinear system.
+#[derive_frule]
+fn residuals(p: &[f64]) -> [f64; 2] {
+    [p[0] * p[1] - 1.0, p[2].sin() + p[0]]
+}
+
+#[test]
+fn drivers_take_and_return_nalgebra_vectors_and_matrices() {
+    use nalgebra::{DVector, Matrix2x3, SVector};
+    let x = SVector::<f64, 3>::new(0.5, -1.0, 0.3);
+    let (v, g) = fwdad::na::gradient(saddle {}, &x);
+    assert_eq!(v, saddle(x.as_slice()));
+    // ∇ = (2x + yz, −4y + xz, xy + eᶻ), ∇² = [[2, z, y], [z, −4, x], [y, x, eᶻ]].
+    let (px, py, pz) = (x[0], x[1], x[2]);
+    let grad = SVector::<f64, 3>::new(2.0 * px + py * pz, -4.0 * py + px * pz, px * py + pz.exp());
+    assert!((g - grad).norm() < 1e-14);
+    let (_, g2, h) = fwdad::na::hessian(saddle {}, &x);
+    let hess = Matrix3::new(2.0, pz, py, pz, -4.0, px, py, px, pz.exp());
+    assert!((g2 - grad).norm() < 1e-14);
+    assert!((h - hess).norm() < 1e-14);
+    // A dynamically sized point gives dynamically sized results.
+    let xd = DVector::from_column_slice(x.as_slice());
+    let (_, gd) = fwdad::na::gradient(saddle {}, &xd);
+    assert_eq!(gd.len(), 3);
+    assert!((gd - DVector::from_column_slice(grad.as_slice())).norm() < 1e-14);
+    let (r, j) = fwdad::na::jacobian(residuals {}, &x);
+    assert_eq!(r.as_slice(), residuals(x.as_slice()));
+    let jac = Matrix2x3::new(py, px, 0.0, 1.0, 0.0, pz.cos());
+    assert_eq!(j.shape(), (2, 3));
+    assert!((j - jac).norm() < 1e-14);
+}

@@ -55,6 +55,8 @@ pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiab
 
 pub mod coloring;
 pub mod drivers;
+#[cfg(feature = "nalgebra")]
+pub mod na;
 pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
