@@ -655,7 +655,15 @@ impl Emitter<'_> {
                     .zip(&ops)
                     .map(|(a, &v)| self.lift(a, v, span))
                     .collect();
-                self.primal_expr(inst, kind, &lifted, span)
+                match kind {
+                    InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
+                        Some((ty, f)) => {
+                            quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
+                        }
+                        None => self.primal_expr(inst, kind, &lifted, span),
+                    },
+                    _ => self.primal_expr(inst, kind, &lifted, span),
+                }
             }
             (
                 InstKind::MethodCall {

@@ -11,8 +11,13 @@
 //! parameter's `Dual<&Vector3<f64>, &Vector3<S>>` to a vector of duals, a lifted value as
 //! it is). The library computes the tangents; no rule per method is needed.
 //!
+//! glam is not generic (`f64` only): its values are the runtime's mirror types over duals
+//! (`fwdad_runtime::glam`), and a call of a glam type's associated function is a call of
+//! the mirror's (`DQuat::from_axis_angle` → `glam::DQuat::<S>::from_axis_angle`).
+//!
 //! The types are recognised with the features of the same names (`fwdad`'s `nalgebra`,
-//! `num-complex`), so that without them a type of the user's named `Vector3` is theirs.
+//! `num-complex`, `glam`), so that without them a type of the user's named `Vector3` is
+//! theirs.
 //! A value is of a library type when the syntax says so: a parameter or `let` whose written
 //! type names one (`&Vector3<f64>`, `Matrix3<f64>`, `Complex<f64>`), a call of an
 //! associated function of one (`Vector3::new(..)`, `Complex::from_polar(..)`), an operator
@@ -65,10 +70,29 @@ const NALGEBRA_TYPES: &[&str] = &[
 /// num-complex's types.
 const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 
+/// glam's `f64` types: not generic, so mirrored over duals by the runtime's `glam` module,
+/// whose associated functions replace glam's in the rule.
+const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DQuat", "DMat3"];
+
+fn is_glam_name(name: &syn::Ident) -> bool {
+    cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
+}
+
 /// Whether `name` is a library type of an enabled feature.
 fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
         || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
+        || is_glam_name(name)
+}
+
+/// For a call of a glam type's associated function (`DQuat::from_axis_angle`): the type
+/// and the function, which the rule calls on the runtime's mirror over duals.
+pub fn glam_fn(path: &syn::Path) -> Option<(&syn::Ident, &syn::Ident)> {
+    let n = path.segments.len();
+    if n < 2 || !is_glam_name(&path.segments[n - 2].ident) {
+        return None;
+    }
+    Some((&path.segments[n - 2].ident, &path.segments[n - 1].ident))
 }
 
 /// Methods of library values that return a scalar.
@@ -197,7 +221,7 @@ impl Analysis<'_> {
                 InstKind::MethodCall {
                     receiver, method, ..
                 } => self.is(*receiver) && !SCALAR_METHODS.iter().any(|m| method == m),
-                InstKind::Call { func: path, .. } => is_lib_ctor(path),
+                InstKind::Call { func: path, .. } | InstKind::Const(path) => is_lib_ctor(path),
                 InstKind::If {
                     then_region,
                     else_region,

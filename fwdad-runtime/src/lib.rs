@@ -42,6 +42,8 @@ pub mod complex;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
+#[cfg(feature = "glam")]
+pub mod glam;
 pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod lift;

@@ -106,6 +106,8 @@ pub mod prelude {
 pub mod __private {
     pub use fwdad_macros::derive_frule;
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
+    #[cfg(feature = "glam")]
+    pub use fwdad_runtime::glam;
     pub use fwdad_runtime::lift::lift;
     pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;
