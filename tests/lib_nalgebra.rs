@@ -384,3 +384,49 @@ fn drivers_take_and_return_nalgebra_vectors_and_matrices() {
     assert_eq!(j.shape(), (2, 3));
     assert!((j - jac).norm() < 1e-14);
 }
+
+/// The position of a point on a helix: a function returning a `Vector3`.
+#[derive_frule]
+fn helix(t: f64, radius: f64) -> Vector3<f64> {
+    Vector3::new(radius * t.cos(), radius * t.sin(), 0.5 * t)
+}
+
+/// Kinetic energy along the helix, through the returned vector and another derived
+/// function taking `&Vector3<f64>`.
+#[derive_frule]
+fn speed_squared(v: &Vector3<f64>) -> f64 {
+    v.norm_squared()
+}
+
+/// (A vector returned by another derived function needs its type written: `docs/limits.md`.)
+#[derive_frule]
+fn helix_distance(t: f64) -> f64 {
+    let p: Vector3<f64> = helix(t, 2.0);
+    let q: Vector3<f64> = helix(t + 0.1, 2.0);
+    speed_squared(&(q - p)) + p.x * p.y + p[2]
+}
+
+#[test]
+fn returned_vectors_and_vectors_passed_to_derived_functions() {
+    // d/dt of the helix: (−r sin t, r cos t, 0.5).
+    let t = 0.8;
+    let d = helix_frule(Dual::new(t, 1.0), Dual::new(2.0, 0.0));
+    assert_eq!(d.primal, helix(t, 2.0));
+    let expected = Vector3::new(-2.0 * t.sin(), 2.0 * t.cos(), 0.5);
+    assert!((d.tangent - expected).norm() < 1e-15);
+    let d = helix_frule(Dual::new(t, 0.0), Dual::new(2.0, 1.0));
+    assert!((d.tangent - Vector3::new(t.cos(), t.sin(), 0.0)).norm() < 1e-15);
+    // |q − p|² + pₓ p_y + p_z, by central differences and by hand.
+    let d = helix_distance_frule(Dual::new(t, 1.0));
+    assert_eq!(d.primal, helix_distance(t));
+    let h = 1e-6;
+    let fd = (helix_distance(t + h) - helix_distance(t - h)) / (2.0 * h);
+    assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+    // |q − p|² = 2r²(1 − cos 0.1) + 0.01 does not depend on t; pₓ p_y = r² sin 2t / 2.
+    let by_hand = 4.0 * (2.0 * t).cos() + 0.5;
+    assert!(
+        close(d.tangent, by_hand, 1e-13),
+        "{} vs {by_hand}",
+        d.tangent
+    );
+}

@@ -154,7 +154,7 @@ fn lib_plan(
         }
         | InstKind::Ref { arg, .. } => is_lib(arg),
         InstKind::MethodCall { receiver, .. } => is_lib(receiver),
-        InstKind::Call { .. } => data.results.first().is_some_and(is_lib),
+        InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
         InstKind::Field { base, .. } | InstKind::Index { base, .. } => is_lib(base),
         _ => false,
     };
@@ -169,10 +169,7 @@ fn lib_plan(
 fn is_lib_inst(func: &Function, lib: &SecondaryMap<Value, bool>, inst: Inst) -> bool {
     match &func.insts[inst].kind {
         InstKind::MethodCall { receiver, .. } => *lib.get(*receiver),
-        InstKind::Call { .. } => func.insts[inst]
-            .results
-            .first()
-            .is_some_and(|r| *lib.get(*r)),
+        InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
         _ => false,
     }
 }

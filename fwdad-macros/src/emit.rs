@@ -177,13 +177,19 @@ impl Emitter<'_> {
 
     /// `v` as a dual (promoted if inactive).
     fn dual(&mut self, v: Value) -> TokenStream {
-        let name = self.name(v);
         // A library value in the library's form over duals (a constant, or a parameter's
         // dual of the whole value).
         if *self.lib.get(v) {
+            let name = self.name(v);
             let vspan = self.func.value_span(v);
             return self.lift(&quote!(#name), v, vspan);
         }
+        self.dual_of_whole(v)
+    }
+
+    /// `v` as the dual of its whole value (a library value too: what a rule takes).
+    fn dual_of_whole(&mut self, v: Value) -> TokenStream {
+        let name = self.name(v);
         if self.is(v) {
             return quote!(#name);
         }
@@ -206,6 +212,18 @@ impl Emitter<'_> {
             return quote_spanned!(vspan=> #rt::none_in::<#mode, _>(#name));
         }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
+    }
+
+    /// The function's result `v` as a dual: a library value over duals becomes the dual
+    /// of the whole value (`Dual<Vector3<f64>, Vector3<S>>`), the rule's result type.
+    fn returned(&mut self, v: Value) -> TokenStream {
+        if *self.lib.get(v) {
+            let (rt, mode) = (self.rt, self.mode);
+            let lifted = self.dual(v);
+            let vspan = self.func.value_span(v);
+            return quote_spanned!(vspan=> #rt::unlift::<#mode, _>(#lifted));
+        }
+        self.dual(v)
     }
 
     /// Operand `v` (emitted as `a`) of a library operation in the library's form over
@@ -465,16 +483,16 @@ impl Emitter<'_> {
                 if matches!(self.func.regions[r].term, Terminator::Return(_))
                     && r == self.func.body =>
             {
-                let d = self.dual(*v);
+                let d = self.returned(*v);
                 quote!(#d)
             }
             (Terminator::Return(v), _) => {
-                let d = self.dual(*v);
+                let d = self.returned(*v);
                 quote!(return #d;)
             }
             (Terminator::Yield(vs), Tail::Return) => {
                 // The body region yields only if lowering ended without a return.
-                let ds: Vec<_> = vs.iter().map(|v| self.dual(*v)).collect();
+                let ds: Vec<_> = vs.iter().map(|v| self.returned(*v)).collect();
                 quote!(#(#ds)*)
             }
             (Terminator::Yield(vs), Tail::If(inst)) => {
@@ -587,7 +605,20 @@ impl Emitter<'_> {
                 } else if rule_call && n == Need::Dual && !self.is(v) {
                     match self.promoted_arg(v) {
                         Some(arg) => arg,
+                        None if *self.lib.get(v) => self.dual_of_whole(v),
                         None => self.operand(v, n),
+                    }
+                } else if rule_call && *self.lib.get(v) {
+                    // A library value over duals passed to a rule: the dual of the whole
+                    // value, borrowed where the value is a reference (`g(&v)`).
+                    let name = self.name(v);
+                    let mode_ts = self.mode;
+                    if crate::libtypes::is_param(self.func, v) {
+                        quote!(#name)
+                    } else if matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+                        quote!(&#rt::unlift::<#mode_ts, _>(#name))
+                    } else {
+                        quote!(#rt::unlift::<#mode_ts, _>(#name))
                     }
                 } else {
                     self.operand(v, n)

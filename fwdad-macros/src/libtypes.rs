@@ -121,6 +121,17 @@ const SCALAR_METHODS: &[&str] = &[
     "norm_sqr",
     "arg",
     "l1_norm",
+    // glam
+    "length",
+    "length_squared",
+    "length_recip",
+    "distance",
+    "distance_squared",
+    "angle_between",
+    "element_sum",
+    "element_product",
+    "max_element",
+    "min_element",
 ];
 
 /// Whether a written type names a library type (behind references).
@@ -139,7 +150,7 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
 }
 
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
-fn is_lib_ctor(path: &syn::Path) -> bool {
+pub fn is_lib_ctor(path: &syn::Path) -> bool {
     let n = path.segments.len();
     n >= 2 && is_lib_name(&path.segments[n - 2].ident)
 }
@@ -285,13 +296,16 @@ impl Analysis<'_> {
     }
 }
 
-/// Whether `v` is a parameter (or a copy of one): an active one is the parameter's dual
-/// of the whole value (`Dual<&Vector3<f64>, &Vector3<S>>`), not yet the library's form.
+/// Whether `v` holds the dual of the whole value (`Dual<&Vector3<f64>, &Vector3<S>>`), not
+/// yet the library's form over duals: a parameter, the result of another rule (a call
+/// that is not one of the library's associated functions, `let p: Vector3<f64> = g(x);`),
+/// or a copy of one.
 pub fn is_param(func: &Function, v: Value) -> bool {
     match func.values[v].def {
         crate::ir::ValueDef::Param(_) => true,
-        crate::ir::ValueDef::Inst(inst, _) => match func.insts[inst].kind {
-            InstKind::Copy(arg) => is_param(func, arg),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg) => is_param(func, *arg),
+            InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             _ => false,
         },
         crate::ir::ValueDef::RegionParam(..) => false,

@@ -50,7 +50,11 @@ crate::lift::lift_library_type!(
     Complex<S>,
     Complex<Dual<f64, S>>,
     |p, t| Complex::new(Dual::new(p.re, t.re), Dual::new(p.im, t.im)),
-    |c| Complex::new(Dual::new(c.re, S::zero()), Dual::new(c.im, S::zero()))
+    |c| Complex::new(Dual::new(c.re, S::zero()), Dual::new(c.im, S::zero())),
+    |d| Dual::new(
+        Complex::new(d.re.primal, d.im.primal),
+        Complex::new(d.re.tangent, d.im.tangent)
+    )
 );
 
 macro_rules! scalar_left {

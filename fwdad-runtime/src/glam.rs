@@ -444,7 +444,24 @@ impl<S: ScalarTangent<f64>> MulAssign for DMat3<S> {
 // ---------------------------------------------------------------------------------------
 
 macro_rules! glam_type {
-    ($G:ident, $V:ident, $n:literal, |$g:ident| [$($get:expr),*], |$a:ident| $make:expr) => {
+    ($G:ident, $V:ident, $n:literal, |$g:ident| [$($get:expr),*], |$a:ident| $make:expr, |$m:ident| [$($part:expr),*], $from:path) => {
+        /// The whole value's dual: what a derived function returns.
+        impl<S: Mode> $crate::lift::Unlift<S> for $V<S> {
+            type Output = Dual<glam::$G, [S; $n]>;
+            #[inline(always)]
+            fn unlift(self) -> Dual<glam::$G, [S; $n]> {
+                let $m = self;
+                let parts: [D<S>; $n] = [$($part),*];
+                Dual::new($from(&parts.map(|d| d.primal)), parts.map(|d| d.tangent))
+            }
+        }
+        impl<S: Mode> $crate::lift::Unlift<S> for &$V<S> {
+            type Output = Dual<glam::$G, [S; $n]>;
+            #[inline(always)]
+            fn unlift(self) -> Dual<glam::$G, [S; $n]> {
+                $crate::lift::Unlift::unlift(*self)
+            }
+        }
         /// Its tangent: one per component, in glam's component order.
         impl Differentiable for glam::$G {
             type Tangent = [f64; $n];
@@ -517,13 +534,33 @@ macro_rules! glam_type {
         }
     };
 }
-glam_type!(DVec2, DVec2, 2, |g| [g.x, g.y], |a| DVec2::new(a[0], a[1]));
-glam_type!(DVec3, DVec3, 3, |g| [g.x, g.y, g.z], |a| DVec3::new(
-    a[0], a[1], a[2]
-));
-glam_type!(DQuat, DQuat, 4, |g| [g.x, g.y, g.z, g.w], |a| {
-    DQuat::from_xyzw(a[0], a[1], a[2], a[3])
-});
+glam_type!(
+    DVec2,
+    DVec2,
+    2,
+    |g| [g.x, g.y],
+    |a| DVec2::new(a[0], a[1]),
+    |m| [m.x, m.y],
+    glam_from_array2
+);
+glam_type!(
+    DVec3,
+    DVec3,
+    3,
+    |g| [g.x, g.y, g.z],
+    |a| DVec3::new(a[0], a[1], a[2]),
+    |m| [m.x, m.y, m.z],
+    glam_from_array3
+);
+glam_type!(
+    DQuat,
+    DQuat,
+    4,
+    |g| [g.x, g.y, g.z, g.w],
+    |a| DQuat::from_xyzw(a[0], a[1], a[2], a[3]),
+    |m| [m.x, m.y, m.z, m.w],
+    glam_from_array4
+);
 glam_type!(
     DMat3,
     DMat3,
@@ -536,5 +573,20 @@ glam_type!(
         DVec3::new(a[0], a[1], a[2]),
         DVec3::new(a[3], a[4], a[5]),
         DVec3::new(a[6], a[7], a[8])
-    )
+    ),
+    |m| [
+        m.x_axis.x, m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.y, m.y_axis.z, m.z_axis.x,
+        m.z_axis.y, m.z_axis.z
+    ],
+    glam::DMat3::from_cols_array
 );
+
+fn glam_from_array2(a: &[f64; 2]) -> glam::DVec2 {
+    glam::DVec2::from_array(*a)
+}
+fn glam_from_array3(a: &[f64; 3]) -> glam::DVec3 {
+    glam::DVec3::from_array(*a)
+}
+fn glam_from_array4(a: &[f64; 4]) -> glam::DQuat {
+    glam::DQuat::from_array(*a)
+}

@@ -25,6 +25,30 @@ pub fn lift<S: Mode, X: Lift<S>>(x: X) -> X::Output {
     x.lift()
 }
 
+/// A library value over duals back to the dual of the whole value (`Vector3<Dual<f64, S>>`
+/// to `Dual<Vector3<f64>, Vector3<S>>`): what a derived function returns.
+pub trait Unlift<S: Mode> {
+    /// The dual of the whole value.
+    type Output;
+    /// Converts.
+    fn unlift(self) -> Self::Output;
+}
+
+/// `x`, in the library form of mode `S`, as the dual of the whole value.
+#[inline(always)]
+pub fn unlift<S: Mode, X: Unlift<S>>(x: X) -> X::Output {
+    x.unlift()
+}
+
+/// A scalar is its own dual (a method the macro could not tell returns a scalar).
+impl<S: Mode> Unlift<S> for Dual<f64, S> {
+    type Output = Self;
+    #[inline(always)]
+    fn unlift(self) -> Self {
+        self
+    }
+}
+
 /// A constant.
 impl<S: Mode> Lift<S> for f64 {
     type Output = Dual<f64, S>;
@@ -70,10 +94,27 @@ impl<'a, S: Mode> Lift<S> for Dual<&'a f64, &'a S> {
 
 /// Implements `Lift` for a `Copy` library type `$ty` of `f64`s (generic over `$g`) whose
 /// form over duals is `$dual` and whose tangent in mode `S` is `$tan`, with `$zip(p, t)`
-/// pairing primal and tangent into the dual form and `$map(p)` making constant duals.
+/// pairing primal and tangent into the dual form, `$constant(c)` making constant duals,
+/// and `Unlift` with `$unzip(d)` splitting the dual form into primal and tangent.
 #[allow(unused_macros)]
 macro_rules! lift_library_type {
-    ([$($g:tt)*] $ty:ty, $tan:ty, $dual:ty, |$p:ident, $t:ident| $zip:expr, |$c:ident| $constant:expr) => {
+    ([$($g:tt)*] $ty:ty, $tan:ty, $dual:ty, |$p:ident, $t:ident| $zip:expr, |$c:ident| $constant:expr, |$d:ident| $unzip:expr) => {
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Unlift<S> for $dual {
+            type Output = $crate::Dual<$ty, $tan>;
+            #[inline(always)]
+            fn unlift(self) -> $crate::Dual<$ty, $tan> {
+                let $d = self;
+                $unzip
+            }
+        }
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Unlift<S> for &$dual {
+            type Output = $crate::Dual<$ty, $tan>;
+            #[inline(always)]
+            fn unlift(self) -> $crate::Dual<$ty, $tan> {
+                let $d = *self;
+                $unzip
+            }
+        }
         /// A constant.
         impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for $ty {
             type Output = $dual;

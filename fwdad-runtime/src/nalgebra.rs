@@ -499,7 +499,8 @@ crate::lift::lift_library_type!(
     SMatrix<S, R, C>,
     SMatrix<Dual<f64, S>, R, C>,
     |p, t| p.zip_map(&t, Dual::new),
-    |c| c.map(|x| Dual::new(x, S::zero()))
+    |c| c.map(|x| Dual::new(x, S::zero())),
+    |d| Dual::new(d.map(|x| x.primal), d.map(|x| x.tangent))
 );
 
 /// `k * m` with a dual scalar on the left, as `m * k` (nalgebra defines the left product
