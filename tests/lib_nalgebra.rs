@@ -430,3 +430,49 @@ fn returned_vectors_and_vectors_passed_to_derived_functions() {
         d.tangent
     );
 }
+
+/// Gravitational potential energy of point masses given as a slice of positions.
+#[derive_frule]
+fn cluster_energy(pos: &[Vector3<f64>], mass: &[f64]) -> f64 {
+    let mut e = 0.0;
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            let r = pos[j] - pos[i];
+            e -= mass[i] * mass[j] / r.norm();
+        }
+    }
+    e
+}
+
+#[test]
+fn slices_of_vectors_as_parameters() {
+    let pos = [
+        Vector3::new(0.0, 0.1, 0.2),
+        Vector3::new(1.0, -0.3, 0.4),
+        Vector3::new(0.2, 0.9, -0.5),
+    ];
+    let mass = [1.0, 2.0, 0.5];
+    let dpos = [
+        Vector3::new(0.3, 0.0, -0.1),
+        Vector3::new(0.0, 0.0, 0.0),
+        Vector3::new(-0.2, 0.4, 0.1),
+    ];
+    let d = cluster_energy_frule(
+        Dual::new(&pos[..], &dpos[..]),
+        Dual::new(&mass[..], &[0.0; 3][..]),
+    );
+    assert_eq!(d.primal, cluster_energy(&pos, &mass));
+    // dE = Σ_{i<j} mᵢ mⱼ (rⱼ − rᵢ)·(drⱼ − drᵢ) / |rⱼ − rᵢ|³.
+    let mut expected = 0.0;
+    for i in 0..3 {
+        for j in i + 1..3 {
+            let r = pos[j] - pos[i];
+            expected += mass[i] * mass[j] * r.dot(&(dpos[j] - dpos[i])) / r.norm().powi(3);
+        }
+    }
+    assert!(
+        close(d.tangent, expected, 1e-13),
+        "{} vs {expected}",
+        d.tangent
+    );
+}

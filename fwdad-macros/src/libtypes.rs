@@ -149,6 +149,35 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
     }
 }
 
+/// Whether a written type is a sequence of library values (`&[Vector3<f64>]`,
+/// `[Complex<f64>; N]`, `Vec<DVec3>`, behind references).
+fn is_lib_seq_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_lib_seq_type(&r.elem),
+        syn::Type::Paren(p) => is_lib_seq_type(&p.elem),
+        syn::Type::Slice(s) => is_lib_type(&s.elem),
+        syn::Type::Array(a) => is_lib_type(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
+            s.ident == "Vec"
+                && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
+                    if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if is_lib_type(t)))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether `v` is a parameter holding a sequence of library values (or a copy of one).
+fn is_lib_seq(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => is_lib_seq_type(&func.params[i].ty),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg) => is_lib_seq(func, *arg),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 pub fn is_lib_ctor(path: &syn::Path) -> bool {
     let n = path.segments.len();
@@ -233,6 +262,10 @@ impl Analysis<'_> {
                     receiver, method, ..
                 } => self.is(*receiver) && !SCALAR_METHODS.iter().any(|m| method == m),
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => is_lib_ctor(path),
+                // An element of a parameter `&[Vector3<f64>]`.
+                InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                    is_lib_seq(self.func, *base)
+                }
                 InstKind::If {
                     then_region,
                     else_region,
@@ -297,15 +330,18 @@ impl Analysis<'_> {
 }
 
 /// Whether `v` holds the dual of the whole value (`Dual<&Vector3<f64>, &Vector3<S>>`), not
-/// yet the library's form over duals: a parameter, the result of another rule (a call
-/// that is not one of the library's associated functions, `let p: Vector3<f64> = g(x);`),
-/// or a copy of one.
+/// yet the library's form over duals: a parameter, an element of a parameter
+/// (`x[i]` of `x: &[Vector3<f64>]`), the result of another rule (a call that is not one of
+/// the library's associated functions, `let p: Vector3<f64> = g(x);`), or a copy of one.
 pub fn is_param(func: &Function, v: Value) -> bool {
     match func.values[v].def {
         crate::ir::ValueDef::Param(_) => true,
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
             InstKind::Copy(arg) => is_param(func, *arg),
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                is_lib_seq(func, *base)
+            }
             _ => false,
         },
         crate::ir::ValueDef::RegionParam(..) => false,
