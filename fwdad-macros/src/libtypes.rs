@@ -149,6 +149,37 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
     }
 }
 
+/// nalgebra's dynamically sized types, which derived bodies do not support yet.
+const NALGEBRA_DYNAMIC: &[&str] = &["DMatrix", "DVector", "RowDVector"];
+
+/// The dynamically sized nalgebra type a written type names (behind references, in a
+/// slice, array or `Vec`), when the `nalgebra` feature is on.
+pub fn dynamic_nalgebra(ty: &syn::Type) -> Option<&syn::Ident> {
+    if !cfg!(feature = "nalgebra") {
+        return None;
+    }
+    match ty {
+        syn::Type::Reference(r) => dynamic_nalgebra(&r.elem),
+        syn::Type::Paren(p) => dynamic_nalgebra(&p.elem),
+        syn::Type::Slice(s) => dynamic_nalgebra(&s.elem),
+        syn::Type::Array(a) => dynamic_nalgebra(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            if NALGEBRA_DYNAMIC.iter().any(|t| last.ident == t) {
+                return Some(&last.ident);
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::Type(t) => dynamic_nalgebra(t),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Whether a written type is a sequence of library values (`&[Vector3<f64>]`,
 /// `[Complex<f64>; N]`, `Vec<DVec3>`, behind references).
 fn is_lib_seq_type(ty: &syn::Type) -> bool {
