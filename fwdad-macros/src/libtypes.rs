@@ -78,10 +78,14 @@ fn is_glam_name(name: &syn::Ident) -> bool {
     cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
 }
 
+/// ndarray's owned arrays.
+const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
+
 /// Whether `name` is a library type of an enabled feature.
 fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
         || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
+        || (cfg!(feature = "ndarray") && NDARRAY_TYPES.iter().any(|t| name == t))
         || is_glam_name(name)
 }
 

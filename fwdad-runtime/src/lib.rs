@@ -51,6 +51,8 @@ pub mod lift;
 pub mod linear;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra;
+#[cfg(feature = "ndarray")]
+pub mod ndarray;
 pub mod num;
 pub mod real;
 pub mod rules;

@@ -169,3 +169,24 @@ macro_rules! lift_library_type {
 }
 #[allow(unused_imports)]
 pub(crate) use lift_library_type;
+
+/// A `Vec` of duals (`x.to_vec()` of a parameter), element by element, for a library
+/// constructor taking a `Vec` (`Array1::from_vec(x.to_vec())`).
+impl<S: Mode> Lift<S> for Dual<Vec<f64>, Vec<S>> {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.primal
+            .into_iter()
+            .zip(self.tangent)
+            .map(|(p, t)| Dual::new(p, t))
+            .collect()
+    }
+}
+
+/// A `Vec` of constants.
+impl<S: Mode> Lift<S> for Vec<f64> {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.into_iter().map(|p| Dual::new(p, S::zero())).collect()
+    }
+}
