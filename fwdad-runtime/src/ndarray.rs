@@ -76,7 +76,7 @@ impl<S: Mode, D: Dimension> Lift<S> for Array<Dual<f64, S>, D> {
     }
 }
 
-impl<'r, S: Mode, D: Dimension> Lift<S> for &'r Array<Dual<f64, S>, D> {
+impl<S: Mode, D: Dimension> Lift<S> for &Array<Dual<f64, S>, D> {
     type Output = Self;
     fn lift(self) -> Self {
         self
