@@ -92,6 +92,10 @@ pub enum Form {
     Store,
     /// `if`, `loop`, `for`: regions emitted recursively.
     Control,
+    /// An operation on a library value (`b - a`, `v.norm()`, `Vector3::new(x, y, z)`),
+    /// emitted as written with every operand lifted to the library's type over duals
+    /// (`crate::libtypes`).
+    Lib,
 }
 
 /// The plan for one instruction.
@@ -118,10 +122,56 @@ pub type DualPlan = SecondaryMap<Inst, Plan>;
 /// Plans every instruction.
 pub fn transform(func: &Function, active: &Activity) -> DualPlan {
     let mut plans = SecondaryMap::with_default(Plan::default());
+    let lib = crate::libtypes::lib_values(func);
     for (inst, _) in func.insts.iter() {
-        plans.set(inst, transform_inst(func, active, inst));
+        let plan = match lib_plan(func, active, &lib, inst) {
+            Some(plan) => plan,
+            None => transform_inst(func, active, inst),
+        };
+        plans.set(inst, plan);
     }
     plans
+}
+
+/// The plan of an active operation on a library value: [`Form::Lib`].
+fn lib_plan(
+    func: &Function,
+    active: &Activity,
+    lib: &SecondaryMap<Value, bool>,
+    inst: Inst,
+) -> Option<Plan> {
+    let is_lib = |v: &Value| *lib.get(*v);
+    let data = &func.insts[inst];
+    let result_active = data.results.first().is_some_and(|r| *active.get(*r));
+    if !result_active {
+        return None;
+    }
+    let involved = match &data.kind {
+        InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && (is_lib(lhs) || is_lib(rhs)),
+        InstKind::Unary {
+            op: UnOp::Neg | UnOp::Deref,
+            arg,
+        }
+        | InstKind::Ref { arg, .. } => is_lib(arg),
+        InstKind::MethodCall { receiver, .. } => is_lib(receiver),
+        InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
+        InstKind::Field { base, .. } | InstKind::Index { base, .. } => is_lib(base),
+        _ => false,
+    };
+    involved.then(|| Plan {
+        form: Form::Lib,
+        needs: vec![Need::AsIs; func.operands(inst).len()],
+    })
+}
+
+/// Whether `inst` is a method call or call on a library value ([`Form::Lib`]'s, which
+/// `check` leaves to the library).
+fn is_lib_inst(func: &Function, lib: &SecondaryMap<Value, bool>, inst: Inst) -> bool {
+    match &func.insts[inst].kind {
+        InstKind::MethodCall { receiver, .. } => *lib.get(*receiver),
+        InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
+        _ => false,
+    }
 }
 
 fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
@@ -336,7 +386,19 @@ fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
 /// "did you mean"), unknown methods, and constructors of structs or variants.
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
     let is = |v: &Value| *active.get(*v);
-    for (_, data) in func.insts.iter() {
+    let lib = crate::libtypes::lib_values(func);
+    for p in &func.params {
+        if let Some(ty) = crate::libtypes::dynamic_nalgebra(&p.ty) {
+            diag.error_spanned(
+                &p.ty,
+                format!("`#[derive_frule]` does not support nalgebra's dynamically sized `{ty}` yet; use a fixed-size type (`SVector<f64, N>`, `Vector3<f64>`, `SMatrix<f64, R, C>`) or pass the elements as `&[f64]`"),
+            );
+        }
+    }
+    for (inst, data) in func.insts.iter() {
+        if is_lib_inst(func, &lib, inst) {
+            continue;
+        }
         match &data.kind {
             InstKind::MethodCall {
                 receiver,

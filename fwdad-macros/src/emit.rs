@@ -49,6 +49,7 @@ pub fn emit_body(
         cells: vec![Vec::new()],
         depth: Default::default(),
         elem_at: false,
+        lib: crate::libtypes::lib_values(func),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -116,6 +117,9 @@ struct Emitter<'a> {
     /// Whether `&x[i]` or `&x[a..b]` is read through `ElemAt` (with autoref), whose
     /// import the body then needs.
     elem_at: bool,
+    /// Values of library types (`crate::libtypes`): an active one is the library's type
+    /// over duals, and an inactive one is promoted by `lift`.
+    lib: crate::ir::entity::SecondaryMap<Value, bool>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -173,6 +177,18 @@ impl Emitter<'_> {
 
     /// `v` as a dual (promoted if inactive).
     fn dual(&mut self, v: Value) -> TokenStream {
+        // A library value in the library's form over duals (a constant, or a parameter's
+        // dual of the whole value).
+        if *self.lib.get(v) {
+            let name = self.name(v);
+            let vspan = self.func.value_span(v);
+            return self.lift(&quote!(#name), v, vspan);
+        }
+        self.dual_of_whole(v)
+    }
+
+    /// `v` as the dual of its whole value (a library value too: what a rule takes).
+    fn dual_of_whole(&mut self, v: Value) -> TokenStream {
         let name = self.name(v);
         if self.is(v) {
             return quote!(#name);
@@ -196,6 +212,37 @@ impl Emitter<'_> {
             return quote_spanned!(vspan=> #rt::none_in::<#mode, _>(#name));
         }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
+    }
+
+    /// The function's result `v` as a dual: a library value over duals becomes the dual
+    /// of the whole value (`Dual<Vector3<f64>, Vector3<S>>`), the rule's result type.
+    fn returned(&mut self, v: Value) -> TokenStream {
+        if *self.lib.get(v) {
+            let (rt, mode) = (self.rt, self.mode);
+            let lifted = self.dual(v);
+            let vspan = self.func.value_span(v);
+            return quote_spanned!(vspan=> #rt::unlift::<#mode, _>(#lifted));
+        }
+        self.dual(v)
+    }
+
+    /// Operand `v` (emitted as `a`) of a library operation in the library's form over
+    /// duals (`crate::libtypes`): a constant or a parameter's dual goes through `lift`, by
+    /// reference where the value is a reference (`&Vector3<f64>`), as the library's
+    /// methods take it; a library value computed in the body is already in that form.
+    fn lift(&self, a: &TokenStream, v: Value, span: Span) -> TokenStream {
+        let (rt, mode) = (self.rt, self.mode);
+        let lib = *self.lib.get(v);
+        if self.func.values[v].ty.is_non_differentiable()
+            || (lib && self.is(v) && !crate::libtypes::is_param(self.func, v))
+        {
+            return a.clone();
+        }
+        if lib && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+            quote_spanned!(span=> (&#rt::lift::<#mode, _>(#a)))
+        } else {
+            quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
+        }
     }
 
     /// Whether `inst` is `&x`, `&x[a..b]`, `&x[i]` or `&x.f` (a shared reference made in
@@ -485,16 +532,16 @@ impl Emitter<'_> {
                 if matches!(self.func.regions[r].term, Terminator::Return(_))
                     && r == self.func.body =>
             {
-                let d = self.dual(*v);
+                let d = self.returned(*v);
                 quote!(#d)
             }
             (Terminator::Return(v), _) => {
-                let d = self.dual(*v);
+                let d = self.returned(*v);
                 quote!(return #d;)
             }
             (Terminator::Yield(vs), Tail::Return) => {
                 // The body region yields only if lowering ended without a return.
-                let ds: Vec<_> = vs.iter().map(|v| self.dual(*v)).collect();
+                let ds: Vec<_> = vs.iter().map(|v| self.returned(*v)).collect();
                 quote!(#(#ds)*)
             }
             (Terminator::Yield(vs), Tail::If(inst)) => {
@@ -607,7 +654,20 @@ impl Emitter<'_> {
                 } else if rule_call && n == Need::Dual && !self.is(v) {
                     match self.promoted_arg(v) {
                         Some(arg) => arg,
+                        None if *self.lib.get(v) => self.dual_of_whole(v),
                         None => self.operand(v, n),
+                    }
+                } else if rule_call && *self.lib.get(v) {
+                    // A library value over duals passed to a rule: the dual of the whole
+                    // value, borrowed where the value is a reference (`g(&v)`).
+                    let name = self.name(v);
+                    let mode_ts = self.mode;
+                    if crate::libtypes::is_param(self.func, v) {
+                        quote!(#name)
+                    } else if matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+                        quote!(&#rt::unlift::<#mode_ts, _>(#name))
+                    } else {
+                        quote!(#rt::unlift::<#mode_ts, _>(#name))
                     }
                 } else {
                     self.operand(v, n)
@@ -687,6 +747,26 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::#f(#(#args),*))
             }
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
+            // The library's own code on its type over duals: each operand lifted (a
+            // constant to constant duals, a parameter's dual to the library's form).
+            (kind, Form::Lib) => {
+                // Indices and other integers, and library values already over duals, stay
+                // as they are.
+                let lifted: Vec<TokenStream> = args
+                    .iter()
+                    .zip(&ops)
+                    .map(|(a, &v)| self.lift(a, v, span))
+                    .collect();
+                match kind {
+                    InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
+                        Some((ty, f)) => {
+                            quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
+                        }
+                        None => self.primal_expr(inst, kind, &lifted, span),
+                    },
+                    _ => self.primal_expr(inst, kind, &lifted, span),
+                }
+            }
             (
                 InstKind::MethodCall {
                     receiver, method, ..
@@ -998,7 +1078,7 @@ impl Emitter<'_> {
         // A written type on an active value (`let d: &[f64] = &v;`): the dual converts to it
         // as the primal coerces (`&Vec<f64>` to `&[f64]`).
         let expr = match self.func.insts[inst].results.as_slice() {
-            [v] if self.is(*v) && self.func.annotations.contains_key(v) => {
+            [v] if self.is(*v) && self.func.annotations.contains_key(v) && !*self.lib.get(*v) => {
                 let rt = self.rt;
                 quote!(#rt::coerce_to(#expr))
             }
@@ -1038,6 +1118,10 @@ impl Emitter<'_> {
     /// in the mode when `v` is active.
     fn annotated_type(&self, v: Value) -> Option<TokenStream> {
         let ty = self.func.annotations.get(&v)?;
+        // An active library value is the library's type over duals: inferred.
+        if self.is(v) && *self.lib.get(v) {
+            return None;
+        }
         Some(if self.is(v) {
             let (rt, mode) = (self.rt, self.mode);
             quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)

@@ -13,6 +13,7 @@ mod differentiable;
 mod dual;
 mod emit;
 mod ir;
+mod libtypes;
 mod lifetimes;
 mod linear;
 mod lower;

@@ -37,12 +37,22 @@ macro_rules! for_tuples {
 
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod collections;
+#[cfg(feature = "num-complex")]
+pub mod complex;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
+#[cfg(feature = "glam")]
+pub mod glam;
 pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod lift;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
+#[cfg(feature = "nalgebra")]
+pub mod nalgebra;
+#[cfg(feature = "ndarray")]
+pub mod ndarray;
 pub mod num;
 pub mod real;
 pub mod rules;

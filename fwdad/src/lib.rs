@@ -55,6 +55,8 @@ pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiab
 
 pub mod coloring;
 pub mod drivers;
+#[cfg(feature = "nalgebra")]
+pub mod na;
 pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
@@ -104,6 +106,9 @@ pub mod prelude {
 pub mod __private {
     pub use fwdad_macros::derive_frule;
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
+    #[cfg(feature = "glam")]
+    pub use fwdad_runtime::glam;
+    pub use fwdad_runtime::lift::{lift, unlift};
     pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{

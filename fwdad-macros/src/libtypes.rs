@@ -1,0 +1,384 @@
+//! Values of library types computed by the library's own generic code: nalgebra's
+//! fixed-size matrices and vectors and num-complex's `Complex`.
+//!
+//! These libraries are generic over their scalar (`T: RealField`, `T: Float`), and a scalar
+//! dual implements those traits (runtime features `nalgebra`; `Float` always). So an active
+//! value of such a type is not a `Dual` of the whole value: it is the library's type over
+//! dual scalars (`Vector3<Dual<f64, S>>`, `Complex<Dual<f64, S>>`), and every operation on
+//! it (`b - a`, `m * v`, `v.norm()`, `m.cholesky()`, `Vector3::new(x, y, z)`, `c.exp()`) is
+//! emitted as written, with each operand lifted to that form by the runtime's `lift`
+//! (a plain `f64` to a constant dual, a `Vector3<f64>` to a vector of constant duals, a
+//! parameter's `Dual<&Vector3<f64>, &Vector3<S>>` to a vector of duals, a lifted value as
+//! it is). The library computes the tangents; no rule per method is needed.
+//!
+//! glam is not generic (`f64` only): its values are the runtime's mirror types over duals
+//! (`fwdad_runtime::glam`), and a call of a glam type's associated function is a call of
+//! the mirror's (`DQuat::from_axis_angle` → `glam::DQuat::<S>::from_axis_angle`).
+//!
+//! The types are recognised with the features of the same names (`fwdad`'s `nalgebra`,
+//! `num-complex`, `glam`), so that without them a type of the user's named `Vector3` is
+//! theirs.
+//! A value is of a library type when the syntax says so: a parameter or `let` whose written
+//! type names one (`&Vector3<f64>`, `Matrix3<f64>`, `Complex<f64>`), a call of an
+//! associated function of one (`Vector3::new(..)`, `Complex::from_polar(..)`), an operator
+//! with such an operand, a method of such a receiver (except the methods that return a
+//! scalar: [`SCALAR_METHODS`]), and what those flow into (copies, `if`/`match` results,
+//! `Some(x)` bindings of a `match` on one, loop-carried variables). Indexing (`v[i]`) and
+//! fields (`v.x`, `c.re`) give scalars.
+
+use crate::ir::entity::SecondaryMap;
+use crate::ir::{Function, InstKind, Region, Terminator, UnOp, Value};
+
+/// nalgebra's statically sized matrices and vectors (`ArrayStorage`, `Copy`), by the last
+/// segment of their path.
+const NALGEBRA_TYPES: &[&str] = &[
+    "SMatrix",
+    "SVector",
+    "RowSVector",
+    "Vector1",
+    "Vector2",
+    "Vector3",
+    "Vector4",
+    "Vector5",
+    "Vector6",
+    "RowVector1",
+    "RowVector2",
+    "RowVector3",
+    "RowVector4",
+    "RowVector5",
+    "RowVector6",
+    "Matrix1",
+    "Matrix2",
+    "Matrix3",
+    "Matrix4",
+    "Matrix5",
+    "Matrix6",
+    "Matrix1x2",
+    "Matrix1x3",
+    "Matrix1x4",
+    "Matrix2x1",
+    "Matrix2x3",
+    "Matrix2x4",
+    "Matrix3x1",
+    "Matrix3x2",
+    "Matrix3x4",
+    "Matrix4x1",
+    "Matrix4x2",
+    "Matrix4x3",
+];
+
+/// num-complex's types.
+const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
+
+/// glam's `f64` types: not generic, so mirrored over duals by the runtime's `glam` module,
+/// whose associated functions replace glam's in the rule.
+const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DQuat", "DMat3"];
+
+fn is_glam_name(name: &syn::Ident) -> bool {
+    cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
+}
+
+/// ndarray's owned arrays.
+const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
+
+/// Whether `name` is a library type of an enabled feature.
+fn is_lib_name(name: &syn::Ident) -> bool {
+    (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
+        || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
+        || (cfg!(feature = "ndarray") && NDARRAY_TYPES.iter().any(|t| name == t))
+        || is_glam_name(name)
+}
+
+/// For a call of a glam type's associated function (`DQuat::from_axis_angle`): the type
+/// and the function, which the rule calls on the runtime's mirror over duals.
+pub fn glam_fn(path: &syn::Path) -> Option<(&syn::Ident, &syn::Ident)> {
+    let n = path.segments.len();
+    if n < 2 || !is_glam_name(&path.segments[n - 2].ident) {
+        return None;
+    }
+    Some((&path.segments[n - 2].ident, &path.segments[n - 1].ident))
+}
+
+/// Methods of library values that return a scalar.
+const SCALAR_METHODS: &[&str] = &[
+    "norm",
+    "norm_squared",
+    "magnitude",
+    "magnitude_squared",
+    "dot",
+    "dotc",
+    "trace",
+    "determinant",
+    "sum",
+    "product",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "camax",
+    "camin",
+    "mean",
+    "variance",
+    "angle",
+    "lp_norm",
+    "metric_distance",
+    "norm_sqr",
+    "arg",
+    "l1_norm",
+    // glam
+    "length",
+    "length_squared",
+    "length_recip",
+    "distance",
+    "distance_squared",
+    "angle_between",
+    "element_sum",
+    "element_product",
+    "max_element",
+    "min_element",
+];
+
+/// Whether a written type names a library type (behind references).
+pub fn is_lib_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_lib_type(&r.elem),
+        syn::Type::Paren(p) => is_lib_type(&p.elem),
+        syn::Type::Group(g) => is_lib_type(&g.elem),
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| is_lib_name(&s.ident)),
+        _ => false,
+    }
+}
+
+/// nalgebra's dynamically sized types, which derived bodies do not support yet.
+const NALGEBRA_DYNAMIC: &[&str] = &["DMatrix", "DVector", "RowDVector"];
+
+/// The dynamically sized nalgebra type a written type names (behind references, in a
+/// slice, array or `Vec`), when the `nalgebra` feature is on.
+pub fn dynamic_nalgebra(ty: &syn::Type) -> Option<&syn::Ident> {
+    if !cfg!(feature = "nalgebra") {
+        return None;
+    }
+    match ty {
+        syn::Type::Reference(r) => dynamic_nalgebra(&r.elem),
+        syn::Type::Paren(p) => dynamic_nalgebra(&p.elem),
+        syn::Type::Slice(s) => dynamic_nalgebra(&s.elem),
+        syn::Type::Array(a) => dynamic_nalgebra(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            if NALGEBRA_DYNAMIC.iter().any(|t| last.ident == t) {
+                return Some(&last.ident);
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::Type(t) => dynamic_nalgebra(t),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether a written type is a sequence of library values (`&[Vector3<f64>]`,
+/// `[Complex<f64>; N]`, `Vec<DVec3>`, behind references).
+fn is_lib_seq_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_lib_seq_type(&r.elem),
+        syn::Type::Paren(p) => is_lib_seq_type(&p.elem),
+        syn::Type::Slice(s) => is_lib_type(&s.elem),
+        syn::Type::Array(a) => is_lib_type(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
+            s.ident == "Vec"
+                && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
+                    if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if is_lib_type(t)))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether `v` is a parameter holding a sequence of library values (or a copy of one).
+fn is_lib_seq(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => is_lib_seq_type(&func.params[i].ty),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg) => is_lib_seq(func, *arg),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
+/// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
+pub fn is_lib_ctor(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && is_lib_name(&path.segments[n - 2].ident)
+}
+
+/// Which values are of a library type.
+pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
+    let mut a = Analysis {
+        func,
+        lib: SecondaryMap::with_default(false),
+        changed: true,
+    };
+    for p in &func.params {
+        if is_lib_type(&p.ty) {
+            a.lib.set(p.value, true);
+        }
+    }
+    for (v, ty) in &func.annotations {
+        if is_lib_type(ty) {
+            a.lib.set(*v, true);
+        }
+    }
+    while a.changed {
+        a.changed = false;
+        a.region(func.body);
+    }
+    a.lib
+}
+
+struct Analysis<'f> {
+    func: &'f Function,
+    lib: SecondaryMap<Value, bool>,
+    changed: bool,
+}
+
+impl Analysis<'_> {
+    fn is(&self, v: Value) -> bool {
+        *self.lib.get(v)
+    }
+
+    fn mark(&mut self, v: Value) {
+        if !self.is(v) {
+            self.lib.set(v, true);
+            self.changed = true;
+        }
+    }
+
+    fn yields(&self, r: Region) -> Vec<Value> {
+        match &self.func.regions[r].term {
+            Terminator::Yield(ys) => ys.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Marks `results[k]` for every library value yielded at `k` by `r`.
+    fn merge(&mut self, r: Region, results: &[Value]) {
+        for (k, y) in self.yields(r).into_iter().enumerate() {
+            if self.is(y) {
+                if let Some(&res) = results.get(k) {
+                    self.mark(res);
+                }
+            }
+        }
+    }
+
+    fn region(&mut self, r: Region) {
+        for inst in self.func.regions[r].insts.clone() {
+            let data = &self.func.insts[inst];
+            let results = data.results.clone();
+            let lib = match &data.kind {
+                InstKind::Copy(arg)
+                | InstKind::Ref { arg, .. }
+                | InstKind::Unary {
+                    op: UnOp::Neg | UnOp::Deref,
+                    arg,
+                } => self.is(*arg),
+                InstKind::Binary { op, lhs, rhs } => {
+                    !op.is_comparison() && (self.is(*lhs) || self.is(*rhs))
+                }
+                InstKind::MethodCall {
+                    receiver, method, ..
+                } => self.is(*receiver) && !SCALAR_METHODS.iter().any(|m| method == m),
+                InstKind::Call { func: path, .. } | InstKind::Const(path) => is_lib_ctor(path),
+                // An element of a parameter `&[Vector3<f64>]`.
+                InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                    is_lib_seq(self.func, *base)
+                }
+                InstKind::If {
+                    then_region,
+                    else_region,
+                    ..
+                } => {
+                    let (t, e) = (*then_region, *else_region);
+                    self.region(t);
+                    self.region(e);
+                    self.merge(t, &results);
+                    self.merge(e, &results);
+                    false
+                }
+                InstKind::Match { scrutinee, arms } => {
+                    let (scrutinee, arms) = (*scrutinee, arms.clone());
+                    for arm in arms {
+                        for r in arm.guard.into_iter().chain([arm.body]) {
+                            if self.is(scrutinee) {
+                                for p in self.func.regions[r].params.clone() {
+                                    self.mark(p);
+                                }
+                            }
+                            self.region(r);
+                        }
+                        self.merge(arm.body, &results);
+                    }
+                    false
+                }
+                InstKind::Loop { init, body } | InstKind::For { init, body, .. } => {
+                    let (init, body) = (init.clone(), *body);
+                    let offset = usize::from(matches!(data.kind, InstKind::For { .. }));
+                    let params = self.func.regions[body].params[offset..].to_vec();
+                    for (p, i) in params.iter().zip(&init) {
+                        if self.is(*i) {
+                            self.mark(*p);
+                        }
+                    }
+                    self.region(body);
+                    for (p, y) in params.iter().zip(self.yields(body)) {
+                        if self.is(y) {
+                            self.mark(*p);
+                        }
+                    }
+                    let extra = usize::from(offset == 0);
+                    for (k, p) in params.iter().enumerate() {
+                        if self.is(*p) {
+                            if let Some(&res) = results.get(extra + k) {
+                                self.mark(res);
+                            }
+                        }
+                    }
+                    false
+                }
+                _ => false,
+            };
+            if lib {
+                if let Some(&res) = results.first() {
+                    self.mark(res);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `v` holds the dual of the whole value (`Dual<&Vector3<f64>, &Vector3<S>>`), not
+/// yet the library's form over duals: a parameter, an element of a parameter
+/// (`x[i]` of `x: &[Vector3<f64>]`), the result of another rule (a call that is not one of
+/// the library's associated functions, `let p: Vector3<f64> = g(x);`), or a copy of one.
+pub fn is_param(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(_) => true,
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg) => is_param(func, *arg),
+            InstKind::Call { func: path, .. } => !is_lib_ctor(path),
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                is_lib_seq(func, *base)
+            }
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}

@@ -1,0 +1,192 @@
+//! `lift`: an operand of a library value's operation in the library's form over duals.
+//!
+//! `#[derive_frule]` emits an operation on a value of a library type (`b - a` of
+//! `nalgebra::Vector3<f64>`s, `v.norm()`, `Complex::new(re, im)`) as written, each operand
+//! passed through [`lift`]: a plain `f64` becomes a constant dual, a library value of
+//! `f64`s the same value over constant duals, a parameter's dual of a library value
+//! (`Dual<&Vector3<f64>, &Vector3<S>>`) the value over duals (`Vector3<Dual<f64, S>>`),
+//! and a value already in that form stays as it is. The library's generic code then
+//! computes the tangents (see the runtime's `nalgebra` and `complex` modules).
+
+use crate::dual::Dual;
+use crate::tangent::Mode;
+
+/// A value in the library form of mode `S` (see the [module docs](self)).
+pub trait Lift<S: Mode> {
+    /// The value over duals.
+    type Output;
+    /// Converts.
+    fn lift(self) -> Self::Output;
+}
+
+/// `x` in the library form of mode `S`.
+#[inline(always)]
+pub fn lift<S: Mode, X: Lift<S>>(x: X) -> X::Output {
+    x.lift()
+}
+
+/// A library value over duals back to the dual of the whole value (`Vector3<Dual<f64, S>>`
+/// to `Dual<Vector3<f64>, Vector3<S>>`): what a derived function returns.
+pub trait Unlift<S: Mode> {
+    /// The dual of the whole value.
+    type Output;
+    /// Converts.
+    fn unlift(self) -> Self::Output;
+}
+
+/// `x`, in the library form of mode `S`, as the dual of the whole value.
+#[inline(always)]
+pub fn unlift<S: Mode, X: Unlift<S>>(x: X) -> X::Output {
+    x.unlift()
+}
+
+/// A scalar is its own dual (a method the macro could not tell returns a scalar).
+impl<S: Mode> Unlift<S> for Dual<f64, S> {
+    type Output = Self;
+    #[inline(always)]
+    fn unlift(self) -> Self {
+        self
+    }
+}
+
+/// A constant.
+impl<S: Mode> Lift<S> for f64 {
+    type Output = Dual<f64, S>;
+    #[inline(always)]
+    fn lift(self) -> Dual<f64, S> {
+        Dual::new(self, S::zero())
+    }
+}
+
+/// A constant.
+impl<S: Mode> Lift<S> for &f64 {
+    type Output = Dual<f64, S>;
+    #[inline(always)]
+    fn lift(self) -> Dual<f64, S> {
+        Dual::new(*self, S::zero())
+    }
+}
+
+impl<S: Mode> Lift<S> for Dual<f64, S> {
+    type Output = Self;
+    #[inline(always)]
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+impl<S: Mode> Lift<S> for &Dual<f64, S> {
+    type Output = Dual<f64, S>;
+    #[inline(always)]
+    fn lift(self) -> Dual<f64, S> {
+        *self
+    }
+}
+
+/// A borrowed element (`x[i]` of a slice).
+impl<'a, S: Mode> Lift<S> for Dual<&'a f64, &'a S> {
+    type Output = Dual<f64, S>;
+    #[inline(always)]
+    fn lift(self) -> Dual<f64, S> {
+        self.copied()
+    }
+}
+
+/// Implements `Lift` for a `Copy` library type `$ty` of `f64`s (generic over `$g`) whose
+/// form over duals is `$dual` and whose tangent in mode `S` is `$tan`, with `$zip(p, t)`
+/// pairing primal and tangent into the dual form, `$constant(c)` making constant duals,
+/// and `Unlift` with `$unzip(d)` splitting the dual form into primal and tangent.
+#[allow(unused_macros)]
+macro_rules! lift_library_type {
+    ([$($g:tt)*] $ty:ty, $tan:ty, $dual:ty, |$p:ident, $t:ident| $zip:expr, |$c:ident| $constant:expr, |$d:ident| $unzip:expr) => {
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Unlift<S> for $dual {
+            type Output = $crate::Dual<$ty, $tan>;
+            #[inline(always)]
+            fn unlift(self) -> $crate::Dual<$ty, $tan> {
+                let $d = self;
+                $unzip
+            }
+        }
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Unlift<S> for &$dual {
+            type Output = $crate::Dual<$ty, $tan>;
+            #[inline(always)]
+            fn unlift(self) -> $crate::Dual<$ty, $tan> {
+                let $d = *self;
+                $unzip
+            }
+        }
+        /// A constant.
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for $ty {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let $c = self;
+                $constant
+            }
+        }
+        /// A constant.
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for &$ty {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let $c = *self;
+                $constant
+            }
+        }
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for $dual {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                self
+            }
+        }
+        impl<'r, S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for &'r $dual {
+            type Output = &'r $dual;
+            #[inline(always)]
+            fn lift(self) -> &'r $dual {
+                self
+            }
+        }
+        /// A parameter taken by value.
+        impl<S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for $crate::Dual<$ty, $tan> {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let ($p, $t) = (self.primal, self.tangent);
+                $zip
+            }
+        }
+        /// A parameter taken by reference.
+        impl<'a, S: $crate::tangent::Mode, $($g)*> $crate::lift::Lift<S> for $crate::Dual<&'a $ty, &'a $tan> {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let ($p, $t) = (*self.primal, *self.tangent);
+                $zip
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use lift_library_type;
+
+/// A `Vec` of duals (`x.to_vec()` of a parameter), element by element, for a library
+/// constructor taking a `Vec` (`Array1::from_vec(x.to_vec())`).
+impl<S: Mode> Lift<S> for Dual<Vec<f64>, Vec<S>> {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.primal
+            .into_iter()
+            .zip(self.tangent)
+            .map(|(p, t)| Dual::new(p, t))
+            .collect()
+    }
+}
+
+/// A `Vec` of constants.
+impl<S: Mode> Lift<S> for Vec<f64> {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.into_iter().map(|p| Dual::new(p, S::zero())).collect()
+    }
+}

@@ -1,0 +1,537 @@
+//! `Dual<f64, T>` and `Dual<f32, T>` as nalgebra scalars (feature `nalgebra`).
+//!
+//! With this feature a scalar dual implements simba's `RealField` (hence `ComplexField`,
+//! `Field`, `SimdValue`, `SubsetOf`/`SupersetOf` of `f32`/`f64`) and approx's `AbsDiffEq`,
+//! `RelativeEq` and `UlpsEq`, in every mode (one direction, `Batch`, `Hyper`). So
+//! `Vector3<Dual<f64, T>>`, `Matrix3<Dual<f64, T>>`, `DMatrix<Dual<f64, T>>` are nalgebra
+//! matrices, and nalgebra's own generic code (`norm`, `dot`, `cross`, `m * v`,
+//! `transpose`, `lu().solve(..)`, `cholesky()`, `try_inverse()`, quaternions, ...)
+//! computes their tangents by instantiation, as num-dual's duals do.
+//!
+//! Every method calls the `num_traits::Float` method of the dual (see [`crate::num`]),
+//! which calls the rule `#[derive_frule]` code calls for the same operation: there is no
+//! second copy of any derivative here. The conventions are [`crate::num`]'s: comparisons
+//! and the approx traits read primals, so generic code takes the branches it takes on
+//! floats (a pivot search, `try_inverse`'s singularity test); `floor`, `round`, `signum`
+//! have zero tangents. A dual is a real number: `imaginary` and `argument` are zero,
+//! `conjugate` is the identity.
+//!
+//! ```
+//! use fwdad_runtime::Dual;
+//! use nalgebra::{Matrix2, Vector2};
+//!
+//! // d/dt of |A(t)⁻¹ b| with A(t) = [[2 + t, 1], [1, 3]], b = (1, 2), at t = 0.
+//! let t: Dual<f64> = Dual::new(0.0, 1.0);
+//! let one: Dual<f64> = Dual::constant(1.0);
+//! let a = Matrix2::new(t + 2.0, one, one, one * 3.0);
+//! let b = Vector2::new(one, one * 2.0);
+//! let x = a.lu().solve(&b).unwrap();
+//! // By hand: A⁻¹ = [[3, -1], [-1, 2]] / 5, x = (1/5, 3/5), dx = -A⁻¹ (dA) x = -A⁻¹ (1/5, 0) = (-3/25, 1/25).
+//! assert!((x[0].primal - 0.2).abs() < 1e-15 && (x[1].primal - 0.6).abs() < 1e-15);
+//! assert!((x[0].tangent + 3.0 / 25.0).abs() < 1e-15);
+//! assert!((x[1].tangent - 1.0 / 25.0).abs() < 1e-15);
+//! ```
+
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::dual::Dual;
+use crate::tangent::{Mode, ScalarTangent};
+use approx::{AbsDiffEq, RelativeEq, UlpsEq};
+use core::ops::Mul;
+use nalgebra::allocator::Allocator;
+use nalgebra::{DefaultAllocator, Dim, Matrix, OMatrix, SMatrix, Storage};
+use num_traits::{Float, FloatConst};
+use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
+use simba::simd::SimdValue;
+
+macro_rules! nalgebra_scalar {
+    ($F:ident) => {
+        impl<T: ScalarTangent<$F>> SimdValue for Dual<$F, T> {
+            const LANES: usize = 1;
+            type Element = Self;
+            type SimdBool = bool;
+
+            #[inline(always)]
+            fn splat(val: Self) -> Self {
+                val
+            }
+            #[inline(always)]
+            fn extract(&self, _: usize) -> Self {
+                *self
+            }
+            #[inline(always)]
+            unsafe fn extract_unchecked(&self, _: usize) -> Self {
+                *self
+            }
+            #[inline(always)]
+            fn replace(&mut self, _: usize, val: Self) {
+                *self = val
+            }
+            #[inline(always)]
+            unsafe fn replace_unchecked(&mut self, _: usize, val: Self) {
+                *self = val
+            }
+            #[inline(always)]
+            fn select(self, cond: bool, other: Self) -> Self {
+                if cond {
+                    self
+                } else {
+                    other
+                }
+            }
+        }
+
+        impl<T: ScalarTangent<$F>> Field for Dual<$F, T> {}
+
+        /// The identity: a dual is a subset of itself.
+        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for Dual<$F, T> {
+            #[inline(always)]
+            fn to_superset(&self) -> Self {
+                *self
+            }
+            #[inline(always)]
+            fn from_superset_unchecked(element: &Self) -> Self {
+                *element
+            }
+            #[inline(always)]
+            fn is_in_subset(_: &Self) -> bool {
+                true
+            }
+        }
+
+        /// A plain float is a constant dual; a dual converted to a float keeps its primal.
+        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for f64 {
+            #[inline(always)]
+            fn to_superset(&self) -> Dual<$F, T> {
+                Dual::new(*self as $F, T::zero())
+            }
+            #[inline(always)]
+            fn from_superset_unchecked(element: &Dual<$F, T>) -> f64 {
+                element.primal as f64
+            }
+            #[inline(always)]
+            fn is_in_subset(_: &Dual<$F, T>) -> bool {
+                true
+            }
+        }
+
+        /// A plain float is a constant dual; a dual converted to a float keeps its primal.
+        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for f32 {
+            #[inline(always)]
+            fn to_superset(&self) -> Dual<$F, T> {
+                Dual::new(*self as $F, T::zero())
+            }
+            #[inline(always)]
+            fn from_superset_unchecked(element: &Dual<$F, T>) -> f32 {
+                element.primal as f32
+            }
+            #[inline(always)]
+            fn is_in_subset(_: &Dual<$F, T>) -> bool {
+                true
+            }
+        }
+
+        /// Compares primals, as `==` does.
+        impl<T: ScalarTangent<$F>> AbsDiffEq for Dual<$F, T> {
+            type Epsilon = Self;
+            #[inline]
+            fn default_epsilon() -> Self {
+                Dual::new(<$F as AbsDiffEq>::default_epsilon(), T::zero())
+            }
+            #[inline]
+            fn abs_diff_eq(&self, other: &Self, epsilon: Self) -> bool {
+                self.primal.abs_diff_eq(&other.primal, epsilon.primal)
+            }
+        }
+
+        /// Compares primals, as `==` does.
+        impl<T: ScalarTangent<$F>> RelativeEq for Dual<$F, T> {
+            #[inline]
+            fn default_max_relative() -> Self {
+                Dual::new(<$F as RelativeEq>::default_max_relative(), T::zero())
+            }
+            #[inline]
+            fn relative_eq(&self, other: &Self, epsilon: Self, max_relative: Self) -> bool {
+                self.primal
+                    .relative_eq(&other.primal, epsilon.primal, max_relative.primal)
+            }
+        }
+
+        /// Compares primals, as `==` does.
+        impl<T: ScalarTangent<$F>> UlpsEq for Dual<$F, T> {
+            #[inline]
+            fn default_max_ulps() -> u32 {
+                <$F as UlpsEq>::default_max_ulps()
+            }
+            #[inline]
+            fn ulps_eq(&self, other: &Self, epsilon: Self, max_ulps: u32) -> bool {
+                self.primal.ulps_eq(&other.primal, epsilon.primal, max_ulps)
+            }
+        }
+
+        impl<T: ScalarTangent<$F>> ComplexField for Dual<$F, T> {
+            type RealField = Self;
+
+            #[inline(always)]
+            fn from_real(re: Self) -> Self {
+                re
+            }
+            #[inline(always)]
+            fn real(self) -> Self {
+                self
+            }
+            #[inline(always)]
+            fn imaginary(self) -> Self {
+                Dual::new(0.0, T::zero())
+            }
+            #[inline(always)]
+            fn modulus(self) -> Self {
+                Float::abs(self)
+            }
+            #[inline(always)]
+            fn modulus_squared(self) -> Self {
+                self * self
+            }
+            #[inline(always)]
+            fn argument(self) -> Self {
+                // `f64::argument` is 0 for x >= 0 and π for x < 0: a constant either way.
+                Dual::new(ComplexField::argument(self.primal), T::zero())
+            }
+            #[inline(always)]
+            fn norm1(self) -> Self {
+                Float::abs(self)
+            }
+            #[inline(always)]
+            fn scale(self, factor: Self) -> Self {
+                self * factor
+            }
+            #[inline(always)]
+            fn unscale(self, factor: Self) -> Self {
+                self / factor
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                Float::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> Self {
+                Float::ceil(self)
+            }
+            #[inline(always)]
+            fn round(self) -> Self {
+                Float::round(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> Self {
+                Float::trunc(self)
+            }
+            #[inline(always)]
+            fn fract(self) -> Self {
+                Float::fract(self)
+            }
+            #[inline(always)]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                Float::mul_add(self, a, b)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                Float::abs(self)
+            }
+            #[inline(always)]
+            fn hypot(self, other: Self) -> Self {
+                Float::hypot(self, other)
+            }
+            #[inline(always)]
+            fn recip(self) -> Self {
+                Float::recip(self)
+            }
+            #[inline(always)]
+            fn conjugate(self) -> Self {
+                self
+            }
+            #[inline(always)]
+            fn sin(self) -> Self {
+                Float::sin(self)
+            }
+            #[inline(always)]
+            fn cos(self) -> Self {
+                Float::cos(self)
+            }
+            #[inline(always)]
+            fn sin_cos(self) -> (Self, Self) {
+                Float::sin_cos(self)
+            }
+            #[inline(always)]
+            fn tan(self) -> Self {
+                Float::tan(self)
+            }
+            #[inline(always)]
+            fn asin(self) -> Self {
+                Float::asin(self)
+            }
+            #[inline(always)]
+            fn acos(self) -> Self {
+                Float::acos(self)
+            }
+            #[inline(always)]
+            fn atan(self) -> Self {
+                Float::atan(self)
+            }
+            #[inline(always)]
+            fn sinh(self) -> Self {
+                Float::sinh(self)
+            }
+            #[inline(always)]
+            fn cosh(self) -> Self {
+                Float::cosh(self)
+            }
+            #[inline(always)]
+            fn tanh(self) -> Self {
+                Float::tanh(self)
+            }
+            #[inline(always)]
+            fn asinh(self) -> Self {
+                Float::asinh(self)
+            }
+            #[inline(always)]
+            fn acosh(self) -> Self {
+                Float::acosh(self)
+            }
+            #[inline(always)]
+            fn atanh(self) -> Self {
+                Float::atanh(self)
+            }
+            #[inline(always)]
+            fn log(self, base: Self) -> Self {
+                Float::log(self, base)
+            }
+            #[inline(always)]
+            fn log2(self) -> Self {
+                Float::log2(self)
+            }
+            #[inline(always)]
+            fn log10(self) -> Self {
+                Float::log10(self)
+            }
+            #[inline(always)]
+            fn ln(self) -> Self {
+                Float::ln(self)
+            }
+            #[inline(always)]
+            fn ln_1p(self) -> Self {
+                Float::ln_1p(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                Float::sqrt(self)
+            }
+            #[inline(always)]
+            fn exp(self) -> Self {
+                Float::exp(self)
+            }
+            #[inline(always)]
+            fn exp2(self) -> Self {
+                Float::exp2(self)
+            }
+            #[inline(always)]
+            fn exp_m1(self) -> Self {
+                Float::exp_m1(self)
+            }
+            #[inline(always)]
+            fn powi(self, n: i32) -> Self {
+                Float::powi(self, n)
+            }
+            #[inline(always)]
+            fn powf(self, n: Self) -> Self {
+                Float::powf(self, n)
+            }
+            #[inline(always)]
+            fn powc(self, n: Self) -> Self {
+                Float::powf(self, n)
+            }
+            #[inline(always)]
+            fn cbrt(self) -> Self {
+                Float::cbrt(self)
+            }
+            #[inline(always)]
+            fn is_finite(&self) -> bool {
+                self.primal.is_finite()
+            }
+            #[inline(always)]
+            fn try_sqrt(self) -> Option<Self> {
+                (self.primal >= 0.0).then(|| Float::sqrt(self))
+            }
+        }
+
+        impl<T: ScalarTangent<$F>> RealField for Dual<$F, T> {
+            #[inline(always)]
+            fn is_sign_positive(&self) -> bool {
+                self.primal.is_sign_positive()
+            }
+            #[inline(always)]
+            fn is_sign_negative(&self) -> bool {
+                self.primal.is_sign_negative()
+            }
+            #[inline(always)]
+            fn copysign(self, sign: Self) -> Self {
+                // |x| with the sign of `sign`: ±abs(x), whose tangent is ±abs'(x)·dx.
+                if sign.primal.is_sign_negative() {
+                    -Float::abs(self)
+                } else {
+                    Float::abs(self)
+                }
+            }
+            #[inline(always)]
+            fn max(self, other: Self) -> Self {
+                Float::max(self, other)
+            }
+            #[inline(always)]
+            fn min(self, other: Self) -> Self {
+                Float::min(self, other)
+            }
+            #[inline(always)]
+            fn clamp(self, min: Self, max: Self) -> Self {
+                Float::min(Float::max(self, min), max)
+            }
+            #[inline(always)]
+            fn atan2(self, other: Self) -> Self {
+                Float::atan2(self, other)
+            }
+            #[inline(always)]
+            fn min_value() -> Option<Self> {
+                Some(Float::min_value())
+            }
+            #[inline(always)]
+            fn max_value() -> Option<Self> {
+                Some(Float::max_value())
+            }
+            #[inline(always)]
+            fn pi() -> Self {
+                FloatConst::PI()
+            }
+            #[inline(always)]
+            fn two_pi() -> Self {
+                FloatConst::TAU()
+            }
+            #[inline(always)]
+            fn frac_pi_2() -> Self {
+                FloatConst::FRAC_PI_2()
+            }
+            #[inline(always)]
+            fn frac_pi_3() -> Self {
+                FloatConst::FRAC_PI_3()
+            }
+            #[inline(always)]
+            fn frac_pi_4() -> Self {
+                FloatConst::FRAC_PI_4()
+            }
+            #[inline(always)]
+            fn frac_pi_6() -> Self {
+                FloatConst::FRAC_PI_6()
+            }
+            #[inline(always)]
+            fn frac_pi_8() -> Self {
+                FloatConst::FRAC_PI_8()
+            }
+            #[inline(always)]
+            fn frac_1_pi() -> Self {
+                FloatConst::FRAC_1_PI()
+            }
+            #[inline(always)]
+            fn frac_2_pi() -> Self {
+                FloatConst::FRAC_2_PI()
+            }
+            #[inline(always)]
+            fn frac_2_sqrt_pi() -> Self {
+                FloatConst::FRAC_2_SQRT_PI()
+            }
+            #[inline(always)]
+            fn e() -> Self {
+                FloatConst::E()
+            }
+            #[inline(always)]
+            fn log2_e() -> Self {
+                FloatConst::LOG2_E()
+            }
+            #[inline(always)]
+            fn log10_e() -> Self {
+                FloatConst::LOG10_E()
+            }
+            #[inline(always)]
+            fn ln_2() -> Self {
+                FloatConst::LN_2()
+            }
+            #[inline(always)]
+            fn ln_10() -> Self {
+                FloatConst::LN_10()
+            }
+        }
+    };
+}
+
+nalgebra_scalar!(f64);
+nalgebra_scalar!(f32);
+
+// ---------------------------------------------------------------------------------------
+// Fixed-size matrices in derived bodies: their tangent type, and their form over duals.
+// ---------------------------------------------------------------------------------------
+
+/// A fixed-size matrix's tangent is a matrix of the same shape: `Vector3<f64>` has tangent
+/// `Vector3<f64>`, and `Vector3<S>` in mode `S` (a batch of directions per component).
+impl<const R: usize, const C: usize> Differentiable for SMatrix<f64, R, C> {
+    type Tangent = SMatrix<f64, R, C>;
+    type TangentIn<S: Mode> = SMatrix<S, R, C>;
+}
+
+impl<const R: usize, const C: usize> ZeroTangent for SMatrix<f64, R, C> {
+    #[inline(always)]
+    fn zero_tangent(&self) -> SMatrix<f64, R, C> {
+        SMatrix::zeros()
+    }
+    #[inline(always)]
+    fn zero_tangent_in<S: Mode>(&self) -> SMatrix<S, R, C> {
+        SMatrix::from_element(S::zero())
+    }
+}
+
+crate::lift::lift_library_type!(
+    [const R: usize, const C: usize]
+    SMatrix<f64, R, C>,
+    SMatrix<S, R, C>,
+    SMatrix<Dual<f64, S>, R, C>,
+    |p, t| p.zip_map(&t, Dual::new),
+    |c| c.map(|x| Dual::new(x, S::zero())),
+    |d| Dual::new(d.map(|x| x.primal), d.map(|x| x.tangent))
+);
+
+/// `k * m` with a dual scalar on the left, as `m * k` (nalgebra defines the left product
+/// for its primitive scalars only).
+impl<T, R, C, St> Mul<Matrix<Dual<f64, T>, R, C, St>> for Dual<f64, T>
+where
+    T: ScalarTangent<f64>,
+    R: Dim,
+    C: Dim,
+    St: Storage<Dual<f64, T>, R, C>,
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Output = OMatrix<Dual<f64, T>, R, C>;
+    #[inline]
+    fn mul(self, m: Matrix<Dual<f64, T>, R, C, St>) -> Self::Output {
+        m * self
+    }
+}
+
+/// `k * &m`.
+impl<'m, T, R, C, St> Mul<&'m Matrix<Dual<f64, T>, R, C, St>> for Dual<f64, T>
+where
+    T: ScalarTangent<f64>,
+    R: Dim,
+    C: Dim,
+    St: Storage<Dual<f64, T>, R, C>,
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Output = OMatrix<Dual<f64, T>, R, C>;
+    #[inline]
+    fn mul(self, m: &'m Matrix<Dual<f64, T>, R, C, St>) -> Self::Output {
+        m * self
+    }
+}

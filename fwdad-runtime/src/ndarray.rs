@@ -1,0 +1,114 @@
+//! `ndarray` arrays of `f64` in derived bodies (feature `ndarray`).
+//!
+//! ndarray is generic over its element (`A: Clone + Add` for arithmetic, `LinalgScalar` for
+//! `dot`, `ScalarOperand` for an array with a scalar), and a scalar dual is all of these.
+//! So an active `Array1<f64>` / `Array2<f64>` in a `#[derive_frule]` body is an array of
+//! `Dual<f64, S>`, and ndarray's own code computes its tangents. This module gives
+//! `Array<f64, D>` its tangent type (`Array<f64, D>`; `Array<S, D>` in mode `S`) and its
+//! [`lift`](crate::lift) into that form and back.
+//!
+//! ```
+//! use fwdad_runtime::Dual;
+//! use ndarray::array;
+//!
+//! // d/dt |a + t b|² = 2 (a + t b)·b at t = 0: 2 a·b.
+//! let a = array![1.0, 2.0, 3.0].mapv(Dual::<f64>::constant);
+//! let b = array![0.5, -1.0, 2.0];
+//! let t: Dual<f64> = Dual::new(0.0, 1.0);
+//! let v = &a + &(b.mapv(Dual::<f64>::constant) * t);
+//! let n = v.dot(&v);
+//! assert_eq!(n.primal, 14.0);
+//! assert_eq!(n.tangent, 2.0 * (0.5 - 2.0 + 6.0));
+//! ```
+
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::dual::Dual;
+use crate::lift::{Lift, Unlift};
+use crate::tangent::{Mode, ScalarTangent};
+use ndarray::{Array, Dimension, ScalarOperand, Zip};
+
+/// An array's tangent is an array of the same shape.
+impl<D: Dimension> Differentiable for Array<f64, D> {
+    type Tangent = Array<f64, D>;
+    type TangentIn<S: Mode> = Array<S, D>;
+}
+
+impl<D: Dimension> ZeroTangent for Array<f64, D> {
+    fn zero_tangent(&self) -> Array<f64, D> {
+        Array::zeros(self.raw_dim())
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Array<S, D> {
+        Array::from_elem(self.raw_dim(), S::zero())
+    }
+}
+
+/// A dual scalar multiplies, divides, adds to arrays (`a * k`, `&a + k`).
+impl<T: ScalarTangent<f64>> ScalarOperand for Dual<f64, T> {}
+
+fn constant<S: Mode, D: Dimension>(a: &Array<f64, D>) -> Array<Dual<f64, S>, D> {
+    a.mapv(|x| Dual::new(x, S::zero()))
+}
+
+fn zip<S: Mode, D: Dimension>(p: &Array<f64, D>, t: &Array<S, D>) -> Array<Dual<f64, S>, D> {
+    Zip::from(p).and(t).map_collect(|&p, &t| Dual::new(p, t))
+}
+
+/// A constant.
+impl<S: Mode, D: Dimension> Lift<S> for Array<f64, D> {
+    type Output = Array<Dual<f64, S>, D>;
+    fn lift(self) -> Self::Output {
+        constant(&self)
+    }
+}
+
+/// A constant.
+impl<S: Mode, D: Dimension> Lift<S> for &Array<f64, D> {
+    type Output = Array<Dual<f64, S>, D>;
+    fn lift(self) -> Self::Output {
+        constant(self)
+    }
+}
+
+impl<S: Mode, D: Dimension> Lift<S> for Array<Dual<f64, S>, D> {
+    type Output = Self;
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+impl<S: Mode, D: Dimension> Lift<S> for &Array<Dual<f64, S>, D> {
+    type Output = Self;
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+/// A parameter taken by value.
+impl<S: Mode, D: Dimension> Lift<S> for Dual<Array<f64, D>, Array<S, D>> {
+    type Output = Array<Dual<f64, S>, D>;
+    fn lift(self) -> Self::Output {
+        zip(&self.primal, &self.tangent)
+    }
+}
+
+/// A parameter taken by reference.
+impl<'a, S: Mode, D: Dimension> Lift<S> for Dual<&'a Array<f64, D>, &'a Array<S, D>> {
+    type Output = Array<Dual<f64, S>, D>;
+    fn lift(self) -> Self::Output {
+        zip(self.primal, self.tangent)
+    }
+}
+
+impl<S: Mode, D: Dimension> Unlift<S> for Array<Dual<f64, S>, D> {
+    type Output = Dual<Array<f64, D>, Array<S, D>>;
+    fn unlift(self) -> Self::Output {
+        Dual::new(self.mapv(|d| d.primal), self.mapv(|d| d.tangent))
+    }
+}
+
+impl<S: Mode, D: Dimension> Unlift<S> for &Array<Dual<f64, S>, D> {
+    type Output = Dual<Array<f64, D>, Array<S, D>>;
+    fn unlift(self) -> Self::Output {
+        Dual::new(self.mapv(|d| d.primal), self.mapv(|d| d.tangent))
+    }
+}

@@ -1,0 +1,211 @@
+//! num-complex inside derived bodies (feature `num-complex`): transfer functions and
+//! Fourier sums written with `Complex<f64>`, checked against central finite differences
+//! and formulas derived by hand, in one direction, batched and second order.
+//!
+//! Run with `cargo test --features num-complex --test lib_complex`.
+use fwdad::prelude::*;
+use fwdad::Hyper;
+use num_complex::Complex;
+use std::f64::consts::PI;
+
+/// Bode magnitude (dB) of the second-order low-pass `K ωₙ² / (s² + 2ζωₙ s + ωₙ²)` at
+/// `s = iω`.
+#[derive_frule]
+fn bode_magnitude_db(gain: f64, zeta: f64, wn: f64, w: f64) -> f64 {
+    let s = Complex::new(0.0, w);
+    let h = gain * wn * wn / (s * s + 2.0 * zeta * wn * s + wn * wn);
+    20.0 * h.norm().log10()
+}
+
+/// Phase (radians) of the same transfer function.
+#[derive_frule]
+fn bode_phase(gain: f64, zeta: f64, wn: f64, w: f64) -> f64 {
+    let s = Complex::new(0.0, w);
+    let h = gain * wn * wn / (s * s + 2.0 * zeta * wn * s + wn * wn);
+    h.arg()
+}
+
+/// Amplitude of the `k`-th DFT coefficient of a real signal, `|Σₜ xₜ e^{−2πikt/n}| / n`.
+#[derive_frule]
+fn dft_amplitude(x: &[f64], k: usize) -> f64 {
+    let n = x.len();
+    let mut acc = Complex::new(0.0, 0.0);
+    for (t, &xt) in x.iter().enumerate() {
+        let angle = -2.0 * PI * (k * t) as f64 / n as f64;
+        acc += xt * Complex::from_polar(1.0, angle);
+    }
+    acc.norm() / n as f64
+}
+
+/// A damped oscillation as the real part of a complex exponential, `Re(A e^{(−γ + iω)t})`,
+/// with the amplitude as a complex parameter.
+#[derive_frule]
+fn oscillation(amplitude: &Complex<f64>, gamma: f64, omega: f64, t: f64) -> f64 {
+    let z = Complex::new(-gamma, omega) * t;
+    let y = amplitude * z.exp();
+    y.re + 0.1 * y.conj().im
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+}
+
+fn central(f: &dyn Fn(&[f64]) -> f64, x: &[f64], v: &[f64], h: f64) -> f64 {
+    let at = |s: f64| -> Vec<f64> { x.iter().zip(v).map(|(a, b)| a + s * b).collect() };
+    (f(&at(h)) - f(&at(-h))) / (2.0 * h)
+}
+
+#[test]
+fn bode_magnitude_matches_the_hand_derived_slope() {
+    let (gain, zeta, wn) = (2.0, 0.3, 5.0);
+    for w in [0.5, 4.0, 5.0, 30.0] {
+        let d = bode_magnitude_db_frule(
+            Dual::new(gain, 0.0),
+            Dual::new(zeta, 0.0),
+            Dual::new(wn, 0.0),
+            Dual::new(w, 1.0),
+        );
+        // |H|² = K² ωₙ⁴ / D, D = (ωₙ² − ω²)² + (2ζωₙω)²; dB = 10 log₁₀ |H|²,
+        // d dB/dω = −10/ln 10 · D'/D, D' = −4ω(ωₙ² − ω²) + 8ζ²ωₙ²ω.
+        let dd = (wn * wn - w * w).powi(2) + (2.0 * zeta * wn * w).powi(2);
+        let ddw = -4.0 * w * (wn * wn - w * w) + 8.0 * zeta * zeta * wn * wn * w;
+        let db = 10.0 * ((gain * gain * wn.powi(4)) / dd).log10();
+        assert!(close(d.primal, db, 1e-13), "{} vs {db}", d.primal);
+        assert!(close(d.tangent, -10.0 / 10f64.ln() * ddw / dd, 1e-12));
+    }
+}
+
+#[test]
+fn bode_gradients_and_hessians_match_finite_differences() {
+    let p = [2.0, 0.3, 5.0, 4.0];
+    let f = |x: &[f64]| bode_magnitude_db(x[0], x[1], x[2], x[3]);
+    let (v, g) = fwdad::gradient(bode_db_of {}, &p);
+    assert_eq!(v, f(&p));
+    for (j, gj) in g.iter().enumerate() {
+        let e: Vec<f64> = (0..4).map(|i| f64::from(u8::from(i == j))).collect();
+        assert!(close(*gj, central(&f, &p, &e, 1e-6), 1e-8), "∂{j}");
+    }
+    let (_, g2, h) = fwdad::hessian(bode_db_of {}, &p);
+    for j in 0..4 {
+        assert!(close(g2[j], g[j], 1e-13));
+        let e: Vec<f64> = (0..4).map(|i| f64::from(u8::from(i == j))).collect();
+        for i in 0..4 {
+            let fd = central(&|y| fwdad::gradient(bode_db_of {}, y).1[i], &p, &e, 1e-5);
+            assert!(
+                close(h[(i, j)], fd, 1e-6),
+                "H[{i},{j}] = {} vs {fd}",
+                h[(i, j)]
+            );
+        }
+    }
+    let fphase = |x: &[f64]| bode_phase(x[0], x[1], x[2], x[3]);
+    let (_, gp) = fwdad::gradient(bode_phase_of {}, &p);
+    for (j, gj) in gp.iter().enumerate() {
+        let e: Vec<f64> = (0..4).map(|i| f64::from(u8::from(i == j))).collect();
+        assert!(
+            close(*gj, central(&fphase, &p, &e, 1e-6), 1e-8),
+            "∂{j} phase"
+        );
+    }
+    // The phase does not depend on the gain.
+    assert_eq!(gp[0], 0.0);
+}
+
+/// The drivers take functions of a slice: the Bode magnitude of a parameter vector.
+#[derive_frule]
+fn bode_db_of(p: &[f64]) -> f64 {
+    bode_magnitude_db(p[0], p[1], p[2], p[3])
+}
+
+#[derive_frule]
+fn bode_phase_of(p: &[f64]) -> f64 {
+    bode_phase(p[0], p[1], p[2], p[3])
+}
+
+#[test]
+fn dft_amplitude_gradient_matches_the_analytic_formula() {
+    let x: Vec<f64> = (0..16)
+        .map(|t| (0.7 * t as f64).sin() + 0.3 * (2.1 * t as f64).cos())
+        .collect();
+    let n = x.len() as f64;
+    for k in [1, 3] {
+        let (a, g) = fwdad::gradient(bind(dft_amplitude {}, (Wrt, k)), &x);
+        assert_eq!(a, dft_amplitude(&x, k));
+        // X = Σ xₜ e^{−iθₜ}: ∂|X|/∂xₜ = Re(conj(X) e^{−iθₜ}) / |X|, divided by n.
+        let (mut re, mut im) = (0.0, 0.0);
+        for (t, xt) in x.iter().enumerate() {
+            let th = 2.0 * PI * (k * t) as f64 / n;
+            re += xt * th.cos();
+            im -= xt * th.sin();
+        }
+        let m = (re * re + im * im).sqrt();
+        for (t, gt) in g.iter().enumerate() {
+            let th = 2.0 * PI * (k * t) as f64 / n;
+            let expected = (re * th.cos() - im * th.sin()) / m / n;
+            assert!(close(*gt, expected, 1e-12), "∂/∂x{t}: {gt} vs {expected}");
+        }
+        // Second order: Hessian-vector product against a difference of gradients.
+        let v: Vec<f64> = (0..16).map(|i| 0.1 * i as f64 - 0.5).collect();
+        let (_, _, hv) = fwdad::hvp(bind(dft_amplitude {}, (Wrt, k)), &x, &v);
+        for (i, hvi) in hv.iter().enumerate() {
+            let fd = central(
+                &|y| fwdad::gradient(bind(dft_amplitude {}, (Wrt, k)), y).1[i],
+                &x,
+                &v,
+                1e-5,
+            );
+            assert!(close(*hvi, fd, 1e-6), "(Hv)[{i}] = {hvi} vs {fd}");
+        }
+    }
+}
+
+#[test]
+fn complex_parameter_in_every_mode() {
+    let a = Complex::new(1.5, -0.4);
+    let (gamma, omega, t) = (0.3, 2.0, 1.7);
+    // y = Re(A e^{zt}) + 0.1 Im(conj(A e^{zt})), z = −γ + iω.
+    let f = |a: Complex<f64>, g: f64| oscillation(&a, g, omega, t);
+    let da = Complex::new(0.2, 0.5);
+    let d = oscillation_frule(
+        Dual::new(&a, &da),
+        Dual::new(gamma, 1.0),
+        Dual::new(omega, 0.0),
+        Dual::new(t, 0.0),
+    );
+    assert_eq!(d.primal, f(a, gamma));
+    let h = 1e-6;
+    let fd = (f(a + da * h, gamma + h) - f(a - da * h, gamma - h)) / (2.0 * h);
+    assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+    // Batched: the two directions (∂/∂Re A, ∂/∂γ) at once. By hand, with e = e^{−γt}:
+    // y = e (a_re cos ωt − a_im sin ωt) − 0.1 e (a_re sin ωt + a_im cos ωt).
+    let e = (-gamma * t).exp();
+    let (c, s) = ((omega * t).cos(), (omega * t).sin());
+    let dre = e * c - 0.1 * e * s;
+    let dgamma = -t * f(a, gamma);
+    let seed = Complex::new(Batch([1.0, 0.0]), Batch([0.0, 0.0]));
+    let b = <oscillation as Frule<_, Batch<f64, 2>>>::frule(
+        &oscillation {},
+        (
+            Dual::new(&a, &seed),
+            Dual::new(gamma, Batch([0.0, 1.0])),
+            Dual::new(omega, Batch([0.0; 2])),
+            Dual::new(t, Batch([0.0; 2])),
+        ),
+    );
+    assert!(close(b.tangent.0[0], dre, 1e-14));
+    assert!(close(b.tangent.0[1], dgamma, 1e-14));
+    // Second order: ∂²y/∂γ² = t² y.
+    let hyper = |d1: f64, d2: f64| Hyper { d1, d2, d12: 0.0 };
+    let zero = Complex::new(hyper(0.0, 0.0), hyper(0.0, 0.0));
+    let out = <oscillation as Frule<_, Hyper<f64, f64>>>::frule(
+        &oscillation {},
+        (
+            Dual::new(&a, &zero),
+            Dual::new(gamma, hyper(1.0, 1.0)),
+            Dual::new(omega, hyper(0.0, 0.0)),
+            Dual::new(t, hyper(0.0, 0.0)),
+        ),
+    );
+    assert!(close(out.tangent.d1, dgamma, 1e-14));
+    assert!(close(out.tangent.d12, t * t * f(a, gamma), 1e-13));
+}

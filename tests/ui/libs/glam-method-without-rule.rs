@@ -1,0 +1,10 @@
+// A glam method that the runtime's mirror over duals does not have.
+use fwdad::prelude::*;
+use glam::DVec3;
+
+#[derive_frule]
+fn bounce(v: &DVec3, normal: &DVec3) -> f64 {
+    v.reflect(*normal).z
+}
+
+fn main() {}
