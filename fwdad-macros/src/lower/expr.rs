@@ -146,10 +146,12 @@ impl Lowerer<'_> {
                     None => self.lower_method_call(m),
                 }
             }
-            syn::Expr::MethodCall(m) => match super::iterate::desugar_method(m) {
-                Some(e) => self.lower_expr(&e),
-                None => self.lower_method_call(m),
-            },
+            syn::Expr::MethodCall(m) => {
+                match super::iterate::desugar_method(m).or_else(|| self.desugar_idiom(m)) {
+                    Some(e) => self.lower_expr(&e),
+                    None => self.lower_method_call(m),
+                }
+            }
             syn::Expr::Call(c) => self.lower_call(c),
             syn::Expr::Block(b) => match &b.label {
                 Some(label) => self.lower_labelled_block(label, &b.block),

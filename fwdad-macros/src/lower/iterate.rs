@@ -257,6 +257,10 @@ impl Lowerer<'_> {
             syn::Expr::MethodCall(m) => {
                 let recv = || self.parse_chain(&m.receiver).map(Box::new);
                 let arg = m.args.first();
+                // `x.chunks_exact(n).remainder()`: a slice.
+                if Rewrite::from_name(&m.method.to_string()) == Some(Rewrite::Remainder) {
+                    return Some(Chain::Slice(e, Access::Ref));
+                }
                 let adaptor = Adaptor::from_name(&m.method.to_string())?;
                 match (adaptor, m.args.len()) {
                     (Adaptor::Iter, 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
