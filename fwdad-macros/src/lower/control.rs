@@ -376,8 +376,8 @@ struct AssignScan {
 }
 
 impl AssignScan {
-    /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` (destructuring
-    /// assignment), and the root of `s.f.g`.
+    /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` and `[a, b]`
+    /// (destructuring assignment), and the root of `s.f.g`.
     fn place_names(&mut self, place: &syn::Expr) {
         match super::place::strip(place) {
             syn::Expr::Path(p) => {
@@ -386,6 +386,7 @@ impl AssignScan {
                 }
             }
             syn::Expr::Tuple(t) => t.elems.iter().for_each(|e| self.place_names(e)),
+            syn::Expr::Array(a) => a.elems.iter().for_each(|e| self.place_names(e)),
             syn::Expr::Field(f) => self.place_names(&f.base),
             _ => {}
         }
