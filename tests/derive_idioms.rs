@@ -115,6 +115,29 @@ fn interpolate(ys: &[f64], t: f64) -> f64 {
     *ys.last().unwrap()
 }
 
+/// A moving-average filter over a ring buffer of three slots, the slot from `cycle()`.
+#[derive_frule]
+fn ring_filter(x: &[f64]) -> f64 {
+    let mut ring = [0.0; 3];
+    let mut energy = 0.0;
+    for (&v, slot) in x.iter().zip((0..3).cycle()) {
+        let avg = (ring[0] + ring[1] + ring[2]) / 3.0;
+        ring[slot] = v;
+        energy += (v - avg).powi(2);
+    }
+    energy
+}
+
+/// A periodic weighting: the first two samples are weights repeated along the rest.
+#[derive_frule]
+fn periodic_weighted(x: &[f64]) -> f64 {
+    let (w, s) = x.split_at(2);
+    s.iter()
+        .zip(w.iter().cycle())
+        .map(|(v, wi)| wi * v.sin())
+        .sum()
+}
+
 // ---------------------------------------------------------------------------------------
 // Option combinators
 
@@ -369,6 +392,23 @@ fn interpolation_through_try_into_windows() {
             ys
         );
     }
+}
+
+#[test]
+fn ring_buffer_filter_with_cycle() {
+    check_modes!(ring_filter {}, ring_filter, samples(8));
+}
+
+#[test]
+fn periodic_weights_with_cycle() {
+    check_modes!(periodic_weighted {}, periodic_weighted, samples(7));
+    // Independent of the chain: d/dw₀ = Σ sin(s at even positions), d/dw₁ the odd ones.
+    let x = samples(7);
+    let (_, g) = gradient_with::<4>(periodic_weighted {}, &x);
+    let even: f64 = [2, 4, 6].iter().map(|&i| x[i].sin()).sum();
+    let odd: f64 = [3, 5].iter().map(|&i| x[i].sin()).sum();
+    assert_close(g[0], even, 1e-15, "d/dw0");
+    assert_close(g[1], odd, 1e-15, "d/dw1");
 }
 
 #[test]

@@ -22,6 +22,9 @@ super::names! {
         Skip = "skip",
         Take = "take",
         StepBy = "step_by",
+        /// `it.cycle()`: element `k` is the inner chain's `k % len`, without end (none if
+        /// the inner chain is empty).
+        Cycle = "cycle",
         /// Element-wise stages: indices no longer follow the source after them.
         Filter = "filter",
         TakeWhile = "take_while",

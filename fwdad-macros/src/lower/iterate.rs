@@ -52,6 +52,8 @@ enum Chain<'e> {
     Take(Box<Chain<'e>>, &'e syn::Expr),
     StepBy(Box<Chain<'e>>, &'e syn::Expr),
     Copied(Box<Chain<'e>>),
+    /// `inner.cycle()`.
+    Cycle(Box<Chain<'e>>),
 }
 
 /// How a slice source yields its elements.
@@ -81,6 +83,8 @@ enum Seq<'e> {
     Take(Box<Seq<'e>>),
     StepBy(Box<Seq<'e>>, Value),
     Copied(Box<Seq<'e>>),
+    /// The inner sequence and its length.
+    Cycle(Box<Seq<'e>>, Value),
 }
 
 /// A function argument of an adaptor or consumer.
@@ -149,7 +153,8 @@ impl Chain<'_> {
             | Chain::Rev(c)
             | Chain::Skip(c, _)
             | Chain::Take(c, _)
-            | Chain::StepBy(c, _) => c.yields_refs(),
+            | Chain::StepBy(c, _)
+            | Chain::Cycle(c) => c.yields_refs(),
         }
     }
 
@@ -164,7 +169,8 @@ impl Chain<'_> {
             | Chain::Skip(c, _)
             | Chain::Take(c, _)
             | Chain::StepBy(c, _)
-            | Chain::Copied(c) => c.has_map(),
+            | Chain::Copied(c)
+            | Chain::Cycle(c) => c.has_map(),
         }
     }
 
@@ -180,7 +186,8 @@ impl Chain<'_> {
             | Chain::Skip(c, _)
             | Chain::Take(c, _)
             | Chain::StepBy(c, _)
-            | Chain::Copied(c) => c.has_slice(),
+            | Chain::Copied(c)
+            | Chain::Cycle(c) => c.has_slice(),
         }
     }
 }
@@ -288,6 +295,7 @@ impl Lowerer<'_> {
                     (Adaptor::Skip, 1) => Some(Chain::Skip(recv()?, arg?)),
                     (Adaptor::Take, 1) => Some(Chain::Take(recv()?, arg?)),
                     (Adaptor::StepBy, 1) => Some(Chain::StepBy(recv()?, arg?)),
+                    (Adaptor::Cycle, 0) => Some(Chain::Cycle(recv()?)),
                     _ => None,
                 }
             }
@@ -1128,6 +1136,22 @@ impl Lowerer<'_> {
                 let (s, len) = self.prepare(*c, span)?;
                 (Seq::Copied(Box::new(s)), len)
             }
+            Chain::Cycle(c) => {
+                let (s, inner) = self.prepare(*c, span)?;
+                // `usize::MAX` (as an unbounded range's), or 0 for an empty inner chain,
+                // which `cycle` ends at once: `min(inner, 1) · MAX`, saturating.
+                let max = int(
+                    self,
+                    InstKind::Const(
+                        syn::parse_quote_spanned!(span=> ::core::primitive::usize::MAX),
+                    ),
+                );
+                let lit = InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize));
+                let one = int(self, lit);
+                let some = int(self, method(inner, StdMethod::Min, vec![one]));
+                let len = int(self, method(some, StdMethod::SaturatingMul, vec![max]));
+                (Seq::Cycle(Box::new(s), inner), len)
+            }
         })
     }
 
@@ -1250,6 +1274,10 @@ impl Lowerer<'_> {
                 return self.elem(s, j, by_value, span);
             }
             Seq::Copied(s) => return self.elem(s, k, true, span),
+            Seq::Cycle(s, inner) => {
+                let j = self.binary(BinOp::Rem, k, *inner, span);
+                return self.elem(s, j, by_value, span);
+            }
         })
     }
 
@@ -1374,7 +1402,8 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
             | Chain::Skip(inner, _)
             | Chain::Take(inner, _)
             | Chain::StepBy(inner, _)
-            | Chain::Copied(inner) => walk(inner, add),
+            | Chain::Copied(inner)
+            | Chain::Cycle(inner) => walk(inner, add),
             Chain::Slice(..) | Chain::Range(..) | Chain::Windows(..) | Chain::Chunks(..) => {}
         }
     }
