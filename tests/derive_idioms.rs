@@ -196,6 +196,18 @@ fn array_norm(x: &[f64]) -> f64 {
         .sqrt()
 }
 
+/// The sum of squares after the leading negative samples (a warm-up), by `skip_while`;
+/// and a `for` over the samples after the leading small ones.
+#[derive_frule]
+fn after_warmup(x: &[f64]) -> f64 {
+    let tail: f64 = x.iter().skip_while(|v| **v < 0.0).map(|v| v * v).sum();
+    let mut late = 0.0;
+    for v in x.iter().copied().skip_while(|v| v.abs() < 1.0) {
+        late += v.sin();
+    }
+    tail + late
+}
+
 /// The last sample's cube, and features collected into one `Vec` with `extend`.
 #[derive_frule]
 fn last_and_extend(x: &[f64]) -> f64 {
@@ -445,6 +457,27 @@ fn recurrence_with_destructuring_assignment() {
 #[test]
 fn arrays_through_iter_copied() {
     check_modes!(array_norm {}, array_norm, [0.4, -1.2, 0.8]);
+}
+
+#[test]
+fn skip_while_drops_the_warmup() {
+    let x = [-0.5, -0.2, 0.3, -0.7, 1.4, 0.2];
+    check_modes!(after_warmup {}, after_warmup, x);
+    // Written out: Σ v² from index 2 on, Σ sin v from index 4 on.
+    let (_, g) = gradient_with::<4>(after_warmup {}, &x);
+    let want = [
+        0.0,
+        0.0,
+        2.0 * x[2],
+        2.0 * x[3],
+        2.0 * x[4] + x[4].cos(),
+        2.0 * x[5] + x[5].cos(),
+    ];
+    assert_eq!(g, want);
+    // Everything skipped: a constant zero. Nothing skipped: every sample counts.
+    let (v, g) = gradient_with::<4>(after_warmup {}, &[-0.5, -0.2]);
+    assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
+    check_modes!(after_warmup {}, after_warmup, [1.5, -0.2]);
 }
 
 #[test]

@@ -30,6 +30,8 @@ super::names! {
         TakeWhile = "take_while",
         Inspect = "inspect",
         Scan = "scan",
+        /// `skip_while(p)`: items dropped while `p(&item)` holds, a loop-carried flag.
+        SkipWhile = "skip_while",
     }
 }
 

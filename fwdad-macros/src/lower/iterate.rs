@@ -115,6 +115,13 @@ enum Tail<'e> {
         f: &'e syn::ExprClosure,
         state: std::cell::OnceCell<syn::Ident>,
     },
+    /// `skip_while(p)`: `state` names the loop-carried flag "still skipping", `true`
+    /// before the loop; while it holds, each item sets it to `p(&item)` and is dropped if
+    /// it still holds.
+    SkipWhile {
+        f: Func<'e>,
+        state: std::cell::OnceCell<syn::Ident>,
+    },
 }
 
 impl Tail<'_> {
@@ -126,6 +133,7 @@ impl Tail<'_> {
             Tail::TakeWhile(_) => Adaptor::TakeWhile.name(),
             Tail::Inspect(_) => Adaptor::Inspect.name(),
             Tail::Scan { .. } => Adaptor::Scan.name(),
+            Tail::SkipWhile { .. } => Adaptor::SkipWhile.name(),
         }
     }
 }
@@ -216,7 +224,13 @@ impl Lowerer<'_> {
             }
             let stage = matches!(
                 adaptor,
-                Some(Adaptor::Map | Adaptor::Filter | Adaptor::TakeWhile | Adaptor::Inspect)
+                Some(
+                    Adaptor::Map
+                        | Adaptor::Filter
+                        | Adaptor::TakeWhile
+                        | Adaptor::Inspect
+                        | Adaptor::SkipWhile
+                )
             );
             if stage && m.args.len() == 1 {
                 let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
@@ -225,6 +239,10 @@ impl Lowerer<'_> {
                     Some(Adaptor::Filter) => tail.push(Tail::Filter(f)),
                     Some(Adaptor::TakeWhile) => tail.push(Tail::TakeWhile(f)),
                     Some(Adaptor::Inspect) => tail.push(Tail::Inspect(f)),
+                    Some(Adaptor::SkipWhile) => tail.push(Tail::SkipWhile {
+                        f,
+                        state: Default::default(),
+                    }),
                     _ if !tail.is_empty() => tail.push(Tail::Map(f)),
                     _ => return Some((Chain::Map(Box::new(chain), f), tail)),
                 }
@@ -400,6 +418,20 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<()> {
         for t in tail {
+            if let Tail::SkipWhile { state, .. } = t {
+                let lit = InstKind::Lit(syn::parse_quote_spanned!(span=> true));
+                let v = self.push(lit, TypeHint::Bool, span);
+                let name = syn::Ident::new(&format!("__fwdad_skipping_{v}"), span);
+                self.bind(&name, v);
+                assigned.insert(name.to_string());
+                if state.set(name).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `skip_while` state started twice",
+                    );
+                    return None;
+                }
+            }
             if let Tail::Scan { init, state, .. } = t {
                 let v = self.lower_expr(init)?;
                 let v = self.push(InstKind::Copy(v), self.func.values[v].ty.clone(), span);
@@ -474,6 +506,39 @@ impl Lowerer<'_> {
                 let r = self.borrow(item, false, span);
                 self.apply(f, vec![Shape::Val(r)], span)?;
                 self.run_tail(rest, Shape::Val(item), span, consume)
+            }
+            Some((Tail::SkipWhile { f, state }, rest)) => {
+                let Some(st) = state.get().cloned() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `skip_while` state used before it was started",
+                    );
+                    return None;
+                };
+                let name = st.to_string();
+                let item = self.build_shape(shape, span);
+                // `if skipping { skipping = p(&item); }`
+                let skipping = self.lookup(&name)?;
+                self.lower_branches(
+                    skipping,
+                    span,
+                    |lw| {
+                        let r = lw.borrow(item, false, span);
+                        let still = lw.apply(f, vec![Shape::Val(r)], span)?;
+                        lw.assign(&name, still);
+                        Some(lw.unit(span))
+                    },
+                    |lw| Some(lw.unit(span)),
+                );
+                // `if !skipping { rest }`
+                let skipping = self.lookup(&name)?;
+                self.lower_branches(
+                    skipping,
+                    span,
+                    |lw| Some(lw.unit(span)),
+                    |lw| lw.run_tail_branch(rest, Shape::Val(item), span, consume),
+                );
+                Some(())
             }
             Some((Tail::Scan { f, state, .. }, rest)) => {
                 let Some(st) = state.get().cloned() else {
@@ -1412,6 +1477,7 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
         match t {
             Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
             Tail::Scan { f, .. } => add(&Func::Lambda(f)),
+            Tail::SkipWhile { f, .. } => add(f),
         }
     }
 }
