@@ -196,6 +196,27 @@ fn array_norm(x: &[f64]) -> f64 {
         .sqrt()
 }
 
+/// The energy of all pairwise differences, by `flat_map` over index ranges.
+#[derive_frule]
+fn pair_energy(x: &[f64]) -> f64 {
+    let n = x.len();
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (x[i] - x[j]).powi(2)))
+        .sum()
+}
+
+/// A row-major matrix flattened by `flat_map` over its rows (references), scaled, and a
+/// `for` over the features each sample expands to.
+#[derive_frule]
+fn flattened(x: &[f64]) -> f64 {
+    let frob: f64 = x.chunks(3).flat_map(|r| r.iter()).map(|v| v * v).sum();
+    let mut feats = 0.0;
+    for f in x.iter().flat_map(|&v| [v.sin(), v.cos() * v]) {
+        feats += f;
+    }
+    frob.sqrt() + feats
+}
+
 /// The sum of squares after the leading negative samples (a warm-up), by `skip_while`;
 /// and a `for` over the samples after the leading small ones.
 #[derive_frule]
@@ -457,6 +478,19 @@ fn recurrence_with_destructuring_assignment() {
 #[test]
 fn arrays_through_iter_copied() {
     check_modes!(array_norm {}, array_norm, [0.4, -1.2, 0.8]);
+}
+
+#[test]
+fn flat_map_over_pairs_rows_and_features() {
+    check_modes!(pair_energy {}, pair_energy, samples(5));
+    // Written out: ∂/∂xₖ Σ_{i<j} (xᵢ - xⱼ)² = 2 Σ_j (xₖ - xⱼ).
+    let x = samples(5);
+    let (_, g) = gradient_with::<4>(pair_energy {}, &x);
+    for k in 0..5 {
+        let want: f64 = (0..5).map(|j| 2.0 * (x[k] - x[j])).sum();
+        assert_close(g[k], want, 1e-14, &format!("d/dx{k}"));
+    }
+    check_modes!(flattened {}, flattened, samples(7));
 }
 
 #[test]

@@ -30,6 +30,8 @@ super::names! {
         TakeWhile = "take_while",
         Inspect = "inspect",
         Scan = "scan",
+        /// `flat_map(|p| inner)`: gathered by nested loops into a `Vec`, then iterated.
+        FlatMap = "flat_map",
         /// `skip_while(p)`: items dropped while `p(&item)` holds, a loop-carried flag.
         SkipWhile = "skip_while",
     }

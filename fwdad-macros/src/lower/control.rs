@@ -122,6 +122,14 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<Value> {
+        // `for v in x.iter().flat_map(..)`: the items gathered first, then iterated.
+        if let Some((mut stmts, expr)) = self.desugar_flat_map(&f.expr) {
+            let span = f.span();
+            let mut f = f.clone();
+            f.expr = Box::new(expr);
+            stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
+            return self.lower_stmts_in_scope(&stmts, span);
+        }
         if let Some(v) = self.try_lower_for_chain(f) {
             return v;
         }

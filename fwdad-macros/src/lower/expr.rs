@@ -140,6 +140,12 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
+            // `.flat_map(..)` anywhere in the chain: its items gathered first.
+            syn::Expr::MethodCall(_) if self.desugar_flat_map(e).is_some() => {
+                let (mut stmts, rest) = self.desugar_flat_map(e)?;
+                stmts.push(syn::Stmt::Expr(rest, None));
+                self.lower_stmts_in_scope(&stmts, span)
+            }
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
                 match self.try_lower_consumer(m) {
                     Some(result) => result,

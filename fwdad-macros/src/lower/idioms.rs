@@ -296,6 +296,95 @@ impl Lowerer<'_> {
         Some(fill(template, &holes))
     }
 
+    /// Lowers `stmts` as a block of their own (a rewrite's statements and its value).
+    pub(crate) fn lower_stmts_in_scope(
+        &mut self,
+        stmts: &[syn::Stmt],
+        span: proc_macro2::Span,
+    ) -> Option<crate::ir::Value> {
+        self.push_scope();
+        let v = self.lower_block_stmts(stmts, span);
+        self.pop_scope();
+        v
+    }
+
+    /// A chain with a `flat_map(|p| inner)` stage (`(0..n).flat_map(|i| (i + 1..n).map(..))`,
+    /// `rows.iter().flat_map(|r| r.iter())`): the statements gathering its items into a
+    /// `Vec` by nested loops, and `e` with the stage replaced by `flat.iter().copied()`.
+    /// The items are gathered by value (`*item` where the inner chain yields references),
+    /// in the order `flat_map` yields them. `None` without such a stage, or when the inner
+    /// expression is no chain lowering reads.
+    pub(crate) fn desugar_flat_map(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
+        fn stage(e: &mut syn::Expr) -> Option<&mut syn::Expr> {
+            let is_flat_map = match &*e {
+                syn::Expr::MethodCall(m) => {
+                    Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::FlatMap)
+                }
+                _ => false,
+            };
+            if is_flat_map {
+                return Some(e);
+            }
+            match e {
+                syn::Expr::MethodCall(m) => stage(&mut m.receiver),
+                syn::Expr::Paren(p) => stage(&mut p.expr),
+                _ => None,
+            }
+        }
+        let mut out = e.clone();
+        let node = stage(&mut out)?;
+        let syn::Expr::MethodCall(fm) = &*node else {
+            return None;
+        };
+        let [f] = fm.args.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let syn::Expr::Closure(c) = strip(f) else {
+            return None;
+        };
+        let [pat] = c.inputs.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let pat = match pat {
+            syn::Pat::Type(pt) => &*pt.pat,
+            other => other,
+        };
+        let refs = self.chain_yields_refs(&c.body)?;
+        let span = fm.method.span();
+        let gather: syn::Expr = if refs {
+            syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_flat = ::std::vec::Vec::new();
+                for __fwdad_pat in __fwdad_outer {
+                    for __fwdad_item in __fwdad_inner {
+                        __fwdad_flat.push(*__fwdad_item);
+                    }
+                }
+            })
+        } else {
+            syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_flat = ::std::vec::Vec::new();
+                for __fwdad_pat in __fwdad_outer {
+                    for __fwdad_item in __fwdad_inner {
+                        __fwdad_flat.push(__fwdad_item);
+                    }
+                }
+            })
+        };
+        let gather = fill(
+            gather,
+            &[
+                ("__fwdad_pat", Hole::Pat(pat)),
+                ("__fwdad_outer", Hole::Expr(&fm.receiver)),
+                ("__fwdad_inner", Hole::Expr(&c.body)),
+            ],
+        );
+        let syn::Expr::Block(gather) = gather else {
+            return None;
+        };
+        *node = syn::parse_quote_spanned!(span=> __fwdad_flat.iter().copied());
+        Some((gather.block.stmts, out))
+    }
+
     /// `[a, b] = [b, a]` (and `[p[0], p[1]] = ..`): the right side evaluated once, then
     /// each element assigned to its place in order, as Rust does; `_` skips one.
     pub(crate) fn desugar_array_assign(

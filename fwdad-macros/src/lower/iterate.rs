@@ -276,6 +276,12 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `e` is an indexed chain lowering reads, and then whether its items are
+    /// references.
+    pub(super) fn chain_yields_refs(&self, e: &syn::Expr) -> Option<bool> {
+        Some(self.parse_chain(e)?.yields_refs())
+    }
+
     /// Reads an index-based iterator chain; `None` if it is not one this lowering handles.
     fn parse_chain<'e>(&self, e: &'e syn::Expr) -> Option<Chain<'e>> {
         match strip(e) {
