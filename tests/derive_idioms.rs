@@ -161,6 +161,30 @@ fn first_positive_log(x: &[f64]) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The argmax idiom: `max_by` over `enumerate()`, then `Option::map` to the index.
+#[derive_frule]
+fn at_argmax(x: &[f64]) -> f64 {
+    let idx = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .map(|(i, _)| i)
+        .unwrap();
+    x[idx] * x[0]
+}
+
+/// A running maximum kept in an `Option`, tested with `map_or`.
+#[derive_frule]
+fn running_best(x: &[f64]) -> f64 {
+    let mut best: Option<f64> = None;
+    for &v in x {
+        if best.map_or(true, |b| v > b) {
+            best = Some(v);
+        }
+    }
+    best.map_or_else(|| 0.0, |b| b * b) + best.unwrap_or_else(|| 1.0)
+}
+
 // ---------------------------------------------------------------------------------------
 // Destructuring assignment
 
@@ -468,6 +492,20 @@ fn option_map_and_then_and_find() {
     // No positive sample: `None` all the way, a constant.
     let (v, g) = gradient_with::<4>(first_positive_log {}, &[-0.5, -0.1]);
     assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
+}
+
+#[test]
+fn argmax_and_running_best_through_option_combinators() {
+    check_modes!(at_argmax {}, at_argmax, samples(6));
+    check_modes!(running_best {}, running_best, samples(6));
+    // Written out: the maximum m gives m² + m.
+    let x = samples(6);
+    let k = (0..6).max_by(|&i, &j| x[i].total_cmp(&x[j])).unwrap();
+    let (_, g) = gradient_with::<4>(running_best {}, &x);
+    for i in 0..6 {
+        let want = if i == k { 2.0 * x[k] + 1.0 } else { 0.0 };
+        assert_eq!(g[i], want);
+    }
 }
 
 #[test]

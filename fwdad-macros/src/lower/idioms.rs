@@ -29,12 +29,13 @@ use crate::splice::{fill, Hole};
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
 
-/// Whether `e` is an iterator chain (a method of [`Adaptor`] or a range), as opposed to an
-/// `Option`, a slice or a value of the user's.
+/// Whether `e` may be an iterator chain (a method of [`Adaptor`], a range, or a call by
+/// path such as `std::iter::zip(a, b)`), as opposed to an `Option`, a slice or a value of
+/// the user's.
 fn is_iterator(e: &syn::Expr) -> bool {
     match strip(e) {
         syn::Expr::MethodCall(m) => Adaptor::from_name(&m.method.to_string()).is_some(),
-        syn::Expr::Range(_) => true,
+        syn::Expr::Range(_) | syn::Expr::Call(_) => true,
         _ => false,
     }
 }
