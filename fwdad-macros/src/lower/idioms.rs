@@ -24,7 +24,7 @@
 
 use super::place::strip;
 use super::Lowerer;
-use crate::callee::{Adaptor, Rewrite, StdMethod};
+use crate::callee::{Adaptor, Rewrite, StdMethod, StdType};
 use crate::splice::{fill, Hole};
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
@@ -103,6 +103,25 @@ impl Lowerer<'_> {
             TypeHint::Ref(inner) => matches!(**inner, TypeHint::Seq(_)),
             _ => false,
         }
+    }
+
+    /// Whether `e` may be an `Option` for its combinators' rewrites: no iterator, no
+    /// array or slice, and no local whose written type is a `Result` (whose `map` would
+    /// meet a `match` on `Some`/`None`).
+    fn may_be_option(&self, e: &syn::Expr) -> bool {
+        let written_result = match strip(e) {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .and_then(|v| self.func.annotations.get(&v))
+                .is_some_and(|ty| {
+                    matches!(ty, syn::Type::Path(tp)
+                        if StdType::of_path(&tp.path) == Some(StdType::Result))
+                }),
+            _ => false,
+        };
+        !is_iterator(e) && !self.is_sequence(e) && !written_result
     }
 
     /// The rewrite of a method call written with one of the idioms, or `None`.
@@ -216,7 +235,7 @@ impl Lowerer<'_> {
                 })
             }
             // `Option`'s combinators, on a receiver that is no iterator and no array.
-            (Rewrite::OptionMap, [g]) if !is_iterator(recv) && !self.is_sequence(recv) => {
+            (Rewrite::OptionMap, [_]) if self.may_be_option(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_o = __fwdad_recv;
                     let __fwdad_f = __fwdad_fn;
@@ -226,7 +245,7 @@ impl Lowerer<'_> {
                     }
                 })
             }
-            (Rewrite::AndThen, [g]) if !is_iterator(recv) => {
+            (Rewrite::AndThen, [_]) if self.may_be_option(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_o = __fwdad_recv;
                     let __fwdad_f = __fwdad_fn;
@@ -236,7 +255,7 @@ impl Lowerer<'_> {
                     }
                 })
             }
-            (Rewrite::IsSomeAnd, [g]) if !is_iterator(recv) => {
+            (Rewrite::IsSomeAnd, [_]) if self.may_be_option(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_o = __fwdad_recv;
                     let __fwdad_f = __fwdad_fn;
@@ -248,7 +267,7 @@ impl Lowerer<'_> {
             }
             // `map_or`'s default is an argument: evaluated after the receiver, before the
             // match, as Rust evaluates it.
-            (Rewrite::MapOr, [_, g]) if !is_iterator(recv) => {
+            (Rewrite::MapOr, [_, _]) if self.may_be_option(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_o = __fwdad_recv;
                     let __fwdad_d = __fwdad_arg0;
@@ -259,7 +278,7 @@ impl Lowerer<'_> {
                     }
                 })
             }
-            (Rewrite::MapOrElse, [_, _]) if !is_iterator(recv) => {
+            (Rewrite::MapOrElse, [_, _]) if self.may_be_option(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_o = __fwdad_recv;
                     let __fwdad_g = __fwdad_arg0;
@@ -270,7 +289,7 @@ impl Lowerer<'_> {
                     }
                 })
             }
-            (Rewrite::UnwrapOrElse, [_]) if !is_iterator(recv) => {
+            (Rewrite::UnwrapOrElse, [_]) if self.may_be_option(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_o = __fwdad_recv;
                     let __fwdad_f = __fwdad_fn;
