@@ -253,6 +253,12 @@ fn after_warmup(x: &[f64]) -> f64 {
     tail + late
 }
 
+/// The length of a vector passed as an array, through `iter().copied()`.
+#[derive_frule]
+fn length3(p: [f64; 3]) -> f64 {
+    p.iter().copied().map(|v| v * v).sum::<f64>().sqrt()
+}
+
 /// The last sample's cube, and features collected into one `Vec` with `extend`.
 #[derive_frule]
 fn last_and_extend(x: &[f64]) -> f64 {
@@ -550,6 +556,47 @@ fn skip_while_drops_the_warmup() {
     let (v, g) = gradient_with::<4>(after_warmup {}, &[-0.5, -0.2]);
     assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
     check_modes!(after_warmup {}, after_warmup, [1.5, -0.2]);
+}
+
+#[test]
+fn array_parameter_through_iter_copied() {
+    let p = [0.3, -1.2, 2.0];
+    let r = length3(p);
+    // One direction per axis: ∂|p|/∂pₖ = pₖ / |p|.
+    for k in 0..3 {
+        let mut dp = [0.0; 3];
+        dp[k] = 1.0;
+        let out = length3_frule(Dual::new(p, dp));
+        assert_eq!(out.primal.to_bits(), r.to_bits());
+        assert_close(out.tangent, p[k] / r, 1e-15, "one direction");
+    }
+    // A batch of the three axes in one pass.
+    let mut seeds = [Batch([0.0; 3]); 3];
+    for (k, s) in seeds.iter_mut().enumerate() {
+        s.0[k] = 1.0;
+    }
+    let out = <length3 as Frule<_, Batch<f64, 3>>>::frule(&length3 {}, (Dual::new(p, seeds),));
+    assert_eq!(out.primal.to_bits(), r.to_bits());
+    for k in 0..3 {
+        assert_close(out.tangent.0[k], p[k] / r, 1e-15, "batch");
+    }
+    // Second order: uᵀ∇²|p| v = (u·v - (u·p)(v·p)/|p|²) / |p| for u = e₀, v = e₁ and e₀.
+    for (j, want) in [
+        (1, -p[0] * p[1] / (r * r * r)),
+        (0, (1.0 - p[0] * p[0] / (r * r)) / r),
+    ] {
+        let seed = |k: usize| fwdad::Hyper {
+            d1: if k == 0 { 1.0 } else { 0.0 },
+            d2: if k == j { 1.0 } else { 0.0 },
+            d12: 0.0,
+        };
+        let out = <length3 as Frule<_, fwdad::Hyper<f64, f64>>>::frule(
+            &length3 {},
+            (Dual::new(p, [seed(0), seed(1), seed(2)]),),
+        );
+        assert_eq!(out.primal.to_bits(), r.to_bits());
+        assert_close(out.tangent.d12, want, 1e-14, "second order");
+    }
 }
 
 #[test]
