@@ -7,6 +7,7 @@
 //! and every primal the rule returns is the plain function's, bit for bit.
 use fwdad::drivers::{bind, gradient_with, hessian_with, Wrt};
 use fwdad::prelude::*;
+use fwdad::testing::{test_frule, test_frule_batched};
 
 // ---------------------------------------------------------------------------------------
 // Order statistics
@@ -33,6 +34,16 @@ fn trimmed_mean(x: &[f64]) -> f64 {
     let k = n / 10;
     let kept = &v[k..n - k];
     kept.iter().sum::<f64>() / kept.len() as f64
+}
+
+/// Sorts a buffer in place, largest first, and returns its rank-weighted sum.
+#[derive_frule]
+fn sort_in_place(x: &mut [f64]) -> f64 {
+    x.sort_by(|a, b| b.total_cmp(a));
+    x.iter()
+        .enumerate()
+        .map(|(k, v)| (k as f64 + 1.0) * v)
+        .sum()
 }
 
 /// The `q`-quantile, interpolated linearly between order statistics.
@@ -402,6 +413,28 @@ fn trimmed_mean_of_twenty() {
         };
         assert_eq!(g[i], want, "rank {rank}");
     }
+}
+
+#[test]
+fn sorting_a_mutable_buffer_moves_tangents_with_values() {
+    // test_frule compares the buffer after the call bit for bit and its propagated
+    // tangents, with the result's, against finite differences.
+    let x = samples(9);
+    test_frule(
+        (x.clone(),),
+        |a| sort_in_place(&mut a.0),
+        |a, da| sort_in_place_frule(Dual::new(&mut a.0[..], &mut da.0[..])),
+    );
+    test_frule_batched::<4, _, _>(
+        (x,),
+        |a| sort_in_place(&mut a.0),
+        |a, da| {
+            <sort_in_place as Frule<_, Batch<f64, 4>>>::frule(
+                &sort_in_place {},
+                (Dual::new(&mut a.0[..], &mut da.0[..]),),
+            )
+        },
+    );
 }
 
 #[test]
