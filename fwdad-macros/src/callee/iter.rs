@@ -22,11 +22,18 @@ super::names! {
         Skip = "skip",
         Take = "take",
         StepBy = "step_by",
+        /// `it.cycle()`: element `k` is the inner chain's `k % len`, without end (none if
+        /// the inner chain is empty).
+        Cycle = "cycle",
         /// Element-wise stages: indices no longer follow the source after them.
         Filter = "filter",
         TakeWhile = "take_while",
         Inspect = "inspect",
         Scan = "scan",
+        /// `flat_map(|p| inner)`: gathered by nested loops into a `Vec`, then iterated.
+        FlatMap = "flat_map",
+        /// `skip_while(p)`: items dropped while `p(&item)` holds, a loop-carried flag.
+        SkipWhile = "skip_while",
     }
 }
 
@@ -72,5 +79,31 @@ super::names! {
         PartitionPoint = "partition_point",
         Reduce = "reduce",
         Nth = "nth",
+        /// `it.last()` on an iterator chain: the loop keeping the latest item.
+        Last = "last",
+        /// `it.find(p)` on an iterator chain: a scan with `break`.
+        Find = "find",
+        /// `v.sort_by(cmp)`: a stable merge sort of the indices by `cmp` on the elements,
+        /// then the elements gathered by it (primal and tangent move together).
+        SortBy = "sort_by",
+        /// `v.sort_unstable_by(cmp)`: the same stable sort (equal elements keep their order,
+        /// which an unstable sort may also give).
+        SortUnstableBy = "sort_unstable_by",
+        /// `x.chunks_exact(n).remainder()`: the tail `&x[len - len % n..]`.
+        Remainder = "remainder",
+        /// `v.extend(iter)` of an iterator chain: a `for` loop that pushes each item.
+        Extend = "extend",
+        /// `o.map(f)` on an `Option` (a receiver that is no iterator chain): a `match`.
+        OptionMap = "map",
+        /// `o.map_or(d, f)`.
+        MapOr = "map_or",
+        /// `o.map_or_else(d, f)`.
+        MapOrElse = "map_or_else",
+        /// `o.and_then(f)`.
+        AndThen = "and_then",
+        /// `o.unwrap_or_else(d)`.
+        UnwrapOrElse = "unwrap_or_else",
+        /// `o.is_some_and(p)`.
+        IsSomeAnd = "is_some_and",
     }
 }

@@ -111,7 +111,7 @@ macro_rules! std_methods {
     };
 }
 
-const SORTING: &str = "sorting moves elements by comparing values: compute the permutation on the primal values (with `#[non_differentiable]`) and gather the elements with it";
+const SORTING: &str = "sort a variable or a field (`v.sort_by(|a, b| a.total_cmp(b))`), not a sub-slice or an expression: copy the part into a `Vec` first (`let mut w = v[a..b].to_vec(); w.sort_by(..)`)";
 
 std_methods! {
     // Conversions and std traits.
@@ -120,7 +120,7 @@ std_methods! {
     ToF32 = "to_f32": [RESERVED];
     Into = "into": [RESERVED] instead "for a float, write the type it converts to (`let y: f64 = x.into();` or `f64::from(x)`)";
     From = "from": [RESERVED];
-    TryInto = "try_into": [RESERVED];
+    TryInto = "try_into": [RESERVED] instead "write the array type on the `let` (`let p: [f64; 3] = x[0..3].try_into().unwrap();`), or build the array from its elements (`[x[0], x[1], x[2]]`)";
     AsRef = "as_ref": [RESERVED];
     AsMut = "as_mut": [RESERVED];
     Borrow = "borrow": [RESERVED];
@@ -203,8 +203,8 @@ std_methods! {
     Chain = "chain": [RESERVED];
     Position = "position": [RESERVED];
     SizeHint = "size_hint": [];
-    FlatMap = "flat_map": [] instead "write nested `for` loops (`for a in x.iter() { for b in y.iter() { .. } }`), accumulating into a variable or `push`ing into a `Vec`";
-    SkipWhile = "skip_while": [] instead "find the first index to keep with `position` (`let k = x.iter().position(|v| *v >= 0.0).unwrap_or(x.len());`) and iterate `x[k..]`";
+    FlatMap = "flat_map": [] instead "its closure must return an iterator chain over a slice, a range or an array (`|r| r.iter()`, `|i| (0..i).map(..)`, `|v| [v, 2.0 * v]`), in a chain that starts from a slice or range method; otherwise write nested `for` loops";
+    SkipWhile = "skip_while": [] instead "use it in a chain that starts from a slice or range method (`x.iter().skip_while(..)`), or find the first index to keep with `position` and iterate `x[k..]`";
     // Float predicates.
     IsNan = "is_nan": [RESERVED PREDICATE] ret Bool;
     IsFinite = "is_finite": [RESERVED PREDICATE] ret Bool;

@@ -122,6 +122,14 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<Value> {
+        // `for v in x.iter().flat_map(..)`: the items gathered first, then iterated.
+        if let Some((mut stmts, expr)) = self.desugar_flat_map(&f.expr) {
+            let span = f.span();
+            let mut f = f.clone();
+            f.expr = Box::new(expr);
+            stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
+            return self.lower_stmts_in_scope(&stmts, span);
+        }
         if let Some(v) = self.try_lower_for_chain(f) {
             return v;
         }
@@ -376,8 +384,8 @@ struct AssignScan {
 }
 
 impl AssignScan {
-    /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` (destructuring
-    /// assignment), and the root of `s.f.g`.
+    /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` and `[a, b]`
+    /// (destructuring assignment), and the root of `s.f.g`.
     fn place_names(&mut self, place: &syn::Expr) {
         match super::place::strip(place) {
             syn::Expr::Path(p) => {
@@ -386,6 +394,7 @@ impl AssignScan {
                 }
             }
             syn::Expr::Tuple(t) => t.elems.iter().for_each(|e| self.place_names(e)),
+            syn::Expr::Array(a) => a.elems.iter().for_each(|e| self.place_names(e)),
             syn::Expr::Field(f) => self.place_names(&f.base),
             _ => {}
         }

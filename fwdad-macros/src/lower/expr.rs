@@ -140,16 +140,24 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
+            // `.flat_map(..)` anywhere in the chain: its items gathered first.
+            syn::Expr::MethodCall(_) if self.desugar_flat_map(e).is_some() => {
+                let (mut stmts, rest) = self.desugar_flat_map(e)?;
+                stmts.push(syn::Stmt::Expr(rest, None));
+                self.lower_stmts_in_scope(&stmts, span)
+            }
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
                 match self.try_lower_consumer(m) {
                     Some(result) => result,
                     None => self.lower_method_call(m),
                 }
             }
-            syn::Expr::MethodCall(m) => match super::iterate::desugar_method(m) {
-                Some(e) => self.lower_expr(&e),
-                None => self.lower_method_call(m),
-            },
+            syn::Expr::MethodCall(m) => {
+                match super::iterate::desugar_method(m).or_else(|| self.desugar_idiom(m)) {
+                    Some(e) => self.lower_expr(&e),
+                    None => self.lower_method_call(m),
+                }
+            }
             syn::Expr::Call(c) => self.lower_call(c),
             syn::Expr::Block(b) => match &b.label {
                 Some(label) => self.lower_labelled_block(label, &b.block),

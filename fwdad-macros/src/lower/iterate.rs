@@ -52,6 +52,8 @@ enum Chain<'e> {
     Take(Box<Chain<'e>>, &'e syn::Expr),
     StepBy(Box<Chain<'e>>, &'e syn::Expr),
     Copied(Box<Chain<'e>>),
+    /// `inner.cycle()`.
+    Cycle(Box<Chain<'e>>),
 }
 
 /// How a slice source yields its elements.
@@ -81,6 +83,8 @@ enum Seq<'e> {
     Take(Box<Seq<'e>>),
     StepBy(Box<Seq<'e>>, Value),
     Copied(Box<Seq<'e>>),
+    /// The inner sequence and its length.
+    Cycle(Box<Seq<'e>>, Value),
 }
 
 /// A function argument of an adaptor or consumer.
@@ -111,6 +115,13 @@ enum Tail<'e> {
         f: &'e syn::ExprClosure,
         state: std::cell::OnceCell<syn::Ident>,
     },
+    /// `skip_while(p)`: `state` names the loop-carried flag "still skipping", `true`
+    /// before the loop; while it holds, each item sets it to `p(&item)` and is dropped if
+    /// it still holds.
+    SkipWhile {
+        f: Func<'e>,
+        state: std::cell::OnceCell<syn::Ident>,
+    },
 }
 
 impl Tail<'_> {
@@ -122,6 +133,7 @@ impl Tail<'_> {
             Tail::TakeWhile(_) => Adaptor::TakeWhile.name(),
             Tail::Inspect(_) => Adaptor::Inspect.name(),
             Tail::Scan { .. } => Adaptor::Scan.name(),
+            Tail::SkipWhile { .. } => Adaptor::SkipWhile.name(),
         }
     }
 }
@@ -149,7 +161,8 @@ impl Chain<'_> {
             | Chain::Rev(c)
             | Chain::Skip(c, _)
             | Chain::Take(c, _)
-            | Chain::StepBy(c, _) => c.yields_refs(),
+            | Chain::StepBy(c, _)
+            | Chain::Cycle(c) => c.yields_refs(),
         }
     }
 
@@ -164,7 +177,8 @@ impl Chain<'_> {
             | Chain::Skip(c, _)
             | Chain::Take(c, _)
             | Chain::StepBy(c, _)
-            | Chain::Copied(c) => c.has_map(),
+            | Chain::Copied(c)
+            | Chain::Cycle(c) => c.has_map(),
         }
     }
 
@@ -180,7 +194,8 @@ impl Chain<'_> {
             | Chain::Skip(c, _)
             | Chain::Take(c, _)
             | Chain::StepBy(c, _)
-            | Chain::Copied(c) => c.has_slice(),
+            | Chain::Copied(c)
+            | Chain::Cycle(c) => c.has_slice(),
         }
     }
 }
@@ -209,7 +224,13 @@ impl Lowerer<'_> {
             }
             let stage = matches!(
                 adaptor,
-                Some(Adaptor::Map | Adaptor::Filter | Adaptor::TakeWhile | Adaptor::Inspect)
+                Some(
+                    Adaptor::Map
+                        | Adaptor::Filter
+                        | Adaptor::TakeWhile
+                        | Adaptor::Inspect
+                        | Adaptor::SkipWhile
+                )
             );
             if stage && m.args.len() == 1 {
                 let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
@@ -218,6 +239,10 @@ impl Lowerer<'_> {
                     Some(Adaptor::Filter) => tail.push(Tail::Filter(f)),
                     Some(Adaptor::TakeWhile) => tail.push(Tail::TakeWhile(f)),
                     Some(Adaptor::Inspect) => tail.push(Tail::Inspect(f)),
+                    Some(Adaptor::SkipWhile) => tail.push(Tail::SkipWhile {
+                        f,
+                        state: Default::default(),
+                    }),
                     _ if !tail.is_empty() => tail.push(Tail::Map(f)),
                     _ => return Some((Chain::Map(Box::new(chain), f), tail)),
                 }
@@ -251,12 +276,22 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `e` is an indexed chain lowering reads, and then whether its items are
+    /// references.
+    pub(super) fn chain_yields_refs(&self, e: &syn::Expr) -> Option<bool> {
+        Some(self.parse_chain(e)?.yields_refs())
+    }
+
     /// Reads an index-based iterator chain; `None` if it is not one this lowering handles.
     fn parse_chain<'e>(&self, e: &'e syn::Expr) -> Option<Chain<'e>> {
         match strip(e) {
             syn::Expr::MethodCall(m) => {
                 let recv = || self.parse_chain(&m.receiver).map(Box::new);
                 let arg = m.args.first();
+                // `x.chunks_exact(n).remainder()`: a slice.
+                if Rewrite::from_name(&m.method.to_string()) == Some(Rewrite::Remainder) {
+                    return Some(Chain::Slice(e, Access::Ref));
+                }
                 let adaptor = Adaptor::from_name(&m.method.to_string())?;
                 match (adaptor, m.args.len()) {
                     (Adaptor::Iter, 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
@@ -284,6 +319,7 @@ impl Lowerer<'_> {
                     (Adaptor::Skip, 1) => Some(Chain::Skip(recv()?, arg?)),
                     (Adaptor::Take, 1) => Some(Chain::Take(recv()?, arg?)),
                     (Adaptor::StepBy, 1) => Some(Chain::StepBy(recv()?, arg?)),
+                    (Adaptor::Cycle, 0) => Some(Chain::Cycle(recv()?)),
                     _ => None,
                 }
             }
@@ -388,6 +424,20 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<()> {
         for t in tail {
+            if let Tail::SkipWhile { state, .. } = t {
+                let lit = InstKind::Lit(syn::parse_quote_spanned!(span=> true));
+                let v = self.push(lit, TypeHint::Bool, span);
+                let name = syn::Ident::new(&format!("__fwdad_skipping_{v}"), span);
+                self.bind(&name, v);
+                assigned.insert(name.to_string());
+                if state.set(name).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `skip_while` state started twice",
+                    );
+                    return None;
+                }
+            }
             if let Tail::Scan { init, state, .. } = t {
                 let v = self.lower_expr(init)?;
                 let v = self.push(InstKind::Copy(v), self.func.values[v].ty.clone(), span);
@@ -462,6 +512,39 @@ impl Lowerer<'_> {
                 let r = self.borrow(item, false, span);
                 self.apply(f, vec![Shape::Val(r)], span)?;
                 self.run_tail(rest, Shape::Val(item), span, consume)
+            }
+            Some((Tail::SkipWhile { f, state }, rest)) => {
+                let Some(st) = state.get().cloned() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `skip_while` state used before it was started",
+                    );
+                    return None;
+                };
+                let name = st.to_string();
+                let item = self.build_shape(shape, span);
+                // `if skipping { skipping = p(&item); }`
+                let skipping = self.lookup(&name)?;
+                self.lower_branches(
+                    skipping,
+                    span,
+                    |lw| {
+                        let r = lw.borrow(item, false, span);
+                        let still = lw.apply(f, vec![Shape::Val(r)], span)?;
+                        lw.assign(&name, still);
+                        Some(lw.unit(span))
+                    },
+                    |lw| Some(lw.unit(span)),
+                );
+                // `if !skipping { rest }`
+                let skipping = self.lookup(&name)?;
+                self.lower_branches(
+                    skipping,
+                    span,
+                    |lw| Some(lw.unit(span)),
+                    |lw| lw.run_tail_branch(rest, Shape::Val(item), span, consume),
+                );
+                Some(())
             }
             Some((Tail::Scan { f, state, .. }, rest)) => {
                 let Some(st) = state.get().cloned() else {
@@ -1159,6 +1242,22 @@ impl Lowerer<'_> {
                 let (s, len) = self.prepare(*c, span)?;
                 (Seq::Copied(Box::new(s)), len)
             }
+            Chain::Cycle(c) => {
+                let (s, inner) = self.prepare(*c, span)?;
+                // `usize::MAX` (as an unbounded range's), or 0 for an empty inner chain,
+                // which `cycle` ends at once: `min(inner, 1) · MAX`, saturating.
+                let max = int(
+                    self,
+                    InstKind::Const(
+                        syn::parse_quote_spanned!(span=> ::core::primitive::usize::MAX),
+                    ),
+                );
+                let lit = InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize));
+                let one = int(self, lit);
+                let some = int(self, method(inner, StdMethod::Min, vec![one]));
+                let len = int(self, method(some, StdMethod::SaturatingMul, vec![max]));
+                (Seq::Cycle(Box::new(s), inner), len)
+            }
         })
     }
 
@@ -1281,6 +1380,10 @@ impl Lowerer<'_> {
                 return self.elem(s, j, by_value, span);
             }
             Seq::Copied(s) => return self.elem(s, k, true, span),
+            Seq::Cycle(s, inner) => {
+                let j = self.binary(BinOp::Rem, k, *inner, span);
+                return self.elem(s, j, by_value, span);
+            }
         })
     }
 
@@ -1447,7 +1550,8 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
             | Chain::Skip(inner, _)
             | Chain::Take(inner, _)
             | Chain::StepBy(inner, _)
-            | Chain::Copied(inner) => walk(inner, add),
+            | Chain::Copied(inner)
+            | Chain::Cycle(inner) => walk(inner, add),
             Chain::Slice(..) | Chain::Range(..) | Chain::Windows(..) | Chain::Chunks(..) => {}
         }
     }
@@ -1456,6 +1560,7 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
         match t {
             Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
             Tail::Scan { f, .. } => add(&Func::Lambda(f)),
+            Tail::SkipWhile { f, .. } => add(f),
         }
     }
 }

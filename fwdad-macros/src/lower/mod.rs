@@ -32,6 +32,7 @@
 
 mod control;
 mod expr;
+mod idioms;
 mod iterate;
 mod matching;
 mod place;

@@ -100,6 +100,10 @@ impl Lowerer<'_> {
                 }
                 Some(self.unit(span))
             }
+            syn::Expr::Array(places) if op.is_none() => {
+                let block = self.desugar_array_assign(places, right);
+                self.lower_expr(&block)
+            }
             other => {
                 self.diag.error_spanned(
                     &other,

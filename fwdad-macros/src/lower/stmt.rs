@@ -22,6 +22,10 @@ impl Lowerer<'_> {
     pub(crate) fn lower_block_stmts(&mut self, stmts: &[syn::Stmt], span: Span) -> Option<Value> {
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
+            // `let it = x.chunks_exact(4);` read where `it` is used.
+            if let Some(rest) = super::idioms::inline_iterator_binding(stmt, &stmts[i + 1..]) {
+                return self.lower_block_stmts(&rest, span);
+            }
             match stmt {
                 syn::Stmt::Local(local) => self.lower_local(local)?,
                 syn::Stmt::Item(item) => self.lower_item(item),
@@ -110,11 +114,13 @@ impl Lowerer<'_> {
             }
             return Some(());
         }
-        let value = match ty.and_then(|ty| float_into(ty, &init.expr)) {
+        let try_into = self.desugar_try_into_array(ty, &init.expr);
+        let init_expr = try_into.as_ref().unwrap_or(&init.expr);
+        let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
             Some(call) => self.lower_expr(&call)?,
-            None => self.lower_expr(&init.expr)?,
+            None => self.lower_expr(init_expr)?,
         };
-        let value = self.copy_if_local(&init.expr, value);
+        let value = self.copy_if_local(init_expr, value);
         if let Some(ty) = ty {
             self.annotate(value, ty);
         }

@@ -1,0 +1,702 @@
+//! `std` idioms written out as the Rust that lowering already handles: `sort_by` as a
+//! stable merge sort of indices, `Option`'s combinators as `match`es, `last`/`find` of
+//! an iterator chain as loops, `extend` of a chain as a `push` loop, `chunks_exact(n)`'s
+//! `remainder()` as a sub-slice, `slice.try_into()` of a written array type as an array
+//! literal, and destructuring assignment of arrays as element assignments.
+//!
+//! Each rewrite is a template ([`fill`]) whose holes take the user's syntax trees as they
+//! are, so spans stay the user's. A rewrite applies only where its receiver is of the
+//! kind it assumes (an iterator chain for `last`, no array or iterator for `map`, a place
+//! for `sort_by`); elsewhere the call is lowered as before and meets the registry's
+//! message.
+//!
+//! Before / after (`v.sort_by(|a, b| a.total_cmp(b))`):
+//! ```text
+//! { let cmp = |a, b| a.total_cmp(b); let n = v.len(); let mut idx = (0..n).collect();
+//!   /* bottom-up merge of index runs, comparing cmp(&v[idx[j]], &v[idx[i]]) */
+//!   let old = v.to_vec(); for k in 0..n { v[k] = old[idx[k]]; } }
+//! ```
+//! The comparator reads the elements (on primals, as every comparison does), the indices
+//! are plain `usize`, and the gather moves each primal with its tangent. A stable sort
+//! has one result, so the primal is `std`'s `sort_by`'s bit for bit; for
+//! `sort_unstable_by` it differs from `std`'s only in the order of elements that compare
+//! equal (`0.0` and `-0.0` under `partial_cmp`).
+
+use super::place::strip;
+use super::Lowerer;
+use crate::callee::{Adaptor, Rewrite, StdMethod, StdType};
+use crate::splice::{fill, Hole};
+use crate::types::TypeHint;
+use syn::spanned::Spanned;
+
+/// Whether `e` may be an iterator chain (a method of [`Adaptor`], a range, or a call by
+/// path such as `std::iter::zip(a, b)`), as opposed to an `Option`, a slice or a value of
+/// the user's.
+fn is_iterator(e: &syn::Expr) -> bool {
+    match strip(e) {
+        syn::Expr::MethodCall(m) => Adaptor::from_name(&m.method.to_string()).is_some(),
+        syn::Expr::Range(_) | syn::Expr::Call(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether `e` names a place without side effects (`v`, `self.v`, `s.a.b`), which a
+/// template may read more than once.
+fn is_pure_place(e: &syn::Expr) -> bool {
+    match strip(e) {
+        syn::Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        syn::Expr::Field(f) => is_pure_place(&f.base),
+        _ => false,
+    }
+}
+
+/// Whether `e` may be evaluated more than once with the same result: a place or a literal.
+fn is_pure(e: &syn::Expr) -> bool {
+    matches!(strip(e), syn::Expr::Lit(_)) || is_pure_place(e)
+}
+
+/// If `arg` is a function path, removes the template's top-level `let local = ..;` and
+/// returns the hole calling the path by name in its place.
+fn call_by_name<'a>(
+    template: &mut syn::Expr,
+    local: &'a str,
+    arg: &'a syn::Expr,
+) -> Option<(&'a str, Hole<'a>)> {
+    if !matches!(strip(arg), syn::Expr::Path(_)) {
+        return None;
+    }
+    let syn::Expr::Block(b) = template else {
+        return None;
+    };
+    let before = b.block.stmts.len();
+    b.block.stmts.retain(|s| {
+        !matches!(s, syn::Stmt::Local(l)
+            if matches!(&l.pat, syn::Pat::Ident(p) if p.ident == local))
+    });
+    (b.block.stmts.len() < before).then_some((local, Hole::Expr(arg)))
+}
+
+/// The literal `k` (an index), as an expression.
+fn index_lit(k: usize, span: proc_macro2::Span) -> syn::Expr {
+    syn::Expr::Lit(syn::ExprLit {
+        attrs: vec![],
+        lit: syn::Lit::Int(syn::LitInt::new(&k.to_string(), span)),
+    })
+}
+
+impl Lowerer<'_> {
+    /// Whether `e` is a local or parameter whose type hint is an array or slice (or a
+    /// reference to one): `p.map(..)` there is `[T; N]::map`, not `Option::map`.
+    fn is_sequence(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        let Some(v) = p
+            .path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+        else {
+            return false;
+        };
+        match &self.func.values[v].ty {
+            TypeHint::Seq(_) => true,
+            TypeHint::Ref(inner) => matches!(**inner, TypeHint::Seq(_)),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` may be an `Option` for its combinators' rewrites: no iterator, no
+    /// array or slice, and no local whose written type is a `Result` (whose `map` would
+    /// meet a `match` on `Some`/`None`).
+    fn may_be_option(&self, e: &syn::Expr) -> bool {
+        let written_result = match strip(e) {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .and_then(|v| self.func.annotations.get(&v))
+                .is_some_and(|ty| {
+                    matches!(ty, syn::Type::Path(tp)
+                        if StdType::of_path(&tp.path) == Some(StdType::Result))
+                }),
+            _ => false,
+        };
+        !is_iterator(e) && !self.is_sequence(e) && !written_result
+    }
+
+    /// The rewrite of a method call written with one of the idioms, or `None`.
+    pub(crate) fn desugar_idiom(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+        let (recv, span) = (&*m.receiver, m.method.span());
+        let args: Vec<&syn::Expr> = m.args.iter().collect();
+        let rewrite = Rewrite::from_name(&m.method.to_string())?;
+        let template: syn::Expr = match (rewrite, &args[..]) {
+            (Rewrite::Last, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_last = ::core::option::Option::None;
+                for __fwdad_item in __fwdad_recv {
+                    __fwdad_last = ::core::option::Option::Some(__fwdad_item);
+                }
+                __fwdad_last
+            }),
+            (Rewrite::Find, [p]) if is_iterator(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_fn;
+                    let mut __fwdad_found = ::core::option::Option::None;
+                    for __fwdad_item in __fwdad_recv {
+                        if __fwdad_f(&__fwdad_item) {
+                            __fwdad_found = ::core::option::Option::Some(__fwdad_item);
+                            break;
+                        }
+                    }
+                    __fwdad_found
+                })
+            }
+            (Rewrite::Extend, [it]) if is_iterator(it) && is_pure_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    for __fwdad_item in __fwdad_arg0 {
+                        __fwdad_recv.push(__fwdad_item);
+                    }
+                })
+            }
+            (Rewrite::Remainder, []) => {
+                let syn::Expr::MethodCall(c) = strip(recv) else {
+                    return None;
+                };
+                let [n] = c.args.iter().collect::<Vec<_>>()[..] else {
+                    return None;
+                };
+                let chunks = Adaptor::from_name(&c.method.to_string());
+                if chunks != Some(Adaptor::ChunksExact) || !is_pure(&c.receiver) || !is_pure(n) {
+                    return None;
+                }
+                let template = syn::parse_quote_spanned!(span=>
+                    &__fwdad_s[__fwdad_s.len() - __fwdad_s.len() % __fwdad_n..]
+                );
+                return Some(fill(
+                    template,
+                    &[
+                        ("__fwdad_s", Hole::Expr(&c.receiver)),
+                        ("__fwdad_n", Hole::Expr(n)),
+                    ],
+                ));
+            }
+            (Rewrite::SortBy | Rewrite::SortUnstableBy, [cmp]) if is_pure_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_fn;
+                    let __fwdad_n = __fwdad_recv.len();
+                    let mut __fwdad_idx: ::std::vec::Vec<usize> = (0..__fwdad_n).collect();
+                    let mut __fwdad_buf: ::std::vec::Vec<usize> = ::std::vec![0usize; __fwdad_n];
+                    let mut __fwdad_w = 1usize;
+                    while __fwdad_w < __fwdad_n {
+                        let mut __fwdad_lo = 0usize;
+                        while __fwdad_lo < __fwdad_n {
+                            let mut __fwdad_mid = __fwdad_lo + __fwdad_w;
+                            if __fwdad_mid > __fwdad_n {
+                                __fwdad_mid = __fwdad_n;
+                            }
+                            let mut __fwdad_hi = __fwdad_mid + __fwdad_w;
+                            if __fwdad_hi > __fwdad_n {
+                                __fwdad_hi = __fwdad_n;
+                            }
+                            let mut __fwdad_i = __fwdad_lo;
+                            let mut __fwdad_j = __fwdad_mid;
+                            for __fwdad_k in __fwdad_lo..__fwdad_hi {
+                                // The right run's head goes first only if strictly less,
+                                // so equal elements keep their order (a stable sort).
+                                let __fwdad_right = if __fwdad_j >= __fwdad_hi {
+                                    false
+                                } else if __fwdad_i >= __fwdad_mid {
+                                    true
+                                } else {
+                                    match __fwdad_f(
+                                        &__fwdad_recv[__fwdad_idx[__fwdad_j]],
+                                        &__fwdad_recv[__fwdad_idx[__fwdad_i]],
+                                    ) {
+                                        ::core::cmp::Ordering::Less => true,
+                                        _ => false,
+                                    }
+                                };
+                                if __fwdad_right {
+                                    __fwdad_buf[__fwdad_k] = __fwdad_idx[__fwdad_j];
+                                    __fwdad_j += 1;
+                                } else {
+                                    __fwdad_buf[__fwdad_k] = __fwdad_idx[__fwdad_i];
+                                    __fwdad_i += 1;
+                                }
+                            }
+                            __fwdad_lo = __fwdad_hi;
+                        }
+                        ::std::mem::swap(&mut __fwdad_idx, &mut __fwdad_buf);
+                        __fwdad_w *= 2;
+                    }
+                    let __fwdad_old = __fwdad_recv.to_vec();
+                    for __fwdad_k in 0..__fwdad_n {
+                        __fwdad_recv[__fwdad_k] = __fwdad_old[__fwdad_idx[__fwdad_k]];
+                    }
+                })
+            }
+            // `Option`'s combinators, on a receiver that is no iterator and no array.
+            (Rewrite::OptionMap, [_]) if self.may_be_option(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_f = __fwdad_fn;
+                    match __fwdad_o {
+                        ::core::option::Option::Some(__fwdad_v) => ::core::option::Option::Some(__fwdad_f(__fwdad_v)),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
+                })
+            }
+            (Rewrite::AndThen, [_]) if self.may_be_option(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_f = __fwdad_fn;
+                    match __fwdad_o {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
+                })
+            }
+            (Rewrite::IsSomeAnd, [_]) if self.may_be_option(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_f = __fwdad_fn;
+                    match __fwdad_o {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
+                        ::core::option::Option::None => false,
+                    }
+                })
+            }
+            // `map_or`'s default is an argument: evaluated after the receiver, before the
+            // match, as Rust evaluates it.
+            (Rewrite::MapOr, [_, _]) if self.may_be_option(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_d = __fwdad_arg0;
+                    let __fwdad_f = __fwdad_fn;
+                    match __fwdad_o {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
+                        ::core::option::Option::None => __fwdad_d,
+                    }
+                })
+            }
+            (Rewrite::MapOrElse, [_, _]) if self.may_be_option(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_g = __fwdad_arg0;
+                    let __fwdad_f = __fwdad_fn;
+                    match __fwdad_o {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
+                        ::core::option::Option::None => __fwdad_g(),
+                    }
+                })
+            }
+            (Rewrite::UnwrapOrElse, [_]) if self.may_be_option(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_f = __fwdad_fn;
+                    match __fwdad_o {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
+                        ::core::option::Option::None => __fwdad_f(),
+                    }
+                })
+            }
+            _ => return None,
+        };
+        let mut template = template;
+        let mut holes = vec![("__fwdad_recv", Hole::Expr(recv))];
+        if let Some(a) = args.first() {
+            // A function path is called by name (a local bound to it could not be
+            // called), a closure through a local bound to it.
+            holes.extend(call_by_name(&mut template, "__fwdad_g", a));
+            holes.push(("__fwdad_arg0", Hole::Expr(a)));
+        }
+        if let Some(f) = args.last() {
+            holes.extend(call_by_name(&mut template, "__fwdad_f", f));
+            holes.push(("__fwdad_fn", Hole::Expr(f)));
+        }
+        Some(fill(template, &holes))
+    }
+
+    /// Lowers `stmts` as a block of their own (a rewrite's statements and its value).
+    pub(crate) fn lower_stmts_in_scope(
+        &mut self,
+        stmts: &[syn::Stmt],
+        span: proc_macro2::Span,
+    ) -> Option<crate::ir::Value> {
+        self.push_scope();
+        let v = self.lower_block_stmts(stmts, span);
+        self.pop_scope();
+        v
+    }
+
+    /// A chain with a `flat_map(|p| inner)` stage (`(0..n).flat_map(|i| (i + 1..n).map(..))`,
+    /// `rows.iter().flat_map(|r| r.iter())`): the statements gathering its items into a
+    /// `Vec` by nested loops, and `e` with the stage replaced by `flat.iter().copied()`.
+    /// The items are gathered by value (`*item` where the inner chain yields references),
+    /// in the order `flat_map` yields them. `None` without such a stage, or when the inner
+    /// expression is no chain lowering reads.
+    pub(crate) fn desugar_flat_map(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
+        fn stage(e: &mut syn::Expr) -> Option<&mut syn::Expr> {
+            let is_flat_map = match &*e {
+                syn::Expr::MethodCall(m) => {
+                    Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::FlatMap)
+                }
+                _ => false,
+            };
+            if is_flat_map {
+                return Some(e);
+            }
+            match e {
+                syn::Expr::MethodCall(m) => stage(&mut m.receiver),
+                syn::Expr::Paren(p) => stage(&mut p.expr),
+                _ => None,
+            }
+        }
+        let mut out = e.clone();
+        let node = stage(&mut out)?;
+        let syn::Expr::MethodCall(fm) = &*node else {
+            return None;
+        };
+        let [f] = fm.args.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let syn::Expr::Closure(c) = strip(f) else {
+            return None;
+        };
+        let [pat] = c.inputs.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let pat = match pat {
+            syn::Pat::Type(pt) => &*pt.pat,
+            other => other,
+        };
+        let refs = self.chain_yields_refs(&c.body)?;
+        let span = fm.method.span();
+        let gather: syn::Expr = if refs {
+            syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_flat = ::std::vec::Vec::new();
+                for __fwdad_pat in __fwdad_outer {
+                    for __fwdad_item in __fwdad_inner {
+                        __fwdad_flat.push(*__fwdad_item);
+                    }
+                }
+            })
+        } else {
+            syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_flat = ::std::vec::Vec::new();
+                for __fwdad_pat in __fwdad_outer {
+                    for __fwdad_item in __fwdad_inner {
+                        __fwdad_flat.push(__fwdad_item);
+                    }
+                }
+            })
+        };
+        let gather = fill(
+            gather,
+            &[
+                ("__fwdad_pat", Hole::Pat(pat)),
+                ("__fwdad_outer", Hole::Expr(&fm.receiver)),
+                ("__fwdad_inner", Hole::Expr(&c.body)),
+            ],
+        );
+        let syn::Expr::Block(gather) = gather else {
+            return None;
+        };
+        *node = syn::parse_quote_spanned!(span=> __fwdad_flat.iter().copied());
+        Some((gather.block.stmts, out))
+    }
+
+    /// `[a, b] = [b, a]` (and `[p[0], p[1]] = ..`): the right side evaluated once, then
+    /// each element assigned to its place in order, as Rust does; `_` skips one.
+    pub(crate) fn desugar_array_assign(
+        &self,
+        places: &syn::ExprArray,
+        right: &syn::Expr,
+    ) -> syn::Expr {
+        let span = places.span();
+        let mut block: syn::ExprBlock = syn::parse_quote_spanned!(span=> {
+            let __fwdad_rhs = __fwdad_right;
+        });
+        for (k, place) in places.elems.iter().enumerate() {
+            if matches!(strip(place), syn::Expr::Infer(_)) {
+                continue;
+            }
+            let assign: syn::Expr = syn::parse_quote_spanned!(place.span()=>
+                __fwdad_place = __fwdad_rhs[__fwdad_k]
+            );
+            let k = index_lit(k, place.span());
+            let assign = fill(
+                assign,
+                &[
+                    ("__fwdad_place", Hole::Expr(place)),
+                    ("__fwdad_k", Hole::Expr(&k)),
+                ],
+            );
+            block
+                .block
+                .stmts
+                .push(syn::Stmt::Expr(assign, Some(Default::default())));
+        }
+        fill(
+            syn::Expr::Block(block),
+            &[("__fwdad_right", Hole::Expr(right))],
+        )
+    }
+
+    /// `let [a, b]: [f64; 2] = x[i..i + 2].try_into().unwrap();` (or `.expect(..)`): the
+    /// sub-slice's elements in an array literal of the written length, after the length
+    /// check `try_into` makes. `None` if the statement is not of that form.
+    pub(crate) fn desugar_try_into_array(
+        &self,
+        ty: Option<&syn::Type>,
+        init: &syn::Expr,
+    ) -> Option<syn::Expr> {
+        let syn::Type::Array(arr) = ty? else {
+            return None;
+        };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(n),
+            ..
+        }) = strip(&arr.len)
+        else {
+            return None;
+        };
+        let n: usize = n.base10_parse().ok()?;
+        let syn::Expr::MethodCall(unwrap) = strip(init) else {
+            return None;
+        };
+        let method = |m: &syn::ExprMethodCall| StdMethod::from_name(&m.method.to_string());
+        if !matches!(method(unwrap), Some(StdMethod::Unwrap | StdMethod::Expect)) {
+            return None;
+        }
+        let syn::Expr::MethodCall(try_into) = strip(&unwrap.receiver) else {
+            return None;
+        };
+        if method(try_into) != Some(StdMethod::TryInto) || !try_into.args.is_empty() || n > 64 {
+            return None;
+        }
+        let src = &*try_into.receiver;
+        let span = try_into.method.span();
+        let elems = (0..n).map(|k| {
+            let template: syn::Expr = syn::parse_quote_spanned!(span=> __fwdad_s[__fwdad_k]);
+            fill(template, &[("__fwdad_k", Hole::Expr(&index_lit(k, span)))])
+        });
+        let elems = syn::Expr::Array(syn::ExprArray {
+            attrs: vec![],
+            bracket_token: Default::default(),
+            elems: elems.collect(),
+        });
+        let template: syn::Expr = syn::parse_quote_spanned!(span=> {
+            let __fwdad_s = &__fwdad_src;
+            if __fwdad_s.len() != __fwdad_n {
+                ::core::panic!("could not convert slice to array: TryFromSliceError(())");
+            }
+            __fwdad_elems
+        });
+        Some(fill(
+            template,
+            &[
+                ("__fwdad_src", Hole::Expr(src)),
+                ("__fwdad_n", Hole::Expr(&index_lit(n, span))),
+                ("__fwdad_elems", Hole::Expr(&elems)),
+            ],
+        ))
+    }
+}
+
+/// `let it = <iterator chain>;` followed by uses of `it` that each start a chain
+/// (`it.remainder()`, `for v in it`, `it.zip(..)`, `a.iter().zip(it)`): the statements
+/// after it with `it` replaced by the chain, so that each use is a chain lowering reads
+/// (`chunks_exact(4)` bound to a variable, its `remainder()` taken, then iterated).
+/// `None` when the binding is not of that form, `it` is used otherwise, or a name the
+/// chain reads is assigned, rebound or borrowed `&mut` in the statements after it (the
+/// chain would then read something else where it is used).
+pub(crate) fn inline_iterator_binding(
+    stmt: &syn::Stmt,
+    rest: &[syn::Stmt],
+) -> Option<Vec<syn::Stmt>> {
+    use syn::visit::Visit;
+    let syn::Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let syn::Pat::Ident(pi) = &local.pat else {
+        return None;
+    };
+    let init = local.init.as_ref()?;
+    if pi.mutability.is_some() || pi.by_ref.is_some() || init.diverge.is_some() {
+        return None;
+    }
+    let chain = &*init.expr;
+    let syn::Expr::MethodCall(head) = strip(chain) else {
+        return None;
+    };
+    // Only chains of adaptors over a slice, evaluated where used: no calls, no macros.
+    Adaptor::from_name(&head.method.to_string())?;
+    struct Reads {
+        names: Vec<String>,
+        impure: bool,
+    }
+    impl<'ast> Visit<'ast> for Reads {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if let Some(id) = p.path.get_ident() {
+                self.names.push(id.to_string());
+            }
+        }
+        fn visit_expr_call(&mut self, _: &'ast syn::ExprCall) {
+            self.impure = true;
+        }
+        fn visit_expr_macro(&mut self, _: &'ast syn::ExprMacro) {
+            self.impure = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
+            self.impure = true;
+        }
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            let name = m.method.to_string();
+            if Adaptor::from_name(&name).is_none()
+                && StdMethod::from_name(&name) != Some(StdMethod::Len)
+            {
+                self.impure = true;
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut reads = Reads {
+        names: Vec::new(),
+        impure: false,
+    };
+    reads.visit_expr(chain);
+    if reads.impure {
+        return None;
+    }
+    let name = pi.ident.to_string();
+    // What the statements after the binding do with `name` and the names it reads.
+    struct Uses<'n> {
+        name: &'n str,
+        reads: &'n [String],
+        ok: bool,
+    }
+    impl Uses<'_> {
+        fn root_is_read(&self, e: &syn::Expr) -> bool {
+            let mut cur = strip(e);
+            loop {
+                match cur {
+                    syn::Expr::Field(f) => cur = strip(&f.base),
+                    syn::Expr::Index(ix) => cur = strip(&ix.expr),
+                    syn::Expr::Path(p) => {
+                        return p
+                            .path
+                            .get_ident()
+                            .is_some_and(|id| self.reads.iter().any(|r| id == r))
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        fn is_name(&self, e: &syn::Expr) -> bool {
+            matches!(strip(e), syn::Expr::Path(p) if p.path.get_ident().is_some_and(|id| id == self.name))
+        }
+    }
+    impl<'ast> Visit<'ast> for Uses<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            if p.ident == self.name || self.reads.iter().any(|r| p.ident == r) {
+                self.ok = false;
+            }
+        }
+        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+            if self.root_is_read(&a.left) {
+                self.ok = false;
+            }
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+            let compound = matches!(
+                b.op,
+                syn::BinOp::AddAssign(_)
+                    | syn::BinOp::SubAssign(_)
+                    | syn::BinOp::MulAssign(_)
+                    | syn::BinOp::DivAssign(_)
+                    | syn::BinOp::RemAssign(_)
+            );
+            if compound && self.root_is_read(&b.left) {
+                self.ok = false;
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
+            if r.mutability.is_some() && self.root_is_read(&r.expr) {
+                self.ok = false;
+            }
+            syn::visit::visit_expr_reference(self, r);
+        }
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            let method = m.method.to_string();
+            if StdMethod::from_name(&method).is_some_and(StdMethod::writes)
+                && self.root_is_read(&m.receiver)
+            {
+                self.ok = false;
+            }
+            // `it.adaptor(..)`, `it.remainder()`, `x.zip(it)`: uses that start a chain.
+            if self.is_name(&m.receiver) {
+                for a in &m.args {
+                    self.visit_expr(a);
+                }
+                return;
+            }
+            if matches!(method.as_str(), "zip" | "chain") && m.args.iter().any(|a| self.is_name(a))
+            {
+                self.visit_expr(&m.receiver);
+                return;
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+            if !self.is_name(&f.expr) {
+                self.visit_expr(&f.expr);
+            }
+            self.visit_pat(&f.pat);
+            self.visit_block(&f.body);
+        }
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            // Any other use of the iterator (passed on, returned, `it.len()` counted).
+            if p.path.get_ident().is_some_and(|id| id == self.name) {
+                self.ok = false;
+            }
+        }
+    }
+    let mut uses = Uses {
+        name: &name,
+        reads: &reads.names,
+        ok: true,
+    };
+    for s in rest {
+        uses.visit_stmt(s);
+    }
+    if !uses.ok {
+        return None;
+    }
+    struct Subst<'a> {
+        name: &'a str,
+        chain: &'a syn::Expr,
+    }
+    impl syn::visit_mut::VisitMut for Subst<'_> {
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if let syn::Expr::Path(p) = e {
+                if p.path.get_ident().is_some_and(|id| id == self.name) {
+                    *e = crate::splice::paren(self.chain.clone());
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut subst = Subst { name: &name, chain };
+    Some(
+        rest.iter()
+            .map(|s| {
+                let mut s = s.clone();
+                syn::visit_mut::VisitMut::visit_stmt_mut(&mut subst, &mut s);
+                s
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,638 @@
+//! The `std` idioms users reach for (issue #28, item 3), written as users write them and
+//! differentiated unmodified: order statistics through `sort_by`, `chunks_exact` with its
+//! `remainder`, `cycle`, `Option` combinators, `try_into` of a window, destructuring
+//! assignment, `flat_map`, `skip_while`, `last`, `Vec::extend`. Every derivative is
+//! checked against central finite differences of the plain function, in one direction
+//! (`jvp`), in a batch (`gradient_with::<4>`) and at second order (`hessian_with::<2>`),
+//! and every primal the rule returns is the plain function's, bit for bit.
+use fwdad::drivers::{bind, gradient_with, hessian_with, Wrt};
+use fwdad::prelude::*;
+use fwdad::testing::{test_frule, test_frule_batched};
+
+// ---------------------------------------------------------------------------------------
+// Order statistics
+
+/// The sample median.
+#[derive_frule]
+fn median(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+/// The mean of the middle 80 % of the samples.
+#[derive_frule]
+fn trimmed_mean(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_unstable_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    let k = n / 10;
+    let kept = &v[k..n - k];
+    kept.iter().sum::<f64>() / kept.len() as f64
+}
+
+/// Sorts a buffer in place, largest first, and returns its rank-weighted sum.
+#[derive_frule]
+fn sort_in_place(x: &mut [f64]) -> f64 {
+    x.sort_by(|a, b| b.total_cmp(a));
+    x.iter()
+        .enumerate()
+        .map(|(k, v)| (k as f64 + 1.0) * v)
+        .sum()
+}
+
+/// The `q`-quantile, interpolated linearly between order statistics.
+#[derive_frule]
+fn quantile(x: &[f64], q: f64) -> f64 {
+    let mut sorted = x.to_vec();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let pos = q * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    let w = pos - lo as f64;
+    sorted[lo] * (1.0 - w) + sorted[hi] * w
+}
+
+/// The pinball (quantile) loss of predictions `a·tᵢ + b` for level `tau`.
+#[derive_frule]
+fn pinball_loss(p: &[f64], t: &[f64], y: &[f64], tau: f64) -> f64 {
+    let (a, b) = (p[0], p[1]);
+    let mut loss = 0.0;
+    for (ti, yi) in t.iter().copied().zip(y.iter().copied()) {
+        let r = yi - (a * ti + b);
+        loss += if r >= 0.0 { tau * r } else { (tau - 1.0) * r };
+    }
+    loss / t.len() as f64
+}
+
+/// Robust scale: the smallest and largest of the squared deviations from the mean.
+#[derive_frule]
+fn deviation_range(x: &[f64]) -> f64 {
+    let mean = x.iter().sum::<f64>() / x.len() as f64;
+    let lo = x
+        .iter()
+        .map(|v| (v - mean).powi(2))
+        .min_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap();
+    let hi = x
+        .iter()
+        .map(|v| (v - mean).powi(2))
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap();
+    hi - lo
+}
+
+// ---------------------------------------------------------------------------------------
+// Chunks, cycles, windows
+
+/// A dot product unrolled by four, with the tail from `remainder()`.
+#[derive_frule]
+fn dot_unrolled(x: &[f64]) -> f64 {
+    let (a, b) = x.split_at(x.len() / 2);
+    let ca = a.chunks_exact(4);
+    let cb = b.chunks_exact(4);
+    let tail = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(p, q)| p * q)
+        .sum::<f64>();
+    let mut acc = [0.0; 4];
+    for (p, q) in ca.zip(cb) {
+        acc[0] += p[0] * q[0];
+        acc[1] += p[1] * q[1];
+        acc[2] += p[2] * q[2];
+        acc[3] += p[3] * q[3];
+    }
+    acc[0] + acc[1] + acc[2] + acc[3] + tail
+}
+
+/// A piecewise-linear interpolation through the knots `(xs, ys)` at `t`.
+#[derive_frule]
+fn interpolate(ys: &[f64], t: f64) -> f64 {
+    let xs = [0.0, 0.5, 1.5, 2.0, 3.0];
+    for i in 0..xs.len() - 1 {
+        let [x0, x1]: [f64; 2] = xs[i..i + 2].try_into().unwrap();
+        let [y0, y1]: [f64; 2] = ys[i..i + 2].try_into().unwrap();
+        if t <= x1 {
+            return y0 + (y1 - y0) * (t - x0) / (x1 - x0);
+        }
+    }
+    *ys.last().unwrap()
+}
+
+/// A moving-average filter over a ring buffer of three slots, the slot from `cycle()`.
+#[derive_frule]
+fn ring_filter(x: &[f64]) -> f64 {
+    let mut ring = [0.0; 3];
+    let mut energy = 0.0;
+    for (&v, slot) in x.iter().zip((0..3).cycle()) {
+        let avg = (ring[0] + ring[1] + ring[2]) / 3.0;
+        ring[slot] = v;
+        energy += (v - avg).powi(2);
+    }
+    energy
+}
+
+/// A periodic weighting: the first two samples are weights repeated along the rest.
+#[derive_frule]
+fn periodic_weighted(x: &[f64]) -> f64 {
+    let (w, s) = x.split_at(2);
+    s.iter()
+        .zip(w.iter().cycle())
+        .map(|(v, wi)| wi * v.sin())
+        .sum()
+}
+
+// ---------------------------------------------------------------------------------------
+// Option combinators
+
+/// A sparse polynomial: the coefficients present, `c.get(k)` absent beyond the end.
+#[derive_frule]
+fn sparse_poly(c: &[f64], x: f64) -> f64 {
+    let mut s = 0.0;
+    for k in 0..6 {
+        s += c.get(k).map_or(0.0, |a| a * x.powi(k as i32));
+    }
+    s
+}
+
+/// The log of the first positive sample, scaled, or zero.
+#[derive_frule]
+fn first_positive_log(x: &[f64]) -> f64 {
+    let first = x.iter().copied().find(|v| *v > 0.0);
+    let scaled = first.map(|v| 2.0 * v);
+    scaled
+        .and_then(|v| if v > 1.0 { Some(v.ln()) } else { None })
+        .unwrap_or(0.0)
+}
+
+/// The argmax idiom: `max_by` over `enumerate()`, then `Option::map` to the index.
+#[derive_frule]
+fn at_argmax(x: &[f64]) -> f64 {
+    let idx = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .map(|(i, _)| i)
+        .unwrap();
+    x[idx] * x[0]
+}
+
+/// A running maximum kept in an `Option`, tested with `map_or`.
+#[derive_frule]
+fn running_best(x: &[f64]) -> f64 {
+    let mut best: Option<f64> = None;
+    for &v in x {
+        if best.map_or(true, |b| v > b) {
+            best = Some(v);
+        }
+    }
+    best.map_or_else(|| 0.0, |b| b * b) + best.unwrap_or_else(|| 1.0)
+}
+
+// ---------------------------------------------------------------------------------------
+// Destructuring assignment
+
+/// A Fibonacci-style linear recurrence seeded by `x[0]`, `x[1]`, damped by `x[2]`.
+#[derive_frule]
+fn recurrence(x: &[f64]) -> f64 {
+    let (mut a, mut b) = (x[0], x[1]);
+    for _ in 0..6 {
+        (a, b) = (b, a + x[2] * b);
+    }
+    let (mut u, mut v) = (a, x[0]);
+    for _ in 0..3 {
+        [u, v] = [v, u - 0.5 * v];
+    }
+    let mut p = [a, b];
+    [p[0], p[1]] = [p[1], p[0]];
+    p[0] * p[1].sin() + u * v
+}
+
+// ---------------------------------------------------------------------------------------
+// More adaptors
+
+/// A weighted norm over a local array, through `iter().copied()` on arrays.
+#[derive_frule]
+fn array_norm(x: &[f64]) -> f64 {
+    let p = [x[0], 2.0 * x[1], x[2] * x[0]];
+    let w = [1.0, 0.5, 0.25];
+    p.iter()
+        .copied()
+        .zip(w.iter().copied())
+        .map(|(v, wi)| wi * v * v)
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// The energy of all pairwise differences, by `flat_map` over index ranges.
+#[derive_frule]
+fn pair_energy(x: &[f64]) -> f64 {
+    let n = x.len();
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (x[i] - x[j]).powi(2)))
+        .sum()
+}
+
+/// A row-major matrix flattened by `flat_map` over its rows (references), scaled, and a
+/// `for` over the features each sample expands to.
+#[derive_frule]
+fn flattened(x: &[f64]) -> f64 {
+    let frob: f64 = x.chunks(3).flat_map(|r| r.iter()).map(|v| v * v).sum();
+    let mut feats = 0.0;
+    for f in x.iter().flat_map(|&v| [v.sin(), v.cos() * v]) {
+        feats += f;
+    }
+    frob.sqrt() + feats
+}
+
+/// The sum of squares after the leading negative samples (a warm-up), by `skip_while`;
+/// and a `for` over the samples after the leading small ones.
+#[derive_frule]
+fn after_warmup(x: &[f64]) -> f64 {
+    let tail: f64 = x.iter().skip_while(|v| **v < 0.0).map(|v| v * v).sum();
+    let mut late = 0.0;
+    for v in x.iter().copied().skip_while(|v| v.abs() < 1.0) {
+        late += v.sin();
+    }
+    tail + late
+}
+
+/// The length of a vector passed as an array, through `iter().copied()`.
+#[derive_frule]
+fn length3(p: [f64; 3]) -> f64 {
+    p.iter().copied().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+/// The last sample's cube, and features collected into one `Vec` with `extend`.
+#[derive_frule]
+fn last_and_extend(x: &[f64]) -> f64 {
+    let last = x.iter().copied().last().unwrap();
+    let mut f = Vec::with_capacity(2 * x.len());
+    f.extend(x.iter().map(|v| v.sin()));
+    f.extend(x.iter().copied());
+    let w = [0.5, -1.0];
+    let mut s = 0.0;
+    for (k, a) in f.iter().enumerate() {
+        s += w[k % 2] * a;
+    }
+    s + last.powi(3)
+}
+
+// ---------------------------------------------------------------------------------------
+// Checks: central finite differences of the plain function, in the three modes
+
+/// ∂f/∂xₖ by central differences.
+fn fd_gradient(f: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|k| {
+            let h = 1e-6 * x[k].abs().max(1.0);
+            let (mut p, mut m) = (x.to_vec(), x.to_vec());
+            p[k] += h;
+            m[k] -= h;
+            (f(&p) - f(&m)) / (2.0 * h)
+        })
+        .collect()
+}
+
+/// ∂²f/∂xᵢ∂xⱼ by central differences of the plain function.
+fn fd_hessian(f: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<Vec<f64>> {
+    let n = x.len();
+    let h = 1e-4;
+    let at = |i: usize, si: f64, j: usize, sj: f64| {
+        let mut y = x.to_vec();
+        y[i] += si * h;
+        y[j] += sj * h;
+        f(&y)
+    };
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    (at(i, 1.0, j, 1.0) - at(i, 1.0, j, -1.0) - at(i, -1.0, j, 1.0)
+                        + at(i, -1.0, j, -1.0))
+                        / (4.0 * h * h)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= tol * (1.0 + want.abs()),
+        "{what}: {got} against finite differences {want}"
+    );
+}
+
+/// Checks the rule `$rule` (a `&[f64] -> f64` rule, or a `bind` of one) against the plain
+/// function `$plain` at `$x`: one direction per input (`jvp`), the gradient in batches of
+/// four (`gradient_with::<4>`), and the Hessian at second order (`hessian_with::<2>`),
+/// each against central differences, each primal bit for bit.
+macro_rules! check_modes {
+    ($rule:expr, $plain:expr, $x:expr) => {{
+        let x: &[f64] = &$x;
+        let plain = $plain;
+        let y: f64 = plain(x);
+        let g = fd_gradient(&plain, x);
+        let h = fd_hessian(&plain, x);
+        assert!(
+            g.iter().any(|d| *d != 0.0),
+            "a test point with a zero gradient"
+        );
+        for k in 0..x.len() {
+            let mut e = vec![0.0; x.len()];
+            e[k] = 1.0;
+            let (v, d): (f64, f64) = jvp($rule, x, &e);
+            assert_eq!(v.to_bits(), y.to_bits(), "one direction: primal");
+            assert_close(d, g[k], 1e-6, &format!("one direction: d/dx{k}"));
+        }
+        let (v, gb) = gradient_with::<4>($rule, x);
+        assert_eq!(v.to_bits(), y.to_bits(), "batch: primal");
+        for k in 0..x.len() {
+            assert_close(gb[k], g[k], 1e-6, &format!("batch: d/dx{k}"));
+        }
+        let (v, gh, hh) = hessian_with::<2>($rule, x);
+        assert_eq!(v.to_bits(), y.to_bits(), "second order: primal");
+        for i in 0..x.len() {
+            assert_close(gh[i], g[i], 1e-6, &format!("second order: d/dx{i}"));
+            for j in 0..x.len() {
+                assert_close(
+                    hh[(i, j)],
+                    h[i][j],
+                    1e-4,
+                    &format!("second order: d2/dx{i}dx{j}"),
+                );
+            }
+        }
+    }};
+}
+
+/// Samples without ties, in no order.
+fn samples(n: usize) -> Vec<f64> {
+    // Gaps of at least 0.008 for n ≤ 20: wider than every finite-difference step.
+    (0..n)
+        .map(|i| 1.7 * (2.399 * i as f64 + 0.5).sin())
+        .collect()
+}
+
+#[test]
+fn median_of_odd_and_even_counts() {
+    check_modes!(median {}, median, samples(7));
+    check_modes!(median {}, median, samples(8));
+}
+
+#[test]
+fn median_of_sorted_and_reversed_samples_is_the_middle() {
+    // Independent of the sort: the median's gradient is the indicator of the middle.
+    let x = [5.0, 4.0, 3.0, 2.0, 1.0];
+    let (m, g) = gradient_with::<4>(median {}, &x);
+    assert_eq!(m, 3.0);
+    assert_eq!(g, [0.0, 0.0, 1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn trimmed_mean_of_twenty() {
+    check_modes!(trimmed_mean {}, trimmed_mean, samples(20));
+    // The two extremes at either end carry no weight, the sixteen others 1/16 each.
+    let x = samples(20);
+    let (_, g) = gradient_with::<4>(trimmed_mean {}, &x);
+    let mut order: Vec<usize> = (0..20).collect();
+    order.sort_by(|&i, &j| x[i].total_cmp(&x[j]));
+    for (rank, &i) in order.iter().enumerate() {
+        let want = if (2..18).contains(&rank) {
+            1.0 / 16.0
+        } else {
+            0.0
+        };
+        assert_eq!(g[i], want, "rank {rank}");
+    }
+}
+
+#[test]
+fn sorting_a_mutable_buffer_moves_tangents_with_values() {
+    // test_frule compares the buffer after the call bit for bit and its propagated
+    // tangents, with the result's, against finite differences.
+    let x = samples(9);
+    test_frule(
+        (x.clone(),),
+        |a| sort_in_place(&mut a.0),
+        |a, da| sort_in_place_frule(Dual::new(&mut a.0[..], &mut da.0[..])),
+    );
+    test_frule_batched::<4, _, _>(
+        (x,),
+        |a| sort_in_place(&mut a.0),
+        |a, da| {
+            <sort_in_place as Frule<_, Batch<f64, 4>>>::frule(
+                &sort_in_place {},
+                (Dual::new(&mut a.0[..], &mut da.0[..]),),
+            )
+        },
+    );
+}
+
+#[test]
+fn quantile_between_order_statistics() {
+    check_modes!(
+        bind(quantile {}, (Wrt, 0.37)),
+        |x: &[f64]| quantile(x, 0.37),
+        samples(11)
+    );
+}
+
+#[test]
+fn pinball_loss_of_a_linear_fit() {
+    let t: Vec<f64> = (0..9).map(|i| 0.25 * i as f64).collect();
+    let y: Vec<f64> = t
+        .iter()
+        .map(|ti| 1.5 * ti - 0.3 + 0.4 * (3.0 * ti).sin())
+        .collect();
+    check_modes!(
+        bind(pinball_loss {}, (Wrt, &t[..], &y[..], 0.8)),
+        |p: &[f64]| pinball_loss(p, &t, &y, 0.8),
+        [1.2, 0.1]
+    );
+}
+
+#[test]
+fn min_by_and_max_by_with_partial_and_total_cmp() {
+    check_modes!(deviation_range {}, deviation_range, samples(6));
+}
+
+#[test]
+fn chunks_exact_dot_with_remainder() {
+    // 11 + 11: two chunks of four and a remainder of three on each side.
+    let x: Vec<f64> = (0..22).map(|i| (0.3 * i as f64).cos()).collect();
+    check_modes!(dot_unrolled {}, dot_unrolled, x);
+    // The gradient of a·b is (b, a), written out.
+    let (_, g) = gradient_with::<4>(dot_unrolled {}, &x);
+    for i in 0..11 {
+        assert_eq!(g[i], x[11 + i]);
+        assert_eq!(g[11 + i], x[i]);
+    }
+}
+
+#[test]
+fn interpolation_through_try_into_windows() {
+    let ys = [0.3, -0.2, 1.1, 0.9, 2.0];
+    for t in [0.2, 1.2, 2.7, 3.5] {
+        check_modes!(
+            bind(interpolate {}, (Wrt, t)),
+            |y: &[f64]| interpolate(y, t),
+            ys
+        );
+    }
+}
+
+#[test]
+fn ring_buffer_filter_with_cycle() {
+    check_modes!(ring_filter {}, ring_filter, samples(8));
+}
+
+#[test]
+fn periodic_weights_with_cycle() {
+    check_modes!(periodic_weighted {}, periodic_weighted, samples(7));
+    // Independent of the chain: d/dw₀ = Σ sin(s at even positions), d/dw₁ the odd ones.
+    let x = samples(7);
+    let (_, g) = gradient_with::<4>(periodic_weighted {}, &x);
+    let even: f64 = [2, 4, 6].iter().map(|&i| x[i].sin()).sum();
+    let odd: f64 = [3, 5].iter().map(|&i| x[i].sin()).sum();
+    assert_close(g[0], even, 1e-15, "d/dw0");
+    assert_close(g[1], odd, 1e-15, "d/dw1");
+}
+
+#[test]
+fn sparse_polynomial_with_map_or() {
+    // Four coefficients of six powers: `get` is `None` for the last two.
+    for x in [0.7, -1.3] {
+        check_modes!(
+            bind(sparse_poly {}, (Wrt, x)),
+            |c: &[f64]| sparse_poly(c, x),
+            [0.5, -1.0, 2.0, 0.25]
+        );
+        let (_, g) = gradient_with::<4>(bind(sparse_poly {}, (Wrt, x)), &[0.5, -1.0, 2.0, 0.25]);
+        assert_eq!(g, [1.0, x, x.powi(2), x.powi(3)]);
+    }
+}
+
+#[test]
+fn option_map_and_then_and_find() {
+    check_modes!(
+        first_positive_log {},
+        first_positive_log,
+        [-0.5, -0.1, 0.8, 2.0]
+    );
+    // No positive sample: `None` all the way, a constant.
+    let (v, g) = gradient_with::<4>(first_positive_log {}, &[-0.5, -0.1]);
+    assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
+}
+
+#[test]
+fn argmax_and_running_best_through_option_combinators() {
+    check_modes!(at_argmax {}, at_argmax, samples(6));
+    check_modes!(running_best {}, running_best, samples(6));
+    // Written out: the maximum m gives m² + m.
+    let x = samples(6);
+    let k = (0..6).max_by(|&i, &j| x[i].total_cmp(&x[j])).unwrap();
+    let (_, g) = gradient_with::<4>(running_best {}, &x);
+    for i in 0..6 {
+        let want = if i == k { 2.0 * x[k] + 1.0 } else { 0.0 };
+        assert_eq!(g[i], want);
+    }
+}
+
+#[test]
+fn recurrence_with_destructuring_assignment() {
+    check_modes!(recurrence {}, recurrence, [0.3, 0.7, 0.9]);
+}
+
+#[test]
+fn arrays_through_iter_copied() {
+    check_modes!(array_norm {}, array_norm, [0.4, -1.2, 0.8]);
+}
+
+#[test]
+fn flat_map_over_pairs_rows_and_features() {
+    check_modes!(pair_energy {}, pair_energy, samples(5));
+    // Written out: ∂/∂xₖ Σ_{i<j} (xᵢ - xⱼ)² = 2 Σ_j (xₖ - xⱼ).
+    let x = samples(5);
+    let (_, g) = gradient_with::<4>(pair_energy {}, &x);
+    for k in 0..5 {
+        let want: f64 = (0..5).map(|j| 2.0 * (x[k] - x[j])).sum();
+        assert_close(g[k], want, 1e-14, &format!("d/dx{k}"));
+    }
+    check_modes!(flattened {}, flattened, samples(7));
+}
+
+#[test]
+fn skip_while_drops_the_warmup() {
+    let x = [-0.5, -0.2, 0.3, -0.7, 1.4, 0.2];
+    check_modes!(after_warmup {}, after_warmup, x);
+    // Written out: Σ v² from index 2 on, Σ sin v from index 4 on.
+    let (_, g) = gradient_with::<4>(after_warmup {}, &x);
+    let want = [
+        0.0,
+        0.0,
+        2.0 * x[2],
+        2.0 * x[3],
+        2.0 * x[4] + x[4].cos(),
+        2.0 * x[5] + x[5].cos(),
+    ];
+    assert_eq!(g, want);
+    // Everything skipped: a constant zero. Nothing skipped: every sample counts.
+    let (v, g) = gradient_with::<4>(after_warmup {}, &[-0.5, -0.2]);
+    assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
+    check_modes!(after_warmup {}, after_warmup, [1.5, -0.2]);
+}
+
+#[test]
+fn array_parameter_through_iter_copied() {
+    let p = [0.3, -1.2, 2.0];
+    let r = length3(p);
+    // One direction per axis: ∂|p|/∂pₖ = pₖ / |p|.
+    for k in 0..3 {
+        let mut dp = [0.0; 3];
+        dp[k] = 1.0;
+        let out = length3_frule(Dual::new(p, dp));
+        assert_eq!(out.primal.to_bits(), r.to_bits());
+        assert_close(out.tangent, p[k] / r, 1e-15, "one direction");
+    }
+    // A batch of the three axes in one pass.
+    let mut seeds = [Batch([0.0; 3]); 3];
+    for (k, s) in seeds.iter_mut().enumerate() {
+        s.0[k] = 1.0;
+    }
+    let out = <length3 as Frule<_, Batch<f64, 3>>>::frule(&length3 {}, (Dual::new(p, seeds),));
+    assert_eq!(out.primal.to_bits(), r.to_bits());
+    for k in 0..3 {
+        assert_close(out.tangent.0[k], p[k] / r, 1e-15, "batch");
+    }
+    // Second order: uᵀ∇²|p| v = (u·v - (u·p)(v·p)/|p|²) / |p| for u = e₀, v = e₁ and e₀.
+    for (j, want) in [
+        (1, -p[0] * p[1] / (r * r * r)),
+        (0, (1.0 - p[0] * p[0] / (r * r)) / r),
+    ] {
+        let seed = |k: usize| fwdad::Hyper {
+            d1: if k == 0 { 1.0 } else { 0.0 },
+            d2: if k == j { 1.0 } else { 0.0 },
+            d12: 0.0,
+        };
+        let out = <length3 as Frule<_, fwdad::Hyper<f64, f64>>>::frule(
+            &length3 {},
+            (Dual::new(p, [seed(0), seed(1), seed(2)]),),
+        );
+        assert_eq!(out.primal.to_bits(), r.to_bits());
+        assert_close(out.tangent.d12, want, 1e-14, "second order");
+    }
+}
+
+#[test]
+fn last_and_extend_from_chains() {
+    check_modes!(last_and_extend {}, last_and_extend, [0.4, -1.2, 0.8, 1.5]);
+}
