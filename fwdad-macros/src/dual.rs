@@ -259,6 +259,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::UnknownFloat
             | PathCallee::Ctor
             | PathCallee::Function
+            | PathCallee::UserOp(_)
             | PathCallee::Unresolved => {
                 if result_active || any_active {
                     plan(Form::Frule, all(Need::Dual))
@@ -415,6 +416,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::RangeElem
                     | PathCallee::Assoc
                     | PathCallee::Function
+                    | PathCallee::UserOp(_)
                     | PathCallee::Unresolved => {}
                 }
             }

@@ -13,7 +13,7 @@
 mod linear;
 
 use crate::activity::Activity;
-use crate::callee::{FloatOp, MethodCallee, StdMacro, StdMethod, Wrapper};
+use crate::callee::{FloatOp, MethodCallee, PathCallee, StdMacro, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
@@ -675,6 +675,13 @@ impl Emitter<'_> {
                 let colon = ty.leading_colon;
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
             }
+            (
+                InstKind::Call {
+                    callee: PathCallee::UserOp(op),
+                    ..
+                },
+                Form::Frule,
+            ) => user_op_call(*op, &args, rt, mode, span),
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
                 let call =
@@ -1477,4 +1484,42 @@ struct Part {
     at: TokenStream,
     /// An element (`&base[i]`), not a sub-slice.
     elem: bool,
+}
+
+/// An operator on a user type (`PathCallee::UserOp`): its rule, picked by the operands'
+/// primal types through `user_ops::OpRule`, called with the operand duals. `a op= b` runs
+/// the `*Assign` rule on a copy of `a`'s dual and yields it (the new value of the place).
+fn user_op_call(
+    op: crate::callee::UserOp,
+    args: &[TokenStream],
+    rt: &TokenStream,
+    mode: &syn::Ident,
+    span: Span,
+) -> TokenStream {
+    let tag = op.tag(span);
+    let (ta, tb) = (
+        syn::Ident::new("__fwdad_a", Span::mixed_site()),
+        syn::Ident::new("__fwdad_b", Span::mixed_site()),
+    );
+    let a = located_at(&args[0], span);
+    if op.is_unary() {
+        return quote_spanned!(span=> {
+            let #ta = #a;
+            #rt::call::<#mode, _, _, _>(&#rt::user_ops::rule1::<#rt::user_ops::#tag, _>(&#ta), (#ta,))
+        });
+    }
+    let b = located_at(&args[1], span);
+    if op.is_assign() {
+        return quote_spanned!(span=> {
+            let mut #ta = #a;
+            let #tb = #b;
+            let _ = #rt::call::<#mode, _, _, _>(&#rt::user_ops::rule2::<#rt::user_ops::#tag, _, _>(&#ta, &#tb), (&mut #ta, #tb));
+            #ta
+        });
+    }
+    quote_spanned!(span=> {
+        let #ta = #a;
+        let #tb = #b;
+        #rt::call::<#mode, _, _, _>(&#rt::user_ops::rule2::<#rt::user_ops::#tag, _, _>(&#ta, &#tb), (#ta, #tb))
+    })
 }

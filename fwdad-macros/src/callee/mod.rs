@@ -20,6 +20,7 @@ mod float;
 mod iter;
 mod macros;
 mod methods;
+mod ops;
 mod paths;
 mod types;
 
@@ -27,6 +28,7 @@ pub use float::{FloatOp, Shape};
 pub use iter::{Adaptor, Consumer, Rewrite};
 pub use macros::StdMacro;
 pub use methods::{ArgUse, StdMethod};
+pub use ops::UserOp;
 pub use paths::{
     float_from, float_has_trait, float_path_call, is_capitalised, is_err, is_float_trait, is_none,
     is_process_exit, is_tuple_ctor, is_vec_from, is_vec_type, PathCallee, Wrapper,

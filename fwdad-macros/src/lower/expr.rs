@@ -47,6 +47,11 @@ impl Lowerer<'_> {
             }
             syn::Expr::Unary(u) => {
                 let arg = self.lower_expr(&u.expr)?;
+                if matches!(u.op, syn::UnOp::Neg(_)) {
+                    if let Some(v) = self.user_neg(arg, span) {
+                        return Some(v);
+                    }
+                }
                 let (op, ty) = match u.op {
                     syn::UnOp::Neg(_) => (UnOp::Neg, self.func.values[arg].ty.clone()),
                     syn::UnOp::Not(_) => (UnOp::Not, self.func.values[arg].ty.clone()),
@@ -459,6 +464,9 @@ impl Lowerer<'_> {
         };
         let lhs = self.lower_expr(&b.left)?;
         let rhs = self.lower_expr(&b.right)?;
+        if let Some(v) = self.user_binary(op, lhs, rhs, false, span) {
+            return Some(v);
+        }
         Some(self.binary(op, lhs, rhs, span))
     }
 

@@ -37,6 +37,7 @@ mod matching;
 mod place;
 mod resolve;
 mod stmt;
+mod user_ops;
 
 pub(crate) use matching::pattern_bindings;
 pub(crate) use resolve::is_known_method;
@@ -86,6 +87,7 @@ pub fn lower_fn(
         cur: None,
         loops: Vec::new(),
         rt: rt.clone(),
+        user: Default::default(),
         type_params: item
             .sig
             .generics
@@ -171,6 +173,8 @@ pub(crate) struct Lowerer<'d> {
     type_params: Vec<String>,
     /// The runtime's path (see [`lower_fn`]).
     rt: proc_macro2::TokenStream,
+    /// Values the syntax says are of a user type (see `user_ops.rs`).
+    user: std::collections::HashMap<Value, user_ops::UserShape>,
 }
 
 impl Lowerer<'_> {
@@ -185,6 +189,7 @@ impl Lowerer<'_> {
                 let value = self
                     .func
                     .new_value(ValueDef::Param(index), TypeHint::from_type(&ty));
+                self.note_user_type(value, &ty);
                 let name = syn::Ident::new("self", r.self_token.span);
                 self.func.values[value].name = Some(name.clone());
                 self.func.params.push(Param {
@@ -204,6 +209,7 @@ impl Lowerer<'_> {
             _ => quote::format_ident!("__fwdad_arg{}", index),
         };
         let value = self.func.new_value(ValueDef::Param(index), hint);
+        self.note_user_type(value, &ty);
         self.func.values[value].name = Some(name.clone());
         self.func.params.push(Param {
             value,
@@ -217,8 +223,11 @@ impl Lowerer<'_> {
     /// Appends an instruction with one result to the current region.
     pub(crate) fn push(&mut self, kind: InstKind, ty: TypeHint, span: Span) -> Value {
         let inst = self.push_inst(kind, 1, span);
-        self.func.values[self.func.insts[inst].results[0]].ty = ty;
-        self.func.insts[inst].results[0]
+        let result = self.func.insts[inst].results[0];
+        self.func.values[result].ty = ty;
+        let kind = self.func.insts[inst].kind.clone();
+        self.track_user(&kind, result);
+        result
     }
 
     /// Appends an instruction with `n` results.

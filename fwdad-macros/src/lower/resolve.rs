@@ -21,6 +21,10 @@ pub(super) fn resolve_callees(func: &mut Function) {
                 &method.to_string(),
             ))),
             InstKind::Call {
+                callee: PathCallee::UserOp(_),
+                ..
+            } => None,
+            InstKind::Call {
                 func: path, args, ..
             } => Some(Resolved::Path(PathCallee::resolve(path, args.len()))),
             _ => None,

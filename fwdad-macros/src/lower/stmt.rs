@@ -154,6 +154,7 @@ impl Lowerer<'_> {
     /// Records a written type on a value (kept in the emitted `let` for inference).
     pub(crate) fn annotate(&mut self, value: Value, ty: &syn::Type) {
         let hint = TypeHint::from_type(ty);
+        self.note_user_type(value, ty);
         let data = &mut self.func.values[value];
         if hint != TypeHint::Unknown || data.ty == TypeHint::Unknown {
             data.ty = hint;

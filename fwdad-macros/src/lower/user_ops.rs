@@ -1,0 +1,195 @@
+//! Operators on the user's types: `a + b`, `-a`, `p[i] += d` where the syntax names a
+//! user type for an operand.
+//!
+//! The macro sees no types, so it decides by what the syntax names (see `docs/design.md`,
+//! "Operators on user types"). A value is *of a user type* when it comes from a written
+//! type that is neither `std`'s nor one of the function's type parameters (`v: Vec3`,
+//! `p: &mut [Vec3]` and its elements, `let d: Vec3 = ..`), from a struct literal or an
+//! associated function of such a type (`Vec3 { .. }`, `Vec3::new(..)`), or from another
+//! such operator. An operator with such an operand becomes a call of its rule
+//! ([`PathCallee::UserOp`]); every other operator stays the float operation it was, so
+//! the code emitted for float arithmetic never changes. A guess that is wrong the other
+//! way (`type Real = f64; x: Real`) is harmless: the runtime has the float operators'
+//! rules too.
+
+use super::Lowerer;
+use crate::callee::{PathCallee, StdType, TypeClass, UserOp};
+use crate::ir::{BinOp, InstKind, UnOp, Value};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+
+/// What a value of a user type is, as far as the syntax tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UserShape {
+    /// A value (or reference to one) of a user type.
+    Value,
+    /// A slice, array or `Vec` of them (or a reference to one).
+    Seq,
+}
+
+impl Lowerer<'_> {
+    /// The user shape of a written type.
+    pub(crate) fn user_shape_of_type(&self, ty: &syn::Type) -> Option<UserShape> {
+        match ty {
+            syn::Type::Reference(r) => self.user_shape_of_type(&r.elem),
+            syn::Type::Paren(p) => self.user_shape_of_type(&p.elem),
+            syn::Type::Group(g) => self.user_shape_of_type(&g.elem),
+            syn::Type::Slice(s) => self.elem_seq(&s.elem),
+            syn::Type::Array(a) => self.elem_seq(&a.elem),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let last = p.path.segments.last()?;
+                match StdType::of_path(&p.path) {
+                    Some(StdType::Vec) => match &last.arguments {
+                        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                            Some(syn::GenericArgument::Type(t)) => self.elem_seq(t),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    Some(_) => None,
+                    None if p.path.segments.len() == 1
+                        && self.type_params.contains(&last.ident.to_string()) =>
+                    {
+                        None
+                    }
+                    None if self.is_user_type_path(&p.path) => Some(UserShape::Value),
+                    None => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn elem_seq(&self, elem: &syn::Type) -> Option<UserShape> {
+        (self.user_shape_of_type(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
+    }
+
+    /// A path naming a type that is not `std`'s: capitalised (`Vec3`, `geom::Vec3<T>`),
+    /// not a float/integer class name and not `Self` (already replaced by the impl's type).
+    fn is_user_type_path(&self, path: &syn::Path) -> bool {
+        let Some(last) = path.segments.last() else {
+            return false;
+        };
+        let name = last.ident.to_string();
+        name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name != "Self"
+            && !matches!(
+                StdType::of_path(path).map(|t| t.class()),
+                Some(TypeClass::Float | TypeClass::Int | TypeClass::Bool | TypeClass::Text)
+            )
+    }
+
+    /// Records what the syntax tells about `value`'s type being the user's, from a written
+    /// type (a parameter, a `let` annotation).
+    pub(crate) fn note_user_type(&mut self, value: Value, ty: &syn::Type) {
+        if let Some(shape) = self.user_shape_of_type(ty) {
+            self.user.insert(value, shape);
+        }
+    }
+
+    /// Follows user types through the instruction that defined `result`.
+    pub(crate) fn track_user(&mut self, kind: &InstKind, result: Value) {
+        let shape = |v: &Value| self.user.get(v).copied();
+        let found = match kind {
+            InstKind::Copy(v)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: v,
+            }
+            | InstKind::Ref { arg: v, .. } => shape(v),
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                (shape(base) == Some(UserShape::Seq)).then_some(UserShape::Value)
+            }
+            InstKind::Struct { path, .. } => {
+                self.is_user_type_path(path).then_some(UserShape::Value)
+            }
+            InstKind::Call {
+                callee: PathCallee::UserOp(_),
+                ..
+            } => Some(UserShape::Value),
+            // `Vec3::new(..)`, `Vec3::zero()`: a guess (see the module doc).
+            InstKind::Call { func, .. } if func.segments.len() >= 2 => {
+                let mut ty = func.clone();
+                ty.segments.pop();
+                ty.segments.pop_punct();
+                let single = ty.segments.len() == 1
+                    && self.type_params.contains(&ty.segments[0].ident.to_string());
+                (!single && self.is_user_type_path(&ty)).then_some(UserShape::Value)
+            }
+            _ => None,
+        };
+        if let Some(s) = found {
+            self.user.insert(result, s);
+        }
+    }
+
+    fn is_user_value(&self, v: Value) -> bool {
+        self.user.get(&v) == Some(&UserShape::Value)
+    }
+
+    /// `lhs op rhs` where an operand is of a user type: the operator's rule; `None` when
+    /// no operand is (the float operation, lowered by the caller).
+    pub(crate) fn user_binary(
+        &mut self,
+        op: BinOp,
+        lhs: Value,
+        rhs: Value,
+        assign: bool,
+        span: Span,
+    ) -> Option<Value> {
+        if !(self.is_user_value(lhs) || self.is_user_value(rhs)) {
+            return None;
+        }
+        let base = match op {
+            BinOp::Add => UserOp::Add,
+            BinOp::Sub => UserOp::Sub,
+            BinOp::Mul => UserOp::Mul,
+            BinOp::Div => UserOp::Div,
+            BinOp::Rem => UserOp::Rem,
+            _ => return None,
+        };
+        let op = match assign {
+            true => base.assign_form()?,
+            false => base,
+        };
+        Some(self.user_op_call(op, vec![lhs, rhs], span))
+    }
+
+    /// `-arg` of a user type: the `Neg` rule.
+    pub(crate) fn user_neg(&mut self, arg: Value, span: Span) -> Option<Value> {
+        self.is_user_value(arg)
+            .then(|| self.user_op_call(UserOp::Neg, vec![arg], span))
+    }
+
+    fn user_op_call(&mut self, op: UserOp, args: Vec<Value>, span: Span) -> Value {
+        let rt = &self.rt;
+        let helper = op.helper(span);
+        let Ok(func) = syn::parse2::<syn::Path>(quote::quote!(#rt::user_ops::#helper)) else {
+            return self.poison(span);
+        };
+        self.push(
+            InstKind::Call {
+                func,
+                args,
+                callee: PathCallee::UserOp(op),
+            },
+            TypeHint::Unknown,
+            span,
+        )
+    }
+
+    /// `old op= rhs` read-modify-write (a local or a place): the `*Assign` rule for a user
+    /// type, the float operation otherwise.
+    pub(crate) fn binary_or_assign(
+        &mut self,
+        op: BinOp,
+        old: Value,
+        rhs: Value,
+        span: Span,
+    ) -> Value {
+        match self.user_binary(op, old, rhs, true, span) {
+            Some(v) => v,
+            None => self.binary(op, old, rhs, span),
+        }
+    }
+}
