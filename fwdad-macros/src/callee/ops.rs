@@ -115,6 +115,25 @@ impl UserOp {
     }
 }
 
+/// Whether `path` names a type of the user's: capitalised (`Vec3`, `geom::Vec3<T>`), not
+/// `Self` (already replaced by the impl's type) and not a `std` scalar or text type.
+pub fn names_user_type(path: &syn::Path) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    super::is_capitalised(&last.ident.to_string())
+        && last.ident != "Self"
+        && !matches!(
+            super::StdType::of_path(path).map(|t| t.class()),
+            Some(
+                super::TypeClass::Float
+                    | super::TypeClass::Int
+                    | super::TypeClass::Bool
+                    | super::TypeClass::Text
+            )
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::UserOp;

@@ -13,7 +13,7 @@
 //! rules too.
 
 use super::Lowerer;
-use crate::callee::{PathCallee, StdType, TypeClass, UserOp};
+use crate::callee::{PathCallee, StdType, UserOp};
 use crate::ir::{BinOp, InstKind, UnOp, Value};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -64,19 +64,8 @@ impl Lowerer<'_> {
         (self.user_shape_of_type(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
     }
 
-    /// A path naming a type that is not `std`'s: capitalised (`Vec3`, `geom::Vec3<T>`),
-    /// not a float/integer class name and not `Self` (already replaced by the impl's type).
     fn is_user_type_path(&self, path: &syn::Path) -> bool {
-        let Some(last) = path.segments.last() else {
-            return false;
-        };
-        let name = last.ident.to_string();
-        name.starts_with(|c: char| c.is_ascii_uppercase())
-            && name != "Self"
-            && !matches!(
-                StdType::of_path(path).map(|t| t.class()),
-                Some(TypeClass::Float | TypeClass::Int | TypeClass::Bool | TypeClass::Text)
-            )
+        crate::callee::names_user_type(path)
     }
 
     /// Records what the syntax tells about `value`'s type being the user's, from a written
