@@ -128,12 +128,155 @@ impl SubAssign for Vec3 {
     }
 }
 
-/// Midpoint of two points, scaled: every binary operator once.
+/// Midpoint of two points, scaled: every binary operator and `-a`, owned operands, float
+/// scalars on either side.
 #[derive_frule]
 fn midpoint_offset(a: Vec3, b: Vec3, k: f64) -> f64 {
     let m = (a + b) / 2.0;
     let d = -(a - m) * k + k * b;
     d.dot(m)
+}
+
+// ---------------------------------------------------------------------------------------
+// A particle simulation, written as a physicist writes it.
+
+/// Kinetic energy `Σ ½ mᵢ |vᵢ|²`.
+#[derive_frule]
+fn kinetic(v: &[Vec3], m: &[f64]) -> f64 {
+    v.iter().zip(m).map(|(v, m)| 0.5 * m * v.dot(*v)).sum()
+}
+
+/// Lennard-Jones pair potential summed over all pairs.
+#[derive_frule]
+fn potential(p: &[Vec3], eps: f64, sigma: f64) -> f64 {
+    let mut e = 0.0;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            let r = (p[i] - p[j]).length();
+            let s6 = (sigma / r).powi(6);
+            e += 4.0 * eps * (s6 * s6 - s6);
+        }
+    }
+    e
+}
+
+/// Forces `F = -∇U` of the Lennard-Jones potential, into `f`.
+#[derive_frule]
+fn forces(p: &[Vec3], eps: f64, sigma: f64, f: &mut [Vec3]) {
+    for fi in f.iter_mut() {
+        *fi = Vec3::new(0.0, 0.0, 0.0);
+    }
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            let d = p[i] - p[j];
+            let r2 = d.dot(d);
+            let s6 = (sigma * sigma / r2).powi(3);
+            let fij = d * (24.0 * eps * (2.0 * s6 * s6 - s6) / r2);
+            f[i] += fij;
+            f[j] -= fij;
+        }
+    }
+}
+
+/// One velocity-Verlet step, in place.
+#[derive_frule]
+fn verlet_step(p: &mut [Vec3], v: &mut [Vec3], m: &[f64], dt: f64, eps: f64, sigma: f64) {
+    let n = p.len();
+    let mut f = vec![Vec3::new(0.0, 0.0, 0.0); n];
+    forces(p, eps, sigma, &mut f);
+    for i in 0..n {
+        v[i] += f[i] * (0.5 * dt / m[i]);
+        p[i] += v[i] * dt;
+    }
+    forces(p, eps, sigma, &mut f);
+    for i in 0..n {
+        v[i] += f[i] / m[i] * (0.5 * dt);
+    }
+}
+
+/// Angular momentum `Σ mᵢ rᵢ × vᵢ`.
+#[derive_frule]
+fn angular_momentum(p: &[Vec3], v: &[Vec3], m: &[f64]) -> Vec3 {
+    let mut l = Vec3::new(0.0, 0.0, 0.0);
+    for i in 0..p.len() {
+        l += m[i] * p[i].cross(v[i]);
+    }
+    l
+}
+
+/// Positions and velocities of `m.len()` particles from one flat state vector.
+#[derive_frule]
+fn unpack(q: &[f64], n: usize) -> (Vec<Vec3>, Vec<Vec3>) {
+    let p: Vec<Vec3> = (0..n)
+        .map(|i| Vec3::new(q[3 * i], q[3 * i + 1], q[3 * i + 2]))
+        .collect();
+    let v: Vec<Vec3> = (0..n)
+        .map(|i| Vec3::new(q[3 * n + 3 * i], q[3 * n + 3 * i + 1], q[3 * n + 3 * i + 2]))
+        .collect();
+    (p, v)
+}
+
+/// Total energy of the state `q` (positions, then velocities).
+#[derive_frule]
+fn energy(q: &[f64], m: &[f64], eps: f64, sigma: f64) -> f64 {
+    let (p, v) = unpack(q, m.len());
+    kinetic(&v, m) + potential(&p, eps, sigma)
+}
+
+/// The state after `steps` Verlet steps, flat.
+#[derive_frule]
+fn simulate(q: &[f64], m: &[f64], dt: f64, steps: usize) -> Vec<f64> {
+    let (mut p, mut v) = unpack(q, m.len());
+    for _ in 0..steps {
+        verlet_step(&mut p, &mut v, m, dt, 1.0, 1.0);
+    }
+    let mut out = Vec::with_capacity(q.len());
+    for pi in &p {
+        out.push(pi.x);
+        out.push(pi.y);
+        out.push(pi.z);
+    }
+    for vi in &v {
+        out.push(vi.x);
+        out.push(vi.y);
+        out.push(vi.z);
+    }
+    out
+}
+
+/// The angular momentum of the state `q`, as an array.
+#[derive_frule]
+fn angular_momentum_of(q: &[f64], m: &[f64]) -> [f64; 3] {
+    let (p, v) = unpack(q, m.len());
+    let l = angular_momentum(&p, &v, m);
+    [l.x, l.y, l.z]
+}
+
+/// Three particles near the minimum of the pair potential, moving.
+fn state() -> (Vec<f64>, Vec<f64>) {
+    let q = vec![
+        0.0, 0.0, 0.0, 1.12, 0.05, -0.03, 0.4, 1.02, 0.1, // positions
+        0.1, -0.2, 0.05, -0.05, 0.1, 0.2, 0.03, 0.02, -0.1, // velocities
+    ];
+    (q, vec![1.0, 1.3, 0.8])
+}
+
+fn fd_gradient(f: impl Fn(&[f64]) -> f64, x: &[f64], h: f64) -> Vec<f64> {
+    (0..x.len())
+        .map(|j| {
+            let (mut a, mut b) = (x.to_vec(), x.to_vec());
+            a[j] += h;
+            b[j] -= h;
+            (f(&a) - f(&b)) / (2.0 * h)
+        })
+        .collect()
+}
+
+fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= tol * (1.0 + want.abs()),
+        "{what}: {got} vs {want}"
+    );
 }
 
 #[test]
@@ -142,29 +285,165 @@ fn operators_on_owned_values() {
     let b = Vec3::new(1.1, 0.4, -0.5);
     let k = 1.7;
     let y = midpoint_offset(a, b, k);
-    let r = midpoint_offset_frule(
-        Dual::new(
-            a,
-            Vec3Tangent {
-                x: 1.0,
-                y: 0.0,
-                z: 0.0,
-            },
-        ),
-        Dual::new(
-            b,
-            Vec3Tangent {
-                x: 0.0,
-                y: 0.0,
-                z: 0.0,
-            },
-        ),
-        Dual::new(k, 0.0),
+    let plain = |x: &[f64]| {
+        midpoint_offset(
+            Vec3::new(x[0], x[1], x[2]),
+            Vec3::new(x[3], x[4], x[5]),
+            x[6],
+        )
+    };
+    let x = [a.x, a.y, a.z, b.x, b.y, b.z, k];
+    let fd = fd_gradient(plain, &x, 1e-6);
+    // One direction per input, through the one-direction rule.
+    for (j, want) in fd.iter().enumerate() {
+        let e = |i: usize| if i == j { 1.0 } else { 0.0 };
+        let r = midpoint_offset_frule(
+            Dual::new(
+                a,
+                Vec3Tangent {
+                    x: e(0),
+                    y: e(1),
+                    z: e(2),
+                },
+            ),
+            Dual::new(
+                b,
+                Vec3Tangent {
+                    x: e(3),
+                    y: e(4),
+                    z: e(5),
+                },
+            ),
+            Dual::new(k, e(6)),
+        );
+        assert_eq!(r.primal.to_bits(), y.to_bits());
+        assert_close(r.tangent, *want, 1e-8, &format!("d/dx{j}"));
+    }
+}
+
+#[test]
+fn energy_gradient_in_batches_and_one_direction() {
+    let (q, m) = state();
+    let plain = |x: &[f64]| energy(x, &m, 1.0, 1.0);
+    let (e, g) = gradient(bind(energy {}, (Wrt, &m[..], 1.0, 1.0)), &q);
+    assert_eq!(e.to_bits(), plain(&q).to_bits());
+    let fd = fd_gradient(plain, &q, 1e-6);
+    for j in 0..q.len() {
+        assert_close(g[j], fd[j], 1e-6, &format!("∂E/∂q{j}"));
+    }
+    // The velocity part is m·v exactly.
+    for i in 0..3 {
+        for c in 0..3 {
+            assert_close(g[9 + 3 * i + c], m[i] * q[9 + 3 * i + c], 1e-14, "∂E/∂v");
+        }
+    }
+}
+
+#[test]
+fn energy_hessian_second_order() {
+    let (q, m) = state();
+    let plain = |x: &[f64]| energy(x, &m, 1.0, 1.0);
+    let (e, g, h) = hessian(bind(energy {}, (Wrt, &m[..], 1.0, 1.0)), &q);
+    assert_eq!(e.to_bits(), plain(&q).to_bits());
+    let (_, g1) = gradient(bind(energy {}, (Wrt, &m[..], 1.0, 1.0)), &q);
+    for j in 0..q.len() {
+        assert_close(g[j], g1[j], 1e-12, "gradient from hessian");
+    }
+    // Each Hessian column against central differences of the gradient.
+    let hstep = 1e-5;
+    for j in 0..q.len() {
+        let (mut a, mut b) = (q.clone(), q.clone());
+        a[j] += hstep;
+        b[j] -= hstep;
+        let (_, ga) = gradient(bind(energy {}, (Wrt, &m[..], 1.0, 1.0)), &a);
+        let (_, gb) = gradient(bind(energy {}, (Wrt, &m[..], 1.0, 1.0)), &b);
+        for i in 0..q.len() {
+            let fd = (ga[i] - gb[i]) / (2.0 * hstep);
+            assert_close(h[(i, j)], fd, 1e-5, &format!("H[{i}, {j}]"));
+        }
+    }
+}
+
+#[test]
+fn verlet_jacobian_matches_finite_differences() {
+    let (q, m) = state();
+    let (dt, steps) = (0.01, 3);
+    let (y, jac) = jacobian(bind(simulate {}, (Wrt, &m[..], dt, steps)), &q);
+    let plain = simulate(&q, &m, dt, steps);
+    assert_eq!(y.len(), plain.len());
+    for (a, b) in y.iter().zip(&plain) {
+        assert_eq!(a.to_bits(), b.to_bits());
+    }
+    for i in 0..q.len() {
+        let fd = fd_gradient(|x| simulate(x, &m, dt, steps)[i], &q, 1e-6);
+        for j in 0..q.len() {
+            assert_close(jac[(i, j)], fd[j], 1e-6, &format!("J[{i}, {j}]"));
+        }
+    }
+    // Verlet is symplectic: det J = 1 is not checked here, but energy is nearly kept.
+    let e0 = energy(&q, &m, 1.0, 1.0);
+    let e1 = energy(&plain, &m, 1.0, 1.0);
+    assert!((e1 - e0).abs() < 1e-3, "energy drift {}", e1 - e0);
+}
+
+#[test]
+fn verlet_step_one_direction_and_batch_agree() {
+    let (q, m) = state();
+    let (p0, v0) = unpack(&q, 3);
+    // A direction moving the first particle along x.
+    let mut dp = vec![
+        Vec3Tangent {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0
+        };
+        3
+    ];
+    dp[0].x = 1.0;
+    let mut dv = vec![
+        Vec3Tangent {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0
+        };
+        3
+    ];
+    let (mut p, mut v) = (p0.clone(), v0.clone());
+    verlet_step_frule(
+        Dual::new(&mut p[..], &mut dp[..]),
+        Dual::new(&mut v[..], &mut dv[..]),
+        Dual::new(&m[..], &[0.0; 3][..]),
+        Dual::new(0.01, 0.0),
+        Dual::new(1.0, 0.0),
+        Dual::new(1.0, 0.0),
     );
-    assert_eq!(r.primal.to_bits(), y.to_bits());
-    let h = 1e-6;
-    let fd = (midpoint_offset(Vec3::new(a.x + h, a.y, a.z), b, k)
-        - midpoint_offset(Vec3::new(a.x - h, a.y, a.z), b, k))
-        / (2.0 * h);
-    assert!((r.tangent - fd).abs() < 1e-8, "{} vs {fd}", r.tangent);
+    let (mut pp, mut vp) = (p0.clone(), v0.clone());
+    verlet_step(&mut pp, &mut vp, &m, 0.01, 1.0, 1.0);
+    assert_eq!(p, pp);
+    assert_eq!(v, vp);
+    // Column 0 of the one-step Jacobian, by the batched driver.
+    let (_, jac) = jacobian(bind(simulate {}, (Wrt, &m[..], 0.01, 1)), &q);
+    for i in 0..3 {
+        assert_close(dp[i].x, jac[(3 * i, 0)], 1e-12, "dp.x");
+        assert_close(dp[i].y, jac[(3 * i + 1, 0)], 1e-12, "dp.y");
+        assert_close(dv[i].z, jac[(9 + 3 * i + 2, 0)], 1e-12, "dv.z");
+    }
+}
+
+#[test]
+fn angular_momentum_jacobian() {
+    let (q, m) = state();
+    let (l, jac) = jacobian(bind(angular_momentum_of {}, (Wrt, &m[..])), &q);
+    let plain = angular_momentum_of(&q, &m);
+    for c in 0..3 {
+        assert_eq!(l[c].to_bits(), plain[c].to_bits());
+        let fd = fd_gradient(|x| angular_momentum_of(x, &m)[c], &q, 1e-6);
+        for j in 0..q.len() {
+            assert_close(jac[(c, j)], fd[j], 1e-8, &format!("∂L{c}/∂q{j}"));
+        }
+    }
+    // ∂L/∂v_i = m_i (r_i ×): the z row against v_i.x is -m_i y_i.
+    for i in 0..3 {
+        assert_close(jac[(2, 9 + 3 * i)], -m[i] * q[3 * i + 1], 1e-14, "∂Lz/∂vx");
+    }
 }

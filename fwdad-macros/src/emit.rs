@@ -1486,9 +1486,9 @@ struct Part {
     elem: bool,
 }
 
-/// An operator on a user type (`PathCallee::UserOp`): its rule, picked by the operands'
-/// primal types through `user_ops::OpRule`, called with the operand duals. `a op= b` runs
-/// the `*Assign` rule on a copy of `a`'s dual and yields it (the new value of the place).
+/// An operator on a user type (`PathCallee::UserOp`): the rule of the operator's `impl`
+/// for the operands' primal types (`user_ops::binary`, `unary`; `assign` runs the
+/// `*Assign` rule on `a`'s dual and yields it, the new value of the place).
 fn user_op_call(
     op: crate::callee::UserOp,
     args: &[TokenStream],
@@ -1497,29 +1497,11 @@ fn user_op_call(
     span: Span,
 ) -> TokenStream {
     let tag = op.tag(span);
-    let (ta, tb) = (
-        syn::Ident::new("__fwdad_a", Span::mixed_site()),
-        syn::Ident::new("__fwdad_b", Span::mixed_site()),
-    );
-    let a = located_at(&args[0], span);
-    if op.is_unary() {
-        return quote_spanned!(span=> {
-            let #ta = #a;
-            #rt::call::<#mode, _, _, _>(&#rt::user_ops::rule1::<#rt::user_ops::#tag, _>(&#ta), (#ta,))
-        });
-    }
-    let b = located_at(&args[1], span);
-    if op.is_assign() {
-        return quote_spanned!(span=> {
-            let mut #ta = #a;
-            let #tb = #b;
-            let _ = #rt::call::<#mode, _, _, _>(&#rt::user_ops::rule2::<#rt::user_ops::#tag, _, _>(&#ta, &#tb), (&mut #ta, #tb));
-            #ta
-        });
-    }
-    quote_spanned!(span=> {
-        let #ta = #a;
-        let #tb = #b;
-        #rt::call::<#mode, _, _, _>(&#rt::user_ops::rule2::<#rt::user_ops::#tag, _, _>(&#ta, &#tb), (#ta, #tb))
-    })
+    let args = args.iter().map(|a| located_at(a, span));
+    let f = match (op.is_unary(), op.is_assign()) {
+        (true, _) => quote_spanned!(span=> unary::<#mode, #rt::user_ops::#tag, _>),
+        (false, true) => quote_spanned!(span=> assign::<#mode, #rt::user_ops::#tag, _, _, _>),
+        (false, false) => quote_spanned!(span=> binary::<#mode, #rt::user_ops::#tag, _, _>),
+    };
+    quote_spanned!(span=> #rt::user_ops::#f(#(#args),*))
 }

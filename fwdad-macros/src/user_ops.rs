@@ -61,7 +61,8 @@ impl OperatorImpl {
         format_ident!("__fwdad_{}_{}_{}", ty, method, rhs, span = method.span())
     }
 
-    /// `impl OpRule<Op, Rhs> for Lhs { type Rule = marker; .. }`, with the impl's generics.
+    /// `impl OpRule<Op, Rhs> for Lhs { type Rule = marker; .. }`, with the impl's generics,
+    /// and how the marker takes an operand (`TakeArg`: as a dual, a constant promoted).
     pub(crate) fn rule_impl(
         &self,
         imp: &syn::ItemImpl,
@@ -77,6 +78,13 @@ impl OperatorImpl {
                 #[inline(always)]
                 fn rule() -> #marker {
                     #marker {}
+                }
+            }
+            impl<__FwdadX: #rt::user_ops::OpArg<__FwdadS>, __FwdadS: #rt::Mode> #rt::user_ops::TakeArg<__FwdadX, __FwdadS> for #marker {
+                type Arg = __FwdadX::Dual;
+                #[inline(always)]
+                fn take(x: __FwdadX) -> __FwdadX::Dual {
+                    x.dual()
                 }
             }
         }

@@ -11,11 +11,12 @@
 //! ```
 //!
 //! An operator the macro emits on the user's types becomes
-//! `call::<S, _, _, _>(&user_ops::rule2::<Mul, _, _>(&a, &b), (a, b))`: rustc picks the rule
-//! from the operands' primal types, as it picks the `impl Mul` itself. The same
+//! `user_ops::binary::<S, Mul, _, _>(a, b)`: rustc picks the rule from the operands'
+//! primal types, as it picks the `impl Mul` itself. The same
 //! operators between floats have rows here too ([`FloatRule`]), so an operand the macro
-//! took for a user type that is a float after all (`type Real = f64`) gets the float
-//! rule: slower than the inline float code, never a wrong derivative.
+//! took for a user type that is a float after all (`type Real = f64`, a method of the user's
+//! returning `f64`) gets the float rule, `ops::mul(a, b)` as the float path emits it (a
+//! float constant stays plain), never a wrong derivative.
 //!
 //! The primal helpers (`add`, `add_assign`, ...) are what an inactive operator emits:
 //! the user's own `impl` called as Rust's operator calls it, bit for bit.
@@ -24,8 +25,9 @@ use crate::differentiable::Differentiable;
 use crate::dual::Dual;
 use crate::frule::{Frule, Promoted};
 use crate::real::Real;
+use crate::rules::Operand;
 use crate::structural::PromoteRef;
-use crate::tangent::Mode;
+use crate::tangent::{Mode, NoTangent, ScalarTangent};
 
 macro_rules! op_tags {
     ($($(#[$doc:meta])* $name:ident),* $(,)?) => {
@@ -76,41 +78,161 @@ pub trait OpRule<Op, Rhs> {
     fn rule() -> Self::Rule;
 }
 
-/// The primal type of an operand as generated code passes it (a dual, or a promoted
-/// constant reference).
-#[doc(hidden)]
-pub trait OperandOf {
-    /// The operand's primal type.
+/// An operand as generated code passes it to an operator: a dual (`Dual<P, T>`, also
+/// borrowed, `Dual<&P, &T>`), a constant reference ([`Promoted`]), or a plain float
+/// constant. A float rule takes each as it is (a constant's zero tangent is never
+/// multiplied); a rule of the user's takes duals ([`OpArg::dual`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an operand the forward rule of an operator takes",
+    note = "an operator on your own type takes values of that type (`a + b` of two `Vec3`) or floats; pass the value itself"
+)]
+pub trait OpArg<S: Mode> {
+    /// The operand's primal type: what picks the operator's `impl`.
     type Primal;
+    /// The operand as a dual.
+    type Dual;
+    /// The conversion (a plain constant gets its zero tangent).
+    fn dual(self) -> Self::Dual;
+    /// The operand as a float rule takes it: a dual, or a plain float.
+    type Plain;
+    /// The conversion (a plain float stays plain).
+    fn plain(self) -> Self::Plain;
 }
 
-impl<P: Differentiable, T> OperandOf for Dual<P, T> {
+impl<S: Mode, P: Differentiable, T> OpArg<S> for Dual<P, T> {
     type Primal = P;
+    type Dual = Self;
+    #[inline(always)]
+    fn dual(self) -> Self {
+        self
+    }
+    type Plain = Self;
+    #[inline(always)]
+    fn plain(self) -> Self {
+        self
+    }
 }
 
-impl<'a, X: PromoteRef<'a, S>, S: Mode> OperandOf for Promoted<'a, X, S> {
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> OpArg<S> for Promoted<'a, X, S> {
     type Primal = X;
+    type Dual = Dual<X, X::TangentIn<S>>;
+    #[inline(always)]
+    fn dual(self) -> Self::Dual {
+        Promoted::dual(self)
+    }
+    type Plain = Self::Dual;
+    #[inline(always)]
+    fn plain(self) -> Self::Dual {
+        Promoted::dual(self)
+    }
 }
 
-/// The rule of binary operator `Op` between the operands `a` and `b`.
+macro_rules! plain_float_args {
+    ($($F:ty),*) => {
+        $(
+            impl<S: Mode> OpArg<S> for $F {
+                type Primal = $F;
+                type Dual = Dual<$F, Td<$F, S>>;
+                #[inline(always)]
+                fn dual(self) -> Self::Dual {
+                    crate::dual::constant_in::<S, $F>(self)
+                }
+                type Plain = $F;
+                #[inline(always)]
+                fn plain(self) -> $F {
+                    self
+                }
+            }
+        )*
+    };
+}
+plain_float_args!(f32, f64);
+
+/// How a rule takes operand `X` (generated for each operator rule of the user's: as a
+/// dual; a float rule takes it as it is).
+#[doc(hidden)]
+pub trait TakeArg<X, S: Mode> {
+    /// What the rule receives.
+    type Arg;
+    /// The conversion.
+    fn take(x: X) -> Self::Arg;
+}
+
+impl<Op, F, X: OpArg<S>, S: Mode> TakeArg<X, S> for FloatRule<Op, F> {
+    type Arg = X::Plain;
+    #[inline(always)]
+    fn take(x: X) -> X::Plain {
+        x.plain()
+    }
+}
+
+/// The rule of `Op` between operands `A` and `B`.
+type Rule2<Op, A, B, S> = <<A as OpArg<S>>::Primal as OpRule<Op, <B as OpArg<S>>::Primal>>::Rule;
+/// What rule `R` receives for operand `X`.
+type Taken<R, X, S> = <R as TakeArg<X, S>>::Arg;
+
+/// `a op b` (`Op` one of `Add`, `Sub`, `Mul`, `Div`, `Rem`): the rule of the operator's
+/// `impl` for the operands' primal types, in mode `S`.
 #[inline(always)]
-pub fn rule2<Op, A: OperandOf, B: OperandOf>(
-    _a: &A,
-    _b: &B,
-) -> <A::Primal as OpRule<Op, B::Primal>>::Rule
+pub fn binary<S: Mode, Op, A: OpArg<S>, B: OpArg<S>>(
+    a: A,
+    b: B,
+) -> <Rule2<Op, A, B, S> as Frule<
+    (
+        Taken<Rule2<Op, A, B, S>, A, S>,
+        Taken<Rule2<Op, A, B, S>, B, S>,
+    ),
+    S,
+>>::Output
 where
     A::Primal: OpRule<Op, B::Primal>,
+    Rule2<Op, A, B, S>: TakeArg<A, S> + TakeArg<B, S>,
+    Rule2<Op, A, B, S>: Frule<
+        (
+            Taken<Rule2<Op, A, B, S>, A, S>,
+            Taken<Rule2<Op, A, B, S>, B, S>,
+        ),
+        S,
+    >,
 {
-    <A::Primal as OpRule<Op, B::Primal>>::rule()
+    type R<Op, A, B, S> = Rule2<Op, A, B, S>;
+    let (a, b) = (
+        <R<Op, A, B, S> as TakeArg<A, S>>::take(a),
+        <R<Op, A, B, S> as TakeArg<B, S>>::take(b),
+    );
+    <A::Primal as OpRule<Op, B::Primal>>::rule().frule((a, b))
 }
 
-/// The rule of unary operator `Op` (`-a`) on the operand `a`.
+/// `-a`: the rule of the type's `Neg` impl, in mode `S`.
 #[inline(always)]
-pub fn rule1<Op, A: OperandOf>(_a: &A) -> <A::Primal as OpRule<Op, ()>>::Rule
+pub fn unary<S: Mode, Op, A: OpArg<S>>(
+    a: A,
+) -> <<A::Primal as OpRule<Op, ()>>::Rule as Frule<
+    (Taken<<A::Primal as OpRule<Op, ()>>::Rule, A, S>,),
+    S,
+>>::Output
 where
     A::Primal: OpRule<Op, ()>,
+    <A::Primal as OpRule<Op, ()>>::Rule: TakeArg<A, S>,
+    <A::Primal as OpRule<Op, ()>>::Rule:
+        Frule<(Taken<<A::Primal as OpRule<Op, ()>>::Rule, A, S>,), S>,
 {
-    <A::Primal as OpRule<Op, ()>>::rule()
+    let a = <<A::Primal as OpRule<Op, ()>>::Rule as TakeArg<A, S>>::take(a);
+    <A::Primal as OpRule<Op, ()>>::rule().frule((a,))
+}
+
+/// `a op= b` (`Op` one of `AddAssign`, ...): the rule of the `*Assign` impl on `a`'s dual
+/// in place, in mode `S`; returns the new value of `a`.
+#[inline(always)]
+pub fn assign<S: Mode, Op, P, T, B: OpArg<S>>(mut a: Dual<P, T>, b: B) -> Dual<P, T>
+where
+    P: Differentiable + OpRule<Op, B::Primal>,
+    P::Rule: TakeArg<B, S>,
+    for<'r> P::Rule: Frule<(Dual<&'r mut P, &'r mut T>, Taken<P::Rule, B, S>), S>,
+{
+    let b = <P::Rule as TakeArg<B, S>>::take(b);
+    let _ = P::rule().frule((Dual::new(&mut a.primal, &mut a.tangent), b));
+    a
 }
 
 // Primal forms: the user's impls, called as the operators call them.
@@ -155,60 +277,81 @@ primal_assign!(
 /// The rule of an operator between floats, for an operand the macro took for a user type
 /// (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FloatRule<Op>(core::marker::PhantomData<Op>);
+pub struct FloatRule<Op, F>(core::marker::PhantomData<(Op, F)>);
 
 type Td<F, S> = <F as Differentiable>::TangentIn<S>;
 
 macro_rules! float_rows {
     ($($Op:ident $f:ident;)*) => {
         $(
-            impl<F: Real> OpRule<$Op, F> for F {
-                type Rule = FloatRule<$Op>;
-                #[inline(always)]
-                fn rule() -> FloatRule<$Op> {
-                    FloatRule(core::marker::PhantomData)
-                }
-            }
-            impl<F: Real, S: Mode> Frule<(Dual<F, Td<F, S>>, Dual<F, Td<F, S>>), S> for FloatRule<$Op>
+            float_rows!(@pairs $Op, f32);
+            float_rows!(@pairs $Op, f64);
+            impl<F: Real, S: Mode, A, B> Frule<(A, B), S> for FloatRule<$Op, F>
             where
-                Td<F, S>: crate::tangent::ScalarTangent<F>,
+                Td<F, S>: ScalarTangent<F>,
+                A: Operand<F, Td<F, S>>,
+                B: Operand<F, Td<F, S>>,
             {
                 type Output = Dual<F, Td<F, S>>;
                 #[inline(always)]
-                fn frule(&self, (a, b): (Dual<F, Td<F, S>>, Dual<F, Td<F, S>>)) -> Self::Output {
+                fn frule(&self, (a, b): (A, B)) -> Self::Output {
                     crate::ops::$f(a, b)
                 }
             }
         )*
     };
+    (@pairs $Op:ident, $F:ty) => {
+        float_rows!(@pair $Op, $F, $F, $F);
+        float_rows!(@pair $Op, $F, &'a $F, $F);
+        float_rows!(@pair $Op, $F, $F, &'a $F);
+        float_rows!(@pair $Op, $F, &'a $F, &'b $F);
+    };
+    (@pair $Op:ident, $F:ty, $L:ty, $R:ty) => {
+        impl<'a, 'b> OpRule<$Op, $R> for $L {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
+    };
 }
 float_rows!(Add add; Sub sub; Mul mul; Div div; Rem rem;);
 
 macro_rules! float_assign_rows {
+    (@rows $Op:ident, $F:ty) => {
+        impl OpRule<$Op, $F> for $F {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
+        impl<'a> OpRule<$Op, &'a $F> for $F {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
+    };
     ($($Op:ident $f:ident;)*) => {
         $(
-            impl<F: Real> OpRule<$Op, F> for F {
-                type Rule = FloatRule<$Op>;
-                #[inline(always)]
-                fn rule() -> FloatRule<$Op> {
-                    FloatRule(core::marker::PhantomData)
-                }
-            }
-            impl<'a, F: Real, S: Mode> Frule<(Dual<&'a mut F, &'a mut Td<F, S>>, Dual<F, Td<F, S>>), S>
-                for FloatRule<$Op>
+            float_assign_rows!(@rows $Op, f32);
+            float_assign_rows!(@rows $Op, f64);
+            impl<'r, F: Real, S: Mode, B> Frule<(Dual<&'r mut F, &'r mut Td<F, S>>, B), S>
+                for FloatRule<$Op, F>
             where
-                Td<F, S>: crate::tangent::ScalarTangent<F>,
+                Td<F, S>: ScalarTangent<F>,
+                B: Operand<F, Td<F, S>>,
             {
-                type Output = Dual<(), crate::tangent::NoTangent>;
+                type Output = Dual<(), NoTangent>;
                 #[inline(always)]
-                fn frule(
-                    &self,
-                    (a, b): (Dual<&'a mut F, &'a mut Td<F, S>>, Dual<F, Td<F, S>>),
-                ) -> Self::Output {
+                fn frule(&self, (a, b): (Dual<&'r mut F, &'r mut Td<F, S>>, B)) -> Self::Output {
                     let r = crate::ops::$f(Dual::new(*a.primal, *a.tangent), b);
                     *a.primal = r.primal;
                     *a.tangent = r.tangent;
-                    Dual::new((), crate::tangent::NoTangent)
+                    Dual::new((), NoTangent)
                 }
             }
         )*
@@ -216,21 +359,29 @@ macro_rules! float_assign_rows {
 }
 float_assign_rows!(AddAssign add; SubAssign sub; MulAssign mul; DivAssign div; RemAssign rem;);
 
-impl<F: Real> OpRule<Neg, ()> for F {
-    type Rule = FloatRule<Neg>;
-    #[inline(always)]
-    fn rule() -> FloatRule<Neg> {
-        FloatRule(core::marker::PhantomData)
-    }
+macro_rules! float_neg_rows {
+    ($($F:ident $L:ty),*) => {
+        $(
+            impl<'a> OpRule<Neg, ()> for $L {
+                type Rule = FloatRule<Neg, $F>;
+                #[inline(always)]
+                fn rule() -> Self::Rule {
+                    FloatRule(core::marker::PhantomData)
+                }
+            }
+        )*
+    };
 }
+float_neg_rows!(f32 f32, f64 f64, f32 &'a f32, f64 &'a f64);
 
-impl<F: Real, S: Mode> Frule<(Dual<F, Td<F, S>>,), S> for FloatRule<Neg>
+impl<F: Real, S: Mode, A> Frule<(A,), S> for FloatRule<Neg, F>
 where
-    Td<F, S>: crate::tangent::ScalarTangent<F>,
+    Td<F, S>: ScalarTangent<F>,
+    A: Operand<F, Td<F, S>>,
 {
     type Output = Dual<F, Td<F, S>>;
     #[inline(always)]
-    fn frule(&self, (a,): (Dual<F, Td<F, S>>,)) -> Self::Output {
+    fn frule(&self, (a,): (A,)) -> Self::Output {
         crate::ops::neg(a)
     }
 }

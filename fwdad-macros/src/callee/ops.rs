@@ -134,6 +134,12 @@ pub fn names_user_type(path: &syn::Path) -> bool {
         )
 }
 
+/// Whether a method named `name` can only be the user's: no float rule and no `std` row
+/// has that name.
+pub fn is_user_method_name(name: &str) -> bool {
+    super::FloatOp::method(name).is_none() && super::StdMethod::from_name(name).is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::UserOp;

@@ -166,6 +166,7 @@ impl Lowerer<'_> {
     /// type written for `from`, so that an arm's `s = &array` merges into
     /// `let mut s: &[f64]` with the same coercion.
     pub(crate) fn inherit_annotation(&mut self, from: Value, to: Value) {
+        self.inherit_user(from, to);
         if let Some(t) = self.func.annotations.get(&from).cloned() {
             self.func.annotations.insert(to, t);
         }

@@ -6,7 +6,7 @@
 //! type that is neither `std`'s nor one of the function's type parameters (`v: Vec3`,
 //! `p: &mut [Vec3]` and its elements, `let d: Vec3 = ..`), from a struct literal or an
 //! associated function of such a type (`Vec3 { .. }`, `Vec3::new(..)`), or from another
-//! such operator. An operator with such an operand becomes a call of its rule
+//! such operator, or the result of a method of the user's (`a.cross(b)`). An operator with such an operand becomes a call of its rule
 //! ([`PathCallee::UserOp`]); every other operator stays the float operation it was, so
 //! the code emitted for float arithmetic never changes. A guess that is wrong the other
 //! way (`type Real = f64; x: Real`) is harmless: the runtime has the float operators'
@@ -89,6 +89,18 @@ impl Lowerer<'_> {
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 (shape(base) == Some(UserShape::Seq)).then_some(UserShape::Value)
             }
+            InstKind::Repeat { elem, .. } | InstKind::VecRepeat { elem, .. } => {
+                (shape(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
+            }
+            InstKind::Array(vs) | InstKind::VecList(vs) => vs
+                .first()
+                .filter(|v| shape(v) == Some(UserShape::Value))
+                .map(|_| UserShape::Seq),
+            // A method of the user's (a name with no float or `std` row): a guess (see the
+            // module doc), so that `m * a.cross(b)` finds the operator's rule.
+            InstKind::MethodCall { method, .. } => {
+                crate::callee::is_user_method_name(&method.to_string()).then_some(UserShape::Value)
+            }
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
             }
@@ -109,6 +121,13 @@ impl Lowerer<'_> {
         };
         if let Some(s) = found {
             self.user.insert(result, s);
+        }
+    }
+
+    /// `to` is a later SSA value of `from`'s variable (a loop-carried value).
+    pub(crate) fn inherit_user(&mut self, from: Value, to: Value) {
+        if let Some(s) = self.user.get(&from).copied() {
+            self.user.insert(to, s);
         }
     }
 
