@@ -5,8 +5,9 @@
 //! momentum with a cross product), written as a physicist writes it, differentiated in
 //! one direction, in batches (`gradient`, `jacobian`) and at second order (`hessian`),
 //! against central finite differences of the plain functions, with primals bit for bit.
+use fwdad::drivers::Const;
 use fwdad::prelude::*;
-use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
 
 #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
 pub struct Vec3 {
@@ -446,4 +447,123 @@ fn angular_momentum_jacobian() {
     for i in 0..3 {
         assert_close(jac[(2, 9 + 3 * i)], -m[i] * q[3 * i + 1], 1e-14, "∂Lz/∂vx");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// A rigid body's inertia tensor, read through `impl Index`.
+
+impl Vec3 {
+    fn zero() -> Vec3 {
+        Vec3::new(0.0, 0.0, 0.0)
+    }
+}
+
+#[derive_frule]
+impl Index<usize> for Vec3 {
+    type Output = f64;
+    fn index(&self, i: usize) -> &f64 {
+        match i {
+            0 => &self.x,
+            1 => &self.y,
+            _ => &self.z,
+        }
+    }
+}
+
+/// A symmetric 3×3 matrix, row-major.
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Mat3 {
+    pub m: [f64; 9],
+}
+
+#[derive_frule]
+impl Index<(usize, usize)> for Mat3 {
+    type Output = f64;
+    fn index(&self, (i, j): (usize, usize)) -> &f64 {
+        &self.m[3 * i + j]
+    }
+}
+
+/// The inertia tensor `I = Σ mₖ (|rₖ|² 1 - rₖ rₖᵀ)` of point masses.
+#[derive_frule]
+fn inertia(p: &[Vec3], m: &[f64]) -> Mat3 {
+    let mut t = [0.0; 9];
+    for k in 0..p.len() {
+        let r = p[k];
+        let r2 = r.dot(r);
+        for i in 0..3 {
+            for j in 0..3 {
+                let delta = if i == j { 1.0 } else { 0.0 };
+                t[3 * i + j] += m[k] * (r2 * delta - r[i] * r[j]);
+            }
+        }
+    }
+    Mat3 { m: t }
+}
+
+/// Rotational kinetic energy `½ ωᵀ I ω` of the bodies `q` (positions) spinning at `ω`.
+#[derive_frule]
+fn rotational_energy(q: &[f64], m: &[f64], w: Vec3) -> f64 {
+    let (p, _) = unpack(q, m.len());
+    let tensor = inertia(&p, m);
+    let mut e = 0.0;
+    for i in 0..3 {
+        for j in 0..3 {
+            e += 0.5 * w[i] * tensor[(i, j)] * w[j];
+        }
+    }
+    e
+}
+
+#[test]
+fn inertia_through_index_in_every_mode() {
+    let (q, m) = state();
+    let w = Vec3::new(0.3, -0.7, 1.1);
+    let plain = |x: &[f64]| rotational_energy(x, &m, w);
+    let (e, g) = gradient(bind(rotational_energy {}, (Wrt, &m[..], Const(w))), &q);
+    assert_eq!(e.to_bits(), plain(&q).to_bits());
+    let fd = fd_gradient(plain, &q, 1e-6);
+    for j in 0..q.len() {
+        assert_close(g[j], fd[j], 1e-7, &format!("∂E/∂q{j}"));
+    }
+    // ½ωᵀIω = ½ Σ mₖ |ω × rₖ|², written out independently.
+    let mut want = 0.0;
+    for k in 0..3 {
+        let r = Vec3::new(q[3 * k], q[3 * k + 1], q[3 * k + 2]);
+        let c = w.cross(r);
+        want += 0.5 * m[k] * c.dot(c);
+    }
+    assert_close(e, want, 1e-13, "E");
+    // Second order: the energy is quadratic in each position.
+    let (_, _, h) = hessian(bind(rotational_energy {}, (Wrt, &m[..], Const(w))), &q);
+    let hstep = 1e-5;
+    for j in 0..9 {
+        let (mut a, mut b) = (q.clone(), q.clone());
+        a[j] += hstep;
+        b[j] -= hstep;
+        let ga = fd_gradient(|x| rotational_energy(x, &m, w), &a, 1e-5);
+        let gb = fd_gradient(|x| rotational_energy(x, &m, w), &b, 1e-5);
+        for i in 0..9 {
+            assert_close(h[(i, j)], (ga[i] - gb[i]) / (2.0 * hstep), 1e-4, "H");
+        }
+    }
+    // One direction, through the rule with ω active.
+    let r = rotational_energy_frule(
+        Dual::new(&q[..], &[0.0; 18][..]),
+        Dual::new(&m[..], &[0.0; 3][..]),
+        Dual::new(
+            w,
+            Vec3Tangent {
+                x: 0.0,
+                y: 1.0,
+                z: 0.0,
+            },
+        ),
+    );
+    assert_eq!(r.primal.to_bits(), e.to_bits());
+    let dw = (rotational_energy(&q, &m, Vec3::new(w.x, w.y + 1e-6, w.z))
+        - rotational_energy(&q, &m, Vec3::new(w.x, w.y - 1e-6, w.z)))
+        / 2e-6;
+    assert_close(r.tangent, dw, 1e-7, "∂E/∂ωy");
+    assert_eq!(Vec3::zero().x, 0.0);
 }

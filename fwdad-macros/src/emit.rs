@@ -1499,6 +1499,9 @@ fn user_op_call(
     let tag = op.tag(span);
     let args = args.iter().map(|a| located_at(a, span));
     let f = match (op.is_unary(), op.is_assign()) {
+        _ if op == crate::callee::UserOp::Index => {
+            quote_spanned!(span=> index::<#mode, _, _, _>)
+        }
         (true, _) => quote_spanned!(span=> unary::<#mode, #rt::user_ops::#tag, _>),
         (false, true) => quote_spanned!(span=> assign::<#mode, #rt::user_ops::#tag, _, _, _>),
         (false, false) => quote_spanned!(span=> binary::<#mode, #rt::user_ops::#tag, _, _>),

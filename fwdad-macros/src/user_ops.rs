@@ -29,6 +29,7 @@ pub(crate) fn operator_of(imp: &syn::ItemImpl) -> Option<OperatorImpl> {
         _ => None,
     };
     let rhs = match (op.is_unary(), written) {
+        (false, None) if op == UserOp::Index => return None,
         (true, _) => syn::Type::Tuple(syn::TypeTuple {
             paren_token: Default::default(),
             elems: Default::default(),

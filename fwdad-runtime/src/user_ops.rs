@@ -62,6 +62,8 @@ op_tags!(
     DivAssign,
     /// `a %= b`.
     RemAssign,
+    /// `v[i]` (`core::ops::Index`).
+    Index,
 );
 
 /// The rule of operator `Op` with `Self` on the left and `Rhs` on the right, registered by
@@ -233,6 +235,27 @@ where
     let b = <P::Rule as TakeArg<B, S>>::take(b);
     let _ = P::rule().frule((Dual::new(&mut a.primal, &mut a.tangent), b));
     a
+}
+
+/// `v[i]`: the rule of the type's `Index` impl on the borrowed dual `v`, in mode `S`; a
+/// borrowed element dual.
+#[inline(always)]
+pub fn index<'a, S: Mode, P, T, I: OpArg<S>>(
+    v: Dual<&'a P, &'a T>,
+    i: I,
+) -> <P::Rule as Frule<(Dual<&'a P, &'a T>, Taken<P::Rule, I, S>), S>>::Output
+where
+    P: Differentiable + OpRule<Index, I::Primal>,
+    P::Rule: TakeArg<I, S> + Frule<(Dual<&'a P, &'a T>, Taken<P::Rule, I, S>), S>,
+{
+    let i = <P::Rule as TakeArg<I, S>>::take(i);
+    P::rule().frule((v, i))
+}
+
+/// `v[i]` read through `core::ops::Index`.
+#[inline(always)]
+pub fn index_primal<P: core::ops::Index<I> + ?Sized, I>(v: &P, i: I) -> &P::Output {
+    &v[i]
 }
 
 // Primal forms: the user's impls, called as the operators call them.

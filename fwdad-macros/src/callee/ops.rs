@@ -20,6 +20,8 @@ pub enum UserOp {
     MulAssign,
     DivAssign,
     RemAssign,
+    /// `v[i]` read (`Index`): the rule takes `&v` and returns a reference.
+    Index,
 }
 
 impl UserOp {
@@ -37,6 +39,7 @@ impl UserOp {
             "MulAssign" => UserOp::MulAssign,
             "DivAssign" => UserOp::DivAssign,
             "RemAssign" => UserOp::RemAssign,
+            "Index" => UserOp::Index,
             _ => return None,
         })
     }
@@ -55,6 +58,7 @@ impl UserOp {
             UserOp::MulAssign => "MulAssign",
             UserOp::DivAssign => "DivAssign",
             UserOp::RemAssign => "RemAssign",
+            UserOp::Index => "Index",
         }
     }
 
@@ -72,6 +76,7 @@ impl UserOp {
             UserOp::MulAssign => "mul_assign",
             UserOp::DivAssign => "div_assign",
             UserOp::RemAssign => "rem_assign",
+            UserOp::Index => "index",
         }
     }
 
@@ -111,7 +116,10 @@ impl UserOp {
 
     /// The runtime's primal helper, at `span`.
     pub fn helper(self, span: Span) -> syn::Ident {
-        syn::Ident::new(self.method_name(), span)
+        match self {
+            UserOp::Index => syn::Ident::new("index_primal", span),
+            _ => syn::Ident::new(self.method_name(), span),
+        }
     }
 }
 
@@ -163,7 +171,7 @@ mod tests {
             assert_eq!(op.trait_name(), name);
             assert_eq!(op.is_assign(), name.ends_with("Assign"));
         }
-        assert_eq!(UserOp::from_trait("Index"), None);
+        assert_eq!(UserOp::from_trait("IndexMut"), None);
         assert_eq!(UserOp::Add.assign_form(), Some(UserOp::AddAssign));
         assert_eq!(UserOp::Mul.method_name(), "mul");
     }

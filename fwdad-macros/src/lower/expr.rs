@@ -126,6 +126,9 @@ impl Lowerer<'_> {
                 }
                 let base = self.lower_place(&ix.expr, false)?;
                 let index = self.lower_expr(&ix.index)?;
+                if let Some(v) = self.user_index(base, index, span) {
+                    return Some(v);
+                }
                 let ty = self.func.values[base].ty.element();
                 Some(self.push(InstKind::Index { base, index }, ty, span))
             }

@@ -163,6 +163,35 @@ impl Lowerer<'_> {
         Some(self.user_op_call(op, vec![lhs, rhs], span))
     }
 
+    /// `base[index]` read on a value of a user type: `*index_rule(&base, index)`.
+    /// Also on a base of unknown type indexed by a tuple (`inertia[(i, j)]`), which no
+    /// slice, array or `Vec` accepts.
+    pub(crate) fn user_index(&mut self, base: Value, index: Value, span: Span) -> Option<Value> {
+        let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
+        if !self.is_user_value(base) && !by_tuple {
+            return None;
+        }
+        let r = self.push(
+            InstKind::Ref {
+                mutable: false,
+                arg: base,
+            },
+            TypeHint::Unknown,
+            span,
+        );
+        let elem = self.user_op_call(UserOp::Index, vec![r, index], span);
+        // The element is not the user type (a guess either way; `Vec3[i]` is a float).
+        self.user.remove(&elem);
+        Some(self.push(
+            InstKind::Unary {
+                op: UnOp::Deref,
+                arg: elem,
+            },
+            TypeHint::Unknown,
+            span,
+        ))
+    }
+
     /// `-arg` of a user type: the `Neg` rule.
     pub(crate) fn user_neg(&mut self, arg: Value, span: Span) -> Option<Value> {
         self.is_user_value(arg)
