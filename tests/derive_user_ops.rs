@@ -7,6 +7,7 @@
 //! against central finite differences of the plain functions, with primals bit for bit.
 use fwdad::drivers::Const;
 use fwdad::prelude::*;
+use num_traits::Float;
 use std::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
 
 #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
@@ -566,4 +567,159 @@ fn inertia_through_index_in_every_mode() {
         / 2e-6;
     assert_close(r.tangent, dw, 1e-7, "∂E/∂ωy");
     assert_eq!(Vec3::zero().x, 0.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Quaternion rotation: `impl Mul for Quat` and `impl Mul<Vec3> for Quat`.
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Quat {
+    pub w: f64,
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+#[derive_frule]
+impl Quat {
+    /// The rotation by `angle` about the unit `axis`.
+    pub fn from_axis_angle(axis: Vec3, angle: f64) -> Quat {
+        let (s, c) = (0.5 * angle).sin_cos();
+        Quat {
+            w: c,
+            x: axis.x * s,
+            y: axis.y * s,
+            z: axis.z * s,
+        }
+    }
+}
+
+#[derive_frule]
+impl Mul for Quat {
+    type Output = Quat;
+    /// The Hamilton product.
+    fn mul(self, o: Quat) -> Quat {
+        Quat {
+            w: self.w * o.w - self.x * o.x - self.y * o.y - self.z * o.z,
+            x: self.w * o.x + self.x * o.w + self.y * o.z - self.z * o.y,
+            y: self.w * o.y - self.x * o.z + self.y * o.w + self.z * o.x,
+            z: self.w * o.z + self.x * o.y - self.y * o.x + self.z * o.w,
+        }
+    }
+}
+
+#[derive_frule]
+impl Mul<Vec3> for Quat {
+    type Output = Vec3;
+    /// Rotates `v` by the unit quaternion: `v + 2w (u × v) + 2 u × (u × v)`.
+    fn mul(self, v: Vec3) -> Vec3 {
+        let u = Vec3::new(self.x, self.y, self.z);
+        let t = 2.0 * u.cross(v);
+        v + self.w * t + u.cross(t)
+    }
+}
+
+/// The point `x` rotated about `axis` by `a`, then about z by `b`; returns its x coordinate
+/// plus twice its y (a scalar to differentiate).
+#[derive_frule]
+fn rotated(params: &[f64], x: Vec3) -> f64 {
+    let axis = Vec3::new(params[0], params[1], params[2]);
+    let axis = axis / axis.length();
+    let q1 = Quat::from_axis_angle(axis, params[3]);
+    let q2 = Quat::from_axis_angle(Vec3::new(0.0, 0.0, 1.0), params[4]);
+    let y = (q2 * q1) * x;
+    y.x + 2.0 * y.y
+}
+
+#[test]
+fn quaternion_rotation_in_every_mode() {
+    let params = [0.3, -0.4, 0.85, 0.7, -1.2];
+    let x = Vec3::new(1.0, 0.5, -0.25);
+    let plain = |p: &[f64]| rotated(p, x);
+    let (y, g) = gradient(bind(rotated {}, (Wrt, Const(x))), &params);
+    assert_eq!(y.to_bits(), plain(&params).to_bits());
+    let fd = fd_gradient(plain, &params, 1e-6);
+    for j in 0..5 {
+        assert_close(g[j], fd[j], 1e-7, &format!("∂y/∂p{j}"));
+    }
+    // A rotation keeps lengths: about z by b only, x = (1, 0, 0) goes to (cos b, sin b, 0).
+    let only_z = [0.0, 0.0, 1.0, 0.0, 0.4];
+    assert_close(
+        rotated(&only_z, Vec3::new(1.0, 0.0, 0.0)),
+        0.4f64.cos() + 2.0 * 0.4f64.sin(),
+        1e-15,
+        "rotation about z",
+    );
+    let (_, _, h) = hessian(bind(rotated {}, (Wrt, Const(x))), &params);
+    for j in 0..5 {
+        let (mut a, mut b) = (params, params);
+        a[j] += 1e-5;
+        b[j] -= 1e-5;
+        let ga = fd_gradient(plain, &a, 1e-5);
+        let gb = fd_gradient(plain, &b, 1e-5);
+        for i in 0..5 {
+            assert_close(h[(i, j)], (ga[i] - gb[i]) / 2e-5, 1e-4, "H");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// A generic vector type, `V2<T: Float>`, with its operators in generic impls.
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct V2<T> {
+    pub x: T,
+    pub y: T,
+}
+
+#[derive_frule]
+impl<T: Float> Add for V2<T> {
+    type Output = V2<T>;
+    fn add(self, o: V2<T>) -> V2<T> {
+        V2 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+        }
+    }
+}
+
+#[derive_frule]
+impl<T: Float> Mul<T> for V2<T> {
+    type Output = V2<T>;
+    fn mul(self, k: T) -> V2<T> {
+        V2 {
+            x: self.x * k,
+            y: self.y * k,
+        }
+    }
+}
+
+/// `|a + b·k|²`, generic over the float type.
+#[derive_frule]
+fn spread<T: Float>(a: V2<T>, b: V2<T>, k: T) -> T {
+    let c = a + b * k;
+    c.x * c.x + c.y * c.y
+}
+
+#[test]
+fn generic_vector_operators_in_f64_and_f32() {
+    let (a, b, k) = (V2 { x: 0.5, y: -1.5 }, V2 { x: 2.0, y: 0.25 }, 0.75f64);
+    let r = spread_frule(
+        Dual::new(a, V2Tangent { x: 0.0, y: 0.0 }),
+        Dual::new(b, V2Tangent { x: 0.0, y: 0.0 }),
+        Dual::new(k, 1.0),
+    );
+    assert_eq!(r.primal.to_bits(), spread(a, b, k).to_bits());
+    // d/dk |a + bk|² = 2 (a + bk)·b.
+    let c = (a.x + b.x * k, a.y + b.y * k);
+    assert_close(r.tangent, 2.0 * (c.0 * b.x + c.1 * b.y), 1e-15, "d/dk");
+    let (a32, b32) = (V2 { x: 0.5f32, y: -1.5 }, V2 { x: 2.0f32, y: 0.25 });
+    let r32 = spread_frule(
+        Dual::new(a32, V2Tangent { x: 1.0f32, y: 0.0 }),
+        Dual::new(b32, V2Tangent { x: 0.0, y: 0.0 }),
+        Dual::new(0.75f32, 0.0),
+    );
+    assert_eq!(r32.primal.to_bits(), spread(a32, b32, 0.75f32).to_bits());
+    // d/da.x = 2 c.x.
+    assert!((r32.tangent - 2.0 * (0.5 + 2.0 * 0.75)).abs() < 1e-6);
 }

@@ -307,13 +307,6 @@ type Td<F, S> = <F as Differentiable>::TangentIn<S>;
 macro_rules! float_rows {
     ($($Op:ident $f:ident;)*) => {
         $(
-            impl<F: Real> OpRule<$Op, F> for F {
-                type Rule = FloatRule<$Op, F>;
-                #[inline(always)]
-                fn rule() -> Self::Rule {
-                    FloatRule(core::marker::PhantomData)
-                }
-            }
             float_rows!(@pairs $Op, f32);
             float_rows!(@pairs $Op, f64);
             impl<F: Real, S: Mode, A, B> Frule<(A, B), S> for FloatRule<$Op, F>
@@ -331,6 +324,7 @@ macro_rules! float_rows {
         )*
     };
     (@pairs $Op:ident, $F:ty) => {
+        float_rows!(@pair $Op, $F, $F, $F);
         float_rows!(@pair $Op, $F, &'a $F, $F);
         float_rows!(@pair $Op, $F, $F, &'a $F);
         float_rows!(@pair $Op, $F, &'a $F, &'b $F);
@@ -349,6 +343,13 @@ float_rows!(Add add; Sub sub; Mul mul; Div div; Rem rem;);
 
 macro_rules! float_assign_rows {
     (@rows $Op:ident, $F:ty) => {
+        impl OpRule<$Op, $F> for $F {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
         impl<'a> OpRule<$Op, &'a $F> for $F {
             type Rule = FloatRule<$Op, $F>;
             #[inline(always)]
@@ -359,13 +360,6 @@ macro_rules! float_assign_rows {
     };
     ($($Op:ident $f:ident;)*) => {
         $(
-            impl<F: Real> OpRule<$Op, F> for F {
-                type Rule = FloatRule<$Op, F>;
-                #[inline(always)]
-                fn rule() -> Self::Rule {
-                    FloatRule(core::marker::PhantomData)
-                }
-            }
             float_assign_rows!(@rows $Op, f32);
             float_assign_rows!(@rows $Op, f64);
             impl<'r, F: Real, S: Mode, B> Frule<(Dual<&'r mut F, &'r mut Td<F, S>>, B), S>
@@ -401,15 +395,28 @@ macro_rules! float_neg_rows {
         )*
     };
 }
-float_neg_rows!(f32 &'a f32, f64 &'a f64);
+float_neg_rows!(f32 f32, f64 f64, f32 &'a f32, f64 &'a f64);
 
-impl<F: Real> OpRule<Neg, ()> for F {
-    type Rule = FloatRule<Neg, F>;
-    #[inline(always)]
-    fn rule() -> Self::Rule {
-        FloatRule(core::marker::PhantomData)
-    }
+/// The operators' float rows, as a bound every [`Real`] has, so that generic code
+/// (`fn f<T: Float>`) finds them for `T` too.
+pub trait FloatOperators:
+    Sized
+    + OpRule<Add, Self, Rule = FloatRule<Add, Self>>
+    + OpRule<Sub, Self, Rule = FloatRule<Sub, Self>>
+    + OpRule<Mul, Self, Rule = FloatRule<Mul, Self>>
+    + OpRule<Div, Self, Rule = FloatRule<Div, Self>>
+    + OpRule<Rem, Self, Rule = FloatRule<Rem, Self>>
+    + OpRule<Neg, (), Rule = FloatRule<Neg, Self>>
+    + OpRule<AddAssign, Self, Rule = FloatRule<AddAssign, Self>>
+    + OpRule<SubAssign, Self, Rule = FloatRule<SubAssign, Self>>
+    + OpRule<MulAssign, Self, Rule = FloatRule<MulAssign, Self>>
+    + OpRule<DivAssign, Self, Rule = FloatRule<DivAssign, Self>>
+    + OpRule<RemAssign, Self, Rule = FloatRule<RemAssign, Self>>
+{
 }
+
+impl FloatOperators for f32 {}
+impl FloatOperators for f64 {}
 
 impl<F: Real, S: Mode, A> Frule<(A,), S> for FloatRule<Neg, F>
 where
