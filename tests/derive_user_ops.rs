@@ -723,3 +723,72 @@ fn generic_vector_operators_in_f64_and_f32() {
     // d/da.x = 2 c.x.
     assert!((r32.tangent - 2.0 * (0.5 + 2.0 * 0.75)).abs() < 1e-6);
 }
+
+// ---------------------------------------------------------------------------------------
+// Methods of the user's named like `std` ones (`len`, `push`, `sum`, `max`, `pow`), on
+// values whose type is written as the user's (issue #27, item 4).
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Polyline {
+    pub ys: Vec<f64>,
+}
+
+#[derive_frule]
+impl Polyline {
+    /// Arc length over unit steps in x.
+    pub fn len(&self) -> f64 {
+        let mut s = 0.0;
+        for i in 1..self.ys.len() {
+            let d = self.ys[i] - self.ys[i - 1];
+            s += (1.0 + d * d).sqrt();
+        }
+        s
+    }
+
+    pub fn sum(&self) -> f64 {
+        self.ys.iter().sum()
+    }
+
+    /// The largest height, at least `floor`.
+    pub fn max(&self, floor: f64) -> f64 {
+        let mut m = floor;
+        for &y in &self.ys {
+            m = m.max(y);
+        }
+        m
+    }
+
+    /// `Σ yᵢᵏ`.
+    pub fn pow(&self, k: i32) -> f64 {
+        self.ys.iter().map(|y| y.powi(k)).sum()
+    }
+
+    pub fn push(&mut self, y: f64) {
+        self.ys.push(y);
+    }
+}
+
+/// Extends the line by `y` and combines its measures.
+#[derive_frule]
+fn measures(line: &Polyline, y: f64) -> f64 {
+    let mut longer = line.clone();
+    longer.push(y);
+    longer.len() + line.sum() * longer.max(0.0) + longer.pow(2)
+}
+
+#[test]
+fn user_methods_named_like_std_ones() {
+    let line = Polyline {
+        ys: vec![0.2, 0.9, -0.4, 0.3],
+    };
+    let y = 1.3;
+    let zero = PolylineTangent { ys: vec![0.0; 4] };
+    let r = measures_frule(Dual::new(&line, &zero), Dual::new(y, 1.0));
+    assert_eq!(r.primal.to_bits(), measures(&line, y).to_bits());
+    // ∂/∂y by hand: the last segment's length, line.sum() times ∂max (y is the max), 2y.
+    let d = y - 0.3;
+    let want = d / (1.0 + d * d).sqrt() + line.sum() + 2.0 * y;
+    assert_close(r.tangent, want, 1e-14, "∂/∂y");
+    let fd = (measures(&line, y + 1e-6) - measures(&line, y - 1e-6)) / 2e-6;
+    assert_close(r.tangent, fd, 1e-8, "finite differences");
+}

@@ -148,6 +148,35 @@ pub fn is_user_method_name(name: &str) -> bool {
     super::FloatOp::method(name).is_none() && super::StdMethod::from_name(name).is_none()
 }
 
+/// Whether `recv.name(..)` on a value whose type is written as the user's is the user's
+/// method: every name but the few that every type has from `std`'s traits (`clone`,
+/// `to_owned`, `into`, `as_ref`, `to_string`, comparisons and the float predicates).
+pub fn is_user_method_on_user_type(name: &str) -> bool {
+    !matches!(
+        name,
+        "clone"
+            | "clone_from"
+            | "to_owned"
+            | "into"
+            | "try_into"
+            | "as_ref"
+            | "as_mut"
+            | "borrow"
+            | "borrow_mut"
+            | "to_string"
+            | "eq"
+            | "ne"
+            | "partial_cmp"
+            | "cmp"
+            | "lt"
+            | "le"
+            | "gt"
+            | "ge"
+            | "hash"
+            | "fmt"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::UserOp;
@@ -174,5 +203,14 @@ mod tests {
         assert_eq!(UserOp::from_trait("IndexMut"), None);
         assert_eq!(UserOp::Add.assign_form(), Some(UserOp::AddAssign));
         assert_eq!(UserOp::Mul.method_name(), "mul");
+        for user in ["len", "push", "sum", "max", "pow", "sqrt", "energy"] {
+            assert!(super::is_user_method_on_user_type(user), "{user}");
+        }
+        for every_type in ["clone", "to_owned", "into", "to_string", "partial_cmp"] {
+            assert!(
+                !super::is_user_method_on_user_type(every_type),
+                "{every_type}"
+            );
+        }
     }
 }

@@ -323,7 +323,11 @@ impl Lowerer<'_> {
         let int_arg = args
             .iter()
             .any(|&a| self.func.values[a].ty == TypeHint::Int);
+        let user_recv = self.written_user.contains(&receiver)
+            && crate::callee::is_user_method_on_user_type(&name);
         let ty = match (std, float) {
+            // `line.len()` of the user's `Polyline`: its own method, of unknown type.
+            _ if user_recv => TypeHint::Unknown,
             (Some(m), _) if m.result_type().is_some() => {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }

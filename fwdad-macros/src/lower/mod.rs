@@ -88,6 +88,7 @@ pub fn lower_fn(
         loops: Vec::new(),
         rt: rt.clone(),
         user: Default::default(),
+        written_user: Default::default(),
         type_params: item
             .sig
             .generics
@@ -103,7 +104,8 @@ pub fn lower_fn(
     if let Some(v) = lw.lower_block_stmts(&item.block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
     }
-    resolve::resolve_callees(&mut lw.func);
+    let written = std::mem::take(&mut lw.written_user);
+    resolve::resolve_callees(&mut lw.func, &written);
     lw.func
 }
 
@@ -175,6 +177,8 @@ pub(crate) struct Lowerer<'d> {
     rt: proc_macro2::TokenStream,
     /// Values the syntax says are of a user type (see `user_ops.rs`).
     user: std::collections::HashMap<Value, user_ops::UserShape>,
+    /// Values whose user type is written (no guess): their methods are the user's.
+    written_user: std::collections::HashSet<Value>,
 }
 
 impl Lowerer<'_> {

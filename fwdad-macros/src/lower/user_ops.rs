@@ -73,11 +73,41 @@ impl Lowerer<'_> {
     pub(crate) fn note_user_type(&mut self, value: Value, ty: &syn::Type) {
         if let Some(shape) = self.user_shape_of_type(ty) {
             self.user.insert(value, shape);
+            if shape == UserShape::Value {
+                self.written_user.insert(value);
+            }
         }
     }
 
     /// Follows user types through the instruction that defined `result`.
     pub(crate) fn track_user(&mut self, kind: &InstKind, result: Value) {
+        // A written type's value, as it is (no guess).
+        let written = match kind {
+            InstKind::Copy(v)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: v,
+            }
+            | InstKind::Ref { arg: v, .. } => self.written_user.contains(v),
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                self.user.get(base) == Some(&UserShape::Seq)
+            }
+            // `p.clone()`: the receiver's type.
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => {
+                self.written_user.contains(receiver)
+                    && crate::callee::StdMethod::from_name(&method.to_string())
+                        .is_some_and(crate::callee::StdMethod::clones)
+            }
+            _ => false,
+        };
+        if written {
+            self.user.insert(result, UserShape::Value);
+        }
+        if written {
+            self.written_user.insert(result);
+        }
         let shape = |v: &Value| self.user.get(v).copied();
         let found = match kind {
             InstKind::Copy(v)
@@ -128,6 +158,19 @@ impl Lowerer<'_> {
     pub(crate) fn inherit_user(&mut self, from: Value, to: Value) {
         if let Some(s) = self.user.get(&from).copied() {
             self.user.insert(to, s);
+        }
+    }
+
+    /// Whether `e` is a local whose type is written as the user's (`line` of
+    /// `line: &Polyline`).
+    pub(crate) fn is_written_user_receiver(&self, e: &syn::Expr) -> bool {
+        match super::place::strip(e) {
+            syn::Expr::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .is_some_and(|v| self.written_user.contains(&v)),
+            _ => false,
         }
     }
 
