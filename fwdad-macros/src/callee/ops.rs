@@ -145,7 +145,10 @@ pub fn names_user_type(path: &syn::Path) -> bool {
 /// Whether a method named `name` can only be the user's: no float rule and no `std` row
 /// has that name.
 pub fn is_user_method_name(name: &str) -> bool {
-    super::FloatOp::method(name).is_none() && super::StdMethod::from_name(name).is_none()
+    super::FloatOp::method(name).is_none()
+        && super::StdMethod::from_name(name).is_none()
+        && super::Adaptor::from_name(name).is_none()
+        && super::Consumer::from_name(name).is_none()
 }
 
 /// Whether `recv.name(..)` on a value whose type is written as the user's is the user's

@@ -71,10 +71,18 @@ impl Lowerer<'_> {
     /// Records what the syntax tells about `value`'s type being the user's, from a written
     /// type (a parameter, a `let` annotation).
     pub(crate) fn note_user_type(&mut self, value: Value, ty: &syn::Type) {
-        if let Some(shape) = self.user_shape_of_type(ty) {
-            self.user.insert(value, shape);
-            if shape == UserShape::Value {
-                self.written_user.insert(value);
+        match self.user_shape_of_type(ty) {
+            Some(shape) => {
+                self.user.insert(value, shape);
+                if shape == UserShape::Value {
+                    self.written_user.insert(value);
+                }
+            }
+            // A written type that is not the user's overrides a guess
+            // (`let e: Vec<f64> = x.iter().map(..).collect();`).
+            None => {
+                self.user.remove(&value);
+                self.written_user.remove(&value);
             }
         }
     }
