@@ -792,3 +792,55 @@ fn user_methods_named_like_std_ones() {
     let fd = (measures(&line, y + 1e-6) - measures(&line, y - 1e-6)) / 2e-6;
     assert_close(r.tangent, fd, 1e-8, "finite differences");
 }
+
+// ---------------------------------------------------------------------------------------
+// Borrowed operands: `&a - &b` through `impl<'a> Sub<&'a Vec3> for &'a Vec3`.
+
+#[derive_frule]
+impl<'a> Sub<&'a Vec3> for &'a Vec3 {
+    type Output = Vec3;
+    fn sub(self, o: &'a Vec3) -> Vec3 {
+        Vec3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+/// Squared lengths of a polygon's sides, plus the length of a difference of a local and
+/// an element.
+#[derive_frule]
+fn sides(p: &[Vec3], v: &[Vec3]) -> f64 {
+    let mut s = 0.0;
+    for i in 1..p.len() {
+        let d = &p[i] - &p[i - 1];
+        s += d.dot(d);
+    }
+    let w = v[0];
+    let e = &w - &v[1];
+    s + e.length()
+}
+
+/// `sides` of the state `q`.
+#[derive_frule]
+fn sides_of(q: &[f64], n: usize) -> f64 {
+    let (p, v) = unpack(q, n);
+    sides(&p, &v)
+}
+
+#[test]
+fn borrowed_operands_in_every_mode() {
+    let (q, _) = state();
+    let plain = |x: &[f64]| sides_of(x, 3);
+    let (y, g) = gradient(bind(sides_of {}, (Wrt, 3)), &q);
+    assert_eq!(y.to_bits(), plain(&q).to_bits());
+    let fd = fd_gradient(plain, &q, 1e-6);
+    for j in 0..q.len() {
+        assert_close(g[j], fd[j], 1e-7, &format!("∂s/∂q{j}"));
+    }
+    let (_, _, h) = hessian(bind(sides_of {}, (Wrt, 3)), &q);
+    // ∂²/∂x₀² of |p₁ - p₀|² is 2.
+    assert_close(h[(0, 0)], 2.0, 1e-12, "H[0, 0]");
+    assert_close(h[(0, 3)], -2.0, 1e-12, "H[0, 3]");
+}

@@ -113,7 +113,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             "`inactive(..)` is supported on free functions only, not on `impl` blocks: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
         );
     }
-    if let Some(p) = imp.generics.lifetimes().next() {
+    // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
+    let operator_impl = crate::user_ops::operator_of(&imp).is_some();
+    if let Some(p) = imp.generics.lifetimes().next().filter(|_| !operator_impl) {
         diag.error_spanned(
             p,
             "`#[derive_frule]` does not support lifetime parameters on an `impl` block; take borrowed data as method arguments",
@@ -122,6 +124,15 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let self_ty = (*imp.self_ty).clone();
     let ty_ident = match &self_ty {
         syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.clone()),
+        // `impl<'a> Sub<&'a P2> for &'a P2`: an operator on borrowed operands.
+        syn::Type::Reference(r) if operator_impl => match &*r.elem {
+            syn::Type::Path(p) if p.qself.is_none() => p
+                .path
+                .segments
+                .last()
+                .map(|s| format_ident!("ref_{}", s.ident)),
+            _ => None,
+        },
         other => {
             diag.error_spanned(
                 other,
