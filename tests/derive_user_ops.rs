@@ -393,23 +393,17 @@ fn verlet_step_one_direction_and_batch_agree() {
     let (q, m) = state();
     let (p0, v0) = unpack(&q, 3);
     // A direction moving the first particle along x.
-    let mut dp = vec![
-        Vec3Tangent {
-            x: 0.0,
-            y: 0.0,
-            z: 0.0
-        };
-        3
-    ];
+    let mut dp = [Vec3Tangent {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    }; 3];
     dp[0].x = 1.0;
-    let mut dv = vec![
-        Vec3Tangent {
-            x: 0.0,
-            y: 0.0,
-            z: 0.0
-        };
-        3
-    ];
+    let mut dv = [Vec3Tangent {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    }; 3];
     let (mut p, mut v) = (p0.clone(), v0.clone());
     verlet_step_frule(
         Dual::new(&mut p[..], &mut dp[..]),
@@ -809,7 +803,9 @@ impl<'a> Sub<&'a Vec3> for &'a Vec3 {
 }
 
 /// Squared lengths of a polygon's sides, plus the length of a difference of a local and
-/// an element.
+/// an element (borrowed on purpose: `Vec3` is `Copy`, but a type that is not would be
+/// written this way).
+#[allow(clippy::op_ref)]
 #[derive_frule]
 fn sides(p: &[Vec3], v: &[Vec3]) -> f64 {
     let mut s = 0.0;

@@ -172,20 +172,30 @@ impl<Op, F, X: OpArg<S>, S: Mode> TakeArg<X, S> for FloatRule<Op, F> {
 type Rule2<Op, A, B, S> = <<A as OpArg<S>>::Primal as OpRule<Op, <B as OpArg<S>>::Primal>>::Rule;
 /// What rule `R` receives for operand `X`.
 type Taken<R, X, S> = <R as TakeArg<X, S>>::Arg;
+/// What the rule of `Op` between `A` and `B` receives.
+type Args2<Op, A, B, S> = (
+    Taken<Rule2<Op, A, B, S>, A, S>,
+    Taken<Rule2<Op, A, B, S>, B, S>,
+);
+/// What it returns.
+type Out2<Op, A, B, S> = <Rule2<Op, A, B, S> as Frule<Args2<Op, A, B, S>, S>>::Output;
+/// The rule of unary `Op` on `A`, what it receives and what it returns.
+type Rule1<Op, A, S> = <<A as OpArg<S>>::Primal as OpRule<Op, ()>>::Rule;
+type Args1<Op, A, S> = (Taken<Rule1<Op, A, S>, A, S>,);
+type Out1<Op, A, S> = <Rule1<Op, A, S> as Frule<Args1<Op, A, S>, S>>::Output;
+/// What the `Index` rule of `P` returns for index `I`.
+type IndexOut<'a, P, T, I, S> = <<P as OpRule<Index, <I as OpArg<S>>::Primal>>::Rule as Frule<
+    (
+        Dual<&'a P, &'a T>,
+        Taken<<P as OpRule<Index, <I as OpArg<S>>::Primal>>::Rule, I, S>,
+    ),
+    S,
+>>::Output;
 
 /// `a op b` (`Op` one of `Add`, `Sub`, `Mul`, `Div`, `Rem`): the rule of the operator's
 /// `impl` for the operands' primal types, in mode `S`.
 #[inline(always)]
-pub fn binary<S: Mode, Op, A: OpArg<S>, B: OpArg<S>>(
-    a: A,
-    b: B,
-) -> <Rule2<Op, A, B, S> as Frule<
-    (
-        Taken<Rule2<Op, A, B, S>, A, S>,
-        Taken<Rule2<Op, A, B, S>, B, S>,
-    ),
-    S,
->>::Output
+pub fn binary<S: Mode, Op, A: OpArg<S>, B: OpArg<S>>(a: A, b: B) -> Out2<Op, A, B, S>
 where
     A::Primal: OpRule<Op, B::Primal>,
     Rule2<Op, A, B, S>: TakeArg<A, S> + TakeArg<B, S>,
@@ -207,17 +217,11 @@ where
 
 /// `-a`: the rule of the type's `Neg` impl, in mode `S`.
 #[inline(always)]
-pub fn unary<S: Mode, Op, A: OpArg<S>>(
-    a: A,
-) -> <<A::Primal as OpRule<Op, ()>>::Rule as Frule<
-    (Taken<<A::Primal as OpRule<Op, ()>>::Rule, A, S>,),
-    S,
->>::Output
+pub fn unary<S: Mode, Op, A: OpArg<S>>(a: A) -> Out1<Op, A, S>
 where
     A::Primal: OpRule<Op, ()>,
     <A::Primal as OpRule<Op, ()>>::Rule: TakeArg<A, S>,
-    <A::Primal as OpRule<Op, ()>>::Rule:
-        Frule<(Taken<<A::Primal as OpRule<Op, ()>>::Rule, A, S>,), S>,
+    Rule1<Op, A, S>: Frule<Args1<Op, A, S>, S>,
 {
     let a = <<A::Primal as OpRule<Op, ()>>::Rule as TakeArg<A, S>>::take(a);
     <A::Primal as OpRule<Op, ()>>::rule().frule((a,))
@@ -243,7 +247,7 @@ where
 pub fn index<'a, S: Mode, P, T, I: OpArg<S>>(
     v: Dual<&'a P, &'a T>,
     i: I,
-) -> <P::Rule as Frule<(Dual<&'a P, &'a T>, Taken<P::Rule, I, S>), S>>::Output
+) -> IndexOut<'a, P, T, I, S>
 where
     P: Differentiable + OpRule<Index, I::Primal>,
     P::Rule: TakeArg<I, S> + Frule<(Dual<&'a P, &'a T>, Taken<P::Rule, I, S>), S>,
