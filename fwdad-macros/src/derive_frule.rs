@@ -113,7 +113,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             "`inactive(..)` is supported on free functions only, not on `impl` blocks: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
         );
     }
-    if let Some(p) = imp.generics.lifetimes().next() {
+    // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
+    let operator_impl = crate::user_ops::operator_of(&imp).is_some();
+    if let Some(p) = imp.generics.lifetimes().next().filter(|_| !operator_impl) {
         diag.error_spanned(
             p,
             "`#[derive_frule]` does not support lifetime parameters on an `impl` block; take borrowed data as method arguments",
@@ -122,6 +124,15 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let self_ty = (*imp.self_ty).clone();
     let ty_ident = match &self_ty {
         syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.clone()),
+        // `impl<'a> Sub<&'a P2> for &'a P2`: an operator on borrowed operands.
+        syn::Type::Reference(r) if operator_impl => match &*r.elem {
+            syn::Type::Path(p) if p.qself.is_none() => p
+                .path
+                .segments
+                .last()
+                .map(|s| format_ident!("ref_{}", s.ident)),
+            _ => None,
+        },
         other => {
             diag.error_spanned(
                 other,
@@ -132,6 +143,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     };
     let mut items = TokenStream::new();
     let mut on_type = TokenStream::new();
+    // `impl Add for Vec3`, `impl Mul<Vec3> for f64`: the operator's rule, found by the
+    // operand types (`user_ops.rs`), not by a method on the type.
+    let operator = crate::user_ops::operator_of(&imp);
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
@@ -142,8 +156,19 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             if imp.trait_.is_some() {
                 m.vis = syn::parse_quote!(pub);
             }
+            crate::user_ops::replace_assoc_types(&imp, &mut m);
             let m = &m;
-            let func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
+            let mut func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
+            if let Some(op) = &operator {
+                func.sig.ident = op.marker_name(ty_ident, &m.sig.ident);
+                let sig = check_signature(&func.sig, &mut diag, true);
+                let body = pipeline(&func, &args, &[], &rt, &mut diag);
+                if let (Some(sig), Some(body)) = (sig, body) {
+                    items.extend(emit_items(&func, &sig, &body, &rt, false));
+                    items.extend(op.rule_impl(&imp, &func.sig.ident, &rt));
+                }
+                continue;
+            }
             if takes_self_by_value(m) && !imp.generics.params.is_empty() {
                 let r = m.sig.inputs.first();
                 diag.error_spanned(&r, "`#[derive_frule]` supports `self` by value in non-generic `impl` blocks only; take `&self` here");
@@ -165,11 +190,16 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
+    // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
+    let on_type = match on_type.is_empty() && operator.is_some() {
+        true => TokenStream::new(),
+        false => quote!(impl #impl_generics #self_ty #where_clause { #on_type }),
+    };
     match diag.finish() {
         Ok(()) => quote! {
             #imp
             #items
-            impl #impl_generics #self_ty #where_clause { #on_type }
+            #on_type
         },
         Err(e) => {
             let e = e.to_compile_error();

@@ -312,6 +312,23 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::Assoc => plan(Form::AssocFrule, all(Need::Dual)),
             PathCallee::Float(op) if result_active => float_rule_plan(op, args.len()),
             PathCallee::Float(_) => primal,
+            // An operator on a user type: a float constant stays plain (a float rule then
+            // multiplies no zero tangent); anything else is a dual, as the user's rule takes.
+            PathCallee::UserOp(op) if result_active || any_active => {
+                let needs = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &a)| {
+                        let place = i == 0 && op.is_assign();
+                        match func.values[a].ty == crate::types::TypeHint::Float && !place {
+                            true => Need::AsIs,
+                            false => Need::Dual,
+                        }
+                    })
+                    .collect();
+                plan(Form::Frule, needs)
+            }
+            PathCallee::UserOp(_) => primal,
             PathCallee::UnknownFloat
             | PathCallee::Ctor
             | PathCallee::Function
@@ -484,6 +501,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::RangeElem
                     | PathCallee::Assoc
                     | PathCallee::Function
+                    | PathCallee::UserOp(_)
                     | PathCallee::Unresolved => {}
                 }
             }

@@ -13,7 +13,7 @@
 mod linear;
 
 use crate::activity::Activity;
-use crate::callee::{FloatOp, MethodCallee, StdMacro, StdMethod, Wrapper};
+use crate::callee::{FloatOp, MethodCallee, PathCallee, StdMacro, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
@@ -826,6 +826,13 @@ impl Emitter<'_> {
                 let colon = ty.leading_colon;
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
             }
+            (
+                InstKind::Call {
+                    callee: PathCallee::UserOp(op),
+                    ..
+                },
+                Form::Frule,
+            ) => user_op_call(*op, &args, rt, mode, span),
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = match turbofish_marker(path) {
                     Some(m) => m,
@@ -1740,4 +1747,27 @@ struct Part {
     at: TokenStream,
     /// An element (`&base[i]`), not a sub-slice.
     elem: bool,
+}
+
+/// An operator on a user type (`PathCallee::UserOp`): the rule of the operator's `impl`
+/// for the operands' primal types (`user_ops::binary`, `unary`; `assign` runs the
+/// `*Assign` rule on `a`'s dual and yields it, the new value of the place).
+fn user_op_call(
+    op: crate::callee::UserOp,
+    args: &[TokenStream],
+    rt: &TokenStream,
+    mode: &syn::Ident,
+    span: Span,
+) -> TokenStream {
+    let tag = op.tag(span);
+    let args = args.iter().map(|a| located_at(a, span));
+    let f = match (op.is_unary(), op.is_assign()) {
+        _ if op == crate::callee::UserOp::Index => {
+            quote_spanned!(span=> index::<#mode, _, _, _>)
+        }
+        (true, _) => quote_spanned!(span=> unary::<#mode, #rt::user_ops::#tag, _>),
+        (false, true) => quote_spanned!(span=> assign::<#mode, #rt::user_ops::#tag, _, _, _>),
+        (false, false) => quote_spanned!(span=> binary::<#mode, #rt::user_ops::#tag, _, _>),
+    };
+    quote_spanned!(span=> #rt::user_ops::#f(#(#args),*))
 }

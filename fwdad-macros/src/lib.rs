@@ -24,6 +24,7 @@ mod primitive;
 mod register;
 mod splice;
 mod types;
+mod user_ops;
 
 #[cfg(test)]
 mod tests;

@@ -62,6 +62,8 @@ pub mod structural;
 pub mod tangent;
 #[cfg_attr(not(feature = "testing"), doc(hidden))] // only `TestTangent` without the feature
 pub mod testing;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod user_ops;
 
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};

@@ -25,6 +25,8 @@ pub trait Real:
     // rely on `Dual<T> == Dual<T, T::TangentIn<f64>> == Dual<T, T>`.
     + Differentiable<Tangent = Self, TangentIn<f64> = Self>
     + crate::differentiable::ZeroTangent
+    // The rows of `a + b` on values the macro took for a user type (`user_ops`).
+    + crate::user_ops::FloatOperators
     + AddAssign
     + SubAssign
     + MulAssign

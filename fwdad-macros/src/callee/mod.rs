@@ -20,6 +20,7 @@ mod float;
 mod iter;
 mod macros;
 mod methods;
+mod ops;
 mod paths;
 mod types;
 
@@ -27,6 +28,7 @@ pub use float::{FloatOp, Shape};
 pub use iter::{Adaptor, Consumer, Rewrite};
 pub use macros::StdMacro;
 pub use methods::{ArgUse, StdMethod};
+pub use ops::{is_user_method_name, is_user_method_on_user_type, names_user_type, UserOp};
 pub use paths::{
     float_from, float_has_trait, float_into_path, float_path_call, is_capitalised, is_err,
     is_float_conversion_name, is_float_trait, is_none, is_process_exit, is_tuple_ctor, is_vec_from,

@@ -112,6 +112,10 @@ pub enum PathCallee {
     Ctor,
     /// Any other function item: its rule is found through its `Frule` impl.
     Function,
+    /// `a + b`, `-a`, `a += b` where the syntax names a user type for an operand: the
+    /// operator's rule, registered by `#[derive_frule]` on the user's `impl Add for Ty`
+    /// (the call's path is the runtime's primal helper, `user_ops::add`).
+    UserOp(super::UserOp),
     /// Not resolved yet (only inside `lower`; `ir::verify` rejects it).
     Unresolved,
 }
@@ -188,6 +192,7 @@ impl std::fmt::Display for PathCallee {
             PathCallee::Assoc => f.write_str("assoc"),
             PathCallee::Ctor => f.write_str("ctor"),
             PathCallee::Function => f.write_str("fn"),
+            PathCallee::UserOp(op) => write!(f, "user op {}", op.trait_name()),
             PathCallee::Unresolved => f.write_str("unresolved"),
         }
     }

@@ -47,6 +47,11 @@ impl Lowerer<'_> {
             }
             syn::Expr::Unary(u) => {
                 let arg = self.lower_expr(&u.expr)?;
+                if matches!(u.op, syn::UnOp::Neg(_)) {
+                    if let Some(v) = self.user_neg(arg, span) {
+                        return Some(v);
+                    }
+                }
                 let (op, ty) = match u.op {
                     syn::UnOp::Neg(_) => (UnOp::Neg, self.func.values[arg].ty.clone()),
                     syn::UnOp::Not(_) => (UnOp::Not, self.func.values[arg].ty.clone()),
@@ -121,6 +126,9 @@ impl Lowerer<'_> {
                 }
                 let base = self.lower_place(&ix.expr, false)?;
                 let index = self.lower_expr(&ix.index)?;
+                if let Some(v) = self.user_index(base, index, span) {
+                    return Some(v);
+                }
                 let ty = self.func.values[base].ty.element();
                 Some(self.push(InstKind::Index { base, index }, ty, span))
             }
@@ -381,7 +389,11 @@ impl Lowerer<'_> {
         let int_arg = args
             .iter()
             .any(|&a| self.func.values[a].ty == TypeHint::Int);
+        let user_recv = self.written_user.contains(&receiver)
+            && crate::callee::is_user_method_on_user_type(&name);
         let ty = match (std, float) {
+            // `line.len()` of the user's `Polyline`: its own method, of unknown type.
+            _ if user_recv => TypeHint::Unknown,
             (Some(m), _) if m.result_type().is_some() => {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }
@@ -525,6 +537,9 @@ impl Lowerer<'_> {
         };
         let lhs = self.lower_expr(&b.left)?;
         let rhs = self.lower_expr(&b.right)?;
+        if let Some(v) = self.user_binary(op, lhs, rhs, false, span) {
+            return Some(v);
+        }
         Some(self.binary(op, lhs, rhs, span))
     }
 

@@ -750,6 +750,10 @@ impl Lowerer<'_> {
     /// `.max_by(cmp)`/`.min_by(cmp)` (see `lower_extremum`). `None`
     /// if the receiver is not a chain this lowering handles.
     pub(crate) fn try_lower_consumer(&mut self, m: &syn::ExprMethodCall) -> Option<Option<Value>> {
+        // `line.sum()` on a value whose type is written as the user's: the user's method.
+        if self.is_written_user_receiver(&m.receiver) {
+            return None;
+        }
         let (chain, tail) = self.parse_pipeline(&m.receiver)?;
         let name = m.method.to_string();
         let consumer = Consumer::from_name(&name)?;

@@ -38,6 +38,7 @@ mod matching;
 mod place;
 mod resolve;
 mod stmt;
+mod user_ops;
 
 pub(crate) use matching::pattern_bindings;
 pub(crate) use resolve::is_known_method;
@@ -87,6 +88,8 @@ pub fn lower_fn(
         cur: None,
         loops: Vec::new(),
         rt: rt.clone(),
+        user: Default::default(),
+        written_user: Default::default(),
         type_params: item
             .sig
             .generics
@@ -102,7 +105,8 @@ pub fn lower_fn(
     if let Some(v) = lw.lower_block_stmts(&item.block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
     }
-    resolve::resolve_callees(&mut lw.func);
+    let written = std::mem::take(&mut lw.written_user);
+    resolve::resolve_callees(&mut lw.func, &written);
     lw.func
 }
 
@@ -172,6 +176,10 @@ pub(crate) struct Lowerer<'d> {
     type_params: Vec<String>,
     /// The runtime's path (see [`lower_fn`]).
     rt: proc_macro2::TokenStream,
+    /// Values the syntax says are of a user type (see `user_ops.rs`).
+    user: std::collections::HashMap<Value, user_ops::UserShape>,
+    /// Values whose user type is written (no guess): their methods are the user's.
+    written_user: std::collections::HashSet<Value>,
 }
 
 impl Lowerer<'_> {
@@ -186,6 +194,7 @@ impl Lowerer<'_> {
                 let value = self
                     .func
                     .new_value(ValueDef::Param(index), TypeHint::from_type(&ty));
+                self.note_user_type(value, &ty);
                 let name = syn::Ident::new("self", r.self_token.span);
                 self.func.values[value].name = Some(name.clone());
                 self.func.params.push(Param {
@@ -205,6 +214,7 @@ impl Lowerer<'_> {
             _ => quote::format_ident!("__fwdad_arg{}", index),
         };
         let value = self.func.new_value(ValueDef::Param(index), hint);
+        self.note_user_type(value, &ty);
         self.func.values[value].name = Some(name.clone());
         self.func.params.push(Param {
             value,
@@ -218,8 +228,11 @@ impl Lowerer<'_> {
     /// Appends an instruction with one result to the current region.
     pub(crate) fn push(&mut self, kind: InstKind, ty: TypeHint, span: Span) -> Value {
         let inst = self.push_inst(kind, 1, span);
-        self.func.values[self.func.insts[inst].results[0]].ty = ty;
-        self.func.insts[inst].results[0]
+        let result = self.func.insts[inst].results[0];
+        self.func.values[result].ty = ty;
+        let kind = self.func.insts[inst].kind.clone();
+        self.track_user(&kind, result);
+        result
     }
 
     /// Appends an instruction with `n` results.

@@ -32,7 +32,7 @@ impl Lowerer<'_> {
                 };
                 let rhs = self.lower_expr(right)?;
                 let new = match op {
-                    Some(op) => self.binary(op, old, rhs, span),
+                    Some(op) => self.binary_or_assign(op, old, rhs, span),
                     None => self.copy_if_local(right, rhs),
                 };
                 // The new value is this variable now (`let mut x = a; x = ..;` names it `x`).
@@ -128,7 +128,7 @@ impl Lowerer<'_> {
         let value = match op {
             Some(op) => {
                 let old = self.push(read.0, read.1, read_span);
-                self.binary(op, old, rhs, span)
+                self.binary_or_assign(op, old, rhs, span)
             }
             None => rhs,
         };

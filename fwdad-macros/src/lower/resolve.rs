@@ -8,10 +8,21 @@ use crate::ir::{Function, Inst, InstKind, Value, ValueDef};
 use crate::types::TypeHint;
 
 /// Resolves every call of `func`.
-pub(super) fn resolve_callees(func: &mut Function) {
+///
+/// `user_typed` are the values whose type is written as a user type (a parameter
+/// `s: &Stack`, `let s: Stack`): their methods are the user's whatever their name, but
+/// for the few every type has (`clone`, `into`, comparisons).
+pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections::HashSet<Value>) {
     let insts: Vec<Inst> = func.insts.iter().map(|(i, _)| i).collect();
     for inst in insts {
         let resolved = match &func.insts[inst].kind {
+            InstKind::MethodCall {
+                receiver, method, ..
+            } if user_typed.contains(receiver)
+                && crate::callee::is_user_method_on_user_type(&method.to_string()) =>
+            {
+                Some(Resolved::Method(MethodCallee::User))
+            }
             InstKind::MethodCall {
                 receiver, method, ..
             } => Some(Resolved::Method(method_callee(

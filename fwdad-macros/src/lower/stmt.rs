@@ -173,6 +173,7 @@ impl Lowerer<'_> {
     /// Records a written type on a value (kept in the emitted `let` for inference).
     pub(crate) fn annotate(&mut self, value: Value, ty: &syn::Type) {
         let hint = TypeHint::from_type(ty);
+        self.note_user_type(value, ty);
         let data = &mut self.func.values[value];
         if hint != TypeHint::Unknown || data.ty == TypeHint::Unknown {
             data.ty = hint;
@@ -184,6 +185,7 @@ impl Lowerer<'_> {
     /// type written for `from`, so that an arm's `s = &array` merges into
     /// `let mut s: &[f64]` with the same coercion.
     pub(crate) fn inherit_annotation(&mut self, from: Value, to: Value) {
+        self.inherit_user(from, to);
         if let Some(t) = self.func.annotations.get(&from).cloned() {
             self.func.annotations.insert(to, t);
         }

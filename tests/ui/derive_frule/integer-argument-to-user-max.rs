@@ -1,7 +1,8 @@
 // A method of the user's own type named `max`, called with an integer argument on a value
-// whose type the macro cannot see, is taken for the integer's `max` (Rust has no mixed
-// integer-float calls): its float result must not pass silently as a constant, so this is
-// a type error at the call.
+// whose type the macro cannot see (a field), is taken for the integer's `max` (Rust has no
+// mixed integer-float calls): its float result must not pass silently as a constant, so
+// this is a type error at the call. (On a value whose type is written, `s: &Stats`, the
+// call is the user's method.)
 use fwdad::prelude::*;
 
 #[derive(Differentiable, Clone, Copy)]
@@ -16,9 +17,14 @@ impl Stats {
     }
 }
 
+#[derive(Differentiable, Clone, Copy)]
+pub struct Summary {
+    pub s: Stats,
+}
+
 #[derive_frule]
-fn user_max(s: &Stats) -> f64 {
-    s.max(2) * 3.0
+fn user_max(m: &Summary) -> f64 {
+    m.s.max(2) * 3.0
 }
 
 fn main() {}

@@ -1,6 +1,8 @@
 // A method of the user's own type named like a slice, `Vec` or iterator method (`len`,
-// `sum`): the macro does not see the receiver's type and takes the call for the `std`
-// method, whose rule does not fit the type. Workaround: give the method another name.
+// `sum`) on a receiver whose type the macro does not see (a field): the call is taken for
+// the `std` method, whose rule does not fit the type. Workaround: bind the field with its
+// type (`let rod: &Rod = &f.rod;`), on which `rod.len()` is the user's method, or give the
+// method another name.
 use fwdad::prelude::*;
 
 #[derive(Clone, Copy, Debug, Differentiable)]
@@ -15,27 +17,14 @@ impl Rod {
     }
 }
 
-#[derive_frule]
-fn stretch(r: &Rod, x: f64) -> f64 {
-    r.len() * x
-}
-
 #[derive(Clone, Copy, Debug, Differentiable)]
-struct Pair {
-    a: f64,
-    b: f64,
+struct Frame {
+    rod: Rod,
 }
 
 #[derive_frule]
-impl Pair {
-    fn sum(&self) -> f64 {
-        self.a + self.b
-    }
-}
-
-#[derive_frule]
-fn total(p: &Pair, x: f64) -> f64 {
-    p.sum() * x
+fn stretch(f: &Frame, x: f64) -> f64 {
+    f.rod.len() * x
 }
 
 fn main() {}

@@ -1,0 +1,219 @@
+//! Operators on the user's types (`a + b` of two `Vec3`): which `std::ops` trait each
+//! operator calls, and the runtime's tag and primal helper for it (`user_ops::Add`,
+//! `user_ops::add`). `lower` emits one as a call whose callee is
+//! [`super::PathCallee::UserOp`] when the syntax names a user type for an operand (see
+//! `lower/user_ops.rs` and `docs/design.md`, "Operators on user types").
+
+use proc_macro2::Span;
+
+/// An operator that a user type can overload, as the macro calls its rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UserOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Neg,
+    AddAssign,
+    SubAssign,
+    MulAssign,
+    DivAssign,
+    RemAssign,
+    /// `v[i]` read (`Index`): the rule takes `&v` and returns a reference.
+    Index,
+}
+
+impl UserOp {
+    /// The operator's `std::ops` trait, as the user writes it in `impl Add for Vec3`.
+    pub fn from_trait(name: &str) -> Option<UserOp> {
+        Some(match name {
+            "Add" => UserOp::Add,
+            "Sub" => UserOp::Sub,
+            "Mul" => UserOp::Mul,
+            "Div" => UserOp::Div,
+            "Rem" => UserOp::Rem,
+            "Neg" => UserOp::Neg,
+            "AddAssign" => UserOp::AddAssign,
+            "SubAssign" => UserOp::SubAssign,
+            "MulAssign" => UserOp::MulAssign,
+            "DivAssign" => UserOp::DivAssign,
+            "RemAssign" => UserOp::RemAssign,
+            "Index" => UserOp::Index,
+            _ => return None,
+        })
+    }
+
+    /// The trait's name (also the runtime's tag type, `user_ops::Add`).
+    pub fn trait_name(self) -> &'static str {
+        match self {
+            UserOp::Add => "Add",
+            UserOp::Sub => "Sub",
+            UserOp::Mul => "Mul",
+            UserOp::Div => "Div",
+            UserOp::Rem => "Rem",
+            UserOp::Neg => "Neg",
+            UserOp::AddAssign => "AddAssign",
+            UserOp::SubAssign => "SubAssign",
+            UserOp::MulAssign => "MulAssign",
+            UserOp::DivAssign => "DivAssign",
+            UserOp::RemAssign => "RemAssign",
+            UserOp::Index => "Index",
+        }
+    }
+
+    /// The trait's method (also the runtime's primal helper, `user_ops::add`).
+    pub fn method_name(self) -> &'static str {
+        match self {
+            UserOp::Add => "add",
+            UserOp::Sub => "sub",
+            UserOp::Mul => "mul",
+            UserOp::Div => "div",
+            UserOp::Rem => "rem",
+            UserOp::Neg => "neg",
+            UserOp::AddAssign => "add_assign",
+            UserOp::SubAssign => "sub_assign",
+            UserOp::MulAssign => "mul_assign",
+            UserOp::DivAssign => "div_assign",
+            UserOp::RemAssign => "rem_assign",
+            UserOp::Index => "index",
+        }
+    }
+
+    /// `a op= b`: the rule takes `&mut a` and the emitted value is `a` afterwards.
+    pub fn is_assign(self) -> bool {
+        matches!(
+            self,
+            UserOp::AddAssign
+                | UserOp::SubAssign
+                | UserOp::MulAssign
+                | UserOp::DivAssign
+                | UserOp::RemAssign
+        )
+    }
+
+    /// `-a`: one operand.
+    pub fn is_unary(self) -> bool {
+        self == UserOp::Neg
+    }
+
+    /// The compound-assignment form of a binary operator (`+` → `+=`).
+    pub fn assign_form(self) -> Option<UserOp> {
+        Some(match self {
+            UserOp::Add => UserOp::AddAssign,
+            UserOp::Sub => UserOp::SubAssign,
+            UserOp::Mul => UserOp::MulAssign,
+            UserOp::Div => UserOp::DivAssign,
+            UserOp::Rem => UserOp::RemAssign,
+            _ => return None,
+        })
+    }
+
+    /// The runtime's tag type, at `span`.
+    pub fn tag(self, span: Span) -> syn::Ident {
+        syn::Ident::new(self.trait_name(), span)
+    }
+
+    /// The runtime's primal helper, at `span`.
+    pub fn helper(self, span: Span) -> syn::Ident {
+        match self {
+            UserOp::Index => syn::Ident::new("index_primal", span),
+            _ => syn::Ident::new(self.method_name(), span),
+        }
+    }
+}
+
+/// Whether `path` names a type of the user's: capitalised (`Vec3`, `geom::Vec3<T>`), not
+/// `Self` (already replaced by the impl's type) and not a `std` scalar or text type.
+pub fn names_user_type(path: &syn::Path) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    super::is_capitalised(&last.ident.to_string())
+        && last.ident != "Self"
+        && !matches!(
+            super::StdType::of_path(path).map(|t| t.class()),
+            Some(
+                super::TypeClass::Float
+                    | super::TypeClass::Int
+                    | super::TypeClass::Bool
+                    | super::TypeClass::Text
+            )
+        )
+}
+
+/// Whether a method named `name` can only be the user's: no float rule and no `std` row
+/// has that name.
+pub fn is_user_method_name(name: &str) -> bool {
+    super::FloatOp::method(name).is_none()
+        && super::StdMethod::from_name(name).is_none()
+        && super::Adaptor::from_name(name).is_none()
+        && super::Consumer::from_name(name).is_none()
+}
+
+/// Whether `recv.name(..)` on a value whose type is written as the user's is the user's
+/// method: every name but the few that every type has from `std`'s traits (`clone`,
+/// `to_owned`, `into`, `as_ref`, `to_string`, comparisons and the float predicates).
+pub fn is_user_method_on_user_type(name: &str) -> bool {
+    !matches!(
+        name,
+        "clone"
+            | "clone_from"
+            | "to_owned"
+            | "into"
+            | "try_into"
+            | "as_ref"
+            | "as_mut"
+            | "borrow"
+            | "borrow_mut"
+            | "to_string"
+            | "eq"
+            | "ne"
+            | "partial_cmp"
+            | "cmp"
+            | "lt"
+            | "le"
+            | "gt"
+            | "ge"
+            | "hash"
+            | "fmt"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UserOp;
+
+    #[test]
+    fn traits_and_methods_round_trip() {
+        for name in [
+            "Add",
+            "Sub",
+            "Mul",
+            "Div",
+            "Rem",
+            "Neg",
+            "AddAssign",
+            "SubAssign",
+            "MulAssign",
+            "DivAssign",
+            "RemAssign",
+        ] {
+            let op = UserOp::from_trait(name).expect("an operator trait");
+            assert_eq!(op.trait_name(), name);
+            assert_eq!(op.is_assign(), name.ends_with("Assign"));
+        }
+        assert_eq!(UserOp::from_trait("IndexMut"), None);
+        assert_eq!(UserOp::Add.assign_form(), Some(UserOp::AddAssign));
+        assert_eq!(UserOp::Mul.method_name(), "mul");
+        for user in ["len", "push", "sum", "max", "pow", "sqrt", "energy"] {
+            assert!(super::is_user_method_on_user_type(user), "{user}");
+        }
+        for every_type in ["clone", "to_owned", "into", "to_string", "partial_cmp"] {
+            assert!(
+                !super::is_user_method_on_user_type(every_type),
+                "{every_type}"
+            );
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! Operators on the user's types: `a + b`, `-a`, `p[i] += d` where the syntax names a
+//! user type for an operand.
+//!
+//! The macro sees no types, so it decides by what the syntax names (see `docs/design.md`,
+//! "Operators on user types"). A value is *of a user type* when it comes from a written
+//! type that is neither `std`'s nor one of the function's type parameters (`v: Vec3`,
+//! `p: &mut [Vec3]` and its elements, `let d: Vec3 = ..`), from a struct literal or an
+//! associated function of such a type (`Vec3 { .. }`, `Vec3::new(..)`), or from another
+//! such operator, or the result of a method of the user's (`a.cross(b)`). An operator with such an operand becomes a call of its rule
+//! ([`PathCallee::UserOp`]); every other operator stays the float operation it was, so
+//! the code emitted for float arithmetic never changes. A guess that is wrong the other
+//! way (`type Real = f64; x: Real`) is harmless: the runtime has the float operators'
+//! rules too.
+
+use super::Lowerer;
+use crate::callee::{PathCallee, StdType, UserOp};
+use crate::ir::{BinOp, InstKind, UnOp, Value};
+use crate::types::TypeHint;
+use proc_macro2::Span;
+
+/// What a value of a user type is, as far as the syntax tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UserShape {
+    /// A value (or reference to one) of a user type.
+    Value,
+    /// A slice, array or `Vec` of them (or a reference to one).
+    Seq,
+}
+
+impl Lowerer<'_> {
+    /// The user shape of a written type.
+    pub(crate) fn user_shape_of_type(&self, ty: &syn::Type) -> Option<UserShape> {
+        match ty {
+            syn::Type::Reference(r) => self.user_shape_of_type(&r.elem),
+            syn::Type::Paren(p) => self.user_shape_of_type(&p.elem),
+            syn::Type::Group(g) => self.user_shape_of_type(&g.elem),
+            syn::Type::Slice(s) => self.elem_seq(&s.elem),
+            syn::Type::Array(a) => self.elem_seq(&a.elem),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let last = p.path.segments.last()?;
+                match StdType::of_path(&p.path) {
+                    Some(StdType::Vec) => match &last.arguments {
+                        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                            Some(syn::GenericArgument::Type(t)) => self.elem_seq(t),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    Some(_) => None,
+                    None if p.path.segments.len() == 1
+                        && self.type_params.contains(&last.ident.to_string()) =>
+                    {
+                        None
+                    }
+                    None if self.is_user_type_path(&p.path) => Some(UserShape::Value),
+                    None => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn elem_seq(&self, elem: &syn::Type) -> Option<UserShape> {
+        (self.user_shape_of_type(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
+    }
+
+    fn is_user_type_path(&self, path: &syn::Path) -> bool {
+        crate::callee::names_user_type(path)
+    }
+
+    /// Records what the syntax tells about `value`'s type being the user's, from a written
+    /// type (a parameter, a `let` annotation).
+    pub(crate) fn note_user_type(&mut self, value: Value, ty: &syn::Type) {
+        match self.user_shape_of_type(ty) {
+            Some(shape) => {
+                self.user.insert(value, shape);
+                if shape == UserShape::Value {
+                    self.written_user.insert(value);
+                }
+            }
+            // A written type that is not the user's overrides a guess
+            // (`let e: Vec<f64> = x.iter().map(..).collect();`).
+            None => {
+                self.user.remove(&value);
+                self.written_user.remove(&value);
+            }
+        }
+    }
+
+    /// Follows user types through the instruction that defined `result`.
+    pub(crate) fn track_user(&mut self, kind: &InstKind, result: Value) {
+        // A written type's value, as it is (no guess).
+        let written = match kind {
+            InstKind::Copy(v)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: v,
+            }
+            | InstKind::Ref { arg: v, .. } => self.written_user.contains(v),
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                self.user.get(base) == Some(&UserShape::Seq)
+            }
+            // `p.clone()`: the receiver's type.
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => {
+                self.written_user.contains(receiver)
+                    && crate::callee::StdMethod::from_name(&method.to_string())
+                        .is_some_and(crate::callee::StdMethod::clones)
+            }
+            _ => false,
+        };
+        if written {
+            self.user.insert(result, UserShape::Value);
+        }
+        if written {
+            self.written_user.insert(result);
+        }
+        let shape = |v: &Value| self.user.get(v).copied();
+        let found = match kind {
+            InstKind::Copy(v)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: v,
+            }
+            | InstKind::Ref { arg: v, .. } => shape(v),
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                (shape(base) == Some(UserShape::Seq)).then_some(UserShape::Value)
+            }
+            InstKind::Repeat { elem, .. } | InstKind::VecRepeat { elem, .. } => {
+                (shape(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
+            }
+            InstKind::Array(vs) | InstKind::VecList(vs) => vs
+                .first()
+                .filter(|v| shape(v) == Some(UserShape::Value))
+                .map(|_| UserShape::Seq),
+            // A method of the user's (a name with no float or `std` row): a guess (see the
+            // module doc), so that `m * a.cross(b)` finds the operator's rule.
+            InstKind::MethodCall { method, .. } => {
+                crate::callee::is_user_method_name(&method.to_string()).then_some(UserShape::Value)
+            }
+            InstKind::Struct { path, .. } => {
+                self.is_user_type_path(path).then_some(UserShape::Value)
+            }
+            InstKind::Call {
+                callee: PathCallee::UserOp(_),
+                ..
+            } => Some(UserShape::Value),
+            // `Vec3::new(..)`, `Vec3::zero()`: a guess (see the module doc).
+            InstKind::Call { func, .. } if func.segments.len() >= 2 => {
+                let mut ty = func.clone();
+                ty.segments.pop();
+                ty.segments.pop_punct();
+                let single = ty.segments.len() == 1
+                    && self.type_params.contains(&ty.segments[0].ident.to_string());
+                (!single && self.is_user_type_path(&ty)).then_some(UserShape::Value)
+            }
+            _ => None,
+        };
+        if let Some(s) = found {
+            self.user.insert(result, s);
+        }
+    }
+
+    /// `to` is a later SSA value of `from`'s variable (a loop-carried value).
+    pub(crate) fn inherit_user(&mut self, from: Value, to: Value) {
+        if let Some(s) = self.user.get(&from).copied() {
+            self.user.insert(to, s);
+        }
+    }
+
+    /// Whether `e` is a local whose type is written as the user's (`line` of
+    /// `line: &Polyline`).
+    pub(crate) fn is_written_user_receiver(&self, e: &syn::Expr) -> bool {
+        match super::place::strip(e) {
+            syn::Expr::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .is_some_and(|v| self.written_user.contains(&v)),
+            _ => false,
+        }
+    }
+
+    fn is_user_value(&self, v: Value) -> bool {
+        self.user.get(&v) == Some(&UserShape::Value)
+    }
+
+    /// `lhs op rhs` where an operand is of a user type: the operator's rule; `None` when
+    /// no operand is (the float operation, lowered by the caller).
+    pub(crate) fn user_binary(
+        &mut self,
+        op: BinOp,
+        lhs: Value,
+        rhs: Value,
+        assign: bool,
+        span: Span,
+    ) -> Option<Value> {
+        if !(self.is_user_value(lhs) || self.is_user_value(rhs)) {
+            return None;
+        }
+        let base = match op {
+            BinOp::Add => UserOp::Add,
+            BinOp::Sub => UserOp::Sub,
+            BinOp::Mul => UserOp::Mul,
+            BinOp::Div => UserOp::Div,
+            BinOp::Rem => UserOp::Rem,
+            _ => return None,
+        };
+        let op = match assign {
+            true => base.assign_form()?,
+            false => base,
+        };
+        Some(self.user_op_call(op, vec![lhs, rhs], span))
+    }
+
+    /// `base[index]` read on a value of a user type: `*index_rule(&base, index)`.
+    /// Also on a base of unknown type indexed by a tuple (`inertia[(i, j)]`), which no
+    /// slice, array or `Vec` accepts.
+    pub(crate) fn user_index(&mut self, base: Value, index: Value, span: Span) -> Option<Value> {
+        let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
+        if !self.is_user_value(base) && !by_tuple {
+            return None;
+        }
+        let r = self.push(
+            InstKind::Ref {
+                mutable: false,
+                arg: base,
+            },
+            TypeHint::Unknown,
+            span,
+        );
+        let elem = self.user_op_call(UserOp::Index, vec![r, index], span);
+        // The element is not the user type (a guess either way; `Vec3[i]` is a float).
+        self.user.remove(&elem);
+        Some(self.push(
+            InstKind::Unary {
+                op: UnOp::Deref,
+                arg: elem,
+            },
+            TypeHint::Unknown,
+            span,
+        ))
+    }
+
+    /// `-arg` of a user type: the `Neg` rule.
+    pub(crate) fn user_neg(&mut self, arg: Value, span: Span) -> Option<Value> {
+        self.is_user_value(arg)
+            .then(|| self.user_op_call(UserOp::Neg, vec![arg], span))
+    }
+
+    fn user_op_call(&mut self, op: UserOp, args: Vec<Value>, span: Span) -> Value {
+        let rt = &self.rt;
+        let helper = op.helper(span);
+        let Ok(func) = syn::parse2::<syn::Path>(quote::quote!(#rt::user_ops::#helper)) else {
+            return self.poison(span);
+        };
+        self.push(
+            InstKind::Call {
+                func,
+                args,
+                callee: PathCallee::UserOp(op),
+            },
+            TypeHint::Unknown,
+            span,
+        )
+    }
+
+    /// `old op= rhs` read-modify-write (a local or a place): the `*Assign` rule for a user
+    /// type, the float operation otherwise.
+    pub(crate) fn binary_or_assign(
+        &mut self,
+        op: BinOp,
+        old: Value,
+        rhs: Value,
+        span: Span,
+    ) -> Value {
+        match self.user_binary(op, old, rhs, true, span) {
+            Some(v) => v,
+            None => self.binary(op, old, rhs, span),
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! `#[derive_frule]` on an operator's `impl` (`impl Add for Vec3`, `impl Mul<f64> for
+//! Vec3`, `impl Mul<Vec3> for f64`, `impl Neg for Vec3`, `impl AddAssign for Vec3`): the
+//! method's rule is registered as for any method, under a marker named after the operand
+//! types, and tied to the operator by `user_ops::OpRule<Op, Rhs> for Lhs` (see the
+//! runtime's `user_ops.rs`). No method is added to the type: `f64` cannot have one
+//! (E0390), and `Mul<f64>` and `Mul<Vec3>` of one type would both want `mul`.
+
+use crate::callee::UserOp;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+use syn::visit_mut::VisitMut;
+
+/// An operator's impl: which operator, and its right-hand side type (`()` for `Neg`).
+pub(crate) struct OperatorImpl {
+    op: UserOp,
+    rhs: syn::Type,
+}
+
+/// The operator an `impl` block implements, if it is one of `std::ops`' arithmetic traits.
+pub(crate) fn operator_of(imp: &syn::ItemImpl) -> Option<OperatorImpl> {
+    let (_, path, _) = imp.trait_.as_ref()?;
+    let last = path.segments.last()?;
+    let op = UserOp::from_trait(&last.ident.to_string())?;
+    let written = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+            syn::GenericArgument::Type(t) => Some(t.clone()),
+            _ => None,
+        }),
+        _ => None,
+    };
+    let rhs = match (op.is_unary(), written) {
+        (false, None) if op == UserOp::Index => return None,
+        (true, _) => syn::Type::Tuple(syn::TypeTuple {
+            paren_token: Default::default(),
+            elems: Default::default(),
+        }),
+        (false, Some(t)) => t,
+        // `impl Add for Vec3`: `Rhs = Self`.
+        (false, None) => (*imp.self_ty).clone(),
+    };
+    Some(OperatorImpl { op, rhs })
+}
+
+impl OperatorImpl {
+    /// `__fwdad_Vec3_mul_f64`: the type, the method and the right-hand side, so that
+    /// `Mul<f64>` and `Mul<Vec3>` of one type get different markers.
+    pub(crate) fn marker_name(&self, ty: &syn::Ident, method: &syn::Ident) -> syn::Ident {
+        let rhs: Vec<String> = self
+            .rhs
+            .to_token_stream()
+            .into_iter()
+            .filter_map(|t| match t {
+                proc_macro2::TokenTree::Ident(i) => Some(i.to_string()),
+                proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' => Some("ref".into()),
+                _ => None,
+            })
+            .collect();
+        let rhs = match rhs.is_empty() {
+            true => "unit".to_string(),
+            false => rhs.join("_"),
+        };
+        format_ident!("__fwdad_{}_{}_{}", ty, method, rhs, span = method.span())
+    }
+
+    /// `impl OpRule<Op, Rhs> for Lhs { type Rule = marker; .. }`, with the impl's generics,
+    /// and how the marker takes an operand (`TakeArg`: as a dual, a constant promoted).
+    pub(crate) fn rule_impl(
+        &self,
+        imp: &syn::ItemImpl,
+        marker: &syn::Ident,
+        rt: &TokenStream,
+    ) -> TokenStream {
+        let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
+        let tag = self.op.tag(marker.span());
+        let (lhs, rhs) = (&imp.self_ty, &self.rhs);
+        quote! {
+            impl #impl_generics #rt::user_ops::OpRule<#rt::user_ops::#tag, #rhs> for #lhs #where_clause {
+                type Rule = #marker;
+                #[inline(always)]
+                fn rule() -> #marker {
+                    #marker {}
+                }
+            }
+            impl<__FwdadX: #rt::user_ops::OpArg<__FwdadS>, __FwdadS: #rt::Mode> #rt::user_ops::TakeArg<__FwdadX, __FwdadS> for #marker {
+                type Arg = __FwdadX::Dual;
+                #[inline(always)]
+                fn take(x: __FwdadX) -> __FwdadX::Dual {
+                    x.dual()
+                }
+            }
+        }
+    }
+}
+
+/// `Self::Output` (any associated type the impl defines) replaced by its definition in a
+/// method's signature and body: the method becomes a free function, where `Self::Output`
+/// would be ambiguous.
+pub(crate) fn replace_assoc_types(imp: &syn::ItemImpl, m: &mut syn::ImplItemFn) {
+    let defs: Vec<(syn::Ident, syn::Type)> = imp
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            syn::ImplItem::Type(t) => Some((t.ident.clone(), t.ty.clone())),
+            _ => None,
+        })
+        .collect();
+    if !defs.is_empty() {
+        ReplaceAssoc(&defs).visit_impl_item_fn_mut(m);
+    }
+}
+
+struct ReplaceAssoc<'d>(&'d [(syn::Ident, syn::Type)]);
+
+impl VisitMut for ReplaceAssoc<'_> {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(p) = ty {
+            let segs = &p.path.segments;
+            if p.qself.is_none()
+                && segs.len() == 2
+                && segs[0].ident == "Self"
+                && segs[1].arguments.is_empty()
+            {
+                if let Some((_, def)) = self.0.iter().find(|(n, _)| *n == segs[1].ident) {
+                    *ty = def.clone();
+                    return;
+                }
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}

@@ -1,0 +1,435 @@
+//! Operators on the user's types: `a + b`, `-a`, `k * v`, `p += d` where an operand is a
+//! type of the user's with `#[derive_frule] impl Add for Vec3 { .. }` (and the other
+//! `std::ops` traits).
+//!
+//! `#[derive_frule]` on such an impl registers the method's rule as usual (a marker
+//! struct) and ties it to the operator and the operand types through [`OpRule`]:
+//!
+//! ```ignore
+//! impl OpRule<Mul, f64> for Vec3 { type Rule = __fwdad_Vec3_mul_f64; .. }  // Vec3 * f64
+//! impl OpRule<Mul, Vec3> for f64 { type Rule = __fwdad_f64_mul_Vec3; .. }  // f64 * Vec3
+//! ```
+//!
+//! An operator the macro emits on the user's types becomes
+//! `user_ops::binary::<S, Mul, _, _>(a, b)`: rustc picks the rule from the operands'
+//! primal types, as it picks the `impl Mul` itself. The same
+//! operators between floats have rows here too ([`FloatRule`]), so an operand the macro
+//! took for a user type that is a float after all (`type Real = f64`, a method of the user's
+//! returning `f64`) gets the float rule, `ops::mul(a, b)` as the float path emits it (a
+//! float constant stays plain), never a wrong derivative.
+//!
+//! The primal helpers (`add`, `add_assign`, ...) are what an inactive operator emits:
+//! the user's own `impl` called as Rust's operator calls it, bit for bit.
+
+use crate::differentiable::Differentiable;
+use crate::dual::Dual;
+use crate::frule::{Frule, Promoted};
+use crate::real::Real;
+use crate::rules::Operand;
+use crate::structural::PromoteRef;
+use crate::tangent::{Mode, NoTangent, ScalarTangent};
+
+macro_rules! op_tags {
+    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct $name;
+        )*
+    };
+}
+
+op_tags!(
+    /// `a + b` (`core::ops::Add`).
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// `a / b`.
+    Div,
+    /// `a % b`.
+    Rem,
+    /// `-a` (the right-hand side is `()`).
+    Neg,
+    /// `a += b` (`core::ops::AddAssign`).
+    AddAssign,
+    /// `a -= b`.
+    SubAssign,
+    /// `a *= b`.
+    MulAssign,
+    /// `a /= b`.
+    DivAssign,
+    /// `a %= b`.
+    RemAssign,
+    /// `v[i]` (`core::ops::Index`).
+    Index,
+);
+
+/// The rule of operator `Op` with `Self` on the left and `Rhs` on the right, registered by
+/// `#[derive_frule]` on the operator's `impl`.
+#[diagnostic::on_unimplemented(
+    message = "no forward rule for this operator between `{Self}` and `{Rhs}`",
+    label = "this operator has no forward rule",
+    note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl"
+)]
+pub trait OpRule<Op, Rhs> {
+    /// The rule's marker.
+    type Rule;
+    /// The marker.
+    fn rule() -> Self::Rule;
+}
+
+/// An operand as generated code passes it to an operator: a dual (`Dual<P, T>`, also
+/// borrowed, `Dual<&P, &T>`), a constant reference ([`Promoted`]), or a plain float
+/// constant. A float rule takes each as it is (a constant's zero tangent is never
+/// multiplied); a rule of the user's takes duals ([`OpArg::dual`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an operand the forward rule of an operator takes",
+    note = "an operator on your own type takes values of that type (`a + b` of two `Vec3`) or floats; pass the value itself"
+)]
+pub trait OpArg<S: Mode> {
+    /// The operand's primal type: what picks the operator's `impl`.
+    type Primal;
+    /// The operand as a dual.
+    type Dual;
+    /// The conversion (a plain constant gets its zero tangent).
+    fn dual(self) -> Self::Dual;
+    /// The operand as a float rule takes it: a dual, or a plain float.
+    type Plain;
+    /// The conversion (a plain float stays plain).
+    fn plain(self) -> Self::Plain;
+}
+
+impl<S: Mode, P: Differentiable, T> OpArg<S> for Dual<P, T> {
+    type Primal = P;
+    type Dual = Self;
+    #[inline(always)]
+    fn dual(self) -> Self {
+        self
+    }
+    type Plain = Self;
+    #[inline(always)]
+    fn plain(self) -> Self {
+        self
+    }
+}
+
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> OpArg<S> for Promoted<'a, X, S> {
+    type Primal = X;
+    type Dual = Dual<X, X::TangentIn<S>>;
+    #[inline(always)]
+    fn dual(self) -> Self::Dual {
+        Promoted::dual(self)
+    }
+    type Plain = Self::Dual;
+    #[inline(always)]
+    fn plain(self) -> Self::Dual {
+        Promoted::dual(self)
+    }
+}
+
+macro_rules! plain_float_args {
+    ($($F:ty),*) => {
+        $(
+            impl<S: Mode> OpArg<S> for $F {
+                type Primal = $F;
+                type Dual = Dual<$F, Td<$F, S>>;
+                #[inline(always)]
+                fn dual(self) -> Self::Dual {
+                    crate::dual::constant_in::<S, $F>(self)
+                }
+                type Plain = $F;
+                #[inline(always)]
+                fn plain(self) -> $F {
+                    self
+                }
+            }
+        )*
+    };
+}
+plain_float_args!(f32, f64);
+
+/// How a rule takes operand `X` (generated for each operator rule of the user's: as a
+/// dual; a float rule takes it as it is).
+#[doc(hidden)]
+pub trait TakeArg<X, S: Mode> {
+    /// What the rule receives.
+    type Arg;
+    /// The conversion.
+    fn take(x: X) -> Self::Arg;
+}
+
+impl<Op, F, X: OpArg<S>, S: Mode> TakeArg<X, S> for FloatRule<Op, F> {
+    type Arg = X::Plain;
+    #[inline(always)]
+    fn take(x: X) -> X::Plain {
+        x.plain()
+    }
+}
+
+/// The rule of `Op` between operands `A` and `B`.
+type Rule2<Op, A, B, S> = <<A as OpArg<S>>::Primal as OpRule<Op, <B as OpArg<S>>::Primal>>::Rule;
+/// What rule `R` receives for operand `X`.
+type Taken<R, X, S> = <R as TakeArg<X, S>>::Arg;
+/// What the rule of `Op` between `A` and `B` receives.
+type Args2<Op, A, B, S> = (
+    Taken<Rule2<Op, A, B, S>, A, S>,
+    Taken<Rule2<Op, A, B, S>, B, S>,
+);
+/// What it returns.
+type Out2<Op, A, B, S> = <Rule2<Op, A, B, S> as Frule<Args2<Op, A, B, S>, S>>::Output;
+/// The rule of unary `Op` on `A`, what it receives and what it returns.
+type Rule1<Op, A, S> = <<A as OpArg<S>>::Primal as OpRule<Op, ()>>::Rule;
+type Args1<Op, A, S> = (Taken<Rule1<Op, A, S>, A, S>,);
+type Out1<Op, A, S> = <Rule1<Op, A, S> as Frule<Args1<Op, A, S>, S>>::Output;
+/// What the `Index` rule of `P` returns for index `I`.
+type IndexOut<'a, P, T, I, S> = <<P as OpRule<Index, <I as OpArg<S>>::Primal>>::Rule as Frule<
+    (
+        Dual<&'a P, &'a T>,
+        Taken<<P as OpRule<Index, <I as OpArg<S>>::Primal>>::Rule, I, S>,
+    ),
+    S,
+>>::Output;
+
+/// `a op b` (`Op` one of `Add`, `Sub`, `Mul`, `Div`, `Rem`): the rule of the operator's
+/// `impl` for the operands' primal types, in mode `S`.
+#[inline(always)]
+pub fn binary<S: Mode, Op, A: OpArg<S>, B: OpArg<S>>(a: A, b: B) -> Out2<Op, A, B, S>
+where
+    A::Primal: OpRule<Op, B::Primal>,
+    Rule2<Op, A, B, S>: TakeArg<A, S> + TakeArg<B, S>,
+    Rule2<Op, A, B, S>: Frule<
+        (
+            Taken<Rule2<Op, A, B, S>, A, S>,
+            Taken<Rule2<Op, A, B, S>, B, S>,
+        ),
+        S,
+    >,
+{
+    type R<Op, A, B, S> = Rule2<Op, A, B, S>;
+    let (a, b) = (
+        <R<Op, A, B, S> as TakeArg<A, S>>::take(a),
+        <R<Op, A, B, S> as TakeArg<B, S>>::take(b),
+    );
+    <A::Primal as OpRule<Op, B::Primal>>::rule().frule((a, b))
+}
+
+/// `-a`: the rule of the type's `Neg` impl, in mode `S`.
+#[inline(always)]
+pub fn unary<S: Mode, Op, A: OpArg<S>>(a: A) -> Out1<Op, A, S>
+where
+    A::Primal: OpRule<Op, ()>,
+    <A::Primal as OpRule<Op, ()>>::Rule: TakeArg<A, S>,
+    Rule1<Op, A, S>: Frule<Args1<Op, A, S>, S>,
+{
+    let a = <<A::Primal as OpRule<Op, ()>>::Rule as TakeArg<A, S>>::take(a);
+    <A::Primal as OpRule<Op, ()>>::rule().frule((a,))
+}
+
+/// `a op= b` (`Op` one of `AddAssign`, ...): the rule of the `*Assign` impl on `a`'s dual
+/// in place, in mode `S`; returns the new value of `a`.
+#[inline(always)]
+pub fn assign<S: Mode, Op, P, T, B: OpArg<S>>(mut a: Dual<P, T>, b: B) -> Dual<P, T>
+where
+    P: Differentiable + OpRule<Op, B::Primal>,
+    P::Rule: TakeArg<B, S>,
+    for<'r> P::Rule: Frule<(Dual<&'r mut P, &'r mut T>, Taken<P::Rule, B, S>), S>,
+{
+    let b = <P::Rule as TakeArg<B, S>>::take(b);
+    let _ = P::rule().frule((Dual::new(&mut a.primal, &mut a.tangent), b));
+    a
+}
+
+/// `v[i]`: the rule of the type's `Index` impl on the borrowed dual `v`, in mode `S`; a
+/// borrowed element dual.
+#[inline(always)]
+pub fn index<'a, S: Mode, P, T, I: OpArg<S>>(
+    v: Dual<&'a P, &'a T>,
+    i: I,
+) -> IndexOut<'a, P, T, I, S>
+where
+    P: Differentiable + OpRule<Index, I::Primal>,
+    P::Rule: TakeArg<I, S> + Frule<(Dual<&'a P, &'a T>, Taken<P::Rule, I, S>), S>,
+{
+    let i = <P::Rule as TakeArg<I, S>>::take(i);
+    P::rule().frule((v, i))
+}
+
+/// `v[i]` read through `core::ops::Index`.
+#[inline(always)]
+pub fn index_primal<P: core::ops::Index<I> + ?Sized, I>(v: &P, i: I) -> &P::Output {
+    &v[i]
+}
+
+// Primal forms: the user's impls, called as the operators call them.
+
+macro_rules! primal_binary {
+    ($($f:ident $Tr:ident $m:ident;)*) => {
+        $(
+            #[doc = concat!("`a ", stringify!($m), " b` through `core::ops::", stringify!($Tr), "`.")]
+            #[inline(always)]
+            pub fn $f<L: core::ops::$Tr<R>, R>(a: L, b: R) -> L::Output {
+                core::ops::$Tr::$m(a, b)
+            }
+        )*
+    };
+}
+primal_binary!(add Add add; sub Sub sub; mul Mul mul; div Div div; rem Rem rem;);
+
+/// `-a` through `core::ops::Neg`.
+#[inline(always)]
+pub fn neg<L: core::ops::Neg>(a: L) -> L::Output {
+    -a
+}
+
+macro_rules! primal_assign {
+    ($($f:ident $Tr:ident $m:ident;)*) => {
+        $(
+            #[doc = concat!("`a` after `a ", stringify!($m), "(b)` through `core::ops::", stringify!($Tr), "`: the new value of the place.")]
+            #[inline(always)]
+            pub fn $f<L: core::ops::$Tr<R>, R>(mut a: L, b: R) -> L {
+                core::ops::$Tr::$m(&mut a, b);
+                a
+            }
+        )*
+    };
+}
+primal_assign!(
+    add_assign AddAssign add_assign; sub_assign SubAssign sub_assign;
+    mul_assign MulAssign mul_assign; div_assign DivAssign div_assign;
+    rem_assign RemAssign rem_assign;
+);
+
+/// The rule of an operator between floats, for an operand the macro took for a user type
+/// (see the module doc).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FloatRule<Op, F>(core::marker::PhantomData<(Op, F)>);
+
+type Td<F, S> = <F as Differentiable>::TangentIn<S>;
+
+macro_rules! float_rows {
+    ($($Op:ident $f:ident;)*) => {
+        $(
+            float_rows!(@pairs $Op, f32);
+            float_rows!(@pairs $Op, f64);
+            impl<F: Real, S: Mode, A, B> Frule<(A, B), S> for FloatRule<$Op, F>
+            where
+                Td<F, S>: ScalarTangent<F>,
+                A: Operand<F, Td<F, S>>,
+                B: Operand<F, Td<F, S>>,
+            {
+                type Output = Dual<F, Td<F, S>>;
+                #[inline(always)]
+                fn frule(&self, (a, b): (A, B)) -> Self::Output {
+                    crate::ops::$f(a, b)
+                }
+            }
+        )*
+    };
+    (@pairs $Op:ident, $F:ty) => {
+        float_rows!(@pair $Op, $F, $F, $F);
+        float_rows!(@pair $Op, $F, &'a $F, $F);
+        float_rows!(@pair $Op, $F, $F, &'a $F);
+        float_rows!(@pair $Op, $F, &'a $F, &'b $F);
+    };
+    (@pair $Op:ident, $F:ty, $L:ty, $R:ty) => {
+        impl<'a, 'b> OpRule<$Op, $R> for $L {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
+    };
+}
+float_rows!(Add add; Sub sub; Mul mul; Div div; Rem rem;);
+
+macro_rules! float_assign_rows {
+    (@rows $Op:ident, $F:ty) => {
+        impl OpRule<$Op, $F> for $F {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
+        impl<'a> OpRule<$Op, &'a $F> for $F {
+            type Rule = FloatRule<$Op, $F>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                FloatRule(core::marker::PhantomData)
+            }
+        }
+    };
+    ($($Op:ident $f:ident;)*) => {
+        $(
+            float_assign_rows!(@rows $Op, f32);
+            float_assign_rows!(@rows $Op, f64);
+            impl<'r, F: Real, S: Mode, B> Frule<(Dual<&'r mut F, &'r mut Td<F, S>>, B), S>
+                for FloatRule<$Op, F>
+            where
+                Td<F, S>: ScalarTangent<F>,
+                B: Operand<F, Td<F, S>>,
+            {
+                type Output = Dual<(), NoTangent>;
+                #[inline(always)]
+                fn frule(&self, (a, b): (Dual<&'r mut F, &'r mut Td<F, S>>, B)) -> Self::Output {
+                    let r = crate::ops::$f(Dual::new(*a.primal, *a.tangent), b);
+                    *a.primal = r.primal;
+                    *a.tangent = r.tangent;
+                    Dual::new((), NoTangent)
+                }
+            }
+        )*
+    };
+}
+float_assign_rows!(AddAssign add; SubAssign sub; MulAssign mul; DivAssign div; RemAssign rem;);
+
+macro_rules! float_neg_rows {
+    ($($F:ident $L:ty),*) => {
+        $(
+            impl<'a> OpRule<Neg, ()> for $L {
+                type Rule = FloatRule<Neg, $F>;
+                #[inline(always)]
+                fn rule() -> Self::Rule {
+                    FloatRule(core::marker::PhantomData)
+                }
+            }
+        )*
+    };
+}
+float_neg_rows!(f32 f32, f64 f64, f32 &'a f32, f64 &'a f64);
+
+/// The operators' float rows, as a bound every [`Real`] has, so that generic code
+/// (`fn f<T: Float>`) finds them for `T` too.
+pub trait FloatOperators:
+    Sized
+    + OpRule<Add, Self, Rule = FloatRule<Add, Self>>
+    + OpRule<Sub, Self, Rule = FloatRule<Sub, Self>>
+    + OpRule<Mul, Self, Rule = FloatRule<Mul, Self>>
+    + OpRule<Div, Self, Rule = FloatRule<Div, Self>>
+    + OpRule<Rem, Self, Rule = FloatRule<Rem, Self>>
+    + OpRule<Neg, (), Rule = FloatRule<Neg, Self>>
+    + OpRule<AddAssign, Self, Rule = FloatRule<AddAssign, Self>>
+    + OpRule<SubAssign, Self, Rule = FloatRule<SubAssign, Self>>
+    + OpRule<MulAssign, Self, Rule = FloatRule<MulAssign, Self>>
+    + OpRule<DivAssign, Self, Rule = FloatRule<DivAssign, Self>>
+    + OpRule<RemAssign, Self, Rule = FloatRule<RemAssign, Self>>
+{
+}
+
+impl FloatOperators for f32 {}
+impl FloatOperators for f64 {}
+
+impl<F: Real, S: Mode, A> Frule<(A,), S> for FloatRule<Neg, F>
+where
+    Td<F, S>: ScalarTangent<F>,
+    A: Operand<F, Td<F, S>>,
+{
+    type Output = Dual<F, Td<F, S>>;
+    #[inline(always)]
+    fn frule(&self, (a,): (A,)) -> Self::Output {
+        crate::ops::neg(a)
+    }
+}
