@@ -73,10 +73,37 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
+    let mode_for_sig = mode_ident();
     let mut sig = check_signature(&func.sig, &mut diag, false);
-    let inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    // A function value is taken as the function of duals it is in the rule.
+    let fn_values = crate::higher_order::fn_value_params(&func.sig);
+    if fn_values.contains(&true) {
+        inactive.resize(fn_values.len(), false);
+        for (flag, &f) in inactive.iter_mut().zip(&fn_values) {
+            *flag |= f;
+        }
+    }
     if let Some(sig) = &mut sig {
         sig.inactive = inactive.clone();
+        if fn_values.contains(&true) {
+            let (_, impl_tys) = crate::higher_order::rule_types(
+                &func.sig,
+                &fn_values,
+                &rt,
+                quote!(#mode_for_sig),
+                true,
+            );
+            let (_, wrapper_tys) =
+                crate::higher_order::rule_types(&func.sig, &fn_values, &rt, quote!(f64), false);
+            for (i, (a, b)) in impl_tys.into_iter().zip(wrapper_tys).enumerate() {
+                if let (Some(a), Some(b)) = (a, b) {
+                    sig.named_inputs[i] = a;
+                    sig.inputs[i] = b;
+                }
+            }
+            sig.fn_values = fn_values.clone();
+        }
     }
     let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
@@ -533,6 +560,7 @@ fn pipeline(
     };
     let show: crate::pipeline::Show<'_> = if dump { Some(&mut print) } else { None };
     let mut passes = crate::pipeline::run(func, inactive, rt, diag, show)?;
+    crate::higher_order::prepare(&mut passes.ir, &passes.active, rt, diag);
     give_nested_fns_rules(&mut passes.ir, &passes.plans, args);
     let mode = mode_ident();
     let tokens = emit::emit_body(
@@ -610,6 +638,9 @@ pub(crate) struct Sig {
     /// One flag per parameter declared `inactive(..)` (a shared reference, taken as it is;
     /// empty: none).
     inactive: Vec<bool>,
+    /// One flag per parameter that is a function value (`crate::higher_order`; empty:
+    /// none).
+    fn_values: Vec<bool>,
 }
 
 impl Sig {
@@ -649,6 +680,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
     check_float_params(&sig.generics, diag);
+    let fn_values = crate::higher_order::fn_value_params(sig);
     let mut namer = LifetimeNamer::default();
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
@@ -658,6 +690,13 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     let mut named_inputs = Vec::new();
     for (i, arg) in sig.inputs.iter().enumerate() {
         match arg {
+            syn::FnArg::Typed(t) if fn_values.get(i).copied().unwrap_or(false) => {
+                names.push(crate::register::param_name(i, arg));
+                inputs.push((*t.ty).clone());
+                let mut ty = (*t.ty).clone();
+                namer.visit_type_mut(&mut ty);
+                named_inputs.push(ty);
+            }
             syn::FnArg::Typed(t) => {
                 if let syn::Type::ImplTrait(it) = &*t.ty {
                     diag.error_spanned(it, "`#[derive_frule]` does not support `impl Trait` parameters; use a concrete type");
@@ -728,6 +767,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         inputs,
         output,
         inactive: Vec::new(),
+        fn_values: Vec::new(),
     })
 }
 
@@ -736,7 +776,11 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
 /// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
 /// `+ Float` spelled out.)
 fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
+    let fn_params = crate::higher_order::fn_type_params(generics);
     for tp in generics.type_params() {
+        if fn_params.contains(&tp.ident) {
+            continue;
+        }
         let mut bounds: Vec<&syn::TypeParamBound> = tp.bounds.iter().collect();
         if let Some(w) = &generics.where_clause {
             for pred in &w.predicates {
@@ -822,13 +866,25 @@ fn emit_items(
     let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
     // The user's type and const parameters, with the bounds the rules need on each float
     // type `T`: `T: Real`, and `T`'s tangent in this mode is a scalar tangent of `T`.
-    let generics = &func.sig.generics;
+    // Function values take functions of duals (`crate::higher_order`).
+    let rule_generics = match sig.fn_values.contains(&true) {
+        true => {
+            crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(#mode), true).0
+        }
+        false => func.sig.generics.clone(),
+    };
+    let generics = &rule_generics;
+    let fn_params = crate::higher_order::fn_type_params(generics);
     let type_params: Vec<_> = generics
         .params
         .iter()
         .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
         .collect();
-    let float_params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
+    let float_params: Vec<&syn::Ident> = generics
+        .type_params()
+        .map(|t| &t.ident)
+        .filter(|t| !fn_params.contains(t))
+        .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)
@@ -881,9 +937,19 @@ fn emit_items(
         true => phantom_params(func, sig),
         false => Vec::new(),
     };
-    let face = registration(func, sig, rt);
+    // The wrapper's function values take functions of one-direction duals.
+    let mut wrapper_func = func.clone();
+    if sig.fn_values.contains(&true) {
+        wrapper_func.sig.generics =
+            crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(f64), false).0;
+    }
+    let face = registration(&wrapper_func, sig, rt);
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
+    let helpers = match free && phantom.is_empty() {
+        true => crate::higher_order::signature_helpers(&func.sig, &sig.fn_values, &marker_ty, rt),
+        false => TokenStream::new(),
+    };
     quote! {
         #marker_decl
 
@@ -903,6 +969,8 @@ fn emit_items(
 
         // Rebuild when `FWDAD_DUMP` changes, so the dump is never stale.
         const _: ::core::option::Option<&str> = ::core::option_env!("FWDAD_DUMP");
+
+        #helpers
 
         #wrapper
     }
@@ -1031,7 +1099,12 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         quote_spanned!(span=> #rt::Dual<#t>)
     };
     let generics = &func.sig.generics;
-    let float_params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
+    let fn_params = crate::higher_order::fn_type_params(generics);
+    let float_params: Vec<&syn::Ident> = generics
+        .type_params()
+        .map(|t| &t.ident)
+        .filter(|t| !fn_params.contains(t))
+        .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)

@@ -256,6 +256,16 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::Assoc => plan(Form::AssocFrule, all(Need::Dual)),
             PathCallee::Float(op) if result_active => float_rule_plan(op, args.len()),
             PathCallee::Float(_) => primal,
+            // The dual function, called with duals; a closure's dual form, built from its
+            // captures as they are.
+            PathCallee::FnValue => {
+                let mut needs = all(Need::Dual);
+                if let Some(first) = needs.first_mut() {
+                    *first = Need::AsIs;
+                }
+                plan(Form::Frule, needs)
+            }
+            PathCallee::Closure => plan(Form::Frule, all(Need::AsIs)),
             PathCallee::UnknownFloat
             | PathCallee::Ctor
             | PathCallee::Function
@@ -415,6 +425,8 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::RangeElem
                     | PathCallee::Assoc
                     | PathCallee::Function
+                    | PathCallee::FnValue
+                    | PathCallee::Closure
                     | PathCallee::Unresolved => {}
                 }
             }

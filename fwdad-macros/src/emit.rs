@@ -13,7 +13,7 @@
 mod linear;
 
 use crate::activity::Activity;
-use crate::callee::{FloatOp, MethodCallee, StdMacro, StdMethod, Wrapper};
+use crate::callee::{FloatOp, MethodCallee, PathCallee, StdMacro, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
     Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
@@ -675,6 +675,26 @@ impl Emitter<'_> {
                 let colon = ty.leading_colon;
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
             }
+            // A function value: the dual function, called with duals.
+            (
+                InstKind::Call {
+                    callee: PathCallee::FnValue,
+                    ..
+                },
+                Form::Frule,
+            ) => {
+                let (f, rest) = (&args[0], &args[1..]);
+                quote_spanned!(span=> (#f)(#(#rest),*))
+            }
+            // A closure passed to a function: its dual form.
+            (
+                InstKind::Call {
+                    func: path,
+                    callee: PathCallee::Closure,
+                    ..
+                },
+                _,
+            ) => self.closure_arg(inst, path, &args, span),
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
                 let call =
@@ -1319,6 +1339,45 @@ impl Emitter<'_> {
 /// `ts` reported at `span` (the operation), resolved where it was: an operand that is not a
 /// float (a struct given to `+`) is then reported in the expression, not at the variable's
 /// declaration.
+impl Emitter<'_> {
+    /// The dual form of a closure passed as an argument of `path`'s function: its
+    /// differentiated body (`crate::higher_order::prepare`) as a closure whose parameters
+    /// are duals, given to the callee's `__fwdad_fn_arg<i>` for their types; the captures
+    /// (`args`) are bound inside, copied, as the body's last parameters.
+    fn closure_arg(
+        &mut self,
+        inst: Inst,
+        path: &syn::Path,
+        args: &[TokenStream],
+        span: Span,
+    ) -> TokenStream {
+        let Some(result) = self.func.insts[inst].results.first() else {
+            return TokenStream::new();
+        };
+        let Some(ca) = self.func.closures.get(result) else {
+            return TokenStream::new();
+        };
+        let body = ca.body.clone().unwrap_or_default();
+        let n = ca.closure.inputs.len();
+        let params: Vec<_> = (0..n).map(param_ident).collect();
+        let caps = args.iter().enumerate().map(|(k, a)| {
+            let p = param_ident(n + k);
+            quote!(let #p = ::core::clone::Clone::clone(&#a);)
+        });
+        let marker = strip_generics(path);
+        let helper = format_ident!("__fwdad_fn_arg{}", ca.index, span = span);
+        let mode = self.mode;
+        let f =
+            quote_spanned!(span=> #marker::#helper::<#mode, _>(|#(#params),*| { #(#caps)* #body }));
+        match ca.wrap {
+            crate::ir::ArgWrap::Plain => f,
+            crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#f),
+            crate::ir::ArgWrap::RefMut => quote_spanned!(span=> &mut #f),
+            crate::ir::ArgWrap::Boxed => quote_spanned!(span=> ::std::boxed::Box::new(#f)),
+        }
+    }
+}
+
 fn located_at(ts: &TokenStream, span: Span) -> TokenStream {
     ts.clone()
         .into_iter()

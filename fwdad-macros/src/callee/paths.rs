@@ -49,6 +49,13 @@ pub enum PathCallee {
     Ctor,
     /// Any other function item: its rule is found through its `Frule` impl.
     Function,
+    /// `f(x)` where `f` is a local function value (a parameter `f: F` with `F: Fn(..)`,
+    /// `&dyn Fn`, a closure a call returned): in the rule it is the dual function, called
+    /// with duals. The first argument is the function value.
+    FnValue,
+    /// A closure (or a named function) passed to the function `func`: in the rule, its dual
+    /// form (`crate::higher_order`). The arguments are its captured values.
+    Closure,
     /// Not resolved yet (only inside `lower`; `ir::verify` rejects it).
     Unresolved,
 }
@@ -125,6 +132,8 @@ impl std::fmt::Display for PathCallee {
             PathCallee::Assoc => f.write_str("assoc"),
             PathCallee::Ctor => f.write_str("ctor"),
             PathCallee::Function => f.write_str("fn"),
+            PathCallee::FnValue => f.write_str("fn value"),
+            PathCallee::Closure => f.write_str("closure"),
             PathCallee::Unresolved => f.write_str("unresolved"),
         }
     }

@@ -32,6 +32,7 @@
 
 mod control;
 mod expr;
+mod higher_order;
 mod iterate;
 mod matching;
 mod place;
@@ -73,6 +74,7 @@ pub fn lower_fn(
         body: crate::ir::entity::EntityRef::new(0),
         items: Vec::new(),
         annotations: Default::default(),
+        closures: Default::default(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],

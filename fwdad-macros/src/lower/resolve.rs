@@ -20,6 +20,11 @@ pub(super) fn resolve_callees(func: &mut Function) {
                 *receiver,
                 &method.to_string(),
             ))),
+            // Function values and closures are resolved where they are lowered.
+            InstKind::Call {
+                callee: PathCallee::FnValue | PathCallee::Closure,
+                ..
+            } => None,
             InstKind::Call {
                 func: path, args, ..
             } => Some(Resolved::Path(PathCallee::resolve(path, args.len()))),

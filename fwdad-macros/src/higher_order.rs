@@ -1,0 +1,395 @@
+//! Functions passed as values (issue #28): a parameter `f: F` with `F: Fn(f64) -> f64`
+//! (or `impl Fn`, `&dyn Fn`, `&mut dyn FnMut`, `Box<dyn Fn>`, `fn(..)`) and the closures a
+//! derived body passes to such a function.
+//!
+//! * The rule of `fn simpson<F: Fn(f64) -> f64>(f: F, ..)` takes `f` as a function of
+//!   duals: every type in the `Fn(..) -> ..` sugar becomes its dual in the mode
+//!   (`F: Fn(Dual<f64, S>) -> Dual<f64, S>`), and `f(x)` in the body calls it with duals.
+//!   Next to the marker, `simpson::__fwdad_fn_arg<i>::<S, _>(g)` hands back `g` unchanged
+//!   with that signature, so that a caller's closure gets its parameter types.
+//! * A closure passed to `simpson` in another derived body is differentiated as a function
+//!   of its own (its parameters, then its captures) with the caller's activity of the
+//!   captures ([`prepare`]); the emitter wraps that body as a closure, given to
+//!   `__fwdad_fn_arg<i>`.
+
+use crate::diag::Diagnostics;
+use crate::ir::Function;
+use crate::types::TypeHint;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::visit_mut::VisitMut;
+
+/// Whether `b` is an `Fn`/`FnMut`/`FnOnce(..)` bound.
+fn is_fn_bound(b: &syn::TypeParamBound) -> bool {
+    match b {
+        syn::TypeParamBound::Trait(t) => t.path.segments.last().is_some_and(|s| {
+            matches!(s.arguments, syn::PathArguments::Parenthesized(_))
+                && ["Fn", "FnMut", "FnOnce"].contains(&s.ident.to_string().as_str())
+        }),
+        _ => false,
+    }
+}
+
+/// The type parameters of `generics` bounded by `Fn(..)` (in the list or the `where`
+/// clause).
+pub(crate) fn fn_type_params(generics: &syn::Generics) -> Vec<syn::Ident> {
+    let mut out = Vec::new();
+    for tp in generics.type_params() {
+        let mut fnish = tp.bounds.iter().any(is_fn_bound);
+        if let Some(w) = &generics.where_clause {
+            for pred in &w.predicates {
+                if let syn::WherePredicate::Type(pt) = pred {
+                    if matches!(&pt.bounded_ty, syn::Type::Path(p) if p.path.is_ident(&tp.ident)) {
+                        fnish |= pt.bounds.iter().any(is_fn_bound);
+                    }
+                }
+            }
+        }
+        if fnish {
+            out.push(tp.ident.clone());
+        }
+    }
+    out
+}
+
+/// Whether a parameter of type `ty` is a function value: a type parameter bounded by
+/// `Fn(..)`, `impl Fn(..)`, `&dyn Fn(..)`, `&mut dyn FnMut(..)`, `Box<dyn Fn(..)>`, `fn(..)`.
+pub(crate) fn is_fn_type(ty: &syn::Type, fn_params: &[syn::Ident]) -> bool {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(id) = p.path.get_ident() {
+                return fn_params.contains(id);
+            }
+            let last = p.path.segments.last();
+            match last {
+                Some(s) if s.ident == "Box" => match &s.arguments {
+                    syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                        Some(syn::GenericArgument::Type(t)) => is_fn_type(t, fn_params),
+                        _ => false,
+                    },
+                    _ => false,
+                },
+                _ => false,
+            }
+        }
+        syn::Type::ImplTrait(it) => it.bounds.iter().any(is_fn_bound),
+        syn::Type::TraitObject(o) => o.bounds.iter().any(is_fn_bound),
+        syn::Type::Reference(r) => {
+            matches!(&*r.elem, syn::Type::TraitObject(_) | syn::Type::Paren(_))
+                && is_fn_type(&r.elem, fn_params)
+        }
+        syn::Type::Paren(p) => is_fn_type(&p.elem, fn_params),
+        syn::Type::BareFn(_) => true,
+        _ => false,
+    }
+}
+
+/// One flag per parameter of `sig`: whether it is a function value.
+pub(crate) fn fn_value_params(sig: &syn::Signature) -> Vec<bool> {
+    let fn_params = fn_type_params(&sig.generics);
+    sig.inputs
+        .iter()
+        .map(|a| match a {
+            syn::FnArg::Typed(t) => is_fn_type(&t.ty, &fn_params),
+            syn::FnArg::Receiver(_) => false,
+        })
+        .collect()
+}
+
+/// Rewrites every `Fn(A, B) -> R` (and `fn(A) -> R`) it visits into the same sugar over
+/// duals in `mode`: `Fn(Dual<A, <A as Differentiable>::TangentIn<mode>>, ..) -> Dual<R, ..>`.
+pub(crate) struct Dualize<'a> {
+    pub(crate) rt: &'a TokenStream,
+    pub(crate) mode: TokenStream,
+}
+
+impl Dualize<'_> {
+    fn dual(&self, ty: &syn::Type) -> syn::Type {
+        let (rt, mode) = (self.rt, &self.mode);
+        let ts = quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>);
+        syn::parse2(ts).unwrap_or_else(|_| ty.clone())
+    }
+}
+
+impl VisitMut for Dualize<'_> {
+    fn visit_parenthesized_generic_arguments_mut(
+        &mut self,
+        p: &mut syn::ParenthesizedGenericArguments,
+    ) {
+        for t in p.inputs.iter_mut() {
+            *t = self.dual(t);
+        }
+        p.output = match &p.output {
+            syn::ReturnType::Default => syn::ReturnType::Type(
+                Default::default(),
+                Box::new(self.dual(&syn::Type::Tuple(syn::TypeTuple {
+                    paren_token: Default::default(),
+                    elems: Default::default(),
+                }))),
+            ),
+            syn::ReturnType::Type(arrow, t) => {
+                syn::ReturnType::Type(*arrow, Box::new(self.dual(t)))
+            }
+        };
+    }
+    fn visit_type_bare_fn_mut(&mut self, f: &mut syn::TypeBareFn) {
+        for a in f.inputs.iter_mut() {
+            a.ty = self.dual(&a.ty);
+        }
+        if let syn::ReturnType::Type(_, t) = &mut f.output {
+            **t = self.dual(t);
+        }
+    }
+}
+
+/// The rule's generics and parameter types for the function values among `sig`'s
+/// parameters (`flags`), with `Fn` sugar over duals in `mode`: each `impl Fn(..)`
+/// parameter becomes a type parameter `__FwdadFn<i>` (`impl Trait` cannot appear in the
+/// `Frule` impl's types). Returns the generics and the rewritten type of each flagged
+/// parameter (others `None`).
+pub(crate) fn rule_types(
+    sig: &syn::Signature,
+    flags: &[bool],
+    rt: &TokenStream,
+    mode: TokenStream,
+    impl_to_params: bool,
+) -> (syn::Generics, Vec<Option<syn::Type>>) {
+    let mut d = Dualize { rt, mode };
+    let mut generics = sig.generics.clone();
+    let fn_params = fn_type_params(&sig.generics);
+    for p in generics.params.iter_mut() {
+        if let syn::GenericParam::Type(tp) = p {
+            if fn_params.contains(&tp.ident) {
+                d.visit_type_param_mut(tp);
+            }
+        }
+    }
+    if let Some(w) = &mut generics.where_clause {
+        for pred in w.predicates.iter_mut() {
+            if let syn::WherePredicate::Type(pt) = pred {
+                if pt.bounds.iter().any(is_fn_bound) {
+                    d.visit_predicate_type_mut(pt);
+                }
+            }
+        }
+    }
+    let mut types = Vec::new();
+    for (i, (arg, &flag)) in sig.inputs.iter().zip(flags).enumerate() {
+        let syn::FnArg::Typed(t) = arg else {
+            types.push(None);
+            continue;
+        };
+        if !flag {
+            types.push(None);
+            continue;
+        }
+        let mut ty = (*t.ty).clone();
+        d.visit_type_mut(&mut ty);
+        if let (true, syn::Type::ImplTrait(it)) = (impl_to_params, &ty) {
+            let name = format_ident!("__FwdadFn{}", i);
+            let bounds = &it.bounds;
+            let param: syn::TypeParam = match syn::parse2(quote!(#name: #bounds)) {
+                Ok(p) => p,
+                Err(_) => {
+                    types.push(Some(ty));
+                    continue;
+                }
+            };
+            generics.params.push(syn::GenericParam::Type(param));
+            ty = syn::Type::Path(syn::TypePath {
+                qself: None,
+                path: name.into(),
+            });
+        }
+        types.push(Some(ty));
+    }
+    (generics, types)
+}
+
+/// The `Fn` bound of a function-valued parameter type (`F`, `impl Fn`, `&dyn Fn`, ...),
+/// already over duals, for `__fwdad_fn_arg<i>`.
+fn bound_of(ty: &syn::Type, generics: &syn::Generics) -> Option<TokenStream> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(id) = p.path.get_ident() {
+                let tp = generics.type_params().find(|t| t.ident == *id)?;
+                let mut bounds: Vec<&syn::TypeParamBound> =
+                    tp.bounds.iter().filter(|b| is_fn_bound(b)).collect();
+                if let Some(w) = &generics.where_clause {
+                    for pred in &w.predicates {
+                        if let syn::WherePredicate::Type(pt) = pred {
+                            if matches!(&pt.bounded_ty, syn::Type::Path(q) if q.path.is_ident(id)) {
+                                bounds.extend(pt.bounds.iter().filter(|b| is_fn_bound(b)));
+                            }
+                        }
+                    }
+                }
+                let b = bounds.first()?;
+                return Some(quote!(#b));
+            }
+            let s = p.path.segments.last()?;
+            match &s.arguments {
+                syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => bound_of(t, generics),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        syn::Type::ImplTrait(it) => {
+            let b = it.bounds.iter().find(|b| is_fn_bound(b))?;
+            Some(quote!(#b))
+        }
+        syn::Type::TraitObject(o) => {
+            let b = o.bounds.iter().find(|b| is_fn_bound(b))?;
+            Some(quote!(#b))
+        }
+        syn::Type::Reference(r) => bound_of(&r.elem, generics),
+        syn::Type::Paren(p) => bound_of(&p.elem, generics),
+        syn::Type::BareFn(f) => {
+            let inputs = f.inputs.iter().map(|a| &a.ty);
+            let output = &f.output;
+            Some(quote!(Fn(#(#inputs),*) #output))
+        }
+        _ => None,
+    }
+}
+
+/// `impl marker { fn __fwdad_fn_arg<i><S, G: bound>(g: G) -> G { g } }` for each function
+/// value parameter: a caller's closure given to it gets its parameter types from the
+/// bound.
+pub(crate) fn signature_helpers(
+    sig: &syn::Signature,
+    flags: &[bool],
+    marker: &TokenStream,
+    rt: &TokenStream,
+) -> TokenStream {
+    if !flags.contains(&true) {
+        return TokenStream::new();
+    }
+    let mode = format_ident!("__FwdadMode");
+    let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
+    let mut fns = Vec::new();
+    for (i, ty) in types.iter().enumerate() {
+        let Some(ty) = ty else { continue };
+        let Some(bound) = bound_of(ty, &generics) else {
+            continue;
+        };
+        let name = format_ident!("__fwdad_fn_arg{}", i);
+        fns.push(quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(non_snake_case)]
+            pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
+        });
+    }
+    quote! {
+        #[automatically_derived]
+        #[allow(non_camel_case_types, clippy::all)]
+        impl #marker { #(#fns)* }
+    }
+}
+
+/// Differentiates the body of every closure `ir` passes to a function, with the activity
+/// of its captures (`active`), and stores the dual body in [`crate::ir::ClosureArg::body`].
+pub(crate) fn prepare(
+    ir: &mut Function,
+    active: &crate::activity::Activity,
+    rt: &TokenStream,
+    diag: &mut Diagnostics,
+) {
+    let keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
+    for key in keys {
+        let arg = &ir.closures[&key];
+        let c = &arg.closure;
+        let mut inputs: Vec<TokenStream> = Vec::new();
+        for pat in &c.inputs {
+            inputs.push(match pat {
+                syn::Pat::Type(pt) => quote!(#pt),
+                other => quote!(#other: _),
+            });
+        }
+        let n_params = inputs.len();
+        let operands = match &ir.insts[def_inst(ir, key)].kind {
+            crate::ir::InstKind::Call { args, .. } => args.clone(),
+            _ => continue,
+        };
+        for (name, hint) in arg.captures.iter().zip(&arg.hints) {
+            let ty = written_type(hint);
+            inputs.push(quote!(#name: #ty));
+        }
+        let ret = match &c.output {
+            syn::ReturnType::Type(_, t) => quote!(#t),
+            syn::ReturnType::Default => quote!(_),
+        };
+        let body = &c.body;
+        let item = quote!(fn __fwdad_closure(#(#inputs),*) -> #ret { #body });
+        let item: syn::ItemFn = match syn::parse2(item) {
+            Ok(f) => f,
+            Err(e) => {
+                diag.error(
+                    e.span(),
+                    format!(
+                        "internal error in `#[derive_frule]`: a closure's body as a function: {e}"
+                    ),
+                );
+                continue;
+            }
+        };
+        let mut flags = vec![false; n_params];
+        flags.extend(operands.iter().map(|v| !*active.get(*v)));
+        let Some(mut passes) = crate::pipeline::run(&item, &flags, rt, diag, None) else {
+            continue;
+        };
+        prepare(&mut passes.ir, &passes.active, rt, diag);
+        let mode = format_ident!("__FwdadMode", span = proc_macro2::Span::mixed_site());
+        let tokens = crate::emit::emit_body(
+            &passes.ir,
+            &passes.active,
+            &passes.plans,
+            passes.linear.as_ref(),
+            rt,
+            &mode,
+        );
+        if let Some(arg) = ir.closures.get_mut(&key) {
+            arg.body = Some(tokens);
+        }
+    }
+}
+
+/// The instruction that defines `v`.
+fn def_inst(ir: &Function, v: crate::ir::Value) -> crate::ir::Inst {
+    match ir.values[v].def {
+        crate::ir::ValueDef::Inst(i, _) => i,
+        _ => unreachable!("a closure argument is an instruction's result"),
+    }
+}
+
+/// A type for a captured value's parameter, from what the syntax told of it (only its
+/// hint matters to the passes; the emitted closure binds the value as it is).
+fn written_type(hint: &TypeHint) -> TokenStream {
+    match hint {
+        TypeHint::Float => quote!(f64),
+        TypeHint::Int => quote!(usize),
+        TypeHint::Bool => quote!(bool),
+        TypeHint::Seq(e) => {
+            let e = written_type(e);
+            quote!(Vec<#e>)
+        }
+        TypeHint::Ref(inner) => match &**inner {
+            TypeHint::Seq(e) => {
+                let e = written_type(e);
+                quote!(&[#e])
+            }
+            other => {
+                let t = written_type(other);
+                quote!(&#t)
+            }
+        },
+        TypeHint::Tuple(ts) => {
+            let ts = ts.iter().map(written_type);
+            quote!((#(#ts,)*))
+        }
+        TypeHint::NonDiff | TypeHint::Range | TypeHint::Unknown => quote!(_),
+    }
+}

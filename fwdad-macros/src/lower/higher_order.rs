@@ -1,0 +1,172 @@
+//! Functions as values: a closure (or a `let`-bound one) passed to a function of the
+//! user's, and a call of a local function value (`f(x)` where `f: F`, `F: Fn(f64) -> f64`).
+//!
+//! A closure argument becomes one instruction, `call [closure]`, whose operands are the
+//! values it captures; `derive_frule` differentiates its body as a function of its own
+//! (parameters, then captures) once the caller's activity is known, and the emitter
+//! builds the dual closure from that body and the captures' duals
+//! ([`crate::higher_order`]).
+
+use super::place::strip;
+use super::Lowerer;
+use crate::callee::PathCallee;
+use crate::ir::{ArgWrap, ClosureArg, InstKind, Value};
+use crate::types::TypeHint;
+use syn::spanned::Spanned;
+
+/// A closure written as an argument, with how it is passed.
+pub(crate) struct FnArg {
+    pub(crate) closure: syn::ExprClosure,
+    pub(crate) wrap: ArgWrap,
+    /// For a `let`-bound closure: its definition (what it captured where it was written).
+    pub(crate) def: Option<std::rc::Rc<super::ClosureDef>>,
+}
+
+impl Lowerer<'_> {
+    /// `e` as a function argument: a closure literal, `&|x| ..`, `&mut |x| ..`,
+    /// `Box::new(|x| ..)`, or the name of a `let`-bound closure (or a reference to it).
+    pub(crate) fn fn_arg(&self, e: &syn::Expr) -> Option<FnArg> {
+        let (inner, wrap) = match strip(e) {
+            syn::Expr::Reference(r) if r.mutability.is_some() => (strip(&r.expr), ArgWrap::RefMut),
+            syn::Expr::Reference(r) => (strip(&r.expr), ArgWrap::Ref),
+            syn::Expr::Call(c)
+                if c.args.len() == 1
+                    && matches!(strip(&c.func), syn::Expr::Path(p) if is_box_new(&p.path)) =>
+            {
+                (strip(&c.args[0]), ArgWrap::Boxed)
+            }
+            other => (other, ArgWrap::Plain),
+        };
+        match inner {
+            syn::Expr::Closure(c) => Some(FnArg {
+                closure: c.clone(),
+                wrap,
+                def: None,
+            }),
+            syn::Expr::Path(p) if p.qself.is_none() => {
+                let id = p.path.get_ident()?;
+                let def = self.lookup_closure(&id.to_string())?;
+                Some(FnArg {
+                    closure: def.expr.clone(),
+                    wrap,
+                    def: Some(def),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The closure `arg`, passed as argument `index` of `callee`: a `call [closure]` of
+    /// the values it captures.
+    pub(crate) fn lower_fn_arg(
+        &mut self,
+        arg: FnArg,
+        callee: &syn::Path,
+        index: usize,
+    ) -> Option<Value> {
+        let span = arg.closure.span();
+        let names = free_names(&arg.closure);
+        // Resolve the names as the closure sees them: where it was written, for a
+        // `let`-bound one.
+        let depth = self.scopes_len();
+        match &arg.def {
+            Some(def) if def.expr.capture.is_some() => self.push_env(&def.env),
+            Some(def) => self.push_view(&def.visible),
+            None => {}
+        }
+        let mut captures = Vec::new();
+        let mut values = Vec::new();
+        let mut nested = None;
+        for name in names {
+            if self.lookup_closure(&name).is_some() {
+                nested = Some(name);
+                continue;
+            }
+            if let Some(v) = self.lookup(&name) {
+                captures.push(syn::Ident::new(&name, span));
+                values.push(v);
+            }
+        }
+        self.truncate_scopes(depth);
+        if let Some(name) = nested {
+            self.diag.error_spanned(
+                &arg.closure,
+                format!("`#[derive_frule]` does not support a closure passed to a function that calls the closure `{name}` bound outside it; write `{name}`'s body in it, or make `{name}` a `#[derive_frule]` function"),
+            );
+            return Some(self.poison(span));
+        }
+        let hints = values
+            .iter()
+            .map(|v| self.func.values[*v].ty.clone())
+            .collect();
+        let v = self.push(
+            InstKind::Call {
+                func: callee.clone(),
+                args: values,
+                callee: PathCallee::Closure,
+            },
+            TypeHint::Unknown,
+            span,
+        );
+        self.func.closures.insert(
+            v,
+            ClosureArg {
+                closure: arg.closure,
+                index,
+                wrap: arg.wrap,
+                captures,
+                hints,
+                body: None,
+            },
+        );
+        Some(v)
+    }
+}
+
+/// `Box::new`.
+fn is_box_new(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 2].ident == "Box" && path.segments[n - 1].ident == "new"
+}
+
+/// The names a closure's body reads that it does not bind itself, in order of first use:
+/// the variables it may capture (names of functions and constants are dropped later, as
+/// no local answers to them).
+fn free_names(c: &syn::ExprClosure) -> Vec<String> {
+    struct Paths(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Paths {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if let (None, Some(id)) = (&p.qself, p.path.get_ident()) {
+                let name = id.to_string();
+                if !self.0.contains(&name) {
+                    self.0.push(name);
+                }
+            }
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            // `println!("{x}", y)`: every identifier of the arguments may be a capture.
+            fn idents(ts: proc_macro2::TokenStream, out: &mut Vec<String>) {
+                for t in ts {
+                    match t {
+                        proc_macro2::TokenTree::Ident(i) => {
+                            let name = i.to_string();
+                            if !out.contains(&name) {
+                                out.push(name);
+                            }
+                        }
+                        proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                        _ => {}
+                    }
+                }
+            }
+            idents(m.tokens.clone(), &mut self.0);
+        }
+    }
+    let mut own = super::PatIdents::default();
+    syn::visit::Visit::visit_expr_closure(&mut own, c);
+    let own: Vec<String> = own.0.iter().map(|p| p.ident.to_string()).collect();
+    let mut paths = Paths(Vec::new());
+    syn::visit::Visit::visit_expr(&mut paths, &c.body);
+    paths.0.retain(|n| !own.contains(n));
+    paths.0
+}
