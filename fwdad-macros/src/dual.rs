@@ -141,7 +141,13 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     if !any_active
         && !matches!(
             func.insts[inst].kind,
-            InstKind::If { .. } | InstKind::Loop { .. } | InstKind::For { .. }
+            InstKind::If { .. }
+                | InstKind::Loop { .. }
+                | InstKind::For { .. }
+                | InstKind::Call {
+                    callee: PathCallee::Closure | PathCallee::FnValue,
+                    ..
+                }
         )
     {
         return primal;

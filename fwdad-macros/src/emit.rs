@@ -683,8 +683,10 @@ impl Emitter<'_> {
                 },
                 Form::Frule,
             ) => {
+                // Each argument converted as a call to a rule converts it (`&v` of a `Vec`
+                // dual to the slice dual the function takes).
                 let (f, rest) = (&args[0], &args[1..]);
-                quote_spanned!(span=> (#f)(#(#rest),*))
+                quote_spanned!(span=> (#f)(#(#rt::coerce_to(#rest)),*))
             }
             // A closure passed to a function: its dual form.
             (
