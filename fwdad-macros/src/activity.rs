@@ -34,6 +34,10 @@ pub fn analyze(func: &Function) -> Activity {
             a.active.set(p.value, true);
         }
     }
+    // A call's result called later as a function is the dual function its rule returns.
+    for &v in &func.fn_sources {
+        a.active.set(v, true);
+    }
     while a.changed {
         a.changed = false;
         a.region(func.body);

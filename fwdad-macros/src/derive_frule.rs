@@ -86,6 +86,8 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     if let Some(sig) = &mut sig {
         sig.inactive = inactive.clone();
+        sig.fn_output = crate::higher_order::fn_output(&func.sig, &rt, quote!(#mode_for_sig))
+            .zip(crate::higher_order::fn_output(&func.sig, &rt, quote!(f64)));
         if fn_values.contains(&true) {
             let (_, impl_tys) = crate::higher_order::rule_types(
                 &func.sig,
@@ -641,6 +643,9 @@ pub(crate) struct Sig {
     /// One flag per parameter that is a function value (`crate::higher_order`; empty:
     /// none).
     fn_values: Vec<bool>,
+    /// For a function returning a function value (`-> impl Fn(f64) -> f64`): the rule's
+    /// output, a boxed function of duals, in the mode and in one direction.
+    fn_output: Option<(syn::Type, syn::Type)>,
 }
 
 impl Sig {
@@ -734,7 +739,11 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         syn::ReturnType::Default => syn::parse_quote!(()),
         syn::ReturnType::Type(_, t) => (**t).clone(),
     };
-    if let syn::Type::ImplTrait(it) = &output {
+    let fn_output = crate::higher_order::is_fn_type(
+        &output,
+        &crate::higher_order::fn_type_params(&sig.generics),
+    );
+    if let (false, syn::Type::ImplTrait(it)) = (fn_output, &output) {
         diag.error(
             it.span(),
             "`#[derive_frule]` does not support returning `impl Trait`; return a concrete type",
@@ -748,7 +757,9 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         .chain(&input_lifetimes)
         .cloned()
         .collect();
-    if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
+    if fn_output {
+        // A function value is returned as a boxed function of duals (see `Sig::fn_output`).
+    } else if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
         diag.error(
             span,
             "`#[derive_frule]` cannot tell which input the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",
@@ -768,6 +779,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         output,
         inactive: Vec::new(),
         fn_values: Vec::new(),
+        fn_output: None,
     })
 }
 
@@ -861,7 +873,10 @@ fn emit_items(
             false => dual_in(ty),
         })
         .collect();
-    let out_ty = dual_in(&sig.named_output);
+    let out_ty = match &sig.fn_output {
+        Some((ty, _)) => quote!(#ty),
+        None => dual_in(&sig.named_output),
+    };
     let lts = &sig.lifetimes;
     let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
     // The user's type and const parameters, with the bounds the rules need on each float
@@ -947,7 +962,12 @@ fn emit_items(
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
     let helpers = match free && phantom.is_empty() {
-        true => crate::higher_order::signature_helpers(&func.sig, &sig.fn_values, &marker_ty, rt),
+        true => crate::higher_order::signature_helpers(&func.sig, &sig.fn_values, &marker_ty, rt)
+            .into_iter()
+            .chain(crate::higher_order::return_helper(
+                &func.sig, &marker_ty, rt,
+            ))
+            .collect(),
         false => TokenStream::new(),
     };
     quote! {
@@ -1093,10 +1113,13 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
             }
         })
         .collect();
-    let output = {
-        let t = &sig.output;
-        let span = t.span();
-        quote_spanned!(span=> #rt::Dual<#t>)
+    let output = match &sig.fn_output {
+        Some((_, ty)) => quote!(#ty),
+        None => {
+            let t = &sig.output;
+            let span = t.span();
+            quote_spanned!(span=> #rt::Dual<#t>)
+        }
     };
     let generics = &func.sig.generics;
     let fn_params = crate::higher_order::fn_type_params(generics);

@@ -149,6 +149,10 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                     ..
                 }
         )
+        && !func.insts[inst]
+            .results
+            .first()
+            .is_some_and(|r| func.fn_sources.contains(r))
     {
         return primal;
     }

@@ -1362,15 +1362,27 @@ impl Emitter<'_> {
         let body = ca.body.clone().unwrap_or_default();
         let n = ca.closure.inputs.len();
         let params: Vec<_> = (0..n).map(param_ident).collect();
-        let caps = args.iter().enumerate().map(|(k, a)| {
+        // Copied out of the caller first, so the closure owns what it captures and may
+        // outlive the caller's locals (a returned closure); copied again at each call,
+        // since the body takes its parameters by value.
+        let held: Vec<_> = (0..args.len())
+            .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
+            .collect();
+        let hold = args
+            .iter()
+            .zip(&held)
+            .map(|(a, h)| quote!(let #h = ::core::clone::Clone::clone(&#a);));
+        let caps = held.iter().enumerate().map(|(k, h)| {
             let p = param_ident(n + k);
-            quote!(let #p = ::core::clone::Clone::clone(&#a);)
+            quote!(let #p = ::core::clone::Clone::clone(&#h);)
         });
         let marker = strip_generics(path);
-        let helper = format_ident!("__fwdad_fn_arg{}", ca.index, span = span);
+        let helper = match ca.index {
+            crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
+            i => format_ident!("__fwdad_fn_arg{}", i, span = span),
+        };
         let mode = self.mode;
-        let f =
-            quote_spanned!(span=> #marker::#helper::<#mode, _>(|#(#params),*| { #(#caps)* #body }));
+        let f = quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) });
         match ca.wrap {
             crate::ir::ArgWrap::Plain => f,
             crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#f),

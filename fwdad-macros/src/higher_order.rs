@@ -393,3 +393,60 @@ fn written_type(hint: &TypeHint) -> TokenStream {
         TypeHint::NonDiff | TypeHint::Range | TypeHint::Unknown => quote!(_),
     }
 }
+
+/// The `Fn` bound of `sig`'s returned function value, over duals in `mode`.
+fn returned_bound(
+    sig: &syn::Signature,
+    rt: &TokenStream,
+    mode: TokenStream,
+) -> Option<TokenStream> {
+    let syn::ReturnType::Type(_, ty) = &sig.output else {
+        return None;
+    };
+    let fn_params = fn_type_params(&sig.generics);
+    if !is_fn_type(ty, &fn_params) {
+        return None;
+    }
+    let mut ty = (**ty).clone();
+    Dualize { rt, mode }.visit_type_mut(&mut ty);
+    let mut generics = sig.generics.clone();
+    Dualize {
+        rt,
+        mode: quote!(f64),
+    }
+    .visit_generics_mut(&mut generics);
+    bound_of(&ty, &generics)
+}
+
+/// The rule's output for a function returning a function value: `Box<dyn Fn(..)>` over
+/// duals in `mode` (a trait's associated type cannot be `impl Fn`).
+pub(crate) fn fn_output(
+    sig: &syn::Signature,
+    rt: &TokenStream,
+    mode: TokenStream,
+) -> Option<syn::Type> {
+    let bound = returned_bound(sig, rt, mode)?;
+    syn::parse2(quote!(::std::boxed::Box<dyn #bound>)).ok()
+}
+
+/// `impl marker { fn __fwdad_fn_ret<S, G: bound>(g: G) -> G }` for a function returning a
+/// function value: the returned closure gets its parameter types from the bound.
+pub(crate) fn return_helper(
+    sig: &syn::Signature,
+    marker: &TokenStream,
+    rt: &TokenStream,
+) -> TokenStream {
+    let mode = format_ident!("__FwdadMode");
+    let Some(bound) = returned_bound(sig, rt, quote!(#mode)) else {
+        return TokenStream::new();
+    };
+    quote! {
+        #[automatically_derived]
+        #[allow(non_camel_case_types, clippy::all)]
+        impl #marker {
+            #[doc(hidden)]
+            #[inline(always)]
+            pub fn __fwdad_fn_ret<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
+        }
+    }
+}

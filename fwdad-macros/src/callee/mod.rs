@@ -28,8 +28,9 @@ pub use iter::{Adaptor, Consumer, Rewrite};
 pub use macros::StdMacro;
 pub use methods::{ArgUse, StdMethod};
 pub use paths::{
-    float_from, float_has_trait, float_path_call, is_capitalised, is_err, is_float_trait, is_none,
-    is_process_exit, is_tuple_ctor, is_vec_from, is_vec_type, PathCallee, Wrapper,
+    float_from, float_has_trait, float_path_call, is_box_new, is_capitalised, is_err,
+    is_float_trait, is_none, is_process_exit, is_tuple_ctor, is_vec_from, is_vec_type, PathCallee,
+    Wrapper,
 };
 pub use types::{StdType, TypeClass};
 

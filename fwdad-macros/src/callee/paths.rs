@@ -154,6 +154,12 @@ pub fn float_path_call(path: &syn::Path) -> Option<FloatOp> {
     FloatOp::method(&path.segments[n - 1].ident.to_string())
 }
 
+/// `Box::new`: a closure passed boxed (`Box::new(|x| ..)`).
+pub fn is_box_new(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 2].ident == "Box" && path.segments[n - 1].ident == "new"
+}
+
 /// Whether `name` is capitalised: by Rust's naming convention a type, a variant or a
 /// constant, never a local binding or a function (rustc warns otherwise).
 pub fn is_capitalised(name: &str) -> bool {

@@ -61,7 +61,13 @@ pub struct Function {
     pub annotations: std::collections::HashMap<Value, syn::Type>,
     /// The closures passed to functions (`call [closure]` instructions), by result.
     pub closures: std::collections::HashMap<Value, ClosureArg>,
+    /// Results of calls that are called later as functions (`let obj = objective(mu);
+    /// obj(x)`): always computed by the rule, which returns the dual function.
+    pub fn_sources: std::collections::HashSet<Value>,
 }
+
+/// [`ClosureArg::index`] of a closure the function returns.
+pub const RETURNED: usize = usize::MAX;
 
 /// How a closure is passed to a function: as it is, `&`, `&mut` or `Box::new(..)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,6 +23,34 @@ pub(crate) struct FnArg {
 }
 
 impl Lowerer<'_> {
+    /// Whether the function returns a function value (`-> impl Fn(..)`, `Box<dyn Fn(..)>`).
+    pub(crate) fn returns_fn(&self) -> bool {
+        crate::higher_order::is_fn_type(&self.func.ret, &[])
+    }
+
+    /// Whether the local `v` can be called as a function: a parameter of a function type,
+    /// or what a call returned (a function returning `impl Fn`).
+    pub(crate) fn callable(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => {
+                let generics: Vec<syn::Ident> = self
+                    .type_params
+                    .iter()
+                    .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
+                    .collect();
+                crate::higher_order::is_fn_type(&self.func.params[i].ty, &generics)
+            }
+            crate::ir::ValueDef::Inst(i, _) => matches!(
+                &self.func.insts[i].kind,
+                InstKind::Call {
+                    callee: PathCallee::Unresolved,
+                    ..
+                }
+            ),
+            crate::ir::ValueDef::RegionParam(..) => false,
+        }
+    }
+
     /// `e` as a function argument: a closure literal, `&|x| ..`, `&mut |x| ..`,
     /// `Box::new(|x| ..)`, or the name of a `let`-bound closure (or a reference to it).
     pub(crate) fn fn_arg(&self, e: &syn::Expr) -> Option<FnArg> {
@@ -31,7 +59,7 @@ impl Lowerer<'_> {
             syn::Expr::Reference(r) => (strip(&r.expr), ArgWrap::Ref),
             syn::Expr::Call(c)
                 if c.args.len() == 1
-                    && matches!(strip(&c.func), syn::Expr::Path(p) if is_box_new(&p.path)) =>
+                    && matches!(strip(&c.func), syn::Expr::Path(p) if crate::callee::is_box_new(&p.path)) =>
             {
                 (strip(&c.args[0]), ArgWrap::Boxed)
             }
@@ -121,12 +149,6 @@ impl Lowerer<'_> {
         );
         Some(v)
     }
-}
-
-/// `Box::new`.
-fn is_box_new(path: &syn::Path) -> bool {
-    let n = path.segments.len();
-    n >= 2 && path.segments[n - 2].ident == "Box" && path.segments[n - 1].ident == "new"
 }
 
 /// The names a closure's body reads that it does not bind itself, in order of first use:

@@ -75,6 +75,7 @@ pub fn lower_fn(
         items: Vec::new(),
         annotations: Default::default(),
         closures: Default::default(),
+        fn_sources: Default::default(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],

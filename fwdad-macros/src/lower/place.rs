@@ -466,6 +466,16 @@ impl Lowerer<'_> {
             // A function value (`f: F` with `F: Fn(f64) -> f64`, `g: &dyn Fn(..)`, a
             // closure a call returned): in the rule, the dual function.
             if let Some(f) = self.lookup(&id.to_string()) {
+                if !self.callable(f) {
+                    self.diag.error_spanned(
+                        &c.func,
+                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned; call the function by name"),
+                    );
+                    return Some(self.poison(span));
+                }
+                if matches!(self.func.values[f].def, crate::ir::ValueDef::Inst(..)) {
+                    self.func.fn_sources.insert(f);
+                }
                 let mut args = vec![f];
                 args.extend(self.lower_exprs(c.args.iter())?);
                 return Some(self.push(
@@ -477,6 +487,18 @@ impl Lowerer<'_> {
                     TypeHint::Unknown,
                     span,
                 ));
+            }
+        }
+        // `Box::new(|x| ..)` returned (`-> Box<dyn Fn(f64) -> f64>`).
+        if crate::callee::is_box_new(&p.path) && c.args.len() == 1 && self.returns_fn() {
+            if let syn::Expr::Closure(cl) = strip(&c.args[0]) {
+                let arg = super::higher_order::FnArg {
+                    closure: cl.clone(),
+                    wrap: crate::ir::ArgWrap::Boxed,
+                    def: None,
+                };
+                let own: syn::Path = self.func.name.clone().into();
+                return self.lower_fn_arg(arg, &own, crate::ir::RETURNED);
             }
         }
         // Closures passed to a function of the user's: their dual forms.

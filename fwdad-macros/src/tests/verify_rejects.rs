@@ -23,6 +23,7 @@ fn empty() -> Function {
         items: vec![],
         annotations: Default::default(),
         closures: Default::default(),
+        fn_sources: Default::default(),
     };
     func.body = new_region(&mut func, 0);
     func
