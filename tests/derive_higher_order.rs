@@ -388,3 +388,61 @@ fn penalty_method_sensitivity() {
     assert_eq!(b.primal.to_bits(), penalty_method(s).to_bits());
     approx::assert_relative_eq!(b.tangent.0[1], 2.0 * d.tangent, max_relative = 1e-14);
 }
+
+#[derive_frule]
+fn bump(x: f64) -> f64 {
+    x * x.sin()
+}
+
+/// Named functions as values: a `std` float function, a function of the user's, and a
+/// `let`-bound closure; a function pointer parameter; a function value passed on.
+#[derive_frule]
+fn integrals(k: f64) -> f64 {
+    let scaled = |x: f64| (k * x).cos();
+    let by_name = simpson(f64::sin, 0.0, k, 40) + simpson(bump, 0.0, k, 40);
+    by_name + simpson(&scaled, 0.0, 1.0, 40) + midpoint(f64::exp, 0.0, k) + twice(scaled, k)
+}
+
+/// The midpoint rule through a `fn` pointer.
+#[derive_frule]
+fn midpoint(f: fn(f64) -> f64, a: f64, b: f64) -> f64 {
+    (b - a) * f(0.5 * (a + b))
+}
+
+/// Passes its own function value on.
+#[derive_frule]
+fn twice<F: Fn(f64) -> f64>(f: F, b: f64) -> f64 {
+    2.0 * simpson(f, 0.0, b, 20)
+}
+
+#[test]
+fn named_functions_and_fn_pointers_as_values() {
+    for k in [0.7, 1.9] {
+        test_frule(
+            (k,),
+            |a| integrals(a.0),
+            |a, da| integrals_frule(Dual::new(a.0, da.0)),
+        );
+        test_frule_batched::<2, _, _>(
+            (k,),
+            |a| integrals(a.0),
+            |a, da| {
+                <integrals as Frule<_, Batch<f64, 2>>>::frule(
+                    &integrals {},
+                    (Dual::new(a.0, da.0),),
+                )
+            },
+        );
+        let seed = Hyper {
+            d1: 1.0,
+            d2: 1.0,
+            d12: 0.0,
+        };
+        let h =
+            <integrals as Frule<_, Hyper<f64, f64>>>::frule(&integrals {}, (Dual::new(k, seed),));
+        assert_eq!(h.primal.to_bits(), integrals(k).to_bits());
+        let e = 1e-4;
+        let fd2 = (integrals(k + e) - 2.0 * integrals(k) + integrals(k - e)) / (e * e);
+        approx::assert_relative_eq!(h.tangent.d12, fd2, max_relative = 1e-5);
+    }
+}

@@ -75,17 +75,19 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let rt = args.runtime_path();
     let mode_for_sig = mode_ident();
     let mut sig = check_signature(&func.sig, &mut diag, false);
-    let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
-    // A function value is taken as the function of duals it is in the rule.
+    let inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    // A function value is taken as the function of duals it is in the rule: its type is
+    // not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
+    // active value (called with duals, passed on as it is).
     let fn_values = crate::higher_order::fn_value_params(&func.sig);
-    if fn_values.contains(&true) {
-        inactive.resize(fn_values.len(), false);
-        for (flag, &f) in inactive.iter_mut().zip(&fn_values) {
-            *flag |= f;
-        }
-    }
     if let Some(sig) = &mut sig {
         sig.inactive = inactive.clone();
+        if fn_values.contains(&true) {
+            sig.inactive.resize(fn_values.len(), false);
+            for (flag, &f) in sig.inactive.iter_mut().zip(&fn_values) {
+                *flag |= f;
+            }
+        }
         sig.fn_output = crate::higher_order::fn_output(&func.sig, &rt, quote!(#mode_for_sig))
             .zip(crate::higher_order::fn_output(&func.sig, &rt, quote!(f64)));
         if fn_values.contains(&true) {

@@ -696,7 +696,11 @@ impl Emitter<'_> {
                     ..
                 },
                 _,
-            ) => self.closure_arg(inst, path, &args, span),
+            ) => {
+                let (held, passed) = self.closure_arg(inst, path, &args, span);
+                pre.extend(held);
+                passed
+            }
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = strip_generics(path);
                 let call =
@@ -1352,43 +1356,64 @@ impl Emitter<'_> {
         path: &syn::Path,
         args: &[TokenStream],
         span: Span,
-    ) -> TokenStream {
+    ) -> (TokenStream, TokenStream) {
         let Some(result) = self.func.insts[inst].results.first() else {
-            return TokenStream::new();
+            return Default::default();
         };
         let Some(ca) = self.func.closures.get(result) else {
-            return TokenStream::new();
+            return Default::default();
         };
-        let body = ca.body.clone().unwrap_or_default();
-        let n = ca.closure.inputs.len();
-        let params: Vec<_> = (0..n).map(param_ident).collect();
-        // Copied out of the caller first, so the closure owns what it captures and may
-        // outlive the caller's locals (a returned closure); copied again at each call,
-        // since the body takes its parameters by value.
-        let held: Vec<_> = (0..args.len())
-            .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
-            .collect();
-        let hold = args
-            .iter()
-            .zip(&held)
-            .map(|(a, h)| quote!(let #h = ::core::clone::Clone::clone(&#a);));
-        let caps = held.iter().enumerate().map(|(k, h)| {
-            let p = param_ident(n + k);
-            quote!(let #p = ::core::clone::Clone::clone(&#h);)
-        });
         let marker = strip_generics(path);
-        let helper = match ca.index {
-            crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
-            i => format_ident!("__fwdad_fn_arg{}", i, span = span),
-        };
         let mode = self.mode;
-        let f = quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) });
-        match ca.wrap {
-            crate::ir::ArgWrap::Plain => f,
-            crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#f),
-            crate::ir::ArgWrap::RefMut => quote_spanned!(span=> &mut #f),
-            crate::ir::ArgWrap::Boxed => quote_spanned!(span=> ::std::boxed::Box::new(#f)),
+        let f = match &ca.named {
+            // A function passed by name: its rule, as a function of duals.
+            Some(named) => {
+                let rule = strip_generics(named);
+                let helper = format_ident!("__fwdad_rule_arg{}", ca.index, span = span);
+                quote_spanned!(span=> #marker::#helper::<#mode, _>(#rule {}))
+            }
+            None => {
+                let body = ca.body.clone().unwrap_or_default();
+                let n = ca.closure.inputs.len();
+                let params: Vec<_> = (0..n).map(param_ident).collect();
+                // Copied out of the caller first, so the closure owns what it captures
+                // and may outlive the caller's locals (a returned closure); copied again
+                // at each call, since the body takes its parameters by value.
+                let held: Vec<_> = (0..args.len())
+                    .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
+                    .collect();
+                let hold = args
+                    .iter()
+                    .zip(&held)
+                    .map(|(a, h)| quote!(let #h = ::core::clone::Clone::clone(&#a);));
+                let caps = held.iter().enumerate().map(|(k, h)| {
+                    let p = param_ident(n + k);
+                    quote!(let #p = ::core::clone::Clone::clone(&#h);)
+                });
+                let helper = match ca.index {
+                    crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
+                    i => format_ident!("__fwdad_fn_arg{}", i, span = span),
+                };
+                quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+            }
+        };
+        self.temps += 1;
+        let held = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
+        let pre = quote_spanned!(span=> let mut #held = #f;);
+        let passed = match ca.wrap {
+            crate::ir::ArgWrap::Plain => quote_spanned!(span=> #held),
+            crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#held),
+            crate::ir::ArgWrap::RefMut => quote_spanned!(span=> &mut #held),
+            crate::ir::ArgWrap::Boxed => quote_spanned!(span=> ::std::boxed::Box::new(#held)),
+        };
+        if ca.index == crate::ir::RETURNED {
+            return (pre, passed);
         }
+        let pass = format_ident!("__fwdad_fn_pass{}", ca.index, span = span);
+        (
+            pre,
+            quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
+        )
     }
 }
 

@@ -185,9 +185,21 @@ pub(crate) fn rule_types(
         }
         let mut ty = (*t.ty).clone();
         d.visit_type_mut(&mut ty);
-        if let (true, syn::Type::ImplTrait(it)) = (impl_to_params, &ty) {
+        let bounds = match &ty {
+            syn::Type::ImplTrait(it) => {
+                let b = &it.bounds;
+                Some(quote!(#b))
+            }
+            // A `fn(..)` pointer: any function of duals (a closure's dual form captures).
+            syn::Type::BareFn(f) => {
+                let inputs = f.inputs.iter().map(|a| &a.ty);
+                let output = &f.output;
+                Some(quote!(Fn(#(#inputs),*) #output))
+            }
+            _ => None,
+        };
+        if let (true, Some(bounds)) = (impl_to_params, bounds) {
             let name = format_ident!("__FwdadFn{}", i);
-            let bounds = &it.bounds;
             let param: syn::TypeParam = match syn::parse2(quote!(#name: #bounds)) {
                 Ok(p) => p,
                 Err(_) => {
@@ -282,6 +294,39 @@ pub(crate) fn signature_helpers(
             #[allow(non_snake_case)]
             pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
         });
+        // What the caller passes (the closure as it wrote it: `&`, `Box::new`, as it is)
+        // converted to the parameter, as a call coerces it (`&closure` to `&dyn Fn`).
+        let pass = format_ident!("__fwdad_fn_pass{}", i);
+        let original = match sig.inputs.iter().nth(i) {
+            Some(syn::FnArg::Typed(t)) => strip_parens(&t.ty).clone(),
+            _ => continue,
+        };
+        fns.push(match &original {
+            syn::Type::Reference(r) if matches!(strip_parens(&r.elem), syn::Type::TraitObject(_)) => {
+                let m = r.mutability;
+                quote! {
+                    #[doc(hidden)]
+                    #[inline(always)]
+                    #[allow(non_snake_case)]
+                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
+                }
+            }
+            syn::Type::Path(p) if p.path.get_ident().is_none() => quote! {
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(non_snake_case)]
+                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(g: ::std::boxed::Box<__FwdadG>) -> ::std::boxed::Box<dyn #bound> { g }
+            },
+            _ => quote! {
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(non_snake_case)]
+                pub fn #pass<#mode: #rt::Mode, __FwdadG>(g: __FwdadG) -> __FwdadG { g }
+            },
+        });
+        if let Some(f) = rule_helper(i, sig, rt, &mode) {
+            fns.push(f);
+        }
     }
     quote! {
         #[automatically_derived]
@@ -301,6 +346,9 @@ pub(crate) fn prepare(
     let keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
     for key in keys {
         let arg = &ir.closures[&key];
+        if arg.named.is_some() {
+            continue;
+        }
         let c = &arg.closure;
         let mut inputs: Vec<TokenStream> = Vec::new();
         for pat in &c.inputs {
@@ -448,5 +496,139 @@ pub(crate) fn return_helper(
             #[inline(always)]
             pub fn __fwdad_fn_ret<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
         }
+    }
+}
+
+/// The inputs and output of the `Fn(..) -> ..` sugar of parameter `i` of `sig`, as written.
+fn sugar_of(ty: &syn::Type, generics: &syn::Generics) -> Option<(Vec<syn::Type>, syn::Type)> {
+    let unit = || {
+        syn::Type::Tuple(syn::TypeTuple {
+            paren_token: Default::default(),
+            elems: Default::default(),
+        })
+    };
+    let from_bound = |b: &syn::TypeParamBound| -> Option<(Vec<syn::Type>, syn::Type)> {
+        let syn::TypeParamBound::Trait(t) = b else {
+            return None;
+        };
+        let seg = t.path.segments.last()?;
+        let syn::PathArguments::Parenthesized(p) = &seg.arguments else {
+            return None;
+        };
+        let out = match &p.output {
+            syn::ReturnType::Default => unit(),
+            syn::ReturnType::Type(_, t) => (**t).clone(),
+        };
+        Some((p.inputs.iter().cloned().collect(), out))
+    };
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(id) = p.path.get_ident() {
+                let tp = generics.type_params().find(|t| t.ident == *id)?;
+                let mut found = tp.bounds.iter().find_map(from_bound);
+                if let Some(w) = &generics.where_clause {
+                    for pred in &w.predicates {
+                        if let syn::WherePredicate::Type(pt) = pred {
+                            if matches!(&pt.bounded_ty, syn::Type::Path(q) if q.path.is_ident(id)) {
+                                found = found.or_else(|| pt.bounds.iter().find_map(from_bound));
+                            }
+                        }
+                    }
+                }
+                return found;
+            }
+            let s = p.path.segments.last()?;
+            match &s.arguments {
+                syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => sugar_of(t, generics),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        syn::Type::ImplTrait(it) => it.bounds.iter().find_map(from_bound),
+        syn::Type::TraitObject(o) => o.bounds.iter().find_map(from_bound),
+        syn::Type::Reference(r) => sugar_of(&r.elem, generics),
+        syn::Type::Paren(p) => sugar_of(&p.elem, generics),
+        syn::Type::BareFn(f) => {
+            let out = match &f.output {
+                syn::ReturnType::Default => unit(),
+                syn::ReturnType::Type(_, t) => (**t).clone(),
+            };
+            Some((f.inputs.iter().map(|a| a.ty.clone()).collect(), out))
+        }
+        _ => None,
+    }
+}
+
+/// Names every elided reference lifetime it visits `'__fwdad_h<k>`.
+#[derive(Default)]
+struct NameElided(Vec<syn::Lifetime>);
+
+impl VisitMut for NameElided {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        if r.lifetime.is_none() {
+            let l = syn::Lifetime::new(
+                &format!("'__fwdad_h{}", self.0.len()),
+                proc_macro2::Span::call_site(),
+            );
+            self.0.push(l.clone());
+            r.lifetime = Some(l);
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
+}
+
+/// `__fwdad_rule_arg<i>::<S, _>(my_fn {})`: the rule of a function passed by name to
+/// parameter `i`, as a function of duals (`None` when the sugar's output borrows).
+fn rule_helper(
+    i: usize,
+    sig: &syn::Signature,
+    rt: &TokenStream,
+    mode: &syn::Ident,
+) -> Option<TokenStream> {
+    let syn::FnArg::Typed(t) = sig.inputs.iter().nth(i)? else {
+        return None;
+    };
+    let (mut inputs, output) = sugar_of(&t.ty, &sig.generics)?;
+    let mut namer = NameElided::default();
+    for t in inputs.iter_mut() {
+        namer.visit_type_mut(t);
+    }
+    let mut out_namer = NameElided::default();
+    let mut out_check = output.clone();
+    out_namer.visit_type_mut(&mut out_check);
+    if !out_namer.0.is_empty() {
+        return None;
+    }
+    let d = Dualize {
+        rt,
+        mode: quote!(#mode),
+    };
+    let inputs: Vec<syn::Type> = inputs.iter().map(|t| d.dual(t)).collect();
+    let output = d.dual(&output);
+    let lts = &namer.0;
+    let args: Vec<syn::Ident> = (0..inputs.len())
+        .map(|k| format_ident!("__fwdad_a{}", k))
+        .collect();
+    let name = format_ident!("__fwdad_rule_arg{}", i);
+    Some(quote! {
+        #[doc(hidden)]
+        #[inline(always)]
+        #[allow(non_snake_case)]
+        pub fn #name<#mode: #rt::Mode, __FwdadR>(r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
+        where
+            __FwdadR: for<#(#lts),*> #rt::Frule<(#(#inputs,)*), #mode, Output = #output>,
+        {
+            move |#(#args),*| #rt::Frule::frule(&r, (#(#args,)*))
+        }
+    })
+}
+
+/// `(T)` → `T`.
+fn strip_parens(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Paren(p) => strip_parens(&p.elem),
+        other => other,
     }
 }

@@ -40,8 +40,6 @@ pub mod collections;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
-#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
-pub mod higher_order;
 pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;

@@ -95,6 +95,9 @@ pub struct ClosureArg {
     /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
     /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
     pub body: Option<proc_macro2::TokenStream>,
+    /// A function passed by name (`simpson(my_fn, ..)`): its path; it has a rule, so
+    /// there is no body to differentiate.
+    pub named: Option<syn::Path>,
 }
 
 /// A function parameter.

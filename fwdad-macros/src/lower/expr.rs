@@ -351,6 +351,7 @@ impl Lowerer<'_> {
                     closure: c.clone(),
                     wrap: crate::ir::ArgWrap::Boxed,
                     def: None,
+                    named: None,
                 };
                 let own: syn::Path = self.func.name.clone().into();
                 self.lower_fn_arg(arg, &own, crate::ir::RETURNED)

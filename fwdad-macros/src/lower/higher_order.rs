@@ -20,6 +20,29 @@ pub(crate) struct FnArg {
     pub(crate) wrap: ArgWrap,
     /// For a `let`-bound closure: its definition (what it captured where it was written).
     pub(crate) def: Option<std::rc::Rc<super::ClosureDef>>,
+    /// A function passed by name (`simpson(my_fn, ..)`): its path (the closure is empty).
+    pub(crate) named: Option<syn::Path>,
+}
+
+/// `|| ()`, the closure of a function passed by name (never differentiated).
+fn empty_closure() -> syn::ExprClosure {
+    syn::ExprClosure {
+        attrs: Vec::new(),
+        lifetimes: None,
+        constness: None,
+        movability: None,
+        asyncness: None,
+        capture: None,
+        or1_token: Default::default(),
+        inputs: Default::default(),
+        or2_token: Default::default(),
+        output: syn::ReturnType::Default,
+        body: Box::new(syn::Expr::Tuple(syn::ExprTuple {
+            attrs: Vec::new(),
+            paren_token: Default::default(),
+            elems: Default::default(),
+        })),
+    }
 }
 
 impl Lowerer<'_> {
@@ -70,15 +93,78 @@ impl Lowerer<'_> {
                 closure: c.clone(),
                 wrap,
                 def: None,
+                named: None,
             }),
             syn::Expr::Path(p) if p.qself.is_none() => {
-                let id = p.path.get_ident()?;
-                let def = self.lookup_closure(&id.to_string())?;
-                Some(FnArg {
-                    closure: def.expr.clone(),
-                    wrap,
-                    def: Some(def),
-                })
+                if let Some(id) = p.path.get_ident() {
+                    if let Some(def) = self.lookup_closure(&id.to_string()) {
+                        return Some(FnArg {
+                            closure: def.expr.clone(),
+                            wrap,
+                            def: Some(def),
+                            named: None,
+                        });
+                    }
+                    if self.lookup(&id.to_string()).is_some() {
+                        return None;
+                    }
+                }
+                // `f64::sin`: the closure `|a| f64::sin(a)`, whose dual calls the rule.
+                if let Some(op) = crate::callee::float_path_call(&p.path) {
+                    let arity: usize = match op.shape() {
+                        crate::callee::Shape::Unary | crate::callee::Shape::SinCos => 1,
+                        crate::callee::Shape::Binary | crate::callee::Shape::Powi => 2,
+                        crate::callee::Shape::Ternary => 3,
+                    };
+                    let span = p.span();
+                    let names: Vec<syn::Ident> = (0..arity)
+                        .map(|k| quote::format_ident!("__fwdad_a{}", k, span = span))
+                        .collect();
+                    let call = crate::splice::call_expr(
+                        inner.clone(),
+                        names.iter().map(crate::splice::path_expr),
+                    );
+                    let closure = syn::ExprClosure {
+                        attrs: Vec::new(),
+                        lifetimes: None,
+                        constness: None,
+                        movability: None,
+                        asyncness: None,
+                        capture: None,
+                        or1_token: Default::default(),
+                        inputs: names
+                            .into_iter()
+                            .map(|n| {
+                                syn::Pat::Ident(syn::PatIdent {
+                                    attrs: Vec::new(),
+                                    by_ref: None,
+                                    mutability: None,
+                                    ident: n,
+                                    subpat: None,
+                                })
+                            })
+                            .collect(),
+                        or2_token: Default::default(),
+                        output: syn::ReturnType::Default,
+                        body: Box::new(call),
+                    };
+                    return Some(FnArg {
+                        closure,
+                        wrap,
+                        def: None,
+                        named: None,
+                    });
+                }
+                // `my_fn`: its rule, wrapped by the callee as a function of duals.
+                match PathCallee::resolve(&p.path, 0) {
+                    PathCallee::Function => Some(FnArg {
+                        closure: empty_closure(),
+                        wrap,
+                        def: None,
+                        named: Some(p.path.clone()),
+                    }),
+                    _ => None,
+                }
             }
             _ => None,
         }
@@ -92,7 +178,10 @@ impl Lowerer<'_> {
         callee: &syn::Path,
         index: usize,
     ) -> Option<Value> {
-        let span = arg.closure.span();
+        let span = match &arg.named {
+            Some(p) => p.span(),
+            None => arg.closure.span(),
+        };
         let names = free_names(&arg.closure);
         // Resolve the names as the closure sees them: where it was written, for a
         // `let`-bound one.
@@ -145,6 +234,7 @@ impl Lowerer<'_> {
                 captures,
                 hints,
                 body: None,
+                named: arg.named,
             },
         );
         Some(v)

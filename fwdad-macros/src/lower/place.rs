@@ -496,6 +496,7 @@ impl Lowerer<'_> {
                     closure: cl.clone(),
                     wrap: crate::ir::ArgWrap::Boxed,
                     def: None,
+                    named: None,
                 };
                 let own: syn::Path = self.func.name.clone().into();
                 return self.lower_fn_arg(arg, &own, crate::ir::RETURNED);
