@@ -446,3 +446,88 @@ fn named_functions_and_fn_pointers_as_values() {
         approx::assert_relative_eq!(h.tangent.d12, fd2, max_relative = 1e-5);
     }
 }
+
+/// Σ f(x) over the points where `f` is defined.
+#[derive_frule]
+fn sum_defined<F: Fn(f64) -> Option<f64>>(f: F, xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &x in xs {
+        if let Some(v) = f(x) {
+            s += v;
+        }
+    }
+    s
+}
+
+#[derive_frule]
+fn checked_log(x: f64) -> Option<f64> {
+    if x > 0.0 {
+        Some(x.ln())
+    } else {
+        None
+    }
+}
+
+/// `return` and `?` inside closures passed to functions.
+#[derive_frule]
+fn early_exits(c: f64, xs: &[f64]) -> f64 {
+    let clipped = simpson(
+        |x| {
+            if x > c {
+                return c * c;
+            }
+            x * x
+        },
+        0.0,
+        2.0,
+        40,
+    );
+    let logs = sum_defined(
+        |x| -> Option<f64> {
+            let l = checked_log(x - c)?;
+            Some(c * l)
+        },
+        xs,
+    );
+    clipped + logs
+}
+
+#[test]
+fn return_and_question_mark_in_closures() {
+    let xs = vec![-1.0, 0.5, 2.0, 3.5];
+    // Away from the quadrature nodes (multiples of 0.05), where the clipped sum has kinks.
+    for c in [0.33, 1.22] {
+        let plain = |a: &mut (f64, Vec<f64>)| early_exits(a.0, &a.1);
+        test_frule((c, xs.clone()), plain, |a, da| {
+            early_exits_frule(Dual::new(a.0, da.0), Dual::new(&a.1[..], &da.1[..]))
+        });
+        test_frule_batched::<2, _, _>((c, xs.clone()), plain, |a, da| {
+            <early_exits as Frule<_, Batch<f64, 2>>>::frule(
+                &early_exits {},
+                (Dual::new(a.0, da.0), Dual::new(&a.1[..], &da.1[..])),
+            )
+        });
+        let seed = Hyper {
+            d1: 1.0,
+            d2: 1.0,
+            d12: 0.0,
+        };
+        let zero = vec![
+            Hyper {
+                d1: 0.0,
+                d2: 0.0,
+                d12: 0.0
+            };
+            xs.len()
+        ];
+        let h = <early_exits as Frule<_, Hyper<f64, f64>>>::frule(
+            &early_exits {},
+            (Dual::new(c, seed), Dual::new(&xs[..], &zero[..])),
+        );
+        assert_eq!(h.primal.to_bits(), early_exits(c, &xs).to_bits());
+        let e = 1e-4;
+        let f = |c: f64| early_exits(c, &xs);
+        let fd2 = (f(c + e) - 2.0 * f(c) + f(c - e)) / (e * e);
+        approx::assert_relative_eq!(h.tangent.d12, fd2, max_relative = 1e-4);
+    }
+}

@@ -205,6 +205,14 @@ impl Lowerer<'_> {
             }
         }
         self.truncate_scopes(depth);
+        let assigned = super::control::assigned_in_closure(&arg.closure);
+        if let Some(name) = captures.iter().find(|c| assigned.contains(&c.to_string())) {
+            self.diag.error_spanned(
+                &arg.closure,
+                format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures: its dual form works on a copy of what it captures; return the value from the closure instead, or accumulate it in the function it is passed to"),
+            );
+            return Some(self.poison(span));
+        }
         if let Some(name) = nested {
             self.diag.error_spanned(
                 &arg.closure,
