@@ -531,3 +531,78 @@ fn return_and_question_mark_in_closures() {
         approx::assert_relative_eq!(h.tangent.d12, fd2, max_relative = 1e-4);
     }
 }
+
+/// A root finder whose rule is written by hand (the implicit-function theorem): the
+/// iterations are not differentiated.
+#[primitive(rule = solve_rule)]
+fn solve(g: &dyn Fn(f64) -> f64, dg: &dyn Fn(f64) -> f64, x0: f64) -> f64 {
+    let mut x = x0;
+    for _ in 0..100 {
+        let step = g(x) / dg(x);
+        x -= step;
+        if step.abs() <= 1e-15 * x.abs() {
+            break;
+        }
+    }
+    x
+}
+
+/// At the root x* of g(·, p): two Newton steps in dual arithmetic from the constant x*
+/// give the tangent of x*(p) exactly to second order (each step doubles the order).
+fn solve_rule<T: fwdad::ScalarTangent<f64>>(
+    g: &dyn Fn(Dual<f64, T>) -> Dual<f64, T>,
+    dg: &dyn Fn(Dual<f64, T>) -> Dual<f64, T>,
+    x0: Dual<f64, T>,
+) -> Dual<f64, T> {
+    let constant = |x: f64| Dual::new(x, T::zero());
+    let root = solve(
+        &|x| g(constant(x)).primal,
+        &|x| dg(constant(x)).primal,
+        x0.primal,
+    );
+    let mut x = constant(root);
+    for _ in 0..2 {
+        x = x - g(x) / dg(x);
+    }
+    Dual::new(root, x.tangent)
+}
+
+/// The cube root of `a` through the hand-ruled solver.
+#[derive_frule]
+fn cube_root_implicit(a: f64) -> f64 {
+    solve(&|x| x * x * x - a, &|x| 3.0 * x * x, 1.0)
+}
+
+#[test]
+fn primitive_solver_with_closures() {
+    for a in [0.5, 2.0, 27.0] {
+        test_frule(
+            (a,),
+            |p| cube_root_implicit(p.0),
+            |p, dp| cube_root_implicit_frule(Dual::new(p.0, dp.0)),
+        );
+        let d = cube_root_implicit_frule(Dual::new(a, 1.0));
+        assert_eq!(d.primal.to_bits(), cube_root_implicit(a).to_bits());
+        approx::assert_relative_eq!(d.tangent, a.powf(-2.0 / 3.0) / 3.0, max_relative = 1e-12);
+        let b = <cube_root_implicit as Frule<_, Batch<f64, 2>>>::frule(
+            &cube_root_implicit {},
+            (Dual::new(a, Batch([1.0, -3.0])),),
+        );
+        approx::assert_relative_eq!(b.tangent.0[1], -3.0 * d.tangent, max_relative = 1e-14);
+        let seed = Hyper {
+            d1: 1.0,
+            d2: 1.0,
+            d12: 0.0,
+        };
+        let h = <cube_root_implicit as Frule<_, Hyper<f64, f64>>>::frule(
+            &cube_root_implicit {},
+            (Dual::new(a, seed),),
+        );
+        assert_eq!(h.primal.to_bits(), cube_root_implicit(a).to_bits());
+        approx::assert_relative_eq!(
+            h.tangent.d12,
+            -2.0 / 9.0 * a.powf(-5.0 / 3.0),
+            max_relative = 1e-9
+        );
+    }
+}
