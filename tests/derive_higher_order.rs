@@ -606,3 +606,41 @@ fn primitive_solver_with_closures() {
         );
     }
 }
+
+/// A returned closure that borrows a slice argument.
+#[derive_frule]
+fn affine<'a>(w: &'a [f64]) -> Box<dyn Fn(f64) -> f64 + 'a> {
+    Box::new(move |x| w[0] * x + w[1])
+}
+
+#[derive_frule]
+fn affine_at(w: &[f64], x: f64) -> f64 {
+    let f = affine(w);
+    f(x) * f(2.0 * x)
+}
+
+#[test]
+fn returned_closure_borrowing_an_argument() {
+    let args = (vec![0.7, -0.2], 1.3);
+    let plain = |a: &mut (Vec<f64>, f64)| affine_at(&a.0, a.1);
+    test_frule(args.clone(), plain, |a, da| {
+        affine_at_frule(Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1))
+    });
+    test_frule_batched::<2, _, _>(args, plain, |a, da| {
+        <affine_at as Frule<_, Batch<f64, 2>>>::frule(
+            &affine_at {},
+            (Dual::new(&a.0[..], &da.0[..]), Dual::new(a.1, da.1)),
+        )
+    });
+    // (w0 x + w1)(2 w0 x + w1): ∂/∂x = w0 (2 w0 x + w1) + 2 w0 (w0 x + w1).
+    let (w, x) = ([0.7, -0.2], 1.3);
+    let d = affine_at_frule(Dual::new(&w[..], &[0.0, 0.0][..]), Dual::new(x, 1.0));
+    assert_eq!(d.primal.to_bits(), affine_at(&w, x).to_bits());
+    let expected = w[0] * (2.0 * w[0] * x + w[1]) + 2.0 * w[0] * (w[0] * x + w[1]);
+    approx::assert_relative_eq!(d.tangent, expected, max_relative = 1e-14);
+    let (_, _, h) = hessian(bind(affine_at {}, (Wrt, x)), &w);
+    // (w0 x + w1)(2 w0 x + w1) = 2x² w0² + 3x w0 w1 + w1²: its Hessian in w.
+    approx::assert_relative_eq!(h[(0, 0)], 4.0 * x * x, max_relative = 1e-14);
+    approx::assert_relative_eq!(h[(1, 1)], 2.0, max_relative = 1e-14);
+    approx::assert_relative_eq!(h[(0, 1)], 3.0 * x, max_relative = 1e-14);
+}

@@ -474,7 +474,36 @@ pub(crate) fn fn_output(
     mode: TokenStream,
 ) -> Option<syn::Type> {
     let bound = returned_bound(sig, rt, mode)?;
-    syn::parse2(quote!(::std::boxed::Box<dyn #bound>)).ok()
+    // The lifetime the user bounds the function by (`+ 'a`: it borrows an argument).
+    let lifetime = match &sig.output {
+        syn::ReturnType::Type(_, ty) => object_lifetime(ty),
+        syn::ReturnType::Default => None,
+    };
+    let lifetime = lifetime.map(|l| quote!(+ #l));
+    syn::parse2(quote!(::std::boxed::Box<dyn #bound #lifetime>)).ok()
+}
+
+/// The lifetime bound of a returned `impl Fn(..) + 'a` or `Box<dyn Fn(..) + 'a>`.
+fn object_lifetime(ty: &syn::Type) -> Option<syn::Lifetime> {
+    let bounds = match strip_parens(ty) {
+        syn::Type::ImplTrait(it) => &it.bounds,
+        syn::Type::TraitObject(o) => &o.bounds,
+        syn::Type::Path(p) => {
+            let s = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &s.arguments else {
+                return None;
+            };
+            return match a.args.first() {
+                Some(syn::GenericArgument::Type(t)) => object_lifetime(t),
+                _ => None,
+            };
+        }
+        _ => return None,
+    };
+    bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Lifetime(l) => Some(l.clone()),
+        _ => None,
+    })
 }
 
 /// `impl marker { fn __fwdad_fn_ret<S, G: bound>(g: G) -> G }` for a function returning a
