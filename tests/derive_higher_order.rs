@@ -644,3 +644,56 @@ fn returned_closure_borrowing_an_argument() {
     approx::assert_relative_eq!(h[(1, 1)], 2.0, max_relative = 1e-14);
     approx::assert_relative_eq!(h[(0, 1)], 3.0 * x, max_relative = 1e-14);
 }
+
+/// Explicit Euler for y' = f(t, y), the right-hand side writing into a buffer.
+#[derive_frule]
+fn euler(rhs: &mut dyn FnMut(f64, &[f64], &mut [f64]), y: &mut [f64], t1: f64, steps: usize) {
+    let h = t1 / steps as f64;
+    let mut dy = vec![0.0; y.len()];
+    for k in 0..steps {
+        rhs(k as f64 * h, y, &mut dy);
+        for i in 0..y.len() {
+            y[i] += h * dy[i];
+        }
+    }
+}
+
+/// Exponential decay at rate `r` and a forced oscillator, integrated in place.
+#[derive_frule]
+fn decay(r: f64, w: f64) -> f64 {
+    let mut y = [1.0, 0.0];
+    euler(
+        &mut |t, y, out| {
+            out[0] = -r * y[0];
+            out[1] = (w * t).sin() - y[1];
+        },
+        &mut y,
+        1.0,
+        100,
+    );
+    y[0] + y[1]
+}
+
+#[test]
+fn fn_mut_right_hand_side_writing_a_buffer() {
+    let args = (0.8, 2.5);
+    let plain = |a: &mut (f64, f64)| decay(a.0, a.1);
+    test_frule(args, plain, |a, da| {
+        decay_frule(Dual::new(a.0, da.0), Dual::new(a.1, da.1))
+    });
+    test_frule_batched::<2, _, _>(args, plain, |a, da| {
+        <decay as Frule<_, Batch<f64, 2>>>::frule(
+            &decay {},
+            (Dual::new(a.0, da.0), Dual::new(a.1, da.1)),
+        )
+    });
+    // y₀ = (1 − r h)ⁿ exactly: ∂/∂r = −n h (1 − r h)ⁿ⁻¹.
+    let (r, w) = args;
+    let d = decay_frule(Dual::new(r, 1.0), Dual::new(w, 0.0));
+    assert_eq!(d.primal.to_bits(), decay(r, w).to_bits());
+    approx::assert_relative_eq!(
+        d.tangent,
+        -(1.0 - r * 0.01f64).powi(99),
+        max_relative = 1e-12
+    );
+}

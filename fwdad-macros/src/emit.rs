@@ -685,7 +685,9 @@ impl Emitter<'_> {
             ) => {
                 // Each argument converted as a call to a rule converts it (`&v` of a `Vec`
                 // dual to the slice dual the function takes).
-                let (f, rest) = (&args[0], &args[1..]);
+                // The function by name: a `&mut dyn FnMut` is called, not reborrowed.
+                let f = self.name(ops[0]);
+                let rest = &args[1..];
                 quote_spanned!(span=> (#f)(#(#rt::coerce_to(#rest)),*))
             }
             // A closure passed to a function: its dual form.
