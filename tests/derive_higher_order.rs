@@ -697,3 +697,35 @@ fn fn_mut_right_hand_side_writing_a_buffer() {
         max_relative = 1e-12
     );
 }
+
+/// A closure capturing a local `Vec` and an element of a slice argument.
+#[derive_frule]
+fn local_captures(k: f64, c: &[f64]) -> f64 {
+    let v = vec![k, 2.0 * k, k * k];
+    let c1 = c[1];
+    simpson(|x| v[0] * x + v[2] * x * x + c1 * v[1], 0.0, 1.0, 10)
+}
+
+#[test]
+fn closures_capturing_a_local_vec() {
+    let args = (0.6, vec![1.5, -0.5]);
+    let plain = |a: &mut (f64, Vec<f64>)| local_captures(a.0, &a.1);
+    test_frule(args.clone(), plain, |a, da| {
+        local_captures_frule(Dual::new(a.0, da.0), Dual::new(&a.1[..], &da.1[..]))
+    });
+    test_frule_batched::<2, _, _>(args, plain, |a, da| {
+        <local_captures as Frule<_, Batch<f64, 2>>>::frule(
+            &local_captures {},
+            (Dual::new(a.0, da.0), Dual::new(&a.1[..], &da.1[..])),
+        )
+    });
+    // ∫₀¹ (k x + k² x² + 2 c₁ k) dx = k/2 + k²/3 + 2 c₁ k (Simpson is exact on quadratics).
+    let (k, c) = (0.6, [1.5, -0.5]);
+    let d = local_captures_frule(Dual::new(k, 1.0), Dual::new(&c[..], &[0.0, 0.0][..]));
+    assert_eq!(d.primal.to_bits(), local_captures(k, &c).to_bits());
+    approx::assert_relative_eq!(
+        d.tangent,
+        0.5 + 2.0 * k / 3.0 + 2.0 * c[1],
+        max_relative = 1e-13
+    );
+}

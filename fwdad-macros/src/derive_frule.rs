@@ -688,6 +688,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
     check_float_params(&sig.generics, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
+    crate::higher_order::check_fn_values(sig, &fn_values, method, diag);
     let mut namer = LifetimeNamer::default();
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());

@@ -661,3 +661,35 @@ fn strip_parens(ty: &syn::Type) -> &syn::Type {
         other => other,
     }
 }
+
+/// Reports function-value parameters the rule cannot take yet: on a method, and in a
+/// function generic over its float type.
+pub(crate) fn check_fn_values(
+    sig: &syn::Signature,
+    fn_values: &[bool],
+    method: bool,
+    diag: &mut Diagnostics,
+) {
+    let fn_params = fn_type_params(&sig.generics);
+    let float_generic = sig
+        .generics
+        .type_params()
+        .any(|t| !fn_params.contains(&t.ident));
+    for (arg, &f) in sig.inputs.iter().zip(fn_values) {
+        let syn::FnArg::Typed(t) = arg else { continue };
+        if !f {
+            continue;
+        }
+        if method {
+            diag.error_spanned(
+                &t.ty,
+                "`#[derive_frule]` does not support function-value parameters on methods yet; write a free function taking the receiver as a parameter (`fn solve(s: &Solver, f: impl Fn(f64) -> f64, ..)`)",
+            );
+        } else if float_generic {
+            diag.error_spanned(
+                &t.ty,
+                "`#[derive_frule]` does not support function-value parameters in a function generic over its float type yet; write the function for `f64`",
+            );
+        }
+    }
+}
