@@ -249,7 +249,7 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names a closure's body reads that it does not bind itself, in order of first use:
+/// The names a closure's body reads that are not its parameters, in order of first use:
 /// the variables it may capture (names of functions and constants are dropped later, as
 /// no local answers to them).
 fn free_names(c: &syn::ExprClosure) -> Vec<String> {
@@ -282,8 +282,11 @@ fn free_names(c: &syn::ExprClosure) -> Vec<String> {
             idents(m.tokens.clone(), &mut self.0);
         }
     }
+    // Only the parameters: a name a `let` inside binds may also be captured before it.
     let mut own = super::PatIdents::default();
-    syn::visit::Visit::visit_expr_closure(&mut own, c);
+    for p in &c.inputs {
+        syn::visit::Visit::visit_pat(&mut own, p);
+    }
     let own: Vec<String> = own.0.iter().map(|p| p.ident.to_string()).collect();
     let mut paths = Paths(Vec::new());
     syn::visit::Visit::visit_expr(&mut paths, &c.body);
