@@ -34,6 +34,10 @@ pub fn analyze(func: &Function) -> Activity {
             a.active.set(p.value, true);
         }
     }
+    // A call's result called later as a function is the dual function its rule returns.
+    for &v in &func.fn_sources {
+        a.active.set(v, true);
+    }
     while a.changed {
         a.changed = false;
         a.region(func.body);
@@ -134,13 +138,19 @@ impl Analysis<'_> {
                 }
                 self.is(*receiver) || any(args, self)
             }
-            InstKind::Call { args, .. } => {
+            InstKind::Call { args, callee, .. } => {
                 // A buffer lent `&mut` to a call that sees active inputs may receive active
                 // values: it is active from its definition on.
                 if any(args, self) {
                     self.force_mut_borrows(args);
                 }
-                any(args, self)
+                // A function value is called as the dual function it is in the rule, and a
+                // closure passed on becomes one: both are duals, whatever they capture.
+                let dual_fn = matches!(
+                    callee,
+                    crate::callee::PathCallee::FnValue | crate::callee::PathCallee::Closure
+                );
+                dual_fn || any(args, self)
             }
             InstKind::Store { place, value } => {
                 if self.is(*value) {

@@ -73,10 +73,41 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
+    let mode_for_sig = mode_ident();
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    // A function value is taken as the function of duals it is in the rule: its type is
+    // not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
+    // active value (called with duals, passed on as it is).
+    let fn_values = crate::higher_order::fn_value_params(&func.sig);
     if let Some(sig) = &mut sig {
         sig.inactive = inactive.clone();
+        if fn_values.contains(&true) {
+            sig.inactive.resize(fn_values.len(), false);
+            for (flag, &f) in sig.inactive.iter_mut().zip(&fn_values) {
+                *flag |= f;
+            }
+        }
+        sig.fn_output = crate::higher_order::fn_output(&func.sig, &rt, quote!(#mode_for_sig))
+            .zip(crate::higher_order::fn_output(&func.sig, &rt, quote!(f64)));
+        if fn_values.contains(&true) {
+            let (_, impl_tys) = crate::higher_order::rule_types(
+                &func.sig,
+                &fn_values,
+                &rt,
+                quote!(#mode_for_sig),
+                true,
+            );
+            let (_, wrapper_tys) =
+                crate::higher_order::rule_types(&func.sig, &fn_values, &rt, quote!(f64), false);
+            for (i, (a, b)) in impl_tys.into_iter().zip(wrapper_tys).enumerate() {
+                if let (Some(a), Some(b)) = (a, b) {
+                    sig.named_inputs[i] = a;
+                    sig.inputs[i] = b;
+                }
+            }
+            sig.fn_values = fn_values.clone();
+        }
     }
     let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
@@ -555,6 +586,7 @@ fn pipeline(
     };
     let show: crate::pipeline::Show<'_> = if dump { Some(&mut print) } else { None };
     let mut passes = crate::pipeline::run(func, inactive, rt, diag, show)?;
+    crate::higher_order::prepare(&mut passes.ir, &passes.active, rt, diag);
     give_nested_fns_rules(&mut passes.ir, &passes.plans, args);
     let mode = mode_ident();
     let tokens = emit::emit_body(
@@ -632,6 +664,12 @@ pub(crate) struct Sig {
     /// One flag per parameter declared `inactive(..)` (a shared reference, taken as it is;
     /// empty: none).
     inactive: Vec<bool>,
+    /// One flag per parameter that is a function value (`crate::higher_order`; empty:
+    /// none).
+    fn_values: Vec<bool>,
+    /// For a function returning a function value (`-> impl Fn(f64) -> f64`): the rule's
+    /// output, a boxed function of duals, in the mode and in one direction.
+    fn_output: Option<(syn::Type, syn::Type)>,
 }
 
 impl Sig {
@@ -671,6 +709,8 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
     check_float_params(&sig.generics, diag);
+    let fn_values = crate::higher_order::fn_value_params(sig);
+    crate::higher_order::check_fn_values(sig, &fn_values, method, diag);
     let mut namer = LifetimeNamer::default();
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
@@ -680,6 +720,13 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     let mut named_inputs = Vec::new();
     for (i, arg) in sig.inputs.iter().enumerate() {
         match arg {
+            syn::FnArg::Typed(t) if fn_values.get(i).copied().unwrap_or(false) => {
+                names.push(crate::register::param_name(i, arg));
+                inputs.push((*t.ty).clone());
+                let mut ty = (*t.ty).clone();
+                namer.visit_type_mut(&mut ty);
+                named_inputs.push(ty);
+            }
             syn::FnArg::Typed(t) => {
                 if let syn::Type::ImplTrait(it) = &*t.ty {
                     diag.error_spanned(it, "`#[derive_frule]` does not support `impl Trait` parameters; use a concrete type");
@@ -717,7 +764,11 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         syn::ReturnType::Default => syn::parse_quote!(()),
         syn::ReturnType::Type(_, t) => (**t).clone(),
     };
-    if let syn::Type::ImplTrait(it) = &output {
+    let fn_output = crate::higher_order::is_fn_type(
+        &output,
+        &crate::higher_order::fn_type_params(&sig.generics),
+    );
+    if let (false, syn::Type::ImplTrait(it)) = (fn_output, &output) {
         diag.error(
             it.span(),
             "`#[derive_frule]` does not support returning `impl Trait`; return a concrete type",
@@ -731,7 +782,9 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         .chain(&input_lifetimes)
         .cloned()
         .collect();
-    if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
+    if fn_output {
+        // A function value is returned as a boxed function of duals (see `Sig::fn_output`).
+    } else if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
         diag.error(
             span,
             "`#[derive_frule]` cannot tell which input the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",
@@ -750,6 +803,8 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
         inputs,
         output,
         inactive: Vec::new(),
+        fn_values: Vec::new(),
+        fn_output: None,
     })
 }
 
@@ -758,7 +813,11 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
 /// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
 /// `+ Float` spelled out.)
 fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
+    let fn_params = crate::higher_order::fn_type_params(generics);
     for tp in generics.type_params() {
+        if fn_params.contains(&tp.ident) {
+            continue;
+        }
         let mut bounds: Vec<&syn::TypeParamBound> = tp.bounds.iter().collect();
         if let Some(w) = &generics.where_clause {
             for pred in &w.predicates {
@@ -839,18 +898,33 @@ fn emit_items(
             false => dual_in(ty),
         })
         .collect();
-    let out_ty = dual_in(&sig.named_output);
+    let out_ty = match &sig.fn_output {
+        Some((ty, _)) => quote!(#ty),
+        None => dual_in(&sig.named_output),
+    };
     let lts = &sig.lifetimes;
     let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
     // The user's type and const parameters, with the bounds the rules need on each float
     // type `T`: `T: Real`, and `T`'s tangent in this mode is a scalar tangent of `T`.
-    let generics = &func.sig.generics;
+    // Function values take functions of duals (`crate::higher_order`).
+    let rule_generics = match sig.fn_values.contains(&true) {
+        true => {
+            crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(#mode), true).0
+        }
+        false => func.sig.generics.clone(),
+    };
+    let generics = &rule_generics;
+    let fn_params = crate::higher_order::fn_type_params(generics);
     let type_params: Vec<_> = generics
         .params
         .iter()
         .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
         .collect();
-    let float_params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
+    let float_params: Vec<&syn::Ident> = generics
+        .type_params()
+        .map(|t| &t.ident)
+        .filter(|t| !fn_params.contains(t))
+        .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)
@@ -903,11 +977,26 @@ fn emit_items(
         true => phantom_params(func, sig),
         false => Vec::new(),
     };
-    let face = registration(func, sig, rt);
+    // The wrapper's function values take functions of one-direction duals.
+    let mut wrapper_func = func.clone();
+    if sig.fn_values.contains(&true) {
+        wrapper_func.sig.generics =
+            crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(f64), false).0;
+    }
+    let face = registration(&wrapper_func, sig, rt);
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
     let marker_fn = match free {
         true => face.marker_fn(&marker_ty, !phantom.is_empty()),
+        false => TokenStream::new(),
+    };
+    let helpers = match free && phantom.is_empty() {
+        true => crate::higher_order::signature_helpers(&func.sig, &sig.fn_values, &marker_ty, rt)
+            .into_iter()
+            .chain(crate::higher_order::return_helper(
+                &func.sig, &marker_ty, rt,
+            ))
+            .collect(),
         false => TokenStream::new(),
     };
     quote! {
@@ -930,6 +1019,8 @@ fn emit_items(
 
         // Rebuild when `FWDAD_DUMP` changes, so the dump is never stale.
         const _: ::core::option::Option<&str> = ::core::option_env!("FWDAD_DUMP");
+
+        #helpers
 
         #wrapper
     }
@@ -1052,13 +1143,21 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
             }
         })
         .collect();
-    let output = {
-        let t = &sig.output;
-        let span = t.span();
-        quote_spanned!(span=> #rt::Dual<#t>)
+    let output = match &sig.fn_output {
+        Some((_, ty)) => quote!(#ty),
+        None => {
+            let t = &sig.output;
+            let span = t.span();
+            quote_spanned!(span=> #rt::Dual<#t>)
+        }
     };
     let generics = &func.sig.generics;
-    let float_params: Vec<&syn::Ident> = generics.type_params().map(|t| &t.ident).collect();
+    let fn_params = crate::higher_order::fn_type_params(generics);
+    let float_params: Vec<&syn::Ident> = generics
+        .type_params()
+        .map(|t| &t.ident)
+        .filter(|t| !fn_params.contains(t))
+        .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)

@@ -191,8 +191,18 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     if !any_active
         && !matches!(
             func.insts[inst].kind,
-            InstKind::If { .. } | InstKind::Loop { .. } | InstKind::For { .. }
+            InstKind::If { .. }
+                | InstKind::Loop { .. }
+                | InstKind::For { .. }
+                | InstKind::Call {
+                    callee: PathCallee::Closure | PathCallee::FnValue,
+                    ..
+                }
         )
+        && !func.insts[inst]
+            .results
+            .first()
+            .is_some_and(|r| func.fn_sources.contains(r))
     {
         return primal;
     }
@@ -329,6 +339,16 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 plan(Form::Frule, needs)
             }
             PathCallee::UserOp(_) => primal,
+            // The dual function, called with duals; a closure's dual form, built from its
+            // captures as they are.
+            PathCallee::FnValue => {
+                let mut needs = all(Need::Dual);
+                if let Some(first) = needs.first_mut() {
+                    *first = Need::AsIs;
+                }
+                plan(Form::Frule, needs)
+            }
+            PathCallee::Closure => plan(Form::Frule, all(Need::AsIs)),
             PathCallee::UnknownFloat
             | PathCallee::Ctor
             | PathCallee::Function
@@ -502,6 +522,8 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::Assoc
                     | PathCallee::Function
                     | PathCallee::UserOp(_)
+                    | PathCallee::FnValue
+                    | PathCallee::Closure
                     | PathCallee::Unresolved => {}
                 }
             }

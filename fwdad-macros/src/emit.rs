@@ -833,6 +833,34 @@ impl Emitter<'_> {
                 },
                 Form::Frule,
             ) => user_op_call(*op, &args, rt, mode, span),
+            // A function value: the dual function, called with duals.
+            (
+                InstKind::Call {
+                    callee: PathCallee::FnValue,
+                    ..
+                },
+                Form::Frule,
+            ) => {
+                // Each argument converted as a call to a rule converts it (`&v` of a `Vec`
+                // dual to the slice dual the function takes).
+                // The function by name: a `&mut dyn FnMut` is called, not reborrowed.
+                let f = self.name(ops[0]);
+                let rest = &args[1..];
+                quote_spanned!(span=> (#f)(#(#rt::coerce_to(#rest)),*))
+            }
+            // A closure passed to a function: its dual form.
+            (
+                InstKind::Call {
+                    func: path,
+                    callee: PathCallee::Closure,
+                    ..
+                },
+                _,
+            ) => {
+                let (held, passed) = self.closure_arg(inst, path, &args, span);
+                pre.extend(held);
+                passed
+            }
             (InstKind::Call { func: path, .. }, Form::Frule) => {
                 let marker = match turbofish_marker(path) {
                     Some(m) => m,
@@ -1503,6 +1531,78 @@ impl Emitter<'_> {
 /// `ts` reported at `span` (the operation), resolved where it was: an operand that is not a
 /// float (a struct given to `+`) is then reported in the expression, not at the variable's
 /// declaration.
+impl Emitter<'_> {
+    /// The dual form of a closure passed as an argument of `path`'s function: its
+    /// differentiated body (`crate::higher_order::prepare`) as a closure whose parameters
+    /// are duals, given to the callee's `__fwdad_fn_arg<i>` for their types; the captures
+    /// (`args`) are bound inside, copied, as the body's last parameters.
+    fn closure_arg(
+        &mut self,
+        inst: Inst,
+        path: &syn::Path,
+        args: &[TokenStream],
+        span: Span,
+    ) -> (TokenStream, TokenStream) {
+        let Some(result) = self.func.insts[inst].results.first() else {
+            return Default::default();
+        };
+        let Some(ca) = self.func.closures.get(result) else {
+            return Default::default();
+        };
+        let marker = strip_generics(path);
+        let mode = self.mode;
+        let f = match &ca.named {
+            // A function passed by name: its rule, as a function of duals.
+            Some(named) => {
+                let rule = strip_generics(named);
+                let helper = format_ident!("__fwdad_rule_arg{}", ca.index, span = span);
+                quote_spanned!(span=> #marker::#helper::<#mode, _>(#rule {}))
+            }
+            None => {
+                let body = ca.body.clone().unwrap_or_default();
+                let n = ca.closure.inputs.len();
+                let params: Vec<_> = (0..n).map(param_ident).collect();
+                // Copied out of the caller first, so the closure owns what it captures
+                // and may outlive the caller's locals (a returned closure); copied again
+                // at each call, since the body takes its parameters by value.
+                let held: Vec<_> = (0..args.len())
+                    .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
+                    .collect();
+                let hold = args
+                    .iter()
+                    .zip(&held)
+                    .map(|(a, h)| quote!(let #h = ::core::clone::Clone::clone(&#a);));
+                let caps = held.iter().enumerate().map(|(k, h)| {
+                    let p = param_ident(n + k);
+                    quote!(let #p = ::core::clone::Clone::clone(&#h);)
+                });
+                let helper = match ca.index {
+                    crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
+                    i => format_ident!("__fwdad_fn_arg{}", i, span = span),
+                };
+                quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+            }
+        };
+        self.temps += 1;
+        let held = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
+        let pre = quote_spanned!(span=> let mut #held = #f;);
+        let passed = match ca.wrap {
+            crate::ir::ArgWrap::Plain => quote_spanned!(span=> #held),
+            crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#held),
+            crate::ir::ArgWrap::RefMut => quote_spanned!(span=> &mut #held),
+            crate::ir::ArgWrap::Boxed => quote_spanned!(span=> ::std::boxed::Box::new(#held)),
+        };
+        if ca.index == crate::ir::RETURNED {
+            return (pre, passed);
+        }
+        let pass = format_ident!("__fwdad_fn_pass{}", ca.index, span = span);
+        (
+            pre,
+            quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
+        )
+    }
+}
+
 fn located_at(ts: &TokenStream, span: Span) -> TokenStream {
     ts.clone()
         .into_iter()

@@ -12,6 +12,7 @@ mod diag;
 mod differentiable;
 mod dual;
 mod emit;
+mod higher_order;
 mod ir;
 mod libtypes;
 mod lifetimes;

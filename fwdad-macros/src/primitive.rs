@@ -83,6 +83,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     // A rule named like the generated wrapper is reported by `full_rule`; no stub then.
     let wrapper_name = format!("{}_frule", func.sig.ident);
     let stub_wrapper = !matches!(&form, Some(Form::Rule(p)) if p.qself.is_none() && p.path.is_ident(&wrapper_name));
+    if let (Some(sig), Some(Form::Partials(_))) = (&sig, &form) {
+        reject_fn_values(Attr::Primitive, &func, sig, &mut diag);
+    }
     let body = match (&sig, form) {
         (Some(sig), Some(Form::Partials(p))) => scalar_rule(&func, sig, &p, &rt, &mut diag),
         (Some(sig), Some(Form::Rule(path))) => full_rule(&func, sig, &path, &rt, &mut diag),
@@ -117,6 +120,7 @@ pub fn expand_non_differentiable(args: TokenStream, item: TokenStream) -> TokenS
     let sig = check_signature(Attr::NonDifferentiable, &func, &mut diag);
     if let Some(sig) = &sig {
         check_no_float_writes(sig, &mut diag);
+        reject_fn_values(Attr::NonDifferentiable, &func, sig, &mut diag);
     }
     match (diag.has_errors(), sig) {
         (false, Some(sig)) => {
@@ -131,6 +135,17 @@ pub fn expand_non_differentiable(args: TokenStream, item: TokenStream) -> TokenS
             &rt,
             true,
         ),
+    }
+}
+
+/// Function values are taken only by a full rule (`#[primitive(rule = ..)]`).
+fn reject_fn_values(attr: Attr, func: &syn::ItemFn, sig: &Sig, diag: &mut Diagnostics) {
+    for (arg, &f) in func.sig.inputs.iter().zip(&sig.fn_values) {
+        if let (true, syn::FnArg::Typed(t)) = (f, arg) {
+            error_at(diag, &t.ty,
+                format!("`{}` does not take function values in this form; write the rule on `Dual`s with `#[primitive(rule = ..)]`, which takes this parameter as a function of duals", attr.name()),
+            );
+        }
     }
 }
 
@@ -459,6 +474,10 @@ struct Sig {
     lifetimes: Vec<syn::Lifetime>,
     /// The impl's mode parameter: `T`, unless the signature mentions a `T`.
     mode: syn::Ident,
+    /// One flag per parameter that is a function value (`&dyn Fn(f64) -> f64`, `fn(..)`):
+    /// the rule takes it as a function of duals (`crate::higher_order`), only in the
+    /// `rule = ..` form.
+    fn_values: Vec<bool>,
 }
 
 /// Checks what every form needs of the signature, accumulating errors.
@@ -560,6 +579,7 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
         return None;
     }
     let mode = mode_ident(sig);
+    let fn_values = crate::higher_order::fn_value_params(sig);
     Some(Sig {
         names,
         inputs,
@@ -568,6 +588,7 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
         named_output,
         lifetimes,
         mode,
+        fn_values,
     })
 }
 
@@ -689,10 +710,13 @@ fn finish(func: &syn::ItemFn, sig: &Sig, body: TokenStream, rt: &TokenStream) ->
     let (marker, marker_ty) = face.marker(&[]);
     let wrapper = face.wrapper(&marker_ty, false, rt);
     let marker_fn = face.marker_fn(&marker_ty, false);
+    // A caller's closure passed to a function value parameter gets its types here.
+    let helpers = crate::higher_order::signature_helpers(&func.sig, &sig.fn_values, &marker_ty, rt);
     quote! {
         #func
         #marker
         #marker_fn
+        #helpers
         const _: () = {
             #body
         };
@@ -703,7 +727,17 @@ fn finish(func: &syn::ItemFn, sig: &Sig, body: TokenStream, rt: &TokenStream) ->
 /// The rule's public face (marker struct, `name_frule` wrapper), shared with
 /// `#[derive_frule]`.
 fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Registration<'a> {
-    let inputs = sig.inputs.iter().map(|t| quote!(#rt::Dual<#t>)).collect();
+    let inputs = sig
+        .inputs
+        .iter()
+        .enumerate()
+        .map(
+            |(i, t)| match sig.fn_values.get(i).copied().unwrap_or(false) {
+                true => fn_of_duals(t, quote!(f64), rt),
+                false => quote!(#rt::Dual<#t>),
+            },
+        )
+        .collect();
     let output = &sig.output;
     let where_clause = func.sig.generics.where_clause.to_token_stream();
     Registration {
@@ -723,10 +757,31 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
 fn dual_impl_parts(sig: &Sig, rt: &TokenStream) -> (TokenStream, Vec<TokenStream>, TokenStream) {
     let m = &sig.mode;
     let lts = &sig.lifetimes;
-    let args: Vec<_> = sig.named_inputs.iter().map(|t| dual_ty(t, m, rt)).collect();
+    // A function value is taken as a function of duals.
+    let args: Vec<_> = sig
+        .named_inputs
+        .iter()
+        .enumerate()
+        .map(
+            |(i, t)| match sig.fn_values.get(i).copied().unwrap_or(false) {
+                true => fn_of_duals(t, quote!(#m), rt),
+                false => dual_ty(t, m, rt),
+            },
+        )
+        .collect();
     let out = dual_ty(&sig.named_output, m, rt);
     let header = quote!(impl<#(#lts,)* #m: #rt::Mode>);
     (header, args, out)
+}
+
+/// A function-value parameter's type with its `Fn(..)` sugar over duals in `mode`.
+fn fn_of_duals(ty: &syn::Type, mode: TokenStream, rt: &TokenStream) -> TokenStream {
+    let mut ty = ty.clone();
+    syn::visit_mut::VisitMut::visit_type_mut(
+        &mut crate::higher_order::Dualize { rt, mode },
+        &mut ty,
+    );
+    quote!(#ty)
 }
 
 fn arg_idents(n: usize) -> Vec<syn::Ident> {

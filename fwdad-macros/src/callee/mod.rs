@@ -30,9 +30,9 @@ pub use macros::StdMacro;
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{is_user_method_name, is_user_method_on_user_type, names_user_type, UserOp};
 pub use paths::{
-    float_from, float_has_trait, float_into_path, float_path_call, is_capitalised, is_err,
-    is_float_conversion_name, is_float_trait, is_none, is_process_exit, is_tuple_ctor, is_vec_from,
-    is_vec_type, PathCallee, Wrapper,
+    float_from, float_has_trait, float_into_path, float_path_call, is_box_new, is_capitalised,
+    is_err, is_float_conversion_name, is_float_trait, is_none, is_process_exit, is_tuple_ctor,
+    is_vec_from, is_vec_type, PathCallee, Wrapper,
 };
 pub use types::{StdType, TypeClass};
 

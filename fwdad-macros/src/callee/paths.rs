@@ -116,6 +116,13 @@ pub enum PathCallee {
     /// operator's rule, registered by `#[derive_frule]` on the user's `impl Add for Ty`
     /// (the call's path is the runtime's primal helper, `user_ops::add`).
     UserOp(super::UserOp),
+    /// `f(x)` where `f` is a local function value (a parameter `f: F` with `F: Fn(..)`,
+    /// `&dyn Fn`, a closure a call returned): in the rule it is the dual function, called
+    /// with duals. The first argument is the function value.
+    FnValue,
+    /// A closure (or a named function) passed to the function `func`: in the rule, its dual
+    /// form (`crate::higher_order`). The arguments are its captured values.
+    Closure,
     /// Not resolved yet (only inside `lower`; `ir::verify` rejects it).
     Unresolved,
 }
@@ -193,6 +200,8 @@ impl std::fmt::Display for PathCallee {
             PathCallee::Ctor => f.write_str("ctor"),
             PathCallee::Function => f.write_str("fn"),
             PathCallee::UserOp(op) => write!(f, "user op {}", op.trait_name()),
+            PathCallee::FnValue => f.write_str("fn value"),
+            PathCallee::Closure => f.write_str("closure"),
             PathCallee::Unresolved => f.write_str("unresolved"),
         }
     }
@@ -211,6 +220,12 @@ pub fn float_path_call(path: &syn::Path) -> Option<FloatOp> {
         return None;
     }
     FloatOp::method(&path.segments[n - 1].ident.to_string())
+}
+
+/// `Box::new`: a closure passed boxed (`Box::new(|x| ..)`).
+pub fn is_box_new(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2 && path.segments[n - 2].ident == "Box" && path.segments[n - 1].ident == "new"
 }
 
 /// Whether `name` is capitalised: by Rust's naming convention a type, a variant or a

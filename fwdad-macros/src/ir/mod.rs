@@ -59,6 +59,45 @@ pub struct Function {
     pub items: Vec<syn::Item>,
     /// Types the user wrote on `let` bindings, kept so the emitted code infers as theirs.
     pub annotations: std::collections::HashMap<Value, syn::Type>,
+    /// The closures passed to functions (`call [closure]` instructions), by result.
+    pub closures: std::collections::HashMap<Value, ClosureArg>,
+    /// Results of calls that are called later as functions (`let obj = objective(mu);
+    /// obj(x)`): always computed by the rule, which returns the dual function.
+    pub fn_sources: std::collections::HashSet<Value>,
+}
+
+/// [`ClosureArg::index`] of a closure the function returns.
+pub const RETURNED: usize = usize::MAX;
+
+/// How a closure is passed to a function: as it is, `&`, `&mut` or `Box::new(..)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgWrap {
+    Plain,
+    Ref,
+    RefMut,
+    Boxed,
+}
+
+/// A closure passed to a user's function (`simpson(|x| x * mu, ..)`): its syntax, where it
+/// goes, and what it captures (the `call [closure]` instruction's operands, in order).
+#[derive(Clone, Debug)]
+pub struct ClosureArg {
+    /// The closure as written.
+    pub closure: syn::ExprClosure,
+    /// The argument position in the callee.
+    pub index: usize,
+    /// How it is passed.
+    pub wrap: ArgWrap,
+    /// The captured variables' names.
+    pub captures: Vec<syn::Ident>,
+    /// What the syntax tells of their types.
+    pub hints: Vec<TypeHint>,
+    /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
+    /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
+    pub body: Option<proc_macro2::TokenStream>,
+    /// A function passed by name (`simpson(my_fn, ..)`): its path; it has a rule, so
+    /// there is no body to differentiate.
+    pub named: Option<syn::Path>,
 }
 
 /// A function parameter.

@@ -423,6 +423,17 @@ impl Lowerer<'_> {
     fn lower_expr_rest(&mut self, e: &syn::Expr) -> Option<Value> {
         let span = e.span();
         match e {
+            // A closure the function returns (`-> impl Fn(f64) -> f64`): its dual form.
+            syn::Expr::Closure(c) if self.returns_fn() => {
+                let arg = super::higher_order::FnArg {
+                    closure: c.clone(),
+                    wrap: crate::ir::ArgWrap::Boxed,
+                    def: None,
+                    named: None,
+                };
+                let own: syn::Path = self.func.name.clone().into();
+                self.lower_fn_arg(arg, &own, crate::ir::RETURNED)
+            }
             syn::Expr::Assign(a) => self.lower_assign(&a.left, None, &a.right, span),
             syn::Expr::Macro(m) => self.lower_macro(&m.mac, span),
             syn::Expr::Struct(st) => self.lower_struct(st),

@@ -312,6 +312,14 @@ impl<'d> Lowerer<'d> {
                 ];
                 self.lower_match_arms(scrutinee, arms, span)
             }
+            // The body of a closure passed to a function, its return type not written.
+            _ if matches!(ret, syn::Type::Infer(_)) => {
+                self.diag.error(
+                    span,
+                    "`#[derive_frule]` supports `?` inside a closure passed to a function when the closure's return type is written: `|x| -> Option<f64> { .. }`",
+                );
+                Some(self.poison(span))
+            }
             _ => {
                 self.diag.error(
                     span,

@@ -33,6 +33,7 @@
 mod control;
 mod expr;
 mod idioms;
+mod higher_order;
 mod iterate;
 mod matching;
 mod place;
@@ -75,6 +76,8 @@ pub fn lower_fn(
         body: crate::ir::entity::EntityRef::new(0),
         items: Vec::new(),
         annotations: Default::default(),
+        closures: Default::default(),
+        fn_sources: Default::default(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],

@@ -513,13 +513,65 @@ impl Lowerer<'_> {
                 let shapes = args.into_iter().map(super::iterate::Shape::Val).collect();
                 return self.inline_closure(&def.expr, Some(&def), shapes, c.span());
             }
-            if self.lookup(&id.to_string()).is_some() {
-                self.diag.error_spanned(
-                    &c.func,
-                    format!("`#[derive_frule]` cannot call `{id}`: it is a local variable (a closure or function value), and calls must name a function by path; call the function directly"),
-                );
-                return Some(self.poison(span));
+            // A function value (`f: F` with `F: Fn(f64) -> f64`, `g: &dyn Fn(..)`, a
+            // closure a call returned): in the rule, the dual function.
+            if let Some(f) = self.lookup(&id.to_string()) {
+                if !self.callable(f) {
+                    self.diag.error_spanned(
+                        &c.func,
+                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned; call the function by name"),
+                    );
+                    return Some(self.poison(span));
+                }
+                if matches!(self.func.values[f].def, crate::ir::ValueDef::Inst(..)) {
+                    self.func.fn_sources.insert(f);
+                }
+                let mut args = vec![f];
+                args.extend(self.lower_exprs(c.args.iter())?);
+                return Some(self.push(
+                    InstKind::Call {
+                        callee: PathCallee::FnValue,
+                        func: p.path.clone(),
+                        args,
+                    },
+                    TypeHint::Unknown,
+                    span,
+                ));
             }
+        }
+        // `Box::new(|x| ..)` returned (`-> Box<dyn Fn(f64) -> f64>`).
+        if crate::callee::is_box_new(&p.path) && c.args.len() == 1 && self.returns_fn() {
+            if let syn::Expr::Closure(cl) = strip(&c.args[0]) {
+                let arg = super::higher_order::FnArg {
+                    closure: cl.clone(),
+                    wrap: crate::ir::ArgWrap::Boxed,
+                    def: None,
+                    named: None,
+                };
+                let own: syn::Path = self.func.name.clone().into();
+                return self.lower_fn_arg(arg, &own, crate::ir::RETURNED);
+            }
+        }
+        // Closures passed to a function of the user's: their dual forms.
+        if PathCallee::resolve(&p.path, c.args.len()) == PathCallee::Function
+            && c.args.iter().any(|a| self.fn_arg(a).is_some())
+        {
+            let mut args = Vec::new();
+            for (i, a) in c.args.iter().enumerate() {
+                match self.fn_arg(a) {
+                    Some(f) => args.push(self.lower_fn_arg(f, &p.path, i)?),
+                    None => args.push(self.lower_expr(a)?),
+                }
+            }
+            return Some(self.push(
+                InstKind::Call {
+                    callee: PathCallee::Unresolved,
+                    func: p.path.clone(),
+                    args,
+                },
+                TypeHint::Unknown,
+                span,
+            ));
         }
         // `Vec::from(x)` of a slice, array or `Vec`: the same elements, as `x.to_vec()`.
         if crate::callee::is_vec_from(&p.path) && c.args.len() == 1 {

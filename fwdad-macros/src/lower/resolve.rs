@@ -31,7 +31,8 @@ pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections
                 *receiver,
                 &method.to_string(),
             ))),
-            // Lowering resolves a few calls itself (`T::from(x)` of a type parameter).
+            // Lowering resolves a few calls itself (`T::from(x)` of a type parameter, function
+            // values and closures passed to functions).
             InstKind::Call {
                 func: path,
                 args,

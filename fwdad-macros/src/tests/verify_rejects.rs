@@ -22,6 +22,8 @@ fn empty() -> Function {
         body: Region::new(0),
         items: vec![],
         annotations: Default::default(),
+        closures: Default::default(),
+        fn_sources: Default::default(),
     };
     func.body = new_region(&mut func, 0);
     func

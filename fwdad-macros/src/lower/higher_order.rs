@@ -1,0 +1,295 @@
+//! Functions as values: a closure (or a `let`-bound one) passed to a function of the
+//! user's, and a call of a local function value (`f(x)` where `f: F`, `F: Fn(f64) -> f64`).
+//!
+//! A closure argument becomes one instruction, `call [closure]`, whose operands are the
+//! values it captures; `derive_frule` differentiates its body as a function of its own
+//! (parameters, then captures) once the caller's activity is known, and the emitter
+//! builds the dual closure from that body and the captures' duals
+//! ([`crate::higher_order`]).
+
+use super::place::strip;
+use super::Lowerer;
+use crate::callee::PathCallee;
+use crate::ir::{ArgWrap, ClosureArg, InstKind, Value};
+use crate::types::TypeHint;
+use syn::spanned::Spanned;
+
+/// A closure written as an argument, with how it is passed.
+pub(crate) struct FnArg {
+    pub(crate) closure: syn::ExprClosure,
+    pub(crate) wrap: ArgWrap,
+    /// For a `let`-bound closure: its definition (what it captured where it was written).
+    pub(crate) def: Option<std::rc::Rc<super::ClosureDef>>,
+    /// A function passed by name (`simpson(my_fn, ..)`): its path (the closure is empty).
+    pub(crate) named: Option<syn::Path>,
+}
+
+/// `|| ()`, the closure of a function passed by name (never differentiated).
+fn empty_closure() -> syn::ExprClosure {
+    syn::ExprClosure {
+        attrs: Vec::new(),
+        lifetimes: None,
+        constness: None,
+        movability: None,
+        asyncness: None,
+        capture: None,
+        or1_token: Default::default(),
+        inputs: Default::default(),
+        or2_token: Default::default(),
+        output: syn::ReturnType::Default,
+        body: Box::new(syn::Expr::Tuple(syn::ExprTuple {
+            attrs: Vec::new(),
+            paren_token: Default::default(),
+            elems: Default::default(),
+        })),
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether the function returns a function value (`-> impl Fn(..)`, `Box<dyn Fn(..)>`).
+    pub(crate) fn returns_fn(&self) -> bool {
+        crate::higher_order::is_fn_type(&self.func.ret, &[])
+    }
+
+    /// Whether the local `v` can be called as a function: a parameter of a function type,
+    /// or what a call returned (a function returning `impl Fn`).
+    pub(crate) fn callable(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => {
+                let generics: Vec<syn::Ident> = self
+                    .type_params
+                    .iter()
+                    .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
+                    .collect();
+                crate::higher_order::is_fn_type(&self.func.params[i].ty, &generics)
+            }
+            crate::ir::ValueDef::Inst(i, _) => matches!(
+                &self.func.insts[i].kind,
+                InstKind::Call {
+                    callee: PathCallee::Unresolved,
+                    ..
+                }
+            ),
+            crate::ir::ValueDef::RegionParam(..) => false,
+        }
+    }
+
+    /// `e` as a function argument: a closure literal, `&|x| ..`, `&mut |x| ..`,
+    /// `Box::new(|x| ..)`, or the name of a `let`-bound closure (or a reference to it).
+    pub(crate) fn fn_arg(&self, e: &syn::Expr) -> Option<FnArg> {
+        let (inner, wrap) = match strip(e) {
+            syn::Expr::Reference(r) if r.mutability.is_some() => (strip(&r.expr), ArgWrap::RefMut),
+            syn::Expr::Reference(r) => (strip(&r.expr), ArgWrap::Ref),
+            syn::Expr::Call(c)
+                if c.args.len() == 1
+                    && matches!(strip(&c.func), syn::Expr::Path(p) if crate::callee::is_box_new(&p.path)) =>
+            {
+                (strip(&c.args[0]), ArgWrap::Boxed)
+            }
+            other => (other, ArgWrap::Plain),
+        };
+        match inner {
+            syn::Expr::Closure(c) => Some(FnArg {
+                closure: c.clone(),
+                wrap,
+                def: None,
+                named: None,
+            }),
+            syn::Expr::Path(p) if p.qself.is_none() => {
+                if let Some(id) = p.path.get_ident() {
+                    if let Some(def) = self.lookup_closure(&id.to_string()) {
+                        return Some(FnArg {
+                            closure: def.expr.clone(),
+                            wrap,
+                            def: Some(def),
+                            named: None,
+                        });
+                    }
+                    if self.lookup(&id.to_string()).is_some() {
+                        return None;
+                    }
+                }
+                // `f64::sin`: the closure `|a| f64::sin(a)`, whose dual calls the rule.
+                if let Some(op) = crate::callee::float_path_call(&p.path) {
+                    let arity: usize = match op.shape() {
+                        crate::callee::Shape::Unary | crate::callee::Shape::SinCos => 1,
+                        crate::callee::Shape::Binary | crate::callee::Shape::Powi => 2,
+                        crate::callee::Shape::Ternary => 3,
+                    };
+                    let span = p.span();
+                    let names: Vec<syn::Ident> = (0..arity)
+                        .map(|k| quote::format_ident!("__fwdad_a{}", k, span = span))
+                        .collect();
+                    let call = crate::splice::call_expr(
+                        inner.clone(),
+                        names.iter().map(crate::splice::path_expr),
+                    );
+                    let closure = syn::ExprClosure {
+                        attrs: Vec::new(),
+                        lifetimes: None,
+                        constness: None,
+                        movability: None,
+                        asyncness: None,
+                        capture: None,
+                        or1_token: Default::default(),
+                        inputs: names
+                            .into_iter()
+                            .map(|n| {
+                                syn::Pat::Ident(syn::PatIdent {
+                                    attrs: Vec::new(),
+                                    by_ref: None,
+                                    mutability: None,
+                                    ident: n,
+                                    subpat: None,
+                                })
+                            })
+                            .collect(),
+                        or2_token: Default::default(),
+                        output: syn::ReturnType::Default,
+                        body: Box::new(call),
+                    };
+                    return Some(FnArg {
+                        closure,
+                        wrap,
+                        def: None,
+                        named: None,
+                    });
+                }
+                // `my_fn`: its rule, wrapped by the callee as a function of duals.
+                match PathCallee::resolve(&p.path, 0) {
+                    PathCallee::Function => Some(FnArg {
+                        closure: empty_closure(),
+                        wrap,
+                        def: None,
+                        named: Some(p.path.clone()),
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The closure `arg`, passed as argument `index` of `callee`: a `call [closure]` of
+    /// the values it captures.
+    pub(crate) fn lower_fn_arg(
+        &mut self,
+        arg: FnArg,
+        callee: &syn::Path,
+        index: usize,
+    ) -> Option<Value> {
+        let span = match &arg.named {
+            Some(p) => p.span(),
+            None => arg.closure.span(),
+        };
+        let names = free_names(&arg.closure);
+        // Resolve the names as the closure sees them: where it was written, for a
+        // `let`-bound one.
+        let depth = self.scopes_len();
+        match &arg.def {
+            Some(def) if def.expr.capture.is_some() => self.push_env(&def.env),
+            Some(def) => self.push_view(&def.visible),
+            None => {}
+        }
+        let mut captures = Vec::new();
+        let mut values = Vec::new();
+        let mut nested = None;
+        for name in names {
+            if self.lookup_closure(&name).is_some() {
+                nested = Some(name);
+                continue;
+            }
+            if let Some(v) = self.lookup(&name) {
+                captures.push(syn::Ident::new(&name, span));
+                values.push(v);
+            }
+        }
+        self.truncate_scopes(depth);
+        let assigned = super::control::assigned_in_closure(&arg.closure);
+        if let Some(name) = captures.iter().find(|c| assigned.contains(&c.to_string())) {
+            self.diag.error_spanned(
+                &arg.closure,
+                format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures: its dual form works on a copy of what it captures; return the value from the closure instead, or accumulate it in the function it is passed to"),
+            );
+            return Some(self.poison(span));
+        }
+        if let Some(name) = nested {
+            self.diag.error_spanned(
+                &arg.closure,
+                format!("`#[derive_frule]` does not support a closure passed to a function that calls the closure `{name}` bound outside it; write `{name}`'s body in it, or make `{name}` a `#[derive_frule]` function"),
+            );
+            return Some(self.poison(span));
+        }
+        let hints = values
+            .iter()
+            .map(|v| self.func.values[*v].ty.clone())
+            .collect();
+        let v = self.push(
+            InstKind::Call {
+                func: callee.clone(),
+                args: values,
+                callee: PathCallee::Closure,
+            },
+            TypeHint::Unknown,
+            span,
+        );
+        self.func.closures.insert(
+            v,
+            ClosureArg {
+                closure: arg.closure,
+                index,
+                wrap: arg.wrap,
+                captures,
+                hints,
+                body: None,
+                named: arg.named,
+            },
+        );
+        Some(v)
+    }
+}
+
+/// The names a closure's body reads that are not its parameters, in order of first use:
+/// the variables it may capture (names of functions and constants are dropped later, as
+/// no local answers to them).
+fn free_names(c: &syn::ExprClosure) -> Vec<String> {
+    struct Paths(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Paths {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if let (None, Some(id)) = (&p.qself, p.path.get_ident()) {
+                let name = id.to_string();
+                if !self.0.contains(&name) {
+                    self.0.push(name);
+                }
+            }
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            // `println!("{x}", y)`: every identifier of the arguments may be a capture.
+            fn idents(ts: proc_macro2::TokenStream, out: &mut Vec<String>) {
+                for t in ts {
+                    match t {
+                        proc_macro2::TokenTree::Ident(i) => {
+                            let name = i.to_string();
+                            if !out.contains(&name) {
+                                out.push(name);
+                            }
+                        }
+                        proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                        _ => {}
+                    }
+                }
+            }
+            idents(m.tokens.clone(), &mut self.0);
+        }
+    }
+    // Only the parameters: a name a `let` inside binds may also be captured before it.
+    let mut own = super::PatIdents::default();
+    for p in &c.inputs {
+        syn::visit::Visit::visit_pat(&mut own, p);
+    }
+    let own: Vec<String> = own.0.iter().map(|p| p.ident.to_string()).collect();
+    let mut paths = Paths(Vec::new());
+    syn::visit::Visit::visit_expr(&mut paths, &c.body);
+    paths.0.retain(|n| !own.contains(n));
+    paths.0
+}
