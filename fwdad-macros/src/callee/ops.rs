@@ -129,8 +129,15 @@ pub fn names_user_type(path: &syn::Path) -> bool {
     let Some(last) = path.segments.last() else {
         return false;
     };
+    // A path through `std`/`core`/`alloc` (`::core::convert::Into`) is never the user's.
+    let std_path = path
+        .segments
+        .first()
+        .is_some_and(|s| matches!(s.ident.to_string().as_str(), "std" | "core" | "alloc"));
     super::is_capitalised(&last.ident.to_string())
         && last.ident != "Self"
+        && !std_path
+        && !super::is_float_trait(&last.ident.to_string())
         && !matches!(
             super::StdType::of_path(path).map(|t| t.class()),
             Some(

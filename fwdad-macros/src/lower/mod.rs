@@ -93,6 +93,7 @@ pub fn lower_fn(
         rt: rt.clone(),
         user: Default::default(),
         written_user: Default::default(),
+        guessed_user: Default::default(),
         type_params: item
             .sig
             .generics
@@ -183,6 +184,9 @@ pub(crate) struct Lowerer<'d> {
     user: std::collections::HashMap<Value, user_ops::UserShape>,
     /// Values whose user type is written (no guess): their methods are the user's.
     written_user: std::collections::HashSet<Value>,
+    /// Values taken for a user type only because a method of the user's returned them
+    /// (`a.cross(b)`): not enough for an operator to take a user rule.
+    guessed_user: std::collections::HashSet<Value>,
 }
 
 impl Lowerer<'_> {

@@ -160,6 +160,20 @@ impl Lowerer<'_> {
         if let Some(s) = found {
             self.user.insert(result, s);
         }
+        // A user type known only from a method's result, or copied from one.
+        let guessed = match kind {
+            InstKind::MethodCall { .. } => found.is_some(),
+            InstKind::Copy(v)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: v,
+            }
+            | InstKind::Ref { arg: v, .. } => self.guessed_user.contains(v),
+            _ => false,
+        };
+        if guessed {
+            self.guessed_user.insert(result);
+        }
     }
 
     /// `to` is a later SSA value of `from`'s variable (a loop-carried value).
@@ -196,7 +210,12 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
-        if !(self.is_user_value(lhs) || self.is_user_value(rhs)) {
+        // A method's result is only a guess: `a.dot(b) * k` is as common as `k * a.cross(b)`,
+        // and a float taken for a user type leaves rustc unable to infer what follows. So
+        // an operator takes a user rule only when an operand's type is known better; for
+        // `k * a.cross(b)` write `let c: Vec3 = a.cross(b);` (docs/limits.md).
+        let known = |v: Value| self.is_user_value(v) && !self.guessed_user.contains(&v);
+        if !(known(lhs) || known(rhs)) {
             return None;
         }
         let base = match op {
