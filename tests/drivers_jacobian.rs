@@ -663,9 +663,9 @@ where
     }
 }
 
-/// `gradient` and `GradientWorkspace` widen their passes with the input as
-/// `gradient_width` says (observed through the rule's mode), and still return the exact
-/// gradient.
+/// `gradient` widens its passes with the input as `gradient_width` says, and
+/// `GradientWorkspace` as it measured (observed through the rule's mode); both return the
+/// exact gradient.
 #[test]
 fn gradient_widens_its_passes_for_large_inputs() {
     let mut ws = GradientWorkspace::new();
@@ -674,9 +674,12 @@ fn gradient_widens_its_passes_for_large_inputs() {
         .enumerate()
     {
         let x = test_points(n, 70 + k as u64);
+        // One pass up to 32 inputs, then 16, and 32 from 256 on.
         let want_w = match n {
-            0..64 => 8,
-            64..512 => 16,
+            0..=8 => 8,
+            9..=16 => 16,
+            17..=32 => 32,
+            33..256 => 16,
             _ => 32,
         };
         assert_eq!(gradient_width(n), want_w, "n = {n}");
@@ -696,11 +699,18 @@ fn gradient_widens_its_passes_for_large_inputs() {
         for (a, b) in g.iter().zip(ackley_grad_exact(&x)) {
             assert_relative_eq!(*a, b, max_relative = 1e-12, epsilon = 1e-13);
         }
-        // The workspace (reused across sizes, in and out of order) picks the same width and
-        // returns the same bits.
+        // The workspace (reused across sizes, in and out of order) takes the same width up
+        // to 16 inputs; above, the width it measured fastest (its first call of a length
+        // times all three). Either way it returns the same bits.
+        ws.gradient(rule(), &x);
+        let ws_w = ws.width(n).unwrap_or(want_w);
+        assert!(
+            n > 16 || ws.width(n).is_none(),
+            "n = {n}: nothing to measure"
+        );
         passes.set(0);
         let (wv, wg) = ws.gradient(rule(), &x);
-        assert_eq!((width.get(), passes.get()), (want_w, n.div_ceil(want_w)));
+        assert_eq!((width.get(), passes.get()), (ws_w, n.div_ceil(ws_w)));
         assert_eq!(wv.to_bits(), v.to_bits());
         assert_eq!(wg, &g[..], "workspace, n = {n}");
     }

@@ -1224,8 +1224,9 @@ where
 /// }
 /// ```
 pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
+    // One call: the width from `gradient_width`, not measured (see `GradientWorkspace`).
     let mut ws = GradientWorkspace::new();
-    let (value, g) = ws.gradient(f, x);
+    let (value, g) = ws.run(&f, x, gradient_width(x.len()));
     (value, g.to_vec())
 }
 
