@@ -14,7 +14,7 @@
 
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType, UserOp};
-use crate::ir::{BinOp, InstKind, UnOp, Value};
+use crate::ir::{BinOp, InstKind, UnOp, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
 
@@ -163,6 +163,11 @@ impl Lowerer<'_> {
         // A user type known only from a method's result, or copied from one.
         let guessed = match kind {
             InstKind::MethodCall { .. } => found.is_some(),
+            InstKind::Call {
+                callee: PathCallee::UserOp(_),
+                args,
+                ..
+            } => args.iter().all(|a| !self.user.contains_key(a) || self.guessed_user.contains(a)),
             InstKind::Copy(v)
             | InstKind::Unary {
                 op: UnOp::Deref,
@@ -210,14 +215,18 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
-        // A method's result is only a guess: `a.dot(b) * k` is as common as `k * a.cross(b)`,
-        // and a float taken for a user type leaves rustc unable to infer what follows. So
-        // an operator takes a user rule only when an operand's type is known better; for
-        // `k * a.cross(b)` write `let c: Vec3 = a.cross(b);` (docs/limits.md).
-        let known = |v: Value| self.is_user_value(v) && !self.guessed_user.contains(&v);
-        if !(known(lhs) || known(rhs)) {
+        if !(self.is_user_value(lhs) || self.is_user_value(rhs)) {
             return None;
         }
+        // A method's result is only a guess (`a.dot(b) * k` is as common as `k *
+        // a.cross(b)`): the operator's rule is then picked by the operands' types, and a
+        // float literal beside a guess is typed `f64`, or the choice would stay open and
+        // rustc could not infer what follows (`a.dot(b) + 1.0`).
+        let guess = self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
+        let (lhs, rhs) = match guess {
+            true => (self.typed_literal(lhs, span), self.typed_literal(rhs, span)),
+            false => (lhs, rhs),
+        };
         let base = match op {
             BinOp::Add => UserOp::Add,
             BinOp::Sub => UserOp::Sub,
@@ -231,6 +240,23 @@ impl Lowerer<'_> {
             false => base,
         };
         Some(self.user_op_call(op, vec![lhs, rhs], span))
+    }
+
+    /// `v` as an `f64` if it is an unsuffixed float literal (`2.0 as f64`), else `v`.
+    fn typed_literal(&mut self, v: Value, span: Span) -> Value {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return v;
+        };
+        match &self.func.insts[inst].kind {
+            InstKind::Lit(syn::Lit::Float(f)) if f.suffix().is_empty() => {
+                let ty: syn::Type = syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: syn::Ident::new("f64", span).into(),
+                });
+                self.push(InstKind::Cast { arg: v, ty }, TypeHint::Float, span)
+            }
+            _ => v,
+        }
     }
 
     /// `base[index]` read on a value of a user type: `*index_rule(&base, index)`.
