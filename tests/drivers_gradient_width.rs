@@ -1,5 +1,8 @@
 //! `GradientWorkspace` picks its width by timing; the gradient must not depend on it.
 
+// The functions index slices in loops, as their authors write them.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::drivers::{gradient_width, gradient_with, GradientWorkspace};
 use fwdad::prelude::*;
 
