@@ -32,8 +32,8 @@
 
 mod control;
 mod expr;
-mod idioms;
 mod higher_order;
+mod idioms;
 mod iterate;
 mod matching;
 mod place;

@@ -167,7 +167,9 @@ impl Lowerer<'_> {
                 callee: PathCallee::UserOp(_),
                 args,
                 ..
-            } => args.iter().all(|a| !self.user.contains_key(a) || self.guessed_user.contains(a)),
+            } => args
+                .iter()
+                .all(|a| !self.user.contains_key(a) || self.guessed_user.contains(a)),
             InstKind::Copy(v)
             | InstKind::Unary {
                 op: UnOp::Deref,
