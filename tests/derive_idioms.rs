@@ -5,6 +5,13 @@
 //! checked against central finite differences of the plain function, in one direction
 //! (`jvp`), in a batch (`gradient_with::<4>`) and at second order (`hessian_with::<2>`),
 //! and every primal the rule returns is the plain function's, bit for bit.
+// The functions are written as users write them (`map_or(true, ..)`, `unwrap_or_else(|| 1.0)`,
+// index loops): these are the idioms under test.
+#![allow(
+    clippy::unnecessary_map_or,
+    clippy::unnecessary_lazy_evaluations,
+    clippy::needless_range_loop
+)]
 use fwdad::drivers::{bind, gradient_with, hessian_with, Wrt};
 use fwdad::prelude::*;
 use fwdad::testing::{test_frule, test_frule_batched};
