@@ -323,3 +323,21 @@ fn split_halves_of_constant_data() {
         assert!((d.tangent - want).abs() < 1e-14, "{} vs {want}", d.tangent);
     }
 }
+
+/// A type alias for the float type, as numeric code often writes it.
+type Real = f64;
+
+#[derive_frule]
+fn aliased_norm(x: Real, y: Real) -> Real {
+    (x * x + y * y).sqrt() + x.sqrt() + x.max(y)
+}
+
+#[test]
+fn float_methods_on_an_alias_of_f64() {
+    let (x, y) = (2.0, 1.5);
+    let d = aliased_norm_frule(Dual::new(x, 1.0), Dual::new(y, 0.0));
+    assert_eq!(d.primal, aliased_norm(x, y));
+    // ∂/∂x: x/r + 1/(2√x) + 1 (x > y).
+    let want = x / (x * x + y * y).sqrt() + 0.5 / x.sqrt() + 1.0;
+    assert!((d.tangent - want).abs() < 1e-15, "{} vs {want}", d.tangent);
+}
