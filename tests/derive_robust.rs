@@ -341,3 +341,36 @@ fn float_methods_on_an_alias_of_f64() {
     let want = x / (x * x + y * y).sqrt() + 0.5 / x.sqrt() + 1.0;
     assert!((d.tangent - want).abs() < 1e-15, "{} vs {want}", d.tangent);
 }
+
+/// A plain helper (no rule) returning a reference into its argument.
+fn largest_ref(v: &[f64]) -> &f64 {
+    let mut best = &v[0];
+    for t in v {
+        if *t > *best {
+            best = t;
+        }
+    }
+    best
+}
+
+/// The reference a plain helper returns into constant data, merged with a reference into
+/// the active input.
+#[derive_frule]
+fn pick_reference(x: &[f64]) -> f64 {
+    let table = [3.0, 5.0];
+    let r = if x[0] > 0.0 {
+        &x[1]
+    } else {
+        largest_ref(&table)
+    };
+    r * 2.0 + x[0]
+}
+
+#[test]
+fn constant_reference_from_a_plain_helper_merged_with_an_active_one() {
+    let (v, g) = fwdad::gradient(pick_reference {}, &[1.0, 2.0]);
+    assert_eq!(v, pick_reference(&[1.0, 2.0]));
+    assert_eq!(g, [1.0, 2.0]);
+    let (v, g) = fwdad::gradient(pick_reference {}, &[-1.0, 2.0]);
+    assert_eq!((v, g), (9.0, vec![1.0, 0.0]));
+}

@@ -331,6 +331,50 @@ impl Emitter<'_> {
         Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, #cell)))
     }
 
+    /// Whether merge result `t` (of an `if` or `match`) has, among its incoming values,
+    /// a shared reference the body makes (`&x[i]`, `&x`, `&x[a..b]`, `&x.f`).
+    fn merges_with_shared_ref(&self, t: Value) -> bool {
+        let ValueDef::Inst(inst, k) = self.func.values[t].def else {
+            return false;
+        };
+        if !matches!(
+            self.func.insts[inst].kind,
+            InstKind::If { .. } | InstKind::Match { .. }
+        ) {
+            return false;
+        }
+        self.func.inst_regions(inst).into_iter().any(|r| {
+            self.func
+                .term_operands(r)
+                .get(k)
+                .is_some_and(|&y| match self.func.values[y].def {
+                    ValueDef::Inst(i, 0) => self.is_shared_ref_inst(i),
+                    _ => false,
+                })
+        })
+    }
+
+    /// The result of a call (a function without a rule, or a method) as `Promoted`, in a
+    /// cell where its operands are defined; `None` for other values.
+    fn promoted_call_result(&mut self, v: Value) -> Option<TokenStream> {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return None;
+        };
+        if !matches!(
+            self.func.insts[inst].kind,
+            InstKind::Call { .. } | InstKind::MethodCall { .. }
+        ) {
+            return None;
+        }
+        let cell = self.temp("__z");
+        let scope = self.scope_of(&self.func.operands(inst));
+        let scope = self.fresh_past_reshaping(scope, v);
+        self.cells[scope].push(cell.clone());
+        let (rt, mode, name) = (self.rt, self.mode, self.name(v));
+        let vspan = self.func.value_span(v);
+        Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, &#cell)))
+    }
+
     /// The innermost scope (index into `cells`) in which all of `values` are defined.
     fn scope_of(&self, values: &[Value]) -> usize {
         let innermost = self.cells.len() - 1;
@@ -513,7 +557,14 @@ impl Emitter<'_> {
         vs.iter()
             .zip(targets)
             .map(|(&v, &t)| {
-                if self.is(t) {
+                if self.is(t) && !self.is(v) && self.merges_with_shared_ref(t) {
+                    // A constant reference a call returned, merged with a reference into
+                    // active data: it is a reference too, promoted like `&c`.
+                    match self.promoted_call_result(v) {
+                        Some(p) => quote!(#p.dual()),
+                        None => self.dual(v),
+                    }
+                } else if self.is(t) {
                     self.dual(v)
                 } else {
                     self.operand(v, Need::Primal)
