@@ -840,3 +840,50 @@ fn borrowed_operands_in_every_mode() {
     assert_close(h[(0, 0)], 2.0, 1e-12, "H[0, 0]");
     assert_close(h[(0, 3)], -2.0, 1e-12, "H[0, 3]");
 }
+
+/// Drag laws for a projectile, chosen per call.
+#[derive(Clone, Copy, Debug, Differentiable)]
+enum Drag {
+    None,
+    Linear(f64),
+    Quadratic { c: f64 },
+}
+
+/// Range of a projectile after 100 explicit Euler steps: the acceleration is a `match`
+/// whose arms are user-type values (`g`, `g - k * vel`), then used in operators.
+#[derive_frule(inactive(drag))]
+fn flight(p: &[f64], drag: Drag) -> f64 {
+    let g = Vec3::new(0.0, -9.81, 0.0);
+    let mut pos = Vec3::new(0.0, 0.0, 0.0);
+    let mut vel = Vec3::new(p[0] * p[1].cos(), p[0] * p[1].sin(), 0.0);
+    let dt = 0.01;
+    for _ in 0..100 {
+        let a = match drag {
+            Drag::None => g,
+            Drag::Linear(k) => g - k * vel,
+            Drag::Quadratic { c } => g - (c * vel.length()) * vel,
+        };
+        pos = pos + dt * vel;
+        vel = vel + dt * a;
+    }
+    pos.x
+}
+
+#[test]
+fn operators_on_a_match_of_user_values() {
+    let p = [20.0, 0.7];
+    for drag in [Drag::None, Drag::Linear(0.1), Drag::Quadratic { c: 0.02 }] {
+        let (v, g) = gradient(bind(flight {}, (Wrt, Inactive(drag))), &p);
+        assert_eq!(v.to_bits(), flight(&p, drag).to_bits());
+        let want = fd_gradient(|p| flight(p, drag), &p, 1e-6);
+        for (a, b) in g.iter().zip(&want) {
+            assert!(
+                (a - b).abs() < 1e-6 * (1.0 + b.abs()),
+                "{drag:?}: {g:?} vs {want:?}"
+            );
+        }
+    }
+    let (_, g) = gradient(bind(flight {}, (Wrt, Inactive(Drag::None))), &p);
+    // Without drag x = 100 · dt · v cos θ = v cos θ: ∂x/∂v = cos θ, ∂x/∂θ = -v sin θ.
+    assert!((g[0] - p[1].cos()).abs() < 1e-12 && (g[1] + p[0] * p[1].sin()).abs() < 1e-10);
+}

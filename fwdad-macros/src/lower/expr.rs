@@ -717,6 +717,11 @@ impl Lowerer<'_> {
             return Join { value: None, types };
         }
         let results = self.func.insts[inst].results.clone();
+        let arm_values: Vec<Value> = arms
+            .iter()
+            .filter_map(|(_, end)| end.as_ref().map(|e| e.value))
+            .collect();
+        self.join_user(&arm_values, results[0]);
         for (j, &k) in changed.iter().enumerate() {
             let (name, depth, old) = &before[k];
             let r = results[1 + j];

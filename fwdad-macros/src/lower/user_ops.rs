@@ -187,6 +187,27 @@ impl Lowerer<'_> {
     pub(crate) fn inherit_user(&mut self, from: Value, to: Value) {
         if let Some(s) = self.user.get(&from).copied() {
             self.user.insert(to, s);
+            if self.guessed_user.contains(&from) {
+                self.guessed_user.insert(to);
+            }
+        }
+    }
+
+    /// The value of an `if` or `match` is of a user type when an arm's value is (`let a =
+    /// match drag { Drag::None => g, Drag::Linear(k) => g - k * v, .. }`): a guess only if
+    /// every such arm's is.
+    pub(crate) fn join_user(&mut self, arms: &[Value], to: Value) {
+        let users: Vec<Value> = arms
+            .iter()
+            .copied()
+            .filter(|a| self.user.contains_key(a))
+            .collect();
+        let Some(&first) = users.first() else {
+            return;
+        };
+        self.inherit_user(first, to);
+        if users.iter().any(|a| !self.guessed_user.contains(a)) {
+            self.guessed_user.remove(&to);
         }
     }
 
