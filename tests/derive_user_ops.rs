@@ -851,6 +851,7 @@ enum Drag {
 
 /// Range of a projectile after 100 explicit Euler steps: the acceleration is a `match`
 /// whose arms are user-type values (`g`, `g - k * vel`), then used in operators.
+#[allow(clippy::assign_op_pattern)] // written as users write it
 #[derive_frule(inactive(drag))]
 fn flight(p: &[f64], drag: Drag) -> f64 {
     let g = Vec3::new(0.0, -9.81, 0.0);
