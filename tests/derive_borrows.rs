@@ -518,3 +518,37 @@ fn get_mut_of_a_mut_parameter() {
     assert_eq!(dv, [2.0, 1.0 + 0.5f64.cos()]);
     assert_eq!((r.primal, r.tangent), (v[0] + v[1], dv[0] + dv[1]));
 }
+
+/// Scales a buffer in place.
+#[derive_frule]
+fn scale_buffer(out: &mut [f64], s: f64) {
+    for v in out.iter_mut() {
+        *v *= s;
+    }
+}
+
+/// A `&mut` local passed to a helper twice and read afterwards (issue 28.4).
+#[derive_frule]
+fn scaled_twice(x: &[f64]) -> f64 {
+    let mut buf = x.to_vec();
+    let r = &mut buf[..];
+    scale_buffer(r, x[0]);
+    scale_buffer(r, 2.0);
+    r[1] + r[0] * r[2]
+}
+
+#[test]
+fn mut_local_lent_to_helpers_then_read() {
+    // r_i = 2 x₀ xᵢ: f = 2x₀x₁ + 4x₀³x₂.
+    let x = [1.5, 2.0, -0.5];
+    let (v, g) = fwdad::gradient(scaled_twice {}, &x);
+    assert_eq!(v, scaled_twice(&x));
+    let want = [
+        2.0 * x[1] + 12.0 * x[0] * x[0] * x[2],
+        2.0 * x[0],
+        4.0 * x[0] * x[0] * x[0],
+    ];
+    for (a, b) in g.iter().zip(want) {
+        assert!((a - b).abs() < 1e-13, "{g:?} vs {want:?}");
+    }
+}
