@@ -487,3 +487,35 @@ fn into_as_the_argument_of_a_float_function() {
         |a, da| sin_of_generic_frule(Dual::new(a.0, da.0)),
     );
 }
+
+/// Softmax of a fixed-size array, as written with `[f64; N]::map` (issue 28's list).
+#[derive_frule]
+fn softmax3(z: [f64; 3]) -> [f64; 3] {
+    let m = z[0].max(z[1]).max(z[2]);
+    let e = z.map(|v| (v - m).exp());
+    let s: f64 = e.iter().sum();
+    e.map(|v| v / s)
+}
+
+#[derive_frule]
+fn softmax_of_slice(x: &[f64]) -> [f64; 3] {
+    softmax3([x[0], x[1], x[2]])
+}
+
+#[test]
+fn softmax_over_an_array_with_map() {
+    let x = [0.3, -1.2, 2.0];
+    let (p, j) = fwdad::jacobian(softmax_of_slice {}, &x);
+    assert_eq!(p, softmax3([x[0], x[1], x[2]]).to_vec());
+    // ∂pᵢ/∂zⱼ = pᵢ (δᵢⱼ − pⱼ).
+    for i in 0..3 {
+        for k in 0..3 {
+            let want = p[i] * (if i == k { 1.0 } else { 0.0 } - p[k]);
+            assert!(
+                (j[(i, k)] - want).abs() < 1e-15,
+                "({i}, {k}): {} vs {want}",
+                j[(i, k)]
+            );
+        }
+    }
+}

@@ -258,7 +258,26 @@ impl Lowerer<'_> {
         }
         // `a.map(|x| ..)` of an array: a loop that maps each element in place.
         if let Some(e) = self.desugar_array_map(m) {
-            return self.lower_expr(&e);
+            // The mapped copy is an array like the receiver (so that its own `.map(..)`
+            // is an array's too).
+            let v = self.lower_expr(&e)?;
+            if matches!(self.func.values[v].ty, TypeHint::Unknown) {
+                let ty = match strip(&m.receiver) {
+                    syn::Expr::Path(p) => p
+                        .path
+                        .get_ident()
+                        .and_then(|id| self.lookup(&id.to_string()))
+                        .map(|r| match &self.func.values[r].ty {
+                            TypeHint::Ref(inner) => (**inner).clone(),
+                            ty => ty.clone(),
+                        }),
+                    _ => None,
+                };
+                if let Some(ty @ TypeHint::Seq(_)) = ty {
+                    self.func.values[v].ty = ty;
+                }
+            }
+            return Some(v);
         }
         // A closure given to a method that is not an adaptor of a supported chain
         // (`opt.map(|v| ..)`, `o.map_or(d, |v| ..)`, `zip(a, b).map(..)`): name the method.
