@@ -502,6 +502,13 @@ fn softmax_of_slice(x: &[f64]) -> [f64; 3] {
     softmax3([x[0], x[1], x[2]])
 }
 
+/// Cross-entropy of class 0 under the softmax: log Σ exp(z) − z₀.
+#[derive_frule]
+fn cross_entropy0(x: &[f64]) -> f64 {
+    let p = softmax3([x[0], x[1], x[2]]);
+    -p[0].ln()
+}
+
 #[test]
 fn softmax_over_an_array_with_map() {
     let x = [0.3, -1.2, 2.0];
@@ -516,6 +523,23 @@ fn softmax_over_an_array_with_map() {
                 "({i}, {k}): {} vs {want}",
                 j[(i, k)]
             );
+        }
+    }
+    // One direction: the Jacobian times v.
+    let v = [0.5, -1.0, 0.25];
+    let (_, t) = fwdad::jvp(softmax_of_slice {}, &x, &v);
+    for i in 0..3 {
+        let want: f64 = (0..3).map(|k| j[(i, k)] * v[k]).sum();
+        assert!((t[i] - want).abs() < 1e-15);
+    }
+    // Second order: the Hessian of −log p₀ is diag(p) − p pᵀ.
+    let (_, g, h) = fwdad::hessian(cross_entropy0 {}, &x);
+    for i in 0..3 {
+        let gi = p[i] - if i == 0 { 1.0 } else { 0.0 };
+        assert!((g[i] - gi).abs() < 1e-14);
+        for k in 0..3 {
+            let want = if i == k { p[i] } else { 0.0 } - p[i] * p[k];
+            assert!((h[(i, k)] - want).abs() < 1e-14, "({i}, {k})");
         }
     }
 }
