@@ -435,8 +435,8 @@ fn deref_scrutinee<'e>(e: &'e syn::Expr, pats: &[&syn::Pat]) -> (&'e syn::Expr, 
     }
 }
 
-/// Whether `pat` holds a struct or tuple-struct pattern.
-fn holds_data_pattern(pat: &syn::Pat) -> bool {
+/// Whether `pat` holds a struct or tuple-struct pattern (`V2(x, y)`, `Foo { a, .. }`).
+pub(super) fn holds_data_pattern(pat: &syn::Pat) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_pat(&mut self, p: &'ast syn::Pat) {

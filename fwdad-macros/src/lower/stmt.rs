@@ -81,7 +81,7 @@ impl Lowerer<'_> {
             };
         }
         // `let V2(x, y) = v;`, `let Foo { a, .. } = f;`: the one-arm `match` it is.
-        if has_struct_pattern(&local.pat) {
+        if super::matching::holds_data_pattern(&local.pat) {
             let desugared = self.diag.handle(let_else(&local.pat, &init.expr, None));
             return match desugared {
                 Some(desugared) => self.lower_local(&desugared),
@@ -660,22 +660,6 @@ fn let_else(
         }),
         semi_token: syn::Token![;](span),
     })
-}
-
-/// Whether `pat` holds a struct or tuple-struct pattern (`V2(x, y)`, `Foo { a, .. }`).
-fn has_struct_pattern(pat: &syn::Pat) -> bool {
-    struct Find(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Find {
-        fn visit_pat(&mut self, p: &'ast syn::Pat) {
-            if matches!(p, syn::Pat::Struct(_) | syn::Pat::TupleStruct(_)) {
-                self.0 = true;
-            }
-            syn::visit::visit_pat(self, p);
-        }
-    }
-    let mut f = Find(false);
-    syn::visit::Visit::visit_pat(&mut f, pat);
-    f.0
 }
 
 /// `pat` without `mut` on its bindings (they are rebound, with `mut`, outside the match).
