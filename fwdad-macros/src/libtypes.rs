@@ -82,7 +82,7 @@ fn is_glam_name(name: &syn::Ident) -> bool {
 const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
 
 /// Whether `name` is a library type of an enabled feature.
-fn is_lib_name(name: &syn::Ident) -> bool {
+pub(crate) fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
         || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
         || (cfg!(feature = "ndarray") && NDARRAY_TYPES.iter().any(|t| name == t))

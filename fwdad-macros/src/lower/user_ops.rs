@@ -64,8 +64,14 @@ impl Lowerer<'_> {
         (self.user_shape_of_type(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
     }
 
+    /// A library type its feature recognises (`Complex`, `Vector3`) is the library's:
+    /// its operators are the library's own, on dual scalars (`libtypes`).
     fn is_user_type_path(&self, path: &syn::Path) -> bool {
         crate::callee::names_user_type(path)
+            && !path
+                .segments
+                .last()
+                .is_some_and(|s| crate::libtypes::is_lib_name(&s.ident))
     }
 
     /// Records what the syntax tells about `value`'s type being the user's, from a written
