@@ -142,9 +142,13 @@ impl Lowerer<'_> {
                 .map(|_| UserShape::Seq),
             // A method of the user's (a name with no float or `std` row): a guess (see the
             // module doc), so that `m * a.cross(b)` finds the operator's rule.
-            InstKind::MethodCall { method, .. } => {
-                crate::callee::is_user_method_name(&method.to_string()).then_some(UserShape::Value)
-            }
+            // Only on a receiver of a user type: a library value's `d.norm()` is the
+            // library's.
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => (crate::callee::is_user_method_name(&method.to_string())
+                && self.user.get(receiver) == Some(&UserShape::Value))
+            .then_some(UserShape::Value),
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
             }
