@@ -642,7 +642,10 @@ pub(crate) fn inline_iterator_binding(
                 }
                 return;
             }
-            if matches!(method.as_str(), "zip" | "chain") && m.args.iter().any(|a| self.is_name(a))
+            if matches!(
+                crate::callee::Adaptor::from_name(&method),
+                Some(crate::callee::Adaptor::Zip | crate::callee::Adaptor::Chain)
+            ) && m.args.iter().any(|a| self.is_name(a))
             {
                 self.visit_expr(&m.receiver);
                 return;
