@@ -123,6 +123,7 @@
 //! has no rule is reported as "no forward rule for ...".
 
 use core::fmt;
+use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 use fwdad_runtime::{
     constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent, ZeroTangent,
@@ -170,7 +171,7 @@ mod sealed {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
     label = "the vector drivers call this rule with one `x: &[f64]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of one `f64` use `derivative`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of one `f64` use `derivative`"
 )]
 pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
@@ -239,17 +240,44 @@ pub struct Const<P>(pub P);
 pub struct Inactive<P>(pub P);
 
 /// A rule with all arguments but one fixed: see [`bind`].
-#[derive(Clone, Copy, Debug)]
-pub struct Bound<F, A> {
+pub struct Bound<F, A, D = ()> {
     rule: F,
     args: A,
+    /// The one-direction duals of the rule's parameters, as `bind` inferred them: they
+    /// tell a [`Wrt`] entry the shape the rule takes (a slice, or an array it converts to).
+    params: PhantomData<fn() -> D>,
+}
+
+// By hand: the derives would ask `D` (the parameter duals, `&mut` ones included) for
+// `Clone`, `Copy` and `Debug`, which only the rule and the arguments need.
+impl<F: Clone, A: Clone, D> Clone for Bound<F, A, D> {
+    fn clone(&self) -> Self {
+        Bound {
+            rule: self.rule.clone(),
+            args: self.args.clone(),
+            params: PhantomData,
+        }
+    }
+}
+
+impl<F: Copy, A: Copy, D> Copy for Bound<F, A, D> {}
+
+impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bound")
+            .field("rule", &self.rule)
+            .field("args", &self.args)
+            .finish()
+    }
 }
 
 /// Fixes all arguments of a rule but the one marked [`Wrt`], which becomes the argument
 /// the drivers differentiate (JAX's `argnums`, or a closure `|x| f(x, a, b)`).
 ///
 /// `args` holds one entry per parameter of the function, in order:
-/// - [`Wrt`] for the differentiated argument;
+/// - [`Wrt`] for the differentiated argument: `x: f64`, `x: &[f64]`, or an array
+///   `x: &[f64; N]` or `x: [f64; N]`, which the vector drivers fill from the slice they
+///   are given (a slice of another length panics);
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
 ///   `Vec`), or [`Const`]`(value)` for any other value; constants get zero tangents;
@@ -285,11 +313,15 @@ pub struct Bound<F, A> {
 /// let exact: f64 = (1..=3).map(|k| -2.0 * k as f64 * (-(k as f64) * 0.5).exp()).sum();
 /// assert!((dv - exact).abs() < 1e-14);
 /// ```
-pub fn bind<F, A, D>(rule: F, args: A) -> Bound<F, A>
+pub fn bind<F, A, D>(rule: F, args: A) -> Bound<F, A, D>
 where
     A: BindArgs<F, D>,
 {
-    Bound { rule, args }
+    Bound {
+        rule,
+        args,
+        params: PhantomData,
+    }
 }
 
 #[doc(hidden)]
@@ -298,7 +330,7 @@ where
 ///
 /// Implemented for [`Wrt`], [`Out`], [`Scratch`], [`Const`], [`Inactive`] and the
 /// constants listed at [`bind`].
-pub trait Slot<X, Y, S: Mode>: sealed::Entry + for<'z> SlotDual<'z, X, Y, S> {
+pub trait Slot<X, Y, S: Mode, D>: sealed::Entry + for<'z> SlotDual<'z, X, Y, S, D> {
     /// Owned storage of the zero tangent of a borrowed constant, or of a scratch buffer
     /// (`()` for the others).
     type Store;
@@ -310,7 +342,7 @@ pub trait Slot<X, Y, S: Mode>: sealed::Entry + for<'z> SlotDual<'z, X, Y, S> {
         store: &'z mut Self::Store,
         x: X,
         y: &mut Option<Y>,
-    ) -> <Self as SlotDual<'z, X, Y, S>>::Dual;
+    ) -> <Self as SlotDual<'z, X, Y, S, D>>::Dual;
 }
 
 #[doc(hidden)]
@@ -319,7 +351,7 @@ pub trait Slot<X, Y, S: Mode>: sealed::Entry + for<'z> SlotDual<'z, X, Y, S> {
 /// A lifetime-generic associated type written as a trait, so that the bound
 /// `for<'z> F: Frule<(<A as SlotDual<'z, ..>>::Dual, ..)>` carries the implied bound
 /// `A: 'z` (through the defaulted parameter) instead of demanding `A: 'static`.
-pub trait SlotDual<'z, X, Y, S: Mode, ImpliedBound = &'z Self>: sealed::Entry {
+pub trait SlotDual<'z, X, Y, S: Mode, D, ImpliedBound = &'z Self>: sealed::Entry {
     /// The dual passed to the rule.
     type Dual;
 }
@@ -352,24 +384,102 @@ pub struct NoOut;
 // A dual (the drivers pass one), not any `D`: a scalar `#[primitive(d = ..)]` rule takes
 // a dual or a plain float per argument, and this picks the dual.
 impl<P: Differentiable, T> Fits<Dual<P, T>> for Wrt {}
-impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Wrt {
-    type Dual = X;
+impl<'z, X, Y, S: Mode, D: WrtFrom<X>> SlotDual<'z, X, Y, S, D> for Wrt {
+    type Dual = D::Dual;
 }
-impl<X, Y, S: Mode> Slot<X, Y, S> for Wrt {
+impl<X, Y, S: Mode, D: WrtFrom<X>> Slot<X, Y, S, D> for Wrt {
     type Store = ();
     #[inline(always)]
     fn store(&self) {}
     #[inline(always)]
-    fn dual<'z>(&'z self, _: &'z mut (), x: X, _: &mut Option<Y>) -> X {
+    fn dual<'z>(&'z self, _: &'z mut (), x: X, _: &mut Option<Y>) -> D::Dual {
+        D::convert(x)
+    }
+}
+
+#[doc(hidden)]
+/// How the drivers' argument `X` reaches a rule parameter marked [`Wrt`] whose
+/// one-direction dual is `Self`: as it is, or, for a parameter `&[f64; N]` or `[f64; N]`
+/// fed from a slice, converted to the array (the length is checked once per pass).
+pub trait WrtFrom<X> {
+    /// The dual the rule takes.
+    type Dual;
+    /// `x` in that shape.
+    fn convert(x: X) -> Self::Dual;
+}
+
+// The rule takes the drivers' type: `x` as it is. One impl per shape of primal (a
+// blanket `Dual<P, _>` would overlap the array conversions below, lifetimes aside).
+impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a P, U>> for Dual<&P, T>
+where
+    for<'x> &'x P: Differentiable,
+{
+    type Dual = Dual<&'a P, U>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a P, U>) -> Dual<&'a P, U> {
         x
     }
 }
 
+impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a mut P, U>> for Dual<&mut P, T>
+where
+    for<'x> &'x mut P: Differentiable,
+{
+    type Dual = Dual<&'a mut P, U>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a mut P, U>) -> Dual<&'a mut P, U> {
+        x
+    }
+}
+
+macro_rules! wrt_by_value {
+    ($([$($g:tt)*] $p:ty),*) => {$(
+        impl<$($g)* T, U> WrtFrom<Dual<$p, U>> for Dual<$p, T> {
+            type Dual = Dual<$p, U>;
+            #[inline(always)]
+            fn convert(x: Dual<$p, U>) -> Dual<$p, U> {
+                x
+            }
+        }
+    )*};
+}
+wrt_by_value!([] f64, [] f32, [E: Differentiable, const K: usize,] [E; K]);
+
+impl<'a, 'd, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d [f64; N], &'d [f64; N]>
+{
+    type Dual = Dual<&'a [f64; N], &'a [S; N]>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>) -> Self::Dual {
+        Dual::new(wrt_array(x.primal), wrt_array(x.tangent))
+    }
+}
+
+impl<'a, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<[f64; N], [f64; N]> {
+    type Dual = Dual<[f64; N], [S; N]>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>) -> Self::Dual {
+        Dual::new(*wrt_array(x.primal), *wrt_array(x.tangent))
+    }
+}
+
+/// The differentiated slice as the array the rule's parameter is.
+#[inline(always)]
+fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
+    match x.try_into() {
+        Ok(a) => a,
+        Err(_) => panic!(
+            "the differentiated argument has {} elements, but the function takes an array of {N}",
+            x.len()
+        ),
+    }
+}
+
 impl<P: Differentiable, T> Fits<Dual<P, T>> for Out {}
-impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Out {
+impl<'z, X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for Out {
     type Dual = Y;
 }
-impl<X, Y, S: Mode> Slot<X, Y, S> for Out {
+impl<X, Y, S: Mode, D> Slot<X, Y, S, D> for Out {
     type Store = ();
     #[inline(always)]
     fn store(&self) {}
@@ -381,10 +491,10 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Out {
 }
 
 impl<'z> Fits<Dual<&'z mut [f64], &'z mut [f64]>> for Scratch {}
-impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for Scratch {
+impl<'z, X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for Scratch {
     type Dual = Dual<&'z mut [f64], &'z mut [S]>;
 }
-impl<X, Y, S: Mode> Slot<X, Y, S> for Scratch {
+impl<X, Y, S: Mode, D> Slot<X, Y, S, D> for Scratch {
     type Store = (Vec<f64>, Vec<S>);
     #[inline(always)]
     fn store(&self) -> (Vec<f64>, Vec<S>) {
@@ -402,10 +512,10 @@ impl<X, Y, S: Mode> Slot<X, Y, S> for Scratch {
 }
 
 impl<P: Copy> Fits<P> for Inactive<P> {}
-impl<'z, X, Y, S: Mode, P: Copy> SlotDual<'z, X, Y, S> for Inactive<P> {
+impl<'z, X, Y, S: Mode, D, P: Copy> SlotDual<'z, X, Y, S, D> for Inactive<P> {
     type Dual = P;
 }
-impl<X, Y, S: Mode, P: Copy> Slot<X, Y, S> for Inactive<P> {
+impl<X, Y, S: Mode, D, P: Copy> Slot<X, Y, S, D> for Inactive<P> {
     type Store = ();
     #[inline(always)]
     fn store(&self) {}
@@ -416,10 +526,10 @@ impl<X, Y, S: Mode, P: Copy> Slot<X, Y, S> for Inactive<P> {
 }
 
 impl<P: ZeroTangent + Clone> Fits<Dual<P, P::Tangent>> for Const<P> {}
-impl<'z, X, Y, S: Mode, P: ZeroTangent + Clone> SlotDual<'z, X, Y, S> for Const<P> {
+impl<'z, X, Y, S: Mode, D, P: ZeroTangent + Clone> SlotDual<'z, X, Y, S, D> for Const<P> {
     type Dual = Dual<P, P::TangentIn<S>>;
 }
-impl<X, Y, S: Mode, P: ZeroTangent + Clone> Slot<X, Y, S> for Const<P> {
+impl<X, Y, S: Mode, D, P: ZeroTangent + Clone> Slot<X, Y, S, D> for Const<P> {
     type Store = ();
     #[inline(always)]
     fn store(&self) {}
@@ -432,10 +542,10 @@ impl<X, Y, S: Mode, P: ZeroTangent + Clone> Slot<X, Y, S> for Const<P> {
 macro_rules! slot_by_value {
     ($($t:ty),*) => {$(
         impl Fits<Dual<$t, <$t as Differentiable>::Tangent>> for $t {}
-        impl<'z, X, Y, S: Mode> SlotDual<'z, X, Y, S> for $t {
+        impl<'z, X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for $t {
             type Dual = Dual<$t, <$t as Differentiable>::TangentIn<S>>;
         }
-        impl<X, Y, S: Mode> Slot<X, Y, S> for $t {
+        impl<X, Y, S: Mode, D> Slot<X, Y, S, D> for $t {
             type Store = ();
             #[inline(always)]
             fn store(&self) {}
@@ -456,10 +566,12 @@ slot_by_value!(
 );
 
 impl<T: ZeroTangent + Clone, const K: usize> Fits<Dual<[T; K], [T::Tangent; K]>> for [T; K] {}
-impl<'z, X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> SlotDual<'z, X, Y, S> for [T; K] {
+impl<'z, X, Y, S: Mode, D, T: ZeroTangent + Clone, const K: usize> SlotDual<'z, X, Y, S, D>
+    for [T; K]
+{
     type Dual = Dual<[T; K], [T::TangentIn<S>; K]>;
 }
-impl<X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S> for [T; K] {
+impl<X, Y, S: Mode, D, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S, D> for [T; K] {
     type Store = ();
     #[inline(always)]
     fn store(&self) {}
@@ -475,10 +587,10 @@ impl<X, Y, S: Mode, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S> for [T
 }
 
 impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z T, &'z T::Tangent>> for &'p T {}
-impl<'z, 'p, X, Y, S: Mode, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S> for &'p T {
+impl<'z, 'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, D> for &'p T {
     type Dual = Dual<&'z T, &'z T::TangentIn<S>>;
 }
-impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p T {
+impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p T {
     type Store = T::TangentIn<S>;
     #[inline(always)]
     fn store(&self) -> T::TangentIn<S> {
@@ -496,10 +608,10 @@ impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p T {
 }
 
 impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z [T], &'z [T::Tangent]>> for &'p [T] {}
-impl<'z, 'p, X, Y, S: Mode, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S> for &'p [T] {
+impl<'z, 'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, D> for &'p [T] {
     type Dual = Dual<&'z [T], &'z [T::TangentIn<S>]>;
 }
-impl<'p, X, Y, S: Mode, T: ZeroTangent + 'p> Slot<X, Y, S> for &'p [T] {
+impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p [T] {
     type Store = Vec<T::TangentIn<S>>;
     #[inline(always)]
     fn store(&self) -> Vec<T::TangentIn<S>> {
@@ -555,7 +667,7 @@ pub trait SettledArgs: sealed::Args {
 #[doc(hidden)]
 /// A [`bind`] argument tuple called as the rule `F` of its [`Wrt`] argument `x` and its
 /// [`Out`] buffer `y`.
-pub trait BoundCall<F, X, Y, S: Mode>: sealed::Args {
+pub trait BoundCall<F, X, Y, S: Mode, D>: sealed::Args {
     /// The dual of the result.
     type Output;
     /// Runs `rule` on the argument tuple with `x` (and `y`) filled in.
@@ -582,10 +694,10 @@ settled!(
 );
 
 /// The bound rule as a rule of its [`Wrt`] argument alone.
-impl<X: Copy, S: Mode, F, A, O> Frule<(X,), S> for Bound<F, A>
+impl<X: Copy, S: Mode, F, A, D, O> Frule<(X,), S> for Bound<F, A, D>
 where
     A: SettledArgs,
-    A::Out: BoundCall<F, X, NoOut, S, Output = O>,
+    A::Out: BoundCall<F, X, NoOut, S, D, Output = O>,
 {
     type Output = O;
     #[inline]
@@ -596,10 +708,10 @@ where
 
 /// The bound rule as a rule of its [`Wrt`] argument and its [`Out`] buffer (what
 /// [`inplace`] calls).
-impl<X: Copy, Y, S: Mode, F, A, O> Frule<(X, Y), S> for Bound<F, A>
+impl<X: Copy, Y, S: Mode, F, A, D, O> Frule<(X, Y), S> for Bound<F, A, D>
 where
     A: SettledArgs,
-    A::Out: BoundCall<F, X, Y, S, Output = O>,
+    A::Out: BoundCall<F, X, Y, S, D, Output = O>,
 {
     type Output = O;
     #[inline]
@@ -637,17 +749,17 @@ macro_rules! bound_impl {
             }
         }
 
-        impl<X: Copy, Y, S: Mode, F, O, $($A),+> BoundCall<F, X, Y, S> for ($($A,)+)
+        impl<X: Copy, Y, S: Mode, F, O, $($A, $D),+> BoundCall<F, X, Y, S, ($($D,)+)> for ($($A,)+)
         where
-            $($A: Slot<X, Y, S>,)+
-            F: for<'z> Frule<($(<$A as SlotDual<'z, X, Y, S>>::Dual,)+), S, Output = O>,
+            $($A: Slot<X, Y, S, $D>,)+
+            F: for<'z> Frule<($(<$A as SlotDual<'z, X, Y, S, $D>>::Dual,)+), S, Output = O>,
         {
             type Output = O;
             #[inline(always)]
             fn call(&self, rule: &F, x: X, mut y: Option<Y>) -> O {
                 let ($($a,)+) = self;
-                $(let mut $s = Slot::<X, Y, S>::store($a);)+
-                rule.frule(($(Slot::<X, Y, S>::dual($a, &mut $s, x, &mut y),)+))
+                $(let mut $s = Slot::<X, Y, S, $D>::store($a);)+
+                rule.frule(($(Slot::<X, Y, S, $D>::dual($a, &mut $s, x, &mut y),)+))
             }
         }
     };
@@ -1273,7 +1385,7 @@ pub const fn gradient_width(n: usize) -> usize {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a vector result use `jacobian`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a vector result use `jacobian`"
 )]
 pub trait GradientRule:
     SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
