@@ -280,6 +280,10 @@ impl StdMethod {
     pub fn splits_shared(self) -> bool {
         matches!(self, StdMethod::SplitAt)
     }
+    /// Splits its receiver into two sub-slices (`split_at`, `split_at_mut`).
+    pub fn splits(self) -> bool {
+        matches!(self, StdMethod::SplitAt | StdMethod::SplitAtMut)
+    }
     /// Never changes its receiver's storage.
     pub fn is_read_only(self) -> bool {
         self.flags().has(Flags::READ_ONLY)

@@ -416,6 +416,21 @@ impl Lowerer<'_> {
             (Some(m), _) if m.result_type().is_some() => {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }
+            // `let (w1, w2) = x.split_at(k)`: two sub-slices of the receiver's elements,
+            // so `w1.iter().zip(w2)` starts a chain like `x.iter()` does.
+            (Some(m), _) if m.splits() => {
+                let seq = match &recv_ty {
+                    TypeHint::Ref(inner) => inner.as_ref(),
+                    ty => ty,
+                };
+                match seq {
+                    TypeHint::Seq(_) => {
+                        let half = TypeHint::Ref(Box::new(seq.clone()));
+                        TypeHint::Tuple(vec![half.clone(), half])
+                    }
+                    _ => TypeHint::Unknown,
+                }
+            }
             // `n.min(m)`, `k.abs()` on integers stay integers.
             (Some(m), _) if recv_ty == TypeHint::Int && m.keeps_int() => TypeHint::Int,
             // A method floats do not have, on a struct's field whose type is not written
