@@ -1104,13 +1104,20 @@ impl Emitter<'_> {
                 let i = &args[1];
                 // Returned (`-> &'a mut f64`) from a `&mut` parameter: the borrow moves the
                 // parameter's dual, so it keeps the parameter's lifetime.
-                let returned_from_param = matches!(
-                    self.func.values[*base].def,
-                    crate::ir::ValueDef::Param(p) if self.func.params[p].is_mut_ref()
-                ) && self.func.insts[inst]
-                    .results
-                    .first()
-                    .is_some_and(|&r| self.is_returned(r));
+                // So does a field of one (`&mut self.m[k]` in an `IndexMut` impl).
+                let param_or_field = match self.func.values[*base].def {
+                    crate::ir::ValueDef::Param(p) => self.func.params[p].is_mut_ref(),
+                    crate::ir::ValueDef::Inst(b, 0) => matches!(
+                        self.func.insts[b].kind,
+                        InstKind::FieldRef { mutable: true, .. }
+                    ),
+                    _ => false,
+                };
+                let returned_from_param = param_or_field
+                    && self.func.insts[inst]
+                        .results
+                        .first()
+                        .is_some_and(|&r| self.is_returned(r));
                 if *mutable && returned_from_param {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
                 } else if *mutable {
@@ -1915,6 +1922,9 @@ fn user_op_call(
     let f = match (op.is_unary(), op.is_assign()) {
         _ if op == crate::callee::UserOp::Index => {
             quote_spanned!(span=> index::<#mode, _, _, _>)
+        }
+        _ if op == crate::callee::UserOp::IndexMut => {
+            quote_spanned!(span=> index_mut::<#mode, _, _, _>)
         }
         (true, _) => quote_spanned!(span=> unary::<#mode, #rt::user_ops::#tag, _>),
         (false, true) => quote_spanned!(span=> assign::<#mode, #rt::user_ops::#tag, _, _, _>),

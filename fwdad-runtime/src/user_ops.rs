@@ -64,6 +64,8 @@ op_tags!(
     RemAssign,
     /// `v[i]` (`core::ops::Index`).
     Index,
+    /// `v[i] = x`, `v[i] += x` (`core::ops::IndexMut`).
+    IndexMut,
 );
 
 /// The rule of operator `Op` with `Self` on the left and `Rhs` on the right, registered by
@@ -254,6 +256,37 @@ where
 {
     let i = <P::Rule as TakeArg<I, S>>::take(i);
     P::rule().frule((v, i))
+}
+
+/// What the `IndexMut` rule of `P` returns for index `I`.
+type IndexMutOut<'a, P, T, I, S> =
+    <<P as OpRule<IndexMut, <I as OpArg<S>>::Primal>>::Rule as Frule<
+        (
+            Dual<&'a mut P, &'a mut T>,
+            Taken<<P as OpRule<IndexMut, <I as OpArg<S>>::Primal>>::Rule, I, S>,
+        ),
+        S,
+    >>::Output;
+
+/// `v[i] = x`: the rule of the type's `IndexMut` impl on the mutably borrowed dual `v`, in
+/// mode `S`; a `&mut` element dual, through which generated code writes the place.
+#[inline(always)]
+pub fn index_mut<'a, S: Mode, P, T, I: OpArg<S>>(
+    v: Dual<&'a mut P, &'a mut T>,
+    i: I,
+) -> IndexMutOut<'a, P, T, I, S>
+where
+    P: Differentiable + OpRule<IndexMut, I::Primal>,
+    P::Rule: TakeArg<I, S> + Frule<(Dual<&'a mut P, &'a mut T>, Taken<P::Rule, I, S>), S>,
+{
+    let i = <P::Rule as TakeArg<I, S>>::take(i);
+    P::rule().frule((v, i))
+}
+
+/// `&mut v[i]` through `core::ops::IndexMut`.
+#[inline(always)]
+pub fn index_mut_primal<P: core::ops::IndexMut<I> + ?Sized, I>(v: &mut P, i: I) -> &mut P::Output {
+    &mut v[i]
 }
 
 /// `v[i]` read through `core::ops::Index`.

@@ -321,6 +321,36 @@ impl Lowerer<'_> {
         ))
     }
 
+    /// `base[index]` as a place written (`v[i] = x`, `v[i] += x`) on a value of a user
+    /// type, or indexed by a tuple (`m[(i, j)] += ..`): `index_mut_rule(&mut base, index)`,
+    /// a `&mut` element through which the caller stores. `None` for every other base.
+    pub(crate) fn user_index_mut(
+        &mut self,
+        base: Value,
+        index: Value,
+        span: Span,
+    ) -> Option<Value> {
+        let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
+        if !self.is_user_value(base) && !by_tuple {
+            return None;
+        }
+        // A `&mut Vec3` (a parameter, an element `&mut p[k]`) is reborrowed as it is passed.
+        let r = match self.func.is_mut_ref(base) {
+            true => base,
+            false => self.push(
+                InstKind::Ref {
+                    mutable: true,
+                    arg: base,
+                },
+                TypeHint::Unknown,
+                span,
+            ),
+        };
+        let elem = self.user_op_call(UserOp::IndexMut, vec![r, index], span);
+        self.user.remove(&elem);
+        Some(elem)
+    }
+
     /// `-arg` of a user type: the `Neg` rule.
     pub(crate) fn user_neg(&mut self, arg: Value, span: Span) -> Option<Value> {
         self.is_user_value(arg)
