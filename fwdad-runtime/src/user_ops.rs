@@ -466,3 +466,43 @@ where
         crate::ops::neg(a)
     }
 }
+
+/// The fields of a value whose type carries no tangent, as generated code reads them:
+/// `self.0` of a `struct Lcg(u64)` reads `self.tangent.0`, and the tangent of `Lcg` (no
+/// field holds a float) is [`NoTangent`]. Through this `Deref`, each numbered field of a
+/// `NoTangent` is a `NoTangent` again, so the methods of such a type compile in derived
+/// bodies as they are written.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoTangentFields(
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+);
+
+static NO_TANGENT_FIELDS: NoTangentFields = NoTangentFields(
+    NoTangent, NoTangent, NoTangent, NoTangent, NoTangent, NoTangent, NoTangent, NoTangent,
+);
+
+impl core::ops::Deref for NoTangent {
+    type Target = NoTangentFields;
+    #[inline(always)]
+    fn deref(&self) -> &NoTangentFields {
+        &NO_TANGENT_FIELDS
+    }
+}
+
+impl core::ops::DerefMut for NoTangent {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut NoTangentFields {
+        // A zero-sized value: every `&mut` to one is valid and none aliases data.
+        // `Box::leak` is not available without `alloc`; a dangling well-aligned pointer to a
+        // ZST is a valid `&mut`.
+        unsafe { &mut *core::ptr::NonNull::<NoTangentFields>::dangling().as_ptr() }
+    }
+}
