@@ -506,3 +506,44 @@ impl core::ops::DerefMut for NoTangent {
         unsafe { &mut *core::ptr::NonNull::<NoTangentFields>::dangling().as_ptr() }
     }
 }
+
+/// [`crate::SelfByValue`] for a method of a generic `impl` (`impl<T: Float> V2<T> { fn
+/// norm(self) -> T }`): the receiver's type `P` is carried here, named by the dispatch
+/// method on the type (where `Self` is `V2<T>`), since the rule's marker is not generic.
+#[doc(hidden)]
+pub struct SelfByValueOf<R, P>(pub R, pub core::marker::PhantomData<fn() -> P>);
+
+type TangentOf<P, S> = <P as Differentiable>::TangentIn<S>;
+
+// Receiver plus up to 11 arguments, as `CoerceArgs` goes to 12.
+macro_rules! self_by_value_of {
+    ($($A:ident $a:ident),*) => {
+        impl<R, P: Differentiable + Clone, S: Mode, $($A),*>
+            Frule<(crate::frule::OwnedRecv<Dual<P, TangentOf<P, S>>>, $($A,)*), S>
+            for SelfByValueOf<R, P>
+        where
+            R: Frule<(Dual<P, TangentOf<P, S>>, $($A,)*), S>,
+        {
+            type Output = <R as Frule<(Dual<P, TangentOf<P, S>>, $($A,)*), S>>::Output;
+            #[inline(always)]
+            fn frule(
+                &self,
+                (recv, $($a,)*): (crate::frule::OwnedRecv<Dual<P, TangentOf<P, S>>>, $($A,)*),
+            ) -> Self::Output {
+                self.0.frule((recv.0, $($a,)*))
+            }
+        }
+    };
+}
+self_by_value_of!();
+self_by_value_of!(A1 a1);
+self_by_value_of!(A1 a1, A2 a2);
+self_by_value_of!(A1 a1, A2 a2, A3 a3);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
