@@ -300,14 +300,18 @@ impl Lowerer<'_> {
         if !self.is_user_value(base) && !by_tuple {
             return None;
         }
-        let r = self.push(
-            InstKind::Ref {
-                mutable: false,
-                arg: base,
-            },
-            TypeHint::Unknown,
-            span,
-        );
+        // A borrowed element (`p[i][c]` of `p: Vec<Vec3>`, `&p[i]`) is passed as it is.
+        let r = match self.func.values[base].ty {
+            TypeHint::Ref(_) => base,
+            _ => self.push(
+                InstKind::Ref {
+                    mutable: false,
+                    arg: base,
+                },
+                TypeHint::Unknown,
+                span,
+            ),
+        };
         let elem = self.user_op_call(UserOp::Index, vec![r, index], span);
         // The element is not the user type (a guess either way; `Vec3[i]` is a float).
         self.user.remove(&elem);
