@@ -15,7 +15,8 @@
 //! - a layer of mixed activations, `&[Activation]` with data variants;
 //! - shapes as an enum with struct variants;
 //! - a Monte-Carlo estimate drawing from `struct Lcg(u64)` (a type with no float field);
-//! - an `impl` with a lifetime (`Mesh<'a>`), and `self` by value in a generic `impl`.
+//! - an `impl` with a lifetime (`Polygon<'a>`), and `self` by value in a generic `impl`;
+//! - `len`/`is_empty` of fields (a `Vec`, a `#[differentiable(skip)]` `String`).
 #![allow(clippy::needless_range_loop)]
 
 use fwdad::prelude::*;
@@ -132,14 +133,12 @@ impl Index<usize> for Vec3 {
 
 #[derive_frule]
 impl IndexMut<usize> for Vec3 {
-    // Written with the last arm catching the rest: a `panic!` arm in a function returning
-    // `&mut f64` is not supported yet (`docs/limits.md`, "A `panic!` arm where a `&mut`
-    // is returned"); `index` above has one.
     fn index_mut(&mut self, i: usize) -> &mut f64 {
         match i {
             0 => &mut self.x,
             1 => &mut self.y,
-            _ => &mut self.z,
+            2 => &mut self.z,
+            _ => panic!("Vec3 index {i} out of range"),
         }
     }
 }
@@ -624,6 +623,39 @@ fn compactness(xy: &[f64]) -> f64 {
 }
 
 // =======================================================================================
+// A field's `len`: a `Vec`, and a `#[differentiable(skip)]` label
+
+#[derive(Differentiable, Clone, Debug)]
+pub struct Spectrum {
+    pub weights: Vec<f64>,
+    #[differentiable(skip)]
+    pub label: String,
+}
+
+/// The mean weight, scaled by the label's length.
+#[derive_frule]
+fn labelled_mean(s: &Spectrum, k: f64) -> f64 {
+    let mut total = 0.0;
+    for w in &s.weights {
+        total += k * w * w;
+    }
+    total / s.weights.len() as f64 * s.label.len() as f64
+}
+
+#[derive_frule]
+fn spectrum_score(params: &[f64]) -> f64 {
+    let s = Spectrum {
+        weights: params[1..].to_vec(),
+        label: String::from("argon"),
+    };
+    if s.label.is_empty() {
+        0.0
+    } else {
+        labelled_mean(&s, params[0])
+    }
+}
+
+// =======================================================================================
 // Checks
 
 fn fd_gradient(f: &dyn Fn(&[f64]) -> f64, x: &[f64], h: f64) -> Vec<f64> {
@@ -865,4 +897,15 @@ fn borrowed_polygon_and_generic_self_by_value() {
     ));
     assert_eq!(r.primal, 5.0);
     assert_close(r.tangent as f64, 0.6, 1e-6, "d|v|/dx");
+}
+
+#[test]
+fn lengths_of_fields() {
+    let params = [1.7, 0.4, -1.1, 0.8];
+    check_scalar!(spectrum_score {}, spectrum_score, &params, 1e-6);
+    // By hand: 5 k Σ w² / 3.
+    let (_, g) = gradient(spectrum_score {}, &params);
+    let sw2: f64 = params[1..].iter().map(|w| w * w).sum();
+    assert_close(g[0], 5.0 * sw2 / 3.0, 1e-14, "∂/∂k");
+    assert_close(g[1], 5.0 * 2.0 * 1.7 * 0.4 / 3.0, 1e-14, "∂/∂w0");
 }

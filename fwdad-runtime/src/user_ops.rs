@@ -547,3 +547,103 @@ self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
+
+/// `.len()` / `.is_empty()` on a field whose type the macro cannot see (`self.ys.len()`,
+/// `m.label.len()`): `std`'s method on the field's primal, for every `std` type that has
+/// one; on a type of the user's (a method of the user's named `len`), the error says what
+/// to write.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read `.len()` (or `.is_empty()`) on this field as the `std` method, but the field is a `{Self}`",
+    label = "the field's type is not written here, so `#[derive_frule]` took this for the slice or `Vec` method",
+    note = "if `{Self}` has a method of its own with this name, bind the field with its type first (`let r: &{Self} = &s.field;`, then `r.len()`) or rename the method"
+)]
+#[doc(hidden)]
+pub trait FieldLen {
+    /// The length.
+    fn field_len(&self) -> usize;
+}
+
+impl<E> FieldLen for [E] {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl<E, const N: usize> FieldLen for [E; N] {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        N
+    }
+}
+impl<E> FieldLen for Vec<E> {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl FieldLen for str {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl FieldLen for String {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl<X: FieldLen + ?Sized> FieldLen for &X {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        (**self).field_len()
+    }
+}
+impl<X: FieldLen + ?Sized> FieldLen for &mut X {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        (**self).field_len()
+    }
+}
+impl<X: FieldLen + ?Sized> FieldLen for Box<X> {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        (**self).field_len()
+    }
+}
+
+/// `field.len()` of a field's dual.
+#[inline(always)]
+#[doc(hidden)]
+pub fn field_len<P: Differentiable + FieldLen, T>(d: &Dual<P, T>) -> usize {
+    d.primal.field_len()
+}
+
+/// `field.is_empty()` of a field's dual.
+#[inline(always)]
+#[doc(hidden)]
+pub fn field_is_empty<P: Differentiable + FieldLen, T>(d: &Dual<P, T>) -> bool {
+    d.primal.field_len() == 0
+}
+
+/// A field (`g.n`) read as a float operand of a linearised chain: generated code passes
+/// it here first, so that a field that is not a float (`g.n * g.m` of two `usize` fields;
+/// `s.a + s.b` of two fields of a type of the user's) is reported at the field, by its type.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read this field as a float in arithmetic, but it is a `{Self}`",
+    label = "the field's type is not written here, so `#[derive_frule]` took this for float arithmetic",
+    note = "integer fields: bind one with its type first (`let n: usize = g.n;`), or convert (`g.n as f64`)",
+    note = "a field of your own type in an operator: bind it with its type first (`let a: V2 = s.a;`)"
+)]
+#[doc(hidden)]
+pub trait FloatField {}
+
+impl FloatField for f32 {}
+impl FloatField for f64 {}
+
+/// The field's dual itself, once its primal is known to be a float.
+#[inline(always)]
+#[doc(hidden)]
+pub fn float_field<P: Differentiable + FloatField, T>(d: &Dual<P, T>) -> &Dual<P, T> {
+    d
+}
