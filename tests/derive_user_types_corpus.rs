@@ -656,6 +656,58 @@ fn spectrum_score(params: &[f64]) -> f64 {
 }
 
 // =======================================================================================
+// Methods of the user's named like `std` ones, on a value built with a struct literal
+
+#[derive(Differentiable, Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub heights: Vec<f64>,
+}
+
+#[derive_frule]
+impl Profile {
+    /// The arc length over unit steps.
+    pub fn len(&self) -> f64 {
+        let mut s = 0.0;
+        for i in 1..self.heights.len() {
+            let d = self.heights[i] - self.heights[i - 1];
+            s += (1.0 + d * d).sqrt();
+        }
+        s
+    }
+
+    pub fn sum(&self) -> f64 {
+        self.heights.iter().sum()
+    }
+
+    /// The highest point, at least `floor`.
+    pub fn max(&self, floor: f64) -> f64 {
+        let mut m = floor;
+        for &h in &self.heights {
+            m = m.max(h);
+        }
+        m
+    }
+
+    /// `Σ hᵢᵏ`.
+    pub fn pow(&self, k: i32) -> f64 {
+        self.heights.iter().map(|h| h.powi(k)).sum()
+    }
+
+    pub fn push(&mut self, h: f64) {
+        self.heights.push(h);
+    }
+}
+
+#[derive_frule]
+fn profile_measures(h: &[f64]) -> f64 {
+    let mut p = Profile {
+        heights: h[..3].to_vec(),
+    };
+    p.push(h[3]);
+    p.len() + 0.5 * p.sum() + p.max(0.0) * p.pow(2)
+}
+
+// =======================================================================================
 // Checks
 
 fn fd_gradient(f: &dyn Fn(&[f64]) -> f64, x: &[f64], h: f64) -> Vec<f64> {
@@ -908,4 +960,10 @@ fn lengths_of_fields() {
     let sw2: f64 = params[1..].iter().map(|w| w * w).sum();
     assert_close(g[0], 5.0 * sw2 / 3.0, 1e-14, "∂/∂k");
     assert_close(g[1], 5.0 * 2.0 * 1.7 * 0.4 / 3.0, 1e-14, "∂/∂w0");
+}
+
+#[test]
+fn methods_named_like_std_ones_on_a_literal() {
+    let h = [0.2, 0.9, -0.4, 1.3];
+    check_scalar!(profile_measures {}, profile_measures, &h, 1e-6);
 }

@@ -106,6 +106,9 @@ impl Lowerer<'_> {
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 self.user.get(base) == Some(&UserShape::Seq)
             }
+            // `Polyline { .. }`: the literal names its type (not a guess), so its methods
+            // are the user's (`line.len()`) as on a typed variable.
+            InstKind::Struct { path, .. } => self.is_user_type_path(path),
             // `p.clone()`: the receiver's type.
             InstKind::MethodCall {
                 receiver, method, ..
