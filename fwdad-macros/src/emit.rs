@@ -513,10 +513,7 @@ impl Emitter<'_> {
         match self.func.values[v].def {
             ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
                 InstKind::Print { mac, .. } => mac.default_message().is_some(),
-                InstKind::Call { func, .. } => {
-                    func.segments.last().is_some_and(|s| s.ident == "fail")
-                        && func.segments.iter().any(|s| s.ident == "__private")
-                }
+                InstKind::Call { func, .. } => crate::callee::is_runtime_fail(func),
                 _ => false,
             },
             _ => false,
