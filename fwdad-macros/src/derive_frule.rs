@@ -146,12 +146,6 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     }
     // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
     let operator_impl = crate::user_ops::operator_of(&imp).is_some();
-    if let Some(p) = imp.generics.lifetimes().next().filter(|_| !operator_impl) {
-        diag.error_spanned(
-            p,
-            "`#[derive_frule]` does not support lifetime parameters on an `impl` block; take borrowed data as method arguments",
-        );
-    }
     let self_ty = (*imp.self_ty).clone();
     let ty_ident = match &self_ty {
         syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.clone()),
@@ -200,17 +194,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 }
                 continue;
             }
-            if takes_self_by_value(m) && !imp.generics.params.is_empty() {
-                let r = m.sig.inputs.first();
-                diag.error_spanned(&r, "`#[derive_frule]` supports `self` by value in non-generic `impl` blocks only; take `&self` here");
-                continue;
-            }
             let sig = check_signature(&func.sig, &mut diag, true);
             let body = pipeline(&func, &args, &[], &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
                 items.extend(emit_items(&func, &sig, &body, &rt, false));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
-                if takes_self_by_value(m) {
+                if takes_self_by_value(m) && imp.generics.type_params().next().is_none() {
                     // `SelfByValue` converts the receiver to the owned `Self` dual.
                     let marker = &func.sig.ident;
                     items.extend(quote! {
@@ -322,7 +311,13 @@ fn emit_method_entry(
     let by_type = format_ident!("__fwdad_rules_of_{}", m.sig.ident);
     let entry = format_ident!("{}_frule", m.sig.ident);
     // `recv.m(..)` passes `&mut recv`; a `self` method takes a clone of it.
+    // In a generic `impl`, the receiver's type (`V2<T>`) is named here, where `Self` is it.
+    let generic = impl_generics.type_params().next().is_some();
     let (dispatch_ty, dispatched) = match takes_self_by_value(m) {
+        true if generic => (
+            quote!(#rt::user_ops::SelfByValueOf<#marker, Self>),
+            quote!(#rt::user_ops::SelfByValueOf(#marker {}, ::core::marker::PhantomData)),
+        ),
         true => (
             quote!(#rt::SelfByValue<#marker>),
             quote!(#rt::SelfByValue(#marker {})),

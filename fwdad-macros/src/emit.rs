@@ -507,6 +507,31 @@ impl Emitter<'_> {
         self.func.is_mut_ref(v)
     }
 
+    /// Whether `v` is the value of a diverging macro (`panic!`, `unreachable!`, ...,
+    /// lowered as the runtime's `fail(msg)`).
+    fn diverges(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Print { mac, .. } => mac.default_message().is_some(),
+                InstKind::Call { func, .. } => crate::callee::is_runtime_fail(func),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether `v` is a field read or borrowed (`s.f`, `&s.f`): a value whose type the
+    /// macro does not see.
+    fn is_field(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => matches!(
+                self.func.insts[inst].kind,
+                InstKind::Field { .. } | InstKind::FieldRef { .. }
+            ),
+            _ => false,
+        }
+    }
+
     /// Whether `v` is the constant `None` (through copies).
     fn is_none_const(&self, v: Value) -> bool {
         match self.func.values[v].def {
@@ -557,6 +582,12 @@ impl Emitter<'_> {
         vs.iter()
             .zip(targets)
             .map(|(&v, &t)| {
+                // A diverging arm's value (`_ => panic!(..)`) is `!`: it takes any type, and
+                // a promotion would need a zero tangent of it (none for a `&mut f64`).
+                if self.diverges(v) {
+                    let name = self.name(v);
+                    return quote!(#name);
+                }
                 if self.is(t) && !self.is(v) && self.merges_with_shared_ref(t) {
                     // A constant reference a call returned, merged with a reference into
                     // active data: it is a reference too, promoted like `&c`.
@@ -966,7 +997,26 @@ impl Emitter<'_> {
                     args[0].clone()
                 };
                 let rest = &args[1..];
-                quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+                // `len`/`is_empty` on a field's dual, whose type the macro does not see:
+                // `std`'s method on the primal, or an error naming the field's type if it
+                // is the user's (a method of the user's named `len`).
+                let field_len = match callee.std() {
+                    Some(StdMethod::Len) => Some("field_len"),
+                    Some(StdMethod::IsEmpty) => Some("field_is_empty"),
+                    _ => None,
+                };
+                if let Some(f) =
+                    field_len.filter(|_| self.is(*receiver) && self.is_field(*receiver))
+                {
+                    // At the method's name: what the error is about.
+                    let at = method.span();
+                    let f = syn::Ident::new(f, at);
+                    let rt = self.rt;
+                    let recv = self.name(*receiver);
+                    quote_spanned!(at=> #rt::user_ops::#f(&#recv))
+                } else {
+                    quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+                }
             }
             (InstKind::Cast { ty, .. }, Form::Cast) => {
                 let a = &args[0];
@@ -1104,13 +1154,20 @@ impl Emitter<'_> {
                 let i = &args[1];
                 // Returned (`-> &'a mut f64`) from a `&mut` parameter: the borrow moves the
                 // parameter's dual, so it keeps the parameter's lifetime.
-                let returned_from_param = matches!(
-                    self.func.values[*base].def,
-                    crate::ir::ValueDef::Param(p) if self.func.params[p].is_mut_ref()
-                ) && self.func.insts[inst]
-                    .results
-                    .first()
-                    .is_some_and(|&r| self.is_returned(r));
+                // So does a field of one (`&mut self.m[k]` in an `IndexMut` impl).
+                let param_or_field = match self.func.values[*base].def {
+                    crate::ir::ValueDef::Param(p) => self.func.params[p].is_mut_ref(),
+                    crate::ir::ValueDef::Inst(b, 0) => matches!(
+                        self.func.insts[b].kind,
+                        InstKind::FieldRef { mutable: true, .. }
+                    ),
+                    _ => false,
+                };
+                let returned_from_param = param_or_field
+                    && self.func.insts[inst]
+                        .results
+                        .first()
+                        .is_some_and(|&r| self.is_returned(r));
                 if *mutable && returned_from_param {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
                 } else if *mutable {
@@ -1915,6 +1972,9 @@ fn user_op_call(
     let f = match (op.is_unary(), op.is_assign()) {
         _ if op == crate::callee::UserOp::Index => {
             quote_spanned!(span=> index::<#mode, _, _, _>)
+        }
+        _ if op == crate::callee::UserOp::IndexMut => {
+            quote_spanned!(span=> index_mut::<#mode, _, _, _>)
         }
         (true, _) => quote_spanned!(span=> unary::<#mode, #rt::user_ops::#tag, _>),
         (false, true) => quote_spanned!(span=> assign::<#mode, #rt::user_ops::#tag, _, _, _>),

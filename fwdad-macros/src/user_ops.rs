@@ -29,7 +29,7 @@ pub(crate) fn operator_of(imp: &syn::ItemImpl) -> Option<OperatorImpl> {
         _ => None,
     };
     let rhs = match (op.is_unary(), written) {
-        (false, None) if op == UserOp::Index => return None,
+        (false, None) if matches!(op, UserOp::Index | UserOp::IndexMut) => return None,
         (true, _) => syn::Type::Tuple(syn::TypeTuple {
             paren_token: Default::default(),
             elems: Default::default(),
@@ -95,8 +95,9 @@ impl OperatorImpl {
 /// `Self::Output` (any associated type the impl defines) replaced by its definition in a
 /// method's signature and body: the method becomes a free function, where `Self::Output`
 /// would be ambiguous.
+/// In `impl IndexMut<I> for T`, `Self::Output` is `Index`'s: `<T as Index<I>>::Output`.
 pub(crate) fn replace_assoc_types(imp: &syn::ItemImpl, m: &mut syn::ImplItemFn) {
-    let defs: Vec<(syn::Ident, syn::Type)> = imp
+    let mut defs: Vec<(syn::Ident, syn::Type)> = imp
         .items
         .iter()
         .filter_map(|i| match i {
@@ -104,6 +105,14 @@ pub(crate) fn replace_assoc_types(imp: &syn::ItemImpl, m: &mut syn::ImplItemFn) 
             _ => None,
         })
         .collect();
+    if let Some(op) = operator_of(imp).filter(|o| o.op == UserOp::IndexMut) {
+        let (ty, idx) = (&imp.self_ty, &op.rhs);
+        let span = syn::spanned::Spanned::span(&imp.self_ty);
+        let output = quote::quote_spanned!(span=> <#ty as ::core::ops::Index<#idx>>::Output);
+        if let Ok(output) = syn::parse2::<syn::Type>(output) {
+            defs.push((syn::Ident::new("Output", span), output));
+        }
+    }
     if !defs.is_empty() {
         ReplaceAssoc(&defs).visit_impl_item_fn_mut(m);
     }

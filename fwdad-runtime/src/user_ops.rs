@@ -64,6 +64,8 @@ op_tags!(
     RemAssign,
     /// `v[i]` (`core::ops::Index`).
     Index,
+    /// `v[i] = x`, `v[i] += x` (`core::ops::IndexMut`).
+    IndexMut,
 );
 
 /// The rule of operator `Op` with `Self` on the left and `Rhs` on the right, registered by
@@ -256,6 +258,37 @@ where
     P::rule().frule((v, i))
 }
 
+/// What the `IndexMut` rule of `P` returns for index `I`.
+type IndexMutOut<'a, P, T, I, S> =
+    <<P as OpRule<IndexMut, <I as OpArg<S>>::Primal>>::Rule as Frule<
+        (
+            Dual<&'a mut P, &'a mut T>,
+            Taken<<P as OpRule<IndexMut, <I as OpArg<S>>::Primal>>::Rule, I, S>,
+        ),
+        S,
+    >>::Output;
+
+/// `v[i] = x`: the rule of the type's `IndexMut` impl on the mutably borrowed dual `v`, in
+/// mode `S`; a `&mut` element dual, through which generated code writes the place.
+#[inline(always)]
+pub fn index_mut<'a, S: Mode, P, T, I: OpArg<S>>(
+    v: Dual<&'a mut P, &'a mut T>,
+    i: I,
+) -> IndexMutOut<'a, P, T, I, S>
+where
+    P: Differentiable + OpRule<IndexMut, I::Primal>,
+    P::Rule: TakeArg<I, S> + Frule<(Dual<&'a mut P, &'a mut T>, Taken<P::Rule, I, S>), S>,
+{
+    let i = <P::Rule as TakeArg<I, S>>::take(i);
+    P::rule().frule((v, i))
+}
+
+/// `&mut v[i]` through `core::ops::IndexMut`.
+#[inline(always)]
+pub fn index_mut_primal<P: core::ops::IndexMut<I> + ?Sized, I>(v: &mut P, i: I) -> &mut P::Output {
+    &mut v[i]
+}
+
 /// `v[i]` read through `core::ops::Index`.
 #[inline(always)]
 pub fn index_primal<P: core::ops::Index<I> + ?Sized, I>(v: &P, i: I) -> &P::Output {
@@ -432,4 +465,185 @@ where
     fn frule(&self, (a,): (A,)) -> Self::Output {
         crate::ops::neg(a)
     }
+}
+
+/// The fields of a value whose type carries no tangent, as generated code reads them:
+/// `self.0` of a `struct Lcg(u64)` reads `self.tangent.0`, and the tangent of `Lcg` (no
+/// field holds a float) is [`NoTangent`]. Through this `Deref`, each numbered field of a
+/// `NoTangent` is a `NoTangent` again, so the methods of such a type compile in derived
+/// bodies as they are written.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoTangentFields(
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+    pub NoTangent,
+);
+
+static NO_TANGENT_FIELDS: NoTangentFields = NoTangentFields(
+    NoTangent, NoTangent, NoTangent, NoTangent, NoTangent, NoTangent, NoTangent, NoTangent,
+);
+
+impl core::ops::Deref for NoTangent {
+    type Target = NoTangentFields;
+    #[inline(always)]
+    fn deref(&self) -> &NoTangentFields {
+        &NO_TANGENT_FIELDS
+    }
+}
+
+impl core::ops::DerefMut for NoTangent {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut NoTangentFields {
+        // A zero-sized value: every `&mut` to one is valid and none aliases data.
+        // `Box::leak` is not available without `alloc`; a dangling well-aligned pointer to a
+        // ZST is a valid `&mut`.
+        unsafe { &mut *core::ptr::NonNull::<NoTangentFields>::dangling().as_ptr() }
+    }
+}
+
+/// [`crate::SelfByValue`] for a method of a generic `impl` (`impl<T: Float> V2<T> { fn
+/// norm(self) -> T }`): the receiver's type `P` is carried here, named by the dispatch
+/// method on the type (where `Self` is `V2<T>`), since the rule's marker is not generic.
+#[doc(hidden)]
+pub struct SelfByValueOf<R, P>(pub R, pub core::marker::PhantomData<fn() -> P>);
+
+type TangentOf<P, S> = <P as Differentiable>::TangentIn<S>;
+
+// Receiver plus up to 11 arguments, as `CoerceArgs` goes to 12.
+macro_rules! self_by_value_of {
+    ($($A:ident $a:ident),*) => {
+        impl<R, P: Differentiable + Clone, S: Mode, $($A),*>
+            Frule<(crate::frule::OwnedRecv<Dual<P, TangentOf<P, S>>>, $($A,)*), S>
+            for SelfByValueOf<R, P>
+        where
+            R: Frule<(Dual<P, TangentOf<P, S>>, $($A,)*), S>,
+        {
+            type Output = <R as Frule<(Dual<P, TangentOf<P, S>>, $($A,)*), S>>::Output;
+            #[inline(always)]
+            fn frule(
+                &self,
+                (recv, $($a,)*): (crate::frule::OwnedRecv<Dual<P, TangentOf<P, S>>>, $($A,)*),
+            ) -> Self::Output {
+                self.0.frule((recv.0, $($a,)*))
+            }
+        }
+    };
+}
+self_by_value_of!();
+self_by_value_of!(A1 a1);
+self_by_value_of!(A1 a1, A2 a2);
+self_by_value_of!(A1 a1, A2 a2, A3 a3);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
+self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
+
+/// `.len()` / `.is_empty()` on a field whose type the macro cannot see (`self.ys.len()`,
+/// `m.label.len()`): `std`'s method on the field's primal, for every `std` type that has
+/// one; on a type of the user's (a method of the user's named `len`), the error says what
+/// to write.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read `.len()` (or `.is_empty()`) on this field as the `std` method, but the field is a `{Self}`",
+    label = "the field's type is not written here, so `#[derive_frule]` took this for the slice or `Vec` method",
+    note = "if `{Self}` has a method of its own with this name, bind the field with its type first (`let r: &{Self} = &s.field;`, then `r.len()`) or rename the method"
+)]
+#[doc(hidden)]
+pub trait FieldLen {
+    /// The length.
+    fn field_len(&self) -> usize;
+}
+
+impl<E> FieldLen for [E] {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl<E, const N: usize> FieldLen for [E; N] {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        N
+    }
+}
+impl<E> FieldLen for Vec<E> {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl FieldLen for str {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl FieldLen for String {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        self.len()
+    }
+}
+impl<X: FieldLen + ?Sized> FieldLen for &X {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        (**self).field_len()
+    }
+}
+impl<X: FieldLen + ?Sized> FieldLen for &mut X {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        (**self).field_len()
+    }
+}
+impl<X: FieldLen + ?Sized> FieldLen for Box<X> {
+    #[inline(always)]
+    fn field_len(&self) -> usize {
+        (**self).field_len()
+    }
+}
+
+/// `field.len()` of a field's dual.
+#[inline(always)]
+#[doc(hidden)]
+pub fn field_len<P: Differentiable + FieldLen, T>(d: &Dual<P, T>) -> usize {
+    d.primal.field_len()
+}
+
+/// `field.is_empty()` of a field's dual.
+#[inline(always)]
+#[doc(hidden)]
+pub fn field_is_empty<P: Differentiable + FieldLen, T>(d: &Dual<P, T>) -> bool {
+    d.primal.field_len() == 0
+}
+
+/// A field (`g.n`) read as a float operand of a linearised chain: generated code passes
+/// it here first, so that a field that is not a float (`g.n * g.m` of two `usize` fields;
+/// `s.a + s.b` of two fields of a type of the user's) is reported at the field, by its type.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read this field as a float in arithmetic, but it is a `{Self}`",
+    label = "the field's type is not written here, so `#[derive_frule]` took this for float arithmetic",
+    note = "integer fields: bind one with its type first (`let n: usize = g.n;`), or convert (`g.n as f64`)",
+    note = "a field of your own type in an operator: bind it with its type first (`let a: V2 = s.a;`)"
+)]
+#[doc(hidden)]
+pub trait FloatField {}
+
+impl FloatField for f32 {}
+impl FloatField for f64 {}
+
+/// The field's dual itself, once its primal is known to be a float.
+#[inline(always)]
+#[doc(hidden)]
+pub fn float_field<P: Differentiable + FloatField, T>(d: &Dual<P, T>) -> &Dual<P, T> {
+    d
 }

@@ -61,3 +61,10 @@ impl StdMacro {
         }
     }
 }
+
+/// Whether `path` is the runtime's `fail` (`::fwdad::__private::fail`), which `lower` emits
+/// for `panic!(..)`, `unreachable!(..)` and failed assertions: a call whose value is `!`.
+pub fn is_runtime_fail(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| s.ident == "fail")
+        && path.segments.iter().any(|s| s.ident == "__private")
+}

@@ -26,7 +26,7 @@ mod types;
 
 pub use float::{FloatOp, Shape};
 pub use iter::{Adaptor, Consumer, Rewrite};
-pub use macros::StdMacro;
+pub use macros::{is_runtime_fail, StdMacro};
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{is_user_method_name, is_user_method_on_user_type, names_user_type, UserOp};
 pub use paths::{

@@ -22,6 +22,9 @@ pub enum UserOp {
     RemAssign,
     /// `v[i]` read (`Index`): the rule takes `&v` and returns a reference.
     Index,
+    /// `v[i] = x`, `v[i] += x` (`IndexMut`): the rule takes `&mut v` and returns a `&mut`
+    /// reference, through which the place is written.
+    IndexMut,
 }
 
 impl UserOp {
@@ -40,6 +43,7 @@ impl UserOp {
             "DivAssign" => UserOp::DivAssign,
             "RemAssign" => UserOp::RemAssign,
             "Index" => UserOp::Index,
+            "IndexMut" => UserOp::IndexMut,
             _ => return None,
         })
     }
@@ -59,6 +63,7 @@ impl UserOp {
             UserOp::DivAssign => "DivAssign",
             UserOp::RemAssign => "RemAssign",
             UserOp::Index => "Index",
+            UserOp::IndexMut => "IndexMut",
         }
     }
 
@@ -77,6 +82,7 @@ impl UserOp {
             UserOp::DivAssign => "div_assign",
             UserOp::RemAssign => "rem_assign",
             UserOp::Index => "index",
+            UserOp::IndexMut => "index_mut",
         }
     }
 
@@ -118,6 +124,7 @@ impl UserOp {
     pub fn helper(self, span: Span) -> syn::Ident {
         match self {
             UserOp::Index => syn::Ident::new("index_primal", span),
+            UserOp::IndexMut => syn::Ident::new("index_mut_primal", span),
             _ => syn::Ident::new(self.method_name(), span),
         }
     }
@@ -210,7 +217,8 @@ mod tests {
             assert_eq!(op.trait_name(), name);
             assert_eq!(op.is_assign(), name.ends_with("Assign"));
         }
-        assert_eq!(UserOp::from_trait("IndexMut"), None);
+        assert_eq!(UserOp::from_trait("IndexMut"), Some(UserOp::IndexMut));
+        assert_eq!(UserOp::from_trait("Deref"), None);
         assert_eq!(UserOp::Add.assign_form(), Some(UserOp::AddAssign));
         assert_eq!(UserOp::Mul.method_name(), "mul");
         for user in ["len", "push", "sum", "max", "pow", "sqrt", "energy"] {

@@ -50,7 +50,41 @@ impl Emitter<'_> {
             let p = self.lin_primal_name(o);
             return quote!(#p);
         }
+        // A field read (`g.n`), whose type the macro does not see: a float, or an error
+        // at the field naming its type (`g.n * g.m` of two `usize` fields).
+        // Only on a parameter of a type without generic arguments (`g: &Grid`): a field of
+        // `V2<T>` is a `T`, a float the check could not name.
+        if let ValueDef::Inst(i, 0) = self.func.values[o].def {
+            if let InstKind::Field { base, .. } = self.func.insts[i].kind {
+                if self.is_concrete_param(base) {
+                    let span = self.func.insts[i].span;
+                    return quote_spanned!(span=> #rt::lin::p(#rt::user_ops::float_field(&#name)));
+                }
+            }
+        }
         quote!(#rt::lin::p(&#name))
+    }
+
+    /// Whether `v` is a parameter whose type names no generic arguments (`&Grid`, not
+    /// `&V2<T>`).
+    fn is_concrete_param(&self, v: Value) -> bool {
+        let ValueDef::Param(i) = self.func.values[v].def else {
+            return false;
+        };
+        let mut ty = &self.func.params[i].ty;
+        while let syn::Type::Reference(r) = ty {
+            ty = &r.elem;
+        }
+        match ty {
+            syn::Type::Path(p) => {
+                p.qself.is_none()
+                    && p.path
+                        .segments
+                        .iter()
+                        .all(|s| matches!(s.arguments, syn::PathArguments::None))
+            }
+            _ => false,
+        }
     }
 
     /// Whether root `r` is an owned dual (not a `Dual<&F, &T>` borrowing its owner), so

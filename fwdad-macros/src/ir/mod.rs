@@ -630,6 +630,12 @@ impl Function {
                 | InstKind::ElemRef { base: arg, .. }
                 | InstKind::FieldRef { base: arg, .. }
                 | InstKind::Slice { base: arg, .. } => self.place_root(*arg),
+                // `v[i] = x` through a user type's `IndexMut` borrows into `v`.
+                InstKind::Call {
+                    callee: PathCallee::UserOp(crate::callee::UserOp::IndexMut),
+                    args,
+                    ..
+                } if !args.is_empty() => self.place_root(args[0]),
                 // `v.get_mut(i)` borrows into `v`; so does `v.get_mut(i).unwrap()`.
                 InstKind::MethodCall {
                     receiver, callee, ..

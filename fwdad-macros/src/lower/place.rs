@@ -69,6 +69,22 @@ impl Lowerer<'_> {
                 let rhs = self.lower_expr(right)?;
                 let target = self.lower_place(&ix.expr, true)?;
                 let index = self.lower_expr(&ix.index)?;
+                // A user type's `IndexMut`: the element's `&mut`, written through.
+                if let Some(elem) = self.user_index_mut(target, index, ix.span()) {
+                    let read = InstKind::Unary {
+                        op: UnOp::Deref,
+                        arg: elem,
+                    };
+                    let place = Place::Deref(elem);
+                    return self.store(
+                        place,
+                        (read, TypeHint::Unknown),
+                        op,
+                        rhs,
+                        left.span(),
+                        span,
+                    );
+                }
                 let ty = self.func.values[target].ty.element();
                 let read = InstKind::Index {
                     base: target,
@@ -164,14 +180,11 @@ impl Lowerer<'_> {
             syn::Expr::Index(ix) => {
                 let target = self.lower_place(&ix.expr, true)?;
                 let index = self.lower_expr(&ix.index)?;
-                self.push(
-                    InstKind::Store {
-                        place: Place::Index(target, index),
-                        value,
-                    },
-                    TypeHint::NonDiff,
-                    span,
-                );
+                let place = match self.user_index_mut(target, index, ix.span()) {
+                    Some(elem) => Place::Deref(elem),
+                    None => Place::Index(target, index),
+                };
+                self.push(InstKind::Store { place, value }, TypeHint::NonDiff, span);
             }
             other => self
                 .diag

@@ -106,6 +106,9 @@ impl Lowerer<'_> {
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 self.user.get(base) == Some(&UserShape::Seq)
             }
+            // `Polyline { .. }`: the literal names its type (not a guess), so its methods
+            // are the user's (`line.len()`) as on a typed variable.
+            InstKind::Struct { path, .. } => self.is_user_type_path(path),
             // `p.clone()`: the receiver's type.
             InstKind::MethodCall {
                 receiver, method, ..
@@ -300,14 +303,18 @@ impl Lowerer<'_> {
         if !self.is_user_value(base) && !by_tuple {
             return None;
         }
-        let r = self.push(
-            InstKind::Ref {
-                mutable: false,
-                arg: base,
-            },
-            TypeHint::Unknown,
-            span,
-        );
+        // A borrowed element (`p[i][c]` of `p: Vec<Vec3>`, `&p[i]`) is passed as it is.
+        let r = match self.func.values[base].ty {
+            TypeHint::Ref(_) => base,
+            _ => self.push(
+                InstKind::Ref {
+                    mutable: false,
+                    arg: base,
+                },
+                TypeHint::Unknown,
+                span,
+            ),
+        };
         let elem = self.user_op_call(UserOp::Index, vec![r, index], span);
         // The element is not the user type (a guess either way; `Vec3[i]` is a float).
         self.user.remove(&elem);
@@ -319,6 +326,36 @@ impl Lowerer<'_> {
             TypeHint::Unknown,
             span,
         ))
+    }
+
+    /// `base[index]` as a place written (`v[i] = x`, `v[i] += x`) on a value of a user
+    /// type, or indexed by a tuple (`m[(i, j)] += ..`): `index_mut_rule(&mut base, index)`,
+    /// a `&mut` element through which the caller stores. `None` for every other base.
+    pub(crate) fn user_index_mut(
+        &mut self,
+        base: Value,
+        index: Value,
+        span: Span,
+    ) -> Option<Value> {
+        let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
+        if !self.is_user_value(base) && !by_tuple {
+            return None;
+        }
+        // A `&mut Vec3` (a parameter, an element `&mut p[k]`) is reborrowed as it is passed.
+        let r = match self.func.is_mut_ref(base) {
+            true => base,
+            false => self.push(
+                InstKind::Ref {
+                    mutable: true,
+                    arg: base,
+                },
+                TypeHint::Unknown,
+                span,
+            ),
+        };
+        let elem = self.user_op_call(UserOp::IndexMut, vec![r, index], span);
+        self.user.remove(&elem);
+        Some(elem)
     }
 
     /// `-arg` of a user type: the `Neg` rule.
