@@ -18,7 +18,7 @@ fn main() {
     let ms = ba_batched(plan_one(), runs);
     println!("| run | rule | expert | primal | rule ÷ expert | rule ÷ primal | expert ÷ primal | rule ÷ num-dual | attempts |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    let mut by = |a: &str, b: &str| -> Vec<f64> {
+    let by = |a: &str, b: &str| -> Vec<f64> {
         let mut v: Vec<f64> = ms
             .iter()
             .filter_map(|m| m.ratio(a, b).map(|r| r.median))
