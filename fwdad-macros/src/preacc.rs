@@ -11,9 +11,10 @@
 //!
 //! The choice is per chain (a connected set of linearised values, connected through
 //! absorbed operands once only the necessary values are materialised), by an operation
-//! count: scalar operations plus [`LANE_WEIGHT`] per whole-tangent update (the part that
-//! grows with the batch width). Coefficients are plain floats, so this, like all of
-//! `linear`, only ever runs in first-order batch modes.
+//! count: backward when it needs fewer whole-tangent operations (the part that grows with
+//! the batch width) and fewer operations in all, scalar ones plus [`LANE_WEIGHT`] per
+//! whole-tangent one. Coefficients are plain floats, so this, like all of `linear`, only
+//! ever runs in first-order batch modes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,9 +26,25 @@ use crate::linear::{lin_operands, root_sets, LinOp, Linear};
 /// Batches are usually 8 to 16 lanes wide and go two lanes per instruction: about 4 to 8.
 pub const LANE_WEIGHT: usize = 4;
 
-/// The costs of one chain: scalar coefficient operations and whole-tangent updates.
-fn weigh(scalar: usize, lanes: usize) -> usize {
-    scalar + LANE_WEIGHT * lanes
+/// The cost of one chain: scalar coefficient operations and whole-tangent operations.
+#[derive(Clone, Copy, Debug)]
+struct Cost {
+    scalar: usize,
+    lanes: usize,
+}
+
+impl Cost {
+    fn total(self) -> usize {
+        self.scalar + LANE_WEIGHT * self.lanes
+    }
+
+    /// Whether backward (`self`) beats `forward`: it must save whole-tangent operations (the
+    /// cuts of the forward plan), the cost that grows with the batch width, and cost less
+    /// overall. Where the two plans combine the same tangents (Rosenbrock's one output),
+    /// the scalar counts are too close to call and the chain stays forward.
+    fn beats(self, forward: Cost) -> bool {
+        self.lanes < forward.lanes && self.total() < forward.total()
+    }
 }
 
 /// Chooses forward or backward for every chain. `lin` holds the forward plan (after the
@@ -47,7 +64,7 @@ pub fn choose(func: &Function, active: &Activity, lin: &mut Linear, required: Ha
     for chain in chains(func, active, lin) {
         let f = forward_cost(func, active, lin, &chain, &fwd);
         let b = backward_cost(func, active, lin, &chain, &bwd);
-        if b < f {
+        if b.beats(f) {
             backward.extend(chain);
         }
     }
@@ -175,7 +192,7 @@ fn forward_cost(
     lin: &Linear,
     chain: &[Inst],
     plan: &Plan,
-) -> usize {
+) -> Cost {
     let (mut scalar, mut lanes) = (0, 0);
     for &inst in chain {
         let v = func.insts[inst].results[0];
@@ -190,7 +207,7 @@ fn forward_cost(
             lanes += plan.combination(v);
         }
     }
-    weigh(scalar, lanes)
+    Cost { scalar, lanes }
 }
 
 /// The backward plan's cost for `chain`: each output sweeps its cone (a multiply per
@@ -201,7 +218,7 @@ fn backward_cost(
     lin: &Linear,
     chain: &[Inst],
     plan: &Plan,
-) -> usize {
+) -> Cost {
     let (mut scalar, mut lanes) = (0, 0);
     for &inst in chain {
         let v = func.insts[inst].results[0];
@@ -217,7 +234,7 @@ fn backward_cost(
             .sum::<usize>();
         lanes += plan.combination(v);
     }
-    weigh(scalar, lanes)
+    Cost { scalar, lanes }
 }
 
 /// The instructions of the absorbed values `inst`'s value depends on (not `inst` itself),
