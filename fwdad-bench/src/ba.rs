@@ -456,6 +456,26 @@ pub fn block_rule(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK]
     out
 }
 
+/// One block by the expert batched Jacobian
+/// ([`crate::expert::ba_residual_expert_batched`]): adjoints of the two outputs
+/// accumulated backwards by hand, then multiplied by the same seeds as [`block_rule`].
+#[inline]
+pub fn block_expert(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK] {
+    let (cam, x, w, fx, fy) = inst.observation(i);
+    let (_, t) = crate::expert::ba_residual_expert_batched(
+        cam,
+        x,
+        w,
+        fx,
+        fy,
+        (&seeds.cam, &seeds.x, seeds.w),
+    );
+    let mut out = [0.0; 2 * NBLOCK];
+    out[..NBLOCK].copy_from_slice(&t[0].0);
+    out[NBLOCK..].copy_from_slice(&t[1].0);
+    out
+}
+
 /// Observation `i`'s block parameters in [`ba_residual_packed`]'s layout (camera, point,
 /// weight), with the feature `(fx, fy)`.
 fn packed(inst: &Instance, i: usize) -> ([f64; NBLOCK], f64, f64) {
@@ -564,6 +584,20 @@ mod tests {
             let (e, hand) = ba_residual_hand(cam, x, w, fx, fy);
             assert_close("ba residual", &ba_residual(cam, x, w, fx, fy), &e);
             assert_close("ba rule", &block_rule(&inst, i, &seeds), &hand);
+            assert_close("ba expert", &block_expert(&inst, i, &seeds), &hand);
+            let (e_expert, _) = crate::expert::ba_residual_expert_batched(
+                cam,
+                x,
+                w,
+                fx,
+                fy,
+                (&seeds.cam, &seeds.x, seeds.w),
+            );
+            assert_eq!(
+                e_expert,
+                ba_residual(cam, x, w, fx, fy),
+                "the expert's primal is the residual's, bit for bit"
+            );
             assert_close("ba driver", &block_driver(&inst, i), &hand);
             assert_close("ba workspace", &block_workspace(&inst, i, &mut ws), &hand);
             assert_close("ba num-dual", &block_nd(&inst, i), &hand);
@@ -581,6 +615,8 @@ mod tests {
         let (cam, x, w, fx, fy) = inst.observation(0);
         let (_, hand) = ba_residual_hand(cam, x, w, fx, fy);
         assert_close("ba rule θ=0", &block_rule(&inst, 0, &seeds), &hand);
+        assert_close("ba expert θ=0", &block_expert(&inst, 0, &seeds), &hand);
+        assert_close_tol("ba fd θ=0", &block_fd(&inst, 0), &hand, FD_TOL);
         assert_close("ba num-dual θ=0", &block_nd(&inst, 0), &hand);
     }
 

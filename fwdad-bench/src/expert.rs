@@ -17,6 +17,7 @@
 //! as plain `f64`, as num-dual's documentation does).
 
 use fwdad::prelude::*;
+use fwdad::ScalarTangent;
 use num_dual::DualNum;
 
 /// Number of points [`horner20`] is evaluated at per timed call.
@@ -218,6 +219,135 @@ pub fn ba_residual_expert(
             dw * (projy - fy) + w * dprojy,
         ],
     )
+}
+
+/// Expert batched Jacobian of [`crate::ba::ba_residual`]: the primal statements of the
+/// residual, then the two outputs' adjoints accumulated backwards through them by hand
+/// (scalar), then each output's tangent `Σⱼ ∂eₖ/∂pⱼ · ṗⱼ` over the seeds of the 14
+/// parameters it depends on (`e₀` has no `v0`, `e₁` no `u0`; the feature is constant).
+/// Returns the residual and its two tangents.
+pub fn ba_residual_expert_batched<const N: usize>(
+    cam: &[f64],
+    x: &[f64],
+    w: f64,
+    fx: f64,
+    fy: f64,
+    seeds: (&[Batch<f64, N>; 11], &[Batch<f64, N>; 3], Batch<f64, N>),
+) -> ([f64; 2], [Batch<f64, N>; 2]) {
+    let (r0, r1, r2) = (cam[0], cam[1], cam[2]);
+    let xo0 = x[0] - cam[3];
+    let xo1 = x[1] - cam[4];
+    let xo2 = x[2] - cam[5];
+    let sqtheta = r0 * r0 + r1 * r1 + r2 * r2;
+    let rotated = sqtheta != 0.0;
+    // The θ ≠ 0 branch's intermediates (zero on the other branch, where they are unused).
+    let (mut theta, mut st, mut ct) = (0.0, 0.0, 0.0);
+    let (mut w0, mut w1, mut w2) = (0.0, 0.0, 0.0);
+    let (mut wx0, mut wx1, mut wx2) = (0.0, 0.0, 0.0);
+    let (mut dot, mut tmp) = (0.0, 0.0);
+    let (xc0, xc1, xc2);
+    if rotated {
+        theta = sqtheta.sqrt();
+        st = theta.sin();
+        ct = theta.cos();
+        w0 = r0 / theta;
+        w1 = r1 / theta;
+        w2 = r2 / theta;
+        wx0 = w1 * xo2 - w2 * xo1;
+        wx1 = w2 * xo0 - w0 * xo2;
+        wx2 = w0 * xo1 - w1 * xo0;
+        dot = w0 * xo0 + w1 * xo1 + w2 * xo2;
+        tmp = dot * (1.0 - ct);
+        xc0 = xo0 * ct + wx0 * st + w0 * tmp;
+        xc1 = xo1 * ct + wx1 * st + w1 * tmp;
+        xc2 = xo2 * ct + wx2 * st + w2 * tmp;
+    } else {
+        xc0 = xo0 + (r1 * xo2 - r2 * xo1);
+        xc1 = xo1 + (r2 * xo0 - r0 * xo2);
+        xc2 = xo2 + (r0 * xo1 - r1 * xo0);
+    }
+    let px = xc0 / xc2;
+    let py = xc1 / xc2;
+    let rsq = px * px + py * py;
+    let (k1, k2, f) = (cam[9], cam[10], cam[6]);
+    let l = 1.0 + k1 * rsq + k2 * rsq * rsq;
+    let projx = px * l * f + cam[7];
+    let projy = py * l * f + cam[8];
+    let e = [w * (projx - fx), w * (projy - fy)];
+
+    let (scam, sx, sw) = seeds;
+    let iz = 1.0 / xc2;
+    let dl = k1 + 2.0 * k2 * rsq;
+    let mut out = [Batch::<f64, N>::zero(); 2];
+    for (k, out) in out.iter_mut().enumerate() {
+        // Adjoints of output k: ē = 1, so proj̄ = w in row k.
+        let (p, projk) = if k == 0 { (px, projx) } else { (py, projy) };
+        let (mut apx, mut apy) = (0.0, 0.0);
+        let ap = w * l * f;
+        let al = w * p * f;
+        let af = w * p * l;
+        let (ak1, ak2) = (al * rsq, al * rsq * rsq);
+        let arsq = al * dl;
+        if k == 0 {
+            apx = ap;
+        } else {
+            apy = ap;
+        }
+        apx += 2.0 * arsq * px;
+        apy += 2.0 * arsq * py;
+        let axc0 = apx * iz;
+        let axc1 = apy * iz;
+        let axc2 = -(apx * px + apy * py) * iz;
+        let (mut axo0, mut axo1, mut axo2);
+        let (ar0, ar1, ar2);
+        if rotated {
+            axo0 = axc0 * ct;
+            axo1 = axc1 * ct;
+            axo2 = axc2 * ct;
+            let act = axc0 * xo0 + axc1 * xo1 + axc2 * xo2;
+            let ast = axc0 * wx0 + axc1 * wx1 + axc2 * wx2;
+            let (awx0, awx1, awx2) = (axc0 * st, axc1 * st, axc2 * st);
+            let atmp = axc0 * w0 + axc1 * w1 + axc2 * w2;
+            let adot = atmp * (1.0 - ct);
+            let act = act - atmp * dot;
+            let mut aw0 = axc0 * tmp + adot * xo0 + awx2 * xo1 - awx1 * xo2;
+            let mut aw1 = axc1 * tmp + adot * xo1 + awx0 * xo2 - awx2 * xo0;
+            let mut aw2 = axc2 * tmp + adot * xo2 + awx1 * xo0 - awx0 * xo1;
+            axo0 += adot * w0 + awx1 * w2 - awx2 * w1;
+            axo1 += adot * w1 + awx2 * w0 - awx0 * w2;
+            axo2 += adot * w2 + awx0 * w1 - awx1 * w0;
+            aw0 /= theta;
+            aw1 /= theta;
+            aw2 /= theta;
+            let atheta = ast * ct - act * st - (aw0 * w0 + aw1 * w1 + aw2 * w2);
+            let asq2 = atheta / theta; // 2·∂/∂sqtheta
+            ar0 = aw0 + asq2 * r0;
+            ar1 = aw1 + asq2 * r1;
+            ar2 = aw2 + asq2 * r2;
+        } else {
+            axo0 = axc0 + axc1 * r2 - axc2 * r1;
+            axo1 = axc1 - axc0 * r2 + axc2 * r0;
+            axo2 = axc2 + axc0 * r1 - axc1 * r0;
+            ar0 = axc2 * xo1 - axc1 * xo2;
+            ar1 = axc0 * xo2 - axc2 * xo0;
+            ar2 = axc1 * xo0 - axc0 * xo1;
+        }
+        let t = scam[0].scale(ar0);
+        let t = t.axpy(ar1, scam[1]);
+        let t = t.axpy(ar2, scam[2]);
+        let t = t.axpy(-axo0, scam[3]);
+        let t = t.axpy(-axo1, scam[4]);
+        let t = t.axpy(-axo2, scam[5]);
+        let t = t.axpy(af, scam[6]);
+        let t = t.axpy(w, scam[7 + k]);
+        let t = t.axpy(ak1, scam[9]);
+        let t = t.axpy(ak2, scam[10]);
+        let t = t.axpy(axo0, sx[0]);
+        let t = t.axpy(axo1, sx[1]);
+        let t = t.axpy(axo2, sx[2]);
+        *out = t.axpy(projk - if k == 0 { fx } else { fy }, sw);
+    }
+    (e, out)
 }
 
 /// A camera, a point in front of it, a weight and a feature: one observation of a bundle

@@ -477,8 +477,70 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
         ],
         &std_pairs,
     ));
+    out.extend(ba_batched(plan, 1));
     out
 }
+
+/// BA 2×15 Jacobian blocks in one `Batch<f64, 15>` pass of the derived rule against the
+/// expert batched hand Jacobian ([`expert::ba_residual_expert_batched`]: the two outputs'
+/// adjoints backwards by hand, then the seeds), over 256 observations: `runs` kernels
+/// measured one after the other (the `ba_batched` binary re-measures under load).
+pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
+    let inst = ba::Instance::generate(8, 64, 256, 302);
+    let seeds = ba::Seeds::default();
+    let (inst, seeds) = (&inst, &seeds);
+    (0..runs)
+        .map(|_| {
+            measure_kernel(
+                BA_BATCHED,
+                plan,
+                &mut [
+                    (
+                        "primal",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            (0..inst.p)
+                                .map(|i| {
+                                    let (cam, x, w, fx, fy) = inst.observation(i);
+                                    ba::ba_residual(cam, x, w, fx, fy)[0]
+                                })
+                                .sum()
+                        }),
+                    ),
+                    (
+                        "rule",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            (0..inst.p).map(|i| ba::block_rule(inst, i, seeds)[0]).sum()
+                        }),
+                    ),
+                    (
+                        "expert",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            (0..inst.p)
+                                .map(|i| ba::block_expert(inst, i, seeds)[0])
+                                .sum()
+                        }),
+                    ),
+                    (
+                        "num-dual",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            (0..inst.p).map(|i| ba::block_nd(inst, i)[0]).sum()
+                        }),
+                    ),
+                ],
+                &[(1, 2), (1, 0), (2, 0), (1, 3)],
+            )
+        })
+        .collect()
+}
+
+/// The name of [`ba_batched`]'s kernel.
+pub const BA_BATCHED: &str = "BA 2×15 Jacobian blocks, `Batch<f64, 15>`, against an expert batched hand Jacobian (the two outputs' adjoints accumulated backwards by hand, then × the seeds; 256 observations)";
+/// Issue 30's bounds on BA's batched blocks: ÷ the expert batched hand, ÷ the objective.
+pub const TARGET_BA: (f64, f64) = (1.15, 4.0);
 
 /// A gradient by num-dual in chunks of `N` directions (`DualSVec64<N>`).
 fn nd_chunked<'a, const N: usize>(
@@ -713,6 +775,19 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
         verdict(gm, TARGET_MEAN),
         verdict(wv, TARGET_MAX),
     );
+    if let Some(m) = one.iter().find(|m| m.name == BA_BATCHED) {
+        let re = m.ratio("rule", "expert").map_or(f64::NAN, |r| r.median);
+        let rp = m.ratio("rule", "primal").map_or(f64::NAN, |r| r.median);
+        let _ = writeln!(
+            s,
+            "| BA 2×15 in one batched pass ÷ expert batched hand | ≤ {} | {re:.2} | {} |\n\
+             | BA 2×15 in one batched pass ÷ objective | ≤ {} | {rp:.2} | {} |",
+            TARGET_BA.0,
+            verdict(re, TARGET_BA.0),
+            TARGET_BA.1,
+            verdict(rp, TARGET_BA.1),
+        );
+    }
     let nd_ok = grad
         .iter()
         .all(|m| m.ratios.first().is_some_and(|(_, _, r)| r.median <= 1.0));

@@ -21,6 +21,7 @@ mod lower;
 mod nesting;
 mod normalize;
 mod pipeline;
+mod preacc;
 mod primitive;
 mod register;
 mod splice;

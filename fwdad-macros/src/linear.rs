@@ -93,6 +93,9 @@ pub struct Linear {
     pub region_of: HashMap<Inst, Region>,
     /// The instruction that owns each nested region (a branch, a loop body).
     pub owner_of: HashMap<Region, Inst>,
+    /// Instructions of the chains whose coefficients are accumulated backwards, from each
+    /// materialised value through its absorbed cone ([`crate::preacc`]).
+    pub backward: HashSet<Inst>,
 }
 
 impl Linear {
@@ -189,6 +192,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     }
     lin.alias = element_aliases(func, active, plans);
     lin.region_of = region_of;
+    let required = lin.materialize.clone();
     // Root sets, then materialise values that two materialised values would both expand,
     // until nothing changes (each round only adds to `materialize`).
     loop {
@@ -205,6 +209,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         }
         lin.materialize.extend(grow);
     }
+    crate::preacc::choose(func, active, &mut lin, required);
     let absorbs = lin.ops.keys().any(|i| {
         let v = func.insts[*i].results[0];
         lin.absorbed(v)
@@ -249,7 +254,7 @@ pub fn lin_operands(func: &Function, active: &Activity, inst: Inst) -> Vec<Value
 /// For every linearised value, its roots: the union of its operands' roots, an operand that
 /// is a root (not absorbed) standing for itself. A value that would exceed [`MAX_ROOTS`]
 /// is materialised (it becomes a root for its users).
-fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
+pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut roots: HashMap<Value, Vec<Value>> = HashMap::new();
     let mut units: HashSet<(Value, Value)> = HashSet::new();
     let mut costly: HashSet<(Value, Value)> = HashSet::new();
@@ -434,7 +439,7 @@ fn mutated_in_place(func: &Function) -> HashSet<Value> {
 /// Absorbed values with a root in `mutated`: materialised where they are defined, so that
 /// their tangent reads the root's before a write through a `&mut` can change it (a deferred
 /// combination would read the new one against the old value's coefficient).
-fn reads_mutated_roots(lin: &Linear, mutated: &HashSet<Value>) -> HashSet<Value> {
+pub(crate) fn reads_mutated_roots(lin: &Linear, mutated: &HashSet<Value>) -> HashSet<Value> {
     lin.roots
         .iter()
         .filter(|(v, roots)| {
@@ -517,10 +522,11 @@ pub fn note(lin: &Linear, func: &Function, inst: Inst) -> String {
         .get(&v)
         .map(|rs| rs.iter().map(|r| r.to_string()).collect())
         .unwrap_or_default();
-    let how = if lin.materialize.contains(&v) {
-        "materialised"
-    } else {
-        "absorbed"
+    let how = match (lin.materialize.contains(&v), lin.backward.contains(&inst)) {
+        (true, false) => "materialised",
+        (false, false) => "absorbed",
+        (true, true) => "materialised (backward)",
+        (false, true) => "absorbed (backward)",
     };
     let op = match op {
         LinOp::Add => "add".to_string(),

@@ -232,7 +232,16 @@ impl Emitter<'_> {
             }
         }
         let roots = lin.roots.get(&v).cloned().unwrap_or_default();
-        for &r in &roots {
+        if lin.backward.contains(&inst) {
+            // Preaccumulation: no coefficients carried forward; a materialised value
+            // sweeps its cone backwards for its own.
+            if lin.materialize.contains(&v) {
+                if let Err(e) = self.lin_sweep(inst, lin, &mut out) {
+                    return e;
+                }
+            }
+        }
+        for &r in roots.iter().filter(|_| !lin.backward.contains(&inst)) {
             let mut terms: Vec<Coef> = Vec::new();
             for (k, o) in operands.iter().enumerate() {
                 if !active.contains(o) {
@@ -258,23 +267,7 @@ impl Emitter<'_> {
                         crate::ir::entity::EntityRef::index(r),
                         span = Span::mixed_site()
                     );
-                    let sum = terms
-                        .iter()
-                        .enumerate()
-                        .map(|(i, t)| {
-                            let (sign, e) = match t {
-                                Coef::One => (false, quote!(#rt::lin::one(#y))),
-                                Coef::MinusOne => (true, quote!(#rt::lin::one(#y))),
-                                Coef::Expr(e) => (false, e.clone()),
-                            };
-                            match (i, sign) {
-                                (0, false) => e,
-                                (0, true) => quote!(-#e),
-                                (_, false) => quote!(+ #e),
-                                (_, true) => quote!(- #e),
-                            }
-                        })
-                        .collect::<TokenStream>();
+                    let sum = sum_terms(rt, &y, &terms);
                     out.extend(quote!(let #k = #sum;));
                     Coef::Expr(quote!(#k))
                 }
@@ -356,6 +349,27 @@ impl Emitter<'_> {
     }
 }
 
+/// `t₀ + t₁ + ...`, units as `one(y)` in `y`'s float type.
+pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> TokenStream {
+    terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let (sign, e) = match t {
+                Coef::One => (false, quote!(#rt::lin::one(#y))),
+                Coef::MinusOne => (true, quote!(#rt::lin::one(#y))),
+                Coef::Expr(e) => (false, e.clone()),
+            };
+            match (i, sign) {
+                (0, false) => e,
+                (0, true) => quote!(-#e),
+                (_, false) => quote!(+ #e),
+                (_, true) => quote!(- #e),
+            }
+        })
+        .collect()
+}
+
 /// `partial · coef`, folding units.
 fn product(partial: &Coef, coef: &Coef) -> Coef {
     match (partial, coef) {
@@ -365,5 +379,106 @@ fn product(partial: &Coef, coef: &Coef) -> Coef {
             Coef::Expr(quote!((-#e)))
         }
         (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!((#p * #e))),
+    }
+}
+
+/// Preaccumulation ([`crate::preacc`]): the coefficients of a materialised value by a
+/// backward sweep over the chain it absorbs.
+impl Emitter<'_> {
+    /// The partials of linearised `inst`, one per operand (units symbolic; the others the
+    /// names `lin_inst` binds them to).
+    fn lin_partials(&self, inst: crate::ir::Inst, lin: &Linear) -> Vec<Coef> {
+        let index = crate::ir::entity::EntityRef::index(self.func.insts[inst].results[0]);
+        let partial = |k: usize| {
+            let d = format_ident!("__d{}_{}", index, k, span = Span::mixed_site());
+            Coef::Expr(quote!(#d))
+        };
+        match &lin.ops[&inst] {
+            LinOp::Add => vec![Coef::One, Coef::One],
+            LinOp::Sub => vec![Coef::One, Coef::MinusOne],
+            LinOp::Neg => vec![Coef::MinusOne],
+            LinOp::Binary(_) => vec![partial(0), partial(1)],
+            LinOp::Unary(_) => vec![partial(0)],
+        }
+    }
+
+    /// `∂v/∂r` for every root `r` of `inst`'s value `v`, by a backward sweep: `v̄ = 1`, then
+    /// for each absorbed value `u` of its cone, last first, `ū = Σ (user's partial)·(user)̄`,
+    /// and `∂v/∂r = Σ (partial)·ū` over the reads of `r`. Each adjoint is bound once
+    /// (`__a{v}_{u}`), each coefficient as in the forward order (`__k{v}_{r}`).
+    fn lin_sweep(
+        &mut self,
+        inst: crate::ir::Inst,
+        lin: &Linear,
+        out: &mut TokenStream,
+    ) -> Result<(), TokenStream> {
+        let rt = self.rt;
+        let v = self.func.insts[inst].results[0];
+        let y = self.lin_primal_name(v);
+        let vi = crate::ir::entity::EntityRef::index(v);
+        let mut order = crate::preacc::cone(self.func, self.active, lin, inst);
+        order.push(inst);
+        let mut pending: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
+        let mut at_roots: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
+        let active = |i| lin_operands(self.func, self.active, i);
+        for &i in order.iter().rev() {
+            let u = self.func.insts[i].results[0];
+            let adjoint = if i == inst {
+                Coef::One
+            } else {
+                match pending.remove(&u).unwrap_or_default().as_slice() {
+                    [] => continue,
+                    [single @ (Coef::One | Coef::MinusOne)] => single.clone(),
+                    terms => {
+                        let a = format_ident!(
+                            "__a{}_{}",
+                            vi,
+                            crate::ir::entity::EntityRef::index(u),
+                            span = Span::mixed_site()
+                        );
+                        let sum = sum_terms(rt, &y, terms);
+                        out.extend(quote!(let #a = #sum;));
+                        Coef::Expr(quote!(#a))
+                    }
+                }
+            };
+            let partials = self.lin_partials(i, lin);
+            let live = active(i);
+            let mut operands = self.func.operands(i);
+            operands.truncate(partials.len());
+            for (k, o) in operands.iter().enumerate() {
+                if !live.contains(o) {
+                    continue;
+                }
+                let term = product(&partials[k], &adjoint);
+                if lin.absorbed(*o) && lin.def(self.func, *o).is_some() {
+                    pending.entry(*o).or_default().push(term);
+                } else {
+                    at_roots.entry(lin.canonical(*o)).or_default().push(term);
+                }
+            }
+        }
+        for &r in lin.roots.get(&v).map(Vec::as_slice).unwrap_or_default() {
+            let Some(terms) = at_roots.remove(&r) else {
+                let msg = "internal error in `#[derive_frule]`: a root the backward sweep missed";
+                return Err(quote!(::core::compile_error!(#msg);));
+            };
+            let coef = match terms.as_slice() {
+                [single @ (Coef::One | Coef::MinusOne)] => single.clone(),
+                _ => {
+                    let k = format_ident!(
+                        "__k{}_{}",
+                        vi,
+                        crate::ir::entity::EntityRef::index(r),
+                        span = Span::mixed_site()
+                    );
+                    let sum = sum_terms(rt, &y, &terms);
+                    out.extend(quote!(let #k = #sum;));
+                    Coef::Expr(quote!(#k))
+                }
+            };
+            self.coefs.insert((v, r), coef);
+        }
+        Ok(())
     }
 }
