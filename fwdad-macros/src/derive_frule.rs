@@ -594,6 +594,7 @@ fn pipeline(
         &passes.active,
         &passes.plans,
         passes.linear.as_ref(),
+        passes.simplified.as_ref(),
         rt,
         &mode,
     );

@@ -23,6 +23,7 @@ mod normalize;
 mod pipeline;
 mod primitive;
 mod register;
+mod simplify;
 mod splice;
 mod types;
 mod user_ops;

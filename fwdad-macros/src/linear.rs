@@ -136,6 +136,40 @@ impl Linear {
 
 /// Plans the linearisation; `None` when it would change nothing.
 pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
+    let mut lin = chains(func, active, plans)?;
+    let mutated = lin.mutated.clone();
+    // Root sets, then materialise values that two materialised values would both expand,
+    // until nothing changes (each round only adds to `materialize`).
+    loop {
+        root_sets(func, active, &mut lin);
+        let mut grow = reads_mutated_roots(&lin, &mutated);
+        if grow.is_empty() {
+            grow = shared_values(func, &lin);
+        }
+        if grow.is_empty() {
+            grow = unprofitable(func, active, &lin);
+        }
+        if grow.is_empty() {
+            break;
+        }
+        lin.materialize.extend(grow);
+    }
+    let absorbs = lin.ops.keys().any(|i| {
+        let v = func.insts[*i].results[0];
+        lin.absorbed(v)
+    });
+    let merges_reads = lin.ops.keys().any(|i| {
+        lin_operands(func, active, *i)
+            .iter()
+            .any(|o| lin.alias.contains_key(o))
+    });
+    (absorbs || merges_reads).then_some(lin)
+}
+
+/// The chains before any cost guard: the linearised instructions, the values that escape
+/// them (materialised), element aliases, regions; `None` when there is no chain. (Root
+/// sets are not computed yet.)
+pub(crate) fn chains(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
     let mut lin = Linear::default();
     let mut region_of: HashMap<Inst, Region> = HashMap::new();
     for (r, data) in func.regions.iter() {
@@ -189,32 +223,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     }
     lin.alias = element_aliases(func, active, plans);
     lin.region_of = region_of;
-    // Root sets, then materialise values that two materialised values would both expand,
-    // until nothing changes (each round only adds to `materialize`).
-    loop {
-        root_sets(func, active, &mut lin);
-        let mut grow = reads_mutated_roots(&lin, &mutated);
-        if grow.is_empty() {
-            grow = shared_values(func, &lin);
-        }
-        if grow.is_empty() {
-            grow = unprofitable(func, active, &lin);
-        }
-        if grow.is_empty() {
-            break;
-        }
-        lin.materialize.extend(grow);
-    }
-    let absorbs = lin.ops.keys().any(|i| {
-        let v = func.insts[*i].results[0];
-        lin.absorbed(v)
-    });
-    let merges_reads = lin.ops.keys().any(|i| {
-        lin_operands(func, active, *i)
-            .iter()
-            .any(|o| lin.alias.contains_key(o))
-    });
-    (absorbs || merges_reads).then_some(lin)
+    Some(lin)
 }
 
 /// The linearised operation of `inst`, if it has one: a scalar rule with partials.
@@ -249,7 +258,7 @@ pub fn lin_operands(func: &Function, active: &Activity, inst: Inst) -> Vec<Value
 /// For every linearised value, its roots: the union of its operands' roots, an operand that
 /// is a root (not absorbed) standing for itself. A value that would exceed [`MAX_ROOTS`]
 /// is materialised (it becomes a root for its users).
-fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
+pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut roots: HashMap<Value, Vec<Value>> = HashMap::new();
     let mut units: HashSet<(Value, Value)> = HashSet::new();
     let mut costly: HashSet<(Value, Value)> = HashSet::new();
@@ -434,7 +443,7 @@ fn mutated_in_place(func: &Function) -> HashSet<Value> {
 /// Absorbed values with a root in `mutated`: materialised where they are defined, so that
 /// their tangent reads the root's before a write through a `&mut` can change it (a deferred
 /// combination would read the new one against the old value's coefficient).
-fn reads_mutated_roots(lin: &Linear, mutated: &HashSet<Value>) -> HashSet<Value> {
+pub(crate) fn reads_mutated_roots(lin: &Linear, mutated: &HashSet<Value>) -> HashSet<Value> {
     lin.roots
         .iter()
         .filter(|(v, roots)| {

@@ -174,6 +174,32 @@ impl<F: Real> ScalarTangent<F> for F {
             self
         }
     }
+    /// One direction: the dense product, and the strong-zero products only if it is not
+    /// finite. A finite `f'·dx` means `f'` is finite or `dx` zero-free, where the two agree;
+    /// so one test of the result (a predictable branch) replaces a compare and a select per
+    /// unbounded partial.
+    #[inline(always)]
+    fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
+        let d = rule.d(x, y);
+        let t = d * dx;
+        if !R::UNBOUNDED || t.is_finite() {
+            t
+        } else {
+            dx.scale_strong(d)
+        }
+    }
+    /// As [`chain1`](Self::chain1): `∂₁f·dx₁ + ∂₂f·dx₂`, the strong-zero form only if it is
+    /// not finite (then a partial is infinite or NaN, or the sum overflowed).
+    #[inline(always)]
+    fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
+        let (d1, d2) = rule.d(x1, x2, y);
+        let t = d1 * dx1 + d2 * dx2;
+        if !R::UNBOUNDED || t.is_finite() {
+            t
+        } else {
+            dx1.scale_strong(d1) + dx2.scale_strong(d2)
+        }
+    }
 }
 
 /// `N` tangent directions of a scalar, pushed through one pass (batch mode).
@@ -388,6 +414,14 @@ pub trait Mode: ScalarTangent<f64> {
     /// derivative contributes). A batch's lanes therefore equal the one-direction rule's
     /// to rounding, not bit for bit.
     const LINEARIZE: bool;
+    /// Whether generated code linearises the chains whose values each depend on one
+    /// root (a value read from outside the chain): true for one direction only, where a
+    /// coefficient costs what a tangent update costs, so only a chain of one root gains
+    /// (the operation that reads the root itself multiplies nothing: Horner's
+    /// `p = p·x + c` costs one multiply-add for `∂p/∂x` where the product rule takes
+    /// two multiplies and an add). Tangents equal the line-by-line rule's to rounding;
+    /// primals are the same bits.
+    const LINEARIZE_SINGLE_ROOT: bool = false;
     /// The tangent of a real scalar `F` under this mode.
     type Of<F: Real>: ScalarTangent<F>;
     /// Converts a tangent between float types (for `x as f32`).
@@ -405,6 +439,7 @@ pub trait Mode: ScalarTangent<f64> {
 
 impl Mode for f64 {
     const LINEARIZE: bool = false;
+    const LINEARIZE_SINGLE_ROOT: bool = true;
     type Of<F: Real> = F;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: F) -> G {
