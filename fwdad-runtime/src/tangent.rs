@@ -174,32 +174,6 @@ impl<F: Real> ScalarTangent<F> for F {
             self
         }
     }
-    /// One direction: the dense product, and the strong-zero products only if it is not
-    /// finite. A finite `f'·dx` means `f'` is finite or `dx` zero-free, where the two agree;
-    /// so one test of the result (a predictable branch) replaces a compare and a select per
-    /// unbounded partial.
-    #[inline(always)]
-    fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
-        let d = rule.d(x, y);
-        let t = d * dx;
-        if !R::UNBOUNDED || t.is_finite() {
-            t
-        } else {
-            dx.scale_strong(d)
-        }
-    }
-    /// As [`chain1`](Self::chain1): `∂₁f·dx₁ + ∂₂f·dx₂`, the strong-zero form only if it is
-    /// not finite (then a partial is infinite or NaN, or the sum overflowed).
-    #[inline(always)]
-    fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
-        let (d1, d2) = rule.d(x1, x2, y);
-        let t = d1 * dx1 + d2 * dx2;
-        if !R::UNBOUNDED || t.is_finite() {
-            t
-        } else {
-            dx1.scale_strong(d1) + dx2.scale_strong(d2)
-        }
-    }
 }
 
 /// `N` tangent directions of a scalar, pushed through one pass (batch mode).
@@ -415,7 +389,8 @@ pub trait Mode: ScalarTangent<f64> {
     /// to rounding, not bit for bit.
     const LINEARIZE: bool;
     /// Whether generated code linearises the chains whose values each depend on one
-    /// root (a value read from outside the chain): true for one direction only, where a
+    /// root (a value read from outside the chain): true for one direction only (`f64`,
+    /// `Batch<f64, 1>`), where a
     /// coefficient costs what a tangent update costs, so only a chain of one root gains
     /// (the operation that reads the root itself multiplies nothing: Horner's
     /// `p = p·x + c` costs one multiply-add for `∂p/∂x` where the product rule takes
@@ -457,6 +432,8 @@ impl Mode for f64 {
 
 impl<const N: usize> Mode for Batch<f64, N> {
     const LINEARIZE: bool = N > 1;
+    // One lane is one direction: the same body as `f64`, so the two agree bit for bit.
+    const LINEARIZE_SINGLE_ROOT: bool = N == 1;
     type Of<F: Real> = Batch<F, N>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Batch<F, N>) -> Batch<G, N> {

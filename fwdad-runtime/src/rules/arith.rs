@@ -17,9 +17,8 @@ crate::scalar_rule!(
     y = mul(a, b) = a * b => (b, a)
 );
 crate::scalar_rule!(
-    /// Division: `∂(a/b) = (1/b, -y/b)`, both from one reciprocal (one division for the
-    /// partials, not two; the primal is still `a / b`).
-    unbounded y = div(a, b) = a / b => let r = b.recip(); (r, -y * r)
+    /// Division: `∂(a/b) = (1/b, -y/b)`.
+    unbounded y = div(a, b) = a / b => (b.recip(), -y / b)
 );
 crate::scalar_rule!(
     /// Remainder `a % b = a - b·trunc(a/b)`: `∂ = (1, -trunc(a/b))`.
