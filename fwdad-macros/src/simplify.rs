@@ -20,8 +20,10 @@
 //! so that a coefficient never multiplies an infinite partial by a zero one where the
 //! line-by-line rule, which sees the zero tangent first, gives `0` (`√(x·x)` at `x = 0`).
 //!
-//! The emitted body is chosen by `<S as Mode>::LINEARIZE_SINGLE_ROOT` (true for `f64`
-//! tangents only); batches keep [`linear`]'s plan, second order the line-by-line rule.
+//! The emitted body is chosen by `<S as Mode>::LINEARIZE_SINGLE_ROOT` (true for `f64` and
+//! `Batch<f64, 1>` tangents only); batches keep [`linear`]'s plan, second order the
+//! line-by-line rule. The `linear__*` snapshots show the batch plan; the one-direction
+//! body is in `expand__*`, under `LINEARIZE_SINGLE_ROOT`.
 
 use std::collections::{HashMap, HashSet};
 
