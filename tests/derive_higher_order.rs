@@ -386,7 +386,10 @@ fn penalty_method_sensitivity() {
         (Dual::new(s, Batch([1.0, 2.0])),),
     );
     assert_eq!(b.primal.to_bits(), penalty_method(s).to_bits());
-    approx::assert_relative_eq!(b.tangent.0[1], 2.0 * d.tangent, max_relative = 1e-14);
+    // Lane 2 is twice the one-direction tangent to rounding: the batch and the one-direction
+    // rule simplify their tangents differently, and the solver's central differences
+    // (h = 1e-7) amplify a tangent's rounding by about 1/h (relative 1e-16 → 1e-9).
+    approx::assert_relative_eq!(b.tangent.0[1], 2.0 * d.tangent, max_relative = 1e-9);
 }
 
 #[derive_frule]

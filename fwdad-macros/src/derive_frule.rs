@@ -589,6 +589,7 @@ fn pipeline(
         &passes.active,
         &passes.plans,
         passes.linear.as_ref(),
+        passes.simplified.as_ref(),
         rt,
         &mode,
     );

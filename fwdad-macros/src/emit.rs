@@ -25,13 +25,16 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::visit_mut::VisitMut;
 
 /// Emits the statements of the rule's body (after the parameters are bound). With a
-/// linearisation, the body is emitted twice and the mode picks one at compile time:
-/// `if <S as Mode>::LINEARIZE { linearised } else { line by line }`.
+/// linearisation, the body is emitted twice (three times with a one-direction one,
+/// `simplified`) and the mode picks one at compile time: `if <S as Mode>::LINEARIZE
+/// { linearised } else if <S as Mode>::LINEARIZE_SINGLE_ROOT { simplified } else { line
+/// by line }`.
 pub fn emit_body(
     func: &Function,
     active: &Activity,
     plans: &DualPlan,
     linear: Option<&Linear>,
+    simplified: Option<&Linear>,
     rt: &TokenStream,
     mode: &syn::Ident,
 ) -> TokenStream {
@@ -44,6 +47,7 @@ pub fn emit_body(
         loops: Vec::new(),
         temps: 0,
         lin: None,
+        one_direction: false,
         coefs: Default::default(),
         owned_roots: Default::default(),
         cells: vec![Vec::new()],
@@ -66,6 +70,20 @@ pub fn emit_body(
         });
     }
     let plain = e.region(func.body, Tail::Return);
+    let plain = match simplified {
+        Some(lin) => {
+            e.lin = Some(lin);
+            e.one_direction = true;
+            let simplified = e.region(func.body, Tail::Return);
+            (e.lin, e.one_direction) = (None, false);
+            e.coefs.clear();
+            e.owned_roots.clear();
+            quote! {
+                if <#mode as #rt::Mode>::LINEARIZE_SINGLE_ROOT { #simplified } else { #plain }
+            }
+        }
+        None => plain,
+    };
     let body = match linear {
         Some(lin) => {
             e.lin = Some(lin);
@@ -104,6 +122,9 @@ struct Emitter<'a> {
     temps: usize,
     /// Set while emitting the linearised copy of the body.
     lin: Option<&'a Linear>,
+    /// Set while emitting the one-direction copy (`crate::simplify`): coefficients fold
+    /// constant factors (`∂(c·t·t)/∂t = 2·(c·t)`).
+    one_direction: bool,
     /// Coefficients `∂v/∂r` of linearised values, by `(v, r)`.
     coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
     /// Owned copies of borrowed roots, by `(root, region)`.

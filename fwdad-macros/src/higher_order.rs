@@ -396,6 +396,7 @@ pub(crate) fn prepare(
             &passes.active,
             &passes.plans,
             passes.linear.as_ref(),
+            passes.simplified.as_ref(),
             rt,
             &mode,
         );

@@ -24,6 +24,7 @@ mod pipeline;
 mod preacc;
 mod primitive;
 mod register;
+mod simplify;
 mod splice;
 mod types;
 mod user_ops;

@@ -139,6 +139,42 @@ impl Linear {
 
 /// Plans the linearisation; `None` when it would change nothing.
 pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
+    let mut lin = chains(func, active, plans)?;
+    let mutated = lin.mutated.clone();
+    let required = lin.materialize.clone();
+    // Root sets, then materialise values that two materialised values would both expand,
+    // until nothing changes (each round only adds to `materialize`).
+    loop {
+        root_sets(func, active, &mut lin);
+        let mut grow = reads_mutated_roots(&lin, &mutated);
+        if grow.is_empty() {
+            grow = shared_values(func, &lin);
+        }
+        if grow.is_empty() {
+            grow = unprofitable(func, active, &lin);
+        }
+        if grow.is_empty() {
+            break;
+        }
+        lin.materialize.extend(grow);
+    }
+    crate::preacc::choose(func, active, &mut lin, required);
+    let absorbs = lin.ops.keys().any(|i| {
+        let v = func.insts[*i].results[0];
+        lin.absorbed(v)
+    });
+    let merges_reads = lin.ops.keys().any(|i| {
+        lin_operands(func, active, *i)
+            .iter()
+            .any(|o| lin.alias.contains_key(o))
+    });
+    (absorbs || merges_reads).then_some(lin)
+}
+
+/// The chains before any cost guard: the linearised instructions, the values that escape
+/// them (materialised), element aliases, regions; `None` when there is no chain. (Root
+/// sets are not computed yet.)
+pub(crate) fn chains(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
     let mut lin = Linear::default();
     let mut region_of: HashMap<Inst, Region> = HashMap::new();
     for (r, data) in func.regions.iter() {
@@ -192,34 +228,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     }
     lin.alias = element_aliases(func, active, plans);
     lin.region_of = region_of;
-    let required = lin.materialize.clone();
-    // Root sets, then materialise values that two materialised values would both expand,
-    // until nothing changes (each round only adds to `materialize`).
-    loop {
-        root_sets(func, active, &mut lin);
-        let mut grow = reads_mutated_roots(&lin, &mutated);
-        if grow.is_empty() {
-            grow = shared_values(func, &lin);
-        }
-        if grow.is_empty() {
-            grow = unprofitable(func, active, &lin);
-        }
-        if grow.is_empty() {
-            break;
-        }
-        lin.materialize.extend(grow);
-    }
-    crate::preacc::choose(func, active, &mut lin, required);
-    let absorbs = lin.ops.keys().any(|i| {
-        let v = func.insts[*i].results[0];
-        lin.absorbed(v)
-    });
-    let merges_reads = lin.ops.keys().any(|i| {
-        lin_operands(func, active, *i)
-            .iter()
-            .any(|o| lin.alias.contains_key(o))
-    });
-    (absorbs || merges_reads).then_some(lin)
+    Some(lin)
 }
 
 /// The linearised operation of `inst`, if it has one: a scalar rule with partials.

@@ -45,6 +45,8 @@ pub struct Passes {
     pub active: Activity,
     pub plans: DualPlan,
     pub linear: Option<Linear>,
+    /// The one-direction linearisation (`crate::simplify`).
+    pub simplified: Option<Linear>,
 }
 
 /// Receives each pass's printed IR (`dump`, snapshot tests); `None` in production.
@@ -95,11 +97,13 @@ pub fn run(
         Some(lin) => ir::display_fn(&ir, &|f, i| linear::note(lin, f, i)),
         None => "no linearisation: no chain absorbs a value or merges two reads\n".to_string(),
     });
+    let simplified = crate::simplify::analyze(&ir, &active, &plans);
     Some(Passes {
         ir,
         active,
         plans,
         linear,
+        simplified,
     })
 }
 

@@ -388,6 +388,15 @@ pub trait Mode: ScalarTangent<f64> {
     /// derivative contributes). A batch's lanes therefore equal the one-direction rule's
     /// to rounding, not bit for bit.
     const LINEARIZE: bool;
+    /// Whether generated code linearises the chains whose values each depend on one
+    /// root (a value read from outside the chain): true for one direction only (`f64`,
+    /// `Batch<f64, 1>`), where a
+    /// coefficient costs what a tangent update costs, so only a chain of one root gains
+    /// (the operation that reads the root itself multiplies nothing: Horner's
+    /// `p = p·x + c` costs one multiply-add for `∂p/∂x` where the product rule takes
+    /// two multiplies and an add). Tangents equal the line-by-line rule's to rounding;
+    /// primals are the same bits.
+    const LINEARIZE_SINGLE_ROOT: bool = false;
     /// The tangent of a real scalar `F` under this mode.
     type Of<F: Real>: ScalarTangent<F>;
     /// Converts a tangent between float types (for `x as f32`).
@@ -405,6 +414,7 @@ pub trait Mode: ScalarTangent<f64> {
 
 impl Mode for f64 {
     const LINEARIZE: bool = false;
+    const LINEARIZE_SINGLE_ROOT: bool = true;
     type Of<F: Real> = F;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: F) -> G {
@@ -422,6 +432,8 @@ impl Mode for f64 {
 
 impl<const N: usize> Mode for Batch<f64, N> {
     const LINEARIZE: bool = N > 1;
+    // One lane is one direction: the same body as `f64`, so the two agree bit for bit.
+    const LINEARIZE_SINGLE_ROOT: bool = N == 1;
     type Of<F: Real> = Batch<F, N>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Batch<F, N>) -> Batch<G, N> {

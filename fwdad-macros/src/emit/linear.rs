@@ -241,10 +241,38 @@ impl Emitter<'_> {
                 }
             }
         }
+        // One direction, `a·b` with `a = c·b` absorbed (`100·t·t`): `∂/∂b = 2a`, one addition
+        // where the product rule's two terms cost two multiplies and an add.
+        let scaled_square = self
+            .one_direction
+            .then(|| self.scaled_square(inst, lin))
+            .flatten();
+        if let Some(k) = scaled_square {
+            let a = self.lin_primal_name(operands[k]);
+            let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
+            out.extend(quote_spanned!(span=> let #twice = #a + #a;));
+        }
         for &r in roots.iter().filter(|_| !lin.backward.contains(&inst)) {
             let mut terms: Vec<Coef> = Vec::new();
             for (k, o) in operands.iter().enumerate() {
                 if !active.contains(o) {
+                    continue;
+                }
+                if let Some(ka) = scaled_square {
+                    if k == ka {
+                        continue; // its term is folded into the other operand's
+                    }
+                    let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
+                    let c = if lin.absorbed(*o) {
+                        self.coefs.get(&(*o, r)).cloned()
+                    } else if lin.canonical(*o) == r {
+                        Some(Coef::One)
+                    } else {
+                        None
+                    };
+                    if let Some(c) = c {
+                        terms.push(product(&Coef::Expr(quote!(#twice)), &c));
+                    }
                     continue;
                 }
                 let c = if lin.absorbed(*o) {
@@ -368,6 +396,33 @@ pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> Tok
             }
         })
         .collect()
+}
+
+impl Emitter<'_> {
+    /// For `v = a·b` (both active) where `a` is absorbed and is `c·b` with `c` inactive (or
+    /// `b·c`, or the same element read twice): the index of `a` among the operands. Then
+    /// `∂v/∂b = b·c + a = 2a` (`c·b` and `b·c` are the same bits).
+    fn scaled_square(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<usize> {
+        if lin.ops.get(&inst) != Some(&LinOp::Binary(crate::callee::FloatOp::Mul)) {
+            return None;
+        }
+        let ops = self.func.operands(inst);
+        if ops.len() != 2 || !ops.iter().all(|o| self.is(*o)) {
+            return None;
+        }
+        (0..2).find(|&k| {
+            let (a, b) = (ops[k], ops[1 - k]);
+            let Some(d) = lin.def(self.func, a).filter(|_| lin.absorbed(a)) else {
+                return false;
+            };
+            if lin.ops[&d] != LinOp::Binary(crate::callee::FloatOp::Mul) {
+                return false;
+            }
+            let inner = self.func.operands(d);
+            let act: Vec<Value> = inner.iter().copied().filter(|o| self.is(*o)).collect();
+            inner.len() == 2 && act.len() == 1 && lin.canonical(act[0]) == lin.canonical(b)
+        })
+    }
 }
 
 /// `partial · coef`, folding units.

@@ -1,0 +1,95 @@
+//! `simplify`: the chains worth linearising in one direction (issue 30).
+//!
+//! With one direction a tangent is one float, so a chain's coefficient `∂v/∂r` costs what
+//! the tangent update it replaces costs, once per root: a value of two roots costs twice
+//! its line-by-line update. A value of one root costs at most as much, and less where an
+//! operation reads the root itself (its coefficient is the partial, nothing multiplied):
+//! Horner's `p = p·x + c` costs one multiply-add for `∂p/∂x` where the product rule takes
+//! two multiplies and an add, and `100·t·t` costs `∂/∂t = 2·(100·t)` (one addition,
+//! folded by the emitter) where the rule takes three multiplies and an add.
+//!
+//! So this pass starts from the chains [`linear::chains`] finds (before the batch cost
+//! guards of [`linear::analyze`]) and materialises, in order, every
+//! value whose coefficients would reach more than one root: it becomes a root of its
+//! users, whose chains then restart from it. In Rosenbrock's
+//! `t = x[i+1] - x[i]·x[i]; s += 100·t·t + (1 - x[i])²`, `t` is materialised
+//! (`ṫ = ẋᵢ₊₁ - 2xᵢ·ẋᵢ`), `100·t·t` has the coefficient `2·(100·t)` on `t`, and the sum
+//! `ṡ + c·ṫ + c'·ẋᵢ`: the expert's `200·t·ṫ - 2u·ẋᵢ`.
+//!
+//! An operand of a rule whose partial may be infinite (`sqrt`, `/`) is materialised too,
+//! so that a coefficient never multiplies an infinite partial by a zero one where the
+//! line-by-line rule, which sees the zero tangent first, gives `0` (`√(x·x)` at `x = 0`).
+//!
+//! The emitted body is chosen by `<S as Mode>::LINEARIZE_SINGLE_ROOT` (true for `f64` and
+//! `Batch<f64, 1>` tangents only); batches keep [`linear`]'s plan, second order the
+//! line-by-line rule. The `linear__*` snapshots show the batch plan; the one-direction
+//! body is in `expand__*`, under `LINEARIZE_SINGLE_ROOT`.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::activity::Activity;
+use crate::dual::DualPlan;
+use crate::ir::{Function, Value};
+use crate::linear::{self, lin_operands, Linear};
+
+/// Plans the one-direction linearisation; `None` when no value would be absorbed.
+pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
+    let mut lin = linear::chains(func, active, plans)?;
+    loop {
+        let grow = multi_root(func, active, &lin);
+        if grow.is_empty() {
+            break;
+        }
+        lin.materialize.extend(grow);
+    }
+    loop {
+        linear::root_sets(func, active, &mut lin);
+        let grow = linear::reads_mutated_roots(&lin, &lin.mutated);
+        if grow.is_empty() {
+            break;
+        }
+        lin.materialize.extend(grow);
+    }
+    let absorbs = lin
+        .ops
+        .keys()
+        .any(|i| lin.absorbed(func.insts[*i].results[0]));
+    absorbs.then_some(lin)
+}
+
+/// One walk over the chains in order: values that would reach more than one root, and
+/// absorbed operands of unbounded rules. Each is taken for materialised as soon as it is
+/// found, so its users see it as their root.
+fn multi_root(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+    let mut roots: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut out: HashSet<Value> = HashSet::new();
+    for (_, data) in func.regions.iter() {
+        for &inst in data.insts.iter().filter(|i| lin.ops.contains_key(i)) {
+            let v = func.insts[inst].results[0];
+            let unbounded = lin.ops[&inst].is_unbounded();
+            let mut set: Vec<Value> = Vec::new();
+            for o in lin_operands(func, active, inst) {
+                let absorbed =
+                    roots.contains_key(&o) && !lin.materialize.contains(&o) && !out.contains(&o);
+                let from = if absorbed && !unbounded {
+                    roots[&o].clone()
+                } else {
+                    if absorbed {
+                        out.insert(o);
+                    }
+                    vec![lin.canonical(o)]
+                };
+                for r in from {
+                    if !set.contains(&r) {
+                        set.push(r);
+                    }
+                }
+            }
+            if set.len() > 1 && !lin.materialize.contains(&v) {
+                out.insert(v);
+            }
+            roots.insert(v, set);
+        }
+    }
+    out
+}
