@@ -432,9 +432,10 @@ where
 struct Compressed<const N: usize> {
     coloring: Coloring,
     /// Per entry (pattern order): the lane of its column's colour within its group.
-    entry_lane: Vec<u32>,
+    entry_lane: Vec<u16>,
     /// Per entry: its column's colour group (colour / N).
     entry_group: Vec<u32>,
+
     seeds: Vec<Batch<f64, N>>,
     /// Which colour group `seeds` holds now.
     seeded: Option<usize>,
@@ -448,7 +449,7 @@ impl<const N: usize> Compressed<N> {
     }
 
     fn with_coloring(pattern: SparsityPattern, coloring: Coloring) -> Self {
-        const { assert!(N >= 1, "a batch needs at least one lane") };
+        const { assert!(N >= 1 && N <= 1 << 16, "a batch needs 1 to 65536 lanes") };
         let colors = coloring.colors();
         let of_entry = |f: fn(usize) -> usize| -> Vec<u32> {
             pattern
@@ -457,7 +458,7 @@ impl<const N: usize> Compressed<N> {
                 .map(|&j| f(colors[j]) as u32)
                 .collect()
         };
-        let entry_lane = of_entry(|c| c % N);
+        let entry_lane = of_entry(|c| c % N).into_iter().map(|l| l as u16).collect();
         let entry_group = of_entry(|c| c / N);
         let (n, nnz) = (pattern.ncols(), pattern.nnz());
         Compressed {
@@ -496,7 +497,8 @@ impl<const N: usize> Compressed<N> {
         }
     }
 
-    /// Reads group `g`'s entries from the rows' tangents `dr` and zeroes them.
+    /// Reads group `g`'s entries from the rows' tangents `dr` and zeroes each row once
+    /// read (while it is in cache), one sweep in row order.
     fn read_and_zero(&mut self, g: usize, dr: &mut [Batch<f64, N>]) {
         let rows = dr.len();
         assert_eq!(
@@ -505,22 +507,31 @@ impl<const N: usize> Compressed<N> {
             "sparse Jacobian: the rule returned {rows} outputs, the pattern has {} rows",
             self.jac.nrows()
         );
-        let offsets = &self.jac.pattern.offsets;
-        let values = &mut self.jac.values;
+        let offsets = &self.jac.pattern.offsets[1..];
+        let values = &mut self.jac.values[..];
+        let lanes = &self.entry_lane[..];
+        let mut k = 0;
         if self.coloring.count() <= N {
-            for (i, t) in dr.iter_mut().enumerate() {
-                for k in offsets[i]..offsets[i + 1] {
-                    values[k] = t.lane(self.entry_lane[k] as usize);
+            for (t, &end) in dr.iter_mut().zip(offsets) {
+                for (v, &l) in values[k..end].iter_mut().zip(&lanes[k..end]) {
+                    *v = t.0[l as usize];
                 }
+                k = end;
                 *t = Batch::default();
             }
         } else {
-            for (i, t) in dr.iter_mut().enumerate() {
-                for k in offsets[i]..offsets[i + 1] {
-                    if self.entry_group[k] as usize == g {
-                        values[k] = t.lane(self.entry_lane[k] as usize);
+            let groups = &self.entry_group[..];
+            for (t, &end) in dr.iter_mut().zip(offsets) {
+                for ((v, &l), &h) in values[k..end]
+                    .iter_mut()
+                    .zip(&lanes[k..end])
+                    .zip(&groups[k..end])
+                {
+                    if h as usize == g {
+                        *v = t.0[l as usize];
                     }
                 }
+                k = end;
                 *t = Batch::default();
             }
         }
@@ -540,7 +551,7 @@ impl<const N: usize> Compressed<N> {
             let t = tangent(i);
             for k in offsets[i]..offsets[i + 1] {
                 if one_group || self.entry_group[k] as usize == g {
-                    self.jac.values[k] = t.lane(self.entry_lane[k] as usize);
+                    self.jac.values[k] = t.lane(usize::from(self.entry_lane[k]));
                 }
             }
         }

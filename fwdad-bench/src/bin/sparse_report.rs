@@ -601,6 +601,19 @@ fn main() {
         load_average(),
     )
     .unwrap();
+    if only.as_deref() == Some("profile-stencil") {
+        // For `perf record`: the narrow Jacobian of the 5-point residual at n = 10⁵, ~10 s.
+        let m = 316;
+        let v: Vec<f64> = (0..m * m).map(|k| 0.1 * (0.01 * k as f64).sin()).collect();
+        let bound = bind(laplacian_residual {}, (Wrt, m, Out));
+        let mut ws = NarrowResidualWorkspace::new(bound, m * m, &v);
+        let mut s = 0.0;
+        for _ in 0..3000 {
+            s += ws.jacobian(black_box(&v)).1.values()[0];
+        }
+        println!("{s}");
+        return;
+    }
     if run("stencils") {
         stencils(plan, quick, &mut md);
     }
