@@ -840,9 +840,13 @@ impl<F, const N: usize> SparseResidualWorkspace<F, N> {
 pub const NARROW_WIDTHS: [usize; 8] = [2, 3, 4, 5, 6, 8, 12, 16];
 
 /// The width of [`NARROW_WIDTHS`] a [`NarrowResidualWorkspace`] takes for `colors`
-/// colours: the one of least `passes × (width + 1)`, a pass costing one primal and one
-/// unit per lane (the narrowest width that holds every colour, up to 16 colours; for more,
-/// the width that leaves the fewest idle lanes in the fewest passes).
+/// colours: the one of least `passes × (width + 4)`, a pass costing about four lanes'
+/// worth besides its lanes (the primal, zeroing the buffer, seeding and reading the
+/// entries). Up to 16 colours that is the narrowest width that holds them all, except
+/// that 9 to 12 colours take 12 lanes and 13 to 16 take 16; for more, the fewest idle
+/// lanes in the fewest passes. A heuristic: the narrowest width was measured against
+/// 8 lanes on the tridiagonal (3 colours) and 5-point (5 colours) residuals of the sparse
+/// benchmarks (BENCHMARKS.md), not every count.
 ///
 /// ```
 /// use fwdad::sparse::narrow_width;
@@ -860,7 +864,7 @@ pub const fn narrow_width(colors: usize) -> usize {
     while k < NARROW_WIDTHS.len() {
         let w = NARROW_WIDTHS[k];
         let passes = if colors == 0 { 1 } else { colors.div_ceil(w) };
-        let cost = passes * (w + 1);
+        let cost = passes * (w + 4);
         if cost < best_cost {
             best_cost = cost;
             best = w;
