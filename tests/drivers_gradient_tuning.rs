@@ -39,11 +39,13 @@ fn repeated_gradients_settle_on_a_width_and_keep_the_formula() {
         assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
     }
     assert_eq!(gradient_width_chosen(&chain_energy {}, n), None);
-    // Two timed calls at each of the three widths (the first call was one of them).
-    for _ in 0..5 {
+    // Three timed calls at each of the three widths (the first call was one of them).
+    for _ in 0..7 {
         assert_eq!(gradient(chain_energy {}, &x), (e0, g0.clone()));
     }
-    let w = gradient_width_chosen(&chain_energy {}, n).expect("every width timed twice");
+    assert_eq!(gradient_width_chosen(&chain_energy {}, n), None);
+    assert_eq!(gradient(chain_energy {}, &x).1, g0);
+    let w = gradient_width_chosen(&chain_energy {}, n).expect("every width timed three times");
     assert!([8, 16, 32].contains(&w));
     // From now on that width, and the same bits as the fixed-width driver.
     for _ in 0..3 {

@@ -1205,11 +1205,13 @@ where
 /// "Gradient widths"), so `gradient` measures it: up to 16 inputs it takes one pass
 /// ([`gradient_width`]); above, its first call for a function (the type of its rule) and
 /// a length takes [`gradient_width(n)`](gradient_width), the width best on the benchmarks'
-/// kernels, and its next calls time every width twice (each call computes a real
+/// kernels, and its next calls time every width three times (each call computes a real
 /// gradient: the result is the same bit for bit at every width) and then keep the
 /// fastest for that function and length, for the rest of the process
 /// ([`gradient_width_chosen`] tells which). The cost of the choice is a clock read per
-/// call and, over the first six calls, the time of the slower widths. The rule is
+/// call and, over the first nine calls, the time of the slower widths (the shortest of
+/// three wall-clock times per width: on a loaded machine the choice can still be wrong). The seeds and
+/// buffers are kept per thread between calls (only the returned gradient is allocated). The rule is
 /// therefore compiled for the three widths (the price of `gradient` is three
 /// instantiations of the rule: for one width, use [`gradient_with`]). To keep buffers
 /// between calls, as an optimiser does, use [`GradientWorkspace`], which measures the
@@ -1235,22 +1237,33 @@ where
 /// }
 /// ```
 pub fn gradient<F: GradientRule>(f: F, x: &[f64]) -> (f64, Vec<f64>) {
+    std::thread_local! {
+        /// The seeds and buffers of this thread's last `gradient`, kept for the next.
+        static KEPT: core::cell::RefCell<GradientWorkspace> =
+            core::cell::RefCell::new(GradientWorkspace::new());
+    }
     let n = x.len();
-    let mut ws = GradientWorkspace::new();
-    if n <= 16 {
-        // One pass of 8 or 16 lanes: nothing to choose.
-        let width = gradient_width(n);
-        let value = ws.run(&f, x, width).0;
-        return (value, ws.take_gradient(width));
-    }
-    let key = (core::any::type_name::<F>(), n);
-    let (width, measuring) = width_tuning::next(key);
-    let start = std::time::Instant::now();
-    let value = ws.run(&f, x, width).0;
-    if measuring {
-        width_tuning::record(key, width, start.elapsed());
-    }
-    (value, ws.take_gradient(width))
+    let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
+        if n <= 16 {
+            // One pass of 8 or 16 lanes: nothing to choose.
+            let (value, g) = ws.run(&f, x, gradient_width(n));
+            return (value, g.to_vec());
+        }
+        let key = (core::any::type_name::<F>(), n);
+        let (width, measuring) = width_tuning::next(key);
+        let start = std::time::Instant::now();
+        let (value, g) = ws.run(&f, x, width);
+        let g = g.to_vec();
+        if measuring {
+            width_tuning::record(key, width, start.elapsed());
+        }
+        (value, g)
+    };
+    // A rule that itself calls `gradient` finds the buffers taken: it gets fresh ones.
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut ws) => run(&mut ws),
+        Err(_) => run(&mut GradientWorkspace::new()),
+    })
 }
 
 /// What [`gradient`] learns of the widths on this machine: for each function (the name of
@@ -1263,7 +1276,7 @@ mod width_tuning {
 
     /// The widths tried, and how many calls each is timed.
     const WIDTHS: [usize; 3] = [8, 16, 32];
-    const TRIES: u8 = 2;
+    const TRIES: u8 = 3;
     /// Functions and lengths remembered (the oldest forgotten first).
     const CAPACITY: usize = 64;
 
@@ -1330,7 +1343,7 @@ mod width_tuning {
 }
 
 /// The width [`gradient`] has settled on for the rule `F` and `n` inputs in this process,
-/// once it has timed each width (8, 16, 32) on two of its calls; `None` before, and up to
+/// once it has timed each width (8, 16, 32) on three of its calls; `None` before, and up to
 /// 16 inputs (one pass, nothing to choose).
 ///
 /// ```
@@ -1349,7 +1362,7 @@ mod width_tuning {
 /// let x: Vec<f64> = (0..60).map(|i| 0.01 * i as f64).collect();
 /// let (_, first) = gradient(energy {}, &x);
 /// assert_eq!(gradient_width_chosen(&energy {}, 60), None);
-/// for _ in 0..6 {
+/// for _ in 0..9 {
 ///     // Each call a real gradient, the same bits at every width.
 ///     assert_eq!(gradient(energy {}, &x).1, first);
 /// }
@@ -1771,17 +1784,6 @@ impl GradientWorkspace {
             16 => into(&mut self.w16, f, x),
             _ => into(&mut self.w32, f, x),
         }
-    }
-
-    /// The gradient of the last [`run`](Self::run) at `width`, moved out (the buffer is
-    /// allocated again by the next call).
-    fn take_gradient(&mut self, width: usize) -> Vec<f64> {
-        let jac = match width {
-            8 => &mut self.w8.jac,
-            16 => &mut self.w16.jac,
-            _ => &mut self.w32.jac,
-        };
-        core::mem::replace(jac, Matrix::zeros(0, 0)).into_vec()
     }
 
     /// Times a gradient at widths 8, 16 and 32, twice each in alternation, and returns the

@@ -1,11 +1,12 @@
 //! Gradient chunk widths on this machine: the derived rule at widths 4, 8, 16 and 32
 //! (`JacobianWorkspace::<N>::gradient`), `fwdad::gradient` and `GradientWorkspace`, and
 //! num-dual in chunks of 4, 8 and 16 (`DualSVec64<N>`), on the gradient kernels of the
-//! report (Rosenbrock, Ackley). Prints a markdown table (nothing is written): the evidence
-//! behind `fwdad::drivers::gradient_width`.
+//! report (Rosenbrock, Ackley): the evidence behind `fwdad::drivers::gradient_width` and
+//! `fwdad::gradient`'s choice. Writes the "Gradient widths" section of `BENCHMARKS.md`
+//! (between its markers, or appended; `--no-write` only prints it).
 //!
 //! ```text
-//! cargo run --release -p fwdad-bench --bin width_report [-- --quick]
+//! cargo run --release -p fwdad-bench --bin width_report [-- --quick] [-- --no-write]
 //! ```
 //!
 //! Samples are taken in rounds (one sample of every variant per round) and timed by the
@@ -19,7 +20,14 @@ use fwdad::drivers::{gradient_width, GradientWorkspace, JacobianWorkspace};
 use fwdad_bench::optim;
 use fwdad_bench::timing::{median, Plan, RatioStat, Variant};
 use num_dual::DualSVec64;
+use std::fmt::Write as _;
 use std::hint::black_box;
+
+const BEGIN: &str = "<!-- gradient-widths:begin -->";
+const END: &str = "<!-- gradient-widths:end -->";
+
+/// What the table shows (from the last full run; update it when the numbers move).
+const FINDINGS: &str = include_str!("width_findings.md");
 
 /// num-dual's chunked gradient.
 fn nd<'a, const N: usize>(
@@ -67,18 +75,36 @@ fn pct(r: RatioStat) -> String {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    let write = !std::env::args().any(|a| a == "--no-write");
+    let mut md = String::new();
     let plan = Plan {
         sample: std::time::Duration::from_micros(500),
         samples: if quick { 7 } else { 41 },
     };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!(
-        "Load average at start: {}\n",
+    writeln!(
+        md,
+        "{BEGIN}\n### Gradient widths (issue 30, item 4)\n\n\
+         Written by `cargo run --release -p fwdad-bench --bin width_report` (profile: \
+         `codegen-units = 1`, thin LTO). The derived rule at widths 4, 8, 16 and 32 \
+         (`JacobianWorkspace::<N>::gradient`, buffers kept), the one-shot `fwdad::gradient` \
+         (its width chosen by timing its own calls, buffers kept per thread, a fresh `Vec` \
+         returned) and num-dual in chunks of 4, 8 and 16 (`DualSVec64<N>`, inputs kept, the \
+         fastest of the three is the baseline \"nd\"). {} rounds of 500 µs samples per \
+         kernel, timed by the thread's CPU clock; ratios are medians of per-round ratios ± \
+         their interquartile range ÷ median. *workspace chose*: the width \
+         `GradientWorkspace` measured fastest on its first call. The machine (2 cores) was \
+         shared with other jobs (load average {} at the start): spreads above 5 % are the \
+         load's, and were not brought down by measuring again.\n",
+        plan.samples,
         load.split_whitespace().next().unwrap_or("?")
-    );
-    println!(
+    )
+    .unwrap();
+    writeln!(
+        md,
         "| kernel | `gradient_width` | workspace chose | best num-dual | width 4 ÷ nd | width 8 ÷ nd | width 16 ÷ nd | width 32 ÷ nd | `gradient` ÷ nd | fastest width |\n|---|---|---|---|---|---|---|---|---|---|"
-    );
+    )
+    .unwrap();
     for rosen in [true, false] {
         for n in [10, 20, 50, 100, 300, 1000] {
             let name = if rosen { "Rosenbrock" } else { "Ackley" };
@@ -132,7 +158,8 @@ fn main() {
                 .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
                 .expect("four widths");
             let r = |k: usize| pct(RatioStat::of(&s[k], &s[best_nd]));
-            println!(
+            writeln!(
+                md,
                 "| {name}, n = {n} | {} | {chosen} | {} ×{} | {} | {} | {} | {} | {} | {} |",
                 gradient_width(n),
                 ns(median(&s[best_nd])),
@@ -143,7 +170,24 @@ fn main() {
                 r(3),
                 r(4),
                 [4, 8, 16, 32][fastest],
-            );
+            )
+            .unwrap();
         }
+    }
+    md.push('\n');
+    md.push_str(FINDINGS);
+    md.push_str(END);
+    println!("{md}");
+    if write && !quick {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let new = match (old.find(BEGIN), old.find(END)) {
+            (Some(b), Some(e)) if b < e => {
+                format!("{}{}{}", &old[..b], md.trim_end(), &old[e + END.len()..])
+            }
+            _ => format!("{}\n{}\n", old.trim_end_matches('\n'), md),
+        };
+        std::fs::write(&path, new).expect("write BENCHMARKS.md");
+        eprintln!("wrote the gradient-widths section of BENCHMARKS.md");
     }
 }
