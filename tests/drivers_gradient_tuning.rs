@@ -32,7 +32,9 @@ fn chain_grad(x: &[f64]) -> Vec<f64> {
 #[test]
 fn repeated_gradients_settle_on_a_width_and_keep_the_formula() {
     let n = 70;
-    let x: Vec<f64> = (0..n).map(|i| 1.05 * i as f64 + 0.01 * (i as f64).sin()).collect();
+    let x: Vec<f64> = (0..n)
+        .map(|i| 1.05 * i as f64 + 0.01 * (i as f64).sin())
+        .collect();
     let want = chain_grad(&x);
     let (e0, g0) = gradient(chain_energy {}, &x);
     for (a, b) in g0.iter().zip(&want) {

@@ -57,7 +57,10 @@ fn fd_column(f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], j: usize) -> Vec<f64> {
     xp[j] += h;
     xm[j] -= h;
     let (fp, fm) = (f(&xp), f(&xm));
-    fp.iter().zip(&fm).map(|(a, b)| (a - b) / (2.0 * h)).collect()
+    fp.iter()
+        .zip(&fm)
+        .map(|(a, b)| (a - b) / (2.0 * h))
+        .collect()
 }
 
 #[test]
@@ -69,7 +72,11 @@ fn truss_jacobian_block_by_block_against_finite_differences() {
     for a in 0..nodes {
         for step in [1, 2] {
             if a + step < nodes {
-                let (p, q) = if a % 2 == 0 { (a, a + step) } else { (a + step, a) };
+                let (p, q) = if a % 2 == 0 {
+                    (a, a + step)
+                } else {
+                    (a + step, a)
+                };
                 bars.push((p, q, step as f64 * 1.05));
             }
         }
@@ -249,10 +256,7 @@ fn narrow_workspace_takes_three_lanes_for_bratu_with_the_analytic_jacobian() {
     assert_eq!(fixed.jacobian(&u).1, &j);
     assert_eq!(j.to_dense(), jacobian(inplace(f, n), &u).1);
     let v: Vec<f64> = u.iter().map(|x| x + 0.1).collect();
-    assert_eq!(
-        ws.jacobian(&v).1.to_dense(),
-        jacobian(inplace(f, n), &v).1
-    );
+    assert_eq!(ws.jacobian(&v).1.to_dense(), jacobian(inplace(f, n), &v).1);
 }
 
 #[test]

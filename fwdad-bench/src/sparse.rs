@@ -329,7 +329,10 @@ mod tests {
         ba::jacobian_with(&inst, &mut by_driver, ba::block_driver);
         assert_eq!(j.values(), &by_driver.vals[..]);
         let mut narrow = BaBlocks::<4>::new(&inst);
-        assert_eq!(narrow.jacobian(&inst, &packed.x).1.values(), &by_driver.vals[..]);
+        assert_eq!(
+            narrow.jacobian(&inst, &packed.x).1.values(),
+            &by_driver.vals[..]
+        );
     }
 
     fn hand_case(complicated: bool) {

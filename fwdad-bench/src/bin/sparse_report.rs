@@ -401,7 +401,8 @@ fn bundle_adjustment(plan: Plan, quick: bool, md: &mut String) {
         ),
     ];
     let t = rounds(plan, &mut vs, &[(1, 0), (3, 0), (4, 0), (5, 0), (6, 0)]);
-    let row = |name: &str, k: usize| format!("| {name} | {} | {} |\n", ns(t.t(k)), rs(t.r(k, 0), 1.0));
+    let row =
+        |name: &str, k: usize| format!("| {name} | {} | {} |\n", ns(t.t(k)), rs(t.r(k, 0), 1.0));
     writeln!(
         md,
         "### ADBench bundle adjustment: the whole Jacobian\n\n\

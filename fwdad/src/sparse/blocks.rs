@@ -278,8 +278,7 @@ impl<const N: usize> BlockJacobianWorkspace<N> {
                     for i in 0..g.rows {
                         self.values[row0 + i] = y.value(i);
                         let t = y.tangent(i);
-                        let vals =
-                            &mut self.jac.values[offsets[row0 + i]..offsets[row0 + i + 1]];
+                        let vals = &mut self.jac.values[offsets[row0 + i]..offsets[row0 + i + 1]];
                         for k in c0..c1 {
                             vals[slots[k] as usize] = t.lane(k - c0);
                         }
