@@ -29,12 +29,11 @@ const END: &str = "<!-- gradient-widths:end -->";
 /// What the table shows (from the last full run; update it when the numbers move).
 const FINDINGS: &str = include_str!("width_findings.md");
 
+/// A kernel generic over num-dual's numbers, at width `N`.
+type NdFn<const N: usize> = fn(&[DualSVec64<N>]) -> DualSVec64<N>;
+
 /// num-dual's chunked gradient.
-fn nd<'a, const N: usize>(
-    f: fn(&[DualSVec64<N>]) -> DualSVec64<N>,
-    x: &[f64],
-    g: &'a mut [f64],
-) -> Box<dyn FnMut() -> f64 + 'a> {
+fn nd<'a, const N: usize>(f: NdFn<N>, x: &[f64], g: &'a mut [f64]) -> Box<dyn FnMut() -> f64 + 'a> {
     let mut xd = optim::nd_inputs::<N>(x);
     Box::new(move || optim::nd_gradient::<N>(f, black_box(&mut xd), g))
 }
@@ -118,11 +117,7 @@ fn main() {
             }
             let chosen = ws.width(n).unwrap_or(gradient_width(n));
             let (mut g4, mut g8, mut g16) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-            let (f4, f8, f16): (
-                fn(&[DualSVec64<4>]) -> DualSVec64<4>,
-                fn(&[DualSVec64<8>]) -> DualSVec64<8>,
-                fn(&[DualSVec64<16>]) -> DualSVec64<16>,
-            ) = if rosen {
+            let (f4, f8, f16): (NdFn<4>, NdFn<8>, NdFn<16>) = if rosen {
                 (
                     optim::rosenbrock_nd,
                     optim::rosenbrock_nd,
