@@ -17,8 +17,9 @@
 //!
 //! [`SparseJacobianWorkspace`] does steps 1 and 2 once and step 3 at every new point;
 //! [`SparseResidualWorkspace`] the same for a residual written into a buffer
-//! (`f(x, r: &mut [f64])`), whose buffer it keeps too; [`sparse_jacobian`] all three at
-//! one point. [`SparseHessianWorkspace`] and [`sparse_hessian`] do the same for Hessians,
+//! (`f(x, r: &mut [f64])`), whose buffer it keeps too, and [`NarrowResidualWorkspace`]
+//! with a batch width it chooses from the colours (3 lanes for 3 colours: at large `n` the
+//! tangents' memory is most of the cost); [`sparse_jacobian`] all three at one point. [`SparseHessianWorkspace`] and [`sparse_hessian`] do the same for Hessians,
 //! with a star colouring. For a residual made of many small blocks of known inputs
 //! (bundle adjustment's observations), a [`BlockJacobianWorkspace`] differentiates block by
 //! block instead, in cache ([`BlockLayout`] states the structure).
