@@ -86,9 +86,10 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 32
-//! directions for small inputs and passes of 16 or 32 for large ones ([`gradient_width`],
-//! measured; [`GradientWorkspace`] times the widths on the function itself); the
+//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 16
+//! directions for small inputs and, above, chooses among 8, 16 and 32 by timing its own
+//! first calls per function ([`gradient_width`] for the first call;
+//! [`GradientWorkspace`] times the widths on its first call); the
 //! `_with::<N>` variants choose it
 //! (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
