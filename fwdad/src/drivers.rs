@@ -1237,7 +1237,7 @@ where
 ///     assert!((g[i] - (x[i] - lse).exp()).abs() < 1e-15);
 /// }
 /// ```
-pub fn gradient<F: GradientRule>(f: F, x: &[f64]) -> (f64, Vec<f64>) {
+pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
     std::thread_local! {
         /// The seeds and buffers of this thread's last `gradient`, kept for the next.
         static KEPT: core::cell::RefCell<GradientWorkspace> =
@@ -1250,7 +1250,7 @@ pub fn gradient<F: GradientRule>(f: F, x: &[f64]) -> (f64, Vec<f64>) {
             let (value, g) = ws.run(&f, x, gradient_width(n));
             return (value, g.to_vec());
         }
-        let key = (core::any::type_name::<F>(), n);
+        let key = (core::any::type_name_of_val(&f), n);
         let (width, measuring) = width_tuning::next(key);
         let start = std::time::Instant::now();
         let (value, g) = ws.run(&f, x, width);
