@@ -663,12 +663,14 @@ where
     }
 }
 
-/// `gradient` widens its passes with the input as `gradient_width` says, and
+/// `gradient` widens its passes with the input as `gradient_width` says on its first call
+/// of a length (later calls time the widths, see `drivers_gradient_tuning.rs`), and
 /// `GradientWorkspace` as it measured (observed through the rule's mode); both return the
 /// exact gradient.
 #[test]
 fn gradient_widens_its_passes_for_large_inputs() {
     let mut ws = GradientWorkspace::new();
+    let mut first_call = std::collections::HashSet::new();
     for (k, n) in [10, 63, 64, 100, 511, 512, 1000, 100, 3]
         .into_iter()
         .enumerate()
@@ -689,10 +691,19 @@ fn gradient_widens_its_passes_for_large_inputs() {
             width: &width,
         };
         let (v, g) = gradient(rule(), &x);
-        assert_eq!(width.get(), want_w, "gradient's width, n = {n}");
+        // The first call of a length takes `gradient_width`; a later one (n = 100 again)
+        // may be one of the timed calls by which `gradient` chooses its width.
+        if first_call.insert(n) {
+            assert_eq!(width.get(), want_w, "gradient's width, n = {n}");
+        } else {
+            assert!(
+                [8, 16, 32].contains(&width.get()),
+                "gradient's width, n = {n}"
+            );
+        }
         assert_eq!(
             passes.get(),
-            n.div_ceil(want_w),
+            n.div_ceil(width.get()),
             "gradient's passes, n = {n}"
         );
         assert_eq!(v, ackley(&x));

@@ -6,15 +6,18 @@
 //! * [`laplacian_residual`]: 2-D `-Δu + u³ - 1`, 5-point stencil.
 //! * [`ba_objective_packed`]: ADBench bundle adjustment's whole objective (reprojection and
 //!   weight errors) as a function of all parameters `[cameras, points, weights]`.
+//! * [`BaBlocks`]: the same Jacobian block by block (`fwdad::sparse::BlockLayout`), from
+//!   the per-observation residual and the observations' camera and point indices.
 //! * [`hand_objective_packed`]: ADBench hand tracking's residuals as a function of
 //!   `[θ, u]` (`u` empty when simple).
 
 // ADBench's hand objective takes its model data as ten arguments, as `hand.rs` does.
 #![allow(clippy::too_many_arguments)]
 
-use crate::ba::{ba_residual, Instance as BaInstance, NCAM};
+use crate::ba::{ba_residual, ba_residual_packed, Instance as BaInstance, NCAM};
 use crate::hand::{hand_objective, Instance as HandInstance, NTHETA};
 use fwdad::prelude::*;
+use fwdad::sparse::{BlockGroup, BlockJacobianWorkspace, BlockLayout, CsrMatrix};
 use fwdad::Mode;
 
 /// Bratu's problem `-u'' = λ eᵘ` on (0, 1), `u = 0` at both ends: the residual at the `n`
@@ -106,6 +109,55 @@ impl BaPacked {
             cam_of: inst.obs.iter().map(|o| o.0).collect(),
             pt_of: inst.obs.iter().map(|o| o.1).collect(),
         }
+    }
+}
+
+/// A weight's error `1 - w²` as a block of one input.
+#[derive_frule]
+pub fn weight_residual(w: &[f64]) -> f64 {
+    1.0 - w[0] * w[0]
+}
+
+/// Bundle adjustment's Jacobian block by block: one block per observation (its camera's
+/// 11 parameters, its point's 3 and its weight, into [`ba_residual_packed`], two rows),
+/// then one block per weight ([`weight_residual`], one row), in ADBench's row order.
+/// The parameters are [`BaPacked::x`].
+pub struct BaBlocks<const N: usize> {
+    /// The workspace.
+    pub ws: BlockJacobianWorkspace<N>,
+    reprojection: BlockGroup,
+    weights: BlockGroup,
+}
+
+impl<const N: usize> BaBlocks<N> {
+    /// The layout of `inst`'s Jacobian.
+    pub fn new(inst: &BaInstance) -> Self {
+        let (cams, pts) = (NCAM * inst.n, NCAM * inst.n + 3 * inst.m);
+        let mut layout = BlockLayout::new(pts + inst.p);
+        let reprojection = layout.group(inst.p, 2, |i| {
+            let (c, q) = inst.obs[i];
+            (NCAM * c..NCAM * c + NCAM)
+                .chain(cams + 3 * q..cams + 3 * q + 3)
+                .chain([pts + i])
+        });
+        let weights = layout.group(inst.p, 1, |i| [pts + i]);
+        BaBlocks {
+            ws: layout.workspace(),
+            reprojection,
+            weights,
+        }
+    }
+
+    /// `(objective, Jacobian)` at `x`.
+    pub fn jacobian(&mut self, inst: &BaInstance, x: &[f64]) -> (&[f64], &CsrMatrix) {
+        self.ws.eval(self.reprojection, x, |i| {
+            bind(
+                ba_residual_packed {},
+                (Wrt, inst.feats[2 * i], inst.feats[2 * i + 1]),
+            )
+        });
+        self.ws.eval(self.weights, x, |_| weight_residual {});
+        (self.ws.values(), self.ws.jacobian())
     }
 }
 
@@ -254,6 +306,33 @@ mod tests {
         }
         check::assert_close("BA sparse driver", &got, &want.vals);
         assert_eq!(j.nnz(), 2 * 14 * inst.p + inst.p);
+    }
+
+    #[test]
+    fn ba_block_jacobian_is_adbench_hand_derived_one() {
+        let inst = ba::Instance::generate(6, 40, 120, 5);
+        let packed = BaPacked::new(&inst);
+        let mut want_y = vec![0.0; 3 * inst.p];
+        ba::objective(&inst, &mut want_y);
+        let mut want = ba::Csr::default();
+        ba::jacobian_with(&inst, &mut want, ba::block_hand);
+        let mut blocks = BaBlocks::<16>::new(&inst);
+        let (y, j) = blocks.jacobian(&inst, &packed.x);
+        assert_eq!(y, &want_y[..]);
+        // The layout stores ADBench's 15 columns per reprojection row, in its order.
+        assert_eq!(j.pattern().row_offsets(), &want.rows[..]);
+        assert_eq!(j.pattern().col_indices(), &want.cols[..]);
+        check::assert_close("BA block Jacobian", j.values(), &want.vals);
+        // And the same bits as the per-observation rule through the dense driver
+        // (`jacobian_with::<15>` on the packed block), at a narrower width too.
+        let mut by_driver = ba::Csr::default();
+        ba::jacobian_with(&inst, &mut by_driver, ba::block_driver);
+        assert_eq!(j.values(), &by_driver.vals[..]);
+        let mut narrow = BaBlocks::<4>::new(&inst);
+        assert_eq!(
+            narrow.jacobian(&inst, &packed.x).1.values(),
+            &by_driver.vals[..]
+        );
     }
 
     fn hand_case(complicated: bool) {

@@ -86,9 +86,10 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 32
-//! directions for small inputs and passes of 16 or 32 for large ones ([`gradient_width`],
-//! measured; [`GradientWorkspace`] times the widths on the function itself); the
+//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 16
+//! directions for small inputs and, above, chooses among 8, 16 and 32 by timing its own
+//! first calls per function ([`gradient_width`] for the first call;
+//! [`GradientWorkspace`] times the widths on its first call); the
 //! `_with::<N>` variants choose it
 //! (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
@@ -1308,13 +1309,26 @@ where
     f.eval(x, v).into_parts()
 }
 
-/// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / w⌉ batched passes of
-/// `w =` [`gradient_width(n)`](gradient_width) directions each (8, 16 or 32).
+/// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / w⌉ batched passes of `w`
+/// directions each, `w` 8, 16 or 32, chosen by measurement on this machine.
 ///
-/// Every pass recomputes the primal, so wide passes pay off for large inputs; the rule is
+/// Every pass recomputes the primal, so wide passes pay off for a costly primal; for a
+/// cheap one the tangent lanes cost most and a narrower width can be faster. Which width
+/// is fastest depends on the function and the CPU, not on `n` alone (BENCHMARKS.md,
+/// "Gradient widths"), so `gradient` measures it: up to 16 inputs it takes one pass
+/// ([`gradient_width`]); above, its first call for a function (the type of its rule) and
+/// a length takes [`gradient_width(n)`](gradient_width), the width best on the benchmarks'
+/// kernels, and its next calls time every width three times (each call computes a real
+/// gradient: the result is the same bit for bit at every width) and then keep the
+/// fastest for that function and length, for the rest of the process
+/// ([`gradient_width_chosen`] tells which). The cost of the choice is a clock read per
+/// call and, over the first nine calls, the time of the slower widths (the shortest of
+/// three wall-clock times per width: on a loaded machine the choice can still be wrong). The seeds and
+/// buffers are kept per thread between calls (only the returned gradient is allocated). The rule is
 /// therefore compiled for the three widths (the price of `gradient` is three
 /// instantiations of the rule: for one width, use [`gradient_with`]). To keep buffers
-/// between calls, as an optimiser does, use [`GradientWorkspace`].
+/// between calls, as an optimiser does, use [`GradientWorkspace`], which measures the
+/// widths on its first call instead.
 ///
 /// ```
 /// use fwdad::prelude::*;
@@ -1336,10 +1350,142 @@ where
 /// }
 /// ```
 pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
-    // One call: the width from `gradient_width`, not measured (see `GradientWorkspace`).
-    let mut ws = GradientWorkspace::new();
-    let (value, g) = ws.run(&f, x, gradient_width(x.len()));
-    (value, g.to_vec())
+    std::thread_local! {
+        /// The seeds and buffers of this thread's last `gradient`, kept for the next.
+        static KEPT: core::cell::RefCell<GradientWorkspace> =
+            core::cell::RefCell::new(GradientWorkspace::new());
+    }
+    let n = x.len();
+    let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
+        if n <= 16 {
+            // One pass of 8 or 16 lanes: nothing to choose.
+            let (value, g) = ws.run(&f, x, gradient_width(n));
+            return (value, g.to_vec());
+        }
+        let key = (core::any::type_name_of_val(&f), n);
+        let (width, measuring) = width_tuning::next(key);
+        let start = std::time::Instant::now();
+        let (value, g) = ws.run(&f, x, width);
+        let g = g.to_vec();
+        if measuring {
+            width_tuning::record(key, width, start.elapsed());
+        }
+        (value, g)
+    };
+    // A rule that itself calls `gradient` finds the buffers taken: it gets fresh ones.
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut ws) => run(&mut ws),
+        Err(_) => run(&mut GradientWorkspace::new()),
+    })
+}
+
+/// What [`gradient`] learns of the widths on this machine: for each function (the name of
+/// its rule's type) and input length, the shortest time of a call at each width, over
+/// its first calls.
+mod width_tuning {
+    use super::gradient_width;
+    use core::time::Duration;
+    use std::sync::Mutex;
+
+    /// The widths tried, and how many calls each is timed.
+    const WIDTHS: [usize; 3] = [8, 16, 32];
+    const TRIES: u8 = 3;
+    /// Functions and lengths remembered (the oldest forgotten first).
+    const CAPACITY: usize = 64;
+
+    struct Entry {
+        key: (&'static str, usize),
+        best: [Duration; 3],
+        calls: [u8; 3],
+    }
+
+    static TABLE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+    /// The width of the next call for `key`, and whether that call is a measurement.
+    pub(super) fn next(key: (&'static str, usize)) -> (usize, bool) {
+        let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+        let default = gradient_width(key.1);
+        let Some(e) = table.iter().find(|e| e.key == key) else {
+            if table.len() >= CAPACITY {
+                table.remove(0);
+            }
+            table.push(Entry {
+                key,
+                best: [Duration::MAX; 3],
+                calls: [0; 3],
+            });
+            // The first call takes the width measured best on the kernels of the
+            // benchmarks for this length.
+            return (default, true);
+        };
+        // Fewest calls first (the table's width first among equals).
+        let order = WIDTHS.iter().position(|&w| w == default).unwrap_or(0);
+        let k = (0..3)
+            .map(|i| (order + i) % 3)
+            .min_by_key(|&k| e.calls[k])
+            .unwrap_or(order);
+        if e.calls[k] < TRIES {
+            return (WIDTHS[k], true);
+        }
+        let fastest = (0..3).min_by_key(|&k| e.best[k]).unwrap_or(order);
+        (WIDTHS[fastest], false)
+    }
+
+    /// Records a measured call.
+    pub(super) fn record(key: (&'static str, usize), width: usize, took: Duration) {
+        let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+        if let (Some(e), Some(k)) = (
+            table.iter_mut().find(|e| e.key == key),
+            WIDTHS.iter().position(|&w| w == width),
+        ) {
+            e.best[k] = e.best[k].min(took);
+            e.calls[k] = e.calls[k].saturating_add(1);
+        }
+    }
+
+    /// The width chosen for `key`, once every width has been timed.
+    pub(super) fn chosen(key: (&'static str, usize)) -> Option<usize> {
+        let table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+        let e = table.iter().find(|e| e.key == key)?;
+        if e.calls.iter().all(|&c| c >= TRIES) {
+            (0..3).min_by_key(|&k| e.best[k]).map(|k| WIDTHS[k])
+        } else {
+            None
+        }
+    }
+}
+
+/// The width [`gradient`] has settled on for the rule `F` and `n` inputs in this process,
+/// once it has timed each width (8, 16, 32) on three of its calls; `None` before, and up to
+/// 16 inputs (one pass, nothing to choose).
+///
+/// ```
+/// use fwdad::drivers::{gradient, gradient_width_chosen};
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn energy(x: &[f64]) -> f64 {
+///     let mut e = x[0].cosh();
+///     for i in 1..x.len() {
+///         e += (x[i] - x[i - 1]).powi(2);
+///     }
+///     e
+/// }
+///
+/// let x: Vec<f64> = (0..60).map(|i| 0.01 * i as f64).collect();
+/// let (_, first) = gradient(energy {}, &x);
+/// assert_eq!(gradient_width_chosen(&energy {}, 60), None);
+/// for _ in 0..9 {
+///     // Each call a real gradient, the same bits at every width.
+///     assert_eq!(gradient(energy {}, &x).1, first);
+/// }
+/// assert!([8, 16, 32].contains(&gradient_width_chosen(&energy {}, 60).unwrap()));
+/// ```
+pub fn gradient_width_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<usize> {
+    if n <= 16 {
+        return None;
+    }
+    width_tuning::chosen((core::any::type_name::<F>(), n))
 }
 
 /// The chunk width [`gradient`] uses for `n` inputs: one pass of 8, 16 or 32 lanes up to

@@ -17,9 +17,12 @@
 //!
 //! [`SparseJacobianWorkspace`] does steps 1 and 2 once and step 3 at every new point;
 //! [`SparseResidualWorkspace`] the same for a residual written into a buffer
-//! (`f(x, r: &mut [f64])`), whose buffer it keeps too; [`sparse_jacobian`] all three at
-//! one point. [`SparseHessianWorkspace`] and [`sparse_hessian`] do the same for Hessians,
-//! with a star colouring.
+//! (`f(x, r: &mut [f64])`), whose buffer it keeps too, and [`NarrowResidualWorkspace`]
+//! with a batch width it chooses from the colours (3 lanes for 3 colours: at large `n` the
+//! tangents' memory is most of the cost); [`sparse_jacobian`] all three at one point. [`SparseHessianWorkspace`] and [`sparse_hessian`] do the same for Hessians,
+//! with a star colouring. For a residual made of many small blocks of known inputs
+//! (bundle adjustment's observations), a [`BlockJacobianWorkspace`] differentiates block by
+//! block instead, in cache ([`BlockLayout`] states the structure).
 //!
 //! ## When to use it
 //!
@@ -69,6 +72,9 @@
 //! union ([`SparsityPattern::union`], [`SparseJacobianWorkspace::with_pattern`]), check a
 //! new point with [`SparseJacobianWorkspace::pattern_holds_at`] (one detection pass per
 //! 512 inputs), or use the dense [`jacobian`](crate::jacobian).
+
+mod blocks;
+pub use blocks::{BlockGroup, BlockJacobianWorkspace, BlockLayout};
 
 use crate::coloring::{color_columns, star_coloring, star_recovery, Coloring};
 use crate::drivers::{FlatOutput, Matrix, SliceRule, DEFAULT_WIDTH};
@@ -427,9 +433,10 @@ where
 struct Compressed<const N: usize> {
     coloring: Coloring,
     /// Per entry (pattern order): the lane of its column's colour within its group.
-    entry_lane: Vec<u32>,
+    entry_lane: Vec<u16>,
     /// Per entry: its column's colour group (colour / N).
     entry_group: Vec<u32>,
+
     seeds: Vec<Batch<f64, N>>,
     /// Which colour group `seeds` holds now.
     seeded: Option<usize>,
@@ -438,8 +445,12 @@ struct Compressed<const N: usize> {
 
 impl<const N: usize> Compressed<N> {
     fn new(pattern: SparsityPattern) -> Self {
-        const { assert!(N >= 1, "a batch needs at least one lane") };
         let coloring = color_columns(&pattern);
+        Self::with_coloring(pattern, coloring)
+    }
+
+    fn with_coloring(pattern: SparsityPattern, coloring: Coloring) -> Self {
+        const { assert!(N >= 1 && N <= 1 << 16, "a batch needs 1 to 65536 lanes") };
         let colors = coloring.colors();
         let of_entry = |f: fn(usize) -> usize| -> Vec<u32> {
             pattern
@@ -448,7 +459,7 @@ impl<const N: usize> Compressed<N> {
                 .map(|&j| f(colors[j]) as u32)
                 .collect()
         };
-        let entry_lane = of_entry(|c| c % N);
+        let entry_lane = of_entry(|c| c % N).into_iter().map(|l| l as u16).collect();
         let entry_group = of_entry(|c| c / N);
         let (n, nnz) = (pattern.ncols(), pattern.nnz());
         Compressed {
@@ -487,6 +498,46 @@ impl<const N: usize> Compressed<N> {
         }
     }
 
+    /// Reads group `g`'s entries from the rows' tangents `dr` and zeroes each row once
+    /// read (while it is in cache), one sweep in row order.
+    fn read_and_zero(&mut self, g: usize, dr: &mut [Batch<f64, N>]) {
+        let rows = dr.len();
+        assert_eq!(
+            rows,
+            self.jac.nrows(),
+            "sparse Jacobian: the rule returned {rows} outputs, the pattern has {} rows",
+            self.jac.nrows()
+        );
+        let offsets = &self.jac.pattern.offsets[1..];
+        let values = &mut self.jac.values[..];
+        let lanes = &self.entry_lane[..];
+        let mut k = 0;
+        if self.coloring.count() <= N {
+            for (t, &end) in dr.iter_mut().zip(offsets) {
+                for (v, &l) in values[k..end].iter_mut().zip(&lanes[k..end]) {
+                    *v = t.0[l as usize];
+                }
+                k = end;
+                *t = Batch::default();
+            }
+        } else {
+            let groups = &self.entry_group[..];
+            for (t, &end) in dr.iter_mut().zip(offsets) {
+                for ((v, &l), &h) in values[k..end]
+                    .iter_mut()
+                    .zip(&lanes[k..end])
+                    .zip(&groups[k..end])
+                {
+                    if h as usize == g {
+                        *v = t.0[l as usize];
+                    }
+                }
+                k = end;
+                *t = Batch::default();
+            }
+        }
+    }
+
     /// Reads group `g`'s entries from the rows' tangents.
     fn read(&mut self, g: usize, rows: usize, tangent: impl Fn(usize) -> Batch<f64, N>) {
         assert_eq!(
@@ -501,7 +552,7 @@ impl<const N: usize> Compressed<N> {
             let t = tangent(i);
             for k in offsets[i]..offsets[i + 1] {
                 if one_group || self.entry_group[k] as usize == g {
-                    self.jac.values[k] = t.lane(self.entry_lane[k] as usize);
+                    self.jac.values[k] = t.lane(usize::from(self.entry_lane[k]));
                 }
             }
         }
@@ -652,9 +703,55 @@ impl<F, const N: usize> SparseJacobianWorkspace<F, N> {
 #[derive(Clone, Debug)]
 pub struct SparseResidualWorkspace<F, const N: usize = DEFAULT_WIDTH> {
     rule: F,
+    res: ResidualCore<N>,
+}
+
+/// What a residual workspace keeps at one width: the compressed Jacobian, the residual
+/// buffer and its tangents.
+#[derive(Clone, Debug)]
+struct ResidualCore<const N: usize> {
     core: Compressed<N>,
     r: Vec<f64>,
+    /// Zero between calls: each pass's reading zeroes the rows it has read, so that the
+    /// next pass starts from a zeroed buffer without a pass of its own over the memory.
     dr: Vec<Batch<f64, N>>,
+    /// Set while a pass may have left `dr` non-zero (a rule that panicked).
+    dirty: bool,
+}
+
+impl<const N: usize> ResidualCore<N> {
+    fn new(core: Compressed<N>) -> Self {
+        let m = core.jac.nrows();
+        ResidualCore {
+            core,
+            r: vec![0.0; m],
+            dr: vec![Batch::default(); m],
+            dirty: false,
+        }
+    }
+
+    fn jacobian<F: ResidualRule<Batch<f64, N>>>(
+        &mut self,
+        rule: &F,
+        x: &[f64],
+    ) -> (&[f64], &CsrMatrix) {
+        self.core.check_len(x);
+        for g in 0..self.core.groups() {
+            self.core.seed(g);
+            self.r.fill(0.0);
+            if self.dirty {
+                self.dr.fill(Batch::default());
+            }
+            self.dirty = true;
+            rule.frule((
+                Dual::new(x, &self.core.seeds[..]),
+                Dual::new(&mut self.r[..], &mut self.dr[..]),
+            ));
+            self.core.read_and_zero(g, &mut self.dr);
+            self.dirty = false;
+        }
+        (&self.r, &self.core.jac)
+    }
 }
 
 /// The bound of a residual rule `f(x, r)` under the mode `S`.
@@ -707,23 +804,20 @@ impl<F, const N: usize> SparseResidualWorkspace<F, N> {
     /// Uses `pattern` (`m × n`; it must hold every nonzero of the Jacobian wherever it is
     /// evaluated) and colours it.
     pub fn from_pattern(rule: F, pattern: SparsityPattern) -> Self {
-        let m = pattern.nrows();
         SparseResidualWorkspace {
             rule,
-            core: Compressed::new(pattern),
-            r: vec![0.0; m],
-            dr: vec![Batch::default(); m],
+            res: ResidualCore::new(Compressed::new(pattern)),
         }
     }
 
     /// Number of colours: the Jacobian costs ⌈colours / N⌉ batched passes.
     pub fn colors(&self) -> usize {
-        self.core.coloring.count()
+        self.res.core.coloring.count()
     }
 
     /// The Jacobian's pattern.
     pub fn pattern(&self) -> &SparsityPattern {
-        self.core.jac.pattern()
+        self.res.core.jac.pattern()
     }
 
     /// Number of batched passes per Jacobian.
@@ -739,20 +833,211 @@ impl<F, const N: usize> SparseResidualWorkspace<F, N> {
     where
         F: ResidualRule<Batch<f64, N>>,
     {
-        self.core.check_len(x);
-        let m = self.r.len();
-        for g in 0..self.core.groups() {
-            self.core.seed(g);
-            self.r.fill(0.0);
-            self.dr.fill(Batch::default());
-            self.rule.frule((
-                Dual::new(x, &self.core.seeds[..]),
-                Dual::new(&mut self.r[..], &mut self.dr[..]),
-            ));
-            let dr = &self.dr;
-            self.core.read(g, m, |i| dr[i]);
+        self.res.jacobian(&self.rule, x)
+    }
+}
+
+/// The widths a [`NarrowResidualWorkspace`] chooses from.
+pub const NARROW_WIDTHS: [usize; 8] = [2, 3, 4, 5, 6, 8, 12, 16];
+
+/// The width of [`NARROW_WIDTHS`] a [`NarrowResidualWorkspace`] takes for `colors`
+/// colours: the one of least `passes × (width + 4)`, a pass costing about four lanes'
+/// worth besides its lanes (the primal, zeroing the buffer, seeding and reading the
+/// entries). Up to 16 colours that is the narrowest width that holds them all, except
+/// that 9 to 12 colours take 12 lanes and 13 to 16 take 16; for more, the fewest idle
+/// lanes in the fewest passes. A heuristic: the narrowest width was measured against
+/// 8 lanes on the tridiagonal (3 colours) and 5-point (5 colours) residuals of the sparse
+/// benchmarks (BENCHMARKS.md), not every count.
+///
+/// ```
+/// use fwdad::sparse::narrow_width;
+///
+/// assert_eq!(narrow_width(3), 3); // tridiagonal
+/// assert_eq!(narrow_width(5), 5); // 5-point stencil
+/// assert_eq!(narrow_width(7), 8);
+/// assert_eq!(narrow_width(14), 16);
+/// assert_eq!(narrow_width(24), 12); // two passes of 12, not 16 + 8 idle lanes
+/// ```
+pub const fn narrow_width(colors: usize) -> usize {
+    let mut best = NARROW_WIDTHS[0];
+    let mut best_cost = usize::MAX;
+    let mut k = 0;
+    while k < NARROW_WIDTHS.len() {
+        let w = NARROW_WIDTHS[k];
+        let passes = if colors == 0 { 1 } else { colors.div_ceil(w) };
+        let cost = passes * (w + 4);
+        if cost < best_cost {
+            best_cost = cost;
+            best = w;
         }
-        (&self.r, &self.core.jac)
+        k += 1;
+    }
+    best
+}
+
+/// A residual rule a [`NarrowResidualWorkspace`] can run: a [`ResidualRule`] at every
+/// width of [`NARROW_WIDTHS`] (each `#[derive_frule] fn f(x: &[f64], r: &mut [f64])` and
+/// each [`bind`](crate::bind) with [`Wrt`](crate::Wrt) and [`Out`](crate::Out) is one;
+/// nothing to implement).
+pub trait NarrowResidualRule:
+    ResidualRule<Batch<f64, 2>>
+    + ResidualRule<Batch<f64, 3>>
+    + ResidualRule<Batch<f64, 4>>
+    + ResidualRule<Batch<f64, 5>>
+    + ResidualRule<Batch<f64, 6>>
+    + ResidualRule<Batch<f64, 8>>
+    + ResidualRule<Batch<f64, 12>>
+    + ResidualRule<Batch<f64, 16>>
+{
+}
+
+impl<F> NarrowResidualRule for F where
+    F: ResidualRule<Batch<f64, 2>>
+        + ResidualRule<Batch<f64, 3>>
+        + ResidualRule<Batch<f64, 4>>
+        + ResidualRule<Batch<f64, 5>>
+        + ResidualRule<Batch<f64, 6>>
+        + ResidualRule<Batch<f64, 8>>
+        + ResidualRule<Batch<f64, 12>>
+        + ResidualRule<Batch<f64, 16>>
+{
+}
+
+/// The buffers of one width.
+#[derive(Clone, Debug)]
+enum AnyWidth {
+    W2(ResidualCore<2>),
+    W3(ResidualCore<3>),
+    W4(ResidualCore<4>),
+    W5(ResidualCore<5>),
+    W6(ResidualCore<6>),
+    W8(ResidualCore<8>),
+    W12(ResidualCore<12>),
+    W16(ResidualCore<16>),
+}
+
+/// A [`SparseResidualWorkspace`] that chooses its batch width by itself, once, from the
+/// number of colours ([`narrow_width`]): 3 lanes for a tridiagonal residual, 5 for a
+/// 5-point stencil, where the default width 8 would carry 5 or 3 lanes of zeros through
+/// every operation and through memory. At large `n` the tangents no longer fit in cache
+/// and their memory is most of the cost: the narrowest width that holds every colour
+/// streams the least.
+///
+/// The rule is compiled at the eight widths of [`NARROW_WIDTHS`] (the price of the
+/// choice at run time; [`SparseResidualWorkspace::<_, N>`](SparseResidualWorkspace)
+/// compiles one). The values are those of the fixed-width workspace, bit for bit (the
+/// same at every width of two or more lanes).
+///
+/// ```
+/// use fwdad::prelude::*;
+/// use fwdad::sparse::NarrowResidualWorkspace;
+///
+/// #[derive_frule]
+/// fn stencil(u: &[f64], r: &mut [f64]) {
+///     let n = u.len();
+///     for i in 0..n {
+///         let left = if i > 0 { u[i - 1] } else { 0.0 };
+///         let right = if i + 1 < n { u[i + 1] } else { 0.0 };
+///         r[i] = 2.0 * u[i] - left - right + u[i].sin();
+///     }
+/// }
+///
+/// let u = vec![0.25; 1000];
+/// let mut ws = NarrowResidualWorkspace::new(stencil {}, 1000, &u);
+/// assert_eq!((ws.colors(), ws.width()), (3, 3)); // one pass of 3 lanes
+/// let (_, j) = ws.jacobian(&u);
+/// assert_eq!(j.get(7, 7), 2.0 + 0.25f64.cos());
+/// assert_eq!(j.get(7, 8), -1.0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct NarrowResidualWorkspace<F> {
+    rule: F,
+    res: AnyWidth,
+}
+
+impl<F> NarrowResidualWorkspace<F> {
+    /// Detects the pattern of the Jacobian of the residual (`m` outputs) at `x`, colours
+    /// it and chooses the width.
+    pub fn new(rule: F, m: usize, x: &[f64]) -> Self
+    where
+        F: ResidualRule<JacobianDetect>,
+    {
+        let pattern = jacobian_sparsity(&ResidualOf(&rule, m), x);
+        Self::from_pattern(rule, pattern)
+    }
+
+    /// Uses `pattern` (`m × n`; it must hold every nonzero of the Jacobian wherever it is
+    /// evaluated), colours it and chooses the width.
+    pub fn from_pattern(rule: F, pattern: SparsityPattern) -> Self {
+        let coloring = color_columns(&pattern);
+        fn at<const N: usize>(p: SparsityPattern, c: Coloring) -> ResidualCore<N> {
+            ResidualCore::new(Compressed::with_coloring(p, c))
+        }
+        let res = match narrow_width(coloring.count()) {
+            2 => AnyWidth::W2(at(pattern, coloring)),
+            3 => AnyWidth::W3(at(pattern, coloring)),
+            4 => AnyWidth::W4(at(pattern, coloring)),
+            5 => AnyWidth::W5(at(pattern, coloring)),
+            6 => AnyWidth::W6(at(pattern, coloring)),
+            8 => AnyWidth::W8(at(pattern, coloring)),
+            12 => AnyWidth::W12(at(pattern, coloring)),
+            _ => AnyWidth::W16(at(pattern, coloring)),
+        };
+        NarrowResidualWorkspace { rule, res }
+    }
+
+    fn core_parts(&self) -> (&Coloring, &CsrMatrix, usize) {
+        match &self.res {
+            AnyWidth::W2(c) => (&c.core.coloring, &c.core.jac, 2),
+            AnyWidth::W3(c) => (&c.core.coloring, &c.core.jac, 3),
+            AnyWidth::W4(c) => (&c.core.coloring, &c.core.jac, 4),
+            AnyWidth::W5(c) => (&c.core.coloring, &c.core.jac, 5),
+            AnyWidth::W6(c) => (&c.core.coloring, &c.core.jac, 6),
+            AnyWidth::W8(c) => (&c.core.coloring, &c.core.jac, 8),
+            AnyWidth::W12(c) => (&c.core.coloring, &c.core.jac, 12),
+            AnyWidth::W16(c) => (&c.core.coloring, &c.core.jac, 16),
+        }
+    }
+
+    /// Number of colours.
+    pub fn colors(&self) -> usize {
+        self.core_parts().0.count()
+    }
+
+    /// The width it chose ([`narrow_width`] of the colours).
+    pub fn width(&self) -> usize {
+        self.core_parts().2
+    }
+
+    /// Number of batched passes per Jacobian.
+    pub fn passes(&self) -> usize {
+        self.colors().div_ceil(self.width()).max(1)
+    }
+
+    /// The Jacobian's pattern.
+    pub fn pattern(&self) -> &SparsityPattern {
+        self.core_parts().1.pattern()
+    }
+
+    /// `(r(x), J(x))`, borrowed from the workspace until the next call.
+    ///
+    /// # Panics
+    /// If `x` has another length than the point of detection.
+    pub fn jacobian(&mut self, x: &[f64]) -> (&[f64], &CsrMatrix)
+    where
+        F: NarrowResidualRule,
+    {
+        let rule = &self.rule;
+        match &mut self.res {
+            AnyWidth::W2(c) => c.jacobian(rule, x),
+            AnyWidth::W3(c) => c.jacobian(rule, x),
+            AnyWidth::W4(c) => c.jacobian(rule, x),
+            AnyWidth::W5(c) => c.jacobian(rule, x),
+            AnyWidth::W6(c) => c.jacobian(rule, x),
+            AnyWidth::W8(c) => c.jacobian(rule, x),
+            AnyWidth::W12(c) => c.jacobian(rule, x),
+            AnyWidth::W16(c) => c.jacobian(rule, x),
+        }
     }
 }
 

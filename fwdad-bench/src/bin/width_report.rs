@@ -1,0 +1,188 @@
+//! Gradient chunk widths on this machine: the derived rule at widths 4, 8, 16 and 32
+//! (`JacobianWorkspace::<N>::gradient`), `fwdad::gradient` and `GradientWorkspace`, and
+//! num-dual in chunks of 4, 8 and 16 (`DualSVec64<N>`), on the gradient kernels of the
+//! report (Rosenbrock, Ackley): the evidence behind `fwdad::drivers::gradient_width` and
+//! `fwdad::gradient`'s choice. Writes the "Gradient widths" section of `BENCHMARKS.md`
+//! (between its markers, or appended; `--no-write` only prints it).
+//!
+//! ```text
+//! cargo run --release -p fwdad-bench --bin width_report [-- --quick] [-- --no-write]
+//! ```
+//!
+//! Samples are taken in rounds (one sample of every variant per round) and timed by the
+//! thread's CPU clock (`cputime.rs`); a ratio is the median of the per-round ratios ± their
+//! interquartile range ÷ the median.
+
+#[path = "../cputime.rs"]
+mod cputime;
+
+use fwdad::drivers::{gradient_width, GradientWorkspace, JacobianWorkspace};
+use fwdad_bench::optim;
+use fwdad_bench::timing::{median, Plan, RatioStat, Variant};
+use num_dual::DualSVec64;
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+const BEGIN: &str = "<!-- gradient-widths:begin -->";
+const END: &str = "<!-- gradient-widths:end -->";
+
+/// What the table shows (from the last full run; update it when the numbers move).
+const FINDINGS: &str = include_str!("width_findings.md");
+
+/// A kernel generic over num-dual's numbers, at width `N`.
+type NdFn<const N: usize> = fn(&[DualSVec64<N>]) -> DualSVec64<N>;
+
+/// num-dual's chunked gradient.
+fn nd<'a, const N: usize>(f: NdFn<N>, x: &[f64], g: &'a mut [f64]) -> Box<dyn FnMut() -> f64 + 'a> {
+    let mut xd = optim::nd_inputs::<N>(x);
+    Box::new(move || optim::nd_gradient::<N>(f, black_box(&mut xd), g))
+}
+
+macro_rules! width {
+    ($n:literal, $rosen:expr, $x:expr) => {{
+        let mut ws = JacobianWorkspace::<$n>::new();
+        let x = $x;
+        let rosen = $rosen;
+        Box::new(move || {
+            if rosen {
+                ws.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+            } else {
+                ws.gradient(optim::ackley {}, black_box(x)).1[0]
+            }
+        }) as Box<dyn FnMut() -> f64>
+    }};
+}
+
+fn ns(t: f64) -> String {
+    if t >= 1e6 {
+        format!("{:.2} ms", t / 1e6)
+    } else if t >= 1e3 {
+        format!("{:.2} µs", t / 1e3)
+    } else {
+        format!("{t:.0} ns")
+    }
+}
+
+fn pct(r: RatioStat) -> String {
+    format!(
+        "{:.2} ± {:.1} %{}",
+        r.median,
+        100.0 * r.spread,
+        if r.spread > 0.05 { " ⚠" } else { "" }
+    )
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let write = !std::env::args().any(|a| a == "--no-write");
+    let mut md = String::new();
+    let plan = Plan {
+        sample: std::time::Duration::from_micros(500),
+        samples: if quick { 7 } else { 41 },
+    };
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    writeln!(
+        md,
+        "{BEGIN}\n### Gradient widths (issue 30, item 4)\n\n\
+         Written by `cargo run --release -p fwdad-bench --bin width_report` (profile: \
+         `codegen-units = 1`, thin LTO). The derived rule at widths 4, 8, 16 and 32 \
+         (`JacobianWorkspace::<N>::gradient`, buffers kept), the one-shot `fwdad::gradient` \
+         (its width chosen by timing its own calls, buffers kept per thread, a fresh `Vec` \
+         returned) and num-dual in chunks of 4, 8 and 16 (`DualSVec64<N>`, inputs kept, the \
+         fastest of the three is the baseline \"nd\"). {} rounds of 500 µs samples per \
+         kernel, timed by the thread's CPU clock; ratios are medians of per-round ratios ± \
+         their interquartile range ÷ median. *workspace chose*: the width \
+         `GradientWorkspace` measured fastest on its first call. The machine (2 cores) was \
+         shared with other jobs (load average {} at the start): spreads above 5 % are the \
+         load's, and were not brought down by measuring again.\n",
+        plan.samples,
+        load.split_whitespace().next().unwrap_or("?")
+    )
+    .unwrap();
+    writeln!(
+        md,
+        "| kernel | `gradient_width` | workspace chose | best num-dual | width 4 ÷ nd | width 8 ÷ nd | width 16 ÷ nd | width 32 ÷ nd | `gradient` ÷ nd | fastest width |\n|---|---|---|---|---|---|---|---|---|---|"
+    )
+    .unwrap();
+    for rosen in [true, false] {
+        for n in [10, 20, 50, 100, 300, 1000] {
+            let name = if rosen { "Rosenbrock" } else { "Ackley" };
+            let x = optim::point(n);
+            let x = &x[..];
+            let mut ws = GradientWorkspace::new();
+            if rosen {
+                ws.gradient(optim::rosenbrock {}, x);
+            } else {
+                ws.gradient(optim::ackley {}, x);
+            }
+            let chosen = ws.width(n).unwrap_or(gradient_width(n));
+            let (mut g4, mut g8, mut g16) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+            let (f4, f8, f16): (NdFn<4>, NdFn<8>, NdFn<16>) = if rosen {
+                (
+                    optim::rosenbrock_nd,
+                    optim::rosenbrock_nd,
+                    optim::rosenbrock_nd,
+                )
+            } else {
+                (optim::ackley_nd, optim::ackley_nd, optim::ackley_nd)
+            };
+            let mut vs: Vec<Variant> = vec![
+                ("width 4", width!(4, rosen, x)),
+                ("width 8", width!(8, rosen, x)),
+                ("width 16", width!(16, rosen, x)),
+                ("width 32", width!(32, rosen, x)),
+                (
+                    "gradient",
+                    Box::new(move || {
+                        if rosen {
+                            fwdad::gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                        } else {
+                            fwdad::gradient(optim::ackley {}, black_box(x)).1[0]
+                        }
+                    }),
+                ),
+                ("nd 4", nd::<4>(f4, x, &mut g4)),
+                ("nd 8", nd::<8>(f8, x, &mut g8)),
+                ("nd 16", nd::<16>(f16, x, &mut g16)),
+            ];
+            let s = cputime::measure_samples_cpu(plan, &mut vs);
+            let best_nd = (5..8)
+                .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
+                .expect("three widths");
+            let fastest = (0..4)
+                .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
+                .expect("four widths");
+            let r = |k: usize| pct(RatioStat::of(&s[k], &s[best_nd]));
+            writeln!(
+                md,
+                "| {name}, n = {n} | {} | {chosen} | {} ×{} | {} | {} | {} | {} | {} | {} |",
+                gradient_width(n),
+                ns(median(&s[best_nd])),
+                [4, 8, 16][best_nd - 5],
+                r(0),
+                r(1),
+                r(2),
+                r(3),
+                r(4),
+                [4, 8, 16, 32][fastest],
+            )
+            .unwrap();
+        }
+    }
+    md.push('\n');
+    md.push_str(FINDINGS);
+    md.push_str(END);
+    println!("{md}");
+    if write && !quick {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let new = match (old.find(BEGIN), old.find(END)) {
+            (Some(b), Some(e)) if b < e => {
+                format!("{}{}{}", &old[..b], md.trim_end(), &old[e + END.len()..])
+            }
+            _ => format!("{}\n{}\n", old.trim_end_matches('\n'), md),
+        };
+        std::fs::write(&path, new).expect("write BENCHMARKS.md");
+        eprintln!("wrote the gradient-widths section of BENCHMARKS.md");
+    }
+}
