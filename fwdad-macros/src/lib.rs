@@ -24,6 +24,7 @@ mod pipeline;
 mod primitive;
 mod register;
 mod splice;
+mod traits;
 mod types;
 mod user_ops;
 
