@@ -34,7 +34,7 @@ enum Kind {
     /// `&[f64]`: its tangent is copied lane by lane.
     Slice,
     /// An integer or `bool`: no tangent.
-    Plain(syn::Type),
+    Plain(Box<syn::Type>),
 }
 
 fn kind_of(ty: &syn::Type) -> Option<Kind> {
@@ -45,7 +45,7 @@ fn kind_of(ty: &syn::Type) -> Option<Kind> {
             match id.as_str() {
                 "f64" => Some(Kind::Float),
                 "usize" | "isize" | "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64"
-                | "bool" => Some(Kind::Plain(ty.clone())),
+                | "bool" => Some(Kind::Plain(Box::new(ty.clone()))),
                 _ => None,
             }
         }
@@ -216,7 +216,6 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     let s = mode();
     let mut hidden = TokenStream::new();
     let mut outside = TokenStream::new();
-    let mut dyn_dispatch = TokenStream::new();
     let mut table_fields = TokenStream::new();
     let mut table_init = TokenStream::new();
     let self_param: syn::Ident = format_ident!("__FwdadSelf");
@@ -283,13 +282,15 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 #default_body
             }
         });
-        dyn_dispatch.extend(quote! {
+        // Not emitted yet: on `dyn Tr` an inherent `__fwdad_rule_m` is ambiguous with the
+        // trait's own (rustc takes the trait's methods as the object's inherent ones).
+        let _ = quote! {
             #[doc(hidden)]
             #[inline(always)]
             #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b> {
                 #marker(::core::marker::PhantomData)
             }
-        });
+        };
         // The table's entries: the rule at one first-order and one second-order lane.
         let (f1, f2) = (format_ident!("{}_1", m), format_ident!("{}_2", m));
         let lane_ty = |mode: TokenStream| {
@@ -442,9 +443,6 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         impl #rt::traits::DynTable for dyn #name {
             type Table = #table;
         }
-        // (No dispatch on `dyn #name` yet: its `__fwdad_rule_m` would be ambiguous with the
-        // trait's own, which rustc takes as the object's; see `dyn_dispatch`.)
-        const _: () = { let _ = stringify!(#dyn_dispatch); };
 
         #outside
     }
