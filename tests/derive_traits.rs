@@ -3,6 +3,7 @@
 //! differences.
 
 use fwdad::prelude::*;
+use fwdad::Const;
 
 /// A 1-D constitutive law: `stress` is required, `energy` a default using it (exact for a
 /// linear law, overridden by the nonlinear one with its closed form).
@@ -48,6 +49,29 @@ impl Material for NeoHookean {
 #[derive_frule]
 fn total<M: Material>(m: &M, strains: &[f64]) -> f64 {
     strains.iter().map(|&s| m.energy(s)).sum()
+}
+
+#[derive_frule]
+fn total_dyn(m: &dyn Material, strains: &[f64]) -> f64 {
+    let mut e = 0.0;
+    for &s in strains {
+        e += m.energy(s);
+    }
+    e
+}
+
+#[derive_frule]
+fn layered(ms: &[Box<dyn Material>], strains: &[f64]) -> f64 {
+    let mut e = 0.0;
+    for (m, &s) in ms.iter().zip(strains) {
+        e += m.energy(s);
+    }
+    e
+}
+
+#[derive_frule]
+fn pair(a: &dyn Material, b: Box<dyn Material>, s: f64) -> f64 {
+    a.energy(s) * b.stress(s)
 }
 
 /// A trait whose default method calls another default method, and a method taking `&[f64]`.
@@ -206,4 +230,15 @@ fn default_calling_default_and_slice_method_against_finite_differences() {
             );
         }
     }
+}
+
+#[test]
+fn dyn_smoke() {
+    let le = LinearElastic { e: 3.0 };
+    let x = STRAINS;
+    let (v, g) = gradient(bind(total_dyn {}, (Const(&le as &dyn Material), Wrt)), &x);
+    assert_eq!(v, total_dyn(&le, &x));
+    let _ = g;
+    let _ = layered;
+    let _ = pair;
 }

@@ -216,6 +216,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     let s = mode();
     let mut hidden = TokenStream::new();
     let mut outside = TokenStream::new();
+    let mut dyn_dispatch = TokenStream::new();
     let mut table_fields = TokenStream::new();
     let mut table_init = TokenStream::new();
     let self_param: syn::Ident = format_ident!("__FwdadSelf");
@@ -268,7 +269,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         hidden.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            fn #dispatch(&self) -> #marker<Self>
+            fn #dispatch(self: &&Self) -> #marker<Self>
             where
                 Self: ::core::marker::Sized,
             {
@@ -282,15 +283,13 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 #default_body
             }
         });
-        // Not emitted yet: on `dyn Tr` an inherent `__fwdad_rule_m` is ambiguous with the
-        // trait's own (rustc takes the trait's methods as the object's inherent ones).
-        let _ = quote! {
+        dyn_dispatch.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
             #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b> {
                 #marker(::core::marker::PhantomData)
             }
-        };
+        });
         // The table's entries: the rule at one first-order and one second-order lane.
         let (f1, f2) = (format_ident!("{}_1", m), format_ident!("{}_2", m));
         let lane_ty = |mode: TokenStream| {
@@ -437,11 +436,25 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 #rt::NoTangent
             }
         }
+        // A `&dyn Tr` bound as a constant (`Const(&m as &dyn Tr)`).
+        #[automatically_derived]
+        impl<'__fwdad_a, '__fwdad_b> #rt::ZeroTangent for &'__fwdad_a (dyn #name + '__fwdad_b) {
+            fn zero_tangent(&self) -> &'__fwdad_a #rt::NoTangent {
+                &#rt::NoTangent
+            }
+            fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'__fwdad_a #rt::NoTangent {
+                &#rt::NoTangent
+            }
+        }
         #[automatically_derived]
         impl<'__fwdad_b> #rt::traits::DerivedTrait for dyn #name + '__fwdad_b {}
         #[automatically_derived]
         impl #rt::traits::DynTable for dyn #name {
             type Table = #table;
+        }
+
+        impl<'__fwdad_b> dyn #name + '__fwdad_b {
+            #dyn_dispatch
         }
 
         #outside
