@@ -74,6 +74,79 @@ fn pair(a: &dyn Material, b: Box<dyn Material>, s: f64) -> f64 {
     a.energy(s) * b.stress(s)
 }
 
+#[derive_frule]
+fn stacked(ms: &Vec<Box<dyn Material>>, s: f64) -> f64 {
+    let mut e = 0.0;
+    for m in ms {
+        e += m.energy(s);
+    }
+    e
+}
+
+#[derive_frule]
+fn chained_dyn(c: &dyn Chain, x: &[f64]) -> f64 {
+    c.four(x[0]) + c.sum_links(x)
+}
+
+/// A pair potential with a default method using the required one: the energy cut and
+/// shifted at `rc` (molecular dynamics' usual truncation).
+#[derive_frule]
+pub trait Potential {
+    fn v(&self, r: f64) -> f64;
+    fn shifted(&self, r: f64, rc: f64) -> f64 {
+        if r < rc {
+            self.v(r) - self.v(rc)
+        } else {
+            0.0
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct LennardJones {
+    pub eps: f64,
+    pub sigma: f64,
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Morse {
+    pub d: f64,
+    pub a: f64,
+    pub re: f64,
+}
+
+#[derive_frule]
+impl Potential for LennardJones {
+    fn v(&self, r: f64) -> f64 {
+        let s6 = (self.sigma / r).powi(6);
+        4.0 * self.eps * (s6 * s6 - s6)
+    }
+}
+
+#[derive_frule]
+impl Potential for Morse {
+    fn v(&self, r: f64) -> f64 {
+        let e = (-self.a * (r - self.re)).exp();
+        self.d * (1.0 - e) * (1.0 - e) - self.d
+    }
+}
+
+/// Particles on a line, every pair interacting through every potential of the list.
+#[derive_frule]
+fn pair_energy(ps: &[Box<dyn Potential>], x: &[f64], rc: f64) -> f64 {
+    let n = x.len();
+    let mut e = 0.0;
+    for p in ps {
+        for i in 0..n {
+            for j in i + 1..n {
+                let r = (x[j] - x[i]).abs();
+                e += p.shifted(r, rc);
+            }
+        }
+    }
+    e
+}
+
 /// A trait whose default method calls another default method, and a method taking `&[f64]`.
 #[derive_frule]
 pub trait Chain {
@@ -232,13 +305,203 @@ fn default_calling_default_and_slice_method_against_finite_differences() {
     }
 }
 
+fn lj_dv(p: &LennardJones, r: f64) -> f64 {
+    let s6 = (p.sigma / r).powi(6);
+    4.0 * p.eps * (-12.0 * s6 * s6 + 6.0 * s6) / r
+}
+
+fn morse_dv(p: &Morse, r: f64) -> f64 {
+    let e = (-p.a * (r - p.re)).exp();
+    2.0 * p.d * p.a * e * (1.0 - e)
+}
+
+/// The analytic gradient of `pair_energy` for one LJ and one Morse potential.
+fn pair_gradient(lj: &LennardJones, mo: &Morse, x: &[f64], rc: f64) -> Vec<f64> {
+    let mut g = vec![0.0; x.len()];
+    for i in 0..x.len() {
+        for j in 0..x.len() {
+            let r = (x[j] - x[i]).abs();
+            if i == j || r >= rc {
+                continue;
+            }
+            // ∂r/∂x_i = (x_i − x_j)/r.
+            g[i] += (lj_dv(lj, r) + morse_dv(mo, r)) * (x[i] - x[j]) / r;
+        }
+    }
+    g
+}
+
 #[test]
-fn dyn_smoke() {
-    let le = LinearElastic { e: 3.0 };
+fn dyn_materials_in_every_mode() {
+    let le = LinearElastic { e: 210.0 };
+    let nh = NeoHookean {
+        mu: 1.5,
+        lambda: 4.0,
+    };
     let x = STRAINS;
-    let (v, g) = gradient(bind(total_dyn {}, (Const(&le as &dyn Material), Wrt)), &x);
-    assert_eq!(v, total_dyn(&le, &x));
-    let _ = g;
-    let _ = layered;
-    let _ = pair;
+    for (m, dw, d2w) in [
+        (&le as &dyn Material, le.e * x[2], le.e),
+        (
+            &nh as &dyn Material,
+            neo_stress(&nh, x[2]),
+            neo_stiffness(&nh, x[2]),
+        ),
+    ] {
+        // Batch (gradient, jacobian).
+        let (v, g) = gradient(bind(total_dyn {}, (Const(m), Wrt)), &x);
+        assert_eq!(v, total_dyn(m, &x));
+        assert!(close(g[2], dw, 1e-13), "{} vs {dw}", g[2]);
+        let (vj, jac) = jacobian(bind(total_dyn {}, (Const(m), Wrt)), &x);
+        assert_eq!(vj[0], v);
+        assert!(close(jac[(0, 2)], dw, 1e-13));
+        // Second order.
+        let (vh, gh, h) = hessian(bind(total_dyn {}, (Const(m), Wrt)), &x);
+        assert_eq!(vh, v);
+        assert!(close(gh[2], dw, 1e-13));
+        assert!(close(h[(2, 2)], d2w, 1e-12), "{} vs {d2w}", h[(2, 2)]);
+        assert_eq!(h[(1, 2)], 0.0);
+        // One direction.
+        let e2 = [0.0, 0.0, 1.0, 0.0, 0.0];
+        let (vd, d) = jvp(bind(total_dyn {}, (Const(m), Wrt)), &x, &e2);
+        assert_eq!(vd, v);
+        assert!(close(d, dw, 1e-13));
+    }
+    // Through a generic parameter and through `dyn`: the same numbers.
+    let (_, g_gen) = gradient(bind(total {}, (&nh, Wrt)), &x);
+    let (_, g_dyn) = gradient(bind(total_dyn {}, (Const(&nh as &dyn Material), Wrt)), &x);
+    for (a, b) in g_gen.iter().zip(&g_dyn) {
+        assert!(close(*a, *b, 1e-14));
+    }
+}
+
+#[test]
+fn slice_and_vec_of_boxed_materials_in_every_mode() {
+    let ms: Vec<Box<dyn Material>> = vec![
+        Box::new(LinearElastic { e: 70.0 }),
+        Box::new(NeoHookean {
+            mu: 2.0,
+            lambda: 1.0,
+        }),
+        Box::new(LinearElastic { e: 3.0 }),
+    ];
+    let nh = NeoHookean {
+        mu: 2.0,
+        lambda: 1.0,
+    };
+    let x = [0.02, -0.1, 0.25];
+    let want_g = [70.0 * x[0], neo_stress(&nh, x[1]), 3.0 * x[2]];
+    let want_h = [70.0, neo_stiffness(&nh, x[1]), 3.0];
+    let (v, g) = gradient(bind(layered {}, (&ms[..], Wrt)), &x);
+    assert_eq!(v, layered(&ms, &x));
+    let (_, _, h) = hessian(bind(layered {}, (&ms[..], Wrt)), &x);
+    for i in 0..3 {
+        assert!(
+            close(g[i], want_g[i], 1e-13),
+            "g[{i}] = {} vs {}",
+            g[i],
+            want_g[i]
+        );
+        assert!(
+            close(h[(i, i)], want_h[i], 1e-12),
+            "h[{i}] = {} vs {}",
+            h[(i, i)],
+            want_h[i]
+        );
+    }
+    let (_, d) = jvp(bind(layered {}, (&ms[..], Wrt)), &x, &[1.0, 1.0, 1.0]);
+    assert!(close(d, want_g.iter().sum(), 1e-13));
+    // A `Vec` of boxes, one strain for all: Σ σ_k(s).
+    let s = 0.07;
+    let zeros: Vec<Box<NoTangent>> = ms.iter().map(|_| Box::new(NoTangent)).collect();
+    let r = stacked_frule(Dual::new(&ms, &zeros), Dual::new(s, 1.0));
+    assert_eq!(r.primal, stacked(&ms, s));
+    let want = 70.0 * s + neo_stress(&nh, s) + 3.0 * s;
+    assert!(close(r.tangent, want, 1e-13));
+}
+
+#[test]
+fn reference_and_box_parameters() {
+    let le = LinearElastic { e: 5.0 };
+    let nh = NeoHookean {
+        mu: 1.5,
+        lambda: 4.0,
+    };
+    let s = 0.2;
+    // f = (e s²/2) σ_nh(s): f' = e s σ + (e s²/2) σ'.
+    let want = le.e * s * neo_stress(&nh, s) + 0.5 * le.e * s * s * neo_stiffness(&nh, s);
+    let r = pair_frule(
+        Dual::new(&le as &dyn Material, &NoTangent),
+        Dual::new(Box::new(nh) as Box<dyn Material>, Box::new(NoTangent)),
+        Dual::new(s, 1.0),
+    );
+    assert_eq!(r.primal, pair(&le, Box::new(nh), s));
+    assert!(close(r.tangent, want, 1e-13));
+}
+
+#[test]
+fn dyn_default_calling_default_and_slice_method_match_the_generic_rule() {
+    let c = Scale { a: 0.7 };
+    let x = [0.3, -0.4, 1.1];
+    let (v, g) = gradient(bind(chained {}, (&c, Wrt)), &x);
+    let (vd, gd) = gradient(bind(chained_dyn {}, (Const(&c as &dyn Chain), Wrt)), &x);
+    assert_eq!(vd, v);
+    let (_, _, h) = hessian(bind(chained {}, (&c, Wrt)), &x);
+    let (_, _, hd) = hessian(bind(chained_dyn {}, (Const(&c as &dyn Chain), Wrt)), &x);
+    for i in 0..3 {
+        // The generic rule is checked against finite differences above.
+        assert!(close(gd[i], g[i], 1e-14));
+        for j in 0..3 {
+            assert!(close(hd[(i, j)], h[(i, j)], 1e-13));
+        }
+    }
+}
+
+#[test]
+fn lennard_jones_and_morse_pair_energy_through_boxed_potentials() {
+    let lj = LennardJones {
+        eps: 0.8,
+        sigma: 1.0,
+    };
+    let mo = Morse {
+        d: 1.2,
+        a: 1.5,
+        re: 1.1,
+    };
+    let ps: Vec<Box<dyn Potential>> = vec![Box::new(lj), Box::new(mo)];
+    let x = [0.0, 1.15, 2.05, 3.4];
+    let rc = 2.5;
+    let (v, g) = gradient(bind(pair_energy {}, (&ps[..], Wrt, rc)), &x);
+    assert_eq!(v, pair_energy(&ps, &x, rc));
+    let want = pair_gradient(&lj, &mo, &x, rc);
+    for i in 0..x.len() {
+        assert!(
+            close(g[i], want[i], 1e-12),
+            "g[{i}] = {} vs {}",
+            g[i],
+            want[i]
+        );
+    }
+    // Hessian against central differences of the analytic gradient.
+    let (_, _, h) = hessian(bind(pair_energy {}, (&ps[..], Wrt, rc)), &x);
+    let step = 1e-6;
+    for j in 0..x.len() {
+        let (mut p, mut q) = (x, x);
+        p[j] += step;
+        q[j] -= step;
+        let (gp, gq) = (
+            pair_gradient(&lj, &mo, &p, rc),
+            pair_gradient(&lj, &mo, &q, rc),
+        );
+        for i in 0..x.len() {
+            let fd = (gp[i] - gq[i]) / (2.0 * step);
+            assert!(
+                close(h[(i, j)], fd, 1e-6),
+                "H[{i},{j}] = {} vs {fd}",
+                h[(i, j)]
+            );
+        }
+    }
+    // One direction: a rigid translation leaves the energy unchanged.
+    let (_, d) = jvp(bind(pair_energy {}, (&ps[..], Wrt, rc)), &x, &[1.0; 4]);
+    assert!(d.abs() < 1e-12, "{d}");
 }
