@@ -727,6 +727,7 @@ pub(crate) fn check_signature(
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
     check_float_params(&sig.generics, diag);
+    crate::traits::check_dyn_params(sig, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
     crate::higher_order::check_fn_values(sig, &fn_values, method, diag);
     let mut namer = LifetimeNamer::default();
@@ -965,12 +966,10 @@ pub(crate) fn emit_items(
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
-    let dyn_preds = crate::traits::dyn_param_preds(&func.sig, rt);
     let where_clause = quote! {
         where
             #user_preds
             #trait_preds
-            #dyn_preds
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
@@ -1038,9 +1037,11 @@ pub(crate) fn emit_items(
             .collect(),
         false => TokenStream::new(),
     };
+    let trait_checks = crate::traits::trait_checks(&func.sig, rt);
     quote! {
         #marker_decl
         #marker_fn
+        #trait_checks
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]
@@ -1206,7 +1207,6 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
-    let dyn_preds = crate::traits::dyn_param_preds(&func.sig, rt);
     Registration {
         attr: "derive_frule",
         vis: &func.vis,
@@ -1215,7 +1215,7 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         names: &sig.names,
         inputs,
         output,
-        where_clause: quote!(where #user_preds #trait_preds #dyn_preds #(#float_params: #rt::Real,)*),
+        where_clause: quote!(where #user_preds #trait_preds #(#float_params: #rt::Real,)*),
         doc_note: match sig.inactive.contains(&true) {
             true => "; a parameter declared `inactive` as its plain value",
             false => "",

@@ -627,12 +627,7 @@ pub(crate) fn trait_param_preds(generics: &syn::Generics, rt: &TokenStream) -> T
             continue;
         }
         for t in traits {
-            let span = t
-                .segments
-                .last()
-                .map(|s| s.ident.span())
-                .unwrap_or_else(Span::call_site);
-            out.extend(quote_spanned!(span=> #p: #rt::traits::DerivedImpl<dyn #t>, dyn #t: #rt::traits::DerivedTrait,));
+            out.extend(quote!(#p: #rt::traits::DerivedImpl<dyn #t>,));
         }
     }
     out
@@ -665,21 +660,77 @@ pub(crate) fn dyn_traits(ty: &syn::Type) -> Vec<syn::Path> {
     f.0
 }
 
-/// `dyn Tr: DerivedTrait` for each trait object among the parameter types, spanned at the
-/// trait, so a trait without rules is named where the user wrote it.
-pub(crate) fn dyn_param_preds(sig: &syn::Signature, rt: &TokenStream) -> TokenStream {
-    let mut out = TokenStream::new();
+/// For each trait bounding a type parameter (`M: Material`) or named by a trait object
+/// among the parameter types (`&dyn Material`), an item that holds only if the trait has
+/// rules (`dyn Material: DerivedTrait`), spanned at the user's trait: a trait without
+/// `#[derive_frule]` is named where the user wrote it, with what to do.
+pub(crate) fn trait_checks(sig: &syn::Signature, rt: &TokenStream) -> TokenStream {
+    let mut paths: Vec<syn::Path> = trait_params(&sig.generics)
+        .into_iter()
+        .filter(|(p, _)| p != "__FwdadSelf")
+        .flat_map(|(_, t)| t)
+        .collect();
     for arg in &sig.inputs {
         if let syn::FnArg::Typed(t) = arg {
-            for p in dyn_traits(&t.ty) {
-                let span = p
-                    .segments
-                    .last()
-                    .map(|s| s.ident.span())
-                    .unwrap_or_else(Span::call_site);
-                out.extend(quote_spanned!(span=> dyn #p: #rt::traits::DerivedTrait,));
+            paths.extend(dyn_traits(&t.ty));
+        }
+    }
+    let mut out = TokenStream::new();
+    for p in paths {
+        let span = p
+            .segments
+            .last()
+            .map(|s| s.ident.span())
+            .unwrap_or_else(Span::call_site);
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                #[allow(dead_code, non_snake_case)]
+                fn __fwdad_trait_has_rules()
+                where
+                    dyn #p: #rt::traits::DerivedTrait,
+                {
+                }
+            };
+        });
+    }
+    out
+}
+
+/// Reports trait objects behind a reference inside a container (`&[&dyn Material]`):
+/// their elements reach the trait's own dispatch, which a trait object cannot call.
+pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
+    struct Find(Vec<syn::TypeReference>, bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_slice(&mut self, t: &'ast syn::TypeSlice) {
+            let outer = std::mem::replace(&mut self.1, true);
+            syn::visit::visit_type_slice(self, t);
+            self.1 = outer;
+        }
+        fn visit_type_array(&mut self, t: &'ast syn::TypeArray) {
+            let outer = std::mem::replace(&mut self.1, true);
+            syn::visit::visit_type_array(self, t);
+            self.1 = outer;
+        }
+        fn visit_path_arguments(&mut self, a: &'ast syn::PathArguments) {
+            let outer = std::mem::replace(&mut self.1, true);
+            syn::visit::visit_path_arguments(self, a);
+            self.1 = outer;
+        }
+        fn visit_type_reference(&mut self, r: &'ast syn::TypeReference) {
+            let to_user_object = matches!(&*r.elem, syn::Type::TraitObject(t) if t.bounds.iter().any(|b| matches!(b, syn::TypeParamBound::Trait(tb) if is_user_trait(&tb.path))));
+            if self.1 && to_user_object {
+                self.0.push(r.clone());
+            }
+            syn::visit::visit_type_reference(self, r);
+        }
+    }
+    for arg in &sig.inputs {
+        if let syn::FnArg::Typed(t) = arg {
+            let mut f = Find(Vec::new(), false);
+            syn::visit::Visit::visit_type(&mut f, &t.ty);
+            for r in f.0 {
+                diag.error_spanned(&r, "`#[derive_frule]` does not support references to trait objects inside a slice, array or other type (`&[&dyn Trait]`): box them (`&[Box<dyn Trait>]`), or take the objects one by one (`&dyn Trait`)");
             }
         }
     }
-    out
 }
