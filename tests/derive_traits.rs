@@ -505,3 +505,27 @@ fn lennard_jones_and_morse_pair_energy_through_boxed_potentials() {
     let (_, d) = jvp(bind(pair_energy {}, (&ps[..], Wrt, rc)), &x, &[1.0; 4]);
     assert!(d.abs() < 1e-12, "{d}");
 }
+
+/// An implementation of a derived trait without `#[derive_frule]` on its `impl`.
+pub struct Underived {
+    pub e: f64,
+}
+
+impl Material for Underived {
+    fn stress(&self, s: f64) -> f64 {
+        self.e * s
+    }
+}
+
+#[test]
+#[should_panic(
+    expected = "whose type implements `Material` without `#[derive_frule]` on its `impl`"
+)]
+fn dyn_value_of_an_underived_impl_panics_with_the_reason() {
+    let u = Underived { e: 2.0 };
+    assert_eq!(u.energy(0.5), 0.25);
+    let _ = gradient(
+        bind(total_dyn {}, (Const(&u as &dyn Material), Wrt)),
+        &[0.1, 0.2],
+    );
+}
