@@ -5,20 +5,23 @@
 //! For `trait Material { fn stress(&self, s: f64) -> f64; fn energy(..) { .. } }` the
 //! trait gets hidden items, all reached through the trait's own name (so wherever a call
 //! `m.energy(s)` compiles, its rule is found):
-//! * `__fwdad_rule_m(&self) where Self: Sized`: the dispatch a derived body calls
-//!   (`recv.primal.__fwdad_rule_m()`), returning the marker `__fwdad_dispatch_Material_m<Self>`,
-//!   whose `Frule` impl calls `Self::__fwdad_frule_m::<S>`;
+//! * `__fwdad_rule_m(self: &&Self) where Self: Sized`: the dispatch a derived body calls
+//!   (`recv.primal.__fwdad_rule_m()`), returning the marker
+//!   `__fwdad_dispatch_Material_m<Self>`, whose `Frule` impl calls `Self::__fwdad_frule_m::<S>`
+//!   (`&&Self`: rustc takes the trait's methods as inherent methods of `dyn Material`, and
+//!   a `&self` one would be ambiguous with the dispatch on `dyn Material` below);
 //! * `__fwdad_frule_m::<S>(this, args..)`: the rule in every mode; its default body is the
 //!   rule derived from the default method's body (generic over the implementing type), or
 //!   unreachable for a required method; `#[derive_frule] impl Material for T` overrides it
 //!   with the rule of `T`'s method for each method the impl defines;
 //! * `__fwdad_dyn(&self)`: in the vtable; `None` unless the impl is derived, where it gives
 //!   the value as `&dyn Any` and the table of its type's rules at the two lane modes
-//!   (`__fwdad_table`), which a call on `dyn Material` runs once per lane
-//!   (`fwdad_runtime::traits`).
+//!   (`__fwdad_table`).
 //!
-//! `dyn Material` is `Differentiable` with no tangent: the parameters of a trait object are
-//! constants (materials are data; the strains are the variables).
+//! Outside the trait: `impl dyn Material { fn __fwdad_rule_m(&self) }`, whose marker runs
+//! the table once per lane (`fwdad_runtime::traits`), and `dyn Material: Differentiable`
+//! with no tangent: the parameters of a trait object are constants (materials are data;
+//! the strains are the variables).
 
 use crate::args::Args;
 use crate::derive_frule::{check_signature, emit_items, method_as_fn, pipeline};

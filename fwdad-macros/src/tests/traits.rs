@@ -29,8 +29,10 @@ const REJECTED: &[&str] = &[
 
 fn run(src: &str) -> String {
     let item = TokenStream::from_str(src).expect("test input tokenizes");
-    catch_unwind(AssertUnwindSafe(|| expand(TokenStream::new(), item).to_string()))
-        .unwrap_or_else(|_| panic!("expand panicked on {src}"))
+    catch_unwind(AssertUnwindSafe(|| {
+        expand(TokenStream::new(), item).to_string()
+    }))
+    .unwrap_or_else(|_| panic!("expand panicked on {src}"))
 }
 
 #[test]
@@ -47,8 +49,14 @@ fn unsupported_trait_forms_are_reported_at_the_trait() {
     for src in REJECTED {
         let out = run(src);
         assert!(out.contains("compile_error"), "{src} was accepted");
-        assert!(out.contains("Material"), "{src}: the error does not name the trait");
+        assert!(
+            out.contains("Material"),
+            "{src}: the error does not name the trait"
+        );
         // The user's trait is kept, so nothing else breaks.
-        assert!(out.contains("trait Material"), "{src}: the trait was dropped");
+        assert!(
+            out.contains("trait Material"),
+            "{src}: the trait was dropped"
+        );
     }
 }
