@@ -52,6 +52,15 @@ fn total<M: Material>(m: &M, strains: &[f64]) -> f64 {
 }
 
 #[derive_frule]
+fn total_impl(m: &impl Material, strains: &[f64]) -> f64 {
+    let mut e = 0.0;
+    for &s in strains {
+        e += m.energy(s);
+    }
+    e
+}
+
+#[derive_frule]
 fn total_dyn(m: &dyn Material, strains: &[f64]) -> f64 {
     let mut e = 0.0;
     for &s in strains {
@@ -528,4 +537,40 @@ fn dyn_value_of_an_underived_impl_panics_with_the_reason() {
         bind(total_dyn {}, (Const(&u as &dyn Material), Wrt)),
         &[0.1, 0.2],
     );
+}
+
+#[test]
+fn impl_trait_argument_in_every_mode() {
+    let nh = NeoHookean {
+        mu: 1.5,
+        lambda: 4.0,
+    };
+    let x = STRAINS;
+    let (v, g) = gradient(bind(total_impl {}, (&nh, Wrt)), &x);
+    assert_eq!(v, total_impl(&nh, &x));
+    let (_, _, h) = hessian(bind(total_impl {}, (&nh, Wrt)), &x);
+    for i in 0..x.len() {
+        assert!(close(g[i], neo_stress(&nh, x[i]), 1e-13));
+        assert!(close(h[(i, i)], neo_stiffness(&nh, x[i]), 1e-12));
+    }
+    // Along the material's μ: ∂W/∂μ = (l² + 2/l − 3)/2 per strain, l = 1 + s.
+    let zeros = [0.0; 5];
+    let r = total_impl_frule(
+        Dual::new(
+            &nh,
+            &NeoHookeanTangent {
+                mu: 1.0,
+                lambda: 0.0,
+            },
+        ),
+        Dual::new(&x[..], &zeros[..]),
+    );
+    let want: f64 = x
+        .iter()
+        .map(|s| {
+            let l = 1.0 + s;
+            0.5 * (l * l + 2.0 / l - 3.0)
+        })
+        .sum();
+    assert!(close(r.tangent, want, 1e-13));
 }

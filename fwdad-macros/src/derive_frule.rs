@@ -45,6 +45,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#err #item);
         }
     };
+    // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
+    // the user's signature).
+    let primal = func.clone();
+    let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
@@ -119,7 +123,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             if args.dump || dump_requested(&func.sig.ident) {
                 eprintln!("==== emitted ====\n{}", pretty(&out));
             }
-            quote!(#func #out)
+            quote!(#primal #out)
         }
         (result, sig, _) => {
             let errors = result
@@ -127,7 +131,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .map(|e| e.to_compile_error())
                 .unwrap_or_default();
             let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
-            quote!(#func #errors #stub)
+            quote!(#primal #errors #stub)
         }
     }
 }

@@ -737,3 +737,54 @@ pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
         }
     }
 }
+
+/// `fn total(m: &impl Material, ..)` as `fn total<__FwdadImpl0: Material>(m: &__FwdadImpl0, ..)`,
+/// for the rule; `None` when no parameter has an `impl Trait` of the user's traits (an
+/// `impl Fn(..)` is a function value, `crate::higher_order`).
+pub(crate) fn desugar_impl_trait(func: &syn::ItemFn) -> Option<syn::ItemFn> {
+    use syn::visit_mut::VisitMut;
+    struct Desugar(Vec<syn::TypeParam>);
+    impl VisitMut for Desugar {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if let syn::Type::ImplTrait(it) = ty {
+                let all_user = it.bounds.iter().all(|b| match b {
+                    syn::TypeParamBound::Trait(tb) => is_user_trait(&tb.path),
+                    syn::TypeParamBound::Lifetime(_) => true,
+                    _ => false,
+                });
+                let any_trait = it
+                    .bounds
+                    .iter()
+                    .any(|b| matches!(b, syn::TypeParamBound::Trait(_)));
+                if all_user && any_trait {
+                    let name = format_ident!("__FwdadImpl{}", self.0.len());
+                    let mut tp = syn::TypeParam::from(name.clone());
+                    tp.colon_token = Some(Default::default());
+                    tp.bounds = it.bounds.clone();
+                    self.0.push(tp);
+                    *ty = syn::Type::Path(syn::TypePath {
+                        qself: None,
+                        path: name.into(),
+                    });
+                    return;
+                }
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    let mut f = func.clone();
+    let mut d = Desugar(Vec::new());
+    for arg in f.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(t) = arg {
+            d.visit_type_mut(&mut t.ty);
+        }
+    }
+    if d.0.is_empty() {
+        return None;
+    }
+    f.sig
+        .generics
+        .params
+        .extend(d.0.into_iter().map(syn::GenericParam::Type));
+    Some(f)
+}
