@@ -413,7 +413,10 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         }
     }) {
         Ok(t) => t,
-        Err(e) => return e.to_compile_error(),
+        Err(e) => {
+            let e = e.to_compile_error();
+            return quote!(#tr #e);
+        }
     };
     tr_out.items.extend(extra.items);
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);
