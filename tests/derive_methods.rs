@@ -265,7 +265,10 @@ fn several_impl_blocks_on_one_type() {
 }
 
 /// A trait implemented with `#[derive_frule]` on the `impl Trait for Ty` block: calls by
-/// method syntax (also from one trait method to another) find the methods' rules.
+/// method syntax (also from one trait method to another) find the methods' rules. The
+/// trait's definition carries `#[derive_frule]` too, which every derived `impl` of a trait of
+/// one's own needs.
+#[derive_frule]
 pub trait Potential {
     fn value(&self, x: f64) -> f64;
     fn doubled(&self, x: f64) -> f64;

@@ -30,6 +30,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
         return expand_impl(args, imp);
     }
+    if let Ok(tr) = syn::parse2::<syn::ItemTrait>(item.clone()) {
+        return crate::traits::expand_trait(args, tr);
+    }
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
@@ -42,6 +45,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#err #item);
         }
     };
+    // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
+    // the user's signature).
+    let primal = func.clone();
+    let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
@@ -116,7 +123,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             if args.dump || dump_requested(&func.sig.ident) {
                 eprintln!("==== emitted ====\n{}", pretty(&out));
             }
-            quote!(#func #out)
+            quote!(#primal #out)
         }
         (result, sig, _) => {
             let errors = result
@@ -124,7 +131,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .map(|e| e.to_compile_error())
                 .unwrap_or_default();
             let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
-            quote!(#func #errors #stub)
+            quote!(#primal #errors #stub)
         }
     }
 }
@@ -168,6 +175,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     };
     let mut items = TokenStream::new();
     let mut on_type = TokenStream::new();
+    let mut imp_out = imp.clone();
     // `impl Add for Vec3`, `impl Mul<Vec3> for f64`: the operator's rule, found by the
     // operand types (`user_ops.rs`), not by a method on the type.
     let operator = crate::user_ops::operator_of(&imp);
@@ -209,6 +217,16 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             }
         }
     }
+    // A trait of the user's: its rules for the methods this impl defines (`traits.rs`).
+    let user_trait = imp
+        .trait_
+        .as_ref()
+        .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
+    if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
+        let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
+        imp_out.items.extend(extra);
+        items.extend(outside);
+    }
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
     // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
     let on_type = match on_type.is_empty() && operator.is_some() {
@@ -217,7 +235,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     };
     match diag.finish() {
         Ok(()) => quote! {
-            #imp
+            #imp_out
             #items
             #on_type
         },
@@ -231,7 +249,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
 /// A method as a free function named after its rule marker: `&self` becomes the first
 /// parameter `self: &Ty` (`&mut self`, `self` likewise), and `Self` is `Ty` throughout.
 /// The impl's generic parameters and bounds come first in the function's.
-fn method_as_fn(
+pub(crate) fn method_as_fn(
     m: &syn::ImplItemFn,
     self_ty: &syn::Type,
     ty_ident: &syn::Ident,
@@ -567,7 +585,7 @@ impl<'ast> syn::visit::Visit<'ast> for CalledNames {
     }
 }
 
-fn pipeline(
+pub(crate) fn pipeline(
     func: &syn::ItemFn,
     args: &Args,
     inactive: &[bool],
@@ -600,7 +618,7 @@ fn pipeline(
 }
 
 /// The emitted body statements and where they go.
-struct Body {
+pub(crate) struct Body {
     tokens: TokenStream,
     /// Whether they go in a function of their own (`out_of_line`).
     out_of_line: bool,
@@ -639,7 +657,7 @@ fn user_inline(func: &syn::ItemFn) -> Option<Option<syn::Ident>> {
     Some(attr.parse_args::<syn::Ident>().ok())
 }
 
-fn mode_ident() -> syn::Ident {
+pub(crate) fn mode_ident() -> syn::Ident {
     format_ident!("__FwdadMode", span = Span::mixed_site())
 }
 
@@ -676,7 +694,11 @@ impl Sig {
 }
 
 /// Checks what the rule's signature needs; reports what is not supported.
-fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -> Option<Sig> {
+pub(crate) fn check_signature(
+    sig: &syn::Signature,
+    diag: &mut Diagnostics,
+    method: bool,
+) -> Option<Sig> {
     let before = diag.has_errors();
     if let Some(a) = &sig.asyncness {
         diag.error(a.span(), "`#[derive_frule]` does not support `async fn`: differentiate the synchronous computation");
@@ -705,6 +727,7 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
     check_float_params(&sig.generics, diag);
+    crate::traits::check_dyn_params(sig, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
     crate::higher_order::check_fn_values(sig, &fn_values, method, diag);
     let mut namer = LifetimeNamer::default();
@@ -810,8 +833,12 @@ fn check_signature(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) -
 /// `+ Float` spelled out.)
 fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
     let fn_params = crate::higher_order::fn_type_params(generics);
+    let trait_params: Vec<syn::Ident> = crate::traits::trait_params(generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
     for tp in generics.type_params() {
-        if fn_params.contains(&tp.ident) {
+        if fn_params.contains(&tp.ident) || trait_params.contains(&tp.ident) {
             continue;
         }
         let mut bounds: Vec<&syn::TypeParamBound> = tp.bounds.iter().collect();
@@ -852,8 +879,17 @@ fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
 fn contains_fn_value(ty: &syn::Type) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
-        fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
-            self.0 = true;
+        fn visit_type_trait_object(&mut self, t: &'ast syn::TypeTraitObject) {
+            // A trait object of a trait of the user's (`&dyn Material`) is data.
+            self.0 |= t.bounds.iter().any(|b| match b {
+                syn::TypeParamBound::Trait(tb) => {
+                    !crate::traits::is_user_trait(&tb.path)
+                        || tb.path.segments.last().is_some_and(|s| {
+                            s.ident == "Fn" || s.ident == "FnMut" || s.ident == "FnOnce"
+                        })
+                }
+                _ => false,
+            });
         }
         fn visit_type_bare_fn(&mut self, _: &'ast syn::TypeBareFn) {
             self.0 = true;
@@ -870,7 +906,7 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
 
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper; `free` for a free
 /// function (not a method).
-fn emit_items(
+pub(crate) fn emit_items(
     func: &syn::ItemFn,
     sig: &Sig,
     body: &Body,
@@ -916,18 +952,24 @@ fn emit_items(
         .iter()
         .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
         .collect();
+    let trait_params: Vec<syn::Ident> = crate::traits::trait_params(generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
     let float_params: Vec<&syn::Ident> = generics
         .type_params()
         .map(|t| &t.ident)
-        .filter(|t| !fn_params.contains(t))
+        .filter(|t| !fn_params.contains(t) && !trait_params.contains(t))
         .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)
     });
+    let trait_preds = crate::traits::trait_param_preds(generics, rt);
     let where_clause = quote! {
         where
             #user_preds
+            #trait_preds
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
@@ -995,9 +1037,11 @@ fn emit_items(
             .collect(),
         false => TokenStream::new(),
     };
+    let trait_checks = crate::traits::trait_checks(&func.sig, rt);
     quote! {
         #marker_decl
         #marker_fn
+        #trait_checks
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]
@@ -1149,15 +1193,20 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
     };
     let generics = &func.sig.generics;
     let fn_params = crate::higher_order::fn_type_params(generics);
+    let trait_params: Vec<syn::Ident> = crate::traits::trait_params(generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
     let float_params: Vec<&syn::Ident> = generics
         .type_params()
         .map(|t| &t.ident)
-        .filter(|t| !fn_params.contains(t))
+        .filter(|t| !fn_params.contains(t) && !trait_params.contains(t))
         .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)
     });
+    let trait_preds = crate::traits::trait_param_preds(generics, rt);
     Registration {
         attr: "derive_frule",
         vis: &func.vis,
@@ -1166,7 +1215,7 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         names: &sig.names,
         inputs,
         output,
-        where_clause: quote!(where #user_preds #(#float_params: #rt::Real,)*),
+        where_clause: quote!(where #user_preds #trait_preds #(#float_params: #rt::Real,)*),
         doc_note: match sig.inactive.contains(&true) {
             true => "; a parameter declared `inactive` as its plain value",
             false => "",

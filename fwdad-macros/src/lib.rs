@@ -26,6 +26,7 @@ mod primitive;
 mod register;
 mod simplify;
 mod splice;
+mod traits;
 mod types;
 mod user_ops;
 

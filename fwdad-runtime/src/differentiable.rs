@@ -180,11 +180,11 @@ impl<T: ZeroTangent, E> ZeroTangent for Result<T, E> {
     }
 }
 
-impl<T: Differentiable> Differentiable for Box<T> {
+impl<T: Differentiable + ?Sized> Differentiable for Box<T> {
     type Tangent = Box<T::Tangent>;
     type TangentIn<S: Mode> = Box<T::TangentIn<S>>;
 }
-impl<T: ZeroTangent> ZeroTangent for Box<T> {
+impl<T: ZeroTangent + ?Sized> ZeroTangent for Box<T> {
     fn zero_tangent(&self) -> Self::Tangent {
         Box::new((**self).zero_tangent())
     }
@@ -201,7 +201,7 @@ impl<'a, T: Differentiable + 'a> Differentiable for &'a mut [T] {
     type Tangent = &'a mut [T::Tangent];
     type TangentIn<S: Mode> = &'a mut [T::TangentIn<S>];
 }
-impl<'a, T: Differentiable + 'a> Differentiable for &'a T {
+impl<'a, T: Differentiable + ?Sized + 'a> Differentiable for &'a T {
     type Tangent = &'a T::Tangent;
     type TangentIn<S: Mode> = &'a T::TangentIn<S>;
 }

@@ -347,7 +347,7 @@ impl<'a, P: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut P, &'a mut T>>
     }
 }
 
-impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
     for &'a mut Dual<&'b P, &'b T>
 {
     #[inline(always)]

@@ -63,6 +63,8 @@ pub mod tangent;
 #[cfg_attr(not(feature = "testing"), doc(hidden))] // only `TestTangent` without the feature
 pub mod testing;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod traits;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod user_ops;
 
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};

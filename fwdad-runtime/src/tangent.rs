@@ -380,7 +380,7 @@ fn along_d2<F: Real, T: ScalarTangent<F>>(t: T, d2: F) -> T {
 /// direction), `Batch<f64, N>` (N directions), `Hyper<f64, T>` (second order).
 ///
 /// Generated rules are generic over the mode, so one derived rule serves them all.
-pub trait Mode: ScalarTangent<f64> {
+pub trait Mode: ScalarTangent<f64> + crate::traits::DynLanes {
     /// Whether generated code linearises straight-line chains (see
     /// [`linear`](crate::linear)): true for batches of two or more first-order directions;
     /// false for one direction (a chain's scalar coefficients cost as much as the tangent

@@ -117,6 +117,7 @@ pub mod __private {
         reborrow, sin_cos_dual, slice_mut, some, store_deref, store_index, struct_literal, swap,
         tuple, ElemAt,
     };
+    pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;
     pub use fwdad_runtime::{
         call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, Frule, HoldsNoFloat,

@@ -94,12 +94,16 @@ pub fn lower_fn(
         user: Default::default(),
         written_user: Default::default(),
         guessed_user: Default::default(),
-        type_params: item
-            .sig
-            .generics
-            .type_params()
-            .map(|t| t.ident.to_string())
-            .collect(),
+        // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
+        type_params: {
+            let traits = crate::traits::trait_params(&item.sig.generics);
+            item.sig
+                .generics
+                .type_params()
+                .filter(|t| !traits.iter().any(|(p, _)| *p == t.ident))
+                .map(|t| t.ident.to_string())
+                .collect()
+        },
     };
     lw.cur = Some(lw.func.body);
 

@@ -9,7 +9,8 @@
 //! * `robustness`: `expand` on unsupported or malformed input reports, never panics;
 //! * `spliced_syntax`: user syntax inside generated templates never makes a parse panic
 //!   (regression cases, and a lint over the sources);
-//! * `fuzz`: every entry point on mutated project items, inside `catch_unwind`.
+//! * `fuzz`: every entry point on mutated project items, inside `catch_unwind`;
+//! * `traits`: `#[derive_frule]` on trait definitions, supported and rejected forms.
 
 mod body_placement;
 mod fuzz;
@@ -21,5 +22,6 @@ mod robustness;
 mod rule_lookup;
 mod snapshots;
 mod spliced_syntax;
+mod traits;
 mod type_hints;
 mod verify_rejects;

@@ -1,0 +1,62 @@
+//! `#[derive_frule]` on trait definitions: the supported forms expand without errors,
+//! the unsupported ones give a `compile_error!` naming the trait and keep it; none panics.
+
+use crate::derive_frule::expand;
+use proc_macro2::TokenStream;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::str::FromStr;
+
+const SUPPORTED: &[&str] = &[
+    "trait Material { fn stress(&self, s: f64) -> f64; fn energy(&self, s: f64) -> f64 { 0.5 * s * self.stress(s) } }",
+    "pub trait Chain { fn link(&self, x: f64) -> f64; fn sum(&self, xs: &[f64], n: usize) -> f64 { let mut s = 0.0; for i in 0..n { s += self.link(xs[i]); } s } }",
+    "pub(crate) trait Empty {}",
+];
+
+const REJECTED: &[&str] = &[
+    "trait Material { type P; fn stress(&self, s: f64) -> f64; }",
+    "trait Material { const K: f64; fn stress(&self, s: f64) -> f64; }",
+    "trait Material<T> { fn stress(&self, s: f64) -> f64; }",
+    "trait Material { fn stress<P>(&self, s: f64) -> f64; }",
+    "trait Material: Clone + Named { fn stress(&self, s: f64) -> f64; }",
+    "trait Material { fn stress(&mut self, s: f64) -> f64; }",
+    "trait Material { fn stress(self, s: f64) -> f64; }",
+    "trait Material { fn new(s: f64) -> f64; }",
+    "trait Material { fn stress(&self, s: Vec<f64>) -> f64; }",
+    "trait Material { fn stress(&self, s: f64) -> [f64; 2]; }",
+    "trait Material { fn stress(&self, s: f64); }",
+    "unsafe trait Material { fn stress(&self, s: f64) -> f64; }",
+];
+
+fn run(src: &str) -> String {
+    let item = TokenStream::from_str(src).expect("test input tokenizes");
+    catch_unwind(AssertUnwindSafe(|| {
+        expand(TokenStream::new(), item).to_string()
+    }))
+    .unwrap_or_else(|_| panic!("expand panicked on {src}"))
+}
+
+#[test]
+fn supported_trait_forms_expand_cleanly() {
+    for src in SUPPORTED {
+        let out = run(src);
+        assert!(!out.contains("compile_error"), "{src}\n=> {out}");
+        assert!(out.contains("DerivedTrait"), "{src}: no rules registered");
+    }
+}
+
+#[test]
+fn unsupported_trait_forms_are_reported_at_the_trait() {
+    for src in REJECTED {
+        let out = run(src);
+        assert!(out.contains("compile_error"), "{src} was accepted");
+        assert!(
+            out.contains("Material"),
+            "{src}: the error does not name the trait"
+        );
+        // The user's trait is kept, so nothing else breaks.
+        assert!(
+            out.contains("trait Material"),
+            "{src}: the trait was dropped"
+        );
+    }
+}

@@ -1,0 +1,221 @@
+//! What `#[derive_frule]` on a trait definition needs at run time (see `docs/design.md`,
+//! "Traits").
+//!
+//! * [`DerivedTrait`] is implemented by `dyn Trait` for each trait whose definition carries
+//!   `#[derive_frule]`, and [`DerivedImpl<dyn Trait>`](DerivedImpl) by each type whose
+//!   `impl Trait` carries it: the bounds of a rule generic over `M: Trait` (and of one taking
+//!   `&dyn Trait`) ask for both, so a missing annotation is a compile error naming what to
+//!   annotate.
+//! * A method called on a `dyn Trait` value runs the implementing type's rule through a
+//!   table of function pointers, which cannot be generic over the mode. Every mode is
+//!   independent lanes of one of two kinds ([`DynLanes`]): first-order lanes (`f64`, each
+//!   lane of a `Batch`) and second-order lanes (`Hyper<f64, f64>`, each lane `k` of a
+//!   `Hyper<f64, Batch<f64, N>>` being `(d1[k], d2, d12[k])`). The table holds the rule at
+//!   those two modes, and a call in any mode runs it once per lane.
+
+use crate::sparsity::{HessianSet, IndexSet};
+use crate::tangent::{Batch, Hyper, Mode};
+
+/// The trait of a trait object has forward rules: `#[derive_frule]` is on its definition.
+#[diagnostic::on_unimplemented(
+    message = "the trait of `{Self}` has no forward rules",
+    label = "a trait without `#[derive_frule]` on its definition",
+    note = "add `#[derive_frule]` to the trait's definition (`#[derive_frule] trait Name {{ .. }}`), and to each `impl` of it for a type you differentiate through it"
+)]
+pub trait DerivedTrait {}
+
+/// `Self`'s `impl` of the trait of `D` (a `dyn Trait`) carries `#[derive_frule]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` implements the trait of `{D}` without forward rules",
+    label = "its `impl` of the trait lacks `#[derive_frule]`",
+    note = "add `#[derive_frule]` to the `impl` of the trait for `{Self}`"
+)]
+pub trait DerivedImpl<D: ?Sized> {}
+
+/// A mode's tangent of `f64` seen as independent lanes of a first-order (`f64`) or a
+/// second-order (`Hyper<f64, f64>`) tangent (see the module docs).
+pub trait DynLanes: Sized {
+    /// The number of lanes.
+    const DYN_LANES: usize;
+    /// Whether the lanes are second order.
+    const DYN_SECOND: bool;
+    /// Lane `k` of a first-order tangent.
+    fn lane1(&self, k: usize) -> f64;
+    /// Sets lane `k` of a first-order tangent.
+    fn set_lane1(&mut self, k: usize, v: f64);
+    /// Lane `k` of a second-order tangent.
+    fn lane2(&self, k: usize) -> Hyper<f64, f64>;
+    /// Sets lane `k` of a second-order tangent.
+    fn set_lane2(&mut self, k: usize, v: Hyper<f64, f64>);
+}
+
+#[cold]
+#[track_caller]
+fn unsupported(what: &str) -> ! {
+    panic!("a method called on a `dyn` trait object cannot be differentiated {what}")
+}
+
+impl DynLanes for f64 {
+    const DYN_LANES: usize = 1;
+    const DYN_SECOND: bool = false;
+    #[inline(always)]
+    fn lane1(&self, _: usize) -> f64 {
+        *self
+    }
+    #[inline(always)]
+    fn set_lane1(&mut self, _: usize, v: f64) {
+        *self = v;
+    }
+    fn lane2(&self, _: usize) -> Hyper<f64, f64> {
+        unsupported("at this order")
+    }
+    fn set_lane2(&mut self, _: usize, _: Hyper<f64, f64>) {
+        unsupported("at this order")
+    }
+}
+
+impl<const N: usize> DynLanes for Batch<f64, N> {
+    const DYN_LANES: usize = N;
+    const DYN_SECOND: bool = false;
+    #[inline(always)]
+    fn lane1(&self, k: usize) -> f64 {
+        self.0[k]
+    }
+    #[inline(always)]
+    fn set_lane1(&mut self, k: usize, v: f64) {
+        self.0[k] = v;
+    }
+    fn lane2(&self, _: usize) -> Hyper<f64, f64> {
+        unsupported("at this order")
+    }
+    fn set_lane2(&mut self, _: usize, _: Hyper<f64, f64>) {
+        unsupported("at this order")
+    }
+}
+
+/// Lane `k` of `Hyper<f64, T>` is `(d1[k], d2, d12[k])`: the second-order term of a lane
+/// depends on that lane's first direction and the shared second one only.
+impl<T: Mode> DynLanes for Hyper<f64, T> {
+    const DYN_LANES: usize = T::DYN_LANES;
+    const DYN_SECOND: bool = true;
+    fn lane1(&self, _: usize) -> f64 {
+        unsupported("at this order")
+    }
+    fn set_lane1(&mut self, _: usize, _: f64) {
+        unsupported("at this order")
+    }
+    #[inline(always)]
+    fn lane2(&self, k: usize) -> Hyper<f64, f64> {
+        if T::DYN_SECOND {
+            unsupported("beyond second order");
+        }
+        Hyper {
+            d1: self.d1.lane1(k),
+            d2: self.d2,
+            d12: self.d12.lane1(k),
+        }
+    }
+    #[inline(always)]
+    fn set_lane2(&mut self, k: usize, v: Hyper<f64, f64>) {
+        if T::DYN_SECOND {
+            unsupported("beyond second order");
+        }
+        self.d1.set_lane1(k, v.d1);
+        self.d2 = v.d2;
+        self.d12.set_lane1(k, v.d12);
+    }
+}
+
+macro_rules! no_lanes {
+    ($($t:ident),*) => {$(
+        /// Sparsity detection does not go through `dyn` calls.
+        impl<const W: usize> DynLanes for $t<W> {
+            const DYN_LANES: usize = 0;
+            const DYN_SECOND: bool = false;
+            fn lane1(&self, _: usize) -> f64 {
+                unsupported("in sparsity detection")
+            }
+            fn set_lane1(&mut self, _: usize, _: f64) {
+                unsupported("in sparsity detection")
+            }
+            fn lane2(&self, _: usize) -> Hyper<f64, f64> {
+                unsupported("in sparsity detection")
+            }
+            fn set_lane2(&mut self, _: usize, _: Hyper<f64, f64>) {
+                unsupported("in sparsity detection")
+            }
+        }
+    )*};
+}
+no_lanes!(IndexSet, HessianSet);
+
+/// Whether mode `S` can go through a `dyn` call; panics with the reason if not.
+#[inline(always)]
+#[track_caller]
+pub fn check_dyn_mode<S: Mode>() {
+    if S::DYN_LANES == 0 {
+        unsupported("in sparsity detection");
+    }
+}
+
+/// A `dyn` value whose type's `impl` of the trait lacks `#[derive_frule]`: its table of
+/// rules is missing (found at run time, since the type is known only then).
+#[cold]
+#[track_caller]
+pub fn no_dyn_rules(tr: &str, method: &str) -> ! {
+    panic!(
+        "`{tr}::{method}` was called on a `dyn {tr}` whose type implements `{tr}` without `#[derive_frule]` on its `impl`, or with a generic `impl`: it has no forward rule"
+    )
+}
+
+/// The per-lane copy of a slice argument's tangent (first order).
+pub fn slice_lane1<S: Mode>(t: &[S], k: usize) -> Vec<f64> {
+    t.iter().map(|x| x.lane1(k)).collect()
+}
+
+/// The per-lane copy of a slice argument's tangent (second order).
+pub fn slice_lane2<S: Mode>(t: &[S], k: usize) -> Vec<Hyper<f64, f64>> {
+    t.iter().map(|x| x.lane2(k)).collect()
+}
+
+/// The table of a trait's rules at the two lane modes, which a `dyn Trait` value gives
+/// for its type (implemented by `dyn Trait` for each trait with `#[derive_frule]`).
+pub trait DynTable {
+    /// The generated table struct.
+    type Table: Copy;
+}
+
+// A receiver reaching a `dyn Trait` through a box or a reference (`Box<dyn Trait>`, an
+// element of `&[Box<dyn Trait>]` or `&[&dyn Trait]`) converted to the `&dyn Trait` dual the
+// method's rule takes (`&dyn Trait` itself converts as every `&P` receiver does).
+mod coerce {
+    use super::DerivedTrait;
+    use crate::differentiable::Differentiable;
+    use crate::dual::Dual;
+    use crate::frule::CoerceTo;
+
+    impl<'a, D: ?Sized + DerivedTrait + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a D, &'a T>>
+        for &'a mut Dual<Box<D>, Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a D, &'a T> {
+            Dual::new(&*self.primal, &*self.tangent)
+        }
+    }
+    impl<'a, 'c: 'a, D: ?Sized + DerivedTrait + Differentiable + 'c, T: 'c>
+        CoerceTo<Dual<&'a D, &'a T>> for &'a mut Dual<&'c Box<D>, &'c Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a D, &'a T> {
+            Dual::new(&**self.primal, &**self.tangent)
+        }
+    }
+    impl<'a, 'c: 'a, 'd: 'c, D: ?Sized + DerivedTrait + Differentiable + 'd, T: 'd>
+        CoerceTo<Dual<&'a D, &'a T>> for &'a mut Dual<&'c &'d D, &'c &'d T>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a D, &'a T> {
+            Dual::new(*self.primal, *self.tangent)
+        }
+    }
+}
