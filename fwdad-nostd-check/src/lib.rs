@@ -9,6 +9,8 @@
 #![no_std]
 
 use fwdad::{derive_frule, Differentiable};
+// Where `std` is in the build (the tests), its inherent `f64` methods are found first.
+#[allow(unused_imports)]
 use num_traits::Float;
 
 /// A PID controller: gains and the state it carries from one sample to the next.
