@@ -509,3 +509,45 @@ mod const_tests {
         );
     }
 }
+
+// --- the scalar types alone ----------------------------------------------------------------
+
+/// [`rotate`] generic over nalgebra's `RealField` alone, so that the same code runs on
+/// fwdad's `Dual<f64>` and on num-dual's `Dual64`: the cost of the scalar types without
+/// the macro's code around them.
+pub fn rotate_real<T: RealField + Copy>(omega: &Vector3<T>, v: &Vector3<T>) -> Vector3<T> {
+    let theta = omega.norm();
+    let k = omega / theta;
+    let zero = T::zero();
+    let kx = Matrix3::new(zero, -k[2], k[1], k[2], zero, -k[0], -k[1], k[0], zero);
+    let r = Matrix3::identity() + kx * theta.sin() + kx * kx * (T::one() - theta.cos());
+    r * v
+}
+
+#[cfg(test)]
+mod real_tests {
+    use super::*;
+    use crate::check::assert_close;
+
+    #[test]
+    fn rotate_real_on_both_dual_types_matches_the_rule() {
+        let (omega, v) = (Vector3::new(0.3, -0.5, 0.8), Vector3::new(1.0, 2.0, -0.5));
+        let (dw, dv) = (Vector3::new(0.2, 0.1, -0.4), Vector3::new(-0.3, 0.5, 0.9));
+        let d = rotate_frule(Dual::new(&omega, &dw), Dual::new(&v, &dv));
+        let lift =
+            |x: &Vector3<f64>, dx: &Vector3<f64>| Vector3::from_fn(|i, _| Dual::new(x[i], dx[i]));
+        let f: Vec<f64> = rotate_real(&lift(&omega, &dw), &lift(&v, &dv))
+            .iter()
+            .map(|x| x.tangent)
+            .collect();
+        let nd = |x: &Vector3<f64>, dx: &Vector3<f64>| {
+            Vector3::from_fn(|i, _| num_dual::Dual64::new(x[i], dx[i]))
+        };
+        let n: Vec<f64> = rotate_real(&nd(&omega, &dw), &nd(&v, &dv))
+            .iter()
+            .map(|x| x.eps)
+            .collect();
+        assert_close("rotate_real fwdad", &f, d.tangent.as_slice());
+        assert_close("rotate_real num-dual", &n, d.tangent.as_slice());
+    }
+}
