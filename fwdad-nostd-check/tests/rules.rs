@@ -1,6 +1,9 @@
 //! The rules of the `no_std` crate, run on the host, against derivatives written out by
 //! hand (and, for the inverse kinematics, against the forward kinematics' Jacobian).
 
+// Jacobians are compared entry by entry, `J[i][j]`, as they are written by hand.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::Dual;
 use fwdad_nostd_check::{
     euler_residual, euler_residual_frule, forward_kinematics, forward_kinematics_frule,
