@@ -480,10 +480,27 @@ pub fn matvec_chain_const_batch(a: &Matrix3<f64>, b: &Matrix3<f64>, x: &Vector3<
     d.tangent.0
 }
 
+/// `A⁻¹ b` by LU with `A` constant data.
+#[derive_frule(inactive(a))]
+pub fn solve_const(a: &Matrix3<f64>, b: &Vector3<f64>) -> Vector3<f64> {
+    a.lu().solve(b).expect("invertible")
+}
+
 #[cfg(test)]
 mod const_tests {
     use super::*;
     use crate::check::assert_close;
+
+    /// With `A` constant, `dx = A⁻¹ db`.
+    #[test]
+    fn constant_lu_solves_the_tangent() {
+        let (a, _) = chain_matrices();
+        let (b, db) = (Vector3::new(0.3, -1.2, 0.8), Vector3::new(1.0, 0.4, -0.6));
+        let d = solve_const_frule(&a, Dual::new(&b, &db));
+        let inv = a.try_inverse().unwrap();
+        assert_close("lu const x", d.primal.as_slice(), (inv * b).as_slice());
+        assert_close("lu const dx", d.tangent.as_slice(), (inv * db).as_slice());
+    }
 
     #[test]
     fn inactive_variants_match_the_hand_gradients() {
