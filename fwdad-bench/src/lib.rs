@@ -31,6 +31,8 @@ pub mod fd;
 pub mod gmm;
 pub mod hand;
 pub mod hand_dense;
+#[cfg(feature = "nalgebra")]
+pub mod nalgebra_kernels;
 pub mod optim;
 pub mod probe;
 pub mod report;

@@ -1510,7 +1510,10 @@ impl Emitter<'_> {
                 let x = &a[0];
                 quote_spanned!(span=> [#x; #len])
             }
-            InstKind::VecList(_) => quote_spanned!(span=> ::std::vec![#(#a),*]),
+            InstKind::VecList(_) => {
+                let rt = self.rt;
+                quote_spanned!(span=> #rt::alloc::vec![#(#a),*])
+            }
             InstKind::Struct { path, fields, base } => {
                 let members: Vec<_> = fields.iter().map(|(m, _)| m).collect();
                 let vals = &a[..fields.len()];
@@ -1531,8 +1534,8 @@ impl Emitter<'_> {
                 }
             }
             InstKind::VecRepeat { .. } => {
-                let (x, n) = (&a[0], &a[1]);
-                quote_spanned!(span=> ::std::vec![#x; #n])
+                let (x, n, rt) = (&a[0], &a[1], self.rt);
+                quote_spanned!(span=> #rt::alloc::vec![#x; #n])
             }
             InstKind::Field { member, .. } => {
                 let x = &a[0];
@@ -1645,8 +1648,22 @@ impl Emitter<'_> {
                     Some(n) => quote_spanned!(span=> #n = #a),
                     None => quote_spanned!(span=> #a),
                 });
+                // `format!` from `alloc`, the printing macros from `std` (a `no_std`
+                // crate has none), the others (`assert!`, `panic!`) from `core`.
+                let krate = match mac {
+                    StdMacro::Format => {
+                        let rt = self.rt;
+                        quote_spanned!(span=> #rt::alloc)
+                    }
+                    StdMacro::Println
+                    | StdMacro::Print
+                    | StdMacro::Eprintln
+                    | StdMacro::Eprint
+                    | StdMacro::Dbg => quote_spanned!(span=> ::std),
+                    _ => quote_spanned!(span=> ::core),
+                };
                 let mac = mac.ident(span);
-                quote_spanned!(span=> ::std::#mac!(#fmt #(, #args)*))
+                quote_spanned!(span=> #krate::#mac!(#fmt #(, #args)*))
             }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
             InstKind::If { .. }
@@ -1719,7 +1736,10 @@ impl Emitter<'_> {
             crate::ir::ArgWrap::Plain => quote_spanned!(span=> #held),
             crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#held),
             crate::ir::ArgWrap::RefMut => quote_spanned!(span=> &mut #held),
-            crate::ir::ArgWrap::Boxed => quote_spanned!(span=> ::std::boxed::Box::new(#held)),
+            crate::ir::ArgWrap::Boxed => {
+                let rt = self.rt;
+                quote_spanned!(span=> #rt::alloc::Box::new(#held))
+            }
         };
         if ca.index == crate::ir::RETURNED {
             return (pre, passed);

@@ -315,7 +315,7 @@ pub(crate) fn signature_helpers(
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(non_snake_case)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(g: ::std::boxed::Box<__FwdadG>) -> ::std::boxed::Box<dyn #bound> { g }
+                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
             },
             _ => quote! {
                 #[doc(hidden)]
@@ -481,7 +481,7 @@ pub(crate) fn fn_output(
         syn::ReturnType::Default => None,
     };
     let lifetime = lifetime.map(|l| quote!(+ #l));
-    syn::parse2(quote!(::std::boxed::Box<dyn #bound #lifetime>)).ok()
+    syn::parse2(quote!(#rt::alloc::Box<dyn #bound #lifetime>)).ok()
 }
 
 /// The lifetime bound of a returned `impl Fn(..) + 'a` or `Box<dyn Fn(..) + 'a>`.

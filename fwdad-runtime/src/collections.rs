@@ -5,8 +5,11 @@
 
 use crate::differentiable::Differentiable;
 use crate::dual::{Dual, DualSlice, DualSliceMut};
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::{vec, vec::Vec};
 
 /// Duals of a growable vector: `Dual<Vec<P>, Vec<T>>` and `Dual<&mut Vec<P>, &mut Vec<T>>`.
+#[cfg(feature = "alloc")]
 pub trait DualVec {
     /// Primal element type.
     type Elem: Differentiable;
@@ -16,6 +19,7 @@ pub trait DualVec {
     fn vecs_mut(&mut self) -> (&mut Vec<Self::Elem>, &mut Vec<Self::TElem>);
 }
 
+#[cfg(feature = "alloc")]
 impl<E: Differentiable, TE> DualVec for Dual<Vec<E>, Vec<TE>> {
     type Elem = E;
     type TElem = TE;
@@ -25,6 +29,7 @@ impl<E: Differentiable, TE> DualVec for Dual<Vec<E>, Vec<TE>> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<E: Differentiable, TE> DualVec for Dual<&mut Vec<E>, &mut Vec<TE>> {
     type Elem = E;
     type TElem = TE;
@@ -34,8 +39,10 @@ impl<E: Differentiable, TE> DualVec for Dual<&mut Vec<E>, &mut Vec<TE>> {
     }
 }
 
+#[cfg(feature = "alloc")]
 type VecElem<D> = Dual<<D as DualVec>::Elem, <D as DualVec>::TElem>;
 
+#[cfg(feature = "alloc")]
 impl<P: Differentiable, T> Dual<P, T>
 where
     Self: DualVec,
@@ -231,6 +238,7 @@ where
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<P: Differentiable, T> Dual<P, T>
 where
     Self: DualSlice,
@@ -246,6 +254,7 @@ where
 
 /// `vec![a, b, ..]` of duals.
 #[inline(always)]
+#[cfg(feature = "alloc")]
 pub fn vec_from<P: Differentiable, T, const N: usize>(xs: [Dual<P, T>; N]) -> Dual<Vec<P>, Vec<T>> {
     let (mut p, mut t) = (Vec::with_capacity(N), Vec::with_capacity(N));
     for x in xs {
@@ -257,6 +266,7 @@ pub fn vec_from<P: Differentiable, T, const N: usize>(xs: [Dual<P, T>; N]) -> Du
 
 /// `vec![x; n]` of a dual.
 #[inline(always)]
+#[cfg(feature = "alloc")]
 pub fn vec_repeat<P: Differentiable + Clone, T: Clone>(
     x: Dual<P, T>,
     n: usize,

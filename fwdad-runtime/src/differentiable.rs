@@ -13,6 +13,8 @@
 //! Invariant: `Tangent` and `TangentIn<f64>` are the same type.
 
 use crate::tangent::{Mode, NoTangent};
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::{boxed::Box, vec::Vec};
 
 /// A primal type together with its unique tangent type.
 #[diagnostic::on_unimplemented(
@@ -81,7 +83,6 @@ macro_rules! for_each_discrete_type {
             i64,
             i128,
             isize,
-            String,
             &str,
             NoTangent
         );
@@ -90,6 +91,8 @@ macro_rules! for_each_discrete_type {
 pub(crate) use for_each_discrete_type;
 
 for_each_discrete_type!(non_differentiable);
+#[cfg(feature = "alloc")]
+non_differentiable!(alloc::string::String);
 
 impl Differentiable for f64 {
     type Tangent = f64;
@@ -134,10 +137,12 @@ impl<T: ZeroTangent, const N: usize> ZeroTangent for [T; N] {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: Differentiable> Differentiable for Vec<T> {
     type Tangent = Vec<T::Tangent>;
     type TangentIn<S: Mode> = Vec<T::TangentIn<S>>;
 }
+#[cfg(feature = "alloc")]
 impl<T: ZeroTangent> ZeroTangent for Vec<T> {
     fn zero_tangent(&self) -> Self::Tangent {
         self.iter().map(ZeroTangent::zero_tangent).collect()
@@ -180,10 +185,12 @@ impl<T: ZeroTangent, E> ZeroTangent for Result<T, E> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: Differentiable + ?Sized> Differentiable for Box<T> {
     type Tangent = Box<T::Tangent>;
     type TangentIn<S: Mode> = Box<T::TangentIn<S>>;
 }
+#[cfg(feature = "alloc")]
 impl<T: ZeroTangent + ?Sized> ZeroTangent for Box<T> {
     fn zero_tangent(&self) -> Self::Tangent {
         Box::new((**self).zero_tangent())
@@ -240,8 +247,10 @@ pub trait HoldsNoFloat {}
 impl HoldsNoFloat for NoTangent {}
 impl<T: HoldsNoFloat> HoldsNoFloat for [T] {}
 impl<T: HoldsNoFloat, const N: usize> HoldsNoFloat for [T; N] {}
+#[cfg(feature = "alloc")]
 impl<T: HoldsNoFloat> HoldsNoFloat for Vec<T> {}
 impl<T: HoldsNoFloat> HoldsNoFloat for Option<T> {}
+#[cfg(feature = "alloc")]
 impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for Box<T> {}
 impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for &T {}
 impl<T: HoldsNoFloat + ?Sized> HoldsNoFloat for &mut T {}

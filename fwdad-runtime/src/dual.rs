@@ -6,6 +6,8 @@
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::tangent::Mode;
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::vec::Vec;
 use core::fmt;
 
 /// A primal value paired with a tangent (a directional derivative, or a batch of them).
@@ -145,9 +147,12 @@ macro_rules! dual_slice_mut {
 }
 dual_slice!(['a, E: Differentiable + 'a, TE] &'a [E], &'a [TE]);
 dual_slice_mut!(['a, E: Differentiable + 'a, TE] &'a mut [E], &'a mut [TE]);
+#[cfg(feature = "alloc")]
 dual_slice_mut!([E: Differentiable, TE] Vec<E>, Vec<TE>);
 dual_slice_mut!([E: Differentiable, TE, const N: usize] [E; N], [TE; N]);
+#[cfg(feature = "alloc")]
 dual_slice!(['a, E: Differentiable + 'a, TE] &'a Vec<E>, &'a Vec<TE>);
+#[cfg(feature = "alloc")]
 dual_slice_mut!(['a, E: Differentiable + 'a, TE] &'a mut Vec<E>, &'a mut Vec<TE>);
 dual_slice!(['a, E: Differentiable + 'a, TE, const N: usize] &'a [E; N], &'a [TE; N]);
 dual_slice_mut!(['a, E: Differentiable + 'a, TE, const N: usize] &'a mut [E; N], &'a mut [TE; N]);

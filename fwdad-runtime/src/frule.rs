@@ -20,7 +20,11 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::structural::PromoteRef;
-use crate::tangent::{Mode, NoTangent};
+use crate::tangent::Mode;
+#[cfg(feature = "alloc")]
+use crate::tangent::NoTangent;
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::{vec, vec::Vec};
 use core::cell::OnceCell;
 use core::marker::PhantomData;
 
@@ -75,6 +79,7 @@ impl<X> CoerceTo<X> for X {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
     for Dual<&'a Vec<E>, &'a Vec<T>>
 {
@@ -93,6 +98,7 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a [E], &
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut [E], &'a mut [T]>>
     for Dual<&'a mut Vec<E>, &'a mut Vec<T>>
 {
@@ -132,6 +138,7 @@ impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
     for Dual<&'a mut Vec<E>, &'a mut Vec<T>>
 {
@@ -195,6 +202,7 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> Promoted<'a, X, S> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> Promoted<'a, &'a [E], S>
 where
     E::TangentIn<S>: 'a,
@@ -225,12 +233,14 @@ where
 /// that the cell can live as long as `whole` while the index changes (an element
 /// `&c[i]` of a loop's `i` may be carried into the next iteration).
 #[doc(hidden)]
+#[cfg(feature = "alloc")]
 pub struct PromotedElem<'a, E: ZeroTangent, S: Mode> {
     whole: &'a [E],
     index: usize,
     buffer: &'a OnceCell<Vec<E::TangentIn<S>>>,
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> PromotedElem<'a, E, S> {
     /// Wraps `&whole[index]`; `buffer` receives `whole`'s zero tangent if a dual is needed.
     #[inline(always)]
@@ -253,6 +263,7 @@ impl<'a, E: ZeroTangent + 'a, S: Mode> PromotedElem<'a, E, S> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a E, &'a E::TangentIn<S>>>
     for PromotedElem<'a, E, S>
 {
@@ -262,6 +273,7 @@ impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a E, &'a E::TangentIn<S>>
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a E> for PromotedElem<'a, E, S> {
     #[inline(always)]
     fn coerce(self) -> &'a E {
@@ -285,6 +297,7 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<X> for Promoted<'a, X, S
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a [E], &'a [E::TangentIn<S>]>>
     for Promoted<'a, &'a Vec<E>, S>
 where
@@ -296,6 +309,7 @@ where
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a [E]> for Promoted<'a, &'a Vec<E>, S>
 where
     E::TangentIn<S>: 'a,
@@ -378,6 +392,7 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
 // callee: its dual pairs it with a slice of `NoTangent`, a zero-sized type, so the slice
 // (`vec![NoTangent; n].leak()`) takes no memory.
 
+#[cfg(feature = "alloc")]
 impl<'a, E: Differentiable> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>> for &'a mut [E] {
     #[inline(always)]
     fn coerce(self) -> Dual<&'a mut [E], &'a mut [NoTangent]> {
@@ -386,6 +401,7 @@ impl<'a, E: Differentiable> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>> for
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: Differentiable> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>> for &'a mut Vec<E> {
     #[inline(always)]
     fn coerce(self) -> Dual<&'a mut [E], &'a mut [NoTangent]> {
@@ -393,6 +409,7 @@ impl<'a, E: Differentiable> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>> for
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, E: Differentiable, const N: usize> CoerceTo<Dual<&'a mut [E], &'a mut [NoTangent]>>
     for &'a mut [E; N]
 {

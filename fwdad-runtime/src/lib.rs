@@ -12,6 +12,15 @@
 //! ```
 //!
 //! Users normally reach all of this through the `fwdad` facade and `#[derive_frule]`.
+//!
+//! Without the default `std` feature the crate is `no_std`: the rules' float functions go
+//! through `libm` (by `num_traits::Float`), and `alloc` brings back what allocates (`Vec`
+//! and `Box` tangents, constant slices promoted to duals). See `docs/no_std.md`.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
 
 /// Applies `$mac!(A TA 0, B TB 1, ...)` for tuples of arity 1 to 12: per element a type
 /// parameter, a second one (for impls that pair each element with another type) and the
@@ -35,6 +44,13 @@ macro_rules! for_tuples {
     };
 }
 
+/// What generated code names of `alloc` (`vec!`, `Vec`, `Box`, `format!`), so that it
+/// compiles in `no_std` crates as in `std` ones.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub mod alloc_paths {
+    pub use alloc::{boxed::Box, format, string::String, vec, vec::Vec};
+}
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod collections;
 #[cfg(feature = "num-complex")]
@@ -69,7 +85,9 @@ pub mod user_ops;
 
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
-pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, PromotedElem, SelfByValue};
+#[cfg(feature = "alloc")]
+pub use frule::PromotedElem;
+pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, SelfByValue};
 pub use implicit::{implicit_root, implicit_system, Residual};
 pub use real::Real;
 pub use tangent::{

@@ -10,6 +10,8 @@
 
 use crate::dual::Dual;
 use crate::tangent::Mode;
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::vec::Vec;
 
 /// A value in the library form of mode `S` (see the [module docs](self)).
 pub trait Lift<S: Mode> {
@@ -172,6 +174,7 @@ pub(crate) use lift_library_type;
 
 /// A `Vec` of duals (`x.to_vec()` of a parameter), element by element, for a library
 /// constructor taking a `Vec` (`Array1::from_vec(x.to_vec())`).
+#[cfg(feature = "alloc")]
 impl<S: Mode> Lift<S> for Dual<Vec<f64>, Vec<S>> {
     type Output = Vec<Dual<f64, S>>;
     fn lift(self) -> Vec<Dual<f64, S>> {
@@ -184,6 +187,7 @@ impl<S: Mode> Lift<S> for Dual<Vec<f64>, Vec<S>> {
 }
 
 /// A `Vec` of constants.
+#[cfg(feature = "alloc")]
 impl<S: Mode> Lift<S> for Vec<f64> {
     type Output = Vec<Dual<f64, S>>;
     fn lift(self) -> Vec<Dual<f64, S>> {

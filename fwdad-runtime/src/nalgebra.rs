@@ -535,3 +535,30 @@ where
         m * self
     }
 }
+
+/// A constant Cholesky factorisation (of a matrix the body does not differentiate, such
+/// as an `inactive` covariance) solving for an active right-hand side: its factor as
+/// constant duals, so that `chol.solve(&b)` substitutes the dual `b` through the same
+/// factor (`dx = L⁻ᵀ L⁻¹ db`), with no factorisation over duals.
+impl<S: Mode, D: Dim> crate::lift::Lift<S> for nalgebra::Cholesky<f64, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    type Output = nalgebra::Cholesky<Dual<f64, S>, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        nalgebra::Cholesky::pack_dirty(self.unpack_dirty().map(|v| Dual::new(v, S::zero())))
+    }
+}
+
+/// [`Lift`](crate::lift::Lift) of a borrowed constant Cholesky factorisation.
+impl<S: Mode, D: Dim> crate::lift::Lift<S> for &nalgebra::Cholesky<f64, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    type Output = nalgebra::Cholesky<Dual<f64, S>, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        nalgebra::Cholesky::pack_dirty(self.l_dirty().map(|v| Dual::new(v, S::zero())))
+    }
+}

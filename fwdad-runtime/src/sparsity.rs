@@ -22,9 +22,11 @@
 //! goes the way it goes at the point of detection. The pattern then holds at every point
 //! where it goes the same way; elsewhere it may miss entries.
 
+#[cfg(feature = "std")]
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{Binary, Mode, ScalarTangent, Unary};
+#[cfg(feature = "std")]
 use core::cell::RefCell;
 use core::fmt;
 
@@ -189,15 +191,18 @@ impl<const W: usize> Mode for IndexSet<W> {
 /// The pairs come from the rules' own partial derivatives, evaluated on [`IndexSet`]
 /// duals: `a·b` records `(a, b)` and `(b, a)`, `sin(a)` records `(a, a)`, `a + b` and
 /// `2·a` record nothing. Outside [`record_hessian`] it behaves as [`IndexSet`].
+#[cfg(feature = "std")] // the recorder is a thread-local
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct HessianSet<const W: usize>(pub IndexSet<W>);
 
+#[cfg(feature = "std")]
 impl<const W: usize> fmt::Debug for HessianSet<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }
 }
 
+#[cfg(feature = "std")]
 thread_local! {
     /// While [`record_hessian`] runs: `64·W` rows of `W` words, row `i` the set of `j`
     /// recorded with `i`.
@@ -205,6 +210,7 @@ thread_local! {
 }
 
 /// Row `i ∪= with` for every `i` in `of`.
+#[cfg(feature = "std")]
 fn record<const W: usize>(of: IndexSet<W>, with: IndexSet<W>) {
     if of.is_empty() || with.is_empty() {
         return;
@@ -231,6 +237,7 @@ fn record<const W: usize>(of: IndexSet<W>, with: IndexSet<W>) {
 ///
 /// # Panics
 /// If called while another recording runs on this thread.
+#[cfg(feature = "std")]
 pub fn record_hessian<const W: usize, R>(f: impl FnOnce() -> R) -> (R, Vec<IndexSet<W>>) {
     INTERACTIONS.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -257,6 +264,7 @@ pub fn record_hessian<const W: usize, R>(f: impl FnOnce() -> R) -> (R, Vec<Index
     (out, rows)
 }
 
+#[cfg(feature = "std")]
 impl<F: Real, const W: usize> ScalarTangent<F> for HessianSet<W> {
     #[inline(always)]
     fn zero() -> Self {
@@ -313,6 +321,7 @@ impl<F: Real, const W: usize> ScalarTangent<F> for HessianSet<W> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<const W: usize> Mode for HessianSet<W> {
     const LINEARIZE: bool = false;
     type Of<F: Real> = HessianSet<W>;

@@ -9,6 +9,8 @@ use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::{Dual, DualSlice, DualSliceMut};
 use crate::real::Real;
 use crate::tangent::{Mode, ScalarTangent};
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::vec::Vec;
 
 /// `x[i]` of a slice-like dual, by value.
 ///
@@ -316,6 +318,7 @@ where
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, T: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a [T]
 where
     T::TangentIn<S>: 'a,
@@ -505,6 +508,7 @@ macro_rules! elem_at_shared {
     };
 }
 elem_at_shared!([E: Differentiable + 'a, TE: 'a] [E], [TE]);
+#[cfg(feature = "alloc")]
 elem_at_shared!([E: Differentiable + 'a, TE: 'a] Vec<E>, Vec<TE>);
 elem_at_shared!([E: Differentiable + 'a, TE: 'a, const N: usize] [E; N], [TE; N]);
 

@@ -11,6 +11,8 @@
 
 use crate::dual::Dual;
 use crate::real::Real;
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::{boxed::Box, vec::Vec};
 use core::fmt::Debug;
 
 /// The tangent of a value that cannot be differentiated: a zero-sized type, so it costs
@@ -599,6 +601,7 @@ impl<T: TangentSpace, const N: usize> TangentSpace for [T; N] {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: TangentSpace> TangentSpace for Vec<T> {
     fn increment(&mut self, other: &Self) {
         self[..].increment(&other[..]);
@@ -630,6 +633,7 @@ impl<T: TangentSpace> TangentSpace for Option<T> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: TangentSpace + ?Sized> TangentSpace for Box<T> {
     fn increment(&mut self, other: &Self) {
         (**self).increment(&**other);

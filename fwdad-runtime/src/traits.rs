@@ -13,7 +13,11 @@
 //!   `Hyper<f64, Batch<f64, N>>` being `(d1[k], d2, d12[k])`). The table holds the rule at
 //!   those two modes, and a call in any mode runs it once per lane.
 
-use crate::sparsity::{HessianSet, IndexSet};
+#[cfg(feature = "alloc")]
+use crate::alloc_paths::Vec;
+#[cfg(feature = "std")]
+use crate::sparsity::HessianSet;
+use crate::sparsity::IndexSet;
 use crate::tangent::{Batch, Hyper, Mode};
 
 /// The trait of a trait object has forward rules: `#[derive_frule]` is on its definition.
@@ -147,7 +151,9 @@ macro_rules! no_lanes {
         }
     )*};
 }
-no_lanes!(IndexSet, HessianSet);
+no_lanes!(IndexSet);
+#[cfg(feature = "std")]
+no_lanes!(HessianSet);
 
 /// Whether mode `S` can go through a `dyn` call; panics with the reason if not.
 #[inline(always)]
@@ -169,11 +175,13 @@ pub fn no_dyn_rules(tr: &str, method: &str) -> ! {
 }
 
 /// The per-lane copy of a slice argument's tangent (first order).
+#[cfg(feature = "alloc")]
 pub fn slice_lane1<S: Mode>(t: &[S], k: usize) -> Vec<f64> {
     t.iter().map(|x| x.lane1(k)).collect()
 }
 
 /// The per-lane copy of a slice argument's tangent (second order).
+#[cfg(feature = "alloc")]
 pub fn slice_lane2<S: Mode>(t: &[S], k: usize) -> Vec<Hyper<f64, f64>> {
     t.iter().map(|x| x.lane2(k)).collect()
 }
@@ -190,10 +198,13 @@ pub trait DynTable {
 // method's rule takes (`&dyn Trait` itself converts as every `&P` receiver does).
 mod coerce {
     use super::DerivedTrait;
+    #[cfg(feature = "alloc")]
+    use crate::alloc_paths::Box;
     use crate::differentiable::Differentiable;
     use crate::dual::Dual;
     use crate::frule::CoerceTo;
 
+    #[cfg(feature = "alloc")]
     impl<'a, D: ?Sized + DerivedTrait + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a D, &'a T>>
         for &'a mut Dual<Box<D>, Box<T>>
     {
@@ -202,6 +213,7 @@ mod coerce {
             Dual::new(&*self.primal, &*self.tangent)
         }
     }
+    #[cfg(feature = "alloc")]
     impl<'a, 'c: 'a, D: ?Sized + DerivedTrait + Differentiable + 'c, T: 'c>
         CoerceTo<Dual<&'a D, &'a T>> for &'a mut Dual<&'c Box<D>, &'c Box<T>>
     {

@@ -575,7 +575,8 @@ impl<E, const N: usize> FieldLen for [E; N] {
         N
     }
 }
-impl<E> FieldLen for Vec<E> {
+#[cfg(feature = "alloc")]
+impl<E> FieldLen for crate::alloc_paths::Vec<E> {
     #[inline(always)]
     fn field_len(&self) -> usize {
         self.len()
@@ -587,7 +588,8 @@ impl FieldLen for str {
         self.len()
     }
 }
-impl FieldLen for String {
+#[cfg(feature = "alloc")]
+impl FieldLen for crate::alloc_paths::String {
     #[inline(always)]
     fn field_len(&self) -> usize {
         self.len()
@@ -605,7 +607,8 @@ impl<X: FieldLen + ?Sized> FieldLen for &mut X {
         (**self).field_len()
     }
 }
-impl<X: FieldLen + ?Sized> FieldLen for Box<X> {
+#[cfg(feature = "alloc")]
+impl<X: FieldLen + ?Sized> FieldLen for crate::alloc_paths::Box<X> {
     #[inline(always)]
     fn field_len(&self) -> usize {
         (**self).field_len()

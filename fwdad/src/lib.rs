@@ -51,13 +51,20 @@
 //! crate README for what a differentiated function may contain, and `docs/design.md` for
 //! how it works.
 
+#![cfg_attr(not(feature = "std"), no_std)]
+
 pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
 
+// The drivers allocate and use `std` (the sparse Hessian's recorder is a thread-local).
+#[cfg(feature = "std")]
 pub mod coloring;
+#[cfg(feature = "std")]
 pub mod drivers;
 #[cfg(feature = "nalgebra")]
 pub mod na;
+#[cfg(feature = "std")]
 pub mod sparse;
+#[cfg(feature = "std")]
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
     hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
@@ -69,6 +76,7 @@ pub use fwdad_runtime::{
     Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
     TangentSpace, ZeroTangent,
 };
+#[cfg(feature = "std")]
 pub use sparse::{
     hessian_sparsity, jacobian_sparsity, sparse_hessian, sparse_jacobian, CsrMatrix,
     SparseHessianWorkspace, SparseJacobianWorkspace, SparseResidualWorkspace, SparsityPattern,
@@ -91,6 +99,7 @@ pub use fwdad_runtime::{constant_in, ops, Binary, Lanes, Unary};
 /// `use fwdad::prelude::*;` brings the attributes, `Dual`, the traits a user names, and the
 /// drivers with the markers and result type they take and return.
 pub mod prelude {
+    #[cfg(feature = "std")]
     pub use crate::drivers::{
         bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative,
         Inactive, Matrix, Out, Wrt,
@@ -105,6 +114,9 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use fwdad_macros::derive_frule;
+    #[cfg(feature = "alloc")]
+    pub use fwdad_runtime::alloc_paths as alloc;
+    #[cfg(feature = "alloc")]
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;
@@ -119,9 +131,11 @@ pub mod __private {
     };
     pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;
+    #[cfg(feature = "alloc")]
+    pub use fwdad_runtime::PromotedElem;
     pub use fwdad_runtime::{
         call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, Frule, HoldsNoFloat,
-        MethodOf, Mode, Promoted, PromotedElem, Real, SelfByValue, ZeroTangent,
+        MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};

@@ -4,6 +4,7 @@
 //! and are what generated code calls; the `std::ops` impls on `Dual` make hand-written rules
 //! read like plain arithmetic. An inactive operand never has its (zero) tangent multiplied.
 
+// Without `std`, the float methods of the rules' partials (`x.cos()`) are `Float`'s (libm).
 use super::{binary, Operand};
 use crate::dual::Dual;
 use crate::real::Real;
@@ -11,6 +12,8 @@ use crate::tangent::ScalarTangent;
 use core::ops::{
     Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
 };
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 crate::scalar_rule!(
     /// Multiplication: `∂(a·b) = (b, a)`.

@@ -9,11 +9,14 @@
 //! follows the power rule `b·0^(b-1)` and is flat in `b` (`∂/∂b = 0` for `b > 0`);
 //! `hypot(0, 0)` has partials `NaN` (it has no derivative there).
 
+// Without `std`, the float methods of the rules' partials (`x.cos()`) are `Float`'s (libm).
 #[allow(unused_imports)] // used by rule partials (`strong_mul`, `value`)
 use super::{Mixed, Primal};
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{ScalarTangent, Unary};
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 #[allow(unused_imports)] // used by rule constants (`F::LOG2_E()`)
 use num_traits::FloatConst;
 

@@ -2,8 +2,11 @@
 //!
 //! Domains (for random testing): `acosh`: `x > 1`; `atanh`: `|x| < 1`.
 
+// Without `std`, the float methods of the rules' partials (`x.cos()`) are `Float`'s (libm).
 #[allow(unused_imports)] // used by rule partials (`value`)
 use super::Primal;
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 crate::scalar_rule!(y = sinh(x) => x.cosh());
 crate::scalar_rule!(y = cosh(x) => x.sinh());

@@ -2,11 +2,14 @@
 //!
 //! Domains (for random testing): `asin`, `acos`: `|x| < 1`; `tan`: away from `π/2 + kπ`.
 
+// Without `std`, the float methods of the rules' partials (`x.cos()`) are `Float`'s (libm).
 #[allow(unused_imports)] // used by rule partials (`pythag_scale`, `value`)
 use super::{Mixed, Primal};
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::ScalarTangent;
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 #[allow(unused_imports)] // used by rule constants (`F::PI()`)
 use num_traits::FloatConst;
 

@@ -9,7 +9,11 @@
 use super::Rng;
 use crate::differentiable::Differentiable;
 use crate::tangent::{Batch, NoTangent};
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::{boxed::Box, vec::Vec};
 use core::fmt::Debug;
+#[cfg(not(feature = "std"))]
+use num_traits::Float as _;
 
 /// How finely a type's differentiable leaves resolve real numbers; it picks the default
 /// finite-difference steps and tolerances of [`TestConfig`](super::TestConfig).
@@ -197,6 +201,8 @@ macro_rules! test_tangent_discrete {
     )*};
 }
 crate::differentiable::for_each_discrete_type!(test_tangent_discrete);
+#[cfg(feature = "alloc")]
+test_tangent_discrete!(alloc::string::String);
 
 impl<T: TestTangent, const L: usize> TestTangent for [T; L] {
     const PRECISION: Precision = T::PRECISION;
@@ -223,6 +229,7 @@ impl<T: TestTangent, const L: usize> TestTangent for [T; L] {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: TestTangent> TestTangent for Vec<T> {
     const PRECISION: Precision = T::PRECISION;
     fn randn_tangent<R: Rng + ?Sized>(&self, rng: &mut R) -> Self::Tangent {
@@ -289,17 +296,16 @@ impl<T: TestTangent> TestTangent for Option<T> {
         }
     }
     fn batch_tangent<const N: usize>(ts: [&Self::Tangent; N]) -> Self::TangentIn<Batch<f64, N>> {
-        // `None` unless every direction is `Some` (then the array conversion succeeds).
-        let some: Vec<&T::Tangent> = ts.iter().filter_map(|t| t.as_ref()).collect();
-        <[&T::Tangent; N]>::try_from(some)
-            .ok()
-            .map(T::batch_tangent)
+        // `None` unless every direction is `Some`.
+        let every = ts.iter().all(|t| t.is_some());
+        every.then(|| T::batch_tangent(ts.map(|t| t.as_ref().expect("every direction is `Some`"))))
     }
     fn lane<const N: usize>(t: &Self::TangentIn<Batch<f64, N>>, k: usize) -> Self::Tangent {
         t.as_ref().map(|t| T::lane(t, k))
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: TestTangent> TestTangent for Box<T> {
     const PRECISION: Precision = T::PRECISION;
     fn randn_tangent<R: Rng + ?Sized>(&self, rng: &mut R) -> Self::Tangent {
