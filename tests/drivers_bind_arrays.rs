@@ -114,3 +114,26 @@ fn hessian_of_an_array_by_value() {
 fn a_slice_of_the_wrong_length_is_reported() {
     let _ = gradient(bind(reach_error {}, (Wrt,)), &[0.1, 0.2]);
 }
+
+/// The same arm with its link lengths taken as a slice.
+#[derive_frule]
+fn end_effector_x(theta: &[f64], lengths: &[f64]) -> f64 {
+    let mut x = 0.0;
+    let mut phi = 0.0;
+    for i in 0..lengths.len() {
+        phi += theta[i];
+        x += lengths[i] * phi.cos();
+    }
+    x
+}
+
+#[test]
+fn an_array_constant_binds_to_a_slice_parameter() {
+    let theta = [0.3, 0.4, -0.2];
+    let (v, g) = gradient(bind(end_effector_x {}, (Wrt, &[1.0, 0.8, 0.5])), &theta);
+    assert_eq!(v, end_effector_x(&theta, &[1.0, 0.8, 0.5]));
+    let hand = arm_jacobian(&theta, &[1.0, 0.8, 0.5]);
+    for c in 0..3 {
+        assert_relative_eq!(g[c], hand[0][c], max_relative = 1e-14, epsilon = 1e-15);
+    }
+}

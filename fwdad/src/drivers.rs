@@ -281,7 +281,7 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 ///   are given (a slice of another length panics);
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
-///   `Vec`), or [`Const`]`(value)` for any other value; constants get zero tangents;
+///   `Vec`; an array `&[1.0, 0.8]` binds to a slice parameter too), or [`Const`]`(value)` for any other value; constants get zero tangents;
 /// - [`Inactive`]`(&data)` for a borrowed parameter declared `inactive(..)`;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
@@ -588,10 +588,12 @@ impl<X, Y, S: Mode, D, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S, D> 
 }
 
 impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z T, &'z T::Tangent>> for &'p T {}
-impl<'z, 'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, D> for &'p T {
+impl<'z, 'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, Dual<&'d T, DT>>
+    for &'p T
+{
     type Dual = Dual<&'z T, &'z T::TangentIn<S>>;
 }
-impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p T {
+impl<'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p> Slot<X, Y, S, Dual<&'d T, DT>> for &'p T {
     type Store = T::TangentIn<S>;
     #[inline(always)]
     fn store(&self) -> T::TangentIn<S> {
@@ -605,6 +607,35 @@ impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p T {
         _: &mut Option<Y>,
     ) -> Dual<&'z T, &'z T::TangentIn<S>> {
         Dual::new(&**self, store)
+    }
+}
+
+// `&[1.0, 0.8, 0.5]` bound to a `&[f64]` parameter: the array as the slice it coerces to.
+impl<'p, 'z, T: ZeroTangent + 'p, const K: usize> Fits<Dual<&'z [T], &'z [T::Tangent]>>
+    for &'p [T; K]
+{
+}
+impl<'z, 'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize>
+    SlotDual<'z, X, Y, S, Dual<&'d [T], DT>> for &'p [T; K]
+{
+    type Dual = Dual<&'z [T], &'z [T::TangentIn<S>]>;
+}
+impl<'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize>
+    Slot<X, Y, S, Dual<&'d [T], DT>> for &'p [T; K]
+{
+    type Store = [T::TangentIn<S>; K];
+    #[inline(always)]
+    fn store(&self) -> [T::TangentIn<S>; K] {
+        core::array::from_fn(|i| self[i].zero_tangent_in::<S>())
+    }
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        store: &'z mut [T::TangentIn<S>; K],
+        _: X,
+        _: &mut Option<Y>,
+    ) -> Dual<&'z [T], &'z [T::TangentIn<S>]> {
+        Dual::new(&self[..], &store[..])
     }
 }
 
