@@ -588,12 +588,10 @@ impl<X, Y, S: Mode, D, T: ZeroTangent + Clone, const K: usize> Slot<X, Y, S, D> 
 }
 
 impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z T, &'z T::Tangent>> for &'p T {}
-impl<'z, 'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, Dual<&'d T, DT>>
-    for &'p T
-{
+impl<'z, 'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, Dual<&T, DT>> for &'p T {
     type Dual = Dual<&'z T, &'z T::TangentIn<S>>;
 }
-impl<'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p> Slot<X, Y, S, Dual<&'d T, DT>> for &'p T {
+impl<'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p> Slot<X, Y, S, Dual<&T, DT>> for &'p T {
     type Store = T::TangentIn<S>;
     #[inline(always)]
     fn store(&self) -> T::TangentIn<S> {
@@ -615,13 +613,13 @@ impl<'p, 'z, T: ZeroTangent + 'p, const K: usize> Fits<Dual<&'z [T], &'z [T::Tan
     for &'p [T; K]
 {
 }
-impl<'z, 'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize>
-    SlotDual<'z, X, Y, S, Dual<&'d [T], DT>> for &'p [T; K]
+impl<'z, 'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize>
+    SlotDual<'z, X, Y, S, Dual<&[T], DT>> for &'p [T; K]
 {
     type Dual = Dual<&'z [T], &'z [T::TangentIn<S>]>;
 }
-impl<'p, 'd, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize>
-    Slot<X, Y, S, Dual<&'d [T], DT>> for &'p [T; K]
+impl<'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize> Slot<X, Y, S, Dual<&[T], DT>>
+    for &'p [T; K]
 {
     type Store = [T::TangentIn<S>; K];
     #[inline(always)]
