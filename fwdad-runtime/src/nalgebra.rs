@@ -43,6 +43,27 @@ use num_traits::{Float, FloatConst};
 use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use simba::simd::SimdValue;
 
+/// `f64` and `f32` as subsets of the duals over `$F`: a plain float is a constant dual; a
+/// dual converted to a float keeps its primal.
+macro_rules! plain_subset {
+    ($F:ty; $($P:ty),*) => {$(
+        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for $P {
+            #[inline(always)]
+            fn to_superset(&self) -> Dual<$F, T> {
+                Dual::new(*self as $F, T::zero())
+            }
+            #[inline(always)]
+            fn from_superset_unchecked(element: &Dual<$F, T>) -> $P {
+                element.primal as $P
+            }
+            #[inline(always)]
+            fn is_in_subset(_: &Dual<$F, T>) -> bool {
+                true
+            }
+        }
+    )*};
+}
+
 macro_rules! nalgebra_scalar {
     ($F:ident) => {
         impl<T: ScalarTangent<$F>> SimdValue for Dual<$F, T> {
@@ -98,37 +119,7 @@ macro_rules! nalgebra_scalar {
             }
         }
 
-        /// A plain float is a constant dual; a dual converted to a float keeps its primal.
-        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for f64 {
-            #[inline(always)]
-            fn to_superset(&self) -> Dual<$F, T> {
-                Dual::new(*self as $F, T::zero())
-            }
-            #[inline(always)]
-            fn from_superset_unchecked(element: &Dual<$F, T>) -> f64 {
-                element.primal as f64
-            }
-            #[inline(always)]
-            fn is_in_subset(_: &Dual<$F, T>) -> bool {
-                true
-            }
-        }
-
-        /// A plain float is a constant dual; a dual converted to a float keeps its primal.
-        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for f32 {
-            #[inline(always)]
-            fn to_superset(&self) -> Dual<$F, T> {
-                Dual::new(*self as $F, T::zero())
-            }
-            #[inline(always)]
-            fn from_superset_unchecked(element: &Dual<$F, T>) -> f32 {
-                element.primal as f32
-            }
-            #[inline(always)]
-            fn is_in_subset(_: &Dual<$F, T>) -> bool {
-                true
-            }
-        }
+        plain_subset!($F; f64, f32);
 
         /// Compares primals, as `==` does.
         impl<T: ScalarTangent<$F>> AbsDiffEq for Dual<$F, T> {
