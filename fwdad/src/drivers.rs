@@ -172,7 +172,7 @@ mod sealed {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
     label = "the vector drivers call this rule with one `x: &[f64]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of one `f64` use `derivative`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a function of one `f64` use `derivative`"
 )]
 pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
@@ -201,6 +201,30 @@ where
 /// Marks the differentiated argument in [`bind`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Wrt;
+
+/// A scalar argument taken from the point the vector drivers are given, for [`bind`]:
+/// `Var(i)` passes element `i` of `x` (and its tangent). With it a function of several
+/// scalars (`fn price(s: f64, k: f64, r: f64, sigma: f64, t: f64)`) has a gradient, a
+/// Jacobian or a Hessian with respect to any of them.
+///
+/// ```
+/// use fwdad::drivers::{bind, Var};
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn cone(r: f64, height: f64, density: f64) -> f64 {
+///     density * std::f64::consts::PI * r * r * height / 3.0
+/// }
+///
+/// // The mass's gradient with respect to the radius and the height, at density 2.
+/// let (m, g) = gradient(bind(cone {}, (Var(0), Var(1), 2.0)), &[0.5, 3.0]);
+/// assert_eq!(m, cone(0.5, 3.0, 2.0));
+/// let pi = std::f64::consts::PI;
+/// assert!((g[0] - 2.0 * pi * 2.0 * 0.5 * 3.0 / 3.0).abs() < 1e-14);
+/// assert!((g[1] - 2.0 * pi * 0.25 / 3.0).abs() < 1e-14);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Var(pub usize);
 
 /// Marks the output buffer (`&mut [f64]`) in [`bind`], for [`inplace`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -282,6 +306,8 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
 ///   `Vec`; an array `&[1.0, 0.8]` binds to a slice parameter too), or [`Const`]`(value)` for any other value; constants get zero tangents;
+/// - [`Var`]`(i)` for a scalar parameter `f64` taken from element `i` of the point, so that
+///   the drivers differentiate with respect to several scalar parameters at once;
 /// - [`Inactive`]`(&data)` for a borrowed parameter declared `inactive(..)`;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
@@ -473,6 +499,32 @@ fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
             "the differentiated argument has {} elements, but the function takes an array of {N}",
             x.len()
         ),
+    }
+}
+
+impl<T> Fits<Dual<f64, T>> for Var {}
+impl<'z, 'a, Y, S: Mode, D> SlotDual<'z, Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
+    type Dual = Dual<f64, S>;
+}
+impl<'a, Y, S: Mode, D> Slot<Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        _: &'z mut (),
+        x: Dual<&'a [f64], &'a [S]>,
+        _: &mut Option<Y>,
+    ) -> Dual<f64, S> {
+        match (x.primal.get(self.0), x.tangent.get(self.0)) {
+            (Some(&p), Some(&t)) => Dual::new(p, t),
+            _ => panic!(
+                "`Var({})` is bound, but the point has {} elements",
+                self.0,
+                x.primal.len()
+            ),
+        }
     }
 }
 
@@ -717,7 +769,7 @@ macro_rules! settled {
     )*};
 }
 settled!(
-    [] Wrt, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
+    [] Wrt, [] Var, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
     [] f64, [] f32, [] bool, [] char, [] u8, [] u16, [] u32, [] u64, [] u128, [] usize,
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize,
     [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U,
@@ -1560,7 +1612,7 @@ pub const fn gradient_width(n: usize) -> usize {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a vector result use `jacobian`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
 )]
 pub trait GradientRule:
     SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>

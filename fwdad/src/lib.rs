@@ -68,7 +68,7 @@ pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
     hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
-    GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out, Scratch, Wrt,
+    GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out, Scratch, Var, Wrt,
     DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
@@ -102,7 +102,7 @@ pub mod prelude {
     #[cfg(feature = "std")]
     pub use crate::drivers::{
         bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative,
-        Inactive, Matrix, Out, Wrt,
+        Inactive, Matrix, Out, Var, Wrt,
     };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,
