@@ -179,6 +179,29 @@ fn first_positive_log(x: &[f64]) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The larger real root of `a t² + b t + c`, if any (a helper returning an `Option`).
+#[derive_frule]
+fn larger_root(a: f64, b: f64, c: f64) -> Option<f64> {
+    let disc = b * b - 4.0 * a * c;
+    if disc < 0.0 {
+        return None;
+    }
+    Some((-b + disc.sqrt()) / (2.0 * a))
+}
+
+/// Time of flight of a projectile launched upwards: `Option` combinators straight on the
+/// helper's result.
+#[derive_frule]
+fn flight_time(p: &[f64]) -> f64 {
+    let (v, h) = (p[0], p[1]);
+    let up = larger_root(-4.905, v, h).map(|t| t * t).unwrap_or(0.0);
+    let down = larger_root(4.905, -v, -h).map_or(1.0, |t| t.sqrt());
+    let none = larger_root(1.0, 0.0, v * v + 1.0)
+        .and_then(|t| Some(t * v))
+        .unwrap_or(h);
+    up + down + none
+}
+
 /// The argmax idiom: `max_by` over `enumerate()`, then `Option::map` to the index.
 #[derive_frule]
 fn at_argmax(x: &[f64]) -> f64 {
@@ -538,6 +561,23 @@ fn option_map_and_then_and_find() {
     // No positive sample: `None` all the way, a constant.
     let (v, g) = gradient_with::<4>(first_positive_log {}, &[-0.5, -0.1]);
     assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
+}
+
+#[test]
+fn option_combinators_on_a_helpers_result() {
+    check_modes!(flight_time {}, flight_time, [3.0, 2.0]);
+    // Written out, with s = √(v² + 4·4.905·h): the first root (s − v)/(−9.81) squared, the
+    // square root of the second (v + s)/9.81, and h (the third root does not exist).
+    let (v, h) = (3.0f64, 2.0f64);
+    let s = (v * v + 4.0 * 4.905 * h).sqrt();
+    let (ds_dv, ds_dh) = (v / s, 2.0 * 4.905 / s);
+    let t_up = (s - v) / -9.81;
+    let t_dn = (v + s) / 9.81;
+    let (_, g) = gradient_with::<4>(flight_time {}, &[v, h]);
+    let want_v = 2.0 * t_up * (ds_dv - 1.0) / -9.81 + 0.5 / t_dn.sqrt() * (1.0 + ds_dv) / 9.81;
+    let want_h = 2.0 * t_up * ds_dh / -9.81 + 0.5 / t_dn.sqrt() * ds_dh / 9.81 + 1.0;
+    assert_close(g[0], want_v, 1e-12, "d/dv");
+    assert_close(g[1], want_h, 1e-12, "d/dh");
 }
 
 #[test]
