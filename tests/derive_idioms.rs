@@ -202,6 +202,29 @@ fn flight_time(p: &[f64]) -> f64 {
     up + down + none
 }
 
+/// The small-angle pendulum period, refusing a non-positive length (a helper returning
+/// a `Result`).
+#[derive_frule]
+fn pendulum_period(l: f64, theta0: f64) -> Result<f64, String> {
+    if l <= 0.0 {
+        return Err(format!("length must be positive, got {l}"));
+    }
+    let t0 = 2.0 * std::f64::consts::PI * (l / 9.81).sqrt();
+    Ok(t0 * (1.0 + theta0 * theta0 / 16.0))
+}
+
+/// `Result` methods straight on the helper's result.
+#[derive_frule]
+fn period_misfit(p: &[f64]) -> f64 {
+    let t = pendulum_period(p[0], p[1]).unwrap_or(0.0);
+    let u = pendulum_period(p[0] + 1.0, p[1]).expect("positive length");
+    let w = pendulum_period(p[0] + 2.0, p[1]).unwrap();
+    let bad = pendulum_period(-p[0], p[1]);
+    let penalty = if bad.is_err() { p[1] } else { 0.0 };
+    let o = pendulum_period(p[0], 0.0).ok().unwrap_or(0.0);
+    (t - 2.0).powi(2) + u * w + penalty + o
+}
+
 /// The argmax idiom: `max_by` over `enumerate()`, then `Option::map` to the index.
 #[derive_frule]
 fn at_argmax(x: &[f64]) -> f64 {
@@ -578,6 +601,29 @@ fn option_combinators_on_a_helpers_result() {
     let want_h = 2.0 * t_up * ds_dh / -9.81 + 0.5 / t_dn.sqrt() * ds_dh / 9.81 + 1.0;
     assert_close(g[0], want_v, 1e-12, "d/dv");
     assert_close(g[1], want_h, 1e-12, "d/dh");
+}
+
+#[test]
+fn result_methods_on_a_helpers_result() {
+    check_modes!(period_misfit {}, period_misfit, [1.1, 0.3]);
+    // Written out: with c = 2π/√9.81, T(l, θ) = c·√l·(1 + θ²/16).
+    let (l, th) = (1.1f64, 0.3f64);
+    let c = 2.0 * std::f64::consts::PI / 9.81f64.sqrt();
+    let a = 1.0 + th * th / 16.0;
+    let t = |l: f64| c * l.sqrt() * a;
+    let dt_dl = |l: f64| c * 0.5 / l.sqrt() * a;
+    let dt_dth = |l: f64| c * l.sqrt() * th / 8.0;
+    let (_, g) = gradient_with::<4>(period_misfit {}, &[l, th]);
+    let want_l = 2.0 * (t(l) - 2.0) * dt_dl(l)
+        + dt_dl(l + 1.0) * t(l + 2.0)
+        + t(l + 1.0) * dt_dl(l + 2.0)
+        + c * 0.5 / l.sqrt();
+    let want_th = 2.0 * (t(l) - 2.0) * dt_dth(l)
+        + dt_dth(l + 1.0) * t(l + 2.0)
+        + t(l + 1.0) * dt_dth(l + 2.0)
+        + 1.0;
+    assert_close(g[0], want_l, 1e-12, "d/dl");
+    assert_close(g[1], want_th, 1e-12, "d/dtheta");
 }
 
 #[test]
