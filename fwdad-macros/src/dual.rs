@@ -315,6 +315,8 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::CapacityCtor => primal,
             // A chain's range element (`rt::range_at`/`range_from_at`), an integer.
             PathCallee::RangeElem => primal,
+            // `let p;` before its first assignment.
+            PathCallee::Undef => primal,
             PathCallee::Wrap(w) if (w.is_constructor() || w.is_conversion()) && !result_active => {
                 primal
             }
@@ -519,6 +521,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::Wrap(_)
                     | PathCallee::CapacityCtor
                     | PathCallee::RangeElem
+                    | PathCallee::Undef
                     | PathCallee::Assoc
                     | PathCallee::Function
                     | PathCallee::UserOp(_)

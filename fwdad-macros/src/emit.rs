@@ -198,6 +198,9 @@ impl Emitter<'_> {
 
     /// `v` as a dual (promoted if inactive).
     fn dual(&mut self, v: Value) -> TokenStream {
+        if self.is_undef(v) {
+            return self.undef_at(v);
+        }
         // A library value in the library's form over duals (a constant, or a parameter's
         // dual of the whole value).
         if *self.lib.get(v) {
@@ -565,10 +568,44 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether `v` is the value of `let p;` before its first assignment (the runtime's
+    /// `undef()`). It is written out where it is used, where the type it must have is
+    /// known from the other values it merges with, rather than bound to a variable whose
+    /// type nothing would tell.
+    fn is_undef(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => matches!(
+                self.func.insts[inst].kind,
+                InstKind::Call {
+                    callee: PathCallee::Undef,
+                    ..
+                }
+            ),
+            _ => false,
+        }
+    }
+
+    /// The runtime's `undef()` for `v` (see `is_undef`), every token at the user's `let`,
+    /// where an error about the variable's type then points.
+    fn undef_at(&self, v: Value) -> TokenStream {
+        let span = self.func.value_span(v);
+        let rt = self.rt;
+        quote_spanned!(span=> #rt::undef())
+            .into_iter()
+            .map(|mut t| {
+                t.set_span(span);
+                t
+            })
+            .collect()
+    }
+
     /// `v` coerced for a use that needs `need`.
     fn operand(&mut self, v: Value, need: Need) -> TokenStream {
-        let name = self.name(v);
         let rt = self.rt;
+        if self.is_undef(v) {
+            return self.undef_at(v);
+        }
+        let name = self.name(v);
         match need {
             Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) => {
                 quote!(#rt::reborrow(&mut #name))
@@ -608,6 +645,9 @@ impl Emitter<'_> {
                 if self.diverges(v) {
                     let name = self.name(v);
                     return quote!(#name);
+                }
+                if self.is_undef(v) {
+                    return self.undef_at(v);
                 }
                 if self.is(t) && !self.is(v) && self.merges_with_shared_ref(t) {
                     // A constant reference a call returned, merged with a reference into
@@ -722,6 +762,14 @@ impl Emitter<'_> {
         let scope = self.cells.len() - 1;
         for &r in &self.func.insts[inst].results {
             self.depth.insert(r, scope);
+        }
+        // `let p;`: its value is written where it is used (see `is_undef`).
+        if self.func.insts[inst]
+            .results
+            .first()
+            .is_some_and(|&r| self.is_undef(r))
+        {
+            return TokenStream::new();
         }
         if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
             return self.lin_inst(inst, lin);

@@ -127,7 +127,7 @@ pub mod __private {
         array, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, float_from, index,
         integer, mem_replace, mem_take, none_in, ok, promote_receiver, range_at, range_from_at,
         reborrow, sin_cos_dual, slice_mut, some, store_deref, store_index, struct_literal, swap,
-        tuple, ElemAt,
+        tuple, undef, ElemAt,
     };
     pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;

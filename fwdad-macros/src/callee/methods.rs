@@ -144,7 +144,7 @@ std_methods! {
     SplitLast = "split_last": [RESERVED DUAL READ_ONLY];
     SplitAt = "split_at": [RESERVED DUAL READ_ONLY] args [Index];
     SplitAtMut = "split_at_mut": [RESERVED DUAL WRITES LENDS_MUT] args [Index];
-    Contains = "contains": [RESERVED READ_ONLY BORROWS_ROW];
+    Contains = "contains": [RESERVED PREDICATE READ_ONLY BORROWS_ROW] ret Bool;
     AsSlice = "as_slice": [READ_ONLY];
     ToVec = "to_vec": [RESERVED DUAL READ_ONLY BORROWS_ROW];
     Windows = "windows": [RESERVED READ_ONLY];

@@ -66,10 +66,40 @@ impl Lowerer<'_> {
 
     fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
         let Some(init) = &local.init else {
-            self.diag.error_spanned(&local,
-                "`#[derive_frule]` does not support `let` without an initial value; initialise the variable where it is declared",
-            );
-            return Some(());
+            // `let mut p;`, assigned later: Rust proves every read comes after an
+            // assignment, so the value it starts with (the runtime's `undef()`) reaches
+            // only merges nothing reads (an `if` that assigns `p` in one arm).
+            let (syn::Pat::Ident(_) | syn::Pat::Type(_)) = &local.pat else {
+                self.diag.error_spanned(&local,
+                    "`#[derive_frule]` does not support `let` with a pattern and no initial value; declare each variable with its own `let`, or initialise them where they are declared",
+                );
+                return Some(());
+            };
+            let span = local.span();
+            // At the declaration, so that an error about the type's value points there.
+            let rt: proc_macro2::TokenStream = self
+                .rt
+                .clone()
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(span);
+                    t
+                })
+                .collect();
+            let undef = match syn::parse2::<syn::Expr>(quote::quote_spanned!(span=> #rt::undef())) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.diag.error(span, e.to_string());
+                    return Some(());
+                }
+            };
+            let mut with_init = local.clone();
+            with_init.init = Some(syn::LocalInit {
+                eq_token: Default::default(),
+                expr: Box::new(undef),
+                diverge: None,
+            });
+            return self.lower_local(&with_init);
         };
         if let Some((_, diverge)) = &init.diverge {
             let desugared = self
