@@ -210,7 +210,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     match &func.insts[inst].kind {
         InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
         // Prints the primal values.
-        InstKind::Print { .. } => primal,
+        InstKind::Print { .. } | InstKind::Opaque { .. } => primal,
         InstKind::Copy(_) => plan(Form::Copy, all(Need::AsIs)),
         InstKind::Binary {
             op: BinOp::Mul,

@@ -1713,6 +1713,15 @@ impl Emitter<'_> {
                 let mac = mac.ident(span);
                 quote_spanned!(span=> #krate::#mac!(#fmt #(, #args)*))
             }
+            // Each named local rebound to its primal (immutably: a macro that assigns one
+            // fails to compile instead of changing a copy).
+            InstKind::Opaque { mac, captures, .. } => {
+                let rt = self.rt;
+                let lets = captures.iter().zip(a).map(
+                    |(c, a)| quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);),
+                );
+                quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
+            }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
             InstKind::If { .. }
             | InstKind::Match { .. }
@@ -2033,6 +2042,7 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::For { .. } => "for",
         InstKind::Match { .. } => "match",
         InstKind::Print { .. } => "print",
+        InstKind::Opaque { .. } => "macro",
         InstKind::Poison => "poison",
     }
 }

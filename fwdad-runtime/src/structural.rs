@@ -668,6 +668,35 @@ macro_rules! integer_types {
 }
 integer_types!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
+/// The value of a macro `#[derive_frule]` does not know (`ulps_eq!(x, 1.0)`,
+/// `log::debug!("{x}")`), which generated code runs on primal values: a value that carries
+/// no derivative (a `bool`, `()`, an integer, a `String`, ...).
+#[diagnostic::on_unimplemented(
+    message = "this macro's value is `{Self}`, which would carry a derivative, and `#[derive_frule]` runs macros it does not know on plain values",
+    label = "a macro `#[derive_frule]` does not know",
+    note = "compute the value in a helper function with a rule (`#[derive_frule]`, or `#[primitive]` for a hand-written one) and call it instead"
+)]
+pub trait OpaqueMacroValue {}
+
+macro_rules! opaque_macro_values {
+    ($($t:ty),*) => {$( impl OpaqueMacroValue for $t {} )*};
+}
+#[rustfmt::skip]
+opaque_macro_values!(
+    (), bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize,
+    &str, core::cmp::Ordering
+);
+#[cfg(feature = "alloc")]
+impl OpaqueMacroValue for alloc::string::String {}
+impl<T: OpaqueMacroValue> OpaqueMacroValue for Option<T> {}
+impl<T: OpaqueMacroValue, E> OpaqueMacroValue for Result<T, E> {}
+
+/// See [`OpaqueMacroValue`].
+#[inline(always)]
+pub fn opaque_macro<T: OpaqueMacroValue>(value: T) -> T {
+    value
+}
+
 /// The value of `let p;` before its first assignment, in generated code. Rust proves
 /// that the function reads `p` only after assigning it, so this value reaches only what
 /// nothing reads (a merge of an `if` that assigns `p` in one arm); it needs a value there

@@ -355,6 +355,15 @@ pub enum InstKind {
         names: Vec<Option<syn::Ident>>,
         args: Vec<Value>,
     },
+    /// A macro the registry does not know (`ulps_eq!(x, 1.0)`, `log::debug!("{x}")`), run
+    /// as written on the primal values of the locals it names (`captures`, bound to
+    /// `args`' primals under their own names). Its value must carry no derivative, which
+    /// the emitted code checks.
+    Opaque {
+        mac: syn::Macro,
+        captures: Vec<syn::Ident>,
+        args: Vec<Value>,
+    },
     /// A construct that failed to lower (an error was reported); never reaches emission.
     Poison,
 }
@@ -442,7 +451,9 @@ impl Function {
             InstKind::MethodCall { receiver, args, .. } => std::iter::once(*receiver)
                 .chain(args.iter().copied())
                 .collect(),
-            InstKind::Call { args, .. } | InstKind::Print { args, .. } => args.clone(),
+            InstKind::Call { args, .. }
+            | InstKind::Print { args, .. }
+            | InstKind::Opaque { args, .. } => args.clone(),
             InstKind::Store { place, value } => match place {
                 Place::Deref(t) | Place::Field(t, _) => vec![*t, *value],
                 Place::Index(t, i) => vec![*t, *i, *value],
@@ -471,6 +482,7 @@ impl Function {
                 .collect(),
             InstKind::Copy(_)
             | InstKind::Print { .. }
+            | InstKind::Opaque { .. }
             | InstKind::Lit(_)
             | InstKind::Const(_)
             | InstKind::Binary { .. }

@@ -419,13 +419,77 @@ impl Lowerer<'_> {
                 return self.lower_spliced(e, span);
             }
         }
-        self.diag.error(
+        // Inline assembly stays out, as `unsafe` does.
+        if kind.is_some() || matches!(name.as_str(), "asm" | "global_asm" | "naked_asm") {
+            self.diag.error(
+                span,
+                format!(
+                    "`#[derive_frule]` does not support the macro `{name}!` in a differentiated body; move it into a helper function (with `#[non_differentiable]` if it returns no derivative)"
+                ),
+            );
+            return Some(self.poison(span));
+        }
+        Some(self.lower_opaque_macro(mac, span))
+    }
+
+    /// A macro of another crate (`ulps_eq!(x, 1.0)`, `log::debug!("{x}")`): an
+    /// [`InstKind::Opaque`] over the locals its tokens name, inline format arguments
+    /// (`"{x}"`) included.
+    fn lower_opaque_macro(&mut self, mac: &syn::Macro, span: Span) -> Value {
+        let mut names: Vec<syn::Ident> = Vec::new();
+        collect_local_names(mac.tokens.clone(), &mut names);
+        let (mut captures, mut args): (Vec<syn::Ident>, Vec<Value>) = (Vec::new(), Vec::new());
+        for id in names {
+            if captures.contains(&id) {
+                continue;
+            }
+            if let Some(v) = self.lookup(&id.to_string()) {
+                captures.push(id);
+                args.push(v);
+            }
+        }
+        self.push(
+            InstKind::Opaque {
+                mac: mac.clone(),
+                captures,
+                args,
+            },
+            TypeHint::NonDiff,
             span,
-            format!(
-                "`#[derive_frule]` does not support the macro `{name}!` in a differentiated body; move it into a helper function (with `#[non_differentiable]` if it returns no derivative)"
-            ),
-        );
-        Some(self.poison(span))
+        )
+    }
+}
+
+/// The identifiers in `tokens` that may name a local: not a field or method (after `.`),
+/// not a path segment (before or after `::`), not a macro (before `!`), and the names
+/// captured inline by format strings (`"{x:.3}"`), with the literal's span.
+fn collect_local_names(tokens: proc_macro2::TokenStream, out: &mut Vec<syn::Ident>) {
+    use proc_macro2::TokenTree;
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    for (i, t) in tts.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => collect_local_names(g.stream(), out),
+            TokenTree::Ident(id) => {
+                let before = i.checked_sub(1).and_then(|j| tts.get(j));
+                let after = tts.get(i + 1);
+                let in_path = punct(before, ':') || punct(after, ':');
+                if !(punct(before, '.') || in_path || punct(after, '!')) {
+                    out.push(id.clone());
+                }
+            }
+            TokenTree::Literal(lit) => {
+                if let syn::Lit::Str(s) = syn::Lit::new(lit.clone()) {
+                    for name in inline_format_names(&s.value()) {
+                        if let Ok(id) = syn::parse_str::<syn::Ident>(&name) {
+                            out.push(syn::Ident::new(&id.to_string(), lit.span()));
+                        }
+                    }
+                }
+            }
+            TokenTree::Punct(_) => {}
+        }
     }
 }
 
