@@ -136,10 +136,7 @@ fn the_method_entry_and_the_plain_methods() {
     assert_eq!(d.primal.to_bits(), s.energy(1.5).to_bits());
     assert_eq!(d.tangent, 2.0 * 0.5);
     // Along k: ½(x - rest)².
-    let tk = SpringTangent {
-        k: 1.0,
-        ..t
-    };
+    let tk = SpringTangent { k: 1.0, ..t };
     let d = Spring::energy_frule(Dual::new(&s, &tk), Dual::new(1.5, 0.0));
     assert_eq!(d.tangent, 0.5 * 0.25);
     assert_eq!(s.label(), "a (k = 2)");
