@@ -651,17 +651,15 @@ impl FloatField for f64 {}
 #[diagnostic::on_unimplemented(
     message = "`#[derive_frule]` read this method on a field as the float method of that name, but the field is a `{Self}`",
     label = "the field's type is not written here, so `#[derive_frule]` took this for a float method",
-    note = "if `{Self}` is a type of yours with a method of this name, bind the field with its type written first (`let p: &Pos = &b.pos;`, then `p.abs()`), or rename the method"
+    note = "if `{Self}` has a method of its own with this name, bind the field with its type written first (`let p: &{Self} = &b.pos;`, then `p.abs()`), or rename the method"
 )]
 #[doc(hidden)]
 pub trait FloatMethodField {}
 
 impl FloatMethodField for f32 {}
 impl FloatMethodField for f64 {}
-impl FloatMethodField for &f32 {}
-impl FloatMethodField for &f64 {}
-impl FloatMethodField for &mut f32 {}
-impl FloatMethodField for &mut f64 {}
+impl<X: FloatMethodField + ?Sized> FloatMethodField for &X {}
+impl<X: FloatMethodField + ?Sized> FloatMethodField for &mut X {}
 
 /// The receiver's dual itself, once its primal is known to be a float.
 #[inline(always)]
