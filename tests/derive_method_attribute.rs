@@ -33,6 +33,16 @@ impl Spring {
         self.rest += rate * (x - self.rest);
     }
 
+    /// A stiffer copy, built with the type's name.
+    #[derive_frule]
+    pub fn stiffer(&self, dk: f64) -> Spring {
+        Spring {
+            k: self.k + dk,
+            rest: self.rest,
+            name: String::new(),
+        }
+    }
+
     /// Not differentiated: a label (`format!` has no rule, and needs none here).
     pub fn label(&self) -> String {
         format!("{} (k = {})", self.name, self.k)
@@ -50,6 +60,17 @@ fn crept_energy(p: &[f64]) -> f64 {
     s.creep(p[2], 0.25);
     s.creep(p[2], 0.25);
     s.energy(p[2]) + Spring::damped_energy(&s, p[2], 0.3)
+}
+
+/// ½ (k + dk) (x - 1)², through a method that returns a new `Spring`.
+#[derive_frule]
+fn stiffened_energy(p: &[f64]) -> f64 {
+    let s = Spring {
+        k: p[0],
+        rest: 1.0,
+        name: String::new(),
+    };
+    s.stiffer(p[1]).energy(p[2])
 }
 
 fn crept_energy_by_hand(p: &[f64]) -> f64 {
@@ -140,4 +161,22 @@ fn the_method_entry_and_the_plain_methods() {
     let d = Spring::energy_frule(Dual::new(&s, &tk), Dual::new(1.5, 0.0));
     assert_eq!(d.tangent, 0.5 * 0.25);
     assert_eq!(s.label(), "a (k = 2)");
+}
+
+#[test]
+fn a_method_returning_a_struct_literal() {
+    let p = [2.0, 0.5, 1.75];
+    let d = p[2] - 1.0;
+    let (v, g) = gradient(stiffened_energy {}, &p);
+    assert_eq!(v.to_bits(), stiffened_energy(&p).to_bits());
+    // ∂/∂k = ∂/∂dk = ½ d², ∂/∂x = (k + dk) d.
+    let want = [0.5 * d * d, 0.5 * d * d, (p[0] + p[1]) * d];
+    for j in 0..3 {
+        assert_close(g[j], want[j], 1e-15, &format!("gradient[{j}]"));
+    }
+    let (_, _, h) = hessian(stiffened_energy {}, &p);
+    // ∂²/∂k∂x = ∂²/∂dk∂x = d, ∂²/∂x² = k + dk.
+    assert_close(h[(0, 2)], d, 1e-15, "H[k, x]");
+    assert_close(h[(1, 2)], d, 1e-15, "H[dk, x]");
+    assert_close(h[(2, 2)], p[0] + p[1], 1e-15, "H[x, x]");
 }

@@ -279,6 +279,27 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
             "`#[derive_frule]` on a single method does not support generic methods; put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
         );
     }
+    // A value or pattern built with `Self` (`Self { .. }`, `Self(..)`) has its tangent
+    // built by the tangent struct's name, which here only the type's own name gives.
+    struct SelfLiterals(Vec<Span>);
+    impl<'ast> syn::visit::Visit<'ast> for SelfLiterals {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if p.is_ident("Self") {
+                self.0.push(p.span());
+            }
+            syn::visit::visit_path(self, p);
+        }
+        // `let v: Self = ..` is fine: only values and patterns need the tangent's name.
+        fn visit_type(&mut self, _: &'ast syn::Type) {}
+    }
+    let mut lits = SelfLiterals(Vec::new());
+    syn::visit::Visit::visit_block(&mut lits, &m.block);
+    for at in lits.0 {
+        diag.error(
+            at,
+            "`#[derive_frule]` on a single method cannot build a value or pattern with `Self` (its tangent is named after the type, which the attribute does not see): write the type's name (`Spring { .. }`), or put the attribute on the `impl` block",
+        );
+    }
     let method = syn::ImplItemFn {
         attrs: m.attrs.clone(),
         vis: m.vis.clone(),
