@@ -464,11 +464,28 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 if skip || !(is(receiver) || args.iter().any(is)) {
                     continue;
                 }
+                // A field's type is not written where it is read: a method of the user's
+                // type named like a `std` one is taken for the `std` one.
+                let on_field = is(receiver)
+                    && std.is_some()
+                    && matches!(func.values[*receiver].def, crate::ir::ValueDef::Inst(i, 0)
+                        if matches!(func.insts[i].kind, InstKind::Field { .. } | InstKind::FieldRef { .. }));
+                let field_msg = || {
+                    format!("`#[derive_frule]` read `.{name}()` on this field as the `std` method of that name, which has no rule on values that depend on the differentiated inputs; if the field is of a type of yours with a method `{name}`, bind the field with its type written first (`let p: &Pos = &b.pos;`, then `p.{name}(..)`), or rename the method")
+                };
+                let no_rule = func.values[*receiver].ty != crate::types::TypeHint::Float
+                    && !std.is_some_and(StdMethod::dual_has);
                 if let Some(instead) = std.and_then(StdMethod::instead) {
+                    let or_yours = match on_field {
+                        true => format!("; or, if this field is of a type of yours with its own `{name}`, bind the field with its type written first (`let p: &Pos = &b.pos;`, then `p.{name}(..)`)"),
+                        false => String::new(),
+                    };
                     diag.error(
                         method.span(),
-                        format!("`#[derive_frule]` has no rule for the method `{name}` on values that depend on the differentiated inputs: {instead}"),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on values that depend on the differentiated inputs: {instead}{or_yours}"),
                     );
+                } else if on_field && no_rule {
+                    diag.error(method.span(), field_msg());
                 } else if !is(receiver) {
                     diag.error(
                         method.span(),

@@ -863,7 +863,17 @@ impl Emitter<'_> {
             }
             (_, Form::Op(op)) => {
                 let f = op.ident(span);
-                let args = args.iter().map(|a| located_at(a, span));
+                let mut args: Vec<TokenStream> = args.iter().map(|a| located_at(a, span)).collect();
+                // `b.pos.abs()` on a field of a type of the user's, which the macro took for
+                // the float method: reported at the field, by its type (`FloatMethodField`).
+                // Not in generic code, whose float fields are of a type parameter.
+                if let (InstKind::MethodCall { receiver, .. }, Some(recv)) =
+                    (&data.kind, args.first_mut())
+                {
+                    if self.is(*receiver) && self.is_field(*receiver) && !self.func.type_params {
+                        *recv = quote_spanned!(span=> #rt::user_ops::float_method_field(#recv));
+                    }
+                }
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
             }
             (_, Form::Copy) => args[0].clone(),

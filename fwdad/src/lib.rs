@@ -134,8 +134,8 @@ pub mod __private {
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::PromotedElem;
     pub use fwdad_runtime::{
-        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, Frule, HoldsNoFloat,
-        MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
+        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, FnRule, Frule,
+        HoldsNoFloat, MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};

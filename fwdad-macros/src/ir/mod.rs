@@ -64,6 +64,9 @@ pub struct Function {
     /// Results of calls that are called later as functions (`let obj = objective(mu);
     /// obj(x)`): always computed by the rule, which returns the dual function.
     pub fn_sources: std::collections::HashSet<Value>,
+    /// Whether the function (with its `impl`'s) has type parameters: a field's float may
+    /// then be of one, which the emitted code cannot name.
+    pub type_params: bool,
 }
 
 /// [`ClosureArg::index`] of a closure the function returns.

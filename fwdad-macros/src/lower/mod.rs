@@ -79,6 +79,7 @@ pub fn lower_fn(
         annotations: Default::default(),
         closures: Default::default(),
         fn_sources: Default::default(),
+        type_params: item.sig.generics.type_params().next().is_some(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],

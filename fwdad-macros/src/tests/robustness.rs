@@ -24,8 +24,9 @@ const REJECTED_ITEMS: &[&str] = &[
     "unsafe fn f(x: f64) -> f64 { x }",
     "const fn f(x: f64) -> f64 { x }",
     "extern \"C\" fn f(x: f64) -> f64 { x }",
-    "fn f(&self, x: f64) -> f64 { x }",
+    // A single method takes `&self` or `&mut self` (by value: on the `impl` block).
     "fn f(self) -> f64 { 1.0 }",
+    "fn f<T>(&self, x: f64) -> f64 { x }",
     "fn f(x: impl Into<f64>) -> f64 { x.into() }",
     "fn f(x: f64) -> impl Copy { x }",
     "fn f(x: &[f64], y: &[f64]) -> &f64 { &x[0] }",
@@ -80,6 +81,9 @@ const SUPPORTED_BODIES: &[&str] = &[
 
 /// Odd items `#[derive_frule]` supports.
 const SUPPORTED_ITEMS: &[&str] = &[
+    // A single method of a plain `impl` block.
+    "fn f(&self, x: f64) -> f64 { x }",
+    "fn f(&mut self, x: f64) { }",
     "impl S { fn f(&self) -> f64 { 1.0 } }",
     "fn f<T>(x: T) -> T { x }",
     "fn f<const N: usize>(x: [f64; N]) -> f64 { x[0] }",
