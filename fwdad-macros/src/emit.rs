@@ -259,7 +259,10 @@ impl Emitter<'_> {
         {
             return a.clone();
         }
-        if lib && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+        // A borrowed library value, or a borrowed slice of floats (`from_column_slice(x)`),
+        // lifted into a temporary and borrowed again.
+        let slice = matches!(&self.func.values[v].ty, TypeHint::Ref(t) if matches!(**t, TypeHint::Seq(_)));
+        if (lib || slice) && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
             quote_spanned!(span=> (&#rt::lift::<#mode, _>(#a)))
         } else {
             quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
@@ -1611,7 +1614,21 @@ impl Emitter<'_> {
                     call
                 }
             }
-            InstKind::Call { func, .. } => quote_spanned!(span=> #func(#(#a),*)),
+            InstKind::Call { func, .. } => {
+                // A library constant without float arguments and without a written type
+                // (`Matrix3::identity()`) names its scalar, `f64`.
+                let untyped = self.func.insts[inst].results.first().is_some_and(|r| {
+                    !self.func.annotations.contains_key(r)
+                }) && self
+                    .func
+                    .operands(inst)
+                    .iter()
+                    .all(|v| self.func.values[*v].ty == TypeHint::Int);
+                match crate::libtypes::default_scalar(func).filter(|_| untyped) {
+                    Some(func) => quote_spanned!(span=> #func(#(#a),*)),
+                    None => quote_spanned!(span=> #func(#(#a),*)),
+                }
+            }
             InstKind::Store { place, .. } => match place {
                 Place::Deref(_) => {
                     let (t, v) = (&a[0], &a[1]);

@@ -186,6 +186,29 @@ impl<S: Mode> Lift<S> for Dual<Vec<f64>, Vec<S>> {
     }
 }
 
+/// A slice parameter (`x: &[f64]`), element by element, for a library constructor taking
+/// a slice (`DVector::from_column_slice(x)`; the rule passes `&lift(x)`).
+#[cfg(feature = "alloc")]
+impl<'a, S: Mode> Lift<S> for Dual<&'a [f64], &'a [S]> {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.primal
+            .iter()
+            .zip(self.tangent)
+            .map(|(&p, &t)| Dual::new(p, t))
+            .collect()
+    }
+}
+
+/// A slice of constants.
+#[cfg(feature = "alloc")]
+impl<S: Mode> Lift<S> for &[f64] {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.iter().map(|&p| Dual::new(p, S::zero())).collect()
+    }
+}
+
 /// A `Vec` of constants.
 #[cfg(feature = "alloc")]
 impl<S: Mode> Lift<S> for Vec<f64> {
