@@ -9,7 +9,7 @@
 //! Run with `cargo test --features nalgebra --test lib_nalgebra_dyn`.
 use fwdad::prelude::*;
 use fwdad::{Batch, Hyper};
-use nalgebra::{DMatrix, DVector, Matrix3, RowDVector, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix3, RowDVector, SVector, Vector3};
 
 /// Half the squared residual of a linear least-squares fit, `½ |A x − b|²`.
 #[derive_frule]
@@ -271,4 +271,101 @@ fn library_constant_without_a_written_scalar() {
     let a = Matrix3::identity() + m;
     let w = a * v;
     assert!(close(out.tangent, w.dot(&(a * dv)) / w.norm(), 1e-14));
+}
+
+// ---------------------------------------------------------------------------------------
+// Drivers: functions of nalgebra vectors, differentiated without conversions
+
+/// The energy of a charge at `x` in a harmonic trap centred at `c`, plus a sinusoidal
+/// field along z.
+#[derive_frule]
+fn trap_energy(x: &Vector3<f64>) -> f64 {
+    let c = Vector3::new(0.5, -0.2, 1.0);
+    let d = x - c;
+    0.5 * d.norm_squared() + x.z.sin()
+}
+
+/// A chain of three springs of unit rest length between four coordinates.
+#[derive_frule]
+fn chain_energy(x: &SVector<f64, 4>, k: f64) -> f64 {
+    let mut e = 0.0;
+    for i in 0..3 {
+        let s = x[i + 1] - x[i] - 1.0;
+        e += 0.5 * k * s * s;
+    }
+    e
+}
+
+/// The force of the trap, `−∇ energy`, as a vector.
+#[derive_frule]
+fn trap_force(x: &Vector3<f64>) -> Vector3<f64> {
+    let c = Vector3::new(0.5, -0.2, 1.0);
+    let f = c - x;
+    Vector3::new(f.x, f.y, f.z - x.z.cos())
+}
+
+#[test]
+fn gradient_and_hessian_of_a_function_of_a_vector3() {
+    let x: Vector3<f64> = Vector3::new(0.3, 0.8, -0.6);
+    // By hand: ∇ = x − c + (0, 0, cos z), ∇² = I − sin z e₃e₃ᵀ.
+    let c = Vector3::new(0.5, -0.2, 1.0);
+    let grad = x - c + Vector3::new(0.0, 0.0, x.z.cos());
+    let hess = Matrix3::identity() - Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, x.z.sin());
+    let (e, g): (f64, Vector3<f64>) = fwdad::na::gradient(bind(trap_energy {}, (Wrt,)), &x);
+    assert_eq!(e.to_bits(), trap_energy(&x).to_bits());
+    assert!((g - grad).amax() < 1e-15, "{g} vs {grad}");
+    let (e, g, h): (f64, Vector3<f64>, Matrix3<f64>) =
+        fwdad::na::hessian(bind(trap_energy {}, (Wrt,)), &x);
+    assert_eq!(e.to_bits(), trap_energy(&x).to_bits());
+    assert!((g - grad).amax() < 1e-15);
+    assert!((h - hess).amax() < 1e-15, "{h} vs {hess}");
+    // The slice drivers take the same binding.
+    let (_, g) = gradient(bind(trap_energy {}, (Wrt,)), x.as_slice());
+    assert!((g[2] - grad.z).abs() < 1e-15);
+}
+
+#[test]
+fn jacobian_of_a_vector_valued_function_of_a_vector3() {
+    let x: Vector3<f64> = Vector3::new(0.3, 0.8, -0.6);
+    let (f, j) = fwdad::na::jacobian(bind(trap_force {}, (Wrt,)), &x);
+    assert_eq!(f.as_slice(), trap_force(&x).as_slice());
+    // By hand: −(I − sin z e₃e₃ᵀ).
+    let want = -Matrix3::identity() + Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, x.z.sin());
+    assert_eq!(j.shape(), (3, 3));
+    for i in 0..3 {
+        for k in 0..3 {
+            assert!((j[(i, k)] - want[(i, k)]).abs() < 1e-15, "J[{i},{k}]");
+        }
+    }
+}
+
+#[test]
+fn gradient_of_a_function_of_an_svector() {
+    let x = SVector::<f64, 4>::new(0.0, 1.3, 2.1, 3.4);
+    let k = 2.5;
+    let (e, g) = fwdad::na::gradient(bind(chain_energy {}, (Wrt, k)), &x);
+    assert_eq!(e.to_bits(), chain_energy(&x, k).to_bits());
+    // By hand: ∂e/∂xᵢ = k (sᵢ₋₁ − sᵢ), sᵢ = xᵢ₊₁ − xᵢ − 1.
+    let s: Vec<f64> = (0..3).map(|i| x[i + 1] - x[i] - 1.0).collect();
+    let want = [-k * s[0], k * (s[0] - s[1]), k * (s[1] - s[2]), k * s[2]];
+    for i in 0..4 {
+        assert!((g[i] - want[i]).abs() < 1e-14, "{i}: {} vs {}", g[i], want[i]);
+    }
+    let (_, _, h) = fwdad::na::hessian(bind(chain_energy {}, (Wrt, k)), &x);
+    assert_eq!((h[(1, 1)], h[(1, 2)], h[(0, 3)]), (2.0 * k, -k, 0.0));
+}
+
+#[test]
+fn gradient_and_hessian_of_a_function_of_a_dvector() {
+    let a = design();
+    let b = DVector::from_vec(vec![0.3, 1.2, -0.4, 2.2, 0.9]);
+    let x = DVector::from_vec(vec![0.5, -0.3, 0.8]);
+    let (e, g) = fwdad::na::gradient(bind(least_squares {}, (Wrt, &a, &b)), &x);
+    assert_eq!(e.to_bits(), least_squares(&x, &a, &b).to_bits());
+    // By hand: ∇ = Aᵀ (A x − b), ∇² = Aᵀ A.
+    let grad = a.transpose() * (&a * &x - &b);
+    assert!((&g - &grad).amax() < 1e-14, "{g} vs {grad}");
+    let (_, _, h) = fwdad::na::hessian(bind(least_squares {}, (Wrt, &a, &b)), &x);
+    let ata = a.transpose() * &a;
+    assert!((&h - &ata).amax() < 1e-13, "{h} vs {ata}");
 }
