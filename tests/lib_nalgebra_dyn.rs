@@ -49,6 +49,35 @@ fn weighted_energy(theta: &[f64], weights: &RowDVector<f64>) -> f64 {
     e[0] + v.norm()
 }
 
+/// A quadratic form scaled by the matrix's size (`nrows`, `ncols`).
+#[derive_frule]
+fn scaled_form(a: &DMatrix<f64>, x: &DVector<f64>) -> f64 {
+    let n = a.nrows();
+    let m = a.ncols();
+    let q = x.transpose() * a * x;
+    q[0] / (n * m) as f64
+}
+
+/// The log-sum-exp of `x`, its terms written one by one into a vector of zeros.
+#[derive_frule]
+fn log_sum_exp(x: &DVector<f64>) -> f64 {
+    let mut e = DVector::zeros(x.len());
+    for i in 0..x.len() {
+        e[i] = x[i].exp();
+    }
+    e.sum().ln()
+}
+
+/// The sum of cubes of a vector's entries, by iterating over them.
+#[derive_frule]
+fn sum_of_cubes(x: &DVector<f64>) -> f64 {
+    let mut s = 0.0;
+    for v in x.iter() {
+        s += v * v * v;
+    }
+    s
+}
+
 /// A shear of the identity whose scalar type is not written.
 #[derive_frule]
 fn sheared_norm(m: &Matrix3<f64>, v: &Vector3<f64>) -> f64 {
@@ -90,11 +119,21 @@ macro_rules! check_modes {
             let out: Dual<f64, f64> = $call;
             assert_eq!(out.primal.to_bits(), y.to_bits(), "one direction: primal");
             let fd = central(&plain, &x, &e);
-            assert!(close(out.tangent, fd, 1e-7), "d/dx{j}: {} vs {fd}", out.tangent);
+            assert!(
+                close(out.tangent, fd, 1e-7),
+                "d/dx{j}: {} vs {fd}",
+                out.tangent
+            );
         }
         // Four directions at once.
         let seeds = DVector::from_fn(n, |i, _| {
-            Batch(core::array::from_fn::<f64, 4, _>(|k| if i == k { 1.0 } else { 0.0 }))
+            Batch(core::array::from_fn::<f64, 4, _>(|k| {
+                if i == k {
+                    1.0
+                } else {
+                    0.0
+                }
+            }))
         });
         let $d = Dual::new(&x, &seeds);
         let out: Dual<f64, Batch<f64, 4>> = $call;
@@ -117,7 +156,10 @@ macro_rules! check_modes {
         let h = 1e-4;
         let du = |x: &DVector<f64>| central(&plain, x, &u);
         let fd2 = (du(&(&x + &v * h)) - du(&(&x - &v * h))) / (2.0 * h);
-        assert!(close(out.tangent.d1, central(&plain, &x, &u), 1e-7), "second order: d1");
+        assert!(
+            close(out.tangent.d1, central(&plain, &x, &u), 1e-7),
+            "second order: d1"
+        );
         assert!(
             close(out.tangent.d12, fd2, 1e-5),
             "second order: {} vs {fd2}",
@@ -206,20 +248,20 @@ fn gaussian_process_quadratic_form_in_every_mode() {
         d.clone(),
         |x| <gp_quadratic as Frule<_, _>>::frule(
             &gp_quadratic {},
-            (
-                x,
-                Dual::new(&k, &zeros_like(&k)),
-                Dual::new(0.1, zero())
-            )
+            (x, Dual::new(&k, &zeros_like(&k)), Dual::new(0.1, zero()))
         )
     );
 }
 
 #[test]
 fn softmax_log_probability_in_every_mode() {
-    let w = DMatrix::from_row_slice(3, 4, &[
-        0.5, -0.2, 0.1, 0.9, -0.3, 0.8, 0.4, -0.6, 0.2, 0.1, -0.7, 0.3,
-    ]);
+    let w = DMatrix::from_row_slice(
+        3,
+        4,
+        &[
+            0.5, -0.2, 0.1, 0.9, -0.3, 0.8, 0.4, -0.6, 0.2, 0.1, -0.7, 0.3,
+        ],
+    );
     let f = DVector::from_vec(vec![1.0, 0.4, -0.8, 1.3]);
     // ∂/∂f of log pᵧ = wᵧ − Σₖ pₖ wₖ, by hand.
     let s = &w * &f;
@@ -258,6 +300,21 @@ fn vectors_from_slices_and_row_vectors() {
         let want = 2.0 * weights[i] * theta[i] + theta[i] / norm;
         assert!(close(g[i], want, 1e-14), "{i}: {} vs {want}", g[i]);
     }
+}
+
+#[test]
+fn sizes_element_writes_and_iteration_in_every_mode() {
+    let a = DMatrix::from_row_slice(3, 3, &[2.0, 0.5, -0.3, 0.1, 1.5, 0.4, -0.2, 0.3, 1.0]);
+    let x = DVector::from_vec(vec![0.4, -1.1, 0.9]);
+    check_modes!(|x: &DVector<f64>| scaled_form(&a, x), x.clone(), |d| {
+        <scaled_form as Frule<_, _>>::frule(&scaled_form {}, (Dual::new(&a, &zeros_like(&a)), d))
+    });
+    check_modes!(log_sum_exp, x.clone(), |d| {
+        <log_sum_exp as Frule<_, _>>::frule(&log_sum_exp {}, (d,))
+    });
+    check_modes!(sum_of_cubes, x.clone(), |d| {
+        <sum_of_cubes as Frule<_, _>>::frule(&sum_of_cubes {}, (d,))
+    });
 }
 
 #[test]
@@ -310,7 +367,8 @@ fn gradient_and_hessian_of_a_function_of_a_vector3() {
     // By hand: ∇ = x − c + (0, 0, cos z), ∇² = I − sin z e₃e₃ᵀ.
     let c = Vector3::new(0.5, -0.2, 1.0);
     let grad = x - c + Vector3::new(0.0, 0.0, x.z.cos());
-    let hess = Matrix3::identity() - Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, x.z.sin());
+    let hess =
+        Matrix3::identity() - Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, x.z.sin());
     let (e, g): (f64, Vector3<f64>) = fwdad::na::gradient(bind(trap_energy {}, (Wrt,)), &x);
     assert_eq!(e.to_bits(), trap_energy(&x).to_bits());
     assert!((g - grad).amax() < 1e-15, "{g} vs {grad}");
@@ -330,7 +388,8 @@ fn jacobian_of_a_vector_valued_function_of_a_vector3() {
     let (f, j) = fwdad::na::jacobian(bind(trap_force {}, (Wrt,)), &x);
     assert_eq!(f.as_slice(), trap_force(&x).as_slice());
     // By hand: −(I − sin z e₃e₃ᵀ).
-    let want = -Matrix3::identity() + Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, x.z.sin());
+    let want =
+        -Matrix3::identity() + Matrix3::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, x.z.sin());
     assert_eq!(j.shape(), (3, 3));
     for i in 0..3 {
         for k in 0..3 {
@@ -349,7 +408,12 @@ fn gradient_of_a_function_of_an_svector() {
     let s: Vec<f64> = (0..3).map(|i| x[i + 1] - x[i] - 1.0).collect();
     let want = [-k * s[0], k * (s[0] - s[1]), k * (s[1] - s[2]), k * s[2]];
     for i in 0..4 {
-        assert!((g[i] - want[i]).abs() < 1e-14, "{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-14,
+            "{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     let (_, _, h) = fwdad::na::hessian(bind(chain_energy {}, (Wrt, k)), &x);
     assert_eq!((h[(1, 1)], h[(1, 2)], h[(0, 3)]), (2.0 * k, -k, 0.0));

@@ -1093,14 +1093,12 @@ fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericP
         .generics
         .params
         .iter()
-        .filter(|p| {
-            match p {
-                syn::GenericParam::Type(t) => {
-                    !names(inputs.clone(), &t.ident) && !names(output.clone(), &t.ident)
-                }
-                syn::GenericParam::Const(c) => !names(inputs.clone(), &c.ident),
-                syn::GenericParam::Lifetime(_) => false,
+        .filter(|p| match p {
+            syn::GenericParam::Type(t) => {
+                !names(inputs.clone(), &t.ident) && !names(output.clone(), &t.ident)
             }
+            syn::GenericParam::Const(c) => !names(inputs.clone(), &c.ident),
+            syn::GenericParam::Lifetime(_) => false,
         })
         .collect()
 }

@@ -142,6 +142,15 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
+/// Methods of library values that return a size (`a.nrows()`), by name: their result is
+/// an integer, whatever the receiver.
+const SIZE_METHODS: &[&str] = &["nrows", "ncols"];
+
+/// Whether `name()` (no arguments) is a library value's size, with a library feature on.
+pub fn is_size_method(name: &str) -> bool {
+    cfg!(any(feature = "nalgebra", feature = "ndarray")) && SIZE_METHODS.contains(&name)
+}
+
 /// Whether a written type names a library type (behind references).
 pub fn is_lib_type(ty: &syn::Type) -> bool {
     match ty {
@@ -195,12 +204,43 @@ pub fn is_lib_ctor(path: &syn::Path) -> bool {
 /// Library types generic over their scalar alone (`Matrix3<T>`, `DVector<T>`,
 /// `Complex<T>`, `Array1<A>`), whose scalar a turbofish of one argument names.
 const SCALAR_ONLY_GENERIC: &[&str] = &[
-    "Vector1", "Vector2", "Vector3", "Vector4", "Vector5", "Vector6", "RowVector1",
-    "RowVector2", "RowVector3", "RowVector4", "RowVector5", "RowVector6", "Matrix1",
-    "Matrix2", "Matrix3", "Matrix4", "Matrix5", "Matrix6", "Matrix1x2", "Matrix1x3",
-    "Matrix1x4", "Matrix2x1", "Matrix2x3", "Matrix2x4", "Matrix3x1", "Matrix3x2",
-    "Matrix3x4", "Matrix4x1", "Matrix4x2", "Matrix4x3", "DVector", "DMatrix", "RowDVector",
-    "Complex", "Array1", "Array2", "Array3",
+    "Vector1",
+    "Vector2",
+    "Vector3",
+    "Vector4",
+    "Vector5",
+    "Vector6",
+    "RowVector1",
+    "RowVector2",
+    "RowVector3",
+    "RowVector4",
+    "RowVector5",
+    "RowVector6",
+    "Matrix1",
+    "Matrix2",
+    "Matrix3",
+    "Matrix4",
+    "Matrix5",
+    "Matrix6",
+    "Matrix1x2",
+    "Matrix1x3",
+    "Matrix1x4",
+    "Matrix2x1",
+    "Matrix2x3",
+    "Matrix2x4",
+    "Matrix3x1",
+    "Matrix3x2",
+    "Matrix3x4",
+    "Matrix4x1",
+    "Matrix4x2",
+    "Matrix4x3",
+    "DVector",
+    "DMatrix",
+    "RowDVector",
+    "Complex",
+    "Array1",
+    "Array2",
+    "Array3",
 ];
 
 /// `Matrix3::identity` → `Matrix3::<f64>::identity`: an associated function of a library
@@ -300,7 +340,11 @@ impl Analysis<'_> {
                 }
                 InstKind::MethodCall {
                     receiver, method, ..
-                } => self.is(*receiver) && !SCALAR_METHODS.iter().any(|m| method == m),
+                } => {
+                    self.is(*receiver)
+                        && !SCALAR_METHODS.iter().any(|m| method == m)
+                        && !is_size_method(&method.to_string())
+                }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => is_lib_ctor(path),
                 // An element of a parameter `&[Vector3<f64>]`.
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
@@ -366,6 +410,34 @@ impl Analysis<'_> {
                 }
             }
         }
+    }
+}
+
+/// Whether `v` is a parameter of a nalgebra type (or a copy of one), still the dual of the
+/// whole value: its elements are read from it directly (`lift_index`).
+pub fn is_nalgebra_param(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => {
+            cfg!(feature = "nalgebra") && names_nalgebra(&func.params[i].ty)
+        }
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg) => is_nalgebra_param(func, *arg),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
+/// Whether a written type is a nalgebra matrix (behind references).
+fn names_nalgebra(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => names_nalgebra(&r.elem),
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| NALGEBRA_TYPES.iter().any(|t| s.ident == t)),
+        _ => false,
     }
 }
 

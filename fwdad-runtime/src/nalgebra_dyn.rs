@@ -47,6 +47,42 @@ where
     }
 }
 
+/// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
+impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim>
+    Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+where
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+    OMatrix<f64, R, C>: Differentiable,
+{
+    /// The number of rows.
+    #[inline(always)]
+    pub fn nrows(&self) -> usize {
+        self.primal.nrows()
+    }
+    /// The number of columns.
+    #[inline(always)]
+    pub fn ncols(&self) -> usize {
+        self.primal.ncols()
+    }
+}
+
+/// `x[i]` and `a[(i, j)]` of a matrix parameter (fixed-size or dynamic), read from its
+/// primal and tangent: no copy of the whole matrix per element read.
+impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, I> crate::lift::LiftIndex<S, I>
+    for Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+where
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+    OMatrix<f64, R, C>: Differentiable + core::ops::Index<I, Output = f64>,
+    OMatrix<S, R, C>: core::ops::Index<I, Output = S>,
+    I: Copy,
+{
+    type Output = Dual<f64, S>;
+    #[inline(always)]
+    fn lift_index(self, i: I) -> Dual<f64, S> {
+        Dual::new(self.primal[i], self.tangent[i])
+    }
+}
+
 /// The impls for one dynamic shape `OMatrix<f64, $R, $C>` (`$R`, `$C`: `Dyn` or `U1`).
 macro_rules! dynamic_matrix {
     ($R:ty, $C:ty) => {

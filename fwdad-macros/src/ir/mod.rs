@@ -641,7 +641,8 @@ impl Function {
             ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
                 // `t.1` of a tuple built in the body holding a borrow: the borrow's place.
                 InstKind::Field { base, member } if self.tuple_elem(*base, member).is_some() => {
-                    self.tuple_elem(*base, member).map_or(v, |e| self.place_root(e))
+                    self.tuple_elem(*base, member)
+                        .map_or(v, |e| self.place_root(e))
                 }
                 InstKind::Ref { arg, .. }
                 | InstKind::Unary {

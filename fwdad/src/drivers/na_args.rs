@@ -52,7 +52,9 @@ impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
     }
 }
 
-impl<'a, 'd, S: Mode> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<&'d DVector<f64>, &'d DVector<f64>> {
+impl<'a, 'd, S: Mode> WrtFrom<Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d DVector<f64>, &'d DVector<f64>>
+{
     type Store = (DVector<f64>, DVector<S>);
     #[inline(always)]
     fn store() -> Self::Store {
@@ -89,7 +91,10 @@ impl<'z, 'a, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>> for Dual<DVector<f64
 
 /// A nalgebra vector result read as a list of reals (a Jacobian's rows): `fn f(x: ..) ->
 /// Vector3<f64>`, `SVector<f64, M>`, `DVector<f64>`.
-impl<S: Copy, const M: usize> super::sealed::FlatOutput<S> for Dual<SVector<f64, M>, SVector<S, M>> {}
+impl<S: Copy, const M: usize> super::sealed::FlatOutput<S>
+    for Dual<SVector<f64, M>, SVector<S, M>>
+{
+}
 impl<S: Copy, const M: usize> FlatOutput<S> for Dual<SVector<f64, M>, SVector<S, M>> {
     #[inline]
     fn len(&self) -> usize {
