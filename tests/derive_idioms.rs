@@ -684,7 +684,11 @@ fn last_and_extend_from_chains() {
 
 #[test]
 fn writes_through_a_mut_element_passed_on_by_map() {
-    check_modes!(softplus_features {}, softplus_features, [0.4, -1.2, 0.8, 1.5]);
+    check_modes!(
+        softplus_features {},
+        softplus_features,
+        [0.4, -1.2, 0.8, 1.5]
+    );
 }
 
 #[test]

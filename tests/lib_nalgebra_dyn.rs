@@ -85,6 +85,40 @@ fn sheared_norm(m: &Matrix3<f64>, v: &Vector3<f64>) -> f64 {
     (a * v).norm()
 }
 
+/// A determinant of a matrix written entry by entry.
+#[derive_frule]
+fn shear_determinant(x: &DVector<f64>) -> f64 {
+    let mut m: DMatrix<f64> = DMatrix::zeros(2, 2);
+    m[(0, 1)] = x[0] * x[1];
+    m[(1, 0)] = x[0];
+    m[(0, 0)] = 1.0;
+    m[(1, 1)] = 2.0;
+    m.determinant()
+}
+
+/// A linear map returning a `DVector`.
+#[derive_frule]
+fn linear_map(x: &DVector<f64>, a: &DMatrix<f64>) -> DVector<f64> {
+    a * x
+}
+
+/// The norm of another derived function's `DVector` result.
+#[derive_frule]
+fn mapped_norm(x: &DVector<f64>, a: &DMatrix<f64>) -> f64 {
+    let r: DVector<f64> = linear_map(x, a);
+    r.norm()
+}
+
+/// The trace, by entries `a[(i, i)]`, plus the determinant.
+#[derive_frule]
+fn trace_plus_determinant(a: &DMatrix<f64>) -> f64 {
+    let mut s = 0.0;
+    for i in 0..a.nrows() {
+        s += a[(i, i)];
+    }
+    s + a.determinant()
+}
+
 // ---------------------------------------------------------------------------------------
 // Checks
 
@@ -432,4 +466,27 @@ fn gradient_and_hessian_of_a_function_of_a_dvector() {
     let (_, _, h) = fwdad::na::hessian(bind(least_squares {}, (Wrt, &a, &b)), &x);
     let ata = a.transpose() * &a;
     assert!((&h - &ata).amax() < 1e-13, "{h} vs {ata}");
+}
+
+#[test]
+fn matrix_entries_dvector_results_and_calls() {
+    let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 3.0, 4.0]);
+    let x = DVector::from_vec(vec![1.0, 2.0]);
+    // The Jacobian of x ↦ A x is A.
+    let (v, j) = fwdad::na::jacobian(bind(linear_map {}, (Wrt, &a)), &x);
+    assert_eq!(v, &a * &x);
+    assert_eq!(j, a);
+    // ∇|A x| = Aᵀ A x / |A x|.
+    let (_, g) = fwdad::na::gradient(bind(mapped_norm {}, (Wrt, &a)), &x);
+    let ax = &a * &x;
+    let want = a.transpose() * &ax / ax.norm();
+    assert!((g - want).amax() < 1e-14);
+    // det [[1, x₀x₁], [x₀, 2]] = 2 − x₀² x₁: ∇ = (−2 x₀ x₁, −x₀²).
+    let (d, g) = fwdad::na::gradient(bind(shear_determinant {}, (Wrt,)), &x);
+    assert_eq!(d, 2.0 - x[0] * x[0] * x[1]);
+    assert_eq!(g.as_slice(), &[-2.0 * x[0] * x[1], -x[0] * x[0]]);
+    // Along dA = I: d tr = 2, d det = tr(adj A) = 5.
+    let d = trace_plus_determinant_frule(Dual::new(&a, &DMatrix::identity(2, 2)));
+    assert_eq!(d.primal, 5.0 + (4.0 - 6.0));
+    assert!((d.tangent - 7.0).abs() < 1e-14, "{}", d.tangent);
 }

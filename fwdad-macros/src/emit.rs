@@ -877,8 +877,9 @@ impl Emitter<'_> {
                         // A constant made active by a later store (`let mut e =
                         // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
                         None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {
-                            let e = self.primal_expr(inst, kind, &lifted, span);
-                            quote_spanned!(span=> #rt::lift::<#mode, _>(#e))
+                            let f = crate::libtypes::default_scalar(func);
+                            let f = f.as_ref().unwrap_or(func);
+                            quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
                         }
                         None => self.primal_expr(inst, kind, &lifted, span),
                     },

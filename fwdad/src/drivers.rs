@@ -429,7 +429,7 @@ pub trait WrtInto<'z, X>: WrtFrom<X> {
 
 // The rule takes the drivers' type: `x` as it is. One impl per shape of primal (a
 // blanket `Dual<P, _>` would overlap the array conversions below, lifetimes aside).
-impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a P, U>> for Dual<&P, T>
+impl<P: ?Sized, T, U> WrtFrom<Dual<&P, U>> for Dual<&P, T>
 where
     for<'x> &'x P: Differentiable,
 {
@@ -448,7 +448,7 @@ where
     }
 }
 
-impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a mut P, U>> for Dual<&mut P, T>
+impl<P: ?Sized, T, U> WrtFrom<Dual<&mut P, U>> for Dual<&mut P, T>
 where
     for<'x> &'x mut P: Differentiable,
 {
