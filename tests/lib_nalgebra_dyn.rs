@@ -78,6 +78,12 @@ fn sum_of_cubes(x: &DVector<f64>) -> f64 {
     s
 }
 
+/// A squared norm plus a weighted sum, of a vector taken by value and used twice.
+#[derive_frule]
+fn owned_energy(x: DVector<f64>, w: &DVector<f64>) -> f64 {
+    x.dot(&x) + w.dot(&x)
+}
+
 /// A shear of the identity whose scalar type is not written.
 #[derive_frule]
 fn sheared_norm(m: &Matrix3<f64>, v: &Vector3<f64>) -> f64 {
@@ -489,4 +495,14 @@ fn matrix_entries_dvector_results_and_calls() {
     let d = trace_plus_determinant_frule(Dual::new(&a, &DMatrix::identity(2, 2)));
     assert_eq!(d.primal, 5.0 + (4.0 - 6.0));
     assert!((d.tangent - 7.0).abs() < 1e-14, "{}", d.tangent);
+}
+
+#[test]
+fn a_dynamic_vector_taken_by_value() {
+    let x = DVector::from_vec(vec![0.5, -1.5, 2.0]);
+    let w = DVector::from_vec(vec![1.0, 0.25, -0.5]);
+    let (e, g) = fwdad::na::gradient(bind(owned_energy {}, (Wrt, &w)), &x);
+    assert_eq!(e.to_bits(), owned_energy(x.clone(), &w).to_bits());
+    // By hand: 2 x + w.
+    assert!((g - (&x * 2.0 + &w)).amax() < 1e-15);
 }

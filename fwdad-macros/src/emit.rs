@@ -265,6 +265,8 @@ impl Emitter<'_> {
             matches!(&self.func.values[v].ty, TypeHint::Ref(t) if matches!(**t, TypeHint::Seq(_)));
         if (lib || slice) && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
             quote_spanned!(span=> (&#rt::lift::<#mode, _>(#a)))
+        } else if lib && crate::libtypes::is_owned_dynamic_param(self.func, v) {
+            quote_spanned!(span=> #rt::lift::<#mode, _>(&#a))
         } else {
             quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
         }

@@ -428,6 +428,21 @@ pub fn is_nalgebra_param(func: &Function, v: Value) -> bool {
     }
 }
 
+/// Whether `v` is a parameter taken by value whose type is a dynamic nalgebra matrix
+/// (`x: DVector<f64>`): not `Copy`, so each use lifts it by reference.
+pub fn is_owned_dynamic_param(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => {
+            cfg!(feature = "nalgebra")
+                && matches!(&func.params[i].ty, syn::Type::Path(p) if p.qself.is_none()
+                && p.path.segments.last().is_some_and(|s| {
+                    ["DMatrix", "DVector", "RowDVector"].iter().any(|t| s.ident == t)
+                }))
+        }
+        _ => false,
+    }
+}
+
 /// Whether a written type is a nalgebra matrix (behind references).
 fn names_nalgebra(ty: &syn::Type) -> bool {
     match ty {

@@ -144,6 +144,15 @@ macro_rules! dynamic_matrix {
             }
         }
 
+        /// A parameter taken by value, lifted at each use without moving it.
+        impl<S: Mode> Lift<S> for &Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>> {
+            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.primal.zip_map(&self.tangent, Dual::new)
+            }
+        }
+
         /// A parameter taken by reference.
         impl<'a, S: Mode> Lift<S> for Dual<&'a OMatrix<f64, $R, $C>, &'a OMatrix<S, $R, $C>> {
             type Output = OMatrix<Dual<f64, S>, $R, $C>;
