@@ -338,6 +338,44 @@ fn last_and_extend(x: &[f64]) -> f64 {
     s + last.powi(3)
 }
 
+/// Softplus features written through `iter_mut` by a chain of `map`s (the first passing
+/// on a tuple that holds the `&mut` element), driven by `count()`, as
+/// argmin_testfunctions' `levy_derivative_const` writes its gradient.
+#[derive_frule]
+fn softplus_features(x: &[f64]) -> f64 {
+    let mut out = vec![0.0; x.len()];
+    x.iter()
+        .zip(out.iter_mut())
+        .enumerate()
+        .map(|(i, (v, o))| (i, v, (1.0 + v.exp()).ln(), o))
+        .map(|(i, &v, s, o)| *o = if i == 0 { s } else { s * v })
+        .count();
+    let mut e = 0.0;
+    for (k, f) in out.iter().enumerate() {
+        e += (k + 1) as f64 * f * f;
+    }
+    e
+}
+
+/// The first `N` cosines of `x` scaled by `a`: `N` appears only in the result, so the
+/// caller fixes it (by the type it asks for, or a turbofish).
+#[derive_frule]
+fn leading_cosines<const N: usize>(x: &[f64], a: f64) -> [f64; N] {
+    let mut c = [0.0; N];
+    for i in 0..N {
+        c[i] = a * x[i].cos();
+    }
+    c
+}
+
+/// Two calls of `leading_cosines`, `N` inferred from the `let` and named by a turbofish.
+#[derive_frule]
+fn cosine_energy(x: &[f64]) -> f64 {
+    let c: [f64; 3] = leading_cosines(x, 2.0);
+    let d = leading_cosines::<2>(x, 0.5);
+    c[0] * c[1] + c[2] * c[2] + d[0] * d[1]
+}
+
 // ---------------------------------------------------------------------------------------
 // Checks: central finite differences of the plain function, in the three modes
 
@@ -728,4 +766,25 @@ fn array_parameter_through_iter_copied() {
 #[test]
 fn last_and_extend_from_chains() {
     check_modes!(last_and_extend {}, last_and_extend, [0.4, -1.2, 0.8, 1.5]);
+}
+
+#[test]
+fn writes_through_a_mut_element_passed_on_by_map() {
+    check_modes!(
+        softplus_features {},
+        softplus_features,
+        [0.4, -1.2, 0.8, 1.5]
+    );
+}
+
+#[test]
+fn const_parameter_only_in_the_result() {
+    check_modes!(cosine_energy {}, cosine_energy, [0.4, -1.2, 0.8, 1.5]);
+    // Called from outside a rule, `N` named as in the plain call.
+    let x = [0.3, 1.1, -0.7];
+    let (p, t) = (&x[..], &[1.0, 0.0, 0.0][..]);
+    let out = leading_cosines_frule::<3>(Dual::new(p, t), Dual::new(2.0, 0.0));
+    assert_eq!(out.primal, leading_cosines::<3>(&x, 2.0));
+    assert_close(out.tangent[0], -2.0 * x[0].sin(), 1e-15, "d c0 / d x0");
+    assert_eq!(&out.tangent[1..], &[0.0, 0.0]);
 }

@@ -1202,9 +1202,13 @@ pub(crate) fn emit_items(
     }
 }
 
-/// The type and const parameters of `func` that no parameter or return type names (a
-/// `const K: usize` used only in the body, a type used only in the `where` clause): the
-/// `Frule` impl could not constrain them (E0207), so the marker struct carries them.
+/// The type and const parameters of `func` that the `Frule` impl could not constrain
+/// (E0207; its `Output` does not constrain), so the marker struct carries them: a `const
+/// K: usize` no parameter type names (used in the body or only in the return type; a call
+/// without a turbofish infers it), a type named by no parameter or return type (used only
+/// in the `where` clause). A type only in the return type is left to E0207 at its
+/// definition: its marker would need a field, which a call without a turbofish (`f {}`)
+/// could not fill.
 fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericParam> {
     fn names(ts: TokenStream, ident: &syn::Ident) -> bool {
         ts.into_iter().any(|t| match t {
@@ -1213,21 +1217,24 @@ fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericP
             _ => false,
         })
     }
-    let signature: TokenStream = {
-        let (inputs, output) = (&sig.inputs, &sig.output);
-        quote!(#(#inputs)* #output)
+    let inputs: TokenStream = {
+        let inputs = &sig.inputs;
+        quote!(#(#inputs)*)
+    };
+    let output = {
+        let output = &sig.output;
+        quote!(#output)
     };
     func.sig
         .generics
         .params
         .iter()
-        .filter(|p| {
-            let ident = match p {
-                syn::GenericParam::Type(t) => &t.ident,
-                syn::GenericParam::Const(c) => &c.ident,
-                syn::GenericParam::Lifetime(_) => return false,
-            };
-            !names(signature.clone(), ident)
+        .filter(|p| match p {
+            syn::GenericParam::Type(t) => {
+                !names(inputs.clone(), &t.ident) && !names(output.clone(), &t.ident)
+            }
+            syn::GenericParam::Const(c) => !names(inputs.clone(), &c.ident),
+            syn::GenericParam::Lifetime(_) => false,
         })
         .collect()
 }

@@ -426,14 +426,6 @@ fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
     let is = |v: &Value| *active.get(*v);
     let lib = crate::libtypes::lib_values(func);
-    for p in &func.params {
-        if let Some(ty) = crate::libtypes::dynamic_nalgebra(&p.ty) {
-            diag.error_spanned(
-                &p.ty,
-                format!("`#[derive_frule]` does not support nalgebra's dynamically sized `{ty}` yet; use a fixed-size type (`SVector<f64, N>`, `Vector3<f64>`, `SMatrix<f64, R, C>`) or pass the elements as `&[f64]`"),
-            );
-        }
-    }
     for (inst, data) in func.insts.iter() {
         if is_lib_inst(func, &lib, inst) {
             continue;

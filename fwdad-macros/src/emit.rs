@@ -262,8 +262,14 @@ impl Emitter<'_> {
         {
             return a.clone();
         }
-        if lib && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+        // A borrowed library value, or a borrowed slice of floats (`from_column_slice(x)`),
+        // lifted into a temporary and borrowed again.
+        let slice =
+            matches!(&self.func.values[v].ty, TypeHint::Ref(t) if matches!(**t, TypeHint::Seq(_)));
+        if (lib || slice) && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
             quote_spanned!(span=> (&#rt::lift::<#mode, _>(#a)))
+        } else if lib && crate::libtypes::is_owned_dynamic_param(self.func, v) {
+            quote_spanned!(span=> #rt::lift::<#mode, _>(&#a))
         } else {
             quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
         }
@@ -851,7 +857,12 @@ impl Emitter<'_> {
             }
             (kind, Form::Primal { promote }) => {
                 let e = self.primal_expr(inst, kind, &args, span);
-                if *promote {
+                let lib_result = data.results.first().is_some_and(|r| *self.lib.get(*r));
+                if *promote && lib_result {
+                    // A library constant made active (by a later store): its form over
+                    // constant duals.
+                    quote_spanned!(span=> #rt::lift::<#mode, _>(#e))
+                } else if *promote {
                     quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
                 } else {
                     e
@@ -923,8 +934,22 @@ impl Emitter<'_> {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
                         }
+                        // A constant made active by a later store (`let mut e =
+                        // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
+                        None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {
+                            let f = crate::libtypes::default_scalar(func);
+                            let f = f.as_ref().unwrap_or(func);
+                            quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
+                        }
                         None => self.primal_expr(inst, kind, &lifted, span),
                     },
+                    // `x[i]` of a nalgebra parameter: the element's dual alone.
+                    InstKind::Index { base, .. }
+                        if crate::libtypes::is_nalgebra_param(self.func, *base) =>
+                    {
+                        let (x, i) = (&args[0], &args[1]);
+                        quote_spanned!(span=> #rt::lift_index::<#mode, _, _>(#x, #i))
+                    }
                     _ => self.primal_expr(inst, kind, &lifted, span),
                 }
             }
@@ -1267,6 +1292,19 @@ impl Emitter<'_> {
             (_, Form::Deref) => {
                 let a = &args[0];
                 quote_spanned!(span=> #rt::deref(&#a))
+            }
+            // `e[i] = v` into a library value over duals (`let mut e = DVector::zeros(n);`):
+            // nalgebra's own `IndexMut`, the value lifted to the element's dual.
+            (
+                InstKind::Store {
+                    place: Place::Index(t, _),
+                    ..
+                },
+                Form::Store,
+            ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
+                let (t, i, v) = (&args[0], &args[1], &args[2]);
+                let lhs = self.lhs(inst);
+                return quote!(#pre #t[#i] = #rt::lift::<#mode, _>(#v); #lhs (););
             }
             (InstKind::Store { place, .. }, Form::Store) => {
                 let stmt = match place {
@@ -1669,7 +1707,23 @@ impl Emitter<'_> {
                     call
                 }
             }
-            InstKind::Call { func, .. } => quote_spanned!(span=> #func(#(#a),*)),
+            InstKind::Call { func, .. } => {
+                // A library constant without float arguments and without a written type
+                // (`Matrix3::identity()`) names its scalar, `f64`.
+                let untyped = self.func.insts[inst]
+                    .results
+                    .first()
+                    .is_some_and(|r| !self.func.annotations.contains_key(r))
+                    && self
+                        .func
+                        .operands(inst)
+                        .iter()
+                        .all(|v| self.func.values[*v].ty == TypeHint::Int);
+                match crate::libtypes::default_scalar(func).filter(|_| untyped) {
+                    Some(func) => quote_spanned!(span=> #func(#(#a),*)),
+                    None => quote_spanned!(span=> #func(#(#a),*)),
+                }
+            }
             InstKind::Store { place, .. } => match place {
                 Place::Deref(_) => {
                     let (t, v) = (&a[0], &a[1]);

@@ -67,6 +67,8 @@ pub mod lift;
 pub mod linear;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra;
+#[cfg(feature = "nalgebra")]
+pub mod nalgebra_dyn;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 pub mod num;

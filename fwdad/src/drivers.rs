@@ -411,50 +411,84 @@ pub struct NoOut;
 // A dual (the drivers pass one), not any `D`: a scalar `#[primitive(d = ..)]` rule takes
 // a dual or a plain float per argument, and this picks the dual.
 impl<P: Differentiable, T> Fits<Dual<P, T>> for Wrt {}
-impl<'z, X, Y, S: Mode, D: WrtFrom<X>> SlotDual<'z, X, Y, S, D> for Wrt {
+impl<'z, X, Y, S: Mode, D: WrtInto<'z, X>> SlotDual<'z, X, Y, S, D> for Wrt {
     type Dual = D::Dual;
 }
-impl<X, Y, S: Mode, D: WrtFrom<X>> Slot<X, Y, S, D> for Wrt {
-    type Store = ();
+impl<X, Y, S: Mode, D: WrtFrom<X> + for<'z> WrtInto<'z, X>> Slot<X, Y, S, D> for Wrt {
+    type Store = D::Store;
     #[inline(always)]
-    fn store(&self) {}
+    fn store(&self) -> D::Store {
+        D::store()
+    }
     #[inline(always)]
-    fn dual<'z>(&'z self, _: &'z mut (), x: X, _: &mut Option<Y>) -> D::Dual {
-        D::convert(x)
+    fn dual<'z>(
+        &'z self,
+        store: &'z mut D::Store,
+        x: X,
+        _: &mut Option<Y>,
+    ) -> <D as WrtInto<'z, X>>::Dual {
+        D::convert(x, store)
     }
 }
 
 #[doc(hidden)]
 /// How the drivers' argument `X` reaches a rule parameter marked [`Wrt`] whose
 /// one-direction dual is `Self`: as it is, or, for a parameter `&[f64; N]` or `[f64; N]`
-/// fed from a slice, converted to the array (the length is checked once per pass).
+/// fed from a slice, converted to the array (the length is checked once per pass), or,
+/// for a nalgebra vector (`&Vector3<f64>`, `&DVector<f64>`), copied into storage the pass
+/// owns ([`WrtFrom::Store`]) and borrowed from there ([`WrtInto`]).
 pub trait WrtFrom<X> {
+    /// What the pass owns for the parameter to borrow (`()` for most).
+    type Store;
+    /// Builds it (once per pass, before the point is known).
+    fn store() -> Self::Store;
+}
+
+#[doc(hidden)]
+/// The conversion of [`WrtFrom`], borrowing the pass's storage for `'z`.
+pub trait WrtInto<'z, X>: WrtFrom<X> {
     /// The dual the rule takes.
     type Dual;
     /// `x` in that shape.
-    fn convert(x: X) -> Self::Dual;
+    fn convert(x: X, store: &'z mut Self::Store) -> Self::Dual;
 }
 
 // The rule takes the drivers' type: `x` as it is. One impl per shape of primal (a
 // blanket `Dual<P, _>` would overlap the array conversions below, lifetimes aside).
-impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a P, U>> for Dual<&P, T>
+impl<P: ?Sized, T, U> WrtFrom<Dual<&P, U>> for Dual<&P, T>
+where
+    for<'x> &'x P: Differentiable,
+{
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, P: ?Sized, T, U> WrtInto<'z, Dual<&'a P, U>> for Dual<&P, T>
 where
     for<'x> &'x P: Differentiable,
 {
     type Dual = Dual<&'a P, U>;
     #[inline(always)]
-    fn convert(x: Dual<&'a P, U>) -> Dual<&'a P, U> {
+    fn convert(x: Dual<&'a P, U>, _: &'z mut ()) -> Dual<&'a P, U> {
         x
     }
 }
 
-impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a mut P, U>> for Dual<&mut P, T>
+impl<P: ?Sized, T, U> WrtFrom<Dual<&mut P, U>> for Dual<&mut P, T>
+where
+    for<'x> &'x mut P: Differentiable,
+{
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, P: ?Sized, T, U> WrtInto<'z, Dual<&'a mut P, U>> for Dual<&mut P, T>
 where
     for<'x> &'x mut P: Differentiable,
 {
     type Dual = Dual<&'a mut P, U>;
     #[inline(always)]
-    fn convert(x: Dual<&'a mut P, U>) -> Dual<&'a mut P, U> {
+    fn convert(x: Dual<&'a mut P, U>, _: &'z mut ()) -> Dual<&'a mut P, U> {
         x
     }
 }
@@ -462,9 +496,14 @@ where
 macro_rules! wrt_by_value {
     ($([$($g:tt)*] $p:ty),*) => {$(
         impl<$($g)* T, U> WrtFrom<Dual<$p, U>> for Dual<$p, T> {
+            type Store = ();
+            #[inline(always)]
+            fn store() {}
+        }
+        impl<'z, $($g)* T, U> WrtInto<'z, Dual<$p, U>> for Dual<$p, T> {
             type Dual = Dual<$p, U>;
             #[inline(always)]
-            fn convert(x: Dual<$p, U>) -> Dual<$p, U> {
+            fn convert(x: Dual<$p, U>, _: &'z mut ()) -> Dual<$p, U> {
                 x
             }
         }
@@ -475,24 +514,41 @@ wrt_by_value!([] f64, [] f32, [E: Differentiable, const K: usize,] [E; K]);
 impl<'a, 'd, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>>
     for Dual<&'d [f64; N], &'d [f64; N]>
 {
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, 'd, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d [f64; N], &'d [f64; N]>
+{
     type Dual = Dual<&'a [f64; N], &'a [S; N]>;
     #[inline(always)]
-    fn convert(x: Dual<&'a [f64], &'a [S]>) -> Self::Dual {
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
         Dual::new(wrt_array(x.primal), wrt_array(x.tangent))
     }
 }
 
 impl<'a, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<[f64; N], [f64; N]> {
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<[f64; N], [f64; N]>
+{
     type Dual = Dual<[f64; N], [S; N]>;
     #[inline(always)]
-    fn convert(x: Dual<&'a [f64], &'a [S]>) -> Self::Dual {
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
         Dual::new(*wrt_array(x.primal), *wrt_array(x.tangent))
     }
 }
 
+#[cfg(feature = "nalgebra")]
+mod na_args;
+
 /// The differentiated slice as the array the rule's parameter is.
 #[inline(always)]
-fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
+pub(crate) fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
     match x.try_into() {
         Ok(a) => a,
         Err(_) => panic!(

@@ -120,7 +120,7 @@ pub mod __private {
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;
-    pub use fwdad_runtime::lift::{lift, unlift};
+    pub use fwdad_runtime::lift::{lift, lift_index, unlift};
     pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{

@@ -617,8 +617,13 @@ impl Function {
                 | InstKind::Slice { mutable, .. }
                 | InstKind::ElemRef { mutable, .. }
                 | InstKind::FieldRef { mutable, .. } => mutable,
-                // A half of `x.split_at_mut(m)`: `let (left, right) = x.split_at_mut(m);`.
-                InstKind::Field { base, .. } => self.is_mut_pair(base),
+                // An element of a tuple built in the body (`(v, o)` passed on by a `map`
+                // closure) is the value put there.
+                InstKind::Field { base, ref member } => match self.tuple_elem(base, member) {
+                    Some(e) => self.is_mut_ref(e),
+                    // A half of `x.split_at_mut(m)`: `let (left, right) = x.split_at_mut(m);`.
+                    None => self.is_mut_pair(base),
+                },
                 _ => self.unwraps_mut_element(v),
             },
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
@@ -630,11 +635,30 @@ impl Function {
         }
     }
 
+    /// `t.k` of a tuple `t = (a, b, ..)` built in the body: its `k`-th element.
+    fn tuple_elem(&self, t: Value, member: &syn::Member) -> Option<Value> {
+        let syn::Member::Unnamed(k) = member else {
+            return None;
+        };
+        match self.values[t].def {
+            ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
+                InstKind::Tuple(vs) => vs.get(k.index as usize).copied(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The value whose storage a place expression reaches: through references,
     /// dereferences, fields and indexing, back to a local, parameter or loop value.
     pub fn place_root(&self, v: Value) -> Value {
         match self.values[v].def {
             ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
+                // `t.1` of a tuple built in the body holding a borrow: the borrow's place.
+                InstKind::Field { base, member } if self.tuple_elem(*base, member).is_some() => {
+                    self.tuple_elem(*base, member)
+                        .map_or(v, |e| self.place_root(e))
+                }
                 InstKind::Ref { arg, .. }
                 | InstKind::Unary {
                     op: UnOp::Deref,
