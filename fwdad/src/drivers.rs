@@ -1392,6 +1392,9 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
         /// The seeds and buffers of this thread's last `gradient`, kept for the next.
         static KEPT: core::cell::RefCell<GradientWorkspace> =
             core::cell::RefCell::new(GradientWorkspace::new());
+        /// The plans this thread has seen settled, so that later calls take no lock.
+        static SETTLED: core::cell::RefCell<Vec<((&'static str, usize), GradientPlan)>> =
+            const { core::cell::RefCell::new(Vec::new()) };
     }
     let n = x.len();
     let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
@@ -1401,7 +1404,21 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
             return (value, g.to_vec());
         }
         let key = (core::any::type_name_of_val(&f), n);
+        let settled = SETTLED.with(|s| s.borrow().iter().find(|e| e.0 == key).map(|e| e.1));
+        if let Some(plan) = settled {
+            let (value, g) = ws.run(&f, x, plan);
+            return (value, g.to_vec());
+        }
         let (plan, measuring) = width_tuning::next(key);
+        if !measuring {
+            SETTLED.with(|s| {
+                let mut s = s.borrow_mut();
+                if s.len() >= 64 {
+                    s.remove(0);
+                }
+                s.push((key, plan));
+            });
+        }
         let start = std::time::Instant::now();
         let (value, g) = ws.run(&f, x, plan);
         let g = g.to_vec();
@@ -2061,17 +2078,18 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// call of a size.
 ///
 /// The workspace also chooses its plan by measurement. Above 16 inputs, the first call
-/// for an input length times one gradient with each of [`GradientPlan::CANDIDATES`]
-/// (`Batch` and [`MaybeZero`] tangents at widths 8, 16 and 32) twice, alternating, keeps
-/// the fastest, and uses it for every later call of that length ([`Self::plan`] tells
+/// for an input length times gradients with each of [`GradientPlan::CANDIDATES`]
+/// (`Batch` and [`MaybeZero`] tangents at widths 8, 16 and 32), alternating, keeps the
+/// fastest, and uses it for every later call of that length ([`Self::plan`] tells
 /// which). The best plan depends on the function, not only on `n`: every pass recomputes
 /// the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a cheap one
 /// pays mostly for tangent lanes, which `MaybeZero` skips where they are known zero
 /// (Rosenbrock: every term reads two inputs, so most terms of a pass touch no seeded
 /// input), and for padding lanes. Up to 16 inputs it takes one pass of 8 or 16 lanes of
 /// `Batch`, as [`gradient`]. The gradient is the same at every plan (equal values; see
-/// the module docs), so the measurement changes the speed only, never the result; the
-/// first call of a length costs about thirteen gradients.
+/// the module docs), so the measurement changes the speed only, never the result. The
+/// first call of a length times each plan over three rounds of at least 20 µs each (or one
+/// gradient, if longer): about 0.4 ms, or nineteen gradients of a large input.
 ///
 /// ```
 /// use fwdad::drivers::{GradientPlan, GradientWorkspace};
@@ -2161,20 +2179,35 @@ impl GradientWorkspace {
         }
     }
 
-    /// Times a gradient with each of [`GradientPlan::CANDIDATES`], twice each in
-    /// alternation, and returns the plan of the shortest time.
+    /// Times gradients with each of [`GradientPlan::CANDIDATES`], in three rounds of
+    /// alternation, and returns the plan of the shortest time per call. A round times each
+    /// plan over enough calls to take [`Self::MIN_SAMPLE`] (one call for a large gradient),
+    /// so that a gradient of a fraction of a microsecond is not judged by one clock read.
     fn fastest_plan<F: GradientRule>(&mut self, f: &F, x: &[f64]) -> GradientPlan {
         const PLANS: [GradientPlan; 6] = GradientPlan::CANDIDATES;
+        let mut calls = [1u32; 6];
         let mut best = [core::time::Duration::MAX; 6];
-        for _ in 0..2 {
+        for _ in 0..3 {
             for (k, &p) in PLANS.iter().enumerate() {
                 let start = std::time::Instant::now();
-                core::hint::black_box(self.run(f, x, p));
-                best[k] = best[k].min(start.elapsed());
+                for _ in 0..calls[k] {
+                    core::hint::black_box(self.run(f, x, p));
+                }
+                let took = start.elapsed();
+                best[k] = best[k].min(took / calls[k]);
+                if took < Self::MIN_SAMPLE {
+                    // The next round takes enough calls for the sample's length.
+                    let per_call = (took / calls[k]).max(core::time::Duration::from_nanos(10));
+                    calls[k] =
+                        (Self::MIN_SAMPLE.as_nanos() / per_call.as_nanos()).clamp(1, 10_000) as u32;
+                }
             }
         }
         PLANS[width_tuning::fastest(&best)]
     }
+
+    /// The shortest time a sample of the plan measurement may take.
+    const MIN_SAMPLE: core::time::Duration = core::time::Duration::from_micros(20);
 }
 
 /// Second-order tangents: `N` directions in `d1`, one in `d2`.
