@@ -1708,11 +1708,11 @@ pub const fn gradient_width(n: usize) -> usize {
     }
 }
 
-/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result at each of the
-/// widths [`gradient_width`] picks (8, 16 and 32). Every `#[derive_frule]` rule of one
-/// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement
-/// (it is sealed).
-/// A rule that does not fit is reported at the call, once per width.
+/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result in each mode of
+/// [`GradientPlan::CANDIDATES`] (`Batch` and `MaybeZero` at widths 8, 16 and 32). Every
+/// `#[derive_frule]` rule of one `&[f64]` argument is one, as is every [`bind`] of a rule;
+/// there is nothing to implement (it is sealed).
+/// A rule that does not fit is reported at the call, once per mode.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
