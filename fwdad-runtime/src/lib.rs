@@ -93,7 +93,7 @@ pub use frule::{call, coerce_to, FnRule, Frule, MethodOf, Promoted, SelfByValue}
 pub use implicit::{implicit_root, implicit_system, Residual};
 pub use real::Real;
 pub use tangent::{
-    Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,
+    Batch, Binary, Hyper, Lanes, MaybeZero, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,
 };
 
 /// Every scalar rule as a free function (`ops::sin(x)`, `ops::mul(a, 2.0)`, ...): what

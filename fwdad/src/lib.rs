@@ -68,13 +68,13 @@ pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
     hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
-    GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out, Scratch, Var, Wrt,
-    DEFAULT_WIDTH,
+    GradientPlan, GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out,
+    Scratch, Var, Wrt, DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{
-    Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
-    TangentSpace, ZeroTangent,
+    Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, MaybeZero, Mode, NoTangent, Real,
+    ScalarTangent, TangentSpace, ZeroTangent,
 };
 #[cfg(feature = "std")]
 pub use sparse::{
