@@ -723,6 +723,13 @@ impl Emitter<'_> {
         for &r in &self.func.insts[inst].results {
             self.depth.insert(r, scope);
         }
+        if let Some(lin) = self.lin.filter(|l| l.lin_ifs.contains_key(&inst)) {
+            let mut out = self.lin_if(inst, lin);
+            if lin.ops.contains_key(&inst) {
+                out.extend(self.lin_inst(inst, lin)); // an `if` of one result: its phi
+            }
+            return out;
+        }
         if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
             return self.lin_inst(inst, lin);
         }

@@ -34,7 +34,7 @@ use crate::linear::{self, lin_operands, Linear};
 
 /// Plans the one-direction linearisation; `None` when no value would be absorbed.
 pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
-    let mut lin = linear::chains(func, active, plans)?;
+    let mut lin = linear::chains(func, active, plans, false)?;
     loop {
         let grow = multi_root(func, active, &lin);
         if grow.is_empty() {
@@ -68,7 +68,7 @@ fn multi_root(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value
             let v = func.insts[inst].results[0];
             let unbounded = lin.ops[&inst].is_unbounded();
             let mut set: Vec<Value> = Vec::new();
-            for o in lin_operands(func, active, inst) {
+            for o in lin_operands(func, active, lin, inst) {
                 let absorbed =
                     roots.contains_key(&o) && !lin.materialize.contains(&o) && !out.contains(&o);
                 let from = if absorbed && !unbounded {

@@ -88,6 +88,13 @@ pub fn one<F: Real>(_like: F) -> F {
     F::one()
 }
 
+/// `0` in the float type of `like` (the coefficient an arm of an `if` yields for a value
+/// it does not read).
+#[inline(always)]
+pub fn zero<F: Real>(_like: F) -> F {
+    F::zero()
+}
+
 /// The primal of a root.
 #[inline(always)]
 pub fn p<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> F {
