@@ -576,6 +576,11 @@ impl Emitter<'_> {
             Need::AsIs | Need::Dual if self.is_mut_ref(v) => quote!(&mut *#name),
             Need::AsIs => quote!(#name),
             Need::Dual => self.dual(v),
+            // An absorbed chain value has only its primal (a comparison reads it).
+            Need::Primal if self.is(v) && self.lin.is_some_and(|l| l.absorbed(v)) => {
+                let p = self.lin_primal_name(v);
+                quote!(#p)
+            }
             Need::Primal if self.is(v) => quote!(#name.primal),
             Need::Primal => quote!(#name),
         }

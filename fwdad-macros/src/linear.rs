@@ -54,8 +54,6 @@ pub enum LinOp {
 /// (one result) or a `field` read of the tuple it yields (`let (a, b) = if ..`).
 #[derive(Clone, Debug)]
 pub struct Phi {
-    /// The `if`.
-    pub owner: Inst,
     /// The value each arm yields for it (`then`, `else`).
     pub arms: [Value; 2],
     /// The values from before the `if` the arms' chains read (canonical, first seen first).
@@ -295,6 +293,14 @@ pub(crate) fn chains(
             if lin_if.is_some_and(|i| lin.lin_ifs[&i].tuples.contains(&Some(user))) {
                 continue;
             }
+            // A comparison reads the primal only (`theta_sq != 0.0`), which the chain has.
+            let compares = matches!(
+                &func.insts[user].kind,
+                InstKind::Binary { op, .. } if op.is_comparison()
+            ) && matches!(plans.get(user).form, Form::Primal { .. });
+            if compares {
+                continue;
+            }
             for o in lin.raw_operands(func, user) {
                 let Some(d) = lin.def(func, o) else {
                     continue;
@@ -507,7 +513,6 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
             new_phis.push((
                 p,
                 Phi {
-                    owner: inst,
                     arms: [ys[0][k], ys[1][k]],
                     operands,
                 },

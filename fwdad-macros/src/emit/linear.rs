@@ -28,7 +28,7 @@ pub(super) enum Coef {
 
 impl Emitter<'_> {
     /// The primal name of linearised value `v`.
-    fn lin_primal_name(&self, v: Value) -> syn::Ident {
+    pub(super) fn lin_primal_name(&self, v: Value) -> syn::Ident {
         let name = self.name(v);
         format_ident!("{}_p", name, span = name.span())
     }
