@@ -435,7 +435,17 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
             }
             _ => continue,
         };
-        if !ok || phis.is_empty() {
+        // Worth it only where the chain goes on after the `if`: a phi read by a chain
+        // operation (a value only returned or stored is as well assembled in the arm).
+        let continues = phis.iter().any(|(p, _)| {
+            let v = func.insts[*p].results[0];
+            uses.get(&v)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .any(|u| matches!(u, Use::Inst(j) if lin.ops.contains_key(j)))
+        });
+        if !ok || phis.is_empty() || !continues {
             continue;
         }
         if func.annotations.contains_key(result) && tuples[0].is_some() {

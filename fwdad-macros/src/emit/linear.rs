@@ -207,6 +207,22 @@ impl Emitter<'_> {
             (Some(primal), Some(ty)) => quote_spanned!(span=> let #y: #ty = #primal;),
             (Some(primal), None) => quote_spanned!(span=> let #y = #primal;),
         };
+        // One direction, a quotient of two roots: `(ȧ - y·ḃ)/b` (`lin::quotient`).
+        if let Some((a, b)) = self.quotient_of_roots(inst, lin) {
+            let (ra, rb) = (
+                self.root_ref(a, lin.region_of.get(&inst).copied(), lin, &mut out),
+                self.root_ref(b, lin.region_of.get(&inst).copied(), lin, &mut out),
+            );
+            let pb = &prims[1];
+            let name = self.name(v);
+            out.extend(quote_spanned!(span=>
+                let mut #name = #rt::lin::dual(
+                    #y,
+                    #rt::lin::quotient(#rt::lin::t(&#ra), #rt::lin::t(&#rb), #y, #pb),
+                );
+            ));
+            return out;
+        }
         let partials: Vec<Coef> = match op {
             LinOp::Add => vec![Coef::One, Coef::One],
             LinOp::Sub => vec![Coef::One, Coef::MinusOne],
@@ -238,7 +254,9 @@ impl Emitter<'_> {
         };
         let active = lin_operands(self.func, self.active, lin, inst);
         let region = lin.region_of.get(&inst).copied();
-        for o in &active {
+        // The arms of a linearised `if` assemble no tangent: no owned copies of roots.
+        let in_arm = lin.in_arms.contains(&v);
+        for o in active.iter().filter(|_| !in_arm) {
             if !lin.expands(self.func, inst, *o) {
                 self.root_ref(lin.canonical(*o), region, lin, &mut out);
             }
@@ -435,6 +453,29 @@ impl Emitter<'_> {
             let act: Vec<Value> = inner.iter().copied().filter(|o| self.is(*o)).collect();
             inner.len() == 2 && act.len() == 1 && lin.canonical(act[0]) == lin.canonical(b)
         })
+    }
+}
+
+impl Emitter<'_> {
+    /// In the one-direction copy, for `v = a / b` materialised with the two roots `a` and
+    /// `b` (neither absorbed, distinct): the roots. Its tangent `(ȧ - y·ḃ)/b` takes one
+    /// division where the partials `1/b` and `-y/b` take two (and `1/b` of one divisor is
+    /// shared by LLVM between quotients: BA's `r/θ` three times, `x/z` and `y/z`).
+    fn quotient_of_roots(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<(Value, Value)> {
+        let div = LinOp::Binary(crate::callee::FloatOp::Div);
+        if !self.one_direction || lin.ops.get(&inst) != Some(&div) {
+            return None;
+        }
+        let v = self.func.insts[inst].results[0];
+        let ops = self.func.operands(inst);
+        if !lin.materialize.contains(&v) || ops.len() != 2 || !ops.iter().all(|o| self.is(*o)) {
+            return None;
+        }
+        if ops.iter().any(|o| lin.expands(self.func, inst, *o)) {
+            return None;
+        }
+        let (a, b) = (lin.canonical(ops[0]), lin.canonical(ops[1]));
+        (a != b).then_some((a, b))
     }
 }
 
