@@ -178,13 +178,19 @@ macro_rules! check_jacobian {
         let mut cols = Matrix::zeros(2, n);
         for j in 0..n {
             let (v, t): ([f64; 2], [f64; 2]) = jvp($f {}, x, &unit(n, j));
-            assert_eq!((v[0].to_bits(), v[1].to_bits()), (plain[0].to_bits(), plain[1].to_bits()));
+            assert_eq!(
+                (v[0].to_bits(), v[1].to_bits()),
+                (plain[0].to_bits(), plain[1].to_bits())
+            );
             cols[(0, j)] = t[0];
             cols[(1, j)] = t[1];
         }
         let fd = fd_jacobian($f, x);
         for (v, jac) in [jacobian_with::<12>($f {}, x), jacobian_with::<16>($f {}, x)] {
-            assert_eq!((v[0].to_bits(), v[1].to_bits()), (plain[0].to_bits(), plain[1].to_bits()));
+            assert_eq!(
+                (v[0].to_bits(), v[1].to_bits()),
+                (plain[0].to_bits(), plain[1].to_bits())
+            );
             for r in 0..2 {
                 for c in 0..n {
                     let (a, b) = (jac[(r, c)], cols[(r, c)]);
@@ -207,7 +213,9 @@ macro_rules! check_jacobian {
 fn rodrigues_through_both_arms_of_the_if() {
     let points = [
         // A rotation: the first arm.
-        [0.3, -0.2, 0.1, 0.1, -0.2, -3.0, 0.5, -0.4, 6.0, 500.0, -0.02],
+        [
+            0.3, -0.2, 0.1, 0.1, -0.2, -3.0, 0.5, -0.4, 6.0, 500.0, -0.02,
+        ],
         [-1.2, 0.7, 0.4, 0.0, 0.3, -2.0, -0.3, 0.7, 5.0, 420.0, 0.05],
         // None: the second arm (a step of the differences lands in the first, whose
         // derivative there is the same).

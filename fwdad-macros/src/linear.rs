@@ -306,8 +306,7 @@ pub(crate) fn chains(
                     continue;
                 };
                 let before_if = lin_if.is_some_and(|i| region_of.get(&i) == region_of.get(&d));
-                if !lin.ops.contains_key(&user) || (region_of.get(&d) != Some(&r) && !before_if)
-                {
+                if !lin.ops.contains_key(&user) || (region_of.get(&d) != Some(&r) && !before_if) {
                     escapes.push(o);
                 }
             }
@@ -360,10 +359,11 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
         ValueDef::Param(_) => false,
     };
     let is = |v: Value| *active.get(v);
-    let float_like = |v: Value| {
-        !is(v) || lin.def(func, v).is_some() || func.values[v].ty == TypeHint::Float
-    };
-    let mut found: Vec<(Inst, LinIf, Vec<(Inst, Phi)>, Vec<Value>)> = Vec::new();
+    let float_like =
+        |v: Value| !is(v) || lin.def(func, v).is_some() || func.values[v].ty == TypeHint::Float;
+    /// An `if` found linearisable: its plan, its phis, its arms' linearised values.
+    type Found = (Inst, LinIf, Vec<(Inst, Phi)>, Vec<Value>);
+    let mut found: Vec<Found> = Vec::new();
     for (inst, data) in func.insts.iter() {
         let InstKind::If {
             then_region,
@@ -464,15 +464,18 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
                 let ops = func.operands(i);
                 if lin.ops.contains_key(&i) {
                     let v = func.insts[i].results[0];
-                    let stays = uses.get(&v).map(Vec::as_slice).unwrap_or_default().iter().all(
-                        |u| match u {
+                    let stays = uses
+                        .get(&v)
+                        .map(Vec::as_slice)
+                        .unwrap_or_default()
+                        .iter()
+                        .all(|u| match u {
                             Use::Inst(j) => {
                                 lin.region_of.get(j) == Some(&r)
                                     && (lin.ops.contains_key(j) || tuples[a] == Some(*j))
                             }
                             Use::Term(t) => *t == r,
-                        },
-                    );
+                        });
                     let reads_ok = ops
                         .iter()
                         .all(|o| !is(*o) || defined_in(*o, r) || !lin.mutated.contains(o));
@@ -597,9 +600,8 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
             let mut op_unbounded = lin.ops[&inst].is_unbounded();
             if let Some(phi) = lin.phis.get(&inst) {
                 // Coarse: any costly or unbounded coefficient of an arm's value.
-                let arm = |set: &HashSet<(Value, Value)>| {
-                    set.iter().any(|(a, _)| phi.arms.contains(a))
-                };
+                let arm =
+                    |set: &HashSet<(Value, Value)>| set.iter().any(|(a, _)| phi.arms.contains(a));
                 op_costly = arm(&costly);
                 op_unbounded = arm(&unbounded);
             }
@@ -607,14 +609,15 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
             let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
             for o in lin_operands(func, active, lin, inst) {
                 let from: Vec<(Value, bool, bool, bool)> = match roots.get(&o) {
-                    Some(rs) if lin.same_region(func, inst, o) && !lin.materialize.contains(&o) => rs
-                        .iter()
-                        .map(|r| {
-                            let k = (o, *r);
-                            let (unit, dear) = (units.contains(&k), costly.contains(&k));
-                            (*r, unit, dear, unbounded.contains(&k))
-                        })
-                        .collect(),
+                    Some(rs) if lin.same_region(func, inst, o) && !lin.materialize.contains(&o) => {
+                        rs.iter()
+                            .map(|r| {
+                                let k = (o, *r);
+                                let (unit, dear) = (units.contains(&k), costly.contains(&k));
+                                (*r, unit, dear, unbounded.contains(&k))
+                            })
+                            .collect()
+                    }
                     _ => vec![(lin.canonical(o), true, false, false)],
                 };
                 for (r, unit, dear, kink) in from {

@@ -443,7 +443,10 @@ impl Emitter<'_> {
         }
         (0..2).find(|&k| {
             let (a, b) = (ops[k], ops[1 - k]);
-            let Some(d) = lin.def(self.func, a).filter(|_| lin.expands(self.func, inst, a)) else {
+            let Some(d) = lin
+                .def(self.func, a)
+                .filter(|_| lin.expands(self.func, inst, a))
+            else {
                 return false;
             };
             if lin.ops[&d] != LinOp::Binary(crate::callee::FloatOp::Mul) {
