@@ -14,6 +14,10 @@
 //! values would otherwise both expand. Two reads of the same element (`x[i]` in `x[i] *
 //! x[i]`) with nothing that could write in between are one root.
 //!
+//! A chain continues through an `if` whose arms are chains ([`Phi`]): each value the `if`
+//! yields becomes one linearised value whose partials, with respect to what the arms read
+//! from before the `if`, the arm taken computes and yields with the primal.
+//!
 //! Output: [`Linear`], or `None` when linearising would change nothing (then no linearised
 //! copy of the body is emitted).
 
