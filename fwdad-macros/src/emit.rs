@@ -619,6 +619,11 @@ impl Emitter<'_> {
             Need::AsIs | Need::Dual if self.is_mut_ref(v) => quote!(&mut *#name),
             Need::AsIs => quote!(#name),
             Need::Dual => self.dual(v),
+            // An absorbed chain value has only its primal (a comparison reads it).
+            Need::Primal if self.is(v) && self.lin.is_some_and(|l| l.absorbed(v)) => {
+                let p = self.lin_primal_name(v);
+                quote!(#p)
+            }
             Need::Primal if self.is(v) => quote!(#name.primal),
             Need::Primal => quote!(#name),
         }
@@ -776,6 +781,13 @@ impl Emitter<'_> {
             .is_some_and(|&r| self.is_undef(r))
         {
             return TokenStream::new();
+        }
+        if let Some(lin) = self.lin.filter(|l| l.lin_ifs.contains_key(&inst)) {
+            let mut out = self.lin_if(inst, lin);
+            if lin.ops.contains_key(&inst) {
+                out.extend(self.lin_inst(inst, lin)); // an `if` of one result: its phi
+            }
+            return out;
         }
         if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
             return self.lin_inst(inst, lin);

@@ -14,6 +14,10 @@
 //! values would otherwise both expand. Two reads of the same element (`x[i]` in `x[i] *
 //! x[i]`) with nothing that could write in between are one root.
 //!
+//! A chain continues through an `if` whose arms are chains ([`Phi`]): each value the `if`
+//! yields becomes one linearised value whose partials, with respect to what the arms read
+//! from before the `if`, the arm taken computes and yields with the primal.
+//!
 //! Output: [`Linear`], or `None` when linearising would change nothing (then no linearised
 //! copy of the body is emitted).
 
@@ -22,7 +26,8 @@ use std::collections::{HashMap, HashSet};
 use crate::activity::Activity;
 use crate::callee::FloatOp;
 use crate::dual::{DualPlan, Form};
-use crate::ir::{Function, Inst, InstKind, Place, Region, UnOp, Value, ValueDef};
+use crate::ir::{Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef};
+use crate::types::TypeHint;
 
 /// Above this many roots a value's combination costs more than the tangent updates it
 /// replaces; the value is materialised instead.
@@ -41,6 +46,32 @@ pub enum LinOp {
     Binary(FloatOp),
     /// `x.f()`: the partial from the runtime rule `f` (`sq`: `x * x`).
     Unary(FloatOp),
+    /// A value an `if` yields ([`Phi`]): its partials are the coefficients the taken arm
+    /// yields with its primal.
+    Phi,
+}
+
+/// A value an `if` yields, linearised through it: each arm's chain computes the yielded
+/// value's coefficients with respect to the values it reads from before the `if` (its
+/// *operands*), and the arm taken along the primal yields them with the primal, as the
+/// partials of one instruction with many operands. The instruction is the `if` itself
+/// (one result) or a `field` read of the tuple it yields (`let (a, b) = if ..`).
+#[derive(Clone, Debug)]
+pub struct Phi {
+    /// The value each arm yields for it (`then`, `else`).
+    pub arms: [Value; 2],
+    /// The values from before the `if` the arms' chains read (canonical, first seen first).
+    pub operands: Vec<Value>,
+}
+
+/// An `if` whose arms are linearised chains ([`Phi`]).
+#[derive(Clone, Debug)]
+pub struct LinIf {
+    /// The instructions of the values it yields, in order (one per read of a result).
+    pub phis: Vec<Inst>,
+    /// The `tuple` instruction each arm yields, if it yields a tuple (not emitted: its
+    /// elements are yielded as primals and coefficients).
+    pub tuples: [Option<Inst>; 2],
 }
 
 impl LinOp {
@@ -50,7 +81,7 @@ impl LinOp {
     /// carry zero tangents; for a cheap coefficient the test costs about what it saves.
     pub fn is_costly(&self) -> bool {
         match self {
-            LinOp::Add | LinOp::Sub | LinOp::Neg => false,
+            LinOp::Add | LinOp::Sub | LinOp::Neg | LinOp::Phi => false,
             LinOp::Binary(op) | LinOp::Unary(op) => op.is_costly(),
         }
     }
@@ -61,7 +92,8 @@ impl LinOp {
     /// direction, so a kink does not put NaN into directions that do not move the root.
     pub fn is_unbounded(&self) -> bool {
         match self {
-            LinOp::Add | LinOp::Sub | LinOp::Neg => false,
+            // A phi's coefficients are unbounded where an arm's are (`root_sets`).
+            LinOp::Add | LinOp::Sub | LinOp::Neg | LinOp::Phi => false,
             LinOp::Binary(op) | LinOp::Unary(op) => op.is_unbounded(),
         }
     }
@@ -96,6 +128,15 @@ pub struct Linear {
     /// Instructions of the chains whose coefficients are accumulated backwards, from each
     /// materialised value through its absorbed cone ([`crate::preacc`]).
     pub backward: HashSet<Inst>,
+    /// The values yielded by `if`s, by their instruction.
+    pub phis: HashMap<Inst, Phi>,
+    /// The `if`s whose arms are linearised chains.
+    pub lin_ifs: HashMap<Inst, LinIf>,
+    /// The values the arms of those `if`s yield: never materialised (the arms assemble no
+    /// tangent), their coefficients are yielded.
+    pub phi_inputs: HashSet<Value>,
+    /// Every linearised value in the arms of those `if`s (never materialised).
+    pub in_arms: HashSet<Value>,
 }
 
 impl Linear {
@@ -112,14 +153,39 @@ impl Linear {
         }
     }
 
+    /// The operands of linearised `inst`: a phi's operands, or the instruction's.
+    pub fn raw_operands(&self, func: &Function, inst: Inst) -> Vec<Value> {
+        match self.phis.get(&inst) {
+            Some(phi) => phi.operands.clone(),
+            None => func.operands(inst),
+        }
+    }
+
+    /// Whether `user` expands operand `o`'s coefficients (`o` is absorbed and defined in
+    /// the same region); otherwise `o` is a root of `user`. An arm of a linearised `if`
+    /// reads the absorbed values before it as roots: the `if` then yields the coefficients
+    /// with respect to them, which its phi expands.
+    pub fn expands(&self, func: &Function, user: Inst, o: Value) -> bool {
+        self.absorbed(o)
+            && self
+                .def(func, o)
+                .is_some_and(|d| self.region_of.get(&d) == self.region_of.get(&user))
+    }
+
+    /// Whether linearised operand `o` of `user` is defined in `user`'s region.
+    pub fn same_region(&self, func: &Function, user: Inst, o: Value) -> bool {
+        self.def(func, o)
+            .is_some_and(|d| self.region_of.get(&d) == self.region_of.get(&user))
+    }
+
     /// The instructions of the absorbed values that `inst`'s combination expands: its
     /// absorbed operands, theirs, and so on (not `inst` itself).
     fn absorbed_cone(&self, func: &Function, inst: Inst) -> Vec<Inst> {
         let mut cone: Vec<Inst> = Vec::new();
         let mut stack = vec![inst];
         while let Some(i) = stack.pop() {
-            for o in func.operands(i) {
-                if let Some(d) = self.def(func, o).filter(|_| self.absorbed(o)) {
+            for o in self.raw_operands(func, i) {
+                if let Some(d) = self.def(func, o).filter(|_| self.expands(func, i, o)) {
                     if !cone.contains(&d) {
                         cone.push(d);
                         stack.push(d);
@@ -139,7 +205,7 @@ impl Linear {
 
 /// Plans the linearisation; `None` when it would change nothing.
 pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
-    let mut lin = chains(func, active, plans)?;
+    let mut lin = chains(func, active, plans, true)?;
     let mutated = lin.mutated.clone();
     let required = lin.materialize.clone();
     // Root sets, then materialise values that two materialised values would both expand,
@@ -153,6 +219,8 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         if grow.is_empty() {
             grow = unprofitable(func, active, &lin);
         }
+        // The arms of a linearised `if` assemble no tangent: their cost is in the phis.
+        grow.retain(|v| !lin.in_arms.contains(v));
         if grow.is_empty() {
             break;
         }
@@ -164,7 +232,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         lin.absorbed(v)
     });
     let merges_reads = lin.ops.keys().any(|i| {
-        lin_operands(func, active, *i)
+        lin_operands(func, active, &lin, *i)
             .iter()
             .any(|o| lin.alias.contains_key(o))
     });
@@ -173,8 +241,14 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
 
 /// The chains before any cost guard: the linearised instructions, the values that escape
 /// them (materialised), element aliases, regions; `None` when there is no chain. (Root
-/// sets are not computed yet.)
-pub(crate) fn chains(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
+/// sets are not computed yet.) With `through_if`, chains continue through `if`s whose arms
+/// are chains ([`Phi`]).
+pub(crate) fn chains(
+    func: &Function,
+    active: &Activity,
+    plans: &DualPlan,
+    through_if: bool,
+) -> Option<Linear> {
     let mut lin = Linear::default();
     let mut region_of: HashMap<Inst, Region> = HashMap::new();
     for (r, data) in func.regions.iter() {
@@ -185,6 +259,7 @@ pub(crate) fn chains(func: &Function, active: &Activity, plans: &DualPlan) -> Op
             }
         }
     }
+    lin.region_of = region_of.clone();
     // A value a `&mut` borrow may change (`std::mem::swap(&mut lo, &mut hi)`) lives in its
     // dual: linearised, its later readers would use the primal cached by its chain.
     let mutated = mutated_in_place(func);
@@ -203,32 +278,278 @@ pub(crate) fn chains(func: &Function, active: &Activity, plans: &DualPlan) -> Op
     if lin.ops.is_empty() {
         return None;
     }
-    // Escapes: any use that is not a linearised instruction of the same region.
+    lin.alias = element_aliases(func, active, plans);
+    if through_if {
+        find_lin_ifs(func, active, &mut lin);
+    }
+    // Escapes: any use that is not a linearised instruction of the same region (an arm of
+    // a linearised `if` reads the values before it through its phis, and yields its own).
+    let arm_of = |r: Region| {
+        lin.owner_of
+            .get(&r)
+            .filter(|o| lin.lin_ifs.contains_key(o))
+            .copied()
+    };
+    let mut escapes: Vec<Value> = Vec::new();
     for (r, data) in func.regions.iter() {
+        let lin_if = arm_of(r);
         for &user in &data.insts {
-            for o in func.operands(user) {
+            if lin_if.is_some_and(|i| lin.lin_ifs[&i].tuples.contains(&Some(user))) {
+                continue;
+            }
+            // A comparison reads the primal only (`theta_sq != 0.0`), which the chain has.
+            let compares = matches!(
+                &func.insts[user].kind,
+                InstKind::Binary { op, .. } if op.is_comparison()
+            ) && matches!(plans.get(user).form, Form::Primal { .. });
+            if compares {
+                continue;
+            }
+            for o in lin.raw_operands(func, user) {
                 let Some(d) = lin.def(func, o) else {
                     continue;
                 };
-                if !lin.ops.contains_key(&user) || region_of.get(&d) != Some(&r) {
-                    lin.materialize.insert(o);
+                let before_if = lin_if.is_some_and(|i| region_of.get(&i) == region_of.get(&d));
+                if !lin.ops.contains_key(&user) || (region_of.get(&d) != Some(&r) && !before_if) {
+                    escapes.push(o);
                 }
             }
         }
+        if lin_if.is_some() {
+            continue;
+        }
         for o in func.term_operands(r) {
             if lin.def(func, o).is_some() {
-                lin.materialize.insert(o);
+                escapes.push(o);
             }
         }
     }
+    lin.materialize.extend(escapes);
     for o in func.annotations.keys() {
         if lin.def(func, *o).is_some() {
             lin.materialize.insert(*o);
         }
     }
-    lin.alias = element_aliases(func, active, plans);
-    lin.region_of = region_of;
     Some(lin)
+}
+
+/// Where a value is used: by an instruction, or by the terminator of a region.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Inst(Inst),
+    Term(Region),
+}
+
+/// The `if`s a chain continues through ([`Phi`]): an `if` yielding one float, or a tuple of
+/// floats read field by field, whose arms hold only linearised instructions (and inactive
+/// ones: literals), read active values only from before the `if` and use their values only
+/// in the arm or in what they yield. The `if`'s values become phis, its arms' values
+/// `in_arms`.
+fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
+    let mut uses: HashMap<Value, Vec<Use>> = HashMap::new();
+    for (r, data) in func.regions.iter() {
+        for &i in &data.insts {
+            for o in func.operands(i) {
+                uses.entry(o).or_default().push(Use::Inst(i));
+            }
+        }
+        for o in func.term_operands(r) {
+            uses.entry(o).or_default().push(Use::Term(r));
+        }
+    }
+    let defined_in = |v: Value, r: Region| match func.values[v].def {
+        ValueDef::Inst(i, _) => lin.region_of.get(&i) == Some(&r),
+        ValueDef::RegionParam(p, _) => p == r,
+        ValueDef::Param(_) => false,
+    };
+    let is = |v: Value| *active.get(v);
+    let float_like =
+        |v: Value| !is(v) || lin.def(func, v).is_some() || func.values[v].ty == TypeHint::Float;
+    /// An `if` found linearisable: its plan, its phis, its arms' linearised values.
+    type Found = (Inst, LinIf, Vec<(Inst, Phi)>, Vec<Value>);
+    let mut found: Vec<Found> = Vec::new();
+    for (inst, data) in func.insts.iter() {
+        let InstKind::If {
+            then_region,
+            else_region,
+            ..
+        } = data.kind
+        else {
+            continue;
+        };
+        let [result] = data.results.as_slice() else {
+            continue;
+        };
+        if !is(*result) || lin.mutated.contains(result) {
+            continue;
+        }
+        let arms = [then_region, else_region];
+        // What each arm yields, position by position (a tuple's elements).
+        let mut tuples: [Option<Inst>; 2] = [None, None];
+        let mut ys: [Vec<Value>; 2] = [Vec::new(), Vec::new()];
+        let mut ok = true;
+        for (a, &r) in arms.iter().enumerate() {
+            let Terminator::Yield(vs) = &func.regions[r].term else {
+                ok = false;
+                break;
+            };
+            let [y] = vs.as_slice() else {
+                ok = false;
+                break;
+            };
+            ys[a] = vec![*y];
+            if let ValueDef::Inst(t, 0) = func.values[*y].def {
+                if let InstKind::Tuple(elems) = &func.insts[t].kind {
+                    let only_yielded = uses.get(y).map(Vec::as_slice) == Some(&[Use::Term(r)]);
+                    if defined_in(*y, r) && only_yielded {
+                        tuples[a] = Some(t);
+                        ys[a] = elems.clone();
+                    }
+                }
+            }
+        }
+        if !ok || ys[0].len() != ys[1].len() {
+            continue;
+        }
+        // The phis: the `if` itself, or one field read of its tuple per use.
+        let phis: Vec<(Inst, usize)> = match tuples {
+            [None, None] => vec![(inst, 0)],
+            [Some(_), Some(_)] => {
+                let mut phis = Vec::new();
+                for u in uses.get(result).map(Vec::as_slice).unwrap_or_default() {
+                    let Use::Inst(f) = u else {
+                        ok = false;
+                        break;
+                    };
+                    match &func.insts[*f].kind {
+                        InstKind::Field {
+                            member: syn::Member::Unnamed(k),
+                            ..
+                        } if (k.index as usize) < ys[0].len() => {
+                            let fv = func.insts[*f].results[0];
+                            ok &= is(fv) && !lin.mutated.contains(&fv);
+                            phis.push((*f, k.index as usize));
+                        }
+                        _ => ok = false,
+                    }
+                }
+                let read = |k: usize| phis.iter().any(|(_, j)| *j == k);
+                ok &= (0..ys[0].len()).all(read);
+                phis
+            }
+            _ => continue,
+        };
+        // Worth it only where the chain goes on after the `if`: a phi read by a chain
+        // operation (a value only returned or stored is as well assembled in the arm).
+        let continues = phis.iter().any(|(p, _)| {
+            let v = func.insts[*p].results[0];
+            uses.get(&v)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .any(|u| matches!(u, Use::Inst(j) if lin.ops.contains_key(j)))
+        });
+        if !ok || phis.is_empty() || !continues {
+            continue;
+        }
+        if func.annotations.contains_key(result) && tuples[0].is_some() {
+            continue;
+        }
+        // Each arm: linearised instructions whose values stay in the arm (or are
+        // yielded), inactive ones, the yielded tuple.
+        let mut in_arms: Vec<Value> = Vec::new();
+        for (a, &r) in arms.iter().enumerate() {
+            let region = &func.regions[r];
+            ok &= region.params.is_empty();
+            for &i in &region.insts {
+                if tuples[a] == Some(i) {
+                    continue;
+                }
+                let ops = func.operands(i);
+                if lin.ops.contains_key(&i) {
+                    let v = func.insts[i].results[0];
+                    let stays = uses
+                        .get(&v)
+                        .map(Vec::as_slice)
+                        .unwrap_or_default()
+                        .iter()
+                        .all(|u| match u {
+                            Use::Inst(j) => {
+                                lin.region_of.get(j) == Some(&r)
+                                    && (lin.ops.contains_key(j) || tuples[a] == Some(*j))
+                            }
+                            Use::Term(t) => *t == r,
+                        });
+                    let reads_ok = ops
+                        .iter()
+                        .all(|o| !is(*o) || defined_in(*o, r) || !lin.mutated.contains(o));
+                    ok &= stays && reads_ok && !func.annotations.contains_key(&v);
+                    in_arms.push(v);
+                } else {
+                    let inactive = func.insts[i].results.iter().all(|v| !is(*v))
+                        && ops.iter().all(|o| !is(*o));
+                    ok &= inactive && func.inst_regions(i).is_empty();
+                }
+            }
+            for &y in &ys[a] {
+                ok &= float_like(y) && !(is(y) && lin.mutated.contains(&y));
+            }
+        }
+        if !ok {
+            continue;
+        }
+        // A phi's operands: the values from before the `if` its arms' chains read.
+        let mut lin_if = LinIf {
+            phis: Vec::new(),
+            tuples,
+        };
+        let mut new_phis: Vec<(Inst, Phi)> = Vec::new();
+        for (p, k) in phis {
+            let mut operands: Vec<Value> = Vec::new();
+            for (a, &r) in arms.iter().enumerate() {
+                let mut stack = vec![ys[a][k]];
+                let mut seen: HashSet<Value> = HashSet::new();
+                while let Some(v) = stack.pop() {
+                    if !is(v) || !seen.insert(v) {
+                        continue;
+                    }
+                    if !defined_in(v, r) {
+                        let c = lin.canonical(v);
+                        if !operands.contains(&c) {
+                            operands.push(c);
+                        }
+                        continue;
+                    }
+                    if let Some(d) = lin.def(func, v) {
+                        // Reverse, so that operands come out first-read first.
+                        stack.extend(func.operands(d).into_iter().rev());
+                    }
+                }
+            }
+            lin_if.phis.push(p);
+            new_phis.push((
+                p,
+                Phi {
+                    arms: [ys[0][k], ys[1][k]],
+                    operands,
+                },
+            ));
+        }
+        found.push((inst, lin_if, new_phis, in_arms));
+    }
+    for (inst, lin_if, phis, in_arms) in found {
+        for (p, phi) in phis {
+            for y in phi.arms {
+                if in_arms.contains(&y) {
+                    lin.phi_inputs.insert(y);
+                }
+            }
+            lin.ops.insert(p, LinOp::Phi);
+            lin.phis.insert(p, phi);
+        }
+        lin.in_arms.extend(in_arms);
+        lin.lin_ifs.insert(inst, lin_if);
+    }
 }
 
 /// The linearised operation of `inst`, if it has one: a scalar rule with partials.
@@ -252,9 +573,10 @@ fn lin_op(func: &Function, plans: &DualPlan, inst: Inst) -> Option<LinOp> {
     }
 }
 
-/// The active operands of a linearised instruction (`x * x` counts `x` once per side).
-pub fn lin_operands(func: &Function, active: &Activity, inst: Inst) -> Vec<Value> {
-    func.operands(inst)
+/// The active operands of a linearised instruction (`x * x` counts `x` once per side; a
+/// phi's are the values its arms read from before the `if`).
+pub fn lin_operands(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> Vec<Value> {
+    lin.raw_operands(func, inst)
         .into_iter()
         .filter(|v| *active.get(*v))
         .collect()
@@ -269,25 +591,37 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut costly: HashSet<(Value, Value)> = HashSet::new();
     let mut unbounded: HashSet<(Value, Value)> = HashSet::new();
     // Linearised operands are defined earlier in the same region (any other use
-    // materialises them), so one walk over each region in order sees them first.
-    for (_, data) in func.regions.iter() {
-        for &inst in data.insts.iter().filter(|i| lin.ops.contains_key(i)) {
+    // materialises them), and an `if`'s arms come before its phis: one walk in program
+    // order sees them first.
+    {
+        for inst in nested_order(func)
+            .into_iter()
+            .filter(|i| lin.ops.contains_key(i))
+        {
             let v = func.insts[inst].results[0];
             let sums = matches!(lin.ops[&inst], LinOp::Add | LinOp::Sub | LinOp::Neg);
-            let op_costly = lin.ops[&inst].is_costly();
-            let op_unbounded = lin.ops[&inst].is_unbounded();
+            let mut op_costly = lin.ops[&inst].is_costly();
+            let mut op_unbounded = lin.ops[&inst].is_unbounded();
+            if let Some(phi) = lin.phis.get(&inst) {
+                // Coarse: any costly or unbounded coefficient of an arm's value.
+                let arm =
+                    |set: &HashSet<(Value, Value)>| set.iter().any(|(a, _)| phi.arms.contains(a));
+                op_costly = arm(&costly);
+                op_unbounded = arm(&unbounded);
+            }
             let mut set: Vec<Value> = Vec::new();
             let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
-            for o in lin_operands(func, active, inst) {
+            for o in lin_operands(func, active, lin, inst) {
                 let from: Vec<(Value, bool, bool, bool)> = match roots.get(&o) {
-                    Some(rs) if !lin.materialize.contains(&o) => rs
-                        .iter()
-                        .map(|r| {
-                            let k = (o, *r);
-                            let (unit, dear) = (units.contains(&k), costly.contains(&k));
-                            (*r, unit, dear, unbounded.contains(&k))
-                        })
-                        .collect(),
+                    Some(rs) if lin.same_region(func, inst, o) && !lin.materialize.contains(&o) => {
+                        rs.iter()
+                            .map(|r| {
+                                let k = (o, *r);
+                                let (unit, dear) = (units.contains(&k), costly.contains(&k));
+                                (*r, unit, dear, unbounded.contains(&k))
+                            })
+                            .collect()
+                    }
                     _ => vec![(lin.canonical(o), true, false, false)],
                 };
                 for (r, unit, dear, kink) in from {
@@ -321,6 +655,22 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     lin.roots = roots;
     lin.units = units;
     lin.unbounded = unbounded;
+}
+
+/// Every instruction in program order: a region's instructions in order, the regions an
+/// instruction owns right after it.
+pub fn nested_order(func: &Function) -> Vec<Inst> {
+    fn walk(func: &Function, r: Region, out: &mut Vec<Inst>) {
+        for &inst in &func.regions[r].insts {
+            out.push(inst);
+            for owned in func.inst_regions(inst) {
+                walk(func, owned, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(func, func.body, &mut out);
+    out
 }
 
 /// Whether `r` is an element read (`x[i]`, a `for` element) inside a loop: the roots worth a
@@ -409,6 +759,8 @@ fn direct_cost(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> 
         LinOp::Neg | LinOp::Unary(_) => 1,
         LinOp::Binary(_) if both => 3,
         LinOp::Binary(_) => 1,
+        // Each operand's tangent times its coefficient, summed.
+        LinOp::Phi => (2 * lin_operands(func, active, lin, inst).len()).saturating_sub(1),
     }
 }
 
@@ -542,6 +894,14 @@ pub fn note(lin: &Linear, func: &Function, inst: Inst) -> String {
         LinOp::Sub => "sub".to_string(),
         LinOp::Neg => "neg".to_string(),
         LinOp::Binary(n) | LinOp::Unary(n) => n.name().to_string(),
+        LinOp::Phi => {
+            let ops: Vec<String> = lin
+                .raw_operands(func, inst)
+                .iter()
+                .map(|o| o.to_string())
+                .collect();
+            format!("phi of [{}]", ops.join(", "))
+        }
     };
     let sparse: Vec<String> = lin
         .roots

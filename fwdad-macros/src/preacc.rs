@@ -42,7 +42,12 @@ impl Cost {
     /// cuts of the forward plan), the cost that grows with the batch width, and cost less
     /// overall. Where the two plans combine the same tangents (Rosenbrock's one output),
     /// the scalar counts are too close to call and the chain stays forward.
+    /// The arms of a linearised `if` combine no tangent (their coefficients are yielded):
+    /// there the scalar count decides.
     fn beats(self, forward: Cost) -> bool {
+        if self.lanes == 0 && forward.lanes == 0 {
+            return self.scalar < forward.scalar;
+        }
         self.lanes < forward.lanes && self.total() < forward.total()
     }
 }
@@ -115,8 +120,8 @@ fn chains(func: &Function, active: &Activity, lin: &Linear) -> Vec<Vec<Inst>> {
     }
     for &inst in &order {
         parent.insert(inst, inst);
-        for o in lin_operands(func, active, inst) {
-            if let Some(d) = lin.def(func, o).filter(|_| lin.absorbed(o)) {
+        for o in lin_operands(func, active, lin, inst) {
+            if let Some(d) = lin.def(func, o).filter(|_| lin.expands(func, inst, o)) {
                 let (a, b) = (find(&mut parent, inst), find(&mut parent, d));
                 parent.insert(a, b);
             }
@@ -197,8 +202,8 @@ fn forward_cost(
     for &inst in chain {
         let v = func.insts[inst].results[0];
         if !sums(lin, inst) {
-            for o in lin_operands(func, active, inst) {
-                if lin.def(func, o).is_some() && !plan.materialize.contains(&o) {
+            for o in lin_operands(func, active, lin, inst) {
+                if lin.same_region(func, inst, o) && !plan.materialize.contains(&o) {
                     scalar += plan.roots.get(&o).map_or(1, Vec::len);
                 }
             }
@@ -222,7 +227,7 @@ fn backward_cost(
     let (mut scalar, mut lanes) = (0, 0);
     for &inst in chain {
         let v = func.insts[inst].results[0];
-        if !plan.materialize.contains(&v) {
+        if !plan.materialize.contains(&v) && !lin.phi_inputs.contains(&v) {
             continue;
         }
         let mut cone = cone(func, active, lin, inst);
@@ -230,9 +235,11 @@ fn backward_cost(
         scalar += cone
             .iter()
             .filter(|i| !sums(lin, **i))
-            .map(|i| lin_operands(func, active, *i).len())
+            .map(|i| lin_operands(func, active, lin, *i).len())
             .sum::<usize>();
-        lanes += plan.combination(v);
+        if plan.materialize.contains(&v) {
+            lanes += plan.combination(v);
+        }
     }
     Cost { scalar, lanes }
 }
@@ -243,8 +250,8 @@ pub fn cone(func: &Function, active: &Activity, lin: &Linear, inst: Inst) -> Vec
     let mut seen: HashSet<Inst> = HashSet::new();
     let mut stack = vec![inst];
     while let Some(i) = stack.pop() {
-        for o in lin_operands(func, active, i) {
-            if let Some(d) = lin.def(func, o).filter(|_| lin.absorbed(o)) {
+        for o in lin_operands(func, active, lin, i) {
+            if let Some(d) = lin.def(func, o).filter(|_| lin.expands(func, i, o)) {
                 if seen.insert(d) {
                     stack.push(d);
                 }

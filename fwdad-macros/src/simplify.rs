@@ -30,13 +30,16 @@ use std::collections::{HashMap, HashSet};
 use crate::activity::Activity;
 use crate::dual::DualPlan;
 use crate::ir::{Function, Value};
-use crate::linear::{self, lin_operands, Linear};
+use crate::linear::{self, lin_operands, LinOp, Linear};
 
 /// Plans the one-direction linearisation; `None` when no value would be absorbed.
 pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<Linear> {
-    let mut lin = linear::chains(func, active, plans)?;
+    let mut lin = linear::chains(func, active, plans, false)?;
     loop {
-        let grow = multi_root(func, active, &lin);
+        let mut grow = multi_root(func, active, &lin);
+        if grow.is_empty() {
+            grow = shared_partials(func, active, &lin);
+        }
         if grow.is_empty() {
             break;
         }
@@ -68,7 +71,7 @@ fn multi_root(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value
             let v = func.insts[inst].results[0];
             let unbounded = lin.ops[&inst].is_unbounded();
             let mut set: Vec<Value> = Vec::new();
-            for o in lin_operands(func, active, inst) {
+            for o in lin_operands(func, active, lin, inst) {
                 let absorbed =
                     roots.contains_key(&o) && !lin.materialize.contains(&o) && !out.contains(&o);
                 let from = if absorbed && !unbounded {
@@ -92,4 +95,37 @@ fn multi_root(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value
         }
     }
     out
+}
+
+/// Absorbed values with a partial of their own (a product, a quotient, a function) that two
+/// or more products, quotients or functions read: absorbed, each reader multiplies its
+/// partial by the value's coefficient before the root's tangent (two multiplies a use);
+/// materialised, the value's tangent is formed once and each reader multiplies it once.
+/// BA's `cos θ`, read by `x₀·cos θ`, `x₁·cos θ`, `x₂·cos θ`: `ċ = -sin θ · θ̇` once, as
+/// an expert writes it.
+fn shared_partials(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+    let mut readers: HashMap<Value, usize> = HashMap::new();
+    for (&inst, op) in &lin.ops {
+        if matches!(op, LinOp::Add | LinOp::Sub | LinOp::Neg) {
+            continue;
+        }
+        let mut ops = lin_operands(func, active, lin, inst);
+        ops.dedup();
+        for o in ops {
+            // Absorbed so far (root sets are not computed yet).
+            if lin.same_region(func, inst, o) && !lin.materialize.contains(&o) {
+                *readers.entry(o).or_default() += 1;
+            }
+        }
+    }
+    readers
+        .into_iter()
+        .filter(|(v, n)| {
+            *n > 1
+                && lin
+                    .def(func, *v)
+                    .is_some_and(|d| matches!(lin.ops[&d], LinOp::Binary(_) | LinOp::Unary(_)))
+        })
+        .map(|(v, _)| v)
+        .collect()
 }

@@ -88,6 +88,27 @@ pub fn one<F: Real>(_like: F) -> F {
     F::one()
 }
 
+/// `0` in the float type of `like` (the coefficient an arm of an `if` yields for a value
+/// it does not read).
+#[inline(always)]
+pub fn zero<F: Real>(_like: F) -> F {
+    F::zero()
+}
+
+/// The tangent of `y = a / b` from its operands' tangents, `(ȧ - y·ḃ)·(1/b)`: one
+/// division, where the partials `1/b` and `-y/b` take two (the one-direction copy of a
+/// rule, where a tangent is one float). Where `1/b` overflows (a subnormal `b`, whose
+/// `-y/b` may not) or `y` is not finite, the two partials with strong zeros, as the rule.
+#[inline(always)]
+pub fn quotient<F: Real, T: ScalarTangent<F>>(da: T, db: T, y: F, b: F) -> T {
+    let r = b.recip();
+    if r.is_finite() && y.is_finite() {
+        da.sub(db.scale(y)).scale(r)
+    } else {
+        da.scale_strong(r).add(db.scale_strong(-y / b))
+    }
+}
+
 /// The primal of a root.
 #[inline(always)]
 pub fn p<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> F {

@@ -28,7 +28,7 @@ pub(super) enum Coef {
 
 impl Emitter<'_> {
     /// The primal name of linearised value `v`.
-    fn lin_primal_name(&self, v: Value) -> syn::Ident {
+    pub(super) fn lin_primal_name(&self, v: Value) -> syn::Ident {
         let name = self.name(v);
         format_ident!("{}_p", name, span = name.span())
     }
@@ -163,44 +163,66 @@ impl Emitter<'_> {
         let span = data.span;
         let v = data.results[0];
         let op = &lin.ops[&inst];
-        let mut operands = self.func.operands(inst);
+        let mut operands = lin.raw_operands(self.func, inst);
         if matches!(op, LinOp::Unary(_)) {
             // `sq` is `x * x`: one operand, one partial.
             operands.truncate(1);
         }
-        let prims: Vec<TokenStream> = operands.iter().map(|o| self.lin_primal(*o, lin)).collect();
         let y = self.lin_primal_name(v);
+        let index = crate::ir::entity::EntityRef::index(v);
+        let partial = |k: usize| format_ident!("__d{}_{}", index, k, span = Span::mixed_site());
+        let prims: Vec<TokenStream> = match op {
+            // A phi's primal and partials are bound where its `if` yields them (`lin_if`).
+            LinOp::Phi => Vec::new(),
+            _ => operands.iter().map(|o| self.lin_primal(*o, lin)).collect(),
+        };
         let primal = match (&data.kind, op) {
+            (_, LinOp::Phi) => None,
             (InstKind::Binary { op: bop, .. }, LinOp::Unary(_)) => {
                 let o = super::binop_tokens(*bop, span);
                 let x = &prims[0];
-                quote_spanned!(span=> #x #o #x)
+                Some(quote_spanned!(span=> #x #o #x))
             }
             (InstKind::Binary { op: bop, .. }, _) => {
                 let o = super::binop_tokens(*bop, span);
                 let (a, b) = (&prims[0], &prims[1]);
-                quote_spanned!(span=> #a #o #b)
+                Some(quote_spanned!(span=> #a #o #b))
             }
             (InstKind::Unary { op: UnOp::Neg, .. }, _) => {
                 let x = &prims[0];
-                quote_spanned!(span=> -#x)
+                Some(quote_spanned!(span=> -#x))
             }
             (_, LinOp::Unary(m)) => {
                 let x = &prims[0];
                 let m = m.ident(span);
-                quote_spanned!(span=> #x.#m())
+                Some(quote_spanned!(span=> #x.#m()))
             }
             _ => {
                 let msg = "internal error in `#[derive_frule]`: no linearised emission";
                 return quote_spanned!(span=> ::core::compile_error!(#msg););
             }
         };
-        let mut out = match self.func.annotations.get(&v) {
-            Some(ty) => quote_spanned!(span=> let #y: #ty = #primal;),
-            None => quote_spanned!(span=> let #y = #primal;),
+        let mut out = match (primal, self.func.annotations.get(&v)) {
+            (None, _) => TokenStream::new(),
+            (Some(primal), Some(ty)) => quote_spanned!(span=> let #y: #ty = #primal;),
+            (Some(primal), None) => quote_spanned!(span=> let #y = #primal;),
         };
-        let index = crate::ir::entity::EntityRef::index(v);
-        let partial = |k: usize| format_ident!("__d{}_{}", index, k, span = Span::mixed_site());
+        // One direction, a quotient of two roots: `(ȧ - y·ḃ)/b` (`lin::quotient`).
+        if let Some((a, b)) = self.quotient_of_roots(inst, lin) {
+            let (ra, rb) = (
+                self.root_ref(a, lin.region_of.get(&inst).copied(), lin, &mut out),
+                self.root_ref(b, lin.region_of.get(&inst).copied(), lin, &mut out),
+            );
+            let pb = &prims[1];
+            let name = self.name(v);
+            out.extend(quote_spanned!(span=>
+                let mut #name = #rt::lin::dual(
+                    #y,
+                    #rt::lin::quotient(#rt::lin::t(&#ra), #rt::lin::t(&#rb), #y, #pb),
+                );
+            ));
+            return out;
+        }
         let partials: Vec<Coef> = match op {
             LinOp::Add => vec![Coef::One, Coef::One],
             LinOp::Sub => vec![Coef::One, Coef::MinusOne],
@@ -223,19 +245,28 @@ impl Emitter<'_> {
                 );
                 vec![Coef::Expr(quote!(#d0))]
             }
+            LinOp::Phi => (0..operands.len())
+                .map(|k| {
+                    let d = partial(k);
+                    Coef::Expr(quote!(#d))
+                })
+                .collect(),
         };
-        let active = lin_operands(self.func, self.active, inst);
+        let active = lin_operands(self.func, self.active, lin, inst);
         let region = lin.region_of.get(&inst).copied();
-        for o in &active {
-            if !lin.absorbed(*o) {
+        // The arms of a linearised `if` assemble no tangent: no owned copies of roots.
+        let in_arm = lin.in_arms.contains(&v);
+        for o in active.iter().filter(|_| !in_arm) {
+            if !lin.expands(self.func, inst, *o) {
                 self.root_ref(lin.canonical(*o), region, lin, &mut out);
             }
         }
         let roots = lin.roots.get(&v).cloned().unwrap_or_default();
         if lin.backward.contains(&inst) {
             // Preaccumulation: no coefficients carried forward; a materialised value
-            // sweeps its cone backwards for its own.
-            if lin.materialize.contains(&v) {
+            // sweeps its cone backwards for its own, and so does a value an arm of an `if`
+            // yields (its coefficients are yielded).
+            if lin.materialize.contains(&v) || lin.phi_inputs.contains(&v) {
                 if let Err(e) = self.lin_sweep(inst, lin, &mut out) {
                     return e;
                 }
@@ -263,7 +294,7 @@ impl Emitter<'_> {
                         continue; // its term is folded into the other operand's
                     }
                     let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
-                    let c = if lin.absorbed(*o) {
+                    let c = if lin.expands(self.func, inst, *o) {
                         self.coefs.get(&(*o, r)).cloned()
                     } else if lin.canonical(*o) == r {
                         Some(Coef::One)
@@ -275,7 +306,7 @@ impl Emitter<'_> {
                     }
                     continue;
                 }
-                let c = if lin.absorbed(*o) {
+                let c = if lin.expands(self.func, inst, *o) {
                     self.coefs.get(&(*o, r)).cloned()
                 } else if lin.canonical(*o) == r {
                     Some(Coef::One)
@@ -412,7 +443,10 @@ impl Emitter<'_> {
         }
         (0..2).find(|&k| {
             let (a, b) = (ops[k], ops[1 - k]);
-            let Some(d) = lin.def(self.func, a).filter(|_| lin.absorbed(a)) else {
+            let Some(d) = lin
+                .def(self.func, a)
+                .filter(|_| lin.expands(self.func, inst, a))
+            else {
                 return false;
             };
             if lin.ops[&d] != LinOp::Binary(crate::callee::FloatOp::Mul) {
@@ -422,6 +456,29 @@ impl Emitter<'_> {
             let act: Vec<Value> = inner.iter().copied().filter(|o| self.is(*o)).collect();
             inner.len() == 2 && act.len() == 1 && lin.canonical(act[0]) == lin.canonical(b)
         })
+    }
+}
+
+impl Emitter<'_> {
+    /// In the one-direction copy, for `v = a / b` materialised with the two roots `a` and
+    /// `b` (neither absorbed, distinct): the roots. Its tangent `(ȧ - y·ḃ)/b` takes one
+    /// division where the partials `1/b` and `-y/b` take two (and `1/b` of one divisor is
+    /// shared by LLVM between quotients: BA's `r/θ` three times, `x/z` and `y/z`).
+    fn quotient_of_roots(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<(Value, Value)> {
+        let div = LinOp::Binary(crate::callee::FloatOp::Div);
+        if !self.one_direction || lin.ops.get(&inst) != Some(&div) {
+            return None;
+        }
+        let v = self.func.insts[inst].results[0];
+        let ops = self.func.operands(inst);
+        if !lin.materialize.contains(&v) || ops.len() != 2 || !ops.iter().all(|o| self.is(*o)) {
+            return None;
+        }
+        if ops.iter().any(|o| lin.expands(self.func, inst, *o)) {
+            return None;
+        }
+        let (a, b) = (lin.canonical(ops[0]), lin.canonical(ops[1]));
+        (a != b).then_some((a, b))
     }
 }
 
@@ -454,6 +511,9 @@ impl Emitter<'_> {
             LinOp::Neg => vec![Coef::MinusOne],
             LinOp::Binary(_) => vec![partial(0), partial(1)],
             LinOp::Unary(_) => vec![partial(0)],
+            LinOp::Phi => (0..lin.raw_operands(self.func, inst).len())
+                .map(partial)
+                .collect(),
         }
     }
 
@@ -475,7 +535,7 @@ impl Emitter<'_> {
         order.push(inst);
         let mut pending: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
         let mut at_roots: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
-        let active = |i| lin_operands(self.func, self.active, i);
+        let active = |i| lin_operands(self.func, self.active, lin, i);
         for &i in order.iter().rev() {
             let u = self.func.insts[i].results[0];
             let adjoint = if i == inst {
@@ -499,14 +559,14 @@ impl Emitter<'_> {
             };
             let partials = self.lin_partials(i, lin);
             let live = active(i);
-            let mut operands = self.func.operands(i);
+            let mut operands = lin.raw_operands(self.func, i);
             operands.truncate(partials.len());
             for (k, o) in operands.iter().enumerate() {
                 if !live.contains(o) {
                     continue;
                 }
                 let term = product(&partials[k], &adjoint);
-                if lin.absorbed(*o) && lin.def(self.func, *o).is_some() {
+                if lin.expands(self.func, i, *o) {
                     pending.entry(*o).or_default().push(term);
                 } else {
                     at_roots.entry(lin.canonical(*o)).or_default().push(term);
@@ -535,5 +595,83 @@ impl Emitter<'_> {
             self.coefs.insert((v, r), coef);
         }
         Ok(())
+    }
+}
+
+/// An `if` that chains continue through ([`crate::linear::Phi`]).
+impl Emitter<'_> {
+    /// The `if`, each arm's chain emitted on primals and coefficients, yielding for each phi
+    /// its primal and its coefficients with respect to the phi's operands (zero for one the
+    /// arm does not read), bound as the phi's primal and partials:
+    /// `let (v86_p, __d86_0, ..) = if c { ..; (v60_p, __k60_15, ..) } else { .. };`
+    pub(super) fn lin_if(&mut self, inst: crate::ir::Inst, lin: &Linear) -> TokenStream {
+        let rt = self.rt;
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let InstKind::If {
+            cond,
+            then_region,
+            else_region,
+            ..
+        } = data.kind
+        else {
+            let msg = "internal error in `#[derive_frule]`: a linearised `if` that is not one";
+            return quote_spanned!(span=> ::core::compile_error!(#msg););
+        };
+        let plan = &lin.lin_ifs[&inst];
+        let need = self
+            .plans
+            .get(inst)
+            .needs
+            .first()
+            .copied()
+            .unwrap_or(crate::dual::Need::AsIs);
+        let cond = self.operand(cond, need);
+        let mut arms: Vec<TokenStream> = Vec::new();
+        for (a, region) in [then_region, else_region].into_iter().enumerate() {
+            let mut body = TokenStream::new();
+            for &i in &self.func.regions[region].insts {
+                if plan.tuples[a] != Some(i) {
+                    body.extend(self.inst(i));
+                }
+            }
+            let mut elems: Vec<TokenStream> = Vec::new();
+            for p in &plan.phis {
+                let phi = &lin.phis[p];
+                let y = phi.arms[a];
+                let yp = self.lin_primal(y, lin);
+                let in_arm = lin.in_arms.contains(&y);
+                for &l in &phi.operands {
+                    let coef = if in_arm {
+                        self.coefs.get(&(y, l)).cloned()
+                    } else if self.is(y) && lin.canonical(y) == l {
+                        Some(Coef::One)
+                    } else {
+                        None
+                    };
+                    elems.push(match coef {
+                        Some(Coef::One) => quote!(#rt::lin::one(#yp)),
+                        Some(Coef::MinusOne) => quote!(-#rt::lin::one(#yp)),
+                        Some(Coef::Expr(e)) => e,
+                        None => quote!(#rt::lin::zero(#yp)),
+                    });
+                }
+                elems.insert(elems.len() - phi.operands.len(), yp);
+            }
+            arms.push(quote!({ #body (#(#elems),*) }));
+        }
+        let mut names: Vec<TokenStream> = Vec::new();
+        for p in &plan.phis {
+            let v = self.func.insts[*p].results[0];
+            let y = self.lin_primal_name(v);
+            names.push(quote!(#y));
+            let index = crate::ir::entity::EntityRef::index(v);
+            for k in 0..lin.phis[p].operands.len() {
+                let d = format_ident!("__d{}_{}", index, k, span = Span::mixed_site());
+                names.push(quote!(#d));
+            }
+        }
+        let (then_b, else_b) = (&arms[0], &arms[1]);
+        quote_spanned!(span=> let (#(#names),*) = if #cond #then_b else #else_b;)
     }
 }
