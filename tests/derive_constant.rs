@@ -98,6 +98,36 @@ fn sum_of_product(a: &[f64], x: &[f64]) -> f64 {
     s
 }
 
+/// A sum of damped sines with weights read inside the sines: `Σᵢ wᵢ sin(wᵢ xᵢ)`.
+#[derive_frule]
+fn weighted_sines(w: &[f64], x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += w[i] * (w[i] * x[i]).sin();
+    }
+    s
+}
+
+/// The same with the weights declared constant.
+#[derive_frule(inactive(w))]
+fn weighted_sines_inactive(w: &[f64], x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += w[i] * (w[i] * x[i]).sin();
+    }
+    s
+}
+
+/// A dot product in `f32`.
+#[derive_frule]
+fn dot32(a: &[f32], x: &[f32]) -> f32 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += a[i] * x[i];
+    }
+    s
+}
+
 fn matrix(n: usize, m: usize) -> Vec<f64> {
     (0..n * m)
         .map(|k| ((k * 7 % 11) as f64 - 5.0) / 4.0)
@@ -347,4 +377,65 @@ fn constant_arrays_and_scalars() {
         0.5,
     );
     assert_eq!(dx, d.tangent);
+}
+
+#[test]
+fn read_only_constants_in_every_mode() {
+    let w = [0.5_f64, -1.25, 2.0];
+    let x = [0.3, 0.7, -0.4];
+    let dx = [1.0, -0.5, 0.25];
+    // d/dx Σ wᵢ sin(wᵢ xᵢ) = wᵢ² cos(wᵢ xᵢ); second derivative −wᵢ³ sin(wᵢ xᵢ).
+    let g: Vec<f64> = (0..3).map(|i| w[i] * w[i] * (w[i] * x[i]).cos()).collect();
+    let h: Vec<f64> = (0..3)
+        .map(|i| -w[i] * w[i] * w[i] * (w[i] * x[i]).sin())
+        .collect();
+    let d = weighted_sines_frule(Dual::constant(&w[..]), Dual::new(&x[..], &dx[..]));
+    let di = weighted_sines_inactive_frule(&w, Dual::new(&x[..], &dx[..]));
+    assert_eq!(d.primal, weighted_sines(&w, &x));
+    assert_eq!((d.primal, d.tangent), (di.primal, di.tangent));
+    let want: f64 = (0..3).map(|i| g[i] * dx[i]).sum();
+    assert_relative_eq!(d.tangent, want, max_relative = 1e-15);
+    let f = fd(|x| vec![weighted_sines(&w, x)], &x, &dx);
+    assert_relative_eq!(d.tangent, f[0], max_relative = 1e-8);
+    // A batch: each lane a unit direction, the gradient.
+    let units: Vec<Batch<f64, 3>> = (0..3).map(Batch::unit).collect();
+    let b = <weighted_sines as Frule<_, Batch<f64, 3>>>::frule(
+        &weighted_sines {},
+        (Dual::constant(&w[..]), Dual::new(&x[..], &units[..])),
+    );
+    let bi = <weighted_sines_inactive as Frule<_, Batch<f64, 3>>>::frule(
+        &weighted_sines_inactive {},
+        (&w[..], Dual::new(&x[..], &units[..])),
+    );
+    assert_eq!(b.tangent, bi.tangent);
+    for i in 0..3 {
+        assert_relative_eq!(b.tangent.0[i], g[i], max_relative = 1e-15);
+    }
+    // Second order along dx: Σ hᵢ dxᵢ².
+    let hx: Vec<Hyper<f64, f64>> = dx
+        .iter()
+        .map(|&d| Hyper {
+            d1: d,
+            d2: d,
+            d12: 0.0,
+        })
+        .collect();
+    let s = <weighted_sines as Frule<_, Hyper<f64, f64>>>::frule(
+        &weighted_sines {},
+        (Dual::constant(&w[..]), Dual::new(&x[..], &hx[..])),
+    );
+    let si = <weighted_sines_inactive as Frule<_, Hyper<f64, f64>>>::frule(
+        &weighted_sines_inactive {},
+        (&w[..], Dual::new(&x[..], &hx[..])),
+    );
+    assert_eq!(s.tangent, si.tangent);
+    let want2: f64 = (0..3).map(|i| h[i] * dx[i] * dx[i]).sum();
+    assert_relative_eq!(s.tangent.d12, want2, max_relative = 1e-14);
+    // `f32` data.
+    let a32 = [1.5_f32, -2.0, 0.25];
+    let x32 = [0.5_f32, 1.0, 4.0];
+    let dx32 = [1.0_f32, 1.0, -1.0];
+    let d = dot32_frule(Dual::constant(&a32[..]), Dual::new(&x32[..], &dx32[..]));
+    assert_eq!(d.primal, dot32(&a32, &x32));
+    assert_eq!(d.tangent, 1.5 - 2.0 - 0.25);
 }

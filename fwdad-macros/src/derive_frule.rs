@@ -766,15 +766,11 @@ impl ConstArgs {
     /// The body function's tangent parameters and their bounds: those of the parameters
     /// it takes as they come.
     fn body_generics(&self) -> (Vec<syn::Ident>, Vec<TokenStream>) {
-        let mut k = 0;
         let (mut idents, mut preds) = (Vec::new(), Vec::new());
-        for kind in &self.kinds {
-            if let Some(in_body) = kind {
-                if *in_body {
-                    idents.push(self.idents[k].clone());
-                    preds.push(self.preds[k].clone());
-                }
-                k += 1;
+        for (k, in_body) in self.kinds.iter().flatten().enumerate() {
+            if *in_body {
+                idents.push(self.idents[k].clone());
+                preds.push(self.preds[k].clone());
             }
         }
         (idents, preds)

@@ -129,11 +129,11 @@ pub fn active_scalar<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>>(
 /// An array argument's dual in the mode.
 #[doc(hidden)]
 #[inline(always)]
-pub fn active_array<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>, const N: usize>(
+pub fn active_array<F, T: ScalarTangent<F>, M: ArgTangent<F, T>, const N: usize>(
     x: Dual<[F; N], [M; N]>,
 ) -> Dual<[F; N], [T; N]>
 where
-    F: Differentiable,
+    F: Real + Differentiable,
 {
     Dual::new(x.primal, x.tangent.map(ArgTangent::tangent))
 }
@@ -141,12 +141,12 @@ where
 /// A borrowed array argument's dual in the mode (zeros built in `cell` for a constant).
 #[doc(hidden)]
 #[inline(always)]
-pub fn active_array_ref<'c, F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>, const N: usize>(
+pub fn active_array_ref<'c, F, T: ScalarTangent<F>, M: ArgTangent<F, T>, const N: usize>(
     x: Dual<&'c [F; N], &'c [M; N]>,
     cell: &'c OnceCell<[T; N]>,
 ) -> Dual<&'c [F; N], &'c [T; N]>
 where
-    F: Differentiable,
+    F: Real + Differentiable,
 {
     // For a tangent of the mode this copies `N` tangents once; the same-type case would
     // need specialisation to borrow.
@@ -157,12 +157,12 @@ where
 /// A slice argument's dual in the mode (zeros built in `cell` for a constant).
 #[doc(hidden)]
 #[inline(always)]
-pub fn active_slice<'c, F: Real, T: ScalarTangent<F>, M: SliceTangent<F, T>>(
+pub fn active_slice<'c, F, T: ScalarTangent<F>, M: SliceTangent<F, T>>(
     x: Dual<&'c [F], &'c [M]>,
     cell: &'c ZeroCell<T>,
 ) -> Dual<&'c [F], &'c [T]>
 where
-    F: Differentiable,
+    F: Real + Differentiable,
 {
     Dual::new(x.primal, M::slice(x.tangent, cell))
 }
@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn constant_operands_are_inactive() {
         let c = Dual::new(3.0, ConstTangent);
-        assert!(!<Dual<f64, ConstTangent> as Operand<f64, f64>>::ACTIVE);
+        const { assert!(!<Dual<f64, ConstTangent> as Operand<f64, f64>>::ACTIVE) };
         let x = Dual::new(2.0, Batch([1.0, -1.0]));
         let y = arith::mul(c, x);
         assert_eq!((y.primal, y.tangent), (6.0, Batch([3.0, -3.0])));
