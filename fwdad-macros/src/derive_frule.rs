@@ -120,6 +120,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             sig.fn_values = fn_values.clone();
         }
     }
+    if let Some(sig) = &mut sig {
+        sig.consts = const_params(&func.sig, sig);
+    }
     let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
@@ -750,6 +753,7 @@ pub(crate) fn pipeline(
     Some(Body {
         tokens,
         out_of_line: out_of_line(func, &passes.ir),
+        generic: crate::const_args::generic_in_body(&passes.ir, &passes.plans),
     })
 }
 
@@ -758,6 +762,9 @@ pub(crate) struct Body {
     tokens: TokenStream,
     /// Whether they go in a function of their own (`out_of_line`).
     out_of_line: bool,
+    /// Per parameter, whether the body takes a constant tangent as it comes
+    /// (`crate::const_args::generic_in_body`); the others are converted on entry.
+    generic: Vec<bool>,
 }
 
 /// Whether the rule's body is a function of its own, never inlined, that takes each float
@@ -820,6 +827,9 @@ pub(crate) struct Sig {
     /// For a function returning a function value (`-> impl Fn(f64) -> f64`): the rule's
     /// output, a boxed function of duals, in the mode and in one direction.
     fn_output: Option<(syn::Type, syn::Type)>,
+    /// Per parameter, its shape if its tangent may be a constant's (`ConstTangent`), the
+    /// rule then generic over it (`crate::const_args`; empty: none).
+    consts: Vec<Option<crate::const_args::ConstParam>>,
 }
 
 impl Sig {
@@ -827,6 +837,163 @@ impl Sig {
     fn is_inactive(&self, i: usize) -> bool {
         self.inactive.get(i).copied().unwrap_or(false)
     }
+
+    /// Parameter `i`'s shape if its tangent may be a constant's.
+    fn const_param(&self, i: usize) -> Option<&crate::const_args::ConstParam> {
+        self.consts.get(i).and_then(Option::as_ref)
+    }
+}
+
+/// The element tangent type parameter of parameter `i` (`crate::const_args`).
+fn tangent_param(i: usize) -> syn::Ident {
+    format_ident!("__FwdadT{}", i, span = Span::mixed_site())
+}
+
+/// The element tangent parameters of a rule (`crate::const_args`): one per parameter whose
+/// tangent may be a constant's, with its bound, and the conversions on entry of those the
+/// body needs as duals of the mode.
+struct ConstArgs {
+    /// `__FwdadT<i>`, one per such parameter.
+    idents: Vec<syn::Ident>,
+    /// Their bounds (`ArgTangent` of the parameter's float type under the mode).
+    preds: Vec<TokenStream>,
+    /// Per parameter: `Some(generic in body)` for such a parameter.
+    kinds: Vec<Option<bool>>,
+    /// The mode's tangent of each such parameter's float type.
+    tangents: Vec<Option<TokenStream>>,
+    rt: TokenStream,
+}
+
+impl ConstArgs {
+    fn new(sig: &Sig, generic: &[bool], rt: &TokenStream, mode: &TokenStream) -> Self {
+        let mut this = ConstArgs {
+            idents: Vec::new(),
+            preds: Vec::new(),
+            kinds: Vec::new(),
+            tangents: Vec::new(),
+            rt: rt.clone(),
+        };
+        for i in 0..sig.named_inputs.len() {
+            let Some(c) = sig.const_param(i) else {
+                this.kinds.push(None);
+                this.tangents.push(None);
+                continue;
+            };
+            let in_body = generic.get(i).copied().unwrap_or(false);
+            let (t, float) = (tangent_param(i), &c.float);
+            let mt = quote!(<#float as #rt::Differentiable>::TangentIn<#mode>);
+            let bound = match (in_body, &c.shape) {
+                (false, crate::const_args::Shape::Slice) => quote!(#rt::SliceTangent<#float, #mt>),
+                _ => quote!(#rt::ArgTangent<#float, #mt>),
+            };
+            this.preds.push(quote!(#t: #bound));
+            this.idents.push(t);
+            this.kinds.push(Some(in_body));
+            this.tangents.push(Some(mt));
+        }
+        this
+    }
+
+    /// Whether parameter `i` reaches the body with its element tangent as it comes.
+    fn generic(&self, i: usize) -> bool {
+        self.kinds.get(i).copied().flatten().unwrap_or(false)
+    }
+
+    /// The body function's tangent parameters and their bounds: those of the parameters
+    /// it takes as they come.
+    fn body_generics(&self) -> (Vec<syn::Ident>, Vec<TokenStream>) {
+        let (mut idents, mut preds) = (Vec::new(), Vec::new());
+        for (k, in_body) in self.kinds.iter().flatten().enumerate() {
+            if *in_body {
+                idents.push(self.idents[k].clone());
+                preds.push(self.preds[k].clone());
+            }
+        }
+        (idents, preds)
+    }
+
+    /// The conversions on entry, to the mode's dual, of the parameters the body does not
+    /// take as they come.
+    fn entry(&self, sig: &Sig, params: &[syn::Ident]) -> TokenStream {
+        let rt = &self.rt;
+        let mut out = TokenStream::new();
+        for (i, param) in params.iter().enumerate() {
+            let (Some(false), Some(c), Some(Some(mt))) = (
+                self.kinds.get(i).copied().flatten(),
+                sig.const_param(i),
+                self.tangents.get(i),
+            ) else {
+                continue;
+            };
+            let float = &c.float;
+            let cell = format_ident!("__fwdad_zero{}", i, span = Span::mixed_site());
+            out.extend(match c.shape {
+                crate::const_args::Shape::Scalar => quote! {
+                    let #param = #rt::active_scalar::<#float, #mt, _>(#param);
+                },
+                crate::const_args::Shape::Array => quote! {
+                    let #param = #rt::active_array::<#float, #mt, _, _>(#param);
+                },
+                crate::const_args::Shape::ArrayRef => quote! {
+                    let #cell = ::core::cell::OnceCell::new();
+                    let #param = #rt::active_array_ref::<#float, #mt, _, _>(#param, &#cell);
+                },
+                crate::const_args::Shape::Slice => quote! {
+                    let #cell = #rt::ZeroCell::<#mt>::new();
+                    let #param = #rt::active_slice::<#float, #mt, _>(#param, &#cell);
+                },
+            });
+        }
+        out
+    }
+}
+
+/// Each float slice parameter's tangent cut to its primal's length on entry (`fit`), so
+/// that the body's accesses cost the primal's bounds checks only.
+fn fit_slices(sig: &Sig, params: &[syn::Ident], rt: &TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (i, (ty, param)) in sig.named_inputs.iter().zip(params).enumerate() {
+        // Float slices only: a slice of integers may come with an empty `NoTangent` slice.
+        let slice = matches!(ty, syn::Type::Reference(r) if matches!(&*r.elem,
+            syn::Type::Slice(s) if matches!(&*s.elem,
+                syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))));
+        let fn_value = sig.fn_values.get(i).copied().unwrap_or(false);
+        if slice && !sig.is_inactive(i) && !fn_value {
+            out.extend(quote!(let #param = #rt::fit(#param);));
+        }
+    }
+    out
+}
+
+/// The parameters of a free function whose tangent may be a constant's: those of a plain
+/// float shape (`crate::const_args::shape`), not `inactive`, in a function without type
+/// or const parameters or function values that returns no reference (its result may
+/// borrow from an argument, and a constant's tangent converted on entry lives in the rule
+/// only).
+fn const_params(sig: &syn::Signature, checked: &Sig) -> Vec<Option<crate::const_args::ConstParam>> {
+    // No type or const parameters: a caller naming them (`scale_frule::<3>(..)`) would
+    // have to name the element tangents too.
+    let plain = sig.generics.type_params().next().is_none()
+        && sig.generics.const_params().next().is_none()
+        && !checked.fn_values.contains(&true)
+        && checked.fn_output.is_none()
+        && !mentions(&checked.output, |t| matches!(t, syn::Type::Reference(_)));
+    if !plain {
+        return Vec::new();
+    }
+    sig.inputs
+        .iter()
+        .enumerate()
+        .map(|(i, arg)| match arg {
+            // A pattern parameter (`[a, b]: [f64; 2]`) is destructured as the mode's dual.
+            syn::FnArg::Typed(t)
+                if !checked.is_inactive(i) && matches!(&*t.pat, syn::Pat::Ident(_)) =>
+            {
+                crate::const_args::shape(&t.ty)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Checks what the rule's signature needs; reports what is not supported.
@@ -960,6 +1127,7 @@ pub(crate) fn check_signature(
         inactive: Vec::new(),
         fn_values: Vec::new(),
         fn_output: None,
+        consts: Vec::new(),
     })
 }
 
@@ -1056,16 +1224,24 @@ pub(crate) fn emit_items(
         let span = ty.span();
         quote_spanned!(span=> #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
     };
-    // A borrowed `inactive(..)` parameter is taken as its plain reference.
+    // A borrowed `inactive(..)` parameter is taken as its plain reference; a float
+    // parameter of a plain shape with a generic element tangent (`crate::const_args`).
     let arg_tys: Vec<_> = sig
         .named_inputs
         .iter()
         .enumerate()
-        .map(|(i, ty)| match sig.is_inactive(i) {
-            true => quote!(#ty),
-            false => dual_in(ty),
+        .map(|(i, ty)| match (sig.is_inactive(i), sig.const_param(i)) {
+            (true, _) => quote!(#ty),
+            (false, Some(_)) => {
+                let tty = crate::const_args::tangent_type(ty, &tangent_param(i));
+                let span = ty.span();
+                quote_spanned!(span=> #rt::Dual<#ty, #tty>)
+            }
+            (false, None) => dual_in(ty),
         })
         .collect();
+    let consts = ConstArgs::new(sig, &body.generic, rt, &quote!(#mode));
+    let body_generic = body.generic.clone();
     let out_ty = match &sig.fn_output {
         Some((ty, _)) => quote!(#ty),
         None => dual_in(&sig.named_output),
@@ -1102,13 +1278,15 @@ pub(crate) fn emit_items(
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
-    let where_clause = quote! {
+    let base_where = quote! {
         where
             #user_preds
             #trait_preds
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
+    let tangent_preds = &consts.preds;
+    let where_clause = quote!(#base_where #(#tangent_preds,)*);
     // Calls in other derived bodies go to the marker struct; a mention from the (always
     // live) impl keeps rustc from calling a free function that is otherwise only
     // differentiated never used. Generic ones would need their parameters named.
@@ -1124,6 +1302,8 @@ pub(crate) fn emit_items(
         let allow = deprecated.then(|| quote!(#[allow(deprecated)]));
         quote!(#allow let _ = #name;)
     });
+    let entry = consts.entry(sig, &params);
+    let fits = fit_slices(sig, &params, rt);
     let body = match body.out_of_line {
         true => emit_body_fn(
             sig,
@@ -1132,13 +1312,16 @@ pub(crate) fn emit_items(
             &arg_tys,
             &type_params,
             &float_params,
-            &where_clause,
+            &base_where,
             &out_ty,
             rt,
+            &consts,
+            &entry,
+            &fits,
         ),
         false => {
             let tokens = &body.tokens;
-            quote!(let (#(#params,)*) = __fwdad_args; #tokens)
+            quote!(let (#(#params,)*) = __fwdad_args; #entry #fits #tokens)
         }
     };
     // The user's `#[inline(always)]` holds for the rule too; otherwise a hint, as for any
@@ -1157,7 +1340,8 @@ pub(crate) fn emit_items(
         wrapper_func.sig.generics =
             crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(f64), false).0;
     }
-    let face = registration(&wrapper_func, sig, rt);
+    let face = registration(&wrapper_func, sig, rt, &body_generic);
+    let tangent_idents = &consts.idents;
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
     let marker_fn = match free {
@@ -1181,7 +1365,7 @@ pub(crate) fn emit_items(
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]
-        impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode> #rt::Frule<(#(#arg_tys,)*), #mode> for #marker_ty
+        impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#tangent_idents,)*> #rt::Frule<(#(#arg_tys,)*), #mode> for #marker_ty
         #where_clause
         {
             type Output = #out_ty;
@@ -1255,23 +1439,43 @@ fn emit_body_fn(
     where_clause: &TokenStream,
     out_ty: &TokenStream,
     rt: &TokenStream,
+    consts: &ConstArgs,
+    entry: &TokenStream,
+    fits: &TokenStream,
 ) -> TokenStream {
     let mode = mode_ident();
     let (mut fn_params, mut args, mut rebuild) = (Vec::new(), Vec::new(), Vec::new());
     for (i, ((ty, arg_ty), param)) in sig.named_inputs.iter().zip(arg_tys).zip(params).enumerate() {
+        // A parameter converted on entry (`crate::const_args`) reaches the body as the
+        // mode's dual; one the body takes as it comes keeps its element tangent type.
+        let generic = sig.const_param(i).is_some() && consts.generic(i);
+        let converted = sig.const_param(i).is_some() && !generic;
         if !sig.is_inactive(i) && float_reference(ty, float_params) {
             let (p, t) = (
                 format_ident!("__fwdad_p{}", i, span = Span::mixed_site()),
                 format_ident!("__fwdad_t{}", i, span = Span::mixed_site()),
             );
-            fn_params.push(quote!(#p: #ty, #t: <#ty as #rt::Differentiable>::TangentIn<#mode>));
+            let tty = match generic {
+                true => {
+                    let tty = crate::const_args::tangent_type(ty, &tangent_param(i));
+                    quote!(#tty)
+                }
+                false => quote!(<#ty as #rt::Differentiable>::TangentIn<#mode>),
+            };
+            fn_params.push(quote!(#p: #ty, #t: #tty));
             args.push(quote!(#param.primal, #param.tangent));
             rebuild.push(quote!(let #param = #rt::Dual::new(#p, #t);));
+        } else if converted {
+            fn_params.push(
+                quote!(#param: #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
+            );
+            args.push(quote!(#param));
         } else {
             fn_params.push(quote!(#param: #arg_ty));
             args.push(quote!(#param));
         }
     }
+    let (body_tangents, body_preds) = consts.body_generics();
     // Type and const parameters by name; lifetimes are inferred.
     let type_args = type_params.iter().filter_map(|p| match p {
         syn::GenericParam::Type(t) => Some(&t.ident),
@@ -1282,14 +1486,17 @@ fn emit_body_fn(
     quote! {
         #[inline(never)]
         #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
-        fn __fwdad_body<#(#lts,)* #(#type_params,)* #mode: #rt::Mode>(#(#fn_params,)*) -> #out_ty
+        fn __fwdad_body<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#body_tangents,)*>(#(#fn_params,)*) -> #out_ty
         #where_clause
+        #(#body_preds,)*
         {
             #(#rebuild)*
+            #fits
             #tokens
         }
         let (#(#params,)*) = __fwdad_args;
-        __fwdad_body::<#(#type_args,)* #mode>(#(#args,)*)
+        #entry
+        __fwdad_body::<#(#type_args,)* #mode, #(#body_tangents,)*>(#(#args,)*)
     }
 }
 
@@ -1312,7 +1519,12 @@ fn float_reference(ty: &syn::Type, float_params: &[&syn::Ident]) -> bool {
 }
 
 /// The rule's public face (marker struct, `name_frule` wrapper), shared with `#[primitive]`.
-fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Registration<'a> {
+fn registration<'a>(
+    func: &'a syn::ItemFn,
+    sig: &'a Sig,
+    rt: &TokenStream,
+    generic: &[bool],
+) -> Registration<'a> {
     // Each `Dual<T>` spanned at the user's `T`, so errors about a type point at it.
     let inputs: Vec<TokenStream> = sig
         .inputs
@@ -1320,12 +1532,20 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         .enumerate()
         .map(|(i, t)| {
             let span = t.span();
-            match sig.is_inactive(i) {
-                true => quote_spanned!(span=> #t),
-                false => quote_spanned!(span=> #rt::Dual<#t>),
+            match (sig.is_inactive(i), sig.const_param(i)) {
+                (true, _) => quote_spanned!(span=> #t),
+                (false, Some(_)) => {
+                    let tty = crate::const_args::tangent_type(t, &tangent_param(i));
+                    quote_spanned!(span=> #rt::Dual<#t, #tty>)
+                }
+                (false, None) => quote_spanned!(span=> #rt::Dual<#t>),
             }
         })
         .collect();
+    // The wrapper is the rule in one direction: each element tangent is `f64`'s (`f32`'s)
+    // or a constant's.
+    let consts = ConstArgs::new(sig, generic, rt, &quote!(f64));
+    let extra_generics = consts.preds.clone();
     let output = match &sig.fn_output {
         Some((_, ty)) => quote!(#ty),
         None => {
@@ -1363,10 +1583,11 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
             true => "; a parameter declared `inactive` as its plain value",
             false => "",
         },
+        extra_generics,
     }
 }
 
 /// The fallback `_frule` with an `unreachable!()` body.
 fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
-    registration(func, sig, rt).stub()
+    registration(func, sig, rt, &[]).stub()
 }

@@ -7,6 +7,7 @@
 mod activity;
 mod args;
 mod callee;
+mod const_args;
 mod derive_frule;
 mod diag;
 mod differentiable;

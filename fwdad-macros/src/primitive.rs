@@ -750,6 +750,7 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         output: quote!(#rt::Dual<#output>),
         where_clause,
         doc_note: "",
+        extra_generics: Vec::new(),
     }
 }
 

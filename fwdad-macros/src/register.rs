@@ -53,6 +53,9 @@ pub(crate) struct Registration<'a> {
     pub where_clause: TokenStream,
     /// Added to the wrapper's doc after "takes each argument as a `Dual` (value and tangent".
     pub doc_note: &'static str,
+    /// Type parameters of the wrapper beyond the function's, with their bounds (the
+    /// element tangents of `crate::const_args`).
+    pub extra_generics: Vec<TokenStream>,
 }
 
 impl Registration<'_> {
@@ -202,6 +205,13 @@ impl Registration<'_> {
         let wrapper = format_ident!("{}_frule", name);
         let (names, inputs, output) = (self.names, &self.inputs, &self.output);
         let (impl_generics, _, _) = self.generics.split_for_impl();
+        let impl_generics = match self.extra_generics.is_empty() {
+            true => impl_generics.into_token_stream(),
+            false => {
+                let (params, extra) = (self.generics.params.iter(), &self.extra_generics);
+                quote!(<#(#params,)* #(#extra,)*>)
+            }
+        };
         let where_clause = &self.where_clause;
         let doc = format!(
             "Forward rule of [`{name}`] (registered by `#[{}]`): takes each argument as a `Dual` (value and tangent{}) and returns the value of `{name}` with its directional derivative.",

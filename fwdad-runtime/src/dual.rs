@@ -54,12 +54,15 @@ impl<P: Differentiable, T> Dual<P, T> {
     }
 }
 
-impl<P: ZeroTangent> Dual<P> {
-    /// A dual with a zero tangent sized from `primal`: a value that does not vary.
+impl<P: Differentiable, T> Dual<P, T> {
+    /// A value that does not vary: an owned value with its zero tangent (`2.0`, an array,
+    /// a struct), a borrowed slice or array of floats (`&a[..]`, `&[f64; N]`, `&v` of a
+    /// `Vec`, which gives a slice) with [`ConstTangent`](crate::ConstTangent)s, a zero known
+    /// from the type: a derived rule then runs for it the code of an `inactive` parameter,
+    /// and no zero tangent is built.
     #[inline(always)]
-    pub fn constant(primal: P) -> Self {
-        let tangent = primal.zero_tangent();
-        Dual { primal, tangent }
+    pub fn constant<C: crate::constant::Constant<Primal = P, Zero = T>>(value: C) -> Self {
+        value.constant()
     }
 }
 

@@ -55,6 +55,7 @@ pub mod alloc_paths {
 pub mod collections;
 #[cfg(feature = "num-complex")]
 pub mod complex;
+pub mod constant;
 pub mod differentiable;
 pub mod dual;
 pub mod frule;
@@ -85,6 +86,7 @@ pub mod traits;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod user_ops;
 
+pub use constant::{ArgTangent, ConstTangent, Constant, SliceTangent};
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]

@@ -9,6 +9,7 @@
 //! `Σ cᵣ·ṙ`: three `N`-lane updates here. The coefficients are plain floats, so this is
 //! exact only for first-order modes ([`Mode::LINEARIZE`](crate::Mode::LINEARIZE)).
 
+use crate::constant::ArgTangent;
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{Binary, ScalarTangent, Unary};
@@ -23,25 +24,26 @@ pub trait Root<F: Real, T: ScalarTangent<F>> {
     fn tangent_of(&self) -> T;
 }
 
-impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<F, T> {
+// A root's tangent may be a `ConstTangent` (an element of a constant argument): zero.
+impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Root<F, T> for Dual<F, M> {
     #[inline(always)]
     fn primal_of(&self) -> F {
         self.primal
     }
     #[inline(always)]
     fn tangent_of(&self) -> T {
-        self.tangent
+        self.tangent.tangent()
     }
 }
 
-impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<&F, &T> {
+impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Root<F, T> for Dual<&F, &M> {
     #[inline(always)]
     fn primal_of(&self) -> F {
         *self.primal
     }
     #[inline(always)]
     fn tangent_of(&self) -> T {
-        *self.tangent
+        (*self.tangent).tangent()
     }
 }
 

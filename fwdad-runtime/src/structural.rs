@@ -35,6 +35,41 @@ fn same_len<'a, 'b, P, T>(p: &'a [P], t: &'b [T]) -> (&'a [P], &'b [T]) {
     (&p[..n], &t[..n])
 }
 
+/// A slice argument's dual with its tangent cut to the primal's length, once on entry to
+/// a derived rule: the compiler then knows the two have one length, so that an access
+/// `x[i]` costs the primal's bounds check only (which the primal's loop bounds often
+/// remove), not a second one for the tangent. A tangent shorter than its primal (a dual
+/// built by hand, `Dual::new(&x, &dx)` with `dx` too short) panics here, as its first
+/// access past the end would.
+#[doc(hidden)]
+pub trait FitTangent {
+    /// `self` with the tangent cut to the primal's length.
+    fn fit(self) -> Self;
+}
+
+impl<'a, E: Differentiable + 'a, T> FitTangent for Dual<&'a [E], &'a [T]> {
+    #[inline(always)]
+    fn fit(self) -> Self {
+        let n = self.primal.len();
+        Dual::new(self.primal, &self.tangent[..n])
+    }
+}
+
+impl<'a, E: Differentiable + 'a, T> FitTangent for Dual<&'a mut [E], &'a mut [T]> {
+    #[inline(always)]
+    fn fit(self) -> Self {
+        let n = self.primal.len();
+        Dual::new(self.primal, &mut self.tangent[..n])
+    }
+}
+
+/// See [`FitTangent`].
+#[doc(hidden)]
+#[inline(always)]
+pub fn fit<D: FitTangent>(x: D) -> D {
+    x.fit()
+}
+
 /// `x[i] = v` on a slice-like dual: the primal gets `v.primal`, the tangent `v.tangent`.
 ///
 /// # Panics

@@ -132,8 +132,8 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 use fwdad_runtime::{
-    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, MaybeZero, Mode, ScalarTangent,
-    ZeroTangent,
+    constant_in, Batch, ConstTangent, Differentiable, Dual, Frule, Hyper, Lanes, MaybeZero, Mode,
+    ScalarTangent, ZeroTangent,
 };
 
 /// Directions per pass of [`jacobian`], [`hessian`] and [`hvp`] (and of [`gradient`] up to
@@ -416,7 +416,9 @@ pub struct NoOut;
 
 // A dual (the drivers pass one), not any `D`: a scalar `#[primitive(d = ..)]` rule takes
 // a dual or a plain float per argument, and this picks the dual.
-impl<P: Differentiable, T> Fits<Dual<P, T>> for Wrt {}
+// The one-direction dual of the primal type: a rule generic over a parameter's element
+// tangent (which may be a constant's) then takes the drivers' tangent there.
+impl<P: Differentiable> Fits<Dual<P, P::Tangent>> for Wrt {}
 impl<'z, X, Y, S: Mode, D: WrtInto<'z, X>> SlotDual<'z, X, Y, S, D> for Wrt {
     type Dual = D::Dual;
 }
@@ -772,6 +774,38 @@ impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p [T] {
     }
 }
 
+// A constant built by `Dual::constant` (a borrowed slice or array: its tangent is zero by
+// its type, `ConstTangent`), or a dual with `ConstTangent`s: passed as it is in every mode,
+// with no zero tangent to build. A rule derived with `#[derive_frule]` takes it for a float
+// parameter and runs the code of an `inactive` one.
+macro_rules! slot_constant {
+    ($([$($g:tt)*] $t:ty => $tz:ty),* $(,)?) => {$(
+        impl<'z, $($g)*> Fits<$tz> for $t {}
+        impl<'z, $($g)* X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for $t {
+            type Dual = $tz;
+        }
+        impl<$($g)* X, Y, S: Mode, D> Slot<X, Y, S, D> for $t {
+            type Store = ();
+            #[inline(always)]
+            fn store(&self) {}
+            #[inline(always)]
+            fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> $tz {
+                Dual::new(self.primal, self.tangent)
+            }
+        }
+    )*};
+}
+slot_constant!(
+    ['p, E: Differentiable + 'p,] Dual<&'p [E], &'p [ConstTangent]>
+        => Dual<&'z [E], &'z [ConstTangent]>,
+    ['p, E: Differentiable + 'p, const K: usize,] Dual<&'p [E; K], &'p [ConstTangent; K]>
+        => Dual<&'z [E; K], &'z [ConstTangent; K]>,
+    [E: Differentiable + Copy, const K: usize,] Dual<[E; K], [ConstTangent; K]>
+        => Dual<[E; K], [ConstTangent; K]>,
+    [] Dual<f64, ConstTangent> => Dual<f64, ConstTangent>,
+    [] Dual<f32, ConstTangent> => Dual<f32, ConstTangent>,
+);
+
 #[doc(hidden)]
 /// The identity on the types `T`, implemented for each [`bind`] argument type one by one
 /// (one impl for `f64`, one for `f32`, ...), never by a blanket impl: an argument whose type
@@ -835,6 +869,10 @@ settled!(
     [] f64, [] f32, [] bool, [] char, [] u8, [] u16, [] u32, [] u64, [] u128, [] usize,
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize,
     [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U,
+    ['p, E: Differentiable + 'p] Dual<&'p [E], &'p [ConstTangent]>,
+    ['p, E: Differentiable + 'p, const K: usize] Dual<&'p [E; K], &'p [ConstTangent; K]>,
+    [E: Differentiable, const K: usize] Dual<[E; K], [ConstTangent; K]>,
+    [] Dual<f64, ConstTangent>, [] Dual<f32, ConstTangent>,
 );
 
 /// The bound rule as a rule of its [`Wrt`] argument alone.

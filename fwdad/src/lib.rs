@@ -73,8 +73,8 @@ pub use drivers::{
 };
 pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{
-    Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, MaybeZero, Mode, NoTangent, Real,
-    ScalarTangent, TangentSpace, ZeroTangent,
+    Batch, ConstTangent, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, MaybeZero, Mode,
+    NoTangent, Real, ScalarTangent, TangentSpace, ZeroTangent,
 };
 #[cfg(feature = "std")]
 pub use sparse::{
@@ -124,7 +124,7 @@ pub mod __private {
     pub use fwdad_runtime::linear as lin;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
-        array, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, float_from, index,
+        array, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, fit, float_from, index,
         integer, mem_replace, mem_take, none_in, ok, opaque_macro, promote_receiver, range_at,
         range_from_at, reborrow, sin_cos_dual, slice_mut, some, store_deref, store_index,
         struct_literal, swap, tuple, undef, ElemAt,
@@ -137,6 +137,11 @@ pub mod __private {
         call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, FnRule, Frule,
         HoldsNoFloat, MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
     };
+    // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
+    pub use fwdad_runtime::constant::{
+        active_array, active_array_ref, active_scalar, active_slice, ZeroCell,
+    };
+    pub use fwdad_runtime::{ArgTangent, SliceTangent};
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};

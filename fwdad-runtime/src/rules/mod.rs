@@ -22,6 +22,7 @@
 //! bit-identical. Piecewise-linear rules (abs, min, max, floor, ...) are written by hand
 //! from the linear operations of [`ScalarTangent`].
 
+use crate::constant::ArgTangent;
 use crate::dual::Dual;
 use crate::real::Real;
 use crate::tangent::{Binary, ScalarTangent, Unary};
@@ -81,15 +82,17 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for F {
     }
 }
 
-impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<F, T> {
-    const ACTIVE: bool = true;
+/// A dual, whose tangent is the mode's (active) or a [`ConstTangent`](crate::ConstTangent)
+/// (inactive: an element of a constant argument, `Dual::constant`).
+impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Operand<F, T> for Dual<F, M> {
+    const ACTIVE: bool = M::ACTIVE;
     #[inline(always)]
     fn primal(&self) -> F {
         self.primal
     }
     #[inline(always)]
     fn tangent(&self) -> T {
-        self.tangent
+        self.tangent.tangent()
     }
 }
 
@@ -105,15 +108,15 @@ impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for &F {
     }
 }
 
-impl<F: Real, T: ScalarTangent<F>> Operand<F, T> for Dual<&F, &T> {
-    const ACTIVE: bool = true;
+impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Operand<F, T> for Dual<&F, &M> {
+    const ACTIVE: bool = M::ACTIVE;
     #[inline(always)]
     fn primal(&self) -> F {
         *self.primal
     }
     #[inline(always)]
     fn tangent(&self) -> T {
-        *self.tangent
+        (*self.tangent).tangent()
     }
 }
 
@@ -488,6 +491,10 @@ macro_rules! scalar_rule {
                 let $x = x.primal();
                 $p
             };
+            if !X::ACTIVE {
+                // An element of a constant argument: nothing to differentiate.
+                return $crate::Dual::new(y, T::zero());
+            }
             $crate::rules::unary(&$name {}, $crate::Dual::new(x.primal(), x.tangent()), y)
         }
 

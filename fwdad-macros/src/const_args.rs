@@ -1,0 +1,167 @@
+//! Float parameters whose tangent may be a type-level zero (`ConstTangent`).
+//!
+//! A derived rule is generic over the element tangent of each float parameter of a plain
+//! shape (`f64`, `&[f64]`, `&[f64; N]`, `[f64; N]`, and the same of `f32`): the mode's
+//! tangent, or the runtime's `ConstTangent`, which `Dual::constant(&a[..])` pairs a slice
+//! with. Where the body only reads the parameter's elements (or its value) into scalar
+//! operations, which accept a constant operand (`Operand::ACTIVE` is then false), and its
+//! length, the body itself is generic: monomorphised for a constant, every such operation is
+//! the inactive one, the code `inactive(a)` produces. Any other use (a call, a store, a
+//! merge, an iterator) needs a dual of the mode, so the rule converts the parameter on entry
+//! (`active_slice` and friends: the identity for a tangent of the mode, a zero tangent built
+//! for a constant). One body either way: the choice is a type, not a copy.
+//!
+//! This module decides, per parameter, which of the two the body takes ([`generic_in_body`])
+//! and what shape the parameter has ([`shape`]); `derive_frule` emits the signature.
+
+use crate::callee::{MethodCallee, StdMethod};
+use crate::dual::{DualPlan, Form, Need};
+use crate::ir::{Function, InstKind, Region, Value};
+use std::collections::HashSet;
+
+/// The shape of a float parameter whose tangent may be constant.
+#[derive(Clone, Debug)]
+pub(crate) enum Shape {
+    /// `x: f64`.
+    Scalar,
+    /// `x: &[f64]`.
+    Slice,
+    /// `x: &[f64; N]`.
+    ArrayRef,
+    /// `x: [f64; N]`.
+    Array,
+}
+
+/// A parameter whose tangent may be constant: its shape and float type (`f64`, `f32`).
+#[derive(Clone, Debug)]
+pub(crate) struct ConstParam {
+    pub shape: Shape,
+    pub float: syn::Ident,
+}
+
+/// The shape of parameter type `ty`, if it is one of [`Shape`]'s (shared references only).
+pub(crate) fn shape(ty: &syn::Type) -> Option<ConstParam> {
+    fn float(ty: &syn::Type) -> Option<syn::Ident> {
+        match ty {
+            syn::Type::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .filter(|id| *id == "f64" || *id == "f32")
+                .cloned(),
+            syn::Type::Paren(p) => float(&p.elem),
+            _ => None,
+        }
+    }
+    let (shape, float) = match ty {
+        syn::Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
+            syn::Type::Slice(s) => (Shape::Slice, float(&s.elem)?),
+            syn::Type::Array(a) => (Shape::ArrayRef, float(&a.elem)?),
+            _ => return None,
+        },
+        syn::Type::Array(a) => (Shape::Array, float(&a.elem)?),
+        syn::Type::Paren(p) => return shape(&p.elem),
+        other => (Shape::Scalar, float(other)?),
+    };
+    Some(ConstParam { shape, float })
+}
+
+/// `ty` with its float element type replaced by `tangent`: the parameter's tangent type
+/// (`&'a [f64]` → `&'a [T]`, `f64` → `T`).
+pub(crate) fn tangent_type(ty: &syn::Type, tangent: &syn::Ident) -> syn::Type {
+    let mut ty = ty.clone();
+    fn replace(ty: &mut syn::Type, tangent: &syn::Ident) {
+        match ty {
+            syn::Type::Reference(r) => replace(&mut r.elem, tangent),
+            syn::Type::Slice(s) => replace(&mut s.elem, tangent),
+            syn::Type::Array(a) => replace(&mut a.elem, tangent),
+            syn::Type::Paren(p) => replace(&mut p.elem, tangent),
+            other => {
+                *other = syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: tangent.clone().into(),
+                })
+            }
+        }
+    }
+    replace(&mut ty, tangent);
+    ty
+}
+
+/// For each parameter, whether the body can take its tangent as the generic element
+/// tangent (a `ConstTangent` then costs nothing), rather than converted on entry to the
+/// mode's. Only reads feed the body: the parameter's `len`/`is_empty`, its elements read by
+/// value or borrowed, each element (or a scalar parameter itself) an operand of scalar
+/// rules, and primal reads (comparisons, indices).
+pub(crate) fn generic_in_body(func: &Function, plans: &DualPlan) -> Vec<bool> {
+    func.params
+        .iter()
+        .map(|p| !p.inactive && reads_only(func, plans, p.value))
+        .collect()
+}
+
+fn reads_only(func: &Function, plans: &DualPlan, param: Value) -> bool {
+    // The parameter and its elements; grows as element reads are found (an element is
+    // defined after its base, so one walk in program order sees it before its uses).
+    let mut elems: HashSet<Value> = HashSet::new();
+    walk(func, plans, func.body, param, &mut elems)
+}
+
+fn walk(
+    func: &Function,
+    plans: &DualPlan,
+    region: Region,
+    param: Value,
+    elems: &mut HashSet<Value>,
+) -> bool {
+    for &inst in &func.regions[region].insts {
+        let plan = plans.get(inst);
+        let kind = &func.insts[inst].kind;
+        for (k, v) in func.operands(inst).into_iter().enumerate() {
+            let is_param = v == param;
+            if !is_param && !elems.contains(&v) {
+                continue;
+            }
+            let need = plan.needs.get(k).copied().unwrap_or(Need::AsIs);
+            if need == Need::Primal {
+                continue;
+            }
+            let ok = match (&plan.form, kind) {
+                (Form::Op(_), _) => need == Need::AsIs,
+                (Form::Index, InstKind::Index { base, .. })
+                | (
+                    Form::ElemRef,
+                    InstKind::ElemRef {
+                        base,
+                        mutable: false,
+                        ..
+                    },
+                ) if is_param && *base == v && k == 0 => {
+                    elems.extend(func.insts[inst].results.iter().copied());
+                    true
+                }
+                (
+                    Form::Method,
+                    InstKind::MethodCall {
+                        receiver,
+                        callee: MethodCallee::Std(StdMethod::Len | StdMethod::IsEmpty),
+                        ..
+                    },
+                ) => is_param && *receiver == v,
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        for r in func.inst_regions(inst) {
+            if !walk(func, plans, r, param, elems) {
+                return false;
+            }
+        }
+    }
+    // Yielded, returned, carried to a `break`/`continue`: merged with other duals.
+    !func
+        .term_operands(region)
+        .iter()
+        .any(|v| *v == param || elems.contains(v))
+}

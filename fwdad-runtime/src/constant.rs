@@ -1,0 +1,293 @@
+//! Constants whose zero tangent is a type: [`ConstTangent`] and [`ArgTangent`].
+//!
+//! A derived rule is generic over the element tangent of each float parameter (`f64`,
+//! `&[f64]`, `&[f64; N]`, `[f64; N]`, and the same of `f32`): the mode's own tangent, or
+//! [`ConstTangent`], a zero-sized zero. `Dual::constant(&a[..])` gives
+//! `Dual<&[f64], &[ConstTangent]>`, so the rule is monomorphised with `a`'s tangent known to
+//! be zero from its type: every operation reading an element of `a` is the inactive
+//! operation (`Operand::ACTIVE` is false), and nothing is multiplied by a zero in memory.
+//! One rule per function still: the choice is a type parameter, not a copy of the body.
+//!
+//! A rule whose body uses a parameter in a way that needs a dual of the mode's type (passes
+//! it to another rule, stores it, merges it with another value) converts it once on entry
+//! ([`ArgTangent::tangent`], [`SliceTangent::slice`]): the identity for a tangent of the
+//! mode, a zero tangent built then for a constant (what a zero tangent in memory costs).
+
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::dual::Dual;
+use crate::real::Real;
+use crate::tangent::ScalarTangent;
+#[cfg(all(feature = "alloc", not(feature = "std")))]
+use alloc::vec::Vec;
+use core::cell::OnceCell;
+
+/// The tangent of a float that does not vary: zero, known from the type (zero-sized).
+///
+/// `Dual::constant(&a[..])` pairs a slice with a slice of these, and a derived rule takes
+/// it where it takes `Dual<&[f64]>`: the code it runs for `a` is what
+/// `#[derive_frule(inactive(a))]` produces. Drivers' [`bind`] takes such duals too.
+///
+/// [`bind`]: https://docs.rs/fwdad/latest/fwdad/drivers/fn.bind.html
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConstTangent;
+
+/// The element tangent a derived rule's float parameter takes under a mode whose tangent
+/// of `F` is `T`: `T` itself, or [`ConstTangent`].
+///
+/// `ACTIVE` is a constant, so after monomorphisation an operation on an element of a
+/// constant keeps only its inactive branch (as for a plain float operand).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tangent of `{F}` in this mode",
+    label = "the tangent of a float argument is the mode's tangent of it, or `ConstTangent`",
+    note = "build constant arguments with `Dual::constant(..)`, differentiated ones with `Dual::new(value, tangent)`"
+)]
+pub trait ArgTangent<F: Real, T: ScalarTangent<F>>: Copy {
+    /// Whether the tangent may be non-zero (false for [`ConstTangent`]).
+    const ACTIVE: bool;
+    /// The tangent in the mode (a zero for [`ConstTangent`]).
+    fn tangent(self) -> T;
+}
+
+impl<F: Real, T: ScalarTangent<F>> ArgTangent<F, T> for T {
+    const ACTIVE: bool = true;
+    #[inline(always)]
+    fn tangent(self) -> T {
+        self
+    }
+}
+
+macro_rules! const_arg_tangent {
+    ($($F:ty),*) => {$(
+        // For each float type by name, not `F: Real`: downstream crates cannot implement
+        // `ScalarTangent<f64>` for `ConstTangent`, so this cannot overlap the impl above.
+        impl<T: ScalarTangent<$F>> ArgTangent<$F, T> for ConstTangent {
+            const ACTIVE: bool = false;
+            #[inline(always)]
+            fn tangent(self) -> T {
+                T::zero()
+            }
+        }
+        impl<T: ScalarTangent<$F>> SliceTangent<$F, T> for ConstTangent {
+            #[inline(always)]
+            fn slice<'c>(t: &'c [Self], cell: &'c ZeroCell<T>) -> &'c [T] {
+                zero_slice(t.len(), cell, T::zero())
+            }
+        }
+    )*};
+}
+
+/// A cell a rule's entry builds a zero tangent in, for a constant slice argument the body
+/// needs as a dual of the mode ([`SliceTangent::slice`]).
+#[cfg(feature = "alloc")]
+pub type ZeroCell<T> = OnceCell<Vec<T>>;
+/// Without an allocator a constant slice cannot be given a zero tangent of its length (a
+/// constant array can: [`ArgTangent`] of its elements).
+#[cfg(not(feature = "alloc"))]
+pub type ZeroCell<T> = OnceCell<core::marker::PhantomData<T>>;
+
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn zero_slice<T: Clone>(n: usize, cell: &ZeroCell<T>, zero: T) -> &[T] {
+    &cell.get_or_init(|| alloc::vec![zero; n])[..]
+}
+
+#[cfg(not(feature = "alloc"))]
+#[inline(always)]
+fn zero_slice<T>(n: usize, _: &ZeroCell<T>, _: T) -> &[T] {
+    // Only reachable by building `&[ConstTangent]` by hand in a crate without `alloc`
+    // (`Dual::constant` of a slice needs it).
+    panic!(
+        "a constant slice of {n} elements (`ConstTangent`) passed where the rule needs its zero tangent in memory: enable fwdad's `alloc` feature"
+    )
+}
+
+/// [`ArgTangent`] for a slice parameter: its tangent slice as the mode's, on entry to a
+/// rule whose body needs it so.
+pub trait SliceTangent<F: Real, T: ScalarTangent<F>>: ArgTangent<F, T> {
+    /// `t` as a slice of the mode's tangents: itself, or zeros built in `cell`.
+    fn slice<'c>(t: &'c [Self], cell: &'c ZeroCell<T>) -> &'c [T];
+}
+
+impl<F: Real, T: ScalarTangent<F>> SliceTangent<F, T> for T {
+    #[inline(always)]
+    fn slice<'c>(t: &'c [T], _: &'c ZeroCell<T>) -> &'c [T] {
+        t
+    }
+}
+
+const_arg_tangent!(f64, f32);
+
+/// A scalar argument's dual in the mode (on entry to a rule whose body needs it so).
+#[doc(hidden)]
+#[inline(always)]
+pub fn active_scalar<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>>(
+    x: Dual<F, M>,
+) -> Dual<F, T> {
+    Dual::new(x.primal, x.tangent.tangent())
+}
+
+/// An array argument's dual in the mode.
+#[doc(hidden)]
+#[inline(always)]
+pub fn active_array<F, T: ScalarTangent<F>, M: ArgTangent<F, T>, const N: usize>(
+    x: Dual<[F; N], [M; N]>,
+) -> Dual<[F; N], [T; N]>
+where
+    F: Real + Differentiable,
+{
+    Dual::new(x.primal, x.tangent.map(ArgTangent::tangent))
+}
+
+/// A borrowed array argument's dual in the mode (zeros built in `cell` for a constant).
+#[doc(hidden)]
+#[inline(always)]
+pub fn active_array_ref<'c, F, T: ScalarTangent<F>, M: ArgTangent<F, T>, const N: usize>(
+    x: Dual<&'c [F; N], &'c [M; N]>,
+    cell: &'c OnceCell<[T; N]>,
+) -> Dual<&'c [F; N], &'c [T; N]>
+where
+    F: Real + Differentiable,
+{
+    // For a tangent of the mode this copies `N` tangents once; the same-type case would
+    // need specialisation to borrow.
+    let t = cell.get_or_init(|| x.tangent.map(ArgTangent::tangent));
+    Dual::new(x.primal, t)
+}
+
+/// A slice argument's dual in the mode (zeros built in `cell` for a constant).
+#[doc(hidden)]
+#[inline(always)]
+pub fn active_slice<'c, F, T: ScalarTangent<F>, M: SliceTangent<F, T>>(
+    x: Dual<&'c [F], &'c [M]>,
+    cell: &'c ZeroCell<T>,
+) -> Dual<&'c [F], &'c [T]>
+where
+    F: Real + Differentiable,
+{
+    Dual::new(x.primal, M::slice(x.tangent, cell))
+}
+
+/// What [`Dual::constant`] pairs a value with: its zero tangent, built from it for an
+/// owned value (`2.0`, `[1.0, 2.0]`, a struct), and [`ConstTangent`]s, which take no
+/// memory, for borrowed floats (`&a[..]`, `&[f64; N]`, `&Vec<f64>`).
+#[diagnostic::on_unimplemented(
+    message = "`Dual::constant` cannot give `{Self}` a zero tangent",
+    note = "owned values with a tangent type (`f64`, arrays, your `#[derive(Differentiable)]` types) and borrowed slices and arrays of floats can be constants; a `&mut` buffer receives tangents: pass `Dual::new(&mut y[..], &mut dy[..])`"
+)]
+pub trait Constant: Sized {
+    /// The primal type of the constant dual.
+    type Primal: Differentiable;
+    /// Its tangent.
+    type Zero;
+    /// The constant dual of `self`.
+    fn constant(self) -> Dual<Self::Primal, Self::Zero>;
+}
+
+impl<P: ZeroTangent> Constant for P {
+    type Primal = P;
+    type Zero = P::Tangent;
+    #[inline(always)]
+    fn constant(self) -> Dual<P, P::Tangent> {
+        let tangent = self.zero_tangent();
+        Dual::new(self, tangent)
+    }
+}
+
+/// `n` constant tangents, in no memory (a slice of a zero-sized type).
+#[inline(always)]
+fn const_slice<'a>(n: usize) -> &'a [ConstTangent] {
+    // SAFETY: `ConstTangent` is zero-sized, so a dangling, aligned, non-null pointer is a
+    // valid slice of any length (as `Vec::<ConstTangent>::leak` would produce), and no
+    // memory is read or written through it.
+    unsafe { core::slice::from_raw_parts(core::ptr::NonNull::dangling().as_ptr(), n) }
+}
+
+macro_rules! const_refs {
+    ($($F:ty),*) => {$(
+        impl<'a> Constant for &'a [$F] {
+            type Primal = &'a [$F];
+            type Zero = &'a [ConstTangent];
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a [$F], &'a [ConstTangent]> {
+                Dual::new(self, const_slice(self.len()))
+            }
+        }
+        impl<'a, const N: usize> Constant for &'a [$F; N] {
+            type Primal = &'a [$F; N];
+            type Zero = &'a [ConstTangent; N];
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a [$F; N], &'a [ConstTangent; N]> {
+                Dual::new(self, const { &[ConstTangent; N] })
+            }
+        }
+        /// A borrowed `Vec` is a constant slice (what a `&[f64]` parameter takes).
+        #[cfg(feature = "alloc")]
+        impl<'a> Constant for &'a Vec<$F> {
+            type Primal = &'a [$F];
+            type Zero = &'a [ConstTangent];
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a [$F], &'a [ConstTangent]> {
+                Dual::new(&self[..], const_slice(self.len()))
+            }
+        }
+    )*};
+}
+const_refs!(f64, f32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{arith, Operand};
+    use crate::tangent::Batch;
+
+    #[test]
+    fn constant_slices_take_no_memory() {
+        let a = [1.0_f64, 2.0, 3.0];
+        let d = Dual::constant(&a[..]);
+        assert_eq!((d.primal.len(), d.tangent.len()), (3, 3));
+        assert_eq!(core::mem::size_of_val(d.tangent), 0);
+        let v = alloc_vec();
+        let dv = Dual::constant(&v);
+        assert_eq!(dv.tangent.len(), v.len());
+        let arr = Dual::constant(&a);
+        assert_eq!(arr.tangent.len(), 3);
+        // Owned values keep their zero tangent in memory, as before.
+        assert_eq!(Dual::constant(2.0).tangent, 0.0);
+    }
+
+    #[cfg(feature = "alloc")]
+    fn alloc_vec() -> crate::alloc_paths::Vec<f64> {
+        crate::alloc_paths::vec![1.0, 2.0]
+    }
+    #[cfg(not(feature = "alloc"))]
+    fn alloc_vec() -> [f64; 2] {
+        [1.0, 2.0]
+    }
+
+    #[test]
+    fn constant_operands_are_inactive() {
+        let c = Dual::new(3.0, ConstTangent);
+        const { assert!(!<Dual<f64, ConstTangent> as Operand<f64, f64>>::ACTIVE) };
+        let x = Dual::new(2.0, Batch([1.0, -1.0]));
+        let y = arith::mul(c, x);
+        assert_eq!((y.primal, y.tangent), (6.0, Batch([3.0, -3.0])));
+        let z: Dual<f64, f64> = arith::mul(c, c);
+        assert_eq!((z.primal, z.tangent), (9.0, 0.0));
+    }
+
+    #[test]
+    fn entry_conversions() {
+        let a = [1.0_f64, 2.0];
+        let cell = ZeroCell::<Batch<f64, 2>>::new();
+        let d = active_slice(Dual::constant(&a[..]), &cell);
+        assert_eq!(d.tangent, &[Batch([0.0; 2]); 2][..]);
+        let t = [3.0, 4.0];
+        let cell = ZeroCell::<f64>::new();
+        let d = active_slice(Dual::new(&a[..], &t[..]), &cell);
+        assert!(core::ptr::eq(d.tangent, &t[..]));
+        assert_eq!(
+            active_scalar::<f64, f64, _>(Dual::new(1.0, ConstTangent)).tangent,
+            0.0
+        );
+    }
+}
