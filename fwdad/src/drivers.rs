@@ -566,7 +566,9 @@ pub(crate) fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
     }
 }
 
-impl<T> Fits<Dual<f64, T>> for Var {}
+// The one-direction tangent, as for `Wrt`: a rule generic over the element tangent takes
+// the drivers' there.
+impl Fits<Dual<f64, f64>> for Var {}
 impl<'z, 'a, Y, S: Mode, D> SlotDual<'z, Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
     type Dual = Dual<f64, S>;
 }
