@@ -605,6 +605,26 @@ impl Emitter<'_> {
             .collect()
     }
 
+    /// Whether `v` is a `const` or `static` item read by path (not a unit struct, not
+    /// `None`), whose type the macro does not see.
+    fn is_const_item(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Const(p) => {
+                    !crate::callee::is_none(p)
+                        && p.segments.last().is_some_and(|s| {
+                            let name = s.ident.to_string();
+                            name.chars().any(|c| c.is_ascii_uppercase())
+                                && !name.chars().any(|c| c.is_ascii_lowercase())
+                        })
+                        && matches!(self.func.values[v].ty, TypeHint::Unknown)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// `v` coerced for a use that needs `need`.
     fn operand(&mut self, v: Value, need: Need) -> TokenStream {
         let rt = self.rt;
@@ -824,6 +844,14 @@ impl Emitter<'_> {
                     match self.promoted_arg(v) {
                         Some(arg) => arg,
                         None if *self.lib.get(v) => self.dual_of_whole(v),
+                        // A `const`/`static` item (a coefficient table `ERF_AN: &[f64]`):
+                        // its type is not known here, and a borrowed one has no zero
+                        // tangent in memory; `const_arg` gives it one by type.
+                        None if self.is_const_item(v) => {
+                            let (name, mode) = (self.name(v), self.mode);
+                            let vspan = self.func.value_span(v);
+                            quote_spanned!(vspan=> #rt::const_arg::<#mode, _>(#name))
+                        }
                         None => self.operand(v, n),
                     }
                 } else if rule_call && *self.lib.get(v) {

@@ -193,6 +193,34 @@ impl<P: ZeroTangent> Constant for P {
     }
 }
 
+/// A constant argument a derived body passes to a rule, in mode `S`: an owned value with
+/// its zero tangent in the mode (`2.0`, a struct), a borrowed slice or array of floats with
+/// [`ConstTangent`]s (a `const TABLE: &[f64]` of coefficients, which then costs the rule
+/// nothing). Generated code uses it for `const`/`static` items, whose type the macro does
+/// not see.
+#[doc(hidden)]
+pub trait ConstantIn<S> {
+    /// The constant dual.
+    type Dual;
+    /// `self` as it.
+    fn constant_in(self) -> Self::Dual;
+}
+
+impl<S: crate::tangent::Mode, P: ZeroTangent> ConstantIn<S> for P {
+    type Dual = Dual<P, P::TangentIn<S>>;
+    #[inline(always)]
+    fn constant_in(self) -> Self::Dual {
+        crate::dual::constant_in::<S, P>(self)
+    }
+}
+
+/// See [`ConstantIn`].
+#[doc(hidden)]
+#[inline(always)]
+pub fn const_arg<S, X: ConstantIn<S>>(x: X) -> X::Dual {
+    x.constant_in()
+}
+
 /// `n` constant tangents, in no memory (a slice of a zero-sized type).
 #[inline(always)]
 fn const_slice<'a>(n: usize) -> &'a [ConstTangent] {
@@ -204,6 +232,20 @@ fn const_slice<'a>(n: usize) -> &'a [ConstTangent] {
 
 macro_rules! const_refs {
     ($($F:ty),*) => {$(
+        impl<'a, S> ConstantIn<S> for &'a [$F] {
+            type Dual = Dual<&'a [$F], &'a [ConstTangent]>;
+            #[inline(always)]
+            fn constant_in(self) -> Self::Dual {
+                Dual::new(self, const_slice(self.len()))
+            }
+        }
+        impl<'a, S, const N: usize> ConstantIn<S> for &'a [$F; N] {
+            type Dual = Dual<&'a [$F; N], &'a [ConstTangent; N]>;
+            #[inline(always)]
+            fn constant_in(self) -> Self::Dual {
+                Dual::new(self, const { &[ConstTangent; N] })
+            }
+        }
         impl<'a> Constant for &'a [$F] {
             type Primal = &'a [$F];
             type Zero = &'a [ConstTangent];

@@ -139,7 +139,7 @@ pub mod __private {
     };
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{
-        active_array, active_array_ref, active_scalar, active_slice, ZeroCell,
+        active_array, active_array_ref, active_scalar, active_slice, const_arg, ZeroCell,
     };
     pub use fwdad_runtime::{ArgTangent, SliceTangent};
     // `#[primitive]`: scalar-partials rules.
