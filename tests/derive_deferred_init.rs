@@ -88,12 +88,11 @@ fn as109_guess_on_both_sides_of_the_swap() {
         let (v, g) = gradient(bind(as109_guess {}, (Var(0), Var(1), Var(2))), &p);
         assert_eq!(v, as109_guess(p[0], p[1], p[2]));
         let f = |q: &[f64]| as109_guess(q[0], q[1], q[2]);
-        for i in 0..3 {
+        for (i, gi) in g.iter().enumerate() {
             let want = fd(f, &p, i);
             assert!(
-                (g[i] - want).abs() < 1e-6 * (1.0 + want.abs()),
-                "{p:?} d{i}: {} vs {want}",
-                g[i]
+                (gi - want).abs() < 1e-6 * (1.0 + want.abs()),
+                "{p:?} d{i}: {gi} vs {want}"
             );
         }
     }

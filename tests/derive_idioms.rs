@@ -190,8 +190,9 @@ fn larger_root(a: f64, b: f64, c: f64) -> Option<f64> {
 }
 
 /// Time of flight of a projectile launched upwards: `Option` combinators straight on the
-/// helper's result.
+/// helper's result (`and_then` written as users do, where `map` would do).
 #[derive_frule]
+#[allow(clippy::bind_instead_of_map)]
 fn flight_time(p: &[f64]) -> f64 {
     let (v, h) = (p[0], p[1]);
     let up = larger_root(-4.905, v, h).map(|t| t * t).unwrap_or(0.0);

@@ -50,8 +50,8 @@ fn reads_through_subslice_receivers() {
     let x = [0.3, 1.2, -0.4, 2.0, 0.9, -1.1];
     let (v, g) = gradient(detrended_energy {}, &x);
     assert_eq!(v, detrended_energy(&x));
-    for i in 0..x.len() {
-        assert_close(g[i], fd(detrended_energy, &x, i), 1e-7, "d/dx");
+    for (i, gi) in g.iter().enumerate() {
+        assert_close(*gi, fd(detrended_energy, &x, i), 1e-7, "d/dx");
     }
     // Written out: the peak of x[1..5] is x[3] = 2.0, counted 5 times; the head mean is
     // (x0 + x1 + x2)/3; the tail squares x3..x5; the pair product is x2·x1.
@@ -80,9 +80,9 @@ fn writes_through_subslice_receivers() {
     let mut want = [[0.0; 5]; 5];
     want[0][0] = 1.0;
     want[1][1] = 1.0;
-    for r in 2..5 {
-        want[r][2] = x[3];
-        want[r][3] = x[2];
+    for row in &mut want[2..5] {
+        row[2] = x[3];
+        row[3] = x[2];
     }
     want[4][4] = x[4].cos();
     for r in 0..5 {

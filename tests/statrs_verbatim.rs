@@ -11,6 +11,9 @@
 //! Only the crate's `#[cfg(test)]` modules are left out; `crate::consts` and `crate::prec`
 //! are the crate's own modules, copied verbatim too.
 
+// statrs' `#[cfg(not(feature = "std"))]` imports, for a feature this crate does not have.
+#![allow(unexpected_cfgs)]
+
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code, unused_imports, unused_macros, deprecated)]
 pub mod consts {
