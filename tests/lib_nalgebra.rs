@@ -476,3 +476,190 @@ fn slices_of_vectors_as_parameters() {
         d.tangent
     );
 }
+
+/// Stiffness matrix of four springs in a row between two walls (`k` their stiffnesses),
+/// the three free nodes between them.
+fn chain_stiffness(k: &[f64]) -> Matrix3<f64> {
+    Matrix3::new(
+        k[0] + k[1],
+        -k[1],
+        0.0,
+        -k[1],
+        k[1] + k[2],
+        -k[2],
+        0.0,
+        -k[2],
+        k[2] + k[3],
+    )
+}
+
+/// Compliance `fᵀ K⁻¹ f` of the spring chain under gravity (`p` = four stiffnesses, then
+/// g), the displacements by Cholesky.
+#[derive_frule]
+fn compliance_cholesky(p: &[f64]) -> f64 {
+    let stiffness = Matrix3::new(
+        p[0] + p[1],
+        -p[1],
+        0.0,
+        -p[1],
+        p[1] + p[2],
+        -p[2],
+        0.0,
+        -p[2],
+        p[2] + p[3],
+    );
+    let load = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let u = stiffness
+        .cholesky()
+        .expect("stiffness is positive definite")
+        .solve(&load);
+    load.dot(&u)
+}
+
+/// The same compliance, the displacements by LU.
+#[derive_frule]
+fn compliance_lu(p: &[f64]) -> f64 {
+    let stiffness = Matrix3::new(
+        p[0] + p[1],
+        -p[1],
+        0.0,
+        -p[1],
+        p[1] + p[2],
+        -p[2],
+        0.0,
+        -p[2],
+        p[2] + p[3],
+    );
+    let load = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let u = stiffness
+        .lu()
+        .solve(&load)
+        .expect("stiffness is invertible");
+    load.dot(&u)
+}
+
+/// The same compliance through the flexibility matrix `K⁻¹`, squared displacements
+/// added (a nonlinear function of `K⁻¹`).
+#[derive_frule]
+fn compliance_inverse(p: &[f64]) -> f64 {
+    let stiffness = Matrix3::new(
+        p[0] + p[1],
+        -p[1],
+        0.0,
+        -p[1],
+        p[1] + p[2],
+        -p[2],
+        0.0,
+        -p[2],
+        p[2] + p[3],
+    );
+    let flexibility = stiffness.try_inverse().expect("stiffness is invertible");
+    let load = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let u = flexibility * load;
+    load.dot(&u) + u.norm_squared()
+}
+
+/// Gradient and Hessian of `f` (through `fwdad::hessian` and `fwdad::gradient`) against
+/// central differences of the function and of the gradient.
+fn check_second_order(
+    name: &str,
+    f: &dyn Fn(&[f64]) -> f64,
+    grad: &dyn Fn(&[f64]) -> Vec<f64>,
+    hess: &dyn Fn(&[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>),
+    p: &[f64],
+) {
+    let n = p.len();
+    let (value, g, h) = hess(p);
+    assert_eq!(value, f(p), "{name}: primal");
+    let g1 = grad(p);
+    for j in 0..n {
+        let e = unit(n, j);
+        let fd = central(f, p, &e, 1e-6);
+        assert!(close(g1[j], fd, 1e-8), "{name}: g[{j}] = {} vs {fd}", g1[j]);
+        assert!(close(g[j], g1[j], 1e-12), "{name}: hessian's g[{j}]");
+        for i in 0..n {
+            let fd = central(&|y| grad(y)[i], p, &e, 1e-6);
+            assert!(
+                close(h[i][j], fd, 1e-7),
+                "{name}: H[{i},{j}] = {} vs {fd}",
+                h[i][j]
+            );
+        }
+    }
+}
+
+#[test]
+fn linear_solves_second_order_in_the_matrix_and_the_right_hand_side() {
+    let p = [3.0, 1.5, 2.0, 0.8, 9.81];
+    // The primal is the `f64` code's, bit for bit, and matches K⁻¹ by hand.
+    let k = chain_stiffness(&p);
+    let f = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let want = f.dot(&(k.try_inverse().unwrap() * f));
+    assert!(close(compliance_cholesky(&p), want, 1e-14));
+    assert!(close(compliance_lu(&p), want, 1e-14));
+    macro_rules! check {
+        ($f:ident) => {
+            check_second_order(
+                stringify!($f),
+                &|y| $f(y),
+                &|y| fwdad::gradient($f {}, y).1,
+                &|y| {
+                    let (v, g, h) = fwdad::hessian($f {}, y);
+                    let h = (0..y.len())
+                        .map(|i| (0..y.len()).map(|j| h[(i, j)]).collect())
+                        .collect();
+                    (v, g, h)
+                },
+                &p,
+            )
+        };
+    }
+    check!(compliance_cholesky);
+    check!(compliance_lu);
+    check!(compliance_inverse);
+    // One direction, through the rule: dC = −uᵀ dK u + 2 uᵀ df (u = K⁻¹ f).
+    let dp = [0.3, -0.2, 0.5, 0.1, -1.0];
+    let u = k.try_inverse().unwrap() * f;
+    let (dk, df) = (chain_stiffness(&dp), Vector3::new(1.0, 2.0, 0.5) * dp[4]);
+    let want = -(u.transpose() * dk * u)[0] + 2.0 * u.dot(&df);
+    for d in [
+        compliance_cholesky_frule(Dual::new(&p[..], &dp[..])),
+        compliance_lu_frule(Dual::new(&p[..], &dp[..])),
+    ] {
+        assert!(close(d.tangent, want, 1e-13), "{} vs {want}", d.tangent);
+    }
+}
+
+/// [`mahalanobis`] with a covariance known in advance: its factorisation is a constant.
+#[derive_frule(inactive(mu, sigma))]
+fn mahalanobis_known_covariance(x: &Vector3<f64>, mu: &Vector3<f64>, sigma: &Matrix3<f64>) -> f64 {
+    let d = x - mu;
+    let z = sigma.lu().solve(&d).expect("covariance is invertible");
+    d.dot(&z).sqrt()
+}
+
+#[test]
+fn constant_factorisations_solve_for_active_right_hand_sides() {
+    let x = Vector3::new(0.7, -0.4, 1.3);
+    let mu = Vector3::new(0.1, 0.2, -0.3);
+    let sigma = covariance();
+    let inv = sigma.try_inverse().unwrap();
+    let m = mahalanobis(&x, &mu, &sigma);
+    let z = inv * (x - mu);
+    let hess = inv / m - z * z.transpose() / (m * m * m);
+    let (u, v) = (Vector3::new(1.0, 0.5, -0.2), Vector3::new(-0.3, 0.8, 0.6));
+    let seed = Vector3::from_fn(|i, _| Hyper {
+        d1: u[i],
+        d2: v[i],
+        d12: 0.0,
+    });
+    let out = <mahalanobis_known_covariance as Frule<_, Hyper<f64, f64>>>::frule(
+        &mahalanobis_known_covariance {},
+        (Dual::new(&x, &seed), &mu, &sigma),
+    );
+    assert_eq!(out.primal, mahalanobis_known_covariance(&x, &mu, &sigma));
+    assert!(close(out.primal, m, 1e-14));
+    assert!(close(out.tangent.d1, (z / m).dot(&u), 1e-13));
+    assert!(close(out.tangent.d2, (z / m).dot(&v), 1e-13));
+    assert!(close(out.tangent.d12, u.dot(&(hess * v)), 1e-12));
+}

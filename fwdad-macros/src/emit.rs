@@ -861,6 +861,17 @@ impl Emitter<'_> {
                     .map(|(a, &v)| self.lift(a, v, span))
                     .collect();
                 match kind {
+                    // A factorisation of a matrix over duals: the implicit rule's.
+                    InstKind::MethodCall { method, .. } if lifted.len() == 1 => {
+                        match crate::libtypes::Factorisation::of_method(method) {
+                            Some(f) => {
+                                let f = syn::Ident::new(f.runtime_fn(), span);
+                                let recv = &lifted[0];
+                                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
+                            }
+                            None => self.primal_expr(inst, kind, &lifted, span),
+                        }
+                    }
                     InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))

@@ -138,6 +138,42 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
+/// nalgebra's factorisations of a square matrix (`m.cholesky()`, `m.lu()`,
+/// `m.try_inverse()`): over duals, the runtime's `nalgebra_linalg` computes them by the
+/// implicit rule (one `f64` factorisation, `dx = A⁻¹(db − dA·x)`) instead of through the
+/// factorisation's arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Factorisation {
+    Cholesky,
+    Lu,
+    TryInverse,
+}
+
+impl Factorisation {
+    /// The factorisation a method of a library value names, with the `nalgebra` feature.
+    pub fn of_method(method: &syn::Ident) -> Option<Self> {
+        if !cfg!(feature = "nalgebra") {
+            return None;
+        }
+        [
+            ("cholesky", Self::Cholesky),
+            ("lu", Self::Lu),
+            ("try_inverse", Self::TryInverse),
+        ]
+        .into_iter()
+        .find_map(|(name, f)| (method == name).then_some(f))
+    }
+
+    /// The runtime function (in `nalgebra_linalg`) that computes it.
+    pub fn runtime_fn(self) -> &'static str {
+        match self {
+            Self::Cholesky => "cholesky",
+            Self::Lu => "lu",
+            Self::TryInverse => "try_inverse",
+        }
+    }
+}
+
 /// Whether a written type names a library type (behind references).
 pub fn is_lib_type(ty: &syn::Type) -> bool {
     match ty {

@@ -67,6 +67,9 @@ pub mod lift;
 pub mod linear;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra;
+#[cfg(feature = "nalgebra")]
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod nalgebra_linalg;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 pub mod num;

@@ -1,0 +1,492 @@
+//! Linear solves on nalgebra matrices over duals by the implicit rule (feature `nalgebra`).
+//!
+//! In a derived body, `a.cholesky()`, `a.lu()` and `a.try_inverse()` of a matrix over duals
+//! are these functions. They factorise the primal matrix once in `f64` (nalgebra's own code
+//! on `f64`, so every primal is the bits the user's function computes) and give each solve
+//! its tangent by the implicit rule `dx = A⁻¹(db − dA·x)`, with that one factorisation for
+//! every direction, instead of carrying tangents through the factorisation's arithmetic
+//! (its square roots, divisions and pivots).
+//!
+//! Second order (`Hyper`) applies the rule as a fixed-point step on the tangent parts,
+//! `x ← A₀⁻¹(b − (A − A₀)·x)` in dual arithmetic, `Mode::ORDER` times: with `A − A₀`
+//! nilpotent, each step makes one more order exact (the second gives
+//! `d₁₂x = A₀⁻¹(d₁₂b − d₁₂A·x − d₁A·d₂x − d₂A·d₁x)`).
+//!
+//! A factorisation the body does not differentiate (of an `inactive` matrix) solving for
+//! an active right-hand side is lifted to the same types without `dA`
+//! ([`Lift`](crate::lift::Lift) in [`crate::nalgebra`]): then `dx = A⁻¹ db`.
+
+use crate::dual::Dual;
+use crate::tangent::Mode;
+use nalgebra::allocator::Allocator;
+use nalgebra::constraint::{SameNumberOfRows, ShapeConstraint};
+use nalgebra::{
+    Cholesky, DefaultAllocator, Dim, DimMin, Matrix, OMatrix, PermutationSequence, Storage,
+    StorageMut, LU,
+};
+
+type D64<S> = Dual<f64, S>;
+
+/// A square matrix over duals, owned or borrowed: what the factorisations take.
+pub trait DualSquare<S: Mode> {
+    /// Its dimension.
+    type D: Dim;
+    /// The matrix, owned.
+    fn owned(self) -> OMatrix<D64<S>, Self::D, Self::D>
+    where
+        DefaultAllocator: Allocator<Self::D, Self::D>;
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for Matrix<D64<S>, D, D, St> {
+    type D = D;
+    #[inline(always)]
+    fn owned(self) -> OMatrix<D64<S>, D, D>
+    where
+        DefaultAllocator: Allocator<D, D>,
+    {
+        self.into_owned()
+    }
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for &Matrix<D64<S>, D, D, St> {
+    type D = D;
+    #[inline(always)]
+    fn owned(self) -> OMatrix<D64<S>, D, D>
+    where
+        DefaultAllocator: Allocator<D, D>,
+    {
+        self.clone_owned()
+    }
+}
+
+/// The primal of a matrix over duals.
+#[inline(always)]
+fn primal<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>>(
+    m: &Matrix<D64<S>, R, C, St>,
+) -> OMatrix<f64, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    m.map(|d| d.primal)
+}
+
+/// The solution of `A x = b` with primal `xp` (already solved in `f64`): its tangents by
+/// the implicit rule, `apply` being `A₀⁻¹` on the tangents of a matrix (in place). `a` is
+/// `None` for a constant `A` (`dA = 0`).
+#[inline(always)]
+fn implicit<S, D, R2, C2, St>(
+    a: Option<&OMatrix<D64<S>, D, D>>,
+    b: &Matrix<D64<S>, R2, C2, St>,
+    xp: &OMatrix<f64, R2, C2>,
+    apply: impl Fn(&mut OMatrix<D64<S>, R2, C2>),
+) -> OMatrix<D64<S>, R2, C2>
+where
+    S: Mode,
+    D: Dim,
+    R2: Dim,
+    C2: Dim,
+    St: Storage<D64<S>, R2, C2>,
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let mut x = b.clone_owned();
+    // The primal is the `f64` solve's, bit for bit; the tangent starts from `db`.
+    x.zip_apply(xp, |d, p| d.primal = p);
+    let (n, m) = x.shape();
+    let Some(a) = a else {
+        apply(&mut x);
+        return x;
+    };
+    for step in 0..S::ORDER {
+        // r = b − (A − A₀)·x on the tangents; its primal is unused.
+        let mut r = b.clone_owned();
+        for c in 0..m {
+            for i in 0..n {
+                let mut t = r[(i, c)].tangent;
+                for k in 0..n {
+                    let da = a[(i, k)].tangent;
+                    t = if S::ORDER == 1 || step == 0 {
+                        // `x` has no tangent yet (or the mode is first order).
+                        t.sub(da.scale(xp[(k, c)]))
+                    } else {
+                        t.sub((Dual::new(0.0, da) * x[(k, c)]).tangent)
+                    };
+                }
+                r[(i, c)].tangent = t;
+            }
+        }
+        apply(&mut r);
+        x.zip_apply(&r, |d, r| d.tangent = r.tangent);
+    }
+    x
+}
+
+/// `t ← L⁻ᵀ L⁻¹ t` on the tangents of each column, `L` lower triangular (its strict upper
+/// part ignored).
+fn cholesky_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
+    l: &OMatrix<f64, D, D>,
+    x: &mut OMatrix<D64<S>, R2, C2>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let (n, m) = x.shape();
+    for c in 0..m {
+        for i in 0..n {
+            let mut t = x[(i, c)].tangent;
+            for j in 0..i {
+                t = t.axpy(-l[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / l[(i, i)]);
+        }
+        for i in (0..n).rev() {
+            let mut t = x[(i, c)].tangent;
+            for j in i + 1..n {
+                t = t.axpy(-l[(j, i)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / l[(i, i)]);
+        }
+    }
+}
+
+/// `t ← U⁻¹ L⁻¹ P t` on the tangents of each column (`L` unit lower triangular).
+fn lu_apply<S: Mode, D: Dim, R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+    l: &OMatrix<f64, D, D>,
+    u: &OMatrix<f64, D, D>,
+    p: &PermutationSequence<D>,
+    x: &mut Matrix<D64<S>, R2, C2, St>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    p.permute_rows(x);
+    let (n, m) = x.shape();
+    for c in 0..m {
+        for i in 0..n {
+            let mut t = x[(i, c)].tangent;
+            for j in 0..i {
+                t = t.axpy(-l[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t;
+        }
+        for i in (0..n).rev() {
+            let mut t = x[(i, c)].tangent;
+            for j in i + 1..n {
+                t = t.axpy(-u[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / u[(i, i)]);
+        }
+    }
+}
+
+/// `t ← M t` on the tangents of each column, `M` a plain matrix.
+fn mul_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
+    mat: &OMatrix<f64, D, D>,
+    x: &mut OMatrix<D64<S>, R2, C2>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let old = x.clone();
+    let (n, m) = x.shape();
+    for c in 0..m {
+        for i in 0..n {
+            let mut t = S::zero();
+            for k in 0..n {
+                t = t.axpy(mat[(i, k)], old[(k, c)].tangent);
+            }
+            x[(i, c)].tangent = t;
+        }
+    }
+}
+
+// --- Cholesky ---------------------------------------------------------------------------
+
+/// `a.cholesky()` of a matrix over duals: the `f64` factorisation of its primal (see the
+/// [module docs](self)); `None` where nalgebra's is.
+#[inline]
+pub fn cholesky<S: Mode, M: DualSquare<S>>(m: M) -> Option<DualCholesky<S, M::D>>
+where
+    DefaultAllocator: Allocator<M::D, M::D>,
+{
+    let a = m.owned();
+    let chol = Cholesky::new(primal(&a))?;
+    Some(DualCholesky { chol, a: Some(a) })
+}
+
+/// A Cholesky factorisation of a matrix over duals: the `f64` factorisation of the primal
+/// and the matrix (for `dA`; `None` when constant). Its methods are nalgebra's
+/// `Cholesky`'s.
+pub struct DualCholesky<S: Mode, D: Dim>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    pub(crate) chol: Cholesky<f64, D>,
+    pub(crate) a: Option<OMatrix<D64<S>, D, D>>,
+}
+
+impl<S: Mode, D: Dim> Clone for DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    fn clone(&self) -> Self {
+        DualCholesky {
+            chol: self.chol.clone(),
+            a: self.a.clone(),
+        }
+    }
+}
+
+impl<S: Mode, D: Dim> Copy for DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+    Cholesky<f64, D>: Copy,
+    OMatrix<D64<S>, D, D>: Copy,
+{
+}
+
+impl<S: Mode, D: Dim> core::fmt::Debug for DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cholesky")
+            .field("l", self.chol.l_dirty())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Mode, D: Dim> DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    /// nalgebra's factorisation over duals (for the methods without an implicit rule).
+    fn over_duals(&self) -> Cholesky<D64<S>, D> {
+        match &self.a {
+            Some(a) => Cholesky::new(a.clone()).expect("the primal factorisation succeeded"),
+            None => Cholesky::pack_dirty(self.chol.l_dirty().map(|v| Dual::new(v, S::zero()))),
+        }
+    }
+
+    /// The solution `x` of `A x = b`.
+    #[inline]
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+        &self,
+        b: &Matrix<D64<S>, R2, C2, St>,
+    ) -> OMatrix<D64<S>, R2, C2>
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let xp = self.chol.solve(&primal(b));
+        let l = self.chol.l_dirty();
+        implicit(self.a.as_ref(), b, &xp, |x| cholesky_apply(l, x))
+    }
+
+    /// Solves `A x = b` in place.
+    #[inline]
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+        &self,
+        b: &mut Matrix<D64<S>, R2, C2, St>,
+    ) where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let x = self.solve(&*b);
+        b.iter_mut().zip(x.iter()).for_each(|(b, x)| *b = *x);
+    }
+
+    /// `A⁻¹`.
+    #[inline]
+    pub fn inverse(&self) -> OMatrix<D64<S>, D, D> {
+        let shape = self.chol.l_dirty().shape_generic();
+        let id = OMatrix::<D64<S>, D, D>::identity_generic(shape.0, shape.1);
+        let xp = self.chol.inverse();
+        let l = self.chol.l_dirty();
+        implicit(self.a.as_ref(), &id, &xp, |x| cholesky_apply(l, x))
+    }
+
+    /// `det A`.
+    pub fn determinant(&self) -> D64<S> {
+        self.over_duals().determinant()
+    }
+
+    /// `ln det A`.
+    pub fn ln_determinant(&self) -> D64<S> {
+        self.over_duals().ln_determinant()
+    }
+
+    /// The factor `L`.
+    pub fn l(&self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().l()
+    }
+
+    /// The factor `L`, consuming the factorisation.
+    pub fn unpack(self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().unpack()
+    }
+}
+
+// --- LU ---------------------------------------------------------------------------------
+
+/// `a.lu()` of a matrix over duals: the `f64` factorisation of its primal (see the
+/// [module docs](self)).
+#[inline]
+pub fn lu<S: Mode, M: DualSquare<S>>(m: M) -> DualLu<S, M::D>
+where
+    M::D: DimMin<M::D, Output = M::D>,
+    DefaultAllocator: Allocator<M::D, M::D> + Allocator<M::D>,
+{
+    let a = m.owned();
+    DualLu::new(LU::new(primal(&a)), Some(a))
+}
+
+/// An LU factorisation (partial pivoting) of a matrix over duals: the `f64` factorisation
+/// of the primal, its factors, and the matrix (for `dA`; `None` when constant). Its
+/// methods are nalgebra's `LU`'s.
+pub struct DualLu<S: Mode, D: DimMin<D, Output = D>>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    lu: LU<f64, D, D>,
+    l: OMatrix<f64, D, D>,
+    u: OMatrix<f64, D, D>,
+    a: Option<OMatrix<D64<S>, D, D>>,
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> Clone for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    fn clone(&self) -> Self {
+        DualLu {
+            lu: self.lu.clone(),
+            l: self.l.clone(),
+            u: self.u.clone(),
+            a: self.a.clone(),
+        }
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> Copy for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+    LU<f64, D, D>: Copy,
+    OMatrix<f64, D, D>: Copy,
+    OMatrix<D64<S>, D, D>: Copy,
+{
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> core::fmt::Debug for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LU")
+            .field("l", &self.l)
+            .field("u", &self.u)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    pub(crate) fn new(lu: LU<f64, D, D>, a: Option<OMatrix<D64<S>, D, D>>) -> Self {
+        let (l, u) = (lu.l(), lu.u());
+        DualLu { lu, l, u, a }
+    }
+
+    /// nalgebra's factorisation over duals (for the methods without an implicit rule).
+    fn over_duals(&self) -> LU<D64<S>, D, D> {
+        match &self.a {
+            Some(a) => LU::new(a.clone()),
+            None => {
+                // `P A = L U`: the constant matrix again, which nalgebra refactorises.
+                let mut a = &self.l * &self.u;
+                self.lu.p().inv_permute_rows(&mut a);
+                LU::new(a.map(|v| Dual::new(v, S::zero())))
+            }
+        }
+    }
+
+    /// The solution `x` of `A x = b`; `None` if `A` is singular.
+    #[inline]
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+        &self,
+        b: &Matrix<D64<S>, R2, C2, St>,
+    ) -> Option<OMatrix<D64<S>, R2, C2>>
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let xp = self.lu.solve(&primal(b))?;
+        let (l, u, p) = (&self.l, &self.u, self.lu.p());
+        Some(implicit(self.a.as_ref(), b, &xp, |x| lu_apply(l, u, p, x)))
+    }
+
+    /// Solves `A x = b` in place; `false` (and `b` unspecified) if `A` is singular.
+    #[inline]
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+        &self,
+        b: &mut Matrix<D64<S>, R2, C2, St>,
+    ) -> bool
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        match self.solve(&*b) {
+            Some(x) => {
+                b.iter_mut().zip(x.iter()).for_each(|(b, x)| *b = *x);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `A⁻¹`; `None` if `A` is singular.
+    #[inline]
+    pub fn try_inverse(&self) -> Option<OMatrix<D64<S>, D, D>> {
+        let shape = self.l.shape_generic();
+        let id = OMatrix::<D64<S>, D, D>::identity_generic(shape.0, shape.1);
+        self.solve(&id)
+    }
+
+    /// Whether `A` is invertible.
+    pub fn is_invertible(&self) -> bool {
+        self.lu.is_invertible()
+    }
+
+    /// `det A`.
+    pub fn determinant(&self) -> D64<S> {
+        self.over_duals().determinant()
+    }
+
+    /// The factor `L`.
+    pub fn l(&self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().l()
+    }
+
+    /// The factor `U`.
+    pub fn u(&self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().u()
+    }
+
+    /// The row permutation `P`.
+    pub fn p(&self) -> &PermutationSequence<D> {
+        self.lu.p()
+    }
+}
+
+// --- inverse ----------------------------------------------------------------------------
+
+/// `a.try_inverse()` of a matrix over duals: nalgebra's `f64` inverse of the primal, with
+/// `dA⁻¹ = −A⁻¹ dA A⁻¹` (see the [module docs](self)).
+#[inline]
+pub fn try_inverse<S: Mode, M: DualSquare<S>>(m: M) -> Option<OMatrix<D64<S>, M::D, M::D>>
+where
+    DefaultAllocator: Allocator<M::D, M::D>,
+{
+    let a = m.owned();
+    let inv = primal(&a).try_inverse()?;
+    let shape = a.shape_generic();
+    let id = OMatrix::<D64<S>, M::D, M::D>::identity_generic(shape.0, shape.1);
+    Some(implicit(Some(&a), &id, &inv, |x| mul_apply(&inv, x)))
+}
