@@ -663,3 +663,54 @@ fn constant_factorisations_solve_for_active_right_hand_sides() {
     assert!(close(out.tangent.d2, (z / m).dot(&v), 1e-13));
     assert!(close(out.tangent.d12, u.dot(&(hess * v)), 1e-12));
 }
+
+/// Energy of a rigid body spinning at `ω = p[0..3]` with its centre at `x = p[3..6]`,
+/// held by an anisotropic spring: `½ ωᵀ I ω` with the world inertia `R I_body Rᵀ` of a
+/// fixed orientation `R`, the spring's `½ (x − x₀)ᵀ K (x − x₀)`, and a gyroscopic-like
+/// coupling term. The matrices are constants; `ω` and `x` are the variables.
+#[derive_frule]
+fn rigid_energy(p: &[f64]) -> f64 {
+    let omega = Vector3::new(p[0], p[1], p[2]);
+    let x = Vector3::new(p[3], p[4], p[5]);
+    let (c, s) = (0.6f64.cos(), 0.6f64.sin());
+    let orientation = Matrix3::new(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0);
+    let body_inertia = Matrix3::new(2.0, 0.0, 0.0, 0.0, 3.0, 0.1, 0.0, 0.1, 1.5);
+    let inertia = orientation * body_inertia * orientation.transpose();
+    let momentum = inertia * omega;
+    let rest = Vector3::new(0.1, -0.2, 0.3);
+    let stiffness = Matrix3::<f64>::identity() * 4.0 + Matrix3::from_element(0.5);
+    let stretch = x - rest;
+    let force = stiffness * stretch;
+    let row = omega.transpose() * inertia;
+    let mid = (rest + x) * 0.5;
+    let back = rest - x;
+    let lever = x + rest;
+    0.5 * omega.dot(&momentum)
+        + 0.5 * stretch.dot(&force)
+        + 0.1 * (row * x)[0]
+        + mid.dot(&back)
+        + 0.05 * lever.norm_squared()
+}
+
+#[test]
+fn constant_matrices_with_variable_vectors() {
+    let p = [0.3, -0.7, 1.1, 0.4, 0.25, -0.6];
+    check_second_order(
+        "rigid_energy",
+        &|y| rigid_energy(y),
+        &|y| fwdad::gradient(rigid_energy {}, y).1,
+        &|y| {
+            let (v, g, h) = fwdad::hessian(rigid_energy {}, y);
+            let h = (0..y.len())
+                .map(|i| (0..y.len()).map(|j| h[(i, j)]).collect())
+                .collect();
+            (v, g, h)
+        },
+        &p,
+    );
+    let dp = [0.2, 0.1, -0.4, 1.0, -0.5, 0.3];
+    let d = rigid_energy_frule(Dual::new(&p[..], &dp[..]));
+    assert_eq!(d.primal, rigid_energy(&p));
+    let fd = central(&|y| rigid_energy(y), &p, &dp, 1e-6);
+    assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+}

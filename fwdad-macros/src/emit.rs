@@ -54,6 +54,7 @@ pub fn emit_body(
         depth: Default::default(),
         elem_at: false,
         lib: crate::libtypes::lib_values(func),
+        nalgebra: crate::libtypes::nalgebra_values(func),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -141,6 +142,9 @@ struct Emitter<'a> {
     /// Values of library types (`crate::libtypes`): an active one is the library's type
     /// over duals, and an inactive one is promoted by `lift`.
     lib: crate::ir::entity::SecondaryMap<Value, bool>,
+    /// Values that are nalgebra matrices: an inactive one meets an active one in a mixed
+    /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
+    nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -861,6 +865,31 @@ impl Emitter<'_> {
                     .map(|(a, &v)| self.lift(a, v, span))
                     .collect();
                 match kind {
+                    // An inactive nalgebra matrix with an active one: a mixed operation, the
+                    // inactive side plain (its zero tangent is never multiplied).
+                    InstKind::Binary { op, lhs, rhs }
+                        if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+                            && *self.nalgebra.get(*lhs)
+                            && *self.nalgebra.get(*rhs)
+                            && self.is(*lhs) != self.is(*rhs) =>
+                    {
+                        let plain_lhs = !self.is(*lhs);
+                        let f = match (op, plain_lhs) {
+                            (BinOp::Add, true) => "mixed_add_pd",
+                            (BinOp::Add, false) => "mixed_add_dp",
+                            (BinOp::Sub, true) => "mixed_sub_pd",
+                            (BinOp::Sub, false) => "mixed_sub_dp",
+                            (_, true) => "mixed_mul_pd",
+                            (_, false) => "mixed_mul_dp",
+                        };
+                        let f = syn::Ident::new(f, span);
+                        let (l, r) = if plain_lhs {
+                            (&args[0], &lifted[1])
+                        } else {
+                            (&lifted[0], &args[1])
+                        };
+                        quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _, _>(#l, #r))
+                    }
                     // A factorisation of a matrix over duals: the implicit rule's.
                     InstKind::MethodCall { method, .. } if lifted.len() == 1 => {
                         match crate::libtypes::Factorisation::of_method(method) {

@@ -490,3 +490,148 @@ where
     let id = OMatrix::<D64<S>, M::D, M::D>::identity_generic(shape.0, shape.1);
     Some(implicit(Some(&a), &id, &inv, |x| mul_apply(&inv, x)))
 }
+
+// --- mixed operations -------------------------------------------------------------------
+
+/// A plain (`f64`) matrix, owned or borrowed: the inactive side of a mixed operation.
+pub trait Plain {
+    /// Rows.
+    type R: Dim;
+    /// Columns.
+    type C: Dim;
+    /// Storage.
+    type St: Storage<f64, Self::R, Self::C>;
+    /// The matrix.
+    fn get(&self) -> &Matrix<f64, Self::R, Self::C, Self::St>;
+}
+
+impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for Matrix<f64, R, C, St> {
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Self {
+        self
+    }
+}
+
+impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for &Matrix<f64, R, C, St> {
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Matrix<f64, R, C, St> {
+        self
+    }
+}
+
+/// A matrix over duals, owned or borrowed: the active side of a mixed operation.
+pub trait OverDuals<S: Mode> {
+    /// Rows.
+    type R: Dim;
+    /// Columns.
+    type C: Dim;
+    /// Storage.
+    type St: Storage<D64<S>, Self::R, Self::C>;
+    /// The matrix.
+    fn get(&self) -> &Matrix<D64<S>, Self::R, Self::C, Self::St>;
+}
+
+impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S> for Matrix<D64<S>, R, C, St> {
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Self {
+        self
+    }
+}
+
+impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S>
+    for &Matrix<D64<S>, R, C, St>
+{
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Matrix<D64<S>, R, C, St> {
+        self
+    }
+}
+
+/// `a * b`, `a` plain: the primal is nalgebra's `f64` product (the user's bits), the
+/// tangent `a · db` (no product with `a`'s zero tangent).
+#[inline(always)]
+pub fn mixed_mul_pd<S: Mode, A: Plain, B: OverDuals<S>>(a: A, b: B) -> OMatrix<D64<S>, A::R, B::C>
+where
+    DefaultAllocator: Allocator<B::R, B::C> + Allocator<A::R, B::C>,
+    for<'x, 'y> &'x Matrix<f64, A::R, A::C, A::St>:
+        core::ops::Mul<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, A::R, B::C>>,
+{
+    let (a, b) = (a.get(), b.get());
+    let p = a * &primal(b);
+    let n = a.ncols();
+    p.map_with_location(|i, c, p| {
+        let mut t = b[(0, c)].tangent.scale(a[(i, 0)]);
+        for k in 1..n {
+            t = t.axpy(a[(i, k)], b[(k, c)].tangent);
+        }
+        Dual::new(p, t)
+    })
+}
+
+/// `a * b`, `b` plain: `da · b`.
+#[inline(always)]
+pub fn mixed_mul_dp<S: Mode, A: OverDuals<S>, B: Plain>(a: A, b: B) -> OMatrix<D64<S>, A::R, B::C>
+where
+    DefaultAllocator: Allocator<A::R, A::C> + Allocator<A::R, B::C>,
+    for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
+        core::ops::Mul<&'y Matrix<f64, B::R, B::C, B::St>, Output = OMatrix<f64, A::R, B::C>>,
+{
+    let (a, b) = (a.get(), b.get());
+    let p = &primal(a) * b;
+    let n = a.ncols();
+    p.map_with_location(|i, c, p| {
+        let mut t = a[(i, 0)].tangent.scale(b[(0, c)]);
+        for k in 1..n {
+            t = t.axpy(b[(k, c)], a[(i, k)].tangent);
+        }
+        Dual::new(p, t)
+    })
+}
+
+/// Implements an elementwise mixed operation (`+`, `-`): primal by nalgebra on `f64`,
+/// tangent the active side's (negated where it is subtracted).
+macro_rules! mixed_elementwise {
+    ($pd:ident, $dp:ident, $Tr:ident, $op:tt, $neg:expr) => {
+        /// `a op b`, `a` plain.
+        #[inline(always)]
+        pub fn $pd<S: Mode, A: Plain, B: OverDuals<S>>(a: A, b: B) -> OMatrix<D64<S>, B::R, B::C>
+        where
+            DefaultAllocator: Allocator<B::R, B::C>,
+            for<'x, 'y> &'x Matrix<f64, A::R, A::C, A::St>:
+                core::ops::$Tr<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, B::R, B::C>>,
+        {
+            let (a, b) = (a.get(), b.get());
+            let p = a $op &primal(b);
+            let neg: fn(S) -> S = $neg;
+            p.zip_map(b, |p, d| Dual::new(p, neg(d.tangent)))
+        }
+
+        /// `a op b`, `b` plain.
+        #[inline(always)]
+        pub fn $dp<S: Mode, A: OverDuals<S>, B: Plain>(a: A, b: B) -> OMatrix<D64<S>, A::R, A::C>
+        where
+            DefaultAllocator: Allocator<A::R, A::C>,
+            for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
+                core::ops::$Tr<&'y Matrix<f64, B::R, B::C, B::St>, Output = OMatrix<f64, A::R, A::C>>,
+        {
+            let (a, b) = (a.get(), b.get());
+            let p = &primal(a) $op b;
+            p.zip_map(a, |p, d| Dual::new(p, d.tangent))
+        }
+    };
+}
+
+mixed_elementwise!(mixed_add_pd, mixed_add_dp, Add, +, |t| t);
+mixed_elementwise!(mixed_sub_pd, mixed_sub_dp, Sub, -, |t| t.neg());
