@@ -714,3 +714,32 @@ fn constant_matrices_with_variable_vectors() {
     let fd = central(&|y| rigid_energy(y), &p, &dp, 1e-6);
     assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
 }
+
+/// Strain energy density `½ tr(Eᵀ C E)`-like form of a deformation gradient `f`, through
+/// the right Cauchy–Green tensor `fᵀ f` and a material matrix `c`.
+#[derive_frule]
+fn cauchy_green_energy(f: &Matrix3<f64>, c: &Matrix3<f64>) -> f64 {
+    let green = f.transpose() * f;
+    let stress = c * green;
+    0.5 * (green * stress).trace()
+}
+
+#[test]
+fn products_of_variable_matrices_along_each_argument() {
+    let f = Matrix3::new(1.1, 0.2, -0.1, 0.05, 0.9, 0.3, 0.0, -0.2, 1.2);
+    let c = Matrix3::new(2.0, 0.5, 0.1, 0.5, 1.5, 0.2, 0.1, 0.2, 1.0);
+    let (df, dc) = (
+        Matrix3::new(0.3, -0.1, 0.2, 0.0, 0.4, -0.2, 0.1, 0.1, -0.3),
+        Matrix3::new(-0.2, 0.1, 0.0, 0.1, 0.3, -0.1, 0.0, -0.1, 0.2),
+    );
+    let zero = Matrix3::zeros();
+    for (tf, tc) in [(df, zero), (zero, dc), (df, dc), (zero, zero)] {
+        let d = cauchy_green_energy_frule(Dual::new(&f, &tf), Dual::new(&c, &tc));
+        assert_eq!(d.primal, cauchy_green_energy(&f, &c));
+        let h = 1e-6;
+        let fd = (cauchy_green_energy(&(f + h * tf), &(c + h * tc))
+            - cauchy_green_energy(&(f - h * tf), &(c - h * tc)))
+            / (2.0 * h);
+        assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+    }
+}

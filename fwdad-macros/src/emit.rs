@@ -890,6 +890,20 @@ impl Emitter<'_> {
                         };
                         quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _, _>(#l, #r))
                     }
+                    // Two active nalgebra matrices: their product with the tangent terms of
+                    // a matrix that does not move skipped.
+                    InstKind::Binary {
+                        op: BinOp::Mul,
+                        lhs,
+                        rhs,
+                    } if *self.nalgebra.get(*lhs)
+                        && *self.nalgebra.get(*rhs)
+                        && self.is(*lhs)
+                        && self.is(*rhs) =>
+                    {
+                        let (l, r) = (&lifted[0], &lifted[1]);
+                        quote_spanned!(span=> #rt::na_linalg::dual_mul::<#mode, _, _>(#l, #r))
+                    }
                     // A factorisation of a matrix over duals: the implicit rule's.
                     InstKind::MethodCall { method, .. } if lifted.len() == 1 => {
                         match crate::libtypes::Factorisation::of_method(method) {

@@ -635,3 +635,45 @@ macro_rules! mixed_elementwise {
 
 mixed_elementwise!(mixed_add_pd, mixed_add_dp, Add, +, |t| t);
 mixed_elementwise!(mixed_sub_pd, mixed_sub_dp, Sub, -, |t| t.neg());
+
+/// `a * b` of two matrices over duals: the primal is nalgebra's `f64` product (the user's
+/// bits), the tangent `da · b + a · db`, each term skipped when its matrix's tangent is
+/// zero throughout (a parameter the caller seeds with no direction, as a gradient in
+/// the other arguments does): one check per matrix, where a dual product would multiply
+/// every zero. Second order keeps nalgebra's product over duals (its mixed term).
+#[inline(always)]
+pub fn dual_mul<S: Mode, A: OverDuals<S>, B: OverDuals<S>>(
+    a: A,
+    b: B,
+) -> OMatrix<D64<S>, A::R, B::C>
+where
+    DefaultAllocator: Allocator<A::R, A::C> + Allocator<B::R, B::C> + Allocator<A::R, B::C>,
+    for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
+        core::ops::Mul<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, A::R, B::C>>,
+    for<'x, 'y> &'x Matrix<D64<S>, A::R, A::C, A::St>:
+        core::ops::Mul<&'y Matrix<D64<S>, B::R, B::C, B::St>, Output = OMatrix<D64<S>, A::R, B::C>>,
+{
+    let (a, b) = (a.get(), b.get());
+    if S::ORDER > 1 {
+        return a * b;
+    }
+    let (ap, bp) = (primal(a), primal(b));
+    let p = &ap * &bp;
+    let a_moves = a.iter().any(|d| d.tangent != S::zero());
+    let b_moves = b.iter().any(|d| d.tangent != S::zero());
+    let n = a.ncols();
+    p.map_with_location(|i, c, p| {
+        let mut t = S::zero();
+        if a_moves {
+            for k in 0..n {
+                t = t.axpy(bp[(k, c)], a[(i, k)].tangent);
+            }
+        }
+        if b_moves {
+            for k in 0..n {
+                t = t.axpy(ap[(i, k)], b[(k, c)].tangent);
+            }
+        }
+        Dual::new(p, t)
+    })
+}
