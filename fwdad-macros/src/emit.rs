@@ -905,10 +905,25 @@ impl Emitter<'_> {
                         quote_spanned!(span=> #rt::na_linalg::dual_mul::<#mode, _, _>(#l, #r))
                     }
                     // A factorisation of a matrix over duals: the implicit rule's.
-                    InstKind::MethodCall { method, .. } if lifted.len() == 1 => {
-                        match crate::libtypes::Factorisation::of_method(method) {
+                    InstKind::MethodCall {
+                        method, receiver, ..
+                    } if lifted.len() == 1 => {
+                        let f = crate::libtypes::Factorisation::of_method(method)
+                            .map(|f| f.runtime_fn())
+                            .or_else(|| {
+                                // `v.norm()` of a nalgebra matrix: one pass for its tangent.
+                                let norm = method == "norm" || method == "norm_squared";
+                                (norm && *self.nalgebra.get(*receiver)).then(|| {
+                                    if method == "norm" {
+                                        "norm"
+                                    } else {
+                                        "norm_squared"
+                                    }
+                                })
+                            });
+                        match f {
                             Some(f) => {
-                                let f = syn::Ident::new(f.runtime_fn(), span);
+                                let f = syn::Ident::new(f, span);
                                 let recv = &lifted[0];
                                 quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
                             }

@@ -636,6 +636,17 @@ macro_rules! mixed_elementwise {
 mixed_elementwise!(mixed_add_pd, mixed_add_dp, Add, +, |t| t);
 mixed_elementwise!(mixed_sub_pd, mixed_sub_dp, Sub, -, |t| t.neg());
 
+/// Whether a tangent is exactly zero: a compare in one direction, the branchless
+/// `ScalarTangent::is_zero` of a batch (which compares lanes without a branch per lane).
+#[inline(always)]
+fn is_zero<S: Mode>(t: &S) -> bool {
+    if core::mem::size_of::<S>() == core::mem::size_of::<f64>() {
+        *t == S::zero()
+    } else {
+        t.is_zero()
+    }
+}
+
 /// `a * b` of two matrices over duals: the primal is nalgebra's `f64` product (the user's
 /// bits), the tangent `da · b + a · db`, each term skipped when its matrix's tangent is
 /// zero throughout (a parameter the caller seeds with no direction, as a gradient in
@@ -659,8 +670,8 @@ where
     }
     let (ap, bp) = (primal(a), primal(b));
     let p = &ap * &bp;
-    let a_moves = a.iter().any(|d| d.tangent != S::zero());
-    let b_moves = b.iter().any(|d| d.tangent != S::zero());
+    let a_moves = !a.iter().all(|d| is_zero(&d.tangent));
+    let b_moves = !b.iter().all(|d| is_zero(&d.tangent));
     let n = a.ncols();
     p.map_with_location(|i, c, p| {
         let mut t = S::zero();
@@ -676,4 +687,49 @@ where
         }
         Dual::new(p, t)
     })
+}
+
+// --- norms ------------------------------------------------------------------------------
+
+/// `v.norm()` of a matrix over duals: nalgebra's `f64` norm of the primal (the user's
+/// bits), tangent `(v · dv) / |v|` in one pass over the entries, and zero at `v = 0` (as
+/// `sqrt`'s rule at 0 for a tangent of `|v|²` that is 0 there). Second order keeps
+/// nalgebra's norm over duals.
+#[inline(always)]
+pub fn norm<S: Mode, A: OverDuals<S>>(v: A) -> D64<S>
+where
+    DefaultAllocator: Allocator<A::R, A::C>,
+{
+    let v = v.get();
+    if S::ORDER > 1 {
+        return v.norm();
+    }
+    let p = primal(v).norm();
+    if p == 0.0 {
+        return Dual::new(p, S::zero());
+    }
+    let mut t = S::zero();
+    for d in v.iter() {
+        t = t.axpy(d.primal, d.tangent);
+    }
+    Dual::new(p, t.scale(1.0 / p))
+}
+
+/// `v.norm_squared()` of a matrix over duals: nalgebra's `f64` value, tangent `2 v · dv`.
+/// Second order keeps nalgebra's over duals.
+#[inline(always)]
+pub fn norm_squared<S: Mode, A: OverDuals<S>>(v: A) -> D64<S>
+where
+    DefaultAllocator: Allocator<A::R, A::C>,
+{
+    let v = v.get();
+    if S::ORDER > 1 {
+        return v.norm_squared();
+    }
+    let p = primal(v).norm_squared();
+    let mut t = S::zero();
+    for d in v.iter() {
+        t = t.axpy(d.primal, d.tangent);
+    }
+    Dual::new(p, t.scale(2.0))
 }
