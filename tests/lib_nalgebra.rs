@@ -743,3 +743,37 @@ fn products_of_variable_matrices_along_each_argument() {
         assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
     }
 }
+
+/// Terms of a Gaussian model in its covariance `Σ(p)`: the quadratic form through the
+/// precision `Σ⁻¹` (Cholesky's `inverse`), `ln det Σ` (Cholesky), `det Σ` (LU) and
+/// `tr Σ⁻¹` (LU's `try_inverse`).
+#[derive_frule]
+fn gaussian_terms(p: &[f64]) -> f64 {
+    let sigma = Matrix3::new(p[0], p[3], 0.1, p[3], p[1], p[4], 0.1, p[4], p[2]);
+    let x = Vector3::new(0.5, -0.2, 0.3);
+    let chol = sigma.cholesky().expect("positive definite");
+    let precision = chol.inverse();
+    let lu = sigma.lu();
+    let inv = lu.try_inverse().expect("invertible");
+    -0.5 * x.dot(&(precision * x)) - 0.5 * chol.determinant().ln()
+        + 0.1 * lu.determinant()
+        + 0.2 * inv.trace()
+}
+
+#[test]
+fn factorisation_methods_second_order() {
+    let p = [2.0, 1.5, 1.0, 0.3, -0.2];
+    check_second_order(
+        "gaussian_terms",
+        &|y| gaussian_terms(y),
+        &|y| fwdad::gradient(gaussian_terms {}, y).1,
+        &|y| {
+            let (v, g, h) = fwdad::hessian(gaussian_terms {}, y);
+            let h = (0..y.len())
+                .map(|i| (0..y.len()).map(|j| h[(i, j)]).collect())
+                .collect();
+            (v, g, h)
+        },
+        &p,
+    );
+}

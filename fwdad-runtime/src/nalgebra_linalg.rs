@@ -477,10 +477,69 @@ where
 
 // --- inverse ----------------------------------------------------------------------------
 
+/// What `x.try_inverse()` is called on: a matrix over duals or its LU factorisation.
+pub trait TryInverse<S: Mode> {
+    /// `Option` of the inverse.
+    type Output;
+    /// The inverse.
+    fn inverse_by_rule(self) -> Self::Output;
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> TryInverse<S> for Matrix<D64<S>, D, D, St>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        matrix_try_inverse(self)
+    }
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> TryInverse<S> for &Matrix<D64<S>, D, D, St>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        matrix_try_inverse(self)
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> TryInverse<S> for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        self.try_inverse()
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> TryInverse<S> for &DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        self.try_inverse()
+    }
+}
+
+/// `x.try_inverse()` in a derived body: of a matrix over duals (below) or of its LU
+/// factorisation ([`DualLu::try_inverse`]).
+#[inline(always)]
+pub fn try_inverse<S: Mode, M: TryInverse<S>>(m: M) -> M::Output {
+    m.inverse_by_rule()
+}
+
 /// `a.try_inverse()` of a matrix over duals: nalgebra's `f64` inverse of the primal, with
 /// `dA⁻¹ = −A⁻¹ dA A⁻¹` (see the [module docs](self)).
 #[inline]
-pub fn try_inverse<S: Mode, M: DualSquare<S>>(m: M) -> Option<OMatrix<D64<S>, M::D, M::D>>
+fn matrix_try_inverse<S: Mode, M: DualSquare<S>>(m: M) -> Option<OMatrix<D64<S>, M::D, M::D>>
 where
     DefaultAllocator: Allocator<M::D, M::D>,
 {
