@@ -777,3 +777,28 @@ fn factorisation_methods_second_order() {
         &p,
     );
 }
+
+/// A small-strain update `(I + ε) v`, the identity written without its scalar type (as
+/// plain code infers it from the sum).
+#[derive_frule]
+fn strained(eps: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
+    let deformation = Matrix3::identity() + eps;
+    deformation * v
+}
+
+#[test]
+fn untyped_identity_next_to_an_active_matrix() {
+    let eps = Matrix3::new(0.01, 0.002, 0.0, 0.002, -0.01, 0.003, 0.0, 0.003, 0.02);
+    let v = Vector3::new(1.0, 2.0, -0.5);
+    let (de, dv) = (
+        Matrix3::new(0.1, 0.0, 0.2, 0.0, 0.3, 0.0, -0.1, 0.0, 0.1),
+        Vector3::new(0.5, -0.5, 1.0),
+    );
+    let d = strained_frule(Dual::new(&eps, &de), Dual::new(&v, &dv));
+    assert_eq!(d.primal, strained(&eps, &v));
+    // By hand: d((I + ε) v) = dε v + (I + ε) dv.
+    let want = de * v + (Matrix3::identity() + eps) * dv;
+    for i in 0..3 {
+        assert!(close(d.tangent[i], want[i], 1e-14));
+    }
+}
