@@ -559,13 +559,16 @@ fn compliance_inverse(p: &[f64]) -> f64 {
     load.dot(&u) + u.norm_squared()
 }
 
+/// Value, gradient and Hessian (by rows).
+type SecondOrder = (f64, Vec<f64>, Vec<Vec<f64>>);
+
 /// Gradient and Hessian of `f` (through `fwdad::hessian` and `fwdad::gradient`) against
 /// central differences of the function and of the gradient.
 fn check_second_order(
     name: &str,
     f: &dyn Fn(&[f64]) -> f64,
     grad: &dyn Fn(&[f64]) -> Vec<f64>,
-    hess: &dyn Fn(&[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>),
+    hess: &dyn Fn(&[f64]) -> SecondOrder,
     p: &[f64],
 ) {
     let n = p.len();
@@ -577,12 +580,12 @@ fn check_second_order(
         let fd = central(f, p, &e, 1e-6);
         assert!(close(g1[j], fd, 1e-8), "{name}: g[{j}] = {} vs {fd}", g1[j]);
         assert!(close(g[j], g1[j], 1e-12), "{name}: hessian's g[{j}]");
-        for i in 0..n {
+        for (i, row) in h.iter().enumerate() {
             let fd = central(&|y| grad(y)[i], p, &e, 1e-6);
             assert!(
-                close(h[i][j], fd, 1e-7),
+                close(row[j], fd, 1e-7),
                 "{name}: H[{i},{j}] = {} vs {fd}",
-                h[i][j]
+                row[j]
             );
         }
     }
