@@ -904,26 +904,13 @@ impl Emitter<'_> {
                         let (l, r) = (&lifted[0], &lifted[1]);
                         quote_spanned!(span=> #rt::na_linalg::dual_mul::<#mode, _, _>(#l, #r))
                     }
-                    // A factorisation of a matrix over duals: the implicit rule's.
+                    // A factorisation or norm of a nalgebra matrix over duals: the runtime's.
                     InstKind::MethodCall {
                         method, receiver, ..
-                    } if lifted.len() == 1 => {
-                        let f = crate::libtypes::Factorisation::of_method(method)
-                            .map(|f| f.runtime_fn())
-                            .or_else(|| {
-                                // `v.norm()` of a nalgebra matrix: one pass for its tangent.
-                                let norm = method == "norm" || method == "norm_squared";
-                                (norm && *self.nalgebra.get(*receiver)).then(|| {
-                                    if method == "norm" {
-                                        "norm"
-                                    } else {
-                                        "norm_squared"
-                                    }
-                                })
-                            });
-                        match f {
+                    } if lifted.len() == 1 && *self.nalgebra.get(*receiver) => {
+                        match crate::libtypes::NalgebraMethod::of_method(method) {
                             Some(f) => {
-                                let f = syn::Ident::new(f, span);
+                                let f = syn::Ident::new(f.runtime_fn(), span);
                                 let recv = &lifted[0];
                                 quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
                             }

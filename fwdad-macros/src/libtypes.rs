@@ -138,19 +138,23 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
-/// nalgebra's factorisations of a square matrix (`m.cholesky()`, `m.lu()`,
-/// `m.try_inverse()`): over duals, the runtime's `nalgebra_linalg` computes them by the
-/// implicit rule (one `f64` factorisation, `dx = A⁻¹(db − dA·x)`) instead of through the
-/// factorisation's arithmetic.
+/// nalgebra methods that the runtime's `nalgebra_linalg` computes over duals instead of
+/// nalgebra's generic code: the factorisations of a square matrix (`m.cholesky()`,
+/// `m.lu()`, `m.try_inverse()`: one `f64` factorisation, solves by the implicit rule
+/// `dx = A⁻¹(db − dA·x)`) and the norms (`v.norm()`, `v.norm_squared()`: the tangent in
+/// one pass).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Factorisation {
+pub enum NalgebraMethod {
     Cholesky,
     Lu,
     TryInverse,
+    Norm,
+    NormSquared,
 }
 
-impl Factorisation {
-    /// The factorisation a method of a library value names, with the `nalgebra` feature.
+impl NalgebraMethod {
+    /// The method a call names, with the `nalgebra` feature (the receiver must be a
+    /// nalgebra value: [`nalgebra_values`]).
     pub fn of_method(method: &syn::Ident) -> Option<Self> {
         if !cfg!(feature = "nalgebra") {
             return None;
@@ -159,6 +163,8 @@ impl Factorisation {
             ("cholesky", Self::Cholesky),
             ("lu", Self::Lu),
             ("try_inverse", Self::TryInverse),
+            ("norm", Self::Norm),
+            ("norm_squared", Self::NormSquared),
         ]
         .into_iter()
         .find_map(|(name, f)| (method == name).then_some(f))
@@ -170,6 +176,8 @@ impl Factorisation {
             Self::Cholesky => "cholesky",
             Self::Lu => "lu",
             Self::TryInverse => "try_inverse",
+            Self::Norm => "norm",
+            Self::NormSquared => "norm_squared",
         }
     }
 }

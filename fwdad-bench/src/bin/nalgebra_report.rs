@@ -101,13 +101,17 @@ fn main() {
         "{BEGIN}\n## nalgebra kernels (issue 29)\n\n\
          Written by `cargo run --release -p fwdad-bench --features nalgebra --bin nalgebra_report` \
          (`codegen-units = 1`, thin LTO). `Vector3<f64>`/`Matrix3<f64>` code as users write it \
-         (`fwdad_bench::nalgebra_kernels`), derived by `#[derive_frule]`, against the same code \
+         (`fwdad_bench::nalgebra_kernels`), derived by `#[derive_frule]` (nalgebra's generic code on \
+         fwdad's duals, with the runtime's rules where they are faster: linear solves by the \
+         implicit rule, `f64` products and constant matrices kept `f64`, norms; see \
+         `docs/libraries.md`), against the same code \
          generic over num-dual's `DualNum` on nalgebra types of num-dual duals: `Dual64` for one \
          direction, `DualSVec64<N>` for all directions (the inputs without derivative, \
          `from_re`, which num-dual skips); fwdad's all-directions pass is one `Batch<f64, N>` \
-         rule call (the gradient driver for the spring cube, 8 lanes per pass, against num-dual \
-         in the same chunks). Each ratio is the median over 101 rounds of the ratio within a \
-         round, with its range; lower is better, and fwdad ÷ num-dual < 1 means fwdad is faster. \
+         rule call (for the spring cube the gradient driver, at its width, below, against \
+         num-dual in chunks of 8). Each ratio is the median over 101 rounds of the ratio within a \
+         round, with its range (wide on a machine shared with other jobs: read the medians); lower \
+         is better, and fwdad ÷ num-dual < 1 means fwdad is faster. \
          The unit tests of the module check every derivative against a hand-derived one, \
          num-dual's and finite differences.\n\n\
          | kernel | primal | fwdad 1 dir ÷ primal | num-dual 1 dir ÷ primal | **fwdad ÷ num-dual, 1 dir** | all directions | fwdad all ÷ primal | **fwdad ÷ num-dual, all** |\n\
