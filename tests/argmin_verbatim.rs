@@ -16,8 +16,7 @@
 //! Every function of every module is here, with `#[derive_frule]`: the objectives, and the
 //! crate's own `*_derivative` and `*_hessian` functions, whose rules are checked too (the
 //! derivative of a `*_derivative` against the crate's Hessian, of a `*_hessian` against
-//! central differences of the crate's). Three functions are left without the attribute,
-//! each with a comment saying why (a limit of the macro). Only the crate's
+//! central differences of the crate's). Only the crate's
 //! `#[cfg(test)]` modules are left out; `rustfmt` leaves the copies as the crate formats
 //! them.
 
@@ -1761,7 +1760,7 @@ mod levy {
     ///
     /// This is the const generics version, which requires the number of parameters to be known
     /// at compile time.
-    // Not annotated: a `map` closure returning a tuple that holds a `&mut` element (`(i, x, wp, o)`, with `.count()` to drive it) is not supported (see `docs/limits.md`).
+    #[derive_frule]
     pub fn levy_derivative_const<const N: usize, T>(param: &[T; N]) -> [T; N]
     where
         T: Float + FromPrimitive + Sum,
@@ -3140,7 +3139,7 @@ mod rastrigin {
     ///
     /// This is the const generics version, which requires the number of parameters to be known
     /// at compile time.
-    // Not annotated: its `const N` appears only in the return type (`param: &[T]`), which a rule cannot have (E0207, see `docs/limits.md`).
+    #[derive_frule]
     pub fn rastrigin_a_hessian_const<const N: usize, T>(param: &[T], a: T) -> [[T; N]; N]
     where
         T: Float + FromPrimitive + Sum + Into<f64>,
@@ -3162,7 +3161,7 @@ mod rastrigin {
     ///
     /// This is the const generics version, which requires the number of parameters to be known
     /// at compile time.
-    // Not annotated: it calls `rastrigin_a_hessian_const`, which has no rule (see there).
+    #[derive_frule]
     pub fn rastrigin_hessian_const<const N: usize, T>(param: &[T; N]) -> [[T; N]; N]
     where
         T: Float + FromPrimitive + Sum + Into<f64>,
@@ -5043,6 +5042,12 @@ fn derivative_functions_differentiate_to_the_crates_hessians() {
         crate_ref::levy_derivative,
         crate_ref::levy_hessian
     );
+    check_derivative_const!(
+        "levy_derivative_const",
+        levy::levy_derivative_const_frule,
+        crate_ref::levy_derivative_const,
+        crate_ref::levy_hessian
+    );
     check_derivative_2d!(
         "levy_n13_derivative",
         levy::levy_n13_derivative_frule,
@@ -5239,6 +5244,20 @@ fn hessian_functions_differentiate_to_differences_of_the_crates() {
         rastrigin::rastrigin_hessian_frule,
         crate_ref::rastrigin_hessian
     );
+    check_hessian_const!(
+        "rastrigin_hessian_const",
+        rastrigin::rastrigin_hessian_const_frule,
+        crate_ref::rastrigin_hessian_const
+    );
+    // `N` only in the result: the turbofish names it, as for the crate's function.
+    fn hessian_a(x: &[f64; 3]) -> [[f64; 3]; 3] {
+        crate_ref::rastrigin_a_hessian_const::<3, f64>(x, 7.5)
+    }
+    fn hessian_a_frule(x: Dual<&[f64; 3], &[f64; 3]>) -> Dual<[[f64; 3]; 3], [[f64; 3]; 3]> {
+        let (p, t): (&[f64], &[f64]) = (x.primal, x.tangent);
+        rastrigin::rastrigin_a_hessian_const_frule::<3, f64>(Dual::new(p, t), Dual::new(7.5, 0.0))
+    }
+    check_hessian_const!("rastrigin_a_hessian_const", hessian_a_frule, hessian_a);
     check_hessian_nd!(
         "rosenbrock_hessian",
         rosenbrock::rosenbrock_hessian_frule,
@@ -5296,9 +5315,10 @@ fn hessian_functions_differentiate_to_differences_of_the_crates() {
     );
 }
 
-/// The three functions left without the attribute compute what the crate's do.
+/// The `_const` functions whose `N` the arguments do not all fix, called plain as in the
+/// crate: their values are the crate's.
 #[test]
-fn unannotated_copies_compute_the_crates_values() {
+fn const_copies_compute_the_crates_values() {
     let x = [0.35, -0.75, 1.1];
     assert_eq!(
         levy::levy_derivative_const(&x),

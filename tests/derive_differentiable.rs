@@ -61,6 +61,9 @@ pub struct Grid {
 #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
 pub struct Unit;
 
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Counter(pub u32);
+
 #[derive(Differentiable, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     Euler,
@@ -219,9 +222,14 @@ fn tangent_types_per_mode() {
     same::<<Wrapped as Differentiable>::Tangent, WrappedTangent<f64, f64>>();
     same::<WrappedTangent, WrappedTangent<f64, f64>>();
     same::<<View<'static> as Differentiable>::Tangent, ViewTangent<'static>>();
-    // Non-differentiable structs and fieldless enums.
-    same::<<Grid as Differentiable>::Tangent, NoTangent>();
-    same::<<Grid as Differentiable>::TangentIn<Batch<f64, 8>>, NoTangent>();
+    // Non-differentiable structs and fieldless enums: named fields keep their names in a
+    // tangent struct of `NoTangent`s; tuple and unit structs have tangent `NoTangent`.
+    same::<<Grid as Differentiable>::Tangent, GridTangent>();
+    same::<<Grid as Differentiable>::TangentIn<Batch<f64, 8>>, GridTangent<Batch<f64, 8>>>();
+    let gt = GridTangent::<Batch<f64, 8>>::default();
+    let _: (NoTangent, NoTangent, NoTangent) = (gt.nx, gt.periodic, gt.title);
+    assert_eq!(std::mem::size_of::<GridTangent<Batch<f64, 8>>>(), 0);
+    same::<<Counter as Differentiable>::Tangent, NoTangent>();
     same::<<Unit as Differentiable>::Tangent, NoTangent>();
     same::<<Method as Differentiable>::Tangent, NoTangent>();
     // Field types: mapped syntactically, equal to the runtime's tangents.
@@ -485,7 +493,11 @@ fn zero_tangents_are_sized_from_the_primal() {
             title: String::new()
         }
         .zero_tangent(),
-        NoTangent
+        GridTangent {
+            nx: NoTangent,
+            periodic: NoTangent,
+            title: NoTangent
+        }
     );
     assert_eq!(Dual::constant(Method::Rk4).tangent, NoTangent);
     let sk = WithSkip {
@@ -676,17 +688,23 @@ fn doc_example() {
     u.scale_by(2.0);
     assert_eq!(u.dot(&p.tangent), 5.0);
 
-    // No field carries a tangent: the tangent is `NoTangent`. Likewise fieldless enums.
+    // No field carries a tangent: named fields get a tangent struct of `NoTangent`s (so
+    // that methods can name them), other structs and fieldless enums the tangent `NoTangent`.
     #[derive(Differentiable, Clone, Debug)]
     struct Grid {
         nx: usize,
         periodic: bool,
     }
-    let g: Dual<Grid, NoTangent> = Dual::constant(Grid {
+    let g: Dual<Grid, GridTangent> = Dual::constant(Grid {
         nx: 8,
         periodic: true,
     });
     assert!(g.primal.periodic && g.primal.nx == 8);
+    assert_eq!(g.tangent.nx, NoTangent);
+    #[derive(Differentiable, Clone, Debug)]
+    struct Seed(u64);
+    let s: Dual<Seed, NoTangent> = Dual::constant(Seed(7));
+    assert_eq!(s.primal.0, 7);
 }
 
 #[test]
@@ -823,7 +841,7 @@ mod testing {
             periodic: false,
             title: "g".into(),
         };
-        assert_eq!(grid.add_to_primal(&NoTangent, 1.0), grid);
+        assert_eq!(grid.add_to_primal(&GridTangent::default(), 1.0), grid);
         assert!(!grid.bitwise_eq(&Grid {
             nx: 5,
             ..grid.clone()

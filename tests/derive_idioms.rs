@@ -179,6 +179,52 @@ fn first_positive_log(x: &[f64]) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The larger real root of `a t² + b t + c`, if any (a helper returning an `Option`).
+#[derive_frule]
+fn larger_root(a: f64, b: f64, c: f64) -> Option<f64> {
+    let disc = b * b - 4.0 * a * c;
+    if disc < 0.0 {
+        return None;
+    }
+    Some((-b + disc.sqrt()) / (2.0 * a))
+}
+
+/// Time of flight of a projectile launched upwards: `Option` combinators straight on the
+/// helper's result.
+#[derive_frule]
+fn flight_time(p: &[f64]) -> f64 {
+    let (v, h) = (p[0], p[1]);
+    let up = larger_root(-4.905, v, h).map(|t| t * t).unwrap_or(0.0);
+    let down = larger_root(4.905, -v, -h).map_or(1.0, |t| t.sqrt());
+    let none = larger_root(1.0, 0.0, v * v + 1.0)
+        .and_then(|t| Some(t * v))
+        .unwrap_or(h);
+    up + down + none
+}
+
+/// The small-angle pendulum period, refusing a non-positive length (a helper returning
+/// a `Result`).
+#[derive_frule]
+fn pendulum_period(l: f64, theta0: f64) -> Result<f64, String> {
+    if l <= 0.0 {
+        return Err(format!("length must be positive, got {l}"));
+    }
+    let t0 = 2.0 * std::f64::consts::PI * (l / 9.81).sqrt();
+    Ok(t0 * (1.0 + theta0 * theta0 / 16.0))
+}
+
+/// `Result` methods straight on the helper's result.
+#[derive_frule]
+fn period_misfit(p: &[f64]) -> f64 {
+    let t = pendulum_period(p[0], p[1]).unwrap_or(0.0);
+    let u = pendulum_period(p[0] + 1.0, p[1]).expect("positive length");
+    let w = pendulum_period(p[0] + 2.0, p[1]).unwrap();
+    let bad = pendulum_period(-p[0], p[1]);
+    let penalty = if bad.is_err() { p[1] } else { 0.0 };
+    let o = pendulum_period(p[0], 0.0).ok().unwrap_or(0.0);
+    (t - 2.0).powi(2) + u * w + penalty + o
+}
+
 /// The argmax idiom: `max_by` over `enumerate()`, then `Option::map` to the index.
 #[derive_frule]
 fn at_argmax(x: &[f64]) -> f64 {
@@ -290,6 +336,44 @@ fn last_and_extend(x: &[f64]) -> f64 {
         s += w[k % 2] * a;
     }
     s + last.powi(3)
+}
+
+/// Softplus features written through `iter_mut` by a chain of `map`s (the first passing
+/// on a tuple that holds the `&mut` element), driven by `count()`, as
+/// argmin_testfunctions' `levy_derivative_const` writes its gradient.
+#[derive_frule]
+fn softplus_features(x: &[f64]) -> f64 {
+    let mut out = vec![0.0; x.len()];
+    x.iter()
+        .zip(out.iter_mut())
+        .enumerate()
+        .map(|(i, (v, o))| (i, v, (1.0 + v.exp()).ln(), o))
+        .map(|(i, &v, s, o)| *o = if i == 0 { s } else { s * v })
+        .count();
+    let mut e = 0.0;
+    for (k, f) in out.iter().enumerate() {
+        e += (k + 1) as f64 * f * f;
+    }
+    e
+}
+
+/// The first `N` cosines of `x` scaled by `a`: `N` appears only in the result, so the
+/// caller fixes it (by the type it asks for, or a turbofish).
+#[derive_frule]
+fn leading_cosines<const N: usize>(x: &[f64], a: f64) -> [f64; N] {
+    let mut c = [0.0; N];
+    for i in 0..N {
+        c[i] = a * x[i].cos();
+    }
+    c
+}
+
+/// Two calls of `leading_cosines`, `N` inferred from the `let` and named by a turbofish.
+#[derive_frule]
+fn cosine_energy(x: &[f64]) -> f64 {
+    let c: [f64; 3] = leading_cosines(x, 2.0);
+    let d = leading_cosines::<2>(x, 0.5);
+    c[0] * c[1] + c[2] * c[2] + d[0] * d[1]
 }
 
 // ---------------------------------------------------------------------------------------
@@ -541,6 +625,46 @@ fn option_map_and_then_and_find() {
 }
 
 #[test]
+fn option_combinators_on_a_helpers_result() {
+    check_modes!(flight_time {}, flight_time, [3.0, 2.0]);
+    // Written out, with s = √(v² + 4·4.905·h): the first root (s − v)/(−9.81) squared, the
+    // square root of the second (v + s)/9.81, and h (the third root does not exist).
+    let (v, h) = (3.0f64, 2.0f64);
+    let s = (v * v + 4.0 * 4.905 * h).sqrt();
+    let (ds_dv, ds_dh) = (v / s, 2.0 * 4.905 / s);
+    let t_up = (s - v) / -9.81;
+    let t_dn = (v + s) / 9.81;
+    let (_, g) = gradient_with::<4>(flight_time {}, &[v, h]);
+    let want_v = 2.0 * t_up * (ds_dv - 1.0) / -9.81 + 0.5 / t_dn.sqrt() * (1.0 + ds_dv) / 9.81;
+    let want_h = 2.0 * t_up * ds_dh / -9.81 + 0.5 / t_dn.sqrt() * ds_dh / 9.81 + 1.0;
+    assert_close(g[0], want_v, 1e-12, "d/dv");
+    assert_close(g[1], want_h, 1e-12, "d/dh");
+}
+
+#[test]
+fn result_methods_on_a_helpers_result() {
+    check_modes!(period_misfit {}, period_misfit, [1.1, 0.3]);
+    // Written out: with c = 2π/√9.81, T(l, θ) = c·√l·(1 + θ²/16).
+    let (l, th) = (1.1f64, 0.3f64);
+    let c = 2.0 * std::f64::consts::PI / 9.81f64.sqrt();
+    let a = 1.0 + th * th / 16.0;
+    let t = |l: f64| c * l.sqrt() * a;
+    let dt_dl = |l: f64| c * 0.5 / l.sqrt() * a;
+    let dt_dth = |l: f64| c * l.sqrt() * th / 8.0;
+    let (_, g) = gradient_with::<4>(period_misfit {}, &[l, th]);
+    let want_l = 2.0 * (t(l) - 2.0) * dt_dl(l)
+        + dt_dl(l + 1.0) * t(l + 2.0)
+        + t(l + 1.0) * dt_dl(l + 2.0)
+        + c * 0.5 / l.sqrt();
+    let want_th = 2.0 * (t(l) - 2.0) * dt_dth(l)
+        + dt_dth(l + 1.0) * t(l + 2.0)
+        + t(l + 1.0) * dt_dth(l + 2.0)
+        + 1.0;
+    assert_close(g[0], want_l, 1e-12, "d/dl");
+    assert_close(g[1], want_th, 1e-12, "d/dtheta");
+}
+
+#[test]
 fn argmax_and_running_best_through_option_combinators() {
     check_modes!(at_argmax {}, at_argmax, samples(6));
     check_modes!(running_best {}, running_best, samples(6));
@@ -642,4 +766,25 @@ fn array_parameter_through_iter_copied() {
 #[test]
 fn last_and_extend_from_chains() {
     check_modes!(last_and_extend {}, last_and_extend, [0.4, -1.2, 0.8, 1.5]);
+}
+
+#[test]
+fn writes_through_a_mut_element_passed_on_by_map() {
+    check_modes!(
+        softplus_features {},
+        softplus_features,
+        [0.4, -1.2, 0.8, 1.5]
+    );
+}
+
+#[test]
+fn const_parameter_only_in_the_result() {
+    check_modes!(cosine_energy {}, cosine_energy, [0.4, -1.2, 0.8, 1.5]);
+    // Called from outside a rule, `N` named as in the plain call.
+    let x = [0.3, 1.1, -0.7];
+    let (p, t) = (&x[..], &[1.0, 0.0, 0.0][..]);
+    let out = leading_cosines_frule::<3>(Dual::new(p, t), Dual::new(2.0, 0.0));
+    assert_eq!(out.primal, leading_cosines::<3>(&x, 2.0));
+    assert_close(out.tangent[0], -2.0 * x[0].sin(), 1e-15, "d c0 / d x0");
+    assert_eq!(&out.tangent[1..], &[0.0, 0.0]);
 }

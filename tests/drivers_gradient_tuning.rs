@@ -1,10 +1,11 @@
-//! `fwdad::gradient` chooses its width by timing its own first calls, per function and
-//! length; every call's gradient must be the formula's, the same bits whatever the width.
+//! `fwdad::gradient` chooses its width and tangent type by timing its own first calls, per
+//! function and length; every call's gradient must be the formula's, the same values
+//! whatever the plan.
 
 // The functions index slices in loops, as their authors write them.
 #![allow(clippy::needless_range_loop)]
 
-use fwdad::drivers::{gradient_width_chosen, gradient_with};
+use fwdad::drivers::{gradient_plan_chosen, gradient_width_chosen, gradient_with, GradientPlan};
 use fwdad::prelude::*;
 
 /// A chain of springs with a quartic on-site potential.
@@ -41,14 +42,18 @@ fn repeated_gradients_settle_on_a_width_and_keep_the_formula() {
         assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
     }
     assert_eq!(gradient_width_chosen(&chain_energy {}, n), None);
-    // Three timed calls at each of the three widths (the first call was one of them).
-    for _ in 0..7 {
+    // Three timed calls with each of the six plans (`Batch` and `MaybeZero` tangents at
+    // widths 8, 16 and 32; the first call was one of them): the same values every time.
+    let calls = 3 * GradientPlan::CANDIDATES.len();
+    for _ in 0..calls - 2 {
         assert_eq!(gradient(chain_energy {}, &x), (e0, g0.clone()));
     }
     assert_eq!(gradient_width_chosen(&chain_energy {}, n), None);
     assert_eq!(gradient(chain_energy {}, &x).1, g0);
-    let w = gradient_width_chosen(&chain_energy {}, n).expect("every width timed three times");
+    let w = gradient_width_chosen(&chain_energy {}, n).expect("every plan timed three times");
     assert!([8, 16, 32].contains(&w));
+    let plan = gradient_plan_chosen(&chain_energy {}, n).unwrap();
+    assert!(GradientPlan::CANDIDATES.contains(&plan) && plan.width == w);
     // From now on that width, and the same bits as the fixed-width driver.
     for _ in 0..3 {
         assert_eq!(gradient(chain_energy {}, &x).1, g0);

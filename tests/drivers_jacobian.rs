@@ -657,8 +657,8 @@ where
     type Output = <ackley as Frule<(Dual<&'a [f64], &'a [S]>,), S>>::Output;
     fn frule(&self, args: (Dual<&'a [f64], &'a [S]>,)) -> Self::Output {
         self.passes.set(self.passes.get() + 1);
-        self.width
-            .set(std::mem::size_of::<S>() / std::mem::size_of::<f64>());
+        // The lanes of the mode (`Batch<f64, N>` or `MaybeZero<Batch<f64, N>>`).
+        self.width.set(S::DYN_LANES);
         ackley {}.frule(args)
     }
 }

@@ -209,3 +209,17 @@ fn complex_parameter_in_every_mode() {
     assert!(close(out.tangent.d1, dgamma, 1e-14));
     assert!(close(out.tangent.d12, t * t * f(a, gamma), 1e-13));
 }
+
+#[test]
+fn dft_amplitude_in_one_direction() {
+    let x: Vec<f64> = (0..16)
+        .map(|t| (0.7 * t as f64).sin() + 0.3 * (2.1 * t as f64).cos())
+        .collect();
+    let v: Vec<f64> = (0..16).map(|i| 0.5 - 0.07 * i as f64).collect();
+    for k in [1, 3] {
+        let d = dft_amplitude_frule(Dual::new(&x[..], &v[..]), Dual::new(k, fwdad::NoTangent));
+        assert_eq!(d.primal.to_bits(), dft_amplitude(&x, k).to_bits());
+        let fd = central(&|y| dft_amplitude(y, k), &x, &v, 1e-6);
+        assert!(close(d.tangent, fd, 1e-8), "k = {k}: {} vs {fd}", d.tangent);
+    }
+}

@@ -121,3 +121,19 @@ fn linear_misfit_gradient_and_hessian_are_the_normal_equations() {
     let d = linear_misfit_of_frule(Dual::new(&x[..], &v[..]));
     assert!(close(d.tangent, fd, 1e-7), "{} vs {fd}", d.tangent);
 }
+
+/// A corner entry scaled by the matrix's size, read with `nrows()` and `ncols()`.
+#[derive_frule]
+fn scaled_corner(a: &Array2<f64>) -> f64 {
+    let n = a.nrows() * a.ncols();
+    a[[1, 2]] / n as f64
+}
+
+#[test]
+fn matrix_sizes_are_integers() {
+    let a = Array2::from_shape_vec((2, 3), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let da = Array2::from_elem((2, 3), 1.0);
+    let d = scaled_corner_frule(Dual::new(&a, &da));
+    assert_eq!(d.primal, 1.0);
+    assert_eq!(d.tangent, 1.0 / 6.0);
+}

@@ -62,7 +62,7 @@ fn triple_product(x: &[f64]) -> f64 {
     let p = [x[0], tail[0], tail[1]];
     let [a, b, c] = p;
     let last = *x.last().unwrap();
-    a * b * c + tail.iter().sum::<f64>() * last
+    a * b * c + tail.iter().sum::<f64>() * last + x[1..].iter().map(|v| v * v).sum::<f64>()
 }
 
 #[test]

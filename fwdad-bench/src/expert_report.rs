@@ -6,7 +6,9 @@
 
 use crate::timing::{measure_samples, median, Plan, RatioStat, Variant};
 use crate::{ba, expert, optim, simple};
-use fwdad::drivers::{gradient_width, GradientWorkspace, JacobianWorkspace};
+use fwdad::drivers::{
+    gradient_plan_chosen, gradient_width, GradientPlan, GradientWorkspace, JacobianWorkspace,
+};
 use fwdad::prelude::*;
 use num_dual::{Dual64, DualSVec64};
 use std::fmt::Write as _;
@@ -552,6 +554,37 @@ fn nd_chunked<'a, const N: usize>(
     Box::new(move || optim::nd_gradient::<N>(f, black_box(&mut xd), g))
 }
 
+/// num-dual's own `gradient`, as its documentation shows it: all `N = n` directions in one
+/// pass of `DualSVec64<N>` (every entry of the result used, or LLVM drops lanes).
+fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let v = nalgebra::SVector::<f64, N>::from_column_slice(x);
+    Box::new(move || {
+        let (f, g) = num_dual::gradient(
+            |v: nalgebra::SVector<DualSVec64<N>, N>| {
+                if rosen {
+                    optim::rosenbrock_nd(v.as_slice())
+                } else {
+                    optim::ackley_nd(v.as_slice())
+                }
+            },
+            black_box(&v),
+        );
+        f + black_box(g)[0]
+    })
+}
+
+/// [`nd_docs`] for the lengths of the suite up to 100 (a static vector of 300 duals of 300
+/// lanes would be 720 KB, passed by value).
+fn nd_docs_for(rosen: bool, x: &[f64]) -> Option<Box<dyn FnMut() -> f64 + '_>> {
+    Some(match x.len() {
+        10 => nd_docs::<10>(rosen, x),
+        20 => nd_docs::<20>(rosen, x),
+        50 => nd_docs::<50>(rosen, x),
+        100 => nd_docs::<100>(rosen, x),
+        _ => return None,
+    })
+}
+
 /// Gradients of Rosenbrock and Ackley: `fwdad::gradient`'s choice of width, widths 8, 16
 /// and 32, and num-dual in chunks of 4, 8 and 16.
 pub fn gradients(plan: Plan) -> Vec<Measured> {
@@ -589,7 +622,24 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
         } else {
             ws.gradient(optim::ackley {}, x);
         }
-        let chosen = ws.width(n).unwrap_or(gradient_width(n));
+        let chosen = plan_name(ws.plan(n).unwrap_or(GradientPlan::dense(gradient_width(n))));
+        // The one-shot `gradient` times its plans on its first calls; let it settle.
+        let one_shot = move || {
+            if rosen {
+                fwdad::gradient(optim::rosenbrock {}, black_box(x)).1[0]
+            } else {
+                fwdad::gradient(optim::ackley {}, black_box(x)).1[0]
+            }
+        };
+        for _ in 0..3 * GradientPlan::CANDIDATES.len() {
+            one_shot();
+        }
+        let one_shot_chosen = if rosen {
+            gradient_plan_chosen(&optim::rosenbrock {}, n)
+        } else {
+            gradient_plan_chosen(&optim::ackley {}, n)
+        }
+        .unwrap_or(GradientPlan::dense(gradient_width(n)));
         let mut variants: Vec<Variant> = vec![
             (
                 "gradient",
@@ -601,6 +651,7 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
                     }
                 }),
             ),
+            ("one-shot gradient", Box::new(one_shot)),
             (
                 "width 8",
                 Box::new(move || {
@@ -668,25 +719,41 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
                 ),
             ),
         ];
+        if let Some(v) = nd_docs_for(rosen, x) {
+            variants.push(("num-dual `gradient`", v));
+        }
         let slow = plan;
-        // First pass: which num-dual width is fastest; then its ratios with spread.
+        // First pass: which num-dual variant is fastest; then its ratios with spread.
         let probe = measure_samples(Plan { samples: 5, ..slow }, &mut variants);
-        let best_nd = (4..7)
+        let best_nd = (5..variants.len())
             .min_by(|&a, &b| median(&probe[a]).total_cmp(&median(&probe[b])))
             .expect("three widths");
         let mut m = measure_kernel(
             &format!("{name}, n = {n}"),
             slow,
             &mut variants,
-            &[(0, best_nd), (1, best_nd), (0, 1), (2, 1), (3, 1)],
+            &[
+                (0, best_nd),
+                (1, best_nd),
+                (2, best_nd),
+                (0, 2),
+                (3, 2),
+                (4, 2),
+            ],
         );
         m.name = format!(
-            "{name}, n = {n} (widths: `gradient` {}, workspace {chosen})",
-            gradient_width(n)
+            "{name}, n = {n} (plans: workspace {chosen}, one-shot {})",
+            plan_name(one_shot_chosen)
         );
         out.push(m);
     }
     out
+}
+
+/// A gradient plan as the tables name it.
+fn plan_name(p: GradientPlan) -> String {
+    let mode = if p.known_zeros { "MaybeZero" } else { "Batch" };
+    format!("`{mode}` {}", p.width)
 }
 
 fn pct(r: RatioStat) -> String {
@@ -788,35 +855,43 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
             verdict(rp, TARGET_BA.1),
         );
     }
-    let nd_ok = grad
-        .iter()
-        .all(|m| m.ratios.first().is_some_and(|(_, _, r)| r.median <= 1.0));
-    let worst_nd = grad
-        .iter()
-        .filter_map(|m| m.ratios.first().map(|r| (r.2.median, &m.name)))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    if let Some((w, name)) = worst_nd {
-        let _ = writeln!(
-            s,
-            "| `GradientWorkspace::gradient` ÷ num-dual at its best width, every gradient kernel | ≤ 1 | worst {w:.2} ({name}) | {} |",
-            if nd_ok { "met" } else { "**MISSED**" }
-        );
+    for (k, what) in [
+        (0, "`GradientWorkspace::gradient`"),
+        (1, "the one-shot `fwdad::gradient`"),
+    ] {
+        let ok = grad
+            .iter()
+            .all(|m| m.ratios.get(k).is_some_and(|(_, _, r)| r.median <= 1.0));
+        let worst = grad
+            .iter()
+            .filter_map(|m| m.ratios.get(k).map(|r| (r.2.median, &m.name)))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((w, name)) = worst {
+            let _ = writeln!(
+                s,
+                "| {what} ÷ num-dual at its best width, every gradient kernel | ≤ 1 | worst {w:.2} ({name}) | {} |",
+                if ok { "met" } else { "**MISSED**" }
+            );
+        }
     }
     let _ = writeln!(
         s,
-        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; it times widths 8, 16 and 32 \
-         on the function on its first call of a length above 16 and keeps the fastest: the width it chose is in \
-         the kernel column, with the width `gradient_width` gives the one-shot `fwdad::gradient`); \
-         widths 8/16/32: `JacobianWorkspace::<N>::gradient`. num-dual: `DualSVec64<N>` in chunks of N = 4, 8 \
-         and 16 directions (inputs outside the chunk carry no derivative, which num-dual skips); the fastest \
-         of the three (by a short probe) is the baseline.\n\n\
-         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs |\n|---|---|---|---|---|---|---|---|---|"
+        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; on its first call of a \
+         length above 16 it times its six plans, `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, and \
+         keeps the fastest: the plan it chose is in the kernel column); one-shot: `fwdad::gradient` (buffers kept \
+         per thread, a fresh `Vec` returned; it times the plans over its first 18 calls, made before measuring: \
+         its choice is in the kernel column too); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
+         tangents). num-dual: `DualSVec64<N>` in chunks of N = 4, 8 and 16 directions (inputs outside the chunk \
+         carry no derivative, which num-dual skips) and, up to 100 inputs, num-dual's own `gradient` as its \
+         documentation shows it (all n directions in one pass of `DualSVec64<n>`); the fastest of these (by a \
+         short probe) is the baseline.\n\n\
+         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | one-shot ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs |\n|---|---|---|---|---|---|---|---|---|---|"
     );
     for m in grad {
         let best = &m.ratios[0].1;
         let _ = writeln!(
             s,
-            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} |",
             m.name,
             ns(m.time("gradient").unwrap_or(f64::NAN)),
             ns(m.time(best).unwrap_or(f64::NAN)),
@@ -826,6 +901,7 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
             pct(m.ratios[2].2),
             pct(m.ratios[3].2),
             pct(m.ratios[4].2),
+            pct(m.ratios[5].2),
             m.attempts
         );
     }

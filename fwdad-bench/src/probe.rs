@@ -71,3 +71,19 @@ pub fn ackley_rule8(x: &[f64], dx: &[B8]) -> (f64, B8) {
     let r = <optim::ackley as Frule<_, B8>>::frule(&optim::ackley {}, (Dual::new(x, dx),));
     (r.primal, r.tangent)
 }
+
+/// Eight directions with their zeros known.
+pub type Z8 = fwdad::MaybeZero<B8>;
+
+/// [`optim::rosenbrock`]'s rule with eight directions, zeros known.
+#[inline(never)]
+pub fn rosenbrock_rule8z(x: &[f64], dx: &[Z8]) -> (f64, Z8) {
+    let r = <optim::rosenbrock as Frule<_, Z8>>::frule(&optim::rosenbrock {}, (Dual::new(x, dx),));
+    (r.primal, r.tangent)
+}
+
+/// [`optim::rosenbrock_nd`] with num-dual's `DualSVec64<8>`.
+#[inline(never)]
+pub fn rosenbrock_nd8(x: &[num_dual::DualSVec64<8>]) -> num_dual::DualSVec64<8> {
+    optim::rosenbrock_nd(x)
+}

@@ -95,6 +95,7 @@ impl Analysis<'_> {
             | InstKind::Const(_)
             | InstKind::Range { .. }
             | InstKind::Print { .. }
+            | InstKind::Opaque { .. }
             | InstKind::Poison => false,
             InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && any(&[*lhs, *rhs], self),
             InstKind::Unary { op: UnOp::Not, .. } => false,

@@ -45,6 +45,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#err #item);
         }
     };
+    // A method with a receiver, annotated alone inside a plain `impl` block.
+    if func.sig.receiver().is_some() {
+        return expand_method(args, func);
+    }
     // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
     // the user's signature).
     let primal = func.clone();
@@ -242,6 +246,138 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         Err(e) => {
             let e = e.to_compile_error();
             quote!(#imp #e)
+        }
+    }
+}
+
+/// `#[derive_frule]` on one method (`&self` or `&mut self`) inside a plain `impl` block.
+/// The attribute can add only items of that `impl` (it does not know the type's name), so
+/// instead of a marker struct the rule is a closure, returned as `impl Frule` by the hidden
+/// dispatch methods the calls in derived bodies use (`recv.primal.__fwdad_rule_m()`,
+/// `Ty::__fwdad_rules_of_m()`; the mode is inferred from the call), next to `m_frule`.
+fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    let rt = args.runtime_path();
+    if let Some(name) = args.inactive.first() {
+        diag.error_spanned(
+            name,
+            "`inactive(..)` is supported on free functions only, not on methods: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
+        );
+    }
+    if let Some(syn::FnArg::Receiver(r)) = m.sig.inputs.first() {
+        if r.reference.is_none() {
+            diag.error_spanned(
+                r,
+                "`#[derive_frule]` on a single method supports `&self` and `&mut self`; for `self` by value put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
+            );
+        }
+    }
+    if !m.sig.generics.params.is_empty() {
+        diag.error_spanned(
+            &m.sig.generics,
+            "`#[derive_frule]` on a single method does not support generic methods; put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
+        );
+    }
+    // A value or pattern built with `Self` (`Self { .. }`, `Self(..)`) has its tangent
+    // built by the tangent struct's name, which here only the type's own name gives.
+    struct SelfLiterals(Vec<Span>);
+    impl<'ast> syn::visit::Visit<'ast> for SelfLiterals {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if p.is_ident("Self") {
+                self.0.push(p.span());
+            }
+            syn::visit::visit_path(self, p);
+        }
+        // `let v: Self = ..` is fine: only values and patterns need the tangent's name.
+        fn visit_type(&mut self, _: &'ast syn::Type) {}
+    }
+    let mut lits = SelfLiterals(Vec::new());
+    syn::visit::Visit::visit_block(&mut lits, &m.block);
+    for at in lits.0 {
+        diag.error(
+            at,
+            "`#[derive_frule]` on a single method cannot build a value or pattern with `Self` (its tangent is named after the type, which the attribute does not see): write the type's name (`Spring { .. }`), or put the attribute on the `impl` block",
+        );
+    }
+    let method = syn::ImplItemFn {
+        attrs: m.attrs.clone(),
+        vis: m.vis.clone(),
+        defaultness: None,
+        sig: m.sig.clone(),
+        block: (*m.block).clone(),
+    };
+    let self_ty: syn::Type = syn::parse_quote!(Self);
+    let func = method_as_fn(
+        &method,
+        &self_ty,
+        &format_ident!("Self"),
+        &syn::Generics::default(),
+    );
+    let sig = if diag.has_errors() {
+        None
+    } else {
+        check_signature(&func.sig, &mut diag, true)
+    };
+    let body = sig
+        .as_ref()
+        .and_then(|_| pipeline(&func, &args, &[], &rt, &mut diag));
+    let (sig, body) = match (diag.finish(), sig, body) {
+        (Ok(()), Some(sig), Some(body)) => (sig, body),
+        (result, _, _) => {
+            let errors = result
+                .err()
+                .map(|e| e.to_compile_error())
+                .unwrap_or_default();
+            return quote!(#m #errors);
+        }
+    };
+    let mode = mode_ident();
+    let dual_in = |ty: &syn::Type| {
+        let span = ty.span();
+        quote_spanned!(span=> #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
+    };
+    let arg_tys: Vec<_> = sig.named_inputs.iter().map(dual_in).collect();
+    let out_ty = dual_in(&sig.named_output);
+    let lts = &sig.lifetimes;
+    let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
+    let tokens = &body.tokens;
+    let vis = &m.vis;
+    let name = &m.sig.ident;
+    let by_value = format_ident!("__fwdad_rule_{}", name);
+    let by_type = format_ident!("__fwdad_rules_of_{}", name);
+    let entry = format_ident!("{}_frule", name);
+    let rule_ty = quote! {
+        impl #rt::Frule<(#(#arg_tys,)*), #mode, Output = #out_ty>
+    };
+    let rule = quote! {
+        #rt::FnRule::new(
+            #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
+            |__fwdad_args: (#(#arg_tys,)*)| -> #out_ty {
+                let (#(#params,)*) = __fwdad_args;
+                #tokens
+            },
+        )
+    };
+    let (names, inputs, output) = (&sig.names, &sig.inputs, &sig.output);
+    let inputs: Vec<_> = inputs.iter().map(|t| quote!(#rt::Dual<#t>)).collect();
+    let doc = format!("Forward rule of the method `{name}` (generated by `#[derive_frule]`): the receiver and each argument as a `Dual`.");
+    quote! {
+        #m
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #by_value<#(#lts,)* #mode: #rt::Mode>(&self) -> #rule_ty {
+            Self::#by_type()
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        #vis fn #by_type<#(#lts,)* #mode: #rt::Mode>() -> #rule_ty {
+            #rule
+        }
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #vis fn #entry(#(#names: #inputs),*) -> #rt::Dual<#output> {
+            #rt::Frule::<_, f64>::frule(&Self::#by_type::<f64>(), (#(#names,)*))
         }
     }
 }
@@ -1066,9 +1202,13 @@ pub(crate) fn emit_items(
     }
 }
 
-/// The type and const parameters of `func` that no parameter or return type names (a
-/// `const K: usize` used only in the body, a type used only in the `where` clause): the
-/// `Frule` impl could not constrain them (E0207), so the marker struct carries them.
+/// The type and const parameters of `func` that the `Frule` impl could not constrain
+/// (E0207; its `Output` does not constrain), so the marker struct carries them: a `const
+/// K: usize` no parameter type names (used in the body or only in the return type; a call
+/// without a turbofish infers it), a type named by no parameter or return type (used only
+/// in the `where` clause). A type only in the return type is left to E0207 at its
+/// definition: its marker would need a field, which a call without a turbofish (`f {}`)
+/// could not fill.
 fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericParam> {
     fn names(ts: TokenStream, ident: &syn::Ident) -> bool {
         ts.into_iter().any(|t| match t {
@@ -1077,21 +1217,24 @@ fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericP
             _ => false,
         })
     }
-    let signature: TokenStream = {
-        let (inputs, output) = (&sig.inputs, &sig.output);
-        quote!(#(#inputs)* #output)
+    let inputs: TokenStream = {
+        let inputs = &sig.inputs;
+        quote!(#(#inputs)*)
+    };
+    let output = {
+        let output = &sig.output;
+        quote!(#output)
     };
     func.sig
         .generics
         .params
         .iter()
-        .filter(|p| {
-            let ident = match p {
-                syn::GenericParam::Type(t) => &t.ident,
-                syn::GenericParam::Const(c) => &c.ident,
-                syn::GenericParam::Lifetime(_) => return false,
-            };
-            !names(signature.clone(), ident)
+        .filter(|p| match p {
+            syn::GenericParam::Type(t) => {
+                !names(inputs.clone(), &t.ident) && !names(output.clone(), &t.ident)
+            }
+            syn::GenericParam::Const(c) => !names(inputs.clone(), &c.ident),
+            syn::GenericParam::Lifetime(_) => false,
         })
         .collect()
 }

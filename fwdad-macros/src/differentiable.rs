@@ -30,14 +30,20 @@
 //! u.scale_by(2.0);
 //! assert_eq!(u.dot(&p.tangent), 5.0);
 //!
-//! // No field carries a tangent: the tangent is `NoTangent`. Likewise fieldless enums.
+//! // No field carries a tangent: named fields get a tangent struct of `NoTangent`s (so
+//! // that methods can name them), other structs and fieldless enums the tangent `NoTangent`.
 //! #[derive(Differentiable, Clone, Debug)]
 //! struct Grid {
 //!     nx: usize,
 //!     periodic: bool,
 //! }
-//! let g: Dual<Grid, NoTangent> = Dual::constant(Grid { nx: 8, periodic: true });
+//! let g: Dual<Grid, GridTangent> = Dual::constant(Grid { nx: 8, periodic: true });
 //! assert!(g.primal.periodic && g.primal.nx == 8);
+//! assert_eq!(g.tangent.nx, NoTangent);
+//! #[derive(Differentiable, Clone, Debug)]
+//! struct Seed(u64);
+//! let s: Dual<Seed, NoTangent> = Dual::constant(Seed(7));
+//! assert_eq!(s.primal.0, 7);
 //! ```
 //!
 //! (This example is `tests/derive_differentiable.rs::doc_example`; a proc-macro crate's
@@ -57,8 +63,12 @@
 //!   `NoTangent`; arrays, tuples, `Vec`, `Option`, `Box`, `&'a T`, `&'a [T]`, `&'a mut ..`
 //!   elementwise; any other type `Ty` → `<Ty as Differentiable>::TangentIn<S>` (a nested
 //!   struct's own tangent). These are the types the projections normalize to.
-//! * `impl Differentiable for Params`. If no field carries a tangent (and for fieldless
-//!   enums) there is no tangent struct: `Tangent` and every `TangentIn<S>` are `NoTangent`.
+//! * `impl Differentiable for Params`. If no field carries a tangent, a struct with named
+//!   fields still gets its tangent struct, every field `NoTangent` (zero-sized): a derived
+//!   method writing `self.state` of `struct Rng { state: u64 }` names the field's tangent.
+//!   A tuple or unit struct with no such field, and a fieldless enum, has no tangent struct:
+//!   `Tangent` and every `TangentIn<S>` are `NoTangent` (whose `Deref` gives numbered
+//!   fields, for `self.0`).
 //! * On the tangent struct, written out with "perfect derive" bounds (each holds when the
 //!   field tangents allow it, in whatever mode): `Clone`, `Copy`, `Debug`, `PartialEq`,
 //!   `Default`, and `TangentSpace` (fieldwise `increment`, `scale_by`, `dot`; `NoTangent`
@@ -722,8 +732,18 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 
     // An enum with data none of which carries a tangent (`enum Steps { Fixed(usize) }`)
     // still gets its tangent enum, of `NoTangent` fields: a `match` on an active value of
-    // it reads its bindings' tangents through the same variant patterns.
-    if variants.is_some() && !infos.iter().any(Field::is_tangent) {
+    // it reads its bindings' tangents through the same variant patterns. Likewise a struct
+    // with named fields (`struct Rng { state: u64 }`): its methods' rules read and write
+    // `self.state`'s tangent by name, which `NoTangent` cannot have (numbered fields it
+    // can: `struct Lcg(u64)` keeps `NoTangent`).
+    let named = matches!(
+        &input.data,
+        Data::Struct(syn::DataStruct {
+            fields: Fields::Named(_),
+            ..
+        })
+    );
+    if (variants.is_some() || named) && !infos.iter().any(Field::is_tangent) {
         for f in infos.iter_mut().filter(|f| matches!(f.kind, Kind::Known)) {
             f.kind = Kind::Tangent(quote!(#p::NoTangent));
         }
@@ -1473,12 +1493,7 @@ mod tests {
     fn no_tangent_struct_when_nothing_carries_one() {
         for item in [
             quote!(
-                struct Grid {
-                    nx: usize,
-                    flag: bool,
-                    name: String,
-                    label: &'static str,
-                }
+                struct Seed(u64, bool);
             ),
             quote!(
                 struct Unit;
@@ -1506,6 +1521,26 @@ mod tests {
             );
             assert!(!has(&out, "Tangent<S"), "{out}");
         }
+        // Named fields keep their names, for derived methods that write them.
+        let out = flat(quote!(
+            struct Grid {
+                nx: usize,
+                flag: bool,
+                name: String,
+                label: &'static str,
+            }
+        ));
+        assert!(
+            has(
+                &out,
+                "nx: <usize as ::fwdad::__private::Differentiable>::TangentIn<S>,"
+            ),
+            "{out}"
+        );
+        assert!(
+            has(&out, "type Tangent = GridTangent<::core::primitive::f64>;"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -1627,9 +1662,7 @@ mod tests {
         .contains("already uses the name"));
         assert!(error(quote!(
             #[differentiable(tangent = T)]
-            struct P {
-                n: usize,
-            }
+            struct P(usize);
         ))
         .contains("no tangent struct to name"));
         assert!(error(quote!(

@@ -210,7 +210,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     match &func.insts[inst].kind {
         InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
         // Prints the primal values.
-        InstKind::Print { .. } => primal,
+        InstKind::Print { .. } | InstKind::Opaque { .. } => primal,
         InstKind::Copy(_) => plan(Form::Copy, all(Need::AsIs)),
         InstKind::Binary {
             op: BinOp::Mul,
@@ -315,6 +315,8 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::CapacityCtor => primal,
             // A chain's range element (`rt::range_at`/`range_from_at`), an integer.
             PathCallee::RangeElem => primal,
+            // `let p;` before its first assignment.
+            PathCallee::Undef => primal,
             PathCallee::Wrap(w) if (w.is_constructor() || w.is_conversion()) && !result_active => {
                 primal
             }
@@ -424,14 +426,6 @@ fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
     let is = |v: &Value| *active.get(*v);
     let lib = crate::libtypes::lib_values(func);
-    for p in &func.params {
-        if let Some(ty) = crate::libtypes::dynamic_nalgebra(&p.ty) {
-            diag.error_spanned(
-                &p.ty,
-                format!("`#[derive_frule]` does not support nalgebra's dynamically sized `{ty}` yet; use a fixed-size type (`SVector<f64, N>`, `Vector3<f64>`, `SMatrix<f64, R, C>`) or pass the elements as `&[f64]`"),
-            );
-        }
-    }
     for (inst, data) in func.insts.iter() {
         if is_lib_inst(func, &lib, inst) {
             continue;
@@ -462,11 +456,28 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 if skip || !(is(receiver) || args.iter().any(is)) {
                     continue;
                 }
+                // A field's type is not written where it is read: a method of the user's
+                // type named like a `std` one is taken for the `std` one.
+                let on_field = is(receiver)
+                    && std.is_some()
+                    && matches!(func.values[*receiver].def, crate::ir::ValueDef::Inst(i, 0)
+                        if matches!(func.insts[i].kind, InstKind::Field { .. } | InstKind::FieldRef { .. }));
+                let field_msg = || {
+                    format!("`#[derive_frule]` read `.{name}()` on this field as the `std` method of that name, which has no rule on values that depend on the differentiated inputs; if the field is of a type of yours with a method `{name}`, bind the field with its type written first (`let p: &Pos = &b.pos;`, then `p.{name}(..)`), or rename the method")
+                };
+                let no_rule = func.values[*receiver].ty != crate::types::TypeHint::Float
+                    && !std.is_some_and(StdMethod::dual_has);
                 if let Some(instead) = std.and_then(StdMethod::instead) {
+                    let or_yours = match on_field {
+                        true => format!("; or, if this field is of a type of yours with its own `{name}`, bind the field with its type written first (`let p: &Pos = &b.pos;`, then `p.{name}(..)`)"),
+                        false => String::new(),
+                    };
                     diag.error(
                         method.span(),
-                        format!("`#[derive_frule]` has no rule for the method `{name}` on values that depend on the differentiated inputs: {instead}"),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on values that depend on the differentiated inputs: {instead}{or_yours}"),
                     );
+                } else if on_field && no_rule {
+                    diag.error(method.span(), field_msg());
                 } else if !is(receiver) {
                     diag.error(
                         method.span(),
@@ -519,6 +530,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::Wrap(_)
                     | PathCallee::CapacityCtor
                     | PathCallee::RangeElem
+                    | PathCallee::Undef
                     | PathCallee::Assoc
                     | PathCallee::Function
                     | PathCallee::UserOp(_)

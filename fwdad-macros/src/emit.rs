@@ -202,6 +202,9 @@ impl Emitter<'_> {
 
     /// `v` as a dual (promoted if inactive).
     fn dual(&mut self, v: Value) -> TokenStream {
+        if self.is_undef(v) {
+            return self.undef_at(v);
+        }
         // A library value in the library's form over duals (a constant, or a parameter's
         // dual of the whole value).
         if *self.lib.get(v) {
@@ -263,8 +266,14 @@ impl Emitter<'_> {
         {
             return a.clone();
         }
-        if lib && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+        // A borrowed library value, or a borrowed slice of floats (`from_column_slice(x)`),
+        // lifted into a temporary and borrowed again.
+        let slice =
+            matches!(&self.func.values[v].ty, TypeHint::Ref(t) if matches!(**t, TypeHint::Seq(_)));
+        if (lib || slice) && matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
             quote_spanned!(span=> (&#rt::lift::<#mode, _>(#a)))
+        } else if lib && crate::libtypes::is_owned_dynamic_param(self.func, v) {
+            quote_spanned!(span=> #rt::lift::<#mode, _>(&#a))
         } else {
             quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
         }
@@ -569,10 +578,44 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether `v` is the value of `let p;` before its first assignment (the runtime's
+    /// `undef()`). It is written out where it is used, where the type it must have is
+    /// known from the other values it merges with, rather than bound to a variable whose
+    /// type nothing would tell.
+    fn is_undef(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => matches!(
+                self.func.insts[inst].kind,
+                InstKind::Call {
+                    callee: PathCallee::Undef,
+                    ..
+                }
+            ),
+            _ => false,
+        }
+    }
+
+    /// The runtime's `undef()` for `v` (see `is_undef`), every token at the user's `let`,
+    /// where an error about the variable's type then points.
+    fn undef_at(&self, v: Value) -> TokenStream {
+        let span = self.func.value_span(v);
+        let rt = self.rt;
+        quote_spanned!(span=> #rt::undef())
+            .into_iter()
+            .map(|mut t| {
+                t.set_span(span);
+                t
+            })
+            .collect()
+    }
+
     /// `v` coerced for a use that needs `need`.
     fn operand(&mut self, v: Value, need: Need) -> TokenStream {
-        let name = self.name(v);
         let rt = self.rt;
+        if self.is_undef(v) {
+            return self.undef_at(v);
+        }
+        let name = self.name(v);
         match need {
             Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) => {
                 quote!(#rt::reborrow(&mut #name))
@@ -612,6 +655,9 @@ impl Emitter<'_> {
                 if self.diverges(v) {
                     let name = self.name(v);
                     return quote!(#name);
+                }
+                if self.is_undef(v) {
+                    return self.undef_at(v);
                 }
                 if self.is(t) && !self.is(v) && self.merges_with_shared_ref(t) {
                     // A constant reference a call returned, merged with a reference into
@@ -727,6 +773,14 @@ impl Emitter<'_> {
         for &r in &self.func.insts[inst].results {
             self.depth.insert(r, scope);
         }
+        // `let p;`: its value is written where it is used (see `is_undef`).
+        if self.func.insts[inst]
+            .results
+            .first()
+            .is_some_and(|&r| self.is_undef(r))
+        {
+            return TokenStream::new();
+        }
         if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
             return self.lin_inst(inst, lin);
         }
@@ -807,7 +861,12 @@ impl Emitter<'_> {
             }
             (kind, Form::Primal { promote }) => {
                 let e = self.primal_expr(inst, kind, &args, span);
-                if *promote {
+                let lib_result = data.results.first().is_some_and(|r| *self.lib.get(*r));
+                if *promote && lib_result {
+                    // A library constant made active (by a later store): its form over
+                    // constant duals.
+                    quote_spanned!(span=> #rt::lift::<#mode, _>(#e))
+                } else if *promote {
                     quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
                 } else {
                     e
@@ -819,7 +878,17 @@ impl Emitter<'_> {
             }
             (_, Form::Op(op)) => {
                 let f = op.ident(span);
-                let args = args.iter().map(|a| located_at(a, span));
+                let mut args: Vec<TokenStream> = args.iter().map(|a| located_at(a, span)).collect();
+                // `b.pos.abs()` on a field of a type of the user's, which the macro took for
+                // the float method: reported at the field, by its type (`FloatMethodField`).
+                // Not in generic code, whose float fields are of a type parameter.
+                if let (InstKind::MethodCall { receiver, .. }, Some(recv)) =
+                    (&data.kind, args.first_mut())
+                {
+                    if self.is(*receiver) && self.is_field(*receiver) && !self.func.type_params {
+                        *recv = quote_spanned!(span=> #rt::user_ops::float_method_field(#recv));
+                    }
+                }
                 quote_spanned!(span=> #rt::ops::#f(#(#args),*))
             }
             (_, Form::Copy) => args[0].clone(),
@@ -921,8 +990,22 @@ impl Emitter<'_> {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
                         }
+                        // A constant made active by a later store (`let mut e =
+                        // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
+                        None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {
+                            let f = crate::libtypes::default_scalar(func);
+                            let f = f.as_ref().unwrap_or(func);
+                            quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
+                        }
                         None => self.primal_expr(inst, kind, &lifted, span),
                     },
+                    // `x[i]` of a nalgebra parameter: the element's dual alone.
+                    InstKind::Index { base, .. }
+                        if crate::libtypes::is_nalgebra_param(self.func, *base) =>
+                    {
+                        let (x, i) = (&args[0], &args[1]);
+                        quote_spanned!(span=> #rt::lift_index::<#mode, _, _>(#x, #i))
+                    }
                     _ => self.primal_expr(inst, kind, &lifted, span),
                 }
             }
@@ -1265,6 +1348,19 @@ impl Emitter<'_> {
             (_, Form::Deref) => {
                 let a = &args[0];
                 quote_spanned!(span=> #rt::deref(&#a))
+            }
+            // `e[i] = v` into a library value over duals (`let mut e = DVector::zeros(n);`):
+            // nalgebra's own `IndexMut`, the value lifted to the element's dual.
+            (
+                InstKind::Store {
+                    place: Place::Index(t, _),
+                    ..
+                },
+                Form::Store,
+            ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
+                let (t, i, v) = (&args[0], &args[1], &args[2]);
+                let lhs = self.lhs(inst);
+                return quote!(#pre #t[#i] = #rt::lift::<#mode, _>(#v); #lhs (););
             }
             (InstKind::Store { place, .. }, Form::Store) => {
                 let stmt = match place {
@@ -1667,7 +1763,23 @@ impl Emitter<'_> {
                     call
                 }
             }
-            InstKind::Call { func, .. } => quote_spanned!(span=> #func(#(#a),*)),
+            InstKind::Call { func, .. } => {
+                // A library constant without float arguments and without a written type
+                // (`Matrix3::identity()`) names its scalar, `f64`.
+                let untyped = self.func.insts[inst]
+                    .results
+                    .first()
+                    .is_some_and(|r| !self.func.annotations.contains_key(r))
+                    && self
+                        .func
+                        .operands(inst)
+                        .iter()
+                        .all(|v| self.func.values[*v].ty == TypeHint::Int);
+                match crate::libtypes::default_scalar(func).filter(|_| untyped) {
+                    Some(func) => quote_spanned!(span=> #func(#(#a),*)),
+                    None => quote_spanned!(span=> #func(#(#a),*)),
+                }
+            }
             InstKind::Store { place, .. } => match place {
                 Place::Deref(_) => {
                     let (t, v) = (&a[0], &a[1]);
@@ -1720,6 +1832,15 @@ impl Emitter<'_> {
                 };
                 let mac = mac.ident(span);
                 quote_spanned!(span=> #krate::#mac!(#fmt #(, #args)*))
+            }
+            // Each named local rebound to its primal (immutably: a macro that assigns one
+            // fails to compile instead of changing a copy).
+            InstKind::Opaque { mac, captures, .. } => {
+                let rt = self.rt;
+                let lets = captures.iter().zip(a).map(
+                    |(c, a)| quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);),
+                );
+                quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
             }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
             InstKind::If { .. }
@@ -2041,6 +2162,7 @@ fn kind_name(kind: &InstKind) -> &'static str {
         InstKind::For { .. } => "for",
         InstKind::Match { .. } => "match",
         InstKind::Print { .. } => "print",
+        InstKind::Opaque { .. } => "macro",
         InstKind::Poison => "poison",
     }
 }

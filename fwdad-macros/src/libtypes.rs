@@ -1,5 +1,5 @@
 //! Values of library types computed by the library's own generic code: nalgebra's
-//! fixed-size matrices and vectors and num-complex's `Complex`.
+//! matrices and vectors (fixed-size and `DMatrix`/`DVector`) and num-complex's `Complex`.
 //!
 //! These libraries are generic over their scalar (`T: RealField`, `T: Float`), and a scalar
 //! dual implements those traits (runtime features `nalgebra`; `Float` always). So an active
@@ -65,6 +65,10 @@ const NALGEBRA_TYPES: &[&str] = &[
     "Matrix4x1",
     "Matrix4x2",
     "Matrix4x3",
+    // Dynamically sized (`VecStorage`, not `Copy`): moved as in plain code.
+    "DMatrix",
+    "DVector",
+    "RowDVector",
 ];
 
 /// num-complex's types.
@@ -138,6 +142,20 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
+/// Methods of library values that return a size (`a.nrows()`), by name: their result is
+/// an integer, whatever the receiver.
+const SIZE_METHODS: &[&str] = &["nrows", "ncols"];
+
+/// Whether `name()` (no arguments) is a library value's size, with a library feature on.
+pub fn is_size_method(name: &str) -> bool {
+    cfg!(any(feature = "nalgebra", feature = "ndarray")) && SIZE_METHODS.contains(&name)
+}
+
+/// Whether a written type names a library type (behind references).
+pub fn is_lib_type(ty: &syn::Type) -> bool {
+    names_type(ty, is_lib_name)
+}
+
 /// nalgebra methods that the runtime's `nalgebra_linalg` computes over duals instead of
 /// nalgebra's generic code: the factorisations of a square matrix (`m.cholesky()`,
 /// `m.lu()`, `m.try_inverse()`: one `f64` factorisation, solves by the implicit rule
@@ -184,8 +202,7 @@ impl NalgebraMethod {
 
 /// Whether `name` is one of nalgebra's matrix types (static or dynamic), with the feature.
 fn is_nalgebra_name(name: &syn::Ident) -> bool {
-    cfg!(feature = "nalgebra")
-        && (NALGEBRA_TYPES.iter().any(|t| name == t) || NALGEBRA_DYNAMIC.iter().any(|t| name == t))
+    cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t)
 }
 
 /// Whether a written type names a type `names` accepts (behind references).
@@ -198,37 +215,6 @@ fn names_type(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
             p.path.segments.last().is_some_and(|s| names(&s.ident))
         }
         _ => false,
-    }
-}
-
-/// nalgebra's dynamically sized types, which derived bodies do not support yet.
-const NALGEBRA_DYNAMIC: &[&str] = &["DMatrix", "DVector", "RowDVector"];
-
-/// The dynamically sized nalgebra type a written type names (behind references, in a
-/// slice, array or `Vec`), when the `nalgebra` feature is on.
-pub fn dynamic_nalgebra(ty: &syn::Type) -> Option<&syn::Ident> {
-    if !cfg!(feature = "nalgebra") {
-        return None;
-    }
-    match ty {
-        syn::Type::Reference(r) => dynamic_nalgebra(&r.elem),
-        syn::Type::Paren(p) => dynamic_nalgebra(&p.elem),
-        syn::Type::Slice(s) => dynamic_nalgebra(&s.elem),
-        syn::Type::Array(a) => dynamic_nalgebra(&a.elem),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            if NALGEBRA_DYNAMIC.iter().any(|t| last.ident == t) {
-                return Some(&last.ident);
-            }
-            match &last.arguments {
-                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
-                    syn::GenericArgument::Type(t) => dynamic_nalgebra(t),
-                    _ => None,
-                }),
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }
 
@@ -273,6 +259,69 @@ pub fn is_lib_ctor(path: &syn::Path) -> bool {
 fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
     let n = path.segments.len();
     n >= 2 && names(&path.segments[n - 2].ident)
+}
+
+/// Library types generic over their scalar alone (`Matrix3<T>`, `DVector<T>`,
+/// `Complex<T>`, `Array1<A>`), whose scalar a turbofish of one argument names.
+const SCALAR_ONLY_GENERIC: &[&str] = &[
+    "Vector1",
+    "Vector2",
+    "Vector3",
+    "Vector4",
+    "Vector5",
+    "Vector6",
+    "RowVector1",
+    "RowVector2",
+    "RowVector3",
+    "RowVector4",
+    "RowVector5",
+    "RowVector6",
+    "Matrix1",
+    "Matrix2",
+    "Matrix3",
+    "Matrix4",
+    "Matrix5",
+    "Matrix6",
+    "Matrix1x2",
+    "Matrix1x3",
+    "Matrix1x4",
+    "Matrix2x1",
+    "Matrix2x3",
+    "Matrix2x4",
+    "Matrix3x1",
+    "Matrix3x2",
+    "Matrix3x4",
+    "Matrix4x1",
+    "Matrix4x2",
+    "Matrix4x3",
+    "DVector",
+    "DMatrix",
+    "RowDVector",
+    "Complex",
+    "Array1",
+    "Array2",
+    "Array3",
+];
+
+/// `Matrix3::identity` → `Matrix3::<f64>::identity`: an associated function of a library
+/// type whose scalar is not written, called without float arguments (`identity()`,
+/// `zeros(n)`). Plain Rust infers the scalar from the use (`Matrix3::identity() + m`), but
+/// in the rule the value is lifted to the mode's duals, which leaves two candidates: the
+/// macro names `f64`, the only float type a constant of a derived body can be here.
+/// `None` when the scalar is written or the type is not generic over it alone.
+pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
+    let n = path.segments.len();
+    if n < 2 || !is_lib_name(&path.segments[n - 2].ident) {
+        return None;
+    }
+    let ty = &path.segments[n - 2];
+    let bare = matches!(ty.arguments, syn::PathArguments::None);
+    if !bare || !SCALAR_ONLY_GENERIC.iter().any(|t| ty.ident == t) {
+        return None;
+    }
+    let mut p = path.clone();
+    p.segments[n - 2].arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(::<f64>));
+    Some(p)
 }
 
 /// Which values are of a library type.
@@ -365,7 +414,11 @@ impl Analysis<'_> {
                 }
                 InstKind::MethodCall {
                     receiver, method, ..
-                } => self.is(*receiver) && !SCALAR_METHODS.iter().any(|m| method == m),
+                } => {
+                    self.is(*receiver)
+                        && !SCALAR_METHODS.iter().any(|m| method == m)
+                        && !is_size_method(&method.to_string())
+                }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
                 }
@@ -433,6 +486,49 @@ impl Analysis<'_> {
                 }
             }
         }
+    }
+}
+
+/// Whether `v` is a parameter of a nalgebra type (or a copy of one), still the dual of the
+/// whole value: its elements are read from it directly (`lift_index`).
+pub fn is_nalgebra_param(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => {
+            cfg!(feature = "nalgebra") && names_nalgebra(&func.params[i].ty)
+        }
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg) => is_nalgebra_param(func, *arg),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
+/// Whether `v` is a parameter taken by value whose type is a dynamic nalgebra matrix
+/// (`x: DVector<f64>`): not `Copy`, so each use lifts it by reference.
+pub fn is_owned_dynamic_param(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => {
+            cfg!(feature = "nalgebra")
+                && matches!(&func.params[i].ty, syn::Type::Path(p) if p.qself.is_none()
+                && p.path.segments.last().is_some_and(|s| {
+                    ["DMatrix", "DVector", "RowDVector"].iter().any(|t| s.ident == t)
+                }))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a written type is a nalgebra matrix (behind references).
+fn names_nalgebra(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => names_nalgebra(&r.elem),
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| NALGEBRA_TYPES.iter().any(|t| s.ident == t)),
+        _ => false,
     }
 }
 

@@ -89,6 +89,7 @@ fn is_pure(func: &Function, inst: Inst) -> bool {
         | InstKind::MethodCall { .. }
         | InstKind::Call { .. }
         | InstKind::Print { .. }
+        | InstKind::Opaque { .. }
         | InstKind::Store { .. }
         | InstKind::If { .. }
         | InstKind::Match { .. }

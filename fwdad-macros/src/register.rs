@@ -93,16 +93,29 @@ impl Registration<'_> {
                 syn::GenericParam::Lifetime(_) => None,
             })
             .collect();
-        let types = phantom.iter().filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(&t.ident),
-            _ => None,
-        });
+        let types: Vec<&syn::Ident> = phantom
+            .iter()
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => Some(&t.ident),
+                _ => None,
+            })
+            .collect();
         let ty = quote!(#name<#(#args),*>);
+        // Const parameters alone need no field, so a call written without a turbofish
+        // (`diagonal(x, a)`, emitted `diagonal {}`) builds the marker and infers them.
+        let fields = match types.is_empty() {
+            true => TokenStream::new(),
+            false => quote!(__fwdad_phantom: ::core::marker::PhantomData<fn() -> (#(#types,)*)>,),
+        };
+        let init = match types.is_empty() {
+            true => TokenStream::new(),
+            false => quote!(__fwdad_phantom: ::core::marker::PhantomData),
+        };
         let decl = quote! {
             #[doc = #doc]
             #[allow(non_camel_case_types)]
             #vis struct #name<#(#decls),*> {
-                __fwdad_phantom: ::core::marker::PhantomData<fn() -> (#(#types,)*)>,
+                #fields
             }
             impl<#(#decls),*> ::core::clone::Clone for #ty {
                 fn clone(&self) -> Self {
@@ -112,7 +125,7 @@ impl Registration<'_> {
             impl<#(#decls),*> ::core::marker::Copy for #ty {}
             impl<#(#decls),*> ::core::default::Default for #ty {
                 fn default() -> Self {
-                    Self { __fwdad_phantom: ::core::marker::PhantomData }
+                    Self { #init }
                 }
             }
             impl<#(#decls),*> ::core::fmt::Debug for #ty {

@@ -378,3 +378,68 @@ impl<P: Differentiable, T> Dual<Option<P>, Option<T>> {
         }
     }
 }
+
+/// A `Result` a derived helper returned (`f(..).unwrap_or(0.0)`); its error carries no
+/// tangent.
+impl<P: Differentiable, E, T> Dual<Result<P, E>, Result<T, crate::tangent::NoTangent>> {
+    /// `r.is_ok()`.
+    #[inline(always)]
+    pub fn is_ok(&self) -> bool {
+        self.primal.is_ok()
+    }
+    /// `r.is_err()`.
+    #[inline(always)]
+    pub fn is_err(&self) -> bool {
+        self.primal.is_err()
+    }
+    /// `r.ok()`.
+    #[inline(always)]
+    pub fn ok(self) -> Dual<Option<P>, Option<T>> {
+        match (self.primal, self.tangent) {
+            (Ok(p), Ok(t)) => Dual::new(Some(p), Some(t)),
+            (Err(_), _) => Dual::new(None, None),
+            (Ok(_), Err(_)) => panic!("{SHAPE}"),
+        }
+    }
+    /// `r.unwrap()`.
+    ///
+    /// # Panics
+    /// If the primal is an `Err`, as `Result::unwrap` does.
+    #[inline(always)]
+    #[track_caller]
+    pub fn unwrap(self) -> Dual<P, T>
+    where
+        E: core::fmt::Debug,
+    {
+        match (self.primal, self.tangent) {
+            (Ok(p), Ok(t)) => Dual::new(p, t),
+            (Err(e), _) => panic!("called `Result::unwrap()` on an `Err` value: {e:?}"),
+            (Ok(_), Err(_)) => panic!("{SHAPE}"),
+        }
+    }
+    /// `r.expect(msg)`.
+    ///
+    /// # Panics
+    /// With `msg` if the primal is an `Err`, as `Result::expect` does.
+    #[inline(always)]
+    #[track_caller]
+    pub fn expect(self, msg: &str) -> Dual<P, T>
+    where
+        E: core::fmt::Debug,
+    {
+        match (self.primal, self.tangent) {
+            (Ok(p), Ok(t)) => Dual::new(p, t),
+            (Err(e), _) => panic!("{msg}: {e:?}"),
+            (Ok(_), Err(_)) => panic!("{SHAPE}"),
+        }
+    }
+    /// `r.unwrap_or(default)`.
+    #[inline(always)]
+    pub fn unwrap_or(self, default: Dual<P, T>) -> Dual<P, T> {
+        match (self.primal, self.tangent) {
+            (Ok(p), Ok(t)) => Dual::new(p, t),
+            (Err(_), _) => default,
+            (Ok(_), Err(_)) => panic!("{SHAPE}"),
+        }
+    }
+}

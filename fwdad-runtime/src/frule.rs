@@ -554,3 +554,29 @@ self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8);
 self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9);
 self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
 self_by_value!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
+
+/// A rule given as a closure of the argument duals, in mode `S`: what `#[derive_frule]` on
+/// a single method of a plain `impl` returns from the method's hidden dispatch. An
+/// attribute on a method can add only items of that `impl`, so there is no marker type to
+/// implement [`Frule`] on; the closure (written where `Self` is the type) is the rule.
+#[doc(hidden)]
+pub struct FnRule<F, S>(F, PhantomData<fn() -> S>);
+
+impl<F, S> FnRule<F, S> {
+    /// The rule of closure `f`.
+    #[inline(always)]
+    pub fn new(f: F) -> Self {
+        FnRule(f, PhantomData)
+    }
+}
+
+impl<F, A, O, S: Mode> Frule<A, S> for FnRule<F, S>
+where
+    F: Fn(A) -> O,
+{
+    type Output = O;
+    #[inline(always)]
+    fn frule(&self, args: A) -> O {
+        (self.0)(args)
+    }
+}

@@ -68,6 +68,8 @@ pub mod linear;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra;
 #[cfg(feature = "nalgebra")]
+pub mod nalgebra_dyn;
+#[cfg(feature = "nalgebra")]
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod nalgebra_linalg;
 #[cfg(feature = "ndarray")]
@@ -90,11 +92,11 @@ pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTange
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]
 pub use frule::PromotedElem;
-pub use frule::{call, coerce_to, Frule, MethodOf, Promoted, SelfByValue};
+pub use frule::{call, coerce_to, FnRule, Frule, MethodOf, Promoted, SelfByValue};
 pub use implicit::{implicit_root, implicit_system, Residual};
 pub use real::Real;
 pub use tangent::{
-    Batch, Binary, Hyper, Lanes, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,
+    Batch, Binary, Hyper, Lanes, MaybeZero, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,
 };
 
 /// Every scalar rule as a free function (`ops::sin(x)`, `ops::mul(a, 2.0)`, ...): what

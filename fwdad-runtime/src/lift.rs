@@ -42,6 +42,21 @@ pub fn unlift<S: Mode, X: Unlift<S>>(x: X) -> X::Output {
     x.unlift()
 }
 
+/// An element of a library value taken as a parameter, `x[i]` or `a[(i, j)]`, read from
+/// its primal and tangent without lifting the whole value.
+pub trait LiftIndex<S: Mode, I> {
+    /// The element's dual.
+    type Output;
+    /// Reads it.
+    fn lift_index(self, i: I) -> Self::Output;
+}
+
+/// `x[i]` of a parameter `x` of a library type, as a dual scalar.
+#[inline(always)]
+pub fn lift_index<S: Mode, I, X: LiftIndex<S, I>>(x: X, i: I) -> X::Output {
+    x.lift_index(i)
+}
+
 /// A scalar is its own dual (a method the macro could not tell returns a scalar).
 impl<S: Mode> Unlift<S> for Dual<f64, S> {
     type Output = Self;
@@ -183,6 +198,29 @@ impl<S: Mode> Lift<S> for Dual<Vec<f64>, Vec<S>> {
             .zip(self.tangent)
             .map(|(p, t)| Dual::new(p, t))
             .collect()
+    }
+}
+
+/// A slice parameter (`x: &[f64]`), element by element, for a library constructor taking
+/// a slice (`DVector::from_column_slice(x)`; the rule passes `&lift(x)`).
+#[cfg(feature = "alloc")]
+impl<'a, S: Mode> Lift<S> for Dual<&'a [f64], &'a [S]> {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.primal
+            .iter()
+            .zip(self.tangent)
+            .map(|(&p, &t)| Dual::new(p, t))
+            .collect()
+    }
+}
+
+/// A slice of constants.
+#[cfg(feature = "alloc")]
+impl<S: Mode> Lift<S> for &[f64] {
+    type Output = Vec<Dual<f64, S>>;
+    fn lift(self) -> Vec<Dual<f64, S>> {
+        self.iter().map(|&p| Dual::new(p, S::zero())).collect()
     }
 }
 

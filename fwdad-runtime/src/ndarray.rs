@@ -112,3 +112,17 @@ impl<S: Mode, D: Dimension> Unlift<S> for &Array<Dual<f64, S>, D> {
         Dual::new(self.mapv(|d| d.primal), self.mapv(|d| d.tangent))
     }
 }
+
+/// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
+impl<S: Mode> Dual<&ndarray::Array2<f64>, &ndarray::Array2<S>> {
+    /// The number of rows.
+    #[inline(always)]
+    pub fn nrows(&self) -> usize {
+        self.primal.nrows()
+    }
+    /// The number of columns.
+    #[inline(always)]
+    pub fn ncols(&self) -> usize {
+        self.primal.ncols()
+    }
+}

@@ -668,6 +668,118 @@ macro_rules! integer_types {
 }
 integer_types!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
+/// The value of a macro `#[derive_frule]` does not know (`ulps_eq!(x, 1.0)`,
+/// `log::debug!("{x}")`), which generated code runs on primal values: a value that carries
+/// no derivative (a `bool`, `()`, an integer, a `String`, ...).
+#[diagnostic::on_unimplemented(
+    message = "this macro's value is `{Self}`, which would carry a derivative, and `#[derive_frule]` runs macros it does not know on plain values",
+    label = "a macro `#[derive_frule]` does not know",
+    note = "compute the value in a helper function with a rule (`#[derive_frule]`, or `#[primitive]` for a hand-written one) and call it instead"
+)]
+pub trait OpaqueMacroValue {}
+
+macro_rules! opaque_macro_values {
+    ($($t:ty),*) => {$( impl OpaqueMacroValue for $t {} )*};
+}
+#[rustfmt::skip]
+opaque_macro_values!(
+    (), bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize,
+    &str, core::cmp::Ordering
+);
+#[cfg(feature = "alloc")]
+impl OpaqueMacroValue for alloc::string::String {}
+impl<T: OpaqueMacroValue> OpaqueMacroValue for Option<T> {}
+impl<T: OpaqueMacroValue, E> OpaqueMacroValue for Result<T, E> {}
+
+/// See [`OpaqueMacroValue`].
+#[inline(always)]
+pub fn opaque_macro<T: OpaqueMacroValue>(value: T) -> T {
+    value
+}
+
+/// The value of `let p;` before its first assignment, in generated code. Rust proves
+/// that the function reads `p` only after assigning it, so this value reaches only what
+/// nothing reads (a merge of an `if` that assigns `p` in one arm); it needs a value there
+/// all the same.
+#[diagnostic::on_unimplemented(
+    message = "this variable is declared without a value, and its type has no default value for the paths that do not assign it",
+    label = "declared here without a value",
+    note = "give it its first value where it is declared (`let mut p = ..;`)"
+)]
+pub trait Undef {
+    /// Any value of the type.
+    fn undef() -> Self;
+}
+
+// Every tangent mode (a generic `S: Mode` in a rule among them), and `f64` itself.
+impl<S: crate::tangent::ScalarTangent<f64>> Undef for S {
+    #[inline(always)]
+    fn undef() -> S {
+        S::zero()
+    }
+}
+
+macro_rules! undef_by_default {
+    ($($t:ty),*) => {$(
+        impl Undef for $t {
+            #[inline(always)]
+            fn undef() -> $t {
+                <$t>::default()
+            }
+        }
+    )*};
+}
+undef_by_default!(f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl<P: Differentiable + Undef, T: Undef> Undef for Dual<P, T> {
+    #[inline(always)]
+    fn undef() -> Self {
+        Dual::new(P::undef(), T::undef())
+    }
+}
+
+impl<T> Undef for Option<T> {
+    #[inline(always)]
+    fn undef() -> Self {
+        None
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T> Undef for alloc::vec::Vec<T> {
+    #[inline(always)]
+    fn undef() -> Self {
+        alloc::vec::Vec::new()
+    }
+}
+
+impl<T: Undef, const N: usize> Undef for [T; N] {
+    #[inline(always)]
+    fn undef() -> Self {
+        core::array::from_fn(|_| T::undef())
+    }
+}
+
+impl<A: Undef, B: Undef> Undef for (A, B) {
+    #[inline(always)]
+    fn undef() -> Self {
+        (A::undef(), B::undef())
+    }
+}
+
+impl<A: Undef, B: Undef, C: Undef> Undef for (A, B, C) {
+    #[inline(always)]
+    fn undef() -> Self {
+        (A::undef(), B::undef(), C::undef())
+    }
+}
+
+/// See [`Undef`].
+#[inline(always)]
+pub fn undef<T: Undef>() -> T {
+    T::undef()
+}
+
 /// Element `k` of a range starting at `start`, in the range's own integer type: what an
 /// iterator chain over `(-2i32..=2)` yields at its `k`-th step (for `usize`, `start + k`).
 #[inline(always)]

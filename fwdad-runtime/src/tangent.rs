@@ -241,6 +241,186 @@ impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
     }
 }
 
+/// A tangent `T` that knows, without reading its lanes, when it is zero: num-dual's
+/// `Option` derivative as a mode. A chunked gradient seeds a few inputs and gives the others
+/// zero tangents; with `Batch` every operation still runs on their lanes, with `MaybeZero`
+/// an operation with a known-zero operand returns the other operand, and a rule whose
+/// argument is a known zero does not evaluate its partial derivative.
+///
+/// A known zero added to anything gives exactly that thing, so the results equal `T`'s as
+/// values: only the sign of a zero lane may differ, and a known zero times an infinite or
+/// NaN partial stays zero where `T` makes it NaN (a strong zero, as
+/// [`ScalarTangent::scale_strong`] keeps for unbounded rules).
+///
+/// The lanes always hold the value (zeros for a known zero), so reading them needs no
+/// test, and an operation whose result is a known zero returns the constant [`zero`]
+/// rather than passing an operand through: LLVM then needs no lanes of a known-zero
+/// operand and loads a seed's lanes only where they are used. (Leaving a known zero's
+/// lanes uninitialised, as an `Option` does, let LLVM load every seed's lanes before
+/// testing its flag and carry them into the next iteration; Rosenbrock's gradient got
+/// 25 % slower.) The flag is a `u64`, not a `bool`, so that the struct has no padding:
+/// LLVM copied a `bool` flag's padding with overlapping moves that stalled store
+/// forwarding (BENCHMARKS.md, issue 8, section 2).
+///
+/// [`zero`]: ScalarTangent::zero
+#[derive(Clone, Copy, Debug)]
+pub struct MaybeZero<T> {
+    /// `0`: every lane of `tangent` is zero, known without reading them.
+    live: u64,
+    /// The value, zero lanes included.
+    tangent: T,
+}
+
+impl<T: Copy> MaybeZero<T> {
+    /// A tangent that may be non-zero.
+    #[inline(always)]
+    pub fn new(tangent: T) -> Self {
+        MaybeZero { live: 1, tangent }
+    }
+
+    /// The tangent's value.
+    #[inline(always)]
+    pub fn get(self) -> T {
+        self.tangent
+    }
+
+    /// Whether the tangent is known to be zero.
+    #[inline(always)]
+    pub fn is_known_zero(&self) -> bool {
+        self.live == 0
+    }
+
+    /// The tangent, read in place.
+    #[inline(always)]
+    pub(crate) fn get_ref(&self) -> &T {
+        &self.tangent
+    }
+
+    /// The tangent, to be written in place: it is no longer a known zero.
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.live = 1;
+        &mut self.tangent
+    }
+}
+
+/// A known zero (the default of every tangent type here is its zero).
+impl<T: Default> Default for MaybeZero<T> {
+    fn default() -> Self {
+        MaybeZero {
+            live: 0,
+            tangent: T::default(),
+        }
+    }
+}
+
+/// Equal as values: a known zero equals a tangent whose lanes happen to be zero.
+impl<T: PartialEq> PartialEq for MaybeZero<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.tangent == other.tangent
+    }
+}
+
+impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
+    #[inline(always)]
+    fn zero() -> Self {
+        MaybeZero {
+            live: 0,
+            tangent: T::zero(),
+        }
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        if other.live == 0 {
+            self
+        } else if self.live == 0 {
+            other
+        } else {
+            // `b + 1·a` is `a + b` bit for bit; `T::axpy` is the form `T` vectorises
+            // (`Batch<f64, N>` in SSE2 pairs), where the branches around it left `add`'s
+            // lanes scalar; and generated code passes an accumulator last (`ṫ + ṡ`), whose
+            // registers the sum then reuses.
+            MaybeZero::new(other.tangent.axpy(F::one(), self.tangent))
+        }
+    }
+    #[inline(always)]
+    fn sub(self, other: Self) -> Self {
+        if other.live == 0 {
+            self
+        } else if self.live == 0 {
+            other.neg()
+        } else {
+            MaybeZero::new(self.tangent.sub(other.tangent))
+        }
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        if self.live == 0 {
+            Self::zero()
+        } else {
+            MaybeZero::new(self.tangent.neg())
+        }
+    }
+    #[inline(always)]
+    fn scale(self, a: F) -> Self {
+        if self.live == 0 {
+            Self::zero()
+        } else {
+            MaybeZero::new(self.tangent.scale(a))
+        }
+    }
+    #[inline(always)]
+    fn scale_strong(self, a: F) -> Self {
+        if self.live == 0 {
+            Self::zero()
+        } else {
+            MaybeZero::new(self.tangent.scale_strong(a))
+        }
+    }
+    #[inline(always)]
+    fn zero_off_support(self, a: Self, b: Self) -> Self {
+        if self.live == 0 || (a.live == 0 && b.live == 0) {
+            Self::zero()
+        } else {
+            MaybeZero::new(self.tangent.zero_off_support(a.tangent, b.tangent))
+        }
+    }
+    #[inline(always)]
+    fn axpy(self, c: F, t: Self) -> Self {
+        // A known-zero `self` is zero lanes: `0 + c·t` is `c·t` as a value, and `t`'s lanes
+        // are read in one branch only, which LLVM sinks their loads into.
+        if t.live == 0 {
+            self
+        } else {
+            MaybeZero::new(self.tangent.axpy(c, t.tangent))
+        }
+    }
+    /// The flag only: a tangent whose lanes cancelled to zero is not tested.
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        self.live == 0
+    }
+    /// A known-zero argument skips the rule's partial derivative.
+    #[inline(always)]
+    fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
+        if dx.live == 0 {
+            Self::zero()
+        } else {
+            MaybeZero::new(T::chain1(rule, x, y, dx.tangent))
+        }
+    }
+    #[inline(always)]
+    fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
+        // One known-zero argument still goes through `T`'s rule: a second-order `T` takes
+        // a term from the other argument's partial along it.
+        if dx1.live == 0 && dx2.live == 0 {
+            Self::zero()
+        } else {
+            MaybeZero::new(T::chain2(rule, x1, x2, y, dx1.tangent, dx2.tangent))
+        }
+    }
+}
+
 /// A second-order tangent (hyper-dual number without its primal): the input is perturbed as
 /// `x + d1·ε₁ + d2·ε₂ + d12·ε₁ε₂` with `ε₁² = ε₂² = 0`.
 ///
@@ -455,6 +635,35 @@ impl<const N: usize> Mode for Batch<f64, N> {
     }
 }
 
+/// `T`'s mode with known zeros: linearised as `T` is, so the results equal `T`'s as
+/// values (see [`MaybeZero`]).
+impl<T: Mode> Mode for MaybeZero<T> {
+    const LINEARIZE: bool = T::LINEARIZE;
+    const LINEARIZE_SINGLE_ROOT: bool = T::LINEARIZE_SINGLE_ROOT;
+    type Of<F: Real> = MaybeZero<T::Of<F>>;
+    #[inline(always)]
+    fn cast<F: Real, G: Real>(t: MaybeZero<T::Of<F>>) -> MaybeZero<T::Of<G>> {
+        MaybeZero {
+            live: t.live,
+            tangent: T::cast::<F, G>(t.tangent),
+        }
+    }
+    #[inline(always)]
+    fn widen<F: Real>(t: MaybeZero<T::Of<F>>) -> Self {
+        MaybeZero {
+            live: t.live,
+            tangent: T::widen::<F>(t.tangent),
+        }
+    }
+    #[inline(always)]
+    fn from_own(t: Self) -> MaybeZero<T::Of<f64>> {
+        MaybeZero {
+            live: t.live,
+            tangent: T::from_own(t.tangent),
+        }
+    }
+}
+
 impl<T: Mode> Mode for Hyper<f64, T> {
     const LINEARIZE: bool = false;
     const ORDER: usize = T::ORDER + 1;
@@ -517,6 +726,24 @@ impl<F: Real, const N: usize> Lanes<F> for Batch<F, N> {
     #[inline(always)]
     fn from_lanes(f: impl FnMut(usize) -> F) -> Self {
         Batch::from_fn(f)
+    }
+}
+
+/// A lane tangent with its zero known: seeding all-zero lanes gives a known zero.
+impl<F: Real, T: Lanes<F>> Lanes<F> for MaybeZero<T> {
+    const LANES: usize = T::LANES;
+    #[inline(always)]
+    fn lane(&self, k: usize) -> F {
+        self.tangent.lane(k)
+    }
+    #[inline(always)]
+    fn from_lanes(f: impl FnMut(usize) -> F) -> Self {
+        let tangent = T::from_lanes(f);
+        let live = (0..T::LANES).any(|k| tangent.lane(k) != F::zero());
+        MaybeZero {
+            live: live as u64,
+            tangent,
+        }
     }
 }
 
@@ -591,6 +818,27 @@ impl<T: TangentSpace> TangentSpace for [T] {
     fn dot(&self, other: &Self) -> f64 {
         assert_eq!(self.len(), other.len(), "tangent length mismatch");
         self.iter().zip(other).map(|(a, b)| a.dot(b)).sum()
+    }
+}
+
+impl<T: TangentSpace> TangentSpace for MaybeZero<T> {
+    fn increment(&mut self, other: &Self) {
+        if other.live != 0 {
+            self.live = 1;
+            self.tangent.increment(&other.tangent);
+        }
+    }
+    fn scale_by(&mut self, a: f64) {
+        if self.live != 0 {
+            self.tangent.scale_by(a);
+        }
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        if self.live == 0 || other.live == 0 {
+            0.0
+        } else {
+            self.tangent.dot(&other.tangent)
+        }
     }
 }
 

@@ -18,7 +18,7 @@ use crate::alloc_paths::Vec;
 #[cfg(feature = "std")]
 use crate::sparsity::HessianSet;
 use crate::sparsity::IndexSet;
-use crate::tangent::{Batch, Hyper, Mode};
+use crate::tangent::{Batch, Hyper, MaybeZero, Mode};
 
 /// The trait of a trait object has forward rules: `#[derive_frule]` is on its definition.
 #[diagnostic::on_unimplemented(
@@ -94,6 +94,28 @@ impl<const N: usize> DynLanes for Batch<f64, N> {
     }
     fn set_lane2(&mut self, _: usize, _: Hyper<f64, f64>) {
         unsupported("at this order")
+    }
+}
+
+/// The lanes of `T`; writing a lane makes the tangent live.
+impl<T: DynLanes + Copy> DynLanes for MaybeZero<T> {
+    const DYN_LANES: usize = T::DYN_LANES;
+    const DYN_SECOND: bool = T::DYN_SECOND;
+    #[inline(always)]
+    fn lane1(&self, k: usize) -> f64 {
+        self.get_ref().lane1(k)
+    }
+    #[inline(always)]
+    fn set_lane1(&mut self, k: usize, v: f64) {
+        self.get_mut().set_lane1(k, v);
+    }
+    #[inline(always)]
+    fn lane2(&self, k: usize) -> Hyper<f64, f64> {
+        self.get_ref().lane2(k)
+    }
+    #[inline(always)]
+    fn set_lane2(&mut self, k: usize, v: Hyper<f64, f64>) {
+        self.get_mut().set_lane2(k, v);
     }
 }
 

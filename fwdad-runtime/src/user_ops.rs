@@ -644,6 +644,30 @@ pub trait FloatField {}
 impl FloatField for f32 {}
 impl FloatField for f64 {}
 
+/// A field (`b.pos`) whose method the macro read as a float method (`b.pos.abs()`): the
+/// field's type is not written, and a method of the user's type named like a float method
+/// is taken for the float one. Generated code passes the receiver here first, so that the
+/// error names the field's type and says what to write.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read this method on a field as the float method of that name, but the field is a `{Self}`",
+    label = "the field's type is not written here, so `#[derive_frule]` took this for a float method",
+    note = "if `{Self}` has a method of its own with this name, bind the field with its type written first (`let p: &{Self} = &b.pos;`, then `p.abs()`), or rename the method"
+)]
+#[doc(hidden)]
+pub trait FloatMethodField {}
+
+impl FloatMethodField for f32 {}
+impl FloatMethodField for f64 {}
+impl<X: FloatMethodField + ?Sized> FloatMethodField for &X {}
+impl<X: FloatMethodField + ?Sized> FloatMethodField for &mut X {}
+
+/// The receiver's dual itself, once its primal is known to be a float.
+#[inline(always)]
+#[doc(hidden)]
+pub fn float_method_field<P: FloatMethodField + Differentiable, T>(d: Dual<P, T>) -> Dual<P, T> {
+    d
+}
+
 /// The field's dual itself, once its primal is known to be a float.
 #[inline(always)]
 #[doc(hidden)]

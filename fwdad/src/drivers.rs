@@ -87,9 +87,10 @@
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
 //! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 16
-//! directions for small inputs and, above, chooses among 8, 16 and 32 by timing its own
-//! first calls per function ([`gradient_width`] for the first call;
-//! [`GradientWorkspace`] times the widths on its first call); the
+//! directions for small inputs and, above, chooses among 8, 16 and 32 lanes of `Batch` or
+//! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
+//! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
+//! the first call; [`GradientWorkspace`] times the plans on its first call); the
 //! `_with::<N>` variants choose it
 //! (`gradient_with::<16>(f, &x)`).
 //! Any `N ≥ 1` works: the rules are written once, generic over the tangent type, so no
@@ -102,6 +103,10 @@
 //! `N ≥ 2`. `N = 1` compiles to the same scalar arithmetic as the one-direction rule, with no
 //! per-lane loop left after inlining (measured: equal time on Ackley, within 10 % on
 //! Rosenbrock, where LLVM pairs the one-direction primal and tangent in SIMD registers).
+//! [`MaybeZero<Batch<f64, N>>`](MaybeZero) runs the same linearised code and skips the
+//! known-zero terms, whose contribution is an exact zero: its gradient equals `Batch`'s
+//! (`==` on every entry; a zero's sign may differ, and a known zero times an infinite
+//! partial stays zero where `Batch` gives NaN).
 //!
 //! ## Second order
 //!
@@ -127,7 +132,8 @@ use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 use fwdad_runtime::{
-    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, Mode, ScalarTangent, ZeroTangent,
+    constant_in, Batch, Differentiable, Dual, Frule, Hyper, Lanes, MaybeZero, Mode, ScalarTangent,
+    ZeroTangent,
 };
 
 /// Directions per pass of [`jacobian`], [`hessian`] and [`hvp`] (and of [`gradient`] up to
@@ -172,7 +178,7 @@ mod sealed {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
     label = "the vector drivers call this rule with one `x: &[f64]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of one `f64` use `derivative`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a function of one `f64` use `derivative`"
 )]
 pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
@@ -201,6 +207,30 @@ where
 /// Marks the differentiated argument in [`bind`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Wrt;
+
+/// A scalar argument taken from the point the vector drivers are given, for [`bind`]:
+/// `Var(i)` passes element `i` of `x` (and its tangent). With it a function of several
+/// scalars (`fn price(s: f64, k: f64, r: f64, sigma: f64, t: f64)`) has a gradient, a
+/// Jacobian or a Hessian with respect to any of them.
+///
+/// ```
+/// use fwdad::drivers::{bind, Var};
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn cone(r: f64, height: f64, density: f64) -> f64 {
+///     density * std::f64::consts::PI * r * r * height / 3.0
+/// }
+///
+/// // The mass's gradient with respect to the radius and the height, at density 2.
+/// let (m, g) = gradient(bind(cone {}, (Var(0), Var(1), 2.0)), &[0.5, 3.0]);
+/// assert_eq!(m, cone(0.5, 3.0, 2.0));
+/// let pi = std::f64::consts::PI;
+/// assert!((g[0] - 2.0 * pi * 2.0 * 0.5 * 3.0 / 3.0).abs() < 1e-14);
+/// assert!((g[1] - 2.0 * pi * 0.25 / 3.0).abs() < 1e-14);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Var(pub usize);
 
 /// Marks the output buffer (`&mut [f64]`) in [`bind`], for [`inplace`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -282,6 +312,8 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
 ///   `Vec`; an array `&[1.0, 0.8]` binds to a slice parameter too), or [`Const`]`(value)` for any other value; constants get zero tangents;
+/// - [`Var`]`(i)` for a scalar parameter `f64` taken from element `i` of the point, so that
+///   the drivers differentiate with respect to several scalar parameters at once;
 /// - [`Inactive`]`(&data)` for a borrowed parameter declared `inactive(..)`;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
@@ -385,50 +417,84 @@ pub struct NoOut;
 // A dual (the drivers pass one), not any `D`: a scalar `#[primitive(d = ..)]` rule takes
 // a dual or a plain float per argument, and this picks the dual.
 impl<P: Differentiable, T> Fits<Dual<P, T>> for Wrt {}
-impl<'z, X, Y, S: Mode, D: WrtFrom<X>> SlotDual<'z, X, Y, S, D> for Wrt {
+impl<'z, X, Y, S: Mode, D: WrtInto<'z, X>> SlotDual<'z, X, Y, S, D> for Wrt {
     type Dual = D::Dual;
 }
-impl<X, Y, S: Mode, D: WrtFrom<X>> Slot<X, Y, S, D> for Wrt {
-    type Store = ();
+impl<X, Y, S: Mode, D: WrtFrom<X> + for<'z> WrtInto<'z, X>> Slot<X, Y, S, D> for Wrt {
+    type Store = D::Store;
     #[inline(always)]
-    fn store(&self) {}
+    fn store(&self) -> D::Store {
+        D::store()
+    }
     #[inline(always)]
-    fn dual<'z>(&'z self, _: &'z mut (), x: X, _: &mut Option<Y>) -> D::Dual {
-        D::convert(x)
+    fn dual<'z>(
+        &'z self,
+        store: &'z mut D::Store,
+        x: X,
+        _: &mut Option<Y>,
+    ) -> <D as WrtInto<'z, X>>::Dual {
+        D::convert(x, store)
     }
 }
 
 #[doc(hidden)]
 /// How the drivers' argument `X` reaches a rule parameter marked [`Wrt`] whose
 /// one-direction dual is `Self`: as it is, or, for a parameter `&[f64; N]` or `[f64; N]`
-/// fed from a slice, converted to the array (the length is checked once per pass).
+/// fed from a slice, converted to the array (the length is checked once per pass), or,
+/// for a nalgebra vector (`&Vector3<f64>`, `&DVector<f64>`), copied into storage the pass
+/// owns ([`WrtFrom::Store`]) and borrowed from there ([`WrtInto`]).
 pub trait WrtFrom<X> {
+    /// What the pass owns for the parameter to borrow (`()` for most).
+    type Store;
+    /// Builds it (once per pass, before the point is known).
+    fn store() -> Self::Store;
+}
+
+#[doc(hidden)]
+/// The conversion of [`WrtFrom`], borrowing the pass's storage for `'z`.
+pub trait WrtInto<'z, X>: WrtFrom<X> {
     /// The dual the rule takes.
     type Dual;
     /// `x` in that shape.
-    fn convert(x: X) -> Self::Dual;
+    fn convert(x: X, store: &'z mut Self::Store) -> Self::Dual;
 }
 
 // The rule takes the drivers' type: `x` as it is. One impl per shape of primal (a
 // blanket `Dual<P, _>` would overlap the array conversions below, lifetimes aside).
-impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a P, U>> for Dual<&P, T>
+impl<P: ?Sized, T, U> WrtFrom<Dual<&P, U>> for Dual<&P, T>
+where
+    for<'x> &'x P: Differentiable,
+{
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, P: ?Sized, T, U> WrtInto<'z, Dual<&'a P, U>> for Dual<&P, T>
 where
     for<'x> &'x P: Differentiable,
 {
     type Dual = Dual<&'a P, U>;
     #[inline(always)]
-    fn convert(x: Dual<&'a P, U>) -> Dual<&'a P, U> {
+    fn convert(x: Dual<&'a P, U>, _: &'z mut ()) -> Dual<&'a P, U> {
         x
     }
 }
 
-impl<'a, P: ?Sized, T, U> WrtFrom<Dual<&'a mut P, U>> for Dual<&mut P, T>
+impl<P: ?Sized, T, U> WrtFrom<Dual<&mut P, U>> for Dual<&mut P, T>
+where
+    for<'x> &'x mut P: Differentiable,
+{
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, P: ?Sized, T, U> WrtInto<'z, Dual<&'a mut P, U>> for Dual<&mut P, T>
 where
     for<'x> &'x mut P: Differentiable,
 {
     type Dual = Dual<&'a mut P, U>;
     #[inline(always)]
-    fn convert(x: Dual<&'a mut P, U>) -> Dual<&'a mut P, U> {
+    fn convert(x: Dual<&'a mut P, U>, _: &'z mut ()) -> Dual<&'a mut P, U> {
         x
     }
 }
@@ -436,9 +502,14 @@ where
 macro_rules! wrt_by_value {
     ($([$($g:tt)*] $p:ty),*) => {$(
         impl<$($g)* T, U> WrtFrom<Dual<$p, U>> for Dual<$p, T> {
+            type Store = ();
+            #[inline(always)]
+            fn store() {}
+        }
+        impl<'z, $($g)* T, U> WrtInto<'z, Dual<$p, U>> for Dual<$p, T> {
             type Dual = Dual<$p, U>;
             #[inline(always)]
-            fn convert(x: Dual<$p, U>) -> Dual<$p, U> {
+            fn convert(x: Dual<$p, U>, _: &'z mut ()) -> Dual<$p, U> {
                 x
             }
         }
@@ -449,30 +520,73 @@ wrt_by_value!([] f64, [] f32, [E: Differentiable, const K: usize,] [E; K]);
 impl<'a, 'd, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>>
     for Dual<&'d [f64; N], &'d [f64; N]>
 {
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, 'd, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d [f64; N], &'d [f64; N]>
+{
     type Dual = Dual<&'a [f64; N], &'a [S; N]>;
     #[inline(always)]
-    fn convert(x: Dual<&'a [f64], &'a [S]>) -> Self::Dual {
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
         Dual::new(wrt_array(x.primal), wrt_array(x.tangent))
     }
 }
 
 impl<'a, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<[f64; N], [f64; N]> {
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<[f64; N], [f64; N]>
+{
     type Dual = Dual<[f64; N], [S; N]>;
     #[inline(always)]
-    fn convert(x: Dual<&'a [f64], &'a [S]>) -> Self::Dual {
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
         Dual::new(*wrt_array(x.primal), *wrt_array(x.tangent))
     }
 }
 
+#[cfg(feature = "nalgebra")]
+mod na_args;
+
 /// The differentiated slice as the array the rule's parameter is.
 #[inline(always)]
-fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
+pub(crate) fn wrt_array<T, const N: usize>(x: &[T]) -> &[T; N] {
     match x.try_into() {
         Ok(a) => a,
         Err(_) => panic!(
             "the differentiated argument has {} elements, but the function takes an array of {N}",
             x.len()
         ),
+    }
+}
+
+impl<T> Fits<Dual<f64, T>> for Var {}
+impl<'z, 'a, Y, S: Mode, D> SlotDual<'z, Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
+    type Dual = Dual<f64, S>;
+}
+impl<'a, Y, S: Mode, D> Slot<Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        _: &'z mut (),
+        x: Dual<&'a [f64], &'a [S]>,
+        _: &mut Option<Y>,
+    ) -> Dual<f64, S> {
+        match (x.primal.get(self.0), x.tangent.get(self.0)) {
+            (Some(&p), Some(&t)) => Dual::new(p, t),
+            _ => panic!(
+                "`Var({})` is bound, but the point has {} elements",
+                self.0,
+                x.primal.len()
+            ),
+        }
     }
 }
 
@@ -717,7 +831,7 @@ macro_rules! settled {
     )*};
 }
 settled!(
-    [] Wrt, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
+    [] Wrt, [] Var, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
     [] f64, [] f32, [] bool, [] char, [] u8, [] u16, [] u32, [] u64, [] u128, [] usize,
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize,
     [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U,
@@ -1339,25 +1453,28 @@ where
 }
 
 /// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / w⌉ batched passes of `w`
-/// directions each, `w` 8, 16 or 32, chosen by measurement on this machine.
+/// directions each, `w` 8, 16 or 32, with `Batch` or [`MaybeZero`] tangents, chosen by
+/// measurement on this machine.
 ///
 /// Every pass recomputes the primal, so wide passes pay off for a costly primal; for a
-/// cheap one the tangent lanes cost most and a narrower width can be faster. Which width
-/// is fastest depends on the function and the CPU, not on `n` alone (BENCHMARKS.md,
-/// "Gradient widths"), so `gradient` measures it: up to 16 inputs it takes one pass
+/// cheap one the tangent lanes cost most and a narrower width can be faster. A pass seeds
+/// `w` inputs and gives the others zero tangents: `MaybeZero` skips the operations on
+/// them (as num-dual does), which pays where terms read few inputs and costs a test per
+/// operation where they do not ([`GradientPlan`]). Which plan is fastest depends on the
+/// function and the CPU, not on `n` alone (BENCHMARKS.md, "Gradient widths"), so
+/// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`
 /// ([`gradient_width`]); above, its first call for a function (the type of its rule) and
-/// a length takes [`gradient_width(n)`](gradient_width), the width best on the benchmarks'
-/// kernels, and its next calls time every width three times (each call computes a real
-/// gradient: the result is the same bit for bit at every width) and then keep the
-/// fastest for that function and length, for the rest of the process
-/// ([`gradient_width_chosen`] tells which). The cost of the choice is a clock read per
-/// call and, over the first nine calls, the time of the slower widths (the shortest of
-/// three wall-clock times per width: on a loaded machine the choice can still be wrong). The seeds and
-/// buffers are kept per thread between calls (only the returned gradient is allocated). The rule is
-/// therefore compiled for the three widths (the price of `gradient` is three
-/// instantiations of the rule: for one width, use [`gradient_with`]). To keep buffers
-/// between calls, as an optimiser does, use [`GradientWorkspace`], which measures the
-/// widths on its first call instead.
+/// a length takes [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
+/// calls time every plan of [`GradientPlan::CANDIDATES`] three times (each call computes
+/// a real gradient: the result is the same at every plan) and then keep the fastest for
+/// that function and length, for the rest of the process ([`gradient_plan_chosen`] tells
+/// which). The cost of the choice is a clock read per call and, over the first eighteen
+/// calls, the time of the slower plans (the shortest of three wall-clock times per plan:
+/// on a loaded machine the choice can still be wrong). The seeds and buffers are kept per
+/// thread between calls (only the returned gradient is allocated). The rule is therefore
+/// compiled for the six plans (the price of `gradient` is six instantiations of the rule:
+/// for one width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
+/// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
 ///
 /// ```
 /// use fwdad::prelude::*;
@@ -1383,21 +1500,38 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
         /// The seeds and buffers of this thread's last `gradient`, kept for the next.
         static KEPT: core::cell::RefCell<GradientWorkspace> =
             core::cell::RefCell::new(GradientWorkspace::new());
+        /// The plans this thread has seen settled, so that later calls take no lock.
+        static SETTLED: core::cell::RefCell<Vec<((&'static str, usize), GradientPlan)>> =
+            const { core::cell::RefCell::new(Vec::new()) };
     }
     let n = x.len();
     let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
         if n <= 16 {
             // One pass of 8 or 16 lanes: nothing to choose.
-            let (value, g) = ws.run(&f, x, gradient_width(n));
+            let (value, g) = ws.run(&f, x, GradientPlan::dense(gradient_width(n)));
             return (value, g.to_vec());
         }
         let key = (core::any::type_name_of_val(&f), n);
-        let (width, measuring) = width_tuning::next(key);
+        let settled = SETTLED.with(|s| s.borrow().iter().find(|e| e.0 == key).map(|e| e.1));
+        if let Some(plan) = settled {
+            let (value, g) = ws.run(&f, x, plan);
+            return (value, g.to_vec());
+        }
+        let (plan, measuring) = width_tuning::next(key);
+        if !measuring {
+            SETTLED.with(|s| {
+                let mut s = s.borrow_mut();
+                if s.len() >= 64 {
+                    s.remove(0);
+                }
+                s.push((key, plan));
+            });
+        }
         let start = std::time::Instant::now();
-        let (value, g) = ws.run(&f, x, width);
+        let (value, g) = ws.run(&f, x, plan);
         let g = g.to_vec();
         if measuring {
-            width_tuning::record(key, width, start.elapsed());
+            width_tuning::record(key, plan, start.elapsed());
         }
         (value, g)
     };
@@ -1408,88 +1542,211 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
     })
 }
 
-/// What [`gradient`] learns of the widths on this machine: for each function (the name of
-/// its rule's type) and input length, the shortest time of a call at each width, over
-/// its first calls.
+/// What [`gradient`] learns of its plans on this machine: for each function (the name of
+/// its rule's type) and input length, the shortest time of a call with each plan
+/// ([`GradientPlan::CANDIDATES`]), over its first calls.
 mod width_tuning {
-    use super::gradient_width;
+    use super::{gradient_width, GradientPlan};
     use core::time::Duration;
     use std::sync::Mutex;
 
-    /// The widths tried, and how many calls each is timed.
-    const WIDTHS: [usize; 3] = [8, 16, 32];
+    /// The candidates, and how many calls each is timed.
+    const PLANS: [GradientPlan; K] = GradientPlan::CANDIDATES;
+    const K: usize = GradientPlan::CANDIDATES.len();
     const TRIES: u8 = 3;
     /// Functions and lengths remembered (the oldest forgotten first).
     const CAPACITY: usize = 64;
 
-    struct Entry {
+    /// What is known of one function and length.
+    pub(super) struct Entry {
         key: (&'static str, usize),
-        best: [Duration; 3],
-        calls: [u8; 3],
+        best: [Duration; K],
+        calls: [u8; K],
+    }
+
+    impl Entry {
+        fn new(key: (&'static str, usize)) -> Self {
+            Entry {
+                key,
+                best: [Duration::MAX; K],
+                calls: [0; K],
+            }
+        }
+
+        /// The plan of the next call, and whether that call is a measurement: the
+        /// candidate timed fewest times (the default plan first among equals, then the
+        /// table's order), until each is timed `TRIES` times; then the fastest.
+        fn next(&self) -> (GradientPlan, bool) {
+            let start = default_index(self.key.1);
+            let k = (0..K)
+                .map(|i| (start + i) % K)
+                .min_by_key(|&k| self.calls[k])
+                .unwrap_or(start);
+            if self.calls[k] < TRIES {
+                return (PLANS[k], true);
+            }
+            (PLANS[fastest(&self.best)], false)
+        }
+
+        fn record(&mut self, plan: GradientPlan, took: Duration) {
+            if let Some(k) = PLANS.iter().position(|&p| p == plan) {
+                self.best[k] = self.best[k].min(took);
+                self.calls[k] = self.calls[k].saturating_add(1);
+            }
+        }
+
+        fn chosen(&self) -> Option<GradientPlan> {
+            self.calls
+                .iter()
+                .all(|&c| c >= TRIES)
+                .then(|| PLANS[fastest(&self.best)])
+        }
+    }
+
+    /// The candidate with the shortest time; among equal times the first in the table, so
+    /// a plain `Batch` wins a tie with its `MaybeZero` (which must be faster to be chosen).
+    pub(super) fn fastest(best: &[Duration; K]) -> usize {
+        (0..K).min_by_key(|&k| best[k]).unwrap_or(0)
+    }
+
+    /// The plan a first call takes: `gradient_width(n)` lanes of `Batch`.
+    fn default_index(n: usize) -> usize {
+        let plan = GradientPlan::dense(gradient_width(n));
+        PLANS.iter().position(|&p| p == plan).unwrap_or(0)
     }
 
     static TABLE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 
-    /// The width of the next call for `key`, and whether that call is a measurement.
-    pub(super) fn next(key: (&'static str, usize)) -> (usize, bool) {
+    /// The plan of the next call for `key`, and whether that call is a measurement.
+    pub(super) fn next(key: (&'static str, usize)) -> (GradientPlan, bool) {
         let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-        let default = gradient_width(key.1);
-        let Some(e) = table.iter().find(|e| e.key == key) else {
-            if table.len() >= CAPACITY {
-                table.remove(0);
+        match table.iter().find(|e| e.key == key) {
+            Some(e) => e.next(),
+            None => {
+                if table.len() >= CAPACITY {
+                    table.remove(0);
+                }
+                let e = Entry::new(key);
+                let first = e.next();
+                table.push(e);
+                first
             }
-            table.push(Entry {
-                key,
-                best: [Duration::MAX; 3],
-                calls: [0; 3],
-            });
-            // The first call takes the width measured best on the kernels of the
-            // benchmarks for this length.
-            return (default, true);
-        };
-        // Fewest calls first (the table's width first among equals).
-        let order = WIDTHS.iter().position(|&w| w == default).unwrap_or(0);
-        let k = (0..3)
-            .map(|i| (order + i) % 3)
-            .min_by_key(|&k| e.calls[k])
-            .unwrap_or(order);
-        if e.calls[k] < TRIES {
-            return (WIDTHS[k], true);
         }
-        let fastest = (0..3).min_by_key(|&k| e.best[k]).unwrap_or(order);
-        (WIDTHS[fastest], false)
     }
 
     /// Records a measured call.
-    pub(super) fn record(key: (&'static str, usize), width: usize, took: Duration) {
+    pub(super) fn record(key: (&'static str, usize), plan: GradientPlan, took: Duration) {
         let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-        if let (Some(e), Some(k)) = (
-            table.iter_mut().find(|e| e.key == key),
-            WIDTHS.iter().position(|&w| w == width),
-        ) {
-            e.best[k] = e.best[k].min(took);
-            e.calls[k] = e.calls[k].saturating_add(1);
+        if let Some(e) = table.iter_mut().find(|e| e.key == key) {
+            e.record(plan, took);
         }
     }
 
-    /// The width chosen for `key`, once every width has been timed.
-    pub(super) fn chosen(key: (&'static str, usize)) -> Option<usize> {
+    /// The plan chosen for `key`, once every candidate has been timed.
+    pub(super) fn chosen(key: (&'static str, usize)) -> Option<GradientPlan> {
         let table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-        let e = table.iter().find(|e| e.key == key)?;
-        if e.calls.iter().all(|&c| c >= TRIES) {
-            (0..3).min_by_key(|&k| e.best[k]).map(|k| WIDTHS[k])
-        } else {
-            None
+        table.iter().find(|e| e.key == key)?.chosen()
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Times in µs by candidate (the table's order), as if measured.
+        fn entry_with(n: usize, micros: [u64; K]) -> Entry {
+            let mut e = Entry::new(("f", n));
+            for _ in 0..(TRIES as usize) * K {
+                let (plan, measuring) = e.next();
+                assert!(measuring);
+                let k = PLANS.iter().position(|&p| p == plan).unwrap();
+                e.record(plan, Duration::from_micros(micros[k]));
+            }
+            e
+        }
+
+        #[test]
+        fn every_candidate_is_timed_before_a_choice_and_the_first_call_takes_the_default() {
+            let mut e = Entry::new(("f", 100));
+            assert_eq!(e.next(), (GradientPlan::dense(gradient_width(100)), true));
+            let mut seen = [0; K];
+            for _ in 0..(TRIES as usize) * K {
+                assert_eq!(e.chosen(), None);
+                let (plan, measuring) = e.next();
+                assert!(measuring);
+                let k = PLANS.iter().position(|&p| p == plan).unwrap();
+                seen[k] += 1;
+                e.record(plan, Duration::from_micros(10));
+            }
+            assert_eq!(seen, [TRIES as usize; K]);
+            assert!(e.chosen().is_some());
+            assert!(!e.next().1, "no more measurements once chosen");
+        }
+
+        #[test]
+        fn known_zeros_are_chosen_only_when_faster() {
+            let dense = |w| {
+                PLANS
+                    .iter()
+                    .position(|&p| p == GradientPlan::dense(w))
+                    .unwrap()
+            };
+            let zeros = |w| {
+                PLANS
+                    .iter()
+                    .position(|&p| p == GradientPlan::known_zeros(w))
+                    .unwrap()
+            };
+            // Known zeros faster at width 16: chosen.
+            let mut t = [100; K];
+            t[zeros(16)] = 60;
+            t[dense(16)] = 80;
+            let e = entry_with(100, t);
+            assert_eq!(e.chosen(), Some(GradientPlan::known_zeros(16)));
+            assert_eq!(e.next(), (GradientPlan::known_zeros(16), false));
+            // A tie with the dense plan of the same width: the dense plan.
+            let mut t = [100; K];
+            t[zeros(8)] = 50;
+            t[dense(8)] = 50;
+            assert_eq!(entry_with(100, t).chosen(), Some(GradientPlan::dense(8)));
+            // Known zeros slower everywhere: never chosen.
+            let mut t = [100; K];
+            for w in [8, 16, 32] {
+                t[zeros(w)] = 120;
+            }
+            t[dense(32)] = 90;
+            assert_eq!(entry_with(500, t).chosen(), Some(GradientPlan::dense(32)));
+        }
+
+        #[test]
+        fn the_shortest_of_several_calls_counts() {
+            let mut e = Entry::new(("f", 64));
+            for round in 0..TRIES {
+                for &plan in &PLANS {
+                    // Dense 8 is slow once (a preempted call) and fast otherwise.
+                    let us = if plan == GradientPlan::dense(8) {
+                        if round == 0 {
+                            1000
+                        } else {
+                            10
+                        }
+                    } else {
+                        20
+                    };
+                    e.record(plan, Duration::from_micros(us));
+                }
+            }
+            assert_eq!(e.chosen(), Some(GradientPlan::dense(8)));
         }
     }
 }
 
 /// The width [`gradient`] has settled on for the rule `F` and `n` inputs in this process,
-/// once it has timed each width (8, 16, 32) on three of its calls; `None` before, and up to
-/// 16 inputs (one pass, nothing to choose).
+/// once it has timed each of its plans ([`GradientPlan::CANDIDATES`]) on three of its
+/// calls; `None` before, and up to 16 inputs (one pass, nothing to choose).
+/// [`gradient_plan_chosen`] tells the tangent type too.
 ///
 /// ```
-/// use fwdad::drivers::{gradient, gradient_width_chosen};
+/// use fwdad::drivers::{gradient, gradient_width_chosen, GradientPlan};
 /// use fwdad::prelude::*;
 ///
 /// #[derive_frule]
@@ -1504,13 +1761,20 @@ mod width_tuning {
 /// let x: Vec<f64> = (0..60).map(|i| 0.01 * i as f64).collect();
 /// let (_, first) = gradient(energy {}, &x);
 /// assert_eq!(gradient_width_chosen(&energy {}, 60), None);
-/// for _ in 0..9 {
-///     // Each call a real gradient, the same bits at every width.
+/// for _ in 1..3 * GradientPlan::CANDIDATES.len() {
+///     // Each call a real gradient, the same values with every plan.
 ///     assert_eq!(gradient(energy {}, &x).1, first);
 /// }
 /// assert!([8, 16, 32].contains(&gradient_width_chosen(&energy {}, 60).unwrap()));
 /// ```
-pub fn gradient_width_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<usize> {
+pub fn gradient_width_chosen<F: GradientRule>(f: &F, n: usize) -> Option<usize> {
+    gradient_plan_chosen(f, n).map(|p| p.width)
+}
+
+/// The plan (width, and whether tangents carry known zeros) [`gradient`] has settled on
+/// for the rule `F` and `n` inputs in this process, once it has timed each of
+/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 16 inputs.
+pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<GradientPlan> {
     if n <= 16 {
         return None;
     }
@@ -1552,20 +1816,23 @@ pub const fn gradient_width(n: usize) -> usize {
     }
 }
 
-/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result at each of the
-/// widths [`gradient_width`] picks (8, 16 and 32). Every `#[derive_frule]` rule of one
-/// `&[f64]` argument is one, as is every [`bind`] of a rule; there is nothing to implement
-/// (it is sealed).
-/// A rule that does not fit is reported at the call, once per width.
+/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result in each mode of
+/// [`GradientPlan::CANDIDATES`] (`Batch` and `MaybeZero` at widths 8, 16 and 32). Every
+/// `#[derive_frule]` rule of one `&[f64]` argument is one, as is every [`bind`] of a rule;
+/// there is nothing to implement (it is sealed).
+/// A rule that does not fit is reported at the call, once per mode.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a vector result use `jacobian`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
 )]
 pub trait GradientRule:
     SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
     + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
     + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
+    + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
+    + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
+    + SliceRule<Zeros<32>, Output: ScalarOutput<Zeros<32>>>
 {
 }
 
@@ -1573,7 +1840,61 @@ impl<F> GradientRule for F where
     F: SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
         + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
         + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
+        + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
+        + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
+        + SliceRule<Zeros<32>, Output: ScalarOutput<Zeros<32>>>
 {
+}
+
+/// `N` lanes with their zero known ([`MaybeZero`]): the tangents of [`GradientPlan`]s
+/// with `known_zeros`.
+type Zeros<const N: usize> = MaybeZero<Batch<f64, N>>;
+
+/// How [`gradient`] runs a rule: `width` directions per pass, in `Batch<f64, width>`
+/// tangents, or with `known_zeros` in [`MaybeZero<Batch<f64, width>>`](MaybeZero).
+///
+/// A pass seeds `width` inputs; the others carry zero tangents. `Batch` pushes their zero
+/// lanes through every operation; `MaybeZero` knows them zero and skips the operation
+/// (and the partial derivative behind it), as num-dual's `Option` derivatives do, at the
+/// price of a test per operation. Which pays depends on the function: a cheap primal whose
+/// terms each read few inputs (Rosenbrock) gains, a function whose every value soon
+/// depends on a seeded input gains nothing and pays the tests. The gradient is the same at
+/// every plan (equal as values; see [`MaybeZero`] for the sign of a zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GradientPlan {
+    /// Directions per pass.
+    pub width: usize,
+    /// Whether the tangents know their zeros ([`MaybeZero`]).
+    pub known_zeros: bool,
+}
+
+impl GradientPlan {
+    /// The plans [`gradient`] and [`GradientWorkspace`] time: `Batch` at widths 8, 16 and
+    /// 32, then `MaybeZero` at the same widths (a tie goes to the first).
+    pub const CANDIDATES: [GradientPlan; 6] = [
+        Self::dense(8),
+        Self::dense(16),
+        Self::dense(32),
+        Self::known_zeros(8),
+        Self::known_zeros(16),
+        Self::known_zeros(32),
+    ];
+
+    /// `width` lanes of `Batch`.
+    pub const fn dense(width: usize) -> Self {
+        GradientPlan {
+            width,
+            known_zeros: false,
+        }
+    }
+
+    /// `width` lanes of `MaybeZero<Batch>`.
+    pub const fn known_zeros(width: usize) -> Self {
+        GradientPlan {
+            width,
+            known_zeros: true,
+        }
+    }
 }
 
 /// The dual of an `f64` result, `Dual<f64, S>`: what the gradient drivers ask of a rule's
@@ -1776,9 +2097,36 @@ fn jacobian_into<S, F, Y>(
 /// ```
 #[derive(Clone, Debug)]
 pub struct JacobianWorkspace<const N: usize = DEFAULT_WIDTH> {
-    seeds: Seeds<Batch<f64, N>>,
+    buffers: Buffers<Batch<f64, N>>,
+}
+
+/// What [`jacobian_into`] keeps between calls in mode `S`.
+#[derive(Clone, Debug)]
+struct Buffers<S> {
+    seeds: Seeds<S>,
     values: Vec<f64>,
     jac: Matrix,
+}
+
+impl<S> Default for Buffers<S> {
+    fn default() -> Self {
+        Buffers {
+            seeds: Seeds::default(),
+            values: Vec::new(),
+            jac: Matrix::zeros(0, 0),
+        }
+    }
+}
+
+impl<S: Mode + Lanes<f64>> Buffers<S> {
+    /// The gradient of `f` at `x`, borrowed from the buffers.
+    fn gradient<F>(&mut self, f: &F, x: &[f64]) -> (f64, &[f64])
+    where
+        F: SliceRule<S, Output: ScalarOutput<S>>,
+    {
+        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        (self.values[0], self.jac.as_slice())
+    }
 }
 
 impl<const N: usize> Default for JacobianWorkspace<N> {
@@ -1791,9 +2139,7 @@ impl<const N: usize> JacobianWorkspace<N> {
     /// Empty buffers (they grow on first use).
     pub fn new() -> Self {
         JacobianWorkspace {
-            seeds: Seeds::default(),
-            values: Vec::new(),
-            jac: Matrix::zeros(0, 0),
+            buffers: Buffers::default(),
         }
     }
 
@@ -1804,8 +2150,9 @@ impl<const N: usize> JacobianWorkspace<N> {
         f: impl SliceRule<Batch<f64, N>, Output: FlatOutput<Batch<f64, N>>>,
         x: &[f64],
     ) -> (&[f64], &Matrix) {
-        jacobian_into(&f, x, &mut self.seeds, &mut self.values, &mut self.jac);
-        (&self.values, &self.jac)
+        let b = &mut self.buffers;
+        jacobian_into(&f, x, &mut b.seeds, &mut b.values, &mut b.jac);
+        (&b.values, &b.jac)
     }
 
     /// `(f(x), ∇f(x))` of a function `&[f64] → f64`, as
@@ -1830,30 +2177,30 @@ impl<const N: usize> JacobianWorkspace<N> {
         f: impl SliceRule<Batch<f64, N>, Output: ScalarOutput<Batch<f64, N>>>,
         x: &[f64],
     ) -> (f64, &[f64]) {
-        jacobian_into(&f, x, &mut self.seeds, &mut self.values, &mut self.jac);
-        (self.values[0], self.jac.as_slice())
+        self.buffers.gradient(&f, x)
     }
 }
 
-/// [`gradient`] with its buffers kept between calls (one [`JacobianWorkspace`] per width
-/// it may pick), for an optimiser that asks for many gradients: evaluation allocates
-/// nothing after the first call of a size.
+/// [`gradient`] with its buffers kept between calls (one set per plan it may pick), for
+/// an optimiser that asks for many gradients: evaluation allocates nothing after the first
+/// call of a size.
 ///
-/// The workspace also chooses its width by measurement. Above 16 inputs, the first call
-/// for an input length times one gradient at each width (8, 16, 32) twice, alternating,
-/// keeps the fastest, and uses it for every later call of that length ([`Self::width`]
-/// tells which). The best width depends on the function, not only on `n`: every pass
-/// recomputes the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a
-/// cheap one pays mostly for tangent lanes, which cost more per lane at width 32 than at
-/// 8 (register pressure), and for padding lanes. On a 2-core Xeon (2.5 GHz) the fastest width
-/// for Rosenbrock at n = 50 was 8, for Ackley 16 or 32 (BENCHMARKS.md, issue 30
-/// section). Up to 16 inputs it takes one pass of 8 or 16 lanes, as [`gradient`]. The
-/// gradient is the same bit for bit at every width (see the module docs), so the
-/// measurement changes the speed only, never the result; the first call of a length
-/// costs about seven gradients.
+/// The workspace also chooses its plan by measurement. Above 16 inputs, the first call
+/// for an input length times gradients with each of [`GradientPlan::CANDIDATES`]
+/// (`Batch` and [`MaybeZero`] tangents at widths 8, 16 and 32), alternating, keeps the
+/// fastest, and uses it for every later call of that length ([`Self::plan`] tells
+/// which). The best plan depends on the function, not only on `n`: every pass recomputes
+/// the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a cheap one
+/// pays mostly for tangent lanes, which `MaybeZero` skips where they are known zero
+/// (Rosenbrock: every term reads two inputs, so most terms of a pass touch no seeded
+/// input), and for padding lanes. Up to 16 inputs it takes one pass of 8 or 16 lanes of
+/// `Batch`, as [`gradient`]. The gradient is the same at every plan (equal values; see
+/// the module docs), so the measurement changes the speed only, never the result. The
+/// first call of a length times each plan over three rounds of at least 20 µs each (or one
+/// gradient, if longer): about 0.4 ms, or nineteen gradients of a large input.
 ///
 /// ```
-/// use fwdad::drivers::GradientWorkspace;
+/// use fwdad::drivers::{GradientPlan, GradientWorkspace};
 /// use fwdad::prelude::*;
 ///
 /// #[derive_frule]
@@ -1870,14 +2217,18 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// }
 /// assert!(x.iter().all(|&xi| xi == 0.125)); // halved three times
 /// assert!([8, 16, 32].contains(&ws.width(100).unwrap()));
+/// assert!(GradientPlan::CANDIDATES.contains(&ws.plan(100).unwrap()));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct GradientWorkspace {
-    w8: JacobianWorkspace<8>,
-    w16: JacobianWorkspace<16>,
-    w32: JacobianWorkspace<32>,
-    /// `(n, width)`: the width measured fastest for `n` inputs.
-    measured: Option<(usize, usize)>,
+    w8: Buffers<Batch<f64, 8>>,
+    w16: Buffers<Batch<f64, 16>>,
+    w32: Buffers<Batch<f64, 32>>,
+    z8: Buffers<Zeros<8>>,
+    z16: Buffers<Zeros<16>>,
+    z32: Buffers<Zeros<32>>,
+    /// `(n, plan)`: the plan measured fastest for `n` inputs.
+    measured: Option<(usize, GradientPlan)>,
 }
 
 impl GradientWorkspace {
@@ -1886,63 +2237,85 @@ impl GradientWorkspace {
         Self::default()
     }
 
-    /// `(f(x), ∇f(x))`, the same bits as [`gradient`] computes, the gradient borrowed
-    /// from the workspace until the next call. The width is measured on the first call
+    /// `(f(x), ∇f(x))`, the same values as [`gradient`] computes, the gradient borrowed
+    /// from the workspace until the next call. The plan is measured on the first call
     /// of each input length above 16 (see [`GradientWorkspace`]).
     pub fn gradient<F: GradientRule>(&mut self, f: F, x: &[f64]) -> (f64, &[f64]) {
         let n = x.len();
-        let width = match self.measured {
-            Some((m, w)) if m == n => w,
-            _ if n <= 16 => gradient_width(n),
+        let plan = match self.measured {
+            Some((m, p)) if m == n => p,
+            _ if n <= 16 => GradientPlan::dense(gradient_width(n)),
             _ => {
-                let w = self.fastest_width(&f, x);
-                self.measured = Some((n, w));
-                w
+                let p = self.fastest_plan(&f, x);
+                self.measured = Some((n, p));
+                p
             }
         };
-        self.run(&f, x, width)
+        self.run(&f, x, plan)
+    }
+
+    /// `(f(x), ∇f(x))` with the given plan, whatever was measured (`plan.width` 8, 16
+    /// or 32; another width is taken as 32).
+    pub fn gradient_with_plan<F: GradientRule>(
+        &mut self,
+        f: F,
+        x: &[f64],
+        plan: GradientPlan,
+    ) -> (f64, &[f64]) {
+        self.run(&f, x, plan)
     }
 
     /// The width the workspace measured fastest for `n` inputs, if it has measured it
     /// (`None` before the first call of that length, and up to 16 inputs).
     pub fn width(&self, n: usize) -> Option<usize> {
+        self.plan(n).map(|p| p.width)
+    }
+
+    /// The plan the workspace measured fastest for `n` inputs, as [`Self::width`].
+    pub fn plan(&self, n: usize) -> Option<GradientPlan> {
         self.measured.filter(|m| m.0 == n).map(|m| m.1)
     }
 
-    fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], width: usize) -> (f64, &[f64]) {
-        fn into<'w, const N: usize, F>(
-            ws: &'w mut JacobianWorkspace<N>,
-            f: &F,
-            x: &[f64],
-        ) -> (f64, &'w [f64])
-        where
-            F: SliceRule<Batch<f64, N>, Output: ScalarOutput<Batch<f64, N>>>,
-        {
-            jacobian_into(f, x, &mut ws.seeds, &mut ws.values, &mut ws.jac);
-            (ws.values[0], ws.jac.as_slice())
-        }
-        match width {
-            8 => into(&mut self.w8, f, x),
-            16 => into(&mut self.w16, f, x),
-            _ => into(&mut self.w32, f, x),
+    fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
+        match (plan.known_zeros, plan.width) {
+            (false, 8) => self.w8.gradient(f, x),
+            (false, 16) => self.w16.gradient(f, x),
+            (false, _) => self.w32.gradient(f, x),
+            (true, 8) => self.z8.gradient(f, x),
+            (true, 16) => self.z16.gradient(f, x),
+            (true, _) => self.z32.gradient(f, x),
         }
     }
 
-    /// Times a gradient at widths 8, 16 and 32, twice each in alternation, and returns the
-    /// width of the shortest time.
-    fn fastest_width<F: GradientRule>(&mut self, f: &F, x: &[f64]) -> usize {
-        const WIDTHS: [usize; 3] = [8, 16, 32];
-        let mut best = [core::time::Duration::MAX; 3];
-        for _ in 0..2 {
-            for (k, &w) in WIDTHS.iter().enumerate() {
+    /// Times gradients with each of [`GradientPlan::CANDIDATES`], in three rounds of
+    /// alternation, and returns the plan of the shortest time per call. A round times each
+    /// plan over enough calls to take [`Self::MIN_SAMPLE`] (one call for a large gradient),
+    /// so that a gradient of a fraction of a microsecond is not judged by one clock read.
+    fn fastest_plan<F: GradientRule>(&mut self, f: &F, x: &[f64]) -> GradientPlan {
+        const PLANS: [GradientPlan; 6] = GradientPlan::CANDIDATES;
+        let mut calls = [1u32; 6];
+        let mut best = [core::time::Duration::MAX; 6];
+        for _ in 0..3 {
+            for (k, &p) in PLANS.iter().enumerate() {
                 let start = std::time::Instant::now();
-                core::hint::black_box(self.run(f, x, w));
-                best[k] = best[k].min(start.elapsed());
+                for _ in 0..calls[k] {
+                    core::hint::black_box(self.run(f, x, p));
+                }
+                let took = start.elapsed();
+                best[k] = best[k].min(took / calls[k]);
+                if took < Self::MIN_SAMPLE {
+                    // The next round takes enough calls for the sample's length.
+                    let per_call = (took / calls[k]).max(core::time::Duration::from_nanos(10));
+                    calls[k] =
+                        (Self::MIN_SAMPLE.as_nanos() / per_call.as_nanos()).clamp(1, 10_000) as u32;
+                }
             }
         }
-        let k = (0..3).min_by_key(|&k| best[k]).unwrap_or(0);
-        WIDTHS[k]
+        PLANS[width_tuning::fastest(&best)]
     }
+
+    /// The shortest time a sample of the plan measurement may take.
+    const MIN_SAMPLE: core::time::Duration = core::time::Duration::from_micros(20);
 }
 
 /// Second-order tangents: `N` directions in `d1`, one in `d2`.

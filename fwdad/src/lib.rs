@@ -68,13 +68,13 @@ pub mod sparse;
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
     hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
-    GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out, Scratch, Wrt,
-    DEFAULT_WIDTH,
+    GradientPlan, GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out,
+    Scratch, Var, Wrt, DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{
-    Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, Mode, NoTangent, Real, ScalarTangent,
-    TangentSpace, ZeroTangent,
+    Batch, Differentiable, Dual, Frule, HoldsNoFloat, Hyper, MaybeZero, Mode, NoTangent, Real,
+    ScalarTangent, TangentSpace, ZeroTangent,
 };
 #[cfg(feature = "std")]
 pub use sparse::{
@@ -102,7 +102,7 @@ pub mod prelude {
     #[cfg(feature = "std")]
     pub use crate::drivers::{
         bind, derivative, gradient, hessian, hvp, inplace, jacobian, jvp, second_derivative,
-        Inactive, Matrix, Out, Wrt,
+        Inactive, Matrix, Out, Var, Wrt,
     };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,
@@ -120,24 +120,24 @@ pub mod __private {
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;
-    pub use fwdad_runtime::lift::{lift, unlift};
+    pub use fwdad_runtime::lift::{lift, lift_index, unlift};
     pub use fwdad_runtime::linear as lin;
     #[cfg(feature = "nalgebra")]
     pub use fwdad_runtime::nalgebra_linalg as na_linalg;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
         array, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, float_from, index,
-        integer, mem_replace, mem_take, none_in, ok, promote_receiver, range_at, range_from_at,
-        reborrow, sin_cos_dual, slice_mut, some, store_deref, store_index, struct_literal, swap,
-        tuple, ElemAt,
+        integer, mem_replace, mem_take, none_in, ok, opaque_macro, promote_receiver, range_at,
+        range_from_at, reborrow, sin_cos_dual, slice_mut, some, store_deref, store_index,
+        struct_literal, swap, tuple, undef, ElemAt,
     };
     pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::PromotedElem;
     pub use fwdad_runtime::{
-        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, Frule, HoldsNoFloat,
-        MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
+        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, FnRule, Frule,
+        HoldsNoFloat, MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
     };
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};

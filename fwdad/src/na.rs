@@ -5,7 +5,9 @@
 //! the gradient comes back as a vector of the same dimension, the Hessian as a square
 //! matrix of it (`SMatrix<f64, N, N>` for a fixed-size point), the Jacobian as an
 //! `m × n` matrix (`J[(i, j)] = ∂fᵢ/∂xⱼ`) with `n` the point's dimension. The function is
-//! still a `#[derive_frule]` function of `x: &[f64]`, exactly as for the slice drivers.
+//! a `#[derive_frule]` function of `x: &[f64]`, exactly as for the slice drivers, or of
+//! the vector itself (`x: &Vector3<f64>`, `&DVector<f64>`) bound with
+//! `bind(f {}, (Wrt,))`.
 //!
 //! ```
 //! use fwdad::prelude::*;

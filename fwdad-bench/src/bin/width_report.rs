@@ -16,9 +16,10 @@
 #[path = "../cputime.rs"]
 mod cputime;
 
-use fwdad::drivers::{gradient_width, GradientWorkspace, JacobianWorkspace};
+use fwdad::drivers::{gradient_width, GradientPlan, GradientWorkspace, JacobianWorkspace};
 use fwdad_bench::optim;
 use fwdad_bench::timing::{median, Plan, RatioStat, Variant};
+use nalgebra::SVector;
 use num_dual::DualSVec64;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -53,6 +54,60 @@ macro_rules! width {
     }};
 }
 
+/// num-dual's own `gradient`, as its documentation shows it: every direction in one pass,
+/// `DualSVec64<N>` for `N = n` inputs.
+fn nd_docs_static<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let v = SVector::<f64, N>::from_column_slice(x);
+    Box::new(move || {
+        let (f, g) = num_dual::gradient(
+            |v: SVector<DualSVec64<N>, N>| {
+                if rosen {
+                    optim::rosenbrock_nd(v.as_slice())
+                } else {
+                    optim::ackley_nd(v.as_slice())
+                }
+            },
+            black_box(&v),
+        );
+        // Every entry used: with only `g[0]` read, LLVM drops the other lanes' work.
+        f + black_box(g)[0]
+    })
+}
+
+/// num-dual's documented `gradient` for `n` inputs, up to 100 (its `DualDVec64`, the
+/// documentation's other example, is not `Copy`, which the kernels need; a static vector
+/// of 300 duals of 300 lanes is 720 KB, passed by value).
+fn nd_docs(rosen: bool, x: &[f64]) -> Option<Box<dyn FnMut() -> f64 + '_>> {
+    Some(match x.len() {
+        10 => nd_docs_static::<10>(rosen, x),
+        20 => nd_docs_static::<20>(rosen, x),
+        50 => nd_docs_static::<50>(rosen, x),
+        100 => nd_docs_static::<100>(rosen, x),
+        _ => return None,
+    })
+}
+
+/// The derived rule with `MaybeZero<Batch<f64, width>>` tangents, buffers kept.
+fn zeros(width: usize, rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let mut ws = GradientWorkspace::new();
+    let plan = GradientPlan::known_zeros(width);
+    Box::new(move || {
+        if rosen {
+            ws.gradient_with_plan(optim::rosenbrock {}, black_box(x), plan)
+                .1[0]
+        } else {
+            ws.gradient_with_plan(optim::ackley {}, black_box(x), plan)
+                .1[0]
+        }
+    })
+}
+
+/// A plan as the table names it.
+fn plan_name(p: GradientPlan) -> String {
+    let mode = if p.known_zeros { "MaybeZero" } else { "Batch" };
+    format!("`{mode}` {}", p.width)
+}
+
 fn ns(t: f64) -> String {
     if t >= 1e6 {
         format!("{:.2} ms", t / 1e6)
@@ -85,13 +140,17 @@ fn main() {
         md,
         "{BEGIN}\n### Gradient widths (issue 30, item 4)\n\n\
          Written by `cargo run --release -p fwdad-bench --bin width_report` (profile: \
-         `codegen-units = 1`, thin LTO). The derived rule at widths 4, 8, 16 and 32 \
-         (`JacobianWorkspace::<N>::gradient`, buffers kept), the one-shot `fwdad::gradient` \
-         (its width chosen by timing its own calls, buffers kept per thread, a fresh `Vec` \
-         returned) and num-dual in chunks of 4, 8 and 16 (`DualSVec64<N>`, inputs kept, the \
-         fastest of the three is the baseline \"nd\"). {} rounds of 500 µs samples per \
+         `codegen-units = 1`, thin LTO). The derived rule with `Batch` tangents at widths 4, \
+         8, 16 and 32 (`JacobianWorkspace::<N>::gradient`, buffers kept), with `MaybeZero` \
+         tangents at 8, 16 and 32 (`GradientWorkspace::gradient_with_plan`), the one-shot \
+         `fwdad::gradient` (its plan chosen by timing its own calls, buffers kept per \
+         thread, a fresh `Vec` returned), num-dual in chunks of 4, 8 and 16 \
+         (`DualSVec64<N>`, inputs kept, inputs outside the chunk without derivative); \
+         \"nd\" is the fastest of these and of num-dual's own `gradient` as its documentation \
+         shows it (all `n` directions in one pass of `DualSVec64<n>`, up to 100 inputs; the \
+         column \"num-dual's `gradient` ÷ nd\" shows it against the best). {} rounds of 500 µs samples per \
          kernel, timed by the thread's CPU clock; ratios are medians of per-round ratios ± \
-         their interquartile range ÷ median. *workspace chose*: the width \
+         their interquartile range ÷ median. *workspace chose*: the plan \
          `GradientWorkspace` measured fastest on its first call. The machine (2 cores) was \
          shared with other jobs (load average {} at the start): spreads above 5 % are the \
          load's, and were not brought down by measuring again.\n",
@@ -101,7 +160,7 @@ fn main() {
     .unwrap();
     writeln!(
         md,
-        "| kernel | `gradient_width` | workspace chose | best num-dual | width 4 ÷ nd | width 8 ÷ nd | width 16 ÷ nd | width 32 ÷ nd | `gradient` ÷ nd | fastest width |\n|---|---|---|---|---|---|---|---|---|---|"
+        "| kernel | `gradient_width` | workspace chose | best num-dual | `Batch` 4 ÷ nd | `Batch` 8 ÷ nd | `Batch` 16 ÷ nd | `Batch` 32 ÷ nd | `MaybeZero` 8 ÷ nd | `MaybeZero` 16 ÷ nd | `MaybeZero` 32 ÷ nd | `gradient` ÷ nd | num-dual's `gradient` ÷ nd | fastest plan |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     .unwrap();
     for rosen in [true, false] {
@@ -115,7 +174,7 @@ fn main() {
             } else {
                 ws.gradient(optim::ackley {}, x);
             }
-            let chosen = ws.width(n).unwrap_or(gradient_width(n));
+            let chosen = ws.plan(n).unwrap_or(GradientPlan::dense(gradient_width(n)));
             let (mut g4, mut g8, mut g16) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
             let (f4, f8, f16): (NdFn<4>, NdFn<8>, NdFn<16>) = if rosen {
                 (
@@ -131,6 +190,9 @@ fn main() {
                 ("width 8", width!(8, rosen, x)),
                 ("width 16", width!(16, rosen, x)),
                 ("width 32", width!(32, rosen, x)),
+                ("zeros 8", zeros(8, rosen, x)),
+                ("zeros 16", zeros(16, rosen, x)),
+                ("zeros 32", zeros(32, rosen, x)),
                 (
                     "gradient",
                     Box::new(move || {
@@ -145,26 +207,34 @@ fn main() {
                 ("nd 8", nd::<8>(f8, x, &mut g8)),
                 ("nd 16", nd::<16>(f16, x, &mut g16)),
             ];
+            let docs = nd_docs(rosen, x).map(|v| vs.push(("nd docs", v))).is_some();
             let s = cputime::measure_samples_cpu(plan, &mut vs);
-            let best_nd = (5..8)
+            // num-dual at its best: chunks of 4, 8, 16, or (up to 100 inputs) its own
+            // one-pass `gradient`.
+            let best_nd = (8..vs.len())
                 .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
                 .expect("three widths");
-            let fastest = (0..4)
+            let fastest = (0..7)
                 .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
-                .expect("four widths");
+                .expect("seven plans");
             let r = |k: usize| pct(RatioStat::of(&s[k], &s[best_nd]));
             writeln!(
                 md,
-                "| {name}, n = {n} | {} | {chosen} | {} ×{} | {} | {} | {} | {} | {} | {} |",
+                "| {name}, n = {n} | {} | {} | {} ×{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 gradient_width(n),
+                plan_name(chosen),
                 ns(median(&s[best_nd])),
-                [4, 8, 16][best_nd - 5],
+                ["4", "8", "16", "n (`gradient`)"][best_nd - 8],
                 r(0),
                 r(1),
                 r(2),
                 r(3),
                 r(4),
-                [4, 8, 16, 32][fastest],
+                r(5),
+                r(6),
+                r(7),
+                if docs { r(11) } else { "–".to_string() },
+                ["`Batch` 4", "`Batch` 8", "`Batch` 16", "`Batch` 32", "`MaybeZero` 8", "`MaybeZero` 16", "`MaybeZero` 32"][fastest],
             )
             .unwrap();
         }

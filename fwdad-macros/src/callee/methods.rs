@@ -144,7 +144,7 @@ std_methods! {
     SplitLast = "split_last": [RESERVED DUAL READ_ONLY];
     SplitAt = "split_at": [RESERVED DUAL READ_ONLY] args [Index];
     SplitAtMut = "split_at_mut": [RESERVED DUAL WRITES LENDS_MUT] args [Index];
-    Contains = "contains": [RESERVED READ_ONLY BORROWS_ROW];
+    Contains = "contains": [RESERVED PREDICATE READ_ONLY BORROWS_ROW] ret Bool;
     AsSlice = "as_slice": [READ_ONLY];
     ToVec = "to_vec": [RESERVED DUAL READ_ONLY BORROWS_ROW];
     Windows = "windows": [RESERVED READ_ONLY];
@@ -188,7 +188,7 @@ std_methods! {
     MapOrElse = "map_or_else": [OPTION_CLOSURE];
     AndThen = "and_then": [RESERVED OPTION_CLOSURE];
     IsSomeAnd = "is_some_and": [OPTION_CLOSURE];
-    Ok = "ok": [RESERVED];
+    Ok = "ok": [RESERVED DUAL];
     Err = "err": [RESERVED];
     Copied = "copied": [RESERVED DUAL];
     Cloned = "cloned": [RESERVED DUAL];

@@ -105,6 +105,9 @@ pub enum PathCallee {
     /// The runtime's `range_at`/`range_from_at`, which lowering emits for a chain's range
     /// element: an integer.
     RangeElem,
+    /// The runtime's `undef()`, which lowering emits for the value of `let p;` before its
+    /// first assignment: a constant nothing reads.
+    Undef,
     /// `Ty::m(args)`: an associated function of a user type, whose rule is
     /// `Ty::__fwdad_rules_of_m()`.
     Assoc,
@@ -146,6 +149,9 @@ impl PathCallee {
             && path.segments.iter().any(|s| s.ident == "__private")
         {
             return PathCallee::RangeElem;
+        }
+        if last == "undef" && path.segments.iter().any(|s| s.ident == "__private") {
+            return PathCallee::Undef;
         }
         let variant = match last.as_str() {
             "Some" => Some(Wrapper::Some),
@@ -196,6 +202,7 @@ impl std::fmt::Display for PathCallee {
             PathCallee::Wrap(w) => write!(f, "wrap {}", w.name()),
             PathCallee::CapacityCtor => f.write_str("capacity"),
             PathCallee::RangeElem => f.write_str("range element"),
+            PathCallee::Undef => f.write_str("undef"),
             PathCallee::Assoc => f.write_str("assoc"),
             PathCallee::Ctor => f.write_str("ctor"),
             PathCallee::Function => f.write_str("fn"),

@@ -272,6 +272,18 @@ fn write_inst(
                 .collect();
             format!("{}!({:?}, {})", mac.name(), fmt.value(), args.join(", "))
         }
+        InstKind::Opaque {
+            mac,
+            captures,
+            args,
+        } => {
+            let bound: Vec<String> = captures
+                .iter()
+                .zip(args)
+                .map(|(c, a)| format!("{c} = {a}"))
+                .collect();
+            format!("macro {}!(..) [{}]", tokens(&mac.path), bound.join(", "))
+        }
         InstKind::Poison => "poison".to_string(),
     };
     let _ = writeln!(out, "{pad}{lhs}{body}{ty}{annotation}");

@@ -64,6 +64,9 @@ pub struct Function {
     /// Results of calls that are called later as functions (`let obj = objective(mu);
     /// obj(x)`): always computed by the rule, which returns the dual function.
     pub fn_sources: std::collections::HashSet<Value>,
+    /// Whether the function (with its `impl`'s) has type parameters: a field's float may
+    /// then be of one, which the emitted code cannot name.
+    pub type_params: bool,
 }
 
 /// [`ClosureArg::index`] of a closure the function returns.
@@ -355,6 +358,15 @@ pub enum InstKind {
         names: Vec<Option<syn::Ident>>,
         args: Vec<Value>,
     },
+    /// A macro the registry does not know (`ulps_eq!(x, 1.0)`, `log::debug!("{x}")`), run
+    /// as written on the primal values of the locals it names (`captures`, bound to
+    /// `args`' primals under their own names). Its value must carry no derivative, which
+    /// the emitted code checks.
+    Opaque {
+        mac: syn::Macro,
+        captures: Vec<syn::Ident>,
+        args: Vec<Value>,
+    },
     /// A construct that failed to lower (an error was reported); never reaches emission.
     Poison,
 }
@@ -442,7 +454,9 @@ impl Function {
             InstKind::MethodCall { receiver, args, .. } => std::iter::once(*receiver)
                 .chain(args.iter().copied())
                 .collect(),
-            InstKind::Call { args, .. } | InstKind::Print { args, .. } => args.clone(),
+            InstKind::Call { args, .. }
+            | InstKind::Print { args, .. }
+            | InstKind::Opaque { args, .. } => args.clone(),
             InstKind::Store { place, value } => match place {
                 Place::Deref(t) | Place::Field(t, _) => vec![*t, *value],
                 Place::Index(t, i) => vec![*t, *i, *value],
@@ -471,6 +485,7 @@ impl Function {
                 .collect(),
             InstKind::Copy(_)
             | InstKind::Print { .. }
+            | InstKind::Opaque { .. }
             | InstKind::Lit(_)
             | InstKind::Const(_)
             | InstKind::Binary { .. }
@@ -602,8 +617,13 @@ impl Function {
                 | InstKind::Slice { mutable, .. }
                 | InstKind::ElemRef { mutable, .. }
                 | InstKind::FieldRef { mutable, .. } => mutable,
-                // A half of `x.split_at_mut(m)`: `let (left, right) = x.split_at_mut(m);`.
-                InstKind::Field { base, .. } => self.is_mut_pair(base),
+                // An element of a tuple built in the body (`(v, o)` passed on by a `map`
+                // closure) is the value put there.
+                InstKind::Field { base, ref member } => match self.tuple_elem(base, member) {
+                    Some(e) => self.is_mut_ref(e),
+                    // A half of `x.split_at_mut(m)`: `let (left, right) = x.split_at_mut(m);`.
+                    None => self.is_mut_pair(base),
+                },
                 _ => self.unwraps_mut_element(v),
             },
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
@@ -615,11 +635,30 @@ impl Function {
         }
     }
 
+    /// `t.k` of a tuple `t = (a, b, ..)` built in the body: its `k`-th element.
+    fn tuple_elem(&self, t: Value, member: &syn::Member) -> Option<Value> {
+        let syn::Member::Unnamed(k) = member else {
+            return None;
+        };
+        match self.values[t].def {
+            ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
+                InstKind::Tuple(vs) => vs.get(k.index as usize).copied(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The value whose storage a place expression reaches: through references,
     /// dereferences, fields and indexing, back to a local, parameter or loop value.
     pub fn place_root(&self, v: Value) -> Value {
         match self.values[v].def {
             ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
+                // `t.1` of a tuple built in the body holding a borrow: the borrow's place.
+                InstKind::Field { base, member } if self.tuple_elem(*base, member).is_some() => {
+                    self.tuple_elem(*base, member)
+                        .map_or(v, |e| self.place_root(e))
+                }
                 InstKind::Ref { arg, .. }
                 | InstKind::Unary {
                     op: UnOp::Deref,

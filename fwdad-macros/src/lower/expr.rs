@@ -416,6 +416,10 @@ impl Lowerer<'_> {
             (Some(m), _) if m.result_type().is_some() => {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }
+            // `a.nrows()` of a library matrix.
+            (None, None) if args.is_empty() && crate::libtypes::is_size_method(&name) => {
+                TypeHint::Int
+            }
             // `let (w1, w2) = x.split_at(k)`: two sub-slices of the receiver's elements,
             // so `w1.iter().zip(w2)` starts a chain like `x.iter()` does.
             (Some(m), _) if m.splits() => {

@@ -35,7 +35,26 @@ use syn::spanned::Spanned;
 fn is_iterator(e: &syn::Expr) -> bool {
     match strip(e) {
         syn::Expr::MethodCall(m) => Adaptor::from_name(&m.method.to_string()).is_some(),
-        syn::Expr::Range(_) | syn::Expr::Call(_) => true,
+        syn::Expr::Range(_) => true,
+        // `std::iter::zip(a, b)`, `repeat(x)`, ...; any other call (a function of the user's,
+        // which can return an `Option` but no iterator a derived body could take) is not.
+        syn::Expr::Call(c) => match strip(&c.func) {
+            syn::Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+                matches!(
+                    s.ident.to_string().as_str(),
+                    "zip"
+                        | "repeat"
+                        | "repeat_n"
+                        | "repeat_with"
+                        | "once"
+                        | "once_with"
+                        | "successors"
+                        | "from_fn"
+                        | "empty"
+                )
+            }),
+            _ => true,
+        },
         _ => false,
     }
 }

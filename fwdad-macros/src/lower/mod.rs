@@ -30,6 +30,7 @@
 //! }
 //! ```
 
+mod autoref;
 mod control;
 mod expr;
 mod higher_order;
@@ -78,6 +79,7 @@ pub fn lower_fn(
         annotations: Default::default(),
         closures: Default::default(),
         fn_sources: Default::default(),
+        type_params: item.sig.generics.type_params().next().is_some(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],
@@ -110,7 +112,8 @@ pub fn lower_fn(
     for (i, input) in item.sig.inputs.iter().enumerate() {
         lw.lower_param(i, input);
     }
-    if let Some(v) = lw.lower_block_stmts(&item.block.stmts, item.block.span()) {
+    let block = autoref::autoref_subslices(&item.block);
+    if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
     }
     let written = std::mem::take(&mut lw.written_user);

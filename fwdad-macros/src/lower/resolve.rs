@@ -67,6 +67,8 @@ fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> Me
         .is_some_and(|&r| func.values[r].ty == TypeHint::Int);
     match std {
         Some(m) if m.is_integer() && int_result => MethodCallee::Std(m),
+        // `a.nrows()` of a library matrix: no rule needed, the value's own method.
+        None if int_result && crate::libtypes::is_size_method(name) => MethodCallee::Unknown,
         _ if is_user_method(func, receiver, name) => MethodCallee::User,
         Some(m) => MethodCallee::Std(m),
         None => MethodCallee::Unknown,

@@ -66,10 +66,40 @@ impl Lowerer<'_> {
 
     fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
         let Some(init) = &local.init else {
-            self.diag.error_spanned(&local,
-                "`#[derive_frule]` does not support `let` without an initial value; initialise the variable where it is declared",
-            );
-            return Some(());
+            // `let mut p;`, assigned later: Rust proves every read comes after an
+            // assignment, so the value it starts with (the runtime's `undef()`) reaches
+            // only merges nothing reads (an `if` that assigns `p` in one arm).
+            let (syn::Pat::Ident(_) | syn::Pat::Type(_)) = &local.pat else {
+                self.diag.error_spanned(&local,
+                    "`#[derive_frule]` does not support `let` with a pattern and no initial value; declare each variable with its own `let`, or initialise them where they are declared",
+                );
+                return Some(());
+            };
+            let span = local.span();
+            // At the declaration, so that an error about the type's value points there.
+            let rt: proc_macro2::TokenStream = self
+                .rt
+                .clone()
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(span);
+                    t
+                })
+                .collect();
+            let undef = match syn::parse2::<syn::Expr>(quote::quote_spanned!(span=> #rt::undef())) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.diag.error(span, e.to_string());
+                    return Some(());
+                }
+            };
+            let mut with_init = local.clone();
+            with_init.init = Some(syn::LocalInit {
+                eq_token: Default::default(),
+                expr: Box::new(undef),
+                diverge: None,
+            });
+            return self.lower_local(&with_init);
         };
         if let Some((_, diverge)) = &init.diverge {
             let desugared = self
@@ -389,13 +419,77 @@ impl Lowerer<'_> {
                 return self.lower_spliced(e, span);
             }
         }
-        self.diag.error(
+        // Inline assembly stays out, as `unsafe` does.
+        if kind.is_some() || matches!(name.as_str(), "asm" | "global_asm" | "naked_asm") {
+            self.diag.error(
+                span,
+                format!(
+                    "`#[derive_frule]` does not support the macro `{name}!` in a differentiated body; move it into a helper function (with `#[non_differentiable]` if it returns no derivative)"
+                ),
+            );
+            return Some(self.poison(span));
+        }
+        Some(self.lower_opaque_macro(mac, span))
+    }
+
+    /// A macro of another crate (`ulps_eq!(x, 1.0)`, `log::debug!("{x}")`): an
+    /// [`InstKind::Opaque`] over the locals its tokens name, inline format arguments
+    /// (`"{x}"`) included.
+    fn lower_opaque_macro(&mut self, mac: &syn::Macro, span: Span) -> Value {
+        let mut names: Vec<syn::Ident> = Vec::new();
+        collect_local_names(mac.tokens.clone(), &mut names);
+        let (mut captures, mut args): (Vec<syn::Ident>, Vec<Value>) = (Vec::new(), Vec::new());
+        for id in names {
+            if captures.contains(&id) {
+                continue;
+            }
+            if let Some(v) = self.lookup(&id.to_string()) {
+                captures.push(id);
+                args.push(v);
+            }
+        }
+        self.push(
+            InstKind::Opaque {
+                mac: mac.clone(),
+                captures,
+                args,
+            },
+            TypeHint::NonDiff,
             span,
-            format!(
-                "`#[derive_frule]` does not support the macro `{name}!` in a differentiated body; move it into a helper function (with `#[non_differentiable]` if it returns no derivative)"
-            ),
-        );
-        Some(self.poison(span))
+        )
+    }
+}
+
+/// The identifiers in `tokens` that may name a local: not a field or method (after `.`),
+/// not a path segment (before or after `::`), not a macro (before `!`), and the names
+/// captured inline by format strings (`"{x:.3}"`), with the literal's span.
+fn collect_local_names(tokens: proc_macro2::TokenStream, out: &mut Vec<syn::Ident>) {
+    use proc_macro2::TokenTree;
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    let punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    for (i, t) in tts.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => collect_local_names(g.stream(), out),
+            TokenTree::Ident(id) => {
+                let before = i.checked_sub(1).and_then(|j| tts.get(j));
+                let after = tts.get(i + 1);
+                let in_path = punct(before, ':') || punct(after, ':');
+                if !(punct(before, '.') || in_path || punct(after, '!')) {
+                    out.push(id.clone());
+                }
+            }
+            TokenTree::Literal(lit) => {
+                if let syn::Lit::Str(s) = syn::Lit::new(lit.clone()) {
+                    for name in inline_format_names(&s.value()) {
+                        if let Ok(id) = syn::parse_str::<syn::Ident>(&name) {
+                            out.push(syn::Ident::new(&id.to_string(), lit.span()));
+                        }
+                    }
+                }
+            }
+            TokenTree::Punct(_) => {}
+        }
     }
 }
 

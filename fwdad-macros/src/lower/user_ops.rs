@@ -241,6 +241,28 @@ impl Lowerer<'_> {
         self.user.get(&v) == Some(&UserShape::Value)
     }
 
+    /// Whether `v` is a value whose written type is a library type (a parameter or an
+    /// annotated `let`, through copies and borrows): `m[(i, j)]` on it is the library's
+    /// indexing, not a user type's `Index`.
+    fn is_written_lib(&self, v: Value) -> bool {
+        if let Some(ty) = self.func.annotations.get(&v) {
+            return crate::libtypes::is_lib_type(ty);
+        }
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => crate::libtypes::is_lib_type(&self.func.params[i].ty),
+            crate::ir::ValueDef::Inst(inst, _) => match &self.func.insts[inst].kind {
+                InstKind::Copy(a)
+                | InstKind::Ref { arg: a, .. }
+                | InstKind::Unary {
+                    op: UnOp::Deref,
+                    arg: a,
+                } => self.is_written_lib(*a),
+                _ => false,
+            },
+            crate::ir::ValueDef::RegionParam(..) => false,
+        }
+    }
+
     /// `lhs op rhs` where an operand is of a user type: the operator's rule; `None` when
     /// no operand is (the float operation, lowered by the caller).
     pub(crate) fn user_binary(
@@ -300,7 +322,7 @@ impl Lowerer<'_> {
     /// slice, array or `Vec` accepts.
     pub(crate) fn user_index(&mut self, base: Value, index: Value, span: Span) -> Option<Value> {
         let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
-        if !self.is_user_value(base) && !by_tuple {
+        if !self.is_user_value(base) && (!by_tuple || self.is_written_lib(base)) {
             return None;
         }
         // A borrowed element (`p[i][c]` of `p: Vec<Vec3>`, `&p[i]`) is passed as it is.
@@ -338,7 +360,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Value> {
         let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
-        if !self.is_user_value(base) && !by_tuple {
+        if !self.is_user_value(base) && (!by_tuple || self.is_written_lib(base)) {
             return None;
         }
         // A `&mut Vec3` (a parameter, an element `&mut p[k]`) is reborrowed as it is passed.

@@ -11,6 +11,7 @@
 //!   (regression cases, and a lint over the sources);
 //! * `fuzz`: every entry point on mutated project items, inside `catch_unwind`;
 //! * `traits`: `#[derive_frule]` on trait definitions, supported and rejected forms.
+//! * `sweep` (ignored): every item of other crates' sources under `FWDAD_SWEEP_DIR`, inside `catch_unwind`.
 
 mod body_placement;
 mod fuzz;
@@ -22,6 +23,7 @@ mod robustness;
 mod rule_lookup;
 mod snapshots;
 mod spliced_syntax;
+mod sweep;
 mod traits;
 mod type_hints;
 mod verify_rejects;

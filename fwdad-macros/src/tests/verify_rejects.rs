@@ -24,6 +24,7 @@ fn empty() -> Function {
         annotations: Default::default(),
         closures: Default::default(),
         fn_sources: Default::default(),
+        type_params: false,
     };
     func.body = new_region(&mut func, 0);
     func

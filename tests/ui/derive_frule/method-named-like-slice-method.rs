@@ -15,6 +15,10 @@ impl Rod {
     fn len(&self) -> f64 {
         self.l
     }
+
+    fn sum(&self, other: f64) -> f64 {
+        self.l + other
+    }
 }
 
 #[derive(Clone, Copy, Debug, Differentiable)]
@@ -25,6 +29,11 @@ struct Frame {
 #[derive_frule]
 fn stretch(f: &Frame, x: f64) -> f64 {
     f.rod.len() * x
+}
+
+#[derive_frule]
+fn total(f: &Frame, x: f64) -> f64 {
+    f.rod.sum(x)
 }
 
 fn main() {}

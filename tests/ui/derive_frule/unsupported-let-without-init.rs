@@ -1,10 +1,12 @@
+// `let p;` is supported; a pattern declared without a value is not.
 use fwdad::prelude::*;
 
 #[derive_frule]
 fn f(x: f64) -> f64 {
-    let y;
+    let (y, z);
     y = x * x;
-    y
+    z = x;
+    y + z
 }
 
 fn main() {}

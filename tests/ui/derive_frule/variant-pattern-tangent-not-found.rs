@@ -34,19 +34,4 @@ fn size(t: &Tool) -> f64 {
     }
 }
 
-// A struct none of whose fields carries a tangent has tangent `NoTangent`: there is no
-// tangent struct to match.
-#[derive(Differentiable, Clone, Debug)]
-pub struct Grid {
-    pub nx: usize,
-    pub periodic: bool,
-}
-
-#[derive_frule]
-fn cell_size(g: &Grid, length: f64) -> f64 {
-    let Grid { nx, periodic } = g;
-    let cells = if *periodic { *nx } else { *nx - 1 };
-    length / cells as f64
-}
-
 fn main() {}

@@ -1,11 +1,10 @@
 use fwdad::Differentiable;
 
-// Nothing carries a tangent: the tangent is `NoTangent`, there is no struct to name.
+// Nothing carries a tangent: the tangent of a tuple struct is then `NoTangent`, there is no
+// struct to name (named fields get one, of `NoTangent` fields).
 #[derive(Differentiable)]
 #[differentiable(tangent = GridTangent)]
-pub struct Grid {
-    pub nx: usize,
-}
+pub struct Grid(pub usize);
 
 #[derive(Differentiable)]
 #[differentiable(tangent = MethodTangent)]

@@ -1,0 +1,185 @@
+//! nalgebra's dynamically sized `DMatrix<f64>`, `DVector<f64>` and `RowDVector<f64>` in
+//! derived bodies (feature `nalgebra`).
+//!
+//! As for the fixed-size types (see [`crate::nalgebra`]), an active dynamic matrix is the
+//! same matrix over dual scalars (`DMatrix<Dual<f64, S>>`) and nalgebra's own generic code
+//! computes its tangents; its tangent type is the same matrix type (`DMatrix<S>` in mode
+//! `S`). These types own a heap buffer and are not `Copy`, so [`Lift`] and [`Unlift`]
+//! map element by element instead of copying.
+//!
+//! ```
+//! use fwdad_runtime::Dual;
+//! use nalgebra::{DMatrix, DVector};
+//!
+//! // d/dt |A x(t) - b|² with x(t) = x + t e₀: 2 (A x - b)·(A e₀).
+//! let a = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 3.0, 4.0]);
+//! let x = DVector::from_vec(vec![Dual::<f64>::new(0.5, 1.0), Dual::constant(-1.0)]);
+//! let b = DVector::from_vec(vec![1.0, 0.0]);
+//! let r = a.map(Dual::<f64>::constant) * x - b.map(Dual::<f64>::constant);
+//! let e = r.dot(&r);
+//! // A x - b = (-2.5, -2.5); A e₀ = (1, 3): 2 (-2.5 - 7.5) = -20.
+//! assert_eq!((e.primal, e.tangent), (12.5, -20.0));
+//! ```
+
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::dual::{Dual, DualSlice};
+use crate::lift::{Lift, Unlift};
+use crate::tangent::Mode;
+use nalgebra::{Dyn, OMatrix, U1};
+
+/// A dynamic matrix parameter reads its length (`d.len()`, the number of entries, as
+/// nalgebra's `len`) without being lifted.
+impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim> DualSlice
+    for Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+where
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+    OMatrix<f64, R, C>: Differentiable,
+{
+    type Elem = f64;
+    type TElem = S;
+    #[inline(always)]
+    fn primal_slice(&self) -> &[f64] {
+        self.primal.as_slice()
+    }
+    #[inline(always)]
+    fn tangent_slice(&self) -> &[S] {
+        self.tangent.as_slice()
+    }
+}
+
+/// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
+impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim>
+    Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+where
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+    OMatrix<f64, R, C>: Differentiable,
+{
+    /// The number of rows.
+    #[inline(always)]
+    pub fn nrows(&self) -> usize {
+        self.primal.nrows()
+    }
+    /// The number of columns.
+    #[inline(always)]
+    pub fn ncols(&self) -> usize {
+        self.primal.ncols()
+    }
+}
+
+/// `x[i]` and `a[(i, j)]` of a matrix parameter (fixed-size or dynamic), read from its
+/// primal and tangent: no copy of the whole matrix per element read.
+impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, I> crate::lift::LiftIndex<S, I>
+    for Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+where
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+    OMatrix<f64, R, C>: Differentiable + core::ops::Index<I, Output = f64>,
+    OMatrix<S, R, C>: core::ops::Index<I, Output = S>,
+    I: Copy,
+{
+    type Output = Dual<f64, S>;
+    #[inline(always)]
+    fn lift_index(self, i: I) -> Dual<f64, S> {
+        Dual::new(self.primal[i], self.tangent[i])
+    }
+}
+
+/// The impls for one dynamic shape `OMatrix<f64, $R, $C>` (`$R`, `$C`: `Dyn` or `U1`).
+macro_rules! dynamic_matrix {
+    ($R:ty, $C:ty) => {
+        /// A dynamic matrix's tangent is a matrix of the same shape.
+        impl Differentiable for OMatrix<f64, $R, $C> {
+            type Tangent = OMatrix<f64, $R, $C>;
+            type TangentIn<S: Mode> = OMatrix<S, $R, $C>;
+        }
+
+        impl ZeroTangent for OMatrix<f64, $R, $C> {
+            fn zero_tangent(&self) -> OMatrix<f64, $R, $C> {
+                self.map(|_| 0.0)
+            }
+            fn zero_tangent_in<S: Mode>(&self) -> OMatrix<S, $R, $C> {
+                self.map(|_| S::zero())
+            }
+        }
+
+        /// A constant.
+        impl<S: Mode> Lift<S> for OMatrix<f64, $R, $C> {
+            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.map(|x| Dual::new(x, S::zero()))
+            }
+        }
+
+        /// A constant.
+        impl<S: Mode> Lift<S> for &OMatrix<f64, $R, $C> {
+            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.map(|x| Dual::new(x, S::zero()))
+            }
+        }
+
+        impl<S: Mode> Lift<S> for OMatrix<Dual<f64, S>, $R, $C> {
+            type Output = Self;
+            #[inline(always)]
+            fn lift(self) -> Self {
+                self
+            }
+        }
+
+        impl<'r, S: Mode> Lift<S> for &'r OMatrix<Dual<f64, S>, $R, $C> {
+            type Output = Self;
+            #[inline(always)]
+            fn lift(self) -> Self {
+                self
+            }
+        }
+
+        /// A parameter taken by value.
+        impl<S: Mode> Lift<S> for Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>> {
+            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.primal.zip_map(&self.tangent, Dual::new)
+            }
+        }
+
+        /// A parameter taken by value, lifted at each use without moving it.
+        impl<S: Mode> Lift<S> for &Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>> {
+            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.primal.zip_map(&self.tangent, Dual::new)
+            }
+        }
+
+        /// A parameter taken by reference.
+        impl<'a, S: Mode> Lift<S> for Dual<&'a OMatrix<f64, $R, $C>, &'a OMatrix<S, $R, $C>> {
+            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.primal.zip_map(self.tangent, Dual::new)
+            }
+        }
+
+        impl<S: Mode> Unlift<S> for OMatrix<Dual<f64, S>, $R, $C> {
+            type Output = Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>>;
+            #[inline]
+            fn unlift(self) -> Self::Output {
+                Dual::new(self.map(|d| d.primal), self.map(|d| d.tangent))
+            }
+        }
+
+        impl<S: Mode> Unlift<S> for &OMatrix<Dual<f64, S>, $R, $C> {
+            type Output = Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>>;
+            #[inline]
+            fn unlift(self) -> Self::Output {
+                Dual::new(self.map(|d| d.primal), self.map(|d| d.tangent))
+            }
+        }
+    };
+}
+
+dynamic_matrix!(Dyn, Dyn);
+dynamic_matrix!(Dyn, U1);
+dynamic_matrix!(U1, Dyn);

@@ -1,0 +1,127 @@
+//! nalgebra vectors as the drivers' arguments and results (feature `nalgebra`).
+//!
+//! A parameter marked [`Wrt`](super::Wrt) of type `&Vector3<f64>`, `&SVector<f64, N>`,
+//! `&DVector<f64>` (or one of these by value) is fed from the drivers' slice, so
+//! `gradient(bind(f {}, (Wrt,)), x.as_slice())` and `fwdad::na::gradient(bind(f {},
+//! (Wrt,)), &x)` differentiate `fn f(x: &Vector3<f64>) -> f64` with no conversion by hand.
+//! A borrowed vector is copied into storage the pass owns and lent from there. A result
+//! `SVector<f64, M>` or `DVector<f64>` is read by `jacobian` as a list of reals.
+
+use super::{wrt_array, FlatOutput, WrtFrom, WrtInto};
+use fwdad_runtime::{Dual, Mode};
+use nalgebra::{DVector, SVector};
+
+impl<'a, 'd, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d SVector<f64, N>, &'d SVector<f64, N>>
+{
+    type Store = (SVector<f64, N>, SVector<S, N>);
+    #[inline(always)]
+    fn store() -> Self::Store {
+        (SVector::zeros(), SVector::from_element(S::zero()))
+    }
+}
+impl<'z, 'a, 'd, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d SVector<f64, N>, &'d SVector<f64, N>>
+{
+    type Dual = Dual<&'z SVector<f64, N>, &'z SVector<S, N>>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>, store: &'z mut Self::Store) -> Self::Dual {
+        store.0 = SVector::from(*wrt_array::<f64, N>(x.primal));
+        store.1 = SVector::from(*wrt_array::<S, N>(x.tangent));
+        Dual::new(&store.0, &store.1)
+    }
+}
+
+impl<'a, S: Mode, const N: usize> WrtFrom<Dual<&'a [f64], &'a [S]>>
+    for Dual<SVector<f64, N>, SVector<f64, N>>
+{
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<SVector<f64, N>, SVector<f64, N>>
+{
+    type Dual = Dual<SVector<f64, N>, SVector<S, N>>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
+        Dual::new(
+            SVector::from(*wrt_array::<f64, N>(x.primal)),
+            SVector::from(*wrt_array::<S, N>(x.tangent)),
+        )
+    }
+}
+
+impl<'a, 'd, S: Mode> WrtFrom<Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d DVector<f64>, &'d DVector<f64>>
+{
+    type Store = (DVector<f64>, DVector<S>);
+    #[inline(always)]
+    fn store() -> Self::Store {
+        (DVector::zeros(0), DVector::from_element(0, S::zero()))
+    }
+}
+impl<'z, 'a, 'd, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d DVector<f64>, &'d DVector<f64>>
+{
+    type Dual = Dual<&'z DVector<f64>, &'z DVector<S>>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>, store: &'z mut Self::Store) -> Self::Dual {
+        store.0 = DVector::from_column_slice(x.primal);
+        store.1 = DVector::from_column_slice(x.tangent);
+        Dual::new(&store.0, &store.1)
+    }
+}
+
+impl<'a, S: Mode> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<DVector<f64>, DVector<f64>> {
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>> for Dual<DVector<f64>, DVector<f64>> {
+    type Dual = Dual<DVector<f64>, DVector<S>>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
+        Dual::new(
+            DVector::from_column_slice(x.primal),
+            DVector::from_column_slice(x.tangent),
+        )
+    }
+}
+
+/// A nalgebra vector result read as a list of reals (a Jacobian's rows): `fn f(x: ..) ->
+/// Vector3<f64>`, `SVector<f64, M>`, `DVector<f64>`.
+impl<S: Copy, const M: usize> super::sealed::FlatOutput<S>
+    for Dual<SVector<f64, M>, SVector<S, M>>
+{
+}
+impl<S: Copy, const M: usize> FlatOutput<S> for Dual<SVector<f64, M>, SVector<S, M>> {
+    #[inline]
+    fn len(&self) -> usize {
+        M
+    }
+    #[inline]
+    fn value(&self, i: usize) -> f64 {
+        self.primal[i]
+    }
+    #[inline]
+    fn tangent(&self, i: usize) -> S {
+        self.tangent[i]
+    }
+}
+
+impl<S: Copy> super::sealed::FlatOutput<S> for Dual<DVector<f64>, DVector<S>> {}
+impl<S: Copy> FlatOutput<S> for Dual<DVector<f64>, DVector<S>> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.primal.len()
+    }
+    #[inline]
+    fn value(&self, i: usize) -> f64 {
+        self.primal[i]
+    }
+    #[inline]
+    fn tangent(&self, i: usize) -> S {
+        self.tangent[i]
+    }
+}
