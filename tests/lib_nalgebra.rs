@@ -805,3 +805,47 @@ fn untyped_identity_next_to_an_active_matrix() {
         assert!(close(d.tangent[i], want[i], 1e-14));
     }
 }
+
+/// The Hessian sparsity pattern of functions through solves, products and norms holds
+/// every nonzero of the dense Hessian (the runtime's nalgebra rules take the scalar
+/// rules' path in this second-order mode, which records the interactions).
+#[test]
+fn hessian_sparsity_through_solves_products_and_norms() {
+    fn check(name: &str, pattern: fwdad::sparse::SparsityPattern, h: &fwdad::Matrix) {
+        for i in 0..h.nrows() {
+            for j in 0..h.ncols() {
+                if h[(i, j)] != 0.0 {
+                    assert!(
+                        pattern.contains(i, j),
+                        "{name}: H[{i},{j}] = {} not in the pattern",
+                        h[(i, j)]
+                    );
+                }
+            }
+        }
+    }
+    let p = [3.0, 1.5, 2.0, 0.8, 9.81];
+    check(
+        "compliance_cholesky",
+        fwdad::sparse::hessian_sparsity(&compliance_cholesky {}, &p),
+        &fwdad::hessian(compliance_cholesky {}, &p).2,
+    );
+    check(
+        "compliance_inverse",
+        fwdad::sparse::hessian_sparsity(&compliance_inverse {}, &p),
+        &fwdad::hessian(compliance_inverse {}, &p).2,
+    );
+    let q = [2.0, 1.5, 1.0, 0.3, -0.2];
+    check(
+        "gaussian_terms",
+        fwdad::sparse::hessian_sparsity(&gaussian_terms {}, &q),
+        &fwdad::hessian(gaussian_terms {}, &q).2,
+    );
+    let x = positions();
+    let bound = bind(network_energy {}, (Wrt, 2.5, 0.9));
+    check(
+        "network_energy",
+        fwdad::sparse::hessian_sparsity(&bound, &x),
+        &fwdad::hessian(bound, &x).2,
+    );
+}

@@ -640,6 +640,7 @@ impl<const N: usize> Mode for Batch<f64, N> {
 impl<T: Mode> Mode for MaybeZero<T> {
     const LINEARIZE: bool = T::LINEARIZE;
     const LINEARIZE_SINGLE_ROOT: bool = T::LINEARIZE_SINGLE_ROOT;
+    const ORDER: usize = T::ORDER;
     type Of<F: Real> = MaybeZero<T::Of<F>>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: MaybeZero<T::Of<F>>) -> MaybeZero<T::Of<G>> {
