@@ -476,3 +476,376 @@ fn slices_of_vectors_as_parameters() {
         d.tangent
     );
 }
+
+/// Stiffness matrix of four springs in a row between two walls (`k` their stiffnesses),
+/// the three free nodes between them.
+fn chain_stiffness(k: &[f64]) -> Matrix3<f64> {
+    Matrix3::new(
+        k[0] + k[1],
+        -k[1],
+        0.0,
+        -k[1],
+        k[1] + k[2],
+        -k[2],
+        0.0,
+        -k[2],
+        k[2] + k[3],
+    )
+}
+
+/// Compliance `fᵀ K⁻¹ f` of the spring chain under gravity (`p` = four stiffnesses, then
+/// g), the displacements by Cholesky.
+#[derive_frule]
+fn compliance_cholesky(p: &[f64]) -> f64 {
+    let stiffness = Matrix3::new(
+        p[0] + p[1],
+        -p[1],
+        0.0,
+        -p[1],
+        p[1] + p[2],
+        -p[2],
+        0.0,
+        -p[2],
+        p[2] + p[3],
+    );
+    let load = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let u = stiffness
+        .cholesky()
+        .expect("stiffness is positive definite")
+        .solve(&load);
+    load.dot(&u)
+}
+
+/// The same compliance, the displacements by LU.
+#[derive_frule]
+fn compliance_lu(p: &[f64]) -> f64 {
+    let stiffness = Matrix3::new(
+        p[0] + p[1],
+        -p[1],
+        0.0,
+        -p[1],
+        p[1] + p[2],
+        -p[2],
+        0.0,
+        -p[2],
+        p[2] + p[3],
+    );
+    let load = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let u = stiffness
+        .lu()
+        .solve(&load)
+        .expect("stiffness is invertible");
+    load.dot(&u)
+}
+
+/// The same compliance through the flexibility matrix `K⁻¹`, squared displacements
+/// added (a nonlinear function of `K⁻¹`).
+#[derive_frule]
+fn compliance_inverse(p: &[f64]) -> f64 {
+    let stiffness = Matrix3::new(
+        p[0] + p[1],
+        -p[1],
+        0.0,
+        -p[1],
+        p[1] + p[2],
+        -p[2],
+        0.0,
+        -p[2],
+        p[2] + p[3],
+    );
+    let flexibility = stiffness.try_inverse().expect("stiffness is invertible");
+    let load = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let u = flexibility * load;
+    load.dot(&u) + u.norm_squared()
+}
+
+/// Value, gradient and Hessian (by rows).
+type SecondOrder = (f64, Vec<f64>, Vec<Vec<f64>>);
+
+/// Gradient and Hessian of `f` (through `fwdad::hessian` and `fwdad::gradient`) against
+/// central differences of the function and of the gradient.
+fn check_second_order(
+    name: &str,
+    f: &dyn Fn(&[f64]) -> f64,
+    grad: &dyn Fn(&[f64]) -> Vec<f64>,
+    hess: &dyn Fn(&[f64]) -> SecondOrder,
+    p: &[f64],
+) {
+    let n = p.len();
+    let (value, g, h) = hess(p);
+    assert_eq!(value, f(p), "{name}: primal");
+    let g1 = grad(p);
+    for j in 0..n {
+        let e = unit(n, j);
+        let fd = central(f, p, &e, 1e-6);
+        assert!(close(g1[j], fd, 1e-8), "{name}: g[{j}] = {} vs {fd}", g1[j]);
+        assert!(close(g[j], g1[j], 1e-12), "{name}: hessian's g[{j}]");
+        for (i, row) in h.iter().enumerate() {
+            let fd = central(&|y| grad(y)[i], p, &e, 1e-6);
+            assert!(
+                close(row[j], fd, 1e-7),
+                "{name}: H[{i},{j}] = {} vs {fd}",
+                row[j]
+            );
+        }
+    }
+}
+
+#[test]
+fn linear_solves_second_order_in_the_matrix_and_the_right_hand_side() {
+    let p = [3.0, 1.5, 2.0, 0.8, 9.81];
+    // The primal is the `f64` code's, bit for bit, and matches K⁻¹ by hand.
+    let k = chain_stiffness(&p);
+    let f = Vector3::new(1.0, 2.0, 0.5) * p[4];
+    let want = f.dot(&(k.try_inverse().unwrap() * f));
+    assert!(close(compliance_cholesky(&p), want, 1e-14));
+    assert!(close(compliance_lu(&p), want, 1e-14));
+    macro_rules! check {
+        ($f:ident) => {
+            check_second_order(
+                stringify!($f),
+                &|y| $f(y),
+                &|y| fwdad::gradient($f {}, y).1,
+                &|y| {
+                    let (v, g, h) = fwdad::hessian($f {}, y);
+                    let h = (0..y.len())
+                        .map(|i| (0..y.len()).map(|j| h[(i, j)]).collect())
+                        .collect();
+                    (v, g, h)
+                },
+                &p,
+            )
+        };
+    }
+    check!(compliance_cholesky);
+    check!(compliance_lu);
+    check!(compliance_inverse);
+    // One direction, through the rule: dC = −uᵀ dK u + 2 uᵀ df (u = K⁻¹ f).
+    let dp = [0.3, -0.2, 0.5, 0.1, -1.0];
+    let u = k.try_inverse().unwrap() * f;
+    let (dk, df) = (chain_stiffness(&dp), Vector3::new(1.0, 2.0, 0.5) * dp[4]);
+    let want = -(u.transpose() * dk * u)[0] + 2.0 * u.dot(&df);
+    for d in [
+        compliance_cholesky_frule(Dual::new(&p[..], &dp[..])),
+        compliance_lu_frule(Dual::new(&p[..], &dp[..])),
+    ] {
+        assert!(close(d.tangent, want, 1e-13), "{} vs {want}", d.tangent);
+    }
+}
+
+/// [`mahalanobis`] with a covariance known in advance: its factorisation is a constant.
+#[derive_frule(inactive(mu, sigma))]
+fn mahalanobis_known_covariance(x: &Vector3<f64>, mu: &Vector3<f64>, sigma: &Matrix3<f64>) -> f64 {
+    let d = x - mu;
+    let z = sigma.lu().solve(&d).expect("covariance is invertible");
+    d.dot(&z).sqrt()
+}
+
+#[test]
+fn constant_factorisations_solve_for_active_right_hand_sides() {
+    let x = Vector3::new(0.7, -0.4, 1.3);
+    let mu = Vector3::new(0.1, 0.2, -0.3);
+    let sigma = covariance();
+    let inv = sigma.try_inverse().unwrap();
+    let m = mahalanobis(&x, &mu, &sigma);
+    let z = inv * (x - mu);
+    let hess = inv / m - z * z.transpose() / (m * m * m);
+    let (u, v) = (Vector3::new(1.0, 0.5, -0.2), Vector3::new(-0.3, 0.8, 0.6));
+    let seed = Vector3::from_fn(|i, _| Hyper {
+        d1: u[i],
+        d2: v[i],
+        d12: 0.0,
+    });
+    let out = <mahalanobis_known_covariance as Frule<_, Hyper<f64, f64>>>::frule(
+        &mahalanobis_known_covariance {},
+        (Dual::new(&x, &seed), &mu, &sigma),
+    );
+    assert_eq!(out.primal, mahalanobis_known_covariance(&x, &mu, &sigma));
+    assert!(close(out.primal, m, 1e-14));
+    assert!(close(out.tangent.d1, (z / m).dot(&u), 1e-13));
+    assert!(close(out.tangent.d2, (z / m).dot(&v), 1e-13));
+    assert!(close(out.tangent.d12, u.dot(&(hess * v)), 1e-12));
+}
+
+/// Energy of a rigid body spinning at `ω = p[0..3]` with its centre at `x = p[3..6]`,
+/// held by an anisotropic spring: `½ ωᵀ I ω` with the world inertia `R I_body Rᵀ` of a
+/// fixed orientation `R`, the spring's `½ (x − x₀)ᵀ K (x − x₀)`, and a gyroscopic-like
+/// coupling term. The matrices are constants; `ω` and `x` are the variables.
+#[derive_frule]
+fn rigid_energy(p: &[f64]) -> f64 {
+    let omega = Vector3::new(p[0], p[1], p[2]);
+    let x = Vector3::new(p[3], p[4], p[5]);
+    let (c, s) = (0.6f64.cos(), 0.6f64.sin());
+    let orientation = Matrix3::new(c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0);
+    let body_inertia = Matrix3::new(2.0, 0.0, 0.0, 0.0, 3.0, 0.1, 0.0, 0.1, 1.5);
+    let inertia = orientation * body_inertia * orientation.transpose();
+    let momentum = inertia * omega;
+    let rest = Vector3::new(0.1, -0.2, 0.3);
+    let stiffness = Matrix3::<f64>::identity() * 4.0 + Matrix3::from_element(0.5);
+    let stretch = x - rest;
+    let force = stiffness * stretch;
+    let row = omega.transpose() * inertia;
+    let mid = (rest + x) * 0.5;
+    let back = rest - x;
+    let lever = x + rest;
+    0.5 * omega.dot(&momentum)
+        + 0.5 * stretch.dot(&force)
+        + 0.1 * (row * x)[0]
+        + mid.dot(&back)
+        + 0.05 * lever.norm_squared()
+}
+
+#[test]
+fn constant_matrices_with_variable_vectors() {
+    let p = [0.3, -0.7, 1.1, 0.4, 0.25, -0.6];
+    check_second_order(
+        "rigid_energy",
+        &|y| rigid_energy(y),
+        &|y| fwdad::gradient(rigid_energy {}, y).1,
+        &|y| {
+            let (v, g, h) = fwdad::hessian(rigid_energy {}, y);
+            let h = (0..y.len())
+                .map(|i| (0..y.len()).map(|j| h[(i, j)]).collect())
+                .collect();
+            (v, g, h)
+        },
+        &p,
+    );
+    let dp = [0.2, 0.1, -0.4, 1.0, -0.5, 0.3];
+    let d = rigid_energy_frule(Dual::new(&p[..], &dp[..]));
+    assert_eq!(d.primal, rigid_energy(&p));
+    let fd = central(&|y| rigid_energy(y), &p, &dp, 1e-6);
+    assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+}
+
+/// Strain energy density `½ tr(Eᵀ C E)`-like form of a deformation gradient `f`, through
+/// the right Cauchy–Green tensor `fᵀ f` and a material matrix `c`.
+#[derive_frule]
+fn cauchy_green_energy(f: &Matrix3<f64>, c: &Matrix3<f64>) -> f64 {
+    let green = f.transpose() * f;
+    let stress = c * green;
+    0.5 * (green * stress).trace()
+}
+
+#[test]
+fn products_of_variable_matrices_along_each_argument() {
+    let f = Matrix3::new(1.1, 0.2, -0.1, 0.05, 0.9, 0.3, 0.0, -0.2, 1.2);
+    let c = Matrix3::new(2.0, 0.5, 0.1, 0.5, 1.5, 0.2, 0.1, 0.2, 1.0);
+    let (df, dc) = (
+        Matrix3::new(0.3, -0.1, 0.2, 0.0, 0.4, -0.2, 0.1, 0.1, -0.3),
+        Matrix3::new(-0.2, 0.1, 0.0, 0.1, 0.3, -0.1, 0.0, -0.1, 0.2),
+    );
+    let zero = Matrix3::zeros();
+    for (tf, tc) in [(df, zero), (zero, dc), (df, dc), (zero, zero)] {
+        let d = cauchy_green_energy_frule(Dual::new(&f, &tf), Dual::new(&c, &tc));
+        assert_eq!(d.primal, cauchy_green_energy(&f, &c));
+        let h = 1e-6;
+        let fd = (cauchy_green_energy(&(f + h * tf), &(c + h * tc))
+            - cauchy_green_energy(&(f - h * tf), &(c - h * tc)))
+            / (2.0 * h);
+        assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+    }
+}
+
+/// Terms of a Gaussian model in its covariance `Σ(p)`: the quadratic form through the
+/// precision `Σ⁻¹` (Cholesky's `inverse`), `ln det Σ` (Cholesky), `det Σ` (LU) and
+/// `tr Σ⁻¹` (LU's `try_inverse`).
+#[derive_frule]
+fn gaussian_terms(p: &[f64]) -> f64 {
+    let sigma = Matrix3::new(p[0], p[3], 0.1, p[3], p[1], p[4], 0.1, p[4], p[2]);
+    let x = Vector3::new(0.5, -0.2, 0.3);
+    let chol = sigma.cholesky().expect("positive definite");
+    let precision = chol.inverse();
+    let lu = sigma.lu();
+    let inv = lu.try_inverse().expect("invertible");
+    -0.5 * x.dot(&(precision * x)) - 0.5 * chol.determinant().ln()
+        + 0.1 * lu.determinant()
+        + 0.2 * inv.trace()
+}
+
+#[test]
+fn factorisation_methods_second_order() {
+    let p = [2.0, 1.5, 1.0, 0.3, -0.2];
+    check_second_order(
+        "gaussian_terms",
+        &|y| gaussian_terms(y),
+        &|y| fwdad::gradient(gaussian_terms {}, y).1,
+        &|y| {
+            let (v, g, h) = fwdad::hessian(gaussian_terms {}, y);
+            let h = (0..y.len())
+                .map(|i| (0..y.len()).map(|j| h[(i, j)]).collect())
+                .collect();
+            (v, g, h)
+        },
+        &p,
+    );
+}
+
+/// A small-strain update `(I + ε) v`, the identity written without its scalar type (as
+/// plain code infers it from the sum).
+#[derive_frule]
+fn strained(eps: &Matrix3<f64>, v: &Vector3<f64>) -> Vector3<f64> {
+    let deformation = Matrix3::identity() + eps;
+    deformation * v
+}
+
+#[test]
+fn untyped_identity_next_to_an_active_matrix() {
+    let eps = Matrix3::new(0.01, 0.002, 0.0, 0.002, -0.01, 0.003, 0.0, 0.003, 0.02);
+    let v = Vector3::new(1.0, 2.0, -0.5);
+    let (de, dv) = (
+        Matrix3::new(0.1, 0.0, 0.2, 0.0, 0.3, 0.0, -0.1, 0.0, 0.1),
+        Vector3::new(0.5, -0.5, 1.0),
+    );
+    let d = strained_frule(Dual::new(&eps, &de), Dual::new(&v, &dv));
+    assert_eq!(d.primal, strained(&eps, &v));
+    // By hand: d((I + ε) v) = dε v + (I + ε) dv.
+    let want = de * v + (Matrix3::identity() + eps) * dv;
+    for i in 0..3 {
+        assert!(close(d.tangent[i], want[i], 1e-14));
+    }
+}
+
+/// The Hessian sparsity pattern of functions through solves, products and norms holds
+/// every nonzero of the dense Hessian (the runtime's nalgebra rules take the scalar
+/// rules' path in this second-order mode, which records the interactions).
+#[test]
+fn hessian_sparsity_through_solves_products_and_norms() {
+    fn check(name: &str, pattern: fwdad::sparse::SparsityPattern, h: &fwdad::Matrix) {
+        for i in 0..h.nrows() {
+            for j in 0..h.ncols() {
+                if h[(i, j)] != 0.0 {
+                    assert!(
+                        pattern.contains(i, j),
+                        "{name}: H[{i},{j}] = {} not in the pattern",
+                        h[(i, j)]
+                    );
+                }
+            }
+        }
+    }
+    let p = [3.0, 1.5, 2.0, 0.8, 9.81];
+    check(
+        "compliance_cholesky",
+        fwdad::sparse::hessian_sparsity(&compliance_cholesky {}, &p),
+        &fwdad::hessian(compliance_cholesky {}, &p).2,
+    );
+    check(
+        "compliance_inverse",
+        fwdad::sparse::hessian_sparsity(&compliance_inverse {}, &p),
+        &fwdad::hessian(compliance_inverse {}, &p).2,
+    );
+    let q = [2.0, 1.5, 1.0, 0.3, -0.2];
+    check(
+        "gaussian_terms",
+        fwdad::sparse::hessian_sparsity(&gaussian_terms {}, &q),
+        &fwdad::hessian(gaussian_terms {}, &q).2,
+    );
+    let x = positions();
+    let bound = bind(network_energy {}, (Wrt, 2.5, 0.9));
+    check(
+        "network_energy",
+        fwdad::sparse::hessian_sparsity(&bound, &x),
+        &fwdad::hessian(bound, &x).2,
+    );
+}

@@ -54,6 +54,7 @@ pub fn emit_body(
         depth: Default::default(),
         elem_at: false,
         lib: crate::libtypes::lib_values(func),
+        nalgebra: crate::libtypes::nalgebra_values(func),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -141,6 +142,9 @@ struct Emitter<'a> {
     /// Values of library types (`crate::libtypes`): an active one is the library's type
     /// over duals, and an inactive one is promoted by `lift`.
     lib: crate::ir::entity::SecondaryMap<Value, bool>,
+    /// Values that are nalgebra matrices: an inactive one meets an active one in a mixed
+    /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
+    nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -970,6 +974,58 @@ impl Emitter<'_> {
                     .map(|(a, &v)| self.lift(a, v, span))
                     .collect();
                 match kind {
+                    // An inactive nalgebra matrix with an active one: a mixed operation, the
+                    // inactive side plain (its zero tangent is never multiplied).
+                    InstKind::Binary { op, lhs, rhs }
+                        if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+                            && *self.nalgebra.get(*lhs)
+                            && *self.nalgebra.get(*rhs)
+                            && self.is(*lhs) != self.is(*rhs) =>
+                    {
+                        let plain_lhs = !self.is(*lhs);
+                        let f = match (op, plain_lhs) {
+                            (BinOp::Add, true) => "mixed_add_pd",
+                            (BinOp::Add, false) => "mixed_add_dp",
+                            (BinOp::Sub, true) => "mixed_sub_pd",
+                            (BinOp::Sub, false) => "mixed_sub_dp",
+                            (_, true) => "mixed_mul_pd",
+                            (_, false) => "mixed_mul_dp",
+                        };
+                        let f = syn::Ident::new(f, span);
+                        let (l, r) = if plain_lhs {
+                            (&args[0], &lifted[1])
+                        } else {
+                            (&lifted[0], &args[1])
+                        };
+                        quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _, _>(#l, #r))
+                    }
+                    // Two active nalgebra matrices: their product with the tangent terms of
+                    // a matrix that does not move skipped.
+                    InstKind::Binary {
+                        op: BinOp::Mul,
+                        lhs,
+                        rhs,
+                    } if *self.nalgebra.get(*lhs)
+                        && *self.nalgebra.get(*rhs)
+                        && self.is(*lhs)
+                        && self.is(*rhs) =>
+                    {
+                        let (l, r) = (&lifted[0], &lifted[1]);
+                        quote_spanned!(span=> #rt::na_linalg::dual_mul::<#mode, _, _>(#l, #r))
+                    }
+                    // A factorisation or norm of a nalgebra matrix over duals: the runtime's.
+                    InstKind::MethodCall {
+                        method, receiver, ..
+                    } if lifted.len() == 1 && *self.nalgebra.get(*receiver) => {
+                        match crate::libtypes::NalgebraMethod::of_method(method) {
+                            Some(f) => {
+                                let f = syn::Ident::new(f.runtime_fn(), span);
+                                let recv = &lifted[0];
+                                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
+                            }
+                            None => self.primal_expr(inst, kind, &lifted, span),
+                        }
+                    }
                     InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))

@@ -153,31 +153,83 @@ pub fn is_size_method(name: &str) -> bool {
 
 /// Whether a written type names a library type (behind references).
 pub fn is_lib_type(ty: &syn::Type) -> bool {
+    names_type(ty, is_lib_name)
+}
+
+/// nalgebra methods that the runtime's `nalgebra_linalg` computes over duals instead of
+/// nalgebra's generic code: the factorisations of a square matrix (`m.cholesky()`,
+/// `m.lu()`, `m.try_inverse()`: one `f64` factorisation, solves by the implicit rule
+/// `dx = A⁻¹(db − dA·x)`) and the norms (`v.norm()`, `v.norm_squared()`: the tangent in
+/// one pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NalgebraMethod {
+    Cholesky,
+    Lu,
+    TryInverse,
+    Norm,
+    NormSquared,
+}
+
+impl NalgebraMethod {
+    /// The method a call names, with the `nalgebra` feature (the receiver must be a
+    /// nalgebra value: [`nalgebra_values`]).
+    pub fn of_method(method: &syn::Ident) -> Option<Self> {
+        if !cfg!(feature = "nalgebra") {
+            return None;
+        }
+        [
+            ("cholesky", Self::Cholesky),
+            ("lu", Self::Lu),
+            ("try_inverse", Self::TryInverse),
+            ("norm", Self::Norm),
+            ("norm_squared", Self::NormSquared),
+        ]
+        .into_iter()
+        .find_map(|(name, f)| (method == name).then_some(f))
+    }
+
+    /// The runtime function (in `nalgebra_linalg`) that computes it.
+    pub fn runtime_fn(self) -> &'static str {
+        match self {
+            Self::Cholesky => "cholesky",
+            Self::Lu => "lu",
+            Self::TryInverse => "try_inverse",
+            Self::Norm => "norm",
+            Self::NormSquared => "norm_squared",
+        }
+    }
+}
+
+/// Whether `name` is one of nalgebra's matrix types (static or dynamic), with the feature.
+fn is_nalgebra_name(name: &syn::Ident) -> bool {
+    cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t)
+}
+
+/// Whether a written type names a type `names` accepts (behind references).
+fn names_type(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
     match ty {
-        syn::Type::Reference(r) => is_lib_type(&r.elem),
-        syn::Type::Paren(p) => is_lib_type(&p.elem),
-        syn::Type::Group(g) => is_lib_type(&g.elem),
-        syn::Type::Path(p) if p.qself.is_none() => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| is_lib_name(&s.ident)),
+        syn::Type::Reference(r) => names_type(&r.elem, names),
+        syn::Type::Paren(p) => names_type(&p.elem, names),
+        syn::Type::Group(g) => names_type(&g.elem, names),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            p.path.segments.last().is_some_and(|s| names(&s.ident))
+        }
         _ => false,
     }
 }
 
 /// Whether a written type is a sequence of library values (`&[Vector3<f64>]`,
 /// `[Complex<f64>; N]`, `Vec<DVec3>`, behind references).
-fn is_lib_seq_type(ty: &syn::Type) -> bool {
+fn is_seq_type_of(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
     match ty {
-        syn::Type::Reference(r) => is_lib_seq_type(&r.elem),
-        syn::Type::Paren(p) => is_lib_seq_type(&p.elem),
-        syn::Type::Slice(s) => is_lib_type(&s.elem),
-        syn::Type::Array(a) => is_lib_type(&a.elem),
+        syn::Type::Reference(r) => is_seq_type_of(&r.elem, names),
+        syn::Type::Paren(p) => is_seq_type_of(&p.elem, names),
+        syn::Type::Slice(s) => names_type(&s.elem, names),
+        syn::Type::Array(a) => names_type(&a.elem, names),
         syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
             s.ident == "Vec"
                 && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
-                    if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if is_lib_type(t)))
+                    if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if names_type(t, names)))
         }),
         _ => false,
     }
@@ -185,10 +237,14 @@ fn is_lib_seq_type(ty: &syn::Type) -> bool {
 
 /// Whether `v` is a parameter holding a sequence of library values (or a copy of one).
 fn is_lib_seq(func: &Function, v: Value) -> bool {
+    is_seq_of(func, v, is_lib_name)
+}
+
+fn is_seq_of(func: &Function, v: Value, names: fn(&syn::Ident) -> bool) -> bool {
     match func.values[v].def {
-        crate::ir::ValueDef::Param(i) => is_lib_seq_type(&func.params[i].ty),
+        crate::ir::ValueDef::Param(i) => is_seq_type_of(&func.params[i].ty, names),
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
-            InstKind::Copy(arg) => is_lib_seq(func, *arg),
+            InstKind::Copy(arg) => is_seq_of(func, *arg, names),
             _ => false,
         },
         crate::ir::ValueDef::RegionParam(..) => false,
@@ -197,8 +253,12 @@ fn is_lib_seq(func: &Function, v: Value) -> bool {
 
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 pub fn is_lib_ctor(path: &syn::Path) -> bool {
+    is_ctor_of(path, is_lib_name)
+}
+
+fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
     let n = path.segments.len();
-    n >= 2 && is_lib_name(&path.segments[n - 2].ident)
+    n >= 2 && names(&path.segments[n - 2].ident)
 }
 
 /// Library types generic over their scalar alone (`Matrix3<T>`, `DVector<T>`,
@@ -266,18 +326,30 @@ pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
 
 /// Which values are of a library type.
 pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
+    values_of(func, is_lib_name)
+}
+
+/// Which values are nalgebra matrices (by the same syntax as [`lib_values`]): an
+/// inactive one meets an active one in the runtime's mixed operations
+/// (`nalgebra_linalg::mixed_mul`, ...), without a lift to constant duals.
+pub fn nalgebra_values(func: &Function) -> SecondaryMap<Value, bool> {
+    values_of(func, is_nalgebra_name)
+}
+
+fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Value, bool> {
     let mut a = Analysis {
         func,
         lib: SecondaryMap::with_default(false),
         changed: true,
+        names,
     };
     for p in &func.params {
-        if is_lib_type(&p.ty) {
+        if names_type(&p.ty, names) {
             a.lib.set(p.value, true);
         }
     }
     for (v, ty) in &func.annotations {
-        if is_lib_type(ty) {
+        if names_type(ty, names) {
             a.lib.set(*v, true);
         }
     }
@@ -292,6 +364,8 @@ struct Analysis<'f> {
     func: &'f Function,
     lib: SecondaryMap<Value, bool>,
     changed: bool,
+    /// The type names of the libraries analysed.
+    names: fn(&syn::Ident) -> bool,
 }
 
 impl Analysis<'_> {
@@ -345,10 +419,12 @@ impl Analysis<'_> {
                         && !SCALAR_METHODS.iter().any(|m| method == m)
                         && !is_size_method(&method.to_string())
                 }
-                InstKind::Call { func: path, .. } | InstKind::Const(path) => is_lib_ctor(path),
+                InstKind::Call { func: path, .. } | InstKind::Const(path) => {
+                    is_ctor_of(path, self.names)
+                }
                 // An element of a parameter `&[Vector3<f64>]`.
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
-                    is_lib_seq(self.func, *base)
+                    is_seq_of(self.func, *base, self.names)
                 }
                 InstKind::If {
                     then_region,

@@ -218,9 +218,12 @@ impl Registration<'_> {
             self.attr, self.doc_note
         );
         let span = name.span();
+        // `#[inline]`: a one-line forward to the rule, which callers in other crates
+        // inline (with the rule) as they inline a generic function.
         quote_spanned! {span=>
             #[doc = #doc]
             #[allow(dead_code, unused_variables, non_snake_case, clippy::too_many_arguments, clippy::multiple_bound_locations)]
+            #[inline]
             #vis fn #wrapper #impl_generics (#(#names: #inputs),*) -> #output #where_clause {
                 #body
             }

@@ -70,6 +70,9 @@ pub mod linear;
 pub mod nalgebra;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra_dyn;
+#[cfg(feature = "nalgebra")]
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod nalgebra_linalg;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 pub mod num;

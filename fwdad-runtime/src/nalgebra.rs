@@ -528,17 +528,20 @@ where
 }
 
 /// A constant Cholesky factorisation (of a matrix the body does not differentiate, such
-/// as an `inactive` covariance) solving for an active right-hand side: its factor as
-/// constant duals, so that `chol.solve(&b)` substitutes the dual `b` through the same
-/// factor (`dx = L⁻ᵀ L⁻¹ db`), with no factorisation over duals.
+/// as an `inactive` covariance) solving for an active right-hand side: the same
+/// factorisation without `dA` (see [`crate::nalgebra_linalg`]), so that `chol.solve(&b)`
+/// substitutes only the tangents of `b` through the `f64` factor (`dx = L⁻ᵀ L⁻¹ db`).
 impl<S: Mode, D: Dim> crate::lift::Lift<S> for nalgebra::Cholesky<f64, D>
 where
     DefaultAllocator: Allocator<D, D>,
 {
-    type Output = nalgebra::Cholesky<Dual<f64, S>, D>;
+    type Output = crate::nalgebra_linalg::DualCholesky<S, D>;
     #[inline(always)]
     fn lift(self) -> Self::Output {
-        nalgebra::Cholesky::pack_dirty(self.unpack_dirty().map(|v| Dual::new(v, S::zero())))
+        crate::nalgebra_linalg::DualCholesky {
+            chol: self,
+            a: None,
+        }
     }
 }
 
@@ -547,9 +550,37 @@ impl<S: Mode, D: Dim> crate::lift::Lift<S> for &nalgebra::Cholesky<f64, D>
 where
     DefaultAllocator: Allocator<D, D>,
 {
-    type Output = nalgebra::Cholesky<Dual<f64, S>, D>;
+    type Output = crate::nalgebra_linalg::DualCholesky<S, D>;
     #[inline(always)]
     fn lift(self) -> Self::Output {
-        nalgebra::Cholesky::pack_dirty(self.l_dirty().map(|v| Dual::new(v, S::zero())))
+        crate::nalgebra_linalg::DualCholesky {
+            chol: self.clone(),
+            a: None,
+        }
+    }
+}
+
+/// A constant LU factorisation solving for an active right-hand side, as a constant
+/// Cholesky factorisation (`dx = U⁻¹ L⁻¹ P db`).
+impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for nalgebra::LU<f64, D, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = crate::nalgebra_linalg::DualLu<S, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        crate::nalgebra_linalg::DualLu::new(self, None)
+    }
+}
+
+/// [`Lift`](crate::lift::Lift) of a borrowed constant LU factorisation.
+impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for &nalgebra::LU<f64, D, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = crate::nalgebra_linalg::DualLu<S, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        crate::nalgebra_linalg::DualLu::new(self.clone(), None)
     }
 }

@@ -324,6 +324,9 @@ impl<F: Real, const W: usize> ScalarTangent<F> for HessianSet<W> {
 #[cfg(feature = "std")]
 impl<const W: usize> Mode for HessianSet<W> {
     const LINEARIZE: bool = false;
+    // Second order: the runtime's nalgebra rules take the scalar rules' path (whose
+    // `chain2` records the interactions) rather than their first-order shortcuts.
+    const ORDER: usize = 2;
     type Of<F: Real> = HessianSet<W>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Self) -> Self {

@@ -579,6 +579,10 @@ pub trait Mode: ScalarTangent<f64> + crate::traits::DynLanes {
     /// two multiplies and an add). Tangents equal the line-by-line rule's to rounding;
     /// primals are the same bits.
     const LINEARIZE_SINGLE_ROOT: bool = false;
+    /// The highest order of derivative the mode carries: 1, and one more per `Hyper`
+    /// level. An implicit rule that corrects its tangent by fixed-point steps (the linear
+    /// solves of the runtime's `nalgebra_linalg`) takes this many steps to be exact.
+    const ORDER: usize = 1;
     /// The tangent of a real scalar `F` under this mode.
     type Of<F: Real>: ScalarTangent<F>;
     /// Converts a tangent between float types (for `x as f32`).
@@ -636,6 +640,7 @@ impl<const N: usize> Mode for Batch<f64, N> {
 impl<T: Mode> Mode for MaybeZero<T> {
     const LINEARIZE: bool = T::LINEARIZE;
     const LINEARIZE_SINGLE_ROOT: bool = T::LINEARIZE_SINGLE_ROOT;
+    const ORDER: usize = T::ORDER;
     type Of<F: Real> = MaybeZero<T::Of<F>>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: MaybeZero<T::Of<F>>) -> MaybeZero<T::Of<G>> {
@@ -662,6 +667,7 @@ impl<T: Mode> Mode for MaybeZero<T> {
 
 impl<T: Mode> Mode for Hyper<f64, T> {
     const LINEARIZE: bool = false;
+    const ORDER: usize = T::ORDER + 1;
     type Of<F: Real> = Hyper<F, T::Of<F>>;
     #[inline(always)]
     fn cast<F: Real, G: Real>(t: Hyper<F, T::Of<F>>) -> Hyper<G, T::Of<G>> {

@@ -122,6 +122,8 @@ pub mod __private {
     pub use fwdad_runtime::glam;
     pub use fwdad_runtime::lift::{lift, lift_index, unlift};
     pub use fwdad_runtime::linear as lin;
+    #[cfg(feature = "nalgebra")]
+    pub use fwdad_runtime::nalgebra_linalg as na_linalg;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
         array, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, fit, float_from, index,

@@ -1,0 +1,794 @@
+//! Linear solves on nalgebra matrices over duals by the implicit rule (feature `nalgebra`).
+//!
+//! In a derived body, `a.cholesky()`, `a.lu()` and `a.try_inverse()` of a matrix over duals
+//! are these functions. They factorise the primal matrix once in `f64` (nalgebra's own code
+//! on `f64`, so every primal is the bits the user's function computes) and give each solve
+//! its tangent by the implicit rule `dx = A⁻¹(db − dA·x)`, with that one factorisation for
+//! every direction, instead of carrying tangents through the factorisation's arithmetic
+//! (its square roots, divisions and pivots).
+//!
+//! Second order (`Hyper`) applies the rule as a fixed-point step on the tangent parts,
+//! `x ← A₀⁻¹(b − (A − A₀)·x)` in dual arithmetic, `Mode::ORDER` times: with `A − A₀`
+//! nilpotent, each step makes one more order exact (the second gives
+//! `d₁₂x = A₀⁻¹(d₁₂b − d₁₂A·x − d₁A·d₂x − d₂A·d₁x)`).
+//!
+//! A factorisation the body does not differentiate (of an `inactive` matrix) solving for
+//! an active right-hand side is lifted to the same types without `dA`
+//! ([`Lift`](crate::lift::Lift) in [`crate::nalgebra`]): then `dx = A⁻¹ db`.
+
+use crate::dual::Dual;
+use crate::tangent::Mode;
+use nalgebra::allocator::Allocator;
+use nalgebra::constraint::{SameNumberOfRows, ShapeConstraint};
+use nalgebra::{
+    Cholesky, DefaultAllocator, Dim, DimMin, Matrix, OMatrix, PermutationSequence, Storage,
+    StorageMut, LU,
+};
+
+type D64<S> = Dual<f64, S>;
+
+/// A square matrix over duals, owned or borrowed: what the factorisations take.
+pub trait DualSquare<S: Mode> {
+    /// Its dimension.
+    type D: Dim;
+    /// The matrix, owned.
+    fn owned(self) -> OMatrix<D64<S>, Self::D, Self::D>
+    where
+        DefaultAllocator: Allocator<Self::D, Self::D>;
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for Matrix<D64<S>, D, D, St> {
+    type D = D;
+    #[inline(always)]
+    fn owned(self) -> OMatrix<D64<S>, D, D>
+    where
+        DefaultAllocator: Allocator<D, D>,
+    {
+        self.into_owned()
+    }
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for &Matrix<D64<S>, D, D, St> {
+    type D = D;
+    #[inline(always)]
+    fn owned(self) -> OMatrix<D64<S>, D, D>
+    where
+        DefaultAllocator: Allocator<D, D>,
+    {
+        self.clone_owned()
+    }
+}
+
+/// The primal of a matrix over duals.
+#[inline(always)]
+fn primal<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>>(
+    m: &Matrix<D64<S>, R, C, St>,
+) -> OMatrix<f64, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    m.map(|d| d.primal)
+}
+
+/// The solution of `A x = b` with primal `xp` (already solved in `f64`): its tangents by
+/// the implicit rule, `apply` being `A₀⁻¹` on the tangents of a matrix (in place). `a` is
+/// `None` for a constant `A` (`dA = 0`).
+#[inline(always)]
+fn implicit<S, D, R2, C2, St>(
+    a: Option<&OMatrix<D64<S>, D, D>>,
+    b: &Matrix<D64<S>, R2, C2, St>,
+    xp: &OMatrix<f64, R2, C2>,
+    apply: impl Fn(&mut OMatrix<D64<S>, R2, C2>),
+) -> OMatrix<D64<S>, R2, C2>
+where
+    S: Mode,
+    D: Dim,
+    R2: Dim,
+    C2: Dim,
+    St: Storage<D64<S>, R2, C2>,
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let mut x = b.clone_owned();
+    // The primal is the `f64` solve's, bit for bit; the tangent starts from `db`.
+    x.zip_apply(xp, |d, p| d.primal = p);
+    let (n, m) = x.shape();
+    let Some(a) = a else {
+        apply(&mut x);
+        return x;
+    };
+    for step in 0..S::ORDER {
+        // r = b − (A − A₀)·x on the tangents; its primal is unused.
+        let mut r = b.clone_owned();
+        for c in 0..m {
+            for i in 0..n {
+                let mut t = r[(i, c)].tangent;
+                for k in 0..n {
+                    let da = a[(i, k)].tangent;
+                    t = if S::ORDER == 1 || step == 0 {
+                        // `x` has no tangent yet (or the mode is first order).
+                        t.sub(da.scale(xp[(k, c)]))
+                    } else {
+                        t.sub((Dual::new(0.0, da) * x[(k, c)]).tangent)
+                    };
+                }
+                r[(i, c)].tangent = t;
+            }
+        }
+        apply(&mut r);
+        x.zip_apply(&r, |d, r| d.tangent = r.tangent);
+    }
+    x
+}
+
+/// `t ← L⁻ᵀ L⁻¹ t` on the tangents of each column, `L` lower triangular (its strict upper
+/// part ignored).
+fn cholesky_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
+    l: &OMatrix<f64, D, D>,
+    x: &mut OMatrix<D64<S>, R2, C2>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let (n, m) = x.shape();
+    for c in 0..m {
+        for i in 0..n {
+            let mut t = x[(i, c)].tangent;
+            for j in 0..i {
+                t = t.axpy(-l[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / l[(i, i)]);
+        }
+        for i in (0..n).rev() {
+            let mut t = x[(i, c)].tangent;
+            for j in i + 1..n {
+                t = t.axpy(-l[(j, i)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / l[(i, i)]);
+        }
+    }
+}
+
+/// `t ← U⁻¹ L⁻¹ P t` on the tangents of each column (`L` unit lower triangular).
+fn lu_apply<S: Mode, D: Dim, R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+    l: &OMatrix<f64, D, D>,
+    u: &OMatrix<f64, D, D>,
+    p: &PermutationSequence<D>,
+    x: &mut Matrix<D64<S>, R2, C2, St>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    p.permute_rows(x);
+    let (n, m) = x.shape();
+    for c in 0..m {
+        for i in 0..n {
+            let mut t = x[(i, c)].tangent;
+            for j in 0..i {
+                t = t.axpy(-l[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t;
+        }
+        for i in (0..n).rev() {
+            let mut t = x[(i, c)].tangent;
+            for j in i + 1..n {
+                t = t.axpy(-u[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / u[(i, i)]);
+        }
+    }
+}
+
+/// `t ← M t` on the tangents of each column, `M` a plain matrix.
+fn mul_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
+    mat: &OMatrix<f64, D, D>,
+    x: &mut OMatrix<D64<S>, R2, C2>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let old = x.clone();
+    let (n, m) = x.shape();
+    for c in 0..m {
+        for i in 0..n {
+            let mut t = S::zero();
+            for k in 0..n {
+                t = t.axpy(mat[(i, k)], old[(k, c)].tangent);
+            }
+            x[(i, c)].tangent = t;
+        }
+    }
+}
+
+// --- Cholesky ---------------------------------------------------------------------------
+
+/// `a.cholesky()` of a matrix over duals: the `f64` factorisation of its primal (see the
+/// [module docs](self)); `None` where nalgebra's is.
+#[inline]
+pub fn cholesky<S: Mode, M: DualSquare<S>>(m: M) -> Option<DualCholesky<S, M::D>>
+where
+    DefaultAllocator: Allocator<M::D, M::D>,
+{
+    let a = m.owned();
+    let chol = Cholesky::new(primal(&a))?;
+    Some(DualCholesky { chol, a: Some(a) })
+}
+
+/// A Cholesky factorisation of a matrix over duals: the `f64` factorisation of the primal
+/// and the matrix (for `dA`; `None` when constant). Its methods are nalgebra's
+/// `Cholesky`'s.
+pub struct DualCholesky<S: Mode, D: Dim>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    pub(crate) chol: Cholesky<f64, D>,
+    pub(crate) a: Option<OMatrix<D64<S>, D, D>>,
+}
+
+impl<S: Mode, D: Dim> Clone for DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    fn clone(&self) -> Self {
+        DualCholesky {
+            chol: self.chol.clone(),
+            a: self.a.clone(),
+        }
+    }
+}
+
+impl<S: Mode, D: Dim> Copy for DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+    Cholesky<f64, D>: Copy,
+    OMatrix<D64<S>, D, D>: Copy,
+{
+}
+
+impl<S: Mode, D: Dim> core::fmt::Debug for DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cholesky")
+            .field("l", self.chol.l_dirty())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Mode, D: Dim> DualCholesky<S, D>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    /// nalgebra's factorisation over duals (for the methods without an implicit rule).
+    fn over_duals(&self) -> Cholesky<D64<S>, D> {
+        match &self.a {
+            Some(a) => Cholesky::new(a.clone()).expect("the primal factorisation succeeded"),
+            None => Cholesky::pack_dirty(self.chol.l_dirty().map(|v| Dual::new(v, S::zero()))),
+        }
+    }
+
+    /// The solution `x` of `A x = b`.
+    #[inline]
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+        &self,
+        b: &Matrix<D64<S>, R2, C2, St>,
+    ) -> OMatrix<D64<S>, R2, C2>
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let xp = self.chol.solve(&primal(b));
+        let l = self.chol.l_dirty();
+        implicit(self.a.as_ref(), b, &xp, |x| cholesky_apply(l, x))
+    }
+
+    /// Solves `A x = b` in place.
+    #[inline]
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+        &self,
+        b: &mut Matrix<D64<S>, R2, C2, St>,
+    ) where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let x = self.solve(&*b);
+        b.iter_mut().zip(x.iter()).for_each(|(b, x)| *b = *x);
+    }
+
+    /// `A⁻¹`.
+    #[inline]
+    pub fn inverse(&self) -> OMatrix<D64<S>, D, D> {
+        let shape = self.chol.l_dirty().shape_generic();
+        let id = OMatrix::<D64<S>, D, D>::identity_generic(shape.0, shape.1);
+        let xp = self.chol.inverse();
+        let l = self.chol.l_dirty();
+        implicit(self.a.as_ref(), &id, &xp, |x| cholesky_apply(l, x))
+    }
+
+    /// `det A`.
+    pub fn determinant(&self) -> D64<S> {
+        self.over_duals().determinant()
+    }
+
+    /// `ln det A`.
+    pub fn ln_determinant(&self) -> D64<S> {
+        self.over_duals().ln_determinant()
+    }
+
+    /// The factor `L`.
+    pub fn l(&self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().l()
+    }
+
+    /// The factor `L`, consuming the factorisation.
+    pub fn unpack(self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().unpack()
+    }
+}
+
+// --- LU ---------------------------------------------------------------------------------
+
+/// `a.lu()` of a matrix over duals: the `f64` factorisation of its primal (see the
+/// [module docs](self)).
+#[inline]
+pub fn lu<S: Mode, M: DualSquare<S>>(m: M) -> DualLu<S, M::D>
+where
+    M::D: DimMin<M::D, Output = M::D>,
+    DefaultAllocator: Allocator<M::D, M::D> + Allocator<M::D>,
+{
+    let a = m.owned();
+    DualLu::new(LU::new(primal(&a)), Some(a))
+}
+
+/// An LU factorisation (partial pivoting) of a matrix over duals: the `f64` factorisation
+/// of the primal, its factors, and the matrix (for `dA`; `None` when constant). Its
+/// methods are nalgebra's `LU`'s.
+pub struct DualLu<S: Mode, D: DimMin<D, Output = D>>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    lu: LU<f64, D, D>,
+    l: OMatrix<f64, D, D>,
+    u: OMatrix<f64, D, D>,
+    a: Option<OMatrix<D64<S>, D, D>>,
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> Clone for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    fn clone(&self) -> Self {
+        DualLu {
+            lu: self.lu.clone(),
+            l: self.l.clone(),
+            u: self.u.clone(),
+            a: self.a.clone(),
+        }
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> Copy for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+    LU<f64, D, D>: Copy,
+    OMatrix<f64, D, D>: Copy,
+    OMatrix<D64<S>, D, D>: Copy,
+{
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> core::fmt::Debug for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LU")
+            .field("l", &self.l)
+            .field("u", &self.u)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    pub(crate) fn new(lu: LU<f64, D, D>, a: Option<OMatrix<D64<S>, D, D>>) -> Self {
+        let (l, u) = (lu.l(), lu.u());
+        DualLu { lu, l, u, a }
+    }
+
+    /// nalgebra's factorisation over duals (for the methods without an implicit rule).
+    fn over_duals(&self) -> LU<D64<S>, D, D> {
+        match &self.a {
+            Some(a) => LU::new(a.clone()),
+            None => {
+                // `P A = L U`: the constant matrix again, which nalgebra refactorises.
+                let mut a = &self.l * &self.u;
+                self.lu.p().inv_permute_rows(&mut a);
+                LU::new(a.map(|v| Dual::new(v, S::zero())))
+            }
+        }
+    }
+
+    /// The solution `x` of `A x = b`; `None` if `A` is singular.
+    #[inline]
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+        &self,
+        b: &Matrix<D64<S>, R2, C2, St>,
+    ) -> Option<OMatrix<D64<S>, R2, C2>>
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let xp = self.lu.solve(&primal(b))?;
+        let (l, u, p) = (&self.l, &self.u, self.lu.p());
+        Some(implicit(self.a.as_ref(), b, &xp, |x| lu_apply(l, u, p, x)))
+    }
+
+    /// Solves `A x = b` in place; `false` (and `b` unspecified) if `A` is singular.
+    #[inline]
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+        &self,
+        b: &mut Matrix<D64<S>, R2, C2, St>,
+    ) -> bool
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        match self.solve(&*b) {
+            Some(x) => {
+                b.iter_mut().zip(x.iter()).for_each(|(b, x)| *b = *x);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `A⁻¹`; `None` if `A` is singular.
+    #[inline]
+    pub fn try_inverse(&self) -> Option<OMatrix<D64<S>, D, D>> {
+        let shape = self.l.shape_generic();
+        let id = OMatrix::<D64<S>, D, D>::identity_generic(shape.0, shape.1);
+        self.solve(&id)
+    }
+
+    /// Whether `A` is invertible.
+    pub fn is_invertible(&self) -> bool {
+        self.lu.is_invertible()
+    }
+
+    /// `det A`.
+    pub fn determinant(&self) -> D64<S> {
+        self.over_duals().determinant()
+    }
+
+    /// The factor `L`.
+    pub fn l(&self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().l()
+    }
+
+    /// The factor `U`.
+    pub fn u(&self) -> OMatrix<D64<S>, D, D> {
+        self.over_duals().u()
+    }
+
+    /// The row permutation `P`.
+    pub fn p(&self) -> &PermutationSequence<D> {
+        self.lu.p()
+    }
+}
+
+// --- inverse ----------------------------------------------------------------------------
+
+/// What `x.try_inverse()` is called on: a matrix over duals or its LU factorisation.
+pub trait TryInverse<S: Mode> {
+    /// `Option` of the inverse.
+    type Output;
+    /// The inverse.
+    fn inverse_by_rule(self) -> Self::Output;
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> TryInverse<S> for Matrix<D64<S>, D, D, St>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        matrix_try_inverse(self)
+    }
+}
+
+impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> TryInverse<S> for &Matrix<D64<S>, D, D, St>
+where
+    DefaultAllocator: Allocator<D, D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        matrix_try_inverse(self)
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> TryInverse<S> for DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        self.try_inverse()
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> TryInverse<S> for &DualLu<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = Option<OMatrix<D64<S>, D, D>>;
+    #[inline(always)]
+    fn inverse_by_rule(self) -> Self::Output {
+        self.try_inverse()
+    }
+}
+
+/// `x.try_inverse()` in a derived body: of a matrix over duals (below) or of its LU
+/// factorisation ([`DualLu::try_inverse`]).
+#[inline(always)]
+pub fn try_inverse<S: Mode, M: TryInverse<S>>(m: M) -> M::Output {
+    m.inverse_by_rule()
+}
+
+/// `a.try_inverse()` of a matrix over duals: nalgebra's `f64` inverse of the primal, with
+/// `dA⁻¹ = −A⁻¹ dA A⁻¹` (see the [module docs](self)).
+#[inline]
+fn matrix_try_inverse<S: Mode, M: DualSquare<S>>(m: M) -> Option<OMatrix<D64<S>, M::D, M::D>>
+where
+    DefaultAllocator: Allocator<M::D, M::D>,
+{
+    let a = m.owned();
+    let inv = primal(&a).try_inverse()?;
+    let shape = a.shape_generic();
+    let id = OMatrix::<D64<S>, M::D, M::D>::identity_generic(shape.0, shape.1);
+    Some(implicit(Some(&a), &id, &inv, |x| mul_apply(&inv, x)))
+}
+
+// --- mixed operations -------------------------------------------------------------------
+
+/// A plain (`f64`) matrix, owned or borrowed: the inactive side of a mixed operation.
+pub trait Plain {
+    /// Rows.
+    type R: Dim;
+    /// Columns.
+    type C: Dim;
+    /// Storage.
+    type St: Storage<f64, Self::R, Self::C>;
+    /// The matrix.
+    fn get(&self) -> &Matrix<f64, Self::R, Self::C, Self::St>;
+}
+
+impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for Matrix<f64, R, C, St> {
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Self {
+        self
+    }
+}
+
+impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for &Matrix<f64, R, C, St> {
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Matrix<f64, R, C, St> {
+        self
+    }
+}
+
+/// A matrix over duals, owned or borrowed: the active side of a mixed operation.
+pub trait OverDuals<S: Mode> {
+    /// Rows.
+    type R: Dim;
+    /// Columns.
+    type C: Dim;
+    /// Storage.
+    type St: Storage<D64<S>, Self::R, Self::C>;
+    /// The matrix.
+    fn get(&self) -> &Matrix<D64<S>, Self::R, Self::C, Self::St>;
+}
+
+impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S> for Matrix<D64<S>, R, C, St> {
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Self {
+        self
+    }
+}
+
+impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S>
+    for &Matrix<D64<S>, R, C, St>
+{
+    type R = R;
+    type C = C;
+    type St = St;
+    #[inline(always)]
+    fn get(&self) -> &Matrix<D64<S>, R, C, St> {
+        self
+    }
+}
+
+/// `a * b`, `a` plain: the primal is nalgebra's `f64` product (the user's bits), the
+/// tangent `a · db` (no product with `a`'s zero tangent).
+#[inline(always)]
+pub fn mixed_mul_pd<S: Mode, A: Plain, B: OverDuals<S>>(a: A, b: B) -> OMatrix<D64<S>, A::R, B::C>
+where
+    DefaultAllocator: Allocator<B::R, B::C> + Allocator<A::R, B::C>,
+    for<'x, 'y> &'x Matrix<f64, A::R, A::C, A::St>:
+        core::ops::Mul<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, A::R, B::C>>,
+{
+    let (a, b) = (a.get(), b.get());
+    let p = a * &primal(b);
+    let n = a.ncols();
+    p.map_with_location(|i, c, p| {
+        let mut t = b[(0, c)].tangent.scale(a[(i, 0)]);
+        for k in 1..n {
+            t = t.axpy(a[(i, k)], b[(k, c)].tangent);
+        }
+        Dual::new(p, t)
+    })
+}
+
+/// `a * b`, `b` plain: `da · b`.
+#[inline(always)]
+pub fn mixed_mul_dp<S: Mode, A: OverDuals<S>, B: Plain>(a: A, b: B) -> OMatrix<D64<S>, A::R, B::C>
+where
+    DefaultAllocator: Allocator<A::R, A::C> + Allocator<A::R, B::C>,
+    for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
+        core::ops::Mul<&'y Matrix<f64, B::R, B::C, B::St>, Output = OMatrix<f64, A::R, B::C>>,
+{
+    let (a, b) = (a.get(), b.get());
+    let p = &primal(a) * b;
+    let n = a.ncols();
+    p.map_with_location(|i, c, p| {
+        let mut t = a[(i, 0)].tangent.scale(b[(0, c)]);
+        for k in 1..n {
+            t = t.axpy(b[(k, c)], a[(i, k)].tangent);
+        }
+        Dual::new(p, t)
+    })
+}
+
+/// Implements an elementwise mixed operation (`+`, `-`): primal by nalgebra on `f64`,
+/// tangent the active side's (negated where it is subtracted).
+macro_rules! mixed_elementwise {
+    ($pd:ident, $dp:ident, $Tr:ident, $op:tt, $neg:expr) => {
+        /// `a op b`, `a` plain.
+        #[inline(always)]
+        pub fn $pd<S: Mode, A: Plain, B: OverDuals<S>>(a: A, b: B) -> OMatrix<D64<S>, B::R, B::C>
+        where
+            DefaultAllocator: Allocator<B::R, B::C>,
+            for<'x, 'y> &'x Matrix<f64, A::R, A::C, A::St>:
+                core::ops::$Tr<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, B::R, B::C>>,
+        {
+            let (a, b) = (a.get(), b.get());
+            let p = a $op &primal(b);
+            let neg: fn(S) -> S = $neg;
+            p.zip_map(b, |p, d| Dual::new(p, neg(d.tangent)))
+        }
+
+        /// `a op b`, `b` plain.
+        #[inline(always)]
+        pub fn $dp<S: Mode, A: OverDuals<S>, B: Plain>(a: A, b: B) -> OMatrix<D64<S>, A::R, A::C>
+        where
+            DefaultAllocator: Allocator<A::R, A::C>,
+            for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
+                core::ops::$Tr<&'y Matrix<f64, B::R, B::C, B::St>, Output = OMatrix<f64, A::R, A::C>>,
+        {
+            let (a, b) = (a.get(), b.get());
+            let p = &primal(a) $op b;
+            p.zip_map(a, |p, d| Dual::new(p, d.tangent))
+        }
+    };
+}
+
+mixed_elementwise!(mixed_add_pd, mixed_add_dp, Add, +, |t| t);
+mixed_elementwise!(mixed_sub_pd, mixed_sub_dp, Sub, -, |t| t.neg());
+
+/// Whether a tangent is exactly zero: a compare in one direction, the branchless
+/// `ScalarTangent::is_zero` of a batch (which compares lanes without a branch per lane).
+#[inline(always)]
+fn is_zero<S: Mode>(t: &S) -> bool {
+    if core::mem::size_of::<S>() == core::mem::size_of::<f64>() {
+        *t == S::zero()
+    } else {
+        t.is_zero()
+    }
+}
+
+/// `a * b` of two matrices over duals: the primal is nalgebra's `f64` product (the user's
+/// bits), the tangent `da · b + a · db`, each term skipped when its matrix's tangent is
+/// zero throughout (a parameter the caller seeds with no direction, as a gradient in
+/// the other arguments does): one check per matrix, where a dual product would multiply
+/// every zero. Second order keeps nalgebra's product over duals (its mixed term).
+#[inline(always)]
+pub fn dual_mul<S: Mode, A: OverDuals<S>, B: OverDuals<S>>(
+    a: A,
+    b: B,
+) -> OMatrix<D64<S>, A::R, B::C>
+where
+    DefaultAllocator: Allocator<A::R, A::C> + Allocator<B::R, B::C> + Allocator<A::R, B::C>,
+    for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
+        core::ops::Mul<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, A::R, B::C>>,
+    for<'x, 'y> &'x Matrix<D64<S>, A::R, A::C, A::St>:
+        core::ops::Mul<&'y Matrix<D64<S>, B::R, B::C, B::St>, Output = OMatrix<D64<S>, A::R, B::C>>,
+{
+    let (a, b) = (a.get(), b.get());
+    if S::ORDER > 1 {
+        return a * b;
+    }
+    let (ap, bp) = (primal(a), primal(b));
+    let p = &ap * &bp;
+    let a_moves = !a.iter().all(|d| is_zero(&d.tangent));
+    let b_moves = !b.iter().all(|d| is_zero(&d.tangent));
+    let n = a.ncols();
+    p.map_with_location(|i, c, p| {
+        let mut t = S::zero();
+        if a_moves {
+            for k in 0..n {
+                t = t.axpy(bp[(k, c)], a[(i, k)].tangent);
+            }
+        }
+        if b_moves {
+            for k in 0..n {
+                t = t.axpy(ap[(i, k)], b[(k, c)].tangent);
+            }
+        }
+        Dual::new(p, t)
+    })
+}
+
+// --- norms ------------------------------------------------------------------------------
+
+/// `v.norm()` of a matrix over duals: nalgebra's `f64` norm of the primal (the user's
+/// bits), tangent `(v · dv) / |v|` in one pass over the entries, and zero at `v = 0` (as
+/// `sqrt`'s rule at 0 for a tangent of `|v|²` that is 0 there). Second order keeps
+/// nalgebra's norm over duals.
+#[inline(always)]
+pub fn norm<S: Mode, A: OverDuals<S>>(v: A) -> D64<S>
+where
+    DefaultAllocator: Allocator<A::R, A::C>,
+{
+    let v = v.get();
+    if S::ORDER > 1 {
+        return v.norm();
+    }
+    let p = primal(v).norm();
+    if p == 0.0 {
+        return Dual::new(p, S::zero());
+    }
+    let mut t = S::zero();
+    for d in v.iter() {
+        t = t.axpy(d.primal, d.tangent);
+    }
+    Dual::new(p, t.scale(1.0 / p))
+}
+
+/// `v.norm_squared()` of a matrix over duals: nalgebra's `f64` value, tangent `2 v · dv`.
+/// Second order keeps nalgebra's over duals.
+#[inline(always)]
+pub fn norm_squared<S: Mode, A: OverDuals<S>>(v: A) -> D64<S>
+where
+    DefaultAllocator: Allocator<A::R, A::C>,
+{
+    let v = v.get();
+    if S::ORDER > 1 {
+        return v.norm_squared();
+    }
+    let p = primal(v).norm_squared();
+    let mut t = S::zero();
+    for d in v.iter() {
+        t = t.axpy(d.primal, d.tangent);
+    }
+    Dual::new(p, t.scale(2.0))
+}
