@@ -288,7 +288,11 @@ fn gaussian_process_quadratic_form_in_every_mode() {
         d.clone(),
         |x| <gp_quadratic as Frule<_, _>>::frule(
             &gp_quadratic {},
-            (x, Dual::new(&k, &zeros_like(&k)), Dual::new(0.1, zero()))
+            (
+                x,
+                Dual::new(&k, &zeros_like(&k)),
+                Dual::new(0.1, fwdad::ConstTangent)
+            )
         )
     );
 }
