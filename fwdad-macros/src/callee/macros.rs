@@ -1,4 +1,6 @@
-//! The `std` macros a derived body may use, each with a lowering of its own.
+//! The `std` macros a derived body may use, each with a lowering of its own, and the ones
+//! it rejects (inline assembly). Any other macro runs as written on primal values
+//! (`InstKind::Opaque`).
 
 super::names! {
     /// A `std` macro with a lowering.
@@ -21,6 +23,10 @@ super::names! {
         Format = "format",
         Dbg = "dbg",
         Matches = "matches",
+        // Inline assembly: rejected in a derived body, as `unsafe` is.
+        Asm = "asm",
+        GlobalAsm = "global_asm",
+        NakedAsm = "naked_asm",
     }
 }
 

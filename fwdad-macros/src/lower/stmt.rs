@@ -419,8 +419,8 @@ impl Lowerer<'_> {
                 return self.lower_spliced(e, span);
             }
         }
-        // Inline assembly stays out, as `unsafe` does.
-        if kind.is_some() || matches!(name.as_str(), "asm" | "global_asm" | "naked_asm") {
+        // A `std` macro without a lowering here (inline assembly): rejected, as `unsafe` is.
+        if kind.is_some() {
             self.diag.error(
                 span,
                 format!(
