@@ -108,8 +108,8 @@ fn main() {
          generic over num-dual's `DualNum` on nalgebra types of num-dual duals: `Dual64` for one \
          direction, `DualSVec64<N>` for all directions (the inputs without derivative, \
          `from_re`, which num-dual skips); fwdad's all-directions pass is one `Batch<f64, N>` \
-         rule call (for the spring cube the gradient driver, at its width, below, against \
-         num-dual in chunks of 8). Each ratio is the median over 101 rounds of the ratio within a \
+         rule call (for the spring cube a `GradientWorkspace` kept between calls, with the plan \
+         it chose below, against num-dual in chunks of 8 with its buffers kept too). Each ratio is the median over 101 rounds of the ratio within a \
          round, with its range (wide on a machine shared with other jobs: read the medians); lower \
          is better, and fwdad ÷ num-dual < 1 means fwdad is faster. \
          The unit tests of the module check every derivative against a hand-derived one, \
@@ -131,10 +131,13 @@ fn main() {
     let mut xs = nd_inputs::<8>(&x);
     let (mut g, mut ng) = (vec![0.0; x.len()], vec![0.0; x.len()]);
     let bound = bind(spring_energy {}, (Wrt, k, rest));
+    // As an optimiser calls it, buffers kept between calls as num-dual's passes keep theirs:
+    // the workspace times its plans (width, `Batch` or `MaybeZero`) on its first call.
+    let ws = std::cell::RefCell::new(fwdad::GradientWorkspace::default());
     row(
         &mut md,
         "spring cube energy (8 nodes, 12 springs, `norm`)",
-        "gradient, 24 inputs (the driver's width, below)",
+        "gradient, 24 inputs (`GradientWorkspace`, its plan below)",
         plan,
         &mut [
             ("primal", Box::new(|| spring_energy(black_box(&x), k, rest))),
@@ -156,8 +159,9 @@ fn main() {
             (
                 "fwdad gradient",
                 Box::new(|| {
-                    let (_, gr) = gradient(bound, black_box(&x));
-                    g.copy_from_slice(&gr);
+                    let mut ws = ws.borrow_mut();
+                    let (_, gr) = ws.gradient(bound, black_box(&x));
+                    g.copy_from_slice(gr);
                     g[0]
                 }),
             ),
@@ -206,25 +210,31 @@ fn main() {
             (
                 "fwdad gradient",
                 Box::new(|| {
-                    let (_, gr) = gradient(bound, black_box(&x));
-                    g.copy_from_slice(&gr);
+                    let mut ws = ws.borrow_mut();
+                    let (_, gr) = ws.gradient(bound, black_box(&x));
+                    g.copy_from_slice(gr);
                     g[0]
                 }),
             ),
         ],
     );
-    let width = match fwdad::drivers::gradient_width_chosen(&bound, x.len()) {
-        Some(w) => format!("{} lanes per pass, chosen by the driver's timing", w),
+    let width = match ws.borrow().plan(x.len()) {
+        Some(p) => format!(
+            "{} lanes per pass with {} tangents (`GradientWorkspace`, kept between calls, chose it by timing its plans)",
+            p.width,
+            if p.known_zeros { "`MaybeZero`" } else { "`Batch`" }
+        ),
         None => format!("{} lanes per pass", fwdad::drivers::gradient_width(x.len())),
     };
     let spring_note = format!(
-        "Spring cube gradient: fwdad's `gradient` runs {width}; num-dual's passes are of 8. \
-         num-dual skips the derivative arithmetic of the inputs outside a pass's chunk (their \
-         derivative part is `None`), so the springs away from the chunk cost it a primal: \
-         with every input carrying a derivative part (zeros outside the chunk), its gradient \
-         takes {} × as long, and fwdad's gradient ÷ that one is {}. fwdad's tangents are dense \
-         (a `Batch` lane per direction, every operation on every lane); its one-direction \
-         rule, where num-dual has nothing to skip, is faster than num-dual's.\n",
+        "Spring cube gradient: fwdad runs {width}; num-dual's passes are of 8. num-dual skips \
+         the derivative arithmetic of the inputs outside a pass's chunk (their derivative part \
+         is `None`), so the springs away from the chunk cost it a primal: with every input \
+         carrying a derivative part (zeros outside the chunk), its gradient takes {} × as \
+         long, and fwdad's gradient ÷ that one is {}. `MaybeZero` tangents skip the same work \
+         (a known-zero flag per value); `Batch` tangents are dense. The one-shot \
+         `fwdad::gradient` times each plan on three single calls, which on a sub-µs gradient \
+         may keep a slower one (`Batch` 32 in a run of this day: 1.06–1.16 × num-dual).\n",
         ratio(&s[1], &s[0]),
         ratio(&s[2], &s[1]),
     );
