@@ -137,3 +137,37 @@ fn matrix_sizes_are_integers() {
     assert_eq!(d.primal, 1.0);
     assert_eq!(d.tangent, 1.0 / 6.0);
 }
+
+/// Sample mean and variance of a signal, with ndarray's own `sum` and `dot` (not a slice's).
+#[derive_frule]
+fn standardised_energy(x: &Array1<f64>, scale: f64) -> f64 {
+    let n = x.len() as f64;
+    let mean = x.sum() / n;
+    let centred = x - mean;
+    let var = centred.dot(&centred) / (n - 1.0);
+    scale * (mean * mean + var).ln()
+}
+
+#[test]
+fn ndarray_sum_is_the_librarys() {
+    let x = Array1::from(vec![0.3, 1.2, -0.5, 2.0]);
+    // d/dscale is the log itself; d/dx_i against central differences.
+    let (v, d) = derivative(bind(standardised_energy {}, (&x, Wrt)), 1.5);
+    assert_eq!(v, standardised_energy(&x, 1.5));
+    assert!(close(d, v / 1.5, 1e-14));
+    let n = 4.0;
+    let mean = x.sum() / n;
+    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+    for i in 0..4 {
+        // Written out: d/dx_i of ln(mean² + var) = (2 mean / n + 2 (x_i − mean) / (n − 1)) / (mean² + var).
+        let want = 1.5 * (2.0 * mean / n + 2.0 * (x[i] - mean) / (n - 1.0)) / (mean * mean + var);
+        let mut dx = Array1::zeros(4);
+        dx[i] = 1.0;
+        let out = standardised_energy_frule(Dual::new(&x, &dx), Dual::new(1.5, 0.0));
+        assert!(
+            close(out.tangent, want, 1e-12),
+            "d/dx{i}: {} vs {want}",
+            out.tangent
+        );
+    }
+}

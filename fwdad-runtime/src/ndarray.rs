@@ -113,6 +113,20 @@ impl<S: Mode, D: Dimension> Unlift<S> for &Array<Dual<f64, S>, D> {
     }
 }
 
+/// A vector parameter's length (`x.len()` in a derived body), read from its primal.
+impl<T> Dual<&ndarray::Array1<f64>, T> {
+    /// The number of elements.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.primal.len()
+    }
+    /// Whether it has no elements.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.primal.is_empty()
+    }
+}
+
 /// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
 impl<S: Mode> Dual<&ndarray::Array2<f64>, &ndarray::Array2<S>> {
     /// The number of rows.

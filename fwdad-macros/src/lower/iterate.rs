@@ -754,6 +754,10 @@ impl Lowerer<'_> {
         if self.is_written_user_receiver(&m.receiver) {
             return None;
         }
+        // `a.sum()` on a library value (`a: &Array1<f64>`): the library's method.
+        if self.is_written_lib_receiver(&m.receiver) {
+            return None;
+        }
         let (chain, tail) = self.parse_pipeline(&m.receiver)?;
         let name = m.method.to_string();
         let consumer = Consumer::from_name(&name)?;

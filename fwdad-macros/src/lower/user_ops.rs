@@ -237,6 +237,19 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `e` names a local whose written type is a library type (`a.sum()` with
+    /// `a: &Array1<f64>` is ndarray's `sum`, not a slice's).
+    pub(crate) fn is_written_lib_receiver(&self, e: &syn::Expr) -> bool {
+        match super::place::strip(e) {
+            syn::Expr::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .is_some_and(|v| self.is_written_lib(v)),
+            _ => false,
+        }
+    }
+
     fn is_user_value(&self, v: Value) -> bool {
         self.user.get(&v) == Some(&UserShape::Value)
     }
