@@ -262,46 +262,15 @@ fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
 }
 
 /// Library types generic over their scalar alone (`Matrix3<T>`, `DVector<T>`,
-/// `Complex<T>`, `Array1<A>`), whose scalar a turbofish of one argument names.
-const SCALAR_ONLY_GENERIC: &[&str] = &[
-    "Vector1",
-    "Vector2",
-    "Vector3",
-    "Vector4",
-    "Vector5",
-    "Vector6",
-    "RowVector1",
-    "RowVector2",
-    "RowVector3",
-    "RowVector4",
-    "RowVector5",
-    "RowVector6",
-    "Matrix1",
-    "Matrix2",
-    "Matrix3",
-    "Matrix4",
-    "Matrix5",
-    "Matrix6",
-    "Matrix1x2",
-    "Matrix1x3",
-    "Matrix1x4",
-    "Matrix2x1",
-    "Matrix2x3",
-    "Matrix2x4",
-    "Matrix3x1",
-    "Matrix3x2",
-    "Matrix3x4",
-    "Matrix4x1",
-    "Matrix4x2",
-    "Matrix4x3",
-    "DVector",
-    "DMatrix",
-    "RowDVector",
-    "Complex",
-    "Array1",
-    "Array2",
-    "Array3",
-];
+/// `Complex<T>`, `Array1<A>`), whose scalar a turbofish of one argument names: nalgebra's
+/// aliases but the size-generic ones, num-complex's `Complex`, ndarray's fixed-dimension
+/// arrays.
+fn generic_over_scalar_alone(name: &syn::Ident) -> bool {
+    const SIZE_GENERIC: &[&str] = &["SMatrix", "SVector", "RowSVector"];
+    (NALGEBRA_TYPES.iter().any(|t| name == t) && !SIZE_GENERIC.iter().any(|t| name == t))
+        || name == "Complex"
+        || ["Array1", "Array2", "Array3"].iter().any(|t| name == t)
+}
 
 /// `Matrix3::identity` → `Matrix3::<f64>::identity`: an associated function of a library
 /// type whose scalar is not written, called without float arguments (`identity()`,
@@ -316,7 +285,7 @@ pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
     }
     let ty = &path.segments[n - 2];
     let bare = matches!(ty.arguments, syn::PathArguments::None);
-    if !bare || !SCALAR_ONLY_GENERIC.iter().any(|t| ty.ident == t) {
+    if !bare || !generic_over_scalar_alone(&ty.ident) {
         return None;
     }
     let mut p = path.clone();
