@@ -1061,36 +1061,33 @@ impl<S: Copy> FlatOutput<S> for Dual<f64, S> {
     }
 }
 
-impl<S: Copy, const M: usize> sealed::FlatOutput<S> for Dual<[f64; M], [S; M]> {}
-impl<S: Copy, const M: usize> FlatOutput<S> for Dual<[f64; M], [S; M]> {
-    #[inline]
-    fn len(&self) -> usize {
-        M
-    }
-    #[inline]
-    fn value(&self, i: usize) -> f64 {
-        self.primal[i]
-    }
-    #[inline]
-    fn tangent(&self, i: usize) -> S {
-        self.tangent[i]
-    }
+/// `FlatOutput` of an indexable result (`[f64; M]`, `Vec<f64>`, nalgebra vectors): its
+/// `len` and its elements, read in place.
+macro_rules! flat_output_by_index {
+    ($([$($g:tt)*] $p:ty, $t:ty;)*) => {$(
+        impl<S: Copy, $($g)*> $crate::drivers::sealed::FlatOutput<S> for Dual<$p, $t> {}
+        impl<S: Copy, $($g)*> $crate::drivers::FlatOutput<S> for Dual<$p, $t> {
+            #[inline]
+            fn len(&self) -> usize {
+                self.primal.len()
+            }
+            #[inline]
+            fn value(&self, i: usize) -> f64 {
+                self.primal[i]
+            }
+            #[inline]
+            fn tangent(&self, i: usize) -> S {
+                self.tangent[i]
+            }
+        }
+    )*};
 }
+#[cfg(feature = "nalgebra")]
+pub(crate) use flat_output_by_index;
 
-impl<S: Copy> sealed::FlatOutput<S> for Dual<Vec<f64>, Vec<S>> {}
-impl<S: Copy> FlatOutput<S> for Dual<Vec<f64>, Vec<S>> {
-    #[inline]
-    fn len(&self) -> usize {
-        self.primal.len()
-    }
-    #[inline]
-    fn value(&self, i: usize) -> f64 {
-        self.primal[i]
-    }
-    #[inline]
-    fn tangent(&self, i: usize) -> S {
-        self.tangent[i]
-    }
+flat_output_by_index! {
+    [const M: usize] [f64; M], [S; M];
+    [] Vec<f64>, Vec<S>;
 }
 
 macro_rules! flat_tuple {

@@ -7,7 +7,7 @@
 //! A borrowed vector is copied into storage the pass owns and lent from there. A result
 //! `SVector<f64, M>` or `DVector<f64>` is read by `jacobian` as a list of reals.
 
-use super::{wrt_array, FlatOutput, WrtFrom, WrtInto};
+use super::{wrt_array, WrtFrom, WrtInto};
 use fwdad_runtime::{Dual, Mode};
 use nalgebra::{DVector, SVector};
 
@@ -89,39 +89,9 @@ impl<'z, 'a, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>> for Dual<DVector<f64
     }
 }
 
-/// A nalgebra vector result read as a list of reals (a Jacobian's rows): `fn f(x: ..) ->
-/// Vector3<f64>`, `SVector<f64, M>`, `DVector<f64>`.
-impl<S: Copy, const M: usize> super::sealed::FlatOutput<S>
-    for Dual<SVector<f64, M>, SVector<S, M>>
-{
-}
-impl<S: Copy, const M: usize> FlatOutput<S> for Dual<SVector<f64, M>, SVector<S, M>> {
-    #[inline]
-    fn len(&self) -> usize {
-        M
-    }
-    #[inline]
-    fn value(&self, i: usize) -> f64 {
-        self.primal[i]
-    }
-    #[inline]
-    fn tangent(&self, i: usize) -> S {
-        self.tangent[i]
-    }
-}
-
-impl<S: Copy> super::sealed::FlatOutput<S> for Dual<DVector<f64>, DVector<S>> {}
-impl<S: Copy> FlatOutput<S> for Dual<DVector<f64>, DVector<S>> {
-    #[inline]
-    fn len(&self) -> usize {
-        self.primal.len()
-    }
-    #[inline]
-    fn value(&self, i: usize) -> f64 {
-        self.primal[i]
-    }
-    #[inline]
-    fn tangent(&self, i: usize) -> S {
-        self.tangent[i]
-    }
+// A nalgebra vector result read as a list of reals (a Jacobian's rows): `fn f(x: ..) ->
+// Vector3<f64>`, `SVector<f64, M>`, `DVector<f64>`.
+super::flat_output_by_index! {
+    [const M: usize] SVector<f64, M>, SVector<S, M>;
+    [] DVector<f64>, DVector<S>;
 }
