@@ -767,11 +767,7 @@ where
     if p == 0.0 {
         return Dual::new(p, S::zero());
     }
-    let mut t = S::zero();
-    for d in v.iter() {
-        t = t.axpy(d.primal, d.tangent);
-    }
-    Dual::new(p, t.scale(1.0 / p))
+    Dual::new(p, primal_dot_tangent(v).scale(1.0 / p))
 }
 
 /// `v.norm_squared()` of a matrix over duals: nalgebra's `f64` value, tangent `2 v · dv`.
@@ -786,9 +782,13 @@ where
         return v.norm_squared();
     }
     let p = primal(v).norm_squared();
-    let mut t = S::zero();
-    for d in v.iter() {
-        t = t.axpy(d.primal, d.tangent);
-    }
-    Dual::new(p, t.scale(2.0))
+    Dual::new(p, primal_dot_tangent(v).scale(2.0))
+}
+
+/// `v · dv`: the entries' primals against their tangents, in one pass.
+#[inline(always)]
+fn primal_dot_tangent<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>>(
+    v: &Matrix<D64<S>, R, C, St>,
+) -> S {
+    v.iter().fold(S::zero(), |t, d| t.axpy(d.primal, d.tangent))
 }
