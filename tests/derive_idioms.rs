@@ -789,3 +789,32 @@ fn const_parameter_only_in_the_result() {
     assert_close(out.tangent[0], -2.0 * x[0].sin(), 1e-15, "d c0 / d x0");
     assert_eq!(&out.tangent[1..], &[0.0, 0.0]);
 }
+
+/// Log-sum-exp over terms gathered in a `Vec` first and consumed by `for l in logs`, as
+/// puruspe's Gauss–Legendre incomplete gamma does.
+#[derive_frule]
+fn log_sum_exp_owned(z: &[f64]) -> f64 {
+    let mut logs = Vec::with_capacity(z.len());
+    for &zi in z {
+        logs.push(zi);
+    }
+    let m = logs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let mut s = 0.0;
+    for l in logs {
+        s += (l - m).exp();
+    }
+    m + s.ln()
+}
+
+#[test]
+fn for_loop_consuming_an_owned_vec() {
+    // ∂/∂z_i log Σ e^(z_j) = softmax_i.
+    let z = [0.3, -1.2, 2.0, 0.7];
+    let (v, g) = gradient(log_sum_exp_owned {}, &z);
+    assert_eq!(v, log_sum_exp_owned(&z));
+    let total: f64 = z.iter().map(|zi| zi.exp()).sum();
+    for (i, gi) in g.iter().enumerate() {
+        assert_close(*gi, z[i].exp() / total, 1e-14, "softmax");
+    }
+    check_modes!(log_sum_exp_owned {}, |x: &[f64]| log_sum_exp_owned(x), z);
+}
