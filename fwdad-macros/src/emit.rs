@@ -1036,6 +1036,10 @@ impl Emitter<'_> {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
                         }
+                        None if crate::libtypes::scalar_alias_ctor(func).is_some() => {
+                            let f = crate::libtypes::scalar_alias_ctor(func);
+                            quote_spanned!(span=> #rt::complex::Complex::#f(#(#lifted),*))
+                        }
                         // A constant made active by a later store (`let mut e =
                         // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
                         None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {

@@ -293,6 +293,17 @@ pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
     Some(p)
 }
 
+/// `Complex64::new(0.0, u * x)` with a dual argument: `Complex64` is `Complex<f64>`, whose
+/// constructor takes plain floats, so the rule calls the generic type's
+/// (`Complex::new`, through the runtime, as the user may not have imported `Complex`).
+/// The function segment is kept. `None` for every other path.
+pub fn scalar_alias_ctor(path: &syn::Path) -> Option<&syn::Ident> {
+    let n = path.segments.len();
+    let ty = &path.segments.get(n.checked_sub(2)?)?.ident;
+    (cfg!(feature = "num-complex") && (ty == "Complex64" || ty == "Complex32"))
+        .then(|| &path.segments[n - 1].ident)
+}
+
 /// Which values are of a library type.
 pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, is_lib_name)
