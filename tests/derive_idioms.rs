@@ -818,3 +818,37 @@ fn for_loop_consuming_an_owned_vec() {
     }
     check_modes!(log_sum_exp_owned {}, |x: &[f64]| log_sum_exp_owned(x), z);
 }
+
+/// A Poisson-type log-likelihood over the positive observations (`filter_map`), up to
+/// the first sentinel (`map_while`), as a statistician writes it.
+#[derive_frule]
+fn positive_loglik(x: &[f64]) -> f64 {
+    let mu = x[0];
+    x[1..]
+        .iter()
+        .map_while(|&v| if v < 100.0 { Some(v * mu) } else { None })
+        .filter_map(|v| if v > 0.0 { Some(v.ln() - v) } else { None })
+        .sum()
+}
+
+#[test]
+fn filter_map_and_map_while() {
+    // Σ over kept v of ln(v μ) − v μ, for the items before the sentinel 100 that are
+    // positive: d/dμ = Σ (1/μ − v), d/dv = 1/v − μ for each kept v, 0 otherwise.
+    let x = [1.3, 0.4, -2.0, 1.7, -0.3, 2.2, 150.0, 0.9];
+    let mu = x[0];
+    let kept = [1usize, 3, 5];
+    let (y, g) = gradient(positive_loglik {}, &x);
+    assert_eq!(y.to_bits(), positive_loglik(&x).to_bits());
+    let want_mu: f64 = kept.iter().map(|&i| 1.0 / mu - x[i]).sum();
+    assert_close(g[0], want_mu, 1e-14, "d/dmu");
+    for i in 1..x.len() {
+        let want = if kept.contains(&i) {
+            1.0 / x[i] - mu
+        } else {
+            0.0
+        };
+        assert_close(g[i], want, 1e-14, &format!("d/dx{i}"));
+    }
+    check_modes!(positive_loglik {}, |x: &[f64]| positive_loglik(x), x);
+}

@@ -30,6 +30,10 @@ super::names! {
         TakeWhile = "take_while",
         Inspect = "inspect",
         Scan = "scan",
+        /// `filter_map(f)`: the closure's `Some(b)` passes `b` on, `None` drops the item.
+        FilterMap = "filter_map",
+        /// `map_while(f)`: the closure's `Some(b)` passes `b` on, `None` ends the chain.
+        MapWhile = "map_while",
         /// `flat_map(|p| inner)`: gathered by nested loops into a `Vec`, then iterated.
         FlatMap = "flat_map",
         /// `skip_while(p)`: items dropped while `p(&item)` holds, a loop-carried flag.
