@@ -852,3 +852,47 @@ fn filter_map_and_map_while() {
     }
     check_modes!(positive_loglik {}, |x: &[f64]| positive_loglik(x), x);
 }
+
+/// Sum of squares over a ragged matrix by `flatten`, and the argmax-weighted peak by
+/// `enumerate().max_by(..)` on pairs, as users write them.
+#[derive_frule]
+fn ragged_energy(x: &[f64]) -> f64 {
+    let m = vec![x[..2].to_vec(), x[2..].to_vec()];
+    let e: f64 = m.iter().flatten().map(|v| v * v).sum();
+    let (i, v) = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .unwrap();
+    e + *v * (i + 1) as f64
+}
+
+/// Two statistics gathered at once by `unzip`.
+#[derive_frule]
+fn unzipped(x: &[f64]) -> f64 {
+    let (s, c): (Vec<f64>, Vec<f64>) = x.iter().map(|v| (v.sin(), v.cos())).unzip();
+    s.iter().sum::<f64>() * c.iter().sum::<f64>()
+}
+
+#[test]
+fn flatten_pairs_and_unzip() {
+    let x = [0.4, -1.1, 2.3, 0.9, 1.5];
+    // Σ x² + 3·x[2] (the maximum, at index 2): 2x + 3 e₂.
+    let (y, g) = gradient(ragged_energy {}, &x);
+    assert_eq!(y.to_bits(), ragged_energy(&x).to_bits());
+    for i in 0..x.len() {
+        let want = 2.0 * x[i] + if i == 2 { 3.0 } else { 0.0 };
+        assert_close(g[i], want, 1e-14, &format!("ragged d/dx{i}"));
+    }
+    check_modes!(ragged_energy {}, |x: &[f64]| ragged_energy(x), x);
+    // (Σ sin)(Σ cos): cos xᵢ Σ cos − sin xᵢ Σ sin.
+    let (ss, sc): (f64, f64) = (
+        x.iter().map(|v| v.sin()).sum(),
+        x.iter().map(|v| v.cos()).sum(),
+    );
+    let (_, g) = gradient(unzipped {}, &x);
+    for i in 0..x.len() {
+        assert_close(g[i], x[i].cos() * sc - x[i].sin() * ss, 1e-14, "unzip");
+    }
+    check_modes!(unzipped {}, |x: &[f64]| unzipped(x), x);
+}

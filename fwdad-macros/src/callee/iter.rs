@@ -36,6 +36,8 @@ super::names! {
         MapWhile = "map_while",
         /// `flat_map(|p| inner)`: gathered by nested loops into a `Vec`, then iterated.
         FlatMap = "flat_map",
+        /// `flatten()` of a chain of slices, `Vec`s or arrays: `flat_map(|r| r.iter())`.
+        Flatten = "flatten",
         /// `skip_while(p)`: items dropped while `p(&item)` holds, a loop-carried flag.
         SkipWhile = "skip_while",
     }
@@ -87,6 +89,8 @@ super::names! {
         Last = "last",
         /// `it.find(p)` on an iterator chain: a scan with `break`.
         Find = "find",
+        /// `it.unzip()` on an iterator chain of pairs: a loop pushing into two `Vec`s.
+        Unzip = "unzip",
         /// `v.sort_by(cmp)`: a stable merge sort of the indices by `cmp` on the elements,
         /// then the elements gathered by it (primal and tangent move together).
         SortBy = "sort_by",
