@@ -855,6 +855,7 @@ fn filter_map_and_map_while() {
 
 /// Sum of squares over a ragged matrix by `flatten`, and the argmax-weighted peak by
 /// `enumerate().max_by(..)` on pairs, as users write them.
+#[allow(clippy::useless_vec)] // a ragged matrix, as users build one
 #[derive_frule]
 fn ragged_energy(x: &[f64]) -> f64 {
     let m = vec![x[..2].to_vec(), x[2..].to_vec()];
