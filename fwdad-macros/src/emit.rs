@@ -1896,6 +1896,8 @@ impl Emitter<'_> {
             }
             // Each named local rebound to its primal (immutably: a macro that assigns one
             // fails to compile instead of changing a copy).
+            // Naming no local, its value is a constant of any type (see lowering).
+            InstKind::Opaque { mac, captures, .. } if captures.is_empty() => quote!(#mac),
             InstKind::Opaque { mac, captures, .. } => {
                 let rt = self.rt;
                 let lets = captures.iter().zip(a).map(
