@@ -588,3 +588,18 @@ fn float_to_integer_conversions() {
     );
     assert_eq!(d.tangent, 3.0);
 }
+
+/// A `const fn` stays usable in constants; its rule is an ordinary function.
+#[derive_frule]
+const fn cube_plus(x: f64, c: f64) -> f64 {
+    x * x * x + c
+}
+
+const CUBE_AT_TWO: f64 = cube_plus(2.0, 1.0);
+
+#[test]
+fn const_fn_keeps_const() {
+    assert_eq!(CUBE_AT_TWO, 9.0);
+    let d = cube_plus_frule(Dual::new(2.0, 1.0), Dual::new(1.0, 0.0));
+    assert_eq!((d.primal, d.tangent), (9.0, 12.0));
+}

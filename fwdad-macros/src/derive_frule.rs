@@ -52,7 +52,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
     // the user's signature).
     let primal = func.clone();
-    let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
+    let mut func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
+    // A `const fn`'s rule is an ordinary function (the primal stays `const`).
+    func.sig.constness = None;
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
