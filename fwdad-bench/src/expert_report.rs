@@ -940,10 +940,12 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     }
     let _ = writeln!(
         s,
-        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; on its first call of a \
-         length above 16 it times its six plans, `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, and \
-         keeps the fastest: the plan it chose is in the kernel column); one-shot: `fwdad::gradient` (buffers kept \
-         per thread, a fresh `Vec` returned; it times the plans over its first 18 calls, made before measuring: \
+        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
+         `n` lanes rounded up to a multiple of 4; above, on its first call of a length it times its six plans \
+         (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
+         or 24 lanes of `Batch` for 32 up to 24 inputs) and keeps the fastest: the plan it chose is in the kernel \
+         column); one-shot: `fwdad::gradient` (buffers kept per thread, a fresh `Vec` returned; it times the \
+         plans over its first 18 calls, each over repeated gradients of at least 20 µs, made before measuring: \
          its choice is in the kernel column too); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
          tangents). num-dual: `DualSVec64<N>` in chunks of N = 4, 8 and 16 directions (inputs outside the chunk \
          carry no derivative, which num-dual skips) and, up to 100 inputs, num-dual's own `gradient` as its \
