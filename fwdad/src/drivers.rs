@@ -86,8 +86,9 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 16
-//! directions for small inputs and, above, chooses among 8, 16 and 32 lanes of `Batch` or
+//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of `n` directions
+//! rounded up to a multiple of 4 for up to 16 inputs and, above, chooses among 8, 16 and
+//! 32 lanes (one pass of 20 or 24 up to 24 inputs) of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
 //! the first call; [`GradientWorkspace`] times the plans on its first call); the
@@ -2280,8 +2281,10 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// call of a size.
 ///
 /// The workspace also chooses its plan by measurement. Above 16 inputs, the first call
-/// for an input length times gradients with each of [`GradientPlan::CANDIDATES`]
-/// (`Batch` and [`MaybeZero`] tangents at widths 8, 16 and 32), alternating, keeps the
+/// for an input length times gradients with each of
+/// [`GradientPlan::candidates(n)`](GradientPlan::candidates) (`Batch` and [`MaybeZero`]
+/// tangents at widths 8, 16 and 32, one pass of 20 or 24 lanes in place of `Batch` 32 up
+/// to 24 inputs), alternating, keeps the
 /// fastest, and uses it for every later call of that length ([`Self::plan`] tells
 /// which). The best plan depends on the function, not only on `n`: every pass recomputes
 /// the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a cheap one
