@@ -72,24 +72,32 @@ fn assert_near(got: &[f64], want: &[f64]) {
 #[test]
 fn workspace_gradient_is_the_same_at_every_width_it_may_pick() {
     let mut ws = GradientWorkspace::new();
-    for n in [5, 12, 17, 40, 100, 300] {
+    for n in [5, 12, 17, 22, 40, 100, 300] {
         let x = point(n);
         let (v, g) = ws.gradient(rosenbrock {}, &x);
         let (v, g) = (v, g.to_vec());
         assert_eq!(v, rosenbrock(&x));
         assert_near(&g, &rosenbrock_grad(&x));
         for (w, (_, gw)) in [
+            (4, gradient_with::<4>(rosenbrock {}, &x)),
             (8, gradient_with::<8>(rosenbrock {}, &x)),
+            (12, gradient_with::<12>(rosenbrock {}, &x)),
+            (20, gradient_with::<20>(rosenbrock {}, &x)),
             (16, gradient_with::<16>(rosenbrock {}, &x)),
             (32, gradient_with::<32>(rosenbrock {}, &x)),
         ] {
             assert_eq!(g, gw, "n = {n}: workspace against width {w}");
         }
-        // The width is measured once per length above 16, then kept.
+        // The width is measured once per length above 16, then kept: 8, 16 or 32, or up
+        // to 24 inputs the one pass of `gradient_width(n)` lanes.
         match ws.width(n) {
             None => assert!(n <= 16, "n = {n}: no width measured"),
             Some(w) => {
-                assert!(n > 16 && [8, 16, 32].contains(&w), "n = {n}: width {w}");
+                let one_pass = n <= 24 && w == gradient_width(n);
+                assert!(
+                    n > 16 && ([8, 16, 32].contains(&w) || one_pass),
+                    "n = {n}: width {w}"
+                );
                 let (_, again) = ws.gradient(rosenbrock {}, &x);
                 assert_eq!(again, &g[..]);
                 assert_eq!(ws.width(n), Some(w));
@@ -113,8 +121,21 @@ fn workspace_gradient_of_a_costly_primal_matches_the_formula() {
 
 #[test]
 fn one_shot_gradient_takes_one_pass_up_to_sixteen_inputs() {
-    assert_eq!(gradient_width(1), 8);
-    assert_eq!(gradient_width(8), 8);
-    assert_eq!(gradient_width(9), 16);
-    assert_eq!(gradient_width(16), 16);
+    // `n` lanes rounded up to a multiple of 4 (one pass up to 24 inputs, 32 lanes above).
+    for (n, w) in [
+        (1, 4),
+        (4, 4),
+        (5, 8),
+        (8, 8),
+        (9, 12),
+        (12, 12),
+        (13, 16),
+        (16, 16),
+        (17, 20),
+        (24, 24),
+        (25, 32),
+        (32, 32),
+    ] {
+        assert_eq!(gradient_width(n), w, "n = {n}");
+    }
 }

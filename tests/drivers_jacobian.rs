@@ -671,16 +671,21 @@ where
 fn gradient_widens_its_passes_for_large_inputs() {
     let mut ws = GradientWorkspace::new();
     let mut first_call = std::collections::HashSet::new();
-    for (k, n) in [10, 63, 64, 100, 511, 512, 1000, 100, 3]
+    for (k, n) in [10, 63, 64, 100, 511, 512, 1000, 100, 3, 20, 22]
         .into_iter()
         .enumerate()
     {
         let x = test_points(n, 70 + k as u64);
-        // One pass up to 32 inputs, then 16, and 32 from 256 on.
+        // One pass up to 32 inputs (`n` lanes rounded up to a multiple of 4 up to 24),
+        // then 16, and 32 from 256 on.
         let want_w = match n {
-            0..=8 => 8,
-            9..=16 => 16,
-            17..=32 => 32,
+            0..=4 => 4,
+            5..=8 => 8,
+            9..=12 => 12,
+            13..=16 => 16,
+            17..=20 => 20,
+            21..=24 => 24,
+            25..=32 => 32,
             33..256 => 16,
             _ => 32,
         };

@@ -6,8 +6,9 @@
 //! (`d(100 t²) = 200 t dt`), differentiates a polynomial once (`p'(x) dx`, not the product
 //! rule at every step), skips the tangent of data that does not vary, and walks slices
 //! with iterators or with slices re-cut to a common length, so that no access is
-//! bounds-checked where the derived rule's is not. No baseline is called through a
-//! function pointer.
+//! bounds-checked where the derived rule's is not; where the plain function bounds-checks
+//! (the matrix-vector product's `a[i * n + j]`), so does its expert JVP. No baseline is
+//! called through a function pointer.
 //!
 //! Kernels: Horner's scheme of degree 20 with literal coefficients (a constant-coefficient
 //! chain), Rosenbrock (n = 100), the bundle-adjustment reprojection residual (quotients),
@@ -468,9 +469,30 @@ pub fn matvec_const(a: &[f64], x: &[f64], y: &mut [f64]) {
     }
 }
 
-/// Expert JVP of `y = A x` for a constant `A`: `dy = A dx`, rows walked with
-/// `chunks_exact` and `zip` (no bounds checks).
+/// Expert JVP of `y = A x` for a constant `A`: `dy = A dx`, with the primal operations of
+/// [`crate::simple::matvec`], its bounds checks included (`a[i * n + j]` panics where the
+/// primal does); the tangents are re-cut to their primals' lengths so that they add no
+/// check of their own.
 pub fn matvec_const_expert(a: &[f64], x: &[f64], dx: &[f64], y: &mut [f64], dy: &mut [f64]) {
+    let n = x.len();
+    let dx = &dx[..n];
+    let dy = &mut dy[..y.len()];
+    for i in 0..y.len() {
+        let (mut s, mut ds) = (0.0, 0.0);
+        for j in 0..n {
+            let aij = a[i * n + j];
+            s += aij * x[j];
+            ds += aij * dx[j];
+        }
+        y[i] = s;
+        dy[i] = ds;
+    }
+}
+
+/// [`matvec_const_expert`] without the primal's bounds checks: rows walked with
+/// `chunks_exact` and `zip`. Not the primal's operations (a short `a` gives fewer rows
+/// instead of a panic); the report shows it beside the expert, for scale.
+pub fn matvec_const_unchecked(a: &[f64], x: &[f64], dx: &[f64], y: &mut [f64], dy: &mut [f64]) {
     let n = x.len();
     let dx = &dx[..n];
     for ((row, yi), dyi) in a.chunks_exact(n).zip(y.iter_mut()).zip(dy.iter_mut()) {
@@ -710,6 +732,10 @@ mod tests {
         let mut plain = vec![0.0; n];
         crate::simple::matvec(&a, &x, &mut plain);
         assert_eq!(y, plain);
+        let (mut uy, mut udy) = (vec![0.0; n], vec![0.0; n]);
+        matvec_const_unchecked(&a, &x, &dx, &mut uy, &mut udy);
+        assert_eq!(uy, plain);
+        assert_close("matvec expert without bounds checks", &udy, &want);
         let (mut ry, mut rdy) = (vec![0.0; n], vec![0.0; n]);
         matvec_const_frule(
             &a,

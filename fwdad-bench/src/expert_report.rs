@@ -247,8 +247,8 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
     let dx = rng.vec(n, -1.0, 1.0);
     let xd = simple::duals(&x, &dx);
     let (a, zeros, x, dx, xd) = (&a[..], &zeros[..], &x[..], &dx[..], &xd[..]);
-    let mut bufs = [[0.0; 8]; 10];
-    let [y0, y1, d1, y2, d2, y3, d3, y4, d4, ..] = &mut bufs;
+    let mut bufs = [[0.0; 8]; 12];
+    let [y0, y1, d1, y2, d2, y3, d3, y4, d4, y5, d5, ..] = &mut bufs;
     let mut ny = [Dual64::from(0.0); 8];
     out.push(measure_kernel(
         "matvec 8×8, constant matrix (`Dual::constant(&a)`)",
@@ -308,6 +308,19 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
                     d3[7]
                 }),
             ),
+            (
+                "expert, no bounds checks",
+                Box::new(|| {
+                    expert::matvec_const_unchecked(
+                        black_box(a),
+                        black_box(x),
+                        black_box(dx),
+                        y5,
+                        d5,
+                    );
+                    d5[7]
+                }),
+            ),
         ],
         &[
             (1, 2),
@@ -318,6 +331,8 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
             (5, 2),
             (1, 4),
             (5, 4),
+            (1, 6),
+            (6, 2),
         ],
     ));
 
@@ -797,8 +812,8 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
          the median over rounds of the two variants' per-round ratio, ± the interquartile range of those \
          ratios ÷ their median. A kernel with a ratio spreading more than {:.0} % is measured again (up to {} \
          times; the tightest attempt is shown, ⚠ if it still spreads more). Expert JVPs are in \
-         `fwdad-bench/src/expert.rs`: the same primal operations, only the tangent work the math needs, no \
-         bounds checks the rule avoids, no calls through pointers. num-dual: `Dual64`, constant data as plain \
+         `fwdad-bench/src/expert.rs`: the same primal operations (the plain function's bounds checks included), \
+         only the tangent work the math needs, no bounds checks the rule avoids, no calls through pointers. num-dual: `Dual64`, constant data as plain \
          `f64`.\n",
         plan_one().samples,
         plan_one().sample.as_micros(),
@@ -813,6 +828,8 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     );
     let mut ratios = Vec::new();
     let mut worst: Option<(f64, &str)> = None;
+    // Sentences about a kernel's extra rows, after the table (not to split it).
+    let mut notes = Vec::new();
     for m in one {
         let rule = m.times[1].0.clone();
         let re = m.ratio(&rule, "expert").expect("rule ÷ expert");
@@ -855,14 +872,28 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
                 m.ratio("rule, `Dual::constant(&a)`", "rule, `inactive(a)`"),
                 m.ratio("rule, constant dual", "rule, `inactive(a)`"),
             ) {
-                let _ = writeln!(
-                    s,
-                    "\nConstant data passed as `Dual::constant(&a)` ÷ the same data declared `inactive(a)`: {}; as a dual with zeros in memory ÷ `inactive(a)`: {}.\n",
+                notes.push(format!(
+                    "Constant data passed as `Dual::constant(&a)` ÷ the same data declared `inactive(a)`: {}; as a dual with zeros in memory ÷ `inactive(a)`: {}.",
                     pct(c),
                     pct(z)
-                );
+                ));
             }
         }
+        if let (Some(r), Some(e)) = (
+            m.ratio("rule, `Dual::constant(&a)`", "expert, no bounds checks"),
+            m.ratio("expert, no bounds checks", "expert"),
+        ) {
+            let _ = writeln!(
+                s,
+                "| ↳ against an expert without the primal's bounds checks (rows by `chunks_exact`; not the primal's operations) | | | {} | {} | | {} (÷ the expert) | | |",
+                ns(m.time("expert, no bounds checks").unwrap_or(f64::NAN)),
+                pct(r),
+                pct(e),
+            );
+        }
+    }
+    for note in &notes {
+        let _ = writeln!(s, "\n{note}");
     }
     let gm = geomean(&ratios);
     let (wv, wn) = worst.unwrap_or((f64::NAN, "–"));
@@ -909,10 +940,12 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     }
     let _ = writeln!(
         s,
-        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; on its first call of a \
-         length above 16 it times its six plans, `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, and \
-         keeps the fastest: the plan it chose is in the kernel column); one-shot: `fwdad::gradient` (buffers kept \
-         per thread, a fresh `Vec` returned; it times the plans over its first 18 calls, made before measuring: \
+        "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
+         `n` lanes rounded up to a multiple of 4; above, on its first call of a length it times its six plans \
+         (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
+         or 24 lanes of `Batch` for 32 up to 24 inputs) and keeps the fastest: the plan it chose is in the kernel \
+         column); one-shot: `fwdad::gradient` (buffers kept per thread, a fresh `Vec` returned; it times the \
+         plans over its first 18 calls, each over repeated gradients of at least 20 µs, made before measuring: \
          its choice is in the kernel column too); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
          tangents). num-dual: `DualSVec64<N>` in chunks of N = 4, 8 and 16 directions (inputs outside the chunk \
          carry no derivative, which num-dual skips) and, up to 100 inputs, num-dual's own `gradient` as its \

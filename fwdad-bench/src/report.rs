@@ -511,7 +511,7 @@ impl Report {
         // Gradients.
         let _ = writeln!(
             s,
-            "## Gradients by forward mode (chunks of directions)\n\nA chunked gradient of width w makes ⌈n/w⌉ passes, so its cost grows like n² where a hand-written reverse (analytic) gradient costs O(n). Two runs of the derived rule, buffers kept between calls as the hand JVP's seeds are: at width 8 (`JacobianWorkspace::<8>::gradient`), against \"hand JVP\", the same chunked algorithm written by hand at width 8 (the ratio is the AD overhead); and through `GradientWorkspace::gradient` (buffers kept; above 16 inputs it times widths 8, 16 and 32 on the function on its first call and keeps the fastest; the width column shows `gradient_width`, what the one-shot `fwdad::gradient` uses), against the analytic gradient and num-dual. num-dual runs `DualSVec64<8>` (the issue 30 section compares with num-dual's best of 4, 8 and 16); the last column compares it with the rule at width 8 too.\n"
+            "## Gradients by forward mode (chunks of directions)\n\nA chunked gradient of width w makes ⌈n/w⌉ passes, so its cost grows like n² where a hand-written reverse (analytic) gradient costs O(n). Two runs of the derived rule, buffers kept between calls as the hand JVP's seeds are: at width 8 (`JacobianWorkspace::<8>::gradient`), against \"hand JVP\", the same chunked algorithm written by hand at width 8 (the ratio is the AD overhead); and through `GradientWorkspace::gradient` (buffers kept; above 16 inputs it times its plans, widths 8, 16 and 32, on the function on its first call and keeps the fastest; the width column shows `gradient_width`, the first call's width of the one-shot `fwdad::gradient`), against the analytic gradient and num-dual. num-dual runs `DualSVec64<8>` (the issue 30 section compares with num-dual's best of 4, 8 and 16); the last column compares it with the rule at width 8 too.\n"
         );
         let _ = writeln!(
             s,
@@ -605,7 +605,7 @@ impl Report {
         if !self.gmm.is_empty() {
             let _ = writeln!(
                 s,
-                "## ADBench GMM gradient\n\nn = 1000 points. Forward mode needs one direction per parameter: ⌈P/w⌉ passes of `fwdad::gradient`'s width w (8, 16 or 32 by P: `gradient_width`; num-dual at its fastest width, 8). The hand-derived gradient is analytic (reverse), so its ratio stays small while forward mode's grows with P. The points are declared `inactive(x)`.\n"
+                "## ADBench GMM gradient\n\nn = 1000 points. Forward mode needs one direction per parameter: ⌈P/w⌉ passes of `fwdad::gradient`'s first width w (16 or 32 by P: `gradient_width`; num-dual at its fastest width, 8). The hand-derived gradient is analytic (reverse), so its ratio stays small while forward mode's grows with P. The points are declared `inactive(x)`.\n"
             );
             let _ = writeln!(
                 s,

@@ -755,6 +755,7 @@ pub(crate) fn pipeline(
     Some(Body {
         tokens,
         out_of_line: out_of_line(func, &passes.ir),
+        inlinable: body_inlinable(func, &passes.ir),
         generic: crate::const_args::generic_in_body(&passes.ir, &passes.plans),
     })
 }
@@ -764,6 +765,8 @@ pub(crate) struct Body {
     tokens: TokenStream,
     /// Whether they go in a function of their own (`out_of_line`).
     out_of_line: bool,
+    /// Whether that function may be inlined (`body_inlinable`).
+    inlinable: bool,
     /// Per parameter, whether the body takes a constant tangent as it comes
     /// (`crate::const_args::generic_in_body`); the others are converted on entry.
     generic: Vec<bool>,
@@ -794,6 +797,18 @@ fn out_of_line(func: &syn::ItemFn, ir: &ir::Function) -> bool {
         syn::FnArg::Typed(t) => float_reference(&t.ty, &float_params),
     });
     takes_floats && ir.stores_in_loop()
+}
+
+/// Whether an `out_of_line` body may still be inlined into `frule` (`#[inline]` rather
+/// than `#[inline(never)]`): when its loops store only into parameters (`y[i] = s` into an
+/// output slice), whose `noalias` LLVM keeps on inlining, as scoped metadata on the
+/// accesses through them; a store into a local buffer (or a reference the body derives)
+/// loses it. Inlined, the body sees the caller's constants: a matrix-vector product into
+/// an 8-element array unrolls its rows as the primal's call does (issue 30, 8 × 8: 0.96 of
+/// the expert JVP, against 1.0 kept apart). The user's `#[inline(never)]` keeps it apart.
+fn body_inlinable(func: &syn::ItemFn, ir: &ir::Function) -> bool {
+    let never = user_inline(func).is_some_and(|hint| hint.is_some_and(|arg| arg == "never"));
+    !never && !ir.stores_in_loop_off_params()
 }
 
 /// The user's `#[inline]` on the primal, if any, with its argument (`always`, `never`).
@@ -1492,8 +1507,12 @@ fn emit_body_fn(
         syn::GenericParam::Lifetime(_) => None,
     });
     let (lts, tokens) = (&sig.lifetimes, &body.tokens);
+    let inline = match body.inlinable {
+        true => quote!(#[inline]),
+        false => quote!(#[inline(never)]),
+    };
     quote! {
-        #[inline(never)]
+        #inline
         #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
         fn __fwdad_body<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#body_tangents,)*>(#(#fn_params,)*) -> #out_ty
         #where_clause

@@ -86,8 +86,9 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of up to 16
-//! directions for small inputs and, above, chooses among 8, 16 and 32 lanes of `Batch` or
+//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of `n` directions
+//! rounded up to a multiple of 4 for up to 16 inputs and, above, chooses among 8, 16 and
+//! 32 lanes (one pass of 20 or 24 up to 24 inputs) of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
 //! the first call; [`GradientWorkspace`] times the plans on its first call); the
@@ -1509,7 +1510,7 @@ where
 }
 
 /// `(f(x), ∇f(x))` of a function `&[f64] → f64`, in ⌈n / w⌉ batched passes of `w`
-/// directions each, `w` 8, 16 or 32, with `Batch` or [`MaybeZero`] tangents, chosen by
+/// directions each, `w` 4 to 32, with `Batch` or [`MaybeZero`] tangents, chosen by
 /// measurement on this machine.
 ///
 /// Every pass recomputes the primal, so wide passes pay off for a costly primal; for a
@@ -1521,15 +1522,17 @@ where
 /// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`
 /// ([`gradient_width`]); above, its first call for a function (the type of its rule) and
 /// a length takes [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
-/// calls time every plan of [`GradientPlan::CANDIDATES`] three times (each call computes
+/// calls time every plan of [`GradientPlan::candidates(n)`](GradientPlan::candidates) three times (each call computes
 /// a real gradient: the result is the same at every plan) and then keep the fastest for
 /// that function and length, for the rest of the process ([`gradient_plan_chosen`] tells
 /// which). The cost of the choice is a clock read per call and, over the first eighteen
-/// calls, the time of the slower plans (the shortest of three wall-clock times per plan:
-/// on a loaded machine the choice can still be wrong). The seeds and buffers are kept per
+/// calls, the time of the slower plans (the shortest of three wall-clock times per plan,
+/// each over repeated gradients of at least 20 µs in all: on a loaded machine the choice
+/// can still be wrong). The seeds and buffers are kept per
 /// thread between calls (only the returned gradient is allocated). The rule is therefore
-/// compiled for the six plans (the price of `gradient` is six instantiations of the rule:
-/// for one width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
+/// compiled for every plan (the price of `gradient` is ten instantiations of the rule:
+/// `Batch` at 4, 8, 12, 16, 20, 24 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
+/// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
 /// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
 ///
 /// ```
@@ -1563,7 +1566,7 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
     let n = x.len();
     let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
         if n <= 16 {
-            // One pass of 8 or 16 lanes: nothing to choose.
+            // One pass of 4, 8, 12 or 16 lanes: nothing to choose.
             let (value, g) = ws.run(&f, x, GradientPlan::dense(gradient_width(n)));
             return (value, g.to_vec());
         }
@@ -1587,7 +1590,14 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
         let (value, g) = ws.run(&f, x, plan);
         let g = g.to_vec();
         if measuring {
-            width_tuning::record(key, plan, start.elapsed());
+            // A gradient of a few microseconds is timed over repeated calls (the same
+            // result each time), so that one clock read or one preemption does not decide.
+            let mut calls = 1;
+            while start.elapsed() < GradientWorkspace::MIN_SAMPLE && calls < 1000 {
+                core::hint::black_box(ws.run(&f, x, plan));
+                calls += 1;
+            }
+            width_tuning::record(key, plan, start.elapsed() / calls);
         }
         (value, g)
     };
@@ -1606,8 +1616,7 @@ mod width_tuning {
     use core::time::Duration;
     use std::sync::Mutex;
 
-    /// The candidates, and how many calls each is timed.
-    const PLANS: [GradientPlan; K] = GradientPlan::CANDIDATES;
+    /// How many candidates ([`GradientPlan::candidates`]), and how many calls each is timed.
     const K: usize = GradientPlan::CANDIDATES.len();
     const TRIES: u8 = 3;
     /// Functions and lengths remembered (the oldest forgotten first).
@@ -1616,6 +1625,8 @@ mod width_tuning {
     /// What is known of one function and length.
     pub(super) struct Entry {
         key: (&'static str, usize),
+        /// The candidates for the key's length.
+        plans: [GradientPlan; K],
         best: [Duration; K],
         calls: [u8; K],
     }
@@ -1624,6 +1635,7 @@ mod width_tuning {
         fn new(key: (&'static str, usize)) -> Self {
             Entry {
                 key,
+                plans: GradientPlan::candidates(key.1),
                 best: [Duration::MAX; K],
                 calls: [0; K],
             }
@@ -1633,19 +1645,25 @@ mod width_tuning {
         /// candidate timed fewest times (the default plan first among equals, then the
         /// table's order), until each is timed `TRIES` times; then the fastest.
         fn next(&self) -> (GradientPlan, bool) {
-            let start = default_index(self.key.1);
+            let start = self.default_index();
             let k = (0..K)
                 .map(|i| (start + i) % K)
                 .min_by_key(|&k| self.calls[k])
                 .unwrap_or(start);
             if self.calls[k] < TRIES {
-                return (PLANS[k], true);
+                return (self.plans[k], true);
             }
-            (PLANS[fastest(&self.best)], false)
+            (self.plans[fastest(&self.best)], false)
+        }
+
+        /// The plan a first call takes: `gradient_width(n)` lanes of `Batch`.
+        fn default_index(&self) -> usize {
+            let plan = GradientPlan::dense(gradient_width(self.key.1));
+            self.plans.iter().position(|&p| p == plan).unwrap_or(0)
         }
 
         fn record(&mut self, plan: GradientPlan, took: Duration) {
-            if let Some(k) = PLANS.iter().position(|&p| p == plan) {
+            if let Some(k) = self.plans.iter().position(|&p| p == plan) {
                 self.best[k] = self.best[k].min(took);
                 self.calls[k] = self.calls[k].saturating_add(1);
             }
@@ -1655,7 +1673,7 @@ mod width_tuning {
             self.calls
                 .iter()
                 .all(|&c| c >= TRIES)
-                .then(|| PLANS[fastest(&self.best)])
+                .then(|| self.plans[fastest(&self.best)])
         }
     }
 
@@ -1663,12 +1681,6 @@ mod width_tuning {
     /// a plain `Batch` wins a tie with its `MaybeZero` (which must be faster to be chosen).
     pub(super) fn fastest(best: &[Duration; K]) -> usize {
         (0..K).min_by_key(|&k| best[k]).unwrap_or(0)
-    }
-
-    /// The plan a first call takes: `gradient_width(n)` lanes of `Batch`.
-    fn default_index(n: usize) -> usize {
-        let plan = GradientPlan::dense(gradient_width(n));
-        PLANS.iter().position(|&p| p == plan).unwrap_or(0)
     }
 
     static TABLE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
@@ -1707,6 +1719,21 @@ mod width_tuning {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        /// The candidates above 24 inputs (the lengths of these tests but one).
+        const PLANS: [GradientPlan; K] = GradientPlan::CANDIDATES;
+
+        /// Up to 24 inputs one pass of `gradient_width(n)` lanes stands in for `Batch` 32,
+        /// and is the first call's plan.
+        #[test]
+        fn a_short_input_times_one_pass_of_its_own_width() {
+            for (n, w) in [(17, 20), (20, 20), (21, 24), (24, 24), (25, 32), (32, 32)] {
+                let plans = GradientPlan::candidates(n);
+                assert!(plans.contains(&GradientPlan::dense(w)), "n = {n}");
+                assert_eq!(Entry::new(("f", n)).next(), (GradientPlan::dense(w), true));
+            }
+            assert_eq!(GradientPlan::candidates(100), PLANS);
+        }
 
         /// Times in µs by candidate (the table's order), as if measured.
         fn entry_with(n: usize, micros: [u64; K]) -> Entry {
@@ -1837,9 +1864,16 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
     width_tuning::chosen((core::any::type_name::<F>(), n))
 }
 
-/// The chunk width [`gradient`] uses for `n` inputs: one pass of 8, 16 or 32 lanes up to
-/// 32 inputs, 16 below 256, 32 from there on. ([`GradientWorkspace`] measures the width
-/// instead, above 16 inputs.)
+/// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of `n`
+/// lanes rounded up to a multiple of 4 up to 24 inputs (4, 8, 12, 16, 20 or 24) and of 32
+/// above; 16 below 256, 32 from there on. ([`GradientWorkspace`] measures the plan
+/// instead, above 16 inputs, and so does [`gradient`] on its later calls.)
+///
+/// One pass of padding lanes costs what num-dual's one pass of exactly `n` lanes does not
+/// (issue 30, the same machine, one pass ÷ num-dual's best: Ackley at n = 10, 16 lanes
+/// 1.15, 12 lanes 1.08, 10 lanes 1.01; Rosenbrock at n = 20, 32 lanes 1.15, 20 lanes
+/// 0.82); multiples of 4 bound the padding to 3 lanes with four more instantiations of
+/// the rule (widths 4, 12, 20, 24).
 ///
 /// Measured in `fwdad-bench` (BENCHMARKS.md, issue 30 section; 2-core Intel Xeon at
 /// 2.5 GHz, one codegen unit, thin LTO), as time ÷ width 8's on Rosenbrock (a cheap primal) and Ackley
@@ -1854,17 +1888,22 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 /// ```
 /// use fwdad::drivers::gradient_width;
 ///
+/// assert_eq!(gradient_width(3), 4);
 /// assert_eq!(gradient_width(6), 8);
-/// assert_eq!(gradient_width(10), 16);
-/// assert_eq!(gradient_width(20), 32);
+/// assert_eq!(gradient_width(10), 12);
+/// assert_eq!(gradient_width(20), 20);
+/// assert_eq!(gradient_width(30), 32);
 /// assert_eq!(gradient_width(100), 16);
 /// assert_eq!(gradient_width(1000), 32);
 /// ```
 pub const fn gradient_width(n: usize) -> usize {
-    if n <= 8 {
-        8
-    } else if n <= 16 {
-        16
+    if n <= 24 {
+        // One pass, padded to a multiple of 4 lanes (two SSE2 pairs).
+        if n <= 4 {
+            4
+        } else {
+            n.div_ceil(4) * 4
+        }
     } else if n <= 32 || n >= 256 {
         32
     } else {
@@ -1872,8 +1911,8 @@ pub const fn gradient_width(n: usize) -> usize {
     }
 }
 
-/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result in each mode of
-/// [`GradientPlan::CANDIDATES`] (`Batch` and `MaybeZero` at widths 8, 16 and 32). Every
+/// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result in each mode of its
+/// plans (`Batch` at widths 4, 8, 12, 16, 20, 24 and 32, `MaybeZero` at 8, 16 and 32). Every
 /// `#[derive_frule]` rule of one `&[f64]` argument is one, as is every [`bind`] of a rule;
 /// there is nothing to implement (it is sealed).
 /// A rule that does not fit is reported at the call, once per mode.
@@ -1883,8 +1922,12 @@ pub const fn gradient_width(n: usize) -> usize {
     note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
 )]
 pub trait GradientRule:
-    SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+    SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
+    + SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+    + SliceRule<Batch<f64, 12>, Output: ScalarOutput<Batch<f64, 12>>>
     + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
+    + SliceRule<Batch<f64, 20>, Output: ScalarOutput<Batch<f64, 20>>>
+    + SliceRule<Batch<f64, 24>, Output: ScalarOutput<Batch<f64, 24>>>
     + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
     + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
     + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
@@ -1893,8 +1936,12 @@ pub trait GradientRule:
 }
 
 impl<F> GradientRule for F where
-    F: SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+    F: SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
+        + SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+        + SliceRule<Batch<f64, 12>, Output: ScalarOutput<Batch<f64, 12>>>
         + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
+        + SliceRule<Batch<f64, 20>, Output: ScalarOutput<Batch<f64, 20>>>
+        + SliceRule<Batch<f64, 24>, Output: ScalarOutput<Batch<f64, 24>>>
         + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
         + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
         + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
@@ -1935,6 +1982,17 @@ impl GradientPlan {
         Self::known_zeros(16),
         Self::known_zeros(32),
     ];
+
+    /// The plans timed for `n` inputs (above 16): [`Self::CANDIDATES`], with one pass of
+    /// [`gradient_width(n)`](gradient_width) lanes of `Batch` in place of `Batch` 32 up to
+    /// 24 inputs (20 or 24 lanes: a pass of 32 would carry 8 to 15 padding lanes).
+    pub const fn candidates(n: usize) -> [GradientPlan; 6] {
+        let mut plans = Self::CANDIDATES;
+        if n <= 24 {
+            plans[2] = Self::dense(gradient_width(n));
+        }
+        plans
+    }
 
     /// `width` lanes of `Batch`.
     pub const fn dense(width: usize) -> Self {
@@ -2242,15 +2300,18 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// call of a size.
 ///
 /// The workspace also chooses its plan by measurement. Above 16 inputs, the first call
-/// for an input length times gradients with each of [`GradientPlan::CANDIDATES`]
-/// (`Batch` and [`MaybeZero`] tangents at widths 8, 16 and 32), alternating, keeps the
+/// for an input length times gradients with each of
+/// [`GradientPlan::candidates(n)`](GradientPlan::candidates) (`Batch` and [`MaybeZero`]
+/// tangents at widths 8, 16 and 32, one pass of 20 or 24 lanes in place of `Batch` 32 up
+/// to 24 inputs), alternating, keeps the
 /// fastest, and uses it for every later call of that length ([`Self::plan`] tells
 /// which). The best plan depends on the function, not only on `n`: every pass recomputes
 /// the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a cheap one
 /// pays mostly for tangent lanes, which `MaybeZero` skips where they are known zero
 /// (Rosenbrock: every term reads two inputs, so most terms of a pass touch no seeded
-/// input), and for padding lanes. Up to 16 inputs it takes one pass of 8 or 16 lanes of
-/// `Batch`, as [`gradient`]. The gradient is the same at every plan (equal values; see
+/// input), and for padding lanes. Up to 16 inputs it takes one pass of `Batch`, `n` lanes
+/// rounded up to a multiple of 4 ([`gradient_width`]), as [`gradient`]; up to 24, that
+/// one pass stands in for `Batch` 32 among the timed plans ([`GradientPlan::candidates`]). The gradient is the same at every plan (equal values; see
 /// the module docs), so the measurement changes the speed only, never the result. The
 /// first call of a length times each plan over three rounds of at least 20 µs each (or one
 /// gradient, if longer): about 0.4 ms, or nineteen gradients of a large input.
@@ -2277,8 +2338,12 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct GradientWorkspace {
+    w4: Buffers<Batch<f64, 4>>,
     w8: Buffers<Batch<f64, 8>>,
+    w12: Buffers<Batch<f64, 12>>,
     w16: Buffers<Batch<f64, 16>>,
+    w20: Buffers<Batch<f64, 20>>,
+    w24: Buffers<Batch<f64, 24>>,
     w32: Buffers<Batch<f64, 32>>,
     z8: Buffers<Zeros<8>>,
     z16: Buffers<Zeros<16>>,
@@ -2310,8 +2375,9 @@ impl GradientWorkspace {
         self.run(&f, x, plan)
     }
 
-    /// `(f(x), ∇f(x))` with the given plan, whatever was measured (`plan.width` 8, 16
-    /// or 32; another width is taken as 32).
+    /// `(f(x), ∇f(x))` with the given plan, whatever was measured (`plan.width` 4, 8,
+    /// 12, 16, 20, 24 or 32 for `Batch`, 8, 16 or 32 for `MaybeZero`; another width is
+    /// taken as 32).
     pub fn gradient_with_plan<F: GradientRule>(
         &mut self,
         f: F,
@@ -2334,8 +2400,12 @@ impl GradientWorkspace {
 
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         match (plan.known_zeros, plan.width) {
+            (false, 4) => self.w4.gradient(f, x),
             (false, 8) => self.w8.gradient(f, x),
+            (false, 12) => self.w12.gradient(f, x),
             (false, 16) => self.w16.gradient(f, x),
+            (false, 20) => self.w20.gradient(f, x),
+            (false, 24) => self.w24.gradient(f, x),
             (false, _) => self.w32.gradient(f, x),
             (true, 8) => self.z8.gradient(f, x),
             (true, 16) => self.z16.gradient(f, x),
@@ -2348,11 +2418,11 @@ impl GradientWorkspace {
     /// plan over enough calls to take [`Self::MIN_SAMPLE`] (one call for a large gradient),
     /// so that a gradient of a fraction of a microsecond is not judged by one clock read.
     fn fastest_plan<F: GradientRule>(&mut self, f: &F, x: &[f64]) -> GradientPlan {
-        const PLANS: [GradientPlan; 6] = GradientPlan::CANDIDATES;
+        let plans = GradientPlan::candidates(x.len());
         let mut calls = [1u32; 6];
         let mut best = [core::time::Duration::MAX; 6];
         for _ in 0..3 {
-            for (k, &p) in PLANS.iter().enumerate() {
+            for (k, &p) in plans.iter().enumerate() {
                 let start = std::time::Instant::now();
                 for _ in 0..calls[k] {
                     core::hint::black_box(self.run(f, x, p));
@@ -2367,7 +2437,7 @@ impl GradientWorkspace {
                 }
             }
         }
-        PLANS[width_tuning::fastest(&best)]
+        plans[width_tuning::fastest(&best)]
     }
 
     /// The shortest time a sample of the plan measurement may take.

@@ -534,12 +534,28 @@ impl Function {
     /// Whether a loop (`loop`, `while`, `for`), at any depth, writes through a place
     /// (`buf[i] = v`, `*r = v`).
     pub fn stores_in_loop(&self) -> bool {
+        self.loop_stores(|_| true)
+    }
+
+    /// Whether a loop, at any depth, writes through a place that is not a parameter itself
+    /// (`buf[i] = v` into a local buffer, or through a reference the body derived).
+    pub fn stores_in_loop_off_params(&self) -> bool {
+        self.loop_stores(|place| {
+            let (Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _)) = place;
+            !matches!(self.values[*t].def, ValueDef::Param(_))
+        })
+    }
+
+    /// Whether a loop, at any depth, holds a `Store` whose place `pick` accepts.
+    fn loop_stores(&self, pick: impl Fn(&Place) -> bool) -> bool {
         let mut todo = vec![(self.body, false)];
         while let Some((r, in_loop)) = todo.pop() {
             for &inst in &self.regions[r].insts {
                 let kind = &self.insts[inst].kind;
-                if in_loop && matches!(kind, InstKind::Store { .. }) {
-                    return true;
+                if let (true, InstKind::Store { place, .. }) = (in_loop, kind) {
+                    if pick(place) {
+                        return true;
+                    }
                 }
                 let inner = in_loop || matches!(kind, InstKind::Loop { .. } | InstKind::For { .. });
                 todo.extend(self.inst_regions(inst).into_iter().map(|r| (r, inner)));

@@ -1,6 +1,7 @@
 //! Where `#[derive_frule]` puts a rule's body (`derive_frule::out_of_line`): in a function
-//! of its own, never inlined, when a loop writes memory and a float reference is taken
-//! (so the references keep `noalias`), or as the user's `#[inline(..)]` on the primal says.
+//! of its own when a loop writes memory and a float reference is taken (so the references
+//! keep `noalias`), never inlined unless those loops store only into parameters
+//! (`derive_frule::body_inlinable`), or as the user's `#[inline(..)]` on the primal says.
 
 use crate::derive_frule::expand;
 use proc_macro2::TokenStream;
@@ -77,5 +78,55 @@ fn the_users_inline_always_holds_for_the_rule() {
     ];
     for (item, want) in cases {
         assert_eq!(frule_inline(item), want, "{item}");
+    }
+}
+
+/// The `#[inline(..)]` attribute on the out-of-line body of `item`'s rule.
+fn body_inline(item: &str) -> String {
+    let out = expand(
+        TokenStream::new(),
+        TokenStream::from_str(item).expect("valid tokens"),
+    );
+    let text = out.to_string();
+    let at = text.find("fn __fwdad_body").expect("an out-of-line body");
+    let attr = text[..at].rfind("# [inline").expect("an inline attribute");
+    text[attr..]
+        .split(']')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+        + "]"
+}
+
+/// An out-of-line body whose loops store only into parameters may be inlined (their
+/// `noalias` survives as scoped metadata, and the body sees the caller's constants); a
+/// store into a local buffer or a derived reference keeps it apart, as does the user's
+/// `#[inline(never)]`.
+#[test]
+fn bodies_storing_only_into_parameters_may_be_inlined() {
+    let cases = [
+        (
+            "fn f(x: &[f64], y: &mut [f64]) { for i in 0..x.len() { y[i] = x[i]; } }",
+            "# [inline]",
+        ),
+        (
+            "fn f(x: &[f64], s: &mut f64) { for i in 0..2 { *s = x[i]; } }",
+            "# [inline]",
+        ),
+        (
+            "fn f(x: &[f64]) -> f64 { let mut b = vec![0.0; 2]; for i in 0..2 { b[i] = x[i]; } b[0] }",
+            "# [inline (never)]",
+        ),
+        (
+            "fn f(x: &[f64], y: &mut [f64]) { let z = &mut y[1..]; for i in 0..2 { z[i] = x[i]; } }",
+            "# [inline (never)]",
+        ),
+        (
+            "#[inline(never)] fn f(x: &[f64], y: &mut [f64]) { for i in 0..2 { y[i] = x[i]; } }",
+            "# [inline (never)]",
+        ),
+    ];
+    for (item, want) in cases {
+        assert_eq!(body_inline(item), want, "{item}");
     }
 }
