@@ -467,6 +467,65 @@ where
     }
 }
 
+/// The rule of `v[i]` / `v[i] = x` on a `Vec`, an array or a borrowed slice, for a value
+/// whose type the macro cannot see (an element of a tuple a function returned, `let (p, v)
+/// = unpack(q);`): indexed through [`OpRule`] as a user type's `Index` is, rustc picks this
+/// row or the user's `impl Index` from the value's type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeqIndex;
+
+impl<X: OpArg<S>, S: Mode> TakeArg<X, S> for SeqIndex {
+    type Arg = X::Dual;
+    #[inline(always)]
+    fn take(x: X) -> X::Dual {
+        x.dual()
+    }
+}
+
+macro_rules! seq_index_rows {
+    ($([$($g:tt)*] $P:ty, $T:ty;)*) => {
+        $(
+            impl<$($g)*> OpRule<Index, usize> for $P {
+                type Rule = SeqIndex;
+                #[inline(always)]
+                fn rule() -> SeqIndex {
+                    SeqIndex
+                }
+            }
+            impl<$($g)*> OpRule<IndexMut, usize> for $P {
+                type Rule = SeqIndex;
+                #[inline(always)]
+                fn rule() -> SeqIndex {
+                    SeqIndex
+                }
+            }
+            impl<'r, $($g)*, TE: 'r, TI, S: Mode> Frule<(Dual<&'r $P, &'r $T>, Dual<usize, TI>), S>
+                for SeqIndex
+            {
+                type Output = Dual<&'r E, &'r TE>;
+                #[inline(always)]
+                fn frule(&self, (v, i): (Dual<&'r $P, &'r $T>, Dual<usize, TI>)) -> Self::Output {
+                    let (p, t): (&'r [E], &'r [TE]) = (&v.primal[..], &v.tangent[..]);
+                    Dual::new(&p[i.primal], &t[i.primal])
+                }
+            }
+            impl<'r, $($g)*, TE: 'r, TI, S: Mode>
+                Frule<(Dual<&'r mut $P, &'r mut $T>, Dual<usize, TI>), S> for SeqIndex
+            {
+                type Output = Dual<&'r mut E, &'r mut TE>;
+                #[inline(always)]
+                fn frule(&self, (v, i): (Dual<&'r mut $P, &'r mut $T>, Dual<usize, TI>)) -> Self::Output {
+                    let (p, t): (&'r mut [E], &'r mut [TE]) = (&mut v.primal[..], &mut v.tangent[..]);
+                    Dual::new(&mut p[i.primal], &mut t[i.primal])
+                }
+            }
+        )*
+    };
+}
+seq_index_rows!([E: Differentiable, const N: usize] [E; N], [TE; N];);
+#[cfg(feature = "alloc")]
+seq_index_rows!([E: Differentiable] crate::alloc_paths::Vec<E>, crate::alloc_paths::Vec<TE>;);
+
 /// The fields of a value whose type carries no tangent, as generated code reads them:
 /// `self.0` of a `struct Lcg(u64)` reads `self.tangent.0`, and the tangent of `Lcg` (no
 /// field holds a float) is [`NoTangent`]. Through this `Deref`, each numbered field of a
