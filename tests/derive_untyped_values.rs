@@ -181,6 +181,47 @@ fn lengths(q: &[f64]) -> f64 {
 }
 
 // =======================================================================================
+// Methods of the user's on fields and on locals whose types are not written
+
+#[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
+pub struct Body {
+    pub pos: Vec2,
+    pub vel: Vec2,
+    pub mass: f64,
+}
+
+#[derive_frule]
+impl Body {
+    /// The speed away from the origin.
+    pub fn radial_speed(&self) -> f64 {
+        self.pos.dot(self.vel) / self.pos.norm()
+    }
+
+    /// The kinetic energy.
+    pub fn kinetic(&self) -> f64 {
+        0.5 * self.mass * self.vel.dot(self.vel)
+    }
+}
+
+/// A body from a flat state `[x, y, vx, vy, m]`.
+#[derive_frule]
+fn body(q: &[f64]) -> Body {
+    Body {
+        pos: Vec2::new(q[0], q[1]),
+        vel: Vec2::new(q[2], q[3]),
+        mass: q[4],
+    }
+}
+
+/// Methods on a body and on its fields, each bound without its type.
+#[derive_frule]
+fn body_measures(q: &[f64]) -> f64 {
+    let b = body(q);
+    let p = b.pos;
+    b.radial_speed() + b.kinetic() + p.norm() * b.vel.norm() + b.pos.dot(p)
+}
+
+// =======================================================================================
 // `Vec<f64>` and arrays
 
 /// Three-point Gauss–Legendre nodes and weights on `[a, b]`.
@@ -333,6 +374,15 @@ fn user_values_from_a_tuple_updated_in_place() {
 #[test]
 fn user_values_from_a_method_and_an_array() {
     check_scalar!(lengths {}, |q: &[f64]| lengths(q), &[0.3, -1.2, 2.1, 0.8]);
+}
+
+#[test]
+fn user_methods_on_fields_and_untyped_locals() {
+    check_scalar!(
+        body_measures {},
+        |q: &[f64]| body_measures(q),
+        &[1.2, -0.7, 0.4, 0.9, 2.5]
+    );
 }
 
 #[test]

@@ -235,6 +235,32 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         items.extend(outside);
     }
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
+    // A method named like a `std` one, on an inherent `impl`: registered, so that a call
+    // the macro reads as the `std` method (its receiver's type not shown) is an error
+    // naming the type (a trait's method could be defined twice for a type, and is not).
+    if imp.trait_.is_none() && operator.is_none() {
+        for item in &imp.items {
+            let syn::ImplItem::Fn(m) = item else { continue };
+            let name = m.sig.ident.to_string();
+            if !crate::callee::is_std_named_user_method(&name) {
+                continue;
+            }
+            let h = crate::callee::std_name_hash(&name);
+            let (g, lt) = with_lifetime(&imp.generics);
+            let (g, _, w) = g.split_for_impl();
+            items.extend(quote! {
+                impl #impl_generics #rt::user_ops::ShadowsStd<#h> for #self_ty #where_clause {
+                    type Type = #self_ty;
+                }
+                impl #g #rt::user_ops::ShadowsStd<#h> for &#lt #self_ty #w {
+                    type Type = #self_ty;
+                }
+                impl #g #rt::user_ops::ShadowsStd<#h> for &#lt mut #self_ty #w {
+                    type Type = #self_ty;
+                }
+            });
+        }
+    }
     // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
     let on_type = match on_type.is_empty() && operator.is_some() {
         true => TokenStream::new(),
@@ -1590,4 +1616,13 @@ fn registration<'a>(
 /// The fallback `_frule` with an `unreachable!()` body.
 fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
     registration(func, sig, rt, &[]).stub()
+}
+
+/// `generics` with a fresh lifetime `'__fwdad_r` added (for the impls on `&'__fwdad_r T`).
+fn with_lifetime(generics: &syn::Generics) -> (syn::Generics, syn::Lifetime) {
+    let lt = syn::Lifetime::new("'__fwdad_r", proc_macro2::Span::call_site());
+    let mut g = generics.clone();
+    g.params
+        .insert(0, syn::GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())));
+    (g, lt)
 }

@@ -526,6 +526,93 @@ seq_index_rows!([E: Differentiable, const N: usize] [E; N], [TE; N];);
 #[cfg(feature = "alloc")]
 seq_index_rows!([E: Differentiable] crate::alloc_paths::Vec<E>, crate::alloc_paths::Vec<TE>;);
 
+/// A type of the user's with a derived method named like a `std` method (`len`, `get`,
+/// `iter`, ...), registered by `#[derive_frule]` on its inherent `impl` (for the type and
+/// its references, `Type` the type itself), `NAME` the method's name hashed: where the
+/// macro cannot see a receiver's type (a field, a local a function returned) it takes
+/// such a call for the `std` method, and [`std_method_receiver`] then reports the user's
+/// type first, instead of rustc's error on the dual.
+#[doc(hidden)]
+pub trait ShadowsStd<const NAME: u64> {
+    /// The type itself, without references.
+    type Type: ?Sized;
+}
+
+/// The receiver of a call read as a `std` method `NAME` (see [`ShadowsStd`]), probed by
+/// autoref: [`ProbeUser`] applies when the receiver's primal type has a method of the
+/// user's of that name, [`ProbeStd`] otherwise.
+#[doc(hidden)]
+pub struct StdProbe<X, const NAME: u64>(core::marker::PhantomData<fn() -> X>);
+
+/// The probe of receiver `x`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn std_probe<X, const NAME: u64>(_: &X) -> StdProbe<X, NAME> {
+    StdProbe(core::marker::PhantomData)
+}
+
+/// See [`StdProbe`].
+#[doc(hidden)]
+pub trait ProbeUser {
+    /// What the probe found.
+    type Found;
+    /// The probe.
+    fn __fwdad_probe(&self) -> Self::Found;
+}
+
+impl<P: Differentiable + ShadowsStd<NAME>, T, const NAME: u64> ProbeUser
+    for StdProbe<Dual<P, T>, NAME>
+{
+    type Found = NamedLikeStd<P::Type>;
+    #[inline(always)]
+    fn __fwdad_probe(&self) -> Self::Found {
+        NamedLikeStd(core::marker::PhantomData)
+    }
+}
+
+/// See [`StdProbe`].
+#[doc(hidden)]
+pub trait ProbeStd {
+    /// The probe.
+    #[inline(always)]
+    fn __fwdad_probe(&self) -> StdReceiver {
+        StdReceiver
+    }
+}
+
+impl<X, const NAME: u64> ProbeStd for &StdProbe<X, NAME> {}
+
+/// A receiver of a `std` method.
+#[doc(hidden)]
+pub struct StdReceiver;
+
+/// A receiver whose type `P` has a method of the user's named like the `std` one.
+#[doc(hidden)]
+pub struct NamedLikeStd<P: ?Sized>(core::marker::PhantomData<fn() -> P>);
+
+/// What [`std_method_receiver`] accepts.
+#[doc(hidden)]
+pub trait StdMethodCheck {}
+
+impl StdMethodCheck for StdReceiver {}
+
+impl<P: ?Sized + MethodNamedLikeStd> StdMethodCheck for NamedLikeStd<P> {}
+
+/// Implemented by no type: the error of a call of a user's method named like a `std`
+/// one on a receiver whose type the macro cannot see.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` cannot see the type of this method's receiver and read the call as the `std` method of that name, but the receiver is a `{Self}`, which has a method of its own with that name",
+    label = "the receiver's type is not written here",
+    note = "bind the receiver with its type written first (`let r: &{Self} = &s.field;` or `let r: {Self} = f(..);`, then call the method on `r`), or rename the method"
+)]
+#[doc(hidden)]
+pub trait MethodNamedLikeStd {}
+
+/// Checks a receiver probed by [`StdProbe`] (see [`ShadowsStd`]).
+#[doc(hidden)]
+#[inline(always)]
+pub fn std_method_receiver<C: StdMethodCheck>(_: C) {}
+
 /// The fields of a value whose type carries no tangent, as generated code reads them:
 /// `self.0` of a `struct Lcg(u64)` reads `self.tangent.0`, and the tangent of `Lcg` (no
 /// field holds a float) is [`NoTangent`]. Through this `Deref`, each numbered field of a
