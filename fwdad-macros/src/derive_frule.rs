@@ -231,6 +231,18 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
     if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
         let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
+        // First, an item that a trait has only with `#[derive_frule]` on it, named at the
+        // trait's path: without it, the first error (rustc's E0407, in the order of the
+        // items) names the trait and what to add, not one of the items after it.
+        if let Some((_, path, _)) = &imp.trait_ {
+            let at = path.span();
+            let first: Option<syn::ImplItem> = syn::parse2(quote_spanned! {at=>
+                #[doc(hidden)]
+                fn add_derive_frule_to_trait_definition() where Self: ::core::marker::Sized {}
+            })
+            .ok();
+            imp_out.items.splice(0..0, first);
+        }
         imp_out.items.extend(extra);
         items.extend(outside);
     }
