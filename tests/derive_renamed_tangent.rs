@@ -73,7 +73,10 @@ fn check(rule_value: f64, grad: &[f64], plain: &dyn Fn(&[f64]) -> f64, x: &[f64]
     assert_eq!(rule_value.to_bits(), plain(x).to_bits(), "primal");
     for (j, g) in grad.iter().enumerate() {
         let want = fd(plain, x, j);
-        assert!((g - want).abs() <= 1e-6 * (1.0 + want.abs()), "∂{j}: {g} vs {want}");
+        assert!(
+            (g - want).abs() <= 1e-6 * (1.0 + want.abs()),
+            "∂{j}: {g} vs {want}"
+        );
     }
 }
 
@@ -84,7 +87,12 @@ fn struct_literal_of_a_renamed_tangent() {
     let (v, g) = gradient(bind(rectangle {}, (Var(0), Var(1))), &x);
     check(v, &g, &plain, &x);
     let d = rectangle_frule(Dual::new(x[0], 1.0), Dual::new(x[1], 0.0));
-    check(d.primal, &[d.tangent], &|y: &[f64]| rectangle(y[0], x[1]), &[x[0]]);
+    check(
+        d.primal,
+        &[d.tangent],
+        &|y: &[f64]| rectangle(y[0], x[1]),
+        &[x[0]],
+    );
     let (_, _, h) = hessian(bind(rectangle {}, (Var(0), Var(1))), &x);
     // Against the formula written out: f = (ab − ½)(2b + a) = 2ab² + a²b − b − a/2.
     let (a, b) = (x[0], x[1]);
@@ -100,7 +108,12 @@ fn variants_of_a_renamed_tangent() {
         let (v, g) = gradient(bind(cut {}, (Var(0), Var(1))), &x);
         check(v, &g, &plain, &x);
         let d = cut_frule(Dual::new(x[0], 0.0), Dual::new(x[1], 1.0));
-        check(d.primal, &[d.tangent], &|y: &[f64]| cut(x[0], y[0]), &[x[1]]);
+        check(
+            d.primal,
+            &[d.tangent],
+            &|y: &[f64]| cut(x[0], y[0]),
+            &[x[1]],
+        );
     }
 }
 

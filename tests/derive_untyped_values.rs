@@ -309,7 +309,12 @@ macro_rules! check_scalar {
             let (_, ga) = gradient($rule, &a);
             let (_, gb) = gradient($rule, &b);
             for i in 0..x.len() {
-                assert_close(h[(i, j)], (ga[i] - gb[i]) / 2e-5, 1e-5, &format!("H[{i}, {j}]"));
+                assert_close(
+                    h[(i, j)],
+                    (ga[i] - gb[i]) / 2e-5,
+                    1e-5,
+                    &format!("H[{i}, {j}]"),
+                );
             }
         }
     }};
@@ -387,10 +392,18 @@ fn user_methods_on_fields_and_untyped_locals() {
 
 #[test]
 fn vecs_from_a_tuple() {
-    check_scalar!(integral_exp {}, |p: &[f64]| integral_exp(p), &[0.2, 1.4, 0.7]);
+    check_scalar!(
+        integral_exp {},
+        |p: &[f64]| integral_exp(p),
+        &[0.2, 1.4, 0.7]
+    );
 }
 
 #[test]
 fn arrays_from_a_tuple() {
-    check_vector!(ellipse_moments {}, |q: &[f64]| ellipse_moments(q), &[1.4, 0.6]);
+    check_vector!(
+        ellipse_moments {},
+        |q: &[f64]| ellipse_moments(q),
+        &[1.4, 0.6]
+    );
 }

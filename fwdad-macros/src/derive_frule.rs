@@ -1634,7 +1634,9 @@ fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
 fn with_lifetime(generics: &syn::Generics) -> (syn::Generics, syn::Lifetime) {
     let lt = syn::Lifetime::new("'__fwdad_r", proc_macro2::Span::call_site());
     let mut g = generics.clone();
-    g.params
-        .insert(0, syn::GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())));
+    g.params.insert(
+        0,
+        syn::GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())),
+    );
     (g, lt)
 }
