@@ -120,6 +120,34 @@ fn cap_area(p: &[f64]) -> f64 {
     -p[0] * w * w * w / 6.0 + (-mid * mid).exp() - 2.0 * lo.sin()
 }
 
+/// Widens `[a, b]` about its ends until `f` changes sign on it.
+#[derive_frule]
+fn bracket<F: Fn(f64) -> f64>(f: F, a: f64, b: f64) -> (f64, f64) {
+    let (mut lo, mut hi) = (a, b);
+    while f(lo) * f(hi) > 0.0 {
+        let w = hi - lo;
+        lo -= w;
+        hi += w;
+    }
+    (lo, hi)
+}
+
+/// A bracket of `√p` from `[a, b]`, narrowed by a few bisection steps, weighted.
+#[derive_frule]
+fn bracketed(q: &[f64]) -> f64 {
+    let p = q[2];
+    let (mut lo, mut hi) = bracket(|x| x * x - p, q[0], q[1]);
+    for _ in 0..3 {
+        let mid = 0.5 * (lo + hi);
+        if mid * mid > p {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    (hi - lo) * lo.exp() + hi * p
+}
+
 // =======================================================================================
 // Values of the user's types
 
@@ -354,6 +382,11 @@ macro_rules! check_vector {
 #[test]
 fn floats_from_a_tuple() {
     check_scalar!(cap_area {}, |p: &[f64]| cap_area(p), &[-1.5, 0.4, 2.0]);
+}
+
+#[test]
+fn floats_from_a_bracketing_search() {
+    check_scalar!(bracketed {}, |q: &[f64]| bracketed(q), &[0.1, 0.2, 2.0]);
 }
 
 #[test]
