@@ -148,6 +148,31 @@ fn bracketed(q: &[f64]) -> f64 {
     (hi - lo) * lo.exp() + hi * p
 }
 
+/// The largest entry and where it is.
+#[derive_frule]
+fn argmax(x: &[f64]) -> (usize, f64) {
+    let mut best = (0, x[0]);
+    for i in 1..x.len() {
+        if x[i] > best.1 {
+            best = (i, x[i]);
+        }
+    }
+    best
+}
+
+/// The peak, its right neighbour and the entries before it.
+#[derive_frule]
+fn peak_profile(x: &[f64]) -> f64 {
+    let (i, v) = argmax(x);
+    let mut left = 0.0;
+    for j in 0..i {
+        left += x[j];
+    }
+    let mut k = i;
+    k += 1;
+    v * x[k % x.len()] + left * (i as f64) - x[(i + x.len() - 1) % x.len()]
+}
+
 // =======================================================================================
 // Values of the user's types
 
@@ -387,6 +412,15 @@ fn floats_from_a_tuple() {
 #[test]
 fn floats_from_a_bracketing_search() {
     check_scalar!(bracketed {}, |q: &[f64]| bracketed(q), &[0.1, 0.2, 2.0]);
+}
+
+#[test]
+fn integers_from_a_tuple() {
+    check_scalar!(
+        peak_profile {},
+        |x: &[f64]| peak_profile(x),
+        &[0.3, 1.1, 2.5, 0.7, -0.2]
+    );
 }
 
 #[test]

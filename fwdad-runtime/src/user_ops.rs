@@ -467,6 +467,87 @@ where
     }
 }
 
+/// The rule of an operator between integers, for an operand of a type the macro cannot
+/// see that is an integer (`let (i, v) = argmax(x); x[i + 1]`): the primal operation, with
+/// no tangent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntRule<Op, I>(core::marker::PhantomData<(Op, I)>);
+
+impl<Op, I, X: OpArg<S>, S: Mode> TakeArg<X, S> for IntRule<Op, I> {
+    type Arg = X::Dual;
+    #[inline(always)]
+    fn take(x: X) -> X::Dual {
+        x.dual()
+    }
+}
+
+macro_rules! int_rows {
+    ($($I:ty),*) => {$(
+        int_rows!(@op $I, Add add, Sub sub, Mul mul, Div div, Rem rem);
+        int_rows!(
+            @assign $I,
+            AddAssign add_assign, SubAssign sub_assign, MulAssign mul_assign,
+            DivAssign div_assign, RemAssign rem_assign
+        );
+    )*};
+    (@op $I:ty, $($Op:ident $f:ident),*) => {$(
+        impl OpRule<$Op, $I> for $I {
+            type Rule = IntRule<$Op, $I>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                IntRule(core::marker::PhantomData)
+            }
+        }
+        impl<S: Mode, TA, TB> Frule<(Dual<$I, TA>, Dual<$I, TB>), S> for IntRule<$Op, $I> {
+            type Output = Dual<$I, NoTangent>;
+            #[inline(always)]
+            fn frule(&self, (a, b): (Dual<$I, TA>, Dual<$I, TB>)) -> Self::Output {
+                Dual::new(core::ops::$Op::$f(a.primal, b.primal), NoTangent)
+            }
+        }
+    )*};
+    (@assign $I:ty, $($Op:ident $f:ident),*) => {$(
+        impl OpRule<$Op, $I> for $I {
+            type Rule = IntRule<$Op, $I>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                IntRule(core::marker::PhantomData)
+            }
+        }
+        impl<'r, S: Mode, TA, TB> Frule<(Dual<&'r mut $I, &'r mut TA>, Dual<$I, TB>), S>
+            for IntRule<$Op, $I>
+        {
+            type Output = Dual<(), NoTangent>;
+            #[inline(always)]
+            fn frule(&self, (a, b): (Dual<&'r mut $I, &'r mut TA>, Dual<$I, TB>)) -> Self::Output {
+                core::ops::$Op::$f(a.primal, b.primal);
+                Dual::new((), NoTangent)
+            }
+        }
+    )*};
+}
+int_rows!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! int_neg_rows {
+    ($($I:ty),*) => {$(
+        impl OpRule<Neg, ()> for $I {
+            type Rule = IntRule<Neg, $I>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                IntRule(core::marker::PhantomData)
+            }
+        }
+        impl<S: Mode, TA> Frule<(Dual<$I, TA>,), S> for IntRule<Neg, $I> {
+            type Output = Dual<$I, NoTangent>;
+            #[inline(always)]
+            fn frule(&self, (a,): (Dual<$I, TA>,)) -> Self::Output {
+                Dual::new(-a.primal, NoTangent)
+            }
+        }
+    )*};
+}
+int_neg_rows!(i8, i16, i32, i64, i128, isize);
+
 /// The rule of `v[i]` / `v[i] = x` on a `Vec`, an array or a borrowed slice, for a value
 /// whose type the macro cannot see (an element of a tuple a function returned, `let (p, v)
 /// = unpack(q);`): indexed through [`OpRule`] as a user type's `Index` is, rustc picks this
