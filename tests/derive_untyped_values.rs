@@ -5,6 +5,7 @@
 //! against central finite differences of the plain function in every mode (`jvp`: one
 //! direction; `gradient`, `jacobian`: batched; `hessian`: second order), and every primal
 //! bit for bit against the plain function.
+#![allow(clippy::needless_range_loop)]
 
 use fwdad::prelude::*;
 use std::ops::{Add, AddAssign, Index, IndexMut, Mul, Neg, Sub};
