@@ -149,6 +149,29 @@ fn bracketed(q: &[f64]) -> f64 {
     (hi - lo) * lo.exp() + hi * p
 }
 
+/// The bracket of a root of `a t² + b t + c` and its width, if it has real roots.
+#[derive_frule]
+fn real_roots(a: f64, b: f64, c: f64) -> Option<(f64, f64)> {
+    let disc = b * b - 4.0 * a * c;
+    if disc < 0.0 {
+        return None;
+    }
+    Some(roots(a, b, c))
+}
+
+/// The roots' spread, taken out with `?` and with `unwrap`.
+#[derive_frule]
+fn spread(p: &[f64]) -> Option<f64> {
+    let (lo, hi) = real_roots(p[0], p[1], p[2])?;
+    let (l2, h2) = real_roots(p[0], 2.0 * p[1], p[2]).unwrap();
+    Some((hi - lo) * (h2 - l2) + lo * h2)
+}
+
+#[derive_frule]
+fn spread_or_zero(p: &[f64]) -> f64 {
+    spread(p).unwrap_or(0.0)
+}
+
 /// The largest entry and where it is.
 #[derive_frule]
 fn argmax(x: &[f64]) -> (usize, f64) {
@@ -199,6 +222,28 @@ fn euler_step(s: &[f64], k: f64, dt: f64) -> [f64; 4] {
     p += v * dt;
     p[1] = 0.5 * p[1] + 0.5 * (-v)[0];
     [p[0], p[1], v[0], v.norm()]
+}
+
+/// The state's position and velocity, if the state is long enough.
+#[derive_frule]
+fn split_checked(s: &[f64]) -> Option<(Vec2, Vec2)> {
+    if s.len() < 4 {
+        return None;
+    }
+    Some(split_state(s))
+}
+
+/// Energies of the state, its parts taken out with `?` and with `unwrap`.
+#[derive_frule]
+fn checked_energy(s: &[f64]) -> Option<f64> {
+    let (p, v) = split_checked(s)?;
+    let (p2, _) = split_checked(s).unwrap();
+    Some(0.5 * v.dot(v) + (p - v)[0] * (p2 + p).norm())
+}
+
+#[derive_frule]
+fn checked_energy_or_zero(s: &[f64]) -> f64 {
+    checked_energy(s).unwrap_or(0.0)
 }
 
 #[derive(Differentiable, Clone, Copy, Debug, PartialEq)]
@@ -416,6 +461,15 @@ fn floats_from_a_bracketing_search() {
 }
 
 #[test]
+fn floats_from_a_tuple_taken_out_of_an_option() {
+    check_scalar!(
+        spread_or_zero {},
+        |p: &[f64]| spread_or_zero(p),
+        &[-1.5, 0.4, 2.0]
+    );
+}
+
+#[test]
 fn integers_from_a_tuple() {
     check_scalar!(
         peak_profile {},
@@ -430,6 +484,15 @@ fn user_values_from_a_tuple() {
     check_scalar!(
         bind(oscillator_energy {}, (Wrt, k, m)),
         |s: &[f64]| oscillator_energy(s, k, m),
+        &[1.3, -0.4, 0.7, 0.25]
+    );
+}
+
+#[test]
+fn user_values_from_a_tuple_taken_out_of_an_option() {
+    check_scalar!(
+        checked_energy_or_zero {},
+        |s: &[f64]| checked_energy_or_zero(s),
         &[1.3, -0.4, 0.7, 0.25]
     );
 }

@@ -284,13 +284,22 @@ impl Lowerer<'_> {
     }
 
     /// Whether `v` (through copies) is the result of a call of a function (`unpack(q)`,
-    /// `m::f(x)`, `Ty::f(x)`) or of a method of the user's (`s.split()`).
+    /// `m::f(x)`, `Ty::f(x)`) or of a method of the user's (`s.split()`), or what a `?`,
+    /// `unwrap()` or `match` took out of one (`bracket(f, a, b)?`).
     fn is_call_result(&self, v: Value) -> bool {
         let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
             return false;
         };
         match &self.func.insts[inst].kind {
             InstKind::Copy(a) => self.is_call_result(*a),
+            InstKind::Match { scrutinee, .. } => self.is_call_result(*scrutinee),
+            InstKind::MethodCall {
+                receiver, method, ..
+            } if crate::callee::StdMethod::from_name(&method.to_string())
+                .is_some_and(crate::callee::StdMethod::unwraps) =>
+            {
+                self.is_call_result(*receiver)
+            }
             InstKind::Call {
                 func,
                 args,
