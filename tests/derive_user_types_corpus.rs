@@ -227,9 +227,7 @@ fn total_energy(q: &[f64], m: &[f64]) -> f64 {
 #[derive_frule]
 fn simulate(q: &[f64], m: &[f64], dt: f64, steps: usize) -> Vec<f64> {
     let n = m.len();
-    // The types written: the macro does not see what `unpack` returns (`docs/limits.md`,
-    // "A value of your own type whose type the syntax does not show").
-    let (mut p, mut v): (Vec<Vec3>, Vec<Vec3>) = unpack(q, n);
+    let (mut p, mut v) = unpack(q, n);
     for _ in 0..steps {
         verlet_step(&mut p, &mut v, m, dt);
     }
@@ -246,7 +244,7 @@ fn simulate(q: &[f64], m: &[f64], dt: f64, steps: usize) -> Vec<f64> {
 /// `L = Σ mᵢ rᵢ × vᵢ`, and beside it the momentum of the reversed motion, `−Σ mᵢ vᵢ`.
 #[derive_frule]
 fn momenta(q: &[f64], m: &[f64]) -> [f64; 6] {
-    let (p, v): (Vec<Vec3>, Vec<Vec3>) = unpack(q, m.len());
+    let (p, v) = unpack(q, m.len());
     let mut l = Vec3::zero();
     let mut back = Vec3::zero();
     for i in 0..p.len() {

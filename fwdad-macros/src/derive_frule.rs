@@ -233,10 +233,48 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
     if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
         let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
+        // First, an item that a trait has only with `#[derive_frule]` on it, named at the
+        // trait's path: without it, the first error (rustc's E0407, in the order of the
+        // items) names the trait and what to add, not one of the items after it.
+        if let Some((_, path, _)) = &imp.trait_ {
+            let at = path.span();
+            let first: Option<syn::ImplItem> = syn::parse2(quote_spanned! {at=>
+                #[doc(hidden)]
+                fn add_derive_frule_to_trait_definition() where Self: ::core::marker::Sized {}
+            })
+            .ok();
+            imp_out.items.splice(0..0, first);
+        }
         imp_out.items.extend(extra);
         items.extend(outside);
     }
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
+    // A method named like a `std` one, on an inherent `impl`: registered, so that a call
+    // the macro reads as the `std` method (its receiver's type not shown) is an error
+    // naming the type (a trait's method could be defined twice for a type, and is not).
+    if imp.trait_.is_none() && operator.is_none() {
+        for item in &imp.items {
+            let syn::ImplItem::Fn(m) = item else { continue };
+            let name = m.sig.ident.to_string();
+            if !crate::callee::is_std_named_user_method(&name) {
+                continue;
+            }
+            let h = crate::callee::std_name_hash(&name);
+            let (g, lt) = with_lifetime(&imp.generics);
+            let (g, _, w) = g.split_for_impl();
+            items.extend(quote! {
+                impl #impl_generics #rt::user_ops::ShadowsStd<#h> for #self_ty #where_clause {
+                    type Type = #self_ty;
+                }
+                impl #g #rt::user_ops::ShadowsStd<#h> for &#lt #self_ty #w {
+                    type Type = #self_ty;
+                }
+                impl #g #rt::user_ops::ShadowsStd<#h> for &#lt mut #self_ty #w {
+                    type Type = #self_ty;
+                }
+            });
+        }
+    }
     // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
     let on_type = match on_type.is_empty() && operator.is_some() {
         true => TokenStream::new(),
@@ -1618,4 +1656,15 @@ fn registration<'a>(
 /// The fallback `_frule` with an `unreachable!()` body.
 fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
     registration(func, sig, rt, &[]).stub()
+}
+
+/// `generics` with a fresh lifetime `'__fwdad_r` added (for the impls on `&'__fwdad_r T`).
+fn with_lifetime(generics: &syn::Generics) -> (syn::Generics, syn::Lifetime) {
+    let lt = syn::Lifetime::new("'__fwdad_r", proc_macro2::Span::call_site());
+    let mut g = generics.clone();
+    g.params.insert(
+        0,
+        syn::GenericParam::Lifetime(syn::LifetimeParam::new(lt.clone())),
+    );
+    (g, lt)
 }

@@ -868,10 +868,19 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         leaves,
     };
 
+    // A renamed tangent also answers to the default name, where nothing else has it.
+    let default_name = opts
+        .tangent
+        .as_ref()
+        .map(|t| default_tangent_name(input, t))
+        .unwrap_or_default();
     if let Some(vs) = &variants {
-        return Ok(enums::expand_enum(&ctx, vs));
+        let mut out = enums::expand_enum(&ctx, vs);
+        out.extend(default_name);
+        return Ok(out);
     }
-    let mut out = ctx.tangent_struct();
+    let mut out = default_name;
+    out.extend(ctx.tangent_struct());
     out.extend(ctx.tangent_impls());
     out.extend(ctx.differentiable());
     if !infos.iter().any(|f| f.borrows) {
@@ -881,6 +890,47 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
     }
     Ok(out)
+}
+
+/// `Point`'s tangent renamed `DPoint`, also under the name `PointTangent` that derived
+/// bodies give the tangent of a struct literal `Point { .. }` or a pattern `Tool::Blade(l)`
+/// (by the naming convention: the macro sees no types). It is re-exported by a glob, which
+/// any item or import of that name in the module shadows without a clash: a user's own
+/// `PointTangent`, the reason to rename, stays theirs (and a literal of `Point` then fails
+/// to compile against it, never silently). The re-export reaches the type through `super`,
+/// so a type declared inside a function body cannot have it (its module cannot see the
+/// function's items): there, rename nothing, or build the value outside.
+fn default_tangent_name(input: &DeriveInput, renamed: &Ident) -> TokenStream {
+    let name = &input.ident;
+    let default = format_ident!("{}Tangent", name, span = renamed.span());
+    let module = format_ident!("__fwdad_tangent_name_{}", name, span = renamed.span());
+    // The inner `use` must reach as far as the outer one, seen from one module down.
+    let (inner, outer) = match &input.vis {
+        syn::Visibility::Public(_) => (quote!(pub), quote!(pub)),
+        syn::Visibility::Restricted(r) if r.path.is_ident("crate") => {
+            (quote!(pub(crate)), quote!(pub(crate)))
+        }
+        syn::Visibility::Restricted(r) if r.path.is_ident("super") && r.in_token.is_none() => {
+            (quote!(pub(in super::super)), quote!(pub(super)))
+        }
+        syn::Visibility::Restricted(r)
+            if r.path.segments.first().is_some_and(|s| s.ident == "crate") =>
+        {
+            let v = &input.vis;
+            (quote!(#v), quote!(#v))
+        }
+        _ => (quote!(pub(super)), quote!()),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        mod #module {
+            #[allow(unused_imports)]
+            #inner use super::#renamed as #default;
+        }
+        #[allow(unused_imports)]
+        #outer use #module::*;
+    }
 }
 
 fn check_enum(e: &syn::DataEnum, opts: &Options, errors: &mut Errors) {

@@ -566,6 +566,31 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether the syntax shows nothing of `v`'s type: a field, what a function or a
+    /// method of the user's returned, through copies and borrows.
+    fn is_untyped_receiver(&self, v: Value) -> bool {
+        if self.func.annotations.contains_key(&v) {
+            return false;
+        }
+        match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Field { .. } | InstKind::FieldRef { .. } => true,
+                InstKind::Copy(a)
+                | InstKind::Ref { arg: a, .. }
+                | InstKind::Unary {
+                    op: crate::ir::UnOp::Deref,
+                    arg: a,
+                } => self.is_untyped_receiver(*a),
+                InstKind::Call { callee, .. } => {
+                    matches!(callee, PathCallee::Function | PathCallee::Assoc)
+                }
+                InstKind::MethodCall { callee, .. } => *callee == MethodCallee::User,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Whether `v` is the constant `None` (through copies).
     fn is_none_const(&self, v: Value) -> bool {
         match self.func.values[v].def {
@@ -1226,6 +1251,24 @@ impl Emitter<'_> {
                     Some(StdMethod::IsEmpty) => Some("field_is_empty"),
                     _ => None,
                 };
+                // A `std` name a method of the user's may have, on a dual whose type the
+                // syntax does not show: an error naming the user's type if it has one.
+                if self.is(*receiver)
+                    && !(field_len.is_some() && self.is_field(*receiver))
+                    && crate::callee::is_std_named_user_method(&method.to_string())
+                    && self.is_untyped_receiver(*receiver)
+                {
+                    let at = method.span();
+                    let h = crate::callee::std_name_hash(&method.to_string());
+                    let r = self.name(*receiver);
+                    pre.extend(quote_spanned! {at=>
+                        #rt::user_ops::std_method_receiver({
+                            #[allow(unused_imports)]
+                            use #rt::user_ops::{ProbeStd as _, ProbeUser as _};
+                            (&#rt::user_ops::std_probe::<_, #h>(&#r)).__fwdad_probe()
+                        });
+                    });
+                }
                 if let Some(f) =
                     field_len.filter(|_| self.is(*receiver) && self.is_field(*receiver))
                 {

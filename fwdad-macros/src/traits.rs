@@ -399,6 +399,15 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     let extra: syn::ItemTrait = match syn::parse2(quote! {
         trait __X {
             #hidden
+            /// What `#[derive_frule]` on an `impl` of this trait looks for first: without
+            /// it, the first error names the trait and what to add (rustc's
+            /// ``cannot find method or associated constant `add_derive_frule_to_trait_definition` in trait `Tr` ``).
+            #[doc(hidden)]
+            fn add_derive_frule_to_trait_definition()
+            where
+                Self: ::core::marker::Sized,
+            {
+            }
             #[doc(hidden)]
             fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, #table)> {
                 ::core::option::Option::None

@@ -467,6 +467,233 @@ where
     }
 }
 
+/// The rule of an operator between integers, for an operand of a type the macro cannot
+/// see that is an integer (`let (i, v) = argmax(x); x[i + 1]`): the primal operation, with
+/// no tangent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntRule<Op, I>(core::marker::PhantomData<(Op, I)>);
+
+impl<Op, I, X: OpArg<S>, S: Mode> TakeArg<X, S> for IntRule<Op, I> {
+    type Arg = X::Dual;
+    #[inline(always)]
+    fn take(x: X) -> X::Dual {
+        x.dual()
+    }
+}
+
+macro_rules! int_rows {
+    ($($I:ty),*) => {$(
+        int_rows!(@op $I, Add add, Sub sub, Mul mul, Div div, Rem rem);
+        int_rows!(
+            @assign $I,
+            AddAssign add_assign, SubAssign sub_assign, MulAssign mul_assign,
+            DivAssign div_assign, RemAssign rem_assign
+        );
+    )*};
+    (@op $I:ty, $($Op:ident $f:ident),*) => {$(
+        impl OpRule<$Op, $I> for $I {
+            type Rule = IntRule<$Op, $I>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                IntRule(core::marker::PhantomData)
+            }
+        }
+        impl<S: Mode, TA, TB> Frule<(Dual<$I, TA>, Dual<$I, TB>), S> for IntRule<$Op, $I> {
+            type Output = Dual<$I, NoTangent>;
+            #[inline(always)]
+            fn frule(&self, (a, b): (Dual<$I, TA>, Dual<$I, TB>)) -> Self::Output {
+                Dual::new(core::ops::$Op::$f(a.primal, b.primal), NoTangent)
+            }
+        }
+    )*};
+    (@assign $I:ty, $($Op:ident $f:ident),*) => {$(
+        impl OpRule<$Op, $I> for $I {
+            type Rule = IntRule<$Op, $I>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                IntRule(core::marker::PhantomData)
+            }
+        }
+        impl<'r, S: Mode, TA, TB> Frule<(Dual<&'r mut $I, &'r mut TA>, Dual<$I, TB>), S>
+            for IntRule<$Op, $I>
+        {
+            type Output = Dual<(), NoTangent>;
+            #[inline(always)]
+            fn frule(&self, (a, b): (Dual<&'r mut $I, &'r mut TA>, Dual<$I, TB>)) -> Self::Output {
+                core::ops::$Op::$f(a.primal, b.primal);
+                Dual::new((), NoTangent)
+            }
+        }
+    )*};
+}
+int_rows!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! int_neg_rows {
+    ($($I:ty),*) => {$(
+        impl OpRule<Neg, ()> for $I {
+            type Rule = IntRule<Neg, $I>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                IntRule(core::marker::PhantomData)
+            }
+        }
+        impl<S: Mode, TA> Frule<(Dual<$I, TA>,), S> for IntRule<Neg, $I> {
+            type Output = Dual<$I, NoTangent>;
+            #[inline(always)]
+            fn frule(&self, (a,): (Dual<$I, TA>,)) -> Self::Output {
+                Dual::new(-a.primal, NoTangent)
+            }
+        }
+    )*};
+}
+int_neg_rows!(i8, i16, i32, i64, i128, isize);
+
+/// The rule of `v[i]` / `v[i] = x` on a `Vec`, an array or a borrowed slice, for a value
+/// whose type the macro cannot see (an element of a tuple a function returned, `let (p, v)
+/// = unpack(q);`): indexed through [`OpRule`] as a user type's `Index` is, rustc picks this
+/// row or the user's `impl Index` from the value's type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeqIndex;
+
+impl<X: OpArg<S>, S: Mode> TakeArg<X, S> for SeqIndex {
+    type Arg = X::Dual;
+    #[inline(always)]
+    fn take(x: X) -> X::Dual {
+        x.dual()
+    }
+}
+
+macro_rules! seq_index_rows {
+    ($([$($g:tt)*] $P:ty, $T:ty;)*) => {
+        $(
+            impl<$($g)*> OpRule<Index, usize> for $P {
+                type Rule = SeqIndex;
+                #[inline(always)]
+                fn rule() -> SeqIndex {
+                    SeqIndex
+                }
+            }
+            impl<$($g)*> OpRule<IndexMut, usize> for $P {
+                type Rule = SeqIndex;
+                #[inline(always)]
+                fn rule() -> SeqIndex {
+                    SeqIndex
+                }
+            }
+            impl<'r, $($g)*, TE: 'r, TI, S: Mode> Frule<(Dual<&'r $P, &'r $T>, Dual<usize, TI>), S>
+                for SeqIndex
+            {
+                type Output = Dual<&'r E, &'r TE>;
+                #[inline(always)]
+                fn frule(&self, (v, i): (Dual<&'r $P, &'r $T>, Dual<usize, TI>)) -> Self::Output {
+                    let (p, t): (&'r [E], &'r [TE]) = (&v.primal[..], &v.tangent[..]);
+                    Dual::new(&p[i.primal], &t[i.primal])
+                }
+            }
+            impl<'r, $($g)*, TE: 'r, TI, S: Mode>
+                Frule<(Dual<&'r mut $P, &'r mut $T>, Dual<usize, TI>), S> for SeqIndex
+            {
+                type Output = Dual<&'r mut E, &'r mut TE>;
+                #[inline(always)]
+                fn frule(&self, (v, i): (Dual<&'r mut $P, &'r mut $T>, Dual<usize, TI>)) -> Self::Output {
+                    let (p, t): (&'r mut [E], &'r mut [TE]) = (&mut v.primal[..], &mut v.tangent[..]);
+                    Dual::new(&mut p[i.primal], &mut t[i.primal])
+                }
+            }
+        )*
+    };
+}
+seq_index_rows!([E: Differentiable, const N: usize] [E; N], [TE; N];);
+#[cfg(feature = "alloc")]
+seq_index_rows!([E: Differentiable] crate::alloc_paths::Vec<E>, crate::alloc_paths::Vec<TE>;);
+
+/// A type of the user's with a derived method named like a `std` method (`len`, `get`,
+/// `iter`, ...), registered by `#[derive_frule]` on its inherent `impl` (for the type and
+/// its references, `Type` the type itself), `NAME` the method's name hashed: where the
+/// macro cannot see a receiver's type (a field, a local a function returned) it takes
+/// such a call for the `std` method, and [`std_method_receiver`] then reports the user's
+/// type first, instead of rustc's error on the dual.
+#[doc(hidden)]
+pub trait ShadowsStd<const NAME: u64> {
+    /// The type itself, without references.
+    type Type: ?Sized;
+}
+
+/// The receiver of a call read as a `std` method `NAME` (see [`ShadowsStd`]), probed by
+/// autoref: [`ProbeUser`] applies when the receiver's primal type has a method of the
+/// user's of that name, [`ProbeStd`] otherwise.
+#[doc(hidden)]
+pub struct StdProbe<X, const NAME: u64>(core::marker::PhantomData<fn() -> X>);
+
+/// The probe of receiver `x`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn std_probe<X, const NAME: u64>(_: &X) -> StdProbe<X, NAME> {
+    StdProbe(core::marker::PhantomData)
+}
+
+/// See [`StdProbe`].
+#[doc(hidden)]
+pub trait ProbeUser {
+    /// What the probe found.
+    type Found;
+    /// The probe.
+    fn __fwdad_probe(&self) -> Self::Found;
+}
+
+impl<P: Differentiable + ShadowsStd<NAME>, T, const NAME: u64> ProbeUser
+    for StdProbe<Dual<P, T>, NAME>
+{
+    type Found = NamedLikeStd<P::Type>;
+    #[inline(always)]
+    fn __fwdad_probe(&self) -> Self::Found {
+        NamedLikeStd(core::marker::PhantomData)
+    }
+}
+
+/// See [`StdProbe`].
+#[doc(hidden)]
+pub trait ProbeStd {
+    /// The probe.
+    #[inline(always)]
+    fn __fwdad_probe(&self) -> StdReceiver {
+        StdReceiver
+    }
+}
+
+impl<X, const NAME: u64> ProbeStd for &StdProbe<X, NAME> {}
+
+/// A receiver of a `std` method.
+#[doc(hidden)]
+pub struct StdReceiver;
+
+/// A receiver whose type `P` has a method of the user's named like the `std` one.
+#[doc(hidden)]
+pub struct NamedLikeStd<P: ?Sized>(core::marker::PhantomData<fn() -> P>);
+
+/// What [`std_method_receiver`] accepts.
+#[doc(hidden)]
+pub trait StdMethodCheck {}
+
+impl StdMethodCheck for StdReceiver {}
+
+impl<P: ?Sized + MethodNamedLikeStd> StdMethodCheck for NamedLikeStd<P> {}
+
+/// Implemented by no type: the error of a call of a user's method named like a `std`
+/// one on a receiver whose type the macro cannot see.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` cannot see the type of this method's receiver and read the call as the `std` method of that name, but the receiver is a `{Self}`, which has a method of its own with that name",
+    label = "the receiver's type is not written here",
+    note = "bind the receiver with its type written first (`let r: &{Self} = &s.field;` or `let r: {Self} = f(..);`, then call the method on `r`), or rename the method"
+)]
+#[doc(hidden)]
+pub trait MethodNamedLikeStd {}
+
+/// Checks a receiver probed by [`StdProbe`] (see [`ShadowsStd`]).
+#[doc(hidden)]
+#[inline(always)]
+pub fn std_method_receiver<C: StdMethodCheck>(_: C) {}
+
 /// The fields of a value whose type carries no tangent, as generated code reads them:
 /// `self.0` of a `struct Lcg(u64)` reads `self.tangent.0`, and the tangent of `Lcg` (no
 /// field holds a float) is [`NoTangent`]. Through this `Deref`, each numbered field of a

@@ -194,6 +194,24 @@ pub fn is_user_method_on_user_type(name: &str) -> bool {
     )
 }
 
+/// Whether a method of the user's named `name` shares its name with a `std` method (not a
+/// float one, nor one every type has): where the macro cannot see a receiver's type, such
+/// a call is read as the `std` method, and the runtime's `ShadowsStd` then names the
+/// user's type in the error.
+pub fn is_std_named_user_method(name: &str) -> bool {
+    !is_user_method_name(name)
+        && super::FloatOp::method(name).is_none()
+        && is_user_method_on_user_type(name)
+}
+
+/// The method name as the runtime's `ShadowsStd<NAME>` and `StdProbe<_, NAME>` carry it
+/// (64-bit FNV-1a: the same on both sides of a call, whichever crate each is in).
+pub fn std_name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::UserOp;

@@ -271,8 +271,9 @@ impl Lowerer<'_> {
                         }
                     };
                     let sub_ty = elem_tys.get(i).cloned().flatten();
-                    if let Some(st) = &sub_ty {
-                        self.annotate(field, st);
+                    match &sub_ty {
+                        Some(st) => self.annotate(field, st),
+                        None => self.note_opaque_part(value, field),
                     }
                     self.bind_pattern(p, field, sub_ty.as_ref());
                 }
@@ -307,8 +308,9 @@ impl Lowerer<'_> {
                         ),
                         _ => self.push(InstKind::Index { base: value, index }, hint, p.span()),
                     };
-                    if let Some(et) = &elem_ty {
-                        self.annotate(elem, et);
+                    match &elem_ty {
+                        Some(et) => self.annotate(elem, et),
+                        None => self.note_opaque_part(value, elem),
                     }
                     self.bind_pattern(p, elem, elem_ty.as_ref());
                 }

@@ -25,6 +25,12 @@ pub(crate) enum UserShape {
     Value,
     /// A slice, array or `Vec` of them (or a reference to one).
     Seq,
+    /// Of a type the syntax does not show at all: an element of a tuple or array a
+    /// function returned (`let (p, v) = unpack(q);`), or a part of one. It may be a float,
+    /// a value of a user type or a sequence, so its operators and indexing go through the
+    /// runtime's `OpRule`, where rustc picks the float row, the user's `impl` or the
+    /// sequence's by the value's type.
+    Opaque,
 }
 
 impl Lowerer<'_> {
@@ -133,9 +139,11 @@ impl Lowerer<'_> {
                 arg: v,
             }
             | InstKind::Ref { arg: v, .. } => shape(v),
-            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
-                (shape(base) == Some(UserShape::Seq)).then_some(UserShape::Value)
-            }
+            InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => match shape(base) {
+                Some(UserShape::Seq) => Some(UserShape::Value),
+                Some(UserShape::Opaque) => Some(UserShape::Opaque),
+                _ => None,
+            },
             InstKind::Repeat { elem, .. } | InstKind::VecRepeat { elem, .. } => {
                 (shape(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
             }
@@ -150,7 +158,10 @@ impl Lowerer<'_> {
             InstKind::MethodCall {
                 receiver, method, ..
             } => (crate::callee::is_user_method_name(&method.to_string())
-                && self.user.get(receiver) == Some(&UserShape::Value))
+                && matches!(
+                    self.user.get(receiver),
+                    Some(UserShape::Value | UserShape::Opaque)
+                ))
             .then_some(UserShape::Value),
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
@@ -189,6 +200,7 @@ impl Lowerer<'_> {
                 arg: v,
             }
             | InstKind::Ref { arg: v, .. } => self.guessed_user.contains(v),
+            InstKind::Index { .. } | InstKind::ElemRef { .. } => found == Some(UserShape::Opaque),
             _ => false,
         };
         if guessed {
@@ -254,6 +266,59 @@ impl Lowerer<'_> {
         self.user.get(&v) == Some(&UserShape::Value)
     }
 
+    fn is_opaque(&self, v: Value) -> bool {
+        self.user.get(&v) == Some(&UserShape::Opaque)
+    }
+
+    /// Marks `part`, a part of `whole` bound by a tuple or array pattern with no type
+    /// written (`let (p, v) = unpack(q);`), as of a type the syntax does not show, when
+    /// `whole` is what a function or a method of the user's returned (or a part of it).
+    pub(crate) fn note_opaque_part(&mut self, whole: Value, part: Value) {
+        if self.func.values[part].ty != TypeHint::Unknown || self.user.contains_key(&part) {
+            return;
+        }
+        if self.is_opaque(whole) || self.is_call_result(whole) {
+            self.user.insert(part, UserShape::Opaque);
+            self.guessed_user.insert(part);
+        }
+    }
+
+    /// Whether `v` (through copies) is the result of a call of a function (`unpack(q)`,
+    /// `m::f(x)`, `Ty::f(x)`) or of a method of the user's (`s.split()`), or what a `?`,
+    /// `unwrap()` or `match` took out of one (`bracket(f, a, b)?`).
+    fn is_call_result(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        match &self.func.insts[inst].kind {
+            InstKind::Copy(a) => self.is_call_result(*a),
+            InstKind::Match { scrutinee, .. } => self.is_call_result(*scrutinee),
+            InstKind::MethodCall {
+                receiver, method, ..
+            } if crate::callee::StdMethod::from_name(&method.to_string())
+                .is_some_and(crate::callee::StdMethod::unwraps) =>
+            {
+                self.is_call_result(*receiver)
+            }
+            InstKind::Call {
+                func,
+                args,
+                callee: PathCallee::Unresolved,
+            } => matches!(
+                PathCallee::resolve(func, args.len()),
+                PathCallee::Function | PathCallee::Assoc
+            ),
+            InstKind::Call {
+                callee: PathCallee::FnValue,
+                ..
+            } => true,
+            InstKind::MethodCall { method, .. } => {
+                crate::callee::is_user_method_name(&method.to_string())
+            }
+            _ => false,
+        }
+    }
+
     /// Whether `v` is a value whose written type is a library type (a parameter or an
     /// annotated `let`, through copies and borrows): `m[(i, j)]` on it is the library's
     /// indexing, not a user type's `Index`.
@@ -286,7 +351,8 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
-        if !(self.is_user_value(lhs) || self.is_user_value(rhs)) {
+        let opaque = self.is_opaque(lhs) || self.is_opaque(rhs);
+        if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque) {
             return None;
         }
         // A method's result is only a guess (`a.dot(b) * k` is as common as `k *
@@ -335,7 +401,8 @@ impl Lowerer<'_> {
     /// slice, array or `Vec` accepts.
     pub(crate) fn user_index(&mut self, base: Value, index: Value, span: Span) -> Option<Value> {
         let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
-        if !self.is_user_value(base) && (!by_tuple || self.is_written_lib(base)) {
+        let opaque = self.opaque_indexed(base, index);
+        if !self.is_user_value(base) && !opaque && (!by_tuple || self.is_written_lib(base)) {
             return None;
         }
         // A borrowed element (`p[i][c]` of `p: Vec<Vec3>`, `&p[i]`) is passed as it is.
@@ -351,8 +418,13 @@ impl Lowerer<'_> {
             ),
         };
         let elem = self.user_op_call(UserOp::Index, vec![r, index], span);
-        // The element is not the user type (a guess either way; `Vec3[i]` is a float).
+        // The element is not the user type (a guess either way; `Vec3[i]` is a float);
+        // an element of a value of unknown type is of unknown type.
         self.user.remove(&elem);
+        if opaque {
+            self.user.insert(elem, UserShape::Opaque);
+            self.guessed_user.insert(elem);
+        }
         Some(self.push(
             InstKind::Unary {
                 op: UnOp::Deref,
@@ -373,7 +445,8 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Value> {
         let by_tuple = matches!(self.func.values[index].ty, TypeHint::Tuple(_));
-        if !self.is_user_value(base) && (!by_tuple || self.is_written_lib(base)) {
+        let opaque = self.opaque_indexed(base, index);
+        if !self.is_user_value(base) && !opaque && (!by_tuple || self.is_written_lib(base)) {
             return None;
         }
         // A `&mut Vec3` (a parameter, an element `&mut p[k]`) is reborrowed as it is passed.
@@ -390,12 +463,26 @@ impl Lowerer<'_> {
         };
         let elem = self.user_op_call(UserOp::IndexMut, vec![r, index], span);
         self.user.remove(&elem);
+        if opaque {
+            self.user.insert(elem, UserShape::Opaque);
+            self.guessed_user.insert(elem);
+        }
         Some(elem)
+    }
+
+    /// `base[index]` on a value of unknown type by an integer (not a range): a `Vec`, an
+    /// array or a user type's `Index`, which the runtime's `OpRule` tells apart.
+    fn opaque_indexed(&self, base: Value, index: Value) -> bool {
+        self.is_opaque(base)
+            && matches!(
+                self.func.values[index].ty,
+                TypeHint::Int | TypeHint::Unknown
+            )
     }
 
     /// `-arg` of a user type: the `Neg` rule.
     pub(crate) fn user_neg(&mut self, arg: Value, span: Span) -> Option<Value> {
-        self.is_user_value(arg)
+        (self.is_user_value(arg) || self.is_opaque(arg))
             .then(|| self.user_op_call(UserOp::Neg, vec![arg], span))
     }
 

@@ -18,20 +18,4 @@ fn area(s: &Shape) -> f64 {
     }
 }
 
-// A renamed tangent enum: patterns look for `ToolTangent`.
-#[derive(Differentiable, Clone, Debug)]
-#[differentiable(tangent = DTool)]
-pub enum Tool {
-    Blade(f64),
-    Drill { d: f64 },
-}
-
-#[derive_frule]
-fn size(t: &Tool) -> f64 {
-    match t {
-        Tool::Blade(l) => *l,
-        Tool::Drill { d } => 2.0 * d,
-    }
-}
-
 fn main() {}
