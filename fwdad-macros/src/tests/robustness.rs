@@ -22,7 +22,6 @@ const REJECTED_ITEMS: &[&str] = &[
     // Unsupported signatures.
     "async fn f(x: f64) -> f64 { x }",
     "unsafe fn f(x: f64) -> f64 { x }",
-    "const fn f(x: f64) -> f64 { x }",
     "extern \"C\" fn f(x: f64) -> f64 { x }",
     // A single method takes `&self` or `&mut self` (by value: on the `impl` block).
     "fn f(self) -> f64 { 1.0 }",
@@ -81,6 +80,8 @@ const SUPPORTED_BODIES: &[&str] = &[
 
 /// Odd items `#[derive_frule]` supports.
 const SUPPORTED_ITEMS: &[&str] = &[
+    // A `const fn` keeps `const`; its rule is an ordinary function.
+    "const fn f(x: f64) -> f64 { x * x }",
     // A single method of a plain `impl` block.
     "fn f(&self, x: f64) -> f64 { x }",
     "fn f(&mut self, x: f64) { }",
