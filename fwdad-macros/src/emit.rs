@@ -971,7 +971,11 @@ impl Emitter<'_> {
                 let lifted: Vec<TokenStream> = args
                     .iter()
                     .zip(&ops)
-                    .map(|(a, &v)| self.lift(a, v, span))
+                    .map(|(a, &v)| match self.func.closures.contains_key(&v) {
+                        // A closure mapped over the elements is already over duals.
+                        true => a.clone(),
+                        false => self.lift(a, v, span),
+                    })
                     .collect();
                 match kind {
                     // An inactive nalgebra matrix with an active one: a mixed operation, the
@@ -1375,6 +1379,15 @@ impl Emitter<'_> {
                 } else {
                     self.elem_at = true;
                     quote_spanned!(span=> #b.elem_at(#i))
+                }
+            }
+            // A function value borrowed to pass it on (`step(&f, ..)`): the dual function's
+            // reference.
+            (InstKind::Ref { mutable, arg }, Form::Ref) if self.func.fn_sources.contains(arg) => {
+                let a = &args[0];
+                match mutable {
+                    true => quote_spanned!(span=> &mut #a),
+                    false => quote_spanned!(span=> &#a),
                 }
             }
             (InstKind::Ref { mutable, .. }, Form::Ref) => {
@@ -1943,7 +1956,33 @@ impl Emitter<'_> {
                     crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
                     i => format_ident!("__fwdad_fn_arg{}", i, span = span),
                 };
-                quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                match &ca.target {
+                    crate::ir::ClosureTarget::Function => {
+                        quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                    }
+                    crate::ir::ClosureTarget::Method { receiver } => {
+                        let recv = self.method_helper_receiver(*receiver);
+                        let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
+                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                    }
+                    // The library maps it over its elements, scalar duals of the mode
+                    // (ndarray's `map` lends each one).
+                    crate::ir::ClosureTarget::Library { receiver, map, .. } => {
+                        let rt = self.rt;
+                        let scalar =
+                            quote!(#rt::Dual<f64, <f64 as #rt::Differentiable>::TangentIn<#mode>>);
+                        let by_ref = map.lends_in_ndarray() && !*self.nalgebra.get(*receiver);
+                        let typed = params.iter().map(|p| match by_ref {
+                            true => quote!(#p: &#scalar),
+                            false => quote!(#p: #scalar),
+                        });
+                        let deref = params
+                            .iter()
+                            .filter(|_| by_ref)
+                            .map(|p| quote!(let #p = ::core::clone::Clone::clone(#p);));
+                        quote_spanned!(span=> { #(#hold)* move |#(#typed),*| { #(#deref)* #(#caps)* #body } })
+                    }
+                }
             }
         };
         self.temps += 1;
@@ -1962,11 +2001,42 @@ impl Emitter<'_> {
             return (pre, passed);
         }
         let pass = format_ident!("__fwdad_fn_pass{}", ca.index, span = span);
-        (
-            pre,
-            quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
-        )
+        match &ca.target {
+            crate::ir::ClosureTarget::Function => (
+                pre,
+                quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
+            ),
+            // Converted before the call, which lends the receiver `&mut`.
+            crate::ir::ClosureTarget::Method { receiver } => {
+                let recv = self.method_helper_receiver(*receiver);
+                let pass = format_ident!("{}_{}", pass, path_ident(path), span = span);
+                self.temps += 1;
+                let conv = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
+                let pre =
+                    quote_spanned!(span=> #pre let mut #conv = #recv.#pass::<#mode, _>(#passed););
+                (pre, quote_spanned!(span=> #conv))
+            }
+            crate::ir::ClosureTarget::Library { .. } => (pre, passed),
+        }
     }
+
+    /// The receiver through which a call reaches the helpers of a method of the user's:
+    /// its primal.
+    fn method_helper_receiver(&self, receiver: crate::ir::Value) -> TokenStream {
+        let recv = self.name(receiver);
+        match self.is(receiver) {
+            true => quote!(#recv.primal),
+            false => quote!(#recv),
+        }
+    }
+}
+
+/// The last identifier of `path` (a method's name, for its helpers).
+fn path_ident(path: &syn::Path) -> syn::Ident {
+    path.segments
+        .last()
+        .map(|s| s.ident.clone())
+        .unwrap_or_else(|| format_ident!("__fwdad_unnamed"))
 }
 
 fn located_at(ts: &TokenStream, span: Span) -> TokenStream {

@@ -74,8 +74,10 @@ pub(crate) fn is_fn_type(ty: &syn::Type, fn_params: &[syn::Ident]) -> bool {
         }
         syn::Type::ImplTrait(it) => it.bounds.iter().any(is_fn_bound),
         syn::Type::TraitObject(o) => o.bounds.iter().any(is_fn_bound),
+        // `&dyn Fn(..)`, and `&F` of a type parameter `F: Fn(..)`.
         syn::Type::Reference(r) => {
-            matches!(&*r.elem, syn::Type::TraitObject(_) | syn::Type::Paren(_))
+            let param = matches!(&*r.elem, syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some());
+            (param || matches!(&*r.elem, syn::Type::TraitObject(_) | syn::Type::Paren(_)))
                 && is_fn_type(&r.elem, fn_params)
         }
         syn::Type::Paren(p) => is_fn_type(&p.elem, fn_params),
@@ -276,27 +278,65 @@ pub(crate) fn signature_helpers(
     marker: &TokenStream,
     rt: &TokenStream,
 ) -> TokenStream {
-    if !flags.contains(&true) {
+    let fns = helper_fns(sig, flags, rt, None);
+    if fns.is_empty() {
         return TokenStream::new();
+    }
+    quote! {
+        #[automatically_derived]
+        #[allow(non_camel_case_types, clippy::all)]
+        impl #marker { #(#fns)* }
+    }
+}
+
+/// The helpers of [`signature_helpers`] for a method `m` of the user's, as methods of its
+/// type taking `&self` (`__fwdad_fn_arg<i>_<m>`, ...): a call `recv.m(|x| ..)` reaches them
+/// through the receiver, as it reaches the method's rule, since the caller does not know
+/// the receiver's type.
+pub(crate) fn method_helpers(
+    sig: &syn::Signature,
+    flags: &[bool],
+    rt: &TokenStream,
+    method: &syn::Ident,
+) -> Vec<TokenStream> {
+    helper_fns(sig, flags, rt, Some(method))
+}
+
+/// `__fwdad_fn_arg<i>`, `__fwdad_fn_pass<i>` and `__fwdad_rule_arg<i>` for each function
+/// value parameter `i` of `sig`; for a method (`method`), suffixed `_<method>` and taking
+/// `&self`.
+fn helper_fns(
+    sig: &syn::Signature,
+    flags: &[bool],
+    rt: &TokenStream,
+    method: Option<&syn::Ident>,
+) -> Vec<TokenStream> {
+    if !flags.contains(&true) {
+        return Vec::new();
     }
     let mode = format_ident!("__FwdadMode");
     let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
+    let named = |base: &str, i: usize| match method {
+        Some(m) => format_ident!("{}{}_{}", base, i, m),
+        None => format_ident!("{}{}", base, i),
+    };
+    let recv = method.map(|_| quote!(&self,));
     let mut fns = Vec::new();
     for (i, ty) in types.iter().enumerate() {
         let Some(ty) = ty else { continue };
         let Some(bound) = bound_of(ty, &generics) else {
             continue;
         };
-        let name = format_ident!("__fwdad_fn_arg{}", i);
+        let name = named("__fwdad_fn_arg", i);
         fns.push(quote! {
             #[doc(hidden)]
             #[inline(always)]
             #[allow(non_snake_case)]
-            pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
+            pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(#recv g: __FwdadG) -> __FwdadG { g }
         });
         // What the caller passes (the closure as it wrote it: `&`, `Box::new`, as it is)
         // converted to the parameter, as a call coerces it (`&closure` to `&dyn Fn`).
-        let pass = format_ident!("__fwdad_fn_pass{}", i);
+        let pass = named("__fwdad_fn_pass", i);
         let original = match sig.inputs.iter().nth(i) {
             Some(syn::FnArg::Typed(t)) => strip_parens(&t.ty).clone(),
             _ => continue,
@@ -308,31 +348,32 @@ pub(crate) fn signature_helpers(
                     #[doc(hidden)]
                     #[inline(always)]
                     #[allow(non_snake_case)]
-                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
+                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(#recv g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
                 }
             }
             syn::Type::Path(p) if p.path.get_ident().is_none() => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(non_snake_case)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
+                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(#recv g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
             },
             _ => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(non_snake_case)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG>(g: __FwdadG) -> __FwdadG { g }
+                pub fn #pass<#mode: #rt::Mode, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
             },
         });
+        // A function passed by name to a method is not supported (its helper would return
+        // an `impl Fn` borrowing the receiver).
+        if method.is_some() {
+            continue;
+        }
         if let Some(f) = rule_helper(i, sig, rt, &mode) {
             fns.push(f);
         }
     }
-    quote! {
-        #[automatically_derived]
-        #[allow(non_camel_case_types, clippy::all)]
-        impl #marker { #(#fns)* }
-    }
+    fns
 }
 
 /// Differentiates the body of every closure `ir` passes to a function, with the activity
@@ -343,11 +384,26 @@ pub(crate) fn prepare(
     rt: &TokenStream,
     diag: &mut Diagnostics,
 ) {
-    let keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
+    let mut keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
+    keys.sort_by_key(|v| crate::ir::entity::EntityRef::index(*v));
+    let lib = crate::libtypes::lib_values(ir);
     for key in keys {
         let arg = &ir.closures[&key];
         if arg.named.is_some() {
             continue;
+        }
+        // `mapv`, `map`, `zip_map` on a value the syntax does not show is a library's.
+        if let crate::ir::ClosureTarget::Library {
+            receiver, method, ..
+        } = &arg.target
+        {
+            if !*lib.get(*receiver) {
+                diag.error_spanned(
+                    &arg.closure,
+                    format!("`#[derive_frule]` does not support a closure passed to `{method}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`), as `let` bindings called later, and in the maps of a library value whose type is written (`let a: Array1<f64> = ..; a.mapv(|x| ..)`)"),
+                );
+                continue;
+            }
         }
         let c = &arg.closure;
         let mut inputs: Vec<TokenStream> = Vec::new();
@@ -663,14 +719,9 @@ fn strip_parens(ty: &syn::Type) -> &syn::Type {
     }
 }
 
-/// Reports function-value parameters the rule cannot take yet: on a method, and in a
-/// function generic over its float type.
-pub(crate) fn check_fn_values(
-    sig: &syn::Signature,
-    fn_values: &[bool],
-    method: bool,
-    diag: &mut Diagnostics,
-) {
+/// Reports function-value parameters the rule cannot take yet: in a function generic over
+/// its float type.
+pub(crate) fn check_fn_values(sig: &syn::Signature, fn_values: &[bool], diag: &mut Diagnostics) {
     let fn_params = fn_type_params(&sig.generics);
     let float_generic = sig
         .generics
@@ -678,15 +729,7 @@ pub(crate) fn check_fn_values(
         .any(|t| !fn_params.contains(&t.ident));
     for (arg, &f) in sig.inputs.iter().zip(fn_values) {
         let syn::FnArg::Typed(t) = arg else { continue };
-        if !f {
-            continue;
-        }
-        if method {
-            diag.error_spanned(
-                &t.ty,
-                "`#[derive_frule]` does not support function-value parameters on methods yet; write a free function taking the receiver as a parameter (`fn solve(s: &Solver, f: impl Fn(f64) -> f64, ..)`)",
-            );
-        } else if float_generic {
+        if f && float_generic {
             diag.error_spanned(
                 &t.ty,
                 "`#[derive_frule]` does not support function-value parameters in a function generic over its float type yet; write the function for `f64`",

@@ -10,7 +10,8 @@
 use super::place::strip;
 use super::Lowerer;
 use crate::callee::PathCallee;
-use crate::ir::{ArgWrap, ClosureArg, InstKind, Value};
+use crate::ir::{ArgWrap, ClosureArg, ClosureTarget, InstKind, Value};
+use crate::libtypes::LibraryMap;
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
 
@@ -178,6 +179,18 @@ impl Lowerer<'_> {
         callee: &syn::Path,
         index: usize,
     ) -> Option<Value> {
+        self.lower_fn_arg_to(arg, callee, index, ClosureTarget::Function)
+    }
+
+    /// The closure `arg`, passed as argument `index` of `target` (`callee` names the
+    /// function or method).
+    pub(crate) fn lower_fn_arg_to(
+        &mut self,
+        arg: FnArg,
+        callee: &syn::Path,
+        index: usize,
+        target: ClosureTarget,
+    ) -> Option<Value> {
         let span = match &arg.named {
             Some(p) => p.span(),
             None => arg.closure.span(),
@@ -243,9 +256,110 @@ impl Lowerer<'_> {
                 hints,
                 body: None,
                 named: arg.named,
+                target,
             },
         );
         Some(v)
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether `m` is `a.mapv(|x| ..)`, `v.map(..)`, `v.zip_map(&w, ..)` of a library value,
+    /// lowered as the method call with the closure as a `call [closure]` whose dual form
+    /// takes scalar duals (the library maps it over the elements it holds, duals in the
+    /// rule). `map`, whose name `Option` and arrays share, only on a variable the syntax
+    /// shows is a library value; `higher_order::prepare` reports the others whose receiver
+    /// is not one.
+    pub(crate) fn is_library_map(&self, m: &syn::ExprMethodCall) -> bool {
+        let Some(map) = LibraryMap::of_method(&m.method) else {
+            return false;
+        };
+        let Some(last) = m.args.last() else {
+            return false;
+        };
+        if !matches!(self.fn_arg(last), Some(f) if f.named.is_none() && f.wrap == ArgWrap::Plain) {
+            return false;
+        }
+        if !map.shared_name() {
+            return true;
+        }
+        let syn::Expr::Path(p) = strip(&m.receiver) else {
+            return false;
+        };
+        p.path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+            .is_some_and(|v| *crate::libtypes::lib_values(&self.func).get(v))
+    }
+
+    /// Lowers a call [`Self::is_library_map`] accepts.
+    pub(crate) fn lower_library_map(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
+        let map = LibraryMap::of_method(&m.method)?;
+        let name = m.method.to_string();
+        let span = m.span();
+        let receiver = match map.in_place() {
+            true => self.lower_place(&m.receiver, true),
+            false => self.lower_receiver(&m.receiver, &name, false),
+        };
+        let receiver = receiver?;
+        let mut args = Vec::new();
+        let path: syn::Path = m.method.clone().into();
+        for (i, a) in m.args.iter().enumerate() {
+            let v = match self.fn_arg(a) {
+                Some(f) => {
+                    let target = ClosureTarget::Library {
+                        receiver,
+                        method: m.method.clone(),
+                        map,
+                    };
+                    self.lower_fn_arg_to(f, &path, i, target)
+                }
+                None => self.lower_expr(a),
+            };
+            args.push(v?);
+        }
+        Some(self.push_method_call(m, receiver, args, span))
+    }
+
+    /// `recv.m(|x| ..)` of a method of the user's: the method call with each closure as a
+    /// `call [closure]`, typed by the helpers the method's `impl` puts on its type. `None`
+    /// when no argument is a closure (or all are functions passed by name).
+    pub(crate) fn lower_user_method_closures(
+        &mut self,
+        m: &syn::ExprMethodCall,
+    ) -> Option<Option<Value>> {
+        let name = m.method.to_string();
+        if super::is_known_method(&name) || LibraryMap::of_method(&m.method).is_some() {
+            return None;
+        }
+        let closures = m
+            .args
+            .iter()
+            .filter(|a| matches!(self.fn_arg(a), Some(f) if f.named.is_none()))
+            .count();
+        if closures == 0 {
+            return None;
+        }
+        let span = m.span();
+        let Some(receiver) = self.lower_receiver(&m.receiver, &name, false) else {
+            return Some(None);
+        };
+        let path: syn::Path = m.method.clone().into();
+        let mut args = Vec::new();
+        for (i, a) in m.args.iter().enumerate() {
+            // The method's parameter `i + 1` (after the receiver).
+            let v = match self.fn_arg(a) {
+                Some(f) if f.named.is_none() => {
+                    self.lower_fn_arg_to(f, &path, i + 1, ClosureTarget::Method { receiver })
+                }
+                _ => self.lower_expr(a),
+            };
+            let Some(v) = v else {
+                return Some(None);
+            };
+            args.push(v);
+        }
+        Some(Some(self.push_method_call(m, receiver, args, span)))
     }
 }
 

@@ -112,6 +112,12 @@ pub fn lower_fn(
     for (i, input) in item.sig.inputs.iter().enumerate() {
         lw.lower_param(i, input);
     }
+    // A function-valued parameter is the dual function (borrowed as it is: `&f`).
+    for p in lw.func.params.clone() {
+        if lw.callable(p.value) {
+            lw.func.fn_sources.insert(p.value);
+        }
+    }
     let block = autoref::autoref_subslices(&item.block);
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
