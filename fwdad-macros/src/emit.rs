@@ -1078,6 +1078,20 @@ impl Emitter<'_> {
                             && matches!(self.func.values[v].ty, TypeHint::Ref(_))
                     });
                 let mut rest = args[1..].to_vec();
+                // A function value lent on (`self.line_search(&f, ..)`): converted as the
+                // call would (`&F` to `&dyn Fn`) by the method's helper.
+                for (k, a) in rest.iter_mut().enumerate() {
+                    if self.lends_fn_value(ops[k + 1]) {
+                        let pass =
+                            format_ident!("__fwdad_fn_pass{}_{}", k + 1, method, span = span);
+                        let recv = self.method_helper_receiver(*receiver);
+                        let tmp = self.temp("__fn");
+                        pre.extend(
+                            quote_spanned!(span=> let mut #tmp = #recv.#pass::<#mode, _>(#a);),
+                        );
+                        *a = quote!(#tmp);
+                    }
+                }
                 if shares_root && !lends_root {
                     for a in rest.iter_mut() {
                         let tmp = self.temp("__arg");
@@ -1155,6 +1169,16 @@ impl Emitter<'_> {
                         quote!(#path {})
                     }
                 };
+                // A function value lent on (`solve(&f, ..)`): converted as the call would
+                // (`&F` to `&dyn Fn`) by the callee's helper.
+                let mut args = args.clone();
+                for (k, a) in args.iter_mut().enumerate() {
+                    if self.lends_fn_value(ops[k]) {
+                        let pass = format_ident!("__fwdad_fn_pass{}", k, span = span);
+                        let callee = strip_generics(path);
+                        *a = quote_spanned!(span=> #callee::#pass::<#mode, _>(#a));
+                    }
+                }
                 let call =
                     quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
                 // A result typed as non-differentiable (`let i: usize = argmax(x);`) is
@@ -2017,6 +2041,18 @@ impl Emitter<'_> {
                 (pre, quote_spanned!(span=> #conv))
             }
             crate::ir::ClosureTarget::Library { .. } => (pre, passed),
+        }
+    }
+
+    /// Whether `v` is `&f` (or `&mut f`) of a function value: a call converts it to the
+    /// parameter's type (`&dyn Fn(..)`) through the callee's helper.
+    fn lends_fn_value(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Inst(i, _) => matches!(
+                &self.func.insts[i].kind,
+                InstKind::Ref { arg, .. } if self.func.fn_sources.contains(arg)
+            ),
+            _ => false,
         }
     }
 
