@@ -386,24 +386,10 @@ pub(crate) fn prepare(
 ) {
     let mut keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
     keys.sort_by_key(|v| crate::ir::entity::EntityRef::index(*v));
-    let lib = crate::libtypes::lib_values(ir);
     for key in keys {
         let arg = &ir.closures[&key];
         if arg.named.is_some() {
             continue;
-        }
-        // `mapv`, `map`, `zip_map` on a value the syntax does not show is a library's.
-        if let crate::ir::ClosureTarget::Library {
-            receiver, method, ..
-        } = &arg.target
-        {
-            if !*lib.get(*receiver) {
-                diag.error_spanned(
-                    &arg.closure,
-                    format!("`#[derive_frule]` does not support a closure passed to `{method}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`), as `let` bindings called later, and in the maps of a library value whose type is written (`let a: Array1<f64> = ..; a.mapv(|x| ..)`)"),
-                );
-                continue;
-            }
         }
         let c = &arg.closure;
         let mut inputs: Vec<TokenStream> = Vec::new();

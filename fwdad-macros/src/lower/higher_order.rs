@@ -329,7 +329,15 @@ impl Lowerer<'_> {
         m: &syn::ExprMethodCall,
     ) -> Option<Option<Value>> {
         let name = m.method.to_string();
-        if super::is_known_method(&name) || LibraryMap::of_method(&m.method).is_some() {
+        // Not a name `std` or the float rules know (their closures are chain adaptors,
+        // `Option` combinators, or errors that say what to write).
+        if super::is_known_method(&name)
+            || crate::callee::StdMethod::from_name(&name).is_some()
+            || crate::callee::Adaptor::from_name(&name).is_some()
+            || crate::callee::Consumer::from_name(&name).is_some()
+            || crate::callee::Rewrite::from_name(&name).is_some()
+            || LibraryMap::of_method(&m.method).is_some()
+        {
             return None;
         }
         let closures = m
