@@ -305,3 +305,72 @@ fn monte_carlo_estimator_with_generator_state() {
     );
     approx::assert_relative_eq!(h.tangent.d12, dgg, max_relative = 1e-12);
 }
+
+/// A midpoint quadrature whose methods take the integrand in each way Rust passes a
+/// function: `&dyn Fn`, `Box<dyn Fn>`, `&mut dyn FnMut` (on `&mut self`), `impl Fn`, from
+/// another method of the same `impl`, and by path (`Quad::integrate(&q, ..)`).
+#[derive(Differentiable, Clone, Debug)]
+pub struct Quad {
+    pub n: usize,
+    pub scale: f64,
+}
+
+#[derive_frule]
+impl Quad {
+    pub fn integrate(&self, f: &dyn Fn(f64) -> f64, a: f64, b: f64) -> f64 {
+        let h = (b - a) / self.n as f64;
+        let mut s = 0.0;
+        for i in 0..self.n {
+            s += f(a + (i as f64 + 0.5) * h);
+        }
+        s * h * self.scale
+    }
+    pub fn boxed(&self, f: Box<dyn Fn(f64) -> f64>, x: f64) -> f64 {
+        f(x) * self.scale
+    }
+    pub fn mutable(&mut self, f: &mut dyn FnMut(f64) -> f64, x: f64) -> f64 {
+        self.n += 1;
+        f(x)
+    }
+    pub fn nested(&self, c: f64) -> f64 {
+        self.integrate(&|x| c * x * x, 0.0, 1.0)
+    }
+    pub fn by_impl(&self, f: impl Fn(f64, f64) -> f64, x: f64) -> f64 {
+        f(x, self.scale)
+    }
+}
+
+/// Each form once, with a closure bound by `let`, a `move` closure and closure literals.
+#[derive_frule]
+fn forms(k: f64) -> f64 {
+    let mut q = Quad { n: 10, scale: 1.0 };
+    let g = |x: f64| (k * x).sin();
+    let a = q.integrate(&g, 0.0, 1.0);
+    let b = q.boxed(Box::new(move |x| k * x), 2.0);
+    let c = q.mutable(&mut |x| x * k, 3.0);
+    let d = q.nested(k);
+    let e = q.by_impl(|x, s| x * s * k, 1.5);
+    let f = Quad::integrate(&q, &|x| x * k, 0.0, 1.0);
+    a + b + c + d + e + f
+}
+
+#[test]
+fn every_way_of_passing_a_function_to_a_method() {
+    let k = 0.7;
+    let plain = |a: &mut (f64,)| forms(a.0);
+    test_frule((k,), plain, |a, da| forms_frule(Dual::new(a.0, da.0)));
+    test_frule_batched::<2, _, _>((k,), plain, |a, da| {
+        <forms as Frule<_, Batch<f64, 2>>>::frule(&forms {}, (Dual::new(a.0, da.0),))
+    });
+    let d = forms_frule(Dual::new(k, 1.0));
+    assert_eq!(d.primal.to_bits(), forms(k).to_bits());
+    let fd = (forms(k + 1e-6) - forms(k - 1e-6)) / 2e-6;
+    approx::assert_relative_eq!(d.tangent, fd, max_relative = 1e-7);
+    // Second order against differences of the derived first derivative.
+    let d1 = |k: f64| forms_frule(Dual::new(k, 1.0)).tangent;
+    let fd2 = (d1(k + 1e-5) - d1(k - 1e-5)) / 2e-5;
+    let h =
+        <forms as Frule<_, Hyper<f64, f64>>>::frule(&forms {}, (Dual::new(k, hyper(1.0, 1.0)),));
+    assert_eq!(h.primal.to_bits(), forms(k).to_bits());
+    approx::assert_relative_eq!(h.tangent.d12, fd2, max_relative = 1e-6);
+}

@@ -1989,6 +1989,10 @@ impl Emitter<'_> {
                         let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
                         quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
+                    crate::ir::ClosureTarget::Assoc => {
+                        let (ty, helper) = assoc_helper(path, &helper, span);
+                        quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                    }
                     // The library maps it over its elements, scalar duals of the mode
                     // (ndarray's `map` lends each one).
                     crate::ir::ClosureTarget::Library { receiver, map, .. } => {
@@ -2040,6 +2044,10 @@ impl Emitter<'_> {
                     quote_spanned!(span=> #pre let mut #conv = #recv.#pass::<#mode, _>(#passed););
                 (pre, quote_spanned!(span=> #conv))
             }
+            crate::ir::ClosureTarget::Assoc => {
+                let (ty, pass) = assoc_helper(path, &pass, span);
+                (pre, quote_spanned!(span=> #ty::#pass::<#mode, _>(#passed)))
+            }
             crate::ir::ClosureTarget::Library { .. } => (pre, passed),
         }
     }
@@ -2065,6 +2073,20 @@ impl Emitter<'_> {
             false => quote!(#recv),
         }
     }
+}
+
+/// For a method called by path (`Ty::m`, `Ty::<T>::m`): the type's path and the name of
+/// its helper `base` for that method (`__fwdad_fn_arg1_of_m`).
+fn assoc_helper(path: &syn::Path, base: &syn::Ident, span: Span) -> (TokenStream, syn::Ident) {
+    let mut ty = path.clone();
+    let method = ty.segments.pop().map(|p| p.into_value().ident);
+    let method = method.unwrap_or_else(|| format_ident!("__fwdad_unnamed"));
+    let segs: Vec<_> = ty.segments.iter().collect();
+    let colon = ty.leading_colon;
+    (
+        quote!(#colon #(#segs)::*),
+        format_ident!("{}_of_{}", base, method, span = span),
+    )
 }
 
 /// The last identifier of `path` (a method's name, for its helpers).

@@ -299,17 +299,21 @@ pub(crate) fn method_helpers(
     rt: &TokenStream,
     method: &syn::Ident,
 ) -> Vec<TokenStream> {
-    helper_fns(sig, flags, rt, Some(method))
+    let mut fns = helper_fns(sig, flags, rt, Some((method, true)));
+    // For calls by path (`Ty::m(&recv, |x| ..)`): `Ty::__fwdad_fn_arg<i>_of_<m>`.
+    let of = format_ident!("of_{}", method);
+    fns.extend(helper_fns(sig, flags, rt, Some((&of, false))));
+    fns
 }
 
 /// `__fwdad_fn_arg<i>`, `__fwdad_fn_pass<i>` and `__fwdad_rule_arg<i>` for each function
-/// value parameter `i` of `sig`; for a method (`method`), suffixed `_<method>` and taking
-/// `&self`.
+/// value parameter `i` of `sig`; for a method (`method`), suffixed `_<method>`, and taking
+/// `&self` when its flag is set.
 fn helper_fns(
     sig: &syn::Signature,
     flags: &[bool],
     rt: &TokenStream,
-    method: Option<&syn::Ident>,
+    method: Option<(&syn::Ident, bool)>,
 ) -> Vec<TokenStream> {
     if !flags.contains(&true) {
         return Vec::new();
@@ -317,10 +321,10 @@ fn helper_fns(
     let mode = format_ident!("__FwdadMode");
     let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
     let named = |base: &str, i: usize| match method {
-        Some(m) => format_ident!("{}{}_{}", base, i, m),
+        Some((m, _)) => format_ident!("{}{}_{}", base, i, m),
         None => format_ident!("{}{}", base, i),
     };
-    let recv = method.map(|_| quote!(&self,));
+    let recv = method.and_then(|(_, r)| r.then(|| quote!(&self,)));
     let mut fns = Vec::new();
     for (i, ty) in types.iter().enumerate() {
         let Some(ty) = ty else { continue };

@@ -115,6 +115,9 @@ pub enum ClosureTarget {
     /// A method of the user's (`solver.solve(|x| ..)`) on `receiver`: the helpers the
     /// method's `impl` puts on the receiver's type.
     Method { receiver: Value },
+    /// A method of the user's called by path (`Solver::solve(&s, |x| ..)`, the
+    /// `call [closure]`'s `func`): the helpers on the type the path names.
+    Assoc,
     /// A library's map (`a.mapv(|x| ..)`, `v.map(..)`, `v.zip_map(&w, ..)`) on `receiver`:
     /// the closure's parameters are the mode's scalar duals.
     Library {
