@@ -1076,7 +1076,6 @@ pub(crate) fn check_signature(
     check_float_params(&sig.generics, diag);
     crate::traits::check_dyn_params(sig, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
-    crate::higher_order::check_fn_values(sig, &fn_values, diag);
     let mut namer = LifetimeNamer::default();
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());

@@ -269,6 +269,56 @@ fn bound_of(ty: &syn::Type, generics: &syn::Generics) -> Option<TokenStream> {
     }
 }
 
+/// `sig` with its float type parameters (those not bounded by `Fn(..)`) replaced by `f64`
+/// in the function values' bounds and parameter types.
+fn floats_as_f64(sig: &syn::Signature) -> syn::Signature {
+    let fn_params = fn_type_params(&sig.generics);
+    let floats: Vec<syn::Ident> = sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .filter(|t| !fn_params.contains(t))
+        .collect();
+    if floats.is_empty() {
+        return sig.clone();
+    }
+    struct F64(Vec<syn::Ident>);
+    impl VisitMut for F64 {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if let syn::Type::Path(p) = ty {
+                if p.qself.is_none() && p.path.get_ident().is_some_and(|i| self.0.contains(i)) {
+                    *ty = syn::Type::Path(syn::TypePath {
+                        qself: None,
+                        path: format_ident!("f64").into(),
+                    });
+                    return;
+                }
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    let mut out = sig.clone();
+    let mut visitor = F64(floats.clone());
+    for p in out.generics.params.iter_mut() {
+        if let syn::GenericParam::Type(tp) = p {
+            if fn_params.contains(&tp.ident) {
+                visitor.visit_type_param_mut(tp);
+            }
+        }
+    }
+    if let Some(w) = &mut out.generics.where_clause {
+        for pred in w.predicates.iter_mut() {
+            visitor.visit_where_predicate_mut(pred);
+        }
+    }
+    for arg in out.inputs.iter_mut() {
+        if let syn::FnArg::Typed(t) = arg {
+            visitor.visit_type_mut(&mut t.ty);
+        }
+    }
+    out
+}
+
 /// `impl marker { fn __fwdad_fn_arg<i><S, G: bound>(g: G) -> G { g } }` for each function
 /// value parameter: a caller's closure given to it gets its parameter types from the
 /// bound.
@@ -319,6 +369,10 @@ fn helper_fns(
         return Vec::new();
     }
     let mode = format_ident!("__FwdadMode");
+    // In a function generic over its float type (`fn midpoint<T: Float, F: Fn(T) -> T>`),
+    // a caller's closure is one over `f64`: the helpers cannot take `T` (a caller names
+    // only the mode), so `T` is `f64` in them.
+    let sig = &floats_as_f64(sig);
     let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
     let named = |base: &str, i: usize| match method {
         Some((m, _)) => format_ident!("{}{}_{}", base, i, m),
@@ -706,24 +760,5 @@ fn strip_parens(ty: &syn::Type) -> &syn::Type {
     match ty {
         syn::Type::Paren(p) => strip_parens(&p.elem),
         other => other,
-    }
-}
-
-/// Reports function-value parameters the rule cannot take yet: in a function generic over
-/// its float type.
-pub(crate) fn check_fn_values(sig: &syn::Signature, fn_values: &[bool], diag: &mut Diagnostics) {
-    let fn_params = fn_type_params(&sig.generics);
-    let float_generic = sig
-        .generics
-        .type_params()
-        .any(|t| !fn_params.contains(&t.ident));
-    for (arg, &f) in sig.inputs.iter().zip(fn_values) {
-        let syn::FnArg::Typed(t) = arg else { continue };
-        if f && float_generic {
-            diag.error_spanned(
-                &t.ty,
-                "`#[derive_frule]` does not support function-value parameters in a function generic over its float type yet; write the function for `f64`",
-            );
-        }
     }
 }

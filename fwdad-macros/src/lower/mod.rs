@@ -96,6 +96,7 @@ pub fn lower_fn(
         user: Default::default(),
         written_user: Default::default(),
         guessed_user: Default::default(),
+        generics: item.sig.generics.clone(),
         // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
         type_params: {
             let traits = crate::traits::trait_params(&item.sig.generics);
@@ -191,6 +192,8 @@ pub(crate) struct Lowerer<'d> {
     loops: Vec<LoopCtx>,
     /// The function's type parameters: floats, so `T::sqrt(x)` is the float method.
     type_params: Vec<String>,
+    /// The function's generics as written.
+    generics: syn::Generics,
     /// The runtime's path (see [`lower_fn`]).
     rt: proc_macro2::TokenStream,
     /// Values the syntax says are of a user type (see `user_ops.rs`).
