@@ -335,6 +335,25 @@ impl Lowerer<'_> {
         Some(self.push_method_call(m, receiver, args, span))
     }
 
+    /// A function passed by name (`f`) to a method (argument `a`): its rule would be
+    /// wrapped by a helper returning an `impl Fn` that borrows the receiver.
+    pub(crate) fn reject_fn_by_name_to_method(&mut self, a: &syn::Expr, f: &FnArg) -> Value {
+        let name = f
+            .named
+            .as_ref()
+            .map(|p| {
+                quote::ToTokens::to_token_stream(p)
+                    .to_string()
+                    .replace(' ', "")
+            })
+            .unwrap_or_default();
+        self.diag.error_spanned(
+            a,
+            format!("`#[derive_frule]` does not support a function passed by name to a method; wrap it in a closure: `|x| {name}(x)`"),
+        );
+        self.poison(a.span())
+    }
+
     /// `recv.m(|x| ..)` of a method of the user's: the method call with each closure as a
     /// `call [closure]`, typed by the helpers the method's `impl` puts on its type. `None`
     /// when no argument is a closure (or all are functions passed by name).
@@ -354,15 +373,18 @@ impl Lowerer<'_> {
         {
             return None;
         }
-        let closures = m
+        let span = m.span();
+        if let Some((a, f)) = m
             .args
             .iter()
-            .filter(|a| matches!(self.fn_arg(a), Some(f) if f.named.is_none()))
-            .count();
+            .find_map(|a| self.fn_arg(a).filter(|f| f.named.is_some()).map(|f| (a, f)))
+        {
+            return Some(Some(self.reject_fn_by_name_to_method(a, &f)));
+        }
+        let closures = m.args.iter().filter(|a| self.fn_arg(a).is_some()).count();
         if closures == 0 {
             return None;
         }
-        let span = m.span();
         let Some(receiver) = self.lower_receiver(&m.receiver, &name, false) else {
             return Some(None);
         };

@@ -570,13 +570,14 @@ impl Lowerer<'_> {
         let resolved = PathCallee::resolve(&p.path, c.args.len());
         let assoc = resolved == PathCallee::Assoc;
         if (resolved == PathCallee::Function || assoc)
-            && c.args
-                .iter()
-                .any(|a| matches!(self.fn_arg(a), Some(f) if !assoc || f.named.is_none()))
+            && c.args.iter().any(|a| self.fn_arg(a).is_some())
         {
             let mut args = Vec::new();
             for (i, a) in c.args.iter().enumerate() {
                 match self.fn_arg(a) {
+                    Some(f) if assoc && f.named.is_some() => {
+                        return Some(self.reject_fn_by_name_to_method(a, &f));
+                    }
                     Some(f) if assoc && f.named.is_none() => args.push(self.lower_fn_arg_to(
                         f,
                         &p.path,
