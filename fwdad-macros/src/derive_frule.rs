@@ -541,7 +541,7 @@ fn emit_method_entry(
             #marker {}
         }
         #[doc = #doc]
-        #[allow(dead_code)]
+        #[allow(dead_code, clippy::type_complexity)]
         #vis fn #entry<#own_params>(#(#names: #inputs),*) -> #rt::Dual<#output> #entry_where {
             <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))
         }
@@ -1387,6 +1387,11 @@ pub(crate) fn emit_items(
     let tangent_idents = &consts.idents;
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
+    // Its function values are spelled over duals, which clippy finds complex.
+    let wrapper = match sig.fn_values.contains(&true) {
+        true => quote!(#[allow(clippy::type_complexity)] #wrapper),
+        false => wrapper,
+    };
     let marker_fn = match free {
         true => face.marker_fn(&marker_ty, !phantom.is_empty()),
         false => TokenStream::new(),

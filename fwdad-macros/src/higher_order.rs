@@ -389,7 +389,7 @@ fn helper_fns(
         fns.push(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #[allow(non_snake_case)]
+            #[allow(non_snake_case, clippy::type_complexity)]
             pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(#recv g: __FwdadG) -> __FwdadG { g }
         });
         // What the caller passes (the closure as it wrote it: `&`, `Box::new`, as it is)
@@ -405,20 +405,20 @@ fn helper_fns(
                 quote! {
                     #[doc(hidden)]
                     #[inline(always)]
-                    #[allow(non_snake_case)]
+                    #[allow(non_snake_case, clippy::type_complexity)]
                     pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(#recv g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
                 }
             }
             syn::Type::Path(p) if p.path.get_ident().is_none() => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
-                #[allow(non_snake_case)]
+                #[allow(non_snake_case, clippy::type_complexity)]
                 pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(#recv g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
             },
             _ => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
-                #[allow(non_snake_case)]
+                #[allow(non_snake_case, clippy::type_complexity)]
                 pub fn #pass<#mode: #rt::Mode, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
             },
         });
