@@ -307,3 +307,34 @@ fn nalgebra_dvector_map_through_the_gradient_driver() {
         approx::assert_relative_eq!(g[i], expected, max_relative = 1e-13);
     }
 }
+
+/// A curve whose sample times are a field: the field bound with its type written, then
+/// mapped; and a constant array mapped in place by a closure capturing an active rate.
+#[derive(Differentiable, Clone, Debug)]
+pub struct Curve {
+    pub t: Array1<f64>,
+}
+
+#[derive_frule]
+fn curve_value(c: &Curve, rate: f64) -> f64 {
+    let t: &Array1<f64> = &c.t;
+    let mut w = Array1::from_elem(3, 1.0);
+    w.mapv_inplace(|v| v * rate);
+    t.mapv(|ti| (-rate * ti).exp()).sum() + w.sum()
+}
+
+#[test]
+fn ndarray_map_of_a_typed_field_and_in_place_on_a_constant() {
+    let c = Curve {
+        t: Array1::from_vec(vec![0.5, 1.0, 4.0]),
+    };
+    let rate = 0.3;
+    let tangent = CurveTangent {
+        t: Array1::zeros(3),
+    };
+    let d = curve_value_frule(Dual::new(&c, &tangent), Dual::new(rate, 1.0));
+    assert_eq!(d.primal.to_bits(), curve_value(&c, rate).to_bits());
+    // d/dr Σ e^{−r tᵢ} + 3 r = −Σ tᵢ e^{−r tᵢ} + 3.
+    let expected: f64 = c.t.iter().map(|ti| -ti * (-rate * ti).exp()).sum::<f64>() + 3.0;
+    approx::assert_relative_eq!(d.tangent, expected, max_relative = 1e-14);
+}

@@ -555,6 +555,9 @@ pub fn is_param(func: &Function, v: Value) -> bool {
         crate::ir::ValueDef::Param(_) => true,
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
             InstKind::Copy(arg) => is_param(func, *arg),
+            // A field of a struct's dual (`let t: &Array1<f64> = &c.t;`) is the dual of the
+            // whole value too.
+            InstKind::Field { .. } | InstKind::FieldRef { .. } => true,
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 is_lib_seq(func, *base)
