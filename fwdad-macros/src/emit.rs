@@ -1968,13 +1968,25 @@ impl Emitter<'_> {
                 let held: Vec<_> = (0..args.len())
                     .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
                     .collect();
+                // A capture the closure assigns is held `&mut` and lent again at each call.
+                let rt = self.rt;
+                let ops = self.func.operands(inst);
+                let mutated = |k: usize| ca.mutated.get(k).copied().unwrap_or(false);
                 let hold = args
                     .iter()
                     .zip(&held)
-                    .map(|(a, h)| quote!(let #h = ::core::clone::Clone::clone(&#a);));
+                    .enumerate()
+                    .map(|(k, (a, h))| match mutated(k) {
+                        true => quote!(let mut #h = #a;),
+                        false => quote!(let #h = ::core::clone::Clone::clone(&#a);),
+                    });
                 let caps = held.iter().enumerate().map(|(k, h)| {
                     let p = param_ident(n + k);
-                    quote!(let #p = ::core::clone::Clone::clone(&#h);)
+                    match (mutated(k), ops.get(k).is_some_and(|v| self.is(*v))) {
+                        (true, true) => quote!(let #p = #rt::reborrow(&mut #h);),
+                        (true, false) => quote!(let #p = &mut *#h;),
+                        (false, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
+                    }
                 });
                 let helper = match ca.index {
                     crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),

@@ -462,9 +462,12 @@ pub(crate) fn prepare(
             crate::ir::InstKind::Call { args, .. } => args.clone(),
             _ => continue,
         };
-        for (name, hint) in arg.captures.iter().zip(&arg.hints) {
+        for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.mutated) {
             let ty = written_type(hint);
-            inputs.push(quote!(#name: #ty));
+            inputs.push(match m {
+                true => quote!(#name: &mut #ty),
+                false => quote!(#name: #ty),
+            });
         }
         let ret = match &c.output {
             syn::ReturnType::Type(_, t) => quote!(#t),

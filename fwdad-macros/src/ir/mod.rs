@@ -96,6 +96,9 @@ pub struct ClosureArg {
     pub captures: Vec<syn::Ident>,
     /// What the syntax tells of their types.
     pub hints: Vec<TypeHint>,
+    /// Which captures the closure assigns (`calls += 1`): lent `&mut` (the operand is
+    /// `ref_mut` of the variable), read as `*name` in the body.
+    pub mutated: Vec<bool>,
     /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
     /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
     pub body: Option<proc_macro2::TokenStream>,

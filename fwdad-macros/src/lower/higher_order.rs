@@ -232,13 +232,33 @@ impl Lowerer<'_> {
             }
         }
         self.truncate_scopes(depth);
+        // A capture the closure assigns (a counter, an accumulator) is lent to its dual
+        // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
         let assigned = super::control::assigned_in_closure(&arg.closure);
-        if let Some(name) = captures.iter().find(|c| assigned.contains(&c.to_string())) {
-            self.diag.error_spanned(
-                &arg.closure,
-                format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures: its dual form works on a copy of what it captures; return the value from the closure instead, or accumulate it in the function it is passed to"),
-            );
-            return Some(self.poison(span));
+        let mutated: Vec<bool> = captures
+            .iter()
+            .map(|c| assigned.contains(&c.to_string()))
+            .collect();
+        let mut arg = arg;
+        if mutated.contains(&true) {
+            let names: Vec<String> = captures
+                .iter()
+                .zip(&mutated)
+                .filter(|(_, m)| **m)
+                .map(|(c, _)| c.to_string())
+                .collect();
+            let rebound = rebound_names(&arg.closure);
+            let clash = names.iter().find(|n| rebound.contains(*n));
+            if let (Some(name), _) | (None, Some(name)) =
+                (clash, arg.closure.capture.is_some().then(|| &names[0]))
+            {
+                self.diag.error_spanned(
+                    &arg.closure,
+                    format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures, when it is a `move` closure or binds the name again inside; drop `move`, rename the inner binding, or return the value from the closure"),
+                );
+                return Some(self.poison(span));
+            }
+            arg.closure = deref_names(&arg.closure, &names);
         }
         if let Some(name) = nested {
             self.diag.error_spanned(
@@ -251,6 +271,11 @@ impl Lowerer<'_> {
             .iter()
             .map(|v| self.func.values[*v].ty.clone())
             .collect();
+        for (v, m) in values.iter_mut().zip(&mutated) {
+            if *m {
+                *v = self.borrow(*v, true, span);
+            }
+        }
         let v = self.push(
             InstKind::Call {
                 func: callee.clone(),
@@ -268,6 +293,7 @@ impl Lowerer<'_> {
                 wrap: arg.wrap,
                 captures,
                 hints,
+                mutated,
                 body: None,
                 named: arg.named,
                 target,
@@ -405,6 +431,49 @@ impl Lowerer<'_> {
         }
         Some(Some(self.push_method_call(m, receiver, args, span)))
     }
+}
+
+/// The names a closure binds (its parameters, `let`s, patterns, nested closures').
+fn rebound_names(c: &syn::ExprClosure) -> Vec<String> {
+    let mut own = super::PatIdents::default();
+    for p in &c.inputs {
+        syn::visit::Visit::visit_pat(&mut own, p);
+    }
+    syn::visit::Visit::visit_expr(&mut own, &c.body);
+    own.0.iter().map(|p| p.ident.to_string()).collect()
+}
+
+/// `c` with each read and write of `names` made through the reference it is lent as:
+/// `calls += 1` → `(*calls) += 1`.
+fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
+    struct Deref<'n>(&'n [String]);
+    impl syn::visit_mut::VisitMut for Deref<'_> {
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if let syn::Expr::Path(p) = e {
+                if p.qself.is_none()
+                    && p.path
+                        .get_ident()
+                        .is_some_and(|id| self.0.contains(&id.to_string()))
+                {
+                    let inner = e.clone();
+                    *e = syn::Expr::Paren(syn::ExprParen {
+                        attrs: Vec::new(),
+                        paren_token: Default::default(),
+                        expr: Box::new(syn::Expr::Unary(syn::ExprUnary {
+                            attrs: Vec::new(),
+                            op: syn::UnOp::Deref(Default::default()),
+                            expr: Box::new(inner),
+                        })),
+                    });
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut out = c.clone();
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Deref(names), &mut out.body);
+    out
 }
 
 /// The names a closure's body reads that are not its parameters, in order of first use:
