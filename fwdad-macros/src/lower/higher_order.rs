@@ -308,8 +308,8 @@ impl Lowerer<'_> {
     /// lowered as the method call with the closure as a `call [closure]` whose dual form
     /// takes scalar duals (the library maps it over the elements it holds, duals in the
     /// rule). `map`, whose name `Option` and arrays share, only on a variable the syntax
-    /// shows is a library value; `higher_order::prepare` reports the others whose receiver
-    /// is not one.
+    /// shows is a library value; `dual::check` reports the others whose receiver is not
+    /// one.
     pub(crate) fn is_library_map(&self, m: &syn::ExprMethodCall) -> bool {
         let Some(map) = LibraryMap::of_method(&m.method) else {
             return false;
