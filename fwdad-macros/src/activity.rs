@@ -151,6 +151,11 @@ impl Analysis<'_> {
                     callee,
                     crate::callee::PathCallee::FnValue | crate::callee::PathCallee::Closure
                 );
+                // A variable a closure assigns (lent `&mut` to its dual form) may receive
+                // values that depend on the inputs.
+                if *callee == crate::callee::PathCallee::Closure {
+                    self.force_mut_borrows(args);
+                }
                 dual_fn || any(args, self)
             }
             InstKind::Store { place, value } => {

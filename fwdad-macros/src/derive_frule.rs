@@ -86,41 +86,14 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
-    let mode_for_sig = mode_ident();
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
     // A function value is taken as the function of duals it is in the rule: its type is
     // not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
     // active value (called with duals, passed on as it is).
-    let fn_values = crate::higher_order::fn_value_params(&func.sig);
     if let Some(sig) = &mut sig {
         sig.inactive = inactive.clone();
-        if fn_values.contains(&true) {
-            sig.inactive.resize(fn_values.len(), false);
-            for (flag, &f) in sig.inactive.iter_mut().zip(&fn_values) {
-                *flag |= f;
-            }
-        }
-        sig.fn_output = crate::higher_order::fn_output(&func.sig, &rt, quote!(#mode_for_sig))
-            .zip(crate::higher_order::fn_output(&func.sig, &rt, quote!(f64)));
-        if fn_values.contains(&true) {
-            let (_, impl_tys) = crate::higher_order::rule_types(
-                &func.sig,
-                &fn_values,
-                &rt,
-                quote!(#mode_for_sig),
-                true,
-            );
-            let (_, wrapper_tys) =
-                crate::higher_order::rule_types(&func.sig, &fn_values, &rt, quote!(f64), false);
-            for (i, (a, b)) in impl_tys.into_iter().zip(wrapper_tys).enumerate() {
-                if let (Some(a), Some(b)) = (a, b) {
-                    sig.named_inputs[i] = a;
-                    sig.inputs[i] = b;
-                }
-            }
-            sig.fn_values = fn_values.clone();
-        }
+        take_fn_values(&func.sig, sig, &rt);
     }
     if let Some(sig) = &mut sig {
         sig.consts = const_params(&func.sig, sig);
@@ -142,6 +115,36 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
             quote!(#primal #errors #stub)
         }
+    }
+}
+
+/// A function value is taken as the function of duals it is in the rule: its type is
+/// not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
+/// active value (called with duals, passed on as it is). Rewrites `sig` for the function
+/// values among `fsig`'s parameters and for a returned one.
+fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
+    let mode = mode_ident();
+    let fn_values = crate::higher_order::fn_value_params(fsig);
+    if fn_values.contains(&true) {
+        sig.inactive.resize(fn_values.len(), false);
+        for (flag, &f) in sig.inactive.iter_mut().zip(&fn_values) {
+            *flag |= f;
+        }
+    }
+    sig.fn_output = crate::higher_order::fn_output(fsig, rt, quote!(#mode))
+        .zip(crate::higher_order::fn_output(fsig, rt, quote!(f64)));
+    if fn_values.contains(&true) {
+        let (_, impl_tys) =
+            crate::higher_order::rule_types(fsig, &fn_values, rt, quote!(#mode), true);
+        let (_, wrapper_tys) =
+            crate::higher_order::rule_types(fsig, &fn_values, rt, quote!(f64), false);
+        for (i, (a, b)) in impl_tys.into_iter().zip(wrapper_tys).enumerate() {
+            if let (Some(a), Some(b)) = (a, b) {
+                sig.named_inputs[i] = a;
+                sig.inputs[i] = b;
+            }
+        }
+        sig.fn_values = fn_values;
     }
 }
 
@@ -211,7 +214,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 }
                 continue;
             }
-            let sig = check_signature(&func.sig, &mut diag, true);
+            let mut sig = check_signature(&func.sig, &mut diag, true);
+            if let Some(sig) = &mut sig {
+                take_fn_values(&func.sig, sig, &rt);
+            }
             let body = pipeline(&func, &args, &[], &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
                 items.extend(emit_items(&func, &sig, &body, &rt, false));
@@ -321,6 +327,15 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
             &m.sig.generics,
             "`#[derive_frule]` on a single method does not support generic methods; put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
         );
+    }
+    let fn_values = crate::higher_order::fn_value_params(&m.sig);
+    for (arg, _) in m.sig.inputs.iter().zip(&fn_values).filter(|(_, f)| **f) {
+        if let syn::FnArg::Typed(t) = arg {
+            diag.error_spanned(
+                &t.ty,
+                "`#[derive_frule]` on a single method does not support function-value parameters; put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
+            );
+        }
     }
     // A value or pattern built with `Self` (`Self { .. }`, `Self(..)`) has its tangent
     // built by the tangent struct's name, which here only the type's own name gives.
@@ -502,8 +517,6 @@ fn emit_method_entry(
     let vis = &m.vis;
     let marker = &func.sig.ident;
     // The rule needs `T: Real` of each of the impl's type parameters (as for generic fns).
-    let float_params = impl_generics.type_params().map(|t| &t.ident);
-    let real_bounds = quote!(where #(#float_params: #rt::Real,)*);
     let by_value = format_ident!("__fwdad_rule_{}", m.sig.ident);
     let by_type = format_ident!("__fwdad_rules_of_{}", m.sig.ident);
     let entry = format_ident!("{}_frule", m.sig.ident);
@@ -522,10 +535,41 @@ fn emit_method_entry(
         false => (quote!(#marker), quote!(#marker {})),
     };
     let names = &sig.names;
-    let inputs: Vec<_> = sig.inputs.iter().map(|t| quote!(#rt::Dual<#t>)).collect();
+    // A function value is taken as a function of duals, as it is (see `take_fn_values`).
+    let inputs: Vec<_> = sig
+        .inputs
+        .iter()
+        .enumerate()
+        .map(
+            |(i, t)| match sig.fn_values.get(i).copied().unwrap_or(false) {
+                true => quote!(#t),
+                false => quote!(#rt::Dual<#t>),
+            },
+        )
+        .collect();
     let output = &sig.output;
     let doc = format!("Forward rule of the method `{}` (generated by `#[derive_frule]`): the receiver and each argument as a `Dual`.", m.sig.ident);
+    // The method's own generic parameters (its function values' types), over one-direction
+    // duals; and, for calls passing closures, the helpers that give them their types.
+    let (own_generics, fn_helpers) = match sig.fn_values.contains(&true) {
+        true => {
+            let own = crate::higher_order::fn_value_params(&m.sig);
+            let generics = crate::higher_order::rule_types(&m.sig, &own, rt, quote!(f64), false).0;
+            let helpers =
+                crate::higher_order::method_helpers(&func.sig, &sig.fn_values, rt, &m.sig.ident);
+            (generics, helpers)
+        }
+        false => (syn::Generics::default(), Vec::new()),
+    };
+    let own_params = &own_generics.params;
+    let own_preds = own_generics.where_clause.as_ref().map(|w| {
+        let p = w.predicates.iter();
+        quote!(#(#p,)*)
+    });
+    let float_params = impl_generics.type_params().map(|t| &t.ident);
+    let entry_where = quote!(where #own_preds #(#float_params: #rt::Real,)*);
     quote! {
+        #(#fn_helpers)*
         #[doc(hidden)]
         #[inline(always)]
         #vis fn #by_value(&self) -> #dispatch_ty {
@@ -537,8 +581,8 @@ fn emit_method_entry(
             #marker {}
         }
         #[doc = #doc]
-        #[allow(dead_code)]
-        #vis fn #entry(#(#names: #inputs),*) -> #rt::Dual<#output> #real_bounds {
+        #[allow(dead_code, clippy::type_complexity)]
+        #vis fn #entry<#own_params>(#(#names: #inputs),*) -> #rt::Dual<#output> #entry_where {
             <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))
         }
     }
@@ -1087,7 +1131,6 @@ pub(crate) fn check_signature(
     check_float_params(&sig.generics, diag);
     crate::traits::check_dyn_params(sig, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
-    crate::higher_order::check_fn_values(sig, &fn_values, method, diag);
     let mut namer = LifetimeNamer::default();
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
@@ -1406,6 +1449,11 @@ pub(crate) fn emit_items(
     let tangent_idents = &consts.idents;
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
+    // Its function values are spelled over duals, which clippy finds complex.
+    let wrapper = match sig.fn_values.contains(&true) {
+        true => quote!(#[allow(clippy::type_complexity)] #wrapper),
+        false => wrapper,
+    };
     let marker_fn = match free {
         true => face.marker_fn(&marker_ty, !phantom.is_empty()),
         false => TokenStream::new(),

@@ -430,6 +430,32 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
         if is_lib_inst(func, &lib, inst) {
             continue;
         }
+        // A library's map (`mapv`, `map`, `zip_map`) on a value the syntax does not show
+        // is a library's.
+        if let InstKind::Call {
+            callee: PathCallee::Closure,
+            ..
+        } = &data.kind
+        {
+            let closure = data.results.first().and_then(|r| func.closures.get(r));
+            if let Some(crate::ir::ClosureArg {
+                closure,
+                target:
+                    crate::ir::ClosureTarget::Library {
+                        receiver, method, ..
+                    },
+                ..
+            }) = closure
+            {
+                if !*lib.get(*receiver) {
+                    diag.error_spanned(
+                        closure,
+                        format!("`#[derive_frule]` does not support a closure passed to `{method}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`), as `let` bindings called later, and in the maps of a library value whose type is written (`let t: &Array1<f64> = &c.t;`, then `t.mapv(|x| ..)`)"),
+                    );
+                }
+            }
+            continue;
+        }
         match &data.kind {
             InstKind::MethodCall {
                 receiver,

@@ -1002,7 +1002,11 @@ impl Emitter<'_> {
                 let mut lifted: Vec<TokenStream> = args
                     .iter()
                     .zip(&ops)
-                    .map(|(a, &v)| self.lift(a, v, span))
+                    .map(|(a, &v)| match self.func.closures.contains_key(&v) {
+                        // A closure mapped over the elements is already over duals.
+                        true => a.clone(),
+                        false => self.lift(a, v, span),
+                    })
                     .collect();
                 // A parameter's method (`u.slice(s![1..])`, `a.t()`) may borrow from its
                 // lifted form: that lives in a local, not a temporary of the statement.
@@ -1120,6 +1124,20 @@ impl Emitter<'_> {
                             && matches!(self.func.values[v].ty, TypeHint::Ref(_))
                     });
                 let mut rest = args[1..].to_vec();
+                // A function value lent on (`self.line_search(&f, ..)`): converted as the
+                // call would (`&F` to `&dyn Fn`) by the method's helper.
+                for (k, a) in rest.iter_mut().enumerate() {
+                    if self.lends_fn_value(ops[k + 1]) {
+                        let pass =
+                            format_ident!("__fwdad_fn_pass{}_{}", k + 1, method, span = span);
+                        let recv = self.method_helper_receiver(*receiver);
+                        let tmp = self.temp("__fn");
+                        pre.extend(
+                            quote_spanned!(span=> let mut #tmp = #recv.#pass::<#mode, _>(#a);),
+                        );
+                        *a = quote!(#tmp);
+                    }
+                }
                 if shares_root && !lends_root {
                     for a in rest.iter_mut() {
                         let tmp = self.temp("__arg");
@@ -1197,6 +1215,16 @@ impl Emitter<'_> {
                         quote!(#path {})
                     }
                 };
+                // A function value lent on (`solve(&f, ..)`): converted as the call would
+                // (`&F` to `&dyn Fn`) by the callee's helper.
+                let mut args = args.clone();
+                for (k, a) in args.iter_mut().enumerate() {
+                    if self.lends_fn_value(ops[k]) {
+                        let pass = format_ident!("__fwdad_fn_pass{}", k, span = span);
+                        let callee = strip_generics(path);
+                        *a = quote_spanned!(span=> #callee::#pass::<#mode, _>(#a));
+                    }
+                }
                 let call =
                     quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
                 // A result typed as non-differentiable (`let i: usize = argmax(x);`) is
@@ -1439,6 +1467,15 @@ impl Emitter<'_> {
                 } else {
                     self.elem_at = true;
                     quote_spanned!(span=> #b.elem_at(#i))
+                }
+            }
+            // A function value borrowed to pass it on (`step(&f, ..)`): the dual function's
+            // reference.
+            (InstKind::Ref { mutable, arg }, Form::Ref) if self.func.fn_sources.contains(arg) => {
+                let a = &args[0];
+                match mutable {
+                    true => quote_spanned!(span=> &mut #a),
+                    false => quote_spanned!(span=> &#a),
                 }
             }
             (InstKind::Ref { mutable, .. }, Form::Ref) => {
@@ -1997,19 +2034,61 @@ impl Emitter<'_> {
                 let held: Vec<_> = (0..args.len())
                     .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
                     .collect();
+                // A capture the closure assigns is held `&mut` and lent again at each call.
+                let rt = self.rt;
+                let ops = self.func.operands(inst);
+                let mutated = |k: usize| ca.mutated.get(k).copied().unwrap_or(false);
                 let hold = args
                     .iter()
                     .zip(&held)
-                    .map(|(a, h)| quote!(let #h = ::core::clone::Clone::clone(&#a);));
+                    .enumerate()
+                    .map(|(k, (a, h))| match mutated(k) {
+                        true => quote!(let mut #h = #a;),
+                        false => quote!(let #h = ::core::clone::Clone::clone(&#a);),
+                    });
                 let caps = held.iter().enumerate().map(|(k, h)| {
                     let p = param_ident(n + k);
-                    quote!(let #p = ::core::clone::Clone::clone(&#h);)
+                    match (mutated(k), ops.get(k).is_some_and(|v| self.is(*v))) {
+                        (true, true) => quote!(let #p = #rt::reborrow(&mut #h);),
+                        (true, false) => quote!(let #p = &mut *#h;),
+                        (false, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
+                    }
                 });
                 let helper = match ca.index {
                     crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
                     i => format_ident!("__fwdad_fn_arg{}", i, span = span),
                 };
-                quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                match &ca.target {
+                    crate::ir::ClosureTarget::Function => {
+                        quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                    }
+                    crate::ir::ClosureTarget::Method { receiver } => {
+                        let recv = self.method_helper_receiver(*receiver);
+                        let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
+                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                    }
+                    crate::ir::ClosureTarget::Assoc => {
+                        let (ty, helper) = assoc_helper(path, &helper, span);
+                        quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                    }
+                    // The library maps it over its elements, scalar duals of the mode
+                    // (ndarray's `map` lends each one).
+                    crate::ir::ClosureTarget::Library { receiver, map, .. } => {
+                        let rt = self.rt;
+                        let scalar =
+                            quote!(#rt::Dual<f64, <f64 as #rt::Differentiable>::TangentIn<#mode>>);
+                        let by_ref = map.lends_in_ndarray() && !*self.nalgebra.get(*receiver);
+                        let typed = params.iter().map(|p| match by_ref {
+                            true => quote!(#p: &#scalar),
+                            false => quote!(#p: #scalar),
+                        });
+                        let deref = params
+                            .iter()
+                            .filter(|_| by_ref)
+                            .map(|p| quote!(let #p = ::core::clone::Clone::clone(#p);));
+                        quote_spanned!(span=> { #(#hold)* move |#(#typed),*| { #(#deref)* #(#caps)* #body } })
+                    }
+                }
             }
         };
         self.temps += 1;
@@ -2028,11 +2107,72 @@ impl Emitter<'_> {
             return (pre, passed);
         }
         let pass = format_ident!("__fwdad_fn_pass{}", ca.index, span = span);
-        (
-            pre,
-            quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
-        )
+        match &ca.target {
+            crate::ir::ClosureTarget::Function => (
+                pre,
+                quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
+            ),
+            // Converted before the call, which lends the receiver `&mut`.
+            crate::ir::ClosureTarget::Method { receiver } => {
+                let recv = self.method_helper_receiver(*receiver);
+                let pass = format_ident!("{}_{}", pass, path_ident(path), span = span);
+                self.temps += 1;
+                let conv = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
+                let pre =
+                    quote_spanned!(span=> #pre let mut #conv = #recv.#pass::<#mode, _>(#passed););
+                (pre, quote_spanned!(span=> #conv))
+            }
+            crate::ir::ClosureTarget::Assoc => {
+                let (ty, pass) = assoc_helper(path, &pass, span);
+                (pre, quote_spanned!(span=> #ty::#pass::<#mode, _>(#passed)))
+            }
+            crate::ir::ClosureTarget::Library { .. } => (pre, passed),
+        }
     }
+
+    /// Whether `v` is `&f` (or `&mut f`) of a function value: a call converts it to the
+    /// parameter's type (`&dyn Fn(..)`) through the callee's helper.
+    fn lends_fn_value(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Inst(i, _) => matches!(
+                &self.func.insts[i].kind,
+                InstKind::Ref { arg, .. } if self.func.fn_sources.contains(arg)
+            ),
+            _ => false,
+        }
+    }
+
+    /// The receiver through which a call reaches the helpers of a method of the user's:
+    /// its primal.
+    fn method_helper_receiver(&self, receiver: crate::ir::Value) -> TokenStream {
+        let recv = self.name(receiver);
+        match self.is(receiver) {
+            true => quote!(#recv.primal),
+            false => quote!(#recv),
+        }
+    }
+}
+
+/// For a method called by path (`Ty::m`, `Ty::<T>::m`): the type's path and the name of
+/// its helper `base` for that method (`__fwdad_fn_arg1_of_m`).
+fn assoc_helper(path: &syn::Path, base: &syn::Ident, span: Span) -> (TokenStream, syn::Ident) {
+    let mut ty = path.clone();
+    let method = ty.segments.pop().map(|p| p.into_value().ident);
+    let method = method.unwrap_or_else(|| format_ident!("__fwdad_unnamed"));
+    let segs: Vec<_> = ty.segments.iter().collect();
+    let colon = ty.leading_colon;
+    (
+        quote!(#colon #(#segs)::*),
+        format_ident!("{}_of_{}", base, method, span = span),
+    )
+}
+
+/// The last identifier of `path` (a method's name, for its helpers).
+fn path_ident(path: &syn::Path) -> syn::Ident {
+    path.segments
+        .last()
+        .map(|s| s.ident.clone())
+        .unwrap_or_else(|| format_ident!("__fwdad_unnamed"))
 }
 
 fn located_at(ts: &TokenStream, span: Span) -> TokenStream {

@@ -74,8 +74,10 @@ pub(crate) fn is_fn_type(ty: &syn::Type, fn_params: &[syn::Ident]) -> bool {
         }
         syn::Type::ImplTrait(it) => it.bounds.iter().any(is_fn_bound),
         syn::Type::TraitObject(o) => o.bounds.iter().any(is_fn_bound),
+        // `&dyn Fn(..)`, and `&F` of a type parameter `F: Fn(..)`.
         syn::Type::Reference(r) => {
-            matches!(&*r.elem, syn::Type::TraitObject(_) | syn::Type::Paren(_))
+            let param = matches!(&*r.elem, syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some());
+            (param || matches!(&*r.elem, syn::Type::TraitObject(_) | syn::Type::Paren(_)))
                 && is_fn_type(&r.elem, fn_params)
         }
         syn::Type::Paren(p) => is_fn_type(&p.elem, fn_params),
@@ -267,6 +269,56 @@ fn bound_of(ty: &syn::Type, generics: &syn::Generics) -> Option<TokenStream> {
     }
 }
 
+/// `sig` with its float type parameters (those not bounded by `Fn(..)`) replaced by `f64`
+/// in the function values' bounds and parameter types.
+fn floats_as_f64(sig: &syn::Signature) -> syn::Signature {
+    let fn_params = fn_type_params(&sig.generics);
+    let floats: Vec<syn::Ident> = sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .filter(|t| !fn_params.contains(t))
+        .collect();
+    if floats.is_empty() {
+        return sig.clone();
+    }
+    struct F64(Vec<syn::Ident>);
+    impl VisitMut for F64 {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if let syn::Type::Path(p) = ty {
+                if p.qself.is_none() && p.path.get_ident().is_some_and(|i| self.0.contains(i)) {
+                    *ty = syn::Type::Path(syn::TypePath {
+                        qself: None,
+                        path: format_ident!("f64").into(),
+                    });
+                    return;
+                }
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    let mut out = sig.clone();
+    let mut visitor = F64(floats.clone());
+    for p in out.generics.params.iter_mut() {
+        if let syn::GenericParam::Type(tp) = p {
+            if fn_params.contains(&tp.ident) {
+                visitor.visit_type_param_mut(tp);
+            }
+        }
+    }
+    if let Some(w) = &mut out.generics.where_clause {
+        for pred in w.predicates.iter_mut() {
+            visitor.visit_where_predicate_mut(pred);
+        }
+    }
+    for arg in out.inputs.iter_mut() {
+        if let syn::FnArg::Typed(t) = arg {
+            visitor.visit_type_mut(&mut t.ty);
+        }
+    }
+    out
+}
+
 /// `impl marker { fn __fwdad_fn_arg<i><S, G: bound>(g: G) -> G { g } }` for each function
 /// value parameter: a caller's closure given to it gets its parameter types from the
 /// bound.
@@ -276,27 +328,73 @@ pub(crate) fn signature_helpers(
     marker: &TokenStream,
     rt: &TokenStream,
 ) -> TokenStream {
-    if !flags.contains(&true) {
+    let fns = helper_fns(sig, flags, rt, None);
+    if fns.is_empty() {
         return TokenStream::new();
     }
+    quote! {
+        #[automatically_derived]
+        #[allow(non_camel_case_types, clippy::all)]
+        impl #marker { #(#fns)* }
+    }
+}
+
+/// The helpers of [`signature_helpers`] for a method `m` of the user's, as methods of its
+/// type taking `&self` (`__fwdad_fn_arg<i>_<m>`, ...): a call `recv.m(|x| ..)` reaches them
+/// through the receiver, as it reaches the method's rule, since the caller does not know
+/// the receiver's type.
+pub(crate) fn method_helpers(
+    sig: &syn::Signature,
+    flags: &[bool],
+    rt: &TokenStream,
+    method: &syn::Ident,
+) -> Vec<TokenStream> {
+    let mut fns = helper_fns(sig, flags, rt, Some((method, true)));
+    // For calls by path (`Ty::m(&recv, |x| ..)`): `Ty::__fwdad_fn_arg<i>_of_<m>`.
+    let of = format_ident!("of_{}", method);
+    fns.extend(helper_fns(sig, flags, rt, Some((&of, false))));
+    fns
+}
+
+/// `__fwdad_fn_arg<i>`, `__fwdad_fn_pass<i>` and `__fwdad_rule_arg<i>` for each function
+/// value parameter `i` of `sig`; for a method (`method`), suffixed `_<method>`, and taking
+/// `&self` when its flag is set.
+fn helper_fns(
+    sig: &syn::Signature,
+    flags: &[bool],
+    rt: &TokenStream,
+    method: Option<(&syn::Ident, bool)>,
+) -> Vec<TokenStream> {
+    if !flags.contains(&true) {
+        return Vec::new();
+    }
     let mode = format_ident!("__FwdadMode");
+    // In a function generic over its float type (`fn midpoint<T: Float, F: Fn(T) -> T>`),
+    // a caller's closure is one over `f64`: the helpers cannot take `T` (a caller names
+    // only the mode), so `T` is `f64` in them.
+    let sig = &floats_as_f64(sig);
     let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
+    let named = |base: &str, i: usize| match method {
+        Some((m, _)) => format_ident!("{}{}_{}", base, i, m),
+        None => format_ident!("{}{}", base, i),
+    };
+    let recv = method.and_then(|(_, r)| r.then(|| quote!(&self,)));
     let mut fns = Vec::new();
     for (i, ty) in types.iter().enumerate() {
         let Some(ty) = ty else { continue };
         let Some(bound) = bound_of(ty, &generics) else {
             continue;
         };
-        let name = format_ident!("__fwdad_fn_arg{}", i);
+        let name = named("__fwdad_fn_arg", i);
         fns.push(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #[allow(non_snake_case)]
-            pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
+            #[allow(non_snake_case, clippy::type_complexity)]
+            pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(#recv g: __FwdadG) -> __FwdadG { g }
         });
         // What the caller passes (the closure as it wrote it: `&`, `Box::new`, as it is)
         // converted to the parameter, as a call coerces it (`&closure` to `&dyn Fn`).
-        let pass = format_ident!("__fwdad_fn_pass{}", i);
+        let pass = named("__fwdad_fn_pass", i);
         let original = match sig.inputs.iter().nth(i) {
             Some(syn::FnArg::Typed(t)) => strip_parens(&t.ty).clone(),
             _ => continue,
@@ -307,32 +405,33 @@ pub(crate) fn signature_helpers(
                 quote! {
                     #[doc(hidden)]
                     #[inline(always)]
-                    #[allow(non_snake_case)]
-                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
+                    #[allow(non_snake_case, clippy::type_complexity)]
+                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(#recv g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
                 }
             }
             syn::Type::Path(p) if p.path.get_ident().is_none() => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
-                #[allow(non_snake_case)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
+                #[allow(non_snake_case, clippy::type_complexity)]
+                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(#recv g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
             },
             _ => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
-                #[allow(non_snake_case)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG>(g: __FwdadG) -> __FwdadG { g }
+                #[allow(non_snake_case, clippy::type_complexity)]
+                pub fn #pass<#mode: #rt::Mode, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
             },
         });
+        // A function passed by name to a method is not supported (its helper would return
+        // an `impl Fn` borrowing the receiver).
+        if method.is_some() {
+            continue;
+        }
         if let Some(f) = rule_helper(i, sig, rt, &mode) {
             fns.push(f);
         }
     }
-    quote! {
-        #[automatically_derived]
-        #[allow(non_camel_case_types, clippy::all)]
-        impl #marker { #(#fns)* }
-    }
+    fns
 }
 
 /// Differentiates the body of every closure `ir` passes to a function, with the activity
@@ -343,7 +442,8 @@ pub(crate) fn prepare(
     rt: &TokenStream,
     diag: &mut Diagnostics,
 ) {
-    let keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
+    let mut keys: Vec<crate::ir::Value> = ir.closures.keys().copied().collect();
+    keys.sort_by_key(|v| crate::ir::entity::EntityRef::index(*v));
     for key in keys {
         let arg = &ir.closures[&key];
         if arg.named.is_some() {
@@ -362,9 +462,12 @@ pub(crate) fn prepare(
             crate::ir::InstKind::Call { args, .. } => args.clone(),
             _ => continue,
         };
-        for (name, hint) in arg.captures.iter().zip(&arg.hints) {
+        for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.mutated) {
             let ty = written_type(hint);
-            inputs.push(quote!(#name: #ty));
+            inputs.push(match m {
+                true => quote!(#name: &mut #ty),
+                false => quote!(#name: #ty),
+            });
         }
         let ret = match &c.output {
             syn::ReturnType::Type(_, t) => quote!(#t),
@@ -660,37 +763,5 @@ fn strip_parens(ty: &syn::Type) -> &syn::Type {
     match ty {
         syn::Type::Paren(p) => strip_parens(&p.elem),
         other => other,
-    }
-}
-
-/// Reports function-value parameters the rule cannot take yet: on a method, and in a
-/// function generic over its float type.
-pub(crate) fn check_fn_values(
-    sig: &syn::Signature,
-    fn_values: &[bool],
-    method: bool,
-    diag: &mut Diagnostics,
-) {
-    let fn_params = fn_type_params(&sig.generics);
-    let float_generic = sig
-        .generics
-        .type_params()
-        .any(|t| !fn_params.contains(&t.ident));
-    for (arg, &f) in sig.inputs.iter().zip(fn_values) {
-        let syn::FnArg::Typed(t) = arg else { continue };
-        if !f {
-            continue;
-        }
-        if method {
-            diag.error_spanned(
-                &t.ty,
-                "`#[derive_frule]` does not support function-value parameters on methods yet; write a free function taking the receiver as a parameter (`fn solve(s: &Solver, f: impl Fn(f64) -> f64, ..)`)",
-            );
-        } else if float_generic {
-            diag.error_spanned(
-                &t.ty,
-                "`#[derive_frule]` does not support function-value parameters in a function generic over its float type yet; write the function for `f64`",
-            );
-        }
     }
 }

@@ -157,6 +157,51 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
 }
 
 /// nalgebra methods that the runtime's `nalgebra_linalg` computes over duals instead of
+/// The library methods that map a closure over a value's elements, with the `ndarray` or
+/// `nalgebra` feature: ndarray's `mapv`, `map` (each element lent), `mapv_inplace`;
+/// nalgebra's `map`, `zip_map`. In a rule the closure maps scalar duals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LibraryMap {
+    Mapv,
+    Map,
+    MapvInplace,
+    ZipMap,
+}
+
+impl LibraryMap {
+    /// The map a method call names.
+    pub fn of_method(method: &syn::Ident) -> Option<Self> {
+        if !cfg!(any(feature = "nalgebra", feature = "ndarray")) {
+            return None;
+        }
+        [
+            ("mapv", Self::Mapv),
+            ("map", Self::Map),
+            ("mapv_inplace", Self::MapvInplace),
+            ("zip_map", Self::ZipMap),
+        ]
+        .into_iter()
+        .find_map(|(name, f)| (method == name).then_some(f))
+    }
+
+    /// Whether `Option`, arrays and iterators have a method of this name too: then only a
+    /// variable the syntax shows is a library value is taken for one.
+    pub fn shared_name(self) -> bool {
+        self == Self::Map
+    }
+
+    /// Whether it writes the receiver's elements in place.
+    pub fn in_place(self) -> bool {
+        self == Self::MapvInplace
+    }
+
+    /// Whether ndarray lends each element to the closure (`map`, not `mapv`); nalgebra's
+    /// `map` passes it by value.
+    pub fn lends_in_ndarray(self) -> bool {
+        self == Self::Map
+    }
+}
+
 /// nalgebra's generic code: the factorisations of a square matrix (`m.cholesky()`,
 /// `m.lu()`, `m.try_inverse()`: one `f64` factorisation, solves by the implicit rule
 /// `dx = A⁻¹(db − dA·x)`) and the norms (`v.norm()`, `v.norm_squared()`: the tangent in
@@ -582,6 +627,9 @@ pub fn is_param(func: &Function, v: Value) -> bool {
         crate::ir::ValueDef::Param(_) => true,
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
             InstKind::Copy(arg) => is_param(func, *arg),
+            // A field of a struct's dual (`let t: &Array1<f64> = &c.t;`) is the dual of the
+            // whole value too.
+            InstKind::Field { .. } | InstKind::FieldRef { .. } => true,
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 is_lib_seq(func, *base)

@@ -62,7 +62,8 @@ pub struct Function {
     /// The closures passed to functions (`call [closure]` instructions), by result.
     pub closures: std::collections::HashMap<Value, ClosureArg>,
     /// Results of calls that are called later as functions (`let obj = objective(mu);
-    /// obj(x)`): always computed by the rule, which returns the dual function.
+    /// obj(x)`): always computed by the rule, which returns the dual function; and the
+    /// function-valued parameters.
     pub fn_sources: std::collections::HashSet<Value>,
     /// Whether the function (with its `impl`'s) has type parameters: a field's float may
     /// then be of one, which the emitted code cannot name.
@@ -95,12 +96,38 @@ pub struct ClosureArg {
     pub captures: Vec<syn::Ident>,
     /// What the syntax tells of their types.
     pub hints: Vec<TypeHint>,
+    /// Which captures the closure assigns (`calls += 1`): lent `&mut` (the operand is
+    /// `ref_mut` of the variable), read as `*name` in the body.
+    pub mutated: Vec<bool>,
     /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
     /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
     pub body: Option<proc_macro2::TokenStream>,
     /// A function passed by name (`simpson(my_fn, ..)`): its path; it has a rule, so
     /// there is no body to differentiate.
     pub named: Option<syn::Path>,
+    /// What it is passed to.
+    pub target: ClosureTarget,
+}
+
+/// What a [`ClosureArg`] is passed to, which decides where its dual form gets its
+/// parameter types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClosureTarget {
+    /// A function by path (the `call [closure]`'s `func`): its marker's helpers.
+    Function,
+    /// A method of the user's (`solver.solve(|x| ..)`) on `receiver`: the helpers the
+    /// method's `impl` puts on the receiver's type.
+    Method { receiver: Value },
+    /// A method of the user's called by path (`Solver::solve(&s, |x| ..)`, the
+    /// `call [closure]`'s `func`): the helpers on the type the path names.
+    Assoc,
+    /// A library's map (`a.mapv(|x| ..)`, `v.map(..)`, `v.zip_map(&w, ..)`) on `receiver`:
+    /// the closure's parameters are the mode's scalar duals.
+    Library {
+        receiver: Value,
+        method: syn::Ident,
+        map: crate::libtypes::LibraryMap,
+    },
 }
 
 /// A function parameter.

@@ -160,6 +160,7 @@ impl Lowerer<'_> {
                     None => self.lower_method_call(m),
                 }
             }
+            syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) => {
                 match super::iterate::desugar_method(m).or_else(|| self.desugar_idiom(m)) {
                     Some(e) => self.lower_expr(&e),
@@ -279,6 +280,9 @@ impl Lowerer<'_> {
             }
             return Some(v);
         }
+        if let Some(v) = self.lower_user_method_closures(m) {
+            return v;
+        }
         // A closure given to a method that is not an adaptor of a supported chain
         // (`opt.map(|v| ..)`, `o.map_or(d, |v| ..)`, `zip(a, b).map(..)`): name the method.
         if let Some(c) = m
@@ -394,7 +398,7 @@ impl Lowerer<'_> {
     }
 
     /// The method call instruction, typed by the method's name.
-    fn push_method_call(
+    pub(crate) fn push_method_call(
         &mut self,
         m: &syn::ExprMethodCall,
         receiver: Value,

@@ -10,7 +10,8 @@
 use super::place::strip;
 use super::Lowerer;
 use crate::callee::PathCallee;
-use crate::ir::{ArgWrap, ClosureArg, InstKind, Value};
+use crate::ir::{ArgWrap, ClosureArg, ClosureTarget, InstKind, Value};
+use crate::libtypes::LibraryMap;
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
 
@@ -178,10 +179,36 @@ impl Lowerer<'_> {
         callee: &syn::Path,
         index: usize,
     ) -> Option<Value> {
+        self.lower_fn_arg_to(arg, callee, index, ClosureTarget::Function)
+    }
+
+    /// The closure `arg`, passed as argument `index` of `target` (`callee` names the
+    /// function or method).
+    pub(crate) fn lower_fn_arg_to(
+        &mut self,
+        arg: FnArg,
+        callee: &syn::Path,
+        index: usize,
+        target: ClosureTarget,
+    ) -> Option<Value> {
         let span = match &arg.named {
             Some(p) => p.span(),
             None => arg.closure.span(),
         };
+        // The helpers that type a closure's dual form take only the mode: its floats are
+        // `f64` (see `crate::higher_order::helper_fns`).
+        let fn_params = crate::higher_order::fn_type_params(&self.generics);
+        let float_generic = self
+            .type_params
+            .iter()
+            .any(|t| !fn_params.iter().any(|f| f == t));
+        if float_generic && arg.named.is_none() && index != crate::ir::RETURNED {
+            self.diag.error_spanned(
+                &arg.closure,
+                "`#[derive_frule]` does not support a closure passed to a function or method from a function generic over its float type (its derivative is taken over `f64`); write this function for `f64`, or pass the closure from `f64` code",
+            );
+            return Some(self.poison(span));
+        }
         let names = free_names(&arg.closure);
         // Resolve the names as the closure sees them: where it was written, for a
         // `let`-bound one.
@@ -205,13 +232,33 @@ impl Lowerer<'_> {
             }
         }
         self.truncate_scopes(depth);
+        // A capture the closure assigns (a counter, an accumulator) is lent to its dual
+        // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
         let assigned = super::control::assigned_in_closure(&arg.closure);
-        if let Some(name) = captures.iter().find(|c| assigned.contains(&c.to_string())) {
-            self.diag.error_spanned(
-                &arg.closure,
-                format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures: its dual form works on a copy of what it captures; return the value from the closure instead, or accumulate it in the function it is passed to"),
-            );
-            return Some(self.poison(span));
+        let mutated: Vec<bool> = captures
+            .iter()
+            .map(|c| assigned.contains(&c.to_string()))
+            .collect();
+        let mut arg = arg;
+        if mutated.contains(&true) {
+            let names: Vec<String> = captures
+                .iter()
+                .zip(&mutated)
+                .filter(|(_, m)| **m)
+                .map(|(c, _)| c.to_string())
+                .collect();
+            let rebound = rebound_names(&arg.closure);
+            let clash = names.iter().find(|n| rebound.contains(*n));
+            if let (Some(name), _) | (None, Some(name)) =
+                (clash, arg.closure.capture.is_some().then(|| &names[0]))
+            {
+                self.diag.error_spanned(
+                    &arg.closure,
+                    format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures, when it is a `move` closure or binds the name again inside; drop `move`, rename the inner binding, or return the value from the closure"),
+                );
+                return Some(self.poison(span));
+            }
+            arg.closure = deref_names(&arg.closure, &names);
         }
         if let Some(name) = nested {
             self.diag.error_spanned(
@@ -224,6 +271,11 @@ impl Lowerer<'_> {
             .iter()
             .map(|v| self.func.values[*v].ty.clone())
             .collect();
+        for (v, m) in values.iter_mut().zip(&mutated) {
+            if *m {
+                *v = self.borrow(*v, true, span);
+            }
+        }
         let v = self.push(
             InstKind::Call {
                 func: callee.clone(),
@@ -241,12 +293,187 @@ impl Lowerer<'_> {
                 wrap: arg.wrap,
                 captures,
                 hints,
+                mutated,
                 body: None,
                 named: arg.named,
+                target,
             },
         );
         Some(v)
     }
+}
+
+impl Lowerer<'_> {
+    /// Whether `m` is `a.mapv(|x| ..)`, `v.map(..)`, `v.zip_map(&w, ..)` of a library value,
+    /// lowered as the method call with the closure as a `call [closure]` whose dual form
+    /// takes scalar duals (the library maps it over the elements it holds, duals in the
+    /// rule). `map`, whose name `Option` and arrays share, only on a variable the syntax
+    /// shows is a library value; `dual::check` reports the others whose receiver is not
+    /// one.
+    pub(crate) fn is_library_map(&self, m: &syn::ExprMethodCall) -> bool {
+        let Some(map) = LibraryMap::of_method(&m.method) else {
+            return false;
+        };
+        let Some(last) = m.args.last() else {
+            return false;
+        };
+        if !matches!(self.fn_arg(last), Some(f) if f.named.is_none() && f.wrap == ArgWrap::Plain) {
+            return false;
+        }
+        if !map.shared_name() {
+            return true;
+        }
+        let syn::Expr::Path(p) = strip(&m.receiver) else {
+            return false;
+        };
+        p.path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+            .is_some_and(|v| *crate::libtypes::lib_values(&self.func).get(v))
+    }
+
+    /// Lowers a call [`Self::is_library_map`] accepts.
+    pub(crate) fn lower_library_map(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
+        let map = LibraryMap::of_method(&m.method)?;
+        let name = m.method.to_string();
+        let span = m.span();
+        let receiver = match map.in_place() {
+            true => self.lower_place(&m.receiver, true),
+            false => self.lower_receiver(&m.receiver, &name, false),
+        };
+        let receiver = receiver?;
+        let mut args = Vec::new();
+        let path: syn::Path = m.method.clone().into();
+        for (i, a) in m.args.iter().enumerate() {
+            let v = match self.fn_arg(a) {
+                Some(f) => {
+                    let target = ClosureTarget::Library {
+                        receiver,
+                        method: m.method.clone(),
+                        map,
+                    };
+                    self.lower_fn_arg_to(f, &path, i, target)
+                }
+                None => self.lower_expr(a),
+            };
+            args.push(v?);
+        }
+        Some(self.push_method_call(m, receiver, args, span))
+    }
+
+    /// A function passed by name (`f`) to a method (argument `a`): its rule would be
+    /// wrapped by a helper returning an `impl Fn` that borrows the receiver.
+    pub(crate) fn reject_fn_by_name_to_method(&mut self, a: &syn::Expr, f: &FnArg) -> Value {
+        let name = f
+            .named
+            .as_ref()
+            .map(|p| {
+                quote::ToTokens::to_token_stream(p)
+                    .to_string()
+                    .replace(' ', "")
+            })
+            .unwrap_or_default();
+        self.diag.error_spanned(
+            a,
+            format!("`#[derive_frule]` does not support a function passed by name to a method; wrap it in a closure: `|x| {name}(x)`"),
+        );
+        self.poison(a.span())
+    }
+
+    /// `recv.m(|x| ..)` of a method of the user's: the method call with each closure as a
+    /// `call [closure]`, typed by the helpers the method's `impl` puts on its type. `None`
+    /// when no argument is a closure (or all are functions passed by name).
+    pub(crate) fn lower_user_method_closures(
+        &mut self,
+        m: &syn::ExprMethodCall,
+    ) -> Option<Option<Value>> {
+        let name = m.method.to_string();
+        // Not a name `std` or the float rules know (their closures are chain adaptors,
+        // `Option` combinators, or errors that say what to write).
+        if super::is_known_method(&name)
+            || crate::callee::StdMethod::from_name(&name).is_some()
+            || crate::callee::Adaptor::from_name(&name).is_some()
+            || crate::callee::Consumer::from_name(&name).is_some()
+            || crate::callee::Rewrite::from_name(&name).is_some()
+            || LibraryMap::of_method(&m.method).is_some()
+        {
+            return None;
+        }
+        let span = m.span();
+        if let Some((a, f)) = m
+            .args
+            .iter()
+            .find_map(|a| self.fn_arg(a).filter(|f| f.named.is_some()).map(|f| (a, f)))
+        {
+            return Some(Some(self.reject_fn_by_name_to_method(a, &f)));
+        }
+        let closures = m.args.iter().filter(|a| self.fn_arg(a).is_some()).count();
+        if closures == 0 {
+            return None;
+        }
+        let Some(receiver) = self.lower_receiver(&m.receiver, &name, false) else {
+            return Some(None);
+        };
+        let path: syn::Path = m.method.clone().into();
+        let mut args = Vec::new();
+        for (i, a) in m.args.iter().enumerate() {
+            // The method's parameter `i + 1` (after the receiver).
+            let v = match self.fn_arg(a) {
+                Some(f) if f.named.is_none() => {
+                    self.lower_fn_arg_to(f, &path, i + 1, ClosureTarget::Method { receiver })
+                }
+                _ => self.lower_expr(a),
+            };
+            let Some(v) = v else {
+                return Some(None);
+            };
+            args.push(v);
+        }
+        Some(Some(self.push_method_call(m, receiver, args, span)))
+    }
+}
+
+/// The names a closure binds (its parameters, `let`s, patterns, nested closures').
+fn rebound_names(c: &syn::ExprClosure) -> Vec<String> {
+    let mut own = super::PatIdents::default();
+    for p in &c.inputs {
+        syn::visit::Visit::visit_pat(&mut own, p);
+    }
+    syn::visit::Visit::visit_expr(&mut own, &c.body);
+    own.0.iter().map(|p| p.ident.to_string()).collect()
+}
+
+/// `c` with each read and write of `names` made through the reference it is lent as:
+/// `calls += 1` → `(*calls) += 1`.
+fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
+    struct Deref<'n>(&'n [String]);
+    impl syn::visit_mut::VisitMut for Deref<'_> {
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if let syn::Expr::Path(p) = e {
+                if p.qself.is_none()
+                    && p.path
+                        .get_ident()
+                        .is_some_and(|id| self.0.contains(&id.to_string()))
+                {
+                    let inner = e.clone();
+                    *e = syn::Expr::Paren(syn::ExprParen {
+                        attrs: Vec::new(),
+                        paren_token: Default::default(),
+                        expr: Box::new(syn::Expr::Unary(syn::ExprUnary {
+                            attrs: Vec::new(),
+                            op: syn::UnOp::Deref(Default::default()),
+                            expr: Box::new(inner),
+                        })),
+                    });
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut out = c.clone();
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Deref(names), &mut out.body);
+    out
 }
 
 /// The names a closure's body reads that are not its parameters, in order of first use:

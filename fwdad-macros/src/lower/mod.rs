@@ -96,6 +96,7 @@ pub fn lower_fn(
         user: Default::default(),
         written_user: Default::default(),
         guessed_user: Default::default(),
+        generics: item.sig.generics.clone(),
         // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
         type_params: {
             let traits = crate::traits::trait_params(&item.sig.generics);
@@ -111,6 +112,12 @@ pub fn lower_fn(
 
     for (i, input) in item.sig.inputs.iter().enumerate() {
         lw.lower_param(i, input);
+    }
+    // A function-valued parameter is the dual function (borrowed as it is: `&f`).
+    for p in lw.func.params.clone() {
+        if lw.callable(p.value) {
+            lw.func.fn_sources.insert(p.value);
+        }
     }
     let block = autoref::autoref_subslices(&item.block);
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
@@ -185,6 +192,8 @@ pub(crate) struct Lowerer<'d> {
     loops: Vec<LoopCtx>,
     /// The function's type parameters: floats, so `T::sqrt(x)` is the float method.
     type_params: Vec<String>,
+    /// The function's generics as written.
+    generics: syn::Generics,
     /// The runtime's path (see [`lower_fn`]).
     rt: proc_macro2::TokenStream,
     /// Values the syntax says are of a user type (see `user_ops.rs`).

@@ -565,15 +565,27 @@ impl Lowerer<'_> {
                 return self.lower_fn_arg(arg, &own, crate::ir::RETURNED);
             }
         }
-        // Closures passed to a function of the user's: their dual forms.
-        if PathCallee::resolve(&p.path, c.args.len()) == PathCallee::Function
+        // Closures passed to a function of the user's, or to a method of the user's called
+        // by path (`Solver::solve(&s, |x| ..)`): their dual forms.
+        let resolved = PathCallee::resolve(&p.path, c.args.len());
+        let assoc = resolved == PathCallee::Assoc;
+        if (resolved == PathCallee::Function || assoc)
             && c.args.iter().any(|a| self.fn_arg(a).is_some())
         {
             let mut args = Vec::new();
             for (i, a) in c.args.iter().enumerate() {
                 match self.fn_arg(a) {
-                    Some(f) => args.push(self.lower_fn_arg(f, &p.path, i)?),
-                    None => args.push(self.lower_expr(a)?),
+                    Some(f) if assoc && f.named.is_some() => {
+                        return Some(self.reject_fn_by_name_to_method(a, &f));
+                    }
+                    Some(f) if assoc && f.named.is_none() => args.push(self.lower_fn_arg_to(
+                        f,
+                        &p.path,
+                        i,
+                        crate::ir::ClosureTarget::Assoc,
+                    )?),
+                    Some(f) if !assoc => args.push(self.lower_fn_arg(f, &p.path, i)?),
+                    _ => args.push(self.lower_expr(a)?),
                 }
             }
             return Some(self.push(

@@ -1,4 +1,6 @@
-// A closure passed to a function that counts its calls in a variable it captures.
+// A `move` closure passed to a function, assigning a variable it captures (its own copy,
+// in plain Rust), and a closure that binds the captured name again inside. Closures that
+// assign a capture are otherwise supported (`tests/derive_closure_captures.rs`).
 use fwdad::prelude::*;
 
 #[derive_frule]
@@ -10,7 +12,7 @@ fn simpson<F: FnMut(f64) -> f64>(mut f: F, a: f64, b: f64) -> f64 {
 fn counted(k: f64) -> f64 {
     let mut calls = 0;
     let s = simpson(
-        |x| {
+        move |x| {
             calls += 1;
             k * x
         },
@@ -18,6 +20,20 @@ fn counted(k: f64) -> f64 {
         1.0,
     );
     s + calls as f64
+}
+
+#[derive_frule]
+fn shadowed(k: f64) -> f64 {
+    let mut total = 0.0;
+    simpson(
+        |x| {
+            total += x;
+            let total = k * x;
+            total
+        },
+        0.0,
+        1.0,
+    )
 }
 
 fn main() {}

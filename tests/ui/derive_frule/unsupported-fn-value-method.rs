@@ -1,4 +1,5 @@
-// A method of a derived `impl` block taking a function value.
+// `#[derive_frule]` on a single method taking a function value (the attribute on the
+// `impl` block supports it: `tests/derive_closure_methods.rs`).
 use fwdad::prelude::*;
 
 #[derive(Clone, Differentiable)]
@@ -6,9 +7,9 @@ struct Solver {
     tol: f64,
 }
 
-#[derive_frule]
 impl Solver {
-    fn solve<F: Fn(f64) -> f64>(&self, f: F, x0: f64) -> f64 {
+    #[derive_frule]
+    fn solve(&self, f: &dyn Fn(f64) -> f64, x0: f64) -> f64 {
         f(x0) * self.tol
     }
 }

@@ -1,11 +1,17 @@
-// A closure passed to a library method (ndarray's `mapv`, nalgebra's `map`): closures
-// are supported in iterator chains over slices and ranges only.
+// A closure passed to a library map (ndarray's `mapv`) on a value whose type the macro
+// cannot see (a field): the map is supported on values whose type is written
+// (`let t: &Array1<f64> = &c.t;`).
 use fwdad::prelude::*;
 use ndarray::Array1;
 
+#[derive(Differentiable)]
+struct Curve {
+    t: Array1<f64>,
+}
+
 #[derive_frule]
-fn decay(t: &Array1<f64>, rate: f64) -> f64 {
-    t.mapv(|ti| (-rate * ti).exp()).sum()
+fn decay(c: &Curve, rate: f64) -> f64 {
+    c.t.mapv(|ti| (-rate * ti).exp()).sum()
 }
 
 fn main() {}
