@@ -414,7 +414,7 @@ pub(crate) fn method_as_fn(
 }
 
 /// Replaces the `Self` type in paths (`Self`, `Self::new`, `Self { .. }`) by the impl's type.
-struct ReplaceSelfType<'t>(&'t syn::Type);
+pub(crate) struct ReplaceSelfType<'t>(pub(crate) &'t syn::Type);
 
 impl VisitMut for ReplaceSelfType<'_> {
     fn visit_type_mut(&mut self, ty: &mut syn::Type) {
