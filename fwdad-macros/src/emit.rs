@@ -1087,14 +1087,22 @@ impl Emitter<'_> {
                     } else {
                         quote_spanned!(span=> &mut #recv)
                     };
-                    (quote_spanned!(span=> #recv.primal.#rule()), lent)
+                    // Through one reference to the receiver: a generic receiver's rule is
+                    // the trait's `self: &&Self` dispatch (`traits.rs`), found from an owned
+                    // `M`, a `&M` and a `&mut M` alike.
+                    let dispatch = match self.func.values[*receiver].ty {
+                        TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv.primal).#rule()),
+                        _ => quote_spanned!(span=> (&#recv.primal).#rule()),
+                    };
+                    (dispatch, lent)
                 } else {
                     let promoted = self.temp("__recv");
                     pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
-                    (
-                        quote_spanned!(span=> #recv.#rule()),
-                        quote_spanned!(span=> &mut #promoted),
-                    )
+                    let dispatch = match self.func.values[*receiver].ty {
+                        TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv).#rule()),
+                        _ => quote_spanned!(span=> (&#recv).#rule()),
+                    };
+                    (dispatch, quote_spanned!(span=> &mut #promoted))
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
