@@ -90,8 +90,9 @@ enum Method<'t> {
     /// With a rule in every mode (and, if `lanes`, through `dyn`).
     Rules(MethodSig, &'t syn::TraitItemFn),
     /// Without one (its signature or default body is beyond the macro): calls of it in
-    /// derived bodies are errors at the call, the trait is accepted.
-    Without(syn::Ident, Recv),
+    /// derived bodies are errors at the call, the trait is accepted. With its signature
+    /// when only the default body is: an `impl` overriding it still gives its rule.
+    Without(syn::Ident, Recv, Option<MethodSig>),
 }
 
 fn receiver(sig: &syn::Signature) -> Option<Recv> {
@@ -240,10 +241,12 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
 /// Whether `dyn Tr` is a type: no `Sized` supertrait, associated constant or type, and
 /// every method in the vtable or excluded with `where Self: Sized`.
 fn dyn_compatible(tr: &syn::ItemTrait) -> bool {
-    let sized_super = tr
-        .supertraits
-        .iter()
-        .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if t.path.is_ident("Sized")));
+    // A supertrait of the user's may itself require `Sized` (kurbo's `ParamCurveArclen:
+    // ParamCurve`, `ParamCurve: Sized`), which this trait cannot see: taken as not dyn
+    // compatible.
+    let sized_super = tr.supertraits.iter().any(|b| {
+        matches!(b, syn::TypeParamBound::Trait(t) if t.path.is_ident("Sized") || is_user_trait(&t.path))
+    });
     if sized_super {
         return false;
     }
@@ -427,6 +430,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             None => methods.push(Method::Without(
                 f.sig.ident.clone(),
                 receiver(&f.sig).unwrap_or(Recv::Ref),
+                None,
             )),
         }
     }
@@ -474,8 +478,11 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 default_rules.push(Some(func.sig.ident.clone()));
             }
             _ => {
-                let recv = ms.recv;
-                *m = Method::Without(ms.name.clone(), recv);
+                let (name, recv) = (ms.name.clone(), ms.recv);
+                let Method::Rules(ms, _) = std::mem::replace(m, Method::Without(name.clone(), recv, None)) else {
+                    continue;
+                };
+                *m = Method::Without(name, recv, Some(ms));
                 default_rules.push(None);
             }
         }
@@ -483,7 +490,19 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     for (m, default_rule) in methods.iter().zip(default_rules) {
         let (ms, _f) = match m {
             Method::Rules(ms, f) => (ms, f),
-            Method::Without(m, recv) => {
+            Method::Without(m, recv, sig) => {
+                if let Some(ms) = sig {
+                    let sig = rule_sig(ms, &rt);
+                    let msg = format!("`{name}::{m}` has no forward rule here: its default body is beyond `#[derive_frule]`");
+                    hidden.extend(quote! {
+                        #[doc(hidden)]
+                        #[allow(unused_variables)]
+                        #sig
+                        {
+                            ::core::unreachable!(#msg)
+                        }
+                    });
+                }
                 let marker = dispatch_marker(name, m);
                 let dispatch = format_ident!("__fwdad_rule_{}", m);
                 let by_type = format_ident!("__fwdad_rules_of_{}", m);

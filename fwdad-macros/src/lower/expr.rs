@@ -321,6 +321,15 @@ impl Lowerer<'_> {
             }
             _ => self.lower_receiver(&m.receiver, &name, writes_receiver(&name))?,
         };
+        // `p.into()` of a value of the user's type, in a rule whose parameter `p: impl
+        // Into<Point>` takes the target itself (`derive_frule::method_as_fn`): `p`.
+        if name == "into"
+            && m.args.is_empty()
+            && m.turbofish.is_none()
+            && self.written_user.contains(&receiver)
+        {
+            return Some(self.push(InstKind::Copy(receiver), TypeHint::Unknown, span));
+        }
         let args = self.lower_exprs(m.args.iter())?;
         Some(self.push_method_call(m, receiver, args, span))
     }

@@ -158,10 +158,13 @@ impl Lowerer<'_> {
             // module doc), so that `m * a.cross(b)` finds the operator's rule.
             // Only on a receiver of a user type: a library value's `d.norm()` is the
             // library's.
+            // Also on a field of a user value (`self.p1.to_vec2()`): a method only a user
+            // type has says the field is one.
             InstKind::MethodCall {
                 receiver, method, ..
             } => (crate::callee::is_user_method_name(&method.to_string())
-                && self.user.get(receiver) == Some(&UserShape::Value))
+                && (self.user.get(receiver) == Some(&UserShape::Value)
+                    || self.is_field_of_user(*receiver)))
             .then_some(UserShape::Value),
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
@@ -261,6 +264,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `v` is a field read (or borrow) of a value of a user type.
+    fn is_field_of_user(&self, v: Value) -> bool {
+        let crate::ir::ValueDef::Inst(inst, _) = self.func.values[v].def else {
+            return false;
+        };
+        match &self.func.insts[inst].kind {
+            InstKind::Field { base, .. } | InstKind::FieldRef { base, .. } => {
+                self.user.get(base) == Some(&UserShape::Value) || self.is_field_of_user(*base)
+            }
+            InstKind::Copy(a) | InstKind::Ref { arg: a, .. } => self.is_field_of_user(*a),
+            _ => false,
+        }
+    }
+
     fn is_user_value(&self, v: Value) -> bool {
         self.user.get(&v) == Some(&UserShape::Value)
     }
@@ -297,14 +314,23 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
-        if !(self.is_user_value(lhs) || self.is_user_value(rhs)) {
+        // `self.p1 - self.p0`: two fields of user values of unknown types may be user
+        // values themselves (points) or floats; the operator's rule picked by their types
+        // serves both.
+        let fields = matches!(op, BinOp::Add | BinOp::Sub)
+            && [lhs, rhs].iter().all(|v| {
+                self.is_field_of_user(*v)
+                    && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
+            });
+        if !(self.is_user_value(lhs) || self.is_user_value(rhs) || fields) {
             return None;
         }
         // A method's result is only a guess (`a.dot(b) * k` is as common as `k *
         // a.cross(b)`): the operator's rule is then picked by the operands' types, and a
         // float literal beside a guess is typed `f64`, or the choice would stay open and
         // rustc could not infer what follows (`a.dot(b) + 1.0`).
-        let guess = self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
+        let guess =
+            fields || self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
         let (lhs, rhs) = match guess {
             true => (self.typed_literal(lhs, span), self.typed_literal(rhs, span)),
             false => (lhs, rhs),
