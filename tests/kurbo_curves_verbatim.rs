@@ -1064,8 +1064,9 @@ pub mod kurbo {
 
 }
 
+use fwdad::drivers::{bind, Var};
 use fwdad::prelude::*;
-use kurbo::{CubicBez, Line, ParamCurve, ParamCurveArclen, ParamCurveDeriv, Point, QuadBez};
+use kurbo::{CubicBez, Line, ParamCurve, ParamCurveArclen, ParamCurveDeriv, Point, QuadBez, Vec2};
 
 /// The point of a cubic Bézier at `t`, from its control points `[x0, y0, .., x3, y3]`.
 #[derive_frule]
@@ -1098,23 +1099,219 @@ fn straightness<C: ParamCurveArclen>(c: &C, accuracy: f64) -> f64 {
     c.arclen(accuracy) / (c.end() - c.start()).hypot()
 }
 
-/// The speed of a curve at `t`, through its derivative curve.
+/// The speed of a curve at `t`, through its derivative curve (`ParamCurveDeriv`'s
+/// associated type).
 #[derive_frule]
 fn speed<C: ParamCurveDeriv>(c: &C, t: f64) -> f64 {
     c.deriv().eval(t).to_vec2().hypot()
 }
 
-/// The length of a piece of a curve.
+/// The length of a piece of a curve (`subsegment` takes a `Range<f64>`, returns `Self`).
 #[derive_frule]
 fn piece_length<C: ParamCurveArclen>(c: &C, t0: f64, t1: f64) -> f64 {
-    c.subsegment(t0..t1).arclen(1e-9)
+    c.subsegment(t0..t1).arclen(1e-12)
+}
+
+const P: [f64; 8] = [0.0, 0.0, 1.0, 2.2, 3.1, 2.6, 4.0, 0.4];
+
+fn cubic(p: &[f64]) -> CubicBez {
+    CubicBez::new(
+        Point::new(p[0], p[1]),
+        Point::new(p[2], p[3]),
+        Point::new(p[4], p[5]),
+        Point::new(p[6], p[7]),
+    )
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + b.abs())
+}
+
+fn fd(f: impl Fn(f64) -> f64, x: f64) -> f64 {
+    let h = 1e-6 * (1.0 + x.abs());
+    (f(x + h) - f(x - h)) / (2.0 * h)
+}
+
+/// `B'(t)` of a cubic with control points `p`, written out.
+fn velocity(p: &[f64], t: f64) -> [f64; 2] {
+    let mt = 1.0 - t;
+    let d = |i: usize, c: usize| p[2 * (i + 1) + c] - p[2 * i + c];
+    [0, 1].map(|c| 3.0 * (mt * mt * d(0, c) + 2.0 * mt * t * d(1, c) + t * t * d(2, c)))
+}
+
+/// `∂L/∂p` by composite Simpson of `∫ B'/|B'| · ∂B'/∂p dt`, independently of kurbo.
+fn arclen_gradient_by_quadrature(p: &[f64]) -> [f64; 8] {
+    let n = 20_000;
+    let mut g = [0.0; 8];
+    for k in 0..=n {
+        let t = k as f64 / n as f64;
+        let w = if k == 0 || k == n {
+            1.0
+        } else if k % 2 == 1 {
+            4.0
+        } else {
+            2.0
+        };
+        let v = velocity(p, t);
+        let s = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        let mt = 1.0 - t;
+        // ∂B'/∂P_i (the same for x and y).
+        let db = [
+            -3.0 * mt * mt,
+            3.0 * mt * mt - 6.0 * mt * t,
+            6.0 * mt * t - 3.0 * t * t,
+            3.0 * t * t,
+        ];
+        for i in 0..4 {
+            for c in 0..2 {
+                g[2 * i + c] += w * v[c] / s * db[i];
+            }
+        }
+    }
+    g.map(|x| x / (3.0 * n as f64))
 }
 
 #[test]
-fn smoke() {
-    let p = [0.0, 0.0, 1.0, 2.0, 3.0, 2.5, 4.0, 0.5];
-    let (v, j) = jacobian(bind(cubic_point {}, (Wrt, 0.3)), &p);
-    println!("{v:?} {j:?}");
+fn cubic_point_is_bernstein_in_the_control_points() {
+    for t in [0.0, 0.2, 0.5, 0.83, 1.0] {
+        let (v, j) = jacobian(bind(cubic_point {}, (Wrt, t)), &P);
+        let q = cubic(&P).eval(t);
+        assert_eq!((v[0].to_bits(), v[1].to_bits()), (q.x.to_bits(), q.y.to_bits()));
+        let mt = 1.0 - t;
+        let b = [mt * mt * mt, 3.0 * mt * mt * t, 3.0 * mt * t * t, t * t * t];
+        for c in 0..2 {
+            for i in 0..4 {
+                for c2 in 0..2 {
+                    let want = if c == c2 { b[i] } else { 0.0 };
+                    assert!(close(j[(c, 2 * i + c2)], want, 1e-15), "t={t}: J[{c},{}]", 2 * i + c2);
+                }
+            }
+        }
+        // In t: B'(t).
+        let (_, d) = derivative(bind(cubic_point {}, (&P[..], Wrt)), t);
+        let want = velocity(&P, t);
+        assert!(close(d[0], want[0], 1e-14) && close(d[1], want[1], 1e-14), "{d:?} vs {want:?}");
+    }
+}
+
+#[test]
+fn cubic_arclength_in_the_control_points() {
+    // Three curves: two bends and an S.
+    for p in [
+        P,
+        [0.0, 0.0, 0.5, 1.0, 1.5, 1.0, 2.0, 0.0],
+        [0.0, 0.0, 2.0, 1.5, -1.0, 1.5, 1.0, 3.0],
+    ] {
+        let acc = 1e-12;
+        let (v, g) = gradient(bind(cubic_arclen {}, (Wrt, acc)), &p);
+        assert_eq!(v.to_bits(), cubic(&p).arclen(acc).to_bits());
+        let want = arclen_gradient_by_quadrature(&p);
+        for i in 0..8 {
+            assert!(close(g[i], want[i], 1e-8), "∂L/∂p{i}: {} vs {}", g[i], want[i]);
+            let d = fd(
+                |x| {
+                    let mut q = p;
+                    q[i] = x;
+                    cubic(&q).arclen(acc)
+                },
+                p[i],
+            );
+            assert!(close(g[i], d, 1e-6), "∂L/∂p{i}: {} vs differences {d}", g[i]);
+        }
+        // One direction: moving every control point along (1, 1) translates the curve.
+        let ones = [1.0; 8];
+        let r = cubic_arclen_frule(Dual::new(&p[..], &ones[..]), Dual::new(acc, 0.0));
+        assert!(r.tangent.abs() < 1e-12, "{}", r.tangent);
+        // Second order against differences of the gradient.
+        let (_, g2, h) = hessian(bind(cubic_arclen {}, (Wrt, acc)), &p);
+        for i in 0..8 {
+            assert!(close(g2[i], g[i], 1e-12));
+            for j in 0..8 {
+                let d = fd(
+                    |x| {
+                        let mut q = p;
+                        q[j] = x;
+                        gradient(bind(cubic_arclen {}, (Wrt, acc)), &q).1[i]
+                    },
+                    p[j],
+                );
+                assert!(close(h[(i, j)], d, 1e-5), "H[{i},{j}]: {} vs {d}", h[(i, j)]);
+            }
+        }
+    }
+}
+
+#[test]
+fn straight_cubic_has_the_chord_gradient() {
+    // Control points evenly on a segment: L = |P3 − P0|, ∂L/∂P3 = −∂L/∂P0 = the unit
+    // direction, and the inner points do not change the length to first order.
+    let p = [1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 5.0];
     let (v, g) = gradient(bind(cubic_arclen {}, (Wrt, 1e-9)), &p);
-    println!("{v} {g:?}");
+    let u = 1.0 / 2f64.sqrt();
+    assert!(close(v, 3.0 * 2f64.sqrt(), 1e-12));
+    let want = [-u, -u, 0.0, 0.0, 0.0, 0.0, u, u];
+    for i in 0..8 {
+        assert!((g[i] - want[i]).abs() < 1e-9, "∂L/∂p{i}: {} vs {}", g[i], want[i]);
+    }
+}
+
+#[test]
+fn generic_curves_through_their_traits() {
+    let c = cubic(&P);
+    let q = QuadBez::new(Point::new(0.0, 0.0), Point::new(1.0, 2.0), Point::new(3.0, 0.5));
+    let l = Line::new(Point::new(0.5, 0.5), Point::new(2.0, 4.0));
+    // Speed through the derivative curve (`QuadBez` for a cubic, `Line` for a quadratic),
+    // and its derivative in t: B'·B''/|B'|.
+    for t in [0.1, 0.45, 0.9] {
+        let (v, d) = derivative(bind(speed {}, (&c, Wrt)), t);
+        let b1 = velocity(&P, t);
+        assert!(close(v, b1[0].hypot(b1[1]), 1e-14));
+        let mt = 1.0 - t;
+        let b2 = [0, 1].map(|k| {
+            6.0 * (mt * (P[4 + k] - 2.0 * P[2 + k] + P[k]) + t * (P[6 + k] - 2.0 * P[4 + k] + P[2 + k]))
+        });
+        let want = (b1[0] * b2[0] + b1[1] * b2[1]) / v;
+        assert!(close(d, want, 1e-13), "{d} vs {want}");
+        let (_, d) = derivative(bind(speed {}, (&q, Wrt)), t);
+        assert!(close(d, fd(|t| speed(&q, t), t), 1e-8));
+    }
+    // ∂/∂t1 of the length of [t0, t1] is the speed at t1, ∂/∂t0 minus the speed at t0.
+    let (t0, t1) = (0.2, 0.7);
+    for (v, g, s0, s1, whole) in [
+        {
+            let (v, g) = gradient(bind(piece_length {}, (&c, Var(0), Var(1))), &[t0, t1]);
+            (v, g, speed(&c, t0), speed(&c, t1), piece_length(&c, t0, t1))
+        },
+        {
+            let (v, g) = gradient(bind(piece_length {}, (&q, Var(0), Var(1))), &[t0, t1]);
+            (v, g, speed(&q, t0), speed(&q, t1), piece_length(&q, t0, t1))
+        },
+    ] {
+        assert_eq!(v, whole);
+        assert!(close(g[1], s1, 1e-9), "{} vs {s1}", g[1]);
+        assert!(close(g[0], -s0, 1e-9), "{} vs {}", g[0], -s0);
+    }
+    // A line is straight whatever its ends; a quadratic's straightness in its control
+    // point, against differences (kurbo's closed-form arclength).
+    let zero = fwdad::ZeroTangent::zero_tangent(&l);
+    let r = straightness_frule(Dual::new(&l, &zero), Dual::new(1e-9, 0.0));
+    assert!(close(r.primal, 1.0, 1e-15) && r.tangent == 0.0);
+    let r = straightness_frule(
+        Dual::new(
+            &q,
+            &kurbo::quadbez::QuadBezTangent {
+                p0: kurbo::point::PointTangent { x: 0.0, y: 0.0 },
+                p1: kurbo::point::PointTangent { x: 0.0, y: 1.0 },
+                p2: kurbo::point::PointTangent { x: 0.0, y: 0.0 },
+            },
+        ),
+        Dual::new(1e-9, 0.0),
+    );
+    let want = fd(
+        |y| straightness(&QuadBez { p1: Point::new(1.0, y), ..q }, 1e-9),
+        2.0,
+    );
+    assert_eq!(r.primal, straightness(&q, 1e-9));
+    assert!(close(r.tangent, want, 1e-7), "{} vs {want}", r.tangent);
+    let _ = Vec2::new(0.0, 0.0);
 }

@@ -829,7 +829,7 @@ impl Emitter<'_> {
         // Into a tuple, array, struct or `Some(..)`, a `&mut` moves, as in Rust (a reborrow of
         // an arm's binding would not outlive the arm: `let Some(d) = &mut o else { .. }`).
         let aggregate = match &plan.form {
-            Form::Tuple | Form::Array | Form::Struct | Form::VecList => true,
+            Form::Tuple | Form::Array | Form::Struct | Form::VecList | Form::Range => true,
             // `Some(d)`, `Ok(d)`; not `swap(a, b)` and the other runtime calls.
             Form::Wrap(w) => w.is_constructor(),
             _ => false,
@@ -1231,6 +1231,7 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::cast::<#mode, #ty, _>(#a))
             }
             (_, Form::Tuple) => quote_spanned!(span=> #rt::tuple((#(#args,)*))),
+            (_, Form::Range) => quote_spanned!(span=> #rt::range(#(#args),*)),
             (_, Form::Array) => quote_spanned!(span=> #rt::array([#(#args),*])),
             (_, Form::VecList) => quote_spanned!(span=> #rt::vec_from([#(#args),*])),
             (InstKind::Struct { path, fields, base }, Form::Struct) => {

@@ -142,11 +142,16 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let closed = matches!(r.limits, syn::RangeLimits::Closed(_));
-                Some(self.push(
-                    InstKind::Range { start, end, closed },
-                    TypeHint::Range,
-                    span,
-                ))
+                // `t0..t1` of floats is a value with tangents (a curve's `subsegment`).
+                let floats = [start, end]
+                    .iter()
+                    .flatten()
+                    .any(|v| matches!(self.func.values[*v].ty, TypeHint::Float));
+                let ty = match floats {
+                    true => TypeHint::Unknown,
+                    false => TypeHint::Range,
+                };
+                Some(self.push(InstKind::Range { start, end, closed }, ty, span))
             }
             // `.flat_map(..)` anywhere in the chain: its items gathered first.
             syn::Expr::MethodCall(_) if self.desugar_flat_map(e).is_some() => {
