@@ -761,7 +761,9 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 t.colon_token = Some(Default::default());
             }
             let a = &t.ident;
-            t.bounds.push(syn::parse_quote!(#rt::Differentiable<Tangent = <Self::#a as #rt::Differentiable>::TangentIn<f64>>));
+            if let Ok(b) = syn::parse2::<syn::TypeParamBound>(quote!(#rt::Differentiable<Tangent = <Self::#a as #rt::Differentiable>::TangentIn<f64>>)) {
+                t.bounds.push(b);
+            }
         }
     }
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);

@@ -328,7 +328,7 @@ impl Lowerer<'_> {
         };
         // `p.into()` of a value of the user's type, in a rule whose parameter `p: impl
         // Into<Point>` takes the target itself (`derive_frule::method_as_fn`): `p`.
-        if name == "into"
+        if std == Some(StdMethod::Into)
             && m.args.is_empty()
             && m.turbofish.is_none()
             && self.written_user.contains(&receiver)

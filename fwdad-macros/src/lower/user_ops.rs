@@ -54,17 +54,12 @@ impl Lowerer<'_> {
                     }
                     None if self.is_user_type_path(&p.path) => Some(UserShape::Value),
                     // The implementing type in a trait's default method (`traits.rs`).
-                    None if p.path.is_ident("__FwdadSelf") => Some(UserShape::Value),
+                    None if crate::callee::is_trait_self_param(&p.path) => Some(UserShape::Value),
                     None => None,
                 }
             }
             // `&dyn Material`: the trait's methods, whatever their names.
-            syn::Type::TraitObject(t)
-                if t.bounds.iter().any(|b| {
-                    matches!(b, syn::TypeParamBound::Trait(tb) if crate::traits::is_user_trait(&tb.path)
-                        && !tb.path.segments.last().is_some_and(|s| matches!(s.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce")))
-                }) =>
-            {
+            syn::Type::TraitObject(t) if crate::callee::names_user_trait_object(t) => {
                 Some(UserShape::Value)
             }
             _ => None,
