@@ -29,7 +29,7 @@ pub use iter::{Adaptor, Consumer, Rewrite};
 pub use macros::{is_runtime_fail, StdMacro};
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{
-    is_trait_self_param, is_user_method_name, is_user_method_on_user_type, names_user_trait_object,
+    boxed_type, is_trait_self_param, is_user_method_name, is_user_method_on_user_type, names_user_trait_object,
     names_user_type, UserOp,
 };
 pub use paths::{

@@ -162,6 +162,21 @@ pub fn is_trait_self_param(path: &syn::Path) -> bool {
     path.is_ident("__FwdadSelf")
 }
 
+/// The `T` of `Box<T>`.
+pub fn boxed_type(path: &syn::Path) -> Option<&syn::Type> {
+    let last = path.segments.last()?;
+    if last.ident != "Box" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Whether a trait object is of a trait of the user's (`dyn Material`), not a function
 /// trait (`dyn Fn(f64) -> f64`).
 pub fn names_user_trait_object(t: &syn::TypeTraitObject) -> bool {

@@ -38,6 +38,12 @@ impl Lowerer<'_> {
             syn::Type::Array(a) => self.elem_seq(&a.elem),
             syn::Type::Path(p) if p.qself.is_none() => {
                 let last = p.path.segments.last()?;
+                // `Box<dyn Material>`: the trait's methods, as on `&dyn Material`.
+                if let Some(inner) = crate::callee::boxed_type(&p.path) {
+                    if matches!(inner, syn::Type::TraitObject(_)) {
+                        return self.user_shape_of_type(inner);
+                    }
+                }
                 match StdType::of_path(&p.path) {
                     Some(StdType::Vec) => match &last.arguments {
                         syn::PathArguments::AngleBracketed(a) => match a.args.first() {
