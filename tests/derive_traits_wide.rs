@@ -82,9 +82,7 @@ impl Oscillator for Spring {
         (-a, a)
     }
     fn stiffer(&self, factor: f64) -> Self {
-        Spring {
-            k: self.k * factor,
-        }
+        Spring { k: self.k * factor }
     }
 }
 
@@ -99,7 +97,10 @@ pub struct Duffing {
 impl Oscillator for Duffing {
     const MASS: f64 = 1.0;
     fn new(stiffness: f64) -> Self {
-        Duffing { c: stiffness, b: 0.0 }
+        Duffing {
+            c: stiffness,
+            b: 0.0,
+        }
     }
     fn force(&self, q: f64) -> f64 {
         -self.c * q * q * q + self.b * q
@@ -209,7 +210,11 @@ fn user_type_results_and_associated_constants_in_every_mode() {
                     },
                     x[j],
                 );
-                assert!(close(h[(i, j)], want, 1e-6), "H[{i},{j}]: {} vs {want}", h[(i, j)]);
+                assert!(
+                    close(h[(i, j)], want, 1e-6),
+                    "H[{i},{j}]: {} vs {want}",
+                    h[(i, j)]
+                );
             }
         }
         // With respect to the system's own parameters, along c.
@@ -220,7 +225,10 @@ fn user_type_results_and_associated_constants_in_every_mode() {
             Dual::new(dt, 0.0),
             Dual::constant(n),
         );
-        let want = fd(|c| energy_after(&Duffing { c, ..o }, x[0], x[1], dt, n), o.c);
+        let want = fd(
+            |c| energy_after(&Duffing { c, ..o }, x[0], x[1], dt, n),
+            o.c,
+        );
         assert_eq!(r.primal, v);
         assert!(close(r.tangent, want, 1e-7), "∂c: {} vs {want}", r.tangent);
     }
@@ -290,7 +298,10 @@ fn option_and_array_results() {
     // Spring: T = 2π √(m/k) (the curvature by differences of a linear force is exact
     // up to rounding), dT/dk = −T/(2k).
     let o = Spring { k: 3.0 };
-    let r = period_or_frule(Dual::new(&o, &SpringTangent { k: 1.0 }), Dual::new(1.0, 0.0));
+    let r = period_or_frule(
+        Dual::new(&o, &SpringTangent { k: 1.0 }),
+        Dual::new(1.0, 0.0),
+    );
     let t = 2.0 * std::f64::consts::PI * (Spring::MASS / o.k).sqrt();
     assert_eq!(r.primal, period_or(&o, 1.0));
     assert!(close(r.primal, t, 1e-9));
@@ -424,18 +435,13 @@ fn mut_self_methods_through_a_generic_parameter() {
     );
     assert_eq!(r.primal, swing_owned(p0, dt, n));
     let want = fd(|g| plain(0.9, g), 9.81);
-    assert!(close(r.tangent[0], want, 1e-7), "{} vs {want}", r.tangent[0]);
+    assert!(
+        close(r.tangent[0], want, 1e-7),
+        "{} vs {want}",
+        r.tangent[0]
+    );
     // `self` by value, second order in θ₀.
-    let ke = |theta: f64| {
-        final_kinetic(
-            Pendulum {
-                theta,
-                ..p0
-            },
-            dt,
-            n,
-        )
-    };
+    let ke = |theta: f64| final_kinetic(Pendulum { theta, ..p0 }, dt, n);
     let r = final_kinetic_frule(
         Dual::new(
             p0,
@@ -459,6 +465,9 @@ fn lane_methods_of_a_trait_with_mut_methods_on_dyn() {
         omega: 1.0,
         g_over_l: 2.0,
     };
-    let (v, d) = derivative(bind(swing_dyn {}, (fwdad::Const(&p as &dyn Integrator), Wrt)), 3.0);
+    let (v, d) = derivative(
+        bind(swing_dyn {}, (fwdad::Const(&p as &dyn Integrator), Wrt)),
+        3.0,
+    );
     assert_eq!((v, d), (1.2000000000000002, 0.4));
 }

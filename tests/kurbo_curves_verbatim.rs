@@ -1176,21 +1176,31 @@ fn cubic_point_is_bernstein_in_the_control_points() {
     for t in [0.0, 0.2, 0.5, 0.83, 1.0] {
         let (v, j) = jacobian(bind(cubic_point {}, (Wrt, t)), &P);
         let q = cubic(&P).eval(t);
-        assert_eq!((v[0].to_bits(), v[1].to_bits()), (q.x.to_bits(), q.y.to_bits()));
+        assert_eq!(
+            (v[0].to_bits(), v[1].to_bits()),
+            (q.x.to_bits(), q.y.to_bits())
+        );
         let mt = 1.0 - t;
         let b = [mt * mt * mt, 3.0 * mt * mt * t, 3.0 * mt * t * t, t * t * t];
         for c in 0..2 {
             for i in 0..4 {
                 for c2 in 0..2 {
                     let want = if c == c2 { b[i] } else { 0.0 };
-                    assert!(close(j[(c, 2 * i + c2)], want, 1e-15), "t={t}: J[{c},{}]", 2 * i + c2);
+                    assert!(
+                        close(j[(c, 2 * i + c2)], want, 1e-15),
+                        "t={t}: J[{c},{}]",
+                        2 * i + c2
+                    );
                 }
             }
         }
         // In t: B'(t).
         let (_, d) = derivative(bind(cubic_point {}, (&P[..], Wrt)), t);
         let want = velocity(&P, t);
-        assert!(close(d[0], want[0], 1e-14) && close(d[1], want[1], 1e-14), "{d:?} vs {want:?}");
+        assert!(
+            close(d[0], want[0], 1e-14) && close(d[1], want[1], 1e-14),
+            "{d:?} vs {want:?}"
+        );
     }
 }
 
@@ -1207,7 +1217,12 @@ fn cubic_arclength_in_the_control_points() {
         assert_eq!(v.to_bits(), cubic(&p).arclen(acc).to_bits());
         let want = arclen_gradient_by_quadrature(&p);
         for i in 0..8 {
-            assert!(close(g[i], want[i], 1e-8), "∂L/∂p{i}: {} vs {}", g[i], want[i]);
+            assert!(
+                close(g[i], want[i], 1e-8),
+                "∂L/∂p{i}: {} vs {}",
+                g[i],
+                want[i]
+            );
             let d = fd(
                 |x| {
                     let mut q = p;
@@ -1216,7 +1231,11 @@ fn cubic_arclength_in_the_control_points() {
                 },
                 p[i],
             );
-            assert!(close(g[i], d, 1e-6), "∂L/∂p{i}: {} vs differences {d}", g[i]);
+            assert!(
+                close(g[i], d, 1e-6),
+                "∂L/∂p{i}: {} vs differences {d}",
+                g[i]
+            );
         }
         // One direction: moving every control point along (1, 1) translates the curve.
         let ones = [1.0; 8];
@@ -1235,7 +1254,11 @@ fn cubic_arclength_in_the_control_points() {
                     },
                     p[j],
                 );
-                assert!(close(h[(i, j)], d, 1e-5), "H[{i},{j}]: {} vs {d}", h[(i, j)]);
+                assert!(
+                    close(h[(i, j)], d, 1e-5),
+                    "H[{i},{j}]: {} vs {d}",
+                    h[(i, j)]
+                );
             }
         }
     }
@@ -1251,14 +1274,23 @@ fn straight_cubic_has_the_chord_gradient() {
     assert!(close(v, 3.0 * 2f64.sqrt(), 1e-12));
     let want = [-u, -u, 0.0, 0.0, 0.0, 0.0, u, u];
     for i in 0..8 {
-        assert!((g[i] - want[i]).abs() < 1e-9, "∂L/∂p{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-9,
+            "∂L/∂p{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
 }
 
 #[test]
 fn generic_curves_through_their_traits() {
     let c = cubic(&P);
-    let q = QuadBez::new(Point::new(0.0, 0.0), Point::new(1.0, 2.0), Point::new(3.0, 0.5));
+    let q = QuadBez::new(
+        Point::new(0.0, 0.0),
+        Point::new(1.0, 2.0),
+        Point::new(3.0, 0.5),
+    );
     let l = Line::new(Point::new(0.5, 0.5), Point::new(2.0, 4.0));
     // Speed through the derivative curve (`QuadBez` for a cubic, `Line` for a quadratic),
     // and its derivative in t: B'·B''/|B'|.
@@ -1268,7 +1300,8 @@ fn generic_curves_through_their_traits() {
         assert!(close(v, b1[0].hypot(b1[1]), 1e-14));
         let mt = 1.0 - t;
         let b2 = [0, 1].map(|k| {
-            6.0 * (mt * (P[4 + k] - 2.0 * P[2 + k] + P[k]) + t * (P[6 + k] - 2.0 * P[4 + k] + P[2 + k]))
+            6.0 * (mt * (P[4 + k] - 2.0 * P[2 + k] + P[k])
+                + t * (P[6 + k] - 2.0 * P[4 + k] + P[2 + k]))
         });
         let want = (b1[0] * b2[0] + b1[1] * b2[1]) / v;
         assert!(close(d, want, 1e-13), "{d} vs {want}");
@@ -1308,7 +1341,15 @@ fn generic_curves_through_their_traits() {
         Dual::new(1e-9, 0.0),
     );
     let want = fd(
-        |y| straightness(&QuadBez { p1: Point::new(1.0, y), ..q }, 1e-9),
+        |y| {
+            straightness(
+                &QuadBez {
+                    p1: Point::new(1.0, y),
+                    ..q
+                },
+                1e-9,
+            )
+        },
         2.0,
     );
     assert_eq!(r.primal, straightness(&q, 1e-9));

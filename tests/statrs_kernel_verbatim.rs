@@ -340,32 +340,40 @@ fn ours() -> Vec<Box<dyn Kernel>> {
 /// `kde` at one kernel type through the generic rule: value, `∂/∂x0` and `∂/∂h`.
 macro_rules! generic_kde {
     ($k:expr, $name:expr, $crate_k:expr) => {{
-    let (k, name, crate_k) = (&$k, $name, $crate_k);
-    let h = 0.83;
-    for x0 in [-1.3, -0.2, 0.05, 0.6, 1.1] {
-        let (v, g) = gradient(bind(kde {}, (k, &SAMPLES[..], Var(0), Var(1))), &[x0, h]);
-        // The crate's own estimate, the same operations in the same order.
-        let mut s = 0.0;
-        for &xi in &SAMPLES {
-            s += crate_k.evaluate_with_bandwidth(x0 - xi, h);
+        let (k, name, crate_k) = (&$k, $name, $crate_k);
+        let h = 0.83;
+        for x0 in [-1.3, -0.2, 0.05, 0.6, 1.1] {
+            let (v, g) = gradient(bind(kde {}, (k, &SAMPLES[..], Var(0), Var(1))), &[x0, h]);
+            // The crate's own estimate, the same operations in the same order.
+            let mut s = 0.0;
+            for &xi in &SAMPLES {
+                s += crate_k.evaluate_with_bandwidth(x0 - xi, h);
+            }
+            let want = s / SAMPLES.len() as f64;
+            assert_eq!(v.to_bits(), want.to_bits(), "{name}: kde({x0})");
+            assert_eq!(v.to_bits(), kde(k, &SAMPLES, x0, h).to_bits());
+            let dx0 = kde_dx0(name, &SAMPLES, x0, h);
+            assert!(
+                close(g[0], dx0, 1e-12),
+                "{name}: ∂kde/∂x0 at {x0}: {} vs {dx0}",
+                g[0]
+            );
+            let fd_h = fd(
+                |h| {
+                    SAMPLES
+                        .iter()
+                        .map(|xi| crate_k.evaluate_with_bandwidth(x0 - xi, h))
+                        .sum::<f64>()
+                        / SAMPLES.len() as f64
+                },
+                h,
+            );
+            assert!(
+                close(g[1], fd_h, 1e-7),
+                "{name}: ∂kde/∂h at {x0}: {} vs {fd_h}",
+                g[1]
+            );
         }
-        let want = s / SAMPLES.len() as f64;
-        assert_eq!(v.to_bits(), want.to_bits(), "{name}: kde({x0})");
-        assert_eq!(v.to_bits(), kde(k, &SAMPLES, x0, h).to_bits());
-        let dx0 = kde_dx0(name, &SAMPLES, x0, h);
-        assert!(close(g[0], dx0, 1e-12), "{name}: ∂kde/∂x0 at {x0}: {} vs {dx0}", g[0]);
-        let fd_h = fd(
-            |h| {
-                SAMPLES
-                    .iter()
-                    .map(|xi| crate_k.evaluate_with_bandwidth(x0 - xi, h))
-                    .sum::<f64>()
-                    / SAMPLES.len() as f64
-            },
-            h,
-        );
-        assert!(close(g[1], fd_h, 1e-7), "{name}: ∂kde/∂h at {x0}: {} vs {fd_h}", g[1]);
-    }
     }};
 }
 
@@ -402,7 +410,11 @@ fn dyn_kde_in_every_mode() {
             }
             assert_eq!(r.primal.to_bits(), (s / SAMPLES.len() as f64).to_bits());
             let dx0 = kde_dx0(name, &SAMPLES, x0, h);
-            assert!(close(r.tangent, dx0, 1e-12), "{name}: {} vs {dx0}", r.tangent);
+            assert!(
+                close(r.tangent, dx0, 1e-12),
+                "{name}: {} vs {dx0}",
+                r.tangent
+            );
             // Batched (two directions) and second order.
             let (v, g) = gradient(
                 bind(kde_dyn {}, (Const(k), &SAMPLES[..], Var(0), Var(1))),
@@ -423,10 +435,14 @@ fn dyn_kde_in_every_mode() {
                 let (mut p, mut q) = ([x0, h], [x0, h]);
                 p[j] += e;
                 q[j] -= e;
-                let (_, gp) =
-                    gradient(bind(kde_dyn {}, (Const(k), &SAMPLES[..], Var(0), Var(1))), &p);
-                let (_, gq) =
-                    gradient(bind(kde_dyn {}, (Const(k), &SAMPLES[..], Var(0), Var(1))), &q);
+                let (_, gp) = gradient(
+                    bind(kde_dyn {}, (Const(k), &SAMPLES[..], Var(0), Var(1))),
+                    &p,
+                );
+                let (_, gq) = gradient(
+                    bind(kde_dyn {}, (Const(k), &SAMPLES[..], Var(0), Var(1))),
+                    &q,
+                );
                 for i in 0..2 {
                     let want = (gp[i] - gq[i]) / (2.0 * e);
                     // Kinks of the compact kernels inside the stencil: skip those points.
@@ -460,13 +476,14 @@ fn gaussian_second_derivative_closed_form() {
             })
             .sum::<f64>()
             / (SAMPLES.len() as f64 * h * h * h);
-        let (_, _, d2) = fwdad::drivers::second_derivative(
-            bind(kde {}, (&Gaussian, &SAMPLES[..], Wrt, h)),
-            x0,
-        );
+        let (_, _, d2) =
+            fwdad::drivers::second_derivative(bind(kde {}, (&Gaussian, &SAMPLES[..], Wrt, h)), x0);
         assert!(close(d2, want, 1e-12), "{d2} vs {want}");
         let (_, _, d2) = fwdad::drivers::second_derivative(
-            bind(kde_dyn {}, (Const(&Gaussian as &dyn Kernel), &SAMPLES[..], Wrt, h)),
+            bind(
+                kde_dyn {},
+                (Const(&Gaussian as &dyn Kernel), &SAMPLES[..], Wrt, h),
+            ),
             x0,
         );
         assert!(close(d2, want, 1e-12), "dyn: {d2} vs {want}");

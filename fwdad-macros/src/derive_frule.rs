@@ -420,7 +420,9 @@ pub(crate) fn method_as_fn(
 /// no other bound) take `Point` in the rule: what a derived body passes (a conversion from
 /// another type, a tuple, has no rule). `p.into()` is then `Point`'s own.
 fn into_params_at_target(sig: &mut syn::Signature) {
-    fn into_target(bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>) -> Option<syn::Type> {
+    fn into_target(
+        bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+    ) -> Option<syn::Type> {
         let mut traits = bounds.iter().filter_map(|b| match b {
             syn::TypeParamBound::Trait(t) => Some(t),
             _ => None,
@@ -480,8 +482,12 @@ fn into_params_at_target(sig: &mut syn::Signature) {
         };
         let ins: Vec<String> = sig.inputs.iter().map(|a| quote!(#a).to_string()).collect();
         let id = id.to_string();
-        out.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == id)
-            || ins.iter().any(|s| s.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == id))
+        out.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == id)
+            || ins.iter().any(|s| {
+                s.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == id)
+            })
     };
     let keep: Vec<syn::GenericParam> = sig
         .generics

@@ -97,11 +97,13 @@ enum Method<'t> {
 
 fn receiver(sig: &syn::Signature) -> Option<Recv> {
     match sig.inputs.first() {
-        Some(syn::FnArg::Receiver(r)) if r.colon_token.is_none() => Some(match (&r.reference, &r.mutability) {
-            (Some(_), None) => Recv::Ref,
-            (Some(_), Some(_)) => Recv::Mut,
-            (None, _) => Recv::Value,
-        }),
+        Some(syn::FnArg::Receiver(r)) if r.colon_token.is_none() => {
+            Some(match (&r.reference, &r.mutability) {
+                (Some(_), None) => Recv::Ref,
+                (Some(_), Some(_)) => Recv::Mut,
+                (None, _) => Recv::Value,
+            })
+        }
         // `self: Box<Self>`, `self: &Rc<Self>`.
         Some(syn::FnArg::Receiver(_)) => None,
         _ => Some(Recv::None),
@@ -224,11 +226,15 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
     if beyond_rules(&output) || has_reference(&output) {
         return None;
     }
-    let lanes = (recv == Recv::Ref
-        && !sized_only(sig)
-        && matches!(kind_of(&output), Some(Kind::Float)))
-    .then(|| params.iter().map(|(_, t)| kind_of(t)).collect::<Option<Vec<Kind>>>())
-    .flatten();
+    let lanes =
+        (recv == Recv::Ref && !sized_only(sig) && matches!(kind_of(&output), Some(Kind::Float)))
+            .then(|| {
+                params
+                    .iter()
+                    .map(|(_, t)| kind_of(t))
+                    .collect::<Option<Vec<Kind>>>()
+            })
+            .flatten();
     Some(MethodSig {
         name: sig.ident.clone(),
         recv,
@@ -424,7 +430,9 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     let self_param: syn::Ident = format_ident!("__FwdadSelf");
     let mut methods = Vec::new();
     for item in &tr.items {
-        let syn::TraitItem::Fn(f) = item else { continue };
+        let syn::TraitItem::Fn(f) = item else {
+            continue;
+        };
         match method_sig(&f.sig) {
             Some(ms) => methods.push(Method::Rules(ms, f)),
             None => methods.push(Method::Without(
@@ -479,7 +487,9 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             }
             _ => {
                 let (name, recv) = (ms.name.clone(), ms.recv);
-                let Method::Rules(ms, _) = std::mem::replace(m, Method::Without(name.clone(), recv, None)) else {
+                let Method::Rules(ms, _) =
+                    std::mem::replace(m, Method::Without(name.clone(), recv, None))
+                else {
                     continue;
                 };
                 *m = Method::Without(name, recv, Some(ms));
@@ -561,7 +571,10 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 quote!(#rt::user_ops::SelfByValueOf<#marker<Self>, Self>),
                 quote!(#rt::user_ops::SelfByValueOf(#marker(::core::marker::PhantomData), ::core::marker::PhantomData)),
             ),
-            _ => (quote!(#marker<Self>), quote!(#marker(::core::marker::PhantomData))),
+            _ => (
+                quote!(#marker<Self>),
+                quote!(#marker(::core::marker::PhantomData)),
+            ),
         };
         let value_bound = (ms.recv == Recv::Value).then(|| quote!(+ ::core::clone::Clone));
         hidden.extend(quote! {
@@ -761,7 +774,9 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 t.colon_token = Some(Default::default());
             }
             let a = &t.ident;
-            if let Ok(b) = syn::parse2::<syn::TypeParamBound>(quote!(#rt::Differentiable<Tangent = <Self::#a as #rt::Differentiable>::TangentIn<f64>>)) {
+            if let Ok(b) = syn::parse2::<syn::TypeParamBound>(
+                quote!(#rt::Differentiable<Tangent = <Self::#a as #rt::Differentiable>::TangentIn<f64>>),
+            ) {
                 t.bounds.push(b);
             }
         }
@@ -1058,7 +1073,9 @@ pub(crate) fn trait_checks(sig: &syn::Signature, rt: &TokenStream) -> TokenStrea
     let mut out = TokenStream::new();
     // A bound may be a trait that is not dyn compatible: found by its key.
     for p in bounds {
-        let Some(last) = p.segments.last() else { continue };
+        let Some(last) = p.segments.last() else {
+            continue;
+        };
         let (span, key) = (last.ident.span(), trait_key(&last.ident));
         out.extend(quote_spanned! {span=>
             const _: () = {

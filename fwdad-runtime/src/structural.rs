@@ -152,7 +152,10 @@ crate::for_tuples!(tuple_of_duals);
 
 /// `a..b` of duals: a range of floats whose ends carry tangents.
 #[inline(always)]
-pub fn range<P: crate::Differentiable, T>(a: Dual<P, T>, b: Dual<P, T>) -> Dual<core::ops::Range<P>, core::ops::Range<T>> {
+pub fn range<P: crate::Differentiable, T>(
+    a: Dual<P, T>,
+    b: Dual<P, T>,
+) -> Dual<core::ops::Range<P>, core::ops::Range<T>> {
     Dual::new(a.primal..b.primal, a.tangent..b.tangent)
 }
 

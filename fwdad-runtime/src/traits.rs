@@ -257,7 +257,9 @@ pub fn check_dyn_mode<S: Mode>() {
 #[cold]
 #[track_caller]
 pub fn no_derived_impl(tr: &str, ty: &str) -> ! {
-    panic!("`{ty}` implements `{tr}` without `#[derive_frule]` on its `impl`: it has no forward rules")
+    panic!(
+        "`{ty}` implements `{tr}` without `#[derive_frule]` on its `impl`: it has no forward rules"
+    )
 }
 
 /// A `dyn` value whose type's `impl` of the trait lacks `#[derive_frule]`: its table of

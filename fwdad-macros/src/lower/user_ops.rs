@@ -330,8 +330,7 @@ impl Lowerer<'_> {
         // a.cross(b)`): the operator's rule is then picked by the operands' types, and a
         // float literal beside a guess is typed `f64`, or the choice would stay open and
         // rustc could not infer what follows (`a.dot(b) + 1.0`).
-        let guess =
-            fields || self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
+        let guess = fields || self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
         let (lhs, rhs) = match guess {
             true => (self.typed_literal(lhs, span), self.typed_literal(rhs, span)),
             false => (lhs, rhs),
