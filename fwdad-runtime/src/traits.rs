@@ -47,7 +47,7 @@ pub struct Traits;
 
 /// See [`Traits`].
 #[diagnostic::on_unimplemented(
-    message = "this trait has no forward rules",
+    message = "a trait bounding a type parameter of this function has no forward rules",
     label = "a trait without `#[derive_frule]` on its definition",
     note = "add `#[derive_frule]` to the trait's definition (`#[derive_frule] trait Name {{ .. }}`), and to each `impl` of it for a type you differentiate through it"
 )]
