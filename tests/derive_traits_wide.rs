@@ -471,3 +471,38 @@ fn lane_methods_of_a_trait_with_mut_methods_on_dyn() {
     );
     assert_eq!((v, d), (1.2000000000000002, 0.4));
 }
+
+/// A supertrait that does not require `Sized` keeps the trait usable as `dyn`.
+#[derive_frule]
+pub trait Named: std::fmt::Debug {
+    fn weight(&self, x: f64) -> f64;
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Tent {
+    pub h: f64,
+}
+
+#[derive_frule]
+impl Named for Tent {
+    fn weight(&self, x: f64) -> f64 {
+        self.h * (1.0 - x.abs())
+    }
+}
+
+#[derive_frule]
+fn weighed(n: &dyn Named, x: f64) -> f64 {
+    n.weight(x) * x
+}
+
+#[test]
+fn dyn_trait_with_a_std_supertrait() {
+    let t = Tent { h: 2.0 };
+    // d/dx [h (1 − x) x] = h (1 − 2x) for x > 0.
+    let (v, d) = derivative(
+        bind(weighed {}, (fwdad::Const(&t as &dyn Named), Wrt)),
+        0.25,
+    );
+    assert_eq!(v, weighed(&t, 0.25));
+    assert_eq!(d, 2.0 * (1.0 - 0.5));
+}

@@ -250,8 +250,17 @@ fn dyn_compatible(tr: &syn::ItemTrait) -> bool {
     // A supertrait of the user's may itself require `Sized` (kurbo's `ParamCurveArclen:
     // ParamCurve`, `ParamCurve: Sized`), which this trait cannot see: taken as not dyn
     // compatible.
-    let sized_super = tr.supertraits.iter().any(|b| {
-        matches!(b, syn::TypeParamBound::Trait(t) if t.path.is_ident("Sized") || is_user_trait(&t.path))
+    let sized_super = tr.supertraits.iter().any(|b| match b {
+        syn::TypeParamBound::Trait(t) => {
+            let unsized_std = t.path.segments.last().is_some_and(|s| {
+                matches!(
+                    s.ident.to_string().as_str(),
+                    "Debug" | "Display" | "Send" | "Sync" | "PartialEq" | "PartialOrd" | "Any"
+                )
+            });
+            t.path.is_ident("Sized") || (is_user_trait(&t.path) && !unsized_std)
+        }
+        _ => false,
     });
     if sized_super {
         return false;
