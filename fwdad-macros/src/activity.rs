@@ -91,6 +91,12 @@ impl Analysis<'_> {
         let any = |vs: &[Value], s: &Self| vs.iter().any(|v| s.is(*v));
         let result = data.results.first().copied();
         let active = match &data.kind {
+            // `t0..t1` of floats (a curve's `subsegment(t0..t1)`): its ends' tangents.
+            InstKind::Range {
+                start: Some(s),
+                end: Some(e),
+                closed: false,
+            } => any(&[*s, *e], self),
             InstKind::Lit(_)
             | InstKind::Const(_)
             | InstKind::Range { .. }

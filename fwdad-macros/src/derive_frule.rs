@@ -458,6 +458,9 @@ pub(crate) fn method_as_fn(
         clause.predicates = w.predicates.iter().cloned().chain(own).collect();
     }
     sig.ident = format_ident!("__fwdad_{}_{}", ty_ident, m.sig.ident);
+    into_params_at_target(&mut sig);
+    // A `const fn`'s rule is an ordinary function (the primal stays `const`).
+    sig.constness = None;
     let mut func = syn::ItemFn {
         attrs: vec![],
         vis: m.vis.clone(),
@@ -468,8 +471,96 @@ pub(crate) fn method_as_fn(
     func
 }
 
+/// A constructor's parameters `p: impl Into<Point>` or `p: V` with `V: Into<Point>` (and
+/// no other bound) take `Point` in the rule: what a derived body passes (a conversion from
+/// another type, a tuple, has no rule). `p.into()` is then `Point`'s own.
+fn into_params_at_target(sig: &mut syn::Signature) {
+    fn into_target(
+        bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+    ) -> Option<syn::Type> {
+        let mut traits = bounds.iter().filter_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => Some(t),
+            _ => None,
+        });
+        let t = traits.next()?;
+        if traits.next().is_some() {
+            return None;
+        }
+        let last = t.path.segments.last()?;
+        if last.ident != "Into" {
+            return None;
+        }
+        match &last.arguments {
+            syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+                syn::GenericArgument::Type(ty) => Some(ty.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let mut by_param: Vec<(syn::Ident, syn::Type)> = Vec::new();
+    let has_where = |id: &syn::Ident, sig: &syn::Signature| {
+        sig.generics.where_clause.as_ref().is_some_and(|w| {
+            w.predicates.iter().any(|p| matches!(p, syn::WherePredicate::Type(t) if matches!(&t.bounded_ty, syn::Type::Path(p) if p.path.is_ident(id))))
+        })
+    };
+    for tp in sig.generics.type_params() {
+        if let Some(target) = into_target(&tp.bounds) {
+            if !has_where(&tp.ident, sig) {
+                by_param.push((tp.ident.clone(), target));
+            }
+        }
+    }
+    for arg in sig.inputs.iter_mut() {
+        let syn::FnArg::Typed(t) = arg else { continue };
+        match &*t.ty {
+            syn::Type::ImplTrait(it) => {
+                if let Some(target) = into_target(&it.bounds) {
+                    *t.ty = target;
+                }
+            }
+            syn::Type::Path(p) if p.qself.is_none() => {
+                if let Some((_, target)) = by_param.iter().find(|(id, _)| p.path.is_ident(id)) {
+                    *t.ty = target.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    if by_param.is_empty() {
+        return;
+    }
+    let used_elsewhere = |id: &syn::Ident, sig: &syn::Signature| {
+        let out = match &sig.output {
+            syn::ReturnType::Type(_, t) => quote!(#t).to_string(),
+            syn::ReturnType::Default => String::new(),
+        };
+        let ins: Vec<String> = sig.inputs.iter().map(|a| quote!(#a).to_string()).collect();
+        let id = id.to_string();
+        out.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == id)
+            || ins.iter().any(|s| {
+                s.split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w == id)
+            })
+    };
+    let keep: Vec<syn::GenericParam> = sig
+        .generics
+        .params
+        .iter()
+        .filter(|g| match g {
+            syn::GenericParam::Type(tp) => {
+                !by_param.iter().any(|(id, _)| *id == tp.ident) || used_elsewhere(&tp.ident, sig)
+            }
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    sig.generics.params = keep.into_iter().collect();
+}
+
 /// Replaces the `Self` type in paths (`Self`, `Self::new`, `Self { .. }`) by the impl's type.
-struct ReplaceSelfType<'t>(&'t syn::Type);
+pub(crate) struct ReplaceSelfType<'t>(pub(crate) &'t syn::Type);
 
 impl VisitMut for ReplaceSelfType<'_> {
     fn visit_type_mut(&mut self, ty: &mut syn::Type) {

@@ -70,6 +70,8 @@ pub enum Form {
     Repeat,
     /// `vec![a, b]` of duals.
     VecList,
+    /// `a..b` of dual floats: the range of the primals and the range of the tangents.
+    Range,
     /// A struct literal of duals: the struct and its `..Tangent` struct.
     Struct,
     /// `&base.member` of a dual.
@@ -208,6 +210,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
     }
     let plan = |form: Form, needs: Vec<Need>| Plan { form, needs };
     match &func.insts[inst].kind {
+        InstKind::Range { .. } if result_active => plan(Form::Range, all(Need::Dual)),
         InstKind::Lit(_) | InstKind::Const(_) | InstKind::Range { .. } | InstKind::Poison => primal,
         // Prints the primal values.
         InstKind::Print { .. } | InstKind::Opaque { .. } => primal,

@@ -860,7 +860,7 @@ impl Emitter<'_> {
         // Into a tuple, array, struct or `Some(..)`, a `&mut` moves, as in Rust (a reborrow of
         // an arm's binding would not outlive the arm: `let Some(d) = &mut o else { .. }`).
         let aggregate = match &plan.form {
-            Form::Tuple | Form::Array | Form::Struct | Form::VecList => true,
+            Form::Tuple | Form::Array | Form::Struct | Form::VecList | Form::Range => true,
             // `Some(d)`, `Ok(d)`; not `swap(a, b)` and the other runtime calls.
             Form::Wrap(w) => w.is_constructor(),
             _ => false,
@@ -1151,14 +1151,22 @@ impl Emitter<'_> {
                     } else {
                         quote_spanned!(span=> &mut #recv)
                     };
-                    (quote_spanned!(span=> #recv.primal.#rule()), lent)
+                    // Through one reference to the receiver: a generic receiver's rule is
+                    // the trait's `self: &&Self` dispatch (`traits.rs`), found from an owned
+                    // `M`, a `&M` and a `&mut M` alike.
+                    let dispatch = match self.func.values[*receiver].ty {
+                        TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv.primal).#rule()),
+                        _ => quote_spanned!(span=> (&#recv.primal).#rule()),
+                    };
+                    (dispatch, lent)
                 } else {
                     let promoted = self.temp("__recv");
                     pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
-                    (
-                        quote_spanned!(span=> #recv.#rule()),
-                        quote_spanned!(span=> &mut #promoted),
-                    )
+                    let dispatch = match self.func.values[*receiver].ty {
+                        TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv).#rule()),
+                        _ => quote_spanned!(span=> (&#recv).#rule()),
+                    };
+                    (dispatch, quote_spanned!(span=> &mut #promoted))
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
@@ -1315,6 +1323,7 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #rt::cast::<#mode, #ty, _>(#a))
             }
             (_, Form::Tuple) => quote_spanned!(span=> #rt::tuple((#(#args,)*))),
+            (_, Form::Range) => quote_spanned!(span=> #rt::range(#(#args),*)),
             (_, Form::Array) => quote_spanned!(span=> #rt::array([#(#args),*])),
             (_, Form::VecList) => quote_spanned!(span=> #rt::vec_from([#(#args),*])),
             (InstKind::Struct { path, fields, base }, Form::Struct) => {

@@ -62,59 +62,229 @@ fn kind_of(ty: &syn::Type) -> Option<Kind> {
     }
 }
 
+/// How a trait method takes its receiver.
+#[derive(Clone, Copy, PartialEq)]
+enum Recv {
+    Ref,
+    Mut,
+    Value,
+    /// An associated function (`fn new(..) -> Self`).
+    None,
+}
+
 /// A trait method's signature as the rules need it.
 struct MethodSig {
     name: syn::Ident,
-    params: Vec<(syn::Ident, Kind)>,
+    recv: Recv,
+    /// Each parameter with its type, elided lifetimes named `'__fwdad_a`.
+    params: Vec<(syn::Ident, syn::Type)>,
+    /// The result (`()` when none).
+    output: syn::Type,
+    /// The parameters' lanes when a `dyn` value can run the method: `&self`, `f64`,
+    /// `&[f64]`, integers or `bool`, returning `f64`.
+    lanes: Option<Vec<Kind>>,
 }
 
-/// Reads a trait method's signature; reports what the trait rules do not support.
-fn method_sig(tr: &syn::Ident, sig: &syn::Signature, diag: &mut Diagnostics) -> Option<MethodSig> {
-    let name = &sig.ident;
-    let mut ok = true;
-    if let Some(g) = sig.generics.params.first() {
-        diag.error_spanned(g, format!("`#[derive_frule]` on trait `{tr}`: the generic method `{name}` is not supported (a `dyn {tr}` could not call its rule); take concrete types"));
-        ok = false;
-    }
+/// A method of a trait with rules.
+enum Method<'t> {
+    /// With a rule in every mode (and, if `lanes`, through `dyn`).
+    Rules(MethodSig, &'t syn::TraitItemFn),
+    /// Without one (its signature or default body is beyond the macro): calls of it in
+    /// derived bodies are errors at the call, the trait is accepted. With its signature
+    /// when only the default body is: an `impl` overriding it still gives its rule.
+    Without(syn::Ident, Recv, Option<MethodSig>),
+}
+
+fn receiver(sig: &syn::Signature) -> Option<Recv> {
     match sig.inputs.first() {
-        Some(syn::FnArg::Receiver(r))
-            if r.reference.is_some() && r.mutability.is_none() && r.colon_token.is_none() => {}
-        Some(other) => {
-            diag.error_spanned(other, format!("`#[derive_frule]` on trait `{tr}`: `{name}` must take `&self` (a method taking `&mut self`, `self` or no receiver is not supported in a trait with rules)"));
-            ok = false;
+        Some(syn::FnArg::Receiver(r)) if r.colon_token.is_none() => {
+            Some(match (&r.reference, &r.mutability) {
+                (Some(_), None) => Recv::Ref,
+                (Some(_), Some(_)) => Recv::Mut,
+                (None, _) => Recv::Value,
+            })
         }
-        None => {
-            diag.error_spanned(name, format!("`#[derive_frule]` on trait `{tr}`: `{name}` must take `&self` (associated functions are not supported in a trait with rules)"));
-            ok = false;
+        // `self: Box<Self>`, `self: &Rc<Self>`.
+        Some(syn::FnArg::Receiver(_)) => None,
+        _ => Some(Recv::None),
+    }
+}
+
+/// Whether a type has something no rule can take or give: `impl Trait`, a trait object,
+/// a function pointer, a macro, `_`.
+fn beyond_rules(ty: &syn::Type) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type(&mut self, t: &'ast syn::Type) {
+            match t {
+                syn::Type::ImplTrait(_)
+                | syn::Type::TraitObject(_)
+                | syn::Type::BareFn(_)
+                | syn::Type::Macro(_)
+                | syn::Type::Infer(_)
+                | syn::Type::Never(_)
+                | syn::Type::Ptr(_)
+                | syn::Type::Verbatim(_) => self.0 = true,
+                _ => syn::visit::visit_type(self, t),
+            }
         }
     }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
+}
+
+fn has_reference(ty: &syn::Type) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_reference(&mut self, _: &'ast syn::TypeReference) {
+            self.0 = true;
+        }
+        fn visit_lifetime(&mut self, _: &'ast syn::Lifetime) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
+}
+
+/// The type with each elided or anonymous lifetime named `'__fwdad_a`, so the parameter's
+/// dual names one lifetime for its primal and its tangent.
+fn named_lifetimes(ty: &syn::Type) -> syn::Type {
+    use syn::visit_mut::VisitMut;
+    struct Name;
+    impl VisitMut for Name {
+        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+            if r.lifetime.as_ref().is_none_or(|l| l.ident == "_") {
+                r.lifetime = Some(lt());
+            }
+            syn::visit_mut::visit_type_reference_mut(self, r);
+        }
+    }
+    let mut t = ty.clone();
+    Name.visit_type_mut(&mut t);
+    t
+}
+
+/// Whether the method has `where Self: Sized` (not in a trait object's vtable).
+fn sized_only(sig: &syn::Signature) -> bool {
+    sig.generics.where_clause.as_ref().is_some_and(|w| {
+        w.predicates.iter().any(|p| match p {
+            syn::WherePredicate::Type(t) => {
+                matches!(&t.bounded_ty, syn::Type::Path(p) if p.path.is_ident("Self"))
+                    && t.bounds.iter().any(|b| matches!(b, syn::TypeParamBound::Trait(tb) if tb.path.is_ident("Sized")))
+            }
+            _ => false,
+        })
+    })
+}
+
+fn mentions_self(ty: &syn::Type) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_path_segment(&mut self, s: &'ast syn::PathSegment) {
+            if s.ident == "Self" {
+                self.0 = true;
+            }
+            syn::visit::visit_path_segment(self, s);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
+}
+
+/// Reads a trait method's signature; `None` when no rule can have it (a generic method,
+/// a receiver such as `self: Box<Self>`, `impl Trait` or `dyn` types, a returned
+/// reference, `async`, variadics).
+fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
+    if !sig.generics.params.is_empty()
+        || sig.asyncness.is_some()
+        || sig.variadic.is_some()
+        || sig.constness.is_some()
+    {
+        return None;
+    }
+    let recv = receiver(sig)?;
     let mut params = Vec::new();
-    for (i, arg) in sig.inputs.iter().enumerate().skip(1) {
+    for (i, arg) in sig.inputs.iter().enumerate() {
         let syn::FnArg::Typed(t) = arg else { continue };
+        if beyond_rules(&t.ty) {
+            return None;
+        }
         let pname = match &*t.pat {
             syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => pi.ident.clone(),
             _ => format_ident!("arg{}", i, span = Span::mixed_site()),
         };
-        match kind_of(&t.ty) {
-            Some(k) => params.push((pname, k)),
-            None => {
-                diag.error_spanned(&t.ty, format!("`#[derive_frule]` on trait `{tr}`: a parameter of a trait method must be `f64`, `&[f64]`, an integer or `bool` (the types a call on `dyn {tr}` passes lane by lane)"));
-                ok = false;
-            }
-        }
+        params.push((pname, named_lifetimes(&t.ty)));
     }
-    let returns_f64 = matches!(&sig.output, syn::ReturnType::Type(_, t) if matches!(kind_of(t), Some(Kind::Float)));
-    if !returns_f64 {
-        let span: &dyn quote::ToTokens = match &sig.output {
-            syn::ReturnType::Type(_, t) => t,
-            syn::ReturnType::Default => name,
-        };
-        diag.error_spanned(span, format!("`#[derive_frule]` on trait `{tr}`: `{name}` must return `f64` (other results are not supported in a trait with rules)"));
-        ok = false;
+    let output: syn::Type = match &sig.output {
+        syn::ReturnType::Type(_, t) => (**t).clone(),
+        syn::ReturnType::Default => syn::parse_quote!(()),
+    };
+    if beyond_rules(&output) || has_reference(&output) {
+        return None;
     }
-    ok.then(|| MethodSig {
-        name: name.clone(),
+    let lanes =
+        (recv == Recv::Ref && !sized_only(sig) && matches!(kind_of(&output), Some(Kind::Float)))
+            .then(|| {
+                params
+                    .iter()
+                    .map(|(_, t)| kind_of(t))
+                    .collect::<Option<Vec<Kind>>>()
+            })
+            .flatten();
+    Some(MethodSig {
+        name: sig.ident.clone(),
+        recv,
         params,
+        output,
+        lanes,
+    })
+}
+
+/// Whether `dyn Tr` is a type: no `Sized` supertrait, associated constant or type, and
+/// every method in the vtable or excluded with `where Self: Sized`.
+fn dyn_compatible(tr: &syn::ItemTrait) -> bool {
+    // A supertrait of the user's may itself require `Sized` (kurbo's `ParamCurveArclen:
+    // ParamCurve`, `ParamCurve: Sized`), which this trait cannot see: taken as not dyn
+    // compatible.
+    let sized_super = tr.supertraits.iter().any(|b| match b {
+        syn::TypeParamBound::Trait(t) => {
+            let unsized_std = t.path.segments.last().is_some_and(|s| {
+                matches!(
+                    s.ident.to_string().as_str(),
+                    "Debug" | "Display" | "Send" | "Sync" | "PartialEq" | "PartialOrd" | "Any"
+                )
+            });
+            t.path.is_ident("Sized") || (is_user_trait(&t.path) && !unsized_std)
+        }
+        _ => false,
+    });
+    if sized_super {
+        return false;
+    }
+    tr.items.iter().all(|item| match item {
+        syn::TraitItem::Fn(f) => {
+            if sized_only(&f.sig) {
+                return true;
+            }
+            let typed = f.sig.inputs.iter().filter_map(|a| match a {
+                syn::FnArg::Typed(t) => Some(&*t.ty),
+                _ => None,
+            });
+            let self_elsewhere = typed.chain(match &f.sig.output {
+                syn::ReturnType::Type(_, t) => Some(&**t),
+                _ => None,
+            });
+            !matches!(receiver(&f.sig), Some(Recv::None))
+                && f.sig.generics.type_params().next().is_none()
+                && f.sig.generics.const_params().next().is_none()
+                && !self_elsewhere.into_iter().any(mentions_self)
+        }
+        syn::TraitItem::Const(_) | syn::TraitItem::Type(_) => false,
+        _ => true,
     })
 }
 
@@ -126,7 +296,7 @@ fn lt() -> syn::Lifetime {
     syn::Lifetime::new("'__fwdad_a", Span::mixed_site())
 }
 
-/// A parameter's type with its reference given the lifetime `'__fwdad_a` (or elided).
+/// A lane parameter's type with its reference given the lifetime `'__fwdad_a` (or elided).
 fn param_ty(k: &Kind, named: bool) -> TokenStream {
     let lt = lt();
     match (k, named) {
@@ -141,20 +311,64 @@ fn dual(ty: &TokenStream, mode: &TokenStream, rt: &TokenStream) -> TokenStream {
     quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
 }
 
-/// `fn __fwdad_frule_m<'a, S: Mode>(this: Dual<&'a Self, ..>, x: Dual<f64, ..>, ..) -> Dual<f64, ..>
+/// The receiver's dual type, `None` for an associated function.
+fn recv_ty(recv: Recv, self_ty: &TokenStream) -> Option<TokenStream> {
+    let lt = lt();
+    match recv {
+        Recv::Ref => Some(quote!(&#lt #self_ty)),
+        Recv::Mut => Some(quote!(&#lt mut #self_ty)),
+        Recv::Value => Some(quote!(#self_ty)),
+        Recv::None => None,
+    }
+}
+
+/// The rule's argument types in mode `S` (receiver first), `Self` written as `self_ty`.
+fn arg_duals(ms: &MethodSig, self_ty: &syn::Type, rt: &TokenStream) -> Vec<TokenStream> {
+    let s = mode();
+    let sm = quote!(#s);
+    let st = quote!(#self_ty);
+    let this = recv_ty(ms.recv, &st).map(|t| dual(&t, &sm, rt));
+    this.into_iter()
+        .chain(ms.params.iter().map(|(_, t)| {
+            let t = replace_self(t, self_ty);
+            dual(&quote!(#t), &sm, rt)
+        }))
+        .collect()
+}
+
+fn out_dual(ms: &MethodSig, self_ty: &syn::Type, rt: &TokenStream) -> TokenStream {
+    let s = mode();
+    let t = replace_self(&ms.output, self_ty);
+    dual(&quote!(#t), &quote!(#s), rt)
+}
+
+fn replace_self(ty: &syn::Type, self_ty: &syn::Type) -> syn::Type {
+    use syn::visit_mut::VisitMut;
+    let mut t = ty.clone();
+    if !matches!(self_ty, syn::Type::Path(p) if p.path.is_ident("Self")) {
+        crate::derive_frule::ReplaceSelfType(self_ty).visit_type_mut(&mut t);
+    }
+    t
+}
+
+fn arg_names(ms: &MethodSig) -> Vec<syn::Ident> {
+    let this = (ms.recv != Recv::None).then(|| format_ident!("this"));
+    this.into_iter()
+        .chain(ms.params.iter().map(|(n, _)| n.clone()))
+        .collect()
+}
+
+/// `fn __fwdad_frule_m<'a, S: Mode>(this: Dual<&'a Self, ..>, x: Dual<X, ..>, ..) -> Dual<R, ..>
 /// where Self: Sized + Differentiable`: the same in the trait and in a derived impl.
 fn rule_sig(ms: &MethodSig, rt: &TokenStream) -> TokenStream {
     let (s, lt) = (mode(), lt());
     let f = format_ident!("__fwdad_frule_{}", ms.name);
-    let sm = quote!(#s);
-    let this = dual(&quote!(&#lt Self), &sm, rt);
-    let params = ms.params.iter().map(|(n, k)| {
-        let d = dual(&param_ty(k, true), &sm, rt);
-        quote!(#n: #d)
-    });
-    let out = dual(&quote!(f64), &sm, rt);
+    let self_ty: syn::Type = syn::parse_quote!(Self);
+    let tys = arg_duals(ms, &self_ty, rt);
+    let names = arg_names(ms);
+    let out = out_dual(ms, &self_ty, rt);
     quote! {
-        fn #f<#lt, #s: #rt::Mode>(this: #this, #(#params),*) -> #out
+        fn #f<#lt, #s: #rt::Mode>(#(#names: #tys),*) -> #out
         where
             Self: ::core::marker::Sized + #rt::Differentiable<Tangent = <Self as #rt::Differentiable>::TangentIn<f64>>
     }
@@ -166,6 +380,17 @@ fn dispatch_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
 
 fn table_name(tr: &syn::Ident) -> syn::Ident {
     format_ident!("__fwdad_{}_table", tr)
+}
+
+/// The key of a trait by its name (`fwdad_runtime::traits::trait_key`, computed here too).
+fn trait_key(name: &syn::Ident) -> TokenStream {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.to_string().bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let lit = proc_macro2::Literal::u64_suffixed(h);
+    quote!(#lit)
 }
 
 /// `#[derive_frule] trait Tr { .. }`.
@@ -183,29 +408,17 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             format!("`#[derive_frule]` does not support a `where` clause on trait `{name}`"),
         );
     }
-    if let Some(b) = tr
-        .supertraits
-        .iter()
-        .find(|b| matches!(b, syn::TypeParamBound::Trait(_)))
-    {
-        diag.error_spanned(b, format!("`#[derive_frule]` does not support supertraits on trait `{name}`: the rules of the supertrait's methods could not be found through `{name}`; call them through a parameter bounded by the supertrait"));
-    }
     if let Some(u) = &tr.unsafety {
         diag.error_spanned(
             u,
             format!("`#[derive_frule]` does not support `unsafe trait {name}`"),
         );
     }
-    let mut methods = Vec::new();
     for item in &tr.items {
         match item {
-            syn::TraitItem::Fn(f) => {
-                if let Some(ms) = method_sig(name, &f.sig, &mut diag) {
-                    methods.push((ms, f));
-                }
-            }
-            syn::TraitItem::Type(t) => diag.error_spanned(t, format!("`#[derive_frule]` does not support associated types in trait `{name}` (a `dyn {name}` would need them named); use concrete types")),
-            syn::TraitItem::Const(c) => diag.error_spanned(c, format!("`#[derive_frule]` does not support associated constants in trait `{name}` (a `dyn {name}` could not hold them); use a method returning the value")),
+            syn::TraitItem::Fn(_) | syn::TraitItem::Const(_) => {}
+            syn::TraitItem::Type(t) if t.generics.params.is_empty() => {}
+            syn::TraitItem::Type(t) => diag.error_spanned(t, format!("`#[derive_frule]` does not support generic associated types in trait `{name}`; use concrete types")),
             other => diag.error_spanned(other, format!("`#[derive_frule]` does not support this item in trait `{name}`")),
         }
     }
@@ -213,9 +426,10 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         let e = e.to_compile_error();
         return quote!(#tr #e);
     }
-    let mut diag = Diagnostics::new();
+    let dyn_ok = dyn_compatible(&tr);
     let vis = &tr.vis;
     let table = table_name(name);
+    let key = trait_key(name);
     let s = mode();
     let mut hidden = TokenStream::new();
     let mut outside = TokenStream::new();
@@ -223,69 +437,220 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     let mut table_fields = TokenStream::new();
     let mut table_init = TokenStream::new();
     let self_param: syn::Ident = format_ident!("__FwdadSelf");
-    for (ms, f) in &methods {
+    let mut methods = Vec::new();
+    for item in &tr.items {
+        let syn::TraitItem::Fn(f) = item else {
+            continue;
+        };
+        match method_sig(&f.sig) {
+            Some(ms) => methods.push(Method::Rules(ms, f)),
+            None => methods.push(Method::Without(
+                f.sig.ident.clone(),
+                receiver(&f.sig).unwrap_or(Recv::Ref),
+                None,
+            )),
+        }
+    }
+    // A default method's rule derived from its body, with `Self` a type parameter; a body
+    // beyond the macro leaves the method without a rule.
+    let mut default_rules = Vec::new();
+    for m in methods.iter_mut() {
+        let Method::Rules(ms, f) = m else {
+            default_rules.push(None);
+            continue;
+        };
+        let Some(block) = &f.default else {
+            default_rules.push(None);
+            continue;
+        };
+        let as_impl = syn::ImplItemFn {
+            attrs: vec![],
+            vis: syn::Visibility::Inherited,
+            defaultness: None,
+            sig: f.sig.clone(),
+            block: block.clone(),
+        };
+        let self_ty: syn::Type = syn::Type::Path(syn::TypePath {
+            qself: None,
+            path: self_param.clone().into(),
+        });
+        let mut generics = syn::Generics::default();
+        let mut tp = syn::TypeParam::from(self_param.clone());
+        let bound = syn::TraitBound {
+            paren_token: None,
+            modifier: syn::TraitBoundModifier::None,
+            lifetimes: None,
+            path: name.clone().into(),
+        };
+        tp.bounds.push(syn::TypeParamBound::Trait(bound));
+        tp.colon_token = Some(Default::default());
+        generics.params.push(syn::GenericParam::Type(tp));
+        let func = method_as_fn(&as_impl, &self_ty, name, &generics);
+        let mut scratch = Diagnostics::new();
+        let fsig = check_signature(&func.sig, &mut scratch, true);
+        let body = pipeline(&func, &args, &[], &rt, &mut scratch);
+        match (fsig, body, scratch.finish()) {
+            (Some(fsig), Some(body), Ok(())) => {
+                outside.extend(emit_items(&func, &fsig, &body, &rt, false));
+                default_rules.push(Some(func.sig.ident.clone()));
+            }
+            _ => {
+                let (name, recv) = (ms.name.clone(), ms.recv);
+                let Method::Rules(ms, _) =
+                    std::mem::replace(m, Method::Without(name.clone(), recv, None))
+                else {
+                    continue;
+                };
+                *m = Method::Without(name, recv, Some(ms));
+                default_rules.push(None);
+            }
+        }
+    }
+    for (m, default_rule) in methods.iter().zip(default_rules) {
+        let (ms, _f) = match m {
+            Method::Rules(ms, f) => (ms, f),
+            Method::Without(m, recv, sig) => {
+                if let Some(ms) = sig {
+                    let sig = rule_sig(ms, &rt);
+                    let msg = format!("`{name}::{m}` has no forward rule here: its default body is beyond `#[derive_frule]`");
+                    hidden.extend(quote! {
+                        #[doc(hidden)]
+                        #[allow(unused_variables)]
+                        #sig
+                        {
+                            ::core::unreachable!(#msg)
+                        }
+                    });
+                }
+                let marker = dispatch_marker(name, m);
+                let dispatch = format_ident!("__fwdad_rule_{}", m);
+                let by_type = format_ident!("__fwdad_rules_of_{}", m);
+                outside.extend(quote! {
+                    #[doc(hidden)]
+                    #[allow(non_camel_case_types)]
+                    #vis struct #marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
+                });
+                hidden.extend(quote! {
+                    #[doc(hidden)]
+                    fn #dispatch(self: &&Self) -> #marker<Self>
+                    where
+                        Self: ::core::marker::Sized + #rt::traits::MethodWithoutRule<#rt::traits::NoRule>,
+                    {
+                        #marker(::core::marker::PhantomData)
+                    }
+                    #[doc(hidden)]
+                    fn #by_type() -> #marker<Self>
+                    where
+                        Self: ::core::marker::Sized + #rt::traits::MethodWithoutRule<#rt::traits::NoRule>,
+                    {
+                        #marker(::core::marker::PhantomData)
+                    }
+                });
+                if dyn_ok && *recv != Recv::None {
+                    dyn_dispatch.extend(quote! {
+                        #[doc(hidden)]
+                        #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b>
+                        where
+                            Self: #rt::traits::NotOnDyn<#rt::traits::NoRule>,
+                        {
+                            #marker(::core::marker::PhantomData)
+                        }
+                    });
+                }
+                continue;
+            }
+        };
         let m = &ms.name;
         let marker = dispatch_marker(name, m);
         let rule_fn = format_ident!("__fwdad_frule_{}", m);
         let dispatch = format_ident!("__fwdad_rule_{}", m);
+        let by_type = format_ident!("__fwdad_rules_of_{}", m);
         let sig = rule_sig(ms, &rt);
-        let pnames: Vec<&syn::Ident> = ms.params.iter().map(|(n, _)| n).collect();
-        // The default method's rule, derived from its body with `Self` a type parameter.
-        let default_body = match &f.default {
-            Some(block) => {
-                let as_impl = syn::ImplItemFn {
-                    attrs: vec![],
-                    vis: syn::Visibility::Inherited,
-                    defaultness: None,
-                    sig: f.sig.clone(),
-                    block: block.clone(),
-                };
-                let self_ty: syn::Type = syn::Type::Path(syn::TypePath {
-                    qself: None,
-                    path: self_param.clone().into(),
-                });
-                let mut generics = syn::Generics::default();
-                let mut tp = syn::TypeParam::from(self_param.clone());
-                let bound = syn::TraitBound {
-                    paren_token: None,
-                    modifier: syn::TraitBoundModifier::None,
-                    lifetimes: None,
-                    path: name.clone().into(),
-                };
-                tp.bounds.push(syn::TypeParamBound::Trait(bound));
-                tp.colon_token = Some(Default::default());
-                generics.params.push(syn::GenericParam::Type(tp));
-                let func = method_as_fn(&as_impl, &self_ty, name, &generics);
-                let fsig = check_signature(&func.sig, &mut diag, true);
-                let body = pipeline(&func, &args, &[], &rt, &mut diag);
-                if let (Some(fsig), Some(body)) = (fsig, body) {
-                    outside.extend(emit_items(&func, &fsig, &body, &rt, false));
-                }
-                let dm = &func.sig.ident;
-                quote!(<#dm as #rt::Frule<_, #s>>::frule(&#dm {}, (this, #(#pnames,)*)))
-            }
+        let names = arg_names(ms);
+        let default_body = match default_rule {
+            Some(dm) => quote!(<#dm as #rt::Frule<_, #s>>::frule(&#dm {}, (#(#names,)*))),
             None => {
                 let msg = format!("the rule of the required method `{name}::{m}` is given by each `#[derive_frule] impl {name}`");
                 quote!(::core::unreachable!(#msg))
             }
         };
+        // A `self` method's dispatch hands the rule an owned receiver dual.
+        let (dispatch_ty, dispatched) = match ms.recv {
+            Recv::Value => (
+                quote!(#rt::user_ops::SelfByValueOf<#marker<Self>, Self>),
+                quote!(#rt::user_ops::SelfByValueOf(#marker(::core::marker::PhantomData), ::core::marker::PhantomData)),
+            ),
+            _ => (
+                quote!(#marker<Self>),
+                quote!(#marker(::core::marker::PhantomData)),
+            ),
+        };
+        let value_bound = (ms.recv == Recv::Value).then(|| quote!(+ ::core::clone::Clone));
         hidden.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            fn #dispatch(self: &&Self) -> #marker<Self>
+            fn #dispatch(self: &&Self) -> #dispatch_ty
             where
-                Self: ::core::marker::Sized,
+                Self: ::core::marker::Sized #value_bound,
             {
-                #marker(::core::marker::PhantomData)
+                #dispatched
+            }
+            #[doc(hidden)]
+            #[inline(always)]
+            fn #by_type() -> #dispatch_ty
+            where
+                Self: ::core::marker::Sized #value_bound,
+            {
+                #dispatched
             }
             #[doc(hidden)]
             #[inline]
             #[allow(unused_variables)]
             #sig
             {
+                <Self as #name>::__fwdad_assert_derived();
                 #default_body
             }
         });
+        // The marker's rule: for a type, its `__fwdad_frule_m`.
+        let t_ty: syn::Type = syn::parse_quote!(__FwdadT);
+        let tys_t = arg_duals(ms, &t_ty, &rt);
+        let out_t = out_dual(ms, &t_ty, &rt);
+        let lt = lt();
+        outside.extend(quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis struct #marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
+
+            #[automatically_derived]
+            impl<#lt, __FwdadT: #name + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #s: #rt::Mode>
+                #rt::Frule<(#(#tys_t,)*), #s> for #marker<__FwdadT>
+            {
+                type Output = #out_t;
+                #[inline(always)]
+                fn frule(&self, (#(#names,)*): (#(#tys_t,)*)) -> #out_t {
+                    <__FwdadT as #name>::#rule_fn::<#s>(#(#names),*)
+                }
+            }
+        });
+        if !dyn_ok {
+            continue;
+        }
+        let Some(kinds) = &ms.lanes else {
+            if ms.recv != Recv::None && !sized_only(&_f.sig) {
+                dyn_dispatch.extend(quote! {
+                    #[doc(hidden)]
+                    #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b>
+                    where
+                        Self: #rt::traits::NotOnDyn<#rt::traits::NoRule>,
+                    {
+                        #marker(::core::marker::PhantomData)
+                    }
+                });
+            }
+            continue;
+        };
+        let pnames: Vec<&syn::Ident> = ms.params.iter().map(|(n, _)| n).collect();
         dyn_dispatch.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
@@ -296,10 +661,9 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         // The table's entries: the rule at one first-order and one second-order lane.
         let (f1, f2) = (format_ident!("{}_1", m), format_ident!("{}_2", m));
         let lane_ty = |mode: TokenStream| {
-            let ps: Vec<TokenStream> = ms
-                .params
+            let ps: Vec<TokenStream> = kinds
                 .iter()
-                .map(|(_, k)| dual(&param_ty(k, false), &mode, &rt))
+                .map(|k| dual(&param_ty(k, false), &mode, &rt))
                 .collect();
             let out = dual(&quote!(f64), &mode, &rt);
             quote!(fn(&dyn ::core::any::Any, #(#ps),*) -> #out)
@@ -309,31 +673,28 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         let lane_fn = |mode: TokenStream| {
             quote! {
                 |any, #(#pnames),*| {
-                    let this: &Self = match any.downcast_ref::<Self>() {
+                    let this: &__FwdadT = match any.downcast_ref::<__FwdadT>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => ::core::unreachable!(),
                     };
-                    let zero = <Self as #rt::ZeroTangent>::zero_tangent_in::<#mode>(this);
-                    <Self as #name>::#rule_fn::<#mode>(#rt::Dual::new(this, &zero), #(#pnames),*)
+                    let zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(this);
+                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(this, &zero), #(#pnames),*)
                 }
             }
         };
         let (c1, c2) = (lane_fn(quote!(f64)), lane_fn(quote!(#rt::Hyper<f64, f64>)));
         table_init.extend(quote!(#f1: #c1, #f2: #c2,));
-        // The marker and its rules: for a type, its `__fwdad_frule_m`; for `dyn Tr`, the
-        // table's, once per lane.
-        let ps_s: Vec<TokenStream> = ms
-            .params
+        // For `dyn Tr`, the table's rule, once per lane.
+        let ps_s: Vec<TokenStream> = kinds
             .iter()
-            .map(|(_, k)| dual(&param_ty(k, true), &quote!(#s), &rt))
+            .map(|k| dual(&param_ty(k, true), &quote!(#s), &rt))
             .collect();
         let out_s = dual(&quote!(f64), &quote!(#s), &rt);
-        let lt = lt();
-        let this_t = dual(&quote!(&#lt __FwdadT), &quote!(#s), &rt);
         let this_dyn = dual(&quote!(&#lt (dyn #name + '__fwdad_b)), &quote!(#s), &rt);
         let lane_args = |second: bool| -> Vec<TokenStream> {
-            ms.params
+            pnames
                 .iter()
+                .zip(kinds)
                 .map(|(n, k)| match (k, second) {
                     (Kind::Float, false) => quote!(#rt::Dual::new(#n.primal, #rt::traits::DynLanes::lane1(&#n.tangent, k))),
                     (Kind::Float, true) => quote!(#rt::Dual::new(#n.primal, #rt::traits::DynLanes::lane2(&#n.tangent, k))),
@@ -346,21 +707,6 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         let (a1, a2) = (lane_args(false), lane_args(true));
         let (tr_s, m_s) = (name.to_string(), m.to_string());
         outside.extend(quote! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            #vis struct #marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
-
-            #[automatically_derived]
-            impl<#lt, __FwdadT: #name + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #s: #rt::Mode>
-                #rt::Frule<(#this_t, #(#ps_s,)*), #s> for #marker<__FwdadT>
-            {
-                type Output = #out_s;
-                #[inline(always)]
-                fn frule(&self, (this, #(#pnames,)*): (#this_t, #(#ps_s,)*)) -> #out_s {
-                    <__FwdadT as #name>::#rule_fn::<#s>(this, #(#pnames),*)
-                }
-            }
-
             #[automatically_derived]
             impl<#lt, '__fwdad_b, #s: #rt::Mode>
                 #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #marker<dyn #name + '__fwdad_b>
@@ -370,6 +716,10 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 fn frule(&self, (this, #(#pnames,)*): (#this_dyn, #(#ps_s,)*)) -> #out_s {
                     #rt::traits::check_dyn_mode::<#s>();
                     let (any, table) = match this.primal.__fwdad_dyn() {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
+                    };
+                    let table: &#table = match table.downcast_ref::<#table>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
                     };
@@ -391,10 +741,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             }
         });
     }
-    if let Err(e) = diag.finish() {
-        let e = e.to_compile_error();
-        return quote!(#tr #e);
-    }
+    let (tr_s, holder) = (name.to_string(), format_ident!("__fwdad_{}_tables", name));
     let mut tr_out = tr.clone();
     let extra: syn::ItemTrait = match syn::parse2(quote! {
         trait __X {
@@ -409,15 +756,25 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             {
             }
             #[doc(hidden)]
-            fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, #table)> {
+            fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, &'static dyn ::core::any::Any)> {
                 ::core::option::Option::None
             }
             #[doc(hidden)]
-            fn __fwdad_table() -> #table
+            fn __fwdad_table() -> &'static dyn ::core::any::Any
             where
                 Self: ::core::marker::Sized + #rt::ZeroTangent<Tangent = <Self as #rt::Differentiable>::TangentIn<f64>> + 'static,
             {
-                #table { #table_init }
+                &#holder::<Self>::TABLE
+            }
+            /// An `impl` without `#[derive_frule]` has no rules: its methods' rules are the
+            /// trait's, which panic.
+            #[doc(hidden)]
+            #[inline(always)]
+            fn __fwdad_assert_derived()
+            where
+                Self: ::core::marker::Sized,
+            {
+                #rt::traits::no_derived_impl(#tr_s, ::core::any::type_name::<Self>())
             }
         }
     }) {
@@ -428,7 +785,55 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         }
     };
     tr_out.items.extend(extra.items);
+    // The associated types of a trait with rules are differentiable (the rules pass them).
+    for item in tr_out.items.iter_mut() {
+        if let syn::TraitItem::Type(t) = item {
+            if t.colon_token.is_none() {
+                t.colon_token = Some(Default::default());
+            }
+            let a = &t.ident;
+            if let Ok(b) = syn::parse2::<syn::TypeParamBound>(
+                quote!(#rt::Differentiable<Tangent = <Self::#a as #rt::Differentiable>::TangentIn<f64>>),
+            ) {
+                t.bounds.push(b);
+            }
+        }
+    }
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);
+    let dyn_items = dyn_ok.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl<'__fwdad_b> #rt::Differentiable for dyn #name + '__fwdad_b {
+                type Tangent = #rt::NoTangent;
+                type TangentIn<#s: #rt::Mode> = #rt::NoTangent;
+            }
+            #[automatically_derived]
+            impl<'__fwdad_b> #rt::ZeroTangent for dyn #name + '__fwdad_b {
+                fn zero_tangent(&self) -> #rt::NoTangent {
+                    #rt::NoTangent
+                }
+                fn zero_tangent_in<#s: #rt::Mode>(&self) -> #rt::NoTangent {
+                    #rt::NoTangent
+                }
+            }
+            // A `&dyn Tr` bound as a constant (`Const(&m as &dyn Tr)`).
+            #[automatically_derived]
+            impl<'__fwdad_a, '__fwdad_b> #rt::ZeroTangent for &'__fwdad_a (dyn #name + '__fwdad_b) {
+                fn zero_tangent(&self) -> &'__fwdad_a #rt::NoTangent {
+                    &#rt::NoTangent
+                }
+                fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'__fwdad_a #rt::NoTangent {
+                    &#rt::NoTangent
+                }
+            }
+            #[automatically_derived]
+            impl<'__fwdad_b> #rt::traits::DerivedTrait for dyn #name + '__fwdad_b {}
+
+            impl<'__fwdad_b> dyn #name + '__fwdad_b {
+                #dyn_dispatch
+            }
+        }
+    });
     quote! {
         #tr_tokens
 
@@ -437,40 +842,21 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         #[derive(Clone, Copy)]
         #vis struct #table { #table_fields }
 
+        /// The table of a type's rules at the two lane modes, a constant so that a `dyn`
+        /// call borrows it for `'static`.
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #holder<__FwdadT>(::core::marker::PhantomData<__FwdadT>);
+
         #[automatically_derived]
-        impl<'__fwdad_b> #rt::Differentiable for dyn #name + '__fwdad_b {
-            type Tangent = #rt::NoTangent;
-            type TangentIn<#s: #rt::Mode> = #rt::NoTangent;
-        }
-        #[automatically_derived]
-        impl<'__fwdad_b> #rt::ZeroTangent for dyn #name + '__fwdad_b {
-            fn zero_tangent(&self) -> #rt::NoTangent {
-                #rt::NoTangent
-            }
-            fn zero_tangent_in<#s: #rt::Mode>(&self) -> #rt::NoTangent {
-                #rt::NoTangent
-            }
-        }
-        // A `&dyn Tr` bound as a constant (`Const(&m as &dyn Tr)`).
-        #[automatically_derived]
-        impl<'__fwdad_a, '__fwdad_b> #rt::ZeroTangent for &'__fwdad_a (dyn #name + '__fwdad_b) {
-            fn zero_tangent(&self) -> &'__fwdad_a #rt::NoTangent {
-                &#rt::NoTangent
-            }
-            fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'__fwdad_a #rt::NoTangent {
-                &#rt::NoTangent
-            }
-        }
-        #[automatically_derived]
-        impl<'__fwdad_b> #rt::traits::DerivedTrait for dyn #name + '__fwdad_b {}
-        #[automatically_derived]
-        impl #rt::traits::DynTable for dyn #name {
-            type Table = #table;
+        impl<__FwdadT: #name + #rt::ZeroTangent<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + 'static> #holder<__FwdadT> {
+            const TABLE: #table = #table { #table_init };
         }
 
-        impl<'__fwdad_b> dyn #name + '__fwdad_b {
-            #dyn_dispatch
-        }
+        #[automatically_derived]
+        impl #rt::traits::TraitRules<#key, #table> for #rt::traits::Traits {}
+
+        #dyn_items
 
         #outside
     }
@@ -517,8 +903,9 @@ pub(crate) fn is_user_trait(path: &syn::Path) -> bool {
 }
 
 /// What `#[derive_frule] impl Tr for Ty` adds for a trait with rules: inside the impl, the
-/// rules of the methods it defines (`__fwdad_frule_m`, calling `Ty`'s markers) and, for a
-/// non-generic impl, its `dyn` table; outside, `Ty: DerivedImpl<dyn Tr>`.
+/// rules of the methods it defines (`__fwdad_frule_m`, calling `Ty`'s markers), the mark
+/// that it is derived and, for a non-generic impl, its `dyn` table; outside, `Ty:
+/// DerivedImpl<KEY>`.
 pub(crate) fn impl_items(
     imp: &syn::ItemImpl,
     ty_ident: &syn::Ident,
@@ -532,22 +919,21 @@ pub(crate) fn impl_items(
         return (Vec::new(), TokenStream::new());
     };
     let mut items = Vec::new();
-    let mut sink = Diagnostics::new();
     let s = mode();
     for item in &imp.items {
         let syn::ImplItem::Fn(m) = item else { continue };
-        let Some(ms) = method_sig(&tr, &m.sig, &mut sink) else {
+        let Some(ms) = method_sig(&m.sig) else {
             continue;
         };
         let sig = rule_sig(&ms, rt);
         let marker = format_ident!("__fwdad_{}_{}", ty_ident, ms.name);
-        let pnames = ms.params.iter().map(|(n, _)| n);
+        let names = arg_names(&ms);
         let f: syn::ImplItem = match syn::parse2(quote! {
             #[doc(hidden)]
             #[inline(always)]
             #sig
             {
-                <#marker as #rt::Frule<_, #s>>::frule(&#marker {}, (this, #(#pnames,)*))
+                <#marker as #rt::Frule<_, #s>>::frule(&#marker {}, (#(#names,)*))
             }
         }) {
             Ok(f) => f,
@@ -555,12 +941,19 @@ pub(crate) fn impl_items(
         };
         items.push(f);
     }
-    // Errors in the methods' signatures are the trait's to report.
-    let _ = sink.finish();
+    let mark: syn::ImplItem = match syn::parse2(quote! {
+        #[doc(hidden)]
+        #[inline(always)]
+        fn __fwdad_assert_derived() {}
+    }) {
+        Ok(f) => f,
+        Err(_) => return (items, TokenStream::new()),
+    };
+    items.push(mark);
     if imp.generics.params.is_empty() {
         let dyn_fn: syn::ImplItem = match syn::parse2(quote! {
             #[doc(hidden)]
-            fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, <dyn #path as #rt::traits::DynTable>::Table)> {
+            fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, &'static dyn ::core::any::Any)> {
                 ::core::option::Option::Some((self, <Self as #path>::__fwdad_table()))
             }
         }) {
@@ -570,10 +963,11 @@ pub(crate) fn impl_items(
         items.push(dyn_fn);
     }
     let self_ty = &imp.self_ty;
+    let key = trait_key(&tr);
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
     let outside = quote! {
         #[automatically_derived]
-        impl #impl_generics #rt::traits::DerivedImpl<dyn #path> for #self_ty #where_clause {}
+        impl #impl_generics #rt::traits::DerivedImpl<#key> for #self_ty #where_clause {}
     };
     (items, outside)
 }
@@ -637,7 +1031,10 @@ pub(crate) fn trait_param_preds(generics: &syn::Generics, rt: &TokenStream) -> T
             continue;
         }
         for t in traits {
-            out.extend(quote!(#p: #rt::traits::DerivedImpl<dyn #t>,));
+            if let Some(last) = t.segments.last() {
+                let key = trait_key(&last.ident);
+                out.extend(quote!(#p: #rt::traits::DerivedImpl<#key>,));
+            }
         }
     }
     out
@@ -675,18 +1072,34 @@ pub(crate) fn dyn_traits(ty: &syn::Type) -> Vec<syn::Path> {
 /// rules (`dyn Material: DerivedTrait`), spanned at the user's trait: a trait without
 /// `#[derive_frule]` is named where the user wrote it, with what to do.
 pub(crate) fn trait_checks(sig: &syn::Signature, rt: &TokenStream) -> TokenStream {
-    let mut paths: Vec<syn::Path> = trait_params(&sig.generics)
+    let bounds: Vec<syn::Path> = trait_params(&sig.generics)
         .into_iter()
         .filter(|(p, _)| p != "__FwdadSelf")
         .flat_map(|(_, t)| t)
         .collect();
+    let mut objects = Vec::new();
     for arg in &sig.inputs {
         if let syn::FnArg::Typed(t) = arg {
-            paths.extend(dyn_traits(&t.ty));
+            objects.extend(dyn_traits(&t.ty));
         }
     }
     let mut out = TokenStream::new();
-    for p in paths {
+    // A bound may be a trait that is not dyn compatible: found by its key.
+    for p in bounds {
+        let Some(last) = p.segments.last() else {
+            continue;
+        };
+        let (span, key) = (last.ident.span(), trait_key(&last.ident));
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                #[allow(dead_code, non_snake_case)]
+                fn __fwdad_trait_has_rules() {
+                    #rt::traits::trait_has_rules::<#key, _>();
+                }
+            };
+        });
+    }
+    for p in objects {
         let span = p
             .segments
             .last()

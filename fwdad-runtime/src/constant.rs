@@ -230,6 +230,34 @@ fn const_slice<'a>(n: usize) -> &'a [ConstTangent] {
     unsafe { core::slice::from_raw_parts(core::ptr::NonNull::dangling().as_ptr(), n) }
 }
 
+/// A constant table of float pairs (`const GAUSS_LEGENDRE: &[(f64, f64)]` of weights and
+/// abscissae) passed to a rule: a dual with zero-sized constant tangents, which a parameter
+/// declared `inactive` takes as the plain slice.
+macro_rules! const_pair_refs {
+    ($($F:ty),*) => {$(
+        impl<'a, S> ConstantIn<S> for &'a [($F, $F)] {
+            type Dual = Dual<&'a [($F, $F)], &'a [(ConstTangent, ConstTangent)]>;
+            #[inline(always)]
+            fn constant_in(self) -> Self::Dual {
+                // SAFETY: as `const_slice`: the element is zero-sized.
+                let zeros = unsafe {
+                    core::slice::from_raw_parts(core::ptr::NonNull::dangling().as_ptr(), self.len())
+                };
+                Dual::new(self, zeros)
+            }
+        }
+        impl<'a> crate::frule::CoerceTo<&'a [($F, $F)]>
+            for Dual<&'a [($F, $F)], &'a [(ConstTangent, ConstTangent)]>
+        {
+            #[inline(always)]
+            fn coerce(self) -> &'a [($F, $F)] {
+                self.primal
+            }
+        }
+    )*};
+}
+const_pair_refs!(f64, f32);
+
 macro_rules! const_refs {
     ($($F:ty),*) => {$(
         impl<'a, S> ConstantIn<S> for &'a [$F] {

@@ -165,6 +165,20 @@ impl<T: ZeroTangent> ZeroTangent for Option<T> {
     }
 }
 
+/// A range of floats (`t0..t1` passed to a curve's `subsegment`): its ends' tangents.
+impl<T: Differentiable> Differentiable for core::ops::Range<T> {
+    type Tangent = core::ops::Range<T::Tangent>;
+    type TangentIn<S: Mode> = core::ops::Range<T::TangentIn<S>>;
+}
+impl<T: ZeroTangent> ZeroTangent for core::ops::Range<T> {
+    fn zero_tangent(&self) -> Self::Tangent {
+        self.start.zero_tangent()..self.end.zero_tangent()
+    }
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        self.start.zero_tangent_in::<S>()..self.end.zero_tangent_in::<S>()
+    }
+}
+
 /// The error of a `Result` carries no tangent: a dual `Err(e)` is `e` unchanged.
 impl<T: Differentiable, E> Differentiable for Result<T, E> {
     type Tangent = Result<T::Tangent, NoTangent>;

@@ -150,6 +150,15 @@ macro_rules! tuple_of_duals {
 }
 crate::for_tuples!(tuple_of_duals);
 
+/// `a..b` of duals: a range of floats whose ends carry tangents.
+#[inline(always)]
+pub fn range<P: crate::Differentiable, T>(
+    a: Dual<P, T>,
+    b: Dual<P, T>,
+) -> Dual<core::ops::Range<P>, core::ops::Range<T>> {
+    Dual::new(a.primal..b.primal, a.tangent..b.tangent)
+}
+
 /// `(a, b, ..)` of duals.
 #[inline(always)]
 pub fn tuple<D: TupleOfDuals>(t: D) -> D::Output {

@@ -1,10 +1,11 @@
 //! What `#[derive_frule]` on a trait definition needs at run time (see `docs/design.md`,
 //! "Traits").
 //!
-//! * [`DerivedTrait`] is implemented by `dyn Trait` for each trait whose definition carries
-//!   `#[derive_frule]`, and [`DerivedImpl<dyn Trait>`](DerivedImpl) by each type whose
-//!   `impl Trait` carries it: the bounds of a rule generic over `M: Trait` (and of one taking
-//!   `&dyn Trait`) ask for both, so a missing annotation is a compile error naming what to
+//! * [`DerivedTrait`] is implemented by `dyn Trait` for each dyn-compatible trait whose
+//!   definition carries `#[derive_frule]` (a rule taking `&dyn Trait` asks for it), the
+//!   trait is registered in [`Traits`] under its [`trait_key`], and [`DerivedImpl<KEY>`]
+//!   is implemented by each type whose `impl Trait` carries it: a rule generic over `M:
+//!   Trait` asks for both, so a missing annotation is a compile error naming what to
 //!   annotate.
 //! * A method called on a `dyn Trait` value runs the implementing type's rule through a
 //!   table of function pointers, which cannot be generic over the mode. Every mode is
@@ -28,13 +29,77 @@ use crate::tangent::{Batch, Hyper, MaybeZero, Mode};
 )]
 pub trait DerivedTrait {}
 
-/// `Self`'s `impl` of the trait of `D` (a `dyn Trait`) carries `#[derive_frule]`.
+/// `Self`'s `impl` of the trait whose name hashes to `TRAIT` ([`trait_key`]) carries
+/// `#[derive_frule]`. Keyed by the name, not by `dyn Trait`: a trait that is not dyn
+/// compatible (`trait Curve: Sized`, associated constants) cannot be named as `dyn Trait`.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` implements the trait of `{D}` without forward rules",
+    message = "`{Self}` implements a trait with `#[derive_frule]` without forward rules",
     label = "its `impl` of the trait lacks `#[derive_frule]`",
-    note = "add `#[derive_frule]` to the `impl` of the trait for `{Self}`"
+    note = "add `#[derive_frule]` to the `impl` of the trait (the one bounding the parameter this value is passed as) for `{Self}`"
 )]
-pub trait DerivedImpl<D: ?Sized> {}
+pub trait DerivedImpl<const TRAIT: u64> {}
+
+/// What the expansion of a trait with `#[derive_frule]` registers itself in: `Traits:
+/// TraitRules<KEY, Table>` with the trait's own table type, so [`trait_has_rules`] finds
+/// it from the trait's name alone.
+#[doc(hidden)]
+pub struct Traits;
+
+/// See [`Traits`].
+#[diagnostic::on_unimplemented(
+    message = "a trait bounding a type parameter of this function has no forward rules",
+    label = "a trait without `#[derive_frule]` on its definition",
+    note = "add `#[derive_frule]` to the trait's definition (`#[derive_frule] trait Name {{ .. }}`), and to each `impl` of it for a type you differentiate through it"
+)]
+#[doc(hidden)]
+pub trait TraitRules<const TRAIT: u64, K> {}
+
+/// Holds when the trait keyed `TRAIT` has `#[derive_frule]` on its definition.
+#[doc(hidden)]
+pub fn trait_has_rules<const TRAIT: u64, K>()
+where
+    Traits: TraitRules<TRAIT, K>,
+{
+}
+
+/// The key of a trait by its name (FNV-1a), as the macro computes it at the trait, at
+/// its `impl`s and at the parameters it bounds.
+pub const fn trait_key(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// The bound of the dispatch of a trait method `#[derive_frule]` cannot differentiate
+/// through (generic, an `impl Trait` parameter, a returned reference): never holds, so a
+/// call of it in a derived body is an error at the call.
+#[diagnostic::on_unimplemented(
+    message = "this method of a trait with `#[derive_frule]` has no forward rule (on `{Self}`)",
+    label = "a method `#[derive_frule]` cannot differentiate through",
+    note = "a trait method that is generic, takes an `impl Trait` parameter or returns a reference gets no rule; call it outside the differentiated function and pass its result in, or give the trait a method with concrete types"
+)]
+#[doc(hidden)]
+pub trait MethodWithoutRule<W> {}
+
+/// The bound of the dispatch on `dyn Trait` of a method a trait object cannot run
+/// lane by lane: never holds, so a call of it on a `dyn` value is an error at the call.
+#[diagnostic::on_unimplemented(
+    message = "this method cannot be differentiated through `{Self}`",
+    label = "not differentiable on a trait object",
+    note = "on a `dyn Trait` only methods taking `&self` and `f64`, `&[f64]`, integers or `bool`, and returning `f64`, have rules; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+)]
+#[doc(hidden)]
+pub trait NotOnDyn<W> {}
+
+/// The reason type of [`MethodWithoutRule`] and [`NotOnDyn`].
+#[doc(hidden)]
+pub struct NoRule;
 
 /// A mode's tangent of `f64` seen as independent lanes of a first-order (`f64`) or a
 /// second-order (`Hyper<f64, f64>`) tangent (see the module docs).
@@ -184,6 +249,17 @@ pub fn check_dyn_mode<S: Mode>() {
     if S::DYN_LANES == 0 {
         unsupported("in sparsity detection");
     }
+}
+
+/// A rule of a trait method called for a type whose `impl` of the trait lacks
+/// `#[derive_frule]` (a generic parameter's bound asks for it at compile time; this is
+/// the last guard, as the trait's own rules would not be the impl's methods).
+#[cold]
+#[track_caller]
+pub fn no_derived_impl(tr: &str, ty: &str) -> ! {
+    panic!(
+        "`{ty}` implements `{tr}` without `#[derive_frule]` on its `impl`: it has no forward rules"
+    )
 }
 
 /// A `dyn` value whose type's `impl` of the trait lacks `#[derive_frule]`: its table of

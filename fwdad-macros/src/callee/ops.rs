@@ -156,6 +156,36 @@ pub fn names_user_type(path: &syn::Path) -> bool {
         )
 }
 
+/// Whether `path` is the implementing type of a trait's default method, as
+/// `crate::traits` lowers it (`__FwdadSelf`).
+pub fn is_trait_self_param(path: &syn::Path) -> bool {
+    path.is_ident("__FwdadSelf")
+}
+
+/// The `T` of `Box<T>`.
+pub fn boxed_type(path: &syn::Path) -> Option<&syn::Type> {
+    let last = path.segments.last()?;
+    if last.ident != "Box" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a trait object is of a trait of the user's (`dyn Material`), not a function
+/// trait (`dyn Fn(f64) -> f64`).
+pub fn names_user_trait_object(t: &syn::TypeTraitObject) -> bool {
+    t.bounds.iter().any(|b| {
+        matches!(b, syn::TypeParamBound::Trait(tb) if crate::traits::is_user_trait(&tb.path)
+            && !tb.path.segments.last().is_some_and(|s| matches!(s.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce")))
+    })
+}
+
 /// Whether a method named `name` can only be the user's: no float rule and no `std` row
 /// has that name.
 pub fn is_user_method_name(name: &str) -> bool {

@@ -142,11 +142,16 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let closed = matches!(r.limits, syn::RangeLimits::Closed(_));
-                Some(self.push(
-                    InstKind::Range { start, end, closed },
-                    TypeHint::Range,
-                    span,
-                ))
+                // `t0..t1` of floats is a value with tangents (a curve's `subsegment`).
+                let floats = [start, end]
+                    .iter()
+                    .flatten()
+                    .any(|v| matches!(self.func.values[*v].ty, TypeHint::Float));
+                let ty = match floats {
+                    true => TypeHint::Unknown,
+                    false => TypeHint::Range,
+                };
+                Some(self.push(InstKind::Range { start, end, closed }, ty, span))
             }
             // `.flat_map(..)` anywhere in the chain: its items gathered first.
             syn::Expr::MethodCall(_) if self.desugar_flat_map(e).is_some() => {
@@ -325,6 +330,15 @@ impl Lowerer<'_> {
             }
             _ => self.lower_receiver(&m.receiver, &name, writes_receiver(&name))?,
         };
+        // `p.into()` of a value of the user's type, in a rule whose parameter `p: impl
+        // Into<Point>` takes the target itself (`derive_frule::method_as_fn`): `p`.
+        if std == Some(StdMethod::Into)
+            && m.args.is_empty()
+            && m.turbofish.is_none()
+            && self.written_user.contains(&receiver)
+        {
+            return Some(self.push(InstKind::Copy(receiver), TypeHint::Unknown, span));
+        }
         let args = self.lower_exprs(m.args.iter())?;
         Some(self.push_method_call(m, receiver, args, span))
     }

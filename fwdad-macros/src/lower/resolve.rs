@@ -58,7 +58,22 @@ enum Resolved {
 /// reserved by `std`; otherwise the `std` row, or nothing known.
 fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> MethodCallee {
     if let Some(op) = FloatOp::method(name) {
-        return MethodCallee::Float(op);
+        // `v.hypot()` with no argument is no float's `hypot(self, other)`: a user type's
+        // method named like a float one (kurbo's `Vec2::hypot`).
+        let n = match &func.insts[inst].kind {
+            InstKind::MethodCall { args, .. } => args.len(),
+            _ => 0,
+        };
+        use crate::callee::Shape;
+        let arity = match op.shape() {
+            Shape::Unary | Shape::SinCos => 0,
+            Shape::Binary | Shape::Powi => 1,
+            Shape::Ternary => 2,
+        };
+        if arity == n || is_known_float_recv(func, receiver) {
+            return MethodCallee::Float(op);
+        }
+        return MethodCallee::User;
     }
     let std = StdMethod::from_name(name);
     let int_result = func.insts[inst]
@@ -73,6 +88,11 @@ fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> Me
         Some(m) => MethodCallee::Std(m),
         None => MethodCallee::Unknown,
     }
+}
+
+/// Whether the receiver is typed a float.
+fn is_known_float_recv(func: &Function, receiver: Value) -> bool {
+    matches!(func.values[receiver].ty.deref_all_pub(), TypeHint::Float)
 }
 
 /// Whether `name` is a float rule or a `std` method reserved from user types.

@@ -44,6 +44,12 @@ impl Lowerer<'_> {
             syn::Type::Array(a) => self.elem_seq(&a.elem),
             syn::Type::Path(p) if p.qself.is_none() => {
                 let last = p.path.segments.last()?;
+                // `Box<dyn Material>`: the trait's methods, as on `&dyn Material`.
+                if let Some(inner) = crate::callee::boxed_type(&p.path) {
+                    if matches!(inner, syn::Type::TraitObject(_)) {
+                        return self.user_shape_of_type(inner);
+                    }
+                }
                 match StdType::of_path(&p.path) {
                     Some(StdType::Vec) => match &last.arguments {
                         syn::PathArguments::AngleBracketed(a) => match a.args.first() {
@@ -59,8 +65,14 @@ impl Lowerer<'_> {
                         None
                     }
                     None if self.is_user_type_path(&p.path) => Some(UserShape::Value),
+                    // The implementing type in a trait's default method (`traits.rs`).
+                    None if crate::callee::is_trait_self_param(&p.path) => Some(UserShape::Value),
                     None => None,
                 }
+            }
+            // `&dyn Material`: the trait's methods, whatever their names.
+            syn::Type::TraitObject(t) if crate::callee::names_user_trait_object(t) => {
+                Some(UserShape::Value)
             }
             _ => None,
         }
@@ -155,13 +167,15 @@ impl Lowerer<'_> {
             // module doc), so that `m * a.cross(b)` finds the operator's rule.
             // Only on a receiver of a user type: a library value's `d.norm()` is the
             // library's.
+            // Also on a field of a user value (`self.p1.to_vec2()`): a method only a user
+            // type has says the field is one.
             InstKind::MethodCall {
                 receiver, method, ..
             } => (crate::callee::is_user_method_name(&method.to_string())
-                && matches!(
+                && (matches!(
                     self.user.get(receiver),
                     Some(UserShape::Value | UserShape::Opaque)
-                ))
+                ) || self.is_field_of_user(*receiver)))
             .then_some(UserShape::Value),
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
@@ -262,6 +276,20 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `v` is a field read (or borrow) of a value of a user type.
+    fn is_field_of_user(&self, v: Value) -> bool {
+        let crate::ir::ValueDef::Inst(inst, _) = self.func.values[v].def else {
+            return false;
+        };
+        match &self.func.insts[inst].kind {
+            InstKind::Field { base, .. } | InstKind::FieldRef { base, .. } => {
+                self.user.get(base) == Some(&UserShape::Value) || self.is_field_of_user(*base)
+            }
+            InstKind::Copy(a) | InstKind::Ref { arg: a, .. } => self.is_field_of_user(*a),
+            _ => false,
+        }
+    }
+
     fn is_user_value(&self, v: Value) -> bool {
         self.user.get(&v) == Some(&UserShape::Value)
     }
@@ -352,14 +380,22 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Value> {
         let opaque = self.is_opaque(lhs) || self.is_opaque(rhs);
-        if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque) {
+        // `self.p1 - self.p0`: two fields of user values of unknown types may be user
+        // values themselves (points) or floats; the operator's rule picked by their types
+        // serves both.
+        let fields = matches!(op, BinOp::Add | BinOp::Sub)
+            && [lhs, rhs].iter().all(|v| {
+                self.is_field_of_user(*v)
+                    && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
+            });
+        if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque || fields) {
             return None;
         }
         // A method's result is only a guess (`a.dot(b) * k` is as common as `k *
         // a.cross(b)`): the operator's rule is then picked by the operands' types, and a
         // float literal beside a guess is typed `f64`, or the choice would stay open and
         // rustc could not infer what follows (`a.dot(b) + 1.0`).
-        let guess = self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
+        let guess = fields || self.guessed_user.contains(&lhs) || self.guessed_user.contains(&rhs);
         let (lhs, rhs) = match guess {
             true => (self.typed_literal(lhs, span), self.typed_literal(rhs, span)),
             false => (lhs, rhs),

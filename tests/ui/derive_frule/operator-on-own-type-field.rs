@@ -1,8 +1,9 @@
-// An operator on a field of the user's own type: the macro cannot see the field's type, so
-// `s.a + s.b` is taken for float arithmetic; the error is at the operand, names the type and
-// says to name the field's value with its type first.
+// An operator between a field of the user's own type and a float: the macro cannot see the
+// field's type, so `s.a * 0.5` is taken for float arithmetic; the error is at the operand,
+// names the type and says to name the field's value with its type first. (`s.a + s.b` of two
+// fields takes the operator's rule by the operands' types.)
 use fwdad::prelude::*;
-use std::ops::Add;
+use std::ops::Mul;
 
 #[derive(Clone, Copy, Differentiable)]
 pub struct V2 {
@@ -17,16 +18,16 @@ pub struct Segment {
 }
 
 #[derive_frule]
-impl Add for V2 {
+impl Mul<f64> for V2 {
     type Output = V2;
-    fn add(self, o: V2) -> V2 {
-        V2 { x: self.x + o.x, y: self.y + o.y }
+    fn mul(self, k: f64) -> V2 {
+        V2 { x: self.x * k, y: self.y * k }
     }
 }
 
 #[derive_frule]
 fn midpoint_x(s: Segment) -> f64 {
-    let m = s.a + s.b;
+    let m = s.a * 0.5;
     0.5 * m.x
 }
 
