@@ -71,6 +71,82 @@ const NALGEBRA_TYPES: &[&str] = &[
     "RowDVector",
 ];
 
+/// nalgebra's geometry types (points, translations, rotations, unit vectors, quaternions,
+/// unit complex numbers, isometries): generic over their scalar as its matrices, so their
+/// values over duals are computed by nalgebra's code too, but they are not matrices (no
+/// `nalgebra_linalg` operation takes them). The runtime's `nalgebra_geometry` lists the
+/// same types with their tangents.
+const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
+    "Point",
+    "Point1",
+    "Point2",
+    "Point3",
+    "Point4",
+    "Point5",
+    "Point6",
+    "Translation",
+    "Translation1",
+    "Translation2",
+    "Translation3",
+    "Translation4",
+    "Translation5",
+    "Translation6",
+    "Rotation",
+    "Rotation2",
+    "Rotation3",
+    "Unit",
+    "UnitVector1",
+    "UnitVector2",
+    "UnitVector3",
+    "UnitVector4",
+    "UnitVector5",
+    "UnitVector6",
+    "Quaternion",
+    "UnitQuaternion",
+    "UnitComplex",
+    "Isometry2",
+    "Isometry3",
+];
+
+/// The geometry types whose only parameter is the scalar (`Point3<T>`, not `Point<T, D>`
+/// nor `Unit<V>`): a turbofish of one argument names it.
+const GEOMETRY_OVER_SCALAR_ALONE: &[&str] = &[
+    "Point1",
+    "Point2",
+    "Point3",
+    "Point4",
+    "Point5",
+    "Point6",
+    "Translation1",
+    "Translation2",
+    "Translation3",
+    "Translation4",
+    "Translation5",
+    "Translation6",
+    "Rotation2",
+    "Rotation3",
+    "UnitVector1",
+    "UnitVector2",
+    "UnitVector3",
+    "UnitVector4",
+    "UnitVector5",
+    "UnitVector6",
+    "Quaternion",
+    "UnitQuaternion",
+    "UnitComplex",
+    "Isometry2",
+    "Isometry3",
+];
+
+fn is_geometry_name(name: &syn::Ident) -> bool {
+    cfg!(feature = "nalgebra") && NALGEBRA_GEOMETRY_TYPES.iter().any(|t| name == t)
+}
+
+/// Fields of a geometry value that hold a library value, not a scalar: a point's or
+/// quaternion's `coords`, a translation's `vector`, an isometry's `rotation` and
+/// `translation`. Every other field (`p.x`, `q.w`, `z.re`) is a scalar.
+const GEOMETRY_VALUE_FIELDS: &[&str] = &["coords", "vector", "rotation", "translation"];
+
 /// num-complex's types.
 const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 
@@ -88,6 +164,7 @@ const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
 /// Whether `name` is a library type of an enabled feature.
 pub(crate) fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
+        || is_geometry_name(name)
         || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
         || (cfg!(feature = "ndarray") && NDARRAY_TYPES.iter().any(|t| name == t))
         || is_glam_name(name)
@@ -129,6 +206,11 @@ const SCALAR_METHODS: &[&str] = &[
     "norm_sqr",
     "arg",
     "l1_norm",
+    // nalgebra's geometry types
+    "angle_to",
+    "cos_angle",
+    "sin_angle",
+    "scalar",
     // glam
     "length",
     "length_squared",
@@ -268,6 +350,7 @@ fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
 fn generic_over_scalar_alone(name: &syn::Ident) -> bool {
     const SIZE_GENERIC: &[&str] = &["SMatrix", "SVector", "RowSVector"];
     (NALGEBRA_TYPES.iter().any(|t| name == t) && !SIZE_GENERIC.iter().any(|t| name == t))
+        || GEOMETRY_OVER_SCALAR_ALONE.iter().any(|t| name == t)
         || name == "Complex"
         || ["Array1", "Array2", "Array3"].iter().any(|t| name == t)
 }
@@ -401,6 +484,14 @@ impl Analysis<'_> {
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
+                }
+                // `p.coords`, `iso.translation` of a geometry value.
+                InstKind::Field { base, member }
+                | InstKind::FieldRef { base, member, .. } => {
+                    self.is(*base)
+                        && cfg!(feature = "nalgebra")
+                        && matches!(member, syn::Member::Named(m)
+                            if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
                 }
                 // An element of a parameter `&[Vector3<f64>]`.
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
