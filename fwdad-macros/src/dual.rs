@@ -155,7 +155,9 @@ fn lib_plan(
         | InstKind::Ref { arg, .. } => is_lib(arg),
         InstKind::MethodCall { receiver, .. } => is_lib(receiver),
         InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
-        InstKind::Field { base, .. } | InstKind::Index { base, .. } => is_lib(base),
+        InstKind::Field { base, .. }
+        | InstKind::FieldRef { base, .. }
+        | InstKind::Index { base, .. } => is_lib(base),
         _ => false,
     };
     involved.then(|| Plan {

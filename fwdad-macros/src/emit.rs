@@ -637,8 +637,12 @@ impl Emitter<'_> {
         }
         let name = self.name(v);
         match need {
-            Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) => {
+            Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) && !*self.lib.get(v) => {
                 quote!(#rt::reborrow(&mut #name))
+            }
+            // A borrowed library value over duals (`&mut iso.rotation`) is a plain `&mut`.
+            Need::AsIs | Need::Dual if self.is_mut_ref(v) && *self.lib.get(v) => {
+                quote!((&mut *#name))
             }
             Need::AsIs | Need::Dual if self.is_mut_ref(v) => quote!(&mut *#name),
             Need::AsIs => quote!(#name),

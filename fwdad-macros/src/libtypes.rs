@@ -403,6 +403,7 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
     let mut a = Analysis {
         func,
         lib: SecondaryMap::with_default(false),
+        seqs: SecondaryMap::with_default(false),
         changed: true,
         names,
     };
@@ -426,6 +427,8 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
 struct Analysis<'f> {
     func: &'f Function,
     lib: SecondaryMap<Value, bool>,
+    /// Local arrays of library values, whose elements are library values.
+    seqs: SecondaryMap<Value, bool>,
     changed: bool,
     /// The type names of the libraries analysed.
     names: fn(&syn::Ident) -> bool,
@@ -434,6 +437,15 @@ struct Analysis<'f> {
 impl Analysis<'_> {
     fn is(&self, v: Value) -> bool {
         *self.lib.get(v)
+    }
+
+    /// Marks `v` as a local array of library values.
+    fn mark_seq(&mut self, v: Option<&Value>) {
+        let Some(&v) = v else { return };
+        if !*self.seqs.get(v) {
+            self.seqs.set(v, true);
+            self.changed = true;
+        }
     }
 
     fn mark(&mut self, v: Value) {
@@ -471,7 +483,12 @@ impl Analysis<'_> {
                 | InstKind::Unary {
                     op: UnOp::Neg | UnOp::Deref,
                     arg,
-                } => self.is(*arg),
+                } => {
+                    if *self.seqs.get(*arg) {
+                        self.mark_seq(results.first());
+                    }
+                    self.is(*arg)
+                }
                 InstKind::Binary { op, lhs, rhs } => {
                     !op.is_comparison() && (self.is(*lhs) || self.is(*rhs))
                 }
@@ -493,9 +510,22 @@ impl Analysis<'_> {
                         && matches!(member, syn::Member::Named(m)
                             if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
                 }
-                // An element of a parameter `&[Vector3<f64>]`.
+                // An element of a parameter `&[Vector3<f64>]` or of a local array of
+                // library values (`let axes = [Vector3::z_axis(), ..]; axes[i]`).
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
-                    is_seq_of(self.func, *base, self.names)
+                    is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
+                }
+                InstKind::Array(elems) => {
+                    if elems.iter().any(|e| self.is(*e)) {
+                        self.mark_seq(results.first());
+                    }
+                    false
+                }
+                InstKind::Repeat { elem, .. } => {
+                    if self.is(*elem) {
+                        self.mark_seq(results.first());
+                    }
+                    false
                 }
                 InstKind::If {
                     then_region,

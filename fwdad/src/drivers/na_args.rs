@@ -90,8 +90,10 @@ impl<'z, 'a, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>> for Dual<DVector<f64
 }
 
 // A nalgebra vector result read as a list of reals (a Jacobian's rows): `fn f(x: ..) ->
-// Vector3<f64>`, `SVector<f64, M>`, `DVector<f64>`.
+// Vector3<f64>`, `SVector<f64, M>`, `DVector<f64>`, and a point, `Point3<f64>`, by its
+// coordinates (its tangent, `nalgebra_geometry`'s).
 super::flat_output_by_index! {
     [const M: usize] SVector<f64, M>, SVector<S, M>;
+    [const M: usize] nalgebra::Point<f64, M>, SVector<S, M>;
     [] DVector<f64>, DVector<S>;
 }
