@@ -9,8 +9,8 @@
 use fwdad::prelude::*;
 use fwdad::Hyper;
 use nalgebra::{
-    Isometry2, Isometry3, Point2, Point3, Quaternion, Rotation2, Rotation3, Translation3, Unit,
-    UnitComplex, UnitQuaternion, Vector2, Vector3, Vector4,
+    Isometry2, Isometry3, IsometryMatrix3, Point2, Point3, Quaternion, Rotation2, Rotation3,
+    Similarity3, Translation3, Unit, UnitComplex, UnitQuaternion, Vector2, Vector3, Vector4,
 };
 
 /// The brief's three-joint arm: yaw at the base, then two pitch joints.
@@ -108,8 +108,14 @@ fn planar_arm_rotations(q: &[f64], links: &[f64]) -> [f64; 3] {
 /// of `z⁻¹ Tᵢ⁻¹ Tⱼ`: its translation and the rotation vector of its rotation.
 #[derive_frule]
 fn pose_graph_edge(x: &[f64], z: &Isometry3<f64>, info: f64) -> f64 {
-    let ti = Isometry3::new(Vector3::new(x[0], x[1], x[2]), Vector3::new(x[3], x[4], x[5]));
-    let tj = Isometry3::new(Vector3::new(x[6], x[7], x[8]), Vector3::new(x[9], x[10], x[11]));
+    let ti = Isometry3::new(
+        Vector3::new(x[0], x[1], x[2]),
+        Vector3::new(x[3], x[4], x[5]),
+    );
+    let tj = Isometry3::new(
+        Vector3::new(x[6], x[7], x[8]),
+        Vector3::new(x[9], x[10], x[11]),
+    );
     let e = z.inverse() * ti.inverse() * tj;
     let dt = e.translation.vector;
     let dr = e.rotation.scaled_axis();
@@ -134,7 +140,10 @@ fn orientation_residual(x: &[f64], qm: &UnitQuaternion<f64>) -> f64 {
 /// their matches, for a pose given as translation and rotation vector.
 #[derive_frule]
 fn icp_cost(x: &[f64], src: &[Point3<f64>], dst: &[Point3<f64>]) -> f64 {
-    let t = Isometry3::new(Vector3::new(x[0], x[1], x[2]), Vector3::new(x[3], x[4], x[5]));
+    let t = Isometry3::new(
+        Vector3::new(x[0], x[1], x[2]),
+        Vector3::new(x[3], x[4], x[5]),
+    );
     let mut cost = 0.0;
     for (s, d) in src.iter().zip(dst) {
         let r = t * s - d;
@@ -156,7 +165,10 @@ fn project(cam: &Isometry3<f64>, p_world: &Point3<f64>, f: f64, c: &[f64]) -> [f
 /// homogeneous matrix route (`to_homogeneous`) for the same transform.
 #[derive_frule]
 fn project_params(x: &[f64], f: f64) -> [f64; 4] {
-    let cam = Isometry3::new(Vector3::new(x[0], x[1], x[2]), Vector3::new(x[3], x[4], x[5]));
+    let cam = Isometry3::new(
+        Vector3::new(x[0], x[1], x[2]),
+        Vector3::new(x[3], x[4], x[5]),
+    );
     let pw = Point3::new(x[6], x[7], x[8]);
     let pc = cam.inverse() * pw;
     let m = cam.inverse().to_homogeneous();
@@ -206,12 +218,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 }
 
 /// Checks a Jacobian (`jac[(i, j)]`) against central differences of output `i` of `f`.
-fn check_jacobian(
-    jac: &fwdad::Matrix,
-    f: &dyn Fn(&[f64]) -> Vec<f64>,
-    x: &[f64],
-    tol: f64,
-) {
+fn check_jacobian(jac: &fwdad::Matrix, f: &dyn Fn(&[f64]) -> Vec<f64>, x: &[f64], tol: f64) {
     for j in 0..x.len() {
         let e = unit(x.len(), j);
         for i in 0..jac.nrows() {
@@ -327,8 +334,8 @@ fn pose_graph_edge_gradient_matches_central_differences() {
         let fd = central(&|y| pose_graph_edge(y, &z, 2.0), &x, &unit(12, j), 1e-6);
         assert!(close(*gj, fd, 1e-8), "∂e/∂x{j} = {gj} vs {fd}");
     }
-    // The measured pose taken as differentiated, along a translation of z by dt: the error
-    // translation moves by −R(eᵣ)ᵀ... easier checked against central differences of z.
+    // The measured pose differentiated, its translation moving along dz (tangent
+    // coordinates: the quaternion's four, then the translation's three).
     let dz = Vector3::new(0.3, -0.2, 0.1);
     let tangent_z = SVectorOf7::from_fn(|k, _| if k >= 4 { dz[k - 4] } else { 0.0 });
     let zero = vec![0.0; 12];
@@ -340,7 +347,8 @@ fn pose_graph_edge_gradient_matches_central_differences() {
     assert_eq!(d.primal, e);
     let h = 1e-6;
     let shift = |s: f64| Isometry3::from_parts((z.translation.vector + s * dz).into(), z.rotation);
-    let fd = (pose_graph_edge(&x, &shift(h), 2.0) - pose_graph_edge(&x, &shift(-h), 2.0)) / (2.0 * h);
+    let fd =
+        (pose_graph_edge(&x, &shift(h), 2.0) - pose_graph_edge(&x, &shift(-h), 2.0)) / (2.0 * h);
     assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
 }
 
@@ -417,7 +425,10 @@ fn icp_cost_gradient_and_hessian() {
         assert!(close(*gj, fd, 1e-8), "∂c/∂x{j} = {gj} vs {fd}");
     }
     // The translation block of the gradient by hand: 2 Σ (T sₖ − dₖ).
-    let t = Isometry3::new(Vector3::new(x[0], x[1], x[2]), Vector3::new(x[3], x[4], x[5]));
+    let t = Isometry3::new(
+        Vector3::new(x[0], x[1], x[2]),
+        Vector3::new(x[3], x[4], x[5]),
+    );
     let sum: Vector3<f64> = src.iter().zip(&dst).map(|(s, d)| 2.0 * (t * s - d)).sum();
     for k in 0..3 {
         assert!(close(g[k], sum[k], 1e-13));
@@ -439,14 +450,21 @@ fn icp_cost_gradient_and_hessian() {
                 f(&y)
             };
             let fd = (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4.0 * h * h);
-            assert!(close(hess[(i, j)], fd, 1e-5), "H[{i},{j}] = {} vs {fd}", hess[(i, j)]);
+            assert!(
+                close(hess[(i, j)], fd, 1e-5),
+                "H[{i},{j}] = {} vs {fd}",
+                hess[(i, j)]
+            );
         }
     }
 }
 
 #[test]
 fn camera_projection_derivatives_by_hand() {
-    let cam = Isometry3::new(Vector3::new(0.1, -0.2, -2.0), Vector3::new(0.05, 0.1, -0.02));
+    let cam = Isometry3::new(
+        Vector3::new(0.1, -0.2, -2.0),
+        Vector3::new(0.05, 0.1, -0.02),
+    );
     let p = Point3::new(0.3, 0.4, 1.5);
     let (f, c) = (500.0, [320.0, 240.0]);
     let uv = project(&cam, &p, f, &c);
@@ -495,7 +513,10 @@ fn camera_projection_jacobian_in_batches_and_the_homogeneous_route() {
         assert!(jac[(2, j)].abs() < 1e-12 && jac[(3, j)].abs() < 1e-12);
     }
     // The pixel's derivative along the world point, by hand through the camera's inverse.
-    let cam = Isometry3::new(Vector3::new(x[0], x[1], x[2]), Vector3::new(x[3], x[4], x[5]));
+    let cam = Isometry3::new(
+        Vector3::new(x[0], x[1], x[2]),
+        Vector3::new(x[3], x[4], x[5]),
+    );
     let pc = cam.inverse() * Point3::new(x[6], x[7], x[8]);
     let rt = cam.rotation.inverse().to_rotation_matrix();
     for j in 0..3 {
@@ -561,7 +582,10 @@ fn orientation_parameter_with_a_tangent_along_the_group() {
     };
     let out = <rotate as Frule<_, Hyper<f64, f64>>>::frule(
         &rotate {},
-        (Dual::new(&q, &seed), Dual::new(&v, &Vector3::from_element(hz))),
+        (
+            Dual::new(&q, &seed),
+            Dual::new(&v, &Vector3::from_element(hz)),
+        ),
     );
     let second = q * w.cross(&w.cross(&v));
     for k in 0..3 {
@@ -603,4 +627,61 @@ fn returned_orientation_and_point() {
     for k in 0..3 {
         assert!(close(d.tangent[k], expected[k], 1e-15));
     }
+}
+
+/// A scaled model placed in the world (`Similarity3`), seen through a pose given as a
+/// rotation matrix (`IsometryMatrix3`).
+#[derive_frule]
+fn placed_model(x: &[f64], p: &Point3<f64>) -> Point3<f64> {
+    let model = Similarity3::new(
+        Vector3::new(x[0], x[1], 0.0),
+        Vector3::new(0.0, 0.0, x[2]),
+        x[3],
+    );
+    let view = IsometryMatrix3::new(Vector3::new(0.0, 0.0, x[4]), Vector3::new(x[5], 0.0, 0.0));
+    view * (model * p)
+}
+
+#[test]
+fn similarity_and_rotation_matrix_isometry() {
+    let x = [0.3, -0.2, 0.7, 1.5, -2.0, 0.4];
+    let p = Point3::new(0.2, 0.5, -0.1);
+    let (y, jac) = fwdad::jacobian(bind(placed_model {}, (Wrt, &p)), &x);
+    let q = placed_model(&x, &p);
+    assert_eq!(y, [q.x, q.y, q.z]);
+    check_jacobian(
+        &jac,
+        &|x| placed_model(x, &p).coords.as_slice().to_vec(),
+        &x,
+        1e-8,
+    );
+    // Along the scaling: d(V (t + s R p))/ds = V's rotation applied to R p.
+    let model_rot = UnitQuaternion::from_scaled_axis(Vector3::new(0.0, 0.0, x[2]));
+    let view_rot = Rotation3::from_scaled_axis(Vector3::new(x[5], 0.0, 0.0));
+    let col = view_rot * (model_rot * p.coords);
+    for k in 0..3 {
+        assert!(close(jac[(k, 3)], col[k], 1e-14));
+    }
+}
+
+/// The height of a point above a tilted plane (the plane's pose: its origin and its
+/// normal as the local z).
+#[derive_frule]
+fn height_above(p: &Point3<f64>, plane: &Isometry3<f64>) -> f64 {
+    plane.inverse_transform_point(p).z
+}
+
+#[test]
+fn a_point_parameter_differentiated_by_the_drivers() {
+    let plane = Isometry3::new(Vector3::new(0.0, 0.0, 1.0), Vector3::new(0.3, -0.2, 0.1));
+    let p = Point3::new(0.5, 0.2, 2.0);
+    let (h, g) = fwdad::gradient(bind(height_above {}, (Wrt, &plane)), p.coords.as_slice());
+    assert_eq!(h, height_above(&p, &plane));
+    // The gradient of the height is the plane's normal.
+    let n = plane.rotation * Vector3::z();
+    for k in 0..3 {
+        assert!(close(g[k], n[k], 1e-15), "{} vs {}", g[k], n[k]);
+    }
+    let (_, g2) = fwdad::na::gradient(bind(height_above {}, (Wrt, &plane)), &p.coords);
+    assert_eq!(g2.as_slice(), &g[..]);
 }

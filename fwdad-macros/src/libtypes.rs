@@ -75,23 +75,21 @@ const NALGEBRA_TYPES: &[&str] = &[
 /// unit complex numbers, isometries): generic over their scalar as its matrices, so their
 /// values over duals are computed by nalgebra's code too, but they are not matrices (no
 /// `nalgebra_linalg` operation takes them). The runtime's `nalgebra_geometry` lists the
-/// same types with their tangents.
+/// same types with their tangents. By their sized aliases (`Point3`, not `Point<T, 3>`):
+/// a `Point`, `Rotation` or `Translation` of the user's own is too common a name to take.
 const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
-    "Point",
     "Point1",
     "Point2",
     "Point3",
     "Point4",
     "Point5",
     "Point6",
-    "Translation",
     "Translation1",
     "Translation2",
     "Translation3",
     "Translation4",
     "Translation5",
     "Translation6",
-    "Rotation",
     "Rotation2",
     "Rotation3",
     "Unit",
@@ -106,6 +104,10 @@ const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
     "UnitComplex",
     "Isometry2",
     "Isometry3",
+    "IsometryMatrix2",
+    "IsometryMatrix3",
+    "Similarity2",
+    "Similarity3",
 ];
 
 /// The geometry types whose only parameter is the scalar (`Point3<T>`, not `Point<T, D>`
@@ -136,6 +138,10 @@ const GEOMETRY_OVER_SCALAR_ALONE: &[&str] = &[
     "UnitComplex",
     "Isometry2",
     "Isometry3",
+    "IsometryMatrix2",
+    "IsometryMatrix3",
+    "Similarity2",
+    "Similarity3",
 ];
 
 fn is_geometry_name(name: &syn::Ident) -> bool {
@@ -503,8 +509,7 @@ impl Analysis<'_> {
                     is_ctor_of(path, self.names)
                 }
                 // `p.coords`, `iso.translation` of a geometry value.
-                InstKind::Field { base, member }
-                | InstKind::FieldRef { base, member, .. } => {
+                InstKind::Field { base, member } | InstKind::FieldRef { base, member, .. } => {
                     self.is(*base)
                         && cfg!(feature = "nalgebra")
                         && matches!(member, syn::Member::Named(m)

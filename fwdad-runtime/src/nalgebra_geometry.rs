@@ -12,7 +12,8 @@
 //! translation), and its tangent is a nalgebra matrix of those numbers' tangents
 //! ([`Coordinates::Coords`]): `Point3<f64>` has tangent `Vector3<f64>`,
 //! `UnitQuaternion<f64>` `Vector4<f64>`, `Rotation3<f64>` `Matrix3<f64>`, `Isometry3<f64>`
-//! `SVector<f64, 7>`. The tangent of a value computed in a body is the derivative of its
+//! `SVector<f64, 7>` (`IsometryMatrix3<f64>` 12: the matrix by columns, then the
+//! translation; `Similarity3<f64>` 8: the isometry's 7, then the scaling). The tangent of a value computed in a body is the derivative of its
 //! components, so it lies in the tangent space of the group (`dR = R·[ω]ₓ`, `dq ⟂ q`). A
 //! tangent passed in for a parameter is taken as given and not projected: pass one
 //! tangent to the group (for a unit quaternion `q` and angular velocity `ω` in the body
@@ -26,8 +27,8 @@ use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::tangent::Mode;
 use nalgebra::{
-    Complex, Isometry, Point, Quaternion, Rotation, SMatrix, SVector, Scalar, Translation, Unit,
-    UnitComplex, UnitQuaternion,
+    Complex, Isometry, Point, Quaternion, Rotation, SMatrix, SVector, Scalar, Similarity,
+    Translation, Unit, UnitComplex, UnitQuaternion,
 };
 use simba::scalar::RealField;
 
@@ -68,16 +69,49 @@ coordinates! {
     [] Quaternion<T>, SVector<T, 4>, |q| q.coords, |c| Quaternion::from(c);
     [] UnitQuaternion<T>, SVector<T, 4>, |q| q.coords, |c| Unit::new_unchecked(Quaternion::from(c));
     [] UnitComplex<T>, SVector<T, 2>, |z| SVector::<T, 2>::new(z.re, z.im), |c| Unit::new_unchecked(Complex::new(c[0], c[1]));
-    // The rotation's components, then the translation.
+    // The rotation's components, then the translation (then the scaling).
     [] Isometry<T, UnitQuaternion<T>, 3>, SVector<T, 7>,
-        |i| SVector::<T, 7>::from_fn(|k, _| if k < 4 { i.rotation.coords[k] } else { i.translation.vector[k - 4] }),
+        |i| concat(&[i.rotation.coords.as_slice(), i.translation.vector.as_slice()]),
         |c| Isometry::from_parts(
             Translation::from(c.fixed_rows::<3>(4).into_owned()),
             Unit::new_unchecked(Quaternion::from(c.fixed_rows::<4>(0).into_owned())),
         );
     [] Isometry<T, UnitComplex<T>, 2>, SVector<T, 4>,
-        |i| SVector::<T, 4>::new(i.rotation.re, i.rotation.im, i.translation.x, i.translation.y),
-        |c| Isometry::from_parts(Translation::from(SVector::<T, 2>::new(c[2], c[3])), Unit::new_unchecked(Complex::new(c[0], c[1])));
+        |i| concat(&[&[i.rotation.re, i.rotation.im], i.translation.vector.as_slice()]),
+        |c| Isometry::from_parts(
+            Translation::from(c.fixed_rows::<2>(2).into_owned()),
+            Unit::new_unchecked(Complex::new(c[0], c[1])),
+        );
+    [] Isometry<T, Rotation<T, 3>, 3>, SVector<T, 12>,
+        |i| concat(&[i.rotation.matrix().as_slice(), i.translation.vector.as_slice()]),
+        |c| Isometry::from_parts(
+            Translation::from(c.fixed_rows::<3>(9).into_owned()),
+            Rotation::from_matrix_unchecked(SMatrix::<T, 3, 3>::from_column_slice(&c.as_slice()[..9])),
+        );
+    [] Isometry<T, Rotation<T, 2>, 2>, SVector<T, 6>,
+        |i| concat(&[i.rotation.matrix().as_slice(), i.translation.vector.as_slice()]),
+        |c| Isometry::from_parts(
+            Translation::from(c.fixed_rows::<2>(4).into_owned()),
+            Rotation::from_matrix_unchecked(SMatrix::<T, 2, 2>::from_column_slice(&c.as_slice()[..4])),
+        );
+    [] Similarity<T, UnitQuaternion<T>, 3>, SVector<T, 8>,
+        |s| concat(&[s.isometry.to_coords().as_slice(), &[s.scaling()]]),
+        |c| Similarity::from_isometry(
+            Isometry::from_coords(c.fixed_rows::<7>(0).into_owned()),
+            c[7],
+        );
+    [] Similarity<T, UnitComplex<T>, 2>, SVector<T, 5>,
+        |s| concat(&[s.isometry.to_coords().as_slice(), &[s.scaling()]]),
+        |c| Similarity::from_isometry(
+            Isometry::from_coords(c.fixed_rows::<4>(0).into_owned()),
+            c[4],
+        );
+}
+
+/// The components of `parts`, one after the other.
+#[inline(always)]
+fn concat<T: Scalar + Copy, const N: usize>(parts: &[&[T]]) -> SVector<T, N> {
+    SVector::from_iterator(parts.iter().flat_map(|p| p.iter().copied()))
 }
 
 /// `Differentiable`, `ZeroTangent`, `Lift` and `Unlift` of a geometry type of `f64`s
@@ -126,4 +160,8 @@ geometry_type! {
     [] UnitComplex<f64>, UnitComplex<Dual<f64, S>>, 2, 1;
     [] Isometry<f64, UnitQuaternion<f64>, 3>, Isometry<Dual<f64, S>, UnitQuaternion<Dual<f64, S>>, 3>, 7, 1;
     [] Isometry<f64, UnitComplex<f64>, 2>, Isometry<Dual<f64, S>, UnitComplex<Dual<f64, S>>, 2>, 4, 1;
+    [] Isometry<f64, Rotation<f64, 3>, 3>, Isometry<Dual<f64, S>, Rotation<Dual<f64, S>, 3>, 3>, 12, 1;
+    [] Isometry<f64, Rotation<f64, 2>, 2>, Isometry<Dual<f64, S>, Rotation<Dual<f64, S>, 2>, 2>, 6, 1;
+    [] Similarity<f64, UnitQuaternion<f64>, 3>, Similarity<Dual<f64, S>, UnitQuaternion<Dual<f64, S>>, 3>, 8, 1;
+    [] Similarity<f64, UnitComplex<f64>, 2>, Similarity<Dual<f64, S>, UnitComplex<Dual<f64, S>>, 2>, 5, 1;
 }
