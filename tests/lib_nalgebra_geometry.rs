@@ -685,3 +685,101 @@ fn a_point_parameter_differentiated_by_the_drivers() {
     let (_, g2) = fwdad::na::gradient(bind(height_above {}, (Wrt, &plane)), &p.coords);
     assert_eq!(g2.as_slice(), &g[..]);
 }
+
+/// docs/libraries.md's example.
+#[derive_frule]
+fn docs_arm_tip(q: &[f64]) -> Point3<f64> {
+    let axes = [Vector3::z_axis(), Vector3::y_axis(), Vector3::y_axis()];
+    let offsets = [
+        Vector3::new(0.0, 0.0, 0.1),
+        Vector3::new(0.0, 0.0, 0.4),
+        Vector3::new(0.3, 0.0, 0.0),
+    ];
+    let mut pose = Isometry3::identity();
+    for i in 0..3 {
+        pose *= Isometry3::from_parts(
+            Translation3::from(offsets[i]),
+            UnitQuaternion::from_axis_angle(&axes[i], q[i]),
+        );
+    }
+    pose.transform_point(&Point3::new(0.0, 0.0, 0.05))
+}
+
+#[test]
+fn the_documented_arm() {
+    let q = [0.4, 0.3, -0.8];
+    let (tip, jac) = fwdad::jacobian(docs_arm_tip {}, &q);
+    let p = docs_arm_tip(&q);
+    assert_eq!(tip, [p.x, p.y, p.z]);
+    check_jacobian(
+        &jac,
+        &|q| docs_arm_tip(q).coords.as_slice().to_vec(),
+        &q,
+        1e-8,
+    );
+}
+
+/// The area of a triangle of three points held in a local array, plus the distance of
+/// its centroid from the first vertex.
+#[derive_frule]
+fn triangle(x: &[f64]) -> f64 {
+    let pts = [
+        Point3::new(x[0], x[1], x[2]),
+        Point3::new(x[3], x[4], x[5]),
+        Point3::new(x[6], x[7], x[8]),
+    ];
+    let mut centroid = Vector3::zeros();
+    for i in 0..3 {
+        centroid += pts[i].coords / 3.0;
+    }
+    let area = 0.5 * (pts[1] - pts[0]).cross(&(pts[2] - pts[0])).norm();
+    area + (centroid - pts[0].coords).norm()
+}
+
+/// An orientation read several ways: its rotation axis, the inverse of its rotation
+/// matrix (typed, as `r[(i, j)]` needs), its components.
+#[derive_frule]
+fn orientation_readouts(x: &[f64]) -> f64 {
+    let q = UnitQuaternion::from_euler_angles(x[0], x[1], x[2]);
+    let axis = q.axis().unwrap();
+    let r = q.to_rotation_matrix();
+    let inv: Rotation3<f64> = r.inverse();
+    axis.x + inv[(0, 1)] + q.w * q.i + q.euler_angles().2 + axis.y.sin() + axis.z.atan2(axis.x)
+}
+
+#[test]
+fn points_in_a_local_array_and_orientation_readouts() {
+    let x = [0.1, 0.2, 0.0, 1.0, -0.3, 0.4, 0.2, 0.9, -0.5];
+    let (a, g) = fwdad::gradient(triangle {}, &x);
+    assert_eq!(a, triangle(&x));
+    for (j, gj) in g.iter().enumerate() {
+        let fd = central(&|y| triangle(y), &x, &unit(9, j), 1e-6);
+        assert!(close(*gj, fd, 1e-8), "∂a/∂x{j} = {gj} vs {fd}");
+    }
+    let x = [0.3, -0.2, 0.6];
+    let (r, g) = fwdad::gradient(orientation_readouts {}, &x);
+    assert_eq!(r, orientation_readouts(&x));
+    for (j, gj) in g.iter().enumerate() {
+        let fd = central(&|y| orientation_readouts(y), &x, &unit(3, j), 1e-6);
+        assert!(close(*gj, fd, 1e-8), "∂r/∂x{j} = {gj} vs {fd}");
+    }
+    // Second order against the four-point stencil on the plain function.
+    let (_, _, hess) = fwdad::hessian(orientation_readouts {}, &x);
+    let h = 1e-4;
+    for i in 0..3 {
+        for j in 0..3 {
+            let at = |a: f64, b: f64| {
+                let mut y = x;
+                y[i] += a;
+                y[j] += b;
+                orientation_readouts(&y)
+            };
+            let fd = (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4.0 * h * h);
+            assert!(
+                close(hess[(i, j)], fd, 1e-5),
+                "H[{i},{j}] = {} vs {fd}",
+                hess[(i, j)]
+            );
+        }
+    }
+}

@@ -520,17 +520,20 @@ impl Analysis<'_> {
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                     is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
                 }
+                // A local array of library values is one itself (over duals when active,
+                // its elements read in place), and its elements are library values.
                 InstKind::Array(elems) => {
-                    if elems.iter().any(|e| self.is(*e)) {
+                    let lib = elems.iter().any(|e| self.is(*e));
+                    if lib {
                         self.mark_seq(results.first());
                     }
-                    false
+                    lib
                 }
                 InstKind::Repeat { elem, .. } => {
                     if self.is(*elem) {
                         self.mark_seq(results.first());
                     }
-                    false
+                    self.is(*elem)
                 }
                 InstKind::If {
                     then_region,
