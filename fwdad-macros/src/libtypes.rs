@@ -1,5 +1,6 @@
 //! Values of library types computed by the library's own generic code: nalgebra's
-//! matrices and vectors (fixed-size and `DMatrix`/`DVector`) and num-complex's `Complex`.
+//! matrices and vectors (fixed-size and `DMatrix`/`DVector`) and geometry types
+//! (`Point3`, `UnitQuaternion`, `Isometry3`, ...), and num-complex's `Complex`.
 //!
 //! These libraries are generic over their scalar (`T: RealField`, `T: Float`), and a scalar
 //! dual implements those traits (runtime features `nalgebra`; `Float` always). So an active
@@ -23,8 +24,9 @@
 //! associated function of one (`Vector3::new(..)`, `Complex::from_polar(..)`), an operator
 //! with such an operand, a method of such a receiver (except the methods that return a
 //! scalar: [`SCALAR_METHODS`]), and what those flow into (copies, `if`/`match` results,
-//! `Some(x)` bindings of a `match` on one, loop-carried variables). Indexing (`v[i]`) and
-//! fields (`v.x`, `c.re`) give scalars.
+//! `Some(x)` bindings of a `match` on one, loop-carried variables, local arrays of them and
+//! their elements). Indexing (`v[i]`) and fields (`v.x`, `c.re`) give scalars, but for the
+//! fields of a geometry value that hold library values ([`GEOMETRY_VALUE_FIELDS`]).
 
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{Function, InstKind, Region, Terminator, UnOp, Value};
