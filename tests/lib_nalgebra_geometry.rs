@@ -338,7 +338,7 @@ fn pose_graph_edge_gradient_matches_central_differences() {
     // coordinates: the quaternion's four, then the translation's three).
     let dz = Vector3::new(0.3, -0.2, 0.1);
     let tangent_z = SVectorOf7::from_fn(|k, _| if k >= 4 { dz[k - 4] } else { 0.0 });
-    let zero = vec![0.0; 12];
+    let zero = [0.0; 12];
     let d = pose_graph_edge_frule(
         Dual::new(&x[..], &zero[..]),
         Dual::new(&z, &tangent_z),
@@ -729,8 +729,8 @@ fn triangle(x: &[f64]) -> f64 {
         Point3::new(x[6], x[7], x[8]),
     ];
     let mut centroid = Vector3::zeros();
-    for i in 0..3 {
-        centroid += pts[i].coords / 3.0;
+    for p in &pts {
+        centroid += p.coords / 3.0;
     }
     let area = 0.5 * (pts[1] - pts[0]).cross(&(pts[2] - pts[0])).norm();
     area + (centroid - pts[0].coords).norm()
