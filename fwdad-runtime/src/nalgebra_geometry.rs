@@ -22,6 +22,24 @@
 //!
 //! Conversions copy components: the primal of a lifted value, and of an unlifted result,
 //! is bit for bit the `f64` value.
+//!
+//! ```
+//! use fwdad_runtime::lift::{lift, unlift};
+//! use fwdad_runtime::Dual;
+//! use nalgebra::{Quaternion, UnitQuaternion, Vector3, Vector4};
+//!
+//! // An orientation turning at body rate ω: dq = q ⊗ (ω/2, 0), given by its components.
+//! let q = UnitQuaternion::from_euler_angles(0.3, -0.2, 0.9);
+//! let w = Vector3::new(0.5, -1.0, 0.25);
+//! let dq: Vector4<f64> = (q.into_inner() * Quaternion::from_imag(w / 2.0)).coords;
+//! let qd: UnitQuaternion<Dual<f64>> = lift::<f64, _>(Dual::new(&q, &dq));
+//! let v = Vector3::new(1.0, 2.0, -0.5);
+//! // nalgebra's own `q * v` over duals; back to the dual of the whole vector.
+//! let r: Dual<Vector3<f64>, Vector3<f64>> = unlift(qd * v.map(Dual::constant));
+//! assert_eq!(r.primal, q * v); // bit for bit
+//! // By hand: d(R v) = R (ω × v).
+//! assert!((r.tangent - q * w.cross(&v)).norm() < 1e-15);
+//! ```
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
