@@ -783,3 +783,55 @@ fn points_in_a_local_array_and_orientation_readouts() {
         }
     }
 }
+
+/// A whole pose graph: poses as `(t, rotation vector)` blocks of `x`, edges as index pairs
+/// with their measured relative pose.
+#[derive_frule]
+fn pose_graph(x: &[f64], edges: &[(usize, usize, Isometry3<f64>)]) -> f64 {
+    let mut cost = 0.0;
+    for (i, j, z) in edges {
+        let a = &x[6 * i..6 * i + 6];
+        let b = &x[6 * j..6 * j + 6];
+        let ti = Isometry3::new(
+            Vector3::new(a[0], a[1], a[2]),
+            Vector3::new(a[3], a[4], a[5]),
+        );
+        let tj = Isometry3::new(
+            Vector3::new(b[0], b[1], b[2]),
+            Vector3::new(b[3], b[4], b[5]),
+        );
+        // The macro sees no type in the tuple pattern: name the measurement's.
+        let z: &Isometry3<f64> = z;
+        let e = z.inverse() * (ti.inverse() * tj);
+        cost += e.translation.vector.norm_squared() + e.rotation.scaled_axis().norm_squared();
+    }
+    cost
+}
+
+#[test]
+fn pose_graph_gradient_matches_central_differences() {
+    let x: Vec<f64> = (0..18).map(|k| 0.3 * (k as f64 * 0.7).sin()).collect();
+    let edges = [
+        (
+            0,
+            1,
+            Isometry3::new(Vector3::new(1.0, 0.0, 0.0), Vector3::new(0.0, 0.0, 0.3)),
+        ),
+        (
+            1,
+            2,
+            Isometry3::new(Vector3::new(0.8, 0.2, 0.0), Vector3::new(0.1, 0.0, 0.2)),
+        ),
+        (
+            2,
+            0,
+            Isometry3::new(Vector3::new(-1.7, -0.3, 0.1), Vector3::new(0.0, 0.1, -0.5)),
+        ),
+    ];
+    let (c, g) = fwdad::gradient(bind(pose_graph {}, (Wrt, &edges[..])), &x);
+    assert_eq!(c, pose_graph(&x, &edges));
+    for (j, gj) in g.iter().enumerate() {
+        let fd = central(&|y| pose_graph(y, &edges), &x, &unit(18, j), 1e-6);
+        assert!(close(*gj, fd, 1e-8), "∂c/∂x{j} = {gj} vs {fd}");
+    }
+}

@@ -646,12 +646,22 @@ fn names_nalgebra(ty: &syn::Type) -> bool {
 /// Whether `v` holds the dual of the whole value (`Dual<&Vector3<f64>, &Vector3<S>>`), not
 /// yet the library's form over duals: a parameter, an element of a parameter
 /// (`x[i]` of `x: &[Vector3<f64>]`), the result of another rule (a call that is not one of
-/// the library's associated functions, `let p: Vector3<f64> = g(x);`), or a copy of one.
+/// the library's associated functions, `let p: Vector3<f64> = g(x);`), a field of a tuple
+/// or struct (`for (i, j, z) in edges` over `&[(usize, usize, Isometry3<f64>)]`, then
+/// `let z: &Isometry3<f64> = z;`), or a copy of one. The fields of a library value that
+/// hold one (`iso.rotation`, [`GEOMETRY_VALUE_FIELDS`]) are read from its form over duals.
 pub fn is_param(func: &Function, v: Value) -> bool {
     match func.values[v].def {
         crate::ir::ValueDef::Param(_) => true,
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
-            InstKind::Copy(arg) => is_param(func, *arg),
+            InstKind::Copy(arg)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg,
+            } => is_param(func, *arg),
+            InstKind::Field { member, .. } | InstKind::FieldRef { member, .. } => {
+                !matches!(member, syn::Member::Named(m) if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
+            }
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 is_lib_seq(func, *base)
