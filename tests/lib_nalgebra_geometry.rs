@@ -835,3 +835,47 @@ fn pose_graph_gradient_matches_central_differences() {
         assert!(close(*gj, fd, 1e-8), "∂c/∂x{j} = {gj} vs {fd}");
     }
 }
+
+/// A calibrated camera of your own, holding its pose.
+#[derive(Clone, Copy, Differentiable)]
+struct Camera {
+    pose: Isometry3<f64>,
+    focal: f64,
+}
+
+/// The horizontal pixel offset of a world point (the pose read through a typed `let`, as
+/// a field of your type needs).
+#[derive_frule]
+fn pixel_x(cam: &Camera, p: &Point3<f64>) -> f64 {
+    let pose: &Isometry3<f64> = &cam.pose;
+    let pc = pose.inverse_transform_point(p);
+    cam.focal * pc.x / pc.z
+}
+
+#[test]
+fn a_camera_struct_holding_its_pose() {
+    let cam = Camera {
+        pose: Isometry3::new(Vector3::new(0.2, 0.1, -1.5), Vector3::new(0.0, 0.2, 0.05)),
+        focal: 400.0,
+    };
+    let p = Point3::new(0.3, -0.2, 2.0);
+    // Along the focal length alone: the normalised coordinate x/z.
+    let dcam = CameraTangent {
+        pose: SVectorOf7::zeros(),
+        focal: 1.0,
+    };
+    let d = pixel_x_frule(Dual::new(&cam, &dcam), Dual::new(&p, &Vector3::zeros()));
+    assert_eq!(d.primal, pixel_x(&cam, &p));
+    let pc = cam.pose.inverse_transform_point(&p);
+    assert!(close(d.tangent, pc.x / pc.z, 1e-15));
+    // Along the point: central differences.
+    let dp = Vector3::new(0.1, 0.3, -0.2);
+    let zero = CameraTangent {
+        pose: SVectorOf7::zeros(),
+        focal: 0.0,
+    };
+    let d = pixel_x_frule(Dual::new(&cam, &zero), Dual::new(&p, &dp));
+    let h = 1e-6;
+    let fd = (pixel_x(&cam, &(p + h * dp)) - pixel_x(&cam, &(p - h * dp))) / (2.0 * h);
+    assert!(close(d.tangent, fd, 1e-8), "{} vs {fd}", d.tangent);
+}
