@@ -159,13 +159,13 @@ fn gamma_q_cf(a: f64, x: f64, gln: f64) -> f64 {
 fn typed_declarations_assigned_in_a_loop() {
     // Q(3, x) = e^(−x) (1 + x + x²/2), dQ/dx = −x² e^(−x) / 2.
     let gln = 2f64.ln();
-    for x in [4.5, 6.0, 9.0] {
+    for x in [4.5f64, 6.0, 9.0] {
         let (q, dq) = gradient(bind(gamma_q_cf {}, (3.0, Var(0), gln)), &[x]);
         let dq = dq[0];
         assert_eq!(q, gamma_q_cf(3.0, x, gln));
-        let closed = (-x as f64).exp() * (1.0 + x + x * x / 2.0);
+        let closed = (-x).exp() * (1.0 + x + x * x / 2.0);
         assert!((q - closed).abs() < 1e-14, "{q} vs {closed}");
-        let want = -x * x * (-x as f64).exp() / 2.0;
+        let want = -x * x * (-x).exp() / 2.0;
         assert!((dq - want).abs() < 1e-12, "{dq} vs {want}");
     }
 }

@@ -552,3 +552,39 @@ fn softmax_over_an_array_with_map() {
         }
     }
 }
+
+/// Linear interpolation in a uniform table, generic over the float type, its cell found
+/// with `to_usize` (`num_traits::ToPrimitive`).
+#[derive_frule]
+fn lerp_table<T: Float>(table: &[T], x: T, h: T) -> T {
+    let k = (x / h).floor().to_usize().unwrap().min(table.len() - 2);
+    let t = x / h - T::from(k).unwrap();
+    table[k] * (T::one() - t) + table[k + 1] * t
+}
+
+#[test]
+fn float_to_integer_conversions() {
+    // y = x² sampled at 0, 1, 2, ...: on the cell [2, 3] the slope is 9 − 4 = 5, and the
+    // table's entries move the value by (1 − t) and t.
+    let table = [0.0, 1.0, 4.0, 9.0, 16.0];
+    let d = lerp_table_frule(
+        Dual::new(&table[..], &[0.0; 5][..]),
+        Dual::new(2.5, 1.0),
+        Dual::new(1.0, 0.0),
+    );
+    assert_eq!(d.primal, lerp_table(&table, 2.5, 1.0));
+    assert_eq!(d.tangent, 5.0);
+    let dt = [0.0, 0.0, 1.0, 2.0, 0.0];
+    let d = lerp_table_frule(
+        Dual::new(&table[..], &dt[..]),
+        Dual::new(2.5, 0.0),
+        Dual::new(1.0, 0.0),
+    );
+    assert_eq!(d.tangent, 0.5 * 1.0 + 0.5 * 2.0);
+    let d = lerp_table_frule(
+        Dual::new(&[0.0f32, 1.0, 4.0][..], &[0.0f32; 3][..]),
+        Dual::new(1.25f32, 1.0),
+        Dual::new(1.0f32, 0.0),
+    );
+    assert_eq!(d.tangent, 3.0);
+}

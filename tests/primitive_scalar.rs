@@ -491,3 +491,53 @@ fn typed_lets_in_partials() {
         assert_eq!(h.tangent.d12, 6.0 * x);
     }
 }
+
+/// A function of another crate (statrs) given a rule whose partial calls another plain
+/// function of that crate: first order only.
+#[primitive(d = statrs::function::gamma::digamma(x), order = 1)]
+fn ln_gamma(x: f64) -> f64 {
+    statrs::function::gamma::ln_gamma(x)
+}
+
+/// The negative log-likelihood of Student's t with ν degrees of freedom, as a
+/// statistician writes it, in ν.
+#[derive_frule]
+fn student_t_nll(x: &[f64], nu: f64) -> f64 {
+    let n = x.len() as f64;
+    let norm =
+        ln_gamma((nu + 1.0) / 2.0) - ln_gamma(nu / 2.0) - 0.5 * (nu * std::f64::consts::PI).ln();
+    let mut s = 0.0;
+    for xi in x {
+        s += ((nu + 1.0) / 2.0) * (1.0 + xi * xi / nu).ln();
+    }
+    s - n * norm
+}
+
+#[test]
+fn first_order_rule_with_a_plain_partial() {
+    use statrs::function::gamma::digamma;
+    let x = [0.3, -1.2, 2.5, 0.8];
+    let nu = 4.5;
+    let (v, d) = fwdad::drivers::derivative(
+        fwdad::drivers::bind(student_t_nll {}, (&x[..], fwdad::drivers::Var(0))),
+        nu,
+    );
+    assert_eq!(v.to_bits(), student_t_nll(&x, nu).to_bits());
+    // d/dν: Σ [½ ln(1 + x²/ν) − (ν+1) x² / (2ν² (1 + x²/ν))] − n [½ψ((ν+1)/2) − ½ψ(ν/2) − 1/(2ν)].
+    let n = x.len() as f64;
+    let mut want = -n * (0.5 * digamma((nu + 1.0) / 2.0) - 0.5 * digamma(nu / 2.0) - 0.5 / nu);
+    for xi in x {
+        let q = 1.0 + xi * xi / nu;
+        want += 0.5 * q.ln() - (nu + 1.0) * xi * xi / (2.0 * nu * nu * q);
+    }
+    assert!(
+        (d - want).abs() < 1e-12 * (1.0 + want.abs()),
+        "{d} vs {want}"
+    );
+}
+
+#[test]
+#[should_panic(expected = "`ln_gamma` has a first-order rule only")]
+fn a_first_order_rule_refuses_second_order() {
+    let _ = fwdad::drivers::second_derivative(ln_gamma {}, 2.5);
+}

@@ -995,11 +995,22 @@ impl Emitter<'_> {
             (kind, Form::Lib) => {
                 // Indices and other integers, and library values already over duals, stay
                 // as they are.
-                let lifted: Vec<TokenStream> = args
+                let mut lifted: Vec<TokenStream> = args
                     .iter()
                     .zip(&ops)
                     .map(|(a, &v)| self.lift(a, v, span))
                     .collect();
+                // A parameter's method (`u.slice(s![1..])`, `a.t()`) may borrow from its
+                // lifted form: that lives in a local, not a temporary of the statement.
+                if let InstKind::MethodCall { receiver, .. } = kind {
+                    if crate::libtypes::is_param(self.func, *receiver) && self.is(*receiver) {
+                        if let Some(recv) = lifted.first_mut() {
+                            let tmp = self.temp("__lifted");
+                            pre.extend(quote_spanned!(span=> let #tmp = #recv;));
+                            *recv = quote!(#tmp);
+                        }
+                    }
+                }
                 match kind {
                     // An inactive nalgebra matrix with an active one: a mixed operation, the
                     // inactive side plain (its zero tangent is never multiplied).
@@ -1912,6 +1923,8 @@ impl Emitter<'_> {
             }
             // Each named local rebound to its primal (immutably: a macro that assigns one
             // fails to compile instead of changing a copy).
+            // Naming no local, its value is a constant of any type (see lowering).
+            InstKind::Opaque { mac, captures, .. } if captures.is_empty() => quote!(#mac),
             InstKind::Opaque { mac, captures, .. } => {
                 let rt = self.rt;
                 let lets = captures.iter().zip(a).map(

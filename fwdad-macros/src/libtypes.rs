@@ -412,6 +412,7 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
         func,
         lib: SecondaryMap::with_default(false),
         seqs: SecondaryMap::with_default(false),
+        matrix: SecondaryMap::with_default(false),
         changed: true,
         names,
     };
@@ -419,10 +420,16 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
         if names_type(&p.ty, names) {
             a.lib.set(p.value, true);
         }
+        if names_type(&p.ty, is_ndarray_matrix_name) {
+            a.matrix.set(p.value, true);
+        }
     }
     for (v, ty) in &func.annotations {
         if names_type(ty, names) {
             a.lib.set(*v, true);
+        }
+        if names_type(ty, is_ndarray_matrix_name) {
+            a.matrix.set(*v, true);
         }
     }
     while a.changed {
@@ -432,11 +439,20 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
     a.lib
 }
 
+/// ndarray's arrays of two or more axes, whose `dot` is a matrix product, not a scalar.
+fn is_ndarray_matrix_name(name: &syn::Ident) -> bool {
+    const MATRICES: &[&str] = &["Array2", "Array3", "ArrayView2", "ArrayViewMut2"];
+    cfg!(feature = "ndarray") && MATRICES.iter().any(|t| name == t)
+}
+
 struct Analysis<'f> {
     func: &'f Function,
     lib: SecondaryMap<Value, bool>,
     /// Local arrays of library values, whose elements are library values.
     seqs: SecondaryMap<Value, bool>,
+    /// ndarray values known to have two axes or more (see [`is_ndarray_matrix_name`]):
+    /// written so, or a transpose, copy, elementwise result or product of such.
+    matrix: SecondaryMap<Value, bool>,
     changed: bool,
     /// The type names of the libraries analysed.
     names: fn(&syn::Ident) -> bool,
@@ -501,10 +517,17 @@ impl Analysis<'_> {
                     !op.is_comparison() && (self.is(*lhs) || self.is(*rhs))
                 }
                 InstKind::MethodCall {
-                    receiver, method, ..
+                    receiver,
+                    method,
+                    args,
+                    ..
                 } => {
+                    // ndarray's `a.dot(b)` is a product unless both are vectors.
+                    let matrix_dot = method == "dot"
+                        && (*self.matrix.get(*receiver)
+                            || args.first().is_some_and(|b| *self.matrix.get(*b)));
                     self.is(*receiver)
-                        && !SCALAR_METHODS.iter().any(|m| method == m)
+                        && (matrix_dot || !SCALAR_METHODS.iter().any(|m| method == m))
                         && !is_size_method(&method.to_string())
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
@@ -596,6 +619,44 @@ impl Analysis<'_> {
                     self.mark(res);
                 }
             }
+            if self.is_matrix_result(&self.func.insts[inst].kind) {
+                if let Some(&res) = results.first() {
+                    if !*self.matrix.get(res) {
+                        self.matrix.set(res, true);
+                        self.changed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether an instruction's result keeps two axes: copies and borrows of a matrix,
+    /// elementwise arithmetic with one, its transpose or owned copy, the product of two.
+    fn is_matrix_result(&self, kind: &InstKind) -> bool {
+        let m = |v: &Value| *self.matrix.get(*v);
+        match kind {
+            InstKind::Copy(arg)
+            | InstKind::Ref { arg, .. }
+            | InstKind::Unary {
+                op: UnOp::Neg | UnOp::Deref,
+                arg,
+            } => m(arg),
+            InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && (m(lhs) || m(rhs)),
+            InstKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => {
+                let name = method.to_string();
+                match name.as_str() {
+                    "dot" => m(receiver) && args.first().is_some_and(m),
+                    "t" | "reversed_axes" | "to_owned" | "clone" | "view" | "mapv" | "map"
+                    | "exp" | "ln" | "sqrt" | "abs" => m(receiver),
+                    _ => false,
+                }
+            }
+            _ => false,
         }
     }
 }

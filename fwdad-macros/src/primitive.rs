@@ -189,6 +189,9 @@ struct PrimitiveArgs {
     result: Option<(syn::Ident, syn::Ident)>,
     /// `crate = path`: the `fwdad` crate.
     krate: Option<syn::Path>,
+    /// `order = 1`: the partials are evaluated on plain floats only (they call a plain
+    /// function, `d = digamma(x)`), so the rule has no second order.
+    order: Option<(syn::Ident, syn::LitInt)>,
 }
 
 /// The rule's source, once the arguments are validated.
@@ -202,10 +205,12 @@ struct Partials {
     expr: syn::Expr,
     /// The result's name inside `expr`, and whether the user chose it.
     result: Option<(syn::Ident, bool)>,
+    /// `order = 1`: no evaluation of the partials on duals (second order panics).
+    first_order: bool,
 }
 
 const PRIMITIVE_EXPECTED: &str =
-    "expected `d = ..` (partial derivatives), `rule = path` (a hand-written rule), `result = name` or `crate = path`";
+    "expected `d = ..` (partial derivatives), `rule = path` (a hand-written rule), `result = name`, `order = 1` or `crate = path`";
 
 /// Parses `key = value` pairs, calling `value` for each key.
 fn parse_pairs(
@@ -276,6 +281,20 @@ impl Parse for PrimitiveArgs {
                     }
                     args.result = Some((key.clone(), input.parse()?));
                 }
+                "order" => {
+                    eq(key, input)?;
+                    if args.order.is_some() {
+                        return Err(duplicate(key));
+                    }
+                    let n: syn::LitInt = input.parse()?;
+                    if !matches!(n.base10_digits(), "1" | "2") {
+                        return Err(syn::Error::new(
+                            n.span(),
+                            "`order` is `1` (a first-order rule: the partials are evaluated on plain floats only) or `2` (the default)",
+                        ));
+                    }
+                    args.order = Some((key.clone(), n));
+                }
                 "crate" => {
                     eq(key, input)?;
                     if args.krate.is_some() {
@@ -314,12 +333,22 @@ impl PrimitiveArgs {
             }
             (Some((_, expr)), None) => Some(Form::Partials(Partials {
                 expr,
+                first_order: self
+                    .order
+                    .as_ref()
+                    .is_some_and(|(_, n)| n.base10_digits() == "1"),
                 result: Some(match self.result {
                     Some((_, name)) => (name, true),
                     None => (syn::Ident::new("y", Span::call_site()), false),
                 }),
             })),
             (None, Some((_, path))) => {
+                if let Some((key, _)) = self.order {
+                    error_at(diag, &key,
+                        "`order` belongs to `d = ..`: a hand-written `rule` gives second order itself, or not",
+                    );
+                    return None;
+                }
                 if let Some((key, _)) = self.result {
                     error_at(diag, &key,
                         "`result` names the primal result inside `d = ..`; a hand-written `rule` has no use for it",
@@ -1171,7 +1200,15 @@ fn scalar_rule(
     };
     lifter.visit_expr_mut(&mut dual_expr);
     let dual_t = quote!(#rt::Dual<::core::primitive::f64, #tp>);
-    let dual = partials_tuple(&dual_expr, k, &dual_t, rt);
+    let dual = if p.first_order {
+        let msg = format!(
+            "`{}` has a first-order rule only (`#[primitive(.., order = 1)]`): it has no second derivative (Hessians, `Hyper` modes)",
+            func.sig.ident
+        );
+        quote!(::core::panic!(#msg))
+    } else {
+        partials_tuple(&dual_expr, k, &dual_t, rt)
+    };
     let cmp_trait = lifter.compares.then(|| primal_of_trait(rt));
 
     let partials = quote! {

@@ -214,6 +214,14 @@ std_methods! {
     IsSignNegative = "is_sign_negative": [RESERVED PREDICATE] ret Bool;
     PartialCmp = "partial_cmp": [RESERVED PREDICATE] ret NonDiff;
     TotalCmp = "total_cmp": [RESERVED PREDICATE] ret NonDiff;
+    // `num_traits::ToPrimitive` to integers (`x.floor().to_usize().unwrap()` in generic
+    // code): `Option`s of integers, on the primal.
+    ToI32 = "to_i32": [RESERVED PREDICATE] ret NonDiff;
+    ToI64 = "to_i64": [RESERVED PREDICATE] ret NonDiff;
+    ToIsize = "to_isize": [RESERVED PREDICATE] ret NonDiff;
+    ToU32 = "to_u32": [RESERVED PREDICATE] ret NonDiff;
+    ToU64 = "to_u64": [RESERVED PREDICATE] ret NonDiff;
+    ToUsize = "to_usize": [RESERVED PREDICATE] ret NonDiff;
     // Integers (and the float methods of the same name on an integer receiver).
     Max = "max": [RESERVED INT_ARG KEEPS_INT];
     Min = "min": [RESERVED INT_ARG KEEPS_INT];

@@ -156,6 +156,15 @@ impl Lowerer<'_> {
                 }
                 __fwdad_last
             }),
+            (Rewrite::Unzip, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_left = ::std::vec::Vec::new();
+                let mut __fwdad_right = ::std::vec::Vec::new();
+                for (__fwdad_l, __fwdad_r) in __fwdad_recv {
+                    __fwdad_left.push(__fwdad_l);
+                    __fwdad_right.push(__fwdad_r);
+                }
+                (__fwdad_left, __fwdad_right)
+            }),
             (Rewrite::Find, [p]) if is_iterator(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_f = __fwdad_fn;
@@ -356,9 +365,11 @@ impl Lowerer<'_> {
     pub(crate) fn desugar_flat_map(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
         fn stage(e: &mut syn::Expr) -> Option<&mut syn::Expr> {
             let is_flat_map = match &*e {
-                syn::Expr::MethodCall(m) => {
-                    Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::FlatMap)
-                }
+                syn::Expr::MethodCall(m) => match Adaptor::from_name(&m.method.to_string()) {
+                    Some(Adaptor::FlatMap) => true,
+                    Some(Adaptor::Flatten) => m.args.is_empty(),
+                    _ => false,
+                },
                 _ => false,
             };
             if is_flat_map {
@@ -372,6 +383,16 @@ impl Lowerer<'_> {
         }
         let mut out = e.clone();
         let node = stage(&mut out)?;
+        if let syn::Expr::MethodCall(m) = &*node {
+            // `rows.iter().flatten()` is `rows.iter().flat_map(|r| r.iter())`.
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Flatten) {
+                let span = m.method.span();
+                let template = syn::parse_quote_spanned!(span=>
+                    __fwdad_rows.flat_map(|__fwdad_row| __fwdad_row.iter())
+                );
+                *node = fill(template, &[("__fwdad_rows", Hole::Expr(&m.receiver))]);
+            }
+        }
         let syn::Expr::MethodCall(fm) = &*node else {
             return None;
         };

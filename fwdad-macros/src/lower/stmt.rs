@@ -448,13 +448,21 @@ impl Lowerer<'_> {
                 args.push(v);
             }
         }
+        // A macro that names no local (`pi_2!()`, `inf!()`, `env!(..)`) cannot read the
+        // differentiated inputs (macro_rules! are hygienic): its value, a float too, is a
+        // constant.
+        let hint = if args.is_empty() {
+            TypeHint::Unknown
+        } else {
+            TypeHint::NonDiff
+        };
         self.push(
             InstKind::Opaque {
                 mac: mac.clone(),
                 captures,
                 args,
             },
-            TypeHint::NonDiff,
+            hint,
             span,
         )
     }
