@@ -158,6 +158,19 @@ fn lib_plan(
         InstKind::MethodCall { receiver, .. } => is_lib(receiver),
         InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
         InstKind::Field { base, .. } | InstKind::Index { base, .. } => is_lib(base),
+        // A borrowed field that is itself a library value (`&mut iso.rotation`), or a
+        // scalar field of a value over duals (`p.x` as a method's receiver, read by value);
+        // a parameter's scalar field is read from its dual.
+        InstKind::FieldRef { base, .. } => {
+            is_lib(base)
+                && (data.results.first().is_some_and(is_lib)
+                    || !crate::libtypes::is_param(func, *base))
+        }
+        // A borrowed element of a local array of library values (`&pts[i]`).
+        InstKind::ElemRef { base, .. } => is_lib(base) && data.results.first().is_some_and(is_lib),
+        // A local array of library values (`[Point3::new(x[0], ..), ..]`).
+        InstKind::Array(elems) => elems.iter().any(is_lib),
+        InstKind::Repeat { elem, .. } => is_lib(elem),
         _ => false,
     };
     involved.then(|| Plan {

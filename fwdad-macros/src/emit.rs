@@ -279,6 +279,15 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether `inst` borrows a scalar field of an active library value over duals (`p.x`
+    /// of a computed point, as a method's receiver), which `Form::Lib` reads by value.
+    fn is_lib_scalar_field(&self, inst: Inst) -> bool {
+        let data = &self.func.insts[inst];
+        matches!(data.kind, InstKind::FieldRef { .. })
+            && self.plans.get(inst).form == Form::Lib
+            && data.results.first().is_some_and(|r| !*self.lib.get(*r))
+    }
+
     /// Whether `inst` is `&x`, `&x[a..b]`, `&x[i]` or `&x.f` (a shared reference made in
     /// the body, promoted through `Promoted`).
     fn is_shared_ref_inst(&self, inst: Inst) -> bool {
@@ -661,9 +670,21 @@ impl Emitter<'_> {
             return self.undef_at(v);
         }
         let name = self.name(v);
+        let lib_scalar_field = match self.func.values[v].def {
+            ValueDef::Inst(inst, 0) => self.is_lib_scalar_field(inst),
+            _ => false,
+        };
         match need {
-            Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) => {
+            _ if lib_scalar_field => match need {
+                Need::Primal => quote!(#name.primal),
+                _ => quote!(#name),
+            },
+            Need::AsIs | Need::Dual if self.is(v) && self.is_mut_ref(v) && !*self.lib.get(v) => {
                 quote!(#rt::reborrow(&mut #name))
+            }
+            // A borrowed library value over duals (`&mut iso.rotation`) is a plain `&mut`.
+            Need::AsIs | Need::Dual if self.is_mut_ref(v) && *self.lib.get(v) => {
+                quote!((&mut *#name))
             }
             Need::AsIs | Need::Dual if self.is_mut_ref(v) => quote!(&mut *#name),
             Need::AsIs => quote!(#name),
@@ -1089,6 +1110,12 @@ impl Emitter<'_> {
                         }
                         None => self.primal_expr(inst, kind, &lifted, span),
                     },
+                    // A scalar field of a library value over duals (`p.x.atan2(p.y)`):
+                    // the scalar dual, by value.
+                    InstKind::FieldRef { member, .. } if self.is_lib_scalar_field(inst) => {
+                        let x = &lifted[0];
+                        quote_spanned!(span=> #x.#member)
+                    }
                     // `x[i]` of a nalgebra parameter: the element's dual alone.
                     InstKind::Index { base, .. }
                         if crate::libtypes::is_nalgebra_param(self.func, *base) =>

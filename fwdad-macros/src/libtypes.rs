@@ -1,5 +1,6 @@
 //! Values of library types computed by the library's own generic code: nalgebra's
-//! matrices and vectors (fixed-size and `DMatrix`/`DVector`) and num-complex's `Complex`.
+//! matrices and vectors (fixed-size and `DMatrix`/`DVector`) and geometry types
+//! (`Point3`, `UnitQuaternion`, `Isometry3`, ...), and num-complex's `Complex`.
 //!
 //! These libraries are generic over their scalar (`T: RealField`, `T: Float`), and a scalar
 //! dual implements those traits (runtime features `nalgebra`; `Float` always). So an active
@@ -23,8 +24,9 @@
 //! associated function of one (`Vector3::new(..)`, `Complex::from_polar(..)`), an operator
 //! with such an operand, a method of such a receiver (except the methods that return a
 //! scalar: [`SCALAR_METHODS`]), and what those flow into (copies, `if`/`match` results,
-//! `Some(x)` bindings of a `match` on one, loop-carried variables). Indexing (`v[i]`) and
-//! fields (`v.x`, `c.re`) give scalars.
+//! `Some(x)` bindings of a `match` on one, loop-carried variables, local arrays of them and
+//! their elements). Indexing (`v[i]`) and fields (`v.x`, `c.re`) give scalars, but for the
+//! fields of a geometry value that hold library values ([`GEOMETRY_VALUE_FIELDS`]).
 
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{Function, InstKind, Region, Terminator, UnOp, Value};
@@ -71,6 +73,88 @@ const NALGEBRA_TYPES: &[&str] = &[
     "RowDVector",
 ];
 
+/// nalgebra's geometry types (points, translations, rotations, unit vectors, quaternions,
+/// unit complex numbers, isometries): generic over their scalar as its matrices, so their
+/// values over duals are computed by nalgebra's code too, but they are not matrices (no
+/// `nalgebra_linalg` operation takes them). The runtime's `nalgebra_geometry` lists the
+/// same types with their tangents. By their sized aliases (`Point3`, not `Point<T, 3>`):
+/// a `Point`, `Rotation` or `Translation` of the user's own is too common a name to take.
+const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
+    "Point1",
+    "Point2",
+    "Point3",
+    "Point4",
+    "Point5",
+    "Point6",
+    "Translation1",
+    "Translation2",
+    "Translation3",
+    "Translation4",
+    "Translation5",
+    "Translation6",
+    "Rotation2",
+    "Rotation3",
+    "Unit",
+    "UnitVector1",
+    "UnitVector2",
+    "UnitVector3",
+    "UnitVector4",
+    "UnitVector5",
+    "UnitVector6",
+    "Quaternion",
+    "UnitQuaternion",
+    "UnitComplex",
+    "Isometry2",
+    "Isometry3",
+    "IsometryMatrix2",
+    "IsometryMatrix3",
+    "Similarity2",
+    "Similarity3",
+];
+
+/// The geometry types whose only parameter is the scalar (`Point3<T>`, not `Point<T, D>`
+/// nor `Unit<V>`): a turbofish of one argument names it.
+const GEOMETRY_OVER_SCALAR_ALONE: &[&str] = &[
+    "Point1",
+    "Point2",
+    "Point3",
+    "Point4",
+    "Point5",
+    "Point6",
+    "Translation1",
+    "Translation2",
+    "Translation3",
+    "Translation4",
+    "Translation5",
+    "Translation6",
+    "Rotation2",
+    "Rotation3",
+    "UnitVector1",
+    "UnitVector2",
+    "UnitVector3",
+    "UnitVector4",
+    "UnitVector5",
+    "UnitVector6",
+    "Quaternion",
+    "UnitQuaternion",
+    "UnitComplex",
+    "Isometry2",
+    "Isometry3",
+    "IsometryMatrix2",
+    "IsometryMatrix3",
+    "Similarity2",
+    "Similarity3",
+];
+
+fn is_geometry_name(name: &syn::Ident) -> bool {
+    cfg!(feature = "nalgebra") && NALGEBRA_GEOMETRY_TYPES.iter().any(|t| name == t)
+}
+
+/// Fields of a geometry value that hold a library value, not a scalar: a point's or
+/// quaternion's `coords`, a translation's `vector`, an isometry's `rotation` and
+/// `translation`. Every other field (`p.x`, `q.w`, `z.re`) is a scalar.
+const GEOMETRY_VALUE_FIELDS: &[&str] = &["coords", "vector", "rotation", "translation"];
+
 /// num-complex's types.
 const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 
@@ -88,6 +172,7 @@ const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
 /// Whether `name` is a library type of an enabled feature.
 pub(crate) fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
+        || is_geometry_name(name)
         || (cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == t))
         || (cfg!(feature = "ndarray") && NDARRAY_TYPES.iter().any(|t| name == t))
         || is_glam_name(name)
@@ -129,6 +214,11 @@ const SCALAR_METHODS: &[&str] = &[
     "norm_sqr",
     "arg",
     "l1_norm",
+    // nalgebra's geometry types
+    "angle_to",
+    "cos_angle",
+    "sin_angle",
+    "scalar",
     // glam
     "length",
     "length_squared",
@@ -313,6 +403,7 @@ fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
 fn generic_over_scalar_alone(name: &syn::Ident) -> bool {
     const SIZE_GENERIC: &[&str] = &["SMatrix", "SVector", "RowSVector"];
     (NALGEBRA_TYPES.iter().any(|t| name == t) && !SIZE_GENERIC.iter().any(|t| name == t))
+        || GEOMETRY_OVER_SCALAR_ALONE.iter().any(|t| name == t)
         || name == "Complex"
         || ["Array1", "Array2", "Array3"].iter().any(|t| name == t)
 }
@@ -365,6 +456,7 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
     let mut a = Analysis {
         func,
         lib: SecondaryMap::with_default(false),
+        seqs: SecondaryMap::with_default(false),
         matrix: SecondaryMap::with_default(false),
         changed: true,
         names,
@@ -401,6 +493,8 @@ fn is_ndarray_matrix_name(name: &syn::Ident) -> bool {
 struct Analysis<'f> {
     func: &'f Function,
     lib: SecondaryMap<Value, bool>,
+    /// Local arrays of library values, whose elements are library values.
+    seqs: SecondaryMap<Value, bool>,
     /// ndarray values known to have two axes or more (see [`is_ndarray_matrix_name`]):
     /// written so, or a transpose, copy, elementwise result or product of such.
     matrix: SecondaryMap<Value, bool>,
@@ -412,6 +506,15 @@ struct Analysis<'f> {
 impl Analysis<'_> {
     fn is(&self, v: Value) -> bool {
         *self.lib.get(v)
+    }
+
+    /// Marks `v` as a local array of library values.
+    fn mark_seq(&mut self, v: Option<&Value>) {
+        let Some(&v) = v else { return };
+        if !*self.seqs.get(v) {
+            self.seqs.set(v, true);
+            self.changed = true;
+        }
     }
 
     fn mark(&mut self, v: Value) {
@@ -449,7 +552,12 @@ impl Analysis<'_> {
                 | InstKind::Unary {
                     op: UnOp::Neg | UnOp::Deref,
                     arg,
-                } => self.is(*arg),
+                } => {
+                    if *self.seqs.get(*arg) {
+                        self.mark_seq(results.first());
+                    }
+                    self.is(*arg)
+                }
                 InstKind::Binary { op, lhs, rhs } => {
                     !op.is_comparison() && (self.is(*lhs) || self.is(*rhs))
                 }
@@ -470,9 +578,32 @@ impl Analysis<'_> {
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
                 }
-                // An element of a parameter `&[Vector3<f64>]`.
+                // `p.coords`, `iso.translation` of a geometry value.
+                InstKind::Field { base, member } | InstKind::FieldRef { base, member, .. } => {
+                    self.is(*base)
+                        && cfg!(feature = "nalgebra")
+                        && matches!(member, syn::Member::Named(m)
+                            if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
+                }
+                // An element of a parameter `&[Vector3<f64>]` or of a local array of
+                // library values (`let axes = [Vector3::z_axis(), ..]; axes[i]`).
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
-                    is_seq_of(self.func, *base, self.names)
+                    is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
+                }
+                // A local array of library values is one itself (over duals when active,
+                // its elements read in place), and its elements are library values.
+                InstKind::Array(elems) => {
+                    let lib = elems.iter().any(|e| self.is(*e));
+                    if lib {
+                        self.mark_seq(results.first());
+                    }
+                    lib
+                }
+                InstKind::Repeat { elem, .. } => {
+                    if self.is(*elem) {
+                        self.mark_seq(results.first());
+                    }
+                    self.is(*elem)
                 }
                 InstKind::If {
                     then_region,
@@ -621,15 +752,22 @@ fn names_nalgebra(ty: &syn::Type) -> bool {
 /// Whether `v` holds the dual of the whole value (`Dual<&Vector3<f64>, &Vector3<S>>`), not
 /// yet the library's form over duals: a parameter, an element of a parameter
 /// (`x[i]` of `x: &[Vector3<f64>]`), the result of another rule (a call that is not one of
-/// the library's associated functions, `let p: Vector3<f64> = g(x);`), or a copy of one.
+/// the library's associated functions, `let p: Vector3<f64> = g(x);`), a field of a tuple
+/// or struct (`for (i, j, z) in edges` over `&[(usize, usize, Isometry3<f64>)]`, then
+/// `let z: &Isometry3<f64> = z;`), or a copy of one. The fields of a library value that
+/// hold one (`iso.rotation`, [`GEOMETRY_VALUE_FIELDS`]) are read from its form over duals.
 pub fn is_param(func: &Function, v: Value) -> bool {
     match func.values[v].def {
         crate::ir::ValueDef::Param(_) => true,
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
-            InstKind::Copy(arg) => is_param(func, *arg),
-            // A field of a struct's dual (`let t: &Array1<f64> = &c.t;`) is the dual of the
-            // whole value too.
-            InstKind::Field { .. } | InstKind::FieldRef { .. } => true,
+            InstKind::Copy(arg)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg,
+            } => is_param(func, *arg),
+            InstKind::Field { member, .. } | InstKind::FieldRef { member, .. } => {
+                !matches!(member, syn::Member::Named(m) if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
+            }
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 is_lib_seq(func, *base)

@@ -71,6 +71,8 @@ pub mod nalgebra;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra_dyn;
 #[cfg(feature = "nalgebra")]
+pub mod nalgebra_geometry;
+#[cfg(feature = "nalgebra")]
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod nalgebra_linalg;
 #[cfg(feature = "ndarray")]
