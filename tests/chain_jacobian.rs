@@ -8,7 +8,7 @@
 
 use fwdad::drivers::{jacobian_with, FlatOutput, JacobianSink, Matrix, SliceRule};
 use fwdad::prelude::*;
-use fwdad::sparse::BlockLayout;
+use fwdad::sparse::{BlockLayout, SparseJacobianWorkspace};
 
 /// ADBench's bundle-adjustment reprojection residual (`fwdad-bench/src/ba.rs`): Rodrigues'
 /// rotation (its first-order form at a zero rotation), a pinhole with radial distortion.
@@ -302,6 +302,30 @@ fn block_driver_takes_the_entry() {
                 assert!(
                     (a - s).abs() <= 1e-14 * a.abs().max(s.abs()),
                     "block {b} ({i}, {j}): driver {a:e}, seeded {s:e}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn sparse_workspace_takes_the_entry() {
+    // The pattern detected at one point; values at two points where the branch goes the
+    // same way, against the seeded pass.
+    let p0 = [0.0, 0.0, 0.3, 0.4];
+    let rule = bind(soft_spring {}, (Wrt, 2.5));
+    let mut ws = SparseJacobianWorkspace::new(rule, &p0);
+    for p in [p0, [0.1, -0.2, 0.35, 0.5]] {
+        let (_, jac) = seeded(&rule, &p);
+        let (v, j) = ws.jacobian(&p);
+        assert_eq!(v, soft_spring(&p, 2.5));
+        let j = j.to_dense();
+        for r in 0..2 {
+            for c in 0..4 {
+                let (a, s) = (j[(r, c)], jac[(r, c)]);
+                assert!(
+                    (a - s).abs() <= 1e-14 * a.abs().max(s.abs()),
+                    "({r}, {c}) at {p:?}: sparse {a:e}, seeded {s:e}"
                 );
             }
         }
