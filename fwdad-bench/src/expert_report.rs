@@ -535,7 +535,9 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                         "rule",
                         Box::new(|| {
                             let inst = black_box(inst);
-                            (0..inst.p).map(|i| whole(ba::block_rule(inst, i, seeds))).sum()
+                            (0..inst.p)
+                                .map(|i| whole(ba::block_rule(inst, i, seeds)))
+                                .sum()
                         }),
                     ),
                     (
@@ -558,7 +560,9 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                         "rule, Jacobian entry",
                         Box::new(|| {
                             let inst = black_box(inst);
-                            (0..inst.p).map(|i| whole(ba::block_entry(inst, i, seeds))).sum()
+                            (0..inst.p)
+                                .map(|i| whole(ba::block_entry(inst, i, seeds)))
+                                .sum()
                         }),
                     ),
                 ],

@@ -20,7 +20,7 @@
 //! * *a forwarding body*: no chain of its own, and it returns the result of a call of
 //!   another rule whose active arguments are its parameters, sub-slices and elements of
 //!   them (`ba(&p[0..11], &p[11..14], p[14], fx, fy)`): its entry is the callee's, with
-//!   the arguments' columns shifted (`call_chain_jacobian`), available when the callee's
+//!   the arguments' columns shifted (`ChainJacobianOf`, called through `call`), available when the callee's
 //!   is.
 //!
 //! Anything else (a returned float computed by a loop, a call, a non-smooth operation, an

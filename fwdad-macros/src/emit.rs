@@ -1274,8 +1274,9 @@ impl Emitter<'_> {
                         })
                         .collect();
                     let sink = jac_ident("out");
-                    quote_spanned!(span=> #rt::call_chain_jacobian::<#mode, _, _, _, _>(
-                        &#marker, (#(#args,)*), &[#(#cols),*], #sink))
+                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(
+                        &#rt::ChainJacobianOf::new(&#marker, &[#(#cols),*], #sink),
+                        (#(#args,)*)))
                 } else {
                     let call = quote_spanned!(span=>
                         #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));

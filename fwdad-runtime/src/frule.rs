@@ -82,17 +82,36 @@ pub trait JacobianSink {
     fn add(&mut self, i: usize, j: usize, d: f64);
 }
 
-/// [`Frule::chain_jacobian`] of the rule a call in a derived body names, its arguments
-/// converted as [`call`] converts them.
-#[inline(always)]
+/// The Jacobian entry ([`Frule::chain_jacobian`]) of rule `R`, as a rule returning
+/// whether it ran: the entry of a forwarding body calls its callee's through [`call`],
+/// so that arguments that do not fit the callee are reported once, by the rule's own
+/// call, not a second time by the entry's.
 #[doc(hidden)]
-pub fn call_chain_jacobian<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>, J: JacobianSink>(
-    r: &R,
-    args: A,
-    cols: &[Option<usize>],
-    out: &mut J,
-) -> bool {
-    r.chain_jacobian(args.coerce_args(), cols, out)
+pub struct ChainJacobianOf<'r, R, J> {
+    rule: &'r R,
+    cols: &'r [Option<usize>],
+    out: core::cell::RefCell<&'r mut J>,
+}
+
+impl<'r, R, J> ChainJacobianOf<'r, R, J> {
+    /// `rule`'s entry with the columns `cols`, writing to `out`.
+    #[inline(always)]
+    pub fn new(rule: &'r R, cols: &'r [Option<usize>], out: &'r mut J) -> Self {
+        ChainJacobianOf {
+            rule,
+            cols,
+            out: core::cell::RefCell::new(out),
+        }
+    }
+}
+
+impl<R: Frule<T, S>, T, S: Mode, J: JacobianSink> Frule<T, S> for ChainJacobianOf<'_, R, J> {
+    type Output = bool;
+    #[inline(always)]
+    fn frule(&self, args: T) -> bool {
+        self.rule
+            .chain_jacobian(args, self.cols, &mut **self.out.borrow_mut())
+    }
 }
 
 /// Column `c + i` of element `i` of an argument at column `c`, if it has one (what a

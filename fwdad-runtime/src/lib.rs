@@ -95,7 +95,7 @@ pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]
 pub use frule::PromotedElem;
 pub use frule::{
-    call, call_chain_jacobian, coerce_to, column, FnRule, Frule, JacobianSink, MethodOf, Promoted,
+    call, coerce_to, column, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf, Promoted,
     SelfByValue,
 };
 pub use implicit::{implicit_root, implicit_system, Residual};

@@ -136,7 +136,7 @@ pub mod __private {
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::PromotedElem;
     pub use fwdad_runtime::{
-        call, call_chain_jacobian, coerce_to, column, constant_in, holds_no_float, Differentiable,
+        call, coerce_to, column, constant_in, holds_no_float, ChainJacobianOf, Differentiable,
         Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode, Promoted, Real,
         SelfByValue, ZeroTangent,
     };
