@@ -80,7 +80,7 @@ fn soft_spring(p: &[f64], k: f64) -> [f64; 2] {
 fn plate(v: f64, rho: f64, a: f64) -> (f64, f64) {
     let q = 0.5 * rho * v * v;
     let cl = if a.abs() < 0.25 {
-        6.28 * a
+        2.0 * std::f64::consts::PI * a
     } else {
         1.2 * a.sin()
     };

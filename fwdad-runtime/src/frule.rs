@@ -119,10 +119,7 @@ impl<R: Frule<T, S>, T, S: Mode, J: JacobianSink> Frule<T, S> for ChainJacobianO
 #[inline(always)]
 #[doc(hidden)]
 pub fn column(c: Option<usize>, i: usize) -> Option<usize> {
-    match c {
-        Some(c) => Some(c + i),
-        None => None,
-    }
+    c.map(|c| c + i)
 }
 
 /// Calls rule `r` under mode `S`: what generated code emits for a call to a function with
