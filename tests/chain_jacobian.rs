@@ -99,6 +99,25 @@ fn cumprod(x: &[f64]) -> [f64; 3] {
     out
 }
 
+/// The index of the largest element: an integer, no derivative.
+#[non_differentiable]
+fn argmax(x: &[f64]) -> usize {
+    let mut k = 0;
+    for i in 1..x.len() {
+        if x[i] > x[k] {
+            k = i;
+        }
+    }
+    k
+}
+
+/// The square of the peak: a root indexed by another rule's (integer) result.
+#[derive_frule]
+fn peak_energy(x: &[f64]) -> f64 {
+    let i = argmax(x);
+    0.5 * x[i] * x[i]
+}
+
 /// The entry's values and Jacobian, written into a dense sink.
 struct Dense {
     values: Vec<f64>,
@@ -268,6 +287,18 @@ fn branches_both_ways() {
             vec![l, d]
         };
         check(bind(plate {}, (Var(1), 1.2, Var(0))), plain, &[a, v], 1e-6);
+    }
+}
+
+#[test]
+fn an_index_computed_by_another_rule() {
+    for x in [[0.5, 3.0, 1.0], [2.0, -1.0, 1.5]] {
+        check(peak_energy {}, |q: &[f64]| vec![peak_energy(q)], &x, 1e-6);
+        let (_, j) = jacobian_with::<16>(peak_energy {}, &x);
+        let k = argmax(&x);
+        for c in 0..3 {
+            assert_eq!(j[(0, c)], if c == k { x[k] } else { 0.0 });
+        }
     }
 }
 

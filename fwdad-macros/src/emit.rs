@@ -187,11 +187,16 @@ pub fn emit_chain_jacobian(
 }
 
 impl Emitter<'_> {
-    /// The column of `c` (`rt::column(col<k>, offsets)`): an `Option<usize>`.
-    fn jac_column(&self, c: &crate::chainjac::Col) -> TokenStream {
+    /// The column of `c` (`rt::column(col<k>, offsets)`): an `Option<usize>`. An offset
+    /// is read as the index it is (a rule's integer result is a dual: its primal).
+    fn jac_column(&mut self, c: &crate::chainjac::Col) -> TokenStream {
         let rt = self.rt;
         let base = jac_ident(&format!("col{}", c.param));
-        let offsets: Vec<_> = c.offsets.iter().map(|o| self.name(*o)).collect();
+        let offsets: Vec<_> = c
+            .offsets
+            .iter()
+            .map(|o| self.operand(*o, Need::Primal))
+            .collect();
         quote!(#rt::column(#base, 0usize #(+ #offsets)*))
     }
 }
@@ -233,10 +238,11 @@ struct Emitter<'a> {
     /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
     nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
     /// Set while emitting the Jacobian entry (`crate::chainjac`): returned chain values
-    /// write their coefficients to the sink instead of assembling a tangent.
+    /// write their coefficients to the sink (the tangents assembled beside them are never
+    /// read, and the compiler drops them).
     jac: Option<&'a crate::chainjac::JacPlan>,
-    /// In the Jacobian entry, the coefficients of each materialised value that is not
-    /// returned, by column: what a returned value that reads it multiplies through.
+    /// In the Jacobian entry, the coefficients of each materialised value by column: what
+    /// a later value that reads it multiplies through.
     jac_terms: std::collections::HashMap<Value, Vec<(crate::chainjac::Col, TokenStream)>>,
 }
 
