@@ -456,6 +456,45 @@ pub fn block_rule(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK]
     out
 }
 
+/// One block by [`ba_residual`]'s Jacobian entry (`Frule::chain_jacobian`, what
+/// `jacobian` and `BlockJacobianWorkspace` call for a rule whose body is one chain): the
+/// backward sweep's coefficients written to the block's columns (camera 0..11, point
+/// 11..14, weight 14), no seeds; the arguments' tangents are never read.
+#[inline]
+pub fn block_entry(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK] {
+    type B = Batch<f64, NBLOCK>;
+    struct Block([f64; 2 * NBLOCK]);
+    impl fwdad::drivers::JacobianSink for Block {
+        #[inline(always)]
+        fn rows(&mut self, m: usize) {
+            assert_eq!(m, 2);
+            self.0 = [0.0; 2 * NBLOCK];
+        }
+        #[inline(always)]
+        fn value(&mut self, _: usize, _: f64) {}
+        #[inline(always)]
+        fn add(&mut self, i: usize, j: usize, d: f64) {
+            self.0[i * NBLOCK + j] += d;
+        }
+    }
+    let (cam, x, w, fx, fy) = inst.observation(i);
+    let mut out = Block([0.0; 2 * NBLOCK]);
+    let ok = <ba_residual as Frule<_, B>>::chain_jacobian(
+        &ba_residual {},
+        (
+            Dual::new(cam, &seeds.cam[..]),
+            Dual::new(x, &seeds.x[..]),
+            Dual::new(w, seeds.w),
+            Dual::new(fx, B::default()),
+            Dual::new(fy, B::default()),
+        ),
+        &[Some(0), Some(NCAM), Some(NCAM + 3), None, None],
+        &mut out,
+    );
+    assert!(ok, "ba_residual has a Jacobian entry");
+    out.0
+}
+
 /// One block by the expert batched Jacobian
 /// ([`crate::expert::ba_residual_expert_batched`]): adjoints of the two outputs
 /// accumulated backwards by hand, then multiplied by the same seeds as [`block_rule`].
@@ -584,6 +623,7 @@ mod tests {
             let (e, hand) = ba_residual_hand(cam, x, w, fx, fy);
             assert_close("ba residual", &ba_residual(cam, x, w, fx, fy), &e);
             assert_close("ba rule", &block_rule(&inst, i, &seeds), &hand);
+            assert_close("ba entry", &block_entry(&inst, i, &seeds), &hand);
             assert_close("ba expert", &block_expert(&inst, i, &seeds), &hand);
             let (e_expert, _) = crate::expert::ba_residual_expert_batched(
                 cam,
@@ -615,6 +655,7 @@ mod tests {
         let (cam, x, w, fx, fy) = inst.observation(0);
         let (_, hand) = ba_residual_hand(cam, x, w, fx, fy);
         assert_close("ba rule θ=0", &block_rule(&inst, 0, &seeds), &hand);
+        assert_close("ba entry θ=0", &block_entry(&inst, 0, &seeds), &hand);
         assert_close("ba expert θ=0", &block_expert(&inst, 0, &seeds), &hand);
         assert_close_tol("ba fd θ=0", &block_fd(&inst, 0), &hand, FD_TOL);
         assert_close("ba num-dual θ=0", &block_nd(&inst, 0), &hand);

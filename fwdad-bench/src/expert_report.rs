@@ -521,8 +521,9 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
 
 /// BA 2×15 Jacobian blocks in one `Batch<f64, 15>` pass of the derived rule against the
 /// expert batched hand Jacobian ([`expert::ba_residual_expert_batched`]: the two outputs'
-/// adjoints backwards by hand, then the seeds), over 256 observations: `runs` kernels
-/// measured one after the other (the `ba_batched` binary re-measures under load).
+/// adjoints backwards by hand, then the seeds), and by the rule's Jacobian entry, over 256
+/// observations, every entry of every block kept: `runs` kernels measured one after the
+/// other (the `ba_batched` binary re-measures under load).
 pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
     let inst = ba::Instance::generate(8, 64, 256, 302);
     let seeds = ba::Seeds::default();
@@ -540,7 +541,7 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                             (0..inst.p)
                                 .map(|i| {
                                     let (cam, x, w, fx, fy) = inst.observation(i);
-                                    ba::ba_residual(cam, x, w, fx, fy)[0]
+                                    whole(ba::ba_residual(cam, x, w, fx, fy))
                                 })
                                 .sum()
                         }),
@@ -549,7 +550,9 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                         "rule",
                         Box::new(|| {
                             let inst = black_box(inst);
-                            (0..inst.p).map(|i| ba::block_rule(inst, i, seeds)[0]).sum()
+                            (0..inst.p)
+                                .map(|i| whole(ba::block_rule(inst, i, seeds)))
+                                .sum()
                         }),
                     ),
                     (
@@ -557,7 +560,7 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                         Box::new(|| {
                             let inst = black_box(inst);
                             (0..inst.p)
-                                .map(|i| ba::block_expert(inst, i, seeds)[0])
+                                .map(|i| whole(ba::block_expert(inst, i, seeds)))
                                 .sum()
                         }),
                     ),
@@ -565,14 +568,31 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                         "num-dual",
                         Box::new(|| {
                             let inst = black_box(inst);
-                            (0..inst.p).map(|i| ba::block_nd(inst, i)[0]).sum()
+                            (0..inst.p).map(|i| whole(ba::block_nd(inst, i))).sum()
+                        }),
+                    ),
+                    (
+                        "rule, Jacobian entry",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            (0..inst.p)
+                                .map(|i| whole(ba::block_entry(inst, i, seeds)))
+                                .sum()
                         }),
                     ),
                 ],
-                &[(1, 2), (1, 0), (2, 0), (1, 3)],
+                &[(1, 2), (1, 0), (2, 0), (1, 3), (4, 2), (4, 0), (4, 1)],
             )
         })
         .collect()
+}
+
+/// The first entry of `a`, every entry kept: the compiler must compute the whole block
+/// (summing one entry let it drop the work of the others, which a scalar entry makes
+/// easier to drop than a lane of a batch).
+#[inline(always)]
+fn whole<const K: usize>(a: [f64; K]) -> f64 {
+    black_box(&a)[0]
 }
 
 /// The name of [`ba_batched`]'s kernel.
@@ -853,6 +873,18 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
             pct(m.ratio(&rule, "num-dual").expect("rule ÷ num-dual")),
             m.attempts
         );
+        if let (Some(r), Some(p)) = (
+            m.ratio("rule, Jacobian entry", "expert"),
+            m.ratio("rule, Jacobian entry", "primal"),
+        ) {
+            let _ = writeln!(
+                s,
+                "| ↳ same, the rule's Jacobian entry (`Frule::chain_jacobian`: the swept coefficients written to the block's columns, no seeds; what `jacobian` and `BlockJacobianWorkspace` use) | | {} | | {} | {} | | | |",
+                ns(m.time("rule, Jacobian entry").unwrap_or(f64::NAN)),
+                pct(r),
+                pct(p),
+            );
+        }
         if let Some(r) = m.ratio("rule, `inactive(a)`", "expert") {
             let _ = writeln!(
                 s,
@@ -918,6 +950,15 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
             TARGET_BA.1,
             verdict(rp, TARGET_BA.1),
         );
+        if let Some(e) = m.ratio("rule, Jacobian entry", "primal") {
+            let _ = writeln!(
+                s,
+                "| BA 2×15 by the rule's Jacobian entry ÷ objective | ≤ {} | {:.2} | {} |",
+                TARGET_BA.1,
+                e.median,
+                verdict(e.median, TARGET_BA.1),
+            );
+        }
     }
     for (k, what) in [
         (0, "`GradientWorkspace::gradient`"),

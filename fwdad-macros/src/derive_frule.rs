@@ -925,11 +925,37 @@ pub(crate) fn pipeline(
         rt,
         &mode,
     );
+    // The Jacobian entry, for a body that is one chain (`crate::chainjac`).
+    let float_params: Vec<bool> = passes
+        .ir
+        .params
+        .iter()
+        .map(|p| !p.inactive && crate::const_args::shape(&p.ty).is_some_and(|c| c.float == "f64"))
+        .collect();
+    let chain_jacobian = crate::chainjac::plan(
+        &passes.ir,
+        &passes.active,
+        &passes.plans,
+        passes.linear.as_ref(),
+        &float_params,
+    )
+    .map(|plan| {
+        emit::emit_chain_jacobian(
+            &passes.ir,
+            &passes.active,
+            &passes.plans,
+            passes.linear.as_ref(),
+            &plan,
+            rt,
+            &mode,
+        )
+    });
     Some(Body {
         tokens,
         out_of_line: out_of_line(func, &passes.ir),
         inlinable: body_inlinable(func, &passes.ir),
         generic: crate::const_args::generic_in_body(&passes.ir, &passes.plans),
+        chain_jacobian,
     })
 }
 
@@ -943,6 +969,8 @@ pub(crate) struct Body {
     /// Per parameter, whether the body takes a constant tangent as it comes
     /// (`crate::const_args::generic_in_body`); the others are converted on entry.
     generic: Vec<bool>,
+    /// The statements of the Jacobian entry (`Frule::chain_jacobian`), if it has one.
+    chain_jacobian: Option<TokenStream>,
 }
 
 /// Whether the rule's body is a function of its own, never inlined, that takes each float
@@ -1500,6 +1528,7 @@ pub(crate) fn emit_items(
     });
     let entry = consts.entry(sig, &params);
     let fits = fit_slices(sig, &params, rt);
+    let jac_body = body.chain_jacobian.clone();
     let body = match body.out_of_line {
         true => emit_body_fn(
             sig,
@@ -1559,6 +1588,28 @@ pub(crate) fn emit_items(
         false => TokenStream::new(),
     };
     let trait_checks = crate::traits::trait_checks(&func.sig, rt);
+    // The Jacobian entry (free functions: a method's receiver has no column).
+    let chain_jacobian = jac_body.as_ref().filter(|_| free).map(|tokens| {
+        let (cols, sink) = (emit::jac_ident("cols"), emit::jac_ident("out"));
+        quote! {
+            #inline
+            #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
+            fn chain_jacobian<__FwdadSink: #rt::JacobianSink>(
+                &self,
+                __fwdad_args: (#(#arg_tys,)*),
+                #cols: &[::core::option::Option<usize>],
+                #sink: &mut __FwdadSink,
+            ) -> bool {
+                // Only where the seeded pass is linearised too, so that the two agree to
+                // rounding (one direction and second order keep their own forms).
+                if !<#mode as #rt::Mode>::LINEARIZE {
+                    return false;
+                }
+                let (#(#params,)*) = __fwdad_args; #entry #fits
+                #tokens
+            }
+        }
+    });
     quote! {
         #marker_decl
         #marker_fn
@@ -1576,6 +1627,7 @@ pub(crate) fn emit_items(
                 #mentions_primal
                 #body
             }
+            #chain_jacobian
         }
 
         // Rebuild when `FWDAD_DUMP` changes, so the dump is never stale.

@@ -55,6 +55,8 @@ pub fn emit_body(
         elem_at: false,
         lib: crate::libtypes::lib_values(func),
         nalgebra: crate::libtypes::nalgebra_values(func),
+        jac: None,
+        jac_terms: Default::default(),
     };
     let mut out = TokenStream::new();
     for item in &func.items {
@@ -109,6 +111,96 @@ pub fn param_ident(i: usize) -> syn::Ident {
     format_ident!("__fwdad_arg{}", i, span = Span::mixed_site())
 }
 
+/// The names the Jacobian entry takes its sink (`out`), its arguments' columns (`cols`)
+/// and binds argument `k`'s column (`col<k>`) to.
+pub fn jac_ident(name: &str) -> syn::Ident {
+    format_ident!("__fwdad_{}", name, span = Span::mixed_site())
+}
+
+/// The statements of the Jacobian entry (`Frule::chain_jacobian`, see `crate::chainjac`),
+/// after the parameters are bound: the linearised body (or, forwarding, the body with its
+/// call replaced by the callee's entry), each returned value's coefficients written to
+/// the sink `__fwdad_out` at its roots' columns; its value is whether the entry ran.
+pub fn emit_chain_jacobian(
+    func: &Function,
+    active: &Activity,
+    plans: &DualPlan,
+    linear: Option<&Linear>,
+    plan: &crate::chainjac::JacPlan,
+    rt: &TokenStream,
+    mode: &syn::Ident,
+) -> TokenStream {
+    let mut e = Emitter {
+        func,
+        active,
+        plans,
+        rt,
+        mode,
+        loops: Vec::new(),
+        temps: 0,
+        lin: linear,
+        one_direction: false,
+        coefs: Default::default(),
+        owned_roots: Default::default(),
+        cells: vec![Vec::new()],
+        depth: Default::default(),
+        elem_at: false,
+        lib: crate::libtypes::lib_values(func),
+        nalgebra: crate::libtypes::nalgebra_values(func),
+        jac: Some(plan),
+        jac_terms: Default::default(),
+    };
+    let mut out = TokenStream::new();
+    for item in &func.items {
+        out.extend(quote!(#item));
+    }
+    for (i, p) in func.params.iter().enumerate() {
+        let v = e.name(p.value);
+        let arg = param_ident(i);
+        out.extend(if e.is(p.value) || p.inactive {
+            quote!(let mut #v = #arg;)
+        } else {
+            quote!(let mut #v = #arg.primal;)
+        });
+    }
+    let cols = jac_ident("cols");
+    for i in 0..func.params.len() {
+        let c = jac_ident(&format!("col{i}"));
+        out.extend(
+            quote!(let #c: ::core::option::Option<usize> = match #cols.get(#i) {
+            ::core::option::Option::Some(c) => *c,
+            ::core::option::Option::None => ::core::option::Option::None,
+        };),
+        );
+    }
+    if plan.call.is_none() {
+        let (sink, nrows) = (jac_ident("out"), plan.nrows);
+        out.extend(quote!(#rt::JacobianSink::rows(#sink, #nrows);));
+    }
+    let body = e.region(func.body, Tail::Return);
+    out.extend(e.take_cells());
+    if e.elem_at {
+        out.extend(quote!(use #rt::ElemAt as _;));
+    }
+    out.extend(body);
+    out
+}
+
+impl Emitter<'_> {
+    /// The column of `c` (`rt::column(col<k>, offsets)`): an `Option<usize>`. An offset
+    /// is read as the index it is (a rule's integer result is a dual: its primal).
+    fn jac_column(&mut self, c: &crate::chainjac::Col) -> TokenStream {
+        let rt = self.rt;
+        let base = jac_ident(&format!("col{}", c.param));
+        let offsets: Vec<_> = c
+            .offsets
+            .iter()
+            .map(|o| self.operand(*o, Need::Primal))
+            .collect();
+        quote!(#rt::column(#base, 0usize #(+ #offsets)*))
+    }
+}
+
 struct Emitter<'a> {
     func: &'a Function,
     active: &'a Activity,
@@ -145,6 +237,13 @@ struct Emitter<'a> {
     /// Values that are nalgebra matrices: an inactive one meets an active one in a mixed
     /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
     nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
+    /// Set while emitting the Jacobian entry (`crate::chainjac`): returned chain values
+    /// write their coefficients to the sink (the tangents assembled beside them are never
+    /// read, and the compiler drops them).
+    jac: Option<&'a crate::chainjac::JacPlan>,
+    /// In the Jacobian entry, the coefficients of each materialised value by column: what
+    /// a later value that reads it multiplies through.
+    jac_terms: std::collections::HashMap<Value, Vec<(crate::chainjac::Col, TokenStream)>>,
 }
 
 /// What a region's `Yield` means where it is emitted.
@@ -758,6 +857,18 @@ impl Emitter<'_> {
             out.extend(self.inst(inst));
         }
         let term = match (&self.func.regions[r].term, tail) {
+            // The Jacobian entry's value: whether it ran (a forwarding body: the callee's).
+            (Terminator::Return(_) | Terminator::Yield(_), Tail::Return)
+                if self.jac.is_some() && r == self.func.body =>
+            {
+                match self.jac.and_then(|p| p.call.as_ref()) {
+                    Some((call, _)) => {
+                        let ok = self.name(self.func.insts[*call].results[0]);
+                        quote!(#ok)
+                    }
+                    None => quote!(true),
+                }
+            }
             (Terminator::Return(v), Tail::Return)
                 if matches!(self.func.regions[r].term, Terminator::Return(_))
                     && r == self.func.body =>
@@ -857,6 +968,9 @@ impl Emitter<'_> {
             .is_some_and(|&r| self.is_undef(r))
         {
             return TokenStream::new();
+        }
+        if self.jac.is_some_and(|p| p.output == Some(inst)) {
+            return TokenStream::new(); // the entry writes the returned values to its sink
         }
         if let Some(lin) = self.lin.filter(|l| l.lin_ifs.contains_key(&inst)) {
             let mut out = self.lin_if(inst, lin);
@@ -1260,13 +1374,33 @@ impl Emitter<'_> {
                         *a = quote_spanned!(span=> #callee::#pass::<#mode, _>(#a));
                     }
                 }
-                let call =
-                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
-                // A result typed as non-differentiable (`let i: usize = argmax(x);`) is
-                // inactive: keep its value.
-                match data.results.first() {
-                    Some(&r) if !self.is(r) => quote_spanned!(span=> #call.primal),
-                    _ => call,
+                if let Some((_, cols)) = self
+                    .jac
+                    .and_then(|p| p.call.as_ref())
+                    .filter(|(c, _)| *c == inst)
+                {
+                    // The Jacobian entry of a forwarding body: the callee's, its
+                    // arguments' columns shifted by their sub-slices and indices.
+                    let cols: Vec<TokenStream> = cols
+                        .iter()
+                        .map(|c| match c {
+                            Some(c) => self.jac_column(c),
+                            None => quote!(::core::option::Option::None),
+                        })
+                        .collect();
+                    let sink = jac_ident("out");
+                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(
+                        &#rt::ChainJacobianOf::new(&#marker, &[#(#cols),*], #sink),
+                        (#(#args,)*)))
+                } else {
+                    let call = quote_spanned!(span=>
+                        #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
+                    // A result typed as non-differentiable (`let i: usize = argmax(x);`)
+                    // is inactive: keep its value.
+                    match data.results.first() {
+                        Some(&r) if !self.is(r) => quote_spanned!(span=> #call.primal),
+                        _ => call,
+                    }
                 }
             }
             (

@@ -7,6 +7,7 @@
 mod activity;
 mod args;
 mod callee;
+mod chainjac;
 mod const_args;
 mod derive_frule;
 mod diag;

@@ -39,6 +39,87 @@ pub trait Frule<Args, S: Mode = f64> {
     type Output;
     /// Runs the function and propagates tangents.
     fn frule(&self, args: Args) -> Self::Output;
+
+    /// The Jacobian entry of a rule whose body is one linearised chain (see
+    /// [`JacobianSink`]): runs the function at `args`' primals and writes its outputs and
+    /// their coefficients with respect to the elements of the arguments `cols` names
+    /// (`cols[k] = Some(c)`: element `i` of argument `k` is column `c + i`; `None`: its
+    /// tangent is taken as zero) into `out`, without reading any tangent. Returns `false`,
+    /// having done nothing, when the rule has no such entry (the default): the drivers
+    /// then run seeded passes. `#[derive_frule]` emits it for bodies that are one chain of
+    /// scalar operations (through `if`s whose arms are chains) on elements of the
+    /// arguments, and for bodies that only pass sub-slices and elements of their arguments
+    /// to one such function.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn chain_jacobian<J: JacobianSink>(
+        &self,
+        args: Args,
+        cols: &[Option<usize>],
+        out: &mut J,
+    ) -> bool {
+        let _ = (args, cols, out);
+        false
+    }
+}
+
+/// Where a rule's Jacobian entry ([`Frule::chain_jacobian`]) writes: first the number of
+/// output reals (`rows`, once), then each output's value and its coefficients, added to
+/// entries that `rows` zeroed (two reads of one element add up).
+///
+/// With unit seeds, a linearised chain's tangent of output `i` is `Σ_r c_r·e_{col(r)}`:
+/// one whole-tangent multiply-add per root where this entry writes `c_r` into row `i`,
+/// column `col(r)`. The values equal the seeded pass's (a seeded lane takes `0 + c·1`,
+/// the same number but for the sign of a zero; a coefficient that is infinite or NaN
+/// lands in its own column only, as the seeded pass's strong product keeps it).
+#[doc(hidden)]
+pub trait JacobianSink {
+    /// The number of output reals; zeroes the rows.
+    fn rows(&mut self, m: usize);
+    /// Output `i`'s value.
+    fn value(&mut self, i: usize, v: f64);
+    /// Adds `d` to the entry `(i, j)`.
+    fn add(&mut self, i: usize, j: usize, d: f64);
+}
+
+/// The Jacobian entry ([`Frule::chain_jacobian`]) of rule `R`, as a rule returning
+/// whether it ran: the entry of a forwarding body calls its callee's through [`call`],
+/// so that arguments that do not fit the callee are reported once, by the rule's own
+/// call, not a second time by the entry's.
+#[doc(hidden)]
+pub struct ChainJacobianOf<'r, R, J> {
+    rule: &'r R,
+    cols: &'r [Option<usize>],
+    out: core::cell::RefCell<&'r mut J>,
+}
+
+impl<'r, R, J> ChainJacobianOf<'r, R, J> {
+    /// `rule`'s entry with the columns `cols`, writing to `out`.
+    #[inline(always)]
+    pub fn new(rule: &'r R, cols: &'r [Option<usize>], out: &'r mut J) -> Self {
+        ChainJacobianOf {
+            rule,
+            cols,
+            out: core::cell::RefCell::new(out),
+        }
+    }
+}
+
+impl<R: Frule<T, S>, T, S: Mode, J: JacobianSink> Frule<T, S> for ChainJacobianOf<'_, R, J> {
+    type Output = bool;
+    #[inline(always)]
+    fn frule(&self, args: T) -> bool {
+        self.rule
+            .chain_jacobian(args, self.cols, &mut **self.out.borrow_mut())
+    }
+}
+
+/// Column `c + i` of element `i` of an argument at column `c`, if it has one (what a
+/// derived Jacobian entry writes a coefficient to).
+#[inline(always)]
+#[doc(hidden)]
+pub fn column(c: Option<usize>, i: usize) -> Option<usize> {
+    c.map(|c| c + i)
 }
 
 /// Calls rule `r` under mode `S`: what generated code emits for a call to a function with

@@ -96,7 +96,10 @@ pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTange
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]
 pub use frule::PromotedElem;
-pub use frule::{call, coerce_to, FnRule, Frule, MethodOf, Promoted, SelfByValue};
+pub use frule::{
+    call, coerce_to, column, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf, Promoted,
+    SelfByValue,
+};
 pub use implicit::{implicit_root, implicit_system, Residual};
 pub use real::Real;
 pub use tangent::{

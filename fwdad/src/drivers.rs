@@ -145,6 +145,10 @@ use fwdad_runtime::{
 /// width with the `_with::<N>` variants.
 pub const DEFAULT_WIDTH: usize = 8;
 
+/// Where a rule's Jacobian entry writes (see `Frule::chain_jacobian`).
+#[doc(hidden)]
+pub use fwdad_runtime::JacobianSink;
+
 /// The traits of this module name bounds: they are implemented here for everything the
 /// drivers accept, and a supertrait from this private module keeps other crates from
 /// adding impls, so that the list stays the one documented (and can grow without a
@@ -186,6 +190,15 @@ pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     type Output;
     /// Runs the rule at `x` along the tangent `dx` (`dx.len() == x.len()`).
     fn eval(&self, x: &[f64], dx: &[S]) -> Self::Output;
+    /// The rule's Jacobian entry at `x` ([`Frule::chain_jacobian`], `x`'s elements the
+    /// columns; `dx` only gives the arguments their type, it is not read): `false` when
+    /// the rule has none.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn eval_jacobian<J: JacobianSink>(&self, x: &[f64], dx: &[S], out: &mut J) -> bool {
+        let _ = (x, dx, out);
+        false
+    }
 }
 
 impl<F, S: Mode> sealed::SliceRule<S> for F where F: for<'a> Frule<(Dual<&'a [f64], &'a [S]>,), S> {}
@@ -198,6 +211,10 @@ where
     #[inline(always)]
     fn eval(&self, x: &[f64], dx: &[S]) -> O {
         self.frule((Dual::new(x, dx),))
+    }
+    #[inline(always)]
+    fn eval_jacobian<J: JacobianSink>(&self, x: &[f64], dx: &[S], out: &mut J) -> bool {
+        self.chain_jacobian((Dual::new(x, dx),), &[Some(0)], out)
     }
 }
 
@@ -377,6 +394,14 @@ pub trait Slot<X, Y, S: Mode, D>: sealed::Entry + for<'z> SlotDual<'z, X, Y, S, 
         x: X,
         y: &mut Option<Y>,
     ) -> <Self as SlotDual<'z, X, Y, S, D>>::Dual;
+    /// The Jacobian column of the argument's first element, given the differentiated
+    /// argument's (`col`): the same for [`Wrt`], shifted for [`Var`], `None` (a constant)
+    /// for the others ([`Frule::chain_jacobian`]).
+    #[inline(always)]
+    fn column(&self, col: Option<usize>) -> Option<usize> {
+        let _ = col;
+        None
+    }
 }
 
 #[doc(hidden)]
@@ -437,6 +462,10 @@ impl<X, Y, S: Mode, D: WrtFrom<X> + for<'z> WrtInto<'z, X>> Slot<X, Y, S, D> for
         _: &mut Option<Y>,
     ) -> <D as WrtInto<'z, X>>::Dual {
         D::convert(x, store)
+    }
+    #[inline(always)]
+    fn column(&self, col: Option<usize>) -> Option<usize> {
+        col
     }
 }
 
@@ -592,6 +621,10 @@ impl<'a, Y, S: Mode, D> Slot<Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
                 x.primal.len()
             ),
         }
+    }
+    #[inline(always)]
+    fn column(&self, col: Option<usize>) -> Option<usize> {
+        col.map(|c| c + self.0)
     }
 }
 
@@ -872,6 +905,15 @@ pub trait BoundCall<F, X, Y, S: Mode, D>: sealed::Args {
     type Output;
     /// Runs `rule` on the argument tuple with `x` (and `y`) filled in.
     fn call(&self, rule: &F, x: X, y: Option<Y>) -> Self::Output;
+    /// The rule's Jacobian entry ([`Frule::chain_jacobian`]) on the argument tuple, the
+    /// differentiated argument at column `col`.
+    fn chain_jacobian<J: JacobianSink>(
+        &self,
+        rule: &F,
+        x: X,
+        col: Option<usize>,
+        out: &mut J,
+    ) -> bool;
 }
 
 macro_rules! settled {
@@ -907,6 +949,16 @@ where
     #[inline]
     fn frule(&self, (x,): (X,)) -> O {
         self.args.settle().call(&self.rule, x, None)
+    }
+    #[inline]
+    fn chain_jacobian<J: JacobianSink>(
+        &self,
+        (x,): (X,),
+        cols: &[Option<usize>],
+        out: &mut J,
+    ) -> bool {
+        let col = cols.first().copied().flatten();
+        self.args.settle().chain_jacobian(&self.rule, x, col, out)
     }
 }
 
@@ -964,6 +1016,24 @@ macro_rules! bound_impl {
                 let ($($a,)+) = self;
                 $(let mut $s = Slot::<X, Y, S, $D>::store($a);)+
                 rule.frule(($(Slot::<X, Y, S, $D>::dual($a, &mut $s, x, &mut y),)+))
+            }
+            #[inline(always)]
+            fn chain_jacobian<J: JacobianSink>(
+                &self,
+                rule: &F,
+                x: X,
+                col: Option<usize>,
+                out: &mut J,
+            ) -> bool {
+                let ($($a,)+) = self;
+                let cols = [$(Slot::<X, Y, S, $D>::column($a, col),)+];
+                let mut y: Option<Y> = None;
+                $(let mut $s = Slot::<X, Y, S, $D>::store($a);)+
+                rule.chain_jacobian(
+                    ($(Slot::<X, Y, S, $D>::dual($a, &mut $s, x, &mut y),)+),
+                    &cols,
+                    out,
+                )
             }
         }
     };
@@ -2149,6 +2219,15 @@ fn jacobian_into<S, F, Y>(
 {
     const { assert!(S::LANES >= 1, "a batch needs at least one lane") };
     let n = x.len();
+    // A rule whose body is one chain writes its coefficients directly (no seeded pass;
+    // the tangents are only the arguments' type: zeros past a unit chunk, never read).
+    if seeds.tangents.len() < n {
+        seeds.tangents.resize(n, S::zero());
+    }
+    let mut sink = DenseSink { values, jac, n };
+    if f.eval_jacobian(x, &seeds.tangents[..n], &mut sink) {
+        return;
+    }
     let one_chunk = n <= S::LANES;
     let reuse = one_chunk && seeds.unit_chunk == Some(n);
     if !reuse {
@@ -2187,6 +2266,32 @@ fn jacobian_into<S, F, Y>(
         if start >= n {
             break;
         }
+    }
+}
+
+/// The values and the dense Jacobian a rule's Jacobian entry writes
+/// ([`Frule::chain_jacobian`]), for `n` inputs.
+struct DenseSink<'b> {
+    values: &'b mut Vec<f64>,
+    jac: &'b mut Matrix,
+    n: usize,
+}
+
+impl JacobianSink for DenseSink<'_> {
+    #[inline]
+    fn rows(&mut self, m: usize) {
+        self.values.clear();
+        self.values.resize(m, 0.0);
+        self.jac.reshape_for_overwrite(m, self.n);
+        self.jac.data.fill(0.0);
+    }
+    #[inline(always)]
+    fn value(&mut self, i: usize, v: f64) {
+        self.values[i] = v;
+    }
+    #[inline(always)]
+    fn add(&mut self, i: usize, j: usize, d: f64) {
+        self.jac.data[i * self.n + j] += d;
     }
 }
 

@@ -138,8 +138,9 @@ pub mod __private {
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::PromotedElem;
     pub use fwdad_runtime::{
-        call, coerce_to, constant_in, holds_no_float, Differentiable, Dual, FnRule, Frule,
-        HoldsNoFloat, MethodOf, Mode, Promoted, Real, SelfByValue, ZeroTangent,
+        call, coerce_to, column, constant_in, holds_no_float, ChainJacobianOf, Differentiable,
+        Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode, Promoted, Real,
+        SelfByValue, ZeroTangent,
     };
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{

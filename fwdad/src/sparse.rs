@@ -661,6 +661,17 @@ impl<F, const N: usize> SparseJacobianWorkspace<F, N> {
         F: SliceRule<Batch<f64, N>, Output: FlatOutput<Batch<f64, N>>>,
     {
         self.core.check_len(x);
+        // A rule whose body is one chain writes its coefficients into the pattern's
+        // entries directly, in one run (the seeds only give the argument its type).
+        if self.core.seeds.len() == x.len() {
+            let mut sink = CsrSink {
+                values: &mut self.values,
+                jac: &mut self.core.jac,
+            };
+            if self.rule.eval_jacobian(x, &self.core.seeds, &mut sink) {
+                return (&self.values, &self.core.jac);
+            }
+        }
         for g in 0..self.core.groups() {
             self.core.seed(g);
             let y = self.rule.eval(x, &self.core.seeds);
@@ -671,6 +682,42 @@ impl<F, const N: usize> SparseJacobianWorkspace<F, N> {
             self.core.read(g, y.len(), |i| y.tangent(i));
         }
         (&self.values, &self.core.jac)
+    }
+}
+
+/// The values and the CSR entries a rule's Jacobian entry writes
+/// ([`Frule::chain_jacobian`](fwdad_runtime::Frule::chain_jacobian)): a coefficient
+/// outside the pattern (where the pattern does not hold) is dropped, as no colour group
+/// reads it either.
+struct CsrSink<'b> {
+    values: &'b mut Vec<f64>,
+    jac: &'b mut CsrMatrix,
+}
+
+impl fwdad_runtime::JacobianSink for CsrSink<'_> {
+    #[inline]
+    fn rows(&mut self, m: usize) {
+        assert_eq!(
+            m,
+            self.jac.nrows(),
+            "sparse Jacobian: the rule returned {m} values, the pattern has {} rows",
+            self.jac.nrows()
+        );
+        self.values.clear();
+        self.values.resize(m, 0.0);
+        self.jac.values.fill(0.0);
+    }
+    #[inline]
+    fn value(&mut self, i: usize, v: f64) {
+        self.values[i] = v;
+    }
+    #[inline]
+    fn add(&mut self, i: usize, j: usize, d: f64) {
+        let p = &self.jac.pattern;
+        let (a, b) = (p.offsets[i], p.offsets[i + 1]);
+        if let Ok(k) = p.cols[a..b].binary_search(&j) {
+            self.jac.values[a + k] += d;
+        }
     }
 }
 

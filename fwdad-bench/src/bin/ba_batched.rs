@@ -46,7 +46,14 @@ fn main() {
             m.attempts
         );
     }
-    for (a, b) in [("rule", "expert"), ("rule", "primal"), ("expert", "primal")] {
+    for (a, b) in [
+        ("rule", "expert"),
+        ("rule", "primal"),
+        ("expert", "primal"),
+        ("rule, Jacobian entry", "primal"),
+        ("rule, Jacobian entry", "expert"),
+        ("rule, Jacobian entry", "rule"),
+    ] {
         let v = by(a, b);
         if let (Some(lo), Some(hi)) = (v.first(), v.last()) {
             println!(

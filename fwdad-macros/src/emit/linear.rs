@@ -333,6 +333,50 @@ impl Emitter<'_> {
             };
             self.coefs.insert((v, r), coef);
         }
+        if let Some(plan) = self
+            .jac
+            .filter(|p| p.call.is_none() && lin.materialize.contains(&v))
+        {
+            // The Jacobian entry: each coefficient by its column, a root that is another
+            // materialised value multiplied through; a returned value's go to the sink,
+            // and every one's are kept for its readers. The tangent assembled below is
+            // then never read, and the compiler drops it.
+            let mut terms: Vec<(crate::chainjac::Col, TokenStream)> = Vec::new();
+            for &r in &roots {
+                let c = match &self.coefs[&(v, r)] {
+                    Coef::One => quote!(#rt::lin::one(#y)),
+                    Coef::MinusOne => quote!(-#rt::lin::one(#y)),
+                    Coef::Expr(k) => k.clone(),
+                };
+                if let Some(inner) = self.jac_terms.get(&r).cloned() {
+                    for (col, c2) in inner {
+                        let t = self.temp(&format!("__jt{index}_"));
+                        out.extend(quote!(let #t = #c * #c2;));
+                        terms.push((col, quote!(#t)));
+                    }
+                } else if let Some(col) = plan.cols.get(&r) {
+                    terms.push((col.clone(), c));
+                } else {
+                    let msg = "internal error in `#[derive_frule]`: a root without a column";
+                    return quote_spanned!(span=> ::core::compile_error!(#msg););
+                }
+            }
+            if let Some(rows) = plan.rows.get(&v) {
+                let sink = super::jac_ident("out");
+                for &row in rows {
+                    out.extend(quote!(#rt::JacobianSink::value(#sink, #row, #y);));
+                    for (col, c) in &terms {
+                        let col = self.jac_column(col);
+                        out.extend(quote! {
+                            if let ::core::option::Option::Some(__c) = #col {
+                                #rt::JacobianSink::add(#sink, #row, __c, #c);
+                            }
+                        });
+                    }
+                }
+            }
+            self.jac_terms.insert(v, terms);
+        }
         if lin.materialize.contains(&v) {
             // Unit terms (an accumulator `s` in `s += ..`) after the other terms: a
             // loop-carried tangent then waits for one addition per iteration, not one per

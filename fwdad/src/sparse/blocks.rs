@@ -4,7 +4,7 @@
 
 use super::{CsrMatrix, SparsityPattern};
 use crate::drivers::{FlatOutput, SliceRule};
-use fwdad_runtime::{Batch, Lanes};
+use fwdad_runtime::{Batch, JacobianSink, Lanes};
 
 /// One group of blocks of the same kind (same rule, same number of output rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,6 +243,25 @@ impl<const N: usize> BlockJacobianWorkspace<N> {
             let slots = &self.slot[i0..i1];
             let row0 = g.row0 + b * g.rows;
             let r = rule(b);
+            // A rule whose body is one chain writes its coefficients straight into the
+            // block's rows (the seeds only give the argument its type).
+            let mut sink = BlockSink {
+                values: &mut self.values,
+                jac: &mut self.jac.values,
+                offsets,
+                slots,
+                row0,
+                rows: g.rows,
+                block: b,
+            };
+            let seeds = if ni <= N {
+                &self.units[..ni]
+            } else {
+                &self.seeds[..ni]
+            };
+            if r.eval_jacobian(xb, seeds, &mut sink) {
+                continue;
+            }
             if ni <= N {
                 let y = r.eval(xb, &self.units[..ni]);
                 assert_eq!(
@@ -302,5 +321,38 @@ impl<const N: usize> BlockJacobianWorkspace<N> {
     /// The Jacobian's pattern (every entry of every block's rows).
     pub fn pattern(&self) -> &SparsityPattern {
         self.jac.pattern()
+    }
+}
+
+/// Where a block's rule writes its Jacobian entry ([`fwdad_runtime::Frule::chain_jacobian`]):
+/// its values and rows, column `j` being the block's input `j`.
+struct BlockSink<'b> {
+    values: &'b mut [f64],
+    jac: &'b mut [f64],
+    offsets: &'b [usize],
+    slots: &'b [u32],
+    row0: usize,
+    rows: usize,
+    block: usize,
+}
+
+impl JacobianSink for BlockSink<'_> {
+    #[inline]
+    fn rows(&mut self, m: usize) {
+        assert_eq!(
+            m, self.rows,
+            "BlockJacobianWorkspace::eval: block {} returned {} rows, its group has {}",
+            self.block, m, self.rows
+        );
+        let (r0, r1) = (self.row0, self.row0 + m);
+        self.jac[self.offsets[r0]..self.offsets[r1]].fill(0.0);
+    }
+    #[inline(always)]
+    fn value(&mut self, i: usize, v: f64) {
+        self.values[self.row0 + i] = v;
+    }
+    #[inline(always)]
+    fn add(&mut self, i: usize, j: usize, d: f64) {
+        self.jac[self.offsets[self.row0 + i] + self.slots[j] as usize] += d;
     }
 }
