@@ -185,6 +185,30 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             None
         }
     };
+    // `impl Activation for f64`: the rules' dispatch items live on the type, which a
+    // primitive cannot take (operators, `impl Mul<Vec3> for f64`, go by operand types).
+    if let Some(prim) = ty_ident.as_ref().filter(|t| {
+        !operator_impl
+            && [
+                "f64", "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32",
+                "u64", "u128", "usize", "bool",
+            ]
+            .iter()
+            .any(|p| *t == p)
+    }) {
+        let trait_name = imp
+            .trait_
+            .as_ref()
+            .and_then(|(_, p, _)| p.segments.last())
+            .map(|s| s.ident.to_string())
+            .unwrap_or_else(|| "its trait".to_string());
+        let err = syn::Error::new_spanned(
+            &imp.self_ty,
+            format!("`#[derive_frule]` does not support an `impl` for `{prim}` (`{trait_name}`'s methods called on floats, `x.method()`): write each method as a free function with `#[derive_frule]` (`fn sigmoid(x: {prim}) -> {prim}`) and call it as `sigmoid(x)`"),
+        )
+        .to_compile_error();
+        return quote!(#err #imp);
+    }
     let mut items = TokenStream::new();
     let mut on_type = TokenStream::new();
     let mut imp_out = imp.clone();
