@@ -118,6 +118,7 @@ pub mod __private {
     pub use fwdad_runtime::alloc_paths as alloc;
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
+    pub use fwdad_runtime::fallible::{branch, err_from, err_of, rebuild};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;
     pub use fwdad_runtime::lift::{lift, lift_index, unlift};

@@ -1,0 +1,175 @@
+//! The combinators of `Option` and `Result` (`map`, `and_then`, `map_or`, `map_or_else`,
+//! `unwrap_or_else`, `or_else`, `map_err`, `ok_or`, `ok_or_else`, `is_some_and`,
+//! `is_ok_and`) written out as a `match`, the same for both types.
+//!
+//! The macro cannot tell an `Option` from a `Result` where no type is written
+//! (`checked_ln_beta(a, b).map(|x| x.exp())`), so the `match` is not on `Some`/`None` or
+//! `Ok`/`Err` of the receiver but on the runtime's `branch` of it, which splits either
+//! into `Ok(value)` or `Err(residual)`; a combinator whose result is of the receiver's kind
+//! puts it back with `rebuild` (see `fwdad_runtime::fallible`). The closure is bound to a
+//! local and called in its arm, so it is inlined as every closure is: it may capture
+//! active values and call derived functions, in every mode.
+//!
+//! Before / after (`o.map(f)`):
+//! ```text
+//! o.map(|x| x.exp())
+//! { let o = o; let f = |x| x.exp();
+//!   rt::rebuild(match rt::branch(o) { Ok(v) => Ok(f(v)), Err(r) => Err(r) }) }
+//! ```
+//! The closures of `unwrap_or_else`, `map_or_else` and `or_else` take no argument on an
+//! `Option` and the error on a `Result`: a closure with one parameter is given the
+//! residual's error (`rt::err_of(r)`), one without none. A function path there is called
+//! without arguments (`Option`'s form).
+
+use super::place::strip;
+use super::Lowerer;
+use crate::callee::Rewrite;
+use crate::splice::{fill, splice, Hole};
+
+/// Whether the default of `unwrap_or_else`, `map_or_else` or `or_else` takes the error
+/// (a closure of one parameter: the `Result` form).
+fn takes_error(arg: &syn::Expr) -> bool {
+    matches!(strip(arg), syn::Expr::Closure(c) if c.inputs.len() == 1)
+}
+
+impl Lowerer<'_> {
+    /// The `match` a combinator of `Option` or `Result` is written as, or `None` when
+    /// `m` is not one (another method, the wrong number of arguments, or a receiver that
+    /// may be an iterator chain or an array: see `may_be_fallible`).
+    pub(crate) fn desugar_combinator(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        rewrite: Rewrite,
+    ) -> Option<syn::Expr> {
+        let (recv, span) = (&*m.receiver, m.method.span());
+        let args: Vec<&syn::Expr> = m.args.iter().collect();
+        // The residual handed to a default that takes the error.
+        let else_call: syn::Expr = match args.first() {
+            Some(g) if takes_error(g) => {
+                syn::parse_quote_spanned!(span=> __fwdad_g(__fwdad_err_of(__fwdad_r)))
+            }
+            _ => syn::parse_quote_spanned!(span=> __fwdad_g()),
+        };
+        // Each template: the receiver, then the arguments in order, bound to locals (Rust's
+        // order of evaluation), then the `match` on the split receiver.
+        let template: syn::Expr = match (rewrite, &args[..]) {
+            (Rewrite::OptionMap, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_f = __fwdad_fn;
+                __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_f(__fwdad_v)),
+                    ::core::result::Result::Err(__fwdad_r) => ::core::result::Result::Err(__fwdad_r),
+                })
+            }),
+            (Rewrite::AndThen, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_f = __fwdad_fn;
+                __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => __fwdad_branch(__fwdad_f(__fwdad_v)),
+                    ::core::result::Result::Err(__fwdad_r) => ::core::result::Result::Err(__fwdad_r),
+                })
+            }),
+            (Rewrite::IsSomeAnd | Rewrite::IsOkAnd, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_f = __fwdad_fn;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => __fwdad_f(__fwdad_v),
+                    ::core::result::Result::Err(_) => false,
+                }
+            }),
+            (Rewrite::MapOr, [_, _]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_d = __fwdad_arg0;
+                let __fwdad_f = __fwdad_fn;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => __fwdad_f(__fwdad_v),
+                    ::core::result::Result::Err(_) => __fwdad_d,
+                }
+            }),
+            (Rewrite::MapOrElse, [_, _]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_g = __fwdad_arg0;
+                let __fwdad_f = __fwdad_fn;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => __fwdad_f(__fwdad_v),
+                    ::core::result::Result::Err(__fwdad_r) => __fwdad_else,
+                }
+            }),
+            (Rewrite::UnwrapOrElse, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_g = __fwdad_arg0;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => __fwdad_v,
+                    ::core::result::Result::Err(__fwdad_r) => __fwdad_else,
+                }
+            }),
+            (Rewrite::OrElse, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_g = __fwdad_arg0;
+                __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                    ::core::result::Result::Err(__fwdad_r) => __fwdad_branch(__fwdad_else),
+                })
+            }),
+            (Rewrite::MapErr, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_f = __fwdad_fn;
+                __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                    ::core::result::Result::Err(__fwdad_r) => ::core::result::Result::Err(
+                        __fwdad_err_from(__fwdad_f(__fwdad_err_of(__fwdad_r))),
+                    ),
+                })
+            }),
+            (Rewrite::OkOr, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_e = __fwdad_arg0;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                    ::core::result::Result::Err(_) => ::core::result::Result::Err(__fwdad_e),
+                }
+            }),
+            (Rewrite::OkOrElse, [_]) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_g = __fwdad_arg0;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                    ::core::result::Result::Err(_) => ::core::result::Result::Err(__fwdad_g()),
+                }
+            }),
+            _ => return None,
+        };
+        if !self.may_be_fallible(recv) {
+            return None;
+        }
+        let template = fill(template, &[("__fwdad_else", Hole::Expr(&else_call))]);
+        let rt = &self.rt;
+        let runtime = |f: &str| {
+            let f = syn::Ident::new(f, span);
+            splice!(span=> #rt::#f)
+        };
+        let helpers: Vec<(&str, syn::Expr)> = [
+            ("__fwdad_branch", "branch"),
+            ("__fwdad_rebuild", "rebuild"),
+            ("__fwdad_err_of", "err_of"),
+            ("__fwdad_err_from", "err_from"),
+        ]
+        .into_iter()
+        .filter_map(|(hole, f)| Some((hole, self.diag.handle(runtime(f))?)))
+        .collect();
+        let mut template = template;
+        let mut holes = vec![("__fwdad_recv", Hole::Expr(recv))];
+        holes.extend(helpers.iter().map(|(h, e)| (*h, Hole::Expr(e))));
+        if let Some(a) = args.first() {
+            // A function path is called by name (a local bound to it could not be
+            // called), a closure through a local bound to it.
+            holes.extend(super::idioms::call_by_name(&mut template, "__fwdad_g", a));
+            holes.push(("__fwdad_arg0", Hole::Expr(a)));
+        }
+        if let Some(f) = args.last() {
+            holes.extend(super::idioms::call_by_name(&mut template, "__fwdad_f", f));
+            holes.push(("__fwdad_fn", Hole::Expr(f)));
+        }
+        Some(fill(template, &holes))
+    }
+}
