@@ -33,8 +33,8 @@ pub struct ErrOf<E>(pub E);
 
 /// `Option` or `Result` (or its dual), split into its value or its residual.
 #[diagnostic::on_unimplemented(
-    message = "`#[derive_frule]` took this method for a combinator of `Option` or `Result`, but the value is a `{Self}`",
-    label = "read as `Option::map`, `Result::map`, `and_then`, ...",
+    message = "`#[derive_frule]` read this method as a combinator of `Option` or `Result`, but its receiver is neither",
+    label = "read as the receiver of `Option::map`, `Result::map`, `and_then`, ...",
     note = "on an array that is not a local or parameter of array type (a field, a call's result), bind it to one first (`let p: [f64; 3] = s.p;`); on an iterator, start the chain from a slice or range method (`x.iter().map(..)`)"
 )]
 pub trait Branch {
@@ -44,6 +44,7 @@ pub trait Branch {
     fn branch(self) -> Self::Split;
 }
 
+#[diagnostic::do_not_recommend]
 impl<T> Branch for Option<T> {
     type Split = Result<T, NoneOf>;
     #[inline(always)]
@@ -52,6 +53,7 @@ impl<T> Branch for Option<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T, E> Branch for Result<T, E> {
     type Split = Result<T, ErrOf<E>>;
     #[inline(always)]
@@ -60,6 +62,7 @@ impl<T, E> Branch for Result<T, E> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T> Branch for &'a Option<T> {
     type Split = Result<&'a T, NoneOf>;
     #[inline(always)]
@@ -68,6 +71,7 @@ impl<'a, T> Branch for &'a Option<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, T, E> Branch for &'a Result<T, E> {
     type Split = Result<&'a T, ErrOf<&'a E>>;
     #[inline(always)]
@@ -76,6 +80,7 @@ impl<'a, T, E> Branch for &'a Result<T, E> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<P: Differentiable, T> Branch for Dual<Option<P>, Option<T>> {
     type Split = Dual<Result<P, NoneOf>, Result<T, NoTangent>>;
     #[inline(always)]
@@ -88,6 +93,7 @@ impl<P: Differentiable, T> Branch for Dual<Option<P>, Option<T>> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<P: Differentiable, E, T> Branch for Dual<Result<P, E>, Result<T, NoTangent>> {
     type Split = Dual<Result<P, ErrOf<E>>, Result<T, NoTangent>>;
     #[inline(always)]
@@ -96,6 +102,7 @@ impl<P: Differentiable, E, T> Branch for Dual<Result<P, E>, Result<T, NoTangent>
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, P: Differentiable + 'a, T> Branch for Dual<&'a Option<P>, &'a Option<T>> {
     type Split = Dual<Result<&'a P, NoneOf>, Result<&'a T, NoTangent>>;
     #[inline(always)]
@@ -108,6 +115,7 @@ impl<'a, P: Differentiable + 'a, T> Branch for Dual<&'a Option<P>, &'a Option<T>
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<'a, P: Differentiable + 'a, E, T> Branch for Dual<&'a Result<P, E>, &'a Result<T, NoTangent>> {
     type Split = Dual<Result<&'a P, ErrOf<&'a E>>, Result<&'a T, NoTangent>>;
     #[inline(always)]

@@ -138,9 +138,19 @@ impl Lowerer<'_> {
     }
 
     /// Whether `e` may be an `Option` or a `Result` for their combinators' rewrites: no
-    /// iterator chain, and no local or parameter of array or slice type.
+    /// iterator chain, and no local or parameter of array, slice or library type (whose
+    /// `map` meets the message for closures passed to methods instead).
     pub(super) fn may_be_fallible(&self, e: &syn::Expr) -> bool {
-        !is_iterator(e) && !self.is_sequence(e)
+        let library = match strip(e) {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .and_then(|v| self.func.annotations.get(&v))
+                .is_some_and(crate::libtypes::is_lib_type),
+            _ => false,
+        };
+        !is_iterator(e) && !self.is_sequence(e) && !library
     }
 
     /// The rewrite of a method call written with one of the idioms, or `None`.
