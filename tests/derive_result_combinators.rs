@@ -145,6 +145,21 @@ pub fn calibrated(reading: Result<f64, FallError>, gain: f64) -> f64 {
     r + fallback.map_or(0.0, |f| f * f)
 }
 
+/// A drag model whose coefficient may be unknown (an `Option` field).
+#[derive(Clone, Debug, Differentiable)]
+pub struct Drag {
+    pub coefficient: Option<f64>,
+    pub area: f64,
+}
+
+/// Combinators on a field read through a reference, and on a typed `Option` local.
+#[derive_frule]
+pub fn drag_force(d: &Drag, v: f64) -> f64 {
+    let quadratic = d.coefficient.map_or(0.0, |c| 0.5 * c * d.area * v * v);
+    let linear: Option<f64> = if v > 1.0 { None } else { Some(v) };
+    quadratic + linear.map(|u| 3.0 * u).unwrap_or_else(|| d.area)
+}
+
 // ---------------------------------------------------------------------------------------
 // The plain functions as slices, for the drivers and finite differences
 
@@ -385,4 +400,35 @@ fn typed_parameter_and_local() {
         Dual::new(0.5, 1.0),
     );
     assert_eq!((d.primal, d.tangent), (-0.5, -1.0));
+}
+
+#[test]
+fn option_field_and_typed_local() {
+    // ½ c A v², and 3v below 1 (A above): in v, c A v + 3; in c, ½ A v².
+    let d = Drag {
+        coefficient: Some(0.47),
+        area: 2.0,
+    };
+    let (f, dv) = derivative(bind(drag_force {}, (&d, Wrt)), 0.5);
+    assert_eq!(f.to_bits(), drag_force(&d, 0.5).to_bits());
+    assert_close(dv, 0.47 * 2.0 * 0.5 + 3.0, 1e-15, "d/dv below 1");
+    let (_, dv) = derivative(bind(drag_force {}, (&d, Wrt)), 4.0);
+    assert_close(dv, 0.47 * 2.0 * 4.0, 1e-15, "d/dv above 1");
+    let dd = DragTangent {
+        coefficient: Some(1.0),
+        area: 0.0,
+    };
+    let r = drag_force_frule(Dual::new(&d, &dd), Dual::new(4.0, 0.0));
+    assert_close(r.tangent, 0.5 * 2.0 * 16.0, 1e-15, "d/dc");
+    // No coefficient: only the linear part, whose area tangent comes through `unwrap_or_else`.
+    let d = Drag {
+        coefficient: None,
+        area: 2.0,
+    };
+    let dd = DragTangent {
+        coefficient: None,
+        area: 1.0,
+    };
+    let r = drag_force_frule(Dual::new(&d, &dd), Dual::new(4.0, 0.0));
+    assert_eq!((r.primal, r.tangent), (2.0, 1.0));
 }
