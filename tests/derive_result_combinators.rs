@@ -88,7 +88,7 @@ pub fn stopping_distance(m: f64, h: f64, g: f64, brake: f64) -> Result<f64, Mode
 /// `map_or_else` taking the error, and `is_ok_and`.
 #[derive_frule]
 pub fn ledge_score(h: f64, d: f64, g: f64, k: f64) -> Result<f64, ModelError> {
-    let to_ledge = fall_time(h - d, g).map_err(|e| ModelError::Fall(e))?;
+    let to_ledge = fall_time(h - d, g).map_err(ModelError::Fall)?;
     let full = fall_time(h, g);
     let rest = full.map_or(0.0, |t| t - to_ledge);
     let compress = impact_energy(1.0, d, g).map_or_else(|_e| 0.0, |e| (2.0 * e / k).sqrt());
