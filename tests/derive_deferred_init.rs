@@ -121,3 +121,51 @@ fn piecewise_with_a_typed_declaration() {
     let (_, _, d2) = fwdad::drivers::second_derivative(piecewise {}, 0.4);
     assert!((d2 + 0.4f64.sin()).abs() < 1e-15);
 }
+
+/// Numerical Recipes' `gcf`, as puruspe writes it: the regularised upper incomplete gamma
+/// function Q(a, x) by Lentz's continued fraction, with `an` and `del` declared with
+/// their types before the loop that assigns them.
+#[derive_frule]
+fn gamma_q_cf(a: f64, x: f64, gln: f64) -> f64 {
+    const FPMIN: f64 = f64::MIN_POSITIVE / f64::EPSILON;
+    let mut b = x + 1.0 - a;
+    let mut c = 1.0 / FPMIN;
+    let mut d = 1.0 / b;
+    let mut h = d;
+    let mut an: f64;
+    let mut del: f64;
+    for i in 1..=200 {
+        an = -(i as f64) * (i as f64 - a);
+        b += 2.0;
+        d = an * d + b;
+        if d.abs() < FPMIN {
+            d = FPMIN;
+        }
+        c = b + an / c;
+        if c.abs() < FPMIN {
+            c = FPMIN;
+        }
+        d = 1.0 / d;
+        del = d * c;
+        h *= del;
+        if (del - 1.0).abs() <= f64::EPSILON {
+            break;
+        }
+    }
+    (-x + a * x.ln() - gln).exp() * h
+}
+
+#[test]
+fn typed_declarations_assigned_in_a_loop() {
+    // Q(3, x) = e^(−x) (1 + x + x²/2), dQ/dx = −x² e^(−x) / 2.
+    let gln = 2f64.ln();
+    for x in [4.5f64, 6.0, 9.0] {
+        let (q, dq) = gradient(bind(gamma_q_cf {}, (3.0, Var(0), gln)), &[x]);
+        let dq = dq[0];
+        assert_eq!(q, gamma_q_cf(3.0, x, gln));
+        let closed = (-x).exp() * (1.0 + x + x * x / 2.0);
+        assert!((q - closed).abs() < 1e-14, "{q} vs {closed}");
+        let want = -x * x * (-x).exp() / 2.0;
+        assert!((dq - want).abs() < 1e-12, "{dq} vs {want}");
+    }
+}

@@ -789,3 +789,111 @@ fn const_parameter_only_in_the_result() {
     assert_close(out.tangent[0], -2.0 * x[0].sin(), 1e-15, "d c0 / d x0");
     assert_eq!(&out.tangent[1..], &[0.0, 0.0]);
 }
+
+/// Log-sum-exp over terms gathered in a `Vec` first and consumed by `for l in logs`, as
+/// puruspe's Gauss–Legendre incomplete gamma does.
+#[derive_frule]
+fn log_sum_exp_owned(z: &[f64]) -> f64 {
+    let mut logs = Vec::with_capacity(z.len());
+    for &zi in z {
+        logs.push(zi);
+    }
+    let m = logs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let mut s = 0.0;
+    for l in logs {
+        s += (l - m).exp();
+    }
+    m + s.ln()
+}
+
+#[test]
+fn for_loop_consuming_an_owned_vec() {
+    // ∂/∂z_i log Σ e^(z_j) = softmax_i.
+    let z = [0.3, -1.2, 2.0, 0.7];
+    let (v, g) = gradient(log_sum_exp_owned {}, &z);
+    assert_eq!(v, log_sum_exp_owned(&z));
+    let total: f64 = z.iter().map(|zi| zi.exp()).sum();
+    for (i, gi) in g.iter().enumerate() {
+        assert_close(*gi, z[i].exp() / total, 1e-14, "softmax");
+    }
+    check_modes!(log_sum_exp_owned {}, |x: &[f64]| log_sum_exp_owned(x), z);
+}
+
+/// A Poisson-type log-likelihood over the positive observations (`filter_map`), up to
+/// the first sentinel (`map_while`), as a statistician writes it.
+#[derive_frule]
+fn positive_loglik(x: &[f64]) -> f64 {
+    let mu = x[0];
+    x[1..]
+        .iter()
+        .map_while(|&v| if v < 100.0 { Some(v * mu) } else { None })
+        .filter_map(|v| if v > 0.0 { Some(v.ln() - v) } else { None })
+        .sum()
+}
+
+#[test]
+fn filter_map_and_map_while() {
+    // Σ over kept v of ln(v μ) − v μ, for the items before the sentinel 100 that are
+    // positive: d/dμ = Σ (1/μ − v), d/dv = 1/v − μ for each kept v, 0 otherwise.
+    let x = [1.3, 0.4, -2.0, 1.7, -0.3, 2.2, 150.0, 0.9];
+    let mu = x[0];
+    let kept = [1usize, 3, 5];
+    let (y, g) = gradient(positive_loglik {}, &x);
+    assert_eq!(y.to_bits(), positive_loglik(&x).to_bits());
+    let want_mu: f64 = kept.iter().map(|&i| 1.0 / mu - x[i]).sum();
+    assert_close(g[0], want_mu, 1e-14, "d/dmu");
+    for i in 1..x.len() {
+        let want = if kept.contains(&i) {
+            1.0 / x[i] - mu
+        } else {
+            0.0
+        };
+        assert_close(g[i], want, 1e-14, &format!("d/dx{i}"));
+    }
+    check_modes!(positive_loglik {}, |x: &[f64]| positive_loglik(x), x);
+}
+
+/// Sum of squares over a ragged matrix by `flatten`, and the argmax-weighted peak by
+/// `enumerate().max_by(..)` on pairs, as users write them.
+#[allow(clippy::useless_vec)] // a ragged matrix, as users build one
+#[derive_frule]
+fn ragged_energy(x: &[f64]) -> f64 {
+    let m = vec![x[..2].to_vec(), x[2..].to_vec()];
+    let e: f64 = m.iter().flatten().map(|v| v * v).sum();
+    let (i, v) = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .unwrap();
+    e + *v * (i + 1) as f64
+}
+
+/// Two statistics gathered at once by `unzip`.
+#[derive_frule]
+fn unzipped(x: &[f64]) -> f64 {
+    let (s, c): (Vec<f64>, Vec<f64>) = x.iter().map(|v| (v.sin(), v.cos())).unzip();
+    s.iter().sum::<f64>() * c.iter().sum::<f64>()
+}
+
+#[test]
+fn flatten_pairs_and_unzip() {
+    let x = [0.4, -1.1, 2.3, 0.9, 1.5];
+    // Σ x² + 3·x[2] (the maximum, at index 2): 2x + 3 e₂.
+    let (y, g) = gradient(ragged_energy {}, &x);
+    assert_eq!(y.to_bits(), ragged_energy(&x).to_bits());
+    for i in 0..x.len() {
+        let want = 2.0 * x[i] + if i == 2 { 3.0 } else { 0.0 };
+        assert_close(g[i], want, 1e-14, &format!("ragged d/dx{i}"));
+    }
+    check_modes!(ragged_energy {}, |x: &[f64]| ragged_energy(x), x);
+    // (Σ sin)(Σ cos): cos xᵢ Σ cos − sin xᵢ Σ sin.
+    let (ss, sc): (f64, f64) = (
+        x.iter().map(|v| v.sin()).sum(),
+        x.iter().map(|v| v.cos()).sum(),
+    );
+    let (_, g) = gradient(unzipped {}, &x);
+    for i in 0..x.len() {
+        assert_close(g[i], x[i].cos() * sc - x[i].sin() * ss, 1e-14, "unzip");
+    }
+    check_modes!(unzipped {}, |x: &[f64]| unzipped(x), x);
+}

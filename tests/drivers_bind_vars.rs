@@ -115,3 +115,20 @@ fn black_scholes_greeks_against_central_differences() {
 fn a_variable_past_the_end_of_the_point_panics() {
     let _ = gradient(bind(range {}, (Var(0), Var(2), 9.81)), &[1.0, 0.5]);
 }
+
+#[test]
+fn one_scalar_bound_for_derivative() {
+    // R(θ) = v² sin 2θ / g, dR/dθ = 2 v² cos 2θ / g; the second derivative −4 v² sin 2θ / g.
+    let (v, g, theta) = (12.0, 9.81, 0.6f64);
+    let (r, dr) = derivative(bind(range {}, (v, Var(0), g)), theta);
+    assert_eq!(r, range(v, theta, g));
+    assert!((dr - 2.0 * v * v * (2.0 * theta).cos() / g).abs() < 1e-12);
+    let (_, _, d2) = fwdad::drivers::second_derivative(bind(range {}, (v, Var(0), g)), theta);
+    assert!((d2 + 4.0 * v * v * (2.0 * theta).sin() / g).abs() < 1e-12);
+}
+
+#[test]
+#[should_panic(expected = "`Var(1)` is bound, but the point is one scalar")]
+fn a_second_variable_of_one_scalar_panics() {
+    let _ = derivative(bind(range {}, (12.0, Var(1), 9.81)), 0.6);
+}

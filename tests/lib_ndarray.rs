@@ -171,3 +171,82 @@ fn ndarray_sum_is_the_librarys() {
         );
     }
 }
+
+/// Ridge regression, as a data scientist writes it: `x.dot(w)` of a matrix is a vector.
+#[derive_frule]
+fn ridge(w: &Array1<f64>, x: &Array2<f64>, y: &Array1<f64>, lam: f64) -> f64 {
+    let pred = x.dot(w);
+    let r = &pred - y;
+    r.dot(&r) / (y.len() as f64) + lam * w.dot(w)
+}
+
+/// The trace of the centred Gram matrix: `mean_axis`, a transpose's product, `diag`.
+#[derive_frule]
+fn centred_trace(x: &Array2<f64>) -> f64 {
+    let mu = x.mean_axis(ndarray::Axis(0)).unwrap();
+    let xc = x - &mu;
+    let g = xc.t().dot(&xc);
+    g.diag().sum()
+}
+
+/// A second-difference energy over slices of a parameter, `2.0 * &view` on the left.
+#[derive_frule]
+fn laplace_energy(u: &Array1<f64>) -> f64 {
+    let d = &u.slice(ndarray::s![2..]) - &(2.0 * &u.slice(ndarray::s![1..-1]))
+        + &u.slice(ndarray::s![..-2]);
+    (&d * &d).sum()
+}
+
+#[test]
+fn matrix_products_views_and_axes() {
+    let x = Array2::from_shape_fn((5, 3), |(i, j)| ((i * 3 + j) as f64 * 0.41).sin());
+    let y = Array1::from_shape_fn(5, |i| (i as f64 * 0.7).cos());
+    let w = Array1::from(vec![0.3, -0.8, 1.1]);
+    let lam = 0.05;
+    // ∇w = (2/n) Xᵀ(Xw − y) + 2λw.
+    let want = x.t().dot(&(x.dot(&w) - &y)) * (2.0 / 5.0) + &w * (2.0 * lam);
+    for k in 0..3 {
+        let mut dw = Array1::zeros(3);
+        dw[k] = 1.0;
+        let (dx, dy) = (Array2::zeros((5, 3)), Array1::zeros(5));
+        let d = ridge_frule(
+            Dual::new(&w, &dw),
+            Dual::new(&x, &dx),
+            Dual::new(&y, &dy),
+            Dual::new(lam, 0.0),
+        );
+        assert_eq!(d.primal.to_bits(), ridge(&w, &x, &y, lam).to_bits());
+        assert!(close(d.tangent, want[k], 1e-13), "ridge d/dw{k}");
+    }
+    // ∂/∂x_ij tr(X_cᵀ X_c) = 2 (x_ij − μ_j).
+    let mu = x.mean_axis(ndarray::Axis(0)).unwrap();
+    for (i, j) in [(0, 0), (2, 1), (4, 2)] {
+        let mut dx = Array2::zeros((5, 3));
+        dx[(i, j)] = 1.0;
+        let d = centred_trace_frule(Dual::new(&x, &dx));
+        assert_eq!(d.primal.to_bits(), centred_trace(&x).to_bits());
+        assert!(
+            close(d.tangent, 2.0 * (x[(i, j)] - mu[j]), 1e-13),
+            "trace d/dx{i}{j}"
+        );
+    }
+    // Σ (u_{i+2} − 2u_{i+1} + u_i)², against the written-out gradient.
+    let u = Array1::from_shape_fn(7, |i| (i as f64 * 0.9).sin());
+    for k in 0..7 {
+        let mut du = Array1::zeros(7);
+        du[k] = 1.0;
+        let d = laplace_energy_frule(Dual::new(&u, &du));
+        assert_eq!(d.primal.to_bits(), laplace_energy(&u).to_bits());
+        let mut want = 0.0;
+        for i in 0..5 {
+            let r = u[i + 2] - 2.0 * u[i + 1] + u[i];
+            let c = [(i, 1.0), (i + 1, -2.0), (i + 2, 1.0)]
+                .iter()
+                .filter(|(m, _)| *m == k)
+                .map(|(_, c)| *c)
+                .sum::<f64>();
+            want += 2.0 * r * c;
+        }
+        assert!(close(d.tangent, want, 1e-13), "laplace d/du{k}");
+    }
+}

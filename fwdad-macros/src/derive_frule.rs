@@ -1171,6 +1171,13 @@ fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
             .iter()
             .find(|n| !crate::callee::float_has_trait(n) && !crate::callee::is_float_trait(n));
         if let (false, Some(t)) = (floaty, foreign) {
+            if matches!(t.as_str(), "IntoIterator" | "Iterator") {
+                diag.error(
+                    tp.ident.span(),
+                    format!("`#[derive_frule]` does not support a type parameter bounded by `{t}` (`{}`): take the elements as a slice (`&[f64]`) or an array instead", tp.ident),
+                );
+                continue;
+            }
             diag.error(
                 tp.ident.span(),
                 format!("`#[derive_frule]` takes every type parameter to be a float type, and `{}: {t}` is not bounded by `Float`: other type parameters are not supported yet; use the concrete type (or, if `{}` is a float type, add `Float` to its bounds)", tp.ident, tp.ident),

@@ -656,13 +656,19 @@ impl Emitter<'_> {
     /// The values `vs` coerced to the activity of `targets` (merges).
     /// Merged duals under their target's annotation go through `coerce_to`, the
     /// conversions of a call's arguments (an array or `Vec` reference into a slice), as
-    /// the plain value would coerce to the annotated variable.
-    fn coerce_annotated(&self, ys: Vec<TokenStream>, targets: &[Value]) -> Vec<TokenStream> {
+    /// the plain value would coerce to the annotated variable. `let p: T;`'s `undef()`
+    /// (among `vs`) takes its type from the annotation itself.
+    fn coerce_annotated(
+        &self,
+        ys: Vec<TokenStream>,
+        vs: &[Value],
+        targets: &[Value],
+    ) -> Vec<TokenStream> {
         let rt = self.rt;
         ys.into_iter()
-            .zip(targets)
-            .map(|(y, t)| {
-                if self.is(*t) && self.func.annotations.contains_key(t) {
+            .zip(vs.iter().zip(targets))
+            .map(|(y, (v, t))| {
+                if self.is(*t) && self.func.annotations.contains_key(t) && !self.is_undef(*v) {
                     quote!(#rt::coerce_to(#y))
                 } else {
                     y
@@ -725,7 +731,7 @@ impl Emitter<'_> {
             (Terminator::Yield(vs), Tail::If(inst)) => {
                 let results = self.func.insts[inst].results.clone();
                 let ys = self.merge_values(vs, &results);
-                let ys = self.coerce_annotated(ys, &results);
+                let ys = self.coerce_annotated(ys, vs, &results);
                 match ys.as_slice() {
                     [y] => quote!(#y),
                     ys => quote!((#(#ys),*)),
@@ -759,7 +765,7 @@ impl Emitter<'_> {
     fn assign_cells(&mut self, inst: Inst, vs: &[Value]) -> TokenStream {
         let params = self.carried_params(inst);
         let ys = self.merge_values(vs, &params);
-        let ys = self.coerce_annotated(ys, &params);
+        let ys = self.coerce_annotated(ys, vs, &params);
         let cells: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         quote!(#(#cells = #ys;)*)
     }
@@ -968,11 +974,22 @@ impl Emitter<'_> {
             (kind, Form::Lib) => {
                 // Indices and other integers, and library values already over duals, stay
                 // as they are.
-                let lifted: Vec<TokenStream> = args
+                let mut lifted: Vec<TokenStream> = args
                     .iter()
                     .zip(&ops)
                     .map(|(a, &v)| self.lift(a, v, span))
                     .collect();
+                // A parameter's method (`u.slice(s![1..])`, `a.t()`) may borrow from its
+                // lifted form: that lives in a local, not a temporary of the statement.
+                if let InstKind::MethodCall { receiver, .. } = kind {
+                    if crate::libtypes::is_param(self.func, *receiver) && self.is(*receiver) {
+                        if let Some(recv) = lifted.first_mut() {
+                            let tmp = self.temp("__lifted");
+                            pre.extend(quote_spanned!(span=> let #tmp = #recv;));
+                            *recv = quote!(#tmp);
+                        }
+                    }
+                }
                 match kind {
                     // An inactive nalgebra matrix with an active one: a mixed operation, the
                     // inactive side plain (its zero tangent is never multiplied).
@@ -1029,6 +1046,10 @@ impl Emitter<'_> {
                     InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
+                        }
+                        None if crate::libtypes::scalar_alias_ctor(func).is_some() => {
+                            let f = crate::libtypes::scalar_alias_ctor(func);
+                            quote_spanned!(span=> #rt::complex::Complex::#f(#(#lifted),*))
                         }
                         // A constant made active by a later store (`let mut e =
                         // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
@@ -1510,7 +1531,7 @@ impl Emitter<'_> {
         let span = self.func.insts[inst].span;
         let params = self.carried_params(inst);
         let inits = self.merge_values(&init, &params);
-        let inits = self.coerce_annotated(inits, &params);
+        let inits = self.coerce_annotated(inits, &init, &params);
         let cell_names: Vec<_> = (0..params.len()).map(|k| self.cell(inst, k)).collect();
         // A carried variable's cell has its written type, so that later iterations may
         // store what coerces to it.

@@ -293,6 +293,17 @@ pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
     Some(p)
 }
 
+/// `Complex64::new(0.0, u * x)` with a dual argument: `Complex64` is `Complex<f64>`, whose
+/// constructor takes plain floats, so the rule calls the generic type's
+/// (`Complex::new`, through the runtime, as the user may not have imported `Complex`).
+/// The function segment is kept. `None` for every other path.
+pub fn scalar_alias_ctor(path: &syn::Path) -> Option<&syn::Ident> {
+    let n = path.segments.len();
+    let ty = &path.segments.get(n.checked_sub(2)?)?.ident;
+    (cfg!(feature = "num-complex") && (ty == "Complex64" || ty == "Complex32"))
+        .then(|| &path.segments[n - 1].ident)
+}
+
 /// Which values are of a library type.
 pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, is_lib_name)
@@ -309,6 +320,7 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
     let mut a = Analysis {
         func,
         lib: SecondaryMap::with_default(false),
+        matrix: SecondaryMap::with_default(false),
         changed: true,
         names,
     };
@@ -316,10 +328,16 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
         if names_type(&p.ty, names) {
             a.lib.set(p.value, true);
         }
+        if names_type(&p.ty, is_ndarray_matrix_name) {
+            a.matrix.set(p.value, true);
+        }
     }
     for (v, ty) in &func.annotations {
         if names_type(ty, names) {
             a.lib.set(*v, true);
+        }
+        if names_type(ty, is_ndarray_matrix_name) {
+            a.matrix.set(*v, true);
         }
     }
     while a.changed {
@@ -329,9 +347,18 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
     a.lib
 }
 
+/// ndarray's arrays of two or more axes, whose `dot` is a matrix product, not a scalar.
+fn is_ndarray_matrix_name(name: &syn::Ident) -> bool {
+    const MATRICES: &[&str] = &["Array2", "Array3", "ArrayView2", "ArrayViewMut2"];
+    cfg!(feature = "ndarray") && MATRICES.iter().any(|t| name == t)
+}
+
 struct Analysis<'f> {
     func: &'f Function,
     lib: SecondaryMap<Value, bool>,
+    /// ndarray values known to have two axes or more (see [`is_ndarray_matrix_name`]):
+    /// written so, or a transpose, copy, elementwise result or product of such.
+    matrix: SecondaryMap<Value, bool>,
     changed: bool,
     /// The type names of the libraries analysed.
     names: fn(&syn::Ident) -> bool,
@@ -382,10 +409,17 @@ impl Analysis<'_> {
                     !op.is_comparison() && (self.is(*lhs) || self.is(*rhs))
                 }
                 InstKind::MethodCall {
-                    receiver, method, ..
+                    receiver,
+                    method,
+                    args,
+                    ..
                 } => {
+                    // ndarray's `a.dot(b)` is a product unless both are vectors.
+                    let matrix_dot = method == "dot"
+                        && (*self.matrix.get(*receiver)
+                            || args.first().is_some_and(|b| *self.matrix.get(*b)));
                     self.is(*receiver)
-                        && !SCALAR_METHODS.iter().any(|m| method == m)
+                        && (matrix_dot || !SCALAR_METHODS.iter().any(|m| method == m))
                         && !is_size_method(&method.to_string())
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
@@ -454,6 +488,44 @@ impl Analysis<'_> {
                     self.mark(res);
                 }
             }
+            if self.is_matrix_result(&self.func.insts[inst].kind) {
+                if let Some(&res) = results.first() {
+                    if !*self.matrix.get(res) {
+                        self.matrix.set(res, true);
+                        self.changed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether an instruction's result keeps two axes: copies and borrows of a matrix,
+    /// elementwise arithmetic with one, its transpose or owned copy, the product of two.
+    fn is_matrix_result(&self, kind: &InstKind) -> bool {
+        let m = |v: &Value| *self.matrix.get(*v);
+        match kind {
+            InstKind::Copy(arg)
+            | InstKind::Ref { arg, .. }
+            | InstKind::Unary {
+                op: UnOp::Neg | UnOp::Deref,
+                arg,
+            } => m(arg),
+            InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && (m(lhs) || m(rhs)),
+            InstKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => {
+                let name = method.to_string();
+                match name.as_str() {
+                    "dot" => m(receiver) && args.first().is_some_and(m),
+                    "t" | "reversed_axes" | "to_owned" | "clone" | "view" | "mapv" | "map"
+                    | "exp" | "ln" | "sqrt" | "abs" => m(receiver),
+                    _ => false,
+                }
+            }
+            _ => false,
         }
     }
 }

@@ -604,12 +604,7 @@ pub(crate) fn trait_params(generics: &syn::Generics) -> Vec<(syn::Ident, Vec<syn
         }
         let user: Vec<syn::Path> = paths
             .iter()
-            .filter(|p| {
-                p.segments.last().is_some_and(|s| {
-                    let n = s.ident.to_string();
-                    !crate::callee::float_has_trait(&n) && !crate::callee::is_float_trait(&n)
-                })
-            })
+            .filter(|p| is_user_trait(p))
             .map(|p| (*p).clone())
             .collect();
         if !user.is_empty() {

@@ -26,7 +26,8 @@ use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::tangent::{Mode, ScalarTangent};
 use core::ops::{Add, Div, Mul, Sub};
-use num_complex::Complex;
+/// The generic type, for `Complex64::new(..)` with dual arguments in a rule.
+pub use num_complex::Complex;
 
 impl Differentiable for Complex<f64> {
     type Tangent = Complex<f64>;

@@ -25,7 +25,7 @@ use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::lift::{Lift, Unlift};
 use crate::tangent::{Mode, ScalarTangent};
-use ndarray::{Array, Dimension, ScalarOperand, Zip};
+use ndarray::{Array, ArrayView, Dimension, ScalarOperand, Zip};
 
 /// An array's tangent is an array of the same shape.
 impl<D: Dimension> Differentiable for Array<f64, D> {
@@ -44,6 +44,42 @@ impl<D: Dimension> ZeroTangent for Array<f64, D> {
 
 /// A dual scalar multiplies, divides, adds to arrays (`a * k`, `&a + k`).
 impl<T: ScalarTangent<f64>> ScalarOperand for Dual<f64, T> {}
+
+/// A dual scalar on the left (`2.0 * &u`, `k - &a`): ndarray defines these for its
+/// primitive scalars only. Element by element, in the order written.
+macro_rules! scalar_left {
+    ($($Tr:ident $op:ident $sym:tt),*) => {$(
+        impl<'a, T, St, D> core::ops::$Tr<&'a ndarray::ArrayBase<St, D>> for Dual<f64, T>
+        where
+            T: ScalarTangent<f64>,
+            St: ndarray::Data<Elem = Dual<f64, T>>,
+            D: Dimension,
+        {
+            type Output = Array<Dual<f64, T>, D>;
+            fn $op(self, a: &'a ndarray::ArrayBase<St, D>) -> Self::Output {
+                a.mapv(|x| self $sym x)
+            }
+        }
+        impl<T, St, D> core::ops::$Tr<ndarray::ArrayBase<St, D>> for Dual<f64, T>
+        where
+            T: ScalarTangent<f64>,
+            St: ndarray::Data<Elem = Dual<f64, T>>,
+            D: Dimension,
+        {
+            type Output = Array<Dual<f64, T>, D>;
+            fn $op(self, a: ndarray::ArrayBase<St, D>) -> Self::Output {
+                a.mapv(|x| self $sym x)
+            }
+        }
+    )*};
+}
+scalar_left!(Add add +, Sub sub -, Mul mul *, Div div /);
+
+/// `s![1..-1]` runs as written (a macro of ndarray's): its value holds no float.
+impl<T, Din: Dimension, Dout: Dimension> crate::structural::OpaqueMacroValue
+    for ndarray::SliceInfo<T, Din, Dout>
+{
+}
 
 fn constant<S: Mode, D: Dimension>(a: &Array<f64, D>) -> Array<Dual<f64, S>, D> {
     a.mapv(|x| Dual::new(x, S::zero()))
@@ -77,6 +113,37 @@ impl<S: Mode, D: Dimension> Lift<S> for Array<Dual<f64, S>, D> {
 }
 
 impl<S: Mode, D: Dimension> Lift<S> for &Array<Dual<f64, S>, D> {
+    type Output = Self;
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+/// A view of dual elements (`u.slice(s![1..])` of a lifted array) is already in form.
+impl<'v, S: Mode, D: Dimension> Lift<S> for ArrayView<'v, Dual<f64, S>, D> {
+    type Output = Self;
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+impl<'r, 'v, S: Mode, D: Dimension> Lift<S> for &'r ArrayView<'v, Dual<f64, S>, D> {
+    type Output = Self;
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+/// Arguments that are no values: an axis (`mean_axis(Axis(0))`), a slice pattern
+/// (`slice(s![1..-1])`).
+impl<S: Mode> Lift<S> for ndarray::Axis {
+    type Output = Self;
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+impl<S: Mode, T, Din: Dimension, Dout: Dimension> Lift<S> for ndarray::SliceInfo<T, Din, Dout> {
     type Output = Self;
     fn lift(self) -> Self {
         self

@@ -431,6 +431,45 @@ impl<'a, P: Differentiable + 'a, T: 'a> IntoIterator for Dual<&'a [P], &'a [T]> 
     }
 }
 
+/// `for x in v` over an owned `Vec` (consumed as Rust consumes it): its elements as
+/// owned duals, primal and tangent side by side.
+#[cfg(feature = "alloc")]
+impl<P: Differentiable, T> IntoIterator for Dual<Vec<P>, Vec<T>> {
+    type Item = Dual<P, T>;
+    type IntoIter = IntoIter<P, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        // A shorter tangent would end the loop early: never silently.
+        assert_eq!(
+            self.primal.len(),
+            self.tangent.len(),
+            "a Vec's tangent has another length than its primal"
+        );
+        IntoIter {
+            primal: self.primal.into_iter(),
+            tangent: self.tangent.into_iter(),
+        }
+    }
+}
+
+/// The iterator of an owned `Vec` dual (see its `IntoIterator`).
+#[cfg(feature = "alloc")]
+pub struct IntoIter<P, T> {
+    primal: alloc::vec::IntoIter<P>,
+    tangent: alloc::vec::IntoIter<T>,
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Differentiable, T> Iterator for IntoIter<P, T> {
+    type Item = Dual<P, T>;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(Dual::new(self.primal.next()?, self.tangent.next()?))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.primal.size_hint()
+    }
+}
+
 impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &Dual<&'a P, &'a T> {
     type Target = Dual<P, T>;
     #[inline(always)]

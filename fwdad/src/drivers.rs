@@ -594,6 +594,25 @@ impl<'a, Y, S: Mode, D> Slot<Dual<&'a [f64], &'a [S]>, Y, S, D> for Var {
     }
 }
 
+// A scalar point (`derivative(bind(jn {}, (3, Var(0))), x)`): `Var(0)` is the scalar.
+impl<'z, Y, S: Mode, D> SlotDual<'z, Dual<f64, S>, Y, S, D> for Var {
+    type Dual = Dual<f64, S>;
+}
+impl<Y, S: Mode, D> Slot<Dual<f64, S>, Y, S, D> for Var {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(&'z self, _: &'z mut (), x: Dual<f64, S>, _: &mut Option<Y>) -> Dual<f64, S> {
+        assert!(
+            self.0 == 0,
+            "`Var({})` is bound, but the point is one scalar: bind it as `Var(0)`",
+            self.0
+        );
+        x
+    }
+}
+
 impl<P: Differentiable, T> Fits<Dual<P, T>> for Out {}
 impl<'z, X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for Out {
     type Dual = Y;

@@ -118,6 +118,8 @@ pub mod __private {
     pub use fwdad_runtime::alloc_paths as alloc;
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
+    #[cfg(feature = "num-complex")]
+    pub use fwdad_runtime::complex;
     pub use fwdad_runtime::fallible::{branch, err_from, err_of, rebuild};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;

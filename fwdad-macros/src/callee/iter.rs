@@ -30,8 +30,14 @@ super::names! {
         TakeWhile = "take_while",
         Inspect = "inspect",
         Scan = "scan",
+        /// `filter_map(f)`: the closure's `Some(b)` passes `b` on, `None` drops the item.
+        FilterMap = "filter_map",
+        /// `map_while(f)`: the closure's `Some(b)` passes `b` on, `None` ends the chain.
+        MapWhile = "map_while",
         /// `flat_map(|p| inner)`: gathered by nested loops into a `Vec`, then iterated.
         FlatMap = "flat_map",
+        /// `flatten()` of a chain of slices, `Vec`s or arrays: `flat_map(|r| r.iter())`.
+        Flatten = "flatten",
         /// `skip_while(p)`: items dropped while `p(&item)` holds, a loop-carried flag.
         SkipWhile = "skip_while",
     }
@@ -83,6 +89,8 @@ super::names! {
         Last = "last",
         /// `it.find(p)` on an iterator chain: a scan with `break`.
         Find = "find",
+        /// `it.unzip()` on an iterator chain of pairs: a loop pushing into two `Vec`s.
+        Unzip = "unzip",
         /// `v.sort_by(cmp)`: a stable merge sort of the indices by `cmp` on the elements,
         /// then the elements gathered by it (primal and tangent move together).
         SortBy = "sort_by",

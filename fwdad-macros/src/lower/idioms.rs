@@ -1,8 +1,9 @@
 //! `std` idioms written out as the Rust that lowering already handles: `sort_by` as a
-//! stable merge sort of indices, `last`/`find` of an iterator chain as loops, `extend` of a chain as a `push` loop, `chunks_exact(n)`'s
-//! `remainder()` as a sub-slice, `slice.try_into()` of a written array type as an array
-//! literal, and destructuring assignment of arrays as element assignments; the
-//! combinators of `Option` and `Result` are in `combinators`.
+//! stable merge sort of indices, `last`/`find` of an iterator chain as loops, `extend` of
+//! a chain as a `push` loop, `chunks_exact(n)`'s `remainder()` as a sub-slice,
+//! `slice.try_into()` of a written array type as an array literal, and destructuring
+//! assignment of arrays as element assignments; the combinators of `Option` and `Result`
+//! are in `combinators`.
 //!
 //! Each rewrite is a template ([`fill`]) whose holes take the user's syntax trees as they
 //! are, so spans stay the user's. A rewrite applies only where its receiver is of the
@@ -43,7 +44,8 @@ fn is_iterator(e: &syn::Expr) -> bool {
                 | Adaptor::Copied
                 | Adaptor::Cloned
                 | Adaptor::Zip
-                | Adaptor::Inspect,
+                | Adaptor::Inspect
+                | Adaptor::Flatten,
             ) => is_iterator(&m.receiver),
             Some(_) => true,
             None => false,
@@ -168,6 +170,15 @@ impl Lowerer<'_> {
                     __fwdad_last = ::core::option::Option::Some(__fwdad_item);
                 }
                 __fwdad_last
+            }),
+            (Rewrite::Unzip, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_left = ::std::vec::Vec::new();
+                let mut __fwdad_right = ::std::vec::Vec::new();
+                for (__fwdad_l, __fwdad_r) in __fwdad_recv {
+                    __fwdad_left.push(__fwdad_l);
+                    __fwdad_right.push(__fwdad_r);
+                }
+                (__fwdad_left, __fwdad_right)
             }),
             (Rewrite::Find, [p]) if is_iterator(recv) => {
                 syn::parse_quote_spanned!(span=> {
@@ -304,9 +315,11 @@ impl Lowerer<'_> {
     pub(crate) fn desugar_flat_map(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
         fn stage(e: &mut syn::Expr) -> Option<&mut syn::Expr> {
             let is_flat_map = match &*e {
-                syn::Expr::MethodCall(m) => {
-                    Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::FlatMap)
-                }
+                syn::Expr::MethodCall(m) => match Adaptor::from_name(&m.method.to_string()) {
+                    Some(Adaptor::FlatMap) => true,
+                    Some(Adaptor::Flatten) => m.args.is_empty(),
+                    _ => false,
+                },
                 _ => false,
             };
             if is_flat_map {
@@ -320,6 +333,16 @@ impl Lowerer<'_> {
         }
         let mut out = e.clone();
         let node = stage(&mut out)?;
+        if let syn::Expr::MethodCall(m) = &*node {
+            // `rows.iter().flatten()` is `rows.iter().flat_map(|r| r.iter())`.
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Flatten) {
+                let span = m.method.span();
+                let template = syn::parse_quote_spanned!(span=>
+                    __fwdad_rows.flat_map(|__fwdad_row| __fwdad_row.iter())
+                );
+                *node = fill(template, &[("__fwdad_rows", Hole::Expr(&m.receiver))]);
+            }
+        }
         let syn::Expr::MethodCall(fm) = &*node else {
             return None;
         };

@@ -107,6 +107,12 @@ enum Tail<'e> {
     TakeWhile(Func<'e>),
     /// `inspect(f)`: `f(&item)`, the item passed on.
     Inspect(Func<'e>),
+    /// `filter_map(f)` (`ends: false`) and `map_while(f)` (`ends: true`): `f(item)`'s
+    /// `Some(b)` passes `b` on; `None` drops the item or ends the loop.
+    Unwrapping {
+        f: Func<'e>,
+        ends: bool,
+    },
     /// `scan(init, |state, item| ..)`: the closure's `Some(b)` passes `b` on, `None` ends
     /// the loop. `state` names the loop-carried variable holding the state, bound before
     /// the loop by [`Lowerer::start_tail_state`].
@@ -132,6 +138,8 @@ impl Tail<'_> {
             Tail::Filter(_) => Adaptor::Filter.name(),
             Tail::TakeWhile(_) => Adaptor::TakeWhile.name(),
             Tail::Inspect(_) => Adaptor::Inspect.name(),
+            Tail::Unwrapping { ends: false, .. } => Adaptor::FilterMap.name(),
+            Tail::Unwrapping { ends: true, .. } => Adaptor::MapWhile.name(),
             Tail::Scan { .. } => Adaptor::Scan.name(),
             Tail::SkipWhile { .. } => Adaptor::SkipWhile.name(),
         }
@@ -230,6 +238,8 @@ impl Lowerer<'_> {
                         | Adaptor::TakeWhile
                         | Adaptor::Inspect
                         | Adaptor::SkipWhile
+                        | Adaptor::FilterMap
+                        | Adaptor::MapWhile
                 )
             );
             if stage && m.args.len() == 1 {
@@ -239,6 +249,8 @@ impl Lowerer<'_> {
                     Some(Adaptor::Filter) => tail.push(Tail::Filter(f)),
                     Some(Adaptor::TakeWhile) => tail.push(Tail::TakeWhile(f)),
                     Some(Adaptor::Inspect) => tail.push(Tail::Inspect(f)),
+                    Some(Adaptor::FilterMap) => tail.push(Tail::Unwrapping { f, ends: false }),
+                    Some(Adaptor::MapWhile) => tail.push(Tail::Unwrapping { f, ends: true }),
                     Some(Adaptor::SkipWhile) => tail.push(Tail::SkipWhile {
                         f,
                         state: Default::default(),
@@ -498,6 +510,38 @@ impl Lowerer<'_> {
                     |lw| {
                         if stops {
                             // The chain's own loop, innermost here.
+                            lw.break_to(0, None, span);
+                            None
+                        } else {
+                            Some(lw.unit(span))
+                        }
+                    },
+                );
+                Some(())
+            }
+            Some((Tail::Unwrapping { f, ends }, rest)) => {
+                let out = self.apply(f, vec![shape], span)?;
+                let call = |lw: &mut Self, m: StdMethod, ty| {
+                    let kind = InstKind::MethodCall {
+                        callee: MethodCallee::Unresolved,
+                        receiver: out,
+                        method: m.ident(span),
+                        turbofish: None,
+                        args: vec![],
+                    };
+                    lw.push(kind, ty, span)
+                };
+                let some = call(self, StdMethod::IsSome, TypeHint::Bool);
+                let ends = *ends;
+                self.lower_branches(
+                    some,
+                    span,
+                    |lw| {
+                        let b = call(lw, StdMethod::Unwrap, TypeHint::Unknown);
+                        lw.run_tail_branch(rest, Shape::Val(b), span, consume)
+                    },
+                    |lw| {
+                        if ends {
                             lw.break_to(0, None, span);
                             None
                         } else {
@@ -1568,7 +1612,7 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
         match t {
             Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
             Tail::Scan { f, .. } => add(&Func::Lambda(f)),
-            Tail::SkipWhile { f, .. } => add(f),
+            Tail::SkipWhile { f, .. } | Tail::Unwrapping { f, .. } => add(f),
         }
     }
 }
