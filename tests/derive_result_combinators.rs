@@ -99,6 +99,27 @@ pub fn ledge_score(h: f64, d: f64, g: f64, k: f64) -> Result<f64, ModelError> {
     Ok(rest + compress)
 }
 
+/// Two falls, the second from twice as high: `?` and `return` inside the closures of
+/// `and_then` and `map`, leaving the closure (not the function), the error converted by
+/// `From` as `?` converts it.
+#[derive_frule]
+pub fn two_falls(h: f64, g: f64) -> Result<f64, ModelError> {
+    let total = fall_time(h, g).map_err(ModelError::from).and_then(|t| {
+        let u = fall_time(2.0 * h, g)?;
+        if u > 100.0 {
+            return Err(ModelError::Unstable);
+        }
+        Ok(t + u)
+    });
+    let doubled = fall_time(h, g).map(|t| {
+        if t > 10.0 {
+            return 0.0;
+        }
+        2.0 * t
+    });
+    Ok(total? + doubled.unwrap_or(0.0))
+}
+
 /// The plain score of a drop that may fail: `unwrap_or_else` with the error's closure, and
 /// `or_else` falling back to a second helper.
 #[derive_frule]
@@ -171,6 +192,11 @@ fn stopping(p: &[f64]) -> f64 {
 #[derive_frule]
 fn ledge(p: &[f64]) -> f64 {
     ledge_score(p[0], p[1], p[2], p[3]).expect("a stable drop")
+}
+
+#[derive_frule]
+fn falls(p: &[f64]) -> f64 {
+    two_falls(p[0], p[1]).unwrap_or(-1.0)
 }
 
 #[derive_frule]
@@ -431,4 +457,29 @@ fn option_field_and_typed_local() {
     };
     let r = drag_force_frule(Dual::new(&d, &dd), Dual::new(4.0, 0.0));
     assert_eq!((r.primal, r.tangent), (2.0, 1.0));
+}
+
+#[test]
+fn question_mark_and_return_inside_the_closures() {
+    check_modes!(falls {}, falls, [5.0, 9.81]);
+    // Written out: √(2h/g) + √(4h/g) + 2√(2h/g).
+    let (h, g) = (5.0f64, 9.81f64);
+    let (_, grad) = gradient_with::<4>(falls {}, &[h, g]);
+    let want_h = (3.0 / (2.0 * h * g).sqrt()) + 1.0 / (h * g).sqrt();
+    assert_close(grad[0], want_h, 1e-13, "d/dh");
+    // The closure's `return` leaves the closure: the fall of 600 m takes 11 s, so `map`
+    // gives 0, and the `and_then` closure's `return Err(..)` is not taken.
+    assert_eq!(
+        two_falls(600.0, 9.81),
+        Ok((1200.0f64 / 9.81).sqrt() + (2400.0f64 / 9.81).sqrt())
+    );
+    // `?` in the closure returns the closure's `Err`, converted by `From`.
+    assert_eq!(
+        two_falls(5.0, -1.0),
+        Err(ModelError::Fall(FallError::NoGravity))
+    );
+    let r = two_falls_frule(Dual::new(5.0, 1.0), Dual::new(-1.0, 0.0));
+    assert_eq!(r.primal, Err(ModelError::Fall(FallError::NoGravity)));
+    let r = two_falls_frule(Dual::new(1e5, 1.0), Dual::new(9.81, 0.0));
+    assert_eq!(r.primal, Err(ModelError::Unstable));
 }

@@ -181,6 +181,34 @@ pub fn rebuild<R: Rebuild>(r: R) -> R::Whole {
     r.rebuild()
 }
 
+/// What `?` returns from a closure of a combinator for a residual: `None` for
+/// [`NoneOf`], `Err(From::from(e))` for [`ErrOf`] (lowering writes `e?` inside such a
+/// closure as a `match` on [`branch`] that leaves the closure with this).
+pub trait FromResidual<R> {
+    /// The closure's result for the residual `r`.
+    fn from_residual(r: R) -> Self;
+}
+
+impl<T> FromResidual<NoneOf> for Option<T> {
+    #[inline(always)]
+    fn from_residual(_: NoneOf) -> Self {
+        None
+    }
+}
+
+impl<T, E, F: From<E>> FromResidual<ErrOf<E>> for Result<T, F> {
+    #[inline(always)]
+    fn from_residual(r: ErrOf<E>) -> Self {
+        Err(From::from(r.0))
+    }
+}
+
+/// See [`FromResidual`].
+#[inline(always)]
+pub fn residual<R, O: FromResidual<R>>(r: R) -> O {
+    O::from_residual(r)
+}
+
 /// The error a `Result`'s residual holds (`unwrap_or_else(|e| ..)`, `map_err(|e| ..)`).
 #[inline(always)]
 pub fn err_of<E>(r: ErrOf<E>) -> E {

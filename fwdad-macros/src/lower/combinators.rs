@@ -26,6 +26,98 @@ use super::Lowerer;
 use crate::callee::Rewrite;
 use crate::splice::{fill, splice, Hole};
 
+/// Rewrites the exits of a closure's body, `e?` and `return e`, to leave the labelled
+/// block `'__fwdad_closure: { body }` instead of the function the closure is inlined in:
+/// `return e` is `break '__fwdad_closure e`, and `e?` is
+/// `match branch(e) { Ok(v) => v, Err(r) => break '__fwdad_closure residual(r) }`, where
+/// the runtime's `residual` makes `None` or `Err(From::from(err))` of the closure's result
+/// type, as `?` does. Nested closures and items keep their own exits.
+struct Exits<'a> {
+    branch: &'a syn::Expr,
+    residual: &'a syn::Expr,
+    label: syn::Lifetime,
+    found: bool,
+}
+
+impl syn::visit_mut::VisitMut for Exits<'_> {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        match e {
+            syn::Expr::Closure(_) | syn::Expr::Async(_) => {}
+            syn::Expr::Try(t) => {
+                self.visit_expr_mut(&mut t.expr);
+                let span = t.question_token.span;
+                let template: syn::Expr = syn::parse_quote_spanned!(span=>
+                    match __fwdad_branch(__fwdad_e) {
+                        ::core::result::Result::Ok(__fwdad_q) => __fwdad_q,
+                        ::core::result::Result::Err(__fwdad_q) => {
+                            break '__fwdad_closure __fwdad_residual(__fwdad_q)
+                        }
+                    }
+                );
+                let inner = (*t.expr).clone();
+                *e = fill(
+                    template,
+                    &[
+                        ("__fwdad_e", Hole::Expr(&inner)),
+                        ("__fwdad_branch", Hole::Expr(self.branch)),
+                        ("__fwdad_residual", Hole::Expr(self.residual)),
+                    ],
+                );
+                self.found = true;
+            }
+            syn::Expr::Return(r) => {
+                if let Some(v) = &mut r.expr {
+                    self.visit_expr_mut(v);
+                }
+                *e = syn::Expr::Break(syn::ExprBreak {
+                    attrs: std::mem::take(&mut r.attrs),
+                    break_token: syn::Token![break](r.return_token.span),
+                    label: Some(self.label.clone()),
+                    expr: r.expr.take(),
+                });
+                self.found = true;
+            }
+            _ => syn::visit_mut::visit_expr_mut(self, e),
+        }
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// `arg` with its exits rewritten (see [`Exits`]) when it is a closure that has some.
+fn with_exits(arg: &syn::Expr, branch: &syn::Expr, residual: &syn::Expr) -> syn::Expr {
+    let syn::Expr::Closure(c) = strip(arg) else {
+        return arg.clone();
+    };
+    let mut c = c.clone();
+    let span = c.or1_token.span;
+    let mut exits = Exits {
+        branch,
+        residual,
+        label: syn::Lifetime::new("'__fwdad_closure", span),
+        found: false,
+    };
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut exits, &mut c.body);
+    if !exits.found {
+        return arg.clone();
+    }
+    let block = match *c.body {
+        syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block,
+        other => syn::Block {
+            brace_token: Default::default(),
+            stmts: vec![syn::Stmt::Expr(other, None)],
+        },
+    };
+    c.body = Box::new(syn::Expr::Block(syn::ExprBlock {
+        attrs: vec![],
+        label: Some(syn::Label {
+            name: exits.label,
+            colon_token: Default::default(),
+        }),
+        block,
+    }));
+    syn::Expr::Closure(c)
+}
+
 /// Whether the default of `unwrap_or_else`, `map_or_else` or `or_else` takes the error
 /// (a closure of one parameter: the `Result` form).
 fn takes_error(arg: &syn::Expr) -> bool {
@@ -42,18 +134,10 @@ impl Lowerer<'_> {
         rewrite: Rewrite,
     ) -> Option<syn::Expr> {
         let (recv, span) = (&*m.receiver, m.method.span());
-        let args: Vec<&syn::Expr> = m.args.iter().collect();
-        // The residual handed to a default that takes the error.
-        let else_call: syn::Expr = match args.first() {
-            Some(g) if takes_error(g) => {
-                syn::parse_quote_spanned!(span=> __fwdad_g(__fwdad_err_of(__fwdad_r)))
-            }
-            _ => syn::parse_quote_spanned!(span=> __fwdad_g()),
-        };
         // Each template: the receiver, then the arguments in order, bound to locals (Rust's
         // order of evaluation), then the `match` on the split receiver.
-        let template: syn::Expr = match (rewrite, &args[..]) {
-            (Rewrite::OptionMap, [_]) => syn::parse_quote_spanned!(span=> {
+        let template: syn::Expr = match (rewrite, m.args.len()) {
+            (Rewrite::OptionMap, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_f = __fwdad_fn;
                 __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
@@ -61,7 +145,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(__fwdad_r) => ::core::result::Result::Err(__fwdad_r),
                 })
             }),
-            (Rewrite::AndThen, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::AndThen, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_f = __fwdad_fn;
                 __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
@@ -69,7 +153,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(__fwdad_r) => ::core::result::Result::Err(__fwdad_r),
                 })
             }),
-            (Rewrite::IsSomeAnd | Rewrite::IsOkAnd, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::IsSomeAnd | Rewrite::IsOkAnd, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_f = __fwdad_fn;
                 match __fwdad_branch(__fwdad_o) {
@@ -77,7 +161,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(_) => false,
                 }
             }),
-            (Rewrite::MapOr, [_, _]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::MapOr, 2) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_d = __fwdad_arg0;
                 let __fwdad_f = __fwdad_fn;
@@ -86,7 +170,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(_) => __fwdad_d,
                 }
             }),
-            (Rewrite::MapOrElse, [_, _]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::MapOrElse, 2) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_g = __fwdad_arg0;
                 let __fwdad_f = __fwdad_fn;
@@ -95,7 +179,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(__fwdad_r) => __fwdad_else,
                 }
             }),
-            (Rewrite::UnwrapOrElse, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::UnwrapOrElse, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_g = __fwdad_arg0;
                 match __fwdad_branch(__fwdad_o) {
@@ -103,7 +187,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(__fwdad_r) => __fwdad_else,
                 }
             }),
-            (Rewrite::OrElse, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::OrElse, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_g = __fwdad_arg0;
                 __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
@@ -111,7 +195,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(__fwdad_r) => __fwdad_branch(__fwdad_else),
                 })
             }),
-            (Rewrite::MapErr, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::MapErr, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_f = __fwdad_fn;
                 __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
@@ -121,7 +205,7 @@ impl Lowerer<'_> {
                     ),
                 })
             }),
-            (Rewrite::OkOr, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::OkOr, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_e = __fwdad_arg0;
                 match __fwdad_branch(__fwdad_o) {
@@ -129,7 +213,7 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(_) => ::core::result::Result::Err(__fwdad_e),
                 }
             }),
-            (Rewrite::OkOrElse, [_]) => syn::parse_quote_spanned!(span=> {
+            (Rewrite::OkOrElse, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_g = __fwdad_arg0;
                 match __fwdad_branch(__fwdad_o) {
@@ -142,7 +226,6 @@ impl Lowerer<'_> {
         if !self.may_be_fallible(recv) {
             return None;
         }
-        let template = fill(template, &[("__fwdad_else", Hole::Expr(&else_call))]);
         let rt = &self.rt;
         let runtime = |f: &str| {
             let f = syn::Ident::new(f, span);
@@ -153,10 +236,28 @@ impl Lowerer<'_> {
             ("__fwdad_rebuild", "rebuild"),
             ("__fwdad_err_of", "err_of"),
             ("__fwdad_err_from", "err_from"),
+            ("__fwdad_residual", "residual"),
         ]
         .into_iter()
         .filter_map(|(hole, f)| Some((hole, self.diag.handle(runtime(f))?)))
         .collect();
+        let [(_, branch), _, _, _, (_, residual)] = &helpers[..] else {
+            return None;
+        };
+        let written: Vec<syn::Expr> = m
+            .args
+            .iter()
+            .map(|a| with_exits(a, branch, residual))
+            .collect();
+        let args: Vec<&syn::Expr> = written.iter().collect();
+        // The residual handed to a default that takes the error.
+        let else_call: syn::Expr = match args.first() {
+            Some(g) if takes_error(g) => {
+                syn::parse_quote_spanned!(span=> __fwdad_g(__fwdad_err_of(__fwdad_r)))
+            }
+            _ => syn::parse_quote_spanned!(span=> __fwdad_g()),
+        };
+        let template = fill(template, &[("__fwdad_else", Hole::Expr(&else_call))]);
         let mut template = template;
         let mut holes = vec![("__fwdad_recv", Hole::Expr(recv))];
         holes.extend(helpers.iter().map(|(h, e)| (*h, Hole::Expr(e))));
