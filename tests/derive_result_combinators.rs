@@ -120,6 +120,30 @@ pub fn two_falls(h: f64, g: f64) -> Result<f64, ModelError> {
     Ok(total? + doubled.unwrap_or(0.0))
 }
 
+/// What a failed fall is scored as (a default given by name; a plain function: it sees
+/// no differentiated value).
+pub fn score_of_error(e: FallError) -> f64 {
+    match e {
+        FallError::NoGravity => 100.0,
+        _ => 10.0,
+    }
+}
+
+/// A default time when no fall was computed (a default of an `Option` given by name).
+pub fn no_time() -> f64 {
+    -1.0
+}
+
+/// Defaults given by name, and a default closure bound with `let`.
+#[derive_frule]
+pub fn scored(h: f64, g: f64) -> f64 {
+    let t = fall_time(h, g).unwrap_or_else(score_of_error);
+    let s = fall_time(h, g).map_or_else(score_of_error, |t| g * t);
+    let o = first_pass(h, 0.0, 1.0, g).map_or_else(no_time, |t| t * t);
+    let fallback = |e: FallError| if e == FallError::BelowGround { h } else { 0.0 };
+    t + s + o + fall_time(-h, g).unwrap_or_else(fallback)
+}
+
 /// The plain score of a drop that may fail: `unwrap_or_else` with the error's closure, and
 /// `or_else` falling back to a second helper.
 #[derive_frule]
@@ -482,4 +506,38 @@ fn question_mark_and_return_inside_the_closures() {
     assert_eq!(r.primal, Err(ModelError::Fall(FallError::NoGravity)));
     let r = two_falls_frule(Dual::new(1e5, 1.0), Dual::new(9.81, 0.0));
     assert_eq!(r.primal, Err(ModelError::Unstable));
+}
+
+#[test]
+fn defaults_by_name_and_let_bound() {
+    // √(2h/g) + g√(2h/g) + ((h − √(h² − 2g))/g)² + h, all differentiable in h.
+    let (h, g) = (5.0f64, 9.81f64);
+    let (v, d) = derivative(bind(scored {}, (Wrt, g)), h);
+    assert_eq!(v.to_bits(), scored(h, g).to_bits());
+    let f = |h: f64| scored(h, g);
+    let fd = (f(h + 1e-6) - f(h - 1e-6)) / 2e-6;
+    assert_close(d, fd, 1e-6, "d/dh");
+    let s = (h * h - 2.0 * g).sqrt();
+    let t1 = (h - s) / g;
+    let want =
+        1.0 / (2.0 * h * g).sqrt() + g / (2.0 * h * g).sqrt() + 2.0 * t1 * (1.0 - h / s) / g + 1.0;
+    assert_close(d, want, 1e-12, "d/dh written out");
+    // Gravity upwards: the named default's constant (100) twice, the pass as above, and
+    // the closure's h below ground.
+    let g = -1.0;
+    let (v, d) = derivative(bind(scored {}, (Wrt, g)), h);
+    let s = (h * h - 2.0 * g).sqrt();
+    let t1 = (h - s) / g;
+    assert_eq!(v.to_bits(), (100.0 + 100.0 + t1 * t1 + h).to_bits());
+    assert_close(d, 2.0 * t1 * (1.0 - h / s) / g + 1.0, 1e-12, "d/dh, g < 0");
+    // Never passes y = 1 with g > 0 and too little speed: the `Option` default by name.
+    let (v, d) = derivative(bind(scored {}, (Wrt, 9.81)), 0.5);
+    let t = (2.0 * 0.5 / 9.81f64).sqrt();
+    assert_eq!(v.to_bits(), (t + 9.81 * t - 1.0 + 0.5).to_bits());
+    assert_close(
+        d,
+        (1.0 + 9.81) / (2.0 * 0.5 * 9.81f64).sqrt() + 1.0,
+        1e-12,
+        "d/dh, no pass",
+    );
 }

@@ -209,6 +209,38 @@ pub fn residual<R, O: FromResidual<R>>(r: R) -> O {
     O::from_residual(r)
 }
 
+/// The default of `unwrap_or_else`, `map_or_else` or `or_else` given as a function path,
+/// called as the receiver's kind calls it: with no argument for [`NoneOf`], with the error
+/// for [`ErrOf`] (a closure's parameters tell lowering which; a path's do not).
+pub trait ElseCall<F> {
+    /// The default's value.
+    type Out;
+    /// Calls `f` with what the residual holds.
+    fn else_call(self, f: F) -> Self::Out;
+}
+
+impl<U, F: FnOnce() -> U> ElseCall<F> for NoneOf {
+    type Out = U;
+    #[inline(always)]
+    fn else_call(self, f: F) -> U {
+        f()
+    }
+}
+
+impl<E, U, F: FnOnce(E) -> U> ElseCall<F> for ErrOf<E> {
+    type Out = U;
+    #[inline(always)]
+    fn else_call(self, f: F) -> U {
+        f(self.0)
+    }
+}
+
+/// See [`ElseCall`].
+#[inline(always)]
+pub fn else_call<R: ElseCall<F>, F>(r: R, f: F) -> R::Out {
+    r.else_call(f)
+}
+
 /// The error a `Result`'s residual holds (`unwrap_or_else(|e| ..)`, `map_err(|e| ..)`).
 #[inline(always)]
 pub fn err_of<E>(r: ErrOf<E>) -> E {

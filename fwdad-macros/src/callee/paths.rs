@@ -17,6 +17,10 @@ super::names! {
         Branch = "branch",
         /// The runtime's `rebuild(r)`: a `branch`ed value put back into its kind.
         Rebuild = "rebuild",
+        /// The runtime's `else_call(r, f)`: a combinator's default given as a function path,
+        /// called with the error of a `Result` or nothing for an `Option` (its value is a
+        /// constant: it sees neither the receiver's value nor the inputs).
+        ElseCall = "else_call",
         /// `std::mem::swap(a, b)` of duals.
         Swap = "swap",
         /// `std::mem::replace(a, b)` of duals.
@@ -43,7 +47,7 @@ impl Wrapper {
     pub fn takes_plain(self) -> bool {
         self.is_constructor()
             || self.is_conversion()
-            || matches!(self, Wrapper::Branch | Wrapper::Rebuild)
+            || matches!(self, Wrapper::Branch | Wrapper::Rebuild | Wrapper::ElseCall)
     }
 
     /// Whether it is a float conversion: plain Rust (the call as written) on a constant.
@@ -170,6 +174,7 @@ impl PathCallee {
         match last.as_str() {
             "branch" if runtime => return PathCallee::Wrap(Wrapper::Branch),
             "rebuild" if runtime => return PathCallee::Wrap(Wrapper::Rebuild),
+            "else_call" if runtime => return PathCallee::Wrap(Wrapper::ElseCall),
             _ => {}
         }
         let variant = match last.as_str() {

@@ -18,8 +18,8 @@
 //! ```
 //! The closures of `unwrap_or_else`, `map_or_else` and `or_else` take no argument on an
 //! `Option` and the error on a `Result`: a closure with one parameter is given the
-//! residual's error (`rt::err_of(r)`), one without none. A function path there is called
-//! without arguments (`Option`'s form).
+//! residual's error (`rt::err_of(r)`), one without none; a function path is called by
+//! the runtime's `else_call`, with what the residual holds.
 
 use super::place::strip;
 use super::Lowerer;
@@ -118,13 +118,36 @@ fn with_exits(arg: &syn::Expr, branch: &syn::Expr, residual: &syn::Expr) -> syn:
     syn::Expr::Closure(c)
 }
 
-/// Whether the default of `unwrap_or_else`, `map_or_else` or `or_else` takes the error
-/// (a closure of one parameter: the `Result` form).
-fn takes_error(arg: &syn::Expr) -> bool {
-    matches!(strip(arg), syn::Expr::Closure(c) if c.inputs.len() == 1)
-}
-
 impl Lowerer<'_> {
+    /// Whether the default of `unwrap_or_else`, `map_or_else` or `or_else` takes the error
+    /// (a closure of one parameter, written there or bound with `let`: the `Result` form).
+    fn takes_error(&self, arg: &syn::Expr) -> bool {
+        match strip(arg) {
+            syn::Expr::Closure(c) => c.inputs.len() == 1,
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup_closure(&id.to_string()))
+                .is_some_and(|def| def.expr.inputs.len() == 1),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` names a function by path (`on_error`, `Err`, `f64::default`), not a
+    /// local or a `let`-bound closure.
+    fn is_function_path(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        match p.path.get_ident() {
+            Some(id) => {
+                let name = id.to_string();
+                self.lookup(&name).is_none() && self.lookup_closure(&name).is_none()
+            }
+            None => p.qself.is_none(),
+        }
+    }
+
     /// The `match` a combinator of `Option` or `Result` is written as, or `None` when
     /// `m` is not one (another method, the wrong number of arguments, or a receiver that
     /// may be an iterator chain or an array: see `may_be_fallible`).
@@ -237,11 +260,12 @@ impl Lowerer<'_> {
             ("__fwdad_err_of", "err_of"),
             ("__fwdad_err_from", "err_from"),
             ("__fwdad_residual", "residual"),
+            ("__fwdad_else_call", "else_call"),
         ]
         .into_iter()
         .filter_map(|(hole, f)| Some((hole, self.diag.handle(runtime(f))?)))
         .collect();
-        let [(_, branch), _, _, _, (_, residual)] = &helpers[..] else {
+        let [(_, branch), _, _, _, (_, residual), _] = &helpers[..] else {
             return None;
         };
         let written: Vec<syn::Expr> = m
@@ -250,10 +274,14 @@ impl Lowerer<'_> {
             .map(|a| with_exits(a, branch, residual))
             .collect();
         let args: Vec<&syn::Expr> = written.iter().collect();
-        // The residual handed to a default that takes the error.
+        // The residual handed to a default that takes the error; a function path is
+        // called by the runtime with what the residual holds.
         let else_call: syn::Expr = match args.first() {
-            Some(g) if takes_error(g) => {
+            Some(g) if self.takes_error(g) => {
                 syn::parse_quote_spanned!(span=> __fwdad_g(__fwdad_err_of(__fwdad_r)))
+            }
+            Some(g) if self.is_function_path(g) => {
+                syn::parse_quote_spanned!(span=> __fwdad_else_call(__fwdad_r, __fwdad_g))
             }
             _ => syn::parse_quote_spanned!(span=> __fwdad_g()),
         };
