@@ -285,8 +285,7 @@ impl Lowerer<'_> {
             }
             _ => syn::parse_quote_spanned!(span=> __fwdad_g()),
         };
-        let template = fill(template, &[("__fwdad_else", Hole::Expr(&else_call))]);
-        let mut template = template;
+        let mut template = fill(template, &[("__fwdad_else", Hole::Expr(&else_call))]);
         let mut holes = vec![("__fwdad_recv", Hole::Expr(recv))];
         holes.extend(helpers.iter().map(|(h, e)| (*h, Hole::Expr(e))));
         if let Some(a) = args.first() {
