@@ -74,6 +74,21 @@ fn is_iterator(e: &syn::Expr) -> bool {
     }
 }
 
+/// Whether a written type is an `Option` or a `Result` (behind references), by its name
+/// (`Option<f64>`, `std::result::Result<f64, E>`, an alias named `Result`).
+fn is_fallible_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_fallible_type(&r.elem),
+        syn::Type::Paren(p) => is_fallible_type(&p.elem),
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "Option" || s.ident == "Result"),
+        _ => false,
+    }
+}
+
 /// Whether `e` names a place without side effects (`v`, `self.v`, `s.a.b`), which a
 /// template may read more than once.
 fn is_pure_place(e: &syn::Expr) -> bool {
@@ -140,19 +155,23 @@ impl Lowerer<'_> {
     }
 
     /// Whether `e` may be an `Option` or a `Result` for their combinators' rewrites: no
-    /// iterator chain, and no local or parameter of array, slice or library type (whose
-    /// `map` meets the message for closures passed to methods instead).
+    /// iterator chain, and no local or parameter of array or slice type, or whose written
+    /// type is another (a library's, whose `map` meets the message for closures passed to
+    /// methods, or the user's, whose own `map` it is).
     pub(super) fn may_be_fallible(&self, e: &syn::Expr) -> bool {
-        let library = match strip(e) {
+        let other_type = match strip(e) {
             syn::Expr::Path(p) => p
                 .path
                 .get_ident()
                 .and_then(|id| self.lookup(&id.to_string()))
-                .and_then(|v| self.func.annotations.get(&v))
-                .is_some_and(crate::libtypes::is_lib_type),
+                .and_then(|v| match self.func.values[v].def {
+                    crate::ir::ValueDef::Param(i) => Some(&self.func.params[i].ty),
+                    _ => self.func.annotations.get(&v),
+                })
+                .is_some_and(|ty| !is_fallible_type(ty)),
             _ => false,
         };
-        !is_iterator(e) && !self.is_sequence(e) && !library
+        !is_iterator(e) && !self.is_sequence(e) && !other_type
     }
 
     /// The rewrite of a method call written with one of the idioms, or `None`.
