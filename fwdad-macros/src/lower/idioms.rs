@@ -25,7 +25,7 @@
 
 use super::place::strip;
 use super::Lowerer;
-use crate::callee::{Adaptor, Rewrite, StdMethod};
+use crate::callee::{Adaptor, Rewrite, StdMethod, StdType};
 use crate::splice::{fill, Hole};
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
@@ -80,11 +80,10 @@ fn is_fallible_type(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Reference(r) => is_fallible_type(&r.elem),
         syn::Type::Paren(p) => is_fallible_type(&p.elem),
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "Option" || s.ident == "Result"),
+        syn::Type::Path(p) => matches!(
+            StdType::of_path(&p.path),
+            Some(StdType::Option | StdType::Result)
+        ),
         _ => false,
     }
 }
