@@ -13,7 +13,8 @@
 //! ```
 //!
 //! The closure is inlined by lowering like any other, so it may capture active values
-//! and call derived functions. Both functions take plain values (a constant receiver's
+//! and call derived functions; its `?` leaves it through [`residual`], and a default given
+//! as a function path is called by [`else_call`] with what the residual holds. Both functions take plain values (a constant receiver's
 //! code stays plain Rust) and duals (`Dual<Option<P>, Option<T>>`, and the dual of a
 //! `Result` whose error carries no tangent), so one `match` serves every mode.
 
