@@ -227,6 +227,59 @@ fn closures_and_iterator_chains() {
     check_slice_fn!(statistics, X);
 }
 
+// --- `Option` and `Result` ---------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ModelError {
+    Domain,
+    NoBrakes,
+}
+
+#[derive_frule]
+fn checked_ln_beta(a: f64, b: f64) -> Result<f64, ModelError> {
+    if a <= 0.0 || b <= 0.0 {
+        Err(ModelError::Domain)
+    } else {
+        Ok(a.ln() + b.ln() - (a + b).ln())
+    }
+}
+
+#[derive_frule]
+fn fall_time(h: f64, g: f64) -> Option<f64> {
+    if h >= 0.0 {
+        Some((2.0 * h / g).sqrt())
+    } else {
+        None
+    }
+}
+
+#[derive_frule]
+fn brake(e: f64, f: f64) -> Result<f64, ModelError> {
+    if f > 0.0 {
+        Ok(e / f)
+    } else {
+        Err(ModelError::NoBrakes)
+    }
+}
+
+#[derive_frule]
+fn stop(h: f64, g: f64, f: f64) -> Result<f64, ModelError> {
+    let t = fall_time(h, g).ok_or(ModelError::Domain)?;
+    brake(t * g, f).map(|s| s * s)
+}
+
+#[derive_frule]
+fn fallible_chain(x: &[f64]) -> f64 {
+    let beta = checked_ln_beta(x[1], x[3]).map(|l| l.exp());
+    let s = stop(x[3], 9.81, x[1]).unwrap_or_else(|_e| x[0]);
+    beta.map_or(0.0, |b| b * x[0]) + s + stop(x[2], 9.81, 1.0).is_ok_and(|s| s > 1.0) as i32 as f64
+}
+
+#[test]
+fn option_and_result_combinators() {
+    check_slice_fn!(fallible_chain, X);
+}
+
 // --- structs and methods ----------------------------------------------------------------
 
 #[derive(Clone, Copy, Debug, Differentiable)]

@@ -315,7 +315,7 @@ pub mod function {
         /// # Panics
         ///
         /// if `a <= 0.0` or `b <= 0.0`
-        // Not annotated: it calls `checked_beta`, which has no rule (see there).
+        #[fwdad::derive_frule]
         pub fn beta(a: f64, b: f64) -> f64 {
             checked_beta(a, b).unwrap()
         }
@@ -328,8 +328,7 @@ pub mod function {
         /// # Errors
         ///
         /// if `a <= 0.0` or `b <= 0.0`
-        // Not annotated: `Result::map`/`and_then` with a closure on a call's result, which
-        // `#[derive_frule]` takes for an `Option` (see `docs/limits.md`).
+        #[fwdad::derive_frule]
         pub fn checked_beta(a: f64, b: f64) -> Result<f64, BetaFuncError> {
             checked_ln_beta(a, b).map(|x| x.exp())
         }
@@ -342,7 +341,7 @@ pub mod function {
         /// # Panics
         ///
         /// If `a <= 0.0`, `b <= 0.0`, `x < 0.0`, or `x > 1.0`
-        // Not annotated: it calls `checked_beta_inc`, which has no rule (see there).
+        #[fwdad::derive_frule]
         pub fn beta_inc(a: f64, b: f64, x: f64) -> f64 {
             checked_beta_inc(a, b, x).unwrap()
         }
@@ -355,8 +354,7 @@ pub mod function {
         /// # Errors
         ///
         /// If `a <= 0.0`, `b <= 0.0`, `x < 0.0`, or `x > 1.0`
-        // Not annotated: `Result::map`/`and_then` with a closure on a call's result, which
-        // `#[derive_frule]` takes for an `Option` (see `docs/limits.md`).
+        #[fwdad::derive_frule]
         pub fn checked_beta_inc(a: f64, b: f64, x: f64) -> Result<f64, BetaFuncError> {
             checked_beta_reg(a, b, x).and_then(|x| checked_beta(a, b).map(|y| x * y))
         }
@@ -1767,7 +1765,7 @@ pub mod function {
         /// # Panics
         ///
         /// if `a` or `x` are not in `(0, +inf)`
-        // Not annotated: it calls `checked_gamma_ui`, which has no rule (see there).
+        #[fwdad::derive_frule]
         pub fn gamma_ui(a: f64, x: f64) -> f64 {
             checked_gamma_ui(a, x).unwrap()
         }
@@ -1780,8 +1778,7 @@ pub mod function {
         /// # Errors
         ///
         /// if `a` or `x` are not in `(0, +inf)`
-        // Not annotated: `Result::map`/`and_then` with a closure on a call's result, which
-        // `#[derive_frule]` takes for an `Option` (see `docs/limits.md`).
+        #[fwdad::derive_frule]
         pub fn checked_gamma_ui(a: f64, x: f64) -> Result<f64, GammaFuncError> {
             checked_gamma_ur(a, x).map(|x| x * gamma(a))
         }
@@ -1795,7 +1792,7 @@ pub mod function {
         /// # Panics
         ///
         /// if `a` or `x` are not in `(0, +inf)`
-        // Not annotated: it calls `checked_gamma_li`, which has no rule (see there).
+        #[fwdad::derive_frule]
         pub fn gamma_li(a: f64, x: f64) -> f64 {
             checked_gamma_li(a, x).unwrap()
         }
@@ -1809,8 +1806,7 @@ pub mod function {
         /// # Errors
         ///
         /// if `a` or `x` are not in `(0, +inf)`
-        // Not annotated: `Result::map`/`and_then` with a closure on a call's result, which
-        // `#[derive_frule]` takes for an `Option` (see `docs/limits.md`).
+        #[fwdad::derive_frule]
         pub fn checked_gamma_li(a: f64, x: f64) -> Result<f64, GammaFuncError> {
             checked_gamma_lr(a, x).map(|x| x * gamma(a))
         }
@@ -2580,4 +2576,117 @@ fn logistic_exponential_integral_and_harmonic_numbers() {
             .sum();
         assert!(close(d, want, 1e-12), "H({n}, {m})' = {d}, want {want}");
     }
+}
+
+/// The functions built with `Result` combinators on a helper's result
+/// (`checked_ln_beta(a, b).map(|x| x.exp())`, `checked_beta_reg(..).and_then(|x|
+/// checked_beta(a, b).map(|y| x * y))`, `checked_gamma_lr(a, x).map(|x| x * gamma(a))`)
+/// and the functions unwrapping them: primals bit for bit against the crate, derivatives
+/// against the integrands and digamma, in one direction, batched and second order.
+#[test]
+fn beta_and_incomplete_gamma_through_result_combinators() {
+    use statrs::function::beta::{beta as beta_fn, beta_inc};
+    use statrs::function::gamma::{digamma, gamma as gamma_fn, gamma_li, gamma_ui};
+    for (a, b) in [(0.5f64, 0.5f64), (2.0, 3.0), (5.5, 1.25), (30.0, 40.0)] {
+        // d/da B(a, b) = B(a, b) (ψ(a) − ψ(a + b)): a gradient of two lanes.
+        let (v, g) = gradient(bind(beta::beta {}, (Var(0), Var(1))), &[a, b]);
+        assert_eq!(v.to_bits(), beta_fn(a, b).to_bits());
+        let bab = beta_fn(a, b);
+        assert!(close(g[0], bab * (digamma(a) - digamma(a + b)), 1e-11));
+        assert!(close(g[1], bab * (digamma(b) - digamma(a + b)), 1e-11));
+        // The `Result` itself, in one direction.
+        let (r, d) = derivative(bind(beta::checked_beta {}, (Wrt, b)), a);
+        assert_eq!(r.unwrap().to_bits(), bab.to_bits());
+        assert!(close(
+            d.unwrap(),
+            bab * (digamma(a) - digamma(a + b)),
+            1e-11
+        ));
+        for x in [0.05f64, 0.3, 0.5, 0.8, 0.97] {
+            // d/dx B(a, b, x) = x^(a−1) (1−x)^(b−1); in a and b, central differences of
+            // the crate.
+            let (v, g) = gradient(
+                bind(beta::beta_inc {}, (Var(0), Var(1), Var(2))),
+                &[a, b, x],
+            );
+            assert_eq!(v.to_bits(), beta_inc(a, b, x).to_bits());
+            let dens = x.powf(a - 1.0) * (1.0 - x).powf(b - 1.0);
+            assert!(
+                close(g[2], dens, 1e-9),
+                "beta_inc x ({a}, {b}, {x}): {} vs {dens}",
+                g[2]
+            );
+            let fa = fd(|a| beta_inc(a, b, x), a);
+            assert!(
+                (g[0] - fa).abs() < 1e-5 * fa.abs() + 1e-9,
+                "beta_inc a ({a}, {b}, {x}): {} vs {fa}",
+                g[0]
+            );
+            let (r, d) = derivative(bind(beta::checked_beta_inc {}, (a, b, Wrt)), x);
+            assert_eq!(r.unwrap().to_bits(), beta_inc(a, b, x).to_bits());
+            assert!(close(d.unwrap(), dens, 1e-9));
+            // Second order: d²/dx² = x^(a−2) (1−x)^(b−2) ((a−1)(1−x) − (b−1)x).
+            let (_, _, d2) =
+                fwdad::drivers::second_derivative(bind(beta::beta_inc {}, (a, b, Wrt)), x);
+            let want =
+                x.powf(a - 2.0) * (1.0 - x).powf(b - 2.0) * ((a - 1.0) * (1.0 - x) - (b - 1.0) * x);
+            assert!(
+                (d2 - want).abs() < 1e-8 * want.abs() + 1e-8,
+                "beta_inc'' ({a}, {b}, {x}): {d2} vs {want}"
+            );
+        }
+    }
+    // Out of the domain the error comes through `map` and `and_then` unchanged.
+    let (r, _) = derivative(bind(beta::checked_beta {}, (Wrt, 2.0)), -1.0);
+    assert_eq!(r, Err(beta::BetaFuncError::ANotGreaterThanZero));
+    let (r, _) = derivative(bind(beta::checked_beta_inc {}, (2.0, 3.0, Wrt)), 1.5);
+    assert_eq!(r, Err(beta::BetaFuncError::XOutOfRange));
+    let (r, _) = derivative(bind(beta::checked_beta_inc {}, (2.0, Wrt, 0.5)), -3.0);
+    assert_eq!(r, Err(beta::BetaFuncError::BNotGreaterThanZero));
+
+    // The unregularised incomplete gamma functions: d/dx γ(a, x) = x^(a−1) e^(−x) = −d/dx
+    // Γ(a, x); in a, central differences of the crate.
+    for (a, x) in [(0.5f64, 0.2f64), (2.0, 1.5), (3.5, 6.0), (12.0, 9.0)] {
+        let dens = x.powf(a - 1.0) * (-x).exp();
+        let (v, g) = gradient(bind(gamma::gamma_li {}, (Var(0), Var(1))), &[a, x]);
+        assert_eq!(v.to_bits(), gamma_li(a, x).to_bits());
+        assert!(
+            close(g[1], dens, 1e-10),
+            "gamma_li x ({a}, {x}): {} vs {dens}",
+            g[1]
+        );
+        let fa = fd(|a| gamma_li(a, x), a);
+        assert!(
+            close(g[0], fa, 1e-6),
+            "gamma_li a ({a}, {x}): {} vs {fa}",
+            g[0]
+        );
+        let (v, g) = gradient(bind(gamma::gamma_ui {}, (Var(0), Var(1))), &[a, x]);
+        assert_eq!(v.to_bits(), gamma_ui(a, x).to_bits());
+        assert!(close(g[1], -dens, 1e-10), "gamma_ui x ({a}, {x})");
+        let fa = fd(|a| gamma_ui(a, x), a);
+        assert!(
+            close(g[0], fa, 1e-6),
+            "gamma_ui a ({a}, {x}): {} vs {fa}",
+            g[0]
+        );
+        // γ(a, x) + Γ(a, x) = Γ(a): their a-derivatives add up to Γ(a) ψ(a).
+        let (_, gl) = gradient(bind(gamma::gamma_li {}, (Var(0), Var(1))), &[a, x]);
+        assert!(close(gl[0] + g[0], gamma_fn(a) * digamma(a), 1e-9));
+        let (r, d) = derivative(bind(gamma::checked_gamma_li {}, (a, Wrt)), x);
+        assert_eq!(r.unwrap().to_bits(), gamma_li(a, x).to_bits());
+        assert!(close(d.unwrap(), dens, 1e-10));
+        let (r, d) = derivative(bind(gamma::checked_gamma_ui {}, (a, Wrt)), x);
+        assert_eq!(r.unwrap().to_bits(), gamma_ui(a, x).to_bits());
+        assert!(close(d.unwrap(), -dens, 1e-10));
+        // Second order: d²/dx² γ(a, x) = x^(a−2) e^(−x) (a − 1 − x).
+        let (_, _, d2) = fwdad::drivers::second_derivative(bind(gamma::gamma_li {}, (a, Wrt)), x);
+        let want = x.powf(a - 2.0) * (-x).exp() * (a - 1.0 - x);
+        assert!(
+            (d2 - want).abs() < 1e-9 * want.abs() + 1e-12,
+            "gamma_li'' ({a}, {x}): {d2} vs {want}"
+        );
+    }
+    let (r, _) = derivative(bind(gamma::checked_gamma_ui {}, (Wrt, 1.0)), -2.0);
+    assert_eq!(r, Err(gamma::GammaFuncError::AInvalid));
 }

@@ -333,9 +333,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             PathCallee::RangeElem => primal,
             // `let p;` before its first assignment.
             PathCallee::Undef => primal,
-            PathCallee::Wrap(w) if (w.is_constructor() || w.is_conversion()) && !result_active => {
-                primal
-            }
+            PathCallee::Wrap(w) if w.takes_plain() && !result_active => primal,
             PathCallee::Wrap(w) => plan(Form::Wrap(w), all(Need::Dual)),
             PathCallee::Assoc => plan(Form::AssocFrule, all(Need::Dual)),
             PathCallee::Float(op) if result_active => float_rule_plan(op, args.len()),

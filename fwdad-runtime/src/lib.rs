@@ -58,6 +58,8 @@ pub mod complex;
 pub mod constant;
 pub mod differentiable;
 pub mod dual;
+#[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
+pub mod fallible;
 pub mod frule;
 #[cfg(feature = "glam")]
 pub mod glam;

@@ -120,6 +120,7 @@ pub mod __private {
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     #[cfg(feature = "num-complex")]
     pub use fwdad_runtime::complex;
+    pub use fwdad_runtime::fallible::{branch, else_call, err_from, err_of, rebuild, residual};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;
     pub use fwdad_runtime::lift::{lift, lift_index, unlift};

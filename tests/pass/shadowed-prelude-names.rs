@@ -59,7 +59,27 @@ fn body(x: &[f64], k: f64) -> f64 {
     acc * s + c
 }
 
+/// A helper's `Result` and `Option`, written by absolute path as this crate must.
+#[derive_frule]
+fn checked_root(x: f64) -> ::core::result::Result<f64, ()> {
+    if x >= 0.0 {
+        ::core::result::Result::Ok(x.sqrt())
+    } else {
+        ::core::result::Result::Err(())
+    }
+}
+
+/// Combinators written out as `match`es on the runtime's split, by absolute paths.
+#[derive_frule]
+fn combinators(x: f64, k: f64) -> f64 {
+    let r = checked_root(x).map(|r| k * r).and_then(|r| checked_root(r));
+    let o = r.ok().map_or(0.0, |v| v * k);
+    o + checked_root(-x).unwrap_or_else(|_| k)
+}
+
 fn main() {
+    let d = combinators_frule(fwdad::Dual::new(4.0, 1.0), fwdad::Dual::new(9.0, 0.0));
+    assert_eq!(d.primal, combinators(4.0, 9.0));
     let x = [0.5, -1.0];
     let dx = [1.0, 0.0];
     let y = body_frule(

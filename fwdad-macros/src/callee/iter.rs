@@ -101,7 +101,8 @@ super::names! {
         Remainder = "remainder",
         /// `v.extend(iter)` of an iterator chain: a `for` loop that pushes each item.
         Extend = "extend",
-        /// `o.map(f)` on an `Option` (a receiver that is no iterator chain): a `match`.
+        /// `o.map(f)` on an `Option` or a `Result` (a receiver that is no iterator chain):
+        /// a `match` (`lower::combinators`).
         OptionMap = "map",
         /// `o.map_or(d, f)`.
         MapOr = "map_or",
@@ -111,7 +112,17 @@ super::names! {
         AndThen = "and_then",
         /// `o.unwrap_or_else(d)`.
         UnwrapOrElse = "unwrap_or_else",
+        /// `o.or_else(d)`.
+        OrElse = "or_else",
+        /// `r.map_err(f)`.
+        MapErr = "map_err",
+        /// `o.ok_or(e)`.
+        OkOr = "ok_or",
+        /// `o.ok_or_else(e)`.
+        OkOrElse = "ok_or_else",
         /// `o.is_some_and(p)`.
         IsSomeAnd = "is_some_and",
+        /// `r.is_ok_and(p)`.
+        IsOkAnd = "is_ok_and",
     }
 }

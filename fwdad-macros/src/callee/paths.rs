@@ -12,6 +12,15 @@ super::names! {
         Some = "some",
         /// `Ok(x)` of a dual.
         Ok = "ok",
+        /// The runtime's `branch(o)`, which lowering writes for the combinators of `Option`
+        /// and `Result`: either one as `Ok(value)` or `Err(residual)`.
+        Branch = "branch",
+        /// The runtime's `rebuild(r)`: a `branch`ed value put back into its kind.
+        Rebuild = "rebuild",
+        /// The runtime's `else_call(r, f)`: a combinator's default given as a function path,
+        /// called with the error of a `Result` or nothing for an `Option` (its value is a
+        /// constant: it sees neither the receiver's value nor the inputs).
+        ElseCall = "else_call",
         /// `std::mem::swap(a, b)` of duals.
         Swap = "swap",
         /// `std::mem::replace(a, b)` of duals.
@@ -31,6 +40,14 @@ impl Wrapper {
     /// Whether it builds an aggregate (`Some(d)` moves a `&mut` in, as Rust does).
     pub fn is_constructor(self) -> bool {
         matches!(self, Wrapper::Some | Wrapper::Ok)
+    }
+
+    /// Whether a constant's call is plain Rust (the call as written): a constructor, a
+    /// conversion, `branch` and `rebuild` (which take plain values as well as duals).
+    pub fn takes_plain(self) -> bool {
+        self.is_constructor()
+            || self.is_conversion()
+            || matches!(self, Wrapper::Branch | Wrapper::Rebuild | Wrapper::ElseCall)
     }
 
     /// Whether it is a float conversion: plain Rust (the call as written) on a constant.
@@ -150,8 +167,15 @@ impl PathCallee {
         {
             return PathCallee::RangeElem;
         }
-        if last == "undef" && path.segments.iter().any(|s| s.ident == "__private") {
+        let runtime = path.segments.iter().any(|s| s.ident == "__private");
+        if last == "undef" && runtime {
             return PathCallee::Undef;
+        }
+        match last.as_str() {
+            "branch" if runtime => return PathCallee::Wrap(Wrapper::Branch),
+            "rebuild" if runtime => return PathCallee::Wrap(Wrapper::Rebuild),
+            "else_call" if runtime => return PathCallee::Wrap(Wrapper::ElseCall),
+            _ => {}
         }
         let variant = match last.as_str() {
             "Some" => Some(Wrapper::Some),

@@ -304,12 +304,12 @@ impl Lowerer<'_> {
                 );
                 return Some(self.poison(span));
             }
-            let hint = if std == Some(StdMethod::Map) {
-                "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first; on an array that is not a local or parameter of array type (a field), bind it to one first (`let p: [f64; 3] = s.p;`)"
-            } else if std.is_some_and(StdMethod::takes_option_closure) {
-                "; on an `Option` or `Result`, take the value out with `match`, `if let` or `unwrap` first"
+            // `Option`'s and `Result`'s combinators are written out before this
+            // (`combinators`), on every receiver that is no iterator chain.
+            let hint = if std.is_some_and(StdMethod::takes_option_closure) {
+                format!("; `{name}` with a closure on an `Option` or a `Result` is supported too")
             } else {
-                ""
+                String::new()
             };
             self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
             return Some(self.poison(span));

@@ -1,8 +1,9 @@
 //! `std` idioms written out as the Rust that lowering already handles: `sort_by` as a
-//! stable merge sort of indices, `Option`'s combinators as `match`es, `last`/`find` of
-//! an iterator chain as loops, `extend` of a chain as a `push` loop, `chunks_exact(n)`'s
-//! `remainder()` as a sub-slice, `slice.try_into()` of a written array type as an array
-//! literal, and destructuring assignment of arrays as element assignments.
+//! stable merge sort of indices, `last`/`find` of an iterator chain as loops, `extend` of
+//! a chain as a `push` loop, `chunks_exact(n)`'s `remainder()` as a sub-slice,
+//! `slice.try_into()` of a written array type as an array literal, and destructuring
+//! assignment of arrays as element assignments; the combinators of `Option` and `Result`
+//! are in `combinators`.
 //!
 //! Each rewrite is a template ([`fill`]) whose holes take the user's syntax trees as they
 //! are, so spans stay the user's. A rewrite applies only where its receiver is of the
@@ -30,11 +31,25 @@ use crate::types::TypeHint;
 use syn::spanned::Spanned;
 
 /// Whether `e` may be an iterator chain (a method of [`Adaptor`], a range, or a call by
-/// path such as `std::iter::zip(a, b)`), as opposed to an `Option`, a slice or a value of
-/// the user's.
+/// path such as `std::iter::zip(a, b)`), as opposed to an `Option`, a `Result`, a slice or
+/// a value of the user's. An adaptor `Option` and `Result` have too (`map`, `filter`,
+/// `copied`, ...) is an iterator's only on an iterator: `r.map(f).unwrap_or_else(g)` is
+/// no chain.
 fn is_iterator(e: &syn::Expr) -> bool {
     match strip(e) {
-        syn::Expr::MethodCall(m) => Adaptor::from_name(&m.method.to_string()).is_some(),
+        syn::Expr::MethodCall(m) => match Adaptor::from_name(&m.method.to_string()) {
+            Some(
+                Adaptor::Map
+                | Adaptor::Filter
+                | Adaptor::Copied
+                | Adaptor::Cloned
+                | Adaptor::Zip
+                | Adaptor::Inspect
+                | Adaptor::Flatten,
+            ) => is_iterator(&m.receiver),
+            Some(_) => true,
+            None => false,
+        },
         syn::Expr::Range(_) => true,
         // `std::iter::zip(a, b)`, `repeat(x)`, ...; any other call (a function of the user's,
         // which can return an `Option` but no iterator a derived body could take) is not.
@@ -59,6 +74,20 @@ fn is_iterator(e: &syn::Expr) -> bool {
     }
 }
 
+/// Whether a written type is an `Option` or a `Result` (behind references), by its name
+/// (`Option<f64>`, `std::result::Result<f64, E>`, an alias named `Result`).
+fn is_fallible_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_fallible_type(&r.elem),
+        syn::Type::Paren(p) => is_fallible_type(&p.elem),
+        syn::Type::Path(p) => matches!(
+            StdType::of_path(&p.path),
+            Some(StdType::Option | StdType::Result)
+        ),
+        _ => false,
+    }
+}
+
 /// Whether `e` names a place without side effects (`v`, `self.v`, `s.a.b`), which a
 /// template may read more than once.
 fn is_pure_place(e: &syn::Expr) -> bool {
@@ -76,7 +105,7 @@ fn is_pure(e: &syn::Expr) -> bool {
 
 /// If `arg` is a function path, removes the template's top-level `let local = ..;` and
 /// returns the hole calling the path by name in its place.
-fn call_by_name<'a>(
+pub(super) fn call_by_name<'a>(
     template: &mut syn::Expr,
     local: &'a str,
     arg: &'a syn::Expr,
@@ -124,30 +153,34 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Whether `e` may be an `Option` for its combinators' rewrites: no iterator, no
-    /// array or slice, and no local whose written type is a `Result` (whose `map` would
-    /// meet a `match` on `Some`/`None`).
-    fn may_be_option(&self, e: &syn::Expr) -> bool {
-        let written_result = match strip(e) {
+    /// Whether `e` may be an `Option` or a `Result` for their combinators' rewrites: no
+    /// iterator chain, and no local or parameter of array or slice type, or whose written
+    /// type is another (a library's, whose `map` meets the message for closures passed to
+    /// methods, or the user's, whose own `map` it is).
+    pub(super) fn may_be_fallible(&self, e: &syn::Expr) -> bool {
+        let other_type = match strip(e) {
             syn::Expr::Path(p) => p
                 .path
                 .get_ident()
                 .and_then(|id| self.lookup(&id.to_string()))
-                .and_then(|v| self.func.annotations.get(&v))
-                .is_some_and(|ty| {
-                    matches!(ty, syn::Type::Path(tp)
-                        if StdType::of_path(&tp.path) == Some(StdType::Result))
-                }),
+                .and_then(|v| match self.func.values[v].def {
+                    crate::ir::ValueDef::Param(i) => Some(&self.func.params[i].ty),
+                    _ => self.func.annotations.get(&v),
+                })
+                .is_some_and(|ty| !is_fallible_type(ty)),
             _ => false,
         };
-        !is_iterator(e) && !self.is_sequence(e) && !written_result
+        !is_iterator(e) && !self.is_sequence(e) && !other_type
     }
 
     /// The rewrite of a method call written with one of the idioms, or `None`.
-    pub(crate) fn desugar_idiom(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+    pub(crate) fn desugar_idiom(&mut self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         let (recv, span) = (&*m.receiver, m.method.span());
         let args: Vec<&syn::Expr> = m.args.iter().collect();
         let rewrite = Rewrite::from_name(&m.method.to_string())?;
+        if let Some(e) = self.desugar_combinator(m, rewrite) {
+            return Some(e);
+        }
         let template: syn::Expr = match (rewrite, &args[..]) {
             (Rewrite::Last, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
                 let mut __fwdad_last = ::core::option::Option::None;
@@ -259,71 +292,6 @@ impl Lowerer<'_> {
                     let __fwdad_old = __fwdad_recv.to_vec();
                     for __fwdad_k in 0..__fwdad_n {
                         __fwdad_recv[__fwdad_k] = __fwdad_old[__fwdad_idx[__fwdad_k]];
-                    }
-                })
-            }
-            // `Option`'s combinators, on a receiver that is no iterator and no array.
-            (Rewrite::OptionMap, [_]) if self.may_be_option(recv) => {
-                syn::parse_quote_spanned!(span=> {
-                    let __fwdad_o = __fwdad_recv;
-                    let __fwdad_f = __fwdad_fn;
-                    match __fwdad_o {
-                        ::core::option::Option::Some(__fwdad_v) => ::core::option::Option::Some(__fwdad_f(__fwdad_v)),
-                        ::core::option::Option::None => ::core::option::Option::None,
-                    }
-                })
-            }
-            (Rewrite::AndThen, [_]) if self.may_be_option(recv) => {
-                syn::parse_quote_spanned!(span=> {
-                    let __fwdad_o = __fwdad_recv;
-                    let __fwdad_f = __fwdad_fn;
-                    match __fwdad_o {
-                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
-                        ::core::option::Option::None => ::core::option::Option::None,
-                    }
-                })
-            }
-            (Rewrite::IsSomeAnd, [_]) if self.may_be_option(recv) => {
-                syn::parse_quote_spanned!(span=> {
-                    let __fwdad_o = __fwdad_recv;
-                    let __fwdad_f = __fwdad_fn;
-                    match __fwdad_o {
-                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
-                        ::core::option::Option::None => false,
-                    }
-                })
-            }
-            // `map_or`'s default is an argument: evaluated after the receiver, before the
-            // match, as Rust evaluates it.
-            (Rewrite::MapOr, [_, _]) if self.may_be_option(recv) => {
-                syn::parse_quote_spanned!(span=> {
-                    let __fwdad_o = __fwdad_recv;
-                    let __fwdad_d = __fwdad_arg0;
-                    let __fwdad_f = __fwdad_fn;
-                    match __fwdad_o {
-                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
-                        ::core::option::Option::None => __fwdad_d,
-                    }
-                })
-            }
-            (Rewrite::MapOrElse, [_, _]) if self.may_be_option(recv) => {
-                syn::parse_quote_spanned!(span=> {
-                    let __fwdad_o = __fwdad_recv;
-                    let __fwdad_g = __fwdad_arg0;
-                    let __fwdad_f = __fwdad_fn;
-                    match __fwdad_o {
-                        ::core::option::Option::Some(__fwdad_v) => __fwdad_f(__fwdad_v),
-                        ::core::option::Option::None => __fwdad_g(),
-                    }
-                })
-            }
-            (Rewrite::UnwrapOrElse, [_]) if self.may_be_option(recv) => {
-                syn::parse_quote_spanned!(span=> {
-                    let __fwdad_o = __fwdad_recv;
-                    let __fwdad_f = __fwdad_fn;
-                    match __fwdad_o {
-                        ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
-                        ::core::option::Option::None => __fwdad_f(),
                     }
                 })
             }

@@ -31,6 +31,7 @@
 //! ```
 
 mod autoref;
+mod combinators;
 mod control;
 mod expr;
 mod higher_order;
