@@ -112,40 +112,6 @@ const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
     "Similarity3",
 ];
 
-/// The geometry types whose only parameter is the scalar (`Point3<T>`, not `Point<T, D>`
-/// nor `Unit<V>`): a turbofish of one argument names it.
-const GEOMETRY_OVER_SCALAR_ALONE: &[&str] = &[
-    "Point1",
-    "Point2",
-    "Point3",
-    "Point4",
-    "Point5",
-    "Point6",
-    "Translation1",
-    "Translation2",
-    "Translation3",
-    "Translation4",
-    "Translation5",
-    "Translation6",
-    "Rotation2",
-    "Rotation3",
-    "UnitVector1",
-    "UnitVector2",
-    "UnitVector3",
-    "UnitVector4",
-    "UnitVector5",
-    "UnitVector6",
-    "Quaternion",
-    "UnitQuaternion",
-    "UnitComplex",
-    "Isometry2",
-    "Isometry3",
-    "IsometryMatrix2",
-    "IsometryMatrix3",
-    "Similarity2",
-    "Similarity3",
-];
-
 fn is_geometry_name(name: &syn::Ident) -> bool {
     cfg!(feature = "nalgebra") && NALGEBRA_GEOMETRY_TYPES.iter().any(|t| name == t)
 }
@@ -403,7 +369,8 @@ fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
 fn generic_over_scalar_alone(name: &syn::Ident) -> bool {
     const SIZE_GENERIC: &[&str] = &["SMatrix", "SVector", "RowSVector"];
     (NALGEBRA_TYPES.iter().any(|t| name == t) && !SIZE_GENERIC.iter().any(|t| name == t))
-        || GEOMETRY_OVER_SCALAR_ALONE.iter().any(|t| name == t)
+        // The geometry types but `Unit<V>`, whose parameter is a vector type.
+        || (NALGEBRA_GEOMETRY_TYPES.iter().any(|t| name == t) && name != "Unit")
         || name == "Complex"
         || ["Array1", "Array2", "Array3"].iter().any(|t| name == t)
 }
