@@ -10,8 +10,11 @@
 // Written as users write them (`unwrap_or_else(|_| 0.0)`, `map_or(0.0, ..)`).
 #![allow(clippy::unnecessary_lazy_evaluations, clippy::unnecessary_map_or)]
 
-use fwdad::drivers::{bind, derivative, gradient_with, hessian_with, jvp, Wrt};
+use fwdad::drivers::{bind, derivative, gradient_with, hessian_with, Wrt};
 use fwdad::prelude::*;
+
+mod common;
+use common::modes::assert_close;
 
 /// Why a fall cannot be computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,85 +233,6 @@ fn pass(p: &[f64]) -> f64 {
 
 // ---------------------------------------------------------------------------------------
 // Checks
-
-fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
-    assert!(
-        (got - want).abs() <= tol * (1.0 + want.abs()),
-        "{what}: {got}, want {want}"
-    );
-}
-
-/// ∂f/∂xₖ by central differences.
-fn fd_gradient(f: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    (0..x.len())
-        .map(|k| {
-            let h = 1e-6 * x[k].abs().max(1.0);
-            let (mut p, mut m) = (x.to_vec(), x.to_vec());
-            p[k] += h;
-            m[k] -= h;
-            (f(&p) - f(&m)) / (2.0 * h)
-        })
-        .collect()
-}
-
-/// ∂²f/∂xᵢ∂xⱼ by central differences.
-fn fd_hessian(f: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<Vec<f64>> {
-    let h = 1e-4;
-    let at = |i: usize, si: f64, j: usize, sj: f64| {
-        let mut y = x.to_vec();
-        y[i] += si * h;
-        y[j] += sj * h;
-        f(&y)
-    };
-    (0..x.len())
-        .map(|i| {
-            (0..x.len())
-                .map(|j| {
-                    (at(i, 1.0, j, 1.0) - at(i, 1.0, j, -1.0) - at(i, -1.0, j, 1.0)
-                        + at(i, -1.0, j, -1.0))
-                        / (4.0 * h * h)
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The rule `$rule` of a `&[f64] -> f64` function against the plain `$plain` at `$x`: one
-/// direction per input, the gradient in batches of four, and the Hessian.
-macro_rules! check_modes {
-    ($rule:expr, $plain:expr, $x:expr) => {{
-        let x: &[f64] = &$x;
-        let plain = $plain;
-        let y: f64 = plain(x);
-        let g = fd_gradient(&plain, x);
-        let h = fd_hessian(&plain, x);
-        assert!(
-            g.iter().any(|d| *d != 0.0),
-            "a test point with a zero gradient"
-        );
-        for k in 0..x.len() {
-            let mut e = vec![0.0; x.len()];
-            e[k] = 1.0;
-            let (v, d): (f64, f64) = jvp($rule, x, &e);
-            assert_eq!(v.to_bits(), y.to_bits(), "one direction: primal");
-            assert_close(d, g[k], 1e-6, &format!("one direction: d/dx{k}"));
-        }
-        let (v, gb) = gradient_with::<4>($rule, x);
-        assert_eq!(v.to_bits(), y.to_bits(), "batch: primal");
-        for k in 0..x.len() {
-            assert_close(gb[k], g[k], 1e-6, &format!("batch: d/dx{k}"));
-        }
-        let (v, gh, hh) = hessian_with::<2>($rule, x);
-        assert_eq!(v.to_bits(), y.to_bits(), "second order: primal");
-        for i in 0..x.len() {
-            assert_close(gh[i], g[i], 1e-6, &format!("second order: d/dx{i}"));
-            for j in 0..x.len() {
-                let what = format!("second order: d2/dx{i}dx{j}");
-                assert_close(hh[(i, j)], h[i][j], 1e-4, &what);
-            }
-        }
-    }};
-}
 
 #[test]
 fn impact_speed_is_root_two_g_h() {

@@ -1,7 +1,10 @@
 //! Functions and checks shared by the driver tests: DiffTests-style scalar functions,
 //! Rosenbrock and Ackley with hand-derived gradients, test points, and a matrix
-//! comparison. Each test crate uses a part of it.
-#![allow(dead_code)]
+//! comparison; `modes`, the every-mode check of the idiom tests. Each test crate uses a
+//! part of it.
+#![allow(dead_code, clippy::needless_range_loop)]
+
+pub mod modes;
 
 use fwdad::drivers::Matrix;
 use fwdad::prelude::*;
