@@ -376,3 +376,36 @@ fn constant_reference_from_a_plain_helper_merged_with_an_active_one() {
     let (v, g) = fwdad::gradient(pick_reference {}, &[-1.0, 2.0]);
     assert_eq!((v, g), (9.0, vec![1.0, 0.0]));
 }
+
+/// A slice element bound with its type written (`let t: f64 = x[1];`), and read by a
+/// closure with a typed parameter in a loop's condition (the differential fuzzer's seed 32):
+/// the element carries the argument's element tangent, a constant's too.
+#[derive_frule]
+fn typed_element(x: &[f64]) -> f64 {
+    let t: f64 = x[1];
+    let scaled = |s: f64| x[1] * s;
+    let mut acc = 0.0;
+    for i in 0..x.len() {
+        if scaled(x[0]) > 10.0 {
+            break;
+        }
+        acc += t * x[i];
+    }
+    acc
+}
+
+#[test]
+fn typed_let_of_a_slice_element() {
+    // t Σ x with t = x₁ (the loop runs to the end at this point): ∂/∂x₀ = t,
+    // ∂/∂x₁ = Σ x + t, ∂/∂x₂ = t.
+    let x = [0.5, 2.0, 3.0];
+    let (v, g) = gradient(typed_element {}, &x);
+    assert_eq!(v.to_bits(), typed_element(&x).to_bits());
+    let sum: f64 = x.iter().sum();
+    assert_eq!(g, vec![2.0, sum + 2.0, 2.0]);
+    let d = typed_element_frule(Dual::constant(&x[..]));
+    assert_eq!((d.primal, d.tangent), (11.0, 0.0));
+    let (_, _, h) = fwdad::drivers::hessian(typed_element {}, &x);
+    assert_eq!(h[(0, 1)], 1.0);
+    assert_eq!(h[(1, 1)], 2.0);
+}

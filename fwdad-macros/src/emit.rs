@@ -1707,7 +1707,26 @@ impl Emitter<'_> {
         let expr = match self.func.insts[inst].results.as_slice() {
             [v] if self.is(*v) && self.func.annotations.contains_key(v) && !*self.lib.get(*v) => {
                 let rt = self.rt;
-                quote!(#rt::coerce_to(#expr))
+                // An element of a float parameter (`let t: f64 = x[i];`) carries the
+                // argument's element tangent, which may be a constant's: the mode's first.
+                let float = match (&self.func.insts[inst].kind, &self.func.annotations[v]) {
+                    (InstKind::Index { .. }, syn::Type::Path(p))
+                        if p.qself.is_none()
+                            && p.path.segments.len() == 1
+                            && crate::callee::StdType::of_path(&p.path)
+                                .is_some_and(|t| t.class() == crate::callee::TypeClass::Float) =>
+                    {
+                        Some(p.path.clone())
+                    }
+                    _ => None,
+                };
+                match float {
+                    Some(f) => {
+                        let mode = self.mode;
+                        quote!(#rt::coerce_to(#rt::active_scalar::<#f, <#f as #rt::Differentiable>::TangentIn<#mode>, _>(#expr)))
+                    }
+                    None => quote!(#rt::coerce_to(#expr)),
+                }
             }
             _ => expr,
         };
