@@ -38,40 +38,8 @@ pub fn emit_body(
     rt: &TokenStream,
     mode: &syn::Ident,
 ) -> TokenStream {
-    let mut e = Emitter {
-        func,
-        active,
-        plans,
-        rt,
-        mode,
-        loops: Vec::new(),
-        temps: 0,
-        lin: None,
-        one_direction: false,
-        coefs: Default::default(),
-        owned_roots: Default::default(),
-        cells: vec![Vec::new()],
-        depth: Default::default(),
-        elem_at: false,
-        lib: crate::libtypes::lib_values(func),
-        nalgebra: crate::libtypes::nalgebra_values(func),
-        jac: None,
-        jac_terms: Default::default(),
-    };
-    let mut out = TokenStream::new();
-    for item in &func.items {
-        out.extend(quote!(#item));
-    }
-    for (i, p) in func.params.iter().enumerate() {
-        let v = e.name(p.value);
-        let arg = param_ident(i);
-        // Active: the dual; a borrowed `inactive` parameter: the plain value as passed.
-        out.extend(if e.is(p.value) || p.inactive {
-            quote!(let mut #v = #arg;)
-        } else {
-            quote!(let mut #v = #arg.primal;)
-        });
-    }
+    let mut e = Emitter::new(func, active, plans, rt, mode, None);
+    let mut out = e.prelude();
     let plain = e.region(func.body, Tail::Return);
     let plain = match simplified {
         Some(lin) => {
@@ -130,39 +98,9 @@ pub fn emit_chain_jacobian(
     rt: &TokenStream,
     mode: &syn::Ident,
 ) -> TokenStream {
-    let mut e = Emitter {
-        func,
-        active,
-        plans,
-        rt,
-        mode,
-        loops: Vec::new(),
-        temps: 0,
-        lin: linear,
-        one_direction: false,
-        coefs: Default::default(),
-        owned_roots: Default::default(),
-        cells: vec![Vec::new()],
-        depth: Default::default(),
-        elem_at: false,
-        lib: crate::libtypes::lib_values(func),
-        nalgebra: crate::libtypes::nalgebra_values(func),
-        jac: Some(plan),
-        jac_terms: Default::default(),
-    };
-    let mut out = TokenStream::new();
-    for item in &func.items {
-        out.extend(quote!(#item));
-    }
-    for (i, p) in func.params.iter().enumerate() {
-        let v = e.name(p.value);
-        let arg = param_ident(i);
-        out.extend(if e.is(p.value) || p.inactive {
-            quote!(let mut #v = #arg;)
-        } else {
-            quote!(let mut #v = #arg.primal;)
-        });
-    }
+    let mut e = Emitter::new(func, active, plans, rt, mode, Some(plan));
+    e.lin = linear;
+    let mut out = e.prelude();
     let cols = jac_ident("cols");
     for i in 0..func.params.len() {
         let c = jac_ident(&format!("col{i}"));
@@ -244,6 +182,58 @@ struct Emitter<'a> {
     /// In the Jacobian entry, the coefficients of each materialised value by column: what
     /// a later value that reads it multiplies through.
     jac_terms: std::collections::HashMap<Value, Vec<(crate::chainjac::Col, TokenStream)>>,
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter of `func`'s body (`jac`: of its Jacobian entry instead).
+    fn new(
+        func: &'a Function,
+        active: &'a Activity,
+        plans: &'a DualPlan,
+        rt: &'a TokenStream,
+        mode: &'a syn::Ident,
+        jac: Option<&'a crate::chainjac::JacPlan>,
+    ) -> Self {
+        Emitter {
+            func,
+            active,
+            plans,
+            rt,
+            mode,
+            loops: Vec::new(),
+            temps: 0,
+            lin: None,
+            one_direction: false,
+            coefs: Default::default(),
+            owned_roots: Default::default(),
+            cells: vec![Vec::new()],
+            depth: Default::default(),
+            elem_at: false,
+            lib: crate::libtypes::lib_values(func),
+            nalgebra: crate::libtypes::nalgebra_values(func),
+            jac,
+            jac_terms: Default::default(),
+        }
+    }
+
+    /// The body's items and its parameters bound by name: an active one (and a borrowed
+    /// `inactive` one, the plain value as passed) as it came, any other by its primal.
+    fn prelude(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for item in &self.func.items {
+            out.extend(quote!(#item));
+        }
+        for (i, p) in self.func.params.iter().enumerate() {
+            let v = self.name(p.value);
+            let arg = param_ident(i);
+            out.extend(if self.is(p.value) || p.inactive {
+                quote!(let mut #v = #arg;)
+            } else {
+                quote!(let mut #v = #arg.primal;)
+            });
+        }
+        out
+    }
 }
 
 /// What a region's `Yield` means where it is emitted.
