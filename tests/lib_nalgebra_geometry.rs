@@ -209,6 +209,17 @@ fn central(f: &dyn Fn(&[f64]) -> f64, x: &[f64], v: &[f64], h: f64) -> f64 {
     (f(&at(h)) - f(&at(-h))) / (2.0 * h)
 }
 
+/// ∂²f/∂xᵢ∂xⱼ by the four-point stencil on the plain function.
+fn second_difference(f: &dyn Fn(&[f64]) -> f64, x: &[f64], i: usize, j: usize, h: f64) -> f64 {
+    let at = |a: f64, b: f64| {
+        let mut y = x.to_vec();
+        y[i] += a;
+        y[j] += b;
+        f(&y)
+    };
+    (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4.0 * h * h)
+}
+
 fn unit(n: usize, j: usize) -> Vec<f64> {
     (0..n).map(|i| f64::from(u8::from(i == j))).collect()
 }
@@ -365,13 +376,7 @@ fn pose_graph_edge_hessian_matches_second_differences() {
         assert!(close(g[i], central(&f, &x, &unit(12, i), 1e-6), 1e-8));
         for j in 0..12 {
             // ∂²f/∂xᵢ∂xⱼ by the four-point stencil on the plain function.
-            let at = |a: f64, b: f64| {
-                let mut y = x.clone();
-                y[i] += a;
-                y[j] += b;
-                f(&y)
-            };
-            let fd = (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4.0 * h * h);
+            let fd = second_difference(&f, &x, i, j, h);
             assert!(
                 close(hess[(i, j)], fd, 1e-5),
                 "H[{i},{j}] = {} vs {fd}",
@@ -443,13 +448,7 @@ fn icp_cost_gradient_and_hessian() {
                 let exact = if i == j { 2.0 * src.len() as f64 } else { 0.0 };
                 assert!(close(hess[(i, j)], exact, 1e-13), "H[{i},{j}]");
             }
-            let at = |a: f64, b: f64| {
-                let mut y = x.to_vec();
-                y[i] += a;
-                y[j] += b;
-                f(&y)
-            };
-            let fd = (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4.0 * h * h);
+            let fd = second_difference(&f, &x, i, j, h);
             assert!(
                 close(hess[(i, j)], fd, 1e-5),
                 "H[{i},{j}] = {} vs {fd}",
@@ -768,13 +767,7 @@ fn points_in_a_local_array_and_orientation_readouts() {
     let h = 1e-4;
     for i in 0..3 {
         for j in 0..3 {
-            let at = |a: f64, b: f64| {
-                let mut y = x;
-                y[i] += a;
-                y[j] += b;
-                orientation_readouts(&y)
-            };
-            let fd = (at(h, h) - at(h, -h) - at(-h, h) + at(-h, -h)) / (4.0 * h * h);
+            let fd = second_difference(&|y| orientation_readouts(y), &x, i, j, h);
             assert!(
                 close(hess[(i, j)], fd, 1e-5),
                 "H[{i},{j}] = {} vs {fd}",
