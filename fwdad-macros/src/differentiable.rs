@@ -1154,6 +1154,8 @@ impl Ctx<'_> {
                 type Tangent = #one;
                 type TangentIn<#s: #p::Mode> = #any;
             }
+            #[automatically_derived]
+            impl #i #p::traits::UserValue for #name #ty #w {}
         }
     }
 
@@ -1376,6 +1378,8 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
             type Tangent = #no;
             type TangentIn<S: #p::Mode> = #no;
         }
+        #[automatically_derived]
+        impl #i #p::traits::UserValue for #self_ty #w {}
         #[automatically_derived]
         impl #i #p::ZeroTangent for #self_ty #w {
             #[inline]

@@ -22,6 +22,7 @@ use crate::linear::Linear;
 use crate::types::TypeHint;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
 use syn::visit_mut::VisitMut;
 
 /// Emits the statements of the rule's body (after the parameters are bound). With a
@@ -182,6 +183,9 @@ struct Emitter<'a> {
     /// In the Jacobian entry, the coefficients of each materialised value by column: what
     /// a later value that reads it multiplies through.
     jac_terms: std::collections::HashMap<Value, Vec<(crate::chainjac::Col, TokenStream)>>,
+    /// The stand-in rules emitted so far, by method name ([`no_rule_fallback`]): each gets
+    /// names of its own, which rustc then prints without the path of the rule around them.
+    stand_ins: std::collections::HashMap<String, usize>,
 }
 
 impl<'a> Emitter<'a> {
@@ -213,6 +217,7 @@ impl<'a> Emitter<'a> {
             nalgebra: crate::libtypes::nalgebra_values(func),
             jac,
             jac_terms: Default::default(),
+            stand_ins: Default::default(),
         }
     }
 
@@ -1298,6 +1303,14 @@ impl Emitter<'_> {
                         _ => quote_spanned!(span=> (&#recv).#rule()),
                     };
                     (dispatch, quote_spanned!(span=> &mut #promoted))
+                };
+                let dispatch = if self.func.bound_receivers.contains(receiver) {
+                    dispatch
+                } else {
+                    let m = method.unraw().to_string();
+                    let n = self.stand_ins.entry(m).or_default();
+                    *n += 1;
+                    no_rule_fallback(rt, &self.func.name, method, *n, &rule, dispatch, span)
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
@@ -2625,4 +2638,68 @@ fn user_op_call(
         (false, false) => quote_spanned!(span=> binary::<#mode, #rt::user_ops::#tag, _, _>),
     };
     quote_spanned!(span=> #rt::user_ops::#f(#(#args),*))
+}
+
+/// `recv.m(..)`'s dispatch with a stand-in `__fwdad_rule_m` in scope, found only when the
+/// receiver's type has no rule for `m` (its `impl` lacks `#[derive_frule]`): rustc's
+/// method probe tries the real dispatch methods (`&self` of the type, the trait's
+/// `self: &&Self`, `dyn Trait`'s `&self`, through any number of derefs) before a method
+/// taking `&mut &T`, which is the stand-in's, and the stand-in applies only to a
+/// `#[derive(Differentiable)]` type itself (`UserValue`: not a reference or a `Box`, which
+/// must deref on to their own rules). Its bound never holds, so the first error is its
+/// message, naming the type and the method, instead of rustc's ``no method named
+/// `__fwdad_rule_m` ``; its result type is free, so no second error follows.
+fn no_rule_fallback(
+    rt: &TokenStream,
+    func: &syn::Ident,
+    method: &syn::Ident,
+    nth: usize,
+    rule: &syn::Ident,
+    dispatch: TokenStream,
+    span: Span,
+) -> TokenStream {
+    let m = method.unraw();
+    // Names unique in the crate but for a repeated call (rustc prints a unique name bare,
+    // and another with the path of the rule around it, `<f as Frule<..>>::frule::..`).
+    let again = if nth > 1 {
+        format!("_{nth}")
+    } else {
+        String::new()
+    };
+    // A method's body is lowered as `__fwdad_Ty_m` (`derive_frule::method_as_fn`).
+    let f = func.unraw().to_string();
+    let f = f.trim_start_matches("__fwdad_");
+    let missing = format_ident!(
+        "add_derive_frule_to_the_impl_of_{}_called_in_{}{}",
+        m,
+        f,
+        again
+    );
+    let stand_in = format_ident!("{}_calls_{}_without_a_rule{}", f, m, again);
+    let message = format!("`{{Self}}` has no forward rule for its method `{m}`");
+    let note = format!(
+        "add `#[derive_frule]` to the `impl` block that defines `{m}` (`#[derive_frule] impl {{Self}}`, \
+         or for a trait's method `#[derive_frule]` on the trait's definition and on `impl Trait for {{Self}}`), \
+         or to the method `{m}` itself"
+    );
+    quote_spanned! {span=> {
+        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note)]
+        #[allow(non_camel_case_types, dead_code)]
+        trait #missing {}
+        #[allow(non_camel_case_types, dead_code)]
+        trait #stand_in<__FwdadT: ?::core::marker::Sized> {
+            fn #rule<__FwdadR>(&mut self) -> __FwdadR
+            where
+                __FwdadT: #missing;
+        }
+        impl<__FwdadT: ?::core::marker::Sized + #rt::traits::UserValue> #stand_in<__FwdadT> for &__FwdadT {
+            fn #rule<__FwdadR>(&mut self) -> __FwdadR
+            where
+                __FwdadT: #missing,
+            {
+                ::core::unreachable!()
+            }
+        }
+        #dispatch
+    }}
 }

@@ -530,30 +530,32 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                     #[allow(non_camel_case_types)]
                     #vis struct #marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
                 });
+                // The result type is free: the bound's message is the only error at
+                // the call (rustc reports no "type annotations needed" after it).
                 hidden.extend(quote! {
                     #[doc(hidden)]
-                    fn #dispatch(self: &&Self) -> #marker<Self>
+                    fn #dispatch<__FwdadR>(self: &&Self) -> __FwdadR
                     where
                         Self: ::core::marker::Sized + #rt::traits::MethodWithoutRule<#rt::traits::NoRule>,
                     {
-                        #marker(::core::marker::PhantomData)
+                        ::core::unreachable!()
                     }
                     #[doc(hidden)]
-                    fn #by_type() -> #marker<Self>
+                    fn #by_type<__FwdadR>() -> __FwdadR
                     where
                         Self: ::core::marker::Sized + #rt::traits::MethodWithoutRule<#rt::traits::NoRule>,
                     {
-                        #marker(::core::marker::PhantomData)
+                        ::core::unreachable!()
                     }
                 });
                 if dyn_ok && *recv != Recv::None {
                     dyn_dispatch.extend(quote! {
                         #[doc(hidden)]
-                        #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b>
+                        #vis fn #dispatch<__FwdadR>(&self) -> __FwdadR
                         where
                             Self: #rt::traits::NotOnDyn<#rt::traits::NoRule>,
                         {
-                            #marker(::core::marker::PhantomData)
+                            ::core::unreachable!()
                         }
                     });
                 }
@@ -640,11 +642,11 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             if ms.recv != Recv::None && !sized_only(&_f.sig) {
                 dyn_dispatch.extend(quote! {
                     #[doc(hidden)]
-                    #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b>
+                    #vis fn #dispatch<__FwdadR>(&self) -> __FwdadR
                     where
                         Self: #rt::traits::NotOnDyn<#rt::traits::NoRule>,
                     {
-                        #marker(::core::marker::PhantomData)
+                        ::core::unreachable!()
                     }
                 });
             }
@@ -1038,6 +1040,34 @@ pub(crate) fn trait_param_preds(generics: &syn::Generics, rt: &TokenStream) -> T
         }
     }
     out
+}
+
+/// Whether a parameter of type `ty` finds its methods through bounds only: a type
+/// parameter of `generics` or a trait object, behind references or a `Box` (`m: &M`,
+/// `b: &dyn Body`, `Box<dyn Body>`, `&impl Body`).
+pub(crate) fn methods_from_bounds(ty: &syn::Type, generics: &syn::Generics) -> bool {
+    match ty {
+        syn::Type::Reference(r) => methods_from_bounds(&r.elem, generics),
+        syn::Type::Paren(t) => methods_from_bounds(&t.elem, generics),
+        syn::Type::Group(t) => methods_from_bounds(&t.elem, generics),
+        syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => true,
+        syn::Type::Path(tp) if tp.qself.is_none() => {
+            let Some(last) = tp.path.segments.last() else {
+                return false;
+            };
+            match &last.arguments {
+                syn::PathArguments::None => {
+                    tp.path.segments.len() == 1
+                        && generics.type_params().any(|t| t.ident == last.ident)
+                }
+                syn::PathArguments::AngleBracketed(a) if last.ident == "Box" => {
+                    matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if methods_from_bounds(t, generics))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// The traits of the trait objects a type mentions (`&dyn Material`, `&[Box<dyn Material>]`),

@@ -226,7 +226,7 @@ impl<'a, T: Differentiable + ?Sized + 'a> Differentiable for &'a T {
     type Tangent = &'a T::Tangent;
     type TangentIn<S: Mode> = &'a T::TangentIn<S>;
 }
-impl<'a, T: Differentiable + 'a> Differentiable for &'a mut T {
+impl<'a, T: Differentiable + ?Sized + 'a> Differentiable for &'a mut T {
     type Tangent = &'a mut T::Tangent;
     type TangentIn<S: Mode> = &'a mut T::TangentIn<S>;
 }

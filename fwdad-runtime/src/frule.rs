@@ -451,7 +451,7 @@ impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>
     }
 }
 
-impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
     for &'a mut Dual<&'b mut P, &'b mut T>
 {
     #[inline(always)]
@@ -460,7 +460,7 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
     }
 }
 
-impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
+impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'a mut T>>
     for &'a mut Dual<&'b mut P, &'b mut T>
 {
     #[inline(always)]
@@ -519,7 +519,7 @@ impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
     }
 }
 
-impl<'a, 'b, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
     for &'a Dual<&'b mut P, &'b mut T>
 {
     #[inline(always)]

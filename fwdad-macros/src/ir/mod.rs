@@ -68,6 +68,10 @@ pub struct Function {
     /// Whether the function (with its `impl`'s) has type parameters: a field's float may
     /// then be of one, which the emitted code cannot name.
     pub type_params: bool,
+    /// Parameters typed with a type parameter or a trait object (`m: &M`, `b: &dyn Body`,
+    /// `Box<dyn Body>`): their methods come from their bounds or their trait, whose own
+    /// errors say what to annotate, so `emit` gives their calls no stand-in rule.
+    pub bound_receivers: std::collections::HashSet<Value>,
 }
 
 /// [`ClosureArg::index`] of a closure the function returns.

@@ -81,6 +81,7 @@ pub fn lower_fn(
         closures: Default::default(),
         fn_sources: Default::default(),
         type_params: item.sig.generics.type_params().next().is_some(),
+        bound_receivers: Default::default(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],
@@ -114,6 +115,13 @@ pub fn lower_fn(
     for (i, input) in item.sig.inputs.iter().enumerate() {
         lw.lower_param(i, input);
     }
+    lw.func.bound_receivers = lw
+        .func
+        .params
+        .iter()
+        .filter(|p| crate::traits::methods_from_bounds(&p.ty, &item.sig.generics))
+        .map(|p| p.value)
+        .collect();
     // A function-valued parameter is the dual function (borrowed as it is: `&f`).
     for p in lw.func.params.clone() {
         if lw.callable(p.value) {
