@@ -2682,8 +2682,22 @@ fn no_rule_fallback(
          or for a trait's method `#[derive_frule]` on the trait's definition and on `impl Trait for {{Self}}`), \
          or to the method `{m}` itself"
     );
+    // With a library feature on, a value of a library type whose type is not written
+    // (`let p = helix(t); p.xy()`) meets the stand-in too.
+    let library = cfg!(any(
+        feature = "nalgebra",
+        feature = "num-complex",
+        feature = "glam",
+        feature = "ndarray"
+    ))
+    .then(|| {
+        let note = "a library value (nalgebra, glam, ndarray, num-complex) whose type the macro \
+                    cannot see, such as one a function returned bound without its type, is taken \
+                    for a type of your own: write its type (`let p: Vector3<f64> = f(x);`)";
+        quote!(, note = #note)
+    });
     quote_spanned! {span=> {
-        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note)]
+        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note #library)]
         #[allow(non_camel_case_types, dead_code)]
         trait #missing {}
         #[allow(non_camel_case_types, dead_code)]

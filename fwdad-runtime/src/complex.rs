@@ -33,6 +33,7 @@ impl Differentiable for Complex<f64> {
     type Tangent = Complex<f64>;
     type TangentIn<S: Mode> = Complex<S>;
 }
+impl crate::traits::UserValue for Complex<f64> {}
 
 impl ZeroTangent for Complex<f64> {
     #[inline(always)]

@@ -20,7 +20,7 @@ use alloc::{boxed::Box, vec::Vec};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no tangent type",
     label = "not `Differentiable`",
-    note = "implement `fwdad::Differentiable` for it (see its docs), or pass its `f64` fields as separate arguments"
+    note = "a type of your own needs `#[derive(Differentiable)]`; for another crate's type, implement `fwdad::Differentiable` for it (see its docs), or pass its `f64` fields as separate arguments"
 )]
 pub trait Differentiable {
     /// The tangent type (one direction).

@@ -467,6 +467,7 @@ macro_rules! glam_type {
             type Tangent = [f64; $n];
             type TangentIn<S: Mode> = [S; $n];
         }
+        impl $crate::traits::UserValue for glam::$G {}
         impl ZeroTangent for glam::$G {
             #[inline(always)]
             fn zero_tangent(&self) -> [f64; $n] {

@@ -472,6 +472,7 @@ impl<const R: usize, const C: usize> Differentiable for SMatrix<f64, R, C> {
     type Tangent = SMatrix<f64, R, C>;
     type TangentIn<S: Mode> = SMatrix<S, R, C>;
 }
+impl<const R: usize, const C: usize> crate::traits::UserValue for SMatrix<f64, R, C> {}
 
 impl<const R: usize, const C: usize> ZeroTangent for SMatrix<f64, R, C> {
     #[inline(always)]

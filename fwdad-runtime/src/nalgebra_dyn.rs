@@ -91,6 +91,7 @@ macro_rules! dynamic_matrix {
             type Tangent = OMatrix<f64, $R, $C>;
             type TangentIn<S: Mode> = OMatrix<S, $R, $C>;
         }
+        impl $crate::traits::UserValue for OMatrix<f64, $R, $C> {}
 
         impl ZeroTangent for OMatrix<f64, $R, $C> {
             fn zero_tangent(&self) -> OMatrix<f64, $R, $C> {

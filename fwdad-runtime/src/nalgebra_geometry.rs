@@ -141,6 +141,7 @@ macro_rules! geometry_type {
             type Tangent = SMatrix<f64, { $r }, { $k }>;
             type TangentIn<S: Mode> = SMatrix<S, { $r }, { $k }>;
         }
+        impl<$($g)*> $crate::traits::UserValue for $ty {}
 
         impl<$($g)*> ZeroTangent for $ty {
             #[inline(always)]

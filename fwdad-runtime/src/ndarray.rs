@@ -32,6 +32,7 @@ impl<D: Dimension> Differentiable for Array<f64, D> {
     type Tangent = Array<f64, D>;
     type TangentIn<S: Mode> = Array<S, D>;
 }
+impl<D: Dimension> crate::traits::UserValue for Array<f64, D> {}
 
 impl<D: Dimension> ZeroTangent for Array<f64, D> {
     fn zero_tangent(&self) -> Array<f64, D> {

@@ -97,11 +97,12 @@ pub trait MethodWithoutRule<W> {}
 #[doc(hidden)]
 pub trait NotOnDyn<W> {}
 
-/// A type with `#[derive(Differentiable)]` itself, not a reference or box of one: a method
-/// call on it in a derived body that finds no rule (its `impl` lacks `#[derive_frule]`)
-/// falls back to a stand-in that only applies to such types, whose error names the type
-/// and the method (`emit`'s `no_rule_fallback`). A `Box<dyn Trait>` receiver keeps
-/// dereferencing to its trait object's rule instead.
+/// A type with `#[derive(Differentiable)]` itself, or a library type the runtime knows
+/// (`Vector3<f64>`, `DVec3`, ...), not a reference or box of one: a method call on it in a
+/// derived body that finds no rule (its `impl` lacks `#[derive_frule]`, or a library
+/// value's type is not written) falls back to a stand-in that only applies to such types,
+/// whose error names the type and the method (`emit`'s `no_rule_fallback`). A
+/// `Box<dyn Trait>` receiver keeps dereferencing to its trait object's rule instead.
 #[doc(hidden)]
 pub trait UserValue {}
 
