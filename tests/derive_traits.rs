@@ -539,6 +539,36 @@ fn dyn_value_of_an_underived_impl_panics_with_the_reason() {
     );
 }
 
+/// A `Differentiable` type whose `impl` of the derived trait lacks the attribute, called
+/// on its concrete type: the call compiles (the trait's dispatch serves every type that
+/// implements it) and panics naming the type and the trait, never a silent derivative.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct UnderivedElastic {
+    pub e: f64,
+}
+
+impl Material for UnderivedElastic {
+    fn stress(&self, s: f64) -> f64 {
+        self.e * s
+    }
+}
+
+#[derive_frule]
+fn underived_energy(m: &UnderivedElastic, s: f64) -> f64 {
+    m.energy(s)
+}
+
+#[test]
+#[should_panic(expected = "implements `Material` without `#[derive_frule]` on its `impl`")]
+fn concrete_value_of_an_underived_impl_panics_with_the_reason() {
+    let m = UnderivedElastic { e: 2.0 };
+    assert_eq!(underived_energy(&m, 0.5), 0.25);
+    let _ = underived_energy_frule(
+        Dual::new(&m, &UnderivedElasticTangent { e: 0.0 }),
+        Dual::new(0.5, 1.0),
+    );
+}
+
 #[test]
 fn impl_trait_argument_in_every_mode() {
     let nh = NeoHookean {
