@@ -56,7 +56,7 @@ pub enum Form {
     /// `recv.m(args)` of a method with a derived rule (`#[derive_frule] impl Ty`): the rule
     /// is found through `recv.primal.__fwdad_rule_m()`.
     UserMethod,
-    /// `Ty::m(args)`: the rule is `Ty::__fwdad_rules_of_m()`.
+    /// `Ty::m(args)`: the rule is `Ty::add_derive_frule_to_the_impl_of_m()`.
     AssocFrule,
     /// `receiver.method(args)` on a dual receiver (slice methods such as `len`).
     Method,

@@ -1319,7 +1319,7 @@ impl Emitter<'_> {
                 // `impl` needs to pick its dispatch method.
                 let mut ty = path.clone();
                 let last = ty.segments.pop().map(|p| p.into_value().ident);
-                let of = last.map(|m| format_ident!("__fwdad_rules_of_{}", m, span = m.span()));
+                let of = last.map(|m| crate::register::by_type_rule_name(&m));
                 let ty_path: Vec<_> = ty.segments.iter().collect();
                 let colon = ty.leading_colon;
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))

@@ -30,6 +30,17 @@ pub(crate) fn marker_fn_name(name: &syn::Ident) -> syn::Ident {
     format_ident!("__fwdad_marker_{}", name)
 }
 
+/// `Ty::m(..)`'s rule, `Ty::add_derive_frule_to_the_impl_of_m()`: named so that rustc's
+/// "no associated item named .. found for struct `Ty`", when `m`'s `impl` has no
+/// `#[derive_frule]`, says what to write.
+pub(crate) fn by_type_rule_name(method: &syn::Ident) -> syn::Ident {
+    format_ident!(
+        "add_derive_frule_to_the_impl_of_{}",
+        method,
+        span = method.span()
+    )
+}
+
 fn receiver_name() -> syn::Ident {
     syn::Ident::new("this", Span::mixed_site())
 }

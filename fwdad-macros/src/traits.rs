@@ -524,7 +524,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 }
                 let marker = dispatch_marker(name, m);
                 let dispatch = format_ident!("__fwdad_rule_{}", m);
-                let by_type = format_ident!("__fwdad_rules_of_{}", m);
+                let by_type = crate::register::by_type_rule_name(m);
                 outside.extend(quote! {
                     #[doc(hidden)]
                     #[allow(non_camel_case_types)]
@@ -566,7 +566,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         let marker = dispatch_marker(name, m);
         let rule_fn = format_ident!("__fwdad_frule_{}", m);
         let dispatch = format_ident!("__fwdad_rule_{}", m);
-        let by_type = format_ident!("__fwdad_rules_of_{}", m);
+        let by_type = crate::register::by_type_rule_name(m);
         let sig = rule_sig(ms, &rt);
         let names = arg_names(ms);
         let default_body = match default_rule {

@@ -126,7 +126,7 @@ pub enum PathCallee {
     /// first assignment: a constant nothing reads.
     Undef,
     /// `Ty::m(args)`: an associated function of a user type, whose rule is
-    /// `Ty::__fwdad_rules_of_m()`.
+    /// `Ty::add_derive_frule_to_the_impl_of_m()`.
     Assoc,
     /// `Err(e)`, `Shape::Circle(r)`: a constructor of a variant (capitalised name).
     Ctor,
