@@ -523,7 +523,13 @@ pub fn block_expert(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOC
 /// BA's batched pass).
 #[inline]
 pub fn block_seed_product(j: &[f64; 2 * NBLOCK], seeds: &Seeds) -> [f64; 2 * NBLOCK] {
-    let roots = || seeds.cam.iter().chain(&seeds.x).chain(std::iter::once(&seeds.w));
+    let roots = || {
+        seeds
+            .cam
+            .iter()
+            .chain(&seeds.x)
+            .chain(std::iter::once(&seeds.w))
+    };
     let mut out = [0.0; 2 * NBLOCK];
     for (k, skip) in [(0, 8), (1, 7)] {
         let row = &j[k * NBLOCK..(k + 1) * NBLOCK];
@@ -531,7 +537,9 @@ pub fn block_seed_product(j: &[f64; 2 * NBLOCK], seeds: &Seeds) -> [f64; 2 * NBL
             .zip(row)
             .enumerate()
             .filter(|&(p, _)| p != skip)
-            .fold(Batch::<f64, NBLOCK>::default(), |t, (_, (s, &c))| t.axpy(c, *s));
+            .fold(Batch::<f64, NBLOCK>::default(), |t, (_, (s, &c))| {
+                t.axpy(c, *s)
+            });
         out[k * NBLOCK..(k + 1) * NBLOCK].copy_from_slice(&t.0);
     }
     out
@@ -647,11 +655,17 @@ mod tests {
             assert_close("ba rule", &block_rule(&inst, i, &seeds), &hand);
             assert_close("ba entry", &block_entry(&inst, i, &seeds), &hand);
             assert_close("ba expert", &block_expert(&inst, i, &seeds), &hand);
-            assert_close("ba seeds product", &block_seed_product(&hand, &seeds), &hand);
+            assert_close(
+                "ba seeds product",
+                &block_seed_product(&hand, &seeds),
+                &hand,
+            );
             // Seeds that are not unit vectors: the hand-derived block times them, against
             // the rule's pass with them.
             let mixed = Seeds {
-                cam: std::array::from_fn(|p| Batch::from_fn(|l| ((p * 7 + l * 3) % 5) as f64 - 2.0)),
+                cam: std::array::from_fn(|p| {
+                    Batch::from_fn(|l| ((p * 7 + l * 3) % 5) as f64 - 2.0)
+                }),
                 x: std::array::from_fn(|p| Batch::from_fn(|l| 0.5 * ((p + l) % 3) as f64)),
                 w: Batch::from_fn(|l| l as f64 * 0.25 - 1.0),
             };
