@@ -8,6 +8,7 @@
 //! and one weight error `1 - w²` per observation.
 
 use fwdad::prelude::*;
+use fwdad::ScalarTangent;
 use num_dual::{DualNum, DualSVec64};
 
 /// Parameters per camera.
@@ -515,6 +516,35 @@ pub fn block_expert(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOC
     out
 }
 
+/// A block's two tangents from its Jacobian block `j` (rows of 15, as [`block_entry`]
+/// writes them) and the seeds, `ėₖ = Σⱼ Jₖⱼ·ṗⱼ` over the 14 parameters each output depends
+/// on (`e₀` has no `v0`, `e₁` no `u0`): 28 updates of 15 lanes, the work any pass with
+/// arbitrary seeds adds to the primal and its partial derivatives (issue 30's bound on
+/// BA's batched pass).
+#[inline]
+pub fn block_seed_product(j: &[f64; 2 * NBLOCK], seeds: &Seeds) -> [f64; 2 * NBLOCK] {
+    let roots = || {
+        seeds
+            .cam
+            .iter()
+            .chain(&seeds.x)
+            .chain(std::iter::once(&seeds.w))
+    };
+    let mut out = [0.0; 2 * NBLOCK];
+    for (k, skip) in [(0, 8), (1, 7)] {
+        let row = &j[k * NBLOCK..(k + 1) * NBLOCK];
+        let t = roots()
+            .zip(row)
+            .enumerate()
+            .filter(|&(p, _)| p != skip)
+            .fold(Batch::<f64, NBLOCK>::default(), |t, (_, (s, &c))| {
+                t.axpy(c, *s)
+            });
+        out[k * NBLOCK..(k + 1) * NBLOCK].copy_from_slice(&t.0);
+    }
+    out
+}
+
 /// Observation `i`'s block parameters in [`ba_residual_packed`]'s layout (camera, point,
 /// weight), with the feature `(fx, fy)`.
 fn packed(inst: &Instance, i: usize) -> ([f64; NBLOCK], f64, f64) {
@@ -625,6 +655,25 @@ mod tests {
             assert_close("ba rule", &block_rule(&inst, i, &seeds), &hand);
             assert_close("ba entry", &block_entry(&inst, i, &seeds), &hand);
             assert_close("ba expert", &block_expert(&inst, i, &seeds), &hand);
+            assert_close(
+                "ba seeds product",
+                &block_seed_product(&hand, &seeds),
+                &hand,
+            );
+            // Seeds that are not unit vectors: the hand-derived block times them, against
+            // the rule's pass with them.
+            let mixed = Seeds {
+                cam: std::array::from_fn(|p| {
+                    Batch::from_fn(|l| ((p * 7 + l * 3) % 5) as f64 - 2.0)
+                }),
+                x: std::array::from_fn(|p| Batch::from_fn(|l| 0.5 * ((p + l) % 3) as f64)),
+                w: Batch::from_fn(|l| l as f64 * 0.25 - 1.0),
+            };
+            assert_close(
+                "ba seeds product, mixed seeds",
+                &block_seed_product(&hand, &mixed),
+                &block_rule(&inst, i, &mixed),
+            );
             let (e_expert, _) = crate::expert::ba_residual_expert_batched(
                 cam,
                 x,

@@ -527,7 +527,11 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
 pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
     let inst = ba::Instance::generate(8, 64, 256, 302);
     let seeds = ba::Seeds::default();
-    let (inst, seeds) = (&inst, &seeds);
+    // The blocks, computed once: the seeds product's input.
+    let blocks: Vec<_> = (0..inst.p)
+        .map(|i| ba::block_entry(&inst, i, &seeds))
+        .collect();
+    let (inst, seeds, blocks) = (&inst, &seeds, &blocks);
     (0..runs)
         .map(|_| {
             measure_kernel(
@@ -580,8 +584,27 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                                 .sum()
                         }),
                     ),
+                    (
+                        "seeds product",
+                        Box::new(|| {
+                            let seeds = black_box(seeds);
+                            black_box(blocks)
+                                .iter()
+                                .map(|j| whole(ba::block_seed_product(j, seeds)))
+                                .sum()
+                        }),
+                    ),
                 ],
-                &[(1, 2), (1, 0), (2, 0), (1, 3), (4, 2), (4, 0), (4, 1)],
+                &[
+                    (1, 2),
+                    (1, 0),
+                    (2, 0),
+                    (1, 3),
+                    (4, 2),
+                    (4, 0),
+                    (4, 1),
+                    (5, 0),
+                ],
             )
         })
         .collect()
@@ -885,6 +908,14 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
                 pct(p),
             );
         }
+        if let Some(p) = m.ratio("seeds product", "primal") {
+            let _ = writeln!(
+                s,
+                "| ↳ the seeds product alone (the blocks precomputed, then each output's tangent `Σⱼ Jₖⱼ·ṗⱼ`: 28 updates of 15 lanes; what any pass with arbitrary seeds adds to the primal and its partials, so one batched pass costs at least 1 + this × the objective) | | {} | | | {} | | | |",
+                ns(m.time("seeds product").unwrap_or(f64::NAN)),
+                pct(p),
+            );
+        }
         if let Some(r) = m.ratio("rule, `inactive(a)`", "expert") {
             let _ = writeln!(
                 s,
@@ -982,7 +1013,7 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     let _ = writeln!(
         s,
         "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
-         `n` lanes rounded up to a multiple of 4; above, on its first call of a length it times its six plans \
+         `n` lanes rounded up to an even number (at least 4); above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
          or 24 lanes of `Batch` for 32 up to 24 inputs) and keeps the fastest: the plan it chose is in the kernel \
          column); one-shot: `fwdad::gradient` (buffers kept per thread, a fresh `Vec` returned; it times the \

@@ -87,3 +87,20 @@ pub fn rosenbrock_rule8z(x: &[f64], dx: &[Z8]) -> (f64, Z8) {
 pub fn rosenbrock_nd8(x: &[num_dual::DualSVec64<8>]) -> num_dual::DualSVec64<8> {
     optim::rosenbrock_nd(x)
 }
+
+/// Sixteen directions with their zeros known.
+pub type Z16 = fwdad::MaybeZero<Batch<f64, 16>>;
+
+/// [`optim::rosenbrock`]'s rule with sixteen directions, zeros known.
+#[inline(never)]
+pub fn rosenbrock_rule16z(x: &[f64], dx: &[Z16]) -> (f64, Z16) {
+    let r = <optim::rosenbrock as Frule<_, Z16>>::frule(&optim::rosenbrock {}, (Dual::new(x, dx),));
+    (r.primal, r.tangent)
+}
+
+/// [`optim::ackley`]'s rule with sixteen directions, zeros known.
+#[inline(never)]
+pub fn ackley_rule16z(x: &[f64], dx: &[Z16]) -> (f64, Z16) {
+    let r = <optim::ackley as Frule<_, Z16>>::frule(&optim::ackley {}, (Dual::new(x, dx),));
+    (r.primal, r.tangent)
+}

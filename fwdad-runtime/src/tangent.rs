@@ -255,7 +255,9 @@ impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
 /// The lanes always hold the value (zeros for a known zero), so reading them needs no
 /// test, and an operation whose result is a known zero returns the constant [`zero`]
 /// rather than passing an operand through: LLVM then needs no lanes of a known-zero
-/// operand and loads a seed's lanes only where they are used. (Leaving a known zero's
+/// operand and loads a seed's lanes only where they are used; `add` of two known zeros
+/// is the exception, it returns the second (a loop's accumulator, kept as it is). Branches
+/// that combine two live tangents are marked rare. (Leaving a known zero's
 /// lanes uninitialised, as an `Option` does, let LLVM load every seed's lanes before
 /// testing its flag and carry them into the next iteration; Rosenbrock's gradient got
 /// 25 % slower.) The flag is a `u64`, not a `bool`, so that the struct has no padding:
@@ -321,6 +323,18 @@ impl<T: PartialEq> PartialEq for MaybeZero<T> {
     }
 }
 
+/// Marks the branch that calls it as rarely taken: `core::hint::cold_path`, newer than this
+/// crate's minimum Rust, written as the standard library first wrote it.
+///
+/// `MaybeZero` is chosen where most tangents are known zeros, so an operation on two live
+/// tangents is the rare case; told so, LLVM keeps a loop's primal accumulator in a register
+/// and spills the carried lanes instead (it spilled the accumulator, so that each term of
+/// Rosenbrock waited for a store and a reload: its gradient at n = 50, `MaybeZero` 16,
+/// 1.0 → 0.93 × num-dual at its best width, BENCHMARKS.md "Gradient widths").
+#[cold]
+#[inline(always)]
+fn rarely_taken() {}
+
 impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
     #[inline(always)]
     fn zero() -> Self {
@@ -331,11 +345,15 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
     }
     #[inline(always)]
     fn add(self, other: Self) -> Self {
-        if other.live == 0 {
-            self
-        } else if self.live == 0 {
+        // A known-zero `self` first: generated code passes a loop's accumulator as `other`
+        // (`ṫ + ṡ`), which is then carried as it is; a known-zero result built from the
+        // constant zero instead rewrote every carried lane with zeros each iteration.
+        if self.live == 0 {
             other
+        } else if other.live == 0 {
+            self
         } else {
+            rarely_taken();
             // `b + 1·a` is `a + b` bit for bit; `T::axpy` is the form `T` vectorises
             // (`Batch<f64, N>` in SSE2 pairs), where the branches around it left `add`'s
             // lanes scalar; and generated code passes an accumulator last (`ṫ + ṡ`), whose
@@ -366,6 +384,7 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
         if self.live == 0 {
             Self::zero()
         } else {
+            rarely_taken();
             MaybeZero::new(self.tangent.scale(a))
         }
     }
