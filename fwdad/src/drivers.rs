@@ -87,7 +87,7 @@
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
 //! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of `n` directions
-//! rounded up to an even number (at least 4) for up to 16 inputs and, above, chooses among 8, 16 and
+//! rounded up to a multiple of 4 for up to 16 inputs and, above, chooses among 8, 16 and
 //! 32 lanes (one pass of 20 or 24 up to 24 inputs) of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
@@ -1600,9 +1600,8 @@ where
 /// each over repeated gradients of at least 20 µs in all: on a loaded machine the choice
 /// can still be wrong). The seeds and buffers are kept per
 /// thread between calls (only the returned gradient is allocated). The rule is therefore
-/// compiled for every plan (the price of `gradient` is thirteen instantiations of the
-/// rule: `Batch` at 4, 6, 8, 10, 12, 14, 16, 20, 24 and 32 lanes, `MaybeZero` at 8, 16 and
-/// 32; for one
+/// compiled for every plan (the price of `gradient` is ten instantiations of the rule:
+/// `Batch` at 4, 8, 12, 16, 20, 24 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
 /// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
 ///
@@ -1936,19 +1935,15 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 }
 
 /// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of `n`
-/// lanes rounded up to an even number up to 16 inputs (4, 6, 8, ..., 16; at least 4), to
-/// a multiple of 4 up to 24 (20 or 24) and of 32 above; 16 below 256, 32 from there on.
-/// ([`GradientWorkspace`] measures the plan instead, above 16 inputs, and so does
-/// [`gradient`] on its later calls.)
+/// lanes rounded up to a multiple of 4 up to 24 inputs (4, 8, 12, 16, 20 or 24) and of 32
+/// above; 16 below 256, 32 from there on. ([`GradientWorkspace`] measures the plan
+/// instead, above 16 inputs, and so does [`gradient`] on its later calls.)
 ///
 /// One pass of padding lanes costs what num-dual's one pass of exactly `n` lanes does not
 /// (issue 30, the same machine, one pass ÷ num-dual's best: Ackley at n = 10, 16 lanes
-/// 1.15, 12 lanes 1.06–1.08, 10 lanes 1.00–1.02; Rosenbrock at n = 20, 32 lanes 1.15, 20
-/// lanes 0.82). Even widths up to 16 leave at most one padding lane, half an SSE2 pair,
-/// where a lane costs most (one pass, every lane live); above, a multiple of 4 bounds it to
-/// three. The price is compile time: the widths 4, 6, 10, 12, 14, 20 and 24 are seven more
-/// instantiations of the rule than 8, 16 and 32 alone (a crate of 20 rules called through
-/// `gradient`: BENCHMARKS.md, "Gradient widths").
+/// 1.15, 12 lanes 1.08, 10 lanes 1.01; Rosenbrock at n = 20, 32 lanes 1.15, 20 lanes
+/// 0.82); multiples of 4 bound the padding to 3 lanes with four more instantiations of
+/// the rule (widths 4, 12, 20, 24).
 ///
 /// Measured in `fwdad-bench` (BENCHMARKS.md, issue 30 section; 2-core Intel Xeon at
 /// 2.5 GHz, one codegen unit, thin LTO), as time ÷ width 8's on Rosenbrock (a cheap primal) and Ackley
@@ -1964,23 +1959,21 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 /// use fwdad::drivers::gradient_width;
 ///
 /// assert_eq!(gradient_width(3), 4);
-/// assert_eq!(gradient_width(6), 6);
-/// assert_eq!(gradient_width(7), 8);
-/// assert_eq!(gradient_width(10), 10);
+/// assert_eq!(gradient_width(6), 8);
+/// assert_eq!(gradient_width(10), 12);
 /// assert_eq!(gradient_width(20), 20);
 /// assert_eq!(gradient_width(30), 32);
 /// assert_eq!(gradient_width(100), 16);
 /// assert_eq!(gradient_width(1000), 32);
 /// ```
 pub const fn gradient_width(n: usize) -> usize {
-    if n <= 4 {
-        4
-    } else if n <= 16 {
-        // One pass, padded to an even number of lanes (whole SSE2 pairs).
-        n.div_ceil(2) * 2
-    } else if n <= 24 {
-        // One pass, padded to a multiple of 4 lanes.
-        n.div_ceil(4) * 4
+    if n <= 24 {
+        // One pass, padded to a multiple of 4 lanes (two SSE2 pairs).
+        if n <= 4 {
+            4
+        } else {
+            n.div_ceil(4) * 4
+        }
     } else if n <= 32 || n >= 256 {
         32
     } else {
@@ -1989,8 +1982,7 @@ pub const fn gradient_width(n: usize) -> usize {
 }
 
 /// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result in each mode of its
-/// plans (`Batch` at widths 4, 6, 8, 10, 12, 14, 16, 20, 24 and 32, `MaybeZero` at 8, 16
-/// and 32). Every
+/// plans (`Batch` at widths 4, 8, 12, 16, 20, 24 and 32, `MaybeZero` at 8, 16 and 32). Every
 /// `#[derive_frule]` rule of one `&[f64]` argument is one, as is every [`bind`] of a rule;
 /// there is nothing to implement (it is sealed).
 /// A rule that does not fit is reported at the call, once per mode.
@@ -2001,11 +1993,8 @@ pub const fn gradient_width(n: usize) -> usize {
 )]
 pub trait GradientRule:
     SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
-    + SliceRule<Batch<f64, 6>, Output: ScalarOutput<Batch<f64, 6>>>
     + SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
-    + SliceRule<Batch<f64, 10>, Output: ScalarOutput<Batch<f64, 10>>>
     + SliceRule<Batch<f64, 12>, Output: ScalarOutput<Batch<f64, 12>>>
-    + SliceRule<Batch<f64, 14>, Output: ScalarOutput<Batch<f64, 14>>>
     + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
     + SliceRule<Batch<f64, 20>, Output: ScalarOutput<Batch<f64, 20>>>
     + SliceRule<Batch<f64, 24>, Output: ScalarOutput<Batch<f64, 24>>>
@@ -2018,11 +2007,8 @@ pub trait GradientRule:
 
 impl<F> GradientRule for F where
     F: SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
-        + SliceRule<Batch<f64, 6>, Output: ScalarOutput<Batch<f64, 6>>>
         + SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
-        + SliceRule<Batch<f64, 10>, Output: ScalarOutput<Batch<f64, 10>>>
         + SliceRule<Batch<f64, 12>, Output: ScalarOutput<Batch<f64, 12>>>
-        + SliceRule<Batch<f64, 14>, Output: ScalarOutput<Batch<f64, 14>>>
         + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
         + SliceRule<Batch<f64, 20>, Output: ScalarOutput<Batch<f64, 20>>>
         + SliceRule<Batch<f64, 24>, Output: ScalarOutput<Batch<f64, 24>>>
@@ -2429,7 +2415,7 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// pays mostly for tangent lanes, which `MaybeZero` skips where they are known zero
 /// (Rosenbrock: every term reads two inputs, so most terms of a pass touch no seeded
 /// input), and for padding lanes. Up to 16 inputs it takes one pass of `Batch`, `n` lanes
-/// rounded up to an even number ([`gradient_width`]), as [`gradient`]; up to 24, that
+/// rounded up to a multiple of 4 ([`gradient_width`]), as [`gradient`]; up to 24, that
 /// one pass stands in for `Batch` 32 among the timed plans ([`GradientPlan::candidates`]). The gradient is the same at every plan (equal values; see
 /// the module docs), so the measurement changes the speed only, never the result. The
 /// first call of a length times each plan over three rounds of at least 20 µs each (or one
@@ -2458,11 +2444,8 @@ impl<const N: usize> JacobianWorkspace<N> {
 #[derive(Clone, Debug, Default)]
 pub struct GradientWorkspace {
     w4: Buffers<Batch<f64, 4>>,
-    w6: Buffers<Batch<f64, 6>>,
     w8: Buffers<Batch<f64, 8>>,
-    w10: Buffers<Batch<f64, 10>>,
     w12: Buffers<Batch<f64, 12>>,
-    w14: Buffers<Batch<f64, 14>>,
     w16: Buffers<Batch<f64, 16>>,
     w20: Buffers<Batch<f64, 20>>,
     w24: Buffers<Batch<f64, 24>>,
@@ -2497,9 +2480,9 @@ impl GradientWorkspace {
         self.run(&f, x, plan)
     }
 
-    /// `(f(x), ∇f(x))` with the given plan, whatever was measured (`plan.width` 4, 6, 8,
-    /// 10, 12, 14, 16, 20, 24 or 32 for `Batch`, 8, 16 or 32 for `MaybeZero`; another
-    /// width is taken as 32).
+    /// `(f(x), ∇f(x))` with the given plan, whatever was measured (`plan.width` 4, 8,
+    /// 12, 16, 20, 24 or 32 for `Batch`, 8, 16 or 32 for `MaybeZero`; another width is
+    /// taken as 32).
     pub fn gradient_with_plan<F: GradientRule>(
         &mut self,
         f: F,
@@ -2523,11 +2506,8 @@ impl GradientWorkspace {
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         match (plan.known_zeros, plan.width) {
             (false, 4) => self.w4.gradient(f, x),
-            (false, 6) => self.w6.gradient(f, x),
             (false, 8) => self.w8.gradient(f, x),
-            (false, 10) => self.w10.gradient(f, x),
             (false, 12) => self.w12.gradient(f, x),
-            (false, 14) => self.w14.gradient(f, x),
             (false, 16) => self.w16.gradient(f, x),
             (false, 20) => self.w20.gradient(f, x),
             (false, 24) => self.w24.gradient(f, x),

@@ -158,8 +158,8 @@ fn main() {
          Written by `cargo run --release -p fwdad-bench --bin width_report` (profile: \
          `codegen-units = 1`, thin LTO). The derived rule with `Batch` tangents at widths 4, \
          8, 16 and 32 (`JacobianWorkspace::<N>::gradient`, buffers kept) and at \
-         `gradient_width(n)` (one pass of `n` lanes rounded up to an even number up to 16 \
-         inputs, to a multiple of 4 up to 24), with `MaybeZero` \
+         `gradient_width(n)` (one pass of `n` lanes rounded up to a multiple of 4, up to 24 \
+         inputs), with `MaybeZero` \
          tangents at 8, 16 and 32 (`GradientWorkspace::gradient_with_plan`), the one-shot \
          `fwdad::gradient` (its plan chosen by timing its own calls, buffers kept per \
          thread, a fresh `Vec` returned), num-dual in chunks of 4, 8 and 16 \
