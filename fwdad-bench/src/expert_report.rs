@@ -1013,7 +1013,7 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     let _ = writeln!(
         s,
         "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
-         `n` lanes rounded up to an even number (at least 4); above, on its first call of a length it times its six plans \
+         `n` lanes rounded up to a multiple of 4; above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
          or 24 lanes of `Batch` for 32 up to 24 inputs) and keeps the fastest: the plan it chose is in the kernel \
          column); one-shot: `fwdad::gradient` (buffers kept per thread, a fresh `Vec` returned; it times the \
