@@ -775,6 +775,42 @@ self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9)
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
 
+/// The rule of an associated function of a generic `impl` (`impl<T: Float> V2<T> { fn
+/// new(x: T, y: T) -> Self }`), called as `V2::new(x, y)`: the dispatch function on the
+/// type returns the marker with the type `P` (`V2<?T>`) it was named on, and
+/// [`MethodSelf`] ties `P` to the arguments, so rustc infers `T` from them as it does for
+/// the plain call (the marker alone leaves it open: E0283).
+#[doc(hidden)]
+pub struct AssocOf<R, P>(pub R, pub core::marker::PhantomData<fn() -> P>);
+
+/// The type whose `impl` defines the rule, for the arguments `Args` (emitted by
+/// `#[derive_frule]` beside each `Frule` impl of a method of a generic `impl`).
+#[doc(hidden)]
+pub trait MethodSelf<Args, S: Mode> {
+    /// The `impl`'s type at these arguments.
+    type SelfTy;
+}
+
+impl<R, P, A, S: Mode> Frule<A, S> for AssocOf<R, P>
+where
+    R: Frule<A, S> + MethodSelf<A, S, SelfTy = P>,
+{
+    type Output = <R as Frule<A, S>>::Output;
+    #[inline(always)]
+    fn frule(&self, args: A) -> Self::Output {
+        self.0.frule(args)
+    }
+    #[inline(always)]
+    fn chain_jacobian<J: crate::frule::JacobianSink>(
+        &self,
+        args: A,
+        cols: &[Option<usize>],
+        out: &mut J,
+    ) -> bool {
+        self.0.chain_jacobian(args, cols, out)
+    }
+}
+
 /// `.len()` / `.is_empty()` on a field whose type the macro cannot see (`self.ys.len()`,
 /// `m.label.len()`): `std`'s method on the field's primal, for every `std` type that has
 /// one; on a type of the user's (a method of the user's named `len`), the error says what
