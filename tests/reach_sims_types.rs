@@ -624,3 +624,38 @@ fn f32_fields_beside_literals() {
     assert_eq!(r.primal.to_bits(), spring32_energy(&s, 1.5).to_bits());
     assert!((r.tangent - 3.0).abs() < 1e-6);
 }
+
+/// A grid with integer fields: `g.nx * g.ny` of two integer fields, and `g.nx + 1`.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Grid {
+    pub h: f64,
+    pub nx: usize,
+    pub ny: usize,
+}
+
+#[derive_frule]
+fn grid_area(g: &Grid) -> f64 {
+    let cells = g.nx * g.ny;
+    let nodes = (g.nx + 1) * (g.ny + 1);
+    g.h * g.h * cells as f64 + 1e-3 * g.h * nodes as f64
+}
+
+#[test]
+fn integer_fields_of_a_differentiated_struct() {
+    let g = Grid {
+        h: 0.5,
+        nx: 4,
+        ny: 3,
+    };
+    let r = grid_area_frule(Dual::new(
+        &g,
+        &GridTangent {
+            h: 1.0,
+            nx: NoTangent,
+            ny: NoTangent,
+        },
+    ));
+    assert_eq!(r.primal.to_bits(), grid_area(&g).to_bits());
+    // d/dh of h² n m + 10⁻³ h (n + 1)(m + 1).
+    assert!((r.tangent - (2.0 * 0.5 * 12.0 + 1e-3 * 20.0)).abs() < 1e-12);
+}

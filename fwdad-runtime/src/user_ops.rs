@@ -73,7 +73,8 @@ op_tags!(
 #[diagnostic::on_unimplemented(
     message = "no forward rule for this operator between `{Self}` and `{Rhs}`",
     label = "this operator has no forward rule",
-    note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl"
+    note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl",
+    note = "if `{Self}` is a library type named through a type alias of yours (`type State = SVector<f64, 3>`), write the library's name in the derived function (`x: &SVector<f64, 3>`): `#[derive_frule]` recognises library types by their names and cannot see the alias"
 )]
 pub trait OpRule<Op, Rhs> {
     /// The rule's marker.
@@ -791,6 +792,8 @@ pub trait MethodSelf<Args, S: Mode> {
     type SelfTy;
 }
 
+// Not listed among `Frule`'s implementors in errors: it forwards to a marker's rule.
+#[diagnostic::do_not_recommend]
 impl<R, P, A, S: Mode> Frule<A, S> for AssocOf<R, P>
 where
     R: Frule<A, S> + MethodSelf<A, S, SelfTy = P>,

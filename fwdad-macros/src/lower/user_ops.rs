@@ -396,9 +396,9 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
-        // A constant of a user type beside a float literal (`Self::G * 0.5`) is float
-        // arithmetic, whose literal takes the constant's float type (`f32` too).
-        let literal = [lhs, rhs].iter().any(|v| self.is_float_literal(*v));
+        // A constant of a user type beside a literal (`Self::G * 0.5`) is float (or
+        // integer) arithmetic, whose literal takes the constant's type (`f32` too).
+        let literal = [lhs, rhs].iter().any(|v| self.is_number_literal(*v));
         let opaque = [lhs, rhs]
             .iter()
             .any(|v| self.is_opaque(*v) && !(literal && self.is_const(*v)));
@@ -407,9 +407,9 @@ impl Lowerer<'_> {
         // serves both.
         // `b.pos + b.vel * dt`, `s.k * x`: a field of a user value beside a value that is
         // not a literal may be a user value too (`vel: Vec3`) or a float, likewise.
-        // Beside a literal, or a local bound to one (`let h = 0.5;`), it stays float
-        // arithmetic (`0.5 * s.k`), where the literal takes the field's float type (`f32`
-        // too), which the rule's rows would not infer.
+        // Beside a literal, or a local bound to one (`let h = 0.5;`), it stays float (or
+        // integer) arithmetic (`0.5 * s.k`, `g.n + 1`), where the literal takes the
+        // field's type (`f32` too), which the rule's rows would not infer.
         let unknown_field = |v: &Value| {
             self.is_field_of_user(*v)
                 && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
@@ -452,14 +452,14 @@ impl Lowerer<'_> {
         matches!(&self.func.insts[inst].kind, InstKind::Const(_))
     }
 
-    /// Whether `v` is a float literal.
-    fn is_float_literal(&self, v: Value) -> bool {
+    /// Whether `v` is a number literal (`0.5`, `2`).
+    fn is_number_literal(&self, v: Value) -> bool {
         let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
             return false;
         };
         matches!(
             &self.func.insts[inst].kind,
-            InstKind::Lit(syn::Lit::Float(_))
+            InstKind::Lit(syn::Lit::Float(_) | syn::Lit::Int(_))
         )
     }
 
