@@ -1,7 +1,7 @@
 //! Robotics code as roboticists write it, annotated unmodified: Denavit–Hartenberg forward
 //! kinematics (hand-written 4x4 arrays and nalgebra's `Matrix4`), a differential-drive
 //! odometry model, a kinematic bicycle model, an EKF predict step with nalgebra
-//! `SMatrix`, and SE(2) pose composition with `Isometry2`. Each program is checked
+//! `SMatrix`, and SE(2) pose composition in a pose-graph residual. Each program is checked
 //! against central differences in one direction, in batches and at second order, primals
 //! bit for bit (`check_modes!`), and against closed forms where there is one.
 //!

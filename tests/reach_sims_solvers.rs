@@ -448,7 +448,7 @@ fn soft_sphere_energy_ordered(xy: &[f64]) -> f64 {
     for (i, p) in xy.chunks_exact(2).enumerate() {
         cells
             .entry((p[0].floor() as i64, p[1].floor() as i64))
-            .or_insert_with(Vec::new)
+            .or_default()
             .push(i);
     }
     let mut e = 0.0;

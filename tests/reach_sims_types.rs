@@ -4,6 +4,8 @@
 //! program is checked against central differences of the plain function in one
 //! direction, in batches and at second order, primals bit for bit (`check_modes!`).
 #![allow(clippy::needless_range_loop)]
+// The borrowed operators (`&a - &b`) are what the file exercises.
+#![allow(clippy::op_ref)]
 
 use fwdad::prelude::*;
 use num_traits::Float;

@@ -156,27 +156,6 @@ impl TypeHint {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::TypeHint;
-
-    fn hint(s: &str) -> TypeHint {
-        TypeHint::from_type(&syn::parse_str(s).expect("type parses"))
-    }
-
-    #[test]
-    fn reads_written_types() {
-        assert_eq!(hint("f64"), TypeHint::Float);
-        assert_eq!(hint("&[usize]").element(), TypeHint::Int);
-        assert!(hint("&[usize]").is_non_differentiable());
-        assert!(!hint("&mut [f64]").is_non_differentiable());
-        assert!(hint("(usize, bool)").is_non_differentiable());
-        assert!(!hint("(usize, f64)").is_non_differentiable());
-        assert!(!hint("Params").is_non_differentiable());
-        assert_eq!(hint("Vec<f32>").element(), TypeHint::Float);
-    }
-}
-
 /// A map or set of `std::collections` (`HashMap<(i64, i64), Vec<usize>>`, a cell list) whose
 /// keys and values cannot carry a tangent: a value without one, iterated by its own
 /// iterator, never by position. Of floats, or of types not written, it is not known.
@@ -195,5 +174,29 @@ fn keyed_collection(last: &syn::PathSegment) -> TypeHint {
     match types.all(|t| t.is_non_differentiable()) {
         true => TypeHint::NonDiff,
         false => TypeHint::Unknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TypeHint;
+
+    fn hint(s: &str) -> TypeHint {
+        TypeHint::from_type(&syn::parse_str(s).expect("type parses"))
+    }
+
+    #[test]
+    fn reads_written_types() {
+        assert_eq!(hint("f64"), TypeHint::Float);
+        assert_eq!(hint("&[usize]").element(), TypeHint::Int);
+        assert!(hint("&[usize]").is_non_differentiable());
+        assert!(!hint("&mut [f64]").is_non_differentiable());
+        assert!(hint("(usize, bool)").is_non_differentiable());
+        assert!(!hint("(usize, f64)").is_non_differentiable());
+        assert!(!hint("Params").is_non_differentiable());
+        assert_eq!(hint("Vec<f32>").element(), TypeHint::Float);
+        assert_eq!(hint("HashMap<(i64, i64), Vec<usize>>"), TypeHint::NonDiff);
+        assert_eq!(hint("BTreeSet<usize>"), TypeHint::NonDiff);
+        assert_eq!(hint("HashMap<usize, f64>"), TypeHint::Unknown);
     }
 }
