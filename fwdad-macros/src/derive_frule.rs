@@ -101,7 +101,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
-            let out = emit_items(&func, &sig, &body, &rt, true);
+            let out = emit_items(&func, &sig, &body, &rt, true, None);
             if args.dump || dump_requested(&func.sig.ident) {
                 eprintln!("==== emitted ====\n{}", pretty(&out));
             }
@@ -233,7 +233,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 let sig = check_signature(&func.sig, &mut diag, true);
                 let body = pipeline(&func, &args, &[], &rt, &mut diag);
                 if let (Some(sig), Some(body)) = (sig, body) {
-                    items.extend(emit_items(&func, &sig, &body, &rt, false));
+                    items.extend(emit_items(&func, &sig, &body, &rt, false, None));
                     items.extend(op.rule_impl(&imp, &func.sig.ident, &rt));
                 }
                 continue;
@@ -244,7 +244,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             }
             let body = pipeline(&func, &args, &[], &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
-                items.extend(emit_items(&func, &sig, &body, &rt, false));
+                // In a generic `impl`, `Ty::m(..)` infers the type's parameters from
+                // the arguments through the rule (`AssocOf`).
+                let self_of = imp.generics.type_params().next().map(|_| &self_ty);
+                items.extend(emit_items(&func, &sig, &body, &rt, false, self_of));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
                 if takes_self_by_value(m) && imp.generics.type_params().next().is_none() {
                     // `SelfByValue` converts the receiver to the owned `Self` dual.
@@ -660,6 +663,13 @@ fn emit_method_entry(
         ),
         false => (quote!(#marker), quote!(#marker {})),
     };
+    let (by_type_ty, by_type_value) = match generic {
+        true => (
+            quote!(#rt::user_ops::AssocOf<#marker, Self>),
+            quote!(#rt::user_ops::AssocOf(#marker {}, ::core::marker::PhantomData)),
+        ),
+        false => (quote!(#marker), quote!(#marker {})),
+    };
     let names = &sig.names;
     // A function value is taken as a function of duals, as it is (see `take_fn_values`).
     let inputs: Vec<_> = sig
@@ -692,8 +702,18 @@ fn emit_method_entry(
         let p = w.predicates.iter();
         quote!(#(#p,)*)
     });
-    let float_params = impl_generics.type_params().map(|t| &t.ident);
-    let entry_where = quote!(where #own_preds #(#float_params: #rt::Real,)*);
+    // A parameter bounded by a trait of the user's (`impl<F: System> Rk4<F>`) is a value
+    // with rules, not a float: it gets the trait's bounds, as in a generic function.
+    let trait_params: Vec<syn::Ident> = crate::traits::trait_params(impl_generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let float_params = impl_generics
+        .type_params()
+        .map(|t| &t.ident)
+        .filter(|t| !trait_params.contains(t));
+    let trait_preds = crate::traits::trait_param_preds(impl_generics, rt);
+    let entry_where = quote!(where #own_preds #trait_preds #(#float_params: #rt::Real,)*);
     quote! {
         #(#fn_helpers)*
         #[doc(hidden)]
@@ -703,8 +723,8 @@ fn emit_method_entry(
         }
         #[doc(hidden)]
         #[inline(always)]
-        #vis fn #by_type() -> #marker {
-            #marker {}
+        #vis fn #by_type() -> #by_type_ty {
+            #by_type_value
         }
         #[doc = #doc]
         #[allow(dead_code, clippy::type_complexity)]
@@ -1475,6 +1495,7 @@ pub(crate) fn emit_items(
     body: &Body,
     rt: &TokenStream,
     free: bool,
+    self_of: Option<&syn::Type>,
 ) -> TokenStream {
     let name = &func.sig.ident;
     let mode = mode_ident();
@@ -1645,6 +1666,17 @@ pub(crate) fn emit_items(
             }
         }
     });
+    let method_self = self_of.map(|self_ty| {
+        quote! {
+            #[automatically_derived]
+            #[allow(clippy::multiple_bound_locations)]
+            impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#tangent_idents,)*> #rt::user_ops::MethodSelf<(#(#arg_tys,)*), #mode> for #marker_ty
+            #where_clause
+            {
+                type SelfTy = #self_ty;
+            }
+        }
+    });
     quote! {
         #marker_decl
         #marker_fn
@@ -1664,6 +1696,8 @@ pub(crate) fn emit_items(
             }
             #chain_jacobian
         }
+
+        #method_self
 
         // Rebuild when `FWDAD_DUMP` changes, so the dump is never stale.
         const _: ::core::option::Option<&str> = ::core::option_env!("FWDAD_DUMP");

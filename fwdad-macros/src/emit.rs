@@ -837,6 +837,12 @@ impl Emitter<'_> {
                         Some(p) => quote!(#p.dual()),
                         None => self.dual(v),
                     }
+                } else if self.is(t) && *self.lib.get(t) && !*self.lib.get(v) {
+                    // A library value over duals takes the dual of a whole value a rule
+                    // returned (`x = xn` of `let (xn, pn) = predict(&x, &p)`) lifted.
+                    let (rt, mode) = (self.rt, self.mode);
+                    let d = self.dual(v);
+                    quote!(#rt::lift::<#mode, _>(#d))
                 } else if self.is(t) {
                     self.dual(v)
                 } else {
@@ -1019,7 +1025,7 @@ impl Emitter<'_> {
                         }
                         None => self.operand(v, n),
                     }
-                } else if rule_call && *self.lib.get(v) {
+                } else if (rule_call || aggregate) && *self.lib.get(v) {
                     // A library value over duals passed to a rule: the dual of the whole
                     // value, borrowed where the value is a reference (`g(&v)`).
                     let name = self.name(v);
@@ -1217,7 +1223,17 @@ impl Emitter<'_> {
                             let f = f.as_ref().unwrap_or(func);
                             quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
                         }
-                        None => self.primal_expr(inst, kind, &lifted, span),
+                        // `SVector::<f64, 3>::new(x, ..)` over duals: its scalar inferred.
+                        None => match crate::libtypes::infer_scalar(func) {
+                            Some(func) => {
+                                let mut kind = kind.clone();
+                                if let InstKind::Call { func: f, .. } = &mut kind {
+                                    *f = func;
+                                }
+                                self.primal_expr(inst, &kind, &lifted, span)
+                            }
+                            None => self.primal_expr(inst, kind, &lifted, span),
+                        },
                     },
                     // A scalar field of a library value over duals (`p.x.atan2(p.y)`):
                     // the scalar dual, by value.

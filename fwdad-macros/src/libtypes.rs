@@ -396,6 +396,34 @@ pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
     Some(p)
 }
 
+/// `SVector::<f64, 3>::new(x, y, z)`, `Matrix3::<f64>::new(..)` with dual arguments: the
+/// written float scalar replaced by `_`, so that rustc takes the mode's dual scalar the
+/// lifted arguments have. `None` when the path writes no float scalar.
+pub fn infer_scalar(path: &syn::Path) -> Option<syn::Path> {
+    let n = path.segments.len();
+    if n < 2 || !is_lib_name(&path.segments[n - 2].ident) {
+        return None;
+    }
+    let mut p = path.clone();
+    let syn::PathArguments::AngleBracketed(a) = &mut p.segments[n - 2].arguments else {
+        return None;
+    };
+    let mut found = false;
+    for arg in a.args.iter_mut() {
+        let syn::GenericArgument::Type(syn::Type::Path(t)) = arg else {
+            continue;
+        };
+        if t.qself.is_none() && (t.path.is_ident("f64") || t.path.is_ident("f32")) {
+            let span = t.path.segments[0].ident.span();
+            *arg = syn::GenericArgument::Type(syn::Type::Infer(syn::TypeInfer {
+                underscore_token: syn::Token![_](span),
+            }));
+            found = true;
+        }
+    }
+    found.then_some(p)
+}
+
 /// `Complex64::new(0.0, u * x)` with a dual argument: `Complex64` is `Complex<f64>`, whose
 /// constructor takes plain floats, so the rule calls the generic type's
 /// (`Complex::new`, through the runtime, as the user may not have imported `Complex`).

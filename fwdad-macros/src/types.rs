@@ -39,7 +39,7 @@ impl TypeHint {
                     return TypeHint::Unknown;
                 };
                 let Some(known) = StdType::of_path(&p.path) else {
-                    return TypeHint::Unknown;
+                    return keyed_collection(last);
                 };
                 match known.class() {
                     TypeClass::Float => TypeHint::Float,
@@ -156,6 +156,27 @@ impl TypeHint {
     }
 }
 
+/// A map or set of `std::collections` (`HashMap<(i64, i64), Vec<usize>>`, a cell list) whose
+/// keys and values cannot carry a tangent: a value without one, iterated by its own
+/// iterator, never by position. Of floats, or of types not written, it is not known.
+fn keyed_collection(last: &syn::PathSegment) -> TypeHint {
+    let keyed = ["HashMap", "BTreeMap", "HashSet", "BTreeSet"];
+    if !keyed.iter().any(|k| last.ident == k) {
+        return TypeHint::Unknown;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return TypeHint::Unknown;
+    };
+    let mut types = a.args.iter().filter_map(|g| match g {
+        syn::GenericArgument::Type(t) => Some(TypeHint::from_type(t)),
+        _ => None,
+    });
+    match types.all(|t| t.is_non_differentiable()) {
+        true => TypeHint::NonDiff,
+        false => TypeHint::Unknown,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::TypeHint;
@@ -174,5 +195,8 @@ mod tests {
         assert!(!hint("(usize, f64)").is_non_differentiable());
         assert!(!hint("Params").is_non_differentiable());
         assert_eq!(hint("Vec<f32>").element(), TypeHint::Float);
+        assert_eq!(hint("HashMap<(i64, i64), Vec<usize>>"), TypeHint::NonDiff);
+        assert_eq!(hint("BTreeSet<usize>"), TypeHint::NonDiff);
+        assert_eq!(hint("HashMap<usize, f64>"), TypeHint::Unknown);
     }
 }

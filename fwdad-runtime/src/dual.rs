@@ -164,6 +164,11 @@ dual_slice_mut!(['a, E: Differentiable + 'a, TE, const N: usize] &'a mut [E; N],
 dual_slice!(['a, 'b, E: Differentiable + 'a, TE] &'b &'a [E], &'b &'a [TE]);
 dual_slice!(['a, 'b, E: Differentiable + 'a, TE] &'b &'a mut [E], &'b &'a mut [TE]);
 dual_slice_mut!(['a, 'b, E: Differentiable + 'a, TE] &'b mut &'a mut [E], &'b mut &'a mut [TE]);
+// An element of a slice of borrowed vectors or arrays (`for (k, c) in ks.iter().zip(cs)`
+// with `ks: &[&Vec<f64>]`, then `k[i]`).
+#[cfg(feature = "alloc")]
+dual_slice!(['a, 'b, E: Differentiable + 'a, TE] &'b &'a Vec<E>, &'b &'a Vec<TE>);
+dual_slice!(['a, 'b, E: Differentiable + 'a, TE, const N: usize] &'b &'a [E; N], &'b &'a [TE; N]);
 
 impl<P: Differentiable, T> Dual<P, T>
 where

@@ -73,7 +73,8 @@ op_tags!(
 #[diagnostic::on_unimplemented(
     message = "no forward rule for this operator between `{Self}` and `{Rhs}`",
     label = "this operator has no forward rule",
-    note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl"
+    note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl",
+    note = "if `{Self}` is a library type named through a type alias of yours (`type State = SVector<f64, 3>`), write the library's name in the derived function (`x: &SVector<f64, 3>`): `#[derive_frule]` recognises library types by their names and cannot see the alias"
 )]
 pub trait OpRule<Op, Rhs> {
     /// The rule's marker.
@@ -774,6 +775,44 @@ self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10);
 self_by_value_of!(A1 a1, A2 a2, A3 a3, A4 a4, A5 a5, A6 a6, A7 a7, A8 a8, A9 a9, A10 a10, A11 a11);
+
+/// The rule of an associated function of a generic `impl` (`impl<T: Float> V2<T> { fn
+/// new(x: T, y: T) -> Self }`), called as `V2::new(x, y)`: the dispatch function on the
+/// type returns the marker with the type `P` (`V2<?T>`) it was named on, and
+/// [`MethodSelf`] ties `P` to the arguments, so rustc infers `T` from them as it does for
+/// the plain call (the marker alone leaves it open: E0283).
+#[doc(hidden)]
+pub struct AssocOf<R, P>(pub R, pub core::marker::PhantomData<fn() -> P>);
+
+/// The type whose `impl` defines the rule, for the arguments `Args` (emitted by
+/// `#[derive_frule]` beside each `Frule` impl of a method of a generic `impl`).
+#[doc(hidden)]
+pub trait MethodSelf<Args, S: Mode> {
+    /// The `impl`'s type at these arguments.
+    type SelfTy;
+}
+
+// Not listed among `Frule`'s implementors in errors: it forwards to a marker's rule.
+#[diagnostic::do_not_recommend]
+impl<R, P, A, S: Mode> Frule<A, S> for AssocOf<R, P>
+where
+    R: Frule<A, S> + MethodSelf<A, S, SelfTy = P>,
+{
+    type Output = <R as Frule<A, S>>::Output;
+    #[inline(always)]
+    fn frule(&self, args: A) -> Self::Output {
+        self.0.frule(args)
+    }
+    #[inline(always)]
+    fn chain_jacobian<J: crate::frule::JacobianSink>(
+        &self,
+        args: A,
+        cols: &[Option<usize>],
+        out: &mut J,
+    ) -> bool {
+        self.0.chain_jacobian(args, cols, out)
+    }
+}
 
 /// `.len()` / `.is_empty()` on a field whose type the macro cannot see (`self.ys.len()`,
 /// `m.label.len()`): `std`'s method on the field's primal, for every `std` type that has

@@ -306,6 +306,11 @@ impl Lowerer<'_> {
                 }
                 let adaptor = Adaptor::from_name(&m.method.to_string())?;
                 match (adaptor, m.args.len()) {
+                    (Adaptor::Iter | Adaptor::IterMut | Adaptor::IntoIter, 0)
+                        if self.names_non_diff(&m.receiver) =>
+                    {
+                        None
+                    }
                     (Adaptor::Iter, 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
                     (Adaptor::IterMut, 0) => Some(Chain::Slice(&m.receiver, Access::RefMut)),
                     (Adaptor::IntoIter, 0) => self.parse_chain(&m.receiver),
@@ -336,6 +341,8 @@ impl Lowerer<'_> {
                 }
             }
             syn::Expr::Paren(p) => self.parse_chain(&p.expr),
+            // `for (k, v) in &cells` of a map without tangents: its own iterator.
+            syn::Expr::Reference(r) if self.names_non_diff(&r.expr) => None,
             syn::Expr::Reference(r) => {
                 let access = if r.mutability.is_some() {
                     Access::RefMut
@@ -381,6 +388,17 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `e` is a local or parameter whose written type carries no tangent.
+    fn names_non_diff(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        p.path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+            .is_some_and(|v| self.func.values[v].ty == TypeHint::NonDiff)
     }
 
     /// `for pat in chain { body }` as a counted loop, if `f.expr` is a chain over a slice.

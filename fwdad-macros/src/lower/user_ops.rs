@@ -156,6 +156,11 @@ impl Lowerer<'_> {
                 Some(UserShape::Opaque) => Some(UserShape::Opaque),
                 _ => None,
             },
+            // `&bodies[i + 1..]`: a part of a sequence of them is one.
+            InstKind::Slice { base, .. } => match shape(base) {
+                Some(UserShape::Seq) => Some(UserShape::Seq),
+                _ => None,
+            },
             InstKind::Repeat { elem, .. } | InstKind::VecRepeat { elem, .. } => {
                 (shape(elem) == Some(UserShape::Value)).then_some(UserShape::Seq)
             }
@@ -179,6 +184,16 @@ impl Lowerer<'_> {
             .then_some(UserShape::Value),
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
+            }
+            // `V3::ZERO`, `Spring::K`: an associated constant of a user type may be a value
+            // of it or a float (`out[i] = ..` on `let mut out = V3::ZERO;`).
+            InstKind::Const(path) if path.segments.len() >= 2 => {
+                let mut ty = path.clone();
+                ty.segments.pop();
+                ty.segments.pop_punct();
+                let single = ty.segments.len() == 1
+                    && self.type_params.contains(&ty.segments[0].ident.to_string());
+                (!single && self.is_user_type_path(&ty)).then_some(UserShape::Opaque)
             }
             InstKind::Call {
                 callee: PathCallee::UserOp(_),
@@ -214,7 +229,9 @@ impl Lowerer<'_> {
                 arg: v,
             }
             | InstKind::Ref { arg: v, .. } => self.guessed_user.contains(v),
-            InstKind::Index { .. } | InstKind::ElemRef { .. } => found == Some(UserShape::Opaque),
+            InstKind::Index { .. } | InstKind::ElemRef { .. } | InstKind::Const(_) => {
+                found == Some(UserShape::Opaque)
+            }
             _ => false,
         };
         if guessed {
@@ -379,15 +396,27 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
-        let opaque = self.is_opaque(lhs) || self.is_opaque(rhs);
+        // A constant of a user type beside a literal (`Self::G * 0.5`) is float (or
+        // integer) arithmetic, whose literal takes the constant's type (`f32` too).
+        let literal = [lhs, rhs].iter().any(|v| self.is_number_literal(*v));
+        let opaque = [lhs, rhs]
+            .iter()
+            .any(|v| self.is_opaque(*v) && !(literal && self.is_const(*v)));
         // `self.p1 - self.p0`: two fields of user values of unknown types may be user
         // values themselves (points) or floats; the operator's rule picked by their types
         // serves both.
-        let fields = matches!(op, BinOp::Add | BinOp::Sub)
-            && [lhs, rhs].iter().all(|v| {
-                self.is_field_of_user(*v)
-                    && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
-            });
+        // `b.pos + b.vel * dt`, `s.k * x`: a field of a user value beside a value that is
+        // not a literal may be a user value too (`vel: Vec3`) or a float, likewise.
+        // Beside a literal, or a local bound to one (`let h = 0.5;`), it stays float (or
+        // integer) arithmetic (`0.5 * s.k`, `g.n + 1`), where the literal takes the
+        // field's type (`f32` too), which the rule's rows would not infer.
+        let unknown_field = |v: &Value| {
+            self.is_field_of_user(*v)
+                && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
+        };
+        let fields = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
+            && [lhs, rhs].iter().any(unknown_field)
+            && !literal;
         if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque || fields) {
             return None;
         }
@@ -413,6 +442,25 @@ impl Lowerer<'_> {
             false => base,
         };
         Some(self.user_op_call(op, vec![lhs, rhs], span))
+    }
+
+    /// Whether `v` is a path constant (`V3::ZERO`).
+    fn is_const(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        matches!(&self.func.insts[inst].kind, InstKind::Const(_))
+    }
+
+    /// Whether `v` is a number literal (`0.5`, `2`).
+    fn is_number_literal(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        matches!(
+            &self.func.insts[inst].kind,
+            InstKind::Lit(syn::Lit::Float(_) | syn::Lit::Int(_))
+        )
     }
 
     /// `v` as an `f64` if it is an unsuffixed float literal (`2.0 as f64`), else `v`.
