@@ -39,7 +39,7 @@ impl TypeHint {
                     return TypeHint::Unknown;
                 };
                 let Some(known) = StdType::of_path(&p.path) else {
-                    return keyed_collection(last);
+                    return TypeHint::Unknown;
                 };
                 match known.class() {
                     TypeClass::Float => TypeHint::Float,
@@ -55,6 +55,7 @@ impl TypeHint {
                         },
                         _ => TypeHint::Unknown,
                     },
+                    TypeClass::Keyed => keyed_collection(last),
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => TypeHint::NonDiff,
@@ -160,10 +161,6 @@ impl TypeHint {
 /// keys and values cannot carry a tangent: a value without one, iterated by its own
 /// iterator, never by position. Of floats, or of types not written, it is not known.
 fn keyed_collection(last: &syn::PathSegment) -> TypeHint {
-    let keyed = ["HashMap", "BTreeMap", "HashSet", "BTreeSet"];
-    if !keyed.iter().any(|k| last.ident == k) {
-        return TypeHint::Unknown;
-    }
     let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
         return TypeHint::Unknown;
     };
@@ -174,6 +171,35 @@ fn keyed_collection(last: &syn::PathSegment) -> TypeHint {
     match types.all(|t| t.is_non_differentiable()) {
         true => TypeHint::NonDiff,
         false => TypeHint::Unknown,
+    }
+}
+
+/// A map or set of `std::collections` written with a key or value that is or holds a
+/// float (`HashMap<usize, f64>`): its type, for the error that says such a map cannot
+/// carry derivatives. (A map of floats has no tangent type: `Differentiable` is not
+/// implemented for it.)
+pub fn map_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let known = StdType::of_path(&p.path)?;
+    let last = p.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    let floats = a.args.iter().any(|g| match g {
+        syn::GenericArgument::Type(t) => holds_float(&TypeHint::from_type(t)),
+        _ => false,
+    });
+    (known.class() == TypeClass::Keyed && floats).then_some(ty)
+}
+
+fn holds_float(t: &TypeHint) -> bool {
+    match t {
+        TypeHint::Float => true,
+        TypeHint::Tuple(ts) => ts.iter().any(holds_float),
+        TypeHint::Seq(t) | TypeHint::Ref(t) => holds_float(t),
+        _ => false,
     }
 }
 
@@ -198,5 +224,10 @@ mod tests {
         assert_eq!(hint("HashMap<(i64, i64), Vec<usize>>"), TypeHint::NonDiff);
         assert_eq!(hint("BTreeSet<usize>"), TypeHint::NonDiff);
         assert_eq!(hint("HashMap<usize, f64>"), TypeHint::Unknown);
+        let ty = |s: &str| syn::parse_str::<syn::Type>(s).expect("type parses");
+        assert!(super::map_of_floats(&ty("HashMap<usize, f64>")).is_some());
+        assert!(super::map_of_floats(&ty("BTreeMap<(i64, i64), Vec<f32>>")).is_some());
+        assert!(super::map_of_floats(&ty("HashMap<(i64, i64), Vec<usize>>")).is_none());
+        assert!(super::map_of_floats(&ty("Vec<f64>")).is_none());
     }
 }

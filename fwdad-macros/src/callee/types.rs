@@ -26,6 +26,10 @@ super::names! {
         Box = "Box",
         Option = "Option",
         Result = "Result",
+        HashMap = "HashMap",
+        BTreeMap = "BTreeMap",
+        HashSet = "HashSet",
+        BTreeSet = "BTreeSet",
     }
 }
 
@@ -39,6 +43,8 @@ pub enum TypeClass {
     Text,
     /// A container (`Vec<T>`, `Box<T>`, `Option<T>`, `Result<T, E>`).
     Container,
+    /// A map or set of `std::collections`, looked up by key, never by position.
+    Keyed,
 }
 
 impl StdType {
@@ -66,6 +72,9 @@ impl StdType {
             StdType::Bool => TypeClass::Bool,
             StdType::Char | StdType::String | StdType::Str => TypeClass::Text,
             StdType::Vec | StdType::Box | StdType::Option | StdType::Result => TypeClass::Container,
+            StdType::HashMap | StdType::BTreeMap | StdType::HashSet | StdType::BTreeSet => {
+                TypeClass::Keyed
+            }
         }
     }
 }

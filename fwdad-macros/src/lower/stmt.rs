@@ -144,6 +144,13 @@ impl Lowerer<'_> {
             }
             return Some(());
         }
+        if let Some(map) = ty.and_then(crate::types::map_of_floats) {
+            self.diag.error_spanned(
+                map,
+                "`#[derive_frule]` does not support a `std::collections` map or set holding floats: its values would need derivatives, which a map does not carry; keep the floats in a `Vec` or slice and map keys to their indices (`HashMap<usize, usize>`), or look them up in a slice of pairs (`data.iter().find(|(k, _)| *k == key)`)",
+            );
+            return Some(());
+        }
         let try_into = self.desugar_try_into_array(ty, &init.expr);
         let init_expr = try_into.as_ref().unwrap_or(&init.expr);
         let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
