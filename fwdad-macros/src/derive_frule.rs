@@ -101,7 +101,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
-            let out = emit_items(&func, &sig, &body, &rt, true);
+            let out = emit_items(&func, &sig, &body, &rt, true, None);
             if args.dump || dump_requested(&func.sig.ident) {
                 eprintln!("==== emitted ====\n{}", pretty(&out));
             }
@@ -233,7 +233,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 let sig = check_signature(&func.sig, &mut diag, true);
                 let body = pipeline(&func, &args, &[], &rt, &mut diag);
                 if let (Some(sig), Some(body)) = (sig, body) {
-                    items.extend(emit_items(&func, &sig, &body, &rt, false));
+                    items.extend(emit_items(&func, &sig, &body, &rt, false, None));
                     items.extend(op.rule_impl(&imp, &func.sig.ident, &rt));
                 }
                 continue;
@@ -244,7 +244,8 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             }
             let body = pipeline(&func, &args, &[], &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
-                items.extend(emit_items(&func, &sig, &body, &rt, false));
+                let tied = tied_params(&imp.generics);
+                items.extend(emit_items(&func, &sig, &body, &rt, false, tied.as_deref()));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
                 if takes_self_by_value(m) && imp.generics.type_params().next().is_none() {
                     // `SelfByValue` converts the receiver to the owned `Self` dual.
@@ -681,6 +682,27 @@ fn emit_method_entry(
         let p = w.predicates.iter();
         quote!(#(#p,)*)
     });
+    // In a generic `impl`, the marker generic over its parameters, which the arguments of
+    // a call `Ty::m(..)` fix (the marker itself is the same for every `T`).
+    let by_type_fn = match tied_params(impl_generics) {
+        Some(params) => {
+            let tied = tied_marker(marker);
+            quote! {
+                #[doc(hidden)]
+                #[inline(always)]
+                #vis fn #by_type() -> #tied<#(#params,)*> {
+                    #tied(::core::marker::PhantomData)
+                }
+            }
+        }
+        None => quote! {
+            #[doc(hidden)]
+            #[inline(always)]
+            #vis fn #by_type() -> #marker {
+                #marker {}
+            }
+        },
+    };
     let float_params = impl_generics.type_params().map(|t| &t.ident);
     let entry_where = quote!(where #own_preds #(#float_params: #rt::Real,)*);
     quote! {
@@ -690,11 +712,7 @@ fn emit_method_entry(
         #vis fn #by_value(&self) -> #dispatch_ty {
             #dispatched
         }
-        #[doc(hidden)]
-        #[inline(always)]
-        #vis fn #by_type() -> #marker {
-            #marker {}
-        }
+        #by_type_fn
         #[doc = #doc]
         #[allow(dead_code, clippy::type_complexity)]
         #vis fn #entry<#own_params>(#(#names: #inputs),*) -> #rt::Dual<#output> #entry_where {
@@ -1458,12 +1476,17 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
 
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper; `free` for a free
 /// function (not a method).
+///
+/// `tied`: the type parameters of a generic `impl` the method is in; the rule is then also
+/// reached through a marker generic over them ([`tied_marker`]), so that a call
+/// `Ty::m(..)` without a turbofish infers them from its arguments.
 pub(crate) fn emit_items(
     func: &syn::ItemFn,
     sig: &Sig,
     body: &Body,
     rt: &TokenStream,
     free: bool,
+    tied: Option<&[syn::Ident]>,
 ) -> TokenStream {
     let name = &func.sig.ident;
     let mode = mode_ident();
@@ -1634,10 +1657,32 @@ pub(crate) fn emit_items(
             }
         }
     });
+    let tied = tied.map(|params| {
+        let tied = tied_marker(name);
+        let vis = &func.vis;
+        quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis struct #tied<#(#params,)*>(::core::marker::PhantomData<fn() -> (#(#params,)*)>);
+
+            #[automatically_derived]
+            #[allow(clippy::multiple_bound_locations)]
+            impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#tangent_idents,)*> #rt::Frule<(#(#arg_tys,)*), #mode> for #tied<#(#params,)*>
+            #where_clause
+            {
+                type Output = #out_ty;
+                #[inline(always)]
+                fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
+                    <#marker_ty as #rt::Frule<(#(#arg_tys,)*), #mode>>::frule(&#marker_ty {}, __fwdad_args)
+                }
+            }
+        }
+    });
     quote! {
         #marker_decl
         #marker_fn
         #trait_checks
+        #tied
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]
@@ -1661,6 +1706,24 @@ pub(crate) fn emit_items(
 
         #wrapper
     }
+}
+
+/// The name of a method's rule marker generic over its `impl`'s type parameters.
+fn tied_marker(marker: &syn::Ident) -> syn::Ident {
+    format_ident!("{}__tied", marker)
+}
+
+/// The type parameters of a generic `impl` whose methods' rules get a marker generic over
+/// them (`Oscillator::new(w, z)` in a generic body infers `T` from `w`); `None` for an
+/// `impl` without type parameters, or with lifetime or const parameters (called with a
+/// turbofish, `Mesh::<'a, T>::m`, as before).
+fn tied_params(generics: &syn::Generics) -> Option<Vec<syn::Ident>> {
+    let all_types = generics
+        .params
+        .iter()
+        .all(|p| matches!(p, syn::GenericParam::Type(_)));
+    let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+    (all_types && !params.is_empty()).then_some(params)
 }
 
 /// The type and const parameters of `func` that the `Frule` impl could not constrain

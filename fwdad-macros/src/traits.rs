@@ -491,7 +491,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         let body = pipeline(&func, &args, &[], &rt, &mut scratch);
         match (fsig, body, scratch.finish()) {
             (Some(fsig), Some(body), Ok(())) => {
-                outside.extend(emit_items(&func, &fsig, &body, &rt, false));
+                outside.extend(emit_items(&func, &fsig, &body, &rt, false, None));
                 default_rules.push(Some(func.sig.ident.clone()));
             }
             _ => {
