@@ -777,9 +777,8 @@ fn generic_vectors_with_generic_operators() {
     let x = [0.1, 0.2, -0.1, 1.0, 0.9, 0.4, 1.1];
     check_modes!(lj_of {}, lj_of, x);
     // dE/dr = 4ε(−12σ¹²/r¹³ + 6σ⁶/r⁷) along the separation.
-    let d = [0.9, 0.7, 0.5];
-    let r = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) as f64;
-    let r = r.sqrt();
+    let d = [0.9f64, 0.7, 0.5];
+    let r = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
     let (sigma, eps) = (1.1f64, 1.5);
     let de_dr = 4.0 * eps * (-12.0 * sigma.powi(12) / r.powi(13) + 6.0 * sigma.powi(6) / r.powi(7));
     let (_, g) = gradient(lj_of {}, &x);

@@ -809,7 +809,7 @@ impl Lowerer<'_> {
             return None;
         };
         let target = tp.path.get_ident()?;
-        let concrete = target == "f64" || target == "f32";
+        let concrete = StdType::of_path(&tp.path).map(StdType::class) == Some(TypeClass::Float);
         if !concrete && !self.type_params.contains(&target.to_string()) {
             return None;
         }
@@ -837,19 +837,6 @@ impl Lowerer<'_> {
     }
 }
 
-/// Whether `path` is num-traits' `cast` function (`num_traits::cast`, `cast::cast`,
-/// `num::cast`, `cast` imported) or `NumCast::from`, called without a turbofish.
-fn is_numcast_path(path: &syn::Path) -> bool {
-    let n = path.segments.len();
-    let plain = path.segments.iter().all(|s| s.arguments.is_none());
-    let last = &path.segments[n - 1].ident;
-    let before = (n >= 2).then(|| &path.segments[n - 2].ident);
-    plain
-        && ((last == "cast"
-            && before.is_none_or(|b| b == "num_traits" || b == "num" || b == "cast"))
-            || (last == "from" && before.is_some_and(|b| b == "NumCast")))
-}
-
 /// `init` with its num-traits conversion call (`cast(x)`, possibly under `unwrap()`,
 /// `expect(..)`, `?` or parentheses) replaced by `rewrite`'s expression.
 fn numcast_call(
@@ -858,11 +845,16 @@ fn numcast_call(
 ) -> Option<syn::Expr> {
     match init {
         syn::Expr::Call(c) if c.args.len() == 1 => match &*c.func {
-            syn::Expr::Path(p) if p.qself.is_none() && is_numcast_path(&p.path) => rewrite(c),
+            syn::Expr::Path(p) if p.qself.is_none() && crate::callee::is_numcast(&p.path) => {
+                rewrite(c)
+            }
             _ => None,
         },
         syn::Expr::MethodCall(m)
-            if (m.method == "unwrap" || m.method == "expect") && m.turbofish.is_none() =>
+            if matches!(
+                StdMethod::from_name(&m.method.to_string()),
+                Some(StdMethod::Unwrap | StdMethod::Expect)
+            ) && m.turbofish.is_none() =>
         {
             let mut m = m.clone();
             *m.receiver = numcast_call(&m.receiver, rewrite)?;
