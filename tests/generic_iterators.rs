@@ -55,6 +55,24 @@ where
     p / (n as f64 * sigma * (2.0 * std::f64::consts::PI).sqrt())
 }
 
+/// `Σ wₖ xᵏ` with the weights as an `impl IntoIterator` (lowest degree first).
+#[derive_frule]
+pub fn power_series(x: f64, weights: impl IntoIterator<Item = f64>) -> f64 {
+    let mut s = 0.0;
+    let mut p = 1.0;
+    for w in weights {
+        s += w * p;
+        p *= x;
+    }
+    s
+}
+
+/// `decay_sum` with the rates as an `impl Iterator`.
+#[derive_frule]
+pub fn decay_sum_impl(t: f64, rates: impl Iterator<Item = f64>) -> f64 {
+    rates.map(|k| (-k * t).exp()).sum::<f64>()
+}
+
 const P: [f64; 4] = [0.5, -1.0, 2.0, 3.0];
 
 /// Callers pass arrays, `Vec`s and constants from derived bodies.
@@ -64,6 +82,7 @@ fn uses_tables(v: &[f64]) -> f64 {
     horner(x, P)
         + horner(s, vec![1.0, 0.0, -2.0]) * mixture_density(x, s, [0.0, 1.5, -0.5])
         + horner_fold(x * s, [1.0, 1.0, 1.0])
+        + power_series(s, vec![1.0, -0.5, 0.25])
 }
 
 fn close(got: f64, want: f64, tol: f64) -> bool {
@@ -111,6 +130,27 @@ fn iterator_parameters_in_every_mode() {
         let want: f64 = rates.iter().map(|k| -k * (-k * t).exp()).sum();
         assert!(close(d.tangent, want, 1e-15));
     }
+    // `impl Iterator` / `impl IntoIterator` parameters, called directly.
+    let rates = [0.5, 2.0, 4.0];
+    let d = decay_sum_impl_frule(Dual::new(0.3, 1.0), rates.iter().copied());
+    assert_eq!(
+        d.primal.to_bits(),
+        decay_sum_impl(0.3, rates.iter().copied()).to_bits()
+    );
+    let want: f64 = rates.iter().map(|k| -k * (-k * 0.3f64).exp()).sum();
+    assert!(close(d.tangent, want, 1e-15));
+    // 1 − x/2 + x²/4: its derivative −1/2 + x/2.
+    let d = power_series_frule(Dual::new(0.6, 1.0), vec![1.0, -0.5, 0.25]);
+    assert_eq!(
+        d.primal.to_bits(),
+        power_series(0.6, [1.0, -0.5, 0.25]).to_bits()
+    );
+    assert!(close(d.tangent, -0.5 + 0.3, 1e-15));
+    check_modes!(
+        bind(power_series {}, (Var(0), [1.0, -0.5, 0.25])),
+        |v: &[f64]| power_series(v[0], [1.0, -0.5, 0.25]),
+        [0.6]
+    );
     let centres = [0.0, 1.5, -0.5];
     check_modes!(
         bind(mixture_density {}, (Var(0), Var(1), centres)),
