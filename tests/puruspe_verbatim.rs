@@ -2,12 +2,12 @@
 //! `utils`, `gamma`, `beta`, `dawson`, `error` and `bessel` copied from the published
 //! crate with `#[fwdad::derive_frule]` on every free function and nothing else changed.
 //! Except: `frexp` and `ldexp` read the float's bits, so they get `#[primitive]` rules
-//! written by hand (as a user of the crate would write them); `polynomial` (a generic
-//! iterator parameter) and `gamma`, which calls it, are left unannotated ("Not
-//! annotated"); the crate's `#[cfg(test)]` modules are left out. One annotation more: `#[derive(fwdad::Differentiable)]` on the field-less `enum IncGamma`, which
+//! written by hand (as a user of the crate would write them); `polynomial`'s generic
+//! iterator parameter (`I: IntoIterator<Item = f64>`) is constant data (its coefficients
+//! carry no derivative); the crate's `#[cfg(test)]` modules are left out. One annotation more: `#[derive(fwdad::Differentiable)]` on the field-less `enum IncGamma`, which
 //! `#[derive_frule]` asks for where a derived function takes it. The crate root's
-//! constants are copied verbatim; of its re-exports, `pub use beta::beta` and
-//! `pub use dawson::dawson` are left out: a derived function re-exported beside a module
+//! constants are copied verbatim; of its re-exports, `pub use beta::beta`,
+//! `pub use dawson::dawson` and the `gamma` of `pub use gamma::{gamma, ..}` are left out: a derived function re-exported beside a module
 //! of its own name is a limit (docs/limits.md §2).
 //!
 //! The derivatives are checked against identities that hold independently of the code
@@ -18,7 +18,7 @@
 
 pub use beta::{betai, invbetai};
 pub use error::{erf, erfc, erfcx, inverf, inverfc};
-pub use gamma::{gamma, gammp, gammq, invgammp, ln_gamma};
+pub use gamma::{gammp, gammq, invgammp, ln_gamma};
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code, unused_imports, unused_macros, non_snake_case)]
 pub mod utils {
@@ -140,7 +140,7 @@ pub fn sign(a: f64, b: f64) -> f64 {
 /// The iterator is assumed to give the coefficients in decreasing order by the degree of the associated x-term.
 ///
 /// For example, to evaluate 4x^2 + 3x + 2, the iterator should give 4.0 then 3.0, and finally 2.0.
-// Not annotated: it takes its coefficients as a generic `I: IntoIterator<Item = f64>`, a type parameter `#[derive_frule]` does not support (docs/limits.md §2).
+#[fwdad::derive_frule]
 pub(crate) fn polynomial<I>(x: f64, coefficients: I) -> f64
 where
     I: IntoIterator<Item = f64>,
@@ -227,7 +227,7 @@ pub fn ln_gamma(z: f64) -> f64 {
 ///
 /// The value of the gamma function at `z`
 // Based on the Fortran implementation by Toshio Fukushima: https://www.researchgate.net/publication/336578125_xgamtxt_Fortran_90_test_program_package_of_qgam_dgam_and_sgam_fast_computation_of_Gamma_function_with_quadruple_double_and_single_precision_accuracy_respectively
-// Not annotated: it calls `polynomial`, which has no rule (see there).
+#[fwdad::derive_frule]
 pub fn gamma(mut z: f64) -> f64 {
     /// This input gives an output of [`f64::MAX`].
     /// Computed with WolframAlpha: https://www.wolframalpha.com/input?i=solve+gamma%28x%29+%3D+%281+%E2%88%92+2%5E%28%E2%88%9253%29%29*2%5E1024+for+x+%3E+1.
@@ -7427,6 +7427,50 @@ fn primals_are_the_crates() {
             .to_bits(),
         puruspe::Jn(4, x).to_bits()
     );
+}
+
+#[test]
+fn gamma_through_its_polynomials_against_digamma() {
+    use statrs::function::gamma::digamma;
+    // Each branch: the downward and upward recurrences, both of Fukushima's polynomials
+    // (about z = 3.25 and z = 2.75), negative arguments. Γ' = Γψ; Γ'' = Γ(ψ² + ψ').
+    for z in [0.3f64, 1.9, 2.7, 2.95, 3.2, 5.6, 11.4, -1.5, -0.25] {
+        let (v, d) = derivative(gamma::gamma {}, z);
+        assert_eq!(v.to_bits(), puruspe::gamma(z).to_bits());
+        assert!(
+            close(d, v * digamma(z), 1e-12),
+            "gamma'({z}) = {d}, want {}",
+            v * digamma(z)
+        );
+        let (_, _, d2) = fwdad::drivers::second_derivative(gamma::gamma {}, z);
+        let want = v * (digamma(z).powi(2) + fd(digamma, z));
+        assert!(close(d2, want, 1e-6), "gamma''({z}) = {d2}, want {want}");
+        let (_, g) = fwdad::drivers::gradient_with::<4>(bind(gamma::gamma {}, (Var(0),)), &[z]);
+        assert!(close(g[0], d, 1e-14));
+    }
+    // Called directly, the coefficients are any iterable: 4x² + 3x + 2.
+    let d = utils::polynomial_frule(Dual::new(0.5, 1.0), [4.0, 3.0, 2.0]);
+    assert_eq!(d.primal, 4.5);
+    assert_eq!(d.tangent, 7.0);
+    let c = [4.0, 3.0, 2.0];
+    let d = utils::polynomial_frule(Dual::new(0.5, 1.0), c.iter().rev().copied());
+    assert_eq!(
+        (d.primal, d.tangent),
+        (0.5 * (0.5 * 2.0 + 3.0) + 4.0, 2.0 * 2.0 * 0.5 + 3.0)
+    );
+}
+
+/// Coefficients that depend on the input, passed to `polynomial`'s iterator parameter,
+/// whose elements are constants: the rule panics rather than drop their derivative.
+#[fwdad::derive_frule]
+fn polynomial_of_active_coefficients(x: f64) -> f64 {
+    utils::polynomial(x, [x, 1.0])
+}
+
+#[test]
+#[should_panic(expected = "passed to a parameter generic over an iterator")]
+fn active_coefficients_to_an_iterator_parameter_panic() {
+    let _ = derivative(polynomial_of_active_coefficients {}, 0.5);
 }
 
 #[test]

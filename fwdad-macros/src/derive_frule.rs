@@ -18,7 +18,7 @@ use crate::lifetimes::{self, LifetimeNamer};
 use crate::register::Registration;
 use crate::{dual, emit, ir};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
@@ -87,7 +87,15 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     let rt = args.runtime_path();
     let mut sig = check_signature(&func.sig, &mut diag, false);
-    let inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    // A parameter generic over an iterator (`coefficients: I`) is constant data.
+    let iters = iter_param_positions(&func.sig, &iter_type_params(&func.sig));
+    if iters.contains(&true) {
+        inactive.resize(iters.len(), false);
+        for (flag, &it) in inactive.iter_mut().zip(&iters) {
+            *flag |= it;
+        }
+    }
     // A function value is taken as the function of duals it is in the rule: its type is
     // not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
     // active value (called with duals, passed on as it is).
@@ -98,7 +106,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(sig) = &mut sig {
         sig.consts = const_params(&func.sig, sig);
     }
-    let expanded = pipeline(&func, &args, &inactive, &rt, &mut diag);
+    let expanded = pipeline(
+        &with_iter_params_as_vecs(&func),
+        &args,
+        &inactive,
+        &rt,
+        &mut diag,
+    );
     match (diag.finish(), sig, expanded) {
         (Ok(()), Some(sig), Some(body)) => {
             let out = emit_items(&func, &sig, &body, &rt, true, None);
@@ -187,8 +201,29 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     };
     // `impl Activation for f64`: the rules' dispatch items live on the type, which a
     // primitive cannot take (operators, `impl Mul<Vec3> for f64`, go by operand types).
+    // A trait of the user's implemented for `f64` (an extension trait, `x.sigmoid()`) gets
+    // its rules through the trait's dispatch methods, as for any type.
+    let user_trait_for_float = ty_ident.as_ref().is_some_and(|t| t == "f64" || t == "f32")
+        && imp
+            .trait_
+            .as_ref()
+            .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
+    // `impl<T: Float> Smooth for T`: no type of the user's to hang the rules on, and the
+    // runtime's impls for `T` would break the orphan rules.
+    if let Some(t) = ty_ident
+        .as_ref()
+        .filter(|t| imp.generics.type_params().any(|p| p.ident == **t))
+    {
+        let err = syn::Error::new_spanned(
+            &imp.self_ty,
+            format!("`#[derive_frule]` does not support a blanket `impl` for every type `{t}`: implement the trait for `f64` (and `f32`) with `#[derive_frule]` on each `impl`, or write its methods as generic free functions (`fn softplus<T: Float>(x: T) -> T`)"),
+        )
+        .to_compile_error();
+        return quote!(#err #imp);
+    }
     if let Some(prim) = ty_ident.as_ref().filter(|t| {
         !operator_impl
+            && !user_trait_for_float
             && [
                 "f64", "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32",
                 "u64", "u128", "usize", "bool",
@@ -266,6 +301,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
     if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
         let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
+        // `f64` can take no marker impl of the runtime's (E0117): an extension trait's
+        // methods are called on floats, never through a bounded type parameter.
+        let outside = match user_trait_for_float {
+            true => TokenStream::new(),
+            false => outside,
+        };
         // First, an item that a trait has only with `#[derive_frule]` on it, named at the
         // trait's path: without it, the first error (rustc's E0407, in the order of the
         // items) names the trait and what to add, not one of the items after it.
@@ -309,7 +350,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
-    let on_type = match on_type.is_empty() && operator.is_some() {
+    let on_type = match (on_type.is_empty() && operator.is_some()) || user_trait_for_float {
         true => TokenStream::new(),
         false => quote!(impl #impl_generics #self_ty #where_clause { #on_type }),
     };
@@ -1302,7 +1343,7 @@ pub(crate) fn check_signature(
     }
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
-    check_float_params(&sig.generics, diag);
+    check_float_params(sig, diag, method);
     crate::traits::check_dyn_params(sig, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
     let mut namer = LifetimeNamer::default();
@@ -1407,14 +1448,24 @@ pub(crate) fn check_signature(
 /// not a float: report it at the parameter, rather than letting the rule's `T: Real` bound
 /// fail at a call or a method inside. (`T: MyFloat` with `Float` as a supertrait needs
 /// `+ Float` spelled out.)
-fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
+fn check_float_params(sig: &syn::Signature, diag: &mut Diagnostics, method: bool) {
+    let generics = &sig.generics;
     let fn_params = crate::higher_order::fn_type_params(generics);
+    // A free function's parameter of a type bounded by `IntoIterator`/`Iterator` is
+    // constant data (`iter_params`).
+    let iter_params = match method {
+        true => Vec::new(),
+        false => iter_type_params(sig),
+    };
     let trait_params: Vec<syn::Ident> = crate::traits::trait_params(generics)
         .into_iter()
         .map(|(p, _)| p)
         .collect();
     for tp in generics.type_params() {
-        if fn_params.contains(&tp.ident) || trait_params.contains(&tp.ident) {
+        if fn_params.contains(&tp.ident)
+            || trait_params.contains(&tp.ident)
+            || iter_params.contains(&tp.ident)
+        {
             continue;
         }
         let mut bounds: Vec<&syn::TypeParamBound> = tp.bounds.iter().collect();
@@ -1444,9 +1495,13 @@ fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
             .find(|n| !crate::callee::float_has_trait(n) && !crate::callee::is_float_trait(n));
         if let (false, Some(t)) = (floaty, foreign) {
             if matches!(t.as_str(), "IntoIterator" | "Iterator") {
+                let what = match method {
+                    true => "on a method: take the elements as a slice (`&[f64]`) or an array, or move the computation into a free function",
+                    false => "that no parameter has as its type (`coefficients: I`): take the elements as a slice (`&[f64]`) or an array instead",
+                };
                 diag.error(
                     tp.ident.span(),
-                    format!("`#[derive_frule]` does not support a type parameter bounded by `{t}` (`{}`): take the elements as a slice (`&[f64]`) or an array instead", tp.ident),
+                    format!("`#[derive_frule]` does not support a type parameter bounded by `{t}` (`{}`) {what}", tp.ident),
                 );
                 continue;
             }
@@ -1456,6 +1511,132 @@ fn check_float_params(generics: &syn::Generics, diag: &mut Diagnostics) {
             );
         }
     }
+}
+
+/// The type parameters bounded by `IntoIterator` or `Iterator` (in the list or the `where`
+/// clause) that a parameter has as its whole type (`coefficients: I`): a free function takes
+/// such a parameter as constant data (its rule, any `ConstIter` argument; `tests/
+/// generic_iterators.rs`). The elements carry no derivative.
+pub(crate) fn iter_type_params(sig: &syn::Signature) -> Vec<syn::Ident> {
+    let generics = &sig.generics;
+    let bounded = |tp: &syn::TypeParam| {
+        let own = tp.bounds.iter();
+        let preds = generics.where_clause.iter().flat_map(|w| {
+            w.predicates.iter().filter_map(|p| match p {
+                syn::WherePredicate::Type(pt)
+                    if matches!(&pt.bounded_ty, syn::Type::Path(p) if p.path.is_ident(&tp.ident)) =>
+                {
+                    Some(pt.bounds.iter())
+                }
+                _ => None,
+            })
+        });
+        own.chain(preds.flatten()).find_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => {
+                let last = t.path.segments.last()?;
+                if last.ident != "IntoIterator" && last.ident != "Iterator" {
+                    return None;
+                }
+                let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                    return None;
+                };
+                a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::AssocType(at) if at.ident == "Item" => {
+                        Some(at.ty.clone())
+                    }
+                    _ => None,
+                })
+            }
+            _ => None,
+        })
+    };
+    generics
+        .type_params()
+        .filter(|tp| bounded(tp).is_some())
+        .filter(|tp| iter_param_positions(sig, std::slice::from_ref(&tp.ident)).contains(&true))
+        .map(|tp| tp.ident.clone())
+        .collect()
+}
+
+/// `sig` as the body is differentiated: each parameter generic over an iterator
+/// (`coefficients: I` with `I: IntoIterator<Item = f64>`) is a `Vec` of its items, which
+/// the rule collects on entry (the chains the body runs on it index their source).
+fn with_iter_params_as_vecs(func: &syn::ItemFn) -> syn::ItemFn {
+    let params = iter_type_params(&func.sig);
+    if params.is_empty() {
+        return func.clone();
+    }
+    let mut out = func.clone();
+    for arg in out.sig.inputs.iter_mut() {
+        let syn::FnArg::Typed(t) = arg else { continue };
+        let syn::Type::Path(p) = &*t.ty else { continue };
+        let Some(ident) = p.path.get_ident().filter(|i| params.contains(i)) else {
+            continue;
+        };
+        let Some(item) = iter_item(&func.sig.generics, ident) else {
+            continue;
+        };
+        let span = t.ty.span();
+        let mut vec: syn::Type = syn::parse_quote_spanned!(span=> ::std::vec::Vec<f64>);
+        if let syn::Type::Path(v) = &mut vec {
+            if let Some(syn::PathArguments::AngleBracketed(a)) =
+                v.path.segments.last_mut().map(|s| &mut s.arguments)
+            {
+                a.args[0] = syn::GenericArgument::Type(item);
+            }
+        }
+        *t.ty = vec;
+    }
+    out
+}
+
+/// The `Item` of the `IntoIterator`/`Iterator` bound on the type parameter `ident`.
+fn iter_item(generics: &syn::Generics, ident: &syn::Ident) -> Option<syn::Type> {
+    let tp = generics.type_params().find(|t| t.ident == *ident)?;
+    let preds = generics.where_clause.iter().flat_map(|w| {
+        w.predicates.iter().filter_map(|p| match p {
+            syn::WherePredicate::Type(pt)
+                if matches!(&pt.bounded_ty, syn::Type::Path(p) if p.path.is_ident(ident)) =>
+            {
+                Some(pt.bounds.iter())
+            }
+            _ => None,
+        })
+    });
+    tp.bounds
+        .iter()
+        .chain(preds.flatten())
+        .find_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => {
+                let last = t.path.segments.last()?;
+                if last.ident != "IntoIterator" && last.ident != "Iterator" {
+                    return None;
+                }
+                let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                    return None;
+                };
+                a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::AssocType(at) if at.ident == "Item" => {
+                        Some(at.ty.clone())
+                    }
+                    _ => None,
+                })
+            }
+            _ => None,
+        })
+}
+
+/// One flag per parameter: whether its type is one of `params` (`coefficients: I`).
+pub(crate) fn iter_param_positions(sig: &syn::Signature, params: &[syn::Ident]) -> Vec<bool> {
+    sig.inputs
+        .iter()
+        .map(|a| match a {
+            syn::FnArg::Typed(t) => {
+                matches!(&*t.ty, syn::Type::Path(p) if p.qself.is_none() && params.iter().any(|i| p.path.is_ident(i)))
+            }
+            syn::FnArg::Receiver(_) => false,
+        })
+        .collect()
 }
 
 /// Whether `ty` mentions a trait object or a function pointer (a function value).
@@ -1488,7 +1669,8 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
 }
 
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper; `free` for a free
-/// function (not a method).
+/// function (not a method); `self_of`: the `impl`'s type when the `impl` is generic (see
+/// `MethodSelf`).
 pub(crate) fn emit_items(
     func: &syn::ItemFn,
     sig: &Sig,
@@ -1520,6 +1702,50 @@ pub(crate) fn emit_items(
             (false, None) => dual_in(ty),
         })
         .collect();
+    // A parameter generic over an iterator (`coefficients: I`) takes any `ConstIter`
+    // argument (the iterable, or a constant dual of it), converted on entry.
+    let iters = match free {
+        true => iter_param_positions(&func.sig, &iter_type_params(&func.sig)),
+        false => Vec::new(),
+    };
+    let iter_idents: Vec<syn::Ident> = (0..sig.named_inputs.len())
+        .filter(|&i| iters.get(i).copied().unwrap_or(false))
+        .map(|i| format_ident!("__FwdadIter{}", i))
+        .collect();
+    let iter_preds: Vec<TokenStream> = sig
+        .named_inputs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| iters.get(i).copied().unwrap_or(false))
+        .map(|(i, ty)| {
+            let it = format_ident!("__FwdadIter{}", i);
+            quote!(#it: #rt::ConstIter<Iter = #ty>)
+        })
+        .collect();
+    let header_tys: Vec<TokenStream> = arg_tys
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match iters.get(i).copied().unwrap_or(false) {
+            true => format_ident!("__FwdadIter{}", i).to_token_stream(),
+            false => t.clone(),
+        })
+        .collect();
+    let iter_entry =
+        iters.contains(&true).then(|| {
+            let params: Vec<_> = (0..sig.named_inputs.len()).map(emit::param_ident).collect();
+            let converted = params.iter().enumerate().map(|(i, p)| {
+                match iters.get(i).copied().unwrap_or(false) {
+                    true => quote!(#rt::const_iter_vec(#rt::ConstIter::into_const(#p))),
+                    false => quote!(#p),
+                }
+            });
+            quote! {
+                let __fwdad_args = {
+                    let (#(#params,)*) = __fwdad_args;
+                    (#(#converted,)*)
+                };
+            }
+        });
     let consts = ConstArgs::new(sig, &body.generic, rt, &quote!(#mode));
     let body_generic = body.generic.clone();
     let out_ty = match &sig.fn_output {
@@ -1548,10 +1774,14 @@ pub(crate) fn emit_items(
         .into_iter()
         .map(|(p, _)| p)
         .collect();
+    let iter_params = match free {
+        true => iter_type_params(&func.sig),
+        false => Vec::new(),
+    };
     let float_params: Vec<&syn::Ident> = generics
         .type_params()
         .map(|t| &t.ident)
-        .filter(|t| !fn_params.contains(t) && !trait_params.contains(t))
+        .filter(|t| !fn_params.contains(t) && !trait_params.contains(t) && !iter_params.contains(t))
         .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
@@ -1562,6 +1792,7 @@ pub(crate) fn emit_items(
         where
             #user_preds
             #trait_preds
+            #(#iter_preds,)*
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
@@ -1652,10 +1883,11 @@ pub(crate) fn emit_items(
             #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
             fn chain_jacobian<__FwdadSink: #rt::JacobianSink>(
                 &self,
-                __fwdad_args: (#(#arg_tys,)*),
+                __fwdad_args: (#(#header_tys,)*),
                 #cols: &[::core::option::Option<usize>],
                 #sink: &mut __FwdadSink,
             ) -> bool {
+                #iter_entry
                 // Only where the seeded pass is linearised too, so that the two agree to
                 // rounding (one direction and second order keep their own forms).
                 if !<#mode as #rt::Mode>::LINEARIZE {
@@ -1684,13 +1916,14 @@ pub(crate) fn emit_items(
 
         #[automatically_derived]
         #[allow(clippy::multiple_bound_locations)]
-        impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#tangent_idents,)*> #rt::Frule<(#(#arg_tys,)*), #mode> for #marker_ty
+        impl<#(#lts,)* #(#type_params,)* #mode: #rt::Mode, #(#tangent_idents,)* #(#iter_idents,)*> #rt::Frule<(#(#header_tys,)*), #mode> for #marker_ty
         #where_clause
         {
             type Output = #out_ty;
             #inline
             #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
-            fn frule(&self, __fwdad_args: (#(#arg_tys,)*)) -> #out_ty {
+            fn frule(&self, __fwdad_args: (#(#header_tys,)*)) -> #out_ty {
+                #iter_entry
                 #mentions_primal
                 #body
             }
@@ -1886,16 +2119,20 @@ fn registration<'a>(
         .into_iter()
         .map(|(p, _)| p)
         .collect();
+    let iter_params = iter_type_params(&func.sig);
     let float_params: Vec<&syn::Ident> = generics
         .type_params()
         .map(|t| &t.ident)
-        .filter(|t| !fn_params.contains(t) && !trait_params.contains(t))
+        .filter(|t| !fn_params.contains(t) && !trait_params.contains(t) && !iter_params.contains(t))
         .collect();
     let user_preds = generics.where_clause.as_ref().map(|w| {
         let p = w.predicates.iter();
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
+    let iter_preds = iter_params
+        .iter()
+        .map(|i| quote!(#i: #rt::ConstIter<Iter = #i>,));
     Registration {
         attr: "derive_frule",
         vis: &func.vis,
@@ -1904,7 +2141,7 @@ fn registration<'a>(
         names: &sig.names,
         inputs,
         output,
-        where_clause: quote!(where #user_preds #trait_preds #(#float_params: #rt::Real,)*),
+        where_clause: quote!(where #user_preds #trait_preds #(#iter_preds)* #(#float_params: #rt::Real,)*),
         doc_note: match sig.inactive.contains(&true) {
             true => "; a parameter declared `inactive` as its plain value",
             false => "",

@@ -1197,11 +1197,19 @@ pub(crate) fn desugar_impl_trait(func: &syn::ItemFn) -> Option<syn::ItemFn> {
     impl VisitMut for Desugar {
         fn visit_type_mut(&mut self, ty: &mut syn::Type) {
             if let syn::Type::ImplTrait(it) = ty {
-                let all_user = it.bounds.iter().all(|b| match b {
-                    syn::TypeParamBound::Trait(tb) => is_user_trait(&tb.path),
-                    syn::TypeParamBound::Lifetime(_) => true,
-                    _ => false,
-                });
+                // `coefficients: impl IntoIterator<Item = f64>` too: a type parameter
+                // generic over an iterator (`derive_frule::iter_type_params`).
+                let all_user =
+                    it.bounds.iter().all(|b| match b {
+                        syn::TypeParamBound::Trait(tb) => {
+                            is_user_trait(&tb.path)
+                                || tb.path.segments.last().is_some_and(|s| {
+                                    s.ident == "IntoIterator" || s.ident == "Iterator"
+                                })
+                        }
+                        syn::TypeParamBound::Lifetime(_) => true,
+                        _ => false,
+                    });
                 let any_trait = it
                     .bounds
                     .iter()

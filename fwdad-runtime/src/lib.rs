@@ -55,6 +55,7 @@ pub mod alloc_paths {
 pub mod collections;
 #[cfg(feature = "num-complex")]
 pub mod complex;
+pub mod const_iter;
 pub mod constant;
 pub mod differentiable;
 pub mod dual;

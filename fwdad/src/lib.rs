@@ -120,6 +120,9 @@ pub mod __private {
     pub use fwdad_runtime::collections::{vec_from, vec_repeat};
     #[cfg(feature = "num-complex")]
     pub use fwdad_runtime::complex;
+    #[cfg(feature = "alloc")]
+    pub use fwdad_runtime::const_iter::const_iter_vec;
+    pub use fwdad_runtime::const_iter::ConstIter;
     pub use fwdad_runtime::fallible::{branch, else_call, err_from, err_of, rebuild, residual};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;

@@ -369,3 +369,26 @@ pub fn float_from(path: &syn::Path) -> Option<&syn::Ident> {
         && (path.segments[0].ident == "f64" || path.segments[0].ident == "f32"))
         .then(|| &path.segments[0].ident)
 }
+
+/// num-traits' `cast` function (`num_traits::cast`, `cast::cast`, `num::cast`, `cast`
+/// imported) or `NumCast::from`, called without a turbofish: a conversion to the type the
+/// `let` it initialises writes (`let c: T = num_traits::cast(c).unwrap();`).
+pub fn is_numcast(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    let plain = path.segments.iter().all(|s| s.arguments.is_none());
+    let last = &path.segments[n - 1].ident;
+    let before = (n >= 2).then(|| &path.segments[n - 2].ident);
+    plain
+        && ((last == "cast"
+            && before.is_none_or(|b| b == "num_traits" || b == "num" || b == "cast"))
+            || (last == "from" && before.is_some_and(|b| b == "NumCast")))
+}
+
+/// `std`'s float methods that have no rule (`f64::gamma`, `ln_gamma`, `erf`, `erfc`, still
+/// unstable): on a float they are these, not a method of an extension trait of the user's.
+pub fn is_std_float_method_without_rule(name: &str) -> bool {
+    matches!(
+        name,
+        "gamma" | "ln_gamma" | "erf" | "erfc" | "next_up" | "next_down"
+    )
+}

@@ -86,7 +86,49 @@ fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> Me
         None if int_result && crate::libtypes::is_size_method(name) => MethodCallee::Unknown,
         _ if is_user_method(func, receiver, name) => MethodCallee::User,
         Some(m) => MethodCallee::Std(m),
+        // `x.sigmoid()` on a float, named like no float method: a method of a trait of the
+        // user's implemented for floats (`#[derive_frule] impl Activation for f64`), whose
+        // rule the trait's dispatch method gives. A name close to a float method's is taken
+        // for a misspelling of it (`x.sinn()`: an error saying `sin`).
+        None if is_known_float_recv(func, receiver)
+            && !misspelt_float_method(name)
+            && !crate::callee::is_std_float_method_without_rule(name) =>
+        {
+            MethodCallee::User
+        }
         None => MethodCallee::Unknown,
+    }
+}
+
+/// Whether `name` is one edit (a letter added, dropped or changed, or two swapped) from a
+/// float method's name (`sinn`, `sqr`, `exq`): a misspelling, not a method of the user's.
+fn misspelt_float_method(name: &str) -> bool {
+    let Some(s) = crate::callee::suggest_float(name) else {
+        return false;
+    };
+    let (a, b): (Vec<char>, Vec<char>) = (name.chars().collect(), s.chars().collect());
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    match long.len() - short.len() {
+        0 => {
+            let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+            diff.len() <= 1
+                || (diff.len() == 2
+                    && diff[1] == diff[0] + 1
+                    && a[diff[0]] == b[diff[1]]
+                    && a[diff[1]] == b[diff[0]])
+        }
+        1 => (0..long.len()).any(|skip| {
+            long.iter()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, c)| c)
+                .eq(short.iter())
+        }),
+        _ => false,
     }
 }
 

@@ -153,6 +153,8 @@ impl Lowerer<'_> {
         }
         let try_into = self.desugar_try_into_array(ty, &init.expr);
         let init_expr = try_into.as_ref().unwrap_or(&init.expr);
+        let numcast = ty.and_then(|ty| self.numcast_from(ty, init_expr));
+        let init_expr = numcast.as_ref().unwrap_or(init_expr);
         let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
             Some(call) => self.lower_expr(&call)?,
             None => self.lower_expr(init_expr)?,
@@ -801,6 +803,81 @@ fn diverges(e: &syn::Expr) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+impl Lowerer<'_> {
+    /// `let y: T = num_traits::cast(x).unwrap();` and `let y: T = NumCast::from(x)?;`,
+    /// as num-traits code converts to a float type parameter `T` (or `f64`, `f32`): the
+    /// written type is the target, so the call is `T::from(x)` (`Some(x as f64)` for a
+    /// concrete float), which lowering knows; the `unwrap`, `expect` or `?` stay.
+    fn numcast_from(&self, ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
+        let syn::Type::Path(tp) = ty else {
+            return None;
+        };
+        let target = tp.path.get_ident()?;
+        let concrete = StdType::of_path(&tp.path).map(StdType::class) == Some(TypeClass::Float);
+        if !concrete && !self.type_params.contains(&target.to_string()) {
+            return None;
+        }
+        numcast_call(init, &|call| {
+            let arg = call.args.first()?;
+            let span = call.span();
+            let template: syn::Expr = match concrete {
+                true => syn::parse_quote_spanned!(span=> Some(__fwdad_arg as f64)),
+                false => syn::parse_quote_spanned!(span=> T::from(__fwdad_arg)),
+            };
+            let mut e =
+                crate::splice::fill(template, &[("__fwdad_arg", crate::splice::Hole::Expr(arg))]);
+            // The written target in place of the template's `f64` / `T`.
+            if let syn::Expr::Call(c) = &mut e {
+                match (&mut *c.func, c.args.first_mut()) {
+                    (syn::Expr::Path(p), _) if !concrete => {
+                        p.path.segments[0].ident = target.clone();
+                    }
+                    (_, Some(syn::Expr::Cast(cast))) => *cast.ty = ty.clone(),
+                    _ => return None,
+                }
+            }
+            Some(e)
+        })
+    }
+}
+
+/// `init` with its num-traits conversion call (`cast(x)`, possibly under `unwrap()`,
+/// `expect(..)`, `?` or parentheses) replaced by `rewrite`'s expression.
+fn numcast_call(
+    init: &syn::Expr,
+    rewrite: &dyn Fn(&syn::ExprCall) -> Option<syn::Expr>,
+) -> Option<syn::Expr> {
+    match init {
+        syn::Expr::Call(c) if c.args.len() == 1 => match &*c.func {
+            syn::Expr::Path(p) if p.qself.is_none() && crate::callee::is_numcast(&p.path) => {
+                rewrite(c)
+            }
+            _ => None,
+        },
+        syn::Expr::MethodCall(m)
+            if matches!(
+                StdMethod::from_name(&m.method.to_string()),
+                Some(StdMethod::Unwrap | StdMethod::Expect)
+            ) && m.turbofish.is_none() =>
+        {
+            let mut m = m.clone();
+            *m.receiver = numcast_call(&m.receiver, rewrite)?;
+            Some(syn::Expr::MethodCall(m))
+        }
+        syn::Expr::Try(t) => {
+            let mut t = t.clone();
+            *t.expr = numcast_call(&t.expr, rewrite)?;
+            Some(syn::Expr::Try(t))
+        }
+        syn::Expr::Paren(p) => {
+            let mut p = p.clone();
+            *p.expr = numcast_call(&p.expr, rewrite)?;
+            Some(syn::Expr::Paren(p))
+        }
+        _ => None,
     }
 }
 

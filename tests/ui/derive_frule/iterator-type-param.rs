@@ -1,16 +1,23 @@
 use fwdad::prelude::*;
 
-/// Horner's method over any iterator of coefficients, as puruspe writes it.
+#[derive(Clone, Differentiable)]
+pub struct Horner {
+    pub scale: f64,
+}
+
+/// Horner's method over any iterator of coefficients, as a method.
 #[derive_frule]
-pub fn polynomial<I>(x: f64, coefficients: I) -> f64
-where
-    I: IntoIterator<Item = f64>,
-{
-    let mut acc = 0.0;
-    for c in coefficients {
-        acc = acc * x + c;
+impl Horner {
+    pub fn eval<I>(&self, x: f64, coefficients: I) -> f64
+    where
+        I: IntoIterator<Item = f64>,
+    {
+        let mut acc = 0.0;
+        for c in coefficients {
+            acc = acc * x + c;
+        }
+        self.scale * acc
     }
-    acc
 }
 
 fn main() {}
