@@ -105,6 +105,10 @@ pub trait NotOnDyn<W> {}
 /// `Box<dyn Trait>` receiver keeps dereferencing to its trait object's rule instead.
 #[doc(hidden)]
 pub trait UserValue {}
+/// Floats too: a method of an extension trait of the user's (`x.halve()`) whose trait or
+/// `impl .. for f64` lacks `#[derive_frule]` gets the same message.
+impl UserValue for f64 {}
+impl UserValue for f32 {}
 
 /// The reason type of [`MethodWithoutRule`] and [`NotOnDyn`].
 #[doc(hidden)]
