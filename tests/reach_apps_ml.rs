@@ -198,7 +198,11 @@ pub struct Sgd {
 #[derive_frule]
 impl Sgd {
     pub fn new(lr: f64, momentum: f64, n: usize) -> Self {
-        Sgd { lr, momentum, velocity: vec![0.0; n] }
+        Sgd {
+            lr,
+            momentum,
+            velocity: vec![0.0; n],
+        }
     }
 
     pub fn step(&mut self, params: &mut [f64], grads: &[f64]) {
@@ -223,7 +227,15 @@ pub struct Adam {
 #[derive_frule]
 impl Adam {
     pub fn new(lr: f64, n: usize) -> Self {
-        Adam { lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, m: vec![0.0; n], v: vec![0.0; n], t: 0 }
+        Adam {
+            lr,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
     }
 
     pub fn step(&mut self, params: &mut [f64], grads: &[f64]) {
@@ -349,8 +361,9 @@ impl Gmm {
     pub fn log_likelihood(&self, xs: &[f64]) -> f64 {
         let mut total = 0.0;
         for &x in xs {
-            let logs: Vec<f64> =
-                (0..self.weights.len()).map(|j| self.log_component(j, x)).collect();
+            let logs: Vec<f64> = (0..self.weights.len())
+                .map(|j| self.log_component(j, x))
+                .collect();
             total += log_sum_exp(&logs);
         }
         total
@@ -374,12 +387,21 @@ impl Gmm {
         for j in 0..k {
             let nk: f64 = resp.iter().map(|r| r[j]).sum();
             let mu = xs.iter().zip(&resp).map(|(x, r)| r[j] * x).sum::<f64>() / nk;
-            let var = xs.iter().zip(&resp).map(|(x, r)| r[j] * (x - mu).powi(2)).sum::<f64>() / nk;
+            let var = xs
+                .iter()
+                .zip(&resp)
+                .map(|(x, r)| r[j] * (x - mu).powi(2))
+                .sum::<f64>()
+                / nk;
             weights[j] = nk / n as f64;
             means[j] = mu;
             vars[j] = var;
         }
-        Gmm { weights, means, vars }
+        Gmm {
+            weights,
+            means,
+            vars,
+        }
     }
 }
 
@@ -399,10 +421,22 @@ fn net() -> Vec<Layer> {
         vec![0.3, 0.8, -0.6],
         vec![0.2, -0.4, -0.1],
     ];
-    let w2 = vec![vec![0.5, -0.2, 0.3, 0.1], vec![-0.3, 0.6, -0.1, 0.4], vec![0.2, 0.1, 0.5, -0.7]];
+    let w2 = vec![
+        vec![0.5, -0.2, 0.3, 0.1],
+        vec![-0.3, 0.6, -0.1, 0.4],
+        vec![0.2, 0.1, 0.5, -0.7],
+    ];
     vec![
-        Layer { w: w1, b: vec![0.1, -0.2, 0.05, 0.3], act: Activation::Elu { alpha: 0.8 } },
-        Layer { w: w2, b: vec![0.0, 0.1, -0.1], act: Activation::Softplus { beta: 2.0 } },
+        Layer {
+            w: w1,
+            b: vec![0.1, -0.2, 0.05, 0.3],
+            act: Activation::Elu { alpha: 0.8 },
+        },
+        Layer {
+            w: w2,
+            b: vec![0.0, 0.1, -0.1],
+            act: Activation::Softplus { beta: 2.0 },
+        },
     ]
 }
 
@@ -419,7 +453,8 @@ fn activations_match_finite_differences_on_each_side() {
     ];
     for act in acts {
         for x in [-1.3, -0.2, 0.4, 1.7] {
-            let d = Activation::apply_frule(Dual::new(&act, &act.zero_tangent()), Dual::new(x, 1.0));
+            let d =
+                Activation::apply_frule(Dual::new(&act, &act.zero_tangent()), Dual::new(x, 1.0));
             assert_eq!(d.primal.to_bits(), act.apply(x).to_bits());
             let h = 1e-6;
             let fd = (act.apply(x + h) - act.apply(x - h)) / (2.0 * h);
@@ -433,9 +468,11 @@ fn mlp_loss_in_every_mode_against_finite_differences() {
     let layers = net();
     let labels = [2usize, 0, 1];
     let xs = [0.3, -0.8, 1.1, 0.5, 0.2, -0.4, -1.0, 0.7, 0.9];
-    check_modes!(bind(mlp_loss {}, (&layers[..], Wrt, &labels[..], 3)), |x: &[f64]| mlp_loss(
-        &layers, x, &labels, 3
-    ), xs);
+    check_modes!(
+        bind(mlp_loss {}, (&layers[..], Wrt, &labels[..], 3)),
+        |x: &[f64]| mlp_loss(&layers, x, &labels, 3),
+        xs
+    );
 }
 
 #[test]
@@ -467,7 +504,11 @@ fn mlp_loss_with_respect_to_the_weights_in_one_direction() {
                 .w
                 .iter()
                 .enumerate()
-                .map(|(i, r)| (0..r.len()).map(|j| ((l + 2 * i + 3 * j) % 5) as f64 * 0.1 - 0.2).collect())
+                .map(|(i, r)| {
+                    (0..r.len())
+                        .map(|j| ((l + 2 * i + 3 * j) % 5) as f64 * 0.1 - 0.2)
+                        .collect()
+                })
                 .collect(),
             b: (0..layer.b.len()).map(|i| 0.1 * i as f64).collect(),
             act: layer.act.zero_tangent(),
@@ -495,10 +536,19 @@ fn mlp_loss_with_respect_to_the_weights_in_one_direction() {
         Dual::constant(&labels[..]),
         Dual::constant(3),
     );
-    assert_eq!(out.primal.to_bits(), mlp_loss(&layers, &xs, &labels, 3).to_bits());
+    assert_eq!(
+        out.primal.to_bits(),
+        mlp_loss(&layers, &xs, &labels, 3).to_bits()
+    );
     let h = 1e-6;
-    let fd = (mlp_loss(&shifted(h), &xs, &labels, 3) - mlp_loss(&shifted(-h), &xs, &labels, 3)) / (2.0 * h);
-    assert_close(out.tangent, fd, 1e-7, "directional derivative in weight space");
+    let fd = (mlp_loss(&shifted(h), &xs, &labels, 3) - mlp_loss(&shifted(-h), &xs, &labels, 3))
+        / (2.0 * h);
+    assert_close(
+        out.tangent,
+        fd,
+        1e-7,
+        "directional derivative in weight space",
+    );
 }
 
 #[test]
@@ -525,7 +575,11 @@ fn softmax_jacobian_is_diag_minus_outer() {
 #[test]
 fn cross_entropy_gradient_is_softmax_minus_onehot() {
     let z = [0.3, -1.2, 2.0, 0.7];
-    check_modes!(bind(cross_entropy {}, (Wrt, 1)), |z: &[f64]| cross_entropy(z, 1), z);
+    check_modes!(
+        bind(cross_entropy {}, (Wrt, 1)),
+        |z: &[f64]| cross_entropy(z, 1),
+        z
+    );
     let (_, g) = fwdad::gradient(bind(cross_entropy {}, (Wrt, 1)), &z);
     let p = softmax(&z);
     for i in 0..4 {
@@ -554,7 +608,9 @@ fn layer_norm_against_finite_differences() {
 #[test]
 fn self_attention_in_every_mode() {
     let d = 3;
-    let x = [0.3, -0.8, 1.1, 0.5, 0.2, -0.4, -1.0, 0.7, 0.9, 0.1, 0.0, 0.6];
+    let x = [
+        0.3, -0.8, 1.1, 0.5, 0.2, -0.4, -1.0, 0.7, 0.9, 0.1, 0.0, 0.6,
+    ];
     let wq = [0.4, -0.3, 0.2, -0.5, 0.1, 0.7, 0.3, 0.8, -0.6];
     let wk = [0.2, 0.5, -0.1, 0.3, -0.4, 0.6, -0.2, 0.1, 0.9];
     let wv = [1.0, 0.2, 0.0, -0.3, 0.7, 0.4, 0.5, -0.6, 0.8];
@@ -586,13 +642,21 @@ fn sgd_hypergradients_against_finite_differences() {
         let fd = (sgd_run(&theta0, &p, 20) - sgd_run(&theta0, &m, 20)) / (2.0 * h);
         assert_close(g[k], fd, 1e-6, &format!("d loss / d hyper[{k}]"));
     }
-    check_modes!(bind(sgd_run {}, (Wrt, &hyper[..], 20)), |t: &[f64]| sgd_run(t, &hyper, 20), theta0);
+    check_modes!(
+        bind(sgd_run {}, (Wrt, &hyper[..], 20)),
+        |t: &[f64]| sgd_run(t, &hyper, 20),
+        theta0
+    );
 }
 
 #[test]
 fn adam_hypergradient_against_finite_differences() {
     let theta0 = [-0.5, 0.8];
-    check_modes!(bind(adam_run {}, (Wrt, 0.01, 15)), |t: &[f64]| adam_run(t, 0.01, 15), theta0);
+    check_modes!(
+        bind(adam_run {}, (Wrt, 0.01, 15)),
+        |t: &[f64]| adam_run(t, 0.01, 15),
+        theta0
+    );
     let lr = 0.01;
     let (v, d) = fwdad::derivative(bind(adam_run {}, (&theta0[..], Var(0), 15)), lr);
     assert_eq!(v.to_bits(), adam_run(&theta0, lr, 15).to_bits());
@@ -613,9 +677,14 @@ fn kmeans_step_moves_centroids_with_their_points() {
     // Closed form: a centroid is the mean of its points, so moving one point by dp moves
     // its centroid by dp / n.
     let points: Vec<[f64; 2]> = xy.chunks(2).map(|c| [c[0], c[1]]).collect();
-    let dpoints: Vec<[f64; 2]> = (0..6).map(|i| if i == 2 { [1.0, 0.0] } else { [0.0, 0.0] }).collect();
+    let dpoints: Vec<[f64; 2]> = (0..6)
+        .map(|i| if i == 2 { [1.0, 0.0] } else { [0.0, 0.0] })
+        .collect();
     let fixed = [[0.0; 2]; 2];
-    let out = kmeans_step_frule(Dual::new(&points[..], &dpoints[..]), Dual::new(&centroids[..], &fixed[..]));
+    let out = kmeans_step_frule(
+        Dual::new(&points[..], &dpoints[..]),
+        Dual::new(&centroids[..], &fixed[..]),
+    );
     assert_eq!(out.primal, kmeans_step(&points, &centroids));
     assert_eq!(out.tangent[0], [0.0, 0.0]);
     assert_eq!(out.tangent[1], [1.0 / 3.0, 0.0]);
@@ -624,6 +693,14 @@ fn kmeans_step_moves_centroids_with_their_points() {
 #[test]
 fn gmm_em_step_against_finite_differences() {
     let xs = [-1.2, -0.8, -1.0, 0.9, 1.3, 1.1, 0.2];
-    let init = Gmm { weights: vec![0.4, 0.6], means: vec![-0.5, 0.5], vars: vec![0.8, 1.2] };
-    check_modes!(bind(gmm_after_em {}, (Wrt, &init)), |x: &[f64]| gmm_after_em(x, &init), xs);
+    let init = Gmm {
+        weights: vec![0.4, 0.6],
+        means: vec![-0.5, 0.5],
+        vars: vec![0.8, 1.2],
+    };
+    check_modes!(
+        bind(gmm_after_em {}, (Wrt, &init)),
+        |x: &[f64]| gmm_after_em(x, &init),
+        xs
+    );
 }
