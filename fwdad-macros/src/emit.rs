@@ -1624,6 +1624,13 @@ impl Emitter<'_> {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
                 } else if *mutable {
                     quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
+                } else if self.is(*base)
+                    && *self.lib.get(*base)
+                    && !crate::libtypes::is_param(self.func, *base)
+                {
+                    // An element of a library value over duals (`d.iter()` of
+                    // `let d = chol.l().diagonal();`), stored as dual scalars.
+                    quote_spanned!(span=> #rt::lib_elem_at(&#b, #i))
                 } else {
                     self.elem_at = true;
                     quote_spanned!(span=> #b.elem_at(#i))
@@ -2256,15 +2263,17 @@ impl Emitter<'_> {
                         let rt = self.rt;
                         let scalar =
                             quote!(#rt::Dual<f64, <f64 as #rt::Differentiable>::TangentIn<#mode>>);
-                        let by_ref = map.lends_in_ndarray() && !*self.nalgebra.get(*receiver);
-                        let typed = params.iter().map(|p| match by_ref {
+                        let by_ref =
+                            |k: usize| map.lends_in_ndarray(k) && !*self.nalgebra.get(*receiver);
+                        let typed = params.iter().enumerate().map(|(k, p)| match by_ref(k) {
                             true => quote!(#p: &#scalar),
                             false => quote!(#p: #scalar),
                         });
                         let deref = params
                             .iter()
-                            .filter(|_| by_ref)
-                            .map(|p| quote!(let #p = ::core::clone::Clone::clone(#p);));
+                            .enumerate()
+                            .filter(|(k, _)| by_ref(*k))
+                            .map(|(_, p)| quote!(let #p = ::core::clone::Clone::clone(#p);));
                         quote_spanned!(span=> { #(#hold)* move |#(#typed),*| { #(#deref)* #(#caps)* #body } })
                     }
                 }

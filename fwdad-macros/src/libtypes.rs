@@ -180,6 +180,8 @@ const SCALAR_METHODS: &[&str] = &[
     "norm_sqr",
     "arg",
     "l1_norm",
+    // a library map's reduction, to a scalar in the code we differentiate
+    "fold",
     // nalgebra's geometry types
     "angle_to",
     "cos_angle",
@@ -215,13 +217,15 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
 /// nalgebra methods that the runtime's `nalgebra_linalg` computes over duals instead of
 /// The library methods that map a closure over a value's elements, with the `ndarray` or
 /// `nalgebra` feature: ndarray's `mapv`, `map` (each element lent), `mapv_inplace`;
-/// nalgebra's `map`, `zip_map`. In a rule the closure maps scalar duals.
+/// nalgebra's `map`, `zip_map`; the `fold` of both (`z.fold(f64::NEG_INFINITY, |m, &v|
+/// m.max(v))`, ndarray lending each element). In a rule the closure maps scalar duals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LibraryMap {
     Mapv,
     Map,
     MapvInplace,
     ZipMap,
+    Fold,
 }
 
 impl LibraryMap {
@@ -235,6 +239,7 @@ impl LibraryMap {
             ("map", Self::Map),
             ("mapv_inplace", Self::MapvInplace),
             ("zip_map", Self::ZipMap),
+            ("fold", Self::Fold),
         ]
         .into_iter()
         .find_map(|(name, f)| (method == name).then_some(f))
@@ -243,7 +248,7 @@ impl LibraryMap {
     /// Whether `Option`, arrays and iterators have a method of this name too: then only a
     /// variable the syntax shows is a library value is taken for one.
     pub fn shared_name(self) -> bool {
-        self == Self::Map
+        matches!(self, Self::Map | Self::Fold)
     }
 
     /// Whether it writes the receiver's elements in place.
@@ -251,10 +256,14 @@ impl LibraryMap {
         self == Self::MapvInplace
     }
 
-    /// Whether ndarray lends each element to the closure (`map`, not `mapv`); nalgebra's
-    /// `map` passes it by value.
-    pub fn lends_in_ndarray(self) -> bool {
-        self == Self::Map
+    /// Whether ndarray lends the closure's parameter `k` (each element to `map`, not
+    /// `mapv`; the element after the accumulator to `fold`); nalgebra passes them by value.
+    pub fn lends_in_ndarray(self, k: usize) -> bool {
+        match self {
+            Self::Map => true,
+            Self::Fold => k == 1,
+            Self::Mapv | Self::MapvInplace | Self::ZipMap => false,
+        }
     }
 }
 

@@ -350,9 +350,12 @@ impl Lowerer<'_> {
     /// Whether `v` is a value whose written type is a library type (a parameter or an
     /// annotated `let`, through copies and borrows): `m[(i, j)]` on it is the library's
     /// indexing, not a user type's `Index`.
-    fn is_written_lib(&self, v: Value) -> bool {
+    pub(crate) fn is_written_lib(&self, v: Value) -> bool {
         if let Some(ty) = self.func.annotations.get(&v) {
             return crate::libtypes::is_lib_type(ty);
+        }
+        if self.lib_built.contains(&v) {
+            return true;
         }
         match self.func.values[v].def {
             crate::ir::ValueDef::Param(i) => crate::libtypes::is_lib_type(&self.func.params[i].ty),
@@ -363,6 +366,7 @@ impl Lowerer<'_> {
                     op: UnOp::Deref,
                     arg: a,
                 } => self.is_written_lib(*a),
+                InstKind::Call { func, .. } => crate::libtypes::is_lib_ctor(func),
                 _ => false,
             },
             crate::ir::ValueDef::RegionParam(..) => false,
