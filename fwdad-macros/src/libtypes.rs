@@ -126,7 +126,7 @@ const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 
 /// glam's `f64` types: not generic, so mirrored over duals by the runtime's `glam` module,
 /// whose associated functions replace glam's in the rule.
-const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DQuat", "DMat3"];
+const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DVec4", "DQuat", "DMat3", "DMat4"];
 
 fn is_glam_name(name: &syn::Ident) -> bool {
     cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
@@ -345,6 +345,15 @@ fn is_seq_type_of(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
     }
 }
 
+/// Whether `receiver.method()` copies a slice parameter of glam values into a `Vec` of
+/// them (`let mut pts = ctrl.to_vec();`): the copy holds the runtime's values over duals,
+/// which the body then indexes, writes and passes on as a local array of them.
+pub fn copies_glam_seq(func: &Function, receiver: Value, method: &syn::Ident) -> bool {
+    matches!(method.to_string().as_str(), "to_vec" | "to_owned")
+        && matches!(func.values[receiver].def, crate::ir::ValueDef::Param(_))
+        && is_seq_of(func, receiver, is_glam_name)
+}
+
 /// Whether `v` is a parameter holding a sequence of library values (or a copy of one).
 fn is_lib_seq(func: &Function, v: Value) -> bool {
     is_seq_of(func, v, is_lib_name)
@@ -547,9 +556,23 @@ impl Analysis<'_> {
                     let matrix_dot = method == "dot"
                         && (*self.matrix.get(*receiver)
                             || args.first().is_some_and(|b| *self.matrix.get(*b)));
-                    self.is(*receiver)
-                        && (matrix_dot || !SCALAR_METHODS.iter().any(|m| method == m))
-                        && !is_size_method(&method.to_string())
+                    // A copy of a slice of glam values (`let mut pts = ctrl.to_vec();`)
+                    // holds library values (in the analysis of all libraries, where glam's
+                    // names are among those analysed).
+                    let analyses_glam = (self.names)(&quote::format_ident!("DVec3"));
+                    let seq_copy = analyses_glam && copies_glam_seq(self.func, *receiver, method);
+                    if seq_copy {
+                        self.mark_seq(results.first());
+                    }
+                    // glam's `v.max(w)`, `v.min(w)` are componentwise (nalgebra's `v.max()`
+                    // is the largest entry).
+                    let componentwise = args.len() == 1 && (method == "max" || method == "min");
+                    seq_copy
+                        || self.is(*receiver)
+                            && (matrix_dot
+                                || componentwise
+                                || !SCALAR_METHODS.iter().any(|m| method == m))
+                            && !is_size_method(&method.to_string())
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
