@@ -70,6 +70,11 @@ pub fn emit_body(
     if e.elem_at {
         out.extend(quote!(use #rt::ElemAt as _;));
     }
+    // The methods of a `Complex<f64>` the syntax does not show is one (a derived
+    // function's result, an element of a `Vec`), which are dispatched as a user type's.
+    if cfg!(feature = "num-complex") {
+        out.extend(quote!(#[allow(unused_imports)] use #rt::complex::methods::ComplexRules as _;));
+    }
     out.extend(body);
     out
 }
@@ -119,6 +124,11 @@ pub fn emit_chain_jacobian(
     out.extend(e.take_cells());
     if e.elem_at {
         out.extend(quote!(use #rt::ElemAt as _;));
+    }
+    // The methods of a `Complex<f64>` the syntax does not show is one (a derived
+    // function's result, an element of a `Vec`), which are dispatched as a user type's.
+    if cfg!(feature = "num-complex") {
+        out.extend(quote!(#[allow(unused_imports)] use #rt::complex::methods::ComplexRules as _;));
     }
     out.extend(body);
     out
@@ -990,11 +1000,27 @@ impl Emitter<'_> {
             Form::Wrap(w) => w.is_constructor(),
             _ => false,
         };
+        // A library value over duals stored into a plain container or value (`out.push(z)`
+        // of a `Complex`, `Some(z)`, `Filter { z, .. }`): the dual of the whole value, as
+        // those hold it.
+        let into_plain = plan.form != Form::Lib
+            && !rule_call
+            && (aggregate || matches!(data.kind, InstKind::MethodCall { .. }));
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
-            .map(|(&v, &n)| {
-                if scalar_rule && self.is(v) && self.is_mut_ref(v) {
+            .enumerate()
+            .map(|(k, (&v, &n))| {
+                let receiver = k == 0 && matches!(data.kind, InstKind::MethodCall { .. });
+                if into_plain
+                    && !receiver
+                    && self.is(v)
+                    && *self.lib.get(v)
+                    && !crate::libtypes::is_param(self.func, v)
+                {
+                    let (name, mode_ts) = (self.name(v), self.mode);
+                    quote!(#rt::unlift::<#mode_ts, _>(#name))
+                } else if scalar_rule && self.is(v) && self.is_mut_ref(v) {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
                 } else if aggregate && self.is(v) && self.is_mut_ref(v) {

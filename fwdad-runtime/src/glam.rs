@@ -1,5 +1,5 @@
-//! glam's `f64` types in derived bodies (feature `glam`): `DVec2`, `DVec3`, `DQuat`,
-//! `DMat3`.
+//! glam's `f64` types in derived bodies (feature `glam`): `DVec2`, `DVec3`, `DVec4`,
+//! `DQuat`, `DMat3`, `DMat4`.
 //!
 //! glam is not generic over its scalar (`DVec3` holds three `f64`s), so its code cannot
 //! run on duals. An active glam value in a `#[derive_frule]` body is the type of the same
@@ -10,13 +10,16 @@
 //! every mode uses ([`crate::num`]): the primal is glam's value, bit for bit (glam's `f64`
 //! types are scalar code), and the tangent is the derivative of glam's formula.
 //!
-//! Covered: constructors and constants, `+ - *` (with scalars on either side), unary
-//! `-`, `dot`, `cross`, `length`, `length_squared`, `distance`, `normalize`, fields;
-//! quaternions from an axis and angle or an axis rotation, their products with each
-//! other and with vectors, `conjugate`, `inverse`, `normalize`; 3×3 matrices from
-//! columns, a quaternion or an axis rotation, `transpose`, `determinant`, products with
-//! vectors and matrices. Anything else of glam on an active value is a compile error
-//! naming the method.
+//! Covered: constructors and constants, `+ - * /` (with scalars on either side), unary
+//! `-`, `dot`, `cross`, `length`, `length_squared`, `distance`, `normalize`, `lerp`, the
+//! componentwise `abs`, `min`, `max`, `clamp`, `powf`, `exp`, `sqrt`, `recip`, `reflect`,
+//! element sums and extrema, swizzles, fields; quaternions from an axis and angle or an
+//! axis rotation, their products with each other and with vectors, `conjugate`,
+//! `inverse`, `normalize`, `slerp`, `lerp`; 3×3 matrices from columns, a quaternion or an
+//! axis rotation, `transpose`, `determinant`, products with vectors and matrices; 4×4
+//! matrices (view and projection matrices, rigid transforms) and their products and
+//! point transforms. Anything else of glam on an active value is a compile error naming
+//! the method.
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;

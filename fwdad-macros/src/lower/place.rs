@@ -565,6 +565,21 @@ impl Lowerer<'_> {
                 return self.lower_fn_arg(arg, &own, crate::ir::RETURNED);
             }
         }
+        // A closure given to a library's constructor (`DMatrix::from_fn(n, n, |i, j| ..)`):
+        // the library would call it with indices and store what it returns, which no rule
+        // maps yet.
+        if crate::libtypes::is_lib_ctor(&p.path) {
+            if let Some(a) = c.args.iter().find(|a| self.fn_arg(a).is_some()) {
+                let ctor = quote::ToTokens::to_token_stream(&p.path)
+                    .to_string()
+                    .replace(' ', "");
+                self.diag.error_spanned(
+                    a,
+                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}`: fill the value in a loop (`let mut k = DMatrix::zeros(n, n); for i in 0..n {{ for j in 0..n {{ k[(i, j)] = ..; }} }}`)"),
+                );
+                return Some(self.poison(span));
+            }
+        }
         // Closures passed to a function of the user's, or to a method of the user's called
         // by path (`Solver::solve(&s, |x| ..)`): their dual forms.
         let resolved = PathCallee::resolve(&p.path, c.args.len());
