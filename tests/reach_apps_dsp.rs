@@ -1,7 +1,7 @@
 //! Signal-processing code as DSP engineers write it with num-complex, annotated
 //! unmodified: a naive DFT and its power spectrum, window functions, FIR and biquad IIR
 //! filters as structs holding their state and taps (`&mut self` per sample), a biquad's
-//! frequency response, Goertzel's algorithm, a phase-locked loop, and
+//! frequency response, Goertzel's algorithm, a phasor and a phase-locked loop, and
 //! `Complex<f64>` methods (`exp`, `norm`, `arg`, `conj`, `powf`, `sqrt`, `ln`). Each is
 //! checked against central finite differences of the plain function in every mode
 //! (`check_modes!`) or against a closed form, primals bit for bit.
@@ -190,6 +190,47 @@ fn biquad_bode(params: &[f64], freq: f64) -> f64 {
 }
 
 // ---------------------------------------------------------------- phasors and PLL
+
+/// A complex oscillator advanced by a rotation per sample. (Its fields are read into
+/// locals whose type is written, `let z: Complex<f64> = self.z;`: the macro does not see
+/// a field's type, docs/limits.md §8.)
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Phasor {
+    pub z: Complex<f64>,
+    pub step: Complex<f64>,
+}
+
+#[derive_frule]
+impl Phasor {
+    pub fn new(freq: f64, sample_rate: f64) -> Self {
+        let w = 2.0 * PI * freq / sample_rate;
+        Phasor {
+            z: Complex::new(1.0, 0.0),
+            step: Complex::new(0.0, w).exp(),
+        }
+    }
+
+    pub fn next(&mut self) -> Complex<f64> {
+        let z: Complex<f64> = self.z;
+        let step: Complex<f64> = self.step;
+        // Renormalised against drift, as oscillators in long loops are.
+        let next = z * step;
+        self.z = next / next.norm();
+        z
+    }
+}
+
+/// Mixing a signal down with a phasor and summing: one DFT bin by oscillator.
+#[derive_frule]
+fn phasor_bin(signal: &[f64], freq: f64) -> f64 {
+    let mut osc: Phasor = Phasor::new(freq, 1000.0);
+    let mut acc = Complex::new(0.0, 0.0);
+    for &x in signal {
+        let z: Complex<f64> = osc.next();
+        acc += x * z.conj();
+    }
+    acc.norm()
+}
 
 /// A second-order phase-locked loop tracking a real input through its analytic phasor.
 #[derive(Clone, Copy, Debug, Differentiable)]

@@ -1003,23 +1003,35 @@ impl Emitter<'_> {
         // A library value over duals stored into a plain container or value (`out.push(z)`
         // of a `Complex`, `Some(z)`, `Filter { z, .. }`): the dual of the whole value, as
         // those hold it.
+        // So is one stored into a field or through a reference (`self.z = z * step`).
         let into_plain = plan.form != Form::Lib
             && !rule_call
-            && (aggregate || matches!(data.kind, InstKind::MethodCall { .. }));
+            && (aggregate
+                || matches!(data.kind, InstKind::MethodCall { .. })
+                || matches!(
+                    &data.kind,
+                    InstKind::Store {
+                        place: Place::Field(..) | Place::Deref(_),
+                        ..
+                    }
+                ));
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
             .enumerate()
             .map(|(k, (&v, &n))| {
-                let receiver = k == 0 && matches!(data.kind, InstKind::MethodCall { .. });
-                if into_plain
-                    && !receiver
-                    && self.is(v)
-                    && *self.lib.get(v)
-                    && !crate::libtypes::is_param(self.func, v)
-                {
-                    let (name, mode_ts) = (self.name(v), self.mode);
-                    quote!(#rt::unlift::<#mode_ts, _>(#name))
+                let receiver = k == 0
+                    && matches!(
+                        data.kind,
+                        InstKind::MethodCall { .. } | InstKind::Store { .. }
+                    );
+                if into_plain && !receiver && *self.lib.get(v) {
+                    if self.is(v) && !crate::libtypes::is_param(self.func, v) {
+                        let (name, mode_ts) = (self.name(v), self.mode);
+                        quote!(#rt::unlift::<#mode_ts, _>(#name))
+                    } else {
+                        self.dual_of_whole(v)
+                    }
                 } else if scalar_rule && self.is(v) && self.is_mut_ref(v) {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))

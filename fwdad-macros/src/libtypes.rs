@@ -354,6 +354,28 @@ pub fn copies_glam_seq(func: &Function, receiver: Value, method: &syn::Ident) ->
         && is_seq_of(func, receiver, is_glam_name)
 }
 
+/// Whether the syntax shows `v` is a value of a type of the user's: a parameter (`self`,
+/// `o: &Osc`) or `let` (`let mut osc: Phasor = ..`) whose written type is no library's,
+/// or a copy or borrow of one.
+fn written_user(func: &Function, v: Value) -> bool {
+    if let Some(t) = func.annotations.get(&v) {
+        return !names_type(t, is_lib_name);
+    }
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => !names_type(&func.params[i].ty, is_lib_name),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(a)
+            | InstKind::Ref { arg: a, .. }
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: a,
+            } => written_user(func, *a),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
 /// Whether `v` is a parameter holding a sequence of library values (or a copy of one).
 fn is_lib_seq(func: &Function, v: Value) -> bool {
     is_seq_of(func, v, is_lib_name)
@@ -768,6 +790,13 @@ pub fn is_param(func: &Function, v: Value) -> bool {
                 !matches!(member, syn::Member::Named(m) if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
             }
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
+            // A method of the user's (`let z: Complex<f64> = osc.advance();`), not one of a
+            // library value (`x.mean_axis(..)`).
+            InstKind::MethodCall {
+                callee: crate::callee::MethodCallee::User,
+                receiver,
+                ..
+            } => written_user(func, *receiver),
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 is_lib_seq(func, *base)
             }
