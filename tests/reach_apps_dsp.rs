@@ -210,6 +210,8 @@ impl Phasor {
         }
     }
 
+    /// The current sample, then one step on (an oscillator's `next`, not an iterator's).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Complex<f64> {
         let z: Complex<f64> = self.z;
         let step: Complex<f64> = self.step;

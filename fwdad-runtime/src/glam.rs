@@ -827,9 +827,9 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     #[inline(always)]
     pub fn mul_vec4(self, v: DVec4<S>) -> DVec4<S> {
         let mut res = self.x_axis * v.x;
-        res = res + self.y_axis * v.y;
-        res = res + self.z_axis * v.z;
-        res = res + self.w_axis * v.w;
+        res += self.y_axis * v.y;
+        res += self.z_axis * v.z;
+        res += self.w_axis * v.w;
         res
     }
     /// `M (p, 1)` of an affine `M`, its first three components.
