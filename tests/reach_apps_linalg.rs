@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::modes::assert_close;
+use common::modes::{assert_close, fd_gradient};
 use fwdad::prelude::*;
 use nalgebra::{DMatrix, DVector};
 use ndarray::{Array1, Array2};
@@ -117,6 +117,58 @@ fn gp_nll(log_params: &[f64], x: &[f64], y: &DVector<f64>) -> f64 {
     0.5 * y.dot(&alpha) + 0.5 * log_det + 0.5 * n * (2.0 * std::f64::consts::PI).ln()
 }
 
+/// Attention weights: a softmax along each row of a score matrix, in place.
+#[derive_frule]
+fn row_softmax(scores: &Array2<f64>) -> Array2<f64> {
+    let mut w = scores.clone();
+    let (rows, cols) = (w.nrows(), w.ncols());
+    for i in 0..rows {
+        let mut m = f64::NEG_INFINITY;
+        for j in 0..cols {
+            m = m.max(w[(i, j)]);
+        }
+        let mut s = 0.0;
+        for j in 0..cols {
+            w[(i, j)] = (w[(i, j)] - m).exp();
+            s += w[(i, j)];
+        }
+        for j in 0..cols {
+            w[(i, j)] /= s;
+        }
+    }
+    w
+}
+
+/// Single-head attention over tokens of width 3: `softmax(Q Kᵀ / √d) V`.
+#[derive_frule]
+fn attention_nd_loss(xs: &[f64], wq: &Array2<f64>, wk: &Array2<f64>, wv: &Array2<f64>) -> f64 {
+    let x: Array2<f64> = Array2::from_shape_vec((xs.len() / 3, 3), xs.to_vec()).unwrap();
+    let q = x.dot(wq);
+    let k = x.dot(wk);
+    let v = x.dot(wv);
+    let scores = q.dot(&k.t()) / (3.0f64).sqrt();
+    let weights: Array2<f64> = row_softmax(&scores);
+    let y = weights.dot(&v);
+    y.mapv(|a| a * a).sum()
+}
+
+/// The GP posterior mean at a test point, `k*ᵀ K⁻¹ y`, with the cross-covariances
+/// collected from an iterator chain.
+#[derive_frule]
+fn gp_mean(y: &[f64], x: &[f64], x_star: f64) -> f64 {
+    let n = x.len();
+    let mut k = DMatrix::zeros(n, n);
+    for i in 0..n {
+        for j in 0..n {
+            k[(i, j)] = (-0.5 * (x[i] - x[j]).powi(2)).exp();
+        }
+        k[(i, i)] += 0.01;
+    }
+    let k_star = DVector::from_iterator(n, x.iter().map(|xi| (-0.5 * (xi - x_star).powi(2)).exp()));
+    let alpha = k.cholesky().unwrap().solve(&DVector::from_column_slice(y));
+    k_star.dot(&alpha)
+}
+
 // ================================================================ tests
 
 fn nd_net() -> (Array2<f64>, Array1<f64>, Array2<f64>, Array1<f64>) {
@@ -197,5 +249,53 @@ fn gp_marginal_likelihood_in_every_mode() {
         bind(gp_nll {}, (Wrt, &x[..], &y)),
         |p: &[f64]| gp_nll(p, &x, &y),
         theta
+    );
+}
+
+#[test]
+fn gp_posterior_mean_is_linear_in_the_targets() {
+    let x = [-1.5, -0.7, 0.0, 0.4, 1.1, 1.9];
+    let y = [0.2, -0.3, 0.5, 0.9, 0.1, -0.4];
+    let (m, g) = fwdad::gradient(bind(gp_mean {}, (Wrt, &x[..], 0.3)), &y);
+    assert_eq!(m.to_bits(), gp_mean(&y, &x, 0.3).to_bits());
+    // m = k*ᵀ K⁻¹ y: the gradient is K⁻¹ k*, and m = ∇m · y.
+    let fd = fd_gradient(&|y| gp_mean(y, &x, 0.3), &y);
+    for i in 0..6 {
+        assert_close(g[i], fd[i], 1e-8, &format!("dm/dy{i}"));
+    }
+    let gy: f64 = g.iter().zip(&y).map(|(a, b)| a * b).sum();
+    assert_close(gy, m, 1e-12, "m = ∇m · y");
+    let (_, _, h) = fwdad::hessian(bind(gp_mean {}, (Wrt, &x[..], 0.3)), &y);
+    for i in 0..6 {
+        for j in 0..6 {
+            assert!(
+                h[(i, j)].abs() < 1e-12,
+                "a linear function has no curvature"
+            );
+        }
+    }
+    // With respect to the inputs, in every mode.
+    check_modes!(
+        bind(gp_mean {}, (&y[..], Wrt, 0.3)),
+        |x: &[f64]| gp_mean(&y, x, 0.3),
+        x
+    );
+}
+
+#[test]
+fn ndarray_attention_in_every_mode() {
+    let wq = Array2::from_shape_vec((3, 3), vec![0.4, -0.3, 0.2, -0.5, 0.1, 0.7, 0.3, 0.8, -0.6])
+        .unwrap();
+    let wk = Array2::from_shape_vec((3, 3), vec![0.2, 0.5, -0.1, 0.3, -0.4, 0.6, -0.2, 0.1, 0.9])
+        .unwrap();
+    let wv = Array2::from_shape_vec((3, 3), vec![1.0, 0.2, 0.0, -0.3, 0.7, 0.4, 0.5, -0.6, 0.8])
+        .unwrap();
+    let x = [
+        0.3, -0.8, 1.1, 0.5, 0.2, -0.4, -1.0, 0.7, 0.9, 0.1, 0.0, 0.6,
+    ];
+    check_modes!(
+        bind(attention_nd_loss {}, (Wrt, &wq, &wk, &wv)),
+        |x: &[f64]| attention_nd_loss(x, &wq, &wk, &wv),
+        x
     );
 }

@@ -367,6 +367,8 @@ impl Lowerer<'_> {
                     arg: a,
                 } => self.is_written_lib(*a),
                 InstKind::Call { func, .. } => crate::libtypes::is_lib_ctor(func),
+                // A copy or product of one (`let mut w = scores.clone();`).
+                InstKind::MethodCall { receiver, .. } => self.is_written_lib(*receiver),
                 _ => false,
             },
             crate::ir::ValueDef::RegionParam(..) => false,
