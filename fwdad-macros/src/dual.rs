@@ -155,7 +155,9 @@ fn lib_plan(
             arg,
         }
         | InstKind::Ref { arg, .. } => is_lib(arg),
-        InstKind::MethodCall { receiver, .. } => is_lib(receiver),
+        InstKind::MethodCall {
+            receiver, method, ..
+        } => is_lib(receiver) || crate::libtypes::copies_glam_seq(func, *receiver, method),
         InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
         InstKind::Field { base, .. } | InstKind::Index { base, .. } => is_lib(base),
         // A borrowed field that is itself a library value (`&mut iso.rotation`), or a
@@ -183,7 +185,9 @@ fn lib_plan(
 /// `check` leaves to the library).
 fn is_lib_inst(func: &Function, lib: &SecondaryMap<Value, bool>, inst: Inst) -> bool {
     match &func.insts[inst].kind {
-        InstKind::MethodCall { receiver, .. } => *lib.get(*receiver),
+        InstKind::MethodCall {
+            receiver, method, ..
+        } => *lib.get(*receiver) || crate::libtypes::copies_glam_seq(func, *receiver, method),
         InstKind::Call { func: path, .. } => crate::libtypes::is_lib_ctor(path),
         _ => false,
     }

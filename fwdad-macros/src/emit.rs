@@ -71,6 +71,11 @@ pub fn emit_body(
     if e.elem_at {
         out.extend(quote!(use #rt::ElemAt as _;));
     }
+    // The methods of a `Complex<f64>` the syntax does not show is one (a derived
+    // function's result, an element of a `Vec`), which are dispatched as a user type's.
+    if cfg!(feature = "num-complex") {
+        out.extend(quote!(#[allow(unused_imports)] use #rt::complex::methods::ComplexRules as _;));
+    }
     out.extend(body);
     out
 }
@@ -120,6 +125,11 @@ pub fn emit_chain_jacobian(
     out.extend(e.take_cells());
     if e.elem_at {
         out.extend(quote!(use #rt::ElemAt as _;));
+    }
+    // The methods of a `Complex<f64>` the syntax does not show is one (a derived
+    // function's result, an element of a `Vec`), which are dispatched as a user type's.
+    if cfg!(feature = "num-complex") {
+        out.extend(quote!(#[allow(unused_imports)] use #rt::complex::methods::ComplexRules as _;));
     }
     out.extend(body);
     out
@@ -1001,11 +1011,39 @@ impl Emitter<'_> {
             Form::Wrap(w) => w.is_constructor(),
             _ => false,
         };
+        // A library value over duals stored into a plain container or value (`out.push(z)`
+        // of a `Complex`, `Some(z)`, `Filter { z, .. }`): the dual of the whole value, as
+        // those hold it.
+        // So is one stored into a field or through a reference (`self.z = z * step`).
+        let into_plain = plan.form != Form::Lib
+            && !rule_call
+            && (aggregate
+                || matches!(data.kind, InstKind::MethodCall { .. })
+                || matches!(
+                    &data.kind,
+                    InstKind::Store {
+                        place: Place::Field(..) | Place::Deref(_),
+                        ..
+                    }
+                ));
         let args: Vec<TokenStream> = ops
             .iter()
             .zip(plan.needs.iter().chain(std::iter::repeat(&Need::AsIs)))
-            .map(|(&v, &n)| {
-                if scalar_rule && self.is(v) && self.is_mut_ref(v) {
+            .enumerate()
+            .map(|(k, (&v, &n))| {
+                let receiver = k == 0
+                    && matches!(
+                        data.kind,
+                        InstKind::MethodCall { .. } | InstKind::Store { .. }
+                    );
+                if into_plain && !receiver && *self.lib.get(v) {
+                    if self.is(v) && !crate::libtypes::is_param(self.func, v) {
+                        let (name, mode_ts) = (self.name(v), self.mode);
+                        quote!(#rt::unlift::<#mode_ts, _>(#name))
+                    } else {
+                        self.dual_of_whole(v)
+                    }
+                } else if scalar_rule && self.is(v) && self.is_mut_ref(v) {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
                 } else if aggregate && self.is(v) && self.is_mut_ref(v) {
@@ -1653,6 +1691,13 @@ impl Emitter<'_> {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
                 } else if *mutable {
                     quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
+                } else if self.is(*base)
+                    && *self.lib.get(*base)
+                    && !crate::libtypes::is_param(self.func, *base)
+                {
+                    // An element of a library value over duals (`d.iter()` of
+                    // `let d = chol.l().diagonal();`), stored as dual scalars.
+                    quote_spanned!(span=> #rt::lib_elem_at(&#b, #i))
                 } else {
                     self.elem_at = true;
                     quote_spanned!(span=> #b.elem_at(#i))
@@ -2285,15 +2330,17 @@ impl Emitter<'_> {
                         let rt = self.rt;
                         let scalar =
                             quote!(#rt::Dual<f64, <f64 as #rt::Differentiable>::TangentIn<#mode>>);
-                        let by_ref = map.lends_in_ndarray() && !*self.nalgebra.get(*receiver);
-                        let typed = params.iter().map(|p| match by_ref {
+                        let by_ref =
+                            |k: usize| map.lends_in_ndarray(k) && !*self.nalgebra.get(*receiver);
+                        let typed = params.iter().enumerate().map(|(k, p)| match by_ref(k) {
                             true => quote!(#p: &#scalar),
                             false => quote!(#p: #scalar),
                         });
                         let deref = params
                             .iter()
-                            .filter(|_| by_ref)
-                            .map(|p| quote!(let #p = ::core::clone::Clone::clone(#p);));
+                            .enumerate()
+                            .filter(|(k, _)| by_ref(*k))
+                            .map(|(_, p)| quote!(let #p = ::core::clone::Clone::clone(#p);));
                         quote_spanned!(span=> { #(#hold)* move |#(#typed),*| { #(#deref)* #(#caps)* #body } })
                     }
                 }

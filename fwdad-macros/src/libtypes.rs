@@ -126,7 +126,7 @@ const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 
 /// glam's `f64` types: not generic, so mirrored over duals by the runtime's `glam` module,
 /// whose associated functions replace glam's in the rule.
-const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DQuat", "DMat3"];
+const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DVec4", "DQuat", "DMat3", "DMat4"];
 
 fn is_glam_name(name: &syn::Ident) -> bool {
     cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
@@ -180,6 +180,8 @@ const SCALAR_METHODS: &[&str] = &[
     "norm_sqr",
     "arg",
     "l1_norm",
+    // a library map's reduction, to a scalar in the code we differentiate
+    "fold",
     // nalgebra's geometry types
     "angle_to",
     "cos_angle",
@@ -215,13 +217,15 @@ pub fn is_lib_type(ty: &syn::Type) -> bool {
 /// nalgebra methods that the runtime's `nalgebra_linalg` computes over duals instead of
 /// The library methods that map a closure over a value's elements, with the `ndarray` or
 /// `nalgebra` feature: ndarray's `mapv`, `map` (each element lent), `mapv_inplace`;
-/// nalgebra's `map`, `zip_map`. In a rule the closure maps scalar duals.
+/// nalgebra's `map`, `zip_map`; the `fold` of both (`z.fold(f64::NEG_INFINITY, |m, &v|
+/// m.max(v))`, ndarray lending each element). In a rule the closure maps scalar duals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LibraryMap {
     Mapv,
     Map,
     MapvInplace,
     ZipMap,
+    Fold,
 }
 
 impl LibraryMap {
@@ -235,6 +239,7 @@ impl LibraryMap {
             ("map", Self::Map),
             ("mapv_inplace", Self::MapvInplace),
             ("zip_map", Self::ZipMap),
+            ("fold", Self::Fold),
         ]
         .into_iter()
         .find_map(|(name, f)| (method == name).then_some(f))
@@ -243,7 +248,7 @@ impl LibraryMap {
     /// Whether `Option`, arrays and iterators have a method of this name too: then only a
     /// variable the syntax shows is a library value is taken for one.
     pub fn shared_name(self) -> bool {
-        self == Self::Map
+        matches!(self, Self::Map | Self::Fold)
     }
 
     /// Whether it writes the receiver's elements in place.
@@ -251,10 +256,14 @@ impl LibraryMap {
         self == Self::MapvInplace
     }
 
-    /// Whether ndarray lends each element to the closure (`map`, not `mapv`); nalgebra's
-    /// `map` passes it by value.
-    pub fn lends_in_ndarray(self) -> bool {
-        self == Self::Map
+    /// Whether ndarray lends the closure's parameter `k` (each element to `map`, not
+    /// `mapv`; the element after the accumulator to `fold`); nalgebra passes them by value.
+    pub fn lends_in_ndarray(self, k: usize) -> bool {
+        match self {
+            Self::Map => true,
+            Self::Fold => k == 1,
+            Self::Mapv | Self::MapvInplace | Self::ZipMap => false,
+        }
     }
 }
 
@@ -333,6 +342,37 @@ fn is_seq_type_of(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
                     if matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if names_type(t, names)))
         }),
         _ => false,
+    }
+}
+
+/// Whether `receiver.method()` copies a slice parameter of glam values into a `Vec` of
+/// them (`let mut pts = ctrl.to_vec();`): the copy holds the runtime's values over duals,
+/// which the body then indexes, writes and passes on as a local array of them.
+pub fn copies_glam_seq(func: &Function, receiver: Value, method: &syn::Ident) -> bool {
+    matches!(method.to_string().as_str(), "to_vec" | "to_owned")
+        && matches!(func.values[receiver].def, crate::ir::ValueDef::Param(_))
+        && is_seq_of(func, receiver, is_glam_name)
+}
+
+/// Whether the syntax shows `v` is a value of a type of the user's: a parameter (`self`,
+/// `o: &Osc`) or `let` (`let mut osc: Phasor = ..`) whose written type is no library's,
+/// or a copy or borrow of one.
+fn written_user(func: &Function, v: Value) -> bool {
+    if let Some(t) = func.annotations.get(&v) {
+        return !names_type(t, is_lib_name);
+    }
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => !names_type(&func.params[i].ty, is_lib_name),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(a)
+            | InstKind::Ref { arg: a, .. }
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg: a,
+            } => written_user(func, *a),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
     }
 }
 
@@ -566,9 +606,23 @@ impl Analysis<'_> {
                     let matrix_dot = method == "dot"
                         && (*self.matrix.get(*receiver)
                             || args.first().is_some_and(|b| *self.matrix.get(*b)));
-                    self.is(*receiver)
-                        && (matrix_dot || !SCALAR_METHODS.iter().any(|m| method == m))
-                        && !is_size_method(&method.to_string())
+                    // A copy of a slice of glam values (`let mut pts = ctrl.to_vec();`)
+                    // holds library values (in the analysis of all libraries, where glam's
+                    // names are among those analysed).
+                    let analyses_glam = (self.names)(&quote::format_ident!("DVec3"));
+                    let seq_copy = analyses_glam && copies_glam_seq(self.func, *receiver, method);
+                    if seq_copy {
+                        self.mark_seq(results.first());
+                    }
+                    // glam's `v.max(w)`, `v.min(w)` are componentwise (nalgebra's `v.max()`
+                    // is the largest entry).
+                    let componentwise = args.len() == 1 && (method == "max" || method == "min");
+                    seq_copy
+                        || self.is(*receiver)
+                            && (matrix_dot
+                                || componentwise
+                                || !SCALAR_METHODS.iter().any(|m| method == m))
+                            && !is_size_method(&method.to_string())
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
@@ -764,6 +818,13 @@ pub fn is_param(func: &Function, v: Value) -> bool {
                 !matches!(member, syn::Member::Named(m) if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
             }
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
+            // A method of the user's (`let z: Complex<f64> = osc.advance();`), not one of a
+            // library value (`x.mean_axis(..)`).
+            InstKind::MethodCall {
+                callee: crate::callee::MethodCallee::User,
+                receiver,
+                ..
+            } => written_user(func, *receiver),
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                 is_lib_seq(func, *base)
             }

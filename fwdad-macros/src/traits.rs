@@ -62,6 +62,33 @@ fn kind_of(ty: &syn::Type) -> Option<Kind> {
     }
 }
 
+/// What a method called through `dyn` returns: a float, or a `Vec<f64>` (a layer's
+/// activations), assembled lane by lane from the type's rule.
+#[derive(Clone, Copy, PartialEq)]
+enum Out {
+    Float,
+    Vec,
+}
+
+fn out_kind(ty: &syn::Type) -> Option<Out> {
+    if let Some(Kind::Float) = kind_of(ty) {
+        return Some(Out::Float);
+    }
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    match (last.ident == "Vec", a.args.first(), a.args.len()) {
+        (true, Some(syn::GenericArgument::Type(t)), 1)
+            if matches!(kind_of(t), Some(Kind::Float)) =>
+        {
+            Some(Out::Vec)
+        }
+        _ => None,
+    }
+}
+
 /// How a trait method takes its receiver.
 #[derive(Clone, Copy, PartialEq)]
 enum Recv {
@@ -80,9 +107,9 @@ struct MethodSig {
     params: Vec<(syn::Ident, syn::Type)>,
     /// The result (`()` when none).
     output: syn::Type,
-    /// The parameters' lanes when a `dyn` value can run the method: `&self`, `f64`,
-    /// `&[f64]`, integers or `bool`, returning `f64`.
-    lanes: Option<Vec<Kind>>,
+    /// The parameters' lanes and the result when a `dyn` value can run the method:
+    /// `&self`, `f64`, `&[f64]`, integers or `bool`, returning `f64` or `Vec<f64>`.
+    lanes: Option<(Vec<Kind>, Out)>,
 }
 
 /// A method of a trait with rules.
@@ -226,15 +253,14 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
     if beyond_rules(&output) || has_reference(&output) {
         return None;
     }
-    let lanes =
-        (recv == Recv::Ref && !sized_only(sig) && matches!(kind_of(&output), Some(Kind::Float)))
-            .then(|| {
-                params
-                    .iter()
-                    .map(|(_, t)| kind_of(t))
-                    .collect::<Option<Vec<Kind>>>()
-            })
-            .flatten();
+    let lanes = match out_kind(&output) {
+        Some(out) if recv == Recv::Ref && !sized_only(sig) => params
+            .iter()
+            .map(|(_, t)| kind_of(t))
+            .collect::<Option<Vec<Kind>>>()
+            .map(|kinds| (kinds, out)),
+        _ => None,
+    };
     Some(MethodSig {
         name: sig.ident.clone(),
         recv,
@@ -638,7 +664,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         if !dyn_ok {
             continue;
         }
-        let Some(kinds) = &ms.lanes else {
+        let Some((kinds, out_kind)) = &ms.lanes else {
             if ms.recv != Recv::None && !sized_only(&_f.sig) {
                 dyn_dispatch.extend(quote! {
                     #[doc(hidden)]
@@ -662,12 +688,16 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         });
         // The table's entries: the rule at one first-order and one second-order lane.
         let (f1, f2) = (format_ident!("{}_1", m), format_ident!("{}_2", m));
+        let out_ty = match out_kind {
+            Out::Float => quote!(f64),
+            Out::Vec => quote!(#rt::alloc::vec::Vec<f64>),
+        };
         let lane_ty = |mode: TokenStream| {
             let ps: Vec<TokenStream> = kinds
                 .iter()
                 .map(|k| dual(&param_ty(k, false), &mode, &rt))
                 .collect();
-            let out = dual(&quote!(f64), &mode, &rt);
+            let out = dual(&out_ty, &mode, &rt);
             quote!(fn(&dyn ::core::any::Any, #(#ps),*) -> #out)
         };
         let (t1, t2) = (lane_ty(quote!(f64)), lane_ty(quote!(#rt::Hyper<f64, f64>)));
@@ -691,7 +721,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             .iter()
             .map(|k| dual(&param_ty(k, true), &quote!(#s), &rt))
             .collect();
-        let out_s = dual(&quote!(f64), &quote!(#s), &rt);
+        let out_s = dual(&out_ty, &quote!(#s), &rt);
         let this_dyn = dual(&quote!(&#lt (dyn #name + '__fwdad_b)), &quote!(#s), &rt);
         let lane_args = |second: bool| -> Vec<TokenStream> {
             pnames
@@ -708,6 +738,40 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         };
         let (a1, a2) = (lane_args(false), lane_args(true));
         let (tr_s, m_s) = (name.to_string(), m.to_string());
+        let lanes_body = match out_kind {
+            Out::Float => quote! {
+                    let mut tangent = <#s as #rt::ScalarTangent<f64>>::zero();
+                    let mut primal = 0.0;
+                    for k in 0..<#s as #rt::traits::DynLanes>::DYN_LANES {
+                        if <#s as #rt::traits::DynLanes>::DYN_SECOND {
+                            let r = (table.#f2)(any, #(#a2),*);
+                            primal = r.primal;
+                            #rt::traits::DynLanes::set_lane2(&mut tangent, k, r.tangent);
+                        } else {
+                            let r = (table.#f1)(any, #(#a1),*);
+                            primal = r.primal;
+                            #rt::traits::DynLanes::set_lane1(&mut tangent, k, r.tangent);
+                        }
+                    }
+                    #rt::Dual::new(primal, tangent)
+            },
+            Out::Vec => quote! {
+                    let mut tangent = #rt::alloc::vec::Vec::<#s>::new();
+                    let mut primal = #rt::alloc::vec::Vec::new();
+                    for k in 0..<#s as #rt::traits::DynLanes>::DYN_LANES {
+                        if <#s as #rt::traits::DynLanes>::DYN_SECOND {
+                            let r = (table.#f2)(any, #(#a2),*);
+                            #rt::traits::set_vec_lane2(&mut tangent, k, &r.tangent);
+                            primal = r.primal;
+                        } else {
+                            let r = (table.#f1)(any, #(#a1),*);
+                            #rt::traits::set_vec_lane1(&mut tangent, k, &r.tangent);
+                            primal = r.primal;
+                        }
+                    }
+                    #rt::Dual::new(primal, tangent)
+            },
+        };
         outside.extend(quote! {
             #[automatically_derived]
             impl<#lt, '__fwdad_b, #s: #rt::Mode>
@@ -725,20 +789,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
                     };
-                    let mut tangent = <#s as #rt::ScalarTangent<f64>>::zero();
-                    let mut primal = 0.0;
-                    for k in 0..<#s as #rt::traits::DynLanes>::DYN_LANES {
-                        if <#s as #rt::traits::DynLanes>::DYN_SECOND {
-                            let r = (table.#f2)(any, #(#a2),*);
-                            primal = r.primal;
-                            #rt::traits::DynLanes::set_lane2(&mut tangent, k, r.tangent);
-                        } else {
-                            let r = (table.#f1)(any, #(#a1),*);
-                            primal = r.primal;
-                            #rt::traits::DynLanes::set_lane1(&mut tangent, k, r.tangent);
-                        }
-                    }
-                    #rt::Dual::new(primal, tangent)
+                    #lanes_body
                 }
             }
         });

@@ -75,3 +75,84 @@ scalar_left!(Add add);
 scalar_left!(Sub sub);
 scalar_left!(Mul mul);
 scalar_left!(Div div);
+
+/// The methods of a `Complex<f64>` whose form the macro cannot see (the result of a
+/// derived function, an element of a `Vec<Complex<f64>>`, a field of a struct), which a
+/// rule calls as a user type's (`(&z.primal).__fwdad_rule_norm()`): each is num-complex's
+/// own method on the value over duals, taken from and returned to the dual of the whole
+/// value. Brought into scope by every rule with the feature.
+#[doc(hidden)]
+pub mod methods {
+    use super::*;
+    use crate::frule::Frule;
+    use crate::lift::{Lift, Unlift};
+
+    /// A method of `Complex<f64>` as a rule marker.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Method<const M: u8>;
+
+    macro_rules! complex_methods {
+        ($(($m:ident, $id:literal, |$z:ident $(, $a:ident: $A:ty)*| $body:expr)),* $(,)?) => {
+            /// The dispatch generated code calls on a `Complex<f64>` primal.
+            pub trait ComplexRules {
+                $(
+                    #[doc(hidden)]
+                    fn $m(&self) -> Method<$id>;
+                )*
+            }
+            impl ComplexRules for Complex<f64> {
+                $(
+                    #[inline(always)]
+                    fn $m(&self) -> Method<$id> {
+                        Method
+                    }
+                )*
+            }
+            $(
+                impl<'a, S: Mode> Frule<(Dual<&'a Complex<f64>, &'a Complex<S>>, $(Dual<$A, S>,)*), S> for Method<$id> {
+                    type Output = <ResultOf<S> as Pick<$id>>::Out;
+                    #[inline(always)]
+                    #[allow(unused_parens)]
+                    fn frule(&self, (z, $($a,)*): (Dual<&'a Complex<f64>, &'a Complex<S>>, $(Dual<$A, S>,)*)) -> Self::Output {
+                        let $z: Complex<Dual<f64, S>> = Lift::<S>::lift(z);
+                        Unlift::<S>::unlift($body)
+                    }
+                }
+            )*
+        };
+    }
+
+    /// The result type of each method (a scalar or a complex dual), by its number.
+    pub struct ResultOf<S>(core::marker::PhantomData<S>);
+    /// See [`ResultOf`].
+    pub trait Pick<const M: u8> {
+        /// The dual of the result.
+        type Out;
+    }
+    macro_rules! picks {
+        ($($id:literal => $out:ident),*) => {$(
+            impl<S: Mode> Pick<$id> for ResultOf<S> {
+                type Out = picks!(@ $out S);
+            }
+        )*};
+        (@ scalar $S:ident) => { Dual<f64, $S> };
+        (@ complex $S:ident) => { Dual<Complex<f64>, Complex<$S>> };
+    }
+    picks!(0 => scalar, 1 => scalar, 2 => scalar, 3 => scalar, 4 => complex, 5 => complex,
+        6 => complex, 7 => complex, 8 => complex, 9 => complex, 10 => complex, 11 => complex);
+
+    complex_methods!(
+        (__fwdad_rule_norm, 0, |z| z.norm()),
+        (__fwdad_rule_norm_sqr, 1, |z| z.norm_sqr()),
+        (__fwdad_rule_arg, 2, |z| z.arg()),
+        (__fwdad_rule_l1_norm, 3, |z| z.l1_norm()),
+        (__fwdad_rule_conj, 4, |z| z.conj()),
+        (__fwdad_rule_exp, 5, |z| z.exp()),
+        (__fwdad_rule_ln, 6, |z| z.ln()),
+        (__fwdad_rule_sqrt, 7, |z| z.sqrt()),
+        (__fwdad_rule_inv, 8, |z| z.inv()),
+        (__fwdad_rule_powf, 9, |z, p: f64| z.powf(p)),
+        (__fwdad_rule_scale, 10, |z, k: f64| z.scale(k)),
+        (__fwdad_rule_unscale, 11, |z, k: f64| z.unscale(k)),
+    );
+}

@@ -16,7 +16,7 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::real::Real;
-use crate::tangent::ScalarTangent;
+use crate::tangent::{NoTangent, ScalarTangent};
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::vec::Vec;
 use core::cell::OnceCell;
@@ -172,7 +172,7 @@ where
 /// memory, for borrowed floats (`&a[..]`, `&[f64; N]`, `&Vec<f64>`).
 #[diagnostic::on_unimplemented(
     message = "`Dual::constant` cannot give `{Self}` a zero tangent",
-    note = "owned values with a tangent type (`f64`, arrays, your `#[derive(Differentiable)]` types) and borrowed slices and arrays of floats can be constants; a `&mut` buffer receives tangents: pass `Dual::new(&mut y[..], &mut dy[..])`"
+    note = "owned values with a tangent type (`f64`, arrays, your `#[derive(Differentiable)]` types) and borrowed slices and arrays of floats or integers can be constants; a `&mut` buffer receives tangents: pass `Dual::new(&mut y[..], &mut dy[..])`"
 )]
 pub trait Constant: Sized {
     /// The primal type of the constant dual.
@@ -303,6 +303,44 @@ macro_rules! const_refs {
     )*};
 }
 const_refs!(f64, f32);
+
+/// A borrowed slice or array of integers or flags (class labels, indices) is a constant:
+/// its tangent is a slice of [`NoTangent`]s, which takes no memory.
+macro_rules! discrete_const_refs {
+    ($($I:ty),* $(,)?) => {$(
+        impl<'a> Constant for &'a [$I] {
+            type Primal = &'a [$I];
+            type Zero = &'a [NoTangent];
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a [$I], &'a [NoTangent]> {
+                // SAFETY: as `const_slice`: `NoTangent` is zero-sized.
+                let zeros = unsafe {
+                    core::slice::from_raw_parts(core::ptr::NonNull::dangling().as_ptr(), self.len())
+                };
+                Dual::new(self, zeros)
+            }
+        }
+        impl<'a, const N: usize> Constant for &'a [$I; N] {
+            type Primal = &'a [$I; N];
+            type Zero = &'a [NoTangent; N];
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a [$I; N], &'a [NoTangent; N]> {
+                Dual::new(self, const { &[NoTangent; N] })
+            }
+        }
+        /// A borrowed `Vec` is a constant slice (what a `&[usize]` parameter takes).
+        #[cfg(feature = "alloc")]
+        impl<'a> Constant for &'a Vec<$I> {
+            type Primal = &'a [$I];
+            type Zero = &'a [NoTangent];
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a [$I], &'a [NoTangent]> {
+                (&self[..]).constant()
+            }
+        }
+    )*};
+}
+discrete_const_refs!(bool, u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
 #[cfg(test)]
 mod tests {

@@ -198,6 +198,28 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a mut [E
     }
 }
 
+// An array or `Vec` built in the body (a local array of glam vectors, unlifted) lent to a
+// slice parameter.
+
+impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for &'a Dual<[E; N], [T; N]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for &'a Dual<Vec<E>, Vec<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
 // A `&mut` argument where the parameter is shared: Rust's `&mut T` to `&T` coercion
 // (`sum(y)` with `y: &mut [f64]`), also combined with the unsizing ones above.
 

@@ -57,6 +57,24 @@ pub fn lift_index<S: Mode, I, X: LiftIndex<S, I>>(x: X, i: I) -> X::Output {
     x.lift_index(i)
 }
 
+/// A library value over duals computed in a body (`chol.l().diagonal()`), read element
+/// by element in its iteration order, so that `d.iter()` and `for x in &d` read in place.
+pub trait DualElems<S: Mode> {
+    /// Element `i` in the order `iter()` visits them.
+    ///
+    /// # Panics
+    /// If `i` is out of bounds, as indexing a slice would.
+    fn dual_elem(&self, i: usize) -> &Dual<f64, S>;
+}
+
+/// `&v[i]` of a library value over duals, as the iterator chains read elements: the
+/// element's primal and tangent borrowed where they are stored.
+#[inline(always)]
+pub fn lib_elem_at<S: Mode, L: DualElems<S>>(v: &L, i: usize) -> Dual<&f64, &S> {
+    let e = v.dual_elem(i);
+    Dual::new(&e.primal, &e.tangent)
+}
+
 /// A scalar is its own dual (a method the macro could not tell returns a scalar).
 impl<S: Mode> Unlift<S> for Dual<f64, S> {
     type Output = Self;
@@ -212,6 +230,34 @@ impl<'a, S: Mode> Lift<S> for Dual<&'a [f64], &'a [S]> {
             .zip(self.tangent)
             .map(|(&p, &t)| Dual::new(p, t))
             .collect()
+    }
+}
+
+/// A `Vec` of duals a library value gave (`a.to_vec()` of an `Array1` over duals), back
+/// to the dual of the `Vec`.
+#[cfg(feature = "alloc")]
+impl<S: Mode> Unlift<S> for Vec<Dual<f64, S>> {
+    type Output = Dual<Vec<f64>, Vec<S>>;
+    fn unlift(self) -> Dual<Vec<f64>, Vec<S>> {
+        let (primal, tangent) = self.into_iter().map(|d| (d.primal, d.tangent)).unzip();
+        Dual::new(primal, tangent)
+    }
+}
+
+/// A borrowed array of duals (`DMatrix::from_row_slice(2, 2, &[a, b, c, d])` with active
+/// entries), element by element.
+impl<'a, S: Mode, const N: usize> Lift<S> for Dual<&'a [f64; N], &'a [S; N]> {
+    type Output = [Dual<f64, S>; N];
+    fn lift(self) -> [Dual<f64, S>; N] {
+        core::array::from_fn(|i| Dual::new(self.primal[i], self.tangent[i]))
+    }
+}
+
+/// An array of duals by value (`Vector3::from([a, b, c])`), element by element.
+impl<S: Mode, const N: usize> Lift<S> for Dual<[f64; N], [S; N]> {
+    type Output = [Dual<f64, S>; N];
+    fn lift(self) -> [Dual<f64, S>; N] {
+        core::array::from_fn(|i| Dual::new(self.primal[i], self.tangent[i]))
     }
 }
 

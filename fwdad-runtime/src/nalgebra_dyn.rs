@@ -47,6 +47,18 @@ where
     }
 }
 
+/// A matrix over duals computed in the body, read element by element by iterator chains.
+impl<S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, St> crate::lift::DualElems<S>
+    for nalgebra::Matrix<Dual<f64, S>, R, C, St>
+where
+    St: nalgebra::RawStorage<Dual<f64, S>, R, C> + nalgebra::IsContiguous,
+{
+    #[inline(always)]
+    fn dual_elem(&self, i: usize) -> &Dual<f64, S> {
+        &self.as_slice()[i]
+    }
+}
+
 /// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
 impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim>
     Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>

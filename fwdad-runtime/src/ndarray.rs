@@ -91,6 +91,24 @@ fn zip<S: Mode, D: Dimension>(p: &Array<f64, D>, t: &Array<S, D>) -> Array<Dual<
 }
 
 /// A constant.
+/// An array over duals computed in the body, read element by element by iterator chains
+/// in logical order (walked for an array not in standard layout).
+impl<S: Mode, D: Dimension> crate::lift::DualElems<S> for Array<Dual<f64, S>, D> {
+    #[inline(always)]
+    fn dual_elem(&self, i: usize) -> &Dual<f64, S> {
+        match self.as_slice() {
+            Some(s) => &s[i],
+            None => match self.iter().nth(i) {
+                Some(e) => e,
+                None => panic!(
+                    "index out of bounds: the len is {} but the index is {i}",
+                    self.len()
+                ),
+            },
+        }
+    }
+}
+
 impl<S: Mode, D: Dimension> Lift<S> for Array<f64, D> {
     type Output = Array<Dual<f64, S>, D>;
     fn lift(self) -> Self::Output {

@@ -487,6 +487,22 @@ impl<'a, P: Differentiable + Copy + 'a, T: Copy> DerefDual for &Dual<&'a P, &'a 
     }
 }
 
+/// A scalar dual a library lends to a closure (`|m, &v| m.max(v)` given to ndarray's
+/// `fold`, `|&v| ..` to its `map`): the rule's closure takes it by value, and the `&v`
+/// pattern reads it as it is.
+macro_rules! deref_scalar_dual {
+    ($($F:ty),*) => {$(
+        impl<'a, T: Copy> DerefDual for &'a Dual<$F, T> {
+            type Target = Dual<$F, T>;
+            #[inline(always)]
+            fn deref_dual(self) -> Dual<$F, T> {
+                *self
+            }
+        }
+    )*};
+}
+deref_scalar_dual!(f64, f32);
+
 /// A mutable dual reference that can be reborrowed for one use, as Rust implicitly
 /// reborrows a plain `&mut` passed to a function, so the original stays usable afterwards.
 pub trait Reborrow {

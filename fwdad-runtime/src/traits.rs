@@ -92,7 +92,7 @@ pub trait MethodWithoutRule<W> {}
 #[diagnostic::on_unimplemented(
     message = "this method cannot be differentiated through `{Self}`",
     label = "not differentiable on a trait object",
-    note = "on a `dyn Trait` only methods taking `&self` and `f64`, `&[f64]`, integers or `bool`, and returning `f64`, have rules; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+    note = "on a `dyn Trait` only methods taking `&self` and `f64`, `&[f64]`, integers or `bool`, and returning `f64` or `Vec<f64>`, have rules; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
 )]
 #[doc(hidden)]
 pub trait NotOnDyn<W> {}
@@ -295,6 +295,24 @@ pub fn slice_lane1<S: Mode>(t: &[S], k: usize) -> Vec<f64> {
 #[cfg(feature = "alloc")]
 pub fn slice_lane2<S: Mode>(t: &[S], k: usize) -> Vec<Hyper<f64, f64>> {
     t.iter().map(|x| x.lane2(k)).collect()
+}
+
+/// Writes lane `k` of a `Vec<f64>` result's tangent (first order), sized by the first lane.
+#[cfg(feature = "alloc")]
+pub fn set_vec_lane1<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[f64]) {
+    t.resize(lane.len(), S::zero());
+    for (x, v) in t.iter_mut().zip(lane) {
+        x.set_lane1(k, *v);
+    }
+}
+
+/// Writes lane `k` of a `Vec<f64>` result's tangent (second order).
+#[cfg(feature = "alloc")]
+pub fn set_vec_lane2<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[Hyper<f64, f64>]) {
+    t.resize(lane.len(), S::zero());
+    for (x, v) in t.iter_mut().zip(lane) {
+        x.set_lane2(k, *v);
+    }
 }
 
 /// The table of a trait's rules at the two lane modes, which a `dyn Trait` value gives

@@ -159,13 +159,14 @@ impl Lowerer<'_> {
                 stmts.push(syn::Stmt::Expr(rest, None));
                 self.lower_stmts_in_scope(&stmts, span)
             }
+            // Before the consumers: a library value's `fold` is the library's.
+            syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
                 match self.try_lower_consumer(m) {
                     Some(result) => result,
                     None => self.lower_method_call(m),
                 }
             }
-            syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) => {
                 match super::iterate::desugar_method(m).or_else(|| self.desugar_idiom(m)) {
                     Some(e) => self.lower_expr(&e),

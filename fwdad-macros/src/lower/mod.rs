@@ -98,6 +98,7 @@ pub fn lower_fn(
         user: Default::default(),
         written_user: Default::default(),
         guessed_user: Default::default(),
+        lib_built: Default::default(),
         generics: item.sig.generics.clone(),
         // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
         type_params: {
@@ -212,6 +213,10 @@ pub(crate) struct Lowerer<'d> {
     /// Values taken for a user type only because a method of the user's returned them
     /// (`a.cross(b)`): not enough for an operator to take a user rule.
     guessed_user: std::collections::HashSet<Value>,
+    /// Values a library constructor built (`let mut k = DMatrix::zeros(n, n);`), and the
+    /// loop variables carrying them: indexed by a tuple they are the library's, not a user
+    /// type's (`k[(i, j)] = ..`), as a value whose library type is written.
+    lib_built: std::collections::HashSet<Value>,
 }
 
 impl Lowerer<'_> {

@@ -3,6 +3,7 @@
 use super::Lowerer;
 use crate::callee::{FloatOp, PathCallee, StdMethod, StdType, TypeClass, Wrapper};
 use crate::ir::{BinOp, InstKind, Place, UnOp, Value};
+use crate::splice::splice;
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -563,6 +564,45 @@ impl Lowerer<'_> {
                 };
                 let own: syn::Path = self.func.name.clone().into();
                 return self.lower_fn_arg(arg, &own, crate::ir::RETURNED);
+            }
+        }
+        // An iterator chain given to a library's constructor as a value
+        // (`DVector::from_iterator(n, x.iter().map(|v| ..))`): its items collected into a
+        // `Vec` first, which the constructor takes as well (the primal is the same).
+        if crate::libtypes::is_lib_ctor(&p.path) {
+            let is_chain = |a: &syn::Expr| {
+                matches!(strip(a), syn::Expr::MethodCall(m)
+                    if crate::callee::Adaptor::from_name(&m.method.to_string()).is_some())
+            };
+            if c.args.iter().any(is_chain) {
+                let mut collected = c.clone();
+                for a in collected.args.iter_mut().filter(|a| is_chain(a)) {
+                    let span = a.span();
+                    let chain = a.clone();
+                    match self
+                        .diag
+                        .handle(splice!(span=> (#chain).collect::<::std::vec::Vec<_>>()))
+                    {
+                        Some(e) => *a = e,
+                        None => return Some(self.poison(span)),
+                    }
+                }
+                return self.lower_call(&collected);
+            }
+        }
+        // A closure given to a library's constructor (`DMatrix::from_fn(n, n, |i, j| ..)`):
+        // the library would call it with indices and store what it returns, which no rule
+        // maps yet.
+        if crate::libtypes::is_lib_ctor(&p.path) {
+            if let Some(a) = c.args.iter().find(|a| self.fn_arg(a).is_some()) {
+                let ctor = quote::ToTokens::to_token_stream(&p.path)
+                    .to_string()
+                    .replace(' ', "");
+                self.diag.error_spanned(
+                    a,
+                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}`: fill the value in a loop (`let mut k = DMatrix::zeros(n, n); for i in 0..n {{ for j in 0..n {{ k[(i, j)] = ..; }} }}`)"),
+                );
+                return Some(self.poison(span));
             }
         }
         // Closures passed to a function of the user's, or to a method of the user's called

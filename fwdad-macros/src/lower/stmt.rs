@@ -225,6 +225,9 @@ impl Lowerer<'_> {
     /// `let mut s: &[f64]` with the same coercion.
     pub(crate) fn inherit_annotation(&mut self, from: Value, to: Value) {
         self.inherit_user(from, to);
+        if self.is_written_lib(from) {
+            self.lib_built.insert(to);
+        }
         if let Some(t) = self.func.annotations.get(&from).cloned() {
             self.func.annotations.insert(to, t);
         }

@@ -367,9 +367,12 @@ impl Lowerer<'_> {
     /// Whether `v` is a value whose written type is a library type (a parameter or an
     /// annotated `let`, through copies and borrows): `m[(i, j)]` on it is the library's
     /// indexing, not a user type's `Index`.
-    fn is_written_lib(&self, v: Value) -> bool {
+    pub(crate) fn is_written_lib(&self, v: Value) -> bool {
         if let Some(ty) = self.func.annotations.get(&v) {
             return crate::libtypes::is_lib_type(ty);
+        }
+        if self.lib_built.contains(&v) {
+            return true;
         }
         match self.func.values[v].def {
             crate::ir::ValueDef::Param(i) => crate::libtypes::is_lib_type(&self.func.params[i].ty),
@@ -380,6 +383,9 @@ impl Lowerer<'_> {
                     op: UnOp::Deref,
                     arg: a,
                 } => self.is_written_lib(*a),
+                InstKind::Call { func, .. } => crate::libtypes::is_lib_ctor(func),
+                // A copy or product of one (`let mut w = scores.clone();`).
+                InstKind::MethodCall { receiver, .. } => self.is_written_lib(*receiver),
                 _ => false,
             },
             crate::ir::ValueDef::RegionParam(..) => false,

@@ -1,6 +1,6 @@
 // A trait whose methods take `&mut self` or return an array: accepted, and differentiable
 // through a generic parameter (`B: Body`), but a `dyn Body` runs only the methods taking
-// `&self` and floats, returning `f64`; calls of the others on a trait object are errors at
+// `&self` and floats, returning `f64` or `Vec<f64>`; calls of the others on a trait object are errors at
 // the call, saying to take the value through a generic parameter.
 use fwdad::prelude::*;
 

@@ -4,7 +4,7 @@ use glam::DVec3;
 
 #[derive_frule]
 fn bounce(v: &DVec3, normal: &DVec3) -> f64 {
-    v.reflect(*normal).z
+    v.project_onto(*normal).z
 }
 
 fn main() {}
