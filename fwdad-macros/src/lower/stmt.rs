@@ -145,7 +145,27 @@ impl Lowerer<'_> {
             return Some(());
         }
         let try_into = self.desugar_try_into_array(ty, &init.expr);
-        let init_expr = try_into.as_ref().unwrap_or(&init.expr);
+        // `let m: &dyn Material = &Steel { .. };`: the unsizing coercion Rust makes there is
+        // the cast `&Steel { .. } as &dyn Material`, which the rule makes on the primal.
+        let to_object = ty
+            .filter(|ty| crate::callee::is_user_trait_object(ty))
+            .map(|ty| {
+                let at = init.expr.span();
+                syn::Expr::Cast(syn::ExprCast {
+                    attrs: Vec::new(),
+                    expr: Box::new(syn::Expr::Paren(syn::ExprParen {
+                        attrs: Vec::new(),
+                        paren_token: syn::token::Paren(at),
+                        expr: init.expr.clone(),
+                    })),
+                    as_token: syn::Token![as](at),
+                    ty: Box::new(ty.clone()),
+                })
+            });
+        let init_expr = try_into
+            .as_ref()
+            .or(to_object.as_ref())
+            .unwrap_or(&init.expr);
         let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
             Some(call) => self.lower_expr(&call)?,
             None => self.lower_expr(init_expr)?,
@@ -834,3 +854,4 @@ pub(super) fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> 
         args,
     }))
 }
+
