@@ -117,6 +117,44 @@ fn clamp_below(x: f64, floor: f64) -> f64 {
     }
 }
 
+/// Pressure `p₀·(1 + x)` integrated, `p₀` from a derived call on constants: a captured
+/// float whose type the macro does not see (fuzz: a constant from a helper's call).
+#[derive_frule]
+fn load(x: &[f64]) -> f64 {
+    let p0 = ends(|t| t * t, 1.0, 2.0);
+    midpoint(&|t| p0 * (1.0 + t), x[0], x[1])
+}
+
+/// A constant found by a fixed-point `loop`, captured (fuzz seed 9: the `loop`'s value had
+/// no type, and its promotion did not compile).
+#[derive_frule]
+fn settled_mass(x: &[f64]) -> f64 {
+    let mut rho = 0.5;
+    let settled = loop {
+        rho = 0.5 * rho + 1.0;
+        if rho > 1.9 {
+            break rho;
+        }
+    };
+    midpoint(&|_t| settled, x[0], x[1]) * x[0]
+}
+
+#[test]
+fn closure_capturing_untyped_constants() {
+    let x = [0.3, 1.7];
+    check_modes!(load {}, load, x);
+    check_modes!(settled_mass {}, settled_mass, x);
+    // p₀ = 0.25 + 0.75·4 = 3.25; ∫ p₀(1 + t) dt is exact for the midpoint rule.
+    let (_, g) = gradient(load {}, &x);
+    assert_close(g[0], -3.25 * (1.0 + x[0]), 1e-14, "load d/dx0");
+    assert_close(g[1], 3.25 * (1.0 + x[1]), 1e-14, "load d/dx1");
+    // ρ settles at 1.90625 after four steps: m = ρ (x₁ − x₀) x₀.
+    let rho = 1.90625;
+    let (_, g) = gradient(settled_mass {}, &x);
+    assert_close(g[0], rho * (x[1] - 2.0 * x[0]), 1e-14, "settled d/dx0");
+    assert_close(g[1], rho * x[0], 1e-14, "settled d/dx1");
+}
+
 #[test]
 fn closure_returning_a_captured_constant() {
     let x = [0.3, 1.7];
