@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(31) {
+        match g.rng.below(48) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -933,7 +933,7 @@ fn program(
                 // The user's vector type: constructors, operators, `&self` and `&mut self`
                 // methods.
                 let e: Vec<Expr> = (0..6).map(|_| g.expr(&s, 2)).collect();
-                let (a, b, c) = (format!("a{vars}"), format!("b{vars}"), format!("c{vars}"));
+                let (a, b, c) = (format!("pa{vars}"), format!("pb{vars}"), format!("pc{vars}"));
                 let render = |ty: &str, e: &[&str]| {
                     format!(
                         "    let mut {a} = {ty}::new({}, {});\n    let {b} = {ty} {{\n        x: {},\n        y: {},\n    }};\n    \
@@ -979,7 +979,7 @@ fn program(
                 // constants (a trait object's fields are constants), a default method.
                 let e: Vec<Expr> = (0..6).map(|_| g.expr(&s, 2)).collect();
                 let (k1, k2) = (*g.rng.pick(LITS), *g.rng.pick(LITS));
-                let (m, d) = (format!("m{vars}"), format!("d{vars}"));
+                let (m, d) = (format!("lm{vars}"), format!("dm{vars}"));
                 let (obj, obj_nd) = if g.rng.chance(50) {
                     (format!("Lin {{ k: {k1} }}"), format!("LinNd {{ k: D::from({k1}) }}"))
                 } else {
@@ -1002,9 +1002,11 @@ fn program(
                 );
             }
             24 => {
-                // Closures capturing the program's values, passed to its helpers.
+                // Closures capturing the program's values, passed to its helpers (which
+                // cannot call the program's closures: docs/limits.md).
                 let mut inner = s.clone();
                 inner.scalars.push("t".into());
+                inner.closures.clear();
                 let (f1, f2) = (g.expr(&inner, 2), g.expr(&inner, 2));
                 let e: Vec<Expr> = (0..4).map(|_| g.expr(&s, 2)).collect();
                 out.line(
@@ -1141,7 +1143,7 @@ fn program(
             28 => {
                 // `&mut` outputs: a `Vec` and a local array written by a helper, a scalar
                 // accumulated through `&mut`, an array written in a loop.
-                let (o, a, arr) = (format!("o{vars}"), format!("a{vars}"), format!("arr{vars}"));
+                let (o, a, arr) = (format!("ob{vars}"), format!("ac{vars}"), format!("ar{vars}"));
                 let (k, init) = (g.expr(&s, 2), g.expr(&s, 2));
                 let mut inner = s.clone();
                 if n >= 3 {
@@ -1197,6 +1199,324 @@ fn program(
                          let xs: Vec<f32> = x.iter().map(|t| t.re() as f32).collect();\n        \
                          fwdad_fuzz::fix(gsum_nd(x, D::from(0.5)), f64::from(gsum(&xs, 0.5_f32)))\n    }};",
                         a.dual, b.dual
+                    ),
+                );
+            }
+            31 => {
+                // A `Vec` of the user's structs from an iterator chain, mapped through a
+                // method and folded with the derived `+`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e, kx, ky) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let ps = format!("ps{vars}");
+                out.line(
+                    format!(
+                        "    let {ps}: Vec<V2> = x.iter().map(|&t| V2::new(t, {})).collect();\n    \
+                         let {v} = {ps}.iter().map(|p| p.shape()).sum::<f64>()\n        \
+                         + {ps}.iter().fold(V2::new(0.0, 0.0), |s, p| s + *p).dot(&V2 {{ x: {}, y: {} }});",
+                        e.plain, kx.plain, ky.plain
+                    ),
+                    format!(
+                        "    let {ps}: Vec<V2Nd<D>> = x.iter().map(|&t| V2Nd::new(t, {})).collect();\n    \
+                         let {v} = {ps}.iter().map(|p| p.shape()).fold(D::from(0.0), |s, t| s + t)\n        \
+                         + {ps}.iter().fold(V2Nd::new(D::from(0.0), D::from(0.0)), |s, p| s + *p).dot(&V2Nd {{ x: {}, y: {} }});",
+                        e.dual, kx.dual, ky.dual
+                    ),
+                );
+            }
+            32 => {
+                // Methods on an operator's result and on a struct read from a `match`.
+                let e: Vec<Expr> = (0..5).map(|_| g.expr(&s, 2)).collect();
+                out.line(
+                    format!(
+                        "    let {v} = (V2::new({}, {}) - V2::new({}, {})).shape() * {};",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain
+                    ),
+                    format!(
+                        "    let {v} = (V2Nd::new({}, {}) - V2Nd::new({}, {})).shape() * {};",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual
+                    ),
+                );
+            }
+            33 => {
+                // `if let` and `let .. else` on a helper's `Option`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (a, b, th, el) = (g.expr(&s, 2), g.expr(&s, 2), g.expr(&inner, 2), g.expr(&s, 2));
+                if g.rng.chance(50) {
+                    out.line(
+                        format!(
+                            "    let {v} = if let Some(t) = try_at({}) {{\n        {}\n    }} else {{\n        {}\n    }};",
+                            a.plain, th.plain, el.plain
+                        ),
+                        format!(
+                            "    let {v} = if let Some(t) = try_at_nd({}) {{\n        {}\n    }} else {{\n        {}\n    }};",
+                            a.dual, th.dual, el.dual
+                        ),
+                    );
+                } else {
+                    let t = format!("t{vars}");
+                    let th = g.expr(&Scope { scalars: [s.scalars.clone(), vec![t.clone()]].concat(), ..s.clone() }, 2);
+                    out.line(
+                        format!(
+                            "    let Some({t}) = try_at({}) else {{\n        return {};\n    }};\n    let {v} = {};",
+                            a.plain, b.plain, th.plain
+                        ),
+                        format!(
+                            "    let Some({t}) = try_at_nd({}) else {{\n        return {};\n    }};\n    let {v} = {};",
+                            a.dual, b.dual, th.dual
+                        ),
+                    );
+                }
+            }
+            34 => {
+                // An `FnMut` closure accumulating into captured locals.
+                let (tot, cnt) = (format!("tot{vars}"), format!("cnt{vars}"));
+                let mut inner = s.clone();
+                inner.scalars.extend(["t".to_string(), tot.clone()]);
+                inner.closures.clear();
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {tot} = 0.0;\n    let mut {cnt} = 0;\n    each(x, |t| {{\n        {tot} = 0.5 * {tot} + {};\n        {cnt} += 1;\n    }});\n    \
+                         let {v} = {tot} / {cnt} as f64;",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {tot} = D::from(0.0);\n    let mut {cnt} = 0;\n    each_nd(x, |t| {{\n        {tot} = D::from(0.5) * {tot} + {};\n        {cnt} += 1;\n    }});\n    \
+                         let {v} = fwdad_fuzz::div({tot}, D::from({cnt} as f64));",
+                        e.dual
+                    ),
+                );
+            }
+            35 => {
+                // The generic helper taking a closure, called at `f64`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.closures.clear();
+                let (f, a, b) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                out.line(
+                    format!("    let {v} = gmid(|t| {}, {}, {});", f.plain, a.plain, b.plain),
+                    format!("    let {v} = gmid_nd(|t: D| {}, {}, {});", f.dual, a.dual, b.dual),
+                );
+            }
+            36 => {
+                // A labelled `break` with a value out of a `for` inside a `loop`.
+                let acc = format!("acc{vars}");
+                let init = g.expr(&s, 2);
+                let mut inner = s.clone();
+                inner.scalars.push(acc.clone());
+                let r = g.expr(&inner, 2);
+                inner.index = Some("i".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {acc} = {};\n    let {v} = 'outer: loop {{\n        for i in 0..x.len() {{\n            \
+                         {acc} = 0.5 * {acc} + {};\n            if {acc} > 1.5 {{\n                break 'outer {acc} * 2.0;\n            }}\n        }}\n        \
+                         break {};\n    }};",
+                        init.plain, e.plain, r.plain
+                    ),
+                    format!(
+                        "    let mut {acc} = {};\n    let {v} = 'outer: loop {{\n        for i in 0..x.len() {{\n            \
+                         {acc} = D::from(0.5) * {acc} + {};\n            if {acc}.re() > 1.5 {{\n                break 'outer {acc} * D::from(2.0);\n            }}\n        }}\n        \
+                         break {};\n    }};",
+                        init.dual, e.dual, r.dual
+                    ),
+                );
+            }
+            37 => {
+                // `max_by` over structs built in a chain, an `Option` of a struct.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e, d) = (g.expr(&inner, 2), g.expr(&s, 2));
+                out.line(
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .map(|&t| V2::new(t, {}))\n        .max_by(|a, b| a.x.total_cmp(&b.x))\n        \
+                         .map_or({}, |p| p.shape() - p.y);",
+                        e.plain, d.plain
+                    ),
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .map(|&t| V2Nd::new(t, {}))\n        .max_by(|a, b| a.x.re().total_cmp(&b.x.re()))\n        \
+                         .map_or({}, |p| p.shape() - p.y);",
+                        e.dual, d.dual
+                    ),
+                );
+            }
+            38 => {
+                // `scan` carrying a state, then `map` and `sum`.
+                let f = *g.rng.pick(FACTORS);
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .scan(0.0, |st, &t| {{\n            *st = *st * {f} + t;\n            Some(*st)\n        }})\n        \
+                         .map(|t| {})\n        .sum::<f64>();",
+                        e.plain
+                    ),
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .scan(D::from(0.0), |st, &t| {{\n            *st = *st * D::from({f}) + t;\n            Some(*st)\n        }})\n        \
+                         .map(|t| {})\n        .fold(D::from(0.0), |s, t| s + t);",
+                        e.dual
+                    ),
+                );
+            }
+            39 => {
+                // `f32` arithmetic inline: the inputs converted, an iterator chain over
+                // them, the sum converted back.
+                loose = true;
+                let inner = Scope {
+                    scalars: vec!["t".into()],
+                    n: 1,
+                    ..Scope::default()
+                };
+                let e = g.with(Flavor::F32, true, |g| g.expr(&inner, 2));
+                let xs = format!("xs{vars}");
+                out.line(
+                    format!(
+                        "    let {xs}: Vec<f32> = x.iter().map(|&t| t as f32).collect();\n    \
+                         let {v} = f64::from({xs}.iter().map(|&t| {}).sum::<f32>());",
+                        e.plain
+                    ),
+                    format!(
+                        "    let {v} = {{\n        let xs: Vec<f32> = x.iter().map(|t| t.re() as f32).collect();\n        \
+                         let plain = xs.iter().map(|&t| {}).sum::<f32>();\n        \
+                         fwdad_fuzz::fix(x.iter().map(|&t| {}).fold(D::from(0.0), |s, t| s + t), f64::from(plain))\n    }};",
+                        e.plain, e.dual
+                    ),
+                );
+            }
+            40 => {
+                // A `Vec` of structs stepped through `iter_mut`, summed with `+=`, indexed.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e, k, w) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let (ps, acc) = (format!("qs{vars}"), format!("sum{vars}"));
+                let render = |ty: &str, zero: &str, e: &str, k: &str, w: &str| {
+                    format!(
+                        "    let mut {ps}: Vec<{ty}> = x.iter().map(|&t| {}::new(t, {e})).collect();\n    \
+                         let mut {acc} = {}::new({zero}, {zero});\n    for p in {ps}.iter_mut() {{\n        p.step({k});\n        {acc} += *p;\n    }}\n    \
+                         let {v} = {acc}[0] * {w} + {acc}[1];",
+                        ty.split('<').next().unwrap(),
+                        ty.split('<').next().unwrap()
+                    )
+                };
+                out.line(
+                    render("V2", "0.0", &e.plain, &k.plain, &w.plain),
+                    render("V2Nd<D>", "D::from(0.0)", &e.dual, &k.dual, &w.dual),
+                );
+            }
+            41 => {
+                // The enum changed in place by its `&mut self` method.
+                let e: Vec<Expr> = (0..4).map(|_| g.expr(&s, 2)).collect();
+                let sh = format!("sm{vars}");
+                let (ctor, ctor_nd) = match g.rng.below(3) {
+                    0 => (
+                        format!("Shape::Circle {{ r: {} }}", e[0].plain),
+                        format!("ShapeNd::Circle {{ r: {} }}", e[0].dual),
+                    ),
+                    1 => (
+                        format!("Shape::Rect {{ w: {}, h: {} }}", e[0].plain, e[1].plain),
+                        format!("ShapeNd::Rect {{ w: {}, h: {} }}", e[0].dual, e[1].dual),
+                    ),
+                    _ => (
+                        format!("Shape::Pt({})", e[0].plain),
+                        format!("ShapeNd::Pt({})", e[0].dual),
+                    ),
+                };
+                out.line(
+                    format!(
+                        "    let mut {sh} = {ctor};\n    {sh}.scale({});\n    let {v} = area(&{sh}, {});",
+                        e[2].plain, e[3].plain
+                    ),
+                    format!(
+                        "    let mut {sh} = {ctor_nd};\n    {sh}.scale({});\n    let {v} = area_nd(&{sh}, {});",
+                        e[2].dual, e[3].dual
+                    ),
+                );
+            }
+            42 => {
+                // A struct with an array field, built here and by a derived function.
+                let e: Vec<Expr> = (0..4).map(|_| g.expr(&s, 2)).collect();
+                let pl = format!("pl{vars}");
+                out.line(
+                    format!(
+                        "    let {pl} = Poly {{\n        c: [{}, {}, {}],\n    }};\n    let {v} = {pl}.eval({}) + fit(x).eval(0.5);",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain
+                    ),
+                    format!(
+                        "    let {pl} = PolyNd {{\n        c: [{}, {}, {}],\n    }};\n    let {v} = {pl}.eval({}) + fit_nd(x).eval(D::from(0.5));",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual
+                    ),
+                );
+            }
+            43 => {
+                // A trait's constructor through a type parameter named by turbofish.
+                let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
+                out.line(
+                    format!("    let {v} = build::<Lin>({}, {});", a.plain, b.plain),
+                    format!("    let {v} = build_nd::<D, LinNd<D>>({}, {});", a.dual, b.dual),
+                );
+            }
+            44 => {
+                // `?` inside a helper returning `Option`, then a default.
+                let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
+                out.line(
+                    format!("    let {v} = chain_at({}).unwrap_or({});", a.plain, b.plain),
+                    format!("    let {v} = chain_at_nd({}).unwrap_or({});", a.dual, b.dual),
+                );
+            }
+            45 => {
+                // A generic helper filling a buffer, read back by `rev().enumerate()`.
+                let a = g.expr(&s, 2);
+                let bf = format!("gb{vars}");
+                out.line(
+                    format!(
+                        "    let mut {bf} = vec![0.0; x.len()];\n    gfill(&mut {bf}, {});\n    \
+                         let {v} = {bf}.iter().rev().enumerate().map(|(i, t)| t * (i as f64 + 1.0)).sum::<f64>();",
+                        a.plain
+                    ),
+                    format!(
+                        "    let mut {bf} = vec![D::from(0.0); x.len()];\n    gfill_nd(&mut {bf}, {});\n    \
+                         let {v} = {bf}.iter().rev().enumerate().map(|(i, t)| *t * D::from(i as f64 + 1.0)).fold(D::from(0.0), |s, t| s + t);",
+                        a.dual
+                    ),
+                );
+            }
+            46 => {
+                // `while let` draining a stack.
+                let (st, acc) = (format!("st{vars}"), format!("dr{vars}"));
+                let mut inner = s.clone();
+                inner.scalars.extend(["t".to_string(), acc.clone()]);
+                let e = g.expr(&inner, 2);
+                let f = *g.rng.pick(FACTORS);
+                out.line(
+                    format!(
+                        "    let mut {st} = x.to_vec();\n    let mut {acc} = 0.0;\n    while let Some(t) = {st}.pop() {{\n        {acc} = {acc} * {f} + {};\n    }}\n    let {v} = {acc};",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {st} = x.to_vec();\n    let mut {acc} = D::from(0.0);\n    while let Some(t) = {st}.pop() {{\n        {acc} = {acc} * D::from({f}) + {};\n    }}\n    let {v} = {acc};",
+                        e.dual
+                    ),
+                );
+            }
+            47 => {
+                // `chunks` and `step_by`.
+                let mut inner = s.clone();
+                inner.scalars.extend(["c[0]".to_string(), "c[c.len() - 1]".to_string()]);
+                let e = g.expr(&inner, 2);
+                let mut inner2 = s.clone();
+                inner2.index = Some("i".into());
+                let e2 = g.expr(&inner2, 2);
+                out.line(
+                    format!(
+                        "    let mut {v} = x.chunks(2).map(|c| {}).sum::<f64>();\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
+                        e.plain, e2.plain
+                    ),
+                    format!(
+                        "    let mut {v} = x.chunks(2).map(|c| {}).fold(D::from(0.0), |s, t| s + t);\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
+                        e.dual, e2.dual
                     ),
                 );
             }
@@ -1497,6 +1817,77 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
         "#[derive_frule]\npub fn s32(a: f32, b: f32) -> f32 {{\n    {}\n}}\n\n\
          pub fn s32_nd<{ND}>(a: D, b: D) -> D {{\n    {e32_nd}\n}}\n",
         e32.plain
+    )
+    .unwrap();
+
+    // A helper calling an `FnMut` on each element, and a generic one taking a closure.
+    let gm = g.with(Flavor::Generic, false, |g| {
+        g.expr(&sc(&["f(a)", "f(b)", "a", "b"], 0), 2)
+    });
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn each<F: FnMut(f64)>(x: &[f64], mut f: F) {{\n    for &t in x {{\n        f(t);\n    }}\n}}\n\n\
+         pub fn each_nd<{ND}, F: FnMut(D)>(x: &[D], mut f: F) {{\n    for &t in x {{\n        f(t);\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn gmid<T: Float, F: Fn(T) -> T>(f: F, a: T, b: T) -> T {{\n    {}\n}}\n\n\
+         pub fn gmid_nd<{ND}, F: Fn(D) -> D>(f: F, a: D, b: D) -> D {{\n    {}\n}}\n",
+        gm.plain, gm.dual
+    )
+    .unwrap();
+
+    // More of what users write on their types: `+=` and indexing on `V2`, a `&mut self`
+    // method of the enum matching on `self`, a struct with an array field, a trait with
+    // a constructor (`L::make(k)`, not dyn compatible), `?` on `Option`s, a generic
+    // helper writing `&mut [T]`.
+    src.push_str(
+        "#[derive_frule]\nimpl std::ops::AddAssign for V2 {\n    fn add_assign(&mut self, o: V2) {\n        self.x += o.x;\n        self.y += o.y;\n    }\n}\n\n\
+         impl<D: DualNum<Primitive = f64> + Copy> std::ops::AddAssign for V2Nd<D> {\n    fn add_assign(&mut self, o: V2Nd<D>) {\n        self.x += o.x;\n        self.y += o.y;\n    }\n}\n\n\
+         #[derive_frule]\nimpl std::ops::Index<usize> for V2 {\n    type Output = f64;\n    fn index(&self, i: usize) -> &f64 {\n        if i == 0 {\n            &self.x\n        } else {\n            &self.y\n        }\n    }\n}\n\n\
+         impl<D: DualNum<Primitive = f64> + Copy> std::ops::Index<usize> for V2Nd<D> {\n    type Output = D;\n    fn index(&self, i: usize) -> &D {\n        if i == 0 {\n            &self.x\n        } else {\n            &self.y\n        }\n    }\n}\n\n",
+    );
+    let sr = g.expr(&sc(&["(*r)", "k"], helpers), 2);
+    let sw = g.expr(&sc(&["(*w)", "(*h)", "k"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\nimpl Shape {{\n    pub fn scale(&mut self, k: f64) {{\n        match self {{\n            Shape::Circle {{ r }} => *r = {},\n            \
+         Shape::Rect {{ w, h }} => {{\n                *w *= k;\n                *h = {};\n            }}\n            Shape::Pt(p) => *p -= k,\n        }}\n    }}\n}}\n\n\
+         impl<{ND}> ShapeNd<D> {{\n    pub fn scale(&mut self, k: D) {{\n        match self {{\n            ShapeNd::Circle {{ r }} => *r = {},\n            \
+         ShapeNd::Rect {{ w, h }} => {{\n                *w *= k;\n                *h = {};\n            }}\n            ShapeNd::Pt(p) => *p -= k,\n        }}\n    }}\n}}\n",
+        sr.plain, sw.plain, sr.dual, sw.dual
+    )
+    .unwrap();
+    let c0 = g.expr(&sc(&["x[0]", "x[x.len() - 1]"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive(Clone, Copy, Debug, Differentiable)]\npub struct Poly {{\n    pub c: [f64; 3],\n}}\n\n\
+         #[derive(Clone, Copy, Debug)]\npub struct PolyNd<D> {{\n    pub c: [D; 3],\n}}\n\n\
+         #[derive_frule]\nimpl Poly {{\n    pub fn eval(&self, t: f64) -> f64 {{\n        let mut s = 0.0;\n        for &c in self.c.iter().rev() {{\n            s = s * t + c;\n        }}\n        s\n    }}\n}}\n\n\
+         impl<{ND}> PolyNd<D> {{\n    pub fn eval(&self, t: D) -> D {{\n        let mut s = D::from(0.0);\n        for &c in self.c.iter().rev() {{\n            s = s * t + c;\n        }}\n        s\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn fit(x: &[f64]) -> Poly {{\n    Poly {{\n        c: [{}, x.iter().sum::<f64>() * 0.25, 0.5],\n    }}\n}}\n\n\
+         pub fn fit_nd<{ND}>(x: &[D]) -> PolyNd<D> {{\n    PolyNd {{\n        c: [{}, x.iter().fold(D::from(0.0), |s, &t| s + t) * D::from(0.25), D::from(0.5)],\n    }}\n}}\n",
+        c0.plain, c0.dual
+    )
+    .unwrap();
+    let at = g.expr(&sc(&["self.k", "t"], helpers), 2);
+    let mk = g.expr(&sc(&["k"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\npub trait Law: Sized {{\n    fn make(k: f64) -> Self;\n    fn at(&self, t: f64) -> f64;\n}}\n\n\
+         pub trait LawNd<{ND}>: Sized {{\n    fn make(k: D) -> Self;\n    fn at(&self, t: D) -> D;\n}}\n\n\
+         #[derive_frule]\nimpl Law for Lin {{\n    fn make(k: f64) -> Self {{\n        Lin {{ k: {} }}\n    }}\n    fn at(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> LawNd<D> for LinNd<D> {{\n    fn make(k: D) -> Self {{\n        LinNd {{ k: {} }}\n    }}\n    fn at(&self, t: D) -> D {{\n        {}\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn build<L: Law>(k: f64, t: f64) -> f64 {{\n    L::make(k).at(t)\n}}\n\n\
+         pub fn build_nd<{ND}, L: LawNd<D>>(k: D, t: D) -> D {{\n    L::make(k).at(t)\n}}\n",
+        mk.plain, at.plain, mk.dual, at.dual
+    )
+    .unwrap();
+    let gf = g.with(Flavor::Generic, false, |g| g.expr(&sc(&["a", "w"], 0), 2));
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn chain_at(a: f64) -> Option<f64> {{\n    let t = try_at(a)?;\n    Some(t * 0.5 + try_at(t)?)\n}}\n\n\
+         pub fn chain_at_nd<{ND}>(a: D) -> Option<D> {{\n    let t = try_at_nd(a)?;\n    Some(t * D::from(0.5) + try_at_nd(t)?)\n}}\n\n\
+         #[derive_frule]\npub fn gfill<T: Float>(out: &mut [T], a: T) {{\n    for (i, o) in out.iter_mut().enumerate() {{\n        let w = T::from(i).unwrap();\n        *o = {};\n    }}\n}}\n\n\
+         pub fn gfill_nd<{ND}>(out: &mut [D], a: D) {{\n    for (i, o) in out.iter_mut().enumerate() {{\n        let w = D::from(i as f64);\n        *o = {};\n    }}\n}}\n",
+        gf.plain, gf.dual
     )
     .unwrap();
 }
