@@ -74,7 +74,11 @@ fn typed_let_of_a_trait_object() {
         let (_, g) = gradient(bar_energy {}, &x);
         let (_, gb) = gradient(boxed_energy {}, &x);
         for k in 0..3 {
-            let want = if x[0] > 0.0 { 3.0 * x[k].tanh() } else { 2.0 * x[k] };
+            let want = if x[0] > 0.0 {
+                3.0 * x[k].tanh()
+            } else {
+                2.0 * x[k]
+            };
             assert_close(g[k], want, 1e-14, "bar_energy");
             assert_close(gb[k], 3.0 * x[k].tanh(), 1e-14, "boxed_energy");
         }

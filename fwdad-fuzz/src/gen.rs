@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(48) {
+        match g.rng.below(54) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -933,7 +933,11 @@ fn program(
                 // The user's vector type: constructors, operators, `&self` and `&mut self`
                 // methods.
                 let e: Vec<Expr> = (0..6).map(|_| g.expr(&s, 2)).collect();
-                let (a, b, c) = (format!("pa{vars}"), format!("pb{vars}"), format!("pc{vars}"));
+                let (a, b, c) = (
+                    format!("pa{vars}"),
+                    format!("pb{vars}"),
+                    format!("pc{vars}"),
+                );
                 let render = |ty: &str, e: &[&str]| {
                     format!(
                         "    let mut {a} = {ty}::new({}, {});\n    let {b} = {ty} {{\n        x: {},\n        y: {},\n    }};\n    \
@@ -981,7 +985,10 @@ fn program(
                 let (k1, k2) = (*g.rng.pick(LITS), *g.rng.pick(LITS));
                 let (m, d) = (format!("lm{vars}"), format!("dm{vars}"));
                 let (obj, obj_nd) = if g.rng.chance(50) {
-                    (format!("Lin {{ k: {k1} }}"), format!("LinNd {{ k: D::from({k1}) }}"))
+                    (
+                        format!("Lin {{ k: {k1} }}"),
+                        format!("LinNd {{ k: D::from({k1}) }}"),
+                    )
                 } else {
                     (
                         format!("V2 {{ x: {k1}, y: {k2} }}"),
@@ -1025,7 +1032,9 @@ fn program(
                 match g.rng.below(3) {
                     0 => {
                         let mut inner = s.clone();
-                        inner.scalars.extend(["(*a)".to_string(), "(*b)".to_string()]);
+                        inner
+                            .scalars
+                            .extend(["(*a)".to_string(), "(*b)".to_string()]);
                         let e = g.expr(&inner, 2);
                         out.line(
                             format!("    let {v} = x.iter().zip(x.iter().skip(1)).map(|(a, b)| {}).sum::<f64>();", e.plain),
@@ -1073,8 +1082,14 @@ fn program(
                     0 => {
                         let k = g.rng.below(n + 1);
                         out.line(
-                            format!("    let {v} = x.get({k}).copied().map(|t| {}).unwrap_or({});", e1.plain, e2.plain),
-                            format!("    let {v} = x.get({k}).copied().map(|t| {}).unwrap_or({});", e1.dual, e2.dual),
+                            format!(
+                                "    let {v} = x.get({k}).copied().map(|t| {}).unwrap_or({});",
+                                e1.plain, e2.plain
+                            ),
+                            format!(
+                                "    let {v} = x.get({k}).copied().map(|t| {}).unwrap_or({});",
+                                e1.dual, e2.dual
+                            ),
                         );
                     }
                     1 => {
@@ -1143,7 +1158,11 @@ fn program(
             28 => {
                 // `&mut` outputs: a `Vec` and a local array written by a helper, a scalar
                 // accumulated through `&mut`, an array written in a loop.
-                let (o, a, arr) = (format!("ob{vars}"), format!("ac{vars}"), format!("ar{vars}"));
+                let (o, a, arr) = (
+                    format!("ob{vars}"),
+                    format!("ac{vars}"),
+                    format!("ar{vars}"),
+                );
                 let (k, init) = (g.expr(&s, 2), g.expr(&s, 2));
                 let mut inner = s.clone();
                 if n >= 3 {
@@ -1242,7 +1261,12 @@ fn program(
                 // `if let` and `let .. else` on a helper's `Option`.
                 let mut inner = s.clone();
                 inner.scalars.push("t".into());
-                let (a, b, th, el) = (g.expr(&s, 2), g.expr(&s, 2), g.expr(&inner, 2), g.expr(&s, 2));
+                let (a, b, th, el) = (
+                    g.expr(&s, 2),
+                    g.expr(&s, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&s, 2),
+                );
                 if g.rng.chance(50) {
                     out.line(
                         format!(
@@ -1256,7 +1280,13 @@ fn program(
                     );
                 } else {
                     let t = format!("t{vars}");
-                    let th = g.expr(&Scope { scalars: [s.scalars.clone(), vec![t.clone()]].concat(), ..s.clone() }, 2);
+                    let th = g.expr(
+                        &Scope {
+                            scalars: [s.scalars.clone(), vec![t.clone()]].concat(),
+                            ..s.clone()
+                        },
+                        2,
+                    );
                     out.line(
                         format!(
                             "    let Some({t}) = try_at({}) else {{\n        return {};\n    }};\n    let {v} = {};",
@@ -1296,8 +1326,14 @@ fn program(
                 inner.closures.clear();
                 let (f, a, b) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
                 out.line(
-                    format!("    let {v} = gmid(|t| {}, {}, {});", f.plain, a.plain, b.plain),
-                    format!("    let {v} = gmid_nd(|t: D| {}, {}, {});", f.dual, a.dual, b.dual),
+                    format!(
+                        "    let {v} = gmid(|t| {}, {}, {});",
+                        f.plain, a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {v} = gmid_nd(|t: D| {}, {}, {});",
+                        f.dual, a.dual, b.dual
+                    ),
                 );
             }
             36 => {
@@ -1455,15 +1491,24 @@ fn program(
                 let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
                 out.line(
                     format!("    let {v} = build::<Lin>({}, {});", a.plain, b.plain),
-                    format!("    let {v} = build_nd::<D, LinNd<D>>({}, {});", a.dual, b.dual),
+                    format!(
+                        "    let {v} = build_nd::<D, LinNd<D>>({}, {});",
+                        a.dual, b.dual
+                    ),
                 );
             }
             44 => {
                 // `?` inside a helper returning `Option`, then a default.
                 let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
                 out.line(
-                    format!("    let {v} = chain_at({}).unwrap_or({});", a.plain, b.plain),
-                    format!("    let {v} = chain_at_nd({}).unwrap_or({});", a.dual, b.dual),
+                    format!(
+                        "    let {v} = chain_at({}).unwrap_or({});",
+                        a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {v} = chain_at_nd({}).unwrap_or({});",
+                        a.dual, b.dual
+                    ),
                 );
             }
             45 => {
@@ -1504,7 +1549,9 @@ fn program(
             47 => {
                 // `chunks` and `step_by`.
                 let mut inner = s.clone();
-                inner.scalars.extend(["c[0]".to_string(), "c[c.len() - 1]".to_string()]);
+                inner
+                    .scalars
+                    .extend(["c[0]".to_string(), "c[c.len() - 1]".to_string()]);
                 let e = g.expr(&inner, 2);
                 let mut inner2 = s.clone();
                 inner2.index = Some("i".into());
@@ -1517,6 +1564,107 @@ fn program(
                     format!(
                         "    let mut {v} = x.chunks(2).map(|c| {}).fold(D::from(0.0), |s, t| s + t);\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
                         e.dual, e2.dual
+                    ),
+                );
+            }
+            48 => {
+                // A by-value `self` method returning `Self`, a method returning a pair.
+                let e: Vec<Expr> = (0..3).map(|_| g.expr(&s, 2)).collect();
+                let (q, a, b) = (
+                    format!("sv{vars}"),
+                    format!("sa{vars}"),
+                    format!("sd{vars}"),
+                );
+                let render = |ty: &str, e: &[&str]| {
+                    format!(
+                        "    let {q} = {ty}::new({}, {}).scaled({});\n    let ({a}, {b}) = {q}.split();\n    let {v} = {a} * {b} + {q}.x;",
+                        e[0], e[1], e[2]
+                    )
+                };
+                let plain: Vec<&str> = e.iter().map(|e| e.plain.as_str()).collect();
+                let dual: Vec<&str> = e.iter().map(|e| e.dual.as_str()).collect();
+                out.line(render("V2", &plain), render("V2Nd", &dual));
+            }
+            49 => {
+                // A closure building structs, called twice.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.closures.clear();
+                let (f, a, b) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let mk = format!("mk{vars}");
+                out.line(
+                    format!(
+                        "    let {mk} = |t: f64| V2::new(t, {});\n    let {v} = {mk}({}).dot(&{mk}({}));",
+                        f.plain, a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {mk} = |t: D| V2Nd::new(t, {});\n    let {v} = {mk}({}).dot(&{mk}({}));",
+                        f.dual, a.dual, b.dual
+                    ),
+                );
+            }
+            50 => {
+                // A tuple struct through `&impl Model`, a generic parameter and directly.
+                let e: Vec<Expr> = (0..5).map(|_| g.expr(&s, 2)).collect();
+                let pr = format!("pr{vars}");
+                out.line(
+                    format!(
+                        "    let {pr} = Pair({}, {});\n    let {v} = run_impl(&{pr}, {}) + {pr}.0 * {pr}.twice({}) + run_model(&{pr}, {});",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain
+                    ),
+                    format!(
+                        "    let {pr} = PairNd({}, {});\n    let {v} = run_impl_nd(&{pr}, {}) + {pr}.0 * {pr}.twice({}) + run_model_nd(&{pr}, {});",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual
+                    ),
+                );
+            }
+            51 => {
+                // An `Option` of a struct.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (a, f, d) = (g.expr(&s, 2), g.expr(&inner, 2), g.expr(&s, 2));
+                out.line(
+                    format!(
+                        "    let {v} = try_at({}).map(|t| V2::new(t, {})).map_or({}, |p| p.shape());",
+                        a.plain, f.plain, d.plain
+                    ),
+                    format!(
+                        "    let {v} = try_at_nd({}).map(|t| V2Nd::new(t, {})).map_or({}, |p| p.shape());",
+                        a.dual, f.dual, d.dual
+                    ),
+                );
+            }
+            52 => {
+                // A `match` on a tuple with guards, in a loop.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.index = Some("i".into());
+                let arms: Vec<Expr> = (0..4).map(|_| g.expr(&inner, 2)).collect();
+                out.line(
+                    format!(
+                        "    let mut {v} = 0.0;\n    for (i, &t) in x.iter().enumerate() {{\n        {v} += match (i % 3, t > 0.0) {{\n            \
+                         (0, true) => {},\n            (_, false) if t < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
+                        arms[0].plain, arms[1].plain, arms[2].plain, arms[3].plain
+                    ),
+                    format!(
+                        "    let mut {v} = D::from(0.0);\n    for (i, &t) in x.iter().enumerate() {{\n        {v} += match (i % 3, t.re() > 0.0) {{\n            \
+                         (0, true) => {},\n            (_, false) if t.re() < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
+                        arms[0].dual, arms[1].dual, arms[2].dual, arms[3].dual
+                    ),
+                );
+            }
+            53 => {
+                // A sorted copy.
+                let e = g.expr(&s, 2);
+                let so = format!("so{vars}");
+                out.line(
+                    format!(
+                        "    let mut {so} = x.to_vec();\n    {so}.sort_by(|a, b| a.total_cmp(b));\n    let {v} = {so}[0] * {} + {so}[{so}.len() - 1];",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {so} = x.to_vec();\n    {so}.sort_by(|a, b| a.re().total_cmp(&b.re()));\n    let {v} = {so}[0] * {} + {so}[{so}.len() - 1];",
+                        e.dual
                     ),
                 );
             }
@@ -1630,7 +1778,6 @@ fn vector_program(
 /// The reference's bound on its number type.
 const ND: &str = "D: DualNum<Primitive = f64> + Copy";
 
-
 /// The items programs use besides the scalar helpers, written the way users write them:
 /// a `Differentiable` struct `V2` with derived operators and `&self`/`&mut self` methods,
 /// an enum with data and a function matching on it, a trait with a default method
@@ -1715,7 +1862,10 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
     .unwrap();
 
     // A trait with a default method, two implementations, a generic and a `dyn` user.
-    let twice = g.expr(&sc(&["self.eval(t)", "self.eval(0.5 * t)", "t"], helpers), 2);
+    let twice = g.expr(
+        &sc(&["self.eval(t)", "self.eval(0.5 * t)", "t"], helpers),
+        2,
+    );
     let twice_nd = twice
         .dual
         .replace("self.eval(0.5 * t)", "self.eval(D::from(0.5) * t)");
@@ -1772,7 +1922,10 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
     .unwrap();
 
     // Outputs through `&mut`: a slice written in a loop, and a scalar accumulator.
-    let sm = g.expr(&sc(&["inp[i]", "inp[(i + 1) % n]", "k", "out[i]"], helpers), 2);
+    let sm = g.expr(
+        &sc(&["inp[i]", "inp[(i + 1) % n]", "k", "out[i]"], helpers),
+        2,
+    );
     let ac = g.expr(&sc(&["t", "(*acc)"], helpers), 2);
     writeln!(
         src,
@@ -1788,12 +1941,8 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
 
     // Generic float helpers: `g0` smooth (it is also called at `f32`), `g1` any, and a
     // fold over a slice of `T`.
-    let e0 = g.with(Flavor::Generic, true, |g| {
-        g.expr(&sc(&["a", "b"], 0), 3)
-    });
-    let e1 = g.with(Flavor::Generic, false, |g| {
-        g.expr(&sc(&["a", "b"], 0), 3)
-    });
+    let e0 = g.with(Flavor::Generic, true, |g| g.expr(&sc(&["a", "b"], 0), 3));
+    let e1 = g.with(Flavor::Generic, false, |g| g.expr(&sc(&["a", "b"], 0), 3));
     let es = g.with(Flavor::Generic, true, |g| g.expr(&sc(&["t", "k"], 0), 2));
     writeln!(
         src,
@@ -1810,7 +1959,9 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
     // An `f32` helper calling the generic one at `f32`. Its reference computes in `f64`;
     // the program takes the plain function's value (`fwdad_fuzz::fix`) and compares
     // derivatives to `F32_TOL`.
-    let e32 = g.with(Flavor::F32, true, |g| g.expr(&sc(&["a", "b", "g0(a, b)"], 0), 3));
+    let e32 = g.with(Flavor::F32, true, |g| {
+        g.expr(&sc(&["a", "b", "g0(a, b)"], 0), 3)
+    });
     let e32_nd = e32.dual.replace("g0(a, b)", "g0_nd(a, b)");
     writeln!(
         src,
@@ -1888,6 +2039,26 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
          #[derive_frule]\npub fn gfill<T: Float>(out: &mut [T], a: T) {{\n    for (i, o) in out.iter_mut().enumerate() {{\n        let w = T::from(i).unwrap();\n        *o = {};\n    }}\n}}\n\n\
          pub fn gfill_nd<{ND}>(out: &mut [D], a: D) {{\n    for (i, o) in out.iter_mut().enumerate() {{\n        let w = D::from(i as f64);\n        *o = {};\n    }}\n}}\n",
         gf.plain, gf.dual
+    )
+    .unwrap();
+
+    // By-value `self` returning `Self`, a method returning a pair, a tuple struct, a
+    // function taking `&impl Model`.
+    let sk = g.expr(&sc(&["self.x", "self.y", "k"], helpers), 2);
+    let pe = g.expr(&sc(&["self.0", "self.1", "t"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\nimpl V2 {{\n    pub fn scaled(self, k: f64) -> V2 {{\n        V2 {{\n            x: self.x * k,\n            y: {},\n        }}\n    }}\n\n    \
+         pub fn split(&self) -> (f64, f64) {{\n        (self.x + self.y, self.x - self.y)\n    }}\n}}\n\n\
+         impl<{ND}> V2Nd<D> {{\n    pub fn scaled(self, k: D) -> V2Nd<D> {{\n        V2Nd {{\n            x: self.x * k,\n            y: {},\n        }}\n    }}\n\n    \
+         pub fn split(&self) -> (D, D) {{\n        (self.x + self.y, self.x - self.y)\n    }}\n}}\n\n\
+         #[derive(Clone, Copy, Debug, Differentiable)]\npub struct Pair(pub f64, pub f64);\n\n\
+         #[derive(Clone, Copy, Debug)]\npub struct PairNd<D>(pub D, pub D);\n\n\
+         #[derive_frule]\nimpl Model for Pair {{\n    fn eval(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> ModelNd<D> for PairNd<D> {{\n    fn eval(&self, t: D) -> D {{\n        {}\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn run_impl(m: &impl Model, t: f64) -> f64 {{\n    m.eval(t) - 0.5 * m.twice(t)\n}}\n\n\
+         pub fn run_impl_nd<{ND}>(m: &impl ModelNd<D>, t: D) -> D {{\n    m.eval(t) - D::from(0.5) * m.twice(t)\n}}\n",
+        sk.plain, sk.dual, pe.plain, pe.dual
     )
     .unwrap();
 }

@@ -417,10 +417,7 @@ impl Emitter<'_> {
             // closure's captured float) becomes a constant dual like any other value.
             ValueDef::Param(i)
                 if self.func.params[i].inactive
-                    && matches!(
-                        self.func.values[v].ty,
-                        TypeHint::Ref(_) | TypeHint::Unknown
-                    ) =>
+                    && matches!(self.func.values[v].ty, TypeHint::Ref(_) | TypeHint::Unknown) =>
             {
                 let cell = self.param_cell(i);
                 quote!(&#cell)

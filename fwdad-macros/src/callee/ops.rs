@@ -193,11 +193,9 @@ pub fn is_user_trait_object(ty: &syn::Type) -> bool {
         syn::Type::Paren(p) => is_user_trait_object(&p.elem),
         syn::Type::Group(g) => is_user_trait_object(&g.elem),
         syn::Type::TraitObject(t) => names_user_trait_object(t),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            boxed_type(&p.path).is_some_and(|inner| {
-                matches!(inner, syn::Type::TraitObject(t) if names_user_trait_object(t))
-            })
-        }
+        syn::Type::Path(p) if p.qself.is_none() => boxed_type(&p.path).is_some_and(
+            |inner| matches!(inner, syn::Type::TraitObject(t) if names_user_trait_object(t)),
+        ),
         _ => false,
     }
 }
