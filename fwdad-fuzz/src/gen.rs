@@ -948,6 +948,8 @@ fn program(
                 let plain: Vec<&str> = e.iter().map(|e| e.plain.as_str()).collect();
                 let dual: Vec<&str> = e.iter().map(|e| e.dual.as_str()).collect();
                 out.line(render("V2", &plain), render("V2Nd", &dual));
+                // Later expressions read the structs' fields.
+                s.scalars.extend([format!("{c}.x"), format!("{a}.y")]);
             }
             22 => {
                 // An enum value chosen by a branch, given to a function and matched.
@@ -1242,6 +1244,7 @@ fn program(
                         e.dual, kx.dual, ky.dual
                     ),
                 );
+                s.scalars.push(format!("{ps}[0].y"));
             }
             32 => {
                 // Methods on an operator's result and on a struct read from a `match`.
@@ -1441,6 +1444,7 @@ fn program(
                     render("V2", "0.0", &e.plain, &k.plain, &w.plain),
                     render("V2Nd<D>", "D::from(0.0)", &e.dual, &k.dual, &w.dual),
                 );
+                s.scalars.push(format!("{acc}.x"));
             }
             41 => {
                 // The enum changed in place by its `&mut self` method.
@@ -1485,6 +1489,7 @@ fn program(
                         e[0].dual, e[1].dual, e[2].dual, e[3].dual
                     ),
                 );
+                s.scalars.push(format!("{pl}.c[1]"));
             }
             43 => {
                 // A trait's constructor through a type parameter named by turbofish.
@@ -1584,6 +1589,7 @@ fn program(
                 let plain: Vec<&str> = e.iter().map(|e| e.plain.as_str()).collect();
                 let dual: Vec<&str> = e.iter().map(|e| e.dual.as_str()).collect();
                 out.line(render("V2", &plain), render("V2Nd", &dual));
+                s.scalars.push(format!("{q}.y"));
             }
             49 => {
                 // A closure building structs, called twice.
@@ -1617,6 +1623,7 @@ fn program(
                         e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual
                     ),
                 );
+                s.scalars.push(format!("{pr}.1"));
             }
             51 => {
                 // An `Option` of a struct.

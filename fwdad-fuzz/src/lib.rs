@@ -82,6 +82,9 @@ pub struct Stats {
     /// (num-dual rounding a value differently sends it down another branch): its
     /// derivatives are then of another program.
     pub reference_off: usize,
+    /// Where the reference was off (program and point): fwdad's primal is not compared
+    /// there, so a long run shows them to be looked at.
+    pub reference_off_at: Vec<String>,
     /// Individual numbers compared (primals, tangents, gradient and Hessian entries).
     pub compared: usize,
     pub mismatches: Vec<String>,
@@ -164,8 +167,27 @@ fn check_one(p: &Program, x: &[f64], v: &[f64], tol: f64, st: &mut Stats) {
         st.skipped += 1;
         return;
     }
-    if reference_value.iter().any(|r| r.to_bits() != y.to_bits()) {
+    if let Some(r) = reference_value.iter().find(|r| r.to_bits() != y.to_bits()) {
         st.reference_off += 1;
+        st.reference_off_at.push(format!(
+            "{} at x = {x:?}: num-dual {r:e}, plain {y:e}",
+            p.name
+        ));
+        // The primals need no reference.
+        let got = [
+            ((p.jvp)(x, v).0, "jvp"),
+            ((p.gradient)(x).0, "gradient"),
+            ((p.hessian)(x).0, "hessian"),
+        ];
+        for (got, mode) in got {
+            st.compared += 1;
+            if got.to_bits() != y.to_bits() {
+                st.mismatches.push(format!(
+                    "{} at x = {x:?}: {mode} primal {got:e} != plain {y:e}",
+                    p.name
+                ));
+            }
+        }
         return;
     }
     let jvp_ref: f64 = grad.iter().zip(v).map(|(g, v)| g * v).sum();
