@@ -169,6 +169,31 @@ fn closure_returning_a_captured_constant() {
     assert_close(g[1], 2.5, 1e-14, "d/dx1");
 }
 
+/// The same constant passed on, to a rule that declares it `inactive` too and to one that
+/// does not.
+#[derive_frule(inactive(floor))]
+fn clamp_both(x: f64, floor: f64) -> f64 {
+    clamp_below(x, floor) + scaled(x, floor)
+}
+
+#[derive_frule]
+fn scaled(x: f64, k: f64) -> f64 {
+    k * x.sin()
+}
+
+#[test]
+fn inactive_scalar_parameter_passed_on() {
+    for x in [1.5, -0.5] {
+        let (y, d) = derivative(bind(clamp_both {}, (Wrt, Inactive(0.0))), x);
+        assert_eq!(y.to_bits(), clamp_both(x, 0.0).to_bits());
+        let want = if x > 0.0 { 2.0 * x } else { 0.0 };
+        assert_close(d, want, 1e-15, "d/dx");
+        let (_, d) = derivative(bind(clamp_both {}, (Wrt, Inactive(0.25))), x);
+        let want = if x > 0.25 { 2.0 * x } else { 0.0 } + 0.25 * x.cos();
+        assert_close(d, want, 1e-15, "d/dx, floor 0.25");
+    }
+}
+
 #[test]
 fn inactive_scalar_parameter_returned() {
     for (x, want) in [(1.5, 3.0), (-0.5, 0.0)] {

@@ -413,12 +413,7 @@ impl Emitter<'_> {
     /// the next iteration. `None` for other values.
     fn promoted_arg(&mut self, v: Value) -> Option<TokenStream> {
         let cell = match self.func.values[v].def {
-            // `Promoted` borrows; an owned constant (`inactive(k)` with `k: f64`, a
-            // closure's captured float) becomes a constant dual like any other value.
-            ValueDef::Param(i)
-                if self.func.params[i].inactive
-                    && matches!(self.func.values[v].ty, TypeHint::Ref(_) | TypeHint::Unknown) =>
-            {
+            ValueDef::Param(i) if self.func.params[i].inactive => {
                 let cell = self.param_cell(i);
                 quote!(&#cell)
             }
