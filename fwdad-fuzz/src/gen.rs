@@ -701,13 +701,13 @@ fn program(
                 let red = if g.rng.chance(50) {
                     (
                         format!("    let {v} = {b}.iter().sum::<f64>();"),
-                        format!("    let {v} = {b}.iter().fold(D::from(0.0), |s, &t| s + t);"),
+                        format!("    let {v} = {b}.iter().fold(D::from(-0.0), |s, &t| s + t);"),
                     )
                 } else {
                     (
                         format!("    let {v} = {b}.iter().zip(x).map(|(a, b)| a * b).sum::<f64>();"),
                         format!(
-                            "    let {v} = {b}.iter().zip(x).fold(D::from(0.0), |s, (a, b)| s + *a * *b);"
+                            "    let {v} = {b}.iter().zip(x).fold(D::from(-0.0), |s, (a, b)| s + *a * *b);"
                         ),
                     )
                 };
@@ -798,7 +798,7 @@ fn program(
                 out.line(
                     format!("    let {v} = x.iter().map(|&t| {}).sum::<f64>();", e.plain),
                     format!(
-                        "    let {v} = x.iter().map(|&t| {}).fold(D::from(0.0), |s, t| s + t);",
+                        "    let {v} = x.iter().map(|&t| {}).fold(D::from(-0.0), |s, t| s + t);",
                         e.dual
                     ),
                 );
@@ -913,7 +913,7 @@ fn program(
                         a.plain, b.plain, c.plain, e.plain
                     ),
                     format!(
-                        "    let {arr} = [{}, {}, {}];\n    let mut {vec} = Vec::new();\n    for i in 0..x.len() {{\n        {vec}.push({});\n    }}\n    let {v} = {arr}.iter().fold(D::from(0.0), |s, &t| s + t) * {arr}[1] + {vec}.iter().fold(D::from(0.0), |s, &t| s + t);",
+                        "    let {arr} = [{}, {}, {}];\n    let mut {vec} = Vec::new();\n    for i in 0..x.len() {{\n        {vec}.push({});\n    }}\n    let {v} = {arr}.iter().fold(D::from(-0.0), |s, &t| s + t) * {arr}[1] + {vec}.iter().fold(D::from(-0.0), |s, &t| s + t);",
                         a.dual, b.dual, c.dual, e.dual
                     ),
                 );
@@ -924,7 +924,7 @@ fn program(
                 out.line(
                     format!("    let tail = &x[1..];\n    let {v} = tail.iter().map(|t| t * t).sum::<f64>() * {};", e.plain),
                     format!(
-                        "    let tail = &x[1..];\n    let {v} = tail.iter().fold(D::from(0.0), |s, &t| s + t * t) * {};",
+                        "    let tail = &x[1..];\n    let {v} = tail.iter().fold(D::from(-0.0), |s, &t| s + t * t) * {};",
                         e.dual
                     ),
                 );
@@ -1041,7 +1041,7 @@ fn program(
                         out.line(
                             format!("    let {v} = x.iter().zip(x.iter().skip(1)).map(|(a, b)| {}).sum::<f64>();", e.plain),
                             format!(
-                                "    let {v} = x.iter().zip(x.iter().skip(1)).map(|(a, b)| {}).fold(D::from(0.0), |s, t| s + t);",
+                                "    let {v} = x.iter().zip(x.iter().skip(1)).map(|(a, b)| {}).fold(D::from(-0.0), |s, t| s + t);",
                                 e.dual
                             ),
                         );
@@ -1054,7 +1054,7 @@ fn program(
                         out.line(
                             format!("    let {v} = x.iter().filter(|t| **t > {c}).map(|&t| {}).sum::<f64>();", e.plain),
                             format!(
-                                "    let {v} = x.iter().filter(|t| t.re() > {c}).map(|&t| {}).fold(D::from(0.0), |s, t| s + t);",
+                                "    let {v} = x.iter().filter(|t| t.re() > {c}).map(|&t| {}).fold(D::from(-0.0), |s, t| s + t);",
                                 e.dual
                             ),
                         );
@@ -1183,7 +1183,7 @@ fn program(
                         "    let mut {o} = vec![D::from(0.0); x.len()];\n    smooth_nd(&mut {o}, x, {});\n    let mut {a} = {};\n    \
                          for w in {o}.iter_mut() {{\n        accum_nd(&mut {a}, *w);\n        *w *= D::from(0.5);\n    }}\n    \
                          let mut {arr} = [D::from(0.0); 3];\n    for i in 0..3 {{\n        {arr}[i] = {};\n    }}\n    smooth_nd(&mut {arr}, &{o}, {a});\n    \
-                         let {v} = {a} + {arr}.iter().fold(D::from(0.0), |s, &t| s + t) + {o}.iter().fold(D::from(0.0), |s, &t| s + t);",
+                         let {v} = {a} + {arr}.iter().fold(D::from(-0.0), |s, &t| s + t) + {o}.iter().fold(D::from(-0.0), |s, &t| s + t);",
                         k.dual, init.dual, e.dual
                     ),
                 );
@@ -1239,7 +1239,7 @@ fn program(
                     ),
                     format!(
                         "    let {ps}: Vec<V2Nd<D>> = x.iter().map(|&t| V2Nd::new(t, {})).collect();\n    \
-                         let {v} = {ps}.iter().map(|p| p.shape()).fold(D::from(0.0), |s, t| s + t)\n        \
+                         let {v} = {ps}.iter().map(|p| p.shape()).fold(D::from(-0.0), |s, t| s + t)\n        \
                          + {ps}.iter().fold(V2Nd::new(D::from(0.0), D::from(0.0)), |s, p| s + *p).dot(&V2Nd {{ x: {}, y: {} }});",
                         e.dual, kx.dual, ky.dual
                     ),
@@ -1395,7 +1395,7 @@ fn program(
                     ),
                     format!(
                         "    let {v} = x\n        .iter()\n        .scan(D::from(0.0), |st, &t| {{\n            *st = *st * D::from({f}) + t;\n            Some(*st)\n        }})\n        \
-                         .map(|t| {})\n        .fold(D::from(0.0), |s, t| s + t);",
+                         .map(|t| {})\n        .fold(D::from(-0.0), |s, t| s + t);",
                         e.dual
                     ),
                 );
@@ -1420,7 +1420,7 @@ fn program(
                     format!(
                         "    let {v} = {{\n        let xs: Vec<f32> = x.iter().map(|t| t.re() as f32).collect();\n        \
                          let plain = xs.iter().map(|&t| {}).sum::<f32>();\n        \
-                         fwdad_fuzz::fix(x.iter().map(|&t| {}).fold(D::from(0.0), |s, t| s + t), f64::from(plain))\n    }};",
+                         fwdad_fuzz::fix(x.iter().map(|&t| {}).fold(D::from(-0.0), |s, t| s + t), f64::from(plain))\n    }};",
                         e.plain, e.dual
                     ),
                 );
@@ -1528,7 +1528,7 @@ fn program(
                     ),
                     format!(
                         "    let mut {bf} = vec![D::from(0.0); x.len()];\n    gfill_nd(&mut {bf}, {});\n    \
-                         let {v} = {bf}.iter().rev().enumerate().map(|(i, t)| *t * D::from(i as f64 + 1.0)).fold(D::from(0.0), |s, t| s + t);",
+                         let {v} = {bf}.iter().rev().enumerate().map(|(i, t)| *t * D::from(i as f64 + 1.0)).fold(D::from(-0.0), |s, t| s + t);",
                         a.dual
                     ),
                 );
@@ -1567,7 +1567,7 @@ fn program(
                         e.plain, e2.plain
                     ),
                     format!(
-                        "    let mut {v} = x.chunks(2).map(|c| {}).fold(D::from(0.0), |s, t| s + t);\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
+                        "    let mut {v} = x.chunks(2).map(|c| {}).fold(D::from(-0.0), |s, t| s + t);\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
                         e.dual, e2.dual
                     ),
                 );
@@ -1782,7 +1782,8 @@ fn vector_program(
     (out.plain, out.dual)
 }
 
-/// The reference's bound on its number type.
+/// The reference's bound on its number type. (Its sums fold from `-0.0`, as `f64`'s `Sum`
+/// does: an empty sum is `-0.0`.)
 const ND: &str = "D: DualNum<Primitive = f64> + Copy";
 
 /// The items programs use besides the scalar helpers, written the way users write them:
@@ -2021,7 +2022,7 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
          #[derive_frule]\nimpl Poly {{\n    pub fn eval(&self, t: f64) -> f64 {{\n        let mut s = 0.0;\n        for &c in self.c.iter().rev() {{\n            s = s * t + c;\n        }}\n        s\n    }}\n}}\n\n\
          impl<{ND}> PolyNd<D> {{\n    pub fn eval(&self, t: D) -> D {{\n        let mut s = D::from(0.0);\n        for &c in self.c.iter().rev() {{\n            s = s * t + c;\n        }}\n        s\n    }}\n}}\n\n\
          #[derive_frule]\npub fn fit(x: &[f64]) -> Poly {{\n    Poly {{\n        c: [{}, x.iter().sum::<f64>() * 0.25, 0.5],\n    }}\n}}\n\n\
-         pub fn fit_nd<{ND}>(x: &[D]) -> PolyNd<D> {{\n    PolyNd {{\n        c: [{}, x.iter().fold(D::from(0.0), |s, &t| s + t) * D::from(0.25), D::from(0.5)],\n    }}\n}}\n",
+         pub fn fit_nd<{ND}>(x: &[D]) -> PolyNd<D> {{\n    PolyNd {{\n        c: [{}, x.iter().fold(D::from(-0.0), |s, &t| s + t) * D::from(0.25), D::from(0.5)],\n    }}\n}}\n",
         c0.plain, c0.dual
     )
     .unwrap();
