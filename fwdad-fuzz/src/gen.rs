@@ -61,18 +61,13 @@ const LITS: &[&str] = &["0.5", "1.5", "2.0", "-0.75", "3.0", "0.125", "-1.25"];
 /// Loop contraction factors, below one so that accumulations stay bounded.
 const FACTORS: &[&str] = &["0.5", "-0.25", "0.75", "0.875", "-0.5"];
 
-/// A literal leaf, typed (`0.5_f64`, `(-0.75_f64)`) so that a method called on an
-/// expression of literals only is not ambiguous.
-fn lit(s: &str) -> Expr {
-    let plain = if s.starts_with('-') {
-        format!("({s}_f64)")
-    } else {
-        format!("{s}_f64")
-    };
-    Expr {
-        plain,
-        dual: format!("D::from({s})"),
-    }
+/// The float type of the plain rendering: the user's `f64` code, an `f32` function, or a
+/// function generic over `T: num_traits::Float`. The reference is always `DualNum<f64>`.
+#[derive(Clone, Copy, PartialEq)]
+enum Flavor {
+    F64,
+    F32,
+    Generic,
 }
 
 /// What an expression may read at its position.
@@ -94,9 +89,56 @@ struct Scope {
 
 struct Gen {
     rng: Rng,
+    flavor: Flavor,
+    /// No branches on values (`if`, `max`, `min`, `abs`): for `f32` code, whose reference
+    /// computes in `f64` and could decide a near tie the other way.
+    smooth: bool,
 }
 
 impl Gen {
+    fn new(seed: u64) -> Self {
+        Gen {
+            rng: Rng::new(seed),
+            flavor: Flavor::F64,
+            smooth: false,
+        }
+    }
+
+    /// Runs `body` with the plain rendering in `flavor` (and `smooth` set as given).
+    fn with<R>(&mut self, flavor: Flavor, smooth: bool, body: impl FnOnce(&mut Gen) -> R) -> R {
+        let saved = (self.flavor, self.smooth);
+        (self.flavor, self.smooth) = (flavor, smooth);
+        let r = body(self);
+        (self.flavor, self.smooth) = saved;
+        r
+    }
+
+    /// A constant inside a plain-rendered formula: an untyped literal for `f64` and `f32`
+    /// (inferred from the other operand), `T::from(..)` in generic code.
+    fn k(&self, c: &str) -> String {
+        match self.flavor {
+            Flavor::F64 | Flavor::F32 => c.to_string(),
+            Flavor::Generic if c == "1.0" => "T::one()".to_string(),
+            Flavor::Generic => format!("T::from({c}).unwrap()"),
+        }
+    }
+
+    /// A literal leaf, typed (`0.5_f64`, `(-0.75_f64)`) so that a method called on an
+    /// expression of literals only is not ambiguous.
+    fn lit(&self, s: &str) -> Expr {
+        let plain = match self.flavor {
+            Flavor::F64 if s.starts_with('-') => format!("({s}_f64)"),
+            Flavor::F64 => format!("{s}_f64"),
+            Flavor::F32 if s.starts_with('-') => format!("({s}_f32)"),
+            Flavor::F32 => format!("{s}_f32"),
+            Flavor::Generic => format!("T::from({s}).unwrap()"),
+        };
+        Expr {
+            plain,
+            dual: format!("D::from({s})"),
+        }
+    }
+
     fn leaf(&mut self, s: &Scope) -> Expr {
         loop {
             match self.rng.below(6) {
@@ -113,12 +155,20 @@ impl Gen {
                 }
                 4 if s.index.is_some() && self.rng.chance(30) => {
                     let i = s.index.as_ref().unwrap();
+                    let plain = match self.flavor {
+                        Flavor::F64 => format!("({i} as f64)"),
+                        Flavor::F32 => format!("({i} as f32)"),
+                        Flavor::Generic => format!("T::from({i}).unwrap()"),
+                    };
                     return Expr {
-                        plain: format!("({i} as f64)"),
+                        plain,
                         dual: format!("D::from({i} as f64)"),
                     };
                 }
-                5 => return lit(self.rng.pick::<&str>(LITS)),
+                5 => {
+                    let c = *self.rng.pick::<&str>(LITS);
+                    return self.lit(c);
+                }
                 _ => {}
             }
         }
@@ -142,7 +192,13 @@ impl Gen {
                 // A division by something bounded away from zero.
                 let (a, b) = (self.expr(s, d), self.expr(s, d));
                 Expr {
-                    plain: format!("({} / ({} * {} + 1.0))", a.plain, b.plain, b.plain),
+                    plain: format!(
+                        "({} / ({} * {} + {}))",
+                        a.plain,
+                        b.plain,
+                        b.plain,
+                        self.k("1.0")
+                    ),
                     dual: format!(
                         "fwdad_fuzz::div({}, {} * {} + D::from(1.0))",
                         a.dual, b.dual, b.dual
@@ -167,7 +223,7 @@ impl Gen {
                     dual: format!("{c}({})", a.dual),
                 }
             }
-            14 => {
+            14 if !self.smooth => {
                 let (p, q) = (self.expr(s, d), self.expr(s, d));
                 let (a, b) = (self.expr(s, d), self.expr(s, d));
                 Expr {
@@ -197,7 +253,12 @@ impl Gen {
     fn unary(&mut self, s: &Scope, d: usize) -> Expr {
         let a = self.expr(s, d);
         let (p, q) = (&a.plain, &a.dual);
-        let (plain, dual) = match self.rng.below(14) {
+        let (one, half) = (self.k("1.0"), self.k("0.5"));
+        let mut pick = self.rng.below(14);
+        if self.smooth && pick == 9 {
+            pick = 0;
+        }
+        let (plain, dual) = match pick {
             0 => (format!("{p}.sin()"), format!("{q}.sin()")),
             1 => (format!("{p}.cos()"), format!("{q}.cos()")),
             2 => (format!("{p}.tanh()"), format!("fwdad_fuzz::tanh({q})")),
@@ -207,18 +268,18 @@ impl Gen {
                 format!("fwdad_fuzz::tanh({q}).exp()"),
             ),
             5 => (
-                format!("({p} * {p} + 1.0).ln()"),
+                format!("({p} * {p} + {one}).ln()"),
                 format!("({q} * {q} + D::from(1.0)).ln()"),
             ),
             6 => (
-                format!("({p} * {p} + 1.0).sqrt()"),
+                format!("({p} * {p} + {one}).sqrt()"),
                 format!("({q} * {q} + D::from(1.0)).sqrt()"),
             ),
             7 => {
                 let k = *self.rng.pick(&[2, 3, -1, -2]);
                 if k < 0 {
                     (
-                        format!("({p} * {p} + 1.0).powi({k})"),
+                        format!("({p} * {p} + {one}).powi({k})"),
                         format!("{{ let b = {q} * {q} + D::from(1.0); fwdad_fuzz::fix(b.powi({k}), b.re().powi({k})) }}"),
                     )
                 } else {
@@ -229,12 +290,12 @@ impl Gen {
                 }
             }
             8 => (
-                format!("({p} * {p} + 0.5).powf(0.75)"),
+                format!("({p} * {p} + {half}).powf({})", self.k("0.75")),
                 format!("{{ let b = {q} * {q} + D::from(0.5); fwdad_fuzz::fix(b.powf(0.75), b.re().powf(0.75)) }}"),
             ),
             9 => (format!("{p}.abs()"), format!("{q}.abs()")),
             10 => (
-                format!("({p} * {p} + 1.0).recip()"),
+                format!("({p} * {p} + {one}).recip()"),
                 format!("({q} * {q} + D::from(1.0)).recip()"),
             ),
             11 => (
@@ -253,7 +314,12 @@ impl Gen {
     fn binary_fn(&mut self, s: &Scope, d: usize) -> Expr {
         let (a, b) = (self.expr(s, d), self.expr(s, d));
         let (p, q, pd, qd) = (&a.plain, &b.plain, &a.dual, &b.dual);
-        let (plain, dual) = match self.rng.below(5) {
+        let pick = if self.smooth {
+            2 + self.rng.below(3)
+        } else {
+            self.rng.below(5)
+        };
+        let (plain, dual) = match pick {
             0 => (
                 format!("{p}.max({q})"),
                 format!("(if {pd}.re() >= {qd}.re() {{ {pd} }} else {{ {qd} }})"),
@@ -263,11 +329,11 @@ impl Gen {
                 format!("(if {pd}.re() <= {qd}.re() {{ {pd} }} else {{ {qd} }})"),
             ),
             2 => (
-                format!("{p}.hypot({q} + 2.5)"),
+                format!("{p}.hypot({q} + {})", self.k("2.5")),
                 format!("{{ let (a, b) = ({pd}, {qd} + D::from(2.5)); fwdad_fuzz::fix((a * a + b * b).sqrt(), a.re().hypot(b.re())) }}"),
             ),
             3 => (
-                format!("{p}.atan2({q} * {q} + 0.5)"),
+                format!("{p}.atan2({q} * {q} + {})", self.k("0.5")),
                 format!("{pd}.atan2({qd} * {qd} + D::from(0.5))"),
             ),
             _ => {
@@ -303,16 +369,16 @@ impl Out {
 /// The source of a module holding `programs` random programs `p0..` (each with a
 /// `pK_nd` reference) and the helpers they call, plus `pub fn programs()` listing them.
 pub fn generate(seed: u64, programs: usize) -> String {
-    let mut g = Gen {
-        rng: Rng::new(seed),
-    };
+    let mut g = Gen::new(seed);
     let mut src = String::new();
     writeln!(
         src,
         "// Generated by fwdad-fuzz (seed {seed}, {programs} programs)."
     )
     .unwrap();
-    src.push_str("use fwdad::prelude::*;\nuse num_dual::{DualNum, Dual64, HyperDual64};\n\n");
+    src.push_str(
+        "use fwdad::prelude::*;\nuse num_dual::{DualNum, Dual64, HyperDual64};\nuse num_traits::Float;\n\n",
+    );
 
     // Scalar helpers `h(a, b)`, each may call the earlier ones.
     let helpers = 3;
@@ -489,11 +555,13 @@ pub fn generate(seed: u64, programs: usize) -> String {
         .unwrap();
     }
 
+    user_items(&mut g, helpers, &mut src);
+
     let mut sizes = Vec::new();
     for p in 0..programs {
         let n = 1 + g.rng.below(4);
-        sizes.push(n);
-        let (plain, dual) = program(&mut g, p, n, helpers, mutators);
+        let (plain, dual, f32) = program(&mut g, p, n, helpers, mutators);
+        sizes.push((n, f32));
         src.push_str(&plain);
         src.push_str(&dual);
     }
@@ -521,10 +589,10 @@ pub fn generate(seed: u64, programs: usize) -> String {
     src.push_str("    ]\n}\n\n");
 
     src.push_str("pub fn programs() -> Vec<fwdad_fuzz::Program> {\n    vec![\n");
-    for (p, n) in sizes.iter().enumerate() {
+    for (p, (n, f32)) in sizes.iter().enumerate() {
         writeln!(
             src,
-            "        fwdad_fuzz::Program {{\n            name: \"p{p}\",\n            n: {n},\n            \
+            "        fwdad_fuzz::Program {{\n            name: \"p{p}\",\n            n: {n},\n            f32: {f32},\n            \
              plain: p{p},\n            jvp: |x, v| fwdad::jvp(p{p} {{}}, x, v),\n            \
              gradient: |x| fwdad::gradient(p{p} {{}}, x),\n            \
              hessian: |x| {{\n                let (v, g, h) = fwdad::hessian(p{p} {{}}, x);\n                \
@@ -537,8 +605,15 @@ pub fn generate(seed: u64, programs: usize) -> String {
     src
 }
 
-/// Program `p{p}(x: &[f64]) -> f64` for inputs of length `n`.
-fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> (String, String) {
+/// Program `p{p}(x: &[f64]) -> f64` for inputs of length `n`, and whether it computes in
+/// `f32` somewhere (its derivatives are then compared to `F32_TOL`).
+fn program(
+    g: &mut Gen,
+    p: usize,
+    n: usize,
+    helpers: usize,
+    mutators: usize,
+) -> (String, String, bool) {
     let mut out = Out {
         plain: format!("#[derive_frule]\npub fn p{p}(x: &[f64]) -> f64 {{\n"),
         dual: format!("pub fn p{p}_nd<D: DualNum<Primitive = f64> + Copy>(x: &[D]) -> D {{\n"),
@@ -552,10 +627,11 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
     let mut vars = 0;
     let mut buffers = 0;
     let mut closures = 0;
+    let mut loose = false;
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(21) {
+        match g.rng.below(54) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -625,13 +701,13 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
                 let red = if g.rng.chance(50) {
                     (
                         format!("    let {v} = {b}.iter().sum::<f64>();"),
-                        format!("    let {v} = {b}.iter().fold(D::from(0.0), |s, &t| s + t);"),
+                        format!("    let {v} = {b}.iter().fold(D::from(-0.0), |s, &t| s + t);"),
                     )
                 } else {
                     (
                         format!("    let {v} = {b}.iter().zip(x).map(|(a, b)| a * b).sum::<f64>();"),
                         format!(
-                            "    let {v} = {b}.iter().zip(x).fold(D::from(0.0), |s, (a, b)| s + *a * *b);"
+                            "    let {v} = {b}.iter().zip(x).fold(D::from(-0.0), |s, (a, b)| s + *a * *b);"
                         ),
                     )
                 };
@@ -722,7 +798,7 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
                 out.line(
                     format!("    let {v} = x.iter().map(|&t| {}).sum::<f64>();", e.plain),
                     format!(
-                        "    let {v} = x.iter().map(|&t| {}).fold(D::from(0.0), |s, t| s + t);",
+                        "    let {v} = x.iter().map(|&t| {}).fold(D::from(-0.0), |s, t| s + t);",
                         e.dual
                     ),
                 );
@@ -837,7 +913,7 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
                         a.plain, b.plain, c.plain, e.plain
                     ),
                     format!(
-                        "    let {arr} = [{}, {}, {}];\n    let mut {vec} = Vec::new();\n    for i in 0..x.len() {{\n        {vec}.push({});\n    }}\n    let {v} = {arr}.iter().fold(D::from(0.0), |s, &t| s + t) * {arr}[1] + {vec}.iter().fold(D::from(0.0), |s, &t| s + t);",
+                        "    let {arr} = [{}, {}, {}];\n    let mut {vec} = Vec::new();\n    for i in 0..x.len() {{\n        {vec}.push({});\n    }}\n    let {v} = {arr}.iter().fold(D::from(-0.0), |s, &t| s + t) * {arr}[1] + {vec}.iter().fold(D::from(-0.0), |s, &t| s + t);",
                         a.dual, b.dual, c.dual, e.dual
                     ),
                 );
@@ -848,7 +924,753 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
                 out.line(
                     format!("    let tail = &x[1..];\n    let {v} = tail.iter().map(|t| t * t).sum::<f64>() * {};", e.plain),
                     format!(
-                        "    let tail = &x[1..];\n    let {v} = tail.iter().fold(D::from(0.0), |s, &t| s + t * t) * {};",
+                        "    let tail = &x[1..];\n    let {v} = tail.iter().fold(D::from(-0.0), |s, &t| s + t * t) * {};",
+                        e.dual
+                    ),
+                );
+            }
+            21 => {
+                // The user's vector type: constructors, operators, `&self` and `&mut self`
+                // methods.
+                let e: Vec<Expr> = (0..6).map(|_| g.expr(&s, 2)).collect();
+                let (a, b, c) = (
+                    format!("pa{vars}"),
+                    format!("pb{vars}"),
+                    format!("pc{vars}"),
+                );
+                let render = |ty: &str, e: &[&str]| {
+                    format!(
+                        "    let mut {a} = {ty}::new({}, {});\n    let {b} = {ty} {{\n        x: {},\n        y: {},\n    }};\n    \
+                         let {c} = ({a} + {b}) * {} - (-{b});\n    {a}.step({});\n    let {v} = {c}.dot(&{a}) + {a}.shape();",
+                        e[0], e[1], e[2], e[3], e[4], e[5]
+                    )
+                };
+                let plain: Vec<&str> = e.iter().map(|e| e.plain.as_str()).collect();
+                let dual: Vec<&str> = e.iter().map(|e| e.dual.as_str()).collect();
+                out.line(render("V2", &plain), render("V2Nd", &dual));
+                // Later expressions read the structs' fields.
+                s.scalars.extend([format!("{c}.x"), format!("{a}.y")]);
+            }
+            22 => {
+                // An enum value chosen by a branch, given to a function and matched.
+                let e: Vec<Expr> = (0..7).map(|_| g.expr(&s, 2)).collect();
+                let arm = |g: &mut Gen, names: &[&str]| {
+                    let mut inner = s.clone();
+                    inner.scalars.extend(names.iter().map(|n| n.to_string()));
+                    g.expr(&inner, 2)
+                };
+                let (ar, aw, ap) = (arm(g, &["r"]), arm(g, &["w", "h"]), arm(g, &["p"]));
+                let sh = format!("sh{vars}");
+                out.line(
+                    format!(
+                        "    let {sh} = if {} > {} {{\n        Shape::Circle {{ r: {} }}\n    }} else if {} > 0.5 {{\n        \
+                         Shape::Rect {{ w: {}, h: {} }}\n    }} else {{\n        Shape::Pt({})\n    }};\n    \
+                         let {v} = area(&{sh}, {}) + match {sh} {{\n        Shape::Circle {{ r }} => {},\n        \
+                         Shape::Rect {{ w, h }} => {},\n        Shape::Pt(p) => {},\n    }};",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain, e[5].plain, e[6].plain,
+                        e[0].plain, ar.plain, aw.plain, ap.plain
+                    ),
+                    format!(
+                        "    let {sh} = if {}.re() > {}.re() {{\n        ShapeNd::Circle {{ r: {} }}\n    }} else if {}.re() > 0.5 {{\n        \
+                         ShapeNd::Rect {{ w: {}, h: {} }}\n    }} else {{\n        ShapeNd::Pt({})\n    }};\n    \
+                         let {v} = area_nd(&{sh}, {}) + match {sh} {{\n        ShapeNd::Circle {{ r }} => {},\n        \
+                         ShapeNd::Rect {{ w, h }} => {},\n        ShapeNd::Pt(p) => {},\n    }};",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual, e[5].dual, e[6].dual,
+                        e[0].dual, ar.dual, aw.dual, ap.dual
+                    ),
+                );
+            }
+            23 => {
+                // The trait: a generic function on values built from the inputs, `&dyn` on
+                // constants (a trait object's fields are constants), a default method.
+                let e: Vec<Expr> = (0..6).map(|_| g.expr(&s, 2)).collect();
+                let (k1, k2) = (*g.rng.pick(LITS), *g.rng.pick(LITS));
+                let (m, d) = (format!("lm{vars}"), format!("dm{vars}"));
+                let (obj, obj_nd) = if g.rng.chance(50) {
+                    (
+                        format!("Lin {{ k: {k1} }}"),
+                        format!("LinNd {{ k: D::from({k1}) }}"),
+                    )
+                } else {
+                    (
+                        format!("V2 {{ x: {k1}, y: {k2} }}"),
+                        format!("V2Nd {{ x: D::from({k1}), y: D::from({k2}) }}"),
+                    )
+                };
+                out.line(
+                    format!(
+                        "    let {m} = Lin {{ k: {} }};\n    let {d}: &dyn Model = &{obj};\n    \
+                         let {v} = run_model(&{m}, {}) + run_model(&V2::new({}, {}), {}) + run_dyn({d}, {}) + {m}.twice({d}.eval({}));",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain, e[5].plain, e[1].plain
+                    ),
+                    format!(
+                        "    let {m} = LinNd {{ k: {} }};\n    let {d}: &dyn ModelNd<D> = &{obj_nd};\n    \
+                         let {v} = run_model_nd(&{m}, {}) + run_model_nd(&V2Nd::new({}, {}), {}) + run_dyn_nd({d}, {}) + {m}.twice({d}.eval({}));",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual, e[5].dual, e[1].dual
+                    ),
+                );
+            }
+            24 => {
+                // Closures capturing the program's values, passed to its helpers (which
+                // cannot call the program's closures: docs/limits.md).
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.closures.clear();
+                let (f1, f2) = (g.expr(&inner, 2), g.expr(&inner, 2));
+                let e: Vec<Expr> = (0..4).map(|_| g.expr(&s, 2)).collect();
+                out.line(
+                    format!(
+                        "    let {v} = apply2(|t| {}, {}, {}) + midpoint(&|t| {}, {}, {});",
+                        f1.plain, e[0].plain, e[1].plain, f2.plain, e[2].plain, e[3].plain
+                    ),
+                    format!(
+                        "    let {v} = apply2_nd(|t| {}, {}, {}) + midpoint_nd(&|t: D| {}, {}, {});",
+                        f1.dual, e[0].dual, e[1].dual, f2.dual, e[2].dual, e[3].dual
+                    ),
+                );
+            }
+            25 => {
+                // Iterator chains: `zip` with a shifted copy, `filter`, `fold`.
+                match g.rng.below(3) {
+                    0 => {
+                        let mut inner = s.clone();
+                        inner
+                            .scalars
+                            .extend(["(*a)".to_string(), "(*b)".to_string()]);
+                        let e = g.expr(&inner, 2);
+                        out.line(
+                            format!("    let {v} = x.iter().zip(x.iter().skip(1)).map(|(a, b)| {}).sum::<f64>();", e.plain),
+                            format!(
+                                "    let {v} = x.iter().zip(x.iter().skip(1)).map(|(a, b)| {}).fold(D::from(-0.0), |s, t| s + t);",
+                                e.dual
+                            ),
+                        );
+                    }
+                    1 => {
+                        let mut inner = s.clone();
+                        inner.scalars.push("t".into());
+                        let e = g.expr(&inner, 2);
+                        let c = *g.rng.pick(&["0.0", "-0.5", "0.5"]);
+                        out.line(
+                            format!("    let {v} = x.iter().filter(|t| **t > {c}).map(|&t| {}).sum::<f64>();", e.plain),
+                            format!(
+                                "    let {v} = x.iter().filter(|t| t.re() > {c}).map(|&t| {}).fold(D::from(-0.0), |s, t| s + t);",
+                                e.dual
+                            ),
+                        );
+                    }
+                    _ => {
+                        let init = g.expr(&s, 2);
+                        let f = *g.rng.pick(FACTORS);
+                        let mut inner = s.clone();
+                        inner.scalars.extend(["acc".to_string(), "t".to_string()]);
+                        let e = g.expr(&inner, 2);
+                        out.line(
+                            format!("    let {v} = x.iter().fold({}, |acc, &t| acc * {f} + {});", init.plain, e.plain),
+                            format!(
+                                "    let {v} = x.iter().fold({}, |acc, &t| acc * D::from({f}) + {});",
+                                init.dual, e.dual
+                            ),
+                        );
+                    }
+                }
+            }
+            26 => {
+                // `Option` combinators: on `get`, on a helper's result, on `find`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e1, e2, e3) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                match g.rng.below(3) {
+                    0 => {
+                        let k = g.rng.below(n + 1);
+                        out.line(
+                            format!(
+                                "    let {v} = x.get({k}).copied().map(|t| {}).unwrap_or({});",
+                                e1.plain, e2.plain
+                            ),
+                            format!(
+                                "    let {v} = x.get({k}).copied().map(|t| {}).unwrap_or({});",
+                                e1.dual, e2.dual
+                            ),
+                        );
+                    }
+                    1 => {
+                        out.line(
+                            format!(
+                                "    let {v} = try_at({}).and_then(|t| try_at(t * 0.5)).map_or({}, |t| {});",
+                                e3.plain, e2.plain, e1.plain
+                            ),
+                            format!(
+                                "    let {v} = try_at_nd({}).and_then(|t| try_at_nd(t * D::from(0.5))).map_or({}, |t| {});",
+                                e3.dual, e2.dual, e1.dual
+                            ),
+                        );
+                    }
+                    _ => {
+                        let c = *g.rng.pick(&["0.0", "-0.5", "0.5"]);
+                        out.line(
+                            format!(
+                                "    let {v} = x.iter().copied().find(|t| *t > {c}).map(|t| {}).unwrap_or_else(|| {});",
+                                e1.plain, e2.plain
+                            ),
+                            format!(
+                                "    let {v} = x.iter().copied().find(|t| t.re() > {c}).map(|t| {}).unwrap_or_else(|| {});",
+                                e1.dual, e2.dual
+                            ),
+                        );
+                    }
+                }
+            }
+            27 => {
+                // `loop` left by `break` with a value, or `while` left by `break`.
+                let (acc, k) = (format!("acc{vars}"), format!("k{vars}"));
+                let init = g.expr(&s, 2);
+                let mut inner = s.clone();
+                inner.scalars.push(acc.clone());
+                let (e, r) = (g.expr(&inner, 2), g.expr(&inner, 2));
+                let f = *g.rng.pick(FACTORS);
+                if g.rng.chance(50) {
+                    out.line(
+                        format!(
+                            "    let mut {acc} = {};\n    let mut {k} = 0;\n    let {v} = loop {{\n        {acc} = {acc} * {f} + {};\n        \
+                             {k} += 1;\n        if {acc} > 1.0 || {k} >= 4 {{\n            break {acc} * {};\n        }}\n    }};",
+                            init.plain, e.plain, r.plain
+                        ),
+                        format!(
+                            "    let mut {acc} = {};\n    let mut {k} = 0;\n    let {v} = loop {{\n        {acc} = {acc} * D::from({f}) + {};\n        \
+                             {k} += 1;\n        if {acc}.re() > 1.0 || {k} >= 4 {{\n            break {acc} * {};\n        }}\n    }};",
+                            init.dual, e.dual, r.dual
+                        ),
+                    );
+                } else {
+                    out.line(
+                        format!(
+                            "    let mut {acc} = {};\n    let mut {k} = 0;\n    while {k} < 5 {{\n        {acc} = {acc} * {f} + {};\n        \
+                             if {acc} < -1.0 {{\n            break;\n        }}\n        {k} += 1;\n    }}\n    let {v} = {acc} * {} + {k} as f64;",
+                            init.plain, e.plain, r.plain
+                        ),
+                        format!(
+                            "    let mut {acc} = {};\n    let mut {k} = 0;\n    while {k} < 5 {{\n        {acc} = {acc} * D::from({f}) + {};\n        \
+                             if {acc}.re() < -1.0 {{\n            break;\n        }}\n        {k} += 1;\n    }}\n    let {v} = {acc} * {} + D::from({k} as f64);",
+                            init.dual, e.dual, r.dual
+                        ),
+                    );
+                }
+            }
+            28 => {
+                // `&mut` outputs: a `Vec` and a local array written by a helper, a scalar
+                // accumulated through `&mut`, an array written in a loop.
+                let (o, a, arr) = (
+                    format!("ob{vars}"),
+                    format!("ac{vars}"),
+                    format!("ar{vars}"),
+                );
+                let (k, init) = (g.expr(&s, 2), g.expr(&s, 2));
+                let mut inner = s.clone();
+                if n >= 3 {
+                    inner.index = Some("i".into());
+                }
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {o} = vec![0.0; x.len()];\n    smooth(&mut {o}, x, {});\n    let mut {a} = {};\n    \
+                         for w in {o}.iter_mut() {{\n        accum(&mut {a}, *w);\n        *w *= 0.5;\n    }}\n    \
+                         let mut {arr} = [0.0; 3];\n    for i in 0..3 {{\n        {arr}[i] = {};\n    }}\n    smooth(&mut {arr}, &{o}, {a});\n    \
+                         let {v} = {a} + {arr}.iter().sum::<f64>() + {o}.iter().sum::<f64>();",
+                        k.plain, init.plain, e.plain
+                    ),
+                    format!(
+                        "    let mut {o} = vec![D::from(0.0); x.len()];\n    smooth_nd(&mut {o}, x, {});\n    let mut {a} = {};\n    \
+                         for w in {o}.iter_mut() {{\n        accum_nd(&mut {a}, *w);\n        *w *= D::from(0.5);\n    }}\n    \
+                         let mut {arr} = [D::from(0.0); 3];\n    for i in 0..3 {{\n        {arr}[i] = {};\n    }}\n    smooth_nd(&mut {arr}, &{o}, {a});\n    \
+                         let {v} = {a} + {arr}.iter().fold(D::from(-0.0), |s, &t| s + t) + {o}.iter().fold(D::from(-0.0), |s, &t| s + t);",
+                        k.dual, init.dual, e.dual
+                    ),
+                );
+            }
+            29 => {
+                // The generic helpers at `f64`.
+                let e: Vec<Expr> = (0..5).map(|_| g.expr(&s, 2)).collect();
+                out.line(
+                    format!(
+                        "    let {v} = g0({}, {}) * g1({}, {}) + gsum(x, {});",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain
+                    ),
+                    format!(
+                        "    let {v} = g0_nd({}, {}) * g1_nd({}, {}) + gsum_nd(x, {});",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual
+                    ),
+                );
+            }
+            30 => {
+                // `f32` code: the `f32` helper and the generic fold at `f32`, converted
+                // back. The reference differentiates in `f64` and takes the plain value.
+                loose = true;
+                let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
+                let xs = format!("xs{vars}");
+                out.line(
+                    format!(
+                        "    let {xs}: Vec<f32> = x.iter().map(|&t| t as f32).collect();\n    \
+                         let {v} = s32(({}) as f32, ({}) as f32) as f64 + f64::from(gsum(&{xs}, 0.5_f32));",
+                        a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {v} = {{\n        let (a, b) = ({}, {});\n        \
+                         fwdad_fuzz::fix(s32_nd(a, b), s32(a.re() as f32, b.re() as f32) as f64)\n    }} + {{\n        \
+                         let xs: Vec<f32> = x.iter().map(|t| t.re() as f32).collect();\n        \
+                         fwdad_fuzz::fix(gsum_nd(x, D::from(0.5)), f64::from(gsum(&xs, 0.5_f32)))\n    }};",
+                        a.dual, b.dual
+                    ),
+                );
+            }
+            31 => {
+                // A `Vec` of the user's structs from an iterator chain, mapped through a
+                // method and folded with the derived `+`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e, kx, ky) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let ps = format!("ps{vars}");
+                out.line(
+                    format!(
+                        "    let {ps}: Vec<V2> = x.iter().map(|&t| V2::new(t, {})).collect();\n    \
+                         let {v} = {ps}.iter().map(|p| p.shape()).sum::<f64>()\n        \
+                         + {ps}.iter().fold(V2::new(0.0, 0.0), |s, p| s + *p).dot(&V2 {{ x: {}, y: {} }});",
+                        e.plain, kx.plain, ky.plain
+                    ),
+                    format!(
+                        "    let {ps}: Vec<V2Nd<D>> = x.iter().map(|&t| V2Nd::new(t, {})).collect();\n    \
+                         let {v} = {ps}.iter().map(|p| p.shape()).fold(D::from(-0.0), |s, t| s + t)\n        \
+                         + {ps}.iter().fold(V2Nd::new(D::from(0.0), D::from(0.0)), |s, p| s + *p).dot(&V2Nd {{ x: {}, y: {} }});",
+                        e.dual, kx.dual, ky.dual
+                    ),
+                );
+                s.scalars.push(format!("{ps}[0].y"));
+            }
+            32 => {
+                // Methods on an operator's result and on a struct read from a `match`.
+                let e: Vec<Expr> = (0..5).map(|_| g.expr(&s, 2)).collect();
+                out.line(
+                    format!(
+                        "    let {v} = (V2::new({}, {}) - V2::new({}, {})).shape() * {};",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain
+                    ),
+                    format!(
+                        "    let {v} = (V2Nd::new({}, {}) - V2Nd::new({}, {})).shape() * {};",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual
+                    ),
+                );
+            }
+            33 => {
+                // `if let` and `let .. else` on a helper's `Option`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (a, b, th, el) = (
+                    g.expr(&s, 2),
+                    g.expr(&s, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&s, 2),
+                );
+                if g.rng.chance(50) {
+                    out.line(
+                        format!(
+                            "    let {v} = if let Some(t) = try_at({}) {{\n        {}\n    }} else {{\n        {}\n    }};",
+                            a.plain, th.plain, el.plain
+                        ),
+                        format!(
+                            "    let {v} = if let Some(t) = try_at_nd({}) {{\n        {}\n    }} else {{\n        {}\n    }};",
+                            a.dual, th.dual, el.dual
+                        ),
+                    );
+                } else {
+                    let t = format!("t{vars}");
+                    let th = g.expr(
+                        &Scope {
+                            scalars: [s.scalars.clone(), vec![t.clone()]].concat(),
+                            ..s.clone()
+                        },
+                        2,
+                    );
+                    out.line(
+                        format!(
+                            "    let Some({t}) = try_at({}) else {{\n        return {};\n    }};\n    let {v} = {};",
+                            a.plain, b.plain, th.plain
+                        ),
+                        format!(
+                            "    let Some({t}) = try_at_nd({}) else {{\n        return {};\n    }};\n    let {v} = {};",
+                            a.dual, b.dual, th.dual
+                        ),
+                    );
+                }
+            }
+            34 => {
+                // An `FnMut` closure accumulating into captured locals.
+                let (tot, cnt) = (format!("tot{vars}"), format!("cnt{vars}"));
+                let mut inner = s.clone();
+                inner.scalars.extend(["t".to_string(), tot.clone()]);
+                inner.closures.clear();
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {tot} = 0.0;\n    let mut {cnt} = 0;\n    each(x, |t| {{\n        {tot} = 0.5 * {tot} + {};\n        {cnt} += 1;\n    }});\n    \
+                         let {v} = {tot} / {cnt} as f64;",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {tot} = D::from(0.0);\n    let mut {cnt} = 0;\n    each_nd(x, |t| {{\n        {tot} = D::from(0.5) * {tot} + {};\n        {cnt} += 1;\n    }});\n    \
+                         let {v} = fwdad_fuzz::div({tot}, D::from({cnt} as f64));",
+                        e.dual
+                    ),
+                );
+            }
+            35 => {
+                // The generic helper taking a closure, called at `f64`.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.closures.clear();
+                let (f, a, b) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                out.line(
+                    format!(
+                        "    let {v} = gmid(|t| {}, {}, {});",
+                        f.plain, a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {v} = gmid_nd(|t: D| {}, {}, {});",
+                        f.dual, a.dual, b.dual
+                    ),
+                );
+            }
+            36 => {
+                // A labelled `break` with a value out of a `for` inside a `loop`.
+                let acc = format!("acc{vars}");
+                let init = g.expr(&s, 2);
+                let mut inner = s.clone();
+                inner.scalars.push(acc.clone());
+                let r = g.expr(&inner, 2);
+                inner.index = Some("i".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let mut {acc} = {};\n    let {v} = 'outer: loop {{\n        for i in 0..x.len() {{\n            \
+                         {acc} = 0.5 * {acc} + {};\n            if {acc} > 1.5 {{\n                break 'outer {acc} * 2.0;\n            }}\n        }}\n        \
+                         break {};\n    }};",
+                        init.plain, e.plain, r.plain
+                    ),
+                    format!(
+                        "    let mut {acc} = {};\n    let {v} = 'outer: loop {{\n        for i in 0..x.len() {{\n            \
+                         {acc} = D::from(0.5) * {acc} + {};\n            if {acc}.re() > 1.5 {{\n                break 'outer {acc} * D::from(2.0);\n            }}\n        }}\n        \
+                         break {};\n    }};",
+                        init.dual, e.dual, r.dual
+                    ),
+                );
+            }
+            37 => {
+                // `max_by` over structs built in a chain, an `Option` of a struct.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e, d) = (g.expr(&inner, 2), g.expr(&s, 2));
+                out.line(
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .map(|&t| V2::new(t, {}))\n        .max_by(|a, b| a.x.total_cmp(&b.x))\n        \
+                         .map_or({}, |p| p.shape() - p.y);",
+                        e.plain, d.plain
+                    ),
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .map(|&t| V2Nd::new(t, {}))\n        .max_by(|a, b| a.x.re().total_cmp(&b.x.re()))\n        \
+                         .map_or({}, |p| p.shape() - p.y);",
+                        e.dual, d.dual
+                    ),
+                );
+            }
+            38 => {
+                // `scan` carrying a state, then `map` and `sum`.
+                let f = *g.rng.pick(FACTORS);
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let e = g.expr(&inner, 2);
+                out.line(
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .scan(0.0, |st, &t| {{\n            *st = *st * {f} + t;\n            Some(*st)\n        }})\n        \
+                         .map(|t| {})\n        .sum::<f64>();",
+                        e.plain
+                    ),
+                    format!(
+                        "    let {v} = x\n        .iter()\n        .scan(D::from(0.0), |st, &t| {{\n            *st = *st * D::from({f}) + t;\n            Some(*st)\n        }})\n        \
+                         .map(|t| {})\n        .fold(D::from(-0.0), |s, t| s + t);",
+                        e.dual
+                    ),
+                );
+            }
+            39 => {
+                // `f32` arithmetic inline: the inputs converted, an iterator chain over
+                // them, the sum converted back.
+                loose = true;
+                let inner = Scope {
+                    scalars: vec!["t".into()],
+                    n: 1,
+                    ..Scope::default()
+                };
+                let e = g.with(Flavor::F32, true, |g| g.expr(&inner, 2));
+                let xs = format!("xs{vars}");
+                out.line(
+                    format!(
+                        "    let {xs}: Vec<f32> = x.iter().map(|&t| t as f32).collect();\n    \
+                         let {v} = f64::from({xs}.iter().map(|&t| {}).sum::<f32>());",
+                        e.plain
+                    ),
+                    format!(
+                        "    let {v} = {{\n        let xs: Vec<f32> = x.iter().map(|t| t.re() as f32).collect();\n        \
+                         let plain = xs.iter().map(|&t| {}).sum::<f32>();\n        \
+                         fwdad_fuzz::fix(x.iter().map(|&t| {}).fold(D::from(-0.0), |s, t| s + t), f64::from(plain))\n    }};",
+                        e.plain, e.dual
+                    ),
+                );
+            }
+            40 => {
+                // A `Vec` of structs stepped through `iter_mut`, summed with `+=`, indexed.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (e, k, w) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let (ps, acc) = (format!("qs{vars}"), format!("sum{vars}"));
+                let render = |ty: &str, zero: &str, e: &str, k: &str, w: &str| {
+                    format!(
+                        "    let mut {ps}: Vec<{ty}> = x.iter().map(|&t| {}::new(t, {e})).collect();\n    \
+                         let mut {acc} = {}::new({zero}, {zero});\n    for p in {ps}.iter_mut() {{\n        p.step({k});\n        {acc} += *p;\n    }}\n    \
+                         let {v} = {acc}[0] * {w} + {acc}[1];",
+                        ty.split('<').next().unwrap(),
+                        ty.split('<').next().unwrap()
+                    )
+                };
+                out.line(
+                    render("V2", "0.0", &e.plain, &k.plain, &w.plain),
+                    render("V2Nd<D>", "D::from(0.0)", &e.dual, &k.dual, &w.dual),
+                );
+                s.scalars.push(format!("{acc}.x"));
+            }
+            41 => {
+                // The enum changed in place by its `&mut self` method.
+                let e: Vec<Expr> = (0..4).map(|_| g.expr(&s, 2)).collect();
+                let sh = format!("sm{vars}");
+                let (ctor, ctor_nd) = match g.rng.below(3) {
+                    0 => (
+                        format!("Shape::Circle {{ r: {} }}", e[0].plain),
+                        format!("ShapeNd::Circle {{ r: {} }}", e[0].dual),
+                    ),
+                    1 => (
+                        format!("Shape::Rect {{ w: {}, h: {} }}", e[0].plain, e[1].plain),
+                        format!("ShapeNd::Rect {{ w: {}, h: {} }}", e[0].dual, e[1].dual),
+                    ),
+                    _ => (
+                        format!("Shape::Pt({})", e[0].plain),
+                        format!("ShapeNd::Pt({})", e[0].dual),
+                    ),
+                };
+                out.line(
+                    format!(
+                        "    let mut {sh} = {ctor};\n    {sh}.scale({});\n    let {v} = area(&{sh}, {});",
+                        e[2].plain, e[3].plain
+                    ),
+                    format!(
+                        "    let mut {sh} = {ctor_nd};\n    {sh}.scale({});\n    let {v} = area_nd(&{sh}, {});",
+                        e[2].dual, e[3].dual
+                    ),
+                );
+            }
+            42 => {
+                // A struct with an array field, built here and by a derived function.
+                let e: Vec<Expr> = (0..4).map(|_| g.expr(&s, 2)).collect();
+                let pl = format!("pl{vars}");
+                out.line(
+                    format!(
+                        "    let {pl} = Poly {{\n        c: [{}, {}, {}],\n    }};\n    let {v} = {pl}.eval({}) + fit(x).eval(0.5);",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain
+                    ),
+                    format!(
+                        "    let {pl} = PolyNd {{\n        c: [{}, {}, {}],\n    }};\n    let {v} = {pl}.eval({}) + fit_nd(x).eval(D::from(0.5));",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual
+                    ),
+                );
+                s.scalars.push(format!("{pl}.c[1]"));
+            }
+            43 => {
+                // A trait's constructor through a type parameter named by turbofish.
+                let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
+                out.line(
+                    format!("    let {v} = build::<Lin>({}, {});", a.plain, b.plain),
+                    format!(
+                        "    let {v} = build_nd::<D, LinNd<D>>({}, {});",
+                        a.dual, b.dual
+                    ),
+                );
+            }
+            44 => {
+                // `?` inside a helper returning `Option`, then a default.
+                let (a, b) = (g.expr(&s, 2), g.expr(&s, 2));
+                out.line(
+                    format!(
+                        "    let {v} = chain_at({}).unwrap_or({});",
+                        a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {v} = chain_at_nd({}).unwrap_or({});",
+                        a.dual, b.dual
+                    ),
+                );
+            }
+            45 => {
+                // A generic helper filling a buffer, read back by `rev().enumerate()`.
+                let a = g.expr(&s, 2);
+                let bf = format!("gb{vars}");
+                out.line(
+                    format!(
+                        "    let mut {bf} = vec![0.0; x.len()];\n    gfill(&mut {bf}, {});\n    \
+                         let {v} = {bf}.iter().rev().enumerate().map(|(i, t)| t * (i as f64 + 1.0)).sum::<f64>();",
+                        a.plain
+                    ),
+                    format!(
+                        "    let mut {bf} = vec![D::from(0.0); x.len()];\n    gfill_nd(&mut {bf}, {});\n    \
+                         let {v} = {bf}.iter().rev().enumerate().map(|(i, t)| *t * D::from(i as f64 + 1.0)).fold(D::from(-0.0), |s, t| s + t);",
+                        a.dual
+                    ),
+                );
+            }
+            46 => {
+                // `while let` draining a stack.
+                let (st, acc) = (format!("st{vars}"), format!("dr{vars}"));
+                let mut inner = s.clone();
+                inner.scalars.extend(["t".to_string(), acc.clone()]);
+                let e = g.expr(&inner, 2);
+                let f = *g.rng.pick(FACTORS);
+                out.line(
+                    format!(
+                        "    let mut {st} = x.to_vec();\n    let mut {acc} = 0.0;\n    while let Some(t) = {st}.pop() {{\n        {acc} = {acc} * {f} + {};\n    }}\n    let {v} = {acc};",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {st} = x.to_vec();\n    let mut {acc} = D::from(0.0);\n    while let Some(t) = {st}.pop() {{\n        {acc} = {acc} * D::from({f}) + {};\n    }}\n    let {v} = {acc};",
+                        e.dual
+                    ),
+                );
+            }
+            47 => {
+                // `chunks` and `step_by`.
+                let mut inner = s.clone();
+                inner
+                    .scalars
+                    .extend(["c[0]".to_string(), "c[c.len() - 1]".to_string()]);
+                let e = g.expr(&inner, 2);
+                let mut inner2 = s.clone();
+                inner2.index = Some("i".into());
+                let e2 = g.expr(&inner2, 2);
+                out.line(
+                    format!(
+                        "    let mut {v} = x.chunks(2).map(|c| {}).sum::<f64>();\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
+                        e.plain, e2.plain
+                    ),
+                    format!(
+                        "    let mut {v} = x.chunks(2).map(|c| {}).fold(D::from(-0.0), |s, t| s + t);\n    for i in (0..x.len()).step_by(2) {{\n        {v} += {};\n    }}",
+                        e.dual, e2.dual
+                    ),
+                );
+            }
+            48 => {
+                // A by-value `self` method returning `Self`, a method returning a pair.
+                let e: Vec<Expr> = (0..3).map(|_| g.expr(&s, 2)).collect();
+                let (q, a, b) = (
+                    format!("sv{vars}"),
+                    format!("sa{vars}"),
+                    format!("sd{vars}"),
+                );
+                let render = |ty: &str, e: &[&str]| {
+                    format!(
+                        "    let {q} = {ty}::new({}, {}).scaled({});\n    let ({a}, {b}) = {q}.split();\n    let {v} = {a} * {b} + {q}.x;",
+                        e[0], e[1], e[2]
+                    )
+                };
+                let plain: Vec<&str> = e.iter().map(|e| e.plain.as_str()).collect();
+                let dual: Vec<&str> = e.iter().map(|e| e.dual.as_str()).collect();
+                out.line(render("V2", &plain), render("V2Nd", &dual));
+                s.scalars.push(format!("{q}.y"));
+            }
+            49 => {
+                // A closure building structs, called twice.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.closures.clear();
+                let (f, a, b) = (g.expr(&inner, 2), g.expr(&s, 2), g.expr(&s, 2));
+                let mk = format!("mk{vars}");
+                out.line(
+                    format!(
+                        "    let {mk} = |t: f64| V2::new(t, {});\n    let {v} = {mk}({}).dot(&{mk}({}));",
+                        f.plain, a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {mk} = |t: D| V2Nd::new(t, {});\n    let {v} = {mk}({}).dot(&{mk}({}));",
+                        f.dual, a.dual, b.dual
+                    ),
+                );
+            }
+            50 => {
+                // A tuple struct through `&impl Model`, a generic parameter and directly.
+                let e: Vec<Expr> = (0..5).map(|_| g.expr(&s, 2)).collect();
+                let pr = format!("pr{vars}");
+                out.line(
+                    format!(
+                        "    let {pr} = Pair({}, {});\n    let {v} = run_impl(&{pr}, {}) + {pr}.0 * {pr}.twice({}) + run_model(&{pr}, {});",
+                        e[0].plain, e[1].plain, e[2].plain, e[3].plain, e[4].plain
+                    ),
+                    format!(
+                        "    let {pr} = PairNd({}, {});\n    let {v} = run_impl_nd(&{pr}, {}) + {pr}.0 * {pr}.twice({}) + run_model_nd(&{pr}, {});",
+                        e[0].dual, e[1].dual, e[2].dual, e[3].dual, e[4].dual
+                    ),
+                );
+                s.scalars.push(format!("{pr}.1"));
+            }
+            51 => {
+                // An `Option` of a struct.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                let (a, f, d) = (g.expr(&s, 2), g.expr(&inner, 2), g.expr(&s, 2));
+                out.line(
+                    format!(
+                        "    let {v} = try_at({}).map(|t| V2::new(t, {})).map_or({}, |p| p.shape());",
+                        a.plain, f.plain, d.plain
+                    ),
+                    format!(
+                        "    let {v} = try_at_nd({}).map(|t| V2Nd::new(t, {})).map_or({}, |p| p.shape());",
+                        a.dual, f.dual, d.dual
+                    ),
+                );
+            }
+            52 => {
+                // A `match` on a tuple with guards, in a loop.
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.index = Some("i".into());
+                let arms: Vec<Expr> = (0..4).map(|_| g.expr(&inner, 2)).collect();
+                out.line(
+                    format!(
+                        "    let mut {v} = 0.0;\n    for (i, &t) in x.iter().enumerate() {{\n        {v} += match (i % 3, t > 0.0) {{\n            \
+                         (0, true) => {},\n            (_, false) if t < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
+                        arms[0].plain, arms[1].plain, arms[2].plain, arms[3].plain
+                    ),
+                    format!(
+                        "    let mut {v} = D::from(0.0);\n    for (i, &t) in x.iter().enumerate() {{\n        {v} += match (i % 3, t.re() > 0.0) {{\n            \
+                         (0, true) => {},\n            (_, false) if t.re() < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
+                        arms[0].dual, arms[1].dual, arms[2].dual, arms[3].dual
+                    ),
+                );
+            }
+            53 => {
+                // A sorted copy.
+                let e = g.expr(&s, 2);
+                let so = format!("so{vars}");
+                out.line(
+                    format!(
+                        "    let mut {so} = x.to_vec();\n    {so}.sort_by(|a, b| a.total_cmp(b));\n    let {v} = {so}[0] * {} + {so}[{so}.len() - 1];",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {so} = x.to_vec();\n    {so}.sort_by(|a, b| a.re().total_cmp(&b.re()));\n    let {v} = {so}[0] * {} + {so}[{so}.len() - 1];",
                         e.dual
                     ),
                 );
@@ -876,7 +1698,7 @@ fn program(g: &mut Gen, p: usize, n: usize, helpers: usize, mutators: usize) -> 
         format!("    {last} + {}\n}}\n", e.plain),
         format!("    {last} + {}\n}}\n", e.dual),
     );
-    (out.plain, out.dual)
+    (out.plain, out.dual, loose)
 }
 
 /// Program `q{q}(x: &[f64], y: &mut [f64])`, `x` of length `n`, `y` of length `m`:
@@ -958,4 +1780,293 @@ fn vector_program(
     }
     out.line("}\n", "}\n");
     (out.plain, out.dual)
+}
+
+/// The reference's bound on its number type. (Its sums fold from `-0.0`, as `f64`'s `Sum`
+/// does: an empty sum is `-0.0`.)
+const ND: &str = "D: DualNum<Primitive = f64> + Copy";
+
+/// The items programs use besides the scalar helpers, written the way users write them:
+/// a `Differentiable` struct `V2` with derived operators and `&self`/`&mut self` methods,
+/// an enum with data and a function matching on it, a trait with a default method
+/// implemented for two types and called through a generic parameter and `&dyn`, helpers
+/// taking closures (`F: Fn`, `&dyn Fn`), one returning an `Option`, `&mut` outputs, helpers
+/// generic over `T: Float` and one over `f32`. Each has its num-dual twin (`..Nd`, `.._nd`).
+fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
+    let sc = |names: &[&str], helpers: usize| Scope {
+        scalars: names.iter().map(|s| s.to_string()).collect(),
+        helpers,
+        n: 1,
+        ..Scope::default()
+    };
+
+    // A 2-vector with operators and methods.
+    src.push_str(
+        "#[derive(Clone, Copy, Debug, Differentiable)]\npub struct V2 {\n    pub x: f64,\n    pub y: f64,\n}\n\n\
+         #[derive(Clone, Copy, Debug)]\npub struct V2Nd<D> {\n    pub x: D,\n    pub y: D,\n}\n\n",
+    );
+    for (tr, f, op) in [("Add", "add", "+"), ("Sub", "sub", "-")] {
+        writeln!(
+            src,
+            "#[derive_frule]\nimpl std::ops::{tr} for V2 {{\n    type Output = V2;\n    fn {f}(self, o: V2) -> V2 {{\n        \
+             V2 {{\n            x: self.x {op} o.x,\n            y: self.y {op} o.y,\n        }}\n    }}\n}}\n\n\
+             impl<{ND}> std::ops::{tr} for V2Nd<D> {{\n    type Output = V2Nd<D>;\n    fn {f}(self, o: V2Nd<D>) -> V2Nd<D> {{\n        \
+             V2Nd {{\n            x: self.x {op} o.x,\n            y: self.y {op} o.y,\n        }}\n    }}\n}}\n"
+        )
+        .unwrap();
+    }
+    src.push_str(
+        "#[derive_frule]\nimpl std::ops::Mul<f64> for V2 {\n    type Output = V2;\n    fn mul(self, k: f64) -> V2 {\n        \
+         V2 {\n            x: self.x * k,\n            y: self.y * k,\n        }\n    }\n}\n\n\
+         impl<D: DualNum<Primitive = f64> + Copy> std::ops::Mul<D> for V2Nd<D> {\n    type Output = V2Nd<D>;\n    fn mul(self, k: D) -> V2Nd<D> {\n        \
+         V2Nd {\n            x: self.x * k,\n            y: self.y * k,\n        }\n    }\n}\n\n\
+         #[derive_frule]\nimpl std::ops::Neg for V2 {\n    type Output = V2;\n    fn neg(self) -> V2 {\n        \
+         V2 {\n            x: -self.x,\n            y: -self.y,\n        }\n    }\n}\n\n\
+         impl<D: DualNum<Primitive = f64> + Copy> std::ops::Neg for V2Nd<D> {\n    type Output = V2Nd<D>;\n    fn neg(self) -> V2Nd<D> {\n        \
+         V2Nd {\n            x: -self.x,\n            y: -self.y,\n        }\n    }\n}\n\n",
+    );
+    let shape = g.expr(&sc(&["self.x", "self.y"], helpers), 3);
+    let sx = g.expr(&sc(&["self.x", "self.y", "k"], helpers), 2);
+    let sy = g.expr(&sc(&["self.x", "self.y", "k"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\nimpl V2 {{\n    pub fn new(x: f64, y: f64) -> V2 {{\n        V2 {{ x, y }}\n    }}\n\n    \
+         pub fn dot(&self, o: &V2) -> f64 {{\n        self.x * o.x + self.y * o.y\n    }}\n\n    \
+         pub fn shape(&self) -> f64 {{\n        {}\n    }}\n\n    \
+         pub fn step(&mut self, k: f64) {{\n        self.x = {};\n        self.y = {};\n    }}\n}}\n\n\
+         impl<{ND}> V2Nd<D> {{\n    pub fn new(x: D, y: D) -> V2Nd<D> {{\n        V2Nd {{ x, y }}\n    }}\n\n    \
+         pub fn dot(&self, o: &V2Nd<D>) -> D {{\n        self.x * o.x + self.y * o.y\n    }}\n\n    \
+         pub fn shape(&self) -> D {{\n        {}\n    }}\n\n    \
+         pub fn step(&mut self, k: D) {{\n        self.x = {};\n        self.y = {};\n    }}\n}}\n",
+        shape.plain, sx.plain, sy.plain, shape.dual, sx.dual, sy.dual
+    )
+    .unwrap();
+
+    // An enum with data, matched by value or through the reference.
+    src.push_str(
+        "#[derive(Clone, Copy, Debug, Differentiable)]\npub enum Shape {\n    Circle { r: f64 },\n    Rect { w: f64, h: f64 },\n    Pt(f64),\n}\n\n\
+         #[derive(Clone, Copy, Debug)]\npub enum ShapeNd<D> {\n    Circle { r: D },\n    Rect { w: D, h: D },\n    Pt(D),\n}\n\n",
+    );
+    let by_ref = g.rng.chance(50);
+    let (r, w, h, p) = if by_ref {
+        ("(*r)", "(*w)", "(*h)", "(*p)")
+    } else {
+        ("r", "w", "h", "p")
+    };
+    let arms = [
+        g.expr(&sc(&[r, "k"], helpers), 3),
+        g.expr(&sc(&[w, h, "k"], helpers), 3),
+        g.expr(&sc(&[p, "k"], helpers), 3),
+    ];
+    let (scrut, scrut_nd) = if by_ref { ("s", "s") } else { ("*s", "*s") };
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn area(s: &Shape, k: f64) -> f64 {{\n    match {scrut} {{\n        Shape::Circle {{ r }} => {},\n        \
+         Shape::Rect {{ w, h }} => {},\n        Shape::Pt(p) => {},\n    }}\n}}\n\n\
+         pub fn area_nd<{ND}>(s: &ShapeNd<D>, k: D) -> D {{\n    match {scrut_nd} {{\n        ShapeNd::Circle {{ r }} => {},\n        \
+         ShapeNd::Rect {{ w, h }} => {},\n        ShapeNd::Pt(p) => {},\n    }}\n}}\n",
+        arms[0].plain, arms[1].plain, arms[2].plain, arms[0].dual, arms[1].dual, arms[2].dual
+    )
+    .unwrap();
+
+    // A trait with a default method, two implementations, a generic and a `dyn` user.
+    let twice = g.expr(
+        &sc(&["self.eval(t)", "self.eval(0.5 * t)", "t"], helpers),
+        2,
+    );
+    let twice_nd = twice
+        .dual
+        .replace("self.eval(0.5 * t)", "self.eval(D::from(0.5) * t)");
+    let ev_v2 = g.expr(&sc(&["self.x", "self.y", "t"], helpers), 3);
+    let ev_lin = g.expr(&sc(&["self.k", "t"], helpers), 3);
+    let tw_lin = g.expr(&sc(&["self.k", "self.eval(t)", "t"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\npub trait Model {{\n    fn eval(&self, t: f64) -> f64;\n    fn twice(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         pub trait ModelNd<{ND}> {{\n    fn eval(&self, t: D) -> D;\n    fn twice(&self, t: D) -> D {{\n        {twice_nd}\n    }}\n}}\n\n\
+         #[derive(Clone, Copy, Debug, Differentiable)]\npub struct Lin {{\n    pub k: f64,\n}}\n\n\
+         #[derive(Clone, Copy, Debug)]\npub struct LinNd<D> {{\n    pub k: D,\n}}\n\n\
+         #[derive_frule]\nimpl Model for V2 {{\n    fn eval(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> ModelNd<D> for V2Nd<D> {{\n    fn eval(&self, t: D) -> D {{\n        {}\n    }}\n}}\n\n\
+         #[derive_frule]\nimpl Model for Lin {{\n    fn eval(&self, t: f64) -> f64 {{\n        {}\n    }}\n    fn twice(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> ModelNd<D> for LinNd<D> {{\n    fn eval(&self, t: D) -> D {{\n        {}\n    }}\n    fn twice(&self, t: D) -> D {{\n        {}\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn run_model<M: Model>(m: &M, t: f64) -> f64 {{\n    m.twice(t) + m.eval(0.5 * t)\n}}\n\n\
+         pub fn run_model_nd<{ND}, M: ModelNd<D>>(m: &M, t: D) -> D {{\n    m.twice(t) + m.eval(D::from(0.5) * t)\n}}\n\n\
+         #[derive_frule]\npub fn run_dyn(m: &dyn Model, t: f64) -> f64 {{\n    0.5 * m.twice(t) - m.eval(t)\n}}\n\n\
+         pub fn run_dyn_nd<{ND}>(m: &dyn ModelNd<D>, t: D) -> D {{\n    D::from(0.5) * m.twice(t) - m.eval(t)\n}}\n",
+        twice.plain,
+        ev_v2.plain,
+        ev_v2.dual,
+        ev_lin.plain,
+        tw_lin.plain,
+        ev_lin.dual,
+        tw_lin.dual
+    )
+    .unwrap();
+
+    // Helpers taking closures.
+    let ap = g.expr(&sc(&["f(a)", "f(b)", "f(a * b)", "a"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn apply2<F: Fn(f64) -> f64>(f: F, a: f64, b: f64) -> f64 {{\n    {}\n}}\n\n\
+         pub fn apply2_nd<{ND}, F: Fn(D) -> D>(f: F, a: D, b: D) -> D {{\n    {}\n}}\n\n\
+         #[derive_frule]\npub fn midpoint(f: &dyn Fn(f64) -> f64, a: f64, b: f64) -> f64 {{\n    let h = (b - a) / 4.0;\n    \
+         let mut s = 0.0;\n    for i in 0..4 {{\n        s += f(a + (i as f64 + 0.5) * h);\n    }}\n    s * h\n}}\n\n\
+         pub fn midpoint_nd<{ND}>(f: &dyn Fn(D) -> D, a: D, b: D) -> D {{\n    let h = (b - a) * D::from(0.25);\n    \
+         let mut s = D::from(0.0);\n    for i in 0..4 {{\n        s += f(a + D::from(i as f64 + 0.5) * h);\n    }}\n    s * h\n}}\n",
+        ap.plain, ap.dual
+    )
+    .unwrap();
+
+    // A helper returning an `Option`.
+    let c = *g.rng.pick(&["0.0", "0.5", "-0.5"]);
+    let some = g.expr(&sc(&["a"], helpers), 3);
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn try_at(a: f64) -> Option<f64> {{\n    if a > {c} {{\n        Some({})\n    }} else {{\n        None\n    }}\n}}\n\n\
+         pub fn try_at_nd<{ND}>(a: D) -> Option<D> {{\n    if a.re() > {c} {{\n        Some({})\n    }} else {{\n        None\n    }}\n}}\n",
+        some.plain, some.dual
+    )
+    .unwrap();
+
+    // Outputs through `&mut`: a slice written in a loop, and a scalar accumulator.
+    let sm = g.expr(
+        &sc(&["inp[i]", "inp[(i + 1) % n]", "k", "out[i]"], helpers),
+        2,
+    );
+    let ac = g.expr(&sc(&["t", "(*acc)"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn smooth(out: &mut [f64], inp: &[f64], k: f64) {{\n    let n = inp.len();\n    \
+         for i in 0..out.len().min(n) {{\n        out[i] = {};\n    }}\n}}\n\n\
+         pub fn smooth_nd<{ND}>(out: &mut [D], inp: &[D], k: D) {{\n    let n = inp.len();\n    \
+         for i in 0..out.len().min(n) {{\n        out[i] = {};\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn accum(acc: &mut f64, t: f64) {{\n    *acc += {};\n}}\n\n\
+         pub fn accum_nd<{ND}>(acc: &mut D, t: D) {{\n    *acc += {};\n}}\n",
+        sm.plain, sm.dual, ac.plain, ac.dual
+    )
+    .unwrap();
+
+    // Generic float helpers: `g0` smooth (it is also called at `f32`), `g1` any, and a
+    // fold over a slice of `T`.
+    let e0 = g.with(Flavor::Generic, true, |g| g.expr(&sc(&["a", "b"], 0), 3));
+    let e1 = g.with(Flavor::Generic, false, |g| g.expr(&sc(&["a", "b"], 0), 3));
+    let es = g.with(Flavor::Generic, true, |g| g.expr(&sc(&["t", "k"], 0), 2));
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn g0<T: Float>(a: T, b: T) -> T {{\n    {}\n}}\n\n\
+         pub fn g0_nd<{ND}>(a: D, b: D) -> D {{\n    {}\n}}\n\n\
+         #[derive_frule]\npub fn g1<T: Float>(a: T, b: T) -> T {{\n    {}\n}}\n\n\
+         pub fn g1_nd<{ND}>(a: D, b: D) -> D {{\n    {}\n}}\n\n\
+         #[derive_frule]\npub fn gsum<T: Float>(x: &[T], k: T) -> T {{\n    x.iter().fold(T::zero(), |s, &t| s + {})\n}}\n\n\
+         pub fn gsum_nd<{ND}>(x: &[D], k: D) -> D {{\n    x.iter().fold(D::from(0.0), |s, &t| s + {})\n}}\n",
+        e0.plain, e0.dual, e1.plain, e1.dual, es.plain, es.dual
+    )
+    .unwrap();
+
+    // An `f32` helper calling the generic one at `f32`. Its reference computes in `f64`;
+    // the program takes the plain function's value (`fwdad_fuzz::fix`) and compares
+    // derivatives to `F32_TOL`.
+    let e32 = g.with(Flavor::F32, true, |g| {
+        g.expr(&sc(&["a", "b", "g0(a, b)"], 0), 3)
+    });
+    let e32_nd = e32.dual.replace("g0(a, b)", "g0_nd(a, b)");
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn s32(a: f32, b: f32) -> f32 {{\n    {}\n}}\n\n\
+         pub fn s32_nd<{ND}>(a: D, b: D) -> D {{\n    {e32_nd}\n}}\n",
+        e32.plain
+    )
+    .unwrap();
+
+    // A helper calling an `FnMut` on each element, and a generic one taking a closure.
+    let gm = g.with(Flavor::Generic, false, |g| {
+        g.expr(&sc(&["f(a)", "f(b)", "a", "b"], 0), 2)
+    });
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn each<F: FnMut(f64)>(x: &[f64], mut f: F) {{\n    for &t in x {{\n        f(t);\n    }}\n}}\n\n\
+         pub fn each_nd<{ND}, F: FnMut(D)>(x: &[D], mut f: F) {{\n    for &t in x {{\n        f(t);\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn gmid<T: Float, F: Fn(T) -> T>(f: F, a: T, b: T) -> T {{\n    {}\n}}\n\n\
+         pub fn gmid_nd<{ND}, F: Fn(D) -> D>(f: F, a: D, b: D) -> D {{\n    {}\n}}\n",
+        gm.plain, gm.dual
+    )
+    .unwrap();
+
+    // More of what users write on their types: `+=` and indexing on `V2`, a `&mut self`
+    // method of the enum matching on `self`, a struct with an array field, a trait with
+    // a constructor (`L::make(k)`, not dyn compatible), `?` on `Option`s, a generic
+    // helper writing `&mut [T]`.
+    src.push_str(
+        "#[derive_frule]\nimpl std::ops::AddAssign for V2 {\n    fn add_assign(&mut self, o: V2) {\n        self.x += o.x;\n        self.y += o.y;\n    }\n}\n\n\
+         impl<D: DualNum<Primitive = f64> + Copy> std::ops::AddAssign for V2Nd<D> {\n    fn add_assign(&mut self, o: V2Nd<D>) {\n        self.x += o.x;\n        self.y += o.y;\n    }\n}\n\n\
+         #[derive_frule]\nimpl std::ops::Index<usize> for V2 {\n    type Output = f64;\n    fn index(&self, i: usize) -> &f64 {\n        if i == 0 {\n            &self.x\n        } else {\n            &self.y\n        }\n    }\n}\n\n\
+         impl<D: DualNum<Primitive = f64> + Copy> std::ops::Index<usize> for V2Nd<D> {\n    type Output = D;\n    fn index(&self, i: usize) -> &D {\n        if i == 0 {\n            &self.x\n        } else {\n            &self.y\n        }\n    }\n}\n\n",
+    );
+    let sr = g.expr(&sc(&["(*r)", "k"], helpers), 2);
+    let sw = g.expr(&sc(&["(*w)", "(*h)", "k"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\nimpl Shape {{\n    pub fn scale(&mut self, k: f64) {{\n        match self {{\n            Shape::Circle {{ r }} => *r = {},\n            \
+         Shape::Rect {{ w, h }} => {{\n                *w *= k;\n                *h = {};\n            }}\n            Shape::Pt(p) => *p -= k,\n        }}\n    }}\n}}\n\n\
+         impl<{ND}> ShapeNd<D> {{\n    pub fn scale(&mut self, k: D) {{\n        match self {{\n            ShapeNd::Circle {{ r }} => *r = {},\n            \
+         ShapeNd::Rect {{ w, h }} => {{\n                *w *= k;\n                *h = {};\n            }}\n            ShapeNd::Pt(p) => *p -= k,\n        }}\n    }}\n}}\n",
+        sr.plain, sw.plain, sr.dual, sw.dual
+    )
+    .unwrap();
+    let c0 = g.expr(&sc(&["x[0]", "x[x.len() - 1]"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive(Clone, Copy, Debug, Differentiable)]\npub struct Poly {{\n    pub c: [f64; 3],\n}}\n\n\
+         #[derive(Clone, Copy, Debug)]\npub struct PolyNd<D> {{\n    pub c: [D; 3],\n}}\n\n\
+         #[derive_frule]\nimpl Poly {{\n    pub fn eval(&self, t: f64) -> f64 {{\n        let mut s = 0.0;\n        for &c in self.c.iter().rev() {{\n            s = s * t + c;\n        }}\n        s\n    }}\n}}\n\n\
+         impl<{ND}> PolyNd<D> {{\n    pub fn eval(&self, t: D) -> D {{\n        let mut s = D::from(0.0);\n        for &c in self.c.iter().rev() {{\n            s = s * t + c;\n        }}\n        s\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn fit(x: &[f64]) -> Poly {{\n    Poly {{\n        c: [{}, x.iter().sum::<f64>() * 0.25, 0.5],\n    }}\n}}\n\n\
+         pub fn fit_nd<{ND}>(x: &[D]) -> PolyNd<D> {{\n    PolyNd {{\n        c: [{}, x.iter().fold(D::from(-0.0), |s, &t| s + t) * D::from(0.25), D::from(0.5)],\n    }}\n}}\n",
+        c0.plain, c0.dual
+    )
+    .unwrap();
+    let at = g.expr(&sc(&["self.k", "t"], helpers), 2);
+    let mk = g.expr(&sc(&["k"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\npub trait Law: Sized {{\n    fn make(k: f64) -> Self;\n    fn at(&self, t: f64) -> f64;\n}}\n\n\
+         pub trait LawNd<{ND}>: Sized {{\n    fn make(k: D) -> Self;\n    fn at(&self, t: D) -> D;\n}}\n\n\
+         #[derive_frule]\nimpl Law for Lin {{\n    fn make(k: f64) -> Self {{\n        Lin {{ k: {} }}\n    }}\n    fn at(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> LawNd<D> for LinNd<D> {{\n    fn make(k: D) -> Self {{\n        LinNd {{ k: {} }}\n    }}\n    fn at(&self, t: D) -> D {{\n        {}\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn build<L: Law>(k: f64, t: f64) -> f64 {{\n    L::make(k).at(t)\n}}\n\n\
+         pub fn build_nd<{ND}, L: LawNd<D>>(k: D, t: D) -> D {{\n    L::make(k).at(t)\n}}\n",
+        mk.plain, at.plain, mk.dual, at.dual
+    )
+    .unwrap();
+    let gf = g.with(Flavor::Generic, false, |g| g.expr(&sc(&["a", "w"], 0), 2));
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn chain_at(a: f64) -> Option<f64> {{\n    let t = try_at(a)?;\n    Some(t * 0.5 + try_at(t)?)\n}}\n\n\
+         pub fn chain_at_nd<{ND}>(a: D) -> Option<D> {{\n    let t = try_at_nd(a)?;\n    Some(t * D::from(0.5) + try_at_nd(t)?)\n}}\n\n\
+         #[derive_frule]\npub fn gfill<T: Float>(out: &mut [T], a: T) {{\n    for (i, o) in out.iter_mut().enumerate() {{\n        let w = T::from(i).unwrap();\n        *o = {};\n    }}\n}}\n\n\
+         pub fn gfill_nd<{ND}>(out: &mut [D], a: D) {{\n    for (i, o) in out.iter_mut().enumerate() {{\n        let w = D::from(i as f64);\n        *o = {};\n    }}\n}}\n",
+        gf.plain, gf.dual
+    )
+    .unwrap();
+
+    // By-value `self` returning `Self`, a method returning a pair, a tuple struct, a
+    // function taking `&impl Model`.
+    let sk = g.expr(&sc(&["self.x", "self.y", "k"], helpers), 2);
+    let pe = g.expr(&sc(&["self.0", "self.1", "t"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\nimpl V2 {{\n    pub fn scaled(self, k: f64) -> V2 {{\n        V2 {{\n            x: self.x * k,\n            y: {},\n        }}\n    }}\n\n    \
+         pub fn split(&self) -> (f64, f64) {{\n        (self.x + self.y, self.x - self.y)\n    }}\n}}\n\n\
+         impl<{ND}> V2Nd<D> {{\n    pub fn scaled(self, k: D) -> V2Nd<D> {{\n        V2Nd {{\n            x: self.x * k,\n            y: {},\n        }}\n    }}\n\n    \
+         pub fn split(&self) -> (D, D) {{\n        (self.x + self.y, self.x - self.y)\n    }}\n}}\n\n\
+         #[derive(Clone, Copy, Debug, Differentiable)]\npub struct Pair(pub f64, pub f64);\n\n\
+         #[derive(Clone, Copy, Debug)]\npub struct PairNd<D>(pub D, pub D);\n\n\
+         #[derive_frule]\nimpl Model for Pair {{\n    fn eval(&self, t: f64) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> ModelNd<D> for PairNd<D> {{\n    fn eval(&self, t: D) -> D {{\n        {}\n    }}\n}}\n\n\
+         #[derive_frule]\npub fn run_impl(m: &impl Model, t: f64) -> f64 {{\n    m.eval(t) - 0.5 * m.twice(t)\n}}\n\n\
+         pub fn run_impl_nd<{ND}>(m: &impl ModelNd<D>, t: D) -> D {{\n    m.eval(t) - D::from(0.5) * m.twice(t)\n}}\n",
+        sk.plain, sk.dual, pe.plain, pe.dual
+    )
+    .unwrap();
 }

@@ -49,6 +49,8 @@ pub struct Program {
     pub name: &'static str,
     /// Length of the input slice.
     pub n: usize,
+    /// Computes in `f32` somewhere: derivatives are compared to [`F32_TOL`].
+    pub f32: bool,
     pub plain: fn(&[f64]) -> f64,
     pub jvp: fn(&[f64], &[f64]) -> (f64, f64),
     pub gradient: fn(&[f64]) -> (f64, Vec<f64>),
@@ -80,6 +82,9 @@ pub struct Stats {
     /// (num-dual rounding a value differently sends it down another branch): its
     /// derivatives are then of another program.
     pub reference_off: usize,
+    /// Where the reference was off (program and point): fwdad's primal is not compared
+    /// there, so a long run shows them to be looked at.
+    pub reference_off_at: Vec<String>,
     /// Individual numbers compared (primals, tangents, gradient and Hessian entries).
     pub compared: usize,
     pub mismatches: Vec<String>,
@@ -100,6 +105,12 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 /// A wrong second-order rule is off by far more than this.
 pub const SECOND_ORDER_TOL: f64 = 1e-9;
 
+/// Tolerance of the derivatives of a program with `f32` parts. fwdad propagates their
+/// tangents in `f32` (unit roundoff 6e-8), the reference in `f64` from the unrounded
+/// inputs; their difference is that roundoff times the part's condition number. A wrong
+/// rule is off by far more.
+pub const F32_TOL: f64 = 1e-4;
+
 /// Runs every program at `inputs` random points drawn from `seed`.
 pub fn check(programs: &[Program], inputs: usize, seed: u64, tol: f64) -> Stats {
     let mut rng = gen::Rng::new(seed);
@@ -108,6 +119,7 @@ pub fn check(programs: &[Program], inputs: usize, seed: u64, tol: f64) -> Stats 
         for _ in 0..inputs {
             let x: Vec<f64> = (0..p.n).map(|_| rng.uniform(-2.0, 2.0)).collect();
             let v: Vec<f64> = (0..p.n).map(|_| rng.uniform(-1.0, 1.0)).collect();
+            let tol = if p.f32 { F32_TOL.max(tol) } else { tol };
             check_one(p, &x, &v, tol, &mut st);
         }
     }
@@ -155,8 +167,27 @@ fn check_one(p: &Program, x: &[f64], v: &[f64], tol: f64, st: &mut Stats) {
         st.skipped += 1;
         return;
     }
-    if reference_value.iter().any(|r| r.to_bits() != y.to_bits()) {
+    if let Some(r) = reference_value.iter().find(|r| r.to_bits() != y.to_bits()) {
         st.reference_off += 1;
+        st.reference_off_at.push(format!(
+            "{} at x = {x:?}: num-dual {r:e}, plain {y:e}",
+            p.name
+        ));
+        // The primals need no reference.
+        let got = [
+            ((p.jvp)(x, v).0, "jvp"),
+            ((p.gradient)(x).0, "gradient"),
+            ((p.hessian)(x).0, "hessian"),
+        ];
+        for (got, mode) in got {
+            st.compared += 1;
+            if got.to_bits() != y.to_bits() {
+                st.mismatches.push(format!(
+                    "{} at x = {x:?}: {mode} primal {got:e} != plain {y:e}",
+                    p.name
+                ));
+            }
+        }
         return;
     }
     let jvp_ref: f64 = grad.iter().zip(v).map(|(g, v)| g * v).sum();

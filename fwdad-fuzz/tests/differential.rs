@@ -44,6 +44,9 @@ fn judge(what: &str, programs: usize, st: &Stats) {
     for m in st.mismatches.iter().take(20) {
         println!("  {m}");
     }
+    for m in st.reference_off_at.iter().take(5) {
+        println!("  reference off: {m}");
+    }
     assert!(
         st.mismatches.is_empty(),
         "{} mismatches",

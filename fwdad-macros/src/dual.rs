@@ -543,6 +543,14 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     );
                 }
             }
+            // A trait object is constant data (its type's rule runs on constant fields): an
+            // unsizing cast would drop the value's tangent.
+            InstKind::Cast { arg, ty } if is(arg) && crate::callee::is_user_trait_object(ty) => {
+                diag.error(
+                    data.span,
+                    "`#[derive_frule]` takes a trait object's fields as constants, and this value depends on the differentiated inputs (its derivative would be lost): pass the value itself through a generic parameter (`fn f<M: Trait>(m: &M, ..)`), or build the trait object from constants",
+                );
+            }
             InstKind::Call {
                 func: path,
                 args,

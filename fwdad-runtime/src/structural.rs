@@ -362,6 +362,22 @@ where
     }
 }
 
+/// An owned float whose type the macro cannot see (a constant a closure captured, the
+/// value of a `loop`, a call's result) promoted like a borrowed one: its zero tangent is
+/// owned, the cell stays empty.
+macro_rules! promote_owned_float {
+    ($($f:ty),*) => {$(
+        impl<'a, S: Mode> PromoteRef<'a, S> for $f {
+            type Buffer = ();
+            fn zero_buffer(&self) -> Self::Buffer {}
+            fn with_buffer(self, _: &'a (), _: usize) -> Dual<Self, Self::TangentIn<S>> {
+                Dual::new(self, self.zero_tangent_in::<S>())
+            }
+        }
+    )*};
+}
+promote_owned_float!(f32, f64);
+
 #[cfg(feature = "alloc")]
 impl<'a, T: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a [T]
 where

@@ -186,6 +186,20 @@ pub fn names_user_trait_object(t: &syn::TypeTraitObject) -> bool {
     })
 }
 
+/// `&dyn Tr`, `&mut dyn Tr` or `Box<dyn Tr>` of a trait of the user's (not `dyn Fn`).
+pub fn is_user_trait_object(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_user_trait_object(&r.elem),
+        syn::Type::Paren(p) => is_user_trait_object(&p.elem),
+        syn::Type::Group(g) => is_user_trait_object(&g.elem),
+        syn::Type::TraitObject(t) => names_user_trait_object(t),
+        syn::Type::Path(p) if p.qself.is_none() => boxed_type(&p.path).is_some_and(
+            |inner| matches!(inner, syn::Type::TraitObject(t) if names_user_trait_object(t)),
+        ),
+        _ => false,
+    }
+}
+
 /// Whether a method named `name` can only be the user's: no float rule and no `std` row
 /// has that name.
 pub fn is_user_method_name(name: &str) -> bool {

@@ -211,6 +211,7 @@ impl Lowerer<'_> {
             label,
             carried: carried.iter().map(|(n, d, _)| (n.clone(), *d)).collect(),
             kind,
+            value_ty: None,
         });
         self.push_scope();
         let reached_end = body(self, elem).is_some() && !self.is_dead();
@@ -219,7 +220,7 @@ impl Lowerer<'_> {
             let next = carried.iter().map(|(n, d, _)| self.get_at(n, *d)).collect();
             self.terminate(Terminator::Yield(next));
         }
-        self.loops.pop();
+        let value_ty = self.loops.pop().and_then(|ctx| ctx.value_ty);
         self.cur = parent;
 
         let (kind_inst, extra) = match (kind, iter) {
@@ -244,7 +245,12 @@ impl Lowerer<'_> {
         }
         match extra {
             0 => Some(self.unit(span)),
-            _ => Some(results[0]),
+            _ => {
+                if let Some(ty) = value_ty {
+                    self.func.values[results[0]].ty = ty;
+                }
+                Some(results[0])
+            }
         }
     }
 
@@ -274,15 +280,15 @@ impl Lowerer<'_> {
 
     /// Ends the current region with a `break` out of the loop `depth` levels up.
     pub(crate) fn break_to(&mut self, depth: usize, value: Option<Value>, span: Span) {
-        let Some(ctx) = self
-            .loops
-            .len()
-            .checked_sub(1 + depth)
-            .map(|i| self.loops[i].clone())
-        else {
+        let Some(at) = self.loops.len().checked_sub(1 + depth) else {
             self.diag.error(span, "`break` outside of a loop");
             return;
         };
+        let ctx = self.loops[at].clone();
+        if let Some(v) = value {
+            let ty = self.func.values[v].ty.clone();
+            self.loops[at].value_ty.get_or_insert(ty);
+        }
         let mut values = Vec::new();
         match ctx.kind {
             LoopKind::Loop | LoopKind::Block => {

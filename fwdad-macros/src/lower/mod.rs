@@ -190,6 +190,8 @@ pub(crate) struct LoopCtx {
     /// The loop-carried variables: names and the scope depth where each is bound.
     carried: Vec<(String, usize)>,
     kind: control::LoopKind,
+    /// The type of the first `break value` out of it: the loop's value has it.
+    value_ty: Option<TypeHint>,
 }
 
 pub(crate) struct Lowerer<'d> {

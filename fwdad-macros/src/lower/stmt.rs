@@ -152,7 +152,15 @@ impl Lowerer<'_> {
             return Some(());
         }
         let try_into = self.desugar_try_into_array(ty, &init.expr);
-        let init_expr = try_into.as_ref().unwrap_or(&init.expr);
+        // `let m: &dyn Material = &Steel { .. };`: the unsizing coercion Rust makes there is
+        // the cast `&Steel { .. } as &dyn Material`, which the rule makes on the primal.
+        let to_object = ty
+            .filter(|ty| crate::callee::is_user_trait_object(ty))
+            .map(|ty| cast_each_result(&init.expr, ty));
+        let init_expr = try_into
+            .as_ref()
+            .or(to_object.as_ref())
+            .unwrap_or(&init.expr);
         let numcast = ty.and_then(|ty| self.numcast_from(ty, init_expr));
         let init_expr = numcast.as_ref().unwrap_or(init_expr);
         let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
@@ -920,4 +928,47 @@ pub(super) fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> 
         paren_token: m.paren_token,
         args,
     }))
+}
+
+/// `e as ty`, the cast moved into each result of a branching `e` (`if`, `match`, a block's
+/// tail), where Rust's expected type coerces each arm on its own (`if c { &A } else { &B }`
+/// to `&dyn Tr`: the arms have different types, the `if` as a whole none).
+fn cast_each_result(e: &syn::Expr, ty: &syn::Type) -> syn::Expr {
+    let mut e = e.clone();
+    match &mut e {
+        syn::Expr::Paren(p) => *p.expr = cast_each_result(&p.expr, ty),
+        syn::Expr::Block(b) => cast_tail(&mut b.block, ty),
+        syn::Expr::If(i) => {
+            cast_tail(&mut i.then_branch, ty);
+            if let Some((_, els)) = &mut i.else_branch {
+                **els = cast_each_result(els, ty);
+            }
+        }
+        syn::Expr::Match(m) => {
+            for arm in &mut m.arms {
+                *arm.body = cast_each_result(&arm.body, ty);
+            }
+        }
+        _ => {
+            let at = e.span();
+            return syn::Expr::Cast(syn::ExprCast {
+                attrs: Vec::new(),
+                expr: Box::new(syn::Expr::Paren(syn::ExprParen {
+                    attrs: Vec::new(),
+                    paren_token: syn::token::Paren(at),
+                    expr: Box::new(e),
+                })),
+                as_token: syn::Token![as](at),
+                ty: Box::new(ty.clone()),
+            });
+        }
+    }
+    e
+}
+
+/// The cast of [`cast_each_result`] on a block's tail expression, if it has one.
+fn cast_tail(b: &mut syn::Block, ty: &syn::Type) {
+    if let Some(syn::Stmt::Expr(tail, None)) = b.stmts.last_mut() {
+        *tail = cast_each_result(tail, ty);
+    }
 }
