@@ -1519,40 +1519,9 @@ fn check_float_params(sig: &syn::Signature, diag: &mut Diagnostics, method: bool
 /// generic_iterators.rs`). The elements carry no derivative.
 pub(crate) fn iter_type_params(sig: &syn::Signature) -> Vec<syn::Ident> {
     let generics = &sig.generics;
-    let bounded = |tp: &syn::TypeParam| {
-        let own = tp.bounds.iter();
-        let preds = generics.where_clause.iter().flat_map(|w| {
-            w.predicates.iter().filter_map(|p| match p {
-                syn::WherePredicate::Type(pt)
-                    if matches!(&pt.bounded_ty, syn::Type::Path(p) if p.path.is_ident(&tp.ident)) =>
-                {
-                    Some(pt.bounds.iter())
-                }
-                _ => None,
-            })
-        });
-        own.chain(preds.flatten()).find_map(|b| match b {
-            syn::TypeParamBound::Trait(t) => {
-                let last = t.path.segments.last()?;
-                if last.ident != "IntoIterator" && last.ident != "Iterator" {
-                    return None;
-                }
-                let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-                    return None;
-                };
-                a.args.iter().find_map(|g| match g {
-                    syn::GenericArgument::AssocType(at) if at.ident == "Item" => {
-                        Some(at.ty.clone())
-                    }
-                    _ => None,
-                })
-            }
-            _ => None,
-        })
-    };
     generics
         .type_params()
-        .filter(|tp| bounded(tp).is_some())
+        .filter(|tp| iter_item(generics, &tp.ident).is_some())
         .filter(|tp| iter_param_positions(sig, std::slice::from_ref(&tp.ident)).contains(&true))
         .map(|tp| tp.ident.clone())
         .collect()
