@@ -415,3 +415,50 @@ fn complex_methods_in_every_mode() {
     assert_close(jac[(0, 0)], jac[(1, 1)], 1e-13, "∂u/∂x = ∂v/∂y");
     assert_close(jac[(0, 1)], -jac[(1, 0)], 1e-13, "∂u/∂y = −∂v/∂x");
 }
+
+/// Heston's parameters, as a quant keeps them.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Heston {
+    pub v0: f64,
+    pub kappa: f64,
+    pub theta: f64,
+    pub sigma: f64,
+    pub rho: f64,
+}
+
+/// Real part of Heston's characteristic function of log(S_T/S_0) at `u = w − i/2` (the
+/// "little Heston trap" form): float fields meet complex values in every product.
+#[derive_frule]
+fn heston_cf_re(w: f64, t: f64, p: &Heston) -> f64 {
+    let u = Complex64::new(w, -0.5);
+    let i = Complex64::new(0.0, 1.0);
+    let b = p.kappa - p.rho * p.sigma * i * u;
+    let d = (b * b + p.sigma * p.sigma * (u * u + i * u)).sqrt();
+    let g = (b - d) / (b + d);
+    let e = (-d * t).exp();
+    let c = p.kappa * p.theta / (p.sigma * p.sigma)
+        * ((b - d) * t - 2.0 * ((1.0 - g * e) / (1.0 - g)).ln());
+    let dd = (b - d) / (p.sigma * p.sigma) * ((1.0 - e) / (1.0 - g * e));
+    (c + dd * p.v0).exp().re
+}
+
+#[derive_frule]
+fn heston_cf_of(q: &[f64]) -> f64 {
+    let p = Heston {
+        v0: q[0],
+        kappa: q[1],
+        theta: q[2],
+        sigma: q[3],
+        rho: q[4],
+    };
+    heston_cf_re(1.3, 0.75, &p)
+}
+
+#[test]
+fn heston_fields_times_complex_in_every_mode() {
+    check_modes!(
+        heston_cf_of {},
+        |q: &[f64]| heston_cf_of(q),
+        [0.05, 2.0, 0.04, 0.5, -0.7]
+    );
+}

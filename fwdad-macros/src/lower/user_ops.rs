@@ -420,17 +420,18 @@ impl Lowerer<'_> {
             self.is_field_of_user(*v)
                 && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
         };
-        // Beside a library value (`self.b1 * z1` with `z1 = Complex::from_polar(..)`, a
-        // field read into a typed `let z: Complex<f64> = self.z;`) it is the library's
-        // arithmetic, as a float field is.
         let fields = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
             && [lhs, rhs].iter().any(unknown_field)
-            && !literal
-            && {
-                let lib = crate::libtypes::lib_values(&self.func);
-                !(*lib.get(lhs) || *lib.get(rhs))
-            };
+            && !literal;
         if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque || fields) {
+            return None;
+        }
+        // Beside a library value (`self.b1 * z1` with `z1 = Complex::from_polar(..)`, a
+        // field read into a typed `let z: Complex<f64> = self.z;`, `p.rho * p.sigma * i`
+        // with `i` a `Complex64`) it is the library's arithmetic, as a float's is: no
+        // operator of a user type takes a library value.
+        let lib = crate::libtypes::lib_values(&self.func);
+        if *lib.get(lhs) || *lib.get(rhs) {
             return None;
         }
         // A method's result is only a guess (`a.dot(b) * k` is as common as `k *
