@@ -42,14 +42,16 @@ fn loops_writing_memory_with_float_references_go_out_of_line() {
     }
 }
 
-/// The `#[inline(..)]` attribute on the `Frule` impl's `frule` in the expansion of `item`.
-fn frule_inline(item: &str) -> String {
+/// The `#[inline(..)]` attribute before `fn name` in the expansion of `item`.
+fn inline_before(item: &str, name: &str) -> String {
     let out = expand(
         TokenStream::new(),
         TokenStream::from_str(item).expect("valid tokens"),
     );
     let text = out.to_string();
-    let at = text.find("fn frule").expect("an frule method");
+    let at = text
+        .find(&format!("fn {name}"))
+        .unwrap_or_else(|| panic!("no `fn {name}` in the expansion"));
     let attr = text[..at].rfind("# [inline").expect("an inline attribute");
     text[attr..]
         .split(']')
@@ -57,6 +59,11 @@ fn frule_inline(item: &str) -> String {
         .unwrap_or_default()
         .to_string()
         + "]"
+}
+
+/// The `#[inline(..)]` attribute on the `Frule` impl's `frule` in the expansion of `item`.
+fn frule_inline(item: &str) -> String {
+    inline_before(item, "frule")
 }
 
 /// The user's `#[inline(always)]` holds for the rule as well (a large batched rule with
@@ -83,19 +90,7 @@ fn the_users_inline_always_holds_for_the_rule() {
 
 /// The `#[inline(..)]` attribute on the out-of-line body of `item`'s rule.
 fn body_inline(item: &str) -> String {
-    let out = expand(
-        TokenStream::new(),
-        TokenStream::from_str(item).expect("valid tokens"),
-    );
-    let text = out.to_string();
-    let at = text.find("fn __fwdad_body").expect("an out-of-line body");
-    let attr = text[..at].rfind("# [inline").expect("an inline attribute");
-    text[attr..]
-        .split(']')
-        .next()
-        .unwrap_or_default()
-        .to_string()
-        + "]"
+    inline_before(item, "__fwdad_body")
 }
 
 /// An out-of-line body whose loops store only into parameters may be inlined (their
