@@ -224,9 +224,16 @@ pub fn const_arg<S, X: ConstantIn<S>>(x: X) -> X::Dual {
 /// `n` constant tangents, in no memory (a slice of a zero-sized type).
 #[inline(always)]
 fn const_slice<'a>(n: usize) -> &'a [ConstTangent] {
-    // SAFETY: `ConstTangent` is zero-sized, so a dangling, aligned, non-null pointer is a
-    // valid slice of any length (as `Vec::<ConstTangent>::leak` would produce), and no
-    // memory is read or written through it.
+    zero_sized_slice(n)
+}
+
+/// `n` values of the zero-sized `Z` (`ConstTangent`, `NoTangent`), in no memory.
+#[inline(always)]
+fn zero_sized_slice<'a, Z>(n: usize) -> &'a [Z] {
+    const { assert!(core::mem::size_of::<Z>() == 0) };
+    // SAFETY: `Z` is zero-sized (asserted above, at compile time), so a dangling, aligned,
+    // non-null pointer is a valid slice of any length (as `Vec::<Z>::leak` would produce),
+    // and no memory is read or written through it.
     unsafe { core::slice::from_raw_parts(core::ptr::NonNull::dangling().as_ptr(), n) }
 }
 
@@ -313,11 +320,7 @@ macro_rules! discrete_const_refs {
             type Zero = &'a [NoTangent];
             #[inline(always)]
             fn constant(self) -> Dual<&'a [$I], &'a [NoTangent]> {
-                // SAFETY: as `const_slice`: `NoTangent` is zero-sized.
-                let zeros = unsafe {
-                    core::slice::from_raw_parts(core::ptr::NonNull::dangling().as_ptr(), self.len())
-                };
-                Dual::new(self, zeros)
+                Dual::new(self, zero_sized_slice(self.len()))
             }
         }
         impl<'a, const N: usize> Constant for &'a [$I; N] {
