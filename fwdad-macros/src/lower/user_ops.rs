@@ -188,12 +188,7 @@ impl Lowerer<'_> {
             // `V3::ZERO`, `Spring::K`: an associated constant of a user type may be a value
             // of it or a float (`out[i] = ..` on `let mut out = V3::ZERO;`).
             InstKind::Const(path) if path.segments.len() >= 2 => {
-                let mut ty = path.clone();
-                ty.segments.pop();
-                ty.segments.pop_punct();
-                let single = ty.segments.len() == 1
-                    && self.type_params.contains(&ty.segments[0].ident.to_string());
-                (!single && self.is_user_type_path(&ty)).then_some(UserShape::Opaque)
+                self.owner_is_user_type(path).then_some(UserShape::Opaque)
             }
             InstKind::Call {
                 callee: PathCallee::UserOp(_),
@@ -201,12 +196,7 @@ impl Lowerer<'_> {
             } => Some(UserShape::Value),
             // `Vec3::new(..)`, `Vec3::zero()`: a guess (see the module doc).
             InstKind::Call { func, .. } if func.segments.len() >= 2 => {
-                let mut ty = func.clone();
-                ty.segments.pop();
-                ty.segments.pop_punct();
-                let single = ty.segments.len() == 1
-                    && self.type_params.contains(&ty.segments[0].ident.to_string());
-                (!single && self.is_user_type_path(&ty)).then_some(UserShape::Value)
+                self.owner_is_user_type(func).then_some(UserShape::Value)
             }
             _ => None,
         };
@@ -291,6 +281,16 @@ impl Lowerer<'_> {
                 .is_some_and(|v| self.is_written_lib(v)),
             _ => false,
         }
+    }
+
+    /// Whether `Ty::item`'s `Ty` is a user type (not a type parameter of the function).
+    fn owner_is_user_type(&self, path: &syn::Path) -> bool {
+        let mut ty = path.clone();
+        ty.segments.pop();
+        ty.segments.pop_punct();
+        let single =
+            ty.segments.len() == 1 && self.type_params.contains(&ty.segments[0].ident.to_string());
+        !single && self.is_user_type_path(&ty)
     }
 
     /// Whether `v` is a field read (or borrow) of a value of a user type.
