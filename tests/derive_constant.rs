@@ -439,3 +439,76 @@ fn read_only_constants_in_every_mode() {
     assert_eq!(d.primal, dot32(&a32, &x32));
     assert_eq!(d.tangent, 1.5 - 2.0 - 0.25);
 }
+
+/// Mean squared distance from a moving centre to a point cloud (a fitting loss).
+#[derive_frule]
+fn cloud_spread(centre: &[f64; 3], points: &[[f64; 3]]) -> f64 {
+    let mut s = 0.0;
+    for p in points {
+        let d = [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]];
+        s += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    }
+    s / points.len() as f64
+}
+
+/// Logistic regression's negative log-likelihood over `f32` feature rows.
+#[derive_frule]
+fn logistic_nll32(w: &[f32], rows: &[[f32; 2]], labels: &[bool]) -> f32 {
+    let mut nll = 0.0f32;
+    for (x, &y) in rows.iter().zip(labels) {
+        let z = w[0] + w[1] * x[0] + w[2] * x[1];
+        let p = 1.0 / (1.0 + (-z).exp());
+        nll -= if y { p.ln() } else { (1.0 - p).ln() };
+    }
+    nll
+}
+
+#[test]
+fn constant_slices_of_float_arrays() {
+    // d/dc mean |p - c|² = 2 (c - mean p): independent of the code.
+    let points = vec![
+        [1.0, 2.0, 0.5],
+        [-0.5, 0.25, 3.0],
+        [2.0, -1.0, 1.0],
+        [0.0, 0.5, -2.0],
+    ];
+    let c = [0.3, -0.2, 0.7];
+    let mean: Vec<f64> = (0..3)
+        .map(|k| points.iter().map(|p| p[k]).sum::<f64>() / 4.0)
+        .collect();
+    for k in 0..3 {
+        let mut dc = [0.0; 3];
+        dc[k] = 1.0;
+        let d = cloud_spread_frule(Dual::new(&c, &dc), Dual::constant(&points));
+        assert_eq!(d.primal, cloud_spread(&c, &points));
+        assert_relative_eq!(d.tangent, 2.0 * (c[k] - mean[k]), max_relative = 1e-14);
+        let d = cloud_spread_frule(Dual::new(&c, &dc), Dual::constant(&points[1..]));
+        let mean_tail = (points[1..].iter().map(|p| p[k]).sum::<f64>()) / 3.0;
+        assert_relative_eq!(d.tangent, 2.0 * (c[k] - mean_tail), max_relative = 1e-14);
+    }
+    // d/dw of the logistic NLL = Σ (p - y) x̃ (x̃ = [1, x0, x1]).
+    let rows = [[0.5f32, -1.0], [1.5, 0.2], [-0.7, 0.9]];
+    let labels = [true, false, true];
+    let w = [0.1f32, -0.2, 0.3];
+    for k in 0..3 {
+        let mut dw = [0.0f32; 3];
+        dw[k] = 1.0;
+        let d = logistic_nll32_frule(
+            Dual::new(&w[..], &dw[..]),
+            Dual::constant(&rows[..]),
+            Dual::constant(&labels[..]),
+        );
+        assert_eq!(d.primal, logistic_nll32(&w, &rows, &labels));
+        let expect: f64 = rows
+            .iter()
+            .zip(labels)
+            .map(|(x, y)| {
+                let xt = [1.0, x[0] as f64, x[1] as f64];
+                let z = w[0] as f64 + w[1] as f64 * xt[1] + w[2] as f64 * xt[2];
+                let p = 1.0 / (1.0 + (-z).exp());
+                (p - if y { 1.0 } else { 0.0 }) * xt[k]
+            })
+            .sum();
+        assert_relative_eq!(d.tangent as f64, expect, max_relative = 1e-5);
+    }
+}

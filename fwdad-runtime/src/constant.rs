@@ -172,7 +172,7 @@ where
 /// memory, for borrowed floats (`&a[..]`, `&[f64; N]`, `&Vec<f64>`).
 #[diagnostic::on_unimplemented(
     message = "`Dual::constant` cannot give `{Self}` a zero tangent",
-    note = "owned values with a tangent type (`f64`, arrays, your `#[derive(Differentiable)]` types) and borrowed slices and arrays of floats or integers can be constants; a `&mut` buffer receives tangents: pass `Dual::new(&mut y[..], &mut dy[..])`"
+    note = "owned values with a tangent type (`f64`, arrays, your `#[derive(Differentiable)]` types) borrowed slices and arrays of floats or integers, and slices of float arrays can be constants; a `&mut` buffer receives tangents: pass `Dual::new(&mut y[..], &mut dy[..])`"
 )]
 pub trait Constant: Sized {
     /// The primal type of the constant dual.
@@ -311,6 +311,102 @@ macro_rules! const_refs {
 }
 const_refs!(f64, f32);
 
+/// Zeros in static memory for the tangents of constant slices of float arrays: a rule takes
+/// `&[[f64; 3]]`'s tangent as `&[[T; 3]]` in memory, and all-zero bytes are `0.0`. A
+/// zero-initialised static lives in `.bss`: no space in the binary, no page touched unless
+/// read.
+#[repr(C, align(64))]
+struct ZeroPage([u8; ZERO_PAGE]);
+const ZERO_PAGE: usize = 1 << 20;
+static ZEROS: ZeroPage = ZeroPage([0; ZERO_PAGE]);
+
+/// Float types whose all-zero bit pattern is `0.0`.
+///
+/// # Safety
+/// Every bit pattern of zeros must be a valid value of the type (and equal to its zero).
+unsafe trait ZeroBits: Copy {}
+unsafe impl ZeroBits for f64 {}
+unsafe impl ZeroBits for f32 {}
+
+/// `n` zero arrays `[F; K]`, borrowed from [`ZEROS`] or, past its size, from the largest
+/// zero buffer leaked so far (grown by doubling, so what leaks is bounded by twice the
+/// largest slice ever passed).
+fn zero_rows<'a, F: ZeroBits, const K: usize>(n: usize) -> &'a [[F; K]] {
+    const { assert!(core::mem::align_of::<[F; K]>() <= 64) };
+    let bytes = n
+        .checked_mul(core::mem::size_of::<[F; K]>())
+        .expect("a constant slice too large for memory");
+    // SAFETY: the bytes read are zeros, valid `[F; K]` (`ZeroBits`), aligned to 64, live
+    // for `'static` and never written.
+    unsafe { core::slice::from_raw_parts(zero_bytes(bytes).cast::<[F; K]>(), n) }
+}
+
+#[cfg(feature = "alloc")]
+fn zero_bytes(bytes: usize) -> *const u8 {
+    use core::sync::atomic::{AtomicPtr, Ordering};
+    /// A leaked buffer of zeros: its length, then the zeros (aligned to 64).
+    #[repr(C, align(64))]
+    struct Big([u8; 64]);
+    static LARGEST: AtomicPtr<Big> = AtomicPtr::new(core::ptr::null_mut());
+    if bytes <= ZERO_PAGE {
+        return ZEROS.0.as_ptr();
+    }
+    loop {
+        let cur = LARGEST.load(Ordering::Acquire);
+        // SAFETY: a non-null `LARGEST` points at a leaked `Big` array whose first block
+        // holds its usable length in bytes; leaked buffers are never freed or written.
+        let cur_len = if cur.is_null() {
+            0
+        } else {
+            unsafe { *(cur as *const usize) }
+        };
+        if cur_len >= bytes {
+            return unsafe { (cur as *const u8).add(64) };
+        }
+        let len = bytes.max(2 * cur_len).div_ceil(64) * 64;
+        let mut buf: Vec<Big> = (0..len / 64 + 1).map(|_| Big([0; 64])).collect();
+        buf[0].0[..core::mem::size_of::<usize>()].copy_from_slice(&len.to_ne_bytes());
+        let new = buf.leak().as_mut_ptr();
+        // Losing the race leaks `new` (bounded as above); the winner's is at least as big.
+        let _ = LARGEST.compare_exchange(cur, new, Ordering::AcqRel, Ordering::Acquire);
+    }
+}
+
+#[cfg(not(feature = "alloc"))]
+fn zero_bytes(bytes: usize) -> *const u8 {
+    assert!(
+        bytes <= ZERO_PAGE,
+        "a constant slice of float arrays larger than {ZERO_PAGE} bytes needs fwdad's `alloc` feature: pass `Dual::new(&a[..], &zeros[..])`"
+    );
+    ZEROS.0.as_ptr()
+}
+
+/// A borrowed slice of float arrays (points, features) is a constant: its tangent is
+/// zeros in static memory, as the rule takes it.
+macro_rules! const_row_refs {
+    ($($F:ty),*) => {$(
+        impl<'a, const K: usize> Constant for &'a [[$F; K]] {
+            type Primal = &'a [[$F; K]];
+            type Zero = &'a [[$F; K]];
+            #[inline]
+            fn constant(self) -> Dual<&'a [[$F; K]], &'a [[$F; K]]> {
+                Dual::new(self, zero_rows(self.len()))
+            }
+        }
+        /// A borrowed `Vec` of float arrays is a constant slice of them.
+        #[cfg(feature = "alloc")]
+        impl<'a, const K: usize> Constant for &'a Vec<[$F; K]> {
+            type Primal = &'a [[$F; K]];
+            type Zero = &'a [[$F; K]];
+            #[inline]
+            fn constant(self) -> Dual<&'a [[$F; K]], &'a [[$F; K]]> {
+                (&self[..]).constant()
+            }
+        }
+    )*};
+}
+const_row_refs!(f64, f32);
+
 /// A borrowed slice or array of integers or flags (class labels, indices) is a constant:
 /// its tangent is a slice of [`NoTangent`]s, which takes no memory.
 macro_rules! discrete_const_refs {
@@ -364,6 +460,24 @@ mod tests {
         assert_eq!(arr.tangent.len(), 3);
         // Owned values keep their zero tangent in memory, as before.
         assert_eq!(Dual::constant(2.0).tangent, 0.0);
+    }
+
+    #[test]
+    fn constant_slices_of_float_arrays_are_zeros() {
+        let pts = [[1.0_f64, 2.0, 3.0]; 5];
+        let d = Dual::constant(&pts[..]);
+        assert_eq!(d.tangent, &[[0.0; 3]; 5][..]);
+        let small = [[1.0_f32; 2]; 3];
+        assert_eq!(Dual::constant(&small[..]).tangent, &[[0.0_f32; 2]; 3][..]);
+        // Past the static page: a leaked buffer, reused for anything no larger.
+        #[cfg(feature = "alloc")]
+        {
+            let big = crate::alloc_paths::vec![[1.0_f64; 4]; ZERO_PAGE / 32 + 3];
+            let a = Dual::constant(&big).tangent;
+            assert!(a.len() == big.len() && a.iter().all(|r| *r == [0.0; 4]));
+            let b = Dual::constant(&big[..big.len() - 1]).tangent;
+            assert!(core::ptr::eq(a.as_ptr(), b.as_ptr()));
+        }
     }
 
     #[cfg(feature = "alloc")]
