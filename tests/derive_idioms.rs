@@ -56,6 +56,25 @@ fn sort_in_place(x: &mut [f64]) -> f64 {
         .sum()
 }
 
+/// Inverse-distance-weighted mean of the features of the `k` nearest samples to `x`
+/// (candidates sorted as `(distance, features)` pairs, as a k-NN regressor keeps them).
+#[derive_frule]
+fn knn_features(x: &[f64], samples: &[f64], k: usize) -> f64 {
+    let mut cands: Vec<(f64, Vec<f64>)> = Vec::new();
+    for s in samples.chunks(2) {
+        let d = ((s[0] - x[0]).powi(2) + (s[1] - x[1]).powi(2)).sqrt();
+        cands.push((d, vec![s[0] * x[1], s[1].sin()]));
+    }
+    cands.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    let mut num = 0.0;
+    let mut den = 0.0;
+    for (d, f) in &cands[..k] {
+        num += (f[0] + f[1]) / d;
+        den += 1.0 / d;
+    }
+    num / den
+}
+
 /// The `q`-quantile, interpolated linearly between order statistics.
 #[derive_frule]
 fn quantile(x: &[f64], q: f64) -> f64 {
@@ -443,6 +462,17 @@ fn sorting_a_mutable_buffer_moves_tangents_with_values() {
                 (Dual::new(&mut a.0[..], &mut da.0[..]),),
             )
         },
+    );
+}
+
+#[test]
+fn sorting_pairs_that_hold_vectors() {
+    // The elements are `(f64, Vec<f64>)`: the sort moves them by `clone`, tangents included.
+    let samples = [0.3, 0.1, -0.4, 0.8, 1.2, -0.2, 0.05, 0.6, -0.9, -0.3];
+    check_modes!(
+        bind(knn_features {}, (Wrt, &samples[..], 3)),
+        |x: &[f64]| knn_features(x, &samples, 3),
+        [0.2, 0.3]
     );
 }
 

@@ -15,10 +15,11 @@
 //! ```text
 //! { let cmp = |a, b| a.total_cmp(b); let n = v.len(); let mut idx = (0..n).collect();
 //!   /* bottom-up merge of index runs, comparing cmp(&v[idx[j]], &v[idx[i]]) */
-//!   let old = v.to_vec(); for k in 0..n { v[k] = old[idx[k]]; } }
+//!   let old = v.to_vec(); for k in 0..n { v[k] = old[idx[k]].clone(); } }
 //! ```
 //! The comparator reads the elements (on primals, as every comparison does), the indices
-//! are plain `usize`, and the gather moves each primal with its tangent. A stable sort
+//! are plain `usize`, and the gather clones each primal with its tangent (elements need
+//! not be `Copy`: `(f64, Vec<f64>)` pairs sort too). A stable sort
 //! has one result, so the primal is `std`'s `sort_by`'s bit for bit; for
 //! `sort_unstable_by` it differs from `std`'s only in the order of elements that compare
 //! equal (`0.0` and `-0.0` under `partial_cmp`).
@@ -291,7 +292,7 @@ impl Lowerer<'_> {
                     }
                     let __fwdad_old = __fwdad_recv.to_vec();
                     for __fwdad_k in 0..__fwdad_n {
-                        __fwdad_recv[__fwdad_k] = __fwdad_old[__fwdad_idx[__fwdad_k]];
+                        __fwdad_recv[__fwdad_k] = __fwdad_old[__fwdad_idx[__fwdad_k]].clone();
                     }
                 })
             }
