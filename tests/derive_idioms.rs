@@ -75,6 +75,47 @@ fn knn_features(x: &[f64], samples: &[f64], k: usize) -> f64 {
     num / den
 }
 
+/// A 3×3 rotation about z times a stretch, built with nested `std::array::from_fn`, as
+/// const-generic matrix code does; then the Frobenius norm of the product with `x`'s
+/// matrix.
+#[derive_frule]
+fn rotated_frobenius(x: &[f64]) -> f64 {
+    let (s, c) = x[0].sin_cos();
+    let r = [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]];
+    let m: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| x[1 + 3 * i + j]));
+    let p: [[f64; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| r[i][k] * m[k][j]).sum()));
+    p.iter().flatten().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+/// Softmax of a fixed-size array, the exponentials gathered with `core::array::from_fn`.
+#[derive_frule]
+fn softmax<const N: usize>(z: &[f64; N]) -> [f64; N] {
+    let m = z.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let e: [f64; N] = core::array::from_fn(|i| (z[i] - m).exp());
+    let total: f64 = e.iter().sum();
+    core::array::from_fn(|i| e[i] / total)
+}
+
+#[derive_frule]
+fn softmax_entropy(x: &[f64]) -> f64 {
+    let p = softmax(&[x[0], x[1], x[2], x[3]]);
+    -p.iter().map(|q| q * q.ln()).sum::<f64>()
+}
+
+/// The `i`-th coefficient of an 8-point Hann window.
+#[derive_frule]
+fn hann8(i: usize) -> f64 {
+    0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / 7.0).cos()
+}
+
+/// The energy of a Hann-windowed frame, the window tabulated by passing `hann8` by name.
+#[derive_frule]
+fn windowed_energy(x: &[f64]) -> f64 {
+    let w: [f64; 8] = std::array::from_fn(hann8);
+    x.iter().zip(w).map(|(v, wk)| (v * wk).powi(2)).sum()
+}
+
 /// The `q`-quantile, interpolated linearly between order statistics.
 #[derive_frule]
 fn quantile(x: &[f64], q: f64) -> f64 {
@@ -474,6 +515,26 @@ fn sorting_pairs_that_hold_vectors() {
         |x: &[f64]| knn_features(x, &samples, 3),
         [0.2, 0.3]
     );
+}
+
+#[test]
+fn arrays_built_by_array_from_fn() {
+    let x = [0.4, 1.0, 0.5, -0.2, 0.3, 2.0, 0.1, -1.0, 0.7, 1.5];
+    check_modes!(rotated_frobenius {}, rotated_frobenius, x);
+    // A rotation keeps the Frobenius norm: d/dθ = 0, d/dm = m / |m|.
+    let (n, g) = gradient_with::<4>(rotated_frobenius {}, &x);
+    assert_close(g[0], 0.0, 1e-15, "d/dtheta");
+    for k in 1..10 {
+        assert_close(g[k], x[k] / n, 1e-14, "d/dm");
+    }
+    check_modes!(softmax_entropy {}, softmax_entropy, [0.3, -1.2, 0.8, 0.1]);
+    let frame = samples(8);
+    check_modes!(windowed_energy {}, windowed_energy, frame.clone());
+    // d/dx_k Σ (x w)² = 2 w_k² x_k.
+    let (_, g) = gradient_with::<4>(windowed_energy {}, &frame);
+    for (k, gk) in g.iter().enumerate() {
+        assert_close(*gk, 2.0 * hann8(k).powi(2) * frame[k], 1e-15, "d/dx");
+    }
 }
 
 #[test]

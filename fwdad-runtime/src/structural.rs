@@ -959,3 +959,61 @@ pub fn integer<I: Integer>(i: I) -> I {
 pub fn debug_assertions() -> bool {
     cfg!(debug_assertions)
 }
+
+/// The rule of `std::array::from_fn(f)`, which lowering calls as it calls a derived
+/// function taking a closure: `f`'s dual form (index in, dual element out) is called for
+/// `0..N` in order, as `std` calls `f`, and the elements are gathered into one dual array.
+/// `N` is a parameter of the marker so that the result's type (the written return type,
+/// a typed `let`) fixes it, as it fixes `std`'s.
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct array_from_fn<const N: usize> {}
+
+// The closure helpers generated code calls as `array_from_fn::__fwdad_fn_arg0::<S, _>`:
+// one impl (at `N = 0`) so that the path needs no length.
+impl array_from_fn<0> {
+    /// Gives a closure its parameter's dual type (the index, which carries no tangent).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __fwdad_fn_arg0<S: Mode, R>(
+        g: impl FnMut(Dual<usize, <usize as Differentiable>::TangentIn<S>>) -> R,
+    ) -> impl FnMut(Dual<usize, <usize as Differentiable>::TangentIn<S>>) -> R {
+        g
+    }
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __fwdad_fn_pass0<S: Mode, G>(g: G) -> G {
+        g
+    }
+    /// A function passed by name (`from_fn(weight)`): its rule as a function of duals.
+    #[doc(hidden)]
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub fn __fwdad_rule_arg0<S: Mode, R>(
+        r: R,
+    ) -> impl Fn(
+        Dual<usize, <usize as Differentiable>::TangentIn<S>>,
+    ) -> <R as crate::frule::Frule<
+        (Dual<usize, <usize as Differentiable>::TangentIn<S>>,),
+        S,
+    >>::Output
+    where
+        R: crate::frule::Frule<(Dual<usize, <usize as Differentiable>::TangentIn<S>>,), S>,
+    {
+        move |i| r.frule((i,))
+    }
+}
+
+impl<S: Mode, P: Differentiable, T, F, const N: usize> crate::frule::Frule<(F,), S>
+    for array_from_fn<N>
+where
+    F: FnMut(Dual<usize, <usize as Differentiable>::TangentIn<S>>) -> Dual<P, T>,
+{
+    type Output = Dual<[P; N], [T; N]>;
+    #[inline]
+    fn frule(&self, (mut f,): (F,)) -> Dual<[P; N], [T; N]> {
+        array(core::array::from_fn(|k| {
+            f(crate::dual::constant_in::<S, usize>(k))
+        }))
+    }
+}

@@ -352,6 +352,23 @@ pub fn is_err(path: &syn::Path) -> bool {
     path.segments.last().is_some_and(|s| s.ident == "Err")
 }
 
+/// `std::array::from_fn` (also `core::array::from_fn`, and `array::from_fn` after `use
+/// std::array;`), whose rule is the runtime's `array_from_fn`: the path the call takes
+/// instead, with the user's span.
+pub fn array_from_fn_rule(path: &syn::Path) -> Option<syn::Path> {
+    let n = path.segments.len();
+    let is = n >= 2
+        && path.segments[n - 1].ident == "from_fn"
+        && path.segments[n - 2].ident == "array"
+        && (n == 2
+            || matches!(
+                path.segments[n - 3].ident.to_string().as_str(),
+                "std" | "core"
+            ));
+    let span = syn::spanned::Spanned::span(path);
+    is.then(|| syn::parse_quote_spanned!(span=> ::fwdad::__private::array_from_fn))
+}
+
 /// `Vec::from` (also `std::vec::Vec::from`).
 pub fn is_vec_from(path: &syn::Path) -> bool {
     let n = path.segments.len();

@@ -605,6 +605,19 @@ impl Lowerer<'_> {
                 return Some(self.poison(span));
             }
         }
+        // `std::array::from_fn(|i| ..)`: the runtime's rule, called as a derived function
+        // taking a closure is.
+        if let Some(rule) = crate::callee::array_from_fn_rule(&p.path) {
+            if c.args.len() == 1 && self.fn_arg(&c.args[0]).is_some() {
+                let mut call = c.clone();
+                call.func = Box::new(syn::Expr::Path(syn::ExprPath {
+                    attrs: Vec::new(),
+                    qself: None,
+                    path: rule,
+                }));
+                return self.lower_call(&call);
+            }
+        }
         // Closures passed to a function of the user's, or to a method of the user's called
         // by path (`Solver::solve(&s, |x| ..)`): their dual forms.
         let resolved = PathCallee::resolve(&p.path, c.args.len());
