@@ -116,6 +116,52 @@ fn windowed_energy(x: &[f64]) -> f64 {
     x.iter().zip(w).map(|(v, wk)| (v * wk).powi(2)).sum()
 }
 
+/// A two-layer model unpacked from a flat parameter vector by a `take` closure that
+/// advances an offset, called inside `map` (the way ML code without a framework reads its
+/// weights); each layer's weights are a `Vec` of rows.
+#[derive_frule]
+fn unpacked_model(params: &[f64]) -> f64 {
+    let mut off = 0;
+    let mut take = |n: usize| {
+        let s = params[off..off + n].to_vec();
+        off += n;
+        s
+    };
+    let w1: Vec<Vec<f64>> = (0..2).map(|_| take(3)).collect();
+    let b1 = take(2);
+    let w2 = take(2);
+    let x = [0.5, -1.0, 2.0];
+    let h: Vec<f64> = w1
+        .iter()
+        .zip(&b1)
+        .map(|(row, b)| (row.iter().zip(&x).map(|(w, v)| w * v).sum::<f64>() + b).tanh())
+        .collect();
+    h.iter().zip(&w2).map(|(a, w)| a * w).sum()
+}
+
+/// Reads samples with a cursor closure until one exceeds a threshold: the closure's
+/// state advances in the `while` condition.
+#[derive_frule]
+fn sum_before_threshold(x: &[f64]) -> f64 {
+    let mut cursor = 0;
+    let mut next = || {
+        let v = x[cursor];
+        cursor += 1;
+        v
+    };
+    let mut total = 0.0;
+    let mut v = next();
+    while v < 1.5 {
+        total += v * v;
+        v = next();
+    }
+    let mut seen = 0;
+    while next() < 2.5 {
+        seen += 1;
+    }
+    total + seen as f64 * v
+}
+
 /// The `q`-quantile, interpolated linearly between order statistics.
 #[derive_frule]
 fn quantile(x: &[f64], q: f64) -> f64 {
@@ -535,6 +581,26 @@ fn arrays_built_by_array_from_fn() {
     for (k, gk) in g.iter().enumerate() {
         assert_close(*gk, 2.0 * hann8(k).powi(2) * frame[k], 1e-15, "d/dx");
     }
+}
+
+#[test]
+fn closures_with_state_called_inside_loops() {
+    // Before the fix the offset did not advance inside the `map`: every row was the first.
+    let p: Vec<f64> = (0..10).map(|i| 0.3 * (1.3 * i as f64).sin()).collect();
+    check_modes!(unpacked_model {}, unpacked_model, p.clone());
+    let plain = {
+        let x = [0.5, -1.0, 2.0];
+        let h0 = (p[0] * x[0] + p[1] * x[1] + p[2] * x[2] + p[6]).tanh();
+        let h1 = (p[3] * x[0] + p[4] * x[1] + p[5] * x[2] + p[7]).tanh();
+        h0 * p[8] + h1 * p[9]
+    };
+    assert_eq!(unpacked_model_frule(Dual::new(&p[..], &[0.0; 10][..])).primal, plain);
+    let x = [0.3, -0.7, 1.1, 1.9, 0.4, 1.0, 2.2, 3.0, 0.5];
+    check_modes!(sum_before_threshold {}, sum_before_threshold, x);
+    // total = x0² + x1² + x2², v = x3, then x4, x5, x6 < 2.5 and x7 stops: seen = 3.
+    let (v, g) = gradient_with::<4>(sum_before_threshold {}, &x);
+    assert_eq!(v, 0.09 + 0.49 + 1.2100000000000002 + 3.0 * 1.9);
+    assert_eq!(&g[..4], &[0.6, -1.4, 2.2, 3.0]);
 }
 
 #[test]

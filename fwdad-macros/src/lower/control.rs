@@ -96,9 +96,7 @@ impl Lowerer<'_> {
     pub(crate) fn lower_while(&mut self, w: &syn::ExprWhile) -> Option<Value> {
         let label = w.label.as_ref().map(|l| l.name.ident.to_string());
         let mut assigned = self.loop_assigned(&w.body);
-        let mut scan = AssignScan::default();
-        scan.visit_expr(&w.cond);
-        assigned.extend(scan.names);
+        assigned.extend(self.expr_assigned(&w.cond));
         let span = w.span();
         if let syn::Expr::Let(l) = &*w.cond {
             return self.lower_loop_with(label, LoopKind::Loop, None, assigned, span, |lw, _| {
@@ -336,9 +334,40 @@ impl Lowerer<'_> {
     /// closure is inlined where it is called, so `add(v)` with `let mut add = |v| acc += v`
     /// rebinds `acc` there), following closures that mention other closures.
     pub(crate) fn loop_assigned(&self, block: &syn::Block) -> HashSet<String> {
-        let mut names = assigned_names(block);
         let mut paths = Paths::default();
         paths.visit_block(block);
+        self.with_called_closures(assigned_names(block), paths)
+    }
+
+    /// The names a closure inlined in a loop (an adaptor's, `|_| take(2)`) may assign: its
+    /// own assignments and those of the closures in scope it calls, as [`loop_assigned`].
+    ///
+    /// [`loop_assigned`]: Self::loop_assigned
+    pub(crate) fn closure_assigned(&self, c: &syn::ExprClosure) -> HashSet<String> {
+        let mut paths = Paths::default();
+        paths.visit_expr_closure(c);
+        self.with_called_closures(assigned_in_closure(c), paths)
+    }
+
+    /// The names evaluating `e` may assign (a `while` condition, `while next() < k` with
+    /// `next` a closure in scope that advances `offset`), as [`loop_assigned`].
+    ///
+    /// [`loop_assigned`]: Self::loop_assigned
+    pub(crate) fn expr_assigned(&self, e: &syn::Expr) -> HashSet<String> {
+        let mut scan = AssignScan::default();
+        scan.visit_expr(e);
+        let mut paths = Paths::default();
+        paths.visit_expr(e);
+        self.with_called_closures(scan.names, paths)
+    }
+
+    /// `names` with the assignments of every closure in scope that `paths` mention,
+    /// following closures that mention other closures.
+    fn with_called_closures(
+        &self,
+        mut names: HashSet<String>,
+        mut paths: Paths,
+    ) -> HashSet<String> {
         let mut seen = HashSet::new();
         while let Some(name) = paths.0.pop() {
             if !seen.insert(name.clone()) {

@@ -417,6 +417,23 @@ impl Lowerer<'_> {
         Some(self.lower_for_chain(f, chain, tail, span))
     }
 
+    /// Locals assigned inside the closures of a pipeline (an `FnMut` closure such as
+    /// `|v| total += v`, or `|_| take(2)` calling a closure in scope that assigns
+    /// `offset`): loop-carried values of the lowered loop.
+    fn closure_assignments(
+        &self,
+        chain: &Chain<'_>,
+        tail: &[Tail<'_>],
+    ) -> std::collections::HashSet<String> {
+        let mut out = std::collections::HashSet::new();
+        for_each_func(chain, tail, &mut |f| match f {
+            Func::Lambda(c) => out.extend(self.closure_assigned(c)),
+            Func::Bound(d) => out.extend(self.closure_assigned(&d.expr)),
+            Func::Path(_) => {}
+        });
+        out
+    }
+
     fn lower_for_chain(
         &mut self,
         f: &syn::ExprForLoop,
@@ -425,7 +442,7 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Option<Value> {
         let mut assigned = self.loop_assigned(&f.body);
-        assigned.extend(closure_assignments(&chain, &tail));
+        assigned.extend(self.closure_assignments(&chain, &tail));
         let (seq, len) = self.prepare(chain, span)?;
         self.push_scope();
         self.start_tail_state(&tail, &mut assigned, span)?;
@@ -863,9 +880,9 @@ impl Lowerer<'_> {
         }
         if matches!(consumer, Consumer::MaxBy | Consumer::MinBy) {
             let cmp = consumer_fn?;
-            let mut assigned = closure_assignments(&chain, &tail);
+            let mut assigned = self.closure_assignments(&chain, &tail);
             if let Func::Lambda(c) = &cmp {
-                assigned.extend(super::control::assigned_in_closure(c));
+                assigned.extend(self.closure_assigned(c));
             }
             let span = m.span();
             let (seq, len) = if tail.is_empty() {
@@ -1000,9 +1017,9 @@ impl Lowerer<'_> {
         f: Option<Func<'_>>,
     ) -> Option<Value> {
         let span = m.span();
-        let mut assigned = closure_assignments(&chain, &tail);
+        let mut assigned = self.closure_assignments(&chain, &tail);
         if let Some(Func::Lambda(c)) = &f {
-            assigned.extend(super::control::assigned_in_closure(c));
+            assigned.extend(self.closure_assigned(c));
         }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
         // In a function generic over a float `T`, a sum or product of `T`s starts from a
@@ -1578,18 +1595,6 @@ fn turbofish_hint(m: &syn::ExprMethodCall) -> Option<TypeHint> {
         syn::GenericArgument::Type(t) => Some(TypeHint::from_type(t)),
         _ => None,
     }
-}
-
-/// Locals assigned inside the closures of a pipeline (an `FnMut` closure such as
-/// `|v| total += v`): loop-carried values of the lowered loop.
-fn closure_assignments(chain: &Chain<'_>, tail: &[Tail<'_>]) -> std::collections::HashSet<String> {
-    let mut out = std::collections::HashSet::new();
-    for_each_func(chain, tail, &mut |f| match f {
-        Func::Lambda(c) => out.extend(super::control::assigned_in_closure(c)),
-        Func::Bound(d) => out.extend(super::control::assigned_in_closure(&d.expr)),
-        Func::Path(_) => {}
-    });
-    out
 }
 
 /// The closures written in a pipeline's adaptors (`map`, `filter`), in the chain and after it.
