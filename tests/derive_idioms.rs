@@ -162,6 +162,30 @@ fn sum_before_threshold(x: &[f64]) -> f64 {
     total + seen as f64 * v
 }
 
+/// Polynomial features of one sample.
+#[derive_frule]
+fn poly_features(x: f64) -> Vec<f64> {
+    vec![x, x * x, x * x * x]
+}
+
+/// A feature vector assembled with `extend` from a call's `Vec`, a borrowed `Vec`, an
+/// array and a sub-slice, then a weighted sum (a hand-rolled feature pipeline).
+#[derive_frule]
+fn feature_score(x: &[f64]) -> f64 {
+    let mut feats = Vec::new();
+    feats.extend(poly_features(x[0]));
+    let trig = vec![x[1].sin(), x[1].cos()];
+    feats.extend(&trig);
+    feats.extend([x[0] * x[1], 1.0]);
+    feats.extend(&x[2..4]);
+    feats.extend(trig);
+    feats
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (k as f64 + 1.0) * f)
+        .sum()
+}
+
 /// The `q`-quantile, interpolated linearly between order statistics.
 #[derive_frule]
 fn quantile(x: &[f64], q: f64) -> f64 {
@@ -594,13 +618,30 @@ fn closures_with_state_called_inside_loops() {
         let h1 = (p[3] * x[0] + p[4] * x[1] + p[5] * x[2] + p[7]).tanh();
         h0 * p[8] + h1 * p[9]
     };
-    assert_eq!(unpacked_model_frule(Dual::new(&p[..], &[0.0; 10][..])).primal, plain);
+    assert_eq!(
+        unpacked_model_frule(Dual::new(&p[..], &[0.0; 10][..])).primal,
+        plain
+    );
     let x = [0.3, -0.7, 1.1, 1.9, 0.4, 1.0, 2.2, 3.0, 0.5];
     check_modes!(sum_before_threshold {}, sum_before_threshold, x);
     // total = x0² + x1² + x2², v = x3, then x4, x5, x6 < 2.5 and x7 stops: seen = 3.
     let (v, g) = gradient_with::<4>(sum_before_threshold {}, &x);
     assert_eq!(v, 0.09 + 0.49 + 1.2100000000000002 + 3.0 * 1.9);
     assert_eq!(&g[..4], &[0.6, -1.4, 2.2, 3.0]);
+}
+
+#[test]
+fn extend_from_collections() {
+    let x = [0.7, -0.4, 1.3, 0.2];
+    check_modes!(feature_score {}, feature_score, x);
+    // Σ k·f_k with f = [a, a², a³, sin b, cos b, ab, 1, c, d, sin b, cos b].
+    let (a, b) = (x[0], x[1]);
+    let (_, g) = gradient_with::<4>(feature_score {}, &x);
+    let da = 1.0 + 2.0 * 2.0 * a + 3.0 * 3.0 * a * a + 6.0 * b;
+    let db = (4.0 + 10.0) * b.cos() - (5.0 + 11.0) * b.sin() + 6.0 * a;
+    assert_close(g[0], da, 1e-14, "d/da");
+    assert_close(g[1], db, 1e-14, "d/db");
+    assert_eq!(&g[2..], &[8.0, 9.0]);
 }
 
 #[test]

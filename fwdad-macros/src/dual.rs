@@ -527,7 +527,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         method.span(),
                         format!("no forward rule for method `{name}` with an argument that depends on the differentiated inputs; annotate its `impl` block with `#[derive_frule]`"),
                     );
-                } else if func.values[*receiver].ty == crate::types::TypeHint::Float {
+                } else if func.values[*receiver].ty == crate::types::TypeHint::Float
+                    && std != Some(StdMethod::Clone)
+                {
                     let hint = match crate::callee::suggest_float(&name) {
                         Some(s) => format!("; did you mean `{s}`?"),
                         None => "; write its rule with `#[primitive]`".to_string(),

@@ -219,6 +219,15 @@ impl Lowerer<'_> {
                     }
                 })
             }
+            // `v.extend(w)`, `v.extend(&w)`, `v.extend(layer(x))` of a collection: its
+            // items pushed by value (a borrowed item cloned, as `Extend<&T>` copies it).
+            (Rewrite::Extend, [_]) if is_pure_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    for __fwdad_item in __fwdad_arg0 {
+                        __fwdad_recv.push(__fwdad_item.clone());
+                    }
+                })
+            }
             (Rewrite::Remainder, []) => {
                 let syn::Expr::MethodCall(c) = strip(recv) else {
                     return None;
