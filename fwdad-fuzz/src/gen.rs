@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(54) {
+        match g.rng.below(56) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1657,6 +1657,26 @@ fn program(
                         "    let mut {v} = D::from(0.0);\n    for (i, &t) in x.iter().enumerate() {{\n        {v} += match (i % 3, t.re() > 0.0) {{\n            \
                          (0, true) => {},\n            (_, false) if t.re() < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
                         arms[0].dual, arms[1].dual, arms[2].dual, arms[3].dual
+                    ),
+                );
+            }
+            54 | 55 => {
+                // A cursor closure with state (`let mut next = || { .. cur += 1; .. }`),
+                // called inside a chain's closure: the state is loop-carried.
+                let (cur, nx) = (format!("cur{vars}"), format!("nx{vars}"));
+                let mut inner = s.clone();
+                inner.scalars.push("t".into());
+                inner.closures.clear();
+                let e = g.expr(&inner, 2);
+                let (k, n) = (1 + g.rng.below(2 * s.n), s.n);
+                let head = format!(
+                    "    let mut {cur} = 0usize;\n    let mut {nx} = || {{\n        let t = x[{cur} % {n}];\n        {cur} += 1;\n        t\n    }};\n    let {v} = (0..{k}).map(|_| {{\n        let t = {nx}();\n"
+                );
+                out.line(
+                    format!("{head}        {}\n    }}).sum::<f64>();", e.plain),
+                    format!(
+                        "{head}        {}\n    }}).fold(D::from(-0.0), |s, t| s + t);",
+                        e.dual
                     ),
                 );
             }
