@@ -85,3 +85,85 @@ fn closures_assigning_their_captures() {
     let expected2 = h * (0.5 * k.exp() + inner2) + 1e-3 * k.exp() + 1e-4 * (k.exp() + inner2);
     approx::assert_relative_eq!(hy.tangent.d12, expected2, max_relative = 1e-12);
 }
+
+/// Visits each sample once (a data loader's callback API).
+#[derive_frule]
+fn for_each_sample<F: FnMut(usize, f64)>(xs: &[f64], mut visit: F) {
+    for (i, x) in xs.iter().enumerate() {
+        visit(i, *x);
+    }
+}
+
+/// Soft histogram of `xs` with two bins and a smoothing weight `w`, accumulated by a
+/// closure that writes elements of a captured array and a captured `Vec` (the state a
+/// callback keeps), then the bins' weighted contrast.
+#[derive_frule]
+fn soft_histogram(xs: &[f64], w: f64) -> f64 {
+    let mut bins = [0.0; 2];
+    let mut second: Vec<f64> = vec![0.0; 2];
+    for_each_sample(xs, |i, x| {
+        let p = 1.0 / (1.0 + (-w * x).exp());
+        bins[0] += 1.0 - p;
+        bins[1] += p;
+        second[i % 2] += p * x;
+    });
+    bins[1] * bins[1] - bins[0] + 0.5 * second[0] * second[1]
+}
+
+#[test]
+fn closures_writing_elements_of_captured_arrays() {
+    let xs: [f64; 5] = [0.3, -1.2, 2.0, 0.7, -0.4];
+    let w: f64 = 1.3;
+    // Written out: p_k = σ(w x_k), dp_k/dw = p_k (1 - p_k) x_k.
+    let p: Vec<f64> = xs.iter().map(|x| 1.0 / (1.0 + (-w * x).exp())).collect();
+    let dp: Vec<f64> = p.iter().zip(&xs).map(|(p, x)| p * (1.0 - p) * x).collect();
+    let b1: f64 = p.iter().sum();
+    let db1: f64 = dp.iter().sum();
+    let (s0, s1) = (
+        p[0] * xs[0] + p[2] * xs[2] + p[4] * xs[4],
+        p[1] * xs[1] + p[3] * xs[3],
+    );
+    let (ds0, ds1) = (
+        dp[0] * xs[0] + dp[2] * xs[2] + dp[4] * xs[4],
+        dp[1] * xs[1] + dp[3] * xs[3],
+    );
+    let d = 2.0 * b1 * db1 + db1 + 0.5 * (ds0 * s1 + s0 * ds1);
+    let one = soft_histogram_frule(Dual::constant(&xs[..]), Dual::new(w, 1.0));
+    assert_eq!(one.primal, soft_histogram(&xs, w));
+    assert!(
+        (one.tangent - d).abs() < 1e-13 * d.abs(),
+        "{} vs {d}",
+        one.tangent
+    );
+    let zeros = [Batch([0.0; 2]); 5];
+    let two = <soft_histogram as Frule<_, Batch<f64, 2>>>::frule(
+        &soft_histogram {},
+        (
+            Dual::new(&xs[..], &zeros[..]),
+            Dual::new(w, Batch([1.0, -2.0])),
+        ),
+    );
+    assert_eq!(two.primal, soft_histogram(&xs, w));
+    assert!((two.tangent.0[1] + 2.0 * d).abs() < 1e-13 * d.abs());
+    // Second order against a central difference of the first derivative.
+    let h = 1e-5;
+    let d_at = |w: f64| soft_histogram_frule(Dual::constant(&xs[..]), Dual::new(w, 1.0)).tangent;
+    let dd = (d_at(w + h) - d_at(w - h)) / (2.0 * h);
+    let hz = [Hyper {
+        d1: 0.0,
+        d2: 0.0,
+        d12: 0.0,
+    }; 5];
+    let seed = Hyper {
+        d1: 1.0,
+        d2: 1.0,
+        d12: 0.0,
+    };
+    let hy = <soft_histogram as Frule<_, Hyper<f64, f64>>>::frule(
+        &soft_histogram {},
+        (Dual::new(&xs[..], &hz[..]), Dual::new(w, seed)),
+    );
+    assert_eq!(hy.primal, soft_histogram(&xs, w));
+    assert!((hy.tangent.d1 - d).abs() < 1e-13 * d.abs());
+    assert!((hy.tangent.d12 - dd).abs() < 1e-6 * dd.abs().max(1.0));
+}

@@ -394,6 +394,17 @@ impl<'ast> Visit<'ast> for Paths {
     }
 }
 
+/// The captures a closure passed to a function writes, which are lent to its dual form
+/// `&mut`: those it assigns, and arrays and `Vec`s it writes elements of (`acc[i] += v`).
+pub(crate) fn written_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
+    let mut scan = AssignScan {
+        index_roots: true,
+        ..AssignScan::default()
+    };
+    scan.visit_expr_closure(c);
+    scan.names
+}
+
 /// Names assigned by the body of `c` (the locals it mutates when inlined).
 pub(crate) fn assigned_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
     let mut scan = AssignScan::default();
@@ -416,11 +427,13 @@ pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
 #[derive(Default)]
 struct AssignScan {
     names: HashSet<String>,
+    /// Whether `a[i] = ..` assigns `a`.
+    index_roots: bool,
 }
 
 impl AssignScan {
     /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` and `[a, b]`
-    /// (destructuring assignment), and the root of `s.f.g`.
+    /// (destructuring assignment), the root of `s.f.g`, and of `a[i][j]` if `index_roots`.
     fn place_names(&mut self, place: &syn::Expr) {
         match super::place::strip(place) {
             syn::Expr::Path(p) => {
@@ -431,6 +444,9 @@ impl AssignScan {
             syn::Expr::Tuple(t) => t.elems.iter().for_each(|e| self.place_names(e)),
             syn::Expr::Array(a) => a.elems.iter().for_each(|e| self.place_names(e)),
             syn::Expr::Field(f) => self.place_names(&f.base),
+            // `acc[i] += v`: the local holding the element, when asked for (a captured
+            // array a closure writes is lent to it; a loop writes it in place).
+            syn::Expr::Index(i) if self.index_roots => self.place_names(&i.expr),
             _ => {}
         }
     }
@@ -458,11 +474,7 @@ impl<'ast> Visit<'ast> for AssignScan {
                 | B::ShrAssign(_)
         );
         if compound {
-            if let syn::Expr::Path(p) = super::place::strip(&e.left) {
-                if let Some(id) = p.path.get_ident() {
-                    self.names.insert(id.to_string());
-                }
-            }
+            self.place_names(&e.left);
         }
         syn::visit::visit_expr_binary(self, e);
     }

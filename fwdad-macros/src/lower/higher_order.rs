@@ -234,7 +234,7 @@ impl Lowerer<'_> {
         self.truncate_scopes(depth);
         // A capture the closure assigns (a counter, an accumulator) is lent to its dual
         // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
-        let assigned = super::control::assigned_in_closure(&arg.closure);
+        let assigned = super::control::written_in_closure(&arg.closure);
         let mutated: Vec<bool> = captures
             .iter()
             .map(|c| assigned.contains(&c.to_string()))
@@ -447,8 +447,27 @@ fn rebound_names(c: &syn::ExprClosure) -> Vec<String> {
 /// `calls += 1` → `(*calls) += 1`.
 fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
     struct Deref<'n>(&'n [String]);
+    impl Deref<'_> {
+        fn lent(&self, e: &syn::Expr) -> bool {
+            matches!(e, syn::Expr::Path(p) if p.qself.is_none()
+                && p.path.get_ident().is_some_and(|id| self.0.contains(&id.to_string())))
+        }
+        /// `acc[i][j]` of a lent `acc` stays as written: indexing reaches through the
+        /// `&mut` (a `(*acc)` would read a copy of the array and write into that).
+        fn visit_index(&mut self, ix: &mut syn::ExprIndex) {
+            match &mut *ix.expr {
+                e if self.lent(e) => {}
+                syn::Expr::Index(inner) => self.visit_index(inner),
+                e => syn::visit_mut::VisitMut::visit_expr_mut(self, e),
+            }
+            syn::visit_mut::VisitMut::visit_expr_mut(self, &mut ix.index);
+        }
+    }
     impl syn::visit_mut::VisitMut for Deref<'_> {
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if let syn::Expr::Index(ix) = e {
+                return self.visit_index(ix);
+            }
             if let syn::Expr::Path(p) = e {
                 if p.qself.is_none()
                     && p.path
