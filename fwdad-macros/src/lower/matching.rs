@@ -34,12 +34,21 @@ pub(crate) fn pattern_bindings(
             }
         }
         syn::Pat::Tuple(t) => {
-            for (i, p) in t.elems.iter().enumerate() {
-                let member = syn::Member::Unnamed(syn::Index {
-                    index: i as u32,
-                    span: p.span(),
-                });
-                pattern_bindings(p, &hint.field(&member), out);
+            let arity = match hint.deref_all_pub() {
+                TypeHint::Tuple(ts) => Some(ts.len()),
+                _ => None,
+            };
+            let positions = super::stmt::tuple_positions(&t.elems, arity);
+            for (p, at) in t.elems.iter().zip(positions) {
+                // After a `..` of a tuple of unknown arity, the element's type is unknown.
+                let hint = match at {
+                    Some(i) => hint.field(&syn::Member::Unnamed(syn::Index {
+                        index: i as u32,
+                        span: p.span(),
+                    })),
+                    None => TypeHint::Unknown,
+                };
+                pattern_bindings(p, &hint, out);
             }
         }
         syn::Pat::TupleStruct(ts) => {
@@ -105,6 +114,65 @@ impl syn::visit_mut::VisitMut for NamedConstants {
     }
 }
 
+/// Drops `ref` from the bindings of `pat`, and returns the names that must then borrow
+/// their value (`Shape::Circle { ref r }` on a `Shape` by value: `r` is `&f64`). Under a
+/// scrutinee that is a reference (and no `&` pattern), Rust's default binding mode already
+/// binds by reference, so `ref` changes nothing there; so does `ref mut` under a `&mut`
+/// one. A `ref mut` elsewhere is left for `check_pattern` to report.
+fn strip_ref_bindings(pat: &mut syn::Pat, by_ref: bool, by_mut: bool) -> Vec<syn::Ident> {
+    fn walk(pat: &mut syn::Pat, by_ref: bool, by_mut: bool, out: &mut Vec<syn::Ident>) {
+        match pat {
+            syn::Pat::Ident(pi) => {
+                if pi.by_ref.is_some() {
+                    match (&pi.mutability, by_ref, by_mut) {
+                        (None, true, _) | (Some(_), true, true) => {
+                            pi.by_ref = None;
+                            pi.mutability = None;
+                        }
+                        (None, false, _) => {
+                            pi.by_ref = None;
+                            out.push(pi.ident.clone());
+                        }
+                        (Some(_), _, _) => {}
+                    }
+                }
+                if let Some((_, sub)) = &mut pi.subpat {
+                    walk(sub, by_ref, by_mut, out);
+                }
+            }
+            // `&pat` takes the reference apart: what it binds is bound by value.
+            syn::Pat::Reference(r) => walk(&mut r.pat, false, false, out),
+            syn::Pat::Tuple(t) => t.elems.iter_mut().for_each(|p| walk(p, by_ref, by_mut, out)),
+            syn::Pat::TupleStruct(ts) => {
+                ts.elems.iter_mut().for_each(|p| walk(p, by_ref, by_mut, out))
+            }
+            syn::Pat::Struct(st) => {
+                for fp in st.fields.iter_mut() {
+                    walk(&mut fp.pat, by_ref, by_mut, out);
+                }
+            }
+            syn::Pat::Or(o) => {
+                let mut first = true;
+                for p in o.cases.iter_mut() {
+                    let mut names = Vec::new();
+                    walk(p, by_ref, by_mut, &mut names);
+                    if first {
+                        out.extend(names);
+                        first = false;
+                    }
+                }
+            }
+            syn::Pat::Paren(p) => walk(&mut p.pat, by_ref, by_mut, out),
+            syn::Pat::Type(t) => walk(&mut t.pat, by_ref, by_mut, out),
+            syn::Pat::Slice(s) => s.elems.iter_mut().for_each(|p| walk(p, by_ref, by_mut, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(pat, by_ref, by_mut, &mut out);
+    out
+}
+
 /// Reports pattern forms the match lowering does not support.
 fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
     match pat {
@@ -112,7 +180,7 @@ fn check_pattern(pat: &syn::Pat, errors: &mut Vec<(Span, &'static str)>) {
             if pi.by_ref.is_some() {
                 errors.push((
                     pi.span(),
-                    "`#[derive_frule]` does not support `ref` bindings in patterns; bind by value",
+                    "`#[derive_frule]` does not support `ref mut` bindings here; match on a `&mut` reference and bind by name (`match &mut s { Shape::Circle { r } => *r *= 2.0, .. }`)",
                 ));
             }
             if let Some((_, sub)) = &pi.subpat {
@@ -341,8 +409,11 @@ impl<'d> Lowerer<'d> {
         let scrutinee_hint = self.func.values[scrutinee].ty.clone();
         let mut ir_arms = Vec::new();
         let mut ends = Vec::new();
+        let scrutinee_is_ref = matches!(scrutinee_hint, TypeHint::Ref(_));
+        let scrutinee_is_mut = self.func.is_mut_ref(scrutinee);
         for (mut pat, guard, body) in arms {
             syn::visit_mut::VisitMut::visit_pat_mut(&mut NamedConstants, &mut pat);
+            let borrowed = strip_ref_bindings(&mut pat, scrutinee_is_ref, scrutinee_is_mut);
             let mut errors = Vec::new();
             check_pattern(&pat, &mut errors);
             for (sp, msg) in errors {
@@ -354,6 +425,7 @@ impl<'d> Lowerer<'d> {
                 let r = self.bound_region(&bindings);
                 let end = self.lower_arm(r, &before, |lw| {
                     lw.bind_region_params(r, &bindings);
+                    lw.borrow_bindings(&borrowed);
                     lw.lower_expr(g)
                 });
                 match end {
@@ -367,6 +439,7 @@ impl<'d> Lowerer<'d> {
             let body_region = self.bound_region(&bindings);
             let end = self.lower_arm(body_region, &before, |lw| {
                 lw.bind_region_params(body_region, &bindings);
+                lw.borrow_bindings(&borrowed);
                 body(lw)
             });
             ends.push((body_region, end));
@@ -389,6 +462,16 @@ impl<'d> Lowerer<'d> {
         let v = join.value?;
         self.func.values[v].ty = ty;
         Some(v)
+    }
+
+    /// Rebinds each name of a `ref` binding matched by value to a borrow of its value.
+    fn borrow_bindings(&mut self, names: &[syn::Ident]) {
+        for name in names {
+            if let Some(v) = self.lookup(&name.to_string()) {
+                let r = self.borrow(v, false, name.span());
+                self.bind(name, r);
+            }
+        }
     }
 
     /// A fresh region whose parameters are values for `bindings`.
