@@ -162,3 +162,91 @@ fn ref_bindings() {
     check_modes!(ref_mut_let {}, ref_mut_let, [0.7, 1.1, -0.4]);
     check_modes!(shapes {}, shapes, [0.7, 1.1, 2.3]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Slice patterns
+
+/// A polynomial whose degree is the number of coefficients given.
+#[derive_frule]
+fn by_length(c: &[f64]) -> f64 {
+    match c {
+        [] => 0.0,
+        [a] => a.sin(),
+        [a, b] => a * b + b.exp(),
+        [first, rest @ ..] => first * rest.iter().sum::<f64>(),
+    }
+}
+
+/// The first and last samples of a window, and the middle one when it is odd.
+#[derive_frule]
+fn ends(x: &[f64]) -> f64 {
+    let edge = match x {
+        [first, .., last] if first < last => last - first,
+        [first, .., last] => (first * last).abs(),
+        _ => 0.0,
+    };
+    let inner = if let [_, middle @ .., _] = x {
+        middle.iter().map(|v| v * v).sum::<f64>()
+    } else {
+        1.0
+    };
+    edge * inner
+}
+
+/// A 3D point read out of a flat buffer with `let .. else`.
+#[derive_frule]
+fn norm_of_point(p: &[f64]) -> f64 {
+    let &[x, y, z] = &p[..3] else {
+        return 0.0;
+    };
+    (x * x + y * y + z * z).sqrt()
+}
+
+/// The roboticist's pose, destructured by value from an array.
+#[derive_frule]
+fn heading_error(pose: &[f64; 3], goal: [f64; 2]) -> f64 {
+    let [x, y, theta] = *pose;
+    let [gx, gy] = goal;
+    let bearing = (gy - y).atan2(gx - x);
+    let [first, .., last] = *pose;
+    (bearing - theta).sin().powi(2) + 0.1 * first * last
+}
+
+#[derive_frule]
+fn heading_of(q: &[f64]) -> f64 {
+    let pose = [q[0], q[1], q[2]];
+    heading_error(&pose, [q[3], 2.0])
+}
+
+/// Elements matched by literal, and tuples of names inside a slice pattern.
+#[derive_frule]
+fn segment_length(pts: &[(f64, f64)], closed: u8) -> f64 {
+    match pts {
+        [(x0, y0), (x1, y1)] => ((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt(),
+        [(x0, _), .., (xn, _)] => match [closed] {
+            [0] => xn - x0,
+            [_] => (xn - x0) * 2.0,
+        },
+        _ => 0.0,
+    }
+}
+
+#[derive_frule]
+fn segments(x: &[f64]) -> f64 {
+    let two = [(x[0], x[1]), (x[2], x[3])];
+    let three = [(x[0], x[1]), (x[2], x[3]), (x[1], x[0])];
+    segment_length(&two, 0) + segment_length(&three, 0) * segment_length(&three, 1)
+}
+
+#[test]
+fn slice_patterns() {
+    check_modes!(by_length {}, by_length, [0.7]);
+    check_modes!(by_length {}, by_length, [0.7, 1.2]);
+    check_modes!(by_length {}, by_length, [0.7, 1.2, -0.3, 2.0]);
+    check_modes!(ends {}, ends, [0.7, 1.2, -0.3, 2.0]);
+    check_modes!(ends {}, ends, [2.7, 1.2, -0.3, 2.0]);
+    check_modes!(ends {}, ends, [0.7, 1.2, 0.5]);
+    check_modes!(norm_of_point {}, norm_of_point, [0.7, 1.2, -0.3, 2.0]);
+    check_modes!(heading_of {}, heading_of, [0.7, 1.2, -0.3, 2.0]);
+    check_modes!(segments {}, segments, [0.7, 1.2, -0.3, 2.0]);
+}

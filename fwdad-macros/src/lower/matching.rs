@@ -16,6 +16,7 @@
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType};
 use crate::ir::{Arm, InstKind, Region, Terminator, Value, ValueDef};
+use crate::splice::splice;
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -142,10 +143,14 @@ fn strip_ref_bindings(pat: &mut syn::Pat, by_ref: bool, by_mut: bool) -> Vec<syn
             }
             // `&pat` takes the reference apart: what it binds is bound by value.
             syn::Pat::Reference(r) => walk(&mut r.pat, false, false, out),
-            syn::Pat::Tuple(t) => t.elems.iter_mut().for_each(|p| walk(p, by_ref, by_mut, out)),
-            syn::Pat::TupleStruct(ts) => {
-                ts.elems.iter_mut().for_each(|p| walk(p, by_ref, by_mut, out))
-            }
+            syn::Pat::Tuple(t) => t
+                .elems
+                .iter_mut()
+                .for_each(|p| walk(p, by_ref, by_mut, out)),
+            syn::Pat::TupleStruct(ts) => ts
+                .elems
+                .iter_mut()
+                .for_each(|p| walk(p, by_ref, by_mut, out)),
             syn::Pat::Struct(st) => {
                 for fp in st.fields.iter_mut() {
                     walk(&mut fp.pat, by_ref, by_mut, out);
@@ -164,13 +169,168 @@ fn strip_ref_bindings(pat: &mut syn::Pat, by_ref: bool, by_mut: bool) -> Vec<syn
             }
             syn::Pat::Paren(p) => walk(&mut p.pat, by_ref, by_mut, out),
             syn::Pat::Type(t) => walk(&mut t.pat, by_ref, by_mut, out),
-            syn::Pat::Slice(s) => s.elems.iter_mut().for_each(|p| walk(p, by_ref, by_mut, out)),
+            syn::Pat::Slice(s) => s
+                .elems
+                .iter_mut()
+                .for_each(|p| walk(p, by_ref, by_mut, out)),
             _ => {}
         }
     }
     let mut out = Vec::new();
     walk(pat, by_ref, by_mut, &mut out);
     out
+}
+
+/// A slice pattern's arm, as a binding of the whole scrutinee, a length test (and the
+/// tests of literal elements) for the guard, and the `let`s that bind its names.
+struct SliceArm {
+    pat: syn::Pat,
+    test: syn::Expr,
+    lets: Vec<syn::Local>,
+}
+
+/// `[a, b]`, `[first, rest @ ..]`, `[.., last]`, `&[x, y, z]` (the whole pattern of an arm)
+/// over an array or a slice, as a [`SliceArm`]: its elements are read by index, as
+/// references where Rust's default binding mode binds them so (a scrutinee that is a
+/// reference, without `&` in the pattern), and `rest @ ..` as the sub-slice between.
+/// `None` for a pattern that is not a slice pattern.
+fn slice_arm(pat: &syn::Pat, by_ref: bool, by_mut: bool) -> syn::Result<Option<SliceArm>> {
+    let (sl, by_ref) = match pat {
+        syn::Pat::Slice(sl) => (sl, by_ref),
+        syn::Pat::Paren(p) => return slice_arm(&p.pat, by_ref, by_mut),
+        syn::Pat::Reference(r) => match &*r.pat {
+            syn::Pat::Slice(sl) => (sl, false),
+            _ => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let span = sl.span();
+    if by_ref && by_mut {
+        return Err(syn::Error::new(
+            span,
+            "`#[derive_frule]` does not support slice patterns through `&mut` (they would borrow every element mutably at once); write through the elements by index (`p[0] *= k`)",
+        ));
+    }
+    let s = syn::Ident::new("__fwdad_slice", Span::mixed_site().located_at(span));
+    let n = sl.elems.len();
+    let rest = sl
+        .elems
+        .iter()
+        .position(|p| is_rest(p) || rest_binding(p).is_some());
+    let fixed = n - usize::from(rest.is_some());
+    let mut test: syn::Expr = match rest {
+        Some(_) => splice!(span=> #s.len() >= #fixed)?,
+        None => splice!(span=> #s.len() == #fixed)?,
+    };
+    let mut lets = Vec::new();
+    for (i, p) in sl.elems.iter().enumerate() {
+        let sp = p.span();
+        // The element's index, or the range of the rest.
+        let at = match rest {
+            Some(r) if i == r => {
+                let after = n - 1 - r;
+                quote::quote_spanned!(sp=> #r..#s.len() - #after)
+            }
+            Some(r) if i > r => {
+                let back = n - i;
+                quote::quote_spanned!(sp=> #s.len() - #back)
+            }
+            _ => quote::quote_spanned!(sp=> #i),
+        };
+        let elem = match by_ref || rest == Some(i) {
+            true => quote::quote_spanned!(sp=> &#s[#at]),
+            false => quote::quote_spanned!(sp=> #s[#at]),
+        };
+        match p {
+            syn::Pat::Wild(_) | syn::Pat::Rest(_) => {}
+            syn::Pat::Ident(pi) if rest_binding(p).is_some() => {
+                if !by_ref {
+                    return Err(syn::Error::new(
+                        sp,
+                        "`#[derive_frule]` binds the rest of a slice pattern (`rest @ ..`) only through a reference; match on a slice (`match &a[..] { [first, rest @ ..] => .. }`)",
+                    ));
+                }
+                let mut name = pi.clone();
+                name.subpat = None;
+                lets.push(local(splice!(sp=> let #name = #elem;)?, sp)?);
+            }
+            p if has_bindings(p) => {
+                if !is_irrefutable(p) {
+                    return Err(syn::Error::new(
+                        sp,
+                        "`#[derive_frule]` supports names, `_`, `..`, tuples of names and patterns without bindings inside a slice pattern; bind the element by name and match it inside the arm",
+                    ));
+                }
+                lets.push(local(splice!(sp=> let #p = #elem;)?, sp)?);
+            }
+            p => {
+                test = splice!(sp=> #test && ::core::matches!(#s[#at], #p))?;
+            }
+        }
+    }
+    let pat = syn::Pat::Ident(syn::PatIdent {
+        attrs: vec![],
+        by_ref: None,
+        mutability: None,
+        ident: s,
+        subpat: None,
+    });
+    Ok(Some(SliceArm { pat, test, lets }))
+}
+
+/// The `let` a statement template parsed to.
+fn local(stmt: syn::Stmt, span: Span) -> syn::Result<syn::Local> {
+    match stmt {
+        syn::Stmt::Local(l) => Ok(l),
+        _ => Err(syn::Error::new(
+            span,
+            "fwdad cannot rewrite this slice pattern; this is a bug in fwdad, please report it",
+        )),
+    }
+}
+
+/// `[..]`, `&[..]`: an arm [`slice_arm`] rewrites.
+fn is_slice_pattern(p: &syn::Pat) -> bool {
+    match p {
+        syn::Pat::Slice(_) => true,
+        syn::Pat::Paren(p) => is_slice_pattern(&p.pat),
+        syn::Pat::Reference(r) => matches!(&*r.pat, syn::Pat::Slice(_)),
+        _ => false,
+    }
+}
+
+/// `rest @ ..`.
+fn rest_binding(p: &syn::Pat) -> Option<&syn::PatIdent> {
+    match p {
+        syn::Pat::Ident(pi) if pi.subpat.as_ref().is_some_and(|(_, sub)| is_rest(sub)) => Some(pi),
+        _ => None,
+    }
+}
+
+fn is_rest(p: &syn::Pat) -> bool {
+    matches!(p, syn::Pat::Rest(_))
+}
+
+fn has_bindings(p: &syn::Pat) -> bool {
+    let mut found = super::PatIdents::default();
+    syn::visit::Visit::visit_pat(&mut found, p);
+    found
+        .0
+        .iter()
+        .any(|pi| !crate::callee::is_capitalised(&pi.ident.to_string()))
+}
+
+/// Names, `_`, and tuples, parentheses and references of them: what a `let` can bind.
+fn is_irrefutable(p: &syn::Pat) -> bool {
+    match p {
+        syn::Pat::Ident(pi) => pi.subpat.is_none(),
+        syn::Pat::Wild(_) | syn::Pat::Rest(_) => true,
+        syn::Pat::Tuple(t) => t.elems.iter().all(is_irrefutable),
+        syn::Pat::Paren(p) => is_irrefutable(&p.pat),
+        syn::Pat::Reference(r) => is_irrefutable(&r.pat),
+        syn::Pat::Type(t) => is_irrefutable(&t.pat),
+        _ => false,
+    }
 }
 
 /// Reports pattern forms the match lowering does not support.
@@ -409,9 +569,56 @@ impl<'d> Lowerer<'d> {
         let scrutinee_hint = self.func.values[scrutinee].ty.clone();
         let mut ir_arms = Vec::new();
         let mut ends = Vec::new();
+        // Rust proved the arms exhaustive; with slice patterns turned into guards, the
+        // `match` the rule emits needs a last arm for the lengths no pattern names.
+        let mut arms = arms;
+        let slices = arms.iter().any(|(p, _, _)| is_slice_pattern(p));
+        let open_end = arms.last().is_some_and(|(p, g, _)| {
+            g.is_some()
+                || is_slice_pattern(p)
+                || !matches!(
+                    p,
+                    syn::Pat::Wild(_) | syn::Pat::Ident(syn::PatIdent { subpat: None, .. })
+                )
+        });
+        if slices && open_end {
+            let unreachable: ArmBody<'_, 'd> = Box::new(move |lw: &mut Lowerer<'d>| {
+                let e: syn::Expr = syn::parse_quote!(::core::unreachable!());
+                lw.lower_expr(&e)
+            });
+            arms.push((syn::parse_quote!(_), None, unreachable));
+        }
         let scrutinee_is_ref = matches!(scrutinee_hint, TypeHint::Ref(_));
         let scrutinee_is_mut = self.func.is_mut_ref(scrutinee);
         for (mut pat, guard, body) in arms {
+            // `[first, rest @ ..] => ..` is `__fwdad_slice if len >= 1 => { let first =
+            // __fwdad_slice[0]; let rest = &__fwdad_slice[1..]; .. }`.
+            let slice = match slice_arm(&pat, scrutinee_is_ref, scrutinee_is_mut) {
+                Ok(slice) => slice,
+                Err(e) => {
+                    self.diag.handle::<()>(Err(e));
+                    None
+                }
+            };
+            let (guard, lets): (Option<std::borrow::Cow<'_, syn::Expr>>, Vec<syn::Local>) =
+                match slice {
+                    Some(arm) => {
+                        pat = arm.pat;
+                        let test = arm.test;
+                        let guard = match guard {
+                            None => Some(test),
+                            Some(g) => {
+                                let lets = &arm.lets;
+                                let sp = g.span();
+                                self.diag
+                                    .handle(splice!(sp=> (#test) && { #(#lets)* (#g) }))
+                            }
+                        };
+                        (guard.map(std::borrow::Cow::Owned), arm.lets)
+                    }
+                    None => (guard.map(std::borrow::Cow::Borrowed), Vec::new()),
+                };
+            let guard = guard.as_deref();
             syn::visit_mut::VisitMut::visit_pat_mut(&mut NamedConstants, &mut pat);
             let borrowed = strip_ref_bindings(&mut pat, scrutinee_is_ref, scrutinee_is_mut);
             let mut errors = Vec::new();
@@ -440,6 +647,9 @@ impl<'d> Lowerer<'d> {
             let end = self.lower_arm(body_region, &before, |lw| {
                 lw.bind_region_params(body_region, &bindings);
                 lw.borrow_bindings(&borrowed);
+                for l in &lets {
+                    lw.lower_local(l)?;
+                }
                 body(lw)
             });
             ends.push((body_region, end));

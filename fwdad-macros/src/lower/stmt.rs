@@ -64,7 +64,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
+    pub(crate) fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
         let Some(init) = &local.init else {
             // `let mut p;`, assigned later: Rust proves every read comes after an
             // assignment, so the value it starts with (the runtime's `undef()`) reaches
@@ -118,6 +118,14 @@ impl Lowerer<'_> {
             };
         }
         // `let V2(x, y) = v;`, `let Foo { a, .. } = f;`: the one-arm `match` it is.
+        // `let [first, .., last] = a;`: the `match` of a slice pattern.
+        if array_rest_pattern(&local.pat) {
+            let desugared = self.diag.handle(let_else(&local.pat, &init.expr, None));
+            return match desugared {
+                Some(desugared) => self.lower_local(&desugared),
+                None => Some(()),
+            };
+        }
         // `let (first, .., last) = t;` too: the `match` knows the tuple's arity.
         if super::matching::holds_data_pattern(&local.pat) || names_after_rest(&local.pat) {
             let desugared = self.diag.handle(let_else(&local.pat, &init.expr, None));
@@ -775,7 +783,11 @@ fn let_else(
     syn::visit::Visit::visit_pat(&mut names, pat);
     // A capitalised name is a unit variant or a constant (`None`, `MAX`).
     names.0.retain(|p| {
-        (p.subpat.is_none() || diverge.is_none())
+        (p.subpat.is_none()
+            || diverge.is_none()
+            || p.subpat
+                .as_ref()
+                .is_some_and(|(_, s)| matches!(**s, syn::Pat::Rest(_))))
             && !crate::callee::is_capitalised(&p.ident.to_string())
     });
     let bound: Vec<syn::Pat> = (names.0.iter().cloned())
@@ -919,6 +931,24 @@ fn split_declaration(pat: &syn::Pat, ty: Option<&syn::Type>) -> Option<Vec<syn::
             Some(out)
         }
         _ => None,
+    }
+}
+
+/// Whether `pat` is an array pattern with `..` (`[first, .., last]`, `[a, rest @ ..]`).
+fn array_rest_pattern(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Type(t) => array_rest_pattern(&t.pat),
+        syn::Pat::Paren(p) => array_rest_pattern(&p.pat),
+        syn::Pat::Reference(r) => array_rest_pattern(&r.pat),
+        syn::Pat::Slice(sl) => sl.elems.iter().any(|p| match p {
+            syn::Pat::Rest(_) => true,
+            syn::Pat::Ident(pi) => pi
+                .subpat
+                .as_ref()
+                .is_some_and(|(_, sub)| matches!(**sub, syn::Pat::Rest(_))),
+            _ => false,
+        }),
+        _ => false,
     }
 }
 
