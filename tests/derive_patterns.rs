@@ -156,8 +156,24 @@ fn shapes(x: &[f64]) -> f64 {
     area(&c) + area_owned(r.clone()) + area(&r)
 }
 
+/// `ref mut` into a local matched by value, in `match` and `if let`.
+#[derive_frule]
+fn grown_area(x: &[f64]) -> f64 {
+    let mut s = Shape::Rect { w: x[0], h: x[1] };
+    match s {
+        Shape::Circle { ref mut r } => *r *= x[2],
+        Shape::Rect { ref mut w, .. } => *w *= x[2],
+    }
+    let mut best = Some(x[0]);
+    if let Some(ref mut b) = best {
+        *b += x[2].sin();
+    }
+    area(&s) * best.unwrap_or(1.0)
+}
+
 #[test]
 fn ref_bindings() {
+    check_modes!(grown_area {}, grown_area, [0.7, 1.1, 2.3]);
     check_modes!(ref_let {}, ref_let, [0.7, 1.1]);
     check_modes!(ref_mut_let {}, ref_mut_let, [0.7, 1.1, -0.4]);
     check_modes!(shapes {}, shapes, [0.7, 1.1, 2.3]);

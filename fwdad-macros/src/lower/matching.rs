@@ -115,6 +115,62 @@ impl syn::visit_mut::VisitMut for NamedConstants {
     }
 }
 
+/// `&mut e` for a place `e` (a local, a field, an element) matched by patterns that bind
+/// with `ref mut` and only so, which is what Rust's default binding mode does for them.
+fn by_ref_mut_scrutinee(e: &syn::Expr, pats: &[&syn::Pat]) -> Option<syn::Expr> {
+    let mut idents = super::PatIdents::default();
+    for p in pats {
+        syn::visit::Visit::visit_pat(&mut idents, p);
+    }
+    let bindings: Vec<_> = (idents.0.iter())
+        .filter(|pi| !crate::callee::is_capitalised(&pi.ident.to_string()))
+        .collect();
+    let all_ref_mut = !bindings.is_empty()
+        && bindings
+            .iter()
+            .all(|pi| pi.by_ref.is_some() && pi.mutability.is_some());
+    let no_ref_patterns = pats.iter().all(|p| !has_reference_pattern(p));
+    let place = matches!(
+        super::place::strip(e),
+        syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_)
+    );
+    (all_ref_mut && no_ref_patterns && place).then(|| {
+        syn::Expr::Reference(syn::ExprReference {
+            attrs: vec![],
+            and_token: syn::Token![&](e.span()),
+            mutability: Some(syn::Token![mut](e.span())),
+            expr: Box::new(e.clone()),
+        })
+    })
+}
+
+fn has_reference_pattern(p: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat_reference(&mut self, _: &'ast syn::PatReference) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, p);
+    f.0
+}
+
+/// `ref mut x` → `x`.
+fn strip_ref_mut(pat: &mut syn::Pat) {
+    struct Strip;
+    impl syn::visit_mut::VisitMut for Strip {
+        fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+            if p.by_ref.is_some() && p.mutability.is_some() {
+                p.by_ref = None;
+                p.mutability = None;
+            }
+            syn::visit_mut::visit_pat_ident_mut(self, p);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_pat_mut(&mut Strip, pat);
+}
+
 /// Drops `ref` from the bindings of `pat`, and returns the names that must then borrow
 /// their value (`Shape::Circle { ref r }` on a `Shape` by value: `r` is `&f64`). Under a
 /// scrutinee that is a reference (and no `&` pattern), Rust's default binding mode already
@@ -384,6 +440,16 @@ pub(crate) type ArmBody<'e, 'd> = Box<dyn FnOnce(&mut Lowerer<'d>) -> Option<Val
 impl<'d> Lowerer<'d> {
     pub(crate) fn lower_match(&mut self, m: &syn::ExprMatch) -> Option<Value> {
         let pats: Vec<&syn::Pat> = m.arms.iter().map(|a| &a.pat).collect();
+        // `match s { Shape::Circle { ref mut r } => *r *= k, .. }` is
+        // `match &mut s { Shape::Circle { r } => *r *= k, .. }`.
+        if let Some(expr) = by_ref_mut_scrutinee(&m.expr, &pats).filter(|_| !self.names_ref(&m.expr)) {
+            let mut m = m.clone();
+            m.expr = Box::new(expr);
+            for arm in &mut m.arms {
+                strip_ref_mut(&mut arm.pat);
+            }
+            return self.lower_match(&m);
+        }
         let (expr, through_ref) = deref_scrutinee(&m.expr, &pats);
         let scrutinee = self.lower_expr(expr)?;
         let arms = m
@@ -405,6 +471,14 @@ impl<'d> Lowerer<'d> {
 
     /// `if let pat = e { then } else { else_ }`.
     pub(crate) fn lower_if_let(&mut self, i: &syn::ExprIf, l: &syn::ExprLet) -> Option<Value> {
+        if let Some(expr) =
+            by_ref_mut_scrutinee(&l.expr, &[&l.pat]).filter(|_| !self.names_ref(&l.expr))
+        {
+            let mut l = l.clone();
+            l.expr = Box::new(expr);
+            strip_ref_mut(&mut l.pat);
+            return self.lower_if_let(i, &l);
+        }
         let (expr, through_ref) = deref_scrutinee(&l.expr, &[&l.pat]);
         let scrutinee = self.lower_expr(expr)?;
         let pat = if through_ref {
@@ -597,6 +671,7 @@ impl<'d> Lowerer<'d> {
                 Ok(slice) => slice,
                 Err(e) => {
                     self.diag.handle::<()>(Err(e));
+                    pat = syn::parse_quote!(_);
                     None
                 }
             };
@@ -672,6 +747,18 @@ impl<'d> Lowerer<'d> {
         let v = join.value?;
         self.func.values[v].ty = ty;
         Some(v)
+    }
+
+    /// Whether `e` names a local that is a reference (matched through Rust's default
+    /// binding mode already).
+    fn names_ref(&self, e: &syn::Expr) -> bool {
+        match super::place::strip(e) {
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.lookup(&id.to_string())
+                    .is_some_and(|v| matches!(self.func.values[v].ty, TypeHint::Ref(_)))
+            }),
+            _ => false,
+        }
     }
 
     /// Rebinds each name of a `ref` binding matched by value to a borrow of its value.
