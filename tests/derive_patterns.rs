@@ -266,3 +266,53 @@ fn slice_patterns() {
     check_modes!(heading_of {}, heading_of, [0.7, 1.2, -0.3, 2.0]);
     check_modes!(segments {}, segments, [0.7, 1.2, -0.3, 2.0]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Array patterns through `&mut`
+
+/// Scales a 2D point in place through its elements.
+#[derive_frule]
+fn scale_pair(p: &mut [f64; 2], k: f64) {
+    let [a, b] = p;
+    *a *= k;
+    *b += k * *a;
+}
+
+#[derive_frule]
+fn scaled_pair(x: &[f64]) -> f64 {
+    let mut p = [x[0], x[1]];
+    scale_pair(&mut p, x[2]);
+    p[0] * p[1].sin()
+}
+
+/// A state vector advanced in place, its ends named through the `&mut`.
+#[derive_frule]
+fn relax_ends(x: &mut [f64], k: f64) {
+    if let [first, middle @ .., last] = x {
+        *first *= k;
+        *last += k * *first;
+        for m in middle.iter_mut() {
+            *m *= 0.5;
+        }
+    }
+    let [a, .., z] = &mut x[..] else {
+        return;
+    };
+    *a += *z;
+}
+
+#[derive_frule]
+fn relaxed(x: &[f64]) -> f64 {
+    let mut y = [x[0], x[1], x[2], x[1] * x[0]];
+    relax_ends(&mut y, x[2]);
+    let mut pair = [x[1], x[0]];
+    let [p, q] = &mut pair;
+    *p *= *q;
+    y[0] * y[1] + y[2].sin() - y[3] + pair[0]
+}
+
+#[test]
+fn array_patterns_through_mut() {
+    check_modes!(relaxed {}, relaxed, [0.7, 1.1, 2.3]);
+    check_modes!(scaled_pair {}, scaled_pair, [0.7, 1.1, 2.3]);
+}

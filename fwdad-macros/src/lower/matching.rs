@@ -261,12 +261,6 @@ fn slice_arm(pat: &syn::Pat, by_ref: bool, by_mut: bool) -> syn::Result<Option<S
         _ => return Ok(None),
     };
     let span = sl.span();
-    if by_ref && by_mut {
-        return Err(syn::Error::new(
-            span,
-            "`#[derive_frule]` does not support slice patterns through `&mut` (they would borrow every element mutably at once); write through the elements by index (`p[0] *= k`)",
-        ));
-    }
     let s = syn::Ident::new("__fwdad_slice", Span::mixed_site().located_at(span));
     let n = sl.elems.len();
     let rest = sl
@@ -278,6 +272,12 @@ fn slice_arm(pat: &syn::Pat, by_ref: bool, by_mut: bool) -> syn::Result<Option<S
         Some(_) => splice!(span=> #s.len() >= #fixed)?,
         None => splice!(span=> #s.len() == #fixed)?,
     };
+    if by_ref && by_mut {
+        return Err(syn::Error::new(
+            span,
+            "`#[derive_frule]` does not support slice patterns through `&mut` in `match` (they would borrow every element mutably at once); write `if let [a, .., z] = x { .. }` or `let [a, .., z] = x else { .. };`, or write through the elements by index (`x[0] *= k`)",
+        ));
+    }
     let mut lets = Vec::new();
     for (i, p) in sl.elems.iter().enumerate() {
         let sp = p.span();
@@ -353,6 +353,85 @@ fn is_slice_pattern(p: &syn::Pat) -> bool {
         syn::Pat::Reference(r) => matches!(&*r.pat, syn::Pat::Slice(_)),
         _ => false,
     }
+}
+
+/// `x.len() >= 2` for `[a, .., z]` matched against `x` (or `&mut x`): whether it matches.
+pub(crate) fn slice_length_test(
+    scrutinee: &syn::Expr,
+    sl: &syn::PatSlice,
+) -> syn::Result<syn::Expr> {
+    let span = sl.span();
+    let base = match super::place::strip(scrutinee) {
+        syn::Expr::Reference(r) => &*r.expr,
+        other => other,
+    };
+    let rest = sl
+        .elems
+        .iter()
+        .any(|p| is_rest(p) || rest_binding(p).is_some());
+    let fixed = sl.elems.len() - usize::from(rest);
+    match rest {
+        true => splice!(span=> (#base).len() >= #fixed),
+        false => splice!(span=> (#base).len() == #fixed),
+    }
+}
+
+/// The `let`s that bind the names of a slice pattern `[a, b, rest @ ..]` matched through
+/// `&mut` (`p: &mut [f64; 3]`): each element split off in turn with `split_at_mut`, so the
+/// names borrow disjoint parts, as Rust's pattern does.
+pub(crate) fn split_mut_lets(base: &syn::Expr, sl: &syn::PatSlice) -> syn::Result<Vec<syn::Local>> {
+    let n = sl.elems.len();
+    let rest = sl
+        .elems
+        .iter()
+        .position(|p| is_rest(p) || rest_binding(p).is_some());
+    let head = syn::Ident::new("__fwdad_head", Span::mixed_site().located_at(sl.span()));
+    let tail = syn::Ident::new("__fwdad_tail", Span::mixed_site().located_at(sl.span()));
+    let mut cur = quote::quote!((#base));
+    let mut lets = Vec::new();
+    for (i, p) in sl.elems.iter().enumerate() {
+        let sp = p.span();
+        if rest == Some(i) {
+            let after = n - 1 - i;
+            lets.push(local(
+                splice!(sp=> let (#head, #tail) = #cur.split_at_mut(#cur.len() - #after);)?,
+                sp,
+            )?);
+            if let Some(pi) = rest_binding(p) {
+                let mut name = pi.clone();
+                name.subpat = None;
+                lets.push(local(splice!(sp=> let #name = #head;)?, sp)?);
+            }
+            cur = quote::quote!(#tail);
+            continue;
+        }
+        let name = match p {
+            syn::Pat::Wild(_) => None,
+            syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => Some(pi),
+            _ => {
+                return Err(syn::Error::new(
+                    sp,
+                    "`#[derive_frule]` supports only names, `_` and `..` in a slice pattern through `&mut`; bind the element by name and match it inside the arm",
+                ))
+            }
+        };
+        // The last element is what is left of the slice.
+        let elem = match i + 1 == n {
+            true => quote::quote!(&mut #cur[0]),
+            false => {
+                lets.push(local(
+                    splice!(sp=> let (#head, #tail) = #cur.split_at_mut(1);)?,
+                    sp,
+                )?);
+                quote::quote!(&mut #head[0])
+            }
+        };
+        if let Some(pi) = name {
+            lets.push(local(splice!(sp=> let #pi = #elem;)?, sp)?);
+        }
+        cur = quote::quote!(#tail);
+    }
+    Ok(lets)
 }
 
 /// `rest @ ..`.
@@ -442,7 +521,9 @@ impl<'d> Lowerer<'d> {
         let pats: Vec<&syn::Pat> = m.arms.iter().map(|a| &a.pat).collect();
         // `match s { Shape::Circle { ref mut r } => *r *= k, .. }` is
         // `match &mut s { Shape::Circle { r } => *r *= k, .. }`.
-        if let Some(expr) = by_ref_mut_scrutinee(&m.expr, &pats).filter(|_| !self.names_ref(&m.expr)) {
+        if let Some(expr) =
+            by_ref_mut_scrutinee(&m.expr, &pats).filter(|_| !self.names_ref(&m.expr))
+        {
             let mut m = m.clone();
             m.expr = Box::new(expr);
             for arm in &mut m.arms {
@@ -471,6 +552,22 @@ impl<'d> Lowerer<'d> {
 
     /// `if let pat = e { then } else { else_ }`.
     pub(crate) fn lower_if_let(&mut self, i: &syn::ExprIf, l: &syn::ExprLet) -> Option<Value> {
+        // `if let [first, .., last] = x { .. }` with `x: &mut [f64]`: `if x.len() >= 2 {
+        // let first = ..; let last = ..; .. }`, each name borrowing its own part.
+        if let Some(sl) = self.slice_pattern_through_mut(&l.pat, &l.expr) {
+            let rewritten = slice_length_test(&l.expr, sl).and_then(|test| {
+                let lets = split_mut_lets(&l.expr, sl)?;
+                let then = &i.then_branch;
+                let span = i.span();
+                let mut out: syn::ExprIf = splice!(span=> if #test { #(#lets)* #then })?;
+                out.else_branch = i.else_branch.clone();
+                Ok(syn::Expr::If(out))
+            });
+            return match self.diag.handle(rewritten) {
+                Some(e) => self.lower_expr(&e),
+                None => Some(self.poison(i.span())),
+            };
+        }
         if let Some(expr) =
             by_ref_mut_scrutinee(&l.expr, &[&l.pat]).filter(|_| !self.names_ref(&l.expr))
         {
@@ -747,6 +844,33 @@ impl<'d> Lowerer<'d> {
         let v = join.value?;
         self.func.values[v].ty = ty;
         Some(v)
+    }
+
+    /// The slice pattern of `let [a, b] = p;` or `if let [a, b] = p` where `p` is a `&mut`
+    /// array or slice (a `&mut` parameter or local) or `&mut ..`.
+    pub(crate) fn slice_pattern_through_mut<'p>(
+        &self,
+        pat: &'p syn::Pat,
+        init: &syn::Expr,
+    ) -> Option<&'p syn::PatSlice> {
+        let sl = match pat {
+            syn::Pat::Slice(sl) => sl,
+            syn::Pat::Type(pt) => match &*pt.pat {
+                syn::Pat::Slice(sl) => sl,
+                _ => return None,
+            },
+            syn::Pat::Paren(p) => return self.slice_pattern_through_mut(&p.pat, init),
+            _ => return None,
+        };
+        let through_mut = match super::place::strip(init) {
+            syn::Expr::Reference(r) => r.mutability.is_some(),
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.lookup(&id.to_string())
+                    .is_some_and(|v| self.func.is_mut_ref(v))
+            }),
+            _ => false,
+        };
+        through_mut.then_some(sl)
     }
 
     /// Whether `e` names a local that is a reference (matched through Rust's default

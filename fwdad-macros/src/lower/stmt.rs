@@ -108,6 +108,25 @@ impl Lowerer<'_> {
             });
             return self.lower_local(&with_init);
         };
+        // `let [a, b] = p;` with `p: &mut [f64; 2]` (or `let [a, .., z] = x else { .. };`
+        // with `x: &mut [f64]`): each name borrows its element, split off in turn
+        // (`split_at_mut`), so that they borrow disjoint parts as in Rust.
+        if let Some(sl) = self.slice_pattern_through_mut(&local.pat, &init.expr) {
+            if let Some((_, diverge)) = &init.diverge {
+                let span = local.span();
+                let test = super::matching::slice_length_test(&init.expr, sl)
+                    .and_then(|test| splice!(span=> if !(#test) { #diverge }));
+                let test: syn::Expr = self.diag.handle(test)?;
+                self.lower_expr(&test)?;
+            }
+            let lets = self
+                .diag
+                .handle(super::matching::split_mut_lets(&init.expr, sl))?;
+            for l in lets {
+                self.lower_local(&l)?;
+            }
+            return Some(());
+        }
         if let Some((_, diverge)) = &init.diverge {
             let desugared = self
                 .diag

@@ -1,6 +1,6 @@
 // `ref` and `ref mut` bindings and slice patterns are supported in `match`; what is left:
-// a `ref mut` inside a `let` pattern (the write would have to reach the tuple), and a
-// slice pattern through `&mut`.
+// a `ref mut` inside a `let` pattern (the write would have to reach the tuple), and slice
+// patterns through `&mut` in `match` (`if let` and `let .. else` take them).
 use fwdad::prelude::*;
 
 #[derive_frule]
@@ -12,9 +12,12 @@ fn first_of_pair(mut t: (f64, f64)) -> f64 {
 
 #[derive_frule]
 fn scale_ends(x: &mut [f64], k: f64) {
-    if let [first, .., last] = x {
-        *first *= k;
-        *last *= k;
+    match x {
+        [first, .., last] => {
+            *first *= k;
+            *last *= k;
+        }
+        _ => {}
     }
 }
 
