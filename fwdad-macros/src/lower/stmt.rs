@@ -55,11 +55,19 @@ impl Lowerer<'_> {
 
     fn lower_item(&mut self, item: &syn::Item) {
         match item {
-            syn::Item::Const(_) | syn::Item::Use(_) | syn::Item::Fn(_) | syn::Item::Static(_) => {
+            // A local `struct`/`enum` gets its tangent type in the rule's copy, and a local
+            // `impl` its rules (see `derive_frule::give_local_items_rules`).
+            syn::Item::Const(_)
+            | syn::Item::Use(_)
+            | syn::Item::Fn(_)
+            | syn::Item::Static(_)
+            | syn::Item::Struct(_)
+            | syn::Item::Enum(_)
+            | syn::Item::Impl(_) => {
                 self.func.items.push(item.clone());
             }
             other => self.diag.error_spanned(&other,
-                "`#[derive_frule]` supports only `const`, `static`, `use` and `fn` items inside a function body; move this item out of the function",
+                "`#[derive_frule]` supports only `const`, `static`, `use`, `fn`, `struct`, `enum` and `impl` items inside a function body; move this item out of the function",
             ),
         }
     }

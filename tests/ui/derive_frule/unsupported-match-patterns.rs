@@ -21,4 +21,10 @@ fn scale_ends(x: &mut [f64], k: f64) {
     }
 }
 
+#[derive_frule]
+fn head_and_rest(p: [f64; 3]) -> f64 {
+    let [a, rest @ ..] = p;
+    a * rest[0] + rest[1]
+}
+
 fn main() {}
