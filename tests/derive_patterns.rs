@@ -171,8 +171,33 @@ fn grown_area(x: &[f64]) -> f64 {
     area(&s) * best.unwrap_or(1.0)
 }
 
+/// `ref` into a value that is not `Copy`, matched by value and used after the `match`.
+#[derive(Differentiable, Clone, Debug)]
+pub enum Samples {
+    Empty,
+    Weighted { w: Vec<f64>, scale: f64 },
+}
+
+#[derive_frule]
+fn weighted_total(x: &[f64]) -> f64 {
+    let s = Samples::Weighted {
+        w: x.to_vec(),
+        scale: x[0],
+    };
+    let total = match s {
+        Samples::Empty => 0.0,
+        Samples::Weighted { ref w, ref scale } => w.iter().map(|v| v * v).sum::<f64>() * *scale,
+    };
+    let n = match s {
+        Samples::Weighted { ref w, .. } => w.len(),
+        Samples::Empty => 0,
+    };
+    total / n as f64
+}
+
 #[test]
 fn ref_bindings() {
+    check_modes!(weighted_total {}, weighted_total, [0.7, 1.1, 2.3]);
     check_modes!(grown_area {}, grown_area, [0.7, 1.1, 2.3]);
     check_modes!(ref_let {}, ref_let, [0.7, 1.1]);
     check_modes!(ref_mut_let {}, ref_mut_let, [0.7, 1.1, -0.4]);

@@ -116,7 +116,8 @@ impl syn::visit_mut::VisitMut for NamedConstants {
 }
 
 /// `&mut e` for a place `e` (a local, a field, an element) matched by patterns that bind
-/// with `ref mut` and only so, which is what Rust's default binding mode does for them.
+/// with `ref mut` and only so, and `&e` for one whose patterns bind with `ref` only: what
+/// Rust's default binding mode then does for them (nothing is moved out of `e`).
 fn by_ref_mut_scrutinee(e: &syn::Expr, pats: &[&syn::Pat]) -> Option<syn::Expr> {
     let mut idents = super::PatIdents::default();
     for p in pats {
@@ -125,20 +126,21 @@ fn by_ref_mut_scrutinee(e: &syn::Expr, pats: &[&syn::Pat]) -> Option<syn::Expr> 
     let bindings: Vec<_> = (idents.0.iter())
         .filter(|pi| !crate::callee::is_capitalised(&pi.ident.to_string()))
         .collect();
-    let all_ref_mut = !bindings.is_empty()
-        && bindings
-            .iter()
-            .all(|pi| pi.by_ref.is_some() && pi.mutability.is_some());
+    let all = |mutable: bool| {
+        !bindings.is_empty()
+            && (bindings.iter()).all(|pi| pi.by_ref.is_some() && pi.mutability.is_some() == mutable)
+    };
+    let (all_ref_mut, all_ref) = (all(true), all(false));
     let no_ref_patterns = pats.iter().all(|p| !has_reference_pattern(p));
     let place = matches!(
         super::place::strip(e),
         syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_)
     );
-    (all_ref_mut && no_ref_patterns && place).then(|| {
+    ((all_ref_mut || all_ref) && no_ref_patterns && place).then(|| {
         syn::Expr::Reference(syn::ExprReference {
             attrs: vec![],
             and_token: syn::Token![&](e.span()),
-            mutability: Some(syn::Token![mut](e.span())),
+            mutability: all_ref_mut.then(|| syn::Token![mut](e.span())),
             expr: Box::new(e.clone()),
         })
     })
@@ -156,12 +158,12 @@ fn has_reference_pattern(p: &syn::Pat) -> bool {
     f.0
 }
 
-/// `ref mut x` → `x`.
+/// `ref mut x`, `ref x` → `x`.
 fn strip_ref_mut(pat: &mut syn::Pat) {
     struct Strip;
     impl syn::visit_mut::VisitMut for Strip {
         fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
-            if p.by_ref.is_some() && p.mutability.is_some() {
+            if p.by_ref.is_some() {
                 p.by_ref = None;
                 p.mutability = None;
             }
