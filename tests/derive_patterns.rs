@@ -3,6 +3,8 @@
 //! `let (y, z);` declared before it is assigned. Each derivative is checked against central
 //! differences of the plain function in one direction, in a batch and at second order
 //! (`check_modes!`), each primal bit for bit.
+// `let ref y = x;` is under test, as users write it.
+#![allow(clippy::toplevel_ref_arg)]
 use fwdad::prelude::*;
 
 mod common;

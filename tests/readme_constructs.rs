@@ -3,8 +3,9 @@
 //! `fwdad::testing::test_frule` (central finite differences, bit-identical primal, and the
 //! arguments left as the function leaves them), and the README's own example against its
 //! derivatives written out by hand.
-// Numeric code is written index-style on purpose: it is what users bring to the macro.
-#![allow(clippy::needless_range_loop)]
+// Numeric code is written index-style on purpose, and `let ref` appears: it is what users
+// bring to the macro.
+#![allow(clippy::needless_range_loop, clippy::toplevel_ref_arg)]
 
 use fwdad::prelude::*;
 use fwdad::testing::test_frule;

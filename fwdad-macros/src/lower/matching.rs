@@ -527,7 +527,7 @@ impl<'d> Lowerer<'d> {
             by_ref_mut_scrutinee(&m.expr, &pats).filter(|_| !self.names_ref(&m.expr))
         {
             let mut m = m.clone();
-            m.expr = Box::new(expr);
+            *m.expr = expr;
             for arm in &mut m.arms {
                 strip_ref_mut(&mut arm.pat);
             }
@@ -574,7 +574,7 @@ impl<'d> Lowerer<'d> {
             by_ref_mut_scrutinee(&l.expr, &[&l.pat]).filter(|_| !self.names_ref(&l.expr))
         {
             let mut l = l.clone();
-            l.expr = Box::new(expr);
+            *l.expr = expr;
             strip_ref_mut(&mut l.pat);
             return self.lower_if_let(i, &l);
         }
