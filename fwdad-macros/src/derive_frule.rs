@@ -911,6 +911,8 @@ fn mentions(ty: &syn::Type, pred: fn(&syn::Type) -> bool) -> bool {
 /// A `fn` nested in the body and called with active arguments gets a rule of its own
 /// (`#[derive_frule]` on its copy in the rule), since the rule calls it through its marker
 /// struct as it calls any function. Nested functions called only on constants stay plain.
+/// Likewise a local `struct`/`enum` gets its tangent type (`#[derive(Differentiable)]`) and
+/// a local inherent `impl` its rules in the rule's copy.
 fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &Args) {
     let mut called: std::collections::HashSet<String> = ir
         .insts

@@ -11,7 +11,8 @@
 //! `Activation::LeakyRelu(a)`), struct patterns of structs and variants
 //! (`Shape::Rect { w, h }`, `Foo { a, .. }`), unit variants and constants, `&p`, and `|`,
 //! nested. The tangent of a user type's binding is read from its `#[derive(Differentiable)]`
-//! tangent twin (see `emit::tangent_pattern`). Slice patterns are reported as unsupported.
+//! tangent twin (see `emit::tangent_pattern`). Slice patterns (`[a, rest @ ..]`) become
+//! guarded arms that index the scrutinee (`slice_arm`).
 
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType};

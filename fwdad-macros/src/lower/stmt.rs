@@ -56,7 +56,7 @@ impl Lowerer<'_> {
     fn lower_item(&mut self, item: &syn::Item) {
         match item {
             // A local `struct`/`enum` gets its tangent type in the rule's copy, and a local
-            // `impl` its rules (see `derive_frule::give_local_items_rules`).
+            // `impl` its rules (see `derive_frule::give_nested_fns_rules`).
             syn::Item::Const(_)
             | syn::Item::Use(_)
             | syn::Item::Fn(_)
@@ -74,9 +74,6 @@ impl Lowerer<'_> {
 
     pub(crate) fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
         let Some(init) = &local.init else {
-            // `let mut p;`, assigned later: Rust proves every read comes after an
-            // assignment, so the value it starts with (the runtime's `undef()`) reaches
-            // only merges nothing reads (an `if` that assigns `p` in one arm).
             // `let (y, z);`, `let (y, z): (f64, f64);`: a declaration per name.
             if let Some(parts) = split_declaration(&local.pat, None) {
                 for part in parts {
@@ -84,6 +81,9 @@ impl Lowerer<'_> {
                 }
                 return Some(());
             }
+            // `let mut p;`, assigned later: Rust proves every read comes after an
+            // assignment, so the value it starts with (the runtime's `undef()`) reaches
+            // only merges nothing reads (an `if` that assigns `p` in one arm).
             let (syn::Pat::Ident(_) | syn::Pat::Type(_)) = &local.pat else {
                 self.diag.error_spanned(&local,
                     "`#[derive_frule]` does not support `let` with a pattern and no initial value; declare each variable with its own `let`, or initialise them where they are declared",
