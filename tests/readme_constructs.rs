@@ -3,8 +3,9 @@
 //! `fwdad::testing::test_frule` (central finite differences, bit-identical primal, and the
 //! arguments left as the function leaves them), and the README's own example against its
 //! derivatives written out by hand.
-// Numeric code is written index-style on purpose: it is what users bring to the macro.
-#![allow(clippy::needless_range_loop)]
+// Numeric code is written index-style on purpose, and `let ref` appears: it is what users
+// bring to the macro.
+#![allow(clippy::needless_range_loop, clippy::toplevel_ref_arg)]
 
 use fwdad::prelude::*;
 use fwdad::testing::test_frule;
@@ -65,9 +66,27 @@ fn triple_product(x: &[f64]) -> f64 {
     a * b * c + tail.iter().sum::<f64>() * last + x[1..].iter().map(|v| v * v).sum::<f64>()
 }
 
+/// A planar pose destructured by value, and a point scaled through `&mut` by its parts.
+#[derive_frule]
+fn pose_step(x: &[f64]) -> f64 {
+    let pose = [x[0], x[1], x[2]];
+    let [px, py, theta] = pose;
+    let mut p = [px, py];
+    scale_first(&mut p, theta.cos());
+    p[0] * p[1] + theta
+}
+
+#[derive_frule]
+fn scale_first(p: &mut [f64; 2], k: f64) {
+    let [a, b] = p;
+    *a *= k;
+    *b += *a;
+}
+
 #[test]
 fn slices_arrays_and_indexing() {
     check_slice_fn!(triple_product, X);
+    check_slice_fn!(pose_step, X);
 }
 
 // --- writes through `&mut` --------------------------------------------------------------
@@ -179,9 +198,23 @@ fn piecewise_work(x: &[f64]) -> f64 {
     }
 }
 
+/// Slice patterns, `ref` bindings and `..` in a tuple.
+#[derive_frule]
+fn by_shape(x: &[f64]) -> f64 {
+    let head = match x {
+        [a, b] => a * b,
+        [first, rest @ ..] => first * rest.iter().sum::<f64>(),
+        [] => 0.0,
+    };
+    let (first, .., last) = (x[0], x[1], x[2]);
+    let ref m = head * last;
+    m * first
+}
+
 #[test]
 fn control_flow() {
     check_slice_fn!(piecewise_work, X);
+    check_slice_fn!(by_shape, X);
 }
 
 // --- `for` loops over slices with adaptors --------------------------------------------

@@ -911,6 +911,8 @@ fn mentions(ty: &syn::Type, pred: fn(&syn::Type) -> bool) -> bool {
 /// A `fn` nested in the body and called with active arguments gets a rule of its own
 /// (`#[derive_frule]` on its copy in the rule), since the rule calls it through its marker
 /// struct as it calls any function. Nested functions called only on constants stay plain.
+/// Likewise a local `struct`/`enum` gets its tangent type (`#[derive(Differentiable)]`) and
+/// a local inherent `impl` its rules in the rule's copy.
 fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &Args) {
     let mut called: std::collections::HashSet<String> = ir
         .insts
@@ -972,12 +974,89 @@ fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &A
         }),
     };
     for item in &mut ir.items {
-        if let syn::Item::Fn(f) = item {
-            if called.contains(&f.sig.ident.to_string()) {
+        match item {
+            syn::Item::Fn(f) if called.contains(&f.sig.ident.to_string()) => {
                 f.attrs.push(attr.clone());
             }
+            // A local `impl Acc { .. }`: its methods get rules as a `#[derive_frule] impl`
+            // (the rule's copy calls those, not the plain methods). A local `impl Trait for
+            // Acc` stays plain: only the trait's own `#[derive_frule]` gives it rules.
+            syn::Item::Impl(i) if i.trait_.is_none() && !has_attr(&i.attrs, "derive_frule") => {
+                i.attrs.push(allow_dead_code());
+                i.attrs.push(attr.clone());
+            }
+            // A local `struct Acc { s: f64 }`: its tangent type, as `#[derive(Differentiable)]`
+            // makes it.
+            syn::Item::Struct(syn::ItemStruct { attrs, .. })
+            | syn::Item::Enum(syn::ItemEnum { attrs, .. })
+                if !derives_differentiable(attrs) =>
+            {
+                let mut derive = match &args.krate {
+                    Some(p) => p.clone(),
+                    None => syn::parse_quote!(::fwdad),
+                };
+                derive
+                    .segments
+                    .push(syn::Ident::new("Differentiable", Span::call_site()).into());
+                let list = |name: &str, tokens: TokenStream| syn::Attribute {
+                    pound_token: Default::default(),
+                    style: syn::AttrStyle::Outer,
+                    bracket_token: Default::default(),
+                    meta: syn::Meta::List(syn::MetaList {
+                        path: syn::Ident::new(name, Span::call_site()).into(),
+                        delimiter: syn::MacroDelimiter::Paren(Default::default()),
+                        tokens,
+                    }),
+                };
+                attrs.push(allow_dead_code());
+                attrs.push(list("derive", quote!(#derive)));
+                if let Some(p) = &args.krate {
+                    attrs.push(list("differentiable", quote!(crate = #p)));
+                }
+            }
+            _ => {}
         }
     }
+}
+
+/// `#[allow(dead_code)]`, built as a tree.
+fn allow_dead_code() -> syn::Attribute {
+    syn::Attribute {
+        pound_token: Default::default(),
+        style: syn::AttrStyle::Outer,
+        bracket_token: Default::default(),
+        meta: syn::Meta::List(syn::MetaList {
+            path: syn::Ident::new("allow", Span::call_site()).into(),
+            delimiter: syn::MacroDelimiter::Paren(Default::default()),
+            tokens: quote!(dead_code),
+        }),
+    }
+}
+
+/// Whether `attrs` holds `#[name]` or `#[path::name(..)]`.
+fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
+    attrs
+        .iter()
+        .any(|a| a.path().segments.last().is_some_and(|s| s.ident == name))
+}
+
+/// Whether `attrs` holds a `#[derive(.., Differentiable, ..)]`.
+fn derives_differentiable(attrs: &[syn::Attribute]) -> bool {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .any(|a| {
+            let mut found = false;
+            let _ = a.parse_nested_meta(|m| {
+                found |= m
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Differentiable");
+                Ok(())
+            });
+            found
+        })
 }
 
 /// The single-name paths a syntax tree calls (`sq(x)`).

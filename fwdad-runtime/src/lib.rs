@@ -22,6 +22,17 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+/// A qualified path read as written in a rule (`<f64 as Scale>::K`): a constant whose type
+/// the macro does not see, which `#[derive_frule]` passes through this macro rather than
+/// through its IR's paths (which have no `<T as Trait>` part).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fwdad_constant {
+    ($e:expr) => {
+        $e
+    };
+}
+
 /// Applies `$mac!(A TA 0, B TB 1, ...)` for tuples of arity 1 to 12: per element a type
 /// parameter, a second one (for impls that pair each element with another type) and the
 /// index.

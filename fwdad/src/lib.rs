@@ -114,6 +114,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use fwdad_macros::derive_frule;
+    pub use fwdad_runtime::__fwdad_constant as constant;
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::alloc_paths as alloc;
     #[cfg(feature = "alloc")]

@@ -539,10 +539,36 @@ impl Lowerer<'_> {
             }
         }
         if p.qself.is_some() {
-            self.diag.error_spanned(&p, "`#[derive_frule]` does not support qualified paths (`<T as Trait>::X`) here; bind the value to a `const` first");
-            return self.poison(p.span());
+            return self.qualified_constant(&syn::Expr::Path(p.clone()));
         }
         self.push(InstKind::Const(p.path.clone()), TypeHint::Unknown, p.span())
+    }
+
+    /// `<f64 as Scale>::K`, `<f64 as Default>::default()`: a qualified path, or a call of
+    /// one without arguments, which cannot read the inputs: a constant, emitted as written
+    /// (through the runtime's `constant!`, as the IR's paths have no `<T as Trait>` part).
+    pub(crate) fn qualified_constant(&mut self, p: &syn::Expr) -> Value {
+        let span = p.span();
+        let rt = &self.rt;
+        let path = match syn::parse2(quote::quote_spanned!(span=> #rt::constant)) {
+            Ok(path) => path,
+            Err(e) => {
+                self.diag.error(span, e.to_string());
+                return self.poison(span);
+            }
+        };
+        let mac = syn::Macro {
+            path,
+            bang_token: syn::Token![!](span),
+            delimiter: syn::MacroDelimiter::Paren(syn::token::Paren(span)),
+            tokens: quote::ToTokens::to_token_stream(p),
+        };
+        let kind = InstKind::Opaque {
+            mac,
+            captures: vec![],
+            args: vec![],
+        };
+        self.push(kind, TypeHint::Unknown, span)
     }
 
     fn lower_binary(&mut self, b: &syn::ExprBinary) -> Option<Value> {

@@ -517,8 +517,17 @@ impl Lowerer<'_> {
         if let Some(e) = float_path_of_into(p, c) {
             return self.lower_expr(&e);
         }
+        // `<Vec3 as Norm>::norm(&v)`, `<T as Norm>::norm(v)`: the trait's function, whose
+        // `Self` the first argument gives (`Norm::norm(&v)`).
+        if let Some(call) = trait_path_call(p, c) {
+            return self.lower_call(&call);
+        }
+        // `<f64 as Default>::default()`: without arguments, a constant.
+        if p.qself.is_some() && c.args.is_empty() {
+            return Some(self.qualified_constant(&syn::Expr::Call(c.clone())));
+        }
         if p.qself.is_some() {
-            self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
+            self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through this qualified path; call the function through its trait (`Trait::f(x)`) or its type (`Ty::f(x)`)");
             return Some(self.poison(span));
         }
         if let Some(id) = p.path.get_ident() {
@@ -723,6 +732,33 @@ pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
         syn::Expr::Index(ix) if matches!(strip(&ix.index), syn::Expr::Range(_)) => Some(ix),
         _ => None,
     }
+}
+
+/// `<Ty as Trait>::f(a, ..)` as `Trait::f(a, ..)`: the same function when `f` takes `self`
+/// (its first argument's type is `Ty`), and `<Ty>::f(a, ..)` as `Ty::f(a, ..)`. `None` for
+/// other paths, or a call without arguments.
+fn trait_path_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::ExprCall> {
+    let q = p.qself.as_ref()?;
+    if c.args.is_empty() {
+        return None;
+    }
+    let path = match (q.position, &*q.ty) {
+        (0, syn::Type::Path(tp)) if tp.qself.is_none() => {
+            // `<Vec3>::norm(&v)`: `Vec3::norm(&v)`.
+            let mut path = tp.path.clone();
+            path.segments.extend(p.path.segments.iter().cloned());
+            path
+        }
+        (0, _) => return None,
+        _ => p.path.clone(),
+    };
+    let mut call = c.clone();
+    call.func = Box::new(syn::Expr::Path(syn::ExprPath {
+        attrs: p.attrs.clone(),
+        qself: None,
+        path,
+    }));
+    Some(call)
 }
 
 /// `f64::sin(x.into())` as `f64::sin(f64::from(x))`: the first argument of a float function

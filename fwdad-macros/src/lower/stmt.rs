@@ -55,17 +55,32 @@ impl Lowerer<'_> {
 
     fn lower_item(&mut self, item: &syn::Item) {
         match item {
-            syn::Item::Const(_) | syn::Item::Use(_) | syn::Item::Fn(_) | syn::Item::Static(_) => {
+            // A local `struct`/`enum` gets its tangent type in the rule's copy, and a local
+            // `impl` its rules (see `derive_frule::give_nested_fns_rules`).
+            syn::Item::Const(_)
+            | syn::Item::Use(_)
+            | syn::Item::Fn(_)
+            | syn::Item::Static(_)
+            | syn::Item::Struct(_)
+            | syn::Item::Enum(_)
+            | syn::Item::Impl(_) => {
                 self.func.items.push(item.clone());
             }
             other => self.diag.error_spanned(&other,
-                "`#[derive_frule]` supports only `const`, `static`, `use` and `fn` items inside a function body; move this item out of the function",
+                "`#[derive_frule]` supports only `const`, `static`, `use`, `fn`, `struct`, `enum` and `impl` items inside a function body; move this item out of the function",
             ),
         }
     }
 
-    fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
+    pub(crate) fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
         let Some(init) = &local.init else {
+            // `let (y, z);`, `let (y, z): (f64, f64);`: a declaration per name.
+            if let Some(parts) = split_declaration(&local.pat, None) {
+                for part in parts {
+                    self.lower_local(&part)?;
+                }
+                return Some(());
+            }
             // `let mut p;`, assigned later: Rust proves every read comes after an
             // assignment, so the value it starts with (the runtime's `undef()`) reaches
             // only merges nothing reads (an `if` that assigns `p` in one arm).
@@ -101,6 +116,25 @@ impl Lowerer<'_> {
             });
             return self.lower_local(&with_init);
         };
+        // `let [a, b] = p;` with `p: &mut [f64; 2]` (or `let [a, .., z] = x else { .. };`
+        // with `x: &mut [f64]`): each name borrows its element, split off in turn
+        // (`split_at_mut`), so that they borrow disjoint parts as in Rust.
+        if let Some(sl) = self.slice_pattern_through_mut(&local.pat, &init.expr) {
+            if let Some((_, diverge)) = &init.diverge {
+                let span = local.span();
+                let test = super::matching::slice_length_test(&init.expr, sl)
+                    .and_then(|test| splice!(span=> if !(#test) { #diverge }));
+                let test: syn::Expr = self.diag.handle(test)?;
+                self.lower_expr(&test)?;
+            }
+            let lets = self
+                .diag
+                .handle(super::matching::split_mut_lets(&init.expr, sl))?;
+            for l in lets {
+                self.lower_local(&l)?;
+            }
+            return Some(());
+        }
         if let Some((_, diverge)) = &init.diverge {
             let desugared = self
                 .diag
@@ -111,12 +145,25 @@ impl Lowerer<'_> {
             };
         }
         // `let V2(x, y) = v;`, `let Foo { a, .. } = f;`: the one-arm `match` it is.
-        if super::matching::holds_data_pattern(&local.pat) {
+        // `let [first, .., last] = a;`: the `match` of a slice pattern.
+        if array_rest_pattern(&local.pat) {
             let desugared = self.diag.handle(let_else(&local.pat, &init.expr, None));
             return match desugared {
                 Some(desugared) => self.lower_local(&desugared),
                 None => Some(()),
             };
+        }
+        // `let (first, .., last) = t;` too: the `match` knows the tuple's arity.
+        if super::matching::holds_data_pattern(&local.pat) || names_after_rest(&local.pat) {
+            let desugared = self.diag.handle(let_else(&local.pat, &init.expr, None));
+            return match desugared {
+                Some(desugared) => self.lower_local(&desugared),
+                None => Some(()),
+            };
+        }
+        // `let ref y = x;` is `let y = &x;`, `let ref mut y = x;` is `let y = &mut x;`.
+        if let Some(borrowed) = ref_binding_as_borrow(local, init) {
+            return self.lower_local(&borrowed);
         }
         let (pat, ty) = match &local.pat {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
@@ -245,12 +292,19 @@ impl Lowerer<'_> {
     pub(crate) fn bind_pattern(&mut self, pat: &syn::Pat, value: Value, ty: Option<&syn::Type>) {
         match pat {
             syn::Pat::Ident(pi) => {
-                if pi.by_ref.is_some() {
-                    self.diag.error_spanned(&pi, "`#[derive_frule]` does not support `ref` bindings; bind by value or borrow with `&`");
-                }
                 if let Some((_, sub)) = &pi.subpat {
                     self.diag.error_spanned(&sub, "`#[derive_frule]` does not support `name @ pattern` bindings");
                 }
+                // `let (ref a, b) = t;`: `a` borrows its part (a `ref mut` part would have
+                // to write back into `t`).
+                let value = match (pi.by_ref, &pi.mutability) {
+                    (None, _) => value,
+                    (Some(_), None) => self.borrow(value, false, pi.span()),
+                    (Some(_), Some(_)) => {
+                        self.diag.error_spanned(&pi, "`#[derive_frule]` does not support `ref mut` bindings inside a pattern; borrow the part with `&mut` (`let a = &mut t.0;`)");
+                        value
+                    }
+                };
                 self.bind(&pi.ident, value);
             }
             syn::Pat::Wild(_) => {}
@@ -264,16 +318,24 @@ impl Lowerer<'_> {
                 self.bind_pattern(&r.pat, inner, None);
             }
             syn::Pat::Tuple(t) => {
-                if t.elems.iter().any(|p| matches!(p, syn::Pat::Rest(_))) {
-                    self.diag.error_spanned(&t, "`#[derive_frule]` does not support `..` in tuple patterns; name every element (use `_` to skip one)");
+                let arity = match ty {
+                    Some(syn::Type::Tuple(tt)) => Some(tt.elems.len()),
+                    _ => match self.func.values[value].ty.deref_all_pub() {
+                        TypeHint::Tuple(ts) => Some(ts.len()),
+                        _ => None,
+                    },
+                };
+                // `(first, .., last)`: the elements after `..` counted from the end.
+                let Some(positions) = tuple_positions(&t.elems, arity).into_iter().collect::<Option<Vec<_>>>() else {
+                    self.diag.error_spanned(&t, "`#[derive_frule]` cannot see how many elements this tuple has, so it cannot place the names after `..`; write the tuple's type on the `let` (`let (a, .., z): (f64, f64, f64) = ..;`) or name every element (use `_` to skip one)");
                     return;
-                }
+                };
                 let elem_tys: Vec<Option<syn::Type>> = match ty {
                     Some(syn::Type::Tuple(tt)) => tt.elems.iter().cloned().map(Some).collect(),
-                    _ => vec![None; t.elems.len()],
+                    _ => vec![None; arity.unwrap_or(t.elems.len())],
                 };
-                for (i, p) in t.elems.iter().enumerate() {
-                    if matches!(p, syn::Pat::Wild(_)) {
+                for (p, i) in t.elems.iter().zip(positions) {
+                    if matches!(p, syn::Pat::Wild(_) | syn::Pat::Rest(_)) {
                         continue;
                     }
                     let member = syn::Member::Unnamed(syn::Index { index: i as u32, span: p.span() });
@@ -748,7 +810,11 @@ fn let_else(
     syn::visit::Visit::visit_pat(&mut names, pat);
     // A capitalised name is a unit variant or a constant (`None`, `MAX`).
     names.0.retain(|p| {
-        (p.subpat.is_none() || diverge.is_none())
+        (p.subpat.is_none()
+            || diverge.is_none()
+            || p.subpat
+                .as_ref()
+                .is_some_and(|(_, s)| matches!(**s, syn::Pat::Rest(_))))
             && !crate::callee::is_capitalised(&p.ident.to_string())
     });
     let bound: Vec<syn::Pat> = (names.0.iter().cloned())
@@ -784,6 +850,169 @@ fn let_else(
         }),
         semi_token: syn::Token![;](span),
     })
+}
+
+/// `let ref y = x;` as `let y = &x;` and `let ref mut y: T = x;` as `let y: &mut T = &mut x;`
+/// (the same borrow, of the place or of a temporary that lives as long as `y`).
+fn ref_binding_as_borrow(local: &syn::Local, init: &syn::LocalInit) -> Option<syn::Local> {
+    let (pi, ty) = match &local.pat {
+        syn::Pat::Ident(pi) => (pi, None),
+        syn::Pat::Type(pt) => match &*pt.pat {
+            syn::Pat::Ident(pi) => (pi, Some(pt)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let by_ref = pi.by_ref?;
+    if pi.subpat.is_some() || init.diverge.is_some() {
+        return None;
+    }
+    let span = by_ref.span;
+    let mutability = pi.mutability.map(|_| syn::Token![mut](span));
+    let mut name = pi.clone();
+    name.by_ref = None;
+    name.mutability = None;
+    let pat = match ty {
+        Some(pt) => syn::Pat::Type(syn::PatType {
+            pat: Box::new(syn::Pat::Ident(name)),
+            ty: Box::new(syn::Type::Reference(syn::TypeReference {
+                and_token: syn::Token![&](span),
+                lifetime: None,
+                mutability,
+                elem: pt.ty.clone(),
+            })),
+            ..pt.clone()
+        }),
+        None => syn::Pat::Ident(name),
+    };
+    let expr = syn::Expr::Reference(syn::ExprReference {
+        attrs: vec![],
+        and_token: syn::Token![&](span),
+        mutability,
+        expr: match &*init.expr {
+            e @ (syn::Expr::Path(_)
+            | syn::Expr::Field(_)
+            | syn::Expr::Index(_)
+            | syn::Expr::Call(_)
+            | syn::Expr::MethodCall(_)
+            | syn::Expr::Paren(_)
+            | syn::Expr::Lit(_)) => Box::new(e.clone()),
+            e => Box::new(syn::Expr::Paren(syn::ExprParen {
+                attrs: vec![],
+                paren_token: syn::token::Paren(span),
+                expr: Box::new(e.clone()),
+            })),
+        },
+    });
+    Some(syn::Local {
+        pat,
+        init: Some(syn::LocalInit {
+            expr: Box::new(expr),
+            ..init.clone()
+        }),
+        ..local.clone()
+    })
+}
+
+/// `let (y, (z, _)): (f64, (f64, f64));` as `let y: f64; let z: f64;`: the declarations of a
+/// tuple pattern's names without a value, each with its type when written. `None` for a
+/// pattern that is not a tuple of names (or a tuple with `..`).
+fn split_declaration(pat: &syn::Pat, ty: Option<&syn::Type>) -> Option<Vec<syn::Local>> {
+    match pat {
+        syn::Pat::Type(pt) => split_declaration(&pt.pat, Some(&pt.ty)),
+        syn::Pat::Paren(p) => split_declaration(&p.pat, ty),
+        syn::Pat::Tuple(t) => {
+            let tys: Vec<Option<&syn::Type>> = match ty {
+                Some(syn::Type::Tuple(tt)) if tt.elems.len() == t.elems.len() => {
+                    tt.elems.iter().map(Some).collect()
+                }
+                Some(_) => return None,
+                None => vec![None; t.elems.len()],
+            };
+            let mut out = Vec::new();
+            for (p, ty) in t.elems.iter().zip(tys) {
+                match p {
+                    syn::Pat::Wild(_) => {}
+                    syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        let span = pi.span();
+                        let pat = match ty {
+                            Some(ty) => syn::Pat::Type(syn::PatType {
+                                attrs: vec![],
+                                pat: Box::new(p.clone()),
+                                colon_token: syn::Token![:](span),
+                                ty: Box::new(ty.clone()),
+                            }),
+                            None => p.clone(),
+                        };
+                        out.push(syn::Local {
+                            attrs: vec![],
+                            let_token: syn::Token![let](span),
+                            pat,
+                            init: None,
+                            semi_token: syn::Token![;](span),
+                        });
+                    }
+                    _ => out.extend(split_declaration(p, ty)?),
+                }
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `pat` is an array pattern with `..` (`[first, .., last]`, `[a, rest @ ..]`).
+fn array_rest_pattern(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Type(t) => array_rest_pattern(&t.pat),
+        syn::Pat::Paren(p) => array_rest_pattern(&p.pat),
+        syn::Pat::Reference(r) => array_rest_pattern(&r.pat),
+        syn::Pat::Slice(sl) => sl.elems.iter().any(|p| match p {
+            syn::Pat::Rest(_) => true,
+            syn::Pat::Ident(pi) => pi
+                .subpat
+                .as_ref()
+                .is_some_and(|(_, sub)| matches!(**sub, syn::Pat::Rest(_))),
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
+/// Whether a tuple pattern names an element after its `..` (`(first, .., last)`) with no
+/// tuple type written around it.
+fn names_after_rest(pat: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat_type(&mut self, _: &'ast syn::PatType) {}
+        fn visit_pat_tuple(&mut self, t: &'ast syn::PatTuple) {
+            let rest = t.elems.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
+            if rest.is_some_and(|r| r + 1 < t.elems.len()) {
+                self.0 = true;
+            }
+            syn::visit::visit_pat_tuple(self, t);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, pat);
+    f.0
+}
+
+/// The position of each element of a tuple pattern in a tuple of `arity` elements: those
+/// after a `..` count from the end (`(a, .., z)` of three is `0, _, 2`), and are `None`
+/// when the arity is unknown.
+pub(crate) fn tuple_positions(
+    elems: &syn::punctuated::Punctuated<syn::Pat, syn::Token![,]>,
+    arity: Option<usize>,
+) -> Vec<Option<usize>> {
+    let n = elems.len();
+    let rest = elems.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
+    (0..n)
+        .map(|i| match rest {
+            Some(r) if i > r => arity.filter(|&a| a + 1 >= n).map(|a| a + i - n),
+            _ => Some(i),
+        })
+        .collect()
 }
 
 /// `pat` without `mut` on its bindings (they are rebound, with `mut`, outside the match).

@@ -1,10 +1,18 @@
+// Local `struct`, `enum` and `impl` items are supported (tests/derive_local_items.rs); a
+// local trait is not.
 use fwdad::prelude::*;
 
 #[derive_frule]
 fn f(x: f64) -> f64 {
-    struct Scale(f64);
-    let s = 2.0;
-    s * x
+    trait Twice {
+        fn twice(self) -> Self;
+    }
+    impl Twice for f64 {
+        fn twice(self) -> f64 {
+            2.0 * self
+        }
+    }
+    x.twice()
 }
 
 fn main() {}

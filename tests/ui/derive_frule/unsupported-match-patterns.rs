@@ -1,25 +1,30 @@
+// `ref` and `ref mut` bindings and slice patterns are supported in `match`; what is left:
+// a `ref mut` inside a `let` pattern (the write would have to reach the tuple), and slice
+// patterns through `&mut` in `match` (`if let` and `let .. else` take them).
 use fwdad::prelude::*;
 
-#[derive(Differentiable, Clone, Debug)]
-pub enum Shape {
-    Circle { r: f64 },
-    Rect { w: f64, h: f64 },
+#[derive_frule]
+fn first_of_pair(mut t: (f64, f64)) -> f64 {
+    let (ref mut a, b) = t;
+    *a += b;
+    t.0
 }
 
 #[derive_frule]
-fn by_ref(s: &Shape) -> f64 {
-    match s {
-        Shape::Circle { ref r } => 3.0 * r * r,
-        Shape::Rect { w, h } => w * h,
-    }
-}
-
-#[derive_frule]
-fn by_slice(x: &[f64]) -> f64 {
+fn scale_ends(x: &mut [f64], k: f64) {
     match x {
-        [a, b] => a * b,
-        _ => 0.0,
+        [first, .., last] => {
+            *first *= k;
+            *last *= k;
+        }
+        _ => {}
     }
+}
+
+#[derive_frule]
+fn head_and_rest(p: [f64; 3]) -> f64 {
+    let [a, rest @ ..] = p;
+    a * rest[0] + rest[1]
 }
 
 fn main() {}
