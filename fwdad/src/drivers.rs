@@ -437,8 +437,10 @@ pub trait BindArgs<F, D>: sealed::Args {}
 
 #[doc(hidden)]
 /// The absent output buffer of a [`Bound`] called with the differentiated argument only.
+/// It reaches a rule only where `Out` is bound without [`inplace`] giving the buffer, so
+/// its name is what rustc's "found `..`" then tells the user to do.
 #[derive(Clone, Copy, Debug)]
-pub struct NoOut;
+pub struct OutNeedsInplace;
 
 // A dual (the drivers pass one), not any `D`: a scalar `#[primitive(d = ..)]` rule takes
 // a dual or a plain float per argument, and this picks the dual.
@@ -943,7 +945,7 @@ settled!(
 impl<X: Copy, S: Mode, F, A, D, O> Frule<(X,), S> for Bound<F, A, D>
 where
     A: SettledArgs,
-    A::Out: BoundCall<F, X, NoOut, S, D, Output = O>,
+    A::Out: BoundCall<F, X, OutNeedsInplace, S, D, Output = O>,
 {
     type Output = O;
     #[inline]
