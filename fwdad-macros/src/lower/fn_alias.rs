@@ -8,11 +8,12 @@
 //! whose last segment is one: `physics::drag`, `f64::sin`) is rewritten, and only when
 //! its name is bound nowhere else in the function, so no shadowing can be crossed.
 
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 
-/// `block` with each such binding dropped and its later uses in the block replaced by the
-/// path. `params` are the function's parameters (names they bind are locals).
+/// `block` with the later uses of each such binding in the block replaced by the path. `params` are the function's parameters (names they bind are locals).
 pub(super) fn inline_fn_aliases<'a>(
     block: &syn::Block,
     params: impl Iterator<Item = &'a syn::FnArg>,
@@ -76,17 +77,13 @@ impl Aliases {
 
 impl VisitMut for Aliases {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
-        let mut i = 0;
-        while i < block.stmts.len() {
-            match self.alias(&block.stmts[i]) {
-                Some((name, path)) => {
-                    block.stmts.remove(i);
-                    let mut with = Replace { name, path };
-                    for s in &mut block.stmts[i..] {
-                        with.visit_stmt_mut(s);
-                    }
+        // The binding stays (a macro's tokens may name it); its uses become the path.
+        for i in 0..block.stmts.len() {
+            if let Some((name, path)) = self.alias(&block.stmts[i]) {
+                let mut with = Replace { name, path };
+                for s in &mut block.stmts[i + 1..] {
+                    with.visit_stmt_mut(s);
                 }
-                None => i += 1,
             }
         }
         syn::visit_mut::visit_block_mut(self, block);
@@ -118,5 +115,39 @@ impl VisitMut for Replace {
         syn::visit_mut::visit_expr_mut(self, e);
     }
 
+    /// `assert!(g(x) > 0.0)`: the name among a macro's tokens (not after `.` or `::`).
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = self.replace_tokens(std::mem::take(&mut m.tokens));
+    }
+
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl Replace {
+    fn replace_tokens(&self, tokens: TokenStream) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut after_path_or_dot = false;
+        for t in tokens {
+            let next_after =
+                matches!(&t, TokenTree::Punct(p) if p.as_char() == '.' || p.as_char() == ':');
+            match t {
+                TokenTree::Ident(i) if i == self.name && !after_path_or_dot => {
+                    let mut path = self.path.clone();
+                    for seg in &mut path.path.segments {
+                        seg.ident.set_span(i.span());
+                    }
+                    out.extend(path.to_token_stream());
+                }
+                TokenTree::Group(g) => {
+                    let mut inner =
+                        proc_macro2::Group::new(g.delimiter(), self.replace_tokens(g.stream()));
+                    inner.set_span(g.span());
+                    out.extend([TokenTree::Group(inner)]);
+                }
+                other => out.extend([other]),
+            }
+            after_path_or_dot = next_after;
+        }
+        out
+    }
 }
