@@ -6,6 +6,8 @@
 //! differentiated unmodified and checked against central finite differences of the plain
 //! function in one direction, batched and at second order (`check_modes!`), primals bit
 //! for bit, and against derivatives written out.
+// Written as users write them (`repeat(0.0).take(n)` predates `repeat_n`).
+#![allow(clippy::manual_repeat_n)]
 
 use fwdad::drivers::gradient_with;
 use fwdad::prelude::*;

@@ -65,12 +65,8 @@ impl Aliases {
             .starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
         let names_local =
             path.path.segments.len() == 1 && self.bound.contains(&last.ident.to_string());
-        let once = self
-            .bound
-            .iter()
-            .filter(|n| **n == pi.ident.to_string())
-            .count()
-            == 1;
+        let name = pi.ident.to_string();
+        let once = self.bound.iter().filter(|n| **n == name).count() == 1;
         (snake && !names_local && once).then(|| (pi.ident.clone(), path.clone()))
     }
 }
