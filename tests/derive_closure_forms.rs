@@ -113,7 +113,9 @@ fn return_from_a_loop_inside_nested_inlined_closures() {
     let mut dr = 0.0;
     let mut dl = 0.0;
     for s in [0.5f64, 1.0, 1.5] {
-        let k = (1..50).find(|k| s * (r * 0.1 * *k as f64).exp() > l).unwrap();
+        let k = (1..50)
+            .find(|k| s * (r * 0.1 * *k as f64).exp() > l)
+            .unwrap();
         let t = 0.1 * k as f64 + (l - s) / (s * r * 50.0);
         dr += 2.0 * t * (-(l - s) / (s * r * r * 50.0));
         dl += 2.0 * t / (s * r * 50.0);
