@@ -343,6 +343,10 @@ impl Emitter<'_> {
         if self.is_none_const(v) {
             return quote_spanned!(vspan=> #rt::none_in::<#mode, _>(#name));
         }
+        // Nor does an empty `Vec` of its elements (which may be sub-slices).
+        if self.is_empty_vec(v) {
+            return quote_spanned!(vspan=> #rt::empty_vec_in::<#mode, _>(#name));
+        }
         quote_spanned!(vspan=> #rt::constant_in::<#mode, _>(#name))
     }
 
@@ -705,6 +709,45 @@ impl Emitter<'_> {
     }
 
     /// Whether `v` is the constant `None` (through copies).
+    /// Whether `v` is a `Vec::new()` (or a copy of one) that nothing else reads or
+    /// changes before this use: still empty here, so its constant dual needs no zero
+    /// tangent of an element (`let mut rows = Vec::new();` then `rows.push(&x[a..b])`).
+    fn is_empty_vec(&self, v: Value) -> bool {
+        let used_once = |v: Value| {
+            let mut n = 0;
+            for (r, region) in self.func.regions.iter() {
+                for &i in &region.insts {
+                    n += self
+                        .func
+                        .operands(i)
+                        .into_iter()
+                        .filter(|o| *o == v)
+                        .count();
+                }
+                n += self
+                    .func
+                    .term_operands(r)
+                    .into_iter()
+                    .filter(|o| *o == v)
+                    .count();
+            }
+            n == 1
+        };
+        let mut v = v;
+        loop {
+            if !used_once(v) {
+                return false;
+            }
+            let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+                return false;
+            };
+            match &self.func.insts[inst].kind {
+                InstKind::Copy(src) => v = *src,
+                kind => return is_vec_new_call(kind),
+            }
+        }
+    }
+
     fn is_none_const(&self, v: Value) -> bool {
         match self.func.values[v].def {
             ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
@@ -1111,6 +1154,9 @@ impl Emitter<'_> {
                     // A library constant made active (by a later store): its form over
                     // constant duals.
                     quote_spanned!(span=> #rt::lift::<#mode, _>(#e))
+                } else if *promote && is_vec_new_call(kind) {
+                    // Empty where it is made: no element needs a zero tangent.
+                    quote_spanned!(span=> #rt::empty_vec_in::<#mode, _>(#e))
                 } else if *promote {
                     quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
                 } else {
@@ -2779,4 +2825,9 @@ fn no_rule_fallback(
         }
         #dispatch
     }}
+}
+
+/// Whether `kind` is `Vec::new()` or `Vec::with_capacity(n)`.
+fn is_vec_new_call(kind: &InstKind) -> bool {
+    matches!(kind, InstKind::Call { func, args, .. } if crate::callee::is_empty_vec_ctor(func, args.len()))
 }

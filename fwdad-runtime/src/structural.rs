@@ -656,6 +656,20 @@ pub fn none_in<S: Mode, P: Differentiable>(
     Dual::new(p, None)
 }
 
+/// An empty `Vec` as a constant dual under mode `S`: it needs no zero tangent of an
+/// element, which a borrowed sub-slice has not (`let mut rows = Vec::new();` made active
+/// by pushing rows of a parameter). Lowering writes it only for a `Vec::new()` nothing
+/// has changed yet.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub fn empty_vec_in<S: Mode, P: Differentiable>(v: Vec<P>) -> Dual<Vec<P>, Vec<P::TangentIn<S>>> {
+    assert!(
+        v.is_empty(),
+        "fwdad: `empty_vec_in` of a non-empty `Vec` (a bug in fwdad)"
+    );
+    Dual::new(v, Vec::new())
+}
+
 /// `Ok(x)` of a dual; the error type is inferred from the context.
 #[inline(always)]
 pub fn ok<P: Differentiable, T, E>(

@@ -132,6 +132,8 @@ pub mod __private {
     #[cfg(feature = "nalgebra")]
     pub use fwdad_runtime::nalgebra_linalg as na_linalg;
     pub use fwdad_runtime::ops;
+    #[cfg(feature = "alloc")]
+    pub use fwdad_runtime::structural::empty_vec_in;
     pub use fwdad_runtime::structural::{
         array, array_from_fn, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, fit,
         float_from, index, integer, mem_replace, mem_take, none_in, ok, opaque_macro,

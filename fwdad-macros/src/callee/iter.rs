@@ -101,6 +101,8 @@ super::names! {
         Remainder = "remainder",
         /// `v.extend(iter)` of an iterator chain: a `for` loop that pushes each item.
         Extend = "extend",
+        /// `w.append(&mut v)` of a `Vec`: `w.extend_from_slice(&v); v.clear();`.
+        Append = "append",
         /// `o.map(f)` on an `Option` or a `Result` (a receiver that is no iterator chain):
         /// a `match` (`lower::combinators`).
         OptionMap = "map",
@@ -124,5 +126,44 @@ super::names! {
         IsSomeAnd = "is_some_and",
         /// `r.is_ok_and(p)`.
         IsOkAnd = "is_ok_and",
+    }
+}
+
+super::names! {
+    /// A free function of `std::iter` that builds an iterator, read as the chain of
+    /// methods it is (see `lower::iter_fns`).
+    pub enum IterFn {
+        /// `iter::zip(a, b)`: `a.into_iter().zip(b)`.
+        Zip = "zip",
+        /// `iter::once(v)`: `[v].into_iter()`.
+        Once = "once",
+        /// `iter::repeat(v)`: `[v].into_iter().cycle()`.
+        Repeat = "repeat",
+        /// `iter::repeat_n(v, n)`: `[v].into_iter().cycle().take(n)`.
+        RepeatN = "repeat_n",
+    }
+}
+
+impl IterFn {
+    /// The function `path` names: `std::iter::f`, `core::iter::f` or `iter::f`, and a
+    /// bare `zip` (imported with `use std::iter::zip;`, as is usual; the other names alone
+    /// are too likely to be the user's own).
+    pub fn of_path(path: &syn::Path) -> Option<IterFn> {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let name = match &segs[..] {
+            [root, iter, f] if (root == "std" || root == "core") && iter == "iter" => f,
+            [iter, f] if iter == "iter" => f,
+            [f] if f == "zip" => f,
+            _ => return None,
+        };
+        IterFn::from_name(name)
+    }
+
+    /// How many arguments it takes.
+    pub fn arity(self) -> usize {
+        match self {
+            IterFn::Zip | IterFn::RepeatN => 2,
+            IterFn::Once | IterFn::Repeat => 1,
+        }
     }
 }

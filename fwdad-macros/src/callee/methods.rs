@@ -111,7 +111,7 @@ macro_rules! std_methods {
     };
 }
 
-const SORTING: &str = "sort a variable or a field (`v.sort_by(|a, b| a.total_cmp(b))`), not a sub-slice or an expression: copy the part into a `Vec` first (`let mut w = v[a..b].to_vec(); w.sort_by(..)`)";
+const SORTING: &str = "sort a variable or a field, or a sub-slice of one (`v.sort_by(|a, b| a.total_cmp(b))`, `v[1..].sort_by(..)`), not another expression: bind it to a variable first (`let mut w = rows[0].clone(); w[1..].sort_by(..)`)";
 
 std_methods! {
     // Conversions and std traits.

@@ -335,6 +335,18 @@ pub fn is_vec_type(path: &syn::Path) -> bool {
     path.segments.last().is_some_and(|s| s.ident == "Vec")
 }
 
+/// Whether `path(..)` with `n_args` arguments makes an empty `Vec`: `Vec::new()` (also
+/// `std::vec::Vec::new()`, which lowering writes for a `collect`'s accumulator) or
+/// `Vec::with_capacity(n)`.
+pub fn is_empty_vec_ctor(path: &syn::Path, n_args: usize) -> bool {
+    let n = path.segments.len();
+    if n < 2 || path.segments[n - 2].ident != "Vec" {
+        return false;
+    }
+    let f = &path.segments[n - 1].ident;
+    (f == "new" && n_args == 0) || (f == "with_capacity" && n_args == 1)
+}
+
 /// Whether `path` is `std::process::exit` (also `process::exit`): a call that never
 /// returns.
 pub fn is_process_exit(path: &syn::Path) -> bool {

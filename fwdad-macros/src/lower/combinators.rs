@@ -83,11 +83,43 @@ impl syn::visit_mut::VisitMut for Exits<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+/// Whether `c`'s body has a `return` or a `?` of its own (not a nested closure's).
+fn has_exits(c: &syn::ExprClosure) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_expr(&mut f, &c.body);
+    f.0
+}
+
 /// `arg` with its exits rewritten (see [`Exits`]) when it is a closure that has some.
 fn with_exits(arg: &syn::Expr, branch: &syn::Expr, residual: &syn::Expr) -> syn::Expr {
     let syn::Expr::Closure(c) = strip(arg) else {
         return arg.clone();
     };
+    match closure_with_exits(c, branch, residual) {
+        Some(c) => syn::Expr::Closure(c),
+        None => arg.clone(),
+    }
+}
+
+/// `c` with its exits rewritten (see [`Exits`]) and its body wrapped in the block they
+/// leave, or `None` when it has none.
+fn closure_with_exits(
+    c: &syn::ExprClosure,
+    branch: &syn::Expr,
+    residual: &syn::Expr,
+) -> Option<syn::ExprClosure> {
     let mut c = c.clone();
     let span = c.or1_token.span;
     let mut exits = Exits {
@@ -98,7 +130,7 @@ fn with_exits(arg: &syn::Expr, branch: &syn::Expr, residual: &syn::Expr) -> syn:
     };
     syn::visit_mut::VisitMut::visit_expr_mut(&mut exits, &mut c.body);
     if !exits.found {
-        return arg.clone();
+        return None;
     }
     let block = match *c.body {
         syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block,
@@ -115,10 +147,24 @@ fn with_exits(arg: &syn::Expr, branch: &syn::Expr, residual: &syn::Expr) -> syn:
         }),
         block,
     }));
-    syn::Expr::Closure(c)
+    Some(c)
 }
 
 impl Lowerer<'_> {
+    /// A closure about to be inlined with its `return`s and `?`s leaving its own body
+    /// (a labelled block) rather than the function it is inlined in; `None` when it has
+    /// none, or when the runtime's path cannot be written (reported).
+    pub(crate) fn closure_exits(&mut self, c: &syn::ExprClosure) -> Option<syn::ExprClosure> {
+        if !has_exits(c) {
+            return None;
+        }
+        let span = c.or1_token.span;
+        let rt = &self.rt;
+        let branch: syn::Expr = self.diag.handle(splice!(span=> #rt::branch))?;
+        let residual: syn::Expr = self.diag.handle(splice!(span=> #rt::residual))?;
+        closure_with_exits(c, &branch, &residual)
+    }
+
     /// Whether the default of `unwrap_or_else`, `map_or_else` or `or_else` takes the error
     /// (a closure of one parameter, written there or bound with `let`: the `Result` form).
     fn takes_error(&self, arg: &syn::Expr) -> bool {

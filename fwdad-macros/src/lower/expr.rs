@@ -312,7 +312,7 @@ impl Lowerer<'_> {
             } else {
                 String::new()
             };
-            self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method (`x.iter().map(..)`, `a.iter().zip(b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
+            self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method or from `std::iter`'s `zip`, `once` or `repeat` (`x.iter().map(..)`, `iter::zip(a, b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
             return Some(self.poison(span));
         }
         let receiver = match strip(&m.receiver) {

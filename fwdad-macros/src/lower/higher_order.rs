@@ -209,6 +209,11 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
+        let mut arg = arg;
+        let mut inlined = Vec::new();
+        if arg.named.is_none() {
+            (arg.closure, inlined) = self.with_let_closures(&arg.closure, arg.def.as_deref());
+        }
         let names = free_names(&arg.closure);
         // Resolve the names as the closure sees them: where it was written, for a
         // `let`-bound one.
@@ -223,7 +228,9 @@ impl Lowerer<'_> {
         let mut nested = None;
         for name in names {
             if self.lookup_closure(&name).is_some() {
-                nested = Some(name);
+                if !inlined.contains(&name) {
+                    nested = Some(name);
+                }
                 continue;
             }
             if let Some(v) = self.lookup(&name) {
@@ -239,7 +246,6 @@ impl Lowerer<'_> {
             .iter()
             .map(|c| assigned.contains(&c.to_string()))
             .collect();
-        let mut arg = arg;
         if mutated.contains(&true) {
             let names: Vec<String> = captures
                 .iter()
@@ -263,7 +269,7 @@ impl Lowerer<'_> {
         if let Some(name) = nested {
             self.diag.error_spanned(
                 &arg.closure,
-                format!("`#[derive_frule]` does not support a closure passed to a function that calls the closure `{name}` bound outside it; write `{name}`'s body in it, or make `{name}` a `#[derive_frule]` function"),
+                format!("`#[derive_frule]` does not support a closure passed to a function that calls the closure `{name}` bound outside it when a variable `{name}` reads has changed since `{name}` was written; write `{name}`'s body in it, or make `{name}` a `#[derive_frule]` function"),
             );
             return Some(self.poison(span));
         }
@@ -359,6 +365,89 @@ impl Lowerer<'_> {
             args.push(v?);
         }
         Some(self.push_method_call(m, receiver, args, span))
+    }
+
+    /// `c` with the closures bound by `let` that it calls (`sq` in `|t| sq(t) * k`, and
+    /// those they call) bound again at the start of its body, so its dual form inlines
+    /// them as the function does. Only where each name such a closure reads means the same
+    /// where it was written and where `c` sees it (`def`: `c`'s own definition, when it is
+    /// bound by `let`); otherwise `c` is left as it is, and reported where it is lowered.
+    fn with_let_closures(
+        &mut self,
+        c: &syn::ExprClosure,
+        def: Option<&super::ClosureDef>,
+    ) -> (syn::ExprClosure, Vec<String>) {
+        let depth = self.scopes_len();
+        match def {
+            Some(def) if def.expr.capture.is_some() => self.push_env(&def.env),
+            Some(def) => self.push_view(&def.visible),
+            None => {}
+        }
+        let mut c = c.clone();
+        let mut inlined: Vec<String> = Vec::new();
+        loop {
+            let next = free_names(&c).into_iter().find_map(|n| {
+                if inlined.contains(&n) {
+                    return None;
+                }
+                self.lookup_closure(&n).map(|d| (n, d))
+            });
+            let Some((name, inner)) = next else { break };
+            if !self.sees_as_written(&inner) {
+                break;
+            }
+            let span = inner.expr.span();
+            let ident = syn::Ident::new(&name, span);
+            let stmt = syn::Stmt::Local(syn::Local {
+                attrs: Vec::new(),
+                let_token: syn::Token![let](span),
+                pat: syn::Pat::Ident(syn::PatIdent {
+                    attrs: Vec::new(),
+                    by_ref: None,
+                    mutability: None,
+                    ident,
+                    subpat: None,
+                }),
+                init: Some(syn::LocalInit {
+                    eq_token: syn::Token![=](span),
+                    expr: Box::new(syn::Expr::Closure(inner.expr.clone())),
+                    diverge: None,
+                }),
+                semi_token: syn::Token![;](span),
+            });
+            let body_span = c.body.span();
+            let mut block = match *c.body {
+                syn::Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block,
+                other => syn::Block {
+                    brace_token: syn::token::Brace(body_span),
+                    stmts: vec![syn::Stmt::Expr(other, None)],
+                },
+            };
+            block.stmts.insert(0, stmt);
+            c.body = Box::new(syn::Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block,
+            }));
+            inlined.push(name);
+        }
+        self.truncate_scopes(depth);
+        (c, inlined)
+    }
+
+    /// Whether every name the `let`-bound closure `def` reads has the value here that it
+    /// had where the closure was written (a `move` closure: its captured value).
+    fn sees_as_written(&mut self, def: &super::ClosureDef) -> bool {
+        let names = free_names(&def.expr);
+        let here: Vec<Option<Value>> = names.iter().map(|n| self.lookup(n)).collect();
+        let depth = self.scopes_len();
+        match def.expr.capture {
+            Some(_) => self.push_env(&def.env),
+            None => self.push_view(&def.visible),
+        }
+        let there: Vec<Option<Value>> = names.iter().map(|n| self.lookup(n)).collect();
+        self.truncate_scopes(depth);
+        here == there
     }
 
     /// A function passed by name (`f`) to a method (argument `a`): its rule would be

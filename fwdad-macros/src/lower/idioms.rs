@@ -99,6 +99,20 @@ fn is_pure_place(e: &syn::Expr) -> bool {
     }
 }
 
+/// `(&mut v[range])` (a sub-slice receiver as `autoref` borrows it) of a place `v`: the
+/// place and the range.
+fn sorted_sub_slice(e: &syn::Expr) -> Option<(&syn::Expr, &syn::ExprRange)> {
+    let syn::Expr::Reference(r) = strip(e) else {
+        return None;
+    };
+    r.mutability?;
+    let ix = super::place::sub_slice(&r.expr)?;
+    let syn::Expr::Range(range) = strip(&ix.index) else {
+        return None;
+    };
+    is_pure_place(&ix.expr).then_some((&*ix.expr, range))
+}
+
 /// Whether `e` may be evaluated more than once with the same result: a place or a literal.
 fn is_pure(e: &syn::Expr) -> bool {
     matches!(strip(e), syn::Expr::Lit(_)) || is_pure_place(e)
@@ -247,6 +261,66 @@ impl Lowerer<'_> {
                     &[
                         ("__fwdad_s", Hole::Expr(&c.receiver)),
                         ("__fwdad_n", Hole::Expr(n)),
+                    ],
+                ));
+            }
+            (Rewrite::Append, [other]) if is_pure_place(recv) => {
+                // `w.append(&mut v)`: `v`'s elements moved to the end of `w`, `v` left empty.
+                let syn::Expr::Reference(r) = strip(other) else {
+                    return None;
+                };
+                if r.mutability.is_none() || !is_pure_place(&r.expr) {
+                    return None;
+                }
+                if !self.is_sequence(recv) && !self.is_sequence(&r.expr) {
+                    return None;
+                }
+                let template = syn::parse_quote_spanned!(span=> {
+                    __fwdad_recv.extend_from_slice(&__fwdad_v);
+                    __fwdad_v.clear();
+                });
+                return Some(fill(
+                    template,
+                    &[
+                        ("__fwdad_recv", Hole::Expr(recv)),
+                        ("__fwdad_v", Hole::Expr(&r.expr)),
+                    ],
+                ));
+            }
+            (Rewrite::SortBy | Rewrite::SortUnstableBy, [cmp])
+                if sorted_sub_slice(recv).is_some() =>
+            {
+                // `v[a..b].sort_by(cmp)` (borrowed `&mut` by `autoref`): the part copied out,
+                // sorted, and copied back, the bounds evaluated once, in order.
+                let (place, range) = sorted_sub_slice(recv)?;
+                let zero: syn::Expr = syn::parse_quote_spanned!(span=> 0usize);
+                let len: syn::Expr = syn::parse_quote_spanned!(span=> __fwdad_place.len());
+                let len = fill(len, &[("__fwdad_place", Hole::Expr(place))]);
+                let lo = range.start.as_deref().unwrap_or(&zero);
+                let hi = range.end.as_deref().unwrap_or(&len);
+                let template = match range.limits {
+                    syn::RangeLimits::HalfOpen(_) => syn::parse_quote_spanned!(span=> {
+                        let __fwdad_lo: usize = __fwdad_start;
+                        let __fwdad_hi: usize = __fwdad_end;
+                        let mut __fwdad_part = (&__fwdad_place[__fwdad_lo..__fwdad_hi]).to_vec();
+                        __fwdad_part.sort_by(__fwdad_cmp);
+                        (&mut __fwdad_place[__fwdad_lo..__fwdad_hi]).copy_from_slice(&__fwdad_part);
+                    }),
+                    syn::RangeLimits::Closed(_) => syn::parse_quote_spanned!(span=> {
+                        let __fwdad_lo: usize = __fwdad_start;
+                        let __fwdad_hi: usize = __fwdad_end + 1;
+                        let mut __fwdad_part = (&__fwdad_place[__fwdad_lo..__fwdad_hi]).to_vec();
+                        __fwdad_part.sort_by(__fwdad_cmp);
+                        (&mut __fwdad_place[__fwdad_lo..__fwdad_hi]).copy_from_slice(&__fwdad_part);
+                    }),
+                };
+                return Some(fill(
+                    template,
+                    &[
+                        ("__fwdad_start", Hole::Expr(lo)),
+                        ("__fwdad_end", Hole::Expr(hi)),
+                        ("__fwdad_place", Hole::Expr(place)),
+                        ("__fwdad_cmp", Hole::Expr(cmp)),
                     ],
                 ));
             }

@@ -777,30 +777,19 @@ impl Lowerer<'_> {
                 _ => self.bind_shape(pat, shape, span),
             }
         }
-        let v = self.lower_expr(&c.body);
+        // `return e` and `e?` leave the closure, not the function it is inlined in.
+        let v = match self.closure_exits(c) {
+            Some(rewritten) => self.lower_expr(&rewritten.body),
+            None => self.lower_expr(&c.body),
+        };
         self.truncate_scopes(depth);
         v
     }
 
-    /// Rejects what inlining cannot honour: `return` or `?` inside the closure (they would
-    /// leave the function), `async` closures.
+    /// Rejects what inlining cannot honour: `async` closures, and `move` closures that
+    /// assign what they captured. (`return` and `?` leave the inlined body: see
+    /// `closure_exits`.)
     pub(crate) fn check_closure(&mut self, c: &syn::ExprClosure) -> bool {
-        struct Find(Option<proc_macro2::Span>);
-        impl<'ast> syn::visit::Visit<'ast> for Find {
-            fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
-                self.0 = Some(r.span());
-            }
-            fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
-                self.0 = Some(t.span());
-            }
-            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        }
-        let mut f = Find(None);
-        syn::visit::Visit::visit_expr(&mut f, &c.body);
-        if let Some(sp) = f.0 {
-            self.diag.error(sp, "`#[derive_frule]` does not support `return` or `?` inside a closure (closures are inlined where they are called, so these would have to leave that place rather than the function); compute the value with `if`/`match`");
-            return false;
-        }
         if c.asyncness.is_some() {
             self.diag
                 .error_spanned(c, "`#[derive_frule]` does not support `async` closures");

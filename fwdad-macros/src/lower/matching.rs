@@ -17,7 +17,7 @@
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType};
 use crate::ir::{Arm, InstKind, Region, Terminator, Value, ValueDef};
-use crate::splice::splice;
+use crate::splice::{fill, splice, Hole};
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -633,6 +633,20 @@ impl<'d> Lowerer<'d> {
             syn::Type::Path(p) => StdType::of_path(&p.path),
             _ => None,
         };
+        // The body of a closure passed to a function, its return type not written: the
+        // runtime's `branch` splits an `Option` or a `Result` alike, and `residual` makes
+        // the closure's `None` or `Err(From::from(e))` (as in `combinators.rs`).
+        if kind.is_none() && matches!(ret, syn::Type::Infer(_)) {
+            let rt = &self.rt;
+            let template: syn::Expr = self.diag.handle(splice!(span=>
+                match #rt::branch(__fwdad_e) {
+                    ::core::result::Result::Ok(__fwdad_q) => __fwdad_q,
+                    ::core::result::Result::Err(__fwdad_q) => return #rt::residual(__fwdad_q),
+                }
+            ))?;
+            let desugared = fill(template, &[("__fwdad_e", Hole::Expr(&t.expr))]);
+            return self.lower_expr(&desugared);
+        }
         let scrutinee = self.lower_expr(&t.expr)?;
         let v = syn::Ident::new("__fwdad_ok", span);
         let e = syn::Ident::new("__fwdad_err", span);
@@ -713,14 +727,6 @@ impl<'d> Lowerer<'d> {
                     ),
                 ];
                 self.lower_match_arms(scrutinee, arms, span)
-            }
-            // The body of a closure passed to a function, its return type not written.
-            _ if matches!(ret, syn::Type::Infer(_)) => {
-                self.diag.error(
-                    span,
-                    "`#[derive_frule]` supports `?` inside a closure passed to a function when the closure's return type is written: `|x| -> Option<f64> { .. }`",
-                );
-                Some(self.poison(span))
             }
             _ => {
                 self.diag.error(

@@ -34,8 +34,10 @@ mod autoref;
 mod combinators;
 mod control;
 mod expr;
+mod fn_alias;
 mod higher_order;
 mod idioms;
+mod iter_fns;
 mod iterate;
 mod matching;
 mod place;
@@ -129,7 +131,9 @@ pub fn lower_fn(
             lw.func.fn_sources.insert(p.value);
         }
     }
-    let block = autoref::autoref_subslices(&item.block);
+    let block = fn_alias::inline_fn_aliases(&item.block, item.sig.inputs.iter());
+    let block = iter_fns::iter_fns_as_chains(&block);
+    let block = autoref::autoref_subslices(&block);
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
     }

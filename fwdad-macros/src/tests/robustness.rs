@@ -43,7 +43,6 @@ const REJECTED_ITEMS: &[&str] = &[
 
 /// Bodies of `fn f(x: f64) -> f64` that `#[derive_frule]` must reject.
 const REJECTED_BODIES: &[&str] = &[
-    "let g = |y: f64| { return y; }; g(x)",
     "async { x }; x",
     "unsafe { x }",
     "core::arch::asm!(\"nop\"); x",
@@ -68,6 +67,11 @@ const ILL_TYPED_BODIES: &[&str] = &[
 /// Bodies of `fn f(x: f64) -> f64` that `#[derive_frule]` supports.
 const SUPPORTED_BODIES: &[&str] = &[
     "let g = |y: f64| y * 2.0; g(x)",
+    "let g = |y: f64| { if y < 0.0 { return -y; } y }; g(x)",
+    "let g = f64::sin; g(x)",
+    "let v = [x, 2.0]; std::iter::zip(v, v).map(|(a, b)| a * b).sum()",
+    "std::iter::once(x).chain(std::iter::repeat(1.0).take(2)).sum()",
+    "let mut v = vec![x, 1.0, -x]; v[1..].sort_by(|a, b| a.total_cmp(b)); v[1]",
     "let p = Point { x, y: 1.0 }; p.x",
     "vec![x][0]",
     "match x > 0.0 { true => x, false => -x }",

@@ -1,4 +1,6 @@
-// A closure passed to a function that calls another closure bound with `let`.
+// A closure passed to a function that calls a `move` closure bound with `let`, whose
+// captured variable was assigned since (calling `sq` there is supported when what it reads
+// is unchanged).
 use fwdad::prelude::*;
 
 #[derive_frule]
@@ -8,8 +10,10 @@ fn trapezoid<F: Fn(f64) -> f64>(f: F, a: f64, b: f64) -> f64 {
 
 #[derive_frule]
 fn area(k: f64) -> f64 {
-    let sq = |x: f64| x * x;
-    trapezoid(|x| k * sq(x), 0.0, 1.0)
+    let mut s = k;
+    let sq = move |x: f64| s * x * x;
+    s = 2.0 * k;
+    trapezoid(|x| s * sq(x), 0.0, 1.0)
 }
 
 fn main() {}

@@ -22,17 +22,4 @@ fn running_in_a_chain(x: &[f64]) -> f64 {
         .sum()
 }
 
-// Returning from a closure inside a chain.
-#[derive_frule]
-fn clipped(x: &[f64]) -> f64 {
-    x.iter()
-        .map(|v| {
-            if *v < 0.0 {
-                return 0.0;
-            }
-            *v
-        })
-        .sum()
-}
-
 fn main() {}
