@@ -186,6 +186,29 @@ fn feature_score(x: &[f64]) -> f64 {
         .sum()
 }
 
+/// Max-pooling of one channel in windows of two.
+#[derive_frule]
+fn max_pool2(ch: &[f64]) -> Vec<f64> {
+    ch.chunks(2).map(|c| c[0].max(c[1])).collect()
+}
+
+/// Pooled features of two channels flattened with `flat_map` over a call's `Vec`, plus a
+/// log-sum over the positive inputs through `flat_map` of an `Option`.
+#[derive_frule]
+fn pooled_features(x: &[f64]) -> f64 {
+    let channels = vec![x.to_vec(), x.iter().map(|v| v * v).collect::<Vec<f64>>()];
+    let flat: Vec<f64> = channels.iter().flat_map(|ch| max_pool2(ch)).collect();
+    let logs: f64 = x
+        .iter()
+        .flat_map(|v| if *v > 0.0 { Some(v.ln()) } else { None })
+        .sum();
+    flat.iter()
+        .enumerate()
+        .map(|(i, v)| (i + 1) as f64 * v)
+        .sum::<f64>()
+        + logs
+}
+
 /// The `q`-quantile, interpolated linearly between order statistics.
 #[derive_frule]
 fn quantile(x: &[f64], q: f64) -> f64 {
@@ -642,6 +665,20 @@ fn extend_from_collections() {
     assert_close(g[0], da, 1e-14, "d/da");
     assert_close(g[1], db, 1e-14, "d/db");
     assert_eq!(&g[2..], &[8.0, 9.0]);
+}
+
+#[test]
+fn flat_map_of_vecs_and_options() {
+    let x = [1.0, 3.0, 2.5, -0.5];
+    check_modes!(pooled_features {}, pooled_features, x);
+    // flat = [x1, x2, x1², x2²] here; logs = ln x0 + ln x1 + ln x2.
+    let (v, g) = gradient_with::<4>(pooled_features {}, &x);
+    let logs = 1.0f64.ln() + 3.0f64.ln() + 2.5f64.ln();
+    assert_eq!(v, 3.0 + 2.0 * 2.5 + 3.0 * 9.0 + 4.0 * 6.25 + logs);
+    let expect = [1.0, 1.0 + 3.0 * 6.0 + 1.0 / 3.0, 2.0 + 4.0 * 5.0 + 0.4, 0.0];
+    for k in 0..4 {
+        assert_close(g[k], expect[k], 1e-14, "d/dx");
+    }
 }
 
 #[test]

@@ -476,6 +476,22 @@ impl<P: Differentiable, T> IntoIterator for Dual<Vec<P>, Vec<T>> {
     }
 }
 
+/// `for x in opt` over an `Option` (the `flat_map(|v| if .. { Some(..) } else { None })`
+/// idiom): its value, if any, as one owned dual. A tangent of the other variant than its
+/// primal's is a bug of the rule that built it, and panics rather than drop a derivative.
+impl<P: Differentiable, T> IntoIterator for Dual<Option<P>, Option<T>> {
+    type Item = Dual<P, T>;
+    type IntoIter = core::option::IntoIter<Dual<P, T>>;
+    fn into_iter(self) -> Self::IntoIter {
+        match (self.primal, self.tangent) {
+            (Some(p), Some(t)) => Some(Dual::new(p, t)),
+            (None, None) => None,
+            _ => panic!("an Option's tangent is of another variant than its primal"),
+        }
+        .into_iter()
+    }
+}
+
 /// The iterator of an owned `Vec` dual (see its `IntoIterator`).
 #[cfg(feature = "alloc")]
 pub struct IntoIter<P, T> {

@@ -461,7 +461,9 @@ impl Lowerer<'_> {
             syn::Pat::Type(pt) => &*pt.pat,
             other => other,
         };
-        let refs = self.chain_yields_refs(&c.body)?;
+        // A body that is no chain (`|ch| max_pool(ch, 2)`, a `Vec` the closure builds) is
+        // iterated as the collection it returns, by value.
+        let refs = self.chain_yields_refs(&c.body).unwrap_or(false);
         let span = fm.method.span();
         let gather: syn::Expr = if refs {
             syn::parse_quote_spanned!(span=> {
