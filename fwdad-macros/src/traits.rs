@@ -872,15 +872,18 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         }
     }
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);
-    let dyn_items = dyn_ok.then(|| {
-        dyn_flavors().into_iter().map(|flavor| quote! {
+    // Lifetimes `'a`, `'b`: the trait has no generics to clash with, and rustc lists
+    // these impls by them ("the following other types implement `ZeroTangent`").
+    let dyn_items =
+        dyn_ok.then(|| {
+            dyn_flavors().into_iter().map(|flavor| quote! {
             #[automatically_derived]
-            impl<'__fwdad_b> #rt::Differentiable for dyn #name #flavor + '__fwdad_b {
+            impl<'b> #rt::Differentiable for dyn #name #flavor + 'b {
                 type Tangent = #rt::NoTangent;
                 type TangentIn<#s: #rt::Mode> = #rt::NoTangent;
             }
             #[automatically_derived]
-            impl<'__fwdad_b> #rt::ZeroTangent for dyn #name #flavor + '__fwdad_b {
+            impl<'b> #rt::ZeroTangent for dyn #name #flavor + 'b {
                 fn zero_tangent(&self) -> #rt::NoTangent {
                     #rt::NoTangent
                 }
@@ -890,26 +893,26 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             }
             // A `&dyn Tr` bound as a constant (`Const(&m as &dyn Tr)`).
             #[automatically_derived]
-            impl<'__fwdad_a, '__fwdad_b> #rt::ZeroTangent for &'__fwdad_a (dyn #name #flavor + '__fwdad_b) {
-                fn zero_tangent(&self) -> &'__fwdad_a #rt::NoTangent {
+            impl<'a, 'b> #rt::ZeroTangent for &'a (dyn #name #flavor + 'b) {
+                fn zero_tangent(&self) -> &'a #rt::NoTangent {
                     &#rt::NoTangent
                 }
-                fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'__fwdad_a #rt::NoTangent {
+                fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'a #rt::NoTangent {
                     &#rt::NoTangent
                 }
             }
             #[automatically_derived]
-            impl<'__fwdad_b> #rt::traits::DerivedTrait for dyn #name #flavor + '__fwdad_b {}
+            impl<'b> #rt::traits::DerivedTrait for dyn #name #flavor + 'b {}
 
             // A constant value of an implementing type passed straight to a rule's
             // `&dyn Tr` or `Box<dyn Tr>` parameter (Rust's unsizing coercion, which the
             // rule's generic argument conversion cannot do).
             #[automatically_derived]
-            impl<'__fwdad_b, __FwdadP: #name #flavor + #rt::traits::DynImpl<#key> + '__fwdad_b>
-                #rt::traits::UnsizeFrom<'__fwdad_b, __FwdadP> for dyn #name #flavor + '__fwdad_b
+            impl<'b, __FwdadP: #name #flavor + #rt::traits::DynImpl<#key> + 'b>
+                #rt::traits::UnsizeFrom<'b, __FwdadP> for dyn #name #flavor + 'b
             {
                 #[inline(always)]
-                fn unsize_ref(p: &'__fwdad_b __FwdadP) -> &'__fwdad_b Self {
+                fn unsize_ref(p: &'b __FwdadP) -> &'b Self {
                     p
                 }
                 #rt::traits::with_alloc! {
@@ -920,11 +923,11 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 }
             }
 
-            impl<'__fwdad_b> dyn #name #flavor + '__fwdad_b {
+            impl<'b> dyn #name #flavor + 'b {
                 #dyn_dispatch
             }
         }).collect::<TokenStream>()
-    });
+        });
     quote! {
         #tr_tokens
 
