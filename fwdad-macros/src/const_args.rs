@@ -30,13 +30,80 @@ pub(crate) enum Shape {
     ArrayRef,
     /// `x: [f64; N]`.
     Array,
+    /// `m: &dyn Tr` of a trait of the user's: the whole tangent is generic, the trait
+    /// object's own (`&NoTangent`) or `DynConst`, what a constant of an implementing type
+    /// passed straight to it comes with (`traits::UnsizeFrom` in the runtime).
+    DynRef,
+    /// `m: Box<dyn Tr>`, as [`Shape::DynRef`].
+    DynBox,
 }
 
-/// A parameter whose tangent may be constant: its shape and float type (`f64`, `f32`).
+/// A parameter whose tangent may be constant: its shape and float type (`f64`, `f32`; for
+/// a trait object, the trait's name, which nothing reads).
 #[derive(Clone, Debug)]
 pub(crate) struct ConstParam {
     pub shape: Shape,
     pub float: syn::Ident,
+}
+
+impl Shape {
+    /// Whether the parameter is a trait object, whose whole tangent is generic.
+    pub(crate) fn is_dyn(&self) -> bool {
+        matches!(self, Shape::DynRef | Shape::DynBox)
+    }
+}
+
+/// The trait of `dyn Tr` (one trait, lifetimes, `Send`/`Sync`; no function trait), if
+/// `ty` is one.
+fn dyn_trait(ty: &syn::Type) -> Option<syn::Ident> {
+    let syn::Type::TraitObject(o) = ty else {
+        return match ty {
+            syn::Type::Paren(p) => dyn_trait(&p.elem),
+            _ => None,
+        };
+    };
+    // `+ Send`, `+ Sync`: the trait's expansion gives those objects rules too.
+    let auto = |t: &syn::TraitBound| {
+        t.path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "Send" || s.ident == "Sync")
+    };
+    let mut traits = o.bounds.iter().filter_map(|b| match b {
+        syn::TypeParamBound::Trait(t) if !auto(t) => Some(t),
+        _ => None,
+    });
+    let (t, None) = (traits.next()?, traits.next()) else {
+        return None;
+    };
+    let last = t.path.segments.last()?;
+    let function = matches!(last.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce");
+    (!function && matches!(last.arguments, syn::PathArguments::None)).then(|| last.ident.clone())
+}
+
+/// The shape of a `&dyn Tr` or `Box<dyn Tr>` parameter type.
+fn dyn_shape(ty: &syn::Type) -> Option<ConstParam> {
+    match ty {
+        syn::Type::Reference(r) if r.mutability.is_none() => Some(ConstParam {
+            shape: Shape::DynRef,
+            float: dyn_trait(&r.elem)?,
+        }),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return None;
+            };
+            match (last.ident == "Box", a.args.len(), a.args.first()) {
+                (true, 1, Some(syn::GenericArgument::Type(t))) => Some(ConstParam {
+                    shape: Shape::DynBox,
+                    float: dyn_trait(t)?,
+                }),
+                _ => None,
+            }
+        }
+        syn::Type::Paren(p) => dyn_shape(&p.elem),
+        _ => None,
+    }
 }
 
 /// The shape of parameter type `ty`, if it is one of [`Shape`]'s (shared references only).
@@ -52,6 +119,9 @@ pub(crate) fn shape(ty: &syn::Type) -> Option<ConstParam> {
             _ => None,
         }
     }
+    if let Some(d) = dyn_shape(ty) {
+        return Some(d);
+    }
     let (shape, float) = match ty {
         syn::Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
             syn::Type::Slice(s) => (Shape::Slice, float(&s.elem)?),
@@ -66,8 +136,14 @@ pub(crate) fn shape(ty: &syn::Type) -> Option<ConstParam> {
 }
 
 /// `ty` with its float element type replaced by `tangent`: the parameter's tangent type
-/// (`&'a [f64]` → `&'a [T]`, `f64` → `T`).
+/// (`&'a [f64]` → `&'a [T]`, `f64` → `T`); a trait object's is `T` whole.
 pub(crate) fn tangent_type(ty: &syn::Type, tangent: &syn::Ident) -> syn::Type {
+    if dyn_shape(ty).is_some() {
+        return syn::Type::Path(syn::TypePath {
+            qself: None,
+            path: tangent.clone().into(),
+        });
+    }
     let mut ty = ty.clone();
     fn replace(ty: &mut syn::Type, tangent: &syn::Ident) {
         match ty {
@@ -95,7 +171,7 @@ pub(crate) fn tangent_type(ty: &syn::Type, tangent: &syn::Ident) -> syn::Type {
 pub(crate) fn generic_in_body(func: &Function, plans: &DualPlan) -> Vec<bool> {
     func.params
         .iter()
-        .map(|p| !p.inactive && reads_only(func, plans, p.value))
+        .map(|p| !p.inactive && dyn_shape(&p.ty).is_none() && reads_only(func, plans, p.value))
         .collect()
 }
 

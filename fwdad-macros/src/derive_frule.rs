@@ -1258,7 +1258,15 @@ struct ConstArgs {
 }
 
 impl ConstArgs {
-    fn new(sig: &Sig, generic: &[bool], rt: &TokenStream, mode: &TokenStream) -> Self {
+    /// `with_dyn`: whether trait object parameters get a generic tangent too (the rule's
+    /// impl; the one-direction wrapper takes them as they are).
+    fn new(
+        sig: &Sig,
+        generic: &[bool],
+        rt: &TokenStream,
+        mode: &TokenStream,
+        with_dyn: bool,
+    ) -> Self {
         let mut this = ConstArgs {
             idents: Vec::new(),
             preds: Vec::new(),
@@ -1267,15 +1275,29 @@ impl ConstArgs {
             rt: rt.clone(),
         };
         for i in 0..sig.named_inputs.len() {
-            let Some(c) = sig.const_param(i) else {
+            let Some(c) = sig.const_param(i).filter(|c| with_dyn || !c.shape.is_dyn()) else {
                 this.kinds.push(None);
                 this.tangents.push(None);
                 continue;
             };
-            let in_body = generic.get(i).copied().unwrap_or(false);
+            let in_body = generic.get(i).copied().unwrap_or(false) && !c.shape.is_dyn();
             let (t, float) = (tangent_param(i), &c.float);
-            let mt = quote!(<#float as #rt::Differentiable>::TangentIn<#mode>);
+            // A trait object's tangent written out (`&'a NoTangent`, `Box<NoTangent>`),
+            // not through `Differentiable`: for a trait without rules the first error
+            // stays the one naming the trait.
+            let mt = match &c.shape {
+                crate::const_args::Shape::DynRef => {
+                    let lt = match &sig.named_inputs[i] {
+                        syn::Type::Reference(r) => r.lifetime.clone(),
+                        _ => None,
+                    };
+                    quote!(&#lt #rt::NoTangent)
+                }
+                crate::const_args::Shape::DynBox => quote!(#rt::alloc::Box<#rt::NoTangent>),
+                _ => quote!(<#float as #rt::Differentiable>::TangentIn<#mode>),
+            };
             let bound = match (in_body, &c.shape) {
+                (_, s) if s.is_dyn() => quote!(#rt::traits::DynArgTangent<#mt>),
                 (false, crate::const_args::Shape::Slice) => quote!(#rt::SliceTangent<#float, #mt>),
                 _ => quote!(#rt::ArgTangent<#float, #mt>),
             };
@@ -1334,6 +1356,9 @@ impl ConstArgs {
                 crate::const_args::Shape::Slice => quote! {
                     let #cell = #rt::ZeroCell::<#mt>::new();
                     let #param = #rt::active_slice::<#float, #mt, _>(#param, &#cell);
+                },
+                crate::const_args::Shape::DynRef | crate::const_args::Shape::DynBox => quote! {
+                    let #param = #rt::traits::dyn_arg::<_, #mt, _>(#param);
                 },
             });
         }
@@ -1692,8 +1717,16 @@ fn contains_fn_value(ty: &syn::Type) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_type_trait_object(&mut self, t: &'ast syn::TypeTraitObject) {
-            // A trait object of a trait of the user's (`&dyn Material`) is data.
+            // A trait object of a trait of the user's (`&dyn Material`, also `+ Send`) is
+            // data.
+            let auto = |tb: &syn::TraitBound| {
+                tb.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Send" || s.ident == "Sync")
+            };
             self.0 |= t.bounds.iter().any(|b| match b {
+                syn::TypeParamBound::Trait(tb) if auto(tb) => false,
                 syn::TypeParamBound::Trait(tb) => {
                     !crate::traits::is_user_trait(&tb.path)
                         || tb.path.segments.last().is_some_and(|s| {
@@ -1794,7 +1827,7 @@ pub(crate) fn emit_items(
                 };
             }
         });
-    let consts = ConstArgs::new(sig, &body.generic, rt, &quote!(#mode));
+    let consts = ConstArgs::new(sig, &body.generic, rt, &quote!(#mode), true);
     let body_generic = body.generic.clone();
     let out_ty = match &sig.fn_output {
         Some((ty, _)) => quote!(#ty),
@@ -2139,7 +2172,10 @@ fn registration<'a>(
         .enumerate()
         .map(|(i, t)| {
             let span = t.span();
-            match (sig.is_inactive(i), sig.const_param(i)) {
+            match (
+                sig.is_inactive(i),
+                sig.const_param(i).filter(|c| !c.shape.is_dyn()),
+            ) {
                 (true, _) => quote_spanned!(span=> #t),
                 (false, Some(_)) => {
                     let tty = crate::const_args::tangent_type(t, &tangent_param(i));
@@ -2151,7 +2187,7 @@ fn registration<'a>(
         .collect();
     // The wrapper is the rule in one direction: each element tangent is `f64`'s (`f32`'s)
     // or a constant's.
-    let consts = ConstArgs::new(sig, generic, rt, &quote!(f64));
+    let consts = ConstArgs::new(sig, generic, rt, &quote!(f64), false);
     let extra_generics = consts.preds.clone();
     let output = match &sig.fn_output {
         Some((_, ty)) => quote!(#ty),

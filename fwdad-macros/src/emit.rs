@@ -177,6 +177,9 @@ struct Emitter<'a> {
     cells: Vec<Vec<syn::Ident>>,
     /// The scope (index into `cells`) each emitted value is defined in.
     depth: std::collections::HashMap<Value, usize>,
+    /// Temporaries an `if`/`match` arm borrows, declared before it
+    /// (`hoist_arm_temporaries`): their instructions assign them.
+    hoisted: std::collections::HashSet<Value>,
     /// Whether `&x[i]` or `&x[a..b]` is read through `ElemAt` (with autoref), whose
     /// import the body then needs.
     elem_at: bool,
@@ -222,6 +225,7 @@ impl<'a> Emitter<'a> {
             owned_roots: Default::default(),
             cells: vec![Vec::new()],
             depth: Default::default(),
+            hoisted: Default::default(),
             elem_at: false,
             lib: crate::libtypes::lib_values(func),
             nalgebra: crate::libtypes::nalgebra_values(func),
@@ -480,6 +484,18 @@ impl Emitter<'_> {
         let (rt, mode, name) = (self.rt, self.mode, self.name(v));
         let vspan = self.func.value_span(v);
         Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, #cell)))
+    }
+
+    /// Whether `v` is the result of `Box::new(..)` of a value (not a closure).
+    fn is_box_new(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        matches!(
+            &self.func.insts[inst].kind,
+            InstKind::Call { func, callee: crate::callee::PathCallee::Assoc, .. }
+                if crate::callee::is_box_new(func)
+        )
     }
 
     /// Whether merge result `t` (of an `if` or `match`) has, among its incoming values,
@@ -1095,6 +1111,13 @@ impl Emitter<'_> {
                 } else if rule_call && n == Need::Dual && !self.is(v) {
                     match self.promoted_arg(v) {
                         Some(arg) => arg,
+                        // A constant `Box::new(..)` to a function: `ConstBox` also unsizes
+                        // to a `Box<dyn Tr>` parameter (`traits::UnsizeFrom` in the runtime).
+                        None if plan.form == Form::Frule && !receiver && self.is_box_new(v) => {
+                            let (name, mode) = (self.name(v), self.mode);
+                            let vspan = self.func.value_span(v);
+                            quote_spanned!(vspan=> #rt::traits::ConstBox::<_, #mode>::new(#name))
+                        }
                         None if *self.lib.get(v) => self.dual_of_whole(v),
                         // A `const`/`static` item (a coefficient table `ERF_AN: &[f64]`):
                         // its type is not known here, and a borrowed one has no zero
@@ -1135,14 +1158,19 @@ impl Emitter<'_> {
             ) => {
                 let (t, e) = (*then_region, *else_region);
                 let cond = &args[0];
+                let (hoisted, new) = self.hoist_arm_temporaries(inst);
                 let then_b = self.region(t, Tail::If(inst));
                 let else_b = self.region(e, Tail::If(inst));
                 let lhs = self.lhs(inst);
-                return quote_spanned!(span=> #pre #lhs if #cond { #then_b } else { #else_b };);
+                self.hoisted.retain(|v| !new.contains(v));
+                return quote_spanned!(span=> #pre #hoisted #lhs if #cond { #then_b } else { #else_b };);
             }
             (InstKind::Match { scrutinee, arms }, _) => {
                 let (scrutinee, arms) = (*scrutinee, arms.clone());
-                return self.emit_match(inst, scrutinee, &arms, &args[0], pre);
+                let (hoisted, new) = self.hoist_arm_temporaries(inst);
+                let out = self.emit_match(inst, scrutinee, &arms, &args[0], quote!(#pre #hoisted));
+                self.hoisted.retain(|v| !new.contains(v));
+                return out;
             }
             (InstKind::Loop { init, .. } | InstKind::For { init, .. }, _) => {
                 return self.emit_loop(inst, init.clone(), pre);
@@ -1845,10 +1873,74 @@ impl Emitter<'_> {
 
     /// `let mut vN =` / `let (mut vA, mut vB) =` for an instruction's results, with the
     /// user's type annotation when there is one.
+    /// The declarations, before `if`/`match` `inst`, of the temporaries its arms borrow
+    /// (`if c { &Lin { k: 2.0 } } else { .. }`, recursively through nested arms): Rust
+    /// extends such a temporary to the enclosing `let`, while the rule binds it inside the
+    /// arm's block, so it is declared outside (`let mut v;`) and assigned in the arm.
+    /// Also the values newly declared, which the caller forgets after the arms (the body
+    /// may be emitted twice, linearised and plain).
+    fn hoist_arm_temporaries(&mut self, inst: Inst) -> (TokenStream, Vec<Value>) {
+        let mut found = Vec::new();
+        self.arm_temporaries(inst, &mut found);
+        let mut out = TokenStream::new();
+        let mut new = Vec::new();
+        for v in found {
+            if !self.hoisted.insert(v) {
+                continue;
+            }
+            new.push(v);
+            let name = self.name(v);
+            out.extend(match self.annotated_type(v) {
+                Some(ty) => quote!(let mut #name: #ty;),
+                None => quote!(let mut #name;),
+            });
+        }
+        (out, new)
+    }
+
+    fn arm_temporaries(&self, inst: Inst, found: &mut Vec<Value>) {
+        if !matches!(
+            self.func.insts[inst].kind,
+            InstKind::If { .. } | InstKind::Match { .. }
+        ) {
+            return;
+        }
+        for r in self.func.inst_regions(inst) {
+            let insts = &self.func.regions[r].insts;
+            for &i in insts {
+                if let InstKind::Ref { arg, .. } = self.func.insts[i].kind {
+                    // A struct, tuple or array literal: what such a `let` borrows (a
+                    // float temporary is linearised on its own, never borrowed out).
+                    let temporary = match self.func.values[arg].def {
+                        ValueDef::Inst(d, 0) => {
+                            insts.contains(&d)
+                                && self.func.insts[d].results.len() == 1
+                                && matches!(
+                                    self.func.insts[d].kind,
+                                    InstKind::Struct { .. }
+                                        | InstKind::Tuple(_)
+                                        | InstKind::Array(_)
+                                )
+                        }
+                        _ => false,
+                    };
+                    if temporary && !self.is_undef(arg) {
+                        found.push(arg);
+                    }
+                }
+                self.arm_temporaries(i, found);
+            }
+        }
+    }
+
     fn lhs(&self, inst: Inst) -> TokenStream {
         let results = &self.func.insts[inst].results;
         match results.as_slice() {
             [] => quote!(),
+            [v] if self.hoisted.contains(v) => {
+                let name = self.name(*v);
+                quote!(#name =)
+            }
             [v] => {
                 let name = self.name(*v);
                 match self.annotated_type(*v) {
@@ -2789,7 +2881,8 @@ fn no_rule_fallback(
     let note = format!(
         "add `#[derive_frule]` to the `impl` block that defines `{m}` (`#[derive_frule] impl {{Self}}`, \
          or for a trait's method `#[derive_frule]` on the trait's definition and on `impl Trait for {{Self}}`), \
-         or to the method `{m}` itself"
+         or to the method `{m}` itself; if `{m}` is a method of the type a wrapper derefs to \
+         (`impl Deref for Wrapper`), call it on the inner value (`w.0.{m}(..)`)"
     );
     // With a library feature on, a value of a library type whose type is not written
     // (`let p = helix(t); p.xy()`) meets the stand-in too.

@@ -404,6 +404,18 @@ fn dispatch_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
     format_ident!("__fwdad_dispatch_{}_{}", tr, m)
 }
 
+/// The auto traits a trait object of a trait with rules may add (`dyn Tr + Send`): each
+/// combination is its own type, with its own dispatch.
+fn dyn_flavors() -> [TokenStream; 4] {
+    let (send, sync) = (quote!(::core::marker::Send), quote!(::core::marker::Sync));
+    [
+        quote!(),
+        quote!(+ #send),
+        quote!(+ #sync),
+        quote!(+ #send + #sync),
+    ]
+}
+
 fn table_name(tr: &syn::Ident) -> syn::Ident {
     format_ident!("__fwdad_{}_table", tr)
 }
@@ -682,7 +694,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         dyn_dispatch.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #dispatch(&self) -> #marker<dyn #name + '__fwdad_b> {
+            #vis fn #dispatch(&self) -> #marker<Self> {
                 #marker(::core::marker::PhantomData)
             }
         });
@@ -722,7 +734,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             .map(|k| dual(&param_ty(k, true), &quote!(#s), &rt))
             .collect();
         let out_s = dual(&out_ty, &quote!(#s), &rt);
-        let this_dyn = dual(&quote!(&#lt (dyn #name + '__fwdad_b)), &quote!(#s), &rt);
+
         let lane_args = |second: bool| -> Vec<TokenStream> {
             pnames
                 .iter()
@@ -772,10 +784,16 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                     #rt::Dual::new(primal, tangent)
             },
         };
-        outside.extend(quote! {
+        for flavor in dyn_flavors() {
+            let this_dyn = dual(
+                &quote!(&#lt (dyn #name #flavor + '__fwdad_b)),
+                &quote!(#s),
+                &rt,
+            );
+            outside.extend(quote! {
             #[automatically_derived]
             impl<#lt, '__fwdad_b, #s: #rt::Mode>
-                #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #marker<dyn #name + '__fwdad_b>
+                #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #marker<dyn #name #flavor + '__fwdad_b>
             {
                 type Output = #out_s;
                 #[allow(unused_variables)]
@@ -793,6 +811,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                 }
             }
         });
+        }
     }
     let (tr_s, holder) = (name.to_string(), format_ident!("__fwdad_{}_tables", name));
     let mut tr_out = tr.clone();
@@ -853,15 +872,18 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         }
     }
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);
-    let dyn_items = dyn_ok.then(|| {
-        quote! {
+    // Lifetimes `'a`, `'b`: the trait has no generics to clash with, and rustc lists
+    // these impls by them ("the following other types implement `ZeroTangent`").
+    let dyn_items =
+        dyn_ok.then(|| {
+            dyn_flavors().into_iter().map(|flavor| quote! {
             #[automatically_derived]
-            impl<'__fwdad_b> #rt::Differentiable for dyn #name + '__fwdad_b {
+            impl<'b> #rt::Differentiable for dyn #name #flavor + 'b {
                 type Tangent = #rt::NoTangent;
                 type TangentIn<#s: #rt::Mode> = #rt::NoTangent;
             }
             #[automatically_derived]
-            impl<'__fwdad_b> #rt::ZeroTangent for dyn #name + '__fwdad_b {
+            impl<'b> #rt::ZeroTangent for dyn #name #flavor + 'b {
                 fn zero_tangent(&self) -> #rt::NoTangent {
                     #rt::NoTangent
                 }
@@ -871,22 +893,41 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             }
             // A `&dyn Tr` bound as a constant (`Const(&m as &dyn Tr)`).
             #[automatically_derived]
-            impl<'__fwdad_a, '__fwdad_b> #rt::ZeroTangent for &'__fwdad_a (dyn #name + '__fwdad_b) {
-                fn zero_tangent(&self) -> &'__fwdad_a #rt::NoTangent {
+            impl<'a, 'b> #rt::ZeroTangent for &'a (dyn #name #flavor + 'b) {
+                fn zero_tangent(&self) -> &'a #rt::NoTangent {
                     &#rt::NoTangent
                 }
-                fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'__fwdad_a #rt::NoTangent {
+                fn zero_tangent_in<#s: #rt::Mode>(&self) -> &'a #rt::NoTangent {
                     &#rt::NoTangent
                 }
             }
             #[automatically_derived]
-            impl<'__fwdad_b> #rt::traits::DerivedTrait for dyn #name + '__fwdad_b {}
+            impl<'b> #rt::traits::DerivedTrait for dyn #name #flavor + 'b {}
 
-            impl<'__fwdad_b> dyn #name + '__fwdad_b {
+            // A constant value of an implementing type passed straight to a rule's
+            // `&dyn Tr` or `Box<dyn Tr>` parameter (Rust's unsizing coercion, which the
+            // rule's generic argument conversion cannot do).
+            #[automatically_derived]
+            impl<'b, __FwdadP: #name #flavor + #rt::traits::DynImpl<#key> + 'b>
+                #rt::traits::UnsizeFrom<'b, __FwdadP> for dyn #name #flavor + 'b
+            {
+                #[inline(always)]
+                fn unsize_ref(p: &'b __FwdadP) -> &'b Self {
+                    p
+                }
+                #rt::traits::with_alloc! {
+                    #[inline(always)]
+                    fn unsize_box(p: #rt::alloc::Box<__FwdadP>) -> #rt::alloc::Box<Self> {
+                        p
+                    }
+                }
+            }
+
+            impl<'b> dyn #name #flavor + 'b {
                 #dyn_dispatch
             }
-        }
-    });
+        }).collect::<TokenStream>()
+        });
     quote! {
         #tr_tokens
 
@@ -1018,9 +1059,18 @@ pub(crate) fn impl_items(
     let self_ty = &imp.self_ty;
     let key = trait_key(&tr);
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
+    // A non-generic impl has a `dyn` table (`__fwdad_dyn` above): its values may be
+    // passed straight to a `&dyn Tr` parameter (`traits::UnsizeFrom`).
+    let dyn_impl = imp.generics.params.is_empty().then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #rt::traits::DynImpl<#key> for #self_ty {}
+        }
+    });
     let outside = quote! {
         #[automatically_derived]
         impl #impl_generics #rt::traits::DerivedImpl<#key> for #self_ty #where_clause {}
+        #dyn_impl
     };
     (items, outside)
 }

@@ -293,6 +293,12 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> Promoted<'a, X, S> {
         }
     }
 
+    /// The constant value itself.
+    #[inline(always)]
+    pub fn value(&self) -> X {
+        self.value
+    }
+
     /// The constant dual (allocating the zero tangent on first use).
     #[inline(always)]
     pub fn dual(self) -> Dual<X, X::TangentIn<S>> {
@@ -384,14 +390,47 @@ impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a E> for PromotedElem<'a, E, S
     }
 }
 
-impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<Dual<X, X::TangentIn<S>>>
-    for Promoted<'a, X, S>
+// The constant dual, one impl per kind of `PromoteRef` with its tangent type written out
+// (`&P::TangentIn<S>`, not `<&P as Differentiable>::TangentIn<S>`), so that coherence sees
+// that it is a reference and cannot overlap the conversion to a `dyn` parameter's
+// `DynConst` tangent (`traits::UnsizeFrom`).
+
+impl<'a, P: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a P, &'a P::TangentIn<S>>>
+    for Promoted<'a, &'a P, S>
+where
+    P::TangentIn<S>: 'a,
 {
     #[inline(always)]
-    fn coerce(self) -> Dual<X, X::TangentIn<S>> {
+    fn coerce(self) -> Dual<&'a P, &'a P::TangentIn<S>> {
         self.dual()
     }
 }
+
+#[cfg(feature = "alloc")]
+impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a [E], &'a [E::TangentIn<S>]>>
+    for Promoted<'a, &'a [E], S>
+where
+    E::TangentIn<S>: 'a,
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [E::TangentIn<S>]> {
+        self.dual()
+    }
+}
+
+macro_rules! promoted_owned_float {
+    ($($f:ty),*) => {$(
+        impl<'a, S: Mode> CoerceTo<Dual<$f, <$f as Differentiable>::TangentIn<S>>>
+            for Promoted<'a, $f, S>
+        {
+            #[inline(always)]
+            fn coerce(self) -> Dual<$f, <$f as Differentiable>::TangentIn<S>> {
+                self.dual()
+            }
+        }
+    )*};
+}
+promoted_owned_float!(f32, f64);
 
 impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<X> for Promoted<'a, X, S> {
     #[inline(always)]

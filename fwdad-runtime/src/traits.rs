@@ -16,10 +16,13 @@
 
 #[cfg(feature = "alloc")]
 use crate::alloc_paths::Vec;
+use crate::differentiable::{Differentiable, ZeroTangent};
+use crate::dual::Dual;
+use crate::frule::{CoerceTo, Promoted};
 #[cfg(feature = "std")]
 use crate::sparsity::HessianSet;
 use crate::sparsity::IndexSet;
-use crate::tangent::{Batch, Hyper, MaybeZero, Mode};
+use crate::tangent::{Batch, Hyper, MaybeZero, Mode, NoTangent};
 
 /// The trait of a trait object has forward rules: `#[derive_frule]` is on its definition.
 #[diagnostic::on_unimplemented(
@@ -109,6 +112,175 @@ pub trait UserValue {}
 /// `impl .. for f64` lacks `#[derive_frule]` gets the same message.
 impl UserValue for f64 {}
 impl UserValue for f32 {}
+
+/// The items it is given with the `alloc` feature, nothing without (what a trait's
+/// expansion in a `no_std` crate writes of `Box`).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fwdad_with_alloc {
+    ($($t:tt)*) => { $($t)* };
+}
+/// See the `alloc` version.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fwdad_with_alloc {
+    ($($t:tt)*) => {};
+}
+#[doc(hidden)]
+pub use crate::__fwdad_with_alloc as with_alloc;
+
+/// `Self` (`dyn Trait`) is what a value of `P` unsizes to: implemented by the expansion of
+/// a dyn-compatible trait with `#[derive_frule]` for every `P` whose `impl` of it carries
+/// `#[derive_frule]` and is not generic (it has the table a `dyn` call runs). It lets a
+/// constant `&Linear { .. }`, `&lin` or `Box::new(Linear { .. })` be passed straight to a
+/// rule's `&dyn Trait` or `Box<dyn Trait>` parameter: Rust's unsizing coercion at the call
+/// cannot happen through the rule's generic argument conversion (`CoerceTo`), and a
+/// conversion to `Dual<&dyn Trait, _>` cannot be written for `Dual<&P, _>` generically
+/// (it would overlap the identity at `P = dyn Trait`), so it is written for a constant
+/// ([`Promoted`](crate::Promoted), [`ConstBox`]) to a parameter whose tangent is
+/// [`DynConst`].
+#[diagnostic::on_unimplemented(
+    message = "`{P}` cannot be passed as `{Self}` to a rule",
+    label = "its `impl` of the trait lacks `#[derive_frule]`, or is generic",
+    note = "add `#[derive_frule]` to the `impl` of the trait for `{P}`; a trait object of a type whose derived `impl` is generic (`impl<T> Trait for Ty<T>`) has no rules: pass the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`)"
+)]
+#[doc(hidden)]
+pub trait UnsizeFrom<'a, P: 'a>: 'a {
+    /// `p` as the trait object.
+    fn unsize_ref(p: &'a P) -> &'a Self;
+    /// The box of `p` as the boxed trait object.
+    #[cfg(feature = "alloc")]
+    fn unsize_box(p: crate::alloc_paths::Box<P>) -> crate::alloc_paths::Box<Self>;
+}
+
+/// `Self`'s `impl` of the trait keyed `TRAIT` carries `#[derive_frule]` and is not generic,
+/// so its values have a `dyn` table ([`UnsizeFrom`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no rules behind a trait object",
+    label = "its `impl` of the trait lacks `#[derive_frule]`, or is generic",
+    note = "add `#[derive_frule]` to the `impl` of the trait for `{Self}`; a trait object of a type whose derived `impl` is generic (`impl<T> Trait for Ty<T>`) has no rules: pass the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`)"
+)]
+#[doc(hidden)]
+pub trait DynImpl<const TRAIT: u64> {}
+
+/// The tangent of a constant passed straight to a `&dyn Trait` or `Box<dyn Trait>`
+/// parameter ([`UnsizeFrom`]): a trait object's tangent is `NoTangent` anyway. Not a
+/// reference, so its conversions cannot overlap those to a `Dual<&P, &P::Tangent>`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DynConst;
+
+/// The tangent a rule's `&dyn Trait` / `Box<dyn Trait>` parameter accepts: the trait
+/// object's own (`&NoTangent`, `Box<NoTangent>`), or [`DynConst`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the tangent of a trait object",
+    note = "a trait object's fields are constants in a rule: pass it as `Dual::constant(..)` or `Const(..)`"
+)]
+#[doc(hidden)]
+pub trait DynArgTangent<T>: Sized {
+    /// The trait object's tangent.
+    fn dyn_tangent(self) -> T;
+}
+
+impl<T> DynArgTangent<T> for T {
+    #[inline(always)]
+    fn dyn_tangent(self) -> T {
+        self
+    }
+}
+
+impl<'a> DynArgTangent<&'a NoTangent> for DynConst {
+    #[inline(always)]
+    fn dyn_tangent(self) -> &'a NoTangent {
+        &NoTangent
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl DynArgTangent<crate::alloc_paths::Box<NoTangent>> for DynConst {
+    #[inline(always)]
+    fn dyn_tangent(self) -> crate::alloc_paths::Box<NoTangent> {
+        crate::alloc_paths::Box::new(NoTangent)
+    }
+}
+
+/// A `&dyn Trait` / `Box<dyn Trait>` argument converted on entry to the rule's dual of the
+/// mode.
+#[doc(hidden)]
+#[inline(always)]
+pub fn dyn_arg<P: Differentiable, T, A: DynArgTangent<T>>(d: Dual<P, A>) -> Dual<P, T> {
+    Dual::new(d.primal, d.tangent.dyn_tangent())
+}
+
+impl<'a, P: ZeroTangent + 'a, D: ?Sized + UnsizeFrom<'a, P> + Differentiable + 'a, S: Mode>
+    CoerceTo<Dual<&'a D, DynConst>> for Promoted<'a, &'a P, S>
+where
+    P::TangentIn<S>: 'a,
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a D, DynConst> {
+        Dual::new(D::unsize_ref(self.value()), DynConst)
+    }
+}
+
+/// A constant `Box::new(..)` passed to a rule: the constant dual of the box, or, for a
+/// `Box<dyn Trait>` parameter, the boxed trait object ([`UnsizeFrom`]).
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub struct ConstBox<P, S>(crate::alloc_paths::Box<P>, core::marker::PhantomData<S>);
+
+#[cfg(feature = "alloc")]
+impl<P, S: Mode> ConstBox<P, S> {
+    /// Wraps the box.
+    #[inline(always)]
+    pub fn new(b: crate::alloc_paths::Box<P>) -> Self {
+        ConstBox(b, core::marker::PhantomData)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: ZeroTangent, S: Mode>
+    CoerceTo<Dual<crate::alloc_paths::Box<P>, crate::alloc_paths::Box<P::TangentIn<S>>>>
+    for ConstBox<P, S>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<crate::alloc_paths::Box<P>, crate::alloc_paths::Box<P::TangentIn<S>>> {
+        crate::dual::constant_in::<S, _>(self.0)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: 'static, D: ?Sized + UnsizeFrom<'static, P> + Differentiable, S: Mode>
+    CoerceTo<Dual<crate::alloc_paths::Box<D>, DynConst>> for ConstBox<P, S>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<crate::alloc_paths::Box<D>, DynConst> {
+        Dual::new(D::unsize_box(self.0), DynConst)
+    }
+}
+
+/// What an argument that carries a tangent meets at a `&dyn Trait` parameter: never
+/// holds, so passing it is an error at the call naming the reason (a trait object's
+/// fields are constants in a rule, and the derivative would be lost).
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` takes a trait object's fields as constants, and this argument (a `{Self}`) may depend on the differentiated inputs (its derivative would be lost)",
+    label = "passed to a `&dyn` trait object parameter",
+    note = "pass the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`), or build it from constants in this function (`&Linear {{ e: 2.0 }}`)"
+)]
+#[doc(hidden)]
+pub trait DynOfActive<D: ?Sized> {}
+
+impl<'a, P: Differentiable + 'a, T: 'a, D: ?Sized + Differentiable + 'a>
+    CoerceTo<Dual<&'a D, DynConst>> for Dual<&'a P, &'a T>
+where
+    P: DynOfActive<D>,
+{
+    fn coerce(self) -> Dual<&'a D, DynConst> {
+        unreachable!()
+    }
+}
 
 /// The reason type of [`MethodWithoutRule`] and [`NotOnDyn`].
 #[doc(hidden)]

@@ -1,0 +1,35 @@
+// A value passed straight to a `&dyn Trait` parameter whose type's derived `impl` is
+// generic (`impl<const N: usize> Material for Plies<N>`): a trait object of it has no
+// table of rules (a generic `impl` cannot give one). Through a generic parameter
+// (`fn f<M: Material>(m: &M, ..)`) it works.
+use fwdad::prelude::*;
+
+#[derive_frule]
+pub trait Material {
+    fn stress(&self, strain: f64) -> f64;
+}
+
+/// A laminate of `N` equal plies.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Plies<const N: usize> {
+    pub e: f64,
+}
+
+#[derive_frule]
+impl<const N: usize> Material for Plies<N> {
+    fn stress(&self, s: f64) -> f64 {
+        self.e * s * N as f64
+    }
+}
+
+#[derive_frule]
+fn energy(m: &dyn Material, s: f64) -> f64 {
+    0.5 * s * m.stress(s)
+}
+
+#[derive_frule]
+fn layered(s: f64) -> f64 {
+    energy(&Plies::<4> { e: 2.0 }, s)
+}
+
+fn main() {}
