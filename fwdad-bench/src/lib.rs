@@ -40,3 +40,4 @@ pub mod rng;
 pub mod simple;
 pub mod sparse;
 pub mod timing;
+pub mod user_ops;
