@@ -41,3 +41,4 @@ pub mod simple;
 pub mod sparse;
 pub mod timing;
 pub mod user_ops;
+pub mod user_ops_report;

@@ -247,6 +247,22 @@ pub fn spring_energy(p: &[Vec3], springs: &[(usize, usize)], rest: &[f64], k: f6
     e
 }
 
+/// [`spring_energy`] on a flat slice of coordinates (`x[3i..3i + 3]` is node `i`), as it
+/// is written without a vector type: the macro's float path, for comparison.
+#[derive_frule(inactive(springs, rest))]
+pub fn spring_energy_flat(x: &[f64], springs: &[(usize, usize)], rest: &[f64], k: f64) -> f64 {
+    let mut e = 0.0;
+    for s in 0..springs.len() {
+        let (i, j) = springs[s];
+        let dx = x[3 * i] - x[3 * j];
+        let dy = x[3 * i + 1] - x[3 * j + 1];
+        let dz = x[3 * i + 2] - x[3 * j + 2];
+        let stretch = (dx * dx + dy * dy + dz * dz).sqrt() - rest[s];
+        e += 0.5 * k * stretch * stretch;
+    }
+    e
+}
+
 // --- expert JVPs -------------------------------------------------------------------------------
 
 /// The tangent lanes an expert's JVP is written over: `f64` for one direction, a batch's
@@ -335,7 +351,9 @@ fn v3t_axpy<T: HandLanes>(a: V3T<T>, k: f64, b: V3T<T>) -> V3T<T> {
 /// `d · dd` where `d` is a primal vector and `dd` a tangent.
 #[inline(always)]
 fn dot_t<T: HandLanes>(d: Vec3, dd: V3T<T>) -> T {
-    dd.x.l_scale(d.x).l_add(dd.y.l_scale(d.y)).l_add(dd.z.l_scale(d.z))
+    dd.x.l_scale(d.x)
+        .l_add(dd.y.l_scale(d.y))
+        .l_add(dd.z.l_scale(d.z))
 }
 
 /// [`lj_forces`] and its JVP: `dF_ij = dd·c + d·(dr2·k)`, with `k = dc/dr2` folded once.
@@ -716,7 +734,12 @@ impl<D: DualNum<Primitive = f64> + Copy> Mul for Q<D> {
 }
 
 /// [`lj_forces`] for num-dual.
-pub fn lj_forces_nd<D: DualNum<Primitive = f64> + Copy>(p: &[V3<D>], eps: D, sigma: D, f: &mut [V3<D>]) {
+pub fn lj_forces_nd<D: DualNum<Primitive = f64> + Copy>(
+    p: &[V3<D>],
+    eps: D,
+    sigma: D,
+    f: &mut [V3<D>],
+) {
     for fi in f.iter_mut() {
         *fi = V3::new(D::zero(), D::zero(), D::zero());
     }
@@ -754,7 +777,11 @@ pub fn verlet_step_nd<D: DualNum<Primitive = f64> + Copy>(
 }
 
 /// [`chain_tip`] for num-dual.
-pub fn chain_tip_nd<D: DualNum<Primitive = f64> + Copy>(theta: &[D], axes: &[Vec3], tip: Vec3) -> V3<D> {
+pub fn chain_tip_nd<D: DualNum<Primitive = f64> + Copy>(
+    theta: &[D],
+    axes: &[Vec3],
+    tip: Vec3,
+) -> V3<D> {
     let mut q = Q::identity();
     for i in 0..theta.len() {
         q = q * Q::from_axis_angle(&V3::from_f64(axes[i]), theta[i]);
@@ -915,7 +942,9 @@ mod tests {
     }
 
     fn lane(v: &[V3T<B8>], l: usize) -> Vec<f64> {
-        v.iter().flat_map(|a| [a.x.0[l], a.y.0[l], a.z.0[l]]).collect()
+        v.iter()
+            .flat_map(|a| [a.x.0[l], a.y.0[l], a.z.0[l]])
+            .collect()
     }
 
     /// Plain Verlet from the state moved by `h` along `(dp, dv)`: positions and velocities.
@@ -950,7 +979,11 @@ mod tests {
         let want = verlet_at(&c, &dp0, &dv0, 0.0);
         let h = 1e-6;
         let (plus, minus) = (verlet_at(&c, &dp0, &dv0, h), verlet_at(&c, &dp0, &dv0, -h));
-        let fd: Vec<f64> = plus.iter().zip(&minus).map(|(a, b)| (a - b) / (2.0 * h)).collect();
+        let fd: Vec<f64> = plus
+            .iter()
+            .zip(&minus)
+            .map(|(a, b)| (a - b) / (2.0 * h))
+            .collect();
         // Rule.
         let (mut p, mut v, mut fr) = (c.p.clone(), c.v.clone(), c.f.clone());
         let (mut dp, mut dv, mut dfr) = (dp0.clone(), dv0.clone(), df.clone());
@@ -1050,8 +1083,7 @@ mod tests {
             let (mut p1, mut v1, mut f1) = (c.p.clone(), c.v.clone(), c.f.clone());
             let (mut dp1, mut dv1, mut df1) = (one(&dp8), one(&dv8), one(&df8));
             verlet_step_expert(
-                &mut p1, &mut dp1, &mut v1, &mut dv1, &mut f1, &mut df1, &c.m, c.dt, c.eps,
-                c.sigma,
+                &mut p1, &mut dp1, &mut v1, &mut dv1, &mut f1, &mut df1, &c.m, c.dt, c.eps, c.sigma,
             );
             assert_close("verlet rule B8 lane", &lane(&dp, l), &flat_t(&dp1));
             assert_close("verlet rule B8 lane (v)", &lane(&dv, l), &flat_t(&dv1));
@@ -1108,7 +1140,11 @@ mod tests {
         for l in 0..8 {
             let d1: Vec<f64> = dth8.iter().map(|b| b.0[l]).collect();
             let (_, t1) = chain_tip_expert(&theta, &d1, &axes, tip);
-            assert_close("chain rule B8 lane", &lane(&[y8.tangent], l), &flat_t(&[t1]));
+            assert_close(
+                "chain rule B8 lane",
+                &lane(&[y8.tangent], l),
+                &flat_t(&[t1]),
+            );
             assert_close("chain expert B8 lane", &lane(&[te8], l), &flat_t(&[t1]));
         }
     }
