@@ -835,7 +835,8 @@ fn plan_name(p: GradientPlan) -> String {
     format!("`{mode}` {}", p.width)
 }
 
-fn pct(r: RatioStat) -> String {
+/// A ratio as the tables print it: median ± spread, ⚠ above [`MAX_SPREAD`].
+pub fn pct(r: RatioStat) -> String {
     let flag = if r.spread > MAX_SPREAD { " ⚠" } else { "" };
     format!("{:.2} ± {:.1} %{flag}", r.median, 100.0 * r.spread)
 }
@@ -1059,7 +1060,8 @@ fn verdict(v: f64, bound: f64) -> &'static str {
     }
 }
 
-fn ns(t: f64) -> String {
+/// A time in ns, µs or ms.
+pub fn ns(t: f64) -> String {
     if t >= 1e6 {
         format!("{:.2} ms", t / 1e6)
     } else if t >= 1e3 {

@@ -40,3 +40,5 @@ pub mod rng;
 pub mod simple;
 pub mod sparse;
 pub mod timing;
+pub mod user_ops;
+pub mod user_ops_report;

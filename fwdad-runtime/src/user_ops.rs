@@ -362,6 +362,11 @@ macro_rules! float_rows {
             }
         )*
     };
+    // The rows of an operator whose rule is written below, not by this macro.
+    (@rows_only $Op:ident) => {
+        float_rows!(@pairs $Op, f32);
+        float_rows!(@pairs $Op, f64);
+    };
     (@pairs $Op:ident, $F:ty) => {
         float_rows!(@pair $Op, $F, $F, $F);
         float_rows!(@pair $Op, $F, &'a $F, $F);
@@ -378,7 +383,34 @@ macro_rules! float_rows {
         }
     };
 }
-float_rows!(Add add; Sub sub; Mul mul; Div div; Rem rem;);
+float_rows!(Add add; Sub sub; Mul mul; Rem rem;);
+float_rows!(@rows_only Div);
+
+/// `a / b` between floats. In a first-order mode with both operands active, the tangent is
+/// `(ȧ - y·ḃ)·(1/b)` ([`crate::linear::quotient`], as linearised chains compute it): two
+/// divisions per quotient where the rule's partials `1/b` and `-y/b` take three. This is the
+/// path of every quotient of a struct field (`d.dot(&d)` divided by, in a method of the
+/// user's `Vec3`), which the macro cannot see as floats: a Lennard-Jones force
+/// (`σ²/r²`, `(..)/r²`) spent a third of its divisions on the partials. The primal is
+/// `a / b`, the same bits.
+impl<F: Real, S: Mode, A, B> Frule<(A, B), S> for FloatRule<Div, F>
+where
+    Td<F, S>: ScalarTangent<F>,
+    A: Operand<F, Td<F, S>>,
+    B: Operand<F, Td<F, S>>,
+{
+    type Output = Dual<F, Td<F, S>>;
+    #[inline(always)]
+    fn frule(&self, (a, b): (A, B)) -> Self::Output {
+        if S::ORDER == 1 && A::ACTIVE && B::ACTIVE {
+            let (pa, pb) = (a.primal(), b.primal());
+            let y = pa / pb;
+            Dual::new(y, crate::linear::quotient(a.tangent(), b.tangent(), y, pb))
+        } else {
+            crate::ops::div(a, b)
+        }
+    }
+}
 
 macro_rules! float_assign_rows {
     (@rows $Op:ident, $F:ty) => {

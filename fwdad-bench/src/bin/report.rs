@@ -5,8 +5,12 @@
 //!   --quick          fewer samples, smallest GMM files only (a smoke run)
 //!   --compile-time   also time building 100 annotated functions vs the same unannotated
 //!   --no-write       print only
-//!   --only SECTION   run one section: issue30, one, grad, ba, hand or gmm (for profiling)
+//!   --only SECTION   run one section: issue30, userops, one, grad, ba, hand or gmm
 //! ```
+//!
+//! `--only userops` writes only its own section of `BENCHMARKS.md` (between
+//! `<!-- user-operators:begin -->` and `:end`); other `--only` runs rewrite the file with
+//! the sections they ran.
 //!
 //! Every variant of a kernel is timed in the same process, in turn (see
 //! `fwdad_bench::timing`); ratios are of minima over the samples.
@@ -54,6 +58,23 @@ fn main() {
         let grad = e30::gradients(p2);
         rep.issue30 = Some(fwdad_bench::expert_report::markdown(&one, &grad));
     }
+    let mut user_ops = None;
+    if run("userops") {
+        use fwdad_bench::user_ops_report as uo;
+        let p = if quick {
+            plan
+        } else {
+            fwdad_bench::expert_report::plan_one()
+        };
+        let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+        let load = format!(
+            "Measured at `{}` on {} (load average {} at the start).",
+            report::machine().commit,
+            report::machine().date,
+            load.split_whitespace().next().unwrap_or("?")
+        );
+        user_ops = Some(uo::markdown(&uo::measure(p), p, &load));
+    }
     if run("one") {
         one_direction(plan, &mut rep);
     }
@@ -74,14 +95,31 @@ fn main() {
     }
     rep.elapsed = started.elapsed();
 
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if only.as_deref() == Some("userops") {
+        let section = user_ops.expect("measured");
+        println!("{section}");
+        if write {
+            let old = std::fs::read_to_string(root.join("BENCHMARKS.md")).expect("BENCHMARKS.md");
+            let new = splice_section(&old, fwdad_bench::user_ops_report::SECTION, &section);
+            std::fs::write(root.join("BENCHMARKS.md"), new).expect("write BENCHMARKS.md");
+            eprintln!("wrote its section of BENCHMARKS.md");
+        }
+        return;
+    }
     let md = rep.markdown();
     println!("{md}");
+    if let Some(section) = &user_ops {
+        println!("{section}");
+    }
     if write {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         // Sections other report binaries own (`<!-- name:begin -->` .. `<!-- name:end -->`,
         // e.g. `sparse_report`'s) are kept as they are.
         let old = std::fs::read_to_string(root.join("BENCHMARKS.md")).unwrap_or_default();
-        let md = format!("{md}{}", kept_sections(&old));
+        let mut md = format!("{md}{}", kept_sections(&old));
+        if let Some(section) = &user_ops {
+            md = splice_section(&md, fwdad_bench::user_ops_report::SECTION, section);
+        }
         std::fs::write(root.join("BENCHMARKS.md"), &md).expect("write BENCHMARKS.md");
         std::fs::create_dir_all(root.join("docs")).expect("docs/");
         report::chart(&rep, &root.join("docs/benchmarks.svg")).expect("write the chart");
@@ -141,7 +179,8 @@ fn one_direction(plan: Plan, rep: &mut Report) {
                 (|x, dx| {
                     let r =
                         <simple::$f as Frule<_, B8>>::frule(&simple::$f {}, (Dual::new(x, dx),));
-                    r.primal + r.tangent.0[7]
+                    // Every lane read: one lane would let LLVM drop the other seven.
+                    r.primal + r.tangent.0.iter().sum::<f64>()
                 }) as Rule8,
             )
         };
@@ -205,7 +244,8 @@ fn one_direction(plan: Plan, rep: &mut Report) {
                 Box::new(|| {
                     nd8(black_box(&xd8))
                         .eps
-                        .unwrap_generic(nalgebra::Const::<8>, nalgebra::U1)[7]
+                        .unwrap_generic(nalgebra::Const::<8>, nalgebra::U1)
+                        .sum()
                 }),
             ),
         ];
@@ -862,6 +902,23 @@ fn hand_suite(plan: Plan, quick: bool, rep: &mut Report) {
     }
 }
 
+/// `text` with its `<!-- name:begin -->` .. `<!-- name:end -->` section (markers included)
+/// replaced by `section`, or `section` appended when `text` has none.
+fn splice_section(text: &str, name: &str, section: &str) -> String {
+    let (begin, end) = (
+        format!("<!-- {name}:begin -->"),
+        format!("<!-- {name}:end -->"),
+    );
+    match (text.find(&begin), text.find(&end)) {
+        (Some(b), Some(e)) if b < e => {
+            let after = e + end.len();
+            let after = after + usize::from(text[after..].starts_with('\n'));
+            format!("{}{}{}", &text[..b], section, &text[after..])
+        }
+        _ => format!("{}\n{section}", text.trim_end()),
+    }
+}
+
 /// The `<!-- name:begin -->` .. `<!-- name:end -->` sections of `text`, each with its
 /// markers, in order.
 fn kept_sections(text: &str) -> String {
@@ -899,5 +956,19 @@ mod tests {
             "\n<!-- sparse:begin -->\n## Sparse\nrows\n<!-- sparse:end -->\n"
         );
         assert_eq!(super::kept_sections("no markers"), "");
+    }
+
+    #[test]
+    fn splices_a_section_in_place_or_at_the_end() {
+        let text = "a\n<!-- s:begin -->\nold\n<!-- s:end -->\nb\n";
+        let new = "<!-- s:begin -->\nnew\n<!-- s:end -->\n";
+        assert_eq!(
+            super::splice_section(text, "s", new),
+            "a\n<!-- s:begin -->\nnew\n<!-- s:end -->\nb\n"
+        );
+        assert_eq!(
+            super::splice_section("a\n", "s", new),
+            "a\n<!-- s:begin -->\nnew\n<!-- s:end -->\n"
+        );
     }
 }
