@@ -12,7 +12,7 @@
 //! parameter's `Dual<&Vector3<f64>, &Vector3<S>>` to a vector of duals, a lifted value as
 //! it is). The library computes the tangents; no rule per method is needed.
 //!
-//! glam is not generic (`f64` only): its values are the runtime's mirror types over duals
+//! glam is not generic (a type per scalar): its values are the runtime's mirror types over duals
 //! (`fwdad_runtime::glam`), and a call of a glam type's associated function is a call of
 //! the mirror's (`DQuat::from_axis_angle` → `glam::DQuat::<S>::from_axis_angle`).
 //!
@@ -128,8 +128,13 @@ const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 /// whose associated functions replace glam's in the rule.
 const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DVec4", "DQuat", "DMat3", "DMat4"];
 
+/// glam's `f32` types, mirrored the same way, with the feature `glam-f32` only: a type of
+/// the user's named `Vec3` or `Quat` is far more common than one named `DVec3`.
+const GLAM_F32_TYPES: &[&str] = &["Vec2", "Vec3", "Vec3A", "Vec4", "Quat", "Mat3", "Mat4"];
+
 fn is_glam_name(name: &syn::Ident) -> bool {
-    cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
+    (cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t))
+        || (cfg!(feature = "glam-f32") && GLAM_F32_TYPES.iter().any(|t| name == t))
 }
 
 /// ndarray's owned arrays.

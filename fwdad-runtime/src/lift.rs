@@ -127,6 +127,61 @@ impl<'a, S: Mode> Lift<S> for Dual<&'a f64, &'a S> {
     }
 }
 
+/// `f32` scalars, for glam's `f32` types: a constant, a scalar dual, a borrowed element.
+/// (A literal beside an `f32` glam value is typed `f64` by rustc's fallback, which the
+/// glam mirror rounds to `f32`.)
+impl<S: Mode> Lift<S> for f32 {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        Dual::new(
+            self,
+            <S::Of<f32> as crate::tangent::ScalarTangent<f32>>::zero(),
+        )
+    }
+}
+
+impl<S: Mode> Lift<S> for &f32 {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        Lift::<S>::lift(*self)
+    }
+}
+
+impl<S: Mode> Lift<S> for Dual<f32, S::Of<f32>> {
+    type Output = Self;
+    #[inline(always)]
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+impl<S: Mode> Lift<S> for &Dual<f32, S::Of<f32>> {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        *self
+    }
+}
+
+impl<'a, S: Mode> Lift<S> for Dual<&'a f32, &'a S::Of<f32>> {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        self.copied()
+    }
+}
+
+/// An `f32` scalar is its own dual.
+impl<S: Mode> Unlift<S> for Dual<f32, S::Of<f32>> {
+    type Output = Self;
+    #[inline(always)]
+    fn unlift(self) -> Self {
+        self
+    }
+}
+
 /// Implements `Lift` for a `Copy` library type `$ty` of `f64`s (generic over `$g`) whose
 /// form over duals is `$dual` and whose tangent in mode `S` is `$tan`, with `$zip(p, t)`
 /// pairing primal and tangent into the dual form, `$constant(c)` making constant duals,
