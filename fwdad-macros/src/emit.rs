@@ -1737,6 +1737,19 @@ impl Emitter<'_> {
                 let lhs = self.lhs(inst);
                 return quote!(#pre #t[#i] = #rt::lift::<#mode, _>(#v); #lhs (););
             }
+            // `p.y = v` into a library value over duals (a glam value's field): the field
+            // is a scalar dual.
+            (
+                InstKind::Store {
+                    place: Place::Field(t, m),
+                    ..
+                },
+                Form::Store,
+            ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
+                let (t, v) = (self.name(*t), &args[1]);
+                let lhs = self.lhs(inst);
+                return quote!(#pre #t.#m = #rt::lift::<#mode, _>(#v); #lhs (););
+            }
             (InstKind::Store { place, .. }, Form::Store) => {
                 let stmt = match place {
                     Place::Deref(_) => {

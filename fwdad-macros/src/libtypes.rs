@@ -159,6 +159,33 @@ pub fn glam_fn(path: &syn::Path) -> Option<(&syn::Ident, &syn::Ident)> {
     Some((&path.segments[n - 2].ident, &path.segments[n - 1].ident))
 }
 
+/// glam's free constructors (`vec3(x, y, z)`, `dvec2(x, y)`) as its types' `new`
+/// (`Vec3::new`), so that the rest of the pipeline sees a call of a glam type's function.
+pub fn glam_ctor_fn(path: &syn::Path) -> Option<syn::Path> {
+    const CTORS: &[(&str, &str)] = &[
+        ("vec2", "Vec2"),
+        ("vec3", "Vec3"),
+        ("vec3a", "Vec3A"),
+        ("vec4", "Vec4"),
+        ("dvec2", "DVec2"),
+        ("dvec3", "DVec3"),
+        ("dvec4", "DVec4"),
+    ];
+    let last = path.segments.last()?;
+    let prefix_ok =
+        path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "glam");
+    if !prefix_ok || !last.arguments.is_none() {
+        return None;
+    }
+    let (_, ty) = CTORS.iter().find(|(f, _)| last.ident == f)?;
+    let ty = syn::Ident::new(ty, last.ident.span());
+    if !is_glam_name(&ty) {
+        return None;
+    }
+    let new = syn::Ident::new("new", last.ident.span());
+    Some(syn::parse_quote!(#ty::#new))
+}
+
 /// Methods of library values that return a scalar.
 const SCALAR_METHODS: &[&str] = &[
     "norm",

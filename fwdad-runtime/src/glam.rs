@@ -935,6 +935,30 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
             GVec4::new(z, z, z, o),
         )
     }
+    /// The rotation by `angle` about the x axis.
+    #[inline(always)]
+    pub fn from_rotation_x(angle: impl GlamScalar<F, T>) -> Self {
+        let (sina, cosa) = angle.dual().sin_cos();
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
+        Self::from_cols(
+            GVec4::new(o, z, z, z),
+            GVec4::new(z, cosa, sina, z),
+            GVec4::new(z, -sina, cosa, z),
+            GVec4::new(z, z, z, o),
+        )
+    }
+    /// The rotation by `angle` about the y axis.
+    #[inline(always)]
+    pub fn from_rotation_y(angle: impl GlamScalar<F, T>) -> Self {
+        let (sina, cosa) = angle.dual().sin_cos();
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
+        Self::from_cols(
+            GVec4::new(cosa, z, -sina, z),
+            GVec4::new(z, o, z, z),
+            GVec4::new(sina, z, cosa, z),
+            GVec4::new(z, z, z, o),
+        )
+    }
     /// A right-handed view matrix looking along `dir` (unit) from `eye`, glam's formula.
     #[inline(always)]
     pub fn look_to_rh(eye: GVec3<F, T>, dir: GVec3<F, T>, up: GVec3<F, T>) -> Self {
