@@ -1364,7 +1364,16 @@ impl Emitter<'_> {
                     let m = method.unraw().to_string();
                     let n = self.stand_ins.entry(m).or_default();
                     *n += 1;
-                    no_rule_fallback(rt, &self.func.name, method, *n, &rule, dispatch, span)
+                    let glam_f32 = crate::libtypes::unrecognised_glam_f32(self.func, *receiver);
+                    no_rule_fallback(
+                        rt,
+                        &self.func.name,
+                        method,
+                        (*n, glam_f32),
+                        &rule,
+                        dispatch,
+                        span,
+                    )
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
@@ -2729,7 +2738,7 @@ fn no_rule_fallback(
     rt: &TokenStream,
     func: &syn::Ident,
     method: &syn::Ident,
-    nth: usize,
+    (nth, glam_f32): (usize, bool),
     rule: &syn::Ident,
     dispatch: TokenStream,
     span: Span,
@@ -2772,8 +2781,16 @@ fn no_rule_fallback(
                     for a type of your own: write its type (`let p: Vector3<f64> = f(x);`)";
         quote!(, note = #note)
     });
+    // A parameter written `Vec3` is glam's only with `glam-f32` (the name is a common one).
+    let glam_f32 = glam_f32.then(|| {
+        let note = "if `{Self}` is glam's `f32` type, enable `fwdad`'s feature `glam-f32`, which \
+                    recognises glam's `Vec3`, `Vec3A`, `Quat`, `Mat4`, ... in derived bodies \
+                    (without it they are taken for types of your own), or use its `f64` types \
+                    (`DVec3`)";
+        quote!(, note = #note)
+    });
     quote_spanned! {span=> {
-        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note #library)]
+        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note #library #glam_f32)]
         #[allow(non_camel_case_types, dead_code)]
         trait #missing {}
         #[allow(non_camel_case_types, dead_code)]

@@ -159,6 +159,29 @@ pub fn glam_fn(path: &syn::Path) -> Option<(&syn::Ident, &syn::Ident)> {
     Some((&path.segments[n - 2].ident, &path.segments[n - 1].ident))
 }
 
+/// Whether `v` is a parameter written with one of glam's `f32` type names (`c: Vec3`) in a
+/// build without `glam-f32`, where the name is taken for a type of the user's: its
+/// method's missing rule then says how to have glam's.
+pub fn unrecognised_glam_f32(func: &Function, v: Value) -> bool {
+    if cfg!(feature = "glam-f32") || !cfg!(feature = "glam") {
+        return false;
+    }
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => names_type(&func.params[i].ty, |n| {
+            GLAM_F32_TYPES.iter().any(|t| n == t)
+        }),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg,
+            } => unrecognised_glam_f32(func, *arg),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
 /// glam's free constructors (`vec3(x, y, z)`, `dvec2(x, y)`) as its types' `new`
 /// (`Vec3::new`), so that the rest of the pipeline sees a call of a glam type's function.
 pub fn glam_ctor_fn(path: &syn::Path) -> Option<syn::Path> {
