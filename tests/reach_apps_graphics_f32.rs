@@ -323,7 +323,7 @@ graphics! {
             v += a * dt;
             p += v * dt;
             if p.y < 0.0 {
-                p.y = -p.y;
+                p.y = 0.0;
                 v.y = -0.8 * v.y;
             }
         }

@@ -1757,7 +1757,8 @@ impl Emitter<'_> {
             ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
                 let (t, v) = (self.name(*t), &args[1]);
                 let lhs = self.lhs(inst);
-                return quote!(#pre #t.#m = #rt::lift::<#mode, _>(#v); #lhs (););
+                let v = quote_spanned!(span=> #rt::lift::<#mode, _>(#v));
+                return quote!(#pre #rt::store_field(&mut #t.#m, #v); #lhs (););
             }
             (InstKind::Store { place, .. }, Form::Store) => {
                 let stmt = match place {
