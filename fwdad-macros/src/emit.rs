@@ -186,6 +186,9 @@ struct Emitter<'a> {
     /// Values that are nalgebra matrices: an inactive one meets an active one in a mixed
     /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
     nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
+    /// Values of glam's `f32` types: a scalar beside one is made an `f32` dual
+    /// (`glam::f32_scalar`), whatever float type rustc gives a literal or constant.
+    glam_f32: crate::ir::entity::SecondaryMap<Value, bool>,
     /// Set while emitting the Jacobian entry (`crate::chainjac`): returned chain values
     /// write their coefficients to the sink (the tangents assembled beside them are never
     /// read, and the compiler drops them).
@@ -225,6 +228,7 @@ impl<'a> Emitter<'a> {
             elem_at: false,
             lib: crate::libtypes::lib_values(func),
             nalgebra: crate::libtypes::nalgebra_values(func),
+            glam_f32: crate::libtypes::glam_f32_values(func),
             jac,
             jac_terms: Default::default(),
             stand_ins: Default::default(),
@@ -381,6 +385,12 @@ impl Emitter<'_> {
         } else {
             quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
         }
+    }
+
+    /// Whether `v` is a float scalar (not a library value, an integer or a collection): an
+    /// operand beside an `f32` glam value that `glam::f32_scalar` converts.
+    fn is_glam_f32_scalar(&self, v: Value) -> bool {
+        !*self.lib.get(v) && matches!(self.func.values[v].ty, TypeHint::Float | TypeHint::Unknown)
     }
 
     /// Whether `inst` borrows a scalar field of an active library value over duals (`p.x`
@@ -1173,12 +1183,20 @@ impl Emitter<'_> {
             (kind, Form::Lib) => {
                 // Indices and other integers, and library values already over duals, stay
                 // as they are.
+                let glam_f32 = ops
+                    .iter()
+                    .chain(&self.func.insts[inst].results)
+                    .any(|v| *self.glam_f32.get(*v));
                 let mut lifted: Vec<TokenStream> = args
                     .iter()
                     .zip(&ops)
                     .map(|(a, &v)| match self.func.closures.contains_key(&v) {
                         // A closure mapped over the elements is already over duals.
                         true => a.clone(),
+                        // A scalar beside an `f32` glam value: an `f32` dual.
+                        false if glam_f32 && self.is_glam_f32_scalar(v) => {
+                            quote_spanned!(span=> #rt::glam::f32_scalar::<#mode, _>(#a))
+                        }
                         false => self.lift(a, v, span),
                     })
                     .collect();

@@ -535,6 +535,13 @@ pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, is_lib_name)
 }
 
+/// Which values are of glam's `f32` types (with `glam-f32`).
+pub fn glam_f32_values(func: &Function) -> SecondaryMap<Value, bool> {
+    values_of(func, |n| {
+        cfg!(feature = "glam-f32") && GLAM_F32_TYPES.iter().any(|t| n == t)
+    })
+}
+
 /// Which values are nalgebra matrices (by the same syntax as [`lib_values`]): an
 /// inactive one meets an active one in the runtime's mixed operations
 /// (`nalgebra_linalg::mixed_mul`, ...), without a lift to constant duals.

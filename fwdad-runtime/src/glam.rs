@@ -1337,3 +1337,53 @@ glam_type!(
     |m| [m.x, m.y, m.z],
     |p| glam::Vec3A::from_array(p)
 );
+
+/// A scalar beside an `f32` glam value in a rule, as an `f32` dual: an `f32` dual as it
+/// is, a plain `f32` as a constant, and a literal (typed `f64` by rustc's fallback, as it
+/// is left open here) rounded to `f32`.
+pub trait F32Scalar<S: Mode> {
+    /// The scalar as an `f32` dual.
+    fn f32_dual(self) -> D<f32, S::Of<f32>>;
+}
+impl<S: Mode> F32Scalar<S> for D<f32, S::Of<f32>> {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        self
+    }
+}
+impl<S: Mode> F32Scalar<S> for &D<f32, S::Of<f32>> {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        *self
+    }
+}
+impl<'a, S: Mode> F32Scalar<S> for Dual<&'a f32, &'a S::Of<f32>> {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        self.copied()
+    }
+}
+impl<S: Mode> F32Scalar<S> for f32 {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        Dual::new(self, <S::Of<f32> as ScalarTangent<f32>>::zero())
+    }
+}
+impl<S: Mode> F32Scalar<S> for &f32 {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        F32Scalar::<S>::f32_dual(*self)
+    }
+}
+impl<S: Mode> F32Scalar<S> for f64 {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        F32Scalar::<S>::f32_dual(self as f32)
+    }
+}
+
+/// `x` as an `f32` dual in mode `S` (see [`F32Scalar`]).
+#[inline(always)]
+pub fn f32_scalar<S: Mode, X: F32Scalar<S>>(x: X) -> D<f32, S::Of<f32>> {
+    x.f32_dual()
+}

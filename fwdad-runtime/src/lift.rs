@@ -127,28 +127,9 @@ impl<'a, S: Mode> Lift<S> for Dual<&'a f64, &'a S> {
     }
 }
 
-/// `f32` scalars, for glam's `f32` types: a constant, a scalar dual, a borrowed element.
-/// (A literal beside an `f32` glam value is typed `f64` by rustc's fallback, which the
-/// glam mirror rounds to `f32`.)
-impl<S: Mode> Lift<S> for f32 {
-    type Output = Dual<f32, S::Of<f32>>;
-    #[inline(always)]
-    fn lift(self) -> Self::Output {
-        Dual::new(
-            self,
-            <S::Of<f32> as crate::tangent::ScalarTangent<f32>>::zero(),
-        )
-    }
-}
-
-impl<S: Mode> Lift<S> for &f32 {
-    type Output = Dual<f32, S::Of<f32>>;
-    #[inline(always)]
-    fn lift(self) -> Self::Output {
-        Lift::<S>::lift(*self)
-    }
-}
-
+/// `f32` scalar duals, for glam's `f32` types. (A plain `f32` is not lifted here: a second
+/// float impl would leave a literal's type open where nalgebra code needs it; a plain
+/// scalar beside an `f32` glam value goes through `glam::f32_scalar`.)
 impl<S: Mode> Lift<S> for Dual<f32, S::Of<f32>> {
     type Output = Self;
     #[inline(always)]
