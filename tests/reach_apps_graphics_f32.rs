@@ -26,7 +26,7 @@ use fwdad::{Batch, Hyper};
 /// over `f64` under the same names (`mod g64`), for the finite differences.
 macro_rules! graphics {
     ($($(#[doc = $doc:literal])* #[derive_frule] $item:item)*) => {
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, clippy::assign_op_pattern)]
         mod g32 {
             #![allow(dead_code)]
             use fwdad::prelude::*;
@@ -34,7 +34,7 @@ macro_rules! graphics {
             use std::f32::consts::PI;
             $($(#[doc = $doc])* #[derive_frule] $item)*
         }
-        #[allow(clippy::too_many_arguments, clippy::unnecessary_cast)]
+        #[allow(clippy::too_many_arguments, clippy::unnecessary_cast, clippy::assign_op_pattern)]
         mod g64 {
             #![allow(dead_code, non_camel_case_types)]
             type f32 = f64;

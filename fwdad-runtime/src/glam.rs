@@ -82,11 +82,7 @@ fn lane_sum<F: GlamFloat, T: ScalarTangent<F>, const N: usize>(
     if sse2 && N == 4 {
         (p[0] + p[2]) + (p[1] + p[3])
     } else {
-        let mut s = p[0];
-        for x in &p[1..] {
-            s = s + *x;
-        }
-        s
+        p[1..].iter().fold(p[0], |s, x| s + *x)
     }
 }
 
@@ -1128,10 +1124,10 @@ impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GMat4<F, T>> for D<F, T> {
 
 /// glam's value and its tangent in mode `S` as the mirror over duals, component by
 /// component.
-trait FromParts<S: Mode> {
+trait WithTangent<S: Mode> {
     type Tangent;
     type Mirror;
-    fn from_parts(self, t: Self::Tangent) -> Self::Mirror;
+    fn with_tangent(self, t: Self::Tangent) -> Self::Mirror;
 }
 
 macro_rules! glam_type {
@@ -1194,7 +1190,7 @@ macro_rules! glam_type {
         impl<'a, S: Mode> $crate::lift::Lift<S> for Dual<&'a [glam::$G], &'a [[$T; $n]]> {
             type Output = Vec<$V<S>>;
             fn lift(self) -> Vec<$V<S>> {
-                self.primal.iter().zip(self.tangent).map(|(p, t)| FromParts::<S>::from_parts(*p, *t)).collect()
+                self.primal.iter().zip(self.tangent).map(|(p, t)| WithTangent::<S>::with_tangent(*p, *t)).collect()
             }
         }
         /// Its tangent: one per component, in glam's component order.
@@ -1213,11 +1209,11 @@ macro_rules! glam_type {
                 [<$T as ScalarTangent<$F>>::zero(); $n]
             }
         }
-        impl<S: Mode> FromParts<S> for glam::$G {
+        impl<S: Mode> WithTangent<S> for glam::$G {
             type Tangent = [$T; $n];
             type Mirror = $V<S>;
             #[inline(always)]
-            fn from_parts(self, t: [$T; $n]) -> $V<S> {
+            fn with_tangent(self, t: [$T; $n]) -> $V<S> {
                 let $g = self;
                 let p = [$($get),*];
                 let $a: [D<$F, $T>; $n] = core::array::from_fn(|i| Dual::new(p[i], t[i]));
@@ -1229,7 +1225,7 @@ macro_rules! glam_type {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                FromParts::<S>::from_parts(self, [<$T as ScalarTangent<$F>>::zero(); $n])
+                WithTangent::<S>::with_tangent(self, [<$T as ScalarTangent<$F>>::zero(); $n])
             }
         }
         /// A constant.
@@ -1237,7 +1233,7 @@ macro_rules! glam_type {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                FromParts::<S>::from_parts(*self, [<$T as ScalarTangent<$F>>::zero(); $n])
+                WithTangent::<S>::with_tangent(*self, [<$T as ScalarTangent<$F>>::zero(); $n])
             }
         }
         impl<S: Mode> $crate::lift::Lift<S> for $V<S> {
@@ -1259,7 +1255,7 @@ macro_rules! glam_type {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                FromParts::<S>::from_parts(self.primal, self.tangent)
+                WithTangent::<S>::with_tangent(self.primal, self.tangent)
             }
         }
         /// A parameter taken by reference.
@@ -1267,7 +1263,7 @@ macro_rules! glam_type {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                FromParts::<S>::from_parts(*self.primal, *self.tangent)
+                WithTangent::<S>::with_tangent(*self.primal, *self.tangent)
             }
         }
     };
