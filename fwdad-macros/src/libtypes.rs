@@ -206,7 +206,11 @@ pub fn glam_ctor_fn(path: &syn::Path) -> Option<syn::Path> {
         return None;
     }
     let new = syn::Ident::new("new", last.ident.span());
-    Some(syn::parse_quote!(#ty::#new))
+    let mut ctor = path.clone();
+    ctor.segments.pop();
+    ctor.segments.push(syn::PathSegment::from(ty));
+    ctor.segments.push(syn::PathSegment::from(new));
+    Some(ctor)
 }
 
 /// Methods of library values that return a scalar.

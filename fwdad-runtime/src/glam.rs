@@ -1,14 +1,17 @@
-//! glam's `f64` types in derived bodies (feature `glam`): `GVec2`, `GVec3`, `GVec4`,
-//! `GQuat`, `GMat3`, `GMat4`.
+//! glam's types in derived bodies (feature `glam`): the `f64` `DVec2`, `DVec3`, `DVec4`,
+//! `DQuat`, `DMat3`, `DMat4`, and the `f32` `Vec2`, `Vec3`, `Vec3A`, `Vec4`, `Quat`, `Mat3`,
+//! `Mat4` (which the macro recognises with `glam-f32`).
 //!
-//! glam is not generic over its scalar (`GVec3` holds three `f64`s), so its code cannot
-//! run on duals. An active glam value in a `#[derive_frule]` body is the type of the same
-//! name in this module, which holds dual components, and a call of one of glam's
-//! associated functions (`GQuat::from_axis_angle(axis, angle)`) is emitted as a call of
-//! this module's function of that name. Each function is glam's formula written once over
-//! dual scalars in glam's order of operations, whose arithmetic and methods are the rules
-//! every mode uses ([`crate::num`]): the primal is glam's value, bit for bit (glam's `f64`
-//! types are scalar code), and the tangent is the derivative of glam's formula.
+//! glam is not generic (a type per scalar), so its code cannot run on duals. An active
+//! glam value in a `#[derive_frule]` body is this module's mirror of its type, which holds
+//! dual components; a call of one of glam's associated functions
+//! (`Quat::from_axis_angle(axis, angle)`) is emitted as a call of the mirror's. The mirror
+//! is written once over the scalar (`GVec3<F, T>` is both `DVec3` and `Vec3`, named by the
+//! aliases below): each function is glam's formula over dual scalars in glam's order of
+//! operations (SSE2's for the `f32` `Vec3A`, `Vec4`, `Quat`: [`GlamFloat`]), whose
+//! arithmetic and methods are the rules every mode uses ([`crate::num`]): the primal is
+//! glam's value, bit for bit (but the `f32` `Quat::slerp`, see its docs), and the tangent
+//! is the derivative of glam's formula.
 //!
 //! Covered: constructors and constants, `+ - * /` (with scalars on either side), unary
 //! `-`, `dot`, `cross`, `length`, `length_squared`, `distance`, `normalize`, `lerp`, the
