@@ -189,6 +189,9 @@ struct Emitter<'a> {
     /// Values that are nalgebra matrices: an inactive one meets an active one in a mixed
     /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
     nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
+    /// Values of glam's `f32` types: a scalar beside one is made an `f32` dual
+    /// (`glam::f32_scalar`), whatever float type rustc gives a literal or constant.
+    glam_f32: crate::ir::entity::SecondaryMap<Value, bool>,
     /// Set while emitting the Jacobian entry (`crate::chainjac`): returned chain values
     /// write their coefficients to the sink (the tangents assembled beside them are never
     /// read, and the compiler drops them).
@@ -229,6 +232,7 @@ impl<'a> Emitter<'a> {
             elem_at: false,
             lib: crate::libtypes::lib_values(func),
             nalgebra: crate::libtypes::nalgebra_values(func),
+            glam_f32: crate::libtypes::glam_f32_values(func),
             jac,
             jac_terms: Default::default(),
             stand_ins: Default::default(),
@@ -389,6 +393,12 @@ impl Emitter<'_> {
         } else {
             quote_spanned!(span=> #rt::lift::<#mode, _>(#a))
         }
+    }
+
+    /// Whether `v` is a float scalar (not a library value, an integer or a collection): an
+    /// operand beside an `f32` glam value that `glam::f32_scalar` converts.
+    fn is_glam_f32_scalar(&self, v: Value) -> bool {
+        !*self.lib.get(v) && matches!(self.func.values[v].ty, TypeHint::Float | TypeHint::Unknown)
     }
 
     /// Whether `inst` borrows a scalar field of an active library value over duals (`p.x`
@@ -1247,12 +1257,20 @@ impl Emitter<'_> {
             (kind, Form::Lib) => {
                 // Indices and other integers, and library values already over duals, stay
                 // as they are.
+                let glam_f32 = ops
+                    .iter()
+                    .chain(&self.func.insts[inst].results)
+                    .any(|v| *self.glam_f32.get(*v));
                 let mut lifted: Vec<TokenStream> = args
                     .iter()
                     .zip(&ops)
                     .map(|(a, &v)| match self.func.closures.contains_key(&v) {
                         // A closure mapped over the elements is already over duals.
                         true => a.clone(),
+                        // A scalar beside an `f32` glam value: an `f32` dual.
+                        false if glam_f32 && self.is_glam_f32_scalar(v) => {
+                            quote_spanned!(span=> #rt::glam::f32_scalar::<#mode, _>(#a))
+                        }
                         false => self.lift(a, v, span),
                     })
                     .collect();
@@ -1438,7 +1456,16 @@ impl Emitter<'_> {
                     let m = method.unraw().to_string();
                     let n = self.stand_ins.entry(m).or_default();
                     *n += 1;
-                    no_rule_fallback(rt, &self.func.name, method, *n, &rule, dispatch, span)
+                    let glam_f32 = crate::libtypes::unrecognised_glam_f32(self.func, *receiver);
+                    no_rule_fallback(
+                        rt,
+                        &self.func.name,
+                        method,
+                        (*n, glam_f32),
+                        &rule,
+                        dispatch,
+                        span,
+                    )
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
@@ -1810,6 +1837,20 @@ impl Emitter<'_> {
                 let (t, i, v) = (&args[0], &args[1], &args[2]);
                 let lhs = self.lhs(inst);
                 return quote!(#pre #t[#i] = #rt::lift::<#mode, _>(#v); #lhs (););
+            }
+            // `p.y = v` into a library value over duals (a glam value's field): the field
+            // is a scalar dual.
+            (
+                InstKind::Store {
+                    place: Place::Field(t, m),
+                    ..
+                },
+                Form::Store,
+            ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
+                let (t, v) = (self.name(*t), &args[1]);
+                let lhs = self.lhs(inst);
+                let v = quote_spanned!(span=> #rt::lift::<#mode, _>(#v));
+                return quote!(#pre #rt::store_field(&mut #t.#m, #v); #lhs (););
             }
             (InstKind::Store { place, .. }, Form::Store) => {
                 let stmt = match place {
@@ -2854,7 +2895,7 @@ fn no_rule_fallback(
     rt: &TokenStream,
     func: &syn::Ident,
     method: &syn::Ident,
-    nth: usize,
+    (nth, glam_f32): (usize, bool),
     rule: &syn::Ident,
     dispatch: TokenStream,
     span: Span,
@@ -2898,8 +2939,16 @@ fn no_rule_fallback(
                     for a type of your own: write its type (`let p: Vector3<f64> = f(x);`)";
         quote!(, note = #note)
     });
+    // A parameter written `Vec3` is glam's only with `glam-f32` (the name is a common one).
+    let glam_f32 = glam_f32.then(|| {
+        let note = "if `{Self}` is glam's `f32` type, enable `fwdad`'s feature `glam-f32`, which \
+                    recognises glam's `Vec3`, `Vec3A`, `Quat`, `Mat4`, ... in derived bodies \
+                    (without it they are taken for types of your own), or use its `f64` types \
+                    (`DVec3`)";
+        quote!(, note = #note)
+    });
     quote_spanned! {span=> {
-        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note #library)]
+        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note #library #glam_f32)]
         #[allow(non_camel_case_types, dead_code)]
         trait #missing {}
         #[allow(non_camel_case_types, dead_code)]

@@ -12,7 +12,7 @@
 //! parameter's `Dual<&Vector3<f64>, &Vector3<S>>` to a vector of duals, a lifted value as
 //! it is). The library computes the tangents; no rule per method is needed.
 //!
-//! glam is not generic (`f64` only): its values are the runtime's mirror types over duals
+//! glam is not generic (a type per scalar): its values are the runtime's mirror types over duals
 //! (`fwdad_runtime::glam`), and a call of a glam type's associated function is a call of
 //! the mirror's (`DQuat::from_axis_angle` → `glam::DQuat::<S>::from_axis_angle`).
 //!
@@ -128,8 +128,13 @@ const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 /// whose associated functions replace glam's in the rule.
 const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DVec4", "DQuat", "DMat3", "DMat4"];
 
+/// glam's `f32` types, mirrored the same way, with the feature `glam-f32` only: a type of
+/// the user's named `Vec3` or `Quat` is far more common than one named `DVec3`.
+const GLAM_F32_TYPES: &[&str] = &["Vec2", "Vec3", "Vec3A", "Vec4", "Quat", "Mat3", "Mat4"];
+
 fn is_glam_name(name: &syn::Ident) -> bool {
-    cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t)
+    (cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t))
+        || (cfg!(feature = "glam-f32") && GLAM_F32_TYPES.iter().any(|t| name == t))
 }
 
 /// ndarray's owned arrays.
@@ -152,6 +157,60 @@ pub fn glam_fn(path: &syn::Path) -> Option<(&syn::Ident, &syn::Ident)> {
         return None;
     }
     Some((&path.segments[n - 2].ident, &path.segments[n - 1].ident))
+}
+
+/// Whether `v` is a parameter written with one of glam's `f32` type names (`c: Vec3`) in a
+/// build without `glam-f32`, where the name is taken for a type of the user's: its
+/// method's missing rule then says how to have glam's.
+pub fn unrecognised_glam_f32(func: &Function, v: Value) -> bool {
+    if cfg!(feature = "glam-f32") || !cfg!(feature = "glam") {
+        return false;
+    }
+    match func.values[v].def {
+        crate::ir::ValueDef::Param(i) => names_type(&func.params[i].ty, |n| {
+            GLAM_F32_TYPES.iter().any(|t| n == t)
+        }),
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::Copy(arg)
+            | InstKind::Unary {
+                op: UnOp::Deref,
+                arg,
+            } => unrecognised_glam_f32(func, *arg),
+            _ => false,
+        },
+        crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
+/// glam's free constructors (`vec3(x, y, z)`, `dvec2(x, y)`) as its types' `new`
+/// (`Vec3::new`), so that the rest of the pipeline sees a call of a glam type's function.
+pub fn glam_ctor_fn(path: &syn::Path) -> Option<syn::Path> {
+    const CTORS: &[(&str, &str)] = &[
+        ("vec2", "Vec2"),
+        ("vec3", "Vec3"),
+        ("vec3a", "Vec3A"),
+        ("vec4", "Vec4"),
+        ("dvec2", "DVec2"),
+        ("dvec3", "DVec3"),
+        ("dvec4", "DVec4"),
+    ];
+    let last = path.segments.last()?;
+    let prefix_ok =
+        path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "glam");
+    if !prefix_ok || !last.arguments.is_none() {
+        return None;
+    }
+    let (_, ty) = CTORS.iter().find(|(f, _)| last.ident == f)?;
+    let ty = syn::Ident::new(ty, last.ident.span());
+    if !is_glam_name(&ty) {
+        return None;
+    }
+    let new = syn::Ident::new("new", last.ident.span());
+    let mut ctor = path.clone();
+    ctor.segments.pop();
+    ctor.segments.push(syn::PathSegment::from(ty));
+    ctor.segments.push(syn::PathSegment::from(new));
+    Some(ctor)
 }
 
 /// Methods of library values that return a scalar.
@@ -478,6 +537,13 @@ pub fn scalar_alias_ctor(path: &syn::Path) -> Option<&syn::Ident> {
 /// Which values are of a library type.
 pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, is_lib_name)
+}
+
+/// Which values are of glam's `f32` types (with `glam-f32`).
+pub fn glam_f32_values(func: &Function) -> SecondaryMap<Value, bool> {
+    values_of(func, |n| {
+        cfg!(feature = "glam-f32") && GLAM_F32_TYPES.iter().any(|t| n == t)
+    })
 }
 
 /// Which values are nalgebra matrices (by the same syntax as [`lib_values`]): an

@@ -1,14 +1,17 @@
-//! glam's `f64` types in derived bodies (feature `glam`): `DVec2`, `DVec3`, `DVec4`,
-//! `DQuat`, `DMat3`, `DMat4`.
+//! glam's types in derived bodies (feature `glam`): the `f64` `DVec2`, `DVec3`, `DVec4`,
+//! `DQuat`, `DMat3`, `DMat4`, and the `f32` `Vec2`, `Vec3`, `Vec3A`, `Vec4`, `Quat`, `Mat3`,
+//! `Mat4` (which the macro recognises with `glam-f32`).
 //!
-//! glam is not generic over its scalar (`DVec3` holds three `f64`s), so its code cannot
-//! run on duals. An active glam value in a `#[derive_frule]` body is the type of the same
-//! name in this module, which holds dual components, and a call of one of glam's
-//! associated functions (`DQuat::from_axis_angle(axis, angle)`) is emitted as a call of
-//! this module's function of that name. Each function is glam's formula written once over
-//! dual scalars in glam's order of operations, whose arithmetic and methods are the rules
-//! every mode uses ([`crate::num`]): the primal is glam's value, bit for bit (glam's `f64`
-//! types are scalar code), and the tangent is the derivative of glam's formula.
+//! glam is not generic (a type per scalar), so its code cannot run on duals. An active
+//! glam value in a `#[derive_frule]` body is this module's mirror of its type, which holds
+//! dual components; a call of one of glam's associated functions
+//! (`Quat::from_axis_angle(axis, angle)`) is emitted as a call of the mirror's. The mirror
+//! is written once over the scalar (`GVec3<F, T>` is both `DVec3` and `Vec3`, named by the
+//! aliases below): each function is glam's formula over dual scalars in glam's order of
+//! operations (SSE2's for the `f32` `Vec3A`, `Vec4`, `Quat`: [`GlamFloat`]), whose
+//! arithmetic and methods are the rules every mode uses ([`crate::num`]): the primal is
+//! glam's value, bit for bit (but the `f32` `Quat::slerp`, see its docs), and the tangent
+//! is the derivative of glam's formula.
 //!
 //! Covered: constructors and constants, `+ - * /` (with scalars on either side), unary
 //! `-`, `dot`, `cross`, `length`, `length_squared`, `distance`, `normalize`, `lerp`, the
@@ -23,85 +26,170 @@
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
+use crate::real::Real;
 use crate::tangent::{Mode, ScalarTangent};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-type D<S> = Dual<f64, S>;
+type D<F, T> = Dual<F, T>;
 
 #[inline(always)]
-fn c<S: ScalarTangent<f64>>(x: f64) -> D<S> {
-    Dual::new(x, S::zero())
+fn c<F: Real, T: ScalarTangent<F>>(x: f64) -> D<F, T> {
+    Dual::new(F::cst(x), T::zero())
 }
 
-/// `glam::DVec2` over duals.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DVec2<S: ScalarTangent<f64>> {
-    /// `x`.
-    pub x: D<S>,
-    /// `y`.
-    pub y: D<S>,
+/// glam's scalars, with how glam computes on them. glam's `f32` `Vec4`, `Quat` and
+/// `Vec3A` are SSE2 code on x86 and x86_64 (its default there), which sums a 4-lane dot
+/// product pairwise (`(x₀x₁ + z₀z₁) + (y₀y₁ + w₀w₁)`), normalises by dividing by the
+/// length, and groups the quaternion product's terms in pairs; its `f64` types and the
+/// `f32` `Vec2`, `Vec3`, `Mat3` are scalar code. The mirror follows the same order, so the
+/// primal is glam's bit for bit.
+pub trait GlamFloat: Real {
+    /// Whether glam's 4-lane types of this scalar are SSE2 code.
+    const SSE2: bool;
+}
+impl GlamFloat for f64 {
+    const SSE2: bool = false;
+}
+impl GlamFloat for f32 {
+    const SSE2: bool = cfg!(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse2"
+    ));
 }
 
-/// `glam::DVec3` over duals.
+/// A scalar operand of a glam value over duals of `F`: a dual of `F`, or an `f64`
+/// constant (a literal next to an `f32` value, which lifting types `f64`), rounded to `F`.
+pub trait GlamScalar<F: Real, T: ScalarTangent<F>>: Copy {
+    /// The operand as a dual of `F`.
+    fn dual(self) -> D<F, T>;
+}
+impl<F: Real, T: ScalarTangent<F>> GlamScalar<F, T> for Dual<F, T> {
+    #[inline(always)]
+    fn dual(self) -> D<F, T> {
+        self
+    }
+}
+impl<S: Mode> GlamScalar<f32, S::Of<f32>> for Dual<f64, S> {
+    #[inline(always)]
+    fn dual(self) -> D<f32, S::Of<f32>> {
+        Dual::new(self.primal as f32, S::narrow::<f32>(self.tangent))
+    }
+}
+
+/// `Σ aᵢ` in glam's order: from the first lane, or pairwise for a 4-lane SSE2 value.
+#[inline(always)]
+fn lane_sum<F: GlamFloat, T: ScalarTangent<F>, const N: usize>(
+    p: [D<F, T>; N],
+    sse2: bool,
+) -> D<F, T> {
+    if sse2 && N == 4 {
+        (p[0] + p[2]) + (p[1] + p[3])
+    } else {
+        p[1..].iter().fold(p[0], |s, x| s + *x)
+    }
+}
+
+/// glam's `DVec2` and `Vec2` over duals (of `f64` and `f32`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DVec3<S: ScalarTangent<f64>> {
+pub struct GVec2<F: Real, T: ScalarTangent<F>> {
     /// `x`.
-    pub x: D<S>,
+    pub x: D<F, T>,
     /// `y`.
-    pub y: D<S>,
+    pub y: D<F, T>,
+}
+
+/// glam's `DVec3` and `Vec3` over duals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GVec3<F: Real, T: ScalarTangent<F>> {
+    /// `x`.
+    pub x: D<F, T>,
+    /// `y`.
+    pub y: D<F, T>,
     /// `z`.
-    pub z: D<S>,
+    pub z: D<F, T>,
 }
 
-/// `glam::DVec4` over duals.
+/// glam's `Vec3A` over duals: a `Vec3` computed as SSE2 code (it normalises by dividing).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DVec4<S: ScalarTangent<f64>> {
+pub struct GVec3A<F: Real, T: ScalarTangent<F>> {
     /// `x`.
-    pub x: D<S>,
+    pub x: D<F, T>,
     /// `y`.
-    pub y: D<S>,
+    pub y: D<F, T>,
     /// `z`.
-    pub z: D<S>,
+    pub z: D<F, T>,
+}
+
+/// glam's `DVec4` and `Vec4` over duals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GVec4<F: Real, T: ScalarTangent<F>> {
+    /// `x`.
+    pub x: D<F, T>,
+    /// `y`.
+    pub y: D<F, T>,
+    /// `z`.
+    pub z: D<F, T>,
     /// `w`.
-    pub w: D<S>,
+    pub w: D<F, T>,
 }
 
-/// `glam::DQuat` over duals: `x i + y j + z k + w`.
+/// glam's `DQuat` and `Quat` over duals: `x i + y j + z k + w`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DQuat<S: ScalarTangent<f64>> {
+pub struct GQuat<F: Real, T: ScalarTangent<F>> {
     /// `x`.
-    pub x: D<S>,
+    pub x: D<F, T>,
     /// `y`.
-    pub y: D<S>,
+    pub y: D<F, T>,
     /// `z`.
-    pub z: D<S>,
+    pub z: D<F, T>,
     /// `w`.
-    pub w: D<S>,
+    pub w: D<F, T>,
 }
 
-/// `glam::DMat3` over duals, by columns.
+/// glam's `DMat3` and `Mat3` over duals, by columns.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DMat3<S: ScalarTangent<f64>> {
+pub struct GMat3<F: Real, T: ScalarTangent<F>> {
     /// The first column.
-    pub x_axis: DVec3<S>,
+    pub x_axis: GVec3<F, T>,
     /// The second column.
-    pub y_axis: DVec3<S>,
+    pub y_axis: GVec3<F, T>,
     /// The third column.
-    pub z_axis: DVec3<S>,
+    pub z_axis: GVec3<F, T>,
 }
 
-/// `glam::DMat4` over duals, by columns.
+/// glam's `DMat4` and `Mat4` over duals, by columns.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DMat4<S: ScalarTangent<f64>> {
+pub struct GMat4<F: Real, T: ScalarTangent<F>> {
     /// The first column.
-    pub x_axis: DVec4<S>,
+    pub x_axis: GVec4<F, T>,
     /// The second column.
-    pub y_axis: DVec4<S>,
+    pub y_axis: GVec4<F, T>,
     /// The third column.
-    pub z_axis: DVec4<S>,
+    pub z_axis: GVec4<F, T>,
     /// The fourth column (the translation of an affine transform).
-    pub w_axis: DVec4<S>,
+    pub w_axis: GVec4<F, T>,
 }
+
+/// glam's names in a mode `S`: the `f64` types over `S`, the `f32` ones over `S`'s `f32`
+/// tangent. A rule names them (`glam::Vec3::<S>::new(..)`).
+macro_rules! aliases {
+    ($($d:ident, $s:ident => $G:ident;)*) => {$(
+        #[doc = concat!("glam's `", stringify!($d), "` over duals in mode `S`.")]
+        pub type $d<S> = $G<f64, S>;
+        #[doc = concat!("glam's `", stringify!($s), "` over duals in mode `S`.")]
+        pub type $s<S> = $G<f32, <S as Mode>::Of<f32>>;
+    )*};
+}
+aliases! {
+    DVec2, Vec2 => GVec2;
+    DVec3, Vec3 => GVec3;
+    DVec4, Vec4 => GVec4;
+    DQuat, Quat => GQuat;
+    DMat3, Mat3 => GMat3;
+    DMat4, Mat4 => GMat4;
+}
+/// glam's `Vec3A` over duals in mode `S`.
+pub type Vec3A<S> = GVec3A<f32, <S as Mode>::Of<f32>>;
 
 /// `max(a, max(b, ..))` with glam's comparison (`if a > b { a } else { b }`), nested to
 /// the right as glam's `max_element`.
@@ -113,45 +201,95 @@ macro_rules! nest {
     }};
 }
 
+/// A scalar on the right of a glam value's operator: a dual of its scalar, or an `f64`
+/// constant next to an `f32` value (see [`GlamScalar`]). `$V::each` applies the operator.
+macro_rules! scalar_rhs {
+    ($V:ident: $($Op:ident $op:ident),*) => {$(
+        impl<F: GlamFloat, T: ScalarTangent<F>> core::ops::$Op<D<F, T>> for $V<F, T> {
+            type Output = $V<F, T>;
+            #[inline(always)]
+            fn $op(self, k: D<F, T>) -> $V<F, T> {
+                self.each(k, |x, k| core::ops::$Op::$op(x, k))
+            }
+        }
+        impl<S: Mode> core::ops::$Op<D<f64, S>> for $V<f32, S::Of<f32>> {
+            type Output = $V<f32, S::Of<f32>>;
+            #[inline(always)]
+            fn $op(self, k: D<f64, S>) -> $V<f32, S::Of<f32>> {
+                core::ops::$Op::$op(self, GlamScalar::<f32, S::Of<f32>>::dual(k))
+            }
+        }
+    )*};
+}
+
+/// A scalar on the left of a glam value's operator: a dual of its scalar, or an `f64`
+/// constant next to an `f32` value (see [`GlamScalar`]).
+macro_rules! scalar_lhs {
+    ($V:ident: $($Op:ident $op:ident),*) => {$(
+        impl<F: GlamFloat, T: ScalarTangent<F>> core::ops::$Op<$V<F, T>> for D<F, T> {
+            type Output = $V<F, T>;
+            #[inline(always)]
+            fn $op(self, v: $V<F, T>) -> $V<F, T> {
+                v.lanes_with(self, |k, x| core::ops::$Op::$op(k, x))
+            }
+        }
+        impl<S: Mode> core::ops::$Op<$V<f32, S::Of<f32>>> for D<f64, S> {
+            type Output = $V<f32, S::Of<f32>>;
+            #[inline(always)]
+            fn $op(self, v: $V<f32, S::Of<f32>>) -> $V<f32, S::Of<f32>> {
+                core::ops::$Op::$op(GlamScalar::<f32, S::Of<f32>>::dual(self), v)
+            }
+        }
+    )*};
+}
+
 macro_rules! vec_ops {
-    ($V:ident { $f0:ident $(, $f:ident)* }) => {
-        vec_ops!(@ $V { $f0 $(, $f)* } [$f0 $(, $f)*]);
+    ($V:ident { $f0:ident $(, $f:ident)* }, sse2: $sse2:expr) => {
+        vec_ops!(@ $V { $f0 $(, $f)* } [$f0 $(, $f)*], $sse2);
     };
-    (@ $V:ident { $f0:ident $(, $f1:ident)* } [$($f:ident),*]) => {
-        impl<S: ScalarTangent<f64>> $V<S> {
+    (@ $V:ident { $f0:ident $(, $f1:ident)* } [$($f:ident),*], $sse2:expr) => {
+        impl<F: GlamFloat, T: ScalarTangent<F>> $V<F, T> {
+            /// Whether glam computes this type as SSE2 code.
+            const SSE2: bool = $sse2;
             /// A vector from its components.
             #[inline(always)]
-            pub fn new($($f: D<S>),*) -> Self {
-                $V { $($f),* }
+            pub fn new($($f: impl GlamScalar<F, T>),*) -> Self {
+                $V { $($f: $f.dual()),* }
             }
             /// All components `v`.
             #[inline(always)]
-            pub fn splat(v: D<S>) -> Self {
+            pub fn splat(v: impl GlamScalar<F, T>) -> Self {
+                let v = v.dual();
                 $V { $($f: v),* }
             }
-            /// `Σ aᵢ bᵢ`, summed from the first component as glam's.
+            /// `k op vᵢ` for each component.
             #[inline(always)]
-            pub fn dot(self, rhs: Self) -> D<S> {
-                self.$f0 * rhs.$f0 $(+ self.$f1 * rhs.$f1)*
+            fn lanes_with(self, k: D<F, T>, op: impl Fn(D<F, T>, D<F, T>) -> D<F, T>) -> Self {
+                $V { $($f: op(k, self.$f)),* }
+            }
+            /// `Σ aᵢ bᵢ`, summed in glam's order.
+            #[inline(always)]
+            pub fn dot(self, rhs: Self) -> D<F, T> {
+                lane_sum([$(self.$f * rhs.$f),*], Self::SSE2)
             }
             /// `Σ aᵢ`.
             #[inline(always)]
-            pub fn element_sum(self) -> D<S> {
+            pub fn element_sum(self) -> D<F, T> {
                 self.$f0 $(+ self.$f1)*
             }
             /// `Π aᵢ`.
             #[inline(always)]
-            pub fn element_product(self) -> D<S> {
+            pub fn element_product(self) -> D<F, T> {
                 self.$f0 $(* self.$f1)*
             }
             /// The largest component (glam's comparison, nested to the right).
             #[inline(always)]
-            pub fn max_element(self) -> D<S> {
+            pub fn max_element(self) -> D<F, T> {
                 nest!(>; self.$f0 $(, self.$f1)*)
             }
             /// The smallest component.
             #[inline(always)]
-            pub fn min_element(self) -> D<S> {
+            pub fn min_element(self) -> D<F, T> {
                 nest!(<; self.$f0 $(, self.$f1)*)
             }
             /// Componentwise `|aᵢ|`.
@@ -176,7 +314,8 @@ macro_rules! vec_ops {
             }
             /// Componentwise `aᵢⁿ`.
             #[inline(always)]
-            pub fn powf(self, n: D<S>) -> Self {
+            pub fn powf(self, n: impl GlamScalar<F, T>) -> Self {
+                let n = n.dual();
                 $V { $($f: num_traits::Float::powf(self.$f, n)),* }
             }
             /// Componentwise `e^aᵢ`.
@@ -192,42 +331,47 @@ macro_rules! vec_ops {
             /// Componentwise `1 / aᵢ`.
             #[inline(always)]
             pub fn recip(self) -> Self {
-                $V { $($f: c::<S>(1.0) / self.$f),* }
+                $V { $($f: c::<F, T>(1.0) / self.$f),* }
             }
             /// `v − 2 (v·n) n`, as glam's.
             #[inline(always)]
             pub fn reflect(self, normal: Self) -> Self {
-                self - c::<S>(2.0) * self.dot(normal) * normal
+                self - c::<F, T>(2.0) * self.dot(normal) * normal
             }
             /// `|v|²`.
             #[inline(always)]
-            pub fn length_squared(self) -> D<S> {
+            pub fn length_squared(self) -> D<F, T> {
                 self.dot(self)
             }
             /// `|v|`.
             #[inline(always)]
-            pub fn length(self) -> D<S> {
+            pub fn length(self) -> D<F, T> {
                 self.dot(self).sqrt()
             }
             /// `1 / |v|`.
             #[inline(always)]
-            pub fn length_recip(self) -> D<S> {
+            pub fn length_recip(self) -> D<F, T> {
                 self.length().recip()
             }
             /// `|a − b|`.
             #[inline(always)]
-            pub fn distance(self, rhs: Self) -> D<S> {
+            pub fn distance(self, rhs: Self) -> D<F, T> {
                 (self - rhs).length()
             }
             /// `|a − b|²`.
             #[inline(always)]
-            pub fn distance_squared(self, rhs: Self) -> D<S> {
+            pub fn distance_squared(self, rhs: Self) -> D<F, T> {
                 (self - rhs).length_squared()
             }
-            /// `v / |v|`.
+            /// `v / |v|`: times `1 / |v|` as glam's scalar code, divided by `|v|` as its
+            /// SSE2 code.
             #[inline(always)]
             pub fn normalize(self) -> Self {
-                self * self.length_recip()
+                if Self::SSE2 {
+                    self / self.length()
+                } else {
+                    self * self.length_recip()
+                }
             }
             /// `self * a + b` componentwise, each with one rounding, as glam's.
             #[inline(always)]
@@ -236,25 +380,26 @@ macro_rules! vec_ops {
             }
             /// `a (1 − s) + b s`, glam's formula.
             #[inline(always)]
-            pub fn lerp(self, rhs: Self, s: D<S>) -> Self {
-                self * (c::<S>(1.0) - s) + rhs * s
+            pub fn lerp(self, rhs: Self, s: impl GlamScalar<F, T>) -> Self {
+                let s = s.dual();
+                self * (c::<F, T>(1.0) - s) + rhs * s
             }
         }
-        impl<S: ScalarTangent<f64>> Add for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> Add for $V<F, T> {
             type Output = Self;
             #[inline(always)]
             fn add(self, r: Self) -> Self {
                 $V { $($f: self.$f + r.$f),* }
             }
         }
-        impl<S: ScalarTangent<f64>> Sub for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> Sub for $V<F, T> {
             type Output = Self;
             #[inline(always)]
             fn sub(self, r: Self) -> Self {
                 $V { $($f: self.$f - r.$f),* }
             }
         }
-        impl<S: ScalarTangent<f64>> Neg for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> Neg for $V<F, T> {
             type Output = Self;
             #[inline(always)]
             fn neg(self) -> Self {
@@ -262,180 +407,155 @@ macro_rules! vec_ops {
             }
         }
         /// Componentwise, as glam's `DVec3 * DVec3`.
-        impl<S: ScalarTangent<f64>> Mul for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> Mul for $V<F, T> {
             type Output = Self;
             #[inline(always)]
             fn mul(self, r: Self) -> Self {
                 $V { $($f: self.$f * r.$f),* }
             }
         }
-        impl<S: ScalarTangent<f64>> Mul<D<S>> for $V<S> {
-            type Output = Self;
-            #[inline(always)]
-            fn mul(self, k: D<S>) -> Self {
-                $V { $($f: self.$f * k),* }
-            }
-        }
-        impl<S: ScalarTangent<f64>> Mul<$V<S>> for D<S> {
-            type Output = $V<S>;
-            #[inline(always)]
-            fn mul(self, v: $V<S>) -> $V<S> {
-                $V { $($f: self * v.$f),* }
-            }
-        }
-        impl<S: ScalarTangent<f64>> core::ops::Div<D<S>> for $V<S> {
-            type Output = Self;
-            #[inline(always)]
-            fn div(self, k: D<S>) -> Self {
-                $V { $($f: self.$f / k),* }
-            }
-        }
         /// Componentwise.
-        impl<S: ScalarTangent<f64>> core::ops::Div for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> core::ops::Div for $V<F, T> {
             type Output = Self;
             #[inline(always)]
             fn div(self, r: Self) -> Self {
                 $V { $($f: self.$f / r.$f),* }
             }
         }
-        impl<S: ScalarTangent<f64>> core::ops::Div<$V<S>> for D<S> {
-            type Output = $V<S>;
+        impl<F: GlamFloat, T: ScalarTangent<F>> $V<F, T> {
+            /// `vᵢ op k` for each component.
             #[inline(always)]
-            fn div(self, v: $V<S>) -> $V<S> {
-                $V { $($f: self / v.$f),* }
+            fn each(self, k: D<F, T>, op: impl Fn(D<F, T>, D<F, T>) -> D<F, T>) -> Self {
+                $V { $($f: op(self.$f, k)),* }
             }
         }
-        impl<S: ScalarTangent<f64>> Add<D<S>> for $V<S> {
-            type Output = Self;
+        scalar_rhs!($V: Mul mul, Div div, Add add, Sub sub);
+        scalar_lhs!($V: Mul mul, Div div, Add add, Sub sub);
+        impl<F: GlamFloat, T: ScalarTangent<F>, K: GlamScalar<F, T>> core::ops::DivAssign<K> for $V<F, T>
+        where
+            Self: core::ops::Div<K, Output = Self>,
+        {
             #[inline(always)]
-            fn add(self, k: D<S>) -> Self {
-                $V { $($f: self.$f + k),* }
-            }
-        }
-        impl<S: ScalarTangent<f64>> Add<$V<S>> for D<S> {
-            type Output = $V<S>;
-            #[inline(always)]
-            fn add(self, v: $V<S>) -> $V<S> {
-                $V { $($f: self + v.$f),* }
-            }
-        }
-        impl<S: ScalarTangent<f64>> Sub<D<S>> for $V<S> {
-            type Output = Self;
-            #[inline(always)]
-            fn sub(self, k: D<S>) -> Self {
-                $V { $($f: self.$f - k),* }
-            }
-        }
-        impl<S: ScalarTangent<f64>> Sub<$V<S>> for D<S> {
-            type Output = $V<S>;
-            #[inline(always)]
-            fn sub(self, v: $V<S>) -> $V<S> {
-                $V { $($f: self - v.$f),* }
-            }
-        }
-        impl<S: ScalarTangent<f64>> core::ops::DivAssign<D<S>> for $V<S> {
-            #[inline(always)]
-            fn div_assign(&mut self, k: D<S>) {
+            fn div_assign(&mut self, k: K) {
                 *self = *self / k;
             }
         }
-        impl<S: ScalarTangent<f64>> AddAssign for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> AddAssign for $V<F, T> {
             #[inline(always)]
             fn add_assign(&mut self, r: Self) {
                 *self = *self + r;
             }
         }
-        impl<S: ScalarTangent<f64>> SubAssign for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>> SubAssign for $V<F, T> {
             #[inline(always)]
             fn sub_assign(&mut self, r: Self) {
                 *self = *self - r;
             }
         }
-        impl<S: ScalarTangent<f64>> MulAssign<D<S>> for $V<S> {
+        impl<F: GlamFloat, T: ScalarTangent<F>, K: GlamScalar<F, T>> MulAssign<K> for $V<F, T>
+        where
+            Self: Mul<K, Output = Self>,
+        {
             #[inline(always)]
-            fn mul_assign(&mut self, k: D<S>) {
+            fn mul_assign(&mut self, k: K) {
                 *self = *self * k;
             }
         }
     };
 }
-vec_ops!(DVec2 { x, y });
-vec_ops!(DVec3 { x, y, z });
-vec_ops!(DVec4 { x, y, z, w });
+vec_ops!(GVec2 { x, y }, sse2: false);
+vec_ops!(GVec3 { x, y, z }, sse2: false);
+vec_ops!(GVec3A { x, y, z }, sse2: F::SSE2);
+vec_ops!(GVec4 { x, y, z, w }, sse2: F::SSE2);
 
-impl<S: ScalarTangent<f64>> DVec2<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> GVec2<F, T> {
     /// `(x, y, z)`.
     #[inline(always)]
-    pub fn extend(self, z: D<S>) -> DVec3<S> {
-        DVec3::new(self.x, self.y, z)
+    pub fn extend(self, z: impl GlamScalar<F, T>) -> GVec3<F, T> {
+        let z = z.dual();
+        GVec3::new(self.x, self.y, z)
     }
 }
 
-impl<S: ScalarTangent<f64>> DVec3<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> GVec3<F, T> {
     /// `(x, y, z, w)`.
     #[inline(always)]
-    pub fn extend(self, w: D<S>) -> DVec4<S> {
-        DVec4::new(self.x, self.y, self.z, w)
+    pub fn extend(self, w: impl GlamScalar<F, T>) -> GVec4<F, T> {
+        let w = w.dual();
+        GVec4::new(self.x, self.y, self.z, w)
     }
     /// `(x, y)`.
     #[inline(always)]
-    pub fn truncate(self) -> DVec2<S> {
-        DVec2::new(self.x, self.y)
+    pub fn truncate(self) -> GVec2<F, T> {
+        GVec2::new(self.x, self.y)
     }
     /// The swizzle `(x, y)`.
     #[inline(always)]
-    pub fn xy(self) -> DVec2<S> {
-        DVec2::new(self.x, self.y)
+    pub fn xy(self) -> GVec2<F, T> {
+        GVec2::new(self.x, self.y)
     }
     /// The swizzle `(x, z)`.
     #[inline(always)]
-    pub fn xz(self) -> DVec2<S> {
-        DVec2::new(self.x, self.z)
+    pub fn xz(self) -> GVec2<F, T> {
+        GVec2::new(self.x, self.z)
     }
     /// The swizzle `(y, z)`.
     #[inline(always)]
-    pub fn yz(self) -> DVec2<S> {
-        DVec2::new(self.y, self.z)
+    pub fn yz(self) -> GVec2<F, T> {
+        GVec2::new(self.y, self.z)
     }
 }
 
-impl<S: ScalarTangent<f64>> DVec4<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> GVec4<F, T> {
     /// `(x, y, z)`.
     #[inline(always)]
-    pub fn truncate(self) -> DVec3<S> {
-        DVec3::new(self.x, self.y, self.z)
+    pub fn truncate(self) -> GVec3<F, T> {
+        GVec3::new(self.x, self.y, self.z)
     }
     /// The swizzle `(x, y, z)`.
     #[inline(always)]
-    pub fn xyz(self) -> DVec3<S> {
-        DVec3::new(self.x, self.y, self.z)
+    pub fn xyz(self) -> GVec3<F, T> {
+        GVec3::new(self.x, self.y, self.z)
     }
 }
 
-impl<S: ScalarTangent<f64>> DVec3<S> {
-    /// `a × b`.
-    #[inline(always)]
-    pub fn cross(self, r: Self) -> Self {
-        DVec3 {
-            x: self.y * r.z - r.y * self.z,
-            y: self.z * r.x - r.z * self.x,
-            z: self.x * r.y - r.x * self.y,
+/// `a × b` (glam's SSE2 `Vec3A::cross` groups the same products the same way).
+macro_rules! cross {
+    ($($V:ident),*) => {$(
+        impl<F: GlamFloat, T: ScalarTangent<F>> $V<F, T> {
+            /// `a × b`.
+            #[inline(always)]
+            pub fn cross(self, r: Self) -> Self {
+                $V {
+                    x: self.y * r.z - r.y * self.z,
+                    y: self.z * r.x - r.z * self.x,
+                    z: self.x * r.y - r.x * self.y,
+                }
+            }
         }
-    }
+    )*};
 }
+cross!(GVec3, GVec3A);
 
-impl<S: ScalarTangent<f64>> DQuat<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
     /// From its components.
     #[inline(always)]
-    pub fn from_xyzw(x: D<S>, y: D<S>, z: D<S>, w: D<S>) -> Self {
-        DQuat { x, y, z, w }
+    pub fn from_xyzw(
+        x: impl GlamScalar<F, T>,
+        y: impl GlamScalar<F, T>,
+        z: impl GlamScalar<F, T>,
+        w: impl GlamScalar<F, T>,
+    ) -> Self {
+        let (x, y, z, w) = (x.dual(), y.dual(), z.dual(), w.dual());
+        GQuat { x, y, z, w }
     }
     /// The rotation by `angle` about the unit vector `axis`.
     #[inline(always)]
-    pub fn from_axis_angle(axis: DVec3<S>, angle: D<S>) -> Self {
-        let (s, co) = (angle * 0.5).sin_cos();
+    pub fn from_axis_angle(axis: GVec3<F, T>, angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
+        let (s, co) = (angle * c::<F, T>(0.5)).sin_cos();
         let v = axis * s;
-        DQuat {
+        GQuat {
             x: v.x,
             y: v.y,
             z: v.z,
@@ -444,107 +564,131 @@ impl<S: ScalarTangent<f64>> DQuat<S> {
     }
     /// The rotation by `angle` about the x axis.
     #[inline(always)]
-    pub fn from_rotation_x(angle: D<S>) -> Self {
-        let (s, co) = (angle * 0.5).sin_cos();
-        DQuat::from_xyzw(s, c(0.0), c(0.0), co)
+    pub fn from_rotation_x(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
+        let (s, co) = (angle * c::<F, T>(0.5)).sin_cos();
+        GQuat::from_xyzw(s, c(0.0), c(0.0), co)
     }
     /// The rotation by `angle` about the y axis.
     #[inline(always)]
-    pub fn from_rotation_y(angle: D<S>) -> Self {
-        let (s, co) = (angle * 0.5).sin_cos();
-        DQuat::from_xyzw(c(0.0), s, c(0.0), co)
+    pub fn from_rotation_y(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
+        let (s, co) = (angle * c::<F, T>(0.5)).sin_cos();
+        GQuat::from_xyzw(c(0.0), s, c(0.0), co)
     }
     /// The rotation by `angle` about the z axis.
     #[inline(always)]
-    pub fn from_rotation_z(angle: D<S>) -> Self {
-        let (s, co) = (angle * 0.5).sin_cos();
-        DQuat::from_xyzw(c(0.0), c(0.0), s, co)
+    pub fn from_rotation_z(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
+        let (s, co) = (angle * c::<F, T>(0.5)).sin_cos();
+        GQuat::from_xyzw(c(0.0), c(0.0), s, co)
     }
     /// `(−x, −y, −z, w)`.
     #[inline(always)]
     pub fn conjugate(self) -> Self {
-        DQuat::from_xyzw(-self.x, -self.y, -self.z, self.w)
+        GQuat::from_xyzw(-self.x, -self.y, -self.z, self.w)
     }
     /// The inverse of a unit quaternion (its conjugate, as glam's `inverse`).
     #[inline(always)]
     pub fn inverse(self) -> Self {
         self.conjugate()
     }
-    /// `Σ aᵢ bᵢ` of the four components.
+    /// `Σ aᵢ bᵢ` of the four components, in glam's order (its `Vec4`'s).
     #[inline(always)]
-    pub fn dot(self, r: Self) -> D<S> {
-        self.x * r.x + self.y * r.y + self.z * r.z + self.w * r.w
+    pub fn dot(self, r: Self) -> D<F, T> {
+        lane_sum(
+            [self.x * r.x, self.y * r.y, self.z * r.z, self.w * r.w],
+            F::SSE2,
+        )
     }
     /// `|q|`.
     #[inline(always)]
-    pub fn length(self) -> D<S> {
+    pub fn length(self) -> D<F, T> {
         self.dot(self).sqrt()
     }
     /// `q / |q|`.
     #[inline(always)]
     pub fn normalize(self) -> Self {
-        let k = self.length().recip();
-        DQuat::from_xyzw(self.x * k, self.y * k, self.z * k, self.w * k)
+        if F::SSE2 {
+            let l = self.length();
+            GQuat::from_xyzw(self.x / l, self.y / l, self.z / l, self.w / l)
+        } else {
+            let k = self.length().recip();
+            GQuat::from_xyzw(self.x * k, self.y * k, self.z * k, self.w * k)
+        }
     }
     /// `normalize(a (1 − s) + b s)`, glam's `lerp_impl`.
     #[inline(always)]
-    fn lerp_impl(self, end: Self, s: D<S>) -> Self {
-        (self * (c::<S>(1.0) - s) + end * s).normalize()
+    fn lerp_impl(self, end: Self, s: D<F, T>) -> Self {
+        (self * (c::<F, T>(1.0) - s) + end * s).normalize()
     }
     /// The normalised linear interpolation, along the shorter arc (glam's `lerp`).
     #[inline(always)]
-    pub fn lerp(self, end: Self, s: D<S>) -> Self {
+    pub fn lerp(self, end: Self, s: impl GlamScalar<F, T>) -> Self {
+        let s = s.dual();
         let dot = self.dot(end);
-        let bias = if dot >= c::<S>(0.0) {
-            c::<S>(1.0)
+        let bias = if dot >= c::<F, T>(0.0) {
+            c::<F, T>(1.0)
         } else {
-            c::<S>(-1.0)
+            c::<F, T>(-1.0)
         };
         self.lerp_impl(end * bias, s)
     }
     /// Spherical linear interpolation along the shorter arc, glam's formula (a linear
-    /// one where the two are within `f64::EPSILON` of each other).
+    /// one where the two are within `F::EPSILON` of each other). glam's `f32` `Quat`
+    /// takes its own approximations of `acos` and (SSE2) `sin` here, so its primal differs
+    /// from this exact formula's by a few ulps.
     #[inline(always)]
-    pub fn slerp(self, mut end: Self, s: D<S>) -> Self {
+    pub fn slerp(self, mut end: Self, s: impl GlamScalar<F, T>) -> Self {
+        let s = s.dual();
         let mut dot = self.dot(end);
-        if dot < c::<S>(0.0) {
+        if dot < c::<F, T>(0.0) {
             end = -end;
             dot = -dot;
         }
-        const DOT_THRESHOLD: f64 = 1.0 - f64::EPSILON;
-        if dot > c::<S>(DOT_THRESHOLD) {
+        let threshold = Dual::new(F::one() - F::epsilon(), T::zero());
+        if dot > threshold {
             self.lerp_impl(end, s)
         } else {
             let theta = num_traits::Float::acos(num_traits::Float::clamp(dot, c(-1.0), c(1.0)));
-            let scale1 = (theta * (c::<S>(1.0) - s)).sin();
+            let scale1 = (theta * (c::<F, T>(1.0) - s)).sin();
             let scale2 = (theta * s).sin();
             let theta_sin = theta.sin();
-            ((self * scale1) + (end * scale2)) * (c::<S>(1.0) / theta_sin)
+            ((self * scale1) + (end * scale2)) * (c::<F, T>(1.0) / theta_sin)
         }
     }
     /// The vector part `(x, y, z)`.
     #[inline(always)]
-    pub fn xyz(self) -> DVec3<S> {
-        DVec3::new(self.x, self.y, self.z)
+    pub fn xyz(self) -> GVec3<F, T> {
+        GVec3::new(self.x, self.y, self.z)
     }
     /// `q v q*` for a unit quaternion, glam's formula:
     /// `v (w² − |b|²) + b (2 v·b) + (b × v) 2w`, `b = (x, y, z)`.
     #[inline(always)]
-    pub fn mul_vec3(self, v: DVec3<S>) -> DVec3<S> {
+    pub fn mul_vec3(self, v: GVec3<F, T>) -> GVec3<F, T> {
         let w = self.w;
         let b = self.xyz();
         let b2 = b.dot(b);
-        v * (w * w - b2) + b * (v.dot(b) * 2.0) + b.cross(v) * (w * 2.0)
+        v * (w * w - b2) + b * (v.dot(b) * c::<F, T>(2.0)) + b.cross(v) * (w * c::<F, T>(2.0))
     }
 }
 
 /// The Hamilton product (`a * b` rotates by `b` first).
-impl<S: ScalarTangent<f64>> Mul for DQuat<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul for GQuat<F, T> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, r: Self) -> Self {
         let (a, b) = (self, r);
-        DQuat {
+        if F::SSE2 {
+            // glam's SSE2 `mul_quat`: two lanes of pairs, added.
+            return GQuat {
+                x: (a.w * b.x + a.x * b.w) + (a.y * b.z - a.z * b.y),
+                y: (a.w * b.y - a.x * b.z) + (a.y * b.w + a.z * b.x),
+                z: (a.w * b.z + a.x * b.y) + (a.z * b.w - a.y * b.x),
+                w: (a.w * b.w - a.x * b.x) - (a.y * b.y + a.z * b.z),
+            };
+        }
+        GQuat {
             x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
             y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
             z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
@@ -553,50 +697,51 @@ impl<S: ScalarTangent<f64>> Mul for DQuat<S> {
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul<DVec3<S>> for DQuat<S> {
-    type Output = DVec3<S>;
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GVec3<F, T>> for GQuat<F, T> {
+    type Output = GVec3<F, T>;
     #[inline(always)]
-    fn mul(self, v: DVec3<S>) -> DVec3<S> {
+    fn mul(self, v: GVec3<F, T>) -> GVec3<F, T> {
         self.mul_vec3(v)
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul<D<S>> for DQuat<S> {
-    type Output = Self;
+impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
+    /// `qᵢ op k` for each component.
     #[inline(always)]
-    fn mul(self, k: D<S>) -> Self {
-        DQuat::from_xyzw(self.x * k, self.y * k, self.z * k, self.w * k)
+    fn each(self, k: D<F, T>, op: impl Fn(D<F, T>, D<F, T>) -> D<F, T>) -> Self {
+        GQuat::from_xyzw(op(self.x, k), op(self.y, k), op(self.z, k), op(self.w, k))
     }
 }
+scalar_rhs!(GQuat: Mul mul);
 
-impl<S: ScalarTangent<f64>> Add for DQuat<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> Add for GQuat<F, T> {
     type Output = Self;
     #[inline(always)]
     fn add(self, r: Self) -> Self {
-        DQuat::from_xyzw(self.x + r.x, self.y + r.y, self.z + r.z, self.w + r.w)
+        GQuat::from_xyzw(self.x + r.x, self.y + r.y, self.z + r.z, self.w + r.w)
     }
 }
 
-impl<S: ScalarTangent<f64>> Neg for DQuat<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> Neg for GQuat<F, T> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        DQuat::from_xyzw(-self.x, -self.y, -self.z, -self.w)
+        GQuat::from_xyzw(-self.x, -self.y, -self.z, -self.w)
     }
 }
 
-impl<S: ScalarTangent<f64>> MulAssign for DQuat<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> MulAssign for GQuat<F, T> {
     #[inline(always)]
     fn mul_assign(&mut self, r: Self) {
         *self = *self * r;
     }
 }
 
-impl<S: ScalarTangent<f64>> DMat3<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat3<F, T> {
     /// From its three columns.
     #[inline(always)]
-    pub fn from_cols(x_axis: DVec3<S>, y_axis: DVec3<S>, z_axis: DVec3<S>) -> Self {
-        DMat3 {
+    pub fn from_cols(x_axis: GVec3<F, T>, y_axis: GVec3<F, T>, z_axis: GVec3<F, T>) -> Self {
+        GMat3 {
             x_axis,
             y_axis,
             z_axis,
@@ -604,91 +749,95 @@ impl<S: ScalarTangent<f64>> DMat3<S> {
     }
     /// The rotation matrix of a unit quaternion.
     #[inline(always)]
-    pub fn from_quat(q: DQuat<S>) -> Self {
-        let one = c::<S>(1.0);
+    pub fn from_quat(q: GQuat<F, T>) -> Self {
+        let one = c::<F, T>(1.0);
         let (x2, y2, z2) = (q.x + q.x, q.y + q.y, q.z + q.z);
         let (xx, xy, xz) = (q.x * x2, q.x * y2, q.x * z2);
         let (yy, yz, zz) = (q.y * y2, q.y * z2, q.z * z2);
         let (wx, wy, wz) = (q.w * x2, q.w * y2, q.w * z2);
-        DMat3::from_cols(
-            DVec3::new(one - (yy + zz), xy + wz, xz - wy),
-            DVec3::new(xy - wz, one - (xx + zz), yz + wx),
-            DVec3::new(xz + wy, yz - wx, one - (xx + yy)),
+        GMat3::from_cols(
+            GVec3::new(one - (yy + zz), xy + wz, xz - wy),
+            GVec3::new(xy - wz, one - (xx + zz), yz + wx),
+            GVec3::new(xz + wy, yz - wx, one - (xx + yy)),
         )
     }
     /// The rotation by `angle` about the unit vector `axis`.
     #[inline(always)]
-    pub fn from_axis_angle(axis: DVec3<S>, angle: D<S>) -> Self {
-        DMat3::from_quat(DQuat::from_axis_angle(axis, angle))
+    pub fn from_axis_angle(axis: GVec3<F, T>, angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
+        GMat3::from_quat(GQuat::from_axis_angle(axis, angle))
     }
     /// The rotation by `angle` about the x axis.
     #[inline(always)]
-    pub fn from_rotation_x(angle: D<S>) -> Self {
+    pub fn from_rotation_x(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
         let (s, co) = angle.sin_cos();
-        let (zero, one) = (c::<S>(0.0), c::<S>(1.0));
-        DMat3::from_cols(
-            DVec3::new(one, zero, zero),
-            DVec3::new(zero, co, s),
-            DVec3::new(zero, -s, co),
+        let (zero, one) = (c::<F, T>(0.0), c::<F, T>(1.0));
+        GMat3::from_cols(
+            GVec3::new(one, zero, zero),
+            GVec3::new(zero, co, s),
+            GVec3::new(zero, -s, co),
         )
     }
     /// The rotation by `angle` about the y axis.
     #[inline(always)]
-    pub fn from_rotation_y(angle: D<S>) -> Self {
+    pub fn from_rotation_y(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
         let (s, co) = angle.sin_cos();
-        let (zero, one) = (c::<S>(0.0), c::<S>(1.0));
-        DMat3::from_cols(
-            DVec3::new(co, zero, -s),
-            DVec3::new(zero, one, zero),
-            DVec3::new(s, zero, co),
+        let (zero, one) = (c::<F, T>(0.0), c::<F, T>(1.0));
+        GMat3::from_cols(
+            GVec3::new(co, zero, -s),
+            GVec3::new(zero, one, zero),
+            GVec3::new(s, zero, co),
         )
     }
     /// The rotation by `angle` about the z axis.
     #[inline(always)]
-    pub fn from_rotation_z(angle: D<S>) -> Self {
+    pub fn from_rotation_z(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
         let (s, co) = angle.sin_cos();
-        let (zero, one) = (c::<S>(0.0), c::<S>(1.0));
-        DMat3::from_cols(
-            DVec3::new(co, s, zero),
-            DVec3::new(-s, co, zero),
-            DVec3::new(zero, zero, one),
+        let (zero, one) = (c::<F, T>(0.0), c::<F, T>(1.0));
+        GMat3::from_cols(
+            GVec3::new(co, s, zero),
+            GVec3::new(-s, co, zero),
+            GVec3::new(zero, zero, one),
         )
     }
     /// `Mv`.
     #[inline(always)]
-    pub fn mul_vec3(self, v: DVec3<S>) -> DVec3<S> {
+    pub fn mul_vec3(self, v: GVec3<F, T>) -> GVec3<F, T> {
         self.x_axis * v.x + self.y_axis * v.y + self.z_axis * v.z
     }
     /// `Mᵀ`.
     #[inline(always)]
     pub fn transpose(self) -> Self {
         let (a, b, d) = (self.x_axis, self.y_axis, self.z_axis);
-        DMat3::from_cols(
-            DVec3::new(a.x, b.x, d.x),
-            DVec3::new(a.y, b.y, d.y),
-            DVec3::new(a.z, b.z, d.z),
+        GMat3::from_cols(
+            GVec3::new(a.x, b.x, d.x),
+            GVec3::new(a.y, b.y, d.y),
+            GVec3::new(a.z, b.z, d.z),
         )
     }
     /// `det M = c₂ · (c₀ × c₁)`.
     #[inline(always)]
-    pub fn determinant(self) -> D<S> {
+    pub fn determinant(self) -> D<F, T> {
         self.z_axis.dot(self.x_axis.cross(self.y_axis))
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul<DVec3<S>> for DMat3<S> {
-    type Output = DVec3<S>;
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GVec3<F, T>> for GMat3<F, T> {
+    type Output = GVec3<F, T>;
     #[inline(always)]
-    fn mul(self, v: DVec3<S>) -> DVec3<S> {
+    fn mul(self, v: GVec3<F, T>) -> GVec3<F, T> {
         self.mul_vec3(v)
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul for DMat3<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul for GMat3<F, T> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, r: Self) -> Self {
-        DMat3::from_cols(
+        GMat3::from_cols(
             self.mul_vec3(r.x_axis),
             self.mul_vec3(r.y_axis),
             self.mul_vec3(r.z_axis),
@@ -696,23 +845,23 @@ impl<S: ScalarTangent<f64>> Mul for DMat3<S> {
     }
 }
 
-impl<S: ScalarTangent<f64>> MulAssign for DMat3<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> MulAssign for GMat3<F, T> {
     #[inline(always)]
     fn mul_assign(&mut self, r: Self) {
         *self = *self * r;
     }
 }
 
-impl<S: ScalarTangent<f64>> DMat4<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
     /// From its columns.
     #[inline(always)]
     pub fn from_cols(
-        x_axis: DVec4<S>,
-        y_axis: DVec4<S>,
-        z_axis: DVec4<S>,
-        w_axis: DVec4<S>,
+        x_axis: GVec4<F, T>,
+        y_axis: GVec4<F, T>,
+        z_axis: GVec4<F, T>,
+        w_axis: GVec4<F, T>,
     ) -> Self {
-        DMat4 {
+        GMat4 {
             x_axis,
             y_axis,
             z_axis,
@@ -721,48 +870,48 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     }
     /// The rotation's first three columns, glam's `quat_to_axes`.
     #[inline(always)]
-    fn quat_to_axes(q: DQuat<S>) -> (DVec4<S>, DVec4<S>, DVec4<S>) {
+    fn quat_to_axes(q: GQuat<F, T>) -> (GVec4<F, T>, GVec4<F, T>, GVec4<F, T>) {
         let (x, y, z, w) = (q.x, q.y, q.z, q.w);
         let (x2, y2, z2) = (x + x, y + y, z + z);
         let (xx, xy, xz) = (x * x2, x * y2, x * z2);
         let (yy, yz, zz) = (y * y2, y * z2, z * z2);
         let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-        let (one, zero) = (c::<S>(1.0), c::<S>(0.0));
+        let (one, zero) = (c::<F, T>(1.0), c::<F, T>(0.0));
         (
-            DVec4::new(one - (yy + zz), xy + wz, xz - wy, zero),
-            DVec4::new(xy - wz, one - (xx + zz), yz + wx, zero),
-            DVec4::new(xz + wy, yz - wx, one - (xx + yy), zero),
+            GVec4::new(one - (yy + zz), xy + wz, xz - wy, zero),
+            GVec4::new(xy - wz, one - (xx + zz), yz + wx, zero),
+            GVec4::new(xz + wy, yz - wx, one - (xx + yy), zero),
         )
     }
     /// The rotation by a unit quaternion.
     #[inline(always)]
-    pub fn from_quat(rotation: DQuat<S>) -> Self {
+    pub fn from_quat(rotation: GQuat<F, T>) -> Self {
         let (x, y, z) = Self::quat_to_axes(rotation);
-        Self::from_cols(x, y, z, DVec4::new(c(0.0), c(0.0), c(0.0), c(1.0)))
+        Self::from_cols(x, y, z, GVec4::new(c(0.0), c(0.0), c(0.0), c(1.0)))
     }
     /// The translation by `t`.
     #[inline(always)]
-    pub fn from_translation(t: DVec3<S>) -> Self {
-        let (o, z) = (c::<S>(1.0), c::<S>(0.0));
+    pub fn from_translation(t: GVec3<F, T>) -> Self {
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
         Self::from_cols(
-            DVec4::new(o, z, z, z),
-            DVec4::new(z, o, z, z),
-            DVec4::new(z, z, o, z),
-            DVec4::new(t.x, t.y, t.z, o),
+            GVec4::new(o, z, z, z),
+            GVec4::new(z, o, z, z),
+            GVec4::new(z, z, o, z),
+            GVec4::new(t.x, t.y, t.z, o),
         )
     }
     /// The rotation, then the translation.
     #[inline(always)]
-    pub fn from_rotation_translation(rotation: DQuat<S>, translation: DVec3<S>) -> Self {
+    pub fn from_rotation_translation(rotation: GQuat<F, T>, translation: GVec3<F, T>) -> Self {
         let (x, y, z) = Self::quat_to_axes(rotation);
         Self::from_cols(x, y, z, translation.extend(c(1.0)))
     }
     /// The scaling, the rotation, then the translation.
     #[inline(always)]
     pub fn from_scale_rotation_translation(
-        scale: DVec3<S>,
-        rotation: DQuat<S>,
-        translation: DVec3<S>,
+        scale: GVec3<F, T>,
+        rotation: GQuat<F, T>,
+        translation: GVec3<F, T>,
     ) -> Self {
         let (x, y, z) = Self::quat_to_axes(rotation);
         Self::from_cols(
@@ -774,58 +923,87 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     }
     /// The rotation by `angle` about the z axis.
     #[inline(always)]
-    pub fn from_rotation_z(angle: D<S>) -> Self {
+    pub fn from_rotation_z(angle: impl GlamScalar<F, T>) -> Self {
+        let angle = angle.dual();
         let (sina, cosa) = angle.sin_cos();
-        let (o, z) = (c::<S>(1.0), c::<S>(0.0));
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
         Self::from_cols(
-            DVec4::new(cosa, sina, z, z),
-            DVec4::new(-sina, cosa, z, z),
-            DVec4::new(z, z, o, z),
-            DVec4::new(z, z, z, o),
+            GVec4::new(cosa, sina, z, z),
+            GVec4::new(-sina, cosa, z, z),
+            GVec4::new(z, z, o, z),
+            GVec4::new(z, z, z, o),
+        )
+    }
+    /// The rotation by `angle` about the x axis.
+    #[inline(always)]
+    pub fn from_rotation_x(angle: impl GlamScalar<F, T>) -> Self {
+        let (sina, cosa) = angle.dual().sin_cos();
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
+        Self::from_cols(
+            GVec4::new(o, z, z, z),
+            GVec4::new(z, cosa, sina, z),
+            GVec4::new(z, -sina, cosa, z),
+            GVec4::new(z, z, z, o),
+        )
+    }
+    /// The rotation by `angle` about the y axis.
+    #[inline(always)]
+    pub fn from_rotation_y(angle: impl GlamScalar<F, T>) -> Self {
+        let (sina, cosa) = angle.dual().sin_cos();
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
+        Self::from_cols(
+            GVec4::new(cosa, z, -sina, z),
+            GVec4::new(z, o, z, z),
+            GVec4::new(sina, z, cosa, z),
+            GVec4::new(z, z, z, o),
         )
     }
     /// A right-handed view matrix looking along `dir` (unit) from `eye`, glam's formula.
     #[inline(always)]
-    pub fn look_to_rh(eye: DVec3<S>, dir: DVec3<S>, up: DVec3<S>) -> Self {
+    pub fn look_to_rh(eye: GVec3<F, T>, dir: GVec3<F, T>, up: GVec3<F, T>) -> Self {
         let f = dir;
         let s = f.cross(up).normalize();
         let u = s.cross(f);
-        let z = c::<S>(0.0);
+        let z = c::<F, T>(0.0);
         Self::from_cols(
-            DVec4::new(s.x, u.x, -f.x, z),
-            DVec4::new(s.y, u.y, -f.y, z),
-            DVec4::new(s.z, u.z, -f.z, z),
-            DVec4::new(-eye.dot(s), -eye.dot(u), eye.dot(f), c(1.0)),
+            GVec4::new(s.x, u.x, -f.x, z),
+            GVec4::new(s.y, u.y, -f.y, z),
+            GVec4::new(s.z, u.z, -f.z, z),
+            GVec4::new(-eye.dot(s), -eye.dot(u), eye.dot(f), c(1.0)),
         )
     }
     /// A right-handed view matrix looking at `center` from `eye`.
     #[inline(always)]
-    pub fn look_at_rh(eye: DVec3<S>, center: DVec3<S>, up: DVec3<S>) -> Self {
+    pub fn look_at_rh(eye: GVec3<F, T>, center: GVec3<F, T>, up: GVec3<F, T>) -> Self {
         Self::look_to_rh(eye, (center - eye).normalize(), up)
     }
     /// A right-handed perspective projection onto `[0, 1]` depth, glam's formula.
     #[inline(always)]
     pub fn perspective_rh(
-        fov_y_radians: D<S>,
-        aspect_ratio: D<S>,
-        z_near: D<S>,
-        z_far: D<S>,
+        fov_y_radians: impl GlamScalar<F, T>,
+        aspect_ratio: impl GlamScalar<F, T>,
+        z_near: impl GlamScalar<F, T>,
+        z_far: impl GlamScalar<F, T>,
     ) -> Self {
-        let (sin_fov, cos_fov) = (c::<S>(0.5) * fov_y_radians).sin_cos();
+        let fov_y_radians = fov_y_radians.dual();
+        let aspect_ratio = aspect_ratio.dual();
+        let z_near = z_near.dual();
+        let z_far = z_far.dual();
+        let (sin_fov, cos_fov) = (c::<F, T>(0.5) * fov_y_radians).sin_cos();
         let h = cos_fov / sin_fov;
         let w = h / aspect_ratio;
         let r = z_far / (z_near - z_far);
-        let z = c::<S>(0.0);
+        let z = c::<F, T>(0.0);
         Self::from_cols(
-            DVec4::new(w, z, z, z),
-            DVec4::new(z, h, z, z),
-            DVec4::new(z, z, r, c(-1.0)),
-            DVec4::new(z, z, r * z_near, z),
+            GVec4::new(w, z, z, z),
+            GVec4::new(z, h, z, z),
+            GVec4::new(z, z, r, c(-1.0)),
+            GVec4::new(z, z, r * z_near, z),
         )
     }
     /// `M v`, summed column by column as glam's.
     #[inline(always)]
-    pub fn mul_vec4(self, v: DVec4<S>) -> DVec4<S> {
+    pub fn mul_vec4(self, v: GVec4<F, T>) -> GVec4<F, T> {
         let mut res = self.x_axis * v.x;
         res += self.y_axis * v.y;
         res += self.z_axis * v.z;
@@ -834,7 +1012,7 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     }
     /// `M (p, 1)` of an affine `M`, its first three components.
     #[inline(always)]
-    pub fn transform_point3(self, p: DVec3<S>) -> DVec3<S> {
+    pub fn transform_point3(self, p: GVec3<F, T>) -> GVec3<F, T> {
         let mut res = self.x_axis * p.x;
         res = self.y_axis * p.y + res;
         res = self.z_axis * p.z + res;
@@ -843,7 +1021,7 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     }
     /// `M (v, 0)` of an affine `M`, its first three components.
     #[inline(always)]
-    pub fn transform_vector3(self, v: DVec3<S>) -> DVec3<S> {
+    pub fn transform_vector3(self, v: GVec3<F, T>) -> GVec3<F, T> {
         let mut res = self.x_axis * v.x;
         res = self.y_axis * v.y + res;
         res = self.z_axis * v.z + res;
@@ -851,7 +1029,7 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     }
     /// `M (p, 1)` divided by its `w`: a projection's normalised device coordinates.
     #[inline(always)]
-    pub fn project_point3(self, p: DVec3<S>) -> DVec3<S> {
+    pub fn project_point3(self, p: GVec3<F, T>) -> GVec3<F, T> {
         let mut res = self.x_axis * p.x;
         res = self.y_axis * p.y + res;
         res = self.z_axis * p.z + res;
@@ -864,10 +1042,10 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     pub fn transpose(self) -> Self {
         let (a, b, c_, d) = (self.x_axis, self.y_axis, self.z_axis, self.w_axis);
         Self::from_cols(
-            DVec4::new(a.x, b.x, c_.x, d.x),
-            DVec4::new(a.y, b.y, c_.y, d.y),
-            DVec4::new(a.z, b.z, c_.z, d.z),
-            DVec4::new(a.w, b.w, c_.w, d.w),
+            GVec4::new(a.x, b.x, c_.x, d.x),
+            GVec4::new(a.y, b.y, c_.y, d.y),
+            GVec4::new(a.z, b.z, c_.z, d.z),
+            GVec4::new(a.w, b.w, c_.w, d.w),
         )
     }
     /// `A B`.
@@ -877,15 +1055,15 @@ impl<S: ScalarTangent<f64>> DMat4<S> {
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul<DVec4<S>> for DMat4<S> {
-    type Output = DVec4<S>;
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GVec4<F, T>> for GMat4<F, T> {
+    type Output = GVec4<F, T>;
     #[inline(always)]
-    fn mul(self, v: DVec4<S>) -> DVec4<S> {
+    fn mul(self, v: GVec4<F, T>) -> GVec4<F, T> {
         self.mul_vec4(v)
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul for DMat4<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul for GMat4<F, T> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, r: Self) -> Self {
@@ -898,7 +1076,7 @@ impl<S: ScalarTangent<f64>> Mul for DMat4<S> {
     }
 }
 
-impl<S: ScalarTangent<f64>> MulAssign for DMat4<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> MulAssign for GMat4<F, T> {
     #[inline(always)]
     fn mul_assign(&mut self, r: Self) {
         *self = *self * r;
@@ -906,7 +1084,7 @@ impl<S: ScalarTangent<f64>> MulAssign for DMat4<S> {
 }
 
 /// Componentwise, as glam's.
-impl<S: ScalarTangent<f64>> Add for DMat4<S> {
+impl<F: GlamFloat, T: ScalarTangent<F>> Add for GMat4<F, T> {
     type Output = Self;
     #[inline(always)]
     fn add(self, r: Self) -> Self {
@@ -919,23 +1097,26 @@ impl<S: ScalarTangent<f64>> Add for DMat4<S> {
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul<D<S>> for DMat4<S> {
-    type Output = Self;
+scalar_rhs!(GMat4: Mul mul);
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
+    /// `mᵢⱼ op k` for each entry (glam's `Mat4 * f32` is `mul_scalar`).
     #[inline(always)]
-    fn mul(self, k: D<S>) -> Self {
+    fn each(self, k: D<F, T>, op: impl Fn(D<F, T>, D<F, T>) -> D<F, T>) -> Self {
+        let col = |v: GVec4<F, T>| v.each(k, &op);
         Self::from_cols(
-            self.x_axis * k,
-            self.y_axis * k,
-            self.z_axis * k,
-            self.w_axis * k,
+            col(self.x_axis),
+            col(self.y_axis),
+            col(self.z_axis),
+            col(self.w_axis),
         )
     }
 }
 
-impl<S: ScalarTangent<f64>> Mul<DMat4<S>> for D<S> {
-    type Output = DMat4<S>;
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GMat4<F, T>> for D<F, T> {
+    type Output = GMat4<F, T>;
     #[inline(always)]
-    fn mul(self, m: DMat4<S>) -> DMat4<S> {
+    fn mul(self, m: GMat4<F, T>) -> GMat4<F, T> {
         m * self
     }
 }
@@ -944,29 +1125,38 @@ impl<S: ScalarTangent<f64>> Mul<DMat4<S>> for D<S> {
 // glam's types as parameters: tangents and lifting.
 // ---------------------------------------------------------------------------------------
 
+/// glam's value and its tangent in mode `S` as the mirror over duals, component by
+/// component.
+trait WithTangent<S: Mode> {
+    type Tangent;
+    type Mirror;
+    fn with_tangent(self, t: Self::Tangent) -> Self::Mirror;
+}
+
 macro_rules! glam_type {
-    ($G:ident, $V:ident, $n:literal, |$g:ident| [$($get:expr),*], |$a:ident| $make:expr, |$m:ident| [$($part:expr),*], $from:path) => {
+    ($G:ident, $V:ident, $F:ident, $T:ty, $n:literal, |$g:ident| [$($get:expr),*], |$a:ident| $make:expr, |$m:ident| [$($part:expr),*], |$arr:ident| $from:expr) => {
         /// The whole value's dual: what a derived function returns.
         impl<S: Mode> $crate::lift::Unlift<S> for $V<S> {
-            type Output = Dual<glam::$G, [S; $n]>;
+            type Output = Dual<glam::$G, [$T; $n]>;
             #[inline(always)]
-            fn unlift(self) -> Dual<glam::$G, [S; $n]> {
+            fn unlift(self) -> Dual<glam::$G, [$T; $n]> {
                 let $m = self;
-                let parts: [D<S>; $n] = [$($part),*];
-                Dual::new($from(&parts.map(|d| d.primal)), parts.map(|d| d.tangent))
+                let parts: [D<$F, $T>; $n] = [$($part),*];
+                let $arr = parts.map(|d| d.primal);
+                Dual::new($from, parts.map(|d| d.tangent))
             }
         }
         impl<S: Mode> $crate::lift::Unlift<S> for &$V<S> {
-            type Output = Dual<glam::$G, [S; $n]>;
+            type Output = Dual<glam::$G, [$T; $n]>;
             #[inline(always)]
-            fn unlift(self) -> Dual<glam::$G, [S; $n]> {
-                $crate::lift::Unlift::unlift(*self)
+            fn unlift(self) -> Dual<glam::$G, [$T; $n]> {
+                $crate::lift::Unlift::<S>::unlift(*self)
             }
         }
         /// A local array of values (`let ctrl = [DVec2::new(..), ..]`) passed on as one:
         /// the dual of the array.
         impl<S: Mode, const N: usize> $crate::lift::Unlift<S> for &[$V<S>; N] {
-            type Output = Dual<[glam::$G; N], [[S; $n]; N]>;
+            type Output = Dual<[glam::$G; N], [[$T; $n]; N]>;
             #[inline(always)]
             fn unlift(self) -> Self::Output {
                 let parts = self.map($crate::lift::Unlift::<S>::unlift);
@@ -974,7 +1164,7 @@ macro_rules! glam_type {
             }
         }
         impl<S: Mode, const N: usize> $crate::lift::Unlift<S> for [$V<S>; N] {
-            type Output = Dual<[glam::$G; N], [[S; $n]; N]>;
+            type Output = Dual<[glam::$G; N], [[$T; $n]; N]>;
             #[inline(always)]
             fn unlift(self) -> Self::Output {
                 $crate::lift::Unlift::<S>::unlift(&self)
@@ -982,7 +1172,7 @@ macro_rules! glam_type {
         }
         /// A `Vec` of values, as the dual of the `Vec`.
         impl<S: Mode> $crate::lift::Unlift<S> for &Vec<$V<S>> {
-            type Output = Dual<Vec<glam::$G>, Vec<[S; $n]>>;
+            type Output = Dual<Vec<glam::$G>, Vec<[$T; $n]>>;
             fn unlift(self) -> Self::Output {
                 let (p, t) = self
                     .iter()
@@ -993,41 +1183,43 @@ macro_rules! glam_type {
             }
         }
         impl<S: Mode> $crate::lift::Unlift<S> for Vec<$V<S>> {
-            type Output = Dual<Vec<glam::$G>, Vec<[S; $n]>>;
+            type Output = Dual<Vec<glam::$G>, Vec<[$T; $n]>>;
             fn unlift(self) -> Self::Output {
                 $crate::lift::Unlift::<S>::unlift(&self)
             }
         }
         /// A slice parameter of values (`ctrl: &[DVec2]`) as values over duals
         /// (`ctrl.to_vec()`).
-        impl<'a, S: Mode> $crate::lift::Lift<S> for Dual<&'a [glam::$G], &'a [[S; $n]]> {
+        impl<'a, S: Mode> $crate::lift::Lift<S> for Dual<&'a [glam::$G], &'a [[$T; $n]]> {
             type Output = Vec<$V<S>>;
             fn lift(self) -> Vec<$V<S>> {
-                self.primal.iter().zip(self.tangent).map(|(p, t)| $V::from_parts(*p, *t)).collect()
+                self.primal.iter().zip(self.tangent).map(|(p, t)| WithTangent::<S>::with_tangent(*p, *t)).collect()
             }
         }
         /// Its tangent: one per component, in glam's component order.
         impl Differentiable for glam::$G {
-            type Tangent = [f64; $n];
-            type TangentIn<S: Mode> = [S; $n];
+            type Tangent = [$F; $n];
+            type TangentIn<S: Mode> = [$T; $n];
         }
         impl $crate::traits::UserValue for glam::$G {}
         impl ZeroTangent for glam::$G {
             #[inline(always)]
-            fn zero_tangent(&self) -> [f64; $n] {
+            fn zero_tangent(&self) -> [$F; $n] {
                 [0.0; $n]
             }
             #[inline(always)]
-            fn zero_tangent_in<S: Mode>(&self) -> [S; $n] {
-                [S::zero(); $n]
+            fn zero_tangent_in<S: Mode>(&self) -> [$T; $n] {
+                [<$T as ScalarTangent<$F>>::zero(); $n]
             }
         }
-        impl<S: Mode> $V<S> {
-            /// From glam's value and its tangent, component by component.
+        impl<S: Mode> WithTangent<S> for glam::$G {
+            type Tangent = [$T; $n];
+            type Mirror = $V<S>;
             #[inline(always)]
-            fn from_parts($g: glam::$G, t: [S; $n]) -> Self {
+            fn with_tangent(self, t: [$T; $n]) -> $V<S> {
+                let $g = self;
                 let p = [$($get),*];
-                let $a: [D<S>; $n] = core::array::from_fn(|i| Dual::new(p[i], t[i]));
+                let $a: [D<$F, $T>; $n] = core::array::from_fn(|i| Dual::new(p[i], t[i]));
                 $make
             }
         }
@@ -1036,7 +1228,7 @@ macro_rules! glam_type {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                $V::from_parts(self, [S::zero(); $n])
+                WithTangent::<S>::with_tangent(self, [<$T as ScalarTangent<$F>>::zero(); $n])
             }
         }
         /// A constant.
@@ -1044,7 +1236,7 @@ macro_rules! glam_type {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                $V::from_parts(*self, [S::zero(); $n])
+                WithTangent::<S>::with_tangent(*self, [<$T as ScalarTangent<$F>>::zero(); $n])
             }
         }
         impl<S: Mode> $crate::lift::Lift<S> for $V<S> {
@@ -1062,112 +1254,135 @@ macro_rules! glam_type {
             }
         }
         /// A parameter taken by value.
-        impl<S: Mode> $crate::lift::Lift<S> for Dual<glam::$G, [S; $n]> {
+        impl<S: Mode> $crate::lift::Lift<S> for Dual<glam::$G, [$T; $n]> {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                $V::from_parts(self.primal, self.tangent)
+                WithTangent::<S>::with_tangent(self.primal, self.tangent)
             }
         }
         /// A parameter taken by reference.
-        impl<'a, S: Mode> $crate::lift::Lift<S> for Dual<&'a glam::$G, &'a [S; $n]> {
+        impl<'a, S: Mode> $crate::lift::Lift<S> for Dual<&'a glam::$G, &'a [$T; $n]> {
             type Output = $V<S>;
             #[inline(always)]
             fn lift(self) -> $V<S> {
-                $V::from_parts(*self.primal, *self.tangent)
+                WithTangent::<S>::with_tangent(*self.primal, *self.tangent)
             }
         }
     };
 }
+/// glam's `f64` type `$D` and `f32` type `$F32`, both mirrored by `$M`.
+macro_rules! glam_types {
+    ($($D:ident, $F32:ident => $M:ident, $n:literal, |$g:ident| [$($get:expr),*], |$a:ident| $make:expr, |$m:ident| [$($part:expr),*], |$arr:ident| $from:ident($($pre:tt)*);)*) => {$(
+        glam_type!($D, $D, f64, S, $n, |$g| [$($get),*], |$a| $make, |$m| [$($part),*], |$arr| glam::$D::$from($($pre)* $arr));
+        glam_type!($F32, $F32, f32, S::Of<f32>, $n, |$g| [$($get),*], |$a| $make, |$m| [$($part),*], |$arr| glam::$F32::$from($($pre)* $arr));
+    )*};
+}
+glam_types! {
+    DVec2, Vec2 => GVec2, 2, |g| [g.x, g.y], |a| GVec2::new(a[0], a[1]), |m| [m.x, m.y],
+        |p| from_array();
+    DVec3, Vec3 => GVec3, 3, |g| [g.x, g.y, g.z], |a| GVec3::new(a[0], a[1], a[2]),
+        |m| [m.x, m.y, m.z], |p| from_array();
+    DVec4, Vec4 => GVec4, 4, |g| [g.x, g.y, g.z, g.w], |a| GVec4::new(a[0], a[1], a[2], a[3]),
+        |m| [m.x, m.y, m.z, m.w], |p| from_array();
+    DQuat, Quat => GQuat, 4, |g| [g.x, g.y, g.z, g.w],
+        |a| GQuat::from_xyzw(a[0], a[1], a[2], a[3]), |m| [m.x, m.y, m.z, m.w], |p| from_array();
+    DMat3, Mat3 => GMat3, 9,
+        |g| [
+            g.x_axis.x, g.x_axis.y, g.x_axis.z, g.y_axis.x, g.y_axis.y, g.y_axis.z, g.z_axis.x,
+            g.z_axis.y, g.z_axis.z
+        ],
+        |a| GMat3::from_cols(
+            GVec3::new(a[0], a[1], a[2]),
+            GVec3::new(a[3], a[4], a[5]),
+            GVec3::new(a[6], a[7], a[8])
+        ),
+        |m| [
+            m.x_axis.x, m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.y, m.y_axis.z, m.z_axis.x,
+            m.z_axis.y, m.z_axis.z
+        ],
+        |p| from_cols_array(&);
+    DMat4, Mat4 => GMat4, 16,
+        |g| [
+            g.x_axis.x, g.x_axis.y, g.x_axis.z, g.x_axis.w, g.y_axis.x, g.y_axis.y, g.y_axis.z,
+            g.y_axis.w, g.z_axis.x, g.z_axis.y, g.z_axis.z, g.z_axis.w, g.w_axis.x, g.w_axis.y,
+            g.w_axis.z, g.w_axis.w
+        ],
+        |a| GMat4::from_cols(
+            GVec4::new(a[0], a[1], a[2], a[3]),
+            GVec4::new(a[4], a[5], a[6], a[7]),
+            GVec4::new(a[8], a[9], a[10], a[11]),
+            GVec4::new(a[12], a[13], a[14], a[15])
+        ),
+        |m| [
+            m.x_axis.x, m.x_axis.y, m.x_axis.z, m.x_axis.w, m.y_axis.x, m.y_axis.y, m.y_axis.z,
+            m.y_axis.w, m.z_axis.x, m.z_axis.y, m.z_axis.z, m.z_axis.w, m.w_axis.x, m.w_axis.y,
+            m.w_axis.z, m.w_axis.w
+        ],
+        |p| from_cols_array(&);
+}
 glam_type!(
-    DVec2,
-    DVec2,
-    2,
-    |g| [g.x, g.y],
-    |a| DVec2::new(a[0], a[1]),
-    |m| [m.x, m.y],
-    glam_from_array2
-);
-glam_type!(
-    DVec3,
-    DVec3,
+    Vec3A,
+    Vec3A,
+    f32,
+    S::Of<f32>,
     3,
     |g| [g.x, g.y, g.z],
-    |a| DVec3::new(a[0], a[1], a[2]),
+    |a| GVec3A {
+        x: a[0],
+        y: a[1],
+        z: a[2]
+    },
     |m| [m.x, m.y, m.z],
-    glam_from_array3
-);
-glam_type!(
-    DQuat,
-    DQuat,
-    4,
-    |g| [g.x, g.y, g.z, g.w],
-    |a| DQuat::from_xyzw(a[0], a[1], a[2], a[3]),
-    |m| [m.x, m.y, m.z, m.w],
-    glam_from_array4
-);
-glam_type!(
-    DMat3,
-    DMat3,
-    9,
-    |g| [
-        g.x_axis.x, g.x_axis.y, g.x_axis.z, g.y_axis.x, g.y_axis.y, g.y_axis.z, g.z_axis.x,
-        g.z_axis.y, g.z_axis.z
-    ],
-    |a| DMat3::from_cols(
-        DVec3::new(a[0], a[1], a[2]),
-        DVec3::new(a[3], a[4], a[5]),
-        DVec3::new(a[6], a[7], a[8])
-    ),
-    |m| [
-        m.x_axis.x, m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.y, m.y_axis.z, m.z_axis.x,
-        m.z_axis.y, m.z_axis.z
-    ],
-    glam::DMat3::from_cols_array
+    |p| glam::Vec3A::from_array(p)
 );
 
-glam_type!(
-    DVec4,
-    DVec4,
-    4,
-    |g| [g.x, g.y, g.z, g.w],
-    |a| DVec4::new(a[0], a[1], a[2], a[3]),
-    |m| [m.x, m.y, m.z, m.w],
-    glam_vec4_from_array
-);
-glam_type!(
-    DMat4,
-    DMat4,
-    16,
-    |g| [
-        g.x_axis.x, g.x_axis.y, g.x_axis.z, g.x_axis.w, g.y_axis.x, g.y_axis.y, g.y_axis.z,
-        g.y_axis.w, g.z_axis.x, g.z_axis.y, g.z_axis.z, g.z_axis.w, g.w_axis.x, g.w_axis.y,
-        g.w_axis.z, g.w_axis.w
-    ],
-    |a| DMat4::from_cols(
-        DVec4::new(a[0], a[1], a[2], a[3]),
-        DVec4::new(a[4], a[5], a[6], a[7]),
-        DVec4::new(a[8], a[9], a[10], a[11]),
-        DVec4::new(a[12], a[13], a[14], a[15])
-    ),
-    |m| [
-        m.x_axis.x, m.x_axis.y, m.x_axis.z, m.x_axis.w, m.y_axis.x, m.y_axis.y, m.y_axis.z,
-        m.y_axis.w, m.z_axis.x, m.z_axis.y, m.z_axis.z, m.z_axis.w, m.w_axis.x, m.w_axis.y,
-        m.w_axis.z, m.w_axis.w
-    ],
-    glam::DMat4::from_cols_array
-);
-
-fn glam_vec4_from_array(a: &[f64; 4]) -> glam::DVec4 {
-    glam::DVec4::from_array(*a)
+/// A scalar beside an `f32` glam value in a rule, as an `f32` dual: an `f32` dual as it
+/// is, a plain `f32` as a constant, and a literal (typed `f64` by rustc's fallback, as it
+/// is left open here) rounded to `f32`.
+pub trait F32Scalar<S: Mode> {
+    /// The scalar as an `f32` dual.
+    fn f32_dual(self) -> D<f32, S::Of<f32>>;
+}
+impl<S: Mode> F32Scalar<S> for D<f32, S::Of<f32>> {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        self
+    }
+}
+impl<S: Mode> F32Scalar<S> for &D<f32, S::Of<f32>> {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        *self
+    }
+}
+impl<'a, S: Mode> F32Scalar<S> for Dual<&'a f32, &'a S::Of<f32>> {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        self.copied()
+    }
+}
+impl<S: Mode> F32Scalar<S> for f32 {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        Dual::new(self, <S::Of<f32> as ScalarTangent<f32>>::zero())
+    }
+}
+impl<S: Mode> F32Scalar<S> for &f32 {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        F32Scalar::<S>::f32_dual(*self)
+    }
+}
+impl<S: Mode> F32Scalar<S> for f64 {
+    #[inline(always)]
+    fn f32_dual(self) -> D<f32, S::Of<f32>> {
+        F32Scalar::<S>::f32_dual(self as f32)
+    }
 }
 
-fn glam_from_array2(a: &[f64; 2]) -> glam::DVec2 {
-    glam::DVec2::from_array(*a)
-}
-fn glam_from_array3(a: &[f64; 3]) -> glam::DVec3 {
-    glam::DVec3::from_array(*a)
-}
-fn glam_from_array4(a: &[f64; 4]) -> glam::DQuat {
-    glam::DQuat::from_array(*a)
+/// `x` as an `f32` dual in mode `S` (see [`F32Scalar`]).
+#[inline(always)]
+pub fn f32_scalar<S: Mode, X: F32Scalar<S>>(x: X) -> D<f32, S::Of<f32>> {
+    x.f32_dual()
 }

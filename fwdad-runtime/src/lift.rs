@@ -127,6 +127,70 @@ impl<'a, S: Mode> Lift<S> for Dual<&'a f64, &'a S> {
     }
 }
 
+/// `f32` scalar duals, for glam's `f32` types. (A plain `f32` is not lifted here: a second
+/// float impl would leave a literal's type open where nalgebra code needs it; a plain
+/// scalar beside an `f32` glam value goes through `glam::f32_scalar`.)
+impl<S: Mode> Lift<S> for Dual<f32, S::Of<f32>> {
+    type Output = Self;
+    #[inline(always)]
+    fn lift(self) -> Self {
+        self
+    }
+}
+
+impl<S: Mode> Lift<S> for &Dual<f32, S::Of<f32>> {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        *self
+    }
+}
+
+impl<'a, S: Mode> Lift<S> for Dual<&'a f32, &'a S::Of<f32>> {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        self.copied()
+    }
+}
+
+/// An `f32` scalar is its own dual.
+impl<S: Mode> Unlift<S> for Dual<f32, S::Of<f32>> {
+    type Output = Self;
+    #[inline(always)]
+    fn unlift(self) -> Self {
+        self
+    }
+}
+
+/// A value stored into a field of a library value over duals (`p.y = v`): the lifted
+/// value itself, or an `f64` constant into an `f32` field (a literal, `p.y = 0.0`, which
+/// lifting types `f64`), rounded.
+pub trait StoreInto<T> {
+    /// `*slot = self`.
+    fn store_into(self, slot: &mut T);
+}
+
+impl<T> StoreInto<T> for T {
+    #[inline(always)]
+    fn store_into(self, slot: &mut T) {
+        *slot = self;
+    }
+}
+
+impl<S: Mode> StoreInto<Dual<f32, S::Of<f32>>> for Dual<f64, S> {
+    #[inline(always)]
+    fn store_into(self, slot: &mut Dual<f32, S::Of<f32>>) {
+        *slot = Dual::new(self.primal as f32, S::narrow::<f32>(self.tangent));
+    }
+}
+
+/// `slot = v` for a field of a library value over duals (see [`StoreInto`]).
+#[inline(always)]
+pub fn store_field<T, V: StoreInto<T>>(slot: &mut T, v: V) {
+    v.store_into(slot);
+}
+
 /// Implements `Lift` for a `Copy` library type `$ty` of `f64`s (generic over `$g`) whose
 /// form over duals is `$dual` and whose tangent in mode `S` is `$tan`, with `$zip(p, t)`
 /// pairing primal and tangent into the dual form, `$constant(c)` making constant duals,

@@ -530,6 +530,14 @@ impl Lowerer<'_> {
             self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through this qualified path; call the function through its trait (`Trait::f(x)`) or its type (`Ty::f(x)`)");
             return Some(self.poison(span));
         }
+        if let Some(path) = crate::libtypes::glam_ctor_fn(&p.path) {
+            let func = syn::Expr::Path(syn::ExprPath { path, ..p.clone() });
+            let call = syn::ExprCall {
+                func: Box::new(func),
+                ..c.clone()
+            };
+            return self.lower_call(&call);
+        }
         if let Some(id) = p.path.get_ident() {
             if let Some(def) = self.lookup_closure(&id.to_string()) {
                 let args = self.lower_exprs(c.args.iter())?;
