@@ -1,13 +1,16 @@
-//! Errors that carry values computed from the differentiated inputs (`Err(residual)`,
-//! `Err(SolveError::Diverged { residual })` of an error type that is not
-//! `Differentiable`): the error has no tangent, so its payload is built on primals, and
-//! the `Ok` values keep their derivatives. Found writing a yield-curve bootstrap
-//! (`tests/reach_domains_finance.rs`); before, each was a compile error. Also `Vec::remove`
-//! and `swap_remove` on a differentiated `Vec` (an L-BFGS history).
+//! What the domain programs (`tests/reach_domains_*.rs`) found, each a compile error
+//! before: errors that carry values computed from the differentiated inputs
+//! (`Err(residual)`, `Err(SolveError::Diverged { residual })` of an error type that is not
+//! `Differentiable`; the error has no tangent, so its payload is built on primals, and the
+//! `Ok` values keep their derivatives: a yield-curve bootstrap); `Vec::remove` and
+//! `swap_remove` on a differentiated `Vec` (an L-BFGS history); methods called on the
+//! `Box`ed children of a recursive enum (an expression tree); `rposition` with a predicate
+//! reading the inputs (the layer of a standard atmosphere).
 
 mod common;
 
 use common::modes::assert_close;
+use fwdad::drivers::Var;
 use fwdad::prelude::*;
 use std::fmt;
 
@@ -144,4 +147,82 @@ fn vec_remove_and_swap_remove() {
         |x: &[f64]| windowed_mean(x, 2),
         x
     );
+}
+
+/// A recursive expression, children boxed.
+#[derive(Differentiable, Clone, Debug)]
+pub enum Term {
+    X,
+    Num(f64),
+    Sum(Box<Term>, Box<Term>),
+    Prod(Box<Term>, Box<Term>),
+    Ln(Box<Term>),
+}
+
+#[derive_frule]
+impl Term {
+    pub fn at(&self, x: f64) -> f64 {
+        match self {
+            Term::X => x,
+            Term::Num(c) => *c,
+            Term::Sum(a, b) => a.at(x) + b.at(x),
+            Term::Prod(a, b) => a.at(x) * b.at(x),
+            Term::Ln(a) => a.at(x).ln(),
+        }
+    }
+}
+
+#[derive_frule]
+fn term_at(t: &Term, x: f64) -> f64 {
+    t.at(x)
+}
+
+#[test]
+fn methods_on_boxed_children() {
+    use Term::*;
+    // x · ln(x + 2) + 3
+    let t = Sum(
+        Box::new(Prod(
+            Box::new(X),
+            Box::new(Ln(Box::new(Sum(Box::new(X), Box::new(Num(2.0)))))),
+        )),
+        Box::new(Num(3.0)),
+    );
+    let x = 1.3;
+    let (v, d) = derivative(bind(term_at {}, (&t, Wrt)), x);
+    assert_eq!(v.to_bits(), term_at(&t, x).to_bits());
+    assert_close(d, (x + 2.0).ln() + x / (x + 2.0), 1e-15, "d/dx");
+    let (_, _, h) = hessian(bind(term_at {}, (&t, Var(0))), &[x]);
+    assert_close(
+        h[(0, 0)],
+        1.0 / (x + 2.0) + 2.0 / (x + 2.0).powi(2),
+        1e-14,
+        "d²/dx²",
+    );
+}
+
+const KNOTS: [(f64, f64); 4] = [(0.0, 1.0), (1.0, 3.0), (2.5, 2.0), (4.0, 5.0)];
+
+/// Piecewise-linear interpolation, the segment found from the right.
+#[derive_frule]
+fn interp(t: f64) -> f64 {
+    let i = KNOTS
+        .iter()
+        .rposition(|&(x, _)| t >= x)
+        .unwrap_or(0)
+        .min(KNOTS.len() - 2);
+    let ((x0, y0), (x1, y1)) = (KNOTS[i], KNOTS[i + 1]);
+    y0 + (t - x0) * (y1 - y0) / (x1 - x0)
+}
+
+#[test]
+fn rposition_with_a_predicate_on_the_inputs() {
+    for (t, slope) in [(0.5, 2.0), (1.7, -1.0 / 1.5), (3.0, 2.0), (4.5, 2.0)] {
+        let (v, d) = derivative(interp {}, t);
+        assert_eq!(v.to_bits(), interp(t).to_bits());
+        assert_close(d, slope, 1e-15, &format!("slope at {t}"));
+    }
+    // The last match, as std's: every knot at or left of t matches.
+    assert_eq!(KNOTS.iter().rposition(|&(x, _)| 3.0 >= x), Some(2));
+    assert_eq!(interp(3.0), 2.0 + 0.5 * 3.0 / 1.5);
 }
