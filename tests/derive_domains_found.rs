@@ -226,3 +226,36 @@ fn rposition_with_a_predicate_on_the_inputs() {
     assert_eq!(KNOTS.iter().rposition(|&(x, _)| 3.0 >= x), Some(2));
     assert_eq!(interp(3.0), 2.0 + 0.5 * 3.0 / 1.5);
 }
+
+#[derive_frule]
+fn norm3(v: [f64; 3]) -> f64 {
+    (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+}
+
+/// `std::array::from_fn` with the length known only from where the array goes (a typed
+/// parameter, a typed `let`), its closure reading the inputs or only its index.
+#[derive_frule]
+fn from_fn_uses(x: &[f64]) -> f64 {
+    let weights: [f64; 3] = core::array::from_fn(|i| 1.0 + i as f64);
+    let scaled = norm3(std::array::from_fn(|i| weights[i] * x[i]));
+    let shifted: [f64; 3] = std::array::from_fn(|k| x[(k + 1) % 3] - x[k]);
+    scaled + shifted.iter().map(|d| d * d).sum::<f64>()
+}
+
+#[test]
+fn array_from_fn() {
+    let x = [0.4, -1.1, 2.3];
+    check_modes!(from_fn_uses {}, from_fn_uses, x);
+    // Closed form of the first part: ∂/∂xᵢ |w ∘ x| = wᵢ² xᵢ / |w ∘ x|.
+    let (_, g) = gradient(bind(scaled_norm {}, (Wrt,)), &x);
+    let n = (x[0].powi(2) + 4.0 * x[1].powi(2) + 9.0 * x[2].powi(2)).sqrt();
+    for i in 0..3 {
+        let w = 1.0 + i as f64;
+        assert_close(g[i], w * w * x[i] / n, 1e-15, &format!("∂/∂x{i}"));
+    }
+}
+
+#[derive_frule]
+fn scaled_norm(x: &[f64]) -> f64 {
+    norm3(std::array::from_fn(|i| (1.0 + i as f64) * x[i]))
+}

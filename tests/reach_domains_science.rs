@@ -56,22 +56,9 @@ impl Network {
         let mut c = c0;
         for _ in 0..steps {
             let k1 = self.rhs(c);
-            // FROM_FN: written `self.rhs(std::array::from_fn(|i| c[i] + 0.5 * h * k1[i]))`.
-            let mut c2 = c;
-            for i in 0..3 {
-                c2[i] += 0.5 * h * k1[i];
-            }
-            let k2 = self.rhs(c2);
-            let mut c3 = c;
-            for i in 0..3 {
-                c3[i] += 0.5 * h * k2[i];
-            }
-            let k3 = self.rhs(c3);
-            let mut c4 = c;
-            for i in 0..3 {
-                c4[i] += h * k3[i];
-            }
-            let k4 = self.rhs(c4);
+            let k2 = self.rhs(std::array::from_fn(|i| c[i] + 0.5 * h * k1[i]));
+            let k3 = self.rhs(std::array::from_fn(|i| c[i] + 0.5 * h * k2[i]));
+            let k4 = self.rhs(std::array::from_fn(|i| c[i] + h * k3[i]));
             for i in 0..3 {
                 c[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
             }
@@ -228,11 +215,7 @@ pub fn lj_cluster_energy(pos: &[f64], species: &[usize], cutoff: f64) -> f64 {
             let (eps_j, sig_j) = LJ_TABLE[species[j]];
             let eps = (eps_i * eps_j).sqrt();
             let sigma = 0.5 * (sig_i + sig_j);
-            // FROM_FN: written `std::array::from_fn(|k| pos[3 * i + k] - pos[3 * j + k])`.
-            let mut d = [0.0; 3];
-            for k in 0..3 {
-                d[k] = pos[3 * i + k] - pos[3 * j + k];
-            }
+            let d: [f64; 3] = std::array::from_fn(|k| pos[3 * i + k] - pos[3 * j + k]);
             let r2 = d.iter().map(|x| x * x).sum::<f64>();
             if r2 > cutoff * cutoff {
                 continue;

@@ -132,10 +132,10 @@ pub mod __private {
     pub use fwdad_runtime::nalgebra_linalg as na_linalg;
     pub use fwdad_runtime::ops;
     pub use fwdad_runtime::structural::{
-        array, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, fit, float_from, index,
-        integer, mem_replace, mem_take, none_in, ok, opaque_macro, promote_receiver, range,
-        range_at, range_from_at, reborrow, sin_cos_dual, slice_mut, some, store_deref, store_index,
-        struct_literal, swap, tuple, undef, ElemAt,
+        array, array_default, array_len, at_mut, at_mut_owned, cast, debug_assertions, deref, fail,
+        fit, float_from, index, integer, mem_replace, mem_take, none_in, ok, opaque_macro,
+        promote_receiver, range, range_at, range_from_at, reborrow, sin_cos_dual, slice_mut, some,
+        store_deref, store_index, struct_literal, swap, tuple, undef, ElemAt,
     };
     pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;
