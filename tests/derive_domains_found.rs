@@ -5,7 +5,8 @@
 //! `Ok` values keep their derivatives: a yield-curve bootstrap); `Vec::remove` and
 //! `swap_remove` on a differentiated `Vec` (an L-BFGS history); methods called on the
 //! `Box`ed children of a recursive enum (an expression tree); `rposition` with a predicate
-//! reading the inputs (the layer of a standard atmosphere).
+//! reading the inputs (the layer of a standard atmosphere); `std::array::from_fn` (RK4
+//! stages, pair distances); `Option::is_none_or` (Dijkstra's selection).
 
 mod common;
 
@@ -258,4 +259,26 @@ fn array_from_fn() {
 #[derive_frule]
 fn scaled_norm(x: &[f64]) -> f64 {
     norm3(std::array::from_fn(|i| (1.0 + i as f64) * x[i]))
+}
+
+/// The index of the smallest value not yet taken, with `Option::is_none_or` (Dijkstra's
+/// selection step).
+#[derive_frule]
+fn smallest_open(d: &[f64], taken: &[bool]) -> f64 {
+    let mut best: Option<usize> = None;
+    for v in 0..d.len() {
+        if !taken[v] && best.is_none_or(|b| d[v] < d[b]) {
+            best = Some(v);
+        }
+    }
+    best.map_or(0.0, |b| d[b] * d[b])
+}
+
+#[test]
+fn option_is_none_or() {
+    let d = [3.0, 1.5, 0.5, 2.0];
+    let taken = [false, false, true, false];
+    let (v, g) = gradient(bind(smallest_open {}, (Wrt, &taken[..])), &d);
+    assert_eq!(v, 2.25);
+    assert_eq!(g, [0.0, 3.0, 0.0, 0.0]);
 }

@@ -125,6 +125,8 @@ super::names! {
         OkOrElse = "ok_or_else",
         /// `o.is_some_and(p)`.
         IsSomeAnd = "is_some_and",
+        /// `o.is_none_or(p)`.
+        IsNoneOr = "is_none_or",
         /// `r.is_ok_and(p)`.
         IsOkAnd = "is_ok_and",
     }

@@ -191,6 +191,7 @@ std_methods! {
     MapOrElse = "map_or_else": [OPTION_CLOSURE];
     AndThen = "and_then": [RESERVED OPTION_CLOSURE];
     IsSomeAnd = "is_some_and": [OPTION_CLOSURE];
+    IsNoneOr = "is_none_or": [OPTION_CLOSURE];
     Ok = "ok": [RESERVED DUAL];
     Err = "err": [RESERVED];
     Copied = "copied": [RESERVED DUAL];
