@@ -52,6 +52,7 @@ fn newton_sqrt(a: f64, max_iter: usize) -> Result<f64, SolveError> {
             residual,
             iterations: max_iter,
         };
+        eprintln!("newton_sqrt: {err}");
         return Err(err);
     }
     Ok(x)

@@ -62,9 +62,10 @@ fn is_err_call(func: &Function, inst: Inst) -> bool {
 }
 
 /// The active values built only to be an error's payload: an `Err(..)`'s argument, or
-/// an error value (`CurveError::Diverged { residual }`) only ever given to `Err` or to
-/// another such value. They are built on primals, as the error carries no tangent, so an
-/// error type of the user's that is not `Differentiable` may hold a computed float.
+/// an error value (`CurveError::Diverged { residual }`) only ever given to `Err`, to
+/// another such value, or printed (`eprintln!("{err}")`, which reads primals). They are
+/// built on primals, as the error carries no tangent, so an error type of the user's that
+/// is not `Differentiable` may hold a computed float.
 fn error_payloads(func: &Function, active: &Activity) -> Vec<Value> {
     use std::collections::HashMap;
     // Who reads each value: an instruction, or (`None`) a terminator.
@@ -103,6 +104,7 @@ fn error_payloads(func: &Function, active: &Activity) -> Vec<Value> {
                 us.iter().all(|u| {
                     u.is_some_and(|i| {
                         is_err_call(func, i)
+                            || matches!(func.insts[i].kind, InstKind::Print { .. })
                             || func.insts[i]
                                 .results
                                 .first()
