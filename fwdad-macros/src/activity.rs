@@ -14,7 +14,7 @@
 //!
 //! Output: a `SecondaryMap<Value, bool>` (`true` = active).
 
-use crate::callee::MethodCallee;
+use crate::callee::{MethodCallee, PathCallee};
 use crate::ir::entity::SecondaryMap;
 use crate::ir::{Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef};
 
@@ -45,7 +45,86 @@ pub fn analyze(func: &Function) -> Activity {
             a.mark(v);
         }
     }
-    a.active
+    let mut active = a.active;
+    for v in error_payloads(func, &active) {
+        active.set(v, false);
+    }
+    active
+}
+
+/// Whether `inst` is `Err(..)`, whose value carries no tangent (the error of a `Result`
+/// has none), whatever its payload depends on.
+fn is_err_call(func: &Function, inst: Inst) -> bool {
+    matches!(
+        &func.insts[inst].kind,
+        InstKind::Call { func: path, callee: PathCallee::Ctor, .. } if crate::callee::is_err(path)
+    )
+}
+
+/// The active values built only to be an error's payload: an `Err(..)`'s argument, or
+/// an error value (`CurveError::Diverged { residual }`) only ever given to `Err`, to
+/// another such value, or printed (`eprintln!("{err}")`, which reads primals). They are
+/// built on primals, as the error carries no tangent, so an error type of the user's that
+/// is not `Differentiable` may hold a computed float.
+fn error_payloads(func: &Function, active: &Activity) -> Vec<Value> {
+    use std::collections::HashMap;
+    // Who reads each value: an instruction, or (`None`) a terminator.
+    let mut users: HashMap<Value, Vec<Option<Inst>>> = HashMap::new();
+    for (inst, _) in func.insts.iter() {
+        for v in func.operands(inst) {
+            users.entry(v).or_default().push(Some(inst));
+        }
+    }
+    for (_, region) in func.regions.iter() {
+        let read = match &region.term {
+            Terminator::Yield(vs)
+            | Terminator::Break { values: vs, .. }
+            | Terminator::Continue { values: vs, .. } => vs.clone(),
+            Terminator::Return(v) => vec![*v],
+        };
+        for v in read {
+            users.entry(v).or_default().push(None);
+        }
+    }
+    let builds_value = |inst: Inst| match &func.insts[inst].kind {
+        InstKind::Struct { .. } => true,
+        InstKind::Call { callee, .. } => *callee == PathCallee::Ctor,
+        _ => false,
+    };
+    let mut payloads: Vec<Value> = Vec::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (inst, data) in func.insts.iter() {
+            let [res] = data.results[..] else { continue };
+            if !*active.get(res) || payloads.contains(&res) || !builds_value(inst) {
+                continue;
+            }
+            let only_payload = users.get(&res).is_some_and(|us| {
+                us.iter().all(|u| {
+                    u.is_some_and(|i| {
+                        is_err_call(func, i)
+                            || matches!(func.insts[i].kind, InstKind::Print { .. })
+                            || func.insts[i]
+                                .results
+                                .first()
+                                .is_some_and(|r| payloads.contains(r))
+                    })
+                })
+            });
+            if only_payload {
+                payloads.push(res);
+                changed = true;
+            }
+        }
+    }
+    // `Err(..)` itself.
+    for (inst, data) in func.insts.iter() {
+        if is_err_call(func, inst) {
+            payloads.extend(data.results.iter().copied().filter(|r| *active.get(*r)));
+        }
+    }
+    payloads
 }
 
 struct Analysis<'f> {
@@ -162,7 +241,8 @@ impl Analysis<'_> {
                 if *callee == crate::callee::PathCallee::Closure {
                     self.force_mut_borrows(args);
                 }
-                dual_fn || any(args, self)
+                // `Err(..)` carries no tangent (see `error_payloads`).
+                !is_err_call(self.func, inst) && (dual_fn || any(args, self))
             }
             InstKind::Store { place, value } => {
                 if self.is(*value) {

@@ -369,6 +369,8 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
                 plan(Form::Frule, needs)
             }
             PathCallee::Closure => plan(Form::Frule, all(Need::AsIs)),
+            // An error's payload, built on primals (`activity::error_payloads`).
+            PathCallee::Ctor if !result_active => primal,
             PathCallee::UnknownFloat
             | PathCallee::Ctor
             | PathCallee::Function
@@ -574,10 +576,12 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                             format!("no forward rule for the float function `{last}`{hint}"),
                         );
                     }
+                    // An error's payload is built on primals.
+                    PathCallee::Ctor if !data.results.first().is_some_and(is) => {}
                     PathCallee::Ctor => {
                         diag.error_spanned(
                             path,
-                            format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (`Err` and data-carrying enum variants; `Some`, `Ok` and structs are supported); pass the values separately"),
+                            format!("`#[derive_frule]` cannot construct `{last}` from values that depend on the differentiated inputs yet (data-carrying enum variants; `Some`, `Ok`, `Err` and structs are supported); pass the values separately"),
                         );
                     }
                     PathCallee::Float(_)

@@ -75,6 +75,26 @@ where
         t.insert(i, x.tangent);
     }
 
+    /// `v.remove(i)`: the element, with its tangent.
+    ///
+    /// # Panics
+    /// If `i >= len`, as `Vec::remove` does.
+    #[inline(always)]
+    pub fn remove(&mut self, i: usize) -> VecElem<Self> {
+        let (p, t) = self.vecs_mut();
+        Dual::new(p.remove(i), t.remove(i))
+    }
+
+    /// `v.swap_remove(i)`: the element, with its tangent.
+    ///
+    /// # Panics
+    /// If `i >= len`, as `Vec::swap_remove` does.
+    #[inline(always)]
+    pub fn swap_remove(&mut self, i: usize) -> VecElem<Self> {
+        let (p, t) = self.vecs_mut();
+        Dual::new(p.swap_remove(i), t.swap_remove(i))
+    }
+
     /// `v.truncate(n)`.
     #[inline(always)]
     pub fn truncate(&mut self, n: usize) {

@@ -496,7 +496,9 @@ pub trait DynTable {
 
 // A receiver reaching a `dyn Trait` through a box or a reference (`Box<dyn Trait>`, an
 // element of `&[Box<dyn Trait>]` or `&[&dyn Trait]`) converted to the `&dyn Trait` dual the
-// method's rule takes (`&dyn Trait` itself converts as every `&P` receiver does).
+// method's rule takes (`&dyn Trait` itself converts as every `&P` receiver does). A box of
+// a sized type (the children of a recursive `enum Expr { Add(Box<Expr>, Box<Expr>), .. }`)
+// converts to the `&Expr` dual in the same way.
 mod coerce {
     use super::DerivedTrait;
     #[cfg(feature = "alloc")]
@@ -506,7 +508,7 @@ mod coerce {
     use crate::frule::CoerceTo;
 
     #[cfg(feature = "alloc")]
-    impl<'a, D: ?Sized + DerivedTrait + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a D, &'a T>>
+    impl<'a, D: ?Sized + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a D, &'a T>>
         for &'a mut Dual<Box<D>, Box<T>>
     {
         #[inline(always)]
@@ -515,8 +517,8 @@ mod coerce {
         }
     }
     #[cfg(feature = "alloc")]
-    impl<'a, 'c: 'a, D: ?Sized + DerivedTrait + Differentiable + 'c, T: 'c>
-        CoerceTo<Dual<&'a D, &'a T>> for &'a mut Dual<&'c Box<D>, &'c Box<T>>
+    impl<'a, 'c: 'a, D: ?Sized + Differentiable + 'c, T: 'c> CoerceTo<Dual<&'a D, &'a T>>
+        for &'a mut Dual<&'c Box<D>, &'c Box<T>>
     {
         #[inline(always)]
         fn coerce(self) -> Dual<&'a D, &'a T> {

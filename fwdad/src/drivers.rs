@@ -342,7 +342,7 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 /// its type only at the end of type checking, where it falls back to `f64`; until then the
 /// types of the results of [`derivative`] and [`jvp`] are unknown too, so if the compiler
 /// asks for type annotations there, type the literal (`2.0f64`).
-/// Binding works up to 6 parameters. Marking two arguments [`Wrt`] differentiates
+/// Binding works up to 8 parameters (pricing functions take seven or eight scalars). Marking two arguments [`Wrt`] differentiates
 /// `x ↦ f(x, x)`.
 ///
 /// ```
@@ -1046,6 +1046,8 @@ bound_impl!(A a sa DA, B b sb DB, C c sc DC);
 bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE);
 bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE, G g sg DG);
 bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE, G g sg DG, H h sh DH);
+bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE, G g sg DG, H h sh DH, I i si DI);
+bound_impl!(A a sa DA, B b sb DB, C c sc DC, E e se DE, G g sg DG, H h sh DH, I i si DI, K k sk DK);
 
 // ---------------------------------------------------------------------------------------
 // inplace: an output buffer as the result

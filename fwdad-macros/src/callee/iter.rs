@@ -82,6 +82,9 @@ super::names! {
     /// Searches and reductions written out as the loops `std` runs.
     pub enum Rewrite {
         Position = "position",
+        /// `it.rposition(p)`: a forward scan keeping the last match (the same index for a
+        /// predicate without side effects; std probes from the back).
+        RPosition = "rposition",
         PartitionPoint = "partition_point",
         Reduce = "reduce",
         Nth = "nth",
@@ -124,6 +127,8 @@ super::names! {
         OkOrElse = "ok_or_else",
         /// `o.is_some_and(p)`.
         IsSomeAnd = "is_some_and",
+        /// `o.is_none_or(p)`.
+        IsNoneOr = "is_none_or",
         /// `r.is_ok_and(p)`.
         IsOkAnd = "is_ok_and",
     }

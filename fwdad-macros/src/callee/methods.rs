@@ -163,6 +163,9 @@ std_methods! {
     Resize = "resize": [RESERVED DUAL STORES WRITES] args [Index, Stored];
     Swap = "swap": [RESERVED DUAL WRITES] args [Index, Index];
     Truncate = "truncate": [RESERVED DUAL WRITES] args [Index];
+    // Not reserved: maps and sets of the user's have a `remove` of their own.
+    Remove = "remove": [DUAL WRITES] args [Index];
+    SwapRemove = "swap_remove": [RESERVED DUAL WRITES] args [Index];
     Clear = "clear": [RESERVED DUAL WRITES];
     Reverse = "reverse": [RESERVED DUAL WRITES];
     Extend = "extend": [] instead "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`";
@@ -188,6 +191,7 @@ std_methods! {
     MapOrElse = "map_or_else": [OPTION_CLOSURE];
     AndThen = "and_then": [RESERVED OPTION_CLOSURE];
     IsSomeAnd = "is_some_and": [OPTION_CLOSURE];
+    IsNoneOr = "is_none_or": [OPTION_CLOSURE];
     Ok = "ok": [RESERVED DUAL];
     Err = "err": [RESERVED];
     Copied = "copied": [RESERVED DUAL];

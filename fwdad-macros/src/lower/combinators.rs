@@ -230,6 +230,14 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(_) => false,
                 }
             }),
+            (Rewrite::IsNoneOr, 1) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_f = __fwdad_fn;
+                match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => __fwdad_f(__fwdad_v),
+                    ::core::result::Result::Err(_) => true,
+                }
+            }),
             (Rewrite::MapOr, 2) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_d = __fwdad_arg0;

@@ -1675,6 +1675,20 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                 __fwdad_found
             })))
         }
+        Rewrite::RPosition if matches!(&**recv, syn::Expr::MethodCall(_)) => {
+            Some(holes(syn::parse_quote_spanned!(span=> {
+                let __fwdad_pred = __fwdad_arg;
+                let mut __fwdad_found = ::core::option::Option::None;
+                let mut __fwdad_k = 0usize;
+                for __fwdad_item in __fwdad_recv {
+                    if __fwdad_pred(__fwdad_item) {
+                        __fwdad_found = ::core::option::Option::Some(__fwdad_k);
+                    }
+                    __fwdad_k += 1;
+                }
+                __fwdad_found
+            })))
+        }
         // std's own loop (`binary_search_by`, Rust 1.95): the same probes, so even a slice
         // the predicate does not partition gives the index the plain function gets (a test
         // compares with std on every pattern up to length 10).
