@@ -925,19 +925,6 @@ pub fn undef<T: Undef>() -> T {
     T::undef()
 }
 
-/// The array `std::array::from_fn(f)` in a derived body starts from (then filled by `f`),
-/// its length inferred from where the array goes.
-#[inline(always)]
-pub fn array_default<T: Default, const N: usize>() -> [T; N] {
-    core::array::from_fn(|_| T::default())
-}
-
-/// The length of an array whose length only rustc's inference knows (`array_default`'s).
-#[inline(always)]
-pub fn array_len<T, const N: usize>(_: &[T; N]) -> usize {
-    N
-}
-
 /// Element `k` of a range starting at `start`, in the range's own integer type: what an
 /// iterator chain over `(-2i32..=2)` yields at its `k`-th step (for `usize`, `start + k`).
 #[inline(always)]

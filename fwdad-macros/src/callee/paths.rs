@@ -120,8 +120,7 @@ pub enum PathCallee {
     /// `Vec::with_capacity(n)` (also `String`, `VecDeque`): a size, read as the primal.
     CapacityCtor,
     /// The runtime's `range_at`/`range_from_at`, which lowering emits for a chain's range
-    /// element, and `array_len` (of `std::array::from_fn`'s array): an integer, computed on
-    /// primals.
+    /// element: an integer.
     RangeElem,
     /// The runtime's `undef()`, which lowering emits for the value of `let p;` before its
     /// first assignment: a constant nothing reads.
@@ -163,7 +162,7 @@ impl PathCallee {
                 return PathCallee::CapacityCtor;
             }
         }
-        if matches!(last.as_str(), "range_at" | "range_from_at" | "array_len")
+        if matches!(last.as_str(), "range_at" | "range_from_at")
             && path.segments.iter().any(|s| s.ident == "__private")
         {
             return PathCallee::RangeElem;

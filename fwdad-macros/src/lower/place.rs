@@ -501,44 +501,6 @@ impl Lowerer<'_> {
     }
 
     /// `path(args)`. Calls through anything but a path are not supported.
-    /// `std::array::from_fn(|i| ..)` (also `core::`, `array::from_fn`) with a closure of one
-    /// argument: an array whose elements are stored in order, as `from_fn` calls the
-    /// closure, its length left to rustc's inference (the runtime's `array_default` and
-    /// `array_len` are generic over it), since the syntax rarely shows it.
-    ///
-    /// ```text
-    /// let k2 = self.rhs(std::array::from_fn(|i| c[i] + 0.5 * h * k1[i]));
-    /// // self.rhs({ let f = |i| ..; let mut a = rt::array_default();
-    /// //            for k in 0..rt::array_len(&a) { a[k] = f(k); } a })
-    /// ```
-    fn desugar_array_from_fn(
-        &self,
-        path: &syn::Path,
-        c: &syn::ExprCall,
-    ) -> Option<syn::Result<syn::Expr>> {
-        let n = path.segments.len();
-        let names = |i: usize, name: &str| n > i && path.segments[n - 1 - i].ident == name;
-        let plain = path.segments.iter().all(|s| s.arguments.is_none());
-        if !(names(0, "from_fn") && names(1, "array") && plain && c.args.len() == 1) {
-            return None;
-        }
-        if !matches!(strip(&c.args[0]), syn::Expr::Closure(cl) if cl.inputs.len() == 1) {
-            return None;
-        }
-        let (rt, span) = (&self.rt, c.span());
-        let template: syn::Result<syn::Expr> = splice!(span=> {
-            let __fwdad_f = __fwdad_arg;
-            let mut __fwdad_arr = #rt::array_default();
-            for __fwdad_k in 0..#rt::array_len(&__fwdad_arr) {
-                __fwdad_arr[__fwdad_k] = __fwdad_f(__fwdad_k);
-            }
-            __fwdad_arr
-        });
-        Some(template.map(|t| {
-            crate::splice::fill(t, &[("__fwdad_arg", crate::splice::Hole::Expr(&c.args[0]))])
-        }))
-    }
-
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
         let syn::Expr::Path(p) = strip(&c.func) else {
@@ -607,12 +569,6 @@ impl Lowerer<'_> {
                     span,
                 ));
             }
-        }
-        if let Some(e) = self.desugar_array_from_fn(&p.path, c) {
-            return match self.diag.handle(e) {
-                Some(e) => self.lower_expr(&e),
-                None => Some(self.poison(span)),
-            };
         }
         // `Box::new(|x| ..)` returned (`-> Box<dyn Fn(f64) -> f64>`).
         if crate::callee::is_box_new(&p.path) && c.args.len() == 1 && self.returns_fn() {
