@@ -339,6 +339,11 @@ pub fn cast<S: Mode, G: Differentiable, X: CastDual<S, G>>(x: X) -> Dual<G, G::T
 
 /// A constant dual for a borrowed, inactive value: the zero tangent needs storage of its
 /// own, which generated code keeps in a cell of the caller (see `frule::Promoted`).
+#[diagnostic::on_unimplemented(
+    message = "a constant `{Self}` is passed by value to a rule that differentiates it",
+    label = "a constant of this type can be passed on only borrowed",
+    note = "take a parameter of this type that is declared `inactive(..)` by reference (`tip: &{Self}`) and pass `*tip` on, or leave it out of `inactive(..)`"
+)]
 pub trait PromoteRef<'a, S: Mode>: Differentiable + Sized {
     /// The owned zero tangent.
     type Buffer: 'a;
