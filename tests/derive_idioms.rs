@@ -195,6 +195,7 @@ fn max_pool2(ch: &[f64]) -> Vec<f64> {
 /// Pooled features of two channels flattened with `flat_map` over a call's `Vec`, plus a
 /// log-sum over the positive inputs through `flat_map` of an `Option`.
 #[derive_frule]
+#[allow(clippy::useless_vec)] // as users write it
 fn pooled_features(x: &[f64]) -> f64 {
     let channels = vec![x.to_vec(), x.iter().map(|v| v * v).collect::<Vec<f64>>()];
     let flat: Vec<f64> = channels.iter().flat_map(|ch| max_pool2(ch)).collect();

@@ -235,7 +235,13 @@ impl Lowerer<'_> {
             }
             // `v.extend(w)`, `v.extend(&w)`, `v.extend(layer(x))` of a collection: its
             // items pushed by value (a borrowed item cloned, as `Extend<&T>` copies it).
-            (Rewrite::Extend, [_]) if is_pure_place(recv) => {
+            // Not glam's `p.extend(1.0)` (a `Vec4` from a `Vec3`), nor a type's own `extend`.
+            (Rewrite::Extend, [arg])
+                if is_pure_place(recv)
+                    && !matches!(strip(arg), syn::Expr::Lit(_))
+                    && !self.is_written_lib_receiver(recv)
+                    && !self.is_written_user_receiver(recv) =>
+            {
                 syn::parse_quote_spanned!(span=> {
                     for __fwdad_item in __fwdad_arg0 {
                         __fwdad_recv.push(__fwdad_item.clone());

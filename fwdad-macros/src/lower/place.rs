@@ -627,11 +627,11 @@ impl Lowerer<'_> {
         if let Some(rule) = crate::callee::array_from_fn_rule(&p.path) {
             if c.args.len() == 1 && self.fn_arg(&c.args[0]).is_some() {
                 let mut call = c.clone();
-                call.func = Box::new(syn::Expr::Path(syn::ExprPath {
+                *call.func = syn::Expr::Path(syn::ExprPath {
                     attrs: Vec::new(),
                     qself: None,
                     path: rule,
-                }));
+                });
                 return self.lower_call(&call);
             }
         }
