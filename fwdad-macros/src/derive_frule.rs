@@ -52,11 +52,12 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
     // the user's signature).
     let primal = func.clone();
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    let func = crate::aliases::substitute(&func, &args.aliases);
     let mut func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
     func.sig.constness = None;
-    let mut diag = Diagnostics::new();
-    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
     let fname = func.sig.ident.to_string();
     if [
@@ -175,6 +176,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         diag.error_spanned(
             name,
             "`inactive(..)` is supported on free functions only, not on `impl` blocks: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
+        );
+    }
+    if let Some((name, _)) = args.aliases.first() {
+        diag.error_spanned(
+            name,
+            "`alias(..)` is supported on free functions only, not on `impl` blocks: write the library's name in the method (`x: &SVector<f64, 3>`)",
         );
     }
     // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
@@ -380,6 +387,12 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
         diag.error_spanned(
             name,
             "`inactive(..)` is supported on free functions only, not on methods: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
+        );
+    }
+    if let Some((name, _)) = args.aliases.first() {
+        diag.error_spanned(
+            name,
+            "`alias(..)` is supported on free functions only, not on methods: write the library's name in the method (`x: &SVector<f64, 3>`)",
         );
     }
     if let Some(syn::FnArg::Receiver(r)) = m.sig.inputs.first() {

@@ -5,6 +5,7 @@
 //! returns `proc_macro2` tokens, so every pass is unit-testable.
 
 mod activity;
+mod aliases;
 mod args;
 mod callee;
 mod chainjac;

@@ -311,7 +311,7 @@ impl NalgebraMethod {
 }
 
 /// Whether `name` is one of nalgebra's matrix types (static or dynamic), with the feature.
-fn is_nalgebra_name(name: &syn::Ident) -> bool {
+pub(crate) fn is_nalgebra_name(name: &syn::Ident) -> bool {
     cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t)
 }
 

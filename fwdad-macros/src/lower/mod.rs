@@ -37,6 +37,7 @@ mod expr;
 mod higher_order;
 mod idioms;
 mod iterate;
+mod library_calls;
 mod matching;
 mod place;
 mod resolve;

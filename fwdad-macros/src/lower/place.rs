@@ -517,6 +517,9 @@ impl Lowerer<'_> {
         if let Some(e) = float_path_of_into(p, c) {
             return self.lower_expr(&e);
         }
+        if let Some(v) = self.lower_nalgebra_call(c) {
+            return v;
+        }
         if p.qself.is_some() {
             self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through qualified paths (`<T as Trait>::f`)");
             return Some(self.poison(span));

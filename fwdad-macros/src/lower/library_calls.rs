@@ -1,0 +1,162 @@
+//! nalgebra calls lowered as the code they stand for, so that the passes see only what
+//! they already know (a library constructor, indexed stores, the methods of points):
+//! * `DMatrix::from_fn(r, c, |i, j| ..)`, `SMatrix::<f64, R, C>::from_fn(|i, j| ..)`,
+//!   `DVector::from_fn(n, |i, _| ..)`: the matrix of zeros filled column by column with the
+//!   closure's values, in nalgebra's order (each entry is computed as nalgebra does, so
+//!   the primal is the same);
+//! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
+//!   `nalgebra::distance`, `na::distance`): their bodies in nalgebra 0.35, written with
+//!   the operators and methods of points.
+
+use super::Lowerer;
+use crate::ir::Value;
+use crate::splice::{fill, Hole};
+use syn::spanned::Spanned;
+
+/// nalgebra's free functions rewritten (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FreeFn {
+    Distance,
+    DistanceSquared,
+    Center,
+    Clamp,
+}
+
+impl FreeFn {
+    /// `nalgebra::distance` or `na::distance` (the crate's usual short name), with the
+    /// feature; a bare `distance(..)` may be the user's.
+    fn of_path(path: &syn::Path) -> Option<Self> {
+        if !cfg!(feature = "nalgebra") || path.segments.len() != 2 {
+            return None;
+        }
+        let krate = &path.segments[0].ident;
+        if krate != "nalgebra" && krate != "na" {
+            return None;
+        }
+        let f = &path.segments[1];
+        if !matches!(f.arguments, syn::PathArguments::None) {
+            return None;
+        }
+        [
+            ("distance", Self::Distance),
+            ("distance_squared", Self::DistanceSquared),
+            ("center", Self::Center),
+            ("clamp", Self::Clamp),
+        ]
+        .into_iter()
+        .find_map(|(name, g)| (f.ident == name).then_some(g))
+    }
+
+    fn arity(self) -> usize {
+        match self {
+            Self::Clamp => 3,
+            _ => 2,
+        }
+    }
+
+    /// The body, over the placeholders `__fwdad_a`, `__fwdad_b`, `__fwdad_c` for the
+    /// arguments (bound once each, in order).
+    fn template(self, span: proc_macro2::Span) -> syn::Expr {
+        match self {
+            // `(&p2.coords - &p1.coords).norm()`
+            Self::Distance => syn::parse_quote_spanned!(span=> {
+                let __fwdad_p1 = __fwdad_a;
+                let __fwdad_p2 = __fwdad_b;
+                (__fwdad_p2.coords - __fwdad_p1.coords).norm()
+            }),
+            Self::DistanceSquared => syn::parse_quote_spanned!(span=> {
+                let __fwdad_p1 = __fwdad_a;
+                let __fwdad_p2 = __fwdad_b;
+                (__fwdad_p2.coords - __fwdad_p1.coords).norm_squared()
+            }),
+            // `((&p1.coords + &p2.coords) * 0.5).into()`: a point plus a vector, then times
+            // a scalar, is the same sum and product of the coordinates.
+            Self::Center => syn::parse_quote_spanned!(span=> {
+                let __fwdad_p1 = __fwdad_a;
+                let __fwdad_p2 = __fwdad_b;
+                (*__fwdad_p1 + __fwdad_p2.coords) * 0.5
+            }),
+            Self::Clamp => syn::parse_quote_spanned!(span=> {
+                let __fwdad_val = __fwdad_a;
+                let __fwdad_min = __fwdad_b;
+                let __fwdad_max = __fwdad_c;
+                if __fwdad_val > __fwdad_min {
+                    if __fwdad_val < __fwdad_max { __fwdad_val } else { __fwdad_max }
+                } else {
+                    __fwdad_min
+                }
+            }),
+        }
+    }
+}
+
+/// For `Ty::from_fn(.., |i, j| ..)` of a nalgebra matrix type: the call of `Ty::zeros`
+/// with the same sizes, and the closure. `None` for every other call.
+fn nalgebra_from_fn(c: &syn::ExprCall) -> Option<(syn::ExprCall, &syn::Expr)> {
+    let syn::Expr::Path(p) = super::place::strip(&c.func) else {
+        return None;
+    };
+    let n = p.path.segments.len();
+    if p.qself.is_some() || n < 2 || p.path.segments[n - 1].ident != "from_fn" {
+        return None;
+    }
+    if !crate::libtypes::is_nalgebra_name(&p.path.segments[n - 2].ident) {
+        return None;
+    }
+    let closure = c.args.last()?;
+    if !matches!(super::place::strip(closure), syn::Expr::Closure(_)) {
+        return None;
+    }
+    let mut zeros = c.clone();
+    zeros.args = c.args.iter().take(c.args.len() - 1).cloned().collect();
+    let syn::Expr::Path(zp) = &mut *zeros.func else {
+        return None;
+    };
+    let last = zp.path.segments.last_mut()?;
+    last.ident = syn::Ident::new("zeros", last.ident.span());
+    Some((zeros, closure))
+}
+
+impl Lowerer<'_> {
+    /// Lowers `c` when it is one of the nalgebra calls of the module docs; `None` when it
+    /// is not.
+    pub(crate) fn lower_nalgebra_call(&mut self, c: &syn::ExprCall) -> Option<Option<Value>> {
+        if let Some((zeros, closure)) = nalgebra_from_fn(c) {
+            let span = c.span();
+            let template: syn::Expr = syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_j in 0..__fwdad_m.ncols() {
+                    for __fwdad_i in 0..__fwdad_m.nrows() {
+                        __fwdad_m[(__fwdad_i, __fwdad_j)] = __fwdad_entry(__fwdad_i, __fwdad_j);
+                    }
+                }
+                __fwdad_m
+            });
+            let zeros = syn::Expr::Call(zeros);
+            let e = fill(
+                template,
+                &[
+                    ("__fwdad_closure", Hole::Expr(closure)),
+                    ("__fwdad_zeros", Hole::Expr(&zeros)),
+                ],
+            );
+            return Some(self.lower_expr(&e));
+        }
+        let syn::Expr::Path(p) = super::place::strip(&c.func) else {
+            return None;
+        };
+        let f = FreeFn::of_path(&p.path)?;
+        if p.qself.is_some() || c.args.len() != f.arity() {
+            return None;
+        }
+        let args: Vec<_> = c.args.iter().collect();
+        let holes: Vec<_> = ["__fwdad_a", "__fwdad_b", "__fwdad_c"]
+            .into_iter()
+            .zip(&args)
+            .map(|(n, a)| (n, Hole::Expr(a)))
+            .collect();
+        let e = fill(f.template(c.span()), &holes);
+        Some(self.lower_expr(&e))
+    }
+}
