@@ -559,6 +559,13 @@ impl Analysis<'_> {
         }
     }
 
+    fn mark_matrix(&mut self, v: Value) {
+        if !*self.matrix.get(v) {
+            self.matrix.set(v, true);
+            self.changed = true;
+        }
+    }
+
     fn yields(&self, r: Region) -> Vec<Value> {
         match &self.func.regions[r].term {
             Terminator::Yield(ys) => ys.clone(),
@@ -566,12 +573,16 @@ impl Analysis<'_> {
         }
     }
 
-    /// Marks `results[k]` for every library value yielded at `k` by `r`.
+    /// Marks `results[k]` for every library value (and ndarray matrix) yielded at `k` by
+    /// `r`.
     fn merge(&mut self, r: Region, results: &[Value]) {
         for (k, y) in self.yields(r).into_iter().enumerate() {
-            if self.is(y) {
-                if let Some(&res) = results.get(k) {
+            if let Some(&res) = results.get(k) {
+                if self.is(y) {
                     self.mark(res);
+                }
+                if *self.matrix.get(y) {
+                    self.mark_matrix(res);
                 }
             }
         }
@@ -685,9 +696,13 @@ impl Analysis<'_> {
                     let (init, body) = (init.clone(), *body);
                     let offset = usize::from(matches!(data.kind, InstKind::For { .. }));
                     let params = self.func.regions[body].params[offset..].to_vec();
+                    // A loop-carried ndarray matrix (filled in the loop) stays one.
                     for (p, i) in params.iter().zip(&init) {
                         if self.is(*i) {
                             self.mark(*p);
+                        }
+                        if *self.matrix.get(*i) {
+                            self.mark_matrix(*p);
                         }
                     }
                     self.region(body);
@@ -698,9 +713,12 @@ impl Analysis<'_> {
                     }
                     let extra = usize::from(offset == 0);
                     for (k, p) in params.iter().enumerate() {
-                        if self.is(*p) {
-                            if let Some(&res) = results.get(extra + k) {
+                        if let Some(&res) = results.get(extra + k) {
+                            if self.is(*p) {
                                 self.mark(res);
+                            }
+                            if *self.matrix.get(*p) {
+                                self.mark_matrix(res);
                             }
                         }
                     }
@@ -736,6 +754,8 @@ impl Analysis<'_> {
                 arg,
             } => m(arg),
             InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && (m(lhs) || m(rhs)),
+            // `Array2::zeros((n, m))`, `Array2::from_shape_vec(..)`.
+            InstKind::Call { func: path, .. } => is_ctor_of(path, is_ndarray_matrix_name),
             InstKind::MethodCall {
                 receiver,
                 method,

@@ -1,9 +1,10 @@
-//! nalgebra calls lowered as the code they stand for, so that the passes see only what
+//! nalgebra (and ndarray) calls lowered as the code they stand for, so that the passes see only what
 //! they already know (a library constructor, indexed stores, the methods of points):
 //! * `DMatrix::from_fn(r, c, |i, j| ..)`, `SMatrix::<f64, R, C>::from_fn(|i, j| ..)`,
-//!   `DVector::from_fn(n, |i, _| ..)`: the matrix of zeros filled column by column with the
-//!   closure's values, in nalgebra's order (each entry is computed as nalgebra does, so
-//!   the primal is the same);
+//!   `DVector::from_fn(n, |i, _| ..)`, ndarray's `Array1::from_shape_fn(n, |i| ..)` and
+//!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`: the matrix of zeros filled with the
+//!   closure's values, in the library's order (column by column in nalgebra, row by row in
+//!   ndarray; each entry is computed as the library does, so the primal is the same);
 //! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
 //!   `nalgebra::distance`, `na::distance`): their bodies in nalgebra 0.35, written with
 //!   the operators and methods of points.
@@ -90,19 +91,88 @@ impl FreeFn {
     }
 }
 
-/// For `Ty::from_fn(.., |i, j| ..)` of a nalgebra matrix type: the call of `Ty::zeros`
-/// with the same sizes, and the closure. `None` for every other call.
-fn nalgebra_from_fn(c: &syn::ExprCall) -> Option<(syn::ExprCall, &syn::Expr)> {
+/// Whether `path` is another function of nalgebra's root (`nalgebra::try_convert`,
+/// `na::inverse`): a lower-case name after `nalgebra` or `na`, with the feature.
+fn is_other_free_fn(path: &syn::Path) -> bool {
+    cfg!(feature = "nalgebra")
+        && path.segments.len() == 2
+        && (path.segments[0].ident == "nalgebra" || path.segments[0].ident == "na")
+        && path.segments[1]
+            .ident
+            .to_string()
+            .starts_with(|ch: char| ch.is_ascii_lowercase())
+}
+
+/// The library constructors that call a closure with each index and store what it
+/// returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FromFn {
+    /// nalgebra's `from_fn`: `|i, j|`, column by column.
+    Nalgebra,
+    /// ndarray's `Array1::from_shape_fn`: `|i|`.
+    Ndarray1,
+    /// ndarray's `Array2::from_shape_fn`: `|(i, j)|`, row by row.
+    Ndarray2,
+}
+
+impl FromFn {
+    /// The loops filling `__fwdad_m` (built by `__fwdad_zeros`) with `__fwdad_entry`'s
+    /// values, in the library's order.
+    fn template(self, span: proc_macro2::Span) -> syn::Expr {
+        match self {
+            Self::Nalgebra => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_j in 0..__fwdad_m.ncols() {
+                    for __fwdad_i in 0..__fwdad_m.nrows() {
+                        __fwdad_m[(__fwdad_i, __fwdad_j)] = __fwdad_entry(__fwdad_i, __fwdad_j);
+                    }
+                }
+                __fwdad_m
+            }),
+            Self::Ndarray1 => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_i in 0..__fwdad_m.len() {
+                    __fwdad_m[__fwdad_i] = __fwdad_entry(__fwdad_i);
+                }
+                __fwdad_m
+            }),
+            Self::Ndarray2 => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_i in 0..__fwdad_m.nrows() {
+                    for __fwdad_j in 0..__fwdad_m.ncols() {
+                        __fwdad_m[[__fwdad_i, __fwdad_j]] = __fwdad_entry((__fwdad_i, __fwdad_j));
+                    }
+                }
+                __fwdad_m
+            }),
+        }
+    }
+}
+
+/// For `Ty::from_fn(.., |i, j| ..)` of a nalgebra matrix type or
+/// `Array2::from_shape_fn(shape, |(i, j)| ..)`: the call of `Ty::zeros` with the same
+/// sizes, and the closure. `None` for every other call.
+fn from_fn(c: &syn::ExprCall) -> Option<(FromFn, syn::ExprCall, &syn::Expr)> {
     let syn::Expr::Path(p) = super::place::strip(&c.func) else {
         return None;
     };
     let n = p.path.segments.len();
-    if p.qself.is_some() || n < 2 || p.path.segments[n - 1].ident != "from_fn" {
+    if p.qself.is_some() || n < 2 {
         return None;
     }
-    if !crate::libtypes::is_nalgebra_name(&p.path.segments[n - 2].ident) {
+    let (ty, f) = (&p.path.segments[n - 2].ident, &p.path.segments[n - 1].ident);
+    let kind = if f == "from_fn" && crate::libtypes::is_nalgebra_name(ty) {
+        FromFn::Nalgebra
+    } else if f == "from_shape_fn" && cfg!(feature = "ndarray") && ty == "Array1" {
+        FromFn::Ndarray1
+    } else if f == "from_shape_fn" && cfg!(feature = "ndarray") && ty == "Array2" {
+        FromFn::Ndarray2
+    } else {
         return None;
-    }
+    };
     let closure = c.args.last()?;
     if !matches!(super::place::strip(closure), syn::Expr::Closure(_)) {
         return None;
@@ -114,25 +184,15 @@ fn nalgebra_from_fn(c: &syn::ExprCall) -> Option<(syn::ExprCall, &syn::Expr)> {
     };
     let last = zp.path.segments.last_mut()?;
     last.ident = syn::Ident::new("zeros", last.ident.span());
-    Some((zeros, closure))
+    Some((kind, zeros, closure))
 }
 
 impl Lowerer<'_> {
-    /// Lowers `c` when it is one of the nalgebra calls of the module docs; `None` when it
+    /// Lowers `c` when it is one of the library calls of the module docs; `None` when it
     /// is not.
-    pub(crate) fn lower_nalgebra_call(&mut self, c: &syn::ExprCall) -> Option<Option<Value>> {
-        if let Some((zeros, closure)) = nalgebra_from_fn(c) {
-            let span = c.span();
-            let template: syn::Expr = syn::parse_quote_spanned!(span=> {
-                let __fwdad_entry = __fwdad_closure;
-                let mut __fwdad_m = __fwdad_zeros;
-                for __fwdad_j in 0..__fwdad_m.ncols() {
-                    for __fwdad_i in 0..__fwdad_m.nrows() {
-                        __fwdad_m[(__fwdad_i, __fwdad_j)] = __fwdad_entry(__fwdad_i, __fwdad_j);
-                    }
-                }
-                __fwdad_m
-            });
+    pub(crate) fn lower_library_call(&mut self, c: &syn::ExprCall) -> Option<Option<Value>> {
+        if let Some((kind, zeros, closure)) = from_fn(c) {
+            let template = kind.template(c.span());
             let zeros = syn::Expr::Call(zeros);
             let e = fill(
                 template,
@@ -146,8 +206,23 @@ impl Lowerer<'_> {
         let syn::Expr::Path(p) = super::place::strip(&c.func) else {
             return None;
         };
-        let f = FreeFn::of_path(&p.path)?;
-        if p.qself.is_some() || c.args.len() != f.arity() {
+        if p.qself.is_some() {
+            return None;
+        }
+        let Some(f) = FreeFn::of_path(&p.path) else {
+            if !is_other_free_fn(&p.path) {
+                return None;
+            }
+            let name = quote::ToTokens::to_token_stream(&p.path)
+                .to_string()
+                .replace(' ', "");
+            self.diag.error_spanned(
+                &c.func,
+                format!("`#[derive_frule]` has no rule for nalgebra's free function `{name}` (it supports `distance`, `distance_squared`, `center` and `clamp`): write the computation with the methods and operators of its arguments (`(b - a).norm()`, `p + v`)"),
+            );
+            return Some(Some(self.poison(c.span())));
+        };
+        if c.args.len() != f.arity() {
             return None;
         }
         let args: Vec<_> = c.args.iter().collect();
