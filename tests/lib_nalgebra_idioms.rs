@@ -1,8 +1,9 @@
 //! nalgebra as robotics and estimation code writes it (feature `nalgebra`): matrices
 //! built with `from_fn` from a closure over the indices (a Gaussian-process kernel, a
 //! point mass's inertia tensor, a weight vector), the crate's free functions on points
-//! (`nalgebra::distance`, `na::distance_squared`, `na::center`, `na::clamp`), and an EKF
-//! whose state and covariance are type aliases named to the macro with `alias(..)`.
+//! (`nalgebra::distance`, `na::distance_squared`, `na::center`, `na::clamp`), an EKF
+//! whose state and covariance are type aliases named to the macro with `alias(..)`, and
+//! controllers generic over nalgebra's `T: RealField` alone.
 //! Derivatives in one direction, batched and second order, against central differences of
 //! the plain functions and formulas derived by hand; primals bit for bit.
 //!
@@ -10,7 +11,7 @@
 use fwdad::prelude::*;
 use fwdad::Hyper;
 use nalgebra as na;
-use nalgebra::{DMatrix, DVector, Matrix3, Point3, SMatrix, SVector, Vector3};
+use nalgebra::{DMatrix, DVector, Matrix3, Point3, RealField, SMatrix, SVector, Vector3};
 
 /// `wᵀ K w` for the squared-exponential kernel `K_ij = s² exp(−(x_i − x_j)² / 2ℓ²)` of a
 /// Gaussian process, with the weights `w_i = 1/(i + 1)`: both built with `from_fn`.
@@ -385,4 +386,82 @@ fn ekf_covariance_spread_through_type_aliases() {
         Dual::new(q, 1.0),
     );
     assert!(close(d.tangent, 2.1, 1e-15));
+}
+
+/// A PD joint controller whose torque saturates smoothly at `limit`, generic over the
+/// float type as nalgebra code is (`T: RealField`, its methods `tanh`, `from_f64`).
+#[derive_frule]
+fn pd_torque<T: RealField + Copy>(q: T, qd: T, target: T, kp: T, kd: T) -> T {
+    let limit = T::from_f64(5.0).unwrap();
+    let u = kp * (target - q) - kd * qd;
+    limit * (u / limit).tanh()
+}
+
+/// Response of a damped oscillator, `e^{−ζωt} cos(ω_d t)` with `ω_d = ω√(1 − ζ²)`, and
+/// its phase wrapped by nalgebra's constants (`T::two_pi()`).
+#[derive_frule]
+fn damped_response<T: RealField + Copy>(t: T, w: T, zeta: T) -> T {
+    let wd = w * (T::one() - zeta * zeta).sqrt();
+    let phase = (wd * t) % T::two_pi();
+    (-zeta * w * t).exp() * phase.cos()
+}
+
+#[test]
+fn generic_realfield_pd_controller() {
+    let (q, qd, target, kp, kd) = (0.2, -0.4, 1.0, 8.0, 1.5);
+    // τ = L tanh(u/L), u = kp (target − q) − kd qd: ∂τ/∂q = −kp sech²(u/L),
+    // ∂τ/∂qd = −kd sech²(u/L), ∂²τ/∂q² = −2 kp² sech²(u/L) tanh(u/L) / L.
+    let (l, u) = (5.0f64, kp * (target - q) - kd * qd);
+    let sech2 = 1.0 - (u / l).tanh().powi(2);
+    let p = [q, qd];
+    let (v, g) = fwdad::gradient(bind(pd_torque {}, (Var(0), Var(1), target, kp, kd)), &p);
+    assert_eq!(v.to_bits(), pd_torque(q, qd, target, kp, kd).to_bits());
+    assert!(close(g[0], -kp * sech2, 1e-14));
+    assert!(close(g[1], -kd * sech2, 1e-14));
+    let (_, _, hess) = fwdad::hessian(bind(pd_torque {}, (Var(0), Var(1), target, kp, kd)), &p);
+    let t = (u / l).tanh();
+    assert!(close(hess[(0, 0)], -2.0 * kp * kp * sech2 * t / l, 1e-13));
+    assert!(close(hess[(0, 1)], -2.0 * kp * kd * sech2 * t / l, 1e-13));
+    // The same rule at `f32`, along the gain kp: ∂τ/∂kp = (target − q) sech²(u/L).
+    let c = |x: f64| Dual::new(x as f32, 0.0f32);
+    let d = pd_torque_frule(c(q), c(qd), c(target), Dual::new(kp as f32, 1.0), c(kd));
+    assert_eq!(
+        d.primal.to_bits(),
+        pd_torque(q as f32, qd as f32, target as f32, kp as f32, kd as f32).to_bits()
+    );
+    assert!((f64::from(d.tangent) - (target - q) * sech2).abs() < 1e-5);
+}
+
+#[test]
+fn generic_realfield_damped_response() {
+    let (t, w, zeta) = (0.7, 3.0, 0.2);
+    let f = |p: &[f64]| damped_response(p[0], p[1], p[2]);
+    let p = [t, w, zeta];
+    let (v, g) = fwdad::gradient(damped_response_v {}, &p);
+    assert_eq!(v.to_bits(), f(&p).to_bits());
+    for j in 0..3 {
+        let fd = central(&f, &p, &unit(3, j), 1e-6);
+        assert!(close(g[j], fd, 1e-8), "{j}: {} {fd}", g[j]);
+    }
+    // ∂/∂t = e^{−ζωt} (−ζω cos(ω_d t) − ω_d sin(ω_d t)) (ω_d t < 2π here).
+    let wd = w * (1.0 - zeta * zeta).sqrt();
+    let expected = (-zeta * w * t).exp() * (-zeta * w * (wd * t).cos() - wd * (wd * t).sin());
+    assert!(close(g[0], expected, 1e-14));
+    let (_, _, hess) = fwdad::hessian(damped_response_v {}, &p);
+    for i in 0..3 {
+        for j in 0..3 {
+            let fd = second(&f, &p, i, j, 1e-4);
+            assert!(
+                close(hess[(i, j)], fd, 1e-5),
+                "{i} {j}: {} {fd}",
+                hess[(i, j)]
+            );
+        }
+    }
+}
+
+/// `damped_response` at `f64` over a slice, for the drivers.
+#[derive_frule]
+fn damped_response_v(p: &[f64]) -> f64 {
+    damped_response(p[0], p[1], p[2])
 }
