@@ -87,6 +87,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
+    check_lib_types_over_type_params(&func, &mut diag);
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
     // A parameter generic over an iterator (`coefficients: I`) is constant data.
@@ -1455,6 +1456,67 @@ pub(crate) fn check_signature(
         fn_output: None,
         consts: Vec::new(),
     })
+}
+
+/// A library type over a type parameter (`SVector<T, 3>`, `DMatrix<T>`, `Array1<T>`) in a
+/// generic function: the runtime lifts nalgebra's and ndarray's values of `f64` (and
+/// `Complex<T>` of any float type). Reported once, at the first, instead of the missing
+/// tangent type and rule rustc would report at the attribute.
+fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) {
+    struct Find<'a> {
+        params: &'a [syn::Ident],
+        found: Option<(syn::PathSegment, syn::Ident)>,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_path_segment(&mut self, seg: &'ast syn::PathSegment) {
+            if self.found.is_none()
+                && crate::libtypes::is_lib_name(&seg.ident)
+                && seg.ident != "Complex"
+            {
+                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                    let param = a.args.iter().find_map(|g| match g {
+                        syn::GenericArgument::Type(syn::Type::Path(t)) if t.qself.is_none() => t
+                            .path
+                            .get_ident()
+                            .filter(|id| self.params.contains(id))
+                            .cloned(),
+                        _ => None,
+                    });
+                    if let Some(p) = param {
+                        self.found = Some((seg.clone(), p));
+                    }
+                }
+            }
+            syn::visit::visit_path_segment(self, seg);
+        }
+    }
+    let params: Vec<syn::Ident> = func
+        .sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .collect();
+    if params.is_empty() {
+        return;
+    }
+    let mut find = Find {
+        params: &params,
+        found: None,
+    };
+    syn::visit::Visit::visit_item_fn(&mut find, func);
+    if let Some((seg, p)) = find.found {
+        let written = quote::ToTokens::to_token_stream(&seg)
+            .to_string()
+            .replace(" <", "<")
+            .replace("< ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        let name = &seg.ident;
+        diag.error_spanned(
+            &seg,
+            format!("`#[derive_frule]` does not support the library type `{written}` over the type parameter `{p}`: its values are differentiated over `f64` (`Complex<{p}>` is supported); write the function for `f64` (`{name}<f64, ..>`), or keep the generic code plain and call it with `Dual`s"),
+        );
+    }
 }
 
 /// A type parameter bounded by a trait of the user's and by no float trait (`C: Count`) is
