@@ -3,7 +3,8 @@
 //! point mass's inertia tensor, a weight vector), the crate's free functions on points
 //! (`nalgebra::distance`, `na::distance_squared`, `na::center`, `na::clamp`), an EKF
 //! whose state and covariance are type aliases named to the macro with `alias(..)`, and
-//! controllers generic over nalgebra's `T: RealField` alone.
+//! controllers generic over nalgebra's `T: RealField` alone, and cameras projecting with
+//! `Perspective3` and `Orthographic3`.
 //! Derivatives in one direction, batched and second order, against central differences of
 //! the plain functions and formulas derived by hand; primals bit for bit.
 //!
@@ -11,7 +12,10 @@
 use fwdad::prelude::*;
 use fwdad::Hyper;
 use nalgebra as na;
-use nalgebra::{DMatrix, DVector, Matrix3, Point3, RealField, SMatrix, SVector, Vector3};
+use nalgebra::{
+    DMatrix, DVector, Matrix3, Orthographic3, Perspective3, Point3, RealField, SMatrix, SVector,
+    Vector3,
+};
 
 /// `wᵀ K w` for the squared-exponential kernel `K_ij = s² exp(−(x_i − x_j)² / 2ℓ²)` of a
 /// Gaussian process, with the weights `w_i = 1/(i + 1)`: both built with `from_fn`.
@@ -464,4 +468,81 @@ fn generic_realfield_damped_response() {
 #[derive_frule]
 fn damped_response_v(p: &[f64]) -> f64 {
     damped_response(p[0], p[1], p[2])
+}
+
+/// Horizontal pixel coordinate of a point seen by a pinhole camera with vertical field of
+/// view `fovy`: nalgebra's perspective projection to normalised device coordinates, then
+/// to pixels.
+#[derive_frule]
+fn pixel_x(fovy: f64, p: &Point3<f64>, width: f64) -> f64 {
+    let proj = Perspective3::new(16.0 / 9.0, fovy, 0.1, 100.0);
+    let ndc = proj.project_point(p);
+    (ndc.x + 1.0) * 0.5 * width
+}
+
+/// The same for an orthographic camera whose view spans `[-half, half]` horizontally.
+#[derive_frule]
+fn ortho_pixel_x(half: f64, p: &Point3<f64>, width: f64) -> f64 {
+    let proj = Orthographic3::new(-half, half, -1.0, 1.0, 0.1, 100.0);
+    let ndc = proj.project_point(p);
+    (ndc.x + 1.0) * 0.5 * width
+}
+
+#[test]
+fn perspective_camera_projection() {
+    let p = Point3::new(0.4, -0.3, -5.0);
+    let (fovy, width): (f64, f64) = (0.9, 640.0);
+    // ndc_x = (f / aspect) x / (−z), f = 1 / tan(fovy/2): ∂ndc_x/∂fovy = −ndc_x / sin(fovy),
+    // ∂ndc_x/∂x = (f / aspect) / (−z), ∂ndc_x/∂z = ndc_x / (−z).
+    let f = 1.0 / (fovy / 2.0).tan();
+    let ndc = f / (16.0 / 9.0) * p.x / -p.z;
+    let (v, g) = fwdad::gradient(bind(pixel_x {}, (Var(0), &p, width)), &[fovy]);
+    assert_eq!(v.to_bits(), pixel_x(fovy, &p, width).to_bits());
+    assert!(
+        close(g[0], 0.5 * width * -ndc / fovy.sin(), 1e-12),
+        "{} {}",
+        g[0],
+        -ndc / fovy.sin()
+    );
+    // Along the point (a point's tangent is a vector).
+    let dp = Vector3::new(1.0, 0.5, 0.25);
+    let d = pixel_x_frule(
+        Dual::new(fovy, 0.0),
+        Dual::new(&p, &dp),
+        Dual::new(width, 0.0),
+    );
+    let expected = 0.5 * width * (f / (16.0 / 9.0) / -p.z * dp.x + ndc / -p.z * dp.z);
+    assert!(
+        close(d.tangent, expected, 1e-12),
+        "{} {expected}",
+        d.tangent
+    );
+    // Second order in fovy against second differences.
+    let (_, _, hess) = fwdad::hessian(bind(pixel_x {}, (Var(0), &p, width)), &[fovy]);
+    let h = 1e-4;
+    let fd = (pixel_x(fovy + h, &p, width) - 2.0 * v + pixel_x(fovy - h, &p, width)) / (h * h);
+    assert!(close(hess[(0, 0)], fd, 1e-5), "{} {fd}", hess[(0, 0)]);
+}
+
+#[test]
+fn orthographic_camera_projection() {
+    let p = Point3::new(0.4, -0.3, -5.0);
+    let (half, width): (f64, f64) = (2.0, 640.0);
+    // ndc_x = x / half: ∂/∂half = −x / half², ∂²/∂half² = 2x / half³.
+    let (v, g) = fwdad::gradient(bind(ortho_pixel_x {}, (Var(0), &p, width)), &[half]);
+    assert_eq!(v.to_bits(), ortho_pixel_x(half, &p, width).to_bits());
+    assert!(close(g[0], 0.5 * width * -p.x / (half * half), 1e-13));
+    let (_, _, hess) = fwdad::hessian(bind(ortho_pixel_x {}, (Var(0), &p, width)), &[half]);
+    assert!(close(
+        hess[(0, 0)],
+        0.5 * width * 2.0 * p.x / half.powi(3),
+        1e-13
+    ));
+    let dp = Vector3::new(1.0, 0.0, 0.0);
+    let d = ortho_pixel_x_frule(
+        Dual::new(half, 0.0),
+        Dual::new(&p, &dp),
+        Dual::new(width, 0.0),
+    );
+    assert!(close(d.tangent, 0.5 * width / half, 1e-13));
 }

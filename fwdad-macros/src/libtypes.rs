@@ -110,6 +110,8 @@ const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
     "IsometryMatrix3",
     "Similarity2",
     "Similarity3",
+    "Perspective3",
+    "Orthographic3",
 ];
 
 fn is_geometry_name(name: &syn::Ident) -> bool {
