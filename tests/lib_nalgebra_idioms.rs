@@ -402,10 +402,11 @@ fn pd_torque<T: RealField + Copy>(q: T, qd: T, target: T, kp: T, kd: T) -> T {
 }
 
 /// Response of a damped oscillator, `e^{−ζωt} cos(ω_d t)` with `ω_d = ω√(1 − ζ²)`, and
-/// its phase wrapped by nalgebra's constants (`T::two_pi()`).
+/// its phase wrapped by nalgebra's constants (`T::two_pi()`, `na::convert`).
 #[derive_frule]
 fn damped_response<T: RealField + Copy>(t: T, w: T, zeta: T) -> T {
-    let wd = w * (T::one() - zeta * zeta).sqrt();
+    let one: T = na::convert(1.0);
+    let wd = w * (one - zeta * zeta).sqrt();
     let phase = (wd * t) % T::two_pi();
     (-zeta * w * t).exp() * phase.cos()
 }

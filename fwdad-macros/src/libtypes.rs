@@ -394,6 +394,20 @@ fn is_seq_of(func: &Function, v: Value, names: fn(&syn::Ident) -> bool) -> bool 
     }
 }
 
+/// Whether `path` is a function of nalgebra's root other than those lowering writes out
+/// (`nalgebra::try_convert`, `na::inf`): a lower-case name after `nalgebra` or `na`, with
+/// the feature. Called with differentiated arguments it has no rule (`dual::check`).
+pub fn is_nalgebra_free_fn(path: &syn::Path) -> bool {
+    cfg!(feature = "nalgebra")
+        && path.leading_colon.is_none()
+        && path.segments.len() == 2
+        && (path.segments[0].ident == "nalgebra" || path.segments[0].ident == "na")
+        && path.segments[1]
+            .ident
+            .to_string()
+            .starts_with(|ch: char| ch.is_ascii_lowercase())
+}
+
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 pub fn is_lib_ctor(path: &syn::Path) -> bool {
     is_ctor_of(path, is_lib_name)

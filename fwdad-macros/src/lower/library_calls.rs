@@ -91,18 +91,6 @@ impl FreeFn {
     }
 }
 
-/// Whether `path` is another function of nalgebra's root (`nalgebra::try_convert`,
-/// `na::inverse`): a lower-case name after `nalgebra` or `na`, with the feature.
-fn is_other_free_fn(path: &syn::Path) -> bool {
-    cfg!(feature = "nalgebra")
-        && path.segments.len() == 2
-        && (path.segments[0].ident == "nalgebra" || path.segments[0].ident == "na")
-        && path.segments[1]
-            .ident
-            .to_string()
-            .starts_with(|ch: char| ch.is_ascii_lowercase())
-}
-
 /// The library constructors that call a closure with each index and store what it
 /// returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,19 +197,7 @@ impl Lowerer<'_> {
         if p.qself.is_some() {
             return None;
         }
-        let Some(f) = FreeFn::of_path(&p.path) else {
-            if !is_other_free_fn(&p.path) {
-                return None;
-            }
-            let name = quote::ToTokens::to_token_stream(&p.path)
-                .to_string()
-                .replace(' ', "");
-            self.diag.error_spanned(
-                &c.func,
-                format!("`#[derive_frule]` has no rule for nalgebra's free function `{name}` (it supports `distance`, `distance_squared`, `center` and `clamp`): write the computation with the methods and operators of its arguments (`(b - a).norm()`, `p + v`)"),
-            );
-            return Some(Some(self.poison(c.span())));
-        };
+        let f = FreeFn::of_path(&p.path)?;
         if c.args.len() != f.arity() {
             return None;
         }

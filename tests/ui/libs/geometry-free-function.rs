@@ -1,5 +1,6 @@
 //! nalgebra's free functions other than `distance`, `distance_squared`, `center` and
-//! `clamp` (which are supported) have no rule: `nalgebra::try_convert`.
+//! `clamp` (which are supported) have no rule on differentiated arguments:
+//! `nalgebra::try_convert`.
 use fwdad::prelude::*;
 use nalgebra::{Isometry3, Point3};
 
