@@ -394,6 +394,70 @@ fn is_seq_of(func: &Function, v: Value, names: fn(&syn::Ident) -> bool) -> bool 
     }
 }
 
+/// nalgebra's free functions that lowering writes out as nalgebra's bodies (`distance`,
+/// `distance_squared`, `center`, `clamp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NalgebraFreeFn {
+    Distance,
+    DistanceSquared,
+    Center,
+    Clamp,
+}
+
+impl NalgebraFreeFn {
+    /// `nalgebra::distance` or `na::distance` (the crate's usual short name), with the
+    /// feature; a bare `distance(..)` may be the user's.
+    pub fn of_path(path: &syn::Path) -> Option<Self> {
+        if !is_nalgebra_free_fn(path)
+            || !matches!(path.segments[1].arguments, syn::PathArguments::None)
+        {
+            return None;
+        }
+        [
+            ("distance", Self::Distance),
+            ("distance_squared", Self::DistanceSquared),
+            ("center", Self::Center),
+            ("clamp", Self::Clamp),
+        ]
+        .into_iter()
+        .find_map(|(name, g)| (path.segments[1].ident == name).then_some(g))
+    }
+}
+
+/// The library constructors that call a closure with each index and store what it
+/// returns, which lowering writes out as loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FromFn {
+    /// nalgebra's `from_fn`: `|i, j|`, column by column.
+    Nalgebra,
+    /// ndarray's `Array1::from_shape_fn`: `|i|`.
+    Ndarray1,
+    /// ndarray's `Array2::from_shape_fn`: `|(i, j)|`, row by row.
+    Ndarray2,
+}
+
+impl FromFn {
+    /// `Ty::from_fn` of a nalgebra matrix type, `Array1::from_shape_fn`,
+    /// `Array2::from_shape_fn`, with the features.
+    pub fn of_path(path: &syn::Path) -> Option<Self> {
+        let n = path.segments.len();
+        if n < 2 {
+            return None;
+        }
+        let (ty, f) = (&path.segments[n - 2].ident, &path.segments[n - 1].ident);
+        let ndarray = cfg!(feature = "ndarray") && f == "from_shape_fn";
+        if f == "from_fn" && is_nalgebra_name(ty) {
+            Some(Self::Nalgebra)
+        } else if ndarray && ty == "Array1" {
+            Some(Self::Ndarray1)
+        } else if ndarray && ty == "Array2" {
+            Some(Self::Ndarray2)
+        } else {
+            None
+        }
+    }
+}
+
 /// Whether `path` is a function of nalgebra's root other than those lowering writes out
 /// (`nalgebra::try_convert`, `na::inf`): a lower-case name after `nalgebra` or `na`, with
 /// the feature. Called with differentiated arguments it has no rule (`dual::check`).

@@ -14,40 +14,15 @@ use crate::ir::Value;
 use crate::splice::{fill, Hole};
 use syn::spanned::Spanned;
 
-/// nalgebra's free functions rewritten (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FreeFn {
-    Distance,
-    DistanceSquared,
-    Center,
-    Clamp,
+use crate::libtypes::{FromFn, NalgebraFreeFn as FreeFn};
+
+/// The bodies of nalgebra's free functions lowering writes out.
+trait Body {
+    fn arity(self) -> usize;
+    fn template(self, span: proc_macro2::Span) -> syn::Expr;
 }
 
-impl FreeFn {
-    /// `nalgebra::distance` or `na::distance` (the crate's usual short name), with the
-    /// feature; a bare `distance(..)` may be the user's.
-    fn of_path(path: &syn::Path) -> Option<Self> {
-        if !cfg!(feature = "nalgebra") || path.segments.len() != 2 {
-            return None;
-        }
-        let krate = &path.segments[0].ident;
-        if krate != "nalgebra" && krate != "na" {
-            return None;
-        }
-        let f = &path.segments[1];
-        if !matches!(f.arguments, syn::PathArguments::None) {
-            return None;
-        }
-        [
-            ("distance", Self::Distance),
-            ("distance_squared", Self::DistanceSquared),
-            ("center", Self::Center),
-            ("clamp", Self::Clamp),
-        ]
-        .into_iter()
-        .find_map(|(name, g)| (f.ident == name).then_some(g))
-    }
-
+impl Body for FreeFn {
     fn arity(self) -> usize {
         match self {
             Self::Clamp => 3,
@@ -91,19 +66,11 @@ impl FreeFn {
     }
 }
 
-/// The library constructors that call a closure with each index and store what it
-/// returns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FromFn {
-    /// nalgebra's `from_fn`: `|i, j|`, column by column.
-    Nalgebra,
-    /// ndarray's `Array1::from_shape_fn`: `|i|`.
-    Ndarray1,
-    /// ndarray's `Array2::from_shape_fn`: `|(i, j)|`, row by row.
-    Ndarray2,
+trait Loops {
+    fn template(self, span: proc_macro2::Span) -> syn::Expr;
 }
 
-impl FromFn {
+impl Loops for FromFn {
     /// The loops filling `__fwdad_m` (built by `__fwdad_zeros`) with `__fwdad_entry`'s
     /// values, in the library's order.
     fn template(self, span: proc_macro2::Span) -> syn::Expr {
@@ -151,16 +118,7 @@ fn from_fn(c: &syn::ExprCall) -> Option<(FromFn, syn::ExprCall, &syn::Expr)> {
     if p.qself.is_some() || n < 2 {
         return None;
     }
-    let (ty, f) = (&p.path.segments[n - 2].ident, &p.path.segments[n - 1].ident);
-    let kind = if f == "from_fn" && crate::libtypes::is_nalgebra_name(ty) {
-        FromFn::Nalgebra
-    } else if f == "from_shape_fn" && cfg!(feature = "ndarray") && ty == "Array1" {
-        FromFn::Ndarray1
-    } else if f == "from_shape_fn" && cfg!(feature = "ndarray") && ty == "Array2" {
-        FromFn::Ndarray2
-    } else {
-        return None;
-    };
+    let kind = FromFn::of_path(&p.path)?;
     let closure = c.args.last()?;
     if !matches!(super::place::strip(closure), syn::Expr::Closure(_)) {
         return None;
