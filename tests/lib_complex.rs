@@ -1,12 +1,14 @@
 //! num-complex inside derived bodies (feature `num-complex`): transfer functions and
 //! Fourier sums written with `Complex<f64>`, checked against central finite differences
-//! and formulas derived by hand, in one direction, batched and second order.
+//! and formulas derived by hand, in one direction, batched and second order; also
+//! `Complex<T>` in filter code generic over its float type, at `f64` and `f32`.
 //!
 //! Run with `cargo test --features num-complex --test lib_complex`.
 use fwdad::drivers::{bind, Var};
 use fwdad::prelude::*;
 use fwdad::Hyper;
 use num_complex::Complex;
+use num_traits::{Float, FloatConst};
 use std::f64::consts::PI;
 
 /// Bode magnitude (dB) of the second-order low-pass `K ωₙ² / (s² + 2ζωₙ s + ωₙ²)` at
@@ -259,4 +261,134 @@ fn complex64_built_from_duals() {
         d[i] = 1.0;
         assert!(close(g[i], central(&f, &[u, x, v], &d, 1e-6), 1e-7));
     }
+}
+
+/// Magnitude of an `n`-th order Butterworth low-pass with cutoff `wc` at the frequency
+/// `w`, from its poles `e^{iπ(2k+n−1)/2n}` on the unit circle, for any float type.
+#[derive_frule]
+pub fn butterworth_gain<T: Float + FloatConst>(wc: T, w: T, n: usize) -> T {
+    let s = Complex::new(T::zero(), w / wc);
+    let mut h = Complex::new(T::one(), T::zero());
+    for k in 1..=n {
+        let theta = T::PI() * T::from(2 * k + n - 1).unwrap() / T::from(2 * n).unwrap();
+        let pole = Complex::from_polar(T::one(), theta);
+        h = h / (s - pole);
+    }
+    h.norm()
+}
+
+/// `|H(iω)|` of a second-order low-pass, for any float type: the damping `zeta` and
+/// natural frequency `wn` enter as a complex denominator.
+#[derive_frule]
+pub fn lowpass_gain<T: Float>(zeta: T, wn: T, w: T) -> T {
+    let s = Complex::new(T::zero(), w);
+    let two = T::from(2.0).unwrap();
+    let h = Complex::new(wn * wn, T::zero()) / (s * s + s * (two * zeta * wn) + wn * wn);
+    h.norm()
+}
+
+#[test]
+fn generic_butterworth_matches_its_closed_form() {
+    // |H| = (1 + (ω/ω_c)^{2n})^{−1/2}: ∂/∂ω = −n r^{2n−1} (1 + r^{2n})^{−3/2} / ω_c with
+    // r = ω/ω_c, and ∂/∂ω_c = −r/ω_c · ∂/∂r.
+    let gain = |r: f64, n: i32| (1.0 + r.powi(2 * n)).powf(-0.5);
+    let dgain =
+        |r: f64, n: i32| -f64::from(n) * r.powi(2 * n - 1) * (1.0 + r.powi(2 * n)).powf(-1.5);
+    for n in [2usize, 3, 5] {
+        let ni = n as i32;
+        let (wc, w) = (2.0, 1.7);
+        let r = w / wc;
+        let (v, g) = fwdad::gradient(bind(butterworth_gain {}, (Var(0), Var(1), n)), &[wc, w]);
+        assert_eq!(v.to_bits(), butterworth_gain(wc, w, n).to_bits());
+        assert!((v - gain(r, ni)).abs() < 1e-14);
+        assert!((g[1] - dgain(r, ni) / wc).abs() < 1e-13, "{n}");
+        assert!((g[0] + r / wc * dgain(r, ni)).abs() < 1e-13, "{n}");
+        // Second order in ω against second differences of the plain function.
+        let (_, _, hess) = fwdad::hessian(bind(butterworth_gain {}, (Var(0), Var(1), n)), &[wc, w]);
+        let h = 1e-4;
+        let fd =
+            (butterworth_gain(wc, w + h, n) - 2.0 * v + butterworth_gain(wc, w - h, n)) / (h * h);
+        assert!(
+            (hess[(1, 1)] - fd).abs() < 1e-6,
+            "{n}: {} {fd}",
+            hess[(1, 1)]
+        );
+        // The same rule at `f32`, one direction in ω, against the closed form.
+        let d = butterworth_gain_frule(
+            Dual::new(wc as f32, 0.0),
+            Dual::new(w as f32, 1.0),
+            Dual::constant(n),
+        );
+        assert_eq!(
+            d.primal.to_bits(),
+            butterworth_gain(wc as f32, w as f32, n).to_bits()
+        );
+        assert!(
+            (f64::from(d.tangent) - dgain(r, ni) / wc).abs() < 1e-5,
+            "{n}"
+        );
+    }
+}
+
+#[test]
+fn generic_lowpass_in_every_mode() {
+    let (zeta, wn, w): (f64, f64, f64) = (0.3, 2.0, 1.5);
+    // |H| = ωₙ² / √((ωₙ² − ω²)² + (2ζωₙω)²): ∂/∂ζ = −|H| (2ζωₙω)² / (ζ D²), D² the
+    // radicand.
+    let d2 = (wn * wn - w * w).powi(2) + (2.0 * zeta * wn * w).powi(2);
+    let mag = wn * wn / d2.sqrt();
+    let dzeta = -mag * (2.0 * zeta * wn * w).powi(2) / (zeta * d2);
+    let d = lowpass_gain_frule(Dual::new(zeta, 1.0), Dual::new(wn, 0.0), Dual::new(w, 0.0));
+    assert_eq!(d.primal.to_bits(), lowpass_gain(zeta, wn, w).to_bits());
+    assert!((d.primal - mag).abs() < 1e-14);
+    assert!((d.tangent - dzeta).abs() < 1e-13);
+    // Batched: all three partials against central differences.
+    let b = <lowpass_gain as Frule<_, Batch<f64, 3>>>::frule(
+        &lowpass_gain {},
+        (
+            Dual::new(zeta, Batch([1.0, 0.0, 0.0])),
+            Dual::new(wn, Batch([0.0, 1.0, 0.0])),
+            Dual::new(w, Batch([0.0, 0.0, 1.0])),
+        ),
+    );
+    let p = [zeta, wn, w];
+    for k in 0..3 {
+        let at = |e: f64| {
+            let mut q = p;
+            q[k] += e;
+            lowpass_gain(q[0], q[1], q[2])
+        };
+        let fd = (at(1e-6) - at(-1e-6)) / 2e-6;
+        assert!((b.tangent.0[k] - fd).abs() < 1e-8, "{k}");
+    }
+    assert!((b.tangent.0[0] - dzeta).abs() < 1e-13);
+    // Second order in ζ against second differences.
+    let hz = Hyper {
+        d1: 0.0,
+        d2: 0.0,
+        d12: 0.0,
+    };
+    let out = <lowpass_gain as Frule<_, Hyper<f64, f64>>>::frule(
+        &lowpass_gain {},
+        (
+            Dual::new(
+                zeta,
+                Hyper {
+                    d1: 1.0,
+                    d2: 1.0,
+                    d12: 0.0,
+                },
+            ),
+            Dual::new(wn, hz),
+            Dual::new(w, hz),
+        ),
+    );
+    let h = 1e-4;
+    let fd = (lowpass_gain(zeta + h, wn, w) - 2.0 * mag + lowpass_gain(zeta - h, wn, w)) / (h * h);
+    assert!((out.tangent.d1 - dzeta).abs() < 1e-13);
+    assert!(
+        (out.tangent.d12 - fd).abs() < 1e-6,
+        "{} {fd}",
+        out.tangent.d12
+    );
 }

@@ -252,3 +252,63 @@ fn matrix_products_views_and_axes() {
         assert!(close(d.tangent, want, 1e-13), "laplace d/du{k}");
     }
 }
+
+/// An RBF network's output summed over the samples `t`: the design matrix
+/// `Φ_ij = exp(−(t_i − c_j)² / 2σ²)` of the centres `c` built with
+/// `Array2::from_shape_fn`, the weights `w_j = 1 / (1 + j)` with `Array1::from_shape_fn`.
+#[derive_frule]
+fn rbf_output(c: &[f64], t: &[f64], sigma: f64) -> f64 {
+    let (n, m) = (t.len(), c.len());
+    let phi = Array2::from_shape_fn((n, m), |(i, j)| {
+        let d = t[i] - c[j];
+        (-d * d / (2.0 * sigma * sigma)).exp()
+    });
+    let w = Array1::from_shape_fn(m, |j| 1.0 / (1.0 + j as f64));
+    phi.dot(&w).sum()
+}
+
+#[test]
+fn rbf_design_matrix_from_shape_fn() {
+    let c = [0.2, 0.9, 1.7];
+    let t = [0.0, 0.5, 1.0, 1.5, 2.0];
+    let sigma = 0.6;
+    let (v, g) = fwdad::gradient(bind(rbf_output {}, (Wrt, &t[..], sigma)), &c);
+    assert_eq!(v.to_bits(), rbf_output(&c, &t, sigma).to_bits());
+    // ∂/∂c_j Σ_i w_j Φ_ij = w_j Σ_i Φ_ij (t_i − c_j) / σ².
+    let phi = |i: usize, j: usize| (-(t[i] - c[j]).powi(2) / (2.0 * sigma * sigma)).exp();
+    for j in 0..3 {
+        let w = 1.0 / (1.0 + j as f64);
+        let expected: f64 = (0..5)
+            .map(|i| w * phi(i, j) * (t[i] - c[j]) / (sigma * sigma))
+            .sum();
+        assert!(close(g[j], expected, 1e-13), "{j}: {} {expected}", g[j]);
+    }
+    // In σ, one direction: ∂Φ_ij/∂σ = Φ_ij (t_i − c_j)² / σ³.
+    let d = rbf_output_frule(
+        Dual::new(&c[..], &[0.0; 3][..]),
+        Dual::new(&t[..], &[0.0; 5][..]),
+        Dual::new(sigma, 1.0),
+    );
+    let expected: f64 = (0..5)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .map(|(i, j)| phi(i, j) * (t[i] - c[j]).powi(2) / sigma.powi(3) / (1.0 + j as f64))
+        .sum();
+    assert_eq!(d.primal.to_bits(), v.to_bits());
+    assert!(close(d.tangent, expected, 1e-13));
+    // Second order: ∂²/∂c_j² = w_j Σ_i Φ_ij ((t_i − c_j)²/σ⁴ − 1/σ²), no cross terms.
+    let (_, _, hess) = fwdad::hessian(bind(rbf_output {}, (Wrt, &t[..], sigma)), &c);
+    for j in 0..3 {
+        let w = 1.0 / (1.0 + j as f64);
+        let expected: f64 = (0..5)
+            .map(|i| {
+                w * phi(i, j) * ((t[i] - c[j]).powi(2) / sigma.powi(4) - 1.0 / (sigma * sigma))
+            })
+            .sum();
+        assert!(close(hess[(j, j)], expected, 1e-12), "{j}");
+        for k in 0..3 {
+            if k != j {
+                assert_eq!(hess[(j, k)], 0.0);
+            }
+        }
+    }
+}

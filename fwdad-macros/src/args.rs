@@ -1,5 +1,6 @@
 //! Attribute arguments: `#[derive_frule]`, `#[derive_frule(dump)]`,
-//! `#[derive_frule(inactive(a, b))]`, `#[derive_frule(crate = path::to::fwdad)]`.
+//! `#[derive_frule(inactive(a, b))]`, `#[derive_frule(alias(State = SVector<f64, 3>))]`,
+//! `#[derive_frule(crate = path::to::fwdad)]`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -14,6 +15,20 @@ pub struct Args {
     pub krate: Option<syn::Path>,
     /// Parameters declared constant: `inactive(a, b)` (checked against the signature later).
     pub inactive: Vec<syn::Ident>,
+    /// Type aliases of the user's the function names (`alias(State = SVector<f64, 3>)`):
+    /// library types are recognised by their names, which an alias hides from the macro.
+    pub aliases: Vec<(syn::Ident, syn::Type)>,
+}
+
+/// `State = SVector<f64, 3>` in `alias(..)`.
+struct AliasArg(syn::Ident, syn::Type);
+
+impl Parse for AliasArg {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name = input.parse()?;
+        input.parse::<syn::Token![=]>()?;
+        Ok(AliasArg(name, input.parse()?))
+    }
 }
 
 impl Args {
@@ -50,10 +65,22 @@ impl Parse for Args {
                         }
                         args.inactive.extend(names);
                     }
+                    "alias" => {
+                        let content;
+                        syn::parenthesized!(content in input);
+                        let pairs = content.parse_terminated(AliasArg::parse, syn::Token![,])?;
+                        if pairs.is_empty() {
+                            return Err(syn::Error::new(
+                                ident.span(),
+                                "`alias(..)` names your type aliases of library types with what they stand for, e.g. `alias(State = SVector<f64, 3>)`",
+                            ));
+                        }
+                        args.aliases.extend(pairs.into_iter().map(|AliasArg(n, t)| (n, t)));
+                    }
                     other => {
                         return Err(syn::Error::new(
                             ident.span(),
-                            format!("unknown `#[derive_frule]` argument `{other}`; expected `dump`, `inactive(param, ..)` or `crate = path`"),
+                            format!("unknown `#[derive_frule]` argument `{other}`; expected `dump`, `inactive(param, ..)`, `alias(Name = Type, ..)` or `crate = path`"),
                         ))
                     }
                 }

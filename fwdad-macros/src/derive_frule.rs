@@ -52,11 +52,12 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
     // the user's signature).
     let primal = func.clone();
+    let mut diag = Diagnostics::new();
+    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    let func = crate::aliases::substitute(&func, &args.aliases);
     let mut func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
     func.sig.constness = None;
-    let mut diag = Diagnostics::new();
-    let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
     let fname = func.sig.ident.to_string();
     if [
@@ -86,6 +87,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
+    check_lib_types_over_type_params(&func, &mut diag);
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
     // A parameter generic over an iterator (`coefficients: I`) is constant data.
@@ -175,6 +177,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         diag.error_spanned(
             name,
             "`inactive(..)` is supported on free functions only, not on `impl` blocks: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
+        );
+    }
+    if let Some((name, _)) = args.aliases.first() {
+        diag.error_spanned(
+            name,
+            "`alias(..)` is supported on free functions only, not on `impl` blocks: write the library's name in the method (`x: &SVector<f64, 3>`)",
         );
     }
     // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
@@ -388,6 +396,12 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
         diag.error_spanned(
             name,
             "`inactive(..)` is supported on free functions only, not on methods: move the computation into a function with `#[derive_frule(inactive(..))]` and call it from the method",
+        );
+    }
+    if let Some((name, _)) = args.aliases.first() {
+        diag.error_spanned(
+            name,
+            "`alias(..)` is supported on free functions only, not on methods: write the library's name in the method (`x: &SVector<f64, 3>`)",
         );
     }
     if let Some(syn::FnArg::Receiver(r)) = m.sig.inputs.first() {
@@ -1554,6 +1568,67 @@ pub(crate) fn check_signature(
         fn_output: None,
         consts: Vec::new(),
     })
+}
+
+/// A library type over a type parameter (`SVector<T, 3>`, `DMatrix<T>`, `Array1<T>`) in a
+/// generic function: the runtime lifts nalgebra's and ndarray's values of `f64` (and
+/// `Complex<T>` of any float type). Reported once, at the first, instead of the missing
+/// tangent type and rule rustc would report at the attribute.
+fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) {
+    struct Find<'a> {
+        params: &'a [syn::Ident],
+        found: Option<(syn::PathSegment, syn::Ident)>,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_path_segment(&mut self, seg: &'ast syn::PathSegment) {
+            if self.found.is_none()
+                && crate::libtypes::is_lib_name(&seg.ident)
+                && seg.ident != "Complex"
+            {
+                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                    let param = a.args.iter().find_map(|g| match g {
+                        syn::GenericArgument::Type(syn::Type::Path(t)) if t.qself.is_none() => t
+                            .path
+                            .get_ident()
+                            .filter(|id| self.params.contains(id))
+                            .cloned(),
+                        _ => None,
+                    });
+                    if let Some(p) = param {
+                        self.found = Some((seg.clone(), p));
+                    }
+                }
+            }
+            syn::visit::visit_path_segment(self, seg);
+        }
+    }
+    let params: Vec<syn::Ident> = func
+        .sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .collect();
+    if params.is_empty() {
+        return;
+    }
+    let mut find = Find {
+        params: &params,
+        found: None,
+    };
+    syn::visit::Visit::visit_item_fn(&mut find, func);
+    if let Some((seg, p)) = find.found {
+        let written = quote::ToTokens::to_token_stream(&seg)
+            .to_string()
+            .replace(" <", "<")
+            .replace("< ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        let name = &seg.ident;
+        diag.error_spanned(
+            &seg,
+            format!("`#[derive_frule]` does not support the library type `{written}` over the type parameter `{p}`: its values are differentiated over `f64` (`Complex<{p}>` is supported); write the function for `f64` (`{name}<f64, ..>`), or keep the generic code plain and call it with `Dual`s"),
+        );
+    }
 }
 
 /// A type parameter bounded by a trait of the user's and by no float trait (`C: Count`) is

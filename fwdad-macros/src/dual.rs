@@ -476,6 +476,23 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
             }
             continue;
         }
+        // nalgebra's free functions but `distance`, `distance_squared`, `center`, `clamp`
+        // (which lowering writes out) on values that carry derivatives.
+        if let InstKind::Call {
+            func: path, args, ..
+        } = &data.kind
+        {
+            if crate::libtypes::is_nalgebra_free_fn(path) && args.iter().any(is) {
+                let name = quote::ToTokens::to_token_stream(path)
+                    .to_string()
+                    .replace(' ', "");
+                diag.error(
+                    data.span,
+                    format!("`#[derive_frule]` has no rule for nalgebra's free function `{name}` on values that depend on the differentiated inputs (it supports `distance`, `distance_squared`, `center` and `clamp`): write the computation with the methods and operators of its arguments (`(b - a).norm()`, `p + v`)"),
+                );
+                continue;
+            }
+        }
         match &data.kind {
             InstKind::MethodCall {
                 receiver,

@@ -2318,8 +2318,17 @@ impl Emitter<'_> {
                     MethodCallee::User | MethodCallee::Unknown | MethodCallee::Unresolved => false,
                 };
                 let by_ref = matches!(self.func.values[*receiver].ty, TypeHint::Ref(_));
+                // A float method in a generic function by its trait: `T` may also have
+                // nalgebra's `RealField`, which has methods of the same names.
+                let by_trait = self.func.type_params
+                    && matches!(callee, MethodCallee::Float(_))
+                    && !int_result
+                    && *self.func.values[*receiver].ty.deref_all_pub() != TypeHint::Int;
                 let call = if int_result && by_ref && int_method {
                     quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))
+                } else if by_trait {
+                    let rt = self.rt;
+                    quote_spanned!(span=> #rt::NumFloat::#method #turbofish (#recv #(, #rest)*))
                 } else {
                     quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
                 };

@@ -5,6 +5,7 @@
 //! returns `proc_macro2` tokens, so every pass is unit-testable.
 
 mod activity;
+mod aliases;
 mod args;
 mod callee;
 mod chainjac;
@@ -43,8 +44,9 @@ use proc_macro::TokenStream;
 /// Arguments: `dump` prints the IR after each pass and the emitted code at compile time
 /// (also `FWDAD_DUMP=name` or `FWDAD_DUMP=1` in the environment); `inactive(a, b)`
 /// declares borrowed parameters constant data (taken as plain references; only constants
-/// may be passed to them); `crate = path` names the `fwdad` crate when it is not a direct
-/// dependency under that name.
+/// may be passed to them); `alias(State = SVector<f64, 3>)` writes out type aliases of
+/// library types, which the macro recognises by their names; `crate = path` names the
+/// `fwdad` crate when it is not a direct dependency under that name.
 ///
 /// The primal's `#[inline(..)]` steers the rule too: `#[inline(always)]` is put on the
 /// rule (worth it for a small function called from a hot loop, whose batched rule is too

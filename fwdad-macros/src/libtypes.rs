@@ -110,6 +110,8 @@ const NALGEBRA_GEOMETRY_TYPES: &[&str] = &[
     "IsometryMatrix3",
     "Similarity2",
     "Similarity3",
+    "Perspective3",
+    "Orthographic3",
 ];
 
 fn is_geometry_name(name: &syn::Ident) -> bool {
@@ -370,7 +372,7 @@ impl NalgebraMethod {
 }
 
 /// Whether `name` is one of nalgebra's matrix types (static or dynamic), with the feature.
-fn is_nalgebra_name(name: &syn::Ident) -> bool {
+pub(crate) fn is_nalgebra_name(name: &syn::Ident) -> bool {
     cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t)
 }
 
@@ -449,6 +451,84 @@ fn is_seq_of(func: &Function, v: Value, names: fn(&syn::Ident) -> bool) -> bool 
         },
         crate::ir::ValueDef::RegionParam(..) => false,
     }
+}
+
+/// nalgebra's free functions that lowering writes out as nalgebra's bodies (`distance`,
+/// `distance_squared`, `center`, `clamp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NalgebraFreeFn {
+    Distance,
+    DistanceSquared,
+    Center,
+    Clamp,
+}
+
+impl NalgebraFreeFn {
+    /// `nalgebra::distance` or `na::distance` (the crate's usual short name), with the
+    /// feature; a bare `distance(..)` may be the user's.
+    pub fn of_path(path: &syn::Path) -> Option<Self> {
+        if !is_nalgebra_free_fn(path)
+            || !matches!(path.segments[1].arguments, syn::PathArguments::None)
+        {
+            return None;
+        }
+        [
+            ("distance", Self::Distance),
+            ("distance_squared", Self::DistanceSquared),
+            ("center", Self::Center),
+            ("clamp", Self::Clamp),
+        ]
+        .into_iter()
+        .find_map(|(name, g)| (path.segments[1].ident == name).then_some(g))
+    }
+}
+
+/// The library constructors that call a closure with each index and store what it
+/// returns, which lowering writes out as loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FromFn {
+    /// nalgebra's `from_fn`: `|i, j|`, column by column.
+    Nalgebra,
+    /// ndarray's `Array1::from_shape_fn`: `|i|`.
+    Ndarray1,
+    /// ndarray's `Array2::from_shape_fn`: `|(i, j)|`, row by row.
+    Ndarray2,
+}
+
+impl FromFn {
+    /// `Ty::from_fn` of a nalgebra matrix type, `Array1::from_shape_fn`,
+    /// `Array2::from_shape_fn`, with the features.
+    pub fn of_path(path: &syn::Path) -> Option<Self> {
+        let n = path.segments.len();
+        if n < 2 {
+            return None;
+        }
+        let (ty, f) = (&path.segments[n - 2].ident, &path.segments[n - 1].ident);
+        let ndarray = cfg!(feature = "ndarray") && f == "from_shape_fn";
+        if f == "from_fn" && is_nalgebra_name(ty) {
+            Some(Self::Nalgebra)
+        } else if ndarray && ty == "Array1" {
+            Some(Self::Ndarray1)
+        } else if ndarray && ty == "Array2" {
+            Some(Self::Ndarray2)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether `path` is a function of nalgebra's root other than those lowering writes out
+/// (`nalgebra::try_convert`, `na::inf`): a lower-case name after `nalgebra` or `na`, with
+/// the feature. Called with differentiated arguments it has no rule (`dual::check`).
+pub fn is_nalgebra_free_fn(path: &syn::Path) -> bool {
+    cfg!(feature = "nalgebra")
+        && path.leading_colon.is_none()
+        && path.segments.len() == 2
+        && (path.segments[0].ident == "nalgebra" || path.segments[0].ident == "na")
+        && path.segments[1]
+            .ident
+            .to_string()
+            .starts_with(|ch: char| ch.is_ascii_lowercase())
 }
 
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
@@ -625,6 +705,13 @@ impl Analysis<'_> {
         }
     }
 
+    fn mark_matrix(&mut self, v: Value) {
+        if !*self.matrix.get(v) {
+            self.matrix.set(v, true);
+            self.changed = true;
+        }
+    }
+
     fn yields(&self, r: Region) -> Vec<Value> {
         match &self.func.regions[r].term {
             Terminator::Yield(ys) => ys.clone(),
@@ -632,12 +719,16 @@ impl Analysis<'_> {
         }
     }
 
-    /// Marks `results[k]` for every library value yielded at `k` by `r`.
+    /// Marks `results[k]` for every library value (and ndarray matrix) yielded at `k` by
+    /// `r`.
     fn merge(&mut self, r: Region, results: &[Value]) {
         for (k, y) in self.yields(r).into_iter().enumerate() {
-            if self.is(y) {
-                if let Some(&res) = results.get(k) {
+            if let Some(&res) = results.get(k) {
+                if self.is(y) {
                     self.mark(res);
+                }
+                if *self.matrix.get(y) {
+                    self.mark_matrix(res);
                 }
             }
         }
@@ -751,9 +842,13 @@ impl Analysis<'_> {
                     let (init, body) = (init.clone(), *body);
                     let offset = usize::from(matches!(data.kind, InstKind::For { .. }));
                     let params = self.func.regions[body].params[offset..].to_vec();
+                    // A loop-carried ndarray matrix (filled in the loop) stays one.
                     for (p, i) in params.iter().zip(&init) {
                         if self.is(*i) {
                             self.mark(*p);
+                        }
+                        if *self.matrix.get(*i) {
+                            self.mark_matrix(*p);
                         }
                     }
                     self.region(body);
@@ -764,9 +859,12 @@ impl Analysis<'_> {
                     }
                     let extra = usize::from(offset == 0);
                     for (k, p) in params.iter().enumerate() {
-                        if self.is(*p) {
-                            if let Some(&res) = results.get(extra + k) {
+                        if let Some(&res) = results.get(extra + k) {
+                            if self.is(*p) {
                                 self.mark(res);
+                            }
+                            if *self.matrix.get(*p) {
+                                self.mark_matrix(res);
                             }
                         }
                     }
@@ -802,6 +900,8 @@ impl Analysis<'_> {
                 arg,
             } => m(arg),
             InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && (m(lhs) || m(rhs)),
+            // `Array2::zeros((n, m))`, `Array2::from_shape_vec(..)`.
+            InstKind::Call { func: path, .. } => is_ctor_of(path, is_ndarray_matrix_name),
             InstKind::MethodCall {
                 receiver,
                 method,

@@ -24,49 +24,118 @@
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
+use crate::lift::{Lift, Unlift};
+use crate::real::Real;
 use crate::tangent::{Mode, ScalarTangent};
 use core::ops::{Add, Div, Mul, Sub};
 /// The generic type, for `Complex64::new(..)` with dual arguments in a rule.
 pub use num_complex::Complex;
 
-impl Differentiable for Complex<f64> {
-    type Tangent = Complex<f64>;
-    type TangentIn<S: Mode> = Complex<S>;
+// Generic over the float type (`Complex<f64>`, `Complex<f32>`, and `Complex<T>` in a
+// function generic over `T: Float`, whose rule has `T` a float type).
+impl<F: Real> Differentiable for Complex<F> {
+    type Tangent = Complex<F>;
+    type TangentIn<S: Mode> = Complex<F::TangentIn<S>>;
 }
-impl crate::traits::UserValue for Complex<f64> {}
+impl<F: Real> crate::traits::UserValue for Complex<F> {}
 
-impl ZeroTangent for Complex<f64> {
+impl<F: Real> ZeroTangent for Complex<F> {
     #[inline(always)]
-    fn zero_tangent(&self) -> Complex<f64> {
-        Complex::new(0.0, 0.0)
+    fn zero_tangent(&self) -> Complex<F> {
+        Complex::new(F::zero(), F::zero())
     }
     #[inline(always)]
-    fn zero_tangent_in<S: Mode>(&self) -> Complex<S> {
-        Complex::new(S::zero(), S::zero())
+    fn zero_tangent_in<S: Mode>(&self) -> Complex<F::TangentIn<S>> {
+        Complex::new(
+            self.re.zero_tangent_in::<S>(),
+            self.im.zero_tangent_in::<S>(),
+        )
     }
 }
 
-crate::lift::lift_library_type!(
-    []
-    Complex<f64>,
-    Complex<S>,
-    Complex<Dual<f64, S>>,
-    |p, t| Complex::new(Dual::new(p.re, t.re), Dual::new(p.im, t.im)),
-    |c| Complex::new(Dual::new(c.re, S::zero()), Dual::new(c.im, S::zero())),
-    |d| Dual::new(
-        Complex::new(d.re.primal, d.im.primal),
-        Complex::new(d.re.tangent, d.im.tangent)
-    )
-);
+/// `Complex<F>` over duals in mode `S`.
+type DualComplex<F, S> = Complex<Dual<F, <F as Differentiable>::TangentIn<S>>>;
+
+impl<S: Mode, F: Real> Unlift<S> for DualComplex<F, S> {
+    type Output = Dual<Complex<F>, Complex<F::TangentIn<S>>>;
+    #[inline(always)]
+    fn unlift(self) -> Self::Output {
+        Dual::new(
+            Complex::new(self.re.primal, self.im.primal),
+            Complex::new(self.re.tangent, self.im.tangent),
+        )
+    }
+}
+impl<S: Mode, F: Real> Unlift<S> for &DualComplex<F, S>
+where
+    F::TangentIn<S>: Copy,
+{
+    type Output = Dual<Complex<F>, Complex<F::TangentIn<S>>>;
+    #[inline(always)]
+    fn unlift(self) -> Self::Output {
+        Unlift::<S>::unlift(*self)
+    }
+}
+/// A constant.
+impl<S: Mode, F: Real> Lift<S> for Complex<F> {
+    type Output = DualComplex<F, S>;
+    #[inline(always)]
+    fn lift(self) -> DualComplex<F, S> {
+        Complex::new(Lift::<S>::lift(self.re), Lift::<S>::lift(self.im))
+    }
+}
+/// A constant.
+impl<S: Mode, F: Real> Lift<S> for &Complex<F> {
+    type Output = DualComplex<F, S>;
+    #[inline(always)]
+    fn lift(self) -> DualComplex<F, S> {
+        Lift::<S>::lift(*self)
+    }
+}
+impl<S: Mode, F: Real> Lift<S> for DualComplex<F, S> {
+    type Output = Self;
+    #[inline(always)]
+    fn lift(self) -> Self {
+        self
+    }
+}
+impl<'r, S: Mode, F: Real> Lift<S> for &'r DualComplex<F, S> {
+    type Output = &'r DualComplex<F, S>;
+    #[inline(always)]
+    fn lift(self) -> &'r DualComplex<F, S> {
+        self
+    }
+}
+/// A parameter taken by value.
+impl<S: Mode, F: Real> Lift<S> for Dual<Complex<F>, Complex<F::TangentIn<S>>> {
+    type Output = DualComplex<F, S>;
+    #[inline(always)]
+    fn lift(self) -> DualComplex<F, S> {
+        let (p, t) = (self.primal, self.tangent);
+        Complex::new(Dual::new(p.re, t.re), Dual::new(p.im, t.im))
+    }
+}
+/// A parameter taken by reference.
+impl<'a, S: Mode, F: Real> Lift<S> for Dual<&'a Complex<F>, &'a Complex<F::TangentIn<S>>>
+where
+    F::TangentIn<S>: Copy,
+{
+    type Output = DualComplex<F, S>;
+    #[inline(always)]
+    fn lift(self) -> DualComplex<F, S> {
+        let (p, t) = (*self.primal, *self.tangent);
+        Complex::new(Dual::new(p.re, t.re), Dual::new(p.im, t.im))
+    }
+}
 
 macro_rules! scalar_left {
     ($Op:ident $op:ident) => {
         /// A dual scalar on the left of a complex dual, as num-complex's `f64 ∘ Complex<f64>`.
-        impl<T: ScalarTangent<f64>> $Op<Complex<Dual<f64, T>>> for Dual<f64, T> {
-            type Output = Complex<Dual<f64, T>>;
+        impl<F: Real, T: ScalarTangent<F>> $Op<Complex<Dual<F, T>>> for Dual<F, T> {
+            type Output = Complex<Dual<F, T>>;
             #[inline(always)]
-            fn $op(self, z: Complex<Dual<f64, T>>) -> Complex<Dual<f64, T>> {
-                Complex::new(self, Dual::new(0.0, T::zero())).$op(z)
+            fn $op(self, z: Complex<Dual<F, T>>) -> Complex<Dual<F, T>> {
+                Complex::new(self, Dual::new(F::zero(), T::zero())).$op(z)
             }
         }
     };
@@ -85,7 +154,6 @@ scalar_left!(Div div);
 pub mod methods {
     use super::*;
     use crate::frule::Frule;
-    use crate::lift::{Lift, Unlift};
 
     /// A method of `Complex<f64>` as a rule marker.
     #[derive(Clone, Copy, Debug)]

@@ -115,6 +115,8 @@ pub use frule::{
     SelfByValue,
 };
 pub use implicit::{implicit_root, implicit_system, Residual};
+#[doc(hidden)]
+pub use num_traits as __num_traits;
 pub use real::Real;
 pub use tangent::{
     Batch, Binary, Hyper, Lanes, MaybeZero, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,

@@ -8,7 +8,9 @@
 //! and a value already in that form stays as it is. The library's generic code then
 //! computes the tangents (see the runtime's `nalgebra` and `complex` modules).
 
+use crate::differentiable::ZeroTangent;
 use crate::dual::Dual;
+use crate::real::Real;
 use crate::tangent::Mode;
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::vec::Vec;
@@ -76,7 +78,7 @@ pub fn lib_elem_at<S: Mode, L: DualElems<S>>(v: &L, i: usize) -> Dual<&f64, &S> 
 }
 
 /// A scalar is its own dual (a method the macro could not tell returns a scalar).
-impl<S: Mode> Unlift<S> for Dual<f64, S> {
+impl<S: Mode, F: Real> Unlift<S> for Dual<F, F::TangentIn<S>> {
     type Output = Self;
     #[inline(always)]
     fn unlift(self) -> Self {
@@ -84,12 +86,16 @@ impl<S: Mode> Unlift<S> for Dual<f64, S> {
     }
 }
 
+// The scalars are lifted for any float type `F` (`f64`, and `f32` or a generic `T` of a
+// function generic over its float type, whose tangent under `S` is `F::TangentIn<S>`), so
+// that `Complex<T>` in `fn tf<T: Float>` is num-complex's over `Dual<T, ..>`.
+
 /// A constant.
-impl<S: Mode> Lift<S> for f64 {
-    type Output = Dual<f64, S>;
+impl<S: Mode, F: Real> Lift<S> for F {
+    type Output = Dual<F, F::TangentIn<S>>;
     #[inline(always)]
-    fn lift(self) -> Dual<f64, S> {
-        Dual::new(self, S::zero())
+    fn lift(self) -> Dual<F, F::TangentIn<S>> {
+        Dual::new(self, self.zero_tangent_in::<S>())
     }
 }
 
@@ -102,7 +108,16 @@ impl<S: Mode> Lift<S> for &f64 {
     }
 }
 
-impl<S: Mode> Lift<S> for Dual<f64, S> {
+/// A constant.
+impl<S: Mode> Lift<S> for &f32 {
+    type Output = Dual<f32, S::Of<f32>>;
+    #[inline(always)]
+    fn lift(self) -> Dual<f32, S::Of<f32>> {
+        Dual::new(*self, self.zero_tangent_in::<S>())
+    }
+}
+
+impl<S: Mode, F: Real> Lift<S> for Dual<F, F::TangentIn<S>> {
     type Output = Self;
     #[inline(always)]
     fn lift(self) -> Self {
@@ -110,10 +125,13 @@ impl<S: Mode> Lift<S> for Dual<f64, S> {
     }
 }
 
-impl<S: Mode> Lift<S> for &Dual<f64, S> {
-    type Output = Dual<f64, S>;
+impl<S: Mode, F: Real> Lift<S> for &Dual<F, F::TangentIn<S>>
+where
+    F::TangentIn<S>: Copy,
+{
+    type Output = Dual<F, F::TangentIn<S>>;
     #[inline(always)]
-    fn lift(self) -> Dual<f64, S> {
+    fn lift(self) -> Dual<F, F::TangentIn<S>> {
         *self
     }
 }
@@ -127,39 +145,12 @@ impl<'a, S: Mode> Lift<S> for Dual<&'a f64, &'a S> {
     }
 }
 
-/// `f32` scalar duals, for glam's `f32` types. (A plain `f32` is not lifted here: a second
-/// float impl would leave a literal's type open where nalgebra code needs it; a plain
-/// scalar beside an `f32` glam value goes through `glam::f32_scalar`.)
-impl<S: Mode> Lift<S> for Dual<f32, S::Of<f32>> {
-    type Output = Self;
-    #[inline(always)]
-    fn lift(self) -> Self {
-        self
-    }
-}
-
-impl<S: Mode> Lift<S> for &Dual<f32, S::Of<f32>> {
-    type Output = Dual<f32, S::Of<f32>>;
-    #[inline(always)]
-    fn lift(self) -> Self::Output {
-        *self
-    }
-}
-
+/// A borrowed element (`x[i]` of a slice).
 impl<'a, S: Mode> Lift<S> for Dual<&'a f32, &'a S::Of<f32>> {
     type Output = Dual<f32, S::Of<f32>>;
     #[inline(always)]
-    fn lift(self) -> Self::Output {
+    fn lift(self) -> Dual<f32, S::Of<f32>> {
         self.copied()
-    }
-}
-
-/// An `f32` scalar is its own dual.
-impl<S: Mode> Unlift<S> for Dual<f32, S::Of<f32>> {
-    type Output = Self;
-    #[inline(always)]
-    fn unlift(self) -> Self {
-        self
     }
 }
 

@@ -1,5 +1,6 @@
 //! nalgebra's geometry types in derived bodies (feature `nalgebra`): points, translations,
-//! rotations, unit vectors, quaternions, unit complex numbers and isometries.
+//! rotations, unit vectors, quaternions, unit complex numbers, isometries, and the
+//! projections `Perspective3`, `Orthographic3` (tangent: their homogeneous `Matrix4`).
 //!
 //! nalgebra writes them generically over `T: RealField`, so, as its matrices, an active one
 //! is the same type over dual scalars (`UnitQuaternion<Dual<f64, S>>`) and nalgebra's own
@@ -45,8 +46,8 @@ use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::tangent::Mode;
 use nalgebra::{
-    Complex, Isometry, Point, Quaternion, Rotation, SMatrix, SVector, Scalar, Similarity,
-    Translation, Unit, UnitComplex, UnitQuaternion,
+    Complex, Isometry, Orthographic3, Perspective3, Point, Quaternion, Rotation, SMatrix, SVector,
+    Scalar, Similarity, Translation, Unit, UnitComplex, UnitQuaternion,
 };
 use simba::scalar::RealField;
 
@@ -118,6 +119,9 @@ coordinates! {
             Isometry::from_coords(c.fixed_rows::<7>(0).into_owned()),
             c[7],
         );
+    // A camera's projection, as its homogeneous matrix.
+    [] Perspective3<T>, SMatrix<T, 4, 4>, |p| *p.as_matrix(), |c| Perspective3::from_matrix_unchecked(c);
+    [] Orthographic3<T>, SMatrix<T, 4, 4>, |p| *p.as_matrix(), |c| Orthographic3::from_matrix_unchecked(c);
     [] Similarity<T, UnitComplex<T>, 2>, SVector<T, 5>,
         |s| concat(&[s.isometry.to_coords().as_slice(), &[s.scaling()]]),
         |c| Similarity::from_isometry(
@@ -183,4 +187,6 @@ geometry_type! {
     [] Isometry<f64, Rotation<f64, 2>, 2>, Isometry<Dual<f64, S>, Rotation<Dual<f64, S>, 2>, 2>, 6, 1;
     [] Similarity<f64, UnitQuaternion<f64>, 3>, Similarity<Dual<f64, S>, UnitQuaternion<Dual<f64, S>>, 3>, 8, 1;
     [] Similarity<f64, UnitComplex<f64>, 2>, Similarity<Dual<f64, S>, UnitComplex<Dual<f64, S>>, 2>, 5, 1;
+    [] Perspective3<f64>, Perspective3<Dual<f64, S>>, 4, 4;
+    [] Orthographic3<f64>, Orthographic3<Dual<f64, S>>, 4, 4;
 }

@@ -74,7 +74,7 @@ op_tags!(
     message = "no forward rule for this operator between `{Self}` and `{Rhs}`",
     label = "this operator has no forward rule",
     note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl",
-    note = "if `{Self}` is a library type named through a type alias of yours (`type State = SVector<f64, 3>`), write the library's name in the derived function (`x: &SVector<f64, 3>`): `#[derive_frule]` recognises library types by their names and cannot see the alias",
+    note = "if `{Self}` is a library type named through a type alias of yours (`type State = SVector<f64, 3>`), name the alias in the attribute, `#[derive_frule(alias(State = SVector<f64, 3>))]`, or write the library's name in the derived function (`x: &SVector<f64, 3>`): `#[derive_frule]` recognises library types by their names and cannot see the alias",
     note = "if `{Self}` is a library type read from a field of a struct of yours (`self.z * self.step` with `z: Complex<f64>`), read the field into a local with its type written first (`let z: Complex<f64> = self.z;`)"
 )]
 pub trait OpRule<Op, Rhs> {

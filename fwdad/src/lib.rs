@@ -144,6 +144,9 @@ pub mod __private {
     pub use fwdad_runtime::user_ops;
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::PromotedElem;
+    // A float method by its trait in a generic rule, whose `T` may also have nalgebra's
+    // `RealField` (`Float::exp(x)`, not `x.exp()`, which would be ambiguous).
+    pub use fwdad_runtime::__num_traits::Float as NumFloat;
     pub use fwdad_runtime::{
         call, coerce_to, column, constant_in, holds_no_float, ChainJacobianOf, Differentiable,
         Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode, Promoted, Real,

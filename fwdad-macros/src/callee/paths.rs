@@ -267,7 +267,10 @@ pub fn is_capitalised(name: &str) -> bool {
 
 /// Whether `name` is a trait whose bound makes a type parameter a float type (`T: Float`).
 pub fn is_float_trait(name: &str) -> bool {
+    // nalgebra's `RealField`, which its users bound their float parameter by alone: the
+    // rule's `T` is a float type (`f64`, `f32`) as for `Float`, and each has both traits.
     matches!(name, "Float" | "FloatCore" | "Real")
+        || (cfg!(feature = "nalgebra") && name == "RealField")
 }
 
 /// Whether `f32`/`f64` implement the trait `name` anyway (`Copy`, `PartialOrd`, `Num`,

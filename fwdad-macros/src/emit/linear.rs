@@ -192,6 +192,13 @@ impl Emitter<'_> {
                 let x = &prims[0];
                 Some(quote_spanned!(span=> -#x))
             }
+            // By the float trait in a generic function, whose `T` may also be bounded by
+            // nalgebra's `RealField` (`exp` of both in scope).
+            (_, LinOp::Unary(m)) if self.func.type_params => {
+                let x = &prims[0];
+                let m = m.ident(span);
+                Some(quote_spanned!(span=> #rt::NumFloat::#m(#x)))
+            }
             (_, LinOp::Unary(m)) => {
                 let x = &prims[0];
                 let m = m.ident(span);

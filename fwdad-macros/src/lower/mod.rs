@@ -39,6 +39,7 @@ mod higher_order;
 mod idioms;
 mod iter_fns;
 mod iterate;
+mod library_calls;
 mod matching;
 mod place;
 mod resolve;

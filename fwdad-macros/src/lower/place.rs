@@ -526,6 +526,9 @@ impl Lowerer<'_> {
         if p.qself.is_some() && c.args.is_empty() {
             return Some(self.qualified_constant(&syn::Expr::Call(c.clone())));
         }
+        if let Some(v) = self.lower_library_call(c) {
+            return v;
+        }
         if p.qself.is_some() {
             self.diag.error_spanned(&p, "`#[derive_frule]` does not support calls through this qualified path; call the function through its trait (`Trait::f(x)`) or its type (`Ty::f(x)`)");
             return Some(self.poison(span));
@@ -607,9 +610,9 @@ impl Lowerer<'_> {
                 return self.lower_call(&collected);
             }
         }
-        // A closure given to a library's constructor (`DMatrix::from_fn(n, n, |i, j| ..)`):
-        // the library would call it with indices and store what it returns, which no rule
-        // maps yet.
+        // A closure given to a library's constructor other than those `lower_library_call`
+        // writes out (`Array3::from_shape_fn(.., |(i, j, k)| ..)`): the library would call
+        // it with indices and store what it returns, which no rule maps yet.
         if crate::libtypes::is_lib_ctor(&p.path) {
             if let Some(a) = c.args.iter().find(|a| self.fn_arg(a).is_some()) {
                 let ctor = quote::ToTokens::to_token_stream(&p.path)
@@ -617,7 +620,7 @@ impl Lowerer<'_> {
                     .replace(' ', "");
                 self.diag.error_spanned(
                     a,
-                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}`: fill the value in a loop (`let mut k = DMatrix::zeros(n, n); for i in 0..n {{ for j in 0..n {{ k[(i, j)] = ..; }} }}`)"),
+                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}` (nalgebra's `from_fn` and ndarray's `Array1::from_shape_fn`, `Array2::from_shape_fn` take closures): build the value with `zeros` and fill it in loops (`let mut k = Array3::zeros((n, n, n));`, then `k[[i, j, l]] = ..;`)"),
                 );
                 return Some(self.poison(span));
             }

@@ -1,12 +1,14 @@
-// A closure given to a library constructor that calls it with indices (`from_fn`).
+// A closure given to a library constructor that calls it with indices, other than
+// nalgebra's `from_fn` and ndarray's `Array1`/`Array2::from_shape_fn` (supported): a
+// three-index tensor.
 use fwdad::prelude::*;
-use nalgebra::DMatrix;
+use ndarray::Array3;
 
 #[derive_frule]
-fn kernel_trace(x: &[f64]) -> f64 {
+fn triple_sum(x: &[f64]) -> f64 {
     let n = x.len();
-    let k = DMatrix::from_fn(n, n, |i, j| (-0.5 * (x[i] - x[j]).powi(2)).exp());
-    k.trace()
+    let t = Array3::from_shape_fn((n, n, n), |(i, j, k)| x[i] * x[j] * x[k]);
+    t.sum()
 }
 
 fn main() {}

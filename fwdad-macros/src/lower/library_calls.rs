@@ -1,0 +1,171 @@
+//! nalgebra (and ndarray) calls lowered as the code they stand for, so that the passes see only what
+//! they already know (a library constructor, indexed stores, the methods of points):
+//! * `DMatrix::from_fn(r, c, |i, j| ..)`, `SMatrix::<f64, R, C>::from_fn(|i, j| ..)`,
+//!   `DVector::from_fn(n, |i, _| ..)`, ndarray's `Array1::from_shape_fn(n, |i| ..)` and
+//!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`: the matrix of zeros filled with the
+//!   closure's values, in the library's order (column by column in nalgebra, row by row in
+//!   ndarray; each entry is computed as the library does, so the primal is the same);
+//! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
+//!   `nalgebra::distance`, `na::distance`): their bodies in nalgebra 0.35, written with
+//!   the operators and methods of points.
+
+use super::Lowerer;
+use crate::ir::Value;
+use crate::splice::{fill, Hole};
+use syn::spanned::Spanned;
+
+use crate::libtypes::{FromFn, NalgebraFreeFn as FreeFn};
+
+/// The bodies of nalgebra's free functions lowering writes out.
+trait Body {
+    fn arity(self) -> usize;
+    fn template(self, span: proc_macro2::Span) -> syn::Expr;
+}
+
+impl Body for FreeFn {
+    fn arity(self) -> usize {
+        match self {
+            Self::Clamp => 3,
+            _ => 2,
+        }
+    }
+
+    /// The body, over the placeholders `__fwdad_a`, `__fwdad_b`, `__fwdad_c` for the
+    /// arguments (bound once each, in order).
+    fn template(self, span: proc_macro2::Span) -> syn::Expr {
+        match self {
+            // `(&p2.coords - &p1.coords).norm()`
+            Self::Distance => syn::parse_quote_spanned!(span=> {
+                let __fwdad_p1 = __fwdad_a;
+                let __fwdad_p2 = __fwdad_b;
+                (__fwdad_p2.coords - __fwdad_p1.coords).norm()
+            }),
+            Self::DistanceSquared => syn::parse_quote_spanned!(span=> {
+                let __fwdad_p1 = __fwdad_a;
+                let __fwdad_p2 = __fwdad_b;
+                (__fwdad_p2.coords - __fwdad_p1.coords).norm_squared()
+            }),
+            // `((&p1.coords + &p2.coords) * 0.5).into()`: a point plus a vector, then times
+            // a scalar, is the same sum and product of the coordinates.
+            Self::Center => syn::parse_quote_spanned!(span=> {
+                let __fwdad_p1 = __fwdad_a;
+                let __fwdad_p2 = __fwdad_b;
+                (*__fwdad_p1 + __fwdad_p2.coords) * 0.5
+            }),
+            Self::Clamp => syn::parse_quote_spanned!(span=> {
+                let __fwdad_val = __fwdad_a;
+                let __fwdad_min = __fwdad_b;
+                let __fwdad_max = __fwdad_c;
+                if __fwdad_val > __fwdad_min {
+                    if __fwdad_val < __fwdad_max { __fwdad_val } else { __fwdad_max }
+                } else {
+                    __fwdad_min
+                }
+            }),
+        }
+    }
+}
+
+trait Loops {
+    fn template(self, span: proc_macro2::Span) -> syn::Expr;
+}
+
+impl Loops for FromFn {
+    /// The loops filling `__fwdad_m` (built by `__fwdad_zeros`) with `__fwdad_entry`'s
+    /// values, in the library's order.
+    fn template(self, span: proc_macro2::Span) -> syn::Expr {
+        match self {
+            Self::Nalgebra => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_j in 0..__fwdad_m.ncols() {
+                    for __fwdad_i in 0..__fwdad_m.nrows() {
+                        __fwdad_m[(__fwdad_i, __fwdad_j)] = __fwdad_entry(__fwdad_i, __fwdad_j);
+                    }
+                }
+                __fwdad_m
+            }),
+            Self::Ndarray1 => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_i in 0..__fwdad_m.len() {
+                    __fwdad_m[__fwdad_i] = __fwdad_entry(__fwdad_i);
+                }
+                __fwdad_m
+            }),
+            Self::Ndarray2 => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_i in 0..__fwdad_m.nrows() {
+                    for __fwdad_j in 0..__fwdad_m.ncols() {
+                        __fwdad_m[[__fwdad_i, __fwdad_j]] = __fwdad_entry((__fwdad_i, __fwdad_j));
+                    }
+                }
+                __fwdad_m
+            }),
+        }
+    }
+}
+
+/// For `Ty::from_fn(.., |i, j| ..)` of a nalgebra matrix type or
+/// `Array2::from_shape_fn(shape, |(i, j)| ..)`: the call of `Ty::zeros` with the same
+/// sizes, and the closure. `None` for every other call.
+fn from_fn(c: &syn::ExprCall) -> Option<(FromFn, syn::ExprCall, &syn::Expr)> {
+    let syn::Expr::Path(p) = super::place::strip(&c.func) else {
+        return None;
+    };
+    let n = p.path.segments.len();
+    if p.qself.is_some() || n < 2 {
+        return None;
+    }
+    let kind = FromFn::of_path(&p.path)?;
+    let closure = c.args.last()?;
+    if !matches!(super::place::strip(closure), syn::Expr::Closure(_)) {
+        return None;
+    }
+    let mut zeros = c.clone();
+    zeros.args = c.args.iter().take(c.args.len() - 1).cloned().collect();
+    let syn::Expr::Path(zp) = &mut *zeros.func else {
+        return None;
+    };
+    let last = zp.path.segments.last_mut()?;
+    last.ident = syn::Ident::new("zeros", last.ident.span());
+    Some((kind, zeros, closure))
+}
+
+impl Lowerer<'_> {
+    /// Lowers `c` when it is one of the library calls of the module docs; `None` when it
+    /// is not.
+    pub(crate) fn lower_library_call(&mut self, c: &syn::ExprCall) -> Option<Option<Value>> {
+        if let Some((kind, zeros, closure)) = from_fn(c) {
+            let template = kind.template(c.span());
+            let zeros = syn::Expr::Call(zeros);
+            let e = fill(
+                template,
+                &[
+                    ("__fwdad_closure", Hole::Expr(closure)),
+                    ("__fwdad_zeros", Hole::Expr(&zeros)),
+                ],
+            );
+            return Some(self.lower_expr(&e));
+        }
+        let syn::Expr::Path(p) = super::place::strip(&c.func) else {
+            return None;
+        };
+        if p.qself.is_some() {
+            return None;
+        }
+        let f = FreeFn::of_path(&p.path)?;
+        if c.args.len() != f.arity() {
+            return None;
+        }
+        let args: Vec<_> = c.args.iter().collect();
+        let holes: Vec<_> = ["__fwdad_a", "__fwdad_b", "__fwdad_c"]
+            .into_iter()
+            .zip(&args)
+            .map(|(n, a)| (n, Hole::Expr(a)))
+            .collect();
+        let e = fill(f.template(c.span()), &holes);
+        Some(self.lower_expr(&e))
+    }
+}
