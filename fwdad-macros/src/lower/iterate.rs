@@ -1659,8 +1659,15 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         )
     };
     match Rewrite::from_name(&m.method.to_string())? {
-        // On an iterator (`x.iter().position(..)`), not a user type's method of that name.
-        Rewrite::Position if matches!(&**recv, syn::Expr::MethodCall(_)) => {
+        // On an iterator (`x.iter().position(..)`), not a user type's method of that name:
+        // the first index whose item the predicate takes, or (`rposition`) the last.
+        r @ (Rewrite::Position | Rewrite::RPosition)
+            if matches!(&**recv, syn::Expr::MethodCall(_)) =>
+        {
+            let stop = match r {
+                Rewrite::Position => quote::quote!(break;),
+                _ => quote::quote!(),
+            };
             Some(holes(syn::parse_quote_spanned!(span=> {
                 let __fwdad_pred = __fwdad_arg;
                 let mut __fwdad_found = ::core::option::Option::None;
@@ -1668,21 +1675,7 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                 for __fwdad_item in __fwdad_recv {
                     if __fwdad_pred(__fwdad_item) {
                         __fwdad_found = ::core::option::Option::Some(__fwdad_k);
-                        break;
-                    }
-                    __fwdad_k += 1;
-                }
-                __fwdad_found
-            })))
-        }
-        Rewrite::RPosition if matches!(&**recv, syn::Expr::MethodCall(_)) => {
-            Some(holes(syn::parse_quote_spanned!(span=> {
-                let __fwdad_pred = __fwdad_arg;
-                let mut __fwdad_found = ::core::option::Option::None;
-                let mut __fwdad_k = 0usize;
-                for __fwdad_item in __fwdad_recv {
-                    if __fwdad_pred(__fwdad_item) {
-                        __fwdad_found = ::core::option::Option::Some(__fwdad_k);
+                        #stop
                     }
                     __fwdad_k += 1;
                 }
