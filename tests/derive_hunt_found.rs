@@ -42,7 +42,10 @@ struct Stats {
 /// Fields of a local struct assigned in a loop.
 #[derive_frule]
 fn struct_fields_in_loop(x: &[f64]) -> f64 {
-    let mut s = Stats { total: 0.0, sq: 0.0 };
+    let mut s = Stats {
+        total: 0.0,
+        sq: 0.0,
+    };
     for &v in x {
         s.total += v;
         s.sq += v * v;
@@ -165,9 +168,7 @@ fn state_in_filter(x: &[f64]) -> f64 {
 /// `fold` with tuple state.
 #[derive_frule]
 fn fold_tuple_state(x: &[f64]) -> f64 {
-    let (m, s) = x
-        .iter()
-        .fold((0.0, 0.0), |(m, s), &v| (m + v, s + v * m));
+    let (m, s) = x.iter().fold((0.0, 0.0), |(m, s), &v| (m + v, s + v * m));
     m * s
 }
 
@@ -346,12 +347,16 @@ fn chains() {
 
 #[test]
 fn closures() {
-    check_modes!(closure_captures_loop_var {}, closure_captures_loop_var, pts());
+    check_modes!(
+        closure_captures_loop_var {},
+        closure_captures_loop_var,
+        pts()
+    );
     check_modes!(nested_closure_state {}, nested_closure_state, pts());
 }
 
 // ---------------------------------------------------------------------------------------
-// Batch 2
+// Guards: `&mut self` methods, `&mut` helpers, closures in conditions, labelled loops
 
 /// A running accumulator with a `&mut self` method.
 #[derive(Clone, Copy, Differentiable)]
@@ -645,7 +650,11 @@ fn slice_swap_in_loop(x: &[f64]) -> f64 {
 #[test]
 fn batch2_methods_and_refs() {
     check_modes!(method_mut_self_in_loop {}, method_mut_self_in_loop, pts());
-    check_modes!(method_mut_self_in_for_each {}, method_mut_self_in_for_each, pts());
+    check_modes!(
+        method_mut_self_in_for_each {},
+        method_mut_self_in_for_each,
+        pts()
+    );
     check_modes!(method_mut_self_in_map {}, method_mut_self_in_map, pts());
     check_modes!(ref_mut_param_in_loop {}, ref_mut_param_in_loop, pts());
     check_modes!(ref_mut_param_in_chain {}, ref_mut_param_in_chain, pts());
@@ -658,13 +667,25 @@ fn batch2_methods_and_refs() {
 fn batch2_closures() {
     check_modes!(closure_calls_closure {}, closure_calls_closure, pts());
     check_modes!(closure_in_if_condition {}, closure_in_if_condition, pts());
-    check_modes!(closure_in_match_scrutinee {}, closure_in_match_scrutinee, pts());
-    check_modes!(shadow_in_inlined_closure {}, shadow_in_inlined_closure, pts());
+    check_modes!(
+        closure_in_match_scrutinee {},
+        closure_in_match_scrutinee,
+        pts()
+    );
+    check_modes!(
+        shadow_in_inlined_closure {},
+        shadow_in_inlined_closure,
+        pts()
+    );
 }
 
 #[test]
 fn batch2_control() {
-    check_modes!(assign_in_if_let_condition {}, assign_in_if_let_condition, pts());
+    check_modes!(
+        assign_in_if_let_condition {},
+        assign_in_if_let_condition,
+        pts()
+    );
     check_modes!(break_value {}, break_value, pts());
     check_modes!(destructuring_recurrence {}, destructuring_recurrence, pts());
     check_modes!(for_pattern_shadows {}, for_pattern_shadows, pts());
@@ -676,4 +697,551 @@ fn batch2_places() {
     check_modes!(vec_of_vec_in_place {}, vec_of_vec_in_place, pts());
     check_modes!(array_of_structs {}, array_of_structs, pts());
     check_modes!(slice_swap_in_loop {}, slice_swap_in_loop, pts());
+}
+
+// ---------------------------------------------------------------------------------------
+// Guards: copies of Copy values, then the original mutated in place
+
+#[derive_frule]
+fn copy_then_bump(x: &[f64]) -> f64 {
+    let mut acc = x[0];
+    let before = acc;
+    bump(&mut acc, x[1]);
+    before * acc + x[2]
+}
+
+#[derive_frule]
+fn copy_struct_then_push(x: &[f64]) -> f64 {
+    let mut r = Running { mean: x[0], n: 1.0 };
+    let snapshot = r;
+    r.push(x[1]);
+    r.push(x[2]);
+    (snapshot.mean - r.mean) * snapshot.mean
+}
+
+/// An explicit Euler step keeping the previous state (a Copy array).
+#[derive_frule]
+fn copy_array_then_update(x: &[f64]) -> f64 {
+    let mut s = [x[0], x[1], x[2]];
+    for _ in 0..3 {
+        let prev = s;
+        for i in 0..3 {
+            s[i] += 0.1 * (prev[(i + 1) % 3] - prev[i] * prev[i]);
+        }
+    }
+    s[0] + s[1] * s[2]
+}
+
+/// A Jacobi sweep: `next` starts as a copy of `cur`.
+#[derive_frule]
+fn jacobi_copy(x: &[f64]) -> f64 {
+    let mut cur = [x[0], x[1], x[2], x[3]];
+    for _ in 0..2 {
+        let mut next = cur;
+        for i in 1..3 {
+            next[i] = 0.5 * (cur[i - 1] + cur[i + 1]) + x[4] * cur[i];
+        }
+        cur = next;
+    }
+    cur[1] * cur[2]
+}
+
+/// Copy then `mem::swap`.
+#[derive_frule]
+fn copy_then_swap(x: &[f64]) -> f64 {
+    let mut a = x[0];
+    let mut b = x[1];
+    let a0 = a;
+    std::mem::swap(&mut a, &mut b);
+    a0 * 3.0 + a * 2.0 + b + x[2]
+}
+
+/// Copy of a struct field then the struct mutated through `&mut`.
+#[derive_frule]
+fn copy_field_then_ref_mut(x: &[f64]) -> f64 {
+    let mut b = Body { x: x[0], v: x[1] };
+    let x0 = b.x;
+    let r = &mut b;
+    r.x += r.v;
+    r.v *= 2.0;
+    x0 * b.x + b.v + x[2]
+}
+
+/// A copy of an array element through `&mut` to the array.
+#[derive_frule]
+fn copy_then_ref_mut_array(x: &[f64]) -> f64 {
+    let mut a = [x[0], x[1]];
+    let old = a;
+    let r = &mut a;
+    r[0] += r[1];
+    old[0] * a[0] + old[1] + x[2]
+}
+
+/// A tuple copied, then its field assigned.
+#[derive_frule]
+fn copy_tuple_then_field(x: &[f64]) -> f64 {
+    let mut t = (x[0], x[1]);
+    let u = t;
+    t.0 += 1.0;
+    t.1 *= x[2];
+    u.0 * t.0 + u.1 * t.1
+}
+
+/// An array passed by value to a helper that mutates its copy.
+#[derive_frule]
+fn normalise_copy(mut a: [f64; 3]) -> f64 {
+    let n = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
+    for i in 0..3 {
+        a[i] /= n;
+    }
+    a[0] + 2.0 * a[1]
+}
+
+#[derive_frule]
+fn by_value_array_arg(x: &[f64]) -> f64 {
+    let a = [x[0], x[1], x[2]];
+    let n = normalise_copy(a);
+    n * a[0] + a[1]
+}
+
+/// A `&mut self` method through an element of an array of structs.
+#[derive_frule]
+fn push_into_array_element(x: &[f64]) -> f64 {
+    let mut rs = [Running { mean: 0.0, n: 0.0 }; 2];
+    let first = rs[0];
+    for (k, &v) in x.iter().enumerate() {
+        rs[k % 2].push(v * v);
+    }
+    rs[0].mean * rs[1].mean + first.mean + x[0]
+}
+
+#[test]
+fn batch3_copies() {
+    check_modes!(copy_then_bump {}, copy_then_bump, pts());
+    check_modes!(copy_struct_then_push {}, copy_struct_then_push, pts());
+    check_modes!(copy_array_then_update {}, copy_array_then_update, pts());
+    check_modes!(jacobi_copy {}, jacobi_copy, pts());
+    check_modes!(copy_then_swap {}, copy_then_swap, pts());
+    check_modes!(copy_field_then_ref_mut {}, copy_field_then_ref_mut, pts());
+    check_modes!(copy_then_ref_mut_array {}, copy_then_ref_mut_array, pts());
+    check_modes!(copy_tuple_then_field {}, copy_tuple_then_field, pts());
+    check_modes!(by_value_array_arg {}, by_value_array_arg, pts());
+    check_modes!(push_into_array_element {}, push_into_array_element, pts());
+}
+
+// ---------------------------------------------------------------------------------------
+// Guards: adaptors are lazy: a closure with state runs only for the items pulled, in
+// the order they are pulled
+
+/// `map` then `take`: the map's closure runs twice.
+#[derive_frule]
+fn map_then_take(x: &[f64]) -> f64 {
+    let mut calls = 0.0;
+    let s: f64 = x
+        .iter()
+        .map(|&v| {
+            calls += 1.0;
+            v * v * calls
+        })
+        .take(2)
+        .sum();
+    s * calls
+}
+
+/// `any` stops at the first match.
+#[derive_frule]
+fn any_short_circuits(x: &[f64]) -> f64 {
+    let mut checked = 0.0;
+    let mut acc = 0.0;
+    let found = x.iter().any(|&v| {
+        checked += 1.0;
+        acc += v * v;
+        v > 1.0
+    });
+    if found {
+        acc * checked
+    } else {
+        acc
+    }
+}
+
+/// `position` stops at the first match.
+#[derive_frule]
+fn position_short_circuits(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    let k = x.iter().position(|&v| {
+        acc += v.exp();
+        v < 0.0
+    });
+    acc + k.unwrap_or(0) as f64
+}
+
+/// `find` stops at the first match.
+#[derive_frule]
+fn find_short_circuits(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    let f = x.iter().find(|&&v| {
+        acc += v * 2.0;
+        v > 1.0
+    });
+    acc * f.copied().unwrap_or(1.0)
+}
+
+/// `take_while` stops at the first failure.
+#[derive_frule]
+fn take_while_state(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    let s: f64 = x
+        .iter()
+        .map(|&v| {
+            acc += v;
+            acc
+        })
+        .take_while(|&a| a < 1.0)
+        .sum();
+    s + acc
+}
+
+/// `map` then `rev`: the closure sees the items last to first.
+#[derive_frule]
+fn map_then_rev(x: &[f64]) -> f64 {
+    let mut c = 0.0;
+    let ys: Vec<f64> = x
+        .iter()
+        .map(|&v| {
+            c = 0.5 * c + v;
+            c
+        })
+        .rev()
+        .collect();
+    ys[0] * 3.0 + ys[1] * 2.0 + ys[4]
+}
+
+/// `all` stops at the first failure.
+#[derive_frule]
+fn all_short_circuits(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    let ok = x.iter().all(|&v| {
+        acc += v.sin();
+        v > -0.5
+    });
+    if ok {
+        acc
+    } else {
+        acc * 2.0
+    }
+}
+
+#[test]
+fn batch4_laziness() {
+    check_modes!(map_then_take {}, map_then_take, pts());
+    check_modes!(any_short_circuits {}, any_short_circuits, pts());
+    check_modes!(position_short_circuits {}, position_short_circuits, pts());
+    check_modes!(find_short_circuits {}, find_short_circuits, pts());
+    check_modes!(take_while_state {}, take_while_state, pts());
+    check_modes!(map_then_rev {}, map_then_rev, pts());
+    check_modes!(all_short_circuits {}, all_short_circuits, pts());
+}
+
+// ---------------------------------------------------------------------------------------
+// Guards: closures reached by other routes
+
+/// Applies `f` to each element (a user's higher-order helper).
+#[derive_frule]
+fn apply_each<F: FnMut(f64) -> f64>(x: &[f64], mut f: F) -> f64 {
+    let mut s = 0.0;
+    for &v in x {
+        s += f(v);
+    }
+    s
+}
+
+/// A closure with state passed by `&mut` to a helper inside a loop.
+#[derive_frule]
+fn closure_to_helper_in_loop(x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    let mut acc = 0.0;
+    for _ in 0..2 {
+        acc += apply_each(x, |v| {
+            total += v;
+            v * total
+        });
+    }
+    acc + total
+}
+
+/// A labelled block breaking with a value inside a loop.
+#[derive_frule]
+fn labelled_block_value(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for &v in x {
+        let w = 'b: {
+            if v < 0.0 {
+                acc += 1.0;
+                break 'b -v;
+            }
+            v * v
+        };
+        acc += w;
+    }
+    acc
+}
+
+/// Nested loops, the inner one a chain whose closure updates the outer loop's state.
+#[derive_frule]
+fn nested_chain_updates_outer(x: &[f64]) -> f64 {
+    let mut scale = 1.0;
+    let mut acc = 0.0;
+    for _ in 0..2 {
+        acc += x
+            .iter()
+            .map(|&v| {
+                scale *= 0.9;
+                v * scale
+            })
+            .sum::<f64>();
+    }
+    acc + scale
+}
+
+/// A closure redefined in each iteration, capturing the loop's state.
+#[derive_frule]
+fn closure_redefined_in_loop(x: &[f64]) -> f64 {
+    let mut y = x[0];
+    for &v in &x[1..] {
+        let mut step = |h: f64| {
+            y += h * (v - y);
+        };
+        step(0.5);
+        step(0.25);
+    }
+    y
+}
+
+/// `while` whose condition and body both advance a cursor closure.
+#[derive_frule]
+fn while_cursor_both(x: &[f64]) -> f64 {
+    let mut i = 0;
+    let mut next = || {
+        i += 1;
+        x.get(i - 1).copied()
+    };
+    let mut acc = 0.0;
+    while let Some(v) = next() {
+        acc += v * v;
+        if let Some(w) = next() {
+            acc -= w * 0.5;
+        }
+    }
+    acc
+}
+
+#[test]
+fn batch5_closures() {
+    check_modes!(
+        closure_to_helper_in_loop {},
+        closure_to_helper_in_loop,
+        pts()
+    );
+    check_modes!(labelled_block_value {}, labelled_block_value, pts());
+    check_modes!(
+        nested_chain_updates_outer {},
+        nested_chain_updates_outer,
+        pts()
+    );
+    check_modes!(
+        closure_redefined_in_loop {},
+        closure_redefined_in_loop,
+        pts()
+    );
+    check_modes!(while_cursor_both {}, while_cursor_both, pts());
+}
+
+// ---------------------------------------------------------------------------------------
+// Found: a closure passed to a function that writes a capture other than by assigning the
+// name (a field, `&mut` to it, a method) wrote into a copy: a silent wrong primal (fields,
+// `inc(&mut calls)`, `mem::swap`, `seen.push(..)`) or a type error in the expansion
+
+// Not yet (no wrong value): a `&mut self` method of a user type on a capture of a closure passed to a function: a type error in the expansion (`Dual<&mut Running, ..>` has no `push`), no wrong value.
+#[cfg(any())]
+#[derive_frule]
+fn helper_closure_method_mut(x: &[f64]) -> f64 {
+    let mut r = Running { mean: 0.0, n: 0.0 };
+    let s = apply_each(x, |v| {
+        r.push(v * v);
+        r.mean
+    });
+    s + r.mean
+}
+
+#[derive_frule]
+fn helper_closure_ref_mut_call(x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    let s = apply_each(x, |v| {
+        bump(&mut total, v);
+        v * 2.0
+    });
+    s + total
+}
+
+#[derive_frule]
+fn helper_closure_vec_push(x: &[f64]) -> f64 {
+    let mut kept = Vec::new();
+    let s = apply_each(x, |v| {
+        kept.push(v * v);
+        v
+    });
+    s + kept.iter().sum::<f64>() * kept.len() as f64
+}
+
+#[derive_frule]
+fn helper_closure_swap(x: &[f64]) -> f64 {
+    let mut a = 1.0;
+    let mut b = 0.0;
+    let s = apply_each(x, |v| {
+        b += v * a;
+        std::mem::swap(&mut a, &mut b);
+        v
+    });
+    s + a * 3.0 + b
+}
+
+/// Before: `body.x += ..` read `(*body)`, a copy, and wrote into it (primal 0.75 for 1.5).
+#[derive_frule]
+fn helper_closure_field(x: &[f64]) -> f64 {
+    let mut body = Body { x: 0.0, v: 1.0 };
+    let s = apply_each(x, |v| {
+        body.x += v * body.v;
+        body.v *= 0.5;
+        v
+    });
+    s + body.x
+}
+
+/// Before: as `helper_closure_field`, through a tuple field.
+#[derive_frule]
+fn helper_closure_tuple_field(x: &[f64]) -> f64 {
+    let mut t = (0.0, 1.0);
+    let s = apply_each(x, |v| {
+        t.0 += v * t.1;
+        t.1 *= 0.5;
+        v
+    });
+    s + t.0
+}
+
+#[derive_frule]
+fn helper_closure_index_of_index(x: &[f64]) -> f64 {
+    let mut m = [[0.0; 2]; 2];
+    let mut k = 0;
+    let s = apply_each(x, |v| {
+        m[k % 2][(k / 2) % 2] += v * v;
+        k += 1;
+        v
+    });
+    s + m[0][0] * m[1][1] + m[0][1] - m[1][0]
+}
+
+// Not yet (no wrong value): a `&mut` local captured by a closure passed to a function: a type error in the expansion (`&mut {float}: Clone`), no wrong value.
+#[cfg(any())]
+#[derive_frule]
+fn helper_closure_ref_mut_local(x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    let r = &mut total;
+    let s = apply_each(x, |v| {
+        *r += v * v;
+        v
+    });
+    s + total
+}
+
+#[test]
+fn closure_passed_to_a_function_writes_active_captures() {
+    // check_modes!(helper_closure_method_mut {}, helper_closure_method_mut, pts());
+    check_modes!(
+        helper_closure_ref_mut_call {},
+        helper_closure_ref_mut_call,
+        pts()
+    );
+    check_modes!(helper_closure_vec_push {}, helper_closure_vec_push, pts());
+    check_modes!(helper_closure_swap {}, helper_closure_swap, pts());
+    check_modes!(helper_closure_field {}, helper_closure_field, pts());
+    check_modes!(
+        helper_closure_tuple_field {},
+        helper_closure_tuple_field,
+        pts()
+    );
+    check_modes!(
+        helper_closure_index_of_index {},
+        helper_closure_index_of_index,
+        pts()
+    );
+    // check_modes!(helper_closure_ref_mut_local {}, helper_closure_ref_mut_local, pts());
+}
+
+// The same with inactive state (a count), where the copy type-checked: before, a wrong primal
+
+/// Before: `seen` was captured by value; the pushes went into a copy (primal 0).
+#[derive_frule]
+fn helper_closure_push_count(x: &[f64]) -> f64 {
+    let mut seen: Vec<usize> = Vec::new();
+    let s = apply_each(x, |v| {
+        seen.push(1);
+        v * v
+    });
+    s * seen.len() as f64
+}
+
+fn inc(n: &mut usize) {
+    *n += 1;
+}
+
+/// Before: `&mut calls` borrowed a copy (primal 0).
+#[derive_frule]
+fn helper_closure_inc_count(x: &[f64]) -> f64 {
+    let mut calls = 0;
+    let s = apply_each(x, |v| {
+        inc(&mut calls);
+        v * v
+    });
+    s * calls as f64
+}
+
+/// Before: the swaps went into copies (primal half the plain one's).
+#[derive_frule]
+fn helper_closure_swap_ints(x: &[f64]) -> f64 {
+    let mut a = 1usize;
+    let mut b = 2usize;
+    let s = apply_each(x, |v| {
+        std::mem::swap(&mut a, &mut b);
+        v * v
+    });
+    s * a as f64
+}
+
+/// A guard: the same closure called in a loop (inlined there) was right.
+#[derive_frule]
+fn loop_push_count(x: &[f64]) -> f64 {
+    let mut seen: Vec<usize> = Vec::new();
+    let mut s = 0.0;
+    for &v in x {
+        let mut f = |w: f64| {
+            seen.push(1);
+            w * w
+        };
+        s += f(v);
+    }
+    s * seen.len() as f64
+}
+
+#[test]
+fn closure_passed_to_a_function_writes_a_count() {
+    check_modes!(
+        helper_closure_push_count {},
+        helper_closure_push_count,
+        pts()
+    );
+    check_modes!(helper_closure_inc_count {}, helper_closure_inc_count, pts());
+    check_modes!(helper_closure_swap_ints {}, helper_closure_swap_ints, pts());
+    check_modes!(loop_push_count {}, loop_push_count, pts());
 }

@@ -395,7 +395,8 @@ impl<'ast> Visit<'ast> for Paths {
 }
 
 /// The captures a closure passed to a function writes, which are lent to its dual form
-/// `&mut`: those it assigns, and arrays and `Vec`s it writes elements of (`acc[i] += v`).
+/// `&mut`: those it assigns, arrays and `Vec`s it writes elements of (`acc[i] += v`), and
+/// those it lends `&mut` itself (`inc(&mut calls)`, `mem::swap(&mut a, &mut b)`).
 pub(crate) fn written_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
     let mut scan = AssignScan {
         index_roots: true,
@@ -427,7 +428,8 @@ pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
 #[derive(Default)]
 struct AssignScan {
     names: HashSet<String>,
-    /// Whether `a[i] = ..` assigns `a`.
+    /// Whether `a[i] = ..` and `&mut a` assign `a` (for a closure passed to a function,
+    /// whose writes must reach the capture itself, not a copy).
     index_roots: bool,
 }
 
@@ -456,6 +458,21 @@ impl<'ast> Visit<'ast> for AssignScan {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
         self.place_names(&e.left);
         syn::visit::visit_expr_assign(self, e);
+    }
+
+    fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
+        if self.index_roots && e.mutability.is_some() {
+            self.place_names(&e.expr);
+        }
+        syn::visit::visit_expr_reference(self, e);
+    }
+
+    /// `seen.push(v)`, `r.update(v)`: a method may take its receiver `&mut`.
+    fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
+        if self.index_roots {
+            self.place_names(&e.receiver);
+        }
+        syn::visit::visit_expr_method_call(self, e);
     }
 
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
