@@ -1245,3 +1245,23 @@ fn closure_passed_to_a_function_writes_a_count() {
     check_modes!(helper_closure_swap_ints {}, helper_closure_swap_ints, pts());
     check_modes!(loop_push_count {}, loop_push_count, pts());
 }
+
+/// A guard: a closure passed to a function that only reads captures through methods
+/// (`w.iter()` of a `let` without `mut`, `x.len()` of a parameter, `c.sin()` of a float).
+#[derive_frule]
+fn helper_closure_reads_by_methods(x: &[f64]) -> f64 {
+    let w = vec![0.5, 1.5];
+    let c = x[0] * 2.0;
+    apply_each(x, |v| {
+        v * w.iter().sum::<f64>() + x.len() as f64 * c.sin() + x.iter().sum::<f64>()
+    })
+}
+
+#[test]
+fn closure_passed_to_a_function_reads_by_methods() {
+    check_modes!(
+        helper_closure_reads_by_methods {},
+        helper_closure_reads_by_methods,
+        pts()
+    );
+}

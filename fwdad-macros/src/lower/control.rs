@@ -395,14 +395,20 @@ impl<'ast> Visit<'ast> for Paths {
 }
 
 /// The captures a closure passed to a function writes, which are lent to its dual form
-/// `&mut`: those it assigns, arrays and `Vec`s it writes elements of (`acc[i] += v`), and
-/// those it lends `&mut` itself (`inc(&mut calls)`, `mem::swap(&mut a, &mut b)`).
-pub(crate) fn written_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
+/// `&mut`: those it assigns, arrays and `Vec`s it writes elements of (`acc[i] += v`),
+/// those it lends `&mut` itself (`inc(&mut calls)`, `mem::swap(&mut a, &mut b)`), and
+/// receivers of its method calls among `mut_names`, the names bound `mut` (`seen.push(v)`).
+pub(crate) fn written_in_closure(
+    c: &syn::ExprClosure,
+    mut_names: &HashSet<String>,
+) -> HashSet<String> {
     let mut scan = AssignScan {
         index_roots: true,
         ..AssignScan::default()
     };
     scan.visit_expr_closure(c);
+    let receivers = scan.receivers.intersection(mut_names).cloned();
+    scan.names.extend(receivers.collect::<Vec<_>>());
     scan.names
 }
 
@@ -431,6 +437,8 @@ struct AssignScan {
     /// Whether `a[i] = ..` and `&mut a` assign `a` (for a closure passed to a function,
     /// whose writes must reach the capture itself, not a copy).
     index_roots: bool,
+    /// With `index_roots`: the roots of method receivers (`seen` of `seen.push(v)`).
+    receivers: HashSet<String>,
 }
 
 impl AssignScan {
@@ -470,7 +478,12 @@ impl<'ast> Visit<'ast> for AssignScan {
     /// `seen.push(v)`, `r.update(v)`: a method may take its receiver `&mut`.
     fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
         if self.index_roots {
-            self.place_names(&e.receiver);
+            let mut root = AssignScan {
+                index_roots: true,
+                ..AssignScan::default()
+            };
+            root.place_names(&e.receiver);
+            self.receivers.extend(root.names);
         }
         syn::visit::visit_expr_method_call(self, e);
     }

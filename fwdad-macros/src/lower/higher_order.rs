@@ -234,7 +234,7 @@ impl Lowerer<'_> {
         self.truncate_scopes(depth);
         // A capture the closure assigns (a counter, an accumulator) is lent to its dual
         // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
-        let assigned = super::control::written_in_closure(&arg.closure);
+        let assigned = super::control::written_in_closure(&arg.closure, &self.mut_names);
         let mutated: Vec<bool> = captures
             .iter()
             .map(|c| assigned.contains(&c.to_string()))
