@@ -1265,3 +1265,25 @@ fn closure_passed_to_a_function_reads_by_methods() {
         pts()
     );
 }
+
+/// A guard: captures bound `mut` that the closure only reads through methods
+/// (`scale.exp()`, `w.iter()`) are lent `&mut` and read through the reference.
+#[derive_frule]
+fn helper_closure_reads_mut_by_methods(x: &[f64]) -> f64 {
+    let mut scale = x[0];
+    scale *= 2.0;
+    let mut w = Vec::new();
+    w.push(x[1]);
+    w.push(0.5);
+    let s = apply_each(x, |v| v * scale.exp() + w.iter().sum::<f64>() * v.sin());
+    s + scale * w[0]
+}
+
+#[test]
+fn closure_passed_to_a_function_reads_mut_by_methods() {
+    check_modes!(
+        helper_closure_reads_mut_by_methods {},
+        helper_closure_reads_mut_by_methods,
+        pts()
+    );
+}

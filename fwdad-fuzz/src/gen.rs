@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(56) {
+        match g.rng.below(57) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1657,6 +1657,43 @@ fn program(
                         "    let mut {v} = D::from(0.0);\n    for (i, &t) in x.iter().enumerate() {{\n        {v} += match (i % 3, t.re() > 0.0) {{\n            \
                          (0, true) => {},\n            (_, false) if t.re() < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
                         arms[0].dual, arms[1].dual, arms[2].dual, arms[3].dual
+                    ),
+                );
+            }
+            56 => {
+                // A closure passed to a helper writing captures other than by assigning
+                // the name: a tuple's field, a `Vec` it pushes to, `&mut` to a local.
+                let (pr, seen, lo) = (
+                    format!("pr{vars}"),
+                    format!("seen{vars}"),
+                    format!("lo{vars}"),
+                );
+                let mut inner = s.clone();
+                inner.scalars.extend(["t".to_string(), format!("{pr}.1")]);
+                inner.closures.clear();
+                let e = g.expr(&inner, 2);
+                let body = |zero: &str, half: &str, e: &str| {
+                    format!(
+                        "    let mut {pr} = ({zero}, {zero});
+    let mut {lo} = {zero};
+    let mut {seen} = Vec::new();
+    each{}(x, |t| {{
+        {pr}.0 = {half} * {pr}.0 + {e};
+        {seen}.push(t);
+        std::mem::swap(&mut {pr}.1, &mut {lo});
+    }});
+",
+                        if zero == "0.0" { "" } else { "_nd" }
+                    )
+                };
+                out.line(
+                    format!(
+                        "{}    let {v} = {pr}.0 + {pr}.1 - {lo} + {seen}.len() as f64;",
+                        body("0.0", "0.5", &e.plain)
+                    ),
+                    format!(
+                        "{}    let {v} = {pr}.0 + {pr}.1 - {lo} + D::from({seen}.len() as f64);",
+                        body("D::from(0.0)", "D::from(0.5)", &e.dual)
                     ),
                 );
             }
