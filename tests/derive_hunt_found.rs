@@ -3,7 +3,14 @@
 //! closures, labelled loops, `mem::swap`, `Option` state). Each function is written as
 //! users write it and checked against central finite differences of the plain function
 //! in one direction, batched and at second order, primals bit for bit (`check_modes!`).
-#![allow(clippy::needless_range_loop, clippy::manual_memcpy)]
+// Written as users write them: `a = a + ..`, `vec![..]` read once, pushes after `new`.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::manual_memcpy,
+    clippy::assign_op_pattern,
+    clippy::vec_init_then_push,
+    clippy::useless_vec
+)]
 use fwdad::prelude::*;
 
 mod common;
