@@ -1662,39 +1662,42 @@ fn program(
             }
             56 => {
                 // A closure passed to a helper writing captures other than by assigning
-                // the name: a tuple's field, a `Vec` it pushes to, `&mut` to a local.
-                let (pr, seen, lo) = (
+                // the name: a tuple's field, a `Vec` it pushes to, locals swapped through
+                // `&mut` (before, each wrote into a copy: a wrong primal).
+                let (pr, seen, k) = (
                     format!("pr{vars}"),
                     format!("seen{vars}"),
-                    format!("lo{vars}"),
+                    format!("k{vars}"),
                 );
                 let mut inner = s.clone();
                 inner.scalars.extend(["t".to_string(), format!("{pr}.1")]);
                 inner.closures.clear();
                 let e = g.expr(&inner, 2);
-                let body = |zero: &str, half: &str, e: &str| {
+                let body = |d: fn(&str) -> String, each: &str, e: &str| {
                     format!(
-                        "    let mut {pr} = ({zero}, {zero});
-    let mut {lo} = {zero};
+                        "    let mut {pr} = ({}, {});
+    let (mut {k}a, mut {k}b) = (1usize, 2usize);
     let mut {seen} = Vec::new();
-    each{}(x, |t| {{
-        {pr}.0 = {half} * {pr}.0 + {e};
-        {seen}.push(t);
-        std::mem::swap(&mut {pr}.1, &mut {lo});
+    {each}(x, |t| {{
+        {pr}.0 = {} * {pr}.0 + {e};
+        {seen}.push(1u8);
+        std::mem::swap(&mut {k}a, &mut {k}b);
     }});
+    let {v} = {pr}.0 + {pr}.1 * {};
 ",
-                        if zero == "0.0" { "" } else { "_nd" }
+                        d("0.0"),
+                        d("1.0"),
+                        d("0.5"),
+                        d(&format!("({seen}.len() * {k}a) as f64"))
                     )
                 };
                 out.line(
-                    format!(
-                        "{}    let {v} = {pr}.0 + {pr}.1 - {lo} + {seen}.len() as f64;",
-                        body("0.0", "0.5", &e.plain)
-                    ),
-                    format!(
-                        "{}    let {v} = {pr}.0 + {pr}.1 - {lo} + D::from({seen}.len() as f64);",
-                        body("D::from(0.0)", "D::from(0.5)", &e.dual)
-                    ),
+                    body(|c| c.to_string(), "each", &e.plain)
+                        .trim_end()
+                        .to_string(),
+                    body(|c| format!("D::from({c})"), "each_nd", &e.dual)
+                        .trim_end()
+                        .to_string(),
                 );
             }
             54 | 55 => {

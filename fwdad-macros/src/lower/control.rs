@@ -397,7 +397,8 @@ impl<'ast> Visit<'ast> for Paths {
 /// The captures a closure passed to a function writes, which are lent to its dual form
 /// `&mut`: those it assigns, arrays and `Vec`s it writes elements of (`acc[i] += v`),
 /// those it lends `&mut` itself (`inc(&mut calls)`, `mem::swap(&mut a, &mut b)`), and
-/// receivers of its method calls among `mut_names`, the names bound `mut` (`seen.push(v)`).
+/// receivers among `mut_names` (the names bound `mut`) of methods it calls for their
+/// effect (`seen.push(v);`).
 pub(crate) fn written_in_closure(
     c: &syn::ExprClosure,
     mut_names: &HashSet<String>,
@@ -437,11 +438,23 @@ struct AssignScan {
     /// Whether `a[i] = ..` and `&mut a` assign `a` (for a closure passed to a function,
     /// whose writes must reach the capture itself, not a copy).
     index_roots: bool,
-    /// With `index_roots`: the roots of method receivers (`seen` of `seen.push(v)`).
+    /// With `index_roots`: the roots of receivers of methods called for their effect
+    /// (`seen` of `seen.push(v);`).
     receivers: HashSet<String>,
 }
 
 impl AssignScan {
+    fn note_receiver(&mut self, receiver: &syn::Expr) {
+        if self.index_roots {
+            let mut root = AssignScan {
+                index_roots: true,
+                ..AssignScan::default()
+            };
+            root.place_names(receiver);
+            self.receivers.extend(root.names);
+        }
+    }
+
     /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` and `[a, b]`
     /// (destructuring assignment), the root of `s.f.g`, and of `a[i][j]` if `index_roots`.
     fn place_names(&mut self, place: &syn::Expr) {
@@ -475,17 +488,14 @@ impl<'ast> Visit<'ast> for AssignScan {
         syn::visit::visit_expr_reference(self, e);
     }
 
-    /// `seen.push(v)`, `r.update(v)`: a method may take its receiver `&mut`.
-    fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
-        if self.index_roots {
-            let mut root = AssignScan {
-                index_roots: true,
-                ..AssignScan::default()
-            };
-            root.place_names(&e.receiver);
-            self.receivers.extend(root.names);
+    /// `seen.push(v);`, `r.update(v);`: a method called for its effect (its value
+    /// dropped) may take its receiver `&mut`; one whose value is used (`w.iter()`,
+    /// `v.hypot(..)`) is taken for a read, so a `Fn` closure stays `Fn`.
+    fn visit_stmt(&mut self, st: &'ast syn::Stmt) {
+        if let syn::Stmt::Expr(syn::Expr::MethodCall(m), Some(_)) = st {
+            self.note_receiver(&m.receiver);
         }
-        syn::visit::visit_expr_method_call(self, e);
+        syn::visit::visit_stmt(self, st);
     }
 
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
