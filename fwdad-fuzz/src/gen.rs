@@ -1692,12 +1692,8 @@ fn program(
                     )
                 };
                 out.line(
-                    body(|c| c.to_string(), "each", &e.plain)
-                        .trim_end()
-                        .to_string(),
-                    body(|c| format!("D::from({c})"), "each_nd", &e.dual)
-                        .trim_end()
-                        .to_string(),
+                    body(|c| c.to_string(), "each", &e.plain).trim_end(),
+                    body(|c| format!("D::from({c})"), "each_nd", &e.dual).trim_end(),
                 );
             }
             54 | 55 => {
