@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(56) {
+        match g.rng.below(57) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1658,6 +1658,42 @@ fn program(
                          (0, true) => {},\n            (_, false) if t.re() < -1.0 => {},\n            (1, _) => {},\n            _ => {},\n        }};\n    }}",
                         arms[0].dual, arms[1].dual, arms[2].dual, arms[3].dual
                     ),
+                );
+            }
+            56 => {
+                // A closure passed to a helper writing captures other than by assigning
+                // the name: a tuple's field, a `Vec` it pushes to, locals swapped through
+                // `&mut` (before, each wrote into a copy: a wrong primal).
+                let (pr, seen, k) = (
+                    format!("pr{vars}"),
+                    format!("seen{vars}"),
+                    format!("k{vars}"),
+                );
+                let mut inner = s.clone();
+                inner.scalars.extend(["t".to_string(), format!("{pr}.1")]);
+                inner.closures.clear();
+                let e = g.expr(&inner, 2);
+                let body = |d: fn(&str) -> String, each: &str, e: &str| {
+                    format!(
+                        "    let mut {pr} = ({}, {});
+    let (mut {k}a, mut {k}b) = (1usize, 2usize);
+    let mut {seen} = Vec::new();
+    {each}(x, |t| {{
+        {pr}.0 = {} * {pr}.0 + {e};
+        {seen}.push(1u8);
+        std::mem::swap(&mut {k}a, &mut {k}b);
+    }});
+    let {v} = {pr}.0 + {pr}.1 * {};
+",
+                        d("0.0"),
+                        d("1.0"),
+                        d("0.5"),
+                        d(&format!("({seen}.len() * {k}a) as f64"))
+                    )
+                };
+                out.line(
+                    body(|c| c.to_string(), "each", &e.plain).trim_end(),
+                    body(|c| format!("D::from({c})"), "each_nd", &e.dual).trim_end(),
                 );
             }
             54 | 55 => {

@@ -395,13 +395,21 @@ impl<'ast> Visit<'ast> for Paths {
 }
 
 /// The captures a closure passed to a function writes, which are lent to its dual form
-/// `&mut`: those it assigns, and arrays and `Vec`s it writes elements of (`acc[i] += v`).
-pub(crate) fn written_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
+/// `&mut`: those it assigns, arrays and `Vec`s it writes elements of (`acc[i] += v`),
+/// those it lends `&mut` itself (`inc(&mut calls)`, `mem::swap(&mut a, &mut b)`), and
+/// receivers among `mut_names` (the names bound `mut`) of methods it calls for their
+/// effect (`seen.push(v);`).
+pub(crate) fn written_in_closure(
+    c: &syn::ExprClosure,
+    mut_names: &HashSet<String>,
+) -> HashSet<String> {
     let mut scan = AssignScan {
         index_roots: true,
         ..AssignScan::default()
     };
     scan.visit_expr_closure(c);
+    let receivers = scan.receivers.intersection(mut_names).cloned();
+    scan.names.extend(receivers.collect::<Vec<_>>());
     scan.names
 }
 
@@ -427,11 +435,26 @@ pub(crate) fn assigned_names(block: &syn::Block) -> HashSet<String> {
 #[derive(Default)]
 struct AssignScan {
     names: HashSet<String>,
-    /// Whether `a[i] = ..` assigns `a`.
+    /// Whether `a[i] = ..` and `&mut a` assign `a` (for a closure passed to a function,
+    /// whose writes must reach the capture itself, not a copy).
     index_roots: bool,
+    /// With `index_roots`: the roots of receivers of methods called for their effect
+    /// (`seen` of `seen.push(v);`).
+    receivers: HashSet<String>,
 }
 
 impl AssignScan {
+    fn note_receiver(&mut self, receiver: &syn::Expr) {
+        if self.index_roots {
+            let mut root = AssignScan {
+                index_roots: true,
+                ..AssignScan::default()
+            };
+            root.place_names(receiver);
+            self.receivers.extend(root.names);
+        }
+    }
+
     /// The locals an assignment to `place` rebinds: `x`, each of `(a, b)` and `[a, b]`
     /// (destructuring assignment), the root of `s.f.g`, and of `a[i][j]` if `index_roots`.
     fn place_names(&mut self, place: &syn::Expr) {
@@ -456,6 +479,23 @@ impl<'ast> Visit<'ast> for AssignScan {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
         self.place_names(&e.left);
         syn::visit::visit_expr_assign(self, e);
+    }
+
+    fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
+        if self.index_roots && e.mutability.is_some() {
+            self.place_names(&e.expr);
+        }
+        syn::visit::visit_expr_reference(self, e);
+    }
+
+    /// `seen.push(v);`, `r.update(v);`: a method called for its effect (its value
+    /// dropped) may take its receiver `&mut`; one whose value is used (`w.iter()`,
+    /// `v.hypot(..)`) is taken for a read, so a `Fn` closure stays `Fn`.
+    fn visit_stmt(&mut self, st: &'ast syn::Stmt) {
+        if let syn::Stmt::Expr(syn::Expr::MethodCall(m), Some(_)) = st {
+            self.note_receiver(&m.receiver);
+        }
+        syn::visit::visit_stmt(self, st);
     }
 
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {

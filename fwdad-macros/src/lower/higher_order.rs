@@ -241,7 +241,7 @@ impl Lowerer<'_> {
         self.truncate_scopes(depth);
         // A capture the closure assigns (a counter, an accumulator) is lent to its dual
         // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
-        let assigned = super::control::written_in_closure(&arg.closure);
+        let assigned = super::control::written_in_closure(&arg.closure, &self.mut_names);
         let mutated: Vec<bool> = captures
             .iter()
             .map(|c| assigned.contains(&c.to_string()))
@@ -541,21 +541,32 @@ fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
             matches!(e, syn::Expr::Path(p) if p.qself.is_none()
                 && p.path.get_ident().is_some_and(|id| self.0.contains(&id.to_string())))
         }
-        /// `acc[i][j]` of a lent `acc` stays as written: indexing reaches through the
-        /// `&mut` (a `(*acc)` would read a copy of the array and write into that).
-        fn visit_index(&mut self, ix: &mut syn::ExprIndex) {
-            match &mut *ix.expr {
+        /// `acc[i][j]`, `s.total`, `pair.0` and `seen.push(v)` of a lent `acc`, `s`,
+        /// `pair`, `seen` stay as written: indexing, field access and method calls reach
+        /// through the `&mut` (a `(*acc)` would read a copy and write into that).
+        fn visit_base(&mut self, base: &mut syn::Expr) {
+            match base {
                 e if self.lent(e) => {}
                 syn::Expr::Index(inner) => self.visit_index(inner),
+                syn::Expr::Field(f) => self.visit_base(&mut f.base),
                 e => syn::visit_mut::VisitMut::visit_expr_mut(self, e),
             }
+        }
+        fn visit_index(&mut self, ix: &mut syn::ExprIndex) {
+            self.visit_base(&mut ix.expr);
             syn::visit_mut::VisitMut::visit_expr_mut(self, &mut ix.index);
         }
     }
     impl syn::visit_mut::VisitMut for Deref<'_> {
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-            if let syn::Expr::Index(ix) = e {
-                return self.visit_index(ix);
+            match e {
+                syn::Expr::Index(ix) => return self.visit_index(ix),
+                syn::Expr::Field(f) => return self.visit_base(&mut f.base),
+                syn::Expr::MethodCall(m) => {
+                    self.visit_base(&mut m.receiver);
+                    return m.args.iter_mut().for_each(|a| self.visit_expr_mut(a));
+                }
+                _ => {}
             }
             if let syn::Expr::Path(p) = e {
                 if p.qself.is_none()

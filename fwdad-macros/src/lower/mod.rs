@@ -102,6 +102,15 @@ pub fn lower_fn(
         written_user: Default::default(),
         guessed_user: Default::default(),
         lib_built: Default::default(),
+        mut_names: {
+            let mut all = PatIdents::default();
+            syn::visit::Visit::visit_item_fn(&mut all, item);
+            all.0
+                .iter()
+                .filter(|p| p.mutability.is_some())
+                .map(|p| p.ident.to_string())
+                .collect()
+        },
         generics: item.sig.generics.clone(),
         // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
         type_params: {
@@ -224,6 +233,10 @@ pub(crate) struct Lowerer<'d> {
     /// loop variables carrying them: indexed by a tuple they are the library's, not a user
     /// type's (`k[(i, j)] = ..`), as a value whose library type is written.
     lib_built: std::collections::HashSet<Value>,
+    /// The names bound `mut` anywhere in the function: only these can be the receiver of
+    /// a `&mut self` method (`seen.push(v)` in a closure passed to a function lends
+    /// `seen`; `w.iter()` of a `w` bound without `mut` only reads it).
+    mut_names: std::collections::HashSet<String>,
 }
 
 impl Lowerer<'_> {
