@@ -398,7 +398,7 @@ impl<'ast> Visit<'ast> for Paths {
 /// `&mut`: those it assigns, arrays and `Vec`s it writes elements of (`acc[i] += v`),
 /// those it lends `&mut` itself (`inc(&mut calls)`, `mem::swap(&mut a, &mut b)`), and
 /// receivers among `mut_names` (the names bound `mut`) of methods it calls for their
-/// effect (`seen.push(v);`).
+/// effect (`seen.push(v);`) or that write their receiver (`let k = stack.pop()`).
 pub(crate) fn written_in_closure(
     c: &syn::ExprClosure,
     mut_names: &HashSet<String>,
@@ -496,6 +496,17 @@ impl<'ast> Visit<'ast> for AssignScan {
             self.note_receiver(&m.receiver);
         }
         syn::visit::visit_stmt(self, st);
+    }
+
+    /// `let k = stack.pop()`: a `std` method the registry knows writes its receiver
+    /// (`pop`, `push`, `remove`, `iter_mut`, ...) takes it `&mut` wherever its value goes.
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if crate::callee::StdMethod::from_name(&m.method.to_string())
+            .is_some_and(crate::callee::StdMethod::writes)
+        {
+            self.note_receiver(&m.receiver);
+        }
+        syn::visit::visit_expr_method_call(self, m);
     }
 
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
