@@ -210,6 +210,22 @@ fn pooled_features(x: &[f64]) -> f64 {
         + logs
 }
 
+/// Products of consecutive pairs, the first of each pair held in an `Option` that
+/// `take()` empties (a pairing buffer, as a stream parser keeps it).
+#[derive_frule]
+fn paired_products(x: &[f64]) -> f64 {
+    let mut pending: Option<f64> = None;
+    let mut total = 0.0;
+    for v in x {
+        if let Some(p) = pending.take() {
+            total += p * v;
+        } else {
+            pending = Some(v.sin());
+        }
+    }
+    total + pending.take().unwrap_or(0.0)
+}
+
 /// The `q`-quantile, interpolated linearly between order statistics.
 #[derive_frule]
 fn quantile(x: &[f64], q: f64) -> f64 {
@@ -679,6 +695,25 @@ fn flat_map_of_vecs_and_options() {
     let expect = [1.0, 1.0 + 3.0 * 6.0 + 1.0 / 3.0, 2.0 + 4.0 * 5.0 + 0.4, 0.0];
     for k in 0..4 {
         assert_close(g[k], expect[k], 1e-14, "d/dx");
+    }
+}
+
+#[test]
+fn option_take_of_a_typed_local() {
+    let x = [1.0, 2.0, 3.0, 4.0, 0.5];
+    check_modes!(paired_products {}, paired_products, x);
+    // sin x0 · x1 + sin x2 · x3 + sin x4.
+    let (v, g) = gradient_with::<4>(paired_products {}, &x);
+    assert_eq!(v, 1.0f64.sin() * 2.0 + 3.0f64.sin() * 4.0 + 0.5f64.sin());
+    let expect = [
+        2.0 * 1.0f64.cos(),
+        1.0f64.sin(),
+        4.0 * 3.0f64.cos(),
+        3.0f64.sin(),
+        0.5f64.cos(),
+    ];
+    for k in 0..5 {
+        assert_close(g[k], expect[k], 1e-15, "d/dx");
     }
 }
 

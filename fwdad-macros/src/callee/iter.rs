@@ -131,6 +131,9 @@ super::names! {
         IsNoneOr = "is_none_or",
         /// `r.is_ok_and(p)`.
         IsOkAnd = "is_ok_and",
+        /// `o.take()` of an `Option` local whose type is written:
+        /// `std::mem::replace(&mut o, None)`.
+        OptionTake = "take",
     }
 }
 

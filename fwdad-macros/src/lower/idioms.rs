@@ -188,6 +188,23 @@ impl Lowerer<'_> {
         !is_iterator(e) && !self.is_sequence(e) && !other_type
     }
 
+    /// Whether `e` names a local or parameter whose written type is an `Option` or a
+    /// `Result` (`let mut pending: Option<f64> = None;`).
+    fn written_fallible(&self, e: &syn::Expr) -> bool {
+        match strip(e) {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .and_then(|v| match self.func.values[v].def {
+                    crate::ir::ValueDef::Param(i) => Some(&self.func.params[i].ty),
+                    _ => self.func.annotations.get(&v),
+                })
+                .is_some_and(is_fallible_type),
+            _ => false,
+        }
+    }
+
     /// The rewrite of a method call written with one of the idioms, or `None`.
     pub(crate) fn desugar_idiom(&mut self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         let (recv, span) = (&*m.receiver, m.method.span());
@@ -197,6 +214,11 @@ impl Lowerer<'_> {
             return Some(e);
         }
         let template: syn::Expr = match (rewrite, &args[..]) {
+            (Rewrite::OptionTake, []) if is_pure_place(recv) && self.written_fallible(recv) => {
+                syn::parse_quote_spanned!(span=>
+                    ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
+                )
+            }
             (Rewrite::Last, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
                 let mut __fwdad_last = ::core::option::Option::None;
                 for __fwdad_item in __fwdad_recv {
