@@ -176,3 +176,31 @@ fn send_and_sync_trait_objects_in_every_mode() {
     let s = 1.3 - 0.1 - 1.0;
     assert!((g[0] + 70.0 * s).abs() < 1e-12 && (g[1] - 70.0 * s).abs() < 1e-12);
 }
+
+/// The same trait taken generically (`&impl Material`, `M: Material`): a constant passed
+/// there must not also fit the `dyn` conversion (found by the fuzzer after the `dyn`
+/// arguments were added: the two conversions left the parameter's type uninferred).
+#[derive_frule]
+fn impl_energy(m: &impl Material, s: f64) -> f64 {
+    m.energy(s)
+}
+
+#[derive_frule]
+fn generic_energy<M: Material>(m: &M, s: f64) -> f64 {
+    m.energy(s) * s
+}
+
+#[derive_frule]
+fn constants_to_generic_parameters(x: &[f64]) -> f64 {
+    let steel = Linear { e: 2.0 };
+    impl_energy(&steel, x[0]) + generic_energy(&Linear { e: 3.0 }, x[1])
+}
+
+#[test]
+fn constants_passed_to_generic_trait_parameters_in_every_mode() {
+    check_modes!(
+        constants_to_generic_parameters {},
+        constants_to_generic_parameters,
+        [0.3, -0.7]
+    );
+}

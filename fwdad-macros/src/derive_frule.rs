@@ -1845,10 +1845,27 @@ pub(crate) fn emit_items(
 ) -> TokenStream {
     let name = &func.sig.ident;
     let mode = mode_ident();
+    let type_params: Vec<&syn::Ident> = func.sig.generics.type_params().map(|t| &t.ident).collect();
     // Spanned at the user's type, so "`T` has no tangent type" points at the parameter.
+    // `&'a M` of a type parameter takes the tangent `&'a <M as ..>::TangentIn<S>`, written
+    // as a reference: the projection on `&'a M` cannot be normalised while `M` is being
+    // inferred from a caller's constant `&value`, which would then fit a `dyn` parameter's
+    // `DynConst` tangent as well (two conversions, no inference).
     let dual_in = |ty: &syn::Type| {
         let span = ty.span();
-        quote_spanned!(span=> #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
+        match ty {
+            syn::Type::Reference(r)
+                if r.mutability.is_none()
+                    && matches!(&*r.elem, syn::Type::Path(p) if p.qself.is_none()
+                        && p.path.get_ident().is_some_and(|id| type_params.contains(&id))) =>
+            {
+                let (lt, elem) = (&r.lifetime, &r.elem);
+                quote_spanned!(span=> #rt::Dual<#ty, &#lt <#elem as #rt::Differentiable>::TangentIn<#mode>>)
+            }
+            _ => {
+                quote_spanned!(span=> #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>)
+            }
+        }
     };
     // A borrowed `inactive(..)` parameter is taken as its plain reference; a float
     // parameter of a plain shape with a generic element tangent (`crate::const_args`).

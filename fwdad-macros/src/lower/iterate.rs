@@ -1664,23 +1664,33 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         r @ (Rewrite::Position | Rewrite::RPosition)
             if matches!(&**recv, syn::Expr::MethodCall(_)) =>
         {
-            let stop = match r {
-                Rewrite::Position => quote::quote!(break;),
-                _ => quote::quote!(),
-            };
-            Some(holes(syn::parse_quote_spanned!(span=> {
+            let first = syn::Expr::Lit(syn::ExprLit {
+                attrs: Vec::new(),
+                lit: syn::Lit::Bool(syn::LitBool::new(r == Rewrite::Position, span)),
+            });
+            let template = syn::parse_quote_spanned!(span=> {
                 let __fwdad_pred = __fwdad_arg;
                 let mut __fwdad_found = ::core::option::Option::None;
                 let mut __fwdad_k = 0usize;
                 for __fwdad_item in __fwdad_recv {
                     if __fwdad_pred(__fwdad_item) {
                         __fwdad_found = ::core::option::Option::Some(__fwdad_k);
-                        #stop
+                        if __fwdad_first {
+                            break;
+                        }
                     }
                     __fwdad_k += 1;
                 }
                 __fwdad_found
-            })))
+            });
+            Some(fill(
+                template,
+                &[
+                    ("__fwdad_recv", Hole::Expr(recv)),
+                    ("__fwdad_arg", Hole::Expr(pred)),
+                    ("__fwdad_first", Hole::Expr(&first)),
+                ],
+            ))
         }
         // std's own loop (`binary_search_by`, Rust 1.95): the same probes, so even a slice
         // the predicate does not partition gives the index the plain function gets (a test
