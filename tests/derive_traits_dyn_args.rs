@@ -204,3 +204,19 @@ fn constants_passed_to_generic_trait_parameters_in_every_mode() {
         [0.3, -0.7]
     );
 }
+
+#[derive_frule]
+fn strain_energy_density(s: &[f64], m: &dyn Material) -> f64 {
+    m.energy(s[0]) + m.energy(s[1])
+}
+
+#[test]
+fn a_trait_object_bound_with_const_in_a_driver() {
+    use fwdad::drivers::{bind, gradient, Wrt};
+    let m: &dyn Material = &Linear { e: 4.0 };
+    let s = [0.1, -0.3];
+    let (v, g) = gradient(bind(strain_energy_density {}, (Wrt, Const(m))), &s);
+    // W = e s² / 2 per component: dW/ds = e s.
+    assert_eq!(v, strain_energy_density(&s, m));
+    assert_eq!(g, vec![4.0 * 0.1, 4.0 * -0.3]);
+}

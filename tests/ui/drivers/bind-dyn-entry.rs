@@ -1,6 +1,6 @@
-// A `&dyn Trait` value bound as a constant entry of `bind` (found by a newcomer's camera
-// program): the drivers' entries are sized. Instead: a generic `L: Lens` parameter, or
-// call the rule `f_frule` directly with `Dual::constant(lens)`.
+// A `&dyn Trait` value bound as a plain entry of `bind` (found by a newcomer's camera
+// program): the drivers' reference entries are sized (a `?Sized` one would overlap the
+// slices'). Instead: `Const(l)`, which binds it (tested in tests/derive_traits_dyn_args.rs).
 use fwdad::drivers::{bind, gradient, Wrt};
 use fwdad::prelude::*;
 
