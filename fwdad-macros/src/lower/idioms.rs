@@ -173,36 +173,26 @@ impl Lowerer<'_> {
     /// type is another (a library's, whose `map` meets the message for closures passed to
     /// methods, or the user's, whose own `map` it is).
     pub(super) fn may_be_fallible(&self, e: &syn::Expr) -> bool {
-        let other_type = match strip(e) {
-            syn::Expr::Path(p) => p
-                .path
-                .get_ident()
-                .and_then(|id| self.lookup(&id.to_string()))
-                .and_then(|v| match self.func.values[v].def {
-                    crate::ir::ValueDef::Param(i) => Some(&self.func.params[i].ty),
-                    _ => self.func.annotations.get(&v),
-                })
-                .is_some_and(|ty| !is_fallible_type(ty)),
-            _ => false,
-        };
+        let other_type = self.written_type(e).is_some_and(|ty| !is_fallible_type(ty));
         !is_iterator(e) && !self.is_sequence(e) && !other_type
+    }
+
+    /// The written type of the local or parameter `e` names, if any.
+    fn written_type(&self, e: &syn::Expr) -> Option<&syn::Type> {
+        let syn::Expr::Path(p) = strip(e) else {
+            return None;
+        };
+        let v = self.lookup(&p.path.get_ident()?.to_string())?;
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => Some(&self.func.params[i].ty),
+            _ => self.func.annotations.get(&v),
+        }
     }
 
     /// Whether `e` names a local or parameter whose written type is an `Option` or a
     /// `Result` (`let mut pending: Option<f64> = None;`).
     fn written_fallible(&self, e: &syn::Expr) -> bool {
-        match strip(e) {
-            syn::Expr::Path(p) => p
-                .path
-                .get_ident()
-                .and_then(|id| self.lookup(&id.to_string()))
-                .and_then(|v| match self.func.values[v].def {
-                    crate::ir::ValueDef::Param(i) => Some(&self.func.params[i].ty),
-                    _ => self.func.annotations.get(&v),
-                })
-                .is_some_and(is_fallible_type),
-            _ => false,
-        }
+        self.written_type(e).is_some_and(is_fallible_type)
     }
 
     /// The rewrite of a method call written with one of the idioms, or `None`.
