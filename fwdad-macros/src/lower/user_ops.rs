@@ -307,6 +307,15 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether `v` is `&x` written in the source, of an `x` whose type is unknown.
+    fn is_unknown_borrow(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        matches!(&self.func.insts[inst].kind, InstKind::Ref { mutable: false, arg }
+            if matches!(self.func.values[*arg].ty.deref_all_pub(), TypeHint::Unknown))
+    }
+
     fn is_user_value(&self, v: Value) -> bool {
         self.user.get(&v) == Some(&UserShape::Value)
     }
@@ -420,9 +429,14 @@ impl Lowerer<'_> {
             self.is_field_of_user(*v)
                 && matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
         };
-        let fields = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
-            && [lhs, rhs].iter().any(unknown_field)
-            && !literal;
+        // `&k1 * h`, `&s + &d`: an explicit borrow of a value of unknown type (what a
+        // function returned) is how operators on non-`Copy` types are written; a float
+        // is seldom borrowed for arithmetic, and the rule's float rows serve one anyway
+        // (beside a literal too: `&k1 * 0.5`).
+        let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+        let fields = arith
+            && ([lhs, rhs].iter().any(unknown_field) && !literal
+                || [lhs, rhs].iter().any(|v| self.is_unknown_borrow(*v)));
         if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque || fields) {
             return None;
         }
