@@ -5,7 +5,11 @@
 //! oscillators), annotated unmodified except that `self.q.map(|v| v * s)` (an array's
 //! `map` on a field, a documented limit) is written out. Checked in every mode against
 //! central differences, primal bit for bit.
-#![allow(clippy::needless_range_loop, clippy::op_ref, clippy::needless_lifetimes)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::op_ref,
+    clippy::needless_lifetimes
+)]
 
 mod common;
 

@@ -1010,6 +1010,14 @@ impl Lowerer<'_> {
         if let Some(Func::Lambda(c)) = &f {
             assigned.extend(self.closure_assigned(c));
         }
+        if let (Consumer::Sum | Consumer::Product, Some(syn::GenericArgument::Type(ty))) =
+            (consumer, m.turbofish.as_ref().and_then(|t| t.args.first()))
+        {
+            if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {
+                self.user_reduction_error(m, ty);
+                return Some(self.poison(span));
+            }
+        }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
         // In a function generic over a float `T`, a sum or product of `T`s starts from a
         // `T` (`-T::zero()`, `T::one()`), not from a literal (an `f64`).

@@ -191,6 +191,15 @@ impl Lowerer<'_> {
             }
             return Some(());
         }
+        // `let c: Vec3 = it.map(..).sum();`: a sum or product into a type of the user's.
+        if let Some(ty) = ty {
+            if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {
+                if let Some(m) = reduction_of(&init.expr) {
+                    self.user_reduction_error(m, ty);
+                    return Some(());
+                }
+            }
+        }
         if let Some(map) = ty.and_then(crate::types::map_of_floats) {
             self.diag.error_spanned(
                 map,
@@ -1199,5 +1208,13 @@ fn cast_each_result(e: &syn::Expr, ty: &syn::Type) -> syn::Expr {
 fn cast_tail(b: &mut syn::Block, ty: &syn::Type) {
     if let Some(syn::Stmt::Expr(tail, None)) = b.stmts.last_mut() {
         *tail = cast_each_result(tail, ty);
+    }
+}
+
+/// The `sum()`/`product()` call `e` ends with, if any.
+fn reduction_of(e: &syn::Expr) -> Option<&syn::ExprMethodCall> {
+    match super::place::strip(e) {
+        syn::Expr::MethodCall(m) if m.method == "sum" || m.method == "product" => Some(m),
+        _ => None,
     }
 }

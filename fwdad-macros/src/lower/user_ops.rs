@@ -257,6 +257,17 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `it.sum::<Vec3>()` (or bound as `let c: Vec3 = it.sum();`): the user's `Sum` impl
+    /// takes an iterator, which a rule cannot take; what to write instead.
+    pub(crate) fn user_reduction_error(&mut self, m: &syn::ExprMethodCall, ty: &syn::Type) {
+        let (name, ty) = (&m.method, quote::ToTokens::to_token_stream(ty));
+        let op = if name == "sum" { "+=" } else { "*=" };
+        self.diag.error_spanned(
+            &m.method,
+            format!("`#[derive_frule]` does not support `{name}()` into a type of your own (`{ty}`): its `impl {}` takes an iterator, which a forward rule cannot take; accumulate in a loop (`let mut acc = ..; for v in .. {{ acc {op} v; }}`) or with `fold`", if name == "sum" { "Sum" } else { "Product" }),
+        );
+    }
+
     /// Whether `e` is a local whose type is written as the user's (`line` of
     /// `line: &Polyline`).
     pub(crate) fn is_written_user_receiver(&self, e: &syn::Expr) -> bool {
