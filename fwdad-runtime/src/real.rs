@@ -15,7 +15,8 @@ use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a float type (`f32` or `f64`)",
     label = "a float is expected here",
-    note = "every type parameter of a `#[derive_frule]` function is taken to be a float type (`T: Float`); other type parameters (an integer, a type with a trait of yours) are not supported yet: use the concrete type, or keep the generic code in a plain helper called with its result"
+    note = "every type parameter of a `#[derive_frule]` function is taken to be a float type (`T: Float`); other type parameters (an integer, a type with a trait of yours) are not supported yet: use the concrete type, or keep the generic code in a plain helper called with its result",
+    note = "a value whose type `#[derive_frule]` cannot see (what a function returned, bound by `let` without a type; a `.sum()`) is taken for a float in arithmetic: write its type (`let d: Vec3 = f(x);`)"
 )]
 pub trait Real:
     num_traits::Float
