@@ -189,6 +189,20 @@ fn sum_of_squares(p: [f64; 3]) -> f64 {
     q[0] + q[1] + q[2]
 }
 
+#[derive_frule]
+fn squash(v: f64) -> f64 {
+    v / (1.0 + v * v)
+}
+
+/// `[..].map(f64::exp)` of an array literal, and a parameter's `map` with a function of
+/// the user's by name.
+#[derive_frule]
+fn mapped_by_name(p: [f64; 3], s: f64) -> f64 {
+    let e = [p[0] * s, p[2]].map(f64::exp);
+    let q = p.map(squash);
+    e[0] * e[1] + q[0] + q[1] * q[2]
+}
+
 /// Slice adapters for the Hessian driver.
 #[derive_frule]
 fn log_sum_exp_f64(x: &[f64]) -> f64 {
@@ -411,6 +425,24 @@ fn array_map_with_a_closure() {
     let d = sum_of_squares_frule(Dual::new([0.5, -1.5, 2.0], [1.0, 1.0, 1.0]));
     assert_eq!(d.primal, 0.25 + 2.25 + 4.0);
     approx::assert_relative_eq!(d.tangent, 2.0 * (0.5 - 1.5 + 2.0), max_relative = 1e-15);
+}
+
+#[test]
+fn array_map_with_a_function_by_name() {
+    test_frule(
+        ([0.5, -1.5, 2.0], 0.8),
+        |a| mapped_by_name(a.0, a.1),
+        |a, da| mapped_by_name_frule(Dual::new(a.0, da.0), Dual::new(a.1, da.1)),
+    );
+    // Closed form along ds only: d/ds e^{p0 s + p2} = p0 e^{p0 s + p2}.
+    let p = [0.5, -1.5, 2.0];
+    let d = mapped_by_name_frule(Dual::new(p, [0.0; 3]), Dual::new(0.8, 1.0));
+    assert_eq!(d.primal, mapped_by_name(p, 0.8));
+    approx::assert_relative_eq!(
+        d.tangent,
+        0.5 * (0.5f64 * 0.8 + 2.0).exp(),
+        max_relative = 1e-14
+    );
 }
 
 /// An array field mapped after binding it to a local of array type.

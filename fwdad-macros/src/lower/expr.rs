@@ -221,19 +221,30 @@ impl Lowerer<'_> {
             _ => false,
         };
         let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
+        // `a.map(f64::exp)`, `a.map(soft)`: a function by name, called in the loop.
+        let by_name = matches!(strip(f), syn::Expr::Path(p) if p.qself.is_none());
         let map = Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Map);
-        if !map || !is_array || !one_arg {
+        if !map || !is_array || !(one_arg || by_name) {
             return None;
         }
         let span = m.method.span();
-        let template = syn::parse_quote_spanned!(span=> {
-            let __fwdad_f = __fwdad_arg;
-            let mut __fwdad_arr = __fwdad_recv.clone();
-            for __fwdad_k in 0..__fwdad_arr.len() {
-                __fwdad_arr[__fwdad_k] = __fwdad_f(__fwdad_arr[__fwdad_k]);
-            }
-            __fwdad_arr
-        });
+        let template = match by_name {
+            true => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_arr = __fwdad_recv.clone();
+                for __fwdad_k in 0..__fwdad_arr.len() {
+                    __fwdad_arr[__fwdad_k] = __fwdad_arg(__fwdad_arr[__fwdad_k]);
+                }
+                __fwdad_arr
+            }),
+            false => syn::parse_quote_spanned!(span=> {
+                let __fwdad_f = __fwdad_arg;
+                let mut __fwdad_arr = __fwdad_recv.clone();
+                for __fwdad_k in 0..__fwdad_arr.len() {
+                    __fwdad_arr[__fwdad_k] = __fwdad_f(__fwdad_arr[__fwdad_k]);
+                }
+                __fwdad_arr
+            }),
+        };
         Some(crate::splice::fill(
             template,
             &[

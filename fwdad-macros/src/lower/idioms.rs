@@ -151,8 +151,10 @@ impl Lowerer<'_> {
     /// Whether `e` is a local or parameter whose type hint is an array or slice (or a
     /// reference to one): `p.map(..)` there is `[T; N]::map`, not `Option::map`.
     fn is_sequence(&self, e: &syn::Expr) -> bool {
-        let syn::Expr::Path(p) = strip(e) else {
-            return false;
+        let p = match strip(e) {
+            syn::Expr::Array(_) | syn::Expr::Repeat(_) => return true,
+            syn::Expr::Path(p) => p,
+            _ => return false,
         };
         let Some(v) = p
             .path
