@@ -1214,7 +1214,14 @@ fn cast_tail(b: &mut syn::Block, ty: &syn::Type) {
 /// The `sum()`/`product()` call `e` ends with, if any.
 fn reduction_of(e: &syn::Expr) -> Option<&syn::ExprMethodCall> {
     match super::place::strip(e) {
-        syn::Expr::MethodCall(m) if m.method == "sum" || m.method == "product" => Some(m),
+        syn::Expr::MethodCall(m)
+            if matches!(
+                crate::callee::Consumer::from_name(&m.method.to_string()),
+                Some(crate::callee::Consumer::Sum | crate::callee::Consumer::Product)
+            ) =>
+        {
+            Some(m)
+        }
         _ => None,
     }
 }

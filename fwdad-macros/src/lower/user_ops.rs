@@ -261,10 +261,16 @@ impl Lowerer<'_> {
     /// takes an iterator, which a rule cannot take; what to write instead.
     pub(crate) fn user_reduction_error(&mut self, m: &syn::ExprMethodCall, ty: &syn::Type) {
         let (name, ty) = (&m.method, quote::ToTokens::to_token_stream(ty));
-        let op = if name == "sum" { "+=" } else { "*=" };
+        let sum = crate::callee::Consumer::from_name(&name.to_string())
+            == Some(crate::callee::Consumer::Sum);
+        let (op, tr) = if sum {
+            ("+=", "Sum")
+        } else {
+            ("*=", "Product")
+        };
         self.diag.error_spanned(
             &m.method,
-            format!("`#[derive_frule]` does not support `{name}()` into a type of your own (`{ty}`): its `impl {}` takes an iterator, which a forward rule cannot take; accumulate in a loop (`let mut acc = ..; for v in .. {{ acc {op} v; }}`) or with `fold`", if name == "sum" { "Sum" } else { "Product" }),
+            format!("`#[derive_frule]` does not support `{name}()` into a type of your own (`{ty}`): its `impl {tr}` takes an iterator, which a forward rule cannot take; accumulate in a loop (`let mut acc = ..; for v in .. {{ acc {op} v; }}`) or with `fold`"),
         );
     }
 
