@@ -2095,6 +2095,35 @@ impl Emitter<'_> {
         out
     }
 
+    /// Whether the value `v` matched on is an owned value (not a borrow) read by some other
+    /// instruction or terminator too.
+    fn scrutinee_read_again(&self, v: Value) -> bool {
+        if matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
+            return false;
+        }
+        if let ValueDef::Inst(inst, _) = self.func.values[v].def {
+            if matches!(
+                self.func.insts[inst].kind,
+                InstKind::Ref { .. } | InstKind::FieldRef { .. } | InstKind::ElemRef { .. }
+            ) {
+                return false;
+            }
+        }
+        let mut reads = 0;
+        for (region, data) in self.func.regions.iter() {
+            for &inst in &data.insts {
+                reads += self.func.operands(inst).iter().filter(|&&o| o == v).count();
+            }
+            reads += self
+                .func
+                .term_operands(region)
+                .iter()
+                .filter(|&&o| o == v)
+                .count();
+        }
+        reads > 1
+    }
+
     /// `match`: on the primal; for an active scrutinee, on `(primal, tangent)`, where each
     /// active binding gets its tangent from a match of the tangent against the same-shaped
     /// pattern (the tangent has the primal's variant by construction).
@@ -2112,7 +2141,13 @@ impl Emitter<'_> {
         // Bound once: a `&mut` scrutinee (`if let Some(d) = &mut s.opt`) is one reborrow,
         // split into its primal and tangent borrows.
         let whole = format_ident!("__fwdad_scrut", span = Span::mixed_site());
-        let scrut_ts = if active {
+        let scrut_ts = if active && self.scrutinee_read_again(scrutinee) {
+            // `matches!(s, ..)`, `if let Shape::Rect { w, h } = s` of a value read again
+            // later: Rust's `match` of a place moves nothing but what the arms bind by
+            // value, whereas splitting the dual moves it; so split a clone (a copy for a
+            // `Copy` value).
+            quote!({ let #whole = ::core::clone::Clone::clone(&#scrut); (#whole.primal, #whole.tangent) })
+        } else if active {
             quote!({ let #whole = #scrut; (#whole.primal, #whole.tangent) })
         } else {
             quote!(#scrut)
