@@ -55,7 +55,7 @@ impl TypeHint {
                         },
                         _ => TypeHint::Unknown,
                     },
-                    TypeClass::Keyed => keyed_collection(last),
+                    TypeClass::Keyed | TypeClass::Queue => keyed_collection(last),
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => TypeHint::NonDiff,
@@ -192,6 +192,23 @@ pub fn map_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
         _ => false,
     });
     (known.class() == TypeClass::Keyed && floats).then_some(ty)
+}
+
+/// A queue of `std::collections` holding floats (`VecDeque<f64>`): its type, for the
+/// error that says to use a `Vec` (a queue has no tangent type).
+pub fn queue_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let known = StdType::of_path(&p.path)?;
+    let syn::PathArguments::AngleBracketed(a) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
+    let floats = a.args.iter().any(|g| match g {
+        syn::GenericArgument::Type(t) => holds_float(&TypeHint::from_type(t)),
+        _ => false,
+    });
+    (known.class() == TypeClass::Queue && floats).then_some(ty)
 }
 
 fn holds_float(t: &TypeHint) -> bool {

@@ -117,6 +117,8 @@ super::names! {
         AndThen = "and_then",
         /// `o.unwrap_or_else(d)`.
         UnwrapOrElse = "unwrap_or_else",
+        /// `o.unwrap_or_default()`: `o.unwrap_or_else(Default::default)`.
+        UnwrapOrDefault = "unwrap_or_default",
         /// `o.or_else(d)`.
         OrElse = "or_else",
         /// `r.map_err(f)`.

@@ -30,6 +30,9 @@ super::names! {
         BTreeMap = "BTreeMap",
         HashSet = "HashSet",
         BTreeSet = "BTreeSet",
+        VecDeque = "VecDeque",
+        BinaryHeap = "BinaryHeap",
+        LinkedList = "LinkedList",
     }
 }
 
@@ -45,6 +48,8 @@ pub enum TypeClass {
     Container,
     /// A map or set of `std::collections`, looked up by key, never by position.
     Keyed,
+    /// A queue of `std::collections` (`VecDeque`, `BinaryHeap`, `LinkedList`).
+    Queue,
 }
 
 impl StdType {
@@ -75,6 +80,7 @@ impl StdType {
             StdType::HashMap | StdType::BTreeMap | StdType::HashSet | StdType::BTreeSet => {
                 TypeClass::Keyed
             }
+            StdType::VecDeque | StdType::BinaryHeap | StdType::LinkedList => TypeClass::Queue,
         }
     }
 }

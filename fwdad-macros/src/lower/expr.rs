@@ -465,6 +465,12 @@ impl Lowerer<'_> {
                     _ => TypeHint::Unknown,
                 }
             }
+            // `let w = v.to_vec();`, `m.clone()`: a sequence like the receiver, so that
+            // `w.into_iter().map(..)` starts a chain as `v.iter()` does.
+            (Some(m), _) if m == StdMethod::ToVec || m.clones() => match recv_ty.deref_all_pub() {
+                TypeHint::Seq(elem) => TypeHint::Seq(elem.clone()),
+                _ => TypeHint::Unknown,
+            },
             // `n.min(m)`, `k.abs()` on integers stay integers.
             (Some(m), _) if recv_ty == TypeHint::Int && m.keeps_int() => TypeHint::Int,
             // A method floats do not have, on a struct's field whose type is not written

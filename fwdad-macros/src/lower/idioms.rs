@@ -240,6 +240,11 @@ impl Lowerer<'_> {
                     __fwdad_found
                 })
             }
+            (Rewrite::UnwrapOrDefault, []) if self.may_be_fallible(recv) => {
+                syn::parse_quote_spanned!(span=>
+                    __fwdad_recv.unwrap_or_else(::core::default::Default::default)
+                )
+            }
             (Rewrite::Extend, [it]) if is_iterator(it) && is_pure_place(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     for __fwdad_item in __fwdad_arg0 {

@@ -313,7 +313,13 @@ impl Lowerer<'_> {
                     }
                     (Adaptor::Iter, 0) => Some(Chain::Slice(&m.receiver, Access::Ref)),
                     (Adaptor::IterMut, 0) => Some(Chain::Slice(&m.receiver, Access::RefMut)),
-                    (Adaptor::IntoIter, 0) => self.parse_chain(&m.receiver),
+                    (Adaptor::IntoIter, 0) => self.parse_chain(&m.receiver).or_else(|| {
+                        // `p.pts.into_iter()` of a field: Rust moves the field (a
+                        // borrowed one would not compile), a `Vec` or array by value.
+                        matches!(strip(&m.receiver), syn::Expr::Field(_)).then(|| {
+                            Chain::Copied(Box::new(Chain::Slice(&m.receiver, Access::Ref)))
+                        })
+                    }),
                     (Adaptor::Enumerate, 0) => Some(Chain::Enumerate(recv()?)),
                     (Adaptor::Rev, 0) => Some(Chain::Rev(recv()?)),
                     (Adaptor::Copied | Adaptor::Cloned, 0) => Some(Chain::Copied(recv()?)),

@@ -200,6 +200,13 @@ impl Lowerer<'_> {
                 }
             }
         }
+        if let Some(queue) = ty.and_then(crate::types::queue_of_floats) {
+            self.diag.error_spanned(
+                queue,
+                "`#[derive_frule]` does not support a `std::collections` queue (`VecDeque`, `BinaryHeap`, `LinkedList`) holding floats: it has no tangent type; keep the floats in a `Vec` (`push`/`pop` at the end, `remove(0)` at the front, or a ring buffer indexed modulo its length)",
+            );
+            return Some(());
+        }
         if let Some(map) = ty.and_then(crate::types::map_of_floats) {
             self.diag.error_spanned(
                 map,
