@@ -487,6 +487,334 @@ pub fn set_vec_lane2<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[Hyper<f64, f64>]
     }
 }
 
+/// A value whose tangent in any mode is independent lanes of the tangent at a first-order
+/// (`f64`) or second-order (`Hyper<f64, f64>`) lane, leaf by leaf ([`DynLanes`]): what a
+/// method called on a `dyn` trait object takes and returns (floats, integers, `bool`,
+/// arrays, tuples, `Vec`s and `Option`s of them, and types with `#[derive(Differentiable)]`,
+/// which implement it leaf by leaf).
+#[diagnostic::on_unimplemented(
+    message = "a method called on a trait object cannot take or return `{Self}`",
+    label = "not differentiable through a `dyn` call",
+    note = "through `dyn Trait` a method's arguments and result are floats, integers, `bool`, arrays, tuples, `Vec`s and `Option`s of them, types with `#[derive(Differentiable)]`, and slices or references of these; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+)]
+pub trait LaneValue: Differentiable {
+    /// Lane `k` of `t` (first order).
+    fn lane1<S: Mode>(t: &Self::TangentIn<S>, k: usize) -> Self::TangentIn<f64>;
+    /// Lane `k` of `t` (second order).
+    fn lane2<S: Mode>(t: &Self::TangentIn<S>, k: usize) -> Self::TangentIn<Hyper<f64, f64>>;
+    /// Sets lane `k` of `t` (first order).
+    fn set_lane1<S: Mode>(t: &mut Self::TangentIn<S>, k: usize, v: &Self::TangentIn<f64>);
+    /// Sets lane `k` of `t` (second order).
+    fn set_lane2<S: Mode>(
+        t: &mut Self::TangentIn<S>,
+        k: usize,
+        v: &Self::TangentIn<Hyper<f64, f64>>,
+    );
+}
+
+impl LaneValue for f64 {
+    #[inline(always)]
+    fn lane1<S: Mode>(t: &S, k: usize) -> f64 {
+        t.lane1(k)
+    }
+    #[inline(always)]
+    fn lane2<S: Mode>(t: &S, k: usize) -> Hyper<f64, f64> {
+        t.lane2(k)
+    }
+    #[inline(always)]
+    fn set_lane1<S: Mode>(t: &mut S, k: usize, v: &f64) {
+        t.set_lane1(k, *v);
+    }
+    #[inline(always)]
+    fn set_lane2<S: Mode>(t: &mut S, k: usize, v: &Hyper<f64, f64>) {
+        t.set_lane2(k, *v);
+    }
+}
+
+macro_rules! discrete_lanes {
+    ($($t:ty),*) => {$(
+        impl LaneValue for $t {
+            #[inline(always)]
+            fn lane1<S: Mode>(_: &NoTangent, _: usize) -> NoTangent {
+                NoTangent
+            }
+            #[inline(always)]
+            fn lane2<S: Mode>(_: &NoTangent, _: usize) -> NoTangent {
+                NoTangent
+            }
+            #[inline(always)]
+            fn set_lane1<S: Mode>(_: &mut NoTangent, _: usize, _: &NoTangent) {}
+            #[inline(always)]
+            fn set_lane2<S: Mode>(_: &mut NoTangent, _: usize, _: &NoTangent) {}
+        }
+    )*};
+}
+discrete_lanes!(
+    (),
+    bool,
+    char,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    NoTangent
+);
+
+impl<T: LaneValue, const N: usize> LaneValue for [T; N] {
+    #[inline]
+    fn lane1<S: Mode>(t: &[T::TangentIn<S>; N], k: usize) -> [T::TangentIn<f64>; N] {
+        core::array::from_fn(|i| T::lane1::<S>(&t[i], k))
+    }
+    #[inline]
+    fn lane2<S: Mode>(t: &[T::TangentIn<S>; N], k: usize) -> [T::TangentIn<Hyper<f64, f64>>; N] {
+        core::array::from_fn(|i| T::lane2::<S>(&t[i], k))
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(t: &mut [T::TangentIn<S>; N], k: usize, v: &[T::TangentIn<f64>; N]) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut [T::TangentIn<S>; N],
+        k: usize,
+        v: &[T::TangentIn<Hyper<f64, f64>>; N],
+    ) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: LaneValue> LaneValue for Vec<T> {
+    fn lane1<S: Mode>(t: &Vec<T::TangentIn<S>>, k: usize) -> Vec<T::TangentIn<f64>> {
+        t.iter().map(|t| T::lane1::<S>(t, k)).collect()
+    }
+    fn lane2<S: Mode>(t: &Vec<T::TangentIn<S>>, k: usize) -> Vec<T::TangentIn<Hyper<f64, f64>>> {
+        t.iter().map(|t| T::lane2::<S>(t, k)).collect()
+    }
+    fn set_lane1<S: Mode>(t: &mut Vec<T::TangentIn<S>>, k: usize, v: &Vec<T::TangentIn<f64>>) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    fn set_lane2<S: Mode>(
+        t: &mut Vec<T::TangentIn<S>>,
+        k: usize,
+        v: &Vec<T::TangentIn<Hyper<f64, f64>>>,
+    ) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+impl<T: LaneValue> LaneValue for Option<T> {
+    #[inline]
+    fn lane1<S: Mode>(t: &Option<T::TangentIn<S>>, k: usize) -> Option<T::TangentIn<f64>> {
+        t.as_ref().map(|t| T::lane1::<S>(t, k))
+    }
+    #[inline]
+    fn lane2<S: Mode>(
+        t: &Option<T::TangentIn<S>>,
+        k: usize,
+    ) -> Option<T::TangentIn<Hyper<f64, f64>>> {
+        t.as_ref().map(|t| T::lane2::<S>(t, k))
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(
+        t: &mut Option<T::TangentIn<S>>,
+        k: usize,
+        v: &Option<T::TangentIn<f64>>,
+    ) {
+        if let (Some(t), Some(v)) = (t, v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut Option<T::TangentIn<S>>,
+        k: usize,
+        v: &Option<T::TangentIn<Hyper<f64, f64>>>,
+    ) {
+        if let (Some(t), Some(v)) = (t, v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+impl<T: LaneValue, E> LaneValue for Result<T, E> {
+    #[inline]
+    fn lane1<S: Mode>(
+        t: &Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+    ) -> Result<T::TangentIn<f64>, NoTangent> {
+        t.as_ref()
+            .map(|t| T::lane1::<S>(t, k))
+            .map_err(|_| NoTangent)
+    }
+    #[inline]
+    fn lane2<S: Mode>(
+        t: &Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+    ) -> Result<T::TangentIn<Hyper<f64, f64>>, NoTangent> {
+        t.as_ref()
+            .map(|t| T::lane2::<S>(t, k))
+            .map_err(|_| NoTangent)
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(
+        t: &mut Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+        v: &Result<T::TangentIn<f64>, NoTangent>,
+    ) {
+        if let (Ok(t), Ok(v)) = (t, v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+        v: &Result<T::TangentIn<Hyper<f64, f64>>, NoTangent>,
+    ) {
+        if let (Ok(t), Ok(v)) = (t, v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+macro_rules! lane_tuple {
+    ($($T:ident $_t:ident $i:tt),+) => {
+        impl<$($T: LaneValue),+> LaneValue for ($($T,)+) {
+            #[inline]
+            fn lane1<S: Mode>(t: &($($T::TangentIn<S>,)+), k: usize) -> ($($T::TangentIn<f64>,)+) {
+                ($($T::lane1::<S>(&t.$i, k),)+)
+            }
+            #[inline]
+            fn lane2<S: Mode>(
+                t: &($($T::TangentIn<S>,)+),
+                k: usize,
+            ) -> ($($T::TangentIn<Hyper<f64, f64>>,)+) {
+                ($($T::lane2::<S>(&t.$i, k),)+)
+            }
+            #[inline]
+            fn set_lane1<S: Mode>(t: &mut ($($T::TangentIn<S>,)+), k: usize, v: &($($T::TangentIn<f64>,)+)) {
+                $($T::set_lane1::<S>(&mut t.$i, k, &v.$i);)+
+            }
+            #[inline]
+            fn set_lane2<S: Mode>(
+                t: &mut ($($T::TangentIn<S>,)+),
+                k: usize,
+                v: &($($T::TangentIn<Hyper<f64, f64>>,)+),
+            ) {
+                $($T::set_lane2::<S>(&mut t.$i, k, &v.$i);)+
+            }
+        }
+    };
+}
+crate::for_tuples!(lane_tuple);
+
+/// Lane `k` of the tangent of a `&[T]` argument, copied (first order).
+#[cfg(feature = "alloc")]
+pub fn slice_lanes1<T: LaneValue, S: Mode>(
+    t: &[T::TangentIn<S>],
+    k: usize,
+) -> Vec<T::TangentIn<f64>> {
+    t.iter().map(|t| T::lane1::<S>(t, k)).collect()
+}
+
+/// Lane `k` of the tangent of a `&[T]` argument, copied (second order).
+#[cfg(feature = "alloc")]
+pub fn slice_lanes2<T: LaneValue, S: Mode>(
+    t: &[T::TangentIn<S>],
+    k: usize,
+) -> Vec<T::TangentIn<Hyper<f64, f64>>> {
+    t.iter().map(|t| T::lane2::<S>(t, k)).collect()
+}
+
+/// Writes lane `k` of a `&mut [T]` argument's tangent back (first order).
+pub fn set_slice_lanes1<T: LaneValue, S: Mode>(
+    t: &mut [T::TangentIn<S>],
+    k: usize,
+    v: &[T::TangentIn<f64>],
+) {
+    for (t, v) in t.iter_mut().zip(v) {
+        T::set_lane1::<S>(t, k, v);
+    }
+}
+
+/// Writes lane `k` of a `&mut [T]` argument's tangent back (second order).
+pub fn set_slice_lanes2<T: LaneValue, S: Mode>(
+    t: &mut [T::TangentIn<S>],
+    k: usize,
+    v: &[T::TangentIn<Hyper<f64, f64>>],
+) {
+    for (t, v) in t.iter_mut().zip(v) {
+        T::set_lane2::<S>(t, k, v);
+    }
+}
+
+/// A `dyn` call's result assembled lane by lane: the first lane sizes the tangent from the
+/// primal (`ZeroTangent`), each lane writes its part.
+pub struct LaneResult<R: Differentiable, S: Mode> {
+    primal: Option<R>,
+    tangent: Option<R::TangentIn<S>>,
+}
+
+impl<R: LaneValue + ZeroTangent, S: Mode> LaneResult<R, S> {
+    /// No lane yet.
+    #[inline(always)]
+    pub fn new() -> Self {
+        LaneResult {
+            primal: None,
+            tangent: None,
+        }
+    }
+    /// Lane `k`'s result (first order).
+    #[inline]
+    pub fn put1(&mut self, k: usize, r: Dual<R, R::TangentIn<f64>>) {
+        let t = self
+            .tangent
+            .get_or_insert_with(|| r.primal.zero_tangent_in::<S>());
+        R::set_lane1::<S>(t, k, &r.tangent);
+        self.primal = Some(r.primal);
+    }
+    /// Lane `k`'s result (second order).
+    #[inline]
+    pub fn put2(&mut self, k: usize, r: Dual<R, R::TangentIn<Hyper<f64, f64>>>) {
+        let t = self
+            .tangent
+            .get_or_insert_with(|| r.primal.zero_tangent_in::<S>());
+        R::set_lane2::<S>(t, k, &r.tangent);
+        self.primal = Some(r.primal);
+    }
+    /// The assembled dual (a mode has at least one lane: [`check_dyn_mode`]).
+    #[inline]
+    pub fn finish(self) -> Dual<R, R::TangentIn<S>> {
+        match (self.primal, self.tangent) {
+            (Some(p), Some(t)) => Dual::new(p, t),
+            _ => unsupported("in a mode without lanes"),
+        }
+    }
+}
+
+impl<R: LaneValue + ZeroTangent, S: Mode> Default for LaneResult<R, S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The table of a trait's rules at the two lane modes, which a `dyn Trait` value gives
 /// for its type (implemented by `dyn Trait` for each trait with `#[derive_frule]`).
 pub trait DynTable {
