@@ -206,3 +206,76 @@ fn a_tuple_in_and_a_struct_and_float_out_through_a_box_in_every_mode() {
     }
     check_modes!(pinhole_round_trip {}, pinhole_round_trip, p);
 }
+
+/// A force law that moves a particle in place, accumulates into a force buffer and says
+/// how far it stretched, if at all: `&mut V3`, `&mut [f64]` read before written, an
+/// `Option` result, and parameters named like the dispatch's own locals (`k`, `r`).
+#[derive_frule]
+pub trait Tether {
+    fn pull(&self, k: f64, p: &mut V3, r: &mut [f64], anchors: &[V3]) -> Option<f64>;
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Elastic {
+    pub rest: f64,
+}
+
+#[derive_frule]
+impl Tether for Elastic {
+    fn pull(&self, k: f64, p: &mut V3, r: &mut [f64], anchors: &[V3]) -> Option<f64> {
+        let mut stretch = None;
+        for a in anchors {
+            let (dx, dy, dz) = (a.x - p.x, a.y - p.y, a.z - p.z);
+            let d = (dx * dx + dy * dy + dz * dz).sqrt();
+            if d > self.rest {
+                let f = k * (d - self.rest) / d;
+                r[0] += f * dx;
+                r[1] += f * dy;
+                r[2] += f * dz;
+                stretch = Some(d - self.rest);
+            }
+        }
+        p.x += 0.1 * r[0];
+        p.y += 0.1 * r[1];
+        p.z *= 1.0 + 0.1 * r[2];
+        stretch
+    }
+}
+
+#[derive_frule]
+pub fn tethered(t: &dyn Tether, x: &[f64]) -> f64 {
+    let anchors = [
+        V3 {
+            x: 1.0,
+            y: 0.0,
+            z: 0.5,
+        },
+        V3 {
+            x: -0.5,
+            y: 1.2,
+            z: 0.0,
+        },
+    ];
+    let mut p = V3 {
+        x: x[0],
+        y: x[1],
+        z: x[2],
+    };
+    let mut force = vec![0.2 * x[2], 0.1, -0.3];
+    let s = t.pull(x[3], &mut p, &mut force, &anchors).unwrap_or(0.0);
+    let s2 = t
+        .pull(x[3], &mut p, &mut force, &anchors[1..])
+        .unwrap_or(0.0);
+    s * s2 + p.x * p.y + p.z + force[0] * force[1] - force[2]
+}
+
+#[test]
+fn mut_struct_and_accumulated_buffer_through_dyn_in_every_mode() {
+    let e = Elastic { rest: 0.3 };
+    let x = [0.1, 0.2, 0.3, 1.7];
+    check_modes!(
+        bind(tethered {}, (Const(&e as &dyn Tether), Wrt)),
+        |x: &[f64]| tethered(&e, x),
+        x
+    );
+}

@@ -431,6 +431,32 @@ fn trait_key(name: &syn::Ident) -> TokenStream {
     quote!(#lit)
 }
 
+/// The key of `Tr` when `ty` is `&dyn Tr` (or `&mut dyn Tr`) of a trait of the user's.
+pub(crate) fn dyn_ref_trait_key(ty: &syn::Type) -> Option<TokenStream> {
+    let syn::Type::Reference(r) = ty else {
+        return match ty {
+            syn::Type::Paren(p) => dyn_ref_trait_key(&p.elem),
+            syn::Type::Group(g) => dyn_ref_trait_key(&g.elem),
+            _ => None,
+        };
+    };
+    let mut elem = &*r.elem;
+    while let syn::Type::Paren(p) = elem {
+        elem = &p.elem;
+    }
+    let syn::Type::TraitObject(o) = elem else {
+        return None;
+    };
+    if !crate::callee::names_user_trait_object(o) {
+        return None;
+    }
+    let tr = o.bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Trait(t) if is_user_trait(&t.path) => t.path.segments.last(),
+        _ => None,
+    })?;
+    Some(trait_key(&tr.ident))
+}
+
 /// `#[derive_frule] trait Tr { .. }`.
 pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream {
     let mut diag = Diagnostics::new();
@@ -768,23 +794,44 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             .iter()
             .map(|n| format_ident!("__fwdad_orig_{}", n, span = Span::mixed_site()))
             .collect();
-        // Before the lanes: a copy of each `&mut [T]`'s primal, restored before each lane.
+        let pre_name =
+            |n: &syn::Ident| format_ident!("__fwdad_pre_{}", n, span = Span::mixed_site());
+        // Before the lanes: a copy of each `&mut` argument's primal, restored before each
+        // lane, and its tangent's lanes (`PreLanes`).
         let before: TokenStream = kinds
             .iter()
             .zip(&pnames)
             .zip(&origs)
             .filter_map(|((kind, n), o)| match kind {
-                Kind::MutSlice(_) => Some(quote!(let #o = #n.primal.to_vec();)),
-                Kind::MutRef(_) => Some(quote!(let #o = ::core::clone::Clone::clone(&*#n.primal);)),
+                Kind::MutSlice(t) => {
+                    let pre = pre_name(n);
+                    Some(quote! {
+                        let #o = #n.primal.to_vec();
+                        let mut #pre = #rt::traits::pre_lanes::<#s, _, _>(
+                            |#k| #rt::traits::slice_lanes1::<#t, #s>(&*#n.tangent, #k),
+                            |#k| #rt::traits::slice_lanes2::<#t, #s>(&*#n.tangent, #k),
+                        );
+                    })
+                }
+                Kind::MutRef(t) => {
+                    let pre = pre_name(n);
+                    Some(quote! {
+                        let #o = ::core::clone::Clone::clone(&*#n.primal);
+                        let mut #pre = #rt::traits::pre_lanes::<#s, _, _>(
+                            |#k| <#t as #lv>::lane1::<#s>(&*#n.tangent, #k),
+                            |#k| <#t as #lv>::lane2::<#s>(&*#n.tangent, #k),
+                        );
+                    })
+                }
                 _ => None,
             })
             .collect();
         // One lane: the arguments' lanes, the call, the `&mut [T]` lanes written back.
         let one_lane = |second: bool| -> TokenStream {
-            let (lane, set) = if second {
-                (quote!(lane2), quote!(set_lane2))
+            let (lane, set, next) = if second {
+                (quote!(lane2), quote!(set_lane2), quote!(next2))
             } else {
-                (quote!(lane1), quote!(set_lane1))
+                (quote!(lane1), quote!(set_lane1), quote!(next1))
             };
             let (slice_lanes, set_slice, put, entry) = if second {
                 (
@@ -821,9 +868,10 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                         args.push(quote!(#rt::Dual::new(#n.primal, &#h)));
                     }
                     Kind::MutSlice(t) => {
+                        let pre = pre_name(n);
                         prep.extend(quote! {
                             #n.primal.clone_from_slice(&#o);
-                            let mut #h = #rt::traits::#slice_lanes::<#t, #s>(&*#n.tangent, #k);
+                            let mut #h = #pre.#next();
                         });
                         args.push(quote!(#rt::Dual::new(&mut *#n.primal, &mut #h[..])));
                         after.extend(
@@ -831,9 +879,10 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
                         );
                     }
                     Kind::MutRef(t) => {
+                        let pre = pre_name(n);
                         prep.extend(quote! {
                             *#n.primal = ::core::clone::Clone::clone(&#o);
-                            let mut #h = <#t as #lv>::#lane::<#s>(&*#n.tangent, #k);
+                            let mut #h = #pre.#next();
                         });
                         args.push(quote!(#rt::Dual::new(&mut *#n.primal, &mut #h)));
                         after.extend(quote!(<#t as #lv>::#set::<#s>(&mut *#n.tangent, #k, &#h);));
@@ -1183,10 +1232,19 @@ pub(crate) fn impl_items(
             impl #rt::traits::DynImpl<#key> for #self_ty {}
         }
     });
+    // A generic one has none: a cast of its values to `&dyn Tr` in a derived body is then
+    // an error there (`traits::CastCheck`).
+    let generic_impl = (!imp.generics.params.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #rt::traits::GenericDerivedImpl<#key> for #self_ty #where_clause {}
+        }
+    });
     let outside = quote! {
         #[automatically_derived]
         impl #impl_generics #rt::traits::DerivedImpl<#key> for #self_ty #where_clause {}
         #dyn_impl
+        #generic_impl
     };
     (items, outside)
 }
@@ -1367,7 +1425,8 @@ pub(crate) fn trait_checks(sig: &syn::Signature, rt: &TokenStream) -> TokenStrea
 }
 
 /// Reports trait objects behind a reference inside a container (`&[&dyn Material]`):
-/// their elements reach the trait's own dispatch, which a trait object cannot call.
+/// their elements reach the trait's own dispatch, which a trait object cannot call; and
+/// `?Sized` on a parameter bounded by a trait of the user's.
 pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
     struct Find(Vec<syn::TypeReference>, bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
@@ -1393,6 +1452,42 @@ pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
             }
             syn::visit::visit_type_reference(self, r);
         }
+    }
+    // `M: Model + ?Sized`: the trait's rules for `M` are the implementing type's, found
+    // through a dispatch that needs the type (a trait object's go through its table, which
+    // a generic body cannot tell apart).
+    let user_params: Vec<syn::Ident> = trait_params(&sig.generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let maybe_unsized = |b: &syn::TypeParamBound| {
+        matches!(b, syn::TypeParamBound::Trait(t)
+            if matches!(t.modifier, syn::TraitBoundModifier::Maybe(_)) && t.path.is_ident("Sized"))
+    };
+    let mut unsized_bounds: Vec<(syn::Ident, &syn::TypeParamBound)> = Vec::new();
+    for tp in sig.generics.type_params() {
+        if user_params.contains(&tp.ident) {
+            let found = tp.bounds.iter().filter(|b| maybe_unsized(b));
+            unsized_bounds.extend(found.map(|b| (tp.ident.clone(), b)));
+        }
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        for pred in &w.predicates {
+            let syn::WherePredicate::Type(pt) = pred else {
+                continue;
+            };
+            let syn::Type::Path(p) = &pt.bounded_ty else {
+                continue;
+            };
+            let Some(id) = p.path.get_ident().filter(|id| user_params.contains(id)) else {
+                continue;
+            };
+            let found = pt.bounds.iter().filter(|b| maybe_unsized(b));
+            unsized_bounds.extend(found.map(|b| (id.clone(), b)));
+        }
+    }
+    for (p, b) in unsized_bounds {
+        diag.error_spanned(b, format!("`#[derive_frule]` does not support `?Sized` on `{p}`, a type parameter bounded by a trait of yours: its methods' rules are the implementing type's, which a trait object does not have at compile time; remove `?Sized` (a call with a trait object then takes a `&dyn Trait` parameter, in a function of its own)"));
     }
     for arg in &sig.inputs {
         if let syn::FnArg::Typed(t) = arg {

@@ -95,7 +95,7 @@ pub trait MethodWithoutRule<W> {}
 #[diagnostic::on_unimplemented(
     message = "this method cannot be differentiated through `{Self}`",
     label = "not differentiable on a trait object",
-    note = "on a `dyn Trait` only methods taking `&self` and `f64`, `&[f64]`, integers or `bool`, and returning `f64` or `Vec<f64>`, have rules; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+    note = "on a `dyn Trait` only methods taking `&self` have rules, with arguments passed as values, `&T`, `&[T]`, `&mut T` or `&mut [T]` of types holding no reference, and a result holding none; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
 )]
 #[doc(hidden)]
 pub trait NotOnDyn<W> {}
@@ -164,6 +164,54 @@ pub trait UnsizeFrom<'a, P: 'a>: 'a {
 )]
 #[doc(hidden)]
 pub trait DynImpl<const TRAIT: u64> {}
+
+/// `Self`'s `impl` of the trait keyed `TRAIT` carries `#[derive_frule]` and is generic: its
+/// values have no `dyn` table ([`CastCheck`]).
+#[doc(hidden)]
+pub trait GenericDerivedImpl<const TRAIT: u64> {}
+
+/// A cast `&p as &dyn Trait` in a derived body, checked at compile time when `P`'s derived
+/// `impl` is generic (its trait object would have no rules, and the call would panic):
+/// `(&CastCheck::<_, KEY>::of(&p)).check_dyn_cast()` finds [`CastOfGenericImpl`] for such a
+/// `P`, whose method needs `P: DynImpl` (never, so an error naming `P`), and
+/// [`CastOfOtherImpl`] one autoref later for every other type (non-generic derived
+/// impls, `impl`s without the attribute, a type only known to be `M: Trait`), so no cast
+/// that compiled before is rejected.
+#[doc(hidden)]
+pub struct CastCheck<P: ?Sized, const TRAIT: u64>(core::marker::PhantomData<fn() -> *const P>);
+
+impl<P: ?Sized, const TRAIT: u64> CastCheck<P, TRAIT> {
+    /// The check for the reference `p` (`&&P`).
+    #[inline(always)]
+    pub fn of(_: &&P) -> Self {
+        CastCheck(core::marker::PhantomData)
+    }
+}
+
+/// See [`CastCheck`].
+#[doc(hidden)]
+pub trait CastOfGenericImpl<P: ?Sized, const TRAIT: u64> {
+    /// An error for `P`: a generic `impl` has no table of rules.
+    #[inline(always)]
+    fn check_dyn_cast(&self)
+    where
+        P: DynImpl<TRAIT>,
+    {
+    }
+}
+impl<P: ?Sized + GenericDerivedImpl<TRAIT>, const TRAIT: u64> CastOfGenericImpl<P, TRAIT>
+    for CastCheck<P, TRAIT>
+{
+}
+
+/// See [`CastCheck`].
+#[doc(hidden)]
+pub trait CastOfOtherImpl {
+    /// Nothing to check.
+    #[inline(always)]
+    fn check_dyn_cast(&self) {}
+}
+impl<P: ?Sized, const TRAIT: u64> CastOfOtherImpl for &CastCheck<P, TRAIT> {}
 
 /// The tangent of a constant passed straight to a `&dyn Trait` or `Box<dyn Trait>`
 /// parameter ([`UnsizeFrom`]): a trait object's tangent is `NoTangent` anyway. Not a
@@ -762,6 +810,52 @@ pub fn set_slice_lanes2<T: LaneValue, S: Mode>(
 ) {
     for (t, v) in t.iter_mut().zip(v) {
         T::set_lane2::<S>(t, k, v);
+    }
+}
+
+/// The lanes of a `&mut` argument's tangent, all cut before the first lane runs: a lane
+/// writes its part back after it, and the second-order part `d2` is shared by all lanes, so
+/// a later lane must read the argument's tangent as it came, not as an earlier lane left it.
+#[cfg(feature = "alloc")]
+pub struct PreLanes<A, B> {
+    first: crate::alloc_paths::vec::IntoIter<A>,
+    second: crate::alloc_paths::vec::IntoIter<B>,
+}
+
+/// [`PreLanes`] in mode `S`, lane `k` cut by `f1(k)` (first order) or `f2(k)` (second).
+#[cfg(feature = "alloc")]
+pub fn pre_lanes<S: Mode, A, B>(
+    f1: impl Fn(usize) -> A,
+    f2: impl Fn(usize) -> B,
+) -> PreLanes<A, B> {
+    let n = S::DYN_LANES;
+    let (first, second): (Vec<A>, Vec<B>) = match S::DYN_SECOND {
+        true => (Vec::new(), (0..n).map(f2).collect()),
+        false => ((0..n).map(f1).collect(), Vec::new()),
+    };
+    PreLanes {
+        first: first.into_iter(),
+        second: second.into_iter(),
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<A, B> PreLanes<A, B> {
+    /// The next first-order lane.
+    #[inline]
+    pub fn next1(&mut self) -> A {
+        match self.first.next() {
+            Some(a) => a,
+            None => unsupported("in a mode without lanes"),
+        }
+    }
+    /// The next second-order lane.
+    #[inline]
+    pub fn next2(&mut self) -> B {
+        match self.second.next() {
+            Some(b) => b,
+            None => unsupported("in a mode without lanes"),
+        }
     }
 }
 
