@@ -82,6 +82,10 @@
 //!   struct that does not meet them still derives, without them; a struct whose tangent
 //!   borrows (a field `&'a [f64]`) gets neither.
 //!
+//! * `traits::LaneValue` on the primal (field by field; not for a recursive struct), so
+//!   that a method called through a `dyn` trait object takes and returns the struct (its
+//!   tangent cut into the lanes the call runs).
+//!
 //! Generic structs keep the generic parameters that their field tangents mention, with
 //! the struct's bounds, and require `Ty: Differentiable` of each type mapped by projection
 //! that mentions a parameter: `struct P<T> { x: T, y: f64 }` gets
