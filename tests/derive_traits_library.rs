@@ -23,7 +23,7 @@ pub struct V3 {
 /// functions and argmin's problems do).
 #[derive_frule]
 pub trait Model {
-    fn len(&self) -> usize;
+    fn num_residuals(&self) -> usize;
     fn residual(&self, x: &[f64], out: &mut [f64]);
 }
 
@@ -50,7 +50,7 @@ pub struct Barrier {
 
 #[derive_frule]
 impl Model for Rosenbrock {
-    fn len(&self) -> usize {
+    fn num_residuals(&self) -> usize {
         2
     }
     fn residual(&self, x: &[f64], out: &mut [f64]) {
@@ -61,7 +61,7 @@ impl Model for Rosenbrock {
 
 #[derive_frule]
 impl Model for Decay {
-    fn len(&self) -> usize {
+    fn num_residuals(&self) -> usize {
         self.t.len()
     }
     fn residual(&self, x: &[f64], out: &mut [f64]) {
@@ -73,7 +73,7 @@ impl Model for Decay {
 
 #[derive_frule]
 impl Model for Barrier {
-    fn len(&self) -> usize {
+    fn num_residuals(&self) -> usize {
         1
     }
     fn residual(&self, x: &[f64], out: &mut [f64]) {
@@ -87,7 +87,7 @@ impl Model for Barrier {
 pub fn total_cost(models: &[Box<dyn Model>], x: &[f64]) -> f64 {
     let mut c = 0.0;
     for m in models {
-        let mut r = vec![0.1; m.len()];
+        let mut r = vec![0.1; m.num_residuals()];
         m.residual(x, &mut r);
         for v in &r {
             c += 0.5 * v * v;
@@ -100,7 +100,7 @@ pub fn total_cost(models: &[Box<dyn Model>], x: &[f64]) -> f64 {
 /// objects too, is an error: `tests/ui/derive_frule/trait-param-maybe-unsized.rs`.)
 #[derive_frule]
 pub fn fit<M: Model>(m: &M, x: &[f64]) -> f64 {
-    let mut r = vec![0.1; m.len()];
+    let mut r = vec![0.1; m.num_residuals()];
     m.residual(x, &mut r);
     r.iter().map(|v| v * v).sum::<f64>()
 }
@@ -362,7 +362,7 @@ fn methods_returning_self_in_a_generic_integrator_in_every_mode() {
 
 #[derive_frule]
 pub fn decay_cost(x: &[f64], m: &dyn Model) -> f64 {
-    let mut r = vec![0.1; m.len()];
+    let mut r = vec![0.1; m.num_residuals()];
     m.residual(x, &mut r);
     r.iter().map(|v| v * v).sum::<f64>()
 }
