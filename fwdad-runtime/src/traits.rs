@@ -505,36 +505,6 @@ pub fn no_dyn_rules(tr: &str, method: &str) -> ! {
     )
 }
 
-/// The per-lane copy of a slice argument's tangent (first order).
-#[cfg(feature = "alloc")]
-pub fn slice_lane1<S: Mode>(t: &[S], k: usize) -> Vec<f64> {
-    t.iter().map(|x| x.lane1(k)).collect()
-}
-
-/// The per-lane copy of a slice argument's tangent (second order).
-#[cfg(feature = "alloc")]
-pub fn slice_lane2<S: Mode>(t: &[S], k: usize) -> Vec<Hyper<f64, f64>> {
-    t.iter().map(|x| x.lane2(k)).collect()
-}
-
-/// Writes lane `k` of a `Vec<f64>` result's tangent (first order), sized by the first lane.
-#[cfg(feature = "alloc")]
-pub fn set_vec_lane1<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[f64]) {
-    t.resize(lane.len(), S::zero());
-    for (x, v) in t.iter_mut().zip(lane) {
-        x.set_lane1(k, *v);
-    }
-}
-
-/// Writes lane `k` of a `Vec<f64>` result's tangent (second order).
-#[cfg(feature = "alloc")]
-pub fn set_vec_lane2<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[Hyper<f64, f64>]) {
-    t.resize(lane.len(), S::zero());
-    for (x, v) in t.iter_mut().zip(lane) {
-        x.set_lane2(k, *v);
-    }
-}
-
 /// A value whose tangent in any mode is independent lanes of the tangent at a first-order
 /// (`f64`) or second-order (`Hyper<f64, f64>`) lane, leaf by leaf ([`DynLanes`]): what a
 /// method called on a `dyn` trait object takes and returns (floats, integers, `bool`,
