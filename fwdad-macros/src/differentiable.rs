@@ -82,6 +82,10 @@
 //!   struct that does not meet them still derives, without them; a struct whose tangent
 //!   borrows (a field `&'a [f64]`) gets neither.
 //!
+//! * `traits::LaneValue` on the primal (field by field; not for a recursive struct), so
+//!   that a method called through a `dyn` trait object takes and returns the struct (its
+//!   tangent cut into the lanes the call runs).
+//!
 //! Generic structs keep the generic parameters that their field tangents mention, with
 //! the struct's bounds, and require `Ty: Differentiable` of each type mapped by projection
 //! that mentions a parameter: `struct P<T> { x: T, y: f64 }` gets
@@ -885,6 +889,7 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     out.extend(ctx.differentiable());
     if !infos.iter().any(|f| f.borrows) {
         out.extend(ctx.zero_tangent());
+        out.extend(ctx.lane_value());
         if TEST_TANGENT {
             out.extend(ctx.test_tangent());
         }
@@ -1192,6 +1197,88 @@ impl Ctx<'_> {
         }
     }
 
+    /// `LaneValue` (what a `dyn` call cuts into lanes), field by field; none for a
+    /// recursive struct (its `Box<Self>` has no lanes).
+    fn lane_value(&self) -> TokenStream {
+        if self.infos.iter().any(|f| f.recursive) {
+            return TokenStream::new();
+        }
+        let (name, p, s) = (&self.input.ident, self.p, self.s);
+        let bound = quote!(#p::traits::LaneValue);
+        let preds = self
+            .tangent_fields()
+            .into_iter()
+            .flat_map(|f| field_preds(f, &bound, &self.generic));
+        let g = with_preds(self.pgen, preds);
+        let (i, ty, w) = g.split_for_impl();
+        let tname = self.tname;
+        let (t, k, v) = (
+            Ident::new("t", Span::mixed_site()),
+            Ident::new("k", Span::mixed_site()),
+            Ident::new("v", Span::mixed_site()),
+        );
+        let get = |f: &str| {
+            let f = Ident::new(f, Span::call_site());
+            self.infos
+                .iter()
+                .map(|fi| {
+                    let (m, fty) = (&fi.member, &fi.ty);
+                    match fi.kind {
+                        Kind::Tangent(_) => quote!(#m: <#fty as #bound>::#f::<#s>(&#t.#m, #k)),
+                        _ => quote!(#m: #p::NoTangent),
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let set = |f: &str| {
+            let f = Ident::new(f, Span::call_site());
+            self.tangent_fields()
+                .into_iter()
+                .map(|fi| {
+                    let (m, fty) = (&fi.member, &fi.ty);
+                    quote!(<#fty as #bound>::#f::<#s>(&mut #t.#m, #k, &#v.#m);)
+                })
+                .collect::<Vec<_>>()
+        };
+        let (l1, l2, s1, s2) = (
+            get("lane1"),
+            get("lane2"),
+            set("set_lane1"),
+            set("set_lane2"),
+        );
+        let f64_ty = quote!(::core::primitive::f64);
+        let usize_ty = quote!(::core::primitive::usize);
+        let at = |m: TokenStream| quote!(<Self as #p::Differentiable>::TangentIn<#m>);
+        let (ts, t1, t2) = (
+            at(quote!(#s)),
+            at(f64_ty.clone()),
+            at(quote!(#p::Hyper<#f64_ty, #f64_ty>)),
+        );
+        quote! {
+            #[automatically_derived]
+            impl #i #bound for #name #ty #w {
+                #[inline]
+                fn lane1<#s: #p::Mode>(#t: &#ts, #k: #usize_ty) -> #t1 {
+                    #tname { #(#l1,)* }
+                }
+                #[inline]
+                fn lane2<#s: #p::Mode>(#t: &#ts, #k: #usize_ty) -> #t2 {
+                    #tname { #(#l2,)* }
+                }
+                #[inline]
+                #[allow(unused_variables)]
+                fn set_lane1<#s: #p::Mode>(#t: &mut #ts, #k: #usize_ty, #v: &#t1) {
+                    #(#s1)*
+                }
+                #[inline]
+                #[allow(unused_variables)]
+                fn set_lane2<#s: #p::Mode>(#t: &mut #ts, #k: #usize_ty, #v: &#t2) {
+                    #(#s2)*
+                }
+            }
+        }
+    }
+
     /// `fwdad::testing::TestTangent`, field by field.
     fn test_tangent(&self) -> TokenStream {
         let (name, p, tname) = (&self.input.ident, self.p, self.tname);
@@ -1380,6 +1467,21 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
         }
         #[automatically_derived]
         impl #i #p::traits::UserValue for #self_ty #w {}
+        #[automatically_derived]
+        impl #i #p::traits::LaneValue for #self_ty #w {
+            #[inline]
+            fn lane1<S: #p::Mode>(_: &#no, _: ::core::primitive::usize) -> #no {
+                #p::NoTangent
+            }
+            #[inline]
+            fn lane2<S: #p::Mode>(_: &#no, _: ::core::primitive::usize) -> #no {
+                #p::NoTangent
+            }
+            #[inline]
+            fn set_lane1<S: #p::Mode>(_: &mut #no, _: ::core::primitive::usize, _: &#no) {}
+            #[inline]
+            fn set_lane2<S: #p::Mode>(_: &mut #no, _: ::core::primitive::usize, _: &#no) {}
+        }
         #[automatically_derived]
         impl #i #p::ZeroTangent for #self_ty #w {
             #[inline]

@@ -2262,7 +2262,21 @@ impl Emitter<'_> {
             InstKind::Ref { mutable: false, .. } => quote_spanned!(span=> &#(#a)*),
             InstKind::Cast { ty, .. } => {
                 let x = &a[0];
-                quote_spanned!(span=> #x as #ty)
+                // `&p as &dyn Tr` of a type whose derived `impl` is generic: an error here
+                // (it has no table of rules for a trait object), not a panic at the call;
+                // every other cast compiles as before (`traits::CastCheck`).
+                match crate::traits::dyn_ref_trait_key(ty) {
+                    Some(key) => {
+                        let rt = self.rt;
+                        quote_spanned! {span=> {
+                            #[allow(unused_imports)]
+                            use #rt::traits::{CastOfGenericImpl as _, CastOfOtherImpl as _};
+                            (&#rt::traits::CastCheck::<_, #key>::of(&#x)).check_dyn_cast();
+                            #x as #ty
+                        }}
+                    }
+                    None => quote_spanned!(span=> #x as #ty),
+                }
             }
             InstKind::Tuple(_) => quote_spanned!(span=> (#(#a,)*)),
             InstKind::Array(_) => quote_spanned!(span=> [#(#a),*]),

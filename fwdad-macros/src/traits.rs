@@ -29,62 +29,55 @@ use crate::diag::Diagnostics;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-/// How a parameter of a trait method crosses a `dyn` call.
+/// How a parameter of a trait method crosses a `dyn` call: its tangent is cut into the
+/// lanes of the table's modes by `LaneValue` (`fwdad_runtime::traits`), of the type itself
+/// or of what it refers to.
 #[derive(Clone)]
 enum Kind {
-    /// `f64`: its tangent is one lane.
-    Float,
-    /// `&[f64]`: its tangent is copied lane by lane.
-    Slice,
-    /// An integer or `bool`: no tangent.
-    Plain(Box<syn::Type>),
+    /// An owned value without references (`f64`, `[f64; 3]`, `(f64, f64)`, a struct of the
+    /// user's, an integer): cloned per lane, its tangent lane passed.
+    Value(Box<syn::Type>),
+    /// `&[T]`: the tangent's lane copied into a `Vec`.
+    Slice(Box<syn::Type>),
+    /// `&T`: the tangent's lane owned and borrowed.
+    Ref(Box<syn::Type>),
+    /// `&mut [T]`: the primal restored and the lane copied for each lane, the lane written
+    /// back after it.
+    MutSlice(Box<syn::Type>),
+    /// `&mut T`: as `&mut [T]`, for one value.
+    MutRef(Box<syn::Type>),
+}
+
+impl Kind {
+    /// The type whose `LaneValue` the lanes use, and whether it must be `Clone`.
+    fn lane_type(&self) -> (&syn::Type, bool) {
+        match self {
+            Kind::Value(t) | Kind::MutSlice(t) | Kind::MutRef(t) => (t, true),
+            Kind::Slice(t) | Kind::Ref(t) => (t, false),
+        }
+    }
 }
 
 fn kind_of(ty: &syn::Type) -> Option<Kind> {
     match ty {
         syn::Type::Paren(p) => kind_of(&p.elem),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            let id = p.path.get_ident()?.to_string();
-            match id.as_str() {
-                "f64" => Some(Kind::Float),
-                "usize" | "isize" | "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64"
-                | "bool" => Some(Kind::Plain(Box::new(ty.clone()))),
-                _ => None,
+        syn::Type::Reference(r) => {
+            let (elem, slice) = match &*r.elem {
+                syn::Type::Slice(s) => (&*s.elem, true),
+                e => (e, false),
+            };
+            if has_reference(elem) || matches!(elem, syn::Type::Path(p) if p.path.is_ident("str")) {
+                return None;
+            }
+            let elem = Box::new(elem.clone());
+            match (r.mutability.is_some(), slice) {
+                (false, true) => Some(Kind::Slice(elem)),
+                (false, false) => Some(Kind::Ref(elem)),
+                (true, true) => Some(Kind::MutSlice(elem)),
+                (true, false) => Some(Kind::MutRef(elem)),
             }
         }
-        syn::Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
-            syn::Type::Slice(s) => {
-                matches!(kind_of(&s.elem), Some(Kind::Float)).then_some(Kind::Slice)
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// What a method called through `dyn` returns: a float, or a `Vec<f64>` (a layer's
-/// activations), assembled lane by lane from the type's rule.
-#[derive(Clone, Copy, PartialEq)]
-enum Out {
-    Float,
-    Vec,
-}
-
-fn out_kind(ty: &syn::Type) -> Option<Out> {
-    if let Some(Kind::Float) = kind_of(ty) {
-        return Some(Out::Float);
-    }
-    let syn::Type::Path(p) = ty else { return None };
-    let last = p.path.segments.last()?;
-    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-        return None;
-    };
-    match (last.ident == "Vec", a.args.first(), a.args.len()) {
-        (true, Some(syn::GenericArgument::Type(t)), 1)
-            if matches!(kind_of(t), Some(Kind::Float)) =>
-        {
-            Some(Out::Vec)
-        }
+        t if !has_reference(t) => Some(Kind::Value(Box::new(t.clone()))),
         _ => None,
     }
 }
@@ -107,9 +100,10 @@ struct MethodSig {
     params: Vec<(syn::Ident, syn::Type)>,
     /// The result (`()` when none).
     output: syn::Type,
-    /// The parameters' lanes and the result when a `dyn` value can run the method:
-    /// `&self`, `f64`, `&[f64]`, integers or `bool`, returning `f64` or `Vec<f64>`.
-    lanes: Option<(Vec<Kind>, Out)>,
+    /// How the parameters cross a `dyn` call, when a `dyn` value can run the method: it
+    /// takes `&self`, owned values, `&T`, `&[T]` or `&mut [T]` of types without references,
+    /// and returns a value without references.
+    lanes: Option<Vec<Kind>>,
 }
 
 /// A method of a trait with rules.
@@ -253,12 +247,11 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
     if beyond_rules(&output) || has_reference(&output) {
         return None;
     }
-    let lanes = match out_kind(&output) {
-        Some(out) if recv == Recv::Ref && !sized_only(sig) => params
+    let lanes = match recv {
+        Recv::Ref if !sized_only(sig) => params
             .iter()
             .map(|(_, t)| kind_of(t))
-            .collect::<Option<Vec<Kind>>>()
-            .map(|kinds| (kinds, out)),
+            .collect::<Option<Vec<Kind>>>(),
         _ => None,
     };
     Some(MethodSig {
@@ -322,15 +315,22 @@ fn lt() -> syn::Lifetime {
     syn::Lifetime::new("'__fwdad_a", Span::mixed_site())
 }
 
-/// A lane parameter's type with its reference given the lifetime `'__fwdad_a` (or elided).
-fn param_ty(k: &Kind, named: bool) -> TokenStream {
-    let lt = lt();
-    match (k, named) {
-        (Kind::Float, _) => quote!(f64),
-        (Kind::Slice, true) => quote!(&#lt [f64]),
-        (Kind::Slice, false) => quote!(&[f64]),
-        (Kind::Plain(t), _) => quote!(#t),
+/// The type with the lifetimes `named_lifetimes` gave elided again (a table entry's
+/// `fn(..)` type, higher-ranked over them).
+fn elided_lifetimes(ty: &syn::Type) -> syn::Type {
+    use syn::visit_mut::VisitMut;
+    struct Elide;
+    impl VisitMut for Elide {
+        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+            if r.lifetime.as_ref().is_some_and(|l| l.ident == "__fwdad_a") {
+                r.lifetime = None;
+            }
+            syn::visit_mut::visit_type_reference_mut(self, r);
+        }
     }
+    let mut t = ty.clone();
+    Elide.visit_type_mut(&mut t);
+    t
 }
 
 fn dual(ty: &TokenStream, mode: &TokenStream, rt: &TokenStream) -> TokenStream {
@@ -429,6 +429,32 @@ fn trait_key(name: &syn::Ident) -> TokenStream {
     }
     let lit = proc_macro2::Literal::u64_suffixed(h);
     quote!(#lit)
+}
+
+/// The key of `Tr` when `ty` is `&dyn Tr` (or `&mut dyn Tr`) of a trait of the user's.
+pub(crate) fn dyn_ref_trait_key(ty: &syn::Type) -> Option<TokenStream> {
+    let syn::Type::Reference(r) = ty else {
+        return match ty {
+            syn::Type::Paren(p) => dyn_ref_trait_key(&p.elem),
+            syn::Type::Group(g) => dyn_ref_trait_key(&g.elem),
+            _ => None,
+        };
+    };
+    let mut elem = &*r.elem;
+    while let syn::Type::Paren(p) = elem {
+        elem = &p.elem;
+    }
+    let syn::Type::TraitObject(o) = elem else {
+        return None;
+    };
+    if !crate::callee::names_user_trait_object(o) {
+        return None;
+    }
+    let tr = o.bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Trait(t) if is_user_trait(&t.path) => t.path.segments.last(),
+        _ => None,
+    })?;
+    Some(trait_key(&tr.ident))
 }
 
 /// `#[derive_frule] trait Tr { .. }`.
@@ -676,7 +702,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         if !dyn_ok {
             continue;
         }
-        let Some((kinds, out_kind)) = &ms.lanes else {
+        let Some(kinds) = &ms.lanes else {
             if ms.recv != Recv::None && !sized_only(&_f.sig) {
                 dyn_dispatch.extend(quote! {
                     #[doc(hidden)]
@@ -691,99 +717,199 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             continue;
         };
         let pnames: Vec<&syn::Ident> = ms.params.iter().map(|(n, _)| n).collect();
+        let out_ty = &ms.output;
+        // What the lanes need of the types: `LaneValue` (and `Clone` of what is copied per
+        // lane), `ZeroTangent` of the result. Higher-ranked, so that a concrete type
+        // without them makes the dispatch not apply (an error at the call, naming the
+        // type) rather than fail the trait's expansion.
+        let lane_bounds: TokenStream = kinds
+            .iter()
+            .map(|k| {
+                let (t, clone) = k.lane_type();
+                let clone = clone.then(|| quote!(+ ::core::clone::Clone));
+                quote!(for<'__fwdad_x> #t: #rt::traits::LaneValue #clone,)
+            })
+            .chain(std::iter::once(
+                quote!(for<'__fwdad_x> #out_ty: #rt::traits::LaneValue + #rt::ZeroTangent,),
+            ))
+            .collect();
         dyn_dispatch.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #dispatch(&self) -> #marker<Self> {
+            #vis fn #dispatch(&self) -> #marker<Self>
+            where
+                #lane_bounds
+            {
                 #marker(::core::marker::PhantomData)
             }
         });
         // The table's entries: the rule at one first-order and one second-order lane.
         let (f1, f2) = (format_ident!("{}_1", m), format_ident!("{}_2", m));
-        let out_ty = match out_kind {
-            Out::Float => quote!(f64),
-            Out::Vec => quote!(#rt::alloc::vec::Vec<f64>),
-        };
+        let out_table = quote!(#out_ty);
         let lane_ty = |mode: TokenStream| {
-            let ps: Vec<TokenStream> = kinds
+            let ps: Vec<TokenStream> = ms
+                .params
                 .iter()
-                .map(|k| dual(&param_ty(k, false), &mode, &rt))
+                .map(|(_, t)| {
+                    let t = elided_lifetimes(t);
+                    dual(&quote!(#t), &mode, &rt)
+                })
                 .collect();
-            let out = dual(&out_ty, &mode, &rt);
+            let out = dual(&out_table, &mode, &rt);
             quote!(fn(&dyn ::core::any::Any, #(#ps),*) -> #out)
         };
         let (t1, t2) = (lane_ty(quote!(f64)), lane_ty(quote!(#rt::Hyper<f64, f64>)));
         table_fields.extend(quote!(pub #f1: #t1, pub #f2: #t2,));
+        // Hygienic names, so that no parameter of the method shadows them.
+        let [any, this, zero, k, r, result, tbl] =
+            ["any", "this", "zero", "k", "r", "result", "table"]
+                .map(|n| format_ident!("__fwdad_{}", n, span = Span::mixed_site()));
         let lane_fn = |mode: TokenStream| {
             quote! {
-                |any, #(#pnames),*| {
-                    let this: &__FwdadT = match any.downcast_ref::<__FwdadT>() {
+                |#any, #(#pnames),*| {
+                    let #this: &__FwdadT = match #any.downcast_ref::<__FwdadT>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => ::core::unreachable!(),
                     };
-                    let zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(this);
-                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(this, &zero), #(#pnames),*)
+                    let #zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(#this);
+                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(#this, &#zero), #(#pnames),*)
                 }
             }
         };
         let (c1, c2) = (lane_fn(quote!(f64)), lane_fn(quote!(#rt::Hyper<f64, f64>)));
         table_init.extend(quote!(#f1: #c1, #f2: #c2,));
         // For `dyn Tr`, the table's rule, once per lane.
-        let ps_s: Vec<TokenStream> = kinds
+        let ps_s: Vec<TokenStream> = ms
+            .params
             .iter()
-            .map(|k| dual(&param_ty(k, true), &quote!(#s), &rt))
+            .map(|(_, t)| dual(&quote!(#t), &quote!(#s), &rt))
             .collect();
-        let out_s = dual(&out_ty, &quote!(#s), &rt);
-
-        let lane_args = |second: bool| -> Vec<TokenStream> {
-            pnames
-                .iter()
-                .zip(kinds)
-                .map(|(n, k)| match (k, second) {
-                    (Kind::Float, false) => quote!(#rt::Dual::new(#n.primal, #rt::traits::DynLanes::lane1(&#n.tangent, k))),
-                    (Kind::Float, true) => quote!(#rt::Dual::new(#n.primal, #rt::traits::DynLanes::lane2(&#n.tangent, k))),
-                    (Kind::Slice, false) => quote!(#rt::Dual::new(#n.primal, &#rt::traits::slice_lane1(#n.tangent, k)[..])),
-                    (Kind::Slice, true) => quote!(#rt::Dual::new(#n.primal, &#rt::traits::slice_lane2(#n.tangent, k)[..])),
-                    (Kind::Plain(_), _) => quote!(#rt::Dual::new(#n.primal, #rt::NoTangent)),
-                })
-                .collect()
+        let out_s = dual(&out_table, &quote!(#s), &rt);
+        let lv = quote!(#rt::traits::LaneValue);
+        let held: Vec<syn::Ident> = pnames
+            .iter()
+            .map(|n| format_ident!("__fwdad_lane_{}", n, span = Span::mixed_site()))
+            .collect();
+        let origs: Vec<syn::Ident> = pnames
+            .iter()
+            .map(|n| format_ident!("__fwdad_orig_{}", n, span = Span::mixed_site()))
+            .collect();
+        let pre_name =
+            |n: &syn::Ident| format_ident!("__fwdad_pre_{}", n, span = Span::mixed_site());
+        // Before the lanes: a copy of each `&mut` argument's primal, restored before each
+        // lane, and its tangent's lanes (`PreLanes`).
+        let before: TokenStream = kinds
+            .iter()
+            .zip(&pnames)
+            .zip(&origs)
+            .filter_map(|((kind, n), o)| match kind {
+                Kind::MutSlice(t) => {
+                    let pre = pre_name(n);
+                    Some(quote! {
+                        let #o = #n.primal.to_vec();
+                        let mut #pre = #rt::traits::pre_lanes::<#s, _, _>(
+                            |#k| #rt::traits::slice_lanes1::<#t, #s>(&*#n.tangent, #k),
+                            |#k| #rt::traits::slice_lanes2::<#t, #s>(&*#n.tangent, #k),
+                        );
+                    })
+                }
+                Kind::MutRef(t) => {
+                    let pre = pre_name(n);
+                    Some(quote! {
+                        let #o = ::core::clone::Clone::clone(&*#n.primal);
+                        let mut #pre = #rt::traits::pre_lanes::<#s, _, _>(
+                            |#k| <#t as #lv>::lane1::<#s>(&*#n.tangent, #k),
+                            |#k| <#t as #lv>::lane2::<#s>(&*#n.tangent, #k),
+                        );
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        // One lane: the arguments' lanes, the call, the `&mut [T]` lanes written back.
+        let one_lane = |second: bool| -> TokenStream {
+            let (lane, set, next) = if second {
+                (quote!(lane2), quote!(set_lane2), quote!(next2))
+            } else {
+                (quote!(lane1), quote!(set_lane1), quote!(next1))
+            };
+            let (slice_lanes, set_slice, put, entry) = if second {
+                (
+                    quote!(slice_lanes2),
+                    quote!(set_slice_lanes2),
+                    quote!(put2),
+                    &f2,
+                )
+            } else {
+                (
+                    quote!(slice_lanes1),
+                    quote!(set_slice_lanes1),
+                    quote!(put1),
+                    &f1,
+                )
+            };
+            let mut prep = TokenStream::new();
+            let mut args = Vec::new();
+            let mut after = TokenStream::new();
+            for (((kind, n), h), o) in kinds.iter().zip(&pnames).zip(&held).zip(&origs) {
+                match kind {
+                    Kind::Value(t) => args.push(quote!(#rt::Dual::new(
+                        ::core::clone::Clone::clone(&#n.primal),
+                        <#t as #lv>::#lane::<#s>(&#n.tangent, #k),
+                    ))),
+                    Kind::Slice(t) => {
+                        prep.extend(
+                            quote!(let #h = #rt::traits::#slice_lanes::<#t, #s>(&*#n.tangent, #k);),
+                        );
+                        args.push(quote!(#rt::Dual::new(#n.primal, &#h[..])));
+                    }
+                    Kind::Ref(t) => {
+                        prep.extend(quote!(let #h = <#t as #lv>::#lane::<#s>(#n.tangent, #k);));
+                        args.push(quote!(#rt::Dual::new(#n.primal, &#h)));
+                    }
+                    Kind::MutSlice(t) => {
+                        let pre = pre_name(n);
+                        prep.extend(quote! {
+                            #n.primal.clone_from_slice(&#o);
+                            let mut #h = #pre.#next();
+                        });
+                        args.push(quote!(#rt::Dual::new(&mut *#n.primal, &mut #h[..])));
+                        after.extend(
+                            quote!(#rt::traits::#set_slice::<#t, #s>(&mut *#n.tangent, #k, &#h);),
+                        );
+                    }
+                    Kind::MutRef(t) => {
+                        let pre = pre_name(n);
+                        prep.extend(quote! {
+                            *#n.primal = ::core::clone::Clone::clone(&#o);
+                            let mut #h = #pre.#next();
+                        });
+                        args.push(quote!(#rt::Dual::new(&mut *#n.primal, &mut #h)));
+                        after.extend(quote!(<#t as #lv>::#set::<#s>(&mut *#n.tangent, #k, &#h);));
+                    }
+                }
+            }
+            quote! {
+                #prep
+                let #r = (#tbl.#entry)(#any, #(#args),*);
+                #after
+                #result.#put(#k, #r);
+            }
         };
-        let (a1, a2) = (lane_args(false), lane_args(true));
+        let (lane1, lane2) = (one_lane(false), one_lane(true));
+        let lanes_body = quote! {
+            #before
+            let mut #result = #rt::traits::LaneResult::<#out_ty, #s>::new();
+            for #k in 0..<#s as #rt::traits::DynLanes>::DYN_LANES {
+                if <#s as #rt::traits::DynLanes>::DYN_SECOND {
+                    #lane2
+                } else {
+                    #lane1
+                }
+            }
+            #result.finish()
+        };
         let (tr_s, m_s) = (name.to_string(), m.to_string());
-        let lanes_body = match out_kind {
-            Out::Float => quote! {
-                    let mut tangent = <#s as #rt::ScalarTangent<f64>>::zero();
-                    let mut primal = 0.0;
-                    for k in 0..<#s as #rt::traits::DynLanes>::DYN_LANES {
-                        if <#s as #rt::traits::DynLanes>::DYN_SECOND {
-                            let r = (table.#f2)(any, #(#a2),*);
-                            primal = r.primal;
-                            #rt::traits::DynLanes::set_lane2(&mut tangent, k, r.tangent);
-                        } else {
-                            let r = (table.#f1)(any, #(#a1),*);
-                            primal = r.primal;
-                            #rt::traits::DynLanes::set_lane1(&mut tangent, k, r.tangent);
-                        }
-                    }
-                    #rt::Dual::new(primal, tangent)
-            },
-            Out::Vec => quote! {
-                    let mut tangent = #rt::alloc::vec::Vec::<#s>::new();
-                    let mut primal = #rt::alloc::vec::Vec::new();
-                    for k in 0..<#s as #rt::traits::DynLanes>::DYN_LANES {
-                        if <#s as #rt::traits::DynLanes>::DYN_SECOND {
-                            let r = (table.#f2)(any, #(#a2),*);
-                            #rt::traits::set_vec_lane2(&mut tangent, k, &r.tangent);
-                            primal = r.primal;
-                        } else {
-                            let r = (table.#f1)(any, #(#a1),*);
-                            #rt::traits::set_vec_lane1(&mut tangent, k, &r.tangent);
-                            primal = r.primal;
-                        }
-                    }
-                    #rt::Dual::new(primal, tangent)
-            },
-        };
         for flavor in dyn_flavors() {
             let this_dyn = dual(
                 &quote!(&#lt (dyn #name #flavor + '__fwdad_b)),
@@ -794,16 +920,18 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
             #[automatically_derived]
             impl<#lt, '__fwdad_b, #s: #rt::Mode>
                 #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #marker<dyn #name #flavor + '__fwdad_b>
+            where
+                #lane_bounds
             {
                 type Output = #out_s;
                 #[allow(unused_variables)]
-                fn frule(&self, (this, #(#pnames,)*): (#this_dyn, #(#ps_s,)*)) -> #out_s {
+                fn frule(&self, (#this, #(#pnames,)*): (#this_dyn, #(#ps_s,)*)) -> #out_s {
                     #rt::traits::check_dyn_mode::<#s>();
-                    let (any, table) = match this.primal.__fwdad_dyn() {
+                    let (#any, #tbl) = match #this.primal.__fwdad_dyn() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
                     };
-                    let table: &#table = match table.downcast_ref::<#table>() {
+                    let #tbl: &#table = match #tbl.downcast_ref::<#table>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
                     };
@@ -925,6 +1053,43 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
 
             impl<'b> dyn #name #flavor + 'b {
                 #dyn_dispatch
+            }
+
+            // A `&dyn Tr` bound as a plain entry of `bind` (`bind(f {}, (Wrt, lens))`): the
+            // drivers' `&T` entries are for sized `T` (one for `T: ?Sized` would overlap
+            // their slice entries), so each trait object gets its own, a constant. A rule's
+            // `&dyn Tr` parameter is `&'a (dyn Tr + 'a)`: the object's lifetime shortened.
+            #rt::with_drivers! {
+                #[automatically_derived]
+                impl<'p, 'z, 'b> #rt::drivers::Fits<#rt::Dual<&'z (dyn #name #flavor + 'z), &'z #rt::NoTangent>>
+                    for &'p (dyn #name #flavor + 'b)
+                {
+                }
+                #[automatically_derived]
+                impl<'z, 'p, 'b, __FwdadX, __FwdadY, #s: #rt::Mode, __FwdadD>
+                    #rt::drivers::SlotDual<'z, __FwdadX, __FwdadY, #s, __FwdadD> for &'p (dyn #name #flavor + 'b)
+                {
+                    type Dual = #rt::Dual<&'z (dyn #name #flavor + 'z), &'z #rt::NoTangent>;
+                }
+                #[automatically_derived]
+                impl<'p, 'b, __FwdadX, __FwdadY, #s: #rt::Mode, __FwdadD>
+                    #rt::drivers::Slot<__FwdadX, __FwdadY, #s, __FwdadD> for &'p (dyn #name #flavor + 'b)
+                {
+                    type Store = #rt::NoTangent;
+                    #[inline(always)]
+                    fn store(&self) -> #rt::NoTangent {
+                        #rt::NoTangent
+                    }
+                    #[inline(always)]
+                    fn dual<'z>(
+                        &'z self,
+                        store: &'z mut #rt::NoTangent,
+                        _: __FwdadX,
+                        _: &mut ::core::option::Option<__FwdadY>,
+                    ) -> #rt::Dual<&'z (dyn #name #flavor + 'z), &'z #rt::NoTangent> {
+                        #rt::Dual::new(&**self, &*store)
+                    }
+                }
             }
         }).collect::<TokenStream>()
         });
@@ -1067,10 +1232,19 @@ pub(crate) fn impl_items(
             impl #rt::traits::DynImpl<#key> for #self_ty {}
         }
     });
+    // A generic one has none: a cast of its values to `&dyn Tr` in a derived body is then
+    // an error there (`traits::CastCheck`).
+    let generic_impl = (!imp.generics.params.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #rt::traits::GenericDerivedImpl<#key> for #self_ty #where_clause {}
+        }
+    });
     let outside = quote! {
         #[automatically_derived]
         impl #impl_generics #rt::traits::DerivedImpl<#key> for #self_ty #where_clause {}
         #dyn_impl
+        #generic_impl
     };
     (items, outside)
 }
@@ -1251,7 +1425,8 @@ pub(crate) fn trait_checks(sig: &syn::Signature, rt: &TokenStream) -> TokenStrea
 }
 
 /// Reports trait objects behind a reference inside a container (`&[&dyn Material]`):
-/// their elements reach the trait's own dispatch, which a trait object cannot call.
+/// their elements reach the trait's own dispatch, which a trait object cannot call; and
+/// `?Sized` on a parameter bounded by a trait of the user's.
 pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
     struct Find(Vec<syn::TypeReference>, bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
@@ -1277,6 +1452,42 @@ pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
             }
             syn::visit::visit_type_reference(self, r);
         }
+    }
+    // `M: Model + ?Sized`: the trait's rules for `M` are the implementing type's, found
+    // through a dispatch that needs the type (a trait object's go through its table, which
+    // a generic body cannot tell apart).
+    let user_params: Vec<syn::Ident> = trait_params(&sig.generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let maybe_unsized = |b: &syn::TypeParamBound| {
+        matches!(b, syn::TypeParamBound::Trait(t)
+            if matches!(t.modifier, syn::TraitBoundModifier::Maybe(_)) && t.path.is_ident("Sized"))
+    };
+    let mut unsized_bounds: Vec<(syn::Ident, &syn::TypeParamBound)> = Vec::new();
+    for tp in sig.generics.type_params() {
+        if user_params.contains(&tp.ident) {
+            let found = tp.bounds.iter().filter(|b| maybe_unsized(b));
+            unsized_bounds.extend(found.map(|b| (tp.ident.clone(), b)));
+        }
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        for pred in &w.predicates {
+            let syn::WherePredicate::Type(pt) = pred else {
+                continue;
+            };
+            let syn::Type::Path(p) = &pt.bounded_ty else {
+                continue;
+            };
+            let Some(id) = p.path.get_ident().filter(|id| user_params.contains(id)) else {
+                continue;
+            };
+            let found = pt.bounds.iter().filter(|b| maybe_unsized(b));
+            unsized_bounds.extend(found.map(|b| (id.clone(), b)));
+        }
+    }
+    for (p, b) in unsized_bounds {
+        diag.error_spanned(b, format!("`#[derive_frule]` does not support `?Sized` on `{p}`, a type parameter bounded by a trait of yours: its methods' rules are the implementing type's, which a trait object does not have at compile time; remove `?Sized` (a call with a trait object then takes a `&dyn Trait` parameter, in a function of its own)"));
     }
     for arg in &sig.inputs {
         if let syn::FnArg::Typed(t) = arg {

@@ -95,7 +95,7 @@ pub trait MethodWithoutRule<W> {}
 #[diagnostic::on_unimplemented(
     message = "this method cannot be differentiated through `{Self}`",
     label = "not differentiable on a trait object",
-    note = "on a `dyn Trait` only methods taking `&self` and `f64`, `&[f64]`, integers or `bool`, and returning `f64` or `Vec<f64>`, have rules; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+    note = "on a `dyn Trait` only methods taking `&self` have rules, with arguments passed as values, `&T`, `&[T]`, `&mut T` or `&mut [T]` of types holding no reference, and a result holding none; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
 )]
 #[doc(hidden)]
 pub trait NotOnDyn<W> {}
@@ -164,6 +164,54 @@ pub trait UnsizeFrom<'a, P: 'a>: 'a {
 )]
 #[doc(hidden)]
 pub trait DynImpl<const TRAIT: u64> {}
+
+/// `Self`'s `impl` of the trait keyed `TRAIT` carries `#[derive_frule]` and is generic: its
+/// values have no `dyn` table ([`CastCheck`]).
+#[doc(hidden)]
+pub trait GenericDerivedImpl<const TRAIT: u64> {}
+
+/// A cast `&p as &dyn Trait` in a derived body, checked at compile time when `P`'s derived
+/// `impl` is generic (its trait object would have no rules, and the call would panic):
+/// `(&CastCheck::<_, KEY>::of(&p)).check_dyn_cast()` finds [`CastOfGenericImpl`] for such a
+/// `P`, whose method needs `P: DynImpl` (never, so an error naming `P`), and
+/// [`CastOfOtherImpl`] one autoref later for every other type (non-generic derived
+/// impls, `impl`s without the attribute, a type only known to be `M: Trait`), so no cast
+/// that compiled before is rejected.
+#[doc(hidden)]
+pub struct CastCheck<P: ?Sized, const TRAIT: u64>(core::marker::PhantomData<fn() -> *const P>);
+
+impl<P: ?Sized, const TRAIT: u64> CastCheck<P, TRAIT> {
+    /// The check for the reference `p` (`&&P`).
+    #[inline(always)]
+    pub fn of(_: &&P) -> Self {
+        CastCheck(core::marker::PhantomData)
+    }
+}
+
+/// See [`CastCheck`].
+#[doc(hidden)]
+pub trait CastOfGenericImpl<P: ?Sized, const TRAIT: u64> {
+    /// An error for `P`: a generic `impl` has no table of rules.
+    #[inline(always)]
+    fn check_dyn_cast(&self)
+    where
+        P: DynImpl<TRAIT>,
+    {
+    }
+}
+impl<P: ?Sized + GenericDerivedImpl<TRAIT>, const TRAIT: u64> CastOfGenericImpl<P, TRAIT>
+    for CastCheck<P, TRAIT>
+{
+}
+
+/// See [`CastCheck`].
+#[doc(hidden)]
+pub trait CastOfOtherImpl {
+    /// Nothing to check.
+    #[inline(always)]
+    fn check_dyn_cast(&self) {}
+}
+impl<P: ?Sized, const TRAIT: u64> CastOfOtherImpl for &CastCheck<P, TRAIT> {}
 
 /// The tangent of a constant passed straight to a `&dyn Trait` or `Box<dyn Trait>`
 /// parameter ([`UnsizeFrom`]): a trait object's tangent is `NoTangent` anyway. Not a
@@ -457,33 +505,377 @@ pub fn no_dyn_rules(tr: &str, method: &str) -> ! {
     )
 }
 
-/// The per-lane copy of a slice argument's tangent (first order).
-#[cfg(feature = "alloc")]
-pub fn slice_lane1<S: Mode>(t: &[S], k: usize) -> Vec<f64> {
-    t.iter().map(|x| x.lane1(k)).collect()
+/// A value whose tangent in any mode is independent lanes of the tangent at a first-order
+/// (`f64`) or second-order (`Hyper<f64, f64>`) lane, leaf by leaf ([`DynLanes`]): what a
+/// method called on a `dyn` trait object takes and returns (floats, integers, `bool`,
+/// arrays, tuples, `Vec`s and `Option`s of them, and types with `#[derive(Differentiable)]`,
+/// which implement it leaf by leaf).
+#[diagnostic::on_unimplemented(
+    message = "a method called on a trait object cannot take or return `{Self}`",
+    label = "not differentiable through a `dyn` call",
+    note = "through `dyn Trait` a method's arguments and result are floats, integers, `bool`, arrays, tuples, `Vec`s and `Option`s of them, types with `#[derive(Differentiable)]`, and slices or references of these; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+)]
+pub trait LaneValue: Differentiable {
+    /// Lane `k` of `t` (first order).
+    fn lane1<S: Mode>(t: &Self::TangentIn<S>, k: usize) -> Self::TangentIn<f64>;
+    /// Lane `k` of `t` (second order).
+    fn lane2<S: Mode>(t: &Self::TangentIn<S>, k: usize) -> Self::TangentIn<Hyper<f64, f64>>;
+    /// Sets lane `k` of `t` (first order).
+    fn set_lane1<S: Mode>(t: &mut Self::TangentIn<S>, k: usize, v: &Self::TangentIn<f64>);
+    /// Sets lane `k` of `t` (second order).
+    fn set_lane2<S: Mode>(
+        t: &mut Self::TangentIn<S>,
+        k: usize,
+        v: &Self::TangentIn<Hyper<f64, f64>>,
+    );
 }
 
-/// The per-lane copy of a slice argument's tangent (second order).
-#[cfg(feature = "alloc")]
-pub fn slice_lane2<S: Mode>(t: &[S], k: usize) -> Vec<Hyper<f64, f64>> {
-    t.iter().map(|x| x.lane2(k)).collect()
-}
-
-/// Writes lane `k` of a `Vec<f64>` result's tangent (first order), sized by the first lane.
-#[cfg(feature = "alloc")]
-pub fn set_vec_lane1<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[f64]) {
-    t.resize(lane.len(), S::zero());
-    for (x, v) in t.iter_mut().zip(lane) {
-        x.set_lane1(k, *v);
+impl LaneValue for f64 {
+    #[inline(always)]
+    fn lane1<S: Mode>(t: &S, k: usize) -> f64 {
+        t.lane1(k)
+    }
+    #[inline(always)]
+    fn lane2<S: Mode>(t: &S, k: usize) -> Hyper<f64, f64> {
+        t.lane2(k)
+    }
+    #[inline(always)]
+    fn set_lane1<S: Mode>(t: &mut S, k: usize, v: &f64) {
+        t.set_lane1(k, *v);
+    }
+    #[inline(always)]
+    fn set_lane2<S: Mode>(t: &mut S, k: usize, v: &Hyper<f64, f64>) {
+        t.set_lane2(k, *v);
     }
 }
 
-/// Writes lane `k` of a `Vec<f64>` result's tangent (second order).
+macro_rules! discrete_lanes {
+    ($($t:ty),*) => {$(
+        impl LaneValue for $t {
+            #[inline(always)]
+            fn lane1<S: Mode>(_: &NoTangent, _: usize) -> NoTangent {
+                NoTangent
+            }
+            #[inline(always)]
+            fn lane2<S: Mode>(_: &NoTangent, _: usize) -> NoTangent {
+                NoTangent
+            }
+            #[inline(always)]
+            fn set_lane1<S: Mode>(_: &mut NoTangent, _: usize, _: &NoTangent) {}
+            #[inline(always)]
+            fn set_lane2<S: Mode>(_: &mut NoTangent, _: usize, _: &NoTangent) {}
+        }
+    )*};
+}
+discrete_lanes!(
+    (),
+    bool,
+    char,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    NoTangent
+);
+
+impl<T: LaneValue, const N: usize> LaneValue for [T; N] {
+    #[inline]
+    fn lane1<S: Mode>(t: &[T::TangentIn<S>; N], k: usize) -> [T::TangentIn<f64>; N] {
+        core::array::from_fn(|i| T::lane1::<S>(&t[i], k))
+    }
+    #[inline]
+    fn lane2<S: Mode>(t: &[T::TangentIn<S>; N], k: usize) -> [T::TangentIn<Hyper<f64, f64>>; N] {
+        core::array::from_fn(|i| T::lane2::<S>(&t[i], k))
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(t: &mut [T::TangentIn<S>; N], k: usize, v: &[T::TangentIn<f64>; N]) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut [T::TangentIn<S>; N],
+        k: usize,
+        v: &[T::TangentIn<Hyper<f64, f64>>; N],
+    ) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
 #[cfg(feature = "alloc")]
-pub fn set_vec_lane2<S: Mode>(t: &mut Vec<S>, k: usize, lane: &[Hyper<f64, f64>]) {
-    t.resize(lane.len(), S::zero());
-    for (x, v) in t.iter_mut().zip(lane) {
-        x.set_lane2(k, *v);
+impl<T: LaneValue> LaneValue for Vec<T> {
+    fn lane1<S: Mode>(t: &Vec<T::TangentIn<S>>, k: usize) -> Vec<T::TangentIn<f64>> {
+        t.iter().map(|t| T::lane1::<S>(t, k)).collect()
+    }
+    fn lane2<S: Mode>(t: &Vec<T::TangentIn<S>>, k: usize) -> Vec<T::TangentIn<Hyper<f64, f64>>> {
+        t.iter().map(|t| T::lane2::<S>(t, k)).collect()
+    }
+    fn set_lane1<S: Mode>(t: &mut Vec<T::TangentIn<S>>, k: usize, v: &Vec<T::TangentIn<f64>>) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    fn set_lane2<S: Mode>(
+        t: &mut Vec<T::TangentIn<S>>,
+        k: usize,
+        v: &Vec<T::TangentIn<Hyper<f64, f64>>>,
+    ) {
+        for (t, v) in t.iter_mut().zip(v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+impl<T: LaneValue> LaneValue for Option<T> {
+    #[inline]
+    fn lane1<S: Mode>(t: &Option<T::TangentIn<S>>, k: usize) -> Option<T::TangentIn<f64>> {
+        t.as_ref().map(|t| T::lane1::<S>(t, k))
+    }
+    #[inline]
+    fn lane2<S: Mode>(
+        t: &Option<T::TangentIn<S>>,
+        k: usize,
+    ) -> Option<T::TangentIn<Hyper<f64, f64>>> {
+        t.as_ref().map(|t| T::lane2::<S>(t, k))
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(
+        t: &mut Option<T::TangentIn<S>>,
+        k: usize,
+        v: &Option<T::TangentIn<f64>>,
+    ) {
+        if let (Some(t), Some(v)) = (t, v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut Option<T::TangentIn<S>>,
+        k: usize,
+        v: &Option<T::TangentIn<Hyper<f64, f64>>>,
+    ) {
+        if let (Some(t), Some(v)) = (t, v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+impl<T: LaneValue, E> LaneValue for Result<T, E> {
+    #[inline]
+    fn lane1<S: Mode>(
+        t: &Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+    ) -> Result<T::TangentIn<f64>, NoTangent> {
+        t.as_ref()
+            .map(|t| T::lane1::<S>(t, k))
+            .map_err(|_| NoTangent)
+    }
+    #[inline]
+    fn lane2<S: Mode>(
+        t: &Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+    ) -> Result<T::TangentIn<Hyper<f64, f64>>, NoTangent> {
+        t.as_ref()
+            .map(|t| T::lane2::<S>(t, k))
+            .map_err(|_| NoTangent)
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(
+        t: &mut Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+        v: &Result<T::TangentIn<f64>, NoTangent>,
+    ) {
+        if let (Ok(t), Ok(v)) = (t, v) {
+            T::set_lane1::<S>(t, k, v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut Result<T::TangentIn<S>, NoTangent>,
+        k: usize,
+        v: &Result<T::TangentIn<Hyper<f64, f64>>, NoTangent>,
+    ) {
+        if let (Ok(t), Ok(v)) = (t, v) {
+            T::set_lane2::<S>(t, k, v);
+        }
+    }
+}
+
+macro_rules! lane_tuple {
+    ($($T:ident $_t:ident $i:tt),+) => {
+        impl<$($T: LaneValue),+> LaneValue for ($($T,)+) {
+            #[inline]
+            fn lane1<S: Mode>(t: &($($T::TangentIn<S>,)+), k: usize) -> ($($T::TangentIn<f64>,)+) {
+                ($($T::lane1::<S>(&t.$i, k),)+)
+            }
+            #[inline]
+            fn lane2<S: Mode>(
+                t: &($($T::TangentIn<S>,)+),
+                k: usize,
+            ) -> ($($T::TangentIn<Hyper<f64, f64>>,)+) {
+                ($($T::lane2::<S>(&t.$i, k),)+)
+            }
+            #[inline]
+            fn set_lane1<S: Mode>(t: &mut ($($T::TangentIn<S>,)+), k: usize, v: &($($T::TangentIn<f64>,)+)) {
+                $($T::set_lane1::<S>(&mut t.$i, k, &v.$i);)+
+            }
+            #[inline]
+            fn set_lane2<S: Mode>(
+                t: &mut ($($T::TangentIn<S>,)+),
+                k: usize,
+                v: &($($T::TangentIn<Hyper<f64, f64>>,)+),
+            ) {
+                $($T::set_lane2::<S>(&mut t.$i, k, &v.$i);)+
+            }
+        }
+    };
+}
+crate::for_tuples!(lane_tuple);
+
+/// Lane `k` of the tangent of a `&[T]` argument, copied (first order).
+#[cfg(feature = "alloc")]
+pub fn slice_lanes1<T: LaneValue, S: Mode>(
+    t: &[T::TangentIn<S>],
+    k: usize,
+) -> Vec<T::TangentIn<f64>> {
+    t.iter().map(|t| T::lane1::<S>(t, k)).collect()
+}
+
+/// Lane `k` of the tangent of a `&[T]` argument, copied (second order).
+#[cfg(feature = "alloc")]
+pub fn slice_lanes2<T: LaneValue, S: Mode>(
+    t: &[T::TangentIn<S>],
+    k: usize,
+) -> Vec<T::TangentIn<Hyper<f64, f64>>> {
+    t.iter().map(|t| T::lane2::<S>(t, k)).collect()
+}
+
+/// Writes lane `k` of a `&mut [T]` argument's tangent back (first order).
+pub fn set_slice_lanes1<T: LaneValue, S: Mode>(
+    t: &mut [T::TangentIn<S>],
+    k: usize,
+    v: &[T::TangentIn<f64>],
+) {
+    for (t, v) in t.iter_mut().zip(v) {
+        T::set_lane1::<S>(t, k, v);
+    }
+}
+
+/// Writes lane `k` of a `&mut [T]` argument's tangent back (second order).
+pub fn set_slice_lanes2<T: LaneValue, S: Mode>(
+    t: &mut [T::TangentIn<S>],
+    k: usize,
+    v: &[T::TangentIn<Hyper<f64, f64>>],
+) {
+    for (t, v) in t.iter_mut().zip(v) {
+        T::set_lane2::<S>(t, k, v);
+    }
+}
+
+/// The lanes of a `&mut` argument's tangent, all cut before the first lane runs: a lane
+/// writes its part back after it, and the second-order part `d2` is shared by all lanes, so
+/// a later lane must read the argument's tangent as it came, not as an earlier lane left it.
+#[cfg(feature = "alloc")]
+pub struct PreLanes<A, B> {
+    first: crate::alloc_paths::vec::IntoIter<A>,
+    second: crate::alloc_paths::vec::IntoIter<B>,
+}
+
+/// [`PreLanes`] in mode `S`, lane `k` cut by `f1(k)` (first order) or `f2(k)` (second).
+#[cfg(feature = "alloc")]
+pub fn pre_lanes<S: Mode, A, B>(
+    f1: impl Fn(usize) -> A,
+    f2: impl Fn(usize) -> B,
+) -> PreLanes<A, B> {
+    let n = S::DYN_LANES;
+    let (first, second): (Vec<A>, Vec<B>) = match S::DYN_SECOND {
+        true => (Vec::new(), (0..n).map(f2).collect()),
+        false => ((0..n).map(f1).collect(), Vec::new()),
+    };
+    PreLanes {
+        first: first.into_iter(),
+        second: second.into_iter(),
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<A, B> PreLanes<A, B> {
+    /// The next first-order lane.
+    #[inline]
+    pub fn next1(&mut self) -> A {
+        match self.first.next() {
+            Some(a) => a,
+            None => unsupported("in a mode without lanes"),
+        }
+    }
+    /// The next second-order lane.
+    #[inline]
+    pub fn next2(&mut self) -> B {
+        match self.second.next() {
+            Some(b) => b,
+            None => unsupported("in a mode without lanes"),
+        }
+    }
+}
+
+/// A `dyn` call's result assembled lane by lane: the first lane sizes the tangent from the
+/// primal (`ZeroTangent`), each lane writes its part.
+pub struct LaneResult<R: Differentiable, S: Mode> {
+    primal: Option<R>,
+    tangent: Option<R::TangentIn<S>>,
+}
+
+impl<R: LaneValue + ZeroTangent, S: Mode> LaneResult<R, S> {
+    /// No lane yet.
+    #[inline(always)]
+    pub fn new() -> Self {
+        LaneResult {
+            primal: None,
+            tangent: None,
+        }
+    }
+    /// Lane `k`'s result (first order).
+    #[inline]
+    pub fn put1(&mut self, k: usize, r: Dual<R, R::TangentIn<f64>>) {
+        let t = self
+            .tangent
+            .get_or_insert_with(|| r.primal.zero_tangent_in::<S>());
+        R::set_lane1::<S>(t, k, &r.tangent);
+        self.primal = Some(r.primal);
+    }
+    /// Lane `k`'s result (second order).
+    #[inline]
+    pub fn put2(&mut self, k: usize, r: Dual<R, R::TangentIn<Hyper<f64, f64>>>) {
+        let t = self
+            .tangent
+            .get_or_insert_with(|| r.primal.zero_tangent_in::<S>());
+        R::set_lane2::<S>(t, k, &r.tangent);
+        self.primal = Some(r.primal);
+    }
+    /// The assembled dual (a mode has at least one lane: [`check_dyn_mode`]).
+    #[inline]
+    pub fn finish(self) -> Dual<R, R::TangentIn<S>> {
+        match (self.primal, self.tangent) {
+            (Some(p), Some(t)) => Dual::new(p, t),
+            _ => unsupported("in a mode without lanes"),
+        }
+    }
+}
+
+impl<R: LaneValue + ZeroTangent, S: Mode> Default for LaneResult<R, S> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

@@ -110,9 +110,30 @@ pub mod prelude {
     };
 }
 
+/// The items it is given with the `std` feature (the drivers), nothing without: what a
+/// trait's expansion writes of `bind`'s entries for its trait objects.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fwdad_with_drivers {
+    ($($t:tt)*) => { $($t)* };
+}
+/// See the `std` version.
+#[cfg(not(feature = "std"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fwdad_with_drivers {
+    ($($t:tt)*) => {};
+}
+
 /// Items generated code refers to. Not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__fwdad_with_drivers as with_drivers;
+    /// `bind`'s entries (`Fits`, `Slot`), which a trait's expansion implements for its
+    /// trait objects.
+    #[cfg(feature = "std")]
+    pub use crate::drivers;
     pub use fwdad_macros::derive_frule;
     pub use fwdad_runtime::__fwdad_constant as constant;
     #[cfg(feature = "alloc")]

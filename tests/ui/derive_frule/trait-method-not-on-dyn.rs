@@ -1,26 +1,28 @@
-// A trait whose methods take `&mut self` or return an array: accepted, and differentiable
-// through a generic parameter (`B: Body`), but a `dyn Body` runs only the methods taking
-// `&self` and floats, returning `f64` or `Vec<f64>`; calls of the others on a trait object are errors at
-// the call, saying to take the value through a generic parameter.
+// A trait whose methods take `f32` or slices of references: accepted, and differentiable
+// through a generic parameter (`B: Body`), but a `dyn Body` runs only the methods whose
+// arguments and result it can cut into lanes (floats `f64`, integers, `bool`, arrays,
+// tuples, `Vec`, `Option` of them, types with `#[derive(Differentiable)]`, and slices or
+// references of those); calls of the others on a trait object are errors at the call,
+// naming the type or saying to take the value through a generic parameter.
 use fwdad::prelude::*;
 
 #[derive_frule]
 pub trait Body {
-    fn advance(&mut self, dt: f64);
     fn energy(&self, t: f64) -> f64;
-    fn position(&self, t: f64) -> [f64; 3];
+    fn position(&self, t: f32) -> [f32; 3];
+    fn spread(&self, rows: &[&[f64]]) -> f64;
 }
 
 #[derive_frule]
 fn height(b: &dyn Body, t: f64) -> f64 {
-    b.position(t)[2] + b.energy(t)
+    b.position(t as f32)[2] as f64 + b.energy(t)
 }
 
 #[derive_frule]
-fn step(bodies: &[Box<dyn Body>], t: f64) -> f64 {
+fn step(bodies: &[Box<dyn Body>], x: &[f64]) -> f64 {
     let mut e = 0.0;
     for b in bodies {
-        e += b.energy(t) * b.position(t)[0];
+        e += b.energy(x[0]) * b.spread(&[x, x]);
     }
     e
 }
