@@ -6,10 +6,20 @@
 //! iter::once(v)          [v].into_iter()
 //! iter::repeat(v)        [v].into_iter().cycle()
 //! iter::repeat_n(v, n)   [v].into_iter().cycle().take(n)
+//! iter::successors(a, f) (0usize..).scan(a, |next, _| {
+//!                            let item = *next;
+//!                            if let Some(v) = item { let f = f; *next = f(&v); }
+//!                            item
+//!                        })
+//! iter::from_fn(|| body) (0usize..).map_while(|_| body)
 //! ```
 //!
 //! Each yields the same items in the same order (`repeat` clones its value, as cycling a
-//! one-element array does), so primals are unchanged.
+//! one-element array does), so primals are unchanged. `successors` reads its state by
+//! copy, so its items must be `Copy` (floats, tuples and arrays of them), and calls its
+//! function as a closure bound with `let`, in which `return` and `?` leave that function
+//! as they do in `std`'s; `from_fn`'s closure keeps its own body (and `move`), taking an
+//! ignored index.
 
 use crate::callee::IterFn;
 use crate::splice::{fill, Hole};
@@ -28,12 +38,13 @@ pub(super) fn iter_fns_as_chains(block: &syn::Block) -> syn::Block {
 }
 
 struct Chains {
-    /// Whether a bare `zip(a, b)` was rewritten: its `use std::iter::zip;` in the body is
-    /// then unused in the rule.
+    /// Whether a bare `zip(a, b)` or `successors(a, f)` was rewritten: its
+    /// `use std::iter::zip;` in the body is then unused in the rule.
     bare_zip: bool,
 }
 
-/// Marks the body's `use` items that import a `zip` `#[allow(unused_imports)]`.
+/// Marks the body's `use` items that import a `zip` or `successors`
+/// `#[allow(unused_imports)]`.
 struct AllowUnused;
 
 impl VisitMut for AllowUnused {
@@ -42,6 +53,9 @@ impl VisitMut for AllowUnused {
             if quote::ToTokens::to_token_stream(&u.tree)
                 .to_string()
                 .contains("zip")
+                || quote::ToTokens::to_token_stream(&u.tree)
+                    .to_string()
+                    .contains("successors")
             {
                 u.attrs.push(syn::parse_quote!(#[allow(unused_imports)]));
             }
@@ -51,21 +65,70 @@ impl VisitMut for AllowUnused {
 
 impl VisitMut for Chains {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        syn::visit_mut::visit_expr_mut(self, e);
-        let syn::Expr::Call(c) = e else {
-            return;
-        };
-        let syn::Expr::Path(p) = &*c.func else {
-            return;
-        };
-        let Some(f) = IterFn::of_path(&p.path).filter(|f| f.arity() == c.args.len()) else {
-            return;
-        };
-        if p.qself.is_some() {
-            return;
+        // `successors(..).take(n)` and `from_fn(..).take(n)`: the count becomes the
+        // range's end, `(0usize..n).scan(..)`, which yields the same items (the stage is
+        // called once per item pulled), where a `take` after `scan` or `map_while` is not
+        // a chain the lowering reads. Seen before the inner call is rewritten.
+        if let syn::Expr::MethodCall(m) = e {
+            if m.method == "take" && m.args.len() == 1 {
+                if let syn::Expr::Call(c) = &mut *m.receiver {
+                    if is_generator(c) {
+                        for a in c.args.iter_mut().chain(m.args.iter_mut()) {
+                            self.visit_expr_mut(a);
+                        }
+                        if let Some(chain) = self.chain(c, Some(&m.args[0])) {
+                            *e = chain;
+                        }
+                        return;
+                    }
+                }
+            }
         }
-        self.bare_zip |= p.path.segments.len() == 1;
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let syn::Expr::Call(c) = e {
+            if let Some(chain) = self.chain(c, None) {
+                *e = chain;
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Whether `c` calls `successors` or `from_fn`, whose chains a following `take` ends.
+fn is_generator(c: &syn::ExprCall) -> bool {
+    let syn::Expr::Path(p) = &*c.func else {
+        return false;
+    };
+    matches!(
+        IterFn::of_path(&p.path),
+        Some(IterFn::Successors | IterFn::FromFn)
+    )
+}
+
+impl Chains {
+    /// The chain the call `c` of a `std::iter` constructor is, if it is one; `count` is
+    /// the argument of a `take` that follows a generator (`successors`, `from_fn`).
+    fn chain(&mut self, c: &syn::ExprCall, count: Option<&syn::Expr>) -> Option<syn::Expr> {
+        let syn::Expr::Path(p) = &*c.func else {
+            return None;
+        };
+        let f = IterFn::of_path(&p.path).filter(|f| f.arity() == c.args.len())?;
+        if p.qself.is_some() {
+            return None;
+        }
+        let generator = matches!(f, IterFn::Successors | IterFn::FromFn);
+        if count.is_some() && !generator {
+            return None;
+        }
         let span = c.func.span();
+        let range: syn::Expr = match count {
+            Some(n) => fill(
+                syn::parse_quote_spanned!(span=> (0usize..__fwdad_n)),
+                &[("__fwdad_n", Hole::Expr(n))],
+            ),
+            None => syn::parse_quote_spanned!(span=> (0usize..)),
+        };
         let template: syn::Expr = match f {
             IterFn::Zip => syn::parse_quote_spanned!(span=> (__fwdad_a).into_iter().zip(__fwdad_b)),
             IterFn::Once => syn::parse_quote_spanned!(span=> [__fwdad_a].into_iter()),
@@ -73,13 +136,55 @@ impl VisitMut for Chains {
             IterFn::RepeatN => {
                 syn::parse_quote_spanned!(span=> [__fwdad_a].into_iter().cycle().take(__fwdad_b))
             }
+            // A function by name (or a closure bound with `let`) is called as it is; a
+            // closure written in place is bound with `let` where it is called, so that
+            // its `return` and `?` leave it; anything else is left for the error.
+            IterFn::Successors if matches!(c.args[1], syn::Expr::Path(_)) => {
+                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, _| {
+                    let __fwdad_item = *__fwdad_next;
+                    if let ::core::option::Option::Some(__fwdad_v) = __fwdad_item {
+                        *__fwdad_next = __fwdad_b(&__fwdad_v);
+                    }
+                    __fwdad_item
+                }))
+            }
+            IterFn::Successors if matches!(c.args[1], syn::Expr::Closure(_)) => {
+                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, _| {
+                    let __fwdad_item = *__fwdad_next;
+                    if let ::core::option::Option::Some(__fwdad_v) = __fwdad_item {
+                        let __fwdad_succ = __fwdad_b;
+                        *__fwdad_next = __fwdad_succ(&__fwdad_v);
+                    }
+                    __fwdad_item
+                }))
+            }
+            IterFn::Successors => return None,
+            // The closure keeps its body (and `move`), taking the range's index unused.
+            IterFn::FromFn => match &c.args[0] {
+                syn::Expr::Closure(g) if g.inputs.is_empty() => {
+                    let mut g = g.clone();
+                    g.inputs.push(syn::parse_quote_spanned!(span=> _));
+                    let g = syn::Expr::Closure(g);
+                    let template = syn::parse_quote_spanned!(span=> __fwdad_r.map_while(__fwdad_a));
+                    return Some(fill(
+                        template,
+                        &[("__fwdad_r", Hole::Expr(&range)), ("__fwdad_a", Hole::Expr(&g))],
+                    ));
+                }
+                syn::Expr::Path(_) => {
+                    syn::parse_quote_spanned!(span=> __fwdad_r.map_while(|_| __fwdad_a()))
+                }
+                _ => return None,
+            },
         };
-        let mut holes = vec![("__fwdad_a", Hole::Expr(&c.args[0]))];
+        self.bare_zip |= p.path.segments.len() == 1;
+        let mut holes = vec![
+            ("__fwdad_r", Hole::Expr(&range)),
+            ("__fwdad_a", Hole::Expr(&c.args[0])),
+        ];
         if let Some(b) = c.args.get(1) {
             holes.push(("__fwdad_b", Hole::Expr(b)));
         }
-        *e = fill(template, &holes);
+        Some(fill(template, &holes))
     }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
