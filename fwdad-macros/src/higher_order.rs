@@ -422,12 +422,9 @@ fn helper_fns(
                 pub fn #pass<#mode: #rt::Mode, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
             },
         });
-        // A function passed by name to a method is not supported (its helper would return
-        // an `impl Fn` borrowing the receiver).
-        if method.is_some() {
-            continue;
-        }
-        if let Some(f) = rule_helper(i, sig, rt, &mode) {
+        // A function passed by name: its rule as a function of duals (for a method, a
+        // method too, reached through the receiver as the closures' helpers are).
+        if let Some(f) = rule_helper(i, sig, rt, &mode, named("__fwdad_rule_arg", i), &recv) {
             fns.push(f);
         }
     }
@@ -712,13 +709,16 @@ impl VisitMut for NameElided {
     }
 }
 
-/// `__fwdad_rule_arg<i>::<S, _>(my_fn {})`: the rule of a function passed by name to
-/// parameter `i`, as a function of duals (`None` when the sugar's output borrows).
+/// `__fwdad_rule_arg<i>::<S, _>(my_fn {})` (named `name`, a method taking `recv` for a
+/// method's parameter): the rule of a function passed by name to parameter `i`, as a
+/// function of duals (`None` when the sugar's output borrows).
 fn rule_helper(
     i: usize,
     sig: &syn::Signature,
     rt: &TokenStream,
     mode: &syn::Ident,
+    name: syn::Ident,
+    recv: &Option<TokenStream>,
 ) -> Option<TokenStream> {
     let syn::FnArg::Typed(t) = sig.inputs.iter().nth(i)? else {
         return None;
@@ -744,12 +744,11 @@ fn rule_helper(
     let args: Vec<syn::Ident> = (0..inputs.len())
         .map(|k| format_ident!("__fwdad_a{}", k))
         .collect();
-    let name = format_ident!("__fwdad_rule_arg{}", i);
     Some(quote! {
         #[doc(hidden)]
         #[inline(always)]
         #[allow(non_snake_case)]
-        pub fn #name<#mode: #rt::Mode, __FwdadR>(r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
+        pub fn #name<#mode: #rt::Mode, __FwdadR>(#recv r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
         where
             __FwdadR: for<#(#lts),*> #rt::Frule<(#(#inputs,)*), #mode, Output = #output>,
         {

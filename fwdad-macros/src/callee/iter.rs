@@ -94,6 +94,13 @@ super::names! {
         Find = "find",
         /// `it.unzip()` on an iterator chain of pairs: a loop pushing into two `Vec`s.
         Unzip = "unzip",
+        /// `it.partition(p)` on an iterator chain: a loop pushing each item into one of
+        /// two `Vec`s by `p(&item)`.
+        Partition = "partition",
+        /// `it.try_fold(init, f)` on an iterator chain, `f` returning `Some`/`None` or
+        /// `Ok`/`Err` as its body shows: a fold loop that stops at the first `None` or
+        /// `Err`.
+        TryFold = "try_fold",
         /// `v.sort_by(cmp)`: a stable merge sort of the indices by `cmp` on the elements,
         /// then the elements gathered by it (primal and tangent move together).
         SortBy = "sort_by",

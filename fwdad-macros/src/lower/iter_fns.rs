@@ -168,7 +168,10 @@ impl Chains {
                     let template = syn::parse_quote_spanned!(span=> __fwdad_r.map_while(__fwdad_a));
                     return Some(fill(
                         template,
-                        &[("__fwdad_r", Hole::Expr(&range)), ("__fwdad_a", Hole::Expr(&g))],
+                        &[
+                            ("__fwdad_r", Hole::Expr(&range)),
+                            ("__fwdad_a", Hole::Expr(&g)),
+                        ],
                     ));
                 }
                 syn::Expr::Path(_) => {
