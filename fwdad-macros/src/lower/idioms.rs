@@ -150,12 +150,10 @@ fn index_lit(k: usize, span: proc_macro2::Span) -> syn::Expr {
 /// Whether the closure `f` returns an `Option` or a `Result`, as the constructors its body
 /// names tell (`Some`/`None` or `Ok`/`Err`, not both); `None` when they do not tell.
 fn fallible_kind(f: &syn::Expr) -> Option<StdType> {
-    struct Names(Vec<String>);
-    impl<'a> syn::visit::Visit<'a> for Names {
+    struct Variants(Vec<StdType>);
+    impl<'a> syn::visit::Visit<'a> for Variants {
         fn visit_path(&mut self, p: &'a syn::Path) {
-            if let Some(last) = p.segments.last() {
-                self.0.push(last.ident.to_string());
-            }
+            self.0.extend(crate::callee::variant_type(p));
             syn::visit::visit_path(self, p);
         }
         // A nested closure's constructors are its own.
@@ -164,14 +162,10 @@ fn fallible_kind(f: &syn::Expr) -> Option<StdType> {
     let syn::Expr::Closure(c) = strip(f) else {
         return None;
     };
-    let mut names = Names(Vec::new());
-    syn::visit::Visit::visit_expr(&mut names, &c.body);
-    let has = |n: &[&str]| names.0.iter().any(|x| n.contains(&x.as_str()));
-    match (has(&["Some", "None"]), has(&["Ok", "Err"])) {
-        (true, false) => Some(StdType::Option),
-        (false, true) => Some(StdType::Result),
-        _ => None,
-    }
+    let mut found = Variants(Vec::new());
+    syn::visit::Visit::visit_expr(&mut found, &c.body);
+    let first = *found.0.first()?;
+    found.0.iter().all(|t| *t == first).then_some(first)
 }
 
 impl Lowerer<'_> {

@@ -12,6 +12,7 @@
 //!                            item
 //!                        })
 //! iter::from_fn(|| body) (0usize..).map_while(|_| body)
+//! ..(gen).take(n)        the same with the range 0usize..n
 //! ```
 //!
 //! Each yields the same items in the same order (`repeat` clones its value, as cycling a
@@ -21,7 +22,12 @@
 //! as they do in `std`'s; `from_fn`'s closure keeps its own body (and `move`), taking an
 //! ignored index.
 
-use crate::callee::IterFn;
+use crate::callee::{Adaptor, IterFn};
+
+/// The name of the index the chain of a `successors` or `from_fn` passes its closure (a
+/// closure of this template's, or the user's `from_fn` closure given it), by which the
+/// lowering tells such a chain it could not read from a `scan` the user wrote.
+pub(crate) const GENERATOR_INDEX: &str = "__fwdad_generator_index";
 use crate::splice::{fill, Hole};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
@@ -65,21 +71,24 @@ impl VisitMut for AllowUnused {
 
 impl VisitMut for Chains {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        // `successors(..).take(n)` and `from_fn(..).take(n)`: the count becomes the
+        // `successors(..).take(n)` and `from_fn(..).take(n)`, also with `map`s between
+        // (`from_fn(..).map(f).take(n)`, each item mapped once): the count becomes the
         // range's end, `(0usize..n).scan(..)`, which yields the same items (the stage is
         // called once per item pulled), where a `take` after `scan` or `map_while` is not
-        // a chain the lowering reads. Seen before the inner call is rewritten.
+        // a chain the lowering reads. The `take` is dropped and the whole visited again:
+        // the rewritten chain holds no generator call, so nothing is rewritten twice.
         if let syn::Expr::MethodCall(m) = e {
-            if m.method == "take" && m.args.len() == 1 {
-                if let syn::Expr::Call(c) = &mut *m.receiver {
-                    if is_generator(c) {
-                        for a in c.args.iter_mut().chain(m.args.iter_mut()) {
-                            self.visit_expr_mut(a);
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Take) && m.args.len() == 1
+            {
+                let count = m.args[0].clone();
+                if let Some(base) = generator_under_maps(&mut m.receiver) {
+                    if let syn::Expr::Call(c) = &*base {
+                        if let Some(chain) = self.chain(c, Some(&count)) {
+                            *base = chain;
+                            *e = (*m.receiver).clone();
+                            self.visit_expr_mut(e);
+                            return;
                         }
-                        if let Some(chain) = self.chain(c, Some(&m.args[0])) {
-                            *e = chain;
-                        }
-                        return;
                     }
                 }
             }
@@ -95,15 +104,29 @@ impl VisitMut for Chains {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Whether `c` calls `successors` or `from_fn`, whose chains a following `take` ends.
-fn is_generator(c: &syn::ExprCall) -> bool {
-    let syn::Expr::Path(p) = &*c.func else {
-        return false;
+/// The call of `successors` or `from_fn` that `e` is, or that `e` maps item by item
+/// (`gen.map(f)`, `gen.map(f).map(g)`): a `take` after it ends its range.
+fn generator_under_maps(e: &mut syn::Expr) -> Option<&mut syn::Expr> {
+    let is_generator = match &*e {
+        syn::Expr::Call(c) => matches!(&*c.func, syn::Expr::Path(p) if matches!(
+            IterFn::of_path(&p.path),
+            Some(IterFn::Successors | IterFn::FromFn)
+        )),
+        _ => false,
     };
-    matches!(
-        IterFn::of_path(&p.path),
-        Some(IterFn::Successors | IterFn::FromFn)
-    )
+    if is_generator {
+        return Some(e);
+    }
+    match e {
+        syn::Expr::MethodCall(m)
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Map)
+                && m.args.len() == 1 =>
+        {
+            generator_under_maps(&mut m.receiver)
+        }
+        syn::Expr::Paren(p) => generator_under_maps(&mut p.expr),
+        _ => None,
+    }
 }
 
 impl Chains {
@@ -140,7 +163,7 @@ impl Chains {
             // closure written in place is bound with `let` where it is called, so that
             // its `return` and `?` leave it; anything else is left for the error.
             IterFn::Successors if matches!(c.args[1], syn::Expr::Path(_)) => {
-                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, _| {
+                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, __fwdad_generator_index| {
                     let __fwdad_item = *__fwdad_next;
                     if let ::core::option::Option::Some(__fwdad_v) = __fwdad_item {
                         *__fwdad_next = __fwdad_b(&__fwdad_v);
@@ -149,7 +172,7 @@ impl Chains {
                 }))
             }
             IterFn::Successors if matches!(c.args[1], syn::Expr::Closure(_)) => {
-                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, _| {
+                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, __fwdad_generator_index| {
                     let __fwdad_item = *__fwdad_next;
                     if let ::core::option::Option::Some(__fwdad_v) = __fwdad_item {
                         let __fwdad_succ = __fwdad_b;
@@ -163,7 +186,8 @@ impl Chains {
             IterFn::FromFn => match &c.args[0] {
                 syn::Expr::Closure(g) if g.inputs.is_empty() => {
                     let mut g = g.clone();
-                    g.inputs.push(syn::parse_quote_spanned!(span=> _));
+                    g.inputs
+                        .push(syn::parse_quote_spanned!(span=> __fwdad_generator_index));
                     let g = syn::Expr::Closure(g);
                     let template = syn::parse_quote_spanned!(span=> __fwdad_r.map_while(__fwdad_a));
                     return Some(fill(
@@ -175,7 +199,7 @@ impl Chains {
                     ));
                 }
                 syn::Expr::Path(_) => {
-                    syn::parse_quote_spanned!(span=> __fwdad_r.map_while(|_| __fwdad_a()))
+                    syn::parse_quote_spanned!(span=> __fwdad_r.map_while(|__fwdad_generator_index| __fwdad_a()))
                 }
                 _ => return None,
             },

@@ -564,7 +564,7 @@ impl Lowerer<'_> {
                 if !self.callable(f) {
                     self.diag.error_spanned(
                         &c.func,
-                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned; call the function by name"),
+                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned, not for one taken out of a collection (`for phi in &basis`); call the function by name"),
                     );
                     return Some(self.poison(span));
                 }
