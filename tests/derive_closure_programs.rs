@@ -186,8 +186,29 @@ fn settled_energy(x: &[f64]) -> f64 {
         .sum()
 }
 
+/// A hinge penalty on the positive residuals, the loop's pattern shadowing the outer `r`
+/// under a `filter` and a `take_while` (an internal error before: the `if` they lower to
+/// took the shadowing for an assignment).
+#[derive_frule]
+fn shadowed_hinge(x: &[f64]) -> f64 {
+    let r = x[0];
+    let mut total = 0.0;
+    for r in x.iter().filter(|v| **v > 0.0) {
+        total += r * r;
+    }
+    for r in x[1..].iter().take_while(|v| **v < 2.0) {
+        total += 0.5 * r;
+    }
+    total * r
+}
+
 #[test]
 fn scan_take_while_skip_while() {
+    check_modes!(
+        shadowed_hinge {},
+        shadowed_hinge,
+        [0.5, -1.0, 1.5, 2.5, 0.3]
+    );
     let p = [0.9, 1.0, 2.0, 0.5, -1.0];
     check_modes!(discounted_return {}, discounted_return, p);
     // ∂/∂γ Σ γᵏ rₖ = Σ k γᵏ⁻¹ rₖ.
@@ -491,6 +512,30 @@ fn geometric_terms(p: &[f64]) -> f64 {
     .sum::<f64>()
 }
 
+/// Gradient descent on a quadratic bowl as a trajectory of iterates (tuple items), the
+/// step a closure bound with `let`; the loss at the last iterate plus the trajectory's
+/// mean height, collected and through `map`.
+#[derive_frule]
+fn descent_trajectory(p: &[f64]) -> f64 {
+    let (a, b, lr) = (p[0], p[1], 0.1);
+    let loss = |x: f64, y: f64| a * x * x + b * y * y + x * y;
+    let step =
+        |&(x, y): &(f64, f64)| Some((x - lr * (2.0 * a * x + y), y - lr * (2.0 * b * y + x)));
+    let path: Vec<(f64, f64)> = std::iter::successors(Some((p[2], p[3])), step)
+        .take(12)
+        .collect();
+    let heights: f64 = std::iter::successors(Some((p[2], p[3])), step)
+        .map(|(x, y)| loss(x, y))
+        .take(12)
+        .sum();
+    let (x, y) = path[path.len() - 1];
+    let mut visited = 0.0;
+    for (x, _) in std::iter::successors(Some((p[2], p[3])), step).take(3) {
+        visited += x;
+    }
+    loss(x, y) + heights / 12.0 + visited
+}
+
 #[test]
 fn successors_and_from_fn() {
     let p = [2.0, 1.5];
@@ -507,6 +552,11 @@ fn successors_and_from_fn() {
     let (_, g) = gradient(contraction_sum {}, &p);
     assert_close(g[0], 1.0 + 0.5 + 0.25 + 0.125 + 0.0625, 1e-15, "d/dx0");
     assert_close(g[1], 0.01 * (1.0 + 1.5 + 1.75 + 1.875), 1e-15, "d/dc");
+    check_modes!(
+        descent_trajectory {},
+        descent_trajectory,
+        [1.2, 0.7, 1.0, -0.5]
+    );
     let p = [0.7, 0.8];
     check_modes!(geometric_terms {}, geometric_terms, p);
     // Σₖ₌₁⁸ a rᵏ: ∂/∂a = Σ rᵏ, ∂/∂r = Σ k a rᵏ⁻¹.
