@@ -1,7 +1,8 @@
 //! Closures and iterator chains as ML, physics and optimisation code writes them,
 //! annotated unmodified: a function returning `impl Fn(f64) -> f64 + '_`,
 //! `&dyn Fn(&[f64]) -> f64` parameters, `FnMut` accumulators, closures returning tuples,
-//! functions passed by name to methods (`q.integrate(rhs, ..)`) and to `map`
+//! functions passed by name to methods (`q.integrate(rhs, ..)`, also with slice
+//! parameters) and to `map`
 //! (`Self::f`), and the adaptors `scan`, `take_while`, `skip_while`, `step_by`, `rev`,
 //! `windows`, `chunks_exact`, `partition`, `unzip`, `min_by`/`max_by`, `fold` with tuple
 //! state, `try_fold`, `zip` of three, `cycle`, `flat_map`, `reduce`,
@@ -588,6 +589,18 @@ impl Euler {
         y
     }
 
+    /// `steps` explicit Euler steps of the system y' = f(t, y), in place, the right-hand
+    /// side writing into a buffer.
+    pub fn integrate_system<F: Fn(f64, &[f64], &mut [f64])>(&self, f: F, y: &mut [f64]) {
+        let mut dy = vec![0.0; y.len()];
+        for s in 0..self.steps {
+            f(s as f64 * self.dt, y, &mut dy);
+            for i in 0..y.len() {
+                y[i] += self.dt * dy[i];
+            }
+        }
+    }
+
     /// The softplus of each sample through an associated function named in `map`.
     fn softplus(x: f64) -> f64 {
         (1.0 + x.exp()).ln()
@@ -620,8 +633,36 @@ fn grown(p: &[f64]) -> f64 {
     0.5 * (a + b) + solver.mean_softplus(&p[1..])
 }
 
+/// A harmonic oscillator y'' = −y as a first-order system.
+#[derive_frule]
+fn oscillator_rhs(_t: f64, y: &[f64], dy: &mut [f64]) {
+    dy[0] = y[1];
+    dy[1] = -y[0];
+}
+
+/// The oscillator's position at t = 1 from (p₀, p₁), by a function named to a method
+/// (its parameters borrow slices), plus the same through a closure.
+#[derive_frule]
+fn oscillator_at_one(p: &[f64]) -> f64 {
+    let solver = Euler {
+        dt: 0.001,
+        steps: 1000,
+    };
+    let mut y = [p[0], p[1]];
+    solver.integrate_system(oscillator_rhs, &mut y);
+    let mut z = [p[0], p[1]];
+    solver.integrate_system(|t, y, dy| oscillator_rhs(t, y, dy), &mut z);
+    y[0] + z[0]
+}
+
 #[test]
 fn functions_by_name_to_methods_and_map() {
+    let p = [0.3, -0.8];
+    check_modes!(oscillator_at_one {}, oscillator_at_one, p);
+    // y(1) = p₀ cos 1 + p₁ sin 1 (twice), within Euler's O(dt).
+    let (_, g) = gradient(oscillator_at_one {}, &p);
+    assert!((g[0] - 2.0 * 1f64.cos()).abs() < 2e-3, "d/dp0 {}", g[0]);
+    assert!((g[1] - 2.0 * 1f64.sin()).abs() < 2e-3, "d/dp1 {}", g[1]);
     let p = [0.2, 0.5, -1.0];
     check_modes!(grown {}, grown, p);
     // The logistic flow y(1) = y0 e^r / (1 − y0 + y0 e^r): ∂/∂y0 = e^r / (1 − y0 + y0 e^r)²,
