@@ -11,8 +11,13 @@
 //! against central differences of the plain function in one direction, in batches of
 //! four and at second order (`check_modes!`), primals bit for bit, and, where there is
 //! one, against a closed form.
-// Written as users write them: these are the idioms under test.
-#![allow(clippy::needless_range_loop, clippy::type_complexity)]
+// Written as users write them (and a function named beside the closure calling it):
+// these are the idioms under test.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::type_complexity,
+    clippy::redundant_closure
+)]
 use fwdad::drivers::{bind, Wrt};
 use fwdad::prelude::*;
 

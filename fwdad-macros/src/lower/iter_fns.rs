@@ -20,17 +20,18 @@
 //! copy, so its items must be `Copy` (floats, tuples and arrays of them), and calls its
 //! function as a closure bound with `let`, in which `return` and `?` leave that function
 //! as they do in `std`'s; `from_fn`'s closure keeps its own body (and `move`), taking an
-//! ignored index.
+//! ignored index. With a `take(n)` folded into the range, `n` is evaluated before the
+//! generator's arguments rather than after (the same values unless they have effects).
 
 use crate::callee::{Adaptor, IterFn};
+use crate::splice::{fill, Hole};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
 
 /// The name of the index the chain of a `successors` or `from_fn` passes its closure (a
 /// closure of this template's, or the user's `from_fn` closure given it), by which the
 /// lowering tells such a chain it could not read from a `scan` the user wrote.
 pub(crate) const GENERATOR_INDEX: &str = "__fwdad_generator_index";
-use crate::splice::{fill, Hole};
-use syn::spanned::Spanned;
-use syn::visit_mut::VisitMut;
 
 /// `block` with every call of such a constructor written as its chain.
 pub(super) fn iter_fns_as_chains(block: &syn::Block) -> syn::Block {
