@@ -147,7 +147,13 @@ fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
             *flag |= f;
         }
     }
-    sig.fn_output = crate::higher_order::fn_output(fsig, rt, quote!(#mode))
+    // In the `Frule` impl, the output with its elided lifetimes named as the impl names
+    // its inputs' (`+ '_` → `+ 'a`); the wrapper `name_frule` elides them as the user did.
+    let mut named = fsig.clone();
+    if let syn::ReturnType::Type(_, t) = &mut named.output {
+        **t = sig.named_output.clone();
+    }
+    sig.fn_output = crate::higher_order::fn_output(&named, rt, quote!(#mode))
         .zip(crate::higher_order::fn_output(fsig, rt, quote!(f64)));
     if fn_values.contains(&true) {
         let (_, impl_tys) =
@@ -1612,9 +1618,9 @@ pub(crate) fn check_signature(
         .chain(&input_lifetimes)
         .cloned()
         .collect();
-    if fn_output {
-        // A function value is returned as a boxed function of duals (see `Sig::fn_output`).
-    } else if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
+    // A function value is returned as a boxed function of duals (see `Sig::fn_output`),
+    // whose `+ '_` names the input it borrows from as a reference does.
+    if let Err(span) = lifetimes::name_output(&named_inputs, &mut named_output) {
         diag.error(
             span,
             "`#[derive_frule]` cannot tell which input the returned reference borrows from; name the lifetime, e.g. `fn f<'a>(x: &'a [f64], y: &[f64]) -> &'a f64`",

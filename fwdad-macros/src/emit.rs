@@ -2512,7 +2512,18 @@ impl Emitter<'_> {
             Some(named) => {
                 let rule = strip_generics(named);
                 let helper = format_ident!("__fwdad_rule_arg{}", ca.index, span = span);
-                quote_spanned!(span=> #marker::#helper::<#mode, _>(#rule {}))
+                match &ca.target {
+                    crate::ir::ClosureTarget::Method { receiver } => {
+                        let recv = self.method_helper_receiver(*receiver);
+                        let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
+                        quote_spanned!(span=> #recv.#helper::<#mode, _>(#rule {}))
+                    }
+                    crate::ir::ClosureTarget::Assoc => {
+                        let (ty, helper) = assoc_helper(path, &helper, span);
+                        quote_spanned!(span=> #ty::#helper::<#mode, _>(#rule {}))
+                    }
+                    _ => quote_spanned!(span=> #marker::#helper::<#mode, _>(#rule {})),
+                }
             }
             None => {
                 let body = ca.body.clone().unwrap_or_default();

@@ -106,14 +106,62 @@ pub(crate) struct Dualize<'a> {
 }
 
 impl Dualize<'_> {
+    /// `Dual<ty, ty's tangent in the mode>`, the tangent of `f64`, `&[f64]`, `&mut [f64]`
+    /// and `()` written out (the mode, `&[S]`, `&mut [S]`, `NoTangent`): under the
+    /// `for<'a>` of an `Fn(&[f64], ..)` bound rustc does not normalise
+    /// `<&'a [f64] as Differentiable>::TangentIn<S>`, and a rule passed by name would not
+    /// meet a bound written with it.
     fn dual(&self, ty: &syn::Type) -> syn::Type {
         let (rt, mode) = (self.rt, &self.mode);
-        let ts = quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>);
-        syn::parse2(ts).unwrap_or_else(|_| ty.clone())
+        let is_f64 = |t: &syn::Type| matches!(t, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64"));
+        let tangent = match ty {
+            t if is_f64(t) => quote!(#mode),
+            syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(sl) if is_f64(&sl.elem)) =>
+            {
+                let (lt, m) = (&r.lifetime, &r.mutability);
+                quote!(&#lt #m [#mode])
+            }
+            syn::Type::Tuple(t) if t.elems.is_empty() => quote!(#rt::NoTangent),
+            _ => quote!(<#ty as #rt::Differentiable>::TangentIn<#mode>),
+        };
+        syn::parse2(quote!(#rt::Dual<#ty, #tangent>)).unwrap_or_else(|_| ty.clone())
     }
 }
 
 impl VisitMut for Dualize<'_> {
+    /// `Fn(f64, &[f64])` → `for<'h0> Fn(Dual<f64, S>, Dual<&'h0 [f64], &'h0 [S]>)`: each
+    /// elided lifetime named once, so a slice's primal and tangent share it (the sugar
+    /// would elide the two separately, and a rule, whose dual slices share one lifetime,
+    /// would not be general enough for it). Kept as written when the output borrows.
+    fn visit_trait_bound_mut(&mut self, b: &mut syn::TraitBound) {
+        let last = b.path.segments.last_mut();
+        if let Some(syn::PathArguments::Parenthesized(p)) = last.map(|s| &mut s.arguments) {
+            let mut out = NameElided::default();
+            if let syn::ReturnType::Type(_, t) = &p.output {
+                out.visit_type_mut(&mut (**t).clone());
+            }
+            if out.0.is_empty() {
+                let mut namer = NameElided::default();
+                for t in p.inputs.iter_mut() {
+                    namer.visit_type_mut(t);
+                }
+                if !namer.0.is_empty() {
+                    let bound = b.lifetimes.get_or_insert_with(|| syn::BoundLifetimes {
+                        for_token: Default::default(),
+                        lt_token: Default::default(),
+                        lifetimes: Default::default(),
+                        gt_token: Default::default(),
+                    });
+                    for l in namer.0 {
+                        bound
+                            .lifetimes
+                            .push(syn::GenericParam::Lifetime(syn::LifetimeParam::new(l)));
+                    }
+                }
+            }
+        }
+        syn::visit_mut::visit_trait_bound_mut(self, b);
+    }
     fn visit_parenthesized_generic_arguments_mut(
         &mut self,
         p: &mut syn::ParenthesizedGenericArguments,
@@ -422,12 +470,9 @@ fn helper_fns(
                 pub fn #pass<#mode: #rt::Mode, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
             },
         });
-        // A function passed by name to a method is not supported (its helper would return
-        // an `impl Fn` borrowing the receiver).
-        if method.is_some() {
-            continue;
-        }
-        if let Some(f) = rule_helper(i, sig, rt, &mode) {
+        // A function passed by name: its rule as a function of duals (for a method, a
+        // method too, reached through the receiver as the closures' helpers are).
+        if let Some(f) = rule_helper(i, sig, rt, &mode, named("__fwdad_rule_arg", i), &recv) {
             fns.push(f);
         }
     }
@@ -712,13 +757,16 @@ impl VisitMut for NameElided {
     }
 }
 
-/// `__fwdad_rule_arg<i>::<S, _>(my_fn {})`: the rule of a function passed by name to
-/// parameter `i`, as a function of duals (`None` when the sugar's output borrows).
+/// `__fwdad_rule_arg<i>::<S, _>(my_fn {})` (named `name`, a method taking `recv` for a
+/// method's parameter): the rule of a function passed by name to parameter `i`, as a
+/// function of duals (`None` when the sugar's output borrows).
 fn rule_helper(
     i: usize,
     sig: &syn::Signature,
     rt: &TokenStream,
     mode: &syn::Ident,
+    name: syn::Ident,
+    recv: &Option<TokenStream>,
 ) -> Option<TokenStream> {
     let syn::FnArg::Typed(t) = sig.inputs.iter().nth(i)? else {
         return None;
@@ -744,12 +792,11 @@ fn rule_helper(
     let args: Vec<syn::Ident> = (0..inputs.len())
         .map(|k| format_ident!("__fwdad_a{}", k))
         .collect();
-    let name = format_ident!("__fwdad_rule_arg{}", i);
     Some(quote! {
         #[doc(hidden)]
         #[inline(always)]
         #[allow(non_snake_case)]
-        pub fn #name<#mode: #rt::Mode, __FwdadR>(r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
+        pub fn #name<#mode: #rt::Mode, __FwdadR>(#recv r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
         where
             __FwdadR: for<#(#lts),*> #rt::Frule<(#(#inputs,)*), #mode, Output = #output>,
         {

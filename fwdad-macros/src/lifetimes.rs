@@ -88,6 +88,16 @@ impl VisitMut for OutputLifetimes {
         }
         syn::visit_mut::visit_type_reference_mut(self, r);
     }
+    /// `'_` outside a reference: a bound (`impl Fn(f64) -> f64 + '_`) or an argument
+    /// (`Window<'_>`).
+    fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+        if l.ident == "_" {
+            match &self.only {
+                Some(only) => *l = only.clone(),
+                None => self.missing = Some(l.span()),
+            }
+        }
+    }
 }
 
 /// Every lifetime written in `ty` (after naming), in order: Rust's elision rule counts

@@ -94,6 +94,13 @@ super::names! {
         Find = "find",
         /// `it.unzip()` on an iterator chain of pairs: a loop pushing into two `Vec`s.
         Unzip = "unzip",
+        /// `it.partition(p)` on an iterator chain: a loop pushing each item into one of
+        /// two `Vec`s by `p(&item)`.
+        Partition = "partition",
+        /// `it.try_fold(init, f)` on an iterator chain, `f` returning `Some`/`None` or
+        /// `Ok`/`Err` as its body shows: a fold loop that stops at the first `None` or
+        /// `Err`.
+        TryFold = "try_fold",
         /// `v.sort_by(cmp)`: a stable merge sort of the indices by `cmp` on the elements,
         /// then the elements gathered by it (primal and tangent move together).
         SortBy = "sort_by",
@@ -151,19 +158,24 @@ super::names! {
         Repeat = "repeat",
         /// `iter::repeat_n(v, n)`: `[v].into_iter().cycle().take(n)`.
         RepeatN = "repeat_n",
+        /// `iter::successors(first, succ)`: a `scan` over `0..` whose state is the next
+        /// item, `Option<T>`, advanced by `succ` (the chain ends at its `None`).
+        Successors = "successors",
+        /// `iter::from_fn(f)`: `(0..).map_while(|_| f())`.
+        FromFn = "from_fn",
     }
 }
 
 impl IterFn {
     /// The function `path` names: `std::iter::f`, `core::iter::f` or `iter::f`, and a
-    /// bare `zip` (imported with `use std::iter::zip;`, as is usual; the other names alone
-    /// are too likely to be the user's own).
+    /// bare `zip` or `successors` (imported with `use std::iter::zip;`, as is usual; the
+    /// other names alone are too likely to be the user's own, or `std::array::from_fn`).
     pub fn of_path(path: &syn::Path) -> Option<IterFn> {
         let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let name = match &segs[..] {
             [root, iter, f] if (root == "std" || root == "core") && iter == "iter" => f,
             [iter, f] if iter == "iter" => f,
-            [f] if f == "zip" => f,
+            [f] if f == "zip" || f == "successors" => f,
             _ => return None,
         };
         IterFn::from_name(name)
@@ -172,8 +184,8 @@ impl IterFn {
     /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {
-            IterFn::Zip | IterFn::RepeatN => 2,
-            IterFn::Once | IterFn::Repeat => 1,
+            IterFn::Zip | IterFn::RepeatN | IterFn::Successors => 2,
+            IterFn::Once | IterFn::Repeat | IterFn::FromFn => 1,
         }
     }
 }

@@ -367,6 +367,15 @@ pub fn is_err(path: &syn::Path) -> bool {
     path.segments.last().is_some_and(|s| s.ident == "Err")
 }
 
+/// The type whose variant `path` names: `Some`/`None` an `Option`, `Ok`/`Err` a `Result`.
+pub fn variant_type(path: &syn::Path) -> Option<super::StdType> {
+    match path.segments.last()?.ident.to_string().as_str() {
+        "Some" | "None" => Some(super::StdType::Option),
+        "Ok" | "Err" => Some(super::StdType::Result),
+        _ => None,
+    }
+}
+
 /// `std::array::from_fn` (also `core::array::from_fn`, and `array::from_fn` after `use
 /// std::array;`), whose rule is the runtime's `array_from_fn`: the path the call takes
 /// instead, with the user's span.

@@ -316,6 +316,17 @@ impl Lowerer<'_> {
                 );
                 return Some(self.poison(span));
             }
+            // The chain of `successors` or `from_fn` (`iter_fns`) under an adaptor that
+            // needs indices: say so in the user's terms, not the rewrite's.
+            if let syn::Expr::Closure(g) = strip(c) {
+                let generated = g.inputs.iter().any(|p| {
+                    matches!(p, syn::Pat::Ident(i) if i.ident == super::iter_fns::GENERATOR_INDEX)
+                });
+                if generated {
+                    self.diag.error_spanned(c, "`#[derive_frule]` reads `std::iter::successors` and `std::iter::from_fn` as chains ended by a `take(n)` right after them (or after `map`s), by `take_while`, or by their own `None`; an adaptor that counts items after them (`skip`, `enumerate`, `step_by`, `zip`, `take` after `filter`) is not supported: take the items first (`successors(..).take(n)`) and skip or number them in a `for` loop over that");
+                    return Some(self.poison(span));
+                }
+            }
             // `Option`'s and `Result`'s combinators are written out before this
             // (`combinators`), on every receiver that is no iterator chain.
             let hint = if std.is_some_and(StdMethod::takes_option_closure) {

@@ -450,25 +450,6 @@ impl Lowerer<'_> {
         here == there
     }
 
-    /// A function passed by name (`f`) to a method (argument `a`): its rule would be
-    /// wrapped by a helper returning an `impl Fn` that borrows the receiver.
-    pub(crate) fn reject_fn_by_name_to_method(&mut self, a: &syn::Expr, f: &FnArg) -> Value {
-        let name = f
-            .named
-            .as_ref()
-            .map(|p| {
-                quote::ToTokens::to_token_stream(p)
-                    .to_string()
-                    .replace(' ', "")
-            })
-            .unwrap_or_default();
-        self.diag.error_spanned(
-            a,
-            format!("`#[derive_frule]` does not support a function passed by name to a method; wrap it in a closure: `|x| {name}(x)`"),
-        );
-        self.poison(a.span())
-    }
-
     /// `recv.m(|x| ..)` of a method of the user's: the method call with each closure as a
     /// `call [closure]`, typed by the helpers the method's `impl` puts on its type. `None`
     /// when no argument is a closure (or all are functions passed by name).
@@ -489,13 +470,6 @@ impl Lowerer<'_> {
             return None;
         }
         let span = m.span();
-        if let Some((a, f)) = m
-            .args
-            .iter()
-            .find_map(|a| self.fn_arg(a).filter(|f| f.named.is_some()).map(|f| (a, f)))
-        {
-            return Some(Some(self.reject_fn_by_name_to_method(a, &f)));
-        }
         let closures = m.args.iter().filter(|a| self.fn_arg(a).is_some()).count();
         if closures == 0 {
             return None;
@@ -508,10 +482,10 @@ impl Lowerer<'_> {
         for (i, a) in m.args.iter().enumerate() {
             // The method's parameter `i + 1` (after the receiver).
             let v = match self.fn_arg(a) {
-                Some(f) if f.named.is_none() => {
+                Some(f) => {
                     self.lower_fn_arg_to(f, &path, i + 1, ClosureTarget::Method { receiver })
                 }
-                _ => self.lower_expr(a),
+                None => self.lower_expr(a),
             };
             let Some(v) = v else {
                 return Some(None);

@@ -1,6 +1,6 @@
 //! `std` idioms written out as the Rust that lowering already handles: `sort_by` as a
-//! stable merge sort of indices, `last`/`find` of an iterator chain as loops, `extend` of
-//! a chain as a `push` loop, `chunks_exact(n)`'s `remainder()` as a sub-slice,
+//! stable merge sort of indices, `last`/`find`/`partition`/`try_fold` of an iterator
+//! chain as loops, `extend` of a chain as a `push` loop, `chunks_exact(n)`'s `remainder()` as a sub-slice,
 //! `slice.try_into()` of a written array type as an array literal, and destructuring
 //! assignment of arrays as element assignments; the combinators of `Option` and `Result`
 //! are in `combinators`.
@@ -147,6 +147,27 @@ fn index_lit(k: usize, span: proc_macro2::Span) -> syn::Expr {
     })
 }
 
+/// Whether the closure `f` returns an `Option` or a `Result`, as the constructors its body
+/// names tell (`Some`/`None` or `Ok`/`Err`, not both); `None` when they do not tell.
+fn fallible_kind(f: &syn::Expr) -> Option<StdType> {
+    struct Variants(Vec<StdType>);
+    impl<'a> syn::visit::Visit<'a> for Variants {
+        fn visit_path(&mut self, p: &'a syn::Path) {
+            self.0.extend(crate::callee::variant_type(p));
+            syn::visit::visit_path(self, p);
+        }
+        // A nested closure's constructors are its own.
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let syn::Expr::Closure(c) = strip(f) else {
+        return None;
+    };
+    let mut found = Variants(Vec::new());
+    syn::visit::Visit::visit_expr(&mut found, &c.body);
+    let first = *found.0.first()?;
+    found.0.iter().all(|t| *t == first).then_some(first)
+}
+
 impl Lowerer<'_> {
     /// Whether `e` is a local or parameter whose type hint is an array or slice (or a
     /// reference to one): `p.map(..)` there is `[T; N]::map`, not `Option::map`.
@@ -227,6 +248,61 @@ impl Lowerer<'_> {
                 }
                 (__fwdad_left, __fwdad_right)
             }),
+            (Rewrite::Partition, [_]) if is_iterator(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_fn;
+                    let mut __fwdad_yes = ::std::vec::Vec::new();
+                    let mut __fwdad_no = ::std::vec::Vec::new();
+                    for __fwdad_item in __fwdad_recv {
+                        if __fwdad_f(&__fwdad_item) {
+                            __fwdad_yes.push(__fwdad_item.clone());
+                        } else {
+                            __fwdad_no.push(__fwdad_item.clone());
+                        }
+                    }
+                    (__fwdad_yes, __fwdad_no)
+                })
+            }
+            (Rewrite::TryFold, [_, f]) if is_iterator(recv) => match fallible_kind(f) {
+                Some(StdType::Option) => syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_fn;
+                    let mut __fwdad_acc = __fwdad_arg0;
+                    let mut __fwdad_stopped = false;
+                    for __fwdad_item in __fwdad_recv {
+                        match __fwdad_f(__fwdad_acc, __fwdad_item) {
+                            ::core::option::Option::Some(__fwdad_next) => __fwdad_acc = __fwdad_next,
+                            ::core::option::Option::None => {
+                                __fwdad_stopped = true;
+                                break;
+                            }
+                        }
+                    }
+                    if __fwdad_stopped {
+                        ::core::option::Option::None
+                    } else {
+                        ::core::option::Option::Some(__fwdad_acc)
+                    }
+                }),
+                Some(StdType::Result) => syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_fn;
+                    let mut __fwdad_acc = __fwdad_arg0;
+                    let mut __fwdad_err = ::core::option::Option::None;
+                    for __fwdad_item in __fwdad_recv {
+                        match __fwdad_f(__fwdad_acc, __fwdad_item) {
+                            ::core::result::Result::Ok(__fwdad_next) => __fwdad_acc = __fwdad_next,
+                            ::core::result::Result::Err(__fwdad_e) => {
+                                __fwdad_err = ::core::option::Option::Some(__fwdad_e);
+                                break;
+                            }
+                        }
+                    }
+                    match __fwdad_err {
+                        ::core::option::Option::Some(__fwdad_e) => ::core::result::Result::Err(__fwdad_e),
+                        ::core::option::Option::None => ::core::result::Result::Ok(__fwdad_acc),
+                    }
+                }),
+                _ => return None,
+            },
             (Rewrite::Find, [p]) if is_iterator(recv) => {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_f = __fwdad_fn;

@@ -6,15 +6,32 @@
 //! iter::once(v)          [v].into_iter()
 //! iter::repeat(v)        [v].into_iter().cycle()
 //! iter::repeat_n(v, n)   [v].into_iter().cycle().take(n)
+//! iter::successors(a, f) (0usize..).scan(a, |next, _| {
+//!                            let item = *next;
+//!                            if let Some(v) = item { let f = f; *next = f(&v); }
+//!                            item
+//!                        })
+//! iter::from_fn(|| body) (0usize..).map_while(|_| body)
+//! ..(gen).take(n)        the same with the range 0usize..n
 //! ```
 //!
 //! Each yields the same items in the same order (`repeat` clones its value, as cycling a
-//! one-element array does), so primals are unchanged.
+//! one-element array does), so primals are unchanged. `successors` reads its state by
+//! copy, so its items must be `Copy` (floats, tuples and arrays of them), and calls its
+//! function as a closure bound with `let`, in which `return` and `?` leave that function
+//! as they do in `std`'s; `from_fn`'s closure keeps its own body (and `move`), taking an
+//! ignored index. With a `take(n)` folded into the range, `n` is evaluated before the
+//! generator's arguments rather than after (the same values unless they have effects).
 
-use crate::callee::IterFn;
+use crate::callee::{Adaptor, IterFn};
 use crate::splice::{fill, Hole};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
+
+/// The name of the index the chain of a `successors` or `from_fn` passes its closure (a
+/// closure of this template's, or the user's `from_fn` closure given it), by which the
+/// lowering tells such a chain it could not read from a `scan` the user wrote.
+pub(crate) const GENERATOR_INDEX: &str = "__fwdad_generator_index";
 
 /// `block` with every call of such a constructor written as its chain.
 pub(super) fn iter_fns_as_chains(block: &syn::Block) -> syn::Block {
@@ -28,12 +45,13 @@ pub(super) fn iter_fns_as_chains(block: &syn::Block) -> syn::Block {
 }
 
 struct Chains {
-    /// Whether a bare `zip(a, b)` was rewritten: its `use std::iter::zip;` in the body is
-    /// then unused in the rule.
+    /// Whether a bare `zip(a, b)` or `successors(a, f)` was rewritten: its
+    /// `use std::iter::zip;` in the body is then unused in the rule.
     bare_zip: bool,
 }
 
-/// Marks the body's `use` items that import a `zip` `#[allow(unused_imports)]`.
+/// Marks the body's `use` items that import a `zip` or `successors`
+/// `#[allow(unused_imports)]`.
 struct AllowUnused;
 
 impl VisitMut for AllowUnused {
@@ -42,6 +60,9 @@ impl VisitMut for AllowUnused {
             if quote::ToTokens::to_token_stream(&u.tree)
                 .to_string()
                 .contains("zip")
+                || quote::ToTokens::to_token_stream(&u.tree)
+                    .to_string()
+                    .contains("successors")
             {
                 u.attrs.push(syn::parse_quote!(#[allow(unused_imports)]));
             }
@@ -51,21 +72,87 @@ impl VisitMut for AllowUnused {
 
 impl VisitMut for Chains {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        syn::visit_mut::visit_expr_mut(self, e);
-        let syn::Expr::Call(c) = e else {
-            return;
-        };
-        let syn::Expr::Path(p) = &*c.func else {
-            return;
-        };
-        let Some(f) = IterFn::of_path(&p.path).filter(|f| f.arity() == c.args.len()) else {
-            return;
-        };
-        if p.qself.is_some() {
-            return;
+        // `successors(..).take(n)` and `from_fn(..).take(n)`, also with `map`s between
+        // (`from_fn(..).map(f).take(n)`, each item mapped once): the count becomes the
+        // range's end, `(0usize..n).scan(..)`, which yields the same items (the stage is
+        // called once per item pulled), where a `take` after `scan` or `map_while` is not
+        // a chain the lowering reads. The `take` is dropped and the whole visited again:
+        // the rewritten chain holds no generator call, so nothing is rewritten twice.
+        if let syn::Expr::MethodCall(m) = e {
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Take) && m.args.len() == 1
+            {
+                let count = m.args[0].clone();
+                if let Some(base) = generator_under_maps(&mut m.receiver) {
+                    if let syn::Expr::Call(c) = &*base {
+                        if let Some(chain) = self.chain(c, Some(&count)) {
+                            *base = chain;
+                            *e = (*m.receiver).clone();
+                            self.visit_expr_mut(e);
+                            return;
+                        }
+                    }
+                }
+            }
         }
-        self.bare_zip |= p.path.segments.len() == 1;
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let syn::Expr::Call(c) = e {
+            if let Some(chain) = self.chain(c, None) {
+                *e = chain;
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The call of `successors` or `from_fn` that `e` is, or that `e` maps item by item
+/// (`gen.map(f)`, `gen.map(f).map(g)`): a `take` after it ends its range.
+fn generator_under_maps(e: &mut syn::Expr) -> Option<&mut syn::Expr> {
+    let is_generator = match &*e {
+        syn::Expr::Call(c) => matches!(&*c.func, syn::Expr::Path(p) if matches!(
+            IterFn::of_path(&p.path),
+            Some(IterFn::Successors | IterFn::FromFn)
+        )),
+        _ => false,
+    };
+    if is_generator {
+        return Some(e);
+    }
+    match e {
+        syn::Expr::MethodCall(m)
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Map)
+                && m.args.len() == 1 =>
+        {
+            generator_under_maps(&mut m.receiver)
+        }
+        syn::Expr::Paren(p) => generator_under_maps(&mut p.expr),
+        _ => None,
+    }
+}
+
+impl Chains {
+    /// The chain the call `c` of a `std::iter` constructor is, if it is one; `count` is
+    /// the argument of a `take` that follows a generator (`successors`, `from_fn`).
+    fn chain(&mut self, c: &syn::ExprCall, count: Option<&syn::Expr>) -> Option<syn::Expr> {
+        let syn::Expr::Path(p) = &*c.func else {
+            return None;
+        };
+        let f = IterFn::of_path(&p.path).filter(|f| f.arity() == c.args.len())?;
+        if p.qself.is_some() {
+            return None;
+        }
+        let generator = matches!(f, IterFn::Successors | IterFn::FromFn);
+        if count.is_some() && !generator {
+            return None;
+        }
         let span = c.func.span();
+        let range: syn::Expr = match count {
+            Some(n) => fill(
+                syn::parse_quote_spanned!(span=> (0usize..__fwdad_n)),
+                &[("__fwdad_n", Hole::Expr(n))],
+            ),
+            None => syn::parse_quote_spanned!(span=> (0usize..)),
+        };
         let template: syn::Expr = match f {
             IterFn::Zip => syn::parse_quote_spanned!(span=> (__fwdad_a).into_iter().zip(__fwdad_b)),
             IterFn::Once => syn::parse_quote_spanned!(span=> [__fwdad_a].into_iter()),
@@ -73,13 +160,59 @@ impl VisitMut for Chains {
             IterFn::RepeatN => {
                 syn::parse_quote_spanned!(span=> [__fwdad_a].into_iter().cycle().take(__fwdad_b))
             }
+            // A function by name (or a closure bound with `let`) is called as it is; a
+            // closure written in place is bound with `let` where it is called, so that
+            // its `return` and `?` leave it; anything else is left for the error.
+            IterFn::Successors if matches!(c.args[1], syn::Expr::Path(_)) => {
+                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, __fwdad_generator_index| {
+                    let __fwdad_item = *__fwdad_next;
+                    if let ::core::option::Option::Some(__fwdad_v) = __fwdad_item {
+                        *__fwdad_next = __fwdad_b(&__fwdad_v);
+                    }
+                    __fwdad_item
+                }))
+            }
+            IterFn::Successors if matches!(c.args[1], syn::Expr::Closure(_)) => {
+                syn::parse_quote_spanned!(span=> __fwdad_r.scan(__fwdad_a, |__fwdad_next, __fwdad_generator_index| {
+                    let __fwdad_item = *__fwdad_next;
+                    if let ::core::option::Option::Some(__fwdad_v) = __fwdad_item {
+                        let __fwdad_succ = __fwdad_b;
+                        *__fwdad_next = __fwdad_succ(&__fwdad_v);
+                    }
+                    __fwdad_item
+                }))
+            }
+            IterFn::Successors => return None,
+            // The closure keeps its body (and `move`), taking the range's index unused.
+            IterFn::FromFn => match &c.args[0] {
+                syn::Expr::Closure(g) if g.inputs.is_empty() => {
+                    let mut g = g.clone();
+                    g.inputs
+                        .push(syn::parse_quote_spanned!(span=> __fwdad_generator_index));
+                    let g = syn::Expr::Closure(g);
+                    let template = syn::parse_quote_spanned!(span=> __fwdad_r.map_while(__fwdad_a));
+                    return Some(fill(
+                        template,
+                        &[
+                            ("__fwdad_r", Hole::Expr(&range)),
+                            ("__fwdad_a", Hole::Expr(&g)),
+                        ],
+                    ));
+                }
+                syn::Expr::Path(_) => {
+                    syn::parse_quote_spanned!(span=> __fwdad_r.map_while(|__fwdad_generator_index| __fwdad_a()))
+                }
+                _ => return None,
+            },
         };
-        let mut holes = vec![("__fwdad_a", Hole::Expr(&c.args[0]))];
+        self.bare_zip |= p.path.segments.len() == 1;
+        let mut holes = vec![
+            ("__fwdad_r", Hole::Expr(&range)),
+            ("__fwdad_a", Hole::Expr(&c.args[0])),
+        ];
         if let Some(b) = c.args.get(1) {
             holes.push(("__fwdad_b", Hole::Expr(b)));
         }
-        *e = fill(template, &holes);
+        Some(fill(template, &holes))
     }
-
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }

@@ -459,8 +459,14 @@ impl Lowerer<'_> {
             let k = k?;
             let shape = lw.elem(&seq, k, false, span)?;
             lw.run_tail(&tail, shape, span, &mut |lw, shape| {
+                // In a scope of its own: under a `filter` or `scan` this runs inside an
+                // `if`, whose merge would take a pattern shadowing an outer local
+                // (`let x = ..; for x in v.iter().filter(..)`) for an assignment of it.
+                lw.push_scope();
                 lw.bind_shape(pat, shape, span);
-                lw.lower_block(&f.body).map(|_| ())
+                let body = lw.lower_block(&f.body).map(|_| ());
+                lw.pop_scope();
+                body
             })?;
             Some(lw.unit(span))
         });

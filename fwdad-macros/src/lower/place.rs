@@ -290,6 +290,14 @@ impl Lowerer<'_> {
         }
         let mut fields = Vec::new();
         for fv in &s.fields {
+            // `Integrator { f: |t, y| .., h }`: a closure has no tangent type to store.
+            if self.fn_arg(&fv.expr).is_some_and(|f| f.named.is_none()) {
+                self.diag.error_spanned(
+                    &fv.expr,
+                    "`#[derive_frule]` does not support a closure or function stored in a struct's field: take it as a parameter of the method that calls it (`fn run<F: Fn(f64, f64) -> f64>(&self, f: F, ..)`, called `integ.run(|t, y| .., ..)`)",
+                );
+                return Some(self.poison(span));
+            }
             let v = self.lower_expr(&fv.expr)?;
             fields.push((fv.member.clone(), v));
         }
@@ -504,9 +512,12 @@ impl Lowerer<'_> {
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
         let syn::Expr::Path(p) = strip(&c.func) else {
-            self.diag.error_spanned(&c.func,
-                "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported",
-            );
+            let message = match strip(&c.func) {
+                // `(self.f)(t, y)`: a closure held by a struct.
+                syn::Expr::Field(_) => "`#[derive_frule]` does not support calling a function held in a field (`(self.f)(..)`): take the function as a parameter of the method that calls it (`fn run<F: Fn(f64, f64) -> f64>(&self, f: F, ..)`) and call it `f(..)`",
+                _ => "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported",
+            };
+            self.diag.error_spanned(&c.func, message);
             return Some(self.poison(span));
         };
         if let Some(m) = self.float_method_by_path(p, c) {
@@ -553,7 +564,7 @@ impl Lowerer<'_> {
                 if !self.callable(f) {
                     self.diag.error_spanned(
                         &c.func,
-                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned; call the function by name"),
+                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned, not for one taken out of a collection (`for phi in &basis`); call the function by name"),
                     );
                     return Some(self.poison(span));
                 }
@@ -648,10 +659,7 @@ impl Lowerer<'_> {
             let mut args = Vec::new();
             for (i, a) in c.args.iter().enumerate() {
                 match self.fn_arg(a) {
-                    Some(f) if assoc && f.named.is_some() => {
-                        return Some(self.reject_fn_by_name_to_method(a, &f));
-                    }
-                    Some(f) if assoc && f.named.is_none() => args.push(self.lower_fn_arg_to(
+                    Some(f) if assoc => args.push(self.lower_fn_arg_to(
                         f,
                         &p.path,
                         i,
