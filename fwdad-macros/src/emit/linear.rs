@@ -321,7 +321,11 @@ impl Emitter<'_> {
                     None
                 };
                 if let Some(c) = c {
-                    terms.push(product(&partials[k], &c));
+                    terms.push(if op.kinks() {
+                        strong_product(rt, &partials[k], &c)
+                    } else {
+                        product(&partials[k], &c)
+                    });
                 }
             }
             let coef = match terms.as_slice() {
@@ -356,9 +360,15 @@ impl Emitter<'_> {
                     Coef::Expr(k) => k.clone(),
                 };
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
+                    // As `ax_strong` keeps the zero lanes of `r`'s tangent zero.
+                    let strong = lin.kinked.contains(&(v, r));
                     for (col, c2) in inner {
                         let t = self.temp(&format!("__jt{index}_"));
-                        out.extend(quote!(let #t = #c * #c2;));
+                        out.extend(if strong {
+                            quote!(let #t = #rt::lin::strong(#c, #c2);)
+                        } else {
+                            quote!(let #t = #c * #c2;)
+                        });
                         terms.push((col, quote!(#t)));
                     }
                 } else if let Some(col) = plan.cols.get(&r) {
@@ -533,6 +543,16 @@ impl Emitter<'_> {
     }
 }
 
+/// `partial · coef` where `partial` may be infinite (a kink's, or an adjoint behind
+/// one): `lin::strong`, zero where `coef` is (see [`LinOp::kinks`]), so
+/// that a coefficient is what the rule's strong product gives in one direction.
+fn strong_product(rt: &TokenStream, partial: &Coef, coef: &Coef) -> Coef {
+    match (partial, coef) {
+        (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!(#rt::lin::strong(#p, #e))),
+        _ => product(partial, coef),
+    }
+}
+
 /// `partial · coef`, folding units.
 fn product(partial: &Coef, coef: &Coef) -> Coef {
     match (partial, coef) {
@@ -586,6 +606,10 @@ impl Emitter<'_> {
         order.push(inst);
         let mut pending: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
         let mut at_roots: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
+        // Values whose adjoint has a kink's partial as a factor (it may be infinite):
+        // their terms are strong in the partial, zero where it is, as the forward
+        // coefficients are strong in the operand's coefficient.
+        let mut unbounded_adjoint: std::collections::HashSet<Value> = Default::default();
         let active = |i| lin_operands(self.func, self.active, lin, i);
         for &i in order.iter().rev() {
             let u = self.func.insts[i].results[0];
@@ -616,7 +640,15 @@ impl Emitter<'_> {
                 if !live.contains(o) {
                     continue;
                 }
-                let term = product(&partials[k], &adjoint);
+                let behind_kink = unbounded_adjoint.contains(&u);
+                let term = if behind_kink {
+                    strong_product(rt, &adjoint, &partials[k])
+                } else {
+                    product(&partials[k], &adjoint)
+                };
+                if behind_kink || lin.ops[&i].kinks() {
+                    unbounded_adjoint.insert(*o);
+                }
                 if lin.expands(self.func, i, *o) {
                     pending.entry(*o).or_default().push(term);
                 } else {
