@@ -543,9 +543,10 @@ impl Emitter<'_> {
     }
 }
 
-/// `partial · coef` where `partial` may be infinite (a kink's, or an adjoint behind
-/// one): `lin::strong`, zero where `coef` is (see [`LinOp::kinks`]), so
-/// that a coefficient is what the rule's strong product gives in one direction.
+/// `partial · coef` where `partial` may be infinite (a kink's): `lin::strong`, zero where
+/// `coef` is (see [`LinOp::kinks`]), so that a coefficient is what the rule's strong
+/// product gives in one direction. (Chains through a kink are never swept backward:
+/// `crate::preacc::choose`.)
 fn strong_product(rt: &TokenStream, partial: &Coef, coef: &Coef) -> Coef {
     match (partial, coef) {
         (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!(#rt::lin::strong(#p, #e))),
@@ -606,10 +607,6 @@ impl Emitter<'_> {
         order.push(inst);
         let mut pending: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
         let mut at_roots: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
-        // Values whose adjoint has a kink's partial as a factor (it may be infinite):
-        // their terms are strong in the partial, zero where it is, as the forward
-        // coefficients are strong in the operand's coefficient.
-        let mut unbounded_adjoint: std::collections::HashSet<Value> = Default::default();
         let active = |i| lin_operands(self.func, self.active, lin, i);
         for &i in order.iter().rev() {
             let u = self.func.insts[i].results[0];
@@ -640,15 +637,7 @@ impl Emitter<'_> {
                 if !live.contains(o) {
                     continue;
                 }
-                let behind_kink = unbounded_adjoint.contains(&u);
-                let term = if behind_kink {
-                    strong_product(rt, &adjoint, &partials[k])
-                } else {
-                    product(&partials[k], &adjoint)
-                };
-                if behind_kink || lin.ops[&i].kinks() {
-                    unbounded_adjoint.insert(*o);
-                }
+                let term = product(&partials[k], &adjoint);
                 if lin.expands(self.func, i, *o) {
                     pending.entry(*o).or_default().push(term);
                 } else {
