@@ -16,7 +16,8 @@
 #![allow(
     clippy::needless_range_loop,
     clippy::assign_op_pattern,
-    clippy::vec_init_then_push
+    clippy::vec_init_then_push,
+    clippy::useless_vec
 )]
 use fwdad::drivers::{gradient, gradient_with, hessian_with, jvp};
 use fwdad::prelude::*;
