@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(57) {
+        match g.rng.below(58) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1694,6 +1694,32 @@ fn program(
                 out.line(
                     body(|c| c.to_string(), "each", &e.plain).trim_end(),
                     body(|c| format!("D::from({c})"), "each_nd", &e.dual).trim_end(),
+                );
+            }
+            57 => {
+                // A scaled distance `√(dz² + (a·dz)²)` where `dz = e - e` is exactly 0
+                // with zero derivatives: the rule's strong zeros at `sqrt(0)` give 0 in
+                // every mode (batches multiplied the coefficients ∞·0 = NaN). The
+                // reference takes `|dz|`, whose derivatives are 0 there too. (A term
+                // linear in `dz` cancels only across its two roots: see docs/limits.md.)
+                let dz = format!("dz{vars}");
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (e, w, a, b) = (
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                );
+                out.line(
+                    format!(
+                        "    let {dz} = ({}) - ({});\n    let {v} = {} * ({dz} * {dz} + ({} * {dz}) * ({} * {dz})).sqrt() * {dz} + {};",
+                        e.plain, e.plain, w.plain, a.plain, a.plain, b.plain
+                    ),
+                    format!(
+                        "    let {dz} = ({}) - ({});\n    let {v} = {} * {dz}.abs() * {dz} + {};",
+                        e.dual, e.dual, w.dual, b.dual
+                    ),
                 );
             }
             54 | 55 => {

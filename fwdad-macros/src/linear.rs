@@ -97,6 +97,20 @@ impl LinOp {
             LinOp::Binary(op) | LinOp::Unary(op) => op.is_unbounded(),
         }
     }
+
+    /// Whether the partial may be infinite where the value is finite and an operand's
+    /// coefficient is zero (a kink: `sqrt` at 0 of `x·x`, `asin` at 1, `powf`, `hypot` and
+    /// `atan2` at 0): such a partial multiplies coefficients strongly (`lin::strong`, zero
+    /// where the coefficient is), as the rule multiplies a tangent, so that `√(x·x)` at 0
+    /// has `∂/∂x = 0` in batches as in one direction (where `∞·0` gave NaN). Division and
+    /// `recip` are left out: their partial is infinite where their value is (or by
+    /// overflow), and their plain products keep BA's Jacobian 9 % faster.
+    pub fn kinks(&self) -> bool {
+        match self {
+            LinOp::Binary(FloatOp::Div) | LinOp::Unary(FloatOp::Recip) => false,
+            _ => self.is_unbounded(),
+        }
+    }
 }
 
 /// The linearisation of a function.
@@ -116,6 +130,8 @@ pub struct Linear {
     pub sparse: HashSet<Value>,
     /// `(v, r)` whose coefficient `∂v/∂r` has an unbounded factor ([`LinOp::is_unbounded`]).
     pub unbounded: HashSet<(Value, Value)>,
+    /// `(v, r)` whose coefficient `∂v/∂r` has a factor of a kink ([`LinOp::kinks`]).
+    pub kinked: HashSet<(Value, Value)>,
     /// Values a `&mut` borrow may change in place: a root among them is read afresh at each
     /// use (a snapshot taken before the write would be stale after it).
     pub mutated: HashSet<Value>,
@@ -590,6 +606,7 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut units: HashSet<(Value, Value)> = HashSet::new();
     let mut costly: HashSet<(Value, Value)> = HashSet::new();
     let mut unbounded: HashSet<(Value, Value)> = HashSet::new();
+    let mut kinked: HashSet<(Value, Value)> = HashSet::new();
     // Linearised operands are defined earlier in the same region (any other use
     // materialises them), and an `if`'s arms come before its phis: one walk in program
     // order sees them first.
@@ -602,34 +619,39 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
             let sums = matches!(lin.ops[&inst], LinOp::Add | LinOp::Sub | LinOp::Neg);
             let mut op_costly = lin.ops[&inst].is_costly();
             let mut op_unbounded = lin.ops[&inst].is_unbounded();
+            let mut op_kinks = lin.ops[&inst].kinks();
             if let Some(phi) = lin.phis.get(&inst) {
                 // Coarse: any costly or unbounded coefficient of an arm's value.
                 let arm =
                     |set: &HashSet<(Value, Value)>| set.iter().any(|(a, _)| phi.arms.contains(a));
                 op_costly = arm(&costly);
                 op_unbounded = arm(&unbounded);
+                op_kinks = arm(&kinked);
             }
             let mut set: Vec<Value> = Vec::new();
             let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
             for o in lin_operands(func, active, lin, inst) {
-                let from: Vec<(Value, bool, bool, bool)> = match roots.get(&o) {
+                let from: Vec<(Value, bool, bool, bool, bool)> = match roots.get(&o) {
                     Some(rs) if lin.same_region(func, inst, o) && !lin.materialize.contains(&o) => {
                         rs.iter()
                             .map(|r| {
                                 let k = (o, *r);
                                 let (unit, dear) = (units.contains(&k), costly.contains(&k));
-                                (*r, unit, dear, unbounded.contains(&k))
+                                (*r, unit, dear, unbounded.contains(&k), kinked.contains(&k))
                             })
                             .collect()
                     }
-                    _ => vec![(lin.canonical(o), true, false, false)],
+                    _ => vec![(lin.canonical(o), true, false, false, false)],
                 };
-                for (r, unit, dear, kink) in from {
+                for (r, unit, dear, unb, kink) in from {
                     if op_costly || dear {
                         costly.insert((v, r));
                     }
-                    if op_unbounded || kink {
+                    if op_unbounded || unb {
                         unbounded.insert((v, r));
+                    }
+                    if op_kinks || kink {
+                        kinked.insert((v, r));
                     }
                     if !set.contains(&r) {
                         set.push(r);
@@ -655,6 +677,7 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     lin.roots = roots;
     lin.units = units;
     lin.unbounded = unbounded;
+    lin.kinked = kinked;
 }
 
 /// Every instruction in program order: a region's instructions in order, the regions an

@@ -69,7 +69,11 @@ pub fn choose(func: &Function, active: &Activity, lin: &mut Linear, required: Ha
     for chain in chains(func, active, lin) {
         let f = forward_cost(func, active, lin, &chain, &fwd);
         let b = backward_cost(func, active, lin, &chain, &bwd);
-        if b.beats(f) {
+        // Through a kink (`sqrt` at 0) the forward coefficients multiply strongly, zero
+        // where the operand's is; a backward sweep's adjoints cannot know that (`∞·0`
+        // there): such chains stay forward.
+        let kinks = chain.iter().any(|i| lin.ops[i].kinks());
+        if b.beats(f) && !kinks {
             backward.extend(chain);
         }
     }

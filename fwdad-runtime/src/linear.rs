@@ -111,6 +111,19 @@ pub fn quotient<F: Real, T: ScalarTangent<F>>(da: T, db: T, y: F, b: F) -> T {
     }
 }
 
+/// `p·c` for a partial `p` that may be infinite (an `unbounded` rule's: `sqrt` at 0) and
+/// the coefficient `c` of its operand: `0` where `c` is, as the rule's strong product keeps
+/// a zero tangent zero. So `√(x·x)` at 0 has `∂/∂x = 0` in every mode (`∞·0` would be
+/// NaN in batches only).
+#[inline(always)]
+pub fn strong<F: Real>(p: F, c: F) -> F {
+    if c == F::zero() {
+        F::zero()
+    } else {
+        p * c
+    }
+}
+
 /// The primal of a root.
 #[inline(always)]
 pub fn p<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> F {

@@ -321,7 +321,11 @@ impl Emitter<'_> {
                     None
                 };
                 if let Some(c) = c {
-                    terms.push(product(&partials[k], &c));
+                    terms.push(if op.kinks() {
+                        strong_product(rt, &partials[k], &c)
+                    } else {
+                        product(&partials[k], &c)
+                    });
                 }
             }
             let coef = match terms.as_slice() {
@@ -356,9 +360,15 @@ impl Emitter<'_> {
                     Coef::Expr(k) => k.clone(),
                 };
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
+                    // As `ax_strong` keeps the zero lanes of `r`'s tangent zero.
+                    let strong = lin.kinked.contains(&(v, r));
                     for (col, c2) in inner {
                         let t = self.temp(&format!("__jt{index}_"));
-                        out.extend(quote!(let #t = #c * #c2;));
+                        out.extend(if strong {
+                            quote!(let #t = #rt::lin::strong(#c, #c2);)
+                        } else {
+                            quote!(let #t = #c * #c2;)
+                        });
                         terms.push((col, quote!(#t)));
                     }
                 } else if let Some(col) = plan.cols.get(&r) {
@@ -530,6 +540,17 @@ impl Emitter<'_> {
         }
         let (a, b) = (lin.canonical(ops[0]), lin.canonical(ops[1]));
         (a != b).then_some((a, b))
+    }
+}
+
+/// `partial · coef` where `partial` may be infinite (a kink's): `lin::strong`, zero where
+/// `coef` is (see [`LinOp::kinks`]), so that a coefficient is what the rule's strong
+/// product gives in one direction. (Chains through a kink are never swept backward:
+/// `crate::preacc::choose`.)
+fn strong_product(rt: &TokenStream, partial: &Coef, coef: &Coef) -> Coef {
+    match (partial, coef) {
+        (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!(#rt::lin::strong(#p, #e))),
+        _ => product(partial, coef),
     }
 }
 
