@@ -718,6 +718,52 @@ const HYPOT: [((f64, f64), [f64; 5]); 5] = [
     ),
 ];
 
+#[derive_frule]
+fn separation(x: &[f64]) -> f64 {
+    (x[0] - x[2]).hypot(x[1] - x[3]) + 0.5 * x[1]
+}
+
+#[derive_frule]
+fn separation_sqrt(x: &[f64]) -> f64 {
+    ((x[0] - x[2]).powi(2) + (x[1] - x[3]).powi(2)).sqrt() + 0.5 * x[1]
+}
+
+/// At the origin, a norm's kink, `hypot`'s partials are zero (the midpoint of the
+/// subgradient, as `abs'(0) = 0`), in every mode, as `√(a² + b²)` gives there: two points
+/// that coincide have a separation with gradient `(0, 0.5, 0, 0)` (the `0.5 x₁` term).
+#[test]
+fn hypot_at_the_origin_is_flat_like_the_square_root() {
+    let x = [0.3, 0.2, 0.3, 0.2];
+    let want = [0.0, 0.5, 0.0, 0.0];
+    for k in 0..4 {
+        let mut e = [0.0; 4];
+        e[k] = 1.0;
+        let (_, d) = fwdad::drivers::jvp(separation {}, &x, &e);
+        assert_eq!(d, want[k], "one direction, d/dx{k}");
+    }
+    let (_, g) = gradient_with::<4>(separation {}, &x);
+    assert_eq!(g, want, "batch");
+    let (_, g2, h) = hessian_with::<2>(separation {}, &x);
+    assert_eq!(g2, want, "second order");
+    for i in 0..4 {
+        for j in 0..4 {
+            assert!(
+                h[(i, j)].is_finite(),
+                "second order: H[{i}][{j}] = {}",
+                h[(i, j)]
+            );
+        }
+    }
+    let (_, gs) = gradient_with::<4>(separation_sqrt {}, &x);
+    assert_eq!(gs, want, "the square root's form");
+    let d = hypot_zero_frule(Dual::new(0.0, 1.0));
+    assert_eq!(
+        (d.primal, d.tangent),
+        (0.0, 0.0),
+        "hypot(x, 0) at 0, as abs"
+    );
+}
+
 #[test]
 fn hypot_hessian_when_one_argument_dominates() {
     for ((a, b), [da, db, haa, hab, hbb]) in HYPOT {

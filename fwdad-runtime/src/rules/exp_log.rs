@@ -7,7 +7,8 @@
 //! Conventions: `sqrt'(0) = +∞` (so the tangent at `0` is `±∞`, and `0` for a direction
 //! that does not move `x`: these rules are `unbounded`, with strong zeros); `powf(0, b)`
 //! follows the power rule `b·0^(b-1)` and is flat in `b` (`∂/∂b = 0` for `b > 0`);
-//! `hypot(0, 0)` has partials `NaN` (it has no derivative there).
+//! `hypot(0, 0)` has partials `0` (a norm's kink: the midpoint of its subgradient, as
+//! `abs'(0) = 0`, and what `√(a² + b²)` gives there).
 
 // Without `std`, the float methods of the rules' partials (`x.cos()`) are `Float`'s (libm).
 #[allow(unused_imports)] // used by rule partials (`strong_mul`, `value`)
@@ -91,12 +92,16 @@ crate::scalar_rule!(
     /// tangent of `a/y` is `(da - (a/y)·dy)/y`, which cancels to `b²/y³·da` (relative error
     /// 3e-6 at (1e5, 1), 0 at (1e10, 1)); that of `1/√(1+t²)` has no subtraction, and that
     /// of `t/√(1+t²)` subtracts a term at most half the size (`t²/(1+t²) ≤ 1/2`).
+    /// At the origin, the norm's kink, both partials are zero (the midpoint of its
+    /// subgradient, as `abs'(0) = 0`), as `√(a² + b²)` gives there.
     unbounded y = hypot(a, b) =>
+        let origin = a.value() == 0.0 && b.value() == 0.0;
         let a_larger = a.value().abs() >= b.value().abs();
-        let t = if a_larger { b / a } else { a / b };
+        let c = if origin { 1.0 } else { 0.0 };
+        let t = if a_larger { b / (a + c) } else { a / (b + c) };
         let r = (1.0 + t * t).sqrt();
-        let sign_a = a.value().signum();
-        let sign_b = b.value().signum();
+        let sign_a = if origin { 0.0 } else { a.value().signum() };
+        let sign_b = if origin { 0.0 } else { b.value().signum() };
         (
             if a_larger { sign_a / r } else { t / r * sign_b },
             if a_larger { t / r * sign_a } else { sign_b / r }
