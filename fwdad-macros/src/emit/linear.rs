@@ -285,18 +285,30 @@ impl Emitter<'_> {
             .one_direction
             .then(|| self.scaled_square(inst, lin))
             .flatten();
-        if let Some(k) = scaled_square {
+        if let Some((k, _)) = scaled_square {
             let a = self.lin_primal_name(operands[k]);
             let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
             out.extend(quote_spanned!(span=> let #twice = #a + #a;));
         }
         for &r in roots.iter().filter(|_| !lin.backward.contains(&inst)) {
             let mut terms: Vec<Coef> = Vec::new();
+            // The fold holds for the roots the factor `c` does not reach (all, for an
+            // inactive `c`); a root of `c` takes the product rule's terms.
+            let fold = scaled_square.filter(|(_, c)| {
+                c.is_none_or(|c| {
+                    let a = operands[scaled_square.map_or(0, |(k, _)| k)];
+                    let reaches = match lin.def(self.func, a) {
+                        Some(d) if lin.expands(self.func, d, c) => self.coefs.contains_key(&(c, r)),
+                        _ => lin.canonical(c) == r,
+                    };
+                    !reaches
+                })
+            });
             for (k, o) in operands.iter().enumerate() {
                 if !active.contains(o) {
                     continue;
                 }
-                if let Some(ka) = scaled_square {
+                if let Some((ka, _)) = fold {
                     if k == ka {
                         continue; // its term is folded into the other operand's
                     }
@@ -407,7 +419,9 @@ impl Emitter<'_> {
             let combination = |strong: bool| {
                 let mut acc: Option<TokenStream> = None;
                 for ((r, coef), rname) in terms.iter().zip(&rnames) {
-                    let t = quote!(#rt::lin::t(&#rname));
+                    // Terms take the root, not its tangent, so that a constant's
+                    // (`ConstTangent`) drops out at compile time (`lin::Root::LIVE`).
+                    let t = quote!(&#rname);
                     // A zero-tested term keeps its own strong product (its coefficient is
                     // then computed only in the taken branch, as for `ax_sparse`).
                     let sparse = lin.sparse.contains(r);
@@ -424,7 +438,7 @@ impl Emitter<'_> {
                         format_ident!("axpy{}", suffix),
                     );
                     acc = Some(match (acc, coef) {
-                        (None, Coef::One) => t,
+                        (None, Coef::One) => quote!(#rt::lin::first(#t)),
                         (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
                         (None, Coef::Expr(k)) => quote!(#rt::lin::#ax(#k, #t)),
                         (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
@@ -481,10 +495,11 @@ pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> Tok
 }
 
 impl Emitter<'_> {
-    /// For `v = a·b` (both active) where `a` is absorbed and is `c·b` with `c` inactive (or
-    /// `b·c`, or the same element read twice): the index of `a` among the operands. Then
-    /// `∂v/∂b = b·c + a = 2a` (`c·b` and `b·c` are the same bits).
-    fn scaled_square(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<usize> {
+    /// For `v = a·b` (both active) where `a` is absorbed and is `c·b` (or `b·c`, or the same
+    /// element read twice): the index of `a` among the operands, and `c` if it is active.
+    /// Then `∂v/∂r = b·c·∂b/∂r + a·∂b/∂r = 2a·∂b/∂r` for every root `r` that `c` does not
+    /// reach (`c·b` and `b·c` are the same bits): `½k·s·s` costs `2·(½k·s)` on `s`'s roots.
+    fn scaled_square(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<(usize, Option<Value>)> {
         if lin.ops.get(&inst) != Some(&LinOp::Binary(crate::callee::FloatOp::Mul)) {
             return None;
         }
@@ -492,20 +507,27 @@ impl Emitter<'_> {
         if ops.len() != 2 || !ops.iter().all(|o| self.is(*o)) {
             return None;
         }
-        (0..2).find(|&k| {
+        (0..2).find_map(|k| {
             let (a, b) = (ops[k], ops[1 - k]);
-            let Some(d) = lin
+            let d = lin
                 .def(self.func, a)
-                .filter(|_| lin.expands(self.func, inst, a))
-            else {
-                return false;
-            };
+                .filter(|_| lin.expands(self.func, inst, a))?;
             if lin.ops[&d] != LinOp::Binary(crate::callee::FloatOp::Mul) {
-                return false;
+                return None;
             }
             let inner = self.func.operands(d);
-            let act: Vec<Value> = inner.iter().copied().filter(|o| self.is(*o)).collect();
-            inner.len() == 2 && act.len() == 1 && lin.canonical(act[0]) == lin.canonical(b)
+            if inner.len() != 2 {
+                return None;
+            }
+            let same = |o: Value| self.is(o) && lin.canonical(o) == lin.canonical(b);
+            let j = (0..2).find(|&j| same(inner[j]))?;
+            let c = inner[1 - j];
+            match (self.is(c), same(c)) {
+                (false, _) => Some((k, None)),
+                // `b·b·b`: `c` reaches every root of `b`; nothing folds.
+                (true, true) => None,
+                (true, false) => Some((k, Some(c))),
+            }
         })
     }
 }
