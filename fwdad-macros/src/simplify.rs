@@ -150,8 +150,22 @@ fn absorbs_cheaply(
     }
     // A quotient keeps its one-division tangent (`lin::quotient`), and an unbounded
     // partial stays out of its user's coefficients (no strong-zero tests there).
-    if lin.def(func, v).is_none_or(|d| lin.ops[&d].is_unbounded()) {
+    let Some(def) = lin.def(func, v).filter(|d| !lin.ops[d].is_unbounded()) else {
         return false;
+    };
+    // A sum read by a sum: its terms join the user's (`dx² + dy²` in `+ dz²`: one
+    // combination `2·(dx·ḋx + dy·ḋy + dz·ḋz)`), one term fewer than with `v` assembled.
+    // Only a sum that absorbs a product or a function: of roots alone (`a + b + c`) it
+    // saves nothing.
+    let sums = |op: &LinOp| matches!(op, LinOp::Add | LinOp::Sub | LinOp::Neg);
+    let scaled = lin_operands(func, active, lin, def).into_iter().any(|o| {
+        lin.def(func, o).is_some_and(|d| !sums(&lin.ops[&d]))
+            && lin.same_region(func, def, o)
+            && !lin.materialize.contains(&o)
+            && !out.contains(&o)
+    });
+    if scaled && sums(&lin.ops[&def]) && sums(&lin.ops[&user]) {
+        return true;
     }
     let mut others: Vec<Value> = Vec::new();
     for o in lin_operands(func, active, lin, user) {

@@ -293,6 +293,13 @@ pub fn neg<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> T {
     }
 }
 
+/// `2·t` (`t + t`, exact): a combination whose coefficients all carry the factor 2 of a
+/// square's partial, applied once (`ṅ = 2·Σ dᵢ·ḋᵢ` for `n = Σ dᵢ²`).
+#[inline(always)]
+pub fn twice<F: Real, T: ScalarTangent<F>>(t: T) -> T {
+    t.add(t)
+}
+
 /// A value leaving the chain: its primal and its assembled tangent.
 #[inline(always)]
 pub fn dual<F: Real, T: ScalarTangent<F>>(primal: F, tangent: T) -> Dual<F, T> {

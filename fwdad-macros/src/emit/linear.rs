@@ -24,6 +24,20 @@ pub(super) enum Coef {
     MinusOne,
     /// A bound scalar (an identifier).
     Expr(TokenStream),
+    /// Twice a bound scalar, `2·e` (one direction): the factor of a square's partial
+    /// (`∂(x·x)/∂x = 2x`) kept symbolic, so that a sum of squares' terms multiplies its
+    /// combination by 2 once (`ṅ = 2·Σ dᵢ·ḋᵢ`) instead of each coefficient.
+    Twice(TokenStream),
+}
+
+impl Coef {
+    /// The coefficient with any factor 2 applied (`(e + e)`: exact).
+    fn plain(&self) -> Coef {
+        match self {
+            Coef::Twice(e) => Coef::Expr(quote!((#e + #e))),
+            c => c.clone(),
+        }
+    }
 }
 
 impl Emitter<'_> {
@@ -243,6 +257,11 @@ impl Emitter<'_> {
                 ));
                 vec![Coef::Expr(quote!(#d0)), Coef::Expr(quote!(#d1))]
             }
+            // One direction: `∂(x·x)/∂x = 2x` with its factor 2 symbolic.
+            LinOp::Unary(crate::callee::FloatOp::Sq) if self.one_direction => {
+                let x = &prims[0];
+                vec![Coef::Twice(quote!(#x))]
+            }
             LinOp::Unary(op) => {
                 let rule = op.ident(span);
                 let d0 = partial(0);
@@ -285,11 +304,10 @@ impl Emitter<'_> {
             .one_direction
             .then(|| self.scaled_square(inst, lin))
             .flatten();
-        if let Some((k, _)) = scaled_square {
+        let twice_a = scaled_square.map(|(k, _)| {
             let a = self.lin_primal_name(operands[k]);
-            let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
-            out.extend(quote_spanned!(span=> let #twice = #a + #a;));
-        }
+            Coef::Twice(quote!(#a))
+        });
         for &r in roots.iter().filter(|_| !lin.backward.contains(&inst)) {
             let mut terms: Vec<Coef> = Vec::new();
             // The fold holds for the roots the factor `c` does not reach (all, for an
@@ -312,7 +330,6 @@ impl Emitter<'_> {
                     if k == ka {
                         continue; // its term is folded into the other operand's
                     }
-                    let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
                     let c = if lin.expands(self.func, inst, *o) {
                         self.coefs.get(&(*o, r)).cloned()
                     } else if lin.canonical(*o) == r {
@@ -321,7 +338,7 @@ impl Emitter<'_> {
                         None
                     };
                     if let Some(c) = c {
-                        terms.push(product(&Coef::Expr(quote!(#twice)), &c));
+                        terms.push(product(twice_a.as_ref().unwrap_or(&Coef::One), &c));
                     }
                     continue;
                 }
@@ -345,9 +362,26 @@ impl Emitter<'_> {
                         crate::ir::entity::EntityRef::index(r),
                         span = Span::mixed_site()
                     );
-                    let sum = sum_terms(rt, &y, &terms);
-                    out.extend(quote!(let #k = #sum;));
-                    Coef::Expr(quote!(#k))
+                    // Terms that are all twice something keep their factor 2 out.
+                    let halves: Option<Vec<Coef>> = terms
+                        .iter()
+                        .map(|t| match t {
+                            Coef::Twice(e) => Some(Coef::Expr(e.clone())),
+                            _ => None,
+                        })
+                        .collect();
+                    match halves {
+                        Some(halves) => {
+                            let sum = sum_terms(rt, &y, &halves);
+                            out.extend(quote!(let #k = #sum;));
+                            Coef::Twice(quote!(#k))
+                        }
+                        None => {
+                            let sum = sum_terms(rt, &y, &terms);
+                            out.extend(quote!(let #k = #sum;));
+                            Coef::Expr(quote!(#k))
+                        }
+                    }
                 }
             };
             self.coefs.insert((v, r), coef);
@@ -366,6 +400,7 @@ impl Emitter<'_> {
                     Coef::One => quote!(#rt::lin::one(#y)),
                     Coef::MinusOne => quote!(-#rt::lin::one(#y)),
                     Coef::Expr(k) => k.clone(),
+                    Coef::Twice(k) => quote!((#k + #k)),
                 };
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
                     for (col, c2) in inner {
@@ -405,10 +440,19 @@ impl Emitter<'_> {
                 .iter()
                 .map(|r| (*r, self.coefs[&(v, *r)].clone()))
                 .collect();
+            // All twice something: the combination of the halves, doubled once (`ṅ =
+            // 2·Σ dᵢ·ḋᵢ` for `n = Σ dᵢ²`); otherwise each applies its own factor.
+            let doubled = terms.iter().all(|(_, c)| matches!(c, Coef::Twice(_)));
+            for (_, c) in terms.iter_mut() {
+                *c = match (&*c, doubled) {
+                    (Coef::Twice(e), true) => Coef::Expr(e.clone()),
+                    (c, _) => c.plain(),
+                };
+            }
             terms.sort_by_key(|(r, c)| match c {
                 Coef::One | Coef::MinusOne => 1,
-                Coef::Expr(_) if lin.sparse.contains(r) => 2,
-                Coef::Expr(_) => 0,
+                Coef::Expr(_) | Coef::Twice(_) if lin.sparse.contains(r) => 2,
+                Coef::Expr(_) | Coef::Twice(_) => 0,
             });
             let rnames: Vec<_> = terms
                 .iter()
@@ -444,6 +488,14 @@ impl Emitter<'_> {
                         (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
                         (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
                         (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                        // Made plain above.
+                        (a, Coef::Twice(k)) => {
+                            let k = quote!((#k + #k));
+                            match a {
+                                None => quote!(#rt::lin::#ax(#k, #t)),
+                                Some(a) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                            }
+                        }
                     });
                 }
                 acc
@@ -455,15 +507,24 @@ impl Emitter<'_> {
                 .iter()
                 .filter(|(r, _)| lin.unbounded.contains(&(v, *r)) && !lin.sparse.contains(r))
                 .filter_map(|(_, c)| match c {
-                    Coef::Expr(k) => Some(quote!(#rt::lin::finite(#k))),
+                    Coef::Expr(k) | Coef::Twice(k) => Some(quote!(#rt::lin::finite(#k))),
                     _ => None,
                 })
                 .collect();
-            let dense = combination(false);
+            let double = |acc: Option<TokenStream>| {
+                acc.map(|a| {
+                    if doubled {
+                        quote!(#rt::lin::twice(#a))
+                    } else {
+                        a
+                    }
+                })
+            };
+            let dense = double(combination(false));
             let acc = if kinks.is_empty() {
                 dense
             } else {
-                let strong = combination(true);
+                let strong = double(combination(true));
                 Some(quote!(if #(#kinks)&* { #dense } else { #strong }))
             };
             let name = self.name(v);
@@ -483,6 +544,7 @@ pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> Tok
                 Coef::One => (false, quote!(#rt::lin::one(#y))),
                 Coef::MinusOne => (true, quote!(#rt::lin::one(#y))),
                 Coef::Expr(e) => (false, e.clone()),
+                Coef::Twice(e) => (false, quote!((#e + #e))),
             };
             match (i, sign) {
                 (0, false) => e,
@@ -564,6 +626,13 @@ fn product(partial: &Coef, coef: &Coef) -> Coef {
             Coef::Expr(quote!((-#e)))
         }
         (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!((#p * #e))),
+        (Coef::MinusOne, Coef::Twice(e)) | (Coef::Twice(e), Coef::MinusOne) => {
+            Coef::Twice(quote!((-#e)))
+        }
+        (Coef::Twice(p), Coef::Expr(e)) | (Coef::Expr(e), Coef::Twice(p)) => {
+            Coef::Twice(quote!((#p * #e)))
+        }
+        (Coef::Twice(p), Coef::Twice(e)) => Coef::Twice(quote!(((#p + #p) * #e))),
     }
 }
 
@@ -726,6 +795,7 @@ impl Emitter<'_> {
                         Some(Coef::One) => quote!(#rt::lin::one(#yp)),
                         Some(Coef::MinusOne) => quote!(-#rt::lin::one(#yp)),
                         Some(Coef::Expr(e)) => e,
+                        Some(Coef::Twice(e)) => quote!((#e + #e)),
                         None => quote!(#rt::lin::zero(#yp)),
                     });
                 }
