@@ -164,7 +164,12 @@ fn absorbs_cheaply(
             && !lin.materialize.contains(&o)
             && !out.contains(&o)
     });
-    if scaled && sums(&lin.ops[&def]) && sums(&lin.ops[&user]) {
+    // Not into a loop's accumulator (`s += 100·t·t + u·u`): measured, Rosenbrock's JVP went
+    // from 0.92 to 1.08 × the expert with the update's terms joined to `ṡ`.
+    let accumulates = func.operands(user).iter().any(|o| {
+        matches!(func.values[*o].def, crate::ir::ValueDef::RegionParam(..))
+    });
+    if scaled && !accumulates && sums(&lin.ops[&def]) && sums(&lin.ops[&user]) {
         return true;
     }
     let mut others: Vec<Value> = Vec::new();
