@@ -166,9 +166,10 @@ fn absorbs_cheaply(
     });
     // Not into a loop's accumulator (`s += 100·t·t + u·u`): measured, Rosenbrock's JVP went
     // from 0.92 to 1.08 × the expert with the update's terms joined to `ṡ`.
-    let accumulates = func.operands(user).iter().any(|o| {
-        matches!(func.values[*o].def, crate::ir::ValueDef::RegionParam(..))
-    });
+    let accumulates = func
+        .operands(user)
+        .iter()
+        .any(|o| matches!(func.values[*o].def, crate::ir::ValueDef::RegionParam(..)));
     if scaled && !accumulates && sums(&lin.ops[&def]) && sums(&lin.ops[&user]) {
         return true;
     }
