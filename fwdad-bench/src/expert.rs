@@ -634,6 +634,159 @@ pub fn pendulum_rk4_nd<D: DualNum<Primitive = f64> + Copy>(
     theta
 }
 
+// --- chains into accumulators: springs, Lennard-Jones, a least-squares fit ----------------
+
+/// Expert JVP of [`crate::user_ops::spring_energy_flat`] (`Σ ½k(|xᵢ - xⱼ| - Lₛ)²` on flat
+/// coordinates, `k` constant): `dE = Σ (k·s/r)·(d·ḋ)`, one division per spring.
+pub fn spring_energy_flat_expert(
+    x: &[f64],
+    dx: &[f64],
+    springs: &[(usize, usize)],
+    rest: &[f64],
+    k: f64,
+) -> (f64, f64) {
+    let dx = &dx[..x.len()];
+    let (mut e, mut de) = (0.0, 0.0);
+    for s in 0..springs.len() {
+        let (i, j) = springs[s];
+        let (a, b) = (3 * i, 3 * j);
+        let ddx = x[a] - x[b];
+        let ddy = x[a + 1] - x[b + 1];
+        let ddz = x[a + 2] - x[b + 2];
+        let r = (ddx * ddx + ddy * ddy + ddz * ddz).sqrt();
+        let stretch = r - rest[s];
+        e += 0.5 * k * stretch * stretch;
+        let dot =
+            ddx * (dx[a] - dx[b]) + ddy * (dx[a + 1] - dx[b + 1]) + ddz * (dx[a + 2] - dx[b + 2]);
+        de += k * stretch / r * dot;
+    }
+    (e, de)
+}
+
+/// [`crate::user_ops::spring_energy_flat`] for num-dual.
+pub fn spring_energy_flat_nd<D: DualNum<Primitive = f64> + Copy>(
+    x: &[D],
+    springs: &[(usize, usize)],
+    rest: &[f64],
+    k: f64,
+) -> D {
+    let mut e = D::from(0.0);
+    for s in 0..springs.len() {
+        let (i, j) = springs[s];
+        let dx = x[3 * i] - x[3 * j];
+        let dy = x[3 * i + 1] - x[3 * j + 1];
+        let dz = x[3 * i + 2] - x[3 * j + 2];
+        let stretch = (dx * dx + dy * dy + dz * dz).sqrt() - rest[s];
+        e += stretch * stretch * (0.5 * k);
+    }
+    e
+}
+
+/// Atoms of the Lennard-Jones cluster.
+pub const N_LJ: usize = 16;
+
+/// Lennard-Jones energy `Σᵢ<ⱼ 4ε((σ/r)¹² - (σ/r)⁶)` of atoms at flat coordinates
+/// (`x[3i..3i + 3]` is atom `i`), as a molecular-dynamics code writes it.
+#[derive_frule]
+pub fn lj_energy(x: &[f64], sigma: f64, eps: f64) -> f64 {
+    let n = x.len() / 3;
+    let mut e = 0.0;
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let dx = x[3 * i] - x[3 * j];
+            let dy = x[3 * i + 1] - x[3 * j + 1];
+            let dz = x[3 * i + 2] - x[3 * j + 2];
+            let r2 = dx * dx + dy * dy + dz * dz;
+            let s6 = (sigma * sigma / r2).powi(3);
+            e += 4.0 * eps * (s6 * s6 - s6);
+        }
+    }
+    e
+}
+
+/// Expert JVP of [`lj_energy`] (`σ`, `ε` constant): `dE = Σ -24ε·s⁶(2s⁶ - 1)/r²·(d·ḋ)`.
+pub fn lj_energy_expert(x: &[f64], dx: &[f64], sigma: f64, eps: f64) -> (f64, f64) {
+    let dx = &dx[..x.len()];
+    let n = x.len() / 3;
+    let (mut e, mut de) = (0.0, 0.0);
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (a, b) = (3 * i, 3 * j);
+            let ddx = x[a] - x[b];
+            let ddy = x[a + 1] - x[b + 1];
+            let ddz = x[a + 2] - x[b + 2];
+            let r2 = ddx * ddx + ddy * ddy + ddz * ddz;
+            let s6 = (sigma * sigma / r2).powi(3);
+            e += 4.0 * eps * (s6 * s6 - s6);
+            let dot = ddx * (dx[a] - dx[b])
+                + ddy * (dx[a + 1] - dx[b + 1])
+                + ddz * (dx[a + 2] - dx[b + 2]);
+            de += -24.0 * eps * s6 * (s6 + s6 - 1.0) / r2 * dot;
+        }
+    }
+    (e, de)
+}
+
+/// [`lj_energy`] for num-dual.
+pub fn lj_energy_nd<D: DualNum<Primitive = f64> + Copy>(x: &[D], sigma: f64, eps: f64) -> D {
+    let n = x.len() / 3;
+    let mut e = D::from(0.0);
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let dx = x[3 * i] - x[3 * j];
+            let dy = x[3 * i + 1] - x[3 * j + 1];
+            let dz = x[3 * i + 2] - x[3 * j + 2];
+            let r2 = dx * dx + dy * dy + dz * dz;
+            let s6 = (r2.recip() * (sigma * sigma)).powi(3);
+            e += (s6 * s6 - s6) * (4.0 * eps);
+        }
+    }
+    e
+}
+
+/// Samples of the exponential fit.
+pub const N_FIT: usize = 256;
+
+/// Sum of squared residuals `Σ (a·e^(-b·tᵢ) + c - yᵢ)²` of a three-parameter exponential
+/// decay `p = [a, b, c]` against data `(t, y)`.
+#[derive_frule(inactive(t, y))]
+pub fn exp_fit_sse(p: &[f64], t: &[f64], y: &[f64]) -> f64 {
+    let (a, b, c) = (p[0], p[1], p[2]);
+    let mut sse = 0.0;
+    for i in 0..t.len() {
+        let r = a * (-b * t[i]).exp() + c - y[i];
+        sse += r * r;
+    }
+    sse
+}
+
+/// Expert JVP of [`exp_fit_sse`]: `ṙ = ȧ·e - (a·e)·t·ḃ + ċ`, the factor 2 of `d(r²)`
+/// applied once after the sum.
+pub fn exp_fit_sse_expert(p: &[f64], dp: &[f64], t: &[f64], y: &[f64]) -> (f64, f64) {
+    let (a, b, c) = (p[0], p[1], p[2]);
+    let (da, db, dc) = (dp[0], dp[1], dp[2]);
+    let (mut sse, mut ds) = (0.0, 0.0);
+    for i in 0..t.len() {
+        let e = (-b * t[i]).exp();
+        let ae = a * e;
+        let r = ae + c - y[i];
+        sse += r * r;
+        ds += r * (da * e - ae * t[i] * db + dc);
+    }
+    (sse, 2.0 * ds)
+}
+
+/// [`exp_fit_sse`] for num-dual.
+pub fn exp_fit_sse_nd<D: DualNum<Primitive = f64> + Copy>(p: &[D], t: &[f64], y: &[f64]) -> D {
+    let (a, b, c) = (p[0], p[1], p[2]);
+    let mut sse = D::from(0.0);
+    for i in 0..t.len() {
+        let r = a * (-b * t[i]).exp() + c - y[i];
+        sse += r * r;
+    }
+    sse
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,6 +798,100 @@ mod tests {
     fn central(f: impl Fn(f64) -> f64) -> f64 {
         let h = 1e-6;
         (f(h) - f(-h)) / (2.0 * h)
+    }
+
+    #[test]
+    fn chain_accumulator_experts_match_rules_num_dual_and_finite_differences() {
+        use fwdad::ConstTangent;
+        let mut r = Rng::new(31);
+        // Springs on a jittered grid.
+        let (p, springs, rest) = crate::user_ops::spring_case(&mut r);
+        let x: Vec<f64> = p.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
+        let dx = r.vec(x.len(), -1.0, 1.0);
+        let k = 3.5;
+        let (v, d) = spring_energy_flat_expert(&x, &dx, &springs, &rest, k);
+        assert_eq!(
+            v,
+            crate::user_ops::spring_energy_flat(&x, &springs, &rest, k)
+        );
+        let y = crate::user_ops::spring_energy_flat_frule(
+            Dual::new(&x[..], &dx[..]),
+            &springs[..],
+            &rest[..],
+            Dual::new(k, ConstTangent),
+        );
+        assert_eq!(y.primal, v);
+        assert_close("springs rule", &[y.tangent], &[d]);
+        let xd: Vec<Dual64> = x
+            .iter()
+            .zip(&dx)
+            .map(|(a, b)| Dual64::new(*a, *b))
+            .collect();
+        assert_close(
+            "springs num-dual",
+            &[spring_energy_flat_nd(&xd, &springs, &rest, k).eps],
+            &[d],
+        );
+        let line = |t: f64| {
+            let q: Vec<f64> = x.iter().zip(&dx).map(|(a, b)| a + t * b).collect();
+            crate::user_ops::spring_energy_flat(&q, &springs, &rest, k)
+        };
+        assert_close_tol("springs fd", &[central(line)], &[d], FD_TOL);
+
+        // Lennard-Jones: atoms jittered on a 1.2σ lattice.
+        let (sigma, eps) = (1.0, 0.8);
+        let x: Vec<f64> = (0..N_LJ)
+            .flat_map(|i| {
+                let c = [(i % 3) as f64, ((i / 3) % 3) as f64, (i / 9) as f64];
+                c.map(|c| 1.2 * c)
+            })
+            .map(|c| c + r.uniform(-0.1, 0.1))
+            .collect();
+        let dx = r.vec(x.len(), -1.0, 1.0);
+        let (v, d) = lj_energy_expert(&x, &dx, sigma, eps);
+        assert_eq!(v, lj_energy(&x, sigma, eps));
+        let y = lj_energy_frule(
+            Dual::new(&x[..], &dx[..]),
+            Dual::new(sigma, ConstTangent),
+            Dual::new(eps, ConstTangent),
+        );
+        assert_eq!(y.primal, v);
+        assert_close("lj rule", &[y.tangent], &[d]);
+        let xd: Vec<Dual64> = x
+            .iter()
+            .zip(&dx)
+            .map(|(a, b)| Dual64::new(*a, *b))
+            .collect();
+        assert_close("lj num-dual", &[lj_energy_nd(&xd, sigma, eps).eps], &[d]);
+        let line = |t: f64| {
+            let q: Vec<f64> = x.iter().zip(&dx).map(|(a, b)| a + t * b).collect();
+            lj_energy(&q, sigma, eps)
+        };
+        assert_close_tol("lj fd", &[central(line)], &[d], FD_TOL);
+
+        // The exponential fit.
+        let t: Vec<f64> = (0..N_FIT).map(|i| i as f64 * 0.02).collect();
+        let y: Vec<f64> = t
+            .iter()
+            .map(|t| 2.0 * (-0.7 * t).exp() + 0.3 + r.uniform(-0.05, 0.05))
+            .collect();
+        let (p, dp) = ([1.8, 0.6, 0.25], [0.3, -0.7, 0.9]);
+        let (v, d) = exp_fit_sse_expert(&p, &dp, &t, &y);
+        assert_eq!(v, exp_fit_sse(&p, &t, &y));
+        let got = exp_fit_sse_frule(Dual::new(&p[..], &dp[..]), &t[..], &y[..]);
+        assert_eq!(got.primal, v);
+        assert_close("fit rule", &[got.tangent], &[d]);
+        let pd: Vec<Dual64> = p
+            .iter()
+            .zip(&dp)
+            .map(|(a, b)| Dual64::new(*a, *b))
+            .collect();
+        assert_close("fit num-dual", &[exp_fit_sse_nd(&pd, &t, &y).eps], &[d]);
+        let line = |s: f64| {
+            let q: Vec<f64> = p.iter().zip(&dp).map(|(a, b)| a + s * b).collect();
+            exp_fit_sse(&q, &t, &y)
+        };
+        assert_close_tol("fit fd", &[central(line)], &[d], FD_TOL);
     }
 
     #[test]

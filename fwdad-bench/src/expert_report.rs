@@ -471,6 +471,141 @@ pub fn one_direction(plan: Plan) -> Vec<Measured> {
         &std_pairs,
     ));
 
+    // Chains into accumulators (issue 30, item 1): springs on flat coordinates.
+    let (nodes, springs, rest) = crate::user_ops::spring_case(&mut rng);
+    let x: Vec<f64> = nodes.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
+    let dx = rng.vec(x.len(), -1.0, 1.0);
+    let xd: Vec<Dual64> = x
+        .iter()
+        .zip(&dx)
+        .map(|(a, b)| Dual64::new(*a, *b))
+        .collect();
+    let kk = 3.5;
+    let (x, dx, xd, springs, rest) = (&x[..], &dx[..], &xd[..], &springs[..], &rest[..]);
+    out.push(measure_kernel(
+        "spring energy, flat `&[f64]`, 144 springs (`k` a constant dual)",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| crate::user_ops::spring_energy_flat(black_box(x), springs, rest, kk)),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    crate::user_ops::spring_energy_flat_frule(
+                        Dual::new(black_box(x), black_box(dx)),
+                        springs,
+                        rest,
+                        Dual::new(kk, fwdad::ConstTangent),
+                    )
+                    .tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| {
+                    expert::spring_energy_flat_expert(
+                        black_box(x),
+                        black_box(dx),
+                        springs,
+                        rest,
+                        kk,
+                    )
+                    .1
+                }),
+            ),
+            (
+                "num-dual",
+                Box::new(|| expert::spring_energy_flat_nd(black_box(xd), springs, rest, kk).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // Lennard-Jones pairs over flat coordinates.
+    let (sigma, eps) = (1.0, 0.8);
+    let x: Vec<f64> = (0..expert::N_LJ)
+        .flat_map(|i| [(i % 3) as f64, ((i / 3) % 3) as f64, (i / 9) as f64].map(|c| 1.2 * c))
+        .map(|c| c + rng.uniform(-0.1, 0.1))
+        .collect();
+    let dx = rng.vec(x.len(), -1.0, 1.0);
+    let xd: Vec<Dual64> = x
+        .iter()
+        .zip(&dx)
+        .map(|(a, b)| Dual64::new(*a, *b))
+        .collect();
+    let (x, dx, xd) = (&x[..], &dx[..], &xd[..]);
+    out.push(measure_kernel(
+        "Lennard-Jones energy, 16 atoms (120 pairs), flat `&[f64]` (`σ`, `ε` constant duals)",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| expert::lj_energy(black_box(x), sigma, eps)),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    expert::lj_energy_frule(
+                        Dual::new(black_box(x), black_box(dx)),
+                        Dual::new(sigma, fwdad::ConstTangent),
+                        Dual::new(eps, fwdad::ConstTangent),
+                    )
+                    .tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::lj_energy_expert(black_box(x), black_box(dx), sigma, eps).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| expert::lj_energy_nd(black_box(xd), sigma, eps).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+
+    // Least squares: an exponential decay's three parameters against 256 samples.
+    let t: Vec<f64> = (0..expert::N_FIT).map(|i| i as f64 * 0.02).collect();
+    let y: Vec<f64> = t
+        .iter()
+        .map(|t| 2.0 * (-0.7 * t).exp() + 0.3 + rng.uniform(-0.05, 0.05))
+        .collect();
+    let (p, dp) = ([1.8, 0.6, 0.25], [0.3, -0.7, 0.9]);
+    let pd: Vec<Dual64> = p
+        .iter()
+        .zip(&dp)
+        .map(|(a, b)| Dual64::new(*a, *b))
+        .collect();
+    let (t, y, p, dp, pd) = (&t[..], &y[..], &p[..], &dp[..], &pd[..]);
+    out.push(measure_kernel(
+        "least squares `Σ (a·e^(-b·tᵢ) + c - yᵢ)²`, 256 samples",
+        plan,
+        &mut [
+            (
+                "primal",
+                Box::new(|| expert::exp_fit_sse(black_box(p), t, y)),
+            ),
+            (
+                "rule",
+                Box::new(|| {
+                    expert::exp_fit_sse_frule(Dual::new(black_box(p), black_box(dp)), t, y).tangent
+                }),
+            ),
+            (
+                "expert",
+                Box::new(|| expert::exp_fit_sse_expert(black_box(p), black_box(dp), t, y).1),
+            ),
+            (
+                "num-dual",
+                Box::new(|| expert::exp_fit_sse_nd(black_box(pd), t, y).eps),
+            ),
+        ],
+        &std_pairs,
+    ));
+
     // BA 2×15 Jacobian blocks, batched, over 256 observations.
     let inst = ba::Instance::generate(8, 64, 256, 302);
     let seeds = ba::Seeds::default();

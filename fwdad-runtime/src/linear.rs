@@ -18,6 +18,12 @@ use crate::tangent::{Binary, ScalarTangent, Unary};
 /// tangent types are parameters, as in [`Operand`](crate::rules::Operand), so the two impls
 /// cannot overlap and each dual type selects exactly one.)
 pub trait Root<F: Real, T: ScalarTangent<F>> {
+    /// Whether the tangent may be non-zero: false for a [`ConstTangent`] root (an element of
+    /// `Dual::constant(&a[..])`, a scalar passed as `Dual::new(k, ConstTangent)`), whose
+    /// terms then drop out of a combination at compile time instead of multiplying a zero.
+    ///
+    /// [`ConstTangent`]: crate::ConstTangent
+    const LIVE: bool;
     /// The primal value.
     fn primal_of(&self) -> F;
     /// The tangent.
@@ -26,6 +32,7 @@ pub trait Root<F: Real, T: ScalarTangent<F>> {
 
 // A root's tangent may be a `ConstTangent` (an element of a constant argument): zero.
 impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Root<F, T> for Dual<F, M> {
+    const LIVE: bool = M::ACTIVE;
     #[inline(always)]
     fn primal_of(&self) -> F {
         self.primal
@@ -37,6 +44,7 @@ impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Root<F, T> for Dual<F, M
 }
 
 impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Root<F, T> for Dual<&F, &M> {
+    const LIVE: bool = M::ACTIVE;
     #[inline(always)]
     fn primal_of(&self) -> F {
         *self.primal
@@ -48,6 +56,7 @@ impl<F: Real, T: ScalarTangent<F>, M: ArgTangent<F, T>> Root<F, T> for Dual<&F, 
 }
 
 impl<F: Real, T: ScalarTangent<F>> Root<F, T> for Dual<&mut F, &mut T> {
+    const LIVE: bool = true;
     #[inline(always)]
     fn primal_of(&self) -> F {
         *self.primal
@@ -144,20 +153,43 @@ pub fn t<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> T {
     r.tangent_of()
 }
 
-/// `c·t`.
+// The combination `Σ cᵣ·ṙ` of a materialised value, term by term. Each takes the root
+// itself, not its tangent: a root whose tangent is zero by its type ([`Root::LIVE`] false)
+// adds nothing, decided at compile time (`0·c` cannot be folded otherwise: `c` may be
+// infinite). A combination of such roots only is `-0`, the identity of `+`.
+
+/// The first term with a unit coefficient: `ṙ`.
 #[inline(always)]
-pub fn ax<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
-    t.scale(c)
+pub fn first<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> T {
+    if R::LIVE {
+        r.tangent_of()
+    } else {
+        T::zero().neg()
+    }
 }
 
-/// `acc + c·t`.
+/// `c·ṙ`.
 #[inline(always)]
-pub fn axpy<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
-    acc.axpy(c, t)
+pub fn ax<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(c: F, r: &R) -> T {
+    if R::LIVE {
+        r.tangent_of().scale(c)
+    } else {
+        T::zero().neg()
+    }
+}
+
+/// `acc + c·ṙ`.
+#[inline(always)]
+pub fn axpy<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c: F, r: &R) -> T {
+    if R::LIVE {
+        acc.axpy(c, r.tangent_of())
+    } else {
+        acc
+    }
 }
 
 /// [`ax`] for a root with a costly coefficient (one behind a `sin`, `exp`, a division):
-/// `-0` without reading `c` when `t` is zero.
+/// `-0` without reading `c` when `ṙ` is zero.
 ///
 /// The test lets a chunked gradient skip, for every input outside the chunk, both the lane
 /// update and the partial derivative behind `c` (which the compiler then computes only in
@@ -167,18 +199,20 @@ pub fn axpy<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
 /// The zero is `-0`, the identity of `+`, so that adding it folds away. (For a root whose
 /// coefficients are all cheap, the test costs about what it saves.)
 #[inline(always)]
-pub fn ax_sparse<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
-    if t.is_zero() {
+pub fn ax_sparse<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(c: F, r: &R) -> T {
+    let t = r.tangent_of();
+    if !R::LIVE || t.is_zero() {
         T::zero().neg()
     } else {
         t.scale(c)
     }
 }
 
-/// [`axpy`] for a root with a costly coefficient: `acc` when `t` is zero (see [`ax_sparse`]).
+/// [`axpy`] for a root with a costly coefficient: `acc` when `ṙ` is zero (see [`ax_sparse`]).
 #[inline(always)]
-pub fn axpy_sparse<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
-    if t.is_zero() {
+pub fn axpy_sparse<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c: F, r: &R) -> T {
+    let t = r.tangent_of();
+    if !R::LIVE || t.is_zero() {
         acc
     } else {
         acc.axpy(c, t)
@@ -193,55 +227,90 @@ pub fn finite<F: Real>(c: F) -> bool {
     c.is_finite()
 }
 
-/// [`ax`] keeping zero lanes of `t` zero when `c` is infinite or NaN
+/// [`ax`] keeping zero lanes of `ṙ` zero when `c` is infinite or NaN
 /// ([`ScalarTangent::scale_strong`]; a select per lane, so only where [`finite`] failed).
 #[inline(always)]
-pub fn ax_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
-    t.scale_strong(c)
+pub fn ax_strong<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(c: F, r: &R) -> T {
+    if R::LIVE {
+        r.tangent_of().scale_strong(c)
+    } else {
+        T::zero().neg()
+    }
 }
 
 /// [`axpy`] with [`ax_strong`]'s zero lanes.
 #[inline(always)]
-pub fn axpy_strong<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
-    acc.add(t.scale_strong(c))
-}
-
-/// [`ax_sparse`] and [`ax_strong`]: skip a zero tangent, keep zero lanes zero.
-#[inline(always)]
-pub fn ax_sparse_strong<F: Real, T: ScalarTangent<F>>(c: F, t: T) -> T {
-    if t.is_zero() {
-        T::zero().neg()
+pub fn axpy_strong<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c: F, r: &R) -> T {
+    if R::LIVE {
+        acc.add(r.tangent_of().scale_strong(c))
     } else {
-        ax_strong(c, t)
-    }
-}
-
-/// [`axpy_sparse`] and [`axpy_strong`].
-#[inline(always)]
-pub fn axpy_sparse_strong<F: Real, T: ScalarTangent<F>>(acc: T, c: F, t: T) -> T {
-    if t.is_zero() {
         acc
-    } else {
-        axpy_strong(acc, c, t)
     }
 }
 
-/// `acc + t`.
+/// [`ax_sparse`] and [`ax_strong`]: skip a zero tangent, keep zero lanes zero. The masked
+/// product (a select per lane) only where `c` is not finite: with a finite `c` the plain
+/// product has the same values (a zero lane may have the other sign).
 #[inline(always)]
-pub fn add<F: Real, T: ScalarTangent<F>>(acc: T, t: T) -> T {
-    acc.add(t)
+pub fn ax_sparse_strong<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(c: F, r: &R) -> T {
+    let t = r.tangent_of();
+    if !R::LIVE || t.is_zero() {
+        T::zero().neg()
+    } else if c.is_finite() {
+        t.scale(c)
+    } else {
+        t.scale_strong(c)
+    }
 }
 
-/// `acc - t`.
+/// [`axpy_sparse`] and [`axpy_strong`] (the masked product only where `c` is not finite).
 #[inline(always)]
-pub fn sub<F: Real, T: ScalarTangent<F>>(acc: T, t: T) -> T {
-    acc.sub(t)
+pub fn axpy_sparse_strong<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c: F, r: &R) -> T {
+    let t = r.tangent_of();
+    if !R::LIVE || t.is_zero() {
+        acc
+    } else if c.is_finite() {
+        acc.axpy(c, t)
+    } else {
+        acc.add(t.scale_strong(c))
+    }
 }
 
-/// `-t`.
+/// `acc + ṙ`.
 #[inline(always)]
-pub fn neg<F: Real, T: ScalarTangent<F>>(t: T) -> T {
-    t.neg()
+pub fn add<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, r: &R) -> T {
+    if R::LIVE {
+        acc.add(r.tangent_of())
+    } else {
+        acc
+    }
+}
+
+/// `acc - ṙ`.
+#[inline(always)]
+pub fn sub<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, r: &R) -> T {
+    if R::LIVE {
+        acc.sub(r.tangent_of())
+    } else {
+        acc
+    }
+}
+
+/// `-ṙ`.
+#[inline(always)]
+pub fn neg<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(r: &R) -> T {
+    if R::LIVE {
+        r.tangent_of().neg()
+    } else {
+        T::zero().neg()
+    }
+}
+
+/// `2·t` (`t + t`, exact): a combination whose coefficients all carry the factor 2 of a
+/// square's partial, applied once (`ṅ = 2·Σ dᵢ·ḋᵢ` for `n = Σ dᵢ²`).
+#[inline(always)]
+pub fn twice<F: Real, T: ScalarTangent<F>>(t: T) -> T {
+    t.add(t)
 }
 
 /// A value leaving the chain: its primal and its assembled tangent.
@@ -275,18 +344,48 @@ mod tests {
         assert_eq!(d2(arith::div {}, 3.0_f64, 4.0, 0.75), (0.25, -0.75 / 4.0));
     }
 
+    /// An owned root with tangent `t` (primal unused by the combinations).
+    fn root<T: Copy>(t: T) -> Dual<f64, T> {
+        Dual::new(0.5, t)
+    }
+
     #[test]
     fn combinations() {
         let a = Batch([1.0, 2.0]);
         let b = Batch([10.0, 20.0]);
-        assert_eq!(axpy(ax(2.0, a), -1.0, b), Batch([-8.0, -16.0]));
-        assert_eq!(sub(add(a, b), a), b);
-        assert_eq!(neg::<f64, _>(a), Batch([-1.0, -2.0]));
+        let (ra, rb) = (root(a), root(b));
+        assert_eq!(axpy(ax(2.0, &ra), -1.0, &rb), Batch([-8.0, -16.0]));
+        assert_eq!(sub(add(first(&ra), &rb), &ra), b);
+        assert_eq!(neg(&ra), Batch([-1.0, -2.0]));
         let (x, dx) = (2.0_f64, 3.0_f64);
         let (r, br) = (&x, &dx);
         let borrowed = Dual::new(r, br);
         assert_eq!((p(&borrowed), t(&borrowed)), (2.0, 3.0));
         assert_eq!(dual(1.0, 2.0_f64).into_parts(), (1.0, 2.0));
+    }
+
+    #[test]
+    fn constant_roots_add_nothing() {
+        // A `ConstTangent` root: its terms are skipped whatever the coefficient, and a
+        // combination of constants only is `-0`, the identity of `+`.
+        let k: Dual<f64, crate::ConstTangent> = Dual::new(3.0, crate::ConstTangent);
+        let acc = Batch([1.0, -2.0]);
+        let live = root(Batch([4.0, 5.0]));
+        assert_eq!(axpy::<f64, Batch<f64, 2>, _>(acc, f64::NAN, &k), acc);
+        assert_eq!(add::<f64, Batch<f64, 2>, _>(acc, &k), acc);
+        assert_eq!(sub::<f64, Batch<f64, 2>, _>(acc, &k), acc);
+        assert_eq!(
+            axpy_sparse_strong::<f64, Batch<f64, 2>, _>(acc, f64::INFINITY, &k),
+            acc
+        );
+        let zero: f64 = ax(f64::INFINITY, &k);
+        assert_eq!(zero.to_bits(), (-0.0_f64).to_bits());
+        let zero: f64 = first(&k);
+        assert_eq!(zero.to_bits(), (-0.0_f64).to_bits());
+        assert_eq!(
+            axpy(first::<f64, Batch<f64, 2>, _>(&k), 2.0, &live),
+            Batch([8.0, 10.0])
+        );
     }
 
     #[test]
@@ -297,15 +396,30 @@ mod tests {
         assert!(z.is_zero());
         assert!(!nz.is_zero() && !nan.is_zero());
         assert!(!1.0_f64.is_zero() && !0.0_f64.is_zero()); // one direction never tests
-                                                           // A zero tangent skips even an infinite coefficient; otherwise the dense result.
+        let (rz, rnz) = (root(z), root(nz));
+        // A zero tangent skips even an infinite coefficient; otherwise the dense result.
         let acc = Batch([1.0, 2.0, 3.0]);
-        assert_eq!(axpy_sparse(acc, f64::INFINITY, z), acc);
-        assert_eq!(axpy_sparse(acc, 2.0, nz), axpy(acc, 2.0, nz));
+        assert_eq!(axpy_sparse(acc, f64::INFINITY, &rz), acc);
+        assert_eq!(axpy_sparse(acc, 2.0, &rnz), axpy(acc, 2.0, &rnz));
         assert_eq!(
-            ax_sparse(f64::NAN, z).0.map(f64::to_bits),
+            ax_sparse(f64::NAN, &rz).0.map(f64::to_bits),
             [(-0.0_f64).to_bits(); 3]
         );
-        assert_eq!(ax_sparse(2.0, nz), ax(2.0, nz));
-        assert_eq!(add(acc, ax_sparse(5.0, z)), acc); // `-0` adds nothing
+        assert_eq!(ax_sparse(2.0, &rnz), ax(2.0, &rnz));
+        assert_eq!(add(acc, &root(ax_sparse(5.0, &rz))), acc); // `-0` adds nothing
+                                                               // Strong products keep zero lanes zero under an infinite coefficient, and equal the
+                                                               // plain product under a finite one.
+        let inf = axpy_sparse_strong(acc, f64::INFINITY, &rnz);
+        assert_eq!(inf.0, [1.0, f64::INFINITY, 3.0]);
+        assert_eq!(
+            ax_sparse_strong(f64::INFINITY, &rnz).0,
+            [0.0, f64::INFINITY, 0.0]
+        );
+        assert_eq!(axpy_sparse_strong(acc, 2.0, &rnz), axpy(acc, 2.0, &rnz));
+        assert_eq!(ax_sparse_strong(2.0, &rnz), ax(2.0, &rnz));
+        assert_eq!(
+            axpy_strong(acc, f64::INFINITY, &rnz).0,
+            [1.0, f64::INFINITY, 3.0]
+        );
     }
 }

@@ -24,6 +24,20 @@ pub(super) enum Coef {
     MinusOne,
     /// A bound scalar (an identifier).
     Expr(TokenStream),
+    /// Twice a bound scalar, `2·e` (one direction): the factor of a square's partial
+    /// (`∂(x·x)/∂x = 2x`) kept symbolic, so that a sum of squares' terms multiplies its
+    /// combination by 2 once (`ṅ = 2·Σ dᵢ·ḋᵢ`) instead of each coefficient.
+    Twice(TokenStream),
+}
+
+impl Coef {
+    /// The coefficient with any factor 2 applied (`(e + e)`: exact).
+    fn plain(&self) -> Coef {
+        match self {
+            Coef::Twice(e) => Coef::Expr(quote!((#e + #e))),
+            c => c.clone(),
+        }
+    }
 }
 
 impl Emitter<'_> {
@@ -243,6 +257,11 @@ impl Emitter<'_> {
                 ));
                 vec![Coef::Expr(quote!(#d0)), Coef::Expr(quote!(#d1))]
             }
+            // One direction: `∂(x·x)/∂x = 2x` with its factor 2 symbolic.
+            LinOp::Unary(crate::callee::FloatOp::Sq) if self.one_direction => {
+                let x = &prims[0];
+                vec![Coef::Twice(quote!(#x))]
+            }
             LinOp::Unary(op) => {
                 let rule = op.ident(span);
                 let d0 = partial(0);
@@ -285,22 +304,32 @@ impl Emitter<'_> {
             .one_direction
             .then(|| self.scaled_square(inst, lin))
             .flatten();
-        if let Some(k) = scaled_square {
+        let twice_a = scaled_square.map(|(k, _)| {
             let a = self.lin_primal_name(operands[k]);
-            let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
-            out.extend(quote_spanned!(span=> let #twice = #a + #a;));
-        }
+            Coef::Twice(quote!(#a))
+        });
         for &r in roots.iter().filter(|_| !lin.backward.contains(&inst)) {
             let mut terms: Vec<Coef> = Vec::new();
+            // The fold holds for the roots the factor `c` does not reach (all, for an
+            // inactive `c`); a root of `c` takes the product rule's terms.
+            let fold = scaled_square.filter(|(_, c)| {
+                c.is_none_or(|c| {
+                    let a = operands[scaled_square.map_or(0, |(k, _)| k)];
+                    let reaches = match lin.def(self.func, a) {
+                        Some(d) if lin.expands(self.func, d, c) => self.coefs.contains_key(&(c, r)),
+                        _ => lin.canonical(c) == r,
+                    };
+                    !reaches
+                })
+            });
             for (k, o) in operands.iter().enumerate() {
                 if !active.contains(o) {
                     continue;
                 }
-                if let Some(ka) = scaled_square {
+                if let Some((ka, _)) = fold {
                     if k == ka {
                         continue; // its term is folded into the other operand's
                     }
-                    let twice = format_ident!("__d{}_2a", index, span = Span::mixed_site());
                     let c = if lin.expands(self.func, inst, *o) {
                         self.coefs.get(&(*o, r)).cloned()
                     } else if lin.canonical(*o) == r {
@@ -309,7 +338,7 @@ impl Emitter<'_> {
                         None
                     };
                     if let Some(c) = c {
-                        terms.push(product(&Coef::Expr(quote!(#twice)), &c));
+                        terms.push(product(twice_a.as_ref().unwrap_or(&Coef::One), &c));
                     }
                     continue;
                 }
@@ -337,9 +366,26 @@ impl Emitter<'_> {
                         crate::ir::entity::EntityRef::index(r),
                         span = Span::mixed_site()
                     );
-                    let sum = sum_terms(rt, &y, &terms);
-                    out.extend(quote!(let #k = #sum;));
-                    Coef::Expr(quote!(#k))
+                    // Terms that are all twice something keep their factor 2 out.
+                    let halves: Option<Vec<Coef>> = terms
+                        .iter()
+                        .map(|t| match t {
+                            Coef::Twice(e) => Some(Coef::Expr(e.clone())),
+                            _ => None,
+                        })
+                        .collect();
+                    match halves {
+                        Some(halves) => {
+                            let sum = sum_terms(rt, &y, &halves);
+                            out.extend(quote!(let #k = #sum;));
+                            Coef::Twice(quote!(#k))
+                        }
+                        None => {
+                            let sum = sum_terms(rt, &y, &terms);
+                            out.extend(quote!(let #k = #sum;));
+                            Coef::Expr(quote!(#k))
+                        }
+                    }
                 }
             };
             self.coefs.insert((v, r), coef);
@@ -358,6 +404,7 @@ impl Emitter<'_> {
                     Coef::One => quote!(#rt::lin::one(#y)),
                     Coef::MinusOne => quote!(-#rt::lin::one(#y)),
                     Coef::Expr(k) => k.clone(),
+                    Coef::Twice(k) => quote!((#k + #k)),
                 };
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
                     // As `ax_strong` keeps the zero lanes of `r`'s tangent zero.
@@ -403,10 +450,19 @@ impl Emitter<'_> {
                 .iter()
                 .map(|r| (*r, self.coefs[&(v, *r)].clone()))
                 .collect();
+            // All twice something: the combination of the halves, doubled once (`ṅ =
+            // 2·Σ dᵢ·ḋᵢ` for `n = Σ dᵢ²`); otherwise each applies its own factor.
+            let doubled = terms.iter().all(|(_, c)| matches!(c, Coef::Twice(_)));
+            for (_, c) in terms.iter_mut() {
+                *c = match (&*c, doubled) {
+                    (Coef::Twice(e), true) => Coef::Expr(e.clone()),
+                    (c, _) => c.plain(),
+                };
+            }
             terms.sort_by_key(|(r, c)| match c {
                 Coef::One | Coef::MinusOne => 1,
-                Coef::Expr(_) if lin.sparse.contains(r) => 2,
-                Coef::Expr(_) => 0,
+                Coef::Expr(_) | Coef::Twice(_) if lin.sparse.contains(r) => 2,
+                Coef::Expr(_) | Coef::Twice(_) => 0,
             });
             let rnames: Vec<_> = terms
                 .iter()
@@ -417,7 +473,9 @@ impl Emitter<'_> {
             let combination = |strong: bool| {
                 let mut acc: Option<TokenStream> = None;
                 for ((r, coef), rname) in terms.iter().zip(&rnames) {
-                    let t = quote!(#rt::lin::t(&#rname));
+                    // Terms take the root, not its tangent, so that a constant's
+                    // (`ConstTangent`) drops out at compile time (`lin::Root::LIVE`).
+                    let t = quote!(&#rname);
                     // A zero-tested term keeps its own strong product (its coefficient is
                     // then computed only in the taken branch, as for `ax_sparse`).
                     let sparse = lin.sparse.contains(r);
@@ -434,12 +492,20 @@ impl Emitter<'_> {
                         format_ident!("axpy{}", suffix),
                     );
                     acc = Some(match (acc, coef) {
-                        (None, Coef::One) => t,
+                        (None, Coef::One) => quote!(#rt::lin::first(#t)),
                         (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
                         (None, Coef::Expr(k)) => quote!(#rt::lin::#ax(#k, #t)),
                         (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
                         (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
                         (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                        // Made plain above.
+                        (a, Coef::Twice(k)) => {
+                            let k = quote!((#k + #k));
+                            match a {
+                                None => quote!(#rt::lin::#ax(#k, #t)),
+                                Some(a) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                            }
+                        }
                     });
                 }
                 acc
@@ -451,15 +517,24 @@ impl Emitter<'_> {
                 .iter()
                 .filter(|(r, _)| lin.unbounded.contains(&(v, *r)) && !lin.sparse.contains(r))
                 .filter_map(|(_, c)| match c {
-                    Coef::Expr(k) => Some(quote!(#rt::lin::finite(#k))),
+                    Coef::Expr(k) | Coef::Twice(k) => Some(quote!(#rt::lin::finite(#k))),
                     _ => None,
                 })
                 .collect();
-            let dense = combination(false);
+            let double = |acc: Option<TokenStream>| {
+                acc.map(|a| {
+                    if doubled {
+                        quote!(#rt::lin::twice(#a))
+                    } else {
+                        a
+                    }
+                })
+            };
+            let dense = double(combination(false));
             let acc = if kinks.is_empty() {
                 dense
             } else {
-                let strong = combination(true);
+                let strong = double(combination(true));
                 Some(quote!(if #(#kinks)&* { #dense } else { #strong }))
             };
             let name = self.name(v);
@@ -479,6 +554,7 @@ pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> Tok
                 Coef::One => (false, quote!(#rt::lin::one(#y))),
                 Coef::MinusOne => (true, quote!(#rt::lin::one(#y))),
                 Coef::Expr(e) => (false, e.clone()),
+                Coef::Twice(e) => (false, quote!((#e + #e))),
             };
             match (i, sign) {
                 (0, false) => e,
@@ -491,10 +567,11 @@ pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> Tok
 }
 
 impl Emitter<'_> {
-    /// For `v = a·b` (both active) where `a` is absorbed and is `c·b` with `c` inactive (or
-    /// `b·c`, or the same element read twice): the index of `a` among the operands. Then
-    /// `∂v/∂b = b·c + a = 2a` (`c·b` and `b·c` are the same bits).
-    fn scaled_square(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<usize> {
+    /// For `v = a·b` (both active) where `a` is absorbed and is `c·b` (or `b·c`, or the same
+    /// element read twice): the index of `a` among the operands, and `c` if it is active.
+    /// Then `∂v/∂r = b·c·∂b/∂r + a·∂b/∂r = 2a·∂b/∂r` for every root `r` that `c` does not
+    /// reach (`c·b` and `b·c` are the same bits): `½k·s·s` costs `2·(½k·s)` on `s`'s roots.
+    fn scaled_square(&self, inst: crate::ir::Inst, lin: &Linear) -> Option<(usize, Option<Value>)> {
         if lin.ops.get(&inst) != Some(&LinOp::Binary(crate::callee::FloatOp::Mul)) {
             return None;
         }
@@ -502,20 +579,27 @@ impl Emitter<'_> {
         if ops.len() != 2 || !ops.iter().all(|o| self.is(*o)) {
             return None;
         }
-        (0..2).find(|&k| {
+        (0..2).find_map(|k| {
             let (a, b) = (ops[k], ops[1 - k]);
-            let Some(d) = lin
+            let d = lin
                 .def(self.func, a)
-                .filter(|_| lin.expands(self.func, inst, a))
-            else {
-                return false;
-            };
+                .filter(|_| lin.expands(self.func, inst, a))?;
             if lin.ops[&d] != LinOp::Binary(crate::callee::FloatOp::Mul) {
-                return false;
+                return None;
             }
             let inner = self.func.operands(d);
-            let act: Vec<Value> = inner.iter().copied().filter(|o| self.is(*o)).collect();
-            inner.len() == 2 && act.len() == 1 && lin.canonical(act[0]) == lin.canonical(b)
+            if inner.len() != 2 {
+                return None;
+            }
+            let same = |o: Value| self.is(o) && lin.canonical(o) == lin.canonical(b);
+            let j = (0..2).find(|&j| same(inner[j]))?;
+            let c = inner[1 - j];
+            match (self.is(c), same(c)) {
+                (false, _) => Some((k, None)),
+                // `b·b·b`: `c` reaches every root of `b`; nothing folds.
+                (true, true) => None,
+                (true, false) => Some((k, Some(c))),
+            }
         })
     }
 }
@@ -563,6 +647,13 @@ fn product(partial: &Coef, coef: &Coef) -> Coef {
             Coef::Expr(quote!((-#e)))
         }
         (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!((#p * #e))),
+        (Coef::MinusOne, Coef::Twice(e)) | (Coef::Twice(e), Coef::MinusOne) => {
+            Coef::Twice(quote!((-#e)))
+        }
+        (Coef::Twice(p), Coef::Expr(e)) | (Coef::Expr(e), Coef::Twice(p)) => {
+            Coef::Twice(quote!((#p * #e)))
+        }
+        (Coef::Twice(p), Coef::Twice(e)) => Coef::Twice(quote!(((#p + #p) * #e))),
     }
 }
 
@@ -725,6 +816,7 @@ impl Emitter<'_> {
                         Some(Coef::One) => quote!(#rt::lin::one(#yp)),
                         Some(Coef::MinusOne) => quote!(-#rt::lin::one(#yp)),
                         Some(Coef::Expr(e)) => e,
+                        Some(Coef::Twice(e)) => quote!((#e + #e)),
                         None => quote!(#rt::lin::zero(#yp)),
                     });
                 }
