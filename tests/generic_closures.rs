@@ -153,3 +153,248 @@ fn the_newcomers_design_metric() {
     approx::assert_relative_eq!(g[1], 1e3 * dm[1], max_relative = 1e-6);
     approx::assert_relative_eq!(g[2], 1e3 * dm[2], max_relative = 1e-6);
 }
+
+// ---------------------------------------------------------------------------------------
+// A generic body handing closures to generic code in each form
+// ---------------------------------------------------------------------------------------
+
+/// The composite trapezoid rule on [a, b], taking the integrand as a trait object.
+#[derive_frule]
+pub fn trapezoid<T: Float + FromPrimitive>(f: &dyn Fn(T) -> T, a: T, b: T, n: usize) -> T {
+    let h = (b - a) / T::from_usize(n).unwrap();
+    let mut s = (f(a) + f(b)) / T::from_f64(2.0).unwrap();
+    for i in 1..n {
+        s = s + f(a + h * T::from_usize(i).unwrap());
+    }
+    s * h
+}
+
+/// Simpson's rule refined once by Richardson extrapolation, lending its integrand on.
+#[derive_frule]
+pub fn romberg2<T: Float + FromPrimitive, F: Fn(T) -> T>(f: F, a: T, b: T) -> T {
+    let coarse = trapezoid(&f, a, b, 32);
+    let fine = trapezoid(&f, a, b, 64);
+    fine + (fine - coarse) / T::from_f64(3.0).unwrap()
+}
+
+/// The unnormalised mass of a Gaussian of width `s` centred at `c` on [−1, 1], by three
+/// rules: a closure by value, one as `&dyn Fn`, and one lent on through another function.
+#[derive_frule]
+pub fn gauss_masses<T: Float + FromPrimitive>(s: T, c: T) -> (T, T, T) {
+    let two = T::from_f64(2.0).unwrap();
+    let by_simpson = simpson(
+        |x| (-(x - c) * (x - c) / (two * s * s)).exp(),
+        -T::one(),
+        T::one(),
+        200,
+    );
+    let by_trapezoid = trapezoid(
+        &|x: T| (-(x - c) * (x - c) / (two * s * s)).exp(),
+        -T::one(),
+        T::one(),
+        400,
+    );
+    let by_romberg = romberg2(
+        |x| (-(x - c) * (x - c) / (two * s * s)).exp(),
+        -T::one(),
+        T::one(),
+    );
+    (by_simpson, by_trapezoid, by_romberg)
+}
+
+#[derive_frule]
+fn gauss_masses_f64(p: &[f64]) -> f64 {
+    let (a, b, c) = gauss_masses(p[0], p[1]);
+    a + 2.0 * b + 3.0 * c
+}
+
+/// M = ∫₋₁¹ g, g(x) = e^{−(x−c)²/2s²}, and its partials: M = s√(π/2) [erf((1−c)/(s√2)) +
+/// erf((1+c)/(s√2))], ∂M/∂c = g(−1) − g(1), and (∂g/∂s = g (x−c)²/s³, by parts with
+/// (x−c) g = −s² g′) ∂M/∂s = (M − (1−c) g(1) − (1+c) g(−1)) / s.
+fn gauss_mass_closed_form(s: f64, c: f64) -> (f64, f64, f64) {
+    let g = |x: f64| (-(x - c) * (x - c) / (2.0 * s * s)).exp();
+    let erf = statrs::function::erf::erf;
+    let r2 = std::f64::consts::SQRT_2;
+    let m = s
+        * (std::f64::consts::PI / 2.0).sqrt()
+        * (erf((1.0 - c) / (s * r2)) + erf((1.0 + c) / (s * r2)));
+    (
+        m,
+        (m - (1.0 - c) * g(1.0) - (1.0 + c) * g(-1.0)) / s,
+        g(-1.0) - g(1.0),
+    )
+}
+
+#[test]
+fn a_generic_body_passes_closures_by_value_by_dyn_and_lent_on() {
+    let p = [0.6, 0.2];
+    check_modes!(gauss_masses_f64 {}, |x: &[f64]| gauss_masses_f64(x), p);
+    // Each rule against the closed form, to its quadrature error.
+    let (m, dms, dmc) = gauss_mass_closed_form(p[0], p[1]);
+    let d = gauss_masses_frule(Dual::new(p[0], 1.0), Dual::new(p[1], 0.0));
+    let e = gauss_masses_frule(Dual::new(p[0], 0.0), Dual::new(p[1], 1.0));
+    let plain = gauss_masses(p[0], p[1]);
+    let (v, ds, dc) = (
+        [plain.0, plain.1, plain.2],
+        [d.tangent.0, d.tangent.1, d.tangent.2],
+        [e.tangent.0, e.tangent.1, e.tangent.2],
+    );
+    for (k, got) in [d.primal, e.primal].iter().enumerate() {
+        let got = [got.0, got.1, got.2];
+        for r in 0..3 {
+            assert_eq!(
+                got[r].to_bits(),
+                v[r].to_bits(),
+                "direction {k}, rule {r}: primal"
+            );
+        }
+    }
+    for r in 0..3 {
+        approx::assert_relative_eq!(v[r], m, max_relative = 1e-5);
+        approx::assert_relative_eq!(ds[r], dms, max_relative = 1e-4);
+        approx::assert_relative_eq!(dc[r], dmc, max_relative = 1e-4);
+    }
+}
+
+#[test]
+fn a_generic_body_passes_closures_at_f32() {
+    let (s, c) = (0.6f32, 0.2f32);
+    let d = gauss_masses_frule(Dual::new(s, 0.0f32), Dual::new(c, 1.0f32));
+    let plain = gauss_masses(s, c);
+    assert_eq!(d.primal.0.to_bits(), plain.0.to_bits());
+    assert_eq!(d.primal.1.to_bits(), plain.1.to_bits());
+    assert_eq!(d.primal.2.to_bits(), plain.2.to_bits());
+    let (_, _, dmc) = gauss_mass_closed_form(s as f64, c as f64);
+    for t in [d.tangent.0, d.tangent.1, d.tangent.2] {
+        approx::assert_relative_eq!(t as f64, dmc, max_relative = 1e-3);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Methods of a generic `impl` taking function values; an `f64`-only callee
+// ---------------------------------------------------------------------------------------
+
+/// A uniform grid on [lo, hi] with midpoint weights.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Grid<T> {
+    pub lo: T,
+    pub hi: T,
+}
+
+#[derive_frule]
+impl<T: Float + FromPrimitive> Grid<T> {
+    /// The midpoint rule over the grid with `n` cells.
+    pub fn integrate<F: Fn(T) -> T>(&self, f: F, n: usize) -> T {
+        let h = (self.hi - self.lo) / T::from_usize(n).unwrap();
+        let half = T::from_f64(0.5).unwrap();
+        let mut s = T::zero();
+        for i in 0..n {
+            s = s + f(self.lo + (T::from_usize(i).unwrap() + half) * h);
+        }
+        s * h
+    }
+
+    /// The mean of `f` over the grid, through `integrate`.
+    pub fn mean_of(&self, f: &dyn Fn(T) -> T) -> T {
+        self.integrate(f, 256) / (self.hi - self.lo)
+    }
+
+    /// The second moment of e^{−k x} over the grid, by method syntax and by path.
+    pub fn moments(&self, k: T) -> (T, T) {
+        let by_method = self.integrate(|x| x * x * (-k * x).exp(), 256);
+        let by_path = Grid::<T>::integrate(self, |x| x * x * (-k * x).exp(), 256);
+        (by_method, by_path)
+    }
+}
+
+/// The second moment of e^{−k x} on [0, b], and the mean of sin(k x) there, over T.
+#[derive_frule]
+pub fn grid_moments<T: Float + FromPrimitive>(k: T, b: T) -> T {
+    let grid = Grid {
+        lo: T::zero(),
+        hi: b,
+    };
+    let (m1, m2) = grid.moments(k);
+    let mean = grid.mean_of(&|x| (k * x).sin());
+    m1 + m2 + mean
+}
+
+#[derive_frule]
+fn grid_moments_f64(p: &[f64]) -> f64 {
+    let grid = Grid { lo: 0.0, hi: p[1] };
+    // From `f64` code too, as before.
+    let direct = grid.integrate(|x| (p[0] * x).cos(), 128);
+    grid_moments(p[0], p[1]) + direct
+}
+
+/// ∫₀ᵇ x² e^{−kx} dx = 2/k³ − e^{−kb} (b²/k + 2b/k² + 2/k³).
+fn second_moment(k: f64, b: f64) -> f64 {
+    2.0 / k.powi(3) - (-k * b).exp() * (b * b / k + 2.0 * b / (k * k) + 2.0 / k.powi(3))
+}
+
+#[test]
+fn methods_of_a_generic_impl_take_closures_from_generic_and_f64_code() {
+    let p = [0.8, 2.5];
+    check_modes!(grid_moments_f64 {}, |x: &[f64]| grid_moments_f64(x), p);
+    // Closed forms: the midpoint rule's error is O(h²), h = b/256 (b/128 for the cosine).
+    let (k, b) = (p[0], p[1]);
+    let want = |k: f64, b: f64| {
+        2.0 * second_moment(k, b) + (1.0 - (k * b).cos()) / (k * b) + (k * b).sin() / k
+    };
+    let (v, g) = fwdad::drivers::gradient(grid_moments_f64 {}, &p);
+    assert_eq!(v.to_bits(), grid_moments_f64(&p).to_bits());
+    approx::assert_relative_eq!(v, want(k, b), max_relative = 1e-4);
+    // ∂/∂b of ∫₀ᵇ is the integrand at b; ∂/∂k by differences of the closed form.
+    let dk = (want(k + 1e-6, b) - want(k - 1e-6, b)) / 2e-6;
+    let db = 2.0 * b * b * (-k * b).exp() + (k * b).sin() / b - (1.0 - (k * b).cos()) / (k * b * b)
+        + (k * b).cos();
+    approx::assert_relative_eq!(g[0], dk, max_relative = 1e-4);
+    approx::assert_relative_eq!(g[1], db, max_relative = 1e-4);
+}
+
+#[test]
+fn methods_of_a_generic_impl_at_f32() {
+    let (k, b) = (0.8f32, 2.5f32);
+    let r = grid_moments_frule(Dual::new(k, 0.0f32), Dual::new(b, 1.0f32));
+    assert_eq!(r.primal.to_bits(), grid_moments(k, b).to_bits());
+    let (kd, bd) = (k as f64, b as f64);
+    let db = 2.0 * bd * bd * (-kd * bd).exp() + (kd * bd).sin() / bd
+        - (1.0 - (kd * bd).cos()) / (kd * bd * bd);
+    approx::assert_relative_eq!(r.tangent as f64, db, max_relative = 1e-3);
+}
+
+/// A quadrature written for `f64` only.
+#[derive_frule]
+pub fn gauss_legendre3(f: &dyn Fn(f64) -> f64, a: f64, b: f64) -> f64 {
+    let (m, r) = ((a + b) / 2.0, (b - a) / 2.0);
+    let x = (0.6f64).sqrt();
+    r * (5.0 * f(m - r * x) + 8.0 * f(m) + 5.0 * f(m + r * x)) / 9.0
+}
+
+/// A generic body calling the `f64`-only quadrature with a closure over `f64` (its `T`
+/// only converts the result).
+#[derive_frule]
+pub fn scaled_quartic_area<T: Float>(scale: T, b: f64) -> T {
+    let area = gauss_legendre3(&|x| x * x * x * x, 0.0, b);
+    scale * T::from(area).unwrap()
+}
+
+#[derive_frule]
+fn scaled_quartic_area_f64(p: &[f64]) -> f64 {
+    scaled_quartic_area(p[0], p[1])
+}
+
+#[test]
+fn a_generic_body_calls_an_f64_quadrature_with_a_closure() {
+    let p = [1.7, 1.3];
+    check_modes!(
+        scaled_quartic_area_f64 {},
+        |x: &[f64]| scaled_quartic_area_f64(x),
+        p
+    );
+    // Three-point Gauss–Legendre is exact for quartics: s b⁵/5, gradient (b⁵/5, s b⁴).
+    let (v, g) = fwdad::drivers::gradient(scaled_quartic_area_f64 {}, &p);
+    approx::assert_relative_eq!(v, p[0] * p[1].powi(5) / 5.0, max_relative = 1e-12);
+    approx::assert_relative_eq!(g[0], p[1].powi(5) / 5.0, max_relative = 1e-12);
+    approx::assert_relative_eq!(g[1], p[0] * p[1].powi(4), max_relative = 1e-12);
+}
