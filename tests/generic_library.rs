@@ -2,7 +2,7 @@
 //! integrator over `&[T]` with a closure right-hand side, a Newton solver taking the
 //! function and its derivative, a `Spline<T>` and a `Poly<T>`, statistics over iterators
 //! of `T`, a `V2<T>` with generic operator impls used in a loop, a trait whose method is
-//! generic over the float type, and code bounded by `num_traits::real::Real`. Each is
+//! generic over the float type (and an inherent method generic over its own), and code bounded by `num_traits::real::Real`. Each is
 //! instantiated at `f64` in a derived function checked in every mode (`check_modes!`:
 //! central differences, primals bit for bit) and against a closed form, and at `f32`
 //! where the rule is called directly.
@@ -449,6 +449,91 @@ fn generic_operators_in_a_loop() {
         s * q * (-th.sin() + sy * th.cos()),
         max_relative = 1e-10
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// A trait with a method generic over the float type
+// ---------------------------------------------------------------------------------------
+
+/// A one-dimensional response model, evaluated at any float type.
+#[derive_frule]
+pub trait Response {
+    fn eval<T: Float>(&self, x: T) -> T;
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Saturating {
+    pub gain: f64,
+}
+
+#[derive_frule]
+impl Response for Saturating {
+    fn eval<T: Float>(&self, x: T) -> T {
+        let g = T::from(self.gain).unwrap();
+        g * x / (T::one() + (g * x).abs())
+    }
+}
+
+#[derive_frule]
+fn response_energy(xs: &[f64]) -> f64 {
+    let m = Saturating { gain: 2.0 };
+    xs.iter().map(|&x| m.eval(x) * m.eval(x)).sum()
+}
+
+#[test]
+fn a_trait_with_a_method_generic_over_the_float_type() {
+    let xs = [0.3, -0.8, 1.4];
+    check_modes!(response_energy {}, |x: &[f64]| response_energy(x), xs);
+    // r = g x/(1 + g|x|), r′ = g/(1 + g|x|)²; ∂Σr²/∂xᵢ = 2 rᵢ rᵢ′.
+    let (_, g) = fwdad::drivers::gradient(response_energy {}, &xs);
+    for i in 0..3 {
+        let u = 2.0 * xs[i];
+        let (r, dr) = (u / (1.0 + u.abs()), 2.0 / (1.0 + u.abs()).powi(2));
+        approx::assert_relative_eq!(g[i], 2.0 * r * dr, max_relative = 1e-12);
+    }
+}
+
+/// An inherent method generic over its own float type, on a type without one.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Softsign {
+    pub width: f64,
+}
+
+#[derive_frule]
+impl Softsign {
+    pub fn apply<T: Float>(&self, x: T) -> T {
+        x / (T::from(self.width).unwrap() + x.abs())
+    }
+}
+
+/// Both, called from a body generic over the float type.
+#[derive_frule]
+pub fn shaped<T: Float>(x: T) -> T {
+    let sat = Saturating { gain: 2.0 };
+    let soft = Softsign { width: 0.5 };
+    sat.eval(x) * x + soft.apply(x)
+}
+
+#[derive_frule]
+fn shaped_f64(v: &[f64]) -> f64 {
+    shaped(v[0]) * v[1]
+}
+
+#[test]
+fn generic_methods_from_generic_code_at_f64_and_f32() {
+    let v = [0.7, 1.3];
+    check_modes!(shaped_f64 {}, |x: &[f64]| shaped_f64(x), v);
+    // d/dx [x r(x) + x/(w + |x|)] = r + x r′ + w/(w + |x|)², r = 2x/(1 + 2|x|).
+    let want = |x: f64| {
+        let r = 2.0 * x / (1.0 + 2.0 * x.abs());
+        let dr = 2.0 / (1.0 + 2.0 * x.abs()).powi(2);
+        r + x * dr + 0.5 / (0.5 + x.abs()).powi(2)
+    };
+    let (_, g) = fwdad::drivers::gradient(shaped_f64 {}, &v);
+    approx::assert_relative_eq!(g[0], want(v[0]) * v[1], max_relative = 1e-12);
+    let r = shaped_frule(Dual::new(0.7f32, 1.0));
+    assert_eq!(r.primal.to_bits(), shaped(0.7f32).to_bits());
+    approx::assert_relative_eq!(r.tangent as f64, want(0.7), max_relative = 1e-5);
 }
 
 // ---------------------------------------------------------------------------------------
