@@ -398,3 +398,105 @@ fn a_generic_body_calls_an_f64_quadrature_with_a_closure() {
     approx::assert_relative_eq!(g[0], p[1].powi(5) / 5.0, max_relative = 1e-12);
     approx::assert_relative_eq!(g[1], p[0] * p[1].powi(4), max_relative = 1e-12);
 }
+
+// ---------------------------------------------------------------------------------------
+// Every form of function value, from a generic body
+// ---------------------------------------------------------------------------------------
+
+/// Takes a function pointer.
+#[derive_frule]
+pub fn by_pointer<T: Float>(f: fn(T) -> T, x: T) -> T {
+    f(x) * x
+}
+
+/// Takes `impl Fn`.
+#[derive_frule]
+pub fn by_impl<T: Float>(f: impl Fn(T) -> T, x: T) -> T {
+    f(x) + f(x + x)
+}
+
+/// Takes a boxed closure.
+#[derive_frule]
+pub fn by_box<T: Float>(f: Box<dyn Fn(T) -> T>, x: T) -> T {
+    f(x) - x
+}
+
+#[derive_frule]
+pub fn square<T: Float>(x: T) -> T {
+    x * x
+}
+
+/// Returns a closure over `T`.
+#[derive_frule]
+pub fn affine<T: Float>(a: T, b: T) -> impl Fn(T) -> T {
+    move |x| a * x + b
+}
+
+/// A closure of each kind, a generic function by name and `T::sin`, from a generic body
+/// (`'static` for the boxed closures, as Rust asks).
+#[derive_frule]
+pub fn exact_forms<T: Float + FromPrimitive + 'static>(w: T, c: T) -> T {
+    let by_impl = by_impl(|x| x * c, w);
+    let boxed = by_box(Box::new(move |x| x * c), w) + by_box(Box::new(T::sin), w);
+    let nested = simpson(
+        |x| simpson(|y| x * y * c, T::zero(), T::one(), 2),
+        T::zero(),
+        T::one(),
+        2,
+    );
+    let by_name = by_pointer(square, w) + simpson(square, T::zero(), w, 2);
+    let line = affine(c, w);
+    by_impl + boxed + nested + by_name + line(w)
+}
+
+#[derive_frule]
+fn exact_forms_f64(v: &[f64]) -> f64 {
+    exact_forms(v[0], v[1])
+}
+
+/// 3wc (by impl) + wc − w + sin w − w (boxed) + c/4 (Simpson is exact on x y) + w³ + w³/3
+/// (by name; Simpson exact on x²) + cw + w (the returned line).
+fn exact_forms_closed_form(w: f64, c: f64) -> (f64, f64, f64) {
+    let v = 5.0 * w * c - w + w.sin() + c / 4.0 + 4.0 / 3.0 * w.powi(3);
+    (v, 5.0 * c - 1.0 + w.cos() + 4.0 * w * w, 5.0 * w + 0.25)
+}
+
+#[test]
+fn every_form_of_function_value_from_a_generic_body() {
+    let v = [0.7, 1.3];
+    check_modes!(exact_forms_f64 {}, |x: &[f64]| exact_forms_f64(x), v);
+    let (want, dw, dc) = exact_forms_closed_form(v[0], v[1]);
+    let (value, g) = fwdad::drivers::gradient(exact_forms_f64 {}, &v);
+    approx::assert_relative_eq!(value, want, max_relative = 1e-14);
+    approx::assert_relative_eq!(g[0], dw, max_relative = 1e-14);
+    approx::assert_relative_eq!(g[1], dc, max_relative = 1e-14);
+    let r = exact_forms_frule(Dual::new(0.7f32, 1.0), Dual::new(1.3f32, 0.0));
+    assert_eq!(r.primal.to_bits(), exact_forms(0.7f32, 1.3).to_bits());
+    approx::assert_relative_eq!(r.tangent as f64, dw, max_relative = 1e-5);
+}
+
+/// A `let`-bound closure over `T`, passed by value and by reference.
+#[derive_frule]
+pub fn bump_twice<T: Float + FromPrimitive>(w: T) -> T {
+    let bump = |x: T| (-x * x / w).exp();
+    simpson(bump, -T::one(), T::one(), 100) + trapezoid(&bump, -T::one(), T::one(), 400)
+}
+
+#[derive_frule]
+fn bump_twice_f64(v: &[f64]) -> f64 {
+    bump_twice(v[0])
+}
+
+#[test]
+fn a_let_bound_closure_from_a_generic_body() {
+    let w = 0.8;
+    check_modes!(bump_twice_f64 {}, |x: &[f64]| bump_twice_f64(x), [w]);
+    // ∫₋₁¹ e^{−x²/w} dx = √(πw) erf(1/√w); d/dw = √π erf(1/√w)/(2√w) − e^{−1/w}/w.
+    let erf = statrs::function::erf::erf;
+    let pi = std::f64::consts::PI;
+    let m = (pi * w).sqrt() * erf(1.0 / w.sqrt());
+    let dm = pi.sqrt() * erf(1.0 / w.sqrt()) / (2.0 * w.sqrt()) - (-1.0 / w).exp() / w;
+    let (value, g) = fwdad::drivers::gradient(bump_twice_f64 {}, &[w]);
+    approx::assert_relative_eq!(value, 2.0 * m, max_relative = 1e-5);
+    approx::assert_relative_eq!(g[0], 2.0 * dm, max_relative = 1e-5);
+}

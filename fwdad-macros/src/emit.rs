@@ -2498,26 +2498,22 @@ impl Emitter<'_> {
                         (false, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
                     }
                 });
-                // The returned closure's helper takes only the mode.
-                let (helper, float) = match ca.index {
-                    crate::ir::RETURNED => (format_ident!("__fwdad_fn_ret", span = span), None),
-                    i => (
-                        format_ident!("__fwdad_fn_arg{}", i, span = span),
-                        Some(quote!(#float,)),
-                    ),
+                let helper = match ca.index {
+                    crate::ir::RETURNED => format_ident!("__fwdad_fn_ret", span = span),
+                    i => format_ident!("__fwdad_fn_arg{}", i, span = span),
                 };
                 match &ca.target {
                     crate::ir::ClosureTarget::Function => {
-                        quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, #float _>(move |#(#params),*| { #(#caps)* #body }) })
+                        quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     crate::ir::ClosureTarget::Method { receiver } => {
                         let recv = self.method_helper_receiver(*receiver);
                         let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
-                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, #float _>(move |#(#params),*| { #(#caps)* #body }) })
+                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     crate::ir::ClosureTarget::Assoc => {
                         let (ty, helper) = assoc_helper(path, &helper, span);
-                        quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, #float _>(move |#(#params),*| { #(#caps)* #body }) })
+                        quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     // The library maps it over its elements, scalar duals of the mode
                     // (ndarray's `map` lends each one).

@@ -270,7 +270,7 @@ fn bound_of(ty: &syn::Type, generics: &syn::Generics) -> Option<TokenStream> {
 }
 
 /// `sig` with its float type parameters (those not bounded by `Fn(..)`) replaced by `float`
-/// in the function values' bounds and parameter types.
+/// in the function values' bounds, the parameter types and the output.
 fn floats_as(sig: &syn::Signature, float: &syn::Ident) -> syn::Signature {
     let fn_params = fn_type_params(&sig.generics);
     let floats: Vec<syn::Ident> = sig
@@ -316,6 +316,7 @@ fn floats_as(sig: &syn::Signature, float: &syn::Ident) -> syn::Signature {
             visitor.visit_type_mut(&mut t.ty);
         }
     }
+    visitor.visit_return_type_mut(&mut out.output);
     out
 }
 
@@ -644,7 +645,9 @@ pub(crate) fn return_helper(
     rt: &TokenStream,
 ) -> TokenStream {
     let mode = format_ident!("__FwdadMode");
-    let Some(bound) = returned_bound(sig, rt, quote!(#mode)) else {
+    // Over the float type the function names, as the helpers of `helper_fns`.
+    let float = format_ident!("__FwdadF");
+    let Some(bound) = returned_bound(&floats_as(sig, &float), rt, quote!(#mode)) else {
         return TokenStream::new();
     };
     quote! {
@@ -653,7 +656,7 @@ pub(crate) fn return_helper(
         impl #marker {
             #[doc(hidden)]
             #[inline(always)]
-            pub fn __fwdad_fn_ret<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
+            pub fn __fwdad_fn_ret<#mode: #rt::Mode, #float: #rt::Real, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
         }
     }
 }

@@ -110,8 +110,20 @@ impl Lowerer<'_> {
                         return None;
                     }
                 }
-                // `f64::sin`: the closure `|a| f64::sin(a)`, whose dual calls the rule.
-                if let Some(op) = crate::callee::float_path_call(&p.path) {
+                // `f64::sin` (or `T::sin` of a float type parameter): the closure
+                // `|a| f64::sin(a)`, whose dual calls the rule.
+                let of_param = || match (p.path.leading_colon, p.path.segments.len()) {
+                    (None, 2) => {
+                        let (t, m) = (&p.path.segments[0], &p.path.segments[1]);
+                        let float = self.func.float_params.iter().any(|f| *f == t.ident);
+                        let plain = t.arguments.is_none() && m.arguments.is_none();
+                        (float && plain)
+                            .then(|| crate::callee::FloatOp::method(&m.ident.to_string()))
+                            .flatten()
+                    }
+                    _ => None,
+                };
+                if let Some(op) = crate::callee::float_path_call(&p.path).or_else(of_param) {
                     let arity: usize = match op.shape() {
                         crate::callee::Shape::Unary | crate::callee::Shape::SinCos => 1,
                         crate::callee::Shape::Binary | crate::callee::Shape::Powi => 2,
