@@ -500,3 +500,95 @@ fn a_let_bound_closure_from_a_generic_body() {
     approx::assert_relative_eq!(value, 2.0 * m, max_relative = 1e-5);
     approx::assert_relative_eq!(g[0], 2.0 * dm, max_relative = 1e-5);
 }
+
+// ---------------------------------------------------------------------------------------
+// Other float bounds: num_traits::real::Real, nalgebra's RealField
+// ---------------------------------------------------------------------------------------
+
+mod real_bound {
+    use fwdad::prelude::*;
+    use num_traits::real::Real;
+
+    /// Gauss–Legendre with two points on [a, b], over any `Real`.
+    #[derive_frule]
+    pub fn gauss2<T: Real, F: Fn(T) -> T>(f: F, a: T, b: T) -> T {
+        let two = T::one() + T::one();
+        let (m, r) = ((a + b) / two, (b - a) / two);
+        let x = r / (two + T::one()).sqrt();
+        r * (f(m - x) + f(m + x))
+    }
+
+    /// ∫₀ᵇ k x³ dx through it, from a body bounded by `Real`.
+    #[derive_frule]
+    pub fn cubic_area<T: Real>(k: T, b: T) -> T {
+        gauss2(|x| k * x * x * x, T::zero(), b)
+    }
+}
+
+#[derive_frule]
+fn cubic_area_f64(v: &[f64]) -> f64 {
+    real_bound::cubic_area(v[0], v[1])
+}
+
+#[test]
+fn a_closure_from_a_body_bounded_by_num_traits_real() {
+    let v = [1.5, 1.2];
+    check_modes!(cubic_area_f64 {}, |x: &[f64]| cubic_area_f64(x), v);
+    // Two-point Gauss–Legendre is exact for cubics: k b⁴/4, gradient (b⁴/4, k b³).
+    let (value, g) = fwdad::drivers::gradient(cubic_area_f64 {}, &v);
+    approx::assert_relative_eq!(value, v[0] * v[1].powi(4) / 4.0, max_relative = 1e-14);
+    approx::assert_relative_eq!(g[0], v[1].powi(4) / 4.0, max_relative = 1e-14);
+    approx::assert_relative_eq!(g[1], v[0] * v[1].powi(3), max_relative = 1e-14);
+    let r = real_bound::cubic_area_frule(Dual::new(1.5f32, 0.0), Dual::new(1.2f32, 1.0));
+    assert_eq!(
+        r.primal.to_bits(),
+        real_bound::cubic_area(1.5f32, 1.2).to_bits()
+    );
+    approx::assert_relative_eq!(r.tangent, 1.5 * 1.2f32.powi(3), max_relative = 1e-5);
+}
+
+#[cfg(feature = "nalgebra")]
+mod realfield_bound {
+    use fwdad::prelude::*;
+    use nalgebra::RealField;
+
+    /// The midpoint rule over `T: RealField`, as nalgebra code bounds its scalars.
+    #[derive_frule]
+    pub fn midpoint_rf<T: RealField + Copy, F: Fn(T) -> T>(f: F, a: T, b: T, n: usize) -> T {
+        let h = (b - a) / T::from_usize(n).unwrap();
+        let half = T::from_f64(0.5).unwrap();
+        let mut s = T::zero();
+        for i in 0..n {
+            s += f(a + (T::from_usize(i).unwrap() + half) * h);
+        }
+        s * h
+    }
+
+    /// ∫₀ᵇ cos(k x) dx.
+    #[derive_frule]
+    pub fn cos_area<T: RealField + Copy>(k: T, b: T) -> T {
+        midpoint_rf(|x| (k * x).cos(), T::zero(), b, 200)
+    }
+}
+
+#[cfg(feature = "nalgebra")]
+#[derive_frule]
+fn cos_area_f64(v: &[f64]) -> f64 {
+    realfield_bound::cos_area(v[0], v[1])
+}
+
+#[cfg(feature = "nalgebra")]
+#[test]
+fn a_closure_from_a_body_bounded_by_realfield() {
+    let v = [1.1, 2.0];
+    check_modes!(cos_area_f64 {}, |x: &[f64]| cos_area_f64(x), v);
+    // ∫₀ᵇ cos kx dx = sin(kb)/k: ∂/∂k = b cos(kb)/k − sin(kb)/k², ∂/∂b = cos(kb).
+    let (k, b) = (v[0], v[1]);
+    let (_, g) = fwdad::drivers::gradient(cos_area_f64 {}, &v);
+    approx::assert_relative_eq!(
+        g[0],
+        b * (k * b).cos() / k - (k * b).sin() / (k * k),
+        max_relative = 1e-4
+    );
+    approx::assert_relative_eq!(g[1], (k * b).cos(), max_relative = 1e-4);
+}

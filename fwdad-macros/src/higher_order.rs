@@ -5,8 +5,10 @@
 //! * The rule of `fn simpson<F: Fn(f64) -> f64>(f: F, ..)` takes `f` as a function of
 //!   duals: every type in the `Fn(..) -> ..` sugar becomes its dual in the mode
 //!   (`F: Fn(Dual<f64, S>) -> Dual<f64, S>`), and `f(x)` in the body calls it with duals.
-//!   Next to the marker, `simpson::__fwdad_fn_arg<i>::<S, F, _>(g)` (`F` the float type) hands back `g` unchanged
-//!   with that signature, so that a caller's closure gets its parameter types.
+//!   Next to the marker, `simpson::__fwdad_fn_arg<i>::<S, F, _>(g)` hands back `g`
+//!   unchanged with that signature, so that a caller's closure gets its parameter types;
+//!   `F` is the float type the caller's closure is over (`f64`, or the caller's `T`), which
+//!   stands for the callee's float type parameters in the signature.
 //! * A closure passed to `simpson` in another derived body is differentiated as a function
 //!   of its own (its parameters, then its captures) with the caller's activity of the
 //!   captures ([`prepare`]); the emitter wraps that body as a closure, given to
