@@ -592,3 +592,52 @@ fn a_closure_from_a_body_bounded_by_realfield() {
     );
     approx::assert_relative_eq!(g[1], (k * b).cos(), max_relative = 1e-4);
 }
+
+// ---------------------------------------------------------------------------------------
+// A closure assigning what it captures, from a generic body
+// ---------------------------------------------------------------------------------------
+
+/// Calls `f` at the n + 1 nodes of a uniform grid on [a, b].
+#[derive_frule]
+pub fn visit_nodes<T: Float + FromPrimitive, F: FnMut(T)>(mut f: F, a: T, b: T, n: usize) {
+    let h = (b - a) / T::from_usize(n).unwrap();
+    for i in 0..=n {
+        f(a + h * T::from_usize(i).unwrap());
+    }
+}
+
+/// The mean of w x² over the nodes, accumulated by the closure (with a counter).
+#[derive_frule]
+pub fn node_mean<T: Float + FromPrimitive>(w: T, b: T) -> T {
+    let mut total = T::zero();
+    let mut calls = 0usize;
+    visit_nodes(
+        |x| {
+            total = total + w * x * x;
+            calls += 1;
+        },
+        T::zero(),
+        b,
+        4,
+    );
+    total / T::from_usize(calls).unwrap()
+}
+
+#[derive_frule]
+fn node_mean_f64(v: &[f64]) -> f64 {
+    node_mean(v[0], v[1])
+}
+
+#[test]
+fn a_closure_assigning_its_captures_from_a_generic_body() {
+    let v = [0.7, 1.6];
+    check_modes!(node_mean_f64 {}, |x: &[f64]| node_mean_f64(x), v);
+    // Nodes b·(0, 1/4, 1/2, 3/4, 1): Σ x² = b² · 15/8, so the mean is 3 w b²/8.
+    let (w, b) = (v[0], v[1]);
+    let (_, g) = fwdad::drivers::gradient(node_mean_f64 {}, &v);
+    approx::assert_relative_eq!(g[0], 3.0 * b * b / 8.0, max_relative = 1e-14);
+    approx::assert_relative_eq!(g[1], 3.0 * w * b / 4.0, max_relative = 1e-14);
+    let r = node_mean_frule(Dual::new(0.7f32, 1.0), Dual::new(1.6f32, 0.0));
+    assert_eq!(r.primal.to_bits(), node_mean(0.7f32, 1.6).to_bits());
+    approx::assert_relative_eq!(r.tangent, 3.0 * 1.6f32 * 1.6 / 8.0, max_relative = 1e-6);
+}
