@@ -2592,12 +2592,11 @@ impl Emitter<'_> {
 
     /// The float type the helpers of a callee taking function values are named at: the
     /// function's float type parameter, `f64` without one (lowering rejects a closure
-    /// from a function with more than one; a function value lent on is inferred).
+    /// from a function with more than one; a function value lent on takes the first).
     fn helper_float(&self) -> TokenStream {
-        match self.func.float_params.as_slice() {
-            [] => quote!(f64),
-            [t] => quote!(#t),
-            _ => quote!(_),
+        match self.func.float_params.first() {
+            None => quote!(f64),
+            Some(t) => quote!(#t),
         }
     }
 

@@ -472,6 +472,15 @@ pub(crate) fn prepare(
         let self_name = format_ident!("__fwdad_self");
         let mut body = (*c.body).clone();
         if arg.captures.iter().any(|n| n == "self") {
+            // Not in a trait's default method: its rule is derived only when the whole
+            // body can be, and its callees (`kurbo`'s `solve_itp`) may have no rules.
+            if in_default_method(ir) {
+                diag.error_spanned(
+                    c,
+                    "`#[derive_frule]` does not support a closure capturing `self` passed to a function in a trait's default method",
+                );
+                continue;
+            }
             rename_self(&mut body, &self_name);
         }
         for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.mutated) {
@@ -521,6 +530,22 @@ pub(crate) fn prepare(
             arg.body = Some(tokens);
         }
     }
+}
+
+/// Whether `ir` is a trait's default method (its receiver is of the implementing type's
+/// parameter, [`crate::traits::SELF_PARAM`]).
+fn in_default_method(ir: &Function) -> bool {
+    fn mentions(ts: TokenStream) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == crate::traits::SELF_PARAM,
+            proc_macro2::TokenTree::Group(g) => mentions(g.stream()),
+            _ => false,
+        })
+    }
+    ir.params.first().is_some_and(|p| {
+        let ty = &p.ty;
+        mentions(quote!(#ty))
+    })
 }
 
 /// Every `self` read in `body` (not in a nested item) made `name`.

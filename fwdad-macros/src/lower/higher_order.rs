@@ -115,7 +115,7 @@ impl Lowerer<'_> {
                 let of_param = || match (p.path.leading_colon, p.path.segments.len()) {
                     (None, 2) => {
                         let (t, m) = (&p.path.segments[0], &p.path.segments[1]);
-                        let float = self.func.float_params.iter().any(|f| *f == t.ident);
+                        let float = self.func.float_params.contains(&t.ident);
                         let plain = t.arguments.is_none() && m.arguments.is_none();
                         (float && plain)
                             .then(|| crate::callee::FloatOp::method(&m.ident.to_string()))
