@@ -279,8 +279,8 @@ fn a_generic_spline_through_a_generic_polynomial() {
     let (y, g) = fwdad::drivers::gradient(spline_f64 {}, &v);
     let poly = |x: f64| v[0] + v[1] * x + v[2] * x * x + v[3] * x * x * x;
     approx::assert_relative_eq!(y, poly(x), max_relative = 1e-12);
-    for k in 0..4 {
-        approx::assert_relative_eq!(g[k], x.powi(k as i32), max_relative = 1e-12);
+    for (k, gk) in g.iter().take(4).enumerate() {
+        approx::assert_relative_eq!(*gk, x.powi(k as i32), max_relative = 1e-12);
     }
     let slope = v[1] + 2.0 * v[2] * x + 3.0 * v[3] * x * x;
     approx::assert_relative_eq!(g[4], slope, max_relative = 1e-12);

@@ -792,7 +792,7 @@ fn emit_method_entry(
             #by_type_value
         }
         #[doc = #doc]
-        #[allow(dead_code, clippy::type_complexity)]
+        #[allow(dead_code, clippy::type_complexity, clippy::multiple_bound_locations)]
         #vis fn #entry<#own_params>(#(#names: #inputs),*) -> #rt::Dual<#output> #entry_where {
             <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))
         }
