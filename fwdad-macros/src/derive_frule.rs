@@ -774,7 +774,8 @@ fn emit_method_entry(
                 crate::higher_order::method_helpers(&func.sig, &sig.fn_values, rt, &m.sig.ident);
             (generics, helpers)
         }
-        false => (syn::Generics::default(), Vec::new()),
+        // A method generic over its own float type (`fn eval<T: Float>(&self, x: T)`).
+        false => (m.sig.generics.clone(), Vec::new()),
     };
     let own_params = &own_generics.params;
     let own_preds = own_generics.where_clause.as_ref().map(|w| {
@@ -792,7 +793,8 @@ fn emit_method_entry(
         .map(|t| &t.ident)
         .filter(|t| !trait_params.contains(t));
     let trait_preds = crate::traits::trait_param_preds(impl_generics, rt);
-    let entry_where = quote!(where #own_preds #trait_preds #(#float_params: #rt::Real,)*);
+    let own_floats = crate::lower::float_params(&m.sig);
+    let entry_where = quote!(where #own_preds #trait_preds #(#float_params: #rt::Real,)* #(#own_floats: #rt::Real,)*);
     quote! {
         #(#fn_helpers)*
         #[doc(hidden)]
@@ -806,7 +808,7 @@ fn emit_method_entry(
             #by_type_value
         }
         #[doc = #doc]
-        #[allow(dead_code, clippy::type_complexity)]
+        #[allow(dead_code, clippy::type_complexity, clippy::multiple_bound_locations)]
         #vis fn #entry<#own_params #(#const_generics),*>(#(#names: #inputs),*) -> #rt::Dual<#output> #entry_where {
             #const_entry
             <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))

@@ -1414,8 +1414,9 @@ impl Emitter<'_> {
                             format_ident!("__fwdad_fn_pass{}_{}", k + 1, method, span = span);
                         let recv = self.method_helper_receiver(*receiver);
                         let tmp = self.temp("__fn");
+                        let float = self.helper_float();
                         pre.extend(
-                            quote_spanned!(span=> let mut #tmp = #recv.#pass::<#mode, _>(#a);),
+                            quote_spanned!(span=> let mut #tmp = #recv.#pass::<#mode, #float, _>(#a);),
                         );
                         *a = quote!(#tmp);
                     }
@@ -1529,7 +1530,8 @@ impl Emitter<'_> {
                     if self.lends_fn_value(ops[k]) {
                         let pass = format_ident!("__fwdad_fn_pass{}", k, span = span);
                         let callee = strip_generics(path);
-                        *a = quote_spanned!(span=> #callee::#pass::<#mode, _>(#a));
+                        let float = self.helper_float();
+                        *a = quote_spanned!(span=> #callee::#pass::<#mode, #float, _>(#a));
                     }
                 }
                 if let Some((_, cols)) = self
@@ -2507,6 +2509,7 @@ impl Emitter<'_> {
         };
         let marker = strip_generics(path);
         let mode = self.mode;
+        let float = self.helper_float();
         let f = match &ca.named {
             // A function passed by name: its rule, as a function of duals.
             Some(named) => {
@@ -2516,13 +2519,13 @@ impl Emitter<'_> {
                     crate::ir::ClosureTarget::Method { receiver } => {
                         let recv = self.method_helper_receiver(*receiver);
                         let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
-                        quote_spanned!(span=> #recv.#helper::<#mode, _>(#rule {}))
+                        quote_spanned!(span=> #recv.#helper::<#mode, #float, _>(#rule {}))
                     }
                     crate::ir::ClosureTarget::Assoc => {
                         let (ty, helper) = assoc_helper(path, &helper, span);
-                        quote_spanned!(span=> #ty::#helper::<#mode, _>(#rule {}))
+                        quote_spanned!(span=> #ty::#helper::<#mode, #float, _>(#rule {}))
                     }
-                    _ => quote_spanned!(span=> #marker::#helper::<#mode, _>(#rule {})),
+                    _ => quote_spanned!(span=> #marker::#helper::<#mode, #float, _>(#rule {})),
                 }
             }
             None => {
@@ -2561,16 +2564,16 @@ impl Emitter<'_> {
                 };
                 match &ca.target {
                     crate::ir::ClosureTarget::Function => {
-                        quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                        quote_spanned!(span=> { #(#hold)* #marker::#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     crate::ir::ClosureTarget::Method { receiver } => {
                         let recv = self.method_helper_receiver(*receiver);
                         let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
-                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     crate::ir::ClosureTarget::Assoc => {
                         let (ty, helper) = assoc_helper(path, &helper, span);
-                        quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, _>(move |#(#params),*| { #(#caps)* #body }) })
+                        quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     // The library maps it over its elements, scalar duals of the mode
                     // (ndarray's `map` lends each one).
@@ -2613,7 +2616,7 @@ impl Emitter<'_> {
         match &ca.target {
             crate::ir::ClosureTarget::Function => (
                 pre,
-                quote_spanned!(span=> #marker::#pass::<#mode, _>(#passed)),
+                quote_spanned!(span=> #marker::#pass::<#mode, #float, _>(#passed)),
             ),
             // Converted before the call, which lends the receiver `&mut`.
             crate::ir::ClosureTarget::Method { receiver } => {
@@ -2621,13 +2624,15 @@ impl Emitter<'_> {
                 let pass = format_ident!("{}_{}", pass, path_ident(path), span = span);
                 self.temps += 1;
                 let conv = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
-                let pre =
-                    quote_spanned!(span=> #pre let mut #conv = #recv.#pass::<#mode, _>(#passed););
+                let pre = quote_spanned!(span=> #pre let mut #conv = #recv.#pass::<#mode, #float, _>(#passed););
                 (pre, quote_spanned!(span=> #conv))
             }
             crate::ir::ClosureTarget::Assoc => {
                 let (ty, pass) = assoc_helper(path, &pass, span);
-                (pre, quote_spanned!(span=> #ty::#pass::<#mode, _>(#passed)))
+                (
+                    pre,
+                    quote_spanned!(span=> #ty::#pass::<#mode, #float, _>(#passed)),
+                )
             }
             crate::ir::ClosureTarget::Library { .. } => (pre, passed),
         }
@@ -2642,6 +2647,16 @@ impl Emitter<'_> {
                 InstKind::Ref { arg, .. } if self.func.fn_sources.contains(arg)
             ),
             _ => false,
+        }
+    }
+
+    /// The float type the helpers of a callee taking function values are named at: the
+    /// function's float type parameter, `f64` without one (lowering rejects a closure
+    /// from a function with more than one; a function value lent on takes the first).
+    fn helper_float(&self) -> TokenStream {
+        match self.func.float_params.first() {
+            None => quote!(f64),
+            Some(t) => quote!(#t),
         }
     }
 

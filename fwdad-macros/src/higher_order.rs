@@ -5,8 +5,10 @@
 //! * The rule of `fn simpson<F: Fn(f64) -> f64>(f: F, ..)` takes `f` as a function of
 //!   duals: every type in the `Fn(..) -> ..` sugar becomes its dual in the mode
 //!   (`F: Fn(Dual<f64, S>) -> Dual<f64, S>`), and `f(x)` in the body calls it with duals.
-//!   Next to the marker, `simpson::__fwdad_fn_arg<i>::<S, _>(g)` hands back `g` unchanged
-//!   with that signature, so that a caller's closure gets its parameter types.
+//!   Next to the marker, `simpson::__fwdad_fn_arg<i>::<S, F, _>(g)` hands back `g`
+//!   unchanged with that signature, so that a caller's closure gets its parameter types;
+//!   `F` is the float type the caller's closure is over (`f64`, or the caller's `T`), which
+//!   stands for the callee's float type parameters in the signature.
 //! * A closure passed to `simpson` in another derived body is differentiated as a function
 //!   of its own (its parameters, then its captures) with the caller's activity of the
 //!   captures ([`prepare`]); the emitter wraps that body as a closure, given to
@@ -317,9 +319,9 @@ fn bound_of(ty: &syn::Type, generics: &syn::Generics) -> Option<TokenStream> {
     }
 }
 
-/// `sig` with its float type parameters (those not bounded by `Fn(..)`) replaced by `f64`
-/// in the function values' bounds and parameter types.
-fn floats_as_f64(sig: &syn::Signature) -> syn::Signature {
+/// `sig` with its float type parameters (those not bounded by `Fn(..)`) replaced by `float`
+/// in the function values' bounds, the parameter types and the output.
+fn floats_as(sig: &syn::Signature, float: &syn::Ident) -> syn::Signature {
     let fn_params = fn_type_params(&sig.generics);
     let floats: Vec<syn::Ident> = sig
         .generics
@@ -330,14 +332,14 @@ fn floats_as_f64(sig: &syn::Signature) -> syn::Signature {
     if floats.is_empty() {
         return sig.clone();
     }
-    struct F64(Vec<syn::Ident>);
-    impl VisitMut for F64 {
+    struct Floats<'a>(Vec<syn::Ident>, &'a syn::Ident);
+    impl VisitMut for Floats<'_> {
         fn visit_type_mut(&mut self, ty: &mut syn::Type) {
             if let syn::Type::Path(p) = ty {
                 if p.qself.is_none() && p.path.get_ident().is_some_and(|i| self.0.contains(i)) {
                     *ty = syn::Type::Path(syn::TypePath {
                         qself: None,
-                        path: format_ident!("f64").into(),
+                        path: self.1.clone().into(),
                     });
                     return;
                 }
@@ -346,7 +348,7 @@ fn floats_as_f64(sig: &syn::Signature) -> syn::Signature {
         }
     }
     let mut out = sig.clone();
-    let mut visitor = F64(floats.clone());
+    let mut visitor = Floats(floats, float);
     for p in out.generics.params.iter_mut() {
         if let syn::GenericParam::Type(tp) = p {
             if fn_params.contains(&tp.ident) {
@@ -364,6 +366,7 @@ fn floats_as_f64(sig: &syn::Signature) -> syn::Signature {
             visitor.visit_type_mut(&mut t.ty);
         }
     }
+    visitor.visit_return_type_mut(&mut out.output);
     out
 }
 
@@ -418,9 +421,11 @@ fn helper_fns(
     }
     let mode = format_ident!("__FwdadMode");
     // In a function generic over its float type (`fn midpoint<T: Float, F: Fn(T) -> T>`),
-    // a caller's closure is one over `f64`: the helpers cannot take `T` (a caller names
-    // only the mode), so `T` is `f64` in them.
-    let sig = &floats_as_f64(sig);
+    // the helpers take the float type a caller's closure is over (`f64`, or the caller's
+    // own `T`) as `__FwdadF`, bounded as the rule bounds its floats.
+    let float = format_ident!("__FwdadF");
+    let sig = &floats_as(sig, &float);
+    let float_param = quote!(#float: #rt::Real);
     let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
     let named = |base: &str, i: usize| match method {
         Some((m, _)) => format_ident!("{}{}_{}", base, i, m),
@@ -438,7 +443,7 @@ fn helper_fns(
             #[doc(hidden)]
             #[inline(always)]
             #[allow(non_snake_case, clippy::type_complexity)]
-            pub fn #name<#mode: #rt::Mode, __FwdadG: #bound>(#recv g: __FwdadG) -> __FwdadG { g }
+            pub fn #name<#mode: #rt::Mode, #float_param, __FwdadG: #bound>(#recv g: __FwdadG) -> __FwdadG { g }
         });
         // What the caller passes (the closure as it wrote it: `&`, `Box::new`, as it is)
         // converted to the parameter, as a call coerces it (`&closure` to `&dyn Fn`).
@@ -454,25 +459,33 @@ fn helper_fns(
                     #[doc(hidden)]
                     #[inline(always)]
                     #[allow(non_snake_case, clippy::type_complexity)]
-                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, __FwdadG: #bound + '__fwdad_a>(#recv g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
+                    pub fn #pass<'__fwdad_a, #mode: #rt::Mode, #float_param, __FwdadG: #bound + '__fwdad_a>(#recv g: &'__fwdad_a #m __FwdadG) -> &'__fwdad_a #m (dyn #bound + '__fwdad_a) { g }
                 }
             }
             syn::Type::Path(p) if p.path.get_ident().is_none() => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(non_snake_case, clippy::type_complexity)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG: #bound + 'static>(#recv g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
+                pub fn #pass<#mode: #rt::Mode, #float_param, __FwdadG: #bound + 'static>(#recv g: #rt::alloc::Box<__FwdadG>) -> #rt::alloc::Box<dyn #bound> { g }
             },
             _ => quote! {
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(non_snake_case, clippy::type_complexity)]
-                pub fn #pass<#mode: #rt::Mode, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
+                pub fn #pass<#mode: #rt::Mode, #float_param, __FwdadG>(#recv g: __FwdadG) -> __FwdadG { g }
             },
         });
         // A function passed by name: its rule as a function of duals (for a method, a
         // method too, reached through the receiver as the closures' helpers are).
-        if let Some(f) = rule_helper(i, sig, rt, &mode, named("__fwdad_rule_arg", i), &recv) {
+        if let Some(f) = rule_helper(
+            i,
+            sig,
+            rt,
+            &mode,
+            named("__fwdad_rule_arg", i),
+            &recv,
+            &float_param,
+        ) {
             fns.push(f);
         }
     }
@@ -507,7 +520,24 @@ pub(crate) fn prepare(
             crate::ir::InstKind::Call { args, .. } => args.clone(),
             _ => continue,
         };
+        // A method's closure capturing `self` (`|x| self.deflection(x)`) reads it as a
+        // parameter of another name (the captures are bound by position).
+        let self_name = format_ident!("__fwdad_self");
+        let mut body = (*c.body).clone();
+        if arg.captures.iter().any(|n| n == "self") {
+            // Not in a trait's default method: its rule is derived only when the whole
+            // body can be, and its callees (`kurbo`'s `solve_itp`) may have no rules.
+            if in_default_method(ir) {
+                diag.error_spanned(
+                    c,
+                    "`#[derive_frule]` does not support a closure capturing `self` passed to a function in a trait's default method",
+                );
+                continue;
+            }
+            rename_self(&mut body, &self_name);
+        }
         for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.mutated) {
+            let name = if name == "self" { &self_name } else { name };
             let ty = written_type(hint);
             inputs.push(match m {
                 true => quote!(#name: &mut #ty),
@@ -518,8 +548,9 @@ pub(crate) fn prepare(
             syn::ReturnType::Type(_, t) => quote!(#t),
             syn::ReturnType::Default => quote!(_),
         };
-        let body = &c.body;
-        let item = quote!(fn __fwdad_closure(#(#inputs),*) -> #ret { #body });
+        // Over the caller's float types, as its body is (`T::from_f64(2.0)`).
+        let floats = &ir.float_params;
+        let item = quote!(fn __fwdad_closure<#(#floats),*>(#(#inputs),*) -> #ret { #body });
         let item: syn::ItemFn = match syn::parse2(item) {
             Ok(f) => f,
             Err(e) => {
@@ -552,6 +583,37 @@ pub(crate) fn prepare(
             arg.body = Some(tokens);
         }
     }
+}
+
+/// Whether `ir` is a trait's default method (its receiver is of the implementing type's
+/// parameter, [`crate::traits::SELF_PARAM`]).
+fn in_default_method(ir: &Function) -> bool {
+    fn mentions(ts: TokenStream) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == crate::traits::SELF_PARAM,
+            proc_macro2::TokenTree::Group(g) => mentions(g.stream()),
+            _ => false,
+        })
+    }
+    ir.params.first().is_some_and(|p| {
+        let ty = &p.ty;
+        mentions(quote!(#ty))
+    })
+}
+
+/// Every `self` read in `body` (not in a nested item) made `name`.
+fn rename_self(body: &mut syn::Expr, name: &syn::Ident) {
+    struct Rename<'a>(&'a syn::Ident);
+    impl VisitMut for Rename<'_> {
+        fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+            if p.qself.is_none() && p.path.is_ident("self") {
+                let span = p.path.segments[0].ident.span();
+                p.path = syn::Ident::new(&self.0.to_string(), span).into();
+            }
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    Rename(name).visit_expr_mut(body);
 }
 
 /// The instruction that defines `v`.
@@ -663,7 +725,9 @@ pub(crate) fn return_helper(
     rt: &TokenStream,
 ) -> TokenStream {
     let mode = format_ident!("__FwdadMode");
-    let Some(bound) = returned_bound(sig, rt, quote!(#mode)) else {
+    // Over the float type the function names, as the helpers of `helper_fns`.
+    let float = format_ident!("__FwdadF");
+    let Some(bound) = returned_bound(&floats_as(sig, &float), rt, quote!(#mode)) else {
         return TokenStream::new();
     };
     quote! {
@@ -672,7 +736,7 @@ pub(crate) fn return_helper(
         impl #marker {
             #[doc(hidden)]
             #[inline(always)]
-            pub fn __fwdad_fn_ret<#mode: #rt::Mode, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
+            pub fn __fwdad_fn_ret<#mode: #rt::Mode, #float: #rt::Real, __FwdadG: #bound>(g: __FwdadG) -> __FwdadG { g }
         }
     }
 }
@@ -757,7 +821,7 @@ impl VisitMut for NameElided {
     }
 }
 
-/// `__fwdad_rule_arg<i>::<S, _>(my_fn {})` (named `name`, a method taking `recv` for a
+/// `__fwdad_rule_arg<i>::<S, F, _>(my_fn {})` (named `name`, a method taking `recv` for a
 /// method's parameter): the rule of a function passed by name to parameter `i`, as a
 /// function of duals (`None` when the sugar's output borrows).
 fn rule_helper(
@@ -767,6 +831,7 @@ fn rule_helper(
     mode: &syn::Ident,
     name: syn::Ident,
     recv: &Option<TokenStream>,
+    float_param: &TokenStream,
 ) -> Option<TokenStream> {
     let syn::FnArg::Typed(t) = sig.inputs.iter().nth(i)? else {
         return None;
@@ -796,7 +861,7 @@ fn rule_helper(
         #[doc(hidden)]
         #[inline(always)]
         #[allow(non_snake_case)]
-        pub fn #name<#mode: #rt::Mode, __FwdadR>(#recv r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
+        pub fn #name<#mode: #rt::Mode, #float_param, __FwdadR>(#recv r: __FwdadR) -> impl for<#(#lts),*> Fn(#(#inputs),*) -> #output
         where
             __FwdadR: for<#(#lts),*> #rt::Frule<(#(#inputs,)*), #mode, Output = #output>,
         {

@@ -500,7 +500,7 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
     let mut dyn_dispatch = TokenStream::new();
     let mut table_fields = TokenStream::new();
     let mut table_init = TokenStream::new();
-    let self_param: syn::Ident = format_ident!("__FwdadSelf");
+    let self_param: syn::Ident = format_ident!("{}", SELF_PARAM);
     let mut methods = Vec::new();
     for item in &tr.items {
         let syn::TraitItem::Fn(f) = item else {
@@ -1248,6 +1248,9 @@ pub(crate) fn impl_items(
     };
     (items, outside)
 }
+
+/// The type parameter standing for the implementing type in a default method's rule.
+pub(crate) const SELF_PARAM: &str = "__FwdadSelf";
 
 /// The type parameters bounded by a trait of the user's and by no float trait
 /// (`M: Material`), each with those traits.

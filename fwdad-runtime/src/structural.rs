@@ -1004,27 +1004,28 @@ pub fn debug_assertions() -> bool {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct array_from_fn<const N: usize> {}
 
-// The closure helpers generated code calls as `array_from_fn::__fwdad_fn_arg0::<S, _>`:
-// one impl (at `N = 0`) so that the path needs no length.
+// The closure helpers generated code calls as `array_from_fn::__fwdad_fn_arg0::<S, F, _>`
+// (`F` the caller's float type, which an index does not involve): one impl (at `N = 0`) so
+// that the path needs no length.
 impl array_from_fn<0> {
     /// Gives a closure its parameter's dual type (the index, which carries no tangent).
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __fwdad_fn_arg0<S: Mode, R>(
+    pub fn __fwdad_fn_arg0<S: Mode, F, R>(
         g: impl FnMut(Dual<usize, <usize as Differentiable>::TangentIn<S>>) -> R,
     ) -> impl FnMut(Dual<usize, <usize as Differentiable>::TangentIn<S>>) -> R {
         g
     }
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __fwdad_fn_pass0<S: Mode, G>(g: G) -> G {
+    pub fn __fwdad_fn_pass0<S: Mode, F, G>(g: G) -> G {
         g
     }
     /// A function passed by name (`from_fn(weight)`): its rule as a function of duals.
     #[doc(hidden)]
     #[inline(always)]
     #[allow(clippy::type_complexity)]
-    pub fn __fwdad_rule_arg0<S: Mode, R>(
+    pub fn __fwdad_rule_arg0<S: Mode, F, R>(
         r: R,
     ) -> impl Fn(
         Dual<usize, <usize as Differentiable>::TangentIn<S>>,

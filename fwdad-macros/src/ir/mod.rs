@@ -68,6 +68,9 @@ pub struct Function {
     /// Whether the function (with its `impl`'s) has type parameters: a field's float may
     /// then be of one, which the emitted code cannot name.
     pub type_params: bool,
+    /// The function's float type parameters (its `impl`'s first): a callee's helpers that
+    /// type a closure's dual form are named at the one there is (`f64` when none).
+    pub float_params: Vec<syn::Ident>,
     /// Parameters typed with a type parameter or a trait object (`m: &M`, `b: &dyn Body`,
     /// `Box<dyn Body>`): their methods come from their bounds or their trait, whose own
     /// errors say what to annotate, so `emit` gives their calls no stand-in rule.

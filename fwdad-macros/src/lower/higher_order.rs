@@ -110,8 +110,20 @@ impl Lowerer<'_> {
                         return None;
                     }
                 }
-                // `f64::sin`: the closure `|a| f64::sin(a)`, whose dual calls the rule.
-                if let Some(op) = crate::callee::float_path_call(&p.path) {
+                // `f64::sin` (or `T::sin` of a float type parameter): the closure
+                // `|a| f64::sin(a)`, whose dual calls the rule.
+                let of_param = || match (p.path.leading_colon, p.path.segments.len()) {
+                    (None, 2) => {
+                        let (t, m) = (&p.path.segments[0], &p.path.segments[1]);
+                        let float = self.func.float_params.contains(&t.ident);
+                        let plain = t.arguments.is_none() && m.arguments.is_none();
+                        (float && plain)
+                            .then(|| crate::callee::FloatOp::method(&m.ident.to_string()))
+                            .flatten()
+                    }
+                    _ => None,
+                };
+                if let Some(op) = crate::callee::float_path_call(&p.path).or_else(of_param) {
                     let arity: usize = match op.shape() {
                         crate::callee::Shape::Unary | crate::callee::Shape::SinCos => 1,
                         crate::callee::Shape::Binary | crate::callee::Shape::Powi => 2,
@@ -195,17 +207,11 @@ impl Lowerer<'_> {
             Some(p) => p.span(),
             None => arg.closure.span(),
         };
-        // The helpers that type a closure's dual form take only the mode: its floats are
-        // `f64` (see `crate::higher_order::helper_fns`).
-        let fn_params = crate::higher_order::fn_type_params(&self.generics);
-        let float_generic = self
-            .type_params
-            .iter()
-            .any(|t| !fn_params.iter().any(|f| f == t));
-        if float_generic && arg.named.is_none() && index != crate::ir::RETURNED {
+        // The helpers that type a closure's dual form take one float type, the caller's.
+        if self.func.float_params.len() > 1 && arg.named.is_none() && index != crate::ir::RETURNED {
             self.diag.error_spanned(
                 &arg.closure,
-                "`#[derive_frule]` does not support a closure passed to a function or method from a function generic over its float type (its derivative is taken over `f64`); write this function for `f64`, or pass the closure from `f64` code",
+                "`#[derive_frule]` does not support a closure passed to a function or method from a function generic over more than one float type; give the function one float type parameter",
             );
             return Some(self.poison(span));
         }

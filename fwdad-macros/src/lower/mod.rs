@@ -58,6 +58,19 @@ use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
+/// The type parameters of `sig` that are floats: not function values (`F: Fn(T) -> T`),
+/// not bounded by a trait of the user's (`M: Material`), not iterators.
+pub(crate) fn float_params(sig: &syn::Signature) -> Vec<syn::Ident> {
+    let fns = crate::higher_order::fn_type_params(&sig.generics);
+    let traits = crate::traits::trait_params(&sig.generics);
+    let iters = crate::derive_frule::iter_type_params(sig);
+    sig.generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .filter(|t| !fns.contains(t) && !traits.iter().any(|(p, _)| p == t) && !iters.contains(t))
+        .collect()
+}
+
 /// Lowers `item` to IR. Errors go to `diag`; the IR is returned even when there were
 /// errors (with poison values), so later checks can still report.
 /// `rt` is the path of the runtime items (`::fwdad::__private`), for the few constructs that
@@ -84,6 +97,7 @@ pub fn lower_fn(
         closures: Default::default(),
         fn_sources: Default::default(),
         type_params: item.sig.generics.type_params().next().is_some(),
+        float_params: float_params(&item.sig),
         bound_receivers: Default::default(),
     };
     func.body = func.regions.push(RegionData {
@@ -111,7 +125,6 @@ pub fn lower_fn(
                 .map(|p| p.ident.to_string())
                 .collect()
         },
-        generics: item.sig.generics.clone(),
         // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
         type_params: {
             let traits = crate::traits::trait_params(&item.sig.generics);
@@ -218,8 +231,6 @@ pub(crate) struct Lowerer<'d> {
     loops: Vec<LoopCtx>,
     /// The function's type parameters: floats, so `T::sqrt(x)` is the float method.
     type_params: Vec<String>,
-    /// The function's generics as written.
-    generics: syn::Generics,
     /// The runtime's path (see [`lower_fn`]).
     rt: proc_macro2::TokenStream,
     /// Values the syntax says are of a user type (see `user_ops.rs`).

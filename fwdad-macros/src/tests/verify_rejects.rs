@@ -25,6 +25,7 @@ fn empty() -> Function {
         closures: Default::default(),
         fn_sources: Default::default(),
         type_params: false,
+        float_params: Vec::new(),
         bound_receivers: Default::default(),
     };
     func.body = new_region(&mut func, 0);
