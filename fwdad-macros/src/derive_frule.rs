@@ -27,6 +27,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(out) = crate::nesting::reject("#[derive_frule]", &item, true) {
         return out;
     }
+    // `#[cfg(..)]` inside the item: one expansion per configuration, rustc keeps its own.
+    if let Some(out) = crate::cfg_split::split(&item, |it| expand(args.clone(), it)) {
+        return out;
+    }
     if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
         return expand_impl(args, imp);
     }

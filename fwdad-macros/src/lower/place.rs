@@ -437,10 +437,8 @@ impl Lowerer<'_> {
         // `Euclid::rem_euclid(&x, &m)` (num_traits' `Euclid`, as sgp4 writes it without
         // `std`): the float's own `rem_euclid`/`div_euclid`, which take their operands by
         // value where the trait takes them by reference.
-        let euclid = p.qself.is_none()
-            && prefix.last().is_some_and(|n| n == "Euclid")
-            && matches!(method.to_string().as_str(), "rem_euclid" | "div_euclid")
-            && c.args.len() == 2;
+        let euclid =
+            p.qself.is_none() && crate::callee::is_euclid_path(&p.path) && c.args.len() == 2;
         let ok = match &p.qself {
             // `<T as Float>::sin`: the trait is the path's prefix.
             Some(q) if q.position == 0 => prefix.is_empty() && float_self(&q.ty),
