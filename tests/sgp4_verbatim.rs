@@ -2,15 +2,23 @@
 //! and SDP4 satellite propagators (near-earth, deep space with solar and lunar perturbations,
 //! and the one-day and half-day resonance integrators), copied from the repository with
 //! `#[fwdad::derive_frule]` on every free function and numeric `impl` block and
-//! `fwdad::Differentiable` added to the derive list of each type holding floats, nothing else
-//! changed. The modules are inlined here (each under `#[rustfmt::skip]`), the crate root's
-//! items after them; left out: the TLE and OMM parsers (`src/tle.rs` but its
-//! `MinutesSinceEpoch`), `Constants::from_elements*` which take the parser's `Elements`, and the
-//! crate-level attributes.
+//! `fwdad::Differentiable` added to the derive list of each type holding floats (but the
+//! error types'). The modules are inlined here (each under `#[rustfmt::skip]`), the crate
+//! root's items after them; left out: the TLE and OMM parsers (`src/tle.rs` but its
+//! `MinutesSinceEpoch`), `Constants::from_elements*` which take the parser's `Elements`, and
+//! the crate-level attributes. One line is added: `use propagator::PredictionTangent;`,
+//! since `Prediction` is reached through `pub use propagator::Prediction;` and a derived body
+//! builds a literal's tangent by its name (docs/limits.md).
 //!
-//! The position at `t` minutes after epoch is differentiated with respect to `t` and to the
-//! orbital elements, against central differences and, for `t`, against the velocity SGP4
-//! computes itself; primals bit for bit against the plain functions.
+//! What this found: `#[cfg(feature = "std")]` / `#[cfg(not(..))]` statement pairs made the
+//! rule take the last (now one expansion per configuration, `tests/derive_cfg.rs`);
+//! `self.initial_state().as_mut()`, `Euclid::rem_euclid(&theta, &m)` and a call of 16 and 20
+//! arguments had no rule (`tests/derive_corpus_found.rs`).
+//!
+//! The position `t` minutes after epoch is differentiated with respect to `t` (against
+//! central differences and the velocity SGP4 computes itself) and to the TLE elements, the
+//! mean elements before Kepler's equation likewise, the sidereal times against their
+//! polynomials; primals bit for bit against the plain functions.
 //!
 //! sgp4's licence:
 //!
@@ -1796,6 +1804,9 @@ pub use propagator::Constants;
 pub use propagator::Orbit;
 pub use propagator::Prediction;
 pub use tle::MinutesSinceEpoch;
+// Added (the one line not sgp4's): `Prediction { .. }` below builds its tangent by the name
+// `PredictionTangent`, which the re-export of `Prediction` alone does not bring (docs/limits.md).
+use propagator::PredictionTangent;
 
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code)]
@@ -1959,6 +1970,7 @@ impl Orbit {
     }
 }
 
+#[fwdad::derive_frule]
 impl Constants {
     /// Initializes a new propagator from epoch quantities
     ///
@@ -2507,6 +2519,8 @@ pub use root::*;
 #[cfg(test)]
 mod tests {
     use super::*;
+    // `MinutesSinceEpoch(t)` builds its tangent by this name (see `PredictionTangent`).
+    use crate::tle::MinutesSinceEpochTangent;
     use core::f64::consts::PI;
     use fwdad::prelude::*;
 
@@ -2730,6 +2744,176 @@ mod tests {
                     fwdad::drivers::second_derivative(bind(mean_anomaly {}, (&c, Var(0))), t);
                 assert_eq!(v.to_bits(), m(t).to_bits());
                 close(d2, want, 1e-3, "M''");
+            }
+        }
+    }
+
+    /// The position (km, TEME) `t` minutes after epoch of a satellite of TLE elements `el`
+    /// (i, Ω, e, ω, M in degrees, n in rev/day, B*), as sgp4's README writes it with
+    /// `Constants::new` and `Orbit::from_kozai_elements`; but the sidereal time is passed in
+    /// a closure (a function passed by name to an associated function has no rule yet), and
+    /// `constants`' type is written (the macro reads whose `propagate` it is from it).
+    #[derive_frule]
+    fn position(el: &[f64], t: f64) -> [f64; 3] {
+        let constants: Constants = Constants::new(
+            WGS84,
+            |epoch| iau_epoch_to_sidereal_time(epoch),
+            EPOCH,
+            el[6],
+            Orbit::from_kozai_elements(
+                &WGS84,
+                el[0] * (PI / 180.0),
+                el[1] * (PI / 180.0),
+                el[2],
+                el[3] * (PI / 180.0),
+                el[4] * (PI / 180.0),
+                el[5] * (PI / 720.0),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        constants.propagate(MinutesSinceEpoch(t)).unwrap().position
+    }
+
+    fn elements(e: Tle) -> [f64; 7] {
+        [e.0, e.1, e.2, e.3, e.4, e.5, e.6]
+    }
+
+    #[test]
+    fn propagated_position_against_its_velocity_and_central_differences() {
+        for (what, tle, ts) in [
+            ("ISS", ISS, [0.0, 35.0, 1440.0]),
+            ("GPS", GPS, [10.0, 700.0, 5000.0]),
+            ("Molniya", MOLNIYA, [10.0, 1000.0, 3000.0]),
+            ("GEO", GEO, [10.0, 1000.0, 3000.0]),
+        ] {
+            let el = elements(tle);
+            let c = constants(tle);
+            for t in ts {
+                let plain = position(&el, t);
+                let (p, d) = derivative(bind(position {}, (&el[..], Var(0))), t);
+                let h = 1e-3;
+                let (pp, pm) = (position(&el, t + h), position(&el, t - h));
+                // SGP4's own velocity, in km/s.
+                let v = c.propagate(MinutesSinceEpoch(t)).unwrap().velocity;
+                let speed = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt() * 60.0;
+                for k in 0..3 {
+                    assert_eq!(p[k].to_bits(), plain[k].to_bits(), "{what}: primal");
+                    let fd = (pp[k] - pm[k]) / (2.0 * h);
+                    assert!(
+                        (d[k] - fd).abs() <= 1e-7 * speed,
+                        "{what} dr{k}/dt at t = {t}: {} against {fd}",
+                        d[k]
+                    );
+                    // The velocity SGP4 computes is the derivative of its short-period
+                    // terms, without that of the slow drift of the mean elements.
+                    assert!(
+                        (d[k] - 60.0 * v[k]).abs() <= 1e-3 * speed,
+                        "{what} dr{k}/dt at t = {t}: {} against SGP4's velocity {}",
+                        d[k],
+                        60.0 * v[k]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn propagated_position_with_respect_to_the_elements() {
+        for (what, tle, t) in [
+            ("ISS", ISS, 90.0),
+            ("GPS", GPS, 700.0),
+            ("Molniya", MOLNIYA, 1000.0),
+            ("GEO", GEO, 1000.0),
+        ] {
+            let el = elements(tle);
+            let (p, jac) = jacobian(bind(position {}, (Wrt, t)), &el);
+            let plain = position(&el, t);
+            for k in 0..3 {
+                assert_eq!(p[k].to_bits(), plain[k].to_bits(), "{what}: primal");
+            }
+            for j in 0..7 {
+                // Steps above the noise of Kepler's equation solved to 1e-12 (B* moves a
+                // deep-space orbit by little: its column is checked to that noise).
+                let h = match j {
+                    2 | 5 => 1e-7, // e, n in rev/day
+                    6 => 1e-3,     // B*
+                    _ => 1e-5,     // degrees
+                };
+                let (mut a, mut b) = (el, el);
+                a[j] += h;
+                b[j] -= h;
+                let (pa, pb) = (position(&a, t), position(&b, t));
+                let col: Vec<f64> = (0..3).map(|k| (pa[k] - pb[k]) / (2.0 * h)).collect();
+                let norm = col.iter().map(|c| c * c).sum::<f64>().sqrt();
+                for k in 0..3 {
+                    assert!(
+                        (jac[(k, j)] - col[k]).abs() <= 1e-5 * norm + 1e-6,
+                        "{what} dr{k}/del{j}: {} against {}",
+                        jac[(k, j)],
+                        col[k]
+                    );
+                }
+            }
+        }
+    }
+
+    /// The distance from the earth's centre of an ISS-like orbit as a function of
+    /// (i in degrees, M in degrees, n in rev/day, t in minutes).
+    #[derive_frule]
+    fn radius(x: &[f64]) -> f64 {
+        let el = [x[0], 221.2784, 0.0001413, 89.1723, x[1], x[2], -0.31515e-4];
+        let r = position(&el, x[3]);
+        (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt()
+    }
+
+    #[test]
+    fn radius_in_every_mode() {
+        // One direction, batches of four, and second order, against central differences.
+        // Kepler's equation is solved to |Δ| < 1e-12, which puts noise of about 1e-9 km on
+        // the radius: the second differences take steps of 1e-2 (1e-4 rev/day for n), where
+        // they agree with the rule to 1e-6 and beyond which they drift off by noise.
+        let x = [51.6461, 280.4612, 15.49507896, 35.0];
+        let steps = [1e-2, 1e-2, 1e-4, 1e-2];
+        let y = radius(&x);
+        let g: Vec<f64> = (0..4)
+            .map(|k| {
+                let h = 1e-6 * x[k].abs().max(1.0);
+                let (mut p, mut m) = (x, x);
+                p[k] += h;
+                m[k] -= h;
+                (radius(&p) - radius(&m)) / (2.0 * h)
+            })
+            .collect();
+        for k in 0..4 {
+            let mut e = [0.0; 4];
+            e[k] = 1.0;
+            let (v, d): (f64, f64) = jvp(radius {}, &x, &e);
+            assert_eq!(v.to_bits(), y.to_bits());
+            close(d, g[k], 1e-6, "one direction");
+        }
+        let (v, gb) = fwdad::drivers::gradient_with::<4>(radius {}, &x);
+        assert_eq!(v.to_bits(), y.to_bits());
+        let (v, gh, hh) = fwdad::drivers::hessian_with::<2>(radius {}, &x);
+        assert_eq!(v.to_bits(), y.to_bits());
+        for i in 0..4 {
+            close(gb[i], g[i], 1e-6, "batch");
+            close(gh[i], g[i], 1e-6, "second order, gradient");
+            for j in 0..4 {
+                let at = |si: f64, sj: f64| {
+                    let mut z = x;
+                    z[i] += si * steps[i];
+                    z[j] += sj * steps[j];
+                    radius(&z)
+                };
+                let fd = (at(1.0, 1.0) - at(1.0, -1.0) - at(-1.0, 1.0) + at(-1.0, -1.0))
+                    / (4.0 * steps[i] * steps[j]);
+                close(
+                    hh[(i, j)],
+                    fd,
+                    2e-4,
+                    &format!("second order, d2/dx{i}dx{j}"),
+                );
             }
         }
     }
