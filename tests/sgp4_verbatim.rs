@@ -2751,11 +2751,10 @@ mod tests {
     /// The position (km, TEME) `t` minutes after epoch of a satellite of TLE elements `el`
     /// (i, Ω, e, ω, M in degrees, n in rev/day, B*), as sgp4's README writes it with
     /// `Constants::new` and `Orbit::from_kozai_elements`; but the sidereal time is passed in
-    /// a closure (a function passed by name to an associated function has no rule yet), and
-    /// `constants`' type is written (the macro reads whose `propagate` it is from it).
+    /// a closure (a function passed by name to an associated function has no rule yet).
     #[derive_frule]
     fn position(el: &[f64], t: f64) -> [f64; 3] {
-        let constants: Constants = Constants::new(
+        let constants = Constants::new(
             WGS84,
             |epoch| iau_epoch_to_sidereal_time(epoch),
             EPOCH,

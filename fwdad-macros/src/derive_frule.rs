@@ -53,6 +53,17 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if func.sig.receiver().is_some() {
         return expand_method(args, func);
     }
+    // An associated function without `self` annotated alone (`fn new(k: f64) -> Self`):
+    // only its use of `Self` tells it is in an `impl`, where the rule's marker struct and
+    // its `impl`s cannot go.
+    if let Some(at) = self_path(&func) {
+        let err = syn::Error::new(
+            at,
+            "`#[derive_frule]` on a single associated function without `self` is not supported; put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
+        )
+        .to_compile_error();
+        return quote!(#func #err);
+    }
     // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
     // the user's signature).
     let primal = func.clone();
@@ -136,6 +147,25 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#primal #errors #stub)
         }
     }
+}
+
+/// Where `func`'s signature or body names `Self` (outside items nested in the body), if
+/// it does.
+fn self_path(func: &syn::ItemFn) -> Option<Span> {
+    struct Find(Option<Span>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if self.0.is_none() && p.segments.first().is_some_and(|s| s.ident == "Self") {
+                self.0 = Some(p.span());
+            }
+            syn::visit::visit_path(self, p);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut find = Find(None);
+    syn::visit::Visit::visit_signature(&mut find, &func.sig);
+    syn::visit::Visit::visit_block(&mut find, &func.block);
+    find.0
 }
 
 /// A function value is taken as the function of duals it is in the rule: its type is
