@@ -2,8 +2,10 @@
 //! written the way those crates write it, against closed forms, primals bit for bit:
 //! `Option::as_mut` / `as_ref` passing optional state on (sgp4's
 //! `self.initial_state().as_mut()`), num_traits' `Euclid::rem_euclid(&x, &m)` by path
-//! (sgp4 without `std`), and calls with more than twelve arguments (sgp4's
-//! `near_earth::constants` takes twenty).
+//! (sgp4 without `std`), calls with more than twelve arguments (sgp4's
+//! `near_earth::constants` takes twenty), a plain enum matched in place through a field or
+//! a reference (astro's `match date.cal_type`, `match *node`), and a lifetime only the
+//! result names (astro's `fn date_frm_julian_day<'a>(..) -> Result<.., &'a str>`).
 
 use fwdad::prelude::*;
 use num_traits::Euclid;
@@ -142,4 +144,81 @@ fn sixteen_arguments() {
     assert_eq!(v.to_bits(), sixteen(x).to_bits());
     // Σ k for k = 1..15, plus 32 x.
     assert!((d - (120.0 + 32.0 * x)).abs() < 1e-12);
+}
+
+/// A plain enum (neither `Copy` nor `Clone`) matched in place, as astro writes it.
+#[derive(fwdad::Differentiable)]
+pub enum Calendar {
+    Gregorian,
+    Julian,
+}
+
+#[derive(fwdad::Differentiable)]
+pub struct Day {
+    pub day: f64,
+    pub cal: Calendar,
+}
+
+#[derive_frule]
+fn shift(d: &Day, node: &Calendar) -> f64 {
+    let a = match d.cal {
+        Calendar::Gregorian => 2.0 * d.day,
+        Calendar::Julian => d.day,
+    };
+    match *node {
+        Calendar::Gregorian => a * a,
+        Calendar::Julian => a,
+    }
+}
+
+/// An error string whose lifetime no parameter names (astro's `date_frm_julian_day<'a>`).
+#[derive_frule]
+fn checked_sqrt<'a>(x: f64) -> Result<f64, &'a str> {
+    if x < 0.0 {
+        return Err("negative");
+    }
+    Ok(x.sqrt())
+}
+
+#[derive_frule]
+fn root_or_zero(x: f64) -> f64 {
+    checked_sqrt(x).unwrap_or(0.0)
+}
+
+#[derive_frule]
+fn shift_at(x: f64, greg: bool, node_greg: bool) -> f64 {
+    let cal = if greg {
+        Calendar::Gregorian
+    } else {
+        Calendar::Julian
+    };
+    let node = if node_greg {
+        Calendar::Gregorian
+    } else {
+        Calendar::Julian
+    };
+    shift(&Day { day: x, cal }, &node)
+}
+
+#[test]
+fn plain_enums_matched_in_place() {
+    // (2x)², x², 2x: derivatives 8x, 2x, 2.
+    for (greg, node_greg, want) in [
+        (true, true, 8.0 * 1.5),
+        (false, true, 2.0 * 1.5),
+        (true, false, 2.0),
+    ] {
+        let (v, d) = derivative(bind(shift_at {}, (Var(0), greg, node_greg)), 1.5);
+        assert_eq!(v.to_bits(), shift_at(1.5, greg, node_greg).to_bits());
+        assert_eq!(d, want);
+    }
+}
+
+#[test]
+fn lifetime_only_in_the_result() {
+    let (v, d) = derivative(root_or_zero {}, 4.0);
+    assert_eq!(v.to_bits(), root_or_zero(4.0).to_bits());
+    assert_eq!(d, 0.25);
+    let (_, d) = derivative(root_or_zero {}, -1.0);
+    assert_eq!(d, 0.0);
 }

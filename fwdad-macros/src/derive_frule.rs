@@ -70,7 +70,8 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let func = crate::aliases::substitute(&func, &args.aliases);
-    let mut func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
+    let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
+    let mut func = static_unconstrained_lifetimes(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
     func.sig.constness = None;
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
@@ -147,6 +148,58 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#primal #errors #stub)
         }
     }
+}
+
+/// A lifetime parameter that no parameter names (`fn f<'a>(t: f64) -> Result<f64, &'a
+/// str>`, astro's error strings) would be unconstrained in the rule's `Frule` impl (E0207).
+/// The function gives its caller a `&'a` for every `'a` from no borrowed input, so it is
+/// `'static` data: the rule's is `'static` (the primal keeps the user's signature).
+fn static_unconstrained_lifetimes(mut func: syn::ItemFn) -> syn::ItemFn {
+    struct Named(Vec<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Named {
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            self.0.push(l.ident.clone());
+        }
+    }
+    let mut named = Named(Vec::new());
+    for arg in &func.sig.inputs {
+        syn::visit::Visit::visit_fn_arg(&mut named, arg);
+    }
+    let free: Vec<syn::Ident> = func
+        .sig
+        .generics
+        .lifetimes()
+        .map(|l| l.lifetime.ident.clone())
+        .filter(|l| !named.0.contains(l))
+        .collect();
+    if free.is_empty() {
+        return func;
+    }
+    struct Static<'a>(&'a [syn::Ident]);
+    impl VisitMut for Static<'_> {
+        fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+            if self.0.contains(&l.ident) {
+                l.ident = syn::Ident::new("static", l.ident.span());
+            }
+        }
+        // Items nested in the body have lifetimes of their own.
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let generics = &mut func.sig.generics;
+    generics.params = std::mem::take(&mut generics.params)
+        .into_pairs()
+        .filter(|p| !matches!(p.value(), syn::GenericParam::Lifetime(l) if free.contains(&l.lifetime.ident)))
+        .collect();
+    if let Some(w) = &mut generics.where_clause {
+        w.predicates = std::mem::take(&mut w.predicates)
+            .into_pairs()
+            .filter(|p| !matches!(p.value(), syn::WherePredicate::Lifetime(l) if free.contains(&l.lifetime.ident)))
+            .collect();
+    }
+    let mut st = Static(&free);
+    st.visit_signature_mut(&mut func.sig);
+    st.visit_block_mut(&mut func.block);
+    func
 }
 
 /// Where `func`'s signature or body names `Self` (outside items nested in the body), if
