@@ -2752,6 +2752,7 @@ mod tests {
     /// (i, Ω, e, ω, M in degrees, n in rev/day, B*), as sgp4's README writes it with
     /// `Constants::new` and `Orbit::from_kozai_elements`; but the sidereal time is passed in
     /// a closure (a function passed by name to an associated function has no rule yet).
+    #[allow(clippy::redundant_closure)]
     #[derive_frule]
     fn position(el: &[f64], t: f64) -> [f64; 3] {
         let constants = Constants::new(
