@@ -27,6 +27,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(out) = crate::nesting::reject("#[derive_frule]", &item, true) {
         return out;
     }
+    // `#[cfg(..)]` inside the item: one expansion per configuration, rustc keeps its own.
+    if let Some(out) = crate::cfg_split::split(&item, |it| expand(args.clone(), it)) {
+        return out;
+    }
     if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
         return expand_impl(args, imp);
     }
@@ -49,13 +53,25 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if func.sig.receiver().is_some() {
         return expand_method(args, func);
     }
+    // An associated function without `self` annotated alone (`fn new(k: f64) -> Self`):
+    // only its use of `Self` tells it is in an `impl`, where the rule's marker struct and
+    // its `impl`s cannot go.
+    if let Some(at) = self_path(&func) {
+        let err = syn::Error::new(
+            at,
+            "`#[derive_frule]` on a single associated function without `self` is not supported; put the attribute on the `impl` block (`#[derive_frule] impl Ty { .. }`)",
+        )
+        .to_compile_error();
+        return quote!(#func #err);
+    }
     // `m: &impl Material` is a type parameter `M: Material` in the rule (the primal keeps
     // the user's signature).
     let primal = func.clone();
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let func = crate::aliases::substitute(&func, &args.aliases);
-    let mut func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
+    let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
+    let mut func = static_unconstrained_lifetimes(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
     func.sig.constness = None;
     // The marker struct takes the function's name: `f64`/`f32` would shadow the types.
@@ -132,6 +148,77 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#primal #errors #stub)
         }
     }
+}
+
+/// A lifetime parameter that no parameter names (`fn f<'a>(t: f64) -> Result<f64, &'a
+/// str>`, astro's error strings) would be unconstrained in the rule's `Frule` impl (E0207).
+/// The function gives its caller a `&'a` for every `'a` from no borrowed input, so it is
+/// `'static` data: the rule's is `'static` (the primal keeps the user's signature).
+fn static_unconstrained_lifetimes(mut func: syn::ItemFn) -> syn::ItemFn {
+    struct Named(Vec<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Named {
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            self.0.push(l.ident.clone());
+        }
+    }
+    let mut named = Named(Vec::new());
+    for arg in &func.sig.inputs {
+        syn::visit::Visit::visit_fn_arg(&mut named, arg);
+    }
+    let free: Vec<syn::Ident> = func
+        .sig
+        .generics
+        .lifetimes()
+        .map(|l| l.lifetime.ident.clone())
+        .filter(|l| !named.0.contains(l))
+        .collect();
+    if free.is_empty() {
+        return func;
+    }
+    struct Static<'a>(&'a [syn::Ident]);
+    impl VisitMut for Static<'_> {
+        fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+            if self.0.contains(&l.ident) {
+                l.ident = syn::Ident::new("static", l.ident.span());
+            }
+        }
+        // Items nested in the body have lifetimes of their own.
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let generics = &mut func.sig.generics;
+    generics.params = std::mem::take(&mut generics.params)
+        .into_pairs()
+        .filter(|p| !matches!(p.value(), syn::GenericParam::Lifetime(l) if free.contains(&l.lifetime.ident)))
+        .collect();
+    if let Some(w) = &mut generics.where_clause {
+        w.predicates = std::mem::take(&mut w.predicates)
+            .into_pairs()
+            .filter(|p| !matches!(p.value(), syn::WherePredicate::Lifetime(l) if free.contains(&l.lifetime.ident)))
+            .collect();
+    }
+    let mut st = Static(&free);
+    st.visit_signature_mut(&mut func.sig);
+    st.visit_block_mut(&mut func.block);
+    func
+}
+
+/// Where `func`'s signature or body names `Self` (outside items nested in the body), if
+/// it does.
+fn self_path(func: &syn::ItemFn) -> Option<Span> {
+    struct Find(Option<Span>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if self.0.is_none() && p.segments.first().is_some_and(|s| s.ident == "Self") {
+                self.0 = Some(p.span());
+            }
+            syn::visit::visit_path(self, p);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut find = Find(None);
+    syn::visit::Visit::visit_signature(&mut find, &func.sig);
+    syn::visit::Visit::visit_block(&mut find, &func.block);
+    find.0
 }
 
 /// A function value is taken as the function of duals it is in the rule: its type is

@@ -2097,33 +2097,84 @@ impl Emitter<'_> {
         out
     }
 
-    /// Whether the value `v` matched on is an owned value (not a borrow) read by some other
-    /// instruction or terminator too.
-    fn scrutinee_read_again(&self, v: Value) -> bool {
+    /// Whether the value `v` matched on by `inst` is an owned value (not a borrow) read
+    /// again after the match: later in its region or an enclosing one, or in a loop around
+    /// the match that `v` was defined outside of (the next iteration). Reads in other arms
+    /// of an enclosing `if`/`match` do not count: only one of them runs.
+    fn scrutinee_read_again(&self, inst: Inst, v: Value) -> bool {
         if matches!(self.func.values[v].ty, TypeHint::Ref(_)) {
             return false;
         }
-        if let ValueDef::Inst(inst, _) = self.func.values[v].def {
+        if let ValueDef::Inst(def, _) = self.func.values[v].def {
             if matches!(
-                self.func.insts[inst].kind,
+                self.func.insts[def].kind,
                 InstKind::Ref { .. } | InstKind::FieldRef { .. } | InstKind::ElemRef { .. }
             ) {
                 return false;
             }
         }
-        let mut reads = 0;
-        for (region, data) in self.func.regions.iter() {
-            for &inst in &data.insts {
-                reads += self.func.operands(inst).iter().filter(|&&o| o == v).count();
+        // Where each instruction sits: its region and index; each region's instruction.
+        let mut at = std::collections::HashMap::new();
+        let mut owner = std::collections::HashMap::new();
+        let mut todo = vec![self.func.body];
+        while let Some(r) = todo.pop() {
+            for (k, &i) in self.func.regions[r].insts.iter().enumerate() {
+                at.insert(i, (r, k));
+                for c in self.func.inst_regions(i) {
+                    owner.insert(c, i);
+                    todo.push(c);
+                }
             }
-            reads += self
-                .func
-                .term_operands(region)
-                .iter()
-                .filter(|&&o| o == v)
-                .count();
         }
-        reads > 1
+        let reads_in = |r: Region, from: usize| -> bool {
+            let mut todo: Vec<(Region, usize)> = vec![(r, from)];
+            while let Some((r, from)) = todo.pop() {
+                let data = &self.func.regions[r];
+                for &i in &data.insts[from.min(data.insts.len())..] {
+                    if self.func.operands(i).contains(&v) {
+                        return true;
+                    }
+                    todo.extend(self.func.inst_regions(i).into_iter().map(|c| (c, 0)));
+                }
+                if self.func.term_operands(r).contains(&v) {
+                    return true;
+                }
+            }
+            false
+        };
+        let defined_in = |i: Inst| -> bool {
+            // Whether `v` is defined inside instruction `i` (in one of its regions).
+            let mut todo = self.func.inst_regions(i);
+            while let Some(r) = todo.pop() {
+                if self.func.regions[r].params.contains(&v) {
+                    return true;
+                }
+                for &j in &self.func.regions[r].insts {
+                    if self.func.insts[j].results.contains(&v) {
+                        return true;
+                    }
+                    todo.extend(self.func.inst_regions(j));
+                }
+            }
+            false
+        };
+        let mut cur = inst;
+        while let Some(&(r, k)) = at.get(&cur) {
+            if reads_in(r, k + 1) {
+                return true;
+            }
+            let Some(&parent) = owner.get(&r) else { break };
+            let looped = matches!(
+                self.func.insts[parent].kind,
+                InstKind::Loop { .. } | InstKind::For { .. }
+            );
+            if looped && !defined_in(parent) {
+                // Read again by this match itself on the next iteration.
+                return true;
+            }
+            cur = parent;
+        }
+        false
     }
 
     /// `match`: on the primal; for an active scrutinee, on `(primal, tangent)`, where each
@@ -2143,7 +2194,7 @@ impl Emitter<'_> {
         // Bound once: a `&mut` scrutinee (`if let Some(d) = &mut s.opt`) is one reborrow,
         // split into its primal and tangent borrows.
         let whole = format_ident!("__fwdad_scrut", span = Span::mixed_site());
-        let scrut_ts = if active && self.scrutinee_read_again(scrutinee) {
+        let scrut_ts = if active && self.scrutinee_read_again(inst, scrutinee) {
             // `matches!(s, ..)`, `if let Shape::Rect { w, h } = s` of a value read again
             // later: Rust's `match` of a place moves nothing but what the arms bind by
             // value, whereas splitting the dual moves it; so split a clone (a copy for a

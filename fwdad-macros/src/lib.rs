@@ -8,6 +8,7 @@ mod activity;
 mod aliases;
 mod args;
 mod callee;
+mod cfg_split;
 mod chainjac;
 mod const_args;
 mod derive_frule;

@@ -617,6 +617,21 @@ macro_rules! coerce_args {
     };
 }
 crate::for_tuples!(coerce_args);
+// Calls pass every argument through one tuple, and numeric code has long parameter lists
+// (sgp4's `third_body::perturbations_and_dots` takes 16, `near_earth::constants` 20): the
+// arities past `for_tuples!`'s 12, for this conversion only.
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17, V TV 18);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17, V TV 18, W TW 19);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17, V TV 18, W TW 19, X TX 20);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17, V TV 18, W TW 19, X TX 20, Y TY 21);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17, V TV 18, W TW 19, X TX 20, Y TY 21, Z TZ 22);
+coerce_args!(A TA 0, B TB 1, C TC 2, D TD 3, E TE 4, G TG 5, H TH 6, I TI 7, J TJ 8, K TK 9, L TL 10, M TM 11, N TN 12, O TO 13, P TP 14, Q TQ 15, R TR 16, U TU 17, V TV 18, W TW 19, X TX 20, Y TY 21, Z TZ 22, AA TAA 23);
 
 /// The rule of a method taking `self` by value, as a call `recv.m(..)` in a derived body
 /// finds it: the call passes `&mut recv` (as for `&self` methods, since the call site

@@ -265,6 +265,18 @@ pub fn is_capitalised(name: &str) -> bool {
     name.starts_with(char::is_uppercase)
 }
 
+/// `Euclid::rem_euclid`, `num_traits::Euclid::div_euclid`: a method of num_traits'
+/// `Euclid`, which takes both operands by reference; on floats, the float's own method.
+pub fn is_euclid_path(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2
+        && path.segments[n - 2].ident == "Euclid"
+        && matches!(
+            path.segments[n - 1].ident.to_string().as_str(),
+            "rem_euclid" | "div_euclid"
+        )
+}
+
 /// Whether `name` is a trait whose bound makes a type parameter a float type (`T: Float`).
 pub fn is_float_trait(name: &str) -> bool {
     // nalgebra's `RealField`, which its users bound their float parameter by alone: the

@@ -89,6 +89,16 @@ fn is_fallible_type(ty: &syn::Type) -> bool {
     }
 }
 
+/// Whether `ty` is a `Result` (or a reference to one).
+fn is_result_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_result_type(&r.elem),
+        syn::Type::Paren(p) => is_result_type(&p.elem),
+        syn::Type::Path(p) => matches!(StdType::of_path(&p.path), Some(StdType::Result)),
+        _ => false,
+    }
+}
+
 /// Whether `e` names a place without side effects (`v`, `self.v`, `s.a.b`), which a
 /// template may read more than once.
 fn is_pure_place(e: &syn::Expr) -> bool {
@@ -218,6 +228,15 @@ impl Lowerer<'_> {
         self.written_type(e).is_some_and(is_fallible_type)
     }
 
+    /// Whether `o.as_mut()` / `o.as_ref()` is `Option`'s (or `Result`'s, by its written
+    /// type): not of a sequence, an iterator, or a library's or the user's type, whose
+    /// own `as_mut` it would be.
+    fn option_view(&self, recv: &syn::Expr) -> bool {
+        self.may_be_fallible(recv)
+            && !self.is_written_lib_receiver(recv)
+            && !self.is_written_user_receiver(recv)
+    }
+
     /// The rewrite of a method call written with one of the idioms, or `None`.
     pub(crate) fn desugar_idiom(&mut self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         let (recv, span) = (&*m.receiver, m.method.span());
@@ -231,6 +250,35 @@ impl Lowerer<'_> {
                 syn::parse_quote_spanned!(span=>
                     ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
                 )
+            }
+            (Rewrite::OptionAsMut | Rewrite::OptionAsRef, []) if self.option_view(recv) => {
+                let result = self.written_type(recv).is_some_and(is_result_type);
+                match (rewrite, result) {
+                    (Rewrite::OptionAsMut, false) => syn::parse_quote_spanned!(span=>
+                        match &mut __fwdad_recv {
+                            ::core::option::Option::Some(__fwdad_v) => ::core::option::Option::Some(__fwdad_v),
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        }
+                    ),
+                    (Rewrite::OptionAsMut, true) => syn::parse_quote_spanned!(span=>
+                        match &mut __fwdad_recv {
+                            ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                            ::core::result::Result::Err(__fwdad_e) => ::core::result::Result::Err(__fwdad_e),
+                        }
+                    ),
+                    (_, false) => syn::parse_quote_spanned!(span=>
+                        match &__fwdad_recv {
+                            ::core::option::Option::Some(__fwdad_v) => ::core::option::Option::Some(__fwdad_v),
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        }
+                    ),
+                    (_, true) => syn::parse_quote_spanned!(span=>
+                        match &__fwdad_recv {
+                            ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                            ::core::result::Result::Err(__fwdad_e) => ::core::result::Result::Err(__fwdad_e),
+                        }
+                    ),
+                }
             }
             (Rewrite::Last, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
                 let mut __fwdad_last = ::core::option::Option::None;

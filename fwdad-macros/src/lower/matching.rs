@@ -20,6 +20,7 @@ use crate::ir::{Arm, InstKind, Region, Terminator, Value, ValueDef};
 use crate::splice::{fill, splice, Hole};
 use crate::types::TypeHint;
 use proc_macro2::Span;
+use std::borrow::Cow;
 use syn::spanned::Spanned;
 
 /// A pattern's bindings in order: name, type hint, and whether declared `mut`.
@@ -535,7 +536,7 @@ impl<'d> Lowerer<'d> {
             return self.lower_match(&m);
         }
         let (expr, through_ref) = deref_scrutinee(&m.expr, &pats);
-        let scrutinee = self.lower_expr(expr)?;
+        let scrutinee = self.lower_expr(&expr)?;
         let arms = m
             .arms
             .iter()
@@ -580,7 +581,7 @@ impl<'d> Lowerer<'d> {
             return self.lower_if_let(i, &l);
         }
         let (expr, through_ref) = deref_scrutinee(&l.expr, &[&l.pat]);
-        let scrutinee = self.lower_expr(expr)?;
+        let scrutinee = self.lower_expr(&expr)?;
         let pat = if through_ref {
             ref_pattern(&l.pat)
         } else {
@@ -935,17 +936,66 @@ impl<'d> Lowerer<'d> {
 /// `match *s { Shape::Circle { r } => .. }` matches the place `*s` without moving it (a
 /// `Shape` need not be `Copy`); the macro reads `*s` as a value, so a scrutinee `*e` whose
 /// patterns hold a struct or variant pattern is matched as `e` with `&pat` arms, which binds
-/// the same values (and, like the place, cannot move a non-`Copy` field out).
-fn deref_scrutinee<'e>(e: &'e syn::Expr, pats: &[&syn::Pat]) -> (&'e syn::Expr, bool) {
+/// the same values (and, like the place, cannot move a non-`Copy` field out). Likewise a
+/// field matched against variants alone, binding nothing (astro's `match date.cal_type {
+/// CalType::Gregorian => .., CalType::Julian => .. }` of a plain enum): as `&date.cal_type`.
+fn deref_scrutinee<'e>(e: &'e syn::Expr, pats: &[&syn::Pat]) -> (Cow<'e, syn::Expr>, bool) {
+    let variants_only =
+        pats.iter().all(|p| binds_nothing(p)) && pats.iter().any(|p| holds_variant(p));
     match super::place::strip(e) {
         syn::Expr::Unary(u)
             if matches!(u.op, syn::UnOp::Deref(_))
-                && pats.iter().any(|p| holds_data_pattern(p)) =>
+                && (pats.iter().any(|p| holds_data_pattern(p)) || variants_only) =>
         {
-            (&u.expr, true)
+            (Cow::Borrowed(&u.expr), true)
         }
-        _ => (e, false),
+        syn::Expr::Field(_) if variants_only => (
+            Cow::Owned(syn::Expr::Reference(syn::ExprReference {
+                attrs: Vec::new(),
+                and_token: syn::Token![&](e.span()),
+                mutability: None,
+                expr: Box::new(e.clone()),
+            })),
+            true,
+        ),
+        _ => (Cow::Borrowed(e), false),
     }
+}
+
+/// Whether `pat` binds no name (variants, literals, ranges, `_`, and those nested).
+fn binds_nothing(pat: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat(&mut self, p: &'ast syn::Pat) {
+            // A capitalised name is a unit variant or a constant (`None`, `MAX`).
+            if let syn::Pat::Ident(i) = p {
+                if i.subpat.is_some() || !crate::callee::is_capitalised(&i.ident.to_string()) {
+                    self.0 = true;
+                }
+            }
+            syn::visit::visit_pat(self, p);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, pat);
+    !f.0
+}
+
+/// Whether `pat` names a variant (`Node::Ascend`, `Shape::Rect { .. }`, `Some(_)`).
+fn holds_variant(pat: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat(&mut self, p: &'ast syn::Pat) {
+            match p {
+                syn::Pat::Path(_) | syn::Pat::Struct(_) | syn::Pat::TupleStruct(_) => self.0 = true,
+                _ => {}
+            }
+            syn::visit::visit_pat(self, p);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, pat);
+    f.0
 }
 
 /// Whether `pat` holds a struct or tuple-struct pattern (`V2(x, y)`, `Foo { a, .. }`).

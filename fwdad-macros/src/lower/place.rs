@@ -442,28 +442,39 @@ impl Lowerer<'_> {
             }
             _ => false,
         };
+        // `Euclid::rem_euclid(&x, &m)` (num_traits' `Euclid`, as sgp4 writes it without
+        // `std`): the float's own `rem_euclid`/`div_euclid`, which take their operands by
+        // value where the trait takes them by reference.
+        let euclid =
+            p.qself.is_none() && crate::callee::is_euclid_path(&p.path) && c.args.len() == 2;
         let ok = match &p.qself {
             // `<T as Float>::sin`: the trait is the path's prefix.
             Some(q) if q.position == 0 => prefix.is_empty() && float_self(&q.ty),
             Some(q) => q.position == prefix.len() && float_trait(&prefix),
-            None => by_param(&prefix) || float_trait(&prefix),
+            None => by_param(&prefix) || float_trait(&prefix) || euclid,
         };
         if !ok || segs.iter().any(|s| !s.arguments.is_none()) {
             return None;
         }
-        let receiver = syn::Expr::Paren(syn::ExprParen {
-            attrs: Vec::new(),
-            paren_token: Default::default(),
-            expr: Box::new(first.clone()),
-        });
+        let by_value = |e: &syn::Expr| -> syn::Expr {
+            match strip(e) {
+                syn::Expr::Reference(r) if euclid && r.mutability.is_none() => (*r.expr).clone(),
+                _ if euclid => syn::Expr::Unary(syn::ExprUnary {
+                    attrs: Vec::new(),
+                    op: syn::UnOp::Deref(Default::default()),
+                    expr: Box::new(paren(e.clone())),
+                }),
+                _ => e.clone(),
+            }
+        };
         Some(syn::ExprMethodCall {
             attrs: c.attrs.clone(),
-            receiver: Box::new(receiver),
+            receiver: Box::new(paren(by_value(first))),
             dot_token: Default::default(),
             method: method.clone(),
             turbofish: None,
             paren_token: c.paren_token,
-            args: c.args.iter().skip(1).cloned().collect(),
+            args: c.args.iter().skip(1).map(by_value).collect(),
         })
     }
 
@@ -794,4 +805,13 @@ fn float_path_of_into(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::Expr>
     let mut call = c.clone();
     call.args[0] = first;
     Some(syn::Expr::Call(call))
+}
+
+/// `(e)`: an expression parenthesised, as a method call's receiver.
+fn paren(e: syn::Expr) -> syn::Expr {
+    syn::Expr::Paren(syn::ExprParen {
+        attrs: Vec::new(),
+        paren_token: Default::default(),
+        expr: Box::new(e),
+    })
 }

@@ -156,7 +156,9 @@ fn is_user_method(func: &Function, receiver: Value, name: &str) -> bool {
             | TypeHint::NonDiff
     );
     // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type,
-    // except a clone, which has its receiver's type (`p.clone().total()`).
+    // except a clone, which has its receiver's type (`p.clone().total()`), and what an
+    // `Option` or `Result` a function returned held (`Constants::new(..).unwrap()
+    // .propagate(t)`, sgp4's README).
     let from_dual_method = match func.values[receiver].def {
         ValueDef::Inst(i, _) => match &func.insts[i].kind {
             InstKind::MethodCall {
@@ -165,6 +167,10 @@ fn is_user_method(func: &Function, receiver: Value, name: &str) -> bool {
                 ..
             } => match StdMethod::from_name(&method.to_string()) {
                 Some(m) if m.clones() => !is_user_method(func, *inner, name),
+                // Of a function's result only: a library's (`k.cholesky().unwrap()`) keeps
+                // its own methods.
+                Some(m) if m.unwraps() => !matches!(func.values[*inner].def,
+                    ValueDef::Inst(j, _) if matches!(func.insts[j].kind, InstKind::Call { .. })),
                 Some(m) => m.dual_has(),
                 None => false,
             },

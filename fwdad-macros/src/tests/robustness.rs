@@ -88,6 +88,13 @@ const SUPPORTED_BODIES: &[&str] = &[
     "let [a, ..] = [x, 1.0]; a",
     "match &[x, 1.0][..] { [a, rest @ ..] => a + rest[0], [] => x }",
     "match (x, 1.0) { (ref a, _) => *a }",
+    // `cfg`s inside the body: one expansion per configuration (`cfg_split`), or, when a
+    // condition is malformed or there are more than five, the body as written.
+    "#[cfg(test)] let y = x; #[cfg(not(test))] let y = 2.0 * x; y",
+    "#[cfg(any(feature = \"a\", all(unix, not(test))))] { x } #[cfg(not(any(feature = \"a\", all(unix, not(test)))))] { 1.0 }",
+    "#[cfg()] let y = x; #[cfg(not(a = 1 = 2))] let z = x; x",
+    "#[cfg(a)] let y = x; #[cfg(b)] let y = x; #[cfg(c)] let y = x; #[cfg(d)] let y = x; #[cfg(e)] let y = x; #[cfg(g)] let y = x; x",
+    "let s = S { #[cfg(test)] k: x, #[cfg(not(test))] k: 1.0 }; match 1 { #[cfg(test)] 1 => s.k, _ => x }",
 ];
 
 /// Odd items `#[derive_frule]` supports.
