@@ -1641,14 +1641,12 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
     let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
         if n <= 16 {
             // One pass of 4, 8, 12 or 16 lanes: nothing to choose.
-            let (value, g) = ws.run(&f, x, GradientPlan::dense(gradient_width(n)));
-            return (value, g.to_vec());
+            return ws.run_vec(&f, x, GradientPlan::dense(gradient_width(n)));
         }
         let key = (core::any::type_name_of_val(&f), n);
         let settled = SETTLED.with(|s| s.borrow().iter().find(|e| e.0 == key).map(|e| e.1));
         if let Some(plan) = settled {
-            let (value, g) = ws.run(&f, x, plan);
-            return (value, g.to_vec());
+            return ws.run_vec(&f, x, plan);
         }
         let (plan, measuring) = width_tuning::next(key);
         if !measuring {
@@ -2209,7 +2207,10 @@ impl<S> Default for Seeds<S> {
 
 /// The Jacobian in chunks of `S::LANES` directions: chunk `c` seeds `e_{cw+k}` in lane `k`
 /// and reads column `cw+k` from lane `k`; lanes past the input length stay zero. `values`
-/// and `jac` are overwritten (their allocations reused).
+/// and `jac` are overwritten (their allocations reused). Never inlined: inlined into
+/// [`Buffers::gradient`] beside its one-pass path, it made a second copy of the rule there
+/// and LLVM then inlined neither (Ackley, 12 lanes).
+#[inline(never)]
 fn jacobian_into<S, F, Y>(
     f: &F,
     x: &[f64],
@@ -2249,16 +2250,21 @@ fn jacobian_into<S, F, Y>(
                 *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
             }
         }
-        let y = f.eval(x, &seeds.tangents);
+        let y = f.eval(x, &seeds.tangents[..n]);
         if start == 0 {
             values.extend((0..y.len()).map(|i| y.value(i)));
             jac.reshape_for_overwrite(values.len(), n);
         }
         for i in 0..values.len() {
             let t = y.tangent(i);
-            // `zip` bounds `lane` by `LANES`, so `lane(..)` needs no check.
-            for (entry, lane) in jac.row_mut(i)[start..end].iter_mut().zip(0..S::LANES) {
-                *entry = t.lane(lane);
+            let row = &mut jac.row_mut(i)[start..end];
+            // A trip count known at compile time (unrolled): a copy of `end - start`
+            // lanes becomes a call of `memcpy`, which cost a one-pass gradient of 10
+            // inputs 6 % of its time.
+            for lane in 0..S::LANES {
+                if let Some(entry) = row.get_mut(lane) {
+                    *entry = t.lane(lane);
+                }
             }
         }
         if one_chunk {
@@ -2343,12 +2349,74 @@ impl<S> Default for Buffers<S> {
 
 impl<S: Mode + Lanes<f64>> Buffers<S> {
     /// The gradient of `f` at `x`, borrowed from the buffers.
+    #[inline(never)]
     fn gradient<F>(&mut self, f: &F, x: &[f64]) -> (f64, &[f64])
     where
         F: SliceRule<S, Output: ScalarOutput<S>>,
     {
-        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        if let Some((value, t)) = self.one_pass(f, x) {
+            let g = &mut self.jac.data[..x.len()];
+            // A trip count known at compile time (unrolled): a copy of `n` lanes becomes
+            // a call of `memcpy`, which cost a one-pass gradient of 10 inputs 6 %.
+            for lane in 0..S::LANES {
+                if let Some(entry) = g.get_mut(lane) {
+                    *entry = t.lane(lane);
+                }
+            }
+            return (value, &self.jac.data);
+        }
         (self.values[0], self.jac.as_slice())
+    }
+
+    /// [`Self::gradient`], the gradient in a new `Vec` (for the one-shot [`gradient`]).
+    #[inline(always)]
+    fn gradient_vec<F>(&mut self, f: &F, x: &[f64]) -> (f64, Vec<f64>)
+    where
+        F: SliceRule<S, Output: ScalarOutput<S>>,
+    {
+        let (value, g) = self.gradient(f, x);
+        if g.len() <= S::LANES {
+            // Element by element, as `gradient` wrote them: `to_vec`'s `memcpy` reads them
+            // 64 bytes at a time, which waits for the 8-byte stores to retire.
+            let mut v = Vec::with_capacity(g.len());
+            for lane in 0..S::LANES {
+                if let Some(&d) = g.get(lane) {
+                    v.push(d);
+                }
+            }
+            return (value, v);
+        }
+        (value, g.to_vec())
+    }
+
+    /// The gradient of `f` at `x`: the value and the tangent of one seeded pass, when the
+    /// unit seeds of that pass are in place from the previous call of the same length (an
+    /// optimiser's calls); otherwise `None`, the gradient in `values[0]` and `jac`
+    /// (by [`jacobian_into`], which answers a rule with a Jacobian entry without seeds).
+    /// Through `jacobian_into`'s general loop, a one-pass gradient of 10 inputs took 10-20 %
+    /// longer (Ackley, Rosenbrock; `fwdad-bench`'s `grad_probe`).
+    #[inline(always)]
+    fn one_pass<F>(&mut self, f: &F, x: &[f64]) -> Option<(f64, S)>
+    where
+        F: SliceRule<S, Output: ScalarOutput<S>>,
+    {
+        let n = x.len();
+        if n <= S::LANES && self.seeds.unit_chunk == Some(n) && self.jac.data.len() == n {
+            let seeds = &self.seeds.tangents[..n];
+            let mut sink = DenseSink {
+                values: &mut self.values,
+                jac: &mut self.jac,
+                n,
+            };
+            // Nothing (`false`) for a rule without a Jacobian entry.
+            if !f.eval_jacobian(x, seeds, &mut sink) {
+                let y = f.eval(x, seeds);
+                return Some((y.value(0), y.tangent(0)));
+            }
+            return None;
+        }
+        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        None
     }
 }
 
@@ -2519,6 +2587,27 @@ impl GradientWorkspace {
             (true, 8) => self.z8.gradient(f, x),
             (true, 16) => self.z16.gradient(f, x),
             (true, _) => self.z32.gradient(f, x),
+        }
+    }
+
+    /// [`Self::run`], the gradient in a new `Vec`.
+    fn run_vec<F: GradientRule>(
+        &mut self,
+        f: &F,
+        x: &[f64],
+        plan: GradientPlan,
+    ) -> (f64, Vec<f64>) {
+        match (plan.known_zeros, plan.width) {
+            (false, 4) => self.w4.gradient_vec(f, x),
+            (false, 8) => self.w8.gradient_vec(f, x),
+            (false, 12) => self.w12.gradient_vec(f, x),
+            (false, 16) => self.w16.gradient_vec(f, x),
+            (false, 20) => self.w20.gradient_vec(f, x),
+            (false, 24) => self.w24.gradient_vec(f, x),
+            (false, _) => self.w32.gradient_vec(f, x),
+            (true, 8) => self.z8.gradient_vec(f, x),
+            (true, 16) => self.z16.gradient_vec(f, x),
+            (true, _) => self.z32.gradient_vec(f, x),
         }
     }
 
