@@ -89,11 +89,11 @@ fn workspace_gradient_is_the_same_at_every_width_it_may_pick() {
             assert_eq!(g, gw, "n = {n}: workspace against width {w}");
         }
         // The width is measured once per length above 16, then kept: 8, 16 or 32, or up
-        // to 24 inputs the one pass of `gradient_width(n)` lanes.
+        // to 20 inputs the one pass of `gradient_width(n)` lanes.
         match ws.width(n) {
             None => assert!(n <= 16, "n = {n}: no width measured"),
             Some(w) => {
-                let one_pass = n <= 24 && w == gradient_width(n);
+                let one_pass = n <= 20 && w == gradient_width(n);
                 assert!(
                     n > 16 && ([8, 16, 32].contains(&w) || one_pass),
                     "n = {n}: width {w}"
@@ -121,18 +121,23 @@ fn workspace_gradient_of_a_costly_primal_matches_the_formula() {
 
 #[test]
 fn one_shot_gradient_takes_one_pass_up_to_sixteen_inputs() {
-    // `n` lanes rounded up to a multiple of 4 (one pass up to 24 inputs, 32 lanes above).
+    // `n` lanes rounded up to 4, 8, 10, 12, 16 or 20 (one pass up to 20 inputs, 32 lanes
+    // above).
     for (n, w) in [
         (1, 4),
         (4, 4),
         (5, 8),
         (8, 8),
-        (9, 12),
+        (9, 10),
+        (10, 10),
+        (11, 12),
         (12, 12),
         (13, 16),
         (16, 16),
         (17, 20),
-        (24, 24),
+        (20, 20),
+        (21, 32),
+        (24, 32),
         (25, 32),
         (32, 32),
     ] {

@@ -676,16 +676,16 @@ fn gradient_widens_its_passes_for_large_inputs() {
         .enumerate()
     {
         let x = test_points(n, 70 + k as u64);
-        // One pass up to 32 inputs (`n` lanes rounded up to a multiple of 4 up to 24),
+        // One pass up to 32 inputs (`n` lanes rounded up to 4, 8, 10, 12, 16, 20 or 32),
         // then 16, and 32 from 256 on.
         let want_w = match n {
             0..=4 => 4,
             5..=8 => 8,
-            9..=12 => 12,
+            9..=10 => 10,
+            11..=12 => 12,
             13..=16 => 16,
             17..=20 => 20,
-            21..=24 => 24,
-            25..=32 => 32,
+            21..=32 => 32,
             33..256 => 16,
             _ => 32,
         };

@@ -1149,9 +1149,9 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     let _ = writeln!(
         s,
         "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
-         `n` lanes rounded up to a multiple of 4; above, on its first call of a length it times its six plans \
+         `n` lanes rounded up to 4, 8, 10, 12 or 16; above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
-         or 24 lanes of `Batch` for 32 up to 24 inputs) and keeps the fastest: the plan it chose is in the kernel \
+         lanes of `Batch` for 32 up to 20 inputs) and keeps the fastest: the plan it chose is in the kernel \
          column); one-shot: `fwdad::gradient` (buffers kept per thread, a fresh `Vec` returned; it times the \
          plans over its first 18 calls, each over repeated gradients of at least 20 µs, made before measuring: \
          its choice is in the kernel column too); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \

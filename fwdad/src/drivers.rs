@@ -87,8 +87,8 @@
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
 //! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of `n` directions
-//! rounded up to a multiple of 4 for up to 16 inputs and, above, chooses among 8, 16 and
-//! 32 lanes (one pass of 20 or 24 up to 24 inputs) of `Batch` or
+//! rounded up to 4, 8, 10, 12 or 16 lanes for up to 16 inputs and, above, chooses among 8,
+//! 16 and 32 lanes (one pass of 20 up to 20 inputs) of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
 //! the first call; [`GradientWorkspace`] times the plans on its first call); the
@@ -1605,7 +1605,7 @@ where
 /// can still be wrong). The seeds and buffers are kept per
 /// thread between calls (only the returned gradient is allocated). The rule is therefore
 /// compiled for every plan (the price of `gradient` is ten instantiations of the rule:
-/// `Batch` at 4, 8, 12, 16, 20, 24 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
+/// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
 /// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
 ///
@@ -1640,15 +1640,13 @@ pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
     let n = x.len();
     let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
         if n <= 16 {
-            // One pass of 4, 8, 12 or 16 lanes: nothing to choose.
-            let (value, g) = ws.run(&f, x, GradientPlan::dense(gradient_width(n)));
-            return (value, g.to_vec());
+            // One pass of 4, 8, 10, 12 or 16 lanes: nothing to choose.
+            return ws.run_vec(&f, x, GradientPlan::dense(gradient_width(n)));
         }
         let key = (core::any::type_name_of_val(&f), n);
         let settled = SETTLED.with(|s| s.borrow().iter().find(|e| e.0 == key).map(|e| e.1));
         if let Some(plan) = settled {
-            let (value, g) = ws.run(&f, x, plan);
-            return (value, g.to_vec());
+            return ws.run_vec(&f, x, plan);
         }
         let (plan, measuring) = width_tuning::next(key);
         if !measuring {
@@ -1794,14 +1792,14 @@ mod width_tuning {
     mod tests {
         use super::*;
 
-        /// The candidates above 24 inputs (the lengths of these tests but one).
+        /// The candidates above 20 inputs (the lengths of these tests but one).
         const PLANS: [GradientPlan; K] = GradientPlan::CANDIDATES;
 
-        /// Up to 24 inputs one pass of `gradient_width(n)` lanes stands in for `Batch` 32,
+        /// Up to 20 inputs one pass of `gradient_width(n)` lanes stands in for `Batch` 32,
         /// and is the first call's plan.
         #[test]
         fn a_short_input_times_one_pass_of_its_own_width() {
-            for (n, w) in [(17, 20), (20, 20), (21, 24), (24, 24), (25, 32), (32, 32)] {
+            for (n, w) in [(17, 20), (20, 20), (21, 32), (24, 32), (25, 32), (32, 32)] {
                 let plans = GradientPlan::candidates(n);
                 assert!(plans.contains(&GradientPlan::dense(w)), "n = {n}");
                 assert_eq!(Entry::new(("f", n)).next(), (GradientPlan::dense(w), true));
@@ -1938,16 +1936,20 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
     width_tuning::chosen((core::any::type_name::<F>(), n))
 }
 
-/// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of `n`
-/// lanes rounded up to a multiple of 4 up to 24 inputs (4, 8, 12, 16, 20 or 24) and of 32
-/// above; 16 below 256, 32 from there on. ([`GradientWorkspace`] measures the plan
-/// instead, above 16 inputs, and so does [`gradient`] on its later calls.)
+/// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of 4, 8,
+/// 10, 12, 16, 20 or 32 lanes (the fewest that hold `n`); 16 below 256, 32 from there on.
+/// ([`GradientWorkspace`] measures the plan instead, above 16 inputs, and so does
+/// [`gradient`] on its later calls.)
 ///
 /// One pass of padding lanes costs what num-dual's one pass of exactly `n` lanes does not
 /// (issue 30, the same machine, one pass ÷ num-dual's best: Ackley at n = 10, 16 lanes
-/// 1.15, 12 lanes 1.08, 10 lanes 1.01; Rosenbrock at n = 20, 32 lanes 1.15, 20 lanes
-/// 0.82); multiples of 4 bound the padding to 3 lanes with four more instantiations of
-/// the rule (widths 4, 12, 20, 24).
+/// 1.09, 12 lanes 0.97, 10 lanes 0.91; Rosenbrock at n = 10, 16 lanes 0.92, 12 lanes
+/// 0.75, 10 lanes 0.50; at n = 20, 32 lanes 1.15, 20 lanes 0.82). Each width is an
+/// instantiation of the rule, so the set is a trade: 10 lanes (for 9 or 10 inputs, a
+/// common size) replaced 24, whose inputs (21 to 24) are above 16 and so have their plan
+/// timed among [`GradientPlan::CANDIDATES`]: at 24 inputs `MaybeZero` 8 is faster than
+/// one pass of 24 lanes on Rosenbrock (0.89 against 1.02 × num-dual's best) and
+/// `MaybeZero` 32 within 5 % of it on Ackley (0.80 against 0.76).
 ///
 /// Measured in `fwdad-bench` (BENCHMARKS.md, issue 30 section; 2-core Intel Xeon at
 /// 2.5 GHz, one codegen unit, thin LTO), as time ÷ width 8's on Rosenbrock (a cheap primal) and Ackley
@@ -1964,19 +1966,24 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 ///
 /// assert_eq!(gradient_width(3), 4);
 /// assert_eq!(gradient_width(6), 8);
-/// assert_eq!(gradient_width(10), 12);
+/// assert_eq!(gradient_width(10), 10);
+/// assert_eq!(gradient_width(12), 12);
 /// assert_eq!(gradient_width(20), 20);
+/// assert_eq!(gradient_width(24), 32);
 /// assert_eq!(gradient_width(30), 32);
 /// assert_eq!(gradient_width(100), 16);
 /// assert_eq!(gradient_width(1000), 32);
 /// ```
 pub const fn gradient_width(n: usize) -> usize {
-    if n <= 24 {
-        // One pass, padded to a multiple of 4 lanes (two SSE2 pairs).
-        if n <= 4 {
-            4
-        } else {
-            n.div_ceil(4) * 4
+    if n <= 20 {
+        // One pass, of the fewest lanes that hold `n`.
+        match n {
+            0..=4 => 4,
+            5..=8 => 8,
+            9..=10 => 10,
+            11..=12 => 12,
+            13..=16 => 16,
+            _ => 20,
         }
     } else if n <= 32 || n >= 256 {
         32
@@ -1986,7 +1993,7 @@ pub const fn gradient_width(n: usize) -> usize {
 }
 
 /// A rule [`gradient`] can run: a [`SliceRule`] with a scalar result in each mode of its
-/// plans (`Batch` at widths 4, 8, 12, 16, 20, 24 and 32, `MaybeZero` at 8, 16 and 32). Every
+/// plans (`Batch` at widths 4, 8, 10, 12, 16, 20 and 32, `MaybeZero` at 8, 16 and 32). Every
 /// `#[derive_frule]` rule of one `&[f64]` argument is one, as is every [`bind`] of a rule;
 /// there is nothing to implement (it is sealed).
 /// A rule that does not fit is reported at the call, once per mode.
@@ -1998,10 +2005,10 @@ pub const fn gradient_width(n: usize) -> usize {
 pub trait GradientRule:
     SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
     + SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+    + SliceRule<Batch<f64, 10>, Output: ScalarOutput<Batch<f64, 10>>>
     + SliceRule<Batch<f64, 12>, Output: ScalarOutput<Batch<f64, 12>>>
     + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
     + SliceRule<Batch<f64, 20>, Output: ScalarOutput<Batch<f64, 20>>>
-    + SliceRule<Batch<f64, 24>, Output: ScalarOutput<Batch<f64, 24>>>
     + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
     + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
     + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
@@ -2012,10 +2019,10 @@ pub trait GradientRule:
 impl<F> GradientRule for F where
     F: SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
         + SliceRule<Batch<f64, 8>, Output: ScalarOutput<Batch<f64, 8>>>
+        + SliceRule<Batch<f64, 10>, Output: ScalarOutput<Batch<f64, 10>>>
         + SliceRule<Batch<f64, 12>, Output: ScalarOutput<Batch<f64, 12>>>
         + SliceRule<Batch<f64, 16>, Output: ScalarOutput<Batch<f64, 16>>>
         + SliceRule<Batch<f64, 20>, Output: ScalarOutput<Batch<f64, 20>>>
-        + SliceRule<Batch<f64, 24>, Output: ScalarOutput<Batch<f64, 24>>>
         + SliceRule<Batch<f64, 32>, Output: ScalarOutput<Batch<f64, 32>>>
         + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
         + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
@@ -2059,10 +2066,10 @@ impl GradientPlan {
 
     /// The plans timed for `n` inputs (above 16): [`Self::CANDIDATES`], with one pass of
     /// [`gradient_width(n)`](gradient_width) lanes of `Batch` in place of `Batch` 32 up to
-    /// 24 inputs (20 or 24 lanes: a pass of 32 would carry 8 to 15 padding lanes).
+    /// 20 inputs (20 lanes: a pass of 32 would carry 12 to 15 padding lanes).
     pub const fn candidates(n: usize) -> [GradientPlan; 6] {
         let mut plans = Self::CANDIDATES;
-        if n <= 24 {
+        if n <= 20 {
             plans[2] = Self::dense(gradient_width(n));
         }
         plans
@@ -2209,7 +2216,10 @@ impl<S> Default for Seeds<S> {
 
 /// The Jacobian in chunks of `S::LANES` directions: chunk `c` seeds `e_{cw+k}` in lane `k`
 /// and reads column `cw+k` from lane `k`; lanes past the input length stay zero. `values`
-/// and `jac` are overwritten (their allocations reused).
+/// and `jac` are overwritten (their allocations reused). Never inlined: inlined into
+/// [`Buffers::gradient`] beside its one-pass path, it made a second copy of the rule there
+/// and LLVM then inlined neither (Ackley, 12 lanes).
+#[inline(never)]
 fn jacobian_into<S, F, Y>(
     f: &F,
     x: &[f64],
@@ -2249,16 +2259,21 @@ fn jacobian_into<S, F, Y>(
                 *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
             }
         }
-        let y = f.eval(x, &seeds.tangents);
+        let y = f.eval(x, &seeds.tangents[..n]);
         if start == 0 {
             values.extend((0..y.len()).map(|i| y.value(i)));
             jac.reshape_for_overwrite(values.len(), n);
         }
         for i in 0..values.len() {
             let t = y.tangent(i);
-            // `zip` bounds `lane` by `LANES`, so `lane(..)` needs no check.
-            for (entry, lane) in jac.row_mut(i)[start..end].iter_mut().zip(0..S::LANES) {
-                *entry = t.lane(lane);
+            let row = &mut jac.row_mut(i)[start..end];
+            // A trip count known at compile time (unrolled): a copy of `end - start`
+            // lanes becomes a call of `memcpy`, which cost a one-pass gradient of 10
+            // inputs 6 % of its time.
+            for lane in 0..S::LANES {
+                if let Some(entry) = row.get_mut(lane) {
+                    *entry = t.lane(lane);
+                }
             }
         }
         if one_chunk {
@@ -2343,12 +2358,74 @@ impl<S> Default for Buffers<S> {
 
 impl<S: Mode + Lanes<f64>> Buffers<S> {
     /// The gradient of `f` at `x`, borrowed from the buffers.
+    #[inline(never)]
     fn gradient<F>(&mut self, f: &F, x: &[f64]) -> (f64, &[f64])
     where
         F: SliceRule<S, Output: ScalarOutput<S>>,
     {
-        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        if let Some((value, t)) = self.one_pass(f, x) {
+            let g = &mut self.jac.data[..x.len()];
+            // A trip count known at compile time (unrolled): a copy of `n` lanes becomes
+            // a call of `memcpy`, which cost a one-pass gradient of 10 inputs 6 %.
+            for lane in 0..S::LANES {
+                if let Some(entry) = g.get_mut(lane) {
+                    *entry = t.lane(lane);
+                }
+            }
+            return (value, &self.jac.data);
+        }
         (self.values[0], self.jac.as_slice())
+    }
+
+    /// [`Self::gradient`], the gradient in a new `Vec` (for the one-shot [`gradient`]).
+    #[inline(always)]
+    fn gradient_vec<F>(&mut self, f: &F, x: &[f64]) -> (f64, Vec<f64>)
+    where
+        F: SliceRule<S, Output: ScalarOutput<S>>,
+    {
+        let (value, g) = self.gradient(f, x);
+        if g.len() <= S::LANES {
+            // Element by element, as `gradient` wrote them: `to_vec`'s `memcpy` reads them
+            // 64 bytes at a time, which waits for the 8-byte stores to retire.
+            let mut v = Vec::with_capacity(g.len());
+            for lane in 0..S::LANES {
+                if let Some(&d) = g.get(lane) {
+                    v.push(d);
+                }
+            }
+            return (value, v);
+        }
+        (value, g.to_vec())
+    }
+
+    /// The gradient of `f` at `x`: the value and the tangent of one seeded pass, when the
+    /// unit seeds of that pass are in place from the previous call of the same length (an
+    /// optimiser's calls); otherwise `None`, the gradient in `values[0]` and `jac`
+    /// (by [`jacobian_into`], which answers a rule with a Jacobian entry without seeds).
+    /// Through `jacobian_into`'s general loop, a one-pass gradient of 10 inputs took 10-20 %
+    /// longer (Ackley, Rosenbrock; `fwdad-bench`'s `grad_probe`).
+    #[inline(always)]
+    fn one_pass<F>(&mut self, f: &F, x: &[f64]) -> Option<(f64, S)>
+    where
+        F: SliceRule<S, Output: ScalarOutput<S>>,
+    {
+        let n = x.len();
+        if n <= S::LANES && self.seeds.unit_chunk == Some(n) && self.jac.data.len() == n {
+            let seeds = &self.seeds.tangents[..n];
+            let mut sink = DenseSink {
+                values: &mut self.values,
+                jac: &mut self.jac,
+                n,
+            };
+            // Nothing (`false`) for a rule without a Jacobian entry.
+            if !f.eval_jacobian(x, seeds, &mut sink) {
+                let y = f.eval(x, seeds);
+                return Some((y.value(0), y.tangent(0)));
+            }
+            return None;
+        }
+        jacobian_into(f, x, &mut self.seeds, &mut self.values, &mut self.jac);
+        None
     }
 }
 
@@ -2411,15 +2488,15 @@ impl<const N: usize> JacobianWorkspace<N> {
 /// The workspace also chooses its plan by measurement. Above 16 inputs, the first call
 /// for an input length times gradients with each of
 /// [`GradientPlan::candidates(n)`](GradientPlan::candidates) (`Batch` and [`MaybeZero`]
-/// tangents at widths 8, 16 and 32, one pass of 20 or 24 lanes in place of `Batch` 32 up
-/// to 24 inputs), alternating, keeps the
+/// tangents at widths 8, 16 and 32, one pass of 20 lanes in place of `Batch` 32 up
+/// to 20 inputs), alternating, keeps the
 /// fastest, and uses it for every later call of that length ([`Self::plan`] tells
 /// which). The best plan depends on the function, not only on `n`: every pass recomputes
 /// the primal, so a costly primal (`exp`, `cos`) favours wide passes, while a cheap one
 /// pays mostly for tangent lanes, which `MaybeZero` skips where they are known zero
 /// (Rosenbrock: every term reads two inputs, so most terms of a pass touch no seeded
 /// input), and for padding lanes. Up to 16 inputs it takes one pass of `Batch`, `n` lanes
-/// rounded up to a multiple of 4 ([`gradient_width`]), as [`gradient`]; up to 24, that
+/// rounded up to 4, 8, 10, 12 or 16 ([`gradient_width`]), as [`gradient`]; up to 20, that
 /// one pass stands in for `Batch` 32 among the timed plans ([`GradientPlan::candidates`]). The gradient is the same at every plan (equal values; see
 /// the module docs), so the measurement changes the speed only, never the result. The
 /// first call of a length times each plan over three rounds of at least 20 µs each (or one
@@ -2449,10 +2526,10 @@ impl<const N: usize> JacobianWorkspace<N> {
 pub struct GradientWorkspace {
     w4: Buffers<Batch<f64, 4>>,
     w8: Buffers<Batch<f64, 8>>,
+    w10: Buffers<Batch<f64, 10>>,
     w12: Buffers<Batch<f64, 12>>,
     w16: Buffers<Batch<f64, 16>>,
     w20: Buffers<Batch<f64, 20>>,
-    w24: Buffers<Batch<f64, 24>>,
     w32: Buffers<Batch<f64, 32>>,
     z8: Buffers<Zeros<8>>,
     z16: Buffers<Zeros<16>>,
@@ -2485,7 +2562,7 @@ impl GradientWorkspace {
     }
 
     /// `(f(x), ∇f(x))` with the given plan, whatever was measured (`plan.width` 4, 8,
-    /// 12, 16, 20, 24 or 32 for `Batch`, 8, 16 or 32 for `MaybeZero`; another width is
+    /// 10, 12, 16, 20 or 32 for `Batch`, 8, 16 or 32 for `MaybeZero`; another width is
     /// taken as 32).
     pub fn gradient_with_plan<F: GradientRule>(
         &mut self,
@@ -2511,14 +2588,35 @@ impl GradientWorkspace {
         match (plan.known_zeros, plan.width) {
             (false, 4) => self.w4.gradient(f, x),
             (false, 8) => self.w8.gradient(f, x),
+            (false, 10) => self.w10.gradient(f, x),
             (false, 12) => self.w12.gradient(f, x),
             (false, 16) => self.w16.gradient(f, x),
             (false, 20) => self.w20.gradient(f, x),
-            (false, 24) => self.w24.gradient(f, x),
             (false, _) => self.w32.gradient(f, x),
             (true, 8) => self.z8.gradient(f, x),
             (true, 16) => self.z16.gradient(f, x),
             (true, _) => self.z32.gradient(f, x),
+        }
+    }
+
+    /// [`Self::run`], the gradient in a new `Vec`.
+    fn run_vec<F: GradientRule>(
+        &mut self,
+        f: &F,
+        x: &[f64],
+        plan: GradientPlan,
+    ) -> (f64, Vec<f64>) {
+        match (plan.known_zeros, plan.width) {
+            (false, 4) => self.w4.gradient_vec(f, x),
+            (false, 8) => self.w8.gradient_vec(f, x),
+            (false, 10) => self.w10.gradient_vec(f, x),
+            (false, 12) => self.w12.gradient_vec(f, x),
+            (false, 16) => self.w16.gradient_vec(f, x),
+            (false, 20) => self.w20.gradient_vec(f, x),
+            (false, _) => self.w32.gradient_vec(f, x),
+            (true, 8) => self.z8.gradient_vec(f, x),
+            (true, 16) => self.z16.gradient_vec(f, x),
+            (true, _) => self.z32.gradient_vec(f, x),
         }
     }
 

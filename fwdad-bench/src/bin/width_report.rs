@@ -102,8 +102,8 @@ fn zeros(width: usize, rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
     })
 }
 
-/// The derived rule with `Batch<f64, gradient_width(n)>` tangents (one pass up to 24
-/// inputs, 12 or 20 lanes where 16 and 32 are in the table already), buffers kept.
+/// The derived rule with `Batch<f64, gradient_width(n)>` tangents (one pass up to 20
+/// inputs, 10 or 20 lanes where 16 and 32 are in the table already), buffers kept.
 fn own_width(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
     let mut ws = GradientWorkspace::new();
     let plan = GradientPlan::dense(gradient_width(x.len()));
@@ -158,7 +158,7 @@ fn main() {
          Written by `cargo run --release -p fwdad-bench --bin width_report` (profile: \
          `codegen-units = 1`, thin LTO). The derived rule with `Batch` tangents at widths 4, \
          8, 16 and 32 (`JacobianWorkspace::<N>::gradient`, buffers kept) and at \
-         `gradient_width(n)` (one pass of `n` lanes rounded up to a multiple of 4, up to 24 \
+         `gradient_width(n)` (one pass of `n` lanes rounded up to 4, 8, 10, 12, 16 or 20, up to 20 \
          inputs), with `MaybeZero` \
          tangents at 8, 16 and 32 (`GradientWorkspace::gradient_with_plan`), the one-shot \
          `fwdad::gradient` (its plan chosen by timing its own calls, buffers kept per \

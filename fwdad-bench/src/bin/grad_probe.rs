@@ -1,0 +1,264 @@
+//! Ackley and Rosenbrock at n = 10: where `gradient`'s time goes against num-dual's one
+//! pass of exactly 10 lanes (issue 30). The rule called directly with unit seeds at 10
+//! and 12 lanes (no driver), `GradientWorkspace`, the one-shot `fwdad::gradient`, and
+//! num-dual's `gradient`; medians of per-round ratios, the thread's CPU clock.
+//!
+//! `cargo run --release -p fwdad-bench --bin grad_probe`
+
+#[path = "../cputime.rs"]
+mod cputime;
+
+use fwdad::drivers::GradientWorkspace;
+use fwdad::prelude::*;
+use fwdad_bench::optim;
+use fwdad_bench::timing::{median, Plan, RatioStat, Variant};
+use nalgebra::SVector;
+use num_dual::DualSVec64;
+use std::hint::black_box;
+
+/// The rule with `N` lanes of unit seeds (lanes past `x.len()` zero), called directly.
+fn raw<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let seeds: Vec<Batch<f64, N>> = (0..x.len()).map(Batch::unit).collect();
+    Box::new(move || {
+        let d = Dual::new(black_box(x), &seeds[..]);
+        let y = if rosen {
+            <optim::rosenbrock as Frule<_, Batch<f64, N>>>::frule(&optim::rosenbrock {}, (d,))
+        } else {
+            <optim::ackley as Frule<_, Batch<f64, N>>>::frule(&optim::ackley {}, (d,))
+        };
+        y.primal + black_box(y.tangent).0[0]
+    })
+}
+
+/// [`raw`], the lanes copied into a gradient buffer as the drivers do.
+fn raw_copy<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let seeds: Vec<Batch<f64, N>> = (0..x.len()).map(Batch::unit).collect();
+    let mut g = vec![0.0; x.len()];
+    Box::new(move || {
+        let d = Dual::new(black_box(x), &seeds[..]);
+        let y = if rosen {
+            <optim::rosenbrock as Frule<_, Batch<f64, N>>>::frule(&optim::rosenbrock {}, (d,))
+        } else {
+            <optim::ackley as Frule<_, Batch<f64, N>>>::frule(&optim::ackley {}, (d,))
+        };
+        let n = g.len();
+        for (gi, l) in g.iter_mut().zip(&y.tangent.0[..n]) {
+            *gi = *l;
+        }
+        y.primal + black_box(&g)[0]
+    })
+}
+
+macro_rules! jws {
+    ($w:literal, $rosen:expr, $x:expr) => {{
+        let mut jw = fwdad::drivers::JacobianWorkspace::<$w>::new();
+        let (rosen, x) = ($rosen, $x);
+        Box::new(move || {
+            if rosen {
+                jw.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+            } else {
+                jw.gradient(optim::ackley {}, black_box(x)).1[0]
+            }
+        }) as Box<dyn FnMut() -> f64 + '_>
+    }};
+}
+
+/// num-dual in chunks of `N` (`DualSVec64<N>`, inputs outside the chunk without derivative).
+fn nd_chunk<'a, const N: usize>(
+    rosen: bool,
+    x: &'a [f64],
+    g: &'a mut [f64],
+) -> Box<dyn FnMut() -> f64 + 'a> {
+    let mut xd = optim::nd_inputs::<N>(x);
+    let f: fn(&[DualSVec64<N>]) -> DualSVec64<N> = if rosen {
+        optim::rosenbrock_nd
+    } else {
+        optim::ackley_nd
+    };
+    Box::new(move || optim::nd_gradient::<N>(f, black_box(&mut xd), g))
+}
+
+/// num-dual's `gradient` in one pass of `N` lanes (its documentation's form).
+fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let v = SVector::<f64, N>::from_column_slice(x);
+    Box::new(move || {
+        let (f, g) = num_dual::gradient(
+            |v: SVector<DualSVec64<N>, N>| {
+                if rosen {
+                    optim::rosenbrock_nd(v.as_slice())
+                } else {
+                    optim::ackley_nd(v.as_slice())
+                }
+            },
+            black_box(&v),
+        );
+        f + black_box(g)[0]
+    })
+}
+
+/// One pass of exactly `n` lanes against the widths around it, and num-dual at its best.
+fn widths(plan: Plan) {
+    for rosen in [false, true] {
+        for n in [10usize, 12, 24] {
+            let x = optim::point(n);
+            let x = &x[..];
+            let (mut g4, mut g8, mut g16) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+            let mut vs: Vec<Variant> = vec![
+                ("nd 4", nd_chunk::<4>(rosen, x, &mut g4)),
+                ("nd 8", nd_chunk::<8>(rosen, x, &mut g8)),
+                ("nd 16", nd_chunk::<16>(rosen, x, &mut g16)),
+                match n {
+                    10 => ("nd one pass", nd_docs::<10>(rosen, x)),
+                    12 => ("nd one pass", nd_docs::<12>(rosen, x)),
+                    _ => ("nd one pass", nd_docs::<24>(rosen, x)),
+                },
+            ];
+            if n <= 12 {
+                vs.push(("Batch 10", jws!(10, rosen, x)));
+                vs.push(("Batch 12", jws!(12, rosen, x)));
+                vs.push(("Batch 16", jws!(16, rosen, x)));
+            } else {
+                vs.push(("Batch 24", jws!(24, rosen, x)));
+                vs.push(("Batch 32", jws!(32, rosen, x)));
+                vs.push(("Batch 16", jws!(16, rosen, x)));
+                vs.push(("Batch 12", jws!(12, rosen, x)));
+                vs.push(("Batch 20", jws!(20, rosen, x)));
+                for w in [8, 16, 32] {
+                    let mut ws = GradientWorkspace::new();
+                    let plan = fwdad::drivers::GradientPlan::known_zeros(w);
+                    vs.push((
+                        ["MaybeZero 8", "MaybeZero 16", "MaybeZero 32"][w / 16],
+                        Box::new(move || {
+                            if rosen {
+                                ws.gradient_with_plan(optim::rosenbrock {}, black_box(x), plan)
+                                    .1[0]
+                            } else {
+                                ws.gradient_with_plan(optim::ackley {}, black_box(x), plan)
+                                    .1[0]
+                            }
+                        }),
+                    ));
+                }
+            }
+            let s = cputime::measure_samples_cpu(plan, &mut vs);
+            let best = (0..4)
+                .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
+                .unwrap();
+            println!(
+                "{} n = {n}: best num-dual chunk {} {:.1} ns",
+                if rosen { "Rosenbrock" } else { "Ackley" },
+                vs[best].0,
+                median(&s[best])
+            );
+            for k in 4..vs.len() {
+                let r = RatioStat::of(&s[k], &s[best]);
+                println!(
+                    "  {:<10} {:>8.1} ns  ÷ num-dual {:.3} ± {:.1} %",
+                    vs[k].0,
+                    median(&s[k]),
+                    r.median,
+                    100.0 * r.spread
+                );
+            }
+        }
+    }
+}
+
+fn main() {
+    let plan = Plan {
+        sample: std::time::Duration::from_micros(200),
+        samples: 101,
+    };
+    if std::env::args().any(|a| a == "--widths") {
+        widths(plan);
+        return;
+    }
+    let n = 10;
+    for rosen in [false, true] {
+        let x = optim::point(n);
+        let x = &x[..];
+        let v = SVector::<f64, 10>::from_column_slice(x);
+        let mut ws = GradientWorkspace::new();
+        let mut vs: Vec<Variant> = vec![
+            (
+                "num-dual gradient",
+                Box::new(move || {
+                    let (f, g) = num_dual::gradient(
+                        |v: SVector<DualSVec64<10>, 10>| {
+                            if rosen {
+                                optim::rosenbrock_nd(v.as_slice())
+                            } else {
+                                optim::ackley_nd(v.as_slice())
+                            }
+                        },
+                        black_box(&v),
+                    );
+                    f + black_box(g)[0]
+                }),
+            ),
+            ("rule, 10 lanes", raw::<10>(rosen, x)),
+            ("rule, 12 lanes", raw::<12>(rosen, x)),
+            ("rule 12 + copy", raw_copy::<12>(rosen, x)),
+            ("JacobianWs<12>", {
+                let mut jw = fwdad::drivers::JacobianWorkspace::<12>::new();
+                Box::new(move || {
+                    if rosen {
+                        jw.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        jw.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                })
+            }),
+            (
+                "workspace",
+                Box::new(move || {
+                    if rosen {
+                        ws.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        ws.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ),
+            (
+                "one-shot",
+                Box::new(move || {
+                    if rosen {
+                        fwdad::gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        fwdad::gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ),
+        ];
+        if let Ok(only) = std::env::var("GRAD_PROBE_ONLY") {
+            // For `perf record`: one variant in a loop for two seconds.
+            if let Some(v) = vs.iter_mut().find(|v| v.0 == only) {
+                let start = std::time::Instant::now();
+                let mut acc = 0.0;
+                while start.elapsed().as_secs_f64() < 2.0 {
+                    for _ in 0..1000 {
+                        acc += (v.1)();
+                    }
+                }
+                black_box(acc);
+            }
+            continue;
+        }
+        let s = cputime::measure_samples_cpu(plan, &mut vs);
+        println!(
+            "{} n = {n}: num-dual {:.1} ns",
+            if rosen { "Rosenbrock" } else { "Ackley" },
+            median(&s[0])
+        );
+        for k in 1..vs.len() {
+            let r = RatioStat::of(&s[k], &s[0]);
+            println!(
+                "  {:<16} {:>7.1} ns  ÷ num-dual {:.3} ± {:.1} %",
+                vs[k].0,
+                median(&s[k]),
+                r.median,
+                100.0 * r.spread
+            );
+        }
+    }
+}
