@@ -118,10 +118,22 @@ fn is_geometry_name(name: &syn::Ident) -> bool {
     cfg!(feature = "nalgebra") && NALGEBRA_GEOMETRY_TYPES.iter().any(|t| name == t)
 }
 
-/// Fields of a geometry value that hold a library value, not a scalar: a point's or
+/// Fields of a nalgebra value that hold a library value, not a scalar: a point's or
 /// quaternion's `coords`, a translation's `vector`, an isometry's `rotation` and
-/// `translation`. Every other field (`p.x`, `q.w`, `z.re`) is a scalar.
-const GEOMETRY_VALUE_FIELDS: &[&str] = &["coords", "vector", "rotation", "translation"];
+/// `translation`; a decomposition's factors (`eig.eigenvalues`, `eig.eigenvectors` of
+/// `symmetric_eigen()`, `svd.singular_values`, `svd.u`, `svd.v_t`). Every other field
+/// (`p.x`, `q.w`, `z.re`) is a scalar.
+const GEOMETRY_VALUE_FIELDS: &[&str] = &[
+    "coords",
+    "vector",
+    "rotation",
+    "translation",
+    "eigenvalues",
+    "eigenvectors",
+    "singular_values",
+    "u",
+    "v_t",
+];
 
 /// num-complex's types.
 const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
@@ -261,11 +273,11 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
-/// Methods of library values that return a size (`a.nrows()`), by name: their result is
-/// an integer, whatever the receiver.
-const SIZE_METHODS: &[&str] = &["nrows", "ncols"];
+/// Methods of library values that return a size (`a.nrows()`, `t.len_of(Axis(2))`), by
+/// name: their result is an integer, whatever the receiver.
+const SIZE_METHODS: &[&str] = &["nrows", "ncols", "len_of"];
 
-/// Whether `name()` (no arguments) is a library value's size, with a library feature on.
+/// Whether `name(..)` is a library value's size, with a library feature on.
 pub fn is_size_method(name: &str) -> bool {
     cfg!(any(feature = "nalgebra", feature = "ndarray")) && SIZE_METHODS.contains(&name)
 }
@@ -493,11 +505,13 @@ pub enum FromFn {
     Ndarray1,
     /// ndarray's `Array2::from_shape_fn`: `|(i, j)|`, row by row.
     Ndarray2,
+    /// ndarray's `Array3::from_shape_fn`: `|(i, j, k)|`, the last index fastest.
+    Ndarray3,
 }
 
 impl FromFn {
     /// `Ty::from_fn` of a nalgebra matrix type, `Array1::from_shape_fn`,
-    /// `Array2::from_shape_fn`, with the features.
+    /// `Array2::from_shape_fn`, `Array3::from_shape_fn`, with the features.
     pub fn of_path(path: &syn::Path) -> Option<Self> {
         let n = path.segments.len();
         if n < 2 {
@@ -511,6 +525,8 @@ impl FromFn {
             Some(Self::Ndarray1)
         } else if ndarray && ty == "Array2" {
             Some(Self::Ndarray2)
+        } else if ndarray && ty == "Array3" {
+            Some(Self::Ndarray3)
         } else {
             None
         }

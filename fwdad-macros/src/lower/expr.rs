@@ -435,8 +435,8 @@ impl Lowerer<'_> {
             (Some(m), _) if m.result_type().is_some() => {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }
-            // `a.nrows()` of a library matrix.
-            (None, None) if args.is_empty() && crate::libtypes::is_size_method(&name) => {
+            // `a.nrows()` of a library matrix, `t.len_of(Axis(2))` of an array.
+            (None, None) if crate::libtypes::is_size_method(&name) => {
                 TypeHint::Int
             }
             // `let (w1, w2) = x.split_at(k)`: two sub-slices of the receiver's elements,

@@ -2,7 +2,7 @@
 //! they already know (a library constructor, indexed stores, the methods of points):
 //! * `DMatrix::from_fn(r, c, |i, j| ..)`, `SMatrix::<f64, R, C>::from_fn(|i, j| ..)`,
 //!   `DVector::from_fn(n, |i, _| ..)`, ndarray's `Array1::from_shape_fn(n, |i| ..)` and
-//!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`: the matrix of zeros filled with the
+//!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`, `Array3::from_shape_fn((p, q, r), |(i, j, k)| ..)`: the matrix of zeros filled with the
 //!   closure's values, in the library's order (column by column in nalgebra, row by row in
 //!   ndarray; each entry is computed as the library does, so the primal is the same);
 //! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
@@ -99,6 +99,19 @@ impl Loops for FromFn {
                 for __fwdad_i in 0..__fwdad_m.nrows() {
                     for __fwdad_j in 0..__fwdad_m.ncols() {
                         __fwdad_m[[__fwdad_i, __fwdad_j]] = __fwdad_entry((__fwdad_i, __fwdad_j));
+                    }
+                }
+                __fwdad_m
+            }),
+            Self::Ndarray3 => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_i in 0..__fwdad_m.len_of(ndarray::Axis(0)) {
+                    for __fwdad_j in 0..__fwdad_m.len_of(ndarray::Axis(1)) {
+                        for __fwdad_k in 0..__fwdad_m.len_of(ndarray::Axis(2)) {
+                            __fwdad_m[[__fwdad_i, __fwdad_j, __fwdad_k]] =
+                                __fwdad_entry((__fwdad_i, __fwdad_j, __fwdad_k));
+                        }
                     }
                 }
                 __fwdad_m
