@@ -1330,10 +1330,29 @@ impl Emitter<'_> {
                         method, receiver, ..
                     } if lifted.len() == 1 && *self.nalgebra.get(*receiver) => {
                         match crate::libtypes::NalgebraMethod::of_method(method) {
+                            // A view of a row (`row.norm()` in `for row in
+                            // m.row_iter_mut()`) is not `Copy`: borrowed.
+                            Some(f) if f.borrows() => {
+                                let f = syn::Ident::new(f.runtime_fn(), span);
+                                let recv = &lifted[0];
+                                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(&#recv))
+                            }
                             Some(f) => {
                                 let f = syn::Ident::new(f.runtime_fn(), span);
                                 let recv = &lifted[0];
                                 quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
+                            }
+                            None => self.primal_expr(inst, kind, &lifted, span),
+                        }
+                    }
+                    // `row /= n` of a view of a row, column or lane (lowered as
+                    // `row.div_assign(n)`): the view's operator, written through it.
+                    InstKind::MethodCall { method, .. } if lifted.len() == 2 => {
+                        match crate::libtypes::assign_trait(method) {
+                            Some(tr) => {
+                                let tr = syn::Ident::new(tr, span);
+                                let (recv, arg) = (&lifted[0], &lifted[1]);
+                                quote_spanned!(span=> ::core::ops::#tr::#method(&mut #recv, #arg))
                             }
                             None => self.primal_expr(inst, kind, &lifted, span),
                         }
@@ -2075,7 +2094,14 @@ impl Emitter<'_> {
                 }
             }
             InstKind::For { iter, body, .. } => {
-                let elem = self.name(self.func.regions[body].params[0]);
+                let item = self.func.regions[body].params[0];
+                let elem = self.name(item);
+                // A view of a library value's row (`for mut row in m.row_iter_mut()`),
+                // which the body may write through.
+                let elem = match *self.lib.get(item) {
+                    true => quote!(mut #elem),
+                    false => quote!(#elem),
+                };
                 let iter_ts = self.operand(iter, Need::AsIs);
                 let body_ts = self.loop_body(body, inst);
                 let outs: Vec<_> = results.iter().map(|r| self.name(*r)).collect();

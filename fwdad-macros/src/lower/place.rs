@@ -31,6 +31,24 @@ impl Lowerer<'_> {
                     self.diag.error_spanned(&left, format!("`#[derive_frule]` can only assign local variables; `{name}` is not one"));
                     return Some(self.poison(span));
                 };
+                // `row /= n` of a view of a matrix's row: the view's own operator, which
+                // writes through it (`DivAssign::div_assign(&mut row, n)` in the rule).
+                if let (Some(op), true) = (op, self.lane_views.contains(&old)) {
+                    if let Some(method) = crate::libtypes::assign_method(op) {
+                        let mut call = crate::splice::fill(
+                            syn::parse_quote_spanned!(span=> __fwdad_view.__fwdad_op(__fwdad_rhs)),
+                            &[
+                                ("__fwdad_view", crate::splice::Hole::Expr(left)),
+                                ("__fwdad_rhs", crate::splice::Hole::Expr(right)),
+                            ],
+                        );
+                        if let syn::Expr::MethodCall(m) = &mut call {
+                            m.method = syn::Ident::new(method, span);
+                        }
+                        self.lower_expr(&call)?;
+                        return Some(self.unit(span));
+                    }
+                }
                 let rhs = self.lower_expr(right)?;
                 let new = match op {
                     Some(op) => self.binary_or_assign(op, old, rhs, span),
