@@ -159,6 +159,11 @@ impl Lowerer<'_> {
                 stmts.push(syn::Stmt::Expr(rest, None));
                 self.lower_stmts_in_scope(&stmts, span)
             }
+            // ndarray's `a.map_inplace(|v| *v = ..)`, as `mapv_inplace`.
+            syn::Expr::MethodCall(m) if super::library_calls::desugar_map_inplace(m).is_some() => {
+                let e = super::library_calls::desugar_map_inplace(m)?;
+                self.lower_expr(&e)
+            }
             // Before the consumers: a library value's `fold` is the library's.
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {

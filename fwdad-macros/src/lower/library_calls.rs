@@ -5,6 +5,8 @@
 //!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`, `Array3::from_shape_fn((p, q, r), |(i, j, k)| ..)`: the matrix of zeros filled with the
 //!   closure's values, in the library's order (column by column in nalgebra, row by row in
 //!   ndarray; each entry is computed as the library does, so the primal is the same);
+//! * ndarray's `a.map_inplace(|v| *v = ..)`: `a.mapv_inplace` of a closure that writes
+//!   the element into a local cell through the user's `&mut` and returns the cell;
 //! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
 //!   `nalgebra::distance`, `na::distance`): their bodies in nalgebra 0.35, written with
 //!   the operators and methods of points.
@@ -144,6 +146,40 @@ fn from_fn(c: &syn::ExprCall) -> Option<(FromFn, syn::ExprCall, &syn::Expr)> {
     let last = zp.path.segments.last_mut()?;
     last.ident = syn::Ident::new("zeros", last.ident.span());
     Some((kind, zeros, closure))
+}
+
+/// `a.map_inplace(|v| body)` (ndarray, whose closure takes each element `&mut`) as
+/// `a.mapv_inplace(|x| { let mut cell = x; { let v = &mut cell; body; } cell })`: the
+/// same writes, each element's value computed as written. `None` for every other call.
+pub(crate) fn desugar_map_inplace(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+    if !cfg!(feature = "ndarray") || m.method != "map_inplace" || m.args.len() != 1 {
+        return None;
+    }
+    let syn::Expr::Closure(c) = super::place::strip(&m.args[0]) else {
+        return None;
+    };
+    if c.inputs.len() != 1 || c.asyncness.is_some() || c.capture.is_some() {
+        return None;
+    }
+    let span = m.span();
+    let template: syn::Expr = syn::parse_quote_spanned!(span=>
+        __fwdad_recv.mapv_inplace(|__fwdad_x| {
+            let mut __fwdad_cell = __fwdad_x;
+            {
+                let __fwdad_pat = &mut __fwdad_cell;
+                __fwdad_body;
+            }
+            __fwdad_cell
+        })
+    );
+    Some(fill(
+        template,
+        &[
+            ("__fwdad_recv", Hole::Expr(&m.receiver)),
+            ("__fwdad_pat", Hole::Pat(&c.inputs[0])),
+            ("__fwdad_body", Hole::Expr(&c.body)),
+        ],
+    ))
 }
 
 impl Lowerer<'_> {
