@@ -632,6 +632,30 @@ pub fn is_nalgebra_free_fn(path: &syn::Path) -> bool {
             .starts_with(|ch: char| ch.is_ascii_lowercase())
 }
 
+/// Whether a method is ndarray's `map_inplace` (its closure takes each element `&mut`),
+/// with the feature.
+pub fn is_ndarray_map_inplace(method: &syn::Ident) -> bool {
+    cfg!(feature = "ndarray") && method == "map_inplace"
+}
+
+/// The error for ndarray's `Zip` and `azip!` (`{what}` names the one written).
+pub const NDARRAY_ZIP_ADVICE: &str = "`#[derive_frule]` does not support {what} (a closure run on the elements of several arrays): write the loop over the indices, `for i in 0..p.len() { p[i] += dt * v[i]; }` (`p[[i, j]]` for two axes), or the arrays' operators, `p += &(&v * dt);`";
+
+/// Whether `path(..)` is ndarray's `Zip::from` (`Zip::from`, `ndarray::Zip::from`), with
+/// the feature.
+pub fn is_ndarray_zip(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    cfg!(feature = "ndarray")
+        && n >= 2
+        && path.segments[n - 2].ident == "Zip"
+        && path.segments[n - 1].ident == "from"
+}
+
+/// Whether a macro's path is ndarray's `azip!`, with the feature.
+pub fn is_ndarray_zip_macro(path: &syn::Path) -> bool {
+    cfg!(feature = "ndarray") && path.segments.last().is_some_and(|s| s.ident == "azip")
+}
+
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 pub fn is_lib_ctor(path: &syn::Path) -> bool {
     is_ctor_of(path, is_lib_name)

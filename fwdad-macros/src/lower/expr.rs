@@ -301,6 +301,13 @@ impl Lowerer<'_> {
             .iter()
             .find(|a| matches!(strip(a), syn::Expr::Closure(_)))
         {
+            // ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)`.
+            if zip_root(&m.receiver) {
+                let advice =
+                    crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "ndarray's `Zip`");
+                self.diag.error_spanned(m, advice);
+                return Some(self.poison(span));
+            }
             if let Some(instead) = std.and_then(StdMethod::instead) {
                 self.diag.error(
                     m.method.span(),
@@ -929,4 +936,15 @@ fn lends(e: &syn::Expr, root: &syn::Ident) -> bool {
     syn::visit::visit_expr(&mut f, e);
     // `self.dot(self)`: the bare root passed on.
     f.found || matches!(super::place::strip(e), syn::Expr::Path(p) if p.path.is_ident(root))
+}
+
+/// Whether a method chain starts at ndarray's `Zip::from(..)` (`Zip::from(&mut a).and(&b)`).
+fn zip_root(e: &syn::Expr) -> bool {
+    use super::place::strip;
+    match strip(e) {
+        syn::Expr::MethodCall(m) => zip_root(&m.receiver),
+        syn::Expr::Call(c) => matches!(strip(&c.func), syn::Expr::Path(p)
+            if p.qself.is_none() && crate::libtypes::is_ndarray_zip(&p.path)),
+        _ => false,
+    }
 }

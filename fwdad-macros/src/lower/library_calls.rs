@@ -152,7 +152,7 @@ fn from_fn(c: &syn::ExprCall) -> Option<(FromFn, syn::ExprCall, &syn::Expr)> {
 /// `a.mapv_inplace(|x| { let mut cell = x; { let v = &mut cell; body; } cell })`: the
 /// same writes, each element's value computed as written. `None` for every other call.
 pub(crate) fn desugar_map_inplace(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
-    if !cfg!(feature = "ndarray") || m.method != "map_inplace" || m.args.len() != 1 {
+    if !crate::libtypes::is_ndarray_map_inplace(&m.method) || m.args.len() != 1 {
         return None;
     }
     let syn::Expr::Closure(c) = super::place::strip(&m.args[0]) else {

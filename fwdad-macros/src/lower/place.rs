@@ -530,6 +530,12 @@ impl Lowerer<'_> {
         if let Some(m) = self.float_method_by_path(p, c) {
             return self.lower_method_call(&m);
         }
+        // ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)`.
+        if p.qself.is_none() && crate::libtypes::is_ndarray_zip(&p.path) {
+            let advice = crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "ndarray's `Zip`");
+            self.diag.error_spanned(c, advice);
+            return Some(self.poison(span));
+        }
         // `f64::sin(x.into())`: the float function's first argument is of its type, so
         // the conversion is `f64::from(x)`.
         if let Some(e) = float_path_of_into(p, c) {
@@ -638,7 +644,7 @@ impl Lowerer<'_> {
                     .replace(' ', "");
                 self.diag.error_spanned(
                     a,
-                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}` (nalgebra's `from_fn` and ndarray's `Array1::from_shape_fn`, `Array2::from_shape_fn` take closures): build the value with `zeros` and fill it in loops (`let mut k = Array3::zeros((n, n, n));`, then `k[[i, j, l]] = ..;`)"),
+                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}` (nalgebra's `from_fn` and ndarray's `Array1::from_shape_fn`, `Array2::from_shape_fn`, `Array3::from_shape_fn` take closures): name the array's dimension (`Array2::from_shape_fn`), or build the value with `zeros` and fill it in loops (`let mut k = Array2::zeros((n, n));`, then `k[[i, j]] = ..;`)"),
                 );
                 return Some(self.poison(span));
             }
