@@ -282,3 +282,32 @@ fn rows_and_columns_updated_in_place() {
     check_modes!(centred_columns {}, |x: &[f64]| centred_columns(x), x);
     check_modes!(row_and_column_stats {}, |x: &[f64]| row_and_column_stats(x), x);
 }
+
+/// A commanded twist's three joint rates, each softly saturated at
+/// `limit` in place, then the kinetic energy of the saturated rates.
+#[derive_frule]
+fn saturated_energy(qd: &[f64], limit: f64) -> f64 {
+    let mut rates = Vector3::new(qd[0], qd[1], qd[2]);
+    for r in rates.iter_mut() {
+        *r = limit * (*r / limit).tanh();
+    }
+    0.5 * rates.norm_squared()
+}
+
+#[test]
+fn elements_written_through_iter_mut() {
+    let qd: [f64; 3] = [0.4, -1.3, 2.0];
+    let limit = 1.5;
+    // ∂/∂q̇ᵢ of ½ Σ (L tanh(q̇ᵢ/L))² = L tanh(q̇ᵢ/L) (1 − tanh²(q̇ᵢ/L)).
+    let (v, g) = fwdad::gradient_with::<4>(bind(saturated_energy {}, (Wrt, limit)), &qd);
+    assert_eq!(v.to_bits(), saturated_energy(&qd, limit).to_bits());
+    for i in 0..3 {
+        let t = (qd[i] / limit).tanh();
+        assert!((g[i] - limit * t * (1.0 - t * t)).abs() < 1e-14, "∂{i}");
+    }
+    check_modes!(
+        bind(saturated_energy {}, (Wrt, limit)),
+        |x: &[f64]| saturated_energy(x, limit),
+        qd
+    );
+}

@@ -241,3 +241,32 @@ fn trapezoid_over_linspace() {
     let (_, g) = fwdad::gradient_with::<4>(trapezoid {}, &p);
     assert!((g[0] - (p[1] * p[0]).sin()).abs() < 1e-2);
 }
+
+/// Explicit Euler steps of `ṗ = v ∘ p` for particles whose positions start at `x`,
+/// element by element through `iter_mut().zip(..)`.
+#[derive_frule]
+fn euler_positions(x: &[f64]) -> f64 {
+    let mut pos = Array1::from_vec(x.to_vec());
+    let vel = Array1::from_vec(vec![0.5, -0.25, 1.0]);
+    let dt = 0.1;
+    for _ in 0..3 {
+        for (p, &v) in pos.iter_mut().zip(vel.iter()) {
+            *p += dt * v * *p;
+        }
+    }
+    pos.iter().map(|p| p * p).sum::<f64>()
+}
+
+#[test]
+fn elements_written_through_iter_mut() {
+    let x: [f64; 3] = [1.0, 0.3, 1.5];
+    // Each position grows by (1 + dt vᵢ)³: the gradient is 2 xᵢ (1 + dt vᵢ)⁶.
+    let v: [f64; 3] = [0.5, -0.25, 1.0];
+    let (val, g) = fwdad::gradient_with::<4>(euler_positions {}, &x);
+    assert_eq!(val.to_bits(), euler_positions(&x).to_bits());
+    for i in 0..3 {
+        let want = 2.0 * x[i] * (1.0 + 0.1 * v[i]).powi(6);
+        assert!((g[i] - want).abs() < 1e-13, "∂{i}: {} vs {want}", g[i]);
+    }
+    check_modes!(euler_positions {}, |x: &[f64]| euler_positions(x), x);
+}

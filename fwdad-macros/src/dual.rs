@@ -148,7 +148,7 @@ fn lib_plan(
     // The counter of `for (i, mut row) in m.row_iter_mut().enumerate()`: read off the item
     // (a library value in the rule's form, not a dual) as written.
     let counter = matches!(&data.kind, InstKind::Field { base, .. }
-        if is_lib(base) && !crate::libtypes::is_param(func, *base))
+        if is_lib(base) && *active.get(*base) && !crate::libtypes::is_param(func, *base))
         && data
             .results
             .first()

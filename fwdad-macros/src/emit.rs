@@ -1807,8 +1807,15 @@ impl Emitter<'_> {
                         .results
                         .first()
                         .is_some_and(|&r| self.is_returned(r));
+                let lib_over_duals = self.is(*base)
+                    && *self.lib.get(*base)
+                    && !crate::libtypes::is_param(self.func, *base);
                 if *mutable && returned_from_param {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
+                } else if *mutable && lib_over_duals {
+                    // An element of a library value over duals written in place
+                    // (`for v in a.iter_mut()` of a local `Array1` or `Vector3`).
+                    quote_spanned!(span=> #rt::lib_elem_at_mut(&mut #b, #i))
                 } else if *mutable {
                     quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
                 } else if self.is(*base)

@@ -899,12 +899,17 @@ impl Analysis<'_> {
                     // glam's `v.max(w)`, `v.min(w)` are componentwise (nalgebra's `v.max()`
                     // is the largest entry).
                     let componentwise = args.len() == 1 && (method == "max" || method == "min");
+                    // A size (`a.len()`, `a.nrows()`) is an integer.
+                    let int = results
+                        .first()
+                        .is_some_and(|r| self.func.values[*r].ty == crate::types::TypeHint::Int);
                     seq_copy
                         || self.is(*receiver)
                             && (matrix_dot
                                 || componentwise
                                 || !SCALAR_METHODS.iter().any(|m| method == m))
                             && !is_size_method(&method.to_string())
+                            && !int
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
