@@ -311,3 +311,36 @@ fn elements_written_through_iter_mut() {
         qd
     );
 }
+
+/// The first of two stored directions made unit length through its row view, bound by
+/// `let`: `r /= n` writes the matrix.
+#[derive_frule]
+fn first_row_unit(x: &[f64]) -> f64 {
+    let mut m = DMatrix::from_row_slice(2, 3, x);
+    let mut r = m.row_mut(0);
+    let n = r.norm();
+    r /= n;
+    m[(0, 1)] + m[(1, 1)]
+}
+
+#[test]
+fn a_row_view_bound_by_let_writes_the_matrix() {
+    let x: [f64; 6] = [0.3, -0.7, 1.2, 0.5, 0.1, -0.4];
+    let n = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
+    // x₁/|r₀| + x₄.
+    assert!((first_row_unit(&x) - (x[1] / n + x[4])).abs() < 1e-15);
+    let (v, g) = fwdad::gradient_with::<4>(first_row_unit {}, &x);
+    assert_eq!(v.to_bits(), first_row_unit(&x).to_bits());
+    let want = [
+        -x[1] * x[0] / n.powi(3),
+        1.0 / n - x[1] * x[1] / n.powi(3),
+        -x[1] * x[2] / n.powi(3),
+        0.0,
+        1.0,
+        0.0,
+    ];
+    for i in 0..6 {
+        assert!((g[i] - want[i]).abs() < 1e-14, "∂{i}: {} vs {}", g[i], want[i]);
+    }
+    check_modes!(first_row_unit {}, |x: &[f64]| first_row_unit(x), x);
+}

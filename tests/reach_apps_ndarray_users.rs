@@ -14,7 +14,7 @@
 mod common;
 
 use fwdad::prelude::*;
-use ndarray::{Array1, Array2, Array3, Axis};
+use ndarray::{s, Array1, Array2, Array3, Axis};
 
 /// A dense layer with a tanh activation, summed: the activation passed by name.
 #[derive_frule]
@@ -269,4 +269,29 @@ fn elements_written_through_iter_mut() {
         assert!((g[i] - want).abs() < 1e-13, "∂{i}: {} vs {want}", g[i]);
     }
     check_modes!(euler_positions {}, |x: &[f64]| euler_positions(x), x);
+}
+
+/// A feature column rescaled and another shifted through views bound by `let`.
+#[derive_frule]
+fn rescaled_features(x: &[f64]) -> f64 {
+    let mut a = Array2::from_shape_vec((2, 3), x.to_vec()).unwrap();
+    let mut c = a.column_mut(1);
+    c *= 3.0;
+    let mut t = a.slice_mut(s![.., 2]);
+    t += 1.0;
+    a[[0, 1]] * a[[1, 2]] + a[[0, 2]]
+}
+
+#[test]
+fn views_bound_by_let_write_the_array() {
+    let x: [f64; 6] = [0.3, -0.7, 1.2, 0.5, 0.1, -0.4];
+    // 3 x₁ (x₅ + 1) + x₂ + 1.
+    let (v, g) = fwdad::gradient_with::<4>(rescaled_features {}, &x);
+    assert_eq!(v.to_bits(), rescaled_features(&x).to_bits());
+    assert!((v - (3.0 * x[1] * (x[5] + 1.0) + x[2] + 1.0)).abs() < 1e-15);
+    let want = [0.0, 3.0 * (x[5] + 1.0), 1.0, 0.0, 0.0, 3.0 * x[1]];
+    for i in 0..6 {
+        assert!((g[i] - want[i]).abs() < 1e-15, "∂{i}: {} vs {}", g[i], want[i]);
+    }
+    check_modes!(rescaled_features {}, |x: &[f64]| rescaled_features(x), x);
 }

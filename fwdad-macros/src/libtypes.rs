@@ -319,6 +319,32 @@ pub fn lane_view_binding(iter: &syn::Expr, pat: &syn::Pat) -> Option<syn::Ident>
     }
 }
 
+/// Methods of library values that return a mutable view of part of them (nalgebra's
+/// `row_mut`, `column_mut`, `rows_mut`, `columns_mut`, `fixed_rows_mut`,
+/// `fixed_columns_mut`, `view_mut`, `fixed_view_mut`; ndarray's `row_mut`, `column_mut`,
+/// `slice_mut`, `view_mut`, `index_axis_mut`, `diag_mut`).
+const VIEW_MUT_METHODS: &[&str] = &[
+    "row_mut",
+    "column_mut",
+    "rows_mut",
+    "columns_mut",
+    "fixed_rows_mut",
+    "fixed_columns_mut",
+    "view_mut",
+    "fixed_view_mut",
+    "slice_mut",
+    "index_axis_mut",
+    "diag_mut",
+];
+
+/// Whether `e` is `m.row_mut(i)` (one of [`VIEW_MUT_METHODS`]), with a library feature:
+/// `let mut r = m.row_mut(0);` binds a view that compound assignment writes through.
+pub fn makes_view_mut(e: &syn::Expr) -> bool {
+    cfg!(any(feature = "nalgebra", feature = "ndarray"))
+        && matches!(strip_expr(e), syn::Expr::MethodCall(m)
+            if VIEW_MUT_METHODS.iter().any(|n| m.method == n))
+}
+
 fn strip_expr(e: &syn::Expr) -> &syn::Expr {
     match e {
         syn::Expr::Paren(p) => strip_expr(&p.expr),
