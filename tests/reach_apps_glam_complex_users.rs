@@ -44,7 +44,11 @@ fn blended_heading(p: &[f64]) -> f64 {
 
 #[test]
 fn quaternion_slerp_in_every_mode() {
-    check_modes!(blended_heading {}, |x: &[f64]| blended_heading(x), [0.3, 0.4, 0.35]);
+    check_modes!(
+        blended_heading {},
+        |x: &[f64]| blended_heading(x),
+        [0.3, 0.4, 0.35]
+    );
 }
 
 /// The current amplitude through a resistor `R` (Ω) in series with an inductor `L` (mH)
@@ -113,7 +117,12 @@ fn dft_power_spectrum_has_the_quadratic_form_gradient() {
     let (v, g) = fwdad::gradient_with::<4>(weighted_spectrum {}, &x);
     assert_eq!(v.to_bits(), weighted_spectrum(&x).to_bits());
     for i in 0..n {
-        assert!((g[i] - want[i]).abs() < 1e-12, "∂{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-12,
+            "∂{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     check_modes!(weighted_spectrum {}, |x: &[f64]| weighted_spectrum(x), x);
 }

@@ -67,7 +67,9 @@ fn dls_step_length(j: &[f64], lambda: f64) -> f64 {
     let jac = Matrix2::new(j[0], j[1], j[2], j[3]);
     let e = Vector2::new(0.1, -0.2);
     let damped = jac.transpose() * jac + Matrix2::identity() * (lambda * lambda);
-    let inv = damped.try_inverse().expect("damped normal matrix is invertible");
+    let inv = damped
+        .try_inverse()
+        .expect("damped normal matrix is invertible");
     let dq = inv * jac.transpose() * e;
     dq.norm()
 }
@@ -116,7 +118,10 @@ fn chain_compliance(k: &[f64]) -> f64 {
         0.0, -k[2], k[2],
     );
     let f = Vector3::new(0.0, 0.0, 1.0);
-    let u = stiffness.lu().solve(&f).expect("a spring chain fixed at the wall");
+    let u = stiffness
+        .lu()
+        .solve(&f)
+        .expect("a spring chain fixed at the wall");
     f.dot(&u)
 }
 
@@ -158,7 +163,12 @@ fn smallest_eigenvalue_has_the_eigenvector_derivative() {
     let (l, g) = fwdad::gradient_with::<4>(smallest_moment {}, &x);
     assert_eq!(l.to_bits(), smallest_moment(&x).to_bits());
     for i in 0..3 {
-        assert!((g[i] - want[i]).abs() < 1e-10, "∂λ/∂x{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-10,
+            "∂λ/∂x{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     check_modes!(smallest_moment {}, |x: &[f64]| smallest_moment(x), x);
 }
@@ -217,7 +227,11 @@ fn line_fit_residual(p: &[f64]) -> f64 {
 
 #[test]
 fn least_squares_fit_on_dmatrix() {
-    check_modes!(line_fit_residual {}, |x: &[f64]| line_fit_residual(x), [0.8, 0.6]);
+    check_modes!(
+        line_fit_residual {},
+        |x: &[f64]| line_fit_residual(x),
+        [0.8, 0.6]
+    );
 }
 
 /// Two direction vectors (stored by rows) made unit length in place, then read back.
@@ -276,11 +290,20 @@ fn rows_and_columns_updated_in_place() {
         2.0 / n1 - 2.0 * x[5] * x[5] / n1.powi(3),
     ];
     for i in 0..6 {
-        assert!((g[i] - want[i]).abs() < 1e-13, "∂{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-13,
+            "∂{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     check_modes!(unit_rows {}, |x: &[f64]| unit_rows(x), x);
     check_modes!(centred_columns {}, |x: &[f64]| centred_columns(x), x);
-    check_modes!(row_and_column_stats {}, |x: &[f64]| row_and_column_stats(x), x);
+    check_modes!(
+        row_and_column_stats {},
+        |x: &[f64]| row_and_column_stats(x),
+        x
+    );
 }
 
 /// A commanded twist's three joint rates, each softly saturated at
@@ -340,7 +363,12 @@ fn a_row_view_bound_by_let_writes_the_matrix() {
         0.0,
     ];
     for i in 0..6 {
-        assert!((g[i] - want[i]).abs() < 1e-14, "∂{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-14,
+            "∂{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     check_modes!(first_row_unit {}, |x: &[f64]| first_row_unit(x), x);
 }

@@ -87,7 +87,12 @@ fn row_softmax_in_place_has_the_softmax_jacobian() {
     let (v, g) = fwdad::gradient_with::<4>(row_softmax {}, &x);
     assert_eq!(v.to_bits(), row_softmax(&x).to_bits());
     for i in 0..6 {
-        assert!((g[i] - want[i]).abs() < 1e-14, "∂{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-14,
+            "∂{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     check_modes!(row_softmax {}, |x: &[f64]| row_softmax(x), x);
 }
@@ -135,7 +140,10 @@ fn rows_updated_in_place() {
     assert_eq!(v.to_bits(), centred_energy(&x).to_bits());
     for j in 0..3 {
         let d = x[j] - x[3 + j];
-        assert!((g[j] - d).abs() < 1e-14 && (g[3 + j] + d).abs() < 1e-14, "column {j}");
+        assert!(
+            (g[j] - d).abs() < 1e-14 && (g[3 + j] + d).abs() < 1e-14,
+            "column {j}"
+        );
     }
     check_modes!(centred_energy {}, |x: &[f64]| centred_energy(x), x);
     check_modes!(graded_rows {}, |x: &[f64]| graded_rows(x), x);
@@ -182,7 +190,12 @@ fn three_index_tensors() {
     let (v, g) = fwdad::gradient_with::<4>(tensor_energy {}, &x);
     assert_eq!(v.to_bits(), tensor_energy(&x).to_bits());
     for m in 0..3 {
-        assert!((g[m] - want[m]).abs() < 1e-13, "∂{m}: {} vs {}", g[m], want[m]);
+        assert!(
+            (g[m] - want[m]).abs() < 1e-13,
+            "∂{m}: {} vs {}",
+            g[m],
+            want[m]
+        );
     }
     check_modes!(tensor_energy {}, |x: &[f64]| tensor_energy(x), x);
     check_modes!(tensor_filled {}, |x: &[f64]| tensor_filled(x), [0.8, 0.6]);
@@ -221,7 +234,11 @@ fn map_inplace_writes_each_element() {
         assert!((g[i] - want).abs() < 1e-15, "∂{i}");
     }
     check_modes!(damped_in_place {}, |x: &[f64]| damped_in_place(x), x);
-    check_modes!(leaky_in_place {}, |x: &[f64]| leaky_in_place(x), [1.0, -0.3, 1.5]);
+    check_modes!(
+        leaky_in_place {},
+        |x: &[f64]| leaky_in_place(x),
+        [1.0, -0.3, 1.5]
+    );
 }
 
 /// `∫₀^L sin(ω s) ds` by the trapezoid rule on 11 points of `linspace`, `[L, ω]`.
@@ -291,7 +308,12 @@ fn views_bound_by_let_write_the_array() {
     assert!((v - (3.0 * x[1] * (x[5] + 1.0) + x[2] + 1.0)).abs() < 1e-15);
     let want = [0.0, 3.0 * (x[5] + 1.0), 1.0, 0.0, 0.0, 3.0 * x[1]];
     for i in 0..6 {
-        assert!((g[i] - want[i]).abs() < 1e-15, "∂{i}: {} vs {}", g[i], want[i]);
+        assert!(
+            (g[i] - want[i]).abs() < 1e-15,
+            "∂{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
     }
     check_modes!(rescaled_features {}, |x: &[f64]| rescaled_features(x), x);
 }

@@ -448,9 +448,7 @@ impl Lowerer<'_> {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }
             // `a.nrows()` of a library matrix, `t.len_of(Axis(2))` of an array.
-            (None, None) if crate::libtypes::is_size_method(&name) => {
-                TypeHint::Int
-            }
+            (None, None) if crate::libtypes::is_size_method(&name) => TypeHint::Int,
             // `let (w1, w2) = x.split_at(k)`: two sub-slices of the receiver's elements,
             // so `w1.iter().zip(w2)` starts a chain like `x.iter()` does.
             (Some(m), _) if m.splits() => {

@@ -522,7 +522,10 @@ impl Lowerer<'_> {
         // ndarray's `azip!((a in &mut a, &b in &b) ..)`: a closure over the elements of
         // several arrays, which the macro would run on primals alone.
         if crate::libtypes::is_ndarray_zip_macro(&mac.path) {
-            self.diag.error(span, crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "`azip!`"));
+            self.diag.error(
+                span,
+                crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "`azip!`"),
+            );
             return Some(self.poison(span));
         }
         Some(self.lower_opaque_macro(mac, span))
