@@ -372,3 +372,48 @@ fn a_row_view_bound_by_let_writes_the_matrix() {
     }
     check_modes!(first_row_unit {}, |x: &[f64]| first_row_unit(x), x);
 }
+
+/// The squared projections of the state on three fixed directions, which the body first
+/// normalises in place (constant data: no derivative flows through the directions).
+#[derive_frule]
+fn projected_energy(x: &[f64]) -> f64 {
+    let mut dirs = Matrix3::new(1.0, 2.0, 2.0, 0.0, 3.0, 4.0, 1.0, 0.0, 0.0);
+    for mut row in dirs.row_iter_mut() {
+        let n = row.norm();
+        row /= n;
+    }
+    let v = Vector3::new(x[0], x[1], x[2]);
+    (dirs * v).norm_squared()
+}
+
+#[test]
+fn constant_rows_normalised_in_place() {
+    let x: [f64; 3] = [0.4, -1.3, 2.0];
+    // D has the unit rows (1, 2, 2)/3, (0, 3, 4)/5, (1, 0, 0): the energy is |D x|², its
+    // gradient 2 Dᵀ D x.
+    let d = Matrix3::new(
+        1.0 / 3.0,
+        2.0 / 3.0,
+        2.0 / 3.0,
+        0.0,
+        0.6,
+        0.8,
+        1.0,
+        0.0,
+        0.0,
+    );
+    let xv = Vector3::new(x[0], x[1], x[2]);
+    let want = 2.0 * d.transpose() * d * xv;
+    let (v, g) = fwdad::gradient_with::<4>(projected_energy {}, &x);
+    assert_eq!(v.to_bits(), projected_energy(&x).to_bits());
+    assert!((v - (d * xv).norm_squared()).abs() < 1e-13);
+    for i in 0..3 {
+        assert!(
+            (g[i] - want[i]).abs() < 1e-13,
+            "∂{i}: {} vs {}",
+            g[i],
+            want[i]
+        );
+    }
+    check_modes!(projected_energy {}, |x: &[f64]| projected_energy(x), x);
+}

@@ -1345,18 +1345,6 @@ impl Emitter<'_> {
                             None => self.primal_expr(inst, kind, &lifted, span),
                         }
                     }
-                    // `row /= n` of a view of a row, column or lane (lowered as
-                    // `row.div_assign(n)`): the view's operator, written through it.
-                    InstKind::MethodCall { method, .. } if lifted.len() == 2 => {
-                        match crate::libtypes::assign_trait(method) {
-                            Some(tr) => {
-                                let tr = syn::Ident::new(tr, span);
-                                let (recv, arg) = (&lifted[0], &lifted[1]);
-                                quote_spanned!(span=> ::core::ops::#tr::#method(&mut #recv, #arg))
-                            }
-                            None => self.primal_expr(inst, kind, &lifted, span),
-                        }
-                    }
                     InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
@@ -2357,7 +2345,16 @@ impl Emitter<'_> {
                     && matches!(callee, MethodCallee::Float(_))
                     && !int_result
                     && *self.func.values[*receiver].ty.deref_all_pub() != TypeHint::Int;
-                let call = if int_result && by_ref && int_method {
+                // `row /= n` of a view of a library value's row, column or lane (lowered
+                // as `row.div_assign(n)`): the view's operator, written through it.
+                let view_op = match *self.lib.get(*receiver) && rest.len() == 1 {
+                    true => crate::libtypes::assign_trait(method),
+                    false => None,
+                };
+                let call = if let Some(tr) = view_op {
+                    let tr = syn::Ident::new(tr, span);
+                    quote_spanned!(span=> ::core::ops::#tr::#method(&mut #recv, #(#rest),*))
+                } else if int_result && by_ref && int_method {
                     quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))
                 } else if by_trait {
                     let rt = self.rt;
