@@ -29,7 +29,7 @@ fn screen_xy(p: &[f64]) -> f64 {
 
 #[test]
 fn camera_projection_in_every_mode() {
-    check_modes!(screen_xy {}, |x: &[f64]| screen_xy(x), [0.3, 0.4, -1.0]);
+    check_modes!(screen_xy {}, screen_xy, [0.3, 0.4, -1.0]);
 }
 
 /// The head of a joint blended between a yaw and a roll: `slerp` at `t`, the rotated x
@@ -44,11 +44,7 @@ fn blended_heading(p: &[f64]) -> f64 {
 
 #[test]
 fn quaternion_slerp_in_every_mode() {
-    check_modes!(
-        blended_heading {},
-        |x: &[f64]| blended_heading(x),
-        [0.3, 0.4, 0.35]
-    );
+    check_modes!(blended_heading {}, blended_heading, [0.3, 0.4, 0.35]);
 }
 
 /// The current amplitude through a resistor `R` (Ω) in series with an inductor `L` (mH)
@@ -78,7 +74,7 @@ fn rlc_current_has_the_closed_form_derivative() {
     let m2 = p[0] * p[0] + x * x;
     assert!((v - 1.0 / m2.sqrt()).abs() < 1e-14);
     assert!((g[0] + p[0] / m2.powf(1.5)).abs() < 1e-14, "∂/∂R: {}", g[0]);
-    check_modes!(rlc_current {}, |x: &[f64]| rlc_current(x), p);
+    check_modes!(rlc_current {}, rlc_current, p);
 }
 
 /// The power spectrum of a real signal by the DFT written as two loops, weighted by
@@ -124,5 +120,5 @@ fn dft_power_spectrum_has_the_quadratic_form_gradient() {
             want[i]
         );
     }
-    check_modes!(weighted_spectrum {}, |x: &[f64]| weighted_spectrum(x), x);
+    check_modes!(weighted_spectrum {}, weighted_spectrum, x);
 }

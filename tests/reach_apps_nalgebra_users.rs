@@ -57,7 +57,7 @@ fn euler_angle_arm_in_every_mode() {
             common::modes::assert_close(j[(i, k)], d[i], 1e-7, &format!("J[{i},{k}]"));
         }
     }
-    check_modes!(reach_error {}, |x: &[f64]| reach_error(x), q);
+    check_modes!(reach_error {}, reach_error, q);
 }
 
 /// One damped-least-squares step `Δq = (JᵀJ + λ²I)⁻¹ Jᵀ e` of a planar two-joint
@@ -140,7 +140,7 @@ fn spring_chain_compliance_is_the_series_formula() {
             assert!((h[(i, j)] - want).abs() < 1e-12, "H[{i},{j}]");
         }
     }
-    check_modes!(chain_compliance {}, |x: &[f64]| chain_compliance(x), k);
+    check_modes!(chain_compliance {}, chain_compliance, k);
 }
 
 /// The smallest principal moment of a symmetric 3×3 tensor with three free entries.
@@ -170,7 +170,7 @@ fn smallest_eigenvalue_has_the_eigenvector_derivative() {
             want[i]
         );
     }
-    check_modes!(smallest_moment {}, |x: &[f64]| smallest_moment(x), x);
+    check_modes!(smallest_moment {}, smallest_moment, x);
 }
 
 /// One constant-velocity Kalman step on `[px, py, vx, vy]` with a position fix: the
@@ -204,11 +204,7 @@ fn kalman_step_cost(prior: &[f64]) -> f64 {
 
 #[test]
 fn kalman_step_on_smatrix() {
-    check_modes!(
-        kalman_step_cost {},
-        |x: &[f64]| kalman_step_cost(x),
-        [0.2, -0.1, 0.5, 0.3]
-    );
+    check_modes!(kalman_step_cost {}, kalman_step_cost, [0.2, -0.1, 0.5, 0.3]);
 }
 
 /// Residual of the straight-line least-squares fit `c₀ + c₁ (p₀ i)` to `cos(p₁ i)`,
@@ -227,11 +223,7 @@ fn line_fit_residual(p: &[f64]) -> f64 {
 
 #[test]
 fn least_squares_fit_on_dmatrix() {
-    check_modes!(
-        line_fit_residual {},
-        |x: &[f64]| line_fit_residual(x),
-        [0.8, 0.6]
-    );
+    check_modes!(line_fit_residual {}, line_fit_residual, [0.8, 0.6]);
 }
 
 /// Two direction vectors (stored by rows) made unit length in place, then read back.
@@ -297,13 +289,9 @@ fn rows_and_columns_updated_in_place() {
             want[i]
         );
     }
-    check_modes!(unit_rows {}, |x: &[f64]| unit_rows(x), x);
-    check_modes!(centred_columns {}, |x: &[f64]| centred_columns(x), x);
-    check_modes!(
-        row_and_column_stats {},
-        |x: &[f64]| row_and_column_stats(x),
-        x
-    );
+    check_modes!(unit_rows {}, unit_rows, x);
+    check_modes!(centred_columns {}, centred_columns, x);
+    check_modes!(row_and_column_stats {}, row_and_column_stats, x);
 }
 
 /// A commanded twist's three joint rates, each softly saturated at
@@ -370,7 +358,7 @@ fn a_row_view_bound_by_let_writes_the_matrix() {
             want[i]
         );
     }
-    check_modes!(first_row_unit {}, |x: &[f64]| first_row_unit(x), x);
+    check_modes!(first_row_unit {}, first_row_unit, x);
 }
 
 /// The squared projections of the state on three fixed directions, which the body first
@@ -415,5 +403,5 @@ fn constant_rows_normalised_in_place() {
             want[i]
         );
     }
-    check_modes!(projected_energy {}, |x: &[f64]| projected_energy(x), x);
+    check_modes!(projected_energy {}, projected_energy, x);
 }

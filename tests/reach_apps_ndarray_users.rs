@@ -53,7 +53,7 @@ fn tanh_layer_has_the_backprop_gradient() {
         assert!((g[2 * i + 1] - s * x[1]).abs() < 1e-14, "∂W{i}1");
         assert!((g[4 + i] - s).abs() < 1e-14, "∂b{i}");
     }
-    check_modes!(layer_of_params {}, |x: &[f64]| layer_of_params(x), p);
+    check_modes!(layer_of_params {}, layer_of_params, p);
 }
 
 /// Attention-like weights: a softmax over each row of a 2×3 score matrix, in place.
@@ -94,7 +94,7 @@ fn row_softmax_in_place_has_the_softmax_jacobian() {
             want[i]
         );
     }
-    check_modes!(row_softmax {}, |x: &[f64]| row_softmax(x), x);
+    check_modes!(row_softmax {}, row_softmax, x);
 }
 
 /// Features centred by their column means, row by row; the centred data's energy.
@@ -145,9 +145,9 @@ fn rows_updated_in_place() {
             "column {j}"
         );
     }
-    check_modes!(centred_energy {}, |x: &[f64]| centred_energy(x), x);
-    check_modes!(graded_rows {}, |x: &[f64]| graded_rows(x), x);
-    check_modes!(lane_statistics {}, |x: &[f64]| lane_statistics(x), x);
+    check_modes!(centred_energy {}, centred_energy, x);
+    check_modes!(graded_rows {}, graded_rows, x);
+    check_modes!(lane_statistics {}, lane_statistics, x);
 }
 
 /// The squared entries of the tensor `T_ijk = x_i x_j + x_k`, summed.
@@ -197,8 +197,8 @@ fn three_index_tensors() {
             want[m]
         );
     }
-    check_modes!(tensor_energy {}, |x: &[f64]| tensor_energy(x), x);
-    check_modes!(tensor_filled {}, |x: &[f64]| tensor_filled(x), [0.8, 0.6]);
+    check_modes!(tensor_energy {}, tensor_energy, x);
+    check_modes!(tensor_filled {}, tensor_filled, [0.8, 0.6]);
 }
 
 /// `x sin x` elementwise in place, summed.
@@ -233,12 +233,8 @@ fn map_inplace_writes_each_element() {
         let want = x[i].cos() * x[i] + x[i].sin();
         assert!((g[i] - want).abs() < 1e-15, "∂{i}");
     }
-    check_modes!(damped_in_place {}, |x: &[f64]| damped_in_place(x), x);
-    check_modes!(
-        leaky_in_place {},
-        |x: &[f64]| leaky_in_place(x),
-        [1.0, -0.3, 1.5]
-    );
+    check_modes!(damped_in_place {}, damped_in_place, x);
+    check_modes!(leaky_in_place {}, leaky_in_place, [1.0, -0.3, 1.5]);
 }
 
 /// `∫₀^L sin(ω s) ds` by the trapezoid rule on 11 points of `linspace`, `[L, ω]`.
@@ -253,7 +249,7 @@ fn trapezoid(p: &[f64]) -> f64 {
 #[test]
 fn trapezoid_over_linspace() {
     let p = [1.3, 0.6];
-    check_modes!(trapezoid {}, |x: &[f64]| trapezoid(x), p);
+    check_modes!(trapezoid {}, trapezoid, p);
     // Close to the integral's own derivatives: ∂/∂L = sin(ωL).
     let (_, g) = fwdad::gradient_with::<4>(trapezoid {}, &p);
     assert!((g[0] - (p[1] * p[0]).sin()).abs() < 1e-2);
@@ -285,7 +281,7 @@ fn elements_written_through_iter_mut() {
         let want = 2.0 * x[i] * (1.0 + 0.1 * v[i]).powi(6);
         assert!((g[i] - want).abs() < 1e-13, "∂{i}: {} vs {want}", g[i]);
     }
-    check_modes!(euler_positions {}, |x: &[f64]| euler_positions(x), x);
+    check_modes!(euler_positions {}, euler_positions, x);
 }
 
 /// A feature column rescaled and another shifted through views bound by `let`.
@@ -315,5 +311,5 @@ fn views_bound_by_let_write_the_array() {
             want[i]
         );
     }
-    check_modes!(rescaled_features {}, |x: &[f64]| rescaled_features(x), x);
+    check_modes!(rescaled_features {}, rescaled_features, x);
 }
