@@ -27,7 +27,7 @@ fn tool_point(q: &[f64]) -> Point3<f64> {
     let mut pose = Isometry3::identity();
     for i in 0..3 {
         let rot = UnitQuaternion::from_euler_angles(q[i], 0.5 * q[i], 0.0);
-        pose = pose * Isometry3::from_parts(Translation3::from(link), rot);
+        pose *= Isometry3::from_parts(Translation3::from(link), rot);
     }
     pose * Point3::origin()
 }

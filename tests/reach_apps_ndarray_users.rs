@@ -205,7 +205,7 @@ fn three_index_tensors() {
 #[derive_frule]
 fn damped_in_place(x: &[f64]) -> f64 {
     let mut a = Array1::from_vec(x.to_vec());
-    a.map_inplace(|v| *v = v.sin() * *v);
+    a.map_inplace(|v| *v *= v.sin());
     a.sum()
 }
 
