@@ -145,7 +145,15 @@ fn lib_plan(
     let is_lib = |v: &Value| *lib.get(*v);
     let data = &func.insts[inst];
     let result_active = data.results.first().is_some_and(|r| *active.get(*r));
-    if !result_active {
+    // The counter of `for (i, mut row) in m.row_iter_mut().enumerate()`: read off the item
+    // (a library value in the rule's form, not a dual) as written.
+    let counter = matches!(&data.kind, InstKind::Field { base, .. }
+        if is_lib(base) && *active.get(*base) && !crate::libtypes::is_param(func, *base))
+        && data
+            .results
+            .first()
+            .is_some_and(|r| func.values[*r].ty == crate::types::TypeHint::Int);
+    if !result_active && !counter {
         return None;
     }
     let involved = match &data.kind {

@@ -1330,6 +1330,13 @@ impl Emitter<'_> {
                         method, receiver, ..
                     } if lifted.len() == 1 && *self.nalgebra.get(*receiver) => {
                         match crate::libtypes::NalgebraMethod::of_method(method) {
+                            // A view of a row (`row.norm()` in `for row in
+                            // m.row_iter_mut()`) is not `Copy`: borrowed.
+                            Some(f) if f.borrows() => {
+                                let f = syn::Ident::new(f.runtime_fn(), span);
+                                let recv = &lifted[0];
+                                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(&#recv))
+                            }
                             Some(f) => {
                                 let f = syn::Ident::new(f.runtime_fn(), span);
                                 let recv = &lifted[0];
@@ -1790,8 +1797,15 @@ impl Emitter<'_> {
                         .results
                         .first()
                         .is_some_and(|&r| self.is_returned(r));
+                let lib_over_duals = self.is(*base)
+                    && *self.lib.get(*base)
+                    && !crate::libtypes::is_param(self.func, *base);
                 if *mutable && returned_from_param {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
+                } else if *mutable && lib_over_duals {
+                    // An element of a library value over duals written in place
+                    // (`for v in a.iter_mut()` of a local `Array1` or `Vector3`).
+                    quote_spanned!(span=> #rt::lib_elem_at_mut(&mut #b, #i))
                 } else if *mutable {
                     quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
                 } else if self.is(*base)
@@ -2077,7 +2091,14 @@ impl Emitter<'_> {
                 }
             }
             InstKind::For { iter, body, .. } => {
-                let elem = self.name(self.func.regions[body].params[0]);
+                let item = self.func.regions[body].params[0];
+                let elem = self.name(item);
+                // A view of a library value's row (`for mut row in m.row_iter_mut()`),
+                // which the body may write through.
+                let elem = match *self.lib.get(item) {
+                    true => quote!(mut #elem),
+                    false => quote!(#elem),
+                };
                 let iter_ts = self.operand(iter, Need::AsIs);
                 let body_ts = self.loop_body(body, inst);
                 let outs: Vec<_> = results.iter().map(|r| self.name(*r)).collect();
@@ -2426,7 +2447,16 @@ impl Emitter<'_> {
                     && matches!(callee, MethodCallee::Float(_))
                     && !int_result
                     && *self.func.values[*receiver].ty.deref_all_pub() != TypeHint::Int;
-                let call = if int_result && by_ref && int_method {
+                // `row /= n` of a view of a library value's row, column or lane (lowered
+                // as `row.div_assign(n)`): the view's operator, written through it.
+                let view_op = match *self.lib.get(*receiver) && rest.len() == 1 {
+                    true => crate::libtypes::assign_trait(method),
+                    false => None,
+                };
+                let call = if let Some(tr) = view_op {
+                    let tr = syn::Ident::new(tr, span);
+                    quote_spanned!(span=> ::core::ops::#tr::#method(&mut #recv, #(#rest),*))
+                } else if int_result && by_ref && int_method {
                     quote_spanned!(span=> (*#recv).#method #turbofish (#(#rest),*))
                 } else if by_trait {
                     let rt = self.rt;

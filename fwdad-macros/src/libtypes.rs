@@ -118,10 +118,22 @@ fn is_geometry_name(name: &syn::Ident) -> bool {
     cfg!(feature = "nalgebra") && NALGEBRA_GEOMETRY_TYPES.iter().any(|t| name == t)
 }
 
-/// Fields of a geometry value that hold a library value, not a scalar: a point's or
+/// Fields of a nalgebra value that hold a library value, not a scalar: a point's or
 /// quaternion's `coords`, a translation's `vector`, an isometry's `rotation` and
-/// `translation`. Every other field (`p.x`, `q.w`, `z.re`) is a scalar.
-const GEOMETRY_VALUE_FIELDS: &[&str] = &["coords", "vector", "rotation", "translation"];
+/// `translation`; a decomposition's factors (`eig.eigenvalues`, `eig.eigenvectors` of
+/// `symmetric_eigen()`, `svd.singular_values`, `svd.u`, `svd.v_t`). Every other field
+/// (`p.x`, `q.w`, `z.re`) is a scalar.
+const GEOMETRY_VALUE_FIELDS: &[&str] = &[
+    "coords",
+    "vector",
+    "rotation",
+    "translation",
+    "eigenvalues",
+    "eigenvectors",
+    "singular_values",
+    "u",
+    "v_t",
+];
 
 /// num-complex's types.
 const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
@@ -261,11 +273,116 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
-/// Methods of library values that return a size (`a.nrows()`), by name: their result is
-/// an integer, whatever the receiver.
-const SIZE_METHODS: &[&str] = &["nrows", "ncols"];
+/// Methods of library values that iterate over views of their rows, columns or lanes:
+/// nalgebra's `row_iter`, `column_iter` (and `_mut`), ndarray's `rows`, `columns`,
+/// `outer_iter`, `axis_iter`, `lanes` (and `_mut`). A loop over one binds library values.
+const LANE_ITERATORS: &[&str] = &[
+    "row_iter",
+    "row_iter_mut",
+    "column_iter",
+    "column_iter_mut",
+    "rows",
+    "rows_mut",
+    "columns",
+    "columns_mut",
+    "outer_iter",
+    "outer_iter_mut",
+    "axis_iter",
+    "axis_iter_mut",
+    "lanes",
+    "lanes_mut",
+];
 
-/// Whether `name()` (no arguments) is a library value's size, with a library feature on.
+/// The name the view's loop variable has in `for mut row in m.row_iter_mut()` (or `for (i,
+/// mut row) in m.row_iter_mut().enumerate()`), when the loop iterates over
+/// [`LANE_ITERATORS`] (with the feature of its library).
+pub fn lane_view_binding(iter: &syn::Expr, pat: &syn::Pat) -> Option<syn::Ident> {
+    if !cfg!(any(feature = "nalgebra", feature = "ndarray")) {
+        return None;
+    }
+    let syn::Expr::MethodCall(m) = strip_expr(iter) else {
+        return None;
+    };
+    let (lanes, pat) = match (m.method.to_string().as_str(), pat) {
+        ("enumerate", syn::Pat::Tuple(t)) if t.elems.len() == 2 => (&*m.receiver, &t.elems[1]),
+        _ => (iter, pat),
+    };
+    let syn::Expr::MethodCall(l) = strip_expr(lanes) else {
+        return None;
+    };
+    if !LANE_ITERATORS.iter().any(|n| l.method == n) {
+        return None;
+    }
+    match pat {
+        syn::Pat::Ident(i) if i.subpat.is_none() => Some(i.ident.clone()),
+        _ => None,
+    }
+}
+
+/// Methods of library values that return a mutable view of part of them (nalgebra's
+/// `row_mut`, `column_mut`, `rows_mut`, `columns_mut`, `fixed_rows_mut`,
+/// `fixed_columns_mut`, `view_mut`, `fixed_view_mut`; ndarray's `row_mut`, `column_mut`,
+/// `slice_mut`, `view_mut`, `index_axis_mut`, `diag_mut`).
+const VIEW_MUT_METHODS: &[&str] = &[
+    "row_mut",
+    "column_mut",
+    "rows_mut",
+    "columns_mut",
+    "fixed_rows_mut",
+    "fixed_columns_mut",
+    "view_mut",
+    "fixed_view_mut",
+    "slice_mut",
+    "index_axis_mut",
+    "diag_mut",
+];
+
+/// Whether `e` is `m.row_mut(i)` (one of [`VIEW_MUT_METHODS`]), with a library feature:
+/// `let mut r = m.row_mut(0);` binds a view that compound assignment writes through.
+pub fn makes_view_mut(e: &syn::Expr) -> bool {
+    cfg!(any(feature = "nalgebra", feature = "ndarray"))
+        && matches!(strip_expr(e), syn::Expr::MethodCall(m)
+            if VIEW_MUT_METHODS.iter().any(|n| m.method == n))
+}
+
+fn strip_expr(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_expr(&p.expr),
+        syn::Expr::Group(g) => strip_expr(&g.expr),
+        e => e,
+    }
+}
+
+/// The operator method of a compound assignment (`/=`: `div_assign`), which a view of a
+/// library value's lane takes in place.
+pub fn assign_method(op: crate::ir::BinOp) -> Option<&'static str> {
+    use crate::ir::BinOp;
+    Some(match op {
+        BinOp::Add => "add_assign",
+        BinOp::Sub => "sub_assign",
+        BinOp::Mul => "mul_assign",
+        BinOp::Div => "div_assign",
+        _ => return None,
+    })
+}
+
+/// The `core::ops` trait of an operator method a view takes in place (`div_assign`:
+/// `DivAssign`), which the rule calls by its path (the user need not import it).
+pub fn assign_trait(method: &syn::Ident) -> Option<&'static str> {
+    Some(match method.to_string().as_str() {
+        "add_assign" => "AddAssign",
+        "sub_assign" => "SubAssign",
+        "mul_assign" => "MulAssign",
+        "div_assign" => "DivAssign",
+        _ => return None,
+    })
+}
+
+/// Methods of library values that return a size (`a.nrows()`, `t.len_of(Axis(2))`), by
+/// name: their result is an integer, whatever the receiver.
+const SIZE_METHODS: &[&str] = &["nrows", "ncols", "len_of"];
+
+/// Whether `name(..)` is a library value's size, with a library feature on.
 pub fn is_size_method(name: &str) -> bool {
     cfg!(any(feature = "nalgebra", feature = "ndarray")) && SIZE_METHODS.contains(&name)
 }
@@ -357,6 +474,12 @@ impl NalgebraMethod {
         ]
         .into_iter()
         .find_map(|(name, f)| (method == name).then_some(f))
+    }
+
+    /// Whether the runtime function takes the matrix by reference (the norms: a view of
+    /// a row, which is not `Copy`, stays usable); the factorisations take it by value.
+    pub fn borrows(self) -> bool {
+        matches!(self, Self::Norm | Self::NormSquared)
     }
 
     /// The runtime function (in `nalgebra_linalg`) that computes it.
@@ -493,11 +616,13 @@ pub enum FromFn {
     Ndarray1,
     /// ndarray's `Array2::from_shape_fn`: `|(i, j)|`, row by row.
     Ndarray2,
+    /// ndarray's `Array3::from_shape_fn`: `|(i, j, k)|`, the last index fastest.
+    Ndarray3,
 }
 
 impl FromFn {
     /// `Ty::from_fn` of a nalgebra matrix type, `Array1::from_shape_fn`,
-    /// `Array2::from_shape_fn`, with the features.
+    /// `Array2::from_shape_fn`, `Array3::from_shape_fn`, with the features.
     pub fn of_path(path: &syn::Path) -> Option<Self> {
         let n = path.segments.len();
         if n < 2 {
@@ -511,6 +636,8 @@ impl FromFn {
             Some(Self::Ndarray1)
         } else if ndarray && ty == "Array2" {
             Some(Self::Ndarray2)
+        } else if ndarray && ty == "Array3" {
+            Some(Self::Ndarray3)
         } else {
             None
         }
@@ -529,6 +656,30 @@ pub fn is_nalgebra_free_fn(path: &syn::Path) -> bool {
             .ident
             .to_string()
             .starts_with(|ch: char| ch.is_ascii_lowercase())
+}
+
+/// Whether a method is ndarray's `map_inplace` (its closure takes each element `&mut`),
+/// with the feature.
+pub fn is_ndarray_map_inplace(method: &syn::Ident) -> bool {
+    cfg!(feature = "ndarray") && method == "map_inplace"
+}
+
+/// The error for ndarray's `Zip` and `azip!` (`{what}` names the one written).
+pub const NDARRAY_ZIP_ADVICE: &str = "`#[derive_frule]` does not support {what} (a closure run on the elements of several arrays): write the loop over the indices, `for i in 0..p.len() { p[i] += dt * v[i]; }` (`p[[i, j]]` for two axes), or the arrays' operators, `p += &(&v * dt);`";
+
+/// Whether `path(..)` is ndarray's `Zip::from` (`Zip::from`, `ndarray::Zip::from`), with
+/// the feature.
+pub fn is_ndarray_zip(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    cfg!(feature = "ndarray")
+        && n >= 2
+        && path.segments[n - 2].ident == "Zip"
+        && path.segments[n - 1].ident == "from"
+}
+
+/// Whether a macro's path is ndarray's `azip!`, with the feature.
+pub fn is_ndarray_zip_macro(path: &syn::Path) -> bool {
+    cfg!(feature = "ndarray") && path.segments.last().is_some_and(|s| s.ident == "azip")
 }
 
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
@@ -774,22 +925,29 @@ impl Analysis<'_> {
                     // glam's `v.max(w)`, `v.min(w)` are componentwise (nalgebra's `v.max()`
                     // is the largest entry).
                     let componentwise = args.len() == 1 && (method == "max" || method == "min");
+                    // A size (`a.len()`, `a.nrows()`) is an integer.
+                    let int = results
+                        .first()
+                        .is_some_and(|r| self.func.values[*r].ty == crate::types::TypeHint::Int);
                     seq_copy
                         || self.is(*receiver)
                             && (matrix_dot
                                 || componentwise
                                 || !SCALAR_METHODS.iter().any(|m| method == m))
                             && !is_size_method(&method.to_string())
+                            && !int
                 }
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
                 }
-                // `p.coords`, `iso.translation` of a geometry value.
+                // `p.coords`, `iso.translation` of a geometry value; the view in `for (i,
+                // mut row) in m.row_iter_mut().enumerate()`.
                 InstKind::Field { base, member } | InstKind::FieldRef { base, member, .. } => {
-                    self.is(*base)
+                    (self.is(*base)
                         && cfg!(feature = "nalgebra")
                         && matches!(member, syn::Member::Named(m)
-                            if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
+                            if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f)))
+                        || enumerated_lane(self.func, *base, member, &|v| self.is(v))
                 }
                 // An element of a parameter `&[Vector3<f64>]` or of a local array of
                 // library values (`let axes = [Vector3::z_axis(), ..]; axes[i]`).
@@ -841,6 +999,14 @@ impl Analysis<'_> {
                 InstKind::Loop { init, body } | InstKind::For { init, body, .. } => {
                     let (init, body) = (init.clone(), *body);
                     let offset = usize::from(matches!(data.kind, InstKind::For { .. }));
+                    // `for mut row in m.row_iter_mut()`: each item is a view of the rows.
+                    if let InstKind::For { iter, .. } = &data.kind {
+                        if self.iterates_lanes(*iter) {
+                            if let Some(&item) = self.func.regions[body].params.first() {
+                                self.mark(item);
+                            }
+                        }
+                    }
                     let params = self.func.regions[body].params[offset..].to_vec();
                     // A loop-carried ndarray matrix (filled in the loop) stays one.
                     for (p, i) in params.iter().zip(&init) {
@@ -888,6 +1054,22 @@ impl Analysis<'_> {
         }
     }
 
+    /// Whether `iter` is an iterator over the rows, columns or lanes of a library value
+    /// ([`LANE_ITERATORS`]), whose items are views of the value's elements.
+    fn iterates_lanes(&self, iter: Value) -> bool {
+        lane_iterator(self.func, iter, &|v| self.is(v))
+            || match self.func.values[iter].def {
+                // `(i, row)` of `.enumerate()`, read field by field as written.
+                crate::ir::ValueDef::Inst(inst, 0) => matches!(
+                    &self.func.insts[inst].kind,
+                    InstKind::MethodCall { receiver, method, .. }
+                        if method == "enumerate"
+                            && lane_iterator(self.func, *receiver, &|v| self.is(v))
+                ),
+                _ => false,
+            }
+    }
+
     /// Whether an instruction's result keeps two axes: copies and borrows of a matrix,
     /// elementwise arithmetic with one, its transpose or owned copy, the product of two.
     fn is_matrix_result(&self, kind: &InstKind) -> bool {
@@ -918,6 +1100,53 @@ impl Analysis<'_> {
             }
             _ => false,
         }
+    }
+}
+
+/// Whether `iter` is `m.row_iter_mut()` (or another of [`LANE_ITERATORS`]) of a value
+/// `lib` accepts.
+fn lane_iterator(func: &Function, iter: Value, lib: &dyn Fn(Value) -> bool) -> bool {
+    match func.values[iter].def {
+        crate::ir::ValueDef::Inst(inst, 0) => match &func.insts[inst].kind {
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => lib(*receiver) && LANE_ITERATORS.iter().any(|m| method == m),
+            InstKind::Copy(arg) => lane_iterator(func, *arg, lib),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `base.member` is the view of `for (i, mut row) in m.row_iter_mut().enumerate()`:
+/// the second field of the item of a loop over an enumerated [`lane_iterator`] of a value
+/// `lib` accepts.
+fn enumerated_lane(
+    func: &Function,
+    base: Value,
+    member: &syn::Member,
+    lib: &dyn Fn(Value) -> bool,
+) -> bool {
+    let crate::ir::ValueDef::RegionParam(region, 0) = func.values[base].def else {
+        return false;
+    };
+    if !matches!(member, syn::Member::Unnamed(i) if i.index == 1) {
+        return false;
+    }
+    let Some(iter) = func.insts.iter().find_map(|(_, d)| match &d.kind {
+        InstKind::For { iter, body, .. } if *body == region => Some(*iter),
+        _ => None,
+    }) else {
+        return false;
+    };
+    let crate::ir::ValueDef::Inst(inst, 0) = func.values[iter].def else {
+        return false;
+    };
+    match &func.insts[inst].kind {
+        InstKind::MethodCall {
+            receiver, method, ..
+        } if method == "enumerate" => lane_iterator(func, *receiver, lib),
+        _ => false,
     }
 }
 
@@ -980,8 +1209,9 @@ pub fn is_param(func: &Function, v: Value) -> bool {
                 op: UnOp::Deref,
                 arg,
             } => is_param(func, *arg),
-            InstKind::Field { member, .. } | InstKind::FieldRef { member, .. } => {
+            InstKind::Field { member, base } | InstKind::FieldRef { member, base, .. } => {
                 !matches!(member, syn::Member::Named(m) if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
+                    && !enumerated_lane(func, *base, member, &|_| true)
             }
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             // A method of the user's (`let z: Complex<f64> = osc.advance();`), not one of a

@@ -69,6 +69,23 @@ pub trait DualElems<S: Mode> {
     fn dual_elem(&self, i: usize) -> &Dual<f64, S>;
 }
 
+/// A library value over duals whose elements the iterator chains write (`iter_mut`).
+pub trait DualElemsMut<S: Mode> {
+    /// Element `i` in the order `iter_mut()` visits them.
+    ///
+    /// # Panics
+    /// If `i` is out of bounds, as indexing a slice would.
+    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S>;
+}
+
+/// `&mut v[i]` of a library value over duals, as `for e in v.iter_mut()` writes elements:
+/// the element's primal and tangent borrowed where they are stored.
+#[inline(always)]
+pub fn lib_elem_at_mut<S: Mode, L: DualElemsMut<S>>(v: &mut L, i: usize) -> Dual<&mut f64, &mut S> {
+    let e = v.dual_elem_mut(i);
+    Dual::new(&mut e.primal, &mut e.tangent)
+}
+
 /// `&v[i]` of a library value over duals, as the iterator chains read elements: the
 /// element's primal and tangent borrowed where they are stored.
 #[inline(always)]

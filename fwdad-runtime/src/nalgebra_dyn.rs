@@ -59,6 +59,18 @@ where
     }
 }
 
+/// A matrix over duals written element by element (`for v in m.iter_mut()`).
+impl<S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, St> crate::lift::DualElemsMut<S>
+    for nalgebra::Matrix<Dual<f64, S>, R, C, St>
+where
+    St: nalgebra::RawStorageMut<Dual<f64, S>, R, C> + nalgebra::IsContiguous,
+{
+    #[inline(always)]
+    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S> {
+        &mut self.as_mut_slice()[i]
+    }
+}
+
 /// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
 impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim>
     Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>

@@ -606,15 +606,14 @@ impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S> for Matrix
     }
 }
 
-impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S>
-    for &Matrix<D64<S>, R, C, St>
-{
-    type R = R;
-    type C = C;
-    type St = St;
+/// Borrowed, once or more (`&v` of a local `v: &Vector3<_>`, a view of a row borrowed).
+impl<S: Mode, A: OverDuals<S>> OverDuals<S> for &A {
+    type R = A::R;
+    type C = A::C;
+    type St = A::St;
     #[inline(always)]
-    fn get(&self) -> &Matrix<D64<S>, R, C, St> {
-        self
+    fn get(&self) -> &Matrix<D64<S>, A::R, A::C, A::St> {
+        (**self).get()
     }
 }
 

@@ -109,6 +109,25 @@ impl<S: Mode, D: Dimension> crate::lift::DualElems<S> for Array<Dual<f64, S>, D>
     }
 }
 
+/// An array over duals written element by element (`for v in a.iter_mut()`), in logical
+/// order.
+impl<S: Mode, D: Dimension> crate::lift::DualElemsMut<S> for Array<Dual<f64, S>, D> {
+    #[inline(always)]
+    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S> {
+        let n = self.len();
+        if self.is_standard_layout() {
+            return match self.as_slice_mut() {
+                Some(s) => &mut s[i],
+                None => unreachable!("an array in standard layout is a slice"),
+            };
+        }
+        match self.iter_mut().nth(i) {
+            Some(e) => e,
+            None => panic!("index out of bounds: the len is {n} but the index is {i}"),
+        }
+    }
+}
+
 impl<S: Mode, D: Dimension> Lift<S> for Array<f64, D> {
     type Output = Array<Dual<f64, S>, D>;
     fn lift(self) -> Self::Output {

@@ -148,7 +148,9 @@ pub mod __private {
     pub use fwdad_runtime::fallible::{branch, else_call, err_from, err_of, rebuild, residual};
     #[cfg(feature = "glam")]
     pub use fwdad_runtime::glam;
-    pub use fwdad_runtime::lift::{lib_elem_at, lift, lift_index, store_field, unlift};
+    pub use fwdad_runtime::lift::{
+        lib_elem_at, lib_elem_at_mut, lift, lift_index, store_field, unlift,
+    };
     pub use fwdad_runtime::linear as lin;
     #[cfg(feature = "nalgebra")]
     pub use fwdad_runtime::nalgebra_linalg as na_linalg;

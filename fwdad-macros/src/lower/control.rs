@@ -135,6 +135,7 @@ impl Lowerer<'_> {
         let iter = self.lower_expr(&f.expr)?;
         let assigned = self.loop_assigned(&f.body);
         let pat = &*f.pat;
+        let view = crate::libtypes::lane_view_binding(&f.expr, pat);
         self.lower_loop_with(
             label,
             LoopKind::For,
@@ -144,6 +145,17 @@ impl Lowerer<'_> {
             |lw, elem| {
                 if let Some(elem) = elem {
                     lw.bind_pattern(pat, elem, None);
+                }
+                if let Some(v) = view.as_ref().and_then(|name| lw.lookup(&name.to_string())) {
+                    lw.lane_views.insert(v);
+                    // `for (i, mut row) in m.row_iter_mut().enumerate()`: `i` counts.
+                    if let syn::Pat::Tuple(t) = pat {
+                        if let Some(syn::Pat::Ident(i)) = t.elems.first() {
+                            if let Some(i) = lw.lookup(&i.ident.to_string()) {
+                                lw.func.values[i].ty = TypeHint::Int;
+                            }
+                        }
+                    }
                 }
                 lw.lower_block(&f.body)
             },

@@ -159,6 +159,11 @@ impl Lowerer<'_> {
                 stmts.push(syn::Stmt::Expr(rest, None));
                 self.lower_stmts_in_scope(&stmts, span)
             }
+            // ndarray's `a.map_inplace(|v| *v = ..)`, as `mapv_inplace`.
+            syn::Expr::MethodCall(m) if super::library_calls::desugar_map_inplace(m).is_some() => {
+                let e = super::library_calls::desugar_map_inplace(m)?;
+                self.lower_expr(&e)
+            }
             // Before the consumers: a library value's `fold` is the library's.
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
@@ -307,6 +312,13 @@ impl Lowerer<'_> {
             .iter()
             .find(|a| matches!(strip(a), syn::Expr::Closure(_)))
         {
+            // ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)`.
+            if zip_root(&m.receiver) {
+                let advice =
+                    crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "ndarray's `Zip`");
+                self.diag.error_spanned(m, advice);
+                return Some(self.poison(span));
+            }
             if let Some(instead) = std.and_then(StdMethod::instead) {
                 self.diag.error(
                     m.method.span(),
@@ -457,10 +469,8 @@ impl Lowerer<'_> {
             (Some(m), _) if m.result_type().is_some() => {
                 m.result_type().unwrap_or(TypeHint::Unknown)
             }
-            // `a.nrows()` of a library matrix.
-            (None, None) if args.is_empty() && crate::libtypes::is_size_method(&name) => {
-                TypeHint::Int
-            }
+            // `a.nrows()` of a library matrix, `t.len_of(Axis(2))` of an array.
+            (None, None) if crate::libtypes::is_size_method(&name) => TypeHint::Int,
             // `let (w1, w2) = x.split_at(k)`: two sub-slices of the receiver's elements,
             // so `w1.iter().zip(w2)` starts a chain like `x.iter()` does.
             (Some(m), _) if m.splits() => {
@@ -952,4 +962,15 @@ fn lends(e: &syn::Expr, root: &syn::Ident) -> bool {
     syn::visit::visit_expr(&mut f, e);
     // `self.dot(self)`: the bare root passed on.
     f.found || matches!(super::place::strip(e), syn::Expr::Path(p) if p.path.is_ident(root))
+}
+
+/// Whether a method chain starts at ndarray's `Zip::from(..)` (`Zip::from(&mut a).and(&b)`).
+fn zip_root(e: &syn::Expr) -> bool {
+    use super::place::strip;
+    match strip(e) {
+        syn::Expr::MethodCall(m) => zip_root(&m.receiver),
+        syn::Expr::Call(c) => matches!(strip(&c.func), syn::Expr::Path(p)
+            if p.qself.is_none() && crate::libtypes::is_ndarray_zip(&p.path)),
+        _ => false,
+    }
 }

@@ -341,7 +341,9 @@ impl Lowerer<'_> {
         p.path
             .get_ident()
             .and_then(|id| self.lookup(&id.to_string()))
-            .is_some_and(|v| *crate::libtypes::lib_values(&self.func).get(v))
+            .is_some_and(|v| {
+                self.lane_views.contains(&v) || *crate::libtypes::lib_values(&self.func).get(v)
+            })
     }
 
     /// Lowers a call [`Self::is_library_map`] accepts.

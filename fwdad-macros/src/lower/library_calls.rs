@@ -2,9 +2,11 @@
 //! they already know (a library constructor, indexed stores, the methods of points):
 //! * `DMatrix::from_fn(r, c, |i, j| ..)`, `SMatrix::<f64, R, C>::from_fn(|i, j| ..)`,
 //!   `DVector::from_fn(n, |i, _| ..)`, ndarray's `Array1::from_shape_fn(n, |i| ..)` and
-//!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`: the matrix of zeros filled with the
+//!   `Array2::from_shape_fn((r, c), |(i, j)| ..)`, `Array3::from_shape_fn((p, q, r), |(i, j, k)| ..)`: the matrix of zeros filled with the
 //!   closure's values, in the library's order (column by column in nalgebra, row by row in
 //!   ndarray; each entry is computed as the library does, so the primal is the same);
+//! * ndarray's `a.map_inplace(|v| *v = ..)`: `a.mapv_inplace` of a closure that writes
+//!   the element into a local cell through the user's `&mut` and returns the cell;
 //! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
 //!   `nalgebra::distance`, `na::distance`): their bodies in nalgebra 0.35, written with
 //!   the operators and methods of points.
@@ -103,6 +105,19 @@ impl Loops for FromFn {
                 }
                 __fwdad_m
             }),
+            Self::Ndarray3 => syn::parse_quote_spanned!(span=> {
+                let __fwdad_entry = __fwdad_closure;
+                let mut __fwdad_m = __fwdad_zeros;
+                for __fwdad_i in 0..__fwdad_m.len_of(ndarray::Axis(0)) {
+                    for __fwdad_j in 0..__fwdad_m.len_of(ndarray::Axis(1)) {
+                        for __fwdad_k in 0..__fwdad_m.len_of(ndarray::Axis(2)) {
+                            __fwdad_m[[__fwdad_i, __fwdad_j, __fwdad_k]] =
+                                __fwdad_entry((__fwdad_i, __fwdad_j, __fwdad_k));
+                        }
+                    }
+                }
+                __fwdad_m
+            }),
         }
     }
 }
@@ -131,6 +146,40 @@ fn from_fn(c: &syn::ExprCall) -> Option<(FromFn, syn::ExprCall, &syn::Expr)> {
     let last = zp.path.segments.last_mut()?;
     last.ident = syn::Ident::new("zeros", last.ident.span());
     Some((kind, zeros, closure))
+}
+
+/// `a.map_inplace(|v| body)` (ndarray, whose closure takes each element `&mut`) as
+/// `a.mapv_inplace(|x| { let mut cell = x; { let v = &mut cell; body; } cell })`: the
+/// same writes, each element's value computed as written. `None` for every other call.
+pub(crate) fn desugar_map_inplace(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+    if !crate::libtypes::is_ndarray_map_inplace(&m.method) || m.args.len() != 1 {
+        return None;
+    }
+    let syn::Expr::Closure(c) = super::place::strip(&m.args[0]) else {
+        return None;
+    };
+    if c.inputs.len() != 1 || c.asyncness.is_some() || c.capture.is_some() {
+        return None;
+    }
+    let span = m.span();
+    let template: syn::Expr = syn::parse_quote_spanned!(span=>
+        __fwdad_recv.mapv_inplace(|__fwdad_x| {
+            let mut __fwdad_cell = __fwdad_x;
+            {
+                let __fwdad_pat = &mut __fwdad_cell;
+                __fwdad_body;
+            }
+            __fwdad_cell
+        })
+    );
+    Some(fill(
+        template,
+        &[
+            ("__fwdad_recv", Hole::Expr(&m.receiver)),
+            ("__fwdad_pat", Hole::Pat(&c.inputs[0])),
+            ("__fwdad_body", Hole::Expr(&c.body)),
+        ],
+    ))
 }
 
 impl Lowerer<'_> {

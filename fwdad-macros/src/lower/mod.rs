@@ -114,6 +114,7 @@ pub fn lower_fn(
         rt: rt.clone(),
         user: Default::default(),
         written_user: Default::default(),
+        lane_views: Default::default(),
         guessed_user: Default::default(),
         lib_built: Default::default(),
         mut_names: {
@@ -248,6 +249,10 @@ pub(crate) struct Lowerer<'d> {
     /// a `&mut self` method (`seen.push(v)` in a closure passed to a function lends
     /// `seen`; `w.iter()` of a `w` bound without `mut` only reads it).
     mut_names: std::collections::HashSet<String>,
+    /// Loop variables bound to a view of a library value's row, column or lane
+    /// (`for mut row in m.row_iter_mut()`): `row /= n` writes through the view into the
+    /// matrix, so it is lowered as the method `row.div_assign(n)`, not a new value.
+    lane_views: std::collections::HashSet<Value>,
 }
 
 impl Lowerer<'_> {

@@ -31,6 +31,24 @@ impl Lowerer<'_> {
                     self.diag.error_spanned(&left, format!("`#[derive_frule]` can only assign local variables; `{name}` is not one"));
                     return Some(self.poison(span));
                 };
+                // `row /= n` of a view of a matrix's row: the view's own operator, which
+                // writes through it (`DivAssign::div_assign(&mut row, n)` in the rule).
+                if let (Some(op), true) = (op, self.lane_views.contains(&old)) {
+                    if let Some(method) = crate::libtypes::assign_method(op) {
+                        let mut call = crate::splice::fill(
+                            syn::parse_quote_spanned!(span=> __fwdad_view.__fwdad_op(__fwdad_rhs)),
+                            &[
+                                ("__fwdad_view", crate::splice::Hole::Expr(left)),
+                                ("__fwdad_rhs", crate::splice::Hole::Expr(right)),
+                            ],
+                        );
+                        if let syn::Expr::MethodCall(m) = &mut call {
+                            m.method = syn::Ident::new(method, span);
+                        }
+                        self.lower_expr(&call)?;
+                        return Some(self.unit(span));
+                    }
+                }
                 let rhs = self.lower_expr(right)?;
                 let new = match op {
                     Some(op) => self.binary_or_assign(op, old, rhs, span),
@@ -534,6 +552,12 @@ impl Lowerer<'_> {
         if let Some(m) = self.float_method_by_path(p, c) {
             return self.lower_method_call(&m);
         }
+        // ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)`.
+        if p.qself.is_none() && crate::libtypes::is_ndarray_zip(&p.path) {
+            let advice = crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "ndarray's `Zip`");
+            self.diag.error_spanned(c, advice);
+            return Some(self.poison(span));
+        }
         // `f64::sin(x.into())`: the float function's first argument is of its type, so
         // the conversion is `f64::from(x)`.
         if let Some(e) = float_path_of_into(p, c) {
@@ -642,7 +666,7 @@ impl Lowerer<'_> {
                     .replace(' ', "");
                 self.diag.error_spanned(
                     a,
-                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}` (nalgebra's `from_fn` and ndarray's `Array1::from_shape_fn`, `Array2::from_shape_fn` take closures): build the value with `zeros` and fill it in loops (`let mut k = Array3::zeros((n, n, n));`, then `k[[i, j, l]] = ..;`)"),
+                    format!("`#[derive_frule]` does not support a closure passed to the library constructor `{ctor}` (nalgebra's `from_fn` and ndarray's `Array1::from_shape_fn`, `Array2::from_shape_fn`, `Array3::from_shape_fn` take closures): name the array's dimension (`Array2::from_shape_fn`), or build the value with `zeros` and fill it in loops (`let mut k = Array2::zeros((n, n));`, then `k[[i, j]] = ..;`)"),
                 );
                 return Some(self.poison(span));
             }

@@ -235,6 +235,12 @@ impl Lowerer<'_> {
             self.annotate(value, ty);
         }
         self.bind_pattern(pat, value, ty);
+        // `let mut r = m.row_mut(0);`: a view, which `r /= n` writes through.
+        if let (syn::Pat::Ident(id), true) = (pat, crate::libtypes::makes_view_mut(init_expr)) {
+            if let Some(v) = self.lookup(&id.ident.to_string()) {
+                self.lane_views.insert(v);
+            }
+        }
         Some(())
     }
 
@@ -526,6 +532,15 @@ impl Lowerer<'_> {
                 format!(
                     "`#[derive_frule]` does not support the macro `{name}!` in a differentiated body; move it into a helper function (with `#[non_differentiable]` if it returns no derivative)"
                 ),
+            );
+            return Some(self.poison(span));
+        }
+        // ndarray's `azip!((a in &mut a, &b in &b) ..)`: a closure over the elements of
+        // several arrays, which the macro would run on primals alone.
+        if crate::libtypes::is_ndarray_zip_macro(&mac.path) {
+            self.diag.error(
+                span,
+                crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "`azip!`"),
             );
             return Some(self.poison(span));
         }
