@@ -192,10 +192,7 @@ fn a_kink_does_not_leak_into_other_directions() {
         gradient_with::<1>(radius_and_more {}, &x).1,
         gradient_with::<4>(radius_and_more {}, &x).1,
     ] {
-        assert!(
-            g[0] == 0.0 && g[1] == 0.0 && g[2] == f64::INFINITY,
-            "{g:?}"
-        );
+        assert!(g[0] == 0.0 && g[1] == 0.0 && g[2] == f64::INFINITY, "{g:?}");
         assert!(close(g[3], 2.0 * 1f64.exp()), "{g:?}");
     }
 }
