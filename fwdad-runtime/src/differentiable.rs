@@ -64,7 +64,7 @@ macro_rules! non_differentiable {
     )*};
 }
 /// Calls `$m!` with every primal type that has no tangent (`NoTangent`): one list for
-/// `Differentiable` here and for `TestTangent` in `testing`.
+/// `Differentiable` here, `TestTangent` in `testing` and `LaneValue` in `traits`.
 macro_rules! for_each_discrete_type {
     ($m:ident) => {
         $m!(

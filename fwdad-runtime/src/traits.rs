@@ -567,24 +567,7 @@ macro_rules! discrete_lanes {
         }
     )*};
 }
-discrete_lanes!(
-    (),
-    bool,
-    char,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    NoTangent
-);
+crate::differentiable::for_each_discrete_type!(discrete_lanes);
 
 impl<T: LaneValue, const N: usize> LaneValue for [T; N] {
     #[inline]
