@@ -179,24 +179,17 @@ fn keyed_collection(last: &syn::PathSegment) -> TypeHint {
 /// carry derivatives. (A map of floats has no tangent type: `Differentiable` is not
 /// implemented for it.)
 pub fn map_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(p) = ty else {
-        return None;
-    };
-    let known = StdType::of_path(&p.path)?;
-    let last = p.path.segments.last()?;
-    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-        return None;
-    };
-    let floats = a.args.iter().any(|g| match g {
-        syn::GenericArgument::Type(t) => holds_float(&TypeHint::from_type(t)),
-        _ => false,
-    });
-    (known.class() == TypeClass::Keyed && floats).then_some(ty)
+    collection_of_floats(ty, TypeClass::Keyed)
 }
 
 /// A queue of `std::collections` holding floats (`VecDeque<f64>`): its type, for the
 /// error that says to use a `Vec` (a queue has no tangent type).
 pub fn queue_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
+    collection_of_floats(ty, TypeClass::Queue)
+}
+
+/// `ty` if it names a `std` collection of `class` with a type argument holding a float.
+fn collection_of_floats(ty: &syn::Type, class: TypeClass) -> Option<&syn::Type> {
     let syn::Type::Path(p) = ty else {
         return None;
     };
@@ -208,7 +201,7 @@ pub fn queue_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
         syn::GenericArgument::Type(t) => holds_float(&TypeHint::from_type(t)),
         _ => false,
     });
-    (known.class() == TypeClass::Queue && floats).then_some(ty)
+    (known.class() == class && floats).then_some(ty)
 }
 
 fn holds_float(t: &TypeHint) -> bool {
