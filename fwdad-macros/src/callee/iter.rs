@@ -88,6 +88,9 @@ super::names! {
         PartitionPoint = "partition_point",
         Reduce = "reduce",
         Nth = "nth",
+        /// `it.next()` on an iterator chain written in place (`v.iter().rev().next()`): the
+        /// loop taking the first item. (A stateful iterator bound to a name is no chain.)
+        Next = "next",
         /// `it.last()` on an iterator chain: the loop keeping the latest item.
         Last = "last",
         /// `it.find(p)` on an iterator chain: a scan with `break`.

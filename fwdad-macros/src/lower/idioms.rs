@@ -287,6 +287,28 @@ impl Lowerer<'_> {
                 }
                 __fwdad_last
             }),
+            // `chain.nth(k)` (other than `x.iter().nth(k)`, which is `x.get(k)`) and
+            // `chain.next()`: the loop that skips `k` items and takes the next one.
+            (Rewrite::Nth, [_]) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_skip: usize = __fwdad_arg0;
+                let mut __fwdad_found = ::core::option::Option::None;
+                for __fwdad_item in __fwdad_recv {
+                    if __fwdad_skip == 0 {
+                        __fwdad_found = ::core::option::Option::Some(__fwdad_item);
+                        break;
+                    }
+                    __fwdad_skip -= 1;
+                }
+                __fwdad_found
+            }),
+            (Rewrite::Next, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_found = ::core::option::Option::None;
+                for __fwdad_item in __fwdad_recv {
+                    __fwdad_found = ::core::option::Option::Some(__fwdad_item);
+                    break;
+                }
+                __fwdad_found
+            }),
             (Rewrite::Unzip, []) if is_iterator(recv) => syn::parse_quote_spanned!(span=> {
                 let mut __fwdad_left = ::std::vec::Vec::new();
                 let mut __fwdad_right = ::std::vec::Vec::new();
