@@ -76,7 +76,15 @@ impl Emitter<'_> {
                 }
             }
         }
-        quote!(#rt::lin::p(&#name))
+        // Spanned at the value's definition: when it is no float after all (a struct a
+        // function returned, bound without its type), rustc's error points at that call.
+        match self.func.values[o].def {
+            ValueDef::Inst(i, _) => {
+                let span = self.func.insts[i].span;
+                quote_spanned!(span=> #rt::lin::p(&#name))
+            }
+            _ => quote!(#rt::lin::p(&#name)),
+        }
     }
 
     /// Whether `v` is a parameter whose type names no generic arguments (`&Grid`, not

@@ -667,9 +667,24 @@ impl Lowerer<'_> {
                 return Some(self.poison(span));
             }
         };
+        // In `s + k1 * h` with `s` of a user type, `k1 * h` is an operand of a user value's
+        // operator: its operand of unknown type (`let k1 = f(&s);`) is taken for a user
+        // value (see `user_binary_in`).
+        let user_operand = self.user_operand.take() == Some(b as *const _);
+        let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+        // A user value's operand's operands may be too (`(k1 + k2 * 2.0) * (dt / 6.0)`);
+        // taking a float for one costs speed, not correctness.
+        if user_operand && arith {
+            self.user_operand = arith_operand(&b.left);
+        }
         let lhs = self.lower_expr(&b.left)?;
+        self.user_operand = None;
+        if arith && (self.is_user_value(lhs) || user_operand) {
+            self.user_operand = arith_operand(&b.right);
+        }
         let rhs = self.lower_expr(&b.right)?;
-        if let Some(v) = self.user_binary(op, lhs, rhs, false, span) {
+        self.user_operand = None;
+        if let Some(v) = self.user_binary_in(op, lhs, rhs, false, span, user_operand) {
             return Some(v);
         }
         Some(self.binary(op, lhs, rhs, span))
@@ -972,5 +987,18 @@ fn zip_root(e: &syn::Expr) -> bool {
         syn::Expr::Call(c) => matches!(strip(&c.func), syn::Expr::Path(p)
             if p.qself.is_none() && crate::libtypes::is_ndarray_zip(&p.path)),
         _ => false,
+    }
+}
+
+/// `e` (through parentheses) if it is an arithmetic operator expression, by address.
+pub(super) fn arith_operand(e: &syn::Expr) -> Option<*const syn::ExprBinary> {
+    match e {
+        syn::Expr::Paren(p) => arith_operand(&p.expr),
+        syn::Expr::Binary(b) => matches!(
+            b.op,
+            syn::BinOp::Add(_) | syn::BinOp::Sub(_) | syn::BinOp::Mul(_) | syn::BinOp::Div(_)
+        )
+        .then_some(b as *const _),
+        _ => None,
     }
 }

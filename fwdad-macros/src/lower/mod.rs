@@ -116,6 +116,7 @@ pub fn lower_fn(
         written_user: Default::default(),
         lane_views: Default::default(),
         guessed_user: Default::default(),
+        user_operand: None,
         lib_built: Default::default(),
         mut_names: {
             let mut all = PatIdents::default();
@@ -241,6 +242,10 @@ pub(crate) struct Lowerer<'d> {
     /// Values taken for a user type only because a method of the user's returned them
     /// (`a.cross(b)`): not enough for an operator to take a user rule.
     guessed_user: std::collections::HashSet<Value>,
+    /// The arithmetic expression being lowered as the other operand of a user value's
+    /// operator (`k1 * h` in `s + k1 * h`): its operands of unknown type are taken for
+    /// user values (see `user_ops::user_binary`). Identified by address.
+    user_operand: Option<*const syn::ExprBinary>,
     /// Values a library constructor built (`let mut k = DMatrix::zeros(n, n);`), and the
     /// loop variables carrying them: indexed by a tuple they are the library's, not a user
     /// type's (`k[(i, j)] = ..`), as a value whose library type is written.

@@ -49,7 +49,12 @@ impl Lowerer<'_> {
                         return Some(self.unit(span));
                     }
                 }
+                // `s += k * dt` on a user value: `k * dt` is its operator's operand.
+                if op.is_some() && self.is_user_value(old) {
+                    self.user_operand = super::expr::arith_operand(right);
+                }
                 let rhs = self.lower_expr(right)?;
+                self.user_operand = None;
                 let new = match op {
                     Some(op) => self.binary_or_assign(op, old, rhs, span),
                     None => self.copy_if_local(right, rhs),

@@ -333,7 +333,7 @@ impl Lowerer<'_> {
             if matches!(self.func.values[*arg].ty.deref_all_pub(), TypeHint::Unknown))
     }
 
-    fn is_user_value(&self, v: Value) -> bool {
+    pub(crate) fn is_user_value(&self, v: Value) -> bool {
         self.user.get(&v) == Some(&UserShape::Value)
     }
 
@@ -428,6 +428,23 @@ impl Lowerer<'_> {
         assign: bool,
         span: Span,
     ) -> Option<Value> {
+        self.user_binary_in(op, lhs, rhs, assign, span, false)
+    }
+
+    /// [`Self::user_binary`], where `user_operand` says the result is an operand of a
+    /// user value's `+`/`-` or the other operand of its operator (`k1 * h` in `s + k1 *
+    /// h`): an operand of unknown type (what a function returned, bound without its type)
+    /// is then taken for a user value. A float taken so is still right: the rule's float
+    /// rows serve it.
+    pub(crate) fn user_binary_in(
+        &mut self,
+        op: BinOp,
+        lhs: Value,
+        rhs: Value,
+        assign: bool,
+        span: Span,
+        user_operand: bool,
+    ) -> Option<Value> {
         // A constant of a user type beside a literal (`Self::G * 0.5`) is float (or
         // integer) arithmetic, whose literal takes the constant's type (`f32` too).
         let literal = [lhs, rhs].iter().any(|v| self.is_number_literal(*v));
@@ -451,9 +468,17 @@ impl Lowerer<'_> {
         // is seldom borrowed for arithmetic, and the rule's float rows serve one anyway
         // (beside a literal too: `&k1 * 0.5`).
         let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+        // (A field of unknown type keeps the rule above: beside a literal it is a float.)
+        let unknown = |v: &Value| {
+            matches!(self.func.values[*v].ty.deref_all_pub(), TypeHint::Unknown)
+                && !self.is_number_literal(*v)
+                && !self.is_field_of_user(*v)
+                && !self.user.contains_key(v)
+        };
         let fields = arith
             && ([lhs, rhs].iter().any(unknown_field) && !literal
-                || [lhs, rhs].iter().any(|v| self.is_unknown_borrow(*v)));
+                || [lhs, rhs].iter().any(|v| self.is_unknown_borrow(*v))
+                || user_operand && [lhs, rhs].iter().any(unknown));
         if !(self.is_user_value(lhs) || self.is_user_value(rhs) || opaque || fields) {
             return None;
         }
