@@ -836,6 +836,42 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether `v` is a `const`/`static` item read only as a place (indexed, or the
+    /// receiver of a read-only `std` method: `TABLE.len()`, `TABLE.iter()` lowered to
+    /// `&TABLE[i]`): it is bound by reference, since a `static` of a non-`Copy` type
+    /// (`static REACTIONS: [Reaction; 2]`) cannot be moved into a local.
+    fn const_item_read_in_place(&self, v: Value) -> bool {
+        if !self.is_const_item(v) {
+            return false;
+        }
+        let in_terms = self.func.regions.iter().any(|(_, r)| match &r.term {
+            Terminator::Return(x) => *x == v,
+            Terminator::Yield(xs)
+            | Terminator::Break { values: xs, .. }
+            | Terminator::Continue { values: xs, .. } => xs.contains(&v),
+        });
+        !in_terms
+            && self.func.insts.iter().all(|(i, data)| {
+                !self.func.operands(i).contains(&v)
+                    || match &data.kind {
+                        InstKind::Index { base, index } | InstKind::ElemRef { base, index, .. } => {
+                            *base == v && *index != v
+                        }
+                        InstKind::MethodCall {
+                            receiver,
+                            args,
+                            callee,
+                            ..
+                        } => {
+                            *receiver == v
+                                && !args.contains(&v)
+                                && callee.std().is_some_and(|m| m.is_read_only())
+                        }
+                        _ => false,
+                    }
+            })
+    }
+
     /// `v` coerced for a use that needs `need`.
     fn operand(&mut self, v: Value, need: Need) -> TokenStream {
         let rt = self.rt;
@@ -2318,6 +2354,11 @@ impl Emitter<'_> {
         match kind {
             InstKind::Copy(_) => a[0].clone(),
             InstKind::Lit(l) => l.to_token_stream(),
+            InstKind::Const(p)
+                if self.const_item_read_in_place(self.func.insts[inst].results[0]) =>
+            {
+                quote_spanned!(span=> &#p)
+            }
             InstKind::Const(p) => p.to_token_stream(),
             InstKind::Binary { op, .. } => {
                 let (l, r) = (&a[0], &a[1]);
