@@ -382,6 +382,16 @@ impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a E, &'a E::TangentIn<S>>
     }
 }
 
+/// An element of a constant `&[&str]` (`for t in terms { term(t, ..) }`) to a `&str`
+/// parameter: the deref coercion `&&str → &str` the plain call makes.
+#[cfg(feature = "alloc")]
+impl<'a, S: Mode> CoerceTo<Dual<&'a str, crate::NoTangent>> for PromotedElem<'a, &'a str, S> {
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a str, crate::NoTangent> {
+        Dual::new(self.whole[self.index], crate::NoTangent)
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a E> for PromotedElem<'a, E, S> {
     #[inline(always)]
