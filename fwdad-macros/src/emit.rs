@@ -1763,7 +1763,12 @@ impl Emitter<'_> {
                     false => args[0].clone(),
                 };
                 let i = &args[1];
-                quote_spanned!(span=> #rt::index(&#b, #i))
+                // `m[&k]` of a map of floats: the value's dual looked up by key.
+                if matches!(self.func.values[*base].ty.deref_all_pub(), TypeHint::Map(..)) {
+                    quote_spanned!(span=> #b.at_key(#i).copied())
+                } else {
+                    quote_spanned!(span=> #rt::index(&#b, #i))
+                }
             }
             (InstKind::Slice { base, mutable, .. }, Form::Slice) => {
                 // Borrow the base variable itself (not a reborrowed temporary), so the
@@ -2095,7 +2100,19 @@ impl Emitter<'_> {
                 let elem = self.name(item);
                 // A view of a library value's row (`for mut row in m.row_iter_mut()`),
                 // which the body may write through.
-                let elem = match *self.lib.get(item) {
+                // So is a value of a map lent by `values_mut()`/`iter_mut()`/`&mut m`.
+                let lends_mut = match self.func.values[iter].def {
+                    ValueDef::Inst(i, _) => match &self.func.insts[i].kind {
+                        InstKind::MethodCall { callee, .. } => matches!(
+                            callee.std(),
+                            Some(StdMethod::ValuesMut | StdMethod::IterMut)
+                        ),
+                        InstKind::Ref { mutable, .. } => *mutable,
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                let elem = match *self.lib.get(item) || lends_mut {
                     true => quote!(mut #elem),
                     false => quote!(#elem),
                 };

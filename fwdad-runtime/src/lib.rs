@@ -78,6 +78,8 @@ pub mod glam;
 pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod lift;
+#[cfg(feature = "alloc")]
+pub mod maps;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
 #[cfg(feature = "nalgebra")]

@@ -177,6 +177,16 @@ std_methods! {
     Sort = "sort": [RESERVED] instead SORTING;
     SortBy = "sort_by": [RESERVED] instead SORTING;
     SortUnstableBy = "sort_unstable_by": [] instead SORTING;
+    // Maps of `std::collections` (`HashMap`, `BTreeMap`): by key, never by position. Not
+    // reserved: a type of the user's may have methods of these names.
+    ContainsKey = "contains_key": [PREDICATE READ_ONLY READS] ret Bool;
+    Values = "values": [DUAL READ_ONLY];
+    ValuesMut = "values_mut": [DUAL WRITES];
+    Keys = "keys": [PREDICATE READ_ONLY] ret NonDiff;
+    // `m.entry(k).or_insert(v)`, `.or_default()`: a `&mut` value of the map.
+    Entry = "entry": [DUAL WRITES LENDS_MUT] args [Index];
+    OrInsert = "or_insert": [DUAL STORES WRITES LENDS_MUT] args [Stored];
+    OrDefault = "or_default": [DUAL WRITES LENDS_MUT];
     // `Option` and `Result`.
     IsSome = "is_some": [RESERVED DUAL QUERY] ret Bool;
     IsNone = "is_none": [RESERVED DUAL QUERY] ret Bool;

@@ -117,7 +117,8 @@ pub enum PathCallee {
     UnknownFloat,
     /// `Some(x)`, `Ok(x)`, `std::mem::swap(a, b)`, ...: a structural runtime function.
     Wrap(Wrapper),
-    /// `Vec::with_capacity(n)` (also `String`, `VecDeque`): a size, read as the primal.
+    /// `Vec::with_capacity(n)` (also `String`, `VecDeque`, `HashMap`, `HashSet`): a size,
+    /// read as the primal.
     CapacityCtor,
     /// The runtime's `range_at`/`range_from_at`, which lowering emits for a chain's range
     /// element: an integer.
@@ -158,7 +159,7 @@ impl PathCallee {
             .unwrap_or_default();
         let prev = (n >= 2).then(|| path.segments[n - 2].ident.to_string());
         if let (Some(ty), "with_capacity") = (prev.as_deref(), last.as_str()) {
-            if matches!(ty, "Vec" | "String" | "VecDeque") {
+            if matches!(ty, "Vec" | "String" | "VecDeque" | "HashMap" | "HashSet") {
                 return PathCallee::CapacityCtor;
             }
         }

@@ -128,6 +128,14 @@ impl Lowerer<'_> {
             stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
             return self.lower_stmts_in_scope(&stmts, span);
         }
+        // `for h in hist.values().map(..)`: the map's values gathered first.
+        if let Some((mut stmts, expr)) = self.desugar_map_values(&f.expr) {
+            let span = f.span();
+            let mut f = f.clone();
+            f.expr = Box::new(expr);
+            stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
+            return self.lower_stmts_in_scope(&stmts, span);
+        }
         if let Some(v) = self.try_lower_for_chain(f) {
             return v;
         }
@@ -194,8 +202,17 @@ impl Lowerer<'_> {
         let body_r = self.new_region(vec![]);
         let mut params = Vec::new();
         let elem = iter.map(|it| {
-            let hint = match self.func.values[it].ty {
+            let hint = match &self.func.values[it].ty {
                 TypeHint::Range => TypeHint::Int,
+                // `for (k, v) in &m` of a map of floats: a key without a tangent and a value.
+                TypeHint::Ref(m) => match &**m {
+                    TypeHint::Map(k, v) => TypeHint::Tuple(vec![
+                        TypeHint::Ref(k.clone()),
+                        TypeHint::Ref(v.clone()),
+                    ]),
+                    _ => TypeHint::Unknown,
+                },
+                TypeHint::Map(k, v) => TypeHint::Tuple(vec![(**k).clone(), (**v).clone()]),
                 _ => TypeHint::Unknown,
             };
             let p = self.func.new_value(ValueDef::RegionParam(body_r, 0), hint);

@@ -648,6 +648,48 @@ impl Lowerer<'_> {
         Some((gather.block.stmts, out))
     }
 
+    /// An iterator chain over the values of a map of floats (`m.values().sum::<f64>()`,
+    /// `hist.values().map(|h| h * h).sum()`): the values gathered into a `Vec` first, in the
+    /// map's order, and the chain run over that (chains index their source; a map has no
+    /// positions). `None` unless the chain's source is `m.values()` of a local or parameter
+    /// typed a map, with an adaptor or consumer after it.
+    pub(crate) fn desugar_map_values(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
+        fn source<'a>(lw: &Lowerer, e: &'a mut syn::Expr, depth: usize) -> Option<&'a mut syn::Expr> {
+            let is_values = match &*e {
+                syn::Expr::MethodCall(m) => {
+                    m.method == "values" && m.args.is_empty() && lw.names_map(&m.receiver)
+                }
+                _ => false,
+            };
+            if is_values {
+                return (depth > 0).then_some(e);
+            }
+            match e {
+                syn::Expr::MethodCall(m) => source(lw, &mut m.receiver, depth + 1),
+                syn::Expr::Paren(p) => source(lw, &mut p.expr, depth),
+                _ => None,
+            }
+        }
+        let mut out = e.clone();
+        let node = source(self, &mut out, 0)?;
+        let syn::Expr::MethodCall(vm) = &*node else {
+            return None;
+        };
+        let span = vm.method.span();
+        let gather: syn::Expr = syn::parse_quote_spanned!(span=> {
+            let mut __fwdad_values = ::std::vec::Vec::new();
+            for __fwdad_value in __fwdad_map.values() {
+                __fwdad_values.push(*__fwdad_value);
+            }
+        });
+        let gather = fill(gather, &[("__fwdad_map", Hole::Expr(&vm.receiver))]);
+        let syn::Expr::Block(gather) = gather else {
+            return None;
+        };
+        *node = syn::parse_quote_spanned!(span=> __fwdad_values.iter());
+        Some((gather.block.stmts, out))
+    }
+
     /// `[a, b] = [b, a]` (and `[p[0], p[1]] = ..`): the right side evaluated once, then
     /// each element assigned to its place in order, as Rust does; `_` skips one.
     pub(crate) fn desugar_array_assign(

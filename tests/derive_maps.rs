@@ -1,0 +1,292 @@
+//! Maps holding floats (`HashMap<K, f64>`, `BTreeMap<K, f64>`) in derived bodies, written
+//! as users write them: a PageRank-like iteration over a weighted graph, a sparse dot
+//! product, a parameter dictionary, a histogram with a smooth kernel, a time series.
+//! Each against central differences of the plain function (and closed forms where there
+//! are), in one direction, in batches and at second order.
+//!
+//! A `HashMap` built in the body with `HashMap::new()` iterates in an order that changes
+//! from one map to the next (each gets its own `RandomState`), so the plain function
+//! itself sums its values in another order on each call: where a test iterates one and
+//! sums, the primal is checked to rounding, and a deterministic hasher
+//! (`BuildHasherDefault`) shows the bit-for-bit primal.
+
+mod common;
+
+use common::modes::{assert_close, fd_gradient, fd_hessian};
+use fwdad::drivers::{gradient_with, hessian_with};
+use fwdad::prelude::*;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
+
+type Fixed = BuildHasherDefault<DefaultHasher>;
+
+/// Like `check_modes!`, with the primal compared to `ptol` (relative) instead of bit for
+/// bit: for bodies that sum over a `HashMap` with a random hasher.
+macro_rules! check_modes_to {
+    ($rule:expr, $plain:expr, $x:expr, $ptol:expr) => {{
+        let x: &[f64] = &$x;
+        let plain = $plain;
+        let y: f64 = plain(x);
+        let g = fd_gradient(&plain, x);
+        let h = fd_hessian(&plain, x);
+        assert!(g.iter().any(|d| *d != 0.0), "a test point with a zero gradient");
+        let same = |v: f64, what: &str| match $ptol {
+            0.0 => assert_eq!(v.to_bits(), y.to_bits(), "{what}: primal"),
+            tol => assert_close(v, y, tol, &format!("{what}: primal")),
+        };
+        for k in 0..x.len() {
+            let mut e = vec![0.0; x.len()];
+            e[k] = 1.0;
+            let (v, d): (f64, f64) = jvp($rule, x, &e);
+            same(v, "one direction");
+            assert_close(d, g[k], 1e-6, &format!("one direction: d/dx{k}"));
+        }
+        let (v, gb) = gradient_with::<4>($rule, x);
+        same(v, "batch");
+        for k in 0..x.len() {
+            assert_close(gb[k], g[k], 1e-6, &format!("batch: d/dx{k}"));
+        }
+        let (v, gh, hh) = hessian_with::<2>($rule, x);
+        same(v, "second order");
+        for i in 0..x.len() {
+            assert_close(gh[i], g[i], 1e-6, &format!("second order: d/dx{i}"));
+            for j in 0..x.len() {
+                assert_close(hh[(i, j)], h[i][j], 1e-4, &format!("second order: d2/dx{i}dx{j}"));
+            }
+        }
+    }};
+}
+
+// --- PageRank over a weighted graph -------------------------------------------------
+
+/// Edge weights by (from, to), normalised by each node's out-weight, then damped power
+/// iteration; the loss is the rank of node 0 against a target.
+#[derive_frule]
+fn pagerank_loss(log_w: &[f64], edges: &[(usize, usize)], n: usize) -> f64 {
+    let d = 0.85;
+    let mut weights: HashMap<(usize, usize), f64, Fixed> = HashMap::default();
+    for (e, &(i, j)) in edges.iter().enumerate() {
+        weights.insert((i, j), log_w[e].exp());
+    }
+    let mut out: HashMap<usize, f64, Fixed> = HashMap::default();
+    for (&(i, _), &w) in &weights {
+        *out.entry(i).or_insert(0.0) += w;
+    }
+    let mut rank = vec![1.0 / n as f64; n];
+    for _ in 0..30 {
+        let mut next = vec![(1.0 - d) / n as f64; n];
+        for (&(i, j), &w) in &weights {
+            next[j] += d * rank[i] * w / out[&i];
+        }
+        rank = next;
+    }
+    (rank[0] - 0.3).powi(2) + rank[1]
+}
+
+const EDGES: [(usize, usize); 6] = [(0, 1), (1, 2), (2, 0), (0, 2), (2, 1), (1, 0)];
+
+#[test]
+fn pagerank_over_a_weighted_graph() {
+    let w = [0.1, -0.3, 0.5, 0.2, -0.1, 0.4];
+    let rule = bind(pagerank_loss {}, (Wrt, &EDGES[..], 3));
+    check_modes_to!(rule, |x: &[f64]| pagerank_loss(x, &EDGES, 3), w, 0.0);
+}
+
+// --- Sparse vectors -------------------------------------------------------------------
+
+/// A sparse vector as `HashMap<usize, f64>`, dotted with a dense one.
+#[derive_frule]
+fn sparse_dot(a: &HashMap<usize, f64>, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (&i, &v) in a {
+        s += v * x[i];
+    }
+    s
+}
+
+/// Builds the sparse vector from the inputs, scales it by a key's value, dots it.
+#[derive_frule]
+fn sparse_energy(x: &[f64]) -> f64 {
+    let mut a: HashMap<usize, f64> = HashMap::with_capacity(4);
+    a.insert(0, x[1] * x[2]);
+    a.insert(2, x[0].sin());
+    if !a.contains_key(&1) {
+        a.insert(1, 0.5);
+    }
+    let scale = a[&2];
+    for v in a.values_mut() {
+        *v *= scale;
+    }
+    if let Some(v) = a.get_mut(&0) {
+        *v += x[3];
+    }
+    let mut first = 0.0;
+    if let Some(v) = a.get(&1) {
+        first = *v;
+    }
+    let removed = a.remove(&1).unwrap_or(0.0);
+    sparse_dot(&a, x) + first * removed + a.len() as f64
+}
+
+fn sparse_energy_closed(x: &[f64]) -> f64 {
+    let s = x[0].sin();
+    let a0 = x[1] * x[2] * s + x[3];
+    let a2 = s * s;
+    a0 * x[0] + a2 * x[2] + (0.5 * s) * (0.5 * s) + 2.0
+}
+
+#[test]
+fn sparse_dot_product() {
+    let x = [0.7, -1.2, 0.4, 2.0];
+    assert_close(sparse_energy(&x), sparse_energy_closed(&x), 1e-15, "closed form");
+    check_modes_to!(sparse_energy {}, sparse_energy, x, 1e-15);
+}
+
+/// The data map as constant data: differentiated with respect to the dense vector only.
+#[test]
+fn sparse_dot_with_constant_map() {
+    let a: HashMap<usize, f64> = [(0, 2.0), (2, -1.5)].into_iter().collect();
+    let x = [0.3, 0.9, 1.1];
+    let rule = bind(sparse_dot {}, (&a, Wrt));
+    let (v, g) = gradient(rule, &x);
+    assert_close(v, sparse_dot(&a, &x), 1e-15, "primal");
+    assert_eq!(g, vec![2.0, 0.0, -1.5]);
+}
+
+// --- A parameter dictionary -----------------------------------------------------------
+
+#[derive_frule]
+fn linear_model(params: &HashMap<String, f64>, x: f64) -> f64 {
+    params["w"] * x + params["b"]
+}
+
+/// Squared error of the model with its parameters in a dictionary built from `theta`.
+#[derive_frule]
+fn dict_loss(theta: &[f64], xs: &[f64], ys: &[f64]) -> f64 {
+    let mut params: HashMap<String, f64> = HashMap::new();
+    params.insert("w".to_string(), theta[0]);
+    params.insert("b".to_string(), theta[1].tanh());
+    let mut loss = 0.0;
+    for (x, y) in xs.iter().zip(ys) {
+        let r = linear_model(&params, *x) - y;
+        loss += r * r;
+    }
+    loss
+}
+
+#[test]
+fn parameter_dictionary() {
+    let xs = [0.5, 1.5, -2.0];
+    let ys = [1.0, 2.5, -3.0];
+    let theta = [0.8, 0.3];
+    let rule = bind(dict_loss {}, (Wrt, &xs[..], &ys[..]));
+    check_modes_to!(rule, |t: &[f64]| dict_loss(t, &xs, &ys), theta, 0.0);
+    // Closed form of the gradient.
+    let (w, b) = (theta[0], theta[1].tanh());
+    let db = 1.0 - b * b;
+    let (gw, gb) = xs.iter().zip(&ys).fold((0.0, 0.0), |(gw, gb), (x, y)| {
+        let r = w * x + b - y;
+        (gw + 2.0 * r * x, gb + 2.0 * r * db)
+    });
+    let (_, g) = gradient(rule, &theta);
+    assert_close(g[0], gw, 1e-14, "d/dw");
+    assert_close(g[1], gb, 1e-14, "d/db");
+}
+
+/// The dictionary itself as the differentiated argument: its tangent is a map of the same
+/// keys.
+#[test]
+fn parameter_dictionary_as_active_argument() {
+    let params: HashMap<String, f64> = [("w".to_string(), 1.5), ("b".to_string(), -0.5)]
+        .into_iter()
+        .collect();
+    let dparams: HashMap<String, f64> = [("w".to_string(), 1.0), ("b".to_string(), 0.25)]
+        .into_iter()
+        .collect();
+    let d = linear_model_frule(Dual::new(&params, &dparams), Dual::new(2.0, 0.0));
+    assert_eq!(d.primal.to_bits(), linear_model(&params, 2.0).to_bits());
+    assert_eq!(d.tangent, 1.0 * 2.0 + 0.25);
+    // Four directions at once.
+    let batch: HashMap<String, Batch<f64, 4>> = [
+        ("w".to_string(), Batch([1.0, 0.0, 0.0, 2.0])),
+        ("b".to_string(), Batch([0.0, 1.0, 0.0, 3.0])),
+    ]
+    .into_iter()
+    .collect();
+    let d = <linear_model as Frule<_, Batch<f64, 4>>>::frule(
+        &linear_model {},
+        (Dual::new(&params, &batch), Dual::new(2.0, Batch([0.0, 0.0, 1.0, 0.0]))),
+    );
+    assert_eq!(d.tangent.0, [2.0, 1.0, 1.5, 7.0]);
+}
+
+// --- A histogram with a smooth kernel --------------------------------------------------
+
+/// Each sample spreads a Gaussian bump over its bin and the two beside it; the loss
+/// compares the bins with a flat target.
+#[derive_frule]
+fn histogram_loss(x: &[f64], target: f64) -> f64 {
+    let mut hist: BTreeMap<i64, f64> = BTreeMap::new();
+    for &xi in x {
+        let b = xi.floor() as i64;
+        for k in b - 1..=b + 1 {
+            let d = xi - (k as f64 + 0.5);
+            *hist.entry(k).or_default() += (-d * d).exp();
+        }
+    }
+    let mut loss = 0.0;
+    for h in hist.values() {
+        loss += (h - target) * (h - target);
+    }
+    loss / hist.len() as f64
+}
+
+#[test]
+fn histogram_with_smooth_kernel() {
+    let x = [0.2, 0.9, 1.4, 2.7, 1.1];
+    let rule = bind(histogram_loss {}, (Wrt, 0.8));
+    check_modes_to!(rule, |x: &[f64]| histogram_loss(x, 0.8), x, 0.0);
+}
+
+// --- A time series in a `BTreeMap` ----------------------------------------------------
+
+/// Observations by time stamp (unordered input, read back in time order), a roughness
+/// penalty over consecutive stamps and a misfit at the stamps that exist.
+#[derive_frule]
+fn series_roughness(obs: &[f64], stamps: &[i64]) -> f64 {
+    let mut ts: BTreeMap<i64, f64> = BTreeMap::new();
+    for (t, &o) in stamps.iter().zip(obs) {
+        ts.insert(*t, o);
+    }
+    let mut acc = 0.0;
+    let mut prev: Option<(i64, f64)> = None;
+    for (&t, &v) in &ts {
+        if let Some((pt, pv)) = prev {
+            acc += (v - pv) * (v - pv) / (t - pt) as f64;
+        }
+        prev = Some((t, v));
+    }
+    let mean: f64 = ts.values().sum::<f64>() / ts.len() as f64;
+    acc + mean * mean
+}
+
+fn series_closed(obs: &[f64], stamps: &[i64]) -> f64 {
+    let mut pairs: Vec<(i64, f64)> = stamps.iter().copied().zip(obs.iter().copied()).collect();
+    pairs.sort_by_key(|p| p.0);
+    let acc: f64 = pairs
+        .windows(2)
+        .map(|w| (w[1].1 - w[0].1).powi(2) / (w[1].0 - w[0].0) as f64)
+        .sum();
+    let mean = pairs.iter().map(|p| p.1).sum::<f64>() / pairs.len() as f64;
+    acc + mean * mean
+}
+
+#[test]
+fn time_series_in_a_btreemap() {
+    let stamps = [5, 1, 3, 10];
+    let obs = [0.4, 1.0, -0.2, 0.7];
+    assert_close(series_roughness(&obs, &stamps), series_closed(&obs, &stamps), 1e-15, "closed");
+    let rule = bind(series_roughness {}, (Wrt, &stamps[..]));
+    check_modes_to!(rule, |x: &[f64]| series_roughness(x, &stamps), obs, 0.0);
+}
