@@ -290,3 +290,60 @@ fn time_series_in_a_btreemap() {
     let rule = bind(series_roughness {}, (Wrt, &stamps[..]));
     check_modes_to!(rule, |x: &[f64]| series_roughness(x, &stamps), obs, 0.0);
 }
+
+// --- Idioms ------------------------------------------------------------------------------
+
+/// Adds `w` to bin `k` of a histogram passed by `&mut`.
+#[derive_frule]
+fn add_to_bin(hist: &mut BTreeMap<usize, f64>, k: usize, w: f64) {
+    *hist.entry(k).or_insert(0.0) += w;
+}
+
+/// Builds and returns a map; its caller reads it back.
+#[derive_frule]
+fn soft_counts(x: &[f64]) -> BTreeMap<usize, f64> {
+    let mut counts = BTreeMap::new();
+    for &xi in x {
+        add_to_bin(&mut counts, (xi.abs() as usize).min(3), xi * xi);
+    }
+    counts
+}
+
+#[derive_frule]
+fn count_idioms(x: &[f64]) -> f64 {
+    let counts: BTreeMap<usize, f64> = soft_counts(x);
+    let total: f64 = counts.values().sum();
+    let biggest = counts.values().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let first = counts.get(&0).copied().unwrap_or(0.0);
+    let second = *counts.get(&1).unwrap();
+    let mut weighted = 0.0;
+    for (k, v) in counts.iter() {
+        weighted += *k as f64 * v;
+    }
+    let sparse: f64 = counts.iter().map(|(&k, &v)| v * x[k]).sum();
+    let keys: Vec<usize> = counts.keys().copied().collect();
+    total + biggest * first + second + weighted + sparse + keys.len() as f64
+}
+
+fn count_idioms_closed(x: &[f64]) -> f64 {
+    let mut c = [0.0; 4];
+    let mut seen = [false; 4];
+    for &xi in x {
+        let k = (xi.abs() as usize).min(3);
+        c[k] += xi * xi;
+        seen[k] = true;
+    }
+    let present: Vec<usize> = (0..4).filter(|&k| seen[k]).collect();
+    let total: f64 = present.iter().map(|&k| c[k]).sum();
+    let biggest = present.iter().map(|&k| c[k]).fold(f64::NEG_INFINITY, f64::max);
+    let weighted: f64 = present.iter().map(|&k| k as f64 * c[k]).sum();
+    let sparse: f64 = present.iter().map(|&k| c[k] * x[k]).sum();
+    total + biggest * c[0] + c[1] + weighted + sparse + present.len() as f64
+}
+
+#[test]
+fn map_idioms_and_returned_maps() {
+    let x = [0.3, 1.7, -0.4, 2.2, 1.1];
+    assert_close(count_idioms(&x), count_idioms_closed(&x), 1e-14, "closed form");
+    check_modes_to!(count_idioms {}, count_idioms, x, 0.0);
+}

@@ -24,6 +24,7 @@
 
 use super::{LoopCtx, Lowerer};
 use crate::ir::{InstKind, Terminator, Value, ValueDef};
+use crate::callee::StdMethod;
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use std::collections::HashSet;
@@ -182,6 +183,43 @@ impl Lowerer<'_> {
         self.lower_loop_with(label, LoopKind::For, Some(iter), assigned, span, body)
     }
 
+    /// The item of `for (k, v) in &m` (or `m.iter()`, `m.iter_mut()`, `&mut m`, `m`) of a
+    /// map of floats (`iter` of type `ty`): a key without a tangent and a value, so that
+    /// the key stays plain Rust; otherwise not known.
+    fn map_item(&self, iter: Value, ty: &TypeHint) -> TypeHint {
+        let pair = |k: &TypeHint, v: &TypeHint| {
+            TypeHint::Tuple(vec![
+                TypeHint::Ref(Box::new(k.clone())),
+                TypeHint::Ref(Box::new(v.clone())),
+            ])
+        };
+        match ty {
+            TypeHint::Ref(m) => match &**m {
+                TypeHint::Map(k, v) => pair(k, v),
+                _ => TypeHint::Unknown,
+            },
+            TypeHint::Map(k, v) => TypeHint::Tuple(vec![(**k).clone(), (**v).clone()]),
+            _ => match self.func.values[iter].def {
+                ValueDef::Inst(i, _) => match &self.func.insts[i].kind {
+                    InstKind::MethodCall {
+                        receiver, method, ..
+                    } if matches!(
+                        StdMethod::from_name(&method.to_string()),
+                        Some(StdMethod::Iter | StdMethod::IterMut)
+                    ) =>
+                    {
+                        match self.func.values[*receiver].ty.deref_all_pub() {
+                            TypeHint::Map(k, v) => pair(k, v),
+                            _ => TypeHint::Unknown,
+                        }
+                    }
+                    _ => TypeHint::Unknown,
+                },
+                _ => TypeHint::Unknown,
+            },
+        }
+    }
+
     /// The shared loop lowering; `body` lowers the body given the element parameter.
     fn lower_loop_with(
         &mut self,
@@ -204,16 +242,7 @@ impl Lowerer<'_> {
         let elem = iter.map(|it| {
             let hint = match &self.func.values[it].ty {
                 TypeHint::Range => TypeHint::Int,
-                // `for (k, v) in &m` of a map of floats: a key without a tangent and a value.
-                TypeHint::Ref(m) => match &**m {
-                    TypeHint::Map(k, v) => TypeHint::Tuple(vec![
-                        TypeHint::Ref(k.clone()),
-                        TypeHint::Ref(v.clone()),
-                    ]),
-                    _ => TypeHint::Unknown,
-                },
-                TypeHint::Map(k, v) => TypeHint::Tuple(vec![(**k).clone(), (**v).clone()]),
-                _ => TypeHint::Unknown,
+                other => self.map_item(it, other),
             };
             let p = self.func.new_value(ValueDef::RegionParam(body_r, 0), hint);
             params.push(p);

@@ -648,21 +648,28 @@ impl Lowerer<'_> {
         Some((gather.block.stmts, out))
     }
 
-    /// An iterator chain over the values of a map of floats (`m.values().sum::<f64>()`,
-    /// `hist.values().map(|h| h * h).sum()`): the values gathered into a `Vec` first, in the
-    /// map's order, and the chain run over that (chains index their source; a map has no
-    /// positions). `None` unless the chain's source is `m.values()` of a local or parameter
-    /// typed a map, with an adaptor or consumer after it.
+    /// An iterator chain over a map of floats (`m.values().sum::<f64>()`,
+    /// `a.iter().map(|(&i, &v)| v * x[i]).sum()`): the values (and keys) gathered into
+    /// `Vec`s first, in the map's order, and the chain run over those (chains index their
+    /// source; a map has no positions): `m.values()` becomes the values' `iter()`,
+    /// `m.iter()` the keys' `iter()` zipped with the values', which yield what the map's
+    /// iterators yield. `None` unless the chain's source is one of those of a local or
+    /// parameter typed a map, with an adaptor or consumer after it.
     pub(crate) fn desugar_map_values(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
-        fn source<'a>(lw: &Lowerer, e: &'a mut syn::Expr, depth: usize) -> Option<&'a mut syn::Expr> {
-            let is_values = match &*e {
-                syn::Expr::MethodCall(m) => {
-                    m.method == "values" && m.args.is_empty() && lw.names_map(&m.receiver)
+        fn source<'a>(
+            lw: &Lowerer,
+            e: &'a mut syn::Expr,
+            depth: usize,
+        ) -> Option<(&'a mut syn::Expr, StdMethod)> {
+            let of_map = match &*e {
+                syn::Expr::MethodCall(m) if m.args.is_empty() && lw.names_map(&m.receiver) => {
+                    StdMethod::from_name(&m.method.to_string())
+                        .filter(|s| matches!(s, StdMethod::Values | StdMethod::Iter))
                 }
-                _ => false,
+                _ => None,
             };
-            if is_values {
-                return (depth > 0).then_some(e);
+            if let Some(method) = of_map {
+                return (depth > 0).then_some((e, method));
             }
             match e {
                 syn::Expr::MethodCall(m) => source(lw, &mut m.receiver, depth + 1),
@@ -671,22 +678,38 @@ impl Lowerer<'_> {
             }
         }
         let mut out = e.clone();
-        let node = source(self, &mut out, 0)?;
+        let (node, method) = source(self, &mut out, 0)?;
         let syn::Expr::MethodCall(vm) = &*node else {
             return None;
         };
         let span = vm.method.span();
-        let gather: syn::Expr = syn::parse_quote_spanned!(span=> {
-            let mut __fwdad_values = ::std::vec::Vec::new();
-            for __fwdad_value in __fwdad_map.values() {
-                __fwdad_values.push(*__fwdad_value);
-            }
-        });
+        let (gather, iter): (syn::Expr, syn::Expr) = match method {
+            StdMethod::Values => (
+                syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_values = ::std::vec::Vec::new();
+                    for __fwdad_value in __fwdad_map.values() {
+                        __fwdad_values.push(*__fwdad_value);
+                    }
+                }),
+                syn::parse_quote_spanned!(span=> __fwdad_values.iter()),
+            ),
+            _ => (
+                syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_keys = ::std::vec::Vec::new();
+                    let mut __fwdad_values = ::std::vec::Vec::new();
+                    for (__fwdad_key, __fwdad_value) in __fwdad_map.iter() {
+                        __fwdad_keys.push(__fwdad_key.clone());
+                        __fwdad_values.push(*__fwdad_value);
+                    }
+                }),
+                syn::parse_quote_spanned!(span=> __fwdad_keys.iter().zip(__fwdad_values.iter())),
+            ),
+        };
         let gather = fill(gather, &[("__fwdad_map", Hole::Expr(&vm.receiver))]);
         let syn::Expr::Block(gather) = gather else {
             return None;
         };
-        *node = syn::parse_quote_spanned!(span=> __fwdad_values.iter());
+        *node = iter;
         Some((gather.block.stmts, out))
     }
 
