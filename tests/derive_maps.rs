@@ -347,3 +347,52 @@ fn map_idioms_and_returned_maps() {
     assert_close(count_idioms(&x), count_idioms_closed(&x), 1e-14, "closed form");
     check_modes_to!(count_idioms {}, count_idioms, x, 0.0);
 }
+
+// --- Maps in struct fields ---------------------------------------------------------------
+
+/// A bag-of-words scorer: a weight per word, a bias.
+#[derive(Differentiable, Clone, Debug)]
+struct BagOfWords {
+    weights: HashMap<String, f64>,
+    bias: f64,
+}
+
+#[derive_frule]
+impl BagOfWords {
+    fn score(&self, words: &[&str]) -> f64 {
+        let mut s = self.bias;
+        for w in words {
+            if let Some(v) = self.weights.get(*w) {
+                s += v;
+            }
+        }
+        s.tanh()
+    }
+}
+
+#[derive_frule]
+fn bag_loss(theta: &[f64], docs: &[Vec<&str>], labels: &[f64]) -> f64 {
+    let mut weights: HashMap<String, f64> = HashMap::new();
+    weights.insert("good".to_string(), theta[0]);
+    weights.insert("bad".to_string(), -theta[1]);
+    weights.insert("fine".to_string(), theta[0] * theta[1]);
+    let model = BagOfWords {
+        weights,
+        bias: theta[2],
+    };
+    let mut loss = 0.0;
+    for (doc, y) in docs.iter().zip(labels) {
+        let r = model.score(doc) - y;
+        loss += r * r;
+    }
+    loss
+}
+
+#[test]
+fn maps_in_struct_fields() {
+    let docs = vec![vec!["good", "fine"], vec!["bad"], vec!["fine", "bad", "good"]];
+    let labels = [0.8, -0.5, 0.1];
+    let theta = [0.4, 0.7, -0.1];
+    let rule = bind(bag_loss {}, (Wrt, &docs[..], &labels[..]));
+    check_modes_to!(rule, |t: &[f64]| bag_loss(t, &docs, &labels), theta, 0.0);
+}
