@@ -396,3 +396,52 @@ fn maps_in_struct_fields() {
     let rule = bind(bag_loss {}, (Wrt, &docs[..], &labels[..]));
     check_modes_to!(rule, |t: &[f64]| bag_loss(t, &docs, &labels), theta, 0.0);
 }
+
+// --- `test_frule` on maps ----------------------------------------------------------------
+
+/// Moves each value of a time series towards its neighbours' mean (in time order), in
+/// place; returns the roughness before the step.
+#[derive_frule]
+fn relax_series(ts: &mut BTreeMap<i64, f64>, rate: f64) -> f64 {
+    let values: Vec<f64> = ts.values().copied().collect();
+    let mut rough = 0.0;
+    let mut k = 0;
+    for v in ts.values_mut() {
+        if k > 0 && k + 1 < values.len() {
+            let mean = 0.5 * (values[k - 1] + values[k + 1]);
+            rough += (values[k] - mean) * (values[k] - mean);
+            *v += rate * (mean - values[k]).sin();
+        }
+        k += 1;
+    }
+    rough
+}
+
+#[test]
+fn map_rules_pass_test_frule() {
+    use fwdad::testing::{test_frule, test_frule_batched};
+    let params: HashMap<String, f64> = [("w".to_string(), 1.5), ("b".to_string(), -0.5)]
+        .into_iter()
+        .collect();
+    test_frule(
+        (params.clone(), 0.75),
+        |a| linear_model(&a.0, a.1),
+        |a, da| linear_model_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
+    );
+    let ts: BTreeMap<i64, f64> = [(0, 0.3), (2, 1.1), (3, -0.4), (7, 0.9)].into_iter().collect();
+    test_frule(
+        (ts.clone(), 0.2),
+        |a| relax_series(&mut a.0, a.1),
+        |a, da| relax_series_frule(Dual::new(&mut a.0, &mut da.0), Dual::new(a.1, da.1)),
+    );
+    test_frule_batched::<3, _, _>(
+        (ts, 0.2),
+        |a| relax_series(&mut a.0, a.1),
+        |a, da| {
+            <relax_series as Frule<_, Batch<f64, 3>>>::frule(
+                &relax_series {},
+                (Dual::new(&mut a.0, &mut da.0), Dual::new(a.1, da.1)),
+            )
+        },
+    );
+}

@@ -1601,7 +1601,13 @@ impl Emitter<'_> {
                 // overlap (`for v in out.iter() { .. out.len() .. }`), and a returned
                 // element borrows the variable, not a temporary reborrow of it.
                 let reads = callee.std().is_some_and(StdMethod::reads_shared);
-                let recv = if (borrows_element || reads) && self.is_mut_ref(*receiver) {
+                // A map's methods (`values`, `values_mut`, `entry`) return what borrows the
+                // variable.
+                let map = matches!(
+                    self.func.values[*receiver].ty.deref_all_pub(),
+                    TypeHint::Map(..)
+                );
+                let recv = if (borrows_element || reads || map) && self.is_mut_ref(*receiver) {
                     self.name(*receiver).to_token_stream()
                 } else {
                     args[0].clone()

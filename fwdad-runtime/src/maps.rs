@@ -14,7 +14,8 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::real::Real;
-use crate::tangent::{Mode, NoTangent, ScalarTangent, TangentSpace};
+use crate::tangent::{Batch, Mode, NoTangent, ScalarTangent, TangentSpace};
+use crate::testing::{Precision, Rng, TestTangent};
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::{collections::BTreeMap, vec::Vec};
 use core::borrow::Borrow;
@@ -467,3 +468,63 @@ impl<K, V> EmptyMap for BTreeMap<K, V> {
         self.is_empty()
     }
 }
+
+/// `TestTangent` of a map, key by key (so that `test_frule` takes maps of floats): a
+/// missing key in a tangent leaves the value unchanged, as a shorter tangent of a `Vec`
+/// does.
+macro_rules! test_tangent_map {
+    ($M:ident, [$($kb:tt)*], [$($h:ident: $($hb:path)|*),*]) => {
+        impl<K: $($kb)* + core::fmt::Debug, V: TestTangent $(, $h: $($hb +)* Clone)*> TestTangent
+            for $M<K, V $(, $h)*>
+        {
+            const PRECISION: Precision = V::PRECISION;
+            fn randn_tangent<R: Rng + ?Sized>(&self, rng: &mut R) -> Self::Tangent {
+                self.iter().map(|(k, v)| (k.clone(), v.randn_tangent(rng))).collect()
+            }
+            fn add_to_primal(&self, t: &Self::Tangent, eps: f64) -> Self {
+                self.iter()
+                    .map(|(k, v)| {
+                        let moved = match t.get(k) {
+                            Some(t) => v.add_to_primal(t, eps),
+                            None => v.clone(),
+                        };
+                        (k.clone(), moved)
+                    })
+                    .collect()
+            }
+            fn diff(&self, other: &Self) -> Self::Tangent {
+                self.iter()
+                    .map(|(k, v)| (k.clone(), v.diff(other.get(k).unwrap_or(v))))
+                    .collect()
+            }
+            fn bitwise_eq(&self, other: &Self) -> bool {
+                self.len() == other.len()
+                    && self.iter().all(|(k, v)| other.get(k).is_some_and(|o| v.bitwise_eq(o)))
+            }
+            fn matches_tangent(&self, t: &Self::Tangent) -> bool {
+                self.len() == t.len()
+                    && self.iter().all(|(k, v)| t.get(k).is_some_and(|t| v.matches_tangent(t)))
+            }
+            fn batch_tangent<const N: usize>(
+                ts: [&Self::Tangent; N],
+            ) -> Self::TangentIn<Batch<f64, N>> {
+                let Some(first) = ts.first() else {
+                    return Default::default();
+                };
+                first
+                    .keys()
+                    .map(|k| {
+                        let lanes = ts.map(|t| t.get(k).expect("batched map tangents hold the same keys"));
+                        (k.clone(), V::batch_tangent(lanes))
+                    })
+                    .collect()
+            }
+            fn lane<const N: usize>(t: &Self::TangentIn<Batch<f64, N>>, k: usize) -> Self::Tangent {
+                t.iter().map(|(key, e)| (key.clone(), V::lane(e, k))).collect()
+            }
+        }
+    };
+}
+#[cfg(feature = "std")]
+test_tangent_map!(HashMap, [Differentiable + Clone + Eq + Hash], [H: BuildHasher | Default]);
+test_tangent_map!(BTreeMap, [Differentiable + Clone + Ord], []);
