@@ -445,3 +445,73 @@ fn map_rules_pass_test_frule() {
         },
     );
 }
+
+// --- Constructors, untyped maps, ranges ----------------------------------------------------
+
+/// Observations looked up by time step (what `tests/ui` once rejected).
+#[derive_frule]
+fn misfit(model: &[f64], data: &[(usize, f64)]) -> f64 {
+    let mut by_step: HashMap<usize, f64> = HashMap::new();
+    for &(step, obs) in data {
+        by_step.insert(step, obs);
+    }
+    let mut sse = 0.0;
+    for (step, m) in model.iter().enumerate() {
+        if let Some(obs) = by_step.get(&step) {
+            sse += (m - obs) * (m - obs);
+        }
+    }
+    sse
+}
+
+#[test]
+fn observations_by_step() {
+    let data = [(0, 1.0), (2, 0.5), (3, -1.0)];
+    let model = [0.8, 7.0, 0.1, -0.7];
+    let closed: Vec<f64> = model
+        .iter()
+        .enumerate()
+        .map(|(i, m)| data.iter().find(|d| d.0 == i).map_or(0.0, |d| 2.0 * (m - d.1)))
+        .collect();
+    let (v, g) = gradient(bind(misfit {}, (Wrt, &data[..])), &model);
+    assert_eq!(v.to_bits(), misfit(&model, &data).to_bits());
+    assert_eq!(g, closed);
+}
+
+/// A map without a written type (`HashMap::new()` tells), one built by `BTreeMap::from`,
+/// one collected from a chain, and a range query of a time series.
+#[derive_frule]
+fn built_maps(x: &[f64]) -> f64 {
+    let mut untyped = HashMap::new();
+    untyped.insert(7usize, x[0] * x[1]);
+    let mut s = 0.0;
+    for (k, v) in &untyped {
+        s += v * *k as f64;
+    }
+    let pairs: BTreeMap<usize, f64> = BTreeMap::from([(0, x[0].exp()), (1, x[1] / x[2])]);
+    let doubled: HashMap<usize, f64> = x.iter().map(|v| 2.0 * v * v).enumerate().collect();
+    let mut series: BTreeMap<i64, f64> = BTreeMap::new();
+    for (i, v) in x.iter().enumerate() {
+        series.insert(10 * i as i64, v.sin());
+    }
+    let mut window = 0.0;
+    for (t, v) in series.range(5..25) {
+        window += v * *t as f64;
+    }
+    s + pairs[&0] * pairs[&1] + doubled[&2] + window
+}
+
+fn built_maps_closed(x: &[f64]) -> f64 {
+    7.0 * x[0] * x[1]
+        + x[0].exp() * (x[1] / x[2])
+        + 2.0 * x[2] * x[2]
+        + 10.0 * x[1].sin()
+        + 20.0 * x[2].sin()
+}
+
+#[test]
+fn constructors_untyped_maps_and_ranges() {
+    let x = [0.4, -1.3, 0.9];
+    assert_close(built_maps(&x), built_maps_closed(&x), 1e-14, "closed form");
+    check_modes_to!(built_maps {}, built_maps, x, 0.0);
+}

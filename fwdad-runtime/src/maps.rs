@@ -427,48 +427,6 @@ macro_rules! dual_maps {
 dual_maps!(HashMap, [Differentiable + Clone + Eq + Hash], [H: BuildHasher | Default], [?Sized + Hash + Eq], false);
 dual_maps!(BTreeMap, [Differentiable + Clone + Ord], [], [?Sized + Ord], true);
 
-/// An empty map as a constant dual under mode `S` (`HashMap::new()`, `BTreeMap::new()`,
-/// `with_capacity(n)` made active by an insert): its tangent map is empty too.
-#[inline(always)]
-pub fn empty_map_in<S: Mode, M: Differentiable + EmptyMap>(m: M) -> Dual<M, M::TangentIn<S>>
-where
-    M::TangentIn<S>: EmptyMap,
-{
-    assert!(
-        m.is_empty_map(),
-        "fwdad: `empty_map_in` of a non-empty map (a bug in fwdad)"
-    );
-    Dual::new(m, <M::TangentIn<S> as EmptyMap>::empty())
-}
-
-/// A map type that can be built empty.
-#[doc(hidden)]
-pub trait EmptyMap {
-    /// An empty map.
-    fn empty() -> Self;
-    /// Whether it is empty.
-    fn is_empty_map(&self) -> bool;
-}
-
-#[cfg(feature = "std")]
-impl<K, V, H: Default> EmptyMap for HashMap<K, V, H> {
-    fn empty() -> Self {
-        HashMap::with_hasher(H::default())
-    }
-    fn is_empty_map(&self) -> bool {
-        self.is_empty()
-    }
-}
-
-impl<K, V> EmptyMap for BTreeMap<K, V> {
-    fn empty() -> Self {
-        BTreeMap::new()
-    }
-    fn is_empty_map(&self) -> bool {
-        self.is_empty()
-    }
-}
-
 /// `TestTangent` of a map, key by key (so that `test_frule` takes maps of floats): a
 /// missing key in a tangent leaves the value unchanged, as a shorter tangent of a `Vec`
 /// does.
@@ -528,3 +486,28 @@ macro_rules! test_tangent_map {
 #[cfg(feature = "std")]
 test_tangent_map!(HashMap, [Differentiable + Clone + Eq + Hash], [H: BuildHasher | Default]);
 test_tangent_map!(BTreeMap, [Differentiable + Clone + Ord], []);
+
+/// `ts.range(a..b)` of a `BTreeMap` dual: the entries with keys in the range, in key order.
+macro_rules! btree_range {
+    ($D:ty) => {
+        impl<'a, K: Differentiable + Clone + Ord, V: Differentiable, TV> $D {
+            /// `m.range(r)`: each key in `r` with its value's dual, in key order.
+            #[inline(always)]
+            pub fn range<Q: ?Sized + Ord, R: core::ops::RangeBounds<Q> + Clone>(
+                &self,
+                r: R,
+            ) -> impl Iterator<Item = Dual<(&K, &V), (&'static NoTangent, &TV)>> + '_
+            where
+                K: Borrow<Q>,
+            {
+                let (p, t) = self.maps();
+                p.range(r.clone())
+                    .zip(t.range(r))
+                    .map(|((k, v), (_, t))| Dual::new((k, v), (&KEY, t)))
+            }
+        }
+    };
+}
+btree_range!(Dual<BTreeMap<K, V>, BTreeMap<K, TV>>);
+btree_range!(Dual<&'a mut BTreeMap<K, V>, &'a mut BTreeMap<K, TV>>);
+btree_range!(Dual<&'a BTreeMap<K, V>, &'a BTreeMap<K, TV>>);

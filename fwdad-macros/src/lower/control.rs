@@ -129,6 +129,10 @@ impl Lowerer<'_> {
             stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
             return self.lower_stmts_in_scope(&stmts, span);
         }
+        if let Some(method) = self.map_mut_chain(&f.expr) {
+            self.diag.error(method.span(), format!("`#[derive_frule]` does not support an adaptor or consumer after `{}` of a map (its values are lent `&mut` one at a time): write a `for` loop over it (`for v in m.values_mut() {{ .. }}`), with a counter of your own where you need one", method));
+            return Some(self.poison(f.span()));
+        }
         // `for h in hist.values().map(..)`: the map's values gathered first.
         if let Some((mut stmts, expr)) = self.desugar_map_values(&f.expr) {
             let span = f.span();
@@ -187,9 +191,14 @@ impl Lowerer<'_> {
     /// map of floats (`iter` of type `ty`): a key without a tangent and a value, so that
     /// the key stays plain Rust; otherwise not known.
     fn map_item(&self, iter: Value, ty: &TypeHint) -> TypeHint {
+        // A key never carries a tangent (a float is neither `Hash` nor `Ord`).
+        let key = |k: &TypeHint| match k {
+            TypeHint::Unknown => TypeHint::NonDiff,
+            k => k.clone(),
+        };
         let pair = |k: &TypeHint, v: &TypeHint| {
             TypeHint::Tuple(vec![
-                TypeHint::Ref(Box::new(k.clone())),
+                TypeHint::Ref(Box::new(key(k))),
                 TypeHint::Ref(Box::new(v.clone())),
             ])
         };
@@ -198,14 +207,14 @@ impl Lowerer<'_> {
                 TypeHint::Map(k, v) => pair(k, v),
                 _ => TypeHint::Unknown,
             },
-            TypeHint::Map(k, v) => TypeHint::Tuple(vec![(**k).clone(), (**v).clone()]),
+            TypeHint::Map(k, v) => TypeHint::Tuple(vec![key(k), (**v).clone()]),
             _ => match self.func.values[iter].def {
                 ValueDef::Inst(i, _) => match &self.func.insts[i].kind {
                     InstKind::MethodCall {
                         receiver, method, ..
                     } if matches!(
                         StdMethod::from_name(&method.to_string()),
-                        Some(StdMethod::Iter | StdMethod::IterMut)
+                        Some(StdMethod::Iter | StdMethod::IterMut | StdMethod::Range)
                     ) =>
                     {
                         match self.func.values[*receiver].ty.deref_all_pub() {

@@ -648,6 +648,27 @@ impl Lowerer<'_> {
         Some((gather.block.stmts, out))
     }
 
+    /// The method (`values_mut` or `iter_mut` of a map of floats) at the source of an
+    /// iterator chain with adaptors or a consumer after it
+    /// (`m.values_mut().enumerate()`): its values are lent `&mut` one at a time, which
+    /// no gathering can do.
+    pub(crate) fn map_mut_chain<'e>(&self, e: &'e syn::Expr) -> Option<&'e syn::Ident> {
+        let mut at = strip(e);
+        let mut depth = 0;
+        while let syn::Expr::MethodCall(m) = at {
+            let lends = matches!(
+                StdMethod::from_name(&m.method.to_string()),
+                Some(StdMethod::ValuesMut | StdMethod::IterMut)
+            );
+            if lends && m.args.is_empty() && self.names_map(&m.receiver) {
+                return (depth > 0).then_some(&m.method);
+            }
+            at = strip(&m.receiver);
+            depth += 1;
+        }
+        None
+    }
+
     /// An iterator chain over a map of floats (`m.values().sum::<f64>()`,
     /// `a.iter().map(|(&i, &v)| v * x[i]).sum()`): the values (and keys) gathered into
     /// `Vec`s first, in the map's order, and the chain run over those (chains index their
@@ -1010,4 +1031,52 @@ pub(crate) fn inline_iterator_binding(
             })
             .collect(),
     )
+}
+
+/// `let m: HashMap<usize, f64> = pairs.collect();` (a chain of `(key, value)` pairs,
+/// `collect` with or without a turbofish): an empty map of the written type and an
+/// `insert` per pair, in the chain's order, as `collect` inserts them.
+pub(crate) fn collect_into_map(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
+    if !matches!(TypeHint::from_type(ty), TypeHint::Map(..)) {
+        return None;
+    }
+    let syn::Expr::MethodCall(m) = strip(init) else {
+        return None;
+    };
+    let is_collect = crate::callee::Consumer::from_name(&m.method.to_string())
+        == Some(crate::callee::Consumer::Collect);
+    if !is_collect || !m.args.is_empty() {
+        return None;
+    }
+    let syn::Type::Path(tp) = ty else {
+        return None;
+    };
+    // `HashMap::new` (`HashMap::default` with a hasher of the user's).
+    let mut path = tp.path.clone();
+    let last = path.segments.last_mut()?;
+    let with_hasher = matches!(&last.arguments,
+        syn::PathArguments::AngleBracketed(a) if a.args.len() > 2);
+    last.arguments = syn::PathArguments::None;
+    let span = m.method.span();
+    let ctor = if with_hasher { "default" } else { "new" };
+    path.segments.push(syn::PathSegment::from(syn::Ident::new(ctor, span)));
+    let new = syn::Expr::Path(syn::ExprPath {
+        attrs: Vec::new(),
+        qself: None,
+        path,
+    });
+    let template = syn::parse_quote_spanned!(span=> {
+        let mut __fwdad_map = __fwdad_new();
+        for (__fwdad_key, __fwdad_value) in __fwdad_pairs {
+            __fwdad_map.insert(__fwdad_key, __fwdad_value);
+        }
+        __fwdad_map
+    });
+    Some(fill(
+        template,
+        &[
+            ("__fwdad_new", Hole::Expr(&new)),
+            ("__fwdad_pairs", Hole::Expr(&m.receiver)),
+        ],
+    ))
 }

@@ -226,6 +226,8 @@ impl Lowerer<'_> {
             .unwrap_or(&init.expr);
         let numcast = ty.and_then(|ty| self.numcast_from(ty, init_expr));
         let init_expr = numcast.as_ref().unwrap_or(init_expr);
+        let into_map = ty.and_then(|ty| super::idioms::collect_into_map(ty, init_expr));
+        let init_expr = into_map.as_ref().unwrap_or(init_expr);
         let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
             Some(call) => self.lower_expr(&call)?,
             None => self.lower_expr(init_expr)?,
