@@ -191,10 +191,11 @@ fn keyed_collection(known: StdType, last: &syn::PathSegment) -> TypeHint {
     }
 }
 
-/// A set of `std::collections` holding floats, or a map whose keys hold floats
-/// (`HashSet<(i64, f64)>`, `BTreeMap<(f64, usize), f64>`): its type, for the error that
-/// says such a collection cannot carry derivatives (a key cannot: changing it moves the
-/// entry). A map of discrete keys to floats (`HashMap<usize, f64>`) is supported.
+/// A map or set of `std::collections` holding floats whose keys are not known to carry
+/// no tangent (`BTreeMap<(Knot, usize), f64>` with a type of the user's, which may hold a
+/// float): its type, for the error that says which keys are supported (a key is looked
+/// up, never differentiated). A map of discrete keys to floats (`HashMap<usize, f64>`) is
+/// a [`TypeHint::Map`].
 pub fn map_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
     let floats = collection_of_floats(ty, TypeClass::Keyed)?;
     match TypeHint::from_type(ty) {

@@ -27,6 +27,17 @@ use std::hash::{BuildHasher, Hash};
 /// The tangent of a key: none (keys are discrete).
 const KEY: NoTangent = NoTangent;
 
+/// A key of a map dual: a type without floats (integers, strings, tuples of those, a type
+/// of your own whose tangent holds no float). A key is looked up, never differentiated,
+/// so one holding a float would silently drop its derivative.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the key of a map holding floats: its tangent holds floats",
+    label = "a key holding floats",
+    note = "a key is looked up, never differentiated: key the map by integers or strings (the index of the float in a `Vec`, or its bits `x.to_bits()`)"
+)]
+pub trait MapKey: Differentiable + Clone {}
+impl<K: Differentiable + Clone> MapKey for K where K::Tangent: crate::HoldsNoFloat {}
+
 #[cfg(feature = "std")]
 impl<K, V: Differentiable, H> Differentiable for HashMap<K, V, H> {
     type Tangent = HashMap<K, V::Tangent, H>;
@@ -424,8 +435,8 @@ macro_rules! dual_maps {
 }
 
 #[cfg(feature = "std")]
-dual_maps!(HashMap, [Differentiable + Clone + Eq + Hash], [H: BuildHasher | Default], [?Sized + Hash + Eq], false);
-dual_maps!(BTreeMap, [Differentiable + Clone + Ord], [], [?Sized + Ord], true);
+dual_maps!(HashMap, [MapKey + Eq + Hash], [H: BuildHasher | Default], [?Sized + Hash + Eq], false);
+dual_maps!(BTreeMap, [MapKey + Ord], [], [?Sized + Ord], true);
 
 /// `TestTangent` of a map, key by key (so that `test_frule` takes maps of floats): a
 /// missing key in a tangent leaves the value unchanged, as a shorter tangent of a `Vec`
@@ -490,7 +501,7 @@ test_tangent_map!(BTreeMap, [Differentiable + Clone + Ord], []);
 /// `ts.range(a..b)` of a `BTreeMap` dual: the entries with keys in the range, in key order.
 macro_rules! btree_range {
     ($D:ty) => {
-        impl<'a, K: Differentiable + Clone + Ord, V: Differentiable, TV> $D {
+        impl<'a, K: MapKey + Ord, V: Differentiable, TV> $D {
             /// `m.range(r)`: each key in `r` with its value's dual, in key order.
             #[inline(always)]
             pub fn range<Q: ?Sized + Ord, R: core::ops::RangeBounds<Q> + Clone>(
