@@ -30,7 +30,10 @@ macro_rules! check_modes_to {
         let y: f64 = plain(x);
         let g = fd_gradient(&plain, x);
         let h = fd_hessian(&plain, x);
-        assert!(g.iter().any(|d| *d != 0.0), "a test point with a zero gradient");
+        assert!(
+            g.iter().any(|d| *d != 0.0),
+            "a test point with a zero gradient"
+        );
         let same = |v: f64, what: &str| match $ptol {
             0.0 => assert_eq!(v.to_bits(), y.to_bits(), "{what}: primal"),
             tol => assert_close(v, y, tol, &format!("{what}: primal")),
@@ -52,7 +55,12 @@ macro_rules! check_modes_to {
         for i in 0..x.len() {
             assert_close(gh[i], g[i], 1e-6, &format!("second order: d/dx{i}"));
             for j in 0..x.len() {
-                assert_close(hh[(i, j)], h[i][j], 1e-4, &format!("second order: d2/dx{i}dx{j}"));
+                assert_close(
+                    hh[(i, j)],
+                    h[i][j],
+                    1e-4,
+                    &format!("second order: d2/dx{i}dx{j}"),
+                );
             }
         }
     }};
@@ -139,7 +147,12 @@ fn sparse_energy_closed(x: &[f64]) -> f64 {
 #[test]
 fn sparse_dot_product() {
     let x = [0.7, -1.2, 0.4, 2.0];
-    assert_close(sparse_energy(&x), sparse_energy_closed(&x), 1e-15, "closed form");
+    assert_close(
+        sparse_energy(&x),
+        sparse_energy_closed(&x),
+        1e-15,
+        "closed form",
+    );
     check_modes_to!(sparse_energy {}, sparse_energy, x, 1e-15);
 }
 
@@ -216,7 +229,10 @@ fn parameter_dictionary_as_active_argument() {
     .collect();
     let d = <linear_model as Frule<_, Batch<f64, 4>>>::frule(
         &linear_model {},
-        (Dual::new(&params, &batch), Dual::new(2.0, Batch([0.0, 0.0, 1.0, 0.0]))),
+        (
+            Dual::new(&params, &batch),
+            Dual::new(2.0, Batch([0.0, 0.0, 1.0, 0.0])),
+        ),
     );
     assert_eq!(d.tangent.0, [2.0, 1.0, 1.5, 7.0]);
 }
@@ -286,7 +302,12 @@ fn series_closed(obs: &[f64], stamps: &[i64]) -> f64 {
 fn time_series_in_a_btreemap() {
     let stamps = [5, 1, 3, 10];
     let obs = [0.4, 1.0, -0.2, 0.7];
-    assert_close(series_roughness(&obs, &stamps), series_closed(&obs, &stamps), 1e-15, "closed");
+    assert_close(
+        series_roughness(&obs, &stamps),
+        series_closed(&obs, &stamps),
+        1e-15,
+        "closed",
+    );
     let rule = bind(series_roughness {}, (Wrt, &stamps[..]));
     check_modes_to!(rule, |x: &[f64]| series_roughness(x, &stamps), obs, 0.0);
 }
@@ -335,7 +356,10 @@ fn count_idioms_closed(x: &[f64]) -> f64 {
     }
     let present: Vec<usize> = (0..4).filter(|&k| seen[k]).collect();
     let total: f64 = present.iter().map(|&k| c[k]).sum();
-    let biggest = present.iter().map(|&k| c[k]).fold(f64::NEG_INFINITY, f64::max);
+    let biggest = present
+        .iter()
+        .map(|&k| c[k])
+        .fold(f64::NEG_INFINITY, f64::max);
     let weighted: f64 = present.iter().map(|&k| k as f64 * c[k]).sum();
     let sparse: f64 = present.iter().map(|&k| c[k] * x[k]).sum();
     total + biggest * c[0] + c[1] + weighted + sparse + present.len() as f64
@@ -344,7 +368,12 @@ fn count_idioms_closed(x: &[f64]) -> f64 {
 #[test]
 fn map_idioms_and_returned_maps() {
     let x = [0.3, 1.7, -0.4, 2.2, 1.1];
-    assert_close(count_idioms(&x), count_idioms_closed(&x), 1e-14, "closed form");
+    assert_close(
+        count_idioms(&x),
+        count_idioms_closed(&x),
+        1e-14,
+        "closed form",
+    );
     check_modes_to!(count_idioms {}, count_idioms, x, 0.0);
 }
 
@@ -390,7 +419,11 @@ fn bag_loss(theta: &[f64], docs: &[Vec<&str>], labels: &[f64]) -> f64 {
 
 #[test]
 fn maps_in_struct_fields() {
-    let docs = vec![vec!["good", "fine"], vec!["bad"], vec!["fine", "bad", "good"]];
+    let docs = vec![
+        vec!["good", "fine"],
+        vec!["bad"],
+        vec!["fine", "bad", "good"],
+    ];
     let labels = [0.8, -0.5, 0.1];
     let theta = [0.4, 0.7, -0.1];
     let rule = bind(bag_loss {}, (Wrt, &docs[..], &labels[..]));
@@ -428,7 +461,9 @@ fn map_rules_pass_test_frule() {
         |a| linear_model(&a.0, a.1),
         |a, da| linear_model_frule(Dual::new(&a.0, &da.0), Dual::new(a.1, da.1)),
     );
-    let ts: BTreeMap<i64, f64> = [(0, 0.3), (2, 1.1), (3, -0.4), (7, 0.9)].into_iter().collect();
+    let ts: BTreeMap<i64, f64> = [(0, 0.3), (2, 1.1), (3, -0.4), (7, 0.9)]
+        .into_iter()
+        .collect();
     test_frule(
         (ts.clone(), 0.2),
         |a| relax_series(&mut a.0, a.1),
@@ -471,7 +506,11 @@ fn observations_by_step() {
     let closed: Vec<f64> = model
         .iter()
         .enumerate()
-        .map(|(i, m)| data.iter().find(|d| d.0 == i).map_or(0.0, |d| 2.0 * (m - d.1)))
+        .map(|(i, m)| {
+            data.iter()
+                .find(|d| d.0 == i)
+                .map_or(0.0, |d| 2.0 * (m - d.1))
+        })
         .collect();
     let (v, g) = gradient(bind(misfit {}, (Wrt, &data[..])), &model);
     assert_eq!(v.to_bits(), misfit(&model, &data).to_bits());
@@ -514,4 +553,107 @@ fn constructors_untyped_maps_and_ranges() {
     let x = [0.4, -1.3, 0.9];
     assert_close(built_maps(&x), built_maps_closed(&x), 1e-14, "closed form");
     check_modes_to!(built_maps {}, built_maps, x, 0.0);
+}
+
+// --- More of what users write --------------------------------------------------------------
+
+/// A softmax over a dictionary of scores, normalised in place, then a weighted sum; the
+/// scores updated with `get_mut` or inserted, one removed, the rest consumed by value.
+#[derive_frule]
+fn dict_softmax(x: &[f64]) -> f64 {
+    let mut scores: BTreeMap<String, f64> = BTreeMap::new();
+    scores.insert("a".to_string(), x[0]);
+    scores.insert("b".to_string(), 2.0 * x[1]);
+    for (i, name) in ["a", "c"].iter().enumerate() {
+        if let Some(v) = scores.get_mut(*name) {
+            *v += x[2];
+        } else {
+            scores.insert(name.to_string(), x[i] * x[2]);
+        }
+    }
+    let total: f64 = scores.values().map(|v| v.exp()).sum();
+    for v in scores.values_mut() {
+        *v = v.exp() / total;
+    }
+    for (_, v) in scores.iter_mut() {
+        *v = v.sqrt();
+    }
+    for (_, v) in &mut scores {
+        *v *= 1.5;
+    }
+    let mut removed = 0.0;
+    if let Some(v) = scores.remove("c") {
+        removed = v;
+    }
+    let b = scores.get("b").copied().unwrap_or_default();
+    let mut rest = 0.0;
+    for (name, v) in scores {
+        rest += v * name.len() as f64;
+    }
+    removed + b + rest
+}
+
+fn dict_softmax_closed(x: &[f64]) -> f64 {
+    let (a, b, c) = (x[0] + x[2], 2.0 * x[1], x[1] * x[2]);
+    let total = a.exp() + b.exp() + c.exp();
+    let f = |s: f64| 1.5 * (s.exp() / total).sqrt();
+    f(c) + f(b) + f(a) + f(b)
+}
+
+#[test]
+fn dictionary_softmax_in_place() {
+    let x = [0.3, -0.2, 0.8];
+    assert_close(
+        dict_softmax(&x),
+        dict_softmax_closed(&x),
+        1e-14,
+        "closed form",
+    );
+    check_modes_to!(dict_softmax {}, dict_softmax, x, 0.0);
+}
+
+/// An embedding table: a `Vec` of floats per word, summed over a sentence.
+#[derive_frule(inactive(vocab))]
+fn embed(table: &[f64], vocab: &HashMap<String, usize>, words: &[&str]) -> f64 {
+    let mut emb: HashMap<String, Vec<f64>> = HashMap::new();
+    for (w, &row) in vocab {
+        emb.insert(w.clone(), table[2 * row..2 * row + 2].to_vec());
+    }
+    let mut acc = [0.0; 2];
+    for w in words {
+        let e = &emb[*w];
+        acc[0] += e[0];
+        acc[1] += e[1] * e[0];
+    }
+    acc[0] * acc[1]
+}
+
+#[test]
+fn embedding_table_of_vecs() {
+    let vocab: HashMap<String, usize> = [("cat".to_string(), 0), ("dog".to_string(), 1)]
+        .into_iter()
+        .collect();
+    let words = ["cat", "dog", "cat"];
+    let table = [0.5, -1.0, 2.0, 0.25];
+    let rule = bind(embed {}, (Wrt, Inactive(&vocab), &words[..]));
+    check_modes_to!(rule, |t: &[f64]| embed(t, &vocab, &words), table, 0.0);
+}
+
+/// `f32` values, and a constant map named `inactive`.
+#[derive_frule(inactive(gain))]
+fn gains_f32(x: &[f32], gain: &BTreeMap<u8, f32>) -> f32 {
+    let mut s = 0.0f32;
+    for (i, v) in x.iter().enumerate() {
+        s += v * v * gain.get(&(i as u8)).copied().unwrap_or(1.0);
+    }
+    s
+}
+
+#[test]
+fn f32_values_and_inactive_maps() {
+    let gain: BTreeMap<u8, f32> = [(0, 2.0), (2, 0.5)].into_iter().collect();
+    let x = [1.0f32, 2.0, 3.0];
+    let d = gains_f32_frule(Dual::new(&x[..], &[1.0f32, 1.0, 1.0][..]), &gain);
+    assert_eq!(d.primal.to_bits(), gains_f32(&x, &gain).to_bits());
+    assert_eq!(d.tangent, 2.0 * 2.0 * 1.0 + 2.0 * 2.0 + 2.0 * 3.0 * 0.5);
 }

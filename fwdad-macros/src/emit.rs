@@ -1770,7 +1770,10 @@ impl Emitter<'_> {
                 };
                 let i = &args[1];
                 // `m[&k]` of a map of floats: the value's dual looked up by key.
-                if matches!(self.func.values[*base].ty.deref_all_pub(), TypeHint::Map(..)) {
+                if matches!(
+                    self.func.values[*base].ty.deref_all_pub(),
+                    TypeHint::Map(..)
+                ) {
                     quote_spanned!(span=> #b.at_key(#i).copied())
                 } else {
                     quote_spanned!(span=> #rt::index(&#b, #i))
@@ -1811,7 +1814,17 @@ impl Emitter<'_> {
                 let lib_over_duals = self.is(*base)
                     && *self.lib.get(*base)
                     && !crate::libtypes::is_param(self.func, *base);
-                if *mutable && returned_from_param {
+                let map = matches!(
+                    self.func.values[*base].ty.deref_all_pub(),
+                    TypeHint::Map(..)
+                );
+                if map {
+                    // `&m[&k]`, `&mut m[&k]` of a map of floats: by key.
+                    match mutable {
+                        true => quote_spanned!(span=> #b.at_key_mut(#i)),
+                        false => quote_spanned!(span=> #b.at_key(#i)),
+                    }
+                } else if *mutable && returned_from_param {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
                 } else if *mutable && lib_over_duals {
                     // An element of a library value over duals written in place

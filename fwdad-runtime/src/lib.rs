@@ -78,10 +78,10 @@ pub mod glam;
 pub mod implicit;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod lift;
-#[cfg(feature = "alloc")]
-pub mod maps;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
+#[cfg(feature = "alloc")]
+pub mod maps;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra;
 #[cfg(feature = "nalgebra")]

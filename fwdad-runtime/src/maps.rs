@@ -260,6 +260,15 @@ macro_rules! dual_maps {
                 self.iter_mut().collect::<Vec<_>>().into_iter()
             }
         }
+        /// `for (k, v) in &mut m` of a `&mut` map (a parameter, or `&mut m` of a local).
+        impl<'a, K: $($kb)*, V: Differentiable, TV $(, $h: $($hb +)*)*> IntoIterator for Dual<&'a mut $M<K, V $(, $h)*>, &'a mut $M<K, TV $(, $h)*>> {
+            type Item = Dual<(&'a K, &'a mut V), (&'static NoTangent, &'a mut TV)>;
+            type IntoIter = alloc::vec::IntoIter<Self::Item>;
+            fn into_iter(self) -> Self::IntoIter {
+                let (p, t) = (self.primal, self.tangent);
+                dual_maps!(@pairs_mut $zip, p, t).collect::<Vec<_>>().into_iter()
+            }
+        }
         /// `for (k, v) in m` of an owned map, consumed.
         impl<K: $($kb)*, V: Differentiable, TV $(, $h: $($hb +)*)*> IntoIterator for Dual<$M<K, V $(, $h)*>, $M<K, TV $(, $h)*>> {
             type Item = Dual<(K, V), (NoTangent, TV)>;

@@ -23,8 +23,8 @@
 //! ```
 
 use super::{LoopCtx, Lowerer};
-use crate::ir::{InstKind, Terminator, Value, ValueDef};
 use crate::callee::StdMethod;
+use crate::ir::{InstKind, Terminator, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
 use std::collections::HashSet;
@@ -187,9 +187,10 @@ impl Lowerer<'_> {
         self.lower_loop_with(label, LoopKind::For, Some(iter), assigned, span, body)
     }
 
-    /// The item of `for (k, v) in &m` (or `m.iter()`, `m.iter_mut()`, `&mut m`, `m`) of a
-    /// map of floats (`iter` of type `ty`): a key without a tangent and a value, so that
-    /// the key stays plain Rust; otherwise not known.
+    /// The item of `for (k, v) in &m` (or `m.iter()`, `m.iter_mut()`, `m.range(..)`,
+    /// `&mut m`, `m`) of a map of floats (`iter` of type `ty`): a key without a tangent and
+    /// a value, so that the key stays plain Rust; of `m.values()`/`m.values_mut()` a
+    /// reference to a value; otherwise not known.
     fn map_item(&self, iter: Value, ty: &TypeHint) -> TypeHint {
         // A key never carries a tangent (a float is neither `Hash` nor `Ord`).
         let key = |k: &TypeHint| match k {
@@ -219,6 +220,19 @@ impl Lowerer<'_> {
                     {
                         match self.func.values[*receiver].ty.deref_all_pub() {
                             TypeHint::Map(k, v) => pair(k, v),
+                            _ => TypeHint::Unknown,
+                        }
+                    }
+                    // `for v in m.values_mut()`: a reference to a value.
+                    InstKind::MethodCall {
+                        receiver, method, ..
+                    } if matches!(
+                        StdMethod::from_name(&method.to_string()),
+                        Some(StdMethod::Values | StdMethod::ValuesMut)
+                    ) =>
+                    {
+                        match self.func.values[*receiver].ty.deref_all_pub() {
+                            TypeHint::Map(_, v) => TypeHint::Ref(v.clone()),
                             _ => TypeHint::Unknown,
                         }
                     }

@@ -1059,7 +1059,8 @@ pub(crate) fn collect_into_map(ty: &syn::Type, init: &syn::Expr) -> Option<syn::
     last.arguments = syn::PathArguments::None;
     let span = m.method.span();
     let ctor = if with_hasher { "default" } else { "new" };
-    path.segments.push(syn::PathSegment::from(syn::Ident::new(ctor, span)));
+    path.segments
+        .push(syn::PathSegment::from(syn::Ident::new(ctor, span)));
     let new = syn::Expr::Path(syn::ExprPath {
         attrs: Vec::new(),
         qself: None,
