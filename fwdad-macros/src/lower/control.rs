@@ -129,8 +129,12 @@ impl Lowerer<'_> {
             stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
             return self.lower_stmts_in_scope(&stmts, span);
         }
+        if let Some(e) = self.desugar_enumerate_map_mut(f) {
+            return self.lower_expr(&e);
+        }
         if let Some(method) = self.map_mut_chain(&f.expr) {
-            self.diag.error(method.span(), format!("`#[derive_frule]` does not support an adaptor or consumer after `{}` of a map (its values are lent `&mut` one at a time): write a `for` loop over it (`for v in m.values_mut() {{ .. }}`), with a counter of your own where you need one", method));
+            self.diag
+                .error(method.span(), super::idioms::map_mut_chain_message(method));
             return Some(self.poison(f.span()));
         }
         // `for h in hist.values().map(..)`: the map's values gathered first.

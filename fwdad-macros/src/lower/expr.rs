@@ -168,10 +168,8 @@ impl Lowerer<'_> {
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
                 if let Some(method) = self.map_mut_chain(e) {
-                    self.diag.error(
-                        method.span(),
-                        format!("`#[derive_frule]` does not support an adaptor or consumer after `{}` of a map (its values are lent `&mut` one at a time): write a `for` loop over it (`for v in m.values_mut() {{ .. }}`), with a counter of your own where you need one", method),
-                    );
+                    self.diag
+                        .error(method.span(), super::idioms::map_mut_chain_message(method));
                     return Some(self.poison(span));
                 }
                 if let Some((mut stmts, e)) = self.desugar_map_values(e) {

@@ -648,6 +648,61 @@ impl Lowerer<'_> {
         Some((gather.block.stmts, out))
     }
 
+    /// `for (i, v) in m.values_mut().enumerate() { .. }` (or `m.iter_mut()`) of a map of
+    /// floats: a counter beside a loop over `values_mut()` itself, read and advanced at the
+    /// top of each iteration (so a `continue` skips nothing), as `enumerate` numbers the
+    /// items.
+    pub(crate) fn desugar_enumerate_map_mut(&self, f: &syn::ExprForLoop) -> Option<syn::Expr> {
+        let syn::Expr::MethodCall(en) = strip(&f.expr) else {
+            return None;
+        };
+        if Adaptor::from_name(&en.method.to_string()) != Some(Adaptor::Enumerate)
+            || !en.args.is_empty()
+        {
+            return None;
+        }
+        let syn::Expr::MethodCall(src) = strip(&en.receiver) else {
+            return None;
+        };
+        let lends = matches!(
+            StdMethod::from_name(&src.method.to_string()),
+            Some(StdMethod::ValuesMut | StdMethod::IterMut)
+        );
+        if !lends || !src.args.is_empty() || !self.names_map(&src.receiver) {
+            return None;
+        }
+        let syn::Pat::Tuple(t) = &*f.pat else {
+            return None;
+        };
+        let [count_pat, item_pat] = t.elems.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let span = en.method.span();
+        let mut inner = f.clone();
+        inner.pat = Box::new(item_pat.clone());
+        inner.expr = en.receiver.clone();
+        let read: syn::Stmt =
+            syn::parse_quote_spanned!(span=> let __fwdad_numbered = __fwdad_count;);
+        let read = match read {
+            syn::Stmt::Local(mut l) => {
+                l.pat = count_pat.clone();
+                syn::Stmt::Local(l)
+            }
+            other => other,
+        };
+        let advance: syn::Stmt = syn::parse_quote_spanned!(span=> __fwdad_count += 1;);
+        inner.body.stmts.insert(0, advance);
+        inner.body.stmts.insert(0, read);
+        let mut block: syn::ExprBlock = syn::parse_quote_spanned!(span=> {
+            let mut __fwdad_count = 0usize;
+        });
+        block
+            .block
+            .stmts
+            .push(syn::Stmt::Expr(syn::Expr::ForLoop(inner), None));
+        Some(syn::Expr::Block(block))
+    }
+
     /// The method (`values_mut` or `iter_mut` of a map of floats) at the source of an
     /// iterator chain with adaptors or a consumer after it
     /// (`m.values_mut().enumerate()`): its values are lent `&mut` one at a time, which
@@ -1080,4 +1135,9 @@ pub(crate) fn collect_into_map(ty: &syn::Type, init: &syn::Expr) -> Option<syn::
             ("__fwdad_pairs", Hole::Expr(&m.receiver)),
         ],
     ))
+}
+
+/// The error for an adaptor or consumer after `values_mut()`/`iter_mut()` of a map.
+pub(crate) fn map_mut_chain_message(method: &syn::Ident) -> String {
+    format!("`#[derive_frule]` does not support an adaptor or consumer after `{method}` of a map (its values are lent `&mut` one at a time): write a `for` loop over it (`for v in m.values_mut() {{ .. }}`, or `for (i, v) in m.values_mut().enumerate() {{ .. }}` to number them)")
 }
