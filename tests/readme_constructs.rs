@@ -157,6 +157,41 @@ fn vec_methods() {
     check_slice_fn!(reversed_squares, X);
 }
 
+// --- maps holding floats ------------------------------------------------------------------
+
+#[derive_frule]
+fn linear_by_name(params: &std::collections::HashMap<String, f64>, x: f64) -> f64 {
+    params["w"] * x + params["b"]
+}
+
+#[derive_frule]
+fn binned(x: &[f64]) -> f64 {
+    use std::collections::{BTreeMap, HashMap};
+    let mut hist: BTreeMap<i64, f64> = BTreeMap::new();
+    for &xi in x {
+        let b = xi.floor() as i64;
+        *hist.entry(b).or_insert(0.0) += xi * xi;
+    }
+    let mut weights: HashMap<(usize, usize), f64> = HashMap::new();
+    weights.insert((0, 1), x[0] * x[1]);
+    weights.insert((1, 2), x[2].exp());
+    let mut e = 0.0;
+    for (&(i, j), &w) in &weights {
+        e += w * (i + j) as f64;
+    }
+    let mut params: HashMap<String, f64> = HashMap::new();
+    params.insert("w".to_string(), x[3]);
+    params.insert("b".to_string(), x[0]);
+    let a: HashMap<usize, f64> = [(0, 1.5), (3, -0.5)].into_iter().collect();
+    let dot = a.iter().map(|(&i, &v)| v * x[i]).sum::<f64>();
+    e + hist.values().sum::<f64>() + linear_by_name(&params, x[1]) + dot
+}
+
+#[test]
+fn maps_holding_floats() {
+    check_slice_fn!(binned, X);
+}
+
 // --- control flow -------------------------------------------------------------------------
 
 #[derive_frule]

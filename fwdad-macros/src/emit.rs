@@ -1637,7 +1637,13 @@ impl Emitter<'_> {
                 // overlap (`for v in out.iter() { .. out.len() .. }`), and a returned
                 // element borrows the variable, not a temporary reborrow of it.
                 let reads = callee.std().is_some_and(StdMethod::reads_shared);
-                let recv = if (borrows_element || reads) && self.is_mut_ref(*receiver) {
+                // A map's methods (`values`, `values_mut`, `entry`) return what borrows the
+                // variable.
+                let map = matches!(
+                    self.func.values[*receiver].ty.deref_all_pub(),
+                    TypeHint::Map(..)
+                );
+                let recv = if (borrows_element || reads || map) && self.is_mut_ref(*receiver) {
                     self.name(*receiver).to_token_stream()
                 } else {
                     args[0].clone()
@@ -1799,7 +1805,15 @@ impl Emitter<'_> {
                     false => args[0].clone(),
                 };
                 let i = &args[1];
-                quote_spanned!(span=> #rt::index(&#b, #i))
+                // `m[&k]` of a map of floats: the value's dual looked up by key.
+                if matches!(
+                    self.func.values[*base].ty.deref_all_pub(),
+                    TypeHint::Map(..)
+                ) {
+                    quote_spanned!(span=> #b.at_key(#i).copied())
+                } else {
+                    quote_spanned!(span=> #rt::index(&#b, #i))
+                }
             }
             (InstKind::Slice { base, mutable, .. }, Form::Slice) => {
                 // Borrow the base variable itself (not a reborrowed temporary), so the
@@ -1836,7 +1850,17 @@ impl Emitter<'_> {
                 let lib_over_duals = self.is(*base)
                     && *self.lib.get(*base)
                     && !crate::libtypes::is_param(self.func, *base);
-                if *mutable && returned_from_param {
+                let map = matches!(
+                    self.func.values[*base].ty.deref_all_pub(),
+                    TypeHint::Map(..)
+                );
+                if map {
+                    // `&m[&k]`, `&mut m[&k]` of a map of floats: by key.
+                    match mutable {
+                        true => quote_spanned!(span=> #b.at_key_mut(#i)),
+                        false => quote_spanned!(span=> #b.at_key(#i)),
+                    }
+                } else if *mutable && returned_from_param {
                     quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
                 } else if *mutable && lib_over_duals {
                     // An element of a library value over duals written in place
@@ -2131,7 +2155,19 @@ impl Emitter<'_> {
                 let elem = self.name(item);
                 // A view of a library value's row (`for mut row in m.row_iter_mut()`),
                 // which the body may write through.
-                let elem = match *self.lib.get(item) {
+                // So is a value of a map lent by `values_mut()`/`iter_mut()`/`&mut m`.
+                let lends_mut = match self.func.values[iter].def {
+                    ValueDef::Inst(i, _) => match &self.func.insts[i].kind {
+                        InstKind::MethodCall { callee, .. } => matches!(
+                            callee.std(),
+                            Some(StdMethod::ValuesMut | StdMethod::IterMut)
+                        ),
+                        InstKind::Ref { mutable, .. } => *mutable,
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                let elem = match *self.lib.get(item) || lends_mut {
                     true => quote!(mut #elem),
                     false => quote!(#elem),
                 };

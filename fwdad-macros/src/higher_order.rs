@@ -649,6 +649,11 @@ fn written_type(hint: &TypeHint) -> TokenStream {
             let ts = ts.iter().map(written_type);
             quote!((#(#ts,)*))
         }
+        // Read back as the same hint (whichever map kind it was).
+        TypeHint::Map(k, v) => {
+            let (k, v) = (written_type(k), written_type(v));
+            quote!(HashMap<#k, #v>)
+        }
         TypeHint::NonDiff | TypeHint::Range | TypeHint::Unknown => quote!(_),
     }
 }

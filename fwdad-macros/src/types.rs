@@ -26,6 +26,10 @@ pub enum TypeHint {
     Ref(Box<TypeHint>),
     /// A range of integers.
     Range,
+    /// A `HashMap`/`BTreeMap` whose keys carry no tangent and whose values hold floats
+    /// (`HashMap<usize, f64>`): looked up by key and iterated by its own iterator, never
+    /// by position. Its key and value types.
+    Map(Box<TypeHint>, Box<TypeHint>),
     /// Not known.
     Unknown,
 }
@@ -55,7 +59,7 @@ impl TypeHint {
                         },
                         _ => TypeHint::Unknown,
                     },
-                    TypeClass::Keyed | TypeClass::Queue => keyed_collection(last),
+                    TypeClass::Keyed | TypeClass::Queue => keyed_collection(known, last),
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => TypeHint::NonDiff,
@@ -75,7 +79,7 @@ impl TypeHint {
     pub fn is_non_differentiable(&self) -> bool {
         match self {
             TypeHint::Int | TypeHint::Bool | TypeHint::NonDiff | TypeHint::Range => true,
-            TypeHint::Float | TypeHint::Unknown => false,
+            TypeHint::Float | TypeHint::Unknown | TypeHint::Map(..) => false,
             TypeHint::Tuple(ts) => ts.iter().all(TypeHint::is_non_differentiable),
             TypeHint::Seq(t) | TypeHint::Ref(t) => t.is_non_differentiable(),
         }
@@ -153,33 +157,51 @@ impl TypeHint {
             }
             TypeHint::Seq(t) => format!("[{}]", t.short()),
             TypeHint::Ref(t) => format!("&{}", t.short()),
+            TypeHint::Map(k, v) => format!("map<{}, {}>", k.short(), v.short()),
         }
     }
 }
 
 /// A map or set of `std::collections` (`HashMap<(i64, i64), Vec<usize>>`, a cell list) whose
 /// keys and values cannot carry a tangent: a value without one, iterated by its own
-/// iterator, never by position. Of floats, or of types not written, it is not known.
-fn keyed_collection(last: &syn::PathSegment) -> TypeHint {
+/// iterator, never by position. A map of keys without a tangent to values holding floats
+/// is a [`TypeHint::Map`]; of float keys, or of types not written, it is not known.
+fn keyed_collection(known: StdType, last: &syn::PathSegment) -> TypeHint {
     let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
         return TypeHint::Unknown;
     };
-    let mut types = a.args.iter().filter_map(|g| match g {
-        syn::GenericArgument::Type(t) => Some(TypeHint::from_type(t)),
-        _ => None,
-    });
-    match types.all(|t| t.is_non_differentiable()) {
-        true => TypeHint::NonDiff,
-        false => TypeHint::Unknown,
+    let types: Vec<TypeHint> = a
+        .args
+        .iter()
+        .filter_map(|g| match g {
+            syn::GenericArgument::Type(t) => Some(TypeHint::from_type(t)),
+            _ => None,
+        })
+        .collect();
+    if types.iter().all(TypeHint::is_non_differentiable) {
+        return TypeHint::NonDiff;
+    }
+    match (known, &types[..]) {
+        (StdType::HashMap | StdType::BTreeMap, [k, v, ..])
+            if k.is_non_differentiable() && !matches!(k, TypeHint::Unknown) =>
+        {
+            TypeHint::Map(Box::new(k.clone()), Box::new(v.clone()))
+        }
+        _ => TypeHint::Unknown,
     }
 }
 
-/// A map or set of `std::collections` written with a key or value that is or holds a
-/// float (`HashMap<usize, f64>`): its type, for the error that says such a map cannot
-/// carry derivatives. (A map of floats has no tangent type: `Differentiable` is not
-/// implemented for it.)
+/// A map or set of `std::collections` holding floats whose keys are not known to carry
+/// no tangent (`BTreeMap<(Knot, usize), f64>` with a type of the user's, which may hold a
+/// float): its type, for the error that says which keys are supported (a key is looked
+/// up, never differentiated). A map of discrete keys to floats (`HashMap<usize, f64>`) is
+/// a [`TypeHint::Map`].
 pub fn map_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
-    collection_of_floats(ty, TypeClass::Keyed)
+    let floats = collection_of_floats(ty, TypeClass::Keyed)?;
+    match TypeHint::from_type(ty) {
+        TypeHint::Map(..) => None,
+        _ => Some(floats),
+    }
 }
 
 /// A queue of `std::collections` holding floats (`VecDeque<f64>`): its type, for the
@@ -233,10 +255,17 @@ mod tests {
         assert_eq!(hint("Vec<f32>").element(), TypeHint::Float);
         assert_eq!(hint("HashMap<(i64, i64), Vec<usize>>"), TypeHint::NonDiff);
         assert_eq!(hint("BTreeSet<usize>"), TypeHint::NonDiff);
-        assert_eq!(hint("HashMap<usize, f64>"), TypeHint::Unknown);
+        assert_eq!(
+            hint("HashMap<usize, f64>"),
+            TypeHint::Map(Box::new(TypeHint::Int), Box::new(TypeHint::Float))
+        );
+        assert_eq!(hint("BTreeMap<f64, f64>"), TypeHint::Unknown);
+        assert_eq!(hint("HashMap<K, f64>"), TypeHint::Unknown);
         let ty = |s: &str| syn::parse_str::<syn::Type>(s).expect("type parses");
-        assert!(super::map_of_floats(&ty("HashMap<usize, f64>")).is_some());
-        assert!(super::map_of_floats(&ty("BTreeMap<(i64, i64), Vec<f32>>")).is_some());
+        assert!(super::map_of_floats(&ty("HashMap<usize, f64>")).is_none());
+        assert!(super::map_of_floats(&ty("BTreeMap<(i64, i64), Vec<f32>>")).is_none());
+        assert!(super::map_of_floats(&ty("HashSet<(i64, f64)>")).is_some());
+        assert!(super::map_of_floats(&ty("BTreeMap<(f64, usize), f64>")).is_some());
         assert!(super::map_of_floats(&ty("HashMap<(i64, i64), Vec<usize>>")).is_none());
         assert!(super::map_of_floats(&ty("Vec<f64>")).is_none());
     }

@@ -9,6 +9,7 @@
 //! | `Result<T, E>` | `Result<T::Tangent, NoTangent>` | the error carries no tangent |
 //! | `&'a [T]`, `&'a mut [T]` | `&'a [T::Tangent]`, `&'a mut [T::Tangent]` | elementwise |
 //! | `&'a T`, `&'a mut T` | `&'a T::Tangent`, `&'a mut T::Tangent` | elementwise |
+//! | `HashMap<K, V, H>`, `BTreeMap<K, V>` | the same map of `V::Tangent`, same keys | valuewise ([`crate::maps`]) |
 //!
 //! Invariant: `Tangent` and `TangentIn<f64>` are the same type.
 

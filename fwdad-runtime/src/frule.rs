@@ -392,6 +392,19 @@ impl<'a, S: Mode> CoerceTo<Dual<&'a str, crate::NoTangent>> for PromotedElem<'a,
     }
 }
 
+/// A constant `Vec` element (`doc` of `for doc in docs` with `docs: &[Vec<&str>]`) passed
+/// to a slice parameter, as Rust coerces `&Vec<T>` to `&[T]`.
+#[cfg(feature = "alloc")]
+impl<'a, T: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a [T], &'a [T::TangentIn<S>]>>
+    for PromotedElem<'a, Vec<T>, S>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [T], &'a [T::TangentIn<S>]> {
+        let d = self.dual();
+        Dual::new(&d.primal[..], &d.tangent[..])
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a E> for PromotedElem<'a, E, S> {
     #[inline(always)]

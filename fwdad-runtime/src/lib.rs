@@ -80,6 +80,8 @@ pub mod implicit;
 pub mod lift;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod linear;
+#[cfg(feature = "alloc")]
+pub mod maps;
 #[cfg(feature = "nalgebra")]
 pub mod nalgebra;
 #[cfg(feature = "nalgebra")]

@@ -172,11 +172,25 @@ std_methods! {
     Append = "append": [] instead "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)";
     SplitOff = "split_off": [] instead "copy the tail with `v[at..].to_vec()` and `v.truncate(at)`";
     Drain = "drain": [] instead "copy the range with `v[a..b].to_vec()`; remove elements with `truncate` or by rebuilding the `Vec`";
-    Retain = "retain": [] instead "build the kept elements with `filter(..).collect::<Vec<_>>()` or a `for` loop with `push`";
+    Retain = "retain": [] instead "build the kept elements with `filter(..).collect::<Vec<_>>()` or a `for` loop with `push` (of a map: collect the keys to drop, then `remove` each)";
     Dedup = "dedup": [] instead SORTING;
     Sort = "sort": [RESERVED] instead SORTING;
     SortBy = "sort_by": [RESERVED] instead SORTING;
     SortUnstableBy = "sort_unstable_by": [] instead SORTING;
+    // Maps of `std::collections` (`HashMap`, `BTreeMap`): by key, never by position. Not
+    // reserved: a type of the user's may have methods of these names.
+    ContainsKey = "contains_key": [PREDICATE READ_ONLY READS] ret Bool;
+    Values = "values": [DUAL READ_ONLY];
+    ValuesMut = "values_mut": [DUAL WRITES];
+    Keys = "keys": [PREDICATE READ_ONLY] ret NonDiff;
+    // `m.entry(k).or_insert(v)`, `.or_default()`: a `&mut` value of the map.
+    Entry = "entry": [DUAL WRITES LENDS_MUT] args [Index];
+    OrInsert = "or_insert": [DUAL STORES WRITES LENDS_MUT] args [Stored];
+    OrDefault = "or_default": [DUAL WRITES LENDS_MUT];
+    OrInsertWith = "or_insert_with": [] instead "write `.or_insert(value)` (or `.or_default()` for a zero): `*m.entry(k).or_insert(0.0) += w`";
+    AndModify = "and_modify": [] instead "write the update through the entry: `*m.entry(k).or_insert(init) += w`, or `if let Some(v) = m.get_mut(&k) { *v += w } else { m.insert(k, init); }`";
+    // `ts.range(a..b)` of a `BTreeMap`: its entries with keys in the range, in key order.
+    Range = "range": [DUAL READ_ONLY];
     // `Option` and `Result`.
     IsSome = "is_some": [RESERVED DUAL QUERY] ret Bool;
     IsNone = "is_none": [RESERVED DUAL QUERY] ret Bool;

@@ -117,7 +117,8 @@ pub enum PathCallee {
     UnknownFloat,
     /// `Some(x)`, `Ok(x)`, `std::mem::swap(a, b)`, ...: a structural runtime function.
     Wrap(Wrapper),
-    /// `Vec::with_capacity(n)` (also `String`, `VecDeque`): a size, read as the primal.
+    /// `Vec::with_capacity(n)` (also `String`, `VecDeque`, `HashMap`, `HashSet`): a size,
+    /// read as the primal.
     CapacityCtor,
     /// The runtime's `range_at`/`range_from_at`, which lowering emits for a chain's range
     /// element: an integer.
@@ -158,7 +159,7 @@ impl PathCallee {
             .unwrap_or_default();
         let prev = (n >= 2).then(|| path.segments[n - 2].ident.to_string());
         if let (Some(ty), "with_capacity") = (prev.as_deref(), last.as_str()) {
-            if matches!(ty, "Vec" | "String" | "VecDeque") {
+            if matches!(ty, "Vec" | "String" | "VecDeque" | "HashMap" | "HashSet") {
                 return PathCallee::CapacityCtor;
             }
         }
@@ -360,6 +361,30 @@ pub fn is_empty_vec_ctor(path: &syn::Path, n_args: usize) -> bool {
     }
     let f = &path.segments[n - 1].ident;
     (f == "new" && n_args == 0) || (f == "with_capacity" && n_args == 1)
+}
+
+/// What a call of a map type's constructor makes (`HashMap::new()`, `BTreeMap::from(..)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapCtor {
+    /// `HashMap::new()`, `HashMap::with_capacity(n)`, `HashMap::default()`,
+    /// `BTreeMap::new()`, `BTreeMap::default()`: an empty map.
+    Empty,
+    /// `HashMap::from(pairs)`, `BTreeMap::from_iter(pairs)`: a map of the pairs.
+    From,
+}
+
+/// The map constructor `path(..)` with `n_args` arguments calls, if it is one.
+pub fn map_ctor(path: &syn::Path, n_args: usize) -> Option<MapCtor> {
+    let n = path.segments.len();
+    let ty = super::StdType::from_name(&path.segments.get(n.checked_sub(2)?)?.ident.to_string())?;
+    if !matches!(ty, super::StdType::HashMap | super::StdType::BTreeMap) {
+        return None;
+    }
+    match (path.segments[n - 1].ident.to_string().as_str(), n_args) {
+        ("new" | "default", 0) | ("with_capacity", 1) => Some(MapCtor::Empty),
+        ("from" | "from_iter", 1) => Some(MapCtor::From),
+        _ => None,
+    }
 }
 
 /// Whether `path` is `std::process::exit` (also `process::exit`): a call that never

@@ -671,17 +671,52 @@ impl Function {
                 // closure) is the value put there.
                 InstKind::Field { base, ref member } => match self.tuple_elem(base, member) {
                     Some(e) => self.is_mut_ref(e),
+                    // The value of `(k, v)` of `for (k, v) in m.iter_mut()` of a map.
+                    None if self.map_item_lent_mut(base) == Some(true) => {
+                        matches!(member, syn::Member::Unnamed(i) if i.index == 1)
+                    }
                     // A half of `x.split_at_mut(m)`: `let (left, right) = x.split_at_mut(m);`.
                     None => self.is_mut_pair(base),
                 },
                 _ => self.unwraps_mut_element(v),
             },
+            // `v` of `for v in m.values_mut()`.
+            ValueDef::RegionParam(..) if self.map_item_lent_mut(v) == Some(false) => true,
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
                 arm.body == region
                     && (self.is_mut_ref(s) || self.is_mut_element_option(s))
                     && binds_plainly(&arm.pat)
             }),
             ValueDef::Inst(..) => false,
+        }
+    }
+
+    /// Whether `item` is the item of a `for` loop lending a map's values `&mut`: `Some(false)`
+    /// for `m.values_mut()` (the item is a `&mut` value), `Some(true)` for `m.iter_mut()`,
+    /// `&mut m` or a `&mut` map parameter (a key and a `&mut` value).
+    fn map_item_lent_mut(&self, item: Value) -> Option<bool> {
+        let ValueDef::RegionParam(body, 0) = self.values[item].def else {
+            return None;
+        };
+        let iter = self.insts.iter().find_map(|(_, d)| match &d.kind {
+            InstKind::For { iter, body: b, .. } if *b == body => Some(*iter),
+            _ => None,
+        })?;
+        let is_map = |v: Value| matches!(self.values[v].ty.deref_all_pub(), TypeHint::Map(..));
+        match self.values[iter].def {
+            ValueDef::Inst(inst, 0) => match &self.insts[inst].kind {
+                InstKind::MethodCall {
+                    receiver, callee, ..
+                } if is_map(*receiver) => match callee.std() {
+                    Some(crate::callee::StdMethod::ValuesMut) => Some(false),
+                    Some(crate::callee::StdMethod::IterMut) => Some(true),
+                    _ => None,
+                },
+                InstKind::Ref { arg, mutable: true } if is_map(*arg) => Some(true),
+                _ => None,
+            },
+            ValueDef::Param(i) if is_map(iter) && self.params[i].is_mut_ref() => Some(true),
+            _ => None,
         }
     }
 

@@ -23,6 +23,7 @@
 //! ```
 
 use super::{LoopCtx, Lowerer};
+use crate::callee::StdMethod;
 use crate::ir::{InstKind, Terminator, Value, ValueDef};
 use crate::types::TypeHint;
 use proc_macro2::Span;
@@ -128,6 +129,22 @@ impl Lowerer<'_> {
             stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
             return self.lower_stmts_in_scope(&stmts, span);
         }
+        if let Some(e) = self.desugar_enumerate_map_mut(f) {
+            return self.lower_expr(&e);
+        }
+        if let Some(method) = self.map_mut_chain(&f.expr) {
+            self.diag
+                .error(method.span(), super::idioms::map_mut_chain_message(method));
+            return Some(self.poison(f.span()));
+        }
+        // `for h in hist.values().map(..)`: the map's values gathered first.
+        if let Some((mut stmts, expr)) = self.desugar_map_values(&f.expr) {
+            let span = f.span();
+            let mut f = f.clone();
+            f.expr = Box::new(expr);
+            stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
+            return self.lower_stmts_in_scope(&stmts, span);
+        }
         if let Some(v) = self.try_lower_for_chain(f) {
             return v;
         }
@@ -174,6 +191,62 @@ impl Lowerer<'_> {
         self.lower_loop_with(label, LoopKind::For, Some(iter), assigned, span, body)
     }
 
+    /// The item of `for (k, v) in &m` (or `m.iter()`, `m.iter_mut()`, `m.range(..)`,
+    /// `&mut m`, `m`) of a map of floats (`iter` of type `ty`): a key without a tangent and
+    /// a value, so that the key stays plain Rust; of `m.values()`/`m.values_mut()` a
+    /// reference to a value; otherwise not known.
+    fn map_item(&self, iter: Value, ty: &TypeHint) -> TypeHint {
+        // A key never carries a tangent (a float is neither `Hash` nor `Ord`).
+        let key = |k: &TypeHint| match k {
+            TypeHint::Unknown => TypeHint::NonDiff,
+            k => k.clone(),
+        };
+        let pair = |k: &TypeHint, v: &TypeHint| {
+            TypeHint::Tuple(vec![
+                TypeHint::Ref(Box::new(key(k))),
+                TypeHint::Ref(Box::new(v.clone())),
+            ])
+        };
+        match ty {
+            TypeHint::Ref(m) => match &**m {
+                TypeHint::Map(k, v) => pair(k, v),
+                _ => TypeHint::Unknown,
+            },
+            TypeHint::Map(k, v) => TypeHint::Tuple(vec![key(k), (**v).clone()]),
+            _ => match self.func.values[iter].def {
+                ValueDef::Inst(i, _) => match &self.func.insts[i].kind {
+                    InstKind::MethodCall {
+                        receiver, method, ..
+                    } if matches!(
+                        StdMethod::from_name(&method.to_string()),
+                        Some(StdMethod::Iter | StdMethod::IterMut | StdMethod::Range)
+                    ) =>
+                    {
+                        match self.func.values[*receiver].ty.deref_all_pub() {
+                            TypeHint::Map(k, v) => pair(k, v),
+                            _ => TypeHint::Unknown,
+                        }
+                    }
+                    // `for v in m.values_mut()`: a reference to a value.
+                    InstKind::MethodCall {
+                        receiver, method, ..
+                    } if matches!(
+                        StdMethod::from_name(&method.to_string()),
+                        Some(StdMethod::Values | StdMethod::ValuesMut)
+                    ) =>
+                    {
+                        match self.func.values[*receiver].ty.deref_all_pub() {
+                            TypeHint::Map(_, v) => TypeHint::Ref(v.clone()),
+                            _ => TypeHint::Unknown,
+                        }
+                    }
+                    _ => TypeHint::Unknown,
+                },
+                _ => TypeHint::Unknown,
+            },
+        }
+    }
+
     /// The shared loop lowering; `body` lowers the body given the element parameter.
     fn lower_loop_with(
         &mut self,
@@ -194,9 +267,9 @@ impl Lowerer<'_> {
         let body_r = self.new_region(vec![]);
         let mut params = Vec::new();
         let elem = iter.map(|it| {
-            let hint = match self.func.values[it].ty {
+            let hint = match &self.func.values[it].ty {
                 TypeHint::Range => TypeHint::Int,
-                _ => TypeHint::Unknown,
+                other => self.map_item(it, other),
             };
             let p = self.func.new_value(ValueDef::RegionParam(body_r, 0), hint);
             params.push(p);

@@ -167,6 +167,15 @@ impl Lowerer<'_> {
             // Before the consumers: a library value's `fold` is the library's.
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
+                if let Some(method) = self.map_mut_chain(e) {
+                    self.diag
+                        .error(method.span(), super::idioms::map_mut_chain_message(method));
+                    return Some(self.poison(span));
+                }
+                if let Some((mut stmts, e)) = self.desugar_map_values(e) {
+                    stmts.push(syn::Stmt::Expr(e, None));
+                    return self.lower_stmts_in_scope(&stmts, m.span());
+                }
                 match self.try_lower_consumer(m) {
                     Some(result) => result,
                     None => self.lower_method_call(m),

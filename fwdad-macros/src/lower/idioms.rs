@@ -670,6 +670,147 @@ impl Lowerer<'_> {
         Some((gather.block.stmts, out))
     }
 
+    /// `for (i, v) in m.values_mut().enumerate() { .. }` (or `m.iter_mut()`) of a map of
+    /// floats: a counter beside a loop over `values_mut()` itself, read and advanced at the
+    /// top of each iteration (so a `continue` skips nothing), as `enumerate` numbers the
+    /// items.
+    pub(crate) fn desugar_enumerate_map_mut(&self, f: &syn::ExprForLoop) -> Option<syn::Expr> {
+        let syn::Expr::MethodCall(en) = strip(&f.expr) else {
+            return None;
+        };
+        if Adaptor::from_name(&en.method.to_string()) != Some(Adaptor::Enumerate)
+            || !en.args.is_empty()
+        {
+            return None;
+        }
+        let syn::Expr::MethodCall(src) = strip(&en.receiver) else {
+            return None;
+        };
+        let lends = matches!(
+            StdMethod::from_name(&src.method.to_string()),
+            Some(StdMethod::ValuesMut | StdMethod::IterMut)
+        );
+        if !lends || !src.args.is_empty() || !self.names_map(&src.receiver) {
+            return None;
+        }
+        let syn::Pat::Tuple(t) = &*f.pat else {
+            return None;
+        };
+        let [count_pat, item_pat] = t.elems.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let span = en.method.span();
+        let mut inner = f.clone();
+        inner.pat = Box::new(item_pat.clone());
+        inner.expr = en.receiver.clone();
+        let read: syn::Stmt =
+            syn::parse_quote_spanned!(span=> let __fwdad_numbered = __fwdad_count;);
+        let read = match read {
+            syn::Stmt::Local(mut l) => {
+                l.pat = count_pat.clone();
+                syn::Stmt::Local(l)
+            }
+            other => other,
+        };
+        let advance: syn::Stmt = syn::parse_quote_spanned!(span=> __fwdad_count += 1;);
+        inner.body.stmts.insert(0, advance);
+        inner.body.stmts.insert(0, read);
+        let mut block: syn::ExprBlock = syn::parse_quote_spanned!(span=> {
+            let mut __fwdad_count = 0usize;
+        });
+        block
+            .block
+            .stmts
+            .push(syn::Stmt::Expr(syn::Expr::ForLoop(inner), None));
+        Some(syn::Expr::Block(block))
+    }
+
+    /// The method (`values_mut` or `iter_mut` of a map of floats) at the source of an
+    /// iterator chain with adaptors or a consumer after it
+    /// (`m.values_mut().enumerate()`): its values are lent `&mut` one at a time, which
+    /// no gathering can do.
+    pub(crate) fn map_mut_chain<'e>(&self, e: &'e syn::Expr) -> Option<&'e syn::Ident> {
+        let mut at = strip(e);
+        let mut depth = 0;
+        while let syn::Expr::MethodCall(m) = at {
+            let lends = matches!(
+                StdMethod::from_name(&m.method.to_string()),
+                Some(StdMethod::ValuesMut | StdMethod::IterMut)
+            );
+            if lends && m.args.is_empty() && self.names_map(&m.receiver) {
+                return (depth > 0).then_some(&m.method);
+            }
+            at = strip(&m.receiver);
+            depth += 1;
+        }
+        None
+    }
+
+    /// An iterator chain over a map of floats (`m.values().sum::<f64>()`,
+    /// `a.iter().map(|(&i, &v)| v * x[i]).sum()`): the values (and keys) gathered into
+    /// `Vec`s first, in the map's order, and the chain run over those (chains index their
+    /// source; a map has no positions): `m.values()` becomes the values' `iter()`,
+    /// `m.iter()` the keys' `iter()` zipped with the values', which yield what the map's
+    /// iterators yield. `None` unless the chain's source is one of those of a local or
+    /// parameter typed a map, with an adaptor or consumer after it.
+    pub(crate) fn desugar_map_values(&self, e: &syn::Expr) -> Option<(Vec<syn::Stmt>, syn::Expr)> {
+        fn source<'a>(
+            lw: &Lowerer,
+            e: &'a mut syn::Expr,
+            depth: usize,
+        ) -> Option<(&'a mut syn::Expr, StdMethod)> {
+            let of_map = match &*e {
+                syn::Expr::MethodCall(m) if m.args.is_empty() && lw.names_map(&m.receiver) => {
+                    StdMethod::from_name(&m.method.to_string())
+                        .filter(|s| matches!(s, StdMethod::Values | StdMethod::Iter))
+                }
+                _ => None,
+            };
+            if let Some(method) = of_map {
+                return (depth > 0).then_some((e, method));
+            }
+            match e {
+                syn::Expr::MethodCall(m) => source(lw, &mut m.receiver, depth + 1),
+                syn::Expr::Paren(p) => source(lw, &mut p.expr, depth),
+                _ => None,
+            }
+        }
+        let mut out = e.clone();
+        let (node, method) = source(self, &mut out, 0)?;
+        let syn::Expr::MethodCall(vm) = &*node else {
+            return None;
+        };
+        let span = vm.method.span();
+        let (gather, iter): (syn::Expr, syn::Expr) = match method {
+            StdMethod::Values => (
+                syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_values = ::std::vec::Vec::new();
+                    for __fwdad_value in __fwdad_map.values() {
+                        __fwdad_values.push(*__fwdad_value);
+                    }
+                }),
+                syn::parse_quote_spanned!(span=> __fwdad_values.iter()),
+            ),
+            _ => (
+                syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_keys = ::std::vec::Vec::new();
+                    let mut __fwdad_values = ::std::vec::Vec::new();
+                    for (__fwdad_key, __fwdad_value) in __fwdad_map.iter() {
+                        __fwdad_keys.push(__fwdad_key.clone());
+                        __fwdad_values.push(*__fwdad_value);
+                    }
+                }),
+                syn::parse_quote_spanned!(span=> __fwdad_keys.iter().zip(__fwdad_values.iter())),
+            ),
+        };
+        let gather = fill(gather, &[("__fwdad_map", Hole::Expr(&vm.receiver))]);
+        let syn::Expr::Block(gather) = gather else {
+            return None;
+        };
+        *node = iter;
+        Some((gather.block.stmts, out))
+    }
+
     /// `[a, b] = [b, a]` (and `[p[0], p[1]] = ..`): the right side evaluated once, then
     /// each element assigned to its place in order, as Rust does; `_` skips one.
     pub(crate) fn desugar_array_assign(
@@ -967,4 +1108,58 @@ pub(crate) fn inline_iterator_binding(
             })
             .collect(),
     )
+}
+
+/// `let m: HashMap<usize, f64> = pairs.collect();` (a chain of `(key, value)` pairs,
+/// `collect` with or without a turbofish): an empty map of the written type and an
+/// `insert` per pair, in the chain's order, as `collect` inserts them.
+pub(crate) fn collect_into_map(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
+    if !matches!(TypeHint::from_type(ty), TypeHint::Map(..)) {
+        return None;
+    }
+    let syn::Expr::MethodCall(m) = strip(init) else {
+        return None;
+    };
+    let is_collect = crate::callee::Consumer::from_name(&m.method.to_string())
+        == Some(crate::callee::Consumer::Collect);
+    if !is_collect || !m.args.is_empty() {
+        return None;
+    }
+    let syn::Type::Path(tp) = ty else {
+        return None;
+    };
+    // `HashMap::new` (`HashMap::default` with a hasher of the user's).
+    let mut path = tp.path.clone();
+    let last = path.segments.last_mut()?;
+    let with_hasher = matches!(&last.arguments,
+        syn::PathArguments::AngleBracketed(a) if a.args.len() > 2);
+    last.arguments = syn::PathArguments::None;
+    let span = m.method.span();
+    let ctor = if with_hasher { "default" } else { "new" };
+    path.segments
+        .push(syn::PathSegment::from(syn::Ident::new(ctor, span)));
+    let new = syn::Expr::Path(syn::ExprPath {
+        attrs: Vec::new(),
+        qself: None,
+        path,
+    });
+    let template = syn::parse_quote_spanned!(span=> {
+        let mut __fwdad_map = __fwdad_new();
+        for (__fwdad_key, __fwdad_value) in __fwdad_pairs {
+            __fwdad_map.insert(__fwdad_key, __fwdad_value);
+        }
+        __fwdad_map
+    });
+    Some(fill(
+        template,
+        &[
+            ("__fwdad_new", Hole::Expr(&new)),
+            ("__fwdad_pairs", Hole::Expr(&m.receiver)),
+        ],
+    ))
+}
+
+/// The error for an adaptor or consumer after `values_mut()`/`iter_mut()` of a map.
+pub(crate) fn map_mut_chain_message(method: &syn::Ident) -> String {
+    format!("`#[derive_frule]` does not support an adaptor or consumer after `{method}` of a map (its values are lent `&mut` one at a time): write a `for` loop over it (`for v in m.values_mut() {{ .. }}`, or `for (i, v) in m.values_mut().enumerate() {{ .. }}` to number them)")
 }

@@ -307,7 +307,7 @@ impl Lowerer<'_> {
                 let adaptor = Adaptor::from_name(&m.method.to_string())?;
                 match (adaptor, m.args.len()) {
                     (Adaptor::Iter | Adaptor::IterMut | Adaptor::IntoIter, 0)
-                        if self.names_non_diff(&m.receiver) =>
+                        if self.names_non_diff(&m.receiver) || self.names_map(&m.receiver) =>
                     {
                         None
                     }
@@ -349,6 +349,8 @@ impl Lowerer<'_> {
             syn::Expr::Paren(p) => self.parse_chain(&p.expr),
             // `for (k, v) in &cells` of a map without tangents: its own iterator.
             syn::Expr::Reference(r) if self.names_non_diff(&r.expr) => None,
+            // `for (k, v) in &weights` of a map of floats: its own iterator, duals by key.
+            syn::Expr::Reference(r) if self.names_map(&r.expr) => None,
             syn::Expr::Reference(r) => {
                 let access = if r.mutability.is_some() {
                     Access::RefMut
@@ -405,6 +407,18 @@ impl Lowerer<'_> {
             .get_ident()
             .and_then(|id| self.lookup(&id.to_string()))
             .is_some_and(|v| self.func.values[v].ty == TypeHint::NonDiff)
+    }
+
+    /// Whether `e` is a local or parameter whose written type is a map holding floats
+    /// (`HashMap<usize, f64>`, `&BTreeMap<i64, f64>`).
+    pub(super) fn names_map(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        p.path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+            .is_some_and(|v| matches!(self.func.values[v].ty.deref_all_pub(), TypeHint::Map(..)))
     }
 
     /// `for pat in chain { body }` as a counted loop, if `f.expr` is a chain over a slice.

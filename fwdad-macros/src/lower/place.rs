@@ -730,7 +730,46 @@ impl Lowerer<'_> {
         if crate::callee::is_tuple_ctor(&p.path) && !c.args.is_empty() {
             return self.lower_tuple_ctor(p, c);
         }
+        let map_ctor = crate::callee::map_ctor(&p.path, c.args.len());
+        // `BTreeMap::from([(0, a), (1, b)])`: an empty map and an `insert` per pair.
+        if map_ctor == Some(crate::callee::MapCtor::From) {
+            let mut new = p.clone();
+            if let Some(last) = new.path.segments.last_mut() {
+                last.ident = syn::Ident::new("new", last.ident.span());
+                last.arguments = syn::PathArguments::None;
+            }
+            let new = syn::Expr::Path(new);
+            let template = syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_map = __fwdad_new();
+                for (__fwdad_key, __fwdad_value) in __fwdad_pairs {
+                    __fwdad_map.insert(__fwdad_key, __fwdad_value);
+                }
+                __fwdad_map
+            });
+            let e = crate::splice::fill(
+                template,
+                &[
+                    ("__fwdad_new", crate::splice::Hole::Expr(&new)),
+                    ("__fwdad_pairs", crate::splice::Hole::Expr(&c.args[0])),
+                ],
+            );
+            return self.lower_expr(&e);
+        }
         let args = self.lower_exprs(c.args.iter())?;
+        // `HashMap::new()`: a map, whose keys carry no tangent, even where its type is not
+        // written (`let mut m = HashMap::new();`).
+        if map_ctor == Some(crate::callee::MapCtor::Empty) {
+            let ty = TypeHint::Map(Box::new(TypeHint::NonDiff), Box::new(TypeHint::Unknown));
+            return Some(self.push(
+                InstKind::Call {
+                    callee: PathCallee::Unresolved,
+                    func: p.path.clone(),
+                    args,
+                },
+                ty,
+                span,
+            ));
+        }
         // `f64::from(x)`: `x as f64`, for a generic `x` too; on a constant the call
         // `Into::<f64>::into(x)`, which also compiles where `x: T` with `T: Into<f64>`.
         if let (Some(float), [arg]) = (crate::callee::float_from(&p.path), &args[..]) {

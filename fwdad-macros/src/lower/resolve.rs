@@ -154,6 +154,7 @@ fn is_user_method(func: &Function, receiver: Value, name: &str) -> bool {
             | TypeHint::Seq(_)
             | TypeHint::Range
             | TypeHint::NonDiff
+            | TypeHint::Map(..)
     );
     // A receiver made by a method duals have (`x.iter()`, `x.to_vec()`) is no user type,
     // except a clone, which has its receiver's type (`p.clone().total()`), and what an

@@ -210,7 +210,7 @@ impl Lowerer<'_> {
         if let Some(map) = ty.and_then(crate::types::map_of_floats) {
             self.diag.error_spanned(
                 map,
-                "`#[derive_frule]` does not support a `std::collections` map or set holding floats: its values would need derivatives, which a map does not carry; keep the floats in a `Vec` or slice and map keys to their indices (`HashMap<usize, usize>`), or look them up in a slice of pairs (`data.iter().find(|(k, _)| *k == key)`)",
+                "`#[derive_frule]` supports a `HashMap` or `BTreeMap` holding floats when its key type is one the macro sees carries no tangent (integers, `bool`, `char`, `String`, `&str`, and tuples and arrays of those): a key is looked up, never differentiated, and one of a type of your own may hold floats; key the map by an integer (the index your type wraps, `HashMap<usize, f64>`) or a string",
             );
             return Some(());
         }
@@ -226,6 +226,8 @@ impl Lowerer<'_> {
             .unwrap_or(&init.expr);
         let numcast = ty.and_then(|ty| self.numcast_from(ty, init_expr));
         let init_expr = numcast.as_ref().unwrap_or(init_expr);
+        let into_map = ty.and_then(|ty| super::idioms::collect_into_map(ty, init_expr));
+        let init_expr = into_map.as_ref().unwrap_or(init_expr);
         let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
             Some(call) => self.lower_expr(&call)?,
             None => self.lower_expr(init_expr)?,
