@@ -16,7 +16,7 @@ use crate::activity::Activity;
 use crate::callee::{FloatOp, MethodCallee, PathCallee, StdMacro, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
-    Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
+    Arm, BinOp, Capture, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
 };
 use crate::linear::Linear;
 use crate::types::TypeHint;
@@ -2613,30 +2613,47 @@ impl Emitter<'_> {
                 let body = ca.body.clone().unwrap_or_default();
                 let n = ca.closure.inputs.len();
                 let params: Vec<_> = (0..n).map(param_ident).collect();
-                // Copied out of the caller first, so the closure owns what it captures
-                // and may outlive the caller's locals (a returned closure); copied again
-                // at each call, since the body takes its parameters by value.
+                // Each capture held as the closure holds it (`crate::ir::Capture`): a
+                // copy, the caller's reference (`ref`, `ref_mut` operands), or the value
+                // moved in; what is held is lent to the body at each call, never copied.
                 let held: Vec<_> = (0..args.len())
                     .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
                     .collect();
-                // A capture the closure assigns is held `&mut` and lent again at each call.
                 let rt = self.rt;
                 let ops = self.func.operands(inst);
-                let mutated = |k: usize| ca.mutated.get(k).copied().unwrap_or(false);
+                let mode_of = |k: usize| ca.modes.get(k).copied().unwrap_or(Capture::Copy);
+                let is_dual = |k: usize| ops.get(k).is_some_and(|v| self.is(*v));
                 let hold = args
                     .iter()
                     .zip(&held)
                     .enumerate()
-                    .map(|(k, (a, h))| match mutated(k) {
-                        true => quote!(let mut #h = #a;),
-                        false => quote!(let #h = ::core::clone::Clone::clone(&#a);),
+                    .map(|(k, (a, h))| match mode_of(k) {
+                        Capture::Reborrow { mutable: true } => match is_dual(k) {
+                            true => quote!(let mut #h = #rt::reborrow(&mut #a);),
+                            false => quote!(let mut #h = &mut *#a;),
+                        },
+                        Capture::Reborrow { mutable: false } => match is_dual(k) {
+                            true => quote!(let #h = #rt::Dual::new(&*#a.primal, &*#a.tangent);),
+                            false => quote!(let #h = &*#a;),
+                        },
+                        Capture::LendMut | Capture::Move => quote!(let mut #h = #a;),
+                        Capture::Borrow => quote!(let #h = #a;),
+                        Capture::Copy => quote!(let #h = ::core::clone::Clone::clone(&#a);),
                     });
                 let caps = held.iter().enumerate().map(|(k, h)| {
                     let p = param_ident(n + k);
-                    match (mutated(k), ops.get(k).is_some_and(|v| self.is(*v))) {
-                        (true, true) => quote!(let #p = #rt::reborrow(&mut #h);),
-                        (true, false) => quote!(let #p = &mut *#h;),
-                        (false, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
+                    match (mode_of(k), is_dual(k)) {
+                        (Capture::LendMut | Capture::Reborrow { mutable: true }, true) => {
+                            quote!(let #p = #rt::reborrow(&mut #h);)
+                        }
+                        (Capture::LendMut | Capture::Reborrow { mutable: true }, false) => {
+                            quote!(let #p = &mut *#h;)
+                        }
+                        (Capture::Reborrow { mutable: false }, _) => quote!(let #p = #h;),
+                        (Capture::Move, true) => quote!(let #p = #h.as_ref();),
+                        (Capture::Move, false) => quote!(let #p = &#h;),
+                        (Capture::Borrow, _) => quote!(let #p = #h;),
+                        (Capture::Copy, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
                     }
                 });
                 let helper = match ca.index {

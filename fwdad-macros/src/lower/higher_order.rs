@@ -10,7 +10,7 @@
 use super::place::strip;
 use super::Lowerer;
 use crate::callee::PathCallee;
-use crate::ir::{ArgWrap, ClosureArg, ClosureTarget, InstKind, Value};
+use crate::ir::{ArgWrap, Capture, ClosureArg, ClosureTarget, InstKind, Value};
 use crate::libtypes::LibraryMap;
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
@@ -57,10 +57,12 @@ impl Lowerer<'_> {
     pub(crate) fn callable(&self, v: Value) -> bool {
         match self.func.values[v].def {
             crate::ir::ValueDef::Param(i) => {
+                // Not a float type parameter (`c: T`, which a closure may borrow).
                 let generics: Vec<syn::Ident> = self
                     .type_params
                     .iter()
                     .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
+                    .filter(|n| !self.func.float_params.contains(n))
                     .collect();
                 crate::higher_order::is_fn_type(&self.func.params[i].ty, &generics)
             }
@@ -72,6 +74,17 @@ impl Lowerer<'_> {
                 }
             ),
             crate::ir::ValueDef::RegionParam(..) => false,
+        }
+    }
+
+    /// Whether `v` is a parameter of a `&mut` type (`log: &mut Vec<String>`, `&mut self`).
+    fn is_mut_ref_param(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => matches!(
+                &self.func.params[i].ty,
+                syn::Type::Reference(r) if r.mutability.is_some()
+            ),
+            _ => false,
         }
     }
 
@@ -248,18 +261,59 @@ impl Lowerer<'_> {
         // A capture the closure assigns (a counter, an accumulator) is lent to its dual
         // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
         let assigned = super::control::written_in_closure(&arg.closure, &self.mut_names);
-        let mutated: Vec<bool> = captures
+        // A `&mut` parameter is reborrowed; written through when the closure assigns
+        // through it or calls a method on it as a statement (`log.push(..);`).
+        let mut_refs: std::collections::HashSet<String> = captures
             .iter()
-            .map(|c| assigned.contains(&c.to_string()))
+            .zip(&values)
+            .filter(|(_, v)| self.is_mut_ref_param(**v))
+            .map(|(c, _)| c.to_string())
             .collect();
-        if mutated.contains(&true) {
+        let written_refs = match mut_refs.is_empty() {
+            true => Default::default(),
+            false => super::control::written_in_closure(&arg.closure, &mut_refs),
+        };
+        // A method of the user's on a capture bound `mut` (`rng.uniform()`) is taken to
+        // write it, unless the capture is a float, integer or reference (a copy: an
+        // extension trait's `x.sigmoid()` reads).
+        let user_receivers = super::control::user_method_receivers(&arg.closure);
+        let rebound = rebound_names(&arg.closure);
+        // The others are borrowed as Rust borrows them (moved by a `move` closure or one
+        // the function returns), unless a copy is free; one whose name the closure binds
+        // again inside is copied, as reading it through the reference would not be
+        // scoped.
+        let moves = arg.closure.capture.is_some() || index == crate::ir::RETURNED;
+        let modes: Vec<Capture> = captures
+            .iter()
+            .zip(&values)
+            .map(|(c, v)| {
+                let name = c.to_string();
+                if mut_refs.contains(&name) {
+                    Capture::Reborrow {
+                        mutable: written_refs.contains(&name),
+                    }
+                } else if assigned.contains(&name)
+                    || (user_receivers.contains(&name)
+                        && self.mut_names.contains(&name)
+                        && !copied(&self.func.values[*v].ty))
+                {
+                    Capture::LendMut
+                } else if copied(&self.func.values[*v].ty) || rebound.contains(&name) {
+                    Capture::Copy
+                } else if moves {
+                    Capture::Move
+                } else {
+                    Capture::Borrow
+                }
+            })
+            .collect();
+        if modes.contains(&Capture::LendMut) {
             let names: Vec<String> = captures
                 .iter()
-                .zip(&mutated)
-                .filter(|(_, m)| **m)
+                .zip(&modes)
+                .filter(|(_, m)| **m == Capture::LendMut)
                 .map(|(c, _)| c.to_string())
                 .collect();
-            let rebound = rebound_names(&arg.closure);
             let clash = names.iter().find(|n| rebound.contains(*n));
             if let (Some(name), _) | (None, Some(name)) =
                 (clash, arg.closure.capture.is_some().then(|| &names[0]))
@@ -270,7 +324,15 @@ impl Lowerer<'_> {
                 );
                 return Some(self.poison(span));
             }
-            arg.closure = deref_names(&arg.closure, &names);
+        }
+        let by_ref: Vec<String> = captures
+            .iter()
+            .zip(&modes)
+            .filter(|(_, m)| matches!(m, Capture::Borrow | Capture::Move | Capture::LendMut))
+            .map(|(c, _)| c.to_string())
+            .collect();
+        if !by_ref.is_empty() {
+            arg.closure = deref_names(&arg.closure, &by_ref);
         }
         if let Some(name) = nested {
             self.diag.error_spanned(
@@ -283,9 +345,11 @@ impl Lowerer<'_> {
             .iter()
             .map(|v| self.func.values[*v].ty.clone())
             .collect();
-        for (v, m) in values.iter_mut().zip(&mutated) {
-            if *m {
-                *v = self.borrow(*v, true, span);
+        for (v, m) in values.iter_mut().zip(&modes) {
+            match m {
+                Capture::LendMut => *v = self.borrow(*v, true, span),
+                Capture::Borrow => *v = self.borrow(*v, false, span),
+                Capture::Copy | Capture::Move | Capture::Reborrow { .. } => {}
             }
         }
         let v = self.push(
@@ -305,7 +369,7 @@ impl Lowerer<'_> {
                 wrap: arg.wrap,
                 captures,
                 hints,
-                mutated,
+                modes,
                 body: None,
                 named: arg.named,
                 target,
@@ -501,6 +565,19 @@ impl Lowerer<'_> {
             args.push(v);
         }
         Some(Some(self.push_method_call(m, receiver, args, span)))
+    }
+}
+
+/// Whether a capture of this type is copied rather than borrowed: a float, integer,
+/// `bool`, range, shared reference, or a tuple of those (copying costs what reading
+/// through a reference does).
+fn copied(hint: &TypeHint) -> bool {
+    match hint {
+        TypeHint::Float | TypeHint::Int | TypeHint::Bool | TypeHint::Range | TypeHint::Ref(_) => {
+            true
+        }
+        TypeHint::Tuple(ts) => ts.iter().all(copied),
+        TypeHint::NonDiff | TypeHint::Seq(_) | TypeHint::Unknown => false,
     }
 }
 
