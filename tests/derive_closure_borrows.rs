@@ -545,3 +545,59 @@ fn generator_state_advances_through_the_capture() {
     let h: f64 = us.iter().map(|u| -u * u * (p[0] * u).sin()).sum::<f64>() / 32.0;
     modes!(monte_carlo_sine, monte_carlo_sine_frule).check(&p, Some(vec![g]), Some(vec![vec![h]]));
 }
+
+// ---------------------------------------------------------------------------------------
+// A model bound `mut` read through a method by an `Fn` integrand, and a returned `move`
+// closure owning a `Vec`.
+
+/// A quadratic potential.
+#[derive(Differentiable, Debug)]
+pub struct Potential {
+    pub k: f64,
+}
+
+#[derive_frule]
+impl Potential {
+    pub fn at(&self, x: f64) -> f64 {
+        self.k * x * x
+    }
+}
+
+/// ∫₀¹ 2 p0 x² dx by the trapezoidal rule (n = 4), the model adjusted before it is
+/// captured.
+#[derive_frule]
+fn stiffened_mean(p: &[f64]) -> f64 {
+    let mut model = Potential { k: p[0] };
+    model.k *= 2.0;
+    trapezoid(|x| model.at(x), 0.0, 1.0, 4)
+}
+
+/// The line x ↦ c0 + c1 x with cᵢ = pᵢ², which the returned closure owns.
+#[derive_frule]
+fn line_through(p: &[f64]) -> impl Fn(f64) -> f64 {
+    let c: Vec<f64> = p.iter().map(|v| v * v).collect();
+    move |x| c[0] + c[1] * x
+}
+
+#[derive_frule]
+fn line_at_half(p: &[f64]) -> f64 {
+    let line = line_through(p);
+    line(0.5)
+}
+
+#[test]
+fn mut_model_read_by_fn_closure_and_returned_move_closure() {
+    let p = [0.8, -1.2];
+    // Trapezoidal rule on x²: 1/3 + h²/6.
+    let t = 1.0 / 3.0 + 1.0 / 96.0;
+    modes!(stiffened_mean, stiffened_mean_frule).check(
+        &p,
+        Some(vec![2.0 * t, 0.0]),
+        Some(vec![vec![0.0; 2]; 2]),
+    );
+    modes!(line_at_half, line_at_half_frule).check(
+        &p,
+        Some(vec![2.0 * p[0], p[1]]),
+        Some(vec![vec![2.0, 0.0], vec![0.0, 1.0]]),
+    );
+}

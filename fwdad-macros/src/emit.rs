@@ -2636,6 +2636,7 @@ impl Emitter<'_> {
                             true => quote!(let #h = #rt::Dual::new(&*#a.primal, &*#a.tangent);),
                             false => quote!(let #h = &*#a;),
                         },
+                        Capture::LendCell => quote!(let #h = ::core::cell::RefCell::new(#a);),
                         Capture::LendMut | Capture::Move => quote!(let mut #h = #a;),
                         Capture::Borrow => quote!(let #h = #a;),
                         Capture::Copy => quote!(let #h = ::core::clone::Clone::clone(&#a);),
@@ -2648,6 +2649,14 @@ impl Emitter<'_> {
                         }
                         (Capture::LendMut | Capture::Reborrow { mutable: true }, false) => {
                             quote!(let #p = &mut *#h;)
+                        }
+                        // The guard lives to the end of the call.
+                        (Capture::LendCell, dual) => {
+                            let g = format_ident!("__fwdad_guard{}", k, span = Span::mixed_site());
+                            match dual {
+                                true => quote!(let mut #g = #h.borrow_mut(); let #p = #rt::reborrow(&mut *#g);),
+                                false => quote!(let mut #g = #h.borrow_mut(); let #p = &mut **#g;),
+                            }
                         }
                         (Capture::Reborrow { mutable: false }, _) => quote!(let #p = #h;),
                         (Capture::Move, true) => quote!(let #p = #h.as_ref();),

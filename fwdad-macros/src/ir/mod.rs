@@ -131,6 +131,10 @@ pub enum Capture {
     /// A variable the closure assigns (`calls += 1`): lent `&mut` (the operand is
     /// `ref_mut` of the variable), read as `(*name)`.
     LendMut,
+    /// A capture bound `mut` on which the closure calls a method of the user's
+    /// (`rng.uniform()`), which may take it `&mut` or `&`: lent as [`Capture::LendMut`],
+    /// held in a `RefCell` so that the dual closure stays `Fn` when the method only reads.
+    LendCell,
     /// A `&mut` parameter (`log: &mut Vec<String>`): reborrowed, `&mut` when the closure
     /// writes through it (`log.push(..)`), else shared; the body takes the reference as
     /// the function does, so its uses stay as written.

@@ -292,12 +292,13 @@ impl Lowerer<'_> {
                     Capture::Reborrow {
                         mutable: written_refs.contains(&name),
                     }
-                } else if assigned.contains(&name)
-                    || (user_receivers.contains(&name)
-                        && self.mut_names.contains(&name)
-                        && !copied(&self.func.values[*v].ty))
-                {
+                } else if assigned.contains(&name) {
                     Capture::LendMut
+                } else if user_receivers.contains(&name)
+                    && self.mut_names.contains(&name)
+                    && !copied(&self.func.values[*v].ty)
+                {
+                    Capture::LendCell
                 } else if copied(&self.func.values[*v].ty) || rebound.contains(&name) {
                     Capture::Copy
                 } else if moves {
@@ -307,11 +308,11 @@ impl Lowerer<'_> {
                 }
             })
             .collect();
-        if modes.contains(&Capture::LendMut) {
+        if modes.contains(&Capture::LendMut) || modes.contains(&Capture::LendCell) {
             let names: Vec<String> = captures
                 .iter()
                 .zip(&modes)
-                .filter(|(_, m)| **m == Capture::LendMut)
+                .filter(|(_, m)| matches!(m, Capture::LendMut | Capture::LendCell))
                 .map(|(c, _)| c.to_string())
                 .collect();
             let clash = names.iter().find(|n| rebound.contains(*n));
@@ -328,7 +329,12 @@ impl Lowerer<'_> {
         let by_ref: Vec<String> = captures
             .iter()
             .zip(&modes)
-            .filter(|(_, m)| matches!(m, Capture::Borrow | Capture::Move | Capture::LendMut))
+            .filter(|(_, m)| {
+                matches!(
+                    m,
+                    Capture::Borrow | Capture::Move | Capture::LendMut | Capture::LendCell
+                )
+            })
             .map(|(c, _)| c.to_string())
             .collect();
         if !by_ref.is_empty() {
@@ -347,7 +353,7 @@ impl Lowerer<'_> {
             .collect();
         for (v, m) in values.iter_mut().zip(&modes) {
             match m {
-                Capture::LendMut => *v = self.borrow(*v, true, span),
+                Capture::LendMut | Capture::LendCell => *v = self.borrow(*v, true, span),
                 Capture::Borrow => *v = self.borrow(*v, false, span),
                 Capture::Copy | Capture::Move | Capture::Reborrow { .. } => {}
             }
