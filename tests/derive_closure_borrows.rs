@@ -601,3 +601,122 @@ fn mut_model_read_by_fn_closure_and_returned_move_closure() {
         Some(vec![vec![2.0, 0.0], vec![0.0, 1.0]]),
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// A capture whose name the closure binds again inside.
+
+/// Tabulated coefficients, not `Clone`.
+#[derive(Differentiable, Debug)]
+pub struct Table {
+    pub y: Vec<f64>,
+}
+
+/// ∫₀¹ (p0 s + p1²) ds by the trapezoidal rule; the integrand reuses the name `table`
+/// for its own value, and an `if let` binds it again.
+#[derive_frule]
+fn tabulated(p: &[f64]) -> f64 {
+    let table = Table {
+        y: vec![p[0], p[1] * p[1]],
+    };
+    trapezoid(
+        |s| {
+            let first = table.y[0] * s;
+            let second = if let Some(table) = table.y.get(1) {
+                *table
+            } else {
+                0.0
+            };
+            let table = first + second;
+            table
+        },
+        0.0,
+        1.0,
+        4,
+    )
+}
+
+#[test]
+fn capture_rebound_inside_the_closure() {
+    let p = [0.6, -0.7];
+    modes!(tabulated, tabulated_frule).check(
+        &p,
+        Some(vec![0.5, 2.0 * p[1]]),
+        Some(vec![vec![0.0, 0.0], vec![0.0, 2.0]]),
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// A closure writing into a captured `&mut [f64]` output, and one capturing `self` in a
+// `&mut self` method.
+
+/// Writes `out[i] = p0 i` for i < 3 from the closure, and sums the values written.
+#[derive_frule]
+pub fn fill_ramp(p: &[f64], out: &mut [f64]) -> f64 {
+    sum_over(
+        |i| {
+            out[i] = p[0] * i as f64;
+            out[i]
+        },
+        3,
+    )
+}
+
+#[test]
+fn closure_writes_a_captured_output_buffer() {
+    let p = [0.5];
+    let (mut out, mut dout) = ([0.0; 3], [0.0; 3]);
+    let d = fill_ramp_frule(
+        Dual::new(&p[..], &[1.0][..]),
+        Dual::new(&mut out[..], &mut dout[..]),
+    );
+    let mut plain_out = [0.0; 3];
+    assert_eq!(d.primal.to_bits(), fill_ramp(&p, &mut plain_out).to_bits());
+    assert_eq!(out, plain_out);
+    assert_eq!(out, [0.0, 0.5, 1.0]);
+    // d out[i] / d p0 = i; the sum's derivative 0 + 1 + 2.
+    assert_eq!(dout, [0.0, 1.0, 2.0]);
+    assert_eq!(d.tangent, 3.0);
+}
+
+/// A spring whose mean energy over [0, 1] a `&mut self` method integrates, counting its
+/// evaluations.
+#[derive(Differentiable, Debug)]
+pub struct Spring {
+    pub k: f64,
+    pub evaluations: usize,
+}
+
+#[derive_frule]
+impl Spring {
+    pub fn energy(&self, x: f64) -> f64 {
+        0.5 * self.k * x * x
+    }
+
+    pub fn mean_energy(&mut self) -> f64 {
+        self.evaluations += 1;
+        trapezoid(|x| self.energy(x), 0.0, 1.0, 2)
+    }
+}
+
+#[derive_frule]
+fn spring_mean(p: &[f64]) -> f64 {
+    let mut spring = Spring {
+        k: p[0] * p[0],
+        evaluations: 0,
+    };
+    let e = spring.mean_energy();
+    assert_eq!(spring.evaluations, 1);
+    e
+}
+
+#[test]
+fn closure_captures_self_of_a_mut_self_method() {
+    let p = [1.4];
+    // Trapezoidal rule (n = 2) on ½ k x²: ½ k (1/3 + 1/24), k = p0².
+    let c = 0.5 * (1.0 / 3.0 + 1.0 / 24.0);
+    modes!(spring_mean, spring_mean_frule).check(
+        &p,
+        Some(vec![2.0 * c * p[0]]),
+        Some(vec![vec![2.0 * c]]),
+    );
+}

@@ -2628,14 +2628,19 @@ impl Emitter<'_> {
                     .zip(&held)
                     .enumerate()
                     .map(|(k, (a, h))| match mode_of(k) {
-                        Capture::Reborrow { mutable: true } => match is_dual(k) {
-                            true => quote!(let mut #h = #rt::reborrow(&mut #a);),
-                            false => quote!(let mut #h = &mut *#a;),
-                        },
-                        Capture::Reborrow { mutable: false } => match is_dual(k) {
-                            true => quote!(let #h = #rt::Dual::new(&*#a.primal, &*#a.tangent);),
-                            false => quote!(let #h = &*#a;),
-                        },
+                        // Of the parameter's binding itself (its operand is a reborrow
+                        // already, a temporary).
+                        Capture::Reborrow { mutable } => {
+                            let r = self.name(ops[k]);
+                            match (mutable, is_dual(k)) {
+                                (true, true) => quote!(let mut #h = #rt::reborrow(&mut #r);),
+                                (true, false) => quote!(let mut #h = &mut *#r;),
+                                (false, true) => {
+                                    quote!(let #h = #rt::Dual::new(&*#r.primal, &*#r.tangent);)
+                                }
+                                (false, false) => quote!(let #h = &*#r;),
+                            }
+                        }
                         Capture::LendCell => quote!(let #h = ::core::cell::RefCell::new(#a);),
                         Capture::LendMut | Capture::Move => quote!(let mut #h = #a;),
                         Capture::Borrow => quote!(let #h = #a;),

@@ -279,9 +279,7 @@ impl Lowerer<'_> {
         let user_receivers = super::control::user_method_receivers(&arg.closure);
         let rebound = rebound_names(&arg.closure);
         // The others are borrowed as Rust borrows them (moved by a `move` closure or one
-        // the function returns), unless a copy is free; one whose name the closure binds
-        // again inside is copied, as reading it through the reference would not be
-        // scoped.
+        // the function returns), unless a copy is free.
         let moves = arg.closure.capture.is_some() || index == crate::ir::RETURNED;
         let modes: Vec<Capture> = captures
             .iter()
@@ -299,7 +297,7 @@ impl Lowerer<'_> {
                     && !copied(&self.func.values[*v].ty)
                 {
                     Capture::LendCell
-                } else if copied(&self.func.values[*v].ty) || rebound.contains(&name) {
+                } else if copied(&self.func.values[*v].ty) {
                     Capture::Copy
                 } else if moves {
                     Capture::Move
@@ -598,10 +596,30 @@ fn rebound_names(c: &syn::ExprClosure) -> Vec<String> {
 }
 
 /// `c` with each read and write of `names` made through the reference it is lent as:
-/// `calls += 1` → `(*calls) += 1`.
+/// `calls += 1` → `(*calls) += 1`. Scoped: where the closure binds one of the names again
+/// (`let w = ..`, a pattern, a nested closure's parameter), the new binding is left alone.
 fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
-    struct Deref<'n>(&'n [String]);
-    impl Deref<'_> {
+    struct Deref(Vec<String>);
+    /// The names `pat` binds.
+    fn bound(pat: &syn::Pat) -> Vec<String> {
+        let mut ids = super::PatIdents::default();
+        syn::visit::Visit::visit_pat(&mut ids, pat);
+        ids.0.iter().map(|p| p.ident.to_string()).collect()
+    }
+    /// The names the `let`s of an `if`/`while` condition bind (`if let Some(w) = ..`).
+    fn let_bound(cond: &syn::Expr) -> Vec<String> {
+        match cond {
+            syn::Expr::Let(l) => bound(&l.pat),
+            syn::Expr::Binary(b) => {
+                let mut out = let_bound(&b.left);
+                out.extend(let_bound(&b.right));
+                out
+            }
+            syn::Expr::Paren(p) => let_bound(&p.expr),
+            _ => Vec::new(),
+        }
+    }
+    impl Deref {
         fn lent(&self, e: &syn::Expr) -> bool {
             matches!(e, syn::Expr::Path(p) if p.qself.is_none()
                 && p.path.get_ident().is_some_and(|id| self.0.contains(&id.to_string())))
@@ -621,8 +639,63 @@ fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
             self.visit_base(&mut ix.expr);
             syn::visit_mut::VisitMut::visit_expr_mut(self, &mut ix.index);
         }
+        /// Runs `f` with `names` no longer lent (bound again in its scope).
+        fn shadowed(&mut self, names: &[String], f: impl FnOnce(&mut Self)) {
+            let saved = self.0.clone();
+            self.0.retain(|n| !names.contains(n));
+            f(self);
+            self.0 = saved;
+        }
     }
-    impl syn::visit_mut::VisitMut for Deref<'_> {
+    impl syn::visit_mut::VisitMut for Deref {
+        fn visit_block_mut(&mut self, b: &mut syn::Block) {
+            let saved = self.0.clone();
+            for st in b.stmts.iter_mut() {
+                match st {
+                    syn::Stmt::Local(l) => {
+                        if let Some(init) = &mut l.init {
+                            self.visit_expr_mut(&mut init.expr);
+                            if let Some((_, d)) = &mut init.diverge {
+                                self.visit_expr_mut(d);
+                            }
+                        }
+                        let names = bound(&l.pat);
+                        self.0.retain(|n| !names.contains(n));
+                    }
+                    other => self.visit_stmt_mut(other),
+                }
+            }
+            self.0 = saved;
+        }
+        fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+            let names: Vec<String> = c.inputs.iter().flat_map(bound).collect();
+            self.shadowed(&names, |s| s.visit_expr_mut(&mut c.body));
+        }
+        fn visit_arm_mut(&mut self, a: &mut syn::Arm) {
+            self.shadowed(&bound(&a.pat), |s| {
+                if let Some((_, g)) = &mut a.guard {
+                    s.visit_expr_mut(g);
+                }
+                s.visit_expr_mut(&mut a.body);
+            });
+        }
+        fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+            self.visit_expr_mut(&mut f.expr);
+            self.shadowed(&bound(&f.pat), |s| s.visit_block_mut(&mut f.body));
+        }
+        fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+            self.visit_expr_mut(&mut i.cond);
+            self.shadowed(&let_bound(&i.cond), |s| {
+                s.visit_block_mut(&mut i.then_branch)
+            });
+            if let Some((_, e)) = &mut i.else_branch {
+                self.visit_expr_mut(e);
+            }
+        }
+        fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+            self.visit_expr_mut(&mut w.cond);
+            self.shadowed(&let_bound(&w.cond), |s| s.visit_block_mut(&mut w.body));
+        }
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
             match e {
                 syn::Expr::Index(ix) => return self.visit_index(ix),
@@ -633,30 +706,24 @@ fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
                 }
                 _ => {}
             }
-            if let syn::Expr::Path(p) = e {
-                if p.qself.is_none()
-                    && p.path
-                        .get_ident()
-                        .is_some_and(|id| self.0.contains(&id.to_string()))
-                {
-                    let inner = e.clone();
-                    *e = syn::Expr::Paren(syn::ExprParen {
+            if self.lent(e) {
+                let inner = e.clone();
+                *e = syn::Expr::Paren(syn::ExprParen {
+                    attrs: Vec::new(),
+                    paren_token: Default::default(),
+                    expr: Box::new(syn::Expr::Unary(syn::ExprUnary {
                         attrs: Vec::new(),
-                        paren_token: Default::default(),
-                        expr: Box::new(syn::Expr::Unary(syn::ExprUnary {
-                            attrs: Vec::new(),
-                            op: syn::UnOp::Deref(Default::default()),
-                            expr: Box::new(inner),
-                        })),
-                    });
-                    return;
-                }
+                        op: syn::UnOp::Deref(Default::default()),
+                        expr: Box::new(inner),
+                    })),
+                });
+                return;
             }
             syn::visit_mut::visit_expr_mut(self, e);
         }
     }
     let mut out = c.clone();
-    syn::visit_mut::VisitMut::visit_expr_mut(&mut Deref(names), &mut out.body);
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Deref(names.to_vec()), &mut out.body);
     out
 }
 
