@@ -720,3 +720,65 @@ fn closure_captures_self_of_a_mut_self_method() {
         Some(vec![vec![2.0 * c]]),
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// A `move` closure assigning its own copy of a capture, and a closure assigning a capture
+// whose name it then binds again.
+
+/// Simpson's rule on [a, b] with one panel (calls `f` at a, the middle, b, in that order).
+#[derive_frule]
+pub fn simpson1<F: FnMut(f64) -> f64>(mut f: F, a: f64, b: f64) -> f64 {
+    (b - a) / 6.0 * (f(a) + 4.0 * f(0.5 * (a + b)) + f(b))
+}
+
+/// The integrand weights its n-th call by n, counting in the closure's own copy of
+/// `calls`; the caller's `calls` stays 0.
+#[derive_frule]
+fn weighted_by_calls(p: &[f64]) -> f64 {
+    let mut calls = 0;
+    let s = simpson1(
+        move |x| {
+            calls += 1;
+            p[0] * x * calls as f64
+        },
+        0.0,
+        1.0,
+    );
+    s + calls as f64
+}
+
+/// The integrand accumulates its abscissae into `total`, then names its own value
+/// `total`.
+#[derive_frule]
+fn accumulated(p: &[f64]) -> f64 {
+    let mut total = 0.0;
+    let s = simpson1(
+        |x| {
+            total += x;
+            let total = p[0] * x;
+            total
+        },
+        0.0,
+        1.0,
+    );
+    s + total
+}
+
+#[test]
+fn move_closure_assigns_its_copy_and_shadowed_assigned_capture() {
+    let p = [1.9];
+    // (0·1 + 4 · ½ k · 2 + k · 3) / 6 = 7k/6, plus the caller's calls, 0.
+    modes!(weighted_by_calls, weighted_by_calls_frule).check(
+        &p,
+        Some(vec![7.0 / 6.0]),
+        Some(vec![vec![0.0]]),
+    );
+    approx::assert_relative_eq!(
+        weighted_by_calls(&p),
+        7.0 * p[0] / 6.0,
+        max_relative = 1e-15
+    );
+    // k/2 plus the abscissae 0 + ½ + 1.
+    modes!(accumulated, accumulated_frule).check(&p, Some(vec![0.5]), Some(vec![vec![0.0]]));
+    approx::assert_relative_eq!(accumulated(&p), 0.5 * p[0] + 1.5, max_relative = 1e-15);
+}

@@ -2641,7 +2641,9 @@ impl Emitter<'_> {
                                 (false, false) => quote!(let #h = &*#r;),
                             }
                         }
-                        Capture::LendCell => quote!(let #h = ::core::cell::RefCell::new(#a);),
+                        Capture::LendCell | Capture::MoveCell => {
+                            quote!(let #h = ::core::cell::RefCell::new(#a);)
+                        }
                         Capture::LendMut | Capture::Move => quote!(let mut #h = #a;),
                         Capture::Borrow => quote!(let #h = #a;),
                         Capture::Copy => quote!(let #h = ::core::clone::Clone::clone(&#a);),
@@ -2661,6 +2663,13 @@ impl Emitter<'_> {
                             match dual {
                                 true => quote!(let mut #g = #h.borrow_mut(); let #p = #rt::reborrow(&mut *#g);),
                                 false => quote!(let mut #g = #h.borrow_mut(); let #p = &mut **#g;),
+                            }
+                        }
+                        (Capture::MoveCell, dual) => {
+                            let g = format_ident!("__fwdad_guard{}", k, span = Span::mixed_site());
+                            match dual {
+                                true => quote!(let mut #g = #h.borrow_mut(); let #p = #g.as_mut();),
+                                false => quote!(let mut #g = #h.borrow_mut(); let #p = &mut *#g;),
                             }
                         }
                         (Capture::Reborrow { mutable: false }, _) => quote!(let #p = #h;),

@@ -540,7 +540,9 @@ pub(crate) fn prepare(
             let name = if name == "self" { &self_name } else { name };
             let ty = written_type(hint);
             inputs.push(match m {
-                crate::ir::Capture::LendMut | crate::ir::Capture::LendCell => {
+                crate::ir::Capture::LendMut
+                | crate::ir::Capture::LendCell
+                | crate::ir::Capture::MoveCell => {
                     quote!(#name: &mut #ty)
                 }
                 crate::ir::Capture::Borrow | crate::ir::Capture::Move => quote!(#name: &#ty),

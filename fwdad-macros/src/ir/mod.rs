@@ -135,6 +135,10 @@ pub enum Capture {
     /// (`rng.uniform()`), which may take it `&mut` or `&`: lent as [`Capture::LendMut`],
     /// held in a `RefCell` so that the dual closure stays `Fn` when the method only reads.
     LendCell,
+    /// A capture a `move` (or returned) closure assigns or calls a method of the user's on:
+    /// the closure's own copy, moved into a `RefCell` in the dual closure and lent `&mut`
+    /// at each call, read as `(*name)`; the caller's variable keeps its value, as in Rust.
+    MoveCell,
     /// A `&mut` parameter (`log: &mut Vec<String>`): reborrowed, `&mut` when the closure
     /// writes through it (`log.push(..)`), else shared; the body takes the reference as
     /// the function does, so its uses stay as written.

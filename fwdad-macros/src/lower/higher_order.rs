@@ -277,7 +277,6 @@ impl Lowerer<'_> {
         // write it, unless the capture is a float, integer or reference (a copy: an
         // extension trait's `x.sigmoid()` reads).
         let user_receivers = super::control::user_method_receivers(&arg.closure);
-        let rebound = rebound_names(&arg.closure);
         // The others are borrowed as Rust borrows them (moved by a `move` closure or one
         // the function returns), unless a copy is free.
         let moves = arg.closure.capture.is_some() || index == crate::ir::RETURNED;
@@ -291,12 +290,18 @@ impl Lowerer<'_> {
                         mutable: written_refs.contains(&name),
                     }
                 } else if assigned.contains(&name) {
-                    Capture::LendMut
+                    match moves {
+                        true => Capture::MoveCell,
+                        false => Capture::LendMut,
+                    }
                 } else if user_receivers.contains(&name)
                     && self.mut_names.contains(&name)
                     && !copied(&self.func.values[*v].ty)
                 {
-                    Capture::LendCell
+                    match moves {
+                        true => Capture::MoveCell,
+                        false => Capture::LendCell,
+                    }
                 } else if copied(&self.func.values[*v].ty) {
                     Capture::Copy
                 } else if moves {
@@ -306,23 +311,27 @@ impl Lowerer<'_> {
                 }
             })
             .collect();
-        if modes.contains(&Capture::LendMut) || modes.contains(&Capture::LendCell) {
-            let names: Vec<String> = captures
-                .iter()
-                .zip(&modes)
-                .filter(|(_, m)| matches!(m, Capture::LendMut | Capture::LendCell))
-                .map(|(c, _)| c.to_string())
-                .collect();
-            let clash = names.iter().find(|n| rebound.contains(*n));
-            if let (Some(name), _) | (None, Some(name)) =
-                (clash, arg.closure.capture.is_some().then(|| &names[0]))
-            {
-                self.diag.error_spanned(
-                    &arg.closure,
-                    format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures, when it is a `move` closure or binds the name again inside; drop `move`, rename the inner binding, or return the value from the closure"),
-                );
-                return Some(self.poison(span));
-            }
+        // A `&mut` held in a local (`let r = &mut total;`), which the closure would copy:
+        // its writes through it would not reach `total` as the body reads it afterwards.
+        let held_mut = captures
+            .iter()
+            .zip(&values)
+            .zip(&modes)
+            .find(|((_, v), m)| {
+                **m == Capture::Copy
+                    && matches!(self.func.values[**v].def, crate::ir::ValueDef::Inst(i, _)
+                if matches!(self.func.insts[i].kind,
+                    InstKind::Ref { mutable: true, .. }
+                    | InstKind::Slice { mutable: true, .. }
+                    | InstKind::ElemRef { mutable: true, .. }
+                    | InstKind::FieldRef { mutable: true, .. }))
+            });
+        if let Some(((name, _), _)) = held_mut {
+            self.diag.error_spanned(
+                &arg.closure,
+                format!("`#[derive_frule]` does not support a closure passed to a function that captures `{name}`, a `&mut` reference held in a local; write through the variable it borrows (`total += ..`) or return the value from the closure"),
+            );
+            return Some(self.poison(span));
         }
         let by_ref: Vec<String> = captures
             .iter()
@@ -330,7 +339,11 @@ impl Lowerer<'_> {
             .filter(|(_, m)| {
                 matches!(
                     m,
-                    Capture::Borrow | Capture::Move | Capture::LendMut | Capture::LendCell
+                    Capture::Borrow
+                        | Capture::Move
+                        | Capture::LendMut
+                        | Capture::LendCell
+                        | Capture::MoveCell
                 )
             })
             .map(|(c, _)| c.to_string())
@@ -353,7 +366,7 @@ impl Lowerer<'_> {
             match m {
                 Capture::LendMut | Capture::LendCell => *v = self.borrow(*v, true, span),
                 Capture::Borrow => *v = self.borrow(*v, false, span),
-                Capture::Copy | Capture::Move | Capture::Reborrow { .. } => {}
+                Capture::Copy | Capture::Move | Capture::MoveCell | Capture::Reborrow { .. } => {}
             }
         }
         let v = self.push(
@@ -583,16 +596,6 @@ fn copied(hint: &TypeHint) -> bool {
         TypeHint::Tuple(ts) => ts.iter().all(copied),
         TypeHint::NonDiff | TypeHint::Seq(_) | TypeHint::Unknown => false,
     }
-}
-
-/// The names a closure binds (its parameters, `let`s, patterns, nested closures').
-fn rebound_names(c: &syn::ExprClosure) -> Vec<String> {
-    let mut own = super::PatIdents::default();
-    for p in &c.inputs {
-        syn::visit::Visit::visit_pat(&mut own, p);
-    }
-    syn::visit::Visit::visit_expr(&mut own, &c.body);
-    own.0.iter().map(|p| p.ident.to_string()).collect()
 }
 
 /// `c` with each read and write of `names` made through the reference it is lent as:
