@@ -66,9 +66,10 @@ where
         }
         let (v, g) = (self.grad)(p);
         assert_eq!(v.to_bits(), value.to_bits(), "gradient's primal");
-        for k in 0..n {
+        assert_eq!(g.len(), n);
+        for (k, gk) in g.iter().enumerate() {
             approx::assert_relative_eq!(
-                g[k],
+                *gk,
                 directional(p, k),
                 epsilon = 1e-14,
                 max_relative = 1e-12
@@ -614,6 +615,7 @@ pub struct Table {
 /// ∫₀¹ (p0 s + p1²) ds by the trapezoidal rule; the integrand reuses the name `table`
 /// for its own value, and an `if let` binds it again.
 #[derive_frule]
+#[allow(clippy::let_and_return)] // the point: the closure names its value as a capture
 fn tabulated(p: &[f64]) -> f64 {
     let table = Table {
         y: vec![p[0], p[1] * p[1]],
@@ -750,6 +752,7 @@ fn weighted_by_calls(p: &[f64]) -> f64 {
 /// The integrand accumulates its abscissae into `total`, then names its own value
 /// `total`.
 #[derive_frule]
+#[allow(clippy::let_and_return)] // the point: the closure names its value as a capture
 fn accumulated(p: &[f64]) -> f64 {
     let mut total = 0.0;
     let s = simpson1(
