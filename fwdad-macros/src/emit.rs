@@ -16,7 +16,7 @@ use crate::activity::Activity;
 use crate::callee::{FloatOp, MethodCallee, PathCallee, StdMacro, StdMethod, Wrapper};
 use crate::dual::{DualPlan, Form, Need};
 use crate::ir::{
-    Arm, BinOp, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
+    Arm, BinOp, Capture, Function, Inst, InstKind, Place, Region, Terminator, UnOp, Value, ValueDef,
 };
 use crate::linear::Linear;
 use crate::types::TypeHint;
@@ -2690,30 +2690,70 @@ impl Emitter<'_> {
                 let body = ca.body.clone().unwrap_or_default();
                 let n = ca.closure.inputs.len();
                 let params: Vec<_> = (0..n).map(param_ident).collect();
-                // Copied out of the caller first, so the closure owns what it captures
-                // and may outlive the caller's locals (a returned closure); copied again
-                // at each call, since the body takes its parameters by value.
+                // Each capture held as the closure holds it (`crate::ir::Capture`): a
+                // copy, the caller's reference (`ref`, `ref_mut` operands), or the value
+                // moved in; what is held is lent to the body at each call, never copied.
                 let held: Vec<_> = (0..args.len())
                     .map(|k| format_ident!("__fwdad_cap{}", k, span = Span::mixed_site()))
                     .collect();
-                // A capture the closure assigns is held `&mut` and lent again at each call.
                 let rt = self.rt;
                 let ops = self.func.operands(inst);
-                let mutated = |k: usize| ca.mutated.get(k).copied().unwrap_or(false);
+                let mode_of = |k: usize| ca.modes.get(k).copied().unwrap_or(Capture::Copy);
+                let is_dual = |k: usize| ops.get(k).is_some_and(|v| self.is(*v));
                 let hold = args
                     .iter()
                     .zip(&held)
                     .enumerate()
-                    .map(|(k, (a, h))| match mutated(k) {
-                        true => quote!(let mut #h = #a;),
-                        false => quote!(let #h = ::core::clone::Clone::clone(&#a);),
+                    .map(|(k, (a, h))| match mode_of(k) {
+                        // Of the parameter's binding itself (its operand is a reborrow
+                        // already, a temporary).
+                        Capture::Reborrow { mutable } => {
+                            let r = self.name(ops[k]);
+                            match (mutable, is_dual(k)) {
+                                (true, true) => quote!(let mut #h = #rt::reborrow(&mut #r);),
+                                (true, false) => quote!(let mut #h = &mut *#r;),
+                                (false, true) => {
+                                    quote!(let #h = #rt::Dual::new(&*#r.primal, &*#r.tangent);)
+                                }
+                                (false, false) => quote!(let #h = &*#r;),
+                            }
+                        }
+                        Capture::LendCell | Capture::MoveCell => {
+                            quote!(let #h = ::core::cell::RefCell::new(#a);)
+                        }
+                        Capture::LendMut | Capture::Move => quote!(let mut #h = #a;),
+                        Capture::Borrow => quote!(let #h = #a;),
+                        Capture::Copy => quote!(let #h = ::core::clone::Clone::clone(&#a);),
                     });
                 let caps = held.iter().enumerate().map(|(k, h)| {
                     let p = param_ident(n + k);
-                    match (mutated(k), ops.get(k).is_some_and(|v| self.is(*v))) {
-                        (true, true) => quote!(let #p = #rt::reborrow(&mut #h);),
-                        (true, false) => quote!(let #p = &mut *#h;),
-                        (false, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
+                    match (mode_of(k), is_dual(k)) {
+                        (Capture::LendMut | Capture::Reborrow { mutable: true }, true) => {
+                            quote!(let #p = #rt::reborrow(&mut #h);)
+                        }
+                        (Capture::LendMut | Capture::Reborrow { mutable: true }, false) => {
+                            quote!(let #p = &mut *#h;)
+                        }
+                        // The guard lives to the end of the call.
+                        (Capture::LendCell, dual) => {
+                            let g = format_ident!("__fwdad_guard{}", k, span = Span::mixed_site());
+                            match dual {
+                                true => quote!(let mut #g = #h.borrow_mut(); let #p = #rt::reborrow(&mut *#g);),
+                                false => quote!(let mut #g = #h.borrow_mut(); let #p = &mut **#g;),
+                            }
+                        }
+                        (Capture::MoveCell, dual) => {
+                            let g = format_ident!("__fwdad_guard{}", k, span = Span::mixed_site());
+                            match dual {
+                                true => quote!(let mut #g = #h.borrow_mut(); let #p = #g.as_mut();),
+                                false => quote!(let mut #g = #h.borrow_mut(); let #p = &mut *#g;),
+                            }
+                        }
+                        (Capture::Reborrow { mutable: false }, _) => quote!(let #p = #h;),
+                        (Capture::Move, true) => quote!(let #p = #h.as_ref();),
+                        (Capture::Move, false) => quote!(let #p = &#h;),
+                        (Capture::Borrow, _) => quote!(let #p = #h;),
+                        (Capture::Copy, _) => quote!(let #p = ::core::clone::Clone::clone(&#h);),
                     }
                 });
                 let helper = match ca.index {

@@ -536,12 +536,25 @@ pub(crate) fn prepare(
             }
             rename_self(&mut body, &self_name);
         }
-        for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.mutated) {
+        for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.modes) {
             let name = if name == "self" { &self_name } else { name };
             let ty = written_type(hint);
             inputs.push(match m {
-                true => quote!(#name: &mut #ty),
-                false => quote!(#name: #ty),
+                crate::ir::Capture::LendMut
+                | crate::ir::Capture::LendCell
+                | crate::ir::Capture::MoveCell => {
+                    quote!(#name: &mut #ty)
+                }
+                crate::ir::Capture::Borrow | crate::ir::Capture::Move => quote!(#name: &#ty),
+                crate::ir::Capture::Copy => quote!(#name: #ty),
+                // The reference itself, as the function has it.
+                crate::ir::Capture::Reborrow { mutable } => {
+                    let inner = written_type(&hint.deref());
+                    match mutable {
+                        true => quote!(#name: &mut #inner),
+                        false => quote!(#name: &#inner),
+                    }
+                }
             });
         }
         let ret = match &c.output {

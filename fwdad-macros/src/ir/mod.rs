@@ -103,9 +103,8 @@ pub struct ClosureArg {
     pub captures: Vec<syn::Ident>,
     /// What the syntax tells of their types.
     pub hints: Vec<TypeHint>,
-    /// Which captures the closure assigns (`calls += 1`): lent `&mut` (the operand is
-    /// `ref_mut` of the variable), read as `*name` in the body.
-    pub mutated: Vec<bool>,
+    /// How the dual closure holds each capture, as Rust's closure would.
+    pub modes: Vec<Capture>,
     /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
     /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
     pub body: Option<proc_macro2::TokenStream>,
@@ -114,6 +113,36 @@ pub struct ClosureArg {
     pub named: Option<syn::Path>,
     /// What it is passed to.
     pub target: ClosureTarget,
+}
+
+/// How a [`ClosureArg`] holds a captured variable: as Rust's closures do, by reference
+/// unless it is `move`, so that a capture need not be `Clone` and is never copied per call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capture {
+    /// A float, integer, `bool`, shared reference or tuple of those: copied, as reading
+    /// it through a borrow would.
+    Copy,
+    /// Another value, in a closure that is not `move`: the operand is `ref` of the
+    /// variable, and the body, which takes `&T`, reads it as `(*name)`.
+    Borrow,
+    /// Another value, in a `move` (or returned) closure: moved into the dual closure and
+    /// lent `&` to its body at each call, read as `(*name)`.
+    Move,
+    /// A variable the closure assigns (`calls += 1`): lent `&mut` (the operand is
+    /// `ref_mut` of the variable), read as `(*name)`.
+    LendMut,
+    /// A capture bound `mut` on which the closure calls a method of the user's
+    /// (`rng.uniform()`), which may take it `&mut` or `&`: lent as [`Capture::LendMut`],
+    /// held in a `RefCell` so that the dual closure stays `Fn` when the method only reads.
+    LendCell,
+    /// A capture a `move` (or returned) closure assigns or calls a method of the user's on:
+    /// the closure's own copy, moved into a `RefCell` in the dual closure and lent `&mut`
+    /// at each call, read as `(*name)`; the caller's variable keeps its value, as in Rust.
+    MoveCell,
+    /// A `&mut` parameter (`log: &mut Vec<String>`): reborrowed, `&mut` when the closure
+    /// writes through it (`log.push(..)`), else shared; the body takes the reference as
+    /// the function does, so its uses stay as written.
+    Reborrow { mutable: bool },
 }
 
 /// What a [`ClosureArg`] is passed to, which decides where its dual form gets its

@@ -498,6 +498,19 @@ pub(crate) fn written_in_closure(
     scan.names
 }
 
+/// The roots of receivers of methods that neither `std` nor the float rules know
+/// (`rng` of `rng.uniform()`, wherever its value goes): a method of the user's, which may
+/// take its receiver `&mut`.
+pub(crate) fn user_method_receivers(c: &syn::ExprClosure) -> HashSet<String> {
+    let mut scan = AssignScan {
+        index_roots: true,
+        user_methods: true,
+        ..AssignScan::default()
+    };
+    scan.visit_expr_closure(c);
+    scan.receivers
+}
+
 /// Names assigned by the body of `c` (the locals it mutates when inlined).
 pub(crate) fn assigned_in_closure(c: &syn::ExprClosure) -> HashSet<String> {
     let mut scan = AssignScan::default();
@@ -526,6 +539,9 @@ struct AssignScan {
     /// With `index_roots`: the roots of receivers of methods called for their effect
     /// (`seen` of `seen.push(v);`).
     receivers: HashSet<String>,
+    /// Instead: the roots of receivers of methods of the user's, wherever their value goes
+    /// ([`user_method_receivers`]).
+    user_methods: bool,
 }
 
 impl AssignScan {
@@ -577,6 +593,9 @@ impl<'ast> Visit<'ast> for AssignScan {
     /// dropped) may take its receiver `&mut`; one whose value is used (`w.iter()`,
     /// `v.hypot(..)`) is taken for a read, so a `Fn` closure stays `Fn`.
     fn visit_stmt(&mut self, st: &'ast syn::Stmt) {
+        if self.user_methods {
+            return syn::visit::visit_stmt(self, st);
+        }
         if let syn::Stmt::Expr(syn::Expr::MethodCall(m), Some(_)) = st {
             self.note_receiver(&m.receiver);
         }
@@ -586,9 +605,15 @@ impl<'ast> Visit<'ast> for AssignScan {
     /// `let k = stack.pop()`: a `std` method the registry knows writes its receiver
     /// (`pop`, `push`, `remove`, `iter_mut`, ...) takes it `&mut` wherever its value goes.
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        if crate::callee::StdMethod::from_name(&m.method.to_string())
-            .is_some_and(crate::callee::StdMethod::writes)
-        {
+        let name = m.method.to_string();
+        let std = crate::callee::StdMethod::from_name(&name);
+        if self.user_methods {
+            if std.is_none() && crate::callee::FloatOp::method(&name).is_none() {
+                self.note_receiver(&m.receiver);
+            }
+            return syn::visit::visit_expr_method_call(self, m);
+        }
+        if std.is_some_and(crate::callee::StdMethod::writes) {
             self.note_receiver(&m.receiver);
         }
         syn::visit::visit_expr_method_call(self, m);

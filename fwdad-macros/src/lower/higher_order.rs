@@ -10,7 +10,7 @@
 use super::place::strip;
 use super::Lowerer;
 use crate::callee::PathCallee;
-use crate::ir::{ArgWrap, ClosureArg, ClosureTarget, InstKind, Value};
+use crate::ir::{ArgWrap, Capture, ClosureArg, ClosureTarget, InstKind, Value};
 use crate::libtypes::LibraryMap;
 use crate::types::TypeHint;
 use syn::spanned::Spanned;
@@ -57,10 +57,12 @@ impl Lowerer<'_> {
     pub(crate) fn callable(&self, v: Value) -> bool {
         match self.func.values[v].def {
             crate::ir::ValueDef::Param(i) => {
+                // Not a float type parameter (`c: T`, which a closure may borrow).
                 let generics: Vec<syn::Ident> = self
                     .type_params
                     .iter()
                     .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
+                    .filter(|n| !self.func.float_params.contains(n))
                     .collect();
                 crate::higher_order::is_fn_type(&self.func.params[i].ty, &generics)
             }
@@ -72,6 +74,17 @@ impl Lowerer<'_> {
                 }
             ),
             crate::ir::ValueDef::RegionParam(..) => false,
+        }
+    }
+
+    /// Whether `v` is a parameter of a `&mut` type (`log: &mut Vec<String>`, `&mut self`).
+    fn is_mut_ref_param(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => matches!(
+                &self.func.params[i].ty,
+                syn::Type::Reference(r) if r.mutability.is_some()
+            ),
+            _ => false,
         }
     }
 
@@ -248,29 +261,95 @@ impl Lowerer<'_> {
         // A capture the closure assigns (a counter, an accumulator) is lent to its dual
         // form `&mut`, and read through it: `calls` is `(*calls)` in the body.
         let assigned = super::control::written_in_closure(&arg.closure, &self.mut_names);
-        let mutated: Vec<bool> = captures
+        // A `&mut` parameter is reborrowed; written through when the closure assigns
+        // through it or calls a method on it as a statement (`log.push(..);`).
+        let mut_refs: std::collections::HashSet<String> = captures
             .iter()
-            .map(|c| assigned.contains(&c.to_string()))
+            .zip(&values)
+            .filter(|(_, v)| self.is_mut_ref_param(**v))
+            .map(|(c, _)| c.to_string())
             .collect();
-        if mutated.contains(&true) {
-            let names: Vec<String> = captures
-                .iter()
-                .zip(&mutated)
-                .filter(|(_, m)| **m)
-                .map(|(c, _)| c.to_string())
-                .collect();
-            let rebound = rebound_names(&arg.closure);
-            let clash = names.iter().find(|n| rebound.contains(*n));
-            if let (Some(name), _) | (None, Some(name)) =
-                (clash, arg.closure.capture.is_some().then(|| &names[0]))
-            {
-                self.diag.error_spanned(
-                    &arg.closure,
-                    format!("`#[derive_frule]` does not support a closure passed to a function that assigns to `{name}`, a variable it captures, when it is a `move` closure or binds the name again inside; drop `move`, rename the inner binding, or return the value from the closure"),
-                );
-                return Some(self.poison(span));
-            }
-            arg.closure = deref_names(&arg.closure, &names);
+        let written_refs = match mut_refs.is_empty() {
+            true => Default::default(),
+            false => super::control::written_in_closure(&arg.closure, &mut_refs),
+        };
+        // A method of the user's on a capture bound `mut` (`rng.uniform()`) is taken to
+        // write it, unless the capture is a float, integer or reference (a copy: an
+        // extension trait's `x.sigmoid()` reads).
+        let user_receivers = super::control::user_method_receivers(&arg.closure);
+        // The others are borrowed as Rust borrows them (moved by a `move` closure or one
+        // the function returns), unless a copy is free.
+        let moves = arg.closure.capture.is_some() || index == crate::ir::RETURNED;
+        let modes: Vec<Capture> = captures
+            .iter()
+            .zip(&values)
+            .map(|(c, v)| {
+                let name = c.to_string();
+                if mut_refs.contains(&name) {
+                    Capture::Reborrow {
+                        mutable: written_refs.contains(&name),
+                    }
+                } else if assigned.contains(&name) {
+                    match moves {
+                        true => Capture::MoveCell,
+                        false => Capture::LendMut,
+                    }
+                } else if user_receivers.contains(&name)
+                    && self.mut_names.contains(&name)
+                    && !copied(&self.func.values[*v].ty)
+                {
+                    match moves {
+                        true => Capture::MoveCell,
+                        false => Capture::LendCell,
+                    }
+                } else if copied(&self.func.values[*v].ty) {
+                    Capture::Copy
+                } else if moves {
+                    Capture::Move
+                } else {
+                    Capture::Borrow
+                }
+            })
+            .collect();
+        // A `&mut` held in a local (`let r = &mut total;`), which the closure would copy:
+        // its writes through it would not reach `total` as the body reads it afterwards.
+        let held_mut = captures
+            .iter()
+            .zip(&values)
+            .zip(&modes)
+            .find(|((_, v), m)| {
+                **m == Capture::Copy
+                    && matches!(self.func.values[**v].def, crate::ir::ValueDef::Inst(i, _)
+                if matches!(self.func.insts[i].kind,
+                    InstKind::Ref { mutable: true, .. }
+                    | InstKind::Slice { mutable: true, .. }
+                    | InstKind::ElemRef { mutable: true, .. }
+                    | InstKind::FieldRef { mutable: true, .. }))
+            });
+        if let Some(((name, _), _)) = held_mut {
+            self.diag.error_spanned(
+                &arg.closure,
+                format!("`#[derive_frule]` does not support a closure passed to a function that captures `{name}`, a `&mut` reference held in a local; write through the variable it borrows (`total += ..`) or return the value from the closure"),
+            );
+            return Some(self.poison(span));
+        }
+        let by_ref: Vec<String> = captures
+            .iter()
+            .zip(&modes)
+            .filter(|(_, m)| {
+                matches!(
+                    m,
+                    Capture::Borrow
+                        | Capture::Move
+                        | Capture::LendMut
+                        | Capture::LendCell
+                        | Capture::MoveCell
+                )
+            })
+            .map(|(c, _)| c.to_string())
+            .collect();
+        if !by_ref.is_empty() {
+            arg.closure = deref_names(&arg.closure, &by_ref);
         }
         if let Some(name) = nested {
             self.diag.error_spanned(
@@ -283,9 +362,11 @@ impl Lowerer<'_> {
             .iter()
             .map(|v| self.func.values[*v].ty.clone())
             .collect();
-        for (v, m) in values.iter_mut().zip(&mutated) {
-            if *m {
-                *v = self.borrow(*v, true, span);
+        for (v, m) in values.iter_mut().zip(&modes) {
+            match m {
+                Capture::LendMut | Capture::LendCell => *v = self.borrow(*v, true, span),
+                Capture::Borrow => *v = self.borrow(*v, false, span),
+                Capture::Copy | Capture::Move | Capture::MoveCell | Capture::Reborrow { .. } => {}
             }
         }
         let v = self.push(
@@ -305,7 +386,7 @@ impl Lowerer<'_> {
                 wrap: arg.wrap,
                 captures,
                 hints,
-                mutated,
+                modes,
                 body: None,
                 named: arg.named,
                 target,
@@ -504,21 +585,44 @@ impl Lowerer<'_> {
     }
 }
 
-/// The names a closure binds (its parameters, `let`s, patterns, nested closures').
-fn rebound_names(c: &syn::ExprClosure) -> Vec<String> {
-    let mut own = super::PatIdents::default();
-    for p in &c.inputs {
-        syn::visit::Visit::visit_pat(&mut own, p);
+/// Whether a capture of this type is copied rather than borrowed: a float, integer,
+/// `bool`, range, shared reference, or a tuple of those (copying costs what reading
+/// through a reference does).
+fn copied(hint: &TypeHint) -> bool {
+    match hint {
+        TypeHint::Float | TypeHint::Int | TypeHint::Bool | TypeHint::Range | TypeHint::Ref(_) => {
+            true
+        }
+        TypeHint::Tuple(ts) => ts.iter().all(copied),
+        TypeHint::NonDiff | TypeHint::Seq(_) | TypeHint::Unknown => false,
     }
-    syn::visit::Visit::visit_expr(&mut own, &c.body);
-    own.0.iter().map(|p| p.ident.to_string()).collect()
 }
 
 /// `c` with each read and write of `names` made through the reference it is lent as:
-/// `calls += 1` → `(*calls) += 1`.
+/// `calls += 1` → `(*calls) += 1`. Scoped: where the closure binds one of the names again
+/// (`let w = ..`, a pattern, a nested closure's parameter), the new binding is left alone.
 fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
-    struct Deref<'n>(&'n [String]);
-    impl Deref<'_> {
+    struct Deref(Vec<String>);
+    /// The names `pat` binds.
+    fn bound(pat: &syn::Pat) -> Vec<String> {
+        let mut ids = super::PatIdents::default();
+        syn::visit::Visit::visit_pat(&mut ids, pat);
+        ids.0.iter().map(|p| p.ident.to_string()).collect()
+    }
+    /// The names the `let`s of an `if`/`while` condition bind (`if let Some(w) = ..`).
+    fn let_bound(cond: &syn::Expr) -> Vec<String> {
+        match cond {
+            syn::Expr::Let(l) => bound(&l.pat),
+            syn::Expr::Binary(b) => {
+                let mut out = let_bound(&b.left);
+                out.extend(let_bound(&b.right));
+                out
+            }
+            syn::Expr::Paren(p) => let_bound(&p.expr),
+            _ => Vec::new(),
+        }
+    }
+    impl Deref {
         fn lent(&self, e: &syn::Expr) -> bool {
             matches!(e, syn::Expr::Path(p) if p.qself.is_none()
                 && p.path.get_ident().is_some_and(|id| self.0.contains(&id.to_string())))
@@ -538,8 +642,63 @@ fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
             self.visit_base(&mut ix.expr);
             syn::visit_mut::VisitMut::visit_expr_mut(self, &mut ix.index);
         }
+        /// Runs `f` with `names` no longer lent (bound again in its scope).
+        fn shadowed(&mut self, names: &[String], f: impl FnOnce(&mut Self)) {
+            let saved = self.0.clone();
+            self.0.retain(|n| !names.contains(n));
+            f(self);
+            self.0 = saved;
+        }
     }
-    impl syn::visit_mut::VisitMut for Deref<'_> {
+    impl syn::visit_mut::VisitMut for Deref {
+        fn visit_block_mut(&mut self, b: &mut syn::Block) {
+            let saved = self.0.clone();
+            for st in b.stmts.iter_mut() {
+                match st {
+                    syn::Stmt::Local(l) => {
+                        if let Some(init) = &mut l.init {
+                            self.visit_expr_mut(&mut init.expr);
+                            if let Some((_, d)) = &mut init.diverge {
+                                self.visit_expr_mut(d);
+                            }
+                        }
+                        let names = bound(&l.pat);
+                        self.0.retain(|n| !names.contains(n));
+                    }
+                    other => self.visit_stmt_mut(other),
+                }
+            }
+            self.0 = saved;
+        }
+        fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+            let names: Vec<String> = c.inputs.iter().flat_map(bound).collect();
+            self.shadowed(&names, |s| s.visit_expr_mut(&mut c.body));
+        }
+        fn visit_arm_mut(&mut self, a: &mut syn::Arm) {
+            self.shadowed(&bound(&a.pat), |s| {
+                if let Some((_, g)) = &mut a.guard {
+                    s.visit_expr_mut(g);
+                }
+                s.visit_expr_mut(&mut a.body);
+            });
+        }
+        fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+            self.visit_expr_mut(&mut f.expr);
+            self.shadowed(&bound(&f.pat), |s| s.visit_block_mut(&mut f.body));
+        }
+        fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+            self.visit_expr_mut(&mut i.cond);
+            self.shadowed(&let_bound(&i.cond), |s| {
+                s.visit_block_mut(&mut i.then_branch)
+            });
+            if let Some((_, e)) = &mut i.else_branch {
+                self.visit_expr_mut(e);
+            }
+        }
+        fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+            self.visit_expr_mut(&mut w.cond);
+            self.shadowed(&let_bound(&w.cond), |s| s.visit_block_mut(&mut w.body));
+        }
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
             match e {
                 syn::Expr::Index(ix) => return self.visit_index(ix),
@@ -550,30 +709,24 @@ fn deref_names(c: &syn::ExprClosure, names: &[String]) -> syn::ExprClosure {
                 }
                 _ => {}
             }
-            if let syn::Expr::Path(p) = e {
-                if p.qself.is_none()
-                    && p.path
-                        .get_ident()
-                        .is_some_and(|id| self.0.contains(&id.to_string()))
-                {
-                    let inner = e.clone();
-                    *e = syn::Expr::Paren(syn::ExprParen {
+            if self.lent(e) {
+                let inner = e.clone();
+                *e = syn::Expr::Paren(syn::ExprParen {
+                    attrs: Vec::new(),
+                    paren_token: Default::default(),
+                    expr: Box::new(syn::Expr::Unary(syn::ExprUnary {
                         attrs: Vec::new(),
-                        paren_token: Default::default(),
-                        expr: Box::new(syn::Expr::Unary(syn::ExprUnary {
-                            attrs: Vec::new(),
-                            op: syn::UnOp::Deref(Default::default()),
-                            expr: Box::new(inner),
-                        })),
-                    });
-                    return;
-                }
+                        op: syn::UnOp::Deref(Default::default()),
+                        expr: Box::new(inner),
+                    })),
+                });
+                return;
             }
             syn::visit_mut::visit_expr_mut(self, e);
         }
     }
     let mut out = c.clone();
-    syn::visit_mut::VisitMut::visit_expr_mut(&mut Deref(names), &mut out.body);
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Deref(names.to_vec()), &mut out.body);
     out
 }
 
