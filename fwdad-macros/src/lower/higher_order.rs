@@ -594,7 +594,7 @@ fn copied(hint: &TypeHint) -> bool {
             true
         }
         TypeHint::Tuple(ts) => ts.iter().all(copied),
-        TypeHint::NonDiff | TypeHint::Seq(_) | TypeHint::Unknown => false,
+        TypeHint::NonDiff | TypeHint::Seq(_) | TypeHint::Map(..) | TypeHint::Unknown => false,
     }
 }
 
