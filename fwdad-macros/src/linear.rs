@@ -789,11 +789,7 @@ fn scaled_sum_of_squares(func: &Function, active: &Activity, lin: &Linear, v: Va
         let Some(d) = lin.def(func, v).filter(|_| lin.absorbed(v)) else {
             return false;
         };
-        lin.ops[&d] == LinOp::Add
-            && func
-                .operands(d)
-                .iter()
-                .all(|o| sum(func, lin, *o, square))
+        lin.ops[&d] == LinOp::Add && func.operands(d).iter().all(|o| sum(func, lin, *o, square))
     }
     let Some(d) = absorbed_def(v) else {
         return false;

@@ -574,13 +574,16 @@ impl Emitter<'_> {
             })
             .collect();
         let ts: Vec<syn::Ident> = inner.iter().map(|_| self.temp("__jt")).collect();
-        let plain = inner.iter().map(|(_, c2)| quote!(#rt::lin::strong(#c, #c2)));
+        let plain = inner
+            .iter()
+            .map(|(_, c2)| quote!(#rt::lin::strong(#c, #c2)));
         let grouped = inner.iter().enumerate().map(|(k, (_, c2))| {
             let me = &cols[k];
             let earlier = &cols[..k];
-            let later = inner[k + 1..].iter().zip(&cols[k + 1..]).map(
-                |((_, c2), n)| quote!(+ if #n == #me { #c2 } else { #rt::lin::zero(#y) }),
-            );
+            let later = inner[k + 1..]
+                .iter()
+                .zip(&cols[k + 1..])
+                .map(|((_, c2), n)| quote!(+ if #n == #me { #c2 } else { #rt::lin::zero(#y) }));
             let sum = quote!(#rt::lin::strong(#c, #c2 #(#later)*));
             if earlier.is_empty() {
                 sum
