@@ -3,6 +3,7 @@
 use fwdad::drivers::{bind, gradient, gradient_with, hessian_with, jvp, Wrt};
 use fwdad::prelude::*;
 
+#[macro_use]
 mod common;
 
 use common::modes::{assert_close, fd_gradient};
@@ -209,4 +210,317 @@ fn kink_of_cancelling_roots_in_an_arm() {
         x,
         vec![1.0, 0.0, std::f64::consts::FRAC_PI_2]
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Guards: programs as users write them around recent constructs, every mode against
+// central differences (or closed forms), primals bit for bit.
+
+/// A body split by `#[cfg]`: statements, a `let` and a block in each configuration.
+#[derive_frule]
+fn cfg_split_energy(x: &[f64]) -> f64 {
+    let mut e = 0.5 * x[0] * x[0];
+    #[cfg(debug_assertions)]
+    let k = 2.0 * x[1];
+    #[cfg(not(debug_assertions))]
+    let k = 3.0 * x[1];
+    #[cfg(test)]
+    {
+        e += k * x[2].sin();
+    }
+    #[cfg(not(test))]
+    {
+        e -= k;
+    }
+    e + k * k
+}
+
+/// A load case built in an `if`, then matched twice by value (each field read again).
+#[derive(Clone, Debug, Differentiable)]
+pub enum Load {
+    Point(f64),
+    Spread { w: f64, len: f64 },
+}
+
+#[derive_frule]
+fn load_work(x: &[f64]) -> f64 {
+    let load = if x[0] > 0.0 {
+        Load::Point(x[1])
+    } else {
+        Load::Spread { w: x[1], len: x[2] }
+    };
+    let moment = match load {
+        Load::Point(p) => p * x[2],
+        Load::Spread { w, len } => 0.5 * w * len * len,
+    };
+    let total = match load {
+        Load::Point(p) => p,
+        Load::Spread { w, len } => w * len,
+    };
+    moment * total + x[0] * x[0]
+}
+
+/// A pair of states swapped, replaced and taken (`mem::swap`, `mem::replace`, `mem::take`).
+#[derive(Clone, Debug, Default, Differentiable)]
+pub struct State {
+    pub p: f64,
+    pub v: f64,
+}
+
+#[derive_frule]
+fn leapfrog_swaps(x: &[f64]) -> f64 {
+    let mut a = State { p: x[0], v: x[1] };
+    let mut b = State { p: x[2], v: x[3] };
+    std::mem::swap(&mut a, &mut b);
+    let old = std::mem::replace(
+        &mut a,
+        State {
+            p: x[0] * x[1],
+            v: 0.0,
+        },
+    );
+    let t = std::mem::take(&mut b);
+    let mut u = x[3];
+    let w = std::mem::replace(&mut u, x[0].exp());
+    a.p * old.v + t.p * t.v.sin() + b.p + a.v * old.p + u * w
+}
+
+/// A sum with an early `return` from inside the loop once it passes a threshold.
+#[derive_frule]
+fn capped_energy(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i] * x[i];
+        if s > 1.0 {
+            return s * x[0];
+        }
+    }
+    s
+}
+
+#[derive_frule]
+fn checked_ln(v: f64) -> Option<f64> {
+    if v > 0.0 {
+        Some(v.ln())
+    } else {
+        None
+    }
+}
+
+/// `?` inside a loop with an accumulator (a log-likelihood that gives up on a bad point).
+#[derive_frule]
+fn log_likelihood(x: &[f64]) -> Option<f64> {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let p = x[i] * x[i] + 0.1;
+        s += checked_ln(p * x[0].abs())?;
+    }
+    Some(s)
+}
+
+#[derive_frule]
+fn log_likelihood_or_zero(x: &[f64]) -> f64 {
+    log_likelihood(x).unwrap_or(0.0)
+}
+
+/// Shadowed bindings in `match` arms.
+#[derive_frule]
+fn shadowed_arms(x: &[f64], k: usize) -> f64 {
+    let a = x[0];
+    let r = match k {
+        0 => {
+            let a = a * 2.0;
+            let a = a * x[1];
+            a
+        }
+        1 => {
+            let a = x[1].sin();
+            a * a
+        }
+        _ => a,
+    };
+    r + a * x[2]
+}
+
+/// A work stack: `while let Some(v) = stack.pop()`, pushing halves of large values.
+#[derive_frule]
+fn stack_fold(x: &[f64]) -> f64 {
+    let mut stack = vec![x[0], x[1], x[2]];
+    let mut s = 0.0;
+    while let Some(v) = stack.pop() {
+        s = s * x[3] + v;
+        if v > 1.0 {
+            stack.push(v * 0.5);
+        }
+    }
+    s
+}
+
+/// A trimmed, rank-weighted mean: sorted with `sort_by(partial_cmp)`.
+#[derive_frule]
+fn rank_weighted(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let mut s = 0.0;
+    for i in 1..v.len() - 1 {
+        s += (i as f64) * v[i];
+    }
+    s / (v.len() as f64)
+}
+
+/// A table lookup with linear interpolation: integer/float casts in the index math.
+#[derive_frule]
+fn interpolate(x: &[f64]) -> f64 {
+    let t = x[0];
+    let n = x.len() - 2;
+    let u = t * n as f64;
+    let i = (u.floor() as usize).min(n - 1);
+    let frac = u - i as f64;
+    (1.0 - frac) * x[1 + i] + frac * x[2 + i]
+}
+
+/// Sequences from `successors` and `from_fn`.
+#[derive_frule]
+fn geometric_sums(x: &[f64]) -> f64 {
+    let s: f64 = std::iter::successors(Some(x[0]), |v| Some(v * x[1] + 0.1))
+        .take(5)
+        .sum();
+    let mut t = x[2];
+    let mut n = 0;
+    let u: f64 = std::iter::from_fn(|| {
+        n += 1;
+        t *= x[1];
+        if n <= 4 {
+            Some(t)
+        } else {
+            None
+        }
+    })
+    .sum();
+    s + u
+}
+
+/// A closure that captures an accumulator and mutates it.
+#[derive_frule]
+fn closure_accumulates(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    let mut add = |v: f64| acc += v * x[0];
+    for i in 1..x.len() {
+        add(x[i] * x[i]);
+    }
+    add(x[0].cos());
+    acc
+}
+
+#[test]
+fn recent_constructs_every_mode() {
+    let x = [0.7, -0.4, 1.3, 0.5];
+    check_modes!(cfg_split_energy {}, cfg_split_energy, x);
+    check_modes!(load_work {}, load_work, x);
+    check_modes!(load_work {}, load_work, [-0.7, -0.4, 1.3, 0.5]);
+    check_modes!(leapfrog_swaps {}, leapfrog_swaps, x);
+    check_modes!(capped_energy {}, capped_energy, x);
+    check_modes!(capped_energy {}, capped_energy, [0.2, 0.3, 0.1, 0.4]);
+    check_modes!(log_likelihood_or_zero {}, log_likelihood_or_zero, x);
+    for k in 0..3 {
+        check_modes!(
+            bind(shadowed_arms {}, (Wrt, k)),
+            |x: &[f64]| shadowed_arms(x, k),
+            x
+        );
+    }
+    check_modes!(stack_fold {}, stack_fold, [1.7, -0.4, 2.9, 0.5]);
+    check_modes!(rank_weighted {}, rank_weighted, [0.7, -0.4, 1.3, 0.5, 0.9]);
+    check_modes!(interpolate {}, interpolate, [0.55, -0.4, 1.3, 0.5, 0.9]);
+    check_modes!(geometric_sums {}, geometric_sums, x);
+    check_modes!(closure_accumulates {}, closure_accumulates, x);
+}
+
+/// Forces accumulated into a buffer through trait objects (`&mut [f64]` in a `dyn` method,
+/// run once per lane in batches).
+#[derive_frule]
+pub trait Force {
+    fn accumulate(&self, x: &[f64], f: &mut [f64]);
+}
+
+#[derive(Clone, Debug, Differentiable)]
+pub struct Spring {
+    pub k: f64,
+    pub rest: f64,
+}
+
+#[derive(Clone, Debug, Differentiable)]
+pub struct Stiffening {
+    pub g: f64,
+}
+
+#[derive_frule]
+impl Force for Spring {
+    fn accumulate(&self, x: &[f64], f: &mut [f64]) {
+        let d = x[1] - x[0] - self.rest;
+        f[0] += self.k * d;
+        f[1] -= self.k * d;
+    }
+}
+
+#[derive_frule]
+impl Force for Stiffening {
+    fn accumulate(&self, x: &[f64], f: &mut [f64]) {
+        for i in 0..x.len() {
+            f[i] -= self.g * x[i] * x[i] * x[i];
+        }
+    }
+}
+
+#[derive_frule]
+fn force_residual(forces: &[Box<dyn Force>], x: &[f64]) -> f64 {
+    let mut f = vec![0.0; x.len()];
+    for force in forces {
+        force.accumulate(x, &mut f);
+    }
+    let mut s = 0.0;
+    for i in 0..f.len() {
+        s += f[i] * f[i];
+    }
+    s
+}
+
+#[test]
+fn forces_through_dyn_into_a_buffer_every_mode() {
+    let forces: Vec<Box<dyn Force>> = vec![
+        Box::new(Spring { k: 2.0, rest: 0.5 }),
+        Box::new(Stiffening { g: 0.3 }),
+        Box::new(Spring { k: 0.7, rest: -0.2 }),
+    ];
+    let x = [0.4, 1.3, -0.6];
+    check_modes!(
+        bind(force_residual {}, (&forces[..], Wrt)),
+        |x: &[f64]| force_residual(&forces, x),
+        x
+    );
+}
+
+/// Kinks at their points: ties of `max`, `min` and `clamp`, `abs`, `signum` and `copysign`
+/// at 0, `powi`/`powf` at 0, `atan2` on the negative axis.
+#[derive_frule]
+fn kinks_at_ties(x: &[f64]) -> f64 {
+    let a = x[0].max(x[1]);
+    let b = f64::min(x[0] * x[2], x[1] * x[2]);
+    let c = (x[2] * x[0]).clamp(-1.0, x[3]);
+    let d = x[4].abs() * x[2] + x[4].signum() * x[0] + x[0].copysign(x[4]);
+    let e = x[4].powi(3) + x[4].powf(2.5) + x[4].powf(x[2]);
+    let f = x[5].atan2(x[6]);
+    a + b + c + d + e + f
+}
+
+#[test]
+fn kinks_at_ties_every_mode() {
+    // The conventions of `fwdad_runtime::rules::nondiff` (JAX's): a tie takes the mean of
+    // the tangents, `abs'(0) = 0`, `signum` is locally constant, `copysign(a, +0) = a`;
+    // `0^y` is 0 for `y > 0` (so `∂/∂y = 0`), `atan2(y, x)` on the negative axis has
+    // `∂/∂y = 1/x`, `∂/∂x = 0`.
+    let (x0, x2) = (0.6, 1.3);
+    let x = [x0, x0, x2, x2 * x0, 0.0, 0.0, -2.0];
+    let want = vec![2.5 + x2, 0.5 + 0.5 * x2, 1.5 * x0, 0.5, 0.0, -0.5, 0.0];
+    check_first_order!(kinks_at_ties {}, kinks_at_ties, x, want);
 }
