@@ -524,3 +524,137 @@ fn kinks_at_ties_every_mode() {
     let want = vec![2.5 + x2, 0.5 + 0.5 * x2, 1.5 * x0, 0.5, 0.0, -0.5, 0.0];
     check_first_order!(kinks_at_ties {}, kinks_at_ties, x, want);
 }
+
+// ---------------------------------------------------------------------------------------
+// Round two of guards.
+
+/// A state matched by value, then mutated through a guard arm and read again.
+#[derive_frule]
+fn guarded_update(x: &[f64]) -> f64 {
+    let mut s = State { p: x[0], v: x[1] };
+    match s {
+        State { p, .. } if p > 0.0 => s.v += p * x[2],
+        State { v, .. } => s.p = v * v,
+    }
+    let k = match s {
+        State { p, v } => p * v,
+    };
+    k + s.p
+}
+
+/// Swapping elements of a local buffer, and the largest element by `max_by`.
+#[derive_frule]
+fn swapped_peaks(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.swap(0, 2);
+    let m = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let best = *v.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    v[0] * m + best * v[1]
+}
+
+/// The best candidate so far kept in an `Option`, replaced with `take`/`replace`.
+#[derive_frule]
+fn best_so_far(x: &[f64]) -> f64 {
+    let mut best: Option<f64> = None;
+    let mut prev: Option<f64> = None;
+    for i in 0..x.len() {
+        let c = x[i] * x[i] - x[i];
+        let old = prev.replace(c);
+        if let Some(o) = old {
+            if c < o {
+                best = Some(c + o * 0.5);
+            }
+        }
+    }
+    let b = best.take().unwrap_or(x[0]);
+    b + prev.unwrap_or(0.0) + best.unwrap_or(1.0)
+}
+
+/// A nested search with a labelled `break` and accumulators carried out of both loops.
+#[derive_frule]
+fn labelled_search(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    let mut hit = x[0];
+    'outer: for i in 0..x.len() {
+        for j in i..x.len() {
+            s += x[i] * x[j];
+            if s > 2.0 {
+                hit = x[j] * s;
+                break 'outer;
+            }
+        }
+        s *= 0.9;
+    }
+    s + hit
+}
+
+/// Truncating casts in the value (a locally constant step) and in an index.
+#[derive_frule]
+fn quantised(x: &[f64]) -> f64 {
+    let steps = (x[0] * 10.0) as i32;
+    let q = steps as f64 / 10.0;
+    let idx = (x[1].abs() * 2.0) as usize % x.len();
+    q * x[2] + x[idx] * (x[0] - q)
+}
+
+/// Windows, a running `scan`, `step_by` and `rev`.
+#[derive_frule]
+fn windowed(x: &[f64]) -> f64 {
+    let mut tv = 0.0;
+    for w in x.windows(2) {
+        tv += (w[1] - w[0]) * (w[1] - w[0]);
+    }
+    let run: Vec<f64> = x
+        .iter()
+        .scan(0.0, |acc, &v| {
+            *acc = *acc * 0.5 + v;
+            Some(*acc)
+        })
+        .collect();
+    let mut alt = 0.0;
+    for i in (0..x.len()).step_by(2).rev() {
+        alt = alt * x[0] + run[i];
+    }
+    tv + alt
+}
+
+/// A recursive derived function (Horner by recursion).
+#[derive_frule]
+fn horner(c: &[f64], t: f64) -> f64 {
+    if c.len() == 1 {
+        c[0]
+    } else {
+        c[0] + t * horner(&c[1..], t)
+    }
+}
+
+#[derive_frule]
+fn horner_of(x: &[f64]) -> f64 {
+    horner(&x[1..], x[0])
+}
+
+/// Struct update syntax from a taken value.
+#[derive_frule]
+fn updated_state(x: &[f64]) -> f64 {
+    let mut s = State { p: x[0], v: x[1] };
+    let t = State {
+        v: x[2] * s.p,
+        ..std::mem::take(&mut s)
+    };
+    t.p * t.v + s.p + s.v
+}
+
+#[test]
+fn round_two_every_mode() {
+    let x = [0.7, -0.4, 1.3, 0.5];
+    check_modes!(guarded_update {}, guarded_update, x);
+    check_modes!(guarded_update {}, guarded_update, [-0.7, -0.4, 1.3, 0.5]);
+    check_modes!(swapped_peaks {}, swapped_peaks, x);
+    check_modes!(best_so_far {}, best_so_far, [0.7, 0.2, 1.3, 0.5, 0.45]);
+    check_modes!(labelled_search {}, labelled_search, [0.7, 0.9, 1.3, 0.5]);
+    check_modes!(labelled_search {}, labelled_search, [0.1, 0.2, -0.3, 0.5]);
+    check_modes!(quantised {}, quantised, [0.73, -1.4, 1.3, 0.5]);
+    check_modes!(windowed {}, windowed, [0.73, -1.4, 1.3, 0.5, 0.2]);
+    check_modes!(horner_of {}, horner_of, [0.73, -1.4, 1.3, 0.5, 0.2]);
+    check_modes!(updated_state {}, updated_state, x);
+}
