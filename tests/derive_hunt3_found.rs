@@ -658,3 +658,47 @@ fn round_two_every_mode() {
     check_modes!(horner_of {}, horner_of, [0.73, -1.4, 1.3, 0.5, 0.2]);
     check_modes!(updated_state {}, updated_state, x);
 }
+
+/// The kink of [`gap_asin`] in an arm of an `if` that reads only values from before it
+/// (a chain continued through the `if`).
+#[derive_frule]
+fn gap_asin_phi(x: &[f64], i: usize, j: usize) -> f64 {
+    let a = x[2];
+    let p = x[i];
+    let q = x[j];
+    let s = if a > 0.0 {
+        (1.0 + a * q - a * p).asin()
+    } else {
+        a * p
+    };
+    s * a + p
+}
+
+#[test]
+fn kink_of_cancelling_roots_in_a_linearised_arm() {
+    let x = [0.4, 0.4, 1.5];
+    let dirs = [[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let dx: Vec<Batch<f64, 2>> = (0..3).map(|k| Batch([dirs[0][k], dirs[1][k]])).collect();
+    // `asin(1)·a + x₀` with `d` kept 0: derivatives 1 and π/2.
+    let want = [1.0, std::f64::consts::FRAC_PI_2];
+    let out = <gap_asin_phi as Frule<_, Batch<f64, 2>>>::frule(
+        &gap_asin_phi {},
+        (
+            Dual::new(&x[..], &dx[..]),
+            Dual::new(0, NoTangent),
+            Dual::new(1, NoTangent),
+        ),
+    );
+    assert_eq!(out.primal.to_bits(), gap_asin_phi(&x, 0, 1).to_bits());
+    for lane in 0..2 {
+        assert_close(out.tangent.0[lane], want[lane], 1e-15, "batch of 2");
+        let (_, d): (f64, f64) = jvp(bind(gap_asin_phi {}, (Wrt, 0, 1)), &x, &dirs[lane]);
+        assert_close(d, want[lane], 1e-15, "one direction");
+    }
+    check_first_order!(
+        bind(gap_asin_phi {}, (Wrt, 1, 1)),
+        |x: &[f64]| gap_asin_phi(x, 1, 1),
+        x,
+        vec![0.0, 1.0, std::f64::consts::FRAC_PI_2]
+    );
+}

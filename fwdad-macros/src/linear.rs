@@ -517,6 +517,7 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
                 ok &= float_like(y) && !(is(y) && lin.mutated.contains(&y));
             }
         }
+        ok &= !arms.iter().any(|r| arm_kink_cancels(func, active, lin, *r));
         if !ok {
             continue;
         }
@@ -748,6 +749,7 @@ fn root_differences(func: &Function, active: &Activity, lin: &Linear) -> HashSet
 /// A sum of squares is zero only where each square is, so its coefficients are all zero
 /// there (`√(dx² + dy²)` keeps its absorbed form: strong zeros per root).
 fn kink_operands(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+    let chain = |v: Value| lin.def(func, v).filter(|_| lin.absorbed(v));
     let mut out = HashSet::new();
     for (&inst, op) in &lin.ops {
         if !op.kinks() || lin.phis.contains_key(&inst) {
@@ -755,7 +757,9 @@ fn kink_operands(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Va
         }
         for o in lin_operands(func, active, lin, inst) {
             let several = lin.roots.get(&o).is_some_and(|rs| rs.len() > 1);
-            if lin.expands(func, inst, o) && several && !scaled_sum_of_squares(func, active, lin, o)
+            if lin.expands(func, inst, o)
+                && several
+                && !scaled_sum_of_squares(func, active, lin, o, &chain)
             {
                 out.insert(o);
             }
@@ -764,12 +768,53 @@ fn kink_operands(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Va
     out
 }
 
-/// Whether absorbed `v` is `k·(s₁ + s₂ + ...)`, each `sᵢ` a square (`t * t`, `t.powi(2)`)
-/// and `k` constant: zero only where every `sᵢ` is. (Squares scaled one by one are left
-/// out: `s₁ − 2·s₂` is zero where neither square is.)
-fn scaled_sum_of_squares(func: &Function, active: &Activity, lin: &Linear, v: Value) -> bool {
-    let absorbed_def = |v: Value| lin.def(func, v).filter(|_| lin.absorbed(v));
-    // A square may be materialised (its tangent `2t·ṫ` is zero where it is).
+/// Whether an arm `r` of an `if` holds a kink whose operand [`kink_operands`] would
+/// materialise: an arm's values are never materialised (the `if` yields coefficients), so
+/// such an `if` is not linearised through (`asin(1 + a·q − a·p)` in an arm, with `p` and
+/// `q` one element's two reads, had NaN in batches). Before root sets: the operand's roots
+/// are the distinct leaves of its chain in the arm.
+fn arm_kink_cancels(func: &Function, active: &Activity, lin: &Linear, r: Region) -> bool {
+    let chain = |v: Value| {
+        lin.def(func, v)
+            .filter(|d| lin.region_of.get(d) == Some(&r))
+    };
+    let leaves = |v: Value| {
+        let (mut seen, mut stack, mut leaves) = (HashSet::new(), vec![v], HashSet::new());
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            match chain(v) {
+                Some(d) => stack.extend(func.operands(d).into_iter().filter(|o| *active.get(*o))),
+                None => {
+                    leaves.insert(lin.canonical(v));
+                }
+            }
+        }
+        leaves.len()
+    };
+    func.regions[r].insts.iter().any(|i| {
+        lin.ops.get(i).is_some_and(LinOp::kinks)
+            && lin_operands(func, active, lin, *i).into_iter().any(|o| {
+                chain(o).is_some()
+                    && leaves(o) > 1
+                    && !scaled_sum_of_squares(func, active, lin, o, &chain)
+            })
+    })
+}
+
+/// Whether `v`, linearised in the chain `chain` gives the instructions of (`None`: a
+/// root), is `k·(s₁ + s₂ + ...)`, each `sᵢ` a square (`t * t`, `t.powi(2)`) and `k`
+/// constant: zero only where every `sᵢ` is. (Squares scaled one by one are left out: `s₁
+/// − 2·s₂` is zero where neither square is.)
+fn scaled_sum_of_squares(
+    func: &Function,
+    active: &Activity,
+    lin: &Linear,
+    v: Value,
+    chain: &dyn Fn(Value) -> Option<Inst>,
+) -> bool {
+    // A square may be a root (its tangent `2t·ṫ` is zero where it is).
     let is_square = |v: Value| {
         lin.def(func, v).is_some_and(|d| match lin.ops[&d] {
             LinOp::Unary(FloatOp::Sq) => true,
@@ -782,16 +827,26 @@ fn scaled_sum_of_squares(func: &Function, active: &Activity, lin: &Linear, v: Va
             _ => false,
         })
     };
-    fn sum(func: &Function, lin: &Linear, v: Value, square: &dyn Fn(Value) -> bool) -> bool {
+    fn sum(
+        func: &Function,
+        lin: &Linear,
+        v: Value,
+        square: &dyn Fn(Value) -> bool,
+        chain: &dyn Fn(Value) -> Option<Inst>,
+    ) -> bool {
         if square(v) {
             return true;
         }
-        let Some(d) = lin.def(func, v).filter(|_| lin.absorbed(v)) else {
+        let Some(d) = chain(v) else {
             return false;
         };
-        lin.ops[&d] == LinOp::Add && func.operands(d).iter().all(|o| sum(func, lin, *o, square))
+        lin.ops[&d] == LinOp::Add
+            && func
+                .operands(d)
+                .iter()
+                .all(|o| sum(func, lin, *o, square, chain))
     }
-    let Some(d) = absorbed_def(v) else {
+    let Some(d) = chain(v) else {
         return false;
     };
     let scale = matches!(
@@ -804,9 +859,11 @@ fn scaled_sum_of_squares(func: &Function, active: &Activity, lin: &Linear, v: Va
         let (actives, consts): (Vec<Value>, Vec<Value>) =
             ops.iter().partition(|o| *active.get(**o));
         let divisor_const = lin.ops[&d] == LinOp::Binary(FloatOp::Mul) || consts.contains(&ops[1]);
-        return actives.len() == 1 && divisor_const && sum(func, lin, actives[0], &is_square);
+        return actives.len() == 1
+            && divisor_const
+            && sum(func, lin, actives[0], &is_square, chain);
     }
-    sum(func, lin, v, &is_square)
+    sum(func, lin, v, &is_square, chain)
 }
 
 /// Every instruction in program order: a region's instructions in order, the regions an
