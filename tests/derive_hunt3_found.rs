@@ -702,3 +702,92 @@ fn kink_of_cancelling_roots_in_a_linearised_arm() {
         vec![0.0, 1.0, std::f64::consts::FRAC_PI_2]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Round three of guards.
+
+/// Double-buffered diffusion steps: `mem::swap` of two `Vec`s in a loop.
+#[derive_frule]
+fn diffusion(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut cur = x.to_vec();
+    let mut next = vec![0.0; n];
+    for _ in 0..3 {
+        for i in 0..n {
+            let l = if i == 0 { cur[n - 1] } else { cur[i - 1] };
+            let r = if i + 1 == n { cur[0] } else { cur[i + 1] };
+            next[i] = cur[i] + 0.2 * (l - 2.0 * cur[i] + r);
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    cur[0] * cur[0] + cur[1] * next[2]
+}
+
+/// Samples sorted by value with their indices (`sort_by` on pairs), weights by rank.
+#[derive_frule]
+fn ranked_pairs(x: &[f64]) -> f64 {
+    let mut pairs: Vec<(f64, usize)> = Vec::new();
+    for i in 0..x.len() {
+        pairs.push((x[i] * x[i] - x[i], i));
+    }
+    pairs.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    let mut s = 0.0;
+    for (rank, p) in pairs.iter().enumerate() {
+        s += (rank as f64 + 1.0) * p.0 * x[p.1];
+    }
+    s
+}
+
+/// A running maximum with ties (`m = m.max(x[i])`), and a clamp with active bounds.
+#[derive_frule]
+fn running_max(x: &[f64]) -> f64 {
+    let mut m = f64::NEG_INFINITY;
+    for i in 0..x.len() {
+        m = m.max(x[i]);
+    }
+    let c = x[0].clamp(x[1] - 1.0, x[2] + 1.0);
+    m * 2.0 + c * x[3]
+}
+
+/// Mean and variance.
+#[derive_frule]
+fn variance(x: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+}
+
+/// A closure updating a captured struct and a `Vec` in a loop over `enumerate`.
+#[derive_frule]
+fn closure_state(x: &[f64]) -> f64 {
+    let mut st = State { p: 0.0, v: 1.0 };
+    let mut hist: Vec<f64> = Vec::new();
+    let mut step = |i: usize, v: f64| {
+        st.p += v * st.v;
+        st.v *= 0.5 + 0.1 * i as f64;
+        hist.push(st.p);
+    };
+    for (i, v) in x.iter().enumerate() {
+        step(i, *v);
+    }
+    st.p * hist[1] + st.v
+}
+
+#[test]
+fn round_three_every_mode() {
+    let x = [0.7, -0.4, 1.3, 0.5];
+    check_modes!(diffusion {}, diffusion, x);
+    check_modes!(ranked_pairs {}, ranked_pairs, x);
+    check_modes!(running_max {}, running_max, [0.7, -0.4, 1.3, 0.5]);
+    check_modes!(variance {}, variance, x);
+    check_modes!(closure_state {}, closure_state, x);
+    // Ties of the running maximum: the mean of the tied tangents, in every mode (the
+    // first tie splits `x₁`'s and `x₂`'s, the second that and `x₃`'s).
+    let x = [0.2, 0.9, 0.9, 0.9];
+    check_first_order!(
+        running_max {},
+        running_max,
+        x,
+        vec![x[3], 0.5, 0.5, 1.0 + x[0]]
+    );
+}
