@@ -791,3 +791,80 @@ fn round_three_every_mode() {
         vec![x[3], 0.5, 0.5, 1.0 + x[0]]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Round four.
+
+/// A shape holding a `Vec`, matched by `ref` and then by value (moving the `Vec`).
+#[derive(Clone, Debug, Differentiable)]
+pub enum Outline {
+    Poly(Vec<f64>),
+    Circle(f64),
+}
+
+#[derive_frule]
+fn outline_measure(x: &[f64]) -> f64 {
+    let s = if x[0] > 0.0 {
+        Outline::Poly(x.to_vec())
+    } else {
+        Outline::Circle(x[1])
+    };
+    let area = match s {
+        Outline::Poly(ref v) => v.iter().map(|t| t * t).sum::<f64>(),
+        Outline::Circle(r) => 3.0 * r * r,
+    };
+    let edge = match s {
+        Outline::Poly(v) => v[0] * v[1] + v[v.len() - 1],
+        Outline::Circle(r) => 6.0 * r,
+    };
+    area * edge
+}
+
+/// `#[cfg]` on a match arm and on a statement inside an arm.
+#[derive_frule]
+fn cfg_arms(x: &[f64], k: usize) -> f64 {
+    match k {
+        0 => {
+            #[cfg(debug_assertions)]
+            let s = x[0] * x[1];
+            #[cfg(not(debug_assertions))]
+            let s = x[0] + x[1];
+            s * x[2]
+        }
+        #[cfg(test)]
+        1 => x[1].exp(),
+        _ => x[2] * x[2],
+    }
+}
+
+/// An `Option<Vec<f64>>` taken out of a struct-free local and refilled.
+#[derive_frule]
+fn optional_buffer(x: &[f64]) -> f64 {
+    let mut buf: Option<Vec<f64>> = Some(x.to_vec());
+    let mut s = 0.0;
+    for i in 0..2 {
+        if let Some(mut v) = buf.take() {
+            for t in v.iter_mut() {
+                *t *= x[i];
+            }
+            s += v[0] + v[2];
+            buf = Some(v);
+        }
+    }
+    s + buf.map_or(0.0, |v| v[1])
+}
+
+#[test]
+fn round_four_every_mode() {
+    let x = [0.7, -0.4, 1.3, 0.5];
+    check_modes!(outline_measure {}, outline_measure, x);
+    check_modes!(outline_measure {}, outline_measure, [-0.7, -0.4, 1.3, 0.5]);
+    for k in 0..3 {
+        check_modes!(
+            bind(cfg_arms {}, (Wrt, k)),
+            |x: &[f64]| cfg_arms(x, k),
+            x
+        );
+    }
+    check_modes!(optional_buffer {}, optional_buffer, x);
+}
