@@ -1,5 +1,24 @@
-//! Third hunt for wrong primals and derivatives.
-#![allow(clippy::needless_range_loop)]
+//! Third hunt for wrong primals and derivatives (views of library values:
+//! `tests/derive_hunt3_views.rs`).
+//!
+//! Found: a kink whose operand's roots cancel only across roots had NaN derivatives in
+//! batches where one direction gives the value. `√(d² + a·d)` with `d = x[i] − x[j]` and
+//! `i = j` (the Jacobian entry of `gradient` added `∞` and `−∞` in one column),
+//! `asin(1 + a·x[j] − a·x[i])` (the absorbed operand's two reads of one element had
+//! coefficients `±∞·a`), and the same in an arm of an `if` a chain continued through. Also
+//! along user directions that keep `x[i] = x[j]` with `i ≠ j`. Now as in one direction
+//! (`linear::kink_operands`, `linear::arm_kink_cancels`, the Jacobian entry's column sums).
+//! The other functions are guards that passed, around recent constructs (`#[cfg]` split
+//! bodies, matches on owned values read again, `mem::swap`/`replace`/`take`, early
+//! `return` and `?` in loops, `while let`, `sort_by`, casts, `successors`/`from_fn`,
+//! mutating closures, `dyn` methods writing a buffer, kinks at ties), each in every mode
+//! against central differences or closed forms, primals bit for bit. (`Option::replace`
+//! was a type error naming internals; it now works.)
+#![allow(
+    clippy::needless_range_loop,
+    clippy::let_and_return,
+    clippy::match_single_binding
+)]
 use fwdad::drivers::{bind, gradient, gradient_with, hessian_with, jvp, Wrt};
 use fwdad::prelude::*;
 
@@ -860,11 +879,51 @@ fn round_four_every_mode() {
     check_modes!(outline_measure {}, outline_measure, x);
     check_modes!(outline_measure {}, outline_measure, [-0.7, -0.4, 1.3, 0.5]);
     for k in 0..3 {
-        check_modes!(
-            bind(cfg_arms {}, (Wrt, k)),
-            |x: &[f64]| cfg_arms(x, k),
-            x
-        );
+        check_modes!(bind(cfg_arms {}, (Wrt, k)), |x: &[f64]| cfg_arms(x, k), x);
     }
     check_modes!(optional_buffer {}, optional_buffer, x);
+}
+
+/// The kink's operand yielded by an `if` (a chain through it), and `cbrt` of a difference.
+#[derive_frule]
+fn gap_kinks_after_if(x: &[f64], i: usize, j: usize) -> f64 {
+    let a = x[2];
+    let p = x[i];
+    let q = x[j];
+    let u = if a > 0.0 {
+        a * q - a * p
+    } else {
+        a * p - a * q
+    };
+    u.sqrt() * a + (p - q).cbrt() * x[0] + p
+}
+
+#[test]
+fn kinks_after_an_if_of_cancelling_roots() {
+    let x = [0.4, 0.4, 1.5];
+    // `i = j`: both roots are 0 whatever `x`; the rest is `x₁`.
+    check_first_order!(
+        bind(gap_kinks_after_if {}, (Wrt, 1, 1)),
+        |x: &[f64]| gap_kinks_after_if(x, 1, 1),
+        x,
+        vec![0.0, 1.0, 0.0]
+    );
+    // `i ≠ j` at equal entries, along directions that keep them equal: `p` only.
+    let dirs = [[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let dx: Vec<Batch<f64, 2>> = (0..3).map(|k| Batch([dirs[0][k], dirs[1][k]])).collect();
+    let out = <gap_kinks_after_if as Frule<_, Batch<f64, 2>>>::frule(
+        &gap_kinks_after_if {},
+        (
+            Dual::new(&x[..], &dx[..]),
+            Dual::new(0, NoTangent),
+            Dual::new(1, NoTangent),
+        ),
+    );
+    assert_eq!(out.primal.to_bits(), gap_kinks_after_if(&x, 0, 1).to_bits());
+    let want = [1.0, 0.0];
+    for lane in 0..2 {
+        assert_close(out.tangent.0[lane], want[lane], 1e-15, "batch of 2");
+        let (_, d): (f64, f64) = jvp(bind(gap_kinks_after_if {}, (Wrt, 0, 1)), &x, &dirs[lane]);
+        assert_close(d, want[lane], 1e-15, "one direction");
+    }
 }
