@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(58) {
+        match g.rng.below(59) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1719,6 +1719,27 @@ fn program(
                     format!(
                         "    let {dz} = ({}) - ({});\n    let {v} = {} * {dz}.abs() * {dz} + {};",
                         e.dual, e.dual, w.dual, b.dual
+                    ),
+                );
+            }
+            58 => {
+                // `√(a·x[k] − a·x[j])` where `j = (k + n) % n` is `k`: the root of a
+                // difference of one element's two reads, 0 whatever `x`, so its derivatives
+                // are 0 (the reference writes 0). Batches gave NaN: absorbed, the two reads
+                // are two roots whose coefficients `±∞·a` added to NaN (the operand is now
+                // materialised, and the Jacobian entry sums one column before the kink).
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (a, w, b) = (g.expr(&inner, 2), g.expr(&inner, 2), g.expr(&inner, 2));
+                let (k, n) = (g.rng.below(n), n);
+                out.line(
+                    format!(
+                        "    let a{v} = {};\n    let {v} = {} * (a{v} * x[{k}] - a{v} * x[({k} + {n}) % {n}]).sqrt() + {};",
+                        a.plain, w.plain, b.plain
+                    ),
+                    format!(
+                        "    let a{v} = {};\n    let {v} = {} * (a{v} - a{v}) + {};",
+                        a.dual, w.dual, b.dual
                     ),
                 );
             }

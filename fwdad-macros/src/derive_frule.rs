@@ -106,6 +106,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     check_lib_types_over_type_params(&func, &mut diag);
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
+    if check_lib_views(&func.sig, &inactive, &mut diag) {
+        // No stub: its types would only add rustc's errors to the one reported.
+        sig = None;
+    }
     // A parameter generic over an iterator (`coefficients: I`) is constant data.
     let iters = iter_param_positions(&func.sig, &iter_type_params(&func.sig));
     if iters.contains(&true) {
@@ -1732,6 +1736,51 @@ pub(crate) fn check_signature(
         fn_output: None,
         consts: Vec::new(),
     })
+}
+
+/// A view of a library value (`MatrixViewMut<..>`, `ArrayView1<f64>`) as the result or an
+/// active parameter: the rule's values are matrices of duals, a view into them cannot be
+/// lifted or handed back, and rustc would report missing tangent types at the attribute.
+/// Reported at the type, with what to write instead; whether one was.
+fn check_lib_views(sig: &syn::Signature, inactive: &[bool], diag: &mut Diagnostics) -> bool {
+    let mut found = false;
+    struct Find(Option<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_path_segment(&mut self, seg: &'ast syn::PathSegment) {
+            if self.0.is_none() && crate::libtypes::is_view_type_name(&seg.ident) {
+                self.0 = Some(seg.ident.clone());
+            }
+            syn::visit::visit_path_segment(self, seg);
+        }
+    }
+    let find = |ty: &syn::Type| {
+        let mut f = Find(None);
+        syn::visit::Visit::visit_type(&mut f, ty);
+        f.0
+    };
+    for (i, arg) in sig.inputs.iter().enumerate() {
+        let syn::FnArg::Typed(t) = arg else { continue };
+        if inactive.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        if let Some(view) = find(&t.ty) {
+            found = true;
+            diag.error_spanned(
+                &t.ty,
+                format!("`#[derive_frule]` does not support a view of a library value (`{view}`) as a parameter: pass the matrix or array it views (`&mut Matrix3<f64>`, `&Array2<f64>`) with the row's or range's index, and take the view in the body (`m.row_mut(i)`)"),
+            );
+        }
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        if let Some(view) = find(ty) {
+            found = true;
+            diag.error_spanned(
+                ty,
+                format!("`#[derive_frule]` does not support returning a view of a library value (`{view}`): its writes could not reach the matrix through the rule; take the view where it is written (`let mut r = m.row_mut(0); r /= n;`), or return an owned copy (`m.row(0).into_owned()`)"),
+            );
+        }
+    }
+    found
 }
 
 /// A library type over a type parameter (`SVector<T, 3>`, `DMatrix<T>`, `Array1<T>`) in a

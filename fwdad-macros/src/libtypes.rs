@@ -337,12 +337,45 @@ const VIEW_MUT_METHODS: &[&str] = &[
     "diag_mut",
 ];
 
-/// Whether `e` is `m.row_mut(i)` (one of [`VIEW_MUT_METHODS`]), with a library feature:
-/// `let mut r = m.row_mut(0);` binds a view that compound assignment writes through.
-pub fn makes_view_mut(e: &syn::Expr) -> bool {
+/// Whether `method` (one of [`VIEW_MUT_METHODS`]), with a library feature, returns a
+/// mutable view: `let mut r = m.row_mut(0);` binds a view that compound assignment writes
+/// through.
+pub fn is_view_mut_method(method: &syn::Ident) -> bool {
     cfg!(any(feature = "nalgebra", feature = "ndarray"))
-        && matches!(strip_expr(e), syn::Expr::MethodCall(m)
-            if VIEW_MUT_METHODS.iter().any(|n| m.method == n))
+        && VIEW_MUT_METHODS.iter().any(|n| method == n)
+}
+
+/// Whether `name` is a view type of a library enabled (nalgebra's `MatrixViewMut`,
+/// `DVectorView`, `VectorView3`, `MatrixSliceMut`, ...; ndarray's `ArrayView1`,
+/// `ArrayViewMut2`, `RawArrayView`, ...): a borrow of part of a matrix or array, which a
+/// rule can neither take nor return.
+pub fn is_view_type_name(name: &syn::Ident) -> bool {
+    const NALGEBRA_OWNERS: &[&str] = &[
+        "Matrix",
+        "Vector",
+        "DMatrix",
+        "DVector",
+        "SMatrix",
+        "SVector",
+        "RowVector",
+        "RowDVector",
+        "RowSVector",
+    ];
+    let n = name.to_string();
+    let nalgebra = cfg!(feature = "nalgebra")
+        && NALGEBRA_OWNERS.iter().any(|o| {
+            n.strip_prefix(o)
+                .is_some_and(|rest| rest.starts_with("View") || rest.starts_with("Slice"))
+        });
+    let ndarray =
+        cfg!(feature = "ndarray") && (n.starts_with("ArrayView") || n.starts_with("RawArrayView"));
+    nalgebra || ndarray
+}
+
+/// Whether `method` of a mutable view splits it into a pair of views (ndarray's
+/// `split_at`: `let (mut top, mut rest) = a.view_mut().split_at(Axis(0), 1);`).
+pub fn splits_view(method: &syn::Ident) -> bool {
+    cfg!(feature = "ndarray") && method == "split_at"
 }
 
 fn strip_expr(e: &syn::Expr) -> &syn::Expr {

@@ -238,6 +238,9 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         if grow.is_empty() {
             grow = root_differences(func, active, &lin);
         }
+        if grow.is_empty() {
+            grow = kink_operands(func, active, &lin);
+        }
         // The arms of a linearised `if` assemble no tangent: their cost is in the phis.
         grow.retain(|v| !lin.in_arms.contains(v));
         if grow.is_empty() {
@@ -514,6 +517,7 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
                 ok &= float_like(y) && !(is(y) && lin.mutated.contains(&y));
             }
         }
+        ok &= !arms.iter().any(|r| arm_kink_cancels(func, active, lin, *r));
         if !ok {
             continue;
         }
@@ -734,6 +738,132 @@ fn root_differences(func: &Function, active: &Activity, lin: &Linear) -> HashSet
         }
     }
     out
+}
+
+/// Absorbed operands of a kink (`sqrt`, `asin`, ...: [`LinOp::kinks`]) with two roots or
+/// more, unless a sum of squares: materialised, so that the kink multiplies their assembled
+/// tangent strongly, as the rule does in one direction. Absorbed, each root's coefficient
+/// would be the kink's infinite partial times the root's own, and two such terms cancel
+/// (`∞ − ∞`, NaN) where the operand's tangent is zero but the roots' are not: `√(d² + a·d)`
+/// with `d = x[i] − x[j]` and `i = j`, whose two reads of one element carry one tangent.
+/// A sum of squares is zero only where each square is, so its coefficients are all zero
+/// there (`√(dx² + dy²)` keeps its absorbed form: strong zeros per root).
+fn kink_operands(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+    let chain = |v: Value| lin.def(func, v).filter(|_| lin.absorbed(v));
+    let mut out = HashSet::new();
+    for (&inst, op) in &lin.ops {
+        if !op.kinks() || lin.phis.contains_key(&inst) {
+            continue;
+        }
+        for o in lin_operands(func, active, lin, inst) {
+            let several = lin.roots.get(&o).is_some_and(|rs| rs.len() > 1);
+            if lin.expands(func, inst, o)
+                && several
+                && !scaled_sum_of_squares(func, active, lin, o, &chain)
+            {
+                out.insert(o);
+            }
+        }
+    }
+    out
+}
+
+/// Whether an arm `r` of an `if` holds a kink whose operand [`kink_operands`] would
+/// materialise: an arm's values are never materialised (the `if` yields coefficients), so
+/// such an `if` is not linearised through (`asin(1 + a·q − a·p)` in an arm, with `p` and
+/// `q` one element's two reads, had NaN in batches). Before root sets: the operand's roots
+/// are the distinct leaves of its chain in the arm.
+fn arm_kink_cancels(func: &Function, active: &Activity, lin: &Linear, r: Region) -> bool {
+    let chain = |v: Value| {
+        lin.def(func, v)
+            .filter(|d| lin.region_of.get(d) == Some(&r))
+    };
+    let leaves = |v: Value| {
+        let (mut seen, mut stack, mut leaves) = (HashSet::new(), vec![v], HashSet::new());
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            match chain(v) {
+                Some(d) => stack.extend(func.operands(d).into_iter().filter(|o| *active.get(*o))),
+                None => {
+                    leaves.insert(lin.canonical(v));
+                }
+            }
+        }
+        leaves.len()
+    };
+    func.regions[r].insts.iter().any(|i| {
+        lin.ops.get(i).is_some_and(LinOp::kinks)
+            && lin_operands(func, active, lin, *i).into_iter().any(|o| {
+                chain(o).is_some()
+                    && leaves(o) > 1
+                    && !scaled_sum_of_squares(func, active, lin, o, &chain)
+            })
+    })
+}
+
+/// Whether `v`, linearised in the chain `chain` gives the instructions of (`None`: a
+/// root), is `k·(s₁ + s₂ + ...)`, each `sᵢ` a square (`t * t`, `t.powi(2)`) and `k`
+/// constant: zero only where every `sᵢ` is. (Squares scaled one by one are left out: `s₁
+/// − 2·s₂` is zero where neither square is.)
+fn scaled_sum_of_squares(
+    func: &Function,
+    active: &Activity,
+    lin: &Linear,
+    v: Value,
+    chain: &dyn Fn(Value) -> Option<Inst>,
+) -> bool {
+    // A square may be a root (its tangent `2t·ṫ` is zero where it is).
+    let is_square = |v: Value| {
+        lin.def(func, v).is_some_and(|d| match lin.ops[&d] {
+            LinOp::Unary(FloatOp::Sq) => true,
+            LinOp::Binary(FloatOp::Mul) => {
+                let ops = func.operands(d);
+                ops.len() == 2
+                    && ops.iter().all(|o| *active.get(*o))
+                    && lin.canonical(ops[0]) == lin.canonical(ops[1])
+            }
+            _ => false,
+        })
+    };
+    fn sum(
+        func: &Function,
+        lin: &Linear,
+        v: Value,
+        square: &dyn Fn(Value) -> bool,
+        chain: &dyn Fn(Value) -> Option<Inst>,
+    ) -> bool {
+        if square(v) {
+            return true;
+        }
+        let Some(d) = chain(v) else {
+            return false;
+        };
+        lin.ops[&d] == LinOp::Add
+            && func
+                .operands(d)
+                .iter()
+                .all(|o| sum(func, lin, *o, square, chain))
+    }
+    let Some(d) = chain(v) else {
+        return false;
+    };
+    let scale = matches!(
+        lin.ops[&d],
+        LinOp::Binary(FloatOp::Mul) | LinOp::Binary(FloatOp::Div)
+    );
+    let ops = func.operands(d);
+    if scale && !is_square(v) {
+        // `k·s`, `s·k`, `s / k` with `k` constant.
+        let (actives, consts): (Vec<Value>, Vec<Value>) =
+            ops.iter().partition(|o| *active.get(**o));
+        let divisor_const = lin.ops[&d] == LinOp::Binary(FloatOp::Mul) || consts.contains(&ops[1]);
+        return actives.len() == 1
+            && divisor_const
+            && sum(func, lin, actives[0], &is_square, chain);
+    }
+    sum(func, lin, v, &is_square, chain)
 }
 
 /// Every instruction in program order: a region's instructions in order, the regions an

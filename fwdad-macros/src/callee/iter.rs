@@ -146,6 +146,9 @@ super::names! {
         /// `o.take()` of an `Option` local whose type is written:
         /// `std::mem::replace(&mut o, None)`.
         OptionTake = "take",
+        /// `o.replace(v)` of an `Option` local whose type is written:
+        /// `std::mem::replace(&mut o, Some(v))`.
+        OptionReplace = "replace",
         /// `o.as_mut()` of an `Option` (not a sequence, nor a library's or the user's
         /// type): `match &mut o { Some(v) => Some(v), None => None }`, as sgp4 passes its
         /// optional integrator state on (`self.initial_state().as_mut()`).

@@ -417,6 +417,10 @@ impl Emitter<'_> {
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
                     // As `ax_strong` keeps the zero lanes of `r`'s tangent zero.
                     let strong = lin.kinked.contains(&(v, r));
+                    if strong && inner.len() > 1 {
+                        self.jac_kink_terms(&c, &y, &inner, &mut terms, &mut out);
+                        continue;
+                    }
                     for (col, c2) in inner {
                         let t = self.temp(&format!("__jt{index}_"));
                         out.extend(if strong {
@@ -549,6 +553,62 @@ impl Emitter<'_> {
             out.extend(quote_spanned!(span=> let mut #name = #rt::lin::dual(#y, #acc);));
         }
         out
+    }
+}
+
+impl Emitter<'_> {
+    /// The Jacobian entries of `c·r` where `c` is a kink's coefficient (`sqrt` at 0: ∞) and
+    /// `r` a materialised value with entries `inner` in several columns. Where `c` is
+    /// infinite, the entries of one column are summed before the strong product, as
+    /// `ax_strong` multiplies `r`'s assembled tangent: `√(d² + a·d)` with `d = x[i] − x[j]`
+    /// and `i = j` has entries `a` and `−a` in one column, whose strong products `∞` and
+    /// `−∞` would add to NaN in the sink. Where `c` is finite, one product per entry.
+    fn jac_kink_terms(
+        &mut self,
+        c: &TokenStream,
+        y: &syn::Ident,
+        inner: &[(crate::chainjac::Col, TokenStream)],
+        terms: &mut Vec<(crate::chainjac::Col, TokenStream)>,
+        out: &mut TokenStream,
+    ) {
+        let rt = self.rt;
+        let cols: Vec<syn::Ident> = inner
+            .iter()
+            .map(|(col, _)| {
+                let e = self.jac_column(col);
+                let n = self.temp("__jc");
+                out.extend(quote!(let #n = #e;));
+                n
+            })
+            .collect();
+        let ts: Vec<syn::Ident> = inner.iter().map(|_| self.temp("__jt")).collect();
+        let plain = inner
+            .iter()
+            .map(|(_, c2)| quote!(#rt::lin::strong(#c, #c2)));
+        let grouped = inner.iter().enumerate().map(|(k, (_, c2))| {
+            let me = &cols[k];
+            let earlier = &cols[..k];
+            let later = inner[k + 1..]
+                .iter()
+                .zip(&cols[k + 1..])
+                .map(|((_, c2), n)| quote!(+ if #n == #me { #c2 } else { #rt::lin::zero(#y) }));
+            let sum = quote!(#rt::lin::strong(#c, #c2 #(#later)*));
+            if earlier.is_empty() {
+                sum
+            } else {
+                quote!(if #(#earlier == #me)||* { #rt::lin::zero(#y) } else { #sum })
+            }
+        });
+        out.extend(quote! {
+            let (#(#ts),*) = if #rt::lin::finite(#c) {
+                (#(#plain),*)
+            } else {
+                (#(#grouped),*)
+            };
+        });
+        for ((col, _), t) in inner.iter().zip(ts) {
+            terms.push((col.clone(), quote!(#t)));
+        }
     }
 }
 

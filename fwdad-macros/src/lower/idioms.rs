@@ -251,6 +251,11 @@ impl Lowerer<'_> {
                     ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
                 )
             }
+            (Rewrite::OptionReplace, [_]) if is_pure_place(recv) && self.written_fallible(recv) => {
+                syn::parse_quote_spanned!(span=>
+                    ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::Some(__fwdad_arg0))
+                )
+            }
             (Rewrite::OptionAsMut | Rewrite::OptionAsRef, []) if self.option_view(recv) => {
                 let result = self.written_type(recv).is_some_and(is_result_type);
                 match (rewrite, result) {

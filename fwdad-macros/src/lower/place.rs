@@ -8,7 +8,98 @@ use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
+/// What a local value is to compound assignment ([`Lowerer::view_kind`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum View {
+    /// Not a view: `x op= y` rebinds `x`.
+    No,
+    /// A view the assignment writes through.
+    Bound,
+    /// A view taken from a tuple (`let (mut top, mut rest) = v.split_at(..)`), which the
+    /// rule does not hold as a view: an error.
+    InTuple,
+}
+
 impl Lowerer<'_> {
+    /// Whether local value `v` is a mutable view of a library value, which compound
+    /// assignment writes through (`r /= n`): a lane of `for mut r in m.row_iter_mut()`, the
+    /// result of `m.row_mut(i)` (`libtypes::is_view_mut_method`), a copy of a view (`let
+    /// mut q = r;`), or an `if`'s or a `match`'s result whose every arm yields a view.
+    /// Anything else assigned by `r /= n` is rebound to a new value, which for a view would
+    /// leave the matrix unwritten: [`View::InTuple`] is reported.
+    pub(crate) fn view_kind(&self, v: Value) -> View {
+        use crate::ir::ValueDef;
+        if self.lane_views.contains(&v) {
+            return View::Bound;
+        }
+        let ValueDef::Inst(inst, k) = self.func.values[v].def else {
+            return View::No;
+        };
+        // What the arms that yield give at `k` (an arm that leaves, by `return` or
+        // `break`, yields nothing here): all one kind, or not a view.
+        let arms = |regions: &[crate::ir::Region]| {
+            let kinds: Vec<View> = regions
+                .iter()
+                .filter_map(|r| match &self.func.regions[*r].term {
+                    crate::ir::Terminator::Yield(vs) => {
+                        Some(vs.get(k).map_or(View::No, |y| self.view_kind(*y)))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if kinds.contains(&View::InTuple) {
+                View::InTuple
+            } else if !kinds.is_empty() && kinds.iter().all(|k| *k == View::Bound) {
+                View::Bound
+            } else {
+                View::No
+            }
+        };
+        match &self.func.insts[inst].kind {
+            InstKind::MethodCall { method, .. }
+                if k == 0 && crate::libtypes::is_view_mut_method(method) =>
+            {
+                View::Bound
+            }
+            InstKind::Copy(src) => self.view_kind(*src),
+            InstKind::Field {
+                base,
+                member: syn::Member::Unnamed(i),
+            } => {
+                let ValueDef::Inst(b, 0) = self.func.values[*base].def else {
+                    return View::No;
+                };
+                let split = match &self.func.insts[b].kind {
+                    InstKind::MethodCall {
+                        receiver, method, ..
+                    } => {
+                        crate::libtypes::splits_view(method)
+                            && self.view_kind(*receiver) != View::No
+                    }
+                    InstKind::Tuple(elems) => elems
+                        .get(i.index as usize)
+                        .is_some_and(|e| self.view_kind(*e) != View::No),
+                    _ => false,
+                };
+                if split {
+                    View::InTuple
+                } else {
+                    View::No
+                }
+            }
+            InstKind::If {
+                then_region,
+                else_region,
+                ..
+            } => arms(&[*then_region, *else_region]),
+            InstKind::Match { arms: a, .. } => {
+                let bodies: Vec<crate::ir::Region> = a.iter().map(|a| a.body).collect();
+                arms(&bodies)
+            }
+            _ => View::No,
+        }
+    }
+
     /// `left = right`, or `left op= right` when `op` is given.
     ///
     /// A local is rebound to the new value (SSA); `*r` and `a[i]` on a `&mut` target
@@ -33,7 +124,15 @@ impl Lowerer<'_> {
                 };
                 // `row /= n` of a view of a matrix's row: the view's own operator, which
                 // writes through it (`DivAssign::div_assign(&mut row, n)` in the rule).
-                if let (Some(op), true) = (op, self.lane_views.contains(&old)) {
+                let view = op.map_or(View::No, |_| self.view_kind(old));
+                if view == View::InTuple {
+                    self.diag.error_spanned(
+                        left,
+                        format!("`#[derive_frule]` cannot write through a view taken from a tuple (`{name}` here): `{name} op= ..` would make a new value and leave the matrix or array as it was; take each view by `let` with its own method (`let mut {name} = m.row_mut(0);`, or `rows_mut`, `column_mut`, `slice_mut`, `view_mut`, ...), or write the elements by index"),
+                    );
+                    return Some(self.poison(span));
+                }
+                if let (Some(op), View::Bound) = (op, view) {
                     if let Some(method) = crate::libtypes::assign_method(op) {
                         let mut call = crate::splice::fill(
                             syn::parse_quote_spanned!(span=> __fwdad_view.__fwdad_op(__fwdad_rhs)),

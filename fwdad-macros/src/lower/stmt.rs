@@ -237,12 +237,6 @@ impl Lowerer<'_> {
             self.annotate(value, ty);
         }
         self.bind_pattern(pat, value, ty);
-        // `let mut r = m.row_mut(0);`: a view, which `r /= n` writes through.
-        if let (syn::Pat::Ident(id), true) = (pat, crate::libtypes::makes_view_mut(init_expr)) {
-            if let Some(v) = self.lookup(&id.ident.to_string()) {
-                self.lane_views.insert(v);
-            }
-        }
         Some(())
     }
 
