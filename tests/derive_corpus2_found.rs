@@ -3,7 +3,14 @@
 //! write it, against closed forms, primals bit for bit: a factor chosen by an `if` (or a
 //! `match`) between float literals, multiplied by a parameter or by a field
 //! (geographiclib's Newton test `v.abs() < if tripn { 8.0 } else { 1.0 } * self.tol0_`),
-//! whose literals rustc could not type (E0282).
+//! whose literals rustc could not type (E0282); a method called on a field of `self` that
+//! is a reference to a differentiable struct (geographiclib's `PolygonArea<'a>` calling
+//! `self.geoid._gen_inverse(..)` with `geoid: &'a Geodesic`, from `&self` and `&mut self`
+//! methods: the `&&Geodesic` receiver had no conversion); a method taking `self` by value
+//! in an `impl` with a lifetime (`impl<'a> PolygonArea<'a> { fn compute(mut self, ..) }`,
+//! whose rule named `'a` out of its scope, E0261).
+
+mod common;
 
 use fwdad::prelude::*;
 
@@ -86,4 +93,97 @@ fn if_and_match_between_literals_times_fields() {
             ds.tangent
         );
     }
+}
+
+#[derive(Clone, Copy, Debug, fwdad::Differentiable)]
+pub struct Ellipsoid {
+    a: f64,
+    f: f64,
+}
+
+#[derive_frule]
+impl Ellipsoid {
+    /// A radius at latitude `lat` (radians), flattened towards the poles.
+    fn radius(&self, lat: f64) -> f64 {
+        self.a * (1.0 - self.f * lat.sin().powi(2))
+    }
+}
+
+/// A track along a meridian, accumulated point by point on a borrowed body.
+#[derive(Debug, Clone, fwdad::Differentiable)]
+pub struct Track<'a> {
+    body: &'a Ellipsoid,
+    length: f64,
+    last: f64,
+    n: usize,
+}
+
+#[derive_frule]
+impl<'a> Track<'a> {
+    pub fn new(body: &'a Ellipsoid) -> Self {
+        Track {
+            body,
+            length: 0.0,
+            last: 0.0,
+            n: 0,
+        }
+    }
+
+    pub fn add(&mut self, lat: f64) {
+        if self.n > 0 {
+            let mid = 0.5 * (lat + self.last);
+            self.length += self.body.radius(mid) * (lat - self.last);
+        }
+        self.last = lat;
+        self.n += 1;
+    }
+
+    pub fn in_equatorial_radii(&self) -> f64 {
+        self.length / self.body.radius(0.0)
+    }
+
+    pub fn finish(mut self, lat: f64) -> (f64, usize) {
+        self.add(lat);
+        (self.length, self.n)
+    }
+}
+
+/// The track's length through all the latitudes, plus its length in equatorial radii
+/// before the last point.
+#[derive_frule]
+fn track(body: &Ellipsoid, lats: &[f64]) -> f64 {
+    let mut t = Track::new(body);
+    for &lat in &lats[..lats.len() - 1] {
+        t.add(lat);
+    }
+    let before = t.in_equatorial_radii();
+    t.finish(lats[lats.len() - 1]).0 + before
+}
+
+#[test]
+fn methods_on_a_reference_field_and_by_value_self_with_a_lifetime() {
+    // L = Σ R(mᵢ) Δᵢ with mᵢ the midpoints, Δᵢ the steps, R(x) = a (1 − f sin² x):
+    // ∂(R(m) Δ)/∂ (end) = R'(m) Δ / 2 ± R(m), R'(x) = −a f sin 2x; the part before the last
+    // point counts again over R(0) = a.
+    let body = Ellipsoid { a: 2.0, f: 0.1 };
+    let lats = [0.1, 0.4, 0.9, 1.2];
+    let (v, g) = gradient(bind(track {}, (&body, Wrt)), &lats);
+    assert_eq!(v.to_bits(), track(&body, &lats).to_bits());
+    let r = |x: f64| body.a * (1.0 - body.f * x.sin().powi(2));
+    let dr = |x: f64| -body.a * body.f * (2.0 * x).sin();
+    let mut want = [0.0; 4];
+    for i in 0..3 {
+        let (m, d) = (0.5 * (lats[i] + lats[i + 1]), lats[i + 1] - lats[i]);
+        let w = if i < 2 { 1.0 + 1.0 / body.a } else { 1.0 };
+        want[i] += w * (0.5 * dr(m) * d - r(m));
+        want[i + 1] += w * (0.5 * dr(m) * d + r(m));
+    }
+    for k in 0..4 {
+        assert!((g[k] - want[k]).abs() < 1e-13, "∂/∂lat{k}: {}, want {}", g[k], want[k]);
+    }
+    crate::check_modes!(
+        bind(track {}, (&body, Wrt)),
+        |x: &[f64]| track(&body, x),
+        lats
+    );
 }

@@ -2,14 +2,15 @@
 //! source of commit e25e5b9), Karney's algorithms for geodesics on an ellipsoid: `geomath`,
 //! `geodesic_capability`, `geodesic` (the `Geodesic` with its series coefficients, the
 //! inverse problem's starting guess, Newton iteration on the azimuth and bisection
-//! fallback, the direct problem, areas) and `geodesic_line`, copied from the published
-//! crate (each module under `#[rustfmt::skip]`, the crate root's re-exports after them)
-//! with `#[fwdad::derive_frule]` on every function of `geomath`, on `impl Geodesic` (the
-//! constructor and solvers), `impl GeodesicLine`, and the methods `equatorial_radius` and
-//! `flattening`, and `fwdad::Differentiable` added to the derive lists of `Geodesic` and
-//! `GeodesicLine`. The crate's `#[cfg(test)]` modules are left out, as is the crate root's
-//! `mod`/`pub use` layout (the modules are inlined at this crate's root, so `crate::` paths
-//! resolve as in the crate).
+//! fallback, the direct problem, areas), `geodesic_line` and `polygon_area`, copied from
+//! the published crate (each module under `#[rustfmt::skip]`, the crate root's re-exports
+//! after them) with `#[fwdad::derive_frule]` on every function of `geomath`, on
+//! `impl Geodesic` (the constructor and solvers), `impl GeodesicLine`,
+//! `impl<'a> PolygonArea<'a>` and the methods `equatorial_radius` and `flattening`, and
+//! `fwdad::Differentiable` added to the derive lists of `Geodesic`, `GeodesicLine`,
+//! `PolygonArea` and `Winding`. The crate's `#[cfg(test)]` modules are left out, as is
+//! the crate root's `mod`/`pub use` layout (the modules are inlined at this crate's root,
+//! so `crate::` paths resolve as in the crate).
 //!
 //! What does not compile under the attribute, and how this file goes around it (each a
 //! line in docs/limits.md):
@@ -22,24 +23,38 @@
 //!   attribute, and the tests call the methods they call, `_gen_inverse_azi` and
 //!   `_gen_direct`.
 //! - `Geodesic::wgs84()` reads a `static WGS84_GEOD: OnceLock<Geodesic>` through
-//!   `get_or_init`: no rule for a constant `OnceLock` (its method is looked up as a user
-//!   method): left without the attribute; the tests build `Geodesic::new(a, f)` in the
-//!   derived bodies, or take a `&Geodesic` argument.
+//!   `get_or_init`, a method of a constant without a rule: left without the attribute;
+//!   the tests build `Geodesic::new(a, f)` in the derived bodies, or take a `&Geodesic`.
 //! - `GeodesicLine::Position` returns a `HashMap<String, f64>`, which `#[derive_frule]`
 //!   rejects, and one method's error fails the whole `impl`: that method is left out.
-//! - `polygon_area` (`PolygonArea<'a>`, holding `geoid: &'a Geodesic` and calling
-//!   `self.geoid._gen_inverse(..)`) is copied without the attribute: a method called on a
-//!   reference field of `self` is a type error (docs/limits.md §5).
-//! - Found and fixed in the macro: `v.abs() < if tripn { 8.0 } else { 1.0 } * self.tol0_`
-//!   in `_gen_inverse` left the `if`'s literals untyped (E0282).
+//! - A `PolygonArea` built on a constant `Geodesic` (`PolygonArea::new(&g, ..)` with `g`
+//!   made in the body from literals) cannot take the vertices' tangents: a struct holding
+//!   a reference has no zero tangent. The tests pass the `&Geodesic` in.
+//!
+//! Found and fixed in the macro on the way: `v.abs() < if tripn { 8.0 } else { 1.0 } *
+//! self.tol0_` in `_gen_inverse` left the `if`'s literals untyped (E0282); a method called
+//! on a reference field of `self` (`self.geoid._gen_inverse(..)`, `geoid: &'a Geodesic`)
+//! did not take the `&&Geodesic` receiver; `compute(mut self, ..)` in
+//! `impl<'a> PolygonArea<'a>` named `'a` out of its scope (E0261)
+//! (`tests/derive_corpus2_found.rs`).
+//!
+//! Where the derivatives are not those of the mathematical function: geographiclib makes
+//! symmetric cases exact by tests of equality (`cbet2 = cbet1` when both ends lie on one
+//! parallel, `ang_round(0.0)` returns the literal `0.0`, a meridian's area term is set to
+//! `0.0`), and the rule follows the branch taken, so on those sets (points on one parallel,
+//! one meridian, the equator) partial derivatives are the snapped values' (test
+//! `where_geographiclib_snaps_values_on_equality`); and at flattening exactly 0 the
+//! inverse problem's Newton iteration stops before its first step, so d s12 / d f is its
+//! starting guess's (`distance_with_respect_to_the_flattening`; docs/implicit.md).
 //!
 //! The tests check the distance's gradient against the azimuths at the ends and the radii
 //! of curvature, the direct problem's Jacobian against the geodesic's differential
 //! geometry (dφ/ds = cos α / M, Clairaut's dα/ds, the reduced length m12 as ∂(position)/∂α₁,
-//! the geodesic scale M21 as ∂m12/∂s12), the distance with respect to the flattening, and
-//! the distance and the area under a geodesic in every mode against central differences.
-//! Primals bit for bit against the published crate (a dev-dependency, without its default
-//! `accurate` feature, as here).
+//! the geodesic scale M21 as ∂m12/∂s12), a polygon's perimeter against the azimuths of its
+//! edges, the distance with respect to the flattening, and the distance, the area under a
+//! geodesic and a polygon's area in every mode against central differences. Primals bit
+//! for bit against the published crate (a dev-dependency, without its default `accurate`
+//! feature, as here).
 //!
 //! geographiclib-rs's licence:
 //!
@@ -2161,7 +2176,7 @@ use accurate::traits::*;
 ///
 /// The standard winding of a Simple Feature polygon is counter-clockwise. However, if the polygon is a hole, then the winding is clockwise.
 /// ESRI Shapefile polygons are opposite, with the outer-ring being clockwise and holes being counter-clockwise.
-#[derive(Debug, Default, Copy, Clone)]
+#[derive(Debug, Default, Copy, Clone, fwdad::Differentiable)]
 pub enum Winding {
     Clockwise,
     #[default]
@@ -2169,7 +2184,7 @@ pub enum Winding {
 }
 
 /// Compute the perimeter and area of a polygon on a Geodesic.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, fwdad::Differentiable)]
 pub struct PolygonArea<'a> {
     geoid: &'a Geodesic,
     winding: Winding,
@@ -2214,6 +2229,7 @@ pub struct PolygonArea<'a> {
 /// assert_relative_eq!(perimeter, 443770.917248302);
 /// assert_relative_eq!(area, 12308778361.469452);
 /// ```
+#[fwdad::derive_frule]
 impl<'a> PolygonArea<'a> {
     /// Create a new PolygonArea using a Geodesic.
     pub fn new(geoid: &'a Geodesic, winding: Winding) -> Self {
@@ -2472,7 +2488,7 @@ pub fn sincosd_rule<T: ScalarTangent<f64>>(x: Dual<f64, T>) -> Dual<(f64, f64), 
 #[cfg(test)]
 mod tests {
     use super::capability as caps;
-    use super::Geodesic;
+    use super::{Geodesic, PolygonArea, Winding};
     use fwdad::prelude::*;
     use geographiclib_rs::{DirectGeodesic, InverseGeodesic};
 
@@ -2707,6 +2723,125 @@ mod tests {
             assert_eq!(area_under(&p).to_bits(), want.6.to_bits());
             let s = [scale(&p); 4];
             crate::check_modes_scaled!(area_under {}, area_under, p, s);
+        }
+    }
+
+    /// Perimeter and area of the polygon through the vertices `[lat0, lon0, lat1, ..]`.
+    #[derive_frule]
+    fn polygon(g: &Geodesic, v: &[f64]) -> [f64; 2] {
+        let mut pa = PolygonArea::new(g, Winding::CounterClockwise);
+        for k in 0..v.len() / 2 {
+            pa.add_point(v[2 * k], v[2 * k + 1]);
+        }
+        let (perimeter, area, _n) = pa.compute(false);
+        [perimeter, area]
+    }
+
+    /// The area alone.
+    #[derive_frule]
+    fn polygon_area(g: &Geodesic, v: &[f64]) -> f64 {
+        let mut pa = PolygonArea::new(g, Winding::CounterClockwise);
+        for k in 0..v.len() / 2 {
+            pa.add_point(v[2 * k], v[2 * k + 1]);
+        }
+        pa.compute(false).1
+    }
+
+    /// A quadrilateral of about a degree, a triangle over the Atlantic, and a
+    /// quadrilateral across the date line: no two vertices on one parallel (or its mirror
+    /// south of the equator), on one meridian or on the equator, where geographiclib snaps
+    /// values on exact equality (see `where_geographiclib_snaps_values_on_equality`).
+    const POLYGONS: [&[f64]; 3] = [
+        &[10.0, 0.0, 10.2, 1.0, 11.1, 1.3, 10.9, -0.2],
+        &[40.64, -73.78, 51.47, -0.45, 14.7, -17.5],
+        &[-15.0, 170.0, -12.0, -175.0, 5.0, -178.0, 2.0, 172.0],
+    ];
+
+    /// The distance between two points.
+    #[derive_frule]
+    fn edge(g: &Geodesic, v: &[f64]) -> f64 {
+        g._gen_inverse(v[0], v[1], v[2], v[3], caps::DISTANCE).1
+    }
+
+    #[test]
+    fn where_geographiclib_snaps_values_on_equality() {
+        // geographiclib makes symmetric cases exact by tests of equality: `_gen_inverse`
+        // sets `cbet2 = cbet1` when |sbet2| == |sbet1| (both ends on one parallel),
+        // `ang_round(x)` returns the literal 0.0 when x == 0.0 (a latitude on the equator,
+        // a meridian's longitude difference). A rule follows the branch the primal takes
+        // (docs/design.md §4), so there the partial derivatives are those of the snapped
+        // value: on one parallel, the whole ∂s/∂φ goes to the first point (−335.2 m/° and
+        // −0.0125 m/°, where each is −167.6 m/°). Derivatives along directions that keep
+        // the equality are right: moving both ends north together.
+        let g = Geodesic::wgs84();
+        let v = [10.0, 0.0, 10.0, 1.0];
+        let (_, d) = jvp(bind(edge {}, (&g, Wrt)), &v, &[1.0, 0.0, 1.0, 0.0]);
+        let h = 1e-6;
+        let fd = (edge(&g, &[10.0 + h, 0.0, 10.0 + h, 1.0])
+            - edge(&g, &[10.0 - h, 0.0, 10.0 - h, 1.0]))
+            / (2.0 * h);
+        assert!(
+            (d - fd).abs() < 1e-6 * fd.abs(),
+            "both ends north: {d} against {fd}"
+        );
+        // The crate's example square on the equator: its primals, and the longitudes'
+        // derivatives along the equator (∂P/∂λ = ∓N·π/180, N = a there).
+        let square = [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+        let (pv, jac) = jacobian(bind(polygon {}, (&g, Wrt)), &square);
+        assert_eq!(pv[0], 443770.917248302);
+        assert_eq!(pv[1], 12308778361.469452);
+        close(jac[(0, 1)], -g.a * DEG, 1e-12, "∂P/∂lon0");
+    }
+
+    #[test]
+    fn polygon_perimeter_against_the_azimuths_of_its_edges() {
+        // Each vertex ends one edge and starts the next: ∂P/∂φₖ = Mₖ (cos α₂ of the edge
+        // in − cos α₁ of the edge out), ∂P/∂λₖ = Nₖ cos φₖ (sin α₂ in − sin α₁ out), the
+        // azimuths from the published crate.
+        let g = Geodesic::wgs84();
+        let published = geographiclib_rs::Geodesic::wgs84();
+        for v in POLYGONS {
+            let n = v.len() / 2;
+            let (pv, jac) = jacobian(bind(polygon {}, (&g, Wrt)), v);
+            let mut pa = geographiclib_rs::PolygonArea::new(
+                &published,
+                geographiclib_rs::Winding::CounterClockwise,
+            );
+            for k in 0..n {
+                pa.add_point(v[2 * k], v[2 * k + 1]);
+            }
+            let (perimeter, area, _) = pa.compute(false);
+            assert_eq!(pv[0].to_bits(), perimeter.to_bits(), "perimeter");
+            assert_eq!(pv[1].to_bits(), area.to_bits(), "area");
+            for k in 0..n {
+                let (prev, next) = ((k + n - 1) % n, (k + 1) % n);
+                let edge = |a: usize, b: usize| -> (f64, f64, f64, f64) {
+                    published.inverse(v[2 * a], v[2 * a + 1], v[2 * b], v[2 * b + 1])
+                };
+                let (_, _, azi2_in, _) = edge(prev, k);
+                let (_, azi1_out, _, _) = edge(k, next);
+                let (m, nn) = radii(v[2 * k]);
+                let c = (v[2 * k] * DEG).cos();
+                let want_lat = m * ((azi2_in * DEG).cos() - (azi1_out * DEG).cos()) * DEG;
+                let want_lon = nn * c * ((azi2_in * DEG).sin() - (azi1_out * DEG).sin()) * DEG;
+                close(jac[(0, 2 * k)], want_lat, 1e-9, &format!("∂P/∂lat{k}"));
+                close(jac[(0, 2 * k + 1)], want_lon, 1e-9, &format!("∂P/∂lon{k}"));
+            }
+        }
+    }
+
+    #[test]
+    fn polygon_area_in_every_mode() {
+        // Scales: the size of the polygon in degrees.
+        let g = Geodesic::wgs84();
+        for (v, s) in POLYGONS.iter().zip([1.0, 30.0, 10.0]) {
+            let scales = vec![s; v.len()];
+            crate::check_modes_scaled!(
+                bind(polygon_area {}, (&g, Wrt)),
+                |v: &[f64]| polygon_area(&g, v),
+                v,
+                scales
+            );
         }
     }
 }
