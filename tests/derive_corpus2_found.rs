@@ -179,7 +179,12 @@ fn methods_on_a_reference_field_and_by_value_self_with_a_lifetime() {
         want[i + 1] += w * (0.5 * dr(m) * d + r(m));
     }
     for k in 0..4 {
-        assert!((g[k] - want[k]).abs() < 1e-13, "∂/∂lat{k}: {}, want {}", g[k], want[k]);
+        assert!(
+            (g[k] - want[k]).abs() < 1e-13,
+            "∂/∂lat{k}: {}, want {}",
+            g[k],
+            want[k]
+        );
     }
     crate::check_modes!(
         bind(track {}, (&body, Wrt)),
