@@ -50,7 +50,7 @@ fn damped_step(s: &Solver, x: f64, tripn: bool, mode: usize) -> f64 {
 #[test]
 fn if_between_literals_times_a_parameter() {
     // x − (x² − 2)/(2x) = x/2 + 1/x has the derivative ½ − 1/x²; below the tolerance, 1.
-    for (x, tripn, tol) in [(1.5, false, 1e-3), (1.5, true, 0.05), (1.41421, true, 1e-3)] {
+    for (x, tripn, tol) in [(1.5, false, 1e-3), (1.5, true, 0.05), (1.414, true, 1e-3)] {
         let (v, d) = derivative(bind(newton_step {}, (Var(0), tripn, tol)), x);
         assert_eq!(v.to_bits(), newton_step(x, tripn, tol).to_bits());
         let small = (x * x - 2.0f64).abs() < if tripn { 8.0 } else { 1.0 } * tol;
