@@ -397,8 +397,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 let self_of = imp.generics.type_params().next().map(|_| &self_ty);
                 items.extend(emit_items(&func, &sig, &body, &rt, false, self_of));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
-                if takes_self_by_value(m) && imp.generics.type_params().next().is_none() {
-                    // `SelfByValue` converts the receiver to the owned `Self` dual.
+                if takes_self_by_value(m) && imp.generics.params.is_empty() {
+                    // `SelfByValue` converts the receiver to the owned `Self` dual (an
+                    // `impl` with parameters, `impl<'a> Polygon<'a>`, names `Self` on the
+                    // type instead: `#self_ty` would name `'a` out of its scope).
                     let marker = &func.sig.ident;
                     items.extend(quote! {
                         impl #rt::MethodOf for #marker { type SelfTy = #self_ty; }
@@ -819,7 +821,7 @@ fn emit_method_entry(
     // In a generic `impl`, the receiver's type (`V2<T>`) is named here, where `Self` is it.
     let generic = impl_generics.type_params().next().is_some();
     let (dispatch_ty, dispatched) = match takes_self_by_value(m) {
-        true if generic => (
+        true if !impl_generics.params.is_empty() => (
             quote!(#rt::user_ops::SelfByValueOf<#marker, Self>),
             quote!(#rt::user_ops::SelfByValueOf(#marker {}, ::core::marker::PhantomData)),
         ),

@@ -457,6 +457,31 @@ pub(crate) fn dyn_ref_trait_key(ty: &syn::Type) -> Option<TokenStream> {
     Some(trait_key(&tr.ident))
 }
 
+/// The arithmetic supertrait of a trait that stands for a number type: `PartialOrd` and an
+/// operator of `Self` with itself giving `Self` (`Neg<Output = Self>`, `Div<Output =
+/// Self>`), as roots' `FloatType` is; `Mul<f64, Output = Self>` of a vector space is not.
+fn number_supertrait(tr: &syn::ItemTrait) -> Option<&syn::PathSegment> {
+    let segments = || {
+        tr.supertraits.iter().filter_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => t.path.segments.last(),
+            _ => None,
+        })
+    };
+    if !segments().any(|s| s.ident == "PartialOrd") {
+        return None;
+    }
+    segments().find(|s| {
+        let ops = ["Add", "Sub", "Mul", "Div", "Neg"];
+        let syn::PathArguments::AngleBracketed(a) = &s.arguments else {
+            return false;
+        };
+        ops.iter().any(|op| s.ident == op)
+            && a.args.len() == 1
+            && matches!(a.args.first(), Some(syn::GenericArgument::AssocType(t))
+                if t.ident == "Output" && matches!(&t.ty, syn::Type::Path(p) if p.path.is_ident("Self")))
+    })
+}
+
 /// `#[derive_frule] trait Tr { .. }`.
 pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream {
     let mut diag = Diagnostics::new();
@@ -470,6 +495,12 @@ pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream
         diag.error_spanned(
             w,
             format!("`#[derive_frule]` does not support a `where` clause on trait `{name}`"),
+        );
+    }
+    if let Some(op) = number_supertrait(&tr) {
+        diag.error_spanned(
+            op,
+            format!("`#[derive_frule]` does not support a trait of your own standing for a float type (`trait {name}: PartialOrd + {op}<Output = Self> ..`, a stand-in for `f32` and `f64`): a type parameter bounded by it is not read as a float; bound the type parameters by `num_traits::Float` (or `num_traits::real::Real`), which fwdad reads as float types, or write the functions for `f64`", op = op.ident),
         );
     }
     if let Some(u) = &tr.unsafety {

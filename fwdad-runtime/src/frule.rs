@@ -553,6 +553,17 @@ impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'
     }
 }
 
+// A reference read from a field of a `&mut self` (`self.geoid._gen_inverse(..)` with
+// `geoid: &'a Geodesic` in a `&mut self` method) taken by a `&self` method.
+impl<'a, 'c: 'a, 'd: 'c, P: Differentiable + ?Sized + 'd, T: 'd> CoerceTo<Dual<&'a P, &'a T>>
+    for &'a mut Dual<&'c mut &'d P, &'c mut &'d T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
 // A buffer of non-differentiable elements (`perm: Vec<usize>`) lent `&mut` to a derived
 // callee: its dual pairs it with a slice of `NoTangent`, a zero-sized type, so the slice
 // (`vec![NoTangent; n].leak()`) takes no memory.

@@ -875,7 +875,6 @@ pub trait DynTable {
 // a sized type (the children of a recursive `enum Expr { Add(Box<Expr>, Box<Expr>), .. }`)
 // converts to the `&Expr` dual in the same way.
 mod coerce {
-    use super::DerivedTrait;
     #[cfg(feature = "alloc")]
     use crate::alloc_paths::Box;
     use crate::differentiable::Differentiable;
@@ -900,8 +899,10 @@ mod coerce {
             Dual::new(&**self.primal, &**self.tangent)
         }
     }
-    impl<'a, 'c: 'a, 'd: 'c, D: ?Sized + DerivedTrait + Differentiable + 'd, T: 'd>
-        CoerceTo<Dual<&'a D, &'a T>> for &'a mut Dual<&'c &'d D, &'c &'d T>
+    // Also a reference to a struct read from a field (`self.geoid.area()` with
+    // `geoid: &'a Geodesic`), whatever the referent.
+    impl<'a, 'c: 'a, 'd: 'c, D: ?Sized + Differentiable + 'd, T: 'd> CoerceTo<Dual<&'a D, &'a T>>
+        for &'a mut Dual<&'c &'d D, &'c &'d T>
     {
         #[inline(always)]
         fn coerce(self) -> Dual<&'a D, &'a T> {

@@ -5,6 +5,7 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 pub mod modes;
+pub mod scaled;
 
 use fwdad::drivers::Matrix;
 use fwdad::prelude::*;

@@ -52,12 +52,15 @@ impl Emitter<'_> {
         let rt = self.rt;
         let name = self.name(o);
         if !self.is(o) {
-            // A literal stays as written so it takes the chain's float type.
-            return match self.func.values[o].def {
-                ValueDef::Inst(i, 0) if matches!(self.func.insts[i].kind, InstKind::Lit(_)) => {
-                    quote!(#name)
-                }
-                _ => quote!(#rt::lin::val(#name)),
+            // A literal stays as written so it takes the chain's float type; so does an
+            // `if`/`match` between literals (`if tripn { 8.0 } else { 1.0 } * tol`), which
+            // `lin::val` would leave an untyped `{float}`.
+            let lit = matches!(self.func.values[o].def,
+                ValueDef::Inst(i, 0) if matches!(self.func.insts[i].kind, InstKind::Lit(_)));
+            return if lit || self.func.is_number_literal(o) {
+                quote!(#name)
+            } else {
+                quote!(#rt::lin::val(#name))
             };
         }
         if lin.roots.contains_key(&o) {

@@ -574,6 +574,34 @@ impl Function {
         }
     }
 
+    /// Whether `v` is a number literal (`0.5`, `2`), a copy of one, or the value of an
+    /// `if`/`match` each of whose arms that yields gives one (`if c { 8.0 } else { 1.0 }`):
+    /// a value whose type comes from what it meets, as a literal's does.
+    pub fn is_number_literal(&self, v: Value) -> bool {
+        let ValueDef::Inst(i, k) = self.values[v].def else {
+            return false;
+        };
+        let regions = match &self.insts[i].kind {
+            InstKind::Lit(syn::Lit::Float(_) | syn::Lit::Int(_)) => return k == 0,
+            InstKind::Copy(w) => return self.is_number_literal(*w),
+            InstKind::If {
+                then_region,
+                else_region,
+                ..
+            } => vec![*then_region, *else_region],
+            InstKind::Match { arms, .. } => arms.iter().map(|a| a.body).collect(),
+            _ => return false,
+        };
+        let yields: Vec<Value> = regions
+            .iter()
+            .filter_map(|r| match &self.regions[*r].term {
+                Terminator::Yield(vs) => vs.get(k).copied(),
+                _ => None,
+            })
+            .collect();
+        !yields.is_empty() && yields.iter().all(|&y| self.is_number_literal(y))
+    }
+
     /// Where a value comes from in the source: its parameter, or the expression (or the
     /// loop/match) that defines it. Generated code naming the value carries this span, so
     /// errors about it point at the user's code.

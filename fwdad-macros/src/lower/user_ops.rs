@@ -522,15 +522,10 @@ impl Lowerer<'_> {
         matches!(&self.func.insts[inst].kind, InstKind::Const(_))
     }
 
-    /// Whether `v` is a number literal (`0.5`, `2`).
+    /// Whether `v` is a number literal (`0.5`, `2`), or an `if`/`match` between them
+    /// (`if tripn { 8.0 } else { 1.0 } * self.tol0_`).
     fn is_number_literal(&self, v: Value) -> bool {
-        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
-            return false;
-        };
-        matches!(
-            &self.func.insts[inst].kind,
-            InstKind::Lit(syn::Lit::Float(_) | syn::Lit::Int(_))
-        )
+        self.func.is_number_literal(v)
     }
 
     /// `v` as an `f64` if it is an unsuffixed float literal (`2.0 as f64`), else `v`.
