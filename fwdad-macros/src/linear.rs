@@ -153,6 +153,14 @@ pub struct Linear {
     pub phi_inputs: HashSet<Value>,
     /// Every linearised value in the arms of those `if`s (never materialised).
     pub in_arms: HashSet<Value>,
+    /// One direction ([`crate::simplify::deferrable`]): materialised values whose tangent
+    /// may be held divided by a power of two, the factor applied in their readers'
+    /// coefficients instead (`ṅ = 2·Σ dᵢ·ḋᵢ` held as `Σ dᵢ·ḋᵢ`).
+    pub deferrable: HashSet<Value>,
+    /// One direction: a `for` loop's carried accumulator (the body's parameter) → the sum
+    /// that updates it (`e += u`), whose tangent may be carried divided by a power of two
+    /// through the loop and multiplied once after it.
+    pub accumulators: HashMap<Value, Inst>,
 }
 
 impl Linear {
