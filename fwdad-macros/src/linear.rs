@@ -246,6 +246,9 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         if grow.is_empty() {
             grow = root_differences(func, active, &lin);
         }
+        if grow.is_empty() {
+            grow = kink_operands(func, active, &lin);
+        }
         // The arms of a linearised `if` assemble no tangent: their cost is in the phis.
         grow.retain(|v| !lin.in_arms.contains(v));
         if grow.is_empty() {
@@ -830,6 +833,28 @@ fn unprofitable(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Val
                     .map(|i| func.insts[*i].results[0])
                     .filter(|v| !lin.materialize.contains(v)),
             );
+        }
+    }
+    out
+}
+
+/// Absorbed operands of several roots of a kink's rule (`sqrt` of `dx² + dy² + dz²`): their
+/// coefficients would each pass through the kink's strong product (a multiply, a compare
+/// and a select per root), and every later coefficient once per root, with a finiteness
+/// test per root where the tangent is assembled; materialised, the operand's tangent is a
+/// combination of cheap coefficients and the chain after the kink has one root. The lane
+/// updates are as many (the lane cost model sees no difference); the scalar work is a
+/// third. The flat spring energy in 8 lanes: 1.68 → 1.14 × the `Vec3` expert.
+fn kink_operands(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+    let mut out = HashSet::new();
+    for (&inst, op) in &lin.ops {
+        if !op.kinks() || lin.in_arms.contains(&func.insts[inst].results[0]) {
+            continue;
+        }
+        for o in lin_operands(func, active, lin, inst) {
+            if lin.expands(func, inst, o) && lin.roots.get(&o).is_some_and(|rs| rs.len() > 1) {
+                out.insert(o);
+            }
         }
     }
     out
