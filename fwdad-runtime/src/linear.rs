@@ -319,7 +319,7 @@ pub fn twice<F: Real, T: ScalarTangent<F>>(t: T) -> T {
 pub fn pow2<F: Real>(x: F, k: i32) -> F {
     let (two, mut p) = (F::cst(2.0), F::one());
     for _ in 0..k.unsigned_abs() {
-        p = p * two;
+        p *= two;
     }
     if k < 0 {
         x / p
