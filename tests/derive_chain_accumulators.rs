@@ -299,3 +299,72 @@ fn a_spring_at_rest_length_zero_keeps_the_rules_derivative_at_the_kink() {
         assert_eq!(out.tangent, 0.0, "direction {j}");
     }
 }
+
+/// Beads on a vertical chain of springs in gravity: the beads' potential energy, then the
+/// springs'.
+#[derive_frule]
+fn bead_chain_energy(z: &[f64], rest: f64, k: f64, mg: f64) -> f64 {
+    let mut e = 0.0;
+    for i in 0..z.len() {
+        e += mg * z[i];
+    }
+    for i in 1..z.len() {
+        let s = z[i] - z[i - 1] - rest;
+        e += 0.5 * k * s * s;
+    }
+    e
+}
+
+#[test]
+fn an_accumulator_started_from_an_active_value_against_the_hand_derivatives() {
+    // One direction carries the factor 2 of the springs' `½k·s·s` through the second loop
+    // (divided out of the sum's tangent on entry, applied after it): the potential
+    // energy's tangent must come out as it went in.
+    let z = [0.3, 1.45, 2.4, 3.7, 4.6];
+    let (rest, k, mg) = (1.0, 12.0, 0.8);
+    let n = z.len();
+    // By hand: `∂E/∂zᵢ = mg + k·sᵢ - k·sᵢ₊₁` (the springs below and above bead `i`),
+    // `∂E/∂rest = -k·Σ sᵢ`, `∂E/∂k = Σ sᵢ²/2`, `∂E/∂mg = Σ zᵢ`.
+    let s: Vec<f64> = (1..n).map(|i| z[i] - z[i - 1] - rest).collect();
+    let g: Vec<f64> = (0..n)
+        .map(|i| {
+            let below = if i >= 1 { k * s[i - 1] } else { 0.0 };
+            let above = if i + 1 < n { k * s[i] } else { 0.0 };
+            mg + below - above
+        })
+        .collect();
+    let g_rest = -k * s.iter().sum::<f64>();
+    let g_k = s.iter().map(|s| 0.5 * s * s).sum::<f64>();
+    let g_mg = z.iter().sum::<f64>();
+    let e = bead_chain_energy(&z, rest, k, mg);
+    let dir = [0.4, -1.1, 0.25, 0.9, -0.35];
+    for (dr, dk, dm) in [(0.0, 0.0, 0.0), (0.6, -0.3, 1.7)] {
+        let out = bead_chain_energy_frule(
+            Dual::new(&z, &dir),
+            Dual::new(rest, dr),
+            Dual::new(k, dk),
+            Dual::new(mg, dm),
+        );
+        let want = (0..n).map(|i| g[i] * dir[i]).sum::<f64>() + g_rest * dr + g_k * dk + g_mg * dm;
+        assert_eq!(out.primal.to_bits(), e.to_bits());
+        assert_relative_eq!(out.tangent, want, max_relative = 1e-12);
+    }
+    let f = bind(bead_chain_energy {}, (Wrt, rest, k, mg));
+    let (v, gz) = gradient(f, &z);
+    assert_eq!(v.to_bits(), e.to_bits());
+    let (v2, gh, hz) = hessian(f, &z);
+    assert_eq!(v2.to_bits(), e.to_bits());
+    for a in 0..n {
+        assert_relative_eq!(gz[a], g[a], max_relative = 1e-12, epsilon = 1e-12);
+        assert_relative_eq!(gh[a], g[a], max_relative = 1e-12, epsilon = 1e-12);
+        // The Hessian is `k` times the chain's Laplacian.
+        for b in 0..n {
+            let lap = match a.abs_diff(b) {
+                0 => [a >= 1, a + 1 < n].iter().filter(|x| **x).count() as f64,
+                1 => -1.0,
+                _ => 0.0,
+            };
+            assert_relative_eq!(hz[(a, b)], k * lap, max_relative = 1e-12, epsilon = 1e-12);
+        }
+    }
+}

@@ -631,7 +631,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(59) {
+        match g.rng.below(60) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1760,6 +1760,24 @@ fn program(
                     format!(
                         "{head}        {}\n    }}).fold(D::from(-0.0), |s, t| s + t);",
                         e.dual
+                    ),
+                );
+            }
+            59 => {
+                // Scaled squares summed in a loop from a live start (a spring energy): one
+                // direction defers the squares' factors 2 into the sum, carries them
+                // through the loop and applies them after it.
+                let mut inner = s.clone();
+                inner.scalars.push("x[i]".into());
+                let (init, a, k) = (g.expr(&s, 2), g.expr(&inner, 2), g.expr(&s, 1));
+                out.line(
+                    format!(
+                        "    let mut {v} = {};\n    for i in 0..x.len() {{\n        let d = x[i] - {};\n        let r = (d * d + x[0] * x[0]).sqrt() - 0.5;\n        {v} += 0.5 * {} * r * r;\n    }}",
+                        init.plain, a.plain, k.plain
+                    ),
+                    format!(
+                        "    let mut {v} = {};\n    for i in 0..x.len() {{\n        let d = x[i] - {};\n        let r = (d * d + x[0] * x[0]).sqrt() - D::from(0.5);\n        {v} += D::from(0.5) * {} * r * r;\n    }}",
+                        init.dual, a.dual, k.dual
                     ),
                 );
             }

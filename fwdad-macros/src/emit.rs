@@ -49,6 +49,7 @@ pub fn emit_body(
             let simplified = e.region(func.body, Tail::Return);
             (e.lin, e.one_direction) = (None, false);
             e.coefs.clear();
+            e.scales.clear();
             e.owned_roots.clear();
             quote! {
                 if <#mode as #rt::Mode>::LINEARIZE_SINGLE_ROOT { #simplified } else { #plain }
@@ -169,6 +170,9 @@ struct Emitter<'a> {
     one_direction: bool,
     /// Coefficients `∂v/∂r` of linearised values, by `(v, r)`.
     coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
+    /// One direction: the power of two each deferred tangent is held divided by
+    /// (`Linear::deferrable`, `Linear::accumulators`).
+    scales: std::collections::HashMap<Value, i32>,
     /// Owned copies of borrowed roots, by `(root, region)`.
     owned_roots: std::collections::HashMap<(Value, Region), syn::Ident>,
     /// Zero-tangent cells of promoted references, per scope that runs once per call or
@@ -225,6 +229,7 @@ impl<'a> Emitter<'a> {
             lin: None,
             one_direction: false,
             coefs: Default::default(),
+            scales: Default::default(),
             owned_roots: Default::default(),
             cells: vec![Vec::new()],
             depth: Default::default(),
@@ -2174,6 +2179,32 @@ impl Emitter<'_> {
                 let iter_ts = self.operand(iter, Need::AsIs);
                 let body_ts = self.loop_body(body, inst);
                 let outs: Vec<_> = results.iter().map(|r| self.name(*r)).collect();
+                // An accumulator carrying its tangent divided by `2ᵏ` (one direction,
+                // `Linear::accumulators`): divided on entry, multiplied back on exit.
+                let scales: Vec<i32> = params
+                    .iter()
+                    .map(|p| self.scales.get(p).copied().unwrap_or(0))
+                    .collect();
+                let rt = self.rt;
+                let inits: Vec<TokenStream> = inits
+                    .into_iter()
+                    .zip(&scales)
+                    .map(|(i, k)| match k {
+                        0 => i,
+                        k => {
+                            let k = -k;
+                            quote!(#rt::lin::rescaled(#i, #k))
+                        }
+                    })
+                    .collect();
+                let exits: Vec<TokenStream> = cell_names
+                    .iter()
+                    .zip(&scales)
+                    .map(|(c, k)| match k {
+                        0 => quote!(#c),
+                        k => quote!(#rt::lin::rescaled(#c, #k)),
+                    })
+                    .collect();
                 quote_spanned! {span=>
                     #pre
                     #(let mut #cells = #inits;)*
@@ -2181,7 +2212,7 @@ impl Emitter<'_> {
                         #(let mut #param_names = #cell_names;)*
                         #body_ts
                     }
-                    #(let mut #outs = #cell_names;)*
+                    #(let mut #outs = #exits;)*
                 }
             }
             _ => quote!(),

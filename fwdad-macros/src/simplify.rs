@@ -57,7 +57,139 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         .ops
         .keys()
         .any(|i| lin.absorbed(func.insts[*i].results[0]));
+    if absorbs {
+        (lin.deferrable, lin.accumulators) = deferrable(func, active, &lin);
+    }
     absorbs.then_some(lin)
+}
+
+/// Where a constant factor of a tangent may wait (issue 30: hoist constant factors out of
+/// accumulators). A power of two common to a materialised value's coefficients (a square's
+/// 2, `c·t·t`'s 2) need not be multiplied into its tangent when every reader multiplies the
+/// tangent by a coefficient of its own anyway: the readers take the factor into their
+/// coefficients, symbolically, where it meets other powers of two. A loop's accumulator
+/// (`e += u`) carries `u`'s factor through the loop and applies it once after it: the
+/// spring energy's `ė += 4·(½k·s·½/r)·(d·ḋ)` per spring becomes `ė' += (½k·s·½/r)·(d·ḋ)`
+/// and `ė = 4·ė'` after the loop, the expert's `Σ (k·s/r)·(d·ḋ)` in flops. Tangents are
+/// scaled by powers of two only: exact but for subnormals and overflow (re-associated).
+///
+/// Returned: the values whose tangent may be held scaled (read only once, as a root of a
+/// chain instruction that multiplies it by a coefficient: not a quotient's one-division
+/// tangent, not a phi, not inside a linearised `if`'s arms; or only by their loop's next
+/// iteration, as an accumulator's update), and the accumulators (a `for` body's carried
+/// parameter read only by the sum that updates it, that sum carried to the next iteration
+/// by the body's end and by no `continue` or `break` of the loop).
+fn deferrable(
+    func: &Function,
+    active: &Activity,
+    lin: &Linear,
+) -> (HashSet<Value>, HashMap<Value, Inst>) {
+    use crate::ir::{InstKind, Terminator, ValueDef};
+    let mut uses: HashMap<Value, Vec<Option<Inst>>> = HashMap::new();
+    for (r, data) in func.regions.iter() {
+        for &i in &data.insts {
+            for o in func.operands(i) {
+                uses.entry(o).or_default().push(Some(i));
+            }
+        }
+        for o in func.term_operands(r) {
+            uses.entry(o).or_default().push(None);
+        }
+    }
+    let mut accumulators: HashMap<Value, Inst> = HashMap::new();
+    let mut carried: HashSet<Value> = HashSet::new();
+    for (_, data) in func.regions.iter() {
+        for &l in &data.insts {
+            let InstKind::For { body, .. } = func.insts[l].kind else {
+                continue;
+            };
+            let Terminator::Yield(next) = &func.regions[body].term else {
+                continue;
+            };
+            if jumps_to(func, body, 0) {
+                continue;
+            }
+            let params = &func.regions[body].params;
+            for (k, &p) in params.iter().enumerate().skip(1) {
+                let Some(&e) = next.get(k - 1) else { continue };
+                let Some(add) = lin.def(func, e) else {
+                    continue;
+                };
+                let reads = |v: Value| uses.get(&v).map_or(0, Vec::len);
+                let ok = lin.ops[&add] == LinOp::Add
+                    && func.regions[body].insts.contains(&add)
+                    && lin.materialize.contains(&e)
+                    && !lin.mutated.contains(&e)
+                    && !lin.mutated.contains(&p)
+                    && lin.canonical(p) == p
+                    && func.operands(add).iter().filter(|o| **o == p).count() == 1
+                    && uses.get(&p).is_some_and(|us| us == &[Some(add)])
+                    && reads(e) == 1
+                    && next.iter().filter(|v| **v == e).count() == 1
+                    && matches!(func.values[p].def, ValueDef::RegionParam(..));
+                if ok {
+                    accumulators.insert(p, add);
+                    carried.insert(e);
+                }
+            }
+        }
+    }
+    let read_as_root = |v: Value, user: Inst| {
+        lin.ops.get(&user).is_some_and(|op| {
+            !matches!(op, LinOp::Phi | LinOp::Binary(crate::callee::FloatOp::Div))
+                && !lin.in_arms.contains(&func.insts[user].results[0])
+                && lin_operands(func, active, lin, user).contains(&v)
+                && !lin.expands(func, user, v)
+        })
+    };
+    let deferrable = lin
+        .materialize
+        .iter()
+        .copied()
+        .filter(|&v| {
+            let Some(def) = lin.def(func, v) else {
+                return false;
+            };
+            if lin.mutated.contains(&v)
+                || lin.in_arms.contains(&v)
+                || lin.phi_inputs.contains(&v)
+                || lin.backward.contains(&def)
+                || lin.alias.values().any(|a| *a == v)
+            {
+                return false;
+            }
+            if carried.contains(&v) {
+                return true;
+            }
+            // One reader: the factor then costs at most one multiply there, where the
+            // value would have paid one.
+            uses.get(&v)
+                .is_some_and(|us| matches!(us.as_slice(), [Some(u)] if read_as_root(v, *u)))
+        })
+        .collect();
+    (deferrable, accumulators)
+}
+
+/// Whether a `break` or `continue` in `region` or the regions nested in it targets the loop
+/// `depth` loops out of `region` (0: the loop whose body `region` is).
+fn jumps_to(func: &Function, region: crate::ir::Region, depth: usize) -> bool {
+    use crate::ir::{InstKind, Terminator};
+    if let Terminator::Break { depth: d, .. } | Terminator::Continue { depth: d, .. } =
+        func.regions[region].term
+    {
+        if d == depth {
+            return true;
+        }
+    }
+    func.regions[region].insts.iter().any(|&i| {
+        let inner = match func.insts[i].kind {
+            InstKind::Loop { .. } | InstKind::For { .. } => depth + 1,
+            _ => depth,
+        };
+        func.inst_regions(i)
+            .into_iter()
+            .any(|r| jumps_to(func, r, inner))
+    })
 }
 
 /// One walk over the chains in order: values that would reach more than one root, and

@@ -313,6 +313,36 @@ pub fn twice<F: Real, T: ScalarTangent<F>>(t: T) -> T {
     t.add(t)
 }
 
+/// `x·2ᵏ` in `x`'s float type (`k` a literal: the power folds to a constant). One
+/// direction: a coefficient's power of two kept symbolic by the emitter, applied.
+#[inline(always)]
+pub fn pow2<F: Real>(x: F, k: i32) -> F {
+    let (two, mut p) = (F::cst(2.0), F::one());
+    for _ in 0..k.unsigned_abs() {
+        p *= two;
+    }
+    if k < 0 {
+        x / p
+    } else {
+        x * p
+    }
+}
+
+/// `2ᵏ·t` (exact but for overflow and subnormals): a tangent whose constant factor was
+/// deferred (the emitter's `Coef::Scaled`), applied once.
+#[inline(always)]
+pub fn rescale<F: Real, T: ScalarTangent<F>>(t: T, k: i32) -> T {
+    t.scale(pow2(F::one(), k))
+}
+
+/// `d` with its tangent times `2ᵏ`: a loop's accumulator enters the loop carrying its
+/// tangent divided by the factor its updates defer (`k < 0`), and leaves it multiplied
+/// back (`k > 0`).
+#[inline(always)]
+pub fn rescaled<F: Real, T: ScalarTangent<F>>(d: Dual<F, T>, k: i32) -> Dual<F, T> {
+    Dual::new(d.primal, rescale(d.tangent, k))
+}
+
 /// A value leaving the chain: its primal and its assembled tangent.
 #[inline(always)]
 pub fn dual<F: Real, T: ScalarTangent<F>>(primal: F, tangent: T) -> Dual<F, T> {

@@ -24,18 +24,57 @@ pub(super) enum Coef {
     MinusOne,
     /// A bound scalar (an identifier).
     Expr(TokenStream),
-    /// Twice a bound scalar, `2·e` (one direction): the factor of a square's partial
-    /// (`∂(x·x)/∂x = 2x`) kept symbolic, so that a sum of squares' terms multiplies its
-    /// combination by 2 once (`ṅ = 2·Σ dᵢ·ḋᵢ`) instead of each coefficient.
-    Twice(TokenStream),
+    /// A bound scalar times a power of two, `2ᵏ·e` (`k ≠ 0`; one direction): the factor of
+    /// a square's partial (`∂(x·x)/∂x = 2x`), and the factor a deferred root's tangent
+    /// lacks (`Linear::deferrable`), kept symbolic, so that a sum of squares' terms
+    /// multiplies its combination by 2 once (`ṅ = 2·Σ dᵢ·ḋᵢ`) instead of each coefficient,
+    /// or not at all where every reader takes the factor into its own coefficient.
+    Scaled(TokenStream, i32),
 }
 
 impl Coef {
-    /// The coefficient with any factor 2 applied (`(e + e)`: exact).
-    fn plain(&self) -> Coef {
+    /// `2ᵏ·e`: an expression, or scaled.
+    fn scaled(e: TokenStream, k: i32) -> Coef {
+        match k {
+            0 => Coef::Expr(e),
+            k => Coef::Scaled(e, k),
+        }
+    }
+
+    /// The power of two kept symbolic (0 for a plain coefficient).
+    fn exp(&self) -> i32 {
         match self {
-            Coef::Twice(e) => Coef::Expr(quote!((#e + #e))),
+            Coef::Scaled(_, k) => *k,
+            _ => 0,
+        }
+    }
+
+    /// The coefficient times `2ᵏ`, `y` naming a float of its type (for a unit).
+    fn times_pow2(&self, k: i32, rt: &TokenStream, y: &syn::Ident) -> Coef {
+        match (self, k) {
+            (c, 0) => c.clone(),
+            (Coef::One, k) => Coef::Scaled(quote!(#rt::lin::one(#y)), k),
+            (Coef::MinusOne, k) => Coef::Scaled(quote!((-#rt::lin::one(#y))), k),
+            (Coef::Expr(e), k) => Coef::Scaled(e.clone(), k),
+            (Coef::Scaled(e, j), k) => Coef::scaled(e.clone(), j + k),
+        }
+    }
+
+    /// The coefficient with any power of two applied (`(e + e)` for 2, exact).
+    fn plain(&self, rt: &TokenStream) -> Coef {
+        match self {
+            Coef::Scaled(e, 1) => Coef::Expr(quote!((#e + #e))),
+            Coef::Scaled(e, k) => Coef::Expr(quote!(#rt::lin::pow2(#e, #k))),
             c => c.clone(),
+        }
+    }
+
+    /// The coefficient's value, `y` naming a float of its type (for a unit).
+    fn tokens(&self, rt: &TokenStream, y: &TokenStream) -> TokenStream {
+        match self.plain(rt) {
+            Coef::One => quote!(#rt::lin::one(#y)),
+            Coef::MinusOne => quote!(-#rt::lin::one(#y)),
+            Coef::Expr(e) | Coef::Scaled(e, _) => e,
         }
     }
 }
@@ -271,7 +310,7 @@ impl Emitter<'_> {
             // One direction: `∂(x·x)/∂x = 2x` with its factor 2 symbolic.
             LinOp::Unary(crate::callee::FloatOp::Sq) if self.one_direction => {
                 let x = &prims[0];
-                vec![Coef::Twice(quote!(#x))]
+                vec![Coef::Scaled(quote!(#x), 1)]
             }
             LinOp::Unary(op) => {
                 let rule = op.ident(span);
@@ -317,9 +356,19 @@ impl Emitter<'_> {
             .flatten();
         let twice_a = scaled_square.map(|(k, _)| {
             let a = self.lin_primal_name(operands[k]);
-            Coef::Twice(quote!(#a))
+            Coef::Scaled(quote!(#a), 1)
         });
+        // A loop's accumulator read by its update (`e += u`): its coefficient, the power of
+        // two its tangent lacks, is chosen after the others' (`Linear::accumulators`).
+        let acc_param = self
+            .deferring(lin, v)
+            .then(|| lin.accumulators.iter().find(|(_, a)| **a == inst))
+            .flatten()
+            .map(|(p, _)| *p);
         for &r in roots.iter().filter(|_| !lin.backward.contains(&inst)) {
+            if Some(r) == acc_param {
+                continue;
+            }
             let mut terms: Vec<Coef> = Vec::new();
             // The fold holds for the roots the factor `c` does not reach (all, for an
             // inactive `c`); a root of `c` takes the product rule's terms.
@@ -344,7 +393,7 @@ impl Emitter<'_> {
                     let c = if lin.expands(self.func, inst, *o) {
                         self.coefs.get(&(*o, r)).cloned()
                     } else if lin.canonical(*o) == r {
-                        Some(Coef::One)
+                        Some(self.root_unit(r, &y))
                     } else {
                         None
                     };
@@ -356,7 +405,7 @@ impl Emitter<'_> {
                 let c = if lin.expands(self.func, inst, *o) {
                     self.coefs.get(&(*o, r)).cloned()
                 } else if lin.canonical(*o) == r {
-                    Some(Coef::One)
+                    Some(self.root_unit(r, &y))
                 } else {
                     None
                 };
@@ -370,6 +419,7 @@ impl Emitter<'_> {
             }
             let coef = match terms.as_slice() {
                 [single @ (Coef::One | Coef::MinusOne)] => single.clone(),
+                [single @ Coef::Scaled(e, _)] if is_one(e) => single.clone(),
                 _ => {
                     let k = format_ident!(
                         "__k{}_{}",
@@ -377,29 +427,32 @@ impl Emitter<'_> {
                         crate::ir::entity::EntityRef::index(r),
                         span = Span::mixed_site()
                     );
-                    // Terms that are all twice something keep their factor 2 out.
-                    let halves: Option<Vec<Coef>> = terms
-                        .iter()
-                        .map(|t| match t {
-                            Coef::Twice(e) => Some(Coef::Expr(e.clone())),
-                            _ => None,
-                        })
-                        .collect();
-                    match halves {
-                        Some(halves) => {
-                            let sum = sum_terms(rt, &y, &halves);
-                            out.extend(quote!(let #k = #sum;));
-                            Coef::Twice(quote!(#k))
-                        }
-                        None => {
-                            let sum = sum_terms(rt, &y, &terms);
-                            out.extend(quote!(let #k = #sum;));
-                            Coef::Expr(quote!(#k))
-                        }
+                    // Terms that all carry the same power of two keep it out.
+                    let e = terms[0].exp();
+                    if e != 0 && terms.iter().all(|t| t.exp() == e) {
+                        let bases: Vec<Coef> =
+                            terms.iter().map(|t| t.times_pow2(-e, rt, &y)).collect();
+                        let sum = sum_terms(rt, &y, &bases);
+                        out.extend(quote!(let #k = #sum;));
+                        Coef::Scaled(quote!(#k), e)
+                    } else {
+                        let sum = sum_terms(rt, &y, &terms);
+                        out.extend(quote!(let #k = #sum;));
+                        Coef::Expr(quote!(#k))
                     }
                 }
             };
             self.coefs.insert((v, r), coef);
+        }
+        if let Some(p) = acc_param {
+            let others: Vec<i32> = roots
+                .iter()
+                .filter(|r| **r != p)
+                .map(|r| self.coefs[&(v, *r)].exp())
+                .collect();
+            let k = common_pow2(&others);
+            self.scales.insert(p, k);
+            self.coefs.insert((v, p), Coef::One.times_pow2(k, rt, &y));
         }
         if let Some(plan) = self
             .jac
@@ -415,7 +468,7 @@ impl Emitter<'_> {
                     Coef::One => quote!(#rt::lin::one(#y)),
                     Coef::MinusOne => quote!(-#rt::lin::one(#y)),
                     Coef::Expr(k) => k.clone(),
-                    Coef::Twice(k) => quote!((#k + #k)),
+                    Coef::Scaled(..) => self.coefs[&(v, r)].tokens(rt, &quote!(#y)),
                 };
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
                     // As `ax_strong` keeps the zero lanes of `r`'s tangent zero.
@@ -465,19 +518,49 @@ impl Emitter<'_> {
                 .iter()
                 .map(|r| (*r, self.coefs[&(v, *r)].clone()))
                 .collect();
-            // All twice something: the combination of the halves, doubled once (`ṅ =
-            // 2·Σ dᵢ·ḋᵢ` for `n = Σ dᵢ²`); otherwise each applies its own factor.
-            let doubled = terms.iter().all(|(_, c)| matches!(c, Coef::Twice(_)));
+            // All carrying the same power of two: the combination of the rest, multiplied by
+            // it once (`ṅ = 2·Σ dᵢ·ḋᵢ` for `n = Σ dᵢ²`); otherwise each applies its own
+            // factor. A deferrable value whose readers take the factor into their
+            // coefficients does not apply it: it holds its tangent divided by `2ᵏ`, the
+            // power most of its terms carry (the others are divided by it), and the largest
+            // of those in a tie (a term of a constant, `k` of `½k·s·s`, costs nothing).
+            //
+            // Deferring costs a multiply per term off that power, and one in the reader
+            // where the factor meets no other (none in an accumulator's update, which
+            // carries it through the loop); applying it costs one multiply if all terms
+            // carry the same power, else one per term that carries one. A tie defers.
+            let exps: Vec<i32> = terms.iter().map(|(_, c)| c.exp()).collect();
+            let same = exps.iter().all(|e| *e == exps[0]);
+            let common = common_pow2(&exps);
+            let off = |k: i32| exps.iter().filter(|e| **e != k).count();
+            let into_accumulator = lin
+                .accumulators
+                .values()
+                .any(|a| self.func.operands(*a).contains(&v));
+            let defer = self.deferring(lin, v)
+                && (acc_param.is_some()
+                    || common != 0
+                        && off(common) + usize::from(!into_accumulator)
+                            <= if same { 1 } else { off(0) });
+            let factor = match acc_param {
+                Some(p) => self.scales[&p],
+                None if defer => common,
+                None if same => exps[0],
+                None => 0,
+            };
             for (_, c) in terms.iter_mut() {
-                *c = match (&*c, doubled) {
-                    (Coef::Twice(e), true) => Coef::Expr(e.clone()),
-                    (c, _) => c.plain(),
-                };
+                *c = unit_or(c.times_pow2(-factor, rt, &y), rt, &y).plain(rt);
             }
+            let doubled = if defer {
+                self.scales.insert(v, factor);
+                0
+            } else {
+                factor
+            };
             terms.sort_by_key(|(r, c)| match c {
                 Coef::One | Coef::MinusOne => 1,
-                Coef::Expr(_) | Coef::Twice(_) if lin.sparse.contains(r) => 2,
-                Coef::Expr(_) | Coef::Twice(_) => 0,
+                Coef::Expr(_) | Coef::Scaled(..) if lin.sparse.contains(r) => 2,
+                Coef::Expr(_) | Coef::Scaled(..) => 0,
             });
             let rnames: Vec<_> = terms
                 .iter()
@@ -514,8 +597,8 @@ impl Emitter<'_> {
                         (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
                         (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
                         // Made plain above.
-                        (a, Coef::Twice(k)) => {
-                            let k = quote!((#k + #k));
+                        (a, c @ Coef::Scaled(..)) => {
+                            let k = c.tokens(rt, &quote!(#y));
                             match a {
                                 None => quote!(#rt::lin::#ax(#k, #t)),
                                 Some(a) => quote!(#rt::lin::#axpy(#a, #k, #t)),
@@ -532,17 +615,15 @@ impl Emitter<'_> {
                 .iter()
                 .filter(|(r, _)| lin.unbounded.contains(&(v, *r)) && !lin.sparse.contains(r))
                 .filter_map(|(_, c)| match c {
-                    Coef::Expr(k) | Coef::Twice(k) => Some(quote!(#rt::lin::finite(#k))),
+                    Coef::Expr(k) | Coef::Scaled(k, _) => Some(quote!(#rt::lin::finite(#k))),
                     _ => None,
                 })
                 .collect();
             let double = |acc: Option<TokenStream>| {
-                acc.map(|a| {
-                    if doubled {
-                        quote!(#rt::lin::twice(#a))
-                    } else {
-                        a
-                    }
+                acc.map(|a| match doubled {
+                    0 => a,
+                    1 => quote!(#rt::lin::twice(#a)),
+                    k => quote!(#rt::lin::rescale(#a, #k)),
                 })
             };
             let dense = double(combination(false));
@@ -615,6 +696,45 @@ impl Emitter<'_> {
     }
 }
 
+/// The power of two a deferred tangent keeps out of its combination, given its terms'
+/// (`Coef::exp`): the most frequent, the largest of a tie (0 for none).
+fn common_pow2(exps: &[i32]) -> i32 {
+    let count = |e: i32| exps.iter().filter(|x| **x == e).count();
+    exps.iter()
+        .copied()
+        .max_by_key(|e| (count(*e), *e))
+        .unwrap_or(0)
+}
+
+/// `c`, a unit written as `one(y)` (a deferred root's factor divided out again) made
+/// symbolic, so that its term is an addition.
+fn unit_or(c: Coef, rt: &TokenStream, y: &syn::Ident) -> Coef {
+    let one = quote!(#rt::lin::one(#y)).to_string();
+    let minus = quote!((-#rt::lin::one(#y))).to_string();
+    match &c {
+        Coef::Expr(e) if e.to_string() == one => Coef::One,
+        Coef::Expr(e) if e.to_string() == minus => Coef::MinusOne,
+        _ => c,
+    }
+}
+
+impl Emitter<'_> {
+    /// Whether materialised `v` holds its tangent divided by a power of two
+    /// (`Linear::deferrable`, one direction only).
+    fn deferring(&self, lin: &Linear, v: Value) -> bool {
+        self.one_direction && self.jac.is_none() && lin.deferrable.contains(&v)
+    }
+
+    /// The coefficient of root `r` with respect to itself: 1, times the power of two its
+    /// tangent was divided by (`Linear::deferrable`); `y` names a float of its type.
+    fn root_unit(&self, r: Value, y: &syn::Ident) -> Coef {
+        match self.scales.get(&r) {
+            Some(&k) if k != 0 => Coef::One.times_pow2(k, self.rt, y),
+            _ => Coef::One,
+        }
+    }
+}
+
 /// `t₀ + t₁ + ...`, units as `one(y)` in `y`'s float type.
 pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> TokenStream {
     terms
@@ -625,7 +745,7 @@ pub(super) fn sum_terms(rt: &TokenStream, y: &syn::Ident, terms: &[Coef]) -> Tok
                 Coef::One => (false, quote!(#rt::lin::one(#y))),
                 Coef::MinusOne => (true, quote!(#rt::lin::one(#y))),
                 Coef::Expr(e) => (false, e.clone()),
-                Coef::Twice(e) => (false, quote!((#e + #e))),
+                c @ Coef::Scaled(..) => (false, c.tokens(rt, &quote!(#y))),
             };
             match (i, sign) {
                 (0, false) => e,
@@ -705,26 +825,42 @@ impl Emitter<'_> {
 fn strong_product(rt: &TokenStream, partial: &Coef, coef: &Coef) -> Coef {
     match (partial, coef) {
         (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!(#rt::lin::strong(#p, #e))),
+        (Coef::Expr(p), Coef::Scaled(e, k)) if !is_one(e) => {
+            Coef::Scaled(quote!(#rt::lin::strong(#p, #e)), *k)
+        }
         _ => product(partial, coef),
     }
+}
+
+/// Whether `e` is `lin::one(y)`: the unit of a deferred root's coefficient (`2ᵏ·1`).
+fn is_one(e: &TokenStream) -> bool {
+    let s = e.to_string();
+    s.contains(":: lin :: one (") && s.ends_with(')') && !s.contains('*') && !s.starts_with('(')
 }
 
 /// `partial · coef`, folding units.
 fn product(partial: &Coef, coef: &Coef) -> Coef {
     match (partial, coef) {
         (Coef::One, c) | (c, Coef::One) => c.clone(),
+        // `p · 2ᵏ`: a deferred root's unit.
+        (Coef::Scaled(e, k), c) | (c, Coef::Scaled(e, k)) if is_one(e) => match c {
+            Coef::One => Coef::Scaled(e.clone(), *k),
+            Coef::MinusOne => Coef::Scaled(quote!((-#e)), *k),
+            Coef::Expr(x) => Coef::Scaled(x.clone(), *k),
+            Coef::Scaled(x, j) => Coef::scaled(x.clone(), j + k),
+        },
         (Coef::MinusOne, Coef::MinusOne) => Coef::One,
         (Coef::MinusOne, Coef::Expr(e)) | (Coef::Expr(e), Coef::MinusOne) => {
             Coef::Expr(quote!((-#e)))
         }
         (Coef::Expr(p), Coef::Expr(e)) => Coef::Expr(quote!((#p * #e))),
-        (Coef::MinusOne, Coef::Twice(e)) | (Coef::Twice(e), Coef::MinusOne) => {
-            Coef::Twice(quote!((-#e)))
+        (Coef::MinusOne, Coef::Scaled(e, k)) | (Coef::Scaled(e, k), Coef::MinusOne) => {
+            Coef::Scaled(quote!((-#e)), *k)
         }
-        (Coef::Twice(p), Coef::Expr(e)) | (Coef::Expr(e), Coef::Twice(p)) => {
-            Coef::Twice(quote!((#p * #e)))
+        (Coef::Scaled(p, k), Coef::Expr(e)) | (Coef::Expr(e), Coef::Scaled(p, k)) => {
+            Coef::Scaled(quote!((#p * #e)), *k)
         }
-        (Coef::Twice(p), Coef::Twice(e)) => Coef::Twice(quote!(((#p + #p) * #e))),
+        (Coef::Scaled(p, j), Coef::Scaled(e, k)) => Coef::scaled(quote!((#p * #e)), j + k),
     }
 }
 
@@ -887,7 +1023,7 @@ impl Emitter<'_> {
                         Some(Coef::One) => quote!(#rt::lin::one(#yp)),
                         Some(Coef::MinusOne) => quote!(-#rt::lin::one(#yp)),
                         Some(Coef::Expr(e)) => e,
-                        Some(Coef::Twice(e)) => quote!((#e + #e)),
+                        Some(c @ Coef::Scaled(..)) => c.tokens(rt, &yp),
                         None => quote!(#rt::lin::zero(#yp)),
                     });
                 }
