@@ -141,8 +141,10 @@ use fwdad_runtime::{
 /// 8 inputs, see [`gradient_width`]).
 ///
 /// Eight `f64` lanes fill two 256-bit vector registers; wider batches amortise the primal
-/// over more directions at the price of more tangent memory per value. Choose another
-/// width with the `_with::<N>` variants.
+/// over more directions at the price of more tangent memory per value. Unlike
+/// [`gradient`]'s, this width is fixed, not measured on the function or the machine (a
+/// rule with a Jacobian entry, one chain, takes no seeded passes at all; see
+/// [`jacobian`]). Choose another width with the `_with::<N>` variants.
 pub const DEFAULT_WIDTH: usize = 8;
 
 /// Where a rule's Jacobian entry writes (see `Frule::chain_jacobian`).
