@@ -208,7 +208,7 @@ fn slice_annotations_on_borrowed_vecs_and_arrays() {
     // f = x0² + x1² + 2x1: ∇f = (2x0, 2x1 + 2).
     let (v, g) = fwdad::drivers::gradient(annotated_slices {}, &[1.5, -0.5]);
     assert_eq!(v, annotated_slices(&[1.5, -0.5]));
-    assert_eq!(g, vec![3.0, 1.0]);
+    assert_eq!(g, [3.0, 1.0]);
 }
 
 /// A `&mut` element of a `&mut` argument, returned (a branch's `return` or the tail).
@@ -345,7 +345,7 @@ fn float_methods_on_mut_bindings() {
     // x = (0.5, 2, 3): the larger of x0, x1 is x1; sin(x1) + x0 + x2·x1.
     let x = [0.5, 2.0, 3.0];
     for (_, g) in [
-        fwdad::gradient(write_through_returned {}, &x),
+        fwdad::gradient(write_through_returned {}, &x[..]),
         fwdad::gradient_with::<1>(write_through_returned {}, &x),
     ] {
         let want = [1.0, 2.0f64.cos() + 3.0, 2.0];
@@ -453,7 +453,7 @@ fn swapped_references_keep_their_tangents() {
         -x[0].sin() * x[1].sin(),
     ];
     for g in [
-        fwdad::gradient(swap_through_refs {}, &x).1,
+        fwdad::gradient(swap_through_refs {}, &x[..]).1,
         fwdad::gradient_with::<1>(swap_through_refs {}, &x).1,
     ] {
         for i in 0..2 {
@@ -488,7 +488,7 @@ fn mutable_element_bindings() {
     // v1 = x1 x0 + sin x1, v2 = e^x2, c0 = x2.
     let want = [x[1], x[0] + x[1].cos(), x[2].exp() + 1.0];
     for g in [
-        fwdad::gradient(element_bindings {}, &x).1,
+        fwdad::gradient(element_bindings {}, &x[..]).1,
         fwdad::gradient_with::<1>(element_bindings {}, &x).1,
     ] {
         for i in 0..3 {

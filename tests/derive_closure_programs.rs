@@ -382,7 +382,7 @@ fn extrema_reduce_try_fold() {
     let x = [0.4, 2.1, -1.3, 0.7];
     check_modes!(spread {}, spread, x);
     let (_, g) = gradient(spread {}, &x);
-    assert_eq!(g, vec![0.0, 1.0, -1.0, 0.0]);
+    assert_eq!(g, [0.0, 1.0, -1.0, 0.0]);
     check_modes!(logsumexp {}, logsumexp, x);
     // ∇ log Σ eˣ is the softmax.
     let (_, g) = gradient(logsumexp {}, &x);
@@ -395,14 +395,14 @@ fn extrema_reduce_try_fold() {
     let over = [2.4, 2.1, -1.3];
     let (v, g) = gradient(budgeted_cost {}, &over);
     assert_eq!(v.to_bits(), budgeted_cost(&over).to_bits());
-    assert_eq!((v, g), (10.0, vec![0.0; 3]));
+    assert_eq!((v, g), (10.0, [0.0; 3]));
     check_modes!(log_likelihood {}, log_likelihood, [0.4, 2.1, 1.3]);
     // ∂/∂xᵢ Σ (ln x − x) = 1/xᵢ − 1; a non-positive sample stops the fold.
     let (_, g) = gradient(log_likelihood {}, &[0.4, 2.1]);
     assert_close(g[0], 1.0 / 0.4 - 1.0, 1e-15, "d/dx0");
     assert_close(g[1], 1.0 / 2.1 - 1.0, 1e-15, "d/dx1");
     let (v, g) = gradient(log_likelihood {}, &[0.4, -2.1, 1.3]);
-    assert_eq!((v, g), (-1.0e6, vec![0.0; 3]));
+    assert_eq!((v, g), (-1.0e6, [0.0; 3]));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -602,15 +602,15 @@ fn weighted_argmax(x: &[f64]) -> f64 {
 fn enumerate_max_by_reads_the_peak_and_its_index() {
     // |x| is largest at x[1] = -2: value -20, gradient 10 in x[1].
     let (v, g) = fwdad::gradient(largest_magnitude {}, &[0.5, -2.0, 1.0, 1.5]);
-    assert_eq!((v, g), (-20.0, vec![0.0, 10.0, 0.0, 0.0]));
+    assert_eq!((v, g), (-20.0, [0.0, 10.0, 0.0, 0.0]));
     // The largest is x[3] = 1.5 at index 3: value 4·1.5, gradient 4 in x[3].
     let (v, g) = fwdad::gradient(weighted_argmax {}, &[0.5, -2.0, 1.0, 1.5]);
-    assert_eq!((v, g), (6.0, vec![0.0, 0.0, 0.0, 4.0]));
+    assert_eq!((v, g), (6.0, [0.0, 0.0, 0.0, 4.0]));
     let x = [0.5, -2.0, 1.0, 1.5];
     // The peak in |x| is x[1] = -2 at index 1: value 2·x[1], gradient 2 in x[1] alone.
     assert_eq!(weighted_peak(&x), -4.0);
     let (v, g) = fwdad::gradient(weighted_peak {}, &x);
-    assert_eq!((v, g), (-4.0, vec![0.0, 2.0, 0.0, 0.0]));
+    assert_eq!((v, g), (-4.0, [0.0, 2.0, 0.0, 0.0]));
     let d = weighted_peak_frule(Dual::new(&x[..], &[1.0, 1.0, 1.0, 1.0][..]));
     assert_eq!((d.primal, d.tangent), (-4.0, 2.0));
 }
@@ -671,7 +671,7 @@ fn searches_by_partition_point_and_position() {
     let x = [0.5, 2.0, 0.1, 3.0];
     // First above 1.0 is x[1] = 2: value 2·x1·t, gradient in (x, t): x1 gets 2t, t gets 2·x1.
     let (v, g) = fwdad::gradient(bind(first_above {}, (Wrt, 1.0)), &x);
-    assert_eq!((v, g), (4.0, vec![0.0, 2.0, 0.0, 0.0]));
+    assert_eq!((v, g), (4.0, [0.0, 2.0, 0.0, 0.0]));
     let d = first_above_frule(Dual::new(&x[..], &[0.0; 4][..]), Dual::new(1.0, 1.0));
     assert_eq!(d.tangent, 4.0);
     assert_eq!(first_above(&x, 5.0), 0.0);
@@ -718,7 +718,7 @@ fn chunks_exact_drops_the_remainder() {
     // p0 p1 + p2 p3 + p2 (the one full triple's last).
     assert_eq!(pair_products(&p), 2.0 + 12.0 + 3.0);
     let (v, g) = fwdad::gradient(pair_products {}, &p);
-    assert_eq!((v, g), (17.0, vec![2.0, 1.0, 4.0 + 1.0, 3.0, 0.0]));
+    assert_eq!((v, g), (17.0, [2.0, 1.0, 4.0 + 1.0, 3.0, 0.0]));
 }
 
 /// `reduce` with a path (`f64::max`) and with a closure; `None` on an empty chain.
@@ -735,7 +735,7 @@ fn reduce_folds_from_the_first_item() {
     let x = [1.0, 3.0, 2.0];
     // max + Σ x² − 1: gradient e_argmax + 2x, Hessian 2I.
     let (v, g) = fwdad::gradient(reduced {}, &x);
-    assert_eq!((v, g), (3.0 + 14.0 - 1.0, vec![2.0, 1.0 + 6.0, 4.0]));
+    assert_eq!((v, g), (3.0 + 14.0 - 1.0, [2.0, 1.0 + 6.0, 4.0]));
     let (_, _, h) = fwdad::hessian(reduced {}, &x);
     for i in 0..3 {
         for j in 0..3 {
@@ -783,7 +783,7 @@ fn chains_over_signed_ranges() {
     assert_eq!(v, 2.375);
     assert_eq!(
         g,
-        vec![-8.0 * 0.125 - 2.0 * 2.0 * 0.5 - 2.0, -0.25 - 1.0, 0.0, 2.0]
+        [-8.0 * 0.125 - 2.0 * 2.0 * 0.5 - 2.0, -0.25 - 1.0, 0.0, 2.0]
     );
 }
 
@@ -797,7 +797,7 @@ fn long_i8_range(x: &[f64]) -> f64 {
 fn long_narrow_ranges_count_exactly() {
     // Σ_{k=-100}^{99} k = -100; the value as the plain function sums it.
     let (v, g) = fwdad::gradient(long_i8_range {}, &[0.7]);
-    assert_eq!((v, g), (long_i8_range(&[0.7]), vec![-100.0]));
+    assert_eq!((v, g), (long_i8_range(&[0.7]), [-100.0]));
 }
 
 /// A range from `i8`'s minimum, written `-128i8` (one literal to Rust; helper hunt H).
@@ -1189,5 +1189,5 @@ fn max_by_after_scan() {
     // Running products 1.5, 3, -1.5: the maximum is x₀x₁; the minimum is x₂.
     let (v, g) = gradient(extremum_after_scan {}, &x);
     assert_eq!(v, x[0] * x[1] + x[2]);
-    assert_eq!(g, vec![x[1], x[0], 1.0]);
+    assert_eq!(g, [x[1], x[0], 1.0]);
 }

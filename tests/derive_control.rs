@@ -434,7 +434,7 @@ fn print_macros_print_primals_and_keep_derivatives() {
     let d = traced_sum_frule(Dual::new(&x[..], &[0.0, 0.0][..]), Dual::new(2.0, 1.0));
     assert_eq!((d.primal, d.tangent), (36.0, 2.0 * 6.0 * 3.0));
     let (_, g) = fwdad::gradient(bind(traced_sum {}, (Wrt, 2.0)), &x);
-    assert_eq!(g, vec![2.0 * 6.0 * 2.0; 2]);
+    assert_eq!(g, [2.0 * 6.0 * 2.0; 2]);
 }
 
 /// An assignment inside a macro's argument in a loop is a loop-carried update, as any

@@ -1098,7 +1098,7 @@ mod integer_containers {
             label: Some("pair"),
         };
         let (v, g) = gradient(bind(labelled_sum {}, (Wrt, &l)), &[0.5, 2.0]);
-        assert_eq!((v, g), (4.5, vec![1.0, 2.0]));
+        assert_eq!((v, g), (4.5, [1.0, 2.0]));
     }
 
     #[derive_frule]
@@ -1122,7 +1122,7 @@ mod integer_containers {
         let (v, g) = gradient(bind(picked_squares {}, (Wrt, &p)), &x);
         assert_eq!(v, picked_squares(&x, &p));
         // s = 2·x₂² + x₀² + x₁.
-        assert_eq!(g, vec![2.0 * x[0], 1.0, 4.0 * x[2]]);
+        assert_eq!(g, [2.0 * x[0], 1.0, 4.0 * x[2]]);
         let t = <Picks as ZeroTangent>::zero_tangent(&p);
         assert_eq!(t.ids.len(), 3);
     }

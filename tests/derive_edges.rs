@@ -188,7 +188,7 @@ fn a_kink_does_not_leak_into_other_directions() {
     // infinite one; the exp term is untouched: ∂/∂x3 e^(2x3) = 2e^(2x3).
     let x = [0.0, 0.0, 0.0, 0.5];
     for g in [
-        gradient(radius_and_more {}, &x).1,
+        gradient(radius_and_more {}, &x[..]).1,
         gradient_with::<1>(radius_and_more {}, &x).1,
         gradient_with::<4>(radius_and_more {}, &x).1,
     ] {

@@ -82,7 +82,7 @@ fn approx_macros_and_a_logging_macro_run_on_primal_values() {
     }
     // The early exit at x = 0.
     let (p, g) = gradient(bind(gamma_lr_series {}, (Var(0), Var(1))), &[1.5, 0.0]);
-    assert_eq!((p, g), (0.0, vec![0.0, 0.0]));
+    assert_eq!((p, g), (0.0, [0.0, 0.0]));
 }
 
 /// Constants spelled as macros, as Boost-derived code (ellip) writes them: they name no

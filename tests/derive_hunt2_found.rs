@@ -129,7 +129,7 @@ fn sqrt_at_zero_in_a_chain_every_mode() {
             "batch of 4",
             gradient_with::<4>(geometric_mean_plus {}, &x).1,
         ),
-        ("gradient", gradient(geometric_mean_plus {}, &x).1),
+        ("gradient", gradient(geometric_mean_plus {}, &x[..]).1),
         (
             "second order",
             hessian_with::<2>(geometric_mean_plus {}, &x).1,

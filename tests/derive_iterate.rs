@@ -255,7 +255,7 @@ fn for_over_rows_of_a_local_nested_vec() {
     // s = Σ xᵢ² + Σ 4xᵢ² = 5 Σ xᵢ²: ∇s = 10x.
     let (v, g) = fwdad::drivers::gradient(rows_of_local {}, &x);
     assert_eq!(v, rows_of_local(&x));
-    assert_eq!(g, vec![5.0, -15.0]);
+    assert_eq!(g, [5.0, -15.0]);
 }
 
 /// A range iterator kept in a variable, and conversions of elements by `into`.
@@ -277,7 +277,7 @@ fn iterators_in_variables_and_element_conversions() {
     // s = 2x0 + 3x1: ∇s = (2, 3).
     let (v, g) = fwdad::drivers::gradient(stored_iterator {}, &x);
     assert_eq!(v, stored_iterator(&x));
-    assert_eq!(g, vec![2.0, 3.0]);
+    assert_eq!(g, [2.0, 3.0]);
 }
 
 /// `chunks_mut` / `chunks_exact_mut` (helper hunt 28: an internal error on a constant-built

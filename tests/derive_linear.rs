@@ -340,7 +340,10 @@ fn chain_values_changed_in_place_later() {
     let e = x[2].exp();
     let want = [e / r, -0.5 * e / r, r * e];
     for (name, (v, g)) in [
-        ("gradient", fwdad::drivers::gradient(ordered_span {}, &x)),
+        (
+            "gradient",
+            fwdad::drivers::gradient(ordered_span {}, &x[..]),
+        ),
         (
             "width 2",
             fwdad::drivers::gradient_with::<2>(ordered_span {}, &x),
@@ -396,7 +399,7 @@ fn roots_read_again_after_a_write_through_mut() {
     for (name, (v, g)) in [
         (
             "gradient",
-            fwdad::drivers::gradient(root_changed_between_reads {}, &x),
+            fwdad::drivers::gradient(root_changed_between_reads {}, &x[..]),
         ),
         (
             "width 2",
@@ -544,7 +547,7 @@ fn references_written_through_are_read_afresh() {
         })
         .collect();
     for g in [
-        fwdad::gradient(inplace_activation {}, &x).1,
+        fwdad::gradient(inplace_activation {}, &x[..]).1,
         fwdad::gradient_with::<2>(inplace_activation {}, &x).1,
     ] {
         for i in 0..3 {
@@ -608,9 +611,9 @@ fn bound_and_annotated_references_are_read_afresh() {
     let x: [f64; 2] = [0.7, -0.4];
     let want = [x[0].cos() * x[1].cos(), -x[0].sin() * x[1].sin()];
     for g in [
-        fwdad::gradient(reread_match_binding {}, &x).1,
+        fwdad::gradient(reread_match_binding {}, &x[..]).1,
         fwdad::gradient_with::<1>(reread_match_binding {}, &x).1,
-        fwdad::gradient(reread_annotated {}, &x).1,
+        fwdad::gradient(reread_annotated {}, &x[..]).1,
         fwdad::gradient_with::<1>(reread_annotated {}, &x).1,
     ] {
         for i in 0..2 {

@@ -595,7 +595,7 @@ fn methods_on_elements_lending_other_elements() {
     let x = [0.5, -1.0];
     let (v, g) = fwdad::drivers::gradient(pair_dots {}, &x);
     assert_eq!(v, pair_dots(&x));
-    assert_eq!(g, vec![-5.0, 1.0]);
+    assert_eq!(g, [-5.0, 1.0]);
 }
 
 /// A derived method called on a clone of the receiver (helper hunt J: it was taken for a

@@ -242,7 +242,7 @@ fn mem_replace_and_take() {
     // f = 2x0·x1² + x0·x1: ∇f = (2x1² + x1, 4x0x1 + x0).
     let (v, g) = fwdad::drivers::gradient(replace_and_take {}, &x);
     assert_eq!(v, replace_and_take(&x));
-    assert_eq!(g, vec![6.0, -10.5]);
+    assert_eq!(g, [6.0, -10.5]);
     let (_, g1) = fwdad::drivers::gradient_with::<1>(replace_and_take {}, &x);
     assert_eq!(g1, g);
 }
@@ -271,7 +271,7 @@ fn mem_take_on_scalars_and_structs() {
     let x = [0.5, 2.0];
     let (v, g) = fwdad::drivers::gradient(take_scalars_and_structs {}, &x);
     assert_eq!(v, take_scalars_and_structs(&x));
-    assert_eq!(g, vec![7.0, 1.5]);
+    assert_eq!(g, [7.0, 1.5]);
 }
 
 /// Integer methods on a struct's integer fields, whose types the macro does not see: a
@@ -316,7 +316,7 @@ fn vec_from_copies_the_elements() {
     let x = [3.0, 0.5];
     // x0 x1 + 2 x0: gradient (x1 + 2, x0).
     let (v, g) = fwdad::gradient(vec_from_forms {}, &x);
-    assert_eq!((v, g), (7.5, vec![2.5, 3.0]));
+    assert_eq!((v, g), (7.5, [2.5, 3.0]));
 }
 
 /// Array patterns: in a parameter, in a `let` by value, through a reference, with `_`.
@@ -352,7 +352,7 @@ fn array_patterns_bind_the_elements() {
     assert_eq!((d.primal, d.tangent), (3.0, 1.0 / 3.0));
     // 3 v0.
     let (v, g) = fwdad::gradient(skip_middle {}, &[2.0, 5.0]);
-    assert_eq!((v, g), (6.0, vec![3.0, 0.0]));
+    assert_eq!((v, g), (6.0, [3.0, 0.0]));
 }
 
 /// `split_first`, `split_last` and `split_at` of an active slice.
@@ -369,7 +369,7 @@ fn slices_split_with_their_tangents() {
     let x = [2.0, 3.0, 5.0, 7.0];
     // x0 x1 + x3 x1 + x2 + x3.
     let (v, g) = fwdad::gradient(split_forms {}, &x);
-    assert_eq!((v, g), (39.0, vec![3.0, 9.0, 1.0, 4.0]));
+    assert_eq!((v, g), (39.0, [3.0, 9.0, 1.0, 4.0]));
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -398,9 +398,9 @@ fn matches_nth_and_reverse() {
     let x = [2.0, 3.0, 5.0];
     // Reversed: v0 = x2; curved: x2 · x2.
     let (v, g) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Curve(2)))), &x);
-    assert_eq!((v, g), (25.0, vec![0.0, 0.0, 10.0]));
+    assert_eq!((v, g), (25.0, [0.0, 0.0, 10.0]));
     let (v, g) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Line))), &x);
-    assert_eq!((v, g), (5.0, vec![0.0, 0.0, 1.0]));
+    assert_eq!((v, g), (5.0, [0.0, 0.0, 1.0]));
     let (v, _) = fwdad::gradient(bind(small_forms {}, (Wrt, Inactive(&Shape::Curve(1)))), &x);
     assert_eq!(v, 5.0);
 }

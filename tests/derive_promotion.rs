@@ -235,10 +235,7 @@ fn values_are_the_primals() {
 
 #[test]
 fn constant_array_merged_into_a_slice() {
-    assert_eq!(
-        gradient(merge_array_ref {}, &[1.0, 3.0]),
-        (2.0, vec![0.0, 0.0])
-    );
+    assert_eq!(gradient(merge_array_ref {}, &[1.0, 3.0]), (2.0, [0.0, 0.0]));
     // x₀x₁
     assert_eq!(gradient(merge_array_ref {}, &[-1.0, 3.0]).1, [3.0, -1.0]);
 }
@@ -248,7 +245,7 @@ fn active_array_merged_into_a_slice() {
     // 2x₀·x₁, then x₀x₁
     assert_eq!(
         gradient(merge_active_array_ref {}, &[1.0, 3.0]),
-        (6.0, vec![6.0, 2.0])
+        (6.0, [6.0, 2.0])
     );
     assert_eq!(
         gradient(merge_active_array_ref {}, &[-1.0, 3.0]).1,
@@ -273,7 +270,7 @@ fn constant_passed_to_a_rule_in_a_branch() {
 fn constant_prefixes_of_changing_length_in_a_loop() {
     // (1 + 3 + 6)·x₁
     let (v, g) = gradient(merge_in_loop {}, &[1.0, 2.0, 0.5]);
-    assert_eq!((v, g), (20.0, vec![0.0, 10.0, 0.0]));
+    assert_eq!((v, g), (20.0, [0.0, 10.0, 0.0]));
     // x₁(3x₀ + 2x₁ + x₂)
     let x = [-1.0, 2.0, 0.5];
     let (v, g) = gradient(merge_in_loop {}, &x);
@@ -286,20 +283,20 @@ fn slice_variable_reassigned_in_a_branch() {
     // 1·2 + x₁, then x₀x₁ + x₁
     assert_eq!(
         gradient(reassign_in_branch {}, &[1.0, 3.0]),
-        (5.0, vec![0.0, 1.0])
+        (5.0, [0.0, 1.0])
     );
     assert_eq!(
         gradient(reassign_in_branch {}, &[-1.0, 3.0]),
-        (0.0, vec![3.0, 0.0])
+        (0.0, [3.0, 0.0])
     );
     // x₁·9, then 2(x₀ + x₁)
     assert_eq!(
         gradient(reassign_two_in_branches {}, &[1.0, 3.0]),
-        (27.0, vec![0.0, 9.0])
+        (27.0, [0.0, 9.0])
     );
     assert_eq!(
         gradient(reassign_two_in_branches {}, &[-1.0, 3.0]),
-        (4.0, vec![2.0, 2.0])
+        (4.0, [2.0, 2.0])
     );
 }
 
@@ -308,20 +305,20 @@ fn slice_variable_reassigned_in_a_loop() {
     // x₁ > 1.5: 1·2 + x₀; otherwise x₀x₁ + x₀
     assert_eq!(
         gradient(reassign_in_loop {}, &[1.0, 3.0]),
-        (3.0, vec![1.0, 0.0])
+        (3.0, [1.0, 0.0])
     );
     assert_eq!(
         gradient(reassign_in_loop {}, &[1.0, 0.5]),
-        (1.5, vec![1.5, 1.0])
+        (1.5, [1.5, 1.0])
     );
     // 2x₀·x₁ (once reassigned), otherwise x₀x₁
     assert_eq!(
         gradient(reassign_active_in_loop {}, &[2.0, 3.0]),
-        (12.0, vec![6.0, 4.0])
+        (12.0, [6.0, 4.0])
     );
     assert_eq!(
         gradient(reassign_active_in_loop {}, &[1.0, 0.5]),
-        (0.5, vec![0.5, 1.0])
+        (0.5, [0.5, 1.0])
     );
 }
 

@@ -374,7 +374,7 @@ fn constant_reference_from_a_plain_helper_merged_with_an_active_one() {
     assert_eq!(v, pick_reference(&[1.0, 2.0]));
     assert_eq!(g, [1.0, 2.0]);
     let (v, g) = fwdad::gradient(pick_reference {}, &[-1.0, 2.0]);
-    assert_eq!((v, g), (9.0, vec![1.0, 0.0]));
+    assert_eq!((v, g), (9.0, [1.0, 0.0]));
 }
 
 /// A slice element bound with its type written (`let t: f64 = x[1];`), and read by a
@@ -402,7 +402,7 @@ fn typed_let_of_a_slice_element() {
     let (v, g) = gradient(typed_element {}, &x);
     assert_eq!(v.to_bits(), typed_element(&x).to_bits());
     let sum: f64 = x.iter().sum();
-    assert_eq!(g, vec![2.0, sum + 2.0, 2.0]);
+    assert_eq!(g, [2.0, sum + 2.0, 2.0]);
     let d = typed_element_frule(Dual::constant(&x[..]));
     assert_eq!((d.primal, d.tangent), (11.0, 0.0));
     let (_, _, h) = fwdad::drivers::hessian(typed_element {}, &x);

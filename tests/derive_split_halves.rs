@@ -94,5 +94,5 @@ fn halves_of_a_parameter_zip() {
     let (v, g) = gradient(halves_dot {}, &x);
     assert_eq!(v, halves_dot(&x));
     // ∂/∂aᵢ = bᵢ, ∂/∂bᵢ = aᵢ.
-    assert_eq!(g, vec![-4.0, 0.5, 2.0, 1.0, 2.0, 3.0]);
+    assert_eq!(g, [-4.0, 0.5, 2.0, 1.0, 2.0, 3.0]);
 }

@@ -218,5 +218,5 @@ fn a_trait_object_bound_with_const_in_a_driver() {
     let (v, g) = gradient(bind(strain_energy_density {}, (Wrt, Const(m))), &s);
     // W = e s² / 2 per component: dW/ds = e s.
     assert_eq!(v, strain_energy_density(&s, m));
-    assert_eq!(g, vec![4.0 * 0.1, 4.0 * -0.3]);
+    assert_eq!(g, [4.0 * 0.1, 4.0 * -0.3]);
 }

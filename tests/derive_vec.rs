@@ -141,5 +141,5 @@ fn cloned_and_measured_rows() {
     let (v, g) = fwdad::drivers::gradient(swap_rows {}, &x);
     assert_eq!(v, swap_rows(&x));
     assert_eq!(v, -2.0 + 2.0 + 3.0);
-    assert_eq!(g, vec![4.0, 2.0, 0.0]);
+    assert_eq!(g, [4.0, 2.0, 0.0]);
 }

@@ -338,7 +338,7 @@ fn empty_input_gives_value_and_empty_derivatives() {
         s
     }
     let (v, g) = gradient(offset_sum {}, &[]);
-    assert_eq!((v, g), (offset_sum(&[]), vec![]));
+    assert_eq!((v, g), (offset_sum(&[]), []));
     let (v, j) = jacobian(offset_sum {}, &[]);
     assert_eq!(v, [1.5]);
     assert_eq!(j.shape(), (1, 0));

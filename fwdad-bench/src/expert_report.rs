@@ -4,7 +4,7 @@
 //! spread more than [`MAX_SPREAD`] is measured again (up to [`ATTEMPTS`] times); the
 //! attempt with the smallest spread is reported, with the number of attempts.
 
-use crate::timing::{measure_samples, median, Plan, RatioStat, Variant};
+use crate::timing::{measure_samples, median, read_gradient, Plan, RatioStat, Variant};
 use crate::{ba, expert, optim, simple};
 use fwdad::drivers::{
     gradient_plan_chosen, gradient_width, GradientPlan, GradientWorkspace, JacobianWorkspace,
@@ -773,7 +773,7 @@ fn nd_chunked<'a, const N: usize>(
 fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
     let v = nalgebra::SVector::<f64, N>::from_column_slice(x);
     Box::new(move || {
-        let (f, g) = num_dual::gradient(
+        let r = num_dual::gradient(
             |v: nalgebra::SVector<DualSVec64<N>, N>| {
                 if rosen {
                     optim::rosenbrock_nd(v.as_slice())
@@ -783,7 +783,7 @@ fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '
             },
             black_box(&v),
         );
-        f + black_box(g)[0]
+        r.0 + black_box(r.1)[0]
     })
 }
 
@@ -799,8 +799,38 @@ fn nd_docs_for(rosen: bool, x: &[f64]) -> Option<Box<dyn FnMut() -> f64 + '_>> {
     })
 }
 
-/// Gradients of Rosenbrock and Ackley: `fwdad::gradient`'s choice of width, widths 8, 16
-/// and 32, and num-dual in chunks of 4, 8 and 16.
+/// The one-shot `fwdad::gradient` at a point given as an array `[f64; N]` (its gradient an
+/// array too, as num-dual's `gradient` of an `SVector`), the whole gradient read.
+fn one_shot_array<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64> {
+    let xa: [f64; N] = x.try_into().expect("N inputs");
+    Box::new(move || {
+        read_gradient(if rosen {
+            fwdad::gradient(optim::rosenbrock {}, black_box(&xa))
+        } else {
+            fwdad::gradient(optim::ackley {}, black_box(&xa))
+        })
+    })
+}
+
+/// [`one_shot_array`] for the lengths of the suite.
+fn one_shot_array_for(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64> {
+    match x.len() {
+        10 => one_shot_array::<10>(rosen, x),
+        20 => one_shot_array::<20>(rosen, x),
+        50 => one_shot_array::<50>(rosen, x),
+        100 => one_shot_array::<100>(rosen, x),
+        300 => one_shot_array::<300>(rosen, x),
+        1000 => one_shot_array::<1000>(rosen, x),
+        n => panic!("no array length {n} in the suite"),
+    }
+}
+
+/// The index of the first num-dual variant in [`gradients`].
+const FIRST_ND: usize = 6;
+
+/// Gradients of Rosenbrock and Ackley: `fwdad::gradient`'s choice of width (through
+/// `GradientWorkspace`, and one-shot at a slice and at an array), widths 8, 16 and 32,
+/// and num-dual in chunks of 4, 8 and 16 and its own one-pass `gradient`.
 pub fn gradients(plan: Plan) -> Vec<Measured> {
     let mut out = Vec::new();
     for (name, n) in [
@@ -837,13 +867,15 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
             ws.gradient(optim::ackley {}, x);
         }
         let chosen = plan_name(ws.plan(n).unwrap_or(GradientPlan::dense(gradient_width(n))));
-        // The one-shot `gradient` times its plans on its first calls; let it settle.
+        // The one-shot `gradient` times its plans on its first calls; let it settle. The
+        // whole gradient is kept (`read_gradient`), as by a caller: LLVM may drop the
+        // stores into a `Vec` that is freed unread.
         let one_shot = move || {
-            if rosen {
-                fwdad::gradient(optim::rosenbrock {}, black_box(x)).1[0]
+            read_gradient(if rosen {
+                fwdad::gradient(optim::rosenbrock {}, black_box(x))
             } else {
-                fwdad::gradient(optim::ackley {}, black_box(x)).1[0]
-            }
+                fwdad::gradient(optim::ackley {}, black_box(x))
+            })
         };
         for _ in 0..3 * GradientPlan::CANDIDATES.len() {
             one_shot();
@@ -866,6 +898,7 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
                 }),
             ),
             ("one-shot gradient", Box::new(one_shot)),
+            ("one-shot gradient, array", one_shot_array_for(rosen, x)),
             (
                 "width 8",
                 Box::new(move || {
@@ -939,7 +972,7 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
         let slow = plan;
         // First pass: which num-dual variant is fastest; then its ratios with spread.
         let probe = measure_samples(Plan { samples: 5, ..slow }, &mut variants);
-        let best_nd = (5..variants.len())
+        let best_nd = (FIRST_ND..variants.len())
             .min_by(|&a, &b| median(&probe[a]).total_cmp(&median(&probe[b])))
             .expect("three widths");
         let mut m = measure_kernel(
@@ -950,14 +983,107 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
                 (0, best_nd),
                 (1, best_nd),
                 (2, best_nd),
-                (0, 2),
-                (3, 2),
-                (4, 2),
+                (3, best_nd),
+                (0, 3),
+                (4, 3),
+                (5, 3),
             ],
         );
         m.name = format!(
             "{name}, n = {n} (plans: workspace {chosen}, one-shot {})",
             plan_name(one_shot_chosen)
+        );
+        out.push(m);
+    }
+    out
+}
+
+/// ADBench's GMM gradients on the smaller `gmm/1k` files (30, 60 and 330 parameters; the
+/// larger take seconds per gradient): the one-shot `fwdad::gradient` (settled over its
+/// first calls) and `GradientWorkspace` against num-dual in chunks of 4, 8 and 16.
+pub fn gmm_gradients(plan: Plan) -> Vec<Measured> {
+    use crate::gmm;
+    use fwdad::drivers::{bind, Inactive, Wrt};
+    let mut out = Vec::new();
+    for (file, d, k, rounds) in [
+        ("gmm_d2_K5.txt", 2, 5, plan.samples.min(21)),
+        ("gmm_d2_K10.txt", 2, 10, plan.samples.min(21)),
+        ("gmm_d10_K5.txt", 10, 5, plan.samples.min(5)),
+    ] {
+        let inst =
+            gmm::Instance::load(file).unwrap_or_else(|| gmm::Instance::generate(d, k, 1000, 5));
+        let np = inst.nparams();
+        let inst = &inst;
+        // The one-shot `gradient` times its plans on its first calls; let it settle.
+        for _ in 0..=3 * GradientPlan::CANDIDATES.len() {
+            black_box(gmm::gradient_rule(inst));
+        }
+        let rule = || {
+            bind(
+                gmm::gmm_objective {},
+                (
+                    Wrt,
+                    Inactive(&inst.x[..]),
+                    inst.d,
+                    inst.k,
+                    inst.gamma,
+                    inst.m,
+                ),
+            )
+        };
+        let chosen = gradient_plan_chosen(&rule(), np).map_or("–".to_string(), plan_name);
+        let mut ws = GradientWorkspace::new();
+        ws.gradient(rule(), &inst.theta);
+        let ws_chosen = ws.plan(np).map_or("–".to_string(), plan_name);
+        let mut g = vec![vec![0.0; np]; 3];
+        let [g4, g8, g16] = &mut g[..] else {
+            unreachable!()
+        };
+        let mut w4 = optim::nd_inputs::<4>(&inst.theta);
+        let mut w8 = optim::nd_inputs::<8>(&inst.theta);
+        let mut w16 = optim::nd_inputs::<16>(&inst.theta);
+        let mut variants: Vec<Variant> = vec![
+            (
+                "gradient",
+                Box::new(move || {
+                    let (v, g) = ws.gradient(rule(), black_box(&inst.theta));
+                    v + g[0]
+                }),
+            ),
+            (
+                "one-shot gradient",
+                Box::new(|| read_gradient(gmm::gradient_rule(black_box(inst)))),
+            ),
+            (
+                "num-dual ×4",
+                Box::new(|| gmm::gradient_nd(black_box(inst), &mut w4, g4)),
+            ),
+            (
+                "num-dual ×8",
+                Box::new(|| gmm::gradient_nd(black_box(inst), &mut w8, g8)),
+            ),
+            (
+                "num-dual ×16",
+                Box::new(|| gmm::gradient_nd(black_box(inst), &mut w16, g16)),
+            ),
+        ];
+        let p = Plan {
+            sample: plan.sample,
+            samples: rounds,
+        };
+        let probe = measure_samples(Plan { samples: 3, ..p }, &mut variants);
+        let best_nd = (2..variants.len())
+            .min_by(|&a, &b| median(&probe[a]).total_cmp(&median(&probe[b])))
+            .expect("three widths");
+        let mut m = measure_kernel(
+            &format!("GMM d={} K={} ({np} parameters)", inst.d, inst.k),
+            p,
+            &mut variants,
+            &[(0, best_nd), (1, best_nd)],
+        );
+        m.name = format!(
+            "GMM d={} K={}, {np} parameters (plans: workspace {ws_chosen}, one-shot {chosen}; {rounds} rounds)",
+            inst.d, inst.k
         );
         out.push(m);
     }
@@ -981,7 +1107,7 @@ fn geomean(v: &[f64]) -> f64 {
 }
 
 /// The markdown of the section.
-pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
+pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -1129,19 +1255,28 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
     }
     for (k, what) in [
         (0, "`GradientWorkspace::gradient`"),
-        (1, "the one-shot `fwdad::gradient`"),
+        (
+            1,
+            "the one-shot `fwdad::gradient` at a slice (a `Vec` returned)",
+        ),
+        (
+            2,
+            "the one-shot `fwdad::gradient` at an array (an array returned)",
+        ),
     ] {
-        let ok = grad
+        // The GMM kernels have the workspace and the slice form only.
+        let measured: Vec<(f64, &str)> = grad
             .iter()
-            .all(|m| m.ratios.get(k).is_some_and(|(_, _, r)| r.median <= 1.0));
-        let worst = grad
-            .iter()
-            .filter_map(|m| m.ratios.get(k).map(|r| (r.2.median, &m.name)))
-            .max_by(|a, b| a.0.total_cmp(&b.0));
+            .chain(gmm)
+            .filter_map(|m| m.ratios.get(k).map(|r| (r.2.median, m.name.as_str())))
+            .collect();
+        let ok = measured.iter().all(|r| r.0 <= 1.0);
+        let worst = measured.iter().max_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((w, name)) = worst {
             let _ = writeln!(
                 s,
-                "| {what} ÷ num-dual at its best width, every gradient kernel | ≤ 1 | worst {w:.2} ({name}) | {} |",
+                "| {what} ÷ num-dual at its best width, every gradient kernel ({} kernels) | ≤ 1 | worst {w:.2} ({name}) | {} |",
+                measured.len(),
                 if ok { "met" } else { "**MISSED**" }
             );
         }
@@ -1152,20 +1287,22 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
          `n` lanes rounded up to 4, 8, 10, 12 or 16; above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
          lanes of `Batch` for 32 up to 20 inputs) and keeps the fastest: the plan it chose is in the kernel \
-         column); one-shot: `fwdad::gradient` (buffers kept per thread, a fresh `Vec` returned; it times the \
-         plans over its first 18 calls, each over repeated gradients of at least 20 µs, made before measuring: \
-         its choice is in the kernel column too); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
+         column); one-shot: `fwdad::gradient` at a slice, a fresh `Vec` returned, and at an array `[f64; n]`, \
+         an array returned (up to 16 inputs, and above when its plan is one pass of 20 or 32 lanes, one pass \
+         seeded from a static table, nothing kept; above 16 inputs it times the plans over its first 18 calls, \
+         each over repeated gradients of at least 20 µs, made before measuring, and other plans keep their \
+         buffers per thread: its choice is in the kernel column too; the whole gradient is read); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
          tangents). num-dual: `DualSVec64<N>` in chunks of N = 4, 8 and 16 directions (inputs outside the chunk \
          carry no derivative, which num-dual skips) and, up to 100 inputs, num-dual's own `gradient` as its \
          documentation shows it (all n directions in one pass of `DualSVec64<n>`); the fastest of these (by a \
          short probe) is the baseline.\n\n\
-         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | one-shot ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs |\n|---|---|---|---|---|---|---|---|---|---|"
+         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | one-shot (slice) ÷ num-dual | one-shot (array) ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs |\n|---|---|---|---|---|---|---|---|---|---|---|"
     );
     for m in grad {
         let best = &m.ratios[0].1;
         let _ = writeln!(
             s,
-            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} |",
             m.name,
             ns(m.time("gradient").unwrap_or(f64::NAN)),
             ns(m.time(best).unwrap_or(f64::NAN)),
@@ -1176,8 +1313,34 @@ pub fn markdown(one: &[Measured], grad: &[Measured]) -> String {
             pct(m.ratios[3].2),
             pct(m.ratios[4].2),
             pct(m.ratios[5].2),
+            pct(m.ratios[6].2),
             m.attempts
         );
+    }
+    if !gmm.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nADBench's GMM gradient (`gmm/1k`, 1000 points, the points `Inactive`; `fwdad-bench/src/gmm.rs`), \
+             the smaller files (the larger take seconds per gradient): the one-shot `fwdad::gradient` at the \
+             parameters' `&Vec<f64>` (settled over its first 19 calls before measuring) and `GradientWorkspace`, \
+             against num-dual in chunks of 4, 8 and 16 (the fastest by a short probe); rounds of one call.\n\n\
+             | kernel | `gradient` | one-shot | num-dual, best | `gradient` ÷ num-dual | one-shot ÷ num-dual | runs |\n|---|---|---|---|---|---|---|"
+        );
+        for m in gmm {
+            let best = &m.ratios[0].1;
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} ({}) | {} | {} | {} |",
+                m.name,
+                ns(m.time("gradient").unwrap_or(f64::NAN)),
+                ns(m.time("one-shot gradient").unwrap_or(f64::NAN)),
+                ns(m.time(best).unwrap_or(f64::NAN)),
+                best,
+                pct(m.ratios[0].2),
+                pct(m.ratios[1].2),
+                m.attempts
+            );
+        }
     }
     s
 }

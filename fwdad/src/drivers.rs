@@ -34,7 +34,7 @@
 //! | [`derivative`] | `f64 → R` | `(R, dR/dx)` | 1 |
 //! | [`second_derivative`] | `f64 → f64` | `(f, f', f'')` | 1 |
 //! | [`jvp`] | `&[f64] → R` | `(R, J·v)` | 1 |
-//! | [`gradient`] | `&[f64] → f64` | `(f, ∇f)` | ⌈n/N⌉ |
+//! | [`gradient`] | `&[f64] → f64` | `(f, ∇f)`, `∇f` a `Vec<f64>`, or a `[f64; N]` at an array ([`GradientPoint`]) | ⌈n/N⌉ |
 //! | [`jacobian`] | `&[f64] → R` | `(values, J)`, `J` an m × n [`Matrix`] | ⌈n/N⌉ |
 //! | [`hessian`] | `&[f64] → f64` | `(f, ∇f, ∇²f)` | about n²/2N + n/2 |
 //! | [`hvp`] | `&[f64] → f64` | `(f, ∇f, ∇²f·v)` | ⌈n/N⌉ |
@@ -141,8 +141,10 @@ use fwdad_runtime::{
 /// 8 inputs, see [`gradient_width`]).
 ///
 /// Eight `f64` lanes fill two 256-bit vector registers; wider batches amortise the primal
-/// over more directions at the price of more tangent memory per value. Choose another
-/// width with the `_with::<N>` variants.
+/// over more directions at the price of more tangent memory per value. Unlike
+/// [`gradient`]'s, this width is fixed, not measured on the function or the machine (a
+/// rule with a Jacobian entry, one chain, takes no seeded passes at all; see
+/// [`jacobian`]). Choose another width with the `_with::<N>` variants.
 pub const DEFAULT_WIDTH: usize = 8;
 
 /// Where a rule's Jacobian entry writes (see `Frule::chain_jacobian`).
@@ -585,6 +587,9 @@ impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
 
 #[cfg(feature = "nalgebra")]
 mod na_args;
+mod point;
+
+pub use point::GradientPoint;
 
 /// The differentiated slice as the array the rule's parameter is.
 #[inline(always)]
@@ -1587,24 +1592,34 @@ where
 /// directions each, `w` 4 to 32, with `Batch` or [`MaybeZero`] tangents, chosen by
 /// measurement on this machine.
 ///
+/// The point is a slice or a `Vec` (the gradient comes back in a `Vec<f64>`) or an array
+/// `[f64; N]`, by value or by reference (the gradient comes back as a `[f64; N]`, on the
+/// stack, as num-dual's `gradient` of an `SVector`): [`GradientPoint`]. The function is the
+/// same `f(x: &[f64])` either way.
+///
 /// Every pass recomputes the primal, so wide passes pay off for a costly primal; for a
 /// cheap one the tangent lanes cost most and a narrower width can be faster. A pass seeds
 /// `w` inputs and gives the others zero tangents: `MaybeZero` skips the operations on
 /// them (as num-dual does), which pays where terms read few inputs and costs a test per
 /// operation where they do not ([`GradientPlan`]). Which plan is fastest depends on the
 /// function and the CPU, not on `n` alone (BENCHMARKS.md, "Gradient widths"), so
-/// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`
-/// ([`gradient_width`]); above, its first call for a function (the type of its rule) and
-/// a length takes [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
+/// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`, `n` lanes rounded
+/// up to 4, 8, 10, 12 or 16 ([`gradient_width`]; measured on a 2-core Xeon, one pass
+/// beats every chunked plan there); above, its first call for a function (the type of its
+/// rule) and a length takes [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
 /// calls time every plan of [`GradientPlan::candidates(n)`](GradientPlan::candidates) three times (each call computes
 /// a real gradient: the result is the same at every plan) and then keep the fastest for
 /// that function and length, for the rest of the process ([`gradient_plan_chosen`] tells
-/// which). The cost of the choice is a clock read per call and, over the first eighteen
+/// which). The cost of the choice is, over the first eighteen
 /// calls, the time of the slower plans (the shortest of three wall-clock times per plan,
 /// each over repeated gradients of at least 20 µs in all: on a loaded machine the choice
-/// can still be wrong). The seeds and buffers are kept per
-/// thread between calls (only the returned gradient is allocated). The rule is therefore
-/// compiled for every plan (the price of `gradient` is ten instantiations of the rule:
+/// can still be wrong).
+///
+/// A one-pass gradient (up to 16 inputs, or a chosen plan of one pass of 20 or 32 lanes)
+/// keeps nothing: its unit seeds are a table built at compile time, and it allocates
+/// nothing but a `Vec` result (nothing at all for an array). Other plans keep their seeds
+/// and buffers per thread between calls. The rule is compiled for every plan (the price of
+/// `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
 /// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
@@ -1627,50 +1642,126 @@ where
 /// for i in 0..20 {
 ///     assert!((g[i] - (x[i] - lse).exp()).abs() < 1e-15);
 /// }
+///
+/// // At an array, the gradient is an array of the same length.
+/// let (_, g): (f64, [f64; 3]) = gradient(log_sum_exp {}, &[0.0, 0.0, 0.0]);
+/// assert!(g.iter().all(|&gi| (gi - 1.0 / 3.0).abs() < 1e-15));
 /// ```
-pub fn gradient(f: impl GradientRule, x: &[f64]) -> (f64, Vec<f64>) {
+pub fn gradient<X: GradientPoint>(f: impl GradientRule, x: X) -> (f64, X::Gradient) {
+    gradient_at(&f, x.coordinates())
+}
+
+/// [`gradient`] at the coordinates `x`, the gradient in a `G`.
+#[inline(always)]
+fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) -> (f64, G) {
+    let n = x.len();
+    // One pass of 4, 8, 10, 12 or 16 lanes: nothing to choose, nothing kept. For an array
+    // the length is a constant: the match folds to one arm, inlined, so that the caller
+    // keeps the gradient in registers (and sees the unit seeds).
+    if G::FIXED {
+        match n {
+            0..=4 => return point::one_pass_inline::<4, _, G>(f, x),
+            5..=8 => return point::one_pass_inline::<8, _, G>(f, x),
+            9..=10 => return point::one_pass_inline::<10, _, G>(f, x),
+            11..=12 => return point::one_pass_inline::<12, _, G>(f, x),
+            13..=16 => return point::one_pass_inline::<16, _, G>(f, x),
+            _ => {}
+        }
+    } else {
+        match n {
+            0..=4 => return point::one_pass::<4, _, G>(f, x),
+            5..=8 => return point::one_pass::<8, _, G>(f, x),
+            9..=10 => return point::one_pass::<10, _, G>(f, x),
+            11..=12 => return point::one_pass::<12, _, G>(f, x),
+            13..=16 => return point::one_pass::<16, _, G>(f, x),
+            _ => {}
+        }
+    }
+    let (plan, measuring) = gradient_plan::<F>(n);
+    if n <= 32 && !measuring && !plan.known_zeros && plan.width >= n {
+        // One pass of 20 or 32 lanes: its seeds are static, no buffers needed. An array's
+        // is `gradient_width(n)` lanes, a constant.
+        if G::FIXED {
+            match gradient_width(n) {
+                20 if plan.width == 20 => return point::one_pass_inline::<20, _, G>(f, x),
+                32 if plan.width == 32 => return point::one_pass_inline::<32, _, G>(f, x),
+                _ => {}
+            }
+        } else {
+            match plan.width {
+                20 => return point::one_pass::<20, _, G>(f, x),
+                32 => return point::one_pass::<32, _, G>(f, x),
+                _ => {}
+            }
+        }
+    }
+    gradient_kept(f, x, plan, measuring)
+}
+
+/// The plan of [`gradient`]'s next call of the rule `F` with `n` inputs (above 16), and
+/// whether that call is a measurement ([`width_tuning`]); a settled plan is read from this
+/// thread's list, without a lock.
+#[inline(never)]
+fn gradient_plan<F>(n: usize) -> (GradientPlan, bool) {
     std::thread_local! {
-        /// The seeds and buffers of this thread's last `gradient`, kept for the next.
-        static KEPT: core::cell::RefCell<GradientWorkspace> =
-            core::cell::RefCell::new(GradientWorkspace::new());
         /// The plans this thread has seen settled, so that later calls take no lock.
         static SETTLED: core::cell::RefCell<Vec<((&'static str, usize), GradientPlan)>> =
             const { core::cell::RefCell::new(Vec::new()) };
     }
-    let n = x.len();
-    let run = |ws: &mut GradientWorkspace| -> (f64, Vec<f64>) {
-        if n <= 16 {
-            // One pass of 4, 8, 10, 12 or 16 lanes: nothing to choose.
-            return ws.run_vec(&f, x, GradientPlan::dense(gradient_width(n)));
-        }
-        let key = (core::any::type_name_of_val(&f), n);
-        let settled = SETTLED.with(|s| s.borrow().iter().find(|e| e.0 == key).map(|e| e.1));
-        if let Some(plan) = settled {
-            return ws.run_vec(&f, x, plan);
-        }
-        let (plan, measuring) = width_tuning::next(key);
+    let key = (core::any::type_name::<F>(), n);
+    // The length first (a compare of two words), then the name (usually the same
+    // pointer; a compare of characters otherwise).
+    let same = |k: &(&'static str, usize)| k.1 == n && (core::ptr::eq(k.0, key.0) || k.0 == key.0);
+    let settled = SETTLED.with(|s| s.borrow().iter().find(|e| same(&e.0)).map(|e| e.1));
+    if let Some(plan) = settled {
+        return (plan, false);
+    }
+    let (plan, measuring) = width_tuning::next(key);
+    if !measuring {
+        SETTLED.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() >= 64 {
+                s.remove(0);
+            }
+            s.push((key, plan));
+        });
+    }
+    (plan, measuring)
+}
+
+/// [`gradient`] with `plan`, through this thread's kept buffers (timed if `measuring`).
+#[inline(never)]
+fn gradient_kept<F: GradientRule, G: point::sealed::Gradient>(
+    f: &F,
+    x: &[f64],
+    plan: GradientPlan,
+    measuring: bool,
+) -> (f64, G) {
+    std::thread_local! {
+        /// The seeds and buffers of this thread's last `gradient`, kept for the next.
+        static KEPT: core::cell::RefCell<GradientWorkspace> =
+            core::cell::RefCell::new(GradientWorkspace::new());
+    }
+    let run = |ws: &mut GradientWorkspace| -> (f64, G) {
         if !measuring {
-            SETTLED.with(|s| {
-                let mut s = s.borrow_mut();
-                if s.len() >= 64 {
-                    s.remove(0);
-                }
-                s.push((key, plan));
-            });
+            let (value, g) = ws.run(f, x, plan);
+            return (value, G::from_slice(g));
         }
         let start = std::time::Instant::now();
-        let (value, g) = ws.run(&f, x, plan);
-        let g = g.to_vec();
-        if measuring {
-            // A gradient of a few microseconds is timed over repeated calls (the same
-            // result each time), so that one clock read or one preemption does not decide.
-            let mut calls = 1;
-            while start.elapsed() < GradientWorkspace::MIN_SAMPLE && calls < 1000 {
-                core::hint::black_box(ws.run(&f, x, plan));
-                calls += 1;
-            }
-            width_tuning::record(key, plan, start.elapsed() / calls);
+        let (value, g) = ws.run(f, x, plan);
+        let g = G::from_slice(g);
+        // A gradient of a few microseconds is timed over repeated calls (the same result
+        // each time), so that one clock read or one preemption does not decide.
+        let mut calls = 1;
+        while start.elapsed() < GradientWorkspace::MIN_SAMPLE && calls < 1000 {
+            core::hint::black_box(ws.run(f, x, plan));
+            calls += 1;
         }
+        width_tuning::record(
+            (core::any::type_name::<F>(), x.len()),
+            plan,
+            start.elapsed() / calls,
+        );
         (value, g)
     };
     // A rule that itself calls `gradient` finds the buffers taken: it gets fresh ones.
@@ -2377,27 +2468,6 @@ impl<S: Mode + Lanes<f64>> Buffers<S> {
         (self.values[0], self.jac.as_slice())
     }
 
-    /// [`Self::gradient`], the gradient in a new `Vec` (for the one-shot [`gradient`]).
-    #[inline(always)]
-    fn gradient_vec<F>(&mut self, f: &F, x: &[f64]) -> (f64, Vec<f64>)
-    where
-        F: SliceRule<S, Output: ScalarOutput<S>>,
-    {
-        let (value, g) = self.gradient(f, x);
-        if g.len() <= S::LANES {
-            // Element by element, as `gradient` wrote them: `to_vec`'s `memcpy` reads them
-            // 64 bytes at a time, which waits for the 8-byte stores to retire.
-            let mut v = Vec::with_capacity(g.len());
-            for lane in 0..S::LANES {
-                if let Some(&d) = g.get(lane) {
-                    v.push(d);
-                }
-            }
-            return (value, v);
-        }
-        (value, g.to_vec())
-    }
-
     /// The gradient of `f` at `x`: the value and the tangent of one seeded pass, when the
     /// unit seeds of that pass are in place from the previous call of the same length (an
     /// optimiser's calls); otherwise `None`, the gradient in `values[0]` and `jac`
@@ -2596,27 +2666,6 @@ impl GradientWorkspace {
             (true, 8) => self.z8.gradient(f, x),
             (true, 16) => self.z16.gradient(f, x),
             (true, _) => self.z32.gradient(f, x),
-        }
-    }
-
-    /// [`Self::run`], the gradient in a new `Vec`.
-    fn run_vec<F: GradientRule>(
-        &mut self,
-        f: &F,
-        x: &[f64],
-        plan: GradientPlan,
-    ) -> (f64, Vec<f64>) {
-        match (plan.known_zeros, plan.width) {
-            (false, 4) => self.w4.gradient_vec(f, x),
-            (false, 8) => self.w8.gradient_vec(f, x),
-            (false, 10) => self.w10.gradient_vec(f, x),
-            (false, 12) => self.w12.gradient_vec(f, x),
-            (false, 16) => self.w16.gradient_vec(f, x),
-            (false, 20) => self.w20.gradient_vec(f, x),
-            (false, _) => self.w32.gradient_vec(f, x),
-            (true, 8) => self.z8.gradient_vec(f, x),
-            (true, 16) => self.z16.gradient_vec(f, x),
-            (true, _) => self.z32.gradient_vec(f, x),
         }
     }
 

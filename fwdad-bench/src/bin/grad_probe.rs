@@ -11,7 +11,7 @@ mod cputime;
 use fwdad::drivers::GradientWorkspace;
 use fwdad::prelude::*;
 use fwdad_bench::optim;
-use fwdad_bench::timing::{median, Plan, RatioStat, Variant};
+use fwdad_bench::timing::{median, read_gradient, Plan, RatioStat, Variant};
 use nalgebra::SVector;
 use num_dual::DualSVec64;
 use std::hint::black_box;
@@ -82,7 +82,7 @@ fn nd_chunk<'a, const N: usize>(
 fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
     let v = SVector::<f64, N>::from_column_slice(x);
     Box::new(move || {
-        let (f, g) = num_dual::gradient(
+        let r = num_dual::gradient(
             |v: SVector<DualSVec64<N>, N>| {
                 if rosen {
                     optim::rosenbrock_nd(v.as_slice())
@@ -92,7 +92,7 @@ fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '
             },
             black_box(&v),
         );
-        f + black_box(g)[0]
+        r.0 + black_box(r.1)[0]
     })
 }
 
@@ -164,7 +164,39 @@ fn widths(plan: Plan) {
     }
 }
 
+/// For `perf record`: GMM d=10 K=5 (330 parameters) for three seconds, by
+/// `GMM_PROBE=one-shot|nd16|nd8` (the one-shot settled first).
+fn gmm_probe(which: &str) {
+    use fwdad_bench::gmm;
+    let inst = gmm::Instance::load("gmm_d10_K5.txt")
+        .unwrap_or_else(|| gmm::Instance::generate(10, 5, 1000, 5));
+    for _ in 0..20 {
+        black_box(gmm::gradient_rule(&inst));
+    }
+    let mut w8 = optim::nd_inputs::<8>(&inst.theta);
+    let mut w16 = optim::nd_inputs::<16>(&inst.theta);
+    let mut g = vec![0.0; inst.nparams()];
+    let start = std::time::Instant::now();
+    let mut calls = 0;
+    while start.elapsed().as_secs_f64() < 3.0 {
+        black_box(match which {
+            "nd16" => gmm::gradient_nd(&inst, &mut w16, &mut g),
+            "nd8" => gmm::gradient_nd(&inst, &mut w8, &mut g),
+            _ => read_gradient(gmm::gradient_rule(black_box(&inst))),
+        });
+        calls += 1;
+    }
+    println!(
+        "{which}: {:.2} ms per gradient ({calls} calls)",
+        start.elapsed().as_secs_f64() * 1e3 / calls as f64
+    );
+}
+
 fn main() {
+    if let Ok(which) = std::env::var("GMM_PROBE") {
+        gmm_probe(&which);
+        return;
+    }
     let plan = Plan {
         sample: std::time::Duration::from_micros(200),
         samples: 101,
@@ -178,12 +210,13 @@ fn main() {
         let x = optim::point(n);
         let x = &x[..];
         let v = SVector::<f64, 10>::from_column_slice(x);
+        let xa: [f64; 10] = x.try_into().expect("10 inputs");
         let mut ws = GradientWorkspace::new();
         let mut vs: Vec<Variant> = vec![
             (
                 "num-dual gradient",
                 Box::new(move || {
-                    let (f, g) = num_dual::gradient(
+                    let r = num_dual::gradient(
                         |v: SVector<DualSVec64<10>, 10>| {
                             if rosen {
                                 optim::rosenbrock_nd(v.as_slice())
@@ -193,7 +226,7 @@ fn main() {
                         },
                         black_box(&v),
                     );
-                    f + black_box(g)[0]
+                    r.0 + black_box(r.1)[0]
                 }),
             ),
             ("rule, 10 lanes", raw::<10>(rosen, x)),
@@ -222,16 +255,31 @@ fn main() {
             (
                 "one-shot",
                 Box::new(move || {
-                    if rosen {
-                        fwdad::gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    read_gradient(if rosen {
+                        fwdad::gradient(optim::rosenbrock {}, black_box(x))
                     } else {
-                        fwdad::gradient(optim::ackley {}, black_box(x)).1[0]
-                    }
+                        fwdad::gradient(optim::ackley {}, black_box(x))
+                    })
+                }),
+            ),
+            (
+                "one-shot array",
+                Box::new(move || {
+                    read_gradient(if rosen {
+                        fwdad::gradient(optim::rosenbrock {}, black_box(&xa))
+                    } else {
+                        fwdad::gradient(optim::ackley {}, black_box(&xa))
+                    })
                 }),
             ),
         ];
         if let Ok(only) = std::env::var("GRAD_PROBE_ONLY") {
-            // For `perf record`: one variant in a loop for two seconds.
+            // For `perf record`: one variant in a loop for two seconds (of one kernel
+            // with `GRAD_PROBE_KERNEL=ackley|rosenbrock`).
+            let kernel = std::env::var("GRAD_PROBE_KERNEL").unwrap_or_default();
+            if kernel == if rosen { "ackley" } else { "rosenbrock" } {
+                continue;
+            }
             if let Some(v) = vs.iter_mut().find(|v| v.0 == only) {
                 let start = std::time::Instant::now();
                 let mut acc = 0.0;

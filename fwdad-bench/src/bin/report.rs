@@ -5,7 +5,8 @@
 //!   --quick          fewer samples, smallest GMM files only (a smoke run)
 //!   --compile-time   also time building 100 annotated functions vs the same unannotated
 //!   --no-write       print only
-//!   --only SECTION   run one section: issue30, userops, one, grad, ba, hand or gmm
+//!   --only SECTION   run one section: issue30, userops, one, grad, ba, hand or gmm;
+//!                    issue30grad: the issue 30 gradients alone (printed, never written)
 //! ```
 //!
 //! `--only userops` writes only its own section of `BENCHMARKS.md` (between
@@ -47,16 +48,28 @@ fn main() {
     let started = Instant::now();
     let mut rep = Report::new(report::machine());
 
-    if run("issue30") {
+    // `--only issue30grad`: the issue 30 section's gradients alone (printed, not written).
+    let grad_only = only.as_deref() == Some("issue30grad");
+    if run("issue30") || grad_only {
         use fwdad_bench::expert_report as e30;
         let (p1, p2) = if quick {
             (plan, plan)
         } else {
             (e30::plan_one(), e30::plan_grad())
         };
-        let one = e30::one_direction(p1);
+        let one = if grad_only {
+            Vec::new()
+        } else {
+            e30::one_direction(p1)
+        };
         let grad = e30::gradients(p2);
-        rep.issue30 = Some(fwdad_bench::expert_report::markdown(&one, &grad));
+        let gmm = e30::gmm_gradients(p2);
+        let section = fwdad_bench::expert_report::markdown(&one, &grad, &gmm);
+        if grad_only {
+            println!("{section}");
+            return;
+        }
+        rep.issue30 = Some(section);
     }
     let mut user_ops = None;
     if run("userops") {

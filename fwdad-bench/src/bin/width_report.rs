@@ -161,8 +161,8 @@ fn main() {
          `gradient_width(n)` (one pass of `n` lanes rounded up to 4, 8, 10, 12, 16 or 20, up to 20 \
          inputs), with `MaybeZero` \
          tangents at 8, 16 and 32 (`GradientWorkspace::gradient_with_plan`), the one-shot \
-         `fwdad::gradient` (its plan chosen by timing its own calls, buffers kept per \
-         thread, a fresh `Vec` returned), num-dual in chunks of 4, 8 and 16 \
+         `fwdad::gradient` at a slice (its plan chosen by timing its own calls above 16 \
+         inputs, one pass from static seeds up to 16, a fresh `Vec` returned), num-dual in chunks of 4, 8 and 16 \
          (`DualSVec64<N>`, inputs kept, inputs outside the chunk without derivative); \
          \"nd\" is the fastest of these and of num-dual's own `gradient` as its documentation \
          shows it (all `n` directions in one pass of `DualSVec64<n>`, up to 100 inputs; the \

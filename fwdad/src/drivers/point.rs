@@ -1,0 +1,249 @@
+//! The point of the one-shot [`gradient`](super::gradient) and the gradient it returns:
+//! a slice or a `Vec` gives a `Vec<f64>`, an array `[f64; N]` (or a reference to one) an
+//! array of the same length, on the stack, as num-dual's `gradient` of an `SVector` does.
+//!
+//! Also the one-pass gradient without kept buffers: unit seeds from a table built at
+//! compile time, so that a gradient of up to 32 inputs in one pass reads no thread-local
+//! state and (for an array) allocates nothing.
+
+use super::{FlatOutput, ScalarOutput, SliceRule};
+use fwdad_runtime::{Batch, JacobianSink};
+
+/// A point [`gradient`](super::gradient) differentiates at, and the type of the gradient
+/// it returns: `Vec<f64>` for `&[f64]` and `&Vec<f64>`, `[f64; N]` for `&[f64; N]` and
+/// `[f64; N]`.
+///
+/// ```
+/// use fwdad::prelude::*;
+///
+/// #[derive_frule]
+/// fn norm2(x: &[f64]) -> f64 {
+///     x.iter().map(|v| v * v).sum()
+/// }
+///
+/// // An array in, an array out (no allocation).
+/// let (_, g): (f64, [f64; 3]) = gradient(norm2 {}, &[1.0, 2.0, 3.0]);
+/// assert_eq!(g, [2.0, 4.0, 6.0]);
+/// // A slice or a `Vec` in, a `Vec` out.
+/// let x = vec![1.0, 2.0, 3.0];
+/// let (_, g): (f64, Vec<f64>) = gradient(norm2 {}, &x);
+/// assert_eq!(g, [2.0, 4.0, 6.0]);
+/// let (_, g): (f64, Vec<f64>) = gradient(norm2 {}, &x[1..]);
+/// assert_eq!(g, [4.0, 6.0]);
+/// ```
+///
+/// It only names what `gradient` accepts; there is nothing to implement (it is sealed).
+#[diagnostic::on_unimplemented(
+    message = "`gradient` takes the point as `&[f64]`, `&Vec<f64>`, `&[f64; N]` or `[f64; N]`, not `{Self}`",
+    label = "the point the gradient is taken at",
+    note = "pass a slice (`&x[..]`, `x.as_slice()`) for a gradient in a `Vec<f64>`, or an array for a gradient in an array of the same length"
+)]
+pub trait GradientPoint: sealed::Point {
+    /// The gradient: `Vec<f64>` for a slice or a `Vec`, `[f64; N]` for an array.
+    type Gradient: sealed::Gradient;
+    /// The point's coordinates.
+    #[doc(hidden)]
+    fn coordinates(&self) -> &[f64];
+}
+
+impl sealed::Point for &[f64] {}
+impl GradientPoint for &[f64] {
+    type Gradient = Vec<f64>;
+    #[inline(always)]
+    fn coordinates(&self) -> &[f64] {
+        self
+    }
+}
+
+impl sealed::Point for &Vec<f64> {}
+impl GradientPoint for &Vec<f64> {
+    type Gradient = Vec<f64>;
+    #[inline(always)]
+    fn coordinates(&self) -> &[f64] {
+        self
+    }
+}
+
+impl<const N: usize> sealed::Point for &[f64; N] {}
+impl<const N: usize> GradientPoint for &[f64; N] {
+    type Gradient = [f64; N];
+    #[inline(always)]
+    fn coordinates(&self) -> &[f64] {
+        &self[..]
+    }
+}
+
+impl<const N: usize> sealed::Point for [f64; N] {}
+impl<const N: usize> GradientPoint for [f64; N] {
+    type Gradient = [f64; N];
+    #[inline(always)]
+    fn coordinates(&self) -> &[f64] {
+        &self[..]
+    }
+}
+
+pub(super) mod sealed {
+    use fwdad_runtime::Lanes;
+
+    /// Seal of [`GradientPoint`](super::GradientPoint).
+    pub trait Point {}
+
+    /// A gradient [`gradient`](crate::drivers::gradient) returns, `n` long: `Vec<f64>` or
+    /// `[f64; n]`.
+    pub trait Gradient: Sized {
+        /// Whether the length is a constant (an array).
+        const FIXED: bool;
+        /// Nothing allocated: an empty `Vec`, an array of zeros.
+        fn empty() -> Self;
+        /// `n` zeros (a `Vec` allocated, an array filled).
+        fn zero(&mut self, n: usize);
+        /// The entries.
+        fn entries(&mut self) -> &mut [f64];
+        /// The first `n` lanes of `t` (`n ≤ S::LANES`).
+        fn from_lanes<S: Lanes<f64>>(t: &S, n: usize) -> Self;
+        /// A copy of `g`.
+        fn from_slice(g: &[f64]) -> Self;
+    }
+
+    impl Gradient for Vec<f64> {
+        const FIXED: bool = false;
+        #[inline(always)]
+        fn empty() -> Self {
+            Vec::new()
+        }
+        #[inline(always)]
+        fn zero(&mut self, n: usize) {
+            self.clear();
+            self.resize(n, 0.0);
+        }
+        #[inline(always)]
+        fn entries(&mut self) -> &mut [f64] {
+            self
+        }
+        #[inline(always)]
+        fn from_lanes<S: Lanes<f64>>(t: &S, n: usize) -> Self {
+            // A loop of fixed trip count, element by element as the lanes were written:
+            // a `memcpy` would read them 64 bytes at a time, waiting for the 8-byte
+            // stores to retire (6 % of a 10-input gradient).
+            let mut v = Vec::with_capacity(n);
+            for lane in 0..S::LANES {
+                if lane < n {
+                    v.push(t.lane(lane));
+                }
+            }
+            v
+        }
+        #[inline(always)]
+        fn from_slice(g: &[f64]) -> Self {
+            g.to_vec()
+        }
+    }
+
+    impl<const N: usize> Gradient for [f64; N] {
+        const FIXED: bool = true;
+        #[inline(always)]
+        fn empty() -> Self {
+            [0.0; N]
+        }
+        #[inline(always)]
+        fn zero(&mut self, n: usize) {
+            debug_assert_eq!(n, N);
+            *self = [0.0; N];
+        }
+        #[inline(always)]
+        fn entries(&mut self) -> &mut [f64] {
+            self
+        }
+        #[inline(always)]
+        fn from_lanes<S: Lanes<f64>>(t: &S, n: usize) -> Self {
+            debug_assert!(n == N && N <= S::LANES);
+            core::array::from_fn(|lane| t.lane(lane))
+        }
+        #[inline(always)]
+        fn from_slice(g: &[f64]) -> Self {
+            let mut a = [0.0; N];
+            a.copy_from_slice(g);
+            a
+        }
+    }
+}
+
+/// The unit directions of `W` lanes, `e_k` in lane `k`: the seeds of a one-pass gradient,
+/// built at compile time and read from static memory.
+struct UnitSeeds<const W: usize>;
+
+impl<const W: usize> UnitSeeds<W> {
+    const SEEDS: [Batch<f64, W>; W] = {
+        let mut seeds = [Batch([0.0; W]); W];
+        let mut k = 0;
+        while k < W {
+            seeds[k].0[k] = 1.0;
+            k += 1;
+        }
+        seeds
+    };
+}
+
+/// The gradient a rule's Jacobian entry writes (`Frule::chain_jacobian`, one output).
+struct GradientSink<G> {
+    n: usize,
+    value: f64,
+    gradient: G,
+}
+
+impl<G: sealed::Gradient> JacobianSink for GradientSink<G> {
+    #[inline]
+    fn rows(&mut self, m: usize) {
+        debug_assert_eq!(m, 1, "a gradient's rule has one output");
+        self.gradient.zero(self.n);
+    }
+    #[inline(always)]
+    fn value(&mut self, i: usize, v: f64) {
+        if i == 0 {
+            self.value = v;
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, i: usize, j: usize, d: f64) {
+        if i == 0 {
+            self.gradient.entries()[j] += d;
+        }
+    }
+}
+
+/// The gradient of `f` at `x` in one pass of `W ≥ x.len()` lanes of `Batch`, seeded from
+/// [`UnitSeeds`]: no buffers kept, nothing allocated but a `Vec` result. A rule with a
+/// Jacobian entry writes its coefficients instead (no seeded pass). Never inlined, as
+/// [`jacobian_into`](super::jacobian_into): beside the tuned path's calls of the rule,
+/// LLVM would inline none of them.
+#[inline(never)]
+pub(super) fn one_pass<const W: usize, F, G>(f: &F, x: &[f64]) -> (f64, G)
+where
+    F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>,
+    G: sealed::Gradient,
+{
+    one_pass_inline::<W, F, G>(f, x)
+}
+
+/// [`one_pass`], inlined: for an array, whose length is a constant, the caller keeps the
+/// gradient in registers instead of reading it back from the callee's stores.
+#[inline(always)]
+pub(super) fn one_pass_inline<const W: usize, F, G>(f: &F, x: &[f64]) -> (f64, G)
+where
+    F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>,
+    G: sealed::Gradient,
+{
+    let n = x.len();
+    let seeds = &UnitSeeds::<W>::SEEDS[..n];
+    let mut sink = GradientSink {
+        n,
+        value: 0.0,
+        gradient: G::empty(),
+    };
+    // Nothing (`false`) for a rule without a Jacobian entry.
+    if f.eval_jacobian(x, seeds, &mut sink) {
+        return (sink.value, sink.gradient);
+    }
+    let y = f.eval(x, seeds);
+    (y.value(0), G::from_lanes(&y.tangent(0), n))
+}
