@@ -44,6 +44,14 @@ pub trait Real:
     /// Widens (or keeps) the value as an `f64`, for inner products and tolerances.
     fn to_f64_lossless(self) -> f64;
 
+    /// `f64::round_ties_even` (not a method of `num_traits::Float`).
+    #[doc(hidden)]
+    fn __round_ties_even(self) -> Self;
+    /// `f64::midpoint`, bit for bit (`std`'s is stable only since Rust 1.85, after this
+    /// crate's minimum version).
+    #[doc(hidden)]
+    fn __midpoint(self, other: Self) -> Self;
+
     /// `acc + c·t`, lane by lane (the linearised chains' tangent update).
     #[doc(hidden)]
     #[inline(always)]
@@ -150,6 +158,28 @@ impl Real for f64 {
     fn to_f64_lossless(self) -> f64 {
         self
     }
+    #[inline(always)]
+    fn __round_ties_even(self) -> Self {
+        self.round_ties_even()
+    }
+    /// `std`'s algorithm: halve before adding only where the sum could overflow, and
+    /// never halve an operand that would lose bits by it.
+    #[inline(always)]
+    fn __midpoint(self, other: Self) -> Self {
+        const LO: f64 = f64::MIN_POSITIVE * 2.0;
+        const HI: f64 = f64::MAX / 2.0;
+        let (a, b) = (self, other);
+        let (abs_a, abs_b) = (a.abs(), b.abs());
+        if abs_a <= HI && abs_b <= HI {
+            (a + b) / 2.0
+        } else if abs_a < LO {
+            a + b / 2.0
+        } else if abs_b < LO {
+            a / 2.0 + b
+        } else {
+            a / 2.0 + b / 2.0
+        }
+    }
     dispatch!(d_f64, d_dual_f64, d1_dual_f64, d2_dual_f64);
     #[inline(always)]
     fn __tangent_to_of<S: Mode>(t: S) -> S::Of<f64> {
@@ -203,6 +233,15 @@ impl Real for f32 {
     #[inline(always)]
     fn to_f64_lossless(self) -> f64 {
         self as f64
+    }
+    #[inline(always)]
+    fn __round_ties_even(self) -> Self {
+        self.round_ties_even()
+    }
+    /// `std`'s: the sum in `f64` is exact, so one rounding to `f32`.
+    #[inline(always)]
+    fn __midpoint(self, other: Self) -> Self {
+        ((self as f64 + other as f64) / 2.0) as f32
     }
     dispatch!(d_f32, d_dual_f32, d1_dual_f32, d2_dual_f32);
     #[inline(always)]

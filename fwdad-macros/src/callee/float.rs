@@ -95,6 +95,7 @@ float_ops! {
     Floor = "floor": Unary, Piecewise, unbounded false, method true;
     Ceil = "ceil": Unary, Piecewise, unbounded false, method true;
     Round = "round": Unary, Piecewise, unbounded false, method true;
+    RoundTiesEven = "round_ties_even": Unary, Piecewise, unbounded false, method true;
     Trunc = "trunc": Unary, Piecewise, unbounded false, method true;
     Fract = "fract": Unary, Piecewise, unbounded false, method true;
     Atan2 = "atan2": Binary, Smooth, unbounded true, method true;
@@ -103,6 +104,10 @@ float_ops! {
     Copysign = "copysign": Binary, Piecewise, unbounded false, method true;
     Min = "min": Binary, Piecewise, unbounded false, method true;
     Max = "max": Binary, Piecewise, unbounded false, method true;
+    /// Deprecated in `std` (C's `fdim`), still compiled.
+    AbsSub = "abs_sub": Binary, Piecewise, unbounded false, method true;
+    /// Stable since Rust 1.85.
+    Midpoint = "midpoint": Binary, Other, unbounded false, method true;
     Log = "log": Binary, Smooth, unbounded true, method true;
     RemEuclid = "rem_euclid": Binary, Piecewise, unbounded false, method true;
     DivEuclid = "div_euclid": Binary, Piecewise, unbounded false, method true;
