@@ -1,7 +1,9 @@
 //! Walls users hit in ordinary numeric code, each annotated as written: float methods that
 //! had no rule (`round_ties_even`, `midpoint`, the deprecated `abs_sub`) and float queries
 //! (`is_subnormal`, `classify`, `to_bits`), a pooling layer flattened with `flat_map` over
-//! rows borrowed twice (`Vec<&[f64]>`, `&Vec<f64>`), ... Each is
+//! rows borrowed twice (`Vec<&[f64]>`, `&Vec<f64>`), the user's `impl Sum` and `impl
+//! Product` (over values and references) behind `it.sum::<Vec3>()` and
+//! `it.product::<Abcd>()`, ... Each is
 //! checked against central differences in every mode (`check_modes!`, primals bit for
 //! bit) and against closed forms where there is one.
 
@@ -9,6 +11,8 @@ mod common;
 
 use common::modes::assert_close;
 use fwdad::prelude::*;
+use std::iter::{Product, Sum};
+use std::ops::{Add, Mul};
 
 // ---------------------------------------------------------------------------------------
 // Float methods: `round_ties_even`, `midpoint`, `abs_sub`.
@@ -115,5 +119,186 @@ fn flat_map_over_borrowed_rows() {
     for i in 0..8 {
         let w = if [1, 3, 4, 7].contains(&i) { 1.0 - x[i].tanh().powi(2) } else { 0.0 };
         assert_close(g[i], w, 1e-12, &format!("pooled_owned d/dx{i}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The user's `Sum` and `Product` impls, taking iterators.
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Differentiable)]
+pub struct Vec3 {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+#[derive_frule]
+impl Vec3 {
+    pub fn zero() -> Vec3 {
+        Vec3 { x: 0.0, y: 0.0, z: 0.0 }
+    }
+}
+
+#[derive_frule]
+impl Add for Vec3 {
+    type Output = Vec3;
+    fn add(self, o: Vec3) -> Vec3 {
+        Vec3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    }
+}
+
+#[derive_frule]
+impl Mul<f64> for Vec3 {
+    type Output = Vec3;
+    fn mul(self, s: f64) -> Vec3 {
+        Vec3 { x: self.x * s, y: self.y * s, z: self.z * s }
+    }
+}
+
+#[derive_frule]
+impl Sum for Vec3 {
+    fn sum<I: Iterator<Item = Vec3>>(iter: I) -> Vec3 {
+        iter.fold(Vec3::zero(), |a, b| a + b)
+    }
+}
+
+#[derive_frule]
+impl<'a> Sum<&'a Vec3> for Vec3 {
+    fn sum<I: Iterator<Item = &'a Vec3>>(iter: I) -> Vec3 {
+        iter.fold(Vec3::zero(), |a, b| a + *b)
+    }
+}
+
+#[derive(Clone, Copy, Differentiable)]
+pub struct Body {
+    pub pos: Vec3,
+    pub m: f64,
+}
+
+/// The height of the centre of mass of bodies at `(a, a·m, sin m)` of mass `m`, one per
+/// pair `(a, m)` of the inputs.
+#[derive_frule]
+fn com_height(x: &[f64]) -> f64 {
+    let bodies: Vec<Body> = x
+        .chunks(2)
+        .map(|c| Body { pos: Vec3 { x: c[0], y: c[0] * c[1], z: c[1].sin() }, m: c[1] })
+        .collect();
+    let com: Vec3 = bodies.iter().map(|b| b.pos * b.m).sum();
+    let m: f64 = bodies.iter().map(|b| b.m).sum();
+    (com.y + com.z) / m
+}
+
+/// The resultant of forces over references (`impl Sum<&Vec3>`), all of them and those
+/// pointing up.
+#[derive_frule]
+fn resultant(x: &[f64]) -> f64 {
+    let forces: Vec<Vec3> = x.iter().map(|&t| Vec3 { x: t.cos(), y: t.sin(), z: t * t }).collect();
+    let all = forces.iter().sum::<Vec3>();
+    let up: Vec3 = forces.iter().filter(|f| f.y > 0.0).sum();
+    all.x * all.y + up.z
+}
+
+#[test]
+fn user_sum_impls() {
+    let x = [0.3, 1.2, -0.7, 0.8, 1.1, 2.0];
+    check_modes!(com_height {}, com_height, x);
+    // N / M with N = sum m (a m + sin m), M = sum m.
+    let (big_n, big_m): (f64, f64) = x
+        .chunks(2)
+        .fold((0.0, 0.0), |(n, m), c| (n + c[1] * (c[0] * c[1] + c[1].sin()), m + c[1]));
+    let (_, g) = gradient(com_height {}, &x);
+    for (k, c) in x.chunks(2).enumerate() {
+        let (a, m) = (c[0], c[1]);
+        assert_close(g[2 * k], m * m / big_m, 1e-12, "d/da");
+        let dn = 2.0 * a * m + m.sin() + m * m.cos();
+        assert_close(g[2 * k + 1], (dn * big_m - big_n) / (big_m * big_m), 1e-12, "d/dm");
+    }
+    let t = [0.4, 2.0, -0.5, 1.3];
+    check_modes!(resultant {}, resultant, t);
+    // all = (sum cos, sum sin, .), up.z = sum of t² over sin t > 0.
+    let (sc, ss): (f64, f64) = (t.iter().map(|v| v.cos()).sum(), t.iter().map(|v| v.sin()).sum());
+    let (_, g) = gradient(resultant {}, &t);
+    for (k, &v) in t.iter().enumerate() {
+        let up = if v.sin() > 0.0 { 2.0 * v } else { 0.0 };
+        assert_close(g[k], -v.sin() * ss + sc * v.cos() + up, 1e-12, "d/dt");
+    }
+}
+
+/// A ray-transfer (ABCD) matrix of paraxial optics.
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Abcd {
+    pub a: f64,
+    pub b: f64,
+    pub c: f64,
+    pub d: f64,
+}
+
+#[derive_frule]
+impl Abcd {
+    pub fn identity() -> Abcd {
+        Abcd { a: 1.0, b: 0.0, c: 0.0, d: 1.0 }
+    }
+    pub fn lens(f: f64) -> Abcd {
+        Abcd { a: 1.0, b: 0.0, c: -1.0 / f, d: 1.0 }
+    }
+    pub fn gap(d: f64) -> Abcd {
+        Abcd { a: 1.0, b: d, c: 0.0, d: 1.0 }
+    }
+}
+
+#[derive_frule]
+impl Mul for Abcd {
+    type Output = Abcd;
+    fn mul(self, o: Abcd) -> Abcd {
+        Abcd {
+            a: self.a * o.a + self.b * o.c,
+            b: self.a * o.b + self.b * o.d,
+            c: self.c * o.a + self.d * o.c,
+            d: self.c * o.b + self.d * o.d,
+        }
+    }
+}
+
+#[derive_frule]
+impl Product for Abcd {
+    fn product<I: Iterator<Item = Abcd>>(iter: I) -> Abcd {
+        iter.fold(Abcd::identity(), |m, e| m * e)
+    }
+}
+
+#[derive_frule]
+impl<'a> Product<&'a Abcd> for Abcd {
+    fn product<I: Iterator<Item = &'a Abcd>>(iter: I) -> Abcd {
+        iter.fold(Abcd::identity(), |m, e| m * *e)
+    }
+}
+
+/// The effective focal length of two thin lenses `f1`, `f2` a distance `d` apart, from the
+/// system's matrix (the last element first, as light meets them in reverse order).
+#[derive_frule]
+fn focal_length(x: &[f64]) -> f64 {
+    let (f1, d, f2) = (x[0], x[1], x[2]);
+    let elements = [Abcd::lens(f2), Abcd::gap(d), Abcd::lens(f1)];
+    let system: Abcd = elements.iter().product();
+    let again = elements.iter().copied().product::<Abcd>();
+    -0.5 / system.c - 0.5 / again.c
+}
+
+#[test]
+fn user_product_impls() {
+    let x = [0.5, 0.2, -0.8];
+    check_modes!(focal_length {}, focal_length, x);
+    // 1/f = 1/f1 + 1/f2 - d/(f1 f2).
+    let (f1, d, f2) = (x[0], x[1], x[2]);
+    let phi = 1.0 / f1 + 1.0 / f2 - d / (f1 * f2);
+    let dphi = [
+        -1.0 / (f1 * f1) + d / (f1 * f1 * f2),
+        -1.0 / (f1 * f2),
+        -1.0 / (f2 * f2) + d / (f1 * f2 * f2),
+    ];
+    let (v, g) = gradient(focal_length {}, &x);
+    assert_close(v, 1.0 / phi, 1e-12, "f");
+    for k in 0..3 {
+        assert_close(g[k], -dphi[k] / (phi * phi), 1e-12, "d/dx");
     }
 }

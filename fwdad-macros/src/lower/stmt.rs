@@ -195,8 +195,11 @@ impl Lowerer<'_> {
         if let Some(ty) = ty {
             if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {
                 if let Some(m) = reduction_of(&init.expr) {
-                    self.user_reduction_error(m, ty);
-                    return Some(());
+                    let mut desugared = local.clone();
+                    if let Some(init) = &mut desugared.init {
+                        *init.expr = self.user_reduction(m, ty)?;
+                    }
+                    return self.lower_local(&desugared);
                 }
             }
         }
