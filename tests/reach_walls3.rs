@@ -3,7 +3,8 @@
 //! (`is_subnormal`, `classify`, `to_bits`), a pooling layer flattened with `flat_map` over
 //! rows borrowed twice (`Vec<&[f64]>`, `&Vec<f64>`), the user's `impl Sum` and `impl
 //! Product` (over values and references) behind `it.sum::<Vec3>()` and
-//! `it.product::<Abcd>()`, ... Each is
+//! `it.product::<Abcd>()`, `peekable()` read by `next()` and `peek()` (a piecewise
+//! integrator and a run detector, as tokenizers write them), ... Each is
 //! checked against central differences in every mode (`check_modes!`, primals bit for
 //! bit) and against closed forms where there is one.
 
@@ -300,5 +301,77 @@ fn user_product_impls() {
     assert_close(v, 1.0 / phi, 1e-12, "f");
     for k in 0..3 {
         assert_close(g[k], -dphi[k] / (phi * phi), 1e-12, "d/dx");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// `peekable()`: `next()` and `peek()` as a tokenizer writes them.
+
+/// The trapezoidal integral over knots `t` (the first half of `x`) of values `y` (the
+/// second half), walking the knots with a lookahead.
+#[derive_frule]
+fn piecewise_integral(x: &[f64]) -> f64 {
+    let (t, y) = x.split_at(x.len() / 2);
+    let mut knots = t.iter().peekable();
+    let mut k = 0;
+    let mut area = 0.0;
+    while let Some(t0) = knots.next() {
+        if let Some(&t1) = knots.peek() {
+            area += 0.5 * (y[k] + y[k + 1]) * (t1 - t0);
+        }
+        k += 1;
+    }
+    area
+}
+
+/// Squares weighted double where the next value has the same sign (a run), over copied
+/// items and over references (`Some(&&next)`).
+#[derive_frule]
+fn run_weighted(x: &[f64]) -> f64 {
+    let mut it = x.iter().copied().peekable();
+    let mut total = 0.0;
+    while let Some(v) = it.next() {
+        let w = match it.peek() {
+            Some(&next) if next * v > 0.0 => 2.0,
+            _ => 1.0,
+        };
+        total += w * v * v;
+    }
+    let mut refs = x.iter().peekable();
+    while let Some(&v) = refs.next() {
+        if let Some(&&next) = refs.peek() {
+            total += v * next;
+        }
+    }
+    total
+}
+
+#[test]
+fn peekable_next_and_peek() {
+    let x = [0.0, 0.4, 1.1, 2.0, 1.0, 3.0, 2.5, 0.5];
+    check_modes!(piecewise_integral {}, piecewise_integral, x);
+    let (t, y) = x.split_at(4);
+    let (_, g) = gradient(piecewise_integral {}, &x);
+    for k in 0..4 {
+        let (dt_left, dt_right) = (
+            if k > 0 { t[k] - t[k - 1] } else { 0.0 },
+            if k < 3 { t[k + 1] - t[k] } else { 0.0 },
+        );
+        let (y_left, y_right) = (
+            if k > 0 { y[k - 1] + y[k] } else { 0.0 },
+            if k < 3 { y[k] + y[k + 1] } else { 0.0 },
+        );
+        assert_close(g[k], 0.5 * (y_left - y_right), 1e-12, "d/dt");
+        assert_close(g[4 + k], 0.5 * (dt_left + dt_right), 1e-12, "d/dy");
+    }
+    let x = [0.5, 1.5, -0.7, -0.2, 0.9];
+    check_modes!(run_weighted {}, run_weighted, x);
+    // Weights 2, 1, 2, 1, 1 (runs end at x1 and x3), plus the products of neighbours.
+    let w = [2.0, 1.0, 2.0, 1.0, 1.0];
+    let (_, g) = gradient(run_weighted {}, &x);
+    for k in 0..5 {
+        let left = if k > 0 { x[k - 1] } else { 0.0 };
+        let right = if k < 4 { x[k + 1] } else { 0.0 };
+        assert_close(g[k], 2.0 * w[k] * x[k] + left + right, 1e-12, "d/dx");
     }
 }

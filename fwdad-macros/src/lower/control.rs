@@ -518,6 +518,8 @@ impl<'ast> Visit<'ast> for AssignScan {
         {
             self.note_receiver(&m.receiver);
         }
+        // `it.next()` of a `peekable()` iterator moves its cursor (`peekable.rs`).
+        self.names.extend(super::peekable::cursor_names(m));
         syn::visit::visit_expr_method_call(self, m);
     }
 

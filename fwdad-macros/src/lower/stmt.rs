@@ -73,6 +73,13 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
+        // `let mut it = x.iter().peekable();`: a cursor over the slice (`peekable.rs`).
+        if let Some(lets) = self.peekable_lets(local) {
+            for l in &lets {
+                self.lower_local(l)?;
+            }
+            return Some(());
+        }
         let Some(init) = &local.init else {
             // `let (y, z);`, `let (y, z): (f64, f64);`: a declaration per name.
             if let Some(parts) = split_declaration(&local.pat, None) {
