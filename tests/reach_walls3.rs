@@ -89,13 +89,20 @@ fn max_pool(ch: &[f64], k: usize) -> Vec<f64> {
 fn pooled_rows(x: &[f64]) -> f64 {
     let chans: Vec<&[f64]> = x.chunks(4).collect();
     let pooled: Vec<f64> = chans.iter().flat_map(|ch| max_pool(ch, 2)).collect();
-    pooled.iter().enumerate().map(|(i, v)| (i as f64 + 1.0) * v * v).sum()
+    pooled
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as f64 + 1.0) * v * v)
+        .sum()
 }
 
 /// The same with owned channels, each lent by `&ch` (a `&&Vec<f64>`).
 #[derive_frule]
 fn pooled_owned(x: &[f64]) -> f64 {
-    let chans: Vec<Vec<f64>> = x.chunks(4).map(|c| c.iter().map(|v| v.tanh()).collect()).collect();
+    let chans: Vec<Vec<f64>> = x
+        .chunks(4)
+        .map(|c| c.iter().map(|v| v.tanh()).collect())
+        .collect();
     let pooled: Vec<f64> = chans.iter().flat_map(|ch| max_pool(&ch, 2)).collect();
     pooled.iter().sum()
 }
@@ -118,7 +125,11 @@ fn flat_map_over_borrowed_rows() {
     }
     let (_, g) = gradient(pooled_owned {}, &x);
     for i in 0..8 {
-        let w = if [1, 3, 4, 7].contains(&i) { 1.0 - x[i].tanh().powi(2) } else { 0.0 };
+        let w = if [1, 3, 4, 7].contains(&i) {
+            1.0 - x[i].tanh().powi(2)
+        } else {
+            0.0
+        };
         assert_close(g[i], w, 1e-12, &format!("pooled_owned d/dx{i}"));
     }
 }
@@ -136,7 +147,11 @@ pub struct Vec3 {
 #[derive_frule]
 impl Vec3 {
     pub fn zero() -> Vec3 {
-        Vec3 { x: 0.0, y: 0.0, z: 0.0 }
+        Vec3 {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+        }
     }
 }
 
@@ -144,7 +159,11 @@ impl Vec3 {
 impl Add for Vec3 {
     type Output = Vec3;
     fn add(self, o: Vec3) -> Vec3 {
-        Vec3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+        Vec3 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
     }
 }
 
@@ -152,7 +171,11 @@ impl Add for Vec3 {
 impl Mul<f64> for Vec3 {
     type Output = Vec3;
     fn mul(self, s: f64) -> Vec3 {
-        Vec3 { x: self.x * s, y: self.y * s, z: self.z * s }
+        Vec3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
     }
 }
 
@@ -182,7 +205,14 @@ pub struct Body {
 fn com_height(x: &[f64]) -> f64 {
     let bodies: Vec<Body> = x
         .chunks(2)
-        .map(|c| Body { pos: Vec3 { x: c[0], y: c[0] * c[1], z: c[1].sin() }, m: c[1] })
+        .map(|c| Body {
+            pos: Vec3 {
+                x: c[0],
+                y: c[0] * c[1],
+                z: c[1].sin(),
+            },
+            m: c[1],
+        })
         .collect();
     let com: Vec3 = bodies.iter().map(|b| b.pos * b.m).sum();
     let m: f64 = bodies.iter().map(|b| b.m).sum();
@@ -193,7 +223,14 @@ fn com_height(x: &[f64]) -> f64 {
 /// pointing up.
 #[derive_frule]
 fn resultant(x: &[f64]) -> f64 {
-    let forces: Vec<Vec3> = x.iter().map(|&t| Vec3 { x: t.cos(), y: t.sin(), z: t * t }).collect();
+    let forces: Vec<Vec3> = x
+        .iter()
+        .map(|&t| Vec3 {
+            x: t.cos(),
+            y: t.sin(),
+            z: t * t,
+        })
+        .collect();
     let all = forces.iter().sum::<Vec3>();
     let up: Vec3 = forces.iter().filter(|f| f.y > 0.0).sum();
     all.x * all.y + up.z
@@ -204,20 +241,28 @@ fn user_sum_impls() {
     let x = [0.3, 1.2, -0.7, 0.8, 1.1, 2.0];
     check_modes!(com_height {}, com_height, x);
     // N / M with N = sum m (a m + sin m), M = sum m.
-    let (big_n, big_m): (f64, f64) = x
-        .chunks(2)
-        .fold((0.0, 0.0), |(n, m), c| (n + c[1] * (c[0] * c[1] + c[1].sin()), m + c[1]));
+    let (big_n, big_m): (f64, f64) = x.chunks(2).fold((0.0, 0.0), |(n, m), c| {
+        (n + c[1] * (c[0] * c[1] + c[1].sin()), m + c[1])
+    });
     let (_, g) = gradient(com_height {}, &x);
     for (k, c) in x.chunks(2).enumerate() {
         let (a, m) = (c[0], c[1]);
         assert_close(g[2 * k], m * m / big_m, 1e-12, "d/da");
         let dn = 2.0 * a * m + m.sin() + m * m.cos();
-        assert_close(g[2 * k + 1], (dn * big_m - big_n) / (big_m * big_m), 1e-12, "d/dm");
+        assert_close(
+            g[2 * k + 1],
+            (dn * big_m - big_n) / (big_m * big_m),
+            1e-12,
+            "d/dm",
+        );
     }
     let t = [0.4, 2.0, -0.5, 1.3];
     check_modes!(resultant {}, resultant, t);
     // all = (sum cos, sum sin, .), up.z = sum of t² over sin t > 0.
-    let (sc, ss): (f64, f64) = (t.iter().map(|v| v.cos()).sum(), t.iter().map(|v| v.sin()).sum());
+    let (sc, ss): (f64, f64) = (
+        t.iter().map(|v| v.cos()).sum(),
+        t.iter().map(|v| v.sin()).sum(),
+    );
     let (_, g) = gradient(resultant {}, &t);
     for (k, &v) in t.iter().enumerate() {
         let up = if v.sin() > 0.0 { 2.0 * v } else { 0.0 };
@@ -237,13 +282,28 @@ pub struct Abcd {
 #[derive_frule]
 impl Abcd {
     pub fn identity() -> Abcd {
-        Abcd { a: 1.0, b: 0.0, c: 0.0, d: 1.0 }
+        Abcd {
+            a: 1.0,
+            b: 0.0,
+            c: 0.0,
+            d: 1.0,
+        }
     }
     pub fn lens(f: f64) -> Abcd {
-        Abcd { a: 1.0, b: 0.0, c: -1.0 / f, d: 1.0 }
+        Abcd {
+            a: 1.0,
+            b: 0.0,
+            c: -1.0 / f,
+            d: 1.0,
+        }
     }
     pub fn gap(d: f64) -> Abcd {
-        Abcd { a: 1.0, b: d, c: 0.0, d: 1.0 }
+        Abcd {
+            a: 1.0,
+            b: d,
+            c: 0.0,
+            d: 1.0,
+        }
     }
 }
 

@@ -72,12 +72,29 @@ fn rounding_and_sign_have_zero_tangent() {
 /// `round_ties_even` is `std`'s bit for bit (ties, signed zeros, huge values), tangent zero.
 #[test]
 fn round_ties_even_has_zero_tangent() {
-    for x in [-2.5, -1.5, -0.5, -0.4, -0.0, 0.0, 0.5, 1.5, 2.5, 3.7, 4503599627370495.5, 1e300] {
+    for x in [
+        -2.5,
+        -1.5,
+        -0.5,
+        -0.4,
+        -0.0,
+        0.0,
+        0.5,
+        1.5,
+        2.5,
+        3.7,
+        4503599627370495.5,
+        1e300,
+    ] {
         let y = ops::round_ties_even(Dual::new(x, Batch([1.0_f64, -7.0])));
         assert_eq!(y.primal.to_bits(), x.round_ties_even().to_bits(), "{x}");
         assert_eq!(y.tangent, Batch([0.0; 2]), "{x}");
         let y = ops::round_ties_even(Dual::new(x as f32, 1.0_f32));
-        assert_eq!(y.primal.to_bits(), (x as f32).round_ties_even().to_bits(), "{x}");
+        assert_eq!(
+            y.primal.to_bits(),
+            (x as f32).round_ties_even().to_bits(),
+            "{x}"
+        );
     }
 }
 
@@ -89,8 +106,24 @@ fn round_ties_even_has_zero_tangent() {
 fn midpoint_is_std_bit_for_bit() {
     let tiny = f64::MIN_POSITIVE;
     let xs = [
-        0.0, -0.0, 1.0, -3.5, 1e308, -1e308, f64::MAX, f64::MIN, tiny, -tiny, 5e-324, -5e-324,
-        1e-310, 0.1, 7.25e307, f64::INFINITY, f64::NEG_INFINITY, f64::NAN,
+        0.0,
+        -0.0,
+        1.0,
+        -3.5,
+        1e308,
+        -1e308,
+        f64::MAX,
+        f64::MIN,
+        tiny,
+        -tiny,
+        5e-324,
+        -5e-324,
+        1e-310,
+        0.1,
+        7.25e307,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
     ];
     for &a in &xs {
         for &b in &xs {
@@ -119,7 +152,10 @@ fn abs_sub_splits_a_tie() {
     let y = ops::abs_sub(Dual::new(2.0_f64, 3.0), Dual::new(2.0, 1.0));
     assert_eq!((y.primal.to_bits(), y.tangent), (0.0_f64.to_bits(), 1.0));
     let y = ops::abs_sub(Dual::new(-1.0_f64, 3.0), 2.0);
-    assert_eq!((y.primal.to_bits(), y.tangent), ((-1.0_f64).abs_sub(2.0).to_bits(), 0.0));
+    assert_eq!(
+        (y.primal.to_bits(), y.tangent),
+        ((-1.0_f64).abs_sub(2.0).to_bits(), 0.0)
+    );
     let y = ops::abs_sub(Dual::new(f64::NAN, 3.0), 2.0);
     assert!(y.primal.is_nan());
 }

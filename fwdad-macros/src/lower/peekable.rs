@@ -15,6 +15,7 @@
 //! they follow Rust's scopes.
 
 use super::Lowerer;
+use crate::callee::{Adaptor, PeekableFn};
 use crate::splice::{fill, path_expr, Hole};
 use quote::format_ident;
 
@@ -40,8 +41,11 @@ pub(crate) fn cursor_names(m: &syn::ExprMethodCall) -> Vec<String> {
     let syn::Expr::Path(p) = super::place::strip(&m.receiver) else {
         return Vec::new();
     };
-    match (p.path.get_ident(), m.method.to_string().as_str()) {
-        (Some(name), "next" | "peek") => {
+    match (
+        p.path.get_ident(),
+        PeekableFn::from_name(&m.method.to_string()),
+    ) {
+        (Some(name), Some(PeekableFn::Next | PeekableFn::Peek)) => {
             let c = cursor(name);
             vec![c.k.to_string(), c.slot.to_string()]
         }
@@ -65,12 +69,17 @@ fn peekable_of(e: &syn::Expr) -> Option<(&syn::Expr, bool)> {
     let syn::Expr::MethodCall(p) = super::place::strip(e) else {
         return None;
     };
-    if p.method != "peekable" || !p.args.is_empty() {
+    if PeekableFn::from_name(&p.method.to_string()) != Some(PeekableFn::Peekable)
+        || !p.args.is_empty()
+    {
         return None;
     }
     fn iter(e: &syn::Expr) -> Option<&syn::Expr> {
         match super::place::strip(e) {
-            syn::Expr::MethodCall(m) if m.method == "iter" && m.args.is_empty() => {
+            syn::Expr::MethodCall(m)
+                if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Iter)
+                    && m.args.is_empty() =>
+            {
                 Some(&*m.receiver)
             }
             _ => None,
@@ -81,7 +90,10 @@ fn peekable_of(e: &syn::Expr) -> Option<(&syn::Expr, bool)> {
     }
     match super::place::strip(&p.receiver) {
         syn::Expr::MethodCall(c)
-            if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
+            if matches!(
+                Adaptor::from_name(&c.method.to_string()),
+                Some(Adaptor::Copied | Adaptor::Cloned)
+            ) && c.args.is_empty() =>
         {
             iter(&c.receiver).map(|src| (src, false))
         }
@@ -153,23 +165,25 @@ impl Lowerer<'_> {
             ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
             ("__fwdad_slot", Hole::Expr(&path_expr(&c.slot))),
         ];
-        let template: syn::Expr = match (m.method.to_string().as_str(), m.args.is_empty(), refs) {
-            ("next", true, true) => syn::parse_quote!({
+        let method = PeekableFn::from_name(&m.method.to_string());
+        let template: syn::Expr = match (method, m.args.is_empty(), refs) {
+            (Some(PeekableFn::Next), true, true) => syn::parse_quote!({
                 let __fwdad_next = __fwdad_src.get(__fwdad_k);
                 __fwdad_k += 1;
                 __fwdad_next
             }),
-            ("next", true, false) => syn::parse_quote!({
+            (Some(PeekableFn::Next), true, false) => syn::parse_quote!({
                 let __fwdad_next = __fwdad_src.get(__fwdad_k).cloned();
                 __fwdad_k += 1;
                 __fwdad_next
             }),
-            ("peek", true, true) => syn::parse_quote!({
+            (Some(PeekableFn::Peek), true, true) => syn::parse_quote!({
                 __fwdad_slot = __fwdad_src.get(__fwdad_k);
                 __fwdad_slot.as_ref()
             }),
-            ("peek", true, false) => syn::parse_quote!(__fwdad_src.get(__fwdad_k)),
-            (other, ..) => {
+            (Some(PeekableFn::Peek), true, false) => syn::parse_quote!(__fwdad_src.get(__fwdad_k)),
+            _ => {
+                let other = &m.method;
                 self.diag.error_spanned(
                     &m.method,
                     format!("`#[derive_frule]` supports a `peekable()` iterator through `next()` and `peek()` only, not `{other}`: index the slice with a cursor of your own (`while k < x.len() {{ let v = x[k]; k += 1; .. }}`)"),

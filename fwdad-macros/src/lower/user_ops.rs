@@ -12,10 +12,10 @@
 //! way (`type Real = f64; x: Real`) is harmless: the runtime has the float operators'
 //! rules too.
 
-use crate::splice::Hole;
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType, UserOp};
 use crate::ir::{BinOp, InstKind, UnOp, Value, ValueDef};
+use crate::splice::Hole;
 use crate::types::TypeHint;
 use proc_macro2::Span;
 
@@ -709,11 +709,22 @@ impl Lowerer<'_> {
 /// Whether the iterator chain `e` yields references (`v.iter()`, then adaptors that keep
 /// the items: `filter`, `skip`, `rev`, ..), as far as the syntax tells.
 fn yields_refs(e: &syn::Expr) -> bool {
+    use crate::callee::Adaptor as A;
     match super::place::strip(e) {
-        syn::Expr::MethodCall(m) => match m.method.to_string().as_str() {
-            "iter" | "iter_mut" => true,
-            "filter" | "skip" | "take" | "rev" | "step_by" | "skip_while" | "take_while"
-            | "chain" | "inspect" | "cycle" | "fuse" | "peekable" => yields_refs(&m.receiver),
+        syn::Expr::MethodCall(m) => match A::from_name(&m.method.to_string()) {
+            Some(A::Iter | A::IterMut) => true,
+            Some(
+                A::Filter
+                | A::Skip
+                | A::Take
+                | A::Rev
+                | A::StepBy
+                | A::SkipWhile
+                | A::TakeWhile
+                | A::Chain
+                | A::Inspect
+                | A::Cycle,
+            ) => yields_refs(&m.receiver),
             _ => false,
         },
         _ => false,
