@@ -270,6 +270,56 @@ fn user_sum_impls() {
     }
 }
 
+/// A generic vector whose `Sum` accumulates in a loop.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct V2<T> {
+    pub x: T,
+    pub y: T,
+}
+
+#[derive_frule]
+impl<T: num_traits::Float> Add for V2<T> {
+    type Output = V2<T>;
+    fn add(self, o: V2<T>) -> V2<T> {
+        V2 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+        }
+    }
+}
+
+#[derive_frule]
+impl<T: num_traits::Float> Sum for V2<T> {
+    fn sum<I: Iterator<Item = V2<T>>>(iter: I) -> V2<T> {
+        let mut acc = V2 {
+            x: T::zero(),
+            y: T::zero(),
+        };
+        for v in iter {
+            acc = acc + v;
+        }
+        acc
+    }
+}
+
+/// `(sum p)·(sum p²)` through the generic vector's `Sum`.
+#[derive_frule]
+fn moments(p: &[f64]) -> f64 {
+    let c: V2<f64> = p.iter().map(|&x| V2 { x, y: x * x }).sum();
+    c.x * c.y
+}
+
+#[test]
+fn generic_sum_impl() {
+    let p = [1.0, -0.5, 2.0];
+    check_modes!(moments {}, moments, p);
+    let (s1, s2): (f64, f64) = (p.iter().sum(), p.iter().map(|v| v * v).sum());
+    let (_, g) = gradient(moments {}, &p);
+    for k in 0..3 {
+        assert_close(g[k], s2 + s1 * 2.0 * p[k], 1e-12, "d/dp");
+    }
+}
+
 /// A ray-transfer (ABCD) matrix of paraxial optics.
 #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
 pub struct Abcd {
