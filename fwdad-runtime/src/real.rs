@@ -104,6 +104,94 @@ pub trait Real:
     ) -> Dual<Self, T>;
 }
 
+/// `x.round_ties_even()`: `std`'s inherent method, which `core` lacks; without `std`,
+/// [`round_ties_even_by_round`].
+macro_rules! round_ties_even_fn {
+    ($($F:ty),*) => {$(
+        impl RoundTiesEven for $F {
+            #[cfg(feature = "std")]
+            #[inline(always)]
+            fn round_ties_even_(self) -> Self {
+                <$F>::round_ties_even(self)
+            }
+            #[cfg(not(feature = "std"))]
+            #[inline(always)]
+            fn round_ties_even_(self) -> Self {
+                round_ties_even_by_round(self)
+            }
+        }
+    )*};
+}
+
+trait RoundTiesEven {
+    fn round_ties_even_(self) -> Self;
+}
+round_ties_even_fn!(f32, f64);
+
+#[inline(always)]
+fn round_ties_even<F: RoundTiesEven>(x: F) -> F {
+    x.round_ties_even_()
+}
+
+/// Ties to even from `round` (ties away from zero): at a tie (`|x - round(x)| = 1/2`,
+/// exact for every float with a fraction) an odd result steps one back towards zero, and
+/// keeps `x`'s sign (`-0.5` gives `-0.0`, as `std`).
+#[cfg_attr(feature = "std", allow(dead_code))]
+fn round_ties_even_by_round<F: num_traits::Float>(x: F) -> F {
+    let r = x.round();
+    let two = F::one() + F::one();
+    let half = F::one() / two;
+    if (r - x).abs() == half && r % two != F::zero() {
+        (r - r.signum()).copysign(x)
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The fallback without `std` is `std`'s bit for bit, at ties, signed zeros, beyond
+    /// 2⁵² and at the specials.
+    #[test]
+    fn round_ties_even_by_round_is_std() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            3.7,
+            -3.2,
+            4503599627370495.5,
+            -4503599627370495.5,
+            4503599627370497.0,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        xs.extend((-40..40).map(|k| k as f64 * 0.25));
+        for x in xs {
+            let want = x.round_ties_even();
+            assert_eq!(
+                super::round_ties_even_by_round(x).to_bits(),
+                want.to_bits(),
+                "{x}"
+            );
+            let x = x as f32;
+            let got = super::round_ties_even_by_round(x);
+            assert_eq!(got.to_bits(), x.round_ties_even().to_bits(), "{x}");
+        }
+        assert!(super::round_ties_even_by_round(f64::NAN).is_nan());
+    }
+}
+
 /// Routes the generic rule interface to the concrete-typed rule definitions.
 macro_rules! dispatch {
     ($d:ident, $dd:ident, $d1:ident, $d2:ident) => {
@@ -160,7 +248,7 @@ impl Real for f64 {
     }
     #[inline(always)]
     fn __round_ties_even(self) -> Self {
-        self.round_ties_even()
+        round_ties_even(self)
     }
     /// `std`'s algorithm: halve before adding only where the sum could overflow, and
     /// never halve an operand that would lose bits by it.
@@ -169,7 +257,7 @@ impl Real for f64 {
         const LO: f64 = f64::MIN_POSITIVE * 2.0;
         const HI: f64 = f64::MAX / 2.0;
         let (a, b) = (self, other);
-        let (abs_a, abs_b) = (a.abs(), b.abs());
+        let (abs_a, abs_b) = (num_traits::Float::abs(a), num_traits::Float::abs(b));
         if abs_a <= HI && abs_b <= HI {
             (a + b) / 2.0
         } else if abs_a < LO {
@@ -236,7 +324,7 @@ impl Real for f32 {
     }
     #[inline(always)]
     fn __round_ties_even(self) -> Self {
-        self.round_ties_even()
+        round_ties_even(self)
     }
     /// `std`'s: the sum in `f64` is exact, so one rounding to `f32`.
     #[inline(always)]
