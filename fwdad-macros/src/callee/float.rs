@@ -135,6 +135,13 @@ impl FloatOp {
         matches!(self, FloatOp::Min | FloatOp::Max | FloatOp::Clamp)
     }
 
+    /// A name geometry types give their own methods (kurbo's `Point::midpoint(self, other)`):
+    /// a float's method only on a receiver known to be a float, since a field's type is not
+    /// written where it is read.
+    pub fn is_shared_with_user_types(self) -> bool {
+        matches!(self, FloatOp::Midpoint)
+    }
+
     /// Whether the partial derivative costs more than a multiply (`sin`, `exp`, a division).
     pub fn is_costly(self) -> bool {
         !matches!(
