@@ -7,6 +7,7 @@
 //! integrator and a run detector, as tokenizers write them), ... Each is
 //! checked against central differences in every mode (`check_modes!`, primals bit for
 //! bit) and against closed forms where there is one.
+#![allow(clippy::needless_range_loop)]
 
 mod common;
 
@@ -98,6 +99,7 @@ fn pooled_rows(x: &[f64]) -> f64 {
 
 /// The same with owned channels, each lent by `&ch` (a `&&Vec<f64>`).
 #[derive_frule]
+#[allow(clippy::needless_borrow)] // as users write it
 fn pooled_owned(x: &[f64]) -> f64 {
     let chans: Vec<Vec<f64>> = x
         .chunks(4)
