@@ -4,9 +4,9 @@
 //! rows borrowed twice (`Vec<&[f64]>`, `&Vec<f64>`), the user's `impl Sum` and `impl
 //! Product` (over values and references) behind `it.sum::<Vec3>()` and
 //! `it.product::<Abcd>()`, `peekable()` read by `next()` and `peek()` (a piecewise
-//! integrator and a run detector, as tokenizers write them), ... Each is
-//! checked against central differences in every mode (`check_modes!`, primals bit for
-//! bit) and against closed forms where there is one.
+//! integrator and a run detector, as tokenizers write them). Each is checked against
+//! central differences in every mode (`check_modes!`, primals bit for bit) and against
+//! closed forms where there is one.
 #![allow(clippy::needless_range_loop)]
 
 mod common;
