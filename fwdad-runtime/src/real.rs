@@ -148,50 +148,6 @@ fn round_ties_even_by_round<F: num_traits::Float>(x: F) -> F {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// The fallback without `std` is `std`'s bit for bit, at ties, signed zeros, beyond
-    /// 2⁵² and at the specials.
-    #[test]
-    fn round_ties_even_by_round_is_std() {
-        let mut xs = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.5,
-            -1.5,
-            2.5,
-            -2.5,
-            0.49999999999999994,
-            3.7,
-            -3.2,
-            4503599627370495.5,
-            -4503599627370495.5,
-            4503599627370497.0,
-            1e300,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-            5e-324,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-        ];
-        xs.extend((-40..40).map(|k| k as f64 * 0.25));
-        for x in xs {
-            let want = x.round_ties_even();
-            assert_eq!(
-                super::round_ties_even_by_round(x).to_bits(),
-                want.to_bits(),
-                "{x}"
-            );
-            let x = x as f32;
-            let got = super::round_ties_even_by_round(x);
-            assert_eq!(got.to_bits(), x.round_ties_even().to_bits(), "{x}");
-        }
-        assert!(super::round_ties_even_by_round(f64::NAN).is_nan());
-    }
-}
-
 /// Routes the generic rule interface to the concrete-typed rule definitions.
 macro_rules! dispatch {
     ($d:ident, $dd:ident, $d1:ident, $d2:ident) => {
@@ -339,5 +295,49 @@ impl Real for f32 {
     #[inline(always)]
     fn __tangent_from_of<S: Mode>(t: S::Of<f32>) -> S::Of<f32> {
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The fallback without `std` is `std`'s bit for bit, at ties, signed zeros, beyond
+    /// 2⁵² and at the specials.
+    #[test]
+    fn round_ties_even_by_round_is_std() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            3.7,
+            -3.2,
+            4503599627370495.5,
+            -4503599627370495.5,
+            4503599627370497.0,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        xs.extend((-40..40).map(|k| k as f64 * 0.25));
+        for x in xs {
+            let want = x.round_ties_even();
+            assert_eq!(
+                super::round_ties_even_by_round(x).to_bits(),
+                want.to_bits(),
+                "{x}"
+            );
+            let x = x as f32;
+            let got = super::round_ties_even_by_round(x);
+            assert_eq!(got.to_bits(), x.round_ties_even().to_bits(), "{x}");
+        }
+        assert!(super::round_ties_even_by_round(f64::NAN).is_nan());
     }
 }
