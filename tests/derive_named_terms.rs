@@ -66,5 +66,5 @@ fn terms_named_by_strings() {
         assert_close(*gi, want, 1e-13, &format!("d/dp{i}"));
     }
     let (v, g) = fwdad::gradient(loss_unknown_term {}, &p);
-    assert_eq!((v, g), (-1.0, vec![0.0, 0.0, 0.0]));
+    assert_eq!((v, g), (-1.0, [0.0, 0.0, 0.0]));
 }

@@ -267,6 +267,18 @@ fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
 /// (`recv.m(..)` → `recv.primal.__fwdad_rule_m()`, `Ty::m(..)` → `Ty::add_derive_frule_to_the_impl_of_m()`)
 /// and the one-direction `Ty::m_frule`.
 fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
+    // `impl Sum for Vec3`: kept as written, its rule on a stand-in (`reductions`).
+    match crate::reductions::standin_impl(&imp) {
+        Some(Ok(standin)) => {
+            let rules = expand_impl(args, standin);
+            return quote!(#imp #rules);
+        }
+        Some(Err(e)) => {
+            let e = e.to_compile_error();
+            return quote!(#e #imp);
+        }
+        None => {}
+    }
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let rt = args.runtime_path();

@@ -601,6 +601,18 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                             format!("no forward rule for the float function `{last}`{hint}"),
                         );
                     }
+                    // A box's dual would carry its value's tangent, but a trait object made
+                    // from it (`Vec<Box<dyn Joint>>`, the common case) takes its fields as
+                    // constants, and a box of a concrete type has no rule yet.
+                    PathCallee::Assoc
+                        if crate::callee::is_box_new(path)
+                            && !args.iter().any(|a| func.closures.contains_key(a)) =>
+                    {
+                        diag.error_spanned(
+                            path,
+                            "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs: a boxed value, and a trait object made from it (`Box<dyn Trait>`), would lose its derivative; use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the boxes from constants",
+                        );
+                    }
                     // An error's payload is built on primals.
                     PathCallee::Ctor if !data.results.first().is_some_and(is) => {}
                     PathCallee::Ctor => {

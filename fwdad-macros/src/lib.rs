@@ -27,6 +27,7 @@ mod normalize;
 mod pipeline;
 mod preacc;
 mod primitive;
+mod reductions;
 mod register;
 mod simplify;
 mod splice;

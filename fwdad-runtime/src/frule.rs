@@ -260,6 +260,38 @@ impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a [E], &
     }
 }
 
+// A reference to a borrowed value passed on (an element of `chans.iter()` over a
+// `Vec<&[f64]>`, `&ch` of a `&Vec<f64>`): Rust's auto-deref of `&&P` to `&P`, and of
+// `&&Vec<E>` on to the slice.
+
+impl<'a, 'b: 'a, P: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>>
+    for Dual<&'a &'b P, &'a &'b T>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a P, &'a T> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
+impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a &'b [E], &'a &'b [T]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(*self.primal, *self.tangent)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'b> CoerceTo<Dual<&'a [E], &'a [T]>>
+    for Dual<&'a &'b Vec<E>, &'a &'b Vec<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+        Dual::new(&self.primal[..], &self.tangent[..])
+    }
+}
+
 // Parameters declared `#[derive_frule(inactive(..))]` take borrowed data as the plain
 // reference. Only constants reach them: generated code passes a constant shared reference
 // as `Promoted`, which converts to the plain reference for free and builds its zero

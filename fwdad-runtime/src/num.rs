@@ -81,7 +81,7 @@
 //!   `integer_decode` and `classify` describe the primal.
 //! * Kinks follow the rules' conventions ([`rules::nondiff`](crate::rules::nondiff)):
 //!   `abs'(0) = 0`, ties of `max`/`min` split the tangent, `floor`, `round`, `signum`
-//!   have a zero tangent. `abs_sub(a, b)` is `0` (tangent zero) where `a <= b`, else `a - b`.
+//!   have a zero tangent. `abs_sub(a, b)` is `max(a - b, 0)`, a tie split as `max`'s.
 
 use crate::dual::Dual;
 use crate::real::Real;
@@ -210,12 +210,7 @@ impl<F: Real, T: ScalarTangent<F>> FromPrimitive for Dual<F, T> {
 /// computes, tangent zero), else `a - b`'s rule.
 #[inline(always)]
 fn abs_sub<F: Real, T: ScalarTangent<F>>(a: Dual<F, T>, b: Dual<F, T>) -> Dual<F, T> {
-    if a.primal <= b.primal {
-        #[allow(deprecated)]
-        constant(Float::abs_sub(a.primal, b.primal))
-    } else {
-        arith::sub(a, b)
-    }
+    nondiff::abs_sub(a, b)
 }
 
 impl<F: Real, T: ScalarTangent<F>> Signed for Dual<F, T> {

@@ -44,6 +44,14 @@ pub trait Real:
     /// Widens (or keeps) the value as an `f64`, for inner products and tolerances.
     fn to_f64_lossless(self) -> f64;
 
+    /// `f64::round_ties_even` (not a method of `num_traits::Float`).
+    #[doc(hidden)]
+    fn __round_ties_even(self) -> Self;
+    /// `f64::midpoint`, bit for bit (`std`'s is stable only since Rust 1.85, after this
+    /// crate's minimum version).
+    #[doc(hidden)]
+    fn __midpoint(self, other: Self) -> Self;
+
     /// `acc + c·t`, lane by lane (the linearised chains' tangent update).
     #[doc(hidden)]
     #[inline(always)]
@@ -94,6 +102,50 @@ pub trait Real:
         b: Dual<Self, T>,
         y: Dual<Self, T>,
     ) -> Dual<Self, T>;
+}
+
+/// `x.round_ties_even()`: `std`'s inherent method, which `core` lacks; without `std`,
+/// [`round_ties_even_by_round`].
+macro_rules! round_ties_even_fn {
+    ($($F:ty),*) => {$(
+        impl RoundTiesEven for $F {
+            #[cfg(feature = "std")]
+            #[inline(always)]
+            fn round_ties_even_(self) -> Self {
+                <$F>::round_ties_even(self)
+            }
+            #[cfg(not(feature = "std"))]
+            #[inline(always)]
+            fn round_ties_even_(self) -> Self {
+                round_ties_even_by_round(self)
+            }
+        }
+    )*};
+}
+
+trait RoundTiesEven {
+    fn round_ties_even_(self) -> Self;
+}
+round_ties_even_fn!(f32, f64);
+
+#[inline(always)]
+fn round_ties_even<F: RoundTiesEven>(x: F) -> F {
+    x.round_ties_even_()
+}
+
+/// Ties to even from `round` (ties away from zero): at a tie (`|x - round(x)| = 1/2`,
+/// exact for every float with a fraction) an odd result steps one back towards zero, and
+/// keeps `x`'s sign (`-0.5` gives `-0.0`, as `std`).
+#[cfg_attr(feature = "std", allow(dead_code))]
+fn round_ties_even_by_round<F: num_traits::Float>(x: F) -> F {
+    let r = x.round();
+    let two = F::one() + F::one();
+    let half = F::one() / two;
+    if (r - x).abs() == half && r % two != F::zero() {
+        (r - r.signum()).copysign(x)
+    } else {
+        r
+    }
 }
 
 /// Routes the generic rule interface to the concrete-typed rule definitions.
@@ -150,6 +202,28 @@ impl Real for f64 {
     fn to_f64_lossless(self) -> f64 {
         self
     }
+    #[inline(always)]
+    fn __round_ties_even(self) -> Self {
+        round_ties_even(self)
+    }
+    /// `std`'s algorithm: halve before adding only where the sum could overflow, and
+    /// never halve an operand that would lose bits by it.
+    #[inline(always)]
+    fn __midpoint(self, other: Self) -> Self {
+        const LO: f64 = f64::MIN_POSITIVE * 2.0;
+        const HI: f64 = f64::MAX / 2.0;
+        let (a, b) = (self, other);
+        let (abs_a, abs_b) = (num_traits::Float::abs(a), num_traits::Float::abs(b));
+        if abs_a <= HI && abs_b <= HI {
+            (a + b) / 2.0
+        } else if abs_a < LO {
+            a + b / 2.0
+        } else if abs_b < LO {
+            a / 2.0 + b
+        } else {
+            a / 2.0 + b / 2.0
+        }
+    }
     dispatch!(d_f64, d_dual_f64, d1_dual_f64, d2_dual_f64);
     #[inline(always)]
     fn __tangent_to_of<S: Mode>(t: S) -> S::Of<f64> {
@@ -204,6 +278,15 @@ impl Real for f32 {
     fn to_f64_lossless(self) -> f64 {
         self as f64
     }
+    #[inline(always)]
+    fn __round_ties_even(self) -> Self {
+        round_ties_even(self)
+    }
+    /// `std`'s: the sum in `f64` is exact, so one rounding to `f32`.
+    #[inline(always)]
+    fn __midpoint(self, other: Self) -> Self {
+        ((self as f64 + other as f64) / 2.0) as f32
+    }
     dispatch!(d_f32, d_dual_f32, d1_dual_f32, d2_dual_f32);
     #[inline(always)]
     fn __tangent_to_of<S: Mode>(t: S::Of<f32>) -> S::Of<f32> {
@@ -212,5 +295,49 @@ impl Real for f32 {
     #[inline(always)]
     fn __tangent_from_of<S: Mode>(t: S::Of<f32>) -> S::Of<f32> {
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The fallback without `std` is `std`'s bit for bit, at ties, signed zeros, beyond
+    /// 2⁵² and at the specials.
+    #[test]
+    fn round_ties_even_by_round_is_std() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            3.7,
+            -3.2,
+            4503599627370495.5,
+            -4503599627370495.5,
+            4503599627370497.0,
+            1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        xs.extend((-40..40).map(|k| k as f64 * 0.25));
+        for x in xs {
+            let want = x.round_ties_even();
+            assert_eq!(
+                super::round_ties_even_by_round(x).to_bits(),
+                want.to_bits(),
+                "{x}"
+            );
+            let x = x as f32;
+            let got = super::round_ties_even_by_round(x);
+            assert_eq!(got.to_bits(), x.round_ties_even().to_bits(), "{x}");
+        }
+        assert!(super::round_ties_even_by_round(f64::NAN).is_nan());
     }
 }

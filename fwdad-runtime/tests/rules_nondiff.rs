@@ -20,6 +20,7 @@ unary_rules! {
     signum: x in (-5.0, 5.0) => x.signum(), ops::signum(x);
     fract: x in (-5.0, 5.0) => x.fract(), ops::fract(x);
     abs: x in (-5.0, 5.0) => x.abs(), ops::abs(x);
+    round_ties_even: x in (-5.0, 5.0) => x.round_ties_even(), ops::round_ties_even(x);
 }
 
 binary_rules! {
@@ -33,6 +34,12 @@ binary_rules! {
         all [ops::copysign(a, b)], lhs [a.copysign(b)];
     copysign_same_sign: (a, b) in ((-3.0, -0.3), (-3.0, -0.3)) => a.copysign(b),
         all [ops::copysign(a, b)], lhs [a.copysign(b)];
+    abs_sub_positive: (a, b) in ((1.0, 3.0), (-3.0, 0.5)) => { #[allow(deprecated)] let y = a.abs_sub(b); y },
+        all [ops::abs_sub(a, b)], lhs [a.abs_sub(b)];
+    abs_sub_clipped: (a, b) in ((-3.0, 0.5), (1.0, 3.0)) => { #[allow(deprecated)] let y = a.abs_sub(b); y },
+        all [ops::abs_sub(a, b)], lhs [a.abs_sub(b)];
+    midpoint: (a, b) in ((-3.0, 3.0), (-3.0, 3.0)) => 0.5 * (a + b),
+        all [ops::midpoint(a, b)], lhs [a.midpoint(b)];
 }
 
 ternary_rules! {
@@ -60,6 +67,97 @@ fn rounding_and_sign_have_zero_tangent() {
             assert_eq!(y.tangent, Batch([0.0; 3]), "{name}({x})");
         }
     }
+}
+
+/// `round_ties_even` is `std`'s bit for bit (ties, signed zeros, huge values), tangent zero.
+#[test]
+fn round_ties_even_has_zero_tangent() {
+    for x in [
+        -2.5,
+        -1.5,
+        -0.5,
+        -0.4,
+        -0.0,
+        0.0,
+        0.5,
+        1.5,
+        2.5,
+        3.7,
+        4503599627370495.5,
+        1e300,
+    ] {
+        let y = ops::round_ties_even(Dual::new(x, Batch([1.0_f64, -7.0])));
+        assert_eq!(y.primal.to_bits(), x.round_ties_even().to_bits(), "{x}");
+        assert_eq!(y.tangent, Batch([0.0; 2]), "{x}");
+        let y = ops::round_ties_even(Dual::new(x as f32, 1.0_f32));
+        assert_eq!(
+            y.primal.to_bits(),
+            (x as f32).round_ties_even().to_bits(),
+            "{x}"
+        );
+    }
+}
+
+/// `midpoint`'s primal is `std`'s bit for bit where the plain sum would overflow or halving
+/// would lose bits (the rule carries its own copy: `std`'s is newer than this crate's
+/// minimum Rust); tangent `(da + db)/2`.
+#[test]
+#[allow(clippy::incompatible_msrv)] // the comparison is with `std`'s own, on the test toolchain
+fn midpoint_is_std_bit_for_bit() {
+    let tiny = f64::MIN_POSITIVE;
+    let xs = [
+        0.0,
+        -0.0,
+        1.0,
+        -3.5,
+        1e308,
+        -1e308,
+        f64::MAX,
+        f64::MIN,
+        tiny,
+        -tiny,
+        5e-324,
+        -5e-324,
+        1e-310,
+        0.1,
+        7.25e307,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    for &a in &xs {
+        for &b in &xs {
+            let y = ops::midpoint(Dual::new(a, 2.0_f64), Dual::new(b, 6.0_f64));
+            let want = a.midpoint(b);
+            assert!(
+                y.primal.to_bits() == want.to_bits() || (y.primal.is_nan() && want.is_nan()),
+                "midpoint({a:e}, {b:e}) = {:e}, std {want:e}",
+                y.primal
+            );
+            assert_eq!(y.tangent, 4.0);
+            let (a32, b32) = (a as f32, b as f32);
+            let y = ops::midpoint(Dual::new(a32, 2.0_f32), b32);
+            let want = a32.midpoint(b32);
+            assert!(y.primal.to_bits() == want.to_bits() || (y.primal.is_nan() && want.is_nan()));
+            assert_eq!(y.tangent, 1.0);
+        }
+    }
+}
+
+/// `abs_sub(a, b) = max(a - b, 0)`: on a tie half of `da - db`, as `max` splits a tie; the
+/// primal is `std`'s (`+0`, NaN for NaN).
+#[test]
+#[allow(deprecated)]
+fn abs_sub_splits_a_tie() {
+    let y = ops::abs_sub(Dual::new(2.0_f64, 3.0), Dual::new(2.0, 1.0));
+    assert_eq!((y.primal.to_bits(), y.tangent), (0.0_f64.to_bits(), 1.0));
+    let y = ops::abs_sub(Dual::new(-1.0_f64, 3.0), 2.0);
+    assert_eq!(
+        (y.primal.to_bits(), y.tangent),
+        ((-1.0_f64).abs_sub(2.0).to_bits(), 0.0)
+    );
+    let y = ops::abs_sub(Dual::new(f64::NAN, 3.0), 2.0);
+    assert!(y.primal.is_nan());
 }
 
 /// `fract(x) = x - trunc(x)` has tangent `dx`, at integers too.

@@ -95,6 +95,7 @@ float_ops! {
     Floor = "floor": Unary, Piecewise, unbounded false, method true;
     Ceil = "ceil": Unary, Piecewise, unbounded false, method true;
     Round = "round": Unary, Piecewise, unbounded false, method true;
+    RoundTiesEven = "round_ties_even": Unary, Piecewise, unbounded false, method true;
     Trunc = "trunc": Unary, Piecewise, unbounded false, method true;
     Fract = "fract": Unary, Piecewise, unbounded false, method true;
     Atan2 = "atan2": Binary, Smooth, unbounded true, method true;
@@ -103,6 +104,10 @@ float_ops! {
     Copysign = "copysign": Binary, Piecewise, unbounded false, method true;
     Min = "min": Binary, Piecewise, unbounded false, method true;
     Max = "max": Binary, Piecewise, unbounded false, method true;
+    /// Deprecated in `std` (C's `fdim`), still compiled.
+    AbsSub = "abs_sub": Binary, Piecewise, unbounded false, method true;
+    /// Stable since Rust 1.85.
+    Midpoint = "midpoint": Binary, Other, unbounded false, method true;
     Log = "log": Binary, Smooth, unbounded true, method true;
     RemEuclid = "rem_euclid": Binary, Piecewise, unbounded false, method true;
     DivEuclid = "div_euclid": Binary, Piecewise, unbounded false, method true;
@@ -128,6 +133,13 @@ impl FloatOp {
     /// is an integer (Rust has no mixed integer-float calls).
     pub fn is_int_arg(self) -> bool {
         matches!(self, FloatOp::Min | FloatOp::Max | FloatOp::Clamp)
+    }
+
+    /// A name geometry types give their own methods (kurbo's `Point::midpoint(self, other)`):
+    /// a float's method only on a receiver known to be a float, since a field's type is not
+    /// written where it is read.
+    pub fn is_shared_with_user_types(self) -> bool {
+        matches!(self, FloatOp::Midpoint)
     }
 
     /// Whether the partial derivative costs more than a multiply (`sin`, `exp`, a division).

@@ -44,6 +44,15 @@ super::names! {
 }
 
 super::names! {
+    /// `x.iter().peekable()` and the methods `lower::peekable` reads as its cursor.
+    pub enum PeekableFn {
+        Peekable = "peekable",
+        Next = "next",
+        Peek = "peek",
+    }
+}
+
+super::names! {
     /// A method that consumes an iterator into a value.
     pub enum Consumer {
         Sum = "sum",

@@ -230,6 +230,10 @@ std_methods! {
     IsNormal = "is_normal": [RESERVED PREDICATE] ret Bool;
     IsSignPositive = "is_sign_positive": [RESERVED PREDICATE] ret Bool;
     IsSignNegative = "is_sign_negative": [RESERVED PREDICATE] ret Bool;
+    IsSubnormal = "is_subnormal": [RESERVED PREDICATE] ret Bool;
+    // Not reserved: a type of the user's may have a `classify` (a classifier's).
+    Classify = "classify": [PREDICATE] ret NonDiff;
+    ToBits = "to_bits": [PREDICATE] ret NonDiff;
     PartialCmp = "partial_cmp": [RESERVED PREDICATE] ret NonDiff;
     TotalCmp = "total_cmp": [RESERVED PREDICATE] ret NonDiff;
     // `num_traits::ToPrimitive` to integers (`x.floor().to_usize().unwrap()` in generic

@@ -616,6 +616,8 @@ impl<'ast> Visit<'ast> for AssignScan {
         if std.is_some_and(crate::callee::StdMethod::writes) {
             self.note_receiver(&m.receiver);
         }
+        // `it.next()` of a `peekable()` iterator moves its cursor (`peekable.rs`).
+        self.names.extend(super::peekable::cursor_names(m));
         syn::visit::visit_expr_method_call(self, m);
     }
 

@@ -164,6 +164,11 @@ impl Lowerer<'_> {
                 let e = super::library_calls::desugar_map_inplace(m)?;
                 self.lower_expr(&e)
             }
+            // `it.next()`, `it.peek()` of `let mut it = x.iter().peekable();`.
+            syn::Expr::MethodCall(m) if self.is_peekable_call(m) => {
+                let e = self.desugar_peekable(m)?;
+                self.lower_expr(&e)
+            }
             // Before the consumers: a library value's `fold` is the library's.
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {

@@ -1040,8 +1040,10 @@ impl Lowerer<'_> {
             (consumer, m.turbofish.as_ref().and_then(|t| t.args.first()))
         {
             if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {
-                self.user_reduction_error(m, ty);
-                return Some(self.poison(span));
+                return match self.user_reduction(m, ty) {
+                    Some(e) => self.lower_expr(&e),
+                    None => Some(self.poison(span)),
+                };
             }
         }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));

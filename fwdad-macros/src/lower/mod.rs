@@ -41,6 +41,7 @@ mod iter_fns;
 mod iterate;
 mod library_calls;
 mod matching;
+mod peekable;
 mod place;
 mod resolve;
 mod stmt;

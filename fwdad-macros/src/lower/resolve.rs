@@ -70,7 +70,8 @@ fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> Me
             Shape::Binary | Shape::Powi => 1,
             Shape::Ternary => 2,
         };
-        if arity == n || is_known_float_recv(func, receiver) {
+        let float_recv = is_known_float_recv(func, receiver);
+        if (arity == n && !op.is_shared_with_user_types()) || float_recv {
             return MethodCallee::Float(op);
         }
         return MethodCallee::User;

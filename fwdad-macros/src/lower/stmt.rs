@@ -73,6 +73,13 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
+        // `let mut it = x.iter().peekable();`: a cursor over the slice (`peekable.rs`).
+        if let Some(lets) = self.peekable_lets(local) {
+            for l in &lets {
+                self.lower_local(l)?;
+            }
+            return Some(());
+        }
         let Some(init) = &local.init else {
             // `let (y, z);`, `let (y, z): (f64, f64);`: a declaration per name.
             if let Some(parts) = split_declaration(&local.pat, None) {
@@ -195,8 +202,11 @@ impl Lowerer<'_> {
         if let Some(ty) = ty {
             if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {
                 if let Some(m) = reduction_of(&init.expr) {
-                    self.user_reduction_error(m, ty);
-                    return Some(());
+                    let mut desugared = local.clone();
+                    if let Some(init) = &mut desugared.init {
+                        *init.expr = self.user_reduction(m, ty)?;
+                    }
+                    return self.lower_local(&desugared);
                 }
             }
         }

@@ -15,6 +15,7 @@
 use super::Lowerer;
 use crate::callee::{PathCallee, StdType, UserOp};
 use crate::ir::{BinOp, InstKind, UnOp, Value, ValueDef};
+use crate::splice::Hole;
 use crate::types::TypeHint;
 use proc_macro2::Span;
 
@@ -258,20 +259,77 @@ impl Lowerer<'_> {
     }
 
     /// `it.sum::<Vec3>()` (or bound as `let c: Vec3 = it.sum();`): the user's `Sum` impl
-    /// takes an iterator, which a rule cannot take; what to write instead.
-    pub(crate) fn user_reduction_error(&mut self, m: &syn::ExprMethodCall, ty: &syn::Type) {
-        let (name, ty) = (&m.method, quote::ToTokens::to_token_stream(ty));
-        let sum = crate::callee::Consumer::from_name(&name.to_string())
-            == Some(crate::callee::Consumer::Sum);
-        let (op, tr) = if sum {
-            ("+=", "Sum")
-        } else {
-            ("*=", "Product")
+    /// takes an iterator, which a rule cannot take; its stand-in (`crate::reductions`)
+    /// takes the items collected, in order:
+    /// `{ let items: Vec<Vec3> = it.collect(); Vec3::sum_for_this_type(&items) }` (over
+    /// references, each item cloned and `sum_of_refs_for_this_type`). `None` (with an error)
+    /// for a type that is not a path.
+    pub(crate) fn user_reduction(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        ty: &syn::Type,
+    ) -> Option<syn::Expr> {
+        let product = crate::callee::Consumer::from_name(&m.method.to_string())
+            == Some(crate::callee::Consumer::Product);
+        let refs = self
+            .chain_yields_refs(&m.receiver)
+            .unwrap_or_else(|| yields_refs(&m.receiver));
+        let syn::Type::Path(tp) = ty else {
+            let (name, ty) = (&m.method, quote::ToTokens::to_token_stream(ty));
+            self.diag.error_spanned(
+                &m.method,
+                format!("`#[derive_frule]` does not support `{name}()` into `{ty}`: name the type by its path (`Vec3`), or accumulate in a loop"),
+            );
+            return None;
         };
-        self.diag.error_spanned(
-            &m.method,
-            format!("`#[derive_frule]` does not support `{name}()` into a type of your own (`{ty}`): its `impl {tr}` takes an iterator, which a forward rule cannot take; accumulate in a loop (`let mut acc = ..; for v in .. {{ acc {op} v; }}`) or with `fold`"),
+        let mut path = tp.path.clone();
+        for seg in &mut path.segments {
+            if let syn::PathArguments::AngleBracketed(a) = &mut seg.arguments {
+                a.colon2_token = Some(Default::default());
+            }
+        }
+        path.segments
+            .push(crate::reductions::fn_name(product, refs, m.method.span()).into());
+        let call = syn::Expr::Path(syn::ExprPath {
+            attrs: vec![],
+            qself: tp.qself.clone(),
+            path,
+        });
+        let chain: syn::Expr = match refs {
+            // `.cloned()` after a `filter` is no chain lowering reads; a `map` is.
+            true => syn::parse_quote!(__fwdad_chain.map(|__fwdad_item| __fwdad_item.clone())),
+            false => syn::parse_quote!(__fwdad_chain),
+        };
+        let template: syn::Expr = syn::parse_quote!({
+            let __fwdad_items: Vec<_> = __fwdad_collected;
+            __fwdad_call(&__fwdad_items)
+        });
+        let collect: syn::Expr = syn::parse_quote!(__fwdad_chain_.collect());
+        let chain = crate::splice::fill(chain, &[("__fwdad_chain", Hole::Expr(&m.receiver))]);
+        let collect = crate::splice::fill(collect, &[("__fwdad_chain_", Hole::Expr(&chain))]);
+        let mut e = crate::splice::fill(
+            template,
+            &[
+                ("__fwdad_collected", Hole::Expr(&collect)),
+                ("__fwdad_call", Hole::Expr(&call)),
+            ],
         );
+        // The items' type, as written (`Vec<Vec3>`), for the `collect`.
+        if let syn::Expr::Block(b) = &mut e {
+            if let Some(syn::Stmt::Local(l)) = b.block.stmts.first_mut() {
+                if let syn::Pat::Type(pt) = &mut l.pat {
+                    if let syn::Type::Path(v) = &mut *pt.ty {
+                        if let Some(seg) = v.path.segments.last_mut() {
+                            if let syn::PathArguments::AngleBracketed(a) = &mut seg.arguments {
+                                a.args = std::iter::once(syn::GenericArgument::Type(ty.clone()))
+                                    .collect();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(e)
     }
 
     /// Whether `e` is a local whose type is written as the user's (`line` of
@@ -665,5 +723,30 @@ impl Lowerer<'_> {
             Some(v) => v,
             None => self.binary(op, old, rhs, span),
         }
+    }
+}
+
+/// Whether the iterator chain `e` yields references (`v.iter()`, then adaptors that keep
+/// the items: `filter`, `skip`, `rev`, ..), as far as the syntax tells.
+fn yields_refs(e: &syn::Expr) -> bool {
+    use crate::callee::Adaptor as A;
+    match super::place::strip(e) {
+        syn::Expr::MethodCall(m) => match A::from_name(&m.method.to_string()) {
+            Some(A::Iter | A::IterMut) => true,
+            Some(
+                A::Filter
+                | A::Skip
+                | A::Take
+                | A::Rev
+                | A::StepBy
+                | A::SkipWhile
+                | A::TakeWhile
+                | A::Chain
+                | A::Inspect
+                | A::Cycle,
+            ) => yields_refs(&m.receiver),
+            _ => false,
+        },
+        _ => false,
     }
 }

@@ -13,6 +13,10 @@
 //! * `clamp(x, lo, hi)`: `dx` strictly inside, the bound's tangent outside; at a bound, the
 //!   mean of the two.
 //! * `copysign(a, b)`: `±da` (the sign of `b` is locally constant).
+//! * `round_ties_even`: tangent zero, as `round`.
+//! * `a.abs_sub(b) = max(a - b, 0)`: `da - db` where `a > b`, zero where `a < b`, and on a
+//!   tie half of it, as `max` splits a tie.
+//! * `a.midpoint(b)`: `(da + db)/2` (linear; listed here for its hand-written primal).
 
 use super::Operand;
 use crate::dual::Dual;
@@ -47,6 +51,57 @@ locally_constant!(
     /// Sign (`±1`, NaN for NaN): tangent zero.
     signum
 );
+
+/// Nearest integer, ties to even: tangent zero.
+#[inline(always)]
+pub fn round_ties_even<F: Real, T: ScalarTangent<F>, X: Operand<F, T>>(x: X) -> Dual<F, T> {
+    Dual::new(x.primal().__round_ties_even(), T::zero())
+}
+
+/// `a.abs_sub(b)`, C's `fdim` (deprecated in `std`, still compiled): `a - b` where `a > b`,
+/// `+0` otherwise, NaN if either is. The primal through `num_traits`, which forwards to
+/// `std`'s.
+#[inline(always)]
+pub fn abs_sub<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+) -> Dual<F, T> {
+    let (pa, pb) = (a.primal(), b.primal());
+    #[allow(deprecated)]
+    let y = <F as num_traits::Float>::abs_sub(pa, pb);
+    let diff = || match (A::ACTIVE, B::ACTIVE) {
+        (true, true) => a.tangent().sub(b.tangent()),
+        (true, false) => a.tangent(),
+        (false, true) => b.tangent().neg(),
+        (false, false) => T::zero(),
+    };
+    let t = if pa > pb {
+        diff()
+    } else if pa == pb {
+        diff().scale(F::cst(0.5))
+    } else {
+        T::zero()
+    };
+    Dual::new(y, t)
+}
+
+/// `a.midpoint(b)`, `(a + b)/2` without overflow, bit for bit as `std`'s: tangent
+/// `(da + db)/2`.
+#[inline(always)]
+pub fn midpoint<F: Real, T: ScalarTangent<F>, A: Operand<F, T>, B: Operand<F, T>>(
+    a: A,
+    b: B,
+) -> Dual<F, T> {
+    let y = a.primal().__midpoint(b.primal());
+    let half = F::cst(0.5);
+    let t = match (A::ACTIVE, B::ACTIVE) {
+        (true, true) => a.tangent().add(b.tangent()).scale(half),
+        (true, false) => a.tangent().scale(half),
+        (false, true) => b.tangent().scale(half),
+        (false, false) => T::zero(),
+    };
+    Dual::new(y, t)
+}
 
 /// Euclidean quotient `a.div_euclid(b)`, an integer-valued float: locally constant,
 /// tangent zero. The value as std computes it.
@@ -202,6 +257,21 @@ impl<F: Real, T: ScalarTangent<F>> Dual<F, T> {
     #[inline(always)]
     pub fn copysign<B: Operand<F, T>>(self, b: B) -> Self {
         copysign(self, b)
+    }
+    /// Nearest integer, ties to even (tangent zero).
+    #[inline(always)]
+    pub fn round_ties_even(self) -> Self {
+        round_ties_even(self)
+    }
+    /// `max(self - b, 0)`, C's `fdim`.
+    #[inline(always)]
+    pub fn abs_sub<B: Operand<F, T>>(self, b: B) -> Self {
+        abs_sub(self, b)
+    }
+    /// `(self + b)/2` without overflow.
+    #[inline(always)]
+    pub fn midpoint<B: Operand<F, T>>(self, b: B) -> Self {
+        midpoint(self, b)
     }
     /// Euclidean quotient (tangent zero).
     #[inline(always)]

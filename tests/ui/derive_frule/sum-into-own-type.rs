@@ -1,6 +1,5 @@
-// `sum()` of values of the user's own type (with its `impl Sum`): the rule of an `impl Sum`
-// would take an iterator; the error is at the `sum`, names the type and says to write a
-// loop or `fold`.
+// `sum()` of values of the user's own type whose `impl Sum` has no `#[derive_frule]`: the
+// error is at the `sum`, and names what to annotate (`add_derive_frule_to_the_impl_of_..`).
 use fwdad::prelude::*;
 use std::iter::Sum;
 use std::ops::{Add, Mul};
