@@ -2,7 +2,8 @@
 //! camera and robotics code writes them: a planar arm chained with `DAffine3`, a camera
 //! built with `DAffine3::look_at_rh` projecting points, an object pose from scale, rotation
 //! and translation undone by its `inverse`, `DMat3::inverse` solving a linear system, and
-//! `DMat4::inverse` unprojecting through a view-projection matrix. Each against central
+//! `DMat4::inverse` unprojecting through a view-projection matrix, and planar poses with
+//! `DAffine2` (a pose graph's relative-pose residual) and `DMat2`. Each against central
 //! differences of the plain function in one direction, in batches and at second order,
 //! primal bit for bit (the rule's primal is glam's own value), and against closed forms.
 //!
@@ -11,7 +12,7 @@
 mod common;
 
 use fwdad::prelude::*;
-use glam::{DAffine3, DMat3, DMat4, DQuat, DVec3, DVec4};
+use glam::{DAffine2, DAffine3, DMat2, DMat3, DMat4, DQuat, DVec2, DVec3, DVec4};
 
 /// The tip of a planar arm: each joint turns about z, each link is a translation along
 /// its local x axis.
@@ -145,4 +146,56 @@ fn matrix_inverses_solve_and_unproject() {
     );
     let id = m * m.inverse();
     assert!(id.abs_diff_eq(DMat4::IDENTITY, 1e-14));
+}
+
+/// The residual of one edge of a planar pose graph: the measured relative pose against
+/// the one between two estimated poses, `T_a⁻¹ T_b`, compared on a landmark. (The
+/// constant `landmark` goes to the constant `measured` as plain glam, and to the estimated
+/// `relative` over duals: the first once failed to compile.)
+#[derive_frule]
+fn edge_residual(x: &[f64]) -> f64 {
+    let pose_a = DAffine2::from_angle_translation(x[0], DVec2::new(x[1], x[2]));
+    let pose_b =
+        DAffine2::from_scale_angle_translation(DVec2::new(1.0, 1.0), x[3], DVec2::new(x[4], 0.5));
+    let measured = DAffine2::from_angle_translation(0.4, DVec2::new(1.0, 0.2));
+    let relative = pose_a.inverse() * pose_b;
+    let landmark = DVec2::new(0.3, -0.8);
+    let r = relative.transform_point2(landmark) - measured.transform_point2(landmark);
+    let shear = DMat2::from_cols(DVec2::new(1.0, x[0]), DVec2::new(0.2, 1.0));
+    let d = shear.inverse() * relative.transform_vector2(DVec2::X);
+    r.length_squared() + d.x * relative.matrix2.determinant() + relative.translation.y
+}
+
+#[test]
+fn planar_pose_graph_edge() {
+    let x: [f64; 5] = [0.3, 1.0, -0.5, 0.9, 2.0];
+    check_modes!(edge_residual {}, edge_residual, x);
+}
+
+/// Rotations about an axis: `DMat3::from_axis_angle` is glam's entry-by-entry formula, not
+/// the matrix of the quaternion (its primal once was, off by an ulp in some entries).
+#[derive_frule]
+fn axis_angle_entries(x: &[f64]) -> f64 {
+    let axis = DVec3::new(0.48, 0.6, 0.64);
+    let m = DMat3::from_axis_angle(axis, x[0]);
+    let a = DAffine3::from_axis_angle(axis, x[1]);
+    let mut s = 0.0;
+    for col in [
+        m.x_axis,
+        m.y_axis,
+        m.z_axis,
+        a.matrix3.x_axis,
+        a.matrix3.y_axis,
+        a.matrix3.z_axis,
+    ] {
+        s += col.x * 1.3 + col.y * 0.7 - col.z * 0.45;
+    }
+    s
+}
+
+#[test]
+fn rotations_about_an_axis_are_glams() {
+    for x in [[0.3, -0.7], [1.1, 2.5], [-2.9, 0.05], [0.77, 1.9]] {
+        check_modes!(axis_angle_entries {}, axis_angle_entries, x);
+    }
 }

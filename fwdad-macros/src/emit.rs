@@ -1088,7 +1088,9 @@ impl Emitter<'_> {
         // of a `Complex`, `Some(z)`, `Filter { z, .. }`): the dual of the whole value, as
         // those hold it.
         // So is one stored into a field or through a reference (`self.z = z * step`).
+        // Not in plain Rust (`fixed.mul_vec3(v)` of constants, beside `turn.mul_vec3(v)`).
         let into_plain = plan.form != Form::Lib
+            && plan.form != (Form::Primal { promote: false })
             && !rule_call
             && (aggregate
                 || matches!(data.kind, InstKind::MethodCall { .. })

@@ -122,11 +122,12 @@ fn is_geometry_name(name: &syn::Ident) -> bool {
 /// quaternion's `coords`, a translation's `vector`, an isometry's `rotation` and
 /// `translation`; a decomposition's factors (`eig.eigenvalues`, `eig.eigenvectors` of
 /// `symmetric_eigen()`, `svd.singular_values`, `svd.u`, `svd.v_t`); glam's affine
-/// transform's `matrix3` and `translation`, a glam matrix's columns `x_axis`, ..,
+/// transform's `matrix2`/`matrix3` and `translation`, a glam matrix's columns `x_axis`, ..,
 /// `w_axis`. Every other field
 /// (`p.x`, `q.w`, `z.re`) is a scalar.
 const GEOMETRY_VALUE_FIELDS: &[&str] = &[
     "coords",
+    "matrix2",
     "matrix3",
     "x_axis",
     "y_axis",
@@ -148,12 +149,14 @@ const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 /// glam's `f64` types: not generic, so mirrored over duals by the runtime's `glam` module,
 /// whose associated functions replace glam's in the rule.
 const GLAM_TYPES: &[&str] = &[
-    "DVec2", "DVec3", "DVec4", "DQuat", "DMat3", "DMat4", "DAffine3",
+    "DVec2", "DVec3", "DVec4", "DQuat", "DMat2", "DMat3", "DMat4", "DAffine2", "DAffine3",
 ];
 
 /// glam's `f32` types, mirrored the same way, with the feature `glam-f32` only: a type of
 /// the user's named `Vec3` or `Quat` is far more common than one named `DVec3`.
-const GLAM_F32_TYPES: &[&str] = &["Vec2", "Vec3", "Vec3A", "Vec4", "Quat", "Mat3", "Mat4"];
+const GLAM_F32_TYPES: &[&str] = &[
+    "Vec2", "Vec3", "Vec3A", "Vec4", "Quat", "Mat3", "Mat4", "Affine3A",
+];
 
 fn is_glam_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t))
