@@ -690,6 +690,11 @@ pub fn is_ndarray_zip(path: &syn::Path) -> bool {
         && (path.segments[n - 1].ident == "from" || path.segments[n - 1].ident == "indexed")
 }
 
+/// Whether `method` is `Zip`'s `name` (`and`, `for_each`) in a chain from `Zip::from`.
+pub fn is_ndarray_zip_method(method: &syn::Ident, name: &str) -> bool {
+    cfg!(feature = "ndarray") && matches!(name, "and" | "for_each") && method == name
+}
+
 /// Whether a macro's path is ndarray's `azip!`, with the feature.
 pub fn is_ndarray_zip_macro(path: &syn::Path) -> bool {
     cfg!(feature = "ndarray") && path.segments.last().is_some_and(|s| s.ident == "azip")

@@ -292,7 +292,7 @@ fn returns(e: &syn::Expr) -> bool {
 /// for every other call.
 pub(crate) fn desugar_zip(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
     use super::place::strip;
-    if m.method != "for_each" || m.args.len() != 1 {
+    if !crate::libtypes::is_ndarray_zip_method(&m.method, "for_each") || m.args.len() != 1 {
         return None;
     }
     let syn::Expr::Closure(c) = strip(&m.args[0]) else {
@@ -303,7 +303,10 @@ pub(crate) fn desugar_zip(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
     let mut e = strip(&m.receiver);
     loop {
         match e {
-            syn::Expr::MethodCall(a) if a.method == "and" && a.args.len() == 1 => {
+            syn::Expr::MethodCall(a)
+                if crate::libtypes::is_ndarray_zip_method(&a.method, "and")
+                    && a.args.len() == 1 =>
+            {
                 arrays.push(&a.args[0]);
                 e = strip(&a.receiver);
             }
