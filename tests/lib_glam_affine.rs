@@ -8,6 +8,8 @@
 //! primal bit for bit (the rule's primal is glam's own value), and against closed forms.
 //!
 //! Run with `cargo test --features glam --test lib_glam_affine`.
+// Both forms of a product into a pose, as users write them; index loops as the formulas.
+#![allow(clippy::assign_op_pattern, clippy::needless_range_loop)]
 
 mod common;
 
