@@ -1,9 +1,9 @@
 //! Graphics code as game and renderer programmers write it, with glam's `f32` types
-//! (`Vec2`, `Vec3`, `Vec3A`, `Vec4`, `Quat`, `Mat3`, `Mat4`) and `f32` scalars, annotated
+//! (`Vec2`, `Vec3`, `Vec3A`, `Vec4`, `Quat`, `Mat3`, `Mat4`, `Affine3A`) and `f32` scalars, annotated
 //! unmodified: SDFs and a sphere tracer, Phong, Blinn-Phong and GGX shading, a look-at
 //! camera with a perspective projection, quaternion and matrix skinning, Bézier and
 //! Catmull-Rom splines, a spring-damper camera follow, particles and a mass-spring cloth
-//! step stepped with `dt: f32`.
+//! step stepped with `dt: f32`, and a transform hierarchy of `Affine3A`s.
 //!
 //! Each function is written once (`graphics!`) and compiled twice: derived, with glam's
 //! `f32` types, and plain, with `f32` and glam's `f32` names standing for `f64` and the
@@ -30,7 +30,7 @@ macro_rules! graphics {
         mod g32 {
             #![allow(dead_code)]
             use fwdad::prelude::*;
-            use glam::{vec2, vec3, Mat3, Mat4, Quat, Vec2, Vec3, Vec3A, Vec4, Vec3Swizzles, Vec4Swizzles};
+            use glam::{vec2, vec3, Affine3A, Mat3, Mat4, Quat, Vec2, Vec3, Vec3A, Vec4, Vec3Swizzles, Vec4Swizzles};
             use std::f32::consts::PI;
             $($(#[doc = $doc])* #[derive_frule] $item)*
         }
@@ -39,7 +39,7 @@ macro_rules! graphics {
             #![allow(dead_code, non_camel_case_types)]
             type f32 = f64;
             use glam::{
-                dvec2 as vec2, dvec3 as vec3, DMat3 as Mat3, DMat4 as Mat4, DQuat as Quat,
+                dvec2 as vec2, dvec3 as vec3, DAffine3 as Affine3A, DMat3 as Mat3, DMat4 as Mat4, DQuat as Quat,
                 DVec2 as Vec2, DVec3 as Vec3, DVec3 as Vec3A, DVec4 as Vec4, Vec3Swizzles, Vec4Swizzles,
             };
             use std::f64::consts::PI;
@@ -243,6 +243,28 @@ graphics! {
         let a = Quat::from_rotation_z(angles[0]);
         let b = Quat::from_rotation_z(angles[1]);
         a.slerp(b, t).mul_vec3(Vec3::X)
+    }
+
+    // ------------------------------------------------------------ transform hierarchy
+
+    /// A transform hierarchy as an engine keeps it (bevy's `GlobalTransform` is an
+    /// `Affine3A`): a parent's transform times a child's, a point taken to the world, seen
+    /// by a look-at camera, and taken back by the inverses.
+    #[derive_frule]
+    pub fn world_point_depth(x: &[f32]) -> f32 {
+        let parent = Affine3A::from_scale_rotation_translation(
+            Vec3::splat(1.5),
+            Quat::from_rotation_y(x[0]),
+            Vec3::new(x[1], 0.0, -2.0),
+        );
+        let child = Affine3A::from_rotation_translation(Quat::from_rotation_z(x[2]), Vec3::new(0.5, 1.0, 0.0));
+        let global = parent * child;
+        let p = global.transform_point3(Vec3::new(0.2, 0.1, x[3]));
+        let view = Affine3A::look_at_rh(Vec3::new(3.0, 2.0, 6.0), Vec3::ZERO, Vec3::Y);
+        let cam = view.transform_point3(p);
+        let back = view.inverse().transform_point3(cam);
+        let tilt = Mat3::from_axis_angle(Vec3::new(0.0, 0.6, 0.8), x[0]) * Vec3::X;
+        -cam.z + 0.1 * back.y + global.inverse().transform_vector3(tilt).y
     }
 
     // ------------------------------------------------------------ curves
@@ -575,6 +597,11 @@ fn camera_in_every_mode() {
         "{:?}",
         d.tangent
     );
+}
+
+#[test]
+fn transform_hierarchy_in_every_mode() {
+    check_f32!(world_point_depth, [0.4f32, -0.3, 0.9, 0.7]);
 }
 
 #[test]

@@ -103,7 +103,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
-    check_lib_types_over_type_params(&func, &mut diag);
+    let lib_over_param = check_lib_types_over_type_params(&func, &mut diag);
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
     if check_lib_views(&func.sig, &inactive, &mut diag) {
@@ -148,7 +148,12 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .err()
                 .map(|e| e.to_compile_error())
                 .unwrap_or_default();
-            let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
+            // No stub for a library type over a type parameter: its signature would need
+            // the tangent type the error says is missing (a second error at the attribute).
+            let stub = sig
+                .filter(|_| !lib_over_param)
+                .map(|s| emit_stub(&func, &s, &rt))
+                .unwrap_or_default();
             quote!(#primal #errors #stub)
         }
     }
@@ -1800,8 +1805,8 @@ fn check_lib_views(sig: &syn::Signature, inactive: &[bool], diag: &mut Diagnosti
 /// A library type over a type parameter (`SVector<T, 3>`, `DMatrix<T>`, `Array1<T>`) in a
 /// generic function: the runtime lifts nalgebra's and ndarray's values of `f64` (and
 /// `Complex<T>` of any float type). Reported once, at the first, instead of the missing
-/// tangent type and rule rustc would report at the attribute.
-fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) {
+/// tangent type and rule rustc would report at the attribute. Whether it was.
+fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) -> bool {
     struct Find<'a> {
         params: &'a [syn::Ident],
         found: Option<(syn::PathSegment, syn::Ident)>,
@@ -1836,7 +1841,7 @@ fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) 
         .map(|t| t.ident.clone())
         .collect();
     if params.is_empty() {
-        return;
+        return false;
     }
     let mut find = Find {
         params: &params,
@@ -1855,7 +1860,9 @@ fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) 
             &seg,
             format!("`#[derive_frule]` does not support the library type `{written}` over the type parameter `{p}`: its values are differentiated over `f64` (`Complex<{p}>` is supported); write the function for `f64` (`{name}<f64, ..>`), or keep the generic code plain and call it with `Dual`s"),
         );
+        return true;
     }
+    false
 }
 
 /// A type parameter bounded by a trait of the user's and by no float trait (`C: Count`) is

@@ -192,6 +192,9 @@ struct Emitter<'a> {
     lib: crate::ir::entity::SecondaryMap<Value, bool>,
     /// Values that are nalgebra matrices: an inactive one meets an active one in a mixed
     /// operation (`nalgebra_linalg::mixed_mul`), not lifted to constant duals.
+    /// Values that are ndarray arrays: an element of an inactive one in a loop over its
+    /// elements is read in logical order (`a[i]` indexes one axis only).
+    ndarray: crate::ir::entity::SecondaryMap<Value, bool>,
     nalgebra: crate::ir::entity::SecondaryMap<Value, bool>,
     /// Values of glam's `f32` types: a scalar beside one is made an `f32` dual
     /// (`glam::f32_scalar`), whatever float type rustc gives a literal or constant.
@@ -237,6 +240,7 @@ impl<'a> Emitter<'a> {
             elem_at: false,
             lib: crate::libtypes::lib_values(func),
             nalgebra: crate::libtypes::nalgebra_values(func),
+            ndarray: crate::libtypes::ndarray_values(func),
             glam_f32: crate::libtypes::glam_f32_values(func),
             jac,
             jac_terms: Default::default(),
@@ -1125,7 +1129,9 @@ impl Emitter<'_> {
         // of a `Complex`, `Some(z)`, `Filter { z, .. }`): the dual of the whole value, as
         // those hold it.
         // So is one stored into a field or through a reference (`self.z = z * step`).
+        // Not in plain Rust (`fixed.mul_vec3(v)` of constants, beside `turn.mul_vec3(v)`).
         let into_plain = plan.form != Form::Lib
+            && plan.form != (Form::Primal { promote: false })
             && !rule_call
             && (aggregate
                 || matches!(data.kind, InstKind::MethodCall { .. })
@@ -2500,6 +2506,14 @@ impl Emitter<'_> {
             InstKind::Index { .. } => {
                 let (x, i) = (&a[0], &a[1]);
                 quote_spanned!(span=> #x[#i])
+            }
+            InstKind::ElemRef { base, mutable, .. } if *self.ndarray.get(*base) => {
+                let (x, i) = (&a[0], &a[1]);
+                let iter = match mutable {
+                    true => quote_spanned!(span=> iter_mut),
+                    false => quote_spanned!(span=> iter),
+                };
+                quote_spanned!(span=> #x.#iter().nth(#i).expect("index out of bounds"))
             }
             InstKind::ElemRef { mutable, .. } => {
                 let (x, i) = (&a[0], &a[1]);

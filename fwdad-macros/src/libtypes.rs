@@ -121,10 +121,18 @@ fn is_geometry_name(name: &syn::Ident) -> bool {
 /// Fields of a nalgebra value that hold a library value, not a scalar: a point's or
 /// quaternion's `coords`, a translation's `vector`, an isometry's `rotation` and
 /// `translation`; a decomposition's factors (`eig.eigenvalues`, `eig.eigenvectors` of
-/// `symmetric_eigen()`, `svd.singular_values`, `svd.u`, `svd.v_t`). Every other field
+/// `symmetric_eigen()`, `svd.singular_values`, `svd.u`, `svd.v_t`); glam's affine
+/// transform's `matrix2`/`matrix3` and `translation`, a glam matrix's columns `x_axis`, ..,
+/// `w_axis`. Every other field
 /// (`p.x`, `q.w`, `z.re`) is a scalar.
 const GEOMETRY_VALUE_FIELDS: &[&str] = &[
     "coords",
+    "matrix2",
+    "matrix3",
+    "x_axis",
+    "y_axis",
+    "z_axis",
+    "w_axis",
     "vector",
     "rotation",
     "translation",
@@ -140,11 +148,15 @@ const COMPLEX_TYPES: &[&str] = &["Complex", "Complex64"];
 
 /// glam's `f64` types: not generic, so mirrored over duals by the runtime's `glam` module,
 /// whose associated functions replace glam's in the rule.
-const GLAM_TYPES: &[&str] = &["DVec2", "DVec3", "DVec4", "DQuat", "DMat3", "DMat4"];
+const GLAM_TYPES: &[&str] = &[
+    "DVec2", "DVec3", "DVec4", "DQuat", "DMat2", "DMat3", "DMat4", "DAffine2", "DAffine3",
+];
 
 /// glam's `f32` types, mirrored the same way, with the feature `glam-f32` only: a type of
 /// the user's named `Vec3` or `Quat` is far more common than one named `DVec3`.
-const GLAM_F32_TYPES: &[&str] = &["Vec2", "Vec3", "Vec3A", "Vec4", "Quat", "Mat3", "Mat4"];
+const GLAM_F32_TYPES: &[&str] = &[
+    "Vec2", "Vec3", "Vec3A", "Vec4", "Quat", "Mat3", "Mat4", "Affine3A",
+];
 
 fn is_glam_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "glam") && GLAM_TYPES.iter().any(|t| name == t))
@@ -697,17 +709,23 @@ pub fn is_ndarray_map_inplace(method: &syn::Ident) -> bool {
     cfg!(feature = "ndarray") && method == "map_inplace"
 }
 
-/// The error for ndarray's `Zip` and `azip!` (`{what}` names the one written).
-pub const NDARRAY_ZIP_ADVICE: &str = "`#[derive_frule]` does not support {what} (a closure run on the elements of several arrays): write the loop over the indices, `for i in 0..p.len() { p[i] += dt * v[i]; }` (`p[[i, j]]` for two axes), or the arrays' operators, `p += &(&v * dt);`";
+/// The error for ndarray's `Zip` and `azip!` in the forms that are not written as a loop
+/// (`{what}` names the one written).
+pub const NDARRAY_ZIP_ADVICE: &str = "`#[derive_frule]` does not support {what} here (a closure run on the elements of several arrays): it supports `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)` and `azip!((a in &mut a, &b in &b) ..)` over whole arrays (`&mut a`, `&a`, or a reference `a`), with a closure that does not `return`; for views, indices or `map_collect`, write the loop over the indices, `for i in 0..p.len() { p[i] += dt * v[i]; }` (`p[[i, j]]` for two axes), or the arrays' operators, `p += &(&v * dt);`";
 
-/// Whether `path(..)` is ndarray's `Zip::from` (`Zip::from`, `ndarray::Zip::from`), with
-/// the feature.
+/// Whether `path(..)` is ndarray's `Zip::from` or `Zip::indexed` (`Zip::from`,
+/// `ndarray::Zip::from`), with the feature.
 pub fn is_ndarray_zip(path: &syn::Path) -> bool {
     let n = path.segments.len();
     cfg!(feature = "ndarray")
         && n >= 2
         && path.segments[n - 2].ident == "Zip"
-        && path.segments[n - 1].ident == "from"
+        && (path.segments[n - 1].ident == "from" || path.segments[n - 1].ident == "indexed")
+}
+
+/// Whether `method` is `Zip`'s `name` (`and`, `for_each`) in a chain from `Zip::from`.
+pub fn is_ndarray_zip_method(method: &syn::Ident, name: &str) -> bool {
+    cfg!(feature = "ndarray") && matches!(name, "and" | "for_each") && method == name
 }
 
 /// Whether a macro's path is ndarray's `azip!`, with the feature.
@@ -815,6 +833,14 @@ pub fn glam_f32_values(func: &Function) -> SecondaryMap<Value, bool> {
 /// (`nalgebra_linalg::mixed_mul`, ...), without a lift to constant duals.
 pub fn nalgebra_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, is_nalgebra_name)
+}
+
+/// Which values are ndarray's arrays (whose elements in logical order are not `a[i]` past
+/// one axis).
+pub fn ndarray_values(func: &Function) -> SecondaryMap<Value, bool> {
+    values_of(func, |n| {
+        cfg!(feature = "ndarray") && NDARRAY_TYPES.iter().any(|t| n == t)
+    })
 }
 
 fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Value, bool> {
@@ -973,11 +999,12 @@ impl Analysis<'_> {
                 InstKind::Call { func: path, .. } | InstKind::Const(path) => {
                     is_ctor_of(path, self.names)
                 }
-                // `p.coords`, `iso.translation` of a geometry value; the view in `for (i,
+                // `p.coords`, `iso.translation` of a geometry value, `aff.matrix3`,
+                // `m.x_axis` of glam's; the view in `for (i,
                 // mut row) in m.row_iter_mut().enumerate()`.
                 InstKind::Field { base, member } | InstKind::FieldRef { base, member, .. } => {
                     (self.is(*base)
-                        && cfg!(feature = "nalgebra")
+                        && (cfg!(feature = "nalgebra") || cfg!(feature = "glam"))
                         && matches!(member, syn::Member::Named(m)
                             if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f)))
                         || enumerated_lane(self.func, *base, member, &|v| self.is(v))

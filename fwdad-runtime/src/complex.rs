@@ -39,6 +39,39 @@ impl<F: Real> Differentiable for Complex<F> {
 }
 impl<F: Real> crate::traits::UserValue for Complex<F> {}
 
+/// Through a `dyn` call: the parts' lanes.
+impl<F: Real + crate::traits::LaneValue> crate::traits::LaneValue for Complex<F> {
+    #[inline]
+    fn lane1<S: Mode>(t: &Complex<F::TangentIn<S>>, k: usize) -> Complex<F::TangentIn<f64>> {
+        Complex::new(F::lane1::<S>(&t.re, k), F::lane1::<S>(&t.im, k))
+    }
+    #[inline]
+    fn lane2<S: Mode>(
+        t: &Complex<F::TangentIn<S>>,
+        k: usize,
+    ) -> Complex<F::TangentIn<crate::Hyper<f64, f64>>> {
+        Complex::new(F::lane2::<S>(&t.re, k), F::lane2::<S>(&t.im, k))
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(
+        t: &mut Complex<F::TangentIn<S>>,
+        k: usize,
+        v: &Complex<F::TangentIn<f64>>,
+    ) {
+        F::set_lane1::<S>(&mut t.re, k, &v.re);
+        F::set_lane1::<S>(&mut t.im, k, &v.im);
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut Complex<F::TangentIn<S>>,
+        k: usize,
+        v: &Complex<F::TangentIn<crate::Hyper<f64, f64>>>,
+    ) {
+        F::set_lane2::<S>(&mut t.re, k, &v.re);
+        F::set_lane2::<S>(&mut t.im, k, &v.im);
+    }
+}
+
 impl<F: Real> ZeroTangent for Complex<F> {
     #[inline(always)]
     fn zero_tangent(&self) -> Complex<F> {

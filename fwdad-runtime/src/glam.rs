@@ -21,8 +21,10 @@
 //! `inverse`, `normalize`, `slerp`, `lerp`; 3×3 matrices from columns, a quaternion or an
 //! axis rotation, `transpose`, `determinant`, products with vectors and matrices; 4×4
 //! matrices (view and projection matrices, rigid transforms) and their products and
-//! point transforms. Anything else of glam on an active value is a compile error naming
-//! the method.
+//! point transforms and `DMat4`'s inverse; `DMat2`, `DMat3` inverses; the affine
+//! transforms `DAffine2` and `DAffine3` (constructors, view transforms, point and vector
+//! transforms, products, inverses). Anything else of glam on an active value is a compile
+//! error naming the method.
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
@@ -761,11 +763,24 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GMat3<F, T> {
             GVec3::new(xz + wy, yz - wx, one - (xx + yy)),
         )
     }
-    /// The rotation by `angle` about the unit vector `axis`.
+    /// The rotation by `angle` about the unit vector `axis`: glam's formula (Rodrigues',
+    /// entry by entry; not the matrix of `DQuat::from_axis_angle`, which rounds
+    /// differently).
     #[inline(always)]
     pub fn from_axis_angle(axis: GVec3<F, T>, angle: impl GlamScalar<F, T>) -> Self {
-        let angle = angle.dual();
-        GMat3::from_quat(GQuat::from_axis_angle(axis, angle))
+        let (sin, cos) = angle.dual().sin_cos();
+        let (xsin, ysin, zsin) = (axis.x * sin, axis.y * sin, axis.z * sin);
+        let (x, y, z) = (axis.x, axis.y, axis.z);
+        let (x2, y2, z2) = (axis.x * axis.x, axis.y * axis.y, axis.z * axis.z);
+        let omc = c::<F, T>(1.0) - cos;
+        let xyomc = x * y * omc;
+        let xzomc = x * z * omc;
+        let yzomc = y * z * omc;
+        GMat3::from_cols(
+            GVec3::new(x2 * omc + cos, xyomc + zsin, xzomc - ysin),
+            GVec3::new(xyomc - zsin, y2 * omc + cos, yzomc + xsin),
+            GVec3::new(xzomc + ysin, yzomc - xsin, z2 * omc + cos),
+        )
     }
     /// The rotation by `angle` about the x axis.
     #[inline(always)]
@@ -822,6 +837,31 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GMat3<F, T> {
     #[inline(always)]
     pub fn determinant(self) -> D<F, T> {
         self.z_axis.dot(self.x_axis.cross(self.y_axis))
+    }
+    /// `M⁻¹`, glam's formula: the columns' cross products scaled by `1 / det`, transposed.
+    #[inline(always)]
+    pub fn inverse(self) -> Self {
+        let tmp0 = self.y_axis.cross(self.z_axis);
+        let tmp1 = self.z_axis.cross(self.x_axis);
+        let tmp2 = self.x_axis.cross(self.y_axis);
+        let det = self.z_axis.dot(tmp2);
+        let inv_det = c::<F, T>(1.0) / det;
+        GMat3::from_cols(tmp0 * inv_det, tmp1 * inv_det, tmp2 * inv_det).transpose()
+    }
+    /// The diagonal matrix of `d`.
+    #[inline(always)]
+    pub fn from_diagonal(d: GVec3<F, T>) -> Self {
+        let z = c::<F, T>(0.0);
+        GMat3::from_cols(
+            GVec3::new(d.x, z, z),
+            GVec3::new(z, d.y, z),
+            GVec3::new(z, z, d.z),
+        )
+    }
+    /// `A B`.
+    #[inline(always)]
+    pub fn mul_mat3(self, r: Self) -> Self {
+        self * r
     }
 }
 
@@ -1055,6 +1095,71 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
     }
 }
 
+/// glam's `f64` `DMat4::inverse` (its `f32` `Mat4` is SSE2 code, in another order: not
+/// mirrored).
+impl<T: ScalarTangent<f64>> GMat4<f64, T> {
+    /// `M⁻¹` by cofactors, glam's formula and order of operations.
+    #[inline(always)]
+    pub fn inverse(self) -> Self {
+        let (m00, m01, m02, m03) = (self.x_axis.x, self.x_axis.y, self.x_axis.z, self.x_axis.w);
+        let (m10, m11, m12, m13) = (self.y_axis.x, self.y_axis.y, self.y_axis.z, self.y_axis.w);
+        let (m20, m21, m22, m23) = (self.z_axis.x, self.z_axis.y, self.z_axis.z, self.z_axis.w);
+        let (m30, m31, m32, m33) = (self.w_axis.x, self.w_axis.y, self.w_axis.z, self.w_axis.w);
+
+        let coef00 = m22 * m33 - m32 * m23;
+        let coef02 = m12 * m33 - m32 * m13;
+        let coef03 = m12 * m23 - m22 * m13;
+        let coef04 = m21 * m33 - m31 * m23;
+        let coef06 = m11 * m33 - m31 * m13;
+        let coef07 = m11 * m23 - m21 * m13;
+        let coef08 = m21 * m32 - m31 * m22;
+        let coef10 = m11 * m32 - m31 * m12;
+        let coef11 = m11 * m22 - m21 * m12;
+        let coef12 = m20 * m33 - m30 * m23;
+        let coef14 = m10 * m33 - m30 * m13;
+        let coef15 = m10 * m23 - m20 * m13;
+        let coef16 = m20 * m32 - m30 * m22;
+        let coef18 = m10 * m32 - m30 * m12;
+        let coef19 = m10 * m22 - m20 * m12;
+        let coef20 = m20 * m31 - m30 * m21;
+        let coef22 = m10 * m31 - m30 * m11;
+        let coef23 = m10 * m21 - m20 * m11;
+
+        let fac0 = GVec4::new(coef00, coef00, coef02, coef03);
+        let fac1 = GVec4::new(coef04, coef04, coef06, coef07);
+        let fac2 = GVec4::new(coef08, coef08, coef10, coef11);
+        let fac3 = GVec4::new(coef12, coef12, coef14, coef15);
+        let fac4 = GVec4::new(coef16, coef16, coef18, coef19);
+        let fac5 = GVec4::new(coef20, coef20, coef22, coef23);
+
+        let vec0 = GVec4::new(m10, m00, m00, m00);
+        let vec1 = GVec4::new(m11, m01, m01, m01);
+        let vec2 = GVec4::new(m12, m02, m02, m02);
+        let vec3 = GVec4::new(m13, m03, m03, m03);
+
+        let inv0 = vec1 * fac0 - vec2 * fac1 + vec3 * fac2;
+        let inv1 = vec0 * fac0 - vec2 * fac3 + vec3 * fac4;
+        let inv2 = vec0 * fac1 - vec1 * fac3 + vec3 * fac5;
+        let inv3 = vec0 * fac2 - vec1 * fac4 + vec2 * fac5;
+
+        let (p, m) = (c::<f64, T>(1.0), c::<f64, T>(-1.0));
+        let sign_a = GVec4::new(p, m, p, m);
+        let sign_b = GVec4::new(m, p, m, p);
+        let inverse = Self::from_cols(inv0 * sign_a, inv1 * sign_b, inv2 * sign_a, inv3 * sign_b);
+
+        let col0 = GVec4::new(
+            inverse.x_axis.x,
+            inverse.y_axis.x,
+            inverse.z_axis.x,
+            inverse.w_axis.x,
+        );
+        let dot0 = self.x_axis * col0;
+        let dot1 = dot0.x + dot0.y + dot0.z + dot0.w;
+        let rcp_det = c::<f64, T>(1.0) / dot1;
+        inverse * rcp_det
+    }
+}
+
 impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GVec4<F, T>> for GMat4<F, T> {
     type Output = GVec4<F, T>;
     #[inline(always)]
@@ -1118,6 +1223,479 @@ impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GMat4<F, T>> for D<F, T> {
     #[inline(always)]
     fn mul(self, m: GMat4<F, T>) -> GMat4<F, T> {
         m * self
+    }
+}
+
+/// glam's `DMat2` over duals, by columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GMat2<F: Real, T: ScalarTangent<F>> {
+    /// The first column.
+    pub x_axis: GVec2<F, T>,
+    /// The second column.
+    pub y_axis: GVec2<F, T>,
+}
+
+/// glam's `DMat2` over duals in mode `S`.
+pub type DMat2<S> = GMat2<f64, S>;
+
+/// glam's `DMat2` functions (its `f32` `Mat2` is SIMD code: not mirrored).
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat2<F, T> {
+    /// From its two columns.
+    #[inline(always)]
+    pub fn from_cols(x_axis: GVec2<F, T>, y_axis: GVec2<F, T>) -> Self {
+        GMat2 { x_axis, y_axis }
+    }
+    #[inline(always)]
+    fn new(m00: D<F, T>, m01: D<F, T>, m10: D<F, T>, m11: D<F, T>) -> Self {
+        Self::from_cols(GVec2::new(m00, m01), GVec2::new(m10, m11))
+    }
+    /// The diagonal matrix of `d`.
+    #[inline(always)]
+    pub fn from_diagonal(d: GVec2<F, T>) -> Self {
+        let z = c::<F, T>(0.0);
+        Self::new(d.x, z, z, d.y)
+    }
+    /// The rotation by `angle`.
+    #[inline(always)]
+    pub fn from_angle(angle: impl GlamScalar<F, T>) -> Self {
+        let (sin, cos) = angle.dual().sin_cos();
+        Self::new(cos, sin, -sin, cos)
+    }
+    /// The scaling by `scale`, then the rotation by `angle`.
+    #[inline(always)]
+    pub fn from_scale_angle(scale: GVec2<F, T>, angle: impl GlamScalar<F, T>) -> Self {
+        let (sin, cos) = angle.dual().sin_cos();
+        Self::new(cos * scale.x, sin * scale.x, -sin * scale.y, cos * scale.y)
+    }
+    /// The upper-left 2×2 block of a 3×3 matrix.
+    #[inline(always)]
+    pub fn from_mat3(m: GMat3<F, T>) -> Self {
+        Self::from_cols(m.x_axis.xy(), m.y_axis.xy())
+    }
+    /// `Mᵀ`.
+    #[inline(always)]
+    pub fn transpose(self) -> Self {
+        Self::new(self.x_axis.x, self.y_axis.x, self.x_axis.y, self.y_axis.y)
+    }
+    /// `det M`.
+    #[inline(always)]
+    pub fn determinant(self) -> D<F, T> {
+        self.x_axis.x * self.y_axis.y - self.x_axis.y * self.y_axis.x
+    }
+    /// `M⁻¹`, glam's formula.
+    #[inline(always)]
+    pub fn inverse(self) -> Self {
+        let inv_det = c::<F, T>(1.0) / self.determinant();
+        Self::new(
+            self.y_axis.y * inv_det,
+            self.x_axis.y * -inv_det,
+            self.y_axis.x * -inv_det,
+            self.x_axis.x * inv_det,
+        )
+    }
+    /// `M v`, as glam's.
+    #[inline(always)]
+    pub fn mul_vec2(self, rhs: GVec2<F, T>) -> GVec2<F, T> {
+        GVec2::new(
+            (self.x_axis.x * rhs.x) + (self.y_axis.x * rhs.y),
+            (self.x_axis.y * rhs.x) + (self.y_axis.y * rhs.y),
+        )
+    }
+    /// `A B`.
+    #[inline(always)]
+    pub fn mul_mat2(self, rhs: Self) -> Self {
+        self * rhs
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GVec2<F, T>> for GMat2<F, T> {
+    type Output = GVec2<F, T>;
+    #[inline(always)]
+    fn mul(self, v: GVec2<F, T>) -> GVec2<F, T> {
+        self.mul_vec2(v)
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul for GMat2<F, T> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, r: Self) -> Self {
+        Self::from_cols(self.mul_vec2(r.x_axis), self.mul_vec2(r.y_axis))
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> MulAssign for GMat2<F, T> {
+    #[inline(always)]
+    fn mul_assign(&mut self, r: Self) {
+        *self = *self * r;
+    }
+}
+
+/// glam's `DAffine2` over duals: `x ↦ M x + t` in the plane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GAffine2<F: Real, T: ScalarTangent<F>> {
+    /// The linear part `M`.
+    pub matrix2: GMat2<F, T>,
+    /// The translation `t`.
+    pub translation: GVec2<F, T>,
+}
+
+/// glam's `DAffine2` over duals in mode `S`.
+pub type DAffine2<S> = GAffine2<f64, S>;
+
+/// glam's `DAffine2` functions, each glam's formula.
+impl<F: GlamFloat, T: ScalarTangent<F>> GAffine2<F, T> {
+    #[inline(always)]
+    fn of(matrix2: GMat2<F, T>, translation: GVec2<F, T>) -> Self {
+        GAffine2 {
+            matrix2,
+            translation,
+        }
+    }
+    #[inline(always)]
+    fn zero2() -> GVec2<F, T> {
+        let z = c::<F, T>(0.0);
+        GVec2::new(z, z)
+    }
+    /// From the columns of the linear part and the translation.
+    #[inline(always)]
+    pub fn from_cols(x_axis: GVec2<F, T>, y_axis: GVec2<F, T>, z_axis: GVec2<F, T>) -> Self {
+        Self::of(GMat2::from_cols(x_axis, y_axis), z_axis)
+    }
+    /// The scaling by `scale`.
+    #[inline(always)]
+    pub fn from_scale(scale: GVec2<F, T>) -> Self {
+        Self::of(GMat2::from_diagonal(scale), Self::zero2())
+    }
+    /// The rotation by `angle`.
+    #[inline(always)]
+    pub fn from_angle(angle: impl GlamScalar<F, T>) -> Self {
+        Self::of(GMat2::from_angle(angle), Self::zero2())
+    }
+    /// The translation by `translation`.
+    #[inline(always)]
+    pub fn from_translation(translation: GVec2<F, T>) -> Self {
+        let one = c::<F, T>(1.0);
+        Self::of(GMat2::from_diagonal(GVec2::new(one, one)), translation)
+    }
+    /// The linear map `matrix2`.
+    #[inline(always)]
+    pub fn from_mat2(matrix2: GMat2<F, T>) -> Self {
+        Self::of(matrix2, Self::zero2())
+    }
+    /// `matrix2`, then the translation.
+    #[inline(always)]
+    pub fn from_mat2_translation(matrix2: GMat2<F, T>, translation: GVec2<F, T>) -> Self {
+        Self::of(matrix2, translation)
+    }
+    /// The scaling, the rotation, then the translation.
+    #[inline(always)]
+    pub fn from_scale_angle_translation(
+        scale: GVec2<F, T>,
+        angle: impl GlamScalar<F, T>,
+        translation: GVec2<F, T>,
+    ) -> Self {
+        let rotation = GMat2::from_angle(angle);
+        Self::of(
+            GMat2::from_cols(rotation.x_axis * scale.x, rotation.y_axis * scale.y),
+            translation,
+        )
+    }
+    /// The rotation, then the translation.
+    #[inline(always)]
+    pub fn from_angle_translation(angle: impl GlamScalar<F, T>, translation: GVec2<F, T>) -> Self {
+        Self::of(GMat2::from_angle(angle), translation)
+    }
+    /// The affine transform of a 3×3 homogeneous matrix.
+    #[inline(always)]
+    pub fn from_mat3(m: GMat3<F, T>) -> Self {
+        Self::of(
+            GMat2::from_cols(m.x_axis.xy(), m.y_axis.xy()),
+            m.z_axis.xy(),
+        )
+    }
+    /// `M p + t`.
+    #[inline(always)]
+    pub fn transform_point2(self, rhs: GVec2<F, T>) -> GVec2<F, T> {
+        self.matrix2 * rhs + self.translation
+    }
+    /// `M v`.
+    #[inline(always)]
+    pub fn transform_vector2(self, rhs: GVec2<F, T>) -> GVec2<F, T> {
+        self.matrix2 * rhs
+    }
+    /// The inverse transform: `M⁻¹` and `−M⁻¹ t`.
+    #[inline(always)]
+    pub fn inverse(self) -> Self {
+        let matrix2 = self.matrix2.inverse();
+        let translation = -(matrix2 * self.translation);
+        Self::of(matrix2, translation)
+    }
+}
+
+/// `A B`: `B` first.
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul for GAffine2<F, T> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self::of(
+            self.matrix2 * rhs.matrix2,
+            self.matrix2 * rhs.translation + self.translation,
+        )
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> MulAssign for GAffine2<F, T> {
+    #[inline(always)]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = *self * rhs;
+    }
+}
+
+/// glam's `DAffine3` over duals: a linear part and a translation, `x ↦ M x + t`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GAffine3<F: Real, T: ScalarTangent<F>> {
+    /// The linear part `M`.
+    pub matrix3: GMat3<F, T>,
+    /// The translation `t`.
+    pub translation: GVec3<F, T>,
+}
+
+/// glam's `DAffine3` over duals in mode `S`.
+pub type DAffine3<S> = GAffine3<f64, S>;
+/// glam's `Affine3A` over duals in mode `S`. glam computes it on `Mat3A` and `Vec3A` (SSE2
+/// on x86-64), but what it computes is componentwise products and sums, cross and dot
+/// products summed from the first lane, and (`look_to_rh`) `Vec3`'s normalisation: the
+/// same operations in the same order as `Affine3`'s over `f32`, so one mirror is both.
+pub type Affine3A<S> = GAffine3<f32, <S as Mode>::Of<f32>>;
+
+/// glam's `DAffine3` functions, each glam's formula in its order of operations.
+impl<F: GlamFloat, T: ScalarTangent<F>> GAffine3<F, T> {
+    #[inline(always)]
+    fn of(matrix3: GMat3<F, T>, translation: GVec3<F, T>) -> Self {
+        GAffine3 {
+            matrix3,
+            translation,
+        }
+    }
+    #[inline(always)]
+    fn zero3() -> GVec3<F, T> {
+        let z = c::<F, T>(0.0);
+        GVec3::new(z, z, z)
+    }
+    #[inline(always)]
+    fn identity3() -> GMat3<F, T> {
+        let one = c::<F, T>(1.0);
+        GMat3::from_diagonal(GVec3::new(one, one, one))
+    }
+    /// From the columns of the linear part and the translation.
+    #[inline(always)]
+    pub fn from_cols(
+        x_axis: GVec3<F, T>,
+        y_axis: GVec3<F, T>,
+        z_axis: GVec3<F, T>,
+        w_axis: GVec3<F, T>,
+    ) -> Self {
+        Self::of(GMat3::from_cols(x_axis, y_axis, z_axis), w_axis)
+    }
+    /// The scaling by `scale`.
+    #[inline(always)]
+    pub fn from_scale(scale: GVec3<F, T>) -> Self {
+        Self::of(GMat3::from_diagonal(scale), Self::zero3())
+    }
+    /// The rotation by a unit quaternion.
+    #[inline(always)]
+    pub fn from_quat(rotation: GQuat<F, T>) -> Self {
+        Self::of(GMat3::from_quat(rotation), Self::zero3())
+    }
+    /// The rotation by `angle` about the unit vector `axis`.
+    #[inline(always)]
+    pub fn from_axis_angle(axis: GVec3<F, T>, angle: impl GlamScalar<F, T>) -> Self {
+        Self::of(GMat3::from_axis_angle(axis, angle), Self::zero3())
+    }
+    /// The rotation by `angle` about the x axis.
+    #[inline(always)]
+    pub fn from_rotation_x(angle: impl GlamScalar<F, T>) -> Self {
+        Self::of(GMat3::from_rotation_x(angle), Self::zero3())
+    }
+    /// The rotation by `angle` about the y axis.
+    #[inline(always)]
+    pub fn from_rotation_y(angle: impl GlamScalar<F, T>) -> Self {
+        Self::of(GMat3::from_rotation_y(angle), Self::zero3())
+    }
+    /// The rotation by `angle` about the z axis.
+    #[inline(always)]
+    pub fn from_rotation_z(angle: impl GlamScalar<F, T>) -> Self {
+        Self::of(GMat3::from_rotation_z(angle), Self::zero3())
+    }
+    /// The translation by `translation`.
+    #[inline(always)]
+    pub fn from_translation(translation: GVec3<F, T>) -> Self {
+        Self::of(Self::identity3(), translation)
+    }
+    /// The linear map `mat3`.
+    #[inline(always)]
+    pub fn from_mat3(mat3: GMat3<F, T>) -> Self {
+        Self::of(mat3, Self::zero3())
+    }
+    /// `mat3`, then the translation.
+    #[inline(always)]
+    pub fn from_mat3_translation(mat3: GMat3<F, T>, translation: GVec3<F, T>) -> Self {
+        Self::of(mat3, translation)
+    }
+    /// The scaling, the rotation, then the translation.
+    #[inline(always)]
+    pub fn from_scale_rotation_translation(
+        scale: GVec3<F, T>,
+        rotation: GQuat<F, T>,
+        translation: GVec3<F, T>,
+    ) -> Self {
+        let rotation = GMat3::from_quat(rotation);
+        Self::of(
+            GMat3::from_cols(
+                rotation.x_axis * scale.x,
+                rotation.y_axis * scale.y,
+                rotation.z_axis * scale.z,
+            ),
+            translation,
+        )
+    }
+    /// The rotation, then the translation.
+    #[inline(always)]
+    pub fn from_rotation_translation(rotation: GQuat<F, T>, translation: GVec3<F, T>) -> Self {
+        Self::of(GMat3::from_quat(rotation), translation)
+    }
+    /// The affine part of a 4×4 matrix: its columns' first three components.
+    #[inline(always)]
+    pub fn from_mat4(m: GMat4<F, T>) -> Self {
+        Self::of(
+            GMat3::from_cols(m.x_axis.xyz(), m.y_axis.xyz(), m.z_axis.xyz()),
+            m.w_axis.xyz(),
+        )
+    }
+    /// A right-handed view transform looking along `dir` (normalised here, as glam's
+    /// `DAffine3` does) from `eye`.
+    #[inline(always)]
+    pub fn look_to_rh(eye: GVec3<F, T>, dir: GVec3<F, T>, up: GVec3<F, T>) -> Self {
+        let f = dir.normalize();
+        let s = f.cross(up).normalize();
+        let u = s.cross(f);
+        Self::of(
+            GMat3::from_cols(
+                GVec3::new(s.x, u.x, -f.x),
+                GVec3::new(s.y, u.y, -f.y),
+                GVec3::new(s.z, u.z, -f.z),
+            ),
+            GVec3::new(-eye.dot(s), -eye.dot(u), eye.dot(f)),
+        )
+    }
+    /// A left-handed view transform looking along `dir`.
+    #[inline(always)]
+    pub fn look_to_lh(eye: GVec3<F, T>, dir: GVec3<F, T>, up: GVec3<F, T>) -> Self {
+        Self::look_to_rh(eye, -dir, up)
+    }
+    /// A right-handed view transform looking at `center` from `eye`.
+    #[inline(always)]
+    pub fn look_at_rh(eye: GVec3<F, T>, center: GVec3<F, T>, up: GVec3<F, T>) -> Self {
+        Self::look_to_rh(eye, center - eye, up)
+    }
+    /// A left-handed view transform looking at `center` from `eye`.
+    #[inline(always)]
+    pub fn look_at_lh(eye: GVec3<F, T>, center: GVec3<F, T>, up: GVec3<F, T>) -> Self {
+        Self::look_to_lh(eye, center - eye, up)
+    }
+    /// `M p + t`, summed as glam's.
+    #[inline(always)]
+    pub fn transform_point3(self, rhs: GVec3<F, T>) -> GVec3<F, T> {
+        (self.matrix3.x_axis * rhs.x)
+            + (self.matrix3.y_axis * rhs.y)
+            + (self.matrix3.z_axis * rhs.z)
+            + self.translation
+    }
+    /// `M v`.
+    #[inline(always)]
+    pub fn transform_vector3(self, rhs: GVec3<F, T>) -> GVec3<F, T> {
+        (self.matrix3.x_axis * rhs.x)
+            + (self.matrix3.y_axis * rhs.y)
+            + (self.matrix3.z_axis * rhs.z)
+    }
+    /// `M p + t` of a `Vec3A` (`Affine3A`'s).
+    #[inline(always)]
+    pub fn transform_point3a(self, rhs: GVec3A<F, T>) -> GVec3A<F, T> {
+        let p = self.transform_point3(GVec3::new(rhs.x, rhs.y, rhs.z));
+        GVec3A {
+            x: p.x,
+            y: p.y,
+            z: p.z,
+        }
+    }
+    /// `M v` of a `Vec3A` (`Affine3A`'s).
+    #[inline(always)]
+    pub fn transform_vector3a(self, rhs: GVec3A<F, T>) -> GVec3A<F, T> {
+        let v = self.transform_vector3(GVec3::new(rhs.x, rhs.y, rhs.z));
+        GVec3A {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+        }
+    }
+    /// The inverse transform: `M⁻¹` and `−M⁻¹ t`.
+    #[inline(always)]
+    pub fn inverse(self) -> Self {
+        let matrix3 = self.matrix3.inverse();
+        let translation = -(matrix3 * self.translation);
+        Self::of(matrix3, translation)
+    }
+}
+
+/// `A B`: `B` first.
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul for GAffine3<F, T> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        Self::of(
+            self.matrix3 * rhs.matrix3,
+            self.matrix3 * rhs.translation + self.translation,
+        )
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> MulAssign for GAffine3<F, T> {
+    #[inline(always)]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = *self * rhs;
+    }
+}
+
+/// The 4×4 matrix of an affine transform (glam's `DMat4::from(affine)`).
+impl<F: GlamFloat, T: ScalarTangent<F>> From<GAffine3<F, T>> for GMat4<F, T> {
+    #[inline(always)]
+    fn from(m: GAffine3<F, T>) -> Self {
+        let (z, o) = (c::<F, T>(0.0), c::<F, T>(1.0));
+        GMat4::from_cols(
+            m.matrix3.x_axis.extend(z),
+            m.matrix3.y_axis.extend(z),
+            m.matrix3.z_axis.extend(z),
+            m.translation.extend(o),
+        )
+    }
+}
+
+/// `A M` as 4×4 matrices.
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GMat4<F, T>> for GAffine3<F, T> {
+    type Output = GMat4<F, T>;
+    #[inline(always)]
+    fn mul(self, rhs: GMat4<F, T>) -> GMat4<F, T> {
+        GMat4::from(self) * rhs
+    }
+}
+
+/// `M A` as 4×4 matrices.
+impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GAffine3<F, T>> for GMat4<F, T> {
+    type Output = GMat4<F, T>;
+    #[inline(always)]
+    fn mul(self, rhs: GAffine3<F, T>) -> GMat4<F, T> {
+        self * GMat4::from(rhs)
     }
 }
 
@@ -1202,6 +1780,36 @@ macro_rules! glam_type {
             type TangentIn<S: Mode> = [$T; $n];
         }
         impl $crate::traits::UserValue for glam::$G {}
+        /// Through a `dyn` call: the components' lanes.
+        impl $crate::traits::LaneValue for glam::$G {
+            #[inline]
+            fn lane1<S: Mode>(t: &[$T; $n], k: usize) -> <Self as Differentiable>::TangentIn<f64> {
+                <[$F; $n] as $crate::traits::LaneValue>::lane1::<S>(t, k)
+            }
+            #[inline]
+            fn lane2<S: Mode>(
+                t: &[$T; $n],
+                k: usize,
+            ) -> <Self as Differentiable>::TangentIn<$crate::Hyper<f64, f64>> {
+                <[$F; $n] as $crate::traits::LaneValue>::lane2::<S>(t, k)
+            }
+            #[inline]
+            fn set_lane1<S: Mode>(
+                t: &mut [$T; $n],
+                k: usize,
+                v: &<Self as Differentiable>::TangentIn<f64>,
+            ) {
+                <[$F; $n] as $crate::traits::LaneValue>::set_lane1::<S>(t, k, v)
+            }
+            #[inline]
+            fn set_lane2<S: Mode>(
+                t: &mut [$T; $n],
+                k: usize,
+                v: &<Self as Differentiable>::TangentIn<$crate::Hyper<f64, f64>>,
+            ) {
+                <[$F; $n] as $crate::traits::LaneValue>::set_lane2::<S>(t, k, v)
+            }
+        }
         impl ZeroTangent for glam::$G {
             #[inline(always)]
             fn zero_tangent(&self) -> [$F; $n] {
@@ -1321,6 +1929,130 @@ glam_types! {
         ],
         |p| from_cols_array(&);
 }
+glam_type!(
+    DMat2,
+    DMat2,
+    f64,
+    S,
+    4,
+    |g| [g.x_axis.x, g.x_axis.y, g.y_axis.x, g.y_axis.y],
+    |a| GMat2::from_cols(GVec2::new(a[0], a[1]), GVec2::new(a[2], a[3])),
+    |m| [m.x_axis.x, m.x_axis.y, m.y_axis.x, m.y_axis.y],
+    |p| glam::DMat2::from_cols_array(&p)
+);
+glam_type!(
+    DAffine2,
+    DAffine2,
+    f64,
+    S,
+    6,
+    |g| [
+        g.matrix2.x_axis.x,
+        g.matrix2.x_axis.y,
+        g.matrix2.y_axis.x,
+        g.matrix2.y_axis.y,
+        g.translation.x,
+        g.translation.y
+    ],
+    |a| GAffine2::from_cols(
+        GVec2::new(a[0], a[1]),
+        GVec2::new(a[2], a[3]),
+        GVec2::new(a[4], a[5])
+    ),
+    |m| [
+        m.matrix2.x_axis.x,
+        m.matrix2.x_axis.y,
+        m.matrix2.y_axis.x,
+        m.matrix2.y_axis.y,
+        m.translation.x,
+        m.translation.y
+    ],
+    |p| glam::DAffine2::from_cols_array(&p)
+);
+glam_type!(
+    DAffine3,
+    DAffine3,
+    f64,
+    S,
+    12,
+    |g| [
+        g.matrix3.x_axis.x,
+        g.matrix3.x_axis.y,
+        g.matrix3.x_axis.z,
+        g.matrix3.y_axis.x,
+        g.matrix3.y_axis.y,
+        g.matrix3.y_axis.z,
+        g.matrix3.z_axis.x,
+        g.matrix3.z_axis.y,
+        g.matrix3.z_axis.z,
+        g.translation.x,
+        g.translation.y,
+        g.translation.z
+    ],
+    |a| GAffine3::from_cols(
+        GVec3::new(a[0], a[1], a[2]),
+        GVec3::new(a[3], a[4], a[5]),
+        GVec3::new(a[6], a[7], a[8]),
+        GVec3::new(a[9], a[10], a[11])
+    ),
+    |m| [
+        m.matrix3.x_axis.x,
+        m.matrix3.x_axis.y,
+        m.matrix3.x_axis.z,
+        m.matrix3.y_axis.x,
+        m.matrix3.y_axis.y,
+        m.matrix3.y_axis.z,
+        m.matrix3.z_axis.x,
+        m.matrix3.z_axis.y,
+        m.matrix3.z_axis.z,
+        m.translation.x,
+        m.translation.y,
+        m.translation.z
+    ],
+    |p| glam::DAffine3::from_cols_array(&p)
+);
+glam_type!(
+    Affine3A,
+    Affine3A,
+    f32,
+    S::Of<f32>,
+    12,
+    |g| [
+        g.matrix3.x_axis.x,
+        g.matrix3.x_axis.y,
+        g.matrix3.x_axis.z,
+        g.matrix3.y_axis.x,
+        g.matrix3.y_axis.y,
+        g.matrix3.y_axis.z,
+        g.matrix3.z_axis.x,
+        g.matrix3.z_axis.y,
+        g.matrix3.z_axis.z,
+        g.translation.x,
+        g.translation.y,
+        g.translation.z
+    ],
+    |a| GAffine3::from_cols(
+        GVec3::new(a[0], a[1], a[2]),
+        GVec3::new(a[3], a[4], a[5]),
+        GVec3::new(a[6], a[7], a[8]),
+        GVec3::new(a[9], a[10], a[11])
+    ),
+    |m| [
+        m.matrix3.x_axis.x,
+        m.matrix3.x_axis.y,
+        m.matrix3.x_axis.z,
+        m.matrix3.y_axis.x,
+        m.matrix3.y_axis.y,
+        m.matrix3.y_axis.z,
+        m.matrix3.z_axis.x,
+        m.matrix3.z_axis.y,
+        m.matrix3.z_axis.z,
+        m.translation.x,
+        m.translation.y,
+        m.translation.z
+    ],
+    |p| glam::Affine3A::from_cols_array(&p)
+);
 glam_type!(
     Vec3A,
     Vec3A,

@@ -485,6 +485,35 @@ impl<const R: usize, const C: usize> ZeroTangent for SMatrix<f64, R, C> {
     }
 }
 
+/// A matrix passed to or returned from a method called on a `dyn` trait object: its lanes
+/// are its components' lanes.
+impl<const R: usize, const C: usize> crate::traits::LaneValue for SMatrix<f64, R, C> {
+    #[inline]
+    fn lane1<S: Mode>(t: &SMatrix<S, R, C>, k: usize) -> SMatrix<f64, R, C> {
+        t.map(|s| crate::traits::DynLanes::lane1(&s, k))
+    }
+    #[inline]
+    fn lane2<S: Mode>(t: &SMatrix<S, R, C>, k: usize) -> SMatrix<crate::Hyper<f64, f64>, R, C> {
+        t.map(|s| crate::traits::DynLanes::lane2(&s, k))
+    }
+    #[inline]
+    fn set_lane1<S: Mode>(t: &mut SMatrix<S, R, C>, k: usize, v: &SMatrix<f64, R, C>) {
+        for (t, v) in t.iter_mut().zip(v.iter()) {
+            crate::traits::DynLanes::set_lane1(t, k, *v);
+        }
+    }
+    #[inline]
+    fn set_lane2<S: Mode>(
+        t: &mut SMatrix<S, R, C>,
+        k: usize,
+        v: &SMatrix<crate::Hyper<f64, f64>, R, C>,
+    ) {
+        for (t, v) in t.iter_mut().zip(v.iter()) {
+            crate::traits::DynLanes::set_lane2(t, k, *v);
+        }
+    }
+}
+
 crate::lift::lift_library_type!(
     [const R: usize, const C: usize]
     SMatrix<f64, R, C>,

@@ -116,6 +116,32 @@ macro_rules! dynamic_matrix {
             type TangentIn<S: Mode> = OMatrix<S, $R, $C>;
         }
         impl $crate::traits::UserValue for OMatrix<f64, $R, $C> {}
+        /// Through a `dyn` call: the components' lanes.
+        impl $crate::traits::LaneValue for OMatrix<f64, $R, $C> {
+            fn lane1<S: Mode>(t: &OMatrix<S, $R, $C>, k: usize) -> OMatrix<f64, $R, $C> {
+                t.map(|s| $crate::traits::DynLanes::lane1(&s, k))
+            }
+            fn lane2<S: Mode>(
+                t: &OMatrix<S, $R, $C>,
+                k: usize,
+            ) -> OMatrix<$crate::Hyper<f64, f64>, $R, $C> {
+                t.map(|s| $crate::traits::DynLanes::lane2(&s, k))
+            }
+            fn set_lane1<S: Mode>(t: &mut OMatrix<S, $R, $C>, k: usize, v: &OMatrix<f64, $R, $C>) {
+                for (t, v) in t.iter_mut().zip(v.iter()) {
+                    $crate::traits::DynLanes::set_lane1(t, k, *v);
+                }
+            }
+            fn set_lane2<S: Mode>(
+                t: &mut OMatrix<S, $R, $C>,
+                k: usize,
+                v: &OMatrix<$crate::Hyper<f64, f64>, $R, $C>,
+            ) {
+                for (t, v) in t.iter_mut().zip(v.iter()) {
+                    $crate::traits::DynLanes::set_lane2(t, k, *v);
+                }
+            }
+        }
 
         impl ZeroTangent for OMatrix<f64, $R, $C> {
             fn zero_tangent(&self) -> OMatrix<f64, $R, $C> {

@@ -146,6 +146,36 @@ macro_rules! geometry_type {
             type TangentIn<S: Mode> = SMatrix<S, { $r }, { $k }>;
         }
         impl<$($g)*> $crate::traits::UserValue for $ty {}
+        /// Through a `dyn` call: the components' lanes.
+        impl<$($g)*> $crate::traits::LaneValue for $ty {
+            #[inline]
+            fn lane1<S: Mode>(t: &SMatrix<S, { $r }, { $k }>, k: usize) -> SMatrix<f64, { $r }, { $k }> {
+                <SMatrix<f64, { $r }, { $k }> as $crate::traits::LaneValue>::lane1::<S>(t, k)
+            }
+            #[inline]
+            fn lane2<S: Mode>(
+                t: &SMatrix<S, { $r }, { $k }>,
+                k: usize,
+            ) -> SMatrix<$crate::Hyper<f64, f64>, { $r }, { $k }> {
+                <SMatrix<f64, { $r }, { $k }> as $crate::traits::LaneValue>::lane2::<S>(t, k)
+            }
+            #[inline]
+            fn set_lane1<S: Mode>(
+                t: &mut SMatrix<S, { $r }, { $k }>,
+                k: usize,
+                v: &SMatrix<f64, { $r }, { $k }>,
+            ) {
+                <SMatrix<f64, { $r }, { $k }> as $crate::traits::LaneValue>::set_lane1::<S>(t, k, v)
+            }
+            #[inline]
+            fn set_lane2<S: Mode>(
+                t: &mut SMatrix<S, { $r }, { $k }>,
+                k: usize,
+                v: &SMatrix<$crate::Hyper<f64, f64>, { $r }, { $k }>,
+            ) {
+                <SMatrix<f64, { $r }, { $k }> as $crate::traits::LaneValue>::set_lane2::<S>(t, k, v)
+            }
+        }
 
         impl<$($g)*> ZeroTangent for $ty {
             #[inline(always)]

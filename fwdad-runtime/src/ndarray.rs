@@ -34,6 +34,26 @@ impl<D: Dimension> Differentiable for Array<f64, D> {
 }
 impl<D: Dimension> crate::traits::UserValue for Array<f64, D> {}
 
+/// Through a `dyn` call: the elements' lanes, in logical order.
+impl<D: Dimension> crate::traits::LaneValue for Array<f64, D> {
+    fn lane1<S: Mode>(t: &Array<S, D>, k: usize) -> Array<f64, D> {
+        t.map(|s| crate::traits::DynLanes::lane1(s, k))
+    }
+    fn lane2<S: Mode>(t: &Array<S, D>, k: usize) -> Array<crate::Hyper<f64, f64>, D> {
+        t.map(|s| crate::traits::DynLanes::lane2(s, k))
+    }
+    fn set_lane1<S: Mode>(t: &mut Array<S, D>, k: usize, v: &Array<f64, D>) {
+        Zip::from(t)
+            .and(v)
+            .for_each(|t, v| crate::traits::DynLanes::set_lane1(t, k, *v));
+    }
+    fn set_lane2<S: Mode>(t: &mut Array<S, D>, k: usize, v: &Array<crate::Hyper<f64, f64>, D>) {
+        Zip::from(t)
+            .and(v)
+            .for_each(|t, v| crate::traits::DynLanes::set_lane2(t, k, *v));
+    }
+}
+
 impl<D: Dimension> ZeroTangent for Array<f64, D> {
     fn zero_tangent(&self) -> Array<f64, D> {
         Array::zeros(self.raw_dim())
@@ -218,8 +238,39 @@ impl<S: Mode, D: Dimension> Unlift<S> for &Array<Dual<f64, S>, D> {
     }
 }
 
-/// A vector parameter's length (`x.len()` in a derived body), read from its primal.
-impl<T> Dual<&ndarray::Array1<f64>, T> {
+/// An array parameter's element `i` in logical order, as a `for` loop over its elements
+/// (`for (p, &v) in p.iter_mut().zip(v.iter())`, ndarray's `Zip` and `azip!`) reads it:
+/// borrowed where it is stored.
+impl<'a, S: Mode, D: Dimension> crate::structural::ElemAt<'a>
+    for Dual<&'a Array<f64, D>, &'a Array<S, D>>
+{
+    type Elem = f64;
+    type TElem = S;
+    fn both(self) -> (&'a [f64], &'a [S]) {
+        match (self.primal.as_slice(), self.tangent.as_slice()) {
+            (Some(p), Some(t)) => (p, t),
+            _ => panic!("fwdad: a sub-slice of an ndarray array that is not in standard layout"),
+        }
+    }
+    #[inline(always)]
+    fn elem_at(self, i: usize) -> Dual<&'a f64, &'a S> {
+        match (self.primal.as_slice(), self.tangent.as_slice()) {
+            (Some(p), Some(t)) => Dual::new(&p[i], &t[i]),
+            // Walked in logical order, each of the two in its own layout.
+            _ => match (self.primal.iter().nth(i), self.tangent.iter().nth(i)) {
+                (Some(p), Some(t)) => Dual::new(p, t),
+                _ => panic!(
+                    "index out of bounds: the len is {} but the index is {i}",
+                    self.primal.len()
+                ),
+            },
+        }
+    }
+}
+
+/// An array parameter's number of elements (`x.len()` in a derived body), read from its
+/// primal.
+impl<T, D: Dimension> Dual<&Array<f64, D>, T> {
     /// The number of elements.
     #[inline(always)]
     pub fn len(&self) -> usize {

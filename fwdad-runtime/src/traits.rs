@@ -508,12 +508,12 @@ pub fn no_dyn_rules(tr: &str, method: &str) -> ! {
 /// A value whose tangent in any mode is independent lanes of the tangent at a first-order
 /// (`f64`) or second-order (`Hyper<f64, f64>`) lane, leaf by leaf ([`DynLanes`]): what a
 /// method called on a `dyn` trait object takes and returns (floats, integers, `bool`,
-/// arrays, tuples, `Vec`s and `Option`s of them, and types with `#[derive(Differentiable)]`,
-/// which implement it leaf by leaf).
+/// library values, arrays, tuples, `Vec`s and `Option`s of them, and types with
+/// `#[derive(Differentiable)]`, which implement it leaf by leaf).
 #[diagnostic::on_unimplemented(
     message = "a method called on a trait object cannot take or return `{Self}`",
     label = "not differentiable through a `dyn` call",
-    note = "through `dyn Trait` a method's arguments and result are floats, integers, `bool`, arrays, tuples, `Vec`s and `Option`s of them, types with `#[derive(Differentiable)]`, and slices or references of these; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+    note = "through `dyn Trait` a method's arguments and result are floats, integers, `bool`, library values (nalgebra, glam, ndarray, `Complex`), arrays, tuples, `Vec`s and `Option`s of them, types with `#[derive(Differentiable)]` that do not contain themselves, and slices or references of these; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
 )]
 pub trait LaneValue: Differentiable {
     /// Lane `k` of `t` (first order).
@@ -546,6 +546,32 @@ impl LaneValue for f64 {
     #[inline(always)]
     fn set_lane2<S: Mode>(t: &mut S, k: usize, v: &Hyper<f64, f64>) {
         t.set_lane2(k, *v);
+    }
+}
+
+/// An `f32`'s lanes are its mode's `f64` lanes: widening is exact, and a lane written back
+/// holds an `f32` value, so narrowing the others again is exact too.
+impl LaneValue for f32 {
+    #[inline(always)]
+    fn lane1<S: Mode>(t: &S::Of<f32>, k: usize) -> f32 {
+        S::widen::<f32>(*t).lane1(k) as f32
+    }
+    #[inline(always)]
+    fn lane2<S: Mode>(t: &S::Of<f32>, k: usize) -> Hyper<f32, f32> {
+        let h = S::widen::<f32>(*t).lane2(k);
+        <Hyper<f64, f64> as Mode>::cast::<f64, f32>(h)
+    }
+    #[inline(always)]
+    fn set_lane1<S: Mode>(t: &mut S::Of<f32>, k: usize, v: &f32) {
+        let mut w = S::widen::<f32>(*t);
+        w.set_lane1(k, *v as f64);
+        *t = S::narrow::<f32>(w);
+    }
+    #[inline(always)]
+    fn set_lane2<S: Mode>(t: &mut S::Of<f32>, k: usize, v: &Hyper<f32, f32>) {
+        let mut w = S::widen::<f32>(*t);
+        w.set_lane2(k, <Hyper<f64, f64> as Mode>::widen::<f32>(*v));
+        *t = S::narrow::<f32>(w);
     }
 }
 

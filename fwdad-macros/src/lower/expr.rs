@@ -169,6 +169,11 @@ impl Lowerer<'_> {
                 let e = self.desugar_peekable(m)?;
                 self.lower_expr(&e)
             }
+            // ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)`, as a loop.
+            syn::Expr::MethodCall(m) if super::library_calls::desugar_zip(m).is_some() => {
+                let e = super::library_calls::desugar_zip(m)?;
+                self.lower_expr(&e)
+            }
             // Before the consumers: a library value's `fold` is the library's.
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {

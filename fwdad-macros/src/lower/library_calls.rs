@@ -7,6 +7,9 @@
 //!   ndarray; each entry is computed as the library does, so the primal is the same);
 //! * ndarray's `a.map_inplace(|v| *v = ..)`: `a.mapv_inplace` of a closure that writes
 //!   the element into a local cell through the user's `&mut` and returns the cell;
+//! * ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)` and `azip!((a in &mut a,
+//!   &b in &b) ..)`: the loop `for (a, &b) in a.iter_mut().zip(b.iter()) { .. }` over the
+//!   elements in logical order (the order `Zip` takes for arrays in standard layout);
 //! * nalgebra's free functions `distance`, `distance_squared`, `center`, `clamp` (called
 //!   `nalgebra::distance`, `na::distance`): their bodies in nalgebra 0.35, written with
 //!   the operators and methods of points.
@@ -180,6 +183,196 @@ pub(crate) fn desugar_map_inplace(m: &syn::ExprMethodCall) -> Option<syn::Expr> 
             ("__fwdad_body", Hole::Expr(&c.body)),
         ],
     ))
+}
+
+/// One array `Zip` or `azip!` visits: the element pattern its closure binds and the
+/// array as written (`&mut a`, `&b`, or a reference `b`).
+pub(crate) struct ZipPart<'a> {
+    pub(crate) pat: &'a syn::Pat,
+    pub(crate) array: &'a syn::Expr,
+}
+
+/// `for (p0, (p1, ..)) in a0.iter_mut().zip(a1.iter())... { body }` for the parts of a
+/// `Zip` or `azip!`: `&mut a` walks `a.iter_mut()`, `&a` and a reference `a` walk
+/// `a.iter()`. `None` when a part is another producer (a view such as `a.rows_mut()`,
+/// whose elements are lanes) or the body leaves the closure with `return`: those keep
+/// the error.
+pub(crate) fn zip_as_loop(parts: &[ZipPart<'_>], body: &syn::Expr) -> Option<syn::Expr> {
+    use super::place::strip;
+    if parts.is_empty() || returns(body) {
+        return None;
+    }
+    let walk = |part: &ZipPart<'_>| -> Option<syn::Expr> {
+        let (recv, method) = match strip(part.array) {
+            syn::Expr::Reference(r) => {
+                if !matches!(strip(&r.expr), syn::Expr::Path(_) | syn::Expr::Field(_)) {
+                    return None;
+                }
+                let m = if r.mutability.is_some() {
+                    "iter_mut"
+                } else {
+                    "iter"
+                };
+                (super::place::strip(&r.expr).clone(), m)
+            }
+            e @ syn::Expr::Path(_) => (e.clone(), "iter"),
+            _ => return None,
+        };
+        Some(method_call(recv, method, part.array.span(), vec![]))
+    };
+    let mut iter = walk(&parts[0])?;
+    let mut pat = untyped(parts[0].pat);
+    for part in &parts[1..] {
+        let next = walk(part)?;
+        iter = method_call(iter, "zip", part.array.span(), vec![next]);
+        pat = syn::Pat::Tuple(syn::PatTuple {
+            attrs: vec![],
+            paren_token: Default::default(),
+            elems: [pat, untyped(part.pat)].into_iter().collect(),
+        });
+    }
+    let span = body.span();
+    let template: syn::Expr = syn::parse_quote_spanned!(span=>
+        for __fwdad_pat in __fwdad_iter {
+            __fwdad_body;
+        }
+    );
+    Some(fill(
+        template,
+        &[
+            ("__fwdad_pat", Hole::Pat(&pat)),
+            ("__fwdad_iter", Hole::Expr(&iter)),
+            ("__fwdad_body", Hole::Expr(body)),
+        ],
+    ))
+}
+
+/// `recv.method(args)`, built as a tree.
+fn method_call(
+    recv: syn::Expr,
+    method: &str,
+    span: proc_macro2::Span,
+    args: Vec<syn::Expr>,
+) -> syn::Expr {
+    syn::Expr::MethodCall(syn::ExprMethodCall {
+        attrs: vec![],
+        receiver: Box::new(recv),
+        dot_token: Default::default(),
+        method: syn::Ident::new(method, span),
+        turbofish: None,
+        paren_token: Default::default(),
+        args: args.into_iter().collect(),
+    })
+}
+
+/// A closure parameter's pattern without its type (`p: &mut f64` binds `p`).
+fn untyped(p: &syn::Pat) -> syn::Pat {
+    match p {
+        syn::Pat::Type(t) => (*t.pat).clone(),
+        p => p.clone(),
+    }
+}
+
+/// Whether `e` holds a `return` outside nested closures (it would leave the closure,
+/// a `continue` in the loop).
+fn returns(e: &syn::Expr) -> bool {
+    struct Finder(bool);
+    impl<'a> syn::visit::Visit<'a> for Finder {
+        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_expr(&mut f, e);
+    f.0
+}
+
+/// ndarray's `Zip::from(a).and(b)...for_each(|x, y, ..| body)` as [`zip_as_loop`]; `None`
+/// for every other call.
+pub(crate) fn desugar_zip(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+    use super::place::strip;
+    if !crate::libtypes::is_ndarray_zip_method(&m.method, "for_each") || m.args.len() != 1 {
+        return None;
+    }
+    let syn::Expr::Closure(c) = strip(&m.args[0]) else {
+        return None;
+    };
+    // The producers, from the last `and` back to `Zip::from`.
+    let mut arrays = Vec::new();
+    let mut e = strip(&m.receiver);
+    loop {
+        match e {
+            syn::Expr::MethodCall(a)
+                if crate::libtypes::is_ndarray_zip_method(&a.method, "and")
+                    && a.args.len() == 1 =>
+            {
+                arrays.push(&a.args[0]);
+                e = strip(&a.receiver);
+            }
+            syn::Expr::Call(call) if call.args.len() == 1 => {
+                let syn::Expr::Path(p) = strip(&call.func) else {
+                    return None;
+                };
+                if p.qself.is_some() || !crate::libtypes::is_ndarray_zip(&p.path) {
+                    return None;
+                }
+                arrays.push(&call.args[0]);
+                break;
+            }
+            _ => return None,
+        }
+    }
+    arrays.reverse();
+    if c.inputs.len() != arrays.len() || c.asyncness.is_some() || c.capture.is_some() {
+        return None;
+    }
+    let parts: Vec<ZipPart<'_>> = c
+        .inputs
+        .iter()
+        .zip(arrays)
+        .map(|(pat, array)| ZipPart { pat, array })
+        .collect();
+    zip_as_loop(&parts, &c.body)
+}
+
+/// The arguments of `azip!((p in &mut a, &q in &b, ..) body)`; the form with `index i`
+/// does not parse (it keeps the error).
+pub(crate) struct AzipArgs {
+    parts: Vec<(syn::Pat, syn::Expr)>,
+    body: syn::Expr,
+}
+
+impl syn::parse::Parse for AzipArgs {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let content;
+        syn::parenthesized!(content in input);
+        let mut parts = Vec::new();
+        while !content.is_empty() {
+            let pat = syn::Pat::parse_single(&content)?;
+            content.parse::<syn::Token![in]>()?;
+            let array: syn::Expr = content.parse()?;
+            parts.push((pat, array));
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<syn::Token![,]>()?;
+        }
+        let body: syn::Expr = input.parse()?;
+        Ok(AzipArgs { parts, body })
+    }
+}
+
+/// ndarray's `azip!` as [`zip_as_loop`]; `None` when its arguments are not `(pat in
+/// array, ..) body`.
+pub(crate) fn desugar_azip(mac: &syn::Macro) -> Option<syn::Expr> {
+    let args: AzipArgs = mac.parse_body().ok()?;
+    let parts: Vec<ZipPart<'_>> = args
+        .parts
+        .iter()
+        .map(|(pat, array)| ZipPart { pat, array })
+        .collect();
+    zip_as_loop(&parts, &args.body)
 }
 
 impl Lowerer<'_> {

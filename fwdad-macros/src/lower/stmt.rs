@@ -541,9 +541,12 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
-        // ndarray's `azip!((a in &mut a, &b in &b) ..)`: a closure over the elements of
-        // several arrays, which the macro would run on primals alone.
+        // ndarray's `azip!((a in &mut a, &b in &b) ..)`: the loop over the elements; its
+        // other forms (`index i`) would run the closure on primals alone.
         if crate::libtypes::is_ndarray_zip_macro(&mac.path) {
+            if let Some(e) = super::library_calls::desugar_azip(mac) {
+                return self.lower_expr(&e);
+            }
             self.diag.error(
                 span,
                 crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "`azip!`"),

@@ -1,13 +1,14 @@
-// A nalgebra matrix over the generic float type (`SVector<T, 3>` with `T: RealField`):
-// the runtime lifts nalgebra values of `f64` only.
+// A nalgebra vector over the generic float type (`SVector<T, N>` with `T: RealField`):
+// the runtime lifts nalgebra values of `f64` only. The error at the type is the only one.
+// (A function generic over the dimension alone, `SVector<f64, N>`, is supported:
+// `tests/lib_nalgebra_generic.rs`.)
 use fwdad::prelude::*;
 use nalgebra::{RealField, SVector};
 
-/// Energy of a spring between two points, generic over the float type.
+/// Kinetic energy `½ Σ mᵢ vᵢ²`, generic over the float type and the dimension.
 #[derive_frule]
-fn spring_energy<T: RealField + Copy>(a: &SVector<T, 3>, b: &SVector<T, 3>, k: T, rest: T) -> T {
-    let stretch = (b - a).norm() - rest;
-    k * stretch * stretch / T::from_f64(2.0).unwrap()
+fn kinetic<T: RealField + Copy, const N: usize>(m: &SVector<T, N>, v: &SVector<T, N>) -> T {
+    m.component_mul(v).dot(v) / T::from_f64(2.0).unwrap()
 }
 
 fn main() {}
