@@ -59,9 +59,9 @@ fn next_of_a_filtered_chain() {
     // the first square above 0.1 is 0.25 = (-0.5)^2: 3 |r1|, derivative 3 sign(r1)
     let (v, g) = fwdad::gradient(first_violation {}, &r);
     assert_eq!(v, 0.25f64.sqrt() * 3.0);
-    assert_eq!(g, vec![0.0, -3.0, 0.0]);
+    assert_eq!(g, [0.0, -3.0, 0.0]);
     let (v, g) = fwdad::gradient(first_violation {}, &[0.1, 0.2]);
-    assert_eq!((v, g), (0.0, vec![0.0, 0.0]));
+    assert_eq!((v, g), (0.0, [0.0, 0.0]));
 }
 
 #[test]

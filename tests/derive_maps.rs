@@ -167,7 +167,7 @@ fn sparse_dot_with_constant_map() {
     let rule = bind(sparse_dot {}, (&a, Wrt));
     let (v, g) = gradient(rule, &x);
     assert_close(v, sparse_dot(&a, &x), 1e-15, "primal");
-    assert_eq!(g, vec![2.0, 0.0, -1.5]);
+    assert_eq!(g, [2.0, 0.0, -1.5]);
 }
 
 // --- A parameter dictionary -----------------------------------------------------------
@@ -516,7 +516,7 @@ fn observations_by_step() {
         .collect();
     let (v, g) = gradient(bind(misfit {}, (Wrt, &data[..])), &model);
     assert_eq!(v.to_bits(), misfit(&model, &data).to_bits());
-    assert_eq!(g, closed);
+    assert_eq!(g[..], closed[..]);
 }
 
 /// A map without a written type (`HashMap::new()` tells), one built by `BTreeMap::from`,
