@@ -4,6 +4,9 @@
 //! differentiated unmodified and checked against central differences of the plain
 //! function in one direction, batched and at second order (`check_modes!`), primals bit
 //! for bit, and against derivatives written out.
+// Written as numeric code reads "the second item from the back", "the first one above".
+#![allow(clippy::manual_next_back, clippy::filter_next)]
+
 use fwdad::prelude::*;
 
 mod common;

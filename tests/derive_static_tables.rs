@@ -3,6 +3,9 @@
 //! over a `static` of non-`Copy` structs holding `&'static [(usize, f64)]`, a `const`
 //! table indexed in a loop. Checked against closed forms (Arrhenius: dk/dT = k·Ea/(R·T²))
 //! and central differences in every mode, primals bit for bit.
+// The table is indexed as the physics code does (`WALL[i].k`).
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 
 mod common;

@@ -5,6 +5,9 @@
 //! right: the operators' rules serve floats too). Every derivative is checked against
 //! central differences of the plain function in every mode (`check_modes!`), primals bit
 //! for bit, and an orbit against its closed form.
+// Written as users write Runge-Kutta steps (`s = s + k * dt`).
+#![allow(clippy::assign_op_pattern)]
+
 use fwdad::prelude::*;
 use std::ops::{Add, Mul, Sub};
 

@@ -121,6 +121,12 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<Value> {
+        // `for v in it` of an iterator a cursor stands for: the items left (`peekable.rs`).
+        if let Some(rest) = self.cursor_chain(&f.expr) {
+            let mut f = f.clone();
+            *f.expr = rest;
+            return self.lower_for(&f);
+        }
         // `for v in x.iter().flat_map(..)`: the items gathered first, then iterated.
         if let Some((mut stmts, expr)) = self.desugar_flat_map(&f.expr) {
             let span = f.span();

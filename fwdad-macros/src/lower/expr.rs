@@ -164,6 +164,11 @@ impl Lowerer<'_> {
                 let e = super::library_calls::desugar_map_inplace(m)?;
                 self.lower_expr(&e)
             }
+            // A chain over what a cursor has not taken (`it.enumerate()`, `it.sum()`).
+            syn::Expr::MethodCall(_) if self.cursor_chain(e).is_some() => {
+                let e = self.cursor_chain(e)?;
+                self.lower_expr(&e)
+            }
             // `it.next()`, `it.peek()` of `let mut it = x.iter().peekable();`.
             syn::Expr::MethodCall(m) if self.is_peekable_call(m) => {
                 let e = self.desugar_peekable(m)?;

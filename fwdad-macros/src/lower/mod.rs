@@ -118,6 +118,7 @@ pub fn lower_fn(
         lane_views: Default::default(),
         guessed_user: Default::default(),
         user_operand: None,
+        cursor_iters: peekable::cursor_iterators(item),
         lib_built: Default::default(),
         mut_names: {
             let mut all = PatIdents::default();
@@ -247,6 +248,9 @@ pub(crate) struct Lowerer<'d> {
     /// operator (`k1 * h` in `s + k1 * h`): its operands of unknown type are taken for
     /// user values (see `user_ops::user_binary`). Identified by address.
     user_operand: Option<*const syn::ExprBinary>,
+    /// Iterators bound by `let mut it = x.iter()` read only by `it.next()` and `for`
+    /// (`peekable::cursor_iterators`): a cursor stands for them.
+    cursor_iters: std::collections::HashSet<String>,
     /// Values a library constructor built (`let mut k = DMatrix::zeros(n, n);`), and the
     /// loop variables carrying them: indexed by a tuple they are the library's, not a user
     /// type's (`k[(i, j)] = ..`), as a value whose library type is written.

@@ -13,6 +13,11 @@
 //! `{ slot = src.get(k); slot.as_ref() }`: a `&&f64`, as `Peekable::peek` gives, held by
 //! a local that lives as long as the iterator. The cursor's locals are found by name, so
 //! they follow Rust's scopes.
+//!
+//! A plain `let mut it = x.iter();` (or `.copied()`, `.cloned()`) gets the same cursor
+//! when the function reads `it` only through `it.next()` and as a `for` loop's iterable
+//! (`let first = it.next().unwrap(); for v in it { .. }`): the loop runs over
+//! `src[k..]` (`cursor_iterators` checks every use of the name).
 
 use super::Lowerer;
 use crate::callee::{Adaptor, PeekableFn};
@@ -64,16 +69,21 @@ fn pat(ident: &syn::Ident, mutable: bool) -> syn::Pat {
 }
 
 /// `x.iter().peekable()` (`true`: items by reference) or `x.iter().copied().peekable()` /
-/// `.cloned()` (`false`), with its slice `x`.
-fn peekable_of(e: &syn::Expr) -> Option<(&syn::Expr, bool)> {
+/// `.cloned()` (`false`), with its slice `x`; with `plain`, also without `.peekable()`.
+fn peekable_of(e: &syn::Expr, plain: bool) -> Option<(&syn::Expr, bool)> {
     let syn::Expr::MethodCall(p) = super::place::strip(e) else {
         return None;
     };
     if PeekableFn::from_name(&p.method.to_string()) != Some(PeekableFn::Peekable)
         || !p.args.is_empty()
     {
-        return None;
+        return if plain { iter_of(e) } else { None };
     }
+    iter_of(&p.receiver)
+}
+
+/// `x.iter()` (`true`) or `x.iter().copied()` / `.cloned()` (`false`), with its slice.
+fn iter_of(e: &syn::Expr) -> Option<(&syn::Expr, bool)> {
     fn iter(e: &syn::Expr) -> Option<&syn::Expr> {
         match super::place::strip(e) {
             syn::Expr::MethodCall(m)
@@ -85,10 +95,10 @@ fn peekable_of(e: &syn::Expr) -> Option<(&syn::Expr, bool)> {
             _ => None,
         }
     }
-    if let Some(src) = iter(&p.receiver) {
+    if let Some(src) = iter(e) {
         return Some((src, true));
     }
-    match super::place::strip(&p.receiver) {
+    match super::place::strip(e) {
         syn::Expr::MethodCall(c)
             if matches!(
                 Adaptor::from_name(&c.method.to_string()),
@@ -108,7 +118,8 @@ impl Lowerer<'_> {
             return None;
         };
         let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
-        let (src, refs) = peekable_of(&init.expr)?;
+        let plain = self.cursor_iters.contains(&pi.ident.to_string());
+        let (src, refs) = peekable_of(&init.expr, plain)?;
         let c = cursor(&pi.ident);
         let stmt = |template: syn::Expr, name: &syn::Ident, mutable: bool| syn::Local {
             attrs: vec![],
@@ -137,6 +148,53 @@ impl Lowerer<'_> {
             lets.push(stmt(first, &c.slot, true));
         }
         Some(lets)
+    }
+
+    /// `e` with the iterator a cursor stands for, at the root of its chain, replaced by
+    /// the items `next()` has not taken (`for v in it`, `it.enumerate()`, `it.sum()`);
+    /// `None` if there is none, or the root's method is the cursor's own (`next`, `peek`).
+    pub(super) fn cursor_chain(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        match super::place::strip(e) {
+            syn::Expr::Path(_) => self.cursor_rest(e),
+            syn::Expr::MethodCall(m) => {
+                if matches!(super::place::strip(&m.receiver), syn::Expr::Path(_))
+                    && PeekableFn::from_name(&m.method.to_string()).is_some()
+                {
+                    return None;
+                }
+                let mut m = m.clone();
+                m.receiver = Box::new(self.cursor_chain(&m.receiver)?);
+                Some(syn::Expr::MethodCall(m))
+            }
+            _ => None,
+        }
+    }
+
+    /// `src[k..].iter()` (`.copied()` for items by value) for `it`, if a cursor stands for
+    /// it: the items `next()` has not taken.
+    fn cursor_rest(&self, iterable: &syn::Expr) -> Option<syn::Expr> {
+        let syn::Expr::Path(p) = super::place::strip(iterable) else {
+            return None;
+        };
+        // Not a `peekable()` one: its other methods are errors (`desugar_peekable`).
+        let name = p.path.get_ident()?;
+        if !self.cursor_iters.contains(&name.to_string()) {
+            return None;
+        }
+        let c = cursor(name);
+        self.lookup(&c.k.to_string())?;
+        let refs = self.lookup(&c.slot.to_string()).is_some();
+        let template = match refs {
+            true => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter()),
+            false => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter().copied()),
+        };
+        Some(fill(
+            template,
+            &[
+                ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+                ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+            ],
+        ))
     }
 
     /// Whether `m` is a method of an iterator [`peekable_lets`] stands for.
@@ -193,4 +251,74 @@ impl Lowerer<'_> {
         };
         Some(fill(template, &holes))
     }
+}
+
+/// The names bound by `let mut it = x.iter()` (`.copied()`, `.cloned()`) that the function
+/// reads only as `it.next()`, as a `for` loop's iterable and as the root of a chain of other
+/// methods (`it.enumerate()`, `it.map(..).sum()`): those a cursor can stand for.
+/// Any other use of the name anywhere (passed on, another adaptor, a shadowing binding
+/// read otherwise) keeps the iterator as it is.
+pub(crate) fn cursor_iterators(item: &syn::ItemFn) -> std::collections::HashSet<String> {
+    use syn::visit::Visit;
+    #[derive(Default)]
+    struct Scan {
+        candidates: std::collections::HashSet<String>,
+        ok_uses: std::collections::HashMap<String, usize>,
+        all_uses: std::collections::HashMap<String, usize>,
+    }
+    fn name(e: &syn::Expr) -> Option<String> {
+        match super::place::strip(e) {
+            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        }
+    }
+    impl<'a> Visit<'a> for Scan {
+        fn visit_local(&mut self, l: &'a syn::Local) {
+            if let (syn::Pat::Ident(pi), Some(init)) = (&l.pat, &l.init) {
+                if pi.mutability.is_some() && iter_of(&init.expr).is_some() {
+                    self.candidates.insert(pi.ident.to_string());
+                }
+            }
+            syn::visit::visit_local(self, l);
+        }
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            // `it.next()`, or the root of a chain over the rest (`it.enumerate()`,
+            // `it.sum()`), which `cursor_chain` rewrites; not `peek` (no `peekable()`).
+            let method = PeekableFn::from_name(&m.method.to_string());
+            if method == Some(PeekableFn::Next) && m.args.is_empty() || method.is_none() {
+                if let Some(n) = name(&m.receiver) {
+                    *self.ok_uses.entry(n).or_default() += 1;
+                }
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_expr_for_loop(&mut self, f: &'a syn::ExprForLoop) {
+            if let Some(n) = name(&f.expr) {
+                *self.ok_uses.entry(n).or_default() += 1;
+            }
+            syn::visit::visit_expr_for_loop(self, f);
+        }
+        fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
+            if let Some(i) = p.path.get_ident() {
+                *self.all_uses.entry(i.to_string()).or_default() += 1;
+            }
+        }
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            // A name inside a macro's tokens is a use the scan cannot classify.
+            for t in m.tokens.clone() {
+                if let proc_macro2::TokenTree::Ident(i) = t {
+                    *self.all_uses.entry(i.to_string()).or_default() += 2;
+                }
+            }
+        }
+    }
+    let mut scan = Scan::default();
+    scan.visit_item_fn(item);
+    scan.candidates
+        .into_iter()
+        .filter(|n| {
+            let ok = scan.ok_uses.get(n).copied().unwrap_or(0);
+            ok > 0 && scan.all_uses.get(n).copied().unwrap_or(0) == ok
+        })
+        .collect()
 }
