@@ -955,6 +955,15 @@ fn check_enum(e: &syn::DataEnum, opts: &Options, errors: &mut Errors) {
     }
 }
 
+/// The names a `LaneValue` impl's methods take (`Ctx::lane_value_impl`): the tangent
+/// `t`, the lane `k`, the lane's value `v`, and the trait's path.
+pub(crate) struct LaneNames {
+    pub(crate) t: Ident,
+    pub(crate) k: Ident,
+    pub(crate) v: Ident,
+    pub(crate) bound: TokenStream,
+}
+
 /// What the generators of a struct with a tangent struct share.
 struct Ctx<'a> {
     input: &'a DeriveInput,
@@ -1200,6 +1209,34 @@ impl Ctx<'_> {
     /// `LaneValue` (what a `dyn` call cuts into lanes), field by field; none for a
     /// recursive struct (its `Box<Self>` has no lanes).
     fn lane_value(&self) -> TokenStream {
+        let (p, s, tname) = (self.p, self.s, self.tname);
+        self.lane_value_impl(|n, f, set| {
+            let (bound, t, k, v) = (&n.bound, &n.t, &n.k, &n.v);
+            if set {
+                let sets = self.tangent_fields().into_iter().map(|fi| {
+                    let (m, fty) = (&fi.member, &fi.ty);
+                    quote!(<#fty as #bound>::#f::<#s>(&mut #t.#m, #k, &#v.#m);)
+                });
+                return quote!(#(#sets)*);
+            }
+            let fields = self.infos.iter().map(|fi| {
+                let (m, fty) = (&fi.member, &fi.ty);
+                match fi.kind {
+                    Kind::Tangent(_) => quote!(#m: <#fty as #bound>::#f::<#s>(&#t.#m, #k)),
+                    _ => quote!(#m: #p::NoTangent),
+                }
+            });
+            quote!(#tname { #(#fields,)* })
+        })
+    }
+
+    /// The `LaneValue` impl of the type (a struct's or an enum's), none for a recursive
+    /// one; `body(names, method, is_set)` writes the body of `lane1`/`lane2` (`is_set`
+    /// false) and `set_lane1`/`set_lane2` (true) in the impl's names `t`, `k`, `v`.
+    pub(crate) fn lane_value_impl(
+        &self,
+        body: impl Fn(&LaneNames, &Ident, bool) -> TokenStream,
+    ) -> TokenStream {
         if self.infos.iter().any(|f| f.recursive) {
             return TokenStream::new();
         }
@@ -1211,40 +1248,19 @@ impl Ctx<'_> {
             .flat_map(|f| field_preds(f, &bound, &self.generic));
         let g = with_preds(self.pgen, preds);
         let (i, ty, w) = g.split_for_impl();
-        let tname = self.tname;
-        let (t, k, v) = (
-            Ident::new("t", Span::mixed_site()),
-            Ident::new("k", Span::mixed_site()),
-            Ident::new("v", Span::mixed_site()),
-        );
-        let get = |f: &str| {
-            let f = Ident::new(f, Span::call_site());
-            self.infos
-                .iter()
-                .map(|fi| {
-                    let (m, fty) = (&fi.member, &fi.ty);
-                    match fi.kind {
-                        Kind::Tangent(_) => quote!(#m: <#fty as #bound>::#f::<#s>(&#t.#m, #k)),
-                        _ => quote!(#m: #p::NoTangent),
-                    }
-                })
-                .collect::<Vec<_>>()
+        let n = LaneNames {
+            t: Ident::new("t", Span::mixed_site()),
+            k: Ident::new("k", Span::mixed_site()),
+            v: Ident::new("v", Span::mixed_site()),
+            bound: bound.clone(),
         };
-        let set = |f: &str| {
-            let f = Ident::new(f, Span::call_site());
-            self.tangent_fields()
-                .into_iter()
-                .map(|fi| {
-                    let (m, fty) = (&fi.member, &fi.ty);
-                    quote!(<#fty as #bound>::#f::<#s>(&mut #t.#m, #k, &#v.#m);)
-                })
-                .collect::<Vec<_>>()
-        };
+        let (t, k, v) = (&n.t, &n.k, &n.v);
+        let method = |f: &str| Ident::new(f, Span::call_site());
         let (l1, l2, s1, s2) = (
-            get("lane1"),
-            get("lane2"),
-            set("set_lane1"),
-            set("set_lane2"),
+            body(&n, &method("lane1"), false),
+            body(&n, &method("lane2"), false),
+            body(&n, &method("set_lane1"), true),
+            body(&n, &method("set_lane2"), true),
         );
         let f64_ty = quote!(::core::primitive::f64);
         let usize_ty = quote!(::core::primitive::usize);
@@ -1259,21 +1275,21 @@ impl Ctx<'_> {
             impl #i #bound for #name #ty #w {
                 #[inline]
                 fn lane1<#s: #p::Mode>(#t: &#ts, #k: #usize_ty) -> #t1 {
-                    #tname { #(#l1,)* }
+                    #l1
                 }
                 #[inline]
                 fn lane2<#s: #p::Mode>(#t: &#ts, #k: #usize_ty) -> #t2 {
-                    #tname { #(#l2,)* }
+                    #l2
                 }
                 #[inline]
                 #[allow(unused_variables)]
                 fn set_lane1<#s: #p::Mode>(#t: &mut #ts, #k: #usize_ty, #v: &#t1) {
-                    #(#s1)*
+                    #s1
                 }
                 #[inline]
                 #[allow(unused_variables)]
                 fn set_lane2<#s: #p::Mode>(#t: &mut #ts, #k: #usize_ty, #v: &#t2) {
-                    #(#s2)*
+                    #s2
                 }
             }
         }

@@ -363,26 +363,32 @@ impl EnumCtx<'_, '_> {
     /// `LaneValue` (what a `dyn` call cuts into lanes), variant by variant and field by
     /// field; none for a recursive enum (its `Box<Self>` has no lanes).
     fn lane_value(&self) -> TokenStream {
-        let c = self.ctx;
-        if c.infos.iter().any(|f| f.recursive) {
-            return TokenStream::new();
-        }
-        let (name, p, s) = (&c.input.ident, c.p, c.s);
-        let bound = quote!(#p::traits::LaneValue);
-        let preds = c
-            .tangent_fields()
-            .into_iter()
-            .flat_map(|f| field_preds(f, &bound, &c.generic));
-        let g = with_preds(c.pgen, preds);
-        let (i, ty, w) = g.split_for_impl();
+        let (p, s) = (self.ctx.p, self.ctx.s);
         let tn = self.tname();
-        let (t, k, v) = (
-            Ident::new("t", Span::mixed_site()),
-            Ident::new("k", Span::mixed_site()),
-            Ident::new("v", Span::mixed_site()),
-        );
-        let get = |f: &str| {
-            let f = Ident::new(f, Span::call_site());
+        self.ctx.lane_value_impl(|n, f, set| {
+            let (bound, t, k, v) = (&n.bound, &n.t, &n.k, &n.v);
+            if set {
+                let arms = self.vs.iter().map(|var| {
+                    let (pa, pb) = (self.pat(&tn, var, "a", true), self.pat(&tn, var, "b", true));
+                    let sets = var
+                        .fields
+                        .clone()
+                        .zip(self.fields(var))
+                        .filter(|(_, fi)| fi.is_tangent())
+                        .map(|(j, fi)| {
+                            let (a, b, fty) = (bind("a", j), bind("b", j), &fi.ty);
+                            quote!(<#fty as #bound>::#f::<#s>(#a, #k, #b);)
+                        });
+                    quote!((#pa, #pb) => { #(#sets)* })
+                });
+                return quote! {
+                    #[allow(unreachable_patterns)]
+                    match (#t, #v) {
+                        #(#arms)*
+                        _ => ::core::panic!(#MISMATCH),
+                    }
+                };
+            }
             let arms = self.vs.iter().map(|var| {
                 let pat = self.pat(&tn, var, "a", true);
                 let out = self.shape(&tn, var, &|j, fi| {
@@ -395,65 +401,7 @@ impl EnumCtx<'_, '_> {
                 quote!(#pat => #out,)
             });
             quote!(match #t { #(#arms)* })
-        };
-        let set = |f: &str| {
-            let f = Ident::new(f, Span::call_site());
-            let arms = self.vs.iter().map(|var| {
-                let (pa, pb) = (self.pat(&tn, var, "a", true), self.pat(&tn, var, "b", true));
-                let sets = var
-                    .fields
-                    .clone()
-                    .zip(self.fields(var))
-                    .filter(|(_, fi)| fi.is_tangent())
-                    .map(|(j, fi)| {
-                        let (a, b, fty) = (bind("a", j), bind("b", j), &fi.ty);
-                        quote!(<#fty as #bound>::#f::<#s>(#a, #k, #b);)
-                    });
-                quote!((#pa, #pb) => { #(#sets)* })
-            });
-            quote! {
-                #[allow(unreachable_patterns)]
-                match (#t, #v) {
-                    #(#arms)*
-                    _ => ::core::panic!(#MISMATCH),
-                }
-            }
-        };
-        let (l1, l2, s1, s2) = (
-            get("lane1"),
-            get("lane2"),
-            set("set_lane1"),
-            set("set_lane2"),
-        );
-        let f64_ty = quote!(::core::primitive::f64);
-        let usize_ty = quote!(::core::primitive::usize);
-        let at = |m: TokenStream| quote!(<Self as #p::Differentiable>::TangentIn<#m>);
-        let (ts, t1, t2) = (
-            at(quote!(#s)),
-            at(f64_ty.clone()),
-            at(quote!(#p::Hyper<#f64_ty, #f64_ty>)),
-        );
-        quote! {
-            #[automatically_derived]
-            impl #i #bound for #name #ty #w {
-                #[inline]
-                fn lane1<#s: #p::Mode>(#t: &#ts, #k: #usize_ty) -> #t1 {
-                    #l1
-                }
-                #[inline]
-                fn lane2<#s: #p::Mode>(#t: &#ts, #k: #usize_ty) -> #t2 {
-                    #l2
-                }
-                #[inline]
-                fn set_lane1<#s: #p::Mode>(#t: &mut #ts, #k: #usize_ty, #v: &#t1) {
-                    #s1
-                }
-                #[inline]
-                fn set_lane2<#s: #p::Mode>(#t: &mut #ts, #k: #usize_ty, #v: &#t2) {
-                    #s2
-                }
-            }
-        }
+        })
     }
 
     /// `fwdad::testing::TestTangent`, variant by variant and field by field.
