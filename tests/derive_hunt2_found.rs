@@ -25,45 +25,7 @@ use std::ops::{Add, AddAssign, Index, IndexMut, Mul, MulAssign, Sub};
 
 mod common;
 
-use common::modes::{assert_close, fd_gradient};
-
-/// The first derivatives of a `&[f64] -> f64` rule in every mode (one direction per input,
-/// batches of four and of one, `gradient`, and second order's gradient) against central
-/// differences of the plain function, each primal bit for bit. For points where the
-/// Hessian does not exist (`|x|·x` at 0), so `check_modes!` does not apply.
-macro_rules! check_first_order {
-    ($rule:expr, $plain:expr, $x:expr) => {{
-        let x: &[f64] = &$x;
-        let plain = $plain;
-        let y: f64 = plain(x);
-        let g = fd_gradient(&plain, x);
-        let mut modes: Vec<(&str, f64, Vec<f64>)> = Vec::new();
-        let mut one = Vec::new();
-        let mut v1 = 0.0;
-        for k in 0..x.len() {
-            let mut e = vec![0.0; x.len()];
-            e[k] = 1.0;
-            let (v, d): (f64, f64) = jvp($rule, x, &e);
-            one.push(d);
-            v1 = v;
-        }
-        modes.push(("one direction", v1, one));
-        let (v, gb) = gradient_with::<4>($rule, x);
-        modes.push(("batch of 4", v, gb));
-        let (v, gb) = gradient_with::<1>($rule, x);
-        modes.push(("batch of 1", v, gb));
-        let (v, gb) = gradient($rule, x);
-        modes.push(("gradient", v, gb));
-        let (v, gh, _) = hessian_with::<2>($rule, x);
-        modes.push(("second order", v, gh));
-        for (mode, v, d) in modes {
-            assert_eq!(v.to_bits(), y.to_bits(), "{mode}: primal");
-            for k in 0..x.len() {
-                assert_close(d[k], g[k], 1e-6, &format!("{mode}: d/dx{k}"));
-            }
-        }
-    }};
-}
+use common::modes::assert_close;
 
 // ---------------------------------------------------------------------------------------
 // Found: chains through `sqrt` at 0 in batches

@@ -19,50 +19,13 @@
     clippy::let_and_return,
     clippy::match_single_binding
 )]
-use fwdad::drivers::{bind, gradient, gradient_with, hessian_with, jvp, Wrt};
+use fwdad::drivers::{bind, jvp, Wrt};
 use fwdad::prelude::*;
 
 #[macro_use]
 mod common;
 
 use common::modes::{assert_close, fd_gradient};
-
-/// Each first derivative of `$rule` (a `bind` of a `&[f64] -> f64` rule) in one direction
-/// per input, in batches of 4 and 1, `gradient` and at second order, against `$want`, each
-/// primal bit for bit against `$plain`.
-macro_rules! check_first_order {
-    ($rule:expr, $plain:expr, $x:expr, $want:expr) => {{
-        let x: &[f64] = &$x;
-        let plain = $plain;
-        let y: f64 = plain(x);
-        let want: Vec<f64> = $want;
-        let mut modes: Vec<(&str, f64, Vec<f64>)> = Vec::new();
-        let mut one = Vec::new();
-        let mut v1 = 0.0;
-        for k in 0..x.len() {
-            let mut e = vec![0.0; x.len()];
-            e[k] = 1.0;
-            let (v, d): (f64, f64) = jvp($rule, x, &e);
-            one.push(d);
-            v1 = v;
-        }
-        modes.push(("one direction", v1, one));
-        let (v, gb) = gradient_with::<4>($rule, x);
-        modes.push(("batch of 4", v, gb));
-        let (v, gb) = gradient_with::<1>($rule, x);
-        modes.push(("batch of 1", v, gb));
-        let (v, gb) = gradient($rule, x);
-        modes.push(("gradient", v, gb));
-        let (v, gh, _) = hessian_with::<2>($rule, x);
-        modes.push(("second order", v, gh));
-        for (mode, v, d) in modes {
-            assert_eq!(v.to_bits(), y.to_bits(), "{mode}: primal");
-            for k in 0..x.len() {
-                assert_close(d[k], want[k], 1e-6, &format!("{mode}: d/dx{k}"));
-            }
-        }
-    }};
-}
 
 // ---------------------------------------------------------------------------------------
 // Found: `√(d² + a·d)` with `d = x[i] − x[j]` and `i = j` in batches

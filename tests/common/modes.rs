@@ -93,3 +93,54 @@ macro_rules! check_modes {
         }
     }};
 }
+
+/// The first derivatives of a `&[f64] -> f64` rule (or a `bind` of one) in every mode (one
+/// direction per input, batches of four and of one, `gradient`, second order's gradient)
+/// against `$want`, or central differences of `$plain`, each primal bit for bit. For
+/// points where the Hessian does not exist (`|x|·x` at 0), where `check_modes!` does not
+/// apply.
+#[macro_export]
+macro_rules! check_first_order {
+    ($rule:expr, $plain:expr, $x:expr) => {{
+        let x: &[f64] = &$x;
+        let plain = $plain;
+        let g = $crate::common::modes::fd_gradient(&plain, x);
+        $crate::check_first_order!($rule, plain, x, g)
+    }};
+    ($rule:expr, $plain:expr, $x:expr, $want:expr) => {{
+        let x: &[f64] = &$x;
+        let plain = $plain;
+        let y: f64 = plain(x);
+        let want: Vec<f64> = $want;
+        let mut modes: Vec<(&str, f64, Vec<f64>)> = Vec::new();
+        let mut one = Vec::new();
+        let mut v1 = 0.0;
+        for k in 0..x.len() {
+            let mut e = vec![0.0; x.len()];
+            e[k] = 1.0;
+            let (v, d): (f64, f64) = ::fwdad::drivers::jvp($rule, x, &e);
+            one.push(d);
+            v1 = v;
+        }
+        modes.push(("one direction", v1, one));
+        let (v, gb) = ::fwdad::drivers::gradient_with::<4>($rule, x);
+        modes.push(("batch of 4", v, gb));
+        let (v, gb) = ::fwdad::drivers::gradient_with::<1>($rule, x);
+        modes.push(("batch of 1", v, gb));
+        let (v, gb) = ::fwdad::drivers::gradient($rule, x);
+        modes.push(("gradient", v, gb));
+        let (v, gh, _) = ::fwdad::drivers::hessian_with::<2>($rule, x);
+        modes.push(("second order", v, gh));
+        for (mode, v, d) in modes {
+            assert_eq!(v.to_bits(), y.to_bits(), "{mode}: primal");
+            for k in 0..x.len() {
+                $crate::common::modes::assert_close(
+                    d[k],
+                    want[k],
+                    1e-6,
+                    &format!("{mode}: d/dx{k}"),
+                );
+            }
+        }
+    }};
+}
