@@ -140,6 +140,9 @@ super::names! {
         UnwrapOrDefault = "unwrap_or_default",
         /// `o.or_else(d)`.
         OrElse = "or_else",
+        /// `o.filter(p)` of an `Option` (a receiver that is no iterator chain): `Some(v)`
+        /// when `p(&v)` holds, else `None`.
+        OptionFilter = "filter",
         /// `r.map_err(f)`.
         MapErr = "map_err",
         /// `o.ok_or(e)`.

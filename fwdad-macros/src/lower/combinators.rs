@@ -272,6 +272,20 @@ impl Lowerer<'_> {
                     ::core::result::Result::Err(__fwdad_r) => __fwdad_branch(__fwdad_else),
                 })
             }),
+            (Rewrite::OptionFilter, 1) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_f = __fwdad_fn;
+                match __fwdad_o {
+                    ::core::option::Option::Some(__fwdad_v) => {
+                        if __fwdad_f(&__fwdad_v) {
+                            ::core::option::Option::Some(__fwdad_v)
+                        } else {
+                            ::core::option::Option::None
+                        }
+                    }
+                    ::core::option::Option::None => ::core::option::Option::None,
+                }
+            }),
             (Rewrite::MapErr, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_f = __fwdad_fn;
