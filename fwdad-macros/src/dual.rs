@@ -568,7 +568,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 } else if !std.is_some_and(StdMethod::dual_has) {
                     diag.error(
                         method.span(),
-                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]`"),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]` and write the receiver's type where it is bound (`let s: MyType = MyType::new(..);`)"),
                     );
                 }
             }

@@ -130,6 +130,12 @@ impl UserOp {
     }
 }
 
+/// Whether `path` is `Ty::new`, the constructor a type of the user's is read to return
+/// (`Linspace::new(a, b, n)` iterated by a `for` loop).
+pub fn is_constructor_name(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| s.ident == "new")
+}
+
 /// Whether `path` names a type of the user's: capitalised (`Vec3`, `geom::Vec3<T>`), not
 /// `Self` (already replaced by the impl's type) and not a `std` scalar or text type.
 pub fn names_user_type(path: &syn::Path) -> bool {

@@ -151,6 +151,10 @@ impl Lowerer<'_> {
             stmts.push(syn::Stmt::Expr(syn::Expr::ForLoop(f), None));
             return self.lower_stmts_in_scope(&stmts, span);
         }
+        // `for t in Linspace::new(..)` of an iterator of the user's.
+        if let Some(v) = self.lower_for_user_iterator(f) {
+            return v;
+        }
         if let Some(v) = self.try_lower_for_chain(f) {
             return v;
         }

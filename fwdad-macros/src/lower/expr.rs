@@ -191,6 +191,9 @@ impl Lowerer<'_> {
                     stmts.push(syn::Stmt::Expr(e, None));
                     return self.lower_stmts_in_scope(&stmts, m.span());
                 }
+                if let Some(v) = self.lower_consumer_of_user_iterator(m) {
+                    return v;
+                }
                 match self.try_lower_consumer(m) {
                     Some(result) => result,
                     None => self.lower_method_call(m),

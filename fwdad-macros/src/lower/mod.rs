@@ -45,6 +45,7 @@ mod peekable;
 mod place;
 mod resolve;
 mod stmt;
+mod user_iter;
 mod user_ops;
 
 pub(crate) use matching::pattern_bindings;

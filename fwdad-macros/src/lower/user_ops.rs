@@ -85,7 +85,7 @@ impl Lowerer<'_> {
 
     /// A library type its feature recognises (`Complex`, `Vector3`) is the library's:
     /// its operators are the library's own, on dual scalars (`libtypes`).
-    fn is_user_type_path(&self, path: &syn::Path) -> bool {
+    pub(super) fn is_user_type_path(&self, path: &syn::Path) -> bool {
         crate::callee::names_user_type(path)
             && !path
                 .segments
@@ -359,7 +359,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether `Ty::item`'s `Ty` is a user type (not a type parameter of the function).
-    fn owner_is_user_type(&self, path: &syn::Path) -> bool {
+    pub(super) fn owner_is_user_type(&self, path: &syn::Path) -> bool {
         let mut ty = path.clone();
         ty.segments.pop();
         ty.segments.pop_punct();
