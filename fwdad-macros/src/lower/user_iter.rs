@@ -14,6 +14,7 @@ use super::Lowerer;
 use crate::callee::{Adaptor, Consumer};
 use crate::ir::{InstKind, Value, ValueDef};
 use crate::splice::{fill, Hole};
+use crate::types::TypeHint;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
@@ -38,7 +39,14 @@ impl Lowerer<'_> {
                 .path
                 .get_ident()
                 .and_then(|id| self.lookup(&id.to_string()))
-                .is_some_and(|v| self.written_user.contains(&v) || self.made_by_new(v)),
+                .is_some_and(|v| {
+                    // Not a map, a sequence or a library value, whose own iterators
+                    // `for` reads.
+                    let unknown = self.func.values[v].ty == TypeHint::Unknown;
+                    unknown
+                        && !self.is_written_lib(v)
+                        && (self.written_user.contains(&v) || self.made_by_new(v))
+                }),
             syn::Expr::Call(c) => match strip(&c.func) {
                 syn::Expr::Path(p) if p.qself.is_none() => self.is_user_new(&p.path),
                 _ => false,
