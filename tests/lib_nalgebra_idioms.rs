@@ -2,7 +2,8 @@
 //! built with `from_fn` from a closure over the indices (a Gaussian-process kernel, a
 //! point mass's inertia tensor, a weight vector), the crate's free functions on points
 //! (`nalgebra::distance`, `na::distance_squared`, `na::center`, `na::clamp`), an EKF
-//! whose state and covariance are type aliases named to the macro with `alias(..)`, and
+//! whose state and covariance are type aliases (named to the macro with `alias(..)`, or read
+//! from this file), and
 //! controllers generic over nalgebra's `T: RealField` alone, and cameras projecting with
 //! `Perspective3` and `Orthographic3`.
 //! Derivatives in one direction, batched and second order, against central differences of
@@ -79,6 +80,14 @@ fn predict(x: &State, v: f64, w: f64, dt: f64) -> State {
         x[1] + v * dt * th.sin(),
         th + w * dt,
     )
+}
+
+/// The same prediction with the aliases not named: the macro reads them from this file.
+#[derive_frule]
+fn predict_unnamed(x: &State, p: &Cov, v: f64, dt: f64) -> f64 {
+    let th = x[2];
+    let moved = State::new(x[0] + v * dt * th.cos(), x[1] + v * dt * th.sin(), th);
+    (p * moved).norm()
 }
 
 /// The trace of the predicted covariance `F P Fᵀ + Q`, `F` the motion's Jacobian in the
@@ -286,6 +295,28 @@ fn reach_cost_with_nalgebra_free_functions() {
     let expected = (target - tip).normalize().dot(&dt) + 0.1 * 2.0 * (mid - elbow).dot(&(dt / 2.0));
     assert_eq!(d.primal.to_bits(), f(&q).to_bits());
     assert!(close(d.tangent, expected, 1e-14));
+}
+
+#[test]
+fn aliases_of_the_file_are_read_without_alias() {
+    // ‖P m‖ with m = (x₀ + v dt cosθ, x₁ + v dt sinθ, θ): d/dθ against central differences.
+    let p = Cov::new(2.0, 0.1, 0.0, 0.1, 1.5, 0.2, 0.0, 0.2, 1.0);
+    let x: State = State::new(1.0, -0.5, 0.6);
+    let (v, dt) = (2.0, 0.1);
+    let plain = |y: &[f64]| predict_unnamed(&State::new(y[0], y[1], y[2]), &p, v, dt);
+    for k in 0..3 {
+        let mut dx = State::zeros();
+        dx[k] = 1.0;
+        let d = predict_unnamed_frule(
+            Dual::new(&x, &dx),
+            Dual::new(&p, &Cov::zeros()),
+            Dual::new(v, 0.0),
+            Dual::new(dt, 0.0),
+        );
+        assert_eq!(d.primal.to_bits(), plain(x.as_slice()).to_bits());
+        let fd = central(&plain, x.as_slice(), &unit(3, k), 1e-6);
+        assert!(close(d.tangent, fd, 1e-8), "{k}: {} {fd}", d.tangent);
+    }
 }
 
 #[test]

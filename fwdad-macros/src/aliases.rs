@@ -3,7 +3,96 @@
 //! the user's names). Library types are recognised by their names (`libtypes`), which an
 //! alias hides; the macro cannot see the `type` item itself.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use syn::visit_mut::VisitMut;
+
+thread_local! {
+    /// The type aliases of the source file being expanded (set by the entry point for one
+    /// expansion, see [`with_source_aliases`]).
+    static SOURCE: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+    /// Each file's aliases, read once per modification time.
+    static FILES: RefCell<HashMap<PathBuf, (std::time::SystemTime, Vec<(String, String)>)>> =
+        RefCell::new(HashMap::new());
+}
+
+/// The non-generic `type Name = Type;` items of the file at `path` (at any depth of
+/// inline modules), as token text, leaving out names defined twice (which one a function
+/// sees depends on its module). Empty when the file cannot be read or parsed.
+fn file_aliases(path: &Path) -> Vec<(String, String)> {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    if let Some(m) = modified {
+        let cached = FILES.with(|f| {
+            f.borrow()
+                .get(path)
+                .filter(|(t, _)| *t == m)
+                .map(|(_, a)| a.clone())
+        });
+        if let Some(a) = cached {
+            return a;
+        }
+    }
+    let Some(file) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| syn::parse_file(&text).ok())
+    else {
+        return Vec::new();
+    };
+    fn collect(items: &[syn::Item], out: &mut Vec<(String, String)>) {
+        for item in items {
+            match item {
+                syn::Item::Type(t) if t.generics.params.is_empty() => {
+                    let ty = &t.ty;
+                    out.push((t.ident.to_string(), quote::quote!(#ty).to_string()));
+                }
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        collect(items, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    collect(&file.items, &mut all);
+    let once: Vec<(String, String)> = all
+        .iter()
+        .filter(|(n, _)| all.iter().filter(|(m, _)| m == n).count() == 1)
+        .cloned()
+        .collect();
+    if let Some(m) = modified {
+        FILES.with(|f| f.borrow_mut().insert(path.to_path_buf(), (m, once.clone())));
+    }
+    once
+}
+
+/// Runs `f` with the type aliases of `file` (the file of the annotated item, when the
+/// compiler tells it) visible to [`source_aliases`]: a function using `type M3 = [[f64;
+/// 3]; 3];` or `type State = SVector<f64, 6>;` of its own file is read as if the alias
+/// were written out, as `alias(..)` does.
+pub fn with_source_aliases<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
+    let aliases = file.as_deref().map(file_aliases).unwrap_or_default();
+    let previous = SOURCE.with(|s| std::mem::replace(&mut *s.borrow_mut(), aliases));
+    let out = f();
+    SOURCE.with(|s| *s.borrow_mut() = previous);
+    out
+}
+
+/// The source file's aliases not named in `alias(..)` (which wins), parsed.
+pub fn source_aliases(named: &[(syn::Ident, syn::Type)]) -> Vec<(syn::Ident, syn::Type)> {
+    SOURCE.with(|s| {
+        s.borrow()
+            .iter()
+            .filter(|(n, _)| !named.iter().any(|(m, _)| m == n))
+            .filter_map(|(n, t)| {
+                let ident = syn::parse_str::<syn::Ident>(n).ok()?;
+                Some((ident, syn::parse_str::<syn::Type>(t).ok()?))
+            })
+            .collect()
+    })
+}
 
 /// `func` with each alias written out: a type `State` (`x: &State`, `let s: State`,
 /// `Vec<State>`) becomes `SVector<f64, 3>`, a path `State::new` becomes

@@ -69,7 +69,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let primal = func.clone();
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
-    let func = crate::aliases::substitute(&func, &args.aliases);
+    // `alias(..)` and the file's own `type` aliases written out.
+    let mut aliases = args.aliases.clone();
+    aliases.extend(crate::aliases::source_aliases(&args.aliases));
+    let func = crate::aliases::substitute(&func, &aliases);
     let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     let mut func = static_unconstrained_lifetimes(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).

@@ -56,7 +56,8 @@ use proc_macro::TokenStream;
 /// function of its own.
 #[proc_macro_attribute]
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
-    derive_frule::expand(args.into(), item.into()).into()
+    let file = proc_macro::Span::call_site().local_file();
+    aliases::with_source_aliases(file, || derive_frule::expand(args.into(), item.into())).into()
 }
 
 /// Registers a hand-written forward rule for a function whose body must not be
