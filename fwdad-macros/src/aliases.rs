@@ -8,19 +8,22 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use syn::visit_mut::VisitMut;
 
+/// `type` aliases as token text, name and type.
+type Aliases = Vec<(String, String)>;
+
 thread_local! {
     /// The type aliases of the source file being expanded (set by the entry point for one
     /// expansion, see [`with_source_aliases`]).
-    static SOURCE: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+    static SOURCE: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
     /// Each file's aliases, read once per modification time.
-    static FILES: RefCell<HashMap<PathBuf, (std::time::SystemTime, Vec<(String, String)>)>> =
+    static FILES: RefCell<HashMap<PathBuf, (std::time::SystemTime, Aliases)>> =
         RefCell::new(HashMap::new());
 }
 
 /// The non-generic `type Name = Type;` items of the file at `path` (at any depth of
 /// inline modules), as token text, leaving out names defined twice (which one a function
 /// sees depends on its module). Empty when the file cannot be read or parsed.
-fn file_aliases(path: &Path) -> Vec<(String, String)> {
+fn file_aliases(path: &Path) -> Aliases {
     let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
     if let Some(m) = modified {
         let cached = FILES.with(|f| {
@@ -57,7 +60,7 @@ fn file_aliases(path: &Path) -> Vec<(String, String)> {
     }
     let mut all = Vec::new();
     collect(&file.items, &mut all);
-    let once: Vec<(String, String)> = all
+    let once: Aliases = all
         .iter()
         .filter(|(n, _)| all.iter().filter(|(m, _)| m == n).count() == 1)
         .cloned()
