@@ -143,6 +143,15 @@ super::names! {
         /// `o.filter(p)` of an `Option` (a receiver that is no iterator chain): `Some(v)`
         /// when `p(&v)` holds, else `None`.
         OptionFilter = "filter",
+        /// `o.or(d)` of an `Option` or a `Result`: `o` if it holds a value, else `d`.
+        Or = "or",
+        /// `o.and(d)`: `d` if `o` holds a value, else `o`'s `None` or error.
+        And = "and",
+        /// `o.xor(d)` of two `Option`s: the one that holds a value, if only one does.
+        Xor = "xor",
+        /// `a.zip(b)` of two `Option`s (a call's result or a local typed `Option`, not an
+        /// iterator): `Some((x, y))` when both hold one.
+        OptionZip = "zip",
         /// `r.map_err(f)`.
         MapErr = "map_err",
         /// `o.ok_or(e)`.

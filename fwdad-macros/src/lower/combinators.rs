@@ -286,6 +286,45 @@ impl Lowerer<'_> {
                     ::core::option::Option::None => ::core::option::Option::None,
                 }
             }),
+            (Rewrite::Or, 1) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_d = __fwdad_arg0;
+                __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(__fwdad_v) => ::core::result::Result::Ok(__fwdad_v),
+                    ::core::result::Result::Err(_) => __fwdad_branch(__fwdad_d),
+                })
+            }),
+            (Rewrite::And, 1) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_d = __fwdad_arg0;
+                __fwdad_rebuild(match __fwdad_branch(__fwdad_o) {
+                    ::core::result::Result::Ok(_) => __fwdad_branch(__fwdad_d),
+                    ::core::result::Result::Err(__fwdad_r) => ::core::result::Result::Err(__fwdad_r),
+                })
+            }),
+            (Rewrite::Xor, 1) => syn::parse_quote_spanned!(span=> {
+                let __fwdad_o = __fwdad_recv;
+                let __fwdad_d = __fwdad_arg0;
+                match (__fwdad_o, __fwdad_d) {
+                    (::core::option::Option::Some(__fwdad_v), ::core::option::Option::None)
+                    | (::core::option::Option::None, ::core::option::Option::Some(__fwdad_v)) => {
+                        ::core::option::Option::Some(__fwdad_v)
+                    }
+                    _ => ::core::option::Option::None,
+                }
+            }),
+            (Rewrite::OptionZip, 1) if self.is_option_source(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_o = __fwdad_recv;
+                    let __fwdad_d = __fwdad_arg0;
+                    match (__fwdad_o, __fwdad_d) {
+                        (::core::option::Option::Some(__fwdad_v), ::core::option::Option::Some(__fwdad_w)) => {
+                            ::core::option::Option::Some((__fwdad_v, __fwdad_w))
+                        }
+                        _ => ::core::option::Option::None,
+                    }
+                })
+            }
             (Rewrite::MapErr, 1) => syn::parse_quote_spanned!(span=> {
                 let __fwdad_o = __fwdad_recv;
                 let __fwdad_f = __fwdad_fn;

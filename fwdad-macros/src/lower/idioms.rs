@@ -228,6 +228,12 @@ impl Lowerer<'_> {
         self.written_type(e).is_some_and(is_fallible_type)
     }
 
+    /// Whether `e` is surely an `Option` or a `Result` rather than an iterator: a call's
+    /// result (no function a derived body calls returns an iterator) or a local typed one.
+    pub(super) fn is_option_source(&self, e: &syn::Expr) -> bool {
+        matches!(strip(e), syn::Expr::Call(_)) || self.written_fallible(e)
+    }
+
     /// Whether `o.as_mut()` / `o.as_ref()` is `Option`'s (or `Result`'s, by its written
     /// type): not of a sequence, an iterator, or a library's or the user's type, whose
     /// own `as_mut` it would be.
