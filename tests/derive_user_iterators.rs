@@ -1,7 +1,8 @@
 //! Iterators of the user's: `impl Iterator for T` with `#[derive_frule]` on the impl, read
 //! by `for` loops (`for t in Linspace::new(..)`, `.enumerate()`, a local, a struct
 //! literal), by chains ending in `sum`/`fold`/`collect`, and, for an endless one (a
-//! learning-rate schedule, an explicit Euler integrator), through `take(n)`. Each function is
+//! Halton sequence, a learning-rate schedule, an explicit Euler integrator), through
+//! `take(n)`. Each function is
 //! differentiated unmodified and checked in one direction, batched and at second order
 //! against central differences of the plain function (primals bit for bit), and against
 //! closed forms where the sum has one.
@@ -40,6 +41,31 @@ impl Iterator for Linspace {
         let t = self.a + (self.b - self.a) * self.i as f64 / (self.n - 1) as f64;
         self.i += 1;
         Some(t)
+    }
+}
+
+/// The van der Corput / Halton radical inverse in base `base`: an endless low-discrepancy
+/// sequence in (0, 1), its digits taken from integer fields.
+#[derive(Clone, Debug, Differentiable)]
+pub struct Halton {
+    base: u32,
+    i: u32,
+}
+
+#[derive_frule]
+impl Iterator for Halton {
+    type Item = f64;
+    fn next(&mut self) -> Option<f64> {
+        self.i += 1;
+        let mut f = 1.0;
+        let mut r = 0.0;
+        let mut i = self.i;
+        while i > 0 {
+            f /= self.base as f64;
+            r += f * (i % self.base) as f64;
+            i /= self.base;
+        }
+        Some(r)
     }
 }
 
@@ -128,6 +154,17 @@ pub fn collected(p: &[f64]) -> f64 {
     ts[3] + ts[10] * p[0]
 }
 
+/// Quasi-Monte Carlo: the mean of a·sin(ω u) over the first 64 Halton points.
+#[derive_frule]
+pub fn qmc_mean(p: &[f64]) -> f64 {
+    let omega = p[0];
+    Halton { base: 2, i: 0 }
+        .take(64)
+        .map(|u| (omega * u).sin() * p[1])
+        .sum::<f64>()
+        / 64.0
+}
+
 /// The distance gradient descent travels on a slope `g` in 20 steps of the schedule.
 #[derive_frule]
 pub fn travelled(p: &[f64]) -> f64 {
@@ -183,6 +220,33 @@ fn a_loop_with_continue_over_a_local_iterator_in_every_mode() {
 #[test]
 fn collected_samples_in_every_mode() {
     check_modes!(collected {}, collected, [0.4, 1.5]);
+}
+
+#[test]
+fn an_endless_sequence_of_integer_digits_in_every_mode() {
+    check_modes!(qmc_mean {}, qmc_mean, [2.3, 1.1]);
+}
+
+#[test]
+fn qmc_mean_matches_the_sum_written_out() {
+    // The first 64 base-2 radical inverses, computed here independently.
+    let us: Vec<f64> = (1..=64u32)
+        .map(|mut i| {
+            let (mut f, mut r) = (1.0, 0.0);
+            while i > 0 {
+                f /= 2.0;
+                r += f * (i % 2) as f64;
+                i /= 2;
+            }
+            r
+        })
+        .collect();
+    let (w, a) = (2.3, 1.1);
+    let (_, g) = gradient(bind(qmc_mean {}, (Wrt,)), &[w, a]);
+    let dw: f64 = us.iter().map(|u| u * (w * u).cos() * a).sum::<f64>() / 64.0;
+    let da: f64 = us.iter().map(|u| (w * u).sin()).sum::<f64>() / 64.0;
+    assert_close(g[0], dw, 1e-13, "d/dω");
+    assert_close(g[1], da, 1e-13, "d/da");
 }
 
 #[test]

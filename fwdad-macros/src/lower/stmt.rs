@@ -27,7 +27,10 @@ impl Lowerer<'_> {
                 return self.lower_block_stmts(&rest, span);
             }
             match stmt {
-                syn::Stmt::Local(local) => self.lower_local(local)?,
+                syn::Stmt::Local(local) => {
+                    self.lower_local(local)?;
+                    self.infer_integer_local(local, &stmts[i + 1..]);
+                }
                 syn::Stmt::Item(item) => self.lower_item(item),
                 // A block ending in a diverging statement (`panic!(..);`) has the type
                 // of whatever it must be, as if the statement were its tail.
@@ -46,6 +49,31 @@ impl Lowerer<'_> {
             }
         }
         Some(self.unit(span))
+    }
+
+    /// `let mut i = self.i;` of a field whose type the macro cannot see, read later as an
+    /// integer (`while i > 0`, `i % 2`, `i /= 2`, `0..n`): Rust gives an integer literal
+    /// no float type, so `i` is an integer, computed on primals like one whose type is
+    /// written (a loop carrying it, `i % self.base`). Not when a later pattern binds the
+    /// name again (the evidence could be the other binding's).
+    fn infer_integer_local(&mut self, local: &syn::Local, rest: &[syn::Stmt]) {
+        let syn::Pat::Ident(p) = &local.pat else {
+            return;
+        };
+        let Some(init) = &local.init else {
+            return;
+        };
+        if !matches!(super::place::strip(&init.expr), syn::Expr::Field(_)) || init.diverge.is_some()
+        {
+            return;
+        }
+        let Some(v) = self.lookup(&p.ident.to_string()) else {
+            return;
+        };
+        if self.func.values[v].ty != TypeHint::Unknown || !used_as_integer(&p.ident, rest) {
+            return;
+        }
+        self.func.values[v].ty = TypeHint::Int;
     }
 
     /// `()`.
@@ -1255,4 +1283,63 @@ fn reduction_of(e: &syn::Expr) -> Option<&syn::ExprMethodCall> {
         }
         _ => None,
     }
+}
+
+/// Whether the statements read `name` as an integer (compared with, combined with or
+/// assigned an integer literal, or bounding a range with one) and bind no other `name`.
+fn used_as_integer(name: &syn::Ident, rest: &[syn::Stmt]) -> bool {
+    struct Uses<'a> {
+        name: &'a syn::Ident,
+        integer: bool,
+        rebound: bool,
+    }
+    impl Uses<'_> {
+        fn is_name(&self, e: &syn::Expr) -> bool {
+            matches!(super::place::strip(e), syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.name))
+        }
+    }
+    fn is_int_lit(e: &syn::Expr) -> bool {
+        match super::place::strip(e) {
+            syn::Expr::Lit(l) => match &l.lit {
+                syn::Lit::Int(i) => !matches!(i.suffix(), "f32" | "f64"),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+    impl<'a> syn::visit::Visit<'a> for Uses<'_> {
+        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+            if p.ident == *self.name {
+                self.rebound = true;
+            }
+            syn::visit::visit_pat_ident(self, p);
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            if (self.is_name(&b.left) && is_int_lit(&b.right))
+                || (is_int_lit(&b.left) && self.is_name(&b.right))
+            {
+                self.integer = true;
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_expr_range(&mut self, r: &'a syn::ExprRange) {
+            let (start, end) = (r.start.as_deref(), r.end.as_deref());
+            let pair = |a: Option<&syn::Expr>, b: Option<&syn::Expr>| {
+                a.is_some_and(|a| self.is_name(a)) && b.is_none_or(is_int_lit)
+            };
+            if pair(start, end) || pair(end, start) {
+                self.integer = true;
+            }
+            syn::visit::visit_expr_range(self, r);
+        }
+    }
+    let mut uses = Uses {
+        name,
+        integer: false,
+        rebound: false,
+    };
+    for stmt in rest {
+        syn::visit::visit_stmt(&mut uses, stmt);
+    }
+    uses.integer && !uses.rebound
 }
