@@ -1956,9 +1956,14 @@ impl Emitter<'_> {
                         let (t, v) = (&args[0], &args[1]);
                         quote_spanned!(span=> #rt::store_deref(&mut #t, #v))
                     }
-                    // A linearised chain's value is a real scalar: its tangent is written
-                    // by `ScalarTangent::store`, which leaves a known zero in place.
-                    Place::Index(..) if self.is_lin_scalar(ops[2]) => {
+                    // A linearised chain's value is a real scalar, and so is a number
+                    // literal stored into a differentiated buffer (`acc[j] = 0.0` before
+                    // a sum): its tangent is written by `ScalarTangent::store`, which
+                    // leaves a known zero in place.
+                    Place::Index(..)
+                        if self.is_lin_scalar(ops[2])
+                            || (!self.is(ops[2]) && self.func.is_number_literal(ops[2])) =>
+                    {
                         let (t, i, v) = (&args[0], &args[1], &args[2]);
                         quote_spanned!(span=> #rt::store_index_real(&mut #t, #i, #v))
                     }
