@@ -248,7 +248,11 @@ fn gmm_plans() {
     let best = (0..2)
         .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
         .unwrap();
-    println!("GMM d=10 K=5: best num-dual {} {:.2} ms", vs[best].0, median(&s[best]) / 1e6);
+    println!(
+        "GMM d=10 K=5: best num-dual {} {:.2} ms",
+        vs[best].0,
+        median(&s[best]) / 1e6
+    );
     for k in 0..vs.len() {
         let r = RatioStat::of(&s[k], &s[best]);
         println!(
