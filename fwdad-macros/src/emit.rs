@@ -687,6 +687,17 @@ impl Emitter<'_> {
         format_ident!("{}{}", prefix, n, span = Span::mixed_site())
     }
 
+    /// Whether `v` is an active value of a linearised chain, materialised in the linearised
+    /// copy of the body: a real scalar dual (`lin::dual`), whatever its type in the source.
+    fn is_lin_scalar(&self, v: Value) -> bool {
+        let Some(lin) = self.lin else {
+            return false;
+        };
+        self.is(v)
+            && lin.materialize.contains(&v)
+            && matches!(self.func.values[v].def, ValueDef::Inst(i, _) if lin.ops.contains_key(&i))
+    }
+
     /// Whether `v` is a mutable reference (see [`Function::is_mut_ref`]). Passing it on
     /// must reborrow, or it would be moved.
     fn is_mut_ref(&self, v: Value) -> bool {
@@ -1944,6 +1955,17 @@ impl Emitter<'_> {
                     Place::Deref(_) => {
                         let (t, v) = (&args[0], &args[1]);
                         quote_spanned!(span=> #rt::store_deref(&mut #t, #v))
+                    }
+                    // A linearised chain's value is a real scalar, and so is a number
+                    // literal stored into a differentiated buffer (`acc[j] = 0.0` before
+                    // a sum): its tangent is written by `ScalarTangent::store`, which
+                    // leaves a known zero in place.
+                    Place::Index(..)
+                        if self.is_lin_scalar(ops[2])
+                            || (!self.is(ops[2]) && self.func.is_number_literal(ops[2])) =>
+                    {
+                        let (t, i, v) = (&args[0], &args[1], &args[2]);
+                        quote_spanned!(span=> #rt::store_index_real(&mut #t, #i, #v))
                     }
                     Place::Index(..) => {
                         let (t, i, v) = (&args[0], &args[1], &args[2]);

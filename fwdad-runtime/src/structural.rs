@@ -83,6 +83,26 @@ pub fn store_index<D: DualSliceMut>(x: &mut D, i: usize, v: Dual<D::Elem, D::TEl
     t[i] = v.tangent;
 }
 
+/// [`store_index`] of a real scalar: the tangent goes through [`ScalarTangent::store`], so
+/// that a tangent type knowing its zeros leaves a known zero in place (`MaybeZero`).
+/// Generated code calls it where the stored value is a linearised chain's, a real scalar.
+///
+/// # Panics
+/// If `i` is out of bounds, as the primal's indexing would.
+#[inline(always)]
+pub fn store_index_real<F, T, D>(x: &mut D, i: usize, v: Dual<F, T>)
+where
+    F: Real,
+    T: ScalarTangent<F>,
+    D: DualSliceMut<Elem = F, TElem = T>,
+{
+    let (p, t) = x.slices_mut();
+    let n = p.len().min(t.len());
+    let (p, t) = (&mut p[..n], &mut t[..n]);
+    p[i] = v.primal;
+    T::store(&mut t[i], v.tangent);
+}
+
 /// `*x = v` through a mutable dual reference.
 #[inline(always)]
 pub fn store_deref<P: Differentiable, T>(x: &mut Dual<&mut P, &mut T>, v: Dual<P, T>) {

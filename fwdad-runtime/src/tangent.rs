@@ -123,6 +123,13 @@ pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'stat
     fn is_zero(&self) -> bool {
         false
     }
+    /// `*slot = v`: a tangent written into memory (an element of a buffer). A
+    /// representation that knows its zeros may leave a known zero in place instead of
+    /// rewriting its lanes.
+    #[inline(always)]
+    fn store(slot: &mut Self, v: Self) {
+        *slot = v;
+    }
 
     /// The tangent of `y = f(x)`.
     #[inline(always)]
@@ -418,6 +425,17 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
     #[inline(always)]
     fn is_zero(&self) -> bool {
         self.live == 0
+    }
+    /// A known zero onto a known zero writes nothing: the slot's lanes are zeros already.
+    /// A per-point buffer of a chunked gradient (GMM's `xc[j]`, `qx[j]`) is rewritten with
+    /// known zeros for every point and unseeded component; writing their lanes cost 136
+    /// bytes a store at width 16, where num-dual's `None` writes its tag (BENCHMARKS.md,
+    /// issue 30).
+    #[inline(always)]
+    fn store(slot: &mut Self, v: Self) {
+        if v.live != 0 || slot.live != 0 {
+            *slot = v;
+        }
     }
     /// A known-zero argument skips the rule's partial derivative.
     #[inline(always)]

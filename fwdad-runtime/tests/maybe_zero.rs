@@ -115,3 +115,36 @@ fn lanes_and_tangent_space() {
     assert_eq!(t.dot(&Z::zero()), 0.0);
     assert_eq!(Z::default(), Z::zero());
 }
+
+#[test]
+fn storing_keeps_the_value_in_the_slot() {
+    let a = live([1.0, -2.0, 0.5]);
+    // A live value is written, flag and lanes.
+    let mut slot = Z::zero();
+    ScalarTangent::store(&mut slot, a);
+    assert!(!slot.is_known_zero());
+    assert_eq!(slot.get().0, [1.0, -2.0, 0.5]);
+    // A known zero over a live slot makes it a known zero with zero lanes: later reads
+    // of its lanes (`get`) see no stale direction.
+    ScalarTangent::store(&mut slot, Z::zero());
+    assert!(slot.is_known_zero());
+    assert_eq!(slot.get().0, [0.0; 3]);
+    // A known zero over a known zero leaves it one.
+    ScalarTangent::store(&mut slot, Z::zero());
+    assert!(slot.is_known_zero());
+    assert_eq!(slot.get().0, [0.0; 3]);
+    // A live value whose lanes are zero stays live (it is not tested).
+    ScalarTangent::store(&mut slot, live([0.0; 3]));
+    assert!(!slot.is_known_zero());
+    // Through a dual buffer, as generated code writes `buf[i] = v`.
+    let mut buf = Dual::new(vec![0.0; 2], vec![Z::zero(); 2]);
+    fwdad_runtime::structural::store_index_real(&mut buf, 1, Dual::new(3.0, a));
+    fwdad_runtime::structural::store_index_real(&mut buf, 0, Dual::new(4.0, Z::zero()));
+    assert_eq!(buf.primal, [4.0, 3.0]);
+    assert!(buf.tangent[0].is_known_zero());
+    assert_eq!(buf.tangent[1].get().0, [1.0, -2.0, 0.5]);
+    fwdad_runtime::structural::store_index_real(&mut buf, 1, Dual::new(-1.0, Z::zero()));
+    assert_eq!(buf.primal, [4.0, -1.0]);
+    assert!(buf.tangent[1].is_known_zero());
+    assert_eq!(buf.tangent[1].get().0, [0.0; 3]);
+}

@@ -192,7 +192,84 @@ fn gmm_probe(which: &str) {
     );
 }
 
+/// `GMM_PLANS=1`: GMM d=10 K=5 by `GradientWorkspace`'s plans against num-dual in chunks
+/// of 8 and 16, in rounds of one call each (the thread's CPU clock), ratios to the faster
+/// num-dual chunk width.
+fn gmm_plans() {
+    use fwdad::drivers::{bind, GradientPlan, Inactive, Wrt};
+    use fwdad_bench::gmm;
+    let inst = gmm::Instance::load("gmm_d10_K5.txt")
+        .unwrap_or_else(|| gmm::Instance::generate(10, 5, 1000, 5));
+    let inst = &inst;
+    let np = inst.nparams();
+    let (mut g8, mut g16) = (vec![0.0; np], vec![0.0; np]);
+    let mut w8 = optim::nd_inputs::<8>(&inst.theta);
+    let mut w16 = optim::nd_inputs::<16>(&inst.theta);
+    let mut vs: Vec<Variant> = vec![
+        (
+            "nd 8",
+            Box::new(move || gmm::gradient_nd(inst, &mut w8, &mut g8)),
+        ),
+        (
+            "nd 16",
+            Box::new(move || gmm::gradient_nd(inst, &mut w16, &mut g16)),
+        ),
+    ];
+    let plans = [
+        ("MaybeZero 8", GradientPlan::known_zeros(8)),
+        ("MaybeZero 16", GradientPlan::known_zeros(16)),
+        ("MaybeZero 32", GradientPlan::known_zeros(32)),
+    ];
+    for (name, plan) in plans {
+        let mut ws = GradientWorkspace::new();
+        vs.push((
+            name,
+            Box::new(move || {
+                let rule = bind(
+                    gmm::gmm_objective {},
+                    (
+                        Wrt,
+                        Inactive(&inst.x[..]),
+                        inst.d,
+                        inst.k,
+                        inst.gamma,
+                        inst.m,
+                    ),
+                );
+                ws.gradient_with_plan(rule, black_box(&inst.theta), plan).1[0]
+            }),
+        ));
+    }
+    let plan = Plan {
+        sample: std::time::Duration::from_millis(20),
+        samples: 21,
+    };
+    let s = cputime::measure_samples_cpu(plan, &mut vs);
+    let best = (0..2)
+        .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
+        .unwrap();
+    println!(
+        "GMM d=10 K=5: best num-dual {} {:.2} ms",
+        vs[best].0,
+        median(&s[best]) / 1e6
+    );
+    for k in 0..vs.len() {
+        let r = RatioStat::of(&s[k], &s[best]);
+        println!(
+            "  {:<12} {:>8.2} ms  ÷ num-dual {:.3} ± {:.1} %",
+            vs[k].0,
+            median(&s[k]) / 1e6,
+            r.median,
+            100.0 * r.spread
+        );
+    }
+}
+
 fn main() {
+    if std::env::var("GMM_PLANS").is_ok() {
+        gmm_plans();
+        return;
+    }
     if let Ok(which) = std::env::var("GMM_PROBE") {
         gmm_probe(&which);
         return;
