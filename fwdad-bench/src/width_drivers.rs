@@ -131,6 +131,23 @@ fn assert_near(a: &[f64], b: &[f64], what: &str) {
 
 macro_rules! jac_variants {
     ($f:expr, $x:expr, $v:ident) => {
+        // The widths' results checked against width 8's before timing.
+        let reference = jacobian_with::<8>($f, $x).1;
+        assert_near(
+            jacobian_with::<1>($f, $x).1.as_slice(),
+            reference.as_slice(),
+            "w1",
+        );
+        assert_near(
+            jacobian_with::<16>($f, $x).1.as_slice(),
+            reference.as_slice(),
+            "w16",
+        );
+        assert_near(
+            jacobian($f, $x).1.as_slice(),
+            reference.as_slice(),
+            "driver",
+        );
         $v.push((
             "1",
             Box::new(move || keep(jacobian_with::<1>($f, black_box($x))).1[(0, 0)]),
@@ -159,27 +176,19 @@ macro_rules! jac_variants {
             "driver",
             Box::new(move || keep(jacobian($f, black_box($x))).1[(0, 0)]),
         ));
-        let reference = jacobian_with::<8>($f, $x).1;
-        assert_near(
-            jacobian_with::<1>($f, $x).1.as_slice(),
-            reference.as_slice(),
-            "w1",
-        );
-        assert_near(
-            jacobian_with::<16>($f, $x).1.as_slice(),
-            reference.as_slice(),
-            "w16",
-        );
-        assert_near(
-            jacobian($f, $x).1.as_slice(),
-            reference.as_slice(),
-            "driver",
-        );
     };
 }
 
 macro_rules! hess_variants {
     ($f:expr, $x:expr, $v:ident) => {
+        // The widths' results checked against width 8's before timing.
+        let reference = hessian_with::<8>($f, $x).2;
+        assert_near(
+            hessian_with::<1>($f, $x).2.as_slice(),
+            reference.as_slice(),
+            "w1",
+        );
+        assert_near(hessian($f, $x).2.as_slice(), reference.as_slice(), "driver");
         $v.push((
             "1",
             Box::new(move || keep(hessian_with::<1>($f, black_box($x))).2[(0, 0)]),
@@ -208,18 +217,15 @@ macro_rules! hess_variants {
             "driver",
             Box::new(move || keep(hessian($f, black_box($x))).2[(0, 0)]),
         ));
-        let reference = hessian_with::<8>($f, $x).2;
-        assert_near(
-            hessian_with::<1>($f, $x).2.as_slice(),
-            reference.as_slice(),
-            "w1",
-        );
-        assert_near(hessian($f, $x).2.as_slice(), reference.as_slice(), "driver");
     };
 }
 
 macro_rules! hvp_variants {
     ($f:expr, $x:expr, $d:expr, $v:ident) => {
+        // The widths' results checked against width 8's before timing.
+        let reference = hvp_with::<8>($f, $x, $d).2;
+        assert_near(&hvp_with::<1>($f, $x, $d).2, &reference, "w1");
+        assert_near(&hvp($f, $x, $d).2, &reference, "driver");
         $v.push((
             "1",
             Box::new(move || keep(hvp_with::<1>($f, black_box($x), $d)).2[0]),
@@ -248,9 +254,6 @@ macro_rules! hvp_variants {
             "driver",
             Box::new(move || keep(hvp($f, black_box($x), $d)).2[0]),
         ));
-        let reference = hvp_with::<8>($f, $x, $d).2;
-        assert_near(&hvp_with::<1>($f, $x, $d).2, &reference, "w1");
-        assert_near(&hvp($f, $x, $d).2, &reference, "driver");
     };
 }
 
@@ -348,8 +351,8 @@ fn measure(plan: Plan, slow: Plan) -> (Vec<Kernel>, Vec<Kernel>, Vec<Kernel>, Ve
         v.push((
             "num-dual",
             match n {
-                10 => nd_hessian::<10>(|p| rosenbrock_nd(p), x),
-                _ => nd_hessian::<20>(|p| rosenbrock_nd(p), x),
+                10 => nd_hessian::<10>(rosenbrock_nd, x),
+                _ => nd_hessian::<20>(rosenbrock_nd, x),
             },
         ));
         hess.push(run(format!("Rosenbrock, n = {n}"), plan, &mut v));
@@ -358,8 +361,8 @@ fn measure(plan: Plan, slow: Plan) -> (Vec<Kernel>, Vec<Kernel>, Vec<Kernel>, Ve
         v.push((
             "num-dual",
             match n {
-                10 => nd_hessian::<10>(|p| ackley_nd(p), x),
-                _ => nd_hessian::<20>(|p| ackley_nd(p), x),
+                10 => nd_hessian::<10>(ackley_nd, x),
+                _ => nd_hessian::<20>(ackley_nd, x),
             },
         ));
         hess.push(run(format!("Ackley, n = {n}"), plan, &mut v));
