@@ -355,6 +355,58 @@ fn hvp_equals_hessian_times_vector() {
     }
 }
 
+/// `hvp` takes 8 directions per pass up to 48 inputs and 16 above (`hvp_width`),
+/// `hessian` 8: each class at n = 1, at its boundaries and at lengths no width divides,
+/// against the Hessians worked out by hand; the Hessian exactly symmetric.
+#[test]
+fn every_width_class_of_hvp_and_hessian() {
+    assert_eq!(fwdad::drivers::hvp_width(48), 8);
+    assert_eq!(fwdad::drivers::hvp_width(49), 16);
+    for n in [1, 2, 7, 8, 9, 16, 17, 47, 48, 49, 50, 63, 100] {
+        let x = test_points(n, 300 + n as u64);
+        let v = test_points(n, 400 + n as u64);
+        for (what, hv, exact) in [
+            (
+                "rosenbrock",
+                hvp(rosenbrock {}, &x, &v),
+                rosenbrock_hess_exact(&x),
+            ),
+            ("ackley", hvp(ackley {}, &x, &v), ackley_hess_exact(&x)),
+        ] {
+            let (_, _, hv) = hv;
+            let want = exact.mul_vec(&v);
+            for i in 0..n {
+                assert!(
+                    (hv[i] - want[i]).abs() <= 1e-10 * (1.0 + want[i].abs()),
+                    "{what}, n = {n}, entry {i}: {} against {}",
+                    hv[i],
+                    want[i]
+                );
+            }
+        }
+        if n <= 50 {
+            let (value, g, h) = hessian(ackley {}, &x);
+            assert_eq!(value, ackley(&x));
+            let ge = ackley_grad_exact(&x);
+            for i in 0..n {
+                assert_relative_eq!(g[i], ge[i], max_relative = 1e-12, epsilon = 1e-13);
+                for j in 0..n {
+                    assert_eq!(h[(i, j)].to_bits(), h[(j, i)].to_bits(), "n = {n}");
+                }
+            }
+            assert_matrix_close(&h, &ackley_hess_exact(&x), 1e-10, 1e-12, "ackley, exact");
+            let (_, _, h) = hessian(rosenbrock {}, &x);
+            assert_matrix_close(
+                &h,
+                &rosenbrock_hess_exact(&x),
+                1e-14,
+                1e-12,
+                "rosenbrock, exact",
+            );
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Perturbation confusion
 // ---------------------------------------------------------------------------------------

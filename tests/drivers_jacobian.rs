@@ -16,7 +16,7 @@ use common::*;
 
 use approx::assert_relative_eq;
 use fwdad::drivers::{
-    bind, gradient_width, gradient_with, inplace, jacobian_with, GradientWorkspace,
+    bind, gradient_width, gradient_with, inplace, jacobian_width, jacobian_with, GradientWorkspace,
     JacobianWorkspace, Matrix, Out, Wrt,
 };
 use fwdad::prelude::*;
@@ -729,5 +729,109 @@ fn gradient_widens_its_passes_for_large_inputs() {
         assert_eq!((width.get(), passes.get()), (ws_w, n.div_ceil(ws_w)));
         assert_eq!(wv.to_bits(), v.to_bits());
         assert_eq!(wg, &g[..], "workspace, n = {n}");
+    }
+}
+
+/// `jacobian` takes 4 directions per pass up to 4 inputs, 8 up to 8 and 16 above
+/// (`jacobian_width`): observed through the rule's mode, at n = 1, at each boundary and at
+/// lengths no width divides, with the exact gradient every time.
+#[test]
+fn jacobian_takes_the_width_of_its_input_length() {
+    for n in [1, 3, 4, 5, 8, 9, 15, 16, 17, 33, 40] {
+        let want_w = match n {
+            0..=4 => 4,
+            5..=8 => 8,
+            _ => 16,
+        };
+        assert_eq!(jacobian_width(n), want_w, "n = {n}");
+        let x = test_points(n, 90 + n as u64);
+        let (passes, width) = (Cell::new(0), Cell::new(0));
+        let (v, j) = jacobian(
+            Recording {
+                passes: &passes,
+                width: &width,
+            },
+            &x,
+        );
+        assert_eq!(width.get(), want_w, "jacobian's width, n = {n}");
+        assert_eq!(
+            passes.get(),
+            n.div_ceil(want_w),
+            "jacobian's passes, n = {n}"
+        );
+        assert_eq!(v, [ackley(&x)]);
+        assert_eq!(j.shape(), (1, n));
+        for (a, b) in j.row(0).iter().zip(ackley_grad_exact(&x)) {
+            assert_relative_eq!(*a, b, max_relative = 1e-12, epsilon = 1e-13);
+        }
+    }
+}
+
+/// A polynomial model `p(t) = Σⱼ xⱼ tʲ` observed through `sin` at `m` times, plus a
+/// coupling of each output to one coefficient: `rₖ = sin p(tₖ) + x_{k mod n} p(tₖ)`.
+#[derive_frule]
+fn observed_polynomial(x: &[f64], m: usize) -> Vec<f64> {
+    let mut r = Vec::with_capacity(m);
+    for k in 0..m {
+        let t = (k as f64 + 1.0) / m as f64;
+        let mut p = 0.0;
+        let mut tj = 1.0;
+        for j in 0..x.len() {
+            p += x[j] * tj;
+            tj *= t;
+        }
+        r.push(p.sin() + x[k % x.len()] * p);
+    }
+    r
+}
+
+/// ∂rₖ/∂xⱼ = (cos p + x_{k mod n}) tₖʲ + [j = k mod n] p, from the formula.
+fn observed_polynomial_jacobian(x: &[f64], m: usize) -> Matrix {
+    let n = x.len();
+    let mut jac = Matrix::zeros(m, n);
+    for k in 0..m {
+        let t = (k as f64 + 1.0) / m as f64;
+        let p: f64 = (0..n).map(|j| x[j] * t.powi(j as i32)).sum();
+        for j in 0..n {
+            jac[(k, j)] = (p.cos() + x[k % n]) * t.powi(j as i32);
+        }
+        jac[(k, k % n)] += p;
+    }
+    jac
+}
+
+/// Every width class of `jacobian` with more outputs than inputs and fewer, against the
+/// formula and against central differences.
+#[test]
+fn jacobian_of_every_width_class_with_more_and_fewer_outputs() {
+    for n in [1, 2, 4, 5, 7, 8, 9, 16, 17, 20] {
+        for m in [1, 2, n + 3, 2 * n + 1] {
+            let x = test_points(n, 200 + (n * m) as u64);
+            let (r, jac) = jacobian(bind(observed_polynomial {}, (Wrt, m)), &x);
+            assert_eq!(r, observed_polynomial(&x, m), "n = {n}, m = {m}");
+            assert_eq!(jac.shape(), (m, n));
+            let exact = observed_polynomial_jacobian(&x, m);
+            for k in 0..m {
+                for j in 0..n {
+                    assert_relative_eq!(
+                        jac[(k, j)],
+                        exact[(k, j)],
+                        max_relative = 1e-12,
+                        epsilon = 1e-12
+                    );
+                }
+            }
+            let fd = fd_jacobian(|x| observed_polynomial(x, m), &x);
+            for k in 0..m {
+                for j in 0..n {
+                    assert_relative_eq!(
+                        jac[(k, j)],
+                        fd[(k, j)],
+                        max_relative = 1e-6,
+                        epsilon = 1e-7
+                    );
+                }
+            }
+        }
     }
 }

@@ -22,6 +22,9 @@
 // are measured on, and the hand-written and num-dual versions mirror it.
 #![allow(clippy::needless_range_loop)]
 
+// `cputime.rs` (shared with the binaries through `#[path]`) names this crate.
+extern crate self as fwdad_bench;
+
 pub mod ba;
 pub mod check;
 pub mod data;
@@ -42,3 +45,4 @@ pub mod sparse;
 pub mod timing;
 pub mod user_ops;
 pub mod user_ops_report;
+pub mod width_drivers;

@@ -86,9 +86,11 @@
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
 //! pass of the rule ([`Batch<f64, N>`](crate::Batch) tangents, ForwardDiff's chunks): the
 //! primal is computed once per pass, the tangent arithmetic runs on `N` lanes. `N` is
-//! [`DEFAULT_WIDTH`] (8), except for [`gradient`], which takes one pass of `n` directions
-//! rounded up to 4, 8, 10, 12 or 16 lanes for up to 16 inputs and, above, chooses among 8,
-//! 16 and 32 lanes (one pass of 20 up to 20 inputs) of `Batch` or
+//! measured per driver (BENCHMARKS.md, "Driver widths"): [`hessian`] 8 ([`DEFAULT_WIDTH`]),
+//! [`jacobian`] 4, 8 or 16 by the input length ([`jacobian_width`]), [`hvp`] 8 or 16
+//! ([`hvp_width`]), and [`gradient`], which takes one pass of `n` directions
+//! rounded up to 4, 8, 10, 12, 16 or 20 lanes for up to 20 inputs and, above, chooses among
+//! 8, 16 and 32 lanes of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
 //! the first call; [`GradientWorkspace`] times the plans on its first call); the
@@ -137,14 +139,17 @@ use fwdad_runtime::{
     ScalarTangent, ZeroTangent,
 };
 
-/// Directions per pass of [`jacobian`], [`hessian`] and [`hvp`] (and of [`gradient`] up to
-/// 8 inputs, see [`gradient_width`]).
+/// Directions per pass of [`hessian`], and the default of the workspaces' width
+/// parameter ([`JacobianWorkspace`], the sparse workspaces).
 ///
 /// Eight `f64` lanes fill two 256-bit vector registers; wider batches amortise the primal
-/// over more directions at the price of more tangent memory per value. Unlike
-/// [`gradient`]'s, this width is fixed, not measured on the function or the machine (a
-/// rule with a Jacobian entry, one chain, takes no seeded passes at all; see
-/// [`jacobian`]). Choose another width with the `_with::<N>` variants.
+/// over more directions at the price of more tangent memory per value. For the Hessian 8
+/// was measured best or within 4 % of the best (BENCHMARKS.md, "Driver widths":
+/// `hessian_with::<w>` ÷ `hessian_with::<8>` on Rosenbrock and Ackley at 10 and 20 inputs
+/// and a GMM objective of 30 parameters; 4 lanes 0.96-1.20, 16 lanes 1.14-1.47), so it is
+/// fixed. [`jacobian`] ([`jacobian_width`]), [`hvp`] ([`hvp_width`]) and [`gradient`]
+/// ([`gradient_width`], [`GradientPlan`]) choose theirs by the input length, from
+/// measurements. Choose another width with the `_with::<N>` variants.
 pub const DEFAULT_WIDTH: usize = 8;
 
 /// Where a rule's Jacobian entry writes (see `Frule::chain_jacobian`).
@@ -1603,8 +1608,8 @@ where
 /// them (as num-dual does), which pays where terms read few inputs and costs a test per
 /// operation where they do not ([`GradientPlan`]). Which plan is fastest depends on the
 /// function and the CPU, not on `n` alone (BENCHMARKS.md, "Gradient widths"), so
-/// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`, `n` lanes rounded
-/// up to 4, 8, 10, 12 or 16 ([`gradient_width`]; measured on a 2-core Xeon, one pass
+/// `gradient` measures it: up to 20 inputs it takes one pass of `Batch`, `n` lanes rounded
+/// up to 4, 8, 10, 12, 16 or 20 ([`gradient_width`]; measured on a 2-core Xeon, one pass
 /// beats every chunked plan there); above, its first call for a function (the type of its
 /// rule) and a length takes [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
 /// calls time every plan of [`GradientPlan::candidates(n)`](GradientPlan::candidates) three times (each call computes
@@ -1615,7 +1620,7 @@ where
 /// each over repeated gradients of at least 20 µs in all: on a loaded machine the choice
 /// can still be wrong).
 ///
-/// A one-pass gradient (up to 16 inputs, or a chosen plan of one pass of 20 or 32 lanes)
+/// A one-pass gradient (up to 20 inputs, or a chosen plan of one pass of 32 lanes)
 /// keeps nothing: its unit seeds are a table built at compile time, and it allocates
 /// nothing but a `Vec` result (nothing at all for an array). Other plans keep their seeds
 /// and buffers per thread between calls. The rule is compiled for every plan (the price of
@@ -1655,9 +1660,12 @@ pub fn gradient<X: GradientPoint>(f: impl GradientRule, x: X) -> (f64, X::Gradie
 #[inline(always)]
 fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) -> (f64, G) {
     let n = x.len();
-    // One pass of 4, 8, 10, 12 or 16 lanes: nothing to choose, nothing kept. For an array
-    // the length is a constant: the match folds to one arm, inlined, so that the caller
-    // keeps the gradient in registers (and sees the unit seeds).
+    // One pass of 4, 8, 10, 12, 16 or 20 lanes: nothing to choose, nothing kept. For an
+    // array the length is a constant: the match folds to one arm, inlined, so that the
+    // caller keeps the gradient in registers (and sees the unit seeds). From 17 to 20
+    // inputs one pass of 20 lanes was the plan every timing chose (Rosenbrock and Ackley,
+    // 0.67 and 0.59 × chunks of 8), so it is no longer timed: the lookup of a settled
+    // plan cost the one-shot at a slice 1-3 % there.
     if G::FIXED {
         match n {
             0..=4 => return point::one_pass_inline::<4, _, G>(f, x),
@@ -1665,6 +1673,7 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
             9..=10 => return point::one_pass_inline::<10, _, G>(f, x),
             11..=12 => return point::one_pass_inline::<12, _, G>(f, x),
             13..=16 => return point::one_pass_inline::<16, _, G>(f, x),
+            17..=20 => return point::one_pass_inline::<20, _, G>(f, x),
             _ => {}
         }
     } else {
@@ -1674,25 +1683,19 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
             9..=10 => return point::one_pass::<10, _, G>(f, x),
             11..=12 => return point::one_pass::<12, _, G>(f, x),
             13..=16 => return point::one_pass::<16, _, G>(f, x),
+            17..=20 => return point::one_pass::<20, _, G>(f, x),
             _ => {}
         }
     }
     let (plan, measuring) = gradient_plan::<F>(n);
     if n <= 32 && !measuring && !plan.known_zeros && plan.width >= n {
-        // One pass of 20 or 32 lanes: its seeds are static, no buffers needed. An array's
-        // is `gradient_width(n)` lanes, a constant.
+        // One pass of 32 lanes: its seeds are static, no buffers needed.
         if G::FIXED {
-            match gradient_width(n) {
-                20 if plan.width == 20 => return point::one_pass_inline::<20, _, G>(f, x),
-                32 if plan.width == 32 => return point::one_pass_inline::<32, _, G>(f, x),
-                _ => {}
+            if gradient_width(n) == 32 && plan.width == 32 {
+                return point::one_pass_inline::<32, _, G>(f, x);
             }
-        } else {
-            match plan.width {
-                20 => return point::one_pass::<20, _, G>(f, x),
-                32 => return point::one_pass::<32, _, G>(f, x),
-                _ => {}
-            }
+        } else if plan.width == 32 {
+            return point::one_pass::<32, _, G>(f, x);
         }
     }
     gradient_kept(f, x, plan, measuring)
@@ -1988,7 +1991,7 @@ mod width_tuning {
 
 /// The width [`gradient`] has settled on for the rule `F` and `n` inputs in this process,
 /// once it has timed each of its plans ([`GradientPlan::CANDIDATES`]) on three of its
-/// calls; `None` before, and up to 16 inputs (one pass, nothing to choose).
+/// calls; `None` before, and up to 20 inputs (one pass, nothing to choose).
 /// [`gradient_plan_chosen`] tells the tangent type too.
 ///
 /// ```
@@ -2019,9 +2022,9 @@ pub fn gradient_width_chosen<F: GradientRule>(f: &F, n: usize) -> Option<usize> 
 
 /// The plan (width, and whether tangents carry known zeros) [`gradient`] has settled on
 /// for the rule `F` and `n` inputs in this process, once it has timed each of
-/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 16 inputs.
+/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 20 inputs.
 pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<GradientPlan> {
-    if n <= 16 {
+    if n <= 20 {
         return None;
     }
     width_tuning::chosen((core::any::type_name::<F>(), n))
@@ -2030,7 +2033,7 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 /// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of 4, 8,
 /// 10, 12, 16, 20 or 32 lanes (the fewest that hold `n`); 16 below 256, 32 from there on.
 /// ([`GradientWorkspace`] measures the plan instead, above 16 inputs, and so does
-/// [`gradient`] on its later calls.)
+/// [`gradient`] on its later calls above 20.)
 ///
 /// One pass of padding lanes costs what num-dual's one pass of exactly `n` lanes does not
 /// (issue 30, the same machine, one pass ÷ num-dual's best: Ackley at n = 10, 16 lanes
@@ -2228,7 +2231,8 @@ pub fn gradient_with<const N: usize>(
 }
 
 /// The values of `f` at `x` and its Jacobian `J` (an m × n row-major [`Matrix`],
-/// `J[(i, j)] = ∂fᵢ/∂xⱼ`), in ⌈n / [`DEFAULT_WIDTH`]⌉ batched passes.
+/// `J[(i, j)] = ∂fᵢ/∂xⱼ`), in ⌈n / w⌉ batched passes of [`jacobian_width(n)`](jacobian_width)
+/// directions (4 up to 4 inputs, 8 up to 8, 16 above: one pass up to 16 inputs).
 ///
 /// `f` maps `&[f64]` to anything [`FlatOutput`] reads: `f64`, `[f64; M]`, `Vec<f64>`, a
 /// tuple of `f64`, or a buffer through [`inplace`].
@@ -2246,11 +2250,65 @@ pub fn gradient_with<const N: usize>(
 /// assert_eq!(xy, [r * t.cos(), r * t.sin()]);
 /// assert_eq!(j.to_rows(), [[t.cos(), -r * t.sin()], [t.sin(), r * t.cos()]]);
 /// ```
-pub fn jacobian<F>(f: F, x: &[f64]) -> (Vec<f64>, Matrix)
-where
-    F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output: FlatOutput<Batch<f64, DEFAULT_WIDTH>>>,
+pub fn jacobian<F: JacobianRule>(f: F, x: &[f64]) -> (Vec<f64>, Matrix) {
+    match jacobian_width(x.len()) {
+        4 => jacobian_with::<4>(f, x),
+        8 => jacobian_with::<8>(f, x),
+        _ => jacobian_with::<16>(f, x),
+    }
+}
+
+/// The directions per pass [`jacobian`] takes for `n` inputs: 4 up to 4 inputs, 8 up to
+/// 8, 16 above (one pass up to 16 inputs, chunks of 16 above).
+///
+/// Measured (BENCHMARKS.md, "Driver widths": `jacobian_with::<w>` ÷ `jacobian_with::<8>`
+/// in one process, 2-core Xeon at 2.5 GHz, one codegen unit, thin LTO): a pass costs the
+/// primal once and its lanes, so one pass of as few lanes as hold the inputs wins up to 16
+/// inputs (12 × 3 exponential fit: 4 lanes 0.87, 16 lanes 1.33; 10 × 10 chain: 16 lanes
+/// one pass 0.65, 32 lanes 1.14); above, chunks of 16 (50 × 50 chain: 16 lanes 0.66, 32
+/// lanes 0.61, 4 lanes 1.78). A rule accumulated backwards (a straight-line residual such
+/// as bundle adjustment's 2 × 15 block) costs the same from 2 to 8 lanes and 1.06 at 16. The
+/// rule is compiled at the three widths; for one, use [`jacobian_with`].
+///
+/// ```
+/// use fwdad::drivers::jacobian_width;
+///
+/// assert_eq!(jacobian_width(2), 4);
+/// assert_eq!(jacobian_width(8), 8);
+/// assert_eq!(jacobian_width(9), 16);
+/// assert_eq!(jacobian_width(500), 16);
+/// ```
+pub const fn jacobian_width(n: usize) -> usize {
+    if n <= 4 {
+        4
+    } else if n <= 8 {
+        8
+    } else {
+        16
+    }
+}
+
+/// A rule [`jacobian`] can run: a [`SliceRule`] whose result [`FlatOutput`] reads, at each
+/// width [`jacobian_width`] may take (`Batch` of 4, 8 and 16 lanes). Every
+/// `#[derive_frule]` rule of one `&[f64]` argument is one, as is every [`bind`] of a rule
+/// and every [`inplace`]; there is nothing to implement (it is sealed).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64`, array, `Vec<f64>` or tuple result",
+    label = "`jacobian` calls this rule with one `x: &[f64]`",
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a result written into a `&mut [f64]` use `inplace(bind(f {{}}, (Wrt, .., Out)), m)`"
+)]
+pub trait JacobianRule:
+    SliceRule<Batch<f64, 4>, Output: FlatOutput<Batch<f64, 4>>>
+    + SliceRule<Batch<f64, 8>, Output: FlatOutput<Batch<f64, 8>>>
+    + SliceRule<Batch<f64, 16>, Output: FlatOutput<Batch<f64, 16>>>
 {
-    jacobian_with::<DEFAULT_WIDTH>(f, x)
+}
+
+impl<F> JacobianRule for F where
+    F: SliceRule<Batch<f64, 4>, Output: FlatOutput<Batch<f64, 4>>>
+        + SliceRule<Batch<f64, 8>, Output: FlatOutput<Batch<f64, 8>>>
+        + SliceRule<Batch<f64, 16>, Output: FlatOutput<Batch<f64, 16>>>
+{
 }
 
 /// [`jacobian`] with `N` directions per pass (`N ≥ 1`).
@@ -2791,7 +2849,8 @@ pub fn hessian_with<const N: usize>(
 }
 
 /// `(f(x), ∇f(x), ∇²f(x)·v)`: the Hessian-vector product of a function `&[f64] → f64`,
-/// without forming the Hessian, in ⌈n / [`DEFAULT_WIDTH`]⌉ second-order passes.
+/// without forming the Hessian, in ⌈n / w⌉ second-order passes of
+/// [`hvp_width(n)`](hvp_width) directions (8 up to 48 inputs, 16 above).
 ///
 /// # Panics
 /// If `v.len() != x.len()`.
@@ -2810,11 +2869,54 @@ pub fn hessian_with<const N: usize>(
 /// assert_eq!(hv, h.mul_vec(&[1.0, -1.0]));
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn hvp<F>(f: F, x: &[f64], v: &[f64]) -> (f64, Vec<f64>, Vec<f64>)
-where
-    F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output = Dual<f64, Hyper2<DEFAULT_WIDTH>>>,
+pub fn hvp<F: HvpRule>(f: F, x: &[f64], v: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
+    match hvp_width(x.len()) {
+        8 => hvp_with::<8>(f, x, v),
+        _ => hvp_with::<16>(f, x, v),
+    }
+}
+
+/// The directions per pass [`hvp`] takes for `n` inputs: 8 up to 48, 16 above.
+///
+/// Measured (BENCHMARKS.md, "Driver widths": `hvp_with::<w>` ÷ `hvp_with::<8>`, 2-core
+/// Xeon, one codegen unit, thin LTO): each pass recomputes the primal for `w` rows, so
+/// wider passes pay once there are many (n = 100: 16 lanes 0.96 on Rosenbrock, 0.84 on
+/// Ackley; 32 lanes 1.36 and 0.90), not for a few (n = 20: 16 lanes 1.17 and 1.08, 4
+/// lanes 0.99 and 1.06). The rule is compiled at both widths; for one, use [`hvp_with`].
+///
+/// ```
+/// use fwdad::drivers::hvp_width;
+///
+/// assert_eq!(hvp_width(20), 8);
+/// assert_eq!(hvp_width(100), 16);
+/// ```
+pub const fn hvp_width(n: usize) -> usize {
+    if n <= 48 {
+        8
+    } else {
+        16
+    }
+}
+
+/// A rule [`hvp`] can run: a [`SliceRule`] with an `f64` result under second-order
+/// tangents of 8 and 16 lanes ([`hvp_width`]). Every `#[derive_frule]` rule of one
+/// `&[f64]` argument with an `f64` result is one, as is every [`bind`] of one; there is
+/// nothing to implement (it is sealed).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
+    label = "`hvp` calls this rule with one `x: &[f64]` and needs an `f64` result",
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`"
+)]
+pub trait HvpRule:
+    SliceRule<Hyper2<8>, Output = Dual<f64, Hyper2<8>>>
+    + SliceRule<Hyper2<16>, Output = Dual<f64, Hyper2<16>>>
 {
-    hvp_with::<DEFAULT_WIDTH>(f, x, v)
+}
+
+impl<F> HvpRule for F where
+    F: SliceRule<Hyper2<8>, Output = Dual<f64, Hyper2<8>>>
+        + SliceRule<Hyper2<16>, Output = Dual<f64, Hyper2<16>>>
+{
 }
 
 /// [`hvp`] with `N` directions per pass (`N ≥ 1`).

@@ -67,9 +67,9 @@ pub mod sparse;
 #[cfg(feature = "std")]
 pub use drivers::{
     bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_with, hvp,
-    hvp_with, inplace, inplace_from, jacobian, jacobian_with, jvp, second_derivative, Const,
-    GradientPlan, GradientRule, GradientWorkspace, Inactive, JacobianWorkspace, Matrix, Out,
-    Scratch, Var, Wrt, DEFAULT_WIDTH,
+    hvp_width, hvp_with, inplace, inplace_from, jacobian, jacobian_width, jacobian_with, jvp,
+    second_derivative, Const, GradientPlan, GradientRule, GradientWorkspace, HvpRule, Inactive,
+    JacobianRule, JacobianWorkspace, Matrix, Out, Scratch, Var, Wrt, DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{

@@ -27,7 +27,7 @@
 //! assert_eq!(h[(2, 2)], -(0.5f64.sin()));
 //! ```
 
-use crate::drivers::{self, FlatOutput, GradientRule, SliceRule, DEFAULT_WIDTH};
+use crate::drivers::{self, GradientRule, JacobianRule, SliceRule, DEFAULT_WIDTH};
 use fwdad_runtime::{Batch, Dual, Hyper};
 use nalgebra::allocator::Allocator;
 use nalgebra::{
@@ -53,7 +53,7 @@ where
 /// The values of `f` at `x` and its Jacobian, `m × dim(x)` (see [`drivers::jacobian`]).
 pub fn jacobian<F, R, S>(f: F, x: &Matrix<f64, R, U1, S>) -> (DVector<f64>, OMatrix<f64, Dyn, R>)
 where
-    F: SliceRule<Batch<f64, DEFAULT_WIDTH>, Output: FlatOutput<Batch<f64, DEFAULT_WIDTH>>>,
+    F: JacobianRule,
     R: Dim,
     S: RawStorage<f64, R> + IsContiguous,
     DefaultAllocator: Allocator<Dyn, R>,

@@ -265,6 +265,36 @@ fn gmm_plans() {
     }
 }
 
+/// For `perf record`: Rosenbrock's one-shot gradient at a slice of `n` inputs and the
+/// workspace's, each for two seconds (`ROSENBROCK_PROBE=n`).
+fn rosenbrock_probe(n: usize) {
+    let x = optim::point(n);
+    let mut ws = GradientWorkspace::new();
+    for (name, run) in [
+        (
+            "one-shot",
+            &mut (|| read_gradient(fwdad::gradient(optim::rosenbrock {}, black_box(&x[..]))))
+                as &mut dyn FnMut() -> f64,
+        ),
+        ("workspace", &mut || {
+            ws.gradient(optim::rosenbrock {}, black_box(&x[..])).1[0]
+        }),
+    ] {
+        let start = std::time::Instant::now();
+        let mut calls = 0u64;
+        while start.elapsed().as_secs_f64() < 2.0 {
+            for _ in 0..1000 {
+                black_box(run());
+            }
+            calls += 1000;
+        }
+        println!(
+            "{name}: {:.1} ns per gradient",
+            start.elapsed().as_secs_f64() * 1e9 / calls as f64
+        );
+    }
+}
+
 fn main() {
     if std::env::var("GMM_PLANS").is_ok() {
         gmm_plans();
@@ -272,6 +302,13 @@ fn main() {
     }
     if let Ok(which) = std::env::var("GMM_PROBE") {
         gmm_probe(&which);
+        return;
+    }
+    if let Some(n) = std::env::var("ROSENBROCK_PROBE")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
+        rosenbrock_probe(n);
         return;
     }
     let plan = Plan {

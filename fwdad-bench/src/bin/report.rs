@@ -7,6 +7,8 @@
 //!   --no-write       print only
 //!   --only SECTION   run one section: issue30, userops, one, grad, ba, hand or gmm;
 //!                    issue30grad: the issue 30 gradients alone (printed, never written)
+//!                    widths: the widths of jacobian, hessian, hvp and the sparse
+//!                    Jacobian (printed, never written)
 //! ```
 //!
 //! `--only userops` writes only its own section of `BENCHMARKS.md` (between
@@ -48,6 +50,11 @@ fn main() {
     let started = Instant::now();
     let mut rep = Report::new(report::machine());
 
+    // `--only widths`: the drivers' widths (printed, not written).
+    if only.as_deref() == Some("widths") {
+        println!("{}", fwdad_bench::width_drivers::report(quick));
+        return;
+    }
     // `--only issue30grad`: the issue 30 section's gradients alone (printed, not written).
     let grad_only = only.as_deref() == Some("issue30grad");
     if run("issue30") || grad_only {

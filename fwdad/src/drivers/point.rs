@@ -222,7 +222,60 @@ where
     F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>,
     G: sealed::Gradient,
 {
-    one_pass_inline::<W, F, G>(f, x)
+    let n = x.len();
+    let seeds = &UnitSeeds::<W>::SEEDS[..n];
+    let mut sink = GradientSink {
+        n,
+        value: 0.0,
+        gradient: G::empty(),
+    };
+    // Nothing (`false`) for a rule without a Jacobian entry.
+    if f.eval_jacobian(x, seeds, &mut sink) {
+        return (sink.value, sink.gradient);
+    }
+    if W <= 16 {
+        let (t, value) = pass(f, x, seeds);
+        return (value, G::from_lanes(&t, n));
+    }
+    // 20 and 32 lanes: the gradient allocated first, the pass writes its lanes into it.
+    let mut gradient = G::empty();
+    gradient.zero(n);
+    let value = pass_into(f, x, seeds, gradient.entries());
+    (value, gradient)
+}
+
+/// The rule's pass alone, its tangent returned before its value. Not inlined into
+/// [`one_pass`], and in this order: with the value first, the `W + 1` words were paired
+/// into vector registers one word off (value and lane 0 together), and LLVM kept three of
+/// the rule's accumulator pairs on the stack (Rosenbrock, 10 inputs: 53 ns, 45 ns so;
+/// through `GradientWorkspace` 36 ns; `perf annotate`). [`pass_into`] cost 64 ns there.
+#[inline(never)]
+fn pass<const W: usize, F>(f: &F, x: &[f64], seeds: &[Batch<f64, W>]) -> (Batch<f64, W>, f64)
+where
+    F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>,
+{
+    let y = f.eval(x, seeds);
+    (y.tangent(0), y.value(0))
+}
+
+/// [`pass`], the lanes written into `out` (`out.len() ≤ W`): for 20 lanes, where the rule
+/// is not inlined into the pass, a returned tangent was copied twice (a `memcpy` of its
+/// 160 bytes, then the lanes into the `Vec`): Rosenbrock, 20 inputs, 1.16 × the
+/// workspace, so 1.09 (wall clock under load).
+#[inline(never)]
+fn pass_into<const W: usize, F>(f: &F, x: &[f64], seeds: &[Batch<f64, W>], out: &mut [f64]) -> f64
+where
+    F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>,
+{
+    let y = f.eval(x, seeds);
+    let t = y.tangent(0);
+    // A trip count known at compile time (unrolled), as `Buffers::gradient`'s copy.
+    for lane in 0..W {
+        if let Some(entry) = out.get_mut(lane) {
+            *entry = t.0[lane];
+        }
+    }
+    y.value(0)
 }
 
 /// [`one_pass`], inlined: for an array, whose length is a constant, the caller keeps the
