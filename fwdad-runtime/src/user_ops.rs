@@ -412,6 +412,98 @@ where
     }
 }
 
+/// `a op b` between an `f32` and a float literal that the macro typed `f64`: beside a
+/// struct field or a value computed from one, whose type the syntax does not show, an
+/// unsuffixed literal is typed `f64` (deltae's `(lab_0.l + lab_1.l) / 2.0` of `f32`
+/// fields; a local bound to a literal, `let s_l = 1.0;`, likewise). In the primal rustc
+/// typed the literal `f32`, so the primal code never has `f32` beside an `f64` value, and
+/// the rule rounds the literal to `f32` ([`NarrowArg`]) and runs the `f32` rule. That
+/// rounding equals rustc's direct one unless the literal lies within 2⁻⁵³ of an `f32`
+/// rounding tie (no literal of up to 8 significant digits does).
+pub struct NarrowRule<Op>(core::marker::PhantomData<Op>);
+
+/// An operand of [`NarrowRule`] as the `f32` rule takes it: an `f64` literal rounded to
+/// `f32`, an `f32` (plain, a dual, a borrowed dual) as it is.
+#[doc(hidden)]
+pub trait NarrowArg<S: Mode> {
+    /// What the `f32` rule receives.
+    type Arg;
+    /// The conversion.
+    fn narrow(self) -> Self::Arg;
+}
+
+impl<S: Mode> NarrowArg<S> for f64 {
+    type Arg = f32;
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self as f32
+    }
+}
+
+impl<S: Mode> NarrowArg<S> for f32 {
+    type Arg = f32;
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self
+    }
+}
+
+impl<S: Mode, T> NarrowArg<S> for Dual<f32, T> {
+    type Arg = Self;
+    #[inline(always)]
+    fn narrow(self) -> Self {
+        self
+    }
+}
+
+impl<'a, S: Mode, T> NarrowArg<S> for Dual<&'a f32, &'a T> {
+    type Arg = Self;
+    #[inline(always)]
+    fn narrow(self) -> Self {
+        self
+    }
+}
+
+impl<Op, X: NarrowArg<S>, S: Mode> TakeArg<X, S> for NarrowRule<Op> {
+    type Arg = X::Arg;
+    #[inline(always)]
+    fn take(x: X) -> X::Arg {
+        x.narrow()
+    }
+}
+
+impl<Op, A, B, S: Mode> Frule<(A, B), S> for NarrowRule<Op>
+where
+    FloatRule<Op, f32>: Frule<(A, B), S>,
+{
+    type Output = <FloatRule<Op, f32> as Frule<(A, B), S>>::Output;
+    #[inline(always)]
+    fn frule(&self, args: (A, B)) -> Self::Output {
+        FloatRule::<Op, f32>(core::marker::PhantomData).frule(args)
+    }
+}
+
+macro_rules! narrow_rows {
+    ($($Op:ident)*) => {
+        $(
+            narrow_rows!(@row $Op, f32, f64);
+            narrow_rows!(@row $Op, &'a f32, f64);
+            narrow_rows!(@row $Op, f64, f32);
+            narrow_rows!(@row $Op, f64, &'a f32);
+        )*
+    };
+    (@row $Op:ident, $L:ty, $R:ty) => {
+        impl<'a> OpRule<$Op, $R> for $L {
+            type Rule = NarrowRule<$Op>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                NarrowRule(core::marker::PhantomData)
+            }
+        }
+    };
+}
+narrow_rows!(Add Sub Mul Div Rem);
+
 macro_rules! float_assign_rows {
     (@rows $Op:ident, $F:ty) => {
         impl OpRule<$Op, $F> for $F {
