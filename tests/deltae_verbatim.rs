@@ -6,23 +6,27 @@
 //! `#[fwdad::derive_frule]` on every numeric free function (the four colour differences,
 //! `get_h_prime`, `xyz_to_lab_map`, `round_to`), on `impl LabValue`, `impl LchValue`, `impl
 //! XyzValue`, on the traits `Round` and `Validate` (`where Self: Sized`) and their impls,
-//! and on one `impl From` per target type (`From<XyzValue> for LabValue`, `From<LabValue>
-//! for LchValue`, `From<LabValue> for XyzValue`), and `fwdad::Differentiable` added to the
-//! derive lists of the colour types, `DeltaE` and `DEMethod`. One line is added: `pub use
-//! self::deltae::*;` at this file's root, where the crate's `use crate::*;` looks for its
-//! items.
+//! and on all ten `impl From` between the colour types, and `fwdad::Differentiable` added
+//! to the derive lists of the colour types, `DeltaE` and `DEMethod`. One line is added:
+//! `pub use self::deltae::*;` at this file's root, where the crate's `use crate::*;` looks
+//! for its items.
 //!
-//! Left plain, as the macro does not take them (docs/limits.md): the other six `impl From`
-//! (a second derived `impl From<_> for LabValue` collides with the first); the trait
-//! `Delta` with its blanket `impl<T: Into<LabValue>> Delta for T {}` (a blanket `impl`),
-//! and with it `impl DeltaE`, whose `new` calls `Delta::delta`. So the colour differences
-//! compile through the macro (`f32` fields beside literals, `(lab_0.l + lab_1.l)/2.0`, was
-//! a finding) but no derived code outside their private module reaches them. Left plain as
-//! not numeric: the parsers (`FromStr`, `TryFrom`), `Display`, `eq.rs`'s comparisons.
+//! Left plain, as the macro does not take it (docs/limits.md): the trait `Delta` with its
+//! blanket `impl<T: Into<LabValue>> Delta for T {}` (a blanket `impl`), and with it `impl
+//! DeltaE`, whose `new` calls `Delta::delta`. So the colour differences compile through the
+//! macro but no derived code outside their private module reaches them. Left plain as not
+//! numeric: the parsers (`FromStr`, `TryFrom`), `Display`, `eq.rs`'s comparisons.
+//!
+//! What this found (`tests/derive_corpus3_found.rs`): `f32` fields beside literals,
+//! `(lab_0.l + lab_1.l)/2.0` (no rule for `f32 / f64`); several `impl From` for one type
+//! (colliding rules); `where Self: Sized` on a trait (rejected); `let y: Xyz = lab.into()`
+//! (taken for the identity); the tangent enum of `DEMethod` undocumented under the crate's
+//! `#![warn(missing_docs)]`.
 //!
 //! The conversions are differentiated in every mode against their closed forms (gradients
-//! and Hessians of chroma, hue, Y, X and b*), through `LabValue::new`'s validation, and
-//! `round_to` (flat) and `hue_radians`; primals bit for bit against the published crate.
+//! and Hessians of chroma, hue, Y, X and b*, the Jacobian of LCh to Lab, a round trip),
+//! through `LabValue::new`'s validation, and `round_to` (flat) and `hue_radians`; primals
+//! bit for bit against the published crate.
 
 #![allow(clippy::excessive_precision)]
 
@@ -298,6 +302,7 @@ pub mod deltae {
         use std::str::FromStr;
 
         // To Lab /////////////////////////////////////////////////////////////////////
+        #[fwdad::derive_frule]
         impl From<LchValue> for LabValue {
             fn from(lch: LchValue) -> LabValue {
                 LabValue {
@@ -308,12 +313,14 @@ pub mod deltae {
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&LchValue> for LabValue {
             fn from(lch: &LchValue) -> LabValue {
                 LabValue::from(*lch)
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&LabValue> for LabValue {
             fn from(lab: &LabValue) -> LabValue {
                 *lab
@@ -335,6 +342,7 @@ pub mod deltae {
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&XyzValue> for LabValue {
             fn from(xyz: &XyzValue) -> LabValue {
                 LabValue::from(*xyz)
@@ -386,18 +394,21 @@ pub mod deltae {
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&LabValue> for LchValue {
             fn from(lab: &LabValue) -> LchValue {
                 LchValue::from(*lab)
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<XyzValue> for LchValue {
             fn from(xyz: XyzValue) -> LchValue {
                 LchValue::from(LabValue::from(xyz))
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&XyzValue> for LchValue {
             fn from(xyz: &XyzValue) -> LchValue {
                 LchValue::from(*xyz)
@@ -468,18 +479,21 @@ pub mod deltae {
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&LabValue> for XyzValue {
             fn from(lab: &LabValue) -> XyzValue {
                 XyzValue::from(*lab)
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<LchValue> for XyzValue {
             fn from(lch: LchValue) -> XyzValue {
                 XyzValue::from(LabValue::from(lch))
             }
         }
 
+        #[fwdad::derive_frule]
         impl From<&LchValue> for XyzValue {
             fn from(lch: &LchValue) -> XyzValue {
                 XyzValue::from(*lch)
@@ -1608,6 +1622,118 @@ mod tests {
         );
         for j in 0..3 {
             assert_eq!(jac[(1, j)], 0.0, "rounding is flat");
+        }
+    }
+
+    /// Lab of an LCh colour, through `LabValue::from(&lch)` (which calls `From<LchValue>`).
+    #[derive_frule]
+    fn lch_to_lab(x: &[f64]) -> [f64; 3] {
+        let lch = LchValue {
+            l: x[0] as f32,
+            c: x[1] as f32,
+            h: x[2] as f32,
+        };
+        let lab = LabValue::from(&lch);
+        [lab.l as f64, lab.a as f64, lab.b as f64]
+    }
+
+    /// The luminance of an LCh colour, through `XyzValue::from(lch)` (through Lab).
+    #[derive_frule]
+    fn lch_luminance(x: &[f64]) -> f64 {
+        let lch = LchValue {
+            l: x[0] as f32,
+            c: x[1] as f32,
+            h: x[2] as f32,
+        };
+        XyzValue::from(lch).y as f64
+    }
+
+    /// The chroma of a Lab colour taken to XYZ and from there to LCh.
+    #[derive_frule]
+    fn round_trip_chroma(x: &[f64]) -> f64 {
+        let xyz = XyzValue::from(LabValue {
+            l: x[0] as f32,
+            a: x[1] as f32,
+            b: x[2] as f32,
+        });
+        LchValue::from(&xyz).c as f64
+    }
+
+    #[test]
+    fn every_conversion_into_one_type() {
+        // a = c cos h°, b = c sin h°; Y = ((L + 16) / 116)³; the round trip Lab → XYZ →
+        // LCh is Lab → LCh, so its chroma's gradient is (0, a, b) / c.
+        let rad = std::f64::consts::PI / 180.0;
+        for x in [[60.25, 49.75, 133.5], [22.75, 50.5, 293.25]] {
+            let (l, c, h) = (x[0], x[1], x[2] * rad);
+            let (v, jac) = jacobian(lch_to_lab {}, &x);
+            let lch = ::deltae::LchValue {
+                l: x[0] as f32,
+                c: x[1] as f32,
+                h: x[2] as f32,
+            };
+            let published = ::deltae::LabValue::from(&lch);
+            assert_eq!(
+                v,
+                vec![published.l as f64, published.a as f64, published.b as f64]
+            );
+            let want = [
+                [1.0, 0.0, 0.0],
+                [0.0, h.cos(), -c * h.sin() * rad],
+                [0.0, h.sin(), c * h.cos() * rad],
+            ];
+            for i in 0..3 {
+                for j in 0..3 {
+                    near(
+                        jac[(i, j)],
+                        want[i][j],
+                        1e-5,
+                        1e-3,
+                        &format!("∂lab{i}/∂lch{j}"),
+                    );
+                }
+            }
+            let y = lch_luminance(&x);
+            assert_eq!(
+                y.to_bits(),
+                (::deltae::XyzValue::from(lch).y as f64).to_bits()
+            );
+            let fy = (l + 16.0) / 116.0;
+            every_mode!(
+                lch_luminance {},
+                x,
+                y,
+                vec![3.0 * fy * fy / 116.0, 0.0, 0.0],
+                vec![
+                    vec![6.0 * fy / (116.0 * 116.0), 0.0, 0.0],
+                    vec![0.0; 3],
+                    vec![0.0; 3]
+                ]
+            );
+        }
+        for x in LABS {
+            let (a, b) = (x[1], x[2]);
+            let c = a.hypot(b);
+            let (y, g) = gradient(round_trip_chroma {}, &x);
+            let xyz = ::deltae::XyzValue::from(::deltae::LabValue {
+                l: x[0] as f32,
+                a: a as f32,
+                b: b as f32,
+            });
+            assert_eq!(
+                y.to_bits(),
+                (::deltae::LchValue::from(&xyz).c as f64).to_bits()
+            );
+            let want = [0.0, a / c, b / c];
+            for k in 0..3 {
+                near(
+                    g[k],
+                    want[k],
+                    1e-4,
+                    1e-2,
+                    &format!("round trip: ∂c/∂lab{k}"),
+                );
+            }
         }
     }
 }

@@ -7,7 +7,10 @@
 //! literals, `(lab_0.l + lab_1.l) / 2.0` and `let s_l = 1.0;` then `x / s_l` (deltae's
 //! CIEDE2000), where the rule typed the literal `f64` (no rule for `f32 / f64`); a trait
 //! with `where Self: Sized` (deltae's `Validate`), rejected; `let xyz: Xyz = lab.into();`
-//! between two types of the user's, taken for the identity (mismatched types).
+//! between two types of the user's, taken for the identity (mismatched types); two
+//! derived `impl From<_>` for one type (deltae's `From<LchValue>`, `From<&LchValue>`,
+//! `From<XyzValue>` for `LabValue`), whose rules, named by the type and `from` alone,
+//! collided (E0428).
 
 use fwdad::prelude::*;
 use num_traits::float::FloatCore;
@@ -253,5 +256,86 @@ fn a_where_sized_trait_and_into_between_types_of_ones_own() {
         );
         assert!((g[0] - dy).abs() < 1e-6, "∂Y/∂L: {} against {dy}", g[0]);
         assert_eq!((g[1], g[2]), (0.0, 0.0));
+    }
+}
+
+/// The same colour in LCh.
+#[derive(Clone, Copy, Debug, PartialEq, fwdad::Differentiable)]
+pub struct Lch32 {
+    pub l: f32,
+    pub c: f32,
+    pub h: f32,
+}
+
+#[fwdad::derive_frule]
+impl From<Lch32> for Lab32 {
+    fn from(lch: Lch32) -> Lab32 {
+        Lab32 {
+            l: lch.l,
+            a: lch.c * lch.h.to_radians().cos(),
+            b: lch.c * lch.h.to_radians().sin(),
+        }
+    }
+}
+
+#[fwdad::derive_frule]
+impl From<&Lch32> for Lab32 {
+    fn from(lch: &Lch32) -> Lab32 {
+        Lab32::from(*lch)
+    }
+}
+
+#[fwdad::derive_frule]
+impl From<Xyz32> for Lab32 {
+    fn from(xyz: Xyz32) -> Lab32 {
+        let fy = xyz.y.cbrt();
+        Lab32 {
+            l: 116.0 * fy - 16.0,
+            a: 500.0 * ((xyz.x / 0.9642).cbrt() - fy),
+            b: 200.0 * (fy - (xyz.z / 0.8251).cbrt()),
+        }
+    }
+}
+
+/// b* of an LCh colour (by value and by reference) plus L* of an XYZ one: three
+/// conversions into `Lab32`, each found by its source type.
+#[fwdad::derive_frule]
+fn three_conversions(x: &[f64]) -> f64 {
+    let lch = Lch32 {
+        l: 50.0,
+        c: x[0] as f32,
+        h: x[1] as f32,
+    };
+    let by_value = Lab32::from(lch);
+    let by_ref = Lab32::from(&lch);
+    let lab: Lab32 = Xyz32 {
+        x: 0.3,
+        y: x[2] as f32,
+        z: 0.2,
+    }
+    .into();
+    (by_value.b + by_ref.b + lab.l) as f64
+}
+
+#[test]
+fn several_conversions_into_one_type() {
+    // 2 c sin h° + 116 ∛Y − 16: ∂/∂c = 2 sin h°, ∂/∂h = 2 c cos h° π/180,
+    // ∂/∂Y = 116 / (3 Y^⅔).
+    let x = [40.5, 60.25, 0.375];
+    let (y, g) = gradient(three_conversions {}, &x);
+    assert_eq!(y.to_bits(), three_conversions(&x).to_bits());
+    let h = x[1].to_radians();
+    let want = [
+        2.0 * h.sin(),
+        2.0 * x[0] * h.cos() * std::f64::consts::PI / 180.0,
+        116.0 / (3.0 * x[2].powf(2.0 / 3.0)),
+    ];
+    for k in 0..3 {
+        assert!(
+            (g[k] - want[k]).abs() < 1e-5 * (want[k].abs() + 1e-2),
+            "∂/∂x{k}: {} against {}",
+            g[k],
+            want[k]
+        );
     }
 }

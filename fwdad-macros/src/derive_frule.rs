@@ -372,6 +372,8 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // `impl Add for Vec3`, `impl Mul<Vec3> for f64`: the operator's rule, found by the
     // operand types (`user_ops.rs`), not by a method on the type.
     let operator = crate::user_ops::operator_of(&imp);
+    // `impl From<Src> for Ty`: likewise found by the source type.
+    let conversion = crate::user_ops::conversion_of(&imp);
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
@@ -400,6 +402,16 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 if let (Some(sig), Some(body)) = (sig, body) {
                     items.extend(emit_items(&func, &sig, &body, &rt, false, None));
                     items.extend(op.rule_impl(&imp, &func.sig.ident, &rt));
+                }
+                continue;
+            }
+            if let Some(conv) = &conversion {
+                func.sig.ident = conv.marker_name(ty_ident, &m.sig.ident);
+                let sig = check_signature(&func.sig, &mut diag, true);
+                let body = pipeline(&func, &args, &[], &rt, &mut diag);
+                if let (Some(sig), Some(body)) = (sig, body) {
+                    items.extend(emit_items(&func, &sig, &body, &rt, false, None));
+                    items.extend(conv.rule_impl(&imp, &func.sig.ident, &rt));
                 }
                 continue;
             }
@@ -482,7 +494,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
-    let on_type = match (on_type.is_empty() && operator.is_some()) || user_trait_for_float {
+    let on_type = match (on_type.is_empty() && (operator.is_some() || conversion.is_some()))
+        || user_trait_for_float
+    {
         true => TokenStream::new(),
         false => quote!(impl #impl_generics #self_ty #where_clause { #on_type }),
     };

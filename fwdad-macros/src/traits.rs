@@ -268,16 +268,33 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
 fn dyn_compatible(tr: &syn::ItemTrait) -> bool {
     // A supertrait of the user's may itself require `Sized` (kurbo's `ParamCurveArclen:
     // ParamCurve`, `ParamCurve: Sized`), which this trait cannot see: taken as not dyn
-    // compatible.
+    // compatible. So do the `std` traits that require it (deltae's `Delta: Into<LabValue>`).
     let sized_super = tr.supertraits.iter().any(|b| match b {
         syn::TypeParamBound::Trait(t) => {
-            let unsized_std = t.path.segments.last().is_some_and(|s| {
-                matches!(
-                    s.ident.to_string().as_str(),
-                    "Debug" | "Display" | "Send" | "Sync" | "PartialEq" | "PartialOrd" | "Any"
-                )
-            });
-            t.path.is_ident("Sized") || (is_user_trait(&t.path) && !unsized_std)
+            let name = t
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let unsized_std = matches!(
+                name.as_str(),
+                "Debug" | "Display" | "Send" | "Sync" | "PartialEq" | "PartialOrd" | "Any"
+            );
+            let sized_std = matches!(
+                name.as_str(),
+                "Sized"
+                    | "Clone"
+                    | "Copy"
+                    | "Default"
+                    | "From"
+                    | "Into"
+                    | "TryFrom"
+                    | "TryInto"
+                    | "FromStr"
+                    | "FromIterator"
+            );
+            sized_std || (is_user_trait(&t.path) && !unsized_std)
         }
         _ => false,
     });

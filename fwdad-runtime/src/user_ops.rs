@@ -412,6 +412,56 @@ where
     }
 }
 
+/// The rule of `#[derive_frule] impl From<Src> for Self`, found by the source type: a type
+/// may have several conversions (deltae's `From<LchValue>` and `From<XyzValue>` for
+/// `LabValue`), so the rule is not a method of the type named after `from` alone.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no forward rule for its conversion from `{Src}`",
+    label = "this conversion has no forward rule",
+    note = "add `#[derive_frule]` to `impl From<{Src}> for {Self}` (each `impl From` of a type may have it)"
+)]
+pub trait FromRule<Src> {
+    /// The rule's marker.
+    type Rule;
+    /// The marker.
+    fn rule() -> Self::Rule;
+}
+
+/// `T::from(x)` in a derived body (also `let y: T = x.into();`): the rule of `T`'s `impl
+/// From` for `x`'s primal type.
+pub struct ConvertTo<T>(core::marker::PhantomData<T>);
+
+impl<T> ConvertTo<T> {
+    /// The conversion into `T`.
+    #[inline(always)]
+    pub fn new() -> Self {
+        ConvertTo(core::marker::PhantomData)
+    }
+}
+
+impl<T> Default for ConvertTo<T> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The rule `T::from` takes for its argument's primal type, and what it receives.
+type FromRuleOf<T, A, S> = <T as FromRule<<A as OpArg<S>>::Primal>>::Rule;
+
+impl<T, A: OpArg<S>, S: Mode> Frule<(A,), S> for ConvertTo<T>
+where
+    T: FromRule<A::Primal>,
+    FromRuleOf<T, A, S>: TakeArg<A, S> + Frule<(Taken<FromRuleOf<T, A, S>, A, S>,), S>,
+{
+    type Output = <FromRuleOf<T, A, S> as Frule<(Taken<FromRuleOf<T, A, S>, A, S>,), S>>::Output;
+    #[inline(always)]
+    fn frule(&self, (a,): (A,)) -> Self::Output {
+        let a = <FromRuleOf<T, A, S> as TakeArg<A, S>>::take(a);
+        <T as FromRule<A::Primal>>::rule().frule((a,))
+    }
+}
+
 /// `a op b` between an `f32` and a float literal that the macro typed `f64`: beside a
 /// struct field or a value computed from one, whose type the syntax does not show, an
 /// unsuffixed literal is typed `f64` (deltae's `(lab_0.l + lab_1.l) / 2.0` of `f32`
