@@ -12,8 +12,9 @@
 //! published crate and, over the first steps, against the controller's closed form; primals
 //! bit for bit against the published crate.
 
-// pid's `cfg_attr(feature = "serde", ..)`, a feature this crate does not have.
-#![allow(unexpected_cfgs)]
+// pid's `cfg_attr(feature = "serde", ..)`, a feature this crate does not have; its
+// `output: output`.
+#![allow(unexpected_cfgs, clippy::redundant_field_names)]
 
 mod common;
 

@@ -12,7 +12,12 @@
 //! altitude of the phase, against the derivative of its `acos`; primals bit for bit against
 //! the published crate.
 
-#![allow(dead_code)]
+// The crate's `time_at_phase` has an empty line after its doc comment.
+#![allow(
+    dead_code,
+    clippy::empty_line_after_doc_comments,
+    clippy::empty_line_after_outer_attr
+)]
 
 mod common;
 
