@@ -375,6 +375,8 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // `impl Add for Vec3`, `impl Mul<Vec3> for f64`: the operator's rule, found by the
     // operand types (`user_ops.rs`), not by a method on the type.
     let operator = crate::user_ops::operator_of(&imp);
+    // `impl From<Src> for Ty`: likewise found by the source type.
+    let conversion = crate::user_ops::conversion_of(&imp);
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
@@ -403,6 +405,16 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 if let (Some(sig), Some(body)) = (sig, body) {
                     items.extend(emit_items(&func, &sig, &body, &rt, false, None));
                     items.extend(op.rule_impl(&imp, &func.sig.ident, &rt));
+                }
+                continue;
+            }
+            if let Some(conv) = &conversion {
+                func.sig.ident = conv.marker_name(ty_ident, &m.sig.ident);
+                let sig = check_signature(&func.sig, &mut diag, true);
+                let body = pipeline(&func, &args, &[], &rt, &mut diag);
+                if let (Some(sig), Some(body)) = (sig, body) {
+                    items.extend(emit_items(&func, &sig, &body, &rt, false, None));
+                    items.extend(conv.rule_impl(&imp, &func.sig.ident, &rt));
                 }
                 continue;
             }
@@ -485,7 +497,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
-    let on_type = match (on_type.is_empty() && operator.is_some()) || user_trait_for_float {
+    let on_type = match (on_type.is_empty() && (operator.is_some() || conversion.is_some()))
+        || user_trait_for_float
+    {
         true => TokenStream::new(),
         false => quote!(impl #impl_generics #self_ty #where_clause { #on_type }),
     };
@@ -684,7 +698,7 @@ pub(crate) fn method_as_fn(
         clause.predicates = w.predicates.iter().cloned().chain(own).collect();
     }
     sig.ident = format_ident!("__fwdad_{}_{}", ty_ident, m.sig.ident);
-    into_params_at_target(&mut sig);
+    let converted = into_params_at_target(&mut sig);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
     sig.constness = None;
     let mut func = syn::ItemFn {
@@ -694,13 +708,48 @@ pub(crate) fn method_as_fn(
         block: Box::new(m.block.clone()),
     };
     ReplaceSelfType(self_ty).visit_item_fn_mut(&mut func);
+    IntoOfConverted::new(converted, &func.block).visit_block_mut(&mut func.block);
     func
+}
+
+/// `p.into()` of a parameter `into_params_at_target` took at its target is `p` itself
+/// (`Into<T> for T` is the identity), so that `setpoint: impl Into<T>` of a float type
+/// `T` needs no rule for `into` on a float, whose target the body does not write. Names
+/// the body binds again (`let p = ..`, a closure's `|p|`) are left alone.
+struct IntoOfConverted(Vec<syn::Ident>);
+
+impl IntoOfConverted {
+    fn new(converted: Vec<syn::Ident>, body: &syn::Block) -> Self {
+        let mut bound = crate::lower::PatIdents::default();
+        syn::visit::Visit::visit_block(&mut bound, body);
+        let rebound = |id: &syn::Ident| bound.0.iter().any(|p| p.ident == *id);
+        Self(converted.into_iter().filter(|id| !rebound(id)).collect())
+    }
+}
+
+impl VisitMut for IntoOfConverted {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::MethodCall(m) = e {
+            let of_converted = || match &*m.receiver {
+                syn::Expr::Path(p) if p.qself.is_none() => {
+                    self.0.iter().any(|id| p.path.is_ident(id))
+                }
+                _ => false,
+            };
+            if m.method == "into" && m.args.is_empty() && m.turbofish.is_none() && of_converted() {
+                *e = (*m.receiver).clone();
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
 }
 
 /// A constructor's parameters `p: impl Into<Point>` or `p: V` with `V: Into<Point>` (and
 /// no other bound) take `Point` in the rule: what a derived body passes (a conversion from
-/// another type, a tuple, has no rule). `p.into()` is then `Point`'s own.
-fn into_params_at_target(sig: &mut syn::Signature) {
+/// another type, a tuple, has no rule). `p.into()` is then `Point`'s own. Returns the
+/// parameters so taken.
+fn into_params_at_target(sig: &mut syn::Signature) -> Vec<syn::Ident> {
     fn into_target(
         bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
     ) -> Option<syn::Type> {
@@ -737,24 +786,26 @@ fn into_params_at_target(sig: &mut syn::Signature) {
             }
         }
     }
+    let mut converted = Vec::new();
     for arg in sig.inputs.iter_mut() {
         let syn::FnArg::Typed(t) = arg else { continue };
-        match &*t.ty {
-            syn::Type::ImplTrait(it) => {
-                if let Some(target) = into_target(&it.bounds) {
-                    *t.ty = target;
-                }
+        let target = match &*t.ty {
+            syn::Type::ImplTrait(it) => into_target(&it.bounds),
+            syn::Type::Path(p) if p.qself.is_none() => by_param
+                .iter()
+                .find(|(id, _)| p.path.is_ident(id))
+                .map(|(_, target)| target.clone()),
+            _ => None,
+        };
+        if let Some(target) = target {
+            *t.ty = target;
+            if let syn::Pat::Ident(p) = &*t.pat {
+                converted.push(p.ident.clone());
             }
-            syn::Type::Path(p) if p.qself.is_none() => {
-                if let Some((_, target)) = by_param.iter().find(|(id, _)| p.path.is_ident(id)) {
-                    *t.ty = target.clone();
-                }
-            }
-            _ => {}
         }
     }
     if by_param.is_empty() {
-        return;
+        return converted;
     }
     let used_elsewhere = |id: &syn::Ident, sig: &syn::Signature| {
         let out = match &sig.output {
@@ -783,6 +834,7 @@ fn into_params_at_target(sig: &mut syn::Signature) {
         .cloned()
         .collect();
     sig.generics.params = keep.into_iter().collect();
+    converted
 }
 
 /// Replaces the `Self` type in paths (`Self`, `Self::new`, `Self { .. }`) by the impl's type.

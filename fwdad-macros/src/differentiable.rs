@@ -1752,12 +1752,15 @@ mod tests {
         assert!(
             has(
                 &out,
-                "{ Circle { r: <T as ::fwdad::__private::Differentiable>::TangentIn<S> },"
+                "{ /// The tangent of `Shape::Circle`. Circle { /// The tangent of `Shape::Circle`'s `r`. r: <T as ::fwdad::__private::Differentiable>::TangentIn<S>, },"
             ),
             "{out}"
         );
         assert!(
-            has(&out, "Tagged(::fwdad::__private::NoTangent, S), Empty, }"),
+            has(
+                &out,
+                "Tagged(::fwdad::__private::NoTangent, S), /// The tangent of `Shape::Empty`. Empty, }"
+            ),
             "{out}"
         );
         // A zero tangent is of the primal's variant.
@@ -1778,7 +1781,7 @@ mod tests {
         assert!(
             has(
                 &none,
-                "Cells(<usize as ::fwdad::__private::Differentiable>::TangentIn<S>), Off,"
+                "Cells(<usize as ::fwdad::__private::Differentiable>::TangentIn<S>), /// The tangent of `Grid::Off`. Off,"
             ),
             "{none}"
         );

@@ -1540,10 +1540,20 @@ impl Emitter<'_> {
                 // `impl` needs to pick its dispatch method.
                 let mut ty = path.clone();
                 let last = ty.segments.pop().map(|p| p.into_value().ident);
-                let of = last.map(|m| crate::register::by_type_rule_name(&m));
                 let ty_path: Vec<_> = ty.segments.iter().collect();
                 let colon = ty.leading_colon;
-                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
+                // `Ty::from(x)`: the rule of `Ty`'s `impl From` for `x`'s type (a type may
+                // have several, `FromRule<Src>`), not a method named `from` alone.
+                let kind = last
+                    .as_ref()
+                    .map(|m| crate::callee::AssocCall::of(m, args.len()));
+                if kind == Some(crate::callee::AssocCall::Conversion) {
+                    let arg = &args[0];
+                    quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#colon #(#ty_path)::*>::new(), (#arg,)))
+                } else {
+                    let of = last.map(|m| crate::register::by_type_rule_name(&m));
+                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
+                }
             }
             (
                 InstKind::Call {

@@ -268,16 +268,33 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
 fn dyn_compatible(tr: &syn::ItemTrait) -> bool {
     // A supertrait of the user's may itself require `Sized` (kurbo's `ParamCurveArclen:
     // ParamCurve`, `ParamCurve: Sized`), which this trait cannot see: taken as not dyn
-    // compatible.
+    // compatible. So do the `std` traits that require it (deltae's `Delta: Into<LabValue>`).
     let sized_super = tr.supertraits.iter().any(|b| match b {
         syn::TypeParamBound::Trait(t) => {
-            let unsized_std = t.path.segments.last().is_some_and(|s| {
-                matches!(
-                    s.ident.to_string().as_str(),
-                    "Debug" | "Display" | "Send" | "Sync" | "PartialEq" | "PartialOrd" | "Any"
-                )
-            });
-            t.path.is_ident("Sized") || (is_user_trait(&t.path) && !unsized_std)
+            let name = t
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let unsized_std = matches!(
+                name.as_str(),
+                "Debug" | "Display" | "Send" | "Sync" | "PartialEq" | "PartialOrd" | "Any"
+            );
+            let sized_std = matches!(
+                name.as_str(),
+                "Sized"
+                    | "Clone"
+                    | "Copy"
+                    | "Default"
+                    | "From"
+                    | "Into"
+                    | "TryFrom"
+                    | "TryInto"
+                    | "FromStr"
+                    | "FromIterator"
+            );
+            sized_std || (is_user_trait(&t.path) && !unsized_std)
         }
         _ => false,
     });
@@ -482,8 +499,39 @@ fn number_supertrait(tr: &syn::ItemTrait) -> Option<&syn::PathSegment> {
     })
 }
 
+/// `trait Tr where Self: Sized { .. }` is `trait Tr: Sized { .. }`: a `where` clause
+/// bounding only `Self` (deltae's `trait Validate where Self: Sized`) moves into the
+/// supertraits, which the rest of the expansion reads.
+fn self_bounds_as_supertraits(tr: &mut syn::ItemTrait) {
+    let Some(w) = &tr.generics.where_clause else {
+        return;
+    };
+    let self_bounds: Option<Vec<syn::TypeParamBound>> = w
+        .predicates
+        .iter()
+        .map(|p| match p {
+            syn::WherePredicate::Type(t)
+                if t.lifetimes.is_none()
+                    && matches!(&t.bounded_ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self")) =>
+            {
+                Some(t.bounds.iter().cloned())
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|b| b.into_iter().flatten().collect());
+    if let Some(bounds) = self_bounds {
+        if tr.colon_token.is_none() {
+            tr.colon_token = Some(Default::default());
+        }
+        tr.supertraits.extend(bounds);
+        tr.generics.where_clause = None;
+    }
+}
+
 /// `#[derive_frule] trait Tr { .. }`.
-pub(crate) fn expand_trait(args: TokenStream, tr: syn::ItemTrait) -> TokenStream {
+pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenStream {
+    self_bounds_as_supertraits(&mut tr);
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let rt = args.runtime_path();

@@ -45,21 +45,7 @@ impl OperatorImpl {
     /// `__fwdad_Vec3_mul_f64`: the type, the method and the right-hand side, so that
     /// `Mul<f64>` and `Mul<Vec3>` of one type get different markers.
     pub(crate) fn marker_name(&self, ty: &syn::Ident, method: &syn::Ident) -> syn::Ident {
-        let rhs: Vec<String> = self
-            .rhs
-            .to_token_stream()
-            .into_iter()
-            .filter_map(|t| match t {
-                proc_macro2::TokenTree::Ident(i) => Some(i.to_string()),
-                proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' => Some("ref".into()),
-                _ => None,
-            })
-            .collect();
-        let rhs = match rhs.is_empty() {
-            true => "unit".to_string(),
-            false => rhs.join("_"),
-        };
-        format_ident!("__fwdad_{}_{}_{}", ty, method, rhs, span = method.span())
+        marker_name(ty, method, &self.rhs)
     }
 
     /// `impl OpRule<Op, Rhs> for Lhs { type Rule = marker; .. }`, with the impl's generics,
@@ -75,6 +61,83 @@ impl OperatorImpl {
         let (lhs, rhs) = (&imp.self_ty, &self.rhs);
         quote! {
             impl #impl_generics #rt::user_ops::OpRule<#rt::user_ops::#tag, #rhs> for #lhs #where_clause {
+                type Rule = #marker;
+                #[inline(always)]
+                fn rule() -> #marker {
+                    #marker {}
+                }
+            }
+            impl<__FwdadX: #rt::user_ops::OpArg<__FwdadS>, __FwdadS: #rt::Mode> #rt::user_ops::TakeArg<__FwdadX, __FwdadS> for #marker {
+                type Arg = __FwdadX::Dual;
+                #[inline(always)]
+                fn take(x: __FwdadX) -> __FwdadX::Dual {
+                    x.dual()
+                }
+            }
+        }
+    }
+}
+
+/// `__fwdad_Vec3_mul_f64`: the type, the method and the other operand's type (`unit` for
+/// none), so that `Mul<f64>` and `Mul<Vec3>` of one type, or `From<Lch>` and `From<Xyz>`,
+/// get different markers.
+fn marker_name(ty: &syn::Ident, method: &syn::Ident, other: &syn::Type) -> syn::Ident {
+    let other: Vec<String> = other
+        .to_token_stream()
+        .into_iter()
+        .filter_map(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => Some(i.to_string()),
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' => Some("ref".into()),
+            _ => None,
+        })
+        .collect();
+    let other = match other.is_empty() {
+        true => "unit".to_string(),
+        false => other.join("_"),
+    };
+    format_ident!("__fwdad_{}_{}_{}", ty, method, other, span = method.span())
+}
+
+/// `#[derive_frule] impl From<Src> for Ty`: its `from`'s rule is found by the source type
+/// (`FromRule<Src>`, through `ConvertTo<Ty>` at `Ty::from(x)`), as an operator's is by the
+/// operand types, since a type may have several conversions.
+pub(crate) struct ConversionImpl {
+    src: syn::Type,
+}
+
+pub(crate) fn conversion_of(imp: &syn::ItemImpl) -> Option<ConversionImpl> {
+    let (_, path, _) = imp.trait_.as_ref()?;
+    let last = path.segments.last()?;
+    if last.ident != "From" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    match a.args.iter().collect::<Vec<_>>()[..] {
+        [syn::GenericArgument::Type(t)] => Some(ConversionImpl { src: t.clone() }),
+        _ => None,
+    }
+}
+
+impl ConversionImpl {
+    /// `__fwdad_LabValue_from_LchValue`.
+    pub(crate) fn marker_name(&self, ty: &syn::Ident, method: &syn::Ident) -> syn::Ident {
+        marker_name(ty, method, &self.src)
+    }
+
+    /// `impl FromRule<Src> for Ty { type Rule = marker; .. }`, with the impl's generics,
+    /// and how the marker takes its argument (as a dual).
+    pub(crate) fn rule_impl(
+        &self,
+        imp: &syn::ItemImpl,
+        marker: &syn::Ident,
+        rt: &TokenStream,
+    ) -> TokenStream {
+        let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
+        let (ty, src) = (&imp.self_ty, &self.src);
+        quote! {
+            impl #impl_generics #rt::user_ops::FromRule<#src> for #ty #where_clause {
                 type Rule = #marker;
                 #[inline(always)]
                 fn rule() -> #marker {

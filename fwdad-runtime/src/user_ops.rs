@@ -412,6 +412,148 @@ where
     }
 }
 
+/// The rule of `#[derive_frule] impl From<Src> for Self`, found by the source type: a type
+/// may have several conversions (deltae's `From<LchValue>` and `From<XyzValue>` for
+/// `LabValue`), so the rule is not a method of the type named after `from` alone.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no forward rule for its conversion from `{Src}`",
+    label = "this conversion has no forward rule",
+    note = "add `#[derive_frule]` to `impl From<{Src}> for {Self}` (each `impl From` of a type may have it)"
+)]
+pub trait FromRule<Src> {
+    /// The rule's marker.
+    type Rule;
+    /// The marker.
+    fn rule() -> Self::Rule;
+}
+
+/// `T::from(x)` in a derived body (also `let y: T = x.into();`): the rule of `T`'s `impl
+/// From` for `x`'s primal type.
+pub struct ConvertTo<T>(core::marker::PhantomData<T>);
+
+impl<T> ConvertTo<T> {
+    /// The conversion into `T`.
+    #[inline(always)]
+    pub fn new() -> Self {
+        ConvertTo(core::marker::PhantomData)
+    }
+}
+
+impl<T> Default for ConvertTo<T> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The rule `T::from` takes for its argument's primal type, and what it receives.
+type FromRuleOf<T, A, S> = <T as FromRule<<A as OpArg<S>>::Primal>>::Rule;
+
+impl<T, A: OpArg<S>, S: Mode> Frule<(A,), S> for ConvertTo<T>
+where
+    T: FromRule<A::Primal>,
+    FromRuleOf<T, A, S>: TakeArg<A, S> + Frule<(Taken<FromRuleOf<T, A, S>, A, S>,), S>,
+{
+    type Output = <FromRuleOf<T, A, S> as Frule<(Taken<FromRuleOf<T, A, S>, A, S>,), S>>::Output;
+    #[inline(always)]
+    fn frule(&self, (a,): (A,)) -> Self::Output {
+        let a = <FromRuleOf<T, A, S> as TakeArg<A, S>>::take(a);
+        <T as FromRule<A::Primal>>::rule().frule((a,))
+    }
+}
+
+/// `a op b` between an `f32` and a float literal that the macro typed `f64`: beside a
+/// struct field or a value computed from one, whose type the syntax does not show, an
+/// unsuffixed literal is typed `f64` (deltae's `(lab_0.l + lab_1.l) / 2.0` of `f32`
+/// fields; a local bound to a literal, `let s_l = 1.0;`, likewise). In the primal rustc
+/// typed the literal `f32`, so the primal code never has `f32` beside an `f64` value, and
+/// the rule rounds the literal to `f32` ([`NarrowArg`]) and runs the `f32` rule. That
+/// rounding equals rustc's direct one unless the literal lies within 2⁻⁵³ of an `f32`
+/// rounding tie (no literal of up to 8 significant digits does).
+pub struct NarrowRule<Op>(core::marker::PhantomData<Op>);
+
+/// An operand of [`NarrowRule`] as the `f32` rule takes it: an `f64` literal rounded to
+/// `f32`, an `f32` (plain, a dual, a borrowed dual) as it is.
+#[doc(hidden)]
+pub trait NarrowArg<S: Mode> {
+    /// What the `f32` rule receives.
+    type Arg;
+    /// The conversion.
+    fn narrow(self) -> Self::Arg;
+}
+
+impl<S: Mode> NarrowArg<S> for f64 {
+    type Arg = f32;
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self as f32
+    }
+}
+
+impl<S: Mode> NarrowArg<S> for f32 {
+    type Arg = f32;
+    #[inline(always)]
+    fn narrow(self) -> f32 {
+        self
+    }
+}
+
+impl<S: Mode, T> NarrowArg<S> for Dual<f32, T> {
+    type Arg = Self;
+    #[inline(always)]
+    fn narrow(self) -> Self {
+        self
+    }
+}
+
+impl<'a, S: Mode, T> NarrowArg<S> for Dual<&'a f32, &'a T> {
+    type Arg = Self;
+    #[inline(always)]
+    fn narrow(self) -> Self {
+        self
+    }
+}
+
+impl<Op, X: NarrowArg<S>, S: Mode> TakeArg<X, S> for NarrowRule<Op> {
+    type Arg = X::Arg;
+    #[inline(always)]
+    fn take(x: X) -> X::Arg {
+        x.narrow()
+    }
+}
+
+impl<Op, A, B, S: Mode> Frule<(A, B), S> for NarrowRule<Op>
+where
+    FloatRule<Op, f32>: Frule<(A, B), S>,
+{
+    type Output = <FloatRule<Op, f32> as Frule<(A, B), S>>::Output;
+    #[inline(always)]
+    fn frule(&self, args: (A, B)) -> Self::Output {
+        FloatRule::<Op, f32>(core::marker::PhantomData).frule(args)
+    }
+}
+
+macro_rules! narrow_rows {
+    ($($Op:ident)*) => {
+        $(
+            narrow_rows!(@row $Op, f32, f64);
+            narrow_rows!(@row $Op, &'a f32, f64);
+            narrow_rows!(@row $Op, f64, f32);
+            narrow_rows!(@row $Op, f64, &'a f32);
+        )*
+    };
+    (@row $Op:ident, $L:ty, $R:ty) => {
+        impl<'a> OpRule<$Op, $R> for $L {
+            type Rule = NarrowRule<$Op>;
+            #[inline(always)]
+            fn rule() -> Self::Rule {
+                NarrowRule(core::marker::PhantomData)
+            }
+        }
+    };
+}
+narrow_rows!(Add Sub Mul Div Rem);
+
 macro_rules! float_assign_rows {
     (@rows $Op:ident, $F:ty) => {
         impl OpRule<$Op, $F> for $F {

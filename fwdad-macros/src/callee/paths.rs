@@ -148,6 +148,27 @@ pub enum PathCallee {
     Unresolved,
 }
 
+/// What an associated function call of a user type, `Ty::m(args)` ([`PathCallee::Assoc`]),
+/// finds its rule by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssocCall {
+    /// `Ty::from(x)`: the rule of `Ty`'s `impl From` for `x`'s type, of which a type may
+    /// have several (the runtime's `FromRule<Src>`).
+    Conversion,
+    /// Any other: the method's rule on the type, `Ty::add_derive_frule_to_the_impl_of_m()`.
+    Method,
+}
+
+impl AssocCall {
+    /// The call of `method` with `n_args` arguments.
+    pub fn of(method: &syn::Ident, n_args: usize) -> AssocCall {
+        match (method == "from", n_args) {
+            (true, 1) => AssocCall::Conversion,
+            _ => AssocCall::Method,
+        }
+    }
+}
+
 impl PathCallee {
     /// Resolves a call of `path` with `n_args` arguments.
     pub fn resolve(path: &syn::Path, n_args: usize) -> PathCallee {

@@ -142,21 +142,27 @@ impl EnumCtx<'_, '_> {
              one direction, `Batch<f64, N>` for `N` directions at once, `Hyper<f64, T>` for \
              second order."
         );
+        // Each variant and named field documented, as the struct's tangent fields are: a
+        // crate under `#![warn(missing_docs)]` (deltae's `DEMethod`) sees them.
         let variants = self.vs.iter().map(|v| {
             let vi = &v.ident;
+            let vdoc = format!("The tangent of `{name}::{vi}`.");
             let fields = self.fields(v).iter().map(|f| {
                 let t = f.tangent_ty(p);
                 match &f.member {
-                    Member::Named(i) => quote!(#i: #t),
+                    Member::Named(i) => {
+                        let fdoc = format!("The tangent of `{name}::{vi}`'s `{i}`.");
+                        quote!(#[doc = #fdoc] #i: #t)
+                    }
                     Member::Unnamed(_) => t,
                 }
             });
             if v.fields.is_empty() {
-                quote!(#vi)
+                quote!(#[doc = #vdoc] #vi)
             } else if v.named {
-                quote!(#vi { #(#fields,)* })
+                quote!(#[doc = #vdoc] #vi { #(#fields,)* })
             } else {
-                quote!(#vi(#(#fields,)*))
+                quote!(#[doc = #vdoc] #vi(#(#fields,)*))
             }
         });
         let params = &c.tgen.params;

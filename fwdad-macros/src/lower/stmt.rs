@@ -266,7 +266,8 @@ impl Lowerer<'_> {
         let init_expr = numcast.as_ref().unwrap_or(init_expr);
         let into_map = ty.and_then(|ty| super::idioms::collect_into_map(ty, init_expr));
         let init_expr = into_map.as_ref().unwrap_or(init_expr);
-        let value = match ty.and_then(|ty| float_into(ty, init_expr)) {
+        let into = ty.and_then(|ty| float_into(ty, init_expr).or_else(|| user_into(ty, init_expr)));
+        let value = match into {
             Some(call) => self.lower_expr(&call)?,
             None => self.lower_expr(init_expr)?,
         };
@@ -1222,6 +1223,58 @@ pub(super) fn float_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> 
     Some(syn::Expr::Call(syn::ExprCall {
         attrs: Vec::new(),
         func: Box::new(func),
+        paren_token: m.paren_token,
+        args,
+    }))
+}
+
+/// `let xyz: XyzValue = lab.into();` of a type of the user's: the conversion
+/// `XyzValue::from(lab)`, whose rule is that of the user's `impl From<LabValue> for
+/// XyzValue` (`.into()` alone names no target). Not for a struct literal of the target type
+/// itself (`Into<T> for T`), nor a target with generic arguments or a library type.
+pub(super) fn user_into(ty: &syn::Type, init: &syn::Expr) -> Option<syn::Expr> {
+    let syn::Type::Path(tp) = ty else {
+        return None;
+    };
+    let last = tp.path.segments.last()?;
+    let plain_path = tp.qself.is_none()
+        && tp
+            .path
+            .segments
+            .iter()
+            .all(|s| matches!(s.arguments, syn::PathArguments::None));
+    if !plain_path
+        || !crate::callee::names_user_type(&tp.path)
+        || crate::libtypes::is_lib_name(&last.ident)
+    {
+        return None;
+    }
+    let syn::Expr::MethodCall(m) = super::place::strip(init) else {
+        return None;
+    };
+    let into = StdMethod::from_name(&m.method.to_string()) == Some(StdMethod::Into);
+    if !into || !m.args.is_empty() || m.turbofish.is_some() {
+        return None;
+    }
+    if let syn::Expr::Struct(lit) = super::place::strip(&m.receiver) {
+        if lit.path.segments.last().map(|s| &s.ident) == Some(&last.ident) {
+            return None;
+        }
+    }
+    let mut path = tp.path.clone();
+    path.segments.push(syn::PathSegment::from(syn::Ident::new(
+        "from",
+        m.method.span(),
+    )));
+    let mut args = syn::punctuated::Punctuated::new();
+    args.push((*m.receiver).clone());
+    Some(syn::Expr::Call(syn::ExprCall {
+        attrs: Vec::new(),
+        func: Box::new(syn::Expr::Path(syn::ExprPath {
+            attrs: Vec::new(),
+            qself: None,
+            path,
+        })),
         paren_token: m.paren_token,
         args,
     }))

@@ -15,6 +15,8 @@ const SUPPORTED: &[&str] = &[
     "trait Material { const K: f64; fn stress(&self, s: f64) -> f64 { Self::K * s } }",
     "trait Material: Clone + Named { fn stress(&self, s: f64) -> f64; }",
     "trait Material: Sized { fn new(k: f64) -> Self; fn stiffer(&self, f: f64) -> Self; }",
+    // A `where` clause bounding `Self` is a supertrait (deltae's `where Self: Sized`).
+    "trait Material where Self: Sized + Clone { fn new(k: f64) -> Self; }",
     "trait Material { fn advance(&mut self, dt: f64); fn into_energy(self) -> f64 where Self: Sized; }",
     "trait Material { fn stress(&self, s: Vec<f64>) -> f64; fn pair(&self) -> (f64, f64); fn arr(&self, s: f64) -> [f64; 2]; }",
     "trait Material { fn support(&self) -> Option<(f64, f64)> { None } fn reset(&self, s: f64); }",
@@ -24,7 +26,7 @@ const SUPPORTED: &[&str] = &[
 
 const REJECTED: &[&str] = &[
     "trait Material<T> { fn stress(&self, s: f64) -> f64; }",
-    "trait Material where Self: Clone { fn stress(&self, s: f64) -> f64; }",
+    "trait Material where Self::P: Copy { type P; fn stress(&self, s: f64) -> f64; }",
     "unsafe trait Material { fn stress(&self, s: f64) -> f64; }",
     "trait Material { type P<'a>; fn stress(&self, s: f64) -> f64; }",
 ];
