@@ -248,6 +248,45 @@ fn least_squares_by_qr_and_svd() {
     check_first_order!(svd_slope {}, svd_slope, y);
 }
 
+/// The nuclear norm `Σ σᵢ` of a 3×2 weight matrix, a low-rank regulariser, through the
+/// SVD of the active matrix (`singular_values()`).
+#[derive_frule]
+fn nuclear_norm(w: &[f64]) -> f64 {
+    let m = DMatrix::from_row_slice(3, 2, w);
+    m.singular_values().sum()
+}
+
+/// Separable least squares (variable projection) for `y ≈ c₀ e^{-k t} + c₁`: for a decay
+/// rate `k`, the linear coefficients by Householder QR of the design matrix, which depends
+/// on `k`; the squared residual left.
+#[derive_frule]
+fn varpro_residual(k: &[f64]) -> f64 {
+    let t = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0];
+    let y = [2.1, 1.5, 1.05, 0.85, 0.7, 0.55];
+    let a = DMatrix::from_fn(6, 2, |i, j| if j == 0 { (-k[0] * t[i]).exp() } else { 1.0 });
+    let b = DVector::from_column_slice(&y);
+    let qr = a.clone().qr();
+    let c = qr.r().solve_upper_triangular(&(qr.q().transpose() * &b)).expect("full rank");
+    (a * c - b).norm_squared()
+}
+
+#[test]
+fn decompositions_of_active_matrices() {
+    let w = [1.0, 0.3, -0.2, 0.8, 0.5, 0.1];
+    check_modes!(nuclear_norm {}, nuclear_norm, w);
+    // ∂‖W‖_*/∂W = U Vᵀ for distinct nonzero singular values.
+    let m = DMatrix::from_row_slice(3, 2, &w);
+    let svd = m.svd(true, true);
+    let uv = svd.u.unwrap() * svd.v_t.unwrap();
+    let (_, g) = fwdad::gradient(nuclear_norm {}, &w);
+    for i in 0..3 {
+        for j in 0..2 {
+            common::modes::assert_close(g[2 * i + j], uv[(i, j)], 1e-10, "U Vᵀ");
+        }
+    }
+    check_modes!(varpro_residual {}, varpro_residual, [0.7]);
+}
+
 // ---------------------------------------------------------------------------------------
 // Rows and columns written in place.
 
@@ -389,6 +428,95 @@ fn leapfrog_on_halves_of_an_array() {
     );
 }
 
+/// `|det A|` by modified Gram-Schmidt: each earlier column `qi` borrowed beside the
+/// column `qj` being orthogonalised (`columns_range_pair_mut`), `qj -= qi * r`, then the
+/// column normalised through its view; the product of `R`'s diagonal.
+#[derive_frule]
+fn gram_schmidt_volume(x: &[f64]) -> f64 {
+    let mut q = Matrix3::from_column_slice(x);
+    let mut r_diag = [0.0; 3];
+    for j in 0..3 {
+        for i in 0..j {
+            let (qi, mut qj) = q.columns_range_pair_mut(i, j);
+            let r = qi.dot(&qj);
+            qj -= qi * r;
+        }
+        let n = q.column(j).norm();
+        r_diag[j] = n;
+        let mut c = q.column_mut(j);
+        c /= n;
+    }
+    r_diag[0] * r_diag[1] * r_diag[2]
+}
+
+#[test]
+fn gram_schmidt_volume_is_the_determinant() {
+    let x = [2.0, 0.5, 0.1, 0.4, 1.5, -0.3, 0.2, -0.1, 1.0];
+    check_modes!(gram_schmidt_volume {}, gram_schmidt_volume, x);
+    // ∂|det A|/∂A = |det A| A⁻ᵀ (Jacobi's formula), entries in column-major order.
+    let a = Matrix3::from_column_slice(&x);
+    let det = a.determinant().abs();
+    let cof = a.try_inverse().unwrap().transpose() * det;
+    let (v, g) = fwdad::gradient(gram_schmidt_volume {}, &x);
+    common::modes::assert_close(v, det, 1e-12, "|det A|");
+    for k in 0..9 {
+        common::modes::assert_close(g[k], cof[k], 1e-10, &format!("d|det|/dA[{k}]"));
+    }
+}
+
+/// A stereo rig's two intrinsic matrices (focal lengths and principal points, by rows)
+/// rescaled for images shrunk by `s`: the first row of the left camera's and the second
+/// of the right's borrowed together, `(kl.row_mut(0), kr.row_mut(1))`, and scaled in
+/// place; a point's disparity after.
+#[derive_frule]
+fn rescaled_disparity(k: &[f64], s: f64) -> f64 {
+    let mut kl = Matrix3::new(k[0], 0.0, k[1], 0.0, k[0], k[2], 0.0, 0.0, 1.0);
+    let mut kr = Matrix3::new(k[3], 0.0, k[4], 0.0, k[3], k[5], 0.0, 0.0, 1.0);
+    let (mut fl, mut fr) = (kl.row_mut(0), kr.row_mut(1));
+    fl *= s;
+    fr *= s;
+    let p = Vector3::new(0.3, -0.1, 2.0);
+    let base = Vector3::new(0.12, 0.0, 0.0);
+    let ul = kl * p;
+    let ur = kr * (p - base);
+    ul.x / ul.z - ur.x / ur.z + 0.5 * ur.y / ur.z
+}
+
+/// The rows of a 4×3 feature matrix split at the first (`view_mut().split_at`): the
+/// header row scaled by `w[0]`, the rest by `w[1]` and shifted; the squared Frobenius
+/// norm of the result.
+#[derive_frule]
+fn block_scaled_energy(x: &[f64], w: &[f64]) -> f64 {
+    let mut a = Array2::from_shape_vec((4, 3), x.to_vec()).unwrap();
+    let (mut head, mut tail) = a.view_mut().split_at(Axis(0), 1);
+    head *= w[0];
+    tail *= w[1];
+    tail += 0.1;
+    a.mapv(|v| v * v).sum()
+}
+
+#[test]
+fn views_of_a_tuple_written_in_place() {
+    check_modes!(
+        bind(rescaled_disparity {}, (Wrt, 0.5)),
+        |k: &[f64]| rescaled_disparity(k, 0.5),
+        [500.0, 320.0, 240.0, 510.0, 318.0, 242.0]
+    );
+    let x: Vec<f64> = (0..12).map(|i| (i as f64 * 0.3).cos()).collect();
+    check_modes!(
+        bind(block_scaled_energy {}, (Wrt, &[2.0, 0.5][..])),
+        |x: &[f64]| block_scaled_energy(x, &[2.0, 0.5]),
+        x
+    );
+    // In the weights: Σ (w₀ a₀ⱼ)² + Σ (w₁ aᵢⱼ + 0.1)², whose gradient is closed.
+    let w = [2.0, 0.5];
+    let (_, g) = fwdad::gradient(bind(block_scaled_energy {}, (&x[..], Wrt)), &w);
+    let head: f64 = x[..3].iter().map(|a| 2.0 * w[0] * a * a).sum();
+    let tail: f64 = x[3..].iter().map(|a| 2.0 * (w[1] * a + 0.1) * a).sum();
+    common::modes::assert_close(g[0], head, 1e-12, "d/dw0");
+    common::modes::assert_close(g[1], tail, 1e-12, "d/dw1");
+}
+
 // ---------------------------------------------------------------------------------------
 // Geometry: a triangle mesh's area and shading.
 
@@ -526,6 +654,50 @@ fn layer_norm_readout(a: &[f64]) -> f64 {
     }
     let col_means = x.sum_axis(Axis(0)) / 2.0;
     out + col_means.mapv(|v| v * v).sum()
+}
+
+/// Single-head scaled dot-product attention over three tokens of width 2: scores
+/// `Q Kᵀ / √d`, a softmax along each row written through `rows_mut`, then `· V`; the
+/// output's weighted sum. The queries are the parameters.
+#[derive_frule]
+fn attention_readout(q: &[f64]) -> f64 {
+    let q = Array2::from_shape_vec((3, 2), q.to_vec()).unwrap();
+    let k = Array2::from_shape_fn((3, 2), |(i, j)| ((i + 2 * j) as f64 * 0.4).sin());
+    let v = Array2::from_shape_fn((3, 2), |(i, j)| ((2 * i + j) as f64 * 0.3).cos());
+    let mut scores = q.dot(&k.t()) / (2.0f64).sqrt();
+    for mut row in scores.rows_mut() {
+        let m = row.fold(f64::NEG_INFINITY, |m, &x| m.max(x));
+        row.mapv_inplace(|x| (x - m).exp());
+        let z = row.sum();
+        row /= z;
+    }
+    let out = scores.dot(&v);
+    out[[0, 0]] + 2.0 * out[[1, 1]] - out[[2, 0]]
+}
+
+/// Batch normalisation of a 4×3 batch with the statistics over the batch
+/// (`mean_axis`, `var_axis`) broadcast back over its rows, then a scale-and-shift and a
+/// squared readout.
+#[derive_frule]
+fn batch_norm_loss(x: &[f64]) -> f64 {
+    let x = Array2::from_shape_vec((4, 3), x.to_vec()).unwrap();
+    let mean = x.mean_axis(Axis(0)).unwrap();
+    let var = x.var_axis(Axis(0), 0.0);
+    let gamma = Array1::from_vec(vec![1.0, 0.5, 2.0]);
+    let normed = (&x - &mean) / var.mapv(|v| (v + 1e-5).sqrt());
+    let y = &normed * &gamma + 0.1;
+    y.mapv(|v| v * v).sum() + y[[0, 2]]
+}
+
+#[test]
+fn attention_and_batch_norm_in_every_mode() {
+    check_modes!(
+        attention_readout {},
+        attention_readout,
+        [0.3, -0.2, 0.8, 0.1, -0.5, 0.4]
+    );
+    let x: Vec<f64> = (0..12).map(|i| ((i * 7) as f64 * 0.13).sin()).collect();
+    check_modes!(batch_norm_loss {}, batch_norm_loss, x);
 }
 
 #[test]

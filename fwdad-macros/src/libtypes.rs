@@ -445,6 +445,12 @@ pub fn splits_view(method: &syn::Ident) -> bool {
         && SPLITTING_METHODS.iter().any(|n| method == n)
 }
 
+/// Whether `v` is what a method returning a mutable view gave (`m.row_mut(0)`).
+fn is_view_result(func: &Function, v: Value) -> bool {
+    matches!(func.values[v].def, crate::ir::ValueDef::Inst(inst, 0)
+        if matches!(&func.insts[inst].kind, InstKind::MethodCall { method, .. } if is_view_mut_method(method)))
+}
+
 /// Whether `base.member` is a view split off a library value in the rule's form
 /// (`m.columns_range_pair_mut(i, j).0` of a local matrix), or a view of a tuple of views
 /// (`(m.row_mut(0), n.column_mut(1)).1`): over duals, not the dual of a parameter.
@@ -1127,6 +1133,9 @@ impl Analysis<'_> {
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                     is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
                 }
+                // A tuple of views (`(m.row_mut(0), n.column_mut(1))`), split into its
+                // views as it is: a library value in the rule's form.
+                InstKind::Tuple(elems) => elems.iter().any(|e| self.is(*e) && is_view_result(self.func, *e)),
                 // A local array of library values is one itself (over duals when active,
                 // its elements read in place), and its elements are library values.
                 InstKind::Array(elems) => {

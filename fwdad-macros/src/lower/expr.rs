@@ -185,7 +185,9 @@ impl Lowerer<'_> {
             // library's, not an iterator chain's over an `Option`'s `map`.
             syn::Expr::MethodCall(m)
                 if matches!(super::place::strip(&m.receiver), syn::Expr::MethodCall(r)
-                    if r.method == "map" && self.is_library_map(r)) =>
+                    if crate::libtypes::LibraryMap::of_method(&r.method)
+                        == Some(crate::libtypes::LibraryMap::Map)
+                        && self.is_library_map(r)) =>
             {
                 self.lower_method_call(m)
             }
