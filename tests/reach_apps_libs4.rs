@@ -270,6 +270,18 @@ fn varpro_residual(k: &[f64]) -> f64 {
     (a * c - b).norm_squared()
 }
 
+/// Three sensors' readings unmixed through their fixed crosstalk matrix, solved by
+/// Householder QR (`a.qr().solve(&b)`), then weighted.
+#[derive_frule]
+fn unmixed_signal(b: &[f64]) -> f64 {
+    let crosstalk = Matrix3::new(1.0, 0.2, 0.05, 0.15, 1.0, 0.1, 0.0, 0.25, 1.0);
+    let x = crosstalk
+        .qr()
+        .solve(&Vector3::new(b[0], b[1], b[2]))
+        .expect("crosstalk is invertible");
+    x[0] - 2.0 * x[1] + 0.5 * x[2] * x[2]
+}
+
 #[test]
 fn decompositions_of_active_matrices() {
     let w = [1.0, 0.3, -0.2, 0.8, 0.5, 0.1];
@@ -285,6 +297,16 @@ fn decompositions_of_active_matrices() {
         }
     }
     check_modes!(varpro_residual {}, varpro_residual, [0.7]);
+    // x = A⁻¹ b: ∂f/∂b = A⁻ᵀ ∇ₓf.
+    let b = [0.9, -0.4, 1.3];
+    check_modes!(unmixed_signal {}, unmixed_signal, b);
+    let a = Matrix3::new(1.0, 0.2, 0.05, 0.15, 1.0, 0.1, 0.0, 0.25, 1.0);
+    let x = a.lu().solve(&Vector3::new(b[0], b[1], b[2])).unwrap();
+    let want = a.transpose().lu().solve(&Vector3::new(1.0, -2.0, x[2])).unwrap();
+    let (_, g) = fwdad::gradient(unmixed_signal {}, &b);
+    for i in 0..3 {
+        common::modes::assert_close(g[i], want[i], 1e-12, "A⁻ᵀ ∇ₓf");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

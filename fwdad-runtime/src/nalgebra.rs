@@ -603,6 +603,30 @@ where
     }
 }
 
+/// A constant QR factorisation solving for an active right-hand side (`dx = R⁻¹ Qᵀ db`).
+impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for nalgebra::QR<f64, D, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = crate::nalgebra_linalg::DualQr<S, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        crate::nalgebra_linalg::DualQr::new(self)
+    }
+}
+
+/// [`Lift`](crate::lift::Lift) of a borrowed constant QR factorisation.
+impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for &nalgebra::QR<f64, D, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = crate::nalgebra_linalg::DualQr<S, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        crate::nalgebra_linalg::DualQr::new(self.clone())
+    }
+}
+
 /// [`Lift`](crate::lift::Lift) of a borrowed constant LU factorisation.
 impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for &nalgebra::LU<f64, D, D>
 where
