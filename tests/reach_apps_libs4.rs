@@ -61,7 +61,10 @@ fn grasp_cost(q: &[f64]) -> f64 {
     let a = [0.0, -0.425, -0.39225, 0.0, 0.0, 0.0];
     for i in 0..6 {
         let rz = Rotation3::from_axis_angle(&Vector3::z_axis(), q[i]);
-        let rx = Rotation3::from_axis_angle(&Vector3::x_axis(), if i == 0 || i == 3 { FRAC_PI_2 } else { 0.0 });
+        let rx = Rotation3::from_axis_angle(
+            &Vector3::x_axis(),
+            if i == 0 || i == 3 { FRAC_PI_2 } else { 0.0 },
+        );
         t *= Isometry3::from_parts(
             Translation3::from(rz * Vector3::new(a[i], 0.0, 0.0) + Vector3::new(0.0, 0.0, d[i])),
             UnitQuaternion::from_rotation_matrix(&(rz * rx)),
@@ -166,10 +169,21 @@ fn tracking_nll(noise: &[f64]) -> f64 {
         0.0, 0.0, 0.0, 1.0,
     );
     let h = Matrix2x4::new(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-    let z = [[0.1, 0.0], [0.22, 0.05], [0.29, 0.11], [0.41, 0.14], [0.5, 0.21]];
+    let z = [
+        [0.1, 0.0],
+        [0.22, 0.05],
+        [0.29, 0.11],
+        [0.41, 0.14],
+        [0.5, 0.21],
+    ];
     let mut x = Vector4::new(0.0, 0.0, 1.0, 0.5);
     let mut p = Matrix4::identity() * 0.5;
-    let qm = Matrix4::from_diagonal(&Vector4::new(0.25 * dt.powi(4), 0.25 * dt.powi(4), dt * dt, dt * dt)) * q;
+    let qm = Matrix4::from_diagonal(&Vector4::new(
+        0.25 * dt.powi(4),
+        0.25 * dt.powi(4),
+        dt * dt,
+        dt * dt,
+    )) * q;
     let rm = Matrix2::identity() * r;
     let mut nll = 0.0;
     for zk in z.iter() {
@@ -177,7 +191,9 @@ fn tracking_nll(noise: &[f64]) -> f64 {
         p = f * p * f.transpose() + qm;
         let y = Vector2::new(zk[0], zk[1]) - h * x;
         let s = h * p * h.transpose() + rm;
-        let s_inv = s.try_inverse().expect("innovation covariance is invertible");
+        let s_inv = s
+            .try_inverse()
+            .expect("innovation covariance is invertible");
         let chol = s.cholesky().expect("innovation covariance is SPD");
         let log_det = 2.0 * chol.l().diagonal().map(|d| d.ln()).sum();
         nll += 0.5 * (y.dot(&(s_inv * y)) + log_det);
@@ -266,7 +282,10 @@ fn varpro_residual(k: &[f64]) -> f64 {
     let a = DMatrix::from_fn(6, 2, |i, j| if j == 0 { (-k[0] * t[i]).exp() } else { 1.0 });
     let b = DVector::from_column_slice(&y);
     let qr = a.clone().qr();
-    let c = qr.r().solve_upper_triangular(&(qr.q().transpose() * &b)).expect("full rank");
+    let c = qr
+        .r()
+        .solve_upper_triangular(&(qr.q().transpose() * &b))
+        .expect("full rank");
     (a * c - b).norm_squared()
 }
 
@@ -302,7 +321,11 @@ fn decompositions_of_active_matrices() {
     check_modes!(unmixed_signal {}, unmixed_signal, b);
     let a = Matrix3::new(1.0, 0.2, 0.05, 0.15, 1.0, 0.1, 0.0, 0.25, 1.0);
     let x = a.lu().solve(&Vector3::new(b[0], b[1], b[2])).unwrap();
-    let want = a.transpose().lu().solve(&Vector3::new(1.0, -2.0, x[2])).unwrap();
+    let want = a
+        .transpose()
+        .lu()
+        .solve(&Vector3::new(1.0, -2.0, x[2]))
+        .unwrap();
     let (_, g) = fwdad::gradient(unmixed_signal {}, &b);
     for i in 0..3 {
         common::modes::assert_close(g[i], want[i], 1e-12, "A⁻ᵀ ∇ₓf");
@@ -337,10 +360,14 @@ fn gauss_jordan(ab: &[f64]) -> f64 {
 
 #[test]
 fn gauss_jordan_by_row_views() {
-    let ab = [4.0, 1.0, 0.5, 1.0, 1.0, 3.0, -0.5, 2.0, 0.2, -0.3, 2.5, -1.0];
+    let ab = [
+        4.0, 1.0, 0.5, 1.0, 1.0, 3.0, -0.5, 2.0, 0.2, -0.3, 2.5, -1.0,
+    ];
     check_modes!(gauss_jordan {}, gauss_jordan, ab);
     // Against nalgebra's LU: x = A⁻¹ b, and ∂(wᵀx)/∂b = A⁻ᵀ w.
-    let a = Matrix3::new(ab[0], ab[1], ab[2], ab[4], ab[5], ab[6], ab[8], ab[9], ab[10]);
+    let a = Matrix3::new(
+        ab[0], ab[1], ab[2], ab[4], ab[5], ab[6], ab[8], ab[9], ab[10],
+    );
     let w = Vector3::new(1.0, 2.0, -1.0);
     let x = a.lu().solve(&Vector3::new(ab[3], ab[7], ab[11])).unwrap();
     let lam = a.transpose().lu().solve(&w).unwrap();

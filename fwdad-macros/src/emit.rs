@@ -2329,7 +2329,8 @@ impl Emitter<'_> {
         let span = self.func.insts[inst].span;
         // A library value over duals (`UnitQuaternion::rotation_between(..)`, an `Option` of
         // a quaternion over duals) is matched as it is: its parts are over duals too.
-        let over_duals = *self.lib.get(scrutinee) && !crate::libtypes::is_param(self.func, scrutinee);
+        let over_duals =
+            *self.lib.get(scrutinee) && !crate::libtypes::is_param(self.func, scrutinee);
         let active = self.is(scrutinee) && !over_duals;
         let tan = format_ident!("__fwdad_tan", span = Span::mixed_site());
         // Bound once: a `&mut` scrutinee (`if let Some(d) = &mut s.opt`) is one reborrow,

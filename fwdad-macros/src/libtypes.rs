@@ -1135,7 +1135,9 @@ impl Analysis<'_> {
                 }
                 // A tuple of views (`(m.row_mut(0), n.column_mut(1))`), split into its
                 // views as it is: a library value in the rule's form.
-                InstKind::Tuple(elems) => elems.iter().any(|e| self.is(*e) && is_view_result(self.func, *e)),
+                InstKind::Tuple(elems) => elems
+                    .iter()
+                    .any(|e| self.is(*e) && is_view_result(self.func, *e)),
                 // A local array of library values is one itself (over duals when active,
                 // its elements read in place), and its elements are library values.
                 InstKind::Array(elems) => {

@@ -584,7 +584,10 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
         if dot > one_minus_eps {
             GQuat::from_xyzw(c(0.0), c(0.0), c(0.0), c(1.0))
         } else if dot < -one_minus_eps {
-            GQuat::from_axis_angle(from.any_orthonormal_vector(), c::<F, T>(core::f64::consts::PI))
+            GQuat::from_axis_angle(
+                from.any_orthonormal_vector(),
+                c::<F, T>(core::f64::consts::PI),
+            )
         } else {
             let cr = from.cross(to);
             GQuat::from_xyzw(cr.x, cr.y, cr.z, c::<F, T>(1.0) + dot).normalize()

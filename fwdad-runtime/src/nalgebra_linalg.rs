@@ -910,7 +910,9 @@ fn qr_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
     let mut qtb = Vec::with_capacity(n);
     for c in 0..m {
         qtb.clear();
-        qtb.extend((0..n).map(|i| (0..n).fold(S::zero(), |t, j| t.axpy(q[(j, i)], x[(j, c)].tangent))));
+        qtb.extend(
+            (0..n).map(|i| (0..n).fold(S::zero(), |t, j| t.axpy(q[(j, i)], x[(j, c)].tangent))),
+        );
         for i in (0..n).rev() {
             let mut t = qtb[i];
             for j in i + 1..n {
