@@ -9,7 +9,7 @@
 //! closed forms (`check_modes!`, `check_first_order!`); primals bit for bit.
 //!
 //! Run with `cargo test --features nalgebra,num-complex,glam,ndarray --test reach_apps_libs4`.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
 
 #[macro_use]
 mod common;
