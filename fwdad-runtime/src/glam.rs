@@ -576,13 +576,23 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
     /// The shortest rotation taking the unit vector `from` to the unit vector `to`,
     /// glam's formula: `(from × to, 1 + from·to)` normalised, the identity where the two
     /// are within `2ε` of each other, half a turn about `from.any_orthonormal_vector()`
-    /// where they are within `2ε` of opposite (branches taken on the primals).
+    /// where they are within `2ε` of opposite (branches taken on the primals). Where glam
+    /// gives the identity, the tangent is the formula's, which is the identity there too:
+    /// the rotation turns with `to` (`dq = (from × dto, 0) / 2` at `to = from`), as the
+    /// finite differences of glam's own function do.
     #[inline(always)]
     pub fn from_rotation_arc(from: GVec3<F, T>, to: GVec3<F, T>) -> Self {
         let one_minus_eps = Dual::new(F::one() - (F::epsilon() + F::epsilon()), T::zero());
         let dot = from.dot(to);
         if dot > one_minus_eps {
-            GQuat::from_xyzw(c(0.0), c(0.0), c(0.0), c(1.0))
+            let cr = from.cross(to);
+            let arc = GQuat::from_xyzw(cr.x, cr.y, cr.z, c::<F, T>(1.0) + dot).normalize();
+            GQuat {
+                x: Dual::new(F::zero(), arc.x.tangent),
+                y: Dual::new(F::zero(), arc.y.tangent),
+                z: Dual::new(F::zero(), arc.z.tangent),
+                w: Dual::new(F::one(), arc.w.tangent),
+            }
         } else if dot < -one_minus_eps {
             GQuat::from_axis_angle(
                 from.any_orthonormal_vector(),
