@@ -6,8 +6,8 @@
 //! { a.row_mut(0) } else { a.row_mut(1) };`), a view moved into another binding (`let mut
 //! q = r;`) and one assigned after its `let` (`let mut r; r = a.row_mut(2);`) were taken
 //! for values: `r *= 2.0` made a new array and left `a` as it was. Now written through.
-//! Views taken from a tuple (`split_at`) and views in a derived function's signature are
-//! errors (`tests/ui/libs/view-from-tuple-written.rs`, `view-in-signature.rs`). The other
+//! Views in a derived function's signature are errors (`tests/ui/libs/view-in-signature.rs`);
+//! views taken from a tuple (`split_at`) are written through (`tests/reach_apps_libs4.rs`). The other
 //! functions are guards that passed: methods on temporary views, index writes into views,
 //! views in loops, `as_mut_slice`, `copy_from`/`set_row`, `assign`, a view of a view.
 //!

@@ -419,6 +419,20 @@ graphics! {
         let q = Vec4::new(1.0, 2.0, 3.0, 4.0).normalize();
         p.dot(q) + p.xyz().length_squared()
     }
+
+    /// A billboard's corner turned from the world's up to the ground's normal
+    /// (`Quat::from_rotation_arc`), offset along x as a `Vec3A`, and projected.
+    #[derive_frule]
+    pub fn billboard_corner(p: &[f32]) -> f32 {
+        let n = Vec3::new(p[0], 1.0, p[1]).normalize();
+        let tilt = Quat::from_rotation_arc(Vec3::Y, n);
+        let c = tilt * Vec3::new(0.5, 1.0, 0.0);
+        let corner = Vec3A::new(c.x + p[2], c.y, c.z);
+        let view = Mat4::look_at_rh(Vec3::new(0.0, 2.0, 6.0), Vec3::ZERO, Vec3::Y);
+        let proj = Mat4::perspective_rh(0.8, 1.5, 0.1, 20.0);
+        let q = (proj * view).project_point3(Vec3::new(corner.x, corner.y, corner.z));
+        q.y + corner.length()
+    }
 }
 
 // ---------------------------------------------------------------- the checks
@@ -597,6 +611,11 @@ fn camera_in_every_mode() {
         "{:?}",
         d.tangent
     );
+}
+
+#[test]
+fn rotation_arc_in_every_mode() {
+    check_f32!(billboard_corner, [0.2f32, -0.1, 0.3]);
 }
 
 #[test]

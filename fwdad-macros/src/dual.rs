@@ -181,6 +181,8 @@ fn lib_plan(
         // A local array of library values (`[Point3::new(x[0], ..), ..]`).
         InstKind::Array(elems) => elems.iter().any(is_lib),
         InstKind::Repeat { elem, .. } => is_lib(elem),
+        // A tuple of views (`(m.row_mut(0), n.column_mut(1))`), kept in the library's form.
+        InstKind::Tuple(_) => data.results.first().is_some_and(is_lib),
         _ => false,
     };
     involved.then(|| Plan {

@@ -1344,6 +1344,14 @@ impl Emitter<'_> {
                     }
                 }
                 match kind {
+                    // A method of constant library data whose result is active only as it
+                    // may later be written (`qr.r()` of a constant `qr`, solved with an
+                    // active right-hand side): computed in `f64` and lifted, as a
+                    // decomposition of constants has no form over duals.
+                    InstKind::MethodCall { .. } if ops.iter().all(|v| !self.is(*v)) => {
+                        let call = self.primal_expr(inst, kind, &args, span);
+                        quote_spanned!(span=> #rt::lift::<#mode, _>(#call))
+                    }
                     // An inactive nalgebra matrix with an active one: a mixed operation, the
                     // inactive side plain (its zero tangent is never multiplied).
                     InstKind::Binary { op, lhs, rhs }
@@ -2351,7 +2359,11 @@ impl Emitter<'_> {
         pre: TokenStream,
     ) -> TokenStream {
         let span = self.func.insts[inst].span;
-        let active = self.is(scrutinee);
+        // A library value over duals (`UnitQuaternion::rotation_between(..)`, an `Option` of
+        // a quaternion over duals) is matched as it is: its parts are over duals too.
+        let over_duals =
+            *self.lib.get(scrutinee) && !crate::libtypes::is_param(self.func, scrutinee);
+        let active = self.is(scrutinee) && !over_duals;
         let tan = format_ident!("__fwdad_tan", span = Span::mixed_site());
         // Bound once: a `&mut` scrutinee (`if let Some(d) = &mut s.opt`) is one reborrow,
         // split into its primal and tangent borrows.

@@ -285,6 +285,39 @@ const SCALAR_METHODS: &[&str] = &[
     "min_element",
 ];
 
+/// Methods of a library value that return a matrix or array of its kind (never an
+/// `Option`, an iterator or a scalar): `map` on their result is the library's map,
+/// `chol.l().diagonal().map(|d| d.ln())`.
+const MATRIX_METHODS: &[&str] = &[
+    "diagonal",
+    "transpose",
+    "t",
+    "column",
+    "row",
+    "l",
+    "u",
+    "q",
+    "r",
+    "clone",
+    "to_owned",
+    "view",
+    "fixed_rows",
+    "fixed_columns",
+    "abs",
+    "component_mul",
+    "component_div",
+    "normalize",
+    "adjoint",
+    "upper_triangle",
+    "lower_triangle",
+];
+
+/// Whether `method` of a library value returns a matrix or array ([`MATRIX_METHODS`]).
+pub fn returns_matrix(method: &syn::Ident) -> bool {
+    cfg!(any(feature = "nalgebra", feature = "ndarray"))
+        && MATRIX_METHODS.iter().any(|m| method == m)
+}
+
 /// Methods of library values that iterate over views of their rows, columns or lanes:
 /// nalgebra's `row_iter`, `column_iter` (and `_mut`), ndarray's `rows`, `columns`,
 /// `outer_iter`, `axis_iter`, `lanes` (and `_mut`). A loop over one binds library values.
@@ -384,10 +417,93 @@ pub fn is_view_type_name(name: &syn::Ident) -> bool {
     nalgebra || ndarray
 }
 
-/// Whether `method` of a mutable view splits it into a pair of views (ndarray's
-/// `split_at`: `let (mut top, mut rest) = a.view_mut().split_at(Axis(0), 1);`).
+/// Whether a macro is ndarray's `s![..]` (by that name, with the feature): its value, a
+/// slice pattern, holds no float, whether or not it names a local.
+pub fn is_slice_macro(path: &syn::Path) -> bool {
+    cfg!(feature = "ndarray") && path.segments.last().is_some_and(|s| s.ident == "s")
+}
+
+/// Methods of a library value that return a tuple of views of its elements, each part a
+/// library value in the rule's form: nalgebra's `columns_range_pair_mut` (and `rows_`,
+/// and their shared forms), ndarray's `split_at` and `multi_slice_mut`, and
+/// `split_at_mut`/`split_at` of the elements' slice (`m.as_mut_slice().split_at_mut(3)`,
+/// duals in the rule).
+const SPLITTING_METHODS: &[&str] = &[
+    "split_at",
+    "split_at_mut",
+    "multi_slice_mut",
+    "columns_range_pair_mut",
+    "rows_range_pair_mut",
+    "columns_range_pair",
+    "rows_range_pair",
+];
+
+/// Whether `method` of a library value splits it into a tuple of views
+/// ([`SPLITTING_METHODS`]: `let (mut ci, mut cj) = m.columns_range_pair_mut(i, j);`).
 pub fn splits_view(method: &syn::Ident) -> bool {
-    cfg!(feature = "ndarray") && method == "split_at"
+    cfg!(any(feature = "nalgebra", feature = "ndarray"))
+        && SPLITTING_METHODS.iter().any(|n| method == n)
+}
+
+/// Whether `v` is what a method returning a mutable view gave (`m.row_mut(0)`).
+fn is_view_result(func: &Function, v: Value) -> bool {
+    matches!(func.values[v].def, crate::ir::ValueDef::Inst(inst, 0)
+        if matches!(&func.insts[inst].kind, InstKind::MethodCall { method, .. } if is_view_mut_method(method)))
+}
+
+/// Whether `base.member` is a view split off a library value in the rule's form
+/// (`m.columns_range_pair_mut(i, j).0` of a local matrix), or a view of a tuple of views
+/// (`(m.row_mut(0), n.column_mut(1)).1`): over duals, not the dual of a parameter.
+fn is_view_part(func: &Function, base: Value, member: &syn::Member) -> bool {
+    let syn::Member::Unnamed(k) = member else {
+        return false;
+    };
+    let method_of = |v: Value| match func.values[v].def {
+        crate::ir::ValueDef::Inst(inst, 0) => match &func.insts[inst].kind {
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => Some((*receiver, method.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((receiver, method)) = method_of(base) {
+        return splits_view(&method) && !is_param(func, receiver);
+    }
+    let crate::ir::ValueDef::Inst(inst, 0) = func.values[base].def else {
+        return false;
+    };
+    match &func.insts[inst].kind {
+        InstKind::Tuple(elems) => elems
+            .get(k.index as usize)
+            .and_then(|e| method_of(*e))
+            .is_some_and(|(r, m)| is_view_mut_method(&m) && !is_param(func, r)),
+        _ => false,
+    }
+}
+
+/// Whether `v` is `whole.k` of a tuple of library values: a part of what a splitting
+/// method of a library value gave ([`splits_view`]), or of a tuple built of library
+/// values (`let (mut a, mut b) = (m.row_mut(0), n.column_mut(1));`).
+fn is_lib_tuple_part(
+    func: &Function,
+    base: Value,
+    member: &syn::Member,
+    lib: &dyn Fn(Value) -> bool,
+) -> bool {
+    let syn::Member::Unnamed(k) = member else {
+        return false;
+    };
+    let crate::ir::ValueDef::Inst(inst, 0) = func.values[base].def else {
+        return false;
+    };
+    match &func.insts[inst].kind {
+        InstKind::MethodCall {
+            receiver, method, ..
+        } => lib(*receiver) && splits_view(method),
+        InstKind::Tuple(elems) => elems.get(k.index as usize).is_some_and(|e| lib(*e)),
+        _ => false,
+    }
 }
 
 fn strip_expr(e: &syn::Expr) -> &syn::Expr {
@@ -1002,18 +1118,26 @@ impl Analysis<'_> {
                 // `p.coords`, `iso.translation` of a geometry value, `aff.matrix3`,
                 // `m.x_axis` of glam's; the view in `for (i,
                 // mut row) in m.row_iter_mut().enumerate()`.
+                // A part of a tuple of views (`let (mut ci, mut cj) =
+                // m.columns_range_pair_mut(i, j);`).
                 InstKind::Field { base, member } | InstKind::FieldRef { base, member, .. } => {
                     (self.is(*base)
                         && (cfg!(feature = "nalgebra") || cfg!(feature = "glam"))
                         && matches!(member, syn::Member::Named(m)
                             if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f)))
                         || enumerated_lane(self.func, *base, member, &|v| self.is(v))
+                        || is_lib_tuple_part(self.func, *base, member, &|v| self.is(v))
                 }
                 // An element of a parameter `&[Vector3<f64>]` or of a local array of
                 // library values (`let axes = [Vector3::z_axis(), ..]; axes[i]`).
                 InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
                     is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
                 }
+                // A tuple of views (`(m.row_mut(0), n.column_mut(1))`), split into its
+                // views as it is: a library value in the rule's form.
+                InstKind::Tuple(elems) => elems
+                    .iter()
+                    .any(|e| self.is(*e) && is_view_result(self.func, *e)),
                 // A local array of library values is one itself (over duals when active,
                 // its elements read in place), and its elements are library values.
                 InstKind::Array(elems) => {
@@ -1272,6 +1396,7 @@ pub fn is_param(func: &Function, v: Value) -> bool {
             InstKind::Field { member, base } | InstKind::FieldRef { member, base, .. } => {
                 !matches!(member, syn::Member::Named(m) if GEOMETRY_VALUE_FIELDS.iter().any(|f| m == f))
                     && !enumerated_lane(func, *base, member, &|_| true)
+                    && !is_view_part(func, *base, member)
             }
             InstKind::Call { func: path, .. } => !is_lib_ctor(path),
             // A method of the user's (`let z: Complex<f64> = osc.advance();`), not one of a

@@ -480,6 +480,15 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GVec2<F, T> {
 }
 
 impl<F: GlamFloat, T: ScalarTangent<F>> GVec3<F, T> {
+    /// A unit vector orthogonal to this unit vector, glam's formula (Duff et al.'s
+    /// orthonormal basis).
+    #[inline(always)]
+    pub fn any_orthonormal_vector(&self) -> Self {
+        let sign = num_traits::Float::signum(self.z);
+        let a = c::<F, T>(-1.0) / (sign + self.z);
+        let b = self.x * self.y * a;
+        GVec3::new(b, sign + self.y * self.y * a, -self.y)
+    }
     /// `(x, y, z, w)`.
     #[inline(always)]
     pub fn extend(self, w: impl GlamScalar<F, T>) -> GVec4<F, T> {
@@ -562,6 +571,36 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
             y: v.y,
             z: v.z,
             w: co,
+        }
+    }
+    /// The shortest rotation taking the unit vector `from` to the unit vector `to`,
+    /// glam's formula: `(from × to, 1 + from·to)` normalised, the identity where the two
+    /// are within `2ε` of each other, half a turn about `from.any_orthonormal_vector()`
+    /// where they are within `2ε` of opposite (branches taken on the primals). Where glam
+    /// gives the identity, the tangent is the formula's, which is the identity there too:
+    /// the rotation turns with `to` (`dq = (from × dto, 0) / 2` at `to = from`), as the
+    /// finite differences of glam's own function do.
+    #[inline(always)]
+    pub fn from_rotation_arc(from: GVec3<F, T>, to: GVec3<F, T>) -> Self {
+        let one_minus_eps = Dual::new(F::one() - (F::epsilon() + F::epsilon()), T::zero());
+        let dot = from.dot(to);
+        if dot > one_minus_eps {
+            let cr = from.cross(to);
+            let arc = GQuat::from_xyzw(cr.x, cr.y, cr.z, c::<F, T>(1.0) + dot).normalize();
+            GQuat {
+                x: Dual::new(F::zero(), arc.x.tangent),
+                y: Dual::new(F::zero(), arc.y.tangent),
+                z: Dual::new(F::zero(), arc.z.tangent),
+                w: Dual::new(F::one(), arc.w.tangent),
+            }
+        } else if dot < -one_minus_eps {
+            GQuat::from_axis_angle(
+                from.any_orthonormal_vector(),
+                c::<F, T>(core::f64::consts::PI),
+            )
+        } else {
+            let cr = from.cross(to);
+            GQuat::from_xyzw(cr.x, cr.y, cr.z, c::<F, T>(1.0) + dot).normalize()
         }
     }
     /// The rotation by `angle` about the x axis.

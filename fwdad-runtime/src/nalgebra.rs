@@ -603,6 +603,30 @@ where
     }
 }
 
+/// A constant QR factorisation solving for an active right-hand side (`dx = R⁻¹ Qᵀ db`).
+impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for nalgebra::QR<f64, D, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = crate::nalgebra_linalg::DualQr<S, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        crate::nalgebra_linalg::DualQr::new(self)
+    }
+}
+
+/// [`Lift`](crate::lift::Lift) of a borrowed constant QR factorisation.
+impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for &nalgebra::QR<f64, D, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    type Output = crate::nalgebra_linalg::DualQr<S, D>;
+    #[inline(always)]
+    fn lift(self) -> Self::Output {
+        crate::nalgebra_linalg::DualQr::new(self.clone())
+    }
+}
+
 /// [`Lift`](crate::lift::Lift) of a borrowed constant LU factorisation.
 impl<S: Mode, D: nalgebra::DimMin<D, Output = D>> crate::lift::Lift<S> for &nalgebra::LU<f64, D, D>
 where
@@ -612,5 +636,38 @@ where
     #[inline(always)]
     fn lift(self) -> Self::Output {
         crate::nalgebra_linalg::DualLu::new(self.clone(), None)
+    }
+}
+
+/// A constant SVD (of a matrix built from constants) used with active data (`svd.solve(&b,
+/// eps)` for an active `b`, `svd.u`): its factors over constant duals, for nalgebra's own
+/// code over duals.
+impl<S: Mode, R: nalgebra::DimMin<C>, C: Dim> crate::lift::Lift<S> for nalgebra::SVD<f64, R, C>
+where
+    DefaultAllocator: Allocator<R, nalgebra::DimMinimum<R, C>>
+        + Allocator<nalgebra::DimMinimum<R, C>, C>
+        + Allocator<nalgebra::DimMinimum<R, C>>,
+{
+    type Output = nalgebra::SVD<Dual<f64, S>, R, C>;
+    fn lift(self) -> Self::Output {
+        let c = |x: f64| Dual::new(x, S::zero());
+        nalgebra::SVD {
+            u: self.u.map(|u| u.map(c)),
+            v_t: self.v_t.map(|v| v.map(c)),
+            singular_values: self.singular_values.map(c),
+        }
+    }
+}
+
+/// [`Lift`](crate::lift::Lift) of a borrowed constant SVD.
+impl<S: Mode, R: nalgebra::DimMin<C>, C: Dim> crate::lift::Lift<S> for &nalgebra::SVD<f64, R, C>
+where
+    DefaultAllocator: Allocator<R, nalgebra::DimMinimum<R, C>>
+        + Allocator<nalgebra::DimMinimum<R, C>, C>
+        + Allocator<nalgebra::DimMinimum<R, C>>,
+{
+    type Output = nalgebra::SVD<Dual<f64, S>, R, C>;
+    fn lift(self) -> Self::Output {
+        crate::lift::Lift::<S>::lift(self.clone())
     }
 }

@@ -48,26 +48,29 @@ where
 }
 
 /// A matrix over duals computed in the body, read element by element by iterator chains.
+/// nalgebra's linear index is column-major, `iter()`'s order, for views too (a row of a
+/// column-major matrix, whose elements are not contiguous).
 impl<S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, St> crate::lift::DualElems<S>
     for nalgebra::Matrix<Dual<f64, S>, R, C, St>
 where
-    St: nalgebra::RawStorage<Dual<f64, S>, R, C> + nalgebra::IsContiguous,
+    St: nalgebra::RawStorage<Dual<f64, S>, R, C>,
 {
     #[inline(always)]
     fn dual_elem(&self, i: usize) -> &Dual<f64, S> {
-        &self.as_slice()[i]
+        &self[i]
     }
 }
 
-/// A matrix over duals written element by element (`for v in m.iter_mut()`).
+/// A matrix over duals written element by element (`for v in m.iter_mut()`, `for e in
+/// m.row_mut(i).iter_mut()`), in `iter_mut()`'s column-major order.
 impl<S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, St> crate::lift::DualElemsMut<S>
     for nalgebra::Matrix<Dual<f64, S>, R, C, St>
 where
-    St: nalgebra::RawStorageMut<Dual<f64, S>, R, C> + nalgebra::IsContiguous,
+    St: nalgebra::RawStorageMut<Dual<f64, S>, R, C>,
 {
     #[inline(always)]
     fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S> {
-        &mut self.as_mut_slice()[i]
+        &mut self[i]
     }
 }
 

@@ -22,7 +22,7 @@ use nalgebra::allocator::Allocator;
 use nalgebra::constraint::{SameNumberOfRows, ShapeConstraint};
 use nalgebra::{
     Cholesky, DefaultAllocator, Dim, DimMin, Matrix, OMatrix, PermutationSequence, Storage,
-    StorageMut, LU,
+    StorageMut, LU, QR,
 };
 
 type D64<S> = Dual<f64, S>;
@@ -790,4 +790,135 @@ fn primal_dot_tangent<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>>(
     v: &Matrix<D64<S>, R, C, St>,
 ) -> S {
     v.iter().fold(S::zero(), |t, d| t.axpy(d.primal, d.tangent))
+}
+
+/// A QR factorisation (Householder) of constant data, `A = QR`, solving for right-hand
+/// sides that carry tangents: the primal is nalgebra's `f64` solve, bit for bit, the
+/// tangent `dx = R⁻¹ Qᵀ db` through the same factors (`dA = 0`). What a `qr()` of a
+/// constant matrix is in a rule (a factorisation of an active matrix is nalgebra's over
+/// duals). Its methods are nalgebra's `QR`'s that take or give values.
+pub struct DualQr<S: Mode, D: DimMin<D, Output = D>>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    qr: QR<f64, D, D>,
+    q: OMatrix<f64, D, D>,
+    r: OMatrix<f64, D, D>,
+    mode: core::marker::PhantomData<S>,
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> Clone for DualQr<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    fn clone(&self) -> Self {
+        DualQr {
+            qr: self.qr.clone(),
+            q: self.q.clone(),
+            r: self.r.clone(),
+            mode: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<S: Mode, D: DimMin<D, Output = D>> DualQr<S, D>
+where
+    DefaultAllocator: Allocator<D, D> + Allocator<D>,
+{
+    /// The factorisation of a constant matrix.
+    pub fn new(qr: QR<f64, D, D>) -> Self {
+        let (q, r) = (qr.q(), qr.r());
+        DualQr {
+            qr,
+            q,
+            r,
+            mode: core::marker::PhantomData,
+        }
+    }
+
+    /// Solves `A x = b`; `None` if `A` is singular.
+    #[inline]
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+        &self,
+        b: &Matrix<D64<S>, R2, C2, St>,
+    ) -> Option<OMatrix<D64<S>, R2, C2>>
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        let xp = self.qr.solve(&primal(b))?;
+        Some(implicit(None, b, &xp, |x| qr_apply(&self.q, &self.r, x)))
+    }
+
+    /// Solves `A x = b` in place; `false` (and `b` unspecified) if `A` is singular.
+    #[inline]
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+        &self,
+        b: &mut Matrix<D64<S>, R2, C2, St>,
+    ) -> bool
+    where
+        DefaultAllocator: Allocator<R2, C2>,
+        ShapeConstraint: SameNumberOfRows<R2, D>,
+    {
+        match self.solve(&*b) {
+            Some(x) => {
+                b.iter_mut().zip(x.iter()).for_each(|(b, x)| *b = *x);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `A⁻¹` (constant); `None` if `A` is singular.
+    pub fn try_inverse(&self) -> Option<OMatrix<D64<S>, D, D>> {
+        Some(constant(&self.qr.try_inverse()?))
+    }
+
+    /// Whether `A` is invertible.
+    pub fn is_invertible(&self) -> bool {
+        self.qr.is_invertible()
+    }
+
+    /// The orthogonal factor (constant).
+    pub fn q(&self) -> OMatrix<D64<S>, D, D> {
+        constant(&self.q)
+    }
+
+    /// The upper-triangular factor (constant).
+    pub fn r(&self) -> OMatrix<D64<S>, D, D> {
+        constant(&self.r)
+    }
+}
+
+/// A constant matrix over duals.
+fn constant<S: Mode, R: Dim, C: Dim>(m: &OMatrix<f64, R, C>) -> OMatrix<D64<S>, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    m.map(|p| Dual::new(p, S::zero()))
+}
+
+/// `x ← R⁻¹ Qᵀ x` on the tangents of each column of `x`.
+fn qr_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
+    q: &OMatrix<f64, D, D>,
+    r: &OMatrix<f64, D, D>,
+    x: &mut OMatrix<D64<S>, R2, C2>,
+) where
+    DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
+{
+    let (n, m) = x.shape();
+    let mut qtb = Vec::with_capacity(n);
+    for c in 0..m {
+        qtb.clear();
+        qtb.extend(
+            (0..n).map(|i| (0..n).fold(S::zero(), |t, j| t.axpy(q[(j, i)], x[(j, c)].tangent))),
+        );
+        for i in (0..n).rev() {
+            let mut t = qtb[i];
+            for j in i + 1..n {
+                t = t.axpy(-r[(i, j)], x[(j, c)].tangent);
+            }
+            x[(i, c)].tangent = t.scale(1.0 / r[(i, i)]);
+        }
+    }
 }

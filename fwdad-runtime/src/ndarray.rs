@@ -177,6 +177,23 @@ impl<S: Mode, D: Dimension> Lift<S> for &Array<Dual<f64, S>, D> {
     }
 }
 
+/// A view of constant data (`k.t()` of a constant `k`, beside an active array in
+/// `q.dot(&k.t())`): an array of constant duals.
+impl<'v, S: Mode, D: Dimension> Lift<S> for ArrayView<'v, f64, D> {
+    type Output = Array<Dual<f64, S>, D>;
+    fn lift(self) -> Self::Output {
+        self.mapv(|x| Dual::new(x, S::zero()))
+    }
+}
+
+/// A constant.
+impl<'r, 'v, S: Mode, D: Dimension> Lift<S> for &'r ArrayView<'v, f64, D> {
+    type Output = Array<Dual<f64, S>, D>;
+    fn lift(self) -> Self::Output {
+        self.mapv(|x| Dual::new(x, S::zero()))
+    }
+}
+
 /// A view of dual elements (`u.slice(s![1..])` of a lifted array) is already in form.
 impl<'v, S: Mode, D: Dimension> Lift<S> for ArrayView<'v, Dual<f64, S>, D> {
     type Output = Self;

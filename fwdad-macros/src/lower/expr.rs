@@ -181,6 +181,16 @@ impl Lowerer<'_> {
             }
             // Before the consumers: a library value's `fold` is the library's.
             syn::Expr::MethodCall(m) if self.is_library_map(m) => self.lower_library_map(m),
+            // A reduction of a library `map`'s result (`d.map(|x| x.ln()).sum()`): the
+            // library's, not an iterator chain's over an `Option`'s `map`.
+            syn::Expr::MethodCall(m)
+                if matches!(super::place::strip(&m.receiver), syn::Expr::MethodCall(r)
+                    if crate::libtypes::LibraryMap::of_method(&r.method)
+                        == Some(crate::libtypes::LibraryMap::Map)
+                        && self.is_library_map(r)) =>
+            {
+                self.lower_method_call(m)
+            }
             syn::Expr::MethodCall(m) if super::iterate::is_consumer(m) => {
                 if let Some(method) = self.map_mut_chain(e) {
                     self.diag

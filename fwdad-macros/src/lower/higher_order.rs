@@ -416,15 +416,28 @@ impl Lowerer<'_> {
         if !map.shared_name() {
             return true;
         }
-        let syn::Expr::Path(p) = strip(&m.receiver) else {
-            return false;
-        };
-        p.path
-            .get_ident()
-            .and_then(|id| self.lookup(&id.to_string()))
-            .is_some_and(|v| {
-                self.lane_views.contains(&v) || *crate::libtypes::lib_values(&self.func).get(v)
-            })
+        self.is_lib_matrix_expr(&m.receiver)
+    }
+
+    /// Whether `e` is a variable the syntax shows is a library value, or what a method
+    /// returning a matrix makes of one (`chol.l().diagonal()`: `libtypes::returns_matrix`).
+    fn is_lib_matrix_expr(&self, e: &syn::Expr) -> bool {
+        match strip(e) {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .is_some_and(|v| {
+                    self.lane_views.contains(&v)
+                        || self.is_written_lib(v)
+                        || *crate::libtypes::lib_values(&self.func).get(v)
+                }),
+            syn::Expr::MethodCall(inner) => {
+                crate::libtypes::returns_matrix(&inner.method)
+                    && self.is_lib_matrix_expr(&inner.receiver)
+            }
+            _ => false,
+        }
     }
 
     /// Lowers a call [`Self::is_library_map`] accepts.

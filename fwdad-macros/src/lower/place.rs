@@ -15,18 +15,16 @@ pub(crate) enum View {
     No,
     /// A view the assignment writes through.
     Bound,
-    /// A view taken from a tuple (`let (mut top, mut rest) = v.split_at(..)`), which the
-    /// rule does not hold as a view: an error.
-    InTuple,
 }
 
 impl Lowerer<'_> {
     /// Whether local value `v` is a mutable view of a library value, which compound
     /// assignment writes through (`r /= n`): a lane of `for mut r in m.row_iter_mut()`, the
-    /// result of `m.row_mut(i)` (`libtypes::is_view_mut_method`), a copy of a view (`let
-    /// mut q = r;`), or an `if`'s or a `match`'s result whose every arm yields a view.
-    /// Anything else assigned by `r /= n` is rebound to a new value, which for a view would
-    /// leave the matrix unwritten: [`View::InTuple`] is reported.
+    /// result of `m.row_mut(i)` (`libtypes::is_view_mut_method`), a part of a tuple of views
+    /// (`let (mut ci, mut cj) = m.columns_range_pair_mut(i, j);`, `a.view_mut().split_at(..)`,
+    /// `(m.row_mut(0), n.column_mut(1))`), a copy of a view (`let mut q = r;`), or an
+    /// `if`'s or a `match`'s result whose every arm yields a view. Anything else assigned
+    /// by `r /= n` is rebound to a new value.
     pub(crate) fn view_kind(&self, v: Value) -> View {
         use crate::ir::ValueDef;
         if self.lane_views.contains(&v) {
@@ -36,7 +34,7 @@ impl Lowerer<'_> {
             return View::No;
         };
         // What the arms that yield give at `k` (an arm that leaves, by `return` or
-        // `break`, yields nothing here): all one kind, or not a view.
+        // `break`, yields nothing here): all views, or not a view.
         let arms = |regions: &[crate::ir::Region]| {
             let kinds: Vec<View> = regions
                 .iter()
@@ -47,9 +45,7 @@ impl Lowerer<'_> {
                     _ => None,
                 })
                 .collect();
-            if kinds.contains(&View::InTuple) {
-                View::InTuple
-            } else if !kinds.is_empty() && kinds.iter().all(|k| *k == View::Bound) {
+            if !kinds.is_empty() && kinds.iter().all(|k| *k == View::Bound) {
                 View::Bound
             } else {
                 View::No
@@ -74,7 +70,8 @@ impl Lowerer<'_> {
                         receiver, method, ..
                     } => {
                         crate::libtypes::splits_view(method)
-                            && self.view_kind(*receiver) != View::No
+                            && (self.is_written_lib(*receiver)
+                                || self.view_kind(*receiver) != View::No)
                     }
                     InstKind::Tuple(elems) => elems
                         .get(i.index as usize)
@@ -82,7 +79,7 @@ impl Lowerer<'_> {
                     _ => false,
                 };
                 if split {
-                    View::InTuple
+                    View::Bound
                 } else {
                     View::No
                 }
@@ -125,13 +122,6 @@ impl Lowerer<'_> {
                 // `row /= n` of a view of a matrix's row: the view's own operator, which
                 // writes through it (`DivAssign::div_assign(&mut row, n)` in the rule).
                 let view = op.map_or(View::No, |_| self.view_kind(old));
-                if view == View::InTuple {
-                    self.diag.error_spanned(
-                        left,
-                        format!("`#[derive_frule]` cannot write through a view taken from a tuple (`{name}` here): `{name} op= ..` would make a new value and leave the matrix or array as it was; take each view by `let` with its own method (`let mut {name} = m.row_mut(0);`, or `rows_mut`, `column_mut`, `slice_mut`, `view_mut`, ...), or write the elements by index"),
-                    );
-                    return Some(self.poison(span));
-                }
                 if let (Some(op), View::Bound) = (op, view) {
                     if let Some(method) = crate::libtypes::assign_method(op) {
                         let mut call = crate::splice::fill(

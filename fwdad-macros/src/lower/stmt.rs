@@ -604,7 +604,7 @@ impl Lowerer<'_> {
         // A macro that names no local (`pi_2!()`, `inf!()`, `env!(..)`) cannot read the
         // differentiated inputs (macro_rules! are hygienic): its value, a float too, is a
         // constant.
-        let hint = if args.is_empty() {
+        let hint = if args.is_empty() && !crate::libtypes::is_slice_macro(&mac.path) {
             TypeHint::Unknown
         } else {
             TypeHint::NonDiff

@@ -406,6 +406,19 @@ impl Lowerer<'_> {
         if self.func.values[part].ty != TypeHint::Unknown || self.user.contains_key(&part) {
             return;
         }
+        // A view of a library value split in parts (`let (mut ci, mut cj) =
+        // m.columns_range_pair_mut(i, j);`): the library's, indexed as the library's.
+        if let ValueDef::Inst(inst, 0) = self.func.values[whole].def {
+            if let InstKind::MethodCall {
+                receiver, method, ..
+            } = &self.func.insts[inst].kind
+            {
+                if crate::libtypes::splits_view(method) && self.is_written_lib(*receiver) {
+                    self.lib_built.insert(part);
+                    return;
+                }
+            }
+        }
         if self.is_opaque(whole) || self.is_call_result(whole) {
             self.user.insert(part, UserShape::Opaque);
             self.guessed_user.insert(part);
@@ -470,6 +483,10 @@ impl Lowerer<'_> {
                 InstKind::Call { func, .. } => crate::libtypes::is_lib_ctor(func),
                 // A copy or product of one (`let mut w = scores.clone();`).
                 InstKind::MethodCall { receiver, .. } => self.is_written_lib(*receiver),
+                // Arithmetic with one (`h * p * h.transpose() + r`).
+                InstKind::Binary { op, lhs, rhs } => {
+                    !op.is_comparison() && (self.is_written_lib(*lhs) || self.is_written_lib(*rhs))
+                }
                 _ => false,
             },
             crate::ir::ValueDef::RegionParam(..) => false,
