@@ -30,6 +30,7 @@ impl Lowerer<'_> {
                 syn::Stmt::Local(local) => {
                     self.lower_local(local)?;
                     self.infer_integer_local(local, &stmts[i + 1..]);
+                    self.note_constructed_local(local);
                 }
                 syn::Stmt::Item(item) => self.lower_item(item),
                 // A block ending in a diverging statement (`panic!(..);`) has the type
@@ -49,6 +50,33 @@ impl Lowerer<'_> {
             }
         }
         Some(self.unit(span))
+    }
+
+    /// `let mut it = Linspace::new(..);` of a type of the user's: a value of that type, as
+    /// if written (`let mut it: Linspace = ..`), so that its methods are the user's,
+    /// `it.next()` of its `impl Iterator` too (`new` returns `Self` by convention).
+    fn note_constructed_local(&mut self, local: &syn::Local) {
+        let syn::Pat::Ident(p) = &local.pat else {
+            return;
+        };
+        let Some(init) = &local.init else {
+            return;
+        };
+        let syn::Expr::Call(c) = super::place::strip(&init.expr) else {
+            return;
+        };
+        let syn::Expr::Path(f) = super::place::strip(&c.func) else {
+            return;
+        };
+        if f.qself.is_some() || !self.is_user_new(&f.path) {
+            return;
+        }
+        if let Some(v) = self.lookup(&p.ident.to_string()) {
+            if self.func.values[v].ty == TypeHint::Unknown {
+                self.written_user.insert(v);
+                self.user.insert(v, super::user_ops::UserShape::Value);
+            }
+        }
     }
 
     /// `let mut i = self.i;` of a field whose type the macro cannot see, read later as an

@@ -57,7 +57,7 @@ impl Lowerer<'_> {
     }
 
     /// `Ty::new` of a type of the user's.
-    fn is_user_new(&self, path: &syn::Path) -> bool {
+    pub(super) fn is_user_new(&self, path: &syn::Path) -> bool {
         path.segments.len() >= 2
             && crate::callee::is_constructor_name(path)
             && self.owner_is_user_type(path)
