@@ -2673,11 +2673,20 @@ impl Emitter<'_> {
             // fails to compile instead of changing a copy).
             // Naming no local, its value is a constant of any type (see lowering).
             InstKind::Opaque { mac, captures, .. } if captures.is_empty() => quote!(#mac),
-            InstKind::Opaque { mac, captures, .. } => {
+            InstKind::Opaque {
+                mac,
+                captures,
+                lent,
+                ..
+            } => {
                 let rt = self.rt;
-                let lets = captures.iter().zip(a).map(
-                    |(c, a)| quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);),
-                );
+                let lets = captures.iter().zip(a).enumerate().map(|(i, (c, a))| {
+                    if i == 0 && *lent {
+                        quote_spanned!(span=> let #c = &mut #a;)
+                    } else {
+                        quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);)
+                    }
+                });
                 quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
             }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),

@@ -563,6 +563,8 @@ impl Lowerer<'_> {
             syn::Expr::Continue(c) => self.lower_continue(c),
             syn::Expr::Match(m) => self.lower_match(m),
             syn::Expr::Try(t) => self.lower_try(t),
+            // `const { 1.0 / 3.0 }` cannot read a local: a constant, emitted as written.
+            syn::Expr::Const(_) => Some(self.qualified_constant(e)),
             other => {
                 let what = unsupported_name(other);
                 self.diag
@@ -629,6 +631,7 @@ impl Lowerer<'_> {
             mac,
             captures: vec![],
             args: vec![],
+            lent: false,
         };
         self.push(kind, TypeHint::Unknown, span)
     }
@@ -964,7 +967,6 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Let(_) => "`let` expressions outside `if let`",
         syn::Expr::Yield(_) => "`yield`",
         syn::Expr::TryBlock(_) => "`try` blocks",
-        syn::Expr::Const(_) => "`const` blocks; bind the value to a `const` item",
         syn::Expr::Infer(_) => "`_` as an expression",
         _ => "this expression",
     }

@@ -700,6 +700,10 @@ impl Lowerer<'_> {
             // A function value (`f: F` with `F: Fn(f64) -> f64`, `g: &dyn Fn(..)`, a
             // closure a call returned): in the rule, the dual function.
             if let Some(f) = self.lookup(&id.to_string()) {
+                // Reported where it was bound.
+                if self.is_poison(f) {
+                    return Some(self.poison(span));
+                }
                 if !self.callable(f) {
                     self.diag.error_spanned(
                         &c.func,

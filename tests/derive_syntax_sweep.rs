@@ -1,0 +1,576 @@
+//! Ordinary Rust syntax through `#[derive_frule]`, one construct per function, each written
+//! the way users write it: `let .. else`, `if let .. else if let`, labelled breaks with a
+//! value, slice, `@`, nested-or and range patterns, `matches!`, casts between numeric
+//! types, tuple and unit structs, items and `use` in a body, shadowing, closures in `match`
+//! arms, `return` and `?` in closures, arrays of arrays, struct update syntax, attributes
+//! on statements and expressions, `const { }` blocks, lifetimes and `where` clauses, raw
+//! identifiers and macros in expression position. Each derivative is checked against
+//! central differences in every mode (`check_modes!`, or `check_first_order!` where the
+//! function is piecewise linear), primals bit for bit.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::unnecessary_cast,
+    clippy::let_and_return,
+    clippy::redundant_closure_call,
+    clippy::match_like_matches_macro
+)]
+
+mod common;
+
+use fwdad::prelude::*;
+use fwdad::Const;
+use num_traits::Float;
+
+// ---------------------------------------------------------------------------------------
+// Control flow.
+
+/// `let .. else` on the first element, then on a slice pattern.
+#[derive_frule]
+fn head_tail_energy(x: &[f64]) -> f64 {
+    let Some(&first) = x.first() else {
+        return 0.0;
+    };
+    let [.., last] = x else {
+        return first;
+    };
+    first * first.sin() + last.exp()
+}
+
+#[test]
+fn let_else() {
+    check_modes!(head_tail_energy {}, head_tail_energy, [0.7, 1.1, -0.4]);
+}
+
+/// `if let .. else if let .. else`, over `get` and a slice pattern.
+#[derive_frule]
+fn chained_if_let(x: &[f64]) -> f64 {
+    if let Some(v) = x.get(5) {
+        v.sqrt()
+    } else if let [a, b, ..] = x {
+        a * b.cos()
+    } else {
+        1.0
+    }
+}
+
+#[test]
+fn if_let_else_if_let() {
+    check_modes!(chained_if_let {}, chained_if_let, [0.7, 1.1, -0.4]);
+}
+
+/// A search that leaves two nested loops with `break 'outer value`.
+#[derive_frule]
+fn first_above(x: &[f64]) -> f64 {
+    let threshold = 1.0;
+    let found = 'outer: loop {
+        for i in 0..x.len() {
+            for j in i + 1..x.len() {
+                let s = x[i] * x[j];
+                if s > threshold {
+                    break 'outer s.ln();
+                }
+            }
+        }
+        break x[0];
+    };
+    found * x[1]
+}
+
+#[test]
+fn labelled_break_value() {
+    check_modes!(first_above {}, first_above, [0.7, 1.9, 1.2]);
+    check_modes!(first_above {}, first_above, [0.3, 0.4, 0.5]);
+}
+
+/// A labelled block left early with a value.
+#[derive_frule]
+fn labelled_block(x: &[f64]) -> f64 {
+    let r = 'done: {
+        if x[0] < 0.0 {
+            break 'done -x[0];
+        }
+        x[0] * x[1]
+    };
+    r.powi(2)
+}
+
+#[test]
+fn labelled_block_value() {
+    check_modes!(labelled_block {}, labelled_block, [0.7, 1.9]);
+    check_modes!(labelled_block {}, labelled_block, [-0.7, 1.9]);
+}
+
+/// `loop` whose `break` value is chosen in an `if`.
+#[derive_frule]
+fn newton_sqrt(x: &[f64]) -> f64 {
+    let a = x[0];
+    let mut g = a;
+    let mut k = 0;
+    loop {
+        let next = 0.5 * (g + a / g);
+        k += 1;
+        if (next - g).abs() < 1e-15 || k > 50 {
+            break if k > 50 { g } else { next };
+        }
+        g = next;
+    }
+}
+
+#[test]
+fn loop_break_value_in_if() {
+    // d/da sqrt(a) = 1 / (2 sqrt(a)), whatever the iteration.
+    let x = [2.5];
+    let (v, g) = gradient(newton_sqrt {}, &x);
+    assert_eq!(v.to_bits(), newton_sqrt(&x).to_bits());
+    common::modes::assert_close(g[0], 0.5 / 2.5f64.sqrt(), 1e-12, "d sqrt");
+    check_modes!(newton_sqrt {}, newton_sqrt, x);
+}
+
+// ---------------------------------------------------------------------------------------
+// Patterns.
+
+/// Slice patterns `[first, .., last]` in a `match`.
+#[derive_frule]
+fn ends(x: &[f64]) -> f64 {
+    match x {
+        [] => 0.0,
+        [only] => only.sin(),
+        [first, .., last] => first * last + first.exp(),
+    }
+}
+
+#[test]
+fn slice_patterns() {
+    check_modes!(ends {}, ends, [0.7, 1.9, 1.2]);
+    check_modes!(ends {}, ends, [0.7]);
+}
+
+/// `@` bindings on an integer range and on an `Option`.
+#[derive_frule]
+fn at_bindings(x: &[f64]) -> f64 {
+    let n = x.len();
+    let w = match n {
+        k @ 1..=3 => k as f64,
+        k => 1.0 / k as f64,
+    };
+    let first = match x.first() {
+        found @ Some(_) => *found.unwrap(),
+        None => 0.0,
+    };
+    w * first * x[n - 1]
+}
+
+#[test]
+fn at_patterns() {
+    check_modes!(at_bindings {}, at_bindings, [0.7, 1.9, 1.2]);
+    check_modes!(at_bindings {}, at_bindings, [0.7, 1.9, 1.2, 0.4, 0.3]);
+}
+
+/// Nested or-patterns on a pair of indices (a stencil's weights).
+#[derive_frule]
+fn stencil(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..3 {
+        for j in 0..3 {
+            let w = match (i, j) {
+                (0 | 2, 0 | 2) => 0.25,
+                (1, 0 | 2) | (0 | 2, 1) => 0.5,
+                _ => 1.0,
+            };
+            s += w * x[i] * x[j];
+        }
+    }
+    s
+}
+
+#[test]
+fn nested_or_patterns() {
+    check_modes!(stencil {}, stencil, [0.7, 1.9, 1.2]);
+}
+
+#[derive(Differentiable, Clone, Copy, PartialEq, Debug)]
+enum Loss {
+    Squared,
+    Absolute,
+    Huber,
+}
+
+/// `matches!` on an enum of losses.
+#[derive_frule]
+fn loss(x: &[f64], kind: Loss) -> f64 {
+    let r = x[0] - x[1];
+    if matches!(kind, Loss::Squared | Loss::Huber) && r.abs() < 1.0 {
+        0.5 * r * r
+    } else if matches!(kind, Loss::Absolute) {
+        r.abs()
+    } else {
+        r.abs() - 0.5
+    }
+}
+
+#[test]
+fn matches_macro() {
+    for kind in [Loss::Squared, Loss::Absolute, Loss::Huber] {
+        let x = [0.7, 0.3];
+        check_first_order!(
+            bind(loss {}, (Wrt, Const(kind))),
+            |x: &[f64]| loss(x, kind),
+            x
+        );
+        let x = [2.7, 0.3];
+        check_first_order!(
+            bind(loss {}, (Wrt, Const(kind))),
+            |x: &[f64]| loss(x, kind),
+            x
+        );
+    }
+}
+
+/// Range patterns on an integer and on a float (a piecewise cubic).
+#[derive_frule]
+fn piecewise(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, &v) in x.iter().enumerate() {
+        let w = match i {
+            0 => 1.0,
+            1..=2 => 2.0,
+            3.. => 0.5,
+        };
+        s += w * match v {
+            ..=0.0 => v,
+            0.0..=1.0 => v * v * v + v,
+            _ => v.ln() + 2.0,
+        };
+    }
+    s
+}
+
+#[test]
+fn range_patterns() {
+    check_modes!(piecewise {}, piecewise, [-0.7, 0.4, 1.2, 3.0]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Casts.
+
+/// Casts between numeric types: through `f32` (which rounds), and through integers
+/// (which have no derivative), and integers to floats as weights.
+#[derive_frule]
+fn casts(x: &[f64]) -> f64 {
+    let single = x[0] as f32;
+    let back = single as f64;
+    let whole = x[1] as i32;
+    let bucket = x[1] as u8 as usize;
+    let n = x.len() as u32;
+    let big = n as i64 as i128;
+    let w = whole as f64 + bucket as f32 as f64 + big as f64 + (n as u16) as f64;
+    let t = (x[2] as f32).sin() as f64;
+    back * w + t + (x[2] as f64) * (7u8 as f64) + (-3i8 as f32) as f64 * x[0]
+}
+
+#[test]
+fn numeric_casts() {
+    let x = [0.7, 2.3, 1.2];
+    let plain = |x: &[f64]| casts(x);
+    // Through `f32`: d/dx0 = w, d/dx2 = cos(x2 as f32) + 7, each in f32 where the code is.
+    let w = 2.0 + 2.0 + 3.0 + 3.0;
+    let want = vec![w - 3.0, 0.0, (1.2f32).cos() as f64 + 7.0];
+    check_first_order!(casts {}, plain, x, want);
+}
+
+// ---------------------------------------------------------------------------------------
+// Items in a body, shadowing, structs.
+
+/// A tuple struct (a unit of measure) and a unit struct with a method, declared at module
+/// level.
+#[derive(Differentiable, Clone, Copy, Debug)]
+struct Metres(f64);
+
+#[derive(Clone, Copy, Debug)]
+struct Gravity;
+
+impl Gravity {
+    fn g(&self) -> f64 {
+        9.81
+    }
+}
+
+#[derive_frule]
+fn potential(x: &[f64]) -> f64 {
+    let h = Metres(x[0]);
+    let m = x[1];
+    let field = Gravity;
+    m * field.g() * h.0
+}
+
+#[test]
+fn tuple_and_unit_structs() {
+    check_modes!(potential {}, potential, [0.7, 1.9]);
+}
+
+/// `use`, `const`, `static`, a local `fn` and an `impl` inside the body.
+#[derive_frule]
+fn body_items(x: &[f64]) -> f64 {
+    use std::f64::consts::PI;
+    const SCALE: f64 = 2.0;
+    static OFFSETS: [f64; 2] = [0.5, 1.5];
+    struct Spring {
+        k: f64,
+    }
+    impl Spring {
+        fn energy(&self, d: f64) -> f64 {
+            0.5 * self.k * d * d
+        }
+    }
+    fn sq(v: f64) -> f64 {
+        v * v
+    }
+    let s = Spring { k: SCALE * x[1] };
+    s.energy(x[0] - OFFSETS[0]) + sq(x[0]) * (PI * x[1]).sin() + OFFSETS[1]
+}
+
+#[test]
+fn items_in_body() {
+    check_modes!(body_items {}, body_items, [0.7, 1.9]);
+}
+
+/// Shadowing in nested blocks.
+#[derive_frule]
+fn shadowing(x: &[f64]) -> f64 {
+    let y = x[0];
+    let z = {
+        let y = y * 2.0;
+        {
+            let y = y.sin();
+            y + 1.0
+        }
+    };
+    let y = y + z;
+    let y = y * x[1];
+    y
+}
+
+#[test]
+fn shadowing_in_blocks() {
+    check_modes!(shadowing {}, shadowing, [0.7, 1.9]);
+}
+
+/// Struct update syntax from `Default::default()`, with `impl Default` written by hand.
+#[derive(Differentiable, Clone, Copy, Debug)]
+struct Params {
+    stiffness: f64,
+    damping: f64,
+    mass: f64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            stiffness: 1.0,
+            damping: 0.1,
+            mass: 2.0,
+        }
+    }
+}
+
+#[derive_frule]
+fn settled_energy(x: &[f64]) -> f64 {
+    let p = Params {
+        stiffness: x[0],
+        ..Default::default()
+    };
+    let q = Params { mass: x[1], ..p };
+    0.5 * q.stiffness * q.mass + q.damping * x[1]
+}
+
+#[test]
+fn struct_update_syntax() {
+    check_modes!(settled_energy {}, settled_energy, [0.7, 1.9]);
+}
+
+/// A 3×3 matrix as an array of arrays, filled by index.
+#[derive_frule]
+fn quadratic_form(x: &[f64]) -> f64 {
+    let mut a = [[0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            a[i][j] = x[i] * x[j] + if i == j { 1.0 } else { 0.0 };
+        }
+    }
+    let mut s = 0.0;
+    for (i, row) in a.iter().enumerate() {
+        for (j, aij) in row.iter().enumerate() {
+            s += x[i] * aij * x[j];
+        }
+    }
+    s
+}
+
+#[test]
+fn arrays_of_arrays() {
+    check_modes!(quadratic_form {}, quadratic_form, [0.7, 1.9, -0.3]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Closures.
+
+/// A `match` inside one closure (what the error for a closure chosen by a `match` says to
+/// write: `tests/ui/derive_frule/closure-chosen-by-match.rs`).
+#[derive_frule]
+fn activation(x: &[f64], kind: usize) -> f64 {
+    let f = |v: f64| match kind {
+        0 => v.tanh(),
+        1 => v.max(0.0),
+        _ => v / (1.0 + (-v).exp()),
+    };
+    x.iter().map(|&v| f(v)).sum()
+}
+
+#[test]
+fn closures_in_match_arms() {
+    for kind in 0..3 {
+        let x = [0.7, -0.4, 1.3];
+        check_first_order!(
+            bind(activation {}, (Wrt, kind)),
+            |x: &[f64]| activation(x, kind),
+            x
+        );
+    }
+}
+
+/// `return` inside a closure, and `?` on `Option` in a closure returning `Option`.
+#[derive_frule]
+fn closure_returns(x: &[f64]) -> f64 {
+    let safe_log = |v: f64| {
+        if v <= 0.0 {
+            return 0.0;
+        }
+        v.ln()
+    };
+    let ratio = |i: usize, j: usize| -> Option<f64> {
+        let a = x.get(i)?;
+        let b = x.get(j)?;
+        Some(a / b)
+    };
+    safe_log(x[0]) + ratio(0, 1).unwrap_or(1.0) + ratio(0, 9).unwrap_or(x[1])
+}
+
+#[test]
+fn return_and_try_in_closures() {
+    check_modes!(closure_returns {}, closure_returns, [0.7, 1.9]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Attributes, `const` blocks, signatures, raw identifiers.
+
+/// Attributes on statements and expressions.
+#[derive_frule]
+#[inline]
+/// A doc comment after the attribute.
+fn attributed(x: &[f64]) -> f64 {
+    #[allow(unused_mut)]
+    let mut a = x[0] * 2.0;
+    #[allow(clippy::excessive_precision)]
+    let b = 0.333333333333333333333 * x[1];
+    #[cfg(not(debug_assertions))]
+    let c = a.sin();
+    #[cfg(debug_assertions)]
+    let c = a.sin();
+    #[allow(unused_parens)]
+    let d = (a * b);
+    a += 1.0;
+    a + c + d
+}
+
+#[test]
+fn attributes_on_statements() {
+    check_modes!(attributed {}, attributed, [0.7, 1.9]);
+}
+
+/// A `const { }` block as a weight.
+#[derive_frule]
+fn const_block(x: &[f64]) -> f64 {
+    let w = const { 1.0 / 3.0 };
+    let n = const { 2usize.pow(3) };
+    w * x[0] * x[1] + n as f64 * x[0]
+}
+
+#[test]
+fn const_blocks() {
+    check_modes!(const_block {}, const_block, [0.7, 1.9]);
+}
+
+/// Lifetimes and a `where` clause on a generic function.
+#[derive_frule]
+fn weighted<'a, 'b, T>(x: &'a [T], w: &'b [T]) -> T
+where
+    T: Float + 'a + 'b,
+{
+    let mut s = T::zero();
+    for (a, b) in x.iter().zip(w) {
+        s = s + *a * *a * *b;
+    }
+    s
+}
+
+#[test]
+fn lifetimes_and_where_clauses() {
+    let w = [0.5, 2.0, 1.5];
+    check_modes!(
+        bind(weighted {}, (Wrt, &w[..])),
+        |x: &[f64]| weighted(x, &w),
+        [0.7, 1.9, -0.3]
+    );
+}
+
+/// Raw identifiers as names.
+#[derive_frule]
+fn r#raw(x: &[f64]) -> f64 {
+    let r#type = x[0];
+    let r#match = x[1] * 2.0;
+    r#type * r#match.sin()
+}
+
+#[test]
+fn raw_identifiers() {
+    check_modes!(r#raw {}, r#raw, [0.7, 1.9]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Macros in expression position.
+
+/// `vec!`, `assert!`, `debug_assert!`, `assert_eq!`, `format!`, `write!`, `println!`
+/// (behind a flag), `dbg!` of an integer, `unreachable!` and `todo!` on paths not taken.
+#[derive_frule]
+fn macros(x: &[f64], verbose: bool) -> f64 {
+    use std::fmt::Write;
+    assert!(x.len() >= 2, "need two values, got {}", x.len());
+    debug_assert!(x[0].is_finite());
+    assert_eq!(x.len() % 2, 0);
+    let v = vec![x[0], x[1], x[0] * x[1]];
+    let filled = vec![0.5; 2];
+    let mut log = String::new();
+    write!(log, "{:.3}", v[2]).unwrap();
+    writeln!(log, " from {} values", v.len()).unwrap();
+    let label = format!("n = {}", v.len());
+    if verbose {
+        println!("{label}: {log}");
+    }
+    assert!(log.ends_with("values\n"), "{log}");
+    let n = dbg!(v.len());
+    let s = match n {
+        3 => v[2] + filled[1] * v[0],
+        0 => unreachable!("built with three"),
+        _ => todo!(),
+    };
+    s * s
+}
+
+#[test]
+fn macros_in_expressions() {
+    check_modes!(
+        bind(macros {}, (Wrt, false)),
+        |x: &[f64]| macros(x, false),
+        [0.7, 1.9]
+    );
+}
