@@ -574,3 +574,234 @@ fn macros_in_expressions() {
         [0.7, 1.9]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// More control flow and patterns.
+
+/// `while let` over a stack, `continue 'outer`, and a `match` with guards on a tuple.
+#[derive_frule]
+fn stack_walk(x: &[f64]) -> f64 {
+    let mut stack: Vec<f64> = x.to_vec();
+    let mut s = 0.0;
+    while let Some(v) = stack.pop() {
+        s += match (v > 1.0, v.abs() < 0.5) {
+            (true, _) => v.ln(),
+            (false, true) if v > 0.0 => v * v,
+            (false, _) => v,
+        };
+    }
+    'outer: for i in 0..x.len() {
+        for j in 0..x.len() {
+            if i == j {
+                continue 'outer;
+            }
+            s += x[i] * x[j];
+        }
+    }
+    s
+}
+
+#[test]
+fn while_let_and_labelled_continue() {
+    check_modes!(stack_walk {}, stack_walk, [0.3, 1.9, -0.7]);
+}
+
+/// A tuple chosen by an `if`, destructured; a tuple-struct pattern in `let`; an array
+/// pattern of three reads.
+#[derive_frule]
+fn ordered(x: &[f64]) -> f64 {
+    let (lo, hi) = if x[0] < x[1] {
+        (x[0], x[1])
+    } else {
+        (x[1], x[0])
+    };
+    let m = Metres(hi - lo);
+    let Metres(span) = m;
+    let [a, b, c] = [x[0], x[1], x[2]];
+    span * (a + b * c)
+}
+
+#[test]
+fn tuple_from_if_and_tuple_struct_pattern() {
+    check_modes!(ordered {}, ordered, [0.3, 1.9, -0.7]);
+    check_modes!(ordered {}, ordered, [2.3, 1.9, -0.7]);
+}
+
+/// `bool`, `char` and byte casts as weights, integer constants, float constants.
+#[derive_frule]
+fn odd_casts(x: &[f64]) -> f64 {
+    let positive = (x[0] > 0.0) as i32 as f64;
+    let letter = 'a' as u32 as f64 / 97.0;
+    let byte = b'b' as f64 / 98.0;
+    let big = i32::MAX as f64 / 2147483647.0;
+    let tiny = f64::EPSILON * 0.0 + f64::MIN_POSITIVE * 0.0;
+    positive * x[0] * letter * byte * big + tiny + std::f64::consts::E * x[1]
+}
+
+#[test]
+fn casts_of_bool_and_char() {
+    check_modes!(odd_casts {}, odd_casts, [0.3, 1.9]);
+}
+
+/// Iterator idioms: `find`, `fold` with `f64::max`, `rev().enumerate()`, `step_by`,
+/// `chunks_exact`, a collected `Vec` summed with a turbofish.
+#[derive_frule]
+fn iterator_idioms(x: &[f64]) -> f64 {
+    let first_big = x.iter().find(|&&v| v > 1.0).copied().unwrap_or(0.0);
+    let peak = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut weighted = 0.0;
+    for (i, v) in x.iter().rev().enumerate() {
+        weighted += (i + 1) as f64 * v;
+    }
+    let even: f64 = x.iter().step_by(2).sum();
+    let mut pairs = 0.0;
+    for c in x.chunks_exact(2) {
+        pairs += c[0] * c[1];
+    }
+    let squares: Vec<f64> = x.iter().map(|v| v * v).collect();
+    first_big + peak + weighted + even + pairs + squares.iter().sum::<f64>()
+}
+
+#[test]
+fn iterator_idioms_in_every_mode() {
+    check_first_order!(iterator_idioms {}, iterator_idioms, [0.3, 1.9, -0.7, 1.2]);
+}
+
+/// `mem::swap`, `copy_from_slice`, a `loop` with `match` arms that `continue` and
+/// `break`.
+#[derive_frule]
+fn swaps(x: &[f64]) -> f64 {
+    let mut a = x[0];
+    let mut b = x[1];
+    if a > b {
+        std::mem::swap(&mut a, &mut b);
+    }
+    let mut buf = [0.0; 2];
+    buf.copy_from_slice(&x[..2]);
+    let mut k = 0;
+    let mut s = 0.0;
+    loop {
+        k += 1;
+        match k {
+            1 | 3 => continue,
+            2 => s += buf[0] * b,
+            _ => break,
+        }
+    }
+    s + a * buf[1]
+}
+
+#[test]
+fn swap_copy_and_loop_match() {
+    check_modes!(swaps {}, swaps, [0.3, 1.9]);
+    check_modes!(swaps {}, swaps, [2.3, 1.9]);
+}
+
+/// Strings and `&str` beside the floats, `usize` arithmetic, `Option` combinators.
+#[derive_frule]
+fn labelled_sum(x: &[f64]) -> f64 {
+    let name = "pressure";
+    let unit = String::from("Pa");
+    let n = name.len() + unit.len();
+    let scale = usize::min(n, 4).pow(2) as f64;
+    let last = x.last().copied().unwrap_or_default();
+    let head = x.first().map(|v| v * 2.0).unwrap_or(1.0);
+    scale * last + head
+}
+
+#[test]
+fn strings_and_option_combinators() {
+    check_modes!(labelled_sum {}, labelled_sum, [0.3, 1.9]);
+}
+
+/// A generic helper and a `const fn` inside the body, a closure with a written return
+/// type, and a `move` closure.
+#[derive_frule]
+fn local_generics(x: &[f64]) -> f64 {
+    const fn half(n: usize) -> usize {
+        n / 2
+    }
+    fn sum_sq<T: Copy + std::ops::Mul<Output = T> + std::ops::Add<Output = T>>(a: T, b: T) -> T {
+        a * a + b * b
+    }
+    let add = |a: f64, b: f64| -> f64 { a + b };
+    let k = x[1];
+    let scaled = move |v: f64| v * k;
+    let h = half(x.len()) as f64;
+    h * sum_sq(x[0], x[1]) + add(x[0], scaled(x[0]))
+}
+
+#[test]
+fn local_generic_helpers() {
+    check_modes!(local_generics {}, local_generics, [0.3, 1.9]);
+}
+
+/// A trait implemented for a unit struct at module level, called through the unit value.
+#[derive_frule]
+trait Prior {
+    fn log_density(&self, v: f64) -> f64;
+}
+
+#[derive(Differentiable, Clone, Copy)]
+struct Flat;
+
+#[derive_frule]
+impl Prior for Flat {
+    fn log_density(&self, v: f64) -> f64 {
+        -0.5 * v * v
+    }
+}
+
+#[derive_frule]
+fn posterior(x: &[f64]) -> f64 {
+    let prior = Flat;
+    x.iter().map(|&v| prior.log_density(v)).sum::<f64>() + x[0]
+}
+
+#[test]
+fn unit_struct_with_trait() {
+    check_modes!(posterior {}, posterior, [0.3, 1.9]);
+}
+
+/// `#[rustfmt::skip]` and `#[allow]` on statements and on an item in the body, a block
+/// comment, a `#[cfg]`d statement.
+#[derive_frule]
+fn formatted(x: &[f64]) -> f64 {
+    #[rustfmt::skip]
+    let m = [[x[0], 0.0],
+             [0.0,  x[1]]];
+    #[allow(dead_code)]
+    fn unused() {}
+    /* a block comment */
+    #[cfg(test)]
+    let bonus = 1.0;
+    #[cfg(not(test))]
+    let bonus = 2.0;
+    m[0][0] * m[1][1] + bonus * x[0]
+}
+
+#[test]
+fn rustfmt_skip_and_cfg() {
+    check_modes!(formatted {}, formatted, [0.3, 1.9]);
+}
+
+/// Returning early from inside nested loops and a `match`.
+#[derive_frule]
+fn early_exit(x: &[f64]) -> f64 {
+    for i in 0..x.len() {
+        for j in 0..i {
+            match x[i] - x[j] {
+                d if d > 2.0 => return d.sqrt(),
+                d if d < -2.0 => return -d,
+                _ => {}
+            }
+        }
+    }
+    x.iter().product()
+}
+
+#[test]
+fn return_from_nested_loops() {
+    check_modes!(early_exit {}, early_exit, [0.3, 1.9, 2.7]);
+    check_modes!(early_exit {}, early_exit, [0.3, 2.9, 2.7]);
+}

@@ -1126,7 +1126,10 @@ fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &A
     };
     for item in &mut ir.items {
         match item {
+            // Called in the body: the rule's copy calls its rule, and a generic one's copy
+            // is then never used (the plain function's is).
             syn::Item::Fn(f) if called.contains(&f.sig.ident.to_string()) => {
+                f.attrs.push(allow_dead_code());
                 f.attrs.push(attr.clone());
             }
             // A local `impl Acc { .. }`: its methods get rules as a `#[derive_frule] impl`
