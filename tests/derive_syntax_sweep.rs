@@ -805,3 +805,166 @@ fn return_from_nested_loops() {
     check_modes!(early_exit {}, early_exit, [0.3, 1.9, 2.7]);
     check_modes!(early_exit {}, early_exit, [0.3, 2.9, 2.7]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Vectors, tuples, associated items.
+
+/// A `Vec` edited in place: `iter_mut`, `extend_from_slice`, `insert`, `swap`,
+/// `truncate`, `reverse`; sorted by a comparator; its maximum by `max_by`.
+#[derive_frule]
+fn edited(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.iter_mut().for_each(|a| *a *= 2.0);
+    for a in v.iter_mut() {
+        *a = a.sin() + *a;
+    }
+    v.extend_from_slice(x);
+    v.insert(0, 1.5);
+    v.swap(0, 1);
+    v.truncate(5);
+    v.reverse();
+    let mut sorted = v.clone();
+    sorted.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    let top = v.iter().copied().max_by(|a, b| a.total_cmp(b)).unwrap();
+    sorted[1] * v[0] + top
+}
+
+#[test]
+fn vec_edits() {
+    check_first_order!(edited {}, edited, [0.3, 1.9, -0.7]);
+}
+
+/// Nested tuples, `sin_cos`, `mul_add`, `hypot`, `atan2`, a helper returning a pair.
+#[derive_frule]
+fn polar(x: &[f64]) -> (f64, f64) {
+    (x[0].hypot(x[1]), x[1].atan2(x[0]))
+}
+
+#[derive_frule]
+fn trig_tuples(x: &[f64]) -> f64 {
+    let t = (x[0], (x[1], x[2]));
+    let (s, c) = (t.1).0.sin_cos();
+    let (r, theta) = polar(x);
+    s.mul_add(c, r * theta) + t.0 * t.1 .1
+}
+
+#[test]
+fn tuples_and_float_pairs() {
+    check_modes!(trig_tuples {}, trig_tuples, [0.3, 1.9, -0.7]);
+}
+
+/// An associated constant and function of a local type, an enum's discriminant as an
+/// index, `Self` in an `impl`.
+#[derive(Differentiable, Clone, Copy, Debug)]
+struct Spring {
+    k: f64,
+}
+
+impl Spring {
+    const REST: f64 = 0.5;
+}
+
+#[derive_frule]
+impl Spring {
+    fn new(k: f64) -> Self {
+        Self { k }
+    }
+    fn energy(&self, d: f64) -> f64 {
+        0.5 * self.k * (d - Self::REST).powi(2)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Axis {
+    X = 0,
+    Y = 1,
+}
+
+#[derive_frule]
+fn springs(x: &[f64]) -> f64 {
+    let s = Spring::new(x[0]);
+    let i = Axis::Y as usize;
+    let j = Axis::X as usize;
+    s.energy(x[i]) + Spring::REST * x[j]
+}
+
+#[test]
+fn associated_items_and_discriminants() {
+    check_modes!(springs {}, springs, [0.3, 1.9]);
+}
+
+/// Chains: `windows` into two `map`s, `zip` with a `skip`, `filter` on `enumerate`, `map`
+/// by a function path, `any`, `array::from_fn`, `flatten` over rows.
+#[derive_frule]
+fn chains(x: &[f64]) -> f64 {
+    let curvature = x
+        .windows(3)
+        .map(|w| w[0] - 2.0 * w[1] + w[2])
+        .map(|d| d * d)
+        .sum::<f64>();
+    let steps: f64 = x
+        .iter()
+        .zip(x.iter().skip(1))
+        .map(|(a, b)| (b - a).powi(2))
+        .sum();
+    let even: f64 = x
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0)
+        .map(|(_, v)| v)
+        .sum();
+    let growth: f64 = x.iter().cloned().map(f64::exp).sum();
+    let negative = x.iter().any(|&v| v < 0.0);
+    let cube: [f64; 3] = std::array::from_fn(|i| x[i] * x[i] * x[i]);
+    let rows = [[x[0], x[1]], [x[2], x[3]]];
+    let total: f64 = rows.iter().flatten().sum();
+    curvature + steps + even + growth + if negative { 1.0 } else { 0.0 } + cube[2] + total
+}
+
+#[test]
+fn chain_idioms() {
+    check_modes!(chains {}, chains, [0.3, 1.9, -0.7, 1.2]);
+}
+
+/// Raw identifiers as parameters, a shadowed parameter, an early `return f64::NAN`,
+/// a `match` binding the length.
+#[derive_frule]
+fn shadowed_param(r#in: &[f64], r#ref: f64) -> f64 {
+    if r#in.is_empty() {
+        return f64::NAN;
+    }
+    let r#in = r#in.to_vec();
+    let scale = match r#in.len() {
+        0 => 0.0,
+        n => 1.0 / n as f64,
+    };
+    scale * r#in.iter().map(|v| (v - r#ref).powi(2)).sum::<f64>()
+}
+
+#[test]
+fn raw_parameters_and_shadowed_parameter() {
+    check_modes!(
+        bind(shadowed_param {}, (Wrt, Const(0.25))),
+        |x: &[f64]| shadowed_param(x, 0.25),
+        [0.3, 1.9, -0.7]
+    );
+}
+
+/// Integer helpers beside floats: `wrapping_add`, `checked_sub`, `saturating_sub`,
+/// `pow`, `rem_euclid`, `abs_diff`.
+#[derive_frule]
+fn integer_helpers(x: &[f64]) -> f64 {
+    let n = x.len();
+    let a = n.wrapping_add(1);
+    let b = n.checked_sub(5).unwrap_or(0);
+    let c = n.saturating_sub(1);
+    let d = (n as i64 - 7).rem_euclid(3);
+    let e = n.abs_diff(10);
+    let w = (a + b + c.pow(2) + e) as f64 + d as f64;
+    w * x[0] + x[n - 1].powi(c as i32)
+}
+
+#[test]
+fn integer_helpers_beside_floats() {
+    check_modes!(integer_helpers {}, integer_helpers, [0.3, 1.9, -0.7]);
+}
