@@ -968,3 +968,141 @@ fn integer_helpers(x: &[f64]) -> f64 {
 fn integer_helpers_beside_floats() {
     check_modes!(integer_helpers {}, integer_helpers, [0.3, 1.9, -0.7]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Signatures and error handling.
+
+#[derive(Differentiable, Clone, Copy, Debug)]
+struct Reading {
+    value: f64,
+    weight: f64,
+}
+
+/// `let .. else` through `Some(Struct { .. })`, an `@` binding with a float range inside
+/// a struct pattern, `matches!` with a guard, closure parameters as patterns.
+#[derive_frule]
+fn readings(x: &[f64]) -> f64 {
+    let r = if x.len() > 1 {
+        Some(Reading {
+            value: x[0],
+            weight: x[1],
+        })
+    } else {
+        None
+    };
+    let Some(Reading { value, weight }) = r else {
+        return 0.0;
+    };
+    let clipped = match (Reading { value, weight }) {
+        Reading {
+            value: v @ 0.0..=1.0,
+            ..
+        } => v,
+        Reading { value, .. } => value.tanh(),
+    };
+    let positive = matches!(weight, w if w > 0.0);
+    let pairs = [(x[0], x[1]), (x[1], x[0])];
+    let cross: f64 = pairs.iter().map(|&(a, b)| a * b * b).sum();
+    let sq = |[a, b]: [f64; 2]| a * a + b * b;
+    clipped * weight + if positive { cross } else { 0.0 } + sq([x[0], x[1]])
+}
+
+#[test]
+fn let_else_through_structs_and_closure_patterns() {
+    check_modes!(readings {}, readings, [0.3, 1.9]);
+    check_modes!(readings {}, readings, [1.3, -1.9]);
+}
+
+/// A `const` table of tuples and a glob `use` in the body, a float parameter shadowed by
+/// a sum.
+#[derive_frule]
+fn tabulated(x: &[f64]) -> f64 {
+    use std::f64::consts::*;
+    const TABLE: [(f64, f64); 3] = [(0.5, 1.0), (1.5, 2.0), (2.5, 0.5)];
+    let mut s = 0.0;
+    for &(a, w) in TABLE.iter() {
+        s += w * (x[0] - a).powi(2);
+    }
+    let x: f64 = x.iter().sum();
+    s * FRAC_PI_2 + x * LN_2
+}
+
+#[test]
+fn const_tables_and_glob_use() {
+    check_modes!(tabulated {}, tabulated, [0.3, 1.9]);
+}
+
+/// `Result` with `?` and `Err(..)` returns, an `Option` return, `assert!` and
+/// `debug_assert_eq!` on active values, `eprintln!` of a slice with inline arguments
+/// behind a flag, `format!` of a float measured by its length.
+#[derive_frule]
+fn checked_log(v: f64) -> Result<f64, String> {
+    if v <= 0.0 {
+        return Err(format!("log of {v}"));
+    }
+    Ok(v.ln())
+}
+
+#[derive_frule]
+fn maybe_ratio(a: f64, b: f64) -> Option<f64> {
+    if b == 0.0 {
+        None
+    } else {
+        Some(a / b)
+    }
+}
+
+#[derive_frule]
+fn fallible(x: &[f64]) -> Result<f64, String> {
+    assert!(x[0] > 0.0, "x0 = {}", x[0]);
+    debug_assert_eq!(x.len(), 2);
+    if x.len() > 5 {
+        eprintln!("{x:?}");
+    }
+    let digits = format!("{:.2}", x[1]).len() as f64;
+    let l = checked_log(x[0])?;
+    let r = maybe_ratio(x[1], x[0]).ok_or("zero")?;
+    if l.is_nan() {
+        unimplemented!();
+    }
+    Ok(l * r + digits * x[1])
+}
+
+/// The fallible computation, its error read by the caller.
+#[derive_frule]
+fn fallible_or_zero(x: &[f64]) -> f64 {
+    match fallible(x) {
+        Ok(v) => v,
+        Err(_) => 0.0,
+    }
+}
+
+#[test]
+fn results_and_options() {
+    check_modes!(fallible_or_zero {}, fallible_or_zero, [0.3, 1.9]);
+}
+
+/// A function generic over a float type with `T::from`, `T::epsilon` and a `const`
+/// generic length; attributes on the function.
+#[derive_frule]
+#[inline(always)]
+#[must_use]
+pub(crate) fn smooth_norm<T: Float, const N: usize>(x: &[T; N]) -> T {
+    let eps = T::epsilon() * T::from(1e3).unwrap();
+    let mut s = T::zero();
+    for v in x.iter() {
+        s = s + *v * *v;
+    }
+    (s + eps).sqrt()
+}
+
+/// The generic function at `f64` and a length of three.
+#[derive_frule]
+fn norm3(x: &[f64]) -> f64 {
+    smooth_norm(&[x[0], x[1], x[2]])
+}
+
+#[test]
+fn const_generics_and_float_constructors() {
+    check_modes!(norm3 {}, norm3, [0.3, 1.9, -0.7]);
+}
