@@ -1106,3 +1106,66 @@ fn norm3(x: &[f64]) -> f64 {
 fn const_generics_and_float_constructors() {
     check_modes!(norm3 {}, norm3, [0.3, 1.9, -0.7]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Logs passed on.
+
+/// A step that appends to a log it is lent.
+#[derive_frule]
+fn logged_step(x: &[f64], log: &mut Vec<String>) -> f64 {
+    let e = x[0] * x[1].exp();
+    log.push(format!("e = {e:.3}"));
+    e
+}
+
+/// A local log lent to a derived function, then read.
+#[derive_frule]
+fn logged_run(x: &[f64]) -> f64 {
+    let mut log: Vec<String> = Vec::new();
+    let a = logged_step(x, &mut log);
+    let b = logged_step(&x[1..], &mut log);
+    a + b * log.len() as f64
+}
+
+#[test]
+fn local_log_lent_to_a_derived_function() {
+    check_modes!(logged_run {}, logged_run, [0.3, 1.9, -0.7]);
+}
+
+/// An index buffer filled by a callee taking `&mut [usize]`, from a `Vec` and from an
+/// array, and a `Vec<usize>` taken as `&mut Vec<usize>`.
+#[derive_frule]
+fn fill_order(x: &[f64], order: &mut [usize]) -> f64 {
+    for (k, o) in order.iter_mut().enumerate() {
+        *o = (k + 1) % x.len();
+    }
+    x[order[0]]
+}
+
+#[derive_frule]
+fn push_count(x: &[f64], seen: &mut Vec<usize>) -> f64 {
+    seen.push(x.len());
+    x[0] * seen.len() as f64
+}
+
+#[derive_frule]
+fn gathered(x: &[f64]) -> f64 {
+    let mut order = vec![0usize; 3];
+    let mut fixed = [0usize; 2];
+    let mut seen: Vec<usize> = Vec::new();
+    let a = fill_order(x, &mut order);
+    let b = fill_order(x, &mut fixed);
+    let c = push_count(x, &mut seen) + push_count(x, &mut seen);
+    a * x[order[1]] + b * x[fixed[1]] + c * seen.len() as f64
+}
+
+#[test]
+fn integer_buffers_lent_to_derived_functions() {
+    check_modes!(gathered {}, gathered, [0.3, 1.9, -0.7]);
+    // a = x1, order = [1, 2, 0]; b = x1, fixed = [1, 2]; c = x0 + 2 x0; seen has 2.
+    let x = [0.3, 1.9, -0.7];
+    let (_, g) = gradient(gathered {}, &x);
+    common::modes::assert_close(g[0], 6.0, 1e-12, "d/dx0");
+    common::modes::assert_close(g[1], 2.0 * x[2], 1e-12, "d/dx1");
+    common::modes::assert_close(g[2], 2.0 * x[1], 1e-12, "d/dx2");
+}

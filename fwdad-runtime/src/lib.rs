@@ -117,8 +117,8 @@ pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]
 pub use frule::PromotedElem;
 pub use frule::{
-    call, coerce_to, column, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf, Promoted,
-    SelfByValue,
+    call, coerce_to, column, lend_mut, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf,
+    Promoted, SelfByValue,
 };
 pub use implicit::{implicit_root, implicit_system, Residual};
 #[doc(hidden)]
