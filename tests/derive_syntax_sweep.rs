@@ -1169,3 +1169,133 @@ fn integer_buffers_lent_to_derived_functions() {
     common::modes::assert_close(g[1], 2.0 * x[2], 1e-12, "d/dx1");
     common::modes::assert_close(g[2], 2.0 * x[1], 1e-12, "d/dx2");
 }
+
+// ---------------------------------------------------------------------------------------
+// Odds and ends.
+
+/// A generic local struct with an `impl`, nested closures, a closure calling another, a
+/// `FnMut` accumulator.
+#[derive_frule]
+fn nested_closures(x: &[f64]) -> f64 {
+    struct Pair<T> {
+        a: T,
+        b: T,
+    }
+    impl<T: Copy + std::ops::Mul<Output = T> + std::ops::Add<Output = T>> Pair<T> {
+        fn dot(&self) -> T {
+            self.a * self.a + self.b * self.b
+        }
+    }
+    let p = Pair { a: x[0], b: x[1] };
+    let sq = |v: f64| v * v;
+    let quad = |v: f64| {
+        let inner = |w: f64| sq(w) + w;
+        inner(v) * 2.0
+    };
+    let mut total = 0.0;
+    let mut add = |v: f64| total += v;
+    add(quad(x[0]));
+    add(p.dot());
+    total
+}
+
+#[test]
+fn nested_and_accumulating_closures() {
+    check_modes!(nested_closures {}, nested_closures, [0.3, 1.9]);
+}
+
+/// `Option<&f64>` matched, `position`, `partial_cmp` matched on `Ordering`, `From`
+/// conversions, `fold` with a typed seed, a wildcard `let`.
+#[derive_frule]
+fn conversions(x: &[f64]) -> f64 {
+    use std::cmp::Ordering;
+    let second = match x.get(1) {
+        Some(&v) => v,
+        None => 0.0,
+    };
+    let at = if let Some(i) = x.iter().position(|&v| v > 1.0) {
+        x[i]
+    } else {
+        1.0
+    };
+    let sign = match x[0].partial_cmp(&x[2]) {
+        Some(Ordering::Less) => -1.0,
+        Some(Ordering::Greater) => 1.0,
+        _ => 0.0,
+    };
+    let small = x[2] as f32;
+    let widened = f64::from(small) + f64::from(3u8) + f64::from(u32::from(true));
+    let peak = x.iter().map(|v| v.abs()).fold(0.0_f64, |a, b| a.max(b));
+    let _ = x[0].sin();
+    let _unused = second * 2.0;
+    second * at + sign * x[0] + widened + peak
+}
+
+#[test]
+fn option_ordering_and_from() {
+    let x = [0.3, 1.9, -0.7];
+    // d/dx0 = 1 (sign), d/dx1 = 2 x1 + 1 (peak), d/dx2 = 1 (through f32).
+    let want = vec![1.0, 2.0 * x[1] + 1.0, 1.0];
+    check_first_order!(conversions {}, conversions, x, want);
+}
+
+/// A `Debug` struct in the body printed behind a flag, `cfg!` in a condition, location
+/// macros, `stringify!` and `concat!`, `assert_ne!`, `panic!` with arguments on a path
+/// not taken, `vec![v; n]` of a differentiated value.
+#[derive_frule]
+fn diagnostics(x: &[f64], verbose: bool) -> f64 {
+    #[derive(Debug, Clone, Copy)]
+    struct State {
+        pos: f64,
+        vel: f64,
+    }
+    let s = State {
+        pos: x[0],
+        vel: x[1],
+    };
+    if verbose {
+        println!("{:?} at {}:{}:{}", s, file!(), line!(), column!());
+        println!("{}", stringify!(s.pos * s.vel));
+        println!("{}", concat!("a", "b"));
+    }
+    let scale = if cfg!(debug_assertions) { 2.0 } else { 2.0 };
+    assert_ne!(x.len(), 0);
+    if s.pos.is_nan() {
+        panic!("nan at {}", s.vel);
+    }
+    let copies = vec![s.vel; 3];
+    scale * s.pos * copies.iter().sum::<f64>()
+}
+
+#[test]
+fn diagnostic_macros() {
+    check_modes!(
+        bind(diagnostics {}, (Wrt, Const(false))),
+        |x: &[f64]| diagnostics(x, false),
+        [0.3, 1.9]
+    );
+}
+
+/// A `()` function writing its output, with an early `return;`.
+#[derive_frule]
+fn scaled_into(x: &[f64], out: &mut [f64]) {
+    if x.is_empty() {
+        return;
+    }
+    for (o, v) in out.iter_mut().zip(x) {
+        *o = v * v;
+    }
+}
+
+#[derive_frule]
+fn through_output(x: &[f64]) -> f64 {
+    let mut out = vec![0.0; x.len()];
+    scaled_into(x, &mut out);
+    scaled_into(&[], &mut out[..0]);
+    out.iter().sum()
+}
+
+#[test]
+fn unit_function_with_early_return() {
+    check_modes!(through_output {}, through_output, [0.3, 1.9]);
+}

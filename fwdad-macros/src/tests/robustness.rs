@@ -28,6 +28,7 @@ const REJECTED_ITEMS: &[&str] = &[
     "fn f<T>(&self, x: f64) -> f64 { x }",
     "fn f(x: impl Into<f64>) -> f64 { x.into() }",
     "fn f(x: f64) -> impl Copy { x }",
+    "fn f<T>(a: T, k: f64) -> T where T: std::ops::Mul<f64, Output = T> { a * k }",
     "fn f(x: &[f64], y: &[f64]) -> &f64 { &x[0] }",
     // Not a function at all, or not Rust.
     "struct S { x: f64 }",
