@@ -1308,7 +1308,11 @@ fn unit_function_with_early_return() {
 #[derive_frule]
 fn iteration(x: &[f64]) -> f64 {
     let doubled = x.iter().map(|v| v * 2.0).collect::<Vec<_>>();
-    let kept: Vec<f64> = doubled.iter().copied().filter(|v| *v > 0.0).collect::<Vec<f64>>();
+    let kept: Vec<f64> = doubled
+        .iter()
+        .copied()
+        .filter(|v| *v > 0.0)
+        .collect::<Vec<f64>>();
     let arg = x
         .iter()
         .copied()
@@ -1386,4 +1390,89 @@ fn powers_and_ranges() {
         1.0 + 2.0 + 1.0 + (x[0] + x[1]) + 1.0,
     ];
     check_first_order!(powers {}, powers, x, want);
+}
+
+// ---------------------------------------------------------------------------------------
+// Small forms, one line each.
+
+#[derive_frule]
+#[allow(unused_braces)]
+fn tiny_block(x: &[f64]) -> f64 {
+    {
+        x[0]
+    }
+}
+
+#[derive_frule]
+fn tiny_neg(x: &[f64]) -> f64 {
+    -(-x[0]) * (x[1])
+}
+
+#[derive_frule]
+fn tiny_unit_patterns(x: &[f64]) -> f64 {
+    let () = ();
+    let _: () = ();
+    let (.., a) = (1, x[0]);
+    let [_, b] = [1.0, x[1]];
+    match () {
+        () => a * b,
+    }
+}
+
+#[derive_frule]
+fn tiny_refs(x: &[f64]) -> f64 {
+    let a = *&x[0];
+    let b = **&&x[1];
+    (a,).0 * [[b]][0][0]
+}
+
+#[derive_frule]
+fn tiny_clones(x: &[f64]) -> f64 {
+    x[0].clone() * Clone::clone(&x[1]) + f64::clone(&x[0]) + <f64 as Clone>::clone(&x[1])
+}
+
+#[derive_frule]
+fn tiny_identity(x: &[f64]) -> f64 {
+    std::convert::identity(x[0]) * x[1]
+}
+
+#[derive_frule]
+fn tiny_remainders(x: &[f64]) -> f64 {
+    x[0] % 2.0 + x[1].rem_euclid(1.5)
+}
+
+#[derive_frule]
+fn tiny_label_loop(x: &[f64]) -> f64 {
+    'a: loop {
+        break 'a x[0] * x[1];
+    }
+}
+
+#[derive_frule]
+fn tiny_unreachable(x: &[f64]) -> f64 {
+    if !x.is_empty() {
+        x[0] * x[1]
+    } else {
+        unreachable!()
+    }
+}
+
+#[derive_frule]
+fn tiny_bool_casts(x: &[f64]) -> f64 {
+    (!false as u8 as f64) * x[0] + (x[1] > 0.0) as u8 as f64 * x[1]
+}
+
+#[test]
+fn small_forms() {
+    let x = [0.7, 1.9];
+    check_modes!(tiny_block {}, tiny_block, x);
+    check_modes!(tiny_neg {}, tiny_neg, x);
+    check_modes!(tiny_unit_patterns {}, tiny_unit_patterns, x);
+    check_modes!(tiny_refs {}, tiny_refs, x);
+    check_modes!(tiny_clones {}, tiny_clones, x);
+    check_modes!(tiny_identity {}, tiny_identity, x);
+    check_modes!(tiny_remainders {}, tiny_remainders, x);
+    check_modes!(tiny_label_loop {}, tiny_label_loop, x);
+    check_modes!(tiny_unreachable {}, tiny_unreachable, x);
+    check_modes!(tiny_bool_casts {}, tiny_bool_casts, x);
 }

@@ -1958,7 +1958,15 @@ fn operator_with_float_operand(b: &syn::TypeParamBound) -> Option<String> {
     let last = t.path.segments.last()?;
     let op = matches!(
         last.ident.to_string().as_str(),
-        "Add" | "Sub" | "Mul" | "Div" | "Rem" | "AddAssign" | "SubAssign" | "MulAssign" | "DivAssign"
+        "Add"
+            | "Sub"
+            | "Mul"
+            | "Div"
+            | "Rem"
+            | "AddAssign"
+            | "SubAssign"
+            | "MulAssign"
+            | "DivAssign"
     );
     let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
         return None;

@@ -70,6 +70,8 @@ const ILL_TYPED_BODIES: &[&str] = &[
 /// Bodies of `fn f(x: f64) -> f64` that `#[derive_frule]` supports.
 const SUPPORTED_BODIES: &[&str] = &[
     "let w = const { 1.0 / 3.0 }; w * x",
+    "f64::clone(&x) * Clone::clone(&x) + <f64 as Clone>::clone(&x)",
+    "std::convert::identity(x) * 2.0",
     "use std::fmt::Write; let mut s = String::new(); write!(s, \"{x}\").unwrap(); x",
     "use std::fmt::Write; let mut s = String::new(); writeln!(s).unwrap(); x",
     "let g = |y: f64| y * 2.0; g(x)",
