@@ -1476,3 +1476,53 @@ fn small_forms() {
     check_modes!(tiny_unreachable {}, tiny_unreachable, x);
     check_modes!(tiny_bool_casts {}, tiny_bool_casts, x);
 }
+
+// ---------------------------------------------------------------------------------------
+// Places and methods on literals.
+
+#[derive(Differentiable, Clone, Copy, Debug)]
+struct Inner {
+    c: f64,
+}
+
+#[derive(Differentiable, Clone, Debug)]
+struct Outer {
+    b: Inner,
+    p: [f64; 3],
+    offset: Option<f64>,
+}
+
+#[derive(Differentiable, Clone, Copy, Debug)]
+struct Pair2(f64, f64);
+
+/// Nested field updates, an array field written by index, a tuple-struct field assigned,
+/// an `Option` field's combinators, `if let Some(ref v)`, a slice `match` with a guard,
+/// methods on float literals and on sums.
+#[derive_frule]
+fn places(x: &[f64]) -> f64 {
+    let mut o = Outer {
+        b: Inner { c: 1.0 },
+        p: [0.0; 3],
+        offset: Some(x[1]),
+    };
+    o.b.c += x[0];
+    o.p[1] = x[0] * x[1];
+    let mut m = Pair2(0.0, 0.0);
+    m.0 = x[1];
+    m.1 += m.0 * 2.0;
+    let shift = o.offset.map(|v| v * 2.0).unwrap_or(0.0);
+    let extra = if let Some(ref v) = o.offset { *v } else { 0.0 };
+    let head = match &x[..] {
+        [a, b, ..] if a < b => a * b,
+        [a, ..] => *a,
+        [] => 0.0,
+    };
+    let lit = 2.0_f64.sqrt() * x[0] + x[0].max(x[1]).min(3.0);
+    let norm = x.iter().map(|v| v.powi(2)).sum::<f64>().sqrt();
+    o.b.c * o.p[1] + m.1 + shift + extra + head + lit + norm
+}
+
+#[test]
+fn places_and_literal_methods() {
+    check_modes!(places {}, places, [0.3, 1.9]);
+}
