@@ -565,6 +565,11 @@ impl Lowerer<'_> {
             syn::Expr::Try(t) => self.lower_try(t),
             // `const { 1.0 / 3.0 }` cannot read a local: a constant, emitted as written.
             syn::Expr::Const(_) => Some(self.qualified_constant(e)),
+            // `unsafe { *v.get_unchecked(i) }`: the indexing it skips the check of.
+            syn::Expr::Unsafe(u) if calls_get_unchecked(&u.block) => {
+                self.diag.error_spanned(e, "`#[derive_frule]` does not support `unsafe` blocks: index with `v[i]` (or `&mut v[i]`) instead of `get_unchecked`, or move the unsafe code into a function with a `#[primitive]` rule");
+                Some(self.poison(span))
+            }
             other => {
                 let what = unsupported_name(other);
                 self.diag
@@ -950,6 +955,20 @@ fn has_closure(e: &syn::Expr) -> bool {
     }
     let mut f = Finder(false);
     syn::visit::Visit::visit_expr(&mut f, e);
+    f.0
+}
+
+/// Whether `b` calls `get_unchecked` or `get_unchecked_mut`.
+fn calls_get_unchecked(b: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            self.0 |= m.method == "get_unchecked" || m.method == "get_unchecked_mut";
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_block(&mut f, b);
     f.0
 }
 
