@@ -7,12 +7,25 @@
 //! identifiers and macros in expression position. Each derivative is checked against
 //! central differences in every mode (`check_modes!`, or `check_first_order!` where the
 //! function is piecewise linear), primals bit for bit.
+// The constructs are the point: clippy would rewrite many of them.
 #![allow(
     clippy::needless_range_loop,
     clippy::unnecessary_cast,
     clippy::let_and_return,
     clippy::redundant_closure_call,
-    clippy::match_like_matches_macro
+    clippy::match_like_matches_macro,
+    clippy::useless_vec,
+    clippy::manual_unwrap_or,
+    clippy::match_single_binding,
+    clippy::never_loop,
+    clippy::nonminimal_bool,
+    clippy::manual_repeat_n,
+    clippy::if_same_then_else,
+    clippy::redundant_slicing,
+    clippy::manual_saturating_arithmetic,
+    clippy::assign_op_pattern,
+    clippy::deref_addrof,
+    clippy::clone_on_copy
 )]
 
 mod common;
