@@ -1539,3 +1539,26 @@ fn places(x: &[f64]) -> f64 {
 fn places_and_literal_methods() {
     check_modes!(places {}, places, [0.3, 1.9]);
 }
+
+/// A `#[non_differentiable]` helper filling an index buffer of the caller's.
+#[non_differentiable]
+fn ranks(x: &[f64], order: &mut Vec<usize>) {
+    order.clear();
+    order.extend(0..x.len());
+    order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+}
+
+#[derive_frule]
+fn smallest_two(x: &[f64]) -> f64 {
+    let mut order = Vec::new();
+    order.reserve(x.len());
+    let mut idx: Vec<usize> = Vec::with_capacity(x.len());
+    ranks(x, &mut idx);
+    order.extend_from_slice(&idx);
+    x[order[0]] * x[order[1]]
+}
+
+#[test]
+fn index_buffer_from_a_non_differentiable_helper() {
+    check_modes!(smallest_two {}, smallest_two, [0.3, 1.9, -0.7]);
+}

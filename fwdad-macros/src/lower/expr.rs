@@ -963,7 +963,7 @@ fn calls_get_unchecked(b: &syn::Block) -> bool {
     struct Finder(bool);
     impl<'ast> syn::visit::Visit<'ast> for Finder {
         fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            self.0 |= m.method == "get_unchecked" || m.method == "get_unchecked_mut";
+            self.0 |= crate::callee::is_unchecked_index(&m.method.to_string());
             syn::visit::visit_expr_method_call(self, m);
         }
     }
