@@ -25,7 +25,8 @@
     clippy::manual_saturating_arithmetic,
     clippy::assign_op_pattern,
     clippy::deref_addrof,
-    clippy::clone_on_copy
+    clippy::clone_on_copy,
+    clippy::reserve_after_initialization
 )]
 
 mod common;
