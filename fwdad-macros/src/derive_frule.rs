@@ -1181,7 +1181,10 @@ fn give_nested_fns_rules(ir: &mut ir::Function, plans: &dual::DualPlan, args: &A
     };
     for item in &mut ir.items {
         match item {
+            // Called in the body: the rule's copy calls its rule, and a generic one's copy
+            // is then never used (the plain function's is).
             syn::Item::Fn(f) if called.contains(&f.sig.ident.to_string()) => {
+                f.attrs.push(allow_dead_code());
                 f.attrs.push(attr.clone());
             }
             // A local `impl Acc { .. }`: its methods get rules as a `#[derive_frule] impl`
@@ -1966,6 +1969,18 @@ fn check_float_params(sig: &syn::Signature, diag: &mut Diagnostics, method: bool
             })
             .collect();
         let floaty = names.iter().any(|n| crate::callee::is_float_trait(n));
+        // `T: Mul<f64, Output = T> + Add<Output = T>` (noise's `linear`): an operator
+        // bound with a float on its other side says `T` is something a float scales, not a
+        // float; the rule would mix `T`'s tangent with the float's.
+        if !floaty {
+            if let Some(op) = bounds.iter().find_map(|b| operator_with_float_operand(b)) {
+                diag.error(
+                    tp.ident.span(),
+                    format!("`#[derive_frule]` takes every type parameter to be a float type, and `{id}` is bounded by operator traits alone (`{op}`), which say that a float scales it, not that it is one: bound `{id}: Float` (`num_traits::Float`) if `{id}` is a float type, or write the function for the concrete type (`f64`, or your own type with `#[derive(Differentiable)]`)", id = tp.ident),
+                );
+                continue;
+            }
+        }
         let foreign = names
             .iter()
             .find(|n| !crate::callee::float_has_trait(n) && !crate::callee::is_float_trait(n));
@@ -1987,6 +2002,42 @@ fn check_float_params(sig: &syn::Signature, diag: &mut Diagnostics, method: bool
             );
         }
     }
+}
+
+/// `Mul<f64, ..>` (an arithmetic operator trait whose right-hand side is written `f32` or
+/// `f64`), as written, for the error.
+fn operator_with_float_operand(b: &syn::TypeParamBound) -> Option<String> {
+    let syn::TypeParamBound::Trait(t) = b else {
+        return None;
+    };
+    let last = t.path.segments.last()?;
+    let op = matches!(
+        last.ident.to_string().as_str(),
+        "Add"
+            | "Sub"
+            | "Mul"
+            | "Div"
+            | "Rem"
+            | "AddAssign"
+            | "SubAssign"
+            | "MulAssign"
+            | "DivAssign"
+    );
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    let float_rhs = a.args.iter().any(|g| {
+        matches!(g, syn::GenericArgument::Type(syn::Type::Path(p))
+            if p.path.is_ident("f64") || p.path.is_ident("f32"))
+    });
+    (op && float_rhs).then(|| {
+        let args: Vec<String> = a
+            .args
+            .iter()
+            .map(|g| quote::ToTokens::to_token_stream(g).to_string())
+            .collect();
+        format!("{}<{}>", last.ident, args.join(", "))
+    })
 }
 
 /// The type parameters bounded by `IntoIterator` or `Iterator` (in the list or the `where`

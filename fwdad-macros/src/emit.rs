@@ -700,6 +700,23 @@ impl Emitter<'_> {
 
     /// Whether `v` is a mutable reference (see [`Function::is_mut_ref`]). Passing it on
     /// must reborrow, or it would be moved.
+    /// Whether `v` is `&mut buf` of a constant local `Vec` or array of non-differentiable
+    /// elements (`let mut log: Vec<String>`), which a rule's `&mut Vec<String>` parameter
+    /// takes with a tangent of its own ([`fwdad_runtime::frule::LentMut`]).
+    fn lends_constant_buffer(&self, v: Value) -> bool {
+        if self.is(v) {
+            return false;
+        }
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        let InstKind::Ref { mutable: true, arg } = self.func.insts[inst].kind else {
+            return false;
+        };
+        matches!(&self.func.values[arg].ty, TypeHint::Seq(e)
+            if matches!(**e, TypeHint::NonDiff | TypeHint::Int | TypeHint::Bool))
+    }
+
     fn is_mut_ref(&self, v: Value) -> bool {
         self.func.is_mut_ref(v)
     }
@@ -1610,6 +1627,11 @@ impl Emitter<'_> {
                 // (`&F` to `&dyn Fn`) by the callee's helper.
                 let mut args = args.clone();
                 for (k, a) in args.iter_mut().enumerate() {
+                    // `&mut log` of a constant `Vec<String>` (or array of integers): lent
+                    // beside a zero tangent the callee's `&mut Vec<String>` can borrow.
+                    if self.lends_constant_buffer(ops[k]) {
+                        *a = quote_spanned!(span=> &mut #rt::lend_mut::<#mode, _>(#a));
+                    }
                     if self.lends_fn_value(ops[k]) {
                         let pass = format_ident!("__fwdad_fn_pass{}", k, span = span);
                         let callee = strip_generics(path);
@@ -2717,11 +2739,20 @@ impl Emitter<'_> {
             // fails to compile instead of changing a copy).
             // Naming no local, its value is a constant of any type (see lowering).
             InstKind::Opaque { mac, captures, .. } if captures.is_empty() => quote!(#mac),
-            InstKind::Opaque { mac, captures, .. } => {
+            InstKind::Opaque {
+                mac,
+                captures,
+                lent,
+                ..
+            } => {
                 let rt = self.rt;
-                let lets = captures.iter().zip(a).map(
-                    |(c, a)| quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);),
-                );
+                let lets = captures.iter().zip(a).enumerate().map(|(i, (c, a))| {
+                    if i == 0 && *lent {
+                        quote_spanned!(span=> let #c = &mut #a;)
+                    } else {
+                        quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);)
+                    }
+                });
                 quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
             }
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),

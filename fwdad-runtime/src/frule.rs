@@ -627,6 +627,52 @@ impl<'a, E: Differentiable, const N: usize> CoerceTo<Dual<&'a mut [E], &'a mut [
     }
 }
 
+/// A constant buffer of non-differentiable elements lent `&mut` to a derived callee
+/// (`logged_step(x, &mut log)` with `let mut log: Vec<String>`), beside its zero tangent:
+/// a temporary of the call's argument list, so that the callee's `&mut Vec<String>`
+/// parameter gets a `&mut Vec<NoTangent>` tangent that lives as long as the call.
+#[doc(hidden)]
+pub struct LentMut<'b, P: ?Sized, Z> {
+    primal: &'b mut P,
+    zero: Z,
+}
+
+/// [`LentMut`] of `p`, its zero tangent in mode `S`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn lend_mut<S: Mode, P: ZeroTangent>(p: &mut P) -> LentMut<'_, P, P::TangentIn<S>> {
+    let zero = p.zero_tangent_in::<S>();
+    LentMut { primal: p, zero }
+}
+
+impl<'a, 'b: 'a, P: Differentiable + 'b, Z: 'a> CoerceTo<Dual<&'a mut P, &'a mut Z>>
+    for &'a mut LentMut<'b, P, Z>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut P, &'a mut Z> {
+        Dual::new(&mut *self.primal, &mut self.zero)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'a> CoerceTo<Dual<&'a mut [E], &'a mut [T]>>
+    for &'a mut LentMut<'b, Vec<E>, Vec<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [T]> {
+        Dual::new(&mut self.primal[..], &mut self.zero[..])
+    }
+}
+
+impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'a, const N: usize>
+    CoerceTo<Dual<&'a mut [E], &'a mut [T]>> for &'a mut LentMut<'b, [E; N], [T; N]>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a mut [E], &'a mut [T]> {
+        Dual::new(&mut self.primal[..], &mut self.zero[..])
+    }
+}
+
 // A receiver also lent to an argument (`a.dot(&a)`) is passed shared: the method takes
 // `&self` (Rust rejects the call otherwise), so these convert `&recv` to it.
 

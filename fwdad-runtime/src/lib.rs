@@ -24,10 +24,14 @@ extern crate alloc;
 
 /// A qualified path read as written in a rule (`<f64 as Scale>::K`): a constant whose type
 /// the macro does not see, which `#[derive_frule]` passes through this macro rather than
-/// through its IR's paths (which have no `<T as Trait>` part).
+/// through its IR's paths (which have no `<T as Trait>` part). Also a `const { .. }` block,
+/// which edition 2021's `expr` fragment does not match.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fwdad_constant {
+    (const $b:block) => {
+        const $b
+    };
     ($e:expr) => {
         $e
     };
@@ -113,8 +117,8 @@ pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]
 pub use frule::PromotedElem;
 pub use frule::{
-    call, coerce_to, column, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf, Promoted,
-    SelfByValue,
+    call, coerce_to, column, lend_mut, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf,
+    Promoted, SelfByValue,
 };
 pub use implicit::{implicit_root, implicit_system, Residual};
 #[doc(hidden)]

@@ -73,7 +73,7 @@ op_tags!(
 #[diagnostic::on_unimplemented(
     message = "no forward rule for this operator between `{Self}` and `{Rhs}`",
     label = "this operator has no forward rule",
-    note = "put `#[derive_frule]` on the operator's `impl` (`#[derive_frule] impl Add for Vec3 {{ .. }}`, `#[derive_frule] impl Mul<Vec3> for f64 {{ .. }}`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl",
+    note = "if `{Self}` is a type of yours, put `#[derive_frule]` on the operator's `impl`: `#[derive_frule] impl Add for Vec3 {{ .. }}` for `a + b` (`impl Mul<Vec3> for f64` for `k * v`); `a += b` uses the `AddAssign` impl, `-a` the `Neg` impl, `v[i]` the `Index` impl (`#[derive_frule] impl Index<usize> for Poly {{ .. }}`), `v[i] = x` the `IndexMut` impl",
     note = "if `{Self}` is a library type named through a type alias of yours (`type State = SVector<f64, 3>`), name the alias in the attribute, `#[derive_frule(alias(State = SVector<f64, 3>))]`, or write the library's name in the derived function (`x: &SVector<f64, 3>`): `#[derive_frule]` recognises library types by their names and cannot see the alias",
     note = "if `{Self}` is a library type read from a field of a struct of yours (`self.z * self.step` with `z: Complex<f64>`), read the field into a local with its type written first (`let z: Complex<f64> = self.z;`)"
 )]

@@ -171,9 +171,9 @@ pub mod __private {
     // `RealField` (`Float::exp(x)`, not `x.exp()`, which would be ambiguous).
     pub use fwdad_runtime::__num_traits::Float as NumFloat;
     pub use fwdad_runtime::{
-        call, coerce_to, column, constant_in, holds_no_float, ChainJacobianOf, Differentiable,
-        Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode, Promoted, Real,
-        SelfByValue, ZeroTangent,
+        call, coerce_to, column, constant_in, holds_no_float, lend_mut, ChainJacobianOf,
+        Differentiable, Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode, Promoted,
+        Real, SelfByValue, ZeroTangent,
     };
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{

@@ -23,6 +23,8 @@ super::names! {
         Format = "format",
         Dbg = "dbg",
         Matches = "matches",
+        Write = "write",
+        Writeln = "writeln",
         // Inline assembly: rejected in a derived body, as `unsafe` is.
         Asm = "asm",
         GlobalAsm = "global_asm",
@@ -43,6 +45,10 @@ impl StdMacro {
             StdMacro::DebugAssertNe => Some(StdMacro::AssertNe),
             _ => None,
         }
+    }
+    /// `write!(out, ..)`, `writeln!(out, ..)`: run as written, their destination lent `&mut`.
+    pub fn lends_first_arg(self) -> bool {
+        matches!(self, StdMacro::Write | StdMacro::Writeln)
     }
     /// `println!`, `print!`, `eprintln!`, `eprint!`, `format!`: formatting macros.
     pub fn formats(self) -> bool {

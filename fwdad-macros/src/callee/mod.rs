@@ -30,7 +30,7 @@ pub use macros::{is_runtime_fail, StdMacro};
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{
     boxed_type, is_constructor_name, is_std_named_user_method, is_trait_self_param,
-    is_user_method_name, is_user_method_on_user_type, is_user_trait_object,
+    is_unchecked_index, is_user_method_name, is_user_method_on_user_type, is_user_trait_object,
     names_user_trait_object, names_user_type, std_name_hash, UserOp,
 };
 pub use paths::{

@@ -206,6 +206,11 @@ pub fn is_user_trait_object(ty: &syn::Type) -> bool {
     }
 }
 
+/// `get_unchecked`, `get_unchecked_mut`: indexing without the bounds check (`unsafe`).
+pub fn is_unchecked_index(name: &str) -> bool {
+    matches!(name, "get_unchecked" | "get_unchecked_mut")
+}
+
 /// Whether a method named `name` can only be the user's: no float rule and no `std` row
 /// has that name.
 pub fn is_user_method_name(name: &str) -> bool {

@@ -276,6 +276,7 @@ fn write_inst(
             mac,
             captures,
             args,
+            ..
         } => {
             let bound: Vec<String> = captures
                 .iter()

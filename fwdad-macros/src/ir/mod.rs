@@ -429,6 +429,9 @@ pub enum InstKind {
         mac: syn::Macro,
         captures: Vec<syn::Ident>,
         args: Vec<Value>,
+        /// The first capture is lent `&mut` rather than copied: `write!(out, ..)`'s
+        /// destination.
+        lent: bool,
     },
     /// A construct that failed to lower (an error was reported); never reaches emission.
     Poison,

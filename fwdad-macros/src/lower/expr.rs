@@ -576,6 +576,13 @@ impl Lowerer<'_> {
             syn::Expr::Continue(c) => self.lower_continue(c),
             syn::Expr::Match(m) => self.lower_match(m),
             syn::Expr::Try(t) => self.lower_try(t),
+            // `const { 1.0 / 3.0 }` cannot read a local: a constant, emitted as written.
+            syn::Expr::Const(_) => Some(self.qualified_constant(e)),
+            // `unsafe { *v.get_unchecked(i) }`: the indexing it skips the check of.
+            syn::Expr::Unsafe(u) if calls_get_unchecked(&u.block) => {
+                self.diag.error_spanned(e, "`#[derive_frule]` does not support `unsafe` blocks: index with `v[i]` (or `&mut v[i]`) instead of `get_unchecked`, or move the unsafe code into a function with a `#[primitive]` rule");
+                Some(self.poison(span))
+            }
             other => {
                 let what = unsupported_name(other);
                 self.diag
@@ -642,6 +649,7 @@ impl Lowerer<'_> {
             mac,
             captures: vec![],
             args: vec![],
+            lent: false,
         };
         self.push(kind, TypeHint::Unknown, span)
     }
@@ -963,6 +971,20 @@ fn has_closure(e: &syn::Expr) -> bool {
     f.0
 }
 
+/// Whether `b` calls `get_unchecked` or `get_unchecked_mut`.
+fn calls_get_unchecked(b: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            self.0 |= crate::callee::is_unchecked_index(&m.method.to_string());
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_block(&mut f, b);
+    f.0
+}
+
 /// What to call an unsupported expression in an error message.
 fn unsupported_name(e: &syn::Expr) -> &'static str {
     match e {
@@ -977,7 +999,6 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Let(_) => "`let` expressions outside `if let`",
         syn::Expr::Yield(_) => "`yield`",
         syn::Expr::TryBlock(_) => "`try` blocks",
-        syn::Expr::Const(_) => "`const` blocks; bind the value to a `const` item",
         syn::Expr::Infer(_) => "`_` as an expression",
         _ => "this expression",
     }

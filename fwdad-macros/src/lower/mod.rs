@@ -351,6 +351,12 @@ impl Lowerer<'_> {
         self.push(InstKind::Poison, TypeHint::Unknown, span)
     }
 
+    /// Whether `v` stands for code already reported as an error.
+    pub(crate) fn is_poison(&self, v: Value) -> bool {
+        matches!(self.func.values[v].def, crate::ir::ValueDef::Inst(i, _)
+            if matches!(self.func.insts[i].kind, InstKind::Poison))
+    }
+
     /// Lowers an expression the macro rewrote the user's into (`crate::splice`), or
     /// reports why the rewrite did not parse.
     pub(crate) fn lower_spliced(&mut self, e: syn::Result<syn::Expr>, span: Span) -> Option<Value> {

@@ -646,6 +646,10 @@ impl Lowerer<'_> {
         if let Some(m) = self.float_method_by_path(p, c) {
             return self.lower_method_call(&m);
         }
+        // `Clone::clone(&x)`, `f64::clone(&x)`: `x.clone()`; `convert::identity(x)`: `x`.
+        if let Some(e) = clone_or_identity_call(p, c) {
+            return self.lower_expr(&e);
+        }
         // ndarray's `Zip::from(&mut a).and(&b).for_each(|a, &b| ..)`.
         if p.qself.is_none() && crate::libtypes::is_ndarray_zip(&p.path) {
             let advice = crate::libtypes::NDARRAY_ZIP_ADVICE.replace("{what}", "ndarray's `Zip`");
@@ -690,6 +694,10 @@ impl Lowerer<'_> {
             // A function value (`f: F` with `F: Fn(f64) -> f64`, `g: &dyn Fn(..)`, a
             // closure a call returned): in the rule, the dual function.
             if let Some(f) = self.lookup(&id.to_string()) {
+                // Reported where it was bound.
+                if self.is_poison(f) {
+                    return Some(self.poison(span));
+                }
                 if !self.callable(f) {
                     self.diag.error_spanned(
                         &c.func,
@@ -971,4 +979,37 @@ fn paren(e: syn::Expr) -> syn::Expr {
         paren_token: Default::default(),
         expr: Box::new(e),
     })
+}
+
+/// `Clone::clone(&e)` and `f64::clone(&e)` (or `f32::`) as `e.clone()`, `Clone::clone(r)`
+/// as `r.clone()` (`r: &T` clones the `T`, as the function does); `convert::identity(e)` as
+/// `e`.
+fn clone_or_identity_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::Expr> {
+    let segs = &p.path.segments;
+    if p.qself.is_some() || c.args.len() != 1 || segs.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let names: Vec<String> = segs.iter().map(|s| s.ident.to_string()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let arg = c.args.first()?;
+    match names.as_slice() {
+        // Not a bare `identity(..)`, which may be the user's (an identity matrix).
+        [.., "convert", "identity"] => Some(paren(arg.clone())),
+        ["Clone" | "f64" | "f32", "clone"] | [.., "clone", "Clone", "clone"] => {
+            let receiver = match strip(arg) {
+                syn::Expr::Reference(r) if r.mutability.is_none() => (*r.expr).clone(),
+                _ => arg.clone(),
+            };
+            Some(syn::Expr::MethodCall(syn::ExprMethodCall {
+                attrs: c.attrs.clone(),
+                receiver: Box::new(paren(receiver)),
+                dot_token: Default::default(),
+                method: segs.last()?.ident.clone(),
+                turbofish: None,
+                paren_token: c.paren_token,
+                args: Default::default(),
+            }))
+        }
+        _ => None,
+    }
 }

@@ -232,6 +232,21 @@ impl Lowerer<'_> {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
         };
+        // `let f = match kind { 0 => |v| v.tanh(), _ => |v| v.max(0.0) };`: one error at the
+        // `match` (not one per closure), saying to choose inside one closure.
+        if let (Some(first), syn::Pat::Ident(pi)) = (closure_arm(&init.expr), pat) {
+            let what = match super::place::strip(&init.expr) {
+                syn::Expr::If(_) => "an `if`",
+                _ => "a `match`",
+            };
+            self.diag.error_spanned(
+                first,
+                format!("`#[derive_frule]` does not support a closure chosen by {what}: choose inside one closure (`let {id} = |v: f64| match kind {{ 0 => v.tanh(), _ => v.max(0.0) }};`), or call functions by name in the arms", id = pi.ident),
+            );
+            let poison = self.poison(init.expr.span());
+            self.bind(&pi.ident, poison);
+            return Some(());
+        }
         // `let f = |..| ..;`: remembered and inlined where it is called or iterated.
         if let (syn::Expr::Closure(c), syn::Pat::Ident(pi)) = (super::place::strip(&init.expr), pat)
         {
@@ -588,6 +603,9 @@ impl Lowerer<'_> {
                 return self.lower_spliced(e, span);
             }
         }
+        if kind.is_some_and(StdMacro::lends_first_arg) {
+            return Some(self.lower_opaque_macro(mac, span, true));
+        }
         // A `std` macro without a lowering here (inline assembly): rejected, as `unsafe` is.
         if kind.is_some() {
             self.diag.error(
@@ -610,16 +628,35 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
-        Some(self.lower_opaque_macro(mac, span))
+        Some(self.lower_opaque_macro(mac, span, false))
     }
 
     /// A macro of another crate (`ulps_eq!(x, 1.0)`, `log::debug!("{x}")`): an
     /// [`InstKind::Opaque`] over the locals its tokens name, inline format arguments
     /// (`"{x}"`) included.
-    fn lower_opaque_macro(&mut self, mac: &syn::Macro, span: Span) -> Value {
+    /// With `lend_first` (`write!(out, ..)`), a destination that is a local's name comes
+    /// first among the captures, lent `&mut` so that the write reaches it.
+    fn lower_opaque_macro(&mut self, mac: &syn::Macro, span: Span, lend_first: bool) -> Value {
         let mut names: Vec<syn::Ident> = Vec::new();
         collect_local_names(mac.tokens.clone(), &mut names);
         let (mut captures, mut args): (Vec<syn::Ident>, Vec<Value>) = (Vec::new(), Vec::new());
+        let mut lent = false;
+        if lend_first {
+            let mut tokens = mac.tokens.clone().into_iter();
+            if let (
+                Some(proc_macro2::TokenTree::Ident(id)),
+                Some(proc_macro2::TokenTree::Punct(p)),
+            ) = (tokens.next(), tokens.next())
+            {
+                if p.as_char() == ',' {
+                    if let Some(v) = self.lookup(&id.to_string()) {
+                        captures.push(id);
+                        args.push(v);
+                        lent = true;
+                    }
+                }
+            }
+        }
         for id in names {
             if captures.contains(&id) {
                 continue;
@@ -642,6 +679,7 @@ impl Lowerer<'_> {
                 mac: mac.clone(),
                 captures,
                 args,
+                lent,
             },
             hint,
             span,
@@ -1423,4 +1461,69 @@ fn used_as_integer(name: &syn::Ident, rest: &[syn::Stmt]) -> bool {
         syn::visit::visit_stmt(&mut uses, stmt);
     }
     uses.integer && !uses.rebound
+}
+
+/// The first closure that is an arm's value of the `match` or `if` `e`, if every arm's
+/// value is a closure (or diverges).
+fn closure_arm(e: &syn::Expr) -> Option<&syn::ExprClosure> {
+    fn value(e: &syn::Expr) -> Option<&syn::Expr> {
+        match super::place::strip(e) {
+            syn::Expr::Block(b) => match b.block.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => value(e),
+                _ => None,
+            },
+            e => Some(e),
+        }
+    }
+    fn block_value(b: &syn::Block) -> Option<&syn::Expr> {
+        match b.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => value(e),
+            _ => None,
+        }
+    }
+    let arms: Vec<&syn::Expr> = match super::place::strip(e) {
+        syn::Expr::Match(m) => m.arms.iter().filter_map(|a| value(&a.body)).collect(),
+        syn::Expr::If(i) => {
+            let mut out: Vec<&syn::Expr> = block_value(&i.then_branch).into_iter().collect();
+            let mut rest = i.else_branch.as_ref().map(|(_, e)| &**e);
+            while let Some(r) = rest {
+                match r {
+                    syn::Expr::If(i) => {
+                        out.extend(block_value(&i.then_branch));
+                        rest = i.else_branch.as_ref().map(|(_, e)| &**e);
+                    }
+                    e => {
+                        out.extend(value(e));
+                        rest = None;
+                    }
+                }
+            }
+            out
+        }
+        _ => return None,
+    };
+    let closures: Vec<&syn::ExprClosure> = arms
+        .iter()
+        .filter_map(|a| match a {
+            syn::Expr::Closure(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let diverging = |a: &&syn::Expr| {
+        matches!(
+            a,
+            syn::Expr::Return(_)
+                | syn::Expr::Break(_)
+                | syn::Expr::Continue(_)
+                | syn::Expr::Macro(_)
+        )
+    };
+    let all = arms
+        .iter()
+        .all(|a| matches!(a, syn::Expr::Closure(_)) || diverging(a));
+    if all {
+        closures.first().copied()
+    } else {
+        None
+    }
 }

@@ -28,6 +28,7 @@ const REJECTED_ITEMS: &[&str] = &[
     "fn f<T>(&self, x: f64) -> f64 { x }",
     "fn f(x: impl Into<f64>) -> f64 { x.into() }",
     "fn f(x: f64) -> impl Copy { x }",
+    "fn f<T>(a: T, k: f64) -> T where T: std::ops::Mul<f64, Output = T> { a * k }",
     "fn f(x: &[f64], y: &[f64]) -> &f64 { &x[0] }",
     // Not a function at all, or not Rust.
     "struct S { x: f64 }",
@@ -54,6 +55,8 @@ const REJECTED_BODIES: &[&str] = &[
     "trait Twice { fn twice(self) -> f64; } x",
     "match [x, 1.0] { [a, rest @ ..] => a + rest[0] }",
     "let (ref mut a, b) = (x, 1.0); *a + b",
+    "let f = match 1 { 0 => |v: f64| v.tanh(), _ => |v: f64| v }; f(x)",
+    "let f = if x > 0.0 { |v: f64| v } else { |v: f64| -v }; f(x)",
 ];
 
 /// Bodies of `fn f(x: f64) -> f64` that are not valid Rust, where the macro may report
@@ -66,6 +69,11 @@ const ILL_TYPED_BODIES: &[&str] = &[
 
 /// Bodies of `fn f(x: f64) -> f64` that `#[derive_frule]` supports.
 const SUPPORTED_BODIES: &[&str] = &[
+    "let w = const { 1.0 / 3.0 }; w * x",
+    "f64::clone(&x) * Clone::clone(&x) + <f64 as Clone>::clone(&x)",
+    "std::convert::identity(x) * 2.0",
+    "use std::fmt::Write; let mut s = String::new(); write!(s, \"{x}\").unwrap(); x",
+    "use std::fmt::Write; let mut s = String::new(); writeln!(s).unwrap(); x",
     "let g = |y: f64| y * 2.0; g(x)",
     "let g = |y: f64| { if y < 0.0 { return -y; } y }; g(x)",
     "let g = f64::sin; g(x)",
