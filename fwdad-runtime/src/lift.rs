@@ -62,37 +62,26 @@ pub fn lift_index<S: Mode, I, X: LiftIndex<S, I>>(x: X, i: I) -> X::Output {
 /// A library value over duals computed in a body (`chol.l().diagonal()`), read element
 /// by element in its iteration order, so that `d.iter()` and `for x in &d` read in place.
 pub trait DualElems<S: Mode> {
-    /// The elements' float type (`f64`, or generic code's `T`).
-    type F: Real;
-    /// Their tangent (`S` for `f64`).
-    type T;
     /// Element `i` in the order `iter()` visits them.
     ///
     /// # Panics
     /// If `i` is out of bounds, as indexing a slice would.
-    fn dual_elem(&self, i: usize) -> &Dual<Self::F, Self::T>;
+    fn dual_elem(&self, i: usize) -> &Dual<f64, S>;
 }
 
 /// A library value over duals whose elements the iterator chains write (`iter_mut`).
 pub trait DualElemsMut<S: Mode> {
-    /// The elements' float type (`f64`, or generic code's `T`).
-    type F: Real;
-    /// Their tangent (`S` for `f64`).
-    type T;
     /// Element `i` in the order `iter_mut()` visits them.
     ///
     /// # Panics
     /// If `i` is out of bounds, as indexing a slice would.
-    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<Self::F, Self::T>;
+    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S>;
 }
 
 /// `&mut v[i]` of a library value over duals, as `for e in v.iter_mut()` writes elements:
 /// the element's primal and tangent borrowed where they are stored.
 #[inline(always)]
-pub fn lib_elem_at_mut<S: Mode, L: DualElemsMut<S>>(
-    v: &mut L,
-    i: usize,
-) -> Dual<&mut L::F, &mut L::T> {
+pub fn lib_elem_at_mut<S: Mode, L: DualElemsMut<S>>(v: &mut L, i: usize) -> Dual<&mut f64, &mut S> {
     let e = v.dual_elem_mut(i);
     Dual::new(&mut e.primal, &mut e.tangent)
 }
@@ -100,7 +89,7 @@ pub fn lib_elem_at_mut<S: Mode, L: DualElemsMut<S>>(
 /// `&v[i]` of a library value over duals, as the iterator chains read elements: the
 /// element's primal and tangent borrowed where they are stored.
 #[inline(always)]
-pub fn lib_elem_at<S: Mode, L: DualElems<S>>(v: &L, i: usize) -> Dual<&L::F, &L::T> {
+pub fn lib_elem_at<S: Mode, L: DualElems<S>>(v: &L, i: usize) -> Dual<&f64, &S> {
     let e = v.dual_elem(i);
     Dual::new(&e.primal, &e.tangent)
 }

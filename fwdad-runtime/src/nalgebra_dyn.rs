@@ -50,29 +50,25 @@ where
 }
 
 /// A matrix over duals computed in the body, read element by element by iterator chains.
-impl<S: Mode, F: Real, TE: ScalarTangent<F>, R: nalgebra::Dim, C: nalgebra::Dim, St>
-    crate::lift::DualElems<S> for nalgebra::Matrix<Dual<F, TE>, R, C, St>
+impl<S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, St> crate::lift::DualElems<S>
+    for nalgebra::Matrix<Dual<f64, S>, R, C, St>
 where
-    St: nalgebra::RawStorage<Dual<F, TE>, R, C> + nalgebra::IsContiguous,
+    St: nalgebra::RawStorage<Dual<f64, S>, R, C> + nalgebra::IsContiguous,
 {
-    type F = F;
-    type T = TE;
     #[inline(always)]
-    fn dual_elem(&self, i: usize) -> &Dual<F, TE> {
+    fn dual_elem(&self, i: usize) -> &Dual<f64, S> {
         &self.as_slice()[i]
     }
 }
 
 /// A matrix over duals written element by element (`for v in m.iter_mut()`).
-impl<S: Mode, F: Real, TE: ScalarTangent<F>, R: nalgebra::Dim, C: nalgebra::Dim, St>
-    crate::lift::DualElemsMut<S> for nalgebra::Matrix<Dual<F, TE>, R, C, St>
+impl<S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, St> crate::lift::DualElemsMut<S>
+    for nalgebra::Matrix<Dual<f64, S>, R, C, St>
 where
-    St: nalgebra::RawStorageMut<Dual<F, TE>, R, C> + nalgebra::IsContiguous,
+    St: nalgebra::RawStorageMut<Dual<f64, S>, R, C> + nalgebra::IsContiguous,
 {
-    type F = F;
-    type T = TE;
     #[inline(always)]
-    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<F, TE> {
+    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S> {
         &mut self.as_mut_slice()[i]
     }
 }

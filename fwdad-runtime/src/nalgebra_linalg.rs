@@ -32,6 +32,22 @@ use simba::scalar::RealField;
 // a function's `T: RealField` and its tangent in generic code): the primal factorisations
 // and products are nalgebra's on `F`, as the user's generic function computes them.
 
+/// A matrix over duals of float type `F` with tangent `T`.
+type DualMatrix<F, T, R, C, St> = Matrix<Dual<F, T>, R, C, St>;
+/// An owned square matrix over duals.
+type DualSquareMatrix<F, T, D> = OMatrix<Dual<F, T>, D, D>;
+/// The matrix an [`OverDuals`] operand `A` holds.
+type MatrixOf<S, A> = DualMatrix<
+    <A as OverDuals<S>>::F,
+    <A as OverDuals<S>>::T,
+    <A as OverDuals<S>>::R,
+    <A as OverDuals<S>>::C,
+    <A as OverDuals<S>>::St,
+>;
+/// The Cholesky factorisation of a square matrix `M` over duals.
+type CholeskyOf<S, M> =
+    DualCholesky<S, <M as DualSquare<S>>::D, <M as DualSquare<S>>::F, <M as DualSquare<S>>::T>;
+
 /// A square matrix over duals, owned or borrowed: what the factorisations take.
 pub trait DualSquare<S: Mode> {
     /// The float type.
@@ -41,7 +57,7 @@ pub trait DualSquare<S: Mode> {
     /// Its dimension.
     type D: Dim;
     /// The matrix, owned.
-    fn owned(self) -> OMatrix<Dual<Self::F, Self::T>, Self::D, Self::D>
+    fn owned(self) -> DualSquareMatrix<Self::F, Self::T, Self::D>
     where
         DefaultAllocator: Allocator<Self::D, Self::D>;
 }
@@ -227,7 +243,7 @@ fn mul_apply<F: Real, T: ScalarTangent<F>, D: Dim, R2: Dim, C2: Dim>(
 /// `a.cholesky()` of a matrix over duals: the `f64` factorisation of its primal (see the
 /// [module docs](self)); `None` where nalgebra's is.
 #[inline]
-pub fn cholesky<S: Mode, M: DualSquare<S>>(m: M) -> Option<DualCholesky<S, M::D, M::F, M::T>>
+pub fn cholesky<S: Mode, M: DualSquare<S>>(m: M) -> Option<CholeskyOf<S, M>>
 where
     DefaultAllocator: Allocator<M::D, M::D>,
 {
@@ -664,7 +680,7 @@ pub trait OverDuals<S: Mode> {
     /// Storage.
     type St: Storage<Dual<Self::F, Self::T>, Self::R, Self::C>;
     /// The matrix.
-    fn get(&self) -> &Matrix<Dual<Self::F, Self::T>, Self::R, Self::C, Self::St>;
+    fn get(&self) -> &MatrixOf<S, Self>;
 }
 
 impl<S: Mode, F: Real, T: ScalarTangent<F>, R: Dim, C: Dim, St: Storage<Dual<F, T>, R, C>>

@@ -126,13 +126,9 @@ where
 /// A constant.
 /// An array over duals computed in the body, read element by element by iterator chains
 /// in logical order (walked for an array not in standard layout).
-impl<S: Mode, F: Real, T: ScalarTangent<F>, D: Dimension> crate::lift::DualElems<S>
-    for Array<Dual<F, T>, D>
-{
-    type F = F;
-    type T = T;
+impl<S: Mode, D: Dimension> crate::lift::DualElems<S> for Array<Dual<f64, S>, D> {
     #[inline(always)]
-    fn dual_elem(&self, i: usize) -> &Dual<F, T> {
+    fn dual_elem(&self, i: usize) -> &Dual<f64, S> {
         match self.as_slice() {
             Some(s) => &s[i],
             None => match self.iter().nth(i) {
@@ -148,13 +144,9 @@ impl<S: Mode, F: Real, T: ScalarTangent<F>, D: Dimension> crate::lift::DualElems
 
 /// An array over duals written element by element (`for v in a.iter_mut()`), in logical
 /// order.
-impl<S: Mode, F: Real, T: ScalarTangent<F>, D: Dimension> crate::lift::DualElemsMut<S>
-    for Array<Dual<F, T>, D>
-{
-    type F = F;
-    type T = T;
+impl<S: Mode, D: Dimension> crate::lift::DualElemsMut<S> for Array<Dual<f64, S>, D> {
     #[inline(always)]
-    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<F, T> {
+    fn dual_elem_mut(&mut self, i: usize) -> &mut Dual<f64, S> {
         let n = self.len();
         if self.is_standard_layout() {
             return match self.as_slice_mut() {
