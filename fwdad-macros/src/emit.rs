@@ -2821,9 +2821,8 @@ impl Emitter<'_> {
                         quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     // The library maps it over its elements, scalar duals of the mode
-                    // (ndarray's `map` lends each one).
-                    // The function's float type: `f64`, or `T` in `fn f<T: Float>` whose
-                    // library values are over `T`.
+                    // (ndarray's `map` lends each one) over the function's float type:
+                    // `f64`, or `T` in `fn f<T: Float>`, whose library values are over `T`.
                     crate::ir::ClosureTarget::Library { receiver, map, .. } => {
                         let rt = self.rt;
                         let scalar = quote!(#rt::Dual<#float, <#float as #rt::Differentiable>::TangentIn<#mode>>);
