@@ -106,7 +106,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let rt = args.runtime_path();
-    let lib_over_param = check_lib_types_over_type_params(&func, &mut diag);
+    check_lib_scalar_unwritten(&func, &mut diag);
     let mut sig = check_signature(&func.sig, &mut diag, false);
     let mut inactive = resolve_inactive(&func.sig, &args.inactive, &mut diag);
     if check_lib_views(&func.sig, &inactive, &mut diag) {
@@ -151,12 +151,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .err()
                 .map(|e| e.to_compile_error())
                 .unwrap_or_default();
-            // No stub for a library type over a type parameter: its signature would need
-            // the tangent type the error says is missing (a second error at the attribute).
-            let stub = sig
-                .filter(|_| !lib_over_param)
-                .map(|s| emit_stub(&func, &s, &rt))
-                .unwrap_or_default();
+            let stub = sig.map(|s| emit_stub(&func, &s, &rt)).unwrap_or_default();
             quote!(#primal #errors #stub)
         }
     }
@@ -1860,67 +1855,56 @@ fn check_lib_views(sig: &syn::Signature, inactive: &[bool], diag: &mut Diagnosti
     found
 }
 
-/// A library type over a type parameter (`SVector<T, 3>`, `DMatrix<T>`, `Array1<T>`) in a
-/// generic function: the runtime lifts nalgebra's and ndarray's values of `f64` (and
-/// `Complex<T>` of any float type). Reported once, at the first, instead of the missing
-/// tangent type and rule rustc would report at the attribute. Whether it was.
-fn check_lib_types_over_type_params(func: &syn::ItemFn, diag: &mut Diagnostics) -> bool {
-    struct Find<'a> {
-        params: &'a [syn::Ident],
-        found: Option<(syn::PathSegment, syn::Ident)>,
+/// A library constant whose scalar is not written (`Vector3::zeros()`,
+/// `Matrix3::identity()`) in a function generic over more than one float type: the rule
+/// names the scalar of such a constant, the function's float type when it has one
+/// (`libtypes::default_scalar`), and with two it cannot tell which. Reported once, at the
+/// first, instead of rustc's mismatch between the two float types.
+fn check_lib_scalar_unwritten(func: &syn::ItemFn, diag: &mut Diagnostics) {
+    /// Library constructors that take no float, whose scalar only the use tells.
+    const FLOAT_FREE: &[&str] = &[
+        "zeros", "identity", "x_axis", "y_axis", "z_axis", "x", "y", "z", "origin", "default",
+    ];
+    struct Find {
+        found: Option<syn::Path>,
     }
-    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
-        fn visit_path_segment(&mut self, seg: &'ast syn::PathSegment) {
-            if self.found.is_none()
-                && crate::libtypes::is_lib_name(&seg.ident)
-                && seg.ident != "Complex"
-            {
-                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
-                    let param = a.args.iter().find_map(|g| match g {
-                        syn::GenericArgument::Type(syn::Type::Path(t)) if t.qself.is_none() => t
-                            .path
-                            .get_ident()
-                            .filter(|id| self.params.contains(id))
-                            .cloned(),
-                        _ => None,
-                    });
-                    if let Some(p) = param {
-                        self.found = Some((seg.clone(), p));
-                    }
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let syn::Expr::Path(p) = &*call.func {
+                let n = p.path.segments.len();
+                let float_free =
+                    n >= 2 && FLOAT_FREE.iter().any(|f| p.path.segments[n - 1].ident == f);
+                if self.found.is_none()
+                    && float_free
+                    && crate::libtypes::default_scalar(&p.path, None).is_some()
+                {
+                    self.found = Some(p.path.clone());
                 }
             }
-            syn::visit::visit_path_segment(self, seg);
+            syn::visit::visit_expr_call(self, call);
         }
     }
-    let params: Vec<syn::Ident> = func
-        .sig
-        .generics
-        .type_params()
-        .map(|t| t.ident.clone())
-        .collect();
-    if params.is_empty() {
-        return false;
+    let floats = crate::lower::float_params(&func.sig);
+    if floats.len() < 2 {
+        return;
     }
-    let mut find = Find {
-        params: &params,
-        found: None,
+    let mut find = Find { found: None };
+    syn::visit::Visit::visit_block(&mut find, &func.block);
+    let Some(path) = find.found else {
+        return;
     };
-    syn::visit::Visit::visit_item_fn(&mut find, func);
-    if let Some((seg, p)) = find.found {
-        let written = quote::ToTokens::to_token_stream(&seg)
-            .to_string()
-            .replace(" <", "<")
-            .replace("< ", "<")
-            .replace(" >", ">")
-            .replace(" ,", ",");
-        let name = &seg.ident;
-        diag.error_spanned(
-            &seg,
-            format!("`#[derive_frule]` does not support the library type `{written}` over the type parameter `{p}`: its values are differentiated over `f64` (`Complex<{p}>` is supported); write the function for `f64` (`{name}<f64, ..>`), or keep the generic code plain and call it with `Dual`s"),
-        );
-        return true;
-    }
-    false
+    let n = path.segments.len();
+    let (ty, f) = (&path.segments[n - 2].ident, &path.segments[n - 1].ident);
+    let names = floats
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let first = &floats[0];
+    diag.error_spanned(
+        &path,
+        format!("`#[derive_frule]` cannot tell the scalar of `{ty}::{f}` in a function generic over several float types ({names}): write it, `{ty}::<{first}>::{f}(..)`"),
+    );
 }
 
 /// A type parameter bounded by a trait of the user's and by no float trait (`C: Count`) is

@@ -1439,21 +1439,23 @@ impl Emitter<'_> {
                         // A constant made active by a later store (`let mut e =
                         // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
                         None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {
-                            let f = crate::libtypes::default_scalar(func);
+                            let f = crate::libtypes::default_scalar(func, self.one_float());
                             let f = f.as_ref().unwrap_or(func);
                             quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
                         }
                         // `SVector::<f64, 3>::new(x, ..)` over duals: its scalar inferred.
-                        None => match crate::libtypes::infer_scalar(func) {
-                            Some(func) => {
-                                let mut kind = kind.clone();
-                                if let InstKind::Call { func: f, .. } = &mut kind {
-                                    *f = func;
+                        None => {
+                            match crate::libtypes::infer_scalar(func, &self.func.float_params) {
+                                Some(func) => {
+                                    let mut kind = kind.clone();
+                                    if let InstKind::Call { func: f, .. } = &mut kind {
+                                        *f = func;
+                                    }
+                                    self.primal_expr(inst, &kind, &lifted, span)
                                 }
-                                self.primal_expr(inst, &kind, &lifted, span)
+                                None => self.primal_expr(inst, kind, &lifted, span),
                             }
-                            None => self.primal_expr(inst, kind, &lifted, span),
-                        },
+                        }
                     },
                     // A scalar field of a library value over duals (`p.x.atan2(p.y)`):
                     // the scalar dual, by value.
@@ -2677,7 +2679,7 @@ impl Emitter<'_> {
                         .operands(inst)
                         .iter()
                         .all(|v| self.func.values[*v].ty == TypeHint::Int);
-                match crate::libtypes::default_scalar(func).filter(|_| untyped) {
+                match crate::libtypes::default_scalar(func, self.one_float()).filter(|_| untyped) {
                     Some(func) => quote_spanned!(span=> #func(#(#a),*)),
                     None => quote_spanned!(span=> #func(#(#a),*)),
                 }
@@ -2894,22 +2896,32 @@ impl Emitter<'_> {
                         quote_spanned!(span=> { #(#hold)* #ty::#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
                     }
                     // The library maps it over its elements, scalar duals of the mode
-                    // (ndarray's `map` lends each one).
+                    // (ndarray's `map` lends each one) over the function's float type:
+                    // `f64`, or `T` in `fn f<T: Float>`, whose library values are over `T`.
                     crate::ir::ClosureTarget::Library { receiver, map, .. } => {
                         let rt = self.rt;
-                        let scalar =
-                            quote!(#rt::Dual<f64, <f64 as #rt::Differentiable>::TangentIn<#mode>>);
+                        let scalar = quote!(#rt::Dual<#float, <#float as #rt::Differentiable>::TangentIn<#mode>>);
                         let by_ref =
                             |k: usize| map.lends_in_ndarray(k) && !*self.nalgebra.get(*receiver);
                         let typed = params.iter().enumerate().map(|(k, p)| match by_ref(k) {
                             true => quote!(#p: &#scalar),
                             false => quote!(#p: #scalar),
                         });
-                        let deref = params
-                            .iter()
-                            .enumerate()
-                            .filter(|(k, _)| by_ref(*k))
-                            .map(|(_, p)| quote!(let #p = ::core::clone::Clone::clone(#p);));
+                        // A lent element is read by copy; in a function generic over its
+                        // float type as a borrowed dual, whose `*v` (`&v`) is generic
+                        // where a dual's own is per float type.
+                        let generic = !self.func.float_params.is_empty();
+                        let deref =
+                            params
+                                .iter()
+                                .enumerate()
+                                .filter(|(k, _)| by_ref(*k))
+                                .map(|(_, p)| match generic {
+                                    true => {
+                                        quote!(let #p = #rt::Dual::new(&#p.primal, &#p.tangent);)
+                                    }
+                                    false => quote!(let #p = ::core::clone::Clone::clone(#p);),
+                                });
                         quote_spanned!(span=> { #(#hold)* move |#(#typed),*| { #(#deref)* #(#caps)* #body } })
                     }
                 }
@@ -2965,6 +2977,15 @@ impl Emitter<'_> {
                 InstKind::Ref { arg, .. } if self.func.fn_sources.contains(arg)
             ),
             _ => false,
+        }
+    }
+
+    /// The function's float type parameter when it has exactly one (`T` of `fn fk<T:
+    /// RealField>`): the scalar of a library constant whose scalar is not written.
+    fn one_float(&self) -> Option<&syn::Ident> {
+        match self.func.float_params.as_slice() {
+            [t] => Some(t),
+            _ => None,
         }
     }
 

@@ -876,9 +876,10 @@ fn generic_over_scalar_alone(name: &syn::Ident) -> bool {
 /// type whose scalar is not written, called without float arguments (`identity()`,
 /// `zeros(n)`). Plain Rust infers the scalar from the use (`Matrix3::identity() + m`), but
 /// in the rule the value is lifted to the mode's duals, which leaves two candidates: the
-/// macro names `f64`, the only float type a constant of a derived body can be here.
-/// `None` when the scalar is written or the type is not generic over it alone.
-pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
+/// macro names the function's float type, `float` (its one float type parameter, `T` in
+/// `fn fk<T: RealField>`), or `f64`. `None` when the scalar is written or the type is not
+/// generic over it alone.
+pub fn default_scalar(path: &syn::Path, float: Option<&syn::Ident>) -> Option<syn::Path> {
     let n = path.segments.len();
     if n < 2 || !is_lib_name(&path.segments[n - 2].ident) {
         return None;
@@ -889,14 +890,32 @@ pub fn default_scalar(path: &syn::Path) -> Option<syn::Path> {
         return None;
     }
     let mut p = path.clone();
-    p.segments[n - 2].arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(::<f64>));
+    let scalar = match float {
+        Some(t) => t.clone(),
+        None => syn::Ident::new("f64", ty.ident.span()),
+    };
+    // Built as a tree: the user's type parameter is not spliced into a parsed template.
+    let mut args = syn::AngleBracketedGenericArguments {
+        colon2_token: Some(Default::default()),
+        lt_token: Default::default(),
+        args: syn::punctuated::Punctuated::new(),
+        gt_token: Default::default(),
+    };
+    args.args
+        .push(syn::GenericArgument::Type(syn::Type::Path(syn::TypePath {
+            qself: None,
+            path: scalar.into(),
+        })));
+    p.segments[n - 2].arguments = syn::PathArguments::AngleBracketed(args);
     Some(p)
 }
 
 /// `SVector::<f64, 3>::new(x, y, z)`, `Matrix3::<f64>::new(..)` with dual arguments: the
 /// written float scalar replaced by `_`, so that rustc takes the mode's dual scalar the
-/// lifted arguments have. `None` when the path writes no float scalar.
-pub fn infer_scalar(path: &syn::Path) -> Option<syn::Path> {
+/// lifted arguments have. `floats` are the function's float type parameters, which are
+/// float scalars too (`SVector::<T, 3>::new(..)` in `fn f<T: RealField>`). `None` when
+/// the path writes no float scalar.
+pub fn infer_scalar(path: &syn::Path, floats: &[syn::Ident]) -> Option<syn::Path> {
     let n = path.segments.len();
     if n < 2 || !is_lib_name(&path.segments[n - 2].ident) {
         return None;
@@ -910,7 +929,10 @@ pub fn infer_scalar(path: &syn::Path) -> Option<syn::Path> {
         let syn::GenericArgument::Type(syn::Type::Path(t)) = arg else {
             continue;
         };
-        if t.qself.is_none() && (t.path.is_ident("f64") || t.path.is_ident("f32")) {
+        let float = t.path.is_ident("f64")
+            || t.path.is_ident("f32")
+            || floats.iter().any(|f| t.path.is_ident(f));
+        if t.qself.is_none() && float {
             let span = t.path.segments[0].ident.span();
             *arg = syn::GenericArgument::Type(syn::Type::Infer(syn::TypeInfer {
                 underscore_token: syn::Token![_](span),

@@ -94,6 +94,10 @@ pub fn lib_elem_at<S: Mode, L: DualElems<S>>(v: &L, i: usize) -> Dual<&f64, &S> 
     Dual::new(&e.primal, &e.tangent)
 }
 
+/// A scalar of float type `F` over duals in mode `S` (`Dual<f64, S>` for `f64`): the
+/// elements of a library value over duals.
+pub type DualIn<F, S> = Dual<F, <F as crate::differentiable::Differentiable>::TangentIn<S>>;
+
 /// A scalar is its own dual (a method the macro could not tell returns a scalar).
 impl<S: Mode, F: Real> Unlift<S> for Dual<F, F::TangentIn<S>> {
     type Output = Self;

@@ -34,39 +34,45 @@
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
+use crate::real::Real;
 use crate::tangent::{Mode, ScalarTangent};
 use approx::{AbsDiffEq, RelativeEq, UlpsEq};
 use core::ops::Mul;
 use nalgebra::allocator::Allocator;
-use nalgebra::{DefaultAllocator, Dim, Matrix, OMatrix, SMatrix, Storage};
+use nalgebra::{ArrayStorage, DefaultAllocator, Dim, Matrix, OMatrix, SMatrix, Storage};
 use num_traits::{Float, FloatConst};
 use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use simba::simd::SimdValue;
 
-/// `f64` and `f32` as subsets of the duals over `$F`: a plain float is a constant dual; a
-/// dual converted to a float keeps its primal.
+/// `f64` and `f32` as subsets of the duals over any float type `F`: a plain float is a
+/// constant dual; a dual converted to a float keeps its primal.
 macro_rules! plain_subset {
-    ($F:ty; $($P:ty),*) => {$(
-        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for $P {
+    ($($P:ty),*) => {$(
+        impl<F: Real + RealField, T: ScalarTangent<F>> SubsetOf<Dual<F, T>> for $P {
             #[inline(always)]
-            fn to_superset(&self) -> Dual<$F, T> {
-                Dual::new(*self as $F, T::zero())
+            fn to_superset(&self) -> Dual<F, T> {
+                Dual::new(F::cst(*self as f64), T::zero())
             }
             #[inline(always)]
-            fn from_superset_unchecked(element: &Dual<$F, T>) -> $P {
-                element.primal as $P
+            fn from_superset_unchecked(element: &Dual<F, T>) -> $P {
+                element.primal.to_f64_lossless() as $P
             }
             #[inline(always)]
-            fn is_in_subset(_: &Dual<$F, T>) -> bool {
+            fn is_in_subset(_: &Dual<F, T>) -> bool {
                 true
             }
         }
     )*};
 }
 
+plain_subset!(f64, f32);
+
+/// The scalar traits of `Dual<$F, T>`, written once over a float type parameter `$F`
+/// bounded by `$b`: `f64` and `f32`, and a function's `T: RealField` (whose rule has
+/// `T: Real`), so that nalgebra values over `T` are nalgebra's generic code on `Dual<T, ..>`.
 macro_rules! nalgebra_scalar {
-    ($F:ident) => {
-        impl<T: ScalarTangent<$F>> SimdValue for Dual<$F, T> {
+    ($F:ident: $($b:tt)*) => {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> SimdValue for Dual<$F, T> {
             const LANES: usize = 1;
             type Element = Self;
             type SimdBool = bool;
@@ -101,10 +107,10 @@ macro_rules! nalgebra_scalar {
             }
         }
 
-        impl<T: ScalarTangent<$F>> Field for Dual<$F, T> {}
+        impl<$F: $($b)*, T: ScalarTangent<$F>> Field for Dual<$F, T> {}
 
         /// The identity: a dual is a subset of itself.
-        impl<T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for Dual<$F, T> {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> SubsetOf<Dual<$F, T>> for Dual<$F, T> {
             #[inline(always)]
             fn to_superset(&self) -> Self {
                 *self
@@ -119,10 +125,8 @@ macro_rules! nalgebra_scalar {
             }
         }
 
-        plain_subset!($F; f64, f32);
-
         /// Compares primals, as `==` does.
-        impl<T: ScalarTangent<$F>> AbsDiffEq for Dual<$F, T> {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> AbsDiffEq for Dual<$F, T> {
             type Epsilon = Self;
             #[inline]
             fn default_epsilon() -> Self {
@@ -135,7 +139,7 @@ macro_rules! nalgebra_scalar {
         }
 
         /// Compares primals, as `==` does.
-        impl<T: ScalarTangent<$F>> RelativeEq for Dual<$F, T> {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> RelativeEq for Dual<$F, T> {
             #[inline]
             fn default_max_relative() -> Self {
                 Dual::new(<$F as RelativeEq>::default_max_relative(), T::zero())
@@ -148,7 +152,7 @@ macro_rules! nalgebra_scalar {
         }
 
         /// Compares primals, as `==` does.
-        impl<T: ScalarTangent<$F>> UlpsEq for Dual<$F, T> {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> UlpsEq for Dual<$F, T> {
             #[inline]
             fn default_max_ulps() -> u32 {
                 <$F as UlpsEq>::default_max_ulps()
@@ -159,7 +163,7 @@ macro_rules! nalgebra_scalar {
             }
         }
 
-        impl<T: ScalarTangent<$F>> ComplexField for Dual<$F, T> {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> ComplexField for Dual<$F, T> {
             type RealField = Self;
 
             #[inline(always)]
@@ -172,7 +176,7 @@ macro_rules! nalgebra_scalar {
             }
             #[inline(always)]
             fn imaginary(self) -> Self {
-                Dual::new(0.0, T::zero())
+                Dual::new($F::zero(), T::zero())
             }
             #[inline(always)]
             fn modulus(self) -> Self {
@@ -345,27 +349,27 @@ macro_rules! nalgebra_scalar {
             }
             #[inline(always)]
             fn is_finite(&self) -> bool {
-                self.primal.is_finite()
+                Float::is_finite(self.primal)
             }
             #[inline(always)]
             fn try_sqrt(self) -> Option<Self> {
-                (self.primal >= 0.0).then(|| Float::sqrt(self))
+                (self.primal >= $F::zero()).then(|| Float::sqrt(self))
             }
         }
 
-        impl<T: ScalarTangent<$F>> RealField for Dual<$F, T> {
+        impl<$F: $($b)*, T: ScalarTangent<$F>> RealField for Dual<$F, T> {
             #[inline(always)]
             fn is_sign_positive(&self) -> bool {
-                self.primal.is_sign_positive()
+                Float::is_sign_positive(self.primal)
             }
             #[inline(always)]
             fn is_sign_negative(&self) -> bool {
-                self.primal.is_sign_negative()
+                Float::is_sign_negative(self.primal)
             }
             #[inline(always)]
             fn copysign(self, sign: Self) -> Self {
                 // |x| with the sign of `sign`: ±abs(x), whose tangent is ±abs'(x)·dx.
-                if sign.primal.is_sign_negative() {
+                if Float::is_sign_negative(sign.primal) {
                     -Float::abs(self)
                 } else {
                     Float::abs(self)
@@ -459,8 +463,7 @@ macro_rules! nalgebra_scalar {
     };
 }
 
-nalgebra_scalar!(f64);
-nalgebra_scalar!(f32);
+nalgebra_scalar!(F: Real + RealField);
 
 // ---------------------------------------------------------------------------------------
 // Fixed-size matrices in derived bodies: their tangent type, and their form over duals.
@@ -468,20 +471,25 @@ nalgebra_scalar!(f32);
 
 /// A fixed-size matrix's tangent is a matrix of the same shape: `Vector3<f64>` has tangent
 /// `Vector3<f64>`, and `Vector3<S>` in mode `S` (a batch of directions per component).
-impl<const R: usize, const C: usize> Differentiable for SMatrix<f64, R, C> {
-    type Tangent = SMatrix<f64, R, C>;
-    type TangentIn<S: Mode> = SMatrix<S, R, C>;
+/// Generic over the float type: `SVector<T, N>` in a function generic over `T: RealField`
+/// has tangent `SVector<T::TangentIn<S>, N>`, which is `SVector<S, N>` at `T = f64`.
+impl<F: Real, const R: usize, const C: usize> Differentiable for SMatrix<F, R, C> {
+    type Tangent = SMatrix<F, R, C>;
+    type TangentIn<S: Mode> = SMatrix<F::TangentIn<S>, R, C>;
 }
-impl<const R: usize, const C: usize> crate::traits::UserValue for SMatrix<f64, R, C> {}
+impl<F: Real, const R: usize, const C: usize> crate::traits::UserValue for SMatrix<F, R, C> {}
 
-impl<const R: usize, const C: usize> ZeroTangent for SMatrix<f64, R, C> {
+impl<F: Real, const R: usize, const C: usize> ZeroTangent for SMatrix<F, R, C> {
     #[inline(always)]
-    fn zero_tangent(&self) -> SMatrix<f64, R, C> {
-        SMatrix::zeros()
+    fn zero_tangent(&self) -> SMatrix<F, R, C> {
+        SMatrix::from_data(ArrayStorage([[F::zero(); R]; C]))
     }
     #[inline(always)]
-    fn zero_tangent_in<S: Mode>(&self) -> SMatrix<S, R, C> {
-        SMatrix::from_element(S::zero())
+    fn zero_tangent_in<S: Mode>(&self) -> SMatrix<F::TangentIn<S>, R, C> {
+        // Built from its storage: a generic float's tangent is not known to be a `Scalar`.
+        SMatrix::from_data(ArrayStorage(core::array::from_fn(|_| {
+            core::array::from_fn(|_| F::zero().zero_tangent_in::<S>())
+        })))
     }
 }
 
@@ -514,45 +522,150 @@ impl<const R: usize, const C: usize> crate::traits::LaneValue for SMatrix<f64, R
     }
 }
 
-crate::lift::lift_library_type!(
-    [const R: usize, const C: usize]
-    SMatrix<f64, R, C>,
-    SMatrix<S, R, C>,
-    SMatrix<Dual<f64, S>, R, C>,
+pub(crate) use crate::lift::DualIn;
+
+/// Implements `Lift` and `Unlift` for a `Copy` nalgebra type `$ty` over a float type `F`
+/// (generic over `$g`, which declares `F`), whose tangent in mode `S` is `$tan` and whose form over
+/// duals is `$dual`: `$zip(p, t)` pairs primal and tangent, `$constant(c)` makes constant
+/// duals, `$unzip(d)` splits the dual form. Written once for `f64`, `f32` and a generic
+/// float type (`SVector<T, N>` in `fn f<T: RealField>`), as `Complex<F>`'s lifts are.
+macro_rules! lift_generic_float_type {
+    ([$($g:tt)*] $ty:ty, $tan:ty, $dual:ty, |$p:ident, $t:ident| $zip:expr, |$c:ident| $constant:expr, |$d:ident| $unzip:expr) => {
+        impl<S: Mode, $($g)*> crate::lift::Unlift<S> for $dual
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = Dual<$ty, $tan>;
+            #[inline(always)]
+            fn unlift(self) -> Dual<$ty, $tan> {
+                let $d = self;
+                $unzip
+            }
+        }
+        impl<S: Mode, $($g)*> crate::lift::Unlift<S> for &$dual
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = Dual<$ty, $tan>;
+            #[inline(always)]
+            fn unlift(self) -> Dual<$ty, $tan> {
+                let $d = *self;
+                $unzip
+            }
+        }
+        /// A constant.
+        impl<S: Mode, $($g)*> crate::lift::Lift<S> for $ty
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let $c = self;
+                $constant
+            }
+        }
+        /// A constant.
+        impl<S: Mode, $($g)*> crate::lift::Lift<S> for &$ty
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let $c = *self;
+                $constant
+            }
+        }
+        impl<S: Mode, $($g)*> crate::lift::Lift<S> for $dual
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                self
+            }
+        }
+        impl<'r, S: Mode, $($g)*> crate::lift::Lift<S> for &'r $dual
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = &'r $dual;
+            #[inline(always)]
+            fn lift(self) -> &'r $dual {
+                self
+            }
+        }
+        /// A parameter taken by value.
+        impl<S: Mode, $($g)*> crate::lift::Lift<S> for Dual<$ty, $tan>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let ($p, $t) = (self.primal, self.tangent);
+                $zip
+            }
+        }
+        /// A parameter taken by reference.
+        impl<'a, S: Mode, $($g)*> crate::lift::Lift<S> for Dual<&'a $ty, &'a $tan>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = $dual;
+            #[inline(always)]
+            fn lift(self) -> $dual {
+                let ($p, $t) = (*self.primal, *self.tangent);
+                $zip
+            }
+        }
+    };
+}
+pub(crate) use lift_generic_float_type;
+
+lift_generic_float_type!(
+    [F: Real, const R: usize, const C: usize]
+    SMatrix<F, R, C>,
+    SMatrix<F::TangentIn<S>, R, C>,
+    SMatrix<DualIn<F, S>, R, C>,
     |p, t| p.zip_map(&t, Dual::new),
-    |c| c.map(|x| Dual::new(x, S::zero())),
+    |c| c.map(|x| Dual::new(x, x.zero_tangent_in::<S>())),
     |d| Dual::new(d.map(|x| x.primal), d.map(|x| x.tangent))
 );
 
 /// `k * m` with a dual scalar on the left, as `m * k` (nalgebra defines the left product
 /// for its primitive scalars only).
-impl<T, R, C, St> Mul<Matrix<Dual<f64, T>, R, C, St>> for Dual<f64, T>
+impl<F, T, R, C, St> Mul<Matrix<Dual<F, T>, R, C, St>> for Dual<F, T>
 where
-    T: ScalarTangent<f64>,
+    F: Real,
+    T: ScalarTangent<F>,
     R: Dim,
     C: Dim,
-    St: Storage<Dual<f64, T>, R, C>,
+    St: Storage<Dual<F, T>, R, C>,
     DefaultAllocator: Allocator<R, C>,
 {
-    type Output = OMatrix<Dual<f64, T>, R, C>;
+    type Output = OMatrix<Dual<F, T>, R, C>;
     #[inline]
-    fn mul(self, m: Matrix<Dual<f64, T>, R, C, St>) -> Self::Output {
+    fn mul(self, m: Matrix<Dual<F, T>, R, C, St>) -> Self::Output {
         m * self
     }
 }
 
 /// `k * &m`.
-impl<'m, T, R, C, St> Mul<&'m Matrix<Dual<f64, T>, R, C, St>> for Dual<f64, T>
+impl<'m, F, T, R, C, St> Mul<&'m Matrix<Dual<F, T>, R, C, St>> for Dual<F, T>
 where
-    T: ScalarTangent<f64>,
+    F: Real,
+    T: ScalarTangent<F>,
     R: Dim,
     C: Dim,
-    St: Storage<Dual<f64, T>, R, C>,
+    St: Storage<Dual<F, T>, R, C>,
     DefaultAllocator: Allocator<R, C>,
 {
-    type Output = OMatrix<Dual<f64, T>, R, C>;
+    type Output = OMatrix<Dual<F, T>, R, C>;
     #[inline]
-    fn mul(self, m: &'m Matrix<Dual<f64, T>, R, C, St>) -> Self::Output {
+    fn mul(self, m: &'m Matrix<Dual<F, T>, R, C, St>) -> Self::Output {
         m * self
     }
 }
@@ -571,6 +684,7 @@ where
         crate::nalgebra_linalg::DualCholesky {
             chol: self,
             a: None,
+            mode: core::marker::PhantomData,
         }
     }
 }
@@ -586,6 +700,7 @@ where
         crate::nalgebra_linalg::DualCholesky {
             chol: self.clone(),
             a: None,
+            mode: core::marker::PhantomData,
         }
     }
 }

@@ -24,25 +24,27 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::{Dual, DualSlice};
 use crate::lift::{Lift, Unlift};
-use crate::tangent::Mode;
-use nalgebra::{Dyn, OMatrix, U1};
+use crate::nalgebra::DualIn;
+use crate::real::Real;
+use crate::tangent::{Mode, ScalarTangent};
+use nalgebra::{Dyn, Matrix, OMatrix, VecStorage, U1};
 
 /// A dynamic matrix parameter reads its length (`d.len()`, the number of entries, as
 /// nalgebra's `len`) without being lifted.
-impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim> DualSlice
-    for Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+impl<'a, F: Real, TE: ScalarTangent<F>, R: nalgebra::Dim, C: nalgebra::Dim> DualSlice
+    for Dual<&'a OMatrix<F, R, C>, &'a OMatrix<TE, R, C>>
 where
     nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
-    OMatrix<f64, R, C>: Differentiable,
+    OMatrix<F, R, C>: Differentiable,
 {
-    type Elem = f64;
-    type TElem = S;
+    type Elem = F;
+    type TElem = TE;
     #[inline(always)]
-    fn primal_slice(&self) -> &[f64] {
+    fn primal_slice(&self) -> &[F] {
         self.primal.as_slice()
     }
     #[inline(always)]
-    fn tangent_slice(&self) -> &[S] {
+    fn tangent_slice(&self) -> &[TE] {
         self.tangent.as_slice()
     }
 }
@@ -75,11 +77,11 @@ where
 }
 
 /// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
-impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim>
-    Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+impl<'a, F: Real, TE: ScalarTangent<F>, R: nalgebra::Dim, C: nalgebra::Dim>
+    Dual<&'a OMatrix<F, R, C>, &'a OMatrix<TE, R, C>>
 where
     nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
-    OMatrix<f64, R, C>: Differentiable,
+    OMatrix<F, R, C>: Differentiable,
 {
     /// The number of rows.
     #[inline(always)]
@@ -95,30 +97,34 @@ where
 
 /// `x[i]` and `a[(i, j)]` of a matrix parameter (fixed-size or dynamic), read from its
 /// primal and tangent: no copy of the whole matrix per element read.
-impl<'a, S: Mode, R: nalgebra::Dim, C: nalgebra::Dim, I> crate::lift::LiftIndex<S, I>
-    for Dual<&'a OMatrix<f64, R, C>, &'a OMatrix<S, R, C>>
+impl<'a, S: Mode, F: Real, R: nalgebra::Dim, C: nalgebra::Dim, I> crate::lift::LiftIndex<S, I>
+    for Dual<&'a OMatrix<F, R, C>, &'a OMatrix<F::TangentIn<S>, R, C>>
 where
     nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
-    OMatrix<f64, R, C>: Differentiable + core::ops::Index<I, Output = f64>,
-    OMatrix<S, R, C>: core::ops::Index<I, Output = S>,
+    OMatrix<F, R, C>: Differentiable + core::ops::Index<I, Output = F>,
+    OMatrix<F::TangentIn<S>, R, C>: core::ops::Index<I, Output = F::TangentIn<S>>,
+    F::TangentIn<S>: ScalarTangent<F>,
     I: Copy,
 {
-    type Output = Dual<f64, S>;
+    type Output = DualIn<F, S>;
     #[inline(always)]
-    fn lift_index(self, i: I) -> Dual<f64, S> {
+    fn lift_index(self, i: I) -> DualIn<F, S> {
         Dual::new(self.primal[i], self.tangent[i])
     }
 }
 
-/// The impls for one dynamic shape `OMatrix<f64, $R, $C>` (`$R`, `$C`: `Dyn` or `U1`).
+/// The impls for one dynamic shape `OMatrix<F, $R, $C>` (`$R`, `$C`: `Dyn` or `U1`), over
+/// any float type `F` (`f64`, or a function's `T: RealField`).
 macro_rules! dynamic_matrix {
     ($R:ty, $C:ty) => {
-        /// A dynamic matrix's tangent is a matrix of the same shape.
-        impl Differentiable for OMatrix<f64, $R, $C> {
-            type Tangent = OMatrix<f64, $R, $C>;
-            type TangentIn<S: Mode> = OMatrix<S, $R, $C>;
+        /// A dynamic matrix's tangent is a matrix of the same shape (its storage written
+        /// out: a generic float's tangent is not known to be a `Scalar`).
+        impl<F: Real> Differentiable for OMatrix<F, $R, $C> {
+            type Tangent = OMatrix<F, $R, $C>;
+            type TangentIn<S: Mode> =
+                Matrix<F::TangentIn<S>, $R, $C, VecStorage<F::TangentIn<S>, $R, $C>>;
         }
-        impl $crate::traits::UserValue for OMatrix<f64, $R, $C> {}
+        impl<F: Real> $crate::traits::UserValue for OMatrix<F, $R, $C> {}
         /// Through a `dyn` call: the components' lanes.
         impl $crate::traits::LaneValue for OMatrix<f64, $R, $C> {
             fn lane1<S: Mode>(t: &OMatrix<S, $R, $C>, k: usize) -> OMatrix<f64, $R, $C> {
@@ -146,34 +152,49 @@ macro_rules! dynamic_matrix {
             }
         }
 
-        impl ZeroTangent for OMatrix<f64, $R, $C> {
-            fn zero_tangent(&self) -> OMatrix<f64, $R, $C> {
-                self.map(|_| 0.0)
+        impl<F: Real> ZeroTangent for OMatrix<F, $R, $C> {
+            fn zero_tangent(&self) -> OMatrix<F, $R, $C> {
+                self.map(|_| F::zero())
             }
-            fn zero_tangent_in<S: Mode>(&self) -> OMatrix<S, $R, $C> {
-                self.map(|_| S::zero())
-            }
-        }
-
-        /// A constant.
-        impl<S: Mode> Lift<S> for OMatrix<f64, $R, $C> {
-            type Output = OMatrix<Dual<f64, S>, $R, $C>;
-            #[inline]
-            fn lift(self) -> Self::Output {
-                self.map(|x| Dual::new(x, S::zero()))
+            fn zero_tangent_in<S: Mode>(
+                &self,
+            ) -> Matrix<F::TangentIn<S>, $R, $C, VecStorage<F::TangentIn<S>, $R, $C>> {
+                let (r, c) = self.shape_generic();
+                let zeros = (0..self.len())
+                    .map(|_| F::zero().zero_tangent_in::<S>())
+                    .collect();
+                Matrix::from_data(VecStorage::new(r, c, zeros))
             }
         }
 
         /// A constant.
-        impl<S: Mode> Lift<S> for &OMatrix<f64, $R, $C> {
-            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+        impl<S: Mode, F: Real> Lift<S> for OMatrix<F, $R, $C>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = OMatrix<DualIn<F, S>, $R, $C>;
             #[inline]
             fn lift(self) -> Self::Output {
-                self.map(|x| Dual::new(x, S::zero()))
+                self.map(|x| Dual::new(x, x.zero_tangent_in::<S>()))
             }
         }
 
-        impl<S: Mode> Lift<S> for OMatrix<Dual<f64, S>, $R, $C> {
+        /// A constant.
+        impl<S: Mode, F: Real> Lift<S> for &OMatrix<F, $R, $C>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = OMatrix<DualIn<F, S>, $R, $C>;
+            #[inline]
+            fn lift(self) -> Self::Output {
+                self.map(|x| Dual::new(x, x.zero_tangent_in::<S>()))
+            }
+        }
+
+        impl<S: Mode, F: Real> Lift<S> for OMatrix<DualIn<F, S>, $R, $C>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
             type Output = Self;
             #[inline(always)]
             fn lift(self) -> Self {
@@ -181,7 +202,10 @@ macro_rules! dynamic_matrix {
             }
         }
 
-        impl<'r, S: Mode> Lift<S> for &'r OMatrix<Dual<f64, S>, $R, $C> {
+        impl<'r, S: Mode, F: Real> Lift<S> for &'r OMatrix<DualIn<F, S>, $R, $C>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
             type Output = Self;
             #[inline(always)]
             fn lift(self) -> Self {
@@ -190,8 +214,12 @@ macro_rules! dynamic_matrix {
         }
 
         /// A parameter taken by value.
-        impl<S: Mode> Lift<S> for Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>> {
-            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+        impl<S: Mode, F: Real> Lift<S>
+            for Dual<OMatrix<F, $R, $C>, OMatrix<F::TangentIn<S>, $R, $C>>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = OMatrix<DualIn<F, S>, $R, $C>;
             #[inline]
             fn lift(self) -> Self::Output {
                 self.primal.zip_map(&self.tangent, Dual::new)
@@ -199,8 +227,12 @@ macro_rules! dynamic_matrix {
         }
 
         /// A parameter taken by value, lifted at each use without moving it.
-        impl<S: Mode> Lift<S> for &Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>> {
-            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+        impl<S: Mode, F: Real> Lift<S>
+            for &Dual<OMatrix<F, $R, $C>, OMatrix<F::TangentIn<S>, $R, $C>>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = OMatrix<DualIn<F, S>, $R, $C>;
             #[inline]
             fn lift(self) -> Self::Output {
                 self.primal.zip_map(&self.tangent, Dual::new)
@@ -208,24 +240,34 @@ macro_rules! dynamic_matrix {
         }
 
         /// A parameter taken by reference.
-        impl<'a, S: Mode> Lift<S> for Dual<&'a OMatrix<f64, $R, $C>, &'a OMatrix<S, $R, $C>> {
-            type Output = OMatrix<Dual<f64, S>, $R, $C>;
+        impl<'a, S: Mode, F: Real> Lift<S>
+            for Dual<&'a OMatrix<F, $R, $C>, &'a OMatrix<F::TangentIn<S>, $R, $C>>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = OMatrix<DualIn<F, S>, $R, $C>;
             #[inline]
             fn lift(self) -> Self::Output {
                 self.primal.zip_map(self.tangent, Dual::new)
             }
         }
 
-        impl<S: Mode> Unlift<S> for OMatrix<Dual<f64, S>, $R, $C> {
-            type Output = Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>>;
+        impl<S: Mode, F: Real> Unlift<S> for OMatrix<DualIn<F, S>, $R, $C>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = Dual<OMatrix<F, $R, $C>, OMatrix<F::TangentIn<S>, $R, $C>>;
             #[inline]
             fn unlift(self) -> Self::Output {
                 Dual::new(self.map(|d| d.primal), self.map(|d| d.tangent))
             }
         }
 
-        impl<S: Mode> Unlift<S> for &OMatrix<Dual<f64, S>, $R, $C> {
-            type Output = Dual<OMatrix<f64, $R, $C>, OMatrix<S, $R, $C>>;
+        impl<S: Mode, F: Real> Unlift<S> for &OMatrix<DualIn<F, S>, $R, $C>
+        where
+            F::TangentIn<S>: ScalarTangent<F>,
+        {
+            type Output = Dual<OMatrix<F, $R, $C>, OMatrix<F::TangentIn<S>, $R, $C>>;
             #[inline]
             fn unlift(self) -> Self::Output {
                 Dual::new(self.map(|d| d.primal), self.map(|d| d.tangent))

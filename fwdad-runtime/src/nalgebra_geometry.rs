@@ -44,10 +44,12 @@
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
-use crate::tangent::Mode;
+use crate::nalgebra::DualIn;
+use crate::real::Real;
+use crate::tangent::{Mode, ScalarTangent};
 use nalgebra::{
-    Complex, Isometry, Orthographic3, Perspective3, Point, Quaternion, Rotation, SMatrix, SVector,
-    Scalar, Similarity, Translation, Unit, UnitComplex, UnitQuaternion,
+    ArrayStorage, Complex, Isometry, Orthographic3, Perspective3, Point, Quaternion, Rotation,
+    SMatrix, SVector, Scalar, Similarity, Translation, Unit, UnitComplex, UnitQuaternion,
 };
 use simba::scalar::RealField;
 
@@ -136,17 +138,47 @@ fn concat<T: Scalar + Copy, const N: usize>(parts: &[&[T]]) -> SVector<T, N> {
     SVector::from_iterator(parts.iter().flat_map(|p| p.iter().copied()))
 }
 
-/// `Differentiable`, `ZeroTangent`, `Lift` and `Unlift` of a geometry type of `f64`s
-/// (`$ty`, generic over `$g`) whose form over duals is `$dual` and whose components are
-/// `SMatrix<_, $r, $k>`: the tangent is the components' matrix.
+/// `Differentiable`, `ZeroTangent`, `Lift` and `Unlift` of a geometry type over a float
+/// type `F` (`$ty`, generic over `$g` besides; `f64`, or a function's `T: RealField`) whose
+/// form over duals is `$dual` and whose components are `SMatrix<_, $r, $k>`: the tangent
+/// is the components' matrix.
 macro_rules! geometry_type {
     ($([$($g:tt)*] $ty:ty, $dual:ty, $r:expr, $k:expr;)*) => {$(
-        impl<$($g)*> Differentiable for $ty {
-            type Tangent = SMatrix<f64, { $r }, { $k }>;
-            type TangentIn<S: Mode> = SMatrix<S, { $r }, { $k }>;
+        impl<F: Real + RealField, $($g)*> Differentiable for $ty {
+            type Tangent = SMatrix<F, { $r }, { $k }>;
+            type TangentIn<S: Mode> = SMatrix<F::TangentIn<S>, { $r }, { $k }>;
         }
-        impl<$($g)*> $crate::traits::UserValue for $ty {}
-        /// Through a `dyn` call: the components' lanes.
+        impl<F: Real + RealField, $($g)*> $crate::traits::UserValue for $ty {}
+
+        impl<F: Real + RealField, $($g)*> ZeroTangent for $ty {
+            #[inline(always)]
+            fn zero_tangent(&self) -> SMatrix<F, { $r }, { $k }> {
+                SMatrix::from_data(ArrayStorage([[F::zero(); $r]; $k]))
+            }
+            #[inline(always)]
+            fn zero_tangent_in<S: Mode>(&self) -> SMatrix<F::TangentIn<S>, { $r }, { $k }> {
+                SMatrix::<F, { $r }, { $k }>::from_data(ArrayStorage([[F::zero(); $r]; $k])).zero_tangent_in::<S>()
+            }
+        }
+
+        crate::nalgebra::lift_generic_float_type!(
+            [F: Real + RealField, $($g)*]
+            $ty,
+            SMatrix<F::TangentIn<S>, { $r }, { $k }>,
+            $dual,
+            |p, t| <$dual>::from_coords(p.to_coords().zip_map(&t, Dual::new)),
+            |c| <$dual>::from_coords(c.to_coords().map(|x| Dual::new(x, x.zero_tangent_in::<S>()))),
+            |d| {
+                let c = d.to_coords();
+                Dual::new(<$ty>::from_coords(c.map(|x| x.primal)), c.map(|x| x.tangent))
+            }
+        );
+    )*};
+}
+
+/// Through a `dyn` call (`f64` values): the components' lanes.
+macro_rules! geometry_lanes {
+    ($([$($g:tt)*] $ty:ty, $r:expr, $k:expr;)*) => {$(
         impl<$($g)*> $crate::traits::LaneValue for $ty {
             #[inline]
             fn lane1<S: Mode>(t: &SMatrix<S, { $r }, { $k }>, k: usize) -> SMatrix<f64, { $r }, { $k }> {
@@ -176,47 +208,41 @@ macro_rules! geometry_type {
                 <SMatrix<f64, { $r }, { $k }> as $crate::traits::LaneValue>::set_lane2::<S>(t, k, v)
             }
         }
-
-        impl<$($g)*> ZeroTangent for $ty {
-            #[inline(always)]
-            fn zero_tangent(&self) -> SMatrix<f64, { $r }, { $k }> {
-                SMatrix::zeros()
-            }
-            #[inline(always)]
-            fn zero_tangent_in<S: Mode>(&self) -> SMatrix<S, { $r }, { $k }> {
-                SMatrix::from_element(S::zero())
-            }
-        }
-
-        crate::lift::lift_library_type!(
-            [$($g)*]
-            $ty,
-            SMatrix<S, { $r }, { $k }>,
-            $dual,
-            |p, t| <$dual>::from_coords(p.to_coords().zip_map(&t, Dual::new)),
-            |c| <$dual>::from_coords(c.to_coords().map(|x| Dual::new(x, S::zero()))),
-            |d| {
-                let c = d.to_coords();
-                Dual::new(<$ty>::from_coords(c.map(|x| x.primal)), c.map(|x| x.tangent))
-            }
-        );
     )*};
 }
 
 geometry_type! {
-    [const D: usize] Point<f64, D>, Point<Dual<f64, S>, D>, D, 1;
-    [const D: usize] Translation<f64, D>, Translation<Dual<f64, S>, D>, D, 1;
-    [const D: usize] Rotation<f64, D>, Rotation<Dual<f64, S>, D>, D, D;
-    [const D: usize] Unit<SVector<f64, D>>, Unit<SVector<Dual<f64, S>, D>>, D, 1;
-    [] Quaternion<f64>, Quaternion<Dual<f64, S>>, 4, 1;
-    [] UnitQuaternion<f64>, UnitQuaternion<Dual<f64, S>>, 4, 1;
-    [] UnitComplex<f64>, UnitComplex<Dual<f64, S>>, 2, 1;
-    [] Isometry<f64, UnitQuaternion<f64>, 3>, Isometry<Dual<f64, S>, UnitQuaternion<Dual<f64, S>>, 3>, 7, 1;
-    [] Isometry<f64, UnitComplex<f64>, 2>, Isometry<Dual<f64, S>, UnitComplex<Dual<f64, S>>, 2>, 4, 1;
-    [] Isometry<f64, Rotation<f64, 3>, 3>, Isometry<Dual<f64, S>, Rotation<Dual<f64, S>, 3>, 3>, 12, 1;
-    [] Isometry<f64, Rotation<f64, 2>, 2>, Isometry<Dual<f64, S>, Rotation<Dual<f64, S>, 2>, 2>, 6, 1;
-    [] Similarity<f64, UnitQuaternion<f64>, 3>, Similarity<Dual<f64, S>, UnitQuaternion<Dual<f64, S>>, 3>, 8, 1;
-    [] Similarity<f64, UnitComplex<f64>, 2>, Similarity<Dual<f64, S>, UnitComplex<Dual<f64, S>>, 2>, 5, 1;
-    [] Perspective3<f64>, Perspective3<Dual<f64, S>>, 4, 4;
-    [] Orthographic3<f64>, Orthographic3<Dual<f64, S>>, 4, 4;
+    [const D: usize] Point<F, D>, Point<DualIn<F, S>, D>, D, 1;
+    [const D: usize] Translation<F, D>, Translation<DualIn<F, S>, D>, D, 1;
+    [const D: usize] Rotation<F, D>, Rotation<DualIn<F, S>, D>, D, D;
+    [const D: usize] Unit<SVector<F, D>>, Unit<SVector<DualIn<F, S>, D>>, D, 1;
+    [] Quaternion<F>, Quaternion<DualIn<F, S>>, 4, 1;
+    [] UnitQuaternion<F>, UnitQuaternion<DualIn<F, S>>, 4, 1;
+    [] UnitComplex<F>, UnitComplex<DualIn<F, S>>, 2, 1;
+    [] Isometry<F, UnitQuaternion<F>, 3>, Isometry<DualIn<F, S>, UnitQuaternion<DualIn<F, S>>, 3>, 7, 1;
+    [] Isometry<F, UnitComplex<F>, 2>, Isometry<DualIn<F, S>, UnitComplex<DualIn<F, S>>, 2>, 4, 1;
+    [] Isometry<F, Rotation<F, 3>, 3>, Isometry<DualIn<F, S>, Rotation<DualIn<F, S>, 3>, 3>, 12, 1;
+    [] Isometry<F, Rotation<F, 2>, 2>, Isometry<DualIn<F, S>, Rotation<DualIn<F, S>, 2>, 2>, 6, 1;
+    [] Similarity<F, UnitQuaternion<F>, 3>, Similarity<DualIn<F, S>, UnitQuaternion<DualIn<F, S>>, 3>, 8, 1;
+    [] Similarity<F, UnitComplex<F>, 2>, Similarity<DualIn<F, S>, UnitComplex<DualIn<F, S>>, 2>, 5, 1;
+    [] Perspective3<F>, Perspective3<DualIn<F, S>>, 4, 4;
+    [] Orthographic3<F>, Orthographic3<DualIn<F, S>>, 4, 4;
+}
+
+geometry_lanes! {
+    [const D: usize] Point<f64, D>, D, 1;
+    [const D: usize] Translation<f64, D>, D, 1;
+    [const D: usize] Rotation<f64, D>, D, D;
+    [const D: usize] Unit<SVector<f64, D>>, D, 1;
+    [] Quaternion<f64>, 4, 1;
+    [] UnitQuaternion<f64>, 4, 1;
+    [] UnitComplex<f64>, 2, 1;
+    [] Isometry<f64, UnitQuaternion<f64>, 3>, 7, 1;
+    [] Isometry<f64, UnitComplex<f64>, 2>, 4, 1;
+    [] Isometry<f64, Rotation<f64, 3>, 3>, 12, 1;
+    [] Isometry<f64, Rotation<f64, 2>, 2>, 6, 1;
+    [] Similarity<f64, UnitQuaternion<f64>, 3>, 8, 1;
+    [] Similarity<f64, UnitComplex<f64>, 2>, 5, 1;
+    [] Perspective3<f64>, 4, 4;
+    [] Orthographic3<f64>, 4, 4;
 }

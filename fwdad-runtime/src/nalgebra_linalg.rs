@@ -17,30 +17,59 @@
 //! ([`Lift`](crate::lift::Lift) in [`crate::nalgebra`]): then `dx = A⁻¹ db`.
 
 use crate::dual::Dual;
-use crate::tangent::Mode;
+use crate::real::Real;
+use crate::tangent::{Mode, ScalarTangent};
 use nalgebra::allocator::Allocator;
 use nalgebra::constraint::{SameNumberOfRows, ShapeConstraint};
 use nalgebra::{
     Cholesky, DefaultAllocator, Dim, DimMin, Matrix, OMatrix, PermutationSequence, Storage,
     StorageMut, LU, QR,
 };
+use num_traits::{One, Zero};
+use simba::scalar::RealField;
 
-type D64<S> = Dual<f64, S>;
+// Written over any float type `F` with tangent `T` (`f64` and the mode `S` in `f64` code;
+// a function's `T: RealField` and its tangent in generic code): the primal factorisations
+// and products are nalgebra's on `F`, as the user's generic function computes them.
+
+/// A matrix over duals of float type `F` with tangent `T`.
+type DualMatrix<F, T, R, C, St> = Matrix<Dual<F, T>, R, C, St>;
+/// An owned square matrix over duals.
+type DualSquareMatrix<F, T, D> = OMatrix<Dual<F, T>, D, D>;
+/// The matrix an [`OverDuals`] operand `A` holds.
+type MatrixOf<S, A> = DualMatrix<
+    <A as OverDuals<S>>::F,
+    <A as OverDuals<S>>::T,
+    <A as OverDuals<S>>::R,
+    <A as OverDuals<S>>::C,
+    <A as OverDuals<S>>::St,
+>;
+/// The Cholesky factorisation of a square matrix `M` over duals.
+type CholeskyOf<S, M> =
+    DualCholesky<S, <M as DualSquare<S>>::D, <M as DualSquare<S>>::F, <M as DualSquare<S>>::T>;
 
 /// A square matrix over duals, owned or borrowed: what the factorisations take.
 pub trait DualSquare<S: Mode> {
+    /// The float type.
+    type F: Real + RealField;
+    /// Its tangent.
+    type T: ScalarTangent<Self::F>;
     /// Its dimension.
     type D: Dim;
     /// The matrix, owned.
-    fn owned(self) -> OMatrix<D64<S>, Self::D, Self::D>
+    fn owned(self) -> DualSquareMatrix<Self::F, Self::T, Self::D>
     where
         DefaultAllocator: Allocator<Self::D, Self::D>;
 }
 
-impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for Matrix<D64<S>, D, D, St> {
+impl<S: Mode, F: Real + RealField, T: ScalarTangent<F>, D: Dim, St: Storage<Dual<F, T>, D, D>>
+    DualSquare<S> for Matrix<Dual<F, T>, D, D, St>
+{
+    type F = F;
+    type T = T;
     type D = D;
     #[inline(always)]
-    fn owned(self) -> OMatrix<D64<S>, D, D>
+    fn owned(self) -> OMatrix<Dual<F, T>, D, D>
     where
         DefaultAllocator: Allocator<D, D>,
     {
@@ -48,10 +77,14 @@ impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for Matrix<D64<S>
     }
 }
 
-impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for &Matrix<D64<S>, D, D, St> {
+impl<S: Mode, F: Real + RealField, T: ScalarTangent<F>, D: Dim, St: Storage<Dual<F, T>, D, D>>
+    DualSquare<S> for &Matrix<Dual<F, T>, D, D, St>
+{
+    type F = F;
+    type T = T;
     type D = D;
     #[inline(always)]
-    fn owned(self) -> OMatrix<D64<S>, D, D>
+    fn owned(self) -> OMatrix<Dual<F, T>, D, D>
     where
         DefaultAllocator: Allocator<D, D>,
     {
@@ -61,9 +94,9 @@ impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> DualSquare<S> for &Matrix<D64<S
 
 /// The primal of a matrix over duals.
 #[inline(always)]
-fn primal<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>>(
-    m: &Matrix<D64<S>, R, C, St>,
-) -> OMatrix<f64, R, C>
+fn primal<F: Real, T: ScalarTangent<F>, R: Dim, C: Dim, St: Storage<Dual<F, T>, R, C>>(
+    m: &Matrix<Dual<F, T>, R, C, St>,
+) -> OMatrix<F, R, C>
 where
     DefaultAllocator: Allocator<R, C>,
 {
@@ -74,18 +107,20 @@ where
 /// the implicit rule, `apply` being `A₀⁻¹` on the tangents of a matrix (in place). `a` is
 /// `None` for a constant `A` (`dA = 0`).
 #[inline(always)]
-fn implicit<S, D, R2, C2, St>(
-    a: Option<&OMatrix<D64<S>, D, D>>,
-    b: &Matrix<D64<S>, R2, C2, St>,
-    xp: &OMatrix<f64, R2, C2>,
-    apply: impl Fn(&mut OMatrix<D64<S>, R2, C2>),
-) -> OMatrix<D64<S>, R2, C2>
+fn implicit<S, F, T, D, R2, C2, St>(
+    a: Option<&OMatrix<Dual<F, T>, D, D>>,
+    b: &Matrix<Dual<F, T>, R2, C2, St>,
+    xp: &OMatrix<F, R2, C2>,
+    apply: impl Fn(&mut OMatrix<Dual<F, T>, R2, C2>),
+) -> OMatrix<Dual<F, T>, R2, C2>
 where
     S: Mode,
+    F: Real,
+    T: ScalarTangent<F>,
     D: Dim,
     R2: Dim,
     C2: Dim,
-    St: Storage<D64<S>, R2, C2>,
+    St: Storage<Dual<F, T>, R2, C2>,
     DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
 {
     let mut x = b.clone_owned();
@@ -108,7 +143,7 @@ where
                         // `x` has no tangent yet (or the mode is first order).
                         t.sub(da.scale(xp[(k, c)]))
                     } else {
-                        t.sub((Dual::new(0.0, da) * x[(k, c)]).tangent)
+                        t.sub((Dual::new(F::zero(), da) * x[(k, c)]).tangent)
                     };
                 }
                 r[(i, c)].tangent = t;
@@ -122,9 +157,9 @@ where
 
 /// `t ← L⁻ᵀ L⁻¹ t` on the tangents of each column, `L` lower triangular (its strict upper
 /// part ignored).
-fn cholesky_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
-    l: &OMatrix<f64, D, D>,
-    x: &mut OMatrix<D64<S>, R2, C2>,
+fn cholesky_apply<F: Real, T: ScalarTangent<F>, D: Dim, R2: Dim, C2: Dim>(
+    l: &OMatrix<F, D, D>,
+    x: &mut OMatrix<Dual<F, T>, R2, C2>,
 ) where
     DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
 {
@@ -135,24 +170,31 @@ fn cholesky_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
             for j in 0..i {
                 t = t.axpy(-l[(i, j)], x[(j, c)].tangent);
             }
-            x[(i, c)].tangent = t.scale(1.0 / l[(i, i)]);
+            x[(i, c)].tangent = t.scale(F::one() / l[(i, i)]);
         }
         for i in (0..n).rev() {
             let mut t = x[(i, c)].tangent;
             for j in i + 1..n {
                 t = t.axpy(-l[(j, i)], x[(j, c)].tangent);
             }
-            x[(i, c)].tangent = t.scale(1.0 / l[(i, i)]);
+            x[(i, c)].tangent = t.scale(F::one() / l[(i, i)]);
         }
     }
 }
 
 /// `t ← U⁻¹ L⁻¹ P t` on the tangents of each column (`L` unit lower triangular).
-fn lu_apply<S: Mode, D: Dim, R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
-    l: &OMatrix<f64, D, D>,
-    u: &OMatrix<f64, D, D>,
+fn lu_apply<
+    F: Real,
+    T: ScalarTangent<F>,
+    D: Dim,
+    R2: Dim,
+    C2: Dim,
+    St: StorageMut<Dual<F, T>, R2, C2>,
+>(
+    l: &OMatrix<F, D, D>,
+    u: &OMatrix<F, D, D>,
     p: &PermutationSequence<D>,
-    x: &mut Matrix<D64<S>, R2, C2, St>,
+    x: &mut Matrix<Dual<F, T>, R2, C2, St>,
 ) where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
@@ -171,15 +213,15 @@ fn lu_apply<S: Mode, D: Dim, R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
             for j in i + 1..n {
                 t = t.axpy(-u[(i, j)], x[(j, c)].tangent);
             }
-            x[(i, c)].tangent = t.scale(1.0 / u[(i, i)]);
+            x[(i, c)].tangent = t.scale(F::one() / u[(i, i)]);
         }
     }
 }
 
 /// `t ← M t` on the tangents of each column, `M` a plain matrix.
-fn mul_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
-    mat: &OMatrix<f64, D, D>,
-    x: &mut OMatrix<D64<S>, R2, C2>,
+fn mul_apply<F: Real, T: ScalarTangent<F>, D: Dim, R2: Dim, C2: Dim>(
+    mat: &OMatrix<F, D, D>,
+    x: &mut OMatrix<Dual<F, T>, R2, C2>,
 ) where
     DefaultAllocator: Allocator<D, D> + Allocator<R2, C2>,
 {
@@ -187,7 +229,7 @@ fn mul_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
     let (n, m) = x.shape();
     for c in 0..m {
         for i in 0..n {
-            let mut t = S::zero();
+            let mut t = T::zero();
             for k in 0..n {
                 t = t.axpy(mat[(i, k)], old[(k, c)].tangent);
             }
@@ -201,27 +243,32 @@ fn mul_apply<S: Mode, D: Dim, R2: Dim, C2: Dim>(
 /// `a.cholesky()` of a matrix over duals: the `f64` factorisation of its primal (see the
 /// [module docs](self)); `None` where nalgebra's is.
 #[inline]
-pub fn cholesky<S: Mode, M: DualSquare<S>>(m: M) -> Option<DualCholesky<S, M::D>>
+pub fn cholesky<S: Mode, M: DualSquare<S>>(m: M) -> Option<CholeskyOf<S, M>>
 where
     DefaultAllocator: Allocator<M::D, M::D>,
 {
     let a = m.owned();
     let chol = Cholesky::new(primal(&a))?;
-    Some(DualCholesky { chol, a: Some(a) })
+    Some(DualCholesky {
+        chol,
+        a: Some(a),
+        mode: core::marker::PhantomData,
+    })
 }
 
 /// A Cholesky factorisation of a matrix over duals: the `f64` factorisation of the primal
 /// and the matrix (for `dA`; `None` when constant). Its methods are nalgebra's
 /// `Cholesky`'s.
-pub struct DualCholesky<S: Mode, D: Dim>
+pub struct DualCholesky<S: Mode, D: Dim, F: Real + RealField = f64, T: ScalarTangent<F> = S>
 where
     DefaultAllocator: Allocator<D, D>,
 {
-    pub(crate) chol: Cholesky<f64, D>,
-    pub(crate) a: Option<OMatrix<D64<S>, D, D>>,
+    pub(crate) chol: Cholesky<F, D>,
+    pub(crate) a: Option<OMatrix<Dual<F, T>, D, D>>,
+    pub(crate) mode: core::marker::PhantomData<S>,
 }
 
-impl<S: Mode, D: Dim> Clone for DualCholesky<S, D>
+impl<S: Mode, D: Dim, F: Real + RealField, T: ScalarTangent<F>> Clone for DualCholesky<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D>,
 {
@@ -229,19 +276,21 @@ where
         DualCholesky {
             chol: self.chol.clone(),
             a: self.a.clone(),
+            mode: core::marker::PhantomData,
         }
     }
 }
 
-impl<S: Mode, D: Dim> Copy for DualCholesky<S, D>
+impl<S: Mode, D: Dim, F: Real + RealField, T: ScalarTangent<F>> Copy for DualCholesky<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D>,
-    Cholesky<f64, D>: Copy,
-    OMatrix<D64<S>, D, D>: Copy,
+    Cholesky<F, D>: Copy,
+    OMatrix<Dual<F, T>, D, D>: Copy,
 {
 }
 
-impl<S: Mode, D: Dim> core::fmt::Debug for DualCholesky<S, D>
+impl<S: Mode, D: Dim, F: Real + RealField, T: ScalarTangent<F>> core::fmt::Debug
+    for DualCholesky<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D>,
 {
@@ -252,38 +301,38 @@ where
     }
 }
 
-impl<S: Mode, D: Dim> DualCholesky<S, D>
+impl<S: Mode, D: Dim, F: Real + RealField, T: ScalarTangent<F>> DualCholesky<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D>,
 {
     /// nalgebra's factorisation over duals (for the methods without an implicit rule).
-    fn over_duals(&self) -> Cholesky<D64<S>, D> {
+    fn over_duals(&self) -> Cholesky<Dual<F, T>, D> {
         match &self.a {
             Some(a) => Cholesky::new(a.clone()).expect("the primal factorisation succeeded"),
-            None => Cholesky::pack_dirty(self.chol.l_dirty().map(|v| Dual::new(v, S::zero()))),
+            None => Cholesky::pack_dirty(self.chol.l_dirty().map(|v| Dual::new(v, T::zero()))),
         }
     }
 
     /// The solution `x` of `A x = b`.
     #[inline]
-    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<Dual<F, T>, R2, C2>>(
         &self,
-        b: &Matrix<D64<S>, R2, C2, St>,
-    ) -> OMatrix<D64<S>, R2, C2>
+        b: &Matrix<Dual<F, T>, R2, C2, St>,
+    ) -> OMatrix<Dual<F, T>, R2, C2>
     where
         DefaultAllocator: Allocator<R2, C2>,
         ShapeConstraint: SameNumberOfRows<R2, D>,
     {
         let xp = self.chol.solve(&primal(b));
         let l = self.chol.l_dirty();
-        implicit(self.a.as_ref(), b, &xp, |x| cholesky_apply(l, x))
+        implicit::<S, _, _, _, _, _, _>(self.a.as_ref(), b, &xp, |x| cholesky_apply(l, x))
     }
 
     /// Solves `A x = b` in place.
     #[inline]
-    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<Dual<F, T>, R2, C2>>(
         &self,
-        b: &mut Matrix<D64<S>, R2, C2, St>,
+        b: &mut Matrix<Dual<F, T>, R2, C2, St>,
     ) where
         DefaultAllocator: Allocator<R2, C2>,
         ShapeConstraint: SameNumberOfRows<R2, D>,
@@ -294,31 +343,31 @@ where
 
     /// `A⁻¹`.
     #[inline]
-    pub fn inverse(&self) -> OMatrix<D64<S>, D, D> {
+    pub fn inverse(&self) -> OMatrix<Dual<F, T>, D, D> {
         let shape = self.chol.l_dirty().shape_generic();
-        let id = OMatrix::<D64<S>, D, D>::identity_generic(shape.0, shape.1);
+        let id = OMatrix::<Dual<F, T>, D, D>::identity_generic(shape.0, shape.1);
         let xp = self.chol.inverse();
         let l = self.chol.l_dirty();
-        implicit(self.a.as_ref(), &id, &xp, |x| cholesky_apply(l, x))
+        implicit::<S, _, _, _, _, _, _>(self.a.as_ref(), &id, &xp, |x| cholesky_apply(l, x))
     }
 
     /// `det A`.
-    pub fn determinant(&self) -> D64<S> {
+    pub fn determinant(&self) -> Dual<F, T> {
         self.over_duals().determinant()
     }
 
     /// `ln det A`.
-    pub fn ln_determinant(&self) -> D64<S> {
+    pub fn ln_determinant(&self) -> Dual<F, T> {
         self.over_duals().ln_determinant()
     }
 
     /// The factor `L`.
-    pub fn l(&self) -> OMatrix<D64<S>, D, D> {
+    pub fn l(&self) -> OMatrix<Dual<F, T>, D, D> {
         self.over_duals().l()
     }
 
     /// The factor `L`, consuming the factorisation.
-    pub fn unpack(self) -> OMatrix<D64<S>, D, D> {
+    pub fn unpack(self) -> OMatrix<Dual<F, T>, D, D> {
         self.over_duals().unpack()
     }
 }
@@ -328,7 +377,7 @@ where
 /// `a.lu()` of a matrix over duals: the `f64` factorisation of its primal (see the
 /// [module docs](self)).
 #[inline]
-pub fn lu<S: Mode, M: DualSquare<S>>(m: M) -> DualLu<S, M::D>
+pub fn lu<S: Mode, M: DualSquare<S>>(m: M) -> DualLu<S, M::D, M::F, M::T>
 where
     M::D: DimMin<M::D, Output = M::D>,
     DefaultAllocator: Allocator<M::D, M::D> + Allocator<M::D>,
@@ -340,17 +389,23 @@ where
 /// An LU factorisation (partial pivoting) of a matrix over duals: the `f64` factorisation
 /// of the primal, its factors, and the matrix (for `dA`; `None` when constant). Its
 /// methods are nalgebra's `LU`'s.
-pub struct DualLu<S: Mode, D: DimMin<D, Output = D>>
-where
+pub struct DualLu<
+    S: Mode,
+    D: DimMin<D, Output = D>,
+    F: Real + RealField = f64,
+    T: ScalarTangent<F> = S,
+> where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
-    lu: LU<f64, D, D>,
-    l: OMatrix<f64, D, D>,
-    u: OMatrix<f64, D, D>,
-    a: Option<OMatrix<D64<S>, D, D>>,
+    lu: LU<F, D, D>,
+    l: OMatrix<F, D, D>,
+    u: OMatrix<F, D, D>,
+    a: Option<OMatrix<Dual<F, T>, D, D>>,
+    mode: core::marker::PhantomData<S>,
 }
 
-impl<S: Mode, D: DimMin<D, Output = D>> Clone for DualLu<S, D>
+impl<S: Mode, D: DimMin<D, Output = D>, F: Real + RealField, T: ScalarTangent<F>> Clone
+    for DualLu<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
@@ -360,20 +415,23 @@ where
             l: self.l.clone(),
             u: self.u.clone(),
             a: self.a.clone(),
+            mode: core::marker::PhantomData,
         }
     }
 }
 
-impl<S: Mode, D: DimMin<D, Output = D>> Copy for DualLu<S, D>
+impl<S: Mode, D: DimMin<D, Output = D>, F: Real + RealField, T: ScalarTangent<F>> Copy
+    for DualLu<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
-    LU<f64, D, D>: Copy,
-    OMatrix<f64, D, D>: Copy,
-    OMatrix<D64<S>, D, D>: Copy,
+    LU<F, D, D>: Copy,
+    OMatrix<F, D, D>: Copy,
+    OMatrix<Dual<F, T>, D, D>: Copy,
 {
 }
 
-impl<S: Mode, D: DimMin<D, Output = D>> core::fmt::Debug for DualLu<S, D>
+impl<S: Mode, D: DimMin<D, Output = D>, F: Real + RealField, T: ScalarTangent<F>> core::fmt::Debug
+    for DualLu<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
@@ -385,48 +443,59 @@ where
     }
 }
 
-impl<S: Mode, D: DimMin<D, Output = D>> DualLu<S, D>
+impl<S: Mode, D: DimMin<D, Output = D>, F: Real + RealField, T: ScalarTangent<F>> DualLu<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
-    pub(crate) fn new(lu: LU<f64, D, D>, a: Option<OMatrix<D64<S>, D, D>>) -> Self {
+    pub(crate) fn new(lu: LU<F, D, D>, a: Option<OMatrix<Dual<F, T>, D, D>>) -> Self {
         let (l, u) = (lu.l(), lu.u());
-        DualLu { lu, l, u, a }
+        DualLu {
+            lu,
+            l,
+            u,
+            a,
+            mode: core::marker::PhantomData,
+        }
     }
 
     /// nalgebra's factorisation over duals (for the methods without an implicit rule).
-    fn over_duals(&self) -> LU<D64<S>, D, D> {
+    fn over_duals(&self) -> LU<Dual<F, T>, D, D> {
         match &self.a {
             Some(a) => LU::new(a.clone()),
             None => {
                 // `P A = L U`: the constant matrix again, which nalgebra refactorises.
                 let mut a = &self.l * &self.u;
                 self.lu.p().inv_permute_rows(&mut a);
-                LU::new(a.map(|v| Dual::new(v, S::zero())))
+                LU::new(a.map(|v| Dual::new(v, T::zero())))
             }
         }
     }
 
     /// The solution `x` of `A x = b`; `None` if `A` is singular.
     #[inline]
-    pub fn solve<R2: Dim, C2: Dim, St: Storage<D64<S>, R2, C2>>(
+    pub fn solve<R2: Dim, C2: Dim, St: Storage<Dual<F, T>, R2, C2>>(
         &self,
-        b: &Matrix<D64<S>, R2, C2, St>,
-    ) -> Option<OMatrix<D64<S>, R2, C2>>
+        b: &Matrix<Dual<F, T>, R2, C2, St>,
+    ) -> Option<OMatrix<Dual<F, T>, R2, C2>>
     where
         DefaultAllocator: Allocator<R2, C2>,
         ShapeConstraint: SameNumberOfRows<R2, D>,
     {
         let xp = self.lu.solve(&primal(b))?;
         let (l, u, p) = (&self.l, &self.u, self.lu.p());
-        Some(implicit(self.a.as_ref(), b, &xp, |x| lu_apply(l, u, p, x)))
+        Some(implicit::<S, _, _, _, _, _, _>(
+            self.a.as_ref(),
+            b,
+            &xp,
+            |x| lu_apply(l, u, p, x),
+        ))
     }
 
     /// Solves `A x = b` in place; `false` (and `b` unspecified) if `A` is singular.
     #[inline]
-    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<D64<S>, R2, C2>>(
+    pub fn solve_mut<R2: Dim, C2: Dim, St: StorageMut<Dual<F, T>, R2, C2>>(
         &self,
-        b: &mut Matrix<D64<S>, R2, C2, St>,
+        b: &mut Matrix<Dual<F, T>, R2, C2, St>,
     ) -> bool
     where
         DefaultAllocator: Allocator<R2, C2>,
@@ -443,9 +512,9 @@ where
 
     /// `A⁻¹`; `None` if `A` is singular.
     #[inline]
-    pub fn try_inverse(&self) -> Option<OMatrix<D64<S>, D, D>> {
+    pub fn try_inverse(&self) -> Option<OMatrix<Dual<F, T>, D, D>> {
         let shape = self.l.shape_generic();
-        let id = OMatrix::<D64<S>, D, D>::identity_generic(shape.0, shape.1);
+        let id = OMatrix::<Dual<F, T>, D, D>::identity_generic(shape.0, shape.1);
         self.solve(&id)
     }
 
@@ -455,17 +524,17 @@ where
     }
 
     /// `det A`.
-    pub fn determinant(&self) -> D64<S> {
+    pub fn determinant(&self) -> Dual<F, T> {
         self.over_duals().determinant()
     }
 
     /// The factor `L`.
-    pub fn l(&self) -> OMatrix<D64<S>, D, D> {
+    pub fn l(&self) -> OMatrix<Dual<F, T>, D, D> {
         self.over_duals().l()
     }
 
     /// The factor `U`.
-    pub fn u(&self) -> OMatrix<D64<S>, D, D> {
+    pub fn u(&self) -> OMatrix<Dual<F, T>, D, D> {
         self.over_duals().u()
     }
 
@@ -485,44 +554,48 @@ pub trait TryInverse<S: Mode> {
     fn inverse_by_rule(self) -> Self::Output;
 }
 
-impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> TryInverse<S> for Matrix<D64<S>, D, D, St>
+impl<S: Mode, F: Real + RealField, T: ScalarTangent<F>, D: Dim, St: Storage<Dual<F, T>, D, D>>
+    TryInverse<S> for Matrix<Dual<F, T>, D, D, St>
 where
     DefaultAllocator: Allocator<D, D>,
 {
-    type Output = Option<OMatrix<D64<S>, D, D>>;
+    type Output = Option<OMatrix<Dual<F, T>, D, D>>;
     #[inline(always)]
     fn inverse_by_rule(self) -> Self::Output {
-        matrix_try_inverse(self)
+        matrix_try_inverse::<S, _>(self)
     }
 }
 
-impl<S: Mode, D: Dim, St: Storage<D64<S>, D, D>> TryInverse<S> for &Matrix<D64<S>, D, D, St>
+impl<S: Mode, F: Real + RealField, T: ScalarTangent<F>, D: Dim, St: Storage<Dual<F, T>, D, D>>
+    TryInverse<S> for &Matrix<Dual<F, T>, D, D, St>
 where
     DefaultAllocator: Allocator<D, D>,
 {
-    type Output = Option<OMatrix<D64<S>, D, D>>;
+    type Output = Option<OMatrix<Dual<F, T>, D, D>>;
     #[inline(always)]
     fn inverse_by_rule(self) -> Self::Output {
-        matrix_try_inverse(self)
+        matrix_try_inverse::<S, _>(self)
     }
 }
 
-impl<S: Mode, D: DimMin<D, Output = D>> TryInverse<S> for DualLu<S, D>
+impl<S: Mode, D: DimMin<D, Output = D>, F: Real + RealField, T: ScalarTangent<F>> TryInverse<S>
+    for DualLu<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
-    type Output = Option<OMatrix<D64<S>, D, D>>;
+    type Output = Option<OMatrix<Dual<F, T>, D, D>>;
     #[inline(always)]
     fn inverse_by_rule(self) -> Self::Output {
         self.try_inverse()
     }
 }
 
-impl<S: Mode, D: DimMin<D, Output = D>> TryInverse<S> for &DualLu<S, D>
+impl<S: Mode, D: DimMin<D, Output = D>, F: Real + RealField, T: ScalarTangent<F>> TryInverse<S>
+    for &DualLu<S, D, F, T>
 where
     DefaultAllocator: Allocator<D, D> + Allocator<D>,
 {
-    type Output = Option<OMatrix<D64<S>, D, D>>;
+    type Output = Option<OMatrix<Dual<F, T>, D, D>>;
     #[inline(always)]
     fn inverse_by_rule(self) -> Self::Output {
         self.try_inverse()
@@ -539,32 +612,41 @@ pub fn try_inverse<S: Mode, M: TryInverse<S>>(m: M) -> M::Output {
 /// `a.try_inverse()` of a matrix over duals: nalgebra's `f64` inverse of the primal, with
 /// `dA⁻¹ = −A⁻¹ dA A⁻¹` (see the [module docs](self)).
 #[inline]
-fn matrix_try_inverse<S: Mode, M: DualSquare<S>>(m: M) -> Option<OMatrix<D64<S>, M::D, M::D>>
+#[allow(clippy::type_complexity)]
+fn matrix_try_inverse<S: Mode, M: DualSquare<S>>(
+    m: M,
+) -> Option<OMatrix<Dual<M::F, M::T>, M::D, M::D>>
 where
     DefaultAllocator: Allocator<M::D, M::D>,
 {
     let a = m.owned();
     let inv = primal(&a).try_inverse()?;
     let shape = a.shape_generic();
-    let id = OMatrix::<D64<S>, M::D, M::D>::identity_generic(shape.0, shape.1);
-    Some(implicit(Some(&a), &id, &inv, |x| mul_apply(&inv, x)))
+    let id = OMatrix::<Dual<M::F, M::T>, M::D, M::D>::identity_generic(shape.0, shape.1);
+    Some(implicit::<S, _, _, _, _, _, _>(Some(&a), &id, &inv, |x| {
+        mul_apply(&inv, x)
+    }))
 }
 
 // --- mixed operations -------------------------------------------------------------------
 
-/// A plain (`f64`) matrix, owned or borrowed: the inactive side of a mixed operation.
+/// A plain (`f64`, or generic code's `T`) matrix, owned or borrowed: the inactive side of
+/// a mixed operation.
 pub trait Plain {
+    /// The float type.
+    type F: Real;
     /// Rows.
     type R: Dim;
     /// Columns.
     type C: Dim;
     /// Storage.
-    type St: Storage<f64, Self::R, Self::C>;
+    type St: Storage<Self::F, Self::R, Self::C>;
     /// The matrix.
-    fn get(&self) -> &Matrix<f64, Self::R, Self::C, Self::St>;
+    fn get(&self) -> &Matrix<Self::F, Self::R, Self::C, Self::St>;
 }
 
-impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for Matrix<f64, R, C, St> {
+impl<F: Real, R: Dim, C: Dim, St: Storage<F, R, C>> Plain for Matrix<F, R, C, St> {
+    type F = F;
     type R = R;
     type C = C;
     type St = St;
@@ -574,29 +656,38 @@ impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for Matrix<f64, R, C, St> {
     }
 }
 
-impl<R: Dim, C: Dim, St: Storage<f64, R, C>> Plain for &Matrix<f64, R, C, St> {
+impl<F: Real, R: Dim, C: Dim, St: Storage<F, R, C>> Plain for &Matrix<F, R, C, St> {
+    type F = F;
     type R = R;
     type C = C;
     type St = St;
     #[inline(always)]
-    fn get(&self) -> &Matrix<f64, R, C, St> {
+    fn get(&self) -> &Matrix<F, R, C, St> {
         self
     }
 }
 
 /// A matrix over duals, owned or borrowed: the active side of a mixed operation.
 pub trait OverDuals<S: Mode> {
+    /// The float type.
+    type F: Real;
+    /// Its tangent.
+    type T: ScalarTangent<Self::F>;
     /// Rows.
     type R: Dim;
     /// Columns.
     type C: Dim;
     /// Storage.
-    type St: Storage<D64<S>, Self::R, Self::C>;
+    type St: Storage<Dual<Self::F, Self::T>, Self::R, Self::C>;
     /// The matrix.
-    fn get(&self) -> &Matrix<D64<S>, Self::R, Self::C, Self::St>;
+    fn get(&self) -> &MatrixOf<S, Self>;
 }
 
-impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S> for Matrix<D64<S>, R, C, St> {
+impl<S: Mode, F: Real, T: ScalarTangent<F>, R: Dim, C: Dim, St: Storage<Dual<F, T>, R, C>>
+    OverDuals<S> for Matrix<Dual<F, T>, R, C, St>
+{
+    type F = F;
+    type T = T;
     type R = R;
     type C = C;
     type St = St;
@@ -608,23 +699,31 @@ impl<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>> OverDuals<S> for Matrix
 
 /// Borrowed, once or more (`&v` of a local `v: &Vector3<_>`, a view of a row borrowed).
 impl<S: Mode, A: OverDuals<S>> OverDuals<S> for &A {
+    type F = A::F;
+    type T = A::T;
     type R = A::R;
     type C = A::C;
     type St = A::St;
     #[inline(always)]
-    fn get(&self) -> &Matrix<D64<S>, A::R, A::C, A::St> {
+    fn get(&self) -> &Matrix<Dual<A::F, A::T>, A::R, A::C, A::St> {
         (**self).get()
     }
 }
 
-/// `a * b`, `a` plain: the primal is nalgebra's `f64` product (the user's bits), the
-/// tangent `a · db` (no product with `a`'s zero tangent).
+/// The form over duals of a matrix of `A`'s scalar.
+type DualsOf<S, A, R, C> = OMatrix<Dual<<A as OverDuals<S>>::F, <A as OverDuals<S>>::T>, R, C>;
+
+/// `a * b`, `a` plain: the primal is nalgebra's product of the primals (the user's bits),
+/// the tangent `a · db` (no product with `a`'s zero tangent).
 #[inline(always)]
-pub fn mixed_mul_pd<S: Mode, A: Plain, B: OverDuals<S>>(a: A, b: B) -> OMatrix<D64<S>, A::R, B::C>
+pub fn mixed_mul_pd<S: Mode, A: Plain, B: OverDuals<S, F = A::F>>(
+    a: A,
+    b: B,
+) -> DualsOf<S, B, A::R, B::C>
 where
     DefaultAllocator: Allocator<B::R, B::C> + Allocator<A::R, B::C>,
-    for<'x, 'y> &'x Matrix<f64, A::R, A::C, A::St>:
-        core::ops::Mul<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, A::R, B::C>>,
+    for<'x, 'y> &'x Matrix<A::F, A::R, A::C, A::St>:
+        core::ops::Mul<&'y OMatrix<A::F, B::R, B::C>, Output = OMatrix<A::F, A::R, B::C>>,
 {
     let (a, b) = (a.get(), b.get());
     let p = a * &primal(b);
@@ -640,11 +739,14 @@ where
 
 /// `a * b`, `b` plain: `da · b`.
 #[inline(always)]
-pub fn mixed_mul_dp<S: Mode, A: OverDuals<S>, B: Plain>(a: A, b: B) -> OMatrix<D64<S>, A::R, B::C>
+pub fn mixed_mul_dp<S: Mode, A: OverDuals<S>, B: Plain<F = A::F>>(
+    a: A,
+    b: B,
+) -> DualsOf<S, A, A::R, B::C>
 where
     DefaultAllocator: Allocator<A::R, A::C> + Allocator<A::R, B::C>,
-    for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
-        core::ops::Mul<&'y Matrix<f64, B::R, B::C, B::St>, Output = OMatrix<f64, A::R, B::C>>,
+    for<'x, 'y> &'x OMatrix<A::F, A::R, A::C>:
+        core::ops::Mul<&'y Matrix<A::F, B::R, B::C, B::St>, Output = OMatrix<A::F, A::R, B::C>>,
 {
     let (a, b) = (a.get(), b.get());
     let p = &primal(a) * b;
@@ -658,31 +760,37 @@ where
     })
 }
 
-/// Implements an elementwise mixed operation (`+`, `-`): primal by nalgebra on `f64`,
-/// tangent the active side's (negated where it is subtracted).
+/// Implements an elementwise mixed operation (`+`, `-`): primal by nalgebra on the plain
+/// floats, tangent the active side's (negated where it is subtracted).
 macro_rules! mixed_elementwise {
     ($pd:ident, $dp:ident, $Tr:ident, $op:tt, $neg:expr) => {
         /// `a op b`, `a` plain.
         #[inline(always)]
-        pub fn $pd<S: Mode, A: Plain, B: OverDuals<S>>(a: A, b: B) -> OMatrix<D64<S>, B::R, B::C>
+        pub fn $pd<S: Mode, A: Plain, B: OverDuals<S, F = A::F>>(
+            a: A,
+            b: B,
+        ) -> DualsOf<S, B, B::R, B::C>
         where
             DefaultAllocator: Allocator<B::R, B::C>,
-            for<'x, 'y> &'x Matrix<f64, A::R, A::C, A::St>:
-                core::ops::$Tr<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, B::R, B::C>>,
+            for<'x, 'y> &'x Matrix<A::F, A::R, A::C, A::St>:
+                core::ops::$Tr<&'y OMatrix<A::F, B::R, B::C>, Output = OMatrix<A::F, B::R, B::C>>,
         {
             let (a, b) = (a.get(), b.get());
             let p = a $op &primal(b);
-            let neg: fn(S) -> S = $neg;
+            let neg: fn(B::T) -> B::T = $neg;
             p.zip_map(b, |p, d| Dual::new(p, neg(d.tangent)))
         }
 
         /// `a op b`, `b` plain.
         #[inline(always)]
-        pub fn $dp<S: Mode, A: OverDuals<S>, B: Plain>(a: A, b: B) -> OMatrix<D64<S>, A::R, A::C>
+        pub fn $dp<S: Mode, A: OverDuals<S>, B: Plain<F = A::F>>(
+            a: A,
+            b: B,
+        ) -> DualsOf<S, A, A::R, A::C>
         where
             DefaultAllocator: Allocator<A::R, A::C>,
-            for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
-                core::ops::$Tr<&'y Matrix<f64, B::R, B::C, B::St>, Output = OMatrix<f64, A::R, A::C>>,
+            for<'x, 'y> &'x OMatrix<A::F, A::R, A::C>:
+                core::ops::$Tr<&'y Matrix<A::F, B::R, B::C, B::St>, Output = OMatrix<A::F, A::R, A::C>>,
         {
             let (a, b) = (a.get(), b.get());
             let p = &primal(a) $op b;
@@ -697,30 +805,33 @@ mixed_elementwise!(mixed_sub_pd, mixed_sub_dp, Sub, -, |t| t.neg());
 /// Whether a tangent is exactly zero: a compare in one direction, the branchless
 /// `ScalarTangent::is_zero` of a batch (which compares lanes without a branch per lane).
 #[inline(always)]
-fn is_zero<S: Mode>(t: &S) -> bool {
-    if core::mem::size_of::<S>() == core::mem::size_of::<f64>() {
-        *t == S::zero()
+fn is_zero<F: Real, T: ScalarTangent<F>>(t: &T) -> bool {
+    if core::mem::size_of::<T>() == core::mem::size_of::<F>() {
+        *t == T::zero()
     } else {
         t.is_zero()
     }
 }
 
-/// `a * b` of two matrices over duals: the primal is nalgebra's `f64` product (the user's
-/// bits), the tangent `da · b + a · db`, each term skipped when its matrix's tangent is
-/// zero throughout (a parameter the caller seeds with no direction, as a gradient in
-/// the other arguments does): one check per matrix, where a dual product would multiply
-/// every zero. Second order keeps nalgebra's product over duals (its mixed term).
+/// `a * b` of two matrices over duals: the primal is nalgebra's product of the primals
+/// (the user's bits), the tangent `da · b + a · db`, each term skipped when its matrix's
+/// tangent is zero throughout (a parameter the caller seeds with no direction, as a
+/// gradient in the other arguments does): one check per matrix, where a dual product
+/// would multiply every zero. Second order keeps nalgebra's product over duals (its mixed
+/// term).
 #[inline(always)]
-pub fn dual_mul<S: Mode, A: OverDuals<S>, B: OverDuals<S>>(
+pub fn dual_mul<S: Mode, A: OverDuals<S>, B: OverDuals<S, F = A::F, T = A::T>>(
     a: A,
     b: B,
-) -> OMatrix<D64<S>, A::R, B::C>
+) -> DualsOf<S, A, A::R, B::C>
 where
     DefaultAllocator: Allocator<A::R, A::C> + Allocator<B::R, B::C> + Allocator<A::R, B::C>,
-    for<'x, 'y> &'x OMatrix<f64, A::R, A::C>:
-        core::ops::Mul<&'y OMatrix<f64, B::R, B::C>, Output = OMatrix<f64, A::R, B::C>>,
-    for<'x, 'y> &'x Matrix<D64<S>, A::R, A::C, A::St>:
-        core::ops::Mul<&'y Matrix<D64<S>, B::R, B::C, B::St>, Output = OMatrix<D64<S>, A::R, B::C>>,
+    for<'x, 'y> &'x OMatrix<A::F, A::R, A::C>:
+        core::ops::Mul<&'y OMatrix<A::F, B::R, B::C>, Output = OMatrix<A::F, A::R, B::C>>,
+    for<'x, 'y> &'x Matrix<Dual<A::F, A::T>, A::R, A::C, A::St>: core::ops::Mul<
+        &'y Matrix<Dual<A::F, A::T>, B::R, B::C, B::St>,
+        Output = DualsOf<S, A, A::R, B::C>,
+    >,
 {
     let (a, b) = (a.get(), b.get());
     if S::ORDER > 1 {
@@ -732,7 +843,7 @@ where
     let b_moves = !b.iter().all(|d| is_zero(&d.tangent));
     let n = a.ncols();
     p.map_with_location(|i, c, p| {
-        let mut t = S::zero();
+        let mut t = A::T::zero();
         if a_moves {
             for k in 0..n {
                 t = t.axpy(bp[(k, c)], a[(i, k)].tangent);
@@ -749,13 +860,14 @@ where
 
 // --- norms ------------------------------------------------------------------------------
 
-/// `v.norm()` of a matrix over duals: nalgebra's `f64` norm of the primal (the user's
-/// bits), tangent `(v · dv) / |v|` in one pass over the entries, and zero at `v = 0` (as
+/// `v.norm()` of a matrix over duals: nalgebra's norm of the primal (the user's bits),
+/// tangent `(v · dv) / |v|` in one pass over the entries, and zero at `v = 0` (as
 /// `sqrt`'s rule at 0 for a tangent of `|v|²` that is 0 there). Second order keeps
 /// nalgebra's norm over duals.
 #[inline(always)]
-pub fn norm<S: Mode, A: OverDuals<S>>(v: A) -> D64<S>
+pub fn norm<S: Mode, A: OverDuals<S>>(v: A) -> Dual<A::F, A::T>
 where
+    A::F: RealField,
     DefaultAllocator: Allocator<A::R, A::C>,
 {
     let v = v.get();
@@ -763,17 +875,18 @@ where
         return v.norm();
     }
     let p = primal(v).norm();
-    if p == 0.0 {
-        return Dual::new(p, S::zero());
+    if p == <A::F as Zero>::zero() {
+        return Dual::new(p, A::T::zero());
     }
-    Dual::new(p, primal_dot_tangent(v).scale(1.0 / p))
+    Dual::new(p, primal_dot_tangent(v).scale(<A::F as One>::one() / p))
 }
 
-/// `v.norm_squared()` of a matrix over duals: nalgebra's `f64` value, tangent `2 v · dv`.
+/// `v.norm_squared()` of a matrix over duals: nalgebra's value, tangent `2 v · dv`.
 /// Second order keeps nalgebra's over duals.
 #[inline(always)]
-pub fn norm_squared<S: Mode, A: OverDuals<S>>(v: A) -> D64<S>
+pub fn norm_squared<S: Mode, A: OverDuals<S>>(v: A) -> Dual<A::F, A::T>
 where
+    A::F: RealField,
     DefaultAllocator: Allocator<A::R, A::C>,
 {
     let v = v.get();
@@ -781,15 +894,21 @@ where
         return v.norm_squared();
     }
     let p = primal(v).norm_squared();
-    Dual::new(p, primal_dot_tangent(v).scale(2.0))
+    Dual::new(p, primal_dot_tangent(v).scale(A::F::cst(2.0)))
 }
 
 /// `v · dv`: the entries' primals against their tangents, in one pass.
 #[inline(always)]
-fn primal_dot_tangent<S: Mode, R: Dim, C: Dim, St: Storage<D64<S>, R, C>>(
-    v: &Matrix<D64<S>, R, C, St>,
-) -> S {
-    v.iter().fold(S::zero(), |t, d| t.axpy(d.primal, d.tangent))
+fn primal_dot_tangent<
+    F: Real,
+    T: ScalarTangent<F>,
+    R: Dim,
+    C: Dim,
+    St: Storage<Dual<F, T>, R, C>,
+>(
+    v: &Matrix<Dual<F, T>, R, C, St>,
+) -> T {
+    v.iter().fold(T::zero(), |t, d| t.axpy(d.primal, d.tangent))
 }
 
 /// A QR factorisation (Householder) of constant data, `A = QR`, solving for right-hand

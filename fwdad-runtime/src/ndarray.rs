@@ -23,16 +23,20 @@
 
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
+use crate::lift::DualIn;
 use crate::lift::{Lift, Unlift};
+use crate::real::Real;
 use crate::tangent::{Mode, ScalarTangent};
 use ndarray::{Array, ArrayView, Dimension, ScalarOperand, Zip};
 
-/// An array's tangent is an array of the same shape.
-impl<D: Dimension> Differentiable for Array<f64, D> {
-    type Tangent = Array<f64, D>;
-    type TangentIn<S: Mode> = Array<S, D>;
+/// An array's tangent is an array of the same shape. Generic over the float type: an
+/// `Array1<T>` in a function generic over `T: Float` has tangent `Array1<T::TangentIn<S>>`
+/// (`Array1<S>` at `T = f64`).
+impl<F: Real, D: Dimension> Differentiable for Array<F, D> {
+    type Tangent = Array<F, D>;
+    type TangentIn<S: Mode> = Array<F::TangentIn<S>, D>;
 }
-impl<D: Dimension> crate::traits::UserValue for Array<f64, D> {}
+impl<F: Real, D: Dimension> crate::traits::UserValue for Array<F, D> {}
 
 /// Through a `dyn` call: the elements' lanes, in logical order.
 impl<D: Dimension> crate::traits::LaneValue for Array<f64, D> {
@@ -54,40 +58,43 @@ impl<D: Dimension> crate::traits::LaneValue for Array<f64, D> {
     }
 }
 
-impl<D: Dimension> ZeroTangent for Array<f64, D> {
-    fn zero_tangent(&self) -> Array<f64, D> {
+impl<F: Real, D: Dimension> ZeroTangent for Array<F, D> {
+    fn zero_tangent(&self) -> Array<F, D> {
         Array::zeros(self.raw_dim())
     }
-    fn zero_tangent_in<S: Mode>(&self) -> Array<S, D> {
-        Array::from_elem(self.raw_dim(), S::zero())
+    fn zero_tangent_in<S: Mode>(&self) -> Array<F::TangentIn<S>, D> {
+        // Built by a function: a generic float's tangent is not known to be `Clone`.
+        Array::from_shape_fn(self.raw_dim(), |_| F::zero().zero_tangent_in::<S>())
     }
 }
 
 /// A dual scalar multiplies, divides, adds to arrays (`a * k`, `&a + k`).
-impl<T: ScalarTangent<f64>> ScalarOperand for Dual<f64, T> {}
+impl<F: Real, T: ScalarTangent<F>> ScalarOperand for Dual<F, T> {}
 
 /// A dual scalar on the left (`2.0 * &u`, `k - &a`): ndarray defines these for its
 /// primitive scalars only. Element by element, in the order written.
 macro_rules! scalar_left {
     ($($Tr:ident $op:ident $sym:tt),*) => {$(
-        impl<'a, T, St, D> core::ops::$Tr<&'a ndarray::ArrayBase<St, D>> for Dual<f64, T>
+        impl<'a, F, T, St, D> core::ops::$Tr<&'a ndarray::ArrayBase<St, D>> for Dual<F, T>
         where
-            T: ScalarTangent<f64>,
-            St: ndarray::Data<Elem = Dual<f64, T>>,
+            F: Real,
+            T: ScalarTangent<F>,
+            St: ndarray::Data<Elem = Dual<F, T>>,
             D: Dimension,
         {
-            type Output = Array<Dual<f64, T>, D>;
+            type Output = Array<Dual<F, T>, D>;
             fn $op(self, a: &'a ndarray::ArrayBase<St, D>) -> Self::Output {
                 a.mapv(|x| self $sym x)
             }
         }
-        impl<T, St, D> core::ops::$Tr<ndarray::ArrayBase<St, D>> for Dual<f64, T>
+        impl<F, T, St, D> core::ops::$Tr<ndarray::ArrayBase<St, D>> for Dual<F, T>
         where
-            T: ScalarTangent<f64>,
-            St: ndarray::Data<Elem = Dual<f64, T>>,
+            F: Real,
+            T: ScalarTangent<F>,
+            St: ndarray::Data<Elem = Dual<F, T>>,
             D: Dimension,
         {
-            type Output = Array<Dual<f64, T>, D>;
+            type Output = Array<Dual<F, T>, D>;
             fn $op(self, a: ndarray::ArrayBase<St, D>) -> Self::Output {
                 a.mapv(|x| self $sym x)
             }
@@ -102,11 +109,17 @@ impl<T, Din: Dimension, Dout: Dimension> crate::structural::OpaqueMacroValue
 {
 }
 
-fn constant<S: Mode, D: Dimension>(a: &Array<f64, D>) -> Array<Dual<f64, S>, D> {
-    a.mapv(|x| Dual::new(x, S::zero()))
+fn constant<S: Mode, F: Real, D: Dimension>(a: &Array<F, D>) -> Array<DualIn<F, S>, D> {
+    a.mapv(|x| Dual::new(x, x.zero_tangent_in::<S>()))
 }
 
-fn zip<S: Mode, D: Dimension>(p: &Array<f64, D>, t: &Array<S, D>) -> Array<Dual<f64, S>, D> {
+fn zip<S: Mode, F: Real, D: Dimension>(
+    p: &Array<F, D>,
+    t: &Array<F::TangentIn<S>, D>,
+) -> Array<DualIn<F, S>, D>
+where
+    F::TangentIn<S>: ScalarTangent<F>,
+{
     Zip::from(p).and(t).map_collect(|&p, &t| Dual::new(p, t))
 }
 
@@ -148,29 +161,29 @@ impl<S: Mode, D: Dimension> crate::lift::DualElemsMut<S> for Array<Dual<f64, S>,
     }
 }
 
-impl<S: Mode, D: Dimension> Lift<S> for Array<f64, D> {
-    type Output = Array<Dual<f64, S>, D>;
+impl<S: Mode, F: Real, D: Dimension> Lift<S> for Array<F, D> {
+    type Output = Array<DualIn<F, S>, D>;
     fn lift(self) -> Self::Output {
-        constant(&self)
+        constant::<S, F, D>(&self)
     }
 }
 
 /// A constant.
-impl<S: Mode, D: Dimension> Lift<S> for &Array<f64, D> {
-    type Output = Array<Dual<f64, S>, D>;
+impl<S: Mode, F: Real, D: Dimension> Lift<S> for &Array<F, D> {
+    type Output = Array<DualIn<F, S>, D>;
     fn lift(self) -> Self::Output {
-        constant(self)
+        constant::<S, F, D>(self)
     }
 }
 
-impl<S: Mode, D: Dimension> Lift<S> for Array<Dual<f64, S>, D> {
+impl<S: Mode, F: Real, D: Dimension> Lift<S> for Array<DualIn<F, S>, D> {
     type Output = Self;
     fn lift(self) -> Self {
         self
     }
 }
 
-impl<S: Mode, D: Dimension> Lift<S> for &Array<Dual<f64, S>, D> {
+impl<S: Mode, F: Real, D: Dimension> Lift<S> for &Array<DualIn<F, S>, D> {
     type Output = Self;
     fn lift(self) -> Self {
         self
@@ -195,14 +208,14 @@ impl<'r, 'v, S: Mode, D: Dimension> Lift<S> for &'r ArrayView<'v, f64, D> {
 }
 
 /// A view of dual elements (`u.slice(s![1..])` of a lifted array) is already in form.
-impl<'v, S: Mode, D: Dimension> Lift<S> for ArrayView<'v, Dual<f64, S>, D> {
+impl<'v, S: Mode, F: Real, D: Dimension> Lift<S> for ArrayView<'v, DualIn<F, S>, D> {
     type Output = Self;
     fn lift(self) -> Self {
         self
     }
 }
 
-impl<'r, 'v, S: Mode, D: Dimension> Lift<S> for &'r ArrayView<'v, Dual<f64, S>, D> {
+impl<'r, 'v, S: Mode, F: Real, D: Dimension> Lift<S> for &'r ArrayView<'v, DualIn<F, S>, D> {
     type Output = Self;
     fn lift(self) -> Self {
         self
@@ -226,30 +239,43 @@ impl<S: Mode, T, Din: Dimension, Dout: Dimension> Lift<S> for ndarray::SliceInfo
 }
 
 /// A parameter taken by value.
-impl<S: Mode, D: Dimension> Lift<S> for Dual<Array<f64, D>, Array<S, D>> {
-    type Output = Array<Dual<f64, S>, D>;
+impl<S: Mode, F: Real, D: Dimension> Lift<S> for Dual<Array<F, D>, Array<F::TangentIn<S>, D>>
+where
+    F::TangentIn<S>: ScalarTangent<F>,
+{
+    type Output = Array<DualIn<F, S>, D>;
     fn lift(self) -> Self::Output {
-        zip(&self.primal, &self.tangent)
+        zip::<S, F, D>(&self.primal, &self.tangent)
     }
 }
 
 /// A parameter taken by reference.
-impl<'a, S: Mode, D: Dimension> Lift<S> for Dual<&'a Array<f64, D>, &'a Array<S, D>> {
-    type Output = Array<Dual<f64, S>, D>;
+impl<'a, S: Mode, F: Real, D: Dimension> Lift<S>
+    for Dual<&'a Array<F, D>, &'a Array<F::TangentIn<S>, D>>
+where
+    F::TangentIn<S>: ScalarTangent<F>,
+{
+    type Output = Array<DualIn<F, S>, D>;
     fn lift(self) -> Self::Output {
-        zip(self.primal, self.tangent)
+        zip::<S, F, D>(self.primal, self.tangent)
     }
 }
 
-impl<S: Mode, D: Dimension> Unlift<S> for Array<Dual<f64, S>, D> {
-    type Output = Dual<Array<f64, D>, Array<S, D>>;
+impl<S: Mode, F: Real, D: Dimension> Unlift<S> for Array<DualIn<F, S>, D>
+where
+    F::TangentIn<S>: ScalarTangent<F>,
+{
+    type Output = Dual<Array<F, D>, Array<F::TangentIn<S>, D>>;
     fn unlift(self) -> Self::Output {
         Dual::new(self.mapv(|d| d.primal), self.mapv(|d| d.tangent))
     }
 }
 
-impl<S: Mode, D: Dimension> Unlift<S> for &Array<Dual<f64, S>, D> {
-    type Output = Dual<Array<f64, D>, Array<S, D>>;
+impl<S: Mode, F: Real, D: Dimension> Unlift<S> for &Array<DualIn<F, S>, D>
+where
+    F::TangentIn<S>: ScalarTangent<F>,
+{
+    type Output = Dual<Array<F, D>, Array<F::TangentIn<S>, D>>;
     fn unlift(self) -> Self::Output {
         Dual::new(self.mapv(|d| d.primal), self.mapv(|d| d.tangent))
     }
@@ -258,19 +284,19 @@ impl<S: Mode, D: Dimension> Unlift<S> for &Array<Dual<f64, S>, D> {
 /// An array parameter's element `i` in logical order, as a `for` loop over its elements
 /// (`for (p, &v) in p.iter_mut().zip(v.iter())`, ndarray's `Zip` and `azip!`) reads it:
 /// borrowed where it is stored.
-impl<'a, S: Mode, D: Dimension> crate::structural::ElemAt<'a>
-    for Dual<&'a Array<f64, D>, &'a Array<S, D>>
+impl<'a, F: Real, TE: 'a, D: Dimension> crate::structural::ElemAt<'a>
+    for Dual<&'a Array<F, D>, &'a Array<TE, D>>
 {
-    type Elem = f64;
-    type TElem = S;
-    fn both(self) -> (&'a [f64], &'a [S]) {
+    type Elem = F;
+    type TElem = TE;
+    fn both(self) -> (&'a [F], &'a [TE]) {
         match (self.primal.as_slice(), self.tangent.as_slice()) {
             (Some(p), Some(t)) => (p, t),
             _ => panic!("fwdad: a sub-slice of an ndarray array that is not in standard layout"),
         }
     }
     #[inline(always)]
-    fn elem_at(self, i: usize) -> Dual<&'a f64, &'a S> {
+    fn elem_at(self, i: usize) -> Dual<&'a F, &'a TE> {
         match (self.primal.as_slice(), self.tangent.as_slice()) {
             (Some(p), Some(t)) => Dual::new(&p[i], &t[i]),
             // Walked in logical order, each of the two in its own layout.
@@ -287,7 +313,7 @@ impl<'a, S: Mode, D: Dimension> crate::structural::ElemAt<'a>
 
 /// An array parameter's number of elements (`x.len()` in a derived body), read from its
 /// primal.
-impl<T, D: Dimension> Dual<&Array<f64, D>, T> {
+impl<F: Real, T, D: Dimension> Dual<&Array<F, D>, T> {
     /// The number of elements.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -301,7 +327,7 @@ impl<T, D: Dimension> Dual<&Array<f64, D>, T> {
 }
 
 /// A matrix parameter's shape (`a.nrows()` in a derived body), read from its primal.
-impl<S: Mode> Dual<&ndarray::Array2<f64>, &ndarray::Array2<S>> {
+impl<F: Real, T> Dual<&ndarray::Array2<F>, &ndarray::Array2<T>> {
     /// The number of rows.
     #[inline(always)]
     pub fn nrows(&self) -> usize {
