@@ -198,6 +198,24 @@ impl Lowerer<'_> {
             }
             return Some(());
         }
+        // `let f = make(p[0]);` of a closure bound by `let` that returns a closure: the
+        // returned closure, remembered as one bound by `let`.
+        if let (syn::Expr::Call(call), syn::Pat::Ident(pi)) = (super::place::strip(&init.expr), pat)
+        {
+            if let Some(def) = self.returned_closure(call) {
+                match def {
+                    Some(def) => {
+                        let placeholder = self.unit(call.span());
+                        self.bind_closure(&pi.ident, def, placeholder);
+                    }
+                    None => {
+                        let poison = self.poison(call.span());
+                        self.bind(&pi.ident, poison);
+                    }
+                }
+                return Some(());
+            }
+        }
         // `let c: Vec3 = it.map(..).sum();`: a sum or product into a type of the user's.
         if let Some(ty) = ty {
             if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {
