@@ -31,6 +31,14 @@ impl Lowerer<'_> {
                 syn::Stmt::Item(item) => self.lower_item(item),
                 // A block ending in a diverging statement (`panic!(..);`) has the type
                 // of whatever it must be, as if the statement were its tail.
+                // `m.entry(k).and_modify(|t| ..).or_default();`: the entry's reference
+                // dropped in the statement.
+                syn::Stmt::Expr(syn::Expr::MethodCall(m), Some(_))
+                    if super::idioms::desugar_entry_closures(m, true).is_some() =>
+                {
+                    let e = super::idioms::desugar_entry_closures(m, true)?;
+                    self.lower_expr(&e)?;
+                }
                 syn::Stmt::Expr(e, semi) => {
                     let v = self.lower_expr(e)?;
                     if last && (semi.is_none() || diverges(e)) {
