@@ -127,6 +127,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     if let Some(sig) = &mut sig {
         sig.consts = const_params(&func.sig, sig);
+        sig.const_refs = const_refs(&func.sig, sig);
     }
     let expanded = pipeline(
         &with_iter_params_as_vecs(&func),
@@ -1374,6 +1375,10 @@ pub(crate) struct Sig {
     /// Per parameter, its shape if its tangent may be a constant's (`ConstTangent`), the
     /// rule then generic over it (`crate::const_args`; empty: none).
     consts: Vec<Option<crate::const_args::ConstParam>>,
+    /// Per parameter, whether it borrows a value of a type of the user's that the
+    /// one-direction entry takes with a constant's tangent too (`Dual::constant(&s)`,
+    /// `crate::const_args::user_ref`; empty: none).
+    const_refs: Vec<bool>,
 }
 
 impl Sig {
@@ -1561,6 +1566,28 @@ fn const_params(sig: &syn::Signature, checked: &Sig) -> Vec<Option<crate::const_
                 crate::const_args::shape(&t.ty)
             }
             _ => None,
+        })
+        .collect()
+}
+
+/// The parameters of a free function borrowing a value of a type of the user's whose
+/// tangent the one-direction entry takes as a constant's too (`Dual::constant(&s)`):
+/// in the functions [`const_params`] takes, the parameters named, not `inactive`.
+fn const_refs(sig: &syn::Signature, checked: &Sig) -> Vec<bool> {
+    if checked.consts.is_empty() && !sig.inputs.is_empty() {
+        // Not a plain function (see `const_params`), or one without parameters.
+        return Vec::new();
+    }
+    sig.inputs
+        .iter()
+        .enumerate()
+        .map(|(i, arg)| match arg {
+            syn::FnArg::Typed(t) => {
+                !checked.is_inactive(i)
+                    && matches!(&*t.pat, syn::Pat::Ident(_))
+                    && crate::const_args::user_ref(&t.ty).is_some()
+            }
+            syn::FnArg::Receiver(_) => false,
         })
         .collect()
 }
@@ -1754,6 +1781,7 @@ pub(crate) fn check_signature(
         fn_values: Vec::new(),
         fn_output: None,
         consts: Vec::new(),
+        const_refs: Vec::new(),
     })
 }
 
@@ -2506,6 +2534,10 @@ fn registration<'a>(
         .enumerate()
         .map(|(i, t)| {
             let span = t.span();
+            if sig.const_refs.get(i).copied().unwrap_or(false) {
+                let tp = tangent_param(i);
+                return quote_spanned!(span=> #rt::Dual<#t, #tp>);
+            }
             match (
                 sig.is_inactive(i),
                 sig.const_param(i).filter(|c| !c.shape.is_dyn()),
@@ -2522,7 +2554,29 @@ fn registration<'a>(
     // The wrapper is the rule in one direction: each element tangent is `f64`'s (`f32`'s)
     // or a constant's.
     let consts = ConstArgs::new(sig, generic, rt, &quote!(f64), false);
-    let extra_generics = consts.preds.clone();
+    let mut extra_generics = consts.preds.clone();
+    // A borrowed value of the user's type whose tangent may be a constant's: converted to
+    // one in memory before the rule (which takes the mode's tangent) is called.
+    let mut preamble = TokenStream::new();
+    for (i, (t, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
+        let Some(elem) = sig
+            .const_refs
+            .get(i)
+            .filter(|r| **r)
+            .and_then(|_| crate::const_args::user_ref(t))
+        else {
+            continue;
+        };
+        let (tp, cell) = (
+            tangent_param(i),
+            format_ident!("__fwdad_zero{}", i, span = Span::mixed_site()),
+        );
+        extra_generics.push(quote!(#tp: #rt::RefTangent<#elem>));
+        preamble.extend(quote! {
+            let #cell = ::core::cell::OnceCell::new();
+            let #name = #rt::active_ref(#name, &#cell);
+        });
+    }
     let output = match &sig.fn_output {
         Some((_, ty)) => quote!(#ty),
         None => {
@@ -2565,6 +2619,7 @@ fn registration<'a>(
             false => "",
         },
         extra_generics,
+        preamble,
     }
 }
 

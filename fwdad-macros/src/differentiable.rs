@@ -1189,6 +1189,11 @@ impl Ctx<'_> {
                 _ => quote!(#m: #p::NoTangent),
             }
         });
+        // `Dual::constant(&s)`: a borrowed value with a zero tangent known from its type,
+        // which a rule's entry builds in memory (`RefTangent`).
+        let mut gl = g.clone();
+        gl.params.insert(0, syn::parse_quote!('__fwdad_c));
+        let (il, _, _) = gl.split_for_impl();
         quote! {
             #[automatically_derived]
             impl #i #bound for #name #ty #w {
@@ -1201,6 +1206,15 @@ impl Ctx<'_> {
                     &self,
                 ) -> <Self as #p::Differentiable>::TangentIn<#s> {
                     #tname { #(#fields,)* }
+                }
+            }
+            #[automatically_derived]
+            impl #il #p::Constant for &'__fwdad_c #name #ty #w {
+                type Primal = &'__fwdad_c #name #ty;
+                type Zero = #p::ConstTangent;
+                #[inline(always)]
+                fn constant(self) -> #p::Dual<&'__fwdad_c #name #ty, #p::ConstTangent> {
+                    #p::Dual::new(self, #p::ConstTangent)
                 }
             }
         }
