@@ -1,5 +1,6 @@
 //! A borrowed value of a type of the user's passed to a rule's one-direction entry as a
-//! constant, `energy_frule(Dual::constant(&spring), Dual::new(x, 1.0))`: its tangent is
+//! constant, `energy_frule(Dual::constant(&spring), Dual::new(x, 1.0))` (also a method's
+//! receiver, `Spring::force_frule(Dual::constant(&s), ..)`, and an enum): its tangent is
 //! zero by its type (`ConstTangent`) and built in memory on entry, so the caller writes no
 //! zero tangent struct. Checked against central differences of the plain function,
 //! closed forms, the same call with a zero tangent written out, and the drivers with the
@@ -103,4 +104,53 @@ fn constant_model_with_a_vec_field() {
         + residual(&model, &data, shift - h))
         / (h * h);
     assert_close(hess[(0, 0)], fd, 1e-5, "hessian");
+}
+
+#[derive_frule]
+impl Spring {
+    fn force(&self, x: f64) -> f64 {
+        -self.k * (x - self.rest) * self.coils as f64
+    }
+}
+
+#[test]
+fn constant_receiver_of_a_method_entry() {
+    let s = Spring {
+        k: 2.0,
+        rest: 0.5,
+        coils: 3,
+    };
+    let x = 0.9;
+    let d = Spring::force_frule(Dual::constant(&s), Dual::new(x, 1.0));
+    assert_eq!(d.primal.to_bits(), s.force(x).to_bits());
+    assert_close(d.tangent, -s.k * 3.0, 1e-14, "dF/dx");
+}
+
+/// A beam's load, an enum of your own, passed as a constant.
+#[derive(Differentiable, Clone, Debug)]
+enum Load {
+    Point { f: f64 },
+    Spread { w: f64, len: f64 },
+}
+
+#[derive_frule]
+fn moment(load: &Load, x: f64) -> f64 {
+    match load {
+        Load::Point { f } => f * x.powi(3) / 3.0,
+        Load::Spread { w, len } => w * len * x * x / 2.0,
+    }
+}
+
+#[test]
+fn constant_enum() {
+    let x = 1.7;
+    for load in [Load::Point { f: 2.5 }, Load::Spread { w: 0.8, len: 1.5 }] {
+        let d = moment_frule(Dual::constant(&load), Dual::new(x, 1.0));
+        assert_eq!(d.primal.to_bits(), moment(&load, x).to_bits());
+        let want = match load {
+            Load::Point { f } => f * x * x,
+            Load::Spread { w, len } => w * len * x,
+        };
+        assert_close(d.tangent, want, 1e-14, "dM/dx");
+    }
 }

@@ -127,7 +127,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     if let Some(sig) = &mut sig {
         sig.consts = const_params(&func.sig, sig);
-        sig.const_refs = const_refs(&func.sig, sig);
+        sig.const_refs = const_refs(&func.sig, sig, &sig.consts);
     }
     let expanded = pipeline(
         &with_iter_params_as_vecs(&func),
@@ -1570,11 +1570,16 @@ fn const_params(sig: &syn::Signature, checked: &Sig) -> Vec<Option<crate::const_
         .collect()
 }
 
-/// The parameters of a free function borrowing a value of a type of the user's whose
-/// tangent the one-direction entry takes as a constant's too (`Dual::constant(&s)`):
-/// in the functions [`const_params`] takes, the parameters named, not `inactive`.
-fn const_refs(sig: &syn::Signature, checked: &Sig) -> Vec<bool> {
-    if checked.consts.is_empty() && !sig.inputs.is_empty() {
+/// The parameters borrowing a value of a type of the user's whose tangent the
+/// one-direction entry (`f_frule`, `Ty::m_frule`) takes as a constant's too
+/// (`Dual::constant(&s)`): in the functions [`const_params`] takes (`consts`, its
+/// result), the parameters named (a method's receiver too), not `inactive`.
+fn const_refs(
+    sig: &syn::Signature,
+    checked: &Sig,
+    consts: &[Option<crate::const_args::ConstParam>],
+) -> Vec<bool> {
+    if consts.is_empty() && !sig.inputs.is_empty() {
         // Not a plain function (see `const_params`), or one without parameters.
         return Vec::new();
     }
@@ -1587,7 +1592,8 @@ fn const_refs(sig: &syn::Signature, checked: &Sig) -> Vec<bool> {
                     && matches!(&*t.pat, syn::Pat::Ident(_))
                     && crate::const_args::user_ref(&t.ty).is_some()
             }
-            syn::FnArg::Receiver(_) => false,
+            // A method's `&self`, as `self: &Ty` (`method_as_fn`).
+            syn::FnArg::Receiver(r) => crate::const_args::user_ref(&r.ty).is_some(),
         })
         .collect()
 }
@@ -1604,7 +1610,27 @@ fn method_entry_consts(
 ) -> (Vec<TokenStream>, Vec<Option<TokenStream>>, TokenStream) {
     let (mut generics, mut types, mut convert) = (Vec::new(), Vec::new(), TokenStream::new());
     let consts = const_params(func_sig, sig);
+    let refs = const_refs(func_sig, sig, &consts);
     for (i, (ty, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
+        // `Ty::m_frule(Dual::constant(&s), ..)`: a borrowed value of the user's type (the
+        // receiver too) with a constant's tangent, built in memory on entry.
+        if let Some(elem) = refs
+            .get(i)
+            .filter(|r| **r)
+            .and_then(|_| crate::const_args::user_ref(ty))
+        {
+            let (t, cell) = (
+                tangent_param(i),
+                format_ident!("__fwdad_zero{}", i, span = Span::mixed_site()),
+            );
+            generics.push(quote!(#t: #rt::RefTangent<#elem>));
+            types.push(Some(quote!(#rt::Dual<#ty, #t>)));
+            convert.extend(quote! {
+                let #cell = ::core::cell::OnceCell::new();
+                let #name = #rt::active_ref(#name, &#cell);
+            });
+            continue;
+        }
         let Some(c) = consts
             .get(i)
             .cloned()

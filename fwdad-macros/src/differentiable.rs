@@ -1189,11 +1189,7 @@ impl Ctx<'_> {
                 _ => quote!(#m: #p::NoTangent),
             }
         });
-        // `Dual::constant(&s)`: a borrowed value with a zero tangent known from its type,
-        // which a rule's entry builds in memory (`RefTangent`).
-        let mut gl = g.clone();
-        gl.params.insert(0, syn::parse_quote!('__fwdad_c));
-        let (il, _, _) = gl.split_for_impl();
+        let constant_ref = self.constant_ref(&g);
         quote! {
             #[automatically_derived]
             impl #i #bound for #name #ty #w {
@@ -1208,6 +1204,20 @@ impl Ctx<'_> {
                     #tname { #(#fields,)* }
                 }
             }
+            #constant_ref
+        }
+    }
+
+    /// `Dual::constant(&s)`: a borrowed value whose zero tangent is known from its type
+    /// (`ConstTangent`), built in memory by a rule's entry (`RefTangent`). `g`: the
+    /// generics of the `ZeroTangent` impl.
+    pub(crate) fn constant_ref(&self, g: &syn::Generics) -> TokenStream {
+        let (name, p) = (&self.input.ident, self.p);
+        let (_, ty, w) = g.split_for_impl();
+        let mut gl = g.clone();
+        gl.params.insert(0, syn::parse_quote!('__fwdad_c));
+        let (il, _, _) = gl.split_for_impl();
+        quote! {
             #[automatically_derived]
             impl #il #p::Constant for &'__fwdad_c #name #ty #w {
                 type Primal = &'__fwdad_c #name #ty;
