@@ -1583,6 +1583,22 @@ fn const_refs(
         // Not a plain function (see `const_params`), or one without parameters.
         return Vec::new();
     }
+    // A result that may borrow from an argument (`fn new(body: &'a Ellipsoid) -> Self`
+    // of `Track<'a>`) would borrow the tangent built on entry.
+    let lifetime = |t: &syn::Type| {
+        struct Find(bool);
+        impl<'ast> syn::visit::Visit<'ast> for Find {
+            fn visit_lifetime(&mut self, _: &'ast syn::Lifetime) {
+                self.0 = true;
+            }
+        }
+        let mut f = Find(false);
+        syn::visit::Visit::visit_type(&mut f, t);
+        f.0
+    };
+    if lifetime(&checked.output) {
+        return Vec::new();
+    }
     sig.inputs
         .iter()
         .enumerate()
@@ -1590,10 +1606,13 @@ fn const_refs(
             syn::FnArg::Typed(t) => {
                 !checked.is_inactive(i)
                     && matches!(&*t.pat, syn::Pat::Ident(_))
+                    && !lifetime(&t.ty)
                     && crate::const_args::user_ref(&t.ty).is_some()
             }
             // A method's `&self`, as `self: &Ty` (`method_as_fn`).
-            syn::FnArg::Receiver(r) => crate::const_args::user_ref(&r.ty).is_some(),
+            syn::FnArg::Receiver(r) => {
+                !lifetime(&r.ty) && crate::const_args::user_ref(&r.ty).is_some()
+            }
         })
         .collect()
 }

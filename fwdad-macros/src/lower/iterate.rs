@@ -842,14 +842,6 @@ impl Lowerer<'_> {
         let Some(args) = self.lower_exprs(call.args.iter()) else {
             return Some(None);
         };
-        // Its captures are taken when it is made, as Rust's `move` closure takes them: a
-        // closure that borrows instead cannot outlive the outer call's parameters, and
-        // may not assign what it captured (it would be `FnMut`, with state to keep).
-        let mut expr = inner.clone();
-        expr.capture = Some(syn::Token![move](inner.span()));
-        if !self.check_closure(&expr) {
-            return Some(None);
-        }
         let depth = self.scopes_len();
         if outer.expr.capture.is_some() {
             self.push_env(&outer.env);
@@ -864,9 +856,16 @@ impl Lowerer<'_> {
             }
         }
         let ran = stmts.is_empty() || self.lower_block_stmts(stmts, span).is_some();
+        // Its captures are taken when it is made, as Rust's `move` closure takes them (a
+        // closure that borrows instead cannot outlive the outer call's parameters); it
+        // may not assign what it captured, the outer parameters included (`|mut k|`: it
+        // would be `FnMut`, with state to keep from call to call).
+        let mut expr = inner.clone();
+        expr.capture = Some(syn::Token![move](inner.span()));
+        let ok = ran && self.check_closure(&expr);
         let env = self.capture_env();
         self.truncate_scopes(depth);
-        if !ran {
+        if !ok {
             return Some(None);
         }
         Some(Some(super::ClosureDef {
