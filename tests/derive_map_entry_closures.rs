@@ -3,8 +3,12 @@
 //! `.or_default()` and `.or_insert_with(..)` after it), and an adjacency list built with
 //! `or_insert_with(Vec::new)` beside the floats. Each is checked against central
 //! differences in every mode (`check_modes!`, primals bit for bit) and its closed form.
-// The entry API as users write it, `contains_key` nowhere.
-#![allow(clippy::map_entry)]
+// The entry API and index loops as users write them (`or_insert_with(Vec::new)` too).
+#![allow(
+    clippy::map_entry,
+    clippy::needless_range_loop,
+    clippy::unwrap_or_default
+)]
 
 mod common;
 

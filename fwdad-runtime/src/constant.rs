@@ -183,7 +183,7 @@ pub trait RefTangent<P: Differentiable> {
         Self: 'c;
 }
 
-impl<'t, P: Differentiable> RefTangent<P> for &'t P::Tangent {
+impl<P: Differentiable> RefTangent<P> for &P::Tangent {
     #[inline(always)]
     fn tangent<'c>(self, _: &P, _: &'c OnceCell<P::Tangent>) -> &'c P::Tangent
     where
