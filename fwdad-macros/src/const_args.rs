@@ -135,6 +135,38 @@ pub(crate) fn shape(ty: &syn::Type) -> Option<ConstParam> {
     Some(ConstParam { shape, float })
 }
 
+/// The type a parameter `&Ty` borrows when `Ty` is a type of the user's (a path whose
+/// name is capitalised and is not a `std` or library type's, without lifetime arguments,
+/// which the entry's bound `RefTangent<Ty>` could not name): a rule's one-direction entry
+/// takes its tangent as the value's or as `ConstTangent` (`Dual::constant(&s)`), a zero
+/// built on entry (the runtime's `RefTangent`).
+pub(crate) fn user_ref(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    let name = last.ident.to_string();
+    const STD: &[&str] = &[
+        "String", "Vec", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "VecDeque", "Option",
+        "Result", "Box", "Rc", "Arc", "Cell", "RefCell", "Range", "Self",
+    ];
+    // A lifetime argument (`&Labelled<'_>`) could not be named in the entry's bound.
+    let lifetimes = p.path.segments.iter().any(|seg| {
+        matches!(&seg.arguments, syn::PathArguments::AngleBracketed(a)
+            if a.args.iter().any(|g| matches!(g, syn::GenericArgument::Lifetime(_))))
+    });
+    let user = p.qself.is_none()
+        && !lifetimes
+        && r.mutability.is_none()
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && !STD.contains(&name.as_str())
+        && !crate::libtypes::is_lib_type(&r.elem);
+    user.then_some(&*r.elem)
+}
+
 /// `ty` with its float element type replaced by `tangent`: the parameter's tangent type
 /// (`&'a [f64]` → `&'a [T]`, `f64` → `T`); a trait object's is `T` whole.
 pub(crate) fn tangent_type(ty: &syn::Type, tangent: &syn::Ident) -> syn::Type {

@@ -130,6 +130,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     if let Some(sig) = &mut sig {
         sig.consts = const_params(&func.sig, sig);
+        sig.const_refs = const_refs(&func.sig, sig, &sig.consts);
     }
     let expanded = pipeline(
         &with_iter_params_as_vecs(&func),
@@ -1427,6 +1428,10 @@ pub(crate) struct Sig {
     /// Per parameter, its shape if its tangent may be a constant's (`ConstTangent`), the
     /// rule then generic over it (`crate::const_args`; empty: none).
     consts: Vec<Option<crate::const_args::ConstParam>>,
+    /// Per parameter, whether it borrows a value of a type of the user's that the
+    /// one-direction entry takes with a constant's tangent too (`Dual::constant(&s)`,
+    /// `crate::const_args::user_ref`; empty: none).
+    const_refs: Vec<bool>,
 }
 
 impl Sig {
@@ -1618,6 +1623,53 @@ fn const_params(sig: &syn::Signature, checked: &Sig) -> Vec<Option<crate::const_
         .collect()
 }
 
+/// The parameters borrowing a value of a type of the user's whose tangent the
+/// one-direction entry (`f_frule`, `Ty::m_frule`) takes as a constant's too
+/// (`Dual::constant(&s)`): in the functions [`const_params`] takes (`consts`, its
+/// result), the parameters named (a method's receiver too), not `inactive`.
+fn const_refs(
+    sig: &syn::Signature,
+    checked: &Sig,
+    consts: &[Option<crate::const_args::ConstParam>],
+) -> Vec<bool> {
+    if consts.is_empty() && !sig.inputs.is_empty() {
+        // Not a plain function (see `const_params`), or one without parameters.
+        return Vec::new();
+    }
+    // A result that may borrow from an argument (`fn new(body: &'a Ellipsoid) -> Self`
+    // of `Track<'a>`) would borrow the tangent built on entry.
+    let lifetime = |t: &syn::Type| {
+        struct Find(bool);
+        impl<'ast> syn::visit::Visit<'ast> for Find {
+            fn visit_lifetime(&mut self, _: &'ast syn::Lifetime) {
+                self.0 = true;
+            }
+        }
+        let mut f = Find(false);
+        syn::visit::Visit::visit_type(&mut f, t);
+        f.0
+    };
+    if lifetime(&checked.output) {
+        return Vec::new();
+    }
+    sig.inputs
+        .iter()
+        .enumerate()
+        .map(|(i, arg)| match arg {
+            syn::FnArg::Typed(t) => {
+                !checked.is_inactive(i)
+                    && matches!(&*t.pat, syn::Pat::Ident(_))
+                    && !lifetime(&t.ty)
+                    && crate::const_args::user_ref(&t.ty).is_some()
+            }
+            // A method's `&self`, as `self: &Ty` (`method_as_fn`).
+            syn::FnArg::Receiver(r) => {
+                !lifetime(&r.ty) && crate::const_args::user_ref(&r.ty).is_some()
+            }
+        })
+        .collect()
+}
+
 /// A method's entry (`Ty::m_frule`) takes, for each parameter of a plain float shape, a
 /// constant's tangent too (`Dual::constant(&y[..])`, `Dual::new(k, ConstTangent)`), as a
 /// free function's rule does (`crate::const_args`): converted on entry to the
@@ -1630,7 +1682,27 @@ fn method_entry_consts(
 ) -> (Vec<TokenStream>, Vec<Option<TokenStream>>, TokenStream) {
     let (mut generics, mut types, mut convert) = (Vec::new(), Vec::new(), TokenStream::new());
     let consts = const_params(func_sig, sig);
+    let refs = const_refs(func_sig, sig, &consts);
     for (i, (ty, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
+        // `Ty::m_frule(Dual::constant(&s), ..)`: a borrowed value of the user's type (the
+        // receiver too) with a constant's tangent, built in memory on entry.
+        if let Some(elem) = refs
+            .get(i)
+            .filter(|r| **r)
+            .and_then(|_| crate::const_args::user_ref(ty))
+        {
+            let (t, cell) = (
+                tangent_param(i),
+                format_ident!("__fwdad_zero{}", i, span = Span::mixed_site()),
+            );
+            generics.push(quote!(#t: #rt::RefTangent<#elem>));
+            types.push(Some(quote!(#rt::Dual<#ty, #t>)));
+            convert.extend(quote! {
+                let #cell = ::core::cell::OnceCell::new();
+                let #name = #rt::active_ref(#name, &#cell);
+            });
+            continue;
+        }
         let Some(c) = consts
             .get(i)
             .cloned()
@@ -1807,6 +1879,7 @@ pub(crate) fn check_signature(
         fn_values: Vec::new(),
         fn_output: None,
         consts: Vec::new(),
+        const_refs: Vec::new(),
     })
 }
 
@@ -2596,6 +2669,10 @@ fn registration<'a>(
         .enumerate()
         .map(|(i, t)| {
             let span = t.span();
+            if sig.const_refs.get(i).copied().unwrap_or(false) {
+                let tp = tangent_param(i);
+                return quote_spanned!(span=> #rt::Dual<#t, #tp>);
+            }
             match (
                 sig.is_inactive(i),
                 sig.const_param(i).filter(|c| !c.shape.is_dyn()),
@@ -2612,7 +2689,29 @@ fn registration<'a>(
     // The wrapper is the rule in one direction: each element tangent is `f64`'s (`f32`'s)
     // or a constant's.
     let consts = ConstArgs::new(sig, generic, rt, &quote!(f64), false);
-    let extra_generics = consts.preds.clone();
+    let mut extra_generics = consts.preds.clone();
+    // A borrowed value of the user's type whose tangent may be a constant's: converted to
+    // one in memory before the rule (which takes the mode's tangent) is called.
+    let mut preamble = TokenStream::new();
+    for (i, (t, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
+        let Some(elem) = sig
+            .const_refs
+            .get(i)
+            .filter(|r| **r)
+            .and_then(|_| crate::const_args::user_ref(t))
+        else {
+            continue;
+        };
+        let (tp, cell) = (
+            tangent_param(i),
+            format_ident!("__fwdad_zero{}", i, span = Span::mixed_site()),
+        );
+        extra_generics.push(quote!(#tp: #rt::RefTangent<#elem>));
+        preamble.extend(quote! {
+            let #cell = ::core::cell::OnceCell::new();
+            let #name = #rt::active_ref(#name, &#cell);
+        });
+    }
     let output = match &sig.fn_output {
         Some((_, ty)) => quote!(#ty),
         None => {
@@ -2655,6 +2754,7 @@ fn registration<'a>(
             false => "",
         },
         extra_generics,
+        preamble,
     }
 }
 

@@ -1189,6 +1189,7 @@ impl Ctx<'_> {
                 _ => quote!(#m: #p::NoTangent),
             }
         });
+        let constant_ref = self.constant_ref(&g);
         quote! {
             #[automatically_derived]
             impl #i #bound for #name #ty #w {
@@ -1201,6 +1202,29 @@ impl Ctx<'_> {
                     &self,
                 ) -> <Self as #p::Differentiable>::TangentIn<#s> {
                     #tname { #(#fields,)* }
+                }
+            }
+            #constant_ref
+        }
+    }
+
+    /// `Dual::constant(&s)`: a borrowed value whose zero tangent is known from its type
+    /// (`ConstTangent`), built in memory by a rule's entry (`RefTangent`). `g`: the
+    /// generics of the `ZeroTangent` impl.
+    pub(crate) fn constant_ref(&self, g: &syn::Generics) -> TokenStream {
+        let (name, p) = (&self.input.ident, self.p);
+        let (_, ty, w) = g.split_for_impl();
+        let mut gl = g.clone();
+        gl.params.insert(0, syn::parse_quote!('__fwdad_c));
+        let (il, _, _) = gl.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #il #p::Constant for &'__fwdad_c #name #ty #w {
+                type Primal = &'__fwdad_c #name #ty;
+                type Zero = #p::ConstTangent;
+                #[inline(always)]
+                fn constant(self) -> #p::Dual<&'__fwdad_c #name #ty, #p::ConstTangent> {
+                    #p::Dual::new(self, #p::ConstTangent)
                 }
             }
         }

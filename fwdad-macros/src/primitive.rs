@@ -780,6 +780,7 @@ fn registration<'a>(func: &'a syn::ItemFn, sig: &'a Sig, rt: &TokenStream) -> Re
         where_clause,
         doc_note: "",
         extra_generics: Vec::new(),
+        preamble: TokenStream::new(),
     }
 }
 

@@ -67,6 +67,9 @@ pub(crate) struct Registration<'a> {
     /// Type parameters of the wrapper beyond the function's, with their bounds (the
     /// element tangents of `crate::const_args`).
     pub extra_generics: Vec<TokenStream>,
+    /// Statements the wrapper runs before calling the rule (a constant's tangent of a
+    /// borrowed value of the user's built in memory: `RefTangent`).
+    pub preamble: TokenStream,
 }
 
 impl Registration<'_> {
@@ -200,7 +203,9 @@ impl Registration<'_> {
             false => quote!(#marker_ty {}),
             true => quote!(<#marker_ty as ::core::default::Default>::default()),
         };
+        let preamble = &self.preamble;
         self.wrapper_with(quote! {
+            #preamble
             <#marker_ty as #rt::Frule<_, f64>>::frule(&#marker, (#(#names,)*))
         })
     }

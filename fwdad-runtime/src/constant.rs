@@ -167,6 +167,53 @@ where
     Dual::new(x.primal, M::slice(x.tangent, cell))
 }
 
+/// The tangent a rule's one-direction entry (`f_frule`) takes for a parameter borrowing a
+/// value of a type of yours (`s: &Spring`): the value's tangent (`&SpringTangent`), or
+/// [`ConstTangent`], which `Dual::constant(&s)` pairs it with and which becomes a zero
+/// tangent built from the value on entry ([`active_ref`]).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tangent of `&{P}`",
+    label = "the tangent of a borrowed value of your type is a borrowed tangent, or `ConstTangent`",
+    note = "build a constant argument with `Dual::constant(&value)`, a differentiated one with `Dual::new(&value, &tangent)`"
+)]
+pub trait RefTangent<P: Differentiable> {
+    /// The tangent, borrowed from `self` or built in `cell` from `primal`.
+    fn tangent<'c>(self, primal: &P, cell: &'c OnceCell<P::Tangent>) -> &'c P::Tangent
+    where
+        Self: 'c;
+}
+
+impl<P: Differentiable> RefTangent<P> for &P::Tangent {
+    #[inline(always)]
+    fn tangent<'c>(self, _: &P, _: &'c OnceCell<P::Tangent>) -> &'c P::Tangent
+    where
+        Self: 'c,
+    {
+        self
+    }
+}
+
+impl<P: ZeroTangent> RefTangent<P> for ConstTangent {
+    #[inline(always)]
+    fn tangent<'c>(self, primal: &P, cell: &'c OnceCell<P::Tangent>) -> &'c P::Tangent
+    where
+        Self: 'c,
+    {
+        cell.get_or_init(|| primal.zero_tangent())
+    }
+}
+
+/// A borrowed value's dual with its tangent in memory (see [`RefTangent`]).
+#[doc(hidden)]
+#[inline(always)]
+pub fn active_ref<'c, P: Differentiable, T: RefTangent<P> + 'c>(
+    x: Dual<&'c P, T>,
+    cell: &'c OnceCell<P::Tangent>,
+) -> Dual<&'c P, &'c P::Tangent> {
+    let tangent = x.tangent.tangent(x.primal, cell);
+    Dual::new(x.primal, tangent)
+}
+
 /// What [`Dual::constant`] pairs a value with: its zero tangent, built from it for an
 /// owned value (`2.0`, `[1.0, 2.0]`, a struct), and [`ConstTangent`]s, which take no
 /// memory, for borrowed floats (`&a[..]`, `&[f64; N]`, `&Vec<f64>`).

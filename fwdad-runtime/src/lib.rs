@@ -111,7 +111,7 @@ pub mod traits;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod user_ops;
 
-pub use constant::{ArgTangent, ConstTangent, Constant, SliceTangent};
+pub use constant::{ArgTangent, ConstTangent, Constant, RefTangent, SliceTangent};
 pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]

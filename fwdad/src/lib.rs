@@ -177,9 +177,10 @@ pub mod __private {
     };
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{
-        active_array, active_array_ref, active_scalar, active_slice, const_arg, ZeroCell,
+        active_array, active_array_ref, active_ref, active_scalar, active_slice, const_arg,
+        ZeroCell,
     };
-    pub use fwdad_runtime::{ArgTangent, SliceTangent};
+    pub use fwdad_runtime::{ArgTangent, ConstTangent, Constant, RefTangent, SliceTangent};
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};

@@ -187,8 +187,8 @@ std_methods! {
     Entry = "entry": [DUAL WRITES LENDS_MUT] args [Index];
     OrInsert = "or_insert": [DUAL STORES WRITES LENDS_MUT] args [Stored];
     OrDefault = "or_default": [DUAL WRITES LENDS_MUT];
-    OrInsertWith = "or_insert_with": [] instead "write `.or_insert(value)` (or `.or_default()` for a zero): `*m.entry(k).or_insert(0.0) += w`";
-    AndModify = "and_modify": [] instead "write the update through the entry: `*m.entry(k).or_insert(init) += w`, or `if let Some(v) = m.get_mut(&k) { *v += w } else { m.insert(k, init); }`";
+    OrInsertWith = "or_insert_with": [] instead "it takes a closure without `return` or `?` on the entry of a map that is a variable or a field (`*m.entry(k).or_insert_with(|| x.exp()) += w`); otherwise write `.or_insert(value)` (or `.or_default()` for a zero)";
+    AndModify = "and_modify": [] instead "it takes a closure of one parameter without `return` or `?` on the entry of a map that is a variable or a field, followed by `or_insert`, `or_default` or `or_insert_with`; otherwise write `if let Some(v) = m.get_mut(&k) { *v += w } else { m.insert(k, init); }`";
     // `ts.range(a..b)` of a `BTreeMap`: its entries with keys in the range, in key order.
     Range = "range": [DUAL READ_ONLY];
     // `Option` and `Result`.

@@ -349,7 +349,9 @@ impl EnumCtx<'_, '_> {
             });
             quote!(#pat => #out,)
         });
+        let constant_ref = c.constant_ref(&g);
         quote! {
+            #constant_ref
             #[automatically_derived]
             impl #i #bound for #name #ty #w {
                 #[inline]

@@ -84,7 +84,7 @@ impl syn::visit_mut::VisitMut for Exits<'_> {
 }
 
 /// Whether `c`'s body has a `return` or a `?` of its own (not a nested closure's).
-fn has_exits(c: &syn::ExprClosure) -> bool {
+pub(crate) fn has_exits(c: &syn::ExprClosure) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
         fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {

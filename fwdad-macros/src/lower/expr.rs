@@ -357,10 +357,16 @@ impl Lowerer<'_> {
                 return Some(self.poison(span));
             }
             if let Some(instead) = std.and_then(StdMethod::instead) {
+                // The entry API's closures are rewritten where they can be
+                // (`idioms::desugar_entry_closures`): this one could not.
+                let which = match std {
+                    Some(StdMethod::OrInsertWith | StdMethod::AndModify) => "this",
+                    _ => "a",
+                };
                 self.diag.error(
                     m.method.span(),
                     format!(
-                        "`#[derive_frule]` does not support `{name}` with a closure: {instead}"
+                        "`#[derive_frule]` does not support `{name}` with {which} closure: {instead}"
                     ),
                 );
                 return Some(self.poison(span));

@@ -245,6 +245,9 @@ impl Lowerer<'_> {
 
     /// The rewrite of a method call written with one of the idioms, or `None`.
     pub(crate) fn desugar_idiom(&mut self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+        if let Some(e) = desugar_entry_closures(m, false) {
+            return Some(e);
+        }
         let (recv, span) = (&*m.receiver, m.method.span());
         let args: Vec<&syn::Expr> = m.args.iter().collect();
         let rewrite = Rewrite::from_name(&m.method.to_string())?;
@@ -1173,4 +1176,143 @@ pub(crate) fn collect_into_map(ty: &syn::Type, init: &syn::Expr) -> Option<syn::
 /// The error for an adaptor or consumer after `values_mut()`/`iter_mut()` of a map.
 pub(crate) fn map_mut_chain_message(method: &syn::Ident) -> String {
     format!("`#[derive_frule]` does not support an adaptor or consumer after `{method}` of a map (its values are lent `&mut` one at a time): write a `for` loop over it (`for v in m.values_mut() {{ .. }}`, or `for (i, v) in m.values_mut().enumerate() {{ .. }}` to number them)")
+}
+
+/// The entry API's closures on a map that is a variable or a field, as the calls that
+/// the map's dual has (`contains_key`, `get_mut`, `entry(k).or_insert(v)`), each closure
+/// run where and when `std` runs it:
+///
+/// ```text
+/// m.entry(k).or_insert_with(|| e)
+/// // { let k0 = k; let v = if m.contains_key(&k0) { m[&k0].clone() } else { e };
+/// //   m.entry(k0).or_insert(v) }        (`v` unused when `k0` is present)
+/// m.entry(k).and_modify(|t| body).or_insert(d)
+/// // { let k0 = k; if let Some(t) = m.get_mut(&k0) { body; }
+/// //   m.entry(k0).or_insert(d) }        (also `.or_default()`, `.or_insert_with(..)`)
+/// ```
+///
+/// A closure is one without parameters for `or_insert_with` (or a function by path,
+/// `Vec::new`), of one for `and_modify`, neither with `return` or `?` (which would leave
+/// the block).
+pub(crate) fn desugar_entry_closures(
+    m: &syn::ExprMethodCall,
+    statement: bool,
+) -> Option<syn::Expr> {
+    let span = m.method.span();
+    let std = |m: &syn::ExprMethodCall| StdMethod::from_name(&m.method.to_string());
+    // The tail: what makes the value when the key is absent.
+    let (modify, tail_recv) = match strip(&m.receiver) {
+        syn::Expr::MethodCall(a) if std(a) == Some(StdMethod::AndModify) && a.args.len() == 1 => {
+            (Some(closure_of(&a.args[0], 1)?), &*a.receiver)
+        }
+        _ => (None, &*m.receiver),
+    };
+    let syn::Expr::MethodCall(entry) = strip(tail_recv) else {
+        return None;
+    };
+    if std(entry) != Some(StdMethod::Entry)
+        || entry.args.len() != 1
+        || !is_pure_place(&entry.receiver)
+    {
+        return None;
+    }
+    let (map, key) = (&*entry.receiver, &entry.args[0]);
+    let insert: syn::Expr = match (std(m)?, m.args.len()) {
+        (StdMethod::OrInsertWith, 1) => {
+            let value = match strip(&m.args[0]) {
+                syn::Expr::Path(p) if p.qself.is_none() => fill(
+                    syn::parse_quote_spanned!(span=> __fwdad_f()),
+                    &[("__fwdad_f", Hole::Expr(&m.args[0]))],
+                ),
+                _ => (*closure_of(&m.args[0], 0)?.body).clone(),
+            };
+            fill(
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_v = if __fwdad_map.contains_key(&__fwdad_k) {
+                        __fwdad_map[&__fwdad_k].clone()
+                    } else {
+                        __fwdad_value
+                    };
+                    __fwdad_map.entry(__fwdad_k).or_insert(__fwdad_v)
+                }),
+                &[
+                    ("__fwdad_value", Hole::Expr(&value)),
+                    ("__fwdad_map", Hole::Expr(map)),
+                ],
+            )
+        }
+        (StdMethod::OrInsert, 1) if modify.is_some() => fill(
+            syn::parse_quote_spanned!(span=> __fwdad_map.entry(__fwdad_k).or_insert(__fwdad_value)),
+            &[
+                ("__fwdad_value", Hole::Expr(&m.args[0])),
+                ("__fwdad_map", Hole::Expr(map)),
+            ],
+        ),
+        (StdMethod::OrDefault, 0) if modify.is_some() => fill(
+            syn::parse_quote_spanned!(span=> __fwdad_map.entry(__fwdad_k).or_default()),
+            &[("__fwdad_map", Hole::Expr(map))],
+        ),
+        _ => return None,
+    };
+    // As a statement (`m.entry(k).and_modify(..).or_default();`) the reference the
+    // entry returns is dropped where it is made, not yielded out of the block.
+    let mut modified: syn::Expr = match modify {
+        Some(c) => {
+            // `|t: &mut f64|`: the pattern without its type, bound by the `if let`.
+            let pat = match c.inputs.first()? {
+                syn::Pat::Type(t) => &*t.pat,
+                p => p,
+            };
+            fill(
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_k = __fwdad_key;
+                    if let ::core::option::Option::Some(__fwdad_pv) = __fwdad_map.get_mut(&__fwdad_k) {
+                        __fwdad_body;
+                    }
+                    __fwdad_insert
+                }),
+                &[
+                    ("__fwdad_key", Hole::Expr(key)),
+                    ("__fwdad_pv", Hole::Pat(pat)),
+                    ("__fwdad_body", Hole::Expr(&c.body)),
+                    ("__fwdad_insert", Hole::Expr(&insert)),
+                    ("__fwdad_map", Hole::Expr(map)),
+                ],
+            )
+        }
+        None => fill(
+            syn::parse_quote_spanned!(span=> {
+                let __fwdad_k = __fwdad_key;
+                __fwdad_insert
+            }),
+            &[
+                ("__fwdad_key", Hole::Expr(key)),
+                ("__fwdad_insert", Hole::Expr(&insert)),
+            ],
+        ),
+    };
+    if statement {
+        if let syn::Expr::Block(b) = &mut modified {
+            if let Some(syn::Stmt::Expr(_, semi @ None)) = b.block.stmts.last_mut() {
+                *semi = Some(Default::default());
+            }
+        }
+    }
+    Some(modified)
+}
+
+/// `e` as a closure of `n` parameters without `return` or `?` (see
+/// [`desugar_entry_closures`]).
+fn closure_of(e: &syn::Expr, n: usize) -> Option<&syn::ExprClosure> {
+    match strip(e) {
+        syn::Expr::Closure(c)
+            if c.inputs.len() == n
+                && c.capture.is_none()
+                && c.asyncness.is_none()
+                && !super::combinators::has_exits(c) =>
+        {
+            Some(c)
+        }
+        _ => None,
+    }
 }

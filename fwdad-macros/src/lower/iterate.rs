@@ -812,6 +812,69 @@ impl Lowerer<'_> {
         v
     }
 
+    /// The closure a call of a closure bound by `let` returns (`let f = make(p[0]);` with
+    /// `let make = |k: f64| move |x: f64| k * x * x;`): the outer closure's parameters
+    /// are bound to the arguments and its statements before the returned closure run
+    /// here, once, and the returned closure is remembered as a `move` closure holding what
+    /// it captured then, inlined where it is called as a `let` closure is. `None` when the
+    /// call is not one of such a closure; `Some(None)` after an error.
+    pub(crate) fn returned_closure(
+        &mut self,
+        call: &syn::ExprCall,
+    ) -> Option<Option<super::ClosureDef>> {
+        let syn::Expr::Path(p) = super::place::strip(&call.func) else {
+            return None;
+        };
+        let outer = self.lookup_closure(&p.path.get_ident()?.to_string())?;
+        let (stmts, inner) = closure_returned_by(&outer.expr.body)?;
+        let span = call.span();
+        if outer.expr.inputs.len() != call.args.len() {
+            self.diag.error_spanned(
+                call,
+                format!(
+                    "this closure takes {} arguments but is called with {}",
+                    outer.expr.inputs.len(),
+                    call.args.len()
+                ),
+            );
+            return Some(None);
+        }
+        let Some(args) = self.lower_exprs(call.args.iter()) else {
+            return Some(None);
+        };
+        let depth = self.scopes_len();
+        if outer.expr.capture.is_some() {
+            self.push_env(&outer.env);
+        } else {
+            self.push_view(&outer.visible);
+        }
+        self.push_scope();
+        for (pat, v) in outer.expr.inputs.iter().zip(args) {
+            match pat {
+                syn::Pat::Type(pt) => self.bind_pattern(pat, v, Some(&pt.ty)),
+                _ => self.bind_shape(pat, Shape::Val(v), span),
+            }
+        }
+        let ran = stmts.is_empty() || self.lower_block_stmts(stmts, span).is_some();
+        // Its captures are taken when it is made, as Rust's `move` closure takes them (a
+        // closure that borrows instead cannot outlive the outer call's parameters); it
+        // may not assign what it captured, the outer parameters included (`|mut k|`: it
+        // would be `FnMut`, with state to keep from call to call).
+        let mut expr = inner.clone();
+        expr.capture = Some(syn::Token![move](inner.span()));
+        let ok = ran && self.check_closure(&expr);
+        let env = self.capture_env();
+        self.truncate_scopes(depth);
+        if !ok {
+            return Some(None);
+        }
+        Some(Some(super::ClosureDef {
+            expr,
+            env,
+            visible: Vec::new(),
+        }))
+    }
+
     /// Rejects what inlining cannot honour: `async` closures, and `move` closures that
     /// assign what they captured. (`return` and `?` leave the inlined body: see
     /// `closure_exits`.)
@@ -1797,6 +1860,19 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                     ],
                 ))
             }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The closure a closure's body returns, and the statements before it: `move |x| k * x`,
+/// or `{ let k2 = k * k; move |x| k2 * x }`.
+fn closure_returned_by(body: &syn::Expr) -> Option<(&[syn::Stmt], &syn::ExprClosure)> {
+    match super::place::strip(body) {
+        syn::Expr::Closure(c) => Some((&[], c)),
+        syn::Expr::Block(b) if b.label.is_none() => match b.block.stmts.split_last()? {
+            (syn::Stmt::Expr(syn::Expr::Closure(c), None), rest) => Some((rest, c)),
             _ => None,
         },
         _ => None,

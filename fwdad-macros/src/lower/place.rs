@@ -634,6 +634,18 @@ impl Lowerer<'_> {
     /// `path(args)`. Calls through anything but a path are not supported.
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
+        // `make(k)(x)`: the closure a `let` closure returns, called at once.
+        if let syn::Expr::Call(inner) = strip(&c.func) {
+            if let Some(def) = self.returned_closure(inner) {
+                let def = match def {
+                    Some(def) => def,
+                    None => return Some(self.poison(span)),
+                };
+                let args = self.lower_exprs(c.args.iter())?;
+                let shapes = args.into_iter().map(super::iterate::Shape::Val).collect();
+                return self.inline_closure(&def.expr, Some(&def), shapes, span);
+            }
+        }
         let syn::Expr::Path(p) = strip(&c.func) else {
             let message = match strip(&c.func) {
                 // `(self.f)(t, y)`: a closure held by a struct.

@@ -35,6 +35,14 @@ impl Lowerer<'_> {
                 syn::Stmt::Item(item) => self.lower_item(item),
                 // A block ending in a diverging statement (`panic!(..);`) has the type
                 // of whatever it must be, as if the statement were its tail.
+                // `m.entry(k).and_modify(|t| ..).or_default();`: the entry's reference
+                // dropped in the statement.
+                syn::Stmt::Expr(syn::Expr::MethodCall(m), Some(_))
+                    if super::idioms::desugar_entry_closures(m, true).is_some() =>
+                {
+                    let e = super::idioms::desugar_entry_closures(m, true)?;
+                    self.lower_expr(&e)?;
+                }
                 syn::Stmt::Expr(e, semi) => {
                     let v = self.lower_expr(e)?;
                     if last && (semi.is_none() || diverges(e)) {
@@ -268,6 +276,24 @@ impl Lowerer<'_> {
                 );
             }
             return Some(());
+        }
+        // `let f = make(p[0]);` of a closure bound by `let` that returns a closure: the
+        // returned closure, remembered as one bound by `let`.
+        if let (syn::Expr::Call(call), syn::Pat::Ident(pi)) = (super::place::strip(&init.expr), pat)
+        {
+            if let Some(def) = self.returned_closure(call) {
+                match def {
+                    Some(def) => {
+                        let placeholder = self.unit(call.span());
+                        self.bind_closure(&pi.ident, def, placeholder);
+                    }
+                    None => {
+                        let poison = self.poison(call.span());
+                        self.bind(&pi.ident, poison);
+                    }
+                }
+                return Some(());
+            }
         }
         // `let c: Vec3 = it.map(..).sum();`: a sum or product into a type of the user's.
         if let Some(ty) = ty {
