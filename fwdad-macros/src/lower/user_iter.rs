@@ -58,8 +58,13 @@ impl Lowerer<'_> {
 
     /// `Ty::new` of a type of the user's.
     pub(super) fn is_user_new(&self, path: &syn::Path) -> bool {
+        // Not `Vec::new()`, `HashMap::new()`, ...: `std`'s types are no user's.
+        let mut owner = path.clone();
+        owner.segments.pop();
+        owner.segments.pop_punct();
         path.segments.len() >= 2
             && crate::callee::is_constructor_name(path)
+            && crate::callee::StdType::of_path(&owner).is_none()
             && self.owner_is_user_type(path)
     }
 
