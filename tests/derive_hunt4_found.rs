@@ -779,3 +779,246 @@ fn guards_end_with_the_users_statement_or_block() {
         want = vec![1.0, 1.0, 2.0]
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// More guards: operators with the scalar on the right, `impl Product`, `dyn` methods
+// writing a buffer, maps edited in loops, second order at kinks, infinities
+
+#[derive_frule]
+impl std::ops::Mul<f64> for V2 {
+    type Output = V2;
+    fn mul(self, k: f64) -> V2 {
+        V2 { x: self.x * k, y: self.y * k }
+    }
+}
+
+#[derive_frule]
+impl std::iter::Product for V2 {
+    fn product<I: Iterator<Item = V2>>(iter: I) -> V2 {
+        // Complex multiplication.
+        iter.fold(V2 { x: 1.0, y: 0.0 }, |a, b| V2 {
+            x: a.x * b.x - a.y * b.y,
+            y: a.x * b.y + a.y * b.x,
+        })
+    }
+}
+
+/// Midpoint steps written `s + k1 * (0.5 * dt)`, then the product of unit phasors.
+#[derive_frule]
+fn midpoint_phasors(p: &[f64]) -> f64 {
+    let w = p[0];
+    let dt = 0.05;
+    let mut s = V2 { x: p[1], y: p[2] };
+    for _ in 0..8 {
+        let k1 = rhs(s, w);
+        let k2 = rhs(s + k1 * (0.5 * dt), w);
+        s = s + k2 * dt;
+    }
+    let z: V2 = p
+        .iter()
+        .map(|&t| V2 { x: t.cos(), y: t.sin() })
+        .product();
+    s.x + s.y + z.x * 2.0 - z.y
+}
+
+#[test]
+fn right_scalar_operators_and_product() {
+    let x = [1.3, 0.7, -0.4];
+    check_widths!(
+        bind(midpoint_phasors {}, (Wrt,)),
+        |x: &[f64]| midpoint_phasors(x),
+        x
+    );
+}
+
+#[derive_frule]
+trait Residual {
+    fn fill(&self, x: &[f64], out: &mut [f64]);
+}
+
+#[derive(Differentiable)]
+struct Springy {
+    k: f64,
+}
+
+#[derive_frule]
+impl Residual for Springy {
+    fn fill(&self, x: &[f64], out: &mut [f64]) {
+        for i in 0..out.len() {
+            out[i] = self.k * (x[i + 1] - x[i]).powi(2);
+        }
+    }
+}
+
+#[derive(Differentiable)]
+struct Bendy {
+    c: f64,
+}
+
+#[derive_frule]
+impl Residual for Bendy {
+    fn fill(&self, x: &[f64], out: &mut [f64]) {
+        for i in 0..out.len() {
+            out[i] += self.c * (x[i] * x[i + 1]).sin();
+        }
+    }
+}
+
+/// Residual blocks through `dyn` writing one buffer in turn, then its squared norm.
+#[derive_frule]
+fn blocks(x: &[f64], parts: &[Box<dyn Residual>]) -> f64 {
+    let mut r = vec![0.0; x.len() - 1];
+    for p in parts {
+        p.fill(x, &mut r);
+    }
+    r.iter().map(|v| v * v).sum()
+}
+
+#[test]
+fn dyn_methods_writing_one_buffer() {
+    let x = [0.3, -1.2, 0.8, 2.0];
+    let parts: Vec<Box<dyn Residual>> = vec![Box::new(Springy { k: 1.5 }), Box::new(Bendy { c: 0.7 })];
+    check_widths!(
+        bind(blocks {}, (Wrt, &parts[..])),
+        |x: &[f64]| blocks(x, &parts),
+        x
+    );
+}
+
+/// `values_mut` scaling, `range` of a `BTreeMap`, a key removed and put back doubled.
+#[derive_frule]
+fn ledger(x: &[f64]) -> f64 {
+    let mut m: BTreeMap<usize, f64> = BTreeMap::new();
+    for (i, &v) in x.iter().enumerate() {
+        m.insert(i, v.exp());
+    }
+    for v in m.values_mut() {
+        *v *= x[0];
+    }
+    let mut head = 0.0;
+    for (_, v) in m.range(1..3) {
+        head += v;
+    }
+    if let Some(v) = m.remove(&(x.len() - 1)) {
+        m.insert(0, 2.0 * v);
+    }
+    let mut s = head;
+    for (k, v) in &m {
+        s += (*k as f64 + 1.0) * v.ln();
+    }
+    s
+}
+
+#[test]
+fn maps_edited_in_loops() {
+    let x = [1.3, -1.2, 0.8, 2.0];
+    check_widths!(bind(ledger {}, (Wrt,)), |x: &[f64]| ledger(x), x);
+}
+
+/// Kinks exactly at the point: `|x₀|` at 0, `max` at a tie, `clamp` at its bound.
+#[derive_frule]
+fn at_kinks(x: &[f64]) -> f64 {
+    x[0].abs() * x[1] + x[1].max(x[2]) * x[2] + (x[1] * x[2]).clamp(-1.0, 0.25) + x[1] * x[1] * x[2]
+}
+
+#[test]
+fn second_order_at_kinks_agrees_across_modes() {
+    // x₁ = x₂ = 0.5: a tie of `max`; x₁·x₂ = 0.25 the clamp's bound.
+    let x = [0.0, 0.5, 0.5];
+    let y = at_kinks(&x);
+    let n = x.len();
+    let one: Vec<f64> = (0..n)
+        .map(|k| {
+            let mut e = vec![0.0; n];
+            e[k] = 1.0;
+            let (v, d): (f64, f64) = jvp(bind(at_kinks {}, (Wrt,)), &x, &e);
+            assert_eq!(v.to_bits(), y.to_bits());
+            d
+        })
+        .collect();
+    let (v, g, h) = fwdad::drivers::hessian(bind(at_kinks {}, (Wrt,)), &x);
+    assert_eq!(v.to_bits(), y.to_bits());
+    for k in 0..n {
+        assert_close(g[k], one[k], 1e-14, &format!("hessian's gradient d/dx{k}"));
+    }
+    for width in [1usize, 2, 4, 8, 16] {
+        let (v, gb) = match width {
+            1 => fwdad::drivers::gradient_with::<1>(bind(at_kinks {}, (Wrt,)), &x),
+            2 => fwdad::drivers::gradient_with::<2>(bind(at_kinks {}, (Wrt,)), &x),
+            4 => fwdad::drivers::gradient_with::<4>(bind(at_kinks {}, (Wrt,)), &x),
+            8 => fwdad::drivers::gradient_with::<8>(bind(at_kinks {}, (Wrt,)), &x),
+            _ => fwdad::drivers::gradient_with::<16>(bind(at_kinks {}, (Wrt,)), &x),
+        };
+        assert_eq!(v.to_bits(), y.to_bits());
+        for k in 0..n {
+            assert_close(gb[k], one[k], 1e-14, &format!("{width} lanes d/dx{k}"));
+        }
+    }
+    // The Hessian is symmetric and, where the pieces are smooth on both sides of the
+    // point along an axis, the second derivative of the taken piece: ∂²/∂x₁² = 2x₂.
+    for i in 0..n {
+        for j in 0..n {
+            assert_eq!(h[(i, j)].to_bits(), h[(j, i)].to_bits(), "symmetric ({i}, {j})");
+        }
+    }
+    assert_close(h[(1, 1)], 2.0 * x[2], 1e-14, "d2/dx1^2");
+    // hvp along each axis is the Hessian's column.
+    for i in 0..n {
+        let mut e = vec![0.0; n];
+        e[i] = 1.0;
+        let (v, _, col) = fwdad::drivers::hvp(bind(at_kinks {}, (Wrt,)), &x, &e);
+        assert_eq!(v.to_bits(), y.to_bits());
+        for j in 0..n {
+            assert_close(col[j], h[(j, i)], 1e-14, &format!("hvp e{i}, entry {j}"));
+        }
+    }
+}
+
+/// Infinite values and derivatives: `ln 0`, `1/x` at 0, `√0` times a live value.
+#[derive_frule]
+fn infinities(x: &[f64]) -> f64 {
+    let a = x[0].ln() + x[1];
+    let b = 1.0 / x[0] * x[2];
+    let c = x[0].sqrt() * x[1] + x[2] * x[2];
+    a.max(-1e308) + b.min(1e308) + c
+}
+
+#[test]
+fn infinities_agree_across_widths() {
+    for x in [[0.0, 0.5, 2.0], [1e-310, 0.5, 2.0], [0.25, 0.5, 2.0]] {
+        let y = infinities(&x);
+        let n = x.len();
+        let one: Vec<f64> = (0..n)
+            .map(|k| {
+                let mut e = vec![0.0; n];
+                e[k] = 1.0;
+                let (v, d): (f64, f64) = jvp(bind(infinities {}, (Wrt,)), &x, &e);
+                assert_eq!(v.to_bits(), y.to_bits());
+                d
+            })
+            .collect();
+        let same = |w: usize, v: f64, g: Vec<f64>| {
+            assert_eq!(v.to_bits(), y.to_bits(), "{w} lanes at {x:?}: primal");
+            for k in 0..n {
+                let ok = (g[k].is_nan() && one[k].is_nan())
+                    || g[k] == one[k]
+                    || (g[k] - one[k]).abs() <= 1e-12 * one[k].abs();
+                assert!(ok, "{w} lanes at {x:?}: d/dx{k} {} vs one direction {}", g[k], one[k]);
+            }
+        };
+        let r = fwdad::drivers::gradient_with::<1>(bind(infinities {}, (Wrt,)), &x);
+        same(1, r.0, r.1);
+        let r = fwdad::drivers::gradient_with::<2>(bind(infinities {}, (Wrt,)), &x);
+        same(2, r.0, r.1);
+        let r = fwdad::drivers::gradient_with::<4>(bind(infinities {}, (Wrt,)), &x);
+        same(4, r.0, r.1);
+        let r = fwdad::drivers::gradient_with::<8>(bind(infinities {}, (Wrt,)), &x);
+        same(8, r.0, r.1);
+        let r = fwdad::drivers::gradient_with::<16>(bind(infinities {}, (Wrt,)), &x);
+        same(16, r.0, r.1);
+        let r = fwdad::drivers::gradient(bind(infinities {}, (Wrt,)), x);
+        same(0, r.0, r.1.to_vec());
+        let r = fwdad::drivers::hessian(bind(infinities {}, (Wrt,)), &x);
+        same(99, r.0, r.1);
+    }
+}
