@@ -298,7 +298,11 @@ fn cell_and_move(x: &[f64]) -> f64 {
 #[test]
 fn cell_counter_and_move_closure() {
     let x = [0.7, -1.2, 0.8, 2.0];
-    check_widths!(bind(cell_and_move {}, (Wrt,)), |x: &[f64]| cell_and_move(x), x);
+    check_widths!(
+        bind(cell_and_move {}, (Wrt,)),
+        |x: &[f64]| cell_and_move(x),
+        x
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -374,7 +378,10 @@ struct V2 {
 impl std::ops::Add for V2 {
     type Output = V2;
     fn add(self, o: V2) -> V2 {
-        V2 { x: self.x + o.x, y: self.y + o.y }
+        V2 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+        }
     }
 }
 
@@ -382,7 +389,10 @@ impl std::ops::Add for V2 {
 impl std::ops::Mul<V2> for f64 {
     type Output = V2;
     fn mul(self, v: V2) -> V2 {
-        V2 { x: self * v.x, y: self * v.y }
+        V2 {
+            x: self * v.x,
+            y: self * v.y,
+        }
     }
 }
 
@@ -395,7 +405,10 @@ impl std::iter::Sum for V2 {
 
 #[derive_frule]
 fn rhs(s: V2, w: f64) -> V2 {
-    V2 { x: s.y, y: -w * w * s.x }
+    V2 {
+        x: s.y,
+        y: -w * w * s.x,
+    }
 }
 
 /// RK4 written with untyped stage operands (`s + k1 * (0.5 * dt)` style).
@@ -423,7 +436,11 @@ fn k_of(s: V2, w: f64) -> V2 {
 #[test]
 fn rk4_with_user_operators_and_sum() {
     let x = [1.3, 0.7];
-    check_widths!(bind(rk4_oscillator {}, (Wrt,)), |x: &[f64]| rk4_oscillator(x), x);
+    check_widths!(
+        bind(rk4_oscillator {}, (Wrt,)),
+        |x: &[f64]| rk4_oscillator(x),
+        x
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -435,7 +452,10 @@ struct Material {
 }
 
 static STEEL: Material = Material { e: 210.0, nu: 0.3 };
-static TABLE: [Material; 2] = [Material { e: 70.0, nu: 0.33 }, Material { e: 210.0, nu: 0.3 }];
+static TABLE: [Material; 2] = [
+    Material { e: 70.0, nu: 0.33 },
+    Material { e: 210.0, nu: 0.3 },
+];
 
 #[derive_frule]
 fn stiffness(x: &[f64]) -> f64 {
@@ -673,7 +693,12 @@ fn skipped_nan_arm_in_a_loop_in_every_mode() {
     let (v, g) = fwdad::drivers::gradient(bind(positive_gaps {}, (Wrt,)), x);
     assert_eq!(v.to_bits(), positive_gaps(&x).to_bits());
     for k in 0..x.len() {
-        assert_close(g[k], want[k], 1e-12, &format!("gradient at an array: d/dx{k}"));
+        assert_close(
+            g[k],
+            want[k],
+            1e-12,
+            &format!("gradient at an array: d/dx{k}"),
+        );
     }
     let (v, g) = fwdad::drivers::gradient(bind(nan_paths {}, (Wrt,)), [1.0, 2.0, 0.5, 1.0]);
     assert_eq!(v.to_bits(), nan_paths(&[1.0, 2.0, 0.5, 1.0]).to_bits());
@@ -681,7 +706,12 @@ fn skipped_nan_arm_in_a_loop_in_every_mode() {
     let u: f64 = 0.5;
     let want = [0.0, 0.0, 1.0 / (1.0 + u * u) + 2.0, -0.5 / (1.0 + u * u)];
     for k in 0..4 {
-        assert_close(g[k], want[k], 1e-12, &format!("nan_paths at an array: d/dx{k}"));
+        assert_close(
+            g[k],
+            want[k],
+            1e-12,
+            &format!("nan_paths at an array: d/dx{k}"),
+        );
     }
 }
 
@@ -742,6 +772,32 @@ fn hit_log(x: &[f64]) -> f64 {
     s
 }
 
+/// A count in a `RefCell` bumped through its guard (`*n.borrow_mut() += 1`: a read and a
+/// write through one temporary) and read again in the same loop body.
+#[derive_frule]
+fn running_count(x: &[f64]) -> f64 {
+    let n = RefCell::new(0usize);
+    let mut s = 0.0;
+    for &v in x {
+        *n.borrow_mut() += 1;
+        s += v * *n.borrow() as f64;
+    }
+    s
+}
+
+/// The same with a `Mutex` (`try_lock`, so that a guard held too long fails here rather
+/// than deadlocking as `lock()` would).
+#[derive_frule]
+fn locked_count(x: &[f64]) -> f64 {
+    let calls = std::sync::Mutex::new(0usize);
+    let mut s = 0.0;
+    for &v in x {
+        *calls.try_lock().unwrap() += 1;
+        s += v * *calls.try_lock().unwrap() as f64;
+    }
+    s
+}
+
 /// The draws the plain functions make, in order (the derivatives are the draws).
 fn draws(seed: u64, n: usize) -> Vec<f64> {
     let mut rng = Lcg { state: seed };
@@ -771,6 +827,18 @@ fn guards_end_with_the_users_statement_or_block() {
         x,
         want = vec![u[0], u[1], u[2]]
     );
+    check_widths!(
+        bind(running_count {}, (Wrt,)),
+        |x: &[f64]| running_count(x),
+        x,
+        want = vec![1.0, 2.0, 3.0]
+    );
+    check_widths!(
+        bind(locked_count {}, (Wrt,)),
+        |x: &[f64]| locked_count(x),
+        x,
+        want = vec![1.0, 2.0, 3.0]
+    );
     // Hits after x₀ > 0 and x₂ > 0: counts 1, 1, 2.
     check_widths!(
         bind(hit_log {}, (Wrt,)),
@@ -788,7 +856,10 @@ fn guards_end_with_the_users_statement_or_block() {
 impl std::ops::Mul<f64> for V2 {
     type Output = V2;
     fn mul(self, k: f64) -> V2 {
-        V2 { x: self.x * k, y: self.y * k }
+        V2 {
+            x: self.x * k,
+            y: self.y * k,
+        }
     }
 }
 
@@ -816,7 +887,10 @@ fn midpoint_phasors(p: &[f64]) -> f64 {
     }
     let z: V2 = p
         .iter()
-        .map(|&t| V2 { x: t.cos(), y: t.sin() })
+        .map(|&t| V2 {
+            x: t.cos(),
+            y: t.sin(),
+        })
         .product();
     s.x + s.y + z.x * 2.0 - z.y
 }
@@ -877,7 +951,8 @@ fn blocks(x: &[f64], parts: &[Box<dyn Residual>]) -> f64 {
 #[test]
 fn dyn_methods_writing_one_buffer() {
     let x = [0.3, -1.2, 0.8, 2.0];
-    let parts: Vec<Box<dyn Residual>> = vec![Box::new(Springy { k: 1.5 }), Box::new(Bendy { c: 0.7 })];
+    let parts: Vec<Box<dyn Residual>> =
+        vec![Box::new(Springy { k: 1.5 }), Box::new(Bendy { c: 0.7 })];
     check_widths!(
         bind(blocks {}, (Wrt, &parts[..])),
         |x: &[f64]| blocks(x, &parts),
@@ -958,7 +1033,11 @@ fn second_order_at_kinks_agrees_across_modes() {
     // point along an axis, the second derivative of the taken piece: ∂²/∂x₁² = 2x₂.
     for i in 0..n {
         for j in 0..n {
-            assert_eq!(h[(i, j)].to_bits(), h[(j, i)].to_bits(), "symmetric ({i}, {j})");
+            assert_eq!(
+                h[(i, j)].to_bits(),
+                h[(j, i)].to_bits(),
+                "symmetric ({i}, {j})"
+            );
         }
     }
     assert_close(h[(1, 1)], 2.0 * x[2], 1e-14, "d2/dx1^2");
@@ -1003,7 +1082,11 @@ fn infinities_agree_across_widths() {
                 let ok = (g[k].is_nan() && one[k].is_nan())
                     || g[k] == one[k]
                     || (g[k] - one[k]).abs() <= 1e-12 * one[k].abs();
-                assert!(ok, "{w} lanes at {x:?}: d/dx{k} {} vs one direction {}", g[k], one[k]);
+                assert!(
+                    ok,
+                    "{w} lanes at {x:?}: d/dx{k} {} vs one direction {}",
+                    g[k], one[k]
+                );
             }
         };
         let r = fwdad::drivers::gradient_with::<1>(bind(infinities {}, (Wrt,)), &x);

@@ -1000,13 +1000,23 @@ impl Emitter<'_> {
             }
             let inner: TokenStream = scope.chain.iter().map(|p| self.inst(insts[*p])).collect();
             out.extend(match scope.result {
-                Some(v) => {
+                Some(v) if scope.chain.len() > 1 => {
                     let name = self.name(v);
                     quote!(let mut #name = { #inner #name };)
                 }
+                Some(_) => inner,
                 None => quote!({ #inner }),
             });
             k = end + 1;
+            // The readers and writers through the guard, then its drop.
+            if let Some((last, v)) = scope.drop_after {
+                while k <= last {
+                    out.extend(self.inst(insts[k]));
+                    k += 1;
+                }
+                let name = self.name(v);
+                out.extend(quote!(::core::mem::drop(#name);));
+            }
         }
         let term = match (&self.func.regions[r].term, tail) {
             // The Jacobian entry's value: whether it ran (a forwarding body: the callee's).
@@ -3166,6 +3176,9 @@ struct GuardScope {
     chain: Vec<usize>,
     /// The last reader's result, if it is read after the statement.
     result: Option<Value>,
+    /// A value holding the guard that several instructions read and write in place (`*c
+    /// .borrow_mut() += 1`: a read and a store through it), dropped after the last.
+    drop_after: Option<(usize, Value)>,
 }
 
 /// The guards of `insts` (a region's instructions) that must be dropped where the user's
@@ -3176,7 +3189,9 @@ struct GuardScope {
 /// the user) made by a method of a cell or lock whose receiver has another such call; its
 /// readers are the method calls, fields, indexings and dereferences that read it or a
 /// reader's temporary, each read once. The last reader's result must not go to an
-/// instruction with a body (`for v in c.borrow().iter()` keeps its guard, as in Rust).
+/// instruction with a body (`for v in c.borrow().iter()` keeps its guard, as in Rust). A
+/// temporary holding the guard that several instructions read or write in place (`*n
+/// .borrow_mut() += 1`, `*m.lock().unwrap() += 1`) is dropped after the last of them.
 fn guard_scopes(func: &Function, insts: &[Inst]) -> Vec<GuardScope> {
     let guard_of = |i: Inst| match &func.insts[i].kind {
         InstKind::MethodCall {
@@ -3216,6 +3231,32 @@ fn guard_scopes(func: &Function, insts: &[Inst]) -> Vec<GuardScope> {
         _ => false,
     };
     let position = |i: Inst| insts.iter().position(|j| *j == i);
+    // Where every reader of `v` reads or writes it in place in this region (`*v`, `v.f`,
+    // `v[i]`, a store through it), the last one's position.
+    let in_place = |v: Value, after: usize| -> Option<usize> {
+        let users = readers.get(&v)?;
+        let mut last = None;
+        for u in users {
+            let u = (*u)?;
+            let ok = match &func.insts[u].kind {
+                InstKind::Store { place, value } => {
+                    *value != v
+                        && match place {
+                            Place::Deref(t) | Place::Field(t, _) => *t == v,
+                            Place::Index(t, i) => *t == v && *i != v,
+                        }
+                }
+                InstKind::MethodCall { .. } => false,
+                _ => reads(u, v),
+            };
+            let p = position(u).filter(|p| *p > after)?;
+            if !ok {
+                return None;
+            }
+            last = last.max(Some(p));
+        }
+        last
+    };
     let mut scopes = Vec::new();
     for (k, &g) in insts.iter().enumerate() {
         let Some(recv) = guard_of(g) else { continue };
@@ -3247,6 +3288,10 @@ fn guard_scopes(func: &Function, insts: &[Inst]) -> Vec<GuardScope> {
                 None => break Some(current),
             }
         };
+        let end = *chain.last().unwrap_or(&k);
+        let drop_after = result
+            .filter(|v| func.values[*v].name.is_none())
+            .and_then(|v| in_place(v, end).map(|p| (p, v)));
         // The guard alone, or a last reader whose result a body reads: left as it was.
         let into_body = result.is_some_and(|v| {
             readers.get(&v).is_some_and(|us| {
@@ -3254,11 +3299,15 @@ fn guard_scopes(func: &Function, insts: &[Inst]) -> Vec<GuardScope> {
                     .any(|u| u.is_none_or(|u| !func.inst_regions(u).is_empty()))
             })
         });
-        if chain.len() < 2 || into_body {
+        if (chain.len() < 2 || into_body) && drop_after.is_none() {
             continue;
         }
         let result = result.filter(|v| readers.contains_key(v));
-        scopes.push(GuardScope { chain, result });
+        scopes.push(GuardScope {
+            chain,
+            result,
+            drop_after,
+        });
     }
     // A chain inside another's span would be emitted twice: the first wins.
     let mut taken: Vec<GuardScope> = Vec::new();
