@@ -1014,8 +1014,8 @@ impl Emitter<'_> {
                     out.extend(self.inst(insts[k]));
                     k += 1;
                 }
-                let name = self.name(v);
-                out.extend(quote!(::core::mem::drop(#name);));
+                let (rt, name) = (self.rt, self.name(v));
+                out.extend(quote!(#rt::drop(#name);));
             }
         }
         let term = match (&self.func.regions[r].term, tail) {

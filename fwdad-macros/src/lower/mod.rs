@@ -429,7 +429,16 @@ impl Lowerer<'_> {
             if !in_place || in_terms {
                 continue;
             }
-            let path: syn::Path = syn::parse_quote_spanned!(span=> ::core::mem::drop);
+            // The runtime's `drop`: rustc's lints on `mem::drop` of a `Copy` value or a
+            // reference (a user method named `read` returning one) would be the user's.
+            let rt = &self.rt;
+            let path: syn::Path = match syn::parse2(quote::quote_spanned!(span=> #rt::drop)) {
+                Ok(path) => path,
+                Err(e) => {
+                    self.diag.error(span, e.to_string());
+                    return;
+                }
+            };
             let kind = InstKind::Call {
                 func: path,
                 args: vec![g],
