@@ -993,9 +993,9 @@ impl Emitter<'_> {
             // value of the chain: it runs first, then the chain in a block that drops the
             // guard, as the end of the user's statement does.
             let end = *scope.chain.last().unwrap_or(&k);
-            for p in k..=end {
+            for (p, &inst) in insts.iter().enumerate().take(end + 1).skip(k) {
                 if !scope.chain.contains(&p) {
-                    out.extend(self.inst(insts[p]));
+                    out.extend(self.inst(inst));
                 }
             }
             let inner: TokenStream = scope.chain.iter().map(|p| self.inst(insts[*p])).collect();
