@@ -628,10 +628,12 @@ fn program(
     let mut buffers = 0;
     let mut closures = 0;
     let mut loose = false;
+    // Values the result adds whatever the later statements read.
+    let mut kept: Vec<String> = Vec::new();
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(60) {
+        match g.rng.below(61) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1781,6 +1783,32 @@ fn program(
                     ),
                 );
             }
+            60 => {
+                // A root that one arm of an `if` does not read, whose tangent is NaN where
+                // the arm is taken: `√(e − f)` below 0, replaced by another value when it
+                // is NaN (`if a.is_nan() { w } else { a·u }`). Batches multiplied the
+                // root's NaN tangent by the arm's zero coefficient (one direction never
+                // met it); about half the points take that arm.
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (e, f, w, u) = (
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 1),
+                    g.expr(&inner, 1),
+                );
+                kept.push(v.clone());
+                out.line(
+                    format!(
+                        "    let a{v} = (({}) - ({})).sqrt();\n    let {v} = if a{v}.is_nan() {{\n        {}\n    }} else {{\n        a{v} * {}\n    }};",
+                        e.plain, f.plain, w.plain, u.plain
+                    ),
+                    format!(
+                        "    let a{v} = (({}) - ({})).sqrt();\n    let {v} = if a{v}.re().is_nan() {{\n        {}\n    }} else {{\n        a{v} * {}\n    }};",
+                        e.dual, f.dual, w.dual, u.dual
+                    ),
+                );
+            }
             53 => {
                 // A sorted copy.
                 let e = g.expr(&s, 2);
@@ -1815,9 +1843,10 @@ fn program(
     } else {
         "x[0]".into()
     };
+    let kept: String = kept.iter().map(|k| format!(" + {k}")).collect();
     out.line(
-        format!("    {last} + {}\n}}\n", e.plain),
-        format!("    {last} + {}\n}}\n", e.dual),
+        format!("    {last} + {}{kept}\n}}\n", e.plain),
+        format!("    {last} + {}{kept}\n}}\n", e.dual),
     );
     (out.plain, out.dual, loose)
 }

@@ -873,8 +873,8 @@ impl Emitter<'_> {
         }
     }
 
-    /// Whether `v` is a `const`/`static` item read only as a place (indexed, or the
-    /// receiver of a read-only `std` method: `TABLE.len()`, `TABLE.iter()` lowered to
+    /// Whether `v` is a `const`/`static` item read only as a place (indexed, a field read,
+    /// or the receiver of a read-only `std` method: `TABLE.len()`, `TABLE.iter()` lowered to
     /// `&TABLE[i]`): it is bound by reference, since a `static` of a non-`Copy` type
     /// (`static REACTIONS: [Reaction; 2]`) cannot be moved into a local.
     fn const_item_read_in_place(&self, v: Value) -> bool {
@@ -894,6 +894,8 @@ impl Emitter<'_> {
                         InstKind::Index { base, index } | InstKind::ElemRef { base, index, .. } => {
                             *base == v && *index != v
                         }
+                        // `STEEL.e` of a `static STEEL: Material` (a struct not `Copy`).
+                        InstKind::Field { base, .. } => *base == v,
                         InstKind::MethodCall {
                             receiver,
                             args,
@@ -1006,8 +1008,43 @@ impl Emitter<'_> {
 
     fn region(&mut self, r: Region, tail: Tail) -> TokenStream {
         let mut out = TokenStream::new();
-        for &inst in &self.func.regions[r].insts {
-            out.extend(self.inst(inst));
+        let insts = self.func.regions[r].insts.clone();
+        let scopes = guard_scopes(self.func, &insts);
+        let mut k = 0;
+        while k < insts.len() {
+            let Some(scope) = scopes.iter().find(|s| s.chain[0] == k) else {
+                out.extend(self.inst(insts[k]));
+                k += 1;
+                continue;
+            };
+            // What the statement computes between the guard and its last reader reads no
+            // value of the chain: it runs first, then the chain in a block that drops the
+            // guard, as the end of the user's statement does.
+            let end = *scope.chain.last().unwrap_or(&k);
+            for (p, &inst) in insts.iter().enumerate().take(end + 1).skip(k) {
+                if !scope.chain.contains(&p) {
+                    out.extend(self.inst(inst));
+                }
+            }
+            let inner: TokenStream = scope.chain.iter().map(|p| self.inst(insts[*p])).collect();
+            out.extend(match scope.result {
+                Some(v) if scope.chain.len() > 1 => {
+                    let name = self.name(v);
+                    quote!(let mut #name = { #inner #name };)
+                }
+                Some(_) => inner,
+                None => quote!({ #inner }),
+            });
+            k = end + 1;
+            // The readers and writers through the guard, then its drop.
+            if let Some((last, v)) = scope.drop_after {
+                while k <= last {
+                    out.extend(self.inst(insts[k]));
+                    k += 1;
+                }
+                let (rt, name) = (self.rt, self.name(v));
+                out.extend(quote!(#rt::drop(#name);));
+            }
         }
         let term = match (&self.func.regions[r].term, tail) {
             // The Jacobian entry's value: whether it ran (a forwarding body: the callee's).
@@ -3228,6 +3265,161 @@ fn pattern_tangent_path(path: &syn::Path) -> syn::Path {
 }
 
 /// `m::foo::<f64>` → `m::foo`: the rule marker struct is not generic.
+/// A guard (`cell.borrow_mut()`, `m.lock()`) the user's statement reads and drops, and
+/// the instructions reading it, by their positions in their region.
+struct GuardScope {
+    /// The guard's instruction and its readers', in order.
+    chain: Vec<usize>,
+    /// The last reader's result, if it is read after the statement.
+    result: Option<Value>,
+    /// A value holding the guard that several instructions read and write in place (`*c
+    /// .borrow_mut() += 1`: a read and a store through it), dropped after the last.
+    drop_after: Option<(usize, Value)>,
+}
+
+/// The guards of `insts` (a region's instructions) that must be dropped where the user's
+/// statement ends: lowering binds every temporary to a local, which would hold the guard
+/// to the end of the block, and a second `borrow_mut()` of the same cell (two draws of a
+/// generator in a `RefCell`, or two closures that each borrow it, called in one loop
+/// body) panicked in the rule where the function ran. A guard is a temporary (not bound by
+/// the user) made by a method of a cell or lock whose receiver has another such call; its
+/// readers are the method calls, fields, indexings and dereferences that read it or a
+/// reader's temporary, each read once. The last reader's result must not go to an
+/// instruction with a body (`for v in c.borrow().iter()` keeps its guard, as in Rust). A
+/// temporary holding the guard that several instructions read or write in place (`*n
+/// .borrow_mut() += 1`, `*m.lock().unwrap() += 1`) is dropped after the last of them.
+fn guard_scopes(func: &Function, insts: &[Inst]) -> Vec<GuardScope> {
+    let guard_of = |i: Inst| match &func.insts[i].kind {
+        InstKind::MethodCall {
+            receiver,
+            method,
+            args,
+            ..
+        } if crate::callee::is_guard_method(method, args.len()) => Some(*receiver),
+        _ => None,
+    };
+    if !insts.iter().any(|i| guard_of(*i).is_some()) {
+        return Vec::new();
+    }
+    // Every read of each value, anywhere in the function (a region's terminator: `None`).
+    let mut readers: std::collections::HashMap<Value, Vec<Option<Inst>>> = Default::default();
+    let mut receivers: std::collections::HashMap<Value, usize> = Default::default();
+    for (r, data) in func.regions.iter() {
+        for &i in &data.insts {
+            for o in func.operands(i) {
+                readers.entry(o).or_default().push(Some(i));
+            }
+            if let Some(recv) = guard_of(i) {
+                *receivers.entry(recv).or_default() += 1;
+            }
+        }
+        for o in func.term_operands(r) {
+            readers.entry(o).or_default().push(None);
+        }
+    }
+    let reads = |i: Inst, v: Value| match &func.insts[i].kind {
+        InstKind::MethodCall { receiver, args, .. } => *receiver == v && !args.contains(&v),
+        InstKind::Field { base, .. } | InstKind::Index { base, .. } => *base == v,
+        InstKind::Unary {
+            op: UnOp::Deref,
+            arg,
+        } => *arg == v,
+        _ => false,
+    };
+    let position = |i: Inst| insts.iter().position(|j| *j == i);
+    // Where every reader of `v` reads or writes it in place in this region (`*v`, `v.f`,
+    // `v[i]`, a store through it), the last one's position.
+    let in_place = |v: Value, after: usize| -> Option<usize> {
+        let users = readers.get(&v)?;
+        let mut last = None;
+        for u in users {
+            let u = (*u)?;
+            let ok = match &func.insts[u].kind {
+                InstKind::Store { place, value } => {
+                    *value != v
+                        && match place {
+                            Place::Deref(t) | Place::Field(t, _) => *t == v,
+                            Place::Index(t, i) => *t == v && *i != v,
+                        }
+                }
+                InstKind::MethodCall { .. } => false,
+                _ => reads(u, v),
+            };
+            let p = position(u).filter(|p| *p > after)?;
+            if !ok {
+                return None;
+            }
+            last = last.max(Some(p));
+        }
+        last
+    };
+    let mut scopes = Vec::new();
+    for (k, &g) in insts.iter().enumerate() {
+        let Some(recv) = guard_of(g) else { continue };
+        let guard = func.insts[g].results.first().copied();
+        let Some(guard) = guard.filter(|v| func.values[*v].name.is_none()) else {
+            continue;
+        };
+        if receivers.get(&recv).copied().unwrap_or(0) < 2 {
+            continue;
+        }
+        let mut chain = vec![k];
+        let mut current = guard;
+        let result = loop {
+            let users = readers.get(&current).map(Vec::as_slice).unwrap_or_default();
+            let next = match users {
+                [Some(u)] if reads(*u, current) && func.inst_regions(*u).is_empty() => {
+                    position(*u).filter(|p| p > chain.last().unwrap_or(&k))
+                }
+                _ => None,
+            };
+            match next {
+                Some(p) => {
+                    chain.push(p);
+                    match func.insts[insts[p]].results.first() {
+                        Some(v) if func.values[*v].name.is_none() => current = *v,
+                        v => break v.copied(),
+                    }
+                }
+                None => break Some(current),
+            }
+        };
+        let end = *chain.last().unwrap_or(&k);
+        let drop_after = result
+            .filter(|v| func.values[*v].name.is_none())
+            .and_then(|v| in_place(v, end).map(|p| (p, v)));
+        // The guard alone, or a last reader whose result a body reads: left as it was.
+        let into_body = result.is_some_and(|v| {
+            readers.get(&v).is_some_and(|us| {
+                us.iter()
+                    .any(|u| u.is_none_or(|u| !func.inst_regions(u).is_empty()))
+            })
+        });
+        if (chain.len() < 2 || into_body) && drop_after.is_none() {
+            continue;
+        }
+        let result = result.filter(|v| readers.contains_key(v));
+        scopes.push(GuardScope {
+            chain,
+            result,
+            drop_after,
+        });
+    }
+    // A chain inside another's span would be emitted twice: the first wins.
+    let mut taken: Vec<GuardScope> = Vec::new();
+    for s in scopes {
+        let (a, b) = (s.chain[0], *s.chain.last().unwrap_or(&s.chain[0]));
+        let overlaps = taken.iter().any(|t| {
+            let (c, d) = (t.chain[0], *t.chain.last().unwrap_or(&t.chain[0]));
+            a <= d && c <= b
+        });
+        if !overlaps {
+            taken.push(s);
+        }
+    }
+    taken
+}
+
 fn strip_generics(path: &syn::Path) -> syn::Path {
     let mut p = path.clone();
     for seg in &mut p.segments {

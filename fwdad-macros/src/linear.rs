@@ -62,6 +62,9 @@ pub struct Phi {
     pub arms: [Value; 2],
     /// The values from before the `if` the arms' chains read (canonical, first seen first).
     pub operands: Vec<Value>,
+    /// The `operands` each arm reads: a root that one arm does not reach has a zero
+    /// coefficient where that arm is taken, whatever its tangent ([`Linear::selected`]).
+    pub read: [Vec<Value>; 2],
 }
 
 /// An `if` whose arms are linearised chains ([`Phi`]).
@@ -132,6 +135,12 @@ pub struct Linear {
     pub unbounded: HashSet<(Value, Value)>,
     /// `(v, r)` whose coefficient `∂v/∂r` has a factor of a kink ([`LinOp::kinks`]).
     pub kinked: HashSet<(Value, Value)>,
+    /// `(v, r)` whose coefficient `∂v/∂r` passed through a phi one of whose arms does not
+    /// reach `r` ([`Phi::read`]), and whose `ṙ` may be NaN or infinite ([`may_not_be_finite`]): a
+    /// zero coefficient is that arm's, and the term is zero whatever `ṙ` (`lin::ax_select`),
+    /// as in one direction, where the arm taken never meets `ṙ`. (`if a.is_nan() { 0.0 }
+    /// else { a }` with `a = √(x₀ − x₁)` below 0 had NaN in batches.)
+    pub selected: HashSet<(Value, Value)>,
     /// Values a `&mut` borrow may change in place: a root among them is read afresh at each
     /// use (a snapshot taken before the write would be stale after it).
     pub mutated: HashSet<Value>,
@@ -537,6 +546,7 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
         let mut new_phis: Vec<(Inst, Phi)> = Vec::new();
         for (p, k) in phis {
             let mut operands: Vec<Value> = Vec::new();
+            let mut read: [Vec<Value>; 2] = Default::default();
             for (a, &r) in arms.iter().enumerate() {
                 let mut stack = vec![ys[a][k]];
                 let mut seen: HashSet<Value> = HashSet::new();
@@ -546,6 +556,9 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
                     }
                     if !defined_in(v, r) {
                         let c = lin.canonical(v);
+                        if !read[a].contains(&c) {
+                            read[a].push(c);
+                        }
                         if !operands.contains(&c) {
                             operands.push(c);
                         }
@@ -563,6 +576,7 @@ fn find_lin_ifs(func: &Function, active: &Activity, lin: &mut Linear) {
                 Phi {
                     arms: [ys[0][k], ys[1][k]],
                     operands,
+                    read,
                 },
             ));
         }
@@ -622,6 +636,9 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     let mut costly: HashSet<(Value, Value)> = HashSet::new();
     let mut unbounded: HashSet<(Value, Value)> = HashSet::new();
     let mut kinked: HashSet<(Value, Value)> = HashSet::new();
+    let mut selected: HashSet<(Value, Value)> = HashSet::new();
+    // Whether each linearised value's tangent may be NaN or infinite ([`may_not_be_finite`]).
+    let mut unbounded_tangent: HashMap<Value, bool> = HashMap::new();
     // Linearised operands are defined earlier in the same region (any other use
     // materialises them), and an `if`'s arms come before its phis: one walk in program
     // order sees them first.
@@ -645,6 +662,8 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
             }
             let mut set: Vec<Value> = Vec::new();
             let mut contributions: HashMap<Value, (usize, bool)> = HashMap::new();
+            let phi_read = lin.phis.get(&inst).map(|phi| &phi.read);
+            let mut arm_roots: [HashSet<Value>; 2] = Default::default();
             for o in lin_operands(func, active, lin, inst) {
                 let from: Vec<(Value, bool, bool, bool, bool)> = match roots.get(&o) {
                     Some(rs) if lin.same_region(func, inst, o) && !lin.materialize.contains(&o) => {
@@ -659,6 +678,14 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
                     _ => vec![(lin.canonical(o), true, false, false, false)],
                 };
                 for (r, unit, dear, unb, kink) in from {
+                    for (a, reached) in arm_roots.iter_mut().enumerate() {
+                        if phi_read.is_some_and(|read| read[a].contains(&o)) {
+                            reached.insert(r);
+                        }
+                    }
+                    if selected.contains(&(o, r)) {
+                        selected.insert((v, r));
+                    }
                     if op_costly || dear {
                         costly.insert((v, r));
                     }
@@ -681,6 +708,19 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
                     units.insert((v, r));
                 }
             }
+            if phi_read.is_some() {
+                for &r in &set {
+                    if !(arm_roots[0].contains(&r) && arm_roots[1].contains(&r))
+                        && may_not_be_finite(func, &unbounded_tangent, r)
+                    {
+                        selected.insert((v, r));
+                    }
+                }
+            }
+            let wild = set.iter().any(|r| {
+                unbounded.contains(&(v, *r)) || may_not_be_finite(func, &unbounded_tangent, *r)
+            });
+            unbounded_tangent.insert(v, wild);
             roots.insert(v, set);
         }
     }
@@ -693,6 +733,23 @@ pub(crate) fn root_sets(func: &Function, active: &Activity, lin: &mut Linear) {
     lin.units = units;
     lin.unbounded = unbounded;
     lin.kinked = kinked;
+    lin.selected = selected;
+}
+
+/// Whether root `r`'s tangent may be NaN or infinite: not where it is a parameter or an
+/// element read of one (seeds are finite), nor a linearised value whose coefficients are
+/// bounded and whose roots' tangents are finite (`linearised`, filled in program order);
+/// anything else may (a kink's materialised value, a call's result, a loop-carried value).
+fn may_not_be_finite(func: &Function, linearised: &HashMap<Value, bool>, r: Value) -> bool {
+    let is_param = |v: Value| matches!(func.values[v].def, ValueDef::Param(_));
+    match func.values[r].def {
+        ValueDef::Param(_) => false,
+        _ if linearised.contains_key(&r) => linearised[&r],
+        ValueDef::Inst(i, _) => {
+            !matches!(func.insts[i].kind, InstKind::Index { base, .. } if is_param(base))
+        }
+        ValueDef::RegionParam(..) => true,
+    }
 }
 
 /// Absorbed sums and differences of two roots read nowhere else (`dx = x[3i] - x[3j]`)

@@ -90,6 +90,7 @@ pub(crate) fn standin_impl(imp: &syn::ItemImpl) -> Option<syn::Result<syn::ItemI
         impl #ig #self_ty #wc {
             #(#attrs)*
             #[doc(hidden)]
+            #[allow(dead_code)]
             pub fn #name(#items: &[Self]) #ret #body
         }
     ))

@@ -235,10 +235,12 @@ impl Registration<'_> {
         );
         let span = name.span();
         // `#[inline]`: a one-line forward to the rule, which callers in other crates
-        // inline (with the rule) as they inline a generic function.
+        // inline (with the rule) as they inline a generic function. `private_interfaces`:
+        // the rule of a `pub fn` of a private type is a free function (its method is not
+        // reachable, the function is).
         quote_spanned! {span=>
             #[doc = #doc]
-            #[allow(dead_code, unused_variables, non_snake_case, clippy::too_many_arguments, clippy::multiple_bound_locations)]
+            #[allow(dead_code, unused_variables, non_snake_case, private_interfaces, clippy::too_many_arguments, clippy::multiple_bound_locations)]
             #[inline]
             #vis fn #wrapper #impl_generics (#(#names: #inputs),*) -> #output #where_clause {
                 #body

@@ -219,6 +219,51 @@ pub fn axpy_sparse<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c: F, r:
     }
 }
 
+/// A term `c·ṙ` whose coefficient passed through an `if` with an arm that does not read
+/// the root: a zero `c` is that arm's, and the term is zero whatever `ṙ` is (NaN or
+/// infinite where the root's own derivative is: `√(x₀ − x₁)` below 0 in an arm not
+/// taken), as in one direction, where the arm taken never meets the root's tangent. `ax`
+/// is the product otherwise ([`ax`], [`ax_strong`], ...).
+#[inline(always)]
+pub fn ax_select<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(
+    c: F,
+    r: &R,
+    ax: impl FnOnce(F, &R) -> T,
+) -> T {
+    if c == F::zero() {
+        T::zero().neg()
+    } else {
+        ax(c, r)
+    }
+}
+
+/// `axpy` (one of [`axpy`]'s variants) with [`ax_select`]'s zero terms: `acc` where `c`
+/// is zero.
+#[inline(always)]
+pub fn axpy_select<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(
+    acc: T,
+    c: F,
+    r: &R,
+    axpy: impl FnOnce(T, F, &R) -> T,
+) -> T {
+    if c == F::zero() {
+        acc
+    } else {
+        axpy(acc, c, r)
+    }
+}
+
+/// A Jacobian entry `t = c·e` of a root reached through an `if` with an arm that does not
+/// read it (see [`ax_select`]): zero where `c` is, whatever `e`.
+#[inline(always)]
+pub fn select<F: Real>(c: F, t: F) -> F {
+    if c == F::zero() {
+        F::zero()
+    } else {
+        t
+    }
+}
+
 /// Whether a coefficient is finite: generated code tests the coefficients with an
 /// unbounded factor (a `sqrt` at 0) together, once per assembled tangent, and takes the
 /// `_strong` combination only when one is not.

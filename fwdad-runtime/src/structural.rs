@@ -798,6 +798,12 @@ pub fn mem_take<'a, S: Mode, P: ZeroTangent + Default>(
     )
 }
 
+/// `drop(x)` of a dual (a constant's is the call as written).
+#[inline(always)]
+pub fn drop<T>(x: T) {
+    core::mem::drop(x)
+}
+
 /// A receiver that does not depend on the inputs, promoted to a constant dual for a method
 /// call with a forward rule (`fixed.energy(x)`).
 #[diagnostic::on_unimplemented(

@@ -158,7 +158,7 @@ pub mod __private {
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::structural::empty_vec_in;
     pub use fwdad_runtime::structural::{
-        array, array_from_fn, at_mut, at_mut_owned, cast, debug_assertions, deref, fail, fit,
+        array, array_from_fn, at_mut, at_mut_owned, cast, debug_assertions, deref, drop, fail, fit,
         float_from, index, integer, mem_replace, mem_take, none_in, ok, opaque_macro,
         promote_receiver, range, range_at, range_from_at, reborrow, sin_cos_dual, slice_mut, some,
         store_deref, store_index, store_index_real, struct_literal, swap, tuple, undef, ElemAt,

@@ -249,6 +249,27 @@ pub fn is_user_method_on_user_type(name: &str) -> bool {
     )
 }
 
+/// Whether `recv.name()` (no arguments) makes a guard whose drop ends a borrow or a lock:
+/// `RefCell`'s `borrow`, `borrow_mut` and their `try_` forms, `Mutex`'s and `RwLock`'s
+/// `lock`, `read`, `write` and theirs. The rule drops such a temporary where the user's
+/// statement ends, and one the user binds where the user's block ends, as Rust does.
+pub fn is_guard_method(name: &syn::Ident, args: usize) -> bool {
+    args == 0
+        && matches!(
+            name.to_string().as_str(),
+            "borrow"
+                | "borrow_mut"
+                | "try_borrow"
+                | "try_borrow_mut"
+                | "lock"
+                | "try_lock"
+                | "read"
+                | "write"
+                | "try_read"
+                | "try_write"
+        )
+}
+
 /// Whether a method of the user's named `name` shares its name with a `std` method (not a
 /// float one, nor one every type has): where the macro cannot see a receiver's type, such
 /// a call is read as the `std` method, and the runtime's `ShadowsStd` then names the

@@ -27,6 +27,9 @@ super::names! {
         MemReplace = "mem_replace",
         /// `std::mem::take(a)` of a dual (a zero tangent in the mode).
         MemTake = "mem_take",
+        /// `drop(x)`, `std::mem::drop(x)`: ends a borrow (a `RefCell`'s guard) where the
+        /// user does; lowering also drops a guard bound in a block at the block's end.
+        Drop = "drop",
         /// `T::from(x)`, `T::from_f64(x)`, `T::from_f32(x)` of a float type parameter `T`:
         /// `Some(x as T)` (lowering gives it the callee; the path is kept as written).
         FloatFrom = "float_from",
@@ -47,7 +50,10 @@ impl Wrapper {
     pub fn takes_plain(self) -> bool {
         self.is_constructor()
             || self.is_conversion()
-            || matches!(self, Wrapper::Branch | Wrapper::Rebuild | Wrapper::ElseCall)
+            || matches!(
+                self,
+                Wrapper::Branch | Wrapper::Rebuild | Wrapper::ElseCall | Wrapper::Drop
+            )
     }
 
     /// Whether it is a float conversion: plain Rust (the call as written) on a constant.
@@ -194,6 +200,8 @@ impl PathCallee {
             return PathCallee::Undef;
         }
         match last.as_str() {
+            // The prelude's `drop` (as `std::mem::drop` below).
+            "drop" if n == 1 && n_args == 1 => return PathCallee::Wrap(Wrapper::Drop),
             "branch" if runtime => return PathCallee::Wrap(Wrapper::Branch),
             "rebuild" if runtime => return PathCallee::Wrap(Wrapper::Rebuild),
             "else_call" if runtime => return PathCallee::Wrap(Wrapper::ElseCall),
@@ -230,6 +238,7 @@ impl PathCallee {
                 "swap" => return PathCallee::Wrap(Wrapper::Swap),
                 "replace" => return PathCallee::Wrap(Wrapper::MemReplace),
                 "take" => return PathCallee::Wrap(Wrapper::MemTake),
+                "drop" => return PathCallee::Wrap(Wrapper::Drop),
                 _ => {}
             }
         }

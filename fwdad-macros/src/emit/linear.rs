@@ -473,18 +473,25 @@ impl Emitter<'_> {
                 if let Some(inner) = self.jac_terms.get(&r).cloned() {
                     // As `ax_strong` keeps the zero lanes of `r`'s tangent zero.
                     let strong = lin.kinked.contains(&(v, r));
+                    let start = terms.len();
                     if strong && inner.len() > 1 {
                         self.jac_kink_terms(&c, &y, &inner, &mut terms, &mut out);
-                        continue;
+                    } else {
+                        for (col, c2) in inner {
+                            let t = self.temp(&format!("__jt{index}_"));
+                            out.extend(if strong {
+                                quote!(let #t = #rt::lin::strong(#c, #c2);)
+                            } else {
+                                quote!(let #t = #c * #c2;)
+                            });
+                            terms.push((col, quote!(#t)));
+                        }
                     }
-                    for (col, c2) in inner {
-                        let t = self.temp(&format!("__jt{index}_"));
-                        out.extend(if strong {
-                            quote!(let #t = #rt::lin::strong(#c, #c2);)
-                        } else {
-                            quote!(let #t = #c * #c2;)
-                        });
-                        terms.push((col, quote!(#t)));
+                    // As `ax_select` drops the term where an arm not reading `r` zeroes `c`.
+                    if lin.selected.contains(&(v, r)) {
+                        for (_, t) in &mut terms[start..] {
+                            *t = quote!(#rt::lin::select(#c, #t));
+                        }
                     }
                 } else if let Some(col) = plan.cols.get(&r) {
                     terms.push((col.clone(), c));
@@ -589,19 +596,29 @@ impl Emitter<'_> {
                         format_ident!("ax{}", suffix),
                         format_ident!("axpy{}", suffix),
                     );
+                    // A coefficient an arm of an `if` may zero: that zero drops the term.
+                    let select = lin.selected.contains(&(v, *r));
+                    let ax = |k: &TokenStream| match select {
+                        true => quote!(#rt::lin::ax_select(#k, #t, #rt::lin::#ax)),
+                        false => quote!(#rt::lin::#ax(#k, #t)),
+                    };
+                    let axpy = |a: TokenStream, k: &TokenStream| match select {
+                        true => quote!(#rt::lin::axpy_select(#a, #k, #t, #rt::lin::#axpy)),
+                        false => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                    };
                     acc = Some(match (acc, coef) {
                         (None, Coef::One) => quote!(#rt::lin::first(#t)),
                         (None, Coef::MinusOne) => quote!(#rt::lin::neg(#t)),
-                        (None, Coef::Expr(k)) => quote!(#rt::lin::#ax(#k, #t)),
+                        (None, Coef::Expr(k)) => ax(k),
                         (Some(a), Coef::One) => quote!(#rt::lin::add(#a, #t)),
                         (Some(a), Coef::MinusOne) => quote!(#rt::lin::sub(#a, #t)),
-                        (Some(a), Coef::Expr(k)) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                        (Some(a), Coef::Expr(k)) => axpy(a, k),
                         // Made plain above.
                         (a, c @ Coef::Scaled(..)) => {
                             let k = c.tokens(rt, &quote!(#y));
                             match a {
-                                None => quote!(#rt::lin::#ax(#k, #t)),
-                                Some(a) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                                None => ax(&k),
+                                Some(a) => axpy(a, &k),
                             }
                         }
                     });

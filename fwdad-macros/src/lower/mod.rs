@@ -391,6 +391,70 @@ impl Lowerer<'_> {
         self.scopes.push(Vec::new());
     }
 
+    /// Drops, at the end of a block that completes (`tail`: its value), the guards bound in
+    /// it (`let mut r = rng.borrow_mut();`, [`crate::callee::is_guard_method`]): the
+    /// block's instructions join the enclosing region's, where the guard would live on, and
+    /// a later `borrow_mut()` of the cell (the next call of a closure that borrows it, the
+    /// next statement) panicked in the rule where the function ran. Only a guard that the
+    /// block reads in place (a method's receiver, a field, an element, `*r`, a write
+    /// through it, a borrow of it) and does not return; one moved elsewhere is the mover's.
+    pub(crate) fn drop_guards(&mut self, tail: Option<Value>, span: Span) {
+        let Some(scope) = self.scopes.last() else {
+            return;
+        };
+        let guards: Vec<Value> = scope
+            .iter()
+            .filter(|b| b.target == Target::Own && b.closure.is_none() && Some(b.value) != tail)
+            .map(|b| b.value)
+            .filter(|v| match self.func.values[*v].def {
+                crate::ir::ValueDef::Inst(i, 0) => matches!(
+                    &self.func.insts[i].kind,
+                    InstKind::MethodCall { method, args, .. }
+                        if crate::callee::is_guard_method(method, args.len())
+                ),
+                _ => false,
+            })
+            .collect();
+        for g in guards {
+            let in_place = self.func.insts.iter().all(|(i, data)| match &data.kind {
+                InstKind::MethodCall { args, .. } => !args.contains(&g),
+                InstKind::Field { .. }
+                | InstKind::Index { .. }
+                | InstKind::Ref { .. }
+                | InstKind::Store { .. }
+                | InstKind::Unary {
+                    op: crate::ir::UnOp::Deref,
+                    ..
+                } => true,
+                _ => !self.func.operands(i).contains(&g),
+            });
+            let in_terms = self
+                .func
+                .regions
+                .iter()
+                .any(|(r, _)| self.func.term_operands(r).contains(&g));
+            if !in_place || in_terms {
+                continue;
+            }
+            // The runtime's `drop`: rustc's lints on `mem::drop` of a `Copy` value or a
+            // reference (a user method named `read` returning one) would be the user's.
+            let rt = &self.rt;
+            let path: syn::Path = match syn::parse2(quote::quote_spanned!(span=> #rt::drop)) {
+                Ok(path) => path,
+                Err(e) => {
+                    self.diag.error(span, e.to_string());
+                    return;
+                }
+            };
+            let kind = InstKind::Call {
+                func: path,
+                args: vec![g],
+                callee: crate::callee::PathCallee::Wrap(crate::callee::Wrapper::Drop),
+            };
+            self.push(kind, TypeHint::Unknown, span);
+        }
+    }
+
     pub(crate) fn pop_scope(&mut self) {
         self.scopes.pop();
     }

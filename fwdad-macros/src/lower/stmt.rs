@@ -14,6 +14,9 @@ impl Lowerer<'_> {
     pub(crate) fn lower_block(&mut self, block: &syn::Block) -> Option<Value> {
         self.push_scope();
         let v = self.lower_block_stmts(&block.stmts, block.span());
+        if v.is_some() {
+            self.drop_guards(v, block.span());
+        }
         self.pop_scope();
         v
     }
