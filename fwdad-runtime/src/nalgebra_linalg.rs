@@ -911,6 +911,9 @@ fn primal_dot_tangent<
     v.iter().fold(T::zero(), |t, d| t.axpy(d.primal, d.tangent))
 }
 
+/// A dual over `f64` (the QR factorisation of constant data is `f64`'s).
+type D64<S> = Dual<f64, S>;
+
 /// A QR factorisation (Householder) of constant data, `A = QR`, solving for right-hand
 /// sides that carry tangents: the primal is nalgebra's `f64` solve, bit for bit, the
 /// tangent `dx = R⁻¹ Qᵀ db` through the same factors (`dA = 0`). What a `qr()` of a
@@ -966,7 +969,9 @@ where
         ShapeConstraint: SameNumberOfRows<R2, D>,
     {
         let xp = self.qr.solve(&primal(b))?;
-        Some(implicit(None, b, &xp, |x| qr_apply(&self.q, &self.r, x)))
+        Some(implicit::<S, _, _, _, _, _, _>(None, b, &xp, |x| {
+            qr_apply(&self.q, &self.r, x)
+        }))
     }
 
     /// Solves `A x = b` in place; `false` (and `b` unspecified) if `A` is singular.
