@@ -1,7 +1,7 @@
 //! Calls between derived functions: same module, another module by path, through `use`,
 //! and from another crate; checked against analytic derivatives.
 // Numeric code is written index-style on purpose: it is what users bring to the macro.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::manual_is_multiple_of)]
 
 use fwdad::prelude::*;
 
