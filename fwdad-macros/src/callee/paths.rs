@@ -500,3 +500,26 @@ pub fn is_std_float_method_without_rule(name: &str) -> bool {
         "gamma" | "ln_gamma" | "erf" | "erfc" | "next_up" | "next_down"
     )
 }
+
+/// `convert::identity` or `Clone::clone` called by path (`Clone::clone(&x)`,
+/// `f64::clone(&x)`, `std::clone::Clone::clone(&x)`): the lowering writes them as the value
+/// and as `x.clone()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CloneOrIdentity {
+    Identity,
+    Clone,
+}
+
+/// Which of the two `path` names, if either (not a bare `identity`, which may be the
+/// user's: an identity matrix).
+pub fn clone_or_identity(path: &syn::Path) -> Option<CloneOrIdentity> {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    match names.as_slice() {
+        [.., "convert", "identity"] => Some(CloneOrIdentity::Identity),
+        ["Clone" | "f64" | "f32", "clone"] | [.., "clone", "Clone", "clone"] => {
+            Some(CloneOrIdentity::Clone)
+        }
+        _ => None,
+    }
+}

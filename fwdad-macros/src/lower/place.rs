@@ -1001,13 +1001,10 @@ fn clone_or_identity_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::E
     if p.qself.is_some() || c.args.len() != 1 || segs.iter().any(|s| !s.arguments.is_none()) {
         return None;
     }
-    let names: Vec<String> = segs.iter().map(|s| s.ident.to_string()).collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let arg = c.args.first()?;
-    match names.as_slice() {
-        // Not a bare `identity(..)`, which may be the user's (an identity matrix).
-        [.., "convert", "identity"] => Some(paren(arg.clone())),
-        ["Clone" | "f64" | "f32", "clone"] | [.., "clone", "Clone", "clone"] => {
+    match crate::callee::clone_or_identity(&p.path)? {
+        crate::callee::CloneOrIdentity::Identity => Some(paren(arg.clone())),
+        crate::callee::CloneOrIdentity::Clone => {
             let receiver = match strip(arg) {
                 syn::Expr::Reference(r) if r.mutability.is_none() => (*r.expr).clone(),
                 _ => arg.clone(),
@@ -1022,6 +1019,5 @@ fn clone_or_identity_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::E
                 args: Default::default(),
             }))
         }
-        _ => None,
     }
 }

@@ -1449,7 +1449,9 @@ fn used_as_integer(name: &syn::Ident, rest: &[syn::Stmt]) -> bool {
     fn is_int_lit(e: &syn::Expr) -> bool {
         match super::place::strip(e) {
             syn::Expr::Lit(l) => match &l.lit {
-                syn::Lit::Int(i) => !matches!(i.suffix(), "f32" | "f64"),
+                syn::Lit::Int(i) => {
+                    StdType::from_name(i.suffix()).map(StdType::class) != Some(TypeClass::Float)
+                }
                 _ => false,
             },
             _ => false,
