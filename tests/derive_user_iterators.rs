@@ -7,7 +7,7 @@
 //! against central differences of the plain function (primals bit for bit), and against
 //! closed forms where the sum has one.
 // Written as users write them.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::while_let_on_iterator)]
 
 use fwdad::drivers::{bind, gradient, Wrt};
 use fwdad::prelude::*;
@@ -147,6 +147,17 @@ pub fn skipping_sum(p: &[f64]) -> f64 {
     acc
 }
 
+/// A `while let` over `it.next()` of a local `Linspace::new(..)` gave, its type unwritten.
+#[derive_frule]
+pub fn while_next(p: &[f64]) -> f64 {
+    let mut it = Linspace::new(p[0], p[1], 25);
+    let mut acc = 0.0;
+    while let Some(t) = it.next() {
+        acc += (t * p[1]).cos();
+    }
+    acc
+}
+
 /// Samples collected, then read by index.
 #[derive_frule]
 pub fn collected(p: &[f64]) -> f64 {
@@ -215,6 +226,11 @@ fn a_map_and_sum_over_a_linspace_in_every_mode() {
 #[test]
 fn a_loop_with_continue_over_a_local_iterator_in_every_mode() {
     check_modes!(skipping_sum {}, skipping_sum, [0.3, 2.1]);
+}
+
+#[test]
+fn next_on_an_untyped_local_in_every_mode() {
+    check_modes!(while_next {}, while_next, [0.2, 1.4]);
 }
 
 #[test]
