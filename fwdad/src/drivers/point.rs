@@ -223,16 +223,10 @@ where
     G: sealed::Gradient,
 {
     let n = x.len();
-    let seeds = &UnitSeeds::<W>::SEEDS[..n];
-    let mut sink = GradientSink {
-        n,
-        value: 0.0,
-        gradient: G::empty(),
+    let seeds = match from_jacobian_entry::<W, F, G>(f, x) {
+        Ok(done) => return done,
+        Err(seeds) => seeds,
     };
-    // Nothing (`false`) for a rule without a Jacobian entry.
-    if f.eval_jacobian(x, seeds, &mut sink) {
-        return (sink.value, sink.gradient);
-    }
     if W <= 16 {
         let (t, value) = pass(f, x, seeds);
         return (value, G::from_lanes(&t, n));
@@ -242,6 +236,30 @@ where
     gradient.zero(n);
     let value = pass_into(f, x, seeds, gradient.entries());
     (value, gradient)
+}
+
+/// The gradient a rule with a Jacobian entry writes as coefficients (`Ok`), or, for a
+/// rule without one, the unit seeds of `x`'s inputs for its seeded pass (`Err`).
+#[inline(always)]
+fn from_jacobian_entry<const W: usize, F, G>(
+    f: &F,
+    x: &[f64],
+) -> Result<(f64, G), &'static [Batch<f64, W>]>
+where
+    F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>,
+    G: sealed::Gradient,
+{
+    let n = x.len();
+    let seeds = &UnitSeeds::<W>::SEEDS[..n];
+    let mut sink = GradientSink {
+        n,
+        value: 0.0,
+        gradient: G::empty(),
+    };
+    match f.eval_jacobian(x, seeds, &mut sink) {
+        true => Ok((sink.value, sink.gradient)),
+        false => Err(seeds),
+    }
 }
 
 /// The rule's pass alone, its tangent returned before its value. Not inlined into
@@ -287,16 +305,10 @@ where
     G: sealed::Gradient,
 {
     let n = x.len();
-    let seeds = &UnitSeeds::<W>::SEEDS[..n];
-    let mut sink = GradientSink {
-        n,
-        value: 0.0,
-        gradient: G::empty(),
+    let seeds = match from_jacobian_entry::<W, F, G>(f, x) {
+        Ok(done) => return done,
+        Err(seeds) => seeds,
     };
-    // Nothing (`false`) for a rule without a Jacobian entry.
-    if f.eval_jacobian(x, seeds, &mut sink) {
-        return (sink.value, sink.gradient);
-    }
     let y = f.eval(x, seeds);
     (y.value(0), G::from_lanes(&y.tangent(0), n))
 }
