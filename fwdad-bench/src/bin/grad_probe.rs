@@ -192,14 +192,14 @@ fn gmm_probe(which: &str) {
     );
 }
 
-/// `GMM_PLANS=1`: GMM d=10 K=5 by `GradientWorkspace`'s plans against num-dual in chunks
-/// of 8 and 16, in rounds of one call each (the thread's CPU clock), ratios to the faster
-/// num-dual chunk width.
-fn gmm_plans() {
+/// `GMM_PLANS=1` (d=10 K=5) or `GMM_PLANS=gmm_d2_K10.txt`: a GMM gradient by each of
+/// `GradientWorkspace`'s plans against num-dual in chunks of 8 and 16, in rounds of one
+/// call each (the thread's CPU clock), ratios to the faster num-dual chunk width.
+fn gmm_plans(file: &str) {
     use fwdad::drivers::{bind, GradientPlan, Inactive, Wrt};
     use fwdad_bench::gmm;
-    let inst = gmm::Instance::load("gmm_d10_K5.txt")
-        .unwrap_or_else(|| gmm::Instance::generate(10, 5, 1000, 5));
+    let file = if file == "1" { "gmm_d10_K5.txt" } else { file };
+    let inst = gmm::Instance::load(file).expect("a file of ../shared/data/gmm/1k");
     let inst = &inst;
     let np = inst.nparams();
     let (mut g8, mut g16) = (vec![0.0; np], vec![0.0; np]);
@@ -216,6 +216,9 @@ fn gmm_plans() {
         ),
     ];
     let plans = [
+        ("Batch 8", GradientPlan::dense(8)),
+        ("Batch 16", GradientPlan::dense(16)),
+        ("Batch 32", GradientPlan::dense(32)),
         ("MaybeZero 8", GradientPlan::known_zeros(8)),
         ("MaybeZero 16", GradientPlan::known_zeros(16)),
         ("MaybeZero 32", GradientPlan::known_zeros(32)),
@@ -249,7 +252,7 @@ fn gmm_plans() {
         .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
         .unwrap();
     println!(
-        "GMM d=10 K=5: best num-dual {} {:.2} ms",
+        "GMM {file}: best num-dual {} {:.2} ms",
         vs[best].0,
         median(&s[best]) / 1e6
     );
@@ -296,8 +299,8 @@ fn rosenbrock_probe(n: usize) {
 }
 
 fn main() {
-    if std::env::var("GMM_PLANS").is_ok() {
-        gmm_plans();
+    if let Ok(file) = std::env::var("GMM_PLANS") {
+        gmm_plans(&file);
         return;
     }
     if let Ok(which) = std::env::var("GMM_PROBE") {
