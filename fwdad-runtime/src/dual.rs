@@ -96,6 +96,17 @@ impl<'a, P: Differentiable + Clone + 'a, T: Clone> Dual<&'a P, &'a T> {
     }
 }
 
+impl<'a, P: Differentiable + Clone + 'a, T: Clone> Dual<&'a mut P, &'a mut T> {
+    /// Clones out of a mutably borrowed dual (`let old = u.clone();` of a `u: &mut Vec<f64>`).
+    #[inline(always)]
+    pub fn cloned(self) -> Dual<P, T> {
+        Dual {
+            primal: self.primal.clone(),
+            tangent: self.tangent.clone(),
+        }
+    }
+}
+
 impl<P: Differentiable + fmt::Display, T: fmt::Debug> fmt::Display for Dual<P, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} + {:?}ε", self.primal, self.tangent)
