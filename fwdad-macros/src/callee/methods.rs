@@ -177,6 +177,8 @@ std_methods! {
     Sort = "sort": [RESERVED] instead SORTING;
     SortBy = "sort_by": [RESERVED] instead SORTING;
     SortUnstableBy = "sort_unstable_by": [] instead SORTING;
+    SelectNthUnstableBy = "select_nth_unstable_by": [] instead "`select_nth_unstable_by` leaves the other elements in `std`'s own order, which the rule cannot reproduce; sort instead (`r.sort_by(|a, b| a.partial_cmp(b).unwrap());` then `r[k]`)";
+    SelectNthUnstable = "select_nth_unstable": [] instead "`select_nth_unstable` leaves the other elements in `std`'s own order, which the rule cannot reproduce; sort instead (`r.sort_by(|a, b| a.partial_cmp(b).unwrap());` then `r[k]`)";
     // Maps of `std::collections` (`HashMap`, `BTreeMap`): by key, never by position. Not
     // reserved: a type of the user's may have methods of these names.
     ContainsKey = "contains_key": [PREDICATE READ_ONLY READS] ret Bool;

@@ -124,6 +124,66 @@ fn sorted_sub_slice(e: &syn::Expr) -> Option<(&syn::Expr, &syn::ExprRange)> {
 }
 
 /// Whether `e` may be evaluated more than once with the same result: a place or a literal.
+/// Why `sort_unstable_by` with a comparator on part of each element is refused.
+const SORT_UNSTABLE_BY_KEY: &str = "`#[derive_frule]` does not support `sort_unstable_by` with a comparator on part of each element (a key such as `a.0`, `a.t` or `f(a)`): `std` orders elements with equal keys its own way, which the rule cannot reproduce, so the sorted order and your function's result could differ; write `sort_by` (a stable sort: elements with equal keys keep their order, which the rule reproduces exactly). A comparator of whole elements (`|a, b| a.partial_cmp(b).unwrap()`, `a.total_cmp(b)`) is supported";
+
+/// Whether `cmp` (`sort_unstable_by`'s comparator) orders whole elements: a function
+/// by path (`f64::total_cmp`), or a closure `|a, b| a.partial_cmp(b)` (or `total_cmp`,
+/// either order, through `*`/`&`, followed by `unwrap`, `expect`, `unwrap_or` or
+/// `reverse`). Two elements it calls equal are then equal values (but `0.0` and `-0.0`
+/// under `partial_cmp`), so a stable sort leaves the order an unstable one leaves.
+fn compares_whole_elements(cmp: &syn::Expr) -> bool {
+    fn name(e: &syn::Expr) -> Option<String> {
+        match strip(e) {
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => name(&u.expr),
+            syn::Expr::Reference(r) => name(&r.expr),
+            syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        }
+    }
+    fn param(p: &syn::Pat) -> Option<String> {
+        match p {
+            syn::Pat::Ident(i) => Some(i.ident.to_string()),
+            syn::Pat::Reference(r) => param(&r.pat),
+            syn::Pat::Type(t) => param(&t.pat),
+            _ => None,
+        }
+    }
+    let c = match strip(cmp) {
+        syn::Expr::Path(_) => return true,
+        syn::Expr::Closure(c) => c,
+        _ => return false,
+    };
+    let params: Vec<Option<String>> = c.inputs.iter().map(param).collect();
+    let [Some(a), Some(b)] = &params[..] else {
+        return false;
+    };
+    let mut body = strip(&c.body);
+    loop {
+        match body {
+            syn::Expr::Block(blk) if blk.block.stmts.len() == 1 => match &blk.block.stmts[0] {
+                syn::Stmt::Expr(e, None) => body = strip(e),
+                _ => return false,
+            },
+            syn::Expr::MethodCall(m) => match StdMethod::from_name(&m.method.to_string()) {
+                Some(
+                    StdMethod::Unwrap
+                    | StdMethod::Expect
+                    | StdMethod::UnwrapOr
+                    | StdMethod::Reverse,
+                ) => body = strip(&m.receiver),
+                Some(StdMethod::PartialCmp | StdMethod::TotalCmp) if m.args.len() == 1 => {
+                    let (x, y) = (name(&m.receiver), name(&m.args[0]));
+                    return matches!((x, y), (Some(x), Some(y))
+                        if (x == *a && y == *b) || (x == *b && y == *a));
+                }
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+}
+
 fn is_pure(e: &syn::Expr) -> bool {
     matches!(strip(e), syn::Expr::Lit(_)) || is_pure_place(e)
 }
@@ -253,6 +313,11 @@ impl Lowerer<'_> {
         let rewrite = Rewrite::from_name(&m.method.to_string())?;
         if let Some(e) = self.desugar_combinator(m, rewrite) {
             return Some(e);
+        }
+        if let (Rewrite::SortUnstableBy, [cmp]) = (rewrite, &args[..]) {
+            if !compares_whole_elements(cmp) {
+                self.diag.error(span, SORT_UNSTABLE_BY_KEY);
+            }
         }
         let template: syn::Expr = match (rewrite, &args[..]) {
             (Rewrite::OptionTake, []) if is_pure_place(recv) && self.written_fallible(recv) => {
