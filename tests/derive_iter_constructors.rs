@@ -11,6 +11,7 @@
 
 use fwdad::drivers::gradient_with;
 use fwdad::prelude::*;
+use std::iter::once;
 
 mod common;
 use common::modes::assert_close;
@@ -165,4 +166,34 @@ fn skip_while_after_zip_function() {
     for k in 0..5 {
         assert_close(g[k], want[k], 1e-15, "d/dx");
     }
+}
+
+/// A closed polygon's perimeter: the first vertex appended by `once` imported at the top of
+/// the file (`use std::iter::once;`), the sides by `windows(2)`.
+#[derive_frule]
+fn perimeter(xy: &[f64]) -> f64 {
+    let n = xy.len() / 2;
+    let pts: Vec<[f64; 2]> = (0..n).map(|i| [xy[2 * i], xy[2 * i + 1]]).collect();
+    let closed: Vec<[f64; 2]> = pts.iter().copied().chain(once(pts[0])).collect();
+    closed
+        .windows(2)
+        .map(|w| ((w[1][0] - w[0][0]).powi(2) + (w[1][1] - w[0][1]).powi(2)).sqrt())
+        .sum()
+}
+
+#[test]
+fn bare_once_chained_closes_a_polygon() {
+    let xy = [0.0, 0.0, 2.0, 0.1, 2.2, 1.5, 0.9, 2.4, -0.3, 1.2];
+    check_modes!(perimeter {}, perimeter, xy);
+    // The derivative with respect to vertex 0 is the sum of the unit vectors from its
+    // neighbours (vertices 1 and 4) to it.
+    let (_, g) = fwdad::gradient(perimeter {}, &xy[..]);
+    let unit = |a: usize, b: usize| {
+        let (dx, dy) = (xy[2 * a] - xy[2 * b], xy[2 * a + 1] - xy[2 * b + 1]);
+        let r = (dx * dx + dy * dy).sqrt();
+        (dx / r, dy / r)
+    };
+    let (u1, u4) = (unit(0, 1), unit(0, 4));
+    assert_close(g[0], u1.0 + u4.0, 1e-14, "d/dx0");
+    assert_close(g[1], u1.1 + u4.1, 1e-14, "d/dy0");
 }

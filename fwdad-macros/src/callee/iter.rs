@@ -214,6 +214,15 @@ impl IterFn {
         IterFn::from_name(name)
     }
 
+    /// The function `path` names as the argument of a `chain` (`a.chain(once(v))`,
+    /// closing a polygon): also a bare `once`, which there is `std::iter::once` imported.
+    pub fn of_chain_argument(path: &syn::Path) -> Option<IterFn> {
+        match Self::of_path(path) {
+            None if path.is_ident("once") => Some(IterFn::Once),
+            f => f,
+        }
+    }
+
     /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! iter::zip(a, b)        (a).into_iter().zip(b)
-//! iter::once(v)          [v].into_iter()
+//! iter::once(v)          [v].into_iter()   (also a bare `once(v)` as `chain`'s argument)
 //! iter::repeat(v)        [v].into_iter().cycle()
 //! iter::repeat_n(v, n)   [v].into_iter().cycle().take(n)
 //! iter::successors(a, f) (0usize..).scan(a, |next, _| {
@@ -90,6 +90,22 @@ impl VisitMut for Chains {
                             self.visit_expr_mut(e);
                             return;
                         }
+                    }
+                }
+            }
+        }
+        // `a.chain(once(v))`: a bare `once` there is `std::iter::once`.
+        if let syn::Expr::MethodCall(m) = e {
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Chain)
+                && m.args.len() == 1
+            {
+                if let syn::Expr::Call(c) = &m.args[0] {
+                    let once = matches!(&*c.func, syn::Expr::Path(p)
+                        if p.qself.is_none() && IterFn::of_chain_argument(&p.path) == Some(IterFn::Once));
+                    if once && c.args.len() == 1 {
+                        let template =
+                            syn::parse_quote_spanned!(c.func.span()=> [__fwdad_a].into_iter());
+                        m.args[0] = fill(template, &[("__fwdad_a", Hole::Expr(&c.args[0]))]);
                     }
                 }
             }
