@@ -590,10 +590,15 @@ impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
     }
 }
 
+mod fixed;
 #[cfg(feature = "nalgebra")]
 mod na_args;
 mod point;
 
+pub use fixed::{
+    hessian_array, hvp_array, jacobian_array, ArrayOutput, HESSIAN_ARRAY_ONE_PASS,
+    JACOBIAN_ARRAY_ONE_PASS,
+};
 pub use point::GradientPoint;
 
 /// The differentiated slice as the array the rule's parameter is.
