@@ -11,7 +11,7 @@
 
 use fwdad::drivers::{
     hessian_array, hvp_array, jacobian_array, JacobianSink, SliceRule, HESSIAN_ARRAY_ONE_PASS,
-    JACOBIAN_ARRAY_ONE_PASS,
+    HVP_ARRAY_ONE_PASS, JACOBIAN_ARRAY_ONE_PASS,
 };
 use fwdad::prelude::*;
 
@@ -88,13 +88,26 @@ fn exp_fit(p: &[f64]) -> [f64; 12] {
     r
 }
 
-/// A recurrence through the stages, every state an output (a dense lower triangle).
+/// A recurrence through the stages, every state an output (a dense lower triangle and a
+/// band above it).
 #[derive_frule]
 fn chain20(x: &[f64]) -> [f64; 20] {
     let mut y = [0.0; 20];
     let mut s = 0.0;
     for i in 0..20 {
         s = (0.5 * s + x[i]).sin() + 0.3 * x[i] * x[(i + 7) % 20];
+        y[i] = s;
+    }
+    y
+}
+
+/// The same recurrence through 40 stages.
+#[derive_frule]
+fn chain40(x: &[f64]) -> [f64; 40] {
+    let mut y = [0.0; 40];
+    let mut s = 0.0;
+    for i in 0..40 {
+        s = (0.5 * s + x[i]).sin() + 0.3 * x[i] * x[(i + 7) % 40];
         y[i] = s;
     }
     y
@@ -274,13 +287,19 @@ fn a_scalar_result_is_one_row() {
 }
 
 #[test]
-fn past_the_one_pass_limit_in_chunks() {
-    const { assert!(20 > JACOBIAN_ARRAY_ONE_PASS) };
+fn twenty_inputs_in_one_pass_and_forty_in_chunks() {
     let x: [f64; 20] = core::array::from_fn(|i| 0.1 * i as f64 - 0.7);
     let (y, j) = jacobian_array(chain20 {}, &x);
     assert_eq!(y, chain20(&x));
     let want = central_jacobian(|y| chain20(y), &x, 1e-6);
     assert_close("chain of 20", &j, &want, 1e-8);
+
+    const { assert!(40 > JACOBIAN_ARRAY_ONE_PASS) };
+    let x: [f64; 40] = core::array::from_fn(|i| 0.05 * i as f64 - 0.9);
+    let (y, j) = jacobian_array(chain40 {}, &x);
+    assert_eq!(y, chain40(&x));
+    let want = central_jacobian(|y| chain40(y), &x, 1e-6);
+    assert_close("chain of 40", &j, &want, 1e-8);
 }
 
 /// Whether `f`'s rule has a Jacobian entry (a body of one chain), asked as the drivers do.
@@ -371,9 +390,14 @@ fn hessian_vector_products_against_the_closed_form() {
         [0.5, 1.5, -0.7, 0.2, 1.1, -0.3],
         [1.0, 0.0, -1.0, 0.5, 2.0, 0.1],
     );
-    // Past the one-pass limit: passes of 8.
     check(
         core::array::from_fn::<f64, 11, _>(|i| 0.2 * i as f64 - 1.0),
         core::array::from_fn::<f64, 11, _>(|i| (i as f64).cos()),
+    );
+    // Past the one-pass limit: passes of 8.
+    const { assert!(14 > HVP_ARRAY_ONE_PASS) };
+    check(
+        core::array::from_fn::<f64, 14, _>(|i| 0.2 * i as f64 - 1.0),
+        core::array::from_fn::<f64, 14, _>(|i| (i as f64).cos()),
     );
 }

@@ -62,12 +62,12 @@ fn rosenbrock(x: &[f64]) -> f64 {
     s
 }
 
-/// A recurrence through 20 stages: past the one-pass limit, so the Jacobian takes chunks.
+/// A recurrence through 40 stages: past the one-pass limit, so the Jacobian takes chunks.
 #[derive_frule]
-fn chain20(x: &[f64]) -> [f64; 20] {
-    let mut y = [0.0; 20];
+fn chain40(x: &[f64]) -> [f64; 40] {
+    let mut y = [0.0; 40];
     let mut s = 0.0;
-    for i in 0..20 {
+    for i in 0..40 {
         s = (0.5 * s + x[i]).sin() + x[i];
         y[i] = s;
     }
@@ -95,12 +95,12 @@ fn the_array_drivers_allocate_nothing() {
     assert_eq!(n, 0, "hvp_array, 6 inputs");
 
     // Past the one-pass limits: chunks, seeds on the stack.
-    let x20: [f64; 20] = core::array::from_fn(|i| 0.1 * i as f64);
-    let (n, _) = allocations(|| jacobian_array(chain20 {}, &x20));
-    assert_eq!(n, 0, "jacobian_array, 20 × 20 in chunks");
-    let x12: [f64; 12] = core::array::from_fn(|i| 0.1 * i as f64);
-    let (n, _) = allocations(|| hessian_array(rosenbrock {}, &x12));
-    assert_eq!(n, 0, "hessian_array, 12 inputs in chunks");
-    let (n, _) = allocations(|| hvp_array(rosenbrock {}, &x12, &[1.0; 12]));
-    assert_eq!(n, 0, "hvp_array, 12 inputs in chunks");
+    let x40: [f64; 40] = core::array::from_fn(|i| 0.1 * i as f64);
+    let (n, _) = allocations(|| jacobian_array(chain40 {}, &x40));
+    assert_eq!(n, 0, "jacobian_array, 40 × 40 in chunks");
+    let x14: [f64; 14] = core::array::from_fn(|i| 0.1 * i as f64);
+    let (n, _) = allocations(|| hessian_array(rosenbrock {}, &x14));
+    assert_eq!(n, 0, "hessian_array, 14 inputs in chunks");
+    let (n, _) = allocations(|| hvp_array(rosenbrock {}, &x14, &[1.0; 14]));
+    assert_eq!(n, 0, "hvp_array, 14 inputs in chunks");
 }

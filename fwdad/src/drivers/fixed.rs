@@ -12,13 +12,22 @@ use super::{Hyper2, SliceRule};
 use fwdad_runtime::{Batch, Dual, Hyper, JacobianSink, Lanes, ScalarTangent};
 
 /// Inputs up to which [`jacobian_array`] takes one pass of `N` lanes; above, passes of 16
-/// (as [`jacobian_width`](super::jacobian_width)). Measured: BENCHMARKS.md, "Small
-/// Jacobians and Hessians".
-pub const JACOBIAN_ARRAY_ONE_PASS: usize = 16;
+/// (as [`jacobian_width`](super::jacobian_width)). Measured (BENCHMARKS.md, "Small
+/// Jacobians and Hessians"): a Lorenz-96 right-hand side of 20 states in one pass of 20
+/// lanes takes 0.40 × the time of passes of 16 (one of 32: 0.71); of 12 states, passes of 4,
+/// 8 or 16 lanes 1.4-2.4 × one of 12.
+pub const JACOBIAN_ARRAY_ONE_PASS: usize = 32;
 
-/// Inputs up to which [`hessian_array`] and [`hvp_array`] take second-order passes of `N`
-/// lanes; above, passes of 8 ([`DEFAULT_WIDTH`](super::DEFAULT_WIDTH), [`hvp_width`](super::hvp_width) up to 48).
+/// Inputs up to which [`hessian_array`] takes rows in one chunk of `N` lanes (`N`
+/// second-order passes); above, chunks of 8 ([`DEFAULT_WIDTH`](super::DEFAULT_WIDTH)).
+/// Measured: up to 8 inputs `N` lanes are fastest or within 3 % (2 or 4 lanes 0.97-1.53 ×,
+/// 16 lanes 1.7-3.5 ×); at 12, 12 lanes 0.96-1.14 × chunks of 8.
 pub const HESSIAN_ARRAY_ONE_PASS: usize = 8;
+
+/// Inputs up to which [`hvp_array`] takes one second-order pass of `N` lanes; above, passes
+/// of 8 (as [`hvp_width`](super::hvp_width) up to 48). Measured: at 12 inputs one pass
+/// takes 0.80-0.95 × passes of 8; below, `N` lanes are fastest or within 1 %.
+pub const HVP_ARRAY_ONE_PASS: usize = 12;
 
 /// The result of a rule [`jacobian_array`] runs: an `f64` (`M = 1`) or an array
 /// `[f64; M]`, read as `M` reals.
@@ -92,8 +101,8 @@ impl<const N: usize, const M: usize> JacobianSink for ArraySink<N, M> {
 
 /// `(f(x), J(x))` at an array `x: [f64; N]` of a function with an `f64` or `[f64; M]`
 /// result, `J[i][j] = ∂fᵢ/∂xⱼ` (row `i` the gradient of output `i`), in arrays on the
-/// stack: one pass of `N` lanes up to [`JACOBIAN_ARRAY_ONE_PASS`] inputs, passes of 16
-/// above; nothing allocated.
+/// stack: one pass of `N` lanes up to [`JACOBIAN_ARRAY_ONE_PASS`] (32) inputs, passes of
+/// 16 above; nothing allocated.
 ///
 /// The same rule as [`jacobian`](super::jacobian)'s (`f(x: &[f64])`, or a function of
 /// `&[f64; N]` through [`bind`](super::bind)), the same derivative to rounding (a one-pass
@@ -130,22 +139,40 @@ where
         + SliceRule<Batch<f64, 16>, Output: ArrayOutput<M, Batch<f64, 16>>>,
 {
     if N <= JACOBIAN_ARRAY_ONE_PASS {
-        jacobian_one_pass::<F, N, M>(&f, x)
+        jacobian_array_with::<N, F, N, M>(f, x)
     } else {
-        jacobian_chunks::<F, N, M, 16>(&f, x)
+        jacobian_array_with::<16, F, N, M>(f, x)
     }
 }
 
-/// One pass of `N` lanes seeded from [`UnitSeeds`], or the rule's Jacobian entry.
+/// [`jacobian_array`] in passes of `W` lanes (one pass if `W ≥ N`), for measuring widths:
+/// `jacobian_array_with::<8, _, 3, 3>(f, &x)`.
+#[doc(hidden)]
 #[inline(always)]
-fn jacobian_one_pass<F, const N: usize, const M: usize>(
+pub fn jacobian_array_with<const W: usize, F, const N: usize, const M: usize>(
+    f: F,
+    x: &[f64; N],
+) -> ([f64; M], [[f64; N]; M])
+where
+    F: SliceRule<Batch<f64, W>, Output: ArrayOutput<M, Batch<f64, W>>>,
+{
+    if W >= N {
+        jacobian_one_pass::<F, N, M, W>(&f, x)
+    } else {
+        jacobian_chunks::<F, N, M, W>(&f, x)
+    }
+}
+
+/// One pass of `W ≥ N` lanes seeded from [`UnitSeeds`], or the rule's Jacobian entry.
+#[inline(always)]
+fn jacobian_one_pass<F, const N: usize, const M: usize, const W: usize>(
     f: &F,
     x: &[f64; N],
 ) -> ([f64; M], [[f64; N]; M])
 where
-    F: SliceRule<Batch<f64, N>, Output: ArrayOutput<M, Batch<f64, N>>>,
+    F: SliceRule<Batch<f64, W>, Output: ArrayOutput<M, Batch<f64, W>>>,
 {
-    let seeds = &UnitSeeds::<N>::SEEDS[..];
+    let seeds = &UnitSeeds::<W>::SEEDS[..N];
     let mut sink = ArraySink {
         values: [0.0; M],
         jac: [[0.0; N]; M],
@@ -155,7 +182,10 @@ where
     }
     let y = f.eval(x, seeds);
     let values = core::array::from_fn(|i| y.value_at(i));
-    let jac = core::array::from_fn(|i| y.tangent_at(i).0);
+    let jac = core::array::from_fn(|i| {
+        let t = y.tangent_at(i);
+        core::array::from_fn(|j| t.lane(j))
+    });
     (values, jac)
 }
 
@@ -200,7 +230,7 @@ where
 /// `(f(x), ∇f(x), ∇²f(x))` at an array `x: [f64; N]` of a function `&[f64] → f64`, in
 /// arrays on the stack: `N` second-order passes of `N` lanes (column `j` of the upper
 /// triangle in pass `j`, mirrored: exactly symmetric) up to [`HESSIAN_ARRAY_ONE_PASS`]
-/// inputs, chunks of 8 above, as [`hessian`](super::hessian); nothing allocated.
+/// (8) inputs, chunks of 8 above, as [`hessian`](super::hessian); nothing allocated.
 ///
 /// The same rule as [`hessian`](super::hessian)'s; the value is `f(x)`'s bit for bit.
 ///
@@ -227,10 +257,23 @@ where
         + SliceRule<Hyper2<8>, Output = Dual<f64, Hyper2<8>>>,
 {
     if N <= HESSIAN_ARRAY_ONE_PASS {
-        hessian_chunks::<F, N, N>(&f, x)
+        hessian_array_with::<N, F, N>(f, x)
     } else {
-        hessian_chunks::<F, N, 8>(&f, x)
+        hessian_array_with::<8, F, N>(f, x)
     }
+}
+
+/// [`hessian_array`] with rows in chunks of `W` lanes, for measuring widths.
+#[doc(hidden)]
+#[inline(always)]
+pub fn hessian_array_with<const W: usize, F, const N: usize>(
+    f: F,
+    x: &[f64; N],
+) -> (f64, [f64; N], [[f64; N]; N])
+where
+    F: SliceRule<Hyper2<W>, Output = Dual<f64, Hyper2<W>>>,
+{
+    hessian_chunks::<F, N, W>(&f, x)
 }
 
 /// Rows in chunks of `W` lanes of `d1`, column `j` in `d2`; the seeds a stack array.
@@ -276,9 +319,9 @@ where
 }
 
 /// `(f(x), ∇f(x), ∇²f(x)·v)` at an array `x: [f64; N]` of a function `&[f64] → f64`, in
-/// arrays on the stack: one second-order pass of `N` lanes up to
-/// [`HESSIAN_ARRAY_ONE_PASS`] inputs, passes of 8 above, as [`hvp`](super::hvp) up to 48
-/// inputs; nothing allocated.
+/// arrays on the stack: one second-order pass of `N` lanes up to [`HVP_ARRAY_ONE_PASS`]
+/// (12) inputs, passes of 8 above, as [`hvp`](super::hvp) up to 48 inputs; nothing
+/// allocated.
 ///
 /// ```
 /// use fwdad::drivers::{hessian_array, hvp_array};
@@ -300,11 +343,25 @@ where
     F: SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>
         + SliceRule<Hyper2<8>, Output = Dual<f64, Hyper2<8>>>,
 {
-    if N <= HESSIAN_ARRAY_ONE_PASS {
-        hvp_chunks::<F, N, N>(&f, x, v)
+    if N <= HVP_ARRAY_ONE_PASS {
+        hvp_array_with::<N, F, N>(f, x, v)
     } else {
-        hvp_chunks::<F, N, 8>(&f, x, v)
+        hvp_array_with::<8, F, N>(f, x, v)
     }
+}
+
+/// [`hvp_array`] in passes of `W` lanes (one if `W ≥ N`), for measuring widths.
+#[doc(hidden)]
+#[inline(always)]
+pub fn hvp_array_with<const W: usize, F, const N: usize>(
+    f: F,
+    x: &[f64; N],
+    v: &[f64; N],
+) -> (f64, [f64; N], [f64; N])
+where
+    F: SliceRule<Hyper2<W>, Output = Dual<f64, Hyper2<W>>>,
+{
+    hvp_chunks::<F, N, W>(&f, x, v)
 }
 
 /// `d2 = v` everywhere, `d1` the unit directions of a chunk of `W` inputs per pass.
