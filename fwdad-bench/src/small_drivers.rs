@@ -150,8 +150,7 @@ impl Kernel {
     }
 }
 
-#[path = "cputime.rs"]
-mod cputime;
+use crate::width_drivers::cputime;
 
 fn run(name: String, plan: Plan, variants: &mut [Variant<'_>]) -> Kernel {
     let samples = cputime::measure_samples_cpu(plan, variants);

@@ -277,6 +277,8 @@ where
 }
 
 /// Rows in chunks of `W` lanes of `d1`, column `j` in `d2`; the seeds a stack array.
+// Row `r` indexes an entry and its mirror, `h[r][j]` and `h[j][r]`.
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn hessian_chunks<F, const N: usize, const W: usize>(
     f: &F,
