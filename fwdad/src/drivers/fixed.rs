@@ -14,19 +14,19 @@ use fwdad_runtime::{Batch, Dual, Hyper, JacobianSink, Lanes, ScalarTangent};
 /// Inputs up to which [`jacobian_array`] takes one pass of `N` lanes; above, passes of 16
 /// (as [`jacobian_width`](super::jacobian_width)). Measured (BENCHMARKS.md, "Small
 /// Jacobians and Hessians"): a Lorenz-96 right-hand side of 20 states in one pass of 20
-/// lanes takes 0.40 × the time of passes of 16 (one of 32: 0.71); of 12 states, passes of 4,
-/// 8 or 16 lanes 1.4-2.4 × one of 12.
+/// lanes takes 0.40-0.42 × the time of passes of 16 (one pass of 32: 0.71); of 12 states,
+/// passes of 4 or 8 lanes or one of 16 take 1.4-2.6 × one pass of 12.
 pub const JACOBIAN_ARRAY_ONE_PASS: usize = 32;
 
 /// Inputs up to which [`hessian_array`] takes rows in one chunk of `N` lanes (`N`
 /// second-order passes); above, chunks of 8 ([`DEFAULT_WIDTH`](super::DEFAULT_WIDTH)).
-/// Measured: up to 8 inputs `N` lanes are fastest or within 3 % (2 or 4 lanes 0.97-1.53 ×,
-/// 16 lanes 1.7-3.5 ×); at 12, 12 lanes 0.96-1.14 × chunks of 8.
+/// Measured: up to 8 inputs `N` lanes are the fastest or within 5 % (2 or 4 lanes 0.95-1.53
+/// ×, 16 lanes 1.7-3.4 ×); at 12, 12 lanes 0.96-1.13 × chunks of 8.
 pub const HESSIAN_ARRAY_ONE_PASS: usize = 8;
 
 /// Inputs up to which [`hvp_array`] takes one second-order pass of `N` lanes; above, passes
 /// of 8 (as [`hvp_width`](super::hvp_width) up to 48). Measured: at 12 inputs one pass
-/// takes 0.80-0.95 × passes of 8; below, `N` lanes are fastest or within 1 %.
+/// takes 0.80-0.96 × passes of 8; below, `N` lanes are the fastest or within 1 %.
 pub const HVP_ARRAY_ONE_PASS: usize = 12;
 
 /// The result of a rule [`jacobian_array`] runs: an `f64` (`M = 1`) or an array
