@@ -41,6 +41,7 @@ pub mod probe;
 pub mod report;
 pub mod rng;
 pub mod simple;
+pub mod small_drivers;
 pub mod sparse;
 pub mod timing;
 pub mod user_ops;

@@ -104,7 +104,7 @@ impl Kernel {
 /// The thread's CPU clock (as `sparse_report`'s): the machine is shared, and a wall
 /// clock counts the time other jobs took the core.
 #[path = "cputime.rs"]
-mod cputime;
+pub(crate) mod cputime;
 
 fn run(name: String, plan: Plan, variants: &mut [Variant<'_>]) -> Kernel {
     let samples = cputime::measure_samples_cpu(plan, variants);

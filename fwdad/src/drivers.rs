@@ -38,10 +38,19 @@
 //! | [`jacobian`] | `&[f64] → R` | `(values, J)`, `J` an m × n [`Matrix`] | ⌈n/N⌉ |
 //! | [`hessian`] | `&[f64] → f64` | `(f, ∇f, ∇²f)` | about n²/2N + n/2 |
 //! | [`hvp`] | `&[f64] → f64` | `(f, ∇f, ∇²f·v)` | ⌈n/N⌉ |
+//! | [`jacobian_array`] | `&[f64] → [f64; M]` or `f64`, at `&[f64; N]` | `([f64; M], [[f64; N]; M])`, on the stack | 1 up to 32 inputs |
+//! | [`hessian_array`] | `&[f64] → f64`, at `&[f64; N]` | `(f64, [f64; N], [[f64; N]; N])` | n up to 8 inputs |
+//! | [`hvp_array`] | `&[f64] → f64`, at `&[f64; N]` | `(f64, [f64; N], [f64; N])` | 1 up to 12 inputs |
 //!
 //! `R` is any result the rule returns: `f64`, `[f64; M]`, `Vec<f64>`, tuples of `f64`
 //! (for [`derivative`] and [`jvp`], any differentiable type). For [`jacobian`] the results
 //! that are read as a flat list of reals are those of [`FlatOutput`].
+//!
+//! At a fixed size, an array `[f64; N]` in and an `f64` or `[f64; M]` out (a robot's
+//! kinematics, an ODE right-hand side in a Newton iteration, an EKF's linearisation at each
+//! step), the `_array` drivers return arrays on the stack and allocate nothing, as
+//! [`gradient`] at an array does: [`jacobian`] allocates its seeds, values and
+//! [`Matrix`] per call, which costs more than a 2 × 2 Jacobian itself.
 //!
 //! ## Several arguments: [`bind`]
 //!
@@ -590,10 +599,17 @@ impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
     }
 }
 
+mod fixed;
 #[cfg(feature = "nalgebra")]
 mod na_args;
 mod point;
 
+pub use fixed::{
+    hessian_array, hvp_array, jacobian_array, ArrayOutput, HESSIAN_ARRAY_ONE_PASS,
+    HVP_ARRAY_ONE_PASS, JACOBIAN_ARRAY_ONE_PASS,
+};
+#[doc(hidden)]
+pub use fixed::{hessian_array_with, hvp_array_with, jacobian_array_with};
 pub use point::GradientPoint;
 
 /// The differentiated slice as the array the rule's parameter is.

@@ -5,10 +5,12 @@
 //!   --quick          fewer samples, smallest GMM files only (a smoke run)
 //!   --compile-time   also time building 100 annotated functions vs the same unannotated
 //!   --no-write       print only
-//!   --only SECTION   run one section: issue30, userops, one, grad, ba, hand or gmm;
+//!   --only SECTION   run one section: issue30, userops, one, grad, ba, hand, gmm, widths or small;
 //!                    issue30grad: the issue 30 gradients alone (printed, never written)
 //!                    widths: the widths of jacobian, hessian, hvp and the sparse
 //!                    Jacobian (printed, never written)
+//!                    small: the drivers at fixed sizes (`jacobian_array`, ..) against
+//!                    num-dual (printed, never written)
 //! ```
 //!
 //! `--only userops` writes only its own section of `BENCHMARKS.md` (between
@@ -50,6 +52,11 @@ fn main() {
     let started = Instant::now();
     let mut rep = Report::new(report::machine());
 
+    // `--only small`: the drivers at fixed sizes against num-dual (printed, not written).
+    if only.as_deref() == Some("small") {
+        println!("{}", fwdad_bench::small_drivers::report(quick));
+        return;
+    }
     // `--only widths`: the drivers' widths (printed, not written).
     if only.as_deref() == Some("widths") {
         println!("{}", fwdad_bench::width_drivers::report(quick));

@@ -170,10 +170,10 @@ pub(super) mod sealed {
 
 /// The unit directions of `W` lanes, `e_k` in lane `k`: the seeds of a one-pass gradient,
 /// built at compile time and read from static memory.
-struct UnitSeeds<const W: usize>;
+pub(super) struct UnitSeeds<const W: usize>;
 
 impl<const W: usize> UnitSeeds<W> {
-    const SEEDS: [Batch<f64, W>; W] = {
+    pub(super) const SEEDS: [Batch<f64, W>; W] = {
         let mut seeds = [Batch([0.0; W]); W];
         let mut k = 0;
         while k < W {
