@@ -249,19 +249,7 @@ impl Lowerer<'_> {
         let [f] = m.args.iter().collect::<Vec<_>>()[..] else {
             return None;
         };
-        let is_array = match strip(&m.receiver) {
-            syn::Expr::Array(_) | syn::Expr::Repeat(_) => true,
-            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
-                self.lookup(&id.to_string()).is_some_and(|v| {
-                    let ty = match &self.func.values[v].ty {
-                        TypeHint::Ref(inner) => &**inner,
-                        ty => ty,
-                    };
-                    matches!(ty, TypeHint::Seq(_))
-                })
-            }),
-            _ => false,
-        };
+        let is_array = self.is_sequence(&m.receiver);
         let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
         // `a.map(f64::exp)`, `a.map(soft)`: a function by name, called in the loop.
         let by_name = matches!(strip(f), syn::Expr::Path(p) if p.qself.is_none());
