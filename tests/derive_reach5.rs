@@ -360,3 +360,84 @@ fn btreemap_range_to_sum() {
     assert_close(g[3], 0.4, 1e-12, "d/ds2");
     assert_eq!(g[4], 0.0);
 }
+
+// ---------------------------------------------------------------------------------------
+// A list of closures written in the body, walked by a `for` loop.
+
+/// A regression model over basis functions, `y(t) = Σ wₖ φₖ(t)`, the basis a `Vec` of
+/// boxed closures (one capturing the model's frequency), summed with the weights; the
+/// loss a squared error over the samples.
+#[derive_frule(inactive(ts, ys))]
+fn basis_loss(w: &[f64], omega: f64, ts: &[f64], ys: &[f64]) -> f64 {
+    let basis: Vec<Box<dyn Fn(f64) -> f64>> = vec![
+        Box::new(|_t| 1.0),
+        Box::new(|t| t),
+        Box::new(move |t: f64| (omega * t).sin()),
+        Box::new(|t: f64| (-t * t).exp()),
+    ];
+    assert_eq!(w.len(), basis.len());
+    let mut loss = 0.0;
+    for (&t, &y) in ts.iter().zip(ys) {
+        let mut pred = 0.0;
+        for (phi, wk) in basis.iter().zip(w) {
+            pred += wk * phi(t);
+        }
+        loss += (pred - y) * (pred - y);
+    }
+    loss
+}
+
+#[derive_frule(inactive(ts, ys))]
+fn basis_loss_of(p: &[f64], ts: &[f64], ys: &[f64]) -> f64 {
+    basis_loss(&p[..4], p[4], ts, ys)
+}
+
+#[test]
+fn boxed_basis_functions() {
+    let ts = [0.0, 0.4, 0.9, 1.3, 2.0];
+    let ys = [1.0, 1.2, 0.7, 0.1, -0.4];
+    let p = [0.5, -0.3, 0.8, 0.2, 1.7];
+    let plain = |x: &[f64]| basis_loss_of(x, &ts, &ys);
+    let rule = bind(basis_loss_of {}, (Wrt, Inactive(&ts[..]), Inactive(&ys[..])));
+    check_modes!(rule, plain, p);
+    // Closed form: ∂/∂wₖ = Σ 2 rᵢ φₖ(tᵢ), ∂/∂ω = Σ 2 rᵢ w₂ tᵢ cos(ω tᵢ).
+    let (v, g) = gradient(rule, &p);
+    assert_eq!(v.to_bits(), plain(&p).to_bits());
+    let phis = |t: f64| [1.0, t, (p[4] * t).sin(), (-t * t).exp()];
+    let mut want = [0.0; 5];
+    for (&t, &y) in ts.iter().zip(&ys) {
+        let f = phis(t);
+        let r = (0..4).map(|k| p[k] * f[k]).sum::<f64>() - y;
+        for k in 0..4 {
+            want[k] += 2.0 * r * f[k];
+        }
+        want[4] += 2.0 * r * p[2] * t * (p[4] * t).cos();
+    }
+    for k in 0..5 {
+        assert_close(g[k], want[k], 1e-13, "d/dp");
+    }
+}
+
+/// The same basis as an array of `fn` pointers (closures that capture nothing), walked
+/// by index with `enumerate` and by reference, with `continue` skipping the constant.
+#[derive_frule]
+fn features(x: &[f64]) -> f64 {
+    let acts: [fn(f64) -> f64; 3] = [|v| v.tanh(), |v| v.max(0.0), |v: f64| v.exp().ln_1p()];
+    let mut out = 0.0;
+    for (k, act) in acts.iter().enumerate() {
+        if k == 1 && x[0] < -10.0 {
+            continue;
+        }
+        out += x[k + 1] * act(x[0]);
+    }
+    for act in &acts {
+        out += act(x[0] * x[1]);
+    }
+    out
+}
+
+#[test]
+fn array_of_fn_pointers() {
+    let x = [0.7, -0.4, 1.2, 0.5];
+    check_modes!(bind(features {}, (Wrt,)), features, x);
+}

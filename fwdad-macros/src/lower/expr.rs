@@ -287,6 +287,9 @@ impl Lowerer<'_> {
     /// `receiver.method(args)`.
     pub(crate) fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
         use super::place::strip;
+        if let Some(len) = self.fn_list_len(m) {
+            return self.lower_expr(&len);
+        }
         let span = m.span();
         let name = m.method.to_string();
         let std = StdMethod::from_name(&name);
@@ -611,6 +614,13 @@ impl Lowerer<'_> {
             if let (Some(v), syn::PathArguments::None) =
                 (self.lookup(&seg.ident.to_string()), &seg.arguments)
             {
+                if self.is_fn_list(v) {
+                    self.diag.error_spanned(
+                        p,
+                        format!("`#[derive_frule]` supports a list of closures written in the body only walked by a `for` loop (`for phi in &{id}`, `for (k, phi) in {id}.iter().enumerate()`, `for (phi, w) in {id}.iter().zip(weights)`) and its `len()`; write the loop", id = seg.ident),
+                    );
+                    return self.poison(p.span());
+                }
                 return v;
             }
         }
