@@ -135,7 +135,11 @@ fn excess_cost(x: &[f64]) -> f64 {
     let excess: Option<f64> = if x[0] > x[1] { Some(x[0] - x[1]) } else { None };
     let quadratic = excess.map_or(0.0, |e| e * e);
     let log_term = excess.map_or_else(|| 0.0, |e| (1.0 + e).ln());
-    let penalty = if excess.is_some_and(|e| e > 0.5) { x[2] } else { 0.0 };
+    let penalty = if excess.is_some_and(|e| e > 0.5) {
+        x[2]
+    } else {
+        0.0
+    };
     quadratic + log_term + penalty + excess.unwrap_or_default() * x[2]
 }
 
@@ -207,7 +211,8 @@ fn option_cache_field() {
     let (w, d1, d2) = (x[0], x[1], x[2]);
     let f = |d: f64, w: f64| (-0.5 * (d / w).powi(2)).exp();
     let total = |w: f64, d1: f64, d2: f64| {
-        (f(d1, w) + f(d2, w)) / (c * w) + f(d1, 2.0 * w) / (2.0 * c * w) * (c * w)
+        (f(d1, w) + f(d2, w)) / (c * w)
+            + f(d1, 2.0 * w) / (2.0 * c * w) * (c * w)
             + 2.0 * c * w
             + f(d1, 2.0 * w) / (d2 * d2)
     };
@@ -223,6 +228,28 @@ fn option_cache_field() {
     for i in 0..3 {
         assert_close(g[i], fd(i), 1e-8, "d/dx (closed form)");
     }
+}
+
+/// The spread of readings about the lowest one seen so far, the first reading seeding it
+/// with `get_or_insert`.
+#[derive_frule]
+fn spread_about_floor(x: &[f64]) -> f64 {
+    let mut floor: Option<f64> = None;
+    let mut total = 0.0;
+    for &v in x {
+        let f = *floor.get_or_insert(v);
+        total += (v - f).powi(2);
+        if v < f {
+            floor = Some(v);
+        }
+    }
+    total
+}
+
+#[test]
+fn option_get_or_insert() {
+    let x = [0.9, 1.4, 0.3, 0.8, 0.1];
+    check_modes!(bind(spread_about_floor {}, (Wrt,)), spread_about_floor, x);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -253,7 +280,11 @@ fn map_of_vec_buckets() {
     let r = [0.3, -0.2, 1.4, 0.9, -0.6, 0.1, 0.75];
     let sensor = [0, 1, 0, 2, 1, 0, 2];
     let plain = |x: &[f64]| debiased_cost(x, &sensor);
-    check_modes!(bind(debiased_cost {}, (Wrt, Inactive(&sensor[..]))), plain, r);
+    check_modes!(
+        bind(debiased_cost {}, (Wrt, Inactive(&sensor[..]))),
+        plain,
+        r
+    );
     // Closed form: ∂/∂rᵢ = 2 (rᵢ − mean of its sensor).
     let (_, g) = gradient(bind(debiased_cost {}, (Wrt, Inactive(&sensor[..]))), &r);
     for i in 0..r.len() {
@@ -288,7 +319,11 @@ fn histogram_of_weight_lists() {
     let w = [0.4, 1.2, -0.7, 0.3, 0.9];
     let samples = [0.1, 0.7, 0.2, 1.6, 0.65];
     let plain = |x: &[f64]| binned_energy(x, &samples);
-    check_modes!(bind(binned_energy {}, (Wrt, Inactive(&samples[..]))), plain, w);
+    check_modes!(
+        bind(binned_energy {}, (Wrt, Inactive(&samples[..]))),
+        plain,
+        w
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -398,7 +433,10 @@ fn boxed_basis_functions() {
     let ys = [1.0, 1.2, 0.7, 0.1, -0.4];
     let p = [0.5, -0.3, 0.8, 0.2, 1.7];
     let plain = |x: &[f64]| basis_loss_of(x, &ts, &ys);
-    let rule = bind(basis_loss_of {}, (Wrt, Inactive(&ts[..]), Inactive(&ys[..])));
+    let rule = bind(
+        basis_loss_of {},
+        (Wrt, Inactive(&ts[..]), Inactive(&ys[..])),
+    );
     check_modes!(rule, plain, p);
     // Closed form: ∂/∂wₖ = Σ 2 rᵢ φₖ(tᵢ), ∂/∂ω = Σ 2 rᵢ w₂ tᵢ cos(ω tᵢ).
     let (v, g) = gradient(rule, &p);

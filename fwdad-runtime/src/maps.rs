@@ -36,6 +36,9 @@ pub trait DefaultValue<V>: Sized {
     fn default_value() -> (V, Self);
 }
 
+// Not recommended: for values of another type the error is `DefaultValue`'s, not that
+// the value is no float.
+#[diagnostic::do_not_recommend]
 impl<V: Real, TV: ScalarTangent<V>> DefaultValue<V> for TV {
     #[inline(always)]
     fn default_value() -> (V, TV) {

@@ -173,6 +173,8 @@ super::names! {
         /// `o.get_or_insert_with(f)` of an `Option` place (a typed local or a field, the
         /// cache of a struct): `if o.is_none() { o = Some(f()) }`, then `&mut` its value.
         GetOrInsertWith = "get_or_insert_with",
+        /// `o.get_or_insert(v)`: `v` evaluated, then as `get_or_insert_with(|| v)`.
+        GetOrInsert = "get_or_insert",
         /// `o.flatten()` of an `Option<Option<T>>` (a receiver that is no iterator chain):
         /// `match o { Some(inner) => inner, None => None }`.
         OptionFlatten = "flatten",

@@ -153,6 +153,15 @@ impl Lowerer<'_> {
                 };
                 Some(self.push(InstKind::Range { start, end, closed }, ty, span))
             }
+            // `basis.len()` of a list of closures; a chain over one is reported at the list.
+            syn::Expr::MethodCall(m) if self.fn_list_len(m).is_some() => {
+                let len = self.fn_list_len(m)?;
+                self.lower_expr(&len)
+            }
+            syn::Expr::MethodCall(_) if self.fn_list_chain(e).is_some() => {
+                let list = self.fn_list_chain(e)?;
+                self.lower_expr(&list)
+            }
             // `.flat_map(..)` anywhere in the chain: its items gathered first.
             syn::Expr::MethodCall(_) if self.desugar_flat_map(e).is_some() => {
                 let (mut stmts, rest) = self.desugar_flat_map(e)?;
@@ -287,9 +296,6 @@ impl Lowerer<'_> {
     /// `receiver.method(args)`.
     pub(crate) fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
         use super::place::strip;
-        if let Some(len) = self.fn_list_len(m) {
-            return self.lower_expr(&len);
-        }
         let span = m.span();
         let name = m.method.to_string();
         let std = StdMethod::from_name(&name);

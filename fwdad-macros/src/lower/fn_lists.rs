@@ -89,7 +89,7 @@ impl Lowerer<'_> {
                 .collect::<Option<_>>()?,
             _ => return None,
         };
-        if elems.len() < 2 {
+        if elems.is_empty() {
             return None;
         }
         let mut names = Vec::new();
@@ -159,6 +159,25 @@ impl Lowerer<'_> {
         }))
     }
 
+    /// The list of closures at the root of an iterator chain (`basis.iter().zip(w).map(..)`),
+    /// which only a `for` loop walks: the path naming it, whose lowering reports it
+    /// before the chain's closures are.
+    pub(crate) fn fn_list_chain(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        let mut at = strip(e);
+        while let syn::Expr::MethodCall(m) = at {
+            at = strip(&m.receiver);
+        }
+        let root = match at {
+            syn::Expr::Reference(r) => strip(&r.expr),
+            other => other,
+        };
+        let syn::Expr::Path(p) = root else {
+            return None;
+        };
+        let v = self.lookup(&p.path.get_ident()?.to_string())?;
+        self.fn_lists.contains_key(&v).then(|| root.clone())
+    }
+
     /// A `for` loop over a list of closures (see the module docs), as a loop over the
     /// positions whose body binds the element in a `match`. `None` for any other loop.
     pub(crate) fn desugar_fn_list_for(&self, f: &syn::ExprForLoop) -> Option<syn::Expr> {
@@ -166,7 +185,9 @@ impl Lowerer<'_> {
         let span = f.for_token.span;
         // The loop's pattern: the element's name, and the index's or the other item's.
         let tuple = |p: &syn::Pat| match p {
-            syn::Pat::Tuple(t) if t.elems.len() == 2 => Some((t.elems[0].clone(), t.elems[1].clone())),
+            syn::Pat::Tuple(t) if t.elems.len() == 2 => {
+                Some((t.elems[0].clone(), t.elems[1].clone()))
+            }
             syn::Pat::Paren(p) => match &*p.pat {
                 syn::Pat::Tuple(t) if t.elems.len() == 2 => {
                     Some((t.elems[0].clone(), t.elems[1].clone()))

@@ -272,23 +272,41 @@ impl Lowerer<'_> {
             return Some(e);
         }
         let template: syn::Expr = match (rewrite, &args[..]) {
-            (Rewrite::OptionTake, []) if self.option_place(recv) => syn::parse_quote_spanned!(span=>
-                ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
-            ),
-            (Rewrite::OptionReplace, [_]) if self.option_place(recv) => syn::parse_quote_spanned!(span=>
-                ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::Some(__fwdad_arg0))
-            ),
+            (Rewrite::OptionTake, []) if self.option_place(recv) => {
+                syn::parse_quote_spanned!(span=>
+                    ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
+                )
+            }
+            (Rewrite::OptionReplace, [_]) if self.option_place(recv) => {
+                syn::parse_quote_spanned!(span=>
+                    ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::Some(__fwdad_arg0))
+                )
+            }
             // The closure runs only when the place is empty, as `std` runs it.
-            (Rewrite::GetOrInsertWith, [_]) if self.option_place(recv) => syn::parse_quote_spanned!(span=> {
-                if let ::core::option::Option::None = __fwdad_recv {
-                    let __fwdad_f = __fwdad_arg0;
-                    __fwdad_recv = ::core::option::Option::Some(__fwdad_f());
-                }
-                match &mut __fwdad_recv {
-                    ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
-                    ::core::option::Option::None => ::core::unreachable!(),
-                }
-            }),
+            (Rewrite::GetOrInsertWith, [_]) if self.option_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    if let ::core::option::Option::None = __fwdad_recv {
+                        let __fwdad_f = __fwdad_arg0;
+                        __fwdad_recv = ::core::option::Option::Some(__fwdad_f());
+                    }
+                    match &mut __fwdad_recv {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
+                        ::core::option::Option::None => ::core::unreachable!(),
+                    }
+                })
+            }
+            (Rewrite::GetOrInsert, [_]) if self.option_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_value = __fwdad_arg0;
+                    if let ::core::option::Option::None = __fwdad_recv {
+                        __fwdad_recv = ::core::option::Option::Some(__fwdad_value);
+                    }
+                    match &mut __fwdad_recv {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
+                        ::core::option::Option::None => ::core::unreachable!(),
+                    }
+                })
+            }
             (Rewrite::OptionFlatten, []) if !is_iterator(recv) && self.option_view(recv) => {
                 syn::parse_quote_spanned!(span=>
                     match __fwdad_recv {
