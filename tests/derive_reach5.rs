@@ -7,7 +7,7 @@
 //! against a closed form where there is one.
 //
 // The maps and index loops as users write them.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::for_kv_map)]
 
 mod common;
 
