@@ -15,6 +15,7 @@
 
 use super::place::strip;
 use super::Lowerer;
+use crate::callee::{Adaptor, StdMacro, StdMethod};
 use crate::ir::Value;
 use crate::splice::{fill, path_expr, Hole};
 use syn::spanned::Spanned;
@@ -27,12 +28,7 @@ fn element_closure(e: &syn::Expr) -> Option<&syn::ExprClosure> {
     match strip(e) {
         syn::Expr::Closure(c) => Some(c),
         syn::Expr::Call(call) if call.args.len() == 1 => match strip(&call.func) {
-            syn::Expr::Path(p)
-                if p.qself.is_none()
-                    && p.path.segments.len() >= 2
-                    && p.path.segments[p.path.segments.len() - 2].ident == "Box"
-                    && p.path.segments[p.path.segments.len() - 1].ident == "new" =>
-            {
+            syn::Expr::Path(p) if p.qself.is_none() && crate::callee::is_box_new(&p.path) => {
                 element_closure(&call.args[0])
             }
             _ => None,
@@ -73,7 +69,7 @@ impl Lowerer<'_> {
             return None;
         }
         let elems: Vec<syn::ExprClosure> = match strip(&init.expr) {
-            syn::Expr::Macro(m) if m.mac.path.is_ident("vec") => m
+            syn::Expr::Macro(m) if StdMacro::of_path(&m.mac.path) == Some(StdMacro::Vec) => m
                 .mac
                 .parse_body_with(
                     syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
@@ -127,7 +123,11 @@ impl Lowerer<'_> {
         match strip(e) {
             syn::Expr::Reference(r) => self.fn_list_of(&r.expr),
             syn::Expr::MethodCall(m)
-                if m.args.is_empty() && (m.method == "iter" || m.method == "into_iter") =>
+                if m.args.is_empty()
+                    && matches!(
+                        Adaptor::from_name(&m.method.to_string()),
+                        Some(Adaptor::Iter | Adaptor::IntoIter)
+                    ) =>
             {
                 self.fn_list_of(&m.receiver)
             }
@@ -146,7 +146,8 @@ impl Lowerer<'_> {
 
     /// `basis.len()` of a list of closures: its length, a constant.
     pub(crate) fn fn_list_len(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
-        if m.method != "len" || !m.args.is_empty() {
+        if StdMethod::from_name(&m.method.to_string()) != Some(StdMethod::Len) || !m.args.is_empty()
+        {
             return None;
         }
         let list = self.fn_list_of(&m.receiver)?;
@@ -322,9 +323,9 @@ impl Lowerer<'_> {
         let syn::Expr::MethodCall(m) = strip(e) else {
             return None;
         };
-        match (m.method.to_string().as_str(), m.args.len()) {
-            ("enumerate", 0) => Some((self.fn_list_of(&m.receiver)?, Walk::Enumerate)),
-            ("zip", 1) => match self.fn_list_of(&m.receiver) {
+        match (Adaptor::from_name(&m.method.to_string())?, m.args.len()) {
+            (Adaptor::Enumerate, 0) => Some((self.fn_list_of(&m.receiver)?, Walk::Enumerate)),
+            (Adaptor::Zip, 1) => match self.fn_list_of(&m.receiver) {
                 Some(list) => Some((list, Walk::ZipAfter(&m.args[0]))),
                 None => Some((self.fn_list_of(&m.args[0])?, Walk::ZipBefore(&m.receiver))),
             },
