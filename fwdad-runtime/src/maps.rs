@@ -24,6 +24,35 @@ use std::collections::{BTreeMap, HashMap};
 #[cfg(feature = "std")]
 use std::hash::{BuildHasher, Hash};
 
+/// The value `entry(k).or_default()` inserts, with its tangent, by the tangent's type: a
+/// float's zero, or an empty `Vec` (`m.entry(id).or_default().push(r)`, a bucket per key).
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` supports `or_default()` on a map whose values are floats or `Vec`s",
+    label = "values of another type",
+    note = "insert the value yourself: `.or_insert(..)`, `.or_insert_with(|| ..)`"
+)]
+pub trait DefaultValue<V>: Sized {
+    /// The default value and its tangent.
+    fn default_value() -> (V, Self);
+}
+
+// Not recommended: for values of another type the error is `DefaultValue`'s, not that
+// the value is no float.
+#[diagnostic::do_not_recommend]
+impl<V: Real, TV: ScalarTangent<V>> DefaultValue<V> for TV {
+    #[inline(always)]
+    fn default_value() -> (V, TV) {
+        (V::zero(), TV::zero())
+    }
+}
+
+impl<P, T> DefaultValue<Vec<P>> for Vec<T> {
+    #[inline(always)]
+    fn default_value() -> (Vec<P>, Vec<T>) {
+        (Vec::new(), Vec::new())
+    }
+}
+
 /// The tangent of a key: none (keys are discrete).
 const KEY: NoTangent = NoTangent;
 
@@ -216,14 +245,15 @@ macro_rules! dual_maps {
                 let t = tangent.entry(key).or_insert(v.tangent);
                 Dual::new(p, t)
             }
-            /// `.or_default()` of a float value: zero with a zero tangent.
+            /// `.or_default()` of a float value (zero with a zero tangent) or a `Vec` (an
+            /// empty one, a bucket pushed to).
             #[inline(always)]
             pub fn or_default(self) -> Dual<&'m mut V, &'m mut TV>
             where
-                V: Real,
-                TV: ScalarTangent<V>,
+                TV: DefaultValue<V>,
             {
-                self.or_insert(Dual::new(V::zero(), TV::zero()))
+                let (v, t) = TV::default_value();
+                self.or_insert(Dual::new(v, t))
             }
         }
 

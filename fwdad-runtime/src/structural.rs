@@ -481,6 +481,17 @@ impl<'a, P: Differentiable + 'a, T: 'a> IntoIterator for Dual<&'a [P], &'a [T]> 
     }
 }
 
+/// `for x in bucket` over a borrowed `Vec` whose type the macro did not see (a map's
+/// value, `if let Some(bucket) = m.get(&k)`): its elements as borrowed duals, as a slice's.
+#[cfg(feature = "alloc")]
+impl<'a, P: Differentiable + 'a, T: 'a> IntoIterator for Dual<&'a Vec<P>, &'a Vec<T>> {
+    type Item = Dual<&'a P, &'a T>;
+    type IntoIter = Iter<'a, P, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        Dual::new(self.primal.as_slice(), self.tangent.as_slice()).into_iter()
+    }
+}
+
 /// `for x in v` over an owned `Vec` (consumed as Rust consumes it): its elements as
 /// owned duals, primal and tangent side by side.
 #[cfg(feature = "alloc")]

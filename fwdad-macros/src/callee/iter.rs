@@ -170,6 +170,14 @@ super::names! {
         /// `o.replace(v)` of an `Option` local whose type is written:
         /// `std::mem::replace(&mut o, Some(v))`.
         OptionReplace = "replace",
+        /// `o.get_or_insert_with(f)` of an `Option` place (a typed local or a field, the
+        /// cache of a struct): `if o.is_none() { o = Some(f()) }`, then `&mut` its value.
+        GetOrInsertWith = "get_or_insert_with",
+        /// `o.get_or_insert(v)`: `v` evaluated, then as `get_or_insert_with(|| v)`.
+        GetOrInsert = "get_or_insert",
+        /// `o.flatten()` of an `Option<Option<T>>` (a receiver that is no iterator chain):
+        /// `match o { Some(inner) => inner, None => None }`.
+        OptionFlatten = "flatten",
         /// `o.as_mut()` of an `Option` (not a sequence, nor a library's or the user's
         /// type): `match &mut o { Some(v) => Some(v), None => None }`, as sgp4 passes its
         /// optional integrator state on (`self.initial_state().as_mut()`).

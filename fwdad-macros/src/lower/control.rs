@@ -121,6 +121,10 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_for(&mut self, f: &syn::ExprForLoop) -> Option<Value> {
+        // `for phi in &basis` of a list of closures: a loop over the positions.
+        if let Some(e) = self.desugar_fn_list_for(f) {
+            return self.lower_expr(&e);
+        }
         // `for v in it` of an iterator a cursor stands for: the items left (`peekable.rs`).
         if let Some(rest) = self.cursor_chain(&f.expr) {
             let mut f = f.clone();

@@ -153,6 +153,15 @@ impl Lowerer<'_> {
                 };
                 Some(self.push(InstKind::Range { start, end, closed }, ty, span))
             }
+            // `basis.len()` of a list of closures; a chain over one is reported at the list.
+            syn::Expr::MethodCall(m) if self.fn_list_len(m).is_some() => {
+                let len = self.fn_list_len(m)?;
+                self.lower_expr(&len)
+            }
+            syn::Expr::MethodCall(_) if self.fn_list_chain(e).is_some() => {
+                let list = self.fn_list_chain(e)?;
+                self.lower_expr(&list)
+            }
             // `.flat_map(..)` anywhere in the chain: its items gathered first.
             syn::Expr::MethodCall(_) if self.desugar_flat_map(e).is_some() => {
                 let (mut stmts, rest) = self.desugar_flat_map(e)?;
@@ -249,19 +258,7 @@ impl Lowerer<'_> {
         let [f] = m.args.iter().collect::<Vec<_>>()[..] else {
             return None;
         };
-        let is_array = match strip(&m.receiver) {
-            syn::Expr::Array(_) | syn::Expr::Repeat(_) => true,
-            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
-                self.lookup(&id.to_string()).is_some_and(|v| {
-                    let ty = match &self.func.values[v].ty {
-                        TypeHint::Ref(inner) => &**inner,
-                        ty => ty,
-                    };
-                    matches!(ty, TypeHint::Seq(_))
-                })
-            }),
-            _ => false,
-        };
+        let is_array = self.is_sequence(&m.receiver);
         let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
         // `a.map(f64::exp)`, `a.map(soft)`: a function by name, called in the loop.
         let by_name = matches!(strip(f), syn::Expr::Path(p) if p.qself.is_none());
@@ -623,6 +620,13 @@ impl Lowerer<'_> {
             if let (Some(v), syn::PathArguments::None) =
                 (self.lookup(&seg.ident.to_string()), &seg.arguments)
             {
+                if self.is_fn_list(v) {
+                    self.diag.error_spanned(
+                        p,
+                        format!("`#[derive_frule]` supports a list of closures written in the body only walked by a `for` loop (`for phi in &{id}`, `for (k, phi) in {id}.iter().enumerate()`, `for (phi, w) in {id}.iter().zip(weights)`) and its `len()`; write the loop", id = seg.ident),
+                    );
+                    return self.poison(p.span());
+                }
                 return v;
             }
         }

@@ -240,10 +240,17 @@ fn fallible_kind(f: &syn::Expr) -> Option<StdType> {
 
 impl Lowerer<'_> {
     /// Whether `e` is a local or parameter whose type hint is an array or slice (or a
-    /// reference to one): `p.map(..)` there is `[T; N]::map`, not `Option::map`.
-    fn is_sequence(&self, e: &syn::Expr) -> bool {
+    /// reference to one), an array literal, or the `map` of one (`q.map(f64::cos)`, also
+    /// where a `let` used once was folded into its use): `p.map(..)` there is
+    /// `[T; N]::map`, not `Option::map`.
+    pub(super) fn is_sequence(&self, e: &syn::Expr) -> bool {
         let p = match strip(e) {
             syn::Expr::Array(_) | syn::Expr::Repeat(_) => return true,
+            syn::Expr::MethodCall(m) => {
+                return Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Map)
+                    && m.args.len() == 1
+                    && self.is_sequence(&m.receiver);
+            }
             syn::Expr::Path(p) => p,
             _ => return false,
         };
@@ -303,6 +310,16 @@ impl Lowerer<'_> {
             && !self.is_written_user_receiver(recv)
     }
 
+    /// Whether `e` is a place holding an `Option` for `take`, `replace` and
+    /// `get_or_insert_with`: a local whose written type is one, or a field (a struct's
+    /// cache, `self.cache`), whose type the macro does not see but whose methods of these
+    /// names and arities only `Option` has among the types a derived body reads.
+    fn option_place(&self, e: &syn::Expr) -> bool {
+        is_pure_place(e)
+            && (self.written_fallible(e)
+                || matches!(strip(e), syn::Expr::Field(_)) && self.may_be_fallible(e))
+    }
+
     /// The rewrite of a method call written with one of the idioms, or `None`.
     pub(crate) fn desugar_idiom(&mut self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         if let Some(e) = desugar_entry_closures(m, false) {
@@ -320,14 +337,47 @@ impl Lowerer<'_> {
             }
         }
         let template: syn::Expr = match (rewrite, &args[..]) {
-            (Rewrite::OptionTake, []) if is_pure_place(recv) && self.written_fallible(recv) => {
+            (Rewrite::OptionTake, []) if self.option_place(recv) => {
                 syn::parse_quote_spanned!(span=>
                     ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
                 )
             }
-            (Rewrite::OptionReplace, [_]) if is_pure_place(recv) && self.written_fallible(recv) => {
+            (Rewrite::OptionReplace, [_]) if self.option_place(recv) => {
                 syn::parse_quote_spanned!(span=>
                     ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::Some(__fwdad_arg0))
+                )
+            }
+            // The closure runs only when the place is empty, as `std` runs it.
+            (Rewrite::GetOrInsertWith, [_]) if self.option_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    if let ::core::option::Option::None = __fwdad_recv {
+                        let __fwdad_f = __fwdad_arg0;
+                        __fwdad_recv = ::core::option::Option::Some(__fwdad_f());
+                    }
+                    match &mut __fwdad_recv {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
+                        ::core::option::Option::None => ::core::unreachable!(),
+                    }
+                })
+            }
+            (Rewrite::GetOrInsert, [_]) if self.option_place(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_value = __fwdad_arg0;
+                    if let ::core::option::Option::None = __fwdad_recv {
+                        __fwdad_recv = ::core::option::Option::Some(__fwdad_value);
+                    }
+                    match &mut __fwdad_recv {
+                        ::core::option::Option::Some(__fwdad_v) => __fwdad_v,
+                        ::core::option::Option::None => ::core::unreachable!(),
+                    }
+                })
+            }
+            (Rewrite::OptionFlatten, []) if !is_iterator(recv) && self.option_view(recv) => {
+                syn::parse_quote_spanned!(span=>
+                    match __fwdad_recv {
+                        ::core::option::Option::Some(__fwdad_inner) => __fwdad_inner,
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
                 )
             }
             (Rewrite::OptionAsMut | Rewrite::OptionAsRef, []) if self.option_view(recv) => {
@@ -669,7 +719,8 @@ impl Lowerer<'_> {
             let is_flat_map = match &*e {
                 syn::Expr::MethodCall(m) => match Adaptor::from_name(&m.method.to_string()) {
                     Some(Adaptor::FlatMap) => true,
-                    Some(Adaptor::Flatten) => m.args.is_empty(),
+                    // `o.flatten()` of an `Option<Option<T>>` is no chain's.
+                    Some(Adaptor::Flatten) => m.args.is_empty() && is_iterator(&m.receiver),
                     _ => false,
                 },
                 _ => false,
@@ -839,9 +890,13 @@ impl Lowerer<'_> {
             depth: usize,
         ) -> Option<(&'a mut syn::Expr, StdMethod)> {
             let of_map = match &*e {
-                syn::Expr::MethodCall(m) if m.args.is_empty() && lw.names_map(&m.receiver) => {
-                    StdMethod::from_name(&m.method.to_string())
-                        .filter(|s| matches!(s, StdMethod::Values | StdMethod::Iter))
+                syn::Expr::MethodCall(m) if lw.names_map(&m.receiver) => {
+                    StdMethod::from_name(&m.method.to_string()).filter(|s| match s {
+                        StdMethod::Values | StdMethod::Iter => m.args.is_empty(),
+                        // A `BTreeMap`'s `range(a..b)`: its entries in that range of keys.
+                        StdMethod::Range => m.args.len() == 1,
+                        _ => false,
+                    })
                 }
                 _ => None,
             };
@@ -870,6 +925,17 @@ impl Lowerer<'_> {
                 }),
                 syn::parse_quote_spanned!(span=> __fwdad_values.iter()),
             ),
+            StdMethod::Range => (
+                syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_keys = ::std::vec::Vec::new();
+                    let mut __fwdad_values = ::std::vec::Vec::new();
+                    for (__fwdad_key, __fwdad_value) in __fwdad_map.range(__fwdad_range) {
+                        __fwdad_keys.push(__fwdad_key.clone());
+                        __fwdad_values.push(*__fwdad_value);
+                    }
+                }),
+                syn::parse_quote_spanned!(span=> __fwdad_keys.iter().zip(__fwdad_values.iter())),
+            ),
             _ => (
                 syn::parse_quote_spanned!(span=> {
                     let mut __fwdad_keys = ::std::vec::Vec::new();
@@ -882,7 +948,11 @@ impl Lowerer<'_> {
                 syn::parse_quote_spanned!(span=> __fwdad_keys.iter().zip(__fwdad_values.iter())),
             ),
         };
-        let gather = fill(gather, &[("__fwdad_map", Hole::Expr(&vm.receiver))]);
+        let mut holes = vec![("__fwdad_map", Hole::Expr(&vm.receiver))];
+        if let Some(range) = vm.args.first() {
+            holes.push(("__fwdad_range", Hole::Expr(range)));
+        }
+        let gather = fill(gather, &holes);
         let syn::Expr::Block(gather) = gather else {
             return None;
         };

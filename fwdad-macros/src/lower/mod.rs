@@ -35,6 +35,7 @@ mod combinators;
 mod control;
 mod expr;
 mod fn_alias;
+mod fn_lists;
 mod higher_order;
 mod idioms;
 mod iter_fns;
@@ -117,6 +118,7 @@ pub fn lower_fn(
         user: Default::default(),
         written_user: Default::default(),
         lane_views: Default::default(),
+        fn_lists: Default::default(),
         guessed_user: Default::default(),
         user_operand: None,
         cursor_iters: peekable::cursor_iterators(item),
@@ -264,6 +266,9 @@ pub(crate) struct Lowerer<'d> {
     /// (`for mut row in m.row_iter_mut()`): `row /= n` writes through the view into the
     /// matrix, so it is lowered as the method `row.div_assign(n)`, not a new value.
     lane_views: std::collections::HashSet<Value>,
+    /// The placeholders of lists of closures bound by `let` (`fn_lists.rs`), with the
+    /// hidden names their elements are bound to.
+    fn_lists: std::collections::HashMap<Value, fn_lists::FnList>,
 }
 
 impl Lowerer<'_> {
@@ -474,6 +479,23 @@ impl Lowerer<'_> {
     }
 
     /// Binds `name` to a closure (with a unit placeholder value).
+    /// Binds `name` to the closure another name is bound to (`let phi = &sq;`).
+    pub(crate) fn bind_closure_alias(
+        &mut self,
+        name: &syn::Ident,
+        def: std::rc::Rc<ClosureDef>,
+        placeholder: Value,
+    ) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Binding {
+                name: name.to_string(),
+                value: placeholder,
+                closure: Some(def),
+                target: Target::Own,
+            });
+        }
+    }
+
     pub(crate) fn bind_closure(&mut self, name: &syn::Ident, def: ClosureDef, placeholder: Value) {
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(Binding {

@@ -243,6 +243,24 @@ impl Lowerer<'_> {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
         };
+        // `let basis = vec![Box::new(|t| ..), ..];`: each closure bound by a `let` of its own.
+        if self.lower_fn_list_let(local).is_some() {
+            return Some(());
+        }
+        // `let phi = &sq;` of a closure bound by `let`: the same closure.
+        if let (syn::Pat::Ident(pi), syn::Expr::Path(p)) = (pat, strip_ref(&init.expr)) {
+            if let Some(def) = p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup_closure(&id.to_string()))
+            {
+                if pi.by_ref.is_none() && pi.subpat.is_none() {
+                    let placeholder = self.unit(init.expr.span());
+                    self.bind_closure_alias(&pi.ident, def, placeholder);
+                    return Some(());
+                }
+            }
+        }
         // `let f = match kind { 0 => |v| v.tanh(), _ => |v| v.max(0.0) };`: one error at the
         // `match` (not one per closure), saying to choose inside one closure.
         if let (Some(first), syn::Pat::Ident(pi)) = (closure_arm(&init.expr), pat) {
@@ -1556,5 +1574,13 @@ fn closure_arm(e: &syn::Expr) -> Option<&syn::ExprClosure> {
         closures.first().copied()
     } else {
         None
+    }
+}
+
+/// `e` without parentheses and shared borrows (`&sq`, `(&sq)`).
+fn strip_ref(e: &syn::Expr) -> &syn::Expr {
+    match super::place::strip(e) {
+        syn::Expr::Reference(r) if r.mutability.is_none() => strip_ref(&r.expr),
+        other => other,
     }
 }

@@ -1,0 +1,335 @@
+//! A list of closures written in the body and iterated by a `for` loop: basis functions
+//! summed with weights, the activations of a network's layers.
+//!
+//! ```text
+//! let basis: Vec<Box<dyn Fn(f64) -> f64>> = vec![Box::new(|t| 1.0), Box::new(|t| t.sin())];
+//! for (phi, wk) in basis.iter().zip(w) { y += wk * phi(t); }
+//! ```
+//!
+//! A closure has no tangent type, so the list is never built: each element is bound as a
+//! `let` closure where the list is written (`let <hidden k> = |t| ..;`, with what it
+//! borrows there), and the loop runs over the positions, binding the loop's name to the
+//! element of each position in an arm of a `match` (a `let` closure called where it is
+//! called, as Rust calls it). The loop keeps its `break`, `continue` and label. Other uses
+//! of the list than these loops and `len()` are reported at the use.
+
+use super::place::strip;
+use super::Lowerer;
+use crate::callee::{Adaptor, StdMacro, StdMethod};
+use crate::ir::Value;
+use crate::splice::{fill, path_expr, Hole};
+use syn::spanned::Spanned;
+
+/// The closures of a list bound by `let`: the hidden names their `let`s bind, in order.
+pub(crate) type FnList = Vec<syn::Ident>;
+
+/// The element `e` of a list of closures: a closure, or `Box::new` of one.
+fn element_closure(e: &syn::Expr) -> Option<&syn::ExprClosure> {
+    match strip(e) {
+        syn::Expr::Closure(c) => Some(c),
+        syn::Expr::Call(call) if call.args.len() == 1 => match strip(&call.func) {
+            syn::Expr::Path(p) if p.qself.is_none() && crate::callee::is_box_new(&p.path) => {
+                element_closure(&call.args[0])
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The ways a `for` loop walks a list of closures.
+enum Walk<'a> {
+    /// `for phi in &basis`, `basis.iter()`.
+    Each,
+    /// `for (k, phi) in basis.iter().enumerate()`.
+    Enumerate,
+    /// `for (phi, w) in basis.iter().zip(other)`: the other iterable.
+    ZipAfter(&'a syn::Expr),
+    /// `for (w, phi) in other.zip(&basis)`: the other iterator.
+    ZipBefore(&'a syn::Expr),
+}
+
+impl Lowerer<'_> {
+    /// `let basis = vec![Box::new(|t| ..), ..];` (or an array of closures, typed or not):
+    /// each closure bound by a `let` of its own, and `basis` bound to a placeholder the
+    /// loops over it recognise. `None` when `local` is no such list.
+    pub(crate) fn lower_fn_list_let(&mut self, local: &syn::Local) -> Option<()> {
+        let init = local.init.as_ref()?;
+        if init.diverge.is_some() {
+            return None;
+        }
+        let pat = match &local.pat {
+            syn::Pat::Type(pt) => &*pt.pat,
+            other => other,
+        };
+        let syn::Pat::Ident(pi) = pat else {
+            return None;
+        };
+        if pi.mutability.is_some() || pi.by_ref.is_some() || pi.subpat.is_some() {
+            return None;
+        }
+        let elems: Vec<syn::ExprClosure> = match strip(&init.expr) {
+            syn::Expr::Macro(m) if StdMacro::of_path(&m.mac.path) == Some(StdMacro::Vec) => m
+                .mac
+                .parse_body_with(
+                    syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+                )
+                .ok()?
+                .iter()
+                .map(|e| element_closure(e).cloned())
+                .collect::<Option<_>>()?,
+            syn::Expr::Array(a) => a
+                .elems
+                .iter()
+                .map(|e| element_closure(e).cloned())
+                .collect::<Option<_>>()?,
+            _ => return None,
+        };
+        if elems.is_empty() {
+            return None;
+        }
+        let mut names = Vec::new();
+        for (k, c) in elems.into_iter().enumerate() {
+            let name = quote::format_ident!("__fwdad_fn_{}_{}", pi.ident, k, span = c.span());
+            let local = syn::Local {
+                attrs: Vec::new(),
+                let_token: Default::default(),
+                pat: syn::Pat::Ident(syn::PatIdent {
+                    attrs: Vec::new(),
+                    by_ref: None,
+                    mutability: None,
+                    ident: name.clone(),
+                    subpat: None,
+                }),
+                init: Some(syn::LocalInit {
+                    eq_token: Default::default(),
+                    expr: Box::new(syn::Expr::Closure(c)),
+                    diverge: None,
+                }),
+                semi_token: Default::default(),
+            };
+            self.lower_local(&local)?;
+            names.push(name);
+        }
+        let placeholder = self.unit(init.expr.span());
+        self.fn_lists.insert(placeholder, names);
+        self.bind(&pi.ident, placeholder);
+        Some(())
+    }
+
+    /// The list of closures `e` names (`basis`, `&basis`, `basis.iter()`,
+    /// `(&basis).into_iter()`), if it names one.
+    fn fn_list_of(&self, e: &syn::Expr) -> Option<&FnList> {
+        match strip(e) {
+            syn::Expr::Reference(r) => self.fn_list_of(&r.expr),
+            syn::Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && matches!(
+                        Adaptor::from_name(&m.method.to_string()),
+                        Some(Adaptor::Iter | Adaptor::IntoIter)
+                    ) =>
+            {
+                self.fn_list_of(&m.receiver)
+            }
+            syn::Expr::Path(p) if p.qself.is_none() => {
+                let v = self.lookup(&p.path.get_ident()?.to_string())?;
+                self.fn_lists.get(&v)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `v` is the placeholder of a list of closures.
+    pub(crate) fn is_fn_list(&self, v: Value) -> bool {
+        self.fn_lists.contains_key(&v)
+    }
+
+    /// `basis.len()` of a list of closures: its length, a constant.
+    pub(crate) fn fn_list_len(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+        if StdMethod::from_name(&m.method.to_string()) != Some(StdMethod::Len) || !m.args.is_empty()
+        {
+            return None;
+        }
+        let list = self.fn_list_of(&m.receiver)?;
+        Some(syn::Expr::Lit(syn::ExprLit {
+            attrs: vec![],
+            lit: syn::Lit::Int(syn::LitInt::new(
+                &format!("{}usize", list.len()),
+                m.method.span(),
+            )),
+        }))
+    }
+
+    /// The list of closures at the root of an iterator chain (`basis.iter().zip(w).map(..)`),
+    /// which only a `for` loop walks: the path naming it, whose lowering reports it
+    /// before the chain's closures are.
+    pub(crate) fn fn_list_chain(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        let mut at = strip(e);
+        while let syn::Expr::MethodCall(m) = at {
+            at = strip(&m.receiver);
+        }
+        let root = match at {
+            syn::Expr::Reference(r) => strip(&r.expr),
+            other => other,
+        };
+        let syn::Expr::Path(p) = root else {
+            return None;
+        };
+        let v = self.lookup(&p.path.get_ident()?.to_string())?;
+        self.fn_lists.contains_key(&v).then(|| root.clone())
+    }
+
+    /// A `for` loop over a list of closures (see the module docs), as a loop over the
+    /// positions whose body binds the element in a `match`. `None` for any other loop.
+    pub(crate) fn desugar_fn_list_for(&self, f: &syn::ExprForLoop) -> Option<syn::Expr> {
+        let (list, walk) = self.fn_list_walk(&f.expr)?;
+        let span = f.for_token.span;
+        // The loop's pattern: the element's name, and the index's or the other item's.
+        let tuple = |p: &syn::Pat| match p {
+            syn::Pat::Tuple(t) if t.elems.len() == 2 => {
+                Some((t.elems[0].clone(), t.elems[1].clone()))
+            }
+            syn::Pat::Paren(p) => match &*p.pat {
+                syn::Pat::Tuple(t) if t.elems.len() == 2 => {
+                    Some((t.elems[0].clone(), t.elems[1].clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let (elem, other): (syn::Pat, Option<syn::Pat>) = match &walk {
+            Walk::Each => ((*f.pat).clone(), None),
+            Walk::Enumerate => {
+                let (k, e) = tuple(&f.pat)?;
+                (e, Some(k))
+            }
+            Walk::ZipAfter(_) => {
+                let (e, o) = tuple(&f.pat)?;
+                (e, Some(o))
+            }
+            Walk::ZipBefore(_) => {
+                let (o, e) = tuple(&f.pat)?;
+                (e, Some(o))
+            }
+        };
+        // The element is called by its name: bound to a name, nothing else.
+        let syn::Pat::Ident(pi) = &elem else {
+            return None;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() {
+            return None;
+        }
+        let n = list.len();
+        let len = syn::Expr::Lit(syn::ExprLit {
+            attrs: vec![],
+            lit: syn::Lit::Int(syn::LitInt::new(&format!("{n}usize"), span)),
+        });
+        let body = syn::Expr::Block(syn::ExprBlock {
+            attrs: Vec::new(),
+            label: None,
+            block: f.body.clone(),
+        });
+        let mut arms: Vec<syn::Arm> = Vec::new();
+        for (k, name) in list.iter().enumerate() {
+            let template: syn::Expr = match (&walk, &other) {
+                (Walk::Enumerate, Some(_)) => syn::parse_quote_spanned!(span=> {
+                    let __fwdad_other = __fwdad_k;
+                    let __fwdad_elem = &__fwdad_fn;
+                    __fwdad_body
+                }),
+                _ => syn::parse_quote_spanned!(span=> {
+                    let __fwdad_elem = &__fwdad_fn;
+                    __fwdad_body
+                }),
+            };
+            let fn_path = path_expr(name);
+            let mut holes = vec![
+                ("__fwdad_elem", Hole::Pat(&elem)),
+                ("__fwdad_fn", Hole::Expr(&fn_path)),
+                ("__fwdad_body", Hole::Expr(&body)),
+            ];
+            if let (Walk::Enumerate, Some(o)) = (&walk, &other) {
+                holes.push(("__fwdad_other", Hole::Pat(o)));
+            }
+            let arm_body = fill(template, &holes);
+            arms.push(syn::Arm {
+                attrs: Vec::new(),
+                pat: syn::Pat::Lit(syn::ExprLit {
+                    attrs: vec![],
+                    lit: syn::Lit::Int(syn::LitInt::new(&format!("{k}usize"), span)),
+                }),
+                guard: None,
+                fat_arrow_token: Default::default(),
+                body: Box::new(arm_body),
+                comma: Some(Default::default()),
+            });
+        }
+        let mut dispatch: syn::ExprMatch = syn::parse_quote_spanned!(span=>
+            match __fwdad_k {
+                _ => ::core::unreachable!(),
+            }
+        );
+        let fallback = dispatch.arms.pop()?;
+        dispatch.arms.extend(arms);
+        dispatch.arms.push(fallback);
+        let dispatch = syn::Expr::Match(dispatch);
+        let mut rewritten: syn::ExprForLoop = match &walk {
+            Walk::Each | Walk::Enumerate => syn::parse_quote_spanned!(span=>
+                for __fwdad_k in 0..__fwdad_len {
+                    __fwdad_dispatch;
+                }
+            ),
+            Walk::ZipAfter(_) | Walk::ZipBefore(_) => syn::parse_quote_spanned!(span=>
+                for (__fwdad_k, __fwdad_other) in __fwdad_iter.enumerate().take(__fwdad_len) {
+                    __fwdad_dispatch;
+                }
+            ),
+        };
+        rewritten.label = f.label.clone();
+        let iter: Option<syn::Expr> = match &walk {
+            Walk::ZipAfter(o) => Some(match strip(o) {
+                // `zip(w)` of a slice or a `Vec` (`&w` too): its items, borrowed.
+                syn::Expr::Path(_) => fill(
+                    syn::parse_quote_spanned!(span=> __fwdad_src.iter()),
+                    &[("__fwdad_src", Hole::Expr(o))],
+                ),
+                syn::Expr::Reference(r) if r.mutability.is_none() => fill(
+                    syn::parse_quote_spanned!(span=> __fwdad_src.iter()),
+                    &[("__fwdad_src", Hole::Expr(&r.expr))],
+                ),
+                syn::Expr::MethodCall(_) => (*o).clone(),
+                _ => return None,
+            }),
+            Walk::ZipBefore(o) => Some((*o).clone()),
+            _ => None,
+        };
+        let mut holes = vec![
+            ("__fwdad_len", Hole::Expr(&len)),
+            ("__fwdad_dispatch", Hole::Expr(&dispatch)),
+        ];
+        let other_pat = other.clone();
+        if let (Some(iter), Some(o)) = (&iter, &other_pat) {
+            holes.push(("__fwdad_iter", Hole::Expr(iter)));
+            holes.push(("__fwdad_other", Hole::Pat(o)));
+        }
+        Some(fill(syn::Expr::ForLoop(rewritten), &holes))
+    }
+
+    /// The list a loop walks and how.
+    fn fn_list_walk<'e>(&self, e: &'e syn::Expr) -> Option<(&FnList, Walk<'e>)> {
+        if let Some(list) = self.fn_list_of(e) {
+            return Some((list, Walk::Each));
+        }
+        let syn::Expr::MethodCall(m) = strip(e) else {
+            return None;
+        };
+        match (Adaptor::from_name(&m.method.to_string())?, m.args.len()) {
+            (Adaptor::Enumerate, 0) => Some((self.fn_list_of(&m.receiver)?, Walk::Enumerate)),
+            (Adaptor::Zip, 1) => match self.fn_list_of(&m.receiver) {
+                Some(list) => Some((list, Walk::ZipAfter(&m.args[0]))),
+                None => Some((self.fn_list_of(&m.args[0])?, Walk::ZipBefore(&m.receiver))),
+            },
+            _ => None,
+        }
+    }
+}
