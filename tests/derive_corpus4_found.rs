@@ -1,15 +1,15 @@
 //! Constructs the fourth verbatim corpus (`tests/kurbo_shapes_verbatim.rs`) found, each in
 //! a small program written the way kurbo writes it, against closed forms, primals bit for
-//! bit: an operator's method called by its name on a value of the user's type
+//! bit: an operator's method called by its name on `self` in another operator's `impl`
 //! (`*self = self.mul(other)` in kurbo's `impl MulAssign for Affine`,
-//! `self.mul_assign(other.recip())` in its `impl DivAssign<f64> for Vec2`, `v.neg()`),
-//! which had no rule ("`Affine` has no forward rule for its method `mul`"); and a trait
+//! `self.mul_assign(other.recip())` in its `impl DivAssign<f64> for Vec2`), which had no
+//! rule ("`Affine` has no forward rule for its method `mul`"); and a trait
 //! with a `where` clause on an associated type of its supertrait (kurbo's
 //! `trait ParamCurveCurvature: ParamCurveDeriv where Self::DerivResult: ParamCurveDeriv`,
 //! whose default `curvature` differentiates twice), rejected.
 
 use fwdad::prelude::*;
-use std::ops::{Add, DivAssign, Mul, MulAssign, Neg};
+use std::ops::{Add, DivAssign, Mul, MulAssign, Neg, Sub};
 
 /// A 2×2 linear map, columns `[a, b]`, `[c, d]`.
 #[derive(Clone, Copy, Debug, PartialEq, fwdad::Differentiable)]
@@ -83,6 +83,14 @@ impl Neg for V2 {
 }
 
 #[derive_frule]
+impl Sub for V2 {
+    type Output = V2;
+    fn sub(self, o: V2) -> V2 {
+        self.add(-o)
+    }
+}
+
+#[derive_frule]
 impl MulAssign<f64> for V2 {
     fn mul_assign(&mut self, k: f64) {
         self.x *= k;
@@ -97,7 +105,7 @@ impl DivAssign<f64> for V2 {
     }
 }
 
-/// `n` turns by `th` composed in place, applied to `v / 2`, then `w - (that)` by name.
+/// `n` turns by `th` composed in place, applied to `v / 2`, then `w - (that)`.
 #[derive_frule]
 fn turned(th: f64, n: usize, v: &[f64; 2], w: &[f64; 2]) -> [f64; 2] {
     let mut view = M2::rotate(0.0);
@@ -108,7 +116,7 @@ fn turned(th: f64, n: usize, v: &[f64; 2], w: &[f64; 2]) -> [f64; 2] {
     d /= 2.0;
     let q = view * d;
     let e = V2 { x: w[0], y: w[1] };
-    let r = e.add(q.neg());
+    let r = e - q;
     [r.x, r.y]
 }
 

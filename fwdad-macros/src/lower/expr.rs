@@ -210,10 +210,7 @@ impl Lowerer<'_> {
                 }
             }
             syn::Expr::MethodCall(m) => {
-                match super::iterate::desugar_method(m)
-                    .or_else(|| self.desugar_idiom(m))
-                    .or_else(|| self.desugar_operator_method(m))
-                {
+                match super::iterate::desugar_method(m).or_else(|| self.desugar_idiom(m)) {
                     Some(e) => self.lower_expr(&e),
                     None => self.lower_method_call(m),
                 }

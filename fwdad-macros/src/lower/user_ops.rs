@@ -391,68 +391,6 @@ impl Lowerer<'_> {
             if matches!(self.func.values[*arg].ty.deref_all_pub(), TypeHint::Unknown))
     }
 
-    /// `a.mul(b)`, `self.mul_assign(k)`, `v.neg()`: an operator's own method called by
-    /// name on a local (or `self`) of a user type is the operator (`a * b`, `*self *= k`,
-    /// `-v`), whose rule is found by the operands' types as the operator's is (kurbo's
-    /// `impl MulAssign for Affine { fn mul_assign(&mut self, o: Affine) { *self =
-    /// self.mul(o); } }`). A reference (`&mut self`) is read through, as method calls
-    /// auto-deref. `None` for any other call.
-    pub(crate) fn desugar_operator_method(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
-        use syn::{BinOp as B, Token};
-        if m.turbofish.is_some() {
-            return None;
-        }
-        let syn::Expr::Path(p) = super::place::strip(&m.receiver) else {
-            return None;
-        };
-        let v = self.lookup(&p.path.get_ident()?.to_string())?;
-        if !self.is_user_value(v) {
-            return None;
-        }
-        let span = m.method.span();
-        let by_ref = matches!(self.func.values[v].ty, TypeHint::Ref(_));
-        let recv = match by_ref {
-            true => syn::Expr::Unary(syn::ExprUnary {
-                attrs: vec![],
-                op: syn::UnOp::Deref(Token![*](span)),
-                expr: Box::new((*m.receiver).clone()),
-            }),
-            false => (*m.receiver).clone(),
-        };
-        let op = UserOp::from_method(&m.method.to_string())?;
-        if op.is_unary() {
-            return m.args.is_empty().then(|| {
-                syn::Expr::Unary(syn::ExprUnary {
-                    attrs: vec![],
-                    op: syn::UnOp::Neg(Token![-](span)),
-                    expr: Box::new(recv),
-                })
-            });
-        }
-        let [arg] = m.args.iter().collect::<Vec<_>>()[..] else {
-            return None;
-        };
-        let op = match op {
-            UserOp::Add => B::Add(Token![+](span)),
-            UserOp::Sub => B::Sub(Token![-](span)),
-            UserOp::Mul => B::Mul(Token![*](span)),
-            UserOp::Div => B::Div(Token![/](span)),
-            UserOp::Rem => B::Rem(Token![%](span)),
-            UserOp::AddAssign => B::AddAssign(Token![+=](span)),
-            UserOp::SubAssign => B::SubAssign(Token![-=](span)),
-            UserOp::MulAssign => B::MulAssign(Token![*=](span)),
-            UserOp::DivAssign => B::DivAssign(Token![/=](span)),
-            UserOp::RemAssign => B::RemAssign(Token![%=](span)),
-            UserOp::Neg | UserOp::Index | UserOp::IndexMut => return None,
-        };
-        Some(syn::Expr::Binary(syn::ExprBinary {
-            attrs: vec![],
-            left: Box::new(recv),
-            op,
-            right: Box::new(arg.clone()),
-        }))
-    }
-
     pub(crate) fn is_user_value(&self, v: Value) -> bool {
         self.user.get(&v) == Some(&UserShape::Value)
     }
