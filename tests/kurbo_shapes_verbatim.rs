@@ -21,8 +21,9 @@
 //! `arrayvec::ArrayVec`, which has no tangent type, so `QuadBez::nearest`,
 //! `ParamCurveExtrema` and `bounding_box` stay out (see the report in `docs/limits.md`).
 
-// kurbo's `cfg_attr(feature = "serde" | "schemars")` derives, for features this crate does not have.
-#![allow(unexpected_cfgs)]
+// kurbo's `cfg_attr(feature = "serde" | "schemars")` derives, for features this crate does not have;
+// index loops over Jacobian and Hessian entries, as the closed forms are written.
+#![allow(unexpected_cfgs, clippy::needless_range_loop)]
 
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code, unused_imports, unused_macros, unexpected_cfgs, missing_docs)]
