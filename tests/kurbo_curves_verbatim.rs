@@ -1064,9 +1064,11 @@ pub mod kurbo {
 
 }
 
+use crate::kurbo::{
+    CubicBez, Line, ParamCurve, ParamCurveArclen, ParamCurveDeriv, Point, QuadBez, Vec2,
+};
 use fwdad::drivers::{bind, Var};
 use fwdad::prelude::*;
-use kurbo::{CubicBez, Line, ParamCurve, ParamCurveArclen, ParamCurveDeriv, Point, QuadBez, Vec2};
 
 /// The point of a cubic Bézier at `t`, from its control points `[x0, y0, .., x3, y3]`.
 #[derive_frule]
@@ -1332,10 +1334,10 @@ fn generic_curves_through_their_traits() {
     let r = straightness_frule(
         Dual::new(
             &q,
-            &kurbo::quadbez::QuadBezTangent {
-                p0: kurbo::point::PointTangent { x: 0.0, y: 0.0 },
-                p1: kurbo::point::PointTangent { x: 0.0, y: 1.0 },
-                p2: kurbo::point::PointTangent { x: 0.0, y: 0.0 },
+            &crate::kurbo::quadbez::QuadBezTangent {
+                p0: crate::kurbo::point::PointTangent { x: 0.0, y: 0.0 },
+                p1: crate::kurbo::point::PointTangent { x: 0.0, y: 1.0 },
+                p2: crate::kurbo::point::PointTangent { x: 0.0, y: 0.0 },
             },
         ),
         Dual::new(1e-9, 0.0),

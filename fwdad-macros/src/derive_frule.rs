@@ -384,6 +384,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 m.vis = syn::parse_quote!(pub);
             }
             crate::user_ops::replace_assoc_types(&imp, &mut m);
+            if operator.is_some() {
+                crate::user_ops::self_operator_calls(&mut m);
+            }
             let m = &m;
             let mut func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
             if let Some(op) = &operator {
@@ -1749,6 +1752,9 @@ fn method_entry_consts(
 }
 
 /// Checks what the rule's signature needs; reports what is not supported.
+/// The error at another crate's inline vector of floats in a signature or on a `let`.
+pub(crate) const INLINE_VEC: &str = "`#[derive_frule]` does not support another crate's inline vector (`ArrayVec`, `SmallVec`, `TinyVec`) holding floats: it has no tangent type; use a `Vec` (`Vec::with_capacity(n)`, `push`), or an array with the count of its elements in use (`([f64; 3], usize)`)";
+
 pub(crate) fn check_signature(
     sig: &syn::Signature,
     diag: &mut Diagnostics,
@@ -1810,6 +1816,9 @@ pub(crate) fn check_signature(
                         "`#[derive_frule]` does not support function values as parameters (`dyn Fn`, `impl Fn`, `fn(..)`): a derived body can only call functions by path; call the function directly, or pass its result",
                     );
                 }
+                if let Some(v) = crate::types::inline_vec_of_floats(&t.ty) {
+                    diag.error_spanned(v, INLINE_VEC);
+                }
                 if contains_raw_pointer(&t.ty) {
                     diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
@@ -1841,6 +1850,9 @@ pub(crate) fn check_signature(
         &output,
         &crate::higher_order::fn_type_params(&sig.generics),
     );
+    if let Some(v) = crate::types::inline_vec_of_floats(&output) {
+        diag.error_spanned(v, INLINE_VEC);
+    }
     if let (false, syn::Type::ImplTrait(it)) = (fn_output, &output) {
         diag.error(
             it.span(),

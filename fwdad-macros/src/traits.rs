@@ -539,12 +539,6 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
     if let Some(g) = tr.generics.params.first() {
         diag.error_spanned(g, format!("`#[derive_frule]` does not support generic traits (`trait {name}<..>`): its rules would depend on the parameters; write the trait without them"));
     }
-    if let Some(w) = &tr.generics.where_clause {
-        diag.error_spanned(
-            w,
-            format!("`#[derive_frule]` does not support a `where` clause on trait `{name}`"),
-        );
-    }
     if let Some(op) = number_supertrait(&tr) {
         diag.error_spanned(
             op,
@@ -569,7 +563,21 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let e = e.to_compile_error();
         return quote!(#tr #e);
     }
-    let dyn_ok = dyn_compatible(&tr);
+    // A `where` clause on the trait (kurbo's `trait ParamCurveCurvature: ParamCurveDeriv
+    // where Self::DerivResult: ParamCurveDeriv`) is not implied by a bound `T: Tr`: every
+    // item generic over an implementing type restates it, `Self` being that type.
+    let where_for = |ty: &syn::Type| -> TokenStream {
+        use syn::visit_mut::VisitMut;
+        let Some(w) = &tr.generics.where_clause else {
+            return TokenStream::new();
+        };
+        let mut preds = w.predicates.clone();
+        for p in preds.iter_mut() {
+            crate::derive_frule::ReplaceSelfType(ty).visit_where_predicate_mut(p);
+        }
+        quote!(#preds)
+    };
+    let dyn_ok = dyn_compatible(&tr) && tr.generics.where_clause.is_none();
     let vis = &tr.vis;
     let table = table_name(name);
     let key = trait_key(name);
@@ -628,6 +636,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         tp.bounds.push(syn::TypeParamBound::Trait(bound));
         tp.colon_token = Some(Default::default());
         generics.params.push(syn::GenericParam::Type(tp));
+        generics.where_clause = tr.generics.where_clause.clone();
         let func = method_as_fn(&as_impl, &self_ty, name, &generics);
         let mut scratch = Diagnostics::new();
         let fsig = check_signature(&func.sig, &mut scratch, true);
@@ -760,6 +769,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         // The marker's rule: for a type, its `__fwdad_frule_m`.
         let t_ty: syn::Type = syn::parse_quote!(__FwdadT);
         let tys_t = arg_duals(ms, &t_ty, &rt);
+        let t_where = where_for(&t_ty);
         let out_t = out_dual(ms, &t_ty, &rt);
         let lt = lt();
         outside.extend(quote! {
@@ -770,6 +780,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             #[automatically_derived]
             impl<#lt, __FwdadT: #name + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #s: #rt::Mode>
                 #rt::Frule<(#(#tys_t,)*), #s> for #marker<__FwdadT>
+            where
+                #t_where
             {
                 type Output = #out_t;
                 #[inline(always)]
@@ -1079,6 +1091,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         }
     }
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);
+    let holder_where = where_for(&syn::parse_quote!(__FwdadT));
     // Lifetimes `'a`, `'b`: the trait has no generics to clash with, and rustc lists
     // these impls by them ("the following other types implement `ZeroTangent`").
     let dyn_items =
@@ -1187,7 +1200,10 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         #vis struct #holder<__FwdadT>(::core::marker::PhantomData<__FwdadT>);
 
         #[automatically_derived]
-        impl<__FwdadT: #name + #rt::ZeroTangent<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + 'static> #holder<__FwdadT> {
+        impl<__FwdadT: #name + #rt::ZeroTangent<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + 'static> #holder<__FwdadT>
+        where
+            #holder_where
+        {
             const TABLE: #table = #table { #table_init };
         }
 

@@ -210,6 +210,24 @@ pub fn queue_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
     collection_of_floats(ty, TypeClass::Queue)
 }
 
+/// Another crate's inline vector holding floats (`ArrayVec<f64, 3>`, `SmallVec<[f64; 4]>`),
+/// or a reference to one: its type, for the error that says to use a `Vec` (it has no
+/// tangent type).
+pub fn inline_vec_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
+    let p = match ty {
+        syn::Type::Reference(r) => return inline_vec_of_floats(&r.elem),
+        syn::Type::Path(p) if crate::callee::is_inline_vec(&p.path) => p,
+        _ => return None,
+    };
+    let syn::PathArguments::AngleBracketed(a) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
+    a.args
+        .iter()
+        .any(|g| matches!(g, syn::GenericArgument::Type(t) if holds_float(&TypeHint::from_type(t))))
+        .then_some(ty)
+}
+
 /// `ty` if it names a `std` collection of `class` with a type argument holding a float.
 fn collection_of_floats(ty: &syn::Type, class: TypeClass) -> Option<&syn::Type> {
     let syn::Type::Path(p) = ty else {

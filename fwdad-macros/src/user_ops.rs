@@ -201,3 +201,86 @@ impl VisitMut for ReplaceAssoc<'_> {
         syn::visit_mut::visit_type_mut(self, ty);
     }
 }
+
+/// In an operator's `impl`, the operator's methods called by name on `self` are the
+/// operators (`*self = self.mul(other)` in kurbo's `impl MulAssign for Affine`,
+/// `self.mul_assign(other.recip())` in its `impl DivAssign<f64> for Vec2`): rewritten so
+/// (`*self * other`, `*self *= other.recip()`), the rule is found by the operands' types
+/// as any operator's is. Only on `self` in an operator's `impl`, where such a name is the
+/// operator's: elsewhere a method `add` may be the type's own (`track.add(step)`).
+pub(crate) fn self_operator_calls(m: &mut syn::ImplItemFn) {
+    let by_ref =
+        matches!(m.sig.inputs.first(), Some(syn::FnArg::Receiver(r)) if r.reference.is_some());
+    SelfOperatorCalls { by_ref }.visit_block_mut(&mut m.block);
+}
+
+struct SelfOperatorCalls {
+    by_ref: bool,
+}
+
+impl VisitMut for SelfOperatorCalls {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let Some(op) = self.operator_call(e) {
+            *e = op;
+        }
+    }
+    // A closure or nested item has a `self` of its own context: left alone.
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl SelfOperatorCalls {
+    fn operator_call(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        use syn::{BinOp as B, Token};
+        let syn::Expr::MethodCall(m) = e else {
+            return None;
+        };
+        let syn::Expr::Path(p) = &*m.receiver else {
+            return None;
+        };
+        if m.turbofish.is_some() || !p.path.is_ident("self") {
+            return None;
+        }
+        let op = UserOp::from_method(&m.method.to_string())?;
+        let span = m.method.span();
+        let recv = match self.by_ref {
+            true => syn::Expr::Unary(syn::ExprUnary {
+                attrs: vec![],
+                op: syn::UnOp::Deref(Token![*](span)),
+                expr: m.receiver.clone(),
+            }),
+            false => (*m.receiver).clone(),
+        };
+        if op.is_unary() {
+            return m.args.is_empty().then(|| {
+                syn::Expr::Unary(syn::ExprUnary {
+                    attrs: vec![],
+                    op: syn::UnOp::Neg(Token![-](span)),
+                    expr: Box::new(recv),
+                })
+            });
+        }
+        let [arg] = m.args.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let op = match op {
+            UserOp::Add => B::Add(Token![+](span)),
+            UserOp::Sub => B::Sub(Token![-](span)),
+            UserOp::Mul => B::Mul(Token![*](span)),
+            UserOp::Div => B::Div(Token![/](span)),
+            UserOp::Rem => B::Rem(Token![%](span)),
+            UserOp::AddAssign => B::AddAssign(Token![+=](span)),
+            UserOp::SubAssign => B::SubAssign(Token![-=](span)),
+            UserOp::MulAssign => B::MulAssign(Token![*=](span)),
+            UserOp::DivAssign => B::DivAssign(Token![/=](span)),
+            UserOp::RemAssign => B::RemAssign(Token![%=](span)),
+            UserOp::Neg | UserOp::Index | UserOp::IndexMut => return None,
+        };
+        Some(syn::Expr::Binary(syn::ExprBinary {
+            attrs: vec![],
+            left: Box::new(recv),
+            op,
+            right: Box::new(arg.clone()),
+        }))
+    }
+}

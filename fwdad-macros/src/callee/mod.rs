@@ -40,7 +40,7 @@ pub use paths::{
     is_std_float_method_without_rule, is_tuple_ctor, is_vec_from, is_vec_type, map_ctor,
     variant_type, AssocCall, CloneOrIdentity, MapCtor, PathCallee, Wrapper,
 };
-pub use types::{StdType, TypeClass};
+pub use types::{is_inline_vec, StdType, TypeClass};
 
 /// Defines a `Copy` enum whose variants are named by string literals, with `name()`,
 /// `from_name()` and `ALL`.

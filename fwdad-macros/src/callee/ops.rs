@@ -48,6 +48,18 @@ impl UserOp {
         })
     }
 
+    /// The arithmetic operator whose trait method is `name` (`mul` → `Mul`, `mul_assign`
+    /// → `MulAssign`, `neg` → `Neg`), for an operator's method called by its name
+    /// (`self.mul(other)`); not `index`/`index_mut`.
+    pub fn from_method(name: &str) -> Option<UserOp> {
+        use UserOp::*;
+        [
+            Add, Sub, Mul, Div, Rem, Neg, AddAssign, SubAssign, MulAssign, DivAssign, RemAssign,
+        ]
+        .into_iter()
+        .find(|op| op.method_name() == name)
+    }
+
     /// The trait's name (also the runtime's tag type, `user_ops::Add`).
     pub fn trait_name(self) -> &'static str {
         match self {

@@ -84,3 +84,16 @@ impl StdType {
         }
     }
 }
+
+/// Another crate's inline vector (`arrayvec::ArrayVec<f64, 3>`, `smallvec::SmallVec<[f64;
+/// 4]>`, `tinyvec::ArrayVec`, `TinyVec`), named by the last segment of `path`: no tangent
+/// type (fwdad implements `Differentiable` for `Vec`, and the orphan rule keeps you from
+/// implementing it for these).
+pub fn is_inline_vec(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| {
+        matches!(
+            s.ident.to_string().as_str(),
+            "ArrayVec" | "SmallVec" | "TinyVec"
+        )
+    })
+}

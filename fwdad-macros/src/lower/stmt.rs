@@ -328,6 +328,10 @@ impl Lowerer<'_> {
                 }
             }
         }
+        if let Some(v) = ty.and_then(crate::types::inline_vec_of_floats) {
+            self.diag.error_spanned(v, crate::derive_frule::INLINE_VEC);
+            return Some(());
+        }
         if let Some(queue) = ty.and_then(crate::types::queue_of_floats) {
             self.diag.error_spanned(
                 queue,
