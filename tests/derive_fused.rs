@@ -4,6 +4,9 @@
 //! plain function's bit for bit, the lanes are `Batch`'s to rounding and match central
 //! finite differences.
 
+// The checks index outputs and inputs in loops, as their authors write them.
+#![allow(clippy::needless_range_loop)]
+
 use fwdad::prelude::*;
 use fwdad::{Batch, Fused};
 
@@ -56,18 +59,21 @@ fn reproject_batch() -> Dual<[f64; 2], [Batch<f64, 12>; 2]> {
     <reproject as Frule<_, Batch<f64, 12>>>::frule(&reproject {}, args)
 }
 
-fn reproject_fused() -> Dual<[f64; 2], [Fused<Batch<f64, 12>>; 2]> {
+/// `reproject`'s dual in the `Fused` mode of 12 lanes.
+type FusedProjection = Dual<[f64; 2], [Fused<Batch<f64, 12>>; 2]>;
+
+fn reproject_fused() -> FusedProjection {
     let (sc, sx) = unit_seeds(Fused);
     let args = (Dual::new(&CAM[..], &sc[..]), Dual::new(&POINT[..], &sx[..]));
     <reproject as Frule<_, Fused<Batch<f64, 12>>>>::frule(&reproject {}, args)
 }
 
 /// `reproject_fused` compiled for AVX2 and FMA, if this CPU has them.
-fn reproject_fused_wide() -> Option<Dual<[f64; 2], [Fused<Batch<f64, 12>>; 2]>> {
+fn reproject_fused_wide() -> Option<FusedProjection> {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2,fma")]
-        fn wide() -> Dual<[f64; 2], [Fused<Batch<f64, 12>>; 2]> {
+        fn wide() -> FusedProjection {
             reproject_fused()
         }
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
