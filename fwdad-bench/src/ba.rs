@@ -59,6 +59,50 @@ pub fn ba_residual(cam: &[f64], x: &[f64], w: f64, fx: f64, fy: f64) -> [f64; 2]
     [w * (projx - fx), w * (projy - fy)]
 }
 
+/// [`ba_residual`], its rule always inlined (`#[inline(always)]` holds for the rule): the
+/// rule compiled inside a caller built for wider vectors (issue 30, runtime dispatch).
+#[derive_frule]
+#[inline(always)]
+pub fn ba_residual_inline(cam: &[f64], x: &[f64], w: f64, fx: f64, fy: f64) -> [f64; 2] {
+    let r0 = cam[0];
+    let r1 = cam[1];
+    let r2 = cam[2];
+    let xo0 = x[0] - cam[3];
+    let xo1 = x[1] - cam[4];
+    let xo2 = x[2] - cam[5];
+    let sqtheta = r0 * r0 + r1 * r1 + r2 * r2;
+    let (xc0, xc1, xc2) = if sqtheta != 0.0 {
+        let theta = sqtheta.sqrt();
+        let st = theta.sin();
+        let ct = theta.cos();
+        let w0 = r0 / theta;
+        let w1 = r1 / theta;
+        let w2 = r2 / theta;
+        let wx0 = w1 * xo2 - w2 * xo1;
+        let wx1 = w2 * xo0 - w0 * xo2;
+        let wx2 = w0 * xo1 - w1 * xo0;
+        let tmp = (w0 * xo0 + w1 * xo1 + w2 * xo2) * (1.0 - ct);
+        (
+            xo0 * ct + wx0 * st + w0 * tmp,
+            xo1 * ct + wx1 * st + w1 * tmp,
+            xo2 * ct + wx2 * st + w2 * tmp,
+        )
+    } else {
+        (
+            xo0 + (r1 * xo2 - r2 * xo1),
+            xo1 + (r2 * xo0 - r0 * xo2),
+            xo2 + (r0 * xo1 - r1 * xo0),
+        )
+    };
+    let px = xc0 / xc2;
+    let py = xc1 / xc2;
+    let rsq = px * px + py * py;
+    let l = 1.0 + cam[9] * rsq + cam[10] * rsq * rsq;
+    let projx = px * l * cam[6] + cam[7];
+    let projy = py * l * cam[6] + cam[8];
+    [w * (projx - fx), w * (projy - fy)]
+}
+
 /// [`ba_residual`] of the 15 block parameters in one slice `[cam, x, w]`, for the
 /// `jacobian` driver.
 #[derive_frule]
@@ -457,6 +501,65 @@ pub fn block_rule(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK]
     out
 }
 
+/// [`block_rule`] through [`ba_residual_inline`]: the rule inlined into the caller.
+#[inline(always)]
+pub fn block_rule_inline(inst: &Instance, i: usize, seeds: &Seeds) -> [f64; 2 * NBLOCK] {
+    type B = Batch<f64, NBLOCK>;
+    let (cam, x, w, fx, fy) = inst.observation(i);
+    let y = <ba_residual_inline as Frule<_, B>>::frule(
+        &ba_residual_inline {},
+        (
+            Dual::new(cam, &seeds.cam[..]),
+            Dual::new(x, &seeds.x[..]),
+            Dual::new(w, seeds.w),
+            Dual::new(fx, B::default()),
+            Dual::new(fy, B::default()),
+        ),
+    );
+    let mut out = [0.0; 2 * NBLOCK];
+    out[..NBLOCK].copy_from_slice(&y.tangent[0].0);
+    out[NBLOCK..].copy_from_slice(&y.tangent[1].0);
+    out
+}
+
+/// [`Seeds`] as [`fwdad::Fused`] tangents (updates by fused multiply-adds).
+pub struct FusedSeeds {
+    cam: [fwdad::Fused<Batch<f64, NBLOCK>>; NCAM],
+    x: [fwdad::Fused<Batch<f64, NBLOCK>>; 3],
+    w: fwdad::Fused<Batch<f64, NBLOCK>>,
+}
+
+impl From<&Seeds> for FusedSeeds {
+    fn from(s: &Seeds) -> Self {
+        FusedSeeds {
+            cam: s.cam.map(fwdad::Fused),
+            x: s.x.map(fwdad::Fused),
+            w: fwdad::Fused(s.w),
+        }
+    }
+}
+
+/// [`block_rule_inline`] in the [`fwdad::Fused`] mode: for a caller compiled with FMA.
+#[inline(always)]
+pub fn block_rule_fused(inst: &Instance, i: usize, seeds: &FusedSeeds) -> [f64; 2 * NBLOCK] {
+    type B = fwdad::Fused<Batch<f64, NBLOCK>>;
+    let (cam, x, w, fx, fy) = inst.observation(i);
+    let y = <ba_residual_inline as Frule<_, B>>::frule(
+        &ba_residual_inline {},
+        (
+            Dual::new(cam, &seeds.cam[..]),
+            Dual::new(x, &seeds.x[..]),
+            Dual::new(w, seeds.w),
+            Dual::new(fx, B::default()),
+            Dual::new(fy, B::default()),
+        ),
+    );
+    let mut out = [0.0; 2 * NBLOCK];
+    out[..NBLOCK].copy_from_slice(&y.tangent[0].0 .0);
+    out[NBLOCK..].copy_from_slice(&y.tangent[1].0 .0);
+    out
+}
+
 /// One block by [`ba_residual`]'s Jacobian entry (`Frule::chain_jacobian`, what
 /// `jacobian` and `BlockJacobianWorkspace` call for a rule whose body is one chain): the
 /// backward sweep's coefficients written to the block's columns (camera 0..11, point
@@ -655,6 +758,13 @@ mod tests {
             assert_close("ba rule", &block_rule(&inst, i, &seeds), &hand);
             assert_close("ba entry", &block_entry(&inst, i, &seeds), &hand);
             assert_close("ba expert", &block_expert(&inst, i, &seeds), &hand);
+            assert_close(
+                "ba rule inlined",
+                &block_rule_inline(&inst, i, &seeds),
+                &hand,
+            );
+            let fused = FusedSeeds::from(&seeds);
+            assert_close("ba rule fused", &block_rule_fused(&inst, i, &fused), &hand);
             assert_close(
                 "ba seeds product",
                 &block_seed_product(&hand, &seeds),

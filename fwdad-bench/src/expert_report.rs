@@ -666,7 +666,8 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
     let blocks: Vec<_> = (0..inst.p)
         .map(|i| ba::block_entry(&inst, i, &seeds))
         .collect();
-    let (inst, seeds, blocks) = (&inst, &seeds, &blocks);
+    let fused = ba::FusedSeeds::from(&seeds);
+    let (inst, seeds, blocks, fused) = (&inst, &seeds, &blocks, &fused);
     (0..runs)
         .map(|_| {
             measure_kernel(
@@ -720,6 +721,34 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                         }),
                     ),
                     (
+                        "rule, AVX2+FMA function",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            blocks_rule_wide(inst, seeds)
+                        }),
+                    ),
+                    (
+                        "rule inlined",
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            (0..inst.p)
+                                .map(|i| whole(ba::block_rule_inline(inst, i, seeds)))
+                                .sum()
+                        }),
+                    ),
+                    (
+                        // Named only where it ran: the report's row reads this name.
+                        if wide_cpu() {
+                            FUSED_WIDE
+                        } else {
+                            "rule, Fused (no AVX2 and FMA here: not run)"
+                        },
+                        Box::new(|| {
+                            let inst = black_box(inst);
+                            blocks_rule_fused(inst, fused).unwrap_or(0.0)
+                        }),
+                    ),
+                    (
                         "seeds product",
                         Box::new(|| {
                             let seeds = black_box(seeds);
@@ -739,10 +768,71 @@ pub fn ba_batched(plan: Plan, runs: usize) -> Vec<Measured> {
                     (4, 0),
                     (4, 1),
                     (5, 0),
+                    (5, 6),
+                    (6, 0),
+                    (7, 0),
+                    (7, 6),
+                    (7, 1),
+                    (7, 2),
+                    (8, 0),
                 ],
             )
         })
         .collect()
+}
+
+/// The rule's blocks, computed in a function compiled for AVX2 and FMA when this CPU has
+/// them (runtime dispatch as a library would do it; the rule is inlined into it), else
+/// as [`ba::block_rule`] at the default target.
+fn blocks_rule_wide(inst: &ba::Instance, seeds: &ba::Seeds) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn wide(inst: &ba::Instance, seeds: &ba::Seeds) -> f64 {
+        (0..inst.p)
+            .map(|i| whole(ba::block_rule_inline(inst, i, seeds)))
+            .sum()
+    }
+    #[cfg(target_arch = "x86_64")]
+    if wide_cpu() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        return unsafe { wide(inst, seeds) };
+    }
+    (0..inst.p)
+        .map(|i| whole(ba::block_rule(inst, i, seeds)))
+        .sum()
+}
+
+/// The name of the rule's variant in [`fwdad::Fused`] mode inside a function compiled for
+/// AVX2 and FMA (runtime dispatch).
+pub const FUSED_WIDE: &str = "rule, Fused, AVX2+FMA function";
+
+/// Whether this CPU has AVX2 and FMA.
+fn wide_cpu() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// [`blocks_rule_wide`] with [`fwdad::Fused`] tangents (the seeds product by fused
+/// multiply-adds) when this CPU has AVX2 and FMA, else `None`.
+fn blocks_rule_fused(inst: &ba::Instance, seeds: &ba::FusedSeeds) -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn wide(inst: &ba::Instance, seeds: &ba::FusedSeeds) -> f64 {
+        (0..inst.p)
+            .map(|i| whole(ba::block_rule_fused(inst, i, seeds)))
+            .sum()
+    }
+    #[cfg(target_arch = "x86_64")]
+    if wide_cpu() {
+        // SAFETY: the CPU has AVX2 and FMA (checked just above).
+        return Some(unsafe { wide(inst, seeds) });
+    }
+    let _ = (inst, seeds);
+    None
 }
 
 /// The first entry of `a`, every entry kept: the compiler must compute the whole block
@@ -1175,6 +1265,15 @@ pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String
                 s,
                 "| ↳ the seeds product alone (the blocks precomputed, then each output's tangent `Σⱼ Jₖⱼ·ṗⱼ`: 28 updates of 15 lanes; what any pass with arbitrary seeds adds to the primal and its partials, so one batched pass costs at least 1 + this × the objective) | | {} | | | {} | | | |",
                 ns(m.time("seeds product").unwrap_or(f64::NAN)),
+                pct(p),
+            );
+        }
+        if let (Some(r), Some(p)) = (m.ratio(FUSED_WIDE, "expert"), m.ratio(FUSED_WIDE, "primal")) {
+            let _ = writeln!(
+                s,
+                "| ↳ same, runtime dispatch: the rule (`#[inline(always)]`) in `Fused` mode (updates by `mul_add`) inside a `#[target_feature(enable = \"avx2,fma\")]` function, AVX2 and FMA detected at run time; the objective, the expert and num-dual at the default target (`x86-64`) | | {} | | {} | {} | | | |",
+                ns(m.time(FUSED_WIDE).unwrap_or(f64::NAN)),
+                pct(r),
                 pct(p),
             );
         }

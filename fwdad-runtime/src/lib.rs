@@ -125,7 +125,8 @@ pub use implicit::{implicit_root, implicit_system, Residual};
 pub use num_traits as __num_traits;
 pub use real::Real;
 pub use tangent::{
-    Batch, Binary, Hyper, Lanes, MaybeZero, Mode, NoTangent, ScalarTangent, TangentSpace, Unary,
+    Batch, Binary, Fused, Hyper, Lanes, MaybeZero, Mode, NoTangent, ScalarTangent, TangentSpace,
+    Unary,
 };
 
 /// Every scalar rule as a free function (`ops::sin(x)`, `ops::mul(a, 2.0)`, ...): what

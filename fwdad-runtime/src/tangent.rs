@@ -116,6 +116,13 @@ pub trait ScalarTangent<F: Real>: Copy + Debug + PartialEq + Send + Sync + 'stat
     fn axpy(self, c: F, t: Self) -> Self {
         self.add(t.scale(c))
     }
+    /// [`axpy`](Self::axpy) with one rounding per lane where that is cheap: what
+    /// [`Fused`] calls (a fused multiply-add, for code compiled with FMA).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __axpy_fused(self, c: F, t: Self) -> Self {
+        self.axpy(c, t)
+    }
     /// Whether this tangent is exactly zero, so that a linearised chain may skip its term
     /// and the partial derivative behind it (a symbolic zero, as num-dual's and JAX's). A
     /// representation that cannot tell cheaply answers `false`.
@@ -241,6 +248,10 @@ impl<F: Real, const N: usize> ScalarTangent<F> for Batch<F, N> {
     #[inline(always)]
     fn axpy(self, c: F, t: Self) -> Self {
         Batch(F::__lanes_axpy(self.0, c, t.0))
+    }
+    #[inline(always)]
+    fn __axpy_fused(self, c: F, t: Self) -> Self {
+        Batch(F::__lanes_axpy_fused(self.0, c, t.0))
     }
     #[inline(always)]
     fn is_zero(&self) -> bool {
@@ -421,6 +432,14 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
             MaybeZero::new(self.tangent.axpy(c, t.tangent))
         }
     }
+    #[inline(always)]
+    fn __axpy_fused(self, c: F, t: Self) -> Self {
+        if t.live == 0 {
+            self
+        } else {
+            MaybeZero::new(self.tangent.__axpy_fused(c, t.tangent))
+        }
+    }
     /// The flag only: a tangent whose lanes cancelled to zero is not tested.
     #[inline(always)]
     fn is_zero(&self) -> bool {
@@ -455,6 +474,71 @@ impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for MaybeZero<T> {
         } else {
             MaybeZero::new(T::chain2(rule, x1, x2, y, dx1.tangent, dx2.tangent))
         }
+    }
+}
+
+/// `T` whose linearised updates `acc + c·t` are fused multiply-adds (`f64::mul_add`, one
+/// rounding per lane), everything else `T`'s: the mode of a pass compiled for FMA by
+/// runtime dispatch (issue 30). A rule called with it from code compiled for AVX2 and
+/// FMA takes four lanes per instruction; from default `x86-64` code each lane is a
+/// call to libm's `fma`, so it is meant for the inside of such a function only. Lanes
+/// equal `T`'s to rounding; primals are the same bits (only tangent updates are fused).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(transparent)]
+pub struct Fused<T>(pub T);
+
+impl<F: Real, T: ScalarTangent<F>> ScalarTangent<F> for Fused<T> {
+    #[inline(always)]
+    fn zero() -> Self {
+        Fused(T::zero())
+    }
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        Fused(self.0.add(other.0))
+    }
+    #[inline(always)]
+    fn sub(self, other: Self) -> Self {
+        Fused(self.0.sub(other.0))
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Fused(self.0.neg())
+    }
+    #[inline(always)]
+    fn scale(self, a: F) -> Self {
+        Fused(self.0.scale(a))
+    }
+    #[inline(always)]
+    fn scale_strong(self, a: F) -> Self {
+        Fused(self.0.scale_strong(a))
+    }
+    #[inline(always)]
+    fn zero_off_support(self, a: Self, b: Self) -> Self {
+        Fused(self.0.zero_off_support(a.0, b.0))
+    }
+    #[inline(always)]
+    fn axpy(self, c: F, t: Self) -> Self {
+        Fused(self.0.__axpy_fused(c, t.0))
+    }
+    #[inline(always)]
+    fn __axpy_fused(self, c: F, t: Self) -> Self {
+        Fused(self.0.__axpy_fused(c, t.0))
+    }
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        self.0.is_zero()
+    }
+    #[inline(always)]
+    fn store(slot: &mut Self, v: Self) {
+        T::store(&mut slot.0, v.0)
+    }
+    #[inline(always)]
+    fn chain1<R: Unary<F>>(rule: &R, x: F, y: F, dx: Self) -> Self {
+        Fused(T::chain1(rule, x, y, dx.0))
+    }
+    #[inline(always)]
+    fn chain2<R: Binary<F>>(rule: &R, x1: F, x2: F, y: F, dx1: Self, dx2: Self) -> Self {
+        Fused(T::chain2(rule, x1, x2, y, dx1.0, dx2.0))
     }
 }
 
@@ -702,6 +786,26 @@ impl<T: Mode> Mode for MaybeZero<T> {
     }
 }
 
+/// `T`'s mode, its updates fused (see [`Fused`]).
+impl<T: Mode> Mode for Fused<T> {
+    const LINEARIZE: bool = T::LINEARIZE;
+    const LINEARIZE_SINGLE_ROOT: bool = T::LINEARIZE_SINGLE_ROOT;
+    const ORDER: usize = T::ORDER;
+    type Of<F: Real> = Fused<T::Of<F>>;
+    #[inline(always)]
+    fn cast<F: Real, G: Real>(t: Fused<T::Of<F>>) -> Fused<T::Of<G>> {
+        Fused(T::cast::<F, G>(t.0))
+    }
+    #[inline(always)]
+    fn widen<F: Real>(t: Fused<T::Of<F>>) -> Self {
+        Fused(T::widen::<F>(t.0))
+    }
+    #[inline(always)]
+    fn from_own(t: Self) -> Fused<T::Of<f64>> {
+        Fused(T::from_own(t.0))
+    }
+}
+
 impl<T: Mode> Mode for Hyper<f64, T> {
     const LINEARIZE: bool = false;
     const ORDER: usize = T::ORDER + 1;
@@ -764,6 +868,18 @@ impl<F: Real, const N: usize> Lanes<F> for Batch<F, N> {
     #[inline(always)]
     fn from_lanes(f: impl FnMut(usize) -> F) -> Self {
         Batch::from_fn(f)
+    }
+}
+
+impl<F: Real, T: Lanes<F>> Lanes<F> for Fused<T> {
+    const LANES: usize = T::LANES;
+    #[inline(always)]
+    fn lane(&self, k: usize) -> F {
+        self.0.lane(k)
+    }
+    #[inline(always)]
+    fn from_lanes(f: impl FnMut(usize) -> F) -> Self {
+        Fused(T::from_lanes(f))
     }
 }
 
@@ -856,6 +972,18 @@ impl<T: TangentSpace> TangentSpace for [T] {
     fn dot(&self, other: &Self) -> f64 {
         assert_eq!(self.len(), other.len(), "tangent length mismatch");
         self.iter().zip(other).map(|(a, b)| a.dot(b)).sum()
+    }
+}
+
+impl<T: TangentSpace> TangentSpace for Fused<T> {
+    fn increment(&mut self, other: &Self) {
+        self.0.increment(&other.0);
+    }
+    fn scale_by(&mut self, a: f64) {
+        self.0.scale_by(a);
+    }
+    fn dot(&self, other: &Self) -> f64 {
+        self.0.dot(&other.0)
     }
 }
 

@@ -395,6 +395,27 @@ impl<const N: usize> DynLanes for Batch<f64, N> {
     }
 }
 
+impl<T: DynLanes + Copy> DynLanes for crate::tangent::Fused<T> {
+    const DYN_LANES: usize = T::DYN_LANES;
+    const DYN_SECOND: bool = T::DYN_SECOND;
+    #[inline(always)]
+    fn lane1(&self, k: usize) -> f64 {
+        self.0.lane1(k)
+    }
+    #[inline(always)]
+    fn set_lane1(&mut self, k: usize, v: f64) {
+        self.0.set_lane1(k, v);
+    }
+    #[inline(always)]
+    fn lane2(&self, k: usize) -> crate::tangent::Hyper<f64, f64> {
+        self.0.lane2(k)
+    }
+    #[inline(always)]
+    fn set_lane2(&mut self, k: usize, v: crate::tangent::Hyper<f64, f64>) {
+        self.0.set_lane2(k, v);
+    }
+}
+
 /// The lanes of `T`; writing a lane makes the tangent live.
 impl<T: DynLanes + Copy> DynLanes for MaybeZero<T> {
     const DYN_LANES: usize = T::DYN_LANES;

@@ -95,7 +95,7 @@ pub use fwdad_runtime::testing;
 // documented surface: the scalar rules as functions (`ops::sin`), the rule traits that
 // `#[primitive]` implements, and the constant dual of any mode.
 #[doc(hidden)]
-pub use fwdad_runtime::{constant_in, ops, Binary, Lanes, Unary};
+pub use fwdad_runtime::{constant_in, ops, Binary, Fused, Lanes, Unary};
 
 /// `use fwdad::prelude::*;` brings the attributes, `Dual`, the traits a user names, and the
 /// drivers with the markers and result type they take and return.

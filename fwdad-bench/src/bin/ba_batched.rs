@@ -53,13 +53,27 @@ fn main() {
         ("rule, Jacobian entry", "primal"),
         ("rule, Jacobian entry", "expert"),
         ("rule, Jacobian entry", "rule"),
+        ("rule, AVX2+FMA function", "primal"),
+        ("rule, AVX2+FMA function", "rule inlined"),
+        ("rule inlined", "primal"),
+        ("rule, Fused, AVX2+FMA function", "primal"),
+        ("rule, Fused, AVX2+FMA function", "rule inlined"),
+        ("rule, Fused, AVX2+FMA function", "rule"),
+        ("rule, Fused, AVX2+FMA function", "expert"),
+        ("seeds product", "primal"),
     ] {
         let v = by(a, b);
+        // The widest spread of a run (interquartile range of per-round ratios ÷ median).
+        let spread = ms
+            .iter()
+            .filter_map(|m| m.ratio(a, b).map(|r| r.spread))
+            .fold(0.0, f64::max);
         if let (Some(lo), Some(hi)) = (v.first(), v.last()) {
             println!(
-                "{a} ÷ {b}: median over {} runs {:.2} (range {lo:.2}–{hi:.2})",
+                "{a} ÷ {b}: median over {} runs {:.2} (range {lo:.2}–{hi:.2}; spread ≤ {:.1} %)",
                 v.len(),
-                v[v.len() / 2]
+                v[v.len() / 2],
+                100.0 * spread
             );
         }
     }
