@@ -1544,9 +1544,15 @@ impl Emitter<'_> {
                         let recv = self.method_helper_receiver(*receiver);
                         let tmp = self.temp("__fn");
                         let float = self.helper_float();
-                        pre.extend(
-                            quote_spanned!(span=> let mut #tmp = #recv.#pass::<#mode, #float, _>(#a);),
-                        );
+                        let call = quote_spanned!(span=> #recv.#pass::<#mode, #float, _>(#a));
+                        let call = match self.no_rule_helper_bound(*receiver, method, span) {
+                            Some((missing, bound)) => {
+                                let call = no_rule_helper_fallback(rt, &missing, &pass, call, span);
+                                quote_spanned!(span=> { #bound #call })
+                            }
+                            None => call,
+                        };
+                        pre.extend(quote_spanned!(span=> let mut #tmp = #call;));
                         *a = quote!(#tmp);
                     }
                 }
@@ -2827,6 +2833,14 @@ impl Emitter<'_> {
         let marker = strip_generics(path);
         let mode = self.mode;
         let float = self.helper_float();
+        // For a method of the user's: one bound reporting a receiver type without a rule,
+        // shared by the closure's two helpers, so that rustc reports it once.
+        let stand_in = match &ca.target {
+            crate::ir::ClosureTarget::Method { receiver } => {
+                self.no_rule_helper_bound(*receiver, &path_ident(path), span)
+            }
+            _ => None,
+        };
         let f = match &ca.named {
             // A function passed by name: its rule, as a function of duals.
             Some(named) => {
@@ -2926,7 +2940,14 @@ impl Emitter<'_> {
                     crate::ir::ClosureTarget::Method { receiver } => {
                         let recv = self.method_helper_receiver(*receiver);
                         let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
-                        quote_spanned!(span=> { #(#hold)* #recv.#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }) })
+                        let call = quote_spanned!(span=> #recv.#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }));
+                        let call = match &stand_in {
+                            Some((missing, _)) => {
+                                no_rule_helper_fallback(self.rt, missing, &helper, call, span)
+                            }
+                            None => call,
+                        };
+                        quote_spanned!(span=> { #(#hold)* #call })
                     }
                     crate::ir::ClosureTarget::Assoc => {
                         let (ty, helper) = assoc_helper(path, &helper, span);
@@ -2966,7 +2987,8 @@ impl Emitter<'_> {
         };
         self.temps += 1;
         let held = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
-        let pre = quote_spanned!(span=> let mut #held = #f;);
+        let bound = stand_in.as_ref().map(|(_, b)| b);
+        let pre = quote_spanned!(span=> #bound let mut #held = #f;);
         let passed = match ca.wrap {
             crate::ir::ArgWrap::Plain => quote_spanned!(span=> #held),
             crate::ir::ArgWrap::Ref => quote_spanned!(span=> &#held),
@@ -2991,7 +3013,14 @@ impl Emitter<'_> {
                 let pass = format_ident!("{}_{}", pass, path_ident(path), span = span);
                 self.temps += 1;
                 let conv = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
-                let pre = quote_spanned!(span=> #pre let mut #conv = #recv.#pass::<#mode, #float, _>(#passed););
+                let call = quote_spanned!(span=> #recv.#pass::<#mode, #float, _>(#passed));
+                let call = match &stand_in {
+                    Some((missing, _)) => {
+                        no_rule_helper_fallback(self.rt, missing, &pass, call, span)
+                    }
+                    None => call,
+                };
+                let pre = quote_spanned!(span=> #pre let mut #conv = #call;);
                 (pre, quote_spanned!(span=> #conv))
             }
             crate::ir::ClosureTarget::Assoc => {
@@ -3034,6 +3063,31 @@ impl Emitter<'_> {
             None => quote!(f64),
             Some(t) => quote!(#t),
         }
+    }
+
+    /// The bound that reports `receiver`'s type as having no rule for `method`, for the
+    /// stand-ins of the helpers that hand a closure to it ([`no_rule_helper_fallback`]),
+    /// and its name; none for a receiver bound by a trait (its rules are the trait's).
+    fn no_rule_helper_bound(
+        &mut self,
+        receiver: Value,
+        method: &syn::Ident,
+        span: Span,
+    ) -> Option<(syn::Ident, TokenStream)> {
+        if self.func.bound_receivers.contains(&receiver) {
+            return None;
+        }
+        let m = method.unraw();
+        let n = self.stand_ins.entry(format!("{m}/closure")).or_default();
+        *n += 1;
+        let label = format!("`{m}` has no forward rule, so this closure cannot be passed to it");
+        Some(no_rule_bound(
+            &self.func.name,
+            method,
+            (*n, false),
+            ("_with_a_closure", &label),
+            span,
+        ))
     }
 
     /// The receiver through which a call reaches the helpers of a method of the user's:
@@ -3502,10 +3556,11 @@ fn user_op_call(
 /// method probe tries the real dispatch methods (`&self` of the type, the trait's
 /// `self: &&Self`, `dyn Trait`'s `&self`, through any number of derefs) before a method
 /// taking `&mut &T`, which is the stand-in's, and the stand-in applies only to a
-/// `#[derive(Differentiable)]` type itself (`UserValue`: not a reference or a `Box`, which
-/// must deref on to their own rules). Its bound never holds, so the first error is its
-/// message, naming the type and the method, instead of rustc's ``no method named
-/// `__fwdad_rule_m` ``; its result type is free, so no second error follows.
+/// `#[derive(Differentiable)]` type itself, a library value, a float, an `Option` or a
+/// `Result` (`UserValue`: not a reference or a `Box`, which must deref on to their own
+/// rules). Its bound never holds, so the first error is its message, naming the type and
+/// the method, instead of rustc's ``no method named `__fwdad_rule_m` ``; its result type
+/// is free, so no second error follows.
 fn no_rule_fallback(
     rt: &TokenStream,
     func: &syn::Ident,
@@ -3515,6 +3570,85 @@ fn no_rule_fallback(
     dispatch: TokenStream,
     span: Span,
 ) -> TokenStream {
+    let label = "this method has no forward rule";
+    let (missing, bound) = no_rule_bound(func, method, (nth, glam_f32), ("", label), span);
+    let m = method.unraw();
+    let f = func.unraw().to_string();
+    let f = f.trim_start_matches("__fwdad_");
+    let again = if nth > 1 {
+        format!("_{nth}")
+    } else {
+        String::new()
+    };
+    let stand_in = format_ident!("{}_calls_{}_without_a_rule{}", f, m, again);
+    quote_spanned! {span=> {
+        #bound
+        #[allow(non_camel_case_types, dead_code)]
+        trait #stand_in<__FwdadT: ?::core::marker::Sized> {
+            fn #rule<__FwdadR>(&mut self) -> __FwdadR
+            where
+                __FwdadT: #missing;
+        }
+        impl<__FwdadT: ?::core::marker::Sized + #rt::traits::UserValue> #stand_in<__FwdadT> for &__FwdadT {
+            fn #rule<__FwdadR>(&mut self) -> __FwdadR
+            where
+                __FwdadT: #missing,
+            {
+                ::core::unreachable!()
+            }
+        }
+        #dispatch
+    }}
+}
+
+/// `recv.__fwdad_fn_arg1_m(|x| ..)` (or `__fwdad_fn_pass1_m`), which hands a closure to
+/// the method `m` of the user's, with a stand-in of that helper in scope for a receiver
+/// whose type has no rule for `m` (an `Option`'s `get_or_insert_with`, a method of an
+/// `impl` without `#[derive_frule]`): the real helper is an inherent method of the type,
+/// found first; the stand-in's bound `missing` (from [`no_rule_bound`]) never holds, so
+/// the first error names the type and the method (as [`no_rule_fallback`] does for the
+/// call), not rustc's ``no method named `__fwdad_fn_arg1_m` ``.
+fn no_rule_helper_fallback(
+    rt: &TokenStream,
+    missing: &syn::Ident,
+    helper: &syn::Ident,
+    call: TokenStream,
+    span: Span,
+) -> TokenStream {
+    // One name per helper: two traits of one name would be printed with the rule's path.
+    let kind = match helper.to_string().starts_with("__fwdad_fn_pass") {
+        true => "pass",
+        false => "arg",
+    };
+    let stand_in = format_ident!("{}_stand_in_{}", missing, kind);
+    quote_spanned! {span=> {
+        #[allow(non_camel_case_types, dead_code)]
+        trait #stand_in<__FwdadT: ?::core::marker::Sized> {
+            fn #helper<__FwdadS, __FwdadF, __FwdadG>(&self, g: __FwdadG) -> __FwdadG
+            where
+                __FwdadT: #missing;
+        }
+        impl<__FwdadT: ?::core::marker::Sized + #rt::traits::UserValue> #stand_in<__FwdadT> for __FwdadT {
+            fn #helper<__FwdadS, __FwdadF, __FwdadG>(&self, _g: __FwdadG) -> __FwdadG
+            where
+                __FwdadT: #missing,
+            {
+                ::core::unreachable!()
+            }
+        }
+        #call
+    }}
+}
+
+/// The trait no type implements whose message says that the receiver's type has no rule
+/// for `method` (see [`no_rule_fallback`]), and its name.
+fn no_rule_bound(
+    func: &syn::Ident,
+    method: &syn::Ident,
+    (nth, glam_f32): (usize, bool),
+    (suffix, label): (&str, &str),
+    span: Span,
+) -> (syn::Ident, TokenStream) {
     let m = method.unraw();
     // Names unique in the crate but for a repeated call (rustc prints a unique name bare,
     // and another with the path of the rule around it, `<f as Frule<..>>::frule::..`).
@@ -3527,18 +3661,25 @@ fn no_rule_fallback(
     let f = func.unraw().to_string();
     let f = f.trim_start_matches("__fwdad_");
     let missing = format_ident!(
-        "add_derive_frule_to_the_impl_of_{}_called_in_{}{}",
+        "add_derive_frule_to_the_impl_of_{}_called_in_{}{}{}",
         m,
         f,
+        suffix,
         again
     );
-    let stand_in = format_ident!("{}_calls_{}_without_a_rule{}", f, m, again);
     let message = format!("`{{Self}}` has no forward rule for its method `{m}`");
     let note = format!(
         "add `#[derive_frule]` to the `impl` block that defines `{m}` (`#[derive_frule] impl {{Self}}`, \
          or for a trait's method `#[derive_frule]` on the trait's definition and on `impl Trait for {{Self}}`), \
          or to the method `{m}` itself; if `{m}` is a method of the type a wrapper derefs to \
          (`impl Deref for Wrapper`), call it on the inner value (`w.0.{m}(..)`)"
+    );
+    // An `Option` or a `Result` (a type the macro takes for the user's when its method is
+    // not one it has a rule for) has no `impl` to annotate.
+    let std_note = format!(
+        "an `Option` or a `Result` has no `impl` of yours to annotate: `#[derive_frule]` has no \
+         rule for its method `{m}`; write it with `match` or `if let` (`docs/limits.md` lists \
+         the methods it supports)"
     );
     // With a library feature on, a value of a library type whose type is not written
     // (`let p = helix(t); p.xy()`) meets the stand-in too.
@@ -3562,26 +3703,12 @@ fn no_rule_fallback(
                     (`DVec3`)";
         quote!(, note = #note)
     });
-    quote_spanned! {span=> {
-        #[diagnostic::on_unimplemented(message = #message, label = "this method has no forward rule", note = #note #library #glam_f32)]
+    let bound = quote_spanned! {span=>
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note, note = #std_note #library #glam_f32)]
         #[allow(non_camel_case_types, dead_code)]
         trait #missing {}
-        #[allow(non_camel_case_types, dead_code)]
-        trait #stand_in<__FwdadT: ?::core::marker::Sized> {
-            fn #rule<__FwdadR>(&mut self) -> __FwdadR
-            where
-                __FwdadT: #missing;
-        }
-        impl<__FwdadT: ?::core::marker::Sized + #rt::traits::UserValue> #stand_in<__FwdadT> for &__FwdadT {
-            fn #rule<__FwdadR>(&mut self) -> __FwdadR
-            where
-                __FwdadT: #missing,
-            {
-                ::core::unreachable!()
-            }
-        }
-        #dispatch
-    }}
+    };
+    (missing, bound)
 }
 
 /// Whether `kind` is `Vec::new()` or `Vec::with_capacity(n)`.

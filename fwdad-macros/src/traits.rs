@@ -824,14 +824,24 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 quote!(for<'__fwdad_x> #out_ty: #rt::traits::LaneValue + #rt::ZeroTangent,),
             ))
             .collect();
+        // The trait object's marker is a type of its own: with only the flavours' impls,
+        // rustc blames a missing `LaneValue` of the types (as the dispatch's bound does)
+        // rather than a `Frule` of the marker, which the type's generic impl would also
+        // offer, so a call it rejects names no hidden type.
+        let dyn_marker = format_ident!("{}_on_dyn", marker);
+        outside.extend(quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis struct #dyn_marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
+        });
         dyn_dispatch.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
-            #vis fn #dispatch(&self) -> #marker<Self>
+            #vis fn #dispatch(&self) -> #dyn_marker<Self>
             where
                 #lane_bounds
             {
-                #marker(::core::marker::PhantomData)
+                #dyn_marker(::core::marker::PhantomData)
             }
         });
         // The table's entries: the rule at one first-order and one second-order lane.
@@ -1010,7 +1020,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             outside.extend(quote! {
             #[automatically_derived]
             impl<#lt, '__fwdad_b, #s: #rt::Mode>
-                #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #marker<dyn #name #flavor + '__fwdad_b>
+                #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #dyn_marker<dyn #name #flavor + '__fwdad_b>
             where
                 #lane_bounds
             {

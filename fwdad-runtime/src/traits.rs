@@ -112,6 +112,11 @@ pub trait UserValue {}
 /// `impl .. for f64` lacks `#[derive_frule]` gets the same message.
 impl UserValue for f64 {}
 impl UserValue for f32 {}
+/// `Option`s and `Result`s too (they deref to nothing): one of their methods the macro has
+/// no rule for (`opt.get_or_insert_with(..)`) is taken for a method of the user's, and its
+/// error then names the method and the value's type.
+impl<T> UserValue for Option<T> {}
+impl<T, E> UserValue for Result<T, E> {}
 
 /// The items it is given with the `alloc` feature, nothing without (what a trait's
 /// expansion in a `no_std` crate writes of `Box`).

@@ -55,7 +55,9 @@ pub mod trig;
 /// `ACTIVE` is a constant, so after inlining a rule keeps only the branch for its
 /// argument mix: `mul(x, 2.0)` computes `2.0 · dx` and nothing else.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an operand of a differentiated `{F}` operation",
+    // No `{Self}` here: it is often the dual of a value of the user's type
+    // (`Dual<V2, V2Tangent<..>>`), which the help line below names anyway.
+    message = "`#[derive_frule]` read this as float arithmetic, but an operand is not a float of the operation's type",
     label = "expected `{F}` (or a value derived from the inputs)",
     note = "operands of float arithmetic and methods must have the same float type; convert with `as`",
     note = "a call's integer result is a `Dual` unless its type is written, as the integer type itself (not an alias): `let i: usize = argmax(x);`",
