@@ -1,74 +1,380 @@
 //! `#[derive_frule(alias(State = SVector<f64, 3>))]`: the user's type aliases of library
 //! types, replaced by what they stand for in the function the passes see (the primal keeps
 //! the user's names). Library types are recognised by their names (`libtypes`), which an
-//! alias hides; the macro cannot see the `type` item itself.
+//! alias hides. The `type` items the macro can see are read from the source: the
+//! function's own file, and the module files its `use` items name (`use crate::types::M3;`,
+//! `use super::Real;`), found the way rustc finds them (`mod types;` is `types.rs` or
+//! `types/mod.rs` beside the parent module's file).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::SystemTime;
 use syn::visit_mut::VisitMut;
 
 /// `type` aliases as token text, name and type.
 type Aliases = Vec<(String, String)>;
 
+/// The files an answer was read from, with their modification times.
+type Deps = Vec<(PathBuf, Option<SystemTime>)>;
+
+/// One reading of the aliases a file sees: the files parsed for it, and their times. The
+/// parsed files live no longer than the expansion: their tokens belong to it (a
+/// `proc_macro` token kept across expansions is a use-after-free in the compiler).
+#[derive(Default)]
+struct Reading {
+    deps: Deps,
+    files: HashMap<PathBuf, Option<Rc<syn::File>>>,
+}
+
 thread_local! {
     /// The type aliases of the source file being expanded (set by the entry point for one
     /// expansion, see [`with_source_aliases`]).
     static SOURCE: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
-    /// Each file's aliases, read once per modification time.
-    static FILES: RefCell<HashMap<PathBuf, (std::time::SystemTime, Aliases)>> =
-        RefCell::new(HashMap::new());
+    /// Each file's visible aliases, with the files they were read from.
+    static FILES: RefCell<HashMap<PathBuf, (Deps, Aliases)>> = RefCell::new(HashMap::new());
 }
 
-/// The non-generic `type Name = Type;` items of the file at `path` (at any depth of
-/// inline modules), as token text, leaving out names defined twice (which one a function
-/// sees depends on its module). Empty when the file cannot be read or parsed.
-fn file_aliases(path: &Path) -> Aliases {
-    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    if let Some(m) = modified {
-        let cached = FILES.with(|f| {
-            f.borrow()
-                .get(path)
-                .filter(|(t, _)| *t == m)
-                .map(|(_, a)| a.clone())
-        });
-        if let Some(a) = cached {
-            return a;
-        }
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The file at `path` parsed (`None` when it cannot be read or parsed), noted in the
+/// reading's files.
+fn parsed(path: &Path, deps: &mut Reading) -> Option<Rc<syn::File>> {
+    if let Some(file) = deps.files.get(path) {
+        return file.clone();
     }
-    let Some(file) = std::fs::read_to_string(path)
+    deps.deps.push((path.to_path_buf(), modified(path)));
+    let file = std::fs::read_to_string(path)
         .ok()
         .and_then(|text| syn::parse_file(&text).ok())
-    else {
-        return Vec::new();
+        .map(Rc::new);
+    deps.files.insert(path.to_path_buf(), file.clone());
+    file
+}
+
+/// A module: the file that holds it, the inline modules leading to it inside that file,
+/// and the directory in which its `mod name;` items find their files.
+#[derive(Clone, PartialEq, Debug)]
+struct Module {
+    file: PathBuf,
+    inline: Vec<String>,
+    dir: PathBuf,
+}
+
+/// Where cargo keeps crate roots other than `src/lib.rs` and `src/main.rs`: each file
+/// directly in them is a crate (`tests/foo.rs`).
+fn is_roots_dir(dir: &Path) -> bool {
+    let Some(manifest) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
+        return false;
     };
-    fn collect(items: &[syn::Item], out: &mut Vec<(String, String)>) {
-        for item in items {
-            match item {
-                syn::Item::Type(t) if t.generics.params.is_empty() => {
-                    let ty = &t.ty;
-                    out.push((t.ident.to_string(), quote::quote!(#ty).to_string()));
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let dir = canon(dir);
+    dir.is_some()
+        && [
+            manifest.join("tests"),
+            manifest.join("examples"),
+            manifest.join("benches"),
+            manifest.join("src").join("bin"),
+        ]
+        .iter()
+        .any(|d| canon(d) == dir)
+}
+
+fn is_crate_root(file: &Path) -> bool {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name == "lib.rs" || name == "main.rs" || file.parent().is_some_and(is_roots_dir)
+}
+
+/// The module a whole file is.
+fn file_module(file: &Path) -> Module {
+    let parent = file.parent().unwrap_or(Path::new("")).to_path_buf();
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = if name == "mod.rs" || is_crate_root(file) {
+        parent
+    } else {
+        parent.join(file.file_stem().unwrap_or_default())
+    };
+    Module {
+        file: file.to_path_buf(),
+        inline: Vec::new(),
+        dir,
+    }
+}
+
+/// The items of `module`.
+fn items_of(module: &Module, deps: &mut Reading) -> Option<Vec<syn::Item>> {
+    let file = parsed(&module.file, deps)?;
+    let mut items = &file.items;
+    for name in &module.inline {
+        items = items.iter().find_map(|item| match item {
+            syn::Item::Mod(m) if m.ident == name => m.content.as_ref().map(|(_, i)| i),
+            _ => None,
+        })?;
+    }
+    Some(items.clone())
+}
+
+/// The module that declares `module`; `None` for a crate root, and for a module file
+/// whose crate root the directory does not tell (`tests/common/mod.rs` serves every test
+/// crate: then the crate being compiled, `tests/<crate>.rs`, is taken).
+fn parent(module: &Module) -> Option<Module> {
+    if let Some((_, outer)) = module.inline.split_last() {
+        return Some(Module {
+            file: module.file.clone(),
+            inline: outer.to_vec(),
+            dir: module.dir.parent()?.to_path_buf(),
+        });
+    }
+    if is_crate_root(&module.file) {
+        return None;
+    }
+    let dir = module.dir.parent()?.to_path_buf();
+    let sibling = dir.with_extension("rs");
+    let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_default();
+    let candidates = [
+        dir.join("mod.rs"),
+        sibling,
+        dir.join(format!("{krate}.rs")),
+        dir.join(format!("{}.rs", krate.replace('_', "-"))),
+        dir.join("lib.rs"),
+        dir.join("main.rs"),
+    ];
+    let file = candidates.into_iter().find(|f| f.is_file())?;
+    Some(Module {
+        file,
+        inline: Vec::new(),
+        dir,
+    })
+}
+
+/// The child module `name` of `module`, declared there (`mod name { .. }` or `mod name;`
+/// with its file beside). A `#[path]` on the declaration is not followed.
+fn child(module: &Module, name: &str, deps: &mut Reading) -> Option<Module> {
+    let items = items_of(module, deps)?;
+    let decl = items.iter().find_map(|item| match item {
+        syn::Item::Mod(m) if m.ident == name => Some(m),
+        _ => None,
+    })?;
+    let dir = module.dir.join(name);
+    if decl.content.is_some() {
+        let mut inline = module.inline.clone();
+        inline.push(name.to_string());
+        return Some(Module {
+            file: module.file.clone(),
+            inline,
+            dir,
+        });
+    }
+    if decl.attrs.iter().any(|a| a.path().is_ident("path")) {
+        return None;
+    }
+    let file = [module.dir.join(format!("{name}.rs")), dir.join("mod.rs")]
+        .into_iter()
+        .find(|f| f.is_file())?;
+    Some(Module {
+        file,
+        inline: Vec::new(),
+        dir,
+    })
+}
+
+/// The module a `use` path's prefix names, from `module` (`crate::a::b`, `super::super`,
+/// `self::a`, a child `a::b`); `None` for another crate's path.
+fn resolve(module: &Module, prefix: &[String], deps: &mut Reading) -> Option<Module> {
+    let mut at = module.clone();
+    for (i, seg) in prefix.iter().enumerate() {
+        at = match seg.as_str() {
+            "crate" if i == 0 => {
+                let mut m = at;
+                while !(m.inline.is_empty() && is_crate_root(&m.file)) {
+                    m = parent(&m)?;
                 }
-                syn::Item::Mod(m) => {
-                    if let Some((_, items)) = &m.content {
-                        collect(items, out);
-                    }
-                }
-                _ => {}
+                m
+            }
+            "self" if i == 0 => at,
+            "super" => parent(&at)?,
+            name => child(&at, name, deps)?,
+        };
+    }
+    Some(at)
+}
+
+/// Collects the imports of a `use` tree: (prefix, name, local name) and glob prefixes.
+fn use_tree(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    named: &mut Vec<(Vec<String>, String, String)>,
+    globs: &mut Vec<Vec<String>>,
+) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_tree(&p.tree, prefix, named, globs);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) if n.ident != "self" => {
+            named.push((prefix.clone(), n.ident.to_string(), n.ident.to_string()))
+        }
+        syn::UseTree::Rename(r) if r.ident != "self" => {
+            named.push((prefix.clone(), r.ident.to_string(), r.rename.to_string()))
+        }
+        syn::UseTree::Glob(_) => globs.push(prefix.clone()),
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                use_tree(t, prefix, named, globs);
             }
         }
+        _ => {}
     }
-    let mut all = Vec::new();
-    collect(&file.items, &mut all);
-    let once: Aliases = all
+}
+
+/// The non-generic aliases visible in `module`, written out: its own `type` items and
+/// those its `use` items import from modules of the crate (a glob's only where no item or
+/// named import takes the name), leaving out names defined twice (`#[cfg]`-chosen
+/// definitions, which the macro cannot choose between).
+fn visible(module: &Module, deps: &mut Reading, seen: &mut Vec<Module>) -> Aliases {
+    if seen.contains(module) || seen.len() > 32 {
+        return Vec::new();
+    }
+    seen.push(module.clone());
+    let Some(items) = items_of(module, deps) else {
+        seen.pop();
+        return Vec::new();
+    };
+    let mut own: Aliases = Vec::new();
+    let mut named = Vec::new();
+    let mut globs = Vec::new();
+    for item in &items {
+        match item {
+            syn::Item::Type(t) if t.generics.params.is_empty() => {
+                let ty = &t.ty;
+                own.push((t.ident.to_string(), quote::quote!(#ty).to_string()));
+            }
+            syn::Item::Use(u) => use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs),
+            _ => {}
+        }
+    }
+    for (prefix, name, local) in named {
+        if let Some(target) = resolve(module, &prefix, deps) {
+            let theirs = visible(&target, deps, seen);
+            own.extend(
+                theirs
+                    .into_iter()
+                    .filter(|(n, _)| *n == name)
+                    .map(|(_, t)| (local.clone(), t)),
+            );
+        }
+    }
+    let mut from_globs = Vec::new();
+    for prefix in globs {
+        if let Some(target) = resolve(module, &prefix, deps) {
+            from_globs.extend(visible(&target, deps, seen));
+        }
+    }
+    seen.pop();
+    let mut all = once(own);
+    let taken: Vec<String> = all.iter().map(|(n, _)| n.clone()).collect();
+    all.extend(
+        once(from_globs)
+            .into_iter()
+            .filter(|(n, _)| !taken.contains(n)),
+    );
+    expand(all)
+}
+
+/// `aliases` without the names given two different types.
+fn once(aliases: Aliases) -> Aliases {
+    let mut out: Aliases = Vec::new();
+    for (n, t) in &aliases {
+        let twice = aliases.iter().any(|(m, u)| m == n && u != t);
+        if !twice && !out.iter().any(|(m, _)| m == n) {
+            out.push((n.clone(), t.clone()));
+        }
+    }
+    out
+}
+
+/// Each alias's type with the others written out in it (`type Vec3 = [Real; 3];`).
+fn expand(aliases: Aliases) -> Aliases {
+    let parsed: Vec<(syn::Ident, syn::Type)> = aliases
         .iter()
-        .filter(|(n, _)| all.iter().filter(|(m, _)| m == n).count() == 1)
-        .cloned()
+        .filter_map(|(n, t)| {
+            Some((
+                syn::parse_str::<syn::Ident>(n).ok()?,
+                syn::parse_str::<syn::Type>(t).ok()?,
+            ))
+        })
         .collect();
-    if let Some(m) = modified {
-        FILES.with(|f| f.borrow_mut().insert(path.to_path_buf(), (m, once.clone())));
+    parsed
+        .iter()
+        .map(|(n, t)| {
+            let mut ty = t.clone();
+            for _ in 0..8 {
+                let before = quote::quote!(#ty).to_string();
+                Substitute(&parsed).visit_type_mut(&mut ty);
+                if quote::quote!(#ty).to_string() == before {
+                    break;
+                }
+            }
+            (n.to_string(), quote::quote!(#ty).to_string())
+        })
+        .collect()
+}
+
+/// Every module a file holds: the file's and its inline modules', at any depth.
+fn modules_of(file: &Path, deps: &mut Reading) -> Vec<Module> {
+    fn walk(module: Module, items: &[syn::Item], out: &mut Vec<Module>) {
+        for item in items {
+            if let syn::Item::Mod(m) = item {
+                if let Some((_, inner)) = &m.content {
+                    let name = m.ident.to_string();
+                    let mut inline = module.inline.clone();
+                    inline.push(name.clone());
+                    let sub = Module {
+                        file: module.file.clone(),
+                        inline,
+                        dir: module.dir.join(&name),
+                    };
+                    walk(sub, inner, out);
+                }
+            }
+        }
+        out.push(module);
     }
-    once
+    let mut out = Vec::new();
+    if let Some(f) = parsed(file, deps) {
+        walk(file_module(file), &f.items, &mut out);
+    }
+    out
+}
+
+/// The aliases visible in the file at `path` (in any of its modules: the macro does not
+/// know which one the function is in), leaving out names given two types. Empty when the
+/// file cannot be read or parsed.
+fn file_aliases(path: &Path) -> Aliases {
+    let cached = FILES.with(|f| {
+        f.borrow()
+            .get(path)
+            .filter(|(deps, _)| deps.iter().all(|(p, t)| t.is_some() && modified(p) == *t))
+            .map(|(_, a)| a.clone())
+    });
+    if let Some(a) = cached {
+        return a;
+    }
+    let mut reading = Reading::default();
+    let mut all = Vec::new();
+    for module in modules_of(path, &mut reading) {
+        all.extend(visible(&module, &mut reading, &mut Vec::new()));
+    }
+    let all = once(all);
+    FILES.with(|f| {
+        f.borrow_mut()
+            .insert(path.to_path_buf(), (reading.deps, all.clone()))
+    });
+    all
 }
 
 /// Runs `f` with the type aliases of `file` (the file of the annotated item, when the

@@ -265,6 +265,91 @@ fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
     }
 }
 
+/// The error for a blanket `impl<T: ..> Trait for T`, saying what to write instead by what
+/// `T` stands for: the float types (`T: Float`), or types of the user's (`T: Into<Lab>`,
+/// `T: Shape`), each of which takes an `impl` of its own.
+fn blanket_impl_message(imp: &syn::ItemImpl, t: &syn::Ident) -> String {
+    let bounds: Vec<&syn::TraitBound> = imp
+        .generics
+        .type_params()
+        .filter(|p| p.ident == *t)
+        .flat_map(|p| p.bounds.iter())
+        .chain(
+            imp.generics
+                .where_clause
+                .iter()
+                .flat_map(|w| w.predicates.iter())
+                .filter_map(|p| match p {
+                    syn::WherePredicate::Type(pt)
+                        if matches!(&pt.bounded_ty, syn::Type::Path(tp) if tp.path.is_ident(t)) =>
+                    {
+                        Some(pt.bounds.iter())
+                    }
+                    _ => None,
+                })
+                .flatten(),
+        )
+        .filter_map(|b| match b {
+            syn::TypeParamBound::Trait(tb) => Some(tb),
+            _ => None,
+        })
+        .collect();
+    let last = |b: &syn::TraitBound| b.path.segments.last().map(|s| s.ident.to_string());
+    let floaty = bounds.iter().any(|b| {
+        matches!(
+            last(b).as_deref(),
+            Some("Float" | "Real" | "FloatCore" | "Num" | "NumCast")
+        )
+    });
+    let head = format!("`#[derive_frule]` does not support a blanket `impl` for every type `{t}`");
+    if bounds.is_empty() || floaty {
+        return format!("{head}: implement the trait for `f64` (and `f32`) with `#[derive_frule]` on each `impl`, or write its methods as generic free functions (`fn softplus<T: Float>(x: T) -> T`)");
+    }
+    let trait_name = imp
+        .trait_
+        .as_ref()
+        .and_then(|(_, p, _)| p.segments.last())
+        .map(|s| s.ident.to_string())
+        .unwrap_or_else(|| "the trait".to_string());
+    // `T: Into<Lab>`: `Lab` is a type the trait is implemented for.
+    let into_target = bounds.iter().find_map(|b| {
+        let seg = b.path.segments.last()?;
+        if seg.ident != "Into" {
+            return None;
+        }
+        match &seg.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                syn::GenericArgument::Type(ty) => Some(quote!(#ty).to_string().replace(' ', "")),
+                _ => None,
+            }),
+            _ => None,
+        }
+    });
+    // An empty `impl` takes the trait's default methods, whose names it does not show.
+    let method = imp
+        .items
+        .iter()
+        .find_map(|i| match i {
+            syn::ImplItem::Fn(f) => Some(f.sig.ident.to_string()),
+            _ => None,
+        })
+        .unwrap_or_else(|| trait_name.to_lowercase());
+    let instead = match &into_target {
+        // A conversion bound: the target type is the one to implement for and to take.
+        Some(target) => format!("implement `{trait_name}` for each type you differentiate through, with `#[derive_frule]` on each `impl` (`#[derive_frule] impl {trait_name} for {target} {{ .. }}`), or write its methods as free functions taking `{target}` (`fn {method}(x: {target}, ..)`, called with `c.into()`)"),
+        // Bounds of the user's traits: a generic function over them has rules.
+        None => {
+            let bound_text = bounds
+                .iter()
+                .map(|b| quote!(#b).to_string().replace(" < ", "<").replace(" >", ">").replace(" :: ", "::"))
+                .collect::<Vec<_>>()
+                .join(" + ");
+            format!("implement `{trait_name}` for each type you differentiate through, with `#[derive_frule]` on each `impl` (`#[derive_frule] impl {trait_name} for <each type> {{ .. }}`), or write its methods as generic free functions (`fn {method}<{t}: {bound_text}>(x: &{t}, ..)`, with `#[derive_frule]` on the traits bounding `{t}`)")
+        }
+    };
+    format!("{head}: {instead}")
+}
+
 /// `#[derive_frule] impl Ty { fn m(&self, ..) {..} .. }`: for each method, a rule marker
 /// `__fwdad_Ty_m` (the method lowered with `self` as its first parameter and `Self` as
 /// `Ty`), and on `Ty` the hidden dispatch methods through which calls find it
@@ -335,11 +420,8 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         .as_ref()
         .filter(|t| imp.generics.type_params().any(|p| p.ident == **t))
     {
-        let err = syn::Error::new_spanned(
-            &imp.self_ty,
-            format!("`#[derive_frule]` does not support a blanket `impl` for every type `{t}`: implement the trait for `f64` (and `f32`) with `#[derive_frule]` on each `impl`, or write its methods as generic free functions (`fn softplus<T: Float>(x: T) -> T`)"),
-        )
-        .to_compile_error();
+        let err =
+            syn::Error::new_spanned(&imp.self_ty, blanket_impl_message(&imp, t)).to_compile_error();
         return quote!(#err #imp);
     }
     if let Some(prim) = ty_ident.as_ref().filter(|t| {
