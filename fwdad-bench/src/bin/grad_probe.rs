@@ -164,24 +164,55 @@ fn widths(plan: Plan) {
     }
 }
 
-/// For `perf record`: GMM d=10 K=5 (330 parameters) for three seconds, by
-/// `GMM_PROBE=one-shot|nd16|nd8` (the one-shot settled first).
+/// For `perf record`: a GMM gradient for three seconds, by
+/// `GMM_PROBE=one-shot|nd16|nd8|b8|b16|b32|mz8|mz16|mz32` (the one-shot settled first;
+/// `bN`/`mzN` are `GradientWorkspace`'s `Batch`/`MaybeZero` plans of `N` lanes), on
+/// d=10 K=5 or the ADBench file named by `GMM_FILE`.
 fn gmm_probe(which: &str) {
+    use fwdad::drivers::{bind, GradientPlan, Inactive, Wrt};
     use fwdad_bench::gmm;
-    let inst = gmm::Instance::load("gmm_d10_K5.txt")
+    let inst = std::env::var("GMM_FILE")
+        .ok()
+        .and_then(|f| gmm::Instance::load(&f))
+        .or_else(|| gmm::Instance::load("gmm_d10_K5.txt"))
         .unwrap_or_else(|| gmm::Instance::generate(10, 5, 1000, 5));
     for _ in 0..20 {
         black_box(gmm::gradient_rule(&inst));
     }
+    let plan = match which {
+        "b8" => Some(GradientPlan::dense(8)),
+        "b16" => Some(GradientPlan::dense(16)),
+        "b32" => Some(GradientPlan::dense(32)),
+        "b20" => Some(GradientPlan::dense(20)),
+        "mz8" => Some(GradientPlan::known_zeros(8)),
+        "mz16" => Some(GradientPlan::known_zeros(16)),
+        "mz32" => Some(GradientPlan::known_zeros(32)),
+        _ => None,
+    };
+    let mut ws = GradientWorkspace::new();
     let mut w8 = optim::nd_inputs::<8>(&inst.theta);
     let mut w16 = optim::nd_inputs::<16>(&inst.theta);
     let mut g = vec![0.0; inst.nparams()];
     let start = std::time::Instant::now();
     let mut calls = 0;
     while start.elapsed().as_secs_f64() < 3.0 {
-        black_box(match which {
-            "nd16" => gmm::gradient_nd(&inst, &mut w16, &mut g),
-            "nd8" => gmm::gradient_nd(&inst, &mut w8, &mut g),
+        black_box(match (which, plan) {
+            (_, Some(plan)) => {
+                let rule = bind(
+                    gmm::gmm_objective {},
+                    (
+                        Wrt,
+                        Inactive(&inst.x[..]),
+                        inst.d,
+                        inst.k,
+                        inst.gamma,
+                        inst.m,
+                    ),
+                );
+                ws.gradient_with_plan(rule, black_box(&inst.theta), plan).1[0]
+            }
+            ("nd16", _) => gmm::gradient_nd(&inst, &mut w16, &mut g),
+            ("nd8", _) => gmm::gradient_nd(&inst, &mut w8, &mut g),
             _ => read_gradient(gmm::gradient_rule(black_box(&inst))),
         });
         calls += 1;
@@ -193,7 +224,8 @@ fn gmm_probe(which: &str) {
 }
 
 /// `GMM_PLANS=1` (d=10 K=5) or `GMM_PLANS=gmm_d2_K10.txt`: a GMM gradient by each of
-/// `GradientWorkspace`'s plans against num-dual in chunks of 8 and 16, in rounds of one
+/// `GradientWorkspace`'s plans (and `Batch` 20 and 12, which divide 60 parameters into
+/// passes without padding lanes) against num-dual in chunks of 8 and 16, in rounds of one
 /// call each (the thread's CPU clock), ratios to the faster num-dual chunk width.
 fn gmm_plans(file: &str) {
     use fwdad::drivers::{bind, GradientPlan, Inactive, Wrt};
@@ -219,6 +251,8 @@ fn gmm_plans(file: &str) {
         ("Batch 8", GradientPlan::dense(8)),
         ("Batch 16", GradientPlan::dense(16)),
         ("Batch 32", GradientPlan::dense(32)),
+        ("Batch 20", GradientPlan::dense(20)),
+        ("Batch 12", GradientPlan::dense(12)),
         ("MaybeZero 8", GradientPlan::known_zeros(8)),
         ("MaybeZero 16", GradientPlan::known_zeros(16)),
         ("MaybeZero 32", GradientPlan::known_zeros(32)),
