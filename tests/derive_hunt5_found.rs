@@ -70,18 +70,51 @@ macro_rules! check_widths {
             one.push(d);
         }
         let batches: Vec<(&str, f64, Vec<f64>)> = vec![
-            ("1 lane", fwdad::drivers::gradient_with::<1>($rule, x).0, fwdad::drivers::gradient_with::<1>($rule, x).1),
-            ("2 lanes", fwdad::drivers::gradient_with::<2>($rule, x).0, fwdad::drivers::gradient_with::<2>($rule, x).1),
-            ("4 lanes", fwdad::drivers::gradient_with::<4>($rule, x).0, fwdad::drivers::gradient_with::<4>($rule, x).1),
-            ("8 lanes", fwdad::drivers::gradient_with::<8>($rule, x).0, fwdad::drivers::gradient_with::<8>($rule, x).1),
-            ("16 lanes", fwdad::drivers::gradient_with::<16>($rule, x).0, fwdad::drivers::gradient_with::<16>($rule, x).1),
-            ("second order", fwdad::drivers::hessian_with::<2>($rule, x).0, fwdad::drivers::hessian_with::<2>($rule, x).1),
-            ("gradient", fwdad::drivers::gradient($rule, x).0, fwdad::drivers::gradient($rule, x).1),
+            (
+                "1 lane",
+                fwdad::drivers::gradient_with::<1>($rule, x).0,
+                fwdad::drivers::gradient_with::<1>($rule, x).1,
+            ),
+            (
+                "2 lanes",
+                fwdad::drivers::gradient_with::<2>($rule, x).0,
+                fwdad::drivers::gradient_with::<2>($rule, x).1,
+            ),
+            (
+                "4 lanes",
+                fwdad::drivers::gradient_with::<4>($rule, x).0,
+                fwdad::drivers::gradient_with::<4>($rule, x).1,
+            ),
+            (
+                "8 lanes",
+                fwdad::drivers::gradient_with::<8>($rule, x).0,
+                fwdad::drivers::gradient_with::<8>($rule, x).1,
+            ),
+            (
+                "16 lanes",
+                fwdad::drivers::gradient_with::<16>($rule, x).0,
+                fwdad::drivers::gradient_with::<16>($rule, x).1,
+            ),
+            (
+                "second order",
+                fwdad::drivers::hessian_with::<2>($rule, x).0,
+                fwdad::drivers::hessian_with::<2>($rule, x).1,
+            ),
+            (
+                "gradient",
+                fwdad::drivers::gradient($rule, x).0,
+                fwdad::drivers::gradient($rule, x).1,
+            ),
         ];
         for (mode, v, d) in batches {
             assert_eq!(v.to_bits(), y.to_bits(), "{mode}: primal {v} vs {y}");
             for k in 0..x.len() {
-                same(d[k], one[k], 1e-12, &format!("{mode} against one direction: d/dx{k}"));
+                same(
+                    d[k],
+                    one[k],
+                    1e-12,
+                    &format!("{mode} against one direction: d/dx{k}"),
+                );
             }
         }
         let mut ws = fwdad::drivers::GradientWorkspace::new();
@@ -89,7 +122,12 @@ macro_rules! check_widths {
             let (v, d) = ws.gradient_with_plan($rule, x, plan);
             assert_eq!(v.to_bits(), y.to_bits(), "{plan:?}: primal {v} vs {y}");
             for k in 0..x.len() {
-                same(d[k], one[k], 1e-12, &format!("{plan:?} against one direction: d/dx{k}"));
+                same(
+                    d[k],
+                    one[k],
+                    1e-12,
+                    &format!("{plan:?} against one direction: d/dx{k}"),
+                );
             }
         }
         let h = fd_hessian(&plain, x);
@@ -112,11 +150,7 @@ macro_rules! check_widths {
 
 /// A rule writing a `&mut [f64]` in place: the buffer left as the plain function leaves it
 /// (bit for bit), its tangent the differences of the plain map along each axis.
-fn check_in_place(
-    rule: impl Fn(&mut [f64], &mut [f64]),
-    plain: impl Fn(&mut [f64]),
-    v0: &[f64],
-) {
+fn check_in_place(rule: impl Fn(&mut [f64], &mut [f64]), plain: impl Fn(&mut [f64]), v0: &[f64]) {
     let n = v0.len();
     let mut want = v0.to_vec();
     plain(&mut want);
@@ -125,7 +159,13 @@ fn check_in_place(
         dv[k] = 1.0;
         rule(&mut v, &mut dv);
         for i in 0..n {
-            assert_eq!(v[i].to_bits(), want[i].to_bits(), "value {i}: {} vs {}", v[i], want[i]);
+            assert_eq!(
+                v[i].to_bits(),
+                want[i].to_bits(),
+                "value {i}: {} vs {}",
+                v[i],
+                want[i]
+            );
         }
         let h = 1e-6 * v0[k].abs().max(1.0);
         let (mut p, mut m) = (v0.to_vec(), v0.to_vec());
@@ -134,7 +174,12 @@ fn check_in_place(
         plain(&mut p);
         plain(&mut m);
         for i in 0..n {
-            assert_close(dv[i], (p[i] - m[i]) / (2.0 * h), 1e-6, &format!("d out{i}/d in{k}"));
+            assert_close(
+                dv[i],
+                (p[i] - m[i]) / (2.0 * h),
+                1e-6,
+                &format!("d out{i}/d in{k}"),
+            );
         }
     }
 }
@@ -413,7 +458,11 @@ fn wave_sum(p: &[f64]) -> f64 {
 
 #[test]
 fn a_float_field_wrapped_by_rem_in_every_mode() {
-    check_widths!(bind(wave_sum {}, (Wrt,)), |x: &[f64]| wave_sum(x), [0.35, 0.7, 2.9]);
+    check_widths!(
+        bind(wave_sum {}, (Wrt,)),
+        |x: &[f64]| wave_sum(x),
+        [0.35, 0.7, 2.9]
+    );
 }
 
 /// An iterator whose integer state is copied to a local and read with `%` and `/`, beside
@@ -459,7 +508,11 @@ fn digit_mean(p: &[f64]) -> f64 {
 
 #[test]
 fn integer_and_float_locals_from_fields_in_every_mode() {
-    check_widths!(bind(digit_mean {}, (Wrt,)), |x: &[f64]| digit_mean(x), [1.3, 0.7]);
+    check_widths!(
+        bind(digit_mean {}, (Wrt,)),
+        |x: &[f64]| digit_mean(x),
+        [1.3, 0.7]
+    );
 }
 
 /// `n` evenly spaced points from `a` to `b`.
@@ -512,14 +565,21 @@ fn triangle(p: &[f64]) -> f64 {
 
 #[test]
 fn nested_and_resumed_user_iterators_in_every_mode() {
-    check_widths!(bind(triangle {}, (Wrt,)), |x: &[f64]| triangle(x), [0.9, 1.6]);
+    check_widths!(
+        bind(triangle {}, (Wrt,)),
+        |x: &[f64]| triangle(x),
+        [0.9, 1.6]
+    );
 }
 
 /// A user iterator zipped with a slice, and `step_by`/`skip` on one.
 #[derive_frule]
 fn weighted_grid(x: &[f64]) -> f64 {
     let mut s = 0.0;
-    for (t, w) in Linspace::new(x[0], x[1], x.len()).take(x.len()).zip(x.iter()) {
+    for (t, w) in Linspace::new(x[0], x[1], x.len())
+        .take(x.len())
+        .zip(x.iter())
+    {
         s += t * w;
     }
     let tail: f64 = Linspace::new(x[1], x[2], 10).skip(3).map(|t| t.exp()).sum();
@@ -592,7 +652,11 @@ fn factories(x: &[f64]) -> f64 {
 
 #[test]
 fn closures_returning_closures_in_every_mode() {
-    check_widths!(bind(factories {}, (Wrt,)), |x: &[f64]| factories(x), [0.3, -1.2, 0.8]);
+    check_widths!(
+        bind(factories {}, (Wrt,)),
+        |x: &[f64]| factories(x),
+        [0.3, -1.2, 0.8]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -685,13 +749,41 @@ macro_rules! check_nan_widths {
             one.push(d);
         }
         let mut modes: Vec<(String, f64, Vec<f64>)> = vec![
-            ("1 lane".into(), fwdad::drivers::gradient_with::<1>($rule, x).0, fwdad::drivers::gradient_with::<1>($rule, x).1),
-            ("2 lanes".into(), fwdad::drivers::gradient_with::<2>($rule, x).0, fwdad::drivers::gradient_with::<2>($rule, x).1),
-            ("4 lanes".into(), fwdad::drivers::gradient_with::<4>($rule, x).0, fwdad::drivers::gradient_with::<4>($rule, x).1),
-            ("8 lanes".into(), fwdad::drivers::gradient_with::<8>($rule, x).0, fwdad::drivers::gradient_with::<8>($rule, x).1),
-            ("16 lanes".into(), fwdad::drivers::gradient_with::<16>($rule, x).0, fwdad::drivers::gradient_with::<16>($rule, x).1),
-            ("second order".into(), fwdad::drivers::hessian_with::<2>($rule, x).0, fwdad::drivers::hessian_with::<2>($rule, x).1),
-            ("gradient".into(), fwdad::drivers::gradient($rule, x).0, fwdad::drivers::gradient($rule, x).1),
+            (
+                "1 lane".into(),
+                fwdad::drivers::gradient_with::<1>($rule, x).0,
+                fwdad::drivers::gradient_with::<1>($rule, x).1,
+            ),
+            (
+                "2 lanes".into(),
+                fwdad::drivers::gradient_with::<2>($rule, x).0,
+                fwdad::drivers::gradient_with::<2>($rule, x).1,
+            ),
+            (
+                "4 lanes".into(),
+                fwdad::drivers::gradient_with::<4>($rule, x).0,
+                fwdad::drivers::gradient_with::<4>($rule, x).1,
+            ),
+            (
+                "8 lanes".into(),
+                fwdad::drivers::gradient_with::<8>($rule, x).0,
+                fwdad::drivers::gradient_with::<8>($rule, x).1,
+            ),
+            (
+                "16 lanes".into(),
+                fwdad::drivers::gradient_with::<16>($rule, x).0,
+                fwdad::drivers::gradient_with::<16>($rule, x).1,
+            ),
+            (
+                "second order".into(),
+                fwdad::drivers::hessian_with::<2>($rule, x).0,
+                fwdad::drivers::hessian_with::<2>($rule, x).1,
+            ),
+            (
+                "gradient".into(),
+                fwdad::drivers::gradient($rule, x).0,
+                fwdad::drivers::gradient($rule, x).1,
+            ),
         ];
         let mut ws = fwdad::drivers::GradientWorkspace::new();
         for plan in fwdad::drivers::GradientPlan::CANDIDATES {
@@ -701,7 +793,12 @@ macro_rules! check_nan_widths {
         for (mode, v, d) in modes {
             assert_eq!(v.to_bits(), y.to_bits(), "{mode}: primal {v} vs {y}");
             for k in 0..x.len() {
-                same(d[k], one[k], 1e-12, &format!("{mode} against one direction: d/dx{k} ({:?})", one));
+                same(
+                    d[k],
+                    one[k],
+                    1e-12,
+                    &format!("{mode} against one direction: d/dx{k} ({:?})", one),
+                );
             }
         }
         one
@@ -766,7 +863,11 @@ fn resets(x: &[f64]) -> f64 {
 
 #[test]
 fn known_zero_stores_in_every_mode() {
-    check_widths!(bind(resets {}, (Wrt,)), |x: &[f64]| resets(x), [0.3, -1.2, 0.8, 2.0, 0.5]);
+    check_widths!(
+        bind(resets {}, (Wrt,)),
+        |x: &[f64]| resets(x),
+        [0.3, -1.2, 0.8, 2.0, 0.5]
+    );
 }
 
 /// Copies that must not share tangents with their source.
@@ -793,12 +894,18 @@ fn copies(x: &[f64]) -> f64 {
     std::mem::swap(&mut m, &mut n);
     let old = std::mem::replace(&mut v[1], x[3]);
     let taken = std::mem::take(&mut a[1]);
-    w[0] + v[0] * 2.0 + a[0] + a[1] + b[0] * b[1] + p.x + q.x * q.y + m - n * 0.5 + old * v[1] + taken
+    w[0] + v[0] * 2.0 + a[0] + a[1] + b[0] * b[1] + p.x + q.x * q.y + m - n * 0.5
+        + old * v[1]
+        + taken
 }
 
 #[test]
 fn copies_and_mem_functions_in_every_mode() {
-    check_widths!(bind(copies {}, (Wrt,)), |x: &[f64]| copies(x), [0.3, -1.2, 0.8, 2.0]);
+    check_widths!(
+        bind(copies {}, (Wrt,)),
+        |x: &[f64]| copies(x),
+        [0.3, -1.2, 0.8, 2.0]
+    );
 }
 
 /// Writes through `iter_mut` adaptors, `last_mut`, `first_mut`, `get_mut`.
@@ -872,7 +979,11 @@ fn by_ref_parts(p: &[f64]) -> f64 {
 
 #[test]
 fn by_ref_on_a_user_iterator_in_every_mode() {
-    check_widths!(bind(by_ref_parts {}, (Wrt,)), |x: &[f64]| by_ref_parts(x), [0.3, 1.7]);
+    check_widths!(
+        bind(by_ref_parts {}, (Wrt,)),
+        |x: &[f64]| by_ref_parts(x),
+        [0.3, 1.7]
+    );
 }
 
 /// `Option` locals taken and replaced.
@@ -892,7 +1003,11 @@ fn option_state(x: &[f64]) -> f64 {
 
 #[test]
 fn option_take_and_replace_in_every_mode() {
-    check_widths!(bind(option_state {}, (Wrt,)), |x: &[f64]| option_state(x), [0.3, -1.2, 0.8]);
+    check_widths!(
+        bind(option_state {}, (Wrt,)),
+        |x: &[f64]| option_state(x),
+        [0.3, -1.2, 0.8]
+    );
 }
 
 mod lowp {
@@ -1043,7 +1158,11 @@ mod libs {
 
     #[test]
     fn qr_of_constant_and_active_matrices_in_every_mode() {
-        check_widths!(bind(qr_solves {}, (Wrt,)), |x: &[f64]| qr_solves(x), [0.3, -1.2, 0.8]);
+        check_widths!(
+            bind(qr_solves {}, (Wrt,)),
+            |x: &[f64]| qr_solves(x),
+            [0.3, -1.2, 0.8]
+        );
     }
 
     /// A library value over `T: RealField`: a spring's energy over `SVector<T, 3>`.
@@ -1169,7 +1288,11 @@ fn polygon_area(p: &[f64]) -> f64 {
 
 #[test]
 fn an_iterator_of_pairs_calling_a_mut_method_in_every_mode() {
-    check_widths!(bind(polygon_area {}, (Wrt,)), |x: &[f64]| polygon_area(x), [1.3, 0.7]);
+    check_widths!(
+        bind(polygon_area {}, (Wrt,)),
+        |x: &[f64]| polygon_area(x),
+        [1.3, 0.7]
+    );
 }
 
 /// An iterator over a `Vec` it owns: cumulative sums.
@@ -1298,14 +1421,22 @@ fn first_rise(x: &[f64]) -> f64 {
 #[test]
 fn loops_whose_bodies_end_in_a_diverging_if_or_match_in_every_mode() {
     for x in [[-0.3, -1.2, 0.8, 2.0], [0.3, -1.2, 0.8, 2.0]] {
-        check_widths!(bind(first_square {}, (Wrt,)), |x: &[f64]| first_square(x), x);
+        check_widths!(
+            bind(first_square {}, (Wrt,)),
+            |x: &[f64]| first_square(x),
+            x
+        );
     }
     // Closed form: the first non-negative entry is x₂ = 0.8 (d/dx₂ = 2·0.8), plus x₀.
     let (v, g) = fwdad::drivers::gradient(bind(first_square {}, (Wrt,)), &[-0.3, -1.2, 0.8, 2.0]);
     assert_eq!(v, 0.8 * 0.8 - 0.3);
     assert_eq!(g, [1.0, 0.0, 1.6, 0.0]);
     for x in [[0.3, -0.2, 0.8, 0.4], [0.3, -1.2, 0.8, 2.0]] {
-        check_widths!(bind(partial_until {}, (Wrt,)), |x: &[f64]| partial_until(x), x);
+        check_widths!(
+            bind(partial_until {}, (Wrt,)),
+            |x: &[f64]| partial_until(x),
+            x
+        );
     }
     for x in [
         [0.7, 0.5, 0.8, 0.1],
@@ -1447,4 +1578,86 @@ fn transpose_in_place_leaves_what_the_plain_function_leaves() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Round 5: Vec edits, worklists, rounding and picks
+
+/// A worklist: values halved and pushed back until small, each popped value summed.
+#[derive_frule]
+fn worklist(x: &[f64]) -> f64 {
+    let mut stack = vec![x[0], x[1] * x[2]];
+    let mut s = 0.0;
+    while let Some(v) = stack.pop() {
+        if v.abs() > 0.2 {
+            stack.push(v * 0.5);
+            stack.insert(0, v.sin() * 0.25);
+        }
+        s += v * v;
+    }
+    s
+}
+
+/// `insert`, `remove`, `truncate`, `resize`, `extend_from_slice`, `swap_remove`, `pop`,
+/// `retain`-free edits keeping values and tangents aligned.
+#[derive_frule]
+fn vec_edits(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.insert(1, x[0] * x[3]);
+    let r = v.remove(3);
+    v.extend_from_slice(&x[1..3]);
+    let s = v.swap_remove(0);
+    v.resize(v.len() + 2, x[2] * 2.0);
+    v.truncate(v.len() - 1);
+    let last = v.pop().unwrap();
+    let mut t = r * s + last;
+    for (i, w) in v.iter().enumerate() {
+        t += w * (i as f64 + 1.0);
+    }
+    t
+}
+
+/// Picks: maxima with `fold(NEG_INFINITY, f64::max)`, `max_by`, `position`, `rposition`.
+#[derive_frule]
+fn picks(x: &[f64]) -> f64 {
+    let m = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let lo = x.iter().copied().min_by(|a, b| a.total_cmp(b)).unwrap();
+    let p = x.iter().position(|v| *v > 0.5).unwrap_or(0);
+    let q = x.iter().rposition(|v| *v < 0.0).unwrap_or(0);
+    m * lo + x[p] * x[q] + (p as f64) - (q as f64)
+}
+
+/// Rounding and modular arithmetic: `fract`, `rem_euclid`, `%`, `clamp`, `copysign`,
+/// `signum`, a cast through an integer.
+#[derive_frule]
+fn rounding(x: &[f64]) -> f64 {
+    let a = (x[0] * 3.0).fract() + x[1].rem_euclid(0.7) + (x[2] % 0.3);
+    let b = x[3].clamp(-0.5, 0.5) + 2.0f64.copysign(x[0]) * x[1] + x[2].signum() * x[3];
+    let c = ((x[0] * 10.0) as i32) as f64 * x[1];
+    let d = x[1].floor() * x[0] + x[3].round() + x[2].trunc() * x[2] + x[0].ceil();
+    a * b + c + d + x[0].mul_add(x[1], x[2]) + x[3].powi(-2) + x[1].abs().powf(x[2])
+}
+
+#[test]
+fn vec_edits_worklists_picks_and_rounding_in_every_mode() {
+    check_widths!(
+        bind(worklist {}, (Wrt,)),
+        |x: &[f64]| worklist(x),
+        [0.9, -1.3, 0.8]
+    );
+    check_widths!(
+        bind(vec_edits {}, (Wrt,)),
+        |x: &[f64]| vec_edits(x),
+        [0.3, -1.2, 0.8, 2.0, 0.5]
+    );
+    check_widths!(
+        bind(picks {}, (Wrt,)),
+        |x: &[f64]| picks(x),
+        [0.3, -1.2, 0.8, 2.0, -0.4]
+    );
+    check_widths!(
+        bind(rounding {}, (Wrt,)),
+        |x: &[f64]| rounding(x),
+        [0.37, -1.23, 0.81, 0.42]
+    );
 }
