@@ -29,7 +29,9 @@
     clippy::needless_range_loop,
     clippy::let_and_return,
     clippy::match_single_binding,
-    clippy::map_entry
+    clippy::map_entry,
+    clippy::assign_op_pattern,
+    clippy::ptr_arg
 )]
 use fwdad::drivers::{bind, jvp, Wrt};
 use fwdad::prelude::*;
@@ -201,7 +203,7 @@ fn gauss_seidel_in_place() {
         |v, dv| {
             gauss_seidel_frule(Dual::new(v, dv));
         },
-        |v| gauss_seidel(v),
+        gauss_seidel,
         &[0.3, -1.2, 0.8, 2.0, 0.5],
     );
 }
@@ -220,7 +222,7 @@ fn backward_differences_in_place() {
         |v, dv| {
             backward_diff_frule(Dual::new(v, dv));
         },
-        |v| backward_diff(v),
+        backward_diff,
         &[0.3, -1.2, 0.8, 2.0, 0.5],
     );
 }
@@ -241,7 +243,7 @@ fn suffix_sums_in_place() {
         |v, dv| {
             suffix_sums_frule(Dual::new(v, dv));
         },
-        |v| suffix_sums(v),
+        suffix_sums,
         &[0.3, -1.2, 0.8, 2.0, 0.5],
     );
 }
@@ -264,7 +266,7 @@ fn chunks_exact_mut_rotations_in_place() {
         |v, dv| {
             rotate_pairs_frule(Dual::new(v, dv));
         },
-        |v| rotate_pairs(v),
+        rotate_pairs,
         &[0.3, -1.2, 0.8, 2.0, 0.5, 0.1],
     );
 }
@@ -291,7 +293,7 @@ fn bubble_sort_with_swap_in_place() {
         |v, dv| {
             bubble_frule(Dual::new(v, dv));
         },
-        |v| bubble(v),
+        bubble,
         &[0.3, -1.2, 0.8, 2.0, 0.5],
     );
 }
@@ -313,7 +315,7 @@ fn sort_by_reverse_and_swap_in_place() {
         |v, dv| {
             sort_then_edit_frule(Dual::new(v, dv));
         },
-        |v| sort_then_edit(v),
+        sort_then_edit,
         &[0.3, -1.2, 0.8, 2.0, 0.5],
     );
 }
@@ -335,7 +337,7 @@ fn split_at_mut_halves_in_place() {
         |v, dv| {
             halves_frule(Dual::new(v, dv));
         },
-        |v| halves(v),
+        halves,
         &[0.3, -1.2, 0.8, 2.0, 0.5, 0.7],
     );
 }
@@ -363,7 +365,7 @@ fn a_mut_f64_helper_on_buffer_elements_in_place() {
         |v, dv| {
             relax_all_frule(Dual::new(v, dv));
         },
-        |v| relax_all(v),
+        relax_all,
         &[0.3, -1.2, 0.8, 2.0, 0.5],
     );
 }
