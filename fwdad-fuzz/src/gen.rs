@@ -633,7 +633,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(61) {
+        match g.rng.below(62) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1808,6 +1808,42 @@ fn program(
                         e.dual, f.dual, w.dual, u.dual
                     ),
                 );
+            }
+            61 => {
+                // A scan whose loop body ends in an `if` or a `match` none of whose arms
+                // reaches its end (each `continue`s or `break`s): the body's end is dead
+                // (it was an internal error, the body yielding no carried values).
+                let init = g.expr(&s, 2);
+                let c = *g.rng.pick(FACTORS);
+                let mut inner = s.clone();
+                inner.index = Some("i".into());
+                inner.scalars.push(v.clone());
+                inner.closures.clear();
+                let (e, thr) = (g.expr(&inner, 2), g.expr(&s, 1));
+                let (plain, dual) = if g.rng.chance(50) {
+                    (
+                        format!(
+                            "    let mut {v} = {};\n    let mut i{v} = 0;\n    while i{v} < x.len() {{\n        let i = i{v};\n        let t = {};\n        i{v} += 1;\n        if t > {} {{\n            {v} = {v} * {c} + t;\n            continue;\n        }} else if i % 2 == 0 {{\n            {v} -= 0.5 * t;\n            continue;\n        }} else {{\n            break;\n        }}\n    }}",
+                            init.plain, e.plain, thr.plain
+                        ),
+                        format!(
+                            "    let mut {v} = {};\n    let mut i{v} = 0;\n    while i{v} < x.len() {{\n        let i = i{v};\n        let t = {};\n        i{v} += 1;\n        if t.re() > ({}).re() {{\n            {v} = {v} * D::from({c}) + t;\n            continue;\n        }} else if i % 2 == 0 {{\n            {v} -= D::from(0.5) * t;\n            continue;\n        }} else {{\n            break;\n        }}\n    }}",
+                            init.dual, e.dual, thr.dual
+                        ),
+                    )
+                } else {
+                    (
+                        format!(
+                            "    let mut {v} = {};\n    for i in 0..x.len() {{\n        let t = {};\n        match i % 3 {{\n            0 => {{\n                {v} = {v} * {c} + t;\n                continue;\n            }}\n            1 if t > {} => break,\n            _ => {{\n                {v} -= 0.5 * t;\n                continue;\n            }}\n        }}\n    }}",
+                            init.plain, e.plain, thr.plain
+                        ),
+                        format!(
+                            "    let mut {v} = {};\n    for i in 0..x.len() {{\n        let t = {};\n        match i % 3 {{\n            0 => {{\n                {v} = {v} * D::from({c}) + t;\n                continue;\n            }}\n            1 if t.re() > ({}).re() => break,\n            _ => {{\n                {v} -= D::from(0.5) * t;\n                continue;\n            }}\n        }}\n    }}",
+                            init.dual, e.dual, thr.dual
+                        ),
+                    )
+                };
+                out.line(plain, dual);
             }
             53 => {
                 // A sorted copy.

@@ -81,6 +81,7 @@ fn error_payloads(func: &Function, active: &Activity) -> Vec<Value> {
             | Terminator::Break { values: vs, .. }
             | Terminator::Continue { values: vs, .. } => vs.clone(),
             Terminator::Return(v) => vec![*v],
+            Terminator::Unreachable => vec![],
         };
         for v in read {
             users.entry(v).or_default().push(None);
@@ -380,7 +381,8 @@ impl Analysis<'_> {
             Terminator::Yield(_)
             | Terminator::Return(_)
             | Terminator::Break { .. }
-            | Terminator::Continue { .. } => {}
+            | Terminator::Continue { .. }
+            | Terminator::Unreachable => {}
         }
         for &inst in &self.func.regions[r].insts {
             let inner = match self.func.insts[inst].kind {

@@ -886,6 +886,7 @@ impl Emitter<'_> {
             Terminator::Yield(xs)
             | Terminator::Break { values: xs, .. }
             | Terminator::Continue { values: xs, .. } => xs.contains(&v),
+            Terminator::Unreachable => false,
         });
         !in_terms
             && self.func.insts.iter().all(|(i, data)| {
@@ -1094,6 +1095,8 @@ impl Emitter<'_> {
             }
             (Terminator::Break { depth, values }, _) => self.jump(*depth, values, true),
             (Terminator::Continue { depth, values }, _) => self.jump(*depth, values, false),
+            // The diverging `if` or `match` before it ends the block.
+            (Terminator::Unreachable, _) => quote!(),
         };
         out.extend(term);
         out

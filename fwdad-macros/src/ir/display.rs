@@ -70,6 +70,7 @@ fn write_region_body(
         Terminator::Yield(vs) if vs.is_empty() => writeln!(out, "{pad}yield"),
         Terminator::Yield(vs) => writeln!(out, "{pad}yield {}", values(vs)),
         Terminator::Return(v) => writeln!(out, "{pad}return {v}"),
+        Terminator::Unreachable => writeln!(out, "{pad}unreachable"),
         Terminator::Break {
             depth: d,
             values: vs,

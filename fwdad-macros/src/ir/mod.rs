@@ -470,6 +470,9 @@ pub enum Terminator {
     Break { depth: usize, values: Vec<Value> },
     /// Starts the next iteration of the enclosing loop `depth` levels out.
     Continue { depth: usize, values: Vec<Value> },
+    /// Never reached: the region's last instruction is an `if` or a `match` none of whose
+    /// arms reaches its end (each returns, breaks or continues), so it hands nothing on.
+    Unreachable,
 }
 
 /// A region: parameters (loop-carried values), instructions, terminator.
@@ -883,6 +886,7 @@ impl Function {
             | Terminator::Break { values: vs, .. }
             | Terminator::Continue { values: vs, .. } => vs.clone(),
             Terminator::Return(v) => vec![*v],
+            Terminator::Unreachable => vec![],
         }
     }
 }

@@ -138,7 +138,8 @@ impl Verifier<'_> {
             Terminator::Yield(_)
             | Terminator::Return(_)
             | Terminator::Break { .. }
-            | Terminator::Continue { .. } => {}
+            | Terminator::Continue { .. }
+            | Terminator::Unreachable => {}
         }
         scope.truncate(mark);
         Ok(())

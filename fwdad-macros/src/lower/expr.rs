@@ -903,8 +903,14 @@ impl Lowerer<'_> {
         let n = if reaches { 1 + changed.len() } else { 0 };
         let inst = self.push_inst(kind, n, span);
         if !reaches {
-            // No arm reaches the join: what follows is dead.
-            self.cur = None;
+            // No arm reaches the join: what follows is dead, and the region hands nothing
+            // to the `if`, `match` or loop around it (the function's body yields nothing
+            // where it returns from its arms).
+            if self.cur == Some(self.func.body) {
+                self.cur = None;
+            } else {
+                self.terminate(Terminator::Unreachable);
+            }
             return Join { value: None, types };
         }
         let results = self.func.insts[inst].results.clone();
