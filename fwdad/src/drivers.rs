@@ -438,7 +438,7 @@ pub trait SlotDual<'z, X, Y, S: Mode, D, ImpliedBound = &'z Self>: sealed::Entry
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Fits<D>: sealed::Entry {}
 
@@ -897,7 +897,7 @@ slot_constant!(
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an argument `bind` accepts",
     label = "this `bind` has an argument of type `{Self}`",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Settled: sealed::Entry {
     /// `T`, once `Self` is known.
@@ -1259,6 +1259,7 @@ flat_tuple!(6; f64 S 0, f64 S 1, f64 S 2, f64 S 3, f64 S 4, f64 S 5);
 /// let m = Matrix::from_rows(&[vec![1.0, 2.0], vec![3.0, 4.0]]);
 /// assert_eq!(m[(1, 0)], 3.0);
 /// assert_eq!(m.row(0), [1.0, 2.0]);
+/// assert_eq!(m[1][0], 3.0);
 /// assert_eq!(m.column(1), [2.0, 4.0]);
 /// assert_eq!(m.as_slice(), [1.0, 2.0, 3.0, 4.0]);
 /// assert_eq!(m.mul_vec(&[1.0, 1.0]), [3.0, 7.0]);
@@ -1455,6 +1456,26 @@ impl IndexMut<(usize, usize)> for Matrix {
             self.ncols
         );
         &mut self.data[i * self.ncols + j]
+    }
+}
+
+/// Row `i` as a slice, so `m[i][j]` reads like nested `Vec`s (the same entry as `m[(i, j)]`).
+impl Index<usize> for Matrix {
+    type Output = [f64];
+    /// # Panics
+    /// If `i >= nrows`.
+    #[inline]
+    fn index(&self, i: usize) -> &[f64] {
+        self.row(i)
+    }
+}
+
+impl IndexMut<usize> for Matrix {
+    /// # Panics
+    /// If `i >= nrows`.
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut [f64] {
+        self.row_mut(i)
     }
 }
 
