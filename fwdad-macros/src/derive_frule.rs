@@ -507,7 +507,12 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             if let (Some(sig), Some(body)) = (sig, body) {
                 // In a generic `impl`, `Ty::m(..)` infers the type's parameters from
                 // the arguments through the rule (`AssocOf`).
-                let self_of = imp.generics.type_params().next().map(|_| &self_ty);
+                let generic = imp
+                    .generics
+                    .params
+                    .iter()
+                    .any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+                let self_of = generic.then_some(&self_ty);
                 items.extend(emit_items(&func, &sig, &body, &rt, false, self_of));
                 on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
                 if takes_self_by_value(m) && imp.generics.params.is_empty() {
@@ -965,31 +970,54 @@ fn emit_method_entry(
     impl_generics: &syn::Generics,
 ) -> TokenStream {
     let vis = &m.vis;
-    let marker = &func.sig.ident;
+    let name = &func.sig.ident;
+    // The marker carries the impl's parameters its arguments do not name (`emit_items`).
+    let generic_impl = impl_generics
+        .params
+        .iter()
+        .any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+    let phantom: Vec<&syn::Ident> = match generic_impl {
+        true => phantom_params(func, sig, true),
+        false => Vec::new(),
+    }
+    .into_iter()
+    .filter_map(|p| match p {
+        syn::GenericParam::Type(t) => Some(&t.ident),
+        syn::GenericParam::Const(c) => Some(&c.ident),
+        syn::GenericParam::Lifetime(_) => None,
+    })
+    .collect();
+    let (marker, marker_value) = match phantom.is_empty() {
+        true => (quote!(#name), quote!(#name {})),
+        false => (
+            quote!(#name<#(#phantom),*>),
+            quote!(<#name<#(#phantom),*> as ::core::default::Default>::default()),
+        ),
+    };
     // The rule needs `T: Real` of each of the impl's type parameters (as for generic fns).
     let by_value = format_ident!("__fwdad_rule_{}", m.sig.ident);
     let by_type = crate::register::by_type_rule_name(&m.sig.ident);
     let entry = format_ident!("{}_frule", m.sig.ident);
     // `recv.m(..)` passes `&mut recv`; a `self` method takes a clone of it.
     // In a generic `impl`, the receiver's type (`V2<T>`) is named here, where `Self` is it.
-    let generic = impl_generics.type_params().next().is_some();
+    let generic = generic_impl;
     let (dispatch_ty, dispatched) = match takes_self_by_value(m) {
         true if !impl_generics.params.is_empty() => (
             quote!(#rt::user_ops::SelfByValueOf<#marker, Self>),
-            quote!(#rt::user_ops::SelfByValueOf(#marker {}, ::core::marker::PhantomData)),
+            quote!(#rt::user_ops::SelfByValueOf(#marker_value, ::core::marker::PhantomData)),
         ),
         true => (
             quote!(#rt::SelfByValue<#marker>),
-            quote!(#rt::SelfByValue(#marker {})),
+            quote!(#rt::SelfByValue(#marker_value)),
         ),
-        false => (quote!(#marker), quote!(#marker {})),
+        false => (quote!(#marker), marker_value.clone()),
     };
     let (by_type_ty, by_type_value) = match generic {
         true => (
             quote!(#rt::user_ops::AssocOf<#marker, Self>),
-            quote!(#rt::user_ops::AssocOf(#marker {}, ::core::marker::PhantomData)),
+            quote!(#rt::user_ops::AssocOf(#marker_value, ::core::marker::PhantomData)),
         ),
-        false => (quote!(#marker), quote!(#marker {})),
+        false => (quote!(#marker), marker_value.clone()),
     };
     let names = &sig.names;
     let (const_generics, const_types, const_entry) = method_entry_consts(&func.sig, sig, rt);
@@ -1057,7 +1085,7 @@ fn emit_method_entry(
         #[allow(dead_code, clippy::type_complexity, clippy::multiple_bound_locations)]
         #vis fn #entry<#own_params #(#const_generics),*>(#(#names: #inputs),*) -> #rt::Dual<#output> #entry_where {
             #const_entry
-            <#marker as #rt::Frule<_, f64>>::frule(&#marker {}, (#(#names,)*))
+            <#marker as #rt::Frule<_, f64>>::frule(&#marker_value, (#(#names,)*))
         }
     }
 }
@@ -1936,9 +1964,16 @@ pub(crate) fn check_signature(
         diag.error_spanned(v, INLINE_VEC);
     }
     if let (false, syn::Type::ImplTrait(it)) = (fn_output, &output) {
+        let iterator = it.bounds.iter().any(|b| {
+            matches!(b, syn::TypeParamBound::Trait(t) if t.path.segments.last()
+                .is_some_and(|s| s.ident == "Iterator" || s.ident == "IntoIterator"))
+        });
         diag.error(
             it.span(),
-            "`#[derive_frule]` does not support returning `impl Trait`; return a concrete type",
+            match iterator {
+                true => "`#[derive_frule]` does not support returning `impl Iterator`: collect the items and return a `Vec` (`-> Vec<f64>`, the chain ending in `.collect()`)",
+                false => "`#[derive_frule]` does not support returning `impl Trait`; return a concrete type",
+            },
         );
     }
     let mut named_output = output.clone();
@@ -2514,9 +2549,12 @@ pub(crate) fn emit_items(
         Some(Some(arg)) if arg == "always" => quote!(#[inline(always)]),
         _ => quote!(#[inline]),
     };
-    let phantom = match free {
-        true => phantom_params(func, sig),
-        false => Vec::new(),
+    // A method of a generic `impl` is reached through the type's dispatch functions, which
+    // build its marker by `Default`: a parameter in its return type only may go there too.
+    let phantom = match (free, self_of) {
+        (true, _) => phantom_params(func, sig, false),
+        (false, Some(_)) => phantom_params(func, sig, true),
+        (false, None) => Vec::new(),
     };
     // The wrapper's function values take functions of one-direction duals.
     let mut wrapper_func = func.clone();
@@ -2620,7 +2658,15 @@ pub(crate) fn emit_items(
 /// in the `where` clause). A type only in the return type is left to E0207 at its
 /// definition: its marker would need a field, which a call without a turbofish (`f {}`)
 /// could not fill.
-fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericParam> {
+///
+/// `method`: the function is a method of a generic `impl` (`impl<const N: usize> Mat<N> {
+/// fn identity() -> Self }`), whose marker the type's dispatch functions build by
+/// `Default`, so a type in the return type only is carried as well.
+pub(crate) fn phantom_params<'f>(
+    func: &'f syn::ItemFn,
+    sig: &Sig,
+    method: bool,
+) -> Vec<&'f syn::GenericParam> {
     fn names(ts: TokenStream, ident: &syn::Ident) -> bool {
         ts.into_iter().any(|t| match t {
             proc_macro2::TokenTree::Ident(i) => i == *ident,
@@ -2642,7 +2688,7 @@ fn phantom_params<'f>(func: &'f syn::ItemFn, sig: &Sig) -> Vec<&'f syn::GenericP
         .iter()
         .filter(|p| match p {
             syn::GenericParam::Type(t) => {
-                !names(inputs.clone(), &t.ident) && !names(output.clone(), &t.ident)
+                !names(inputs.clone(), &t.ident) && (method || !names(output.clone(), &t.ident))
             }
             syn::GenericParam::Const(c) => !names(inputs.clone(), &c.ident),
             syn::GenericParam::Lifetime(_) => false,
