@@ -536,8 +536,6 @@ pub mod verbatim {
         use core::ops::{Mul, MulAssign};
         
         use super::{Point, Vec2};
-        // Added: the tangent of `Vec2 { .. }`, a type imported alone (docs/limits.md).
-        use super::Vec2Tangent;
 
         /// A 2D affine transform.
         #[derive(Clone, Copy, Debug, PartialEq, fwdad::Differentiable)]
@@ -1292,8 +1290,6 @@ pub mod verbatim {
         use core::ops::{Add, Mul, Sub};
         
         use super::{Affine, Circle, Point, Shape, Vec2};
-        // Added: the tangents of `Point { .. }` and `Vec2 { .. }`, types imported alone (docs/limits.md).
-        use super::{PointTangent, Vec2Tangent};
 
         /// An ellipse.
         #[derive(Clone, Copy, Default, Debug, PartialEq, fwdad::Differentiable)]
@@ -1807,8 +1803,6 @@ pub mod verbatim {
             Affine, Nearest, ParamCurve, ParamCurveArea, ParamCurveCurvature, ParamCurveDeriv,
             ParamCurveNearest, Point, Vec2,
         };
-        // Added: the tangent of `Nearest { .. }`, a type imported alone (docs/limits.md).
-        use super::NearestTangent;
 
         /// A single line.
         #[derive(Clone, Copy, Debug, PartialEq, fwdad::Differentiable)]

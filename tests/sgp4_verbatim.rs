@@ -6,9 +6,10 @@
 //! error types'). The modules are inlined here (each under `#[rustfmt::skip]`), the crate
 //! root's items after them; left out: the TLE and OMM parsers (`src/tle.rs` but its
 //! `MinutesSinceEpoch`), `Constants::from_elements*` which take the parser's `Elements`, and
-//! the crate-level attributes. One line is added: `use propagator::PredictionTangent;`,
-//! since `Prediction` is reached through `pub use propagator::Prediction;` and a derived body
-//! builds a literal's tangent by its name (docs/limits.md).
+//! the crate-level attributes. Nothing else is added: `Prediction { .. }`, reached through
+//! `pub use propagator::Prediction;`, builds its tangent by the path of `Prediction`'s
+//! module, which the macro reads from the source (it used to need `use
+//! propagator::PredictionTangent;`).
 //!
 //! What this found: `#[cfg(feature = "std")]` / `#[cfg(not(..))]` statement pairs made the
 //! rule take the last (now one expansion per configuration, `tests/derive_cfg.rs`);
@@ -1804,9 +1805,6 @@ pub use propagator::Constants;
 pub use propagator::Orbit;
 pub use propagator::Prediction;
 pub use tle::MinutesSinceEpoch;
-// Added (the one line not sgp4's): `Prediction { .. }` below builds its tangent by the name
-// `PredictionTangent`, which the re-export of `Prediction` alone does not bring (docs/limits.md).
-use propagator::PredictionTangent;
 
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code)]
@@ -2519,8 +2517,6 @@ pub use root::*;
 #[cfg(test)]
 mod tests {
     use super::*;
-    // `MinutesSinceEpoch(t)` builds its tangent by this name (see `PredictionTangent`).
-    use crate::tle::MinutesSinceEpochTangent;
     use core::f64::consts::PI;
     use fwdad::prelude::*;
 

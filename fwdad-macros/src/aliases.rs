@@ -32,9 +32,16 @@ thread_local! {
     /// The type aliases of the source file being expanded (set by the entry point for one
     /// expansion, see [`with_source_aliases`]).
     static SOURCE: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
-    /// Each file's visible aliases, with the files they were read from.
-    static FILES: RefCell<HashMap<PathBuf, (Deps, Aliases)>> = RefCell::new(HashMap::new());
+    /// Each file's visible aliases and tangent paths, with the files they were read from.
+    static FILES: RefCell<HashMap<PathBuf, (Deps, Aliases, Imports)>> = RefCell::new(HashMap::new());
+    /// The tangent paths of the types the source file imports by name (see [`imports`]).
+    static IMPORTS: RefCell<Imports> = const { RefCell::new(Vec::new()) };
 }
+
+/// A type of the crate imported alone by name (`use crate::geometry::Vec3;`), as local
+/// name and the path of its `#[derive(Differentiable)]` twin (`crate::geometry::Vec3Tangent`)
+/// as segments, which the `use` does not bring.
+type Imports = Vec<(String, Vec<String>)>;
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
@@ -354,27 +361,146 @@ fn modules_of(file: &Path, deps: &mut Reading) -> Vec<Module> {
 /// The aliases visible in the file at `path` (in any of its modules: the macro does not
 /// know which one the function is in), leaving out names given two types. Empty when the
 /// file cannot be read or parsed.
-fn file_aliases(path: &Path) -> Aliases {
+fn file_aliases(path: &Path) -> (Aliases, Imports) {
     let cached = FILES.with(|f| {
         f.borrow()
             .get(path)
-            .filter(|(deps, _)| deps.iter().all(|(p, t)| t.is_some() && modified(p) == *t))
-            .map(|(_, a)| a.clone())
+            .filter(|(deps, _, _)| deps.iter().all(|(p, t)| t.is_some() && modified(p) == *t))
+            .map(|(_, a, i)| (a.clone(), i.clone()))
     });
     if let Some(a) = cached {
         return a;
     }
     let mut reading = Reading::default();
     let mut all = Vec::new();
-    for module in modules_of(path, &mut reading) {
-        all.extend(visible(&module, &mut reading, &mut Vec::new()));
+    let modules = modules_of(path, &mut reading);
+    for module in &modules {
+        all.extend(visible(module, &mut reading, &mut Vec::new()));
     }
     let all = once(all);
+    let imports = file_imports(&modules, &mut reading);
     FILES.with(|f| {
-        f.borrow_mut()
-            .insert(path.to_path_buf(), (reading.deps, all.clone()))
+        f.borrow_mut().insert(
+            path.to_path_buf(),
+            (reading.deps, all.clone(), imports.clone()),
+        )
     });
-    all
+    (all, imports)
+}
+
+/// Whether `items` define a struct or enum `name`.
+fn defines(items: &[syn::Item], name: &str) -> bool {
+    items.iter().any(|item| match item {
+        syn::Item::Struct(s) => s.ident == name,
+        syn::Item::Enum(e) => e.ident == name,
+        _ => false,
+    })
+}
+
+/// The module defining the struct or enum `name` that the `use` path `prefix::name`,
+/// written in `from`, leads to, through up to four re-exports (`pub use geometry::Vec3;` at
+/// the crate root), and the type's own name there.
+fn definition(
+    from: &Module,
+    prefix: &[String],
+    name: &str,
+    deps: &mut Reading,
+    depth: usize,
+) -> Option<(Module, String)> {
+    let target = resolve(from, prefix, deps)?;
+    let items = items_of(&target, deps)?;
+    if defines(&items, name) {
+        return Some((target, name.to_string()));
+    }
+    if depth == 0 {
+        return None;
+    }
+    let (mut named, mut globs) = (Vec::new(), Vec::new());
+    for item in &items {
+        if let syn::Item::Use(u) = item {
+            use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs);
+        }
+    }
+    let (inner, original, _) = named.into_iter().find(|(_, _, local)| local == name)?;
+    definition(&target, &inner, &original, deps, depth - 1)
+}
+
+/// The path of `module` from the crate root (`crate::geometry::shapes`); `None` where
+/// the files do not tell it.
+fn crate_path(module: &Module) -> Option<Vec<String>> {
+    if module.inline.is_empty() && is_crate_root(&module.file) {
+        return Some(vec!["crate".to_string()]);
+    }
+    let name = match module.inline.last() {
+        Some(inline) => inline.clone(),
+        None => module.dir.file_name()?.to_str()?.to_string(),
+    };
+    let mut path = crate_path(&parent(module)?)?;
+    path.push(name);
+    Some(path)
+}
+
+/// The types of the crate the file's modules import alone by name, with the paths of
+/// their tangent twins from the crate root; left out: a name two modules import from
+/// different definitions of the crate, or that the file defines as another type (the
+/// macro does not know which of the file's modules the function is in).
+fn file_imports(modules: &[Module], deps: &mut Reading) -> Imports {
+    let mut found: Vec<(String, Option<(Module, String)>)> = Vec::new();
+    let mut defined: Vec<(String, Module)> = Vec::new();
+    for module in modules {
+        let Some(items) = items_of(module, deps) else {
+            continue;
+        };
+        let (mut named, mut globs) = (Vec::new(), Vec::new());
+        for item in &items {
+            match item {
+                syn::Item::Use(u) => use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs),
+                syn::Item::Struct(s) => defined.push((s.ident.to_string(), module.clone())),
+                syn::Item::Enum(e) => defined.push((e.ident.to_string(), module.clone())),
+                _ => {}
+            }
+        }
+        for (prefix, name, local) in named {
+            if prefix.is_empty() || !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                continue;
+            }
+            found.push((local, definition(module, &prefix, &name, deps, 4)));
+        }
+    }
+    let mut out: Imports = Vec::new();
+    for (local, def) in &found {
+        // A name also imported from another crate (`use kurbo::Vec2;` beside the crate's
+        // own `Vec2`) has no twin there: a literal of it would fail either way.
+        let agreed = found
+            .iter()
+            .all(|(l, d)| l != local || d.is_none() || d == def);
+        let Some((module, name)) = def.as_ref().filter(|_| agreed) else {
+            continue;
+        };
+        let other = defined
+            .iter()
+            .any(|(n, m)| n == local && (n != name || m != module));
+        if other || out.iter().any(|(l, _)| l == local) {
+            continue;
+        }
+        if let Some(mut path) = crate_path(module) {
+            path.push(format!("{name}Tangent"));
+            out.push((local.clone(), path));
+        }
+    }
+    out
+}
+
+/// The tangent twin's path of a type the source file imports by name (`Vec3` after `use
+/// crate::geometry::Vec3;`: `crate::geometry::Vec3Tangent`), for literals and patterns of
+/// it, whose tangents are built by name; `None` for any other name.
+pub fn imported_tangent(local: &syn::Ident) -> Option<Vec<String>> {
+    IMPORTS.with(|i| {
+        i.borrow()
+            .iter()
+            .find(|(l, _)| local == l)
+            .map(|(_, p)| p.clone())
+    })
 }
 
 /// Runs `f` with the type aliases of `file` (the file of the annotated item, when the
@@ -382,10 +508,12 @@ fn file_aliases(path: &Path) -> Aliases {
 /// 3]; 3];` or `type State = SVector<f64, 6>;` of its own file is read as if the alias
 /// were written out, as `alias(..)` does.
 pub fn with_source_aliases<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
-    let aliases = file.as_deref().map(file_aliases).unwrap_or_default();
+    let (aliases, imports) = file.as_deref().map(file_aliases).unwrap_or_default();
     let previous = SOURCE.with(|s| std::mem::replace(&mut *s.borrow_mut(), aliases));
+    let previous_imports = IMPORTS.with(|i| std::mem::replace(&mut *i.borrow_mut(), imports));
     let out = f();
     SOURCE.with(|s| *s.borrow_mut() = previous);
+    IMPORTS.with(|i| *i.borrow_mut() = previous_imports);
     out
 }
 

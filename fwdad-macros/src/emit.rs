@@ -3269,6 +3269,21 @@ fn tangent_path(path: &syn::Path) -> syn::Path {
     for seg in p.segments.iter_mut().skip(at) {
         seg.arguments = syn::PathArguments::None;
     }
+    // A type the file imports alone (`use crate::geometry::Vec3;`): its twin by the path
+    // of the type's module, which the `use` does not bring into scope.
+    let imported = match (at, path.leading_colon, path.segments.first()) {
+        (0, None, Some(first)) => crate::aliases::imported_tangent(&first.ident),
+        _ => None,
+    };
+    if let Some(full) = imported {
+        let span = path.segments[0].ident.span();
+        // The segments are identifiers' texts (`r#type` a raw one's).
+        let head = full.iter().map(|s| match s.strip_prefix("r#") {
+            Some(raw) => syn::PathSegment::from(syn::Ident::new_raw(raw, span)),
+            None => syn::PathSegment::from(syn::Ident::new(s, span)),
+        });
+        p.segments = head.chain(p.segments.into_iter().skip(1)).collect();
+    }
     p
 }
 

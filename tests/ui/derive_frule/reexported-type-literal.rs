@@ -1,7 +1,7 @@
-// A type re-exported alone (`pub use m::Prediction;`) built by a literal in a derived
-// body: the literal's tangent is built by the name `PredictionTangent`, which the `use`
-// does not bring. rustc's error is at the literal and suggests the import to add
-// (limits.md: `use m::{Prediction, PredictionTangent};`, or `m::Prediction { .. }`).
+// A type imported by a `use` inside the function's body, then built by a literal: the
+// literal's tangent is built by the name `PredictionTangent`, which the `use` does not
+// bring, and the macro reads only the `use` items of modules, not of bodies (limits.md:
+// import the type at the module, or write `use m::{Prediction, PredictionTangent};`).
 use fwdad::prelude::*;
 
 mod m {
@@ -11,10 +11,10 @@ mod m {
         pub var: f64,
     }
 }
-pub use m::Prediction;
 
 #[derive_frule]
-pub fn predict(x: f64, s: f64) -> Prediction {
+pub fn predict(x: f64, s: f64) -> m::Prediction {
+    use m::Prediction;
     Prediction { mean: 2.0 * x, var: s * s }
 }
 
