@@ -27,6 +27,43 @@ pub fn predict(x: f64, s: f64) -> Prediction {
     }
 }
 
+/// Types reached through a glob re-export (`pub use frames::*;`, as kurbo's root does).
+mod kinematics {
+    pub mod frames {
+        #[derive(Clone, Copy, Debug, PartialEq, fwdad::Differentiable)]
+        pub struct Pose2 {
+            pub x: f64,
+            pub y: f64,
+            pub theta: f64,
+        }
+    }
+    pub use frames::*;
+}
+
+mod odometry {
+    use crate::kinematics::Pose2;
+    use fwdad::prelude::*;
+
+    /// Dead reckoning: a unicycle driven at speed `v` and turn rate `w` for `n` steps.
+    #[derive_frule]
+    pub fn drive(v: f64, w: f64, n: usize) -> Pose2 {
+        let mut p = Pose2 {
+            x: 0.0,
+            y: 0.0,
+            theta: 0.0,
+        };
+        for _ in 0..n {
+            let Pose2 { x, y, theta } = p;
+            p = Pose2 {
+                x: x + 0.1 * v * theta.cos(),
+                y: y + 0.1 * v * theta.sin(),
+                theta: theta + 0.1 * w,
+            };
+        }
+        p
+    }
+}
+
 /// A module using the file module's types, imported by name; literals, a struct pattern,
 /// enum variants and a tuple struct.
 mod scene {
@@ -129,4 +166,29 @@ fn imported_tuple_struct() {
     assert_eq!(t.primal, scene::later(Minutes(10.0), 0.5));
     // d(m + 60 dt²) = dm + 120 dt ddt
     assert_eq!(t.tangent.0, 1.0 + 120.0 * 0.5);
+}
+
+#[test]
+fn type_reached_through_a_glob_reexport() {
+    // θₖ = 0.1·k·w, x = Σₖ 0.1·v·cos(θₖ): ∂x/∂v = x / v, ∂x/∂w = -Σₖ 0.01·k·v·sin(θₖ).
+    let (v, w, n) = (2.0, 0.3, 12);
+    let by_v = odometry::drive_frule(
+        Dual::new(v, 1.0),
+        Dual::new(w, 0.0),
+        Dual::new(n, NoTangent),
+    );
+    let by_w = odometry::drive_frule(
+        Dual::new(v, 0.0),
+        Dual::new(w, 1.0),
+        Dual::new(n, NoTangent),
+    );
+    let plain = odometry::drive(v, w, n);
+    assert_eq!(by_v.primal, plain);
+    assert_eq!(by_w.primal, plain);
+    assert!((by_v.tangent.x - plain.x / v).abs() < 1e-14);
+    let dx_dw: f64 = (0..n)
+        .map(|k| -0.01 * k as f64 * v * (0.1 * k as f64 * w).sin())
+        .sum();
+    assert!((by_w.tangent.x - dx_dw).abs() < 1e-13);
+    assert!((by_w.tangent.theta - 0.1 * n as f64).abs() < 1e-14);
 }

@@ -398,8 +398,8 @@ fn defines(items: &[syn::Item], name: &str) -> bool {
 }
 
 /// The module defining the struct or enum `name` that the `use` path `prefix::name`,
-/// written in `from`, leads to, through up to four re-exports (`pub use geometry::Vec3;` at
-/// the crate root), and the type's own name there.
+/// written in `from`, leads to, through up to four re-exports (`pub use geometry::Vec3;` or
+/// `pub use geometry::*;` at the crate root), and the type's own name there.
 fn definition(
     from: &Module,
     prefix: &[String],
@@ -421,8 +421,13 @@ fn definition(
             use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs);
         }
     }
-    let (inner, original, _) = named.into_iter().find(|(_, _, local)| local == name)?;
-    definition(&target, &inner, &original, deps, depth - 1)
+    if let Some((inner, original, _)) = named.into_iter().find(|(_, _, local)| local == name) {
+        return definition(&target, &inner, &original, deps, depth - 1);
+    }
+    // A glob re-export (`pub use crate::geometry::*;`).
+    globs
+        .iter()
+        .find_map(|glob| definition(&target, glob, name, deps, depth - 1))
 }
 
 /// The path of `module` from the crate root (`crate::geometry::shapes`); `None` where
