@@ -2,8 +2,8 @@
 //! `V2::<T>::zero()`), as a numerics user writes a small matrix or vector type: the impl's
 //! parameter appears in no argument, only in `Self`. Their rules used to fail to compile
 //! (E0207: the rule's marker did not carry `N`/`T`). Derivatives against closed forms.
-// Index loops, as numerics code writes matrix products.
-#![allow(clippy::needless_range_loop)]
+// Index loops and a method named `add`, as numerics code writes them.
+#![allow(clippy::needless_range_loop, clippy::should_implement_trait)]
 use fwdad::drivers::{derivative, gradient, gradient_with, hessian};
 use fwdad::prelude::*;
 use num_traits::Float;
