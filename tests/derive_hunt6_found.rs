@@ -1,0 +1,696 @@
+//! Sixth hunt for wrong primals and derivatives.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::let_and_return,
+    clippy::match_single_binding,
+    clippy::map_entry,
+    clippy::assign_op_pattern,
+    clippy::ptr_arg
+)]
+use fwdad::drivers::{bind, jvp, Wrt};
+use fwdad::prelude::*;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+#[macro_use]
+mod common;
+
+use common::modes::{assert_close, fd_gradient, fd_hessian};
+
+/// NaN where the reference is NaN, else close.
+fn same(got: f64, want: f64, tol: f64, what: &str) {
+    if want.is_nan() || got.is_nan() {
+        assert!(want.is_nan() && got.is_nan(), "{what}: {got} vs {want}");
+    } else if want.is_infinite() || got.is_infinite() {
+        assert_eq!(got, want, "{what}");
+    } else {
+        assert_close(got, want, tol, what);
+    }
+}
+
+/// Every mode at `$x`: one direction per input, batches of 1, 2, 4, 8 and 16 lanes, the
+/// gradient and Hessian of second order; primals bit for bit against the plain function,
+/// tangents against central differences and the batches against one direction.
+macro_rules! check_widths {
+    ($rule:expr, $plain:expr, $x:expr) => {{
+        let x: &[f64] = &$x;
+        let plain = $plain;
+        let want = fd_gradient(&plain, x);
+        let y: f64 = plain(x);
+        let mut one = Vec::new();
+        for k in 0..x.len() {
+            let mut e = vec![0.0; x.len()];
+            e[k] = 1.0;
+            let (v, d): (f64, f64) = jvp($rule, x, &e);
+            assert_eq!(v.to_bits(), y.to_bits(), "one direction: primal {v} vs {y}");
+            assert_close(d, want[k], 1e-6, &format!("one direction: d/dx{k}"));
+            one.push(d);
+        }
+        let batches: Vec<(&str, f64, Vec<f64>)> = vec![
+            (
+                "1 lane",
+                fwdad::drivers::gradient_with::<1>($rule, x).0,
+                fwdad::drivers::gradient_with::<1>($rule, x).1,
+            ),
+            (
+                "2 lanes",
+                fwdad::drivers::gradient_with::<2>($rule, x).0,
+                fwdad::drivers::gradient_with::<2>($rule, x).1,
+            ),
+            (
+                "4 lanes",
+                fwdad::drivers::gradient_with::<4>($rule, x).0,
+                fwdad::drivers::gradient_with::<4>($rule, x).1,
+            ),
+            (
+                "8 lanes",
+                fwdad::drivers::gradient_with::<8>($rule, x).0,
+                fwdad::drivers::gradient_with::<8>($rule, x).1,
+            ),
+            (
+                "16 lanes",
+                fwdad::drivers::gradient_with::<16>($rule, x).0,
+                fwdad::drivers::gradient_with::<16>($rule, x).1,
+            ),
+            (
+                "second order",
+                fwdad::drivers::hessian_with::<2>($rule, x).0,
+                fwdad::drivers::hessian_with::<2>($rule, x).1,
+            ),
+            (
+                "gradient",
+                fwdad::drivers::gradient($rule, x).0,
+                fwdad::drivers::gradient($rule, x).1,
+            ),
+        ];
+        for (mode, v, d) in batches {
+            assert_eq!(v.to_bits(), y.to_bits(), "{mode}: primal {v} vs {y}");
+            for k in 0..x.len() {
+                same(
+                    d[k],
+                    one[k],
+                    1e-12,
+                    &format!("{mode} against one direction: d/dx{k}"),
+                );
+            }
+        }
+        let mut ws = fwdad::drivers::GradientWorkspace::new();
+        for plan in fwdad::drivers::GradientPlan::CANDIDATES {
+            let (v, d) = ws.gradient_with_plan($rule, x, plan);
+            assert_eq!(v.to_bits(), y.to_bits(), "{plan:?}: primal {v} vs {y}");
+            for k in 0..x.len() {
+                same(
+                    d[k],
+                    one[k],
+                    1e-12,
+                    &format!("{plan:?} against one direction: d/dx{k}"),
+                );
+            }
+        }
+        let h = fd_hessian(&plain, x);
+        let (v, _, hh) = fwdad::drivers::hessian($rule, x);
+        assert_eq!(v.to_bits(), y.to_bits(), "hessian: primal");
+        for i in 0..x.len() {
+            for j in 0..x.len() {
+                assert_close(hh[(i, j)], h[i][j], 1e-4, &format!("hessian ({i}, {j})"));
+            }
+            let mut e = vec![0.0; x.len()];
+            e[i] = 1.0;
+            let (v, _, col) = fwdad::drivers::hvp($rule, x, &e);
+            assert_eq!(v.to_bits(), y.to_bits(), "hvp: primal");
+            for j in 0..x.len() {
+                assert_close(col[j], h[j][i], 1e-4, &format!("hvp e{i}, entry {j}"));
+            }
+        }
+    }};
+}
+
+
+/// A rule writing a `&mut [f64]` in place: the buffer left as the plain function leaves it
+/// (bit for bit), its tangent the differences of the plain map along each axis.
+fn check_in_place(rule: impl Fn(&mut [f64], &mut [f64]), plain: impl Fn(&mut [f64]), v0: &[f64]) {
+    let n = v0.len();
+    let mut want = v0.to_vec();
+    plain(&mut want);
+    for k in 0..n {
+        let (mut v, mut dv) = (v0.to_vec(), vec![0.0; n]);
+        dv[k] = 1.0;
+        rule(&mut v, &mut dv);
+        for i in 0..n {
+            assert_eq!(
+                v[i].to_bits(),
+                want[i].to_bits(),
+                "value {i}: {} vs {}",
+                v[i],
+                want[i]
+            );
+        }
+        let h = 1e-6 * v0[k].abs().max(1.0);
+        let (mut p, mut m) = (v0.to_vec(), v0.to_vec());
+        p[k] += h;
+        m[k] -= h;
+        plain(&mut p);
+        plain(&mut m);
+        for i in 0..n {
+            assert_close(
+                dv[i],
+                (p[i] - m[i]) / (2.0 * h),
+                1e-6,
+                &format!("d out{i}/d in{k}"),
+            );
+        }
+    }
+}
+
+/// Bit-for-bit primal of one direction against the plain function.
+fn primal_of(rule: impl Copy + fwdad::drivers::SliceRule<f64, Output = Dual<f64, f64>>, x: &[f64]) -> f64 {
+    let e = vec![0.0; x.len()];
+    let (v, _): (f64, f64) = jvp(rule, x, &e);
+    v
+}
+
+// ---------------------------------------------------------------------------------------
+// Sorting with a comparator that sends NaN to `Equal`.
+
+/// The three largest readings weighted, NaN readings (a dropped sensor) compared as equal
+/// to everything, as `partial_cmp(..).unwrap_or(Equal)` is often written; NaNs skipped.
+#[derive_frule]
+fn top_three(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal));
+    let mut s = 0.0;
+    let mut w = 1.0;
+    for a in v.iter().rev() {
+        if !a.is_nan() && w < 8.0 {
+            s += w * a;
+            w *= 2.0;
+        }
+    }
+    s
+}
+
+/// The same, sorted descending by `sort_unstable_by`.
+#[derive_frule]
+fn top_three_unstable(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(Ordering::Equal));
+    let mut s = 0.0;
+    let mut w = 1.0;
+    for a in &v {
+        if !a.is_nan() && w < 8.0 {
+            s += w * a;
+            w *= 2.0;
+        }
+    }
+    s
+}
+
+/// Readings with NaNs at every other place and in runs, of up to 20 elements (where `std`
+/// sorts by insertion).
+fn readings_with_nans() -> Vec<Vec<f64>> {
+    let mut out = vec![vec![3.0, f64::NAN, 1.0], vec![0.5, 2.0, f64::NAN, -1.0, 4.0]];
+    for n in [6usize, 9, 13, 20] {
+        for (p, q) in [(3, 1), (4, 2), (5, 0)] {
+            out.push(
+                (0..n)
+                    .map(|i| if i % p == q { f64::NAN } else { ((i * 7) as f64).cos() })
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn sort_by_nan_equal() {
+    for x in readings_with_nans() {
+        let y = top_three(&x);
+        let v = primal_of(bind(top_three {}, (Wrt,)), &x);
+        assert_eq!(v.to_bits(), y.to_bits(), "{x:?}: {v} vs {y}");
+        let (_, g) = gradient(bind(top_three {}, (Wrt,)), &x);
+        let want = fd_gradient(&top_three, &x);
+        for k in 0..x.len() {
+            same(g[k], want[k], 1e-6, &format!("d/dx{k}"));
+        }
+        let y = top_three_unstable(&x);
+        let v = primal_of(bind(top_three_unstable {}, (Wrt,)), &x);
+        assert_eq!(v.to_bits(), y.to_bits(), "unstable {x:?}: {v} vs {y}");
+    }
+}
+
+/// `max_by` / `min_by` on ties: `std` returns the last maximum and the first minimum.
+#[derive_frule]
+fn argmax_ties(x: &[f64]) -> f64 {
+    let v = [x[0] + 1.0, 2.0 * x[0], x[1]];
+    let (imax, _) = v
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .unwrap();
+    let (imin, _) = v
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .unwrap();
+    let m = v.iter().copied().max_by(|a, b| a.total_cmp(b)).unwrap();
+    let z = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (imax as f64) * 10.0 + imin as f64 + m * x[1] + z
+}
+
+#[test]
+fn max_by_min_by_ties() {
+    for x in [[1.0, 2.0], [1.0, 0.5], [1.0, 3.0], [-0.0, 0.0]] {
+        let y = argmax_ties(&x);
+        let v = primal_of(bind(argmax_ties {}, (Wrt,)), &x);
+        assert_eq!(v.to_bits(), y.to_bits(), "{x:?}: {v} vs {y}");
+    }
+    // At x0 = 1 both first elements are 2: max_by takes the last (2 x0), min_by the first.
+    let (_, g) = gradient(bind(argmax_ties {}, (Wrt,)), &[1.0, 0.5]);
+    // `f64::max` at a tie splits the tangent (README): (1 + 2) / 2.
+    assert_close(g[0], 2.0 * 0.5 + 1.5, 1e-14, "d/dx0 at the tie");
+}
+
+/// Signed zeros: max of -0.0 and 0.0, and the reciprocal shows which.
+#[derive_frule]
+fn zero_signs(x: &[f64]) -> f64 {
+    let a = x[0] * 0.0;
+    let b = -x[1] * 0.0;
+    1.0 / a.max(b) + 1.0 / a.min(b) + 1.0 / f64::max(b, a) + 1.0 / (a.clamp(b, 1.0))
+}
+
+#[test]
+fn signed_zeros_max_min() {
+    for x in [[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]] {
+        let y = zero_signs(&x);
+        let v = primal_of(bind(zero_signs {}, (Wrt,)), &x);
+        assert_eq!(v.to_bits(), y.to_bits(), "{x:?}: {v} vs {y}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Lists of closures.
+
+/// A `move` closure in a list copies its capture where the list is written.
+#[derive_frule]
+fn basis_moved(x: &[f64]) -> f64 {
+    let mut omega = x[0];
+    let basis: Vec<Box<dyn Fn(f64) -> f64>> = vec![
+        Box::new(move |t: f64| (omega * t).sin()),
+        Box::new(|t: f64| t * t),
+    ];
+    omega = 3.0 * x[1];
+    let mut y = omega;
+    for phi in &basis {
+        y += phi(x[1]);
+    }
+    for (k, phi) in basis.iter().enumerate() {
+        y += (k as f64 + 1.0) * phi(x[0]);
+    }
+    y
+}
+
+#[test]
+fn basis_list_moved_capture() {
+    let x = [0.7, 1.3];
+    check_widths!(bind(basis_moved {}, (Wrt,)), basis_moved, x);
+}
+
+/// A `move` let closure copies its capture where it is written.
+#[derive_frule]
+fn let_closure_moved(x: &[f64]) -> f64 {
+    let mut k = x[0];
+    let f = move |t: f64| k * t;
+    k = x[1] * 5.0;
+    f(x[1]) + k
+}
+
+#[test]
+fn let_closure_moved_capture() {
+    let x = [0.7, 1.3];
+    check_widths!(bind(let_closure_moved {}, (Wrt,)), let_closure_moved, x);
+}
+
+/// A list built in each iteration, capturing the iteration's value; a `break` inside.
+#[derive_frule]
+fn basis_in_loop(x: &[f64]) -> f64 {
+    let mut y = 0.0;
+    for i in 0..x.len() {
+        let xi = x[i];
+        let fs: [Box<dyn Fn(f64) -> f64>; 3] = [
+            Box::new(move |t| xi * t),
+            Box::new(move |t| (xi + t).exp()),
+            Box::new(|t| t.cos()),
+        ];
+        for (k, f) in fs.iter().enumerate() {
+            if k == i {
+                break;
+            }
+            y += f(0.5 * xi);
+        }
+        y += fs.len() as f64;
+    }
+    y
+}
+
+#[test]
+fn basis_rebuilt_per_iteration() {
+    let x = [0.7, 1.3, -0.4, 0.2];
+    check_widths!(bind(basis_in_loop {}, (Wrt,)), basis_in_loop, x);
+}
+
+// ---------------------------------------------------------------------------------------
+// Option methods on fields.
+
+#[derive(Differentiable, Clone)]
+struct Smoother {
+    last: Option<f64>,
+    prev: Option<Option<f64>>,
+    alpha: f64,
+}
+
+#[derive_frule]
+impl Smoother {
+    fn step(&mut self, x: f64) -> f64 {
+        let y = match self.last.take() {
+            Some(l) => self.alpha * x + (1.0 - self.alpha) * l,
+            None => x,
+        };
+        let before = self.last.replace(y);
+        assert!(before.is_none());
+        let taken: Option<Option<f64>> = self.prev.take();
+        let p = taken.flatten().unwrap_or(0.0);
+        self.prev = Some(Some(y * p + x));
+        y
+    }
+}
+
+#[derive_frule]
+fn smooth_run(x: &[f64]) -> f64 {
+    let mut s = Smoother {
+        last: None,
+        prev: Some(None),
+        alpha: x[0],
+    };
+    let mut acc = 0.0;
+    for &v in &x[1..] {
+        acc += s.step(v);
+    }
+    let pr: Option<Option<f64>> = s.prev;
+    acc + s.last.unwrap_or(0.0) + pr.flatten().unwrap_or(-1.0)
+}
+
+#[test]
+fn option_fields_taken_and_replaced() {
+    let x = [0.3, 1.0, 2.0, -0.5, 0.25];
+    check_widths!(bind(smooth_run {}, (Wrt,)), smooth_run, x);
+}
+
+// ---------------------------------------------------------------------------------------
+// Maps.
+
+#[derive_frule(inactive(keys))]
+fn buckets(x: &[f64], keys: &[i64]) -> f64 {
+    let mut m: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
+    for (i, &k) in keys.iter().enumerate() {
+        m.entry(k).or_default().push(x[i] * x[i]);
+        if k > 1 {
+            m.entry(-k).or_default().push(x[i]);
+        }
+    }
+    let mut total = 0.0;
+    for (k, vs) in &m {
+        let mut w = 1.0;
+        for v in vs {
+            total += w * (*k as f64) * v;
+            w *= 0.5;
+        }
+    }
+    let mut low = 0.0;
+    for (_, vs) in m.range(..0) {
+        low += vs.iter().sum::<f64>();
+    }
+    let mut mid = 0.0;
+    for (_, vs) in m.range(1..=2) {
+        for v in vs {
+            mid += v.sin();
+        }
+    }
+    let mut tail = 0.0;
+    for (k, vs) in m.range(2..) {
+        tail += *k as f64 * vs[0];
+    }
+    total + low * mid + tail
+}
+
+#[test]
+fn map_buckets_and_ranges() {
+    let keys = [2i64, 1, 3, 2, 0, 3, 1];
+    let x = [0.5, -1.0, 0.3, 0.8, 1.1, -0.2, 0.7];
+    let plain = |x: &[f64]| buckets(x, &keys);
+    check_widths!(bind(buckets {}, (Wrt, Inactive(&keys[..]))), plain, x);
+}
+
+// ---------------------------------------------------------------------------------------
+// Loops every path of which continues or breaks.
+
+#[derive_frule]
+fn all_paths_leave(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    let mut i = 0;
+    loop {
+        if i >= x.len() {
+            break;
+        }
+        i += 1;
+        if x[i - 1] > 0.0 {
+            s += x[i - 1].sqrt();
+            continue;
+        } else if x[i - 1] < -1.0 {
+            break;
+        } else {
+            s -= x[i - 1] * s;
+            continue;
+        }
+    }
+    for &v in x {
+        match v.partial_cmp(&0.0) {
+            Some(Ordering::Less) => continue,
+            Some(_) => {
+                s += v;
+                continue;
+            }
+            None => break,
+        }
+    }
+    s
+}
+
+#[test]
+fn loops_whose_paths_all_leave() {
+    check_widths!(bind(all_paths_leave {}, (Wrt,)), all_paths_leave, [0.5, -0.3, 2.0, -2.0, 1.0]);
+    check_widths!(bind(all_paths_leave {}, (Wrt,)), all_paths_leave, [0.5, -0.3, 2.0]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Mutation with aliasing indices.
+
+#[derive_frule]
+fn alias_updates(v: &mut [f64]) {
+    let n = v.len();
+    for i in 0..n {
+        let j = (i * 3) % n;
+        v[i] = v[j] * v[i] + 0.1;
+        v.swap(i, j);
+    }
+    let (a, b) = (v[0], v[1]);
+    for i in 2..n {
+        v[i - 2] = v[i];
+    }
+    v[n - 2] = a;
+    v[n - 1] = b;
+    for c in v.chunks_exact_mut(2) {
+        let t = c[0];
+        c[0] = c[1] * t;
+        c[1] += t;
+    }
+}
+
+#[test]
+fn aliasing_in_place() {
+    check_in_place(alias_updates_frule_slices, alias_updates, &[0.3, 1.2, -0.7, 0.9, 1.5]);
+}
+
+fn alias_updates_frule_slices(v: &mut [f64], dv: &mut [f64]) {
+    alias_updates_frule(Dual::new(v, dv));
+}
+
+// ---------------------------------------------------------------------------------------
+// Cells and statics.
+
+static GAIN: f64 = 1.5;
+const OFFSETS: [f64; 3] = [0.1, 0.2, 0.3];
+
+#[derive_frule]
+fn cells(x: &[f64]) -> f64 {
+    let c = x[0] * x[1] + GAIN;
+    let mut r = vec![x[0], x[1]];
+    r[0] *= c;
+    let s = r.iter().sum::<f64>();
+    s + OFFSETS[1] * c + OFFSETS.iter().map(|o| o * x[0]).sum::<f64>()
+}
+
+#[test]
+fn cells_and_statics() {
+    check_widths!(bind(cells {}, (Wrt,)), cells, [0.5, -0.3]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Arrays mapped.
+
+#[derive_frule]
+fn map_of_map(q: &[f64; 3], l: f64) -> [f64; 3] {
+    let c = q.map(f64::cos).map(|a| l * a).map(|a| a * a);
+    let s = c.map(|a| a.sqrt() + q[0]);
+    [c[0] + s[1], c[1] * s[2], c[2] - s[0]]
+}
+
+#[derive_frule]
+fn map_of_map_sum(x: &[f64]) -> f64 {
+    let q = [x[0], x[1], x[2]];
+    let r = map_of_map(&q, x[3]);
+    r[0] + 2.0 * r[1] + 3.0 * r[2]
+}
+
+#[test]
+fn array_map_chains() {
+    check_widths!(bind(map_of_map_sum {}, (Wrt,)), map_of_map_sum, [0.5, -0.3, 1.2, 0.8]);
+}
+
+// ---------------------------------------------------------------------------------------
+// The drivers at a fixed size, against one direction at a time and `jacobian`.
+
+/// `jacobian_array` against `jvp` per unit direction (NaN and infinities identical) and
+/// against `jacobian`'s matrix; values bit for bit.
+fn check_jacobian_array<F, const N: usize, const M: usize>(f: F, plain: impl Fn(&[f64]) -> [f64; M], x: [f64; N])
+where
+    F: Copy
+        + fwdad::drivers::SliceRule<fwdad::Batch<f64, N>, Output: fwdad::drivers::ArrayOutput<M, fwdad::Batch<f64, N>>>
+        + fwdad::drivers::SliceRule<fwdad::Batch<f64, 16>, Output: fwdad::drivers::ArrayOutput<M, fwdad::Batch<f64, 16>>>
+        + fwdad::drivers::SliceRule<f64, Output = Dual<[f64; M], [f64; M]>>,
+{
+    let want = plain(&x);
+    let (y, j) = fwdad::drivers::jacobian_array(f, &x);
+    for i in 0..M {
+        assert_eq!(y[i].to_bits(), want[i].to_bits(), "value {i}: {} vs {}", y[i], want[i]);
+    }
+    for k in 0..N {
+        let mut e = [0.0; N];
+        e[k] = 1.0;
+        let d = f.eval(&x, &e);
+        for i in 0..M {
+            assert_eq!(d.primal[i].to_bits(), want[i].to_bits(), "jvp value {i}");
+            same(j[i][k], d.tangent[i], 1e-13, &format!("J[{i}][{k}] against jvp"));
+        }
+    }
+}
+
+/// One chain per arm: the rule's Jacobian entry, with a square root at zero.
+#[derive_frule]
+fn chain_arms(x: &[f64]) -> [f64; 3] {
+    if x[0] >= 0.0 {
+        [x[0].sqrt() * x[1], x[2].sin() + x[0] * x[0] + x[0], 1.0]
+    } else {
+        [x[1], x[1] * x[1], (x[0] / x[2]).ln()]
+    }
+}
+
+#[test]
+fn jacobian_array_of_chains_at_kinks_and_nan() {
+    for x in [
+        [0.5, 1.5, -0.3],
+        [0.0, 1.5, -0.3],
+        [0.0, 0.0, 0.0],
+        [-0.5, 2.0, 0.0],
+        [f64::NAN, 1.0, 2.0],
+        [1.0, f64::INFINITY, 2.0],
+        [-1.0, 2.0, -0.0],
+    ] {
+        check_jacobian_array(chain_arms {}, |x| chain_arms(x), x);
+    }
+}
+
+/// A residual of 35 inputs and 5 outputs (passes of 16 lanes, the last of 3).
+#[derive_frule]
+fn wide_residual(x: &[f64]) -> [f64; 5] {
+    let mut r = [0.0; 5];
+    for i in 0..x.len() {
+        r[i % 5] += (i as f64 + 1.0) * x[i] * x[(i * 7) % x.len()];
+        if x[i] > 0.9 {
+            r[(i + 2) % 5] -= x[i].ln();
+        }
+    }
+    r
+}
+
+#[test]
+fn jacobian_array_in_chunks_with_nan() {
+    let mut x: [f64; 35] = core::array::from_fn(|i| ((i * 13) as f64).sin());
+    check_jacobian_array(wide_residual {}, |x| wide_residual(x), x);
+    x[17] = f64::NAN;
+    check_jacobian_array(wide_residual {}, |x| wide_residual(x), x);
+    x[17] = -0.0;
+    x[3] = 1e300;
+    check_jacobian_array(wide_residual {}, |x| wide_residual(x), x);
+}
+
+/// A scalar function of 9 and 13 inputs: `hessian_array` and `hvp_array` in chunks, with
+/// `hessian` and central differences.
+#[derive_frule]
+fn coupled(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for i in 0..n {
+        s += (x[i] * x[(i + 3) % n]).sin() + 0.5 * x[i] * x[i] * (i as f64 + 1.0);
+    }
+    s * x[0] + x[n - 1].exp()
+}
+
+fn check_hessian_array<const N: usize>(x: [f64; N]) {
+    let y = coupled(&x);
+    let (v, g, h) = fwdad::drivers::hessian_array(coupled {}, &x);
+    assert_eq!(v.to_bits(), y.to_bits());
+    let (v2, g2, h2) = fwdad::drivers::hessian(coupled {}, &x);
+    assert_eq!(v2.to_bits(), y.to_bits());
+    let fh = fd_hessian(&coupled, &x);
+    for i in 0..N {
+        same(g[i], g2[i], 1e-13, &format!("gradient {i}"));
+        for j in 0..N {
+            same(h[i][j], h2[(i, j)], 1e-12, &format!("H[{i}][{j}] against hessian"));
+            if x.iter().all(|a| a.is_finite()) {
+                assert_close(h[i][j], fh[i][j], 1e-4, &format!("H[{i}][{j}] against fd"));
+            }
+        }
+        let mut e = [0.0; N];
+        e[i] = 1.0;
+        e[(i + 1) % N] = -0.5;
+        let (v3, g3, hv) = fwdad::drivers::hvp_array(coupled {}, &x, &e);
+        assert_eq!(v3.to_bits(), y.to_bits());
+        for k in 0..N {
+            same(g3[k], g[k], 1e-13, &format!("hvp gradient {k}"));
+            let want: f64 = (0..N).map(|m| h[k][m] * e[m]).sum();
+            same(hv[k], want, 1e-12, &format!("hvp {k}"));
+        }
+    }
+}
+
+#[test]
+fn hessian_and_hvp_arrays_past_one_pass() {
+    check_hessian_array::<1>([0.3]);
+    check_hessian_array::<5>(core::array::from_fn(|i| (i as f64 * 0.7).cos()));
+    check_hessian_array::<9>(core::array::from_fn(|i| (i as f64 * 0.7).cos()));
+    check_hessian_array::<13>(core::array::from_fn(|i| (i as f64 * 0.3).sin()));
+    check_hessian_array::<17>(core::array::from_fn(|i| (i as f64 * 0.3).sin() - 0.2));
+    let mut x: [f64; 9] = core::array::from_fn(|i| (i as f64 * 0.7).cos());
+    x[4] = f64::NAN;
+    check_hessian_array::<9>(x);
+}
