@@ -1,4 +1,26 @@
 //! Sixth hunt for wrong primals and derivatives.
+//!
+//! Found:
+//! - A wrong primal (and derivative): `v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(Equal))`
+//!   with NaNs among the values (a comparator that is no total order, a common way to
+//!   "handle" NaN) sorted the finite values into another order than `std`'s: the rule's
+//!   merge sort makes other comparisons than `std`'s insertion sort (`[3, NaN, 1]` stays as
+//!   it is in `std`, the rule gave `[1, 3, NaN]`). Up to 20 elements the rule now sorts by
+//!   insertion, as `std` does, for `sort_by` and `sort_unstable_by`. Fuzz case 62.
+//!
+//! The other functions are guards that passed: the fixed-size drivers at 1, 5, 9, 13, 17
+//! and 35 inputs (past their one-pass limits, M ≠ N), at NaN, infinite and signed-zero
+//! inputs and kinks (`sqrt` at 0, against one direction at a time, NaN identical), Jacobian
+//! entries of bodies passing overlapping parts of their argument on; lists of closures
+//! with `move` captures reassigned or shadowed after the list, rebuilt per iteration,
+//! walked twice, shadowed by an inner list; `Option` fields taken, replaced and flattened
+//! by `&mut self` methods; `BTreeMap`s of `Vec`s filled by `entry().or_default().push()`
+//! and read by `range`; `max_by`/`min_by` ties and NaN, `f64::max`/`min` folds over NaN,
+//! signed zeros through `max`, `min` and `clamp`; loops every path of which `continue`s or
+//! `break`s; aliasing index writes and swaps in place; type aliases renamed by `use`,
+//! imported by a glob and shadowed, and a module's alias shadowing the file's; `&mut self`
+//! state; a `T: Float` function at `f64`; a constant struct: each against central
+//! differences or closed forms, primals bit for bit.
 #![allow(
     clippy::needless_range_loop,
     clippy::let_and_return,
@@ -125,7 +147,6 @@ macro_rules! check_widths {
     }};
 }
 
-
 /// A rule writing a `&mut [f64]` in place: the buffer left as the plain function leaves it
 /// (bit for bit), its tangent the differences of the plain map along each axis.
 fn check_in_place(rule: impl Fn(&mut [f64], &mut [f64]), plain: impl Fn(&mut [f64]), v0: &[f64]) {
@@ -163,7 +184,10 @@ fn check_in_place(rule: impl Fn(&mut [f64], &mut [f64]), plain: impl Fn(&mut [f6
 }
 
 /// Bit-for-bit primal of one direction against the plain function.
-fn primal_of(rule: impl Copy + fwdad::drivers::SliceRule<f64, Output = Dual<f64, f64>>, x: &[f64]) -> f64 {
+fn primal_of(
+    rule: impl Copy + fwdad::drivers::SliceRule<f64, Output = Dual<f64, f64>>,
+    x: &[f64],
+) -> f64 {
     let e = vec![0.0; x.len()];
     let (v, _): (f64, f64) = jvp(rule, x, &e);
     v
@@ -208,12 +232,21 @@ fn top_three_unstable(x: &[f64]) -> f64 {
 /// Readings with NaNs at every other place and in runs, of up to 20 elements (where `std`
 /// sorts by insertion).
 fn readings_with_nans() -> Vec<Vec<f64>> {
-    let mut out = vec![vec![3.0, f64::NAN, 1.0], vec![0.5, 2.0, f64::NAN, -1.0, 4.0]];
+    let mut out = vec![
+        vec![3.0, f64::NAN, 1.0],
+        vec![0.5, 2.0, f64::NAN, -1.0, 4.0],
+    ];
     for n in [6usize, 9, 13, 20] {
         for (p, q) in [(3, 1), (4, 2), (5, 0)] {
             out.push(
                 (0..n)
-                    .map(|i| if i % p == q { f64::NAN } else { ((i * 7) as f64).cos() })
+                    .map(|i| {
+                        if i % p == q {
+                            f64::NAN
+                        } else {
+                            ((i * 7) as f64).cos()
+                        }
+                    })
                     .collect(),
             );
         }
@@ -487,8 +520,16 @@ fn all_paths_leave(x: &[f64]) -> f64 {
 
 #[test]
 fn loops_whose_paths_all_leave() {
-    check_widths!(bind(all_paths_leave {}, (Wrt,)), all_paths_leave, [0.5, -0.3, 2.0, -2.0, 1.0]);
-    check_widths!(bind(all_paths_leave {}, (Wrt,)), all_paths_leave, [0.5, -0.3, 2.0]);
+    check_widths!(
+        bind(all_paths_leave {}, (Wrt,)),
+        all_paths_leave,
+        [0.5, -0.3, 2.0, -2.0, 1.0]
+    );
+    check_widths!(
+        bind(all_paths_leave {}, (Wrt,)),
+        all_paths_leave,
+        [0.5, -0.3, 2.0]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -517,7 +558,11 @@ fn alias_updates(v: &mut [f64]) {
 
 #[test]
 fn aliasing_in_place() {
-    check_in_place(alias_updates_frule_slices, alias_updates, &[0.3, 1.2, -0.7, 0.9, 1.5]);
+    check_in_place(
+        alias_updates_frule_slices,
+        alias_updates,
+        &[0.3, 1.2, -0.7, 0.9, 1.5],
+    );
 }
 
 fn alias_updates_frule_slices(v: &mut [f64], dv: &mut [f64]) {
@@ -563,7 +608,11 @@ fn map_of_map_sum(x: &[f64]) -> f64 {
 
 #[test]
 fn array_map_chains() {
-    check_widths!(bind(map_of_map_sum {}, (Wrt,)), map_of_map_sum, [0.5, -0.3, 1.2, 0.8]);
+    check_widths!(
+        bind(map_of_map_sum {}, (Wrt,)),
+        map_of_map_sum,
+        [0.5, -0.3, 1.2, 0.8]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -571,17 +620,30 @@ fn array_map_chains() {
 
 /// `jacobian_array` against `jvp` per unit direction (NaN and infinities identical) and
 /// against `jacobian`'s matrix; values bit for bit.
-fn check_jacobian_array<F, const N: usize, const M: usize>(f: F, plain: impl Fn(&[f64]) -> [f64; M], x: [f64; N])
-where
+fn check_jacobian_array<F, const N: usize, const M: usize>(
+    f: F,
+    plain: impl Fn(&[f64]) -> [f64; M],
+    x: [f64; N],
+) where
     F: Copy
-        + fwdad::drivers::SliceRule<fwdad::Batch<f64, N>, Output: fwdad::drivers::ArrayOutput<M, fwdad::Batch<f64, N>>>
-        + fwdad::drivers::SliceRule<fwdad::Batch<f64, 16>, Output: fwdad::drivers::ArrayOutput<M, fwdad::Batch<f64, 16>>>
-        + fwdad::drivers::SliceRule<f64, Output = Dual<[f64; M], [f64; M]>>,
+        + fwdad::drivers::SliceRule<
+            fwdad::Batch<f64, N>,
+            Output: fwdad::drivers::ArrayOutput<M, fwdad::Batch<f64, N>>,
+        > + fwdad::drivers::SliceRule<
+            fwdad::Batch<f64, 16>,
+            Output: fwdad::drivers::ArrayOutput<M, fwdad::Batch<f64, 16>>,
+        > + fwdad::drivers::SliceRule<f64, Output = Dual<[f64; M], [f64; M]>>,
 {
     let want = plain(&x);
     let (y, j) = fwdad::drivers::jacobian_array(f, &x);
     for i in 0..M {
-        assert_eq!(y[i].to_bits(), want[i].to_bits(), "value {i}: {} vs {}", y[i], want[i]);
+        assert_eq!(
+            y[i].to_bits(),
+            want[i].to_bits(),
+            "value {i}: {} vs {}",
+            y[i],
+            want[i]
+        );
     }
     for k in 0..N {
         let mut e = [0.0; N];
@@ -589,7 +651,12 @@ where
         let d = f.eval(&x, &e);
         for i in 0..M {
             assert_eq!(d.primal[i].to_bits(), want[i].to_bits(), "jvp value {i}");
-            same(j[i][k], d.tangent[i], 1e-13, &format!("J[{i}][{k}] against jvp"));
+            same(
+                j[i][k],
+                d.tangent[i],
+                1e-13,
+                &format!("J[{i}][{k}] against jvp"),
+            );
         }
     }
 }
@@ -665,7 +732,12 @@ fn check_hessian_array<const N: usize>(x: [f64; N]) {
     for i in 0..N {
         same(g[i], g2[i], 1e-13, &format!("gradient {i}"));
         for j in 0..N {
-            same(h[i][j], h2[(i, j)], 1e-12, &format!("H[{i}][{j}] against hessian"));
+            same(
+                h[i][j],
+                h2[(i, j)],
+                1e-12,
+                &format!("H[{i}][{j}] against hessian"),
+            );
             if x.iter().all(|a| a.is_finite()) {
                 assert_close(h[i][j], fh[i][j], 1e-4, &format!("H[{i}][{j}] against fd"));
             }
@@ -693,4 +765,388 @@ fn hessian_and_hvp_arrays_past_one_pass() {
     let mut x: [f64; 9] = core::array::from_fn(|i| (i as f64 * 0.7).cos());
     x[4] = f64::NAN;
     check_hessian_array::<9>(x);
+}
+
+// ---------------------------------------------------------------------------------------
+// Captures and shadowing.
+
+/// A closure reads the binding it captured, not a later one of the same name.
+#[derive_frule]
+fn shadowed_capture(x: &[f64]) -> f64 {
+    let w = x[0];
+    let f = |t: f64| w * t;
+    let g = move |t: f64| w + t;
+    let w = 5.0 * x[1];
+    let basis: Vec<Box<dyn Fn(f64) -> f64>> = vec![Box::new(|t| w * t), Box::new(move |t| t - w)];
+    let w = x[0] * x[1];
+    let mut s = f(x[1]) + g(w) + w;
+    for phi in &basis {
+        s += phi(x[0]);
+    }
+    s
+}
+
+#[test]
+fn shadowed_names_after_a_closure() {
+    check_widths!(
+        bind(shadowed_capture {}, (Wrt,)),
+        shadowed_capture,
+        [0.7, 1.3]
+    );
+}
+
+/// A list shadowed by another in an inner block; the outer one walked after.
+#[derive_frule]
+fn shadowed_lists(x: &[f64]) -> f64 {
+    let basis: [Box<dyn Fn(f64) -> f64>; 2] = [Box::new(|t| t.sin()), Box::new(|t| t * t)];
+    let mut s = 0.0;
+    {
+        let basis: [Box<dyn Fn(f64) -> f64>; 3] = [
+            Box::new(|t| t.exp()),
+            Box::new(|t| 2.0 * t),
+            Box::new(|t| t.cos()),
+        ];
+        for phi in &basis {
+            s += phi(x[0]);
+        }
+        s += basis.len() as f64;
+    }
+    for (k, phi) in basis.iter().enumerate() {
+        s += (k as f64 + 1.0) * phi(x[1]);
+    }
+    s * basis.len() as f64
+}
+
+#[test]
+fn lists_shadowed_in_a_block() {
+    check_widths!(bind(shadowed_lists {}, (Wrt,)), shadowed_lists, [0.7, 1.3]);
+}
+
+/// Extremes with NaN sent to `Equal` and NaN skipped by `f64::max`.
+#[derive_frule]
+fn nan_extremes(x: &[f64]) -> f64 {
+    let v: Vec<f64> = x
+        .iter()
+        .map(|a| if *a > 1.0 { f64::NAN } else { a * a })
+        .collect();
+    let hi = v
+        .iter()
+        .copied()
+        .max_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
+        .unwrap();
+    let lo = v
+        .iter()
+        .copied()
+        .min_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
+        .unwrap();
+    let m = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let n = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let r = v.iter().copied().reduce(f64::max).unwrap();
+    let c = x[0].clamp(-0.5, 0.5);
+    let hi = if hi.is_nan() { 0.0 } else { hi };
+    let lo = if lo.is_nan() { 0.0 } else { lo };
+    let r = if r.is_nan() { 0.0 } else { r };
+    hi + 2.0 * lo + 3.0 * m + 4.0 * n + 5.0 * r + c
+}
+
+#[test]
+fn extremes_with_nan() {
+    for x in [
+        vec![0.5, 1.5, -0.3, 0.2],
+        vec![1.5, 0.5, -0.3, 0.9],
+        vec![0.1, 0.6, 2.0, -0.8, 3.0, 0.3],
+        vec![1.5, 2.5, 0.7],
+    ] {
+        let y = nan_extremes(&x);
+        let v = primal_of(bind(nan_extremes {}, (Wrt,)), &x);
+        assert_eq!(v.to_bits(), y.to_bits(), "{x:?}: {v} vs {y}");
+        let (_, g) = gradient(bind(nan_extremes {}, (Wrt,)), &x);
+        let want = fd_gradient(&nan_extremes, &x);
+        for k in 0..x.len() {
+            same(g[k], want[k], 1e-6, &format!("{x:?}: d/dx{k}"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Type aliases renamed, globbed and shadowed: each function computes in the precision
+// rustc gives the name.
+
+type Single = f32;
+
+mod prec {
+    /// Shadowed wherever it is imported (by `globbed`'s own `Real`).
+    #[allow(dead_code)]
+    pub type Real = f32;
+    pub type Wide = f64;
+}
+
+mod renamed {
+    use super::prec::Wide as Real;
+    use fwdad::prelude::*;
+
+    /// `Real` is `f64` here (`Wide` renamed).
+    #[derive_frule]
+    pub fn third(x: f64) -> f64 {
+        let a = x as Real;
+        let b: Real = a / 3.0 + 0.1;
+        b as f64 * x
+    }
+}
+
+mod globbed {
+    use super::prec::*;
+    use fwdad::prelude::*;
+
+    /// The module's own `Real` (`f64`) shadows the glob's `f32`.
+    type Real = f64;
+
+    #[derive_frule]
+    pub fn third(x: f64) -> f64 {
+        let a = x as Real;
+        let b: Real = a / 3.0 + 0.1;
+        let w: Wide = b * 0.7;
+        w as f64 * x
+    }
+}
+
+mod shadows_file {
+    use fwdad::prelude::*;
+
+    /// The file's `Single` is `f32`; this module's is `f64`.
+    type Single = f64;
+
+    #[derive_frule]
+    pub fn third(x: f64) -> f64 {
+        let a = x as Single;
+        let b: Single = a / 3.0 + 0.1;
+        b as f64 * x
+    }
+}
+
+/// The file's `Single` (`f32`).
+#[derive_frule]
+fn third_single(x: f64) -> f64 {
+    let a = x as Single;
+    let b: Single = a / 3.0 + 0.1;
+    b as f64 * x
+}
+
+#[test]
+fn aliases_renamed_globbed_shadowed() {
+    type Case = (&'static str, fn(f64) -> f64, fn(f64) -> (f64, f64));
+    let cases: [Case; 4] = [
+        ("renamed", renamed::third, |x| {
+            derivative(renamed::third {}, x)
+        }),
+        ("globbed", globbed::third, |x| {
+            derivative(globbed::third {}, x)
+        }),
+        ("shadows_file", shadows_file::third, |x| {
+            derivative(shadows_file::third {}, x)
+        }),
+        ("single", third_single, |x| derivative(third_single {}, x)),
+    ];
+    for (name, plain, rule) in cases {
+        for x in [0.7, 1.3, -2.9] {
+            let (v, d) = rule(x);
+            let y = plain(x);
+            assert_eq!(v.to_bits(), y.to_bits(), "{name} at {x}: {v} vs {y}");
+            // k (x²/3 + 0.1 x), k = 0.7 where the result is scaled.
+            let k = if name == "globbed" { 0.7 } else { 1.0 };
+            let tol = if name == "single" { 1e-6 } else { 1e-14 };
+            assert_close(d, k * (2.0 * x / 3.0 + 0.1), tol, &format!("{name} at {x}"));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Generic code at f64, `&mut self` state, constant structs.
+
+#[derive(Differentiable, Clone)]
+struct Filter {
+    gain: f64,
+    state: [f64; 2],
+    steps: usize,
+}
+
+#[derive_frule]
+impl Filter {
+    /// A second-order section; the state shifts, the count grows.
+    fn push(&mut self, u: f64) -> f64 {
+        let y = self.gain * u + 0.5 * self.state[0] - 0.25 * self.state[1];
+        self.state.swap(0, 1);
+        self.state[0] = y;
+        self.steps += 1;
+        y
+    }
+
+    fn reset_to(&mut self, v: f64) -> f64 {
+        let old = std::mem::replace(&mut self.state, [v, v]);
+        old[0] + old[1]
+    }
+}
+
+#[derive_frule]
+fn filtered(x: &[f64]) -> f64 {
+    let mut f = Filter {
+        gain: x[0],
+        state: [0.0, x[1]],
+        steps: 0,
+    };
+    let mut s = 0.0;
+    for &u in &x[1..] {
+        s += f.push(u) * (f.steps as f64);
+    }
+    let old = f.reset_to(x[2] * 0.5);
+    s + old + f.push(1.0) + f.state[1]
+}
+
+#[test]
+fn mut_self_state() {
+    check_widths!(bind(filtered {}, (Wrt,)), filtered, [0.8, 0.3, -1.2, 0.6]);
+}
+
+/// A generic smooth maximum, instantiated at `f64` from a derived body.
+#[derive_frule]
+fn soft_max<T: num_traits::Float>(v: &[T], k: T) -> T {
+    let m = v.iter().copied().fold(T::neg_infinity(), T::max);
+    let s = v
+        .iter()
+        .fold(T::zero(), |acc, &a| acc + ((a - m) * k).exp());
+    m + s.ln() / k
+}
+
+#[derive_frule(inactive(k))]
+fn soft_max_at(x: &[f64], k: f64) -> f64 {
+    soft_max(x, k) + soft_max(&x[1..], 2.0 * k)
+}
+
+#[test]
+fn generic_float_at_f64() {
+    let x = [0.3, -0.7, 1.1, 1.1];
+    let plain = |x: &[f64]| soft_max_at(x, 3.0);
+    check_widths!(bind(soft_max_at {}, (Wrt, Inactive(3.0))), plain, x);
+}
+
+/// A struct passed as a constant: its fields read, a method called.
+#[derive(Differentiable, Clone)]
+struct Spring {
+    k: f64,
+    rest: f64,
+    n: usize,
+}
+
+#[derive_frule]
+impl Spring {
+    fn energy(&self, x: f64) -> f64 {
+        let d = x - self.rest;
+        0.5 * self.k * d * d * self.n as f64
+    }
+}
+
+#[derive_frule]
+fn springs(x: &[f64], s: &Spring) -> f64 {
+    let mut e = 0.0;
+    for i in 1..x.len() {
+        e += s.energy(x[i] - x[i - 1]) + s.k * x[i];
+    }
+    e
+}
+
+#[derive_frule]
+fn springs_fixed(x: &[f64]) -> f64 {
+    let s = Spring {
+        k: 2.5,
+        rest: 0.4,
+        n: 3,
+    };
+    springs(x, &s)
+}
+
+#[test]
+fn constant_struct() {
+    let s = Spring {
+        k: 2.5,
+        rest: 0.4,
+        n: 3,
+    };
+    let x = [0.1, 0.9, 1.2, 2.0];
+    let plain = |x: &[f64]| springs(x, &s);
+    check_widths!(bind(springs_fixed {}, (Wrt,)), plain, x);
+    // The entry with the struct a constant, one direction per input.
+    let want = fd_gradient(&plain, &x);
+    for k in 0..x.len() {
+        let mut e = [0.0; 4];
+        e[k] = 1.0;
+        let d = springs_frule(Dual::new(&x[..], &e[..]), Dual::constant(&s));
+        assert_eq!(d.primal.to_bits(), plain(&x).to_bits());
+        assert_close(d.tangent, want[k], 1e-6, "constant struct");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Jacobian entries of bodies that pass parts of their argument on.
+
+#[derive_frule]
+fn pair_chain(a: &[f64], b: &[f64]) -> [f64; 2] {
+    [a[0] * b[1] + a[1].sin(), b[0] / a[0] - a[1] * a[1]]
+}
+
+#[derive_frule]
+fn scalar_chain(p: f64, q: f64, r: f64) -> [f64; 2] {
+    [p * q - r, (p + r).exp() * q]
+}
+
+/// Overlapping sub-slices of one argument.
+#[derive_frule]
+fn passes_overlapping(x: &[f64]) -> [f64; 2] {
+    pair_chain(&x[1..], &x[..3])
+}
+
+/// Elements in another order, one twice.
+#[derive_frule]
+fn passes_elements(x: &[f64]) -> [f64; 2] {
+    scalar_chain(x[2], x[0], x[2])
+}
+
+/// A tail and a head, the same element read through both.
+#[derive_frule]
+fn passes_tail_head(x: &[f64]) -> [f64; 2] {
+    pair_chain(&x[2..], &x[1..])
+}
+
+#[test]
+fn jacobian_entries_of_parts_passed_on() {
+    for x in [[0.5, 1.5, -0.3, 0.8], [2.0, -1.0, 0.25, 1.0]] {
+        check_jacobian_array(passes_overlapping {}, |x| passes_overlapping(x), x);
+        check_jacobian_array(passes_elements {}, |x| passes_elements(x), x);
+        check_jacobian_array(passes_tail_head {}, |x| passes_tail_head(x), x);
+        for (name, plain, (y, j)) in [
+            (
+                "overlapping",
+                passes_overlapping as fn(&[f64]) -> [f64; 2],
+                fwdad::drivers::jacobian(passes_overlapping {}, &x),
+            ),
+            (
+                "elements",
+                passes_elements,
+                fwdad::drivers::jacobian(passes_elements {}, &x),
+            ),
+            (
+                "tail_head",
+                passes_tail_head,
+                fwdad::drivers::jacobian(passes_tail_head {}, &x),
+            ),
+        ] {
+            let want = plain(&x);
+            for i in 0..2 {
+                assert_eq!(y[i].to_bits(), want[i].to_bits(), "{name}: value {i}");
+                let gi = fd_gradient(&|x: &[f64]| plain(x)[i], &x);
+                for k in 0..4 {
+                    assert_close(j[(i, k)], gi[k], 1e-6, &format!("{name}: J[{i}][{k}]"));
+                }
+            }
+        }
+    }
 }
