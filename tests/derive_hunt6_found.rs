@@ -229,6 +229,40 @@ fn top_three_unstable(x: &[f64]) -> f64 {
     s
 }
 
+/// The same through a sub-slice and through a struct's field sorted by its method.
+#[derive(Differentiable, Clone)]
+struct Readings {
+    xs: Vec<f64>,
+}
+
+#[derive_frule]
+impl Readings {
+    fn sort(&mut self) {
+        self.xs
+            .sort_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal));
+    }
+}
+
+#[derive_frule]
+fn top_three_parts(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v[1..].sort_by(|a, b| b.partial_cmp(a).unwrap_or(Ordering::Equal));
+    let mut r = Readings { xs: x.to_vec() };
+    r.sort();
+    let mut s = 0.0;
+    let mut w = 1.0;
+    for (a, b) in v.iter().zip(&r.xs) {
+        if !a.is_nan() {
+            s += w * a;
+        }
+        if !b.is_nan() {
+            s += 0.5 * w * b;
+        }
+        w *= 1.5;
+    }
+    s
+}
+
 /// Readings with NaNs at every other place and in runs, of up to 20 elements (where `std`
 /// sorts by insertion).
 fn readings_with_nans() -> Vec<Vec<f64>> {
@@ -268,6 +302,9 @@ fn sort_by_nan_equal() {
         let y = top_three_unstable(&x);
         let v = primal_of(bind(top_three_unstable {}, (Wrt,)), &x);
         assert_eq!(v.to_bits(), y.to_bits(), "unstable {x:?}: {v} vs {y}");
+        let y = top_three_parts(&x);
+        let v = primal_of(bind(top_three_parts {}, (Wrt,)), &x);
+        assert_eq!(v.to_bits(), y.to_bits(), "parts {x:?}: {v} vs {y}");
     }
 }
 
