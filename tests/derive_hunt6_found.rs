@@ -27,7 +27,8 @@
     clippy::match_single_binding,
     clippy::map_entry,
     clippy::assign_op_pattern,
-    clippy::ptr_arg
+    clippy::ptr_arg,
+    clippy::useless_vec
 )]
 use fwdad::drivers::{bind, jvp, Wrt};
 use fwdad::prelude::*;
@@ -719,7 +720,7 @@ fn jacobian_array_of_chains_at_kinks_and_nan() {
         [1.0, f64::INFINITY, 2.0],
         [-1.0, 2.0, -0.0],
     ] {
-        check_jacobian_array(chain_arms {}, |x| chain_arms(x), x);
+        check_jacobian_array(chain_arms {}, chain_arms, x);
     }
 }
 
@@ -739,12 +740,12 @@ fn wide_residual(x: &[f64]) -> [f64; 5] {
 #[test]
 fn jacobian_array_in_chunks_with_nan() {
     let mut x: [f64; 35] = core::array::from_fn(|i| ((i * 13) as f64).sin());
-    check_jacobian_array(wide_residual {}, |x| wide_residual(x), x);
+    check_jacobian_array(wide_residual {}, wide_residual, x);
     x[17] = f64::NAN;
-    check_jacobian_array(wide_residual {}, |x| wide_residual(x), x);
+    check_jacobian_array(wide_residual {}, wide_residual, x);
     x[17] = -0.0;
     x[3] = 1e300;
-    check_jacobian_array(wide_residual {}, |x| wide_residual(x), x);
+    check_jacobian_array(wide_residual {}, wide_residual, x);
 }
 
 /// A scalar function of 9 and 13 inputs: `hessian_array` and `hvp_array` in chunks, with
@@ -1156,9 +1157,9 @@ fn passes_tail_head(x: &[f64]) -> [f64; 2] {
 #[test]
 fn jacobian_entries_of_parts_passed_on() {
     for x in [[0.5, 1.5, -0.3, 0.8], [2.0, -1.0, 0.25, 1.0]] {
-        check_jacobian_array(passes_overlapping {}, |x| passes_overlapping(x), x);
-        check_jacobian_array(passes_elements {}, |x| passes_elements(x), x);
-        check_jacobian_array(passes_tail_head {}, |x| passes_tail_head(x), x);
+        check_jacobian_array(passes_overlapping {}, passes_overlapping, x);
+        check_jacobian_array(passes_elements {}, passes_elements, x);
+        check_jacobian_array(passes_tail_head {}, passes_tail_head, x);
         for (name, plain, (y, j)) in [
             (
                 "overlapping",
