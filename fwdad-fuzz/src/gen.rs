@@ -633,7 +633,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(62) {
+        match g.rng.below(63) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1844,6 +1844,26 @@ fn program(
                     )
                 };
                 out.line(plain, dual);
+            }
+            62 => {
+                // Nine readings, some NaN, sorted by a comparator that sends NaN to
+                // `Equal` (`partial_cmp(..).unwrap_or(Equal)`, no total order), then the
+                // finite ones weighted by their place: the order is `std`'s own (it was
+                // another: the rule's merge sort).
+                let e = g.expr(&s, 2);
+                let c = *g.rng.pick(FACTORS);
+                let so = format!("so{vars}");
+                kept.push(v.clone());
+                out.line(
+                    format!(
+                        "    let mut {so} = Vec::new();\n    for k in 0..9 {{\n        let t = x[k % x.len()] * {c} + (k as f64) * 0.375 + {};\n        if (t * 3.0).sin() > 0.25 {{\n            {so}.push(f64::NAN);\n        }} else {{\n            {so}.push(t);\n        }}\n    }}\n    {so}.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));\n    let mut {v} = 0.0;\n    for (k, a) in {so}.iter().enumerate() {{\n        if !a.is_nan() {{\n            {v} += (k as f64 + 1.0) * a;\n        }}\n    }}",
+                        e.plain
+                    ),
+                    format!(
+                        "    let mut {so} = Vec::new();\n    for k in 0..9 {{\n        let t = x[k % x.len()] * D::from({c}) + D::from((k as f64) * 0.375) + {};\n        if (t.re() * 3.0).sin() > 0.25 {{\n            {so}.push(D::from(f64::NAN));\n        }} else {{\n            {so}.push(t);\n        }}\n    }}\n    {so}.sort_by(|a, b| a.re().partial_cmp(&b.re()).unwrap_or(std::cmp::Ordering::Equal));\n    let mut {v} = D::from(0.0);\n    for (k, a) in {so}.iter().enumerate() {{\n        if !a.re().is_nan() {{\n            {v} += D::from(k as f64 + 1.0) * *a;\n        }}\n    }}",
+                        e.dual
+                    ),
+                );
             }
             53 => {
                 // A sorted copy.

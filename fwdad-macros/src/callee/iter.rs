@@ -113,11 +113,13 @@ super::names! {
         /// `Ok`/`Err` as its body shows: a fold loop that stops at the first `None` or
         /// `Err`.
         TryFold = "try_fold",
-        /// `v.sort_by(cmp)`: a stable merge sort of the indices by `cmp` on the elements,
-        /// then the elements gathered by it (primal and tangent move together).
+        /// `v.sort_by(cmp)`: the indices sorted by `cmp` on the elements (up to 20 an
+        /// insertion sort, as `std`'s, else a stable merge sort), then the elements
+        /// gathered by them (primal and tangent move together).
         SortBy = "sort_by",
-        /// `v.sort_unstable_by(cmp)`: the same stable sort (equal elements keep their order,
-        /// which an unstable sort may also give).
+        /// `v.sort_unstable_by(cmp)`: the same sort (up to 20 elements `std`'s unstable
+        /// sort is that insertion sort; beyond, equal elements keep their order, which an
+        /// unstable sort may also give).
         SortUnstableBy = "sort_unstable_by",
         /// `x.chunks_exact(n).remainder()`: the tail `&x[len - len % n..]`.
         Remainder = "remainder",

@@ -630,7 +630,30 @@ impl Lowerer<'_> {
                     let __fwdad_n = __fwdad_recv.len();
                     let mut __fwdad_idx: ::std::vec::Vec<usize> = (0..__fwdad_n).collect();
                     let mut __fwdad_buf: ::std::vec::Vec<usize> = ::std::vec![0usize; __fwdad_n];
-                    let mut __fwdad_w = 1usize;
+                    // Up to 20 elements `std`'s sorts, stable and unstable, are insertion
+                    // sorts: the same comparisons in the same order give `std`'s order
+                    // even for a comparator that is no total order (NaN sent to `Equal`)
+                    // and for equal elements that differ (`0.0` and `-0.0`).
+                    if __fwdad_n <= 20 {
+                        for __fwdad_i in 1..__fwdad_n {
+                            let __fwdad_t = __fwdad_idx[__fwdad_i];
+                            let mut __fwdad_j = __fwdad_i;
+                            while __fwdad_j > 0
+                                && match __fwdad_f(
+                                    &__fwdad_recv[__fwdad_t],
+                                    &__fwdad_recv[__fwdad_idx[__fwdad_j - 1]],
+                                ) {
+                                    ::core::cmp::Ordering::Less => true,
+                                    _ => false,
+                                }
+                            {
+                                __fwdad_idx[__fwdad_j] = __fwdad_idx[__fwdad_j - 1];
+                                __fwdad_j -= 1;
+                            }
+                            __fwdad_idx[__fwdad_j] = __fwdad_t;
+                        }
+                    }
+                    let mut __fwdad_w = if __fwdad_n <= 20 { __fwdad_n } else { 1usize };
                     while __fwdad_w < __fwdad_n {
                         let mut __fwdad_lo = 0usize;
                         while __fwdad_lo < __fwdad_n {
