@@ -615,6 +615,17 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                             "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs: a boxed value, and a trait object made from it (`Box<dyn Trait>`), would lose its derivative; use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the boxes from constants",
                         );
                     }
+                    // A plain function of this module, seen in the source file: rustc would
+                    // report the missing rule as a failed name lookup of the rule's type.
+                    PathCallee::Function
+                        if path.get_ident().is_some()
+                            && crate::plain_fns::is_plain_fn(&func.name.to_string(), &last) =>
+                    {
+                        diag.error_spanned(
+                            path,
+                            format!("`{last}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
+                        );
+                    }
                     // An error's payload is built on primals.
                     PathCallee::Ctor if !data.results.first().is_some_and(is) => {}
                     PathCallee::Ctor => {

@@ -173,6 +173,11 @@ impl Lowerer<'_> {
                 let e = super::library_calls::desugar_map_inplace(m)?;
                 self.lower_expr(&e)
             }
+            // `it.by_ref().take(n).sum()` of a cursor's iterator: the cursor moves past them.
+            syn::Expr::MethodCall(_) if self.cursor_by_ref_take(e).is_some() => {
+                let e = self.cursor_by_ref_take(e)?;
+                self.lower_expr(&e)
+            }
             // A chain over what a cursor has not taken (`it.enumerate()`, `it.sum()`).
             syn::Expr::MethodCall(_) if self.cursor_chain(e).is_some() => {
                 let e = self.cursor_chain(e)?;
@@ -385,6 +390,13 @@ impl Lowerer<'_> {
                 format!("; `{name}` with a closure on an `Option` or a `Result` is supported too")
             } else {
                 String::new()
+            };
+            // A chain that starts from a slice method but is not read where it is written
+            // (`let b = a.iter().map(..);` read later): say how to write it.
+            let hint = if starts_from_slice_method(&m.receiver) {
+                format!("{hint}; a chain is read where it is written (by `for`, `sum`, `fold`, `collect`, ...): a chain with a closure bound by `let` and read later is not supported, so write it in place (`for (x, y) in a.iter().map(..).zip(c)`) or collect it first (`let b: Vec<f64> = a.iter().map(..).collect();`)")
+            } else {
+                hint
             };
             self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method or from `std::iter`'s `zip`, `once` or `repeat` (`x.iter().map(..)`, `iter::zip(a, b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
             return Some(self.poison(span));
@@ -1075,4 +1087,27 @@ pub(super) fn arith_operand(e: &syn::Expr) -> Option<*const syn::ExprBinary> {
         .then_some(b as *const _),
         _ => None,
     }
+}
+
+/// Whether the chain `e` starts from a slice method (`a.iter()`, `v.windows(2)`, ...).
+fn starts_from_slice_method(e: &syn::Expr) -> bool {
+    let mut cur = super::place::strip(e);
+    while let syn::Expr::MethodCall(m) = cur {
+        if matches!(
+            Adaptor::from_name(&m.method.to_string()),
+            Some(
+                Adaptor::Iter
+                    | Adaptor::IterMut
+                    | Adaptor::IntoIter
+                    | Adaptor::Windows
+                    | Adaptor::Chunks
+                    | Adaptor::ChunksExact
+            )
+        ) && !matches!(super::place::strip(&m.receiver), syn::Expr::MethodCall(_))
+        {
+            return true;
+        }
+        cur = super::place::strip(&m.receiver);
+    }
+    false
 }
