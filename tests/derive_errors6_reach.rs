@@ -83,6 +83,28 @@ pub fn dot_through_local(x: &[f64]) -> f64 {
     s
 }
 
+/// A weighted dot product through a chain with a closure bound by `let` and read once,
+/// later, by `zip`.
+#[derive_frule]
+pub fn weighted_dot(x: &[f64]) -> f64 {
+    let (a, c) = x.split_at(x.len() / 2);
+    let w = x[0].exp();
+    let scaled = a.iter().map(|v| w * v.sin());
+    let mut s = 0.0;
+    for (p, q) in scaled.zip(c) {
+        s += p * q;
+    }
+    s
+}
+
+/// Softmax's normaliser through a bound chain consumed by `sum`.
+#[derive_frule]
+pub fn log_sum_exp(x: &[f64]) -> f64 {
+    let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let shifted = x.iter().map(|v| (v - m).exp());
+    m + shifted.sum::<f64>().ln()
+}
+
 #[test]
 fn sum_on_a_user_iterator_in_every_mode() {
     let p = [0.4, 0.3];
@@ -130,4 +152,21 @@ fn next_then_by_ref_take_then_the_rest_in_every_mode() {
 fn zip_on_a_let_bound_iterator_in_every_mode() {
     let x = [0.5, -1.2, 0.8, 1.1, 0.3, -0.7];
     check_modes!(dot_through_local {}, dot_through_local, x);
+}
+
+#[test]
+fn a_let_bound_chain_with_a_closure_in_every_mode() {
+    check_modes!(
+        weighted_dot {},
+        weighted_dot,
+        [0.5, -1.2, 0.8, 1.1, 0.3, -0.7]
+    );
+    let x = [0.5, -1.2, 0.8];
+    check_modes!(log_sum_exp {}, log_sum_exp, x);
+    // d/dx_k log Σ exp(x_j) = softmax(x)_k.
+    let (_, g) = fwdad::drivers::gradient(log_sum_exp {}, &x);
+    let z: f64 = x.iter().map(|v| v.exp()).sum();
+    for k in 0..3 {
+        assert_close(g[k], x[k].exp() / z, 1e-12, &format!("d/dx{k} closed form"));
+    }
 }

@@ -568,9 +568,15 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         format!("no forward rule for the float method `{name}`{hint}"),
                     );
                 } else if !std.is_some_and(StdMethod::dual_has) {
+                    // `it.sum()` on an iterator of the user's reads as a method of its own.
+                    use crate::callee::Consumer;
+                    let consumer = match Consumer::from_name(&name) {
+                        Some(Consumer::Sum | Consumer::Product) => format!("; if the receiver is an iterator of yours (`#[derive_frule] impl Iterator for ..`), write `{name}` with its item type (`it.{name}::<f64>()`) or read it in a `for` loop"),
+                        _ => String::new(),
+                    };
                     diag.error(
                         method.span(),
-                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]` and write the receiver's type where it is bound (`let s: MyType = MyType::new(..);`)"),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]` and write the receiver's type where it is bound (`let s: MyType = MyType::new(..);`){consumer}"),
                     );
                 }
             }

@@ -161,9 +161,19 @@ fn walk(items: &[syn::Item], names: &Names, out: &mut Vec<Module>) {
                 }
             }
             syn::Item::Impl(i) => {
+                // A method's body is derived as the function `__fwdad_<Type>_<method>`.
+                let ty = match &*i.self_ty {
+                    syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                    _ => None,
+                };
                 for it in &i.items {
                     if let syn::ImplItem::Fn(m) = it {
                         module.callers.insert(m.sig.ident.to_string());
+                        if let Some(ty) = &ty {
+                            module
+                                .callers
+                                .insert(format!("__fwdad_{ty}_{}", m.sig.ident));
+                        }
                     }
                 }
             }

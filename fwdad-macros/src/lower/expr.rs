@@ -178,6 +178,16 @@ impl Lowerer<'_> {
                 let e = self.cursor_by_ref_take(e)?;
                 self.lower_expr(&e)
             }
+            // `it.by_ref()` of a cursor's iterator read otherwise (`it.by_ref().find(..)`).
+            syn::Expr::MethodCall(_) if self.cursor_by_ref(e).is_some() => {
+                let by_ref = self.cursor_by_ref(e)?;
+                let instead = StdMethod::ByRef.instead().unwrap_or_default();
+                self.diag.error(
+                    by_ref.span(),
+                    format!("`#[derive_frule]` does not support `by_ref` here: {instead}"),
+                );
+                Some(self.poison(span))
+            }
             // A chain over what a cursor has not taken (`it.enumerate()`, `it.sum()`).
             syn::Expr::MethodCall(_) if self.cursor_chain(e).is_some() => {
                 let e = self.cursor_chain(e)?;
@@ -391,13 +401,16 @@ impl Lowerer<'_> {
             } else {
                 String::new()
             };
-            // A chain that starts from a slice method but is not read where it is written
-            // (`let b = a.iter().map(..);` read later): say how to write it.
-            let hint = if starts_from_slice_method(&m.receiver) {
-                format!("{hint}; a chain is read where it is written (by `for`, `sum`, `fold`, `collect`, ...): a chain with a closure bound by `let` and read later is not supported, so write it in place (`for (x, y) in a.iter().map(..).zip(c)`) or collect it first (`let b: Vec<f64> = a.iter().map(..).collect();`)")
-            } else {
-                hint
+            // A chain that starts from a slice method, bound by `let` to be read later
+            // (`let b = a.iter().map(..);`): say how to write it.
+            let bound_by_let = || {
+                let text = quote::ToTokens::to_token_stream(c).to_string();
+                self.let_chains.contains(&text)
             };
+            if starts_from_slice_method(&m.receiver) && bound_by_let() {
+                self.diag.error_spanned(c, format!("`#[derive_frule]` does not support an iterator chain with a closure (here `{name}`'s) bound by `let` unless one use reads it, with nothing it reads changed before: write the chain where it is read (`for (x, y) in a.iter().map(..).zip(c)`, `a.iter().map(..).sum::<f64>()`), or collect it first (`let b: Vec<f64> = a.iter().map(..).collect();`)"));
+                return Some(self.poison(span));
+            }
             self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method or from `std::iter`'s `zip`, `once` or `repeat` (`x.iter().map(..)`, `iter::zip(a, b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
             return Some(self.poison(span));
         }
@@ -1110,4 +1123,22 @@ fn starts_from_slice_method(e: &syn::Expr) -> bool {
         cur = super::place::strip(&m.receiver);
     }
     false
+}
+
+/// The closures passed to the methods of the chain `m`, as token text.
+pub(super) fn closures_of_chain(m: &syn::ExprMethodCall) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = Some(m);
+    while let Some(m) = cur {
+        for a in &m.args {
+            if let syn::Expr::Closure(_) = super::place::strip(a) {
+                out.push(quote::ToTokens::to_token_stream(a).to_string());
+            }
+        }
+        cur = match super::place::strip(&m.receiver) {
+            syn::Expr::MethodCall(r) => Some(r),
+            _ => None,
+        };
+    }
+    out
 }

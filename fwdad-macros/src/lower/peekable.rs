@@ -241,6 +241,21 @@ impl Lowerer<'_> {
         Some(fill(block, &more))
     }
 
+    /// The method `by_ref` of `it.by_ref()` in the chain `e`, `it` a cursor's iterator.
+    pub(super) fn cursor_by_ref<'e>(&self, e: &'e syn::Expr) -> Option<&'e syn::Ident> {
+        let mut cur = super::place::strip(e);
+        while let syn::Expr::MethodCall(m) = cur {
+            if let syn::Expr::Path(p) = super::place::strip(&m.receiver) {
+                let name = p.path.get_ident()?;
+                let cursor_ok = self.cursor_iters.contains(&name.to_string())
+                    && self.lookup(&cursor(name).k.to_string()).is_some();
+                return (m.method == "by_ref" && cursor_ok).then_some(&m.method);
+            }
+            cur = super::place::strip(&m.receiver);
+        }
+        None
+    }
+
     /// `src[k..].iter()` (`.copied()` for items by value) for `it`, if a cursor stands for
     /// it: the items `next()` has not taken.
     fn cursor_rest(&self, iterable: &syn::Expr) -> Option<syn::Expr> {
