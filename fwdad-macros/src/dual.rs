@@ -624,12 +624,14 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     // A plain function of this module, seen in the source file: rustc would
                     // report the missing rule as a failed name lookup of the rule's type.
                     PathCallee::Function
-                        if path.get_ident().is_some()
-                            && crate::plain_fns::is_plain_fn(&func.name.to_string(), &last) =>
+                        if crate::plain_fns::is_plain_fn(&func.name.to_string(), path) =>
                     {
+                        let written = quote::ToTokens::to_token_stream(path)
+                            .to_string()
+                            .replace(' ', "");
                         diag.error_spanned(
                             path,
-                            format!("`{last}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
+                            format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
                         );
                     }
                     // An error's payload is built on primals.

@@ -4,7 +4,8 @@
 //! name lookup's ("expected struct, variant or union type, found function"). With the
 //! function seen in the source, the macro says at the call which function to annotate.
 //!
-//! Only what the file shows for certain counts: a module-level `fn` with no attribute that
+//! Only what the file shows for certain counts: a module-level `fn` (of the annotated
+//! function's module, or of an inline module inside it called by path) with no attribute that
 //! could give it a rule (`#[derive_frule]`, `#[primitive]`, `#[non_differentiable]`, a
 //! `cfg_attr`, any attribute not known to be inert), whose name no other item or `use` of
 //! the file defines, in the one module that holds the annotated function, a module without
@@ -19,6 +20,8 @@ use syn::visit::Visit;
 /// One module of the file: the functions and methods it defines, and its plain functions.
 #[derive(Default, Clone)]
 struct Module {
+    /// The inline modules leading to it in the file (empty for the file's own).
+    path: Vec<String>,
     /// Names of the module's `fn` items and of the methods of its `impl` blocks.
     callers: HashSet<String>,
     /// Its `fn` items without rules, named by no other item of the file.
@@ -43,18 +46,37 @@ pub fn with_source_file<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
     out
 }
 
-/// Whether `callee`, called without a path in the body of `caller`, is a plain function
-/// of `caller`'s module: one without a rule.
-pub fn is_plain_fn(caller: &str, callee: &str) -> bool {
+/// Whether `callee` (`f`, or `util::f` through inline modules of the file), called in the
+/// body of `caller`, is a plain function of `caller`'s module or of an inline module inside
+/// it: one without a rule.
+pub fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     let Some(path) = FILE.with(|f| f.borrow().clone()) else {
         return false;
     };
+    if callee.leading_colon.is_some()
+        || callee.segments.iter().any(|s| !s.arguments.is_none())
+    {
+        return false;
+    }
     let modules = modules(&path);
     let mut holding = modules.iter().filter(|m| m.callers.contains(caller));
-    match (holding.next(), holding.next()) {
-        (Some(m), None) => !m.glob && m.plain.contains(callee),
-        _ => false,
+    let (Some(home), None) = (holding.next(), holding.next()) else {
+        return false;
+    };
+    let mut names: Vec<String> = callee.segments.iter().map(|s| s.ident.to_string()).collect();
+    let Some(name) = names.pop() else {
+        return false;
+    };
+    let mut inner = home.path.clone();
+    inner.extend(names.iter().cloned());
+    // Each module on the way is an inline one of the file (not `self`, `super`, `crate`).
+    if names.iter().any(|n| n == "self" || n == "super" || n == "crate") {
+        return false;
     }
+    let Some(target) = modules.iter().find(|m| m.path == inner) else {
+        return false;
+    };
+    !home.glob && !target.glob && target.plain.contains(&name)
 }
 
 fn modules(path: &Path) -> Vec<Module> {
@@ -144,12 +166,15 @@ fn read(file: &syn::File) -> Vec<Module> {
     let mut names = Names::default();
     names.visit_file(file);
     let mut out = Vec::new();
-    walk(&file.items, &names, &mut out);
+    walk(&file.items, Vec::new(), &names, &mut out);
     out
 }
 
-fn walk(items: &[syn::Item], names: &Names, out: &mut Vec<Module>) {
-    let mut module = Module::default();
+fn walk(items: &[syn::Item], path: Vec<String>, names: &Names, out: &mut Vec<Module>) {
+    let mut module = Module {
+        path: path.clone(),
+        ..Module::default()
+    };
     for item in items {
         match item {
             syn::Item::Fn(f) => {
@@ -187,7 +212,9 @@ fn walk(items: &[syn::Item], names: &Names, out: &mut Vec<Module>) {
             syn::Item::Use(u) if has_glob(&u.tree) => module.glob = true,
             syn::Item::Mod(m) => {
                 if let Some((_, inner)) = &m.content {
-                    walk(inner, names, out);
+                    let mut path = path.clone();
+                    path.push(m.ident.to_string());
+                    walk(inner, path, names, out);
                 }
             }
             _ => {}

@@ -1,6 +1,7 @@
 // A plain function called with values that depend on the differentiated inputs: the
-// error names the function to annotate, at the call (in a function and in a method of a
-// derived `impl`). A plain function called with constants only runs as it is.
+// error names the function to annotate, at the call (in a function, through an inline
+// module, and in a method of a derived `impl`). A plain function called with constants
+// only runs as it is.
 use fwdad::prelude::*;
 
 fn plain(x: f64) -> f64 {
@@ -11,9 +12,15 @@ fn middle(n: usize) -> usize {
     n / 2
 }
 
+mod util {
+    pub fn cube(x: f64) -> f64 {
+        x * x * x
+    }
+}
+
 #[derive_frule]
 fn f(x: &[f64]) -> f64 {
-    plain(x[middle(x.len())]) + 1.0
+    plain(x[middle(x.len())]) + util::cube(x[0])
 }
 
 #[derive(Clone, Copy, Differentiable)]
