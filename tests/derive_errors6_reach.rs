@@ -170,3 +170,49 @@ fn a_let_bound_chain_with_a_closure_in_every_mode() {
         assert_close(g[k], x[k].exp() / z, 1e-12, &format!("d/dx{k} closed form"));
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Library views (feature `nalgebra`)
+
+#[cfg(feature = "nalgebra")]
+mod libs {
+    use super::*;
+    use nalgebra::Matrix3;
+
+    /// Modified Gram-Schmidt on the columns of a 3×3 matrix, each later column borrowed
+    /// with an earlier one as `columns_range_pair_mut(j, i)`, both indices computed by the
+    /// loops, then projected out.
+    #[derive_frule]
+    pub fn gram(x: &[f64]) -> f64 {
+        let mut q = Matrix3::from_row_slice(x);
+        for j in 1..3 {
+            for i in 0..j {
+                let (mut qj, qi) = q.columns_range_pair_mut(j, i);
+                let r = qi.dot(&qj) / qi.norm_squared();
+                qj -= qi * r;
+            }
+        }
+        q[(0, 0)] + q[(1, 2)] * q[(2, 1)] + q.column(2).norm()
+    }
+
+    /// Neighbouring columns as `(k + 1, k)`, written element by element.
+    #[derive_frule]
+    pub fn neighbours(x: &[f64]) -> f64 {
+        let mut q = Matrix3::from_row_slice(x);
+        for k in 0..2 {
+            let (mut a, b) = q.columns_range_pair_mut(k + 1, k);
+            let r = b.dot(&a) * 0.5;
+            for e in 0..3 {
+                a[e] -= r * b[e];
+            }
+        }
+        q[(0, 0)] + q[(1, 2)] * q[(2, 1)]
+    }
+
+    #[test]
+    fn column_pairs_with_computed_indices_in_every_mode() {
+        let x = [2.0, 0.5, 0.1, 0.4, 1.5, -0.3, 0.2, -0.1, 1.0];
+        check_modes!(gram {}, gram, x);
+        check_modes!(neighbours {}, neighbours, x);
+    }
+}
