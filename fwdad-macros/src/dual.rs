@@ -456,7 +456,23 @@ fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
     let is = |v: &Value| *active.get(*v);
     let lib = crate::libtypes::lib_values(func);
+    let glam = crate::libtypes::glam_values(func);
     for (inst, data) in func.insts.iter() {
+        // A method of glam's that the runtime's mirror over duals does not have: rustc
+        // would name the mirror's type.
+        if let InstKind::MethodCall {
+            receiver, method, ..
+        } = &data.kind
+        {
+            let result_active = data.results.first().is_some_and(is);
+            if result_active && *glam.get(*receiver) && !crate::libtypes::glam_has(method) {
+                diag.error(
+                    method.span(),
+                    format!("`#[derive_frule]` has no rule for glam's method `{method}` on values that depend on the differentiated inputs: write it with the methods it has rules for (`dot`, `cross`, `length`, `length_squared`, `normalize`, `distance`, `lerp`, `reflect`, `min`, `max`, `abs`, `clamp`, ... listed in docs/libraries.md) and arithmetic on the vectors or their fields (`v.x`)"),
+                );
+                continue;
+            }
+        }
         if is_lib_inst(func, &lib, inst) {
             continue;
         }
@@ -570,8 +586,11 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 } else if !std.is_some_and(StdMethod::dual_has) {
                     // `it.sum()` on an iterator of the user's reads as a method of its own.
                     use crate::callee::Consumer;
+                    // Not on a chain's result (`x.iter().flat_map(f).sum()`).
+                    let on_chain = matches!(func.values[*receiver].def,
+                        crate::ir::ValueDef::Inst(i, 0) if matches!(func.insts[i].kind, InstKind::MethodCall { .. }));
                     let consumer = match Consumer::from_name(&name) {
-                        Some(Consumer::Sum | Consumer::Product) => format!("; if the receiver is an iterator of yours (`#[derive_frule] impl Iterator for ..`), write `{name}` with its item type (`it.{name}::<f64>()`) or read it in a `for` loop"),
+                        Some(Consumer::Sum | Consumer::Product) if !on_chain => format!("; if the receiver is an iterator of yours (`#[derive_frule] impl Iterator for ..`), write `{name}` with its item type (`it.{name}::<f64>()`) or read it in a `for` loop"),
                         _ => String::new(),
                     };
                     diag.error(
