@@ -472,6 +472,17 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 );
                 continue;
             }
+            // A method of nalgebra's factorisations that the runtime's has not.
+            if is(receiver) {
+                if let Some(made) = crate::libtypes::factorisation_without(func, *receiver, method)
+                {
+                    diag.error(
+                        method.span(),
+                        format!("`#[derive_frule]` has no rule for the method `{method}` of a factorisation (`{made}()`) of a matrix that depends on the differentiated inputs: it has `solve`, `solve_mut`, `inverse` (`try_inverse`), `determinant`, and the factors (`l`, `u`, `p`, `q`, `r`, `unpack`); for an update, factorise the updated matrix (`(a + v * v.transpose()).cholesky()`)"),
+                    );
+                    continue;
+                }
+            }
         }
         if is_lib_inst(func, &lib, inst) {
             continue;

@@ -53,9 +53,7 @@ pub fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     let Some(path) = FILE.with(|f| f.borrow().clone()) else {
         return false;
     };
-    if callee.leading_colon.is_some()
-        || callee.segments.iter().any(|s| !s.arguments.is_none())
-    {
+    if callee.leading_colon.is_some() || callee.segments.iter().any(|s| !s.arguments.is_none()) {
         return false;
     }
     let modules = modules(&path);
@@ -63,14 +61,21 @@ pub fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     let (Some(home), None) = (holding.next(), holding.next()) else {
         return false;
     };
-    let mut names: Vec<String> = callee.segments.iter().map(|s| s.ident.to_string()).collect();
+    let mut names: Vec<String> = callee
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
     let Some(name) = names.pop() else {
         return false;
     };
     let mut inner = home.path.clone();
     inner.extend(names.iter().cloned());
     // Each module on the way is an inline one of the file (not `self`, `super`, `crate`).
-    if names.iter().any(|n| n == "self" || n == "super" || n == "crate") {
+    if names
+        .iter()
+        .any(|n| n == "self" || n == "super" || n == "crate")
+    {
         return false;
     }
     let Some(target) = modules.iter().find(|m| m.path == inner) else {

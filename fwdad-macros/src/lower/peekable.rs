@@ -192,7 +192,7 @@ impl Lowerer<'_> {
             if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Take) && m.args.len() == 1
             {
                 if let syn::Expr::MethodCall(r) = super::place::strip(&m.receiver) {
-                    if r.method == "by_ref" && r.args.is_empty() {
+                    if is_by_ref(&r.method) && r.args.is_empty() {
                         let syn::Expr::Path(p) = super::place::strip(&r.receiver) else {
                             return None;
                         };
@@ -249,7 +249,7 @@ impl Lowerer<'_> {
                 let name = p.path.get_ident()?;
                 let cursor_ok = self.cursor_iters.contains(&name.to_string())
                     && self.lookup(&cursor(name).k.to_string()).is_some();
-                return (m.method == "by_ref" && cursor_ok).then_some(&m.method);
+                return (is_by_ref(&m.method) && cursor_ok).then_some(&m.method);
             }
             cur = super::place::strip(&m.receiver);
         }
@@ -423,4 +423,10 @@ fn replace_take(e: &mut syn::Expr, depth: usize, with: &syn::Expr) -> Option<()>
         return None;
     };
     replace_take(&mut m.receiver, depth - 1, with)
+}
+
+/// `Iterator::by_ref`, by the registry's name.
+fn is_by_ref(method: &syn::Ident) -> bool {
+    crate::callee::StdMethod::from_name(&method.to_string())
+        == Some(crate::callee::StdMethod::ByRef)
 }

@@ -162,7 +162,8 @@ fn every_operation_has_a_runtime_rule() {
 /// `fwdad_runtime::glam`: a method the mirror gains is not refused.
 #[test]
 fn the_glam_method_list_covers_the_runtime_mirror() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fwdad-runtime/src/glam.rs");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fwdad-runtime/src/glam.rs");
     let text = std::fs::read_to_string(path).expect("the runtime's glam mirror");
     let mut missing = Vec::new();
     for piece in text.split("pub fn ").skip(1) {
@@ -171,13 +172,18 @@ fn the_glam_method_list_covers_the_runtime_mirror() {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
         // Associated functions (`DVec3::new`, `from_*`) are called by path, not as methods.
-        let assoc = piece
-            .split_once('(')
-            .is_some_and(|(_, params)| !params.trim_start().starts_with("self") && !params.trim_start().starts_with("&self") && !params.trim_start().starts_with("&mut self"));
+        let assoc = piece.split_once('(').is_some_and(|(_, params)| {
+            !params.trim_start().starts_with("self")
+                && !params.trim_start().starts_with("&self")
+                && !params.trim_start().starts_with("&mut self")
+        });
         if !assoc && !crate::libtypes::GLAM_METHODS.contains(&name.as_str()) {
             missing.push(name);
         }
     }
-    assert!(missing.is_empty(), "methods of the glam mirror missing from GLAM_METHODS: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "methods of the glam mirror missing from GLAM_METHODS: {missing:?}"
+    );
     assert!(crate::libtypes::GLAM_METHODS.contains(&"dot"));
 }
