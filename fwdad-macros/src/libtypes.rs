@@ -1064,13 +1064,16 @@ const FACTORISATION_METHODS: &[&str] = &[
 ];
 
 /// For a method call on `v`: the factorisation `v` is, by the method that made it
-/// (`a.cholesky()`, `a.lu()`, `a.qr()`, also through `expect`/`unwrap`), when the runtime's
-/// mirror of it has no method `method`.
+/// (`a.cholesky().expect(..)`, `a.lu()`), when the runtime's mirror of it has no method
+/// `method`.
 pub fn factorisation_without(func: &Function, v: Value, method: &syn::Ident) -> Option<String> {
     if !cfg!(feature = "nalgebra") || FACTORISATION_METHODS.iter().any(|m| method == m) {
         return None;
     }
+    // `cholesky()` gives an `Option` (its own methods are `Option`'s), `lu()` the
+    // factorisation. (A QR of an active matrix is nalgebra's own over duals.)
     let mut v = v;
+    let mut unwrapped = false;
     for _ in 0..8 {
         let crate::ir::ValueDef::Inst(inst, 0) = func.values[v].def else {
             return None;
@@ -1081,9 +1084,12 @@ pub fn factorisation_without(func: &Function, v: Value, method: &syn::Ident) -> 
                 receiver, method, ..
             } => {
                 let name = method.to_string();
-                match name.as_str() {
-                    "expect" | "unwrap" => v = *receiver,
-                    "cholesky" | "lu" | "qr" => return Some(name),
+                match (name.as_str(), unwrapped) {
+                    ("expect" | "unwrap", false) => {
+                        unwrapped = true;
+                        v = *receiver;
+                    }
+                    ("cholesky", true) | ("lu", false) => return Some(name),
                     _ => return None,
                 }
             }
