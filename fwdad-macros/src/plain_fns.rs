@@ -30,12 +30,14 @@ struct Module {
     glob: bool,
 }
 
+/// A file's modules, with the file's modification time when they were read.
+type Reading = (Option<SystemTime>, Vec<Module>);
+
 thread_local! {
     /// The file of the annotated item (set by the entry point for one expansion).
     static FILE: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
     /// Each file's modules, with the file's modification time.
-    static CACHE: RefCell<HashMap<PathBuf, (Option<SystemTime>, Vec<Module>)>> =
-        RefCell::new(HashMap::new());
+    static CACHE: RefCell<HashMap<PathBuf, Reading>> = RefCell::new(HashMap::new());
 }
 
 /// Runs `f` with `file` as the annotated item's source file.
@@ -234,7 +236,7 @@ fn has_glob(tree: &syn::UseTree) -> bool {
         match tree {
             syn::UseTree::Path(p) => walk(&p.tree, Some(&p.ident)),
             syn::UseTree::Group(g) => g.items.iter().any(|t| walk(t, last)),
-            syn::UseTree::Glob(_) => !last.is_some_and(|l| l == "prelude"),
+            syn::UseTree::Glob(_) => last.is_none_or(|l| l != "prelude"),
             _ => false,
         }
     }
