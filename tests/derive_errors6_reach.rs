@@ -4,6 +4,8 @@
 //! iterator bound by `let`. Each function is written as users write it, differentiated
 //! unmodified, and checked in one direction, batched and at second order against central
 //! differences of the plain function (primals bit for bit), and against a closed form.
+// Written as users write them.
+#![allow(clippy::needless_range_loop)]
 
 use fwdad::prelude::*;
 
