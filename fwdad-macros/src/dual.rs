@@ -456,7 +456,34 @@ fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
     let is = |v: &Value| *active.get(*v);
     let lib = crate::libtypes::lib_values(func);
+    let glam = crate::libtypes::glam_values(func);
     for (inst, data) in func.insts.iter() {
+        // A method of glam's that the runtime's mirror over duals does not have: rustc
+        // would name the mirror's type.
+        if let InstKind::MethodCall {
+            receiver, method, ..
+        } = &data.kind
+        {
+            let result_active = data.results.first().is_some_and(is);
+            if result_active && *glam.get(*receiver) && !crate::libtypes::glam_has(method) {
+                diag.error(
+                    method.span(),
+                    format!("`#[derive_frule]` has no rule for glam's method `{method}` on values that depend on the differentiated inputs: write it with the methods it has rules for (`dot`, `cross`, `length`, `length_squared`, `normalize`, `distance`, `lerp`, `reflect`, `min`, `max`, `abs`, `clamp`, ... listed in docs/libraries.md) and arithmetic on the vectors or their fields (`v.x`)"),
+                );
+                continue;
+            }
+            // A method of nalgebra's factorisations that the runtime's has not.
+            if is(receiver) {
+                if let Some(made) = crate::libtypes::factorisation_without(func, *receiver, method)
+                {
+                    diag.error(
+                        method.span(),
+                        format!("`#[derive_frule]` has no rule for the method `{method}` of a factorisation (`{made}()`) of a matrix that depends on the differentiated inputs: it has `solve`, `solve_mut`, `inverse` (`try_inverse`), `determinant`, and the factors (`l`, `u`, `p`, `q`, `r`, `unpack`); for an update, factorise the updated matrix (`(a + v * v.transpose()).cholesky()`)"),
+                    );
+                    continue;
+                }
+            }
+        }
         if is_lib_inst(func, &lib, inst) {
             continue;
         }
@@ -568,9 +595,18 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         format!("no forward rule for the float method `{name}`{hint}"),
                     );
                 } else if !std.is_some_and(StdMethod::dual_has) {
+                    // `it.sum()` on an iterator of the user's reads as a method of its own.
+                    use crate::callee::Consumer;
+                    // Not on a chain's result (`x.iter().flat_map(f).sum()`).
+                    let on_chain = matches!(func.values[*receiver].def,
+                        crate::ir::ValueDef::Inst(i, 0) if matches!(func.insts[i].kind, InstKind::MethodCall { .. }));
+                    let consumer = match Consumer::from_name(&name) {
+                        Some(Consumer::Sum | Consumer::Product) if !on_chain => format!("; if the receiver is an iterator of yours (`#[derive_frule] impl Iterator for ..`), write `{name}` with its item type (`it.{name}::<f64>()`) or read it in a `for` loop"),
+                        _ => String::new(),
+                    };
                     diag.error(
                         method.span(),
-                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]` and write the receiver's type where it is bound (`let s: MyType = MyType::new(..);`)"),
+                        format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]` and write the receiver's type where it is bound (`let s: MyType = MyType::new(..);`){consumer}"),
                     );
                 }
             }
@@ -613,6 +649,19 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         diag.error_spanned(
                             path,
                             "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs: a boxed value, and a trait object made from it (`Box<dyn Trait>`), would lose its derivative; use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the boxes from constants",
+                        );
+                    }
+                    // A plain function of this module, seen in the source file: rustc would
+                    // report the missing rule as a failed name lookup of the rule's type.
+                    PathCallee::Function
+                        if crate::plain_fns::is_plain_fn(&func.name.to_string(), path) =>
+                    {
+                        let written = quote::ToTokens::to_token_stream(path)
+                            .to_string()
+                            .replace(' ', "");
+                        diag.error_spanned(
+                            path,
+                            format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
                         );
                     }
                     // An error's payload is built on primals.

@@ -25,6 +25,7 @@ mod lower;
 mod nesting;
 mod normalize;
 mod pipeline;
+mod plain_fns;
 mod preacc;
 mod primitive;
 mod reductions;
@@ -57,7 +58,8 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
     let file = proc_macro::Span::call_site().local_file();
-    aliases::with_source_aliases(file, || derive_frule::expand(args.into(), item.into())).into()
+    let expand = || derive_frule::expand(args.into(), item.into());
+    plain_fns::with_source_file(file.clone(), || aliases::with_source_aliases(file, expand)).into()
 }
 
 /// Registers a hand-written forward rule for a function whose body must not be

@@ -959,6 +959,146 @@ pub fn lib_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, is_lib_name)
 }
 
+/// Which values are of glam's types (with `glam` or `glam-f32`).
+pub fn glam_values(func: &Function) -> SecondaryMap<Value, bool> {
+    values_of(func, is_glam_name)
+}
+
+/// The methods of the runtime's mirror of glam's types over duals (`fwdad_runtime::glam`:
+/// its `pub fn`s, and the `std` traits it implements); `tests::rule_lookup` checks the list
+/// against the runtime's source.
+pub const GLAM_METHODS: &[&str] = &[
+    "abs",
+    "any_orthonormal_vector",
+    "clamp",
+    "conjugate",
+    "cross",
+    "determinant",
+    "distance",
+    "distance_squared",
+    "dot",
+    "element_product",
+    "element_sum",
+    "exp",
+    "extend",
+    "f32_scalar",
+    "inverse",
+    "length",
+    "length_recip",
+    "length_squared",
+    "lerp",
+    "look_at_lh",
+    "look_at_rh",
+    "look_to_lh",
+    "look_to_rh",
+    "max",
+    "max_element",
+    "min",
+    "min_element",
+    "mul_add",
+    "mul_mat2",
+    "mul_mat3",
+    "mul_mat4",
+    "mul_vec2",
+    "mul_vec3",
+    "mul_vec4",
+    "normalize",
+    "powf",
+    "project_point3",
+    "recip",
+    "reflect",
+    "slerp",
+    "sqrt",
+    "transform_point2",
+    "transform_point3",
+    "transform_point3a",
+    "transform_vector2",
+    "transform_vector3",
+    "transform_vector3a",
+    "transpose",
+    "truncate",
+    "xy",
+    "xyz",
+    "xz",
+    "yz",
+    // `std`'s traits.
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "neg",
+    "add_assign",
+    "sub_assign",
+    "mul_assign",
+    "div_assign",
+    "clone",
+    "into",
+    "from",
+    "eq",
+    "ne",
+    "to_owned",
+];
+
+/// Whether the runtime's mirror of glam's types has the method `method`.
+pub fn glam_has(method: &syn::Ident) -> bool {
+    GLAM_METHODS.iter().any(|m| method == m)
+}
+
+/// The methods of the runtime's factorisations of a matrix over duals (`DualCholesky`,
+/// `DualLu`, `DualQr` in `fwdad_runtime::nalgebra_linalg`), together.
+const FACTORISATION_METHODS: &[&str] = &[
+    "solve",
+    "solve_mut",
+    "inverse",
+    "try_inverse",
+    "determinant",
+    "ln_determinant",
+    "l",
+    "u",
+    "p",
+    "q",
+    "r",
+    "unpack",
+    "is_invertible",
+    "clone",
+];
+
+/// For a method call on `v`: the factorisation `v` is, by the method that made it
+/// (`a.cholesky().expect(..)`, `a.lu()`), when the runtime's mirror of it has no method
+/// `method`.
+pub fn factorisation_without(func: &Function, v: Value, method: &syn::Ident) -> Option<String> {
+    if !cfg!(feature = "nalgebra") || FACTORISATION_METHODS.iter().any(|m| method == m) {
+        return None;
+    }
+    // `cholesky()` gives an `Option` (its own methods are `Option`'s), `lu()` the
+    // factorisation. (A QR of an active matrix is nalgebra's own over duals.)
+    let mut v = v;
+    let mut unwrapped = false;
+    for _ in 0..8 {
+        let crate::ir::ValueDef::Inst(inst, 0) = func.values[v].def else {
+            return None;
+        };
+        match &func.insts[inst].kind {
+            InstKind::Copy(a) => v = *a,
+            InstKind::MethodCall {
+                receiver, method, ..
+            } => {
+                let name = method.to_string();
+                match (name.as_str(), unwrapped) {
+                    ("expect" | "unwrap", false) => {
+                        unwrapped = true;
+                        v = *receiver;
+                    }
+                    ("cholesky", true) | ("lu", false) => return Some(name),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Which values are of glam's `f32` types (with `glam-f32`).
 pub fn glam_f32_values(func: &Function) -> SecondaryMap<Value, bool> {
     values_of(func, |n| {

@@ -139,6 +139,7 @@ pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::
     // No `{Self}`: it is the argument's dual (`Dual<&[f64], &[__FwdadMode]>`), which the
     // help line below names anyway.
     message = "this argument cannot be passed to a parameter taking `{T}`: a parameter declared `inactive` takes constant data, and this value may carry a derivative",
+    label = "this argument may carry a derivative",
     note = "a rule takes one `Dual` per parameter, of the parameter's type; a parameter declared `inactive` takes a plain reference to constant data, so an argument that carries a tangent cannot be passed to it (the tangent would be lost): declare the caller's parameter it comes from `inactive` too, or remove `inactive` from the callee"
 )]
 #[doc(hidden)]

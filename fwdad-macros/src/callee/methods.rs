@@ -169,6 +169,7 @@ std_methods! {
     Clear = "clear": [RESERVED DUAL WRITES];
     Reverse = "reverse": [RESERVED DUAL WRITES];
     Extend = "extend": [] instead "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`";
+    ByRef = "by_ref": [] instead "it is supported as `it.by_ref().take(n)` read to its end (`.sum()`, `.fold(..)`, `.collect()`, ...) on `let mut it = x.iter();` read only by `next` and chains; otherwise index the slice with a cursor of your own (`let head: f64 = x[..3].iter().sum();`, then `x[3..]`)";
     Append = "append": [] instead "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)";
     SplitOff = "split_off": [] instead "copy the tail with `v[at..].to_vec()` and `v.truncate(at)`";
     Drain = "drain": [] instead "copy the range with `v[a..b].to_vec()`; remove elements with `truncate` or by rebuilding the `Vec`";

@@ -173,6 +173,21 @@ impl Lowerer<'_> {
                 let e = super::library_calls::desugar_map_inplace(m)?;
                 self.lower_expr(&e)
             }
+            // `it.by_ref().take(n).sum()` of a cursor's iterator: the cursor moves past them.
+            syn::Expr::MethodCall(_) if self.cursor_by_ref_take(e).is_some() => {
+                let e = self.cursor_by_ref_take(e)?;
+                self.lower_expr(&e)
+            }
+            // `it.by_ref()` of a cursor's iterator read otherwise (`it.by_ref().find(..)`).
+            syn::Expr::MethodCall(_) if self.cursor_by_ref(e).is_some() => {
+                let by_ref = self.cursor_by_ref(e)?;
+                let instead = StdMethod::ByRef.instead().unwrap_or_default();
+                self.diag.error(
+                    by_ref.span(),
+                    format!("`#[derive_frule]` does not support `by_ref` here: {instead}"),
+                );
+                Some(self.poison(span))
+            }
             // A chain over what a cursor has not taken (`it.enumerate()`, `it.sum()`).
             syn::Expr::MethodCall(_) if self.cursor_chain(e).is_some() => {
                 let e = self.cursor_chain(e)?;
@@ -386,6 +401,16 @@ impl Lowerer<'_> {
             } else {
                 String::new()
             };
+            // A chain that starts from a slice method, bound by `let` to be read later
+            // (`let b = a.iter().map(..);`): say how to write it.
+            let bound_by_let = || {
+                let text = quote::ToTokens::to_token_stream(c).to_string();
+                self.let_chains.contains(&text)
+            };
+            if starts_from_slice_method(&m.receiver) && bound_by_let() {
+                self.diag.error_spanned(c, format!("`#[derive_frule]` does not support an iterator chain with a closure (here `{name}`'s) bound by `let` unless one use reads it, with nothing it reads changed before: write the chain where it is read (`for (x, y) in a.iter().map(..).zip(c)`, `a.iter().map(..).sum::<f64>()`), or collect it first (`let b: Vec<f64> = a.iter().map(..).collect();`)"));
+                return Some(self.poison(span));
+            }
             self.diag.error_spanned(c, format!("`#[derive_frule]` does not support a closure passed to `{name}` here: closures are supported in iterator chains that start from a slice or range method or from `std::iter`'s `zip`, `once` or `repeat` (`x.iter().map(..)`, `iter::zip(a, b).map(..)`, `(0..n).map(..)`) and as `let` bindings called later{hint}"));
             return Some(self.poison(span));
         }
@@ -1075,4 +1100,45 @@ pub(super) fn arith_operand(e: &syn::Expr) -> Option<*const syn::ExprBinary> {
         .then_some(b as *const _),
         _ => None,
     }
+}
+
+/// Whether the chain `e` starts from a slice method (`a.iter()`, `v.windows(2)`, ...).
+fn starts_from_slice_method(e: &syn::Expr) -> bool {
+    let mut cur = super::place::strip(e);
+    while let syn::Expr::MethodCall(m) = cur {
+        if matches!(
+            Adaptor::from_name(&m.method.to_string()),
+            Some(
+                Adaptor::Iter
+                    | Adaptor::IterMut
+                    | Adaptor::IntoIter
+                    | Adaptor::Windows
+                    | Adaptor::Chunks
+                    | Adaptor::ChunksExact
+            )
+        ) && !matches!(super::place::strip(&m.receiver), syn::Expr::MethodCall(_))
+        {
+            return true;
+        }
+        cur = super::place::strip(&m.receiver);
+    }
+    false
+}
+
+/// The closures passed to the methods of the chain `m`, as token text.
+pub(super) fn closures_of_chain(m: &syn::ExprMethodCall) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = Some(m);
+    while let Some(m) = cur {
+        for a in &m.args {
+            if let syn::Expr::Closure(_) = super::place::strip(a) {
+                out.push(quote::ToTokens::to_token_stream(a).to_string());
+            }
+        }
+        cur = match super::place::strip(&m.receiver) {
+            syn::Expr::MethodCall(r) => Some(r),
+            _ => None,
+        };
+    }
+    out
 }

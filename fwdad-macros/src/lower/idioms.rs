@@ -1109,9 +1109,16 @@ pub(crate) fn inline_iterator_binding(
     };
     // Only chains of adaptors over a slice, evaluated where used: no calls, no macros.
     Adaptor::from_name(&head.method.to_string())?;
+    // A closure of the chain (`let b = a.iter().map(|x| x * s);`) runs only when the
+    // chain is read, so the chain may move to its one use as long as what the closure reads
+    // stays as it was; calls in a closure's body run then too.
     struct Reads {
         names: Vec<String>,
+        /// Names a closure of the chain binds (its parameters, its locals).
+        bound: Vec<String>,
         impure: bool,
+        closures: usize,
+        in_closure: usize,
     }
     impl<'ast> Visit<'ast> for Reads {
         fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
@@ -1119,18 +1126,32 @@ pub(crate) fn inline_iterator_binding(
                 self.names.push(id.to_string());
             }
         }
-        fn visit_expr_call(&mut self, _: &'ast syn::ExprCall) {
-            self.impure = true;
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            if self.in_closure == 0 {
+                self.impure = true;
+            }
+            syn::visit::visit_expr_call(self, c);
         }
         fn visit_expr_macro(&mut self, _: &'ast syn::ExprMacro) {
             self.impure = true;
         }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
-            self.impure = true;
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.bound.push(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+        fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+            if c.asyncness.is_some() {
+                self.impure = true;
+            }
+            self.closures += 1;
+            self.in_closure += 1;
+            syn::visit::visit_expr_closure(self, c);
+            self.in_closure -= 1;
         }
         fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
             let name = m.method.to_string();
-            if Adaptor::from_name(&name).is_none()
+            if self.in_closure == 0
+                && Adaptor::from_name(&name).is_none()
                 && StdMethod::from_name(&name) != Some(StdMethod::Len)
             {
                 self.impure = true;
@@ -1140,12 +1161,18 @@ pub(crate) fn inline_iterator_binding(
     }
     let mut reads = Reads {
         names: Vec::new(),
+        bound: Vec::new(),
         impure: false,
+        closures: 0,
+        in_closure: 0,
     };
     reads.visit_expr(chain);
     if reads.impure {
         return None;
     }
+    // A name both bound in a closure and read is taken as the closure's own.
+    let bound = std::mem::take(&mut reads.bound);
+    reads.names.retain(|n| !bound.contains(n));
     let name = pi.ident.to_string();
     // What the statements after the binding do with `name` and the names it reads.
     struct Uses<'n> {
@@ -1258,28 +1285,35 @@ pub(crate) fn inline_iterator_binding(
     struct Subst<'a> {
         name: &'a str,
         chain: &'a syn::Expr,
+        count: usize,
     }
     impl syn::visit_mut::VisitMut for Subst<'_> {
         fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
             if let syn::Expr::Path(p) = e {
                 if p.path.get_ident().is_some_and(|id| id == self.name) {
                     *e = crate::splice::paren(self.chain.clone());
+                    self.count += 1;
                     return;
                 }
             }
             syn::visit_mut::visit_expr_mut(self, e);
         }
     }
-    let mut subst = Subst { name: &name, chain };
-    Some(
-        rest.iter()
-            .map(|s| {
-                let mut s = s.clone();
-                syn::visit_mut::VisitMut::visit_stmt_mut(&mut subst, &mut s);
-                s
-            })
-            .collect(),
-    )
+    let mut subst = Subst {
+        name: &name,
+        chain,
+        count: 0,
+    };
+    let out = rest
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            syn::visit_mut::VisitMut::visit_stmt_mut(&mut subst, &mut s);
+            s
+        })
+        .collect();
+    // A chain with closures runs them once, where it is read: one use only.
+    (reads.closures == 0 || subst.count == 1).then_some(out)
 }
 
 /// `let m: HashMap<usize, f64> = pairs.collect();` (a chain of `(key, value)` pairs,

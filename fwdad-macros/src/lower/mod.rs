@@ -122,6 +122,7 @@ pub fn lower_fn(
         guessed_user: Default::default(),
         user_operand: None,
         cursor_iters: peekable::cursor_iterators(item),
+        let_chains: Vec::new(),
         lib_built: Default::default(),
         mut_names: {
             let mut all = PatIdents::default();
@@ -254,6 +255,9 @@ pub(crate) struct Lowerer<'d> {
     /// Iterators bound by `let mut it = x.iter()` read only by `it.next()` and `for`
     /// (`peekable::cursor_iterators`): a cursor stands for them.
     cursor_iters: std::collections::HashSet<String>,
+    /// The closures of iterator chains a `let` binds (`let b = a.iter().map(..);`),
+    /// as token text: a closure in one gets an error saying to read the chain in place.
+    let_chains: Vec<String>,
     /// Values a library constructor built (`let mut k = DMatrix::zeros(n, n);`), and the
     /// loop variables carrying them: indexed by a tuple they are the library's, not a user
     /// type's (`k[(i, j)] = ..`), as a value whose library type is written.

@@ -170,6 +170,92 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `it.by_ref().take(n)` read to its end by a consumer (`it.by_ref().take(3).sum()`,
+    /// `it` a cursor's): the block that moves the cursor past the `n` items (fewer at the
+    /// end) and runs the chain over them. `None` for any other expression.
+    pub(super) fn cursor_by_ref_take(&self, e: &syn::Expr) -> Option<syn::Expr> {
+        use crate::callee::Consumer;
+        let syn::Expr::MethodCall(top) = super::place::strip(e) else {
+            return None;
+        };
+        let consumer = Consumer::from_name(&top.method.to_string())?;
+        if matches!(consumer, Consumer::Any | Consumer::All) {
+            return None;
+        }
+        // Down the chain to `take(n)` on `it.by_ref()`, with how deep it is.
+        let mut depth = 0;
+        let mut cur = &*top.receiver;
+        let (name, n) = loop {
+            let syn::Expr::MethodCall(m) = super::place::strip(cur) else {
+                return None;
+            };
+            if Adaptor::from_name(&m.method.to_string()) == Some(Adaptor::Take) && m.args.len() == 1
+            {
+                if let syn::Expr::MethodCall(r) = super::place::strip(&m.receiver) {
+                    if is_by_ref(&r.method) && r.args.is_empty() {
+                        let syn::Expr::Path(p) = super::place::strip(&r.receiver) else {
+                            return None;
+                        };
+                        break (p.path.get_ident()?.clone(), &m.args[0]);
+                    }
+                }
+            }
+            // Only adaptors between the take and the consumer: each reads every item.
+            Adaptor::from_name(&m.method.to_string()).filter(|a| {
+                matches!(
+                    a,
+                    Adaptor::Map | Adaptor::Copied | Adaptor::Cloned | Adaptor::Enumerate
+                )
+            })?;
+            depth += 1;
+            cur = &m.receiver;
+        };
+        if !self.cursor_iters.contains(&name.to_string()) {
+            return None;
+        }
+        let c = cursor(&name);
+        self.lookup(&c.k.to_string())?;
+        let refs = self.lookup(&c.slot.to_string()).is_some();
+        let items: syn::Expr = match refs {
+            true => syn::parse_quote!(__fwdad_src[__fwdad_from..__fwdad_k].iter()),
+            false => syn::parse_quote!(__fwdad_src[__fwdad_from..__fwdad_k].iter().copied()),
+        };
+        let holes = [
+            ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+            ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+        ];
+        let items = fill(items, &holes);
+        let mut chain = syn::Expr::MethodCall(top.clone());
+        replace_take(&mut chain, depth + 1, &items)?;
+        let block: syn::Expr = syn::parse_quote!({
+            let __fwdad_from: usize = __fwdad_k;
+            __fwdad_k = ::core::cmp::min(__fwdad_k.saturating_add(__fwdad_n), __fwdad_src.len());
+            __fwdad_chain
+        });
+        let more = [
+            ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+            ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+            ("__fwdad_n", Hole::Expr(n)),
+            ("__fwdad_chain", Hole::Expr(&chain)),
+        ];
+        Some(fill(block, &more))
+    }
+
+    /// The method `by_ref` of `it.by_ref()` in the chain `e`, `it` a cursor's iterator.
+    pub(super) fn cursor_by_ref<'e>(&self, e: &'e syn::Expr) -> Option<&'e syn::Ident> {
+        let mut cur = super::place::strip(e);
+        while let syn::Expr::MethodCall(m) = cur {
+            if let syn::Expr::Path(p) = super::place::strip(&m.receiver) {
+                let name = p.path.get_ident()?;
+                let cursor_ok = self.cursor_iters.contains(&name.to_string())
+                    && self.lookup(&cursor(name).k.to_string()).is_some();
+                return (is_by_ref(&m.method) && cursor_ok).then_some(&m.method);
+            }
+            cur = super::place::strip(&m.receiver);
+        }
+        None
+    }
+
     /// `src[k..].iter()` (`.copied()` for items by value) for `it`, if a cursor stands for
     /// it: the items `next()` has not taken.
     fn cursor_rest(&self, iterable: &syn::Expr) -> Option<syn::Expr> {
@@ -321,4 +407,26 @@ pub(crate) fn cursor_iterators(item: &syn::ItemFn) -> std::collections::HashSet<
             ok > 0 && scan.all_uses.get(n).copied().unwrap_or(0) == ok
         })
         .collect()
+}
+
+/// In the chain `e`, the call `depth` calls down (the `take(n)`) replaced by `with`.
+fn replace_take(e: &mut syn::Expr, depth: usize, with: &syn::Expr) -> Option<()> {
+    let mut e = e;
+    while let syn::Expr::Paren(p) = e {
+        e = &mut p.expr;
+    }
+    if depth == 0 {
+        *e = with.clone();
+        return Some(());
+    }
+    let syn::Expr::MethodCall(m) = e else {
+        return None;
+    };
+    replace_take(&mut m.receiver, depth - 1, with)
+}
+
+/// `Iterator::by_ref`, by the registry's name.
+fn is_by_ref(method: &syn::Ident) -> bool {
+    crate::callee::StdMethod::from_name(&method.to_string())
+        == Some(crate::callee::StdMethod::ByRef)
 }

@@ -140,6 +140,14 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn lower_local(&mut self, local: &syn::Local) -> Option<()> {
+        // `let b = a.iter().map(|x| ..);`: its closures, for the error if it stays lazy.
+        if let Some(init) = &local.init {
+            if let syn::Expr::MethodCall(m) = super::place::strip(&init.expr) {
+                if crate::callee::Adaptor::from_name(&m.method.to_string()).is_some() {
+                    self.let_chains.extend(super::expr::closures_of_chain(m));
+                }
+            }
+        }
         // `let mut it = x.iter().peekable();`: a cursor over the slice (`peekable.rs`).
         if let Some(lets) = self.peekable_lets(local) {
             for l in &lets {

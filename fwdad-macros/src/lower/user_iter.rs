@@ -177,17 +177,37 @@ impl Lowerer<'_> {
         m: &syn::ExprMethodCall,
     ) -> Option<Option<Value>> {
         let consumer = Consumer::from_name(&m.method.to_string())?;
-        let (source, stages) = self.user_iterator_source(&m.receiver)?;
         let span = m.span();
+        // The consumer right on the iterator (`Steps::new(..).sum::<f64>()`): it reads the
+        // gathered items in the iterator's place. Only where the call is `Iterator`'s by its
+        // form (a turbofish, a closure, `collect`): a type of the user's may have a method
+        // `sum(&self)` or `count(&self)` of its own.
+        let iterator_form = m.turbofish.is_some()
+            || consumer == Consumer::Collect
+            || (consumer.takes_closure()
+                && m.args
+                    .iter()
+                    .any(|a| matches!(strip(a), syn::Expr::Closure(_))));
+        let (source, stages) = if iterator_form && self.is_user_iterator_value(&m.receiver) {
+            let base = &*m.receiver;
+            (
+                Source {
+                    base,
+                    bound: None,
+                    depth: 0,
+                },
+                Vec::new(),
+            )
+        } else {
+            let (source, stages) = self.user_iterator_source(&m.receiver)?;
+            // The depth is counted from the consumer's receiver: one more from the consumer.
+            let depth = source.depth + 1;
+            (Source { depth, ..source }, stages)
+        };
         let stops = matches!(consumer, Consumer::Any | Consumer::All) || may_stop_early(&stages);
         if source.bound.is_none() && stops {
             return Some(Some(self.stops_early_error(source.base, span)));
         }
-        // The depth is counted from the consumer's receiver: one more from the consumer.
-        let source = Source {
-            depth: source.depth + 1,
-            ..source
-        };
         let (mut stmts, rest) = gather(&syn::Expr::MethodCall(m.clone()), &source)?;
         stmts.push(syn::Stmt::Expr(rest, None));
         Some(self.lower_with_user_iterator(source.base, &stmts, span))

@@ -156,3 +156,34 @@ fn every_operation_has_a_runtime_rule() {
         assert!(declared, "no runtime rule for `{name}`");
     }
 }
+
+/// The macro's list of the methods of the runtime's glam mirror (`libtypes::GLAM_METHODS`,
+/// whose absence is a first error naming glam's method) holds every `pub fn` of
+/// `fwdad_runtime::glam`: a method the mirror gains is not refused.
+#[test]
+fn the_glam_method_list_covers_the_runtime_mirror() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fwdad-runtime/src/glam.rs");
+    let text = std::fs::read_to_string(path).expect("the runtime's glam mirror");
+    let mut missing = Vec::new();
+    for piece in text.split("pub fn ").skip(1) {
+        let name: String = piece
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        // Associated functions (`DVec3::new`, `from_*`) are called by path, not as methods.
+        let assoc = piece.split_once('(').is_some_and(|(_, params)| {
+            !params.trim_start().starts_with("self")
+                && !params.trim_start().starts_with("&self")
+                && !params.trim_start().starts_with("&mut self")
+        });
+        if !assoc && !crate::libtypes::GLAM_METHODS.contains(&name.as_str()) {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "methods of the glam mirror missing from GLAM_METHODS: {missing:?}"
+    );
+    assert!(crate::libtypes::GLAM_METHODS.contains(&"dot"));
+}
