@@ -534,3 +534,95 @@ fn qualified_constructor_without_self() {
         );
     }
 }
+
+// ---- 4f: associated types in generic bodies, `Self::` in default methods ---------------
+
+/// A spring law over `N` nodes; `Self::new` rebuilds a stiffer copy in a default method.
+#[derive_frule]
+pub trait Law {
+    const NODES: usize;
+    type Param;
+    fn new(k: f64, rest: f64) -> Self
+    where
+        Self: Sized;
+    fn stiffness(&self) -> f64;
+    fn rest(&self) -> f64;
+    fn energy(&self, x: &[f64]) -> f64 {
+        let mut e = 0.0;
+        for i in 1..Self::NODES {
+            let s = x[i] - x[i - 1] - self.rest();
+            e += 0.5 * self.stiffness() * s * s;
+        }
+        e
+    }
+    fn stiffened(&self, by: f64) -> Self
+    where
+        Self: Sized,
+    {
+        Self::new(self.stiffness() * by, self.rest())
+    }
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Hooke {
+    pub k: f64,
+    pub l0: f64,
+}
+
+#[derive_frule]
+impl Law for Hooke {
+    const NODES: usize = 3;
+    type Param = f64;
+    fn new(k: f64, rest: f64) -> Self {
+        Hooke { k, l0: rest }
+    }
+    fn stiffness(&self) -> f64 {
+        self.k
+    }
+    fn rest(&self) -> f64 {
+        self.l0
+    }
+}
+
+/// Energy of the law built through `<L as Law>::new`, then stiffened, its parameter read
+/// through the associated type.
+#[derive_frule]
+pub fn law_energy<L: Law<Param = f64>>(k: f64, x: &[f64]) -> f64 {
+    let law = <L as Law>::new(k, 0.25);
+    let stiff = law.stiffened(1.5);
+    let weight: L::Param = 0.5;
+    law.energy(x) + weight * stiff.energy(x)
+}
+
+#[derive_frule]
+pub fn hooke_energy(p: &[f64]) -> f64 {
+    law_energy::<Hooke>(p[0], &p[1..])
+}
+
+fn hooke_energy_plain(p: &[f64]) -> f64 {
+    law_energy::<Hooke>(p[0], &p[1..])
+}
+
+#[test]
+fn self_constructor_in_a_default_method_and_associated_types() {
+    let p = [2.0, 0.1, 0.5, 1.2];
+    check_modes!(hooke_energy {}, hooke_energy_plain, p);
+    // Closed form: E = (1 + 0.75) k/2 Σ sᵢ², sᵢ = xᵢ - xᵢ₋₁ - 1/4.
+    let (_, g) = fwdad::drivers::gradient(hooke_energy {}, &p);
+    let s = [p[2] - p[1] - 0.25, p[3] - p[2] - 0.25];
+    let c = 1.75 * p[0];
+    let want = [
+        0.875 * (s[0] * s[0] + s[1] * s[1]),
+        -c * s[0],
+        c * (s[0] - s[1]),
+        c * s[1],
+    ];
+    for k in 0..4 {
+        assert!(
+            (g[k] - want[k]).abs() < 1e-12,
+            "{k}: {} vs {}",
+            g[k],
+            want[k]
+        );
+    }
+}
