@@ -626,3 +626,94 @@ fn self_constructor_in_a_default_method_and_associated_types() {
         );
     }
 }
+
+// ---- 3: a blanket impl over the implementors of another trait of one's own --------------
+
+#[derive_frule]
+pub trait Shape {
+    fn width(&self) -> f64;
+    fn height(&self) -> f64;
+}
+
+#[derive_frule]
+pub trait Area {
+    fn area(&self) -> f64;
+    fn aspect(&self) -> f64;
+}
+
+#[derive_frule]
+impl<T: Shape> Area for T {
+    fn area(&self) -> f64 {
+        self.width() * self.height()
+    }
+    fn aspect(&self) -> f64 {
+        self.width() / self.height()
+    }
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Rect {
+    pub w: f64,
+    pub h: f64,
+}
+
+#[derive_frule]
+impl Shape for Rect {
+    fn width(&self) -> f64 {
+        self.w
+    }
+    fn height(&self) -> f64 {
+        self.h
+    }
+}
+
+#[derive_frule]
+pub fn plate(p: &[f64]) -> f64 {
+    let r = Rect { w: p[0], h: p[1] };
+    r.area() + 0.1 * r.aspect()
+}
+
+fn plate_plain(p: &[f64]) -> f64 {
+    let r = Rect { w: p[0], h: p[1] };
+    r.area() + 0.1 * r.aspect()
+}
+
+#[test]
+fn blanket_impl_on_a_concrete_type() {
+    let p = [1.5, 0.4];
+    check_modes!(plate {}, plate_plain, p);
+    // Closed form: w h + w / (10 h).
+    let (_, g) = fwdad::drivers::gradient(plate {}, &p);
+    let (w, h) = (p[0], p[1]);
+    let want = [h + 0.1 / h, w - 0.1 * w / (h * h)];
+    for k in 0..2 {
+        assert!(
+            (g[k] - want[k]).abs() < 1e-12,
+            "{k}: {} vs {}",
+            g[k],
+            want[k]
+        );
+    }
+}
+
+/// Generic over the bounding trait: `area` comes from the blanket impl.
+#[derive_frule]
+pub fn total_area<S: Shape>(shapes: &[S]) -> f64 {
+    shapes.iter().map(|s| s.area()).sum()
+}
+
+#[derive_frule]
+pub fn tiles(p: &[f64]) -> f64 {
+    let rs = vec![Rect { w: p[0], h: p[1] }, Rect { w: p[1], h: 2.0 }];
+    total_area(&rs)
+}
+
+fn tiles_plain(p: &[f64]) -> f64 {
+    let rs = vec![Rect { w: p[0], h: p[1] }, Rect { w: p[1], h: 2.0 }];
+    total_area(&rs)
+}
+
+#[test]
+fn blanket_impl_through_the_bounding_trait() {
+    check_modes!(tiles {}, tiles_plain, [1.5, 0.4]);
+}
