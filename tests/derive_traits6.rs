@@ -717,3 +717,102 @@ fn tiles_plain(p: &[f64]) -> f64 {
 fn blanket_impl_through_the_bounding_trait() {
     check_modes!(tiles {}, tiles_plain, [1.5, 0.4]);
 }
+
+// ---- 4g: an ODE system with an associated state type, stepped by a generic RK4 ----------
+
+#[derive_frule]
+pub trait System {
+    type State;
+    const NAME: &'static str;
+    fn rhs(&self, x: &Self::State) -> Self::State;
+}
+
+/// A damped pendulum, `θ'' = -(g/l) sin θ - c θ'`.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Pendulum {
+    pub g_over_l: f64,
+    pub c: f64,
+}
+
+#[derive_frule]
+impl System for Pendulum {
+    type State = [f64; 2];
+    const NAME: &'static str = "pendulum";
+    fn rhs(&self, x: &[f64; 2]) -> [f64; 2] {
+        [x[1], -self.g_over_l * x[0].sin() - self.c * x[1]]
+    }
+}
+
+#[derive_frule]
+pub fn rk4_step<S: System<State = [f64; 2]>>(s: &S, x: [f64; 2], h: f64) -> [f64; 2] {
+    let k1 = s.rhs(&x);
+    let x2 = [x[0] + 0.5 * h * k1[0], x[1] + 0.5 * h * k1[1]];
+    let k2 = s.rhs(&x2);
+    let x3 = [x[0] + 0.5 * h * k2[0], x[1] + 0.5 * h * k2[1]];
+    let k3 = s.rhs(&x3);
+    let x4 = [x[0] + h * k3[0], x[1] + h * k3[1]];
+    let k4 = s.rhs(&x4);
+    [
+        x[0] + h / 6.0 * (k1[0] + 2.0 * k2[0] + 2.0 * k3[0] + k4[0]),
+        x[1] + h / 6.0 * (k1[1] + 2.0 * k2[1] + 2.0 * k3[1] + k4[1]),
+    ]
+}
+
+#[derive_frule]
+pub fn integrate<S: System<State = [f64; 2]>>(s: &S, x0: [f64; 2], h: f64, n: usize) -> [f64; 2] {
+    let mut x = x0;
+    for _ in 0..n {
+        x = rk4_step::<S>(s, x, h);
+    }
+    x
+}
+
+/// The angle after one second from `θ₀`, as a function of the model's parameters.
+#[derive_frule]
+pub fn swing(p: &[f64]) -> f64 {
+    let pend = Pendulum { g_over_l: p[0], c: p[1] };
+    let x = integrate(&pend, [p[2], 0.0], 0.05, 20);
+    x[0]
+}
+
+fn swing_plain(p: &[f64]) -> f64 {
+    let pend = Pendulum { g_over_l: p[0], c: p[1] };
+    let x = integrate(&pend, [p[2], 0.0], 0.05, 20);
+    x[0]
+}
+
+#[test]
+fn generic_rk4_over_an_associated_state_type() {
+    assert_eq!(Pendulum::NAME, "pendulum");
+    check_modes!(swing {}, swing_plain, [9.81, 0.3, 0.2]);
+}
+
+/// An ensemble of models built in a closure from each amplitude, the state passed by its
+/// associated type.
+#[derive_frule]
+pub fn ensemble<M: Model>(amps: &[f64], rate: f64, t: f64) -> f64 {
+    amps.iter().map(|&a| M::new(a, rate).eval(t)).sum::<f64>() / amps.len() as f64
+}
+
+/// The squared speed of the state flow at `x`, for a state of two coordinates.
+#[derive_frule]
+pub fn flow_speed<S: System<State = [f64; 2]>>(s: &S, x: &S::State) -> f64 {
+    let v: S::State = s.rhs(x);
+    v[0] * v[0] + v[1] * v[1]
+}
+
+#[derive_frule]
+pub fn ensemble_decay(p: &[f64]) -> f64 {
+    let pend = Pendulum { g_over_l: p[0], c: 0.1 };
+    ensemble::<Decay>(&p[..3], p[3], 0.7) + flow_speed(&pend, &[p[1], p[2]])
+}
+
+fn ensemble_decay_plain(p: &[f64]) -> f64 {
+    let pend = Pendulum { g_over_l: p[0], c: 0.1 };
+    ensemble::<Decay>(&p[..3], p[3], 0.7) + flow_speed(&pend, &[p[1], p[2]])
+}
+
+#[test]
+fn constructors_in_closures_and_associated_type_parameters() {
+    check_modes!(ensemble_decay {}, ensemble_decay_plain, [1.2, 0.8, -0.4, 0.9]);
+}
