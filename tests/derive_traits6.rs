@@ -770,13 +770,19 @@ pub fn integrate<S: System<State = [f64; 2]>>(s: &S, x0: [f64; 2], h: f64, n: us
 /// The angle after one second from `θ₀`, as a function of the model's parameters.
 #[derive_frule]
 pub fn swing(p: &[f64]) -> f64 {
-    let pend = Pendulum { g_over_l: p[0], c: p[1] };
+    let pend = Pendulum {
+        g_over_l: p[0],
+        c: p[1],
+    };
     let x = integrate(&pend, [p[2], 0.0], 0.05, 20);
     x[0]
 }
 
 fn swing_plain(p: &[f64]) -> f64 {
-    let pend = Pendulum { g_over_l: p[0], c: p[1] };
+    let pend = Pendulum {
+        g_over_l: p[0],
+        c: p[1],
+    };
     let x = integrate(&pend, [p[2], 0.0], 0.05, 20);
     x[0]
 }
@@ -803,16 +809,26 @@ pub fn flow_speed<S: System<State = [f64; 2]>>(s: &S, x: &S::State) -> f64 {
 
 #[derive_frule]
 pub fn ensemble_decay(p: &[f64]) -> f64 {
-    let pend = Pendulum { g_over_l: p[0], c: 0.1 };
+    let pend = Pendulum {
+        g_over_l: p[0],
+        c: 0.1,
+    };
     ensemble::<Decay>(&p[..3], p[3], 0.7) + flow_speed(&pend, &[p[1], p[2]])
 }
 
 fn ensemble_decay_plain(p: &[f64]) -> f64 {
-    let pend = Pendulum { g_over_l: p[0], c: 0.1 };
+    let pend = Pendulum {
+        g_over_l: p[0],
+        c: 0.1,
+    };
     ensemble::<Decay>(&p[..3], p[3], 0.7) + flow_speed(&pend, &[p[1], p[2]])
 }
 
 #[test]
 fn constructors_in_closures_and_associated_type_parameters() {
-    check_modes!(ensemble_decay {}, ensemble_decay_plain, [1.2, 0.8, -0.4, 0.9]);
+    check_modes!(
+        ensemble_decay {},
+        ensemble_decay_plain,
+        [1.2, 0.8, -0.4, 0.9]
+    );
 }
