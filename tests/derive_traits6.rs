@@ -1,11 +1,18 @@
-//! Traits as numerical code writes them, scratch
+//! Traits as numerical code writes them: associated constants and types in numeric loops
+//! (`C::DIM`, `type State = [f64; 2]` stepped by a generic RK4), default methods calling
+//! required ones and `Self::new(..)`, constructors by path (`M::new`, `<M as Model>::new`,
+//! `<Decay as Model>::new`), generic functions over slices of implementors, a generic
+//! struct over a trait, and a blanket `impl<T: Shape> Area for T`. Each checked in every
+//! mode against central differences (`check_modes!`), several against closed forms,
+//! primals bit for bit. (Trait objects built from active values and `&mut self` methods
+//! through `dyn` stay errors: `tests/ui/derive_frule/trait-object-*.rs`.)
 
 use fwdad::prelude::*;
 
 #[macro_use]
 mod common;
 
-// ---- 4a: associated constants and types in numeric code -------------------------------
+// ---- associated constants and types in numeric code -------------------------------
 
 /// A discretised potential over a fixed number of degrees of freedom.
 #[derive_frule]
@@ -61,7 +68,7 @@ fn associated_const_and_type() {
     );
 }
 
-// ---- 4b: default methods calling required ones --------------------------------------
+// ---- default methods calling required ones --------------------------------------
 
 #[derive_frule]
 pub trait PairPotential {
@@ -125,7 +132,7 @@ fn default_methods_call_required_ones() {
     );
 }
 
-// ---- 4c: static methods: T::new(..), <T as Model>::eval(..) ---------------------------
+// ---- static methods: T::new(..), <T as Model>::eval(..) ---------------------------
 
 #[derive_frule]
 pub trait Model {
@@ -180,7 +187,7 @@ fn static_methods_through_the_type_parameter() {
     check_modes!(decay_fit {}, decay_fit_plain, [2.0, 1.1]);
 }
 
-// ---- 4d: generic functions over slices of a trait's implementors -----------------------
+// ---- generic functions over slices of a trait's implementors -----------------------
 
 #[derive_frule]
 pub trait Body {
@@ -262,7 +269,7 @@ fn generic_function_over_a_slice_of_bodies() {
     check_modes!(two_body {}, two_body_plain, [0.1, 0.3, 1.5, 0.8]);
 }
 
-// ---- 4e: more forms ----------------------------------------------------------------
+// ---- more forms ----------------------------------------------------------------
 
 #[derive_frule]
 pub trait Particle {
@@ -442,7 +449,8 @@ fn constructors_by_path() {
     check_modes!(built_three_ways {}, built_three_ways_plain, [1.3, 0.4]);
 }
 
-/// `&[impl Body]` and `&Vec<B>`.
+/// `&[impl Body]` and `&Vec<B>` (as written by hand).
+#[allow(clippy::ptr_arg)]
 #[derive_frule]
 pub fn kinetic_of(bodies: &[impl Body], more: &Vec<Planet>) -> f64 {
     bodies.iter().map(|b| b.kinetic()).sum::<f64>() + more.iter().map(Body::kinetic).sum::<f64>()
@@ -535,7 +543,7 @@ fn qualified_constructor_without_self() {
     }
 }
 
-// ---- 4f: associated types in generic bodies, `Self::` in default methods ---------------
+// ---- associated types in generic bodies, `Self::` in default methods ---------------
 
 /// A spring law over `N` nodes; `Self::new` rebuilds a stiffer copy in a default method.
 #[derive_frule]
@@ -627,7 +635,7 @@ fn self_constructor_in_a_default_method_and_associated_types() {
     }
 }
 
-// ---- 3: a blanket impl over the implementors of another trait of one's own --------------
+// ---- a blanket impl over the implementors of another trait of one's own --------------
 
 #[derive_frule]
 pub trait Shape {
@@ -718,7 +726,7 @@ fn blanket_impl_through_the_bounding_trait() {
     check_modes!(tiles {}, tiles_plain, [1.5, 0.4]);
 }
 
-// ---- 4g: an ODE system with an associated state type, stepped by a generic RK4 ----------
+// ---- an ODE system with an associated state type, stepped by a generic RK4 ----------
 
 #[derive_frule]
 pub trait System {
