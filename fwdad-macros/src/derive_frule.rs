@@ -265,6 +265,38 @@ fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
     }
 }
 
+/// Whether a blanket `impl<T: ..> Tr for T` of a trait of the user's bounds `T` by traits
+/// of the user's only (`impl<T: Shape> Area for T`): its methods' rules are generic over
+/// `T` as a default method's are over `Self`, and found through `Tr`'s dispatch.
+fn blanket_over_user_traits(imp: &syn::ItemImpl, t: &syn::Ident) -> bool {
+    let user_trait = imp
+        .trait_
+        .as_ref()
+        .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
+    let bounds: Vec<&syn::TypeParamBound> = imp
+        .generics
+        .type_params()
+        .filter(|p| p.ident == *t)
+        .flat_map(|p| p.bounds.iter())
+        .collect();
+    user_trait
+        && imp.generics.params.len() == 1
+        && imp.generics.where_clause.is_none()
+        && !bounds.is_empty()
+        && bounds.iter().all(|b| match b {
+            syn::TypeParamBound::Trait(tb) => {
+                matches!(tb.modifier, syn::TraitBoundModifier::None)
+                    && tb
+                        .path
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.arguments.is_none())
+                    && crate::traits::is_user_trait(&tb.path)
+            }
+            _ => false,
+        })
+}
+
 /// The error for a blanket `impl<T: ..> Trait for T`, saying what to write instead by what
 /// `T` stands for: the float types (`T: Float`), or types of the user's (`T: Into<Lab>`,
 /// `T: Shape`), each of which takes an `impl` of its own.
@@ -416,14 +448,46 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
     // `impl<T: Float> Smooth for T`: no type of the user's to hang the rules on, and the
     // runtime's impls for `T` would break the orphan rules.
-    if let Some(t) = ty_ident
+    let blanket = ty_ident
         .as_ref()
         .filter(|t| imp.generics.type_params().any(|p| p.ident == **t))
+        .cloned();
+    if let Some(t) = blanket
+        .as_ref()
+        .filter(|t| !blanket_over_user_traits(&imp, t))
     {
         let err =
             syn::Error::new_spanned(&imp.self_ty, blanket_impl_message(&imp, t)).to_compile_error();
         return quote!(#err #imp);
     }
+    // `impl<T: Shape> Area for T`: its rules are derived as a default method's are, generic
+    // over the implementing type `__FwdadSelf` (whose `impl` of `Shape` the trait's rules
+    // check when they run, as no `DerivedImpl` can be written for every `T`), and named
+    // after the trait (`__fwdad_Area_blanket_area`).
+    let original = imp.clone();
+    let (imp, self_ty, ty_ident) = match &blanket {
+        Some(t) => {
+            struct Rename<'a>(&'a syn::Ident);
+            impl syn::visit_mut::VisitMut for Rename<'_> {
+                fn visit_ident_mut(&mut self, i: &mut syn::Ident) {
+                    if i == self.0 {
+                        *i = syn::Ident::new(crate::traits::SELF_PARAM, i.span());
+                    }
+                }
+            }
+            let mut renamed = imp.clone();
+            syn::visit_mut::VisitMut::visit_item_impl_mut(&mut Rename(t), &mut renamed);
+            let tr = renamed
+                .trait_
+                .as_ref()
+                .and_then(|(_, p, _)| p.segments.last())
+                .map(|s| s.ident.clone());
+            let named = tr.map(|tr| format_ident!("{}_blanket", tr));
+            let self_ty = (*renamed.self_ty).clone();
+            (renamed, self_ty, named)
+        }
+        None => (imp, self_ty, ty_ident),
+    };
     if let Some(prim) = ty_ident.as_ref().filter(|t| {
         !operator_impl
             && !user_trait_for_float
@@ -449,7 +513,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     }
     let mut items = TokenStream::new();
     let mut on_type = TokenStream::new();
-    let mut imp_out = imp.clone();
+    let mut imp_out = original.clone();
     // `impl Add for Vec3`, `impl Mul<Vec3> for f64`: the operator's rule, found by the
     // operand types (`user_ops.rs`), not by a method on the type.
     let operator = crate::user_ops::operator_of(&imp);
@@ -514,7 +578,11 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                     .any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
                 let self_of = generic.then_some(&self_ty);
                 items.extend(emit_items(&func, &sig, &body, &rt, false, self_of));
-                on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
+                // A blanket `impl<T: Shape> Area for T` has no type to hang inherent
+                // items on: its calls go through the trait's dispatch.
+                if blanket.is_none() {
+                    on_type.extend(emit_method_entry(m, &func, &sig, &rt, &imp.generics));
+                }
                 if takes_self_by_value(m) && imp.generics.params.is_empty() {
                     // `SelfByValue` converts the receiver to the owned `Self` dual (an
                     // `impl` with parameters, `impl<'a> Polygon<'a>`, names `Self` on the
@@ -535,8 +603,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
         let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
         // `f64` can take no marker impl of the runtime's (E0117): an extension trait's
-        // methods are called on floats, never through a bounded type parameter.
-        let outside = match user_trait_for_float {
+        // methods are called on floats, never through a bounded type parameter; nor can
+        // every `T` of a blanket `impl`.
+        let outside = match user_trait_for_float || blanket.is_some() {
             true => TokenStream::new(),
             false => outside,
         };
@@ -582,9 +651,11 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             });
         }
     }
-    // An operator's impl adds nothing to the type (`f64` could not have it: E0390).
+    // An operator's impl adds nothing to the type (`f64` could not have it: E0390), nor
+    // does a blanket one (it has no type).
     let on_type = match (on_type.is_empty() && (operator.is_some() || conversion.is_some()))
         || user_trait_for_float
+        || blanket.is_some()
     {
         true => TokenStream::new(),
         false => quote!(impl #impl_generics #self_ty #where_clause { #on_type }),
@@ -597,7 +668,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         },
         Err(e) => {
             let e = e.to_compile_error();
-            quote!(#imp #e)
+            quote!(#original #e)
         }
     }
 }

@@ -1620,12 +1620,27 @@ impl Emitter<'_> {
                 let kind = last
                     .as_ref()
                     .map(|m| crate::callee::AssocCall::of(m, args.len()));
-                if kind == Some(crate::callee::AssocCall::Conversion) {
-                    let arg = &args[0];
-                    quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#colon #(#ty_path)::*>::new(), (#arg,)))
-                } else {
-                    let of = last.map(|m| crate::register::by_type_rule_name(&m));
-                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
+                // `<Decay as Model>::new(a, b)`: the trait's path, at the type written.
+                let qself = self.func.insts[inst]
+                    .results
+                    .first()
+                    .and_then(|r| self.func.qualified_self.get(r));
+                let of = last.map(|m| crate::register::by_type_rule_name(&m));
+                match (kind, qself) {
+                    (Some(crate::callee::AssocCall::Conversion), Some(q)) => {
+                        let arg = &args[0];
+                        quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#q>::new(), (#arg,)))
+                    }
+                    (Some(crate::callee::AssocCall::Conversion), None) => {
+                        let arg = &args[0];
+                        quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#colon #(#ty_path)::*>::new(), (#arg,)))
+                    }
+                    (_, Some(q)) => {
+                        quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&<#q as #colon #(#ty_path)::*>:: #of(), (#(#args,)*)))
+                    }
+                    (_, None) => {
+                        quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
+                    }
                 }
             }
             (
@@ -2725,9 +2740,23 @@ impl Emitter<'_> {
                         .operands(inst)
                         .iter()
                         .all(|v| self.func.values[*v].ty == TypeHint::Int);
+                let qself = self.func.insts[inst]
+                    .results
+                    .first()
+                    .and_then(|r| self.func.qualified_self.get(r));
                 match crate::libtypes::default_scalar(func, self.one_float()).filter(|_| untyped) {
                     Some(func) => quote_spanned!(span=> #func(#(#a),*)),
-                    None => quote_spanned!(span=> #func(#(#a),*)),
+                    None => match qself {
+                        // `<Decay as Model>::new(a, b)` as written.
+                        Some(q) => {
+                            let mut tr = func.clone();
+                            let last = tr.segments.pop().map(|p| p.into_value());
+                            let colon = tr.leading_colon;
+                            let tr: Vec<_> = tr.segments.iter().collect();
+                            quote_spanned!(span=> <#q as #colon #(#tr)::*>::#last(#(#a),*))
+                        }
+                        None => quote_spanned!(span=> #func(#(#a),*)),
+                    },
                 }
             }
             InstKind::Store { place, .. } => match place {

@@ -33,12 +33,13 @@ use crate::tangent::{Batch, Hyper, MaybeZero, Mode, NoTangent};
 pub trait DerivedTrait {}
 
 /// `Self`'s `impl` of the trait whose name hashes to `TRAIT` ([`trait_key`]) carries
-/// `#[derive_frule]`. Keyed by the name, not by `dyn Trait`: a trait that is not dyn
+/// `#[derive_frule]`. A derived blanket `impl<T: Shape> Area for T` cannot give it to
+/// every `T` (the orphan rules), so a parameter `A: Area` does not take its types. Keyed by the name, not by `dyn Trait`: a trait that is not dyn
 /// compatible (`trait Curve: Sized`, associated constants) cannot be named as `dyn Trait`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` implements a trait with `#[derive_frule]` without forward rules",
     label = "its `impl` of the trait lacks `#[derive_frule]`",
-    note = "add `#[derive_frule]` to the `impl` of the trait (the one bounding the parameter this value is passed as) for `{Self}`"
+    note = "add `#[derive_frule]` to the `impl` of the trait (the one bounding the parameter this value is passed as) for `{Self}`; if a blanket `impl<T: Shape> Area for T` implements it, bound the parameter by the blanket impl's traits instead (`A: Shape`), which `{Self}`'s derived `impl`s satisfy"
 )]
 pub trait DerivedImpl<const TRAIT: u64> {}
 

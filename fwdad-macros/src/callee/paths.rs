@@ -226,10 +226,11 @@ impl PathCallee {
             return PathCallee::UnknownFloat;
         }
         let lower_start = last.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
-        if prev
-            .as_deref()
-            .is_some_and(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
-            && lower_start
+        // A type's path, or `Self` in a trait's default method, which its rule names
+        // as the type parameter `__FwdadSelf` (`Self::new(..)`).
+        if prev.as_deref().is_some_and(|p| {
+            p.starts_with(|c: char| c.is_ascii_uppercase()) || p == crate::traits::SELF_PARAM
+        }) && lower_start
         {
             return PathCallee::Assoc;
         }

@@ -75,6 +75,10 @@ pub struct Function {
     /// `Box<dyn Body>`): their methods come from their bounds or their trait, whose own
     /// errors say what to annotate, so `emit` gives their calls no stand-in rule.
     pub bound_receivers: std::collections::HashSet<Value>,
+    /// The `Self` type of an associated call written through its trait,
+    /// `<Decay as Model>::new(a, b)`, by result: its `func` is the trait's path
+    /// (`Model::new`), and a function without `self` needs the type to be found.
+    pub qualified_self: std::collections::HashMap<Value, syn::Type>,
 }
 
 /// [`ClosureArg::index`] of a closure the function returns.

@@ -102,6 +102,7 @@ pub fn lower_fn(
         type_params: item.sig.generics.type_params().next().is_some(),
         float_params: float_params(&item.sig),
         bound_receivers: Default::default(),
+        qualified_self: Default::default(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],

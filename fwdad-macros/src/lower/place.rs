@@ -675,8 +675,12 @@ impl Lowerer<'_> {
         }
         // `<Vec3 as Norm>::norm(&v)`, `<T as Norm>::norm(v)`: the trait's function, whose
         // `Self` the first argument gives (`Norm::norm(&v)`).
-        if let Some(call) = trait_path_call(p, c) {
-            return self.lower_call(&call);
+        if let Some((call, qself)) = trait_path_call(p, c) {
+            let v = self.lower_call(&call)?;
+            if let Some(ty) = qself {
+                self.func.qualified_self.insert(v, ty);
+            }
+            return Some(v);
         }
         // `<f64 as Default>::default()`: without arguments, a constant.
         if p.qself.is_some() && c.args.is_empty() {
@@ -941,23 +945,27 @@ pub(crate) fn sub_slice(e: &syn::Expr) -> Option<&syn::ExprIndex> {
     }
 }
 
-/// `<Ty as Trait>::f(a, ..)` as `Trait::f(a, ..)`: the same function when `f` takes `self`
-/// (its first argument's type is `Ty`), and `<Ty>::f(a, ..)` as `Ty::f(a, ..)`. `None` for
-/// other paths, or a call without arguments.
-fn trait_path_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::ExprCall> {
+/// `<Ty as Trait>::f(a, ..)` as `Trait::f(a, ..)` with `Ty` beside it (the rule is then
+/// `<Ty as Trait>`'s: a function without `self`, `<Decay as Model>::new(a, b)`, has no
+/// argument that says `Self`), and `<Ty>::f(a, ..)` as `Ty::f(a, ..)`. `None` for other
+/// paths, or a call without arguments.
+fn trait_path_call(
+    p: &syn::ExprPath,
+    c: &syn::ExprCall,
+) -> Option<(syn::ExprCall, Option<syn::Type>)> {
     let q = p.qself.as_ref()?;
     if c.args.is_empty() {
         return None;
     }
-    let path = match (q.position, &*q.ty) {
+    let (path, qself) = match (q.position, &*q.ty) {
         (0, syn::Type::Path(tp)) if tp.qself.is_none() => {
             // `<Vec3>::norm(&v)`: `Vec3::norm(&v)`.
             let mut path = tp.path.clone();
             path.segments.extend(p.path.segments.iter().cloned());
-            path
+            (path, None)
         }
         (0, _) => return None,
-        _ => p.path.clone(),
+        _ => (p.path.clone(), Some((*q.ty).clone())),
     };
     let mut call = c.clone();
     call.func = Box::new(syn::Expr::Path(syn::ExprPath {
@@ -965,7 +973,7 @@ fn trait_path_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::ExprCall
         qself: None,
         path,
     }));
-    Some(call)
+    Some((call, qself))
 }
 
 /// `f64::sin(x.into())` as `f64::sin(f64::from(x))`: the first argument of a float function

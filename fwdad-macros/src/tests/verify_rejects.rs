@@ -27,6 +27,7 @@ fn empty() -> Function {
         type_params: false,
         float_params: Vec::new(),
         bound_receivers: Default::default(),
+        qualified_self: Default::default(),
     };
     func.body = new_region(&mut func, 0);
     func
