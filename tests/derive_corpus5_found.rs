@@ -4,7 +4,8 @@
 //! name (`let hz = hz.into();`, biquad's `Hertz::from_hz`), which had no rule ("no rule for
 //! the method `into`"); and a type parameter bounded by num_traits' `ConstZero` or
 //! `ConstOne` (biquad's `impl<C, T> DirectForm1<C, T> where T: ConstZero`), which was read
-//! as a trait of the user's without rules.
+//! as a trait of the user's without rules; a `NonZeroU32` parameter (gauss-quad's rules
+//! hold their degree as one), which had no tangent type and could not be bound.
 
 use fwdad::prelude::*;
 use num_traits::{ConstOne, ConstZero, Float};
@@ -102,4 +103,33 @@ fn const_zero_and_const_one_bounds_read_as_a_float_type() {
         2.0 * s + x[0] * x[1],
     ];
     assert_eq!(g, want);
+}
+
+/// The trapezoid rule on `n` panels, its panel count a `NonZeroU32` as gauss-quad holds its
+/// degree.
+#[derive_frule]
+fn trapezoid(k: f64, n: std::num::NonZeroU32) -> f64 {
+    let panels = n.get();
+    let h = 1.0 / f64::from(panels);
+    let mut sum = 0.5 * ((0.0 * k).exp() + k.exp());
+    for i in 1..panels {
+        sum += (f64::from(i) * h * k).exp();
+    }
+    sum * h
+}
+
+#[test]
+fn non_zero_count_parameter() {
+    let n = std::num::NonZeroU32::new(8).unwrap();
+    let (v, d) = derivative(bind(trapezoid {}, (Wrt, n)), 1.5);
+    assert_eq!(v.to_bits(), trapezoid(1.5, n).to_bits());
+    // d/dk of the rule is the same rule on x e^{kx}.
+    let h = 1.0 / 8.0;
+    let mut want = 0.5 * 1.5f64.exp();
+    for i in 1..8 {
+        let x = f64::from(i) * h;
+        want += x * (x * 1.5).exp();
+    }
+    want *= h;
+    assert!((d - want).abs() < 1e-13, "{d} against {want}");
 }

@@ -84,6 +84,19 @@ macro_rules! for_each_discrete_type {
             i64,
             i128,
             isize,
+            // A count that may not be zero (gauss-quad's rules hold their degree as one).
+            core::num::NonZeroU8,
+            core::num::NonZeroU16,
+            core::num::NonZeroU32,
+            core::num::NonZeroU64,
+            core::num::NonZeroU128,
+            core::num::NonZeroUsize,
+            core::num::NonZeroI8,
+            core::num::NonZeroI16,
+            core::num::NonZeroI32,
+            core::num::NonZeroI64,
+            core::num::NonZeroI128,
+            core::num::NonZeroIsize,
             &str,
             NoTangent
         );
