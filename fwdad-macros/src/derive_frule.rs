@@ -865,22 +865,46 @@ pub(crate) fn method_as_fn(
         block: Box::new(m.block.clone()),
     };
     ReplaceSelfType(self_ty).visit_item_fn_mut(&mut func);
-    IntoOfConverted::new(converted, &func.block).visit_block_mut(&mut func.block);
+    IntoOfConverted::rewrite_body(converted, &mut func.block);
     func
 }
 
 /// `p.into()` of a parameter `into_params_at_target` took at its target is `p` itself
 /// (`Into<T> for T` is the identity), so that `setpoint: impl Into<T>` of a float type
-/// `T` needs no rule for `into` on a float, whose target the body does not write. Names
-/// the body binds again (`let p = ..`, a closure's `|p|`) are left alone.
+/// `T` needs no rule for `into` on a float, whose target the body does not write. A `let`
+/// of the body's own statements that binds the name again (`let hz = hz.into();`, as
+/// biquad's `Hertz::from_hz` writes it) still reads the parameter in its initialiser and
+/// shadows it in the statements after it; names bound anywhere else (a nested block's
+/// `let`, a closure's `|p|`, a pattern) are left alone throughout.
 struct IntoOfConverted(Vec<syn::Ident>);
 
 impl IntoOfConverted {
-    fn new(converted: Vec<syn::Ident>, body: &syn::Block) -> Self {
-        let mut bound = crate::lower::PatIdents::default();
-        syn::visit::Visit::visit_block(&mut bound, body);
-        let rebound = |id: &syn::Ident| bound.0.iter().any(|p| p.ident == *id);
-        Self(converted.into_iter().filter(|id| !rebound(id)).collect())
+    fn rewrite_body(converted: Vec<syn::Ident>, body: &mut syn::Block) {
+        let mut nested = crate::lower::PatIdents::default();
+        for stmt in &body.stmts {
+            match stmt {
+                syn::Stmt::Local(l) => {
+                    if let Some(init) = &l.init {
+                        syn::visit::Visit::visit_local_init(&mut nested, init);
+                    }
+                }
+                other => syn::visit::Visit::visit_stmt(&mut nested, other),
+            }
+        }
+        let rebound = |id: &syn::Ident| nested.0.iter().any(|p| p.ident == *id);
+        let mut this = Self(converted.into_iter().filter(|id| !rebound(id)).collect());
+        for stmt in &mut body.stmts {
+            let syn::Stmt::Local(l) = stmt else {
+                this.visit_stmt_mut(stmt);
+                continue;
+            };
+            if let Some(init) = &mut l.init {
+                this.visit_local_init_mut(init);
+            }
+            let mut binds = crate::lower::PatIdents::default();
+            syn::visit::Visit::visit_pat(&mut binds, &l.pat);
+            this.0.retain(|id| !binds.0.iter().any(|p| p.ident == *id));
+        }
     }
 }
 

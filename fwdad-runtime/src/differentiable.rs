@@ -13,6 +13,7 @@
 //!
 //! Invariant: `Tangent` and `TangentIn<f64>` are the same type.
 
+use crate::dual::Dual;
 use crate::tangent::{Mode, NoTangent};
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::{boxed::Box, vec::Vec};
@@ -84,6 +85,19 @@ macro_rules! for_each_discrete_type {
             i64,
             i128,
             isize,
+            // A count that may not be zero (gauss-quad's rules hold their degree as one).
+            core::num::NonZeroU8,
+            core::num::NonZeroU16,
+            core::num::NonZeroU32,
+            core::num::NonZeroU64,
+            core::num::NonZeroU128,
+            core::num::NonZeroUsize,
+            core::num::NonZeroI8,
+            core::num::NonZeroI16,
+            core::num::NonZeroI32,
+            core::num::NonZeroI64,
+            core::num::NonZeroI128,
+            core::num::NonZeroIsize,
             &str,
             NoTangent
         );
@@ -92,6 +106,40 @@ macro_rules! for_each_discrete_type {
 pub(crate) use for_each_discrete_type;
 
 for_each_discrete_type!(non_differentiable);
+
+macro_rules! non_zero_get {
+    ($($nz:ty => $int:ty),* $(,)?) => {$(
+        /// `n.get()` of a never-zero count the macro could not see the type of (a field
+        /// `self.degree` of the user's struct, as gauss-quad's rules read their degree): the
+        /// integer, with no tangent.
+        impl Dual<$nz, NoTangent> {
+            #[inline(always)]
+            pub fn get(&self) -> Dual<$int, NoTangent> {
+                Dual::new(self.primal.get(), NoTangent)
+            }
+        }
+        impl<'a> Dual<&'a $nz, &'a NoTangent> {
+            #[inline(always)]
+            pub fn get(&self) -> Dual<$int, NoTangent> {
+                Dual::new(self.primal.get(), NoTangent)
+            }
+        }
+    )*};
+}
+non_zero_get!(
+    core::num::NonZeroU8 => u8,
+    core::num::NonZeroU16 => u16,
+    core::num::NonZeroU32 => u32,
+    core::num::NonZeroU64 => u64,
+    core::num::NonZeroU128 => u128,
+    core::num::NonZeroUsize => usize,
+    core::num::NonZeroI8 => i8,
+    core::num::NonZeroI16 => i16,
+    core::num::NonZeroI32 => i32,
+    core::num::NonZeroI64 => i64,
+    core::num::NonZeroI128 => i128,
+    core::num::NonZeroIsize => isize,
+);
 #[cfg(feature = "alloc")]
 non_differentiable!(alloc::string::String);
 

@@ -764,6 +764,21 @@ macro_rules! slot_by_value {
 slot_by_value!(
     f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
+// Counts that are never zero (a quadrature rule's degree), bound as integers are.
+slot_by_value!(
+    core::num::NonZeroU8,
+    core::num::NonZeroU16,
+    core::num::NonZeroU32,
+    core::num::NonZeroU64,
+    core::num::NonZeroU128,
+    core::num::NonZeroUsize,
+    core::num::NonZeroI8,
+    core::num::NonZeroI16,
+    core::num::NonZeroI32,
+    core::num::NonZeroI64,
+    core::num::NonZeroI128,
+    core::num::NonZeroIsize
+);
 
 impl<T: ZeroTangent + Clone, const K: usize> Fits<Dual<[T; K], [T::Tangent; K]>> for [T; K] {}
 impl<'z, X, Y, S: Mode, D, T: ZeroTangent + Clone, const K: usize> SlotDual<'z, X, Y, S, D>
@@ -960,6 +975,10 @@ settled!(
     [] Wrt, [] Var, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
     [] f64, [] f32, [] bool, [] char, [] u8, [] u16, [] u32, [] u64, [] u128, [] usize,
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize,
+    [] core::num::NonZeroU8, [] core::num::NonZeroU16, [] core::num::NonZeroU32,
+    [] core::num::NonZeroU64, [] core::num::NonZeroU128, [] core::num::NonZeroUsize,
+    [] core::num::NonZeroI8, [] core::num::NonZeroI16, [] core::num::NonZeroI32,
+    [] core::num::NonZeroI64, [] core::num::NonZeroI128, [] core::num::NonZeroIsize,
     [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U,
     ['p, E: Differentiable + 'p] Dual<&'p [E], &'p [ConstTangent]>,
     ['p, E: Differentiable + 'p, const K: usize] Dual<&'p [E; K], &'p [ConstTangent; K]>,

@@ -345,6 +345,8 @@ pub fn float_has_trait(name: &str) -> bool {
             | "Signed"
             | "Zero"
             | "One"
+            | "ConstZero"
+            | "ConstOne"
             | "Bounded"
             | "AddAssign"
             | "SubAssign"

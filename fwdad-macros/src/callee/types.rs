@@ -18,6 +18,21 @@ super::names! {
         I64 = "i64",
         I128 = "i128",
         Isize = "isize",
+        /// `core::num`'s counts that are never zero (gauss-quad holds a rule's degree as a
+        /// `NonZeroU32`): integers, read by `get`.
+        NonZero = "NonZero",
+        NonZeroU8 = "NonZeroU8",
+        NonZeroU16 = "NonZeroU16",
+        NonZeroU32 = "NonZeroU32",
+        NonZeroU64 = "NonZeroU64",
+        NonZeroU128 = "NonZeroU128",
+        NonZeroUsize = "NonZeroUsize",
+        NonZeroI8 = "NonZeroI8",
+        NonZeroI16 = "NonZeroI16",
+        NonZeroI32 = "NonZeroI32",
+        NonZeroI64 = "NonZeroI64",
+        NonZeroI128 = "NonZeroI128",
+        NonZeroIsize = "NonZeroIsize",
         Bool = "bool",
         Char = "char",
         String = "String",
@@ -73,7 +88,20 @@ impl StdType {
             | StdType::I32
             | StdType::I64
             | StdType::I128
-            | StdType::Isize => TypeClass::Int,
+            | StdType::Isize
+            | StdType::NonZero
+            | StdType::NonZeroU8
+            | StdType::NonZeroU16
+            | StdType::NonZeroU32
+            | StdType::NonZeroU64
+            | StdType::NonZeroU128
+            | StdType::NonZeroUsize
+            | StdType::NonZeroI8
+            | StdType::NonZeroI16
+            | StdType::NonZeroI32
+            | StdType::NonZeroI64
+            | StdType::NonZeroI128
+            | StdType::NonZeroIsize => TypeClass::Int,
             StdType::Bool => TypeClass::Bool,
             StdType::Char | StdType::String | StdType::Str => TypeClass::Text,
             StdType::Vec | StdType::Box | StdType::Option | StdType::Result => TypeClass::Container,

@@ -1114,7 +1114,9 @@ impl Lowerer<'_> {
         // `T` (`-T::zero()`, `T::one()`), not from a literal (an `f64`).
         let float_param = self.float_param_of(m);
         let reduces = matches!(consumer, Consumer::Sum | Consumer::Product);
-        if reduces && m.turbofish.is_none() && self.type_params.len() > 1 {
+        // Only the float type parameters count: a closure's `F: FnMut(f64) -> f64` beside
+        // them (gauss-quad's `integrate<F>`) is not what a sum adds.
+        if reduces && m.turbofish.is_none() && self.func.float_params.len() > 1 {
             let name = &m.method;
             self.diag.error_spanned(name, format!("`#[derive_frule]` cannot tell the type of this `{name}` in a function with several type parameters: name it, `{name}::<T>()` (or `{name}::<f64>()`)"));
             return Some(self.poison(span));
@@ -1637,8 +1639,8 @@ impl Lowerer<'_> {
 
 impl Lowerer<'_> {
     /// The float type parameter a `sum()`/`product()` adds up: the one its turbofish
-    /// names (`sum::<T>()`), or the function's only type parameter when there is no
-    /// turbofish. `None` for `sum::<f64>()` and in functions that are not generic (the
+    /// names (`sum::<T>()`), or the function's only float type parameter when there is no
+    /// turbofish (a closure's `F` beside it does not count). `None` for `sum::<f64>()` and in functions that are not generic (the
     /// start is then a literal), and when two type parameters leave it open.
     ///
     /// ```text
@@ -1651,8 +1653,8 @@ impl Lowerer<'_> {
                 p.path.get_ident()?.to_string()
             }
             Some(_) => return None,
-            None => match self.type_params.as_slice() {
-                [only] => only.clone(),
+            None => match self.func.float_params.as_slice() {
+                [only] => only.to_string(),
                 _ => return None,
             },
         };
