@@ -498,6 +498,12 @@ fn smoothstep(t: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// A soft clip over `f32`.
+#[derive_frule]
+fn soft_clip(x: f32, k: f32) -> f32 {
+    (x * k).tanh() / k
+}
+
 /// A light's falloff at a point, over `f32`.
 #[derive_frule]
 fn falloff(p: &[f32]) -> f32 {
@@ -537,6 +543,12 @@ fn drivers_at_f32_points() {
     // An untyped literal is an `f32` here.
     let (_, d) = derivative_f32(smoothstep {}, 0.5);
     assert_eq!(d, 1.5);
+    // A function of several `f32`s through `bind`: ∂/∂k of `(x k).tanh() / k`.
+    let (y, dk) = derivative_f32(bind(soft_clip {}, (0.8f32, Wrt)), 2.0);
+    assert_eq!(y.to_bits(), soft_clip(0.8, 2.0).to_bits());
+    let (x, k) = (0.8f64, 2.0f64);
+    let want = x * (1.0 - (x * k).tanh().powi(2)) / k - (x * k).tanh() / (k * k);
+    assert!((f64::from(dk) - want).abs() < 1e-6, "{dk} against {want}");
 
     let p = [0.3f32, -0.4, 0.5];
     let (v, g) = gradient_f32(falloff {}, &p);
@@ -586,4 +598,263 @@ fn f64_drivers_still_infer_untyped_literals() {
     assert!((d.abs() - 1.0).abs() < 1e-15);
     let (_, g) = gradient(safe_norm {}, &[3.0, 4.0]);
     assert!((g[0] - 0.6).abs() < 1e-15);
+}
+
+// ---------------------------------------------------------------------------------------
+// More of the same libraries, as their users write them.
+
+/// A camera with intrinsics and a pose, projecting world points (a bundle adjuster's
+/// residual): `inverse_transform_point`, a `Matrix3` times the point's coordinates.
+#[derive_frule]
+fn reprojection(p: &[f64]) -> f64 {
+    let k = nalgebra::Matrix3::new(500.0, 0.0, 320.0, 0.0, 500.0, 240.0, 0.0, 0.0, 1.0);
+    let pose = Isometry3::new(
+        Vector3::new(p[0], p[1], p[2]),
+        Vector3::new(p[3], p[4], p[5]),
+    );
+    let world = Point3::new(0.3, -0.2, 4.0);
+    let cam = pose.inverse_transform_point(&world);
+    let uvw = k * cam.coords;
+    let (u, v) = (uvw.x / uvw.z, uvw.y / uvw.z);
+    (u - 330.0).powi(2) + (v - 225.0).powi(2)
+}
+
+#[test]
+fn camera_reprojection_error() {
+    check_modes!(
+        reprojection {},
+        reprojection,
+        [0.05, -0.02, 0.1, 0.01, 0.02, -0.03]
+    );
+}
+
+/// The angle between a rotated axis and a target direction, with nalgebra's
+/// `rotation_between`, `euler_angles` and `angle`.
+#[derive_frule]
+fn attitude_cost(a: &[f64]) -> f64 {
+    let r = Rotation3::from_euler_angles(a[0], a[1], a[2]);
+    let q = UnitQuaternion::from_rotation_matrix(&r);
+    let forward = q * Vector3::x();
+    let target = Vector3::new(0.6, 0.8, 0.0);
+    let between = UnitQuaternion::rotation_between(&forward, &target).unwrap();
+    let (roll, pitch, yaw) = r.euler_angles();
+    between.angle() + 0.1 * (roll * roll + pitch * pitch + yaw * yaw)
+}
+
+#[test]
+fn attitude_cost_in_every_mode() {
+    check_modes!(attitude_cost {}, attitude_cost, [0.1, 0.2, 0.3]);
+}
+
+/// Gaussian log-density of a 2-vector under a covariance built from the parameters:
+/// `cholesky`, `determinant`, a quadratic form by `solve`.
+#[derive_frule]
+fn gaussian_logpdf(p: &[f64]) -> f64 {
+    let cov = Matrix2::new(p[0], p[2], p[2], p[1]);
+    let x = Vector2::new(0.4, -0.3);
+    let chol = cov.cholesky().unwrap();
+    let z = chol.solve(&x);
+    -0.5 * x.dot(&z) - 0.5 * cov.determinant().ln() - (2.0 * PI).ln()
+}
+
+#[test]
+fn gaussian_log_density() {
+    check_modes!(gaussian_logpdf {}, gaussian_logpdf, [1.2, 0.8, 0.3]);
+}
+
+/// glam: a point light's Lambert shading at a point of a sphere, the normal by
+/// `normalize`, the light turned by two `DQuat`s, a reflection by `reflect`.
+#[derive_frule]
+fn shade(p: &[f64]) -> f64 {
+    // `DQuat::from_euler(EulerRot::YXZ, p[0], p[1], 0.0)` has no rule (docs/limits.md):
+    // the same rotation as its factors.
+    let light =
+        DQuat::from_rotation_y(p[0]) * DQuat::from_rotation_x(p[1]) * DVec3::new(0.0, 0.0, 1.0);
+    let normal = DVec3::new(0.3, 0.5, 0.8).normalize();
+    let view = DVec3::new(p[2], 0.0, 1.0).normalize();
+    let r = (-light).reflect(normal);
+    let diffuse = normal.dot(light).max(0.0);
+    let spec = r.dot(view).max(0.0).powf(8.0);
+    diffuse + 0.5 * spec
+}
+
+#[test]
+fn lambert_phong_shading() {
+    check_modes!(shade {}, shade, [0.3, 0.2, 0.1]);
+}
+
+/// A model matrix from scale, rotation and translation, its inverse, and a point taken
+/// there and back (`transform_point3`), plus the cross product of two transformed axes.
+#[derive_frule]
+fn model_roundtrip(p: &[f64]) -> f64 {
+    let m = DMat4::from_scale_rotation_translation(
+        DVec3::splat(p[0]),
+        DQuat::from_axis_angle(DVec3::new(1.0, 1.0, 0.0).normalize(), p[1]),
+        DVec3::new(p[2], 0.0, -1.0),
+    );
+    let inv = m.inverse();
+    let q = inv.transform_point3(DVec3::new(1.0, 2.0, 3.0));
+    let a = m.transform_vector3(DVec3::X);
+    let b = m.transform_vector3(DVec3::Y);
+    q.length() + a.cross(b).z
+}
+
+#[test]
+fn model_matrix_roundtrip() {
+    check_modes!(model_roundtrip {}, model_roundtrip, [1.5, 0.4, 0.2]);
+}
+
+/// A transmission line's input impedance `Z₀ (Z_L + j Z₀ tan βl) / (Z₀ + j Z_L tan βl)`,
+/// its reflection coefficient's magnitude, with `Complex64::new`, `.conj()`, `.inv()`,
+/// `.exp()` and `Complex64::I`.
+#[derive_frule]
+fn line_reflection(p: &[f64]) -> f64 {
+    let z0 = 50.0;
+    let zl = Complex64::new(p[0], p[1]);
+    let bl = p[2];
+    let t = Complex64::I * bl.tan();
+    let zin = z0 * (zl + t * z0) / (z0 + t * zl);
+    let gamma = (zin - z0) * (zin + z0).inv();
+    let phase = (Complex64::I * -2.0 * bl).exp();
+    (gamma * phase * gamma.conj()).re.sqrt()
+}
+
+#[test]
+fn transmission_line_reflection() {
+    check_modes!(line_reflection {}, line_reflection, [75.0, 20.0, 0.6]);
+}
+
+/// The sum of a signal's DFT magnitudes, each bin accumulated in a `Complex64`. (Summed by
+/// iterators, `(0..n).map(|i| Complex64::new(..) * x[i]).sum::<Complex64>()`, and read
+/// by `spectrum.iter().map(|c| c.norm())`, it is a type error: docs/limits.md.)
+#[derive_frule]
+fn spectrum_l1(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut spectrum: Vec<Complex64> = Vec::new();
+    for k in 0..n {
+        let mut bin = Complex64::new(0.0, 0.0);
+        for i in 0..n {
+            let w = -2.0 * PI * (k * i) as f64 / n as f64;
+            bin += Complex64::new(w.cos(), w.sin()) * x[i];
+        }
+        spectrum.push(bin);
+    }
+    let mut total = 0.0;
+    for k in 0..n {
+        total += spectrum[k].norm();
+    }
+    total
+}
+
+#[test]
+fn spectrum_magnitudes() {
+    check_modes!(spectrum_l1 {}, spectrum_l1, [0.3, 1.0, -0.4, 0.8, 0.1]);
+}
+
+/// Generic numerics: a softplus and a log-sum-exp over any float, with `T::max_value`,
+/// `mul_add`, `FloatConst::LN_2` and conversions from `usize`.
+#[derive_frule]
+fn softplus<T: Float + FloatConst>(x: T) -> T {
+    if x > T::from(30.0).unwrap() {
+        x
+    } else {
+        (T::one() + x.exp()).ln() - T::LN_2()
+    }
+}
+
+#[derive_frule]
+fn logsumexp<T: Float>(xs: &[T]) -> T {
+    let mut m = -T::max_value();
+    for &x in xs {
+        m = m.max(x);
+    }
+    let mut s = T::zero();
+    for &x in xs {
+        s = s + (x - m).exp();
+    }
+    m + s.ln() - T::from(xs.len()).unwrap().ln()
+}
+
+#[derive_frule]
+fn generic_mix(p: &[f64]) -> f64 {
+    softplus(p[0]).mul_add(2.0, logsumexp(p))
+}
+
+#[test]
+fn generic_float_numerics() {
+    check_modes!(generic_mix {}, generic_mix, [0.3, -1.2, 0.8]);
+}
+
+/// A generic Horner evaluation over nalgebra's `RealField` with coefficients converted by
+/// `T::from_f64`, and a distance over `Point3<T>`.
+#[derive_frule]
+fn horner<T: RealField + Copy>(x: T, coeffs: &[f64]) -> T {
+    let mut acc = T::zero();
+    for &c in coeffs.iter().rev() {
+        acc = acc * x + T::from_f64(c).unwrap();
+    }
+    acc
+}
+
+#[derive_frule]
+fn point_gap<T: RealField + Copy>(a: &Point3<T>, b: &Point3<T>) -> T {
+    nalgebra::distance(a, b)
+}
+
+#[derive_frule]
+fn real_field_mix(p: &[f64]) -> f64 {
+    let a = Point3::new(p[0], p[1], 0.5);
+    let b = Point3::new(1.0, -0.5, p[1]);
+    horner(p[0], &[1.0, -0.5, 0.25, 0.1]) + point_gap(&a, &b)
+}
+
+#[test]
+fn real_field_horner_and_distance() {
+    check_modes!(real_field_mix {}, real_field_mix, [0.7, 0.2]);
+}
+
+/// ndarray: ridge regression's loss over `Array2` data with `t()`, `dot`, `mapv`, `sum`,
+/// `mean` and `Array1::from_iter`.
+#[derive_frule]
+fn ridge_loss(w: &[f64]) -> f64 {
+    // Typed: `ndarray::arr2(..)` is not recognised as a library value (docs/limits.md).
+    let x: Array2<f64> = ndarray::arr2(&[[1.0, 0.5], [0.2, 1.5], [-0.7, 0.3], [1.1, -0.4]]);
+    let y: Array1<f64> = ndarray::arr1(&[1.2, 0.8, -0.5, 0.9]);
+    let weights = Array1::from_iter(w.iter().cloned());
+    let residual = x.dot(&weights) - &y;
+    let mse = residual.mapv(|r| r * r).mean().unwrap();
+    mse + 0.1 * weights.dot(&weights)
+}
+
+#[test]
+fn ridge_regression_loss() {
+    let w = [0.4, -0.2];
+    check_modes!(ridge_loss {}, ridge_loss, w);
+    // ∇ = (2/n) Xᵀ(Xw − y) + 0.2 w.
+    let x = [[1.0, 0.5], [0.2, 1.5], [-0.7, 0.3], [1.1, -0.4]];
+    let y = [1.2, 0.8, -0.5, 0.9];
+    let r: Vec<f64> = (0..4)
+        .map(|i| x[i][0] * w[0] + x[i][1] * w[1] - y[i])
+        .collect();
+    let (_, g) = gradient(ridge_loss {}, &w);
+    for j in 0..2 {
+        let want = 2.0 / 4.0 * (0..4).map(|i| x[i][j] * r[i]).sum::<f64>() + 0.2 * w[j];
+        assert!((g[j] - want).abs() < 1e-15, "d/dw{j}");
+    }
+}
+
+/// ndarray: a layer's activations normalised per feature (`sum_axis`, broadcasting
+/// division, `mapv_inplace`).
+#[derive_frule]
+fn batch_norm_energy(p: &[f64]) -> f64 {
+    let mut a = Array2::from_shape_fn((3, 2), |(i, j)| p[i] * (j as f64 + 1.0) + 0.1 * i as f64);
+    let mean = a.sum_axis(ndarray::Axis(0)) / 3.0;
+    a -= &mean;
+    a.mapv_inplace(|v| v * v);
+    a.sum()
+}
+
+#[test]
+fn batch_norm_energy_in_every_mode() {
+    check_modes!(batch_norm_energy {}, batch_norm_energy, [0.5, -0.3, 1.1]);
 }
