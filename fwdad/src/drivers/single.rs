@@ -109,6 +109,10 @@ pub fn gradient_f32<F: GradientRuleF32>(f: F, x: &[f32]) -> (f32, Vec<f32>) {
 pub trait FlatOutputF32<const N: usize> {
     /// Number of reals.
     fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// The value of real `i`.
     fn value(&self, i: usize) -> f32;
     /// The tangent of real `i`.
@@ -219,8 +223,8 @@ where
     for c in 0..chunks {
         let start = c * N;
         let end = (start + N).min(n);
-        for (k, i) in (start..end).enumerate() {
-            seeds[i].0[k] = 1.0;
+        for (k, seed) in seeds[start..end].iter_mut().enumerate() {
+            seed.0[k] = 1.0;
         }
         let y = f.eval(x, &seeds);
         if c == 0 {
@@ -229,12 +233,10 @@ where
         }
         for (i, row) in rows.iter_mut().enumerate() {
             let t = y.tangent(i);
-            for (k, col) in (start..end).enumerate() {
-                row[col] = t.0[k];
-            }
+            row[start..end].copy_from_slice(&t.0[..end - start]);
         }
-        for i in start..end {
-            seeds[i] = Batch([0.0; N]);
+        for seed in &mut seeds[start..end] {
+            *seed = Batch([0.0; N]);
         }
     }
     (values, rows)
