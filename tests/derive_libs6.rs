@@ -13,7 +13,11 @@
 //! the plain function (`check_modes!`) or against closed forms; primals bit for bit.
 //!
 //! Run with `cargo test --features nalgebra,num-complex,glam,ndarray --test derive_libs6`.
-#![allow(clippy::needless_range_loop)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::assign_op_pattern,
+    clippy::manual_unwrap_or
+)]
 
 #[macro_use]
 mod common;
