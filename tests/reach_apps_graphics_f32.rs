@@ -713,3 +713,35 @@ fn dynamics_in_every_mode() {
     );
     assert!(d.tangent[0] > 0.0 && d.tangent[0] < 1.0);
 }
+
+/// The drivers at `f32` points, as a graphics programmer calls them: `gradient_f32` of
+/// the camera and shading functions against central differences of their `f64` copies,
+/// `derivative_f32` of the smooth minimum in its blend radius; primals bit for bit.
+#[test]
+fn f32_drivers_on_graphics_code() {
+    macro_rules! gradient_check {
+        ($name:ident, $x:expr) => {{
+            let x: Vec<f32> = $x.to_vec();
+            let (v, g) = gradient_f32(g32::$name {}, &x);
+            let what = stringify!($name);
+            assert_eq!(v.to_bits(), g32::$name(&x).to_bits(), "{what}: primal");
+            let x64: Vec<f64> = x.iter().map(|v| f64::from(*v)).collect();
+            let want = fd_gradient(&|v: &[f64]| g64::$name(v), &x64);
+            for k in 0..x.len() {
+                close(g[k], want[k], TOL1, &format!("{what}: d/dx{k}"));
+            }
+        }};
+    }
+    gradient_check!(pixel_x, [2.0f32, 1.5, 4.0, 0.9]);
+    gradient_check!(ggx_luminance, [0.3f32, 0.2, 0.45, 0.04]);
+    gradient_check!(homogeneous, [1.2f32, 0.4, -0.3]);
+    // Five inputs: passes of 8 directions.
+    gradient_check!(hit_distance, [0.0f32, 0.0, 0.0, 1.0, 0.3]);
+    let (a, b, k) = (0.4f32, 0.5, 0.3);
+    let (y, dk) = derivative_f32(bind(g32::smin {}, (a, b, Wrt)), k);
+    assert_eq!(y.to_bits(), g32::smin(a, b, k).to_bits());
+    let h = 1e-6;
+    let (a, b, k) = (f64::from(a), f64::from(b), f64::from(k));
+    let want = (g64::smin(a, b, k + h) - g64::smin(a, b, k - h)) / (2.0 * h);
+    close(dk, want, TOL1, "smin: d/dk");
+}

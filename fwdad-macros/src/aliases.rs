@@ -32,8 +32,11 @@ thread_local! {
     /// The type aliases of the source file being expanded (set by the entry point for one
     /// expansion, see [`with_source_aliases`]).
     static SOURCE: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
-    /// Each file's visible aliases and tangent paths, with the files they were read from.
-    static FILES: RefCell<HashMap<PathBuf, (Deps, Aliases, Imports)>> = RefCell::new(HashMap::new());
+    /// The result types of the source file's functions (see [`file_return_type`]).
+    static SOURCE_RETURNS: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
+    /// Each file's visible aliases, its functions' result types and its imported types'
+    /// tangent paths, with the files they were read from.
+    static FILES: RefCell<HashMap<PathBuf, (Deps, FileReading)>> = RefCell::new(HashMap::new());
     /// The tangent paths of the types the source file imports by name (see [`imports`]).
     static IMPORTS: RefCell<Imports> = const { RefCell::new(Vec::new()) };
 }
@@ -42,6 +45,10 @@ thread_local! {
 /// name and the path of its `#[derive(Differentiable)]` twin (`crate::geometry::Vec3Tangent`)
 /// as segments, which the `use` does not bring.
 type Imports = Vec<(String, Vec<String>)>;
+
+/// What the macro reads of a source file: its aliases, its functions' result types (as
+/// aliases: name and type) and its imported types' tangent paths.
+type FileReading = (Aliases, Aliases, Imports);
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
@@ -361,31 +368,75 @@ fn modules_of(file: &Path, deps: &mut Reading) -> Vec<Module> {
 /// The aliases visible in the file at `path` (in any of its modules: the macro does not
 /// know which one the function is in), leaving out names given two types. Empty when the
 /// file cannot be read or parsed.
-fn file_aliases(path: &Path) -> (Aliases, Imports) {
+fn file_aliases(path: &Path) -> FileReading {
     let cached = FILES.with(|f| {
         f.borrow()
             .get(path)
-            .filter(|(deps, _, _)| deps.iter().all(|(p, t)| t.is_some() && modified(p) == *t))
-            .map(|(_, a, i)| (a.clone(), i.clone()))
+            .filter(|(deps, _)| deps.iter().all(|(p, t)| t.is_some() && modified(p) == *t))
+            .map(|(_, r)| r.clone())
     });
-    if let Some(a) = cached {
-        return a;
+    if let Some(r) = cached {
+        return r;
     }
     let mut reading = Reading::default();
     let mut all = Vec::new();
+    let mut returns = Vec::new();
     let modules = modules_of(path, &mut reading);
     for module in &modules {
         all.extend(visible(module, &mut reading, &mut Vec::new()));
+        if let Some(items) = items_of(module, &mut reading) {
+            returns.extend(items.iter().filter_map(plain_return));
+        }
     }
     let all = once(all);
+    let returns = once(returns);
     let imports = file_imports(&modules, &mut reading);
+    let read = (all, returns, imports);
     FILES.with(|f| {
-        f.borrow_mut().insert(
-            path.to_path_buf(),
-            (reading.deps, all.clone(), imports.clone()),
-        )
+        f.borrow_mut()
+            .insert(path.to_path_buf(), (reading.deps, read.clone()))
     });
-    (all, imports)
+    read
+}
+
+/// A free function's name and written result type, when it has no type or const
+/// parameters (whose names would mean nothing in a caller) and its result names no
+/// `Self` or `impl Trait`.
+fn plain_return(item: &syn::Item) -> Option<(String, String)> {
+    let syn::Item::Fn(f) = item else { return None };
+    let generic = f
+        .sig
+        .generics
+        .params
+        .iter()
+        .any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+    let syn::ReturnType::Type(_, ty) = &f.sig.output else {
+        return None;
+    };
+    let text = quote::quote!(#ty).to_string();
+    let opaque = matches!(**ty, syn::Type::ImplTrait(_))
+        || text
+            .split_whitespace()
+            .any(|t| t == "Self" || t == "'_" || t.starts_with('\''));
+    (!generic && !opaque).then(|| (f.sig.ident.to_string(), text))
+}
+
+/// The result type written for the free function `name` of the source file (any module of
+/// it; none when two functions of that name have different ones, or it is generic), its
+/// aliases written out: what `let pose = tool_pose(q);` binds, read as if the type were
+/// written (`let pose: Isometry3<f64> = tool_pose(q);`), so that the macro sees a library
+/// value there.
+pub fn file_return_type(name: &str) -> Option<syn::Type> {
+    let text = SOURCE_RETURNS.with(|s| {
+        s.borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+    })?;
+    let mut ty = syn::parse_str::<syn::Type>(&text).ok()?;
+    let aliases = source_aliases(&[]);
+    Substitute(&aliases).visit_type_mut(&mut ty);
+    Some(ty)
 }
 
 /// Whether `items` define a struct or enum `name`.
@@ -513,11 +564,14 @@ pub fn imported_tangent(local: &syn::Ident) -> Option<Vec<String>> {
 /// 3]; 3];` or `type State = SVector<f64, 6>;` of its own file is read as if the alias
 /// were written out, as `alias(..)` does.
 pub fn with_source_aliases<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
-    let (aliases, imports) = file.as_deref().map(file_aliases).unwrap_or_default();
+    let (aliases, returns, imports) = file.as_deref().map(file_aliases).unwrap_or_default();
     let previous = SOURCE.with(|s| std::mem::replace(&mut *s.borrow_mut(), aliases));
+    let previous_returns =
+        SOURCE_RETURNS.with(|s| std::mem::replace(&mut *s.borrow_mut(), returns));
     let previous_imports = IMPORTS.with(|i| std::mem::replace(&mut *i.borrow_mut(), imports));
     let out = f();
     SOURCE.with(|s| *s.borrow_mut() = previous);
+    SOURCE_RETURNS.with(|s| *s.borrow_mut() = previous_returns);
     IMPORTS.with(|i| *i.borrow_mut() = previous_imports);
     out
 }

@@ -661,7 +661,7 @@ pub(crate) fn is_nalgebra_name(name: &syn::Ident) -> bool {
 }
 
 /// Whether a written type names a type `names` accepts (behind references).
-fn names_type(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
+pub(crate) fn names_type(ty: &syn::Type, names: fn(&syn::Ident) -> bool) -> bool {
     match ty {
         syn::Type::Reference(r) => names_type(&r.elem, names),
         syn::Type::Paren(p) => names_type(&p.elem, names),
@@ -852,6 +852,21 @@ pub fn is_ndarray_zip_macro(path: &syn::Path) -> bool {
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 pub fn is_lib_ctor(path: &syn::Path) -> bool {
     is_ctor_of(path, is_lib_name)
+}
+
+/// Whether `path(..)` calls a function of the source file whose written result is a type
+/// `names` accepts (`tool_pose(q)` of `fn tool_pose(q: &[f64]) -> Isometry3<f64>`:
+/// `aliases::file_return_type`), so that `tool_pose(q).transform_point(&p)` is a library
+/// value's method.
+fn returns_named(
+    path: &syn::Path,
+    callee: &crate::callee::PathCallee,
+    names: fn(&syn::Ident) -> bool,
+) -> bool {
+    matches!(callee, crate::callee::PathCallee::Function)
+        && path.get_ident().is_some_and(|f| {
+            crate::aliases::file_return_type(&f.to_string()).is_some_and(|t| names_type(&t, names))
+        })
 }
 
 fn is_ctor_of(path: &syn::Path, names: fn(&syn::Ident) -> bool) -> bool {
@@ -1274,9 +1289,10 @@ impl Analysis<'_> {
                             && !is_size_method(&method.to_string())
                             && !int
                 }
-                InstKind::Call { func: path, .. } | InstKind::Const(path) => {
-                    is_ctor_of(path, self.names)
-                }
+                InstKind::Call {
+                    func: path, callee, ..
+                } => is_ctor_of(path, self.names) || returns_named(path, callee, self.names),
+                InstKind::Const(path) => is_ctor_of(path, self.names),
                 // `p.coords`, `iso.translation` of a geometry value, `aff.matrix3`,
                 // `m.x_axis` of glam's; the view in `for (i,
                 // mut row) in m.row_iter_mut().enumerate()`.
@@ -1429,7 +1445,12 @@ impl Analysis<'_> {
             } => m(arg),
             InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && (m(lhs) || m(rhs)),
             // `Array2::zeros((n, m))`, `Array2::from_shape_vec(..)`.
-            InstKind::Call { func: path, .. } => is_ctor_of(path, is_ndarray_matrix_name),
+            InstKind::Call {
+                func: path, callee, ..
+            } => {
+                is_ctor_of(path, is_ndarray_matrix_name)
+                    || returns_named(path, callee, is_ndarray_matrix_name)
+            }
             InstKind::MethodCall {
                 receiver,
                 method,
@@ -1439,8 +1460,11 @@ impl Analysis<'_> {
                 let name = method.to_string();
                 match name.as_str() {
                     "dot" => m(receiver) && args.first().is_some_and(m),
-                    "t" | "reversed_axes" | "to_owned" | "clone" | "view" | "mapv" | "map"
-                    | "exp" | "ln" | "sqrt" | "abs" => m(receiver),
+                    // `Array2::from_shape_vec(..).unwrap()` (a `Result` of a matrix).
+                    "t" | "reversed_axes" | "to_owned" | "into_owned" | "clone" | "view"
+                    | "mapv" | "map" | "exp" | "ln" | "sqrt" | "abs" | "unwrap" | "expect" => {
+                        m(receiver)
+                    }
                     _ => false,
                 }
             }

@@ -128,7 +128,10 @@ where
     x.zip_apply(xp, |d, p| d.primal = p);
     let (n, m) = x.shape();
     let Some(a) = a else {
+        // `apply` works on whole duals: the LU's row permutation moves the primals too,
+        // which are put back (a pivoting LU of a constant matrix gave a wrong primal).
         apply(&mut x);
+        x.zip_apply(xp, |d, p| d.primal = p);
         return x;
     };
     for step in 0..S::ORDER {

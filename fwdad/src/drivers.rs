@@ -603,6 +603,7 @@ mod fixed;
 #[cfg(feature = "nalgebra")]
 mod na_args;
 mod point;
+mod single;
 
 pub use fixed::{
     hessian_array, hvp_array, jacobian_array, ArrayOutput, HESSIAN_ARRAY_ONE_PASS,
@@ -611,6 +612,10 @@ pub use fixed::{
 #[doc(hidden)]
 pub use fixed::{hessian_array_with, hvp_array_with, jacobian_array_with};
 pub use point::GradientPoint;
+pub use single::{
+    derivative_f32, gradient_f32, jacobian_f32, FlatOutputF32, GradientRuleF32, JacobianRuleF32,
+    SliceRuleF32,
+};
 
 /// The differentiated slice as the array the rule's parameter is.
 #[inline(always)]

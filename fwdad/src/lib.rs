@@ -66,11 +66,11 @@ pub mod na;
 pub mod sparse;
 #[cfg(feature = "std")]
 pub use drivers::{
-    bind, derivative, gradient, gradient_width, gradient_with, hessian, hessian_array,
-    hessian_with, hvp, hvp_array, hvp_width, hvp_with, inplace, inplace_from, jacobian,
-    jacobian_array, jacobian_width, jacobian_with, jvp, second_derivative, Const, GradientPlan,
-    GradientRule, GradientWorkspace, HvpRule, Inactive, JacobianRule, JacobianWorkspace, Matrix,
-    Out, Scratch, Var, Wrt, DEFAULT_WIDTH,
+    bind, derivative, derivative_f32, gradient, gradient_f32, gradient_width, gradient_with,
+    hessian, hessian_array, hessian_with, hvp, hvp_array, hvp_width, hvp_with, inplace,
+    inplace_from, jacobian, jacobian_array, jacobian_f32, jacobian_width, jacobian_with, jvp,
+    second_derivative, Const, GradientPlan, GradientRule, GradientWorkspace, HvpRule, Inactive,
+    JacobianRule, JacobianWorkspace, Matrix, Out, Scratch, Var, Wrt, DEFAULT_WIDTH,
 };
 pub use fwdad_runtime::{implicit_root, implicit_system, Residual};
 pub use fwdad_runtime::{
@@ -102,8 +102,9 @@ pub use fwdad_runtime::{constant_in, ops, Binary, Fused, Lanes, Unary};
 pub mod prelude {
     #[cfg(feature = "std")]
     pub use crate::drivers::{
-        bind, derivative, gradient, hessian, hessian_array, hvp, hvp_array, inplace, jacobian,
-        jacobian_array, jvp, second_derivative, Inactive, Matrix, Out, Var, Wrt,
+        bind, derivative, derivative_f32, gradient, gradient_f32, hessian, hessian_array, hvp,
+        hvp_array, inplace, jacobian, jacobian_array, jacobian_f32, jvp, second_derivative,
+        Inactive, Matrix, Out, Var, Wrt,
     };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,

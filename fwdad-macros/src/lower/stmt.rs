@@ -247,6 +247,11 @@ impl Lowerer<'_> {
         if let Some(borrowed) = ref_binding_as_borrow(local, init) {
             return self.lower_local(&borrowed);
         }
+        // `let pose = tool_pose(q);` of a function of the file returning a library value:
+        // read as `let pose: Isometry3<f64> = tool_pose(q);`, as the user would write it.
+        if let Some(typed) = self.typed_by_callee(local, init) {
+            return self.lower_local(&typed);
+        }
         let (pat, ty) = match &local.pat {
             syn::Pat::Type(pt) => (&*pt.pat, Some(&*pt.ty)),
             other => (other, None),
@@ -1594,5 +1599,45 @@ fn strip_ref(e: &syn::Expr) -> &syn::Expr {
     match super::place::strip(e) {
         syn::Expr::Reference(r) if r.mutability.is_none() => strip_ref(&r.expr),
         other => other,
+    }
+}
+
+impl Lowerer<'_> {
+    /// `let x = f(..);` (no type written) where `f` is a function of the source file, not
+    /// a local, whose written result is a library type (`aliases::file_return_type`): the
+    /// `let` with that type written, so that the value is a library value as it is with
+    /// `let x: Vector3<f64> = f(..);`.
+    fn typed_by_callee(&self, local: &syn::Local, init: &syn::LocalInit) -> Option<syn::Local> {
+        let syn::Pat::Ident(pi) = &local.pat else {
+            return None;
+        };
+        if pi.by_ref.is_some() || pi.subpat.is_some() {
+            return None;
+        }
+        let syn::Expr::Call(call) = &*init.expr else {
+            return None;
+        };
+        let syn::Expr::Path(p) = &*call.func else {
+            return None;
+        };
+        if p.qself.is_some() {
+            return None;
+        }
+        let name = p.path.get_ident()?.to_string();
+        if self.lookup(&name).is_some() || self.lookup_closure(&name).is_some() {
+            return None;
+        }
+        let ty = crate::aliases::file_return_type(&name)?;
+        if !crate::libtypes::names_type(&ty, crate::libtypes::is_lib_name) {
+            return None;
+        }
+        let mut typed = local.clone();
+        typed.pat = syn::Pat::Type(syn::PatType {
+            attrs: Vec::new(),
+            pat: Box::new(local.pat.clone()),
+            colon_token: Default::default(),
+            ty: Box::new(ty),
+        });
+        Some(typed)
     }
 }

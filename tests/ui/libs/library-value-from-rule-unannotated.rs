@@ -1,11 +1,12 @@
-// A vector returned by another derived function, bound without its type: the macro
-// cannot see that `p` is a `Vector3`.
+// A vector returned by a generic derived function, bound without its type: the macro
+// reads the result types of the file's non-generic functions only, so it cannot see
+// that `p` is a `Vector3`.
 use fwdad::prelude::*;
-use nalgebra::Vector3;
+use nalgebra::{RealField, Vector3};
 
 #[derive_frule]
-fn helix(t: f64) -> Vector3<f64> {
-    Vector3::new(t.cos(), t.sin(), 0.5 * t)
+fn helix<T: RealField + Copy>(t: T) -> Vector3<T> {
+    Vector3::new(t.cos(), t.sin(), t / (T::one() + T::one()))
 }
 
 #[derive_frule]
