@@ -2336,14 +2336,19 @@ impl Emitter<'_> {
                         k => quote!(#rt::lin::rescaled(#c, #k)),
                     })
                     .collect();
+                // Loop-invariant roots of an accumulator's update (`Linear::hoists`).
+                let hoist_inits = self.hoist_inits(inst, &params, &cell_names);
+                let hoist_exits = self.hoist_exits(inst, &params, &outs);
                 quote_spanned! {span=>
                     #pre
                     #(let mut #cells = #inits;)*
+                    #hoist_inits
                     #label: for #elem in #iter_ts {
                         #(let mut #param_names = #cell_names;)*
                         #body_ts
                     }
                     #(let mut #outs = #exits;)*
+                    #hoist_exits
                 }
             }
             _ => quote!(),

@@ -170,6 +170,24 @@ pub struct Linear {
     /// that updates it (`e += u`), whose tangent may be carried divided by a power of two
     /// through the loop and multiplied once after it.
     pub accumulators: HashMap<Value, Inst>,
+    /// Batches: loop-invariant roots of a `for` loop's accumulator update, by loop
+    /// ([`hoists`]): their coefficients are summed as a scalar in the loop and applied to
+    /// the accumulator's tangent once after it.
+    pub hoists: HashMap<Inst, Vec<Hoist>>,
+}
+
+/// A root `root` of the update `update` (`s += ..`) of a `for` loop's accumulator `param`
+/// defined outside the loop (`mx` in `s += (v[i] - mx).exp()`): every iteration's term
+/// `c·ṁx` is the same tangent times another scalar, so the loop sums `c` as a scalar and
+/// the accumulator's tangent takes `(Σc)·ṁx` once after the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hoist {
+    /// The body's carried parameter (the accumulator).
+    pub param: Value,
+    /// The sum that updates it, carried to the next iteration.
+    pub update: Value,
+    /// The loop-invariant root.
+    pub root: Value,
 }
 
 impl Linear {
@@ -243,17 +261,24 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
     let required = lin.materialize.clone();
     // Root sets, then materialise values that two materialised values would both expand,
     // until nothing changes (each round only adds to `materialize`).
+    let accumulators = loop_accumulators(func, &lin);
     loop {
         root_sets(func, active, &mut lin);
+        // The terms a loop's accumulator update will hoist cost nothing per iteration.
+        let hoisted: HashSet<(Value, Value)> = hoists(func, &lin, &accumulators)
+            .into_values()
+            .flatten()
+            .map(|h| (h.update, h.root))
+            .collect();
         let mut grow = reads_mutated_roots(&lin, &mutated);
         if grow.is_empty() {
             grow = shared_values(func, &lin);
         }
         if grow.is_empty() {
-            grow = unprofitable(func, active, &lin);
+            grow = unprofitable(func, active, &lin, &hoisted);
         }
         if grow.is_empty() {
-            grow = root_differences(func, active, &lin);
+            grow = root_differences(func, active, &lin, &hoisted);
         }
         if grow.is_empty() {
             grow = kink_operands(func, active, &lin);
@@ -266,6 +291,7 @@ pub fn analyze(func: &Function, active: &Activity, plans: &DualPlan) -> Option<L
         lin.materialize.extend(grow);
     }
     crate::preacc::choose(func, active, &mut lin, required);
+    lin.hoists = hoists(func, &lin, &accumulators);
     let absorbs = lin.ops.keys().any(|i| {
         let v = func.insts[*i].results[0];
         lin.absorbed(v)
@@ -758,7 +784,16 @@ fn may_not_be_finite(func: &Function, linearised: &HashMap<Value, bool>, r: Valu
 /// its two roots cost two multiply-adds (and, for elements read in a loop behind a costly
 /// coefficient, two zero tests). The spring energy's `dx, dy, dz`: three subtractions and
 /// three multiply-adds per spring instead of six, as an expert writes `c·(d·ḋ)`.
-fn root_differences(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+///
+/// Not a difference with a root that an accumulator's update hoists (`v[i] - mx` in `s +=
+/// (v[i] - mx).exp()`): absorbed, it costs one multiply-add per iteration and a scalar
+/// addition, where materialised it costs a subtraction and a multiply-add.
+fn root_differences(
+    func: &Function,
+    active: &Activity,
+    lin: &Linear,
+    hoisted: &HashSet<(Value, Value)>,
+) -> HashSet<Value> {
     let mut uses: HashMap<Value, usize> = HashMap::new();
     for (r, data) in func.regions.iter() {
         for &i in &data.insts {
@@ -793,6 +828,9 @@ fn root_differences(func: &Function, active: &Activity, lin: &Linear) -> HashSet
                 && uses.get(o) == Some(&1)
         };
         if a == b || !single(a) || !single(b) {
+            continue;
+        }
+        if hoisted.iter().any(|(_, r)| r == a || r == b) {
             continue;
         }
         let scaled = lin.materialize.iter().any(|m| {
@@ -1000,7 +1038,13 @@ fn element_in_loop(func: &Function, lin: &Linear, r: Value) -> bool {
 /// Materialised values whose combination costs at least as many tangent updates as the
 /// chain it replaces (counted in whole-tangent operations, the cost that grows with the
 /// batch width): their chains are emitted line by line (every value materialised).
-fn unprofitable(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Value> {
+/// A term an accumulator's update hoists out of its loop costs nothing.
+fn unprofitable(
+    func: &Function,
+    active: &Activity,
+    lin: &Linear,
+    hoisted: &HashSet<(Value, Value)>,
+) -> HashSet<Value> {
     let mut out = HashSet::new();
     for &m in &lin.materialize {
         let Some(inst) = lin.def(func, m) else {
@@ -1018,7 +1062,11 @@ fn unprofitable(func: &Function, active: &Activity, lin: &Linear) -> HashSet<Val
         let roots = lin.roots.get(&m).map(Vec::as_slice).unwrap_or_default();
         let combination: usize = roots
             .iter()
-            .map(|r| if lin.units.contains(&(m, *r)) { 1 } else { 2 })
+            .map(|r| match () {
+                _ if hoisted.contains(&(m, *r)) => 0,
+                _ if lin.units.contains(&(m, *r)) => 1,
+                _ => 2,
+            })
             .sum::<usize>()
             .saturating_sub(1);
         if combination >= direct {
@@ -1203,5 +1251,158 @@ pub fn note(lin: &Linear, func: &Function, inst: Inst) -> String {
     } else {
         format!(", zero-tested [{}]", sparse.join(", "))
     };
-    format!("linear {op}, {how}, roots [{}]{sparse}", roots.join(", "))
+    let hoisted: Vec<String> = lin
+        .hoists
+        .values()
+        .flatten()
+        .filter(|h| h.update == v)
+        .map(|h| h.root.to_string())
+        .collect();
+    let hoisted = if hoisted.is_empty() {
+        String::new()
+    } else {
+        format!(", hoisted out of the loop [{}]", hoisted.join(", "))
+    };
+    format!(
+        "linear {op}, {how}, roots [{}]{sparse}{hoisted}",
+        roots.join(", ")
+    )
+}
+
+/// Where each value is used: by an instruction, or (`None`) by a region's terminator.
+pub(crate) fn uses(func: &Function) -> HashMap<Value, Vec<Option<Inst>>> {
+    let mut uses: HashMap<Value, Vec<Option<Inst>>> = HashMap::new();
+    for (r, data) in func.regions.iter() {
+        for &i in &data.insts {
+            for o in func.operands(i) {
+                uses.entry(o).or_default().push(Some(i));
+            }
+        }
+        for o in func.term_operands(r) {
+            uses.entry(o).or_default().push(None);
+        }
+    }
+    uses
+}
+
+/// The accumulators of `for` loops, as `(loop, param, update)`: a body's carried parameter
+/// read only by the sum that updates it (`e += u`), that sum materialised and carried to
+/// the next iteration by the body's end only (no `continue` or `break` of the loop).
+pub(crate) fn loop_accumulators(func: &Function, lin: &Linear) -> Vec<(Inst, Value, Inst)> {
+    let uses = uses(func);
+    let mut out = Vec::new();
+    for (_, data) in func.regions.iter() {
+        for &l in &data.insts {
+            let InstKind::For { body, .. } = func.insts[l].kind else {
+                continue;
+            };
+            let Terminator::Yield(next) = &func.regions[body].term else {
+                continue;
+            };
+            if jumps_to(func, body, 0) {
+                continue;
+            }
+            let params = &func.regions[body].params;
+            for (k, &p) in params.iter().enumerate().skip(1) {
+                let Some(&e) = next.get(k - 1) else { continue };
+                let Some(add) = lin.def(func, e) else {
+                    continue;
+                };
+                let reads = |v: Value| uses.get(&v).map_or(0, Vec::len);
+                let ok = lin.ops[&add] == LinOp::Add
+                    && func.regions[body].insts.contains(&add)
+                    && lin.materialize.contains(&e)
+                    && !lin.mutated.contains(&e)
+                    && !lin.mutated.contains(&p)
+                    && lin.canonical(p) == p
+                    && func.operands(add).iter().filter(|o| **o == p).count() == 1
+                    && uses.get(&p).is_some_and(|us| us == &[Some(add)])
+                    && reads(e) == 1
+                    && next.iter().filter(|v| **v == e).count() == 1
+                    && matches!(func.values[p].def, ValueDef::RegionParam(..));
+                if ok {
+                    out.push((l, p, add));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a `break` or `continue` in `region` or the regions nested in it targets the loop
+/// `depth` loops out of `region` (0: the loop whose body `region` is).
+pub(crate) fn jumps_to(func: &Function, region: Region, depth: usize) -> bool {
+    if let Terminator::Break { depth: d, .. } | Terminator::Continue { depth: d, .. } =
+        func.regions[region].term
+    {
+        if d == depth {
+            return true;
+        }
+    }
+    func.regions[region].insts.iter().any(|&i| {
+        let inner = match func.insts[i].kind {
+            InstKind::Loop { .. } | InstKind::For { .. } => depth + 1,
+            _ => depth,
+        };
+        func.inst_regions(i)
+            .into_iter()
+            .any(|r| jumps_to(func, r, inner))
+    })
+}
+
+/// Whether `v` is defined in `region` or a region nested in it.
+fn defined_in(func: &Function, lin: &Linear, v: Value, region: Region) -> bool {
+    let mut at = match func.values[v].def {
+        ValueDef::Param(_) => None,
+        ValueDef::Inst(i, _) => lin.region_of.get(&i).copied(),
+        ValueDef::RegionParam(r, _) => Some(r),
+    };
+    while let Some(r) = at {
+        if r == region {
+            return true;
+        }
+        at = lin
+            .owner_of
+            .get(&r)
+            .and_then(|o| lin.region_of.get(o))
+            .copied();
+    }
+    false
+}
+
+/// The loop-invariant roots of each accumulator's update ([`Hoist`]), by loop: defined
+/// outside the loop and not changed in place, with a plain coefficient (not zero-tested,
+/// not behind a kink, not selected by an arm of an `if`), in a chain carried forward.
+/// Each saves one whole-tangent update per iteration for a scalar addition.
+fn hoists(
+    func: &Function,
+    lin: &Linear,
+    accumulators: &[(Inst, Value, Inst)],
+) -> HashMap<Inst, Vec<Hoist>> {
+    let mut out: HashMap<Inst, Vec<Hoist>> = HashMap::new();
+    for &(l, param, add) in accumulators {
+        let InstKind::For { body, .. } = func.insts[l].kind else {
+            continue;
+        };
+        let update = func.insts[add].results[0];
+        if lin.backward.contains(&add) || !lin.materialize.contains(&update) {
+            continue;
+        }
+        for &root in lin.roots.get(&update).into_iter().flatten() {
+            let invariant = root != param
+                && !defined_in(func, lin, root, body)
+                && !lin.mutated.contains(&root)
+                && !lin.sparse.contains(&root)
+                && !lin.kinked.contains(&(update, root))
+                && !lin.selected.contains(&(update, root));
+            if invariant {
+                out.entry(l).or_default().push(Hoist {
+                    param,
+                    update,
+                    root,
+                });
+            }
+        }
+    }
+    out
 }

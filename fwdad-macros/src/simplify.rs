@@ -84,55 +84,12 @@ fn deferrable(
     active: &Activity,
     lin: &Linear,
 ) -> (HashSet<Value>, HashMap<Value, Inst>) {
-    use crate::ir::{InstKind, Terminator, ValueDef};
-    let mut uses: HashMap<Value, Vec<Option<Inst>>> = HashMap::new();
-    for (r, data) in func.regions.iter() {
-        for &i in &data.insts {
-            for o in func.operands(i) {
-                uses.entry(o).or_default().push(Some(i));
-            }
-        }
-        for o in func.term_operands(r) {
-            uses.entry(o).or_default().push(None);
-        }
-    }
+    let uses = linear::uses(func);
     let mut accumulators: HashMap<Value, Inst> = HashMap::new();
     let mut carried: HashSet<Value> = HashSet::new();
-    for (_, data) in func.regions.iter() {
-        for &l in &data.insts {
-            let InstKind::For { body, .. } = func.insts[l].kind else {
-                continue;
-            };
-            let Terminator::Yield(next) = &func.regions[body].term else {
-                continue;
-            };
-            if jumps_to(func, body, 0) {
-                continue;
-            }
-            let params = &func.regions[body].params;
-            for (k, &p) in params.iter().enumerate().skip(1) {
-                let Some(&e) = next.get(k - 1) else { continue };
-                let Some(add) = lin.def(func, e) else {
-                    continue;
-                };
-                let reads = |v: Value| uses.get(&v).map_or(0, Vec::len);
-                let ok = lin.ops[&add] == LinOp::Add
-                    && func.regions[body].insts.contains(&add)
-                    && lin.materialize.contains(&e)
-                    && !lin.mutated.contains(&e)
-                    && !lin.mutated.contains(&p)
-                    && lin.canonical(p) == p
-                    && func.operands(add).iter().filter(|o| **o == p).count() == 1
-                    && uses.get(&p).is_some_and(|us| us == &[Some(add)])
-                    && reads(e) == 1
-                    && next.iter().filter(|v| **v == e).count() == 1
-                    && matches!(func.values[p].def, ValueDef::RegionParam(..));
-                if ok {
-                    accumulators.insert(p, add);
-                    carried.insert(e);
-                }
-            }
-        }
+    for (_, p, add) in linear::loop_accumulators(func, lin) {
+        accumulators.insert(p, add);
+        carried.insert(func.insts[add].results[0]);
     }
     let read_as_root = |v: Value, user: Inst| {
         lin.ops.get(&user).is_some_and(|op| {
@@ -168,28 +125,6 @@ fn deferrable(
         })
         .collect();
     (deferrable, accumulators)
-}
-
-/// Whether a `break` or `continue` in `region` or the regions nested in it targets the loop
-/// `depth` loops out of `region` (0: the loop whose body `region` is).
-fn jumps_to(func: &Function, region: crate::ir::Region, depth: usize) -> bool {
-    use crate::ir::{InstKind, Terminator};
-    if let Terminator::Break { depth: d, .. } | Terminator::Continue { depth: d, .. } =
-        func.regions[region].term
-    {
-        if d == depth {
-            return true;
-        }
-    }
-    func.regions[region].insts.iter().any(|&i| {
-        let inner = match func.insts[i].kind {
-            InstKind::Loop { .. } | InstKind::For { .. } => depth + 1,
-            _ => depth,
-        };
-        func.inst_regions(i)
-            .into_iter()
-            .any(|r| jumps_to(func, r, inner))
-    })
 }
 
 /// One walk over the chains in order: values that would reach more than one root, and

@@ -321,6 +321,20 @@ pub fn axpy_sparse_strong<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c
     }
 }
 
+/// `acc + c·ṙ` after a loop whose terms `cᵢ·ṙ` in a loop-invariant root `r` were summed
+/// as the scalar `c = Σcᵢ`: nothing where `c` is zero (no term, as a loop of no
+/// iteration), and [`ax_strong`]'s zero lanes where it is not finite, as the terms had.
+#[inline(always)]
+pub fn axpy_hoisted<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, c: F, r: &R) -> T {
+    if !R::LIVE || c == F::zero() {
+        acc
+    } else if c.is_finite() {
+        acc.axpy(c, r.tangent_of())
+    } else {
+        acc.add(r.tangent_of().scale_strong(c))
+    }
+}
+
 /// `acc + ṙ`.
 #[inline(always)]
 pub fn add<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(acc: T, r: &R) -> T {

@@ -142,11 +142,14 @@ impl FloatOp {
         matches!(self, FloatOp::Midpoint)
     }
 
-    /// Whether the partial derivative costs more than a multiply (`sin`, `exp`, a division).
+    /// Whether the partial derivative costs more than a multiply (`sin`, `sqrt`, a
+    /// division). Not `exp`, whose partial is its value: a zero test before its term saves
+    /// only the lane update, and in a dense batch, where it seldom skips, costs a pass over
+    /// the lanes (GMM's `logsumexp` at `Batch` 32, BENCHMARKS.md issue 30).
     pub fn is_costly(self) -> bool {
         !matches!(
             self,
-            FloatOp::Add | FloatOp::Sub | FloatOp::Neg | FloatOp::Mul | FloatOp::Sq
+            FloatOp::Add | FloatOp::Sub | FloatOp::Neg | FloatOp::Mul | FloatOp::Sq | FloatOp::Exp
         )
     }
 }

@@ -12,8 +12,8 @@
 
 use super::Emitter;
 use crate::dual::Form;
-use crate::ir::{InstKind, Region, UnOp, Value, ValueDef};
-use crate::linear::{lin_operands, LinOp, Linear};
+use crate::ir::{Inst, InstKind, Region, UnOp, Value, ValueDef};
+use crate::linear::{lin_operands, Hoist, LinOp, Linear};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -521,8 +521,22 @@ impl Emitter<'_> {
             // loop-carried tangent then waits for one addition per iteration, not one per
             // term. Zero-tested terms come last, so that a skipped one leaves the sum as it
             // is (first, its zero would still be added).
+            // A loop-invariant root of a loop's accumulator update (`Linear::hoists`): its
+            // coefficient is summed as a scalar, applied once after the loop.
+            let hoisted = self.hoisted_roots(v);
+            for r in &hoisted {
+                let h = hoist_ident(v, *r);
+                let c = match &self.coefs[&(v, *r)] {
+                    Coef::One => quote!(#rt::lin::one(#y)),
+                    Coef::MinusOne => quote!(-#rt::lin::one(#y)),
+                    Coef::Expr(k) => k.clone(),
+                    c @ Coef::Scaled(..) => c.tokens(rt, &quote!(#y)),
+                };
+                out.extend(quote!(#h = #h + #c;));
+            }
             let mut terms: Vec<(Value, Coef)> = roots
                 .iter()
+                .filter(|r| !hoisted.contains(r))
                 .map(|r| (*r, self.coefs[&(v, *r)].clone()))
                 .collect();
             // All carrying the same power of two: the combination of the rest, multiplied by
@@ -658,6 +672,81 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// The hoists of `Linear::hoists` this body applies: the batches' linearised copy
+    /// (not the Jacobian entry, whose coefficients go to the sink term by term).
+    pub(super) fn hoists_of(&self, l: Inst) -> Vec<Hoist> {
+        match self.lin {
+            Some(lin) if self.jac.is_none() && !self.one_direction => {
+                lin.hoists.get(&l).cloned().unwrap_or_default()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The roots whose coefficients in the accumulator update `v` are hoisted.
+    fn hoisted_roots(&self, v: Value) -> Vec<Value> {
+        match self.lin {
+            Some(lin) if self.jac.is_none() && !self.one_direction => lin
+                .hoists
+                .values()
+                .flatten()
+                .filter(|h| h.update == v)
+                .map(|h| h.root)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Before the loop `l`: each hoisted coefficient's scalar sum, `0` (in the float type
+    /// of the accumulator's initial value, cell `cells[k]` of carried parameter `k`).
+    pub(super) fn hoist_inits(
+        &self,
+        l: Inst,
+        params: &[Value],
+        cells: &[syn::Ident],
+    ) -> TokenStream {
+        let rt = self.rt;
+        let mut out = TokenStream::new();
+        for h in self.hoists_of(l) {
+            let Some(k) = params.iter().position(|p| *p == h.param) else {
+                continue;
+            };
+            let (name, cell) = (hoist_ident(h.update, h.root), &cells[k]);
+            out.extend(quote!(let mut #name = #rt::lin::zero(#rt::lin::p(&#cell));));
+        }
+        out
+    }
+
+    /// After the loop `l`: each accumulator's result (`outs[k]` of carried parameter `k`)
+    /// takes its hoisted terms, `(Σc)·ṙ`.
+    pub(super) fn hoist_exits(
+        &mut self,
+        l: Inst,
+        params: &[Value],
+        outs: &[syn::Ident],
+    ) -> TokenStream {
+        let rt = self.rt;
+        let mut out = TokenStream::new();
+        let Some(lin) = self.lin else {
+            return out;
+        };
+        let region = lin.region_of.get(&l).copied();
+        for h in self.hoists_of(l) {
+            let Some(k) = params.iter().position(|p| *p == h.param) else {
+                continue;
+            };
+            let (name, acc) = (hoist_ident(h.update, h.root), &outs[k]);
+            let r = self.root_ref(h.root, region, lin, &mut out);
+            out.extend(quote! {
+                let mut #acc = #rt::lin::dual(
+                    #rt::lin::p(&#acc),
+                    #rt::lin::axpy_hoisted(#rt::lin::t(&#acc), #name, &#r),
+                );
+            });
+        }
+        out
+    }
+
     /// The Jacobian entries of `c·r` where `c` is a kink's coefficient (`sqrt` at 0: ∞) and
     /// `r` a materialised value with entries `inner` in several columns. Where `c` is
     /// infinite, the entries of one column are summed before the strong product, as
@@ -1062,4 +1151,14 @@ impl Emitter<'_> {
         let (then_b, else_b) = (&arms[0], &arms[1]);
         quote_spanned!(span=> let (#(#names),*) = if #cond #then_b else #else_b;)
     }
+}
+
+/// The scalar sum of the hoisted coefficients of root `r` in accumulator update `v`.
+fn hoist_ident(v: Value, r: Value) -> syn::Ident {
+    format_ident!(
+        "__h{}_{}",
+        crate::ir::entity::EntityRef::index(v),
+        crate::ir::entity::EntityRef::index(r),
+        span = Span::mixed_site()
+    )
 }
