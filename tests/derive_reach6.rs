@@ -342,6 +342,46 @@ fn stateful_filter_returned_by_a_move_closure() {
     }
 }
 
+/// A running mean of what a sensor reports, the state a count and a sum held by a
+/// returned `move` closure, each reading scaled by a gain.
+#[derive_frule]
+fn running_mean(gain: f64) -> impl FnMut(f64) -> f64 {
+    let mut n = 0usize;
+    let mut sum = 0.0;
+    move |x| {
+        n += 1;
+        sum += gain * x;
+        sum / n as f64
+    }
+}
+
+#[derive_frule]
+fn mean_of_readings(p: &[f64]) -> f64 {
+    let mut mean = running_mean(p[0]);
+    let mut m = 0.0;
+    for &x in &p[1..] {
+        m = mean(x);
+    }
+    m * m
+}
+
+fn mean_of_readings_plain(p: &[f64]) -> f64 {
+    mean_of_readings(p)
+}
+
+#[test]
+fn running_mean_returned_by_a_move_closure() {
+    let p = [1.5, 0.2, -0.7, 1.9];
+    check_modes!(bind(mean_of_readings {}, (Wrt,)), mean_of_readings_plain, p);
+    // Closed form: f = (g x̄)², ∂f/∂g = 2 g x̄², ∂f/∂xᵢ = 2 g² x̄ / n.
+    let mean = (p[1] + p[2] + p[3]) / 3.0;
+    let (_, g) = gradient(bind(mean_of_readings {}, (Wrt,)), &p);
+    assert_close(g[0], 2.0 * p[0] * mean * mean, 1e-14, "df/dg");
+    for i in 1..4 {
+        assert_close(g[i], 2.0 * p[0] * p[0] * mean / 3.0, 1e-14, "df/dx");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // An RK4 stepper taking the right-hand side as `&dyn Fn(f64, &[f64]) -> Vec<f64>`.
 

@@ -231,6 +231,47 @@ fn field_skip(attrs: &[syn::Attribute], errors: &mut Errors) -> bool {
 
 // --- Fields and their tangent types --------------------------------------------------------
 
+/// `ty` as written, for a message (`&'a dyn Fn(f64) -> f64`).
+fn type_text(ty: &Type) -> String {
+    quote!(#ty)
+        .to_string()
+        .replace("& '", "&'")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" ,", ",")
+}
+
+/// Whether `ty` is a function value: a `fn(..)` pointer, or a `dyn Fn`/`FnMut`/`FnOnce`
+/// behind `&`, `&mut`, `Box`, `Rc` or `Arc`.
+fn is_function_value(ty: &Type) -> bool {
+    match ty {
+        Type::BareFn(_) => true,
+        Type::Reference(r) => is_function_value(&r.elem),
+        Type::Paren(p) => is_function_value(&p.elem),
+        Type::Group(g) => is_function_value(&g.elem),
+        Type::TraitObject(t) => t.bounds.iter().any(|b| {
+            matches!(b, syn::TypeParamBound::Trait(tb)
+            if tb.path.segments.last().is_some_and(|s| {
+                s.ident == "Fn" || s.ident == "FnMut" || s.ident == "FnOnce"
+            }))
+        }),
+        Type::Path(tp) if tp.qself.is_none() => {
+            let Some(last) = tp.path.segments.last() else {
+                return false;
+            };
+            let holder = last.ident == "Box" || last.ident == "Rc" || last.ident == "Arc";
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) if holder && a.args.len() == 1 => {
+                    matches!(&a.args[0], syn::GenericArgument::Type(t) if is_function_value(t))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// How a field's tangent is built.
 enum Kind {
     /// A real tangent, of the given (mapped) type.
@@ -710,6 +751,22 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         let start = mapper.leaves.len();
         mapper.borrows = false;
         let kind = if field_skip(&f.attrs, &mut errors) {
+            Kind::Skip
+        } else if is_function_value(&ty) {
+            let field = match member {
+                syn::Member::Named(n) => format!("`{n}: {}`", type_text(&ty)),
+                syn::Member::Unnamed(_) => format!("`{}`", type_text(&ty)),
+            };
+            errors.push(syn::Error::new_spanned(
+                &f.ty,
+                format!(
+                    "`#[derive(Differentiable)]` does not support a field holding a function \
+                     ({field}): a function has no tangent, and a derived rule could not call it \
+                     on differentiated values; pass the function to the methods that call it \
+                     (`fn eval<F: Fn(f64) -> f64>(&self, f: F, ..)`), or mark the field \
+                     `#[differentiable(skip)]` if no derived code calls it"
+                ),
+            ));
             Kind::Skip
         } else {
             match mapper.map(&ty) {
