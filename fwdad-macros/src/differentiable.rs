@@ -131,14 +131,55 @@ pub fn expand(item: TokenStream) -> TokenStream {
     if let Some(out) = crate::nesting::reject("#[derive(Differentiable)]", &item, false) {
         return out;
     }
-    let input: DeriveInput = match syn::parse2(item) {
+    let mut input: DeriveInput = match syn::parse2(item) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
-    match derive(&input) {
+    // A field holding a function is reported at the field and derived as if skipped, so
+    // that the other fields' errors are reported too.
+    let function_fields = skip_function_fields(&mut input);
+    let mut out = match derive(&input) {
         Ok(tokens) => tokens,
         Err(e) => e.to_compile_error(),
+    };
+    out.extend(function_fields.iter().map(syn::Error::to_compile_error));
+    out
+}
+
+/// The errors for `input`'s fields holding a function (`f: fn(f64) -> f64`, `Box<dyn
+/// Fn(f64) -> f64>`), each such field marked `#[differentiable(skip)]`.
+fn skip_function_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
+    let fields: Vec<&mut syn::Field> = match &mut input.data {
+        Data::Struct(s) => s.fields.iter_mut().collect(),
+        Data::Enum(e) => e
+            .variants
+            .iter_mut()
+            .flat_map(|v| v.fields.iter_mut())
+            .collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    let mut errors = Vec::new();
+    for f in fields {
+        if !is_function_value(&f.ty) || f.attrs.iter().any(is_ours) {
+            continue;
+        }
+        let field = match &f.ident {
+            Some(n) => format!("`{n}: {}`", type_text(&f.ty)),
+            None => format!("`{}`", type_text(&f.ty)),
+        };
+        errors.push(syn::Error::new_spanned(
+            &f.ty,
+            format!(
+                "`#[derive(Differentiable)]` does not support a field holding a function \
+                 ({field}): a function has no tangent, and a derived rule could not call it on \
+                 differentiated values; pass the function to the methods that call it (`fn \
+                 eval<F: Fn(f64) -> f64>(&self, f: F, ..)`), or mark the field \
+                 `#[differentiable(skip)]` if no derived code calls it"
+            ),
+        ));
+        f.attrs.push(syn::parse_quote!(#[differentiable(skip)]));
     }
+    errors
 }
 
 // --- Attributes ---------------------------------------------------------------------------
@@ -751,22 +792,6 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         let start = mapper.leaves.len();
         mapper.borrows = false;
         let kind = if field_skip(&f.attrs, &mut errors) {
-            Kind::Skip
-        } else if is_function_value(&ty) {
-            let field = match member {
-                syn::Member::Named(n) => format!("`{n}: {}`", type_text(&ty)),
-                syn::Member::Unnamed(_) => format!("`{}`", type_text(&ty)),
-            };
-            errors.push(syn::Error::new_spanned(
-                &f.ty,
-                format!(
-                    "`#[derive(Differentiable)]` does not support a field holding a function \
-                     ({field}): a function has no tangent, and a derived rule could not call it \
-                     on differentiated values; pass the function to the methods that call it \
-                     (`fn eval<F: Fn(f64) -> f64>(&self, f: F, ..)`), or mark the field \
-                     `#[differentiable(skip)]` if no derived code calls it"
-                ),
-            ));
             Kind::Skip
         } else {
             match mapper.map(&ty) {

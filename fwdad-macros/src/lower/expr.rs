@@ -297,7 +297,8 @@ impl Lowerer<'_> {
         if let (Some(ty), syn::Expr::Block(b)) = (field_ty, &mut e) {
             for stmt in &mut b.block.stmts {
                 if let syn::Stmt::Local(l) = stmt {
-                    if matches!(&l.pat, syn::Pat::Ident(p) if p.ident == "__fwdad_arr") {
+                    // The template's one `let mut`, the copy.
+                    if matches!(&l.pat, syn::Pat::Ident(p) if p.mutability.is_some()) {
                         l.pat = syn::Pat::Type(syn::PatType {
                             attrs: Vec::new(),
                             pat: Box::new(l.pat.clone()),
