@@ -37,8 +37,13 @@ thread_local! {
     /// Each file's visible aliases, its functions' result types and its imported types'
     /// tangent paths, with the files they were read from.
     static FILES: RefCell<HashMap<PathBuf, (Deps, FileReading)>> = RefCell::new(HashMap::new());
-    /// The tangent paths of the types the source file imports by name (see [`imports`]).
+    /// The tangent paths of the types the source file imports by name (see [`imported_tangent`]).
     static IMPORTS: RefCell<Imports> = const { RefCell::new(Vec::new()) };
+    /// The array fields of the source file being expanded (see [`source_array_field`]).
+    static ARRAY_FIELDS: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
+    /// Each file's array fields, with the file's modification time.
+    static FILE_FIELDS: RefCell<HashMap<PathBuf, (Option<SystemTime>, Aliases)>> =
+        RefCell::new(HashMap::new());
 }
 
 /// A type of the crate imported alone by name (`use crate::geometry::Vec3;`), as local
@@ -49,6 +54,70 @@ type Imports = Vec<(String, Vec<String>)>;
 /// What the macro reads of a source file: its aliases, its functions' result types (as
 /// aliases: name and type) and its imported types' tangent paths.
 type FileReading = (Aliases, Aliases, Imports);
+
+/// The fields of the structs declared in the file at `path` (any module of it) whose
+/// name is declared with one array type only (`q: [f64; 4]` and no other `q`), as
+/// name and type text.
+fn file_array_fields(path: &Path) -> Aliases {
+    let time = modified(path);
+    let cached = FILE_FIELDS.with(|f| {
+        f.borrow()
+            .get(path)
+            .filter(|(t, _)| t.is_some() && *t == time)
+            .map(|(_, a)| a.clone())
+    });
+    if let Some(a) = cached {
+        return a;
+    }
+    struct Fields(HashMap<String, Option<String>>);
+    impl<'ast> syn::visit::Visit<'ast> for Fields {
+        fn visit_field(&mut self, f: &'ast syn::Field) {
+            let Some(name) = &f.ident else {
+                return;
+            };
+            let ty = &f.ty;
+            let text = matches!(ty, syn::Type::Array(_)).then(|| quote::quote!(#ty).to_string());
+            self.0
+                .entry(name.to_string())
+                .and_modify(|t| {
+                    if *t != text {
+                        *t = None;
+                    }
+                })
+                .or_insert(text);
+        }
+    }
+    let mut fields = Fields(HashMap::new());
+    if let Some(file) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| syn::parse_file(&text).ok())
+    {
+        syn::visit::Visit::visit_file(&mut fields, &file);
+    }
+    let mut out: Aliases = fields
+        .0
+        .into_iter()
+        .filter_map(|(n, t)| Some((n, t?)))
+        .collect();
+    out.sort();
+    FILE_FIELDS.with(|f| {
+        f.borrow_mut()
+            .insert(path.to_path_buf(), (time, out.clone()))
+    });
+    out
+}
+
+/// The written type of the source file's struct field `name` when every field of that
+/// name in the file is of one array type (`q: [f64; 4]`): `self.q.map(|v| ..)` is then
+/// an array's `map`, not an `Option`'s, which the body alone cannot tell.
+pub fn source_array_field(name: &str) -> Option<syn::Type> {
+    ARRAY_FIELDS.with(|s| {
+        s.borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, t)| syn::parse_str(t).ok())
+    })
+}
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
@@ -565,14 +634,17 @@ pub fn imported_tangent(local: &syn::Ident) -> Option<Vec<String>> {
 /// were written out, as `alias(..)` does.
 pub fn with_source_aliases<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
     let (aliases, returns, imports) = file.as_deref().map(file_aliases).unwrap_or_default();
+    let fields = file.as_deref().map(file_array_fields).unwrap_or_default();
     let previous = SOURCE.with(|s| std::mem::replace(&mut *s.borrow_mut(), aliases));
     let previous_returns =
         SOURCE_RETURNS.with(|s| std::mem::replace(&mut *s.borrow_mut(), returns));
     let previous_imports = IMPORTS.with(|i| std::mem::replace(&mut *i.borrow_mut(), imports));
+    let previous_fields = ARRAY_FIELDS.with(|s| std::mem::replace(&mut *s.borrow_mut(), fields));
     let out = f();
     SOURCE.with(|s| *s.borrow_mut() = previous);
     SOURCE_RETURNS.with(|s| *s.borrow_mut() = previous_returns);
     IMPORTS.with(|i| *i.borrow_mut() = previous_imports);
+    ARRAY_FIELDS.with(|s| *s.borrow_mut() = previous_fields);
     out
 }
 

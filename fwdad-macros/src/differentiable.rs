@@ -131,14 +131,55 @@ pub fn expand(item: TokenStream) -> TokenStream {
     if let Some(out) = crate::nesting::reject("#[derive(Differentiable)]", &item, false) {
         return out;
     }
-    let input: DeriveInput = match syn::parse2(item) {
+    let mut input: DeriveInput = match syn::parse2(item) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),
     };
-    match derive(&input) {
+    // A field holding a function is reported at the field and derived as if skipped, so
+    // that the other fields' errors are reported too.
+    let function_fields = skip_function_fields(&mut input);
+    let mut out = match derive(&input) {
         Ok(tokens) => tokens,
         Err(e) => e.to_compile_error(),
+    };
+    out.extend(function_fields.iter().map(syn::Error::to_compile_error));
+    out
+}
+
+/// The errors for `input`'s fields holding a function (`f: fn(f64) -> f64`, `Box<dyn
+/// Fn(f64) -> f64>`), each such field marked `#[differentiable(skip)]`.
+fn skip_function_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
+    let fields: Vec<&mut syn::Field> = match &mut input.data {
+        Data::Struct(s) => s.fields.iter_mut().collect(),
+        Data::Enum(e) => e
+            .variants
+            .iter_mut()
+            .flat_map(|v| v.fields.iter_mut())
+            .collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    let mut errors = Vec::new();
+    for f in fields {
+        if !is_function_value(&f.ty) || f.attrs.iter().any(is_ours) {
+            continue;
+        }
+        let field = match &f.ident {
+            Some(n) => format!("`{n}: {}`", type_text(&f.ty)),
+            None => format!("`{}`", type_text(&f.ty)),
+        };
+        errors.push(syn::Error::new_spanned(
+            &f.ty,
+            format!(
+                "`#[derive(Differentiable)]` does not support a field holding a function \
+                 ({field}): a function has no tangent, and a derived rule could not call it on \
+                 differentiated values; pass the function to the methods that call it (`fn \
+                 eval<F: Fn(f64) -> f64>(&self, f: F, ..)`), or mark the field \
+                 `#[differentiable(skip)]` if no derived code calls it"
+            ),
+        ));
+        f.attrs.push(syn::parse_quote!(#[differentiable(skip)]));
     }
+    errors
 }
 
 // --- Attributes ---------------------------------------------------------------------------
@@ -230,6 +271,47 @@ fn field_skip(attrs: &[syn::Attribute], errors: &mut Errors) -> bool {
 }
 
 // --- Fields and their tangent types --------------------------------------------------------
+
+/// `ty` as written, for a message (`&'a dyn Fn(f64) -> f64`).
+fn type_text(ty: &Type) -> String {
+    quote!(#ty)
+        .to_string()
+        .replace("& '", "&'")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" ,", ",")
+}
+
+/// Whether `ty` is a function value: a `fn(..)` pointer, or a `dyn Fn`/`FnMut`/`FnOnce`
+/// behind `&`, `&mut`, `Box`, `Rc` or `Arc`.
+fn is_function_value(ty: &Type) -> bool {
+    match ty {
+        Type::BareFn(_) => true,
+        Type::Reference(r) => is_function_value(&r.elem),
+        Type::Paren(p) => is_function_value(&p.elem),
+        Type::Group(g) => is_function_value(&g.elem),
+        Type::TraitObject(t) => t.bounds.iter().any(|b| {
+            matches!(b, syn::TypeParamBound::Trait(tb)
+            if tb.path.segments.last().is_some_and(|s| {
+                s.ident == "Fn" || s.ident == "FnMut" || s.ident == "FnOnce"
+            }))
+        }),
+        Type::Path(tp) if tp.qself.is_none() => {
+            let Some(last) = tp.path.segments.last() else {
+                return false;
+            };
+            let holder = last.ident == "Box" || last.ident == "Rc" || last.ident == "Arc";
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) if holder && a.args.len() == 1 => {
+                    matches!(&a.args[0], syn::GenericArgument::Type(t) if is_function_value(t))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
 
 /// How a field's tangent is built.
 enum Kind {

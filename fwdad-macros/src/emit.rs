@@ -2928,6 +2928,12 @@ impl Emitter<'_> {
                                 (false, false) => quote!(let #h = &*#r;),
                             }
                         }
+                        Capture::MoveCell
+                            if !is_dual(k) && crate::higher_order::is_owned_float_state(ca, k) =>
+                        {
+                            let mode = self.mode;
+                            quote!(let #h = ::core::cell::RefCell::new(#rt::constant_in::<#mode, _>(#a));)
+                        }
                         Capture::LendCell | Capture::MoveCell => {
                             quote!(let #h = ::core::cell::RefCell::new(#a);)
                         }
@@ -2953,6 +2959,7 @@ impl Emitter<'_> {
                             }
                         }
                         (Capture::MoveCell, dual) => {
+                            let dual = dual || crate::higher_order::is_owned_float_state(ca, k);
                             let g = format_ident!("__fwdad_guard{}", k, span = Span::mixed_site());
                             match dual {
                                 true => quote!(let mut #g = #h.borrow_mut(); let #p = #g.as_mut();),

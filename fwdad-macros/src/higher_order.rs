@@ -577,7 +577,15 @@ pub(crate) fn prepare(
             }
         };
         let mut flags = vec![false; n_params];
-        flags.extend(operands.iter().map(|v| !*active.get(*v)));
+        // A float the closure owns and assigns (`let mut y = 0.0; move |x| { y += a * (x - y); y }`)
+        // may take differentiated values at any call: its copy is a dual from the start
+        // (`crate::emit` promotes a constant one).
+        flags.extend(
+            operands
+                .iter()
+                .enumerate()
+                .map(|(k, v)| !*active.get(*v) && !is_owned_float_state(arg, k)),
+        );
         let Some(mut passes) = crate::pipeline::run(&item, &flags, rt, diag, None) else {
             continue;
         };
@@ -596,6 +604,13 @@ pub(crate) fn prepare(
             arg.body = Some(tokens);
         }
     }
+}
+
+/// Whether capture `k` of `arg` is a float the dual closure owns and assigns
+/// ([`crate::ir::Capture::MoveCell`]): a dual whatever the caller's activity.
+pub(crate) fn is_owned_float_state(arg: &crate::ir::ClosureArg, k: usize) -> bool {
+    arg.modes.get(k) == Some(&crate::ir::Capture::MoveCell)
+        && matches!(arg.hints.get(k), Some(TypeHint::Float))
 }
 
 /// Whether `ir` is a trait's default method (its receiver is of the implementing type's

@@ -512,6 +512,23 @@ pub(crate) fn written_in_closure(
     scan.names
 }
 
+/// The `&mut` parameters among `refs` that `c` writes through: as
+/// [`written_in_closure`], and by `*total += v` (the reference's target assigned).
+pub(crate) fn written_through_in_closure(
+    c: &syn::ExprClosure,
+    refs: &HashSet<String>,
+) -> HashSet<String> {
+    let mut scan = AssignScan {
+        index_roots: true,
+        derefs: true,
+        ..AssignScan::default()
+    };
+    scan.visit_expr_closure(c);
+    let receivers = scan.receivers.intersection(refs).cloned();
+    scan.names.extend(receivers.collect::<Vec<_>>());
+    scan.names
+}
+
 /// The roots of receivers of methods that neither `std` nor the float rules know
 /// (`rng` of `rng.uniform()`, wherever its value goes): a method of the user's, which may
 /// take its receiver `&mut`.
@@ -556,6 +573,8 @@ struct AssignScan {
     /// Instead: the roots of receivers of methods of the user's, wherever their value goes
     /// ([`user_method_receivers`]).
     user_methods: bool,
+    /// Whether `*r = ..` assigns `r` (for a `&mut` parameter written through).
+    derefs: bool,
 }
 
 impl AssignScan {
@@ -585,6 +604,9 @@ impl AssignScan {
             // `acc[i] += v`: the local holding the element, when asked for (a captured
             // array a closure writes is lent to it; a loop writes it in place).
             syn::Expr::Index(i) if self.index_roots => self.place_names(&i.expr),
+            syn::Expr::Unary(u) if self.derefs && matches!(u.op, syn::UnOp::Deref(_)) => {
+                self.place_names(&u.expr)
+            }
             _ => {}
         }
     }

@@ -273,7 +273,10 @@ impl Lowerer<'_> {
         let [f] = m.args.iter().collect::<Vec<_>>()[..] else {
             return None;
         };
-        let is_array = self.is_sequence(&m.receiver);
+        // A field declared an array in the source file (`self.q` of `q: [f64; 4]`), bound
+        // with that type, as the user would write it (`let q: [f64; 4] = self.q;`).
+        let field_ty = super::idioms::array_field_type(&m.receiver);
+        let is_array = self.is_sequence(&m.receiver) || field_ty.is_some();
         let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
         // `a.map(f64::exp)`, `a.map(soft)`: a function by name, called in the loop.
         let by_name = matches!(strip(f), syn::Expr::Path(p) if p.qself.is_none());
@@ -299,13 +302,29 @@ impl Lowerer<'_> {
                 __fwdad_arr
             }),
         };
-        Some(crate::splice::fill(
+        let mut e = crate::splice::fill(
             template,
             &[
                 ("__fwdad_recv", crate::splice::Hole::Expr(&m.receiver)),
                 ("__fwdad_arg", crate::splice::Hole::Expr(f)),
             ],
-        ))
+        );
+        if let (Some(ty), syn::Expr::Block(b)) = (field_ty, &mut e) {
+            for stmt in &mut b.block.stmts {
+                if let syn::Stmt::Local(l) = stmt {
+                    // The template's one `let mut`, the copy.
+                    if matches!(&l.pat, syn::Pat::Ident(p) if p.mutability.is_some()) {
+                        l.pat = syn::Pat::Type(syn::PatType {
+                            attrs: Vec::new(),
+                            pat: Box::new(l.pat.clone()),
+                            colon_token: Default::default(),
+                            ty: Box::new(ty.clone()),
+                        });
+                    }
+                }
+            }
+        }
+        Some(e)
     }
 
     /// `receiver.method(args)`.

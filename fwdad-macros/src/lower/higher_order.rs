@@ -271,7 +271,7 @@ impl Lowerer<'_> {
             .collect();
         let written_refs = match mut_refs.is_empty() {
             true => Default::default(),
-            false => super::control::written_in_closure(&arg.closure, &mut_refs),
+            false => super::control::written_through_in_closure(&arg.closure, &mut_refs),
         };
         // A method of the user's on a capture bound `mut` (`rng.uniform()`) is taken to
         // write it, unless the capture is a float, integer or reference (a copy: an

@@ -274,7 +274,7 @@ impl Lowerer<'_> {
     /// methods, or the user's, whose own `map` it is).
     pub(super) fn may_be_fallible(&self, e: &syn::Expr) -> bool {
         let other_type = self.written_type(e).is_some_and(|ty| !is_fallible_type(ty));
-        !is_iterator(e) && !self.is_sequence(e) && !other_type
+        !is_iterator(e) && !self.is_sequence(e) && !other_type && array_field_type(e).is_none()
     }
 
     /// The written type of the local or parameter `e` names, if any.
@@ -320,6 +320,28 @@ impl Lowerer<'_> {
                 || matches!(strip(e), syn::Expr::Field(_)) && self.may_be_fallible(e))
     }
 
+    /// Whether `e` is a local bound without a written type (`let mut c = None;`) that
+    /// nothing shows to be a sequence, an iterator, a library's or the user's value:
+    /// `get_or_insert_with` and `get_or_insert` of it are `Option`'s, the only type a
+    /// derived body reads with methods of those names.
+    fn untyped_option_local(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        let Some(v) = p
+            .path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+        else {
+            return false;
+        };
+        !matches!(self.func.values[v].def, crate::ir::ValueDef::Param(_))
+            && !self.func.annotations.contains_key(&v)
+            && !self.user.contains_key(&v)
+            && !self.is_written_lib(v)
+            && self.may_be_fallible(e)
+    }
+
     /// The rewrite of a method call written with one of the idioms, or `None`.
     pub(crate) fn desugar_idiom(&mut self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
         if let Some(e) = desugar_entry_closures(m, false) {
@@ -348,7 +370,9 @@ impl Lowerer<'_> {
                 )
             }
             // The closure runs only when the place is empty, as `std` runs it.
-            (Rewrite::GetOrInsertWith, [_]) if self.option_place(recv) => {
+            (Rewrite::GetOrInsertWith, [_])
+                if self.option_place(recv) || self.untyped_option_local(recv) =>
+            {
                 syn::parse_quote_spanned!(span=> {
                     if let ::core::option::Option::None = __fwdad_recv {
                         let __fwdad_f = __fwdad_arg0;
@@ -360,7 +384,9 @@ impl Lowerer<'_> {
                     }
                 })
             }
-            (Rewrite::GetOrInsert, [_]) if self.option_place(recv) => {
+            (Rewrite::GetOrInsert, [_])
+                if self.option_place(recv) || self.untyped_option_local(recv) =>
+            {
                 syn::parse_quote_spanned!(span=> {
                     let __fwdad_value = __fwdad_arg0;
                     if let ::core::option::Option::None = __fwdad_recv {
@@ -1505,6 +1531,19 @@ fn closure_of(e: &syn::Expr, n: usize) -> Option<&syn::ExprClosure> {
         {
             Some(c)
         }
+        _ => None,
+    }
+}
+
+/// The written type of the field `e` reads (`self.q`) when the source file declares every
+/// field of that name an array of one type (`q: [f64; 4]`, `crate::aliases`): its `map`
+/// is an array's, not an `Option`'s.
+pub(super) fn array_field_type(e: &syn::Expr) -> Option<syn::Type> {
+    match strip(e) {
+        syn::Expr::Field(f) => match &f.member {
+            syn::Member::Named(name) => crate::aliases::source_array_field(&name.to_string()),
+            syn::Member::Unnamed(_) => None,
+        },
         _ => None,
     }
 }

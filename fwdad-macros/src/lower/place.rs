@@ -403,10 +403,15 @@ impl Lowerer<'_> {
         let mut fields = Vec::new();
         for fv in &s.fields {
             // `Integrator { f: |t, y| .., h }`: a closure has no tangent type to store.
-            if self.fn_arg(&fv.expr).is_some_and(|f| f.named.is_none()) {
+            if let Some(f) = self.fn_arg(&fv.expr).filter(|f| f.named.is_none()) {
+                let name = match &fv.member {
+                    syn::Member::Named(n) => n.to_string(),
+                    syn::Member::Unnamed(_) => "f".to_string(),
+                };
+                let bound = fn_bound(f.closure.inputs.len());
                 self.diag.error_spanned(
                     &fv.expr,
-                    "`#[derive_frule]` does not support a closure or function stored in a struct's field: take it as a parameter of the method that calls it (`fn run<F: Fn(f64, f64) -> f64>(&self, f: F, ..)`, called `integ.run(|t, y| .., ..)`)",
+                    format!("`#[derive_frule]` does not support a closure or function stored in a struct's field (`{name}`): a struct cannot hold its differentiated form; pass it to the method that calls it instead, as a parameter (`{name}: impl {bound}`), and the closure at the call (`m.eval(|..| .., ..)`)"),
                 );
                 return Some(self.poison(span));
             }
@@ -649,8 +654,16 @@ impl Lowerer<'_> {
         let syn::Expr::Path(p) = strip(&c.func) else {
             let message = match strip(&c.func) {
                 // `(self.f)(t, y)`: a closure held by a struct.
-                syn::Expr::Field(_) => "`#[derive_frule]` does not support calling a function held in a field (`(self.f)(..)`): take the function as a parameter of the method that calls it (`fn run<F: Fn(f64, f64) -> f64>(&self, f: F, ..)`) and call it `f(..)`",
-                _ => "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported",
+                syn::Expr::Field(f) => {
+                    let name = match &f.member {
+                        syn::Member::Named(n) => n.to_string(),
+                        syn::Member::Unnamed(_) => "f".to_string(),
+                    };
+                    let base = &f.base;
+                    let bound = fn_bound(c.args.len());
+                    format!("`#[derive_frule]` does not support calling a function held in a field (`({}.{name})(..)`): a struct cannot hold its differentiated form; take the function as a parameter of the method that calls it (`{name}: impl {bound}`) and call it `{name}(..)`", quote::quote!(#base).to_string().replace(" . ", "."))
+                }
+                _ => "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported".to_string(),
             };
             self.diag.error_spanned(&c.func, message);
             return Some(self.poison(span));
@@ -1028,4 +1041,9 @@ fn clone_or_identity_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::E
             }))
         }
     }
+}
+
+/// `Fn(f64, ..) -> f64` of `n` arguments, for messages.
+fn fn_bound(n: usize) -> String {
+    format!("Fn({}) -> f64", vec!["f64"; n].join(", "))
 }
