@@ -9,13 +9,14 @@
 //! here as this file's root, its two modules inline (`pub mod coefficients { .. }`,
 //! `pub mod frequency { .. }`, which `rustfmt` skips to leave them as the crate formats
 //! them), with `#[fwdad::derive_frule]` on `impl<C> Coefficients<C> where C: Float` and on
-//! `impl<T: Float> Hertz<T>`, and `fwdad::Differentiable` added to the derive lists of
+//! `impl<T: Float> Hertz<T>` and on the filters' `impl<C, T> DirectForm1<C, T>` and
+//! `DirectForm2Transposed` (their `const fn new`, whose sample type `T` appears only in
+//! `Self`), and `fwdad::Differentiable` added to the derive lists of
 //! `Coefficients`, `Type`, `Hertz`, `DirectForm1` and `DirectForm2Transposed`; left out:
 //! `#![no_std]` and the crate's tests.
 //!
 //! Left plain, each an entry of `docs/limits.md`: the trait `Biquad<C, T = C>` and its two
-//! `impl`s (a generic trait); the filters' `const fn new(coefficients: Coefficients<C>) ->
-//! Self`, whose sample type `T` appears only in the result (E0207); the blanket
+//! `impl`s (a generic trait); the blanket
 //! `impl<T: Float, X: NumCast> ToHertz<T> for X` (`1.khz()` of a constant works in derived
 //! bodies, `f.hz()` of a differentiated `f` has no rule: write `Hertz::from_hz(f)`). The
 //! checks therefore run the two filters' recursions as `run` writes them, and compare them
@@ -135,6 +136,7 @@ pub struct DirectForm2Transposed<C, T = C> {
     coeffs: Coefficients<C>,
 }
 
+#[fwdad::derive_frule]
 impl<C, T> DirectForm1<C, T>
 where
     T: ConstZero,
@@ -185,6 +187,7 @@ where
     }
 }
 
+#[fwdad::derive_frule]
 impl<C, T> DirectForm2Transposed<C, T>
 where
     T: ConstZero,
