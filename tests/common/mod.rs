@@ -6,6 +6,7 @@
 
 pub mod modes;
 pub mod scaled;
+pub mod widths;
 
 use fwdad::drivers::Matrix;
 use fwdad::prelude::*;
