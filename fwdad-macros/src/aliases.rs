@@ -42,7 +42,11 @@ thread_local! {
     /// The array fields of the source file being expanded (see [`source_array_field`]).
     static ARRAY_FIELDS: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
     /// Each file's array fields, with the file's modification time.
-    static FILE_FIELDS: RefCell<HashMap<PathBuf, (Option<SystemTime>, Aliases)>> =
+    /// The fields of the source file being expanded declared with one type that names no
+    /// type parameter (see [`source_field_type`]).
+    static FIELD_TYPES: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
+    /// Each file's array fields and field types, with the file's modification time.
+    static FILE_FIELDS: RefCell<HashMap<PathBuf, (Option<SystemTime>, (Aliases, Aliases))>> =
         RefCell::new(HashMap::new());
 }
 
@@ -55,10 +59,11 @@ type Imports = Vec<(String, Vec<String>)>;
 /// aliases: name and type) and its imported types' tangent paths.
 type FileReading = (Aliases, Aliases, Imports);
 
-/// The fields of the structs declared in the file at `path` (any module of it) whose
-/// name is declared with one array type only (`q: [f64; 4]` and no other `q`), as
-/// name and type text.
-fn file_array_fields(path: &Path) -> Aliases {
+/// The fields of the structs and enum variants declared in the file at `path` (any module
+/// of it) whose name is declared with one type only, as name and type text: the array
+/// ones (`q: [f64; 4]` and no other `q`, generic or not), and all whose type names no
+/// type parameter of its item (`v: V3`, not `x: T`).
+fn file_array_fields(path: &Path) -> (Aliases, Aliases) {
     let time = modified(path);
     let cached = FILE_FIELDS.with(|f| {
         f.borrow()
@@ -69,37 +74,68 @@ fn file_array_fields(path: &Path) -> Aliases {
     if let Some(a) = cached {
         return a;
     }
-    struct Fields(HashMap<String, Option<String>>);
+    #[derive(Default)]
+    struct Fields {
+        arrays: HashMap<String, Option<String>>,
+        types: HashMap<String, Option<String>>,
+        generics: Vec<String>,
+    }
+    fn note(map: &mut HashMap<String, Option<String>>, name: String, text: Option<String>) {
+        map.entry(name)
+            .and_modify(|t| {
+                if *t != text {
+                    *t = None;
+                }
+            })
+            .or_insert(text);
+    }
+    impl Fields {
+        fn within(&mut self, generics: &syn::Generics, visit: impl FnOnce(&mut Self)) {
+            let outer = self.generics.len();
+            self.generics
+                .extend(generics.type_params().map(|p| p.ident.to_string()));
+            visit(self);
+            self.generics.truncate(outer);
+        }
+    }
     impl<'ast> syn::visit::Visit<'ast> for Fields {
+        fn visit_item_struct(&mut self, i: &'ast syn::ItemStruct) {
+            self.within(&i.generics, |f| syn::visit::visit_item_struct(f, i));
+        }
+        fn visit_item_enum(&mut self, i: &'ast syn::ItemEnum) {
+            self.within(&i.generics, |f| syn::visit::visit_item_enum(f, i));
+        }
         fn visit_field(&mut self, f: &'ast syn::Field) {
             let Some(name) = &f.ident else {
                 return;
             };
             let ty = &f.ty;
-            let text = matches!(ty, syn::Type::Array(_)).then(|| quote::quote!(#ty).to_string());
-            self.0
-                .entry(name.to_string())
-                .and_modify(|t| {
-                    if *t != text {
-                        *t = None;
-                    }
-                })
-                .or_insert(text);
+            let text = quote::quote!(#ty).to_string();
+            let generic = text
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| self.generics.iter().any(|g| g == w));
+            let array = matches!(ty, syn::Type::Array(_)).then(|| text.clone());
+            note(&mut self.arrays, name.to_string(), array);
+            note(
+                &mut self.types,
+                name.to_string(),
+                (!generic).then_some(text),
+            );
         }
     }
-    let mut fields = Fields(HashMap::new());
+    let mut fields = Fields::default();
     if let Some(file) = std::fs::read_to_string(path)
         .ok()
         .and_then(|text| syn::parse_file(&text).ok())
     {
         syn::visit::Visit::visit_file(&mut fields, &file);
     }
-    let mut out: Aliases = fields
-        .0
-        .into_iter()
-        .filter_map(|(n, t)| Some((n, t?)))
-        .collect();
-    out.sort();
+    let known = |map: HashMap<String, Option<String>>| {
+        let mut out: Aliases = map.into_iter().filter_map(|(n, t)| Some((n, t?))).collect();
+        out.sort();
+        out
+    };
+    let out = (known(fields.arrays), known(fields.types));
     FILE_FIELDS.with(|f| {
         f.borrow_mut()
             .insert(path.to_path_buf(), (time, out.clone()))
@@ -117,6 +153,27 @@ pub fn source_array_field(name: &str) -> Option<syn::Type> {
             .find(|(n, _)| n == name)
             .and_then(|(_, t)| syn::parse_str(t).ok())
     })
+}
+
+/// The written type of the source file's struct field `name` when every field of that
+/// name in the file (of a struct or an enum variant) has that one type and it names no
+/// type parameter (`v: V3`): `-self.v` is then `V3`'s `Neg`, which the body alone
+/// cannot tell from a float's.
+pub fn source_field_type(name: &str) -> Option<syn::Type> {
+    let text = FIELD_TYPES.with(|s| {
+        s.borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+    })?;
+    // `x: Real` with `type Real = f64;`: what the alias stands for.
+    let aliased = SOURCE.with(|s| {
+        s.borrow()
+            .iter()
+            .find(|(n, _)| *n == text)
+            .map(|(_, t)| t.clone())
+    });
+    syn::parse_str(&aliased.unwrap_or(text)).ok()
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {
@@ -634,17 +691,19 @@ pub fn imported_tangent(local: &syn::Ident) -> Option<Vec<String>> {
 /// were written out, as `alias(..)` does.
 pub fn with_source_aliases<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
     let (aliases, returns, imports) = file.as_deref().map(file_aliases).unwrap_or_default();
-    let fields = file.as_deref().map(file_array_fields).unwrap_or_default();
+    let (fields, types) = file.as_deref().map(file_array_fields).unwrap_or_default();
     let previous = SOURCE.with(|s| std::mem::replace(&mut *s.borrow_mut(), aliases));
     let previous_returns =
         SOURCE_RETURNS.with(|s| std::mem::replace(&mut *s.borrow_mut(), returns));
     let previous_imports = IMPORTS.with(|i| std::mem::replace(&mut *i.borrow_mut(), imports));
     let previous_fields = ARRAY_FIELDS.with(|s| std::mem::replace(&mut *s.borrow_mut(), fields));
+    let previous_types = FIELD_TYPES.with(|s| std::mem::replace(&mut *s.borrow_mut(), types));
     let out = f();
     SOURCE.with(|s| *s.borrow_mut() = previous);
     SOURCE_RETURNS.with(|s| *s.borrow_mut() = previous_returns);
     IMPORTS.with(|i| *i.borrow_mut() = previous_imports);
     ARRAY_FIELDS.with(|s| *s.borrow_mut() = previous_fields);
+    FIELD_TYPES.with(|s| *s.borrow_mut() = previous_types);
     out
 }
 

@@ -168,7 +168,12 @@ impl Lowerer<'_> {
                 self.store(Place::Deref(target), (read, ty), op, rhs, left.span(), span)
             }
             syn::Expr::Field(f) => {
+                // `b.vel += a * dt` with `vel: V3`: `a * dt` is its operator's operand.
+                if op.is_some() && self.is_user_field_place(f) {
+                    self.user_operand = super::expr::arith_operand(right);
+                }
                 let rhs = self.lower_expr(right)?;
+                self.user_operand = None;
                 let target = self.lower_place(&f.base, true)?;
                 let ty = self.func.values[target].ty.field(&f.member);
                 let read = InstKind::Field {

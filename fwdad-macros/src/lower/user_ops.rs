@@ -186,6 +186,20 @@ impl Lowerer<'_> {
             InstKind::Struct { path, .. } => {
                 self.is_user_type_path(path).then_some(UserShape::Value)
             }
+            // `self.v` of a user value, where the file declares every field `v` as one
+            // type of the user's (`v: V3`): `-self.v` is `V3`'s `Neg`.
+            InstKind::Field {
+                base,
+                member: syn::Member::Named(name),
+            }
+            | InstKind::FieldRef {
+                base,
+                member: syn::Member::Named(name),
+                ..
+            } if self.user.get(base) == Some(&UserShape::Value) || self.is_field_of_user(*base) => {
+                crate::aliases::source_field_type(&name.to_string())
+                    .and_then(|t| self.user_shape_of_type(&t))
+            }
             // `V3::ZERO`, `Spring::K`: an associated constant of a user type may be a value
             // of it or a float (`out[i] = ..` on `let mut out = V3::ZERO;`).
             InstKind::Const(path) if path.segments.len() >= 2 => {
@@ -207,6 +221,9 @@ impl Lowerer<'_> {
         // A user type known only from a method's result, or copied from one.
         let guessed = match kind {
             InstKind::MethodCall { .. } => found.is_some(),
+            // A field's type read from the file, not from the body: literals beside it
+            // are typed as beside a method's result (`3.0 * (self.p1 - self.p0)`).
+            InstKind::Field { .. } | InstKind::FieldRef { .. } => found.is_some(),
             InstKind::Call {
                 callee: PathCallee::UserOp(_),
                 args,
@@ -380,6 +397,27 @@ impl Lowerer<'_> {
             InstKind::Copy(a) | InstKind::Ref { arg: a, .. } => self.is_field_of_user(*a),
             _ => false,
         }
+    }
+
+    /// Whether the place `base.member` is a field of a user value (a local, or a field
+    /// of one, as `b.vel` or `self.state.vel`) that the file declares with a type of the
+    /// user's (`vel: V3`), seen before the place is lowered.
+    pub(crate) fn is_user_field_place(&self, f: &syn::ExprField) -> bool {
+        let syn::Member::Named(name) = &f.member else {
+            return false;
+        };
+        let base_is_user = match super::place::strip(&f.base) {
+            syn::Expr::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .is_some_and(|v| self.user.get(&v) == Some(&UserShape::Value)),
+            syn::Expr::Field(inner) => self.is_user_field_place(inner),
+            _ => false,
+        };
+        base_is_user
+            && crate::aliases::source_field_type(&name.to_string())
+                .is_some_and(|t| self.user_shape_of_type(&t) == Some(UserShape::Value))
     }
 
     /// Whether `v` is `&x` written in the source, of an `x` whose type is unknown.

@@ -1,7 +1,9 @@
-// An operator between a field of the user's own type and a float: the macro cannot see the
-// field's type, so `s.a * 0.5` is taken for float arithmetic; the error is at the operand,
-// names the type and says to name the field's value with its type first. (`s.a + s.b` of two
-// fields takes the operator's rule by the operands' types.)
+// An operator between a field of the user's own type and a float, where the file declares
+// a field of that name with two types (`a: V2` in `Segment`, `a: f64` in `Gains`): the
+// macro reads a field's type from the file's structs only when every field of the name has
+// one type, so `s.a * 0.5` is taken for float arithmetic; the error is at the operand,
+// names the type and says to name the field's value with its type first. (With one `a`
+// in the file, or `s.a + s.b` of two fields, the operator's rule is found.)
 use fwdad::prelude::*;
 use std::ops::Mul;
 
@@ -15,6 +17,11 @@ pub struct V2 {
 pub struct Segment {
     pub a: V2,
     pub b: V2,
+}
+
+#[derive(Clone, Copy, Differentiable)]
+pub struct Gains {
+    pub a: f64,
 }
 
 #[derive_frule]
