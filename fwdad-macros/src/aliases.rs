@@ -46,9 +46,12 @@ thread_local! {
     /// type parameter (see [`source_field_type`]).
     static FIELD_TYPES: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
     /// Each file's array fields and field types, with the file's modification time.
-    static FILE_FIELDS: RefCell<HashMap<PathBuf, (Option<SystemTime>, (Aliases, Aliases))>> =
+    static FILE_FIELDS: RefCell<HashMap<PathBuf, (Option<SystemTime>, FileFields)>> =
         RefCell::new(HashMap::new());
 }
+
+/// A file's array fields and its fields' types (see `file_array_fields`).
+type FileFields = (Aliases, Aliases);
 
 /// A type of the crate imported alone by name (`use crate::geometry::Vec3;`), as local
 /// name and the path of its `#[derive(Differentiable)]` twin (`crate::geometry::Vec3Tangent`)
@@ -63,7 +66,7 @@ type FileReading = (Aliases, Aliases, Imports);
 /// of it) whose name is declared with one type only, as name and type text: the array
 /// ones (`q: [f64; 4]` and no other `q`, generic or not), and all whose type names no
 /// type parameter of its item (`v: V3`, not `x: T`).
-fn file_array_fields(path: &Path) -> (Aliases, Aliases) {
+fn file_array_fields(path: &Path) -> FileFields {
     let time = modified(path);
     let cached = FILE_FIELDS.with(|f| {
         f.borrow()
