@@ -418,7 +418,21 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
     let operator_impl = crate::user_ops::operator_of(&imp).is_some();
     let self_ty = (*imp.self_ty).clone();
+    const EXTENSION_ON_SEQUENCE: &str = "`#[derive_frule]` does not support a trait of yours implemented for a slice, an array or a `Vec` (an extension trait, `v.dot(w)` on `[f64]`): write its methods as functions with `#[derive_frule]` (`fn dot(a: &[f64], b: &[f64]) -> f64`, called `dot(v, w)`), or implement the trait for a struct of yours holding the values";
     let ty_ident = match &self_ty {
+        // `impl VecOps for Vec<f64>`: an extension trait on a `std` sequence.
+        syn::Type::Path(p)
+            if p.qself.is_none()
+                && imp.trait_.is_some()
+                && !operator_impl
+                && matches!(
+                    crate::callee::StdType::of_path(&p.path),
+                    Some(crate::callee::StdType::Vec)
+                ) =>
+        {
+            diag.error_spanned(&self_ty, EXTENSION_ON_SEQUENCE);
+            None
+        }
         syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.clone()),
         // `impl<'a> Sub<&'a P2> for &'a P2`: an operator on borrowed operands.
         syn::Type::Reference(r) if operator_impl => match &*r.elem {
@@ -430,10 +444,14 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             _ => None,
         },
         other => {
-            diag.error_spanned(
-                other,
-                "`#[derive_frule]` supports `impl` blocks of a named type (`impl Spring`)",
-            );
+            let msg = match (&imp.trait_, other) {
+                // `impl VecOps for [f64]`: an extension trait on slices or arrays.
+                (Some(_), syn::Type::Slice(_) | syn::Type::Array(_) | syn::Type::Reference(_)) => {
+                    EXTENSION_ON_SEQUENCE
+                }
+                _ => "`#[derive_frule]` supports `impl` blocks of a named type (`impl Spring`)",
+            };
+            diag.error_spanned(other, msg);
             None
         }
     };
