@@ -5,7 +5,10 @@
 //! calls through the parameter, `F::sin(x)`. The call was taken for a value of the
 //! implementing type (as `V3::new(..)` is), so `2.0 * F::sin(x)` became the user's `Mul`,
 //! and rustc could not infer the arithmetic around it (E0282, E0308); the file's declaration
-//! of the trait now says the function returns a float.
+//! of the trait now says the function returns a float. And, from keyframe 1.1.1
+//! (`tests/keyframe_verbatim.rs`, its `as_f64(value: impl Float) -> f64`): a parameter
+//! `impl Float` was rejected as an `impl Trait` parameter; it is the float type parameter
+//! it stands for.
 
 mod common;
 
@@ -82,4 +85,30 @@ fn a_float_backend_through_a_type_parameter() {
         crate::check_modes!(damped_first {}, damped_first, p);
         crate::check_modes!(damped_second {}, damped_second, p);
     }
+}
+
+/// A blend at a time of any float type, as keyframe's `as_f64(value: impl Float)` takes it.
+#[derive_frule]
+fn blend(from: f64, to: f64, time: impl num_traits::Float) -> f64 {
+    let t = time.to_f64().unwrap();
+    from + (to - from) * t * t
+}
+
+#[test]
+fn an_impl_float_parameter() {
+    // ∂/∂from = 1 − t², ∂/∂to = t², ∂/∂t = 2(to − from)t, at an f64 and an f32 time.
+    let (from, to) = (1.5, -2.0);
+    for t in [0.25_f64, 0.8] {
+        let d = blend_frule(Dual::new(from, 0.0), Dual::new(to, 0.0), Dual::new(t, 1.0));
+        assert_eq!(d.primal.to_bits(), blend(from, to, t).to_bits());
+        assert!((d.tangent - 2.0 * (to - from) * t).abs() < 1e-15);
+        let d = blend_frule(Dual::new(from, 1.0), Dual::new(to, 0.0), Dual::new(t, 0.0));
+        assert!((d.tangent - (1.0 - t * t)).abs() < 1e-15);
+    }
+    let t = 0.5_f32;
+    let d = blend_frule(Dual::new(from, 0.0), Dual::new(to, 1.0), Dual::new(t, 0.0));
+    assert_eq!(d.primal.to_bits(), blend(from, to, t).to_bits());
+    assert_eq!(d.tangent, 0.25);
+    let d = blend_frule(Dual::new(from, 0.0), Dual::new(to, 0.0), Dual::new(t, 1.0));
+    assert_eq!(d.tangent, 2.0 * (to - from) * 0.5);
 }

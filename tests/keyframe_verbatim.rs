@@ -7,15 +7,20 @@
 //! embedded configuration: no `alloc`, no `mint_types`, so `Keyframe`, `AnimationSequence`,
 //! the mint impls and `BezierCurve` are compiled out, as there): `src/lib.rs`'s items,
 //! `src/easing.rs` and `src/functions/` as inline modules, as the crate formats them (hard
-//! tabs, `#[rustfmt::skip]`), with `#[fwdad::derive_frule]` on the trait `EasingFunction`
-//! and on its nineteen `impl`s, and `fwdad::Differentiable` added to the derive lists of
-//! the easing functions and `Keyframes`.
+//! tabs, `#[rustfmt::skip]`), with `#[fwdad::derive_frule]` on `as_f64(value: impl Float)
+//! -> f64`, on the trait `EasingFunction` and on its nineteen `impl`s, and
+//! `fwdad::Differentiable` added to the derive lists of the easing functions and
+//! `Keyframes`.
 //!
-//! Left plain, each an entry of `docs/limits.md` (the attribute on them is an error):
-//! `as_f64(value: impl Float) -> f64` and the trait `CanTween` (`fn ease(from: Self, to:
-//! Self, time: impl Float) -> Self`) with its `impl`s for `f32` and `f64` (`impl Trait`
-//! parameters); `as_t<T: Float>(value: f64) -> T`, which `CanTween`'s `impl`s call (a type
-//! parameter only in the result, E0207); `impl<T: CanTween, const N: usize> CanTween for
+//! What this found: `value: impl Float` was rejected as an `impl Trait` parameter; on a free
+//! function it is now the float type parameter it stands for (`as_f64`'s rule takes an
+//! `f64` or `f32` dual).
+//!
+//! Left plain, each an entry of `docs/limits.md` (the attribute on them is an error): the
+//! trait `CanTween` (`fn ease(from: Self, to: Self, time: impl Float) -> Self`, an `impl
+//! Trait` parameter of a trait method) with its `impl`s for `f32` and `f64`; `as_t<T:
+//! Float>(value: f64) -> T`, which `CanTween`'s `impl`s call (a type parameter only in the
+//! result, E0207); `impl<T: CanTween, const N: usize> CanTween for
 //! [T; N]` (an `impl` for an array type); and `ease`, `ease_with_scaled_time` and
 //! `ease_with_unbounded_time` (`function: impl Borrow<F>`, `time: impl Float`). So the
 //! crate's `ease(EaseInOut, a, b, t)` has no rule: what is differentiated here is each
@@ -23,10 +28,11 @@
 //! `&dyn EasingFunction`). `Keyframes` (its table a private field filled from an
 //! `AnimationSequence`, compiled out) has its rule but cannot be built here.
 //!
-//! Checked: every easing function's `y` and its derivative against the formula the crate
-//! documents, inside, at and outside [0, 1], the values bit for bit against the published
-//! crate; the same through a generic parameter and a trait object; a curve built from
-//! three of them in every mode against central differences.
+//! Checked: `as_f64` on `f64` and `f32` duals; every easing function's `y` and its
+//! derivative against the formula the crate documents, inside, at and outside [0, 1], the
+//! values bit for bit against the published crate; the same through a generic parameter
+//! and a trait object; a curve built from three of them in every mode against central
+//! differences.
 
 // `cfg(feature = "alloc")` and `cfg(feature = "mint_types")`: features this test crate does
 // not have, so it compiles as the crate does without them. The crate's `pub use
@@ -59,6 +65,7 @@ pub(crate) use num_traits::Float;
 // (off in this configuration: left out)
 
 #[rustfmt::skip]
+#[fwdad::derive_frule]
 pub(crate) fn as_f64(value: impl Float) -> f64 {
 	value.to_f64().expect("Value not representable in f64")
 }
@@ -909,6 +916,19 @@ mod checks {
     #[fwdad::derive_frule]
     fn cubic_from_zero(p: &[f64]) -> f64 {
         eased(&EaseInOutCubic, 0.0, p[0], p[1])
+    }
+
+    #[test]
+    fn as_f64_of_an_impl_float() {
+        // `as_f64(value: impl Float) -> f64`: the identity on `f64` and `f32` (widened).
+        for x in [0.25_f64, -3.5, 1e-300] {
+            let d = as_f64_frule(Dual::new(x, 1.0));
+            assert_eq!(d.primal.to_bits(), x.to_bits());
+            assert_eq!(d.tangent, 1.0);
+        }
+        let d = as_f64_frule(Dual::new(0.1_f32, 2.0_f32));
+        assert_eq!(d.primal, f64::from(0.1_f32));
+        assert_eq!(d.tangent, 2.0);
     }
 
     /// A motion through three easings: in with a quint, out with a sine, a bounce of a
