@@ -28,6 +28,9 @@ struct Module {
     plain: HashSet<String>,
     /// A glob import that could bring a rule of the same name.
     glob: bool,
+    /// `Trait::f` of each associated function (no `self`) of the module's traits, with
+    /// whether its declared result is `f64` or `f32`.
+    trait_fns: HashMap<String, bool>,
 }
 
 /// A file's modules, with the file's modification time when they were read.
@@ -84,6 +87,35 @@ pub fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
         return false;
     };
     !home.glob && !target.glob && target.plain.contains(&name)
+}
+
+/// Whether `Trait::f`, an associated function without `self` of a trait the annotated
+/// item's file declares (`trait FloatOps { fn sin(x: f64) -> f64; .. }`, a float backend
+/// a function reaches through its type parameter, `F::sin(x)`), is declared to return
+/// `f64` or `f32`: every trait of that name in the file says so.
+pub fn trait_fn_returns_float(trait_name: &str, f: &str) -> bool {
+    let Some(path) = FILE.with(|f| f.borrow().clone()) else {
+        return false;
+    };
+    let key = format!("{trait_name}::{f}");
+    let mut found = modules(&path)
+        .into_iter()
+        .filter_map(|m| m.trait_fns.get(&key).copied())
+        .peekable();
+    found.peek().is_some() && found.all(|float| float)
+}
+
+/// Whether a declared result is `f64` or `f32`.
+fn returns_float(output: &syn::ReturnType) -> bool {
+    match output {
+        syn::ReturnType::Type(_, ty) => match &**ty {
+            syn::Type::Path(p) => {
+                p.qself.is_none() && (p.path.is_ident("f64") || p.path.is_ident("f32"))
+            }
+            _ => false,
+        },
+        syn::ReturnType::Default => false,
+    }
 }
 
 fn modules(path: &Path) -> Vec<Module> {
@@ -213,6 +245,10 @@ fn walk(items: &[syn::Item], path: Vec<String>, names: &Names, out: &mut Vec<Mod
                 for it in &t.items {
                     if let syn::TraitItem::Fn(m) = it {
                         module.callers.insert(m.sig.ident.to_string());
+                        if m.sig.receiver().is_none() {
+                            let key = format!("{}::{}", t.ident, m.sig.ident);
+                            module.trait_fns.insert(key, returns_float(&m.sig.output));
+                        }
                     }
                 }
             }

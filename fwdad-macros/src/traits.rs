@@ -1618,18 +1618,20 @@ pub(crate) fn desugar_impl_trait(func: &syn::ItemFn) -> Option<syn::ItemFn> {
         fn visit_type_mut(&mut self, ty: &mut syn::Type) {
             if let syn::Type::ImplTrait(it) = ty {
                 // `coefficients: impl IntoIterator<Item = f64>` too: a type parameter
-                // generic over an iterator (`derive_frule::iter_type_params`).
-                let all_user =
-                    it.bounds.iter().all(|b| match b {
-                        syn::TypeParamBound::Trait(tb) => {
-                            is_user_trait(&tb.path)
-                                || tb.path.segments.last().is_some_and(|s| {
-                                    s.ident == "IntoIterator" || s.ident == "Iterator"
-                                })
-                        }
-                        syn::TypeParamBound::Lifetime(_) => true,
-                        _ => false,
-                    });
+                // generic over an iterator (`derive_frule::iter_type_params`); and `value:
+                // impl Float` (keyframe's `as_f64`), a float type parameter.
+                let all_user = it.bounds.iter().all(|b| match b {
+                    syn::TypeParamBound::Trait(tb) => {
+                        is_user_trait(&tb.path)
+                            || tb.path.segments.last().is_some_and(|s| {
+                                s.ident == "IntoIterator"
+                                    || s.ident == "Iterator"
+                                    || crate::callee::is_float_trait(&s.ident.to_string())
+                            })
+                    }
+                    syn::TypeParamBound::Lifetime(_) => true,
+                    _ => false,
+                });
                 let any_trait = it
                     .bounds
                     .iter()

@@ -134,6 +134,16 @@ pub fn lower_fn(
                 .map(|p| p.ident.to_string())
                 .collect()
         },
+        trait_bounds: crate::traits::trait_params(&item.sig.generics)
+            .into_iter()
+            .map(|(p, traits)| {
+                let names = traits
+                    .iter()
+                    .filter_map(|t| t.segments.last().map(|s| s.ident.to_string()))
+                    .collect();
+                (p.to_string(), names)
+            })
+            .collect(),
         // A parameter bounded by a trait of the user's (`M: Material`) is not a float.
         type_params: {
             let traits = crate::traits::trait_params(&item.sig.generics);
@@ -240,6 +250,9 @@ pub(crate) struct Lowerer<'d> {
     loops: Vec<LoopCtx>,
     /// The function's type parameters: floats, so `T::sqrt(x)` is the float method.
     type_params: Vec<String>,
+    /// The type parameters bounded by traits of the user's (`F: FloatOps`), with the
+    /// traits' names.
+    trait_bounds: Vec<(String, Vec<String>)>,
     /// The runtime's path (see [`lower_fn`]).
     rt: proc_macro2::TokenStream,
     /// Values the syntax says are of a user type (see `user_ops.rs`).

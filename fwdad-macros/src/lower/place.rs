@@ -626,6 +626,26 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `F::sin` of a type parameter `F` bounded by a trait of the user's whose associated
+    /// function `sin` (no `self`) the file declares to return `f64` or `f32` (spa's
+    /// `trait FloatOps { fn sin(x: f64) -> f64; .. }`, a float backend chosen by the type
+    /// parameter): its result is a float, not a value of the implementing type.
+    pub(crate) fn is_float_trait_fn(&self, path: &syn::Path) -> bool {
+        let [t, f] = match (path.leading_colon, path.segments.len()) {
+            (None, 2) => [&path.segments[0], &path.segments[1]],
+            _ => return false,
+        };
+        if !t.arguments.is_none() || !f.arguments.is_none() {
+            return false;
+        }
+        let (param, name) = (t.ident.to_string(), f.ident.to_string());
+        self.trait_bounds
+            .iter()
+            .filter(|(p, _)| *p == param)
+            .flat_map(|(_, traits)| traits)
+            .any(|tr| crate::plain_fns::trait_fn_returns_float(tr, &name))
+    }
+
     /// `T::from`, `T::from_f64`, `T::from_f32` of a type parameter `T` (a float): the
     /// conversions `num_traits` gives a float from another float.
     fn is_type_param_conversion(&self, path: &syn::Path) -> bool {
@@ -932,6 +952,7 @@ impl Lowerer<'_> {
         }
         let ty = match crate::callee::float_path_call(&p.path) {
             Some(_) => TypeHint::Float,
+            None if self.is_float_trait_fn(&p.path) => TypeHint::Float,
             None => TypeHint::Unknown,
         };
         Some(self.push(

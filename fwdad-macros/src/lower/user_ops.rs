@@ -210,8 +210,10 @@ impl Lowerer<'_> {
                 ..
             } => Some(UserShape::Value),
             // `Vec3::new(..)`, `Vec3::zero()`: a guess (see the module doc).
+            // Not `F::sin(x)` of a float backend's trait, declared to return a float.
             InstKind::Call { func, .. } if func.segments.len() >= 2 => {
-                self.owner_is_user_type(func).then_some(UserShape::Value)
+                (self.owner_is_user_type(func) && self.func.values[result].ty != TypeHint::Float)
+                    .then_some(UserShape::Value)
             }
             _ => None,
         };
