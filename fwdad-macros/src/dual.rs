@@ -613,7 +613,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
             // A struct the files show without `#[derive(Differentiable)]`: rustc would
             // report the missing tangent struct (`P2Tangent`) by name first.
             InstKind::Struct { path, .. } if data.results.first().is_some_and(is) => {
-                if let Some(file) = crate::plain_fns::not_differentiable(path) {
+                if let Some(file) =
+                    crate::plain_fns::not_differentiable(&func.name.to_string(), path)
+                {
                     let name = quote::ToTokens::to_token_stream(path).to_string();
                     let at = file.map(|f| format!(" in {f}")).unwrap_or_default();
                     diag.error_spanned(

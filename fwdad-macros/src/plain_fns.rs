@@ -272,8 +272,10 @@ fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
 /// declared without `#[derive(Differentiable)]`, when the files show it for certain: one
 /// struct of that name in the annotated item's file, or one the file's modules import by
 /// name, with no other item of that name, no `impl Differentiable` for it, and no tangent
-/// struct (`P2Tangent`) written by hand. The file is given when it is another one.
-pub fn not_differentiable(path: &syn::Path) -> Option<Option<String>> {
+/// struct (`P2Tangent`) written by hand, nor a glob import in the module of `caller` (the
+/// function whose body builds it), which could bring one. The file is given when it is
+/// another one.
+pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<String>> {
     let [seg] = path.segments.iter().collect::<Vec<_>>()[..] else {
         return None;
     };
@@ -284,7 +286,11 @@ pub fn not_differentiable(path: &syn::Path) -> Option<Option<String>> {
     let here = source::source_file()?;
     let file = source::parse(&here)?;
     let tangent = format!("{name}Tangent");
-    if file.names.others.contains(&tangent) {
+    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
+    let (Some(home), None) = (holding.next(), holding.next()) else {
+        return None;
+    };
+    if file.names.others.contains(&tangent) || home.foreign_glob {
         return None;
     }
     let mut deps = Reading::default();

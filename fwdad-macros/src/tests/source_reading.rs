@@ -122,15 +122,17 @@ fn functions_of_other_files_and_crates() {
 fn structs_without_the_derive() {
     let lib = write_crate("structs");
     crate::source::with_source_file(Some(lib), || {
-        assert_eq!(not_differentiable(&path("P2")), Some(None));
+        assert_eq!(not_differentiable("energy", &path("P2")), Some(None));
         assert_eq!(
-            not_differentiable(&path("P3")),
+            not_differentiable("energy", &path("P3")),
             Some(Some("src/shapes.rs".to_string()))
         );
-        assert_eq!(not_differentiable(&path("Q2")), None);
-        assert_eq!(not_differentiable(&path("R2")), None);
-        assert_eq!(not_differentiable(&path("Absent")), None);
-        assert_eq!(not_differentiable(&path("shapes::P3")), None);
+        assert_eq!(not_differentiable("energy", &path("Q2")), None);
+        assert_eq!(not_differentiable("energy", &path("R2")), None);
+        assert_eq!(not_differentiable("energy", &path("Absent")), None);
+        assert_eq!(not_differentiable("energy", &path("shapes::P3")), None);
+        // Not built in a function of the file.
+        assert_eq!(not_differentiable("elsewhere", &path("P2")), None);
     });
 }
 
