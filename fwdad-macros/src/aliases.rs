@@ -1,15 +1,15 @@
 //! `#[derive_frule(alias(State = SVector<f64, 3>))]`: the user's type aliases of library
 //! types, replaced by what they stand for in the function the passes see (the primal keeps
 //! the user's names). Library types are recognised by their names (`libtypes`), which an
-//! alias hides. The `type` items the macro can see are read from the source: the
-//! function's own file, and the module files its `use` items name (`use crate::types::M3;`,
-//! `use super::Real;`), found the way rustc finds them (`mod types;` is `types.rs` or
-//! `types/mod.rs` beside the parent module's file).
+//! alias hides. The `type` items the macro can see are read from the source (`source`'s
+//! one reading of each file): the function's own file, and the module files its `use`
+//! items name (`use crate::types::M3;`, `use super::Real;`), found the way rustc finds them
+//! (`mod types;` is `types.rs` or `types/mod.rs` beside the parent module's file).
 
+use crate::source::{self, items_of, resolve, Module, Reading};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::time::SystemTime;
 use syn::visit_mut::VisitMut;
 
@@ -18,15 +18,6 @@ type Aliases = Vec<(String, String)>;
 
 /// The files an answer was read from, with their modification times.
 type Deps = Vec<(PathBuf, Option<SystemTime>)>;
-
-/// One reading of the aliases a file sees: the files parsed for it, and their times. The
-/// parsed files live no longer than the expansion: their tokens belong to it (a
-/// `proc_macro` token kept across expansions is a use-after-free in the compiler).
-#[derive(Default)]
-struct Reading {
-    deps: Deps,
-    files: HashMap<PathBuf, Option<Rc<syn::File>>>,
-}
 
 thread_local! {
     /// The type aliases of the source file being expanded (set by the entry point for one
@@ -41,17 +32,10 @@ thread_local! {
     static IMPORTS: RefCell<Imports> = const { RefCell::new(Vec::new()) };
     /// The array fields of the source file being expanded (see [`source_array_field`]).
     static ARRAY_FIELDS: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
-    /// Each file's array fields, with the file's modification time.
     /// The fields of the source file being expanded declared with one type that names no
     /// type parameter (see [`source_field_type`]).
     static FIELD_TYPES: RefCell<Aliases> = const { RefCell::new(Vec::new()) };
-    /// Each file's array fields and field types, with the file's modification time.
-    static FILE_FIELDS: RefCell<HashMap<PathBuf, (Option<SystemTime>, FileFields)>> =
-        RefCell::new(HashMap::new());
 }
-
-/// A file's array fields and its fields' types (see `file_array_fields`).
-type FileFields = (Aliases, Aliases);
 
 /// A type of the crate imported alone by name (`use crate::geometry::Vec3;`), as local
 /// name and the path of its `#[derive(Differentiable)]` twin (`crate::geometry::Vec3Tangent`)
@@ -61,90 +45,6 @@ type Imports = Vec<(String, Vec<String>)>;
 /// What the macro reads of a source file: its aliases, its functions' result types (as
 /// aliases: name and type) and its imported types' tangent paths.
 type FileReading = (Aliases, Aliases, Imports);
-
-/// The fields of the structs and enum variants declared in the file at `path` (any module
-/// of it) whose name is declared with one type only, as name and type text: the array
-/// ones (`q: [f64; 4]` and no other `q`, generic or not), and all whose type names no
-/// type parameter of its item (`v: V3`, not `x: T`).
-fn file_array_fields(path: &Path) -> FileFields {
-    let time = modified(path);
-    let cached = FILE_FIELDS.with(|f| {
-        f.borrow()
-            .get(path)
-            .filter(|(t, _)| t.is_some() && *t == time)
-            .map(|(_, a)| a.clone())
-    });
-    if let Some(a) = cached {
-        return a;
-    }
-    #[derive(Default)]
-    struct Fields {
-        arrays: HashMap<String, Option<String>>,
-        types: HashMap<String, Option<String>>,
-        generics: Vec<String>,
-    }
-    fn note(map: &mut HashMap<String, Option<String>>, name: String, text: Option<String>) {
-        map.entry(name)
-            .and_modify(|t| {
-                if *t != text {
-                    *t = None;
-                }
-            })
-            .or_insert(text);
-    }
-    impl Fields {
-        fn within(&mut self, generics: &syn::Generics, visit: impl FnOnce(&mut Self)) {
-            let outer = self.generics.len();
-            self.generics
-                .extend(generics.type_params().map(|p| p.ident.to_string()));
-            visit(self);
-            self.generics.truncate(outer);
-        }
-    }
-    impl<'ast> syn::visit::Visit<'ast> for Fields {
-        fn visit_item_struct(&mut self, i: &'ast syn::ItemStruct) {
-            self.within(&i.generics, |f| syn::visit::visit_item_struct(f, i));
-        }
-        fn visit_item_enum(&mut self, i: &'ast syn::ItemEnum) {
-            self.within(&i.generics, |f| syn::visit::visit_item_enum(f, i));
-        }
-        fn visit_field(&mut self, f: &'ast syn::Field) {
-            let Some(name) = &f.ident else {
-                return;
-            };
-            let ty = &f.ty;
-            let text = quote::quote!(#ty).to_string();
-            let generic = text
-                .split(|c: char| !c.is_alphanumeric() && c != '_')
-                .any(|w| self.generics.iter().any(|g| g == w));
-            let array = matches!(ty, syn::Type::Array(_)).then(|| text.clone());
-            note(&mut self.arrays, name.to_string(), array);
-            note(
-                &mut self.types,
-                name.to_string(),
-                (!generic).then_some(text),
-            );
-        }
-    }
-    let mut fields = Fields::default();
-    if let Some(file) = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| syn::parse_file(&text).ok())
-    {
-        syn::visit::Visit::visit_file(&mut fields, &file);
-    }
-    let known = |map: HashMap<String, Option<String>>| {
-        let mut out: Aliases = map.into_iter().filter_map(|(n, t)| Some((n, t?))).collect();
-        out.sort();
-        out
-    };
-    let out = (known(fields.arrays), known(fields.types));
-    FILE_FIELDS.with(|f| {
-        f.borrow_mut()
-            .insert(path.to_path_buf(), (time, out.clone()))
-    });
-    out
-}
 
 /// The written type of the source file's struct field `name` when every field of that
 /// name in the file is of one array type (`q: [f64; 4]`): `self.q.map(|v| ..)` is then
@@ -179,201 +79,6 @@ pub fn source_field_type(name: &str) -> Option<syn::Type> {
     syn::parse_str(&aliased.unwrap_or(text)).ok()
 }
 
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
-}
-
-/// The file at `path` parsed (`None` when it cannot be read or parsed), noted in the
-/// reading's files.
-fn parsed(path: &Path, deps: &mut Reading) -> Option<Rc<syn::File>> {
-    if let Some(file) = deps.files.get(path) {
-        return file.clone();
-    }
-    deps.deps.push((path.to_path_buf(), modified(path)));
-    let file = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| syn::parse_file(&text).ok())
-        .map(Rc::new);
-    deps.files.insert(path.to_path_buf(), file.clone());
-    file
-}
-
-/// A module: the file that holds it, the inline modules leading to it inside that file,
-/// and the directory in which its `mod name;` items find their files.
-#[derive(Clone, PartialEq, Debug)]
-struct Module {
-    file: PathBuf,
-    inline: Vec<String>,
-    dir: PathBuf,
-}
-
-/// Where cargo keeps crate roots other than `src/lib.rs` and `src/main.rs`: each file
-/// directly in them is a crate (`tests/foo.rs`).
-fn is_roots_dir(dir: &Path) -> bool {
-    let Some(manifest) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
-        return false;
-    };
-    let canon = |p: &Path| std::fs::canonicalize(p).ok();
-    let dir = canon(dir);
-    dir.is_some()
-        && [
-            manifest.join("tests"),
-            manifest.join("examples"),
-            manifest.join("benches"),
-            manifest.join("src").join("bin"),
-        ]
-        .iter()
-        .any(|d| canon(d) == dir)
-}
-
-fn is_crate_root(file: &Path) -> bool {
-    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name == "lib.rs" || name == "main.rs" || file.parent().is_some_and(is_roots_dir)
-}
-
-/// The module a whole file is.
-fn file_module(file: &Path) -> Module {
-    let parent = file.parent().unwrap_or(Path::new("")).to_path_buf();
-    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let dir = if name == "mod.rs" || is_crate_root(file) {
-        parent
-    } else {
-        parent.join(file.file_stem().unwrap_or_default())
-    };
-    Module {
-        file: file.to_path_buf(),
-        inline: Vec::new(),
-        dir,
-    }
-}
-
-/// The items of `module`.
-fn items_of(module: &Module, deps: &mut Reading) -> Option<Vec<syn::Item>> {
-    let file = parsed(&module.file, deps)?;
-    let mut items = &file.items;
-    for name in &module.inline {
-        items = items.iter().find_map(|item| match item {
-            syn::Item::Mod(m) if m.ident == name => m.content.as_ref().map(|(_, i)| i),
-            _ => None,
-        })?;
-    }
-    Some(items.clone())
-}
-
-/// The module that declares `module`; `None` for a crate root, and for a module file
-/// whose crate root the directory does not tell (`tests/common/mod.rs` serves every test
-/// crate: then the crate being compiled, `tests/<crate>.rs`, is taken).
-fn parent(module: &Module) -> Option<Module> {
-    if let Some((_, outer)) = module.inline.split_last() {
-        return Some(Module {
-            file: module.file.clone(),
-            inline: outer.to_vec(),
-            dir: module.dir.parent()?.to_path_buf(),
-        });
-    }
-    if is_crate_root(&module.file) {
-        return None;
-    }
-    let dir = module.dir.parent()?.to_path_buf();
-    let sibling = dir.with_extension("rs");
-    let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_default();
-    let candidates = [
-        dir.join("mod.rs"),
-        sibling,
-        dir.join(format!("{krate}.rs")),
-        dir.join(format!("{}.rs", krate.replace('_', "-"))),
-        dir.join("lib.rs"),
-        dir.join("main.rs"),
-    ];
-    let file = candidates.into_iter().find(|f| f.is_file())?;
-    Some(Module {
-        file,
-        inline: Vec::new(),
-        dir,
-    })
-}
-
-/// The child module `name` of `module`, declared there (`mod name { .. }` or `mod name;`
-/// with its file beside). A `#[path]` on the declaration is not followed.
-fn child(module: &Module, name: &str, deps: &mut Reading) -> Option<Module> {
-    let items = items_of(module, deps)?;
-    let decl = items.iter().find_map(|item| match item {
-        syn::Item::Mod(m) if m.ident == name => Some(m),
-        _ => None,
-    })?;
-    let dir = module.dir.join(name);
-    if decl.content.is_some() {
-        let mut inline = module.inline.clone();
-        inline.push(name.to_string());
-        return Some(Module {
-            file: module.file.clone(),
-            inline,
-            dir,
-        });
-    }
-    if decl.attrs.iter().any(|a| a.path().is_ident("path")) {
-        return None;
-    }
-    let file = [module.dir.join(format!("{name}.rs")), dir.join("mod.rs")]
-        .into_iter()
-        .find(|f| f.is_file())?;
-    Some(Module {
-        file,
-        inline: Vec::new(),
-        dir,
-    })
-}
-
-/// The module a `use` path's prefix names, from `module` (`crate::a::b`, `super::super`,
-/// `self::a`, a child `a::b`); `None` for another crate's path.
-fn resolve(module: &Module, prefix: &[String], deps: &mut Reading) -> Option<Module> {
-    let mut at = module.clone();
-    for (i, seg) in prefix.iter().enumerate() {
-        at = match seg.as_str() {
-            "crate" if i == 0 => {
-                let mut m = at;
-                while !(m.inline.is_empty() && is_crate_root(&m.file)) {
-                    m = parent(&m)?;
-                }
-                m
-            }
-            "self" if i == 0 => at,
-            "super" => parent(&at)?,
-            name => child(&at, name, deps)?,
-        };
-    }
-    Some(at)
-}
-
-/// Collects the imports of a `use` tree: (prefix, name, local name) and glob prefixes.
-fn use_tree(
-    tree: &syn::UseTree,
-    prefix: &mut Vec<String>,
-    named: &mut Vec<(Vec<String>, String, String)>,
-    globs: &mut Vec<Vec<String>>,
-) {
-    match tree {
-        syn::UseTree::Path(p) => {
-            prefix.push(p.ident.to_string());
-            use_tree(&p.tree, prefix, named, globs);
-            prefix.pop();
-        }
-        syn::UseTree::Name(n) if n.ident != "self" => {
-            named.push((prefix.clone(), n.ident.to_string(), n.ident.to_string()))
-        }
-        syn::UseTree::Rename(r) if r.ident != "self" => {
-            named.push((prefix.clone(), r.ident.to_string(), r.rename.to_string()))
-        }
-        syn::UseTree::Glob(_) => globs.push(prefix.clone()),
-        syn::UseTree::Group(g) => {
-            for t in &g.items {
-                use_tree(t, prefix, named, globs);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The non-generic aliases visible in `module`, written out: its own `type` items and
 /// those its `use` items import from modules of the crate (a glob's only where no item or
 /// named import takes the name), leaving out names defined twice (`#[cfg]`-chosen
@@ -387,19 +92,10 @@ fn visible(module: &Module, deps: &mut Reading, seen: &mut Vec<Module>) -> Alias
         seen.pop();
         return Vec::new();
     };
-    let mut own: Aliases = Vec::new();
-    let mut named = Vec::new();
-    let mut globs = Vec::new();
-    for item in &items {
-        match item {
-            syn::Item::Type(t) if t.generics.params.is_empty() => {
-                let ty = &t.ty;
-                own.push((t.ident.to_string(), quote::quote!(#ty).to_string()));
-            }
-            syn::Item::Use(u) => use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs),
-            _ => {}
-        }
-    }
+    let mut own: Aliases = items.aliases.clone();
+    let named = items.named.clone();
+    let globs = items.globs.clone();
+    drop(items);
     for (prefix, name, local) in named {
         if let Some(target) = resolve(module, &prefix, deps) {
             let theirs = visible(&target, deps, seen);
@@ -467,33 +163,6 @@ fn expand(aliases: Aliases) -> Aliases {
         .collect()
 }
 
-/// Every module a file holds: the file's and its inline modules', at any depth.
-fn modules_of(file: &Path, deps: &mut Reading) -> Vec<Module> {
-    fn walk(module: Module, items: &[syn::Item], out: &mut Vec<Module>) {
-        for item in items {
-            if let syn::Item::Mod(m) = item {
-                if let Some((_, inner)) = &m.content {
-                    let name = m.ident.to_string();
-                    let mut inline = module.inline.clone();
-                    inline.push(name.clone());
-                    let sub = Module {
-                        file: module.file.clone(),
-                        inline,
-                        dir: module.dir.join(&name),
-                    };
-                    walk(sub, inner, out);
-                }
-            }
-        }
-        out.push(module);
-    }
-    let mut out = Vec::new();
-    if let Some(f) = parsed(file, deps) {
-        walk(file_module(file), &f.items, &mut out);
-    }
-    out
-}
-
 /// The aliases visible in the file at `path` (in any of its modules: the macro does not
 /// know which one the function is in), leaving out names given two types. Empty when the
 /// file cannot be read or parsed.
@@ -501,7 +170,10 @@ fn file_aliases(path: &Path) -> FileReading {
     let cached = FILES.with(|f| {
         f.borrow()
             .get(path)
-            .filter(|(deps, _)| deps.iter().all(|(p, t)| t.is_some() && modified(p) == *t))
+            .filter(|(deps, _)| {
+                deps.iter()
+                    .all(|(p, t)| t.is_some() && source::modified(p) == *t)
+            })
             .map(|(_, r)| r.clone())
     });
     if let Some(r) = cached {
@@ -510,11 +182,13 @@ fn file_aliases(path: &Path) -> FileReading {
     let mut reading = Reading::default();
     let mut all = Vec::new();
     let mut returns = Vec::new();
-    let modules = modules_of(path, &mut reading);
+    let modules = source::modules_of(path, &mut reading);
     for module in &modules {
         all.extend(visible(module, &mut reading, &mut Vec::new()));
         if let Some(items) = items_of(module, &mut reading) {
-            returns.extend(items.iter().filter_map(plain_return));
+            returns.extend(
+                (items.fns.iter()).filter_map(|f| Some((f.name.clone(), f.result.clone()?))),
+            );
         }
     }
     let all = once(all);
@@ -526,28 +200,6 @@ fn file_aliases(path: &Path) -> FileReading {
             .insert(path.to_path_buf(), (reading.deps, read.clone()))
     });
     read
-}
-
-/// A free function's name and written result type, when it has no type or const
-/// parameters (whose names would mean nothing in a caller) and its result names no
-/// `Self` or `impl Trait`.
-fn plain_return(item: &syn::Item) -> Option<(String, String)> {
-    let syn::Item::Fn(f) = item else { return None };
-    let generic = f
-        .sig
-        .generics
-        .params
-        .iter()
-        .any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
-    let syn::ReturnType::Type(_, ty) = &f.sig.output else {
-        return None;
-    };
-    let text = quote::quote!(#ty).to_string();
-    let opaque = matches!(**ty, syn::Type::ImplTrait(_))
-        || text
-            .split_whitespace()
-            .any(|t| t == "Self" || t == "'_" || t.starts_with('\''));
-    (!generic && !opaque).then(|| (f.sig.ident.to_string(), text))
 }
 
 /// The result type written for the free function `name` of the source file (any module of
@@ -569,60 +221,8 @@ pub fn file_return_type(name: &str) -> Option<syn::Type> {
 }
 
 /// Whether `items` define a struct or enum `name`.
-fn defines(items: &[syn::Item], name: &str) -> bool {
-    items.iter().any(|item| match item {
-        syn::Item::Struct(s) => s.ident == name,
-        syn::Item::Enum(e) => e.ident == name,
-        _ => false,
-    })
-}
-
-/// The module defining the struct or enum `name` that the `use` path `prefix::name`,
-/// written in `from`, leads to, through up to four re-exports (`pub use geometry::Vec3;` or
-/// `pub use geometry::*;` at the crate root), and the type's own name there.
-fn definition(
-    from: &Module,
-    prefix: &[String],
-    name: &str,
-    deps: &mut Reading,
-    depth: usize,
-) -> Option<(Module, String)> {
-    let target = resolve(from, prefix, deps)?;
-    let items = items_of(&target, deps)?;
-    if defines(&items, name) {
-        return Some((target, name.to_string()));
-    }
-    if depth == 0 {
-        return None;
-    }
-    let (mut named, mut globs) = (Vec::new(), Vec::new());
-    for item in &items {
-        if let syn::Item::Use(u) = item {
-            use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs);
-        }
-    }
-    if let Some((inner, original, _)) = named.into_iter().find(|(_, _, local)| local == name) {
-        return definition(&target, &inner, &original, deps, depth - 1);
-    }
-    // A glob re-export (`pub use crate::geometry::*;`).
-    globs
-        .iter()
-        .find_map(|glob| definition(&target, glob, name, deps, depth - 1))
-}
-
-/// The path of `module` from the crate root (`crate::geometry::shapes`); `None` where
-/// the files do not tell it.
-fn crate_path(module: &Module) -> Option<Vec<String>> {
-    if module.inline.is_empty() && is_crate_root(&module.file) {
-        return Some(vec!["crate".to_string()]);
-    }
-    let name = match module.inline.last() {
-        Some(inline) => inline.clone(),
-        None => module.dir.file_name()?.to_str()?.to_string(),
-    };
-    let mut path = crate_path(&parent(module)?)?;
-    path.push(name);
-    Some(path)
+fn defines(items: &source::Items, name: &str) -> bool {
+    items.structs.iter().any(|s| s.name == name) || items.enums.iter().any(|e| e == name)
 }
 
 /// The types of the crate the file's modules import alone by name, with the paths of
@@ -636,20 +236,18 @@ fn file_imports(modules: &[Module], deps: &mut Reading) -> Imports {
         let Some(items) = items_of(module, deps) else {
             continue;
         };
-        let (mut named, mut globs) = (Vec::new(), Vec::new());
-        for item in &items {
-            match item {
-                syn::Item::Use(u) => use_tree(&u.tree, &mut Vec::new(), &mut named, &mut globs),
-                syn::Item::Struct(s) => defined.push((s.ident.to_string(), module.clone())),
-                syn::Item::Enum(e) => defined.push((e.ident.to_string(), module.clone())),
-                _ => {}
-            }
-        }
+        let named = items.named.clone();
+        let names = (items.structs.iter().map(|s| &s.name)).chain(&items.enums);
+        defined.extend(names.map(|n| (n.clone(), module.clone())));
+        drop(items);
         for (prefix, name, local) in named {
             if prefix.is_empty() || !name.starts_with(|c: char| c.is_ascii_uppercase()) {
                 continue;
             }
-            found.push((local, definition(module, &prefix, &name, deps, 4)));
+            found.push((
+                local,
+                source::definition(module, &prefix, &name, deps, 4, &defines),
+            ));
         }
     }
     let mut out: Imports = Vec::new();
@@ -668,7 +266,7 @@ fn file_imports(modules: &[Module], deps: &mut Reading) -> Imports {
         if other || out.iter().any(|(l, _)| l == local) {
             continue;
         }
-        if let Some(mut path) = crate_path(module) {
+        if let Some(mut path) = source::crate_path(module) {
             path.push(format!("{name}Tangent"));
             out.push((local.clone(), path));
         }
@@ -694,7 +292,9 @@ pub fn imported_tangent(local: &syn::Ident) -> Option<Vec<String>> {
 /// were written out, as `alias(..)` does.
 pub fn with_source_aliases<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
     let (aliases, returns, imports) = file.as_deref().map(file_aliases).unwrap_or_default();
-    let (fields, types) = file.as_deref().map(file_array_fields).unwrap_or_default();
+    let (fields, types) = (file.as_deref().and_then(source::parse))
+        .map(|p| (p.array_fields.clone(), p.field_types.clone()))
+        .unwrap_or_default();
     let previous = SOURCE.with(|s| std::mem::replace(&mut *s.borrow_mut(), aliases));
     let previous_returns =
         SOURCE_RETURNS.with(|s| std::mem::replace(&mut *s.borrow_mut(), returns));

@@ -610,6 +610,20 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     );
                 }
             }
+            // A struct the files show without `#[derive(Differentiable)]`: rustc would
+            // report the missing tangent struct (`P2Tangent`) by name first.
+            InstKind::Struct { path, .. } if data.results.first().is_some_and(is) => {
+                if let Some(file) =
+                    crate::plain_fns::not_differentiable(&func.name.to_string(), path)
+                {
+                    let name = quote::ToTokens::to_token_stream(path).to_string();
+                    let at = file.map(|f| format!(" in {f}")).unwrap_or_default();
+                    diag.error_spanned(
+                        path,
+                        format!("`{name}` needs `#[derive(Differentiable)]` (on `struct {name}`{at}): it is built here from values that depend on the differentiated inputs, and its derivative is a `{name}Tangent` that the derive generates; or pass its `f64` fields as separate values"),
+                    );
+                }
+            }
             // A trait object is constant data (its type's rule runs on constant fields): an
             // unsizing cast would drop the value's tangent.
             InstKind::Cast { arg, ty } if is(arg) && crate::callee::is_user_trait_object(ty) => {
@@ -651,18 +665,24 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                             "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs: a boxed value, and a trait object made from it (`Box<dyn Trait>`), would lose its derivative; use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the boxes from constants",
                         );
                     }
-                    // A plain function of this module, seen in the source file: rustc would
+                    // A function without a rule, seen in the source files: rustc would
                     // report the missing rule as a failed name lookup of the rule's type.
-                    PathCallee::Function
-                        if crate::plain_fns::is_plain_fn(&func.name.to_string(), path) =>
-                    {
+                    PathCallee::Function => {
+                        use crate::plain_fns::Missing;
+                        let Some(missing) =
+                            crate::plain_fns::missing_rule(&func.name.to_string(), path)
+                        else {
+                            continue;
+                        };
                         let written = quote::ToTokens::to_token_stream(path)
                             .to_string()
                             .replace(' ', "");
-                        diag.error_spanned(
-                            path,
-                            format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
-                        );
+                        let msg = match missing {
+                            Missing::Here => format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
+                            Missing::InFile { name, file } => format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {name}` in {file} (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
+                            Missing::OtherCrate(krate) => format!("`{written}` is a function of the crate `{krate}`, which has no forward rules, and it is called here with values that depend on the differentiated inputs: wrap it in a function of your own with `#[primitive]` (which calls `{written}` for the value and gives its derivative), or with `#[non_differentiable]` if its result carries no derivative"),
+                        };
+                        diag.error_spanned(path, msg);
                     }
                     // An error's payload is built on primals.
                     PathCallee::Ctor if !data.results.first().is_some_and(is) => {}
@@ -678,7 +698,6 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     | PathCallee::RangeElem
                     | PathCallee::Undef
                     | PathCallee::Assoc
-                    | PathCallee::Function
                     | PathCallee::UserOp(_)
                     | PathCallee::FnValue
                     | PathCallee::Closure

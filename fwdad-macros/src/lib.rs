@@ -31,6 +31,7 @@ mod primitive;
 mod reductions;
 mod register;
 mod simplify;
+mod source;
 mod splice;
 mod traits;
 mod types;
@@ -59,7 +60,7 @@ use proc_macro::TokenStream;
 pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
     let file = proc_macro::Span::call_site().local_file();
     let expand = || derive_frule::expand(args.into(), item.into());
-    plain_fns::with_source_file(file.clone(), || aliases::with_source_aliases(file, expand)).into()
+    source::with_source_file(file.clone(), || aliases::with_source_aliases(file, expand)).into()
 }
 
 /// Registers a hand-written forward rule for a function whose body must not be

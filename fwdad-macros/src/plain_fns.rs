@@ -1,67 +1,260 @@
-//! Plain functions of the annotated item's own module, read from its source file: a call
-//! of one in a derived body has no rule (a derived function's rule is found through the
-//! unit struct `#[derive_frule]` defines beside it), and rustc's own error for that is a
-//! name lookup's ("expected struct, variant or union type, found function"). With the
-//! function seen in the source, the macro says at the call which function to annotate.
+//! Functions without rules, read from the source files (`source`): a call of one in a
+//! derived body has no rule (a derived function's rule is found through the unit struct
+//! `#[derive_frule]` defines beside it), and rustc's own error for that is a name lookup's
+//! ("expected struct, variant or union type, found function"). With the function seen in
+//! the source, the macro says at the call which function to annotate.
 //!
-//! Only what the file shows for certain counts: a module-level `fn` (of the annotated
-//! function's module, or of an inline module inside it called by path) with no attribute that
+//! Only what the files show for certain counts: a module-level `fn` with no attribute that
 //! could give it a rule (`#[derive_frule]`, `#[primitive]`, `#[non_differentiable]`, a
 //! `cfg_attr`, any attribute not known to be inert), whose name no other item or `use` of
-//! the file defines, in the one module that holds the annotated function, a module without
-//! glob imports (other than a `prelude`), which could bring the name's rule from elsewhere.
+//! its file defines, either
+//! * of the annotated function's module, or of an inline module inside it called by path,
+//!   when that module (the one module of the file that holds the annotated function) has no
+//!   glob imports (other than a `prelude`), which could bring the name's rule from
+//!   elsewhere; or
+//! * of another module of the crate the call's path leads to through `mod` items and
+//!   `use` items the files show (`physics::plain(x)` after `mod physics;`,
+//!   `plain(x)` after `use crate::physics::plain;`, `crate::a::b::f(x)`, `super::f(x)`).
+//!
+//! A call into another crate whose rules cannot exist is said so too: `std`, `core` and
+//! `alloc`, and a dependency that does not depend on fwdad (read from `Cargo.lock`), by a
+//! path whose first segment nothing of the file defines or imports.
 
+use crate::source::{self, Items, Reading};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
-use syn::visit::Visit;
 
-/// One module of the file: the functions and methods it defines, and its plain functions.
-#[derive(Default, Clone)]
-struct Module {
-    /// The inline modules leading to it in the file (empty for the file's own).
-    path: Vec<String>,
-    /// Names of the module's `fn` items and of the methods of its `impl` blocks.
-    callers: HashSet<String>,
-    /// Its `fn` items without rules, named by no other item of the file.
-    plain: HashSet<String>,
-    /// A glob import that could bring a rule of the same name.
-    glob: bool,
-    /// `Trait::f` of each associated function (no `self`) of the module's traits, with
-    /// whether its declared result is `f64` or `f32`.
-    trait_fns: HashMap<String, bool>,
+/// Where a function called without a rule is, as far as the files tell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Missing {
+    /// A plain function of the annotated function's module (or an inline module inside).
+    Here,
+    /// A plain function of another module of the crate: its name there, and the file that
+    /// holds it (relative to the package's directory where it is inside it).
+    InFile { name: String, file: String },
+    /// A function of another crate, named, that has no rules.
+    OtherCrate(String),
 }
 
-/// A file's modules, with the file's modification time when they were read.
-type Reading = (Option<SystemTime>, Vec<Module>);
+/// Where `callee`, called with values that depend on the differentiated inputs in the
+/// body of `caller`, is a function without a rule, when the files show it for certain.
+pub fn missing_rule(caller: &str, callee: &syn::Path) -> Option<Missing> {
+    if is_plain_fn(caller, callee) {
+        return Some(Missing::Here);
+    }
+    if callee.segments.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let path = source::source_file()?;
+    let file = source::parse(&path)?;
+    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
+    let (Some(home), None) = (holding.next(), holding.next()) else {
+        return None;
+    };
+    let segs: Vec<String> = callee
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    if callee.leading_colon.is_some() {
+        let krate = segs.first()?;
+        return (segs.len() >= 2 && without_rules(krate))
+            .then(|| Missing::OtherCrate(krate.clone()));
+    }
+    let mut deps = Reading::default();
+    let at = source::modules_of(&path, &mut deps)
+        .into_iter()
+        .find(|m| m.inline == home.path)?;
+    // The path with a `use`d first segment written out (`plain` after `use
+    // crate::physics::plain;`, `physics::plain` after `use crate::physics;`).
+    let first = segs.first()?;
+    let mut imports = home.named.iter().filter(|(_, _, local)| local == first);
+    let full: Vec<String> = match (imports.next(), imports.next()) {
+        // No `fn` of that name anywhere in the file (one in the derived body would be
+        // called instead, and gets its rule by itself).
+        (Some((prefix, name, _)), None)
+            if !defined_in(home, first) && !file.names.fns.contains_key(first) =>
+        {
+            let mut full = prefix.clone();
+            full.push(name.clone());
+            full.extend(segs.iter().skip(1).cloned());
+            full
+        }
+        (None, _) if segs.len() >= 2 => segs.clone(),
+        _ => return None,
+    };
+    let (last, prefix) = full.split_last()?;
+    let head = prefix.first()?;
+    let of_crate = matches!(head.as_str(), "crate" | "self" | "super")
+        || home.mods.iter().any(|m| &m.name == head);
+    if !of_crate {
+        // Another crate's path: its first segment names nothing of the file, and no glob
+        // import could bring a module of that name.
+        let named = file.names.others.contains(head) || file.names.fns.contains_key(head);
+        return (!named && !home.foreign_glob && without_rules(head))
+            .then(|| Missing::OtherCrate(head.clone()));
+    }
+    let has_fn = |items: &Items, name: &str| items.fns.iter().any(|f| f.name == name);
+    let (module, name) = source::definition(&at, prefix, last, &mut deps, 4, &has_fn)?;
+    let items = source::items_of(&module, &mut deps)?;
+    let plain =
+        (items.fns.iter()).any(|f| f.name == name && f.inert) && items.file_names().one_fn(&name);
+    plain.then(|| Missing::InFile {
+        file: shown(&module.file),
+        name,
+    })
+}
+
+/// Whether `Trait::f`, an associated function without `self` of a trait the annotated
+/// item's file declares (`trait FloatOps { fn sin(x: f64) -> f64; .. }`, a float backend
+/// a function reaches through its type parameter, `F::sin(x)`), is declared to return
+/// `f64` or `f32`: every trait of that name in the file says so.
+pub fn trait_fn_returns_float(trait_name: &str, f: &str) -> bool {
+    let Some(file) = source::source_file().and_then(|p| source::parse(&p)) else {
+        return false;
+    };
+    let key = format!("{trait_name}::{f}");
+    let mut found = (file.modules.iter())
+        .filter_map(|m| m.trait_fns.get(&key).copied())
+        .peekable();
+    found.peek().is_some() && found.all(|float| float)
+}
+
+/// Whether `home` defines an item named `name` (which a `use` of that name would clash
+/// with).
+fn defined_in(home: &Items, name: &str) -> bool {
+    home.fns.iter().any(|f| f.name == name)
+        || home.structs.iter().any(|s| s.name == name)
+        || home.enums.iter().any(|e| e == name)
+        || home.mods.iter().any(|m| m.name == name)
+}
+
+/// `file` as the user knows it: relative to the directory of the package that holds it
+/// (`src/physics.rs`), the nearest one above it with a `Cargo.toml`.
+fn shown(file: &Path) -> String {
+    let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let package = file
+        .ancestors()
+        .skip(1)
+        .find(|d| d.join("Cargo.toml").is_file());
+    let relative = package.and_then(|p| file.strip_prefix(p).ok());
+    relative.unwrap_or(&file).display().to_string()
+}
 
 thread_local! {
-    /// The file of the annotated item (set by the entry point for one expansion).
-    static FILE: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
-    /// Each file's modules, with the file's modification time.
-    static CACHE: RefCell<HashMap<PathBuf, Reading>> = RefCell::new(HashMap::new());
+    /// Each lock file read: its packages' names and the names they depend on.
+    static LOCKS: RefCell<HashMap<PathBuf, (Option<SystemTime>, Lock)>> =
+        RefCell::new(HashMap::new());
 }
 
-/// Runs `f` with `file` as the annotated item's source file.
-pub fn with_source_file<R>(file: Option<PathBuf>, f: impl FnOnce() -> R) -> R {
-    let previous = FILE.with(|s| std::mem::replace(&mut *s.borrow_mut(), file));
-    let out = f();
-    FILE.with(|s| *s.borrow_mut() = previous);
+/// A `Cargo.lock`'s packages, name and dependencies' names (each name once per version).
+type Lock = Vec<(String, Vec<String>)>;
+
+/// Whether the crate `krate` (as code names it) cannot have forward rules: `std`, `core`,
+/// `alloc`, or a package of the lock file whose dependencies, at any depth, hold no fwdad
+/// crate (a rule needs fwdad's traits). `false` where the lock file does not tell.
+fn without_rules(krate: &str) -> bool {
+    if matches!(krate, "std" | "core" | "alloc") {
+        return true;
+    }
+    let Some(lock) = lock() else {
+        return false;
+    };
+    let code = |n: &str| n.replace('-', "_");
+    let mut todo: Vec<&String> = lock
+        .iter()
+        .filter(|(n, _)| code(n) == krate)
+        .map(|(n, _)| n)
+        .collect();
+    if todo.is_empty() {
+        return false;
+    }
+    let mut seen = HashSet::new();
+    while let Some(name) = todo.pop() {
+        if name.starts_with("fwdad") {
+            return false;
+        }
+        if !seen.insert(name) {
+            continue;
+        }
+        for (_, deps) in lock.iter().filter(|(n, _)| n == name) {
+            todo.extend(deps);
+        }
+    }
+    true
+}
+
+/// The lock file of the package being compiled (in its directory or a parent's).
+fn lock() -> Option<Lock> {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
+    let path = manifest
+        .ancestors()
+        .map(|d| d.join("Cargo.lock"))
+        .find(|p| p.is_file())?;
+    let time = source::modified(&path);
+    let cached = LOCKS.with(|l| {
+        l.borrow()
+            .get(&path)
+            .filter(|(t, _)| t.is_some() && *t == time)
+            .map(|(_, lock)| lock.clone())
+    });
+    if let Some(lock) = cached {
+        return Some(lock);
+    }
+    let text = std::fs::read_to_string(&path).ok()?;
+    let lock = parse_lock(&text);
+    LOCKS.with(|l| l.borrow_mut().insert(path, (time, lock.clone())));
+    Some(lock)
+}
+
+/// The packages of a `Cargo.lock` (`[[package]]`, `name = ".."`, `dependencies = [..]`).
+fn parse_lock(text: &str) -> Lock {
+    let unquote = |s: &str| {
+        let s = s.trim().trim_end_matches(',').trim().trim_matches('"');
+        s.split_whitespace().next().unwrap_or("").to_string()
+    };
+    let mut out: Lock = Vec::new();
+    let mut in_deps = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line == "[[package]]" {
+            out.push((String::new(), Vec::new()));
+            in_deps = false;
+        } else if let Some(name) = line.strip_prefix("name = ") {
+            if let Some(p) = out.last_mut() {
+                p.0 = unquote(name);
+            }
+        } else if line.starts_with("dependencies = [") {
+            in_deps = !line.ends_with(']');
+        } else if in_deps {
+            if line == "]" {
+                in_deps = false;
+            } else if let Some(p) = out.last_mut() {
+                p.1.push(unquote(line));
+            }
+        } else if line.starts_with('[') {
+            in_deps = false;
+        }
+    }
     out
 }
 
 /// Whether `callee` (`f`, or `util::f` through inline modules of the file), called in the
 /// body of `caller`, is a plain function of `caller`'s module or of an inline module inside
 /// it: one without a rule.
-pub fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
-    let Some(path) = FILE.with(|f| f.borrow().clone()) else {
+fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
+    let Some(path) = crate::source::source_file() else {
         return false;
     };
     if callee.leading_colon.is_some() || callee.segments.iter().any(|s| !s.arguments.is_none()) {
         return false;
     }
-    let modules = modules(&path);
+    let Some(file) = crate::source::parse(&path) else {
+        return false;
+    };
+    let modules = &file.modules;
     let mut holding = modules.iter().filter(|m| m.callers.contains(caller));
     let (Some(home), None) = (holding.next(), holding.next()) else {
         return false;
@@ -86,195 +279,72 @@ pub fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     let Some(target) = modules.iter().find(|m| m.path == inner) else {
         return false;
     };
-    !home.glob && !target.glob && target.plain.contains(&name)
+    let plain = (target.fns.iter()).any(|f| f.name == name && f.inert && file.names.one_fn(&name));
+    !home.foreign_glob && !target.foreign_glob && plain
 }
 
-/// Whether `Trait::f`, an associated function without `self` of a trait the annotated
-/// item's file declares (`trait FloatOps { fn sin(x: f64) -> f64; .. }`, a float backend
-/// a function reaches through its type parameter, `F::sin(x)`), is declared to return
-/// `f64` or `f32`: every trait of that name in the file says so.
-pub fn trait_fn_returns_float(trait_name: &str, f: &str) -> bool {
-    let Some(path) = FILE.with(|f| f.borrow().clone()) else {
-        return false;
+/// Where the struct that the literal `path { .. }` (or the constructor `path(..)`) builds is
+/// declared without `#[derive(Differentiable)]`, when the files show it for certain: one
+/// struct of that name in the annotated item's file, or one the file's modules import by
+/// name, with no other item of that name, no `impl Differentiable` for it, and no tangent
+/// struct (`P2Tangent`) written by hand, nor a glob import in the module of `caller` (the
+/// function whose body builds it), which could bring one. The file is given when it is
+/// another one.
+pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<String>> {
+    let [seg] = path.segments.iter().collect::<Vec<_>>()[..] else {
+        return None;
     };
-    let key = format!("{trait_name}::{f}");
-    let mut found = modules(&path)
-        .into_iter()
-        .filter_map(|m| m.trait_fns.get(&key).copied())
-        .peekable();
-    found.peek().is_some() && found.all(|float| float)
-}
-
-/// Whether a declared result is `f64` or `f32`.
-fn returns_float(output: &syn::ReturnType) -> bool {
-    match output {
-        syn::ReturnType::Type(_, ty) => match &**ty {
-            syn::Type::Path(p) => {
-                p.qself.is_none() && (p.path.is_ident("f64") || p.path.is_ident("f32"))
-            }
-            _ => false,
-        },
-        syn::ReturnType::Default => false,
+    if path.leading_colon.is_some() || !seg.arguments.is_none() {
+        return None;
     }
-}
-
-fn modules(path: &Path) -> Vec<Module> {
-    let time = std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    let cached = CACHE.with(|c| {
-        c.borrow()
-            .get(path)
-            .filter(|(t, _)| t.is_some() && *t == time)
-            .map(|(_, m)| m.clone())
-    });
-    if let Some(m) = cached {
-        return m;
-    }
-    let file = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| syn::parse_file(&text).ok());
-    let out = file.map(|f| read(&f)).unwrap_or_default();
-    CACHE.with(|c| {
-        c.borrow_mut()
-            .insert(path.to_path_buf(), (time, out.clone()))
-    });
-    out
-}
-
-/// Attributes that give a function no rule and change nothing a call sees.
-fn inert(attr: &syn::Attribute) -> bool {
-    let p = attr.path();
-    [
-        "doc",
-        "inline",
-        "allow",
-        "warn",
-        "deny",
-        "expect",
-        "must_use",
-        "cold",
-        "track_caller",
-    ]
-    .iter()
-    .any(|n| p.is_ident(n))
-}
-
-/// Every name an item or a `use` of the file defines, at any depth, with how many `fn`
-/// items have it.
-#[derive(Default)]
-struct Names {
-    fns: HashMap<String, usize>,
-    others: HashSet<String>,
-}
-
-impl<'a> Visit<'a> for Names {
-    fn visit_item(&mut self, item: &'a syn::Item) {
-        let other = match item {
-            syn::Item::Fn(f) => {
-                *self.fns.entry(f.sig.ident.to_string()).or_default() += 1;
-                None
-            }
-            syn::Item::Struct(s) => Some(&s.ident),
-            syn::Item::Enum(e) => Some(&e.ident),
-            syn::Item::Union(u) => Some(&u.ident),
-            syn::Item::Type(t) => Some(&t.ident),
-            syn::Item::Const(c) => Some(&c.ident),
-            syn::Item::Static(s) => Some(&s.ident),
-            syn::Item::Trait(t) => Some(&t.ident),
-            syn::Item::Mod(m) => Some(&m.ident),
-            syn::Item::ExternCrate(e) => Some(e.rename.as_ref().map_or(&e.ident, |(_, r)| r)),
-            syn::Item::Macro(m) => m.ident.as_ref(),
-            _ => None,
-        };
-        if let Some(id) = other {
-            self.others.insert(id.to_string());
-        }
-        syn::visit::visit_item(self, item);
-    }
-    fn visit_use_name(&mut self, n: &'a syn::UseName) {
-        self.others.insert(n.ident.to_string());
-    }
-    fn visit_use_rename(&mut self, r: &'a syn::UseRename) {
-        self.others.insert(r.rename.to_string());
-    }
-    fn visit_foreign_item_fn(&mut self, f: &'a syn::ForeignItemFn) {
-        self.others.insert(f.sig.ident.to_string());
-    }
-}
-
-fn read(file: &syn::File) -> Vec<Module> {
-    let mut names = Names::default();
-    names.visit_file(file);
-    let mut out = Vec::new();
-    walk(&file.items, Vec::new(), &names, &mut out);
-    out
-}
-
-fn walk(items: &[syn::Item], path: Vec<String>, names: &Names, out: &mut Vec<Module>) {
-    let mut module = Module {
-        path: path.clone(),
-        ..Module::default()
+    let name = seg.ident.to_string();
+    let here = source::source_file()?;
+    let file = source::parse(&here)?;
+    let tangent = format!("{name}Tangent");
+    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
+    let (Some(home), None) = (holding.next(), holding.next()) else {
+        return None;
     };
-    for item in items {
-        match item {
-            syn::Item::Fn(f) => {
-                let name = f.sig.ident.to_string();
-                module.callers.insert(name.clone());
-                let once = names.fns.get(&name) == Some(&1) && !names.others.contains(&name);
-                if once && f.attrs.iter().all(inert) {
-                    module.plain.insert(name);
-                }
-            }
-            syn::Item::Impl(i) => {
-                // A method's body is derived as the function `__fwdad_<Type>_<method>`.
-                let ty = match &*i.self_ty {
-                    syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                    _ => None,
-                };
-                for it in &i.items {
-                    if let syn::ImplItem::Fn(m) = it {
-                        module.callers.insert(m.sig.ident.to_string());
-                        if let Some(ty) = &ty {
-                            module
-                                .callers
-                                .insert(format!("__fwdad_{ty}_{}", m.sig.ident));
-                        }
-                    }
-                }
-            }
-            syn::Item::Trait(t) => {
-                for it in &t.items {
-                    if let syn::TraitItem::Fn(m) = it {
-                        module.callers.insert(m.sig.ident.to_string());
-                        if m.sig.receiver().is_none() {
-                            let key = format!("{}::{}", t.ident, m.sig.ident);
-                            module.trait_fns.insert(key, returns_float(&m.sig.output));
-                        }
-                    }
-                }
-            }
-            syn::Item::Use(u) if has_glob(&u.tree) => module.glob = true,
-            syn::Item::Mod(m) => {
-                if let Some((_, inner)) = &m.content {
-                    let mut path = path.clone();
-                    path.push(m.ident.to_string());
-                    walk(inner, path, names, out);
-                }
-            }
-            _ => {}
+    if file.names.others.contains(&tangent) || home.foreign_glob {
+        return None;
+    }
+    let mut deps = Reading::default();
+    let modules = source::modules_of(&here, &mut deps);
+    // The struct's definitions the file shows: its own, and those its `use`s lead to.
+    let mut found = Vec::new();
+    let own = (file.modules.iter()).filter(|m| m.structs.iter().any(|s| s.name == name));
+    for items in own {
+        let at = modules.iter().find(|m| m.inline == items.path)?;
+        found.push(Some((at.clone(), name.clone())));
+    }
+    if found.len() > 1 || file.names.structs.get(&name).copied().unwrap_or(0) != found.len() {
+        return None;
+    }
+    let is_struct = |items: &Items, n: &str| items.structs.iter().any(|s| s.name == n);
+    for (at, items) in modules.iter().zip(&file.modules) {
+        for (prefix, original, _) in items.named.iter().filter(|(_, _, l)| *l == name) {
+            found.push(source::definition(
+                at, prefix, original, &mut deps, 4, &is_struct,
+            ));
         }
     }
-    out.push(module);
-}
-
-/// A glob import other than a `prelude`'s.
-fn has_glob(tree: &syn::UseTree) -> bool {
-    fn walk(tree: &syn::UseTree, last: Option<&syn::Ident>) -> bool {
-        match tree {
-            syn::UseTree::Path(p) => walk(&p.tree, Some(&p.ident)),
-            syn::UseTree::Group(g) => g.items.iter().any(|t| walk(t, last)),
-            syn::UseTree::Glob(_) => last.is_none_or(|l| l != "prelude"),
-            _ => false,
-        }
+    let (module, name) = found.first()?.clone()?;
+    if found
+        .iter()
+        .any(|d| d.as_ref() != Some(&(module.clone(), name.clone())))
+    {
+        return None;
     }
-    walk(tree, None)
+    let items = source::items_of(&module, &mut deps)?;
+    let names = items.file_names();
+    let once =
+        names.structs.get(&name) == Some(&1) && !names.others.contains(&format!("{name}Tangent"));
+    let plain = (items.structs.iter()).any(|s| s.name == name && s.differentiable == Some(false));
+    drop(items);
+    // `impl Differentiable for P2` by hand, anywhere in the files read.
+    let file_of = deps.file(&module.file)?;
+    let by_hand = [&file, &file_of]
+        .iter()
+        .any(|f| (f.modules.iter()).any(|m| m.differentiable_impls.contains(&name)));
+    (once && plain && !by_hand).then(|| (module.file != here).then(|| shown(&module.file)))
 }

@@ -11,6 +11,8 @@
 //!   (regression cases, and a lint over the sources);
 //! * `fuzz`: every entry point on mutated project items, inside `catch_unwind`;
 //! * `traits`: `#[derive_frule]` on trait definitions, supported and rejected forms.
+//! * `source_reading`: the one reading of the crate's source files, and the functions and
+//!   structs without rules it shows.
 //! * `sweep` (ignored): every item of other crates' sources under `FWDAD_SWEEP_DIR`, inside `catch_unwind`.
 
 mod body_placement;
@@ -22,6 +24,7 @@ mod reshapes;
 mod robustness;
 mod rule_lookup;
 mod snapshots;
+mod source_reading;
 mod spliced_syntax;
 mod sweep;
 mod traits;
