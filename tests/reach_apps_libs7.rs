@@ -726,3 +726,101 @@ fn state_space_step_with_arr_constructors() {
     let (_, g) = gradient(oscillator_state {}, &[k, c, 0.5]);
     assert!((g[2] - (an[(0, 0)] + 0.1 * an[(1, 0)])).abs() < 1e-14);
 }
+
+// ---------------------------------------------------------------------------------------
+// Sums and products of library values in iterator chains.
+
+/// The centre of mass of a cluster of particles weighted by their masses, by glam
+/// (`sum::<DVec3>()`) and by nalgebra (`let total: Vector3<f64> = ..sum();`), and the
+/// orientation at the end of a chain of joints turning about z then x
+/// (`product::<DQuat>()`).
+#[derive_frule]
+fn cluster_pose(p: &[f64]) -> f64 {
+    let masses = [1.0, p[0], 2.0];
+    let positions = [
+        DVec3::new(p[1], 0.0, 0.5),
+        DVec3::new(0.2, p[2], -0.1),
+        DVec3::new(-0.4, 0.3, 1.0),
+    ];
+    let total_mass: f64 = masses.iter().sum();
+    let com = positions
+        .iter()
+        .zip(masses.iter())
+        .map(|(x, m)| *x * *m)
+        .sum::<DVec3>()
+        / total_mass;
+    let arms: Vec<Vector3<f64>> = vec![
+        Vector3::new(p[1], 1.0, 0.0),
+        Vector3::new(0.0, p[2], 1.0),
+        Vector3::new(1.0, 0.0, p[0]),
+    ];
+    let moment: Vector3<f64> = arms.iter().map(|r| r.cross(&Vector3::z())).sum();
+    let chain = [p[1], -0.3, p[2]]
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            if i % 2 == 0 {
+                DQuat::from_rotation_z(a)
+            } else {
+                DQuat::from_rotation_x(a)
+            }
+        })
+        .product::<DQuat>();
+    com.length() + moment.norm() + (chain * DVec3::X).y
+}
+
+#[test]
+fn sums_and_products_of_library_values() {
+    let p = [1.5, 0.3, -0.2];
+    check_modes!(cluster_pose {}, cluster_pose, p);
+    // The centre of mass moves with particle 0's x by m₀ / Σm: d|c|/dp₁ ⊇ that.
+    let (_, g) = gradient(com_x {}, &p);
+    assert!((g[1] - 1.0 / (3.0 + p[0])).abs() < 1e-15);
+}
+
+#[derive_frule]
+fn com_x(p: &[f64]) -> f64 {
+    let masses = [1.0, p[0], 2.0];
+    let positions = [
+        DVec3::new(p[1], 0.0, 0.5),
+        DVec3::new(0.2, p[2], -0.1),
+        DVec3::new(-0.4, 0.3, 1.0),
+    ];
+    let total_mass: f64 = masses.iter().sum();
+    let com: DVec3 = positions.iter().zip(&masses).map(|(x, m)| *x * *m).sum();
+    com.x / total_mass
+}
+
+/// The gain of an analogue Butterworth low-pass of order `n` at `ω` from its poles, each
+/// `ω_c e^{jπ(2k+n+1)/2n}`: `|H(jω)| = ω_cⁿ / |Π (jω − p_k)|`, the product by
+/// `product::<Complex64>()`.
+#[derive_frule]
+fn butterworth_gain(wc: f64, w: f64, n: usize) -> f64 {
+    let s = Complex64::new(0.0, w);
+    let denominator = (0..n)
+        .map(|k| {
+            let theta = PI * (2 * k + n + 1) as f64 / (2 * n) as f64;
+            s - Complex64::from_polar(wc, theta)
+        })
+        .product::<Complex64>();
+    wc.powi(n as i32) / denominator.norm()
+}
+
+#[test]
+fn butterworth_gain_from_its_poles() {
+    let (wc, w) = (2.0_f64, 1.3_f64);
+    for n in 1..5 {
+        // |H| = 1 / √(1 + (ω/ω_c)^{2n}): d|H|/dω = −n (ω/ω_c)^{2n−1} / ω_c · |H|³.
+        let h = 1.0 / (1.0 + (w / wc).powi(2 * n as i32)).sqrt();
+        let (g, dg) = derivative(bind(butterworth_gain {}, (wc, Wrt, n)), w);
+        assert_eq!(g.to_bits(), butterworth_gain(wc, w, n).to_bits());
+        assert!((g - h).abs() < 1e-14, "order {n}: {g} against {h}");
+        let want = -(n as f64) * (w / wc).powi(2 * n as i32 - 1) / wc * h.powi(3);
+        assert!((dg - want).abs() < 1e-13, "order {n}: {dg} against {want}");
+        check_modes!(
+            bind(butterworth_gain {}, (Var(0), Var(1), n)),
+            |x: &[f64]| butterworth_gain(x[0], x[1], n),
+            [wc, w]
+        );
+    }
+}

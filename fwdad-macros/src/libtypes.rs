@@ -1250,11 +1250,6 @@ fn values_of(func: &Function, names: fn(&syn::Ident) -> bool) -> SecondaryMap<Va
         if names_type(ty, names) {
             a.lib.set(*v, true);
         }
-        // `let mut spectrum: Vec<Complex64> = Vec::new();`: its elements are library
-        // values (`spectrum.iter().map(|c| c.norm())`, `spectrum[k].arg()`).
-        if is_seq_type_of(ty, names) {
-            a.seqs.set(*v, true);
-        }
         if names_type(ty, is_ndarray_matrix_name) {
             a.matrix.set(*v, true);
         }
@@ -1411,8 +1406,16 @@ impl Analysis<'_> {
                 }
                 // An element of a parameter `&[Vector3<f64>]` or of a local array of
                 // library values (`let axes = [Vector3::z_axis(), ..]; axes[i]`).
-                InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                // So are those of a `let` written `Vec<Complex64>` (`spectrum.iter().map(|c|
+                // c.norm())`), but one lent `&mut` (`spectrum[k].norm()`, the receiver of
+                // a method the macro does not know), which stays the dual of the element.
+                InstKind::Index { base, .. } => {
                     is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
+                }
+                InstKind::ElemRef { base, mutable, .. } => {
+                    (is_seq_of(self.func, *base, self.names)
+                        && !(*mutable && self.func.annotations.contains_key(base)))
+                        || *self.seqs.get(*base)
                 }
                 // A tuple of views (`(m.row_mut(0), n.column_mut(1))`), split into its
                 // views as it is: a library value in the rule's form.

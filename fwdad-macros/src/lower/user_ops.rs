@@ -348,7 +348,16 @@ impl Lowerer<'_> {
         let product = crate::callee::Consumer::from_name(&m.method.to_string())
             == Some(crate::callee::Consumer::Product);
         let Some(start) = crate::libtypes::reduction_start(ty, product) else {
-            let (name, ty) = (&m.method, quote::ToTokens::to_token_stream(ty));
+            let name = &m.method;
+            // As a reader writes it (`DVector<f64>`, not `DVector < f64 >`).
+            let ty = syn::parse2::<syn::File>(quote::quote!(type __T = #ty;))
+                .ok()
+                .map(|f| prettyplease::unparse(&f))
+                .and_then(|t| {
+                    let t = t.trim().strip_prefix("type __T = ")?.strip_suffix(';')?;
+                    Some(t.to_string())
+                })
+                .unwrap_or_else(|| quote::ToTokens::to_token_stream(ty).to_string());
             self.diag.error_spanned(
                 &m.method,
                 format!("`#[derive_frule]` does not support `{name}()` into `{ty}` in an iterator chain: the macro cannot write the value it starts from (its size is the items'); accumulate in a loop from the value you start with, `let mut acc = DVector::zeros(n); for v in &items {{ acc += v; }}` (a fixed-size type, `Vector3<f64>`, `Complex64`, glam's `DVec3`, is summed as written)"),
