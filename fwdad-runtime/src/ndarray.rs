@@ -354,7 +354,7 @@ impl<S: Mode, const N: usize> ArrElems<S> for Dual<&[f64; N], &[S; N]> {
     type Output = [Dual<f64, S>; N];
     #[inline(always)]
     fn arr_elems(self) -> [Dual<f64, S>; N] {
-        core::array::from_fn(|i| Dual::new(self.primal[i], self.tangent[i].clone()))
+        core::array::from_fn(|i| Dual::new(self.primal[i], self.tangent[i]))
     }
 }
 
@@ -363,7 +363,7 @@ impl<S: Mode, const N: usize, const M: usize> ArrElems<S> for Dual<&[[f64; N]; M
     #[inline(always)]
     fn arr_elems(self) -> [[Dual<f64, S>; N]; M] {
         core::array::from_fn(|i| {
-            core::array::from_fn(|j| Dual::new(self.primal[i][j], self.tangent[i][j].clone()))
+            core::array::from_fn(|j| Dual::new(self.primal[i][j], self.tangent[i][j]))
         })
     }
 }
@@ -376,9 +376,7 @@ impl<S: Mode, const N: usize, const M: usize, const L: usize> ArrElems<S>
     fn arr_elems(self) -> [[[Dual<f64, S>; N]; M]; L] {
         core::array::from_fn(|i| {
             core::array::from_fn(|j| {
-                core::array::from_fn(|k| {
-                    Dual::new(self.primal[i][j][k], self.tangent[i][j][k].clone())
-                })
+                core::array::from_fn(|k| Dual::new(self.primal[i][j][k], self.tangent[i][j][k]))
             })
         })
     }
@@ -391,7 +389,7 @@ impl<S: Mode> ArrElems<S> for Dual<&[f64], &[S]> {
         self.primal
             .iter()
             .zip(self.tangent)
-            .map(|(p, t)| Dual::new(*p, t.clone()))
+            .map(|(p, t)| Dual::new(*p, *t))
             .collect()
     }
 }
