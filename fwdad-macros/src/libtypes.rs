@@ -169,7 +169,7 @@ const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
 /// The value a library type's `Sum` (or `Product`) starts from, as its impl does: for
 /// `xs.iter().map(|z| z * w).sum::<Complex64>()` (or `let s: Complex64 = ...sum();`),
 /// `Complex64::new(0.0, 0.0)` (num-complex's `Complex::zero()`), glam's `DVec3::ZERO`
-/// (`DQuat::IDENTITY`, `DVec3::ONE` for a product), nalgebra's `Vector3::zeros()` for a
+/// (`DQuat::IDENTITY`, `DVec3::ONE`, `DMat3::IDENTITY` for a product), nalgebra's `Vector3::zeros()` for a
 /// fixed-size matrix. The reduction is then the fold `acc + item` from it, which is what
 /// the libraries' `Sum` and `Product` impls compute. `None` for a type whose start needs a
 /// size (`DVector`, ndarray's arrays) or that has no such impl.
@@ -204,6 +204,7 @@ pub fn reduction_start(ty: &syn::Type, product: bool) -> Option<syn::Expr> {
                 (false, false) => ("ZERO", None),
                 (true, true) => ("IDENTITY", None),
                 (true, false) if name.contains("Vec") => ("ONE", None),
+                (true, false) if name.contains("Mat") => ("IDENTITY", None),
                 _ => return None,
             }
         } else if !product
