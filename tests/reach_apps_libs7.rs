@@ -441,9 +441,29 @@ fn precession_angle(axis: &[f64]) -> f64 {
 
 #[test]
 fn gyroscope_precession_in_every_mode() {
-    check_modes!(precession_angle {}, precession_angle, [0.3, 0.4, 1.0]);
-    // The spin's z after `normalize` is z/|a|: ∂/∂aₖ of it is δₖ₂/|a| − z aₖ/|a|³, and
-    // the precession's angle to x is atan2(|aₓ|, −a_y)-like; checked by differences above.
+    let a = [0.3, 0.4, 1.0];
+    check_modes!(precession_angle {}, precession_angle, a);
+    // The precession is (−a_y, a_x, 0)/ρ with ρ = √(a_x² + a_y²), at the angle
+    // acos(−a_y/ρ) to x: its gradient is (−a_y, a_x, 0)/ρ² for a_x > 0; the spin's z is
+    // a_z/|a|, whose gradient is e_z/|a| − a_z a/|a|³.
+    let (rho2, n) = (
+        a[0] * a[0] + a[1] * a[1],
+        (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt(),
+    );
+    let want = [
+        -a[1] / rho2 - a[2] * a[0] / n.powi(3),
+        a[0] / rho2 - a[2] * a[1] / n.powi(3),
+        1.0 / n - a[2] * a[2] / n.powi(3),
+    ];
+    let (_, g) = gradient(precession_angle {}, &a);
+    for k in 0..3 {
+        assert!(
+            (g[k] - want[k]).abs() < 1e-14,
+            "d/da{k}: {} against {}",
+            g[k],
+            want[k]
+        );
+    }
 }
 
 /// A satellite's position after a leapfrog integration of two-body gravity
