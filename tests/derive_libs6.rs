@@ -670,8 +670,8 @@ fn gaussian_log_density() {
 /// `normalize`, the light turned by two `DQuat`s, a reflection by `reflect`.
 #[derive_frule]
 fn shade(p: &[f64]) -> f64 {
-    // `DQuat::from_euler(EulerRot::YXZ, p[0], p[1], 0.0)` has no rule (docs/limits.md):
-    // the same rotation as its factors.
+    // The rotation `DQuat::from_euler(EulerRot::YXZ, p[0], p[1], 0.0)` as its factors
+    // (`from_euler` itself: tests/reach_apps_libs7.rs).
     let light =
         DQuat::from_rotation_y(p[0]) * DQuat::from_rotation_x(p[1]) * DVec3::new(0.0, 0.0, 1.0);
     let normal = DVec3::new(0.3, 0.5, 0.8).normalize();
@@ -728,9 +728,9 @@ fn transmission_line_reflection() {
     check_modes!(line_reflection {}, line_reflection, [75.0, 20.0, 0.6]);
 }
 
-/// The sum of a signal's DFT magnitudes, each bin accumulated in a `Complex64`. (Summed by
-/// iterators, `(0..n).map(|i| Complex64::new(..) * x[i]).sum::<Complex64>()`, and read
-/// by `spectrum.iter().map(|c| c.norm())`, it is a type error: docs/limits.md.)
+/// The sum of a signal's DFT magnitudes, each bin accumulated in a `Complex64` by a loop
+/// and read by index. (By iterator chains, `.sum::<Complex64>()` and
+/// `spectrum.iter().map(|c| c.norm())`: tests/reach_apps_libs7.rs.)
 #[derive_frule]
 fn spectrum_l1(x: &[f64]) -> f64 {
     let n = x.len();
@@ -821,7 +821,7 @@ fn real_field_horner_and_distance() {
 /// `mean` and `Array1::from_iter`.
 #[derive_frule]
 fn ridge_loss(w: &[f64]) -> f64 {
-    // Typed: `ndarray::arr2(..)` is not recognised as a library value (docs/limits.md).
+    // Typed here (untyped `arr2(..)`: tests/reach_apps_libs7.rs).
     let x: Array2<f64> = ndarray::arr2(&[[1.0, 0.5], [0.2, 1.5], [-0.7, 0.3], [1.1, -0.4]]);
     let y: Array1<f64> = ndarray::arr1(&[1.2, 0.8, -0.5, 0.9]);
     let weights = Array1::from_iter(w.iter().cloned());

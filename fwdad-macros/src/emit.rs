@@ -1301,7 +1301,15 @@ impl Emitter<'_> {
                 return self.emit_loop(inst, init.clone(), pre);
             }
             (kind, Form::Primal { promote }) => {
-                let e = self.primal_expr(inst, kind, &args, span);
+                let mut e = self.primal_expr(inst, kind, &args, span);
+                // ndarray's `arr2(&[[0.5, -0.3], ..])` of constants, bound untyped: its
+                // scalar is `f64`, which the lifts that later meet it do not tell rustc.
+                if matches!(kind, InstKind::Call { func, .. }
+                    if crate::libtypes::ndarray_free_ctor(func).is_some())
+                    && self.func.float_params.is_empty()
+                {
+                    e = quote_spanned!(span=> #rt::f64_array(#e));
+                }
                 let lib_result = data.results.first().is_some_and(|r| *self.lib.get(*r));
                 if *promote && lib_result {
                     // A library constant made active (by a later store): its form over
@@ -1471,6 +1479,14 @@ impl Emitter<'_> {
                     InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
                         Some((ty, f)) => {
                             quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
+                        }
+                        // ndarray's `arr1(&[x, y])` of duals: the array over duals as it is.
+                        None if crate::libtypes::ndarray_free_ctor(func).is_some() => {
+                            let elems: Vec<TokenStream> = args
+                                .iter()
+                                .map(|a| quote_spanned!(span=> &#rt::arr_elems::<#mode, _>(#a)))
+                                .collect();
+                            self.primal_expr(inst, kind, &elems, span)
                         }
                         None if crate::libtypes::scalar_alias_ctor(func).is_some() => {
                             let f = crate::libtypes::scalar_alias_ctor(func);

@@ -166,6 +166,74 @@ fn is_glam_name(name: &syn::Ident) -> bool {
 /// ndarray's owned arrays.
 const NDARRAY_TYPES: &[&str] = &["Array", "Array1", "Array2", "Array3"];
 
+/// The value a library type's `Sum` (or `Product`) starts from, as its impl does: for
+/// `xs.iter().map(|z| z * w).sum::<Complex64>()` (or `let s: Complex64 = ...sum();`),
+/// `Complex64::new(0.0, 0.0)` (num-complex's `Complex::zero()`), glam's `DVec3::ZERO`
+/// (`DQuat::IDENTITY`, `DVec3::ONE`, `DMat3::IDENTITY` for a product), nalgebra's `Vector3::zeros()` for a
+/// fixed-size matrix. The reduction is then the fold `acc + item` from it, which is what
+/// the libraries' `Sum` and `Product` impls compute. `None` for a type whose start needs a
+/// size (`DVector`, ndarray's arrays) or that has no such impl.
+pub fn reduction_start(ty: &syn::Type, product: bool) -> Option<syn::Expr> {
+    let syn::Type::Path(tp) = ty else {
+        return None;
+    };
+    if tp.qself.is_some() {
+        return None;
+    }
+    let last = tp.path.segments.last()?;
+    let name = last.ident.to_string();
+    let span = last.ident.span();
+    let lit = |v: &str| -> syn::Expr {
+        syn::Expr::Lit(syn::ExprLit {
+            attrs: vec![],
+            lit: syn::LitFloat::new(v, span).into(),
+        })
+    };
+    let mut path = tp.path.clone();
+    for seg in &mut path.segments {
+        if let syn::PathArguments::AngleBracketed(a) = &mut seg.arguments {
+            a.colon2_token = Some(Default::default());
+        }
+    }
+    let (item, args): (&str, Option<Vec<syn::Expr>>) =
+        if cfg!(feature = "num-complex") && COMPLEX_TYPES.iter().any(|t| name == *t) {
+            let one = if product { "1.0" } else { "0.0" };
+            ("new", Some(vec![lit(one), lit("0.0")]))
+        } else if is_glam_name(&last.ident) {
+            match (product, name.ends_with("Quat")) {
+                (false, false) => ("ZERO", None),
+                (true, true) => ("IDENTITY", None),
+                (true, false) if name.contains("Vec") => ("ONE", None),
+                (true, false) if name.contains("Mat") => ("IDENTITY", None),
+                _ => return None,
+            }
+        } else if !product
+            && is_nalgebra_name(&last.ident)
+            && !["DMatrix", "DVector", "RowDVector"]
+                .iter()
+                .any(|t| name == *t)
+        {
+            ("zeros", Some(vec![]))
+        } else {
+            return None;
+        };
+    path.segments.push(syn::Ident::new(item, span).into());
+    let path = syn::Expr::Path(syn::ExprPath {
+        attrs: vec![],
+        qself: None,
+        path,
+    });
+    Some(match args {
+        None => path,
+        Some(args) => syn::Expr::Call(syn::ExprCall {
+            attrs: vec![],
+            func: Box::new(path),
+            paren_token: Default::default(),
+            args: args.into_iter().collect(),
+        }),
+    })
+}
+
 /// Whether `name` is a library type of an enabled feature.
 pub(crate) fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))
@@ -727,6 +795,15 @@ fn is_lib_seq(func: &Function, v: Value) -> bool {
 }
 
 fn is_seq_of(func: &Function, v: Value, names: fn(&syn::Ident) -> bool) -> bool {
+    // `let spectrum: Vec<Complex64> = ..;`: its elements are stored as the dual of the
+    // whole value, as a parameter's are.
+    if func
+        .annotations
+        .get(&v)
+        .is_some_and(|t| is_seq_type_of(t, names))
+    {
+        return true;
+    }
     match func.values[v].def {
         crate::ir::ValueDef::Param(i) => is_seq_type_of(&func.params[i].ty, names),
         crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
@@ -849,9 +926,26 @@ pub fn is_ndarray_zip_macro(path: &syn::Path) -> bool {
     cfg!(feature = "ndarray") && path.segments.last().is_some_and(|s| s.ident == "azip")
 }
 
+/// ndarray's free constructors `arr1`, `arr2`, `arr3` (bare, imported, or as
+/// `ndarray::arr2`), with the feature: the number of axes of the array they build.
+pub fn ndarray_free_ctor(path: &syn::Path) -> Option<usize> {
+    if !cfg!(feature = "ndarray") || path.leading_colon.is_some() {
+        return None;
+    }
+    let n = path.segments.len();
+    let last = path.segments.last()?;
+    let crate_ok = n == 1 || (n == 2 && path.segments[0].ident == "ndarray");
+    if !crate_ok || !matches!(last.arguments, syn::PathArguments::None) {
+        return None;
+    }
+    [("arr1", 1), ("arr2", 2), ("arr3", 3)]
+        .into_iter()
+        .find_map(|(name, axes)| (last.ident == name).then_some(axes))
+}
+
 /// Whether `path(..)` is an associated function of a library type (`Vector3::new`).
 pub fn is_lib_ctor(path: &syn::Path) -> bool {
-    is_ctor_of(path, is_lib_name)
+    is_ctor_of(path, is_lib_name) || ndarray_free_ctor(path).is_some()
 }
 
 /// Whether `path(..)` calls a function of the source file whose written result is a type
@@ -1291,7 +1385,12 @@ impl Analysis<'_> {
                 }
                 InstKind::Call {
                     func: path, callee, ..
-                } => is_ctor_of(path, self.names) || returns_named(path, callee, self.names),
+                } => {
+                    is_ctor_of(path, self.names)
+                        || returns_named(path, callee, self.names)
+                        || ((self.names)(&quote::format_ident!("Array1"))
+                            && ndarray_free_ctor(path).is_some())
+                }
                 InstKind::Const(path) => is_ctor_of(path, self.names),
                 // `p.coords`, `iso.translation` of a geometry value, `aff.matrix3`,
                 // `m.x_axis` of glam's; the view in `for (i,
@@ -1308,8 +1407,16 @@ impl Analysis<'_> {
                 }
                 // An element of a parameter `&[Vector3<f64>]` or of a local array of
                 // library values (`let axes = [Vector3::z_axis(), ..]; axes[i]`).
-                InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
+                // So are those of a `let` written `Vec<Complex64>` (`spectrum.iter().map(|c|
+                // c.norm())`), but one lent `&mut` (`spectrum[k].norm()`, the receiver of
+                // a method the macro does not know), which stays the dual of the element.
+                InstKind::Index { base, .. } => {
                     is_seq_of(self.func, *base, self.names) || *self.seqs.get(*base)
+                }
+                InstKind::ElemRef { base, mutable, .. } => {
+                    (is_seq_of(self.func, *base, self.names)
+                        && !(*mutable && self.func.annotations.contains_key(base)))
+                        || *self.seqs.get(*base)
                 }
                 // A tuple of views (`(m.row_mut(0), n.column_mut(1))`), split into its
                 // views as it is: a library value in the rule's form.
@@ -1450,6 +1557,7 @@ impl Analysis<'_> {
             } => {
                 is_ctor_of(path, is_ndarray_matrix_name)
                     || returns_named(path, callee, is_ndarray_matrix_name)
+                    || ndarray_free_ctor(path).is_some_and(|axes| axes > 1)
             }
             InstKind::MethodCall {
                 receiver,
@@ -1592,11 +1700,26 @@ pub fn is_param(func: &Function, v: Value) -> bool {
                 receiver,
                 ..
             } => written_user(func, *receiver),
+            // An element of a parameter's slice, or of a `Vec` built in the body
+            // (`let mut sigmas = vec![mean]; sigmas.push(..)`), which stores each element
+            // as the dual of the whole value.
             InstKind::Index { base, .. } | InstKind::ElemRef { base, .. } => {
-                is_lib_seq(func, *base)
+                is_lib_seq(func, *base) || is_vec_list(func, *base)
             }
             _ => false,
         },
         crate::ir::ValueDef::RegionParam(..) => false,
+    }
+}
+
+/// Whether `v` is a `vec![..]` built in the body (or a copy of one).
+fn is_vec_list(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        crate::ir::ValueDef::Inst(inst, _) => match &func.insts[inst].kind {
+            InstKind::VecList(_) => true,
+            InstKind::Copy(a) => is_vec_list(func, *a),
+            _ => false,
+        },
+        _ => false,
     }
 }

@@ -1265,6 +1265,159 @@ impl<F: GlamFloat, T: ScalarTangent<F>> Mul<GMat4<F, T>> for D<F, T> {
     }
 }
 
+/// glam's Euler-angle sequence `euler` as Shoemake's order (glam's private `Order`): the
+/// axes `(i, j, k)` of the three angles, whether the parity is even, whether the first
+/// axis repeats, and whether the frame is static (intrinsic in glam's naming).
+fn euler_order(euler: glam::EulerRot) -> ((usize, usize, usize), bool, bool, bool) {
+    use glam::EulerRot as E;
+    // (initial axis, parity even, initial repeated, frame static)
+    let (i, even, rep, stat) = match euler {
+        E::XYZ => (0, true, false, true),
+        E::XYX => (0, true, true, true),
+        E::XZY => (0, false, false, true),
+        E::XZX => (0, false, true, true),
+        E::YZX => (1, true, false, true),
+        E::YZY => (1, true, true, true),
+        E::YXZ => (1, false, false, true),
+        E::YXY => (1, false, true, true),
+        E::ZXY => (2, true, false, true),
+        E::ZXZ => (2, true, true, true),
+        E::ZYX => (2, false, false, true),
+        E::ZYZ => (2, false, true, true),
+        E::ZYXEx => (0, true, false, false),
+        E::XYXEx => (0, true, true, false),
+        E::YZXEx => (0, false, false, false),
+        E::XZXEx => (0, false, true, false),
+        E::XZYEx => (1, true, false, false),
+        E::YZYEx => (1, true, true, false),
+        E::ZXYEx => (1, false, false, false),
+        E::YXYEx => (1, false, true, false),
+        E::YXZEx => (2, true, false, false),
+        E::ZXZEx => (2, true, true, false),
+        E::XYZEx => (2, false, false, false),
+        E::ZYZEx => (2, false, true, false),
+    };
+    let (next, prev) = ((i + 1) % 3, if i > 0 { i - 1 } else { 2 });
+    let (j, k) = if even { (next, prev) } else { (prev, next) };
+    ((i, j, k), even, rep, stat)
+}
+
+/// The Euler-angle constructors, glam's `from_euler` (Shoemake's formulas in glam's
+/// order of operations, so the primals are glam's bit for bit).
+impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
+    /// The rotation by the angles `a`, `b`, `c` about the axes of the sequence `euler`.
+    #[inline(always)]
+    pub fn from_euler(
+        euler: glam::EulerRot,
+        a: impl GlamScalar<F, T>,
+        b: impl GlamScalar<F, T>,
+        cc: impl GlamScalar<F, T>,
+    ) -> Self {
+        let ((i, j, k), even, rep, stat) = euler_order(euler);
+        let (x, y, z) = (a.dual(), b.dual(), cc.dual());
+        let mut angles = if stat { [x, y, z] } else { [z, y, x] };
+        if even {
+            angles[1] = -angles[1];
+        }
+        let half = c::<F, T>(0.5);
+        let (si, ci) = (angles[0] * half).sin_cos();
+        let (sj, cj) = (angles[1] * half).sin_cos();
+        let (sh, ch) = (angles[2] * half).sin_cos();
+        let (cc, cs, sc, ss) = (ci * ch, ci * sh, si * ch, si * sh);
+        let parity = c::<F, T>(if !even { 1.0 } else { -1.0 });
+        let mut q = [c::<F, T>(0.0); 4];
+        if rep {
+            q[i] = cj * (cs + sc);
+            q[j] = sj * (cc + ss) * parity;
+            q[k] = sj * (cs - sc);
+            q[3] = cj * (cc - ss);
+        } else {
+            q[i] = cj * sc - sj * cs;
+            q[j] = (cj * ss + sj * cc) * parity;
+            q[k] = cj * cs - sj * sc;
+            q[3] = cj * cc + sj * ss;
+        }
+        GQuat::from_xyzw(q[0], q[1], q[2], q[3])
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat3<F, T> {
+    /// The rotation by the angles `a`, `b`, `c` about the axes of the sequence `euler`.
+    #[inline(always)]
+    pub fn from_euler(
+        euler: glam::EulerRot,
+        a: impl GlamScalar<F, T>,
+        b: impl GlamScalar<F, T>,
+        cc: impl GlamScalar<F, T>,
+    ) -> Self {
+        let ((i, j, k), even, rep, stat) = euler_order(euler);
+        let (x, y, z) = (a.dual(), b.dual(), cc.dual());
+        let mut angles = if stat { [x, y, z] } else { [z, y, x] };
+        if even {
+            angles = [-angles[0], -angles[1], -angles[2]];
+        }
+        let (si, ci) = angles[0].sin_cos();
+        let (sj, cj) = angles[1].sin_cos();
+        let (sh, ch) = angles[2].sin_cos();
+        let (cc, cs, sc, ss) = (ci * ch, ci * sh, si * ch, si * sh);
+        // `m[col][row]`, as glam's `from_cols_array_2d`.
+        let mut m = [[c::<F, T>(0.0); 3]; 3];
+        if rep {
+            m[i][i] = cj;
+            m[i][j] = sj * si;
+            m[i][k] = sj * ci;
+            m[j][i] = sj * sh;
+            m[j][j] = -cj * ss + cc;
+            m[j][k] = -cj * cs - sc;
+            m[k][i] = -sj * ch;
+            m[k][j] = cj * sc + cs;
+            m[k][k] = cj * cc - ss;
+        } else {
+            m[i][i] = cj * ch;
+            m[i][j] = sj * sc - cs;
+            m[i][k] = sj * cc + ss;
+            m[j][i] = cj * sh;
+            m[j][j] = sj * ss + cc;
+            m[j][k] = sj * cs - sc;
+            m[k][i] = -sj;
+            m[k][j] = cj * si;
+            m[k][k] = cj * ci;
+        }
+        let col = |v: [D<F, T>; 3]| GVec3::new(v[0], v[1], v[2]);
+        GMat3::from_cols(col(m[0]), col(m[1]), col(m[2]))
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
+    /// The rotation by the angles `a`, `b`, `c` about the axes of the sequence `euler`
+    /// (glam's `DMat4::from_mat3` of `DMat3::from_euler`).
+    #[inline(always)]
+    pub fn from_euler(
+        euler: glam::EulerRot,
+        a: impl GlamScalar<F, T>,
+        b: impl GlamScalar<F, T>,
+        cc: impl GlamScalar<F, T>,
+    ) -> Self {
+        let m = GMat3::from_euler(euler, a, b, cc);
+        let (o, z) = (c::<F, T>(1.0), c::<F, T>(0.0));
+        Self::from_cols(
+            m.x_axis.extend(z),
+            m.y_axis.extend(z),
+            m.z_axis.extend(z),
+            GVec4::new(z, z, z, o),
+        )
+    }
+}
+
+/// An Euler-angle sequence passed to `from_euler`: no float, as it is.
+impl<S: Mode> crate::lift::Lift<S> for glam::EulerRot {
+    type Output = glam::EulerRot;
+    #[inline(always)]
+    fn lift(self) -> glam::EulerRot {
+        self
+    }
+}
+
 /// glam's `DMat2` over duals, by columns.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GMat2<F: Real, T: ScalarTangent<F>> {

@@ -339,3 +339,87 @@ impl<F: Real, T> Dual<&ndarray::Array2<F>, &ndarray::Array2<T>> {
         self.primal.ncols()
     }
 }
+
+/// The elements of ndarray's `arr1(&[x, y])`, `arr2(&[[a, b], [c, d]])`, `arr3(..)` in a
+/// rule: the dual of the written array (`Dual<&[f64; N], &[S; N]>`) as an array of
+/// scalar duals, from which the constructor builds the array over duals.
+pub trait ArrElems<S: Mode> {
+    /// The written array, each float a dual.
+    type Output;
+    /// Converts.
+    fn arr_elems(self) -> Self::Output;
+}
+
+impl<S: Mode, const N: usize> ArrElems<S> for Dual<&[f64; N], &[S; N]> {
+    type Output = [Dual<f64, S>; N];
+    #[inline(always)]
+    fn arr_elems(self) -> [Dual<f64, S>; N] {
+        core::array::from_fn(|i| Dual::new(self.primal[i], self.tangent[i]))
+    }
+}
+
+impl<S: Mode, const N: usize, const M: usize> ArrElems<S> for Dual<&[[f64; N]; M], &[[S; N]; M]> {
+    type Output = [[Dual<f64, S>; N]; M];
+    #[inline(always)]
+    fn arr_elems(self) -> [[Dual<f64, S>; N]; M] {
+        core::array::from_fn(|i| {
+            core::array::from_fn(|j| Dual::new(self.primal[i][j], self.tangent[i][j]))
+        })
+    }
+}
+
+impl<S: Mode, const N: usize, const M: usize, const L: usize> ArrElems<S>
+    for Dual<&[[[f64; N]; M]; L], &[[[S; N]; M]; L]>
+{
+    type Output = [[[Dual<f64, S>; N]; M]; L];
+    #[inline(always)]
+    fn arr_elems(self) -> [[[Dual<f64, S>; N]; M]; L] {
+        core::array::from_fn(|i| {
+            core::array::from_fn(|j| {
+                core::array::from_fn(|k| Dual::new(self.primal[i][j][k], self.tangent[i][j][k]))
+            })
+        })
+    }
+}
+
+impl<S: Mode> ArrElems<S> for Dual<&[f64], &[S]> {
+    type Output = Vec<Dual<f64, S>>;
+    #[inline(always)]
+    fn arr_elems(self) -> Vec<Dual<f64, S>> {
+        self.primal
+            .iter()
+            .zip(self.tangent)
+            .map(|(p, t)| Dual::new(*p, *t))
+            .collect()
+    }
+}
+
+/// Constants written beside differentiated ones, as constant duals.
+impl<S: Mode, const N: usize> ArrElems<S> for &[f64; N] {
+    type Output = [Dual<f64, S>; N];
+    #[inline(always)]
+    fn arr_elems(self) -> [Dual<f64, S>; N] {
+        core::array::from_fn(|i| Dual::new(self[i], S::zero()))
+    }
+}
+
+impl<S: Mode, const N: usize, const M: usize> ArrElems<S> for &[[f64; N]; M] {
+    type Output = [[Dual<f64, S>; N]; M];
+    #[inline(always)]
+    fn arr_elems(self) -> [[Dual<f64, S>; N]; M] {
+        core::array::from_fn(|i| core::array::from_fn(|j| Dual::new(self[i][j], S::zero())))
+    }
+}
+
+/// `x` as [`ArrElems`] converts it.
+#[inline(always)]
+pub fn arr_elems<S: Mode, X: ArrElems<S>>(x: X) -> X::Output {
+    x.arr_elems()
+}
+
+/// An ndarray array of `f64` built from constants (`arr2(&[[0.5, -0.3], ..])` bound
+/// untyped), its scalar written for the rule, where the lift leaves it to inference.
+#[inline(always)]
+pub fn f64_array<D: Dimension>(a: Array<f64, D>) -> Array<f64, D> {
+    a
+}

@@ -156,6 +156,8 @@ pub mod __private {
     pub use fwdad_runtime::linear as lin;
     #[cfg(feature = "nalgebra")]
     pub use fwdad_runtime::nalgebra_linalg as na_linalg;
+    #[cfg(feature = "ndarray")]
+    pub use fwdad_runtime::ndarray::{arr_elems, f64_array};
     pub use fwdad_runtime::ops;
     #[cfg(feature = "alloc")]
     pub use fwdad_runtime::structural::empty_vec_in;

@@ -1108,6 +1108,11 @@ impl Lowerer<'_> {
                     None => Some(self.poison(span)),
                 };
             }
+            match self.library_reduction(m, ty) {
+                Some(Some(e)) => return self.lower_expr(&e),
+                Some(None) => return Some(self.poison(span)),
+                None => {}
+            }
         }
         let float_elems = !matches!(turbofish_hint(m), Some(TypeHint::Int));
         // In a function generic over a float `T`, a sum or product of `T`s starts from a

@@ -329,6 +329,20 @@ impl Lowerer<'_> {
                 return Some(());
             }
         }
+        // `let s: Complex64 = it.map(..).sum();`: a sum or product of library values.
+        if let (Some(ty), Some(m)) = (ty, reduction_of(&init.expr)) {
+            match self.library_reduction(m, ty) {
+                Some(Some(e)) => {
+                    let mut desugared = local.clone();
+                    if let Some(init) = &mut desugared.init {
+                        *init.expr = e;
+                    }
+                    return self.lower_local(&desugared);
+                }
+                Some(None) => return Some(()),
+                None => {}
+            }
+        }
         // `let c: Vec3 = it.map(..).sum();`: a sum or product into a type of the user's.
         if let Some(ty) = ty {
             if self.user_shape_of_type(ty) == Some(super::user_ops::UserShape::Value) {

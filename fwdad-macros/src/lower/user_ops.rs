@@ -351,6 +351,60 @@ impl Lowerer<'_> {
         Some(e)
     }
 
+    /// `it.sum::<Complex64>()` (or `let s: Complex64 = it.sum();`) of library values: the
+    /// fold from the type's start value, `it.fold(Complex64::new(0.0, 0.0), |a, z| a +
+    /// z)`, as the library's `Sum` computes it (`libtypes::reduction_start`). `None` when
+    /// the type is no library's; `Some(None)` when it is one whose start the macro cannot
+    /// write (a `DVector`, an ndarray array: their size is the items'), reported.
+    pub(crate) fn library_reduction(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        ty: &syn::Type,
+    ) -> Option<Option<syn::Expr>> {
+        if !crate::libtypes::is_lib_type(ty) || matches!(ty, syn::Type::Reference(_)) {
+            return None;
+        }
+        let product = crate::callee::Consumer::from_name(&m.method.to_string())
+            == Some(crate::callee::Consumer::Product);
+        let Some(start) = crate::libtypes::reduction_start(ty, product) else {
+            let name = &m.method;
+            // As a reader writes it (`DVector<f64>`, not `DVector < f64 >`).
+            let ty = syn::parse2::<syn::File>(quote::quote!(type __T = #ty;))
+                .ok()
+                .map(|f| prettyplease::unparse(&f))
+                .and_then(|t| {
+                    let t = t.trim().strip_prefix("type __T = ")?.strip_suffix(';')?;
+                    Some(t.to_string())
+                })
+                .unwrap_or_else(|| quote::ToTokens::to_token_stream(ty).to_string());
+            self.diag.error_spanned(
+                &m.method,
+                format!("`#[derive_frule]` does not support `{name}()` into `{ty}` in an iterator chain: the macro cannot write the value it starts from (its size is the items'); accumulate in a loop from the value you start with, `let mut acc = DVector::zeros(n); for v in &items {{ acc += v; }}` (a fixed-size type, `Vector3<f64>`, `Complex64`, glam's `DVec3`, is summed as written)"),
+            );
+            return Some(None);
+        };
+        let template: syn::Expr = if product {
+            syn::parse_quote!(
+                __fwdad_chain.fold(__fwdad_start, |__fwdad_acc, __fwdad_item| {
+                    __fwdad_acc * __fwdad_item
+                })
+            )
+        } else {
+            syn::parse_quote!(
+                __fwdad_chain.fold(__fwdad_start, |__fwdad_acc, __fwdad_item| {
+                    __fwdad_acc + __fwdad_item
+                })
+            )
+        };
+        Some(Some(crate::splice::fill(
+            template,
+            &[
+                ("__fwdad_chain", Hole::Expr(&m.receiver)),
+                ("__fwdad_start", Hole::Expr(&start)),
+            ],
+        )))
+    }
+
     /// Whether `e` is a local whose type is written as the user's (`line` of
     /// `line: &Polyline`).
     pub(crate) fn is_written_user_receiver(&self, e: &syn::Expr) -> bool {
@@ -482,14 +536,17 @@ impl Lowerer<'_> {
             {
                 self.is_call_result(*receiver)
             }
+            // Not a library's constructor (ndarray's `arr2(..)`, a free function).
             InstKind::Call {
                 func,
                 args,
                 callee: PathCallee::Unresolved,
-            } => matches!(
-                PathCallee::resolve(func, args.len()),
-                PathCallee::Function | PathCallee::Assoc
-            ),
+            } => {
+                matches!(
+                    PathCallee::resolve(func, args.len()),
+                    PathCallee::Function | PathCallee::Assoc
+                ) && !crate::libtypes::is_lib_ctor(func)
+            }
             InstKind::Call {
                 callee: PathCallee::FnValue,
                 ..
@@ -601,8 +658,10 @@ impl Lowerer<'_> {
         // field read into a typed `let z: Complex<f64> = self.z;`, `p.rho * p.sigma * i`
         // with `i` a `Complex64`) it is the library's arithmetic, as a float's is: no
         // operator of a user type takes a library value.
+        // (Inside a loop's body, not yet in the function the analysis walks, by the
+        // syntax: `a.dot(&s) + &b` with `a = arr2(..)`.)
         let lib = crate::libtypes::lib_values(&self.func);
-        if *lib.get(lhs) || *lib.get(rhs) {
+        if *lib.get(lhs) || *lib.get(rhs) || self.is_written_lib(lhs) || self.is_written_lib(rhs) {
             return None;
         }
         // A method's result is only a guess (`a.dot(b) * k` is as common as `k *
