@@ -966,9 +966,12 @@ impl Lowerer<'_> {
             let (seq, len) = if tail.is_empty() {
                 self.prepare(chain, span)?
             } else if chain.yields_refs()
-                && !tail
-                    .iter()
-                    .any(|t| matches!(t, Tail::Map(_) | Tail::Scan { .. }))
+                && !tail.iter().any(|t| {
+                    matches!(
+                        t,
+                        Tail::Map(_) | Tail::Scan { .. } | Tail::Unwrapping { .. }
+                    )
+                })
             {
                 let stage = tail[0].name();
                 self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` after `{stage}` on values, not references: add `.copied()` before the `{stage}`"));

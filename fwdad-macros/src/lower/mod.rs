@@ -31,8 +31,10 @@
 //! ```
 
 mod autoref;
+mod bool_then;
 mod combinators;
 mod control;
+mod deque;
 mod expr;
 mod fn_alias;
 mod fn_lists;
@@ -164,6 +166,8 @@ pub fn lower_fn(
         }
     }
     let block = fn_alias::inline_fn_aliases(&item.block, item.sig.inputs.iter());
+    let block = deque::deques_as_vecs(&block, item.sig.inputs.iter());
+    let block = bool_then::bool_then_as_if(&block);
     let block = iter_fns::iter_fns_as_chains(&block);
     let block = autoref::autoref_subslices(&block);
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
