@@ -3,8 +3,11 @@
 //! `push_back`, `push_front`, `pop_front`, `pop_back`, `front`, `back`, indexing, `for`),
 //! read as the `Vec` of the same elements; `bool::then_some` and `bool::then` on a
 //! condition; `min_by` after a `filter_map` over references (the closure's items are
-//! values); and a `const` array's elements as operands next to a local array's
-//! (`err.iter().zip(Q.iter()).map(|(e, q)| q * e * e)`). Each in every mode against
+//! values); a `const` array's elements as operands next to a local array's
+//! (`err.iter().zip(Q.iter()).map(|(e, q)| q * e * e)`); `into_iter()` of a function's or
+//! method's result or of an untyped local, and `zip` of one or of a name an `if let` binds;
+//! a pair of borrowed `Vec`s passed to a parameter taking a pair of slices; and a trait
+//! method named like an iterator's (`target.position()`) on a parameter bounded by it. Each in every mode against
 //! central differences (`check_modes!`, primals bit for bit) and a closed form.
 #![allow(clippy::needless_range_loop)]
 
@@ -164,4 +167,110 @@ fn const_array_elements_as_operands() {
     let (_, g) = gradient(stage_cost {}, &x);
     assert_close(g[0], 20.0 * (x[0] - 1.0), 1e-14, "d/dx0");
     assert_close(g[2], 2.0 * x[2].sin() * x[2].cos(), 1e-14, "d/dx2");
+}
+
+// ---------------------------------------------------------------------------------------
+// Owned sequences into chains and zips; a tuple of borrowed `Vec`s; a method of a
+// parameter's trait named like an iterator's.
+
+#[derive_frule]
+fn doubled(x: &[f64]) -> Vec<f64> {
+    x.iter().map(|v| 2.0 * v).collect()
+}
+
+#[derive_frule]
+fn squash(v: f64) -> f64 {
+    v.tanh()
+}
+
+#[derive(Differentiable, Clone, Debug)]
+struct Affine {
+    w: Vec<f64>,
+    bias: Option<Vec<f64>>,
+}
+
+#[derive_frule]
+impl Affine {
+    fn apply(&self, x: &[f64]) -> Vec<f64> {
+        let mut y: Vec<f64> = self.w.iter().zip(x).map(|(w, v)| w * v).collect();
+        // `zip(b)` of a name an `if let` binds without a written type.
+        if let Some(b) = &self.bias {
+            for (yi, bi) in y.iter_mut().zip(b) {
+                *yi += bi;
+            }
+        }
+        y
+    }
+
+    /// `into_iter()` of a method's result, and `zip` of another.
+    fn block(&self, x: &[f64]) -> f64 {
+        let hidden: Vec<f64> = self.apply(x).into_iter().map(squash).collect();
+        let resid: Vec<f64> = x
+            .iter()
+            .zip(self.apply(&hidden))
+            .map(|(a, b)| a + b)
+            .collect();
+        // `into_iter()` of a function's result, and of a local bound without a type.
+        let d = doubled(&resid);
+        let e: f64 = doubled(&d).into_iter().map(|v| v * v).sum();
+        e + d.into_iter().sum::<f64>()
+    }
+
+    /// A state passed as a pair of slices (`(h, c)` of an LSTM step).
+    fn step(&self, x: &[f64], (h, c): (&[f64], &[f64])) -> f64 {
+        x.iter().zip(h).zip(c).map(|((a, b), c)| a * b + c).sum()
+    }
+}
+
+#[derive_frule]
+fn owned_chains(p: &[f64]) -> f64 {
+    let layer = Affine {
+        w: vec![p[0], 0.5, -0.3],
+        bias: Some(vec![0.1, p[1], -0.2]),
+    };
+    let h = vec![p[2], 0.4, 0.9];
+    let c = vec![0.3, p[3], -0.1];
+    layer.block(&[p[2], p[3], 0.7]) + layer.step(&[0.2, p[0], 0.5], (&h, &c))
+}
+
+fn owned_chains_plain(p: &[f64]) -> f64 {
+    owned_chains(p)
+}
+
+#[test]
+fn owned_sequences_and_tuples_of_slices() {
+    let p = [0.8, -0.3, 0.6, 1.1];
+    check_modes!(bind(owned_chains {}, (Wrt,)), owned_chains_plain, p);
+}
+
+#[derive_frule]
+trait Target {
+    fn position(&self) -> [f64; 2];
+}
+
+#[derive(Differentiable)]
+struct Beacon(f64, f64);
+
+#[derive_frule]
+impl Target for Beacon {
+    fn position(&self) -> [f64; 2] {
+        [self.0, self.1]
+    }
+}
+
+/// `target.position()` is the trait's method, not `Iterator::position`.
+#[derive_frule]
+fn miss_distance(x: &[f64], target: &impl Target) -> f64 {
+    let [tx, ty] = target.position();
+    ((x[0] - tx).powi(2) + (x[1] - ty).powi(2)).sqrt()
+}
+
+#[test]
+fn bound_parameter_method_named_like_an_iterator_method() {
+    let b = Beacon(1.0, 2.0);
+    let (v, g) = gradient(bind(miss_distance {}, (Wrt, &b)), &[4.0, 6.0]);
+    assert_eq!(v.to_bits(), miss_distance(&[4.0, 6.0], &b).to_bits());
+    assert_eq!(v, 5.0);
+    assert_close(g[0], 0.6, 1e-15, "d/dx");
+    assert_close(g[1], 0.8, 1e-15, "d/dy");
 }
