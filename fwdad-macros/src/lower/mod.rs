@@ -159,6 +159,24 @@ pub fn lower_fn(
         .filter(|p| crate::traits::methods_from_bounds(&p.ty, &item.sig.generics))
         .map(|p| p.value)
         .collect();
+    // A parameter of a type parameter bounded by a trait of the user's (`target: &impl
+    // Target`, `m: &M` with `M: Model`) has the trait's methods whatever their names
+    // (`target.position()` is not `Iterator::position`), as a value typed the user's does.
+    let user_bound: Vec<syn::Ident> = crate::traits::trait_params(&item.sig.generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    for p in lw.func.params.clone() {
+        let mut ty = &p.ty;
+        while let syn::Type::Reference(r) = ty {
+            ty = &r.elem;
+        }
+        if matches!(ty, syn::Type::Path(tp) if tp.qself.is_none()
+            && user_bound.iter().any(|b| tp.path.is_ident(b)))
+        {
+            lw.written_user.insert(p.value);
+        }
+    }
     // A function-valued parameter is the dual function (borrowed as it is: `&f`).
     for p in lw.func.params.clone() {
         if lw.callable(p.value) {

@@ -16,11 +16,9 @@ pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections
     let insts: Vec<Inst> = func.insts.iter().map(|(i, _)| i).collect();
     for inst in insts {
         let resolved = match &func.insts[inst].kind {
-            // Also a parameter whose methods come from its bounds (`target: &impl Target`,
-            // `m: &M` with `M: Model`): `target.position()` is the trait's, not `Iterator`'s.
             InstKind::MethodCall {
                 receiver, method, ..
-            } if (user_typed.contains(receiver) || func.bound_receivers.contains(receiver))
+            } if user_typed.contains(receiver)
                 && crate::callee::is_user_method_on_user_type(&method.to_string()) =>
             {
                 Some(Resolved::Method(MethodCallee::User))
