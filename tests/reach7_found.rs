@@ -9,7 +9,7 @@
 //! a pair of borrowed `Vec`s passed to a parameter taking a pair of slices; and a trait
 //! method named like an iterator's (`target.position()`) on a parameter bounded by it. Each in every mode against
 //! central differences (`check_modes!`, primals bit for bit) and a closed form.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::unnecessary_lazy_evaluations)]
 
 mod common;
 
