@@ -604,26 +604,10 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                         Some(Consumer::Sum | Consumer::Product) if !on_chain => format!("; if the receiver is an iterator of yours (`#[derive_frule] impl Iterator for ..`), write `{name}` with its item type (`it.{name}::<f64>()`) or read it in a `for` loop"),
                         _ => String::new(),
                     };
-                    // A parameter of a type or trait of the user's (`t: &impl Target`,
-                    // `m: &M`) whose methods have no rules: constant data, most often.
-                    let param = match func.values[*receiver].def {
-                        crate::ir::ValueDef::Param(i) => {
-                            func.params.get(i).is_some_and(|p| user_typed(&p.ty))
-                        }
-                        _ => false,
-                    };
-                    let pname = func.values[*receiver].name.as_ref().map(|n| n.to_string());
-                    if let (true, Some(pname)) = (param, pname) {
-                        diag.error(
-                            method.span(),
-                            format!("`#[derive_frule]` has no rule for the method `{name}` of the parameter `{pname}`: put `#[derive_frule]` on the `impl` block that defines `{name}` (for a trait's method, on the trait's definition and on each `impl` of it), and `#[derive(Differentiable)]` on the types, even when `{name}` returns constant data"),
-                        );
-                    } else {
-                        diag.error(
+                    diag.error(
                         method.span(),
                         format!("`#[derive_frule]` has no rule for the method `{name}` on a value that depends on the differentiated inputs; use indexing and `for` loops (or the supported iterator chains), or, for a method of your own type, annotate its `impl` block with `#[derive_frule]` and write the receiver's type where it is bound (`let s: MyType = MyType::new(..);`){consumer}"),
                     );
-                    }
                 }
             }
             // A trait object is constant data (its type's rule runs on constant fields): an
@@ -737,19 +721,5 @@ pub fn note<'a>(
         } else {
             format!("{act} => {form}{needs}")
         }
-    }
-}
-
-/// Whether a parameter's written type is one of the user's, or a type parameter (`&impl
-/// Target` is desugared to one): not a `std` type, a slice, an array or a tuple.
-fn user_typed(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Reference(r) => user_typed(&r.elem),
-        syn::Type::Paren(p) => user_typed(&p.elem),
-        syn::Type::ImplTrait(_) => true,
-        syn::Type::Path(p) => {
-            p.qself.is_none() && crate::callee::StdType::of_path(&p.path).is_none()
-        }
-        _ => false,
     }
 }
