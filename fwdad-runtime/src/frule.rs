@@ -173,6 +173,40 @@ impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
     }
 }
 
+/// A pair or triple of borrowed `Vec`s to a parameter taking a tuple of slices (an LSTM
+/// step's state `(h, c): (&[f64], &[f64])` passed `(&h, &c)`), as Rust coerces each.
+#[cfg(feature = "alloc")]
+impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<(&'a [E], &'a [E]), (&'a [T], &'a [T])>>
+    for Dual<(&'a Vec<E>, &'a Vec<E>), (&'a Vec<T>, &'a Vec<T>)>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<(&'a [E], &'a [E]), (&'a [T], &'a [T])> {
+        Dual::new(
+            (&self.primal.0[..], &self.primal.1[..]),
+            (&self.tangent.0[..], &self.tangent.1[..]),
+        )
+    }
+}
+
+/// See the pair's.
+#[cfg(feature = "alloc")]
+impl<'a, E: Differentiable + 'a, T: 'a>
+    CoerceTo<Dual<(&'a [E], &'a [E], &'a [E]), (&'a [T], &'a [T], &'a [T])>>
+    for Dual<(&'a Vec<E>, &'a Vec<E>, &'a Vec<E>), (&'a Vec<T>, &'a Vec<T>, &'a Vec<T>)>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<(&'a [E], &'a [E], &'a [E]), (&'a [T], &'a [T], &'a [T])> {
+        Dual::new(
+            (&self.primal.0[..], &self.primal.1[..], &self.primal.2[..]),
+            (
+                &self.tangent.0[..],
+                &self.tangent.1[..],
+                &self.tangent.2[..],
+            ),
+        )
+    }
+}
+
 impl<'a, E: Differentiable + 'a, T: 'a, const N: usize> CoerceTo<Dual<&'a [E], &'a [T]>>
     for Dual<&'a [E; N], &'a [T; N]>
 {

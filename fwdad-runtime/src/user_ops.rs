@@ -133,6 +133,28 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> OpArg<S> for Promoted<'a, X, S> {
     }
 }
 
+/// A constant element `&whole[i]` of an array the rule reads in place (`q` of
+/// `err.iter().zip(Q.iter()).map(|(e, q)| q * e)` with a `const Q: [f64; 3]`): the
+/// element with its zero tangent, as [`Promoted`] is.
+#[cfg(feature = "alloc")]
+impl<'a, E: crate::differentiable::ZeroTangent + 'a, S: Mode> OpArg<S>
+    for crate::frule::PromotedElem<'a, E, S>
+where
+    &'a E: Differentiable,
+{
+    type Primal = &'a E;
+    type Dual = Dual<&'a E, &'a E::TangentIn<S>>;
+    #[inline(always)]
+    fn dual(self) -> Self::Dual {
+        crate::frule::PromotedElem::dual(self)
+    }
+    type Plain = Self::Dual;
+    #[inline(always)]
+    fn plain(self) -> Self::Dual {
+        crate::frule::PromotedElem::dual(self)
+    }
+}
+
 macro_rules! plain_float_args {
     ($($F:ty),*) => {
         $(

@@ -241,3 +241,61 @@ impl IterFn {
         }
     }
 }
+
+super::names! {
+    /// The methods of a local `VecDeque` that `lower::deque` reads as its `Vec`'s, and the
+    /// constructors it rewrites (`VecDeque::new`, `with_capacity`, `from`).
+    pub enum DequeFn {
+        New = "new",
+        WithCapacity = "with_capacity",
+        From = "from",
+        PushBack = "push_back",
+        PushFront = "push_front",
+        PopBack = "pop_back",
+        PopFront = "pop_front",
+        Front = "front",
+        Back = "back",
+        FrontMut = "front_mut",
+        BackMut = "back_mut",
+        Len = "len",
+        IsEmpty = "is_empty",
+        Iter = "iter",
+        IterMut = "iter_mut",
+        Clear = "clear",
+        Truncate = "truncate",
+        Get = "get",
+        GetMut = "get_mut",
+        Swap = "swap",
+        Capacity = "capacity",
+    }
+}
+
+impl DequeFn {
+    /// The `Vec` (or slice) method of the same effect, for those that have one of
+    /// another name; `pop_front` has none (it is `reverse`, `pop`, `reverse`).
+    pub fn vec_method(self) -> Option<&'static str> {
+        match self {
+            DequeFn::PushBack => Some("push"),
+            DequeFn::PopBack => Some("pop"),
+            DequeFn::Front => Some("first"),
+            DequeFn::Back => Some("last"),
+            DequeFn::FrontMut => Some("first_mut"),
+            DequeFn::BackMut => Some("last_mut"),
+            _ => None,
+        }
+    }
+
+    /// Whether it is one of the constructors.
+    pub fn constructs(self) -> bool {
+        matches!(self, DequeFn::New | DequeFn::WithCapacity | DequeFn::From)
+    }
+}
+
+super::names! {
+    /// `bool`'s `then_some(v)` and `then(|| v)`, which `lower::bool_then` writes as the
+    /// `if` they are.
+    pub enum BoolThen {
+        ThenSome = "then_some",
+        Then = "then",
+    }
+}

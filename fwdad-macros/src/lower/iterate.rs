@@ -315,8 +315,12 @@ impl Lowerer<'_> {
                     (Adaptor::IterMut, 0) => Some(Chain::Slice(&m.receiver, Access::RefMut)),
                     (Adaptor::IntoIter, 0) => self.parse_chain(&m.receiver).or_else(|| {
                         // `p.pts.into_iter()` of a field: Rust moves the field (a
-                        // borrowed one would not compile), a `Vec` or array by value.
-                        matches!(strip(&m.receiver), syn::Expr::Field(_)).then(|| {
+                        // borrowed one would not compile), a `Vec` or array by value; so
+                        // is a function's or method's result (`layer.forward(&h)
+                        // .into_iter().map(gelu)`), and a local bound without its type
+                        // (`let v = mk(x); v.into_iter()`), which is not a map (a map's
+                        // type is written or made by `HashMap::new()`).
+                        self.owned_sequence(&m.receiver).then(|| {
                             Chain::Copied(Box::new(Chain::Slice(&m.receiver, Access::Ref)))
                         })
                     }),
@@ -337,7 +341,21 @@ impl Lowerer<'_> {
                         Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?)))
                     }
                     (Adaptor::Zip, 1) => {
-                        Some(Chain::Zip(recv()?, Box::new(self.parse_chain(arg?)?)))
+                        let other = self.parse_chain(arg?).or_else(|| {
+                            let arg = arg?;
+                            // `zip(b)` of a name bound without a type (`b` of `if let
+                            // Some(b) = &self.bias`): a borrowed sequence, the one thing
+                            // `zip` takes that the rule can index; `zip(layer.forward(x))`
+                            // of a call's result: an owned `Vec` or array, by value.
+                            if self.untyped_local(arg) {
+                                Some(Chain::Slice(arg, Access::Ref))
+                            } else if self.owned_sequence(arg) {
+                                Some(Chain::Copied(Box::new(Chain::Slice(arg, Access::Ref))))
+                            } else {
+                                None
+                            }
+                        });
+                        Some(Chain::Zip(recv()?, Box::new(other?)))
                     }
                     (Adaptor::Skip, 1) => Some(Chain::Skip(recv()?, arg?)),
                     (Adaptor::Take, 1) => Some(Chain::Take(recv()?, arg?)),
@@ -395,6 +413,33 @@ impl Lowerer<'_> {
                 ))
             }
             _ => None,
+        }
+    }
+
+    /// Whether `e` is a local bound without a type the syntax shows.
+    fn untyped_local(&self, e: &syn::Expr) -> bool {
+        let syn::Expr::Path(p) = strip(e) else {
+            return false;
+        };
+        p.path
+            .get_ident()
+            .and_then(|id| self.lookup(&id.to_string()))
+            .is_some_and(|v| self.func.values[v].ty == TypeHint::Unknown)
+    }
+
+    /// Whether `e`, the receiver of `into_iter()`, is taken for an owned `Vec` or array:
+    /// a field, a call's or a method's result that is not itself a chain, or a local of no
+    /// written type.
+    fn owned_sequence(&self, e: &syn::Expr) -> bool {
+        match strip(e) {
+            syn::Expr::Field(_) | syn::Expr::Call(_) => true,
+            syn::Expr::MethodCall(m) => Adaptor::from_name(&m.method.to_string()).is_none(),
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string()))
+                .is_some_and(|v| self.func.values[v].ty == TypeHint::Unknown),
+            _ => false,
         }
     }
 
@@ -966,9 +1011,12 @@ impl Lowerer<'_> {
             let (seq, len) = if tail.is_empty() {
                 self.prepare(chain, span)?
             } else if chain.yields_refs()
-                && !tail
-                    .iter()
-                    .any(|t| matches!(t, Tail::Map(_) | Tail::Scan { .. }))
+                && !tail.iter().any(|t| {
+                    matches!(
+                        t,
+                        Tail::Map(_) | Tail::Scan { .. } | Tail::Unwrapping { .. }
+                    )
+                })
             {
                 let stage = tail[0].name();
                 self.diag.error(m.method.span(), format!("`#[derive_frule]` supports `{name}` after `{stage}` on values, not references: add `.copied()` before the `{stage}`"));

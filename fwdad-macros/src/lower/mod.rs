@@ -31,8 +31,10 @@
 //! ```
 
 mod autoref;
+mod bool_then;
 mod combinators;
 mod control;
+mod deque;
 mod expr;
 mod fn_alias;
 mod fn_lists;
@@ -167,6 +169,24 @@ pub fn lower_fn(
         .filter(|p| crate::traits::methods_from_bounds(&p.ty, &item.sig.generics))
         .map(|p| p.value)
         .collect();
+    // A parameter of a type parameter bounded by a trait of the user's (`target: &impl
+    // Target`, `m: &M` with `M: Model`) has the trait's methods whatever their names
+    // (`target.position()` is not `Iterator::position`), as a value typed the user's does.
+    let user_bound: Vec<syn::Ident> = crate::traits::trait_params(&item.sig.generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    for p in lw.func.params.clone() {
+        let mut ty = &p.ty;
+        while let syn::Type::Reference(r) = ty {
+            ty = &r.elem;
+        }
+        if matches!(ty, syn::Type::Path(tp) if tp.qself.is_none()
+            && user_bound.iter().any(|b| tp.path.is_ident(b)))
+        {
+            lw.written_user.insert(p.value);
+        }
+    }
     // A function-valued parameter is the dual function (borrowed as it is: `&f`).
     for p in lw.func.params.clone() {
         if lw.callable(p.value) {
@@ -174,6 +194,8 @@ pub fn lower_fn(
         }
     }
     let block = fn_alias::inline_fn_aliases(&item.block, item.sig.inputs.iter());
+    let block = deque::deques_as_vecs(&block, item.sig.inputs.iter());
+    let block = bool_then::bool_then_as_if(&block);
     let block = iter_fns::iter_fns_as_chains(&block);
     let block = autoref::autoref_subslices(&block);
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {

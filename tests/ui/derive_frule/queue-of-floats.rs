@@ -1,20 +1,18 @@
-// A `VecDeque` of floats (a moving-average window): no tangent type; the error is at the
-// written type and says to keep the floats in a `Vec`.
+// A `VecDeque` of floats used otherwise than a `Vec` can stand for (`rotate_left`): no
+// tangent type; the error is at the written type and says to keep the floats in a `Vec`.
+// (A local window read by `push_back`, `pop_front`, `len`, indexing and `for` is read as a
+// `Vec`: `tests/reach7_found.rs`.)
 use fwdad::prelude::*;
 use std::collections::VecDeque;
 
 #[derive_frule]
-fn moving_average_last(x: &[f64], k: usize) -> f64 {
-    let mut window: VecDeque<f64> = VecDeque::with_capacity(k);
-    let mut sum = 0.0;
+fn rotated_first(x: &[f64], k: usize) -> f64 {
+    let mut ring: VecDeque<f64> = VecDeque::with_capacity(x.len());
     for &v in x {
-        window.push_back(v);
-        sum += v;
-        if window.len() > k {
-            sum -= window.pop_front().unwrap();
-        }
+        ring.push_back(v * v);
     }
-    sum / window.len() as f64
+    ring.rotate_left(k);
+    ring[0]
 }
 
 fn main() {}
