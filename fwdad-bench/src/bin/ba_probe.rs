@@ -80,6 +80,15 @@ type Args<'a, T> = (
     Dual<f64, T>,
 );
 
+/// The rule's arguments in `Batch` mode.
+type BatchArgs<'a> = (
+    Dual<&'a [f64], &'a [B]>,
+    Dual<&'a [f64], &'a [B]>,
+    Dual<f64, B>,
+    Dual<f64, B>,
+    Dual<f64, B>,
+);
+
 /// The entry a macro would emit: the rule's arguments in, its `Dual` out.
 #[target_feature(enable = "avx2,fma")]
 #[inline(never)]
@@ -116,15 +125,7 @@ fn wide_block(inst: &Instance, i: usize, s: &FSeeds) -> [f64; 2 * NBLOCK] {
 /// checks the CPU and calls the wide entry with its tangents seen as `Fused` (the same
 /// layout), then gives the result back as `Batch` tangents.
 #[inline(never)]
-fn hop(
-    args: (
-        Dual<&[f64], &[B]>,
-        Dual<&[f64], &[B]>,
-        Dual<f64, B>,
-        Dual<f64, B>,
-        Dual<f64, B>,
-    ),
-) -> Dual<[f64; 2], [B; 2]> {
+fn hop(args: BatchArgs<'_>) -> Dual<[f64; 2], [B; 2]> {
     fn f(t: &[B]) -> &[FB] {
         // SAFETY: `Fused` is `repr(transparent)`.
         unsafe { std::slice::from_raw_parts(t.as_ptr().cast(), t.len()) }
