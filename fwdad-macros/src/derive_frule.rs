@@ -1560,6 +1560,7 @@ pub(crate) fn pipeline(
         tokens,
         out_of_line: out_of_line(func, &passes.ir),
         inlinable: body_inlinable(func, &passes.ir),
+        wide: wide_entry(func, &passes.ir),
         generic: crate::const_args::generic_in_body(&passes.ir, &passes.plans),
         chain_jacobian,
     })
@@ -1572,6 +1573,8 @@ pub(crate) struct Body {
     out_of_line: bool,
     /// Whether that function may be inlined (`body_inlinable`).
     inlinable: bool,
+    /// Whether the rule gets an entry compiled for AVX2 and FMA (`wide_entry`).
+    wide: bool,
     /// Per parameter, whether the body takes a constant tangent as it comes
     /// (`crate::const_args::generic_in_body`); the others are converted on entry.
     generic: Vec<bool>,
@@ -1604,6 +1607,53 @@ fn out_of_line(func: &syn::ItemFn, ir: &ir::Function) -> bool {
         syn::FnArg::Typed(t) => float_reference(&t.ty, &float_params),
     });
     takes_floats && ir.stores_in_loop()
+}
+
+/// Whether the rule gets a second entry compiled with `#[target_feature(enable =
+/// "avx2,fma")]`, into which its body is inlined in `Fused` mode, and which `frule` takes
+/// for batches of four lanes or more when the CPU has both (runtime dispatch,
+/// `fwdad_runtime::dispatch`; issue 30): a free function without generics of `f64`s and
+/// `&[f64]`s returning `f64` or `[f64; N]`, with at least `WIDE_OPS` operations (a
+/// second instantiation of a small body costs compile time for little: the wide entry
+/// pays where many lane updates follow few scalar partials, BA's 2×15 Jacobian block).
+/// The user's `#[inline(never)]` keeps the rule as it is.
+fn wide_entry(func: &syn::ItemFn, ir: &ir::Function) -> bool {
+    const WIDE_OPS: usize = 48;
+    let is_f64 = |ty: &syn::Type| matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64"));
+    let input = |ty: &syn::Type| {
+        is_f64(ty)
+            || matches!(ty, syn::Type::Reference(r) if r.mutability.is_none()
+                && matches!(&*r.elem, syn::Type::Slice(s) if is_f64(&s.elem)))
+    };
+    let output = match &func.sig.output {
+        syn::ReturnType::Type(_, ty) => {
+            is_f64(ty) || matches!(&**ty, syn::Type::Array(a) if is_f64(&a.elem))
+        }
+        syn::ReturnType::Default => false,
+    };
+    let never = user_inline(func).is_some_and(|hint| hint.is_some_and(|arg| arg == "never"));
+    let plain = func.sig.generics.params.is_empty()
+        && func.sig.asyncness.is_none()
+        && func.sig.constness.is_none()
+        && func.sig.variadic.is_none()
+        && func.sig.inputs.iter().all(|arg| match arg {
+            syn::FnArg::Typed(t) => input(&t.ty),
+            syn::FnArg::Receiver(_) => false,
+        });
+    let ops = ir
+        .insts
+        .iter()
+        .filter(|(_, i)| {
+            matches!(
+                i.kind,
+                ir::InstKind::Binary { .. }
+                    | ir::InstKind::Unary { .. }
+                    | ir::InstKind::MethodCall { .. }
+                    | ir::InstKind::Call { .. }
+            )
+        })
+        .count();
+    plain && output && !never && ops >= WIDE_OPS
 }
 
 /// Whether an `out_of_line` body may still be inlined into `frule` (`#[inline]` rather
@@ -2636,10 +2686,19 @@ pub(crate) fn emit_items(
     let entry = consts.entry(sig, &params);
     let fits = fit_slices(sig, &params, rt);
     let jac_body = body.chain_jacobian.clone();
-    let body = match body.out_of_line {
+    // Runtime dispatch (`wide_entry`): free functions whose rule is not generic over
+    // anything but the mode and its tangents.
+    let wide = body.wide
+        && free
+        && self_of.is_none()
+        && type_params.is_empty()
+        && !sig.fn_values.contains(&true)
+        && !iters.contains(&true);
+    let body = match body.out_of_line || wide {
         true => emit_body_fn(
             sig,
             body,
+            wide,
             &params,
             &arg_tys,
             &type_params,
@@ -2818,6 +2877,7 @@ pub(crate) fn phantom_params<'f>(
 fn emit_body_fn(
     sig: &Sig,
     body: &Body,
+    wide: bool,
     params: &[syn::Ident],
     arg_tys: &[TokenStream],
     type_params: &[&syn::GenericParam],
@@ -2831,16 +2891,28 @@ fn emit_body_fn(
 ) -> TokenStream {
     let mode = mode_ident();
     let (mut fn_params, mut args, mut rebuild) = (Vec::new(), Vec::new(), Vec::new());
+    // The wide entry's arguments to the body, its tangents seen in `Fused` mode.
+    let mut wide_args = Vec::new();
+    // Each body parameter's pattern and type, for the wide entry's one tuple parameter.
+    let mut pairs: Vec<(TokenStream, TokenStream)> = Vec::new();
+    let float_tangent = quote!(<f64 as #rt::Differentiable>::TangentIn<#mode>);
     for (i, ((ty, arg_ty), param)) in sig.named_inputs.iter().zip(arg_tys).zip(params).enumerate() {
         // A parameter converted on entry (`crate::const_args`) reaches the body as the
         // mode's dual; one the body takes as it comes keeps its element tangent type.
         let generic = sig.const_param(i).is_some() && consts.generic(i);
         let converted = sig.const_param(i).is_some() && !generic;
+        let tp = tangent_param(i);
         if !sig.is_inactive(i) && float_reference(ty, float_params) {
             let (p, t) = (
                 format_ident!("__fwdad_p{}", i, span = Span::mixed_site()),
                 format_ident!("__fwdad_t{}", i, span = Span::mixed_site()),
             );
+            wide_args.push(match generic {
+                true => {
+                    quote!(#p, <#tp as #rt::ArgTangent<f64, #float_tangent>>::__fused_slice(#t))
+                }
+                false => quote!(#p, #rt::dispatch::fused_slice(#t)),
+            });
             let tty = match generic {
                 true => {
                     let tty = crate::const_args::tangent_type(ty, &tangent_param(i));
@@ -2849,16 +2921,32 @@ fn emit_body_fn(
                 false => quote!(<#ty as #rt::Differentiable>::TangentIn<#mode>),
             };
             fn_params.push(quote!(#p: #ty, #t: #tty));
+            pairs.push((quote!(#p), quote!(#ty)));
+            pairs.push((quote!(#t), tty.clone()));
             args.push(quote!(#param.primal, #param.tangent));
             rebuild.push(quote!(let #param = #rt::Dual::new(#p, #t);));
         } else if converted {
             fn_params.push(
                 quote!(#param: #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
             );
+            pairs.push((
+                quote!(#param),
+                quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
+            ));
             args.push(quote!(#param));
+            wide_args.push(quote!(#rt::Dual::new(#param.primal, #rt::Fused(#param.tangent))));
         } else {
             fn_params.push(quote!(#param: #arg_ty));
+            pairs.push((quote!(#param), quote!(#arg_ty)));
             args.push(quote!(#param));
+            wide_args.push(match (sig.is_inactive(i), generic) {
+                (true, _) => quote!(#param),
+                (false, true) => quote!(#rt::Dual::new(
+                    #param.primal,
+                    <#tp as #rt::ArgTangent<f64, #float_tangent>>::__fused(#param.tangent),
+                )),
+                (false, false) => quote!(#rt::Dual::new(#param.primal, #rt::Fused(#param.tangent))),
+            });
         }
     }
     let (body_tangents, body_preds) = consts.body_generics();
@@ -2869,10 +2957,49 @@ fn emit_body_fn(
         syn::GenericParam::Lifetime(_) => None,
     });
     let (lts, tokens) = (&sig.lifetimes, &body.tokens);
-    let inline = match body.inlinable {
-        true => quote!(#[inline]),
-        false => quote!(#[inline(never)]),
+    let inline = match (wide, body.inlinable) {
+        // The body is `frule`'s and the wide entry's: inlined into both.
+        (true, _) => quote!(#[inline(always)]),
+        (false, true) => quote!(#[inline]),
+        (false, false) => quote!(#[inline(never)]),
     };
+    let type_args: Vec<_> = type_args.collect();
+    let dispatch = wide.then(|| {
+        // Each generic element tangent in `Fused` mode (a constant's stays one).
+        let wide_tangents = body_tangents
+            .iter()
+            .map(|t| quote!(<#t as #rt::ArgTangent<f64, #float_tangent>>::__Fused));
+        let (pats, arg_tys): (Vec<_>, Vec<_>) = pairs.iter().cloned().unzip();
+        // Compiled for AVX2 and FMA unless the whole crate is (then `Batch` updates are
+        // fused already) or the target is not x86-64; elsewhere never called.
+        let on = quote!(all(target_arch = "x86_64", not(all(target_feature = "avx2", target_feature = "fma"))));
+        quote! {
+            #[cfg(#on)]
+            #[target_feature(enable = "avx2,fma")]
+            #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
+            fn __fwdad_wide<#(#lts,)* #mode: #rt::Mode, #(#body_tangents,)*>((#(#pats,)*): (#(#arg_tys,)*)) -> #out_ty
+            #where_clause
+            #(#body_preds,)*
+            {
+                let __fwdad_y = __fwdad_body::<#rt::Fused<#mode>, #(#wide_tangents,)*>(#(#wide_args,)*);
+                #rt::Dual::new(__fwdad_y.primal, #rt::Unfuse::unfuse(__fwdad_y.tangent))
+            }
+            #[cfg(not(#on))]
+            #[allow(unused_mut, unused_variables, non_snake_case, clippy::all)]
+            fn __fwdad_wide<#(#lts,)* #mode: #rt::Mode, #(#body_tangents,)*>((#(#pats,)*): (#(#arg_tys,)*)) -> #out_ty
+            #where_clause
+            #(#body_preds,)*
+            {
+                __fwdad_body::<#mode, #(#body_tangents,)*>(#(#args,)*)
+            }
+            if ::core::cfg!(#on) && <#mode as #rt::Mode>::__WIDE && #rt::dispatch::wide() {
+                return #rt::dispatch::call_wide(
+                    __fwdad_wide::<#mode, #(#body_tangents,)*> as unsafe fn(_) -> _,
+                    (#(#args,)*),
+                );
+            }
+        }
+    });
     quote! {
         #inline
         #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
@@ -2886,6 +3013,7 @@ fn emit_body_fn(
         }
         let (#(#params,)*) = __fwdad_args;
         #entry
+        #dispatch
         __fwdad_body::<#(#type_args,)* #mode, #(#body_tangents,)*>(#(#args,)*)
     }
 }

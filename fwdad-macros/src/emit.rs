@@ -209,6 +209,8 @@ struct Emitter<'a> {
     /// The stand-in rules emitted so far, by method name ([`no_rule_fallback`]): each gets
     /// names of its own, which rustc then prints without the path of the rule around them.
     stand_ins: std::collections::HashMap<String, usize>,
+    /// Where each value is used (`crate::linear::uses`), computed when first asked.
+    uses: std::cell::OnceCell<std::collections::HashMap<Value, Vec<Option<Inst>>>>,
 }
 
 impl<'a> Emitter<'a> {
@@ -245,7 +247,47 @@ impl<'a> Emitter<'a> {
             jac,
             jac_terms: Default::default(),
             stand_ins: Default::default(),
+            uses: Default::default(),
         }
+    }
+
+    /// Whether `x[i]` (instruction `inst`, result `v`) of a batch's linearised copy reads
+    /// its element by reference (`index_ref`): `x` a `&[f64]` (or `&[f32]`) parameter and
+    /// every reader of `v` a linearised instruction, which reads a root through `&`
+    /// (`lin::p`, `lin::axpy`). A copy of the element's tangent (a whole batch) made where
+    /// the body reads it stays a copy: behind a `sin` or any call, LLVM cannot read the
+    /// caller's slice in its place, so every batched rule copied each element root's
+    /// lanes to the stack at its read and loaded them again at each update (BA's 2×15
+    /// block: 14 roots of 15 lanes per call). By reference, each update loads its lanes
+    /// where it needs them, from the caller's tangents.
+    fn reads_element_by_ref(&self, inst: Inst, v: Value) -> bool {
+        let (Some(lin), None, false) = (self.lin, self.jac, self.one_direction) else {
+            return false;
+        };
+        let InstKind::Index { base, .. } = &self.func.insts[inst].kind else {
+            return false;
+        };
+        let ValueDef::Param(p) = self.func.values[*base].def else {
+            return false;
+        };
+        let float_slice = matches!(&self.func.params[p].ty, syn::Type::Reference(r)
+            if r.mutability.is_none()
+                && matches!(&*r.elem, syn::Type::Slice(s)
+                    if matches!(TypeHint::from_type(&s.elem), TypeHint::Float)));
+        if !float_slice
+            || !self.is(*base)
+            || !self.is(v)
+            || self.func.annotations.contains_key(&v)
+            || lin.mutated.contains(&v)
+        {
+            return false;
+        }
+        let uses = self.uses.get_or_init(|| crate::linear::uses(self.func));
+        uses.get(&v).is_some_and(|us| {
+            us.iter().all(|u| {
+                u.is_some_and(|i| lin.ops.contains_key(&i) && !lin.lin_ifs.contains_key(&i))
+            })
+        })
     }
 
     /// The body's items and its parameters bound by name: an active one (and a borrowed
@@ -1952,6 +1994,8 @@ impl Emitter<'_> {
                     TypeHint::Map(..)
                 ) {
                     quote_spanned!(span=> #b.at_key(#i).copied())
+                } else if self.reads_element_by_ref(inst, data.results[0]) {
+                    quote_spanned!(span=> #rt::index_ref(&#b, #i))
                 } else {
                     quote_spanned!(span=> #rt::index(&#b, #i))
                 }

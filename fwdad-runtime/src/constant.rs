@@ -16,7 +16,7 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::real::Real;
-use crate::tangent::{NoTangent, ScalarTangent};
+use crate::tangent::{Fused, NoTangent, ScalarTangent};
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::vec::Vec;
 use core::cell::OnceCell;
@@ -46,6 +46,15 @@ pub trait ArgTangent<F: Real, T: ScalarTangent<F>>: Copy {
     const ACTIVE: bool;
     /// The tangent in the mode (a zero for [`ConstTangent`]).
     fn tangent(self) -> T;
+    /// This tangent in the [`Fused`] mode of `T` (a rule's wide entry, `crate::dispatch`).
+    #[doc(hidden)]
+    type __Fused: ArgTangent<F, Fused<T>>;
+    /// `self` as [`Self::__Fused`].
+    #[doc(hidden)]
+    fn __fused(self) -> Self::__Fused;
+    /// Tangents as [`Self::__Fused`] ones, in place.
+    #[doc(hidden)]
+    fn __fused_slice(t: &[Self]) -> &[Self::__Fused];
 }
 
 impl<F: Real, T: ScalarTangent<F>> ArgTangent<F, T> for T {
@@ -53,6 +62,15 @@ impl<F: Real, T: ScalarTangent<F>> ArgTangent<F, T> for T {
     #[inline(always)]
     fn tangent(self) -> T {
         self
+    }
+    type __Fused = Fused<T>;
+    #[inline(always)]
+    fn __fused(self) -> Fused<T> {
+        Fused(self)
+    }
+    #[inline(always)]
+    fn __fused_slice(t: &[T]) -> &[Fused<T>] {
+        crate::dispatch::fused_slice(t)
     }
 }
 
@@ -65,6 +83,15 @@ macro_rules! const_arg_tangent {
             #[inline(always)]
             fn tangent(self) -> T {
                 T::zero()
+            }
+            type __Fused = ConstTangent;
+            #[inline(always)]
+            fn __fused(self) -> ConstTangent {
+                self
+            }
+            #[inline(always)]
+            fn __fused_slice(t: &[ConstTangent]) -> &[ConstTangent] {
+                t
             }
         }
         impl<T: ScalarTangent<$F>> SliceTangent<$F, T> for ConstTangent {

@@ -73,6 +73,7 @@ pub mod complex;
 pub mod const_iter;
 pub mod constant;
 pub mod differentiable;
+pub mod dispatch;
 pub mod dual;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod fallible;

@@ -26,6 +26,22 @@ where
     Dual::new(p[i], t[i])
 }
 
+/// `x[i]` of a slice parameter's dual, the element and its tangent by reference (into
+/// the caller's slices): a batched rule's linearised body reads an element root so, and
+/// each lane update loads the root's lanes where it needs them rather than from a copy
+/// made at the read (`emit::reads_element_by_ref` in the macro).
+///
+/// # Panics
+/// If `i` is out of bounds, as the primal's indexing would.
+#[inline(always)]
+pub fn index_ref<'a, 'b, F: Differentiable, T>(
+    x: &Dual<&'a [F], &'b [T]>,
+    i: usize,
+) -> Dual<&'a F, &'b T> {
+    let (p, t) = same_len(x.primal, x.tangent);
+    Dual::new(&p[i], &t[i])
+}
+
 /// The two slices cut to one length, so that indexing both at `i` costs one bounds check:
 /// after this, the compiler knows `t.len() == p.len()` (a dual's tangent has its primal's
 /// length by construction, so nothing is lost).

@@ -704,6 +704,11 @@ pub trait Mode: ScalarTangent<f64> + crate::traits::DynLanes {
     /// level. An implicit rule that corrects its tangent by fixed-point steps (the linear
     /// solves of the runtime's `nalgebra_linalg`) takes this many steps to be exact.
     const ORDER: usize = 1;
+    /// Whether a rule with a wide entry (`crate::dispatch`) takes it in this mode: batches
+    /// of four lanes or more, whose updates then take one fused instruction per four
+    /// lanes.
+    #[doc(hidden)]
+    const __WIDE: bool = false;
     /// The tangent of a real scalar `F` under this mode.
     type Of<F: Real>: ScalarTangent<F>;
     /// Converts a tangent between float types (for `x as f32`).
@@ -739,6 +744,7 @@ impl Mode for f64 {
 
 impl<const N: usize> Mode for Batch<f64, N> {
     const LINEARIZE: bool = N > 1;
+    const __WIDE: bool = N >= 4;
     // One lane is one direction: the same body as `f64`, so the two agree bit for bit.
     const LINEARIZE_SINGLE_ROOT: bool = N == 1;
     type Of<F: Real> = Batch<F, N>;

@@ -163,7 +163,7 @@ pub mod __private {
     pub use fwdad_runtime::structural::empty_vec_in;
     pub use fwdad_runtime::structural::{
         array, array_from_fn, at_mut, at_mut_owned, cast, debug_assertions, deref, drop, fail, fit,
-        float_from, index, integer, mem_replace, mem_take, none_in, ok, opaque_macro,
+        float_from, index, index_ref, integer, mem_replace, mem_take, none_in, ok, opaque_macro,
         promote_receiver, range, range_at, range_from_at, reborrow, sin_cos_dual, slice_mut, some,
         store_deref, store_index, store_index_real, struct_literal, swap, tuple, undef, ElemAt,
     };
@@ -185,6 +185,9 @@ pub mod __private {
         ZeroCell,
     };
     pub use fwdad_runtime::{ArgTangent, ConstTangent, Constant, RefTangent, SliceTangent};
+    // A large rule's entry compiled for AVX2 and FMA (runtime dispatch).
+    pub use fwdad_runtime::dispatch::{self, Unfuse};
+    pub use fwdad_runtime::Fused;
     // `#[primitive]`: scalar-partials rules.
     pub use fwdad_runtime::rules::{binary, LiftTo, Operand, ScalarOperand};
     pub use fwdad_runtime::{Binary, Hyper, NoTangent, ScalarTangent, Unary};
