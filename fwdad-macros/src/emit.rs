@@ -290,6 +290,38 @@ impl<'a> Emitter<'a> {
         })
     }
 
+    /// ndarray's `arr2(&[[0.5, -0.3], ..])` of constants, bound untyped: its scalar is
+    /// `f64`, which the lifts that later meet it do not tell rustc. (Out of [`Self::inst`],
+    /// whose stack frame bounds how deeply a body may nest.)
+    #[inline(never)]
+    fn typed_ndarray_ctor(&self, kind: &InstKind, e: TokenStream, span: Span) -> TokenStream {
+        let rt = &self.rt;
+        match matches!(kind, InstKind::Call { func, .. }
+            if crate::libtypes::ndarray_free_ctor(func).is_some())
+            && self.func.float_params.is_empty()
+        {
+            true => quote_spanned!(span=> #rt::f64_array(#e)),
+            false => e,
+        }
+    }
+
+    /// ndarray's `arr1(&[x, y])` of duals: the array over duals as it is.
+    #[inline(never)]
+    fn ndarray_ctor_of_duals(
+        &self,
+        inst: Inst,
+        kind: &InstKind,
+        args: &[TokenStream],
+        span: Span,
+    ) -> TokenStream {
+        let (rt, mode) = (&self.rt, &self.mode);
+        let elems: Vec<TokenStream> = args
+            .iter()
+            .map(|a| quote_spanned!(span=> &#rt::arr_elems::<#mode, _>(#a)))
+            .collect();
+        self.primal_expr(inst, kind, &elems, span)
+    }
+
     /// The body's items and its parameters bound by name: an active one (and a borrowed
     /// `inactive` one, the plain value as passed) as it came, any other by its primal.
     fn prelude(&self) -> TokenStream {
@@ -1343,15 +1375,8 @@ impl Emitter<'_> {
                 return self.emit_loop(inst, init.clone(), pre);
             }
             (kind, Form::Primal { promote }) => {
-                let mut e = self.primal_expr(inst, kind, &args, span);
-                // ndarray's `arr2(&[[0.5, -0.3], ..])` of constants, bound untyped: its
-                // scalar is `f64`, which the lifts that later meet it do not tell rustc.
-                if matches!(kind, InstKind::Call { func, .. }
-                    if crate::libtypes::ndarray_free_ctor(func).is_some())
-                    && self.func.float_params.is_empty()
-                {
-                    e = quote_spanned!(span=> #rt::f64_array(#e));
-                }
+                let e = self.primal_expr(inst, kind, &args, span);
+                let e = self.typed_ndarray_ctor(kind, e, span);
                 let lib_result = data.results.first().is_some_and(|r| *self.lib.get(*r));
                 if *promote && lib_result {
                     // A library constant made active (by a later store): its form over
@@ -1524,11 +1549,7 @@ impl Emitter<'_> {
                         }
                         // ndarray's `arr1(&[x, y])` of duals: the array over duals as it is.
                         None if crate::libtypes::ndarray_free_ctor(func).is_some() => {
-                            let elems: Vec<TokenStream> = args
-                                .iter()
-                                .map(|a| quote_spanned!(span=> &#rt::arr_elems::<#mode, _>(#a)))
-                                .collect();
-                            self.primal_expr(inst, kind, &elems, span)
+                            self.ndarray_ctor_of_duals(inst, kind, &args, span)
                         }
                         None if crate::libtypes::scalar_alias_ctor(func).is_some() => {
                             let f = crate::libtypes::scalar_alias_ctor(func);
