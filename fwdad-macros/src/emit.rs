@@ -1608,6 +1608,23 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
+            // A value boxed as a trait object of the user's (`Function::box_dyn`): the box
+            // carries its tangent.
+            (InstKind::Call { func: path, .. }, Form::AssocFrule)
+                if crate::callee::is_box_new(path)
+                    && args.len() == 1
+                    && self.func.insts[inst]
+                        .results
+                        .first()
+                        .is_some_and(|r| self.func.box_dyn.contains_key(r)) =>
+            {
+                let object = self.func.insts[inst]
+                    .results
+                    .first()
+                    .and_then(|r| self.func.box_dyn.get(r));
+                let arg = &args[0];
+                quote_spanned!(span=> <#object>::__fwdad_carry::<#mode, _>(#arg))
+            }
             (InstKind::Call { func: path, .. }, Form::AssocFrule) => {
                 // The type keeps its arguments (`Pendulum::<T>::m`), which a generic
                 // `impl` needs to pick its dispatch method.
@@ -1812,6 +1829,11 @@ impl Emitter<'_> {
                 } else {
                     quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
                 }
+            }
+            // `let b: Box<dyn Sdf> = Box::new(Sphere { r });`: the box is the trait
+            // object already (`Function::box_dyn`).
+            (InstKind::Cast { arg, .. }, Form::Cast) if self.func.box_dyn.contains_key(arg) => {
+                args[0].clone()
             }
             (InstKind::Cast { ty, .. }, Form::Cast) => {
                 let a = &args[0];

@@ -857,23 +857,32 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 })
                 .collect();
             let out = dual(&out_table, &mode, &rt);
-            quote!(fn(&dyn ::core::any::Any, #(#ps),*) -> #out)
+            quote!(fn(&dyn ::core::any::Any, ::core::option::Option<&dyn ::core::any::Any>, #(#ps),*) -> #out)
         };
         let (t1, t2) = (lane_ty(quote!(f64)), lane_ty(quote!(#rt::Hyper<f64, f64>)));
         table_fields.extend(quote!(pub #f1: #t1, pub #f2: #t2,));
         // Hygienic names, so that no parameter of the method shadows them.
-        let [any, this, zero, k, r, result, tbl] =
-            ["any", "this", "zero", "k", "r", "result", "table"]
+        let [any, this, zero, k, r, result, tbl, lane_t] =
+            ["any", "this", "zero", "k", "r", "result", "table", "lane_t"]
                 .map(|n| format_ident!("__fwdad_{}", n, span = Span::mixed_site()));
+        // The receiver's tangent: the lane a trait object built from values that depend
+        // on the inputs carries (`carrier_items`), zero for a constant one.
         let lane_fn = |mode: TokenStream| {
             quote! {
-                |#any, #(#pnames),*| {
+                |#any, #lane_t, #(#pnames),*| {
                     let #this: &__FwdadT = match #any.downcast_ref::<__FwdadT>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => ::core::unreachable!(),
                     };
-                    let #zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(#this);
-                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(#this, &#zero), #(#pnames),*)
+                    let #zero;
+                    let #lane_t = match #lane_t.and_then(|t| t.downcast_ref::<<__FwdadT as #rt::Differentiable>::TangentIn<#mode>>()) {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => {
+                            #zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(#this);
+                            &#zero
+                        }
+                    };
+                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(#this, #lane_t), #(#pnames),*)
                 }
             }
         };
@@ -992,7 +1001,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             }
             quote! {
                 #prep
-                let #r = (#tbl.#entry)(#any, #(#args),*);
+                let #lane_t = #this.primal.__fwdad_dyn_lane(::core::any::TypeId::of::<#s>(), #second, #k);
+                let #r = (#tbl.#entry)(#any, #lane_t, #(#args),*);
                 #after
                 #result.#put(#k, #r);
             }
@@ -1060,6 +1070,14 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, &'static dyn ::core::any::Any)> {
                 ::core::option::Option::None
             }
+            /// The lane `k` of the tangent a trait object built from values that depend on
+            /// the inputs carries, in the mode `mode` (`None`: a constant).
+            #[doc(hidden)]
+            #[inline(always)]
+            fn __fwdad_dyn_lane(&self, mode: ::core::any::TypeId, second: bool, k: usize) -> ::core::option::Option<&dyn ::core::any::Any> {
+                let _ = (mode, second, k);
+                ::core::option::Option::None
+            }
             #[doc(hidden)]
             fn __fwdad_table() -> &'static dyn ::core::any::Any
             where
@@ -1104,9 +1122,46 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
     let holder_where = where_for(&syn::parse_quote!(__FwdadT));
     // Lifetimes `'a`, `'b`: the trait has no generics to clash with, and rustc lists
     // these impls by them ("the following other types implement `ZeroTangent`").
+    let carrier = dyn_ok.then(|| carrier_items(&tr, &rt)).flatten();
+    let carrier_ty = carrier_name(name);
     let dyn_items =
         dyn_ok.then(|| {
-            dyn_flavors().into_iter().map(|flavor| quote! {
+            dyn_flavors().into_iter().map(|flavor| {
+            // A value that depends on the inputs boxed as this trait object in a derived
+            // body: the box of the carrier, whose tangent travels inside the object.
+            let no_carry = quote! {
+                #rt::traits::with_alloc! {
+                    #[doc(hidden)]
+                    #vis fn __fwdad_carry<#s: #rt::Mode, __FwdadP: #rt::Differentiable>(
+                        x: #rt::Dual<__FwdadP, <__FwdadP as #rt::Differentiable>::TangentIn<#s>>,
+                    ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
+                    where
+                        Self: #rt::traits::CarriedObject<#rt::traits::NoRule>,
+                    {
+                        let _ = x;
+                        ::core::unreachable!()
+                    }
+                }
+            };
+            let carry_fn = carrier.as_ref().map_or(no_carry, |_| quote! {
+                #rt::traits::with_alloc! {
+                    #[doc(hidden)]
+                    #[inline]
+                    #vis fn __fwdad_carry<#s: #rt::Mode, __FwdadP>(
+                        x: #rt::Dual<__FwdadP, <__FwdadP as #rt::Differentiable>::TangentIn<#s>>,
+                    ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
+                    where
+                        __FwdadP: #name + #rt::traits::LaneValue + 'static,
+                        #carrier_ty<__FwdadP>: #name #flavor + 'b,
+                    {
+                        #rt::Dual::new(
+                            #rt::alloc::Box::new(#carrier_ty(#rt::traits::Carried::new::<#s>(x))),
+                            #rt::alloc::Box::new(#rt::NoTangent),
+                        )
+                    }
+                }
+            });
+            quote! {
             #[automatically_derived]
             impl<'b> #rt::Differentiable for dyn #name #flavor + 'b {
                 type Tangent = #rt::NoTangent;
@@ -1155,6 +1210,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
 
             impl<'b> dyn #name #flavor + 'b {
                 #dyn_dispatch
+                #carry_fn
             }
 
             // A `&dyn Tr` bound as a plain entry of `bind` (`bind(f {}, (Wrt, lens))`): the
@@ -1193,7 +1249,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     }
                 }
             }
-        }).collect::<TokenStream>()
+        }}).collect::<TokenStream>()
         });
     quote! {
         #tr_tokens
@@ -1221,6 +1277,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         impl #rt::traits::TraitRules<#key, #table> for #rt::traits::Traits {}
 
         #dyn_items
+
+        #carrier
 
         #outside
     }
@@ -1665,4 +1723,131 @@ pub(crate) fn desugar_impl_trait(func: &syn::ItemFn) -> Option<syn::ItemFn> {
         .params
         .extend(d.0.into_iter().map(syn::GenericParam::Type));
     Some(f)
+}
+
+/// The name of the type a trait's expansion wraps a value in when it is boxed as a trait
+/// object in a derived body from values that depend on the inputs (`carrier_items`).
+fn carrier_name(tr: &syn::Ident) -> syn::Ident {
+    format_ident!("__fwdad_{}_carried", tr)
+}
+
+/// For a dyn-compatible trait whose supertraits are among `Debug`, `Send` and `Sync` and
+/// whose methods take `&self`, `&mut self` or `self` (or are `where Self: Sized`): a type
+/// holding a value with its tangent's lanes (`fwdad_runtime::traits::Carried`) that
+/// implements the trait by delegating each method to the value, and gives a `dyn` call the
+/// lane of its tangent (`__fwdad_dyn_lane`). `None` for any other trait: its trait objects
+/// are built from constants only.
+fn carrier_items(tr: &syn::ItemTrait, rt: &TokenStream) -> Option<TokenStream> {
+    let name = &tr.ident;
+    let mut debug = false;
+    for b in &tr.supertraits {
+        match b {
+            syn::TypeParamBound::Trait(t) => {
+                let last = t.path.segments.last()?.ident.to_string();
+                match last.as_str() {
+                    "Debug" => debug = true,
+                    "Send" | "Sync" => {}
+                    _ => return None,
+                }
+            }
+            syn::TypeParamBound::Lifetime(_) => {}
+            _ => return None,
+        }
+    }
+    let p = format_ident!("__FwdadP");
+    let mut methods = TokenStream::new();
+    for item in &tr.items {
+        let syn::TraitItem::Fn(f) = item else {
+            return None;
+        };
+        let sig = &f.sig;
+        if sig.unsafety.is_some()
+            || sig.asyncness.is_some()
+            || sig.constness.is_some()
+            || sig.variadic.is_some()
+            || sig.abi.is_some()
+        {
+            return None;
+        }
+        let mut new_sig = sig.clone();
+        let mut args = Vec::new();
+        for (i, arg) in new_sig.inputs.iter_mut().enumerate() {
+            if let syn::FnArg::Typed(t) = arg {
+                let n = format_ident!("__fwdad_p{}", i);
+                *t.pat = syn::Pat::Ident(syn::PatIdent {
+                    attrs: vec![],
+                    by_ref: None,
+                    mutability: None,
+                    ident: n.clone(),
+                    subpat: None,
+                });
+                t.attrs.clear();
+                args.push(n);
+            }
+        }
+        let m = &sig.ident;
+        if sized_only(sig) {
+            if f.default.is_none() {
+                // Not in the vtable, and the carrier is only ever behind `dyn`.
+                methods.extend(quote! {
+                    #[allow(unused_variables)]
+                    #new_sig {
+                        ::core::unreachable!()
+                    }
+                });
+            }
+            continue;
+        }
+        let recv = match receiver(sig) {
+            Some(Recv::Ref) => quote!(&self.0.value),
+            Some(Recv::Mut) => quote!(&mut self.0.value),
+            Some(Recv::Value) => quote!(self.0.value),
+            _ => return None,
+        };
+        methods.extend(quote! {
+            #[inline]
+            #new_sig {
+                <#p as #name>::#m(#recv, #(#args),*)
+            }
+        });
+    }
+    let carrier = carrier_name(name);
+    let vis = &tr.vis;
+    let debug = debug.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl<#p: #rt::Differentiable + ::core::fmt::Debug> ::core::fmt::Debug for #carrier<#p> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    ::core::fmt::Debug::fmt(&self.0.value, f)
+                }
+            }
+        }
+    });
+    Some(quote! {
+        #rt::traits::with_alloc! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis struct #carrier<#p: #rt::Differentiable>(#rt::traits::Carried<#p>);
+
+            #debug
+
+            #[automatically_derived]
+            impl<#p: #name + #rt::traits::LaneValue + 'static> #name for #carrier<#p> {
+                #methods
+                #[doc(hidden)]
+                fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, &'static dyn ::core::any::Any)> {
+                    <#p as #name>::__fwdad_dyn(&self.0.value)
+                }
+                #[doc(hidden)]
+                fn __fwdad_dyn_lane(
+                    &self,
+                    mode: ::core::any::TypeId,
+                    second: bool,
+                    k: usize,
+                ) -> ::core::option::Option<&dyn ::core::any::Any> {
+                    self.0.lane(mode, second, k)
+                }
+            }
+        }
+    })
 }

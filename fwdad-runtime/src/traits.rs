@@ -336,6 +336,31 @@ where
     }
 }
 
+/// The bound of a trait object's `__fwdad_carry` when its trait's objects cannot carry a
+/// tangent (a supertrait other than `Debug`, `Send` and `Sync`, a method with another
+/// receiver than `&self`, `&mut self` or `self`, an `unsafe` or `async` one): never holds,
+/// so boxing a value that depends on the inputs as such an object is an error there.
+#[diagnostic::on_unimplemented(
+    message = "a value that depends on the differentiated inputs cannot be boxed as `{Self}`: its trait's objects cannot carry derivatives",
+    label = "boxed from a value that depends on the differentiated inputs",
+    note = "a trait object carries its derivative when its trait's supertraits are among `Debug`, `Send` and `Sync` and its methods take `&self`, `&mut self` or `self` (none `unsafe` or `async`); otherwise take the value through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the trait object from constants"
+)]
+#[doc(hidden)]
+pub trait CarriedObject<W> {}
+
+/// A boxed trait object passed to a `&dyn Trait` parameter (`for s in &shapes {
+/// distance_to(s, p) }`, Rust's deref coercion of `&Box<dyn Sdf>`): the object itself, its
+/// tangent (if it carries one) inside it.
+#[cfg(feature = "alloc")]
+impl<'a, D: ?Sized + Differentiable + 'a> CoerceTo<Dual<&'a D, &'a NoTangent>>
+    for Dual<&'a crate::alloc_paths::Box<D>, &'a crate::alloc_paths::Box<NoTangent>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a D, &'a NoTangent> {
+        Dual::new(&**self.primal, &**self.tangent)
+    }
+}
+
 /// The reason type of [`MethodWithoutRule`] and [`NotOnDyn`].
 #[doc(hidden)]
 pub struct NoRule;
@@ -961,5 +986,92 @@ mod coerce {
         fn coerce(self) -> Dual<&'a D, &'a T> {
             Dual::new(*self.primal, *self.tangent)
         }
+    }
+}
+
+/// A value that depends on the differentiated inputs, boxed as a trait object in a derived
+/// body (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(Sphere { r }), ..];`): the value
+/// with its tangent, cut into the lanes of the mode the rule runs in ([`DynLanes`]). A trait
+/// object's own tangent is `NoTangent`, so the derivative travels inside the object: the
+/// trait's expansion wraps this in a type of its own that implements the trait by
+/// delegating to `value`, and whose `__fwdad_dyn_lane` gives a `dyn` call the lane of its
+/// receiver's tangent (a constant object gives none: its tangent is zero).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub struct Carried<P: Differentiable> {
+    /// The value.
+    pub value: P,
+    /// The mode the lanes were cut in: read in another (the object escaped the rule that
+    /// built it), it is a constant.
+    mode: core::any::TypeId,
+    first: Vec<P::TangentIn<f64>>,
+    second: Vec<P::TangentIn<Hyper<f64, f64>>>,
+}
+
+#[cfg(feature = "alloc")]
+impl<P: LaneValue + 'static> Carried<P> {
+    /// `x` with its tangent's lanes in mode `S`.
+    #[inline]
+    pub fn new<S: Mode>(x: Dual<P, P::TangentIn<S>>) -> Self {
+        check_dyn_mode::<S>();
+        let n = S::DYN_LANES;
+        let (first, second) = match S::DYN_SECOND {
+            true => (
+                Vec::new(),
+                (0..n).map(|k| P::lane2::<S>(&x.tangent, k)).collect(),
+            ),
+            false => (
+                (0..n).map(|k| P::lane1::<S>(&x.tangent, k)).collect(),
+                Vec::new(),
+            ),
+        };
+        Carried {
+            value: x.primal,
+            mode: core::any::TypeId::of::<S>(),
+            first,
+            second,
+        }
+    }
+
+    /// Lane `k` of the value's tangent in the mode `mode` (`P::TangentIn<f64>`, or
+    /// `P::TangentIn<Hyper<f64, f64>>` when `second`), if the lanes were cut in it.
+    #[inline]
+    pub fn lane(
+        &self,
+        mode: core::any::TypeId,
+        second: bool,
+        k: usize,
+    ) -> Option<&dyn core::any::Any> {
+        if mode != self.mode {
+            return None;
+        }
+        match second {
+            true => self.second.get(k).map(|t| t as &dyn core::any::Any),
+            false => self.first.get(k).map(|t| t as &dyn core::any::Any),
+        }
+    }
+
+    /// Lane `k` of the value's tangent, to be written by a `&mut self` method, with the
+    /// value; `None` for the lane when read in another mode.
+    #[inline]
+    pub fn lane_mut(
+        &mut self,
+        mode: core::any::TypeId,
+        second: bool,
+        k: usize,
+    ) -> (&mut P, Option<&mut dyn core::any::Any>) {
+        let lane = match (mode == self.mode, second) {
+            (false, _) => None,
+            (true, true) => self.second.get_mut(k).map(|t| t as &mut dyn core::any::Any),
+            (true, false) => self.first.get_mut(k).map(|t| t as &mut dyn core::any::Any),
+        };
+        (&mut self.value, lane)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Differentiable + core::fmt::Debug> core::fmt::Debug for Carried<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.value.fmt(f)
     }
 }
