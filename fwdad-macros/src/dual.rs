@@ -231,7 +231,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         && !func.insts[inst]
             .results
             .first()
-            .is_some_and(|r| func.fn_sources.contains(r))
+            .is_some_and(|r| func.fn_sources.contains(r) || func.box_dyn.contains_key(r))
     {
         return primal;
     }

@@ -96,7 +96,7 @@ pub trait MethodWithoutRule<W> {}
 #[diagnostic::on_unimplemented(
     message = "this method cannot be differentiated through `{Self}`",
     label = "not differentiable on a trait object",
-    note = "on a `dyn Trait` only methods taking `&self` have rules, with arguments passed as values, `&T`, `&[T]`, `&mut T` or `&mut [T]` of types holding no reference, and a result holding none; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+    note = "on a `dyn Trait` only methods taking `&self` or `&mut self` have rules, with arguments passed as values, `&T`, `&[T]`, `&mut T` or `&mut [T]` of types holding no reference, and a result holding none; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
 )]
 #[doc(hidden)]
 pub trait NotOnDyn<W> {}
@@ -977,6 +977,26 @@ mod coerce {
             Dual::new(&**self.primal, &**self.tangent)
         }
     }
+    // `for b in bodies.iter_mut() { b.update(dt, g); }` over `Vec<Box<dyn Body>>`: the
+    // `&mut dyn Body` dual a `&mut self` method's rule takes.
+    #[cfg(feature = "alloc")]
+    impl<'a, 'c: 'a, D: ?Sized + Differentiable + 'c, T: 'c> CoerceTo<Dual<&'a mut D, &'a mut T>>
+        for &'a mut Dual<&'c mut Box<D>, &'c mut Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a mut D, &'a mut T> {
+            Dual::new(&mut **self.primal, &mut **self.tangent)
+        }
+    }
+    #[cfg(feature = "alloc")]
+    impl<'a, D: ?Sized + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut D, &'a mut T>>
+        for &'a mut Dual<Box<D>, Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a mut D, &'a mut T> {
+            Dual::new(&mut *self.primal, &mut *self.tangent)
+        }
+    }
     // Also a reference to a struct read from a field (`self.geoid.area()` with
     // `geoid: &'a Geodesic`), whatever the referent.
     impl<'a, 'c: 'a, 'd: 'c, D: ?Sized + Differentiable + 'd, T: 'd> CoerceTo<Dual<&'a D, &'a T>>
@@ -1074,4 +1094,71 @@ impl<P: Differentiable + core::fmt::Debug> core::fmt::Debug for Carried<P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.value.fmt(f)
     }
+}
+
+/// A copy of a trait object's value, restored before each lane after the first of a
+/// `&mut self` method called through `dyn` (each lane runs the whole method on the value
+/// as it was): `Some` for a `Clone` type, found by autoref at the derived `impl`, where the
+/// type is known (`(&DynSnapshot(self)).dyn_snapshot()`).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub type Restore = crate::alloc_paths::Box<dyn Fn(&mut dyn core::any::Any)>;
+
+/// See [`Restore`].
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub struct DynSnapshot<'a, T>(pub &'a T);
+
+/// See [`Restore`]: a `Clone` type's copy.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait DynSnapshotClone {
+    /// The copy, and how to put it back.
+    fn dyn_snapshot(&self) -> Option<Restore>;
+}
+#[cfg(feature = "alloc")]
+impl<T: Clone + 'static> DynSnapshotClone for DynSnapshot<'_, T> {
+    fn dyn_snapshot(&self) -> Option<Restore> {
+        let v = self.0.clone();
+        Some(crate::alloc_paths::Box::new(
+            move |dst: &mut dyn core::any::Any| {
+                if let Some(d) = dst.downcast_mut::<T>() {
+                    *d = v.clone();
+                }
+            },
+        ))
+    }
+}
+
+/// See [`Restore`]: any other type has none.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait DynSnapshotNone {
+    /// No copy.
+    fn dyn_snapshot(&self) -> Option<Restore> {
+        None
+    }
+}
+#[cfg(feature = "alloc")]
+impl<T> DynSnapshotNone for &DynSnapshot<'_, T> {}
+
+/// A `&mut self` method called through `dyn` in a mode of several lanes on a value whose
+/// type is not `Clone`: each lane runs the method on the value as it was, which needs a copy.
+#[cold]
+#[track_caller]
+pub fn dyn_mut_needs_clone(tr: &str, method: &str) -> ! {
+    panic!(
+        "`{tr}::{method}` takes `&mut self` and was called through `dyn {tr}` in a batch of directions or at second order: the type behind the trait object must be `Clone` (each direction runs the method on the value as it was); derive `Clone` for it, or call it through a generic parameter (`fn f<T: {tr}>(t: &mut T, ..)`)"
+    )
+}
+
+/// A `&mut self` method called through `dyn` on a trait object that carries no tangent (one
+/// passed in, or built from constants outside a derived body): what it stores in the value
+/// would lose its derivative.
+#[cold]
+#[track_caller]
+pub fn dyn_mut_of_constant(tr: &str, method: &str) -> ! {
+    panic!(
+        "`{tr}::{method}` takes `&mut self` and was called through `dyn {tr}` on a trait object that carries no derivative (one passed in from outside the differentiated function): what the method stores in it would lose its derivative; box the values in the differentiated function (`let bodies: Vec<Box<dyn {tr}>> = vec![Box::new(..), ..];`), or take them through a generic parameter (`fn f<T: {tr}>(t: &mut T, ..)`)"
+    )
 }

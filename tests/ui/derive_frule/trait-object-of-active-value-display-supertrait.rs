@@ -34,4 +34,11 @@ fn stretch(k: f64, load: f64) -> f64 {
     gauges.iter().map(|g| g.reading(load)).sum()
 }
 
+// Built from constants, the same objects are fine (no error here).
+#[derive_frule]
+fn stretch_of_fixed_springs(load: f64) -> f64 {
+    let gauges: Vec<Box<dyn Gauge>> = vec![Box::new(Spring { k: 2.0 }), Box::new(Spring { k: 3.0 })];
+    gauges.iter().map(|g| g.reading(load)).sum()
+}
+
 fn main() {}
