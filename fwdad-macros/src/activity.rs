@@ -242,8 +242,12 @@ impl Analysis<'_> {
                 if *callee == crate::callee::PathCallee::Closure {
                     self.force_mut_borrows(args);
                 }
-                // `Err(..)` carries no tangent (see `error_payloads`).
-                !is_err_call(self.func, inst) && (dual_fn || any(args, self))
+                // A box of a trait object written on its `let` (`Function::box_dyn`) is
+                // built as the carrier of a tangent even from constants: a `&mut self`
+                // method called through it later may store values that depend on the
+                // inputs (`b.update(dt, g)`).
+                let carried = result.is_some_and(|r| self.func.box_dyn.contains_key(&r));
+                !is_err_call(self.func, inst) && (dual_fn || carried || any(args, self))
             }
             InstKind::Store { place, value } => {
                 if self.is(*value) {

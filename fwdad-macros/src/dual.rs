@@ -231,7 +231,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         && !func.insts[inst]
             .results
             .first()
-            .is_some_and(|r| func.fn_sources.contains(r))
+            .is_some_and(|r| func.fn_sources.contains(r) || func.box_dyn.contains_key(r))
     {
         return primal;
     }
@@ -626,7 +626,11 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
             }
             // A trait object is constant data (its type's rule runs on constant fields): an
             // unsizing cast would drop the value's tangent.
-            InstKind::Cast { arg, ty } if is(arg) && crate::callee::is_user_trait_object(ty) => {
+            InstKind::Cast { arg, ty }
+                if is(arg)
+                    && crate::callee::is_user_trait_object(ty)
+                    && !func.box_dyn.contains_key(arg) =>
+            {
                 diag.error(
                     data.span,
                     "`#[derive_frule]` takes a trait object's fields as constants, and this value depends on the differentiated inputs (its derivative would be lost): pass the value itself through a generic parameter (`fn f<M: Trait>(m: &M, ..)`), or build the trait object from constants",
@@ -656,13 +660,19 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     // A box's dual would carry its value's tangent, but a trait object made
                     // from it (`Vec<Box<dyn Joint>>`, the common case) takes its fields as
                     // constants, and a box of a concrete type has no rule yet.
+                    // Boxed as a trait object of the user's written on the `let`, it
+                    // carries its tangent (`Function::box_dyn`).
                     PathCallee::Assoc
                         if crate::callee::is_box_new(path)
-                            && !args.iter().any(|a| func.closures.contains_key(a)) =>
+                            && !args.iter().any(|a| func.closures.contains_key(a))
+                            && !data
+                                .results
+                                .first()
+                                .is_some_and(|r| func.box_dyn.contains_key(r)) =>
                     {
                         diag.error_spanned(
                             path,
-                            "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs: a boxed value, and a trait object made from it (`Box<dyn Trait>`), would lose its derivative; use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the boxes from constants",
+                            "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs here: a box of a concrete type has no rule, and a trait object carries its derivative only when it is boxed in a `let` that names it (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(Sphere { r }), ..];`, `let b: Box<dyn Sdf> = Box::new(..);`); box the value there, or use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`)",
                         );
                     }
                     // A function without a rule, seen in the source files: rustc would

@@ -591,6 +591,27 @@ impl Emitter<'_> {
         )
     }
 
+    /// `Box::new(v)` of a value boxed as a trait object of the user's
+    /// (`Function::box_dyn`): the box of its carrier, with `v`'s tangent (`arg`, its dual)
+    /// or, for a constant (a box of a trait object is built as a carrier whatever its
+    /// value, `activity`), a zero one. Out of line: `emit_inst`'s frame is on the stack
+    /// once per nested region.
+    #[inline(never)]
+    fn carried_box(&self, inst: Inst, v: Value, arg: &TokenStream, span: Span) -> TokenStream {
+        let mode = self.mode;
+        let object = self.func.insts[inst]
+            .results
+            .first()
+            .and_then(|r| self.func.box_dyn.get(r));
+        match self.is(v) {
+            true => quote_spanned!(span=> <#object>::__fwdad_carry::<#mode, _>(#arg)),
+            false => {
+                let name = self.name(v);
+                quote_spanned!(span=> <#object>::__fwdad_carry_const::<#mode, _>(#name))
+            }
+        }
+    }
+
     /// Whether merge result `t` (of an `if` or `match`) has, among its incoming values,
     /// a shared reference the body makes (`&x[i]`, `&x`, `&x[a..b]`, `&x.f`).
     fn merges_with_shared_ref(&self, t: Value) -> bool {
@@ -1687,6 +1708,18 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
             }
+            // A value boxed as a trait object of the user's (`Function::box_dyn`): the box
+            // carries its tangent.
+            (InstKind::Call { func: path, .. }, Form::AssocFrule)
+                if crate::callee::is_box_new(path)
+                    && args.len() == 1
+                    && self.func.insts[inst]
+                        .results
+                        .first()
+                        .is_some_and(|r| self.func.box_dyn.contains_key(r)) =>
+            {
+                self.carried_box(inst, ops[0], &args[0], span)
+            }
             (InstKind::Call { func: path, .. }, Form::AssocFrule) => {
                 // The type keeps its arguments (`Pendulum::<T>::m`), which a generic
                 // `impl` needs to pick its dispatch method.
@@ -1891,6 +1924,11 @@ impl Emitter<'_> {
                 } else {
                     quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
                 }
+            }
+            // `let b: Box<dyn Sdf> = Box::new(Sphere { r });`: the box is the trait
+            // object already (`Function::box_dyn`).
+            (InstKind::Cast { arg, .. }, Form::Cast) if self.func.box_dyn.contains_key(arg) => {
+                args[0].clone()
             }
             (InstKind::Cast { ty, .. }, Form::Cast) => {
                 let a = &args[0];

@@ -20,8 +20,10 @@
 //!
 //! Outside the trait: `impl dyn Material { fn __fwdad_rule_m(&self) }`, whose marker runs
 //! the table once per lane (`fwdad_runtime::traits`), and `dyn Material: Differentiable`
-//! with no tangent: the parameters of a trait object are constants (materials are data;
-//! the strains are the variables).
+//! with no tangent: the parameters of a trait object passed in are constants (materials
+//! are data; the strains are the variables). A value boxed as a trait object in a derived
+//! body carries its tangent inside the object instead (`carrier_items`,
+//! `__fwdad_carry`), which `&self` and `&mut self` calls through `dyn` read and write.
 
 use crate::args::Args;
 use crate::derive_frule::{check_signature, emit_items, method_as_fn, pipeline};
@@ -248,7 +250,7 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
         return None;
     }
     let lanes = match recv {
-        Recv::Ref if !sized_only(sig) => params
+        Recv::Ref | Recv::Mut if !sized_only(sig) => params
             .iter()
             .map(|(_, t)| kind_of(t))
             .collect::<Option<Vec<Kind>>>(),
@@ -847,6 +849,10 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         // The table's entries: the rule at one first-order and one second-order lane.
         let (f1, f2) = (format_ident!("{}_1", m), format_ident!("{}_2", m));
         let out_table = quote!(#out_ty);
+        // A `&mut self` method: the table's rule takes the value and its lane `&mut`, each
+        // lane runs on the value as it was (restored from a copy, `Restore`), and the
+        // receiver's lane of a carried object is written in place.
+        let mutable = ms.recv == Recv::Mut;
         let lane_ty = |mode: TokenStream| {
             let ps: Vec<TokenStream> = ms
                 .params
@@ -857,23 +863,59 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 })
                 .collect();
             let out = dual(&out_table, &mode, &rt);
-            quote!(fn(&dyn ::core::any::Any, #(#ps),*) -> #out)
+            match mutable {
+                false => {
+                    quote!(fn(&dyn ::core::any::Any, ::core::option::Option<&dyn ::core::any::Any>, #(#ps),*) -> #out)
+                }
+                true => {
+                    quote!(fn(&mut dyn ::core::any::Any, ::core::option::Option<&mut dyn ::core::any::Any>, #(#ps),*) -> #out)
+                }
+            }
         };
         let (t1, t2) = (lane_ty(quote!(f64)), lane_ty(quote!(#rt::Hyper<f64, f64>)));
         table_fields.extend(quote!(pub #f1: #t1, pub #f2: #t2,));
         // Hygienic names, so that no parameter of the method shadows them.
-        let [any, this, zero, k, r, result, tbl] =
-            ["any", "this", "zero", "k", "r", "result", "table"]
-                .map(|n| format_ident!("__fwdad_{}", n, span = Span::mixed_site()));
+        let [any, this, zero, k, r, result, tbl, lane_t, restore] = [
+            "any", "this", "zero", "k", "r", "result", "table", "lane_t", "restore",
+        ]
+        .map(|n| format_ident!("__fwdad_{}", n, span = Span::mixed_site()));
+        // The receiver's tangent: the lane a trait object built from values that depend
+        // on the inputs carries (`carrier_items`), zero for a constant one.
         let lane_fn = |mode: TokenStream| {
+            if mutable {
+                return quote! {
+                    |#any, #lane_t, #(#pnames),*| {
+                        let #this: &mut __FwdadT = match #any.downcast_mut::<__FwdadT>() {
+                            ::core::option::Option::Some(t) => t,
+                            ::core::option::Option::None => ::core::unreachable!(),
+                        };
+                        let mut #zero;
+                        let #lane_t = match #lane_t.and_then(|t| t.downcast_mut::<<__FwdadT as #rt::Differentiable>::TangentIn<#mode>>()) {
+                            ::core::option::Option::Some(t) => t,
+                            ::core::option::Option::None => {
+                                #zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(#this);
+                                &mut #zero
+                            }
+                        };
+                        <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(#this, #lane_t), #(#pnames),*)
+                    }
+                };
+            }
             quote! {
-                |#any, #(#pnames),*| {
+                |#any, #lane_t, #(#pnames),*| {
                     let #this: &__FwdadT = match #any.downcast_ref::<__FwdadT>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => ::core::unreachable!(),
                     };
-                    let #zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(#this);
-                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(#this, &#zero), #(#pnames),*)
+                    let #zero;
+                    let #lane_t = match #lane_t.and_then(|t| t.downcast_ref::<<__FwdadT as #rt::Differentiable>::TangentIn<#mode>>()) {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => {
+                            #zero = <__FwdadT as #rt::ZeroTangent>::zero_tangent_in::<#mode>(#this);
+                            &#zero
+                        }
+                    };
+                    <__FwdadT as #name>::#rule_fn::<#mode>(#rt::Dual::new(#this, #lane_t), #(#pnames),*)
                 }
             }
         };
@@ -927,6 +969,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 _ => None,
             })
             .collect();
+        let (tr_s, m_s) = (name.to_string(), m.to_string());
         // One lane: the arguments' lanes, the call, the `&mut [T]` lanes written back.
         let one_lane = |second: bool| -> TokenStream {
             let (lane, set, next) = if second {
@@ -990,9 +1033,33 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     }
                 }
             }
+            let fetch = match mutable {
+                false => quote! {
+                    let #lane_t = #this.primal.__fwdad_dyn_lane(::core::any::TypeId::of::<#s>(), #second, #k);
+                },
+                true => quote! {
+                    let (#any, #lane_t, #tbl) = match #this.primal.__fwdad_dyn_mut(::core::any::TypeId::of::<#s>(), #second, #k) {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
+                    };
+                    let #tbl: &#table = match #tbl.downcast_ref::<#table>() {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
+                    };
+                    if #lane_t.is_none() {
+                        #rt::traits::dyn_mut_of_constant(#tr_s, #m_s);
+                    }
+                    if #k > 0 {
+                        if let ::core::option::Option::Some(r) = &#restore {
+                            r(&mut *#any);
+                        }
+                    }
+                },
+            };
             quote! {
                 #prep
-                let #r = (#tbl.#entry)(#any, #(#args),*);
+                #fetch
+                let #r = (#tbl.#entry)(#any, #lane_t, #(#args),*);
                 #after
                 #result.#put(#k, #r);
             }
@@ -1010,13 +1077,46 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             }
             #result.finish()
         };
-        let (tr_s, m_s) = (name.to_string(), m.to_string());
         for flavor in dyn_flavors() {
-            let this_dyn = dual(
-                &quote!(&#lt (dyn #name #flavor + '__fwdad_b)),
-                &quote!(#s),
-                &rt,
-            );
+            let this_dyn = match mutable {
+                false => dual(
+                    &quote!(&#lt (dyn #name #flavor + '__fwdad_b)),
+                    &quote!(#s),
+                    &rt,
+                ),
+                true => dual(
+                    &quote!(&#lt mut (dyn #name #flavor + '__fwdad_b)),
+                    &quote!(#s),
+                    &rt,
+                ),
+            };
+            if mutable {
+                outside.extend(quote! {
+                #rt::traits::with_alloc! {
+                #[automatically_derived]
+                impl<#lt, '__fwdad_b, #s: #rt::Mode>
+                    #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #dyn_marker<dyn #name #flavor + '__fwdad_b>
+                where
+                    #lane_bounds
+                {
+                    type Output = #out_s;
+                    #[allow(unused_variables)]
+                    fn frule(&self, (#this, #(#pnames,)*): (#this_dyn, #(#ps_s,)*)) -> #out_s {
+                        #rt::traits::check_dyn_mode::<#s>();
+                        let #restore = match <#s as #rt::traits::DynLanes>::DYN_LANES > 1 {
+                            true => match #this.primal.__fwdad_dyn_snapshot() {
+                                ::core::option::Option::Some(r) => ::core::option::Option::Some(r),
+                                ::core::option::Option::None => #rt::traits::dyn_mut_needs_clone(#tr_s, #m_s),
+                            },
+                            false => ::core::option::Option::None,
+                        };
+                        #lanes_body
+                    }
+                }
+                }
+                });
+                continue;
+            }
             outside.extend(quote! {
             #[automatically_derived]
             impl<#lt, '__fwdad_b, #s: #rt::Mode>
@@ -1059,6 +1159,30 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             #[doc(hidden)]
             fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, &'static dyn ::core::any::Any)> {
                 ::core::option::Option::None
+            }
+            /// The lane `k` of the tangent a trait object built from values that depend on
+            /// the inputs carries, in the mode `mode` (`None`: a constant).
+            #[doc(hidden)]
+            #[inline(always)]
+            fn __fwdad_dyn_lane(&self, mode: ::core::any::TypeId, second: bool, k: usize) -> ::core::option::Option<&dyn ::core::any::Any> {
+                let _ = (mode, second, k);
+                ::core::option::Option::None
+            }
+            /// The value, the lane `k` of the tangent it carries (`None`: a constant) and its
+            /// type's table, for a `&mut self` method called through `dyn`.
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(clippy::type_complexity)]
+            fn __fwdad_dyn_mut(&mut self, mode: ::core::any::TypeId, second: bool, k: usize) -> ::core::option::Option<(&mut dyn ::core::any::Any, ::core::option::Option<&mut dyn ::core::any::Any>, &'static dyn ::core::any::Any)> {
+                let _ = (mode, second, k);
+                ::core::option::Option::None
+            }
+            #rt::traits::with_alloc! {
+                /// A copy of the value and how to put it back (`None`: not `Clone`).
+                #[doc(hidden)]
+                fn __fwdad_dyn_snapshot(&self) -> ::core::option::Option<#rt::traits::Restore> {
+                    ::core::option::Option::None
+                }
             }
             #[doc(hidden)]
             fn __fwdad_table() -> &'static dyn ::core::any::Any
@@ -1104,9 +1228,81 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
     let holder_where = where_for(&syn::parse_quote!(__FwdadT));
     // Lifetimes `'a`, `'b`: the trait has no generics to clash with, and rustc lists
     // these impls by them ("the following other types implement `ZeroTangent`").
+    let carrier = dyn_ok.then(|| carrier_items(&tr, &rt)).flatten();
+    let carrier_ty = carrier_name(name);
     let dyn_items =
         dyn_ok.then(|| {
-            dyn_flavors().into_iter().map(|flavor| quote! {
+            dyn_flavors().into_iter().map(|flavor| {
+            // A value that depends on the inputs boxed as this trait object in a derived
+            // body: the box of the carrier, whose tangent travels inside the object.
+            let no_carry = quote! {
+                #rt::traits::with_alloc! {
+                    #[doc(hidden)]
+                    #vis fn __fwdad_carry<#s: #rt::Mode, __FwdadP: #rt::Differentiable>(
+                        x: #rt::Dual<__FwdadP, <__FwdadP as #rt::Differentiable>::TangentIn<#s>>,
+                    ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
+                    where
+                        Self: #rt::traits::CarriedObject<#rt::traits::NoRule>,
+                    {
+                        let _ = x;
+                        ::core::unreachable!()
+                    }
+                }
+            };
+            // A constant boxed there: the carrier of a zero tangent (a `&mut self` method
+            // may store values that depend on the inputs in it), or, for a trait whose
+            // objects cannot carry one, the plain box.
+            let carry_const = match carrier.is_some() {
+                true => quote! {
+                    #rt::traits::with_alloc! {
+                        #[doc(hidden)]
+                        #[inline]
+                        #vis fn __fwdad_carry_const<#s: #rt::Mode, __FwdadP>(
+                            x: __FwdadP,
+                        ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
+                        where
+                            __FwdadP: #name + #rt::traits::LaneValue + #rt::ZeroTangent + 'static,
+                            #carrier_ty<__FwdadP>: #name #flavor + 'b,
+                        {
+                            let t = #rt::ZeroTangent::zero_tangent_in::<#s>(&x);
+                            Self::__fwdad_carry::<#s, __FwdadP>(#rt::Dual::new(x, t))
+                        }
+                    }
+                },
+                false => quote! {
+                    #rt::traits::with_alloc! {
+                        #[doc(hidden)]
+                        #[inline]
+                        #vis fn __fwdad_carry_const<#s: #rt::Mode, __FwdadP>(
+                            x: __FwdadP,
+                        ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
+                        where
+                            __FwdadP: #name #flavor + 'b,
+                        {
+                            #rt::Dual::new(#rt::alloc::Box::new(x), #rt::alloc::Box::new(#rt::NoTangent))
+                        }
+                    }
+                },
+            };
+            let carry_fn = carrier.as_ref().map_or(no_carry, |_| quote! {
+                #rt::traits::with_alloc! {
+                    #[doc(hidden)]
+                    #[inline]
+                    #vis fn __fwdad_carry<#s: #rt::Mode, __FwdadP>(
+                        x: #rt::Dual<__FwdadP, <__FwdadP as #rt::Differentiable>::TangentIn<#s>>,
+                    ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
+                    where
+                        __FwdadP: #name + #rt::traits::LaneValue + 'static,
+                        #carrier_ty<__FwdadP>: #name #flavor + 'b,
+                    {
+                        #rt::Dual::new(
+                            #rt::alloc::Box::new(#carrier_ty(#rt::traits::Carried::new::<#s>(x))),
+                            #rt::alloc::Box::new(#rt::NoTangent),
+                        )
+                    }
+                }
+            });
+            quote! {
             #[automatically_derived]
             impl<'b> #rt::Differentiable for dyn #name #flavor + 'b {
                 type Tangent = #rt::NoTangent;
@@ -1155,6 +1351,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
 
             impl<'b> dyn #name #flavor + 'b {
                 #dyn_dispatch
+                #carry_fn
+                #carry_const
             }
 
             // A `&dyn Tr` bound as a plain entry of `bind` (`bind(f {}, (Wrt, lens))`): the
@@ -1193,7 +1391,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     }
                 }
             }
-        }).collect::<TokenStream>()
+        }}).collect::<TokenStream>()
         });
     quote! {
         #tr_tokens
@@ -1221,6 +1419,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         impl #rt::traits::TraitRules<#key, #table> for #rt::traits::Traits {}
 
         #dyn_items
+
+        #carrier
 
         #outside
     }
@@ -1325,6 +1525,28 @@ pub(crate) fn impl_items(
             Err(_) => return (items, TokenStream::new()),
         };
         items.push(dyn_fn);
+        let more: syn::ItemImpl = match syn::parse2(quote! {
+            impl X {
+                #[doc(hidden)]
+                #[allow(clippy::type_complexity)]
+                fn __fwdad_dyn_mut(&mut self, mode: ::core::any::TypeId, second: bool, k: usize) -> ::core::option::Option<(&mut dyn ::core::any::Any, ::core::option::Option<&mut dyn ::core::any::Any>, &'static dyn ::core::any::Any)> {
+                    let _ = (mode, second, k);
+                    ::core::option::Option::Some((self, ::core::option::Option::None, <Self as #path>::__fwdad_table()))
+                }
+                #rt::traits::with_alloc! {
+                    #[doc(hidden)]
+                    fn __fwdad_dyn_snapshot(&self) -> ::core::option::Option<#rt::traits::Restore> {
+                        #[allow(unused_imports)]
+                        use #rt::traits::{DynSnapshotClone as _, DynSnapshotNone as _};
+                        (&#rt::traits::DynSnapshot(self)).dyn_snapshot()
+                    }
+                }
+            }
+        }) {
+            Ok(f) => f,
+            Err(_) => return (items, TokenStream::new()),
+        };
+        items.extend(more.items);
     }
     let self_ty = &imp.self_ty;
     let key = trait_key(&tr);
@@ -1667,4 +1889,144 @@ pub(crate) fn desugar_impl_trait(func: &syn::ItemFn) -> Option<syn::ItemFn> {
         .params
         .extend(d.0.into_iter().map(syn::GenericParam::Type));
     Some(f)
+}
+
+/// The name of the type a trait's expansion wraps a value in when it is boxed as a trait
+/// object in a derived body from values that depend on the inputs (`carrier_items`).
+fn carrier_name(tr: &syn::Ident) -> syn::Ident {
+    format_ident!("__fwdad_{}_carried", tr)
+}
+
+/// For a dyn-compatible trait whose supertraits are among `Debug`, `Send` and `Sync` and
+/// whose methods take `&self`, `&mut self` or `self` (or are `where Self: Sized`): a type
+/// holding a value with its tangent's lanes (`fwdad_runtime::traits::Carried`) that
+/// implements the trait by delegating each method to the value, and gives a `dyn` call the
+/// lane of its tangent (`__fwdad_dyn_lane`). `None` for any other trait: its trait objects
+/// are built from constants only.
+fn carrier_items(tr: &syn::ItemTrait, rt: &TokenStream) -> Option<TokenStream> {
+    let name = &tr.ident;
+    let mut debug = false;
+    for b in &tr.supertraits {
+        match b {
+            syn::TypeParamBound::Trait(t) => {
+                let last = t.path.segments.last()?.ident.to_string();
+                match last.as_str() {
+                    "Debug" => debug = true,
+                    "Send" | "Sync" => {}
+                    _ => return None,
+                }
+            }
+            syn::TypeParamBound::Lifetime(_) => {}
+            _ => return None,
+        }
+    }
+    let p = format_ident!("__FwdadP");
+    let mut methods = TokenStream::new();
+    for item in &tr.items {
+        let syn::TraitItem::Fn(f) = item else {
+            return None;
+        };
+        let sig = &f.sig;
+        if sig.unsafety.is_some()
+            || sig.asyncness.is_some()
+            || sig.constness.is_some()
+            || sig.variadic.is_some()
+            || sig.abi.is_some()
+        {
+            return None;
+        }
+        let mut new_sig = sig.clone();
+        let mut args = Vec::new();
+        for (i, arg) in new_sig.inputs.iter_mut().enumerate() {
+            if let syn::FnArg::Typed(t) = arg {
+                let n = format_ident!("__fwdad_p{}", i);
+                *t.pat = syn::Pat::Ident(syn::PatIdent {
+                    attrs: vec![],
+                    by_ref: None,
+                    mutability: None,
+                    ident: n.clone(),
+                    subpat: None,
+                });
+                t.attrs.clear();
+                args.push(n);
+            }
+        }
+        let m = &sig.ident;
+        if sized_only(sig) {
+            if f.default.is_none() {
+                // Not in the vtable, and the carrier is only ever behind `dyn`.
+                methods.extend(quote! {
+                    #[allow(unused_variables)]
+                    #new_sig {
+                        ::core::unreachable!()
+                    }
+                });
+            }
+            continue;
+        }
+        let recv = match receiver(sig) {
+            Some(Recv::Ref) => quote!(&self.0.value),
+            Some(Recv::Mut) => quote!(&mut self.0.value),
+            Some(Recv::Value) => quote!(self.0.value),
+            _ => return None,
+        };
+        methods.extend(quote! {
+            #[inline]
+            #new_sig {
+                <#p as #name>::#m(#recv, #(#args),*)
+            }
+        });
+    }
+    let carrier = carrier_name(name);
+    let vis = &tr.vis;
+    let debug = debug.then(|| {
+        quote! {
+            #[automatically_derived]
+            impl<#p: #rt::Differentiable + ::core::fmt::Debug> ::core::fmt::Debug for #carrier<#p> {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    ::core::fmt::Debug::fmt(&self.0.value, f)
+                }
+            }
+        }
+    });
+    Some(quote! {
+        #rt::traits::with_alloc! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis struct #carrier<#p: #rt::Differentiable>(#rt::traits::Carried<#p>);
+
+            #debug
+
+            #[automatically_derived]
+            impl<#p: #name + #rt::traits::LaneValue + 'static> #name for #carrier<#p> {
+                #methods
+                #[doc(hidden)]
+                fn __fwdad_dyn(&self) -> ::core::option::Option<(&dyn ::core::any::Any, &'static dyn ::core::any::Any)> {
+                    <#p as #name>::__fwdad_dyn(&self.0.value)
+                }
+                #[doc(hidden)]
+                fn __fwdad_dyn_lane(
+                    &self,
+                    mode: ::core::any::TypeId,
+                    second: bool,
+                    k: usize,
+                ) -> ::core::option::Option<&dyn ::core::any::Any> {
+                    self.0.lane(mode, second, k)
+                }
+                #[doc(hidden)]
+                #[allow(clippy::type_complexity)]
+                fn __fwdad_dyn_mut(&mut self, mode: ::core::any::TypeId, second: bool, k: usize) -> ::core::option::Option<(&mut dyn ::core::any::Any, ::core::option::Option<&mut dyn ::core::any::Any>, &'static dyn ::core::any::Any)> {
+                    let (value, lane) = self.0.lane_mut(mode, second, k);
+                    match <#p as #name>::__fwdad_dyn_mut(value, mode, second, k) {
+                        ::core::option::Option::Some((v, _, t)) => ::core::option::Option::Some((v, lane, t)),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
+                }
+                #[doc(hidden)]
+                fn __fwdad_dyn_snapshot(&self) -> ::core::option::Option<#rt::traits::Restore> {
+                    <#p as #name>::__fwdad_dyn_snapshot(&self.0.value)
+                }
+            }
+        }
+    })
 }

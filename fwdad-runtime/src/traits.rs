@@ -96,7 +96,7 @@ pub trait MethodWithoutRule<W> {}
 #[diagnostic::on_unimplemented(
     message = "this method cannot be differentiated through `{Self}`",
     label = "not differentiable on a trait object",
-    note = "on a `dyn Trait` only methods taking `&self` have rules, with arguments passed as values, `&T`, `&[T]`, `&mut T` or `&mut [T]` of types holding no reference, and a result holding none; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
+    note = "on a `dyn Trait` only methods taking `&self` or `&mut self` have rules, with arguments passed as values, `&T`, `&[T]`, `&mut T` or `&mut [T]` of types holding no reference, and a result holding none; take the value through a generic parameter (`fn f<M: Trait>(m: &M, ..)`) to call this one"
 )]
 #[doc(hidden)]
 pub trait NotOnDyn<W> {}
@@ -333,6 +333,31 @@ where
 {
     fn coerce(self) -> Dual<&'a D, DynConst> {
         unreachable!()
+    }
+}
+
+/// The bound of a trait object's `__fwdad_carry` when its trait's objects cannot carry a
+/// tangent (a supertrait other than `Debug`, `Send` and `Sync`, a method with another
+/// receiver than `&self`, `&mut self` or `self`, an `unsafe` or `async` one): never holds,
+/// so boxing a value that depends on the inputs as such an object is an error there.
+#[diagnostic::on_unimplemented(
+    message = "a value that depends on the differentiated inputs cannot be boxed as `{Self}`: its trait's objects cannot carry derivatives",
+    label = "boxed from a value that depends on the differentiated inputs",
+    note = "a trait object carries its derivative when its trait's supertraits are among `Debug`, `Send` and `Sync` and its methods take `&self`, `&mut self` or `self` (none `unsafe` or `async`); otherwise take the value through a generic parameter (`fn f<T: Trait>(t: &T, ..)`), or build the trait object from constants"
+)]
+#[doc(hidden)]
+pub trait CarriedObject<W> {}
+
+/// A boxed trait object passed to a `&dyn Trait` parameter (`for s in &shapes {
+/// distance_to(s, p) }`, Rust's deref coercion of `&Box<dyn Sdf>`): the object itself, its
+/// tangent (if it carries one) inside it.
+#[cfg(feature = "alloc")]
+impl<'a, D: ?Sized + Differentiable + 'a> CoerceTo<Dual<&'a D, &'a NoTangent>>
+    for Dual<&'a crate::alloc_paths::Box<D>, &'a crate::alloc_paths::Box<NoTangent>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a D, &'a NoTangent> {
+        Dual::new(&**self.primal, &**self.tangent)
     }
 }
 
@@ -952,6 +977,26 @@ mod coerce {
             Dual::new(&**self.primal, &**self.tangent)
         }
     }
+    // `for b in bodies.iter_mut() { b.update(dt, g); }` over `Vec<Box<dyn Body>>`: the
+    // `&mut dyn Body` dual a `&mut self` method's rule takes.
+    #[cfg(feature = "alloc")]
+    impl<'a, 'c: 'a, D: ?Sized + Differentiable + 'c, T: 'c> CoerceTo<Dual<&'a mut D, &'a mut T>>
+        for &'a mut Dual<&'c mut Box<D>, &'c mut Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a mut D, &'a mut T> {
+            Dual::new(&mut **self.primal, &mut **self.tangent)
+        }
+    }
+    #[cfg(feature = "alloc")]
+    impl<'a, D: ?Sized + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut D, &'a mut T>>
+        for &'a mut Dual<Box<D>, Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a mut D, &'a mut T> {
+            Dual::new(&mut *self.primal, &mut *self.tangent)
+        }
+    }
     // Also a reference to a struct read from a field (`self.geoid.area()` with
     // `geoid: &'a Geodesic`), whatever the referent.
     impl<'a, 'c: 'a, 'd: 'c, D: ?Sized + Differentiable + 'd, T: 'd> CoerceTo<Dual<&'a D, &'a T>>
@@ -962,4 +1007,158 @@ mod coerce {
             Dual::new(*self.primal, *self.tangent)
         }
     }
+}
+
+/// A value that depends on the differentiated inputs, boxed as a trait object in a derived
+/// body (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(Sphere { r }), ..];`): the value
+/// with its tangent, cut into the lanes of the mode the rule runs in ([`DynLanes`]). A trait
+/// object's own tangent is `NoTangent`, so the derivative travels inside the object: the
+/// trait's expansion wraps this in a type of its own that implements the trait by
+/// delegating to `value`, and whose `__fwdad_dyn_lane` gives a `dyn` call the lane of its
+/// receiver's tangent (a constant object gives none: its tangent is zero).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub struct Carried<P: Differentiable> {
+    /// The value.
+    pub value: P,
+    /// The mode the lanes were cut in: read in another (the object escaped the rule that
+    /// built it), it is a constant.
+    mode: core::any::TypeId,
+    first: Vec<P::TangentIn<f64>>,
+    second: Vec<P::TangentIn<Hyper<f64, f64>>>,
+}
+
+#[cfg(feature = "alloc")]
+impl<P: LaneValue + 'static> Carried<P> {
+    /// `x` with its tangent's lanes in mode `S`.
+    #[inline]
+    pub fn new<S: Mode>(x: Dual<P, P::TangentIn<S>>) -> Self {
+        check_dyn_mode::<S>();
+        let n = S::DYN_LANES;
+        let (first, second) = match S::DYN_SECOND {
+            true => (
+                Vec::new(),
+                (0..n).map(|k| P::lane2::<S>(&x.tangent, k)).collect(),
+            ),
+            false => (
+                (0..n).map(|k| P::lane1::<S>(&x.tangent, k)).collect(),
+                Vec::new(),
+            ),
+        };
+        Carried {
+            value: x.primal,
+            mode: core::any::TypeId::of::<S>(),
+            first,
+            second,
+        }
+    }
+
+    /// Lane `k` of the value's tangent in the mode `mode` (`P::TangentIn<f64>`, or
+    /// `P::TangentIn<Hyper<f64, f64>>` when `second`), if the lanes were cut in it.
+    #[inline]
+    pub fn lane(
+        &self,
+        mode: core::any::TypeId,
+        second: bool,
+        k: usize,
+    ) -> Option<&dyn core::any::Any> {
+        if mode != self.mode {
+            return None;
+        }
+        match second {
+            true => self.second.get(k).map(|t| t as &dyn core::any::Any),
+            false => self.first.get(k).map(|t| t as &dyn core::any::Any),
+        }
+    }
+
+    /// Lane `k` of the value's tangent, to be written by a `&mut self` method, with the
+    /// value; `None` for the lane when read in another mode.
+    #[inline]
+    pub fn lane_mut(
+        &mut self,
+        mode: core::any::TypeId,
+        second: bool,
+        k: usize,
+    ) -> (&mut P, Option<&mut dyn core::any::Any>) {
+        let lane = match (mode == self.mode, second) {
+            (false, _) => None,
+            (true, true) => self.second.get_mut(k).map(|t| t as &mut dyn core::any::Any),
+            (true, false) => self.first.get_mut(k).map(|t| t as &mut dyn core::any::Any),
+        };
+        (&mut self.value, lane)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Differentiable + core::fmt::Debug> core::fmt::Debug for Carried<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+/// A copy of a trait object's value, restored before each lane after the first of a
+/// `&mut self` method called through `dyn` (each lane runs the whole method on the value
+/// as it was): `Some` for a `Clone` type, found by autoref at the derived `impl`, where the
+/// type is known (`(&DynSnapshot(self)).dyn_snapshot()`).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub type Restore = crate::alloc_paths::Box<dyn Fn(&mut dyn core::any::Any)>;
+
+/// See [`Restore`].
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub struct DynSnapshot<'a, T>(pub &'a T);
+
+/// See [`Restore`]: a `Clone` type's copy.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait DynSnapshotClone {
+    /// The copy, and how to put it back.
+    fn dyn_snapshot(&self) -> Option<Restore>;
+}
+#[cfg(feature = "alloc")]
+impl<T: Clone + 'static> DynSnapshotClone for DynSnapshot<'_, T> {
+    fn dyn_snapshot(&self) -> Option<Restore> {
+        let v = self.0.clone();
+        Some(crate::alloc_paths::Box::new(
+            move |dst: &mut dyn core::any::Any| {
+                if let Some(d) = dst.downcast_mut::<T>() {
+                    *d = v.clone();
+                }
+            },
+        ))
+    }
+}
+
+/// See [`Restore`]: any other type has none.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait DynSnapshotNone {
+    /// No copy.
+    fn dyn_snapshot(&self) -> Option<Restore> {
+        None
+    }
+}
+#[cfg(feature = "alloc")]
+impl<T> DynSnapshotNone for &DynSnapshot<'_, T> {}
+
+/// A `&mut self` method called through `dyn` in a mode of several lanes on a value whose
+/// type is not `Clone`: each lane runs the method on the value as it was, which needs a copy.
+#[cold]
+#[track_caller]
+pub fn dyn_mut_needs_clone(tr: &str, method: &str) -> ! {
+    panic!(
+        "`{tr}::{method}` takes `&mut self` and was called through `dyn {tr}` in a batch of directions or at second order: the type behind the trait object must be `Clone` (each direction runs the method on the value as it was); derive `Clone` for it, or call it through a generic parameter (`fn f<T: {tr}>(t: &mut T, ..)`)"
+    )
+}
+
+/// A `&mut self` method called through `dyn` on a trait object that carries no tangent (one
+/// passed in, or built from constants outside a derived body): what it stores in the value
+/// would lose its derivative.
+#[cold]
+#[track_caller]
+pub fn dyn_mut_of_constant(tr: &str, method: &str) -> ! {
+    panic!(
+        "`{tr}::{method}` takes `&mut self` and was called through `dyn {tr}` on a trait object that carries no derivative (one passed in from outside the differentiated function): what the method stores in it would lose its derivative; box the values in the differentiated function (`let bodies: Vec<Box<dyn {tr}>> = vec![Box::new(..), ..];`), or take them through a generic parameter (`fn f<T: {tr}>(t: &mut T, ..)`)"
+    )
 }

@@ -29,9 +29,10 @@ pub use iter::{Adaptor, BoolThen, Consumer, DequeFn, IterFn, PeekableFn, Rewrite
 pub use macros::{is_runtime_fail, StdMacro};
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{
-    boxed_type, is_constructor_name, is_guard_method, is_std_named_user_method,
-    is_trait_self_param, is_unchecked_index, is_user_method_name, is_user_method_on_user_type,
-    is_user_trait_object, names_user_trait_object, names_user_type, std_name_hash, UserOp,
+    boxed_type, boxed_user_trait_object, is_constructor_name, is_guard_method,
+    is_std_named_user_method, is_trait_self_param, is_unchecked_index, is_user_method_name,
+    is_user_method_on_user_type, is_user_trait_object, names_user_trait_object, names_user_type,
+    std_name_hash, UserOp,
 };
 pub use paths::{
     array_from_fn_rule, clone_or_identity, float_from, float_has_trait, float_into_path,

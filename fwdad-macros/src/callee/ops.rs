@@ -218,6 +218,33 @@ pub fn is_user_trait_object(ty: &syn::Type) -> bool {
     }
 }
 
+/// The trait object of the user's a type boxes, anywhere in it (`dyn Sdf` in
+/// `Vec<Box<dyn Sdf>>`, `[Box<dyn Sdf>; 2]`, `Box<dyn Sdf + Send>`).
+pub fn boxed_user_trait_object(ty: &syn::Type) -> Option<&syn::Type> {
+    match ty {
+        syn::Type::Reference(r) => boxed_user_trait_object(&r.elem),
+        syn::Type::Paren(p) => boxed_user_trait_object(&p.elem),
+        syn::Type::Group(g) => boxed_user_trait_object(&g.elem),
+        syn::Type::Array(a) => boxed_user_trait_object(&a.elem),
+        syn::Type::Slice(s) => boxed_user_trait_object(&s.elem),
+        syn::Type::Tuple(t) => t.elems.iter().find_map(boxed_user_trait_object),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(inner @ syn::Type::TraitObject(t)) = boxed_type(&p.path) {
+                return names_user_trait_object(t).then_some(inner);
+            }
+            let last = p.path.segments.last()?;
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    syn::GenericArgument::Type(t) => boxed_user_trait_object(t),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// `get_unchecked`, `get_unchecked_mut`: indexing without the bounds check (`unsafe`).
 pub fn is_unchecked_index(name: &str) -> bool {
     matches!(name, "get_unchecked" | "get_unchecked_mut")

@@ -79,6 +79,11 @@ pub struct Function {
     /// `<Decay as Model>::new(a, b)`, by result: its `func` is the trait's path
     /// (`Model::new`), and a function without `self` needs the type to be found.
     pub qualified_self: std::collections::HashMap<Value, syn::Type>,
+    /// Results of `Box::new(..)` inside the initialiser of a `let` typed with a box of a
+    /// trait object of the user's (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(..)]`),
+    /// with that trait object (`dyn Sdf`): a value that depends on the inputs is boxed
+    /// with its tangent (`<dyn Sdf>::__fwdad_carry`).
+    pub box_dyn: std::collections::HashMap<Value, syn::Type>,
 }
 
 /// [`ClosureArg::index`] of a closure the function returns.

@@ -329,6 +329,33 @@ impl Lowerer<'_> {
 
     /// `receiver.method(args)`.
     pub(crate) fn lower_method_call(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
+        // `shapes.push(Box::new(Sphere { r }))` onto a local whose `let` named a box of a
+        // trait object of the user's: the box becomes that trait object
+        // (`Function::box_dyn`), as in the `let` itself.
+        let object = matches!(
+            StdMethod::from_name(&m.method.to_string()),
+            Some(StdMethod::Push | StdMethod::Insert)
+        )
+        .then(|| match super::place::strip(&m.receiver) {
+            syn::Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|id| self.lookup(&id.to_string())),
+            _ => None,
+        })
+        .flatten()
+        .and_then(|v| self.func.annotations.get(&v))
+        .and_then(crate::callee::boxed_user_trait_object)
+        .cloned();
+        let first = self.func.insts.iter().count();
+        let v = self.lower_method_call_inner(m);
+        if let Some(object) = object {
+            self.note_boxes_to(first, &object);
+        }
+        v
+    }
+
+    fn lower_method_call_inner(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
         use super::place::strip;
         let span = m.span();
         let name = m.method.to_string();

@@ -105,6 +105,7 @@ pub fn lower_fn(
         float_params: float_params(&item.sig),
         bound_receivers: Default::default(),
         qualified_self: Default::default(),
+        box_dyn: Default::default(),
     };
     func.body = func.regions.push(RegionData {
         params: vec![],

@@ -388,10 +388,14 @@ impl Lowerer<'_> {
         let into_map = ty.and_then(|ty| super::idioms::collect_into_map(ty, init_expr));
         let init_expr = into_map.as_ref().unwrap_or(init_expr);
         let into = ty.and_then(|ty| float_into(ty, init_expr).or_else(|| user_into(ty, init_expr)));
+        let first_inst = self.func.insts.iter().count();
         let value = match into {
             Some(call) => self.lower_expr(&call)?,
             None => self.lower_expr(init_expr)?,
         };
+        if let Some(object) = ty.and_then(crate::callee::boxed_user_trait_object) {
+            self.note_boxes_to(first_inst, object);
+        }
         let value = self.copy_if_local(init_expr, value);
         if let Some(ty) = ty {
             self.annotate(value, ty);
@@ -440,6 +444,24 @@ impl Lowerer<'_> {
         }
         let ty = self.func.values[value].ty.clone();
         self.push(InstKind::Copy(value), ty, expr.span())
+    }
+
+    /// Records the `Box::new(..)` calls lowered since instruction `first` as boxes of the
+    /// trait object `object` (`Function::box_dyn`).
+    pub(crate) fn note_boxes_to(&mut self, first: usize, object: &syn::Type) {
+        let boxes: Vec<Value> = self
+            .func
+            .insts
+            .iter()
+            .skip(first)
+            .filter(|(_, d)| {
+                matches!(&d.kind, crate::ir::InstKind::Call { func, .. } if crate::callee::is_box_new(func))
+            })
+            .filter_map(|(_, d)| d.results.first().copied())
+            .collect();
+        for b in boxes {
+            self.func.box_dyn.insert(b, object.clone());
+        }
     }
 
     /// Records a written type on a value (kept in the emitted `let` for inference).

@@ -28,6 +28,7 @@ fn empty() -> Function {
         float_params: Vec::new(),
         bound_receivers: Default::default(),
         qualified_self: Default::default(),
+        box_dyn: Default::default(),
     };
     func.body = new_region(&mut func, 0);
     func

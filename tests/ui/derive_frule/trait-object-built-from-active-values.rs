@@ -1,6 +1,8 @@
-// A trait object built in the body from a value that depends on the inputs: a trait
-// object's fields are constants, so its derivative would be lost; the error is at
-// `Box::new` (limits.md: take a generic `J: Joint`, or build the objects outside).
+// A value that depends on the inputs boxed where no `let` names the trait object: a
+// factory returning `Box<dyn Joint>`, and a box with no type written. A box of a concrete
+// type has no rule, and the macro cannot see which trait object the box becomes, so the
+// derivative would be lost; the error is at `Box::new` and says to box the value in a
+// `let` that names the trait object (`tests/derive_traits_dyn_tangent.rs`).
 use fwdad::prelude::*;
 
 #[derive_frule]
@@ -21,49 +23,14 @@ impl Joint for Revolute {
 }
 
 #[derive_frule]
-fn total(joints: &[Box<dyn Joint>], q: f64) -> f64 {
-    joints.iter().map(|j| j.reach(q)).sum()
+fn revolute(len: f64) -> Box<dyn Joint> {
+    Box::new(Revolute { len })
 }
 
 #[derive_frule]
-fn arm(p: &[f64]) -> f64 {
-    let joints: Vec<Box<dyn Joint>> = vec![Box::new(Revolute { len: p[1] })];
-    total(&joints, p[0])
-}
-
-#[derive_frule]
-pub trait Shape {
-    fn area(&self) -> f64;
-}
-
-#[derive(Clone, Copy, Differentiable)]
-pub struct Circle {
-    pub r: f64,
-}
-
-#[derive(Clone, Copy, Differentiable)]
-pub struct Square {
-    pub a: f64,
-}
-
-#[derive_frule]
-impl Shape for Circle {
-    fn area(&self) -> f64 {
-        std::f64::consts::PI * self.r * self.r
-    }
-}
-
-#[derive_frule]
-impl Shape for Square {
-    fn area(&self) -> f64 {
-        self.a * self.a
-    }
-}
-
-#[derive_frule]
-fn total_area(x: &[f64]) -> f64 {
-    let shapes: Vec<Box<dyn Shape>> = vec![Box::new(Circle { r: x[0] }), Box::new(Square { a: x[1] })];
-    shapes.iter().map(|s| s.area()).sum()
+fn one(p: &[f64]) -> f64 {
+    let b = Box::new(Revolute { len: p[1] });
+    b.reach(p[0])
 }
 
 fn main() {}
