@@ -4,7 +4,8 @@
 //! - A wrong primal (and derivative): `skip(n)` and `step_by(k)` after a `map` whose closure
 //!   has effects (a Markov chain advanced by `|_| { x = rho * x + e; x }`, burnt in by
 //!   `.skip(10)` and thinned by `.step_by(3)`; draws from a generator of the user's,
-//!   `|_| rng.uniform()`): `std` runs the closure on every item it skips, the rule's index
+//!   `|_| rng.uniform()`, a tally through a `&mut` parameter, `|v| { *total += v; v * v }`):
+//!   `std` runs the closure on every item it skips, the rule's index
 //!   model (`elem(k + n)`, `elem(k · step)`) never called it there, so the state advanced
 //!   fewer times (`chain_mean`: 0.574 against `std`'s 0.790). Such a `map` is now an
 //!   element-wise stage followed by a counted `skip`/`step_by` stage, which also makes
@@ -32,7 +33,9 @@
     clippy::useless_vec,
     clippy::float_cmp,
     clippy::shadow_unrelated,
-    clippy::comparison_chain
+    clippy::comparison_chain,
+    clippy::manual_is_multiple_of,
+    clippy::never_loop
 )]
 use fwdad::drivers::{bind, jvp, Wrt};
 use fwdad::prelude::*;
@@ -1527,7 +1530,7 @@ impl Lcg {
 fn walk_average(p: &[f64]) -> f64 {
     let mut rng = Lcg { state: 7 };
     let mut pos = p[0];
-    let mut step = |_: usize| {
+    let step = |_: usize| {
         pos += p[1] * (rng.uniform() - 0.5);
         pos * pos
     };
@@ -1556,6 +1559,25 @@ fn filtered_then_skipped(x: &[f64]) -> f64 {
     a + b + c
 }
 
+/// A tally kept through a `&mut` parameter by a chain's closure, past a warm-up.
+#[derive_frule]
+fn tally_after_warmup(x: &[f64], total: &mut f64) -> f64 {
+    x.iter()
+        .map(|v| {
+            *total += v;
+            v * v
+        })
+        .skip(2)
+        .sum()
+}
+
+#[derive_frule]
+fn tally_run(p: &[f64]) -> f64 {
+    let mut t = p[0];
+    let s = tally_after_warmup(&p[1..], &mut t);
+    s * t
+}
+
 fn chain_mean_by_hand(p: &[f64]) -> f64 {
     let (rho, sigma) = (p[0], p[1]);
     let mut state = p[2];
@@ -1580,6 +1602,16 @@ fn stateful_map_skipped_and_stepped() {
 fn stateful_map_burnt_in_by_a_for_loop() {
     let p = [0.5, 0.9];
     check_widths!(bind(chain_burn_in {}, (Wrt,)), chain_burn_in, p);
+}
+
+#[test]
+fn tally_through_a_mut_reference_skipped() {
+    let p = [0.5, 1.0, -2.0, 0.25, 1.5];
+    // s = Σ_{i≥2} xᵢ², t = t₀ + Σ xᵢ: every item tallied, the first two not summed.
+    let s = 0.25 * 0.25 + 1.5 * 1.5;
+    let t = 0.5 + 1.0 - 2.0 + 0.25 + 1.5;
+    assert_eq!(tally_run(&p), s * t);
+    check_widths!(bind(tally_run {}, (Wrt,)), tally_run, p);
 }
 
 #[test]

@@ -530,11 +530,13 @@ pub(crate) fn written_through_in_closure(
 }
 
 /// The locals a closure may change besides those it assigns: arrays and `Vec`s whose
-/// elements it writes, those it lends `&mut`, receivers of methods it calls for their
-/// effect or that write their receiver, and receivers of methods of the user's.
+/// elements it writes, those it lends `&mut`, references it writes through (`*total +=
+/// v`), receivers of methods it calls for their effect or that write their receiver, and
+/// receivers of methods of the user's.
 pub(crate) fn closure_effects(c: &syn::ExprClosure) -> HashSet<String> {
     let mut scan = AssignScan {
         index_roots: true,
+        derefs: true,
         ..AssignScan::default()
     };
     scan.visit_expr_closure(c);
