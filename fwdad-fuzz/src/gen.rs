@@ -633,7 +633,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(63) {
+        match g.rng.below(64) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1862,6 +1862,62 @@ fn program(
                     format!(
                         "    let mut {so} = Vec::new();\n    for k in 0..9 {{\n        let t = x[k % x.len()] * D::from({c}) + D::from((k as f64) * 0.375) + {};\n        if (t.re() * 3.0).sin() > 0.25 {{\n            {so}.push(D::from(f64::NAN));\n        }} else {{\n            {so}.push(t);\n        }}\n    }}\n    {so}.sort_by(|a, b| a.re().partial_cmp(&b.re()).unwrap_or(std::cmp::Ordering::Equal));\n    let mut {v} = D::from(0.0);\n    for (k, a) in {so}.iter().enumerate() {{\n        if !a.re().is_nan() {{\n            {v} += D::from(k as f64 + 1.0) * *a;\n        }}\n    }}",
                         e.dual
+                    ),
+                );
+            }
+            63 => {
+                // A chain whose `map` closure advances a captured state, then `skip` and
+                // `step_by` (a Markov chain's burn-in and thinning): `std` runs the
+                // closure on the items they pass over (the rule's index model did not).
+                let init = g.expr(&s, 2);
+                let c = *g.rng.pick(FACTORS);
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let e = g.expr(&inner, 1);
+                let st = format!("st{v}");
+                let (src, item) = if g.rng.chance(50) {
+                    ("(0..9)", "x[k % x.len()]".to_string())
+                } else {
+                    ("x.iter()", "t".to_string())
+                };
+                let arg = if src == "x.iter()" { "&t" } else { "k" };
+                let mut adaptors = String::new();
+                match g.rng.below(3) {
+                    0 => write!(adaptors, ".skip({})", 1 + g.rng.below(3)).unwrap(),
+                    1 => write!(adaptors, ".step_by({})", 2 + g.rng.below(2)).unwrap(),
+                    _ => write!(
+                        adaptors,
+                        ".skip({}).step_by({})",
+                        1 + g.rng.below(2),
+                        2 + g.rng.below(2)
+                    )
+                    .unwrap(),
+                }
+                kept.push(v.clone());
+                out.line(
+                    format!(
+                        "    let mut {st} = {};
+    let {v} = {src}
+        .map(|{arg}| {{
+            {st} = {st} * {c} + {item} * {};
+            {st} * {st}
+        }})
+        {adaptors}
+        .sum::<f64>()
+        + {st};",
+                        init.plain, e.plain
+                    ),
+                    format!(
+                        "    let mut {st} = {};
+    let {v} = {src}
+        .map(|{arg}| {{
+            {st} = {st} * D::from({c}) + {item} * {};
+            {st} * {st}
+        }})
+        {adaptors}
+        .fold(D::from(-0.0), |s, t| s + t)
+        + {st};",
+                        init.dual, e.dual
                     ),
                 );
             }

@@ -529,6 +529,23 @@ pub(crate) fn written_through_in_closure(
     scan.names
 }
 
+/// The locals a closure may change besides those it assigns: arrays and `Vec`s whose
+/// elements it writes, those it lends `&mut`, references it writes through (`*total +=
+/// v`), receivers of methods it calls for their effect or that write their receiver, and
+/// receivers of methods of the user's.
+pub(crate) fn closure_effects(c: &syn::ExprClosure) -> HashSet<String> {
+    let mut scan = AssignScan {
+        index_roots: true,
+        derefs: true,
+        ..AssignScan::default()
+    };
+    scan.visit_expr_closure(c);
+    let mut out = scan.names;
+    out.extend(scan.receivers);
+    out.extend(user_method_receivers(c));
+    out
+}
+
 /// The roots of receivers of methods that neither `std` nor the float rules know
 /// (`rng` of `rng.uniform()`, wherever its value goes): a method of the user's, which may
 /// take its receiver `&mut`.

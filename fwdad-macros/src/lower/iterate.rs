@@ -128,6 +128,21 @@ enum Tail<'e> {
         f: Func<'e>,
         state: std::cell::OnceCell<syn::Ident>,
     },
+    /// `skip(n)` after a stage, or after a `map` whose closure has effects (`std` runs it
+    /// on the items it skips: a chain advanced by `|_| { x = step(x); x }` burnt in by
+    /// `skip`): `state` names the loop-carried count still to drop, `n` before the loop.
+    Skip {
+        n: &'e syn::Expr,
+        state: std::cell::OnceCell<syn::Ident>,
+    },
+    /// `step_by(step)` there: the first item passed on, then every `step`-th. `state`
+    /// names the loop-carried count of items to drop before the next one, `0` before
+    /// the loop, and holds `step - 1`, evaluated once (a zero step panics there, as
+    /// `step_by(0)` does).
+    StepBy {
+        step: &'e syn::Expr,
+        state: std::cell::OnceCell<(syn::Ident, Value)>,
+    },
 }
 
 impl Tail<'_> {
@@ -142,6 +157,8 @@ impl Tail<'_> {
             Tail::Unwrapping { ends: true, .. } => Adaptor::MapWhile.name(),
             Tail::Scan { .. } => Adaptor::Scan.name(),
             Tail::SkipWhile { .. } => Adaptor::SkipWhile.name(),
+            Tail::Skip { .. } => Adaptor::Skip.name(),
+            Tail::StepBy { .. } => Adaptor::StepBy.name(),
         }
     }
 }
@@ -227,6 +244,35 @@ impl Lowerer<'_> {
                     init: &m.args[0],
                     f,
                     state: Default::default(),
+                });
+                return Some((chain, tail));
+            }
+            // `skip(n)`, `step_by(k)` after an element-wise stage, or after a `map` whose
+            // closure has effects, drop items the closures before them still see.
+            if matches!(adaptor, Some(Adaptor::Skip | Adaptor::StepBy)) && m.args.len() == 1 {
+                let (mut chain, mut tail) = self.parse_pipeline(&m.receiver)?;
+                if tail.is_empty() {
+                    if !self.has_effectful_map(&chain) {
+                        return Some((self.parse_chain(e)?, Vec::new()));
+                    }
+                    // The outer `map`s become stages, run on every item in order.
+                    while let Chain::Map(inner, f) = chain {
+                        tail.insert(0, Tail::Map(f));
+                        chain = *inner;
+                    }
+                    if self.has_effectful_map(&chain) {
+                        return None;
+                    }
+                }
+                tail.push(match adaptor {
+                    Some(Adaptor::Skip) => Tail::Skip {
+                        n: &m.args[0],
+                        state: Default::default(),
+                    },
+                    _ => Tail::StepBy {
+                        step: &m.args[0],
+                        state: Default::default(),
+                    },
                 });
                 return Some((chain, tail));
             }
@@ -357,6 +403,13 @@ impl Lowerer<'_> {
                         });
                         Some(Chain::Zip(recv()?, Box::new(other?)))
                     }
+                    // Over a `map` with effects, its closure must run on the items these
+                    // drop: element-wise stages ([`Tail::Skip`], [`Tail::StepBy`]).
+                    (Adaptor::Skip | Adaptor::StepBy, 1)
+                        if recv().is_some_and(|c| self.has_effectful_map(&c)) =>
+                    {
+                        None
+                    }
                     (Adaptor::Skip, 1) => Some(Chain::Skip(recv()?, arg?)),
                     (Adaptor::Take, 1) => Some(Chain::Take(recv()?, arg?)),
                     (Adaptor::StepBy, 1) => Some(Chain::StepBy(recv()?, arg?)),
@@ -441,6 +494,26 @@ impl Lowerer<'_> {
                 .is_some_and(|v| self.func.values[v].ty == TypeHint::Unknown),
             _ => false,
         }
+    }
+
+    /// Whether an index-transparent `map` of `chain` calls a closure with effects on the
+    /// locals in scope (assigning or lending a capture, calling a method of the user's on
+    /// one): `std` runs it on every item `skip` and `step_by` pass over.
+    fn has_effectful_map(&self, chain: &Chain<'_>) -> bool {
+        let mut effects = false;
+        for_each_func(chain, &[], &mut |f| {
+            let c = match f {
+                Func::Lambda(c) => *c,
+                Func::Bound(def) => &def.expr,
+                Func::Path(_) => return,
+            };
+            effects |= self
+                .closure_assigned(c)
+                .into_iter()
+                .chain(super::control::closure_effects(c))
+                .any(|name| self.lookup(&name).is_some());
+        });
+        effects
     }
 
     /// Whether `e` is a local or parameter whose written type carries no tangent.
@@ -552,6 +625,45 @@ impl Lowerer<'_> {
                     self.diag.error(
                         span,
                         "internal error in `#[derive_frule]`: a `skip_while` state started twice",
+                    );
+                    return None;
+                }
+            }
+            if let Tail::Skip { n, state } = t {
+                let v = self.lower_expr(n)?;
+                let v = self.push(InstKind::Copy(v), TypeHint::Int, span);
+                let name = syn::Ident::new(&format!("__fwdad_skip_{v}"), span);
+                self.bind(&name, v);
+                assigned.insert(name.to_string());
+                if state.set(name).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `skip` state started twice",
+                    );
+                    return None;
+                }
+            }
+            if let Tail::StepBy { step, state } = t {
+                // `step - 1`, evaluated once; `step_by(0)` panics, with `std`'s message.
+                let template = syn::parse_quote_spanned!(span=> {
+                    let __fwdad_step: usize = __fwdad_arg;
+                    ::core::assert!(__fwdad_step != 0, "assertion failed: step != 0");
+                    __fwdad_step - 1
+                });
+                let block = fill(template, &[("__fwdad_arg", Hole::Expr(step))]);
+                let stride = self.lower_expr(&block)?;
+                let zero = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let name = syn::Ident::new(&format!("__fwdad_step_{zero}"), span);
+                self.bind(&name, zero);
+                assigned.insert(name.to_string());
+                if state.set((name, stride)).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `step_by` state started twice",
                     );
                     return None;
                 }
@@ -693,6 +805,81 @@ impl Lowerer<'_> {
                     span,
                     |lw| Some(lw.unit(span)),
                     |lw| lw.run_tail_branch(rest, Shape::Val(item), span, consume),
+                );
+                Some(())
+            }
+            Some((Tail::Skip { state, .. }, rest)) => {
+                let Some(st) = state.get().cloned() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `skip` state used before it was started",
+                    );
+                    return None;
+                };
+                let name = st.to_string();
+                let item = self.build_shape(shape, span);
+                // `if left > 0 { left -= 1; } else { rest }`
+                let left = self.lookup(&name)?;
+                let zero = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let dropping = self.binary(BinOp::Gt, left, zero, span);
+                self.lower_branches(
+                    dropping,
+                    span,
+                    |lw| {
+                        let one = lw.push(
+                            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                            TypeHint::Int,
+                            span,
+                        );
+                        let left = lw.lookup(&name)?;
+                        let next = lw.binary(BinOp::Sub, left, one, span);
+                        lw.assign(&name, next);
+                        Some(lw.unit(span))
+                    },
+                    |lw| lw.run_tail_branch(rest, Shape::Val(item), span, consume),
+                );
+                Some(())
+            }
+            Some((Tail::StepBy { state, .. }, rest)) => {
+                let Some((st, stride)) = state.get().cloned() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `step_by` state used before it was started",
+                    );
+                    return None;
+                };
+                let name = st.to_string();
+                let item = self.build_shape(shape, span);
+                // `if left == 0 { left = step - 1; rest } else { left -= 1; }`
+                let left = self.lookup(&name)?;
+                let zero = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let taking = self.binary(BinOp::Eq, left, zero, span);
+                self.lower_branches(
+                    taking,
+                    span,
+                    |lw| {
+                        lw.assign(&name, stride);
+                        lw.run_tail_branch(rest, Shape::Val(item), span, consume)
+                    },
+                    |lw| {
+                        let one = lw.push(
+                            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                            TypeHint::Int,
+                            span,
+                        );
+                        let left = lw.lookup(&name)?;
+                        let next = lw.binary(BinOp::Sub, left, one, span);
+                        lw.assign(&name, next);
+                        Some(lw.unit(span))
+                    },
                 );
                 Some(())
             }
@@ -1779,6 +1966,7 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
             Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
             Tail::Scan { f, .. } => add(&Func::Lambda(f)),
             Tail::SkipWhile { f, .. } | Tail::Unwrapping { f, .. } => add(f),
+            Tail::Skip { .. } | Tail::StepBy { .. } => {}
         }
     }
 }
