@@ -676,6 +676,29 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                         }
                     });
                 }
+                // A closure passed to it (`q.integrate(|x| ..)` through `Q: Quadrature`)
+                // goes through `__fwdad_fn_arg<i>_<m>` / `__fwdad_fn_pass<i>_<m>` first: the
+                // trait's stand-ins of those carry the same bound, so the first error is
+                // the method's (no rule), not rustc's "no method named `__fwdad_fn_arg1_m`".
+                let inputs = tr.items.iter().find_map(|item| match item {
+                    syn::TraitItem::Fn(f) if f.sig.ident == *m => Some(f.sig.inputs.len()),
+                    _ => None,
+                });
+                for i in 1..inputs.unwrap_or(0) {
+                    for base in ["__fwdad_fn_arg", "__fwdad_fn_pass"] {
+                        let helper = format_ident!("{}{}_{}", base, i, m);
+                        hidden.extend(quote! {
+                            #[doc(hidden)]
+                            #[allow(non_snake_case)]
+                            fn #helper<__FwdadS, __FwdadF, __FwdadG>(&self, g: __FwdadG) -> __FwdadG
+                            where
+                                Self: ::core::marker::Sized + #rt::traits::MethodWithoutRule<#rt::traits::NoRule>,
+                            {
+                                ::core::unreachable!()
+                            }
+                        });
+                    }
+                }
                 let marker = dispatch_marker(name, m);
                 let dispatch = format_ident!("__fwdad_rule_{}", m);
                 let by_type = crate::register::by_type_rule_name(m);
