@@ -280,7 +280,47 @@ fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
         return false;
     };
     let plain = (target.fns.iter()).any(|f| f.name == name && f.inert && file.names.one_fn(&name));
-    !home.foreign_glob && !target.foreign_glob && plain
+    if !plain {
+        return false;
+    }
+    let mut deps = Reading::default();
+    let modules = source::modules_of(&path, &mut deps);
+    let module_of = |items: &Items| modules.iter().find(|m| m.inline == items.path).cloned();
+    [home, target].iter().all(|items| {
+        !items.foreign_glob
+            || module_of(items).is_some_and(|m| !globs_may_bring(&m, items, &name, &mut deps, 4))
+    })
+}
+
+/// Whether a glob import of `items` (the module `module`) could bring an item named `name`
+/// (a rule's unit struct, which would take the place of the plain function's missing rule):
+/// a glob of another crate's path could; a glob of a module of this crate the files show
+/// brings `name` only if that module defines or imports it, or itself globs something that
+/// could (up to `depth` modules deep). A `prelude`'s glob is taken to bring no rule.
+fn globs_may_bring(
+    module: &source::Module,
+    items: &Items,
+    name: &str,
+    deps: &mut Reading,
+    depth: usize,
+) -> bool {
+    items.globs.iter().any(|glob| {
+        if glob.last().is_some_and(|l| l == "prelude") {
+            return false;
+        }
+        if depth == 0 {
+            return true;
+        }
+        let Some(target) = source::resolve(module, glob, deps) else {
+            return true;
+        };
+        let Some(inner) = source::items_of(&target, deps) else {
+            return true;
+        };
+        defined_in(&inner, name)
+            || inner.named.iter().any(|(_, _, local)| local == name)
+            || (inner.foreign_glob && globs_may_bring(&target, &inner, name, deps, depth - 1))
+    })
 }
 
 /// Where the struct that the literal `path { .. }` (or the constructor `path(..)`) builds is

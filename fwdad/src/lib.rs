@@ -103,8 +103,8 @@ pub mod prelude {
     #[cfg(feature = "std")]
     pub use crate::drivers::{
         bind, derivative, derivative_f32, gradient, gradient_f32, hessian, hessian_array, hvp,
-        hvp_array, inplace, jacobian, jacobian_array, jacobian_f32, jvp, second_derivative,
-        Inactive, Matrix, Out, Var, Wrt,
+        hvp_array, inplace, jacobian, jacobian_array, jacobian_f32, jvp, second_derivative, Const,
+        Inactive, Matrix, Out, Scratch, Var, Wrt,
     };
     pub use crate::{
         derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,

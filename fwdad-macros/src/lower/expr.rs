@@ -158,6 +158,7 @@ impl Lowerer<'_> {
                 let len = self.fn_list_len(m)?;
                 self.lower_expr(&len)
             }
+            syn::Expr::MethodCall(m) if self.is_fn_list_chain(m) => self.lower_fn_list_chain(m),
             syn::Expr::MethodCall(_) if self.fn_list_chain(e).is_some() => {
                 let list = self.fn_list_chain(e)?;
                 self.lower_expr(&list)
@@ -694,7 +695,7 @@ impl Lowerer<'_> {
                 if self.is_fn_list(v) {
                     self.diag.error_spanned(
                         p,
-                        format!("`#[derive_frule]` supports a list of closures written in the body only walked by a `for` loop (`for phi in &{id}`, `for (k, phi) in {id}.iter().enumerate()`, `for (phi, w) in {id}.iter().zip(weights)`) and its `len()`; write the loop", id = seg.ident),
+                        format!("`#[derive_frule]` supports a list of closures written in the body only walked by a `for` loop (`for phi in &{id}`, `for (k, phi) in {id}.iter().enumerate()`, `for (phi, w) in {id}.iter().zip(weights)`) by a chain ending in `.map(..)` and `.sum()`, `.product()` or `.collect()`, and by its `len()`; write the loop", id = seg.ident),
                     );
                     return self.poison(p.span());
                 }

@@ -15,7 +15,7 @@
 
 use super::place::strip;
 use super::Lowerer;
-use crate::callee::{Adaptor, StdMacro, StdMethod};
+use crate::callee::{Adaptor, Consumer, StdMacro, StdMethod, StdType, TypeClass};
 use crate::ir::Value;
 use crate::splice::{fill, path_expr, Hole};
 use syn::spanned::Spanned;
@@ -23,10 +23,12 @@ use syn::spanned::Spanned;
 /// The closures of a list bound by `let`: the hidden names their `let`s bind, in order.
 pub(crate) type FnList = Vec<syn::Ident>;
 
-/// The element `e` of a list of closures: a closure, or `Box::new` of one.
+/// The element `e` of a list of closures: a closure, or `Box::new` of one, cast or not.
 fn element_closure(e: &syn::Expr) -> Option<&syn::ExprClosure> {
     match strip(e) {
         syn::Expr::Closure(c) => Some(c),
+        // `Box::new(|t| ..) as Box<dyn Fn(f64) -> f64>`, which types an array of them.
+        syn::Expr::Cast(c) => element_closure(&c.expr),
         syn::Expr::Call(call) if call.args.len() == 1 => match strip(&call.func) {
             syn::Expr::Path(p) if p.qself.is_none() && crate::callee::is_box_new(&p.path) => {
                 element_closure(&call.args[0])
@@ -315,6 +317,111 @@ impl Lowerer<'_> {
         Some(fill(syn::Expr::ForLoop(rewritten), &holes))
     }
 
+    /// Whether `m` is a chain [`Self::desugar_fn_list_chain`] rewrites (out of line: the
+    /// rewritten syntax stays out of `lower_expr`'s frame, which deep nesting repeats).
+    #[inline(never)]
+    pub(crate) fn is_fn_list_chain(&self, m: &syn::ExprMethodCall) -> bool {
+        self.fn_list_chain_root(m) && self.desugar_fn_list_chain(m).is_some()
+    }
+
+    /// Whether the chain `m` starts at a list of closures (cheap, checked first).
+    fn fn_list_chain_root(&self, m: &syn::ExprMethodCall) -> bool {
+        let mut at = strip(&m.receiver);
+        while let syn::Expr::MethodCall(inner) = at {
+            at = strip(&inner.receiver);
+        }
+        self.fn_list_of(at).is_some()
+    }
+
+    /// The chain `m` lowered as the loop [`Self::desugar_fn_list_chain`] gives.
+    #[inline(never)]
+    pub(crate) fn lower_fn_list_chain(&mut self, m: &syn::ExprMethodCall) -> Option<Value> {
+        let e = self.desugar_fn_list_chain(m)?;
+        self.lower_expr(&e)
+    }
+
+    /// A chain that maps a list of closures and sums, multiplies or collects the results
+    /// (`basis.iter().map(|phi| phi(x)).collect()`, `basis.iter().zip(&w).map(|(phi, wk)| wk
+    /// * phi(x)).sum::<f64>()`), as the `for` loop over the list it means, in a block that
+    /// gives the result. `None` for any other chain, or a closure that could leave the
+    /// function (`return`, `?`) if it were a loop's body.
+    pub(crate) fn desugar_fn_list_chain(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+        let consumer = Consumer::from_name(&m.method.to_string())?;
+        let turbofish_ok = match &m.turbofish {
+            None => true,
+            Some(t) => t.args.len() == 1,
+        };
+        if !m.args.is_empty() || !turbofish_ok {
+            return None;
+        }
+        let syn::Expr::MethodCall(map) = strip(&m.receiver) else {
+            return None;
+        };
+        if Adaptor::from_name(&map.method.to_string()) != Some(Adaptor::Map) || map.args.len() != 1
+        {
+            return None;
+        }
+        let syn::Expr::Closure(c) = strip(&map.args[0]) else {
+            return None;
+        };
+        let [param] = c.inputs.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let param = match param {
+            syn::Pat::Type(pt) => (*pt.pat).clone(),
+            other => other.clone(),
+        };
+        if may_leave(&c.body) {
+            return None;
+        }
+        self.fn_list_walk(&map.receiver)?;
+        let span = m.method.span();
+        let template: syn::Expr = match consumer {
+            Consumer::Sum => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_acc = 0.0;
+                for __fwdad_pat in __fwdad_walk {
+                    __fwdad_acc += __fwdad_body;
+                }
+                __fwdad_acc
+            }),
+            Consumer::Product => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_acc = 1.0;
+                for __fwdad_pat in __fwdad_walk {
+                    __fwdad_acc *= __fwdad_body;
+                }
+                __fwdad_acc
+            }),
+            Consumer::Collect => syn::parse_quote_spanned!(span=> {
+                let mut __fwdad_acc = ::std::vec::Vec::new();
+                for __fwdad_pat in __fwdad_walk {
+                    __fwdad_acc.push(__fwdad_body);
+                }
+                __fwdad_acc
+            }),
+            _ => return None,
+        };
+        // Only a float's sum or product starts at a float literal.
+        if let (Some(t), Consumer::Sum | Consumer::Product) = (&m.turbofish, consumer) {
+            let float = match t.args.first() {
+                Some(syn::GenericArgument::Type(syn::Type::Path(p))) if p.qself.is_none() => {
+                    StdType::of_path(&p.path).is_some_and(|t| t.class() == TypeClass::Float)
+                }
+                _ => false,
+            };
+            if !float {
+                return None;
+            }
+        }
+        Some(fill(
+            template,
+            &[
+                ("__fwdad_pat", Hole::Pat(&param)),
+                ("__fwdad_walk", Hole::Expr(&map.receiver)),
+                ("__fwdad_body", Hole::Expr(&c.body)),
+            ],
+        ))
+    }
+
     /// The list a loop walks and how.
     fn fn_list_walk<'e>(&self, e: &'e syn::Expr) -> Option<(&FnList, Walk<'e>)> {
         if let Some(list) = self.fn_list_of(e) {
@@ -332,4 +439,27 @@ impl Lowerer<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether `e`, a closure's body, holds a `return` or a `?` of its own (outside closures
+/// nested in it), which would leave the function if the body were a loop's.
+fn may_leave(e: &syn::Expr) -> bool {
+    struct Finds(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finds {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {
+            self.0 = true;
+        }
+    }
+    let mut finds = Finds(false);
+    syn::visit::Visit::visit_expr(&mut finds, e);
+    finds.0
 }

@@ -196,7 +196,10 @@ impl Lowerer<'_> {
                 base,
                 member: syn::Member::Named(name),
                 ..
-            } if self.user.get(base) == Some(&UserShape::Value) || self.is_field_of_user(*base) => {
+            } if self.user.get(base) == Some(&UserShape::Value)
+                || self.is_field_of_user(*base)
+                || self.is_unknown_value(*base) =>
+            {
                 crate::aliases::source_field_type(&name.to_string())
                     .and_then(|t| self.user_shape_of_type(&t))
             }
@@ -474,6 +477,14 @@ impl Lowerer<'_> {
         base_is_user
             && crate::aliases::source_field_type(&name.to_string())
                 .is_some_and(|t| self.user_shape_of_type(&t) == Some(UserShape::Value))
+    }
+
+    /// Whether nothing is known of `v`'s type (a `match` arm's binding of a call's result,
+    /// `Some(h) => h`): a field of it that the file declares only with a type of the
+    /// user's (`normal: V3`) is taken to be of that type, a guess as for a method's result.
+    fn is_unknown_value(&self, v: Value) -> bool {
+        !self.user.contains_key(&v)
+            && matches!(self.func.values[v].ty.deref_all_pub(), TypeHint::Unknown)
     }
 
     /// Whether `v` is `&x` written in the source, of an `x` whose type is unknown.
