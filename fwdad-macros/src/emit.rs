@@ -1270,11 +1270,29 @@ impl Emitter<'_> {
         if let Some(lin) = self.lin.filter(|l| l.ops.contains_key(&inst)) {
             return self.lin_inst(inst, lin);
         }
+        // Each family of instructions is emitted by a function of its own, out of line:
+        // `inst` recurses once per nested `if`, `match` or loop (through `region`), so its
+        // frame is kept small (see `crate::nesting`). Keep code out of it.
+        match &self.func.insts[inst].kind {
+            InstKind::If {
+                then_region,
+                else_region,
+                ..
+            } => self.emit_if(inst, *then_region, *else_region),
+            InstKind::Match { scrutinee, arms } => self.emit_match_inst(inst, *scrutinee, arms),
+            InstKind::Loop { init, .. } | InstKind::For { init, .. } => {
+                self.emit_loop_inst(inst, init)
+            }
+            _ => self.emit_value(inst),
+        }
+    }
+
+    /// The operands of `inst`, each in the form its plan reads it.
+    #[inline(never)]
+    fn inst_args(&mut self, inst: Inst) -> Vec<TokenStream> {
         let data = &self.func.insts[inst];
-        let span = data.span;
         let plan = self.plans.get(inst).clone();
         let ops = self.func.operands(inst);
-        let mut pre = TokenStream::new();
         // Scalar rules read their operands by value: an active `&mut f64` (`r.sin()` on a
         // `&mut f64` parameter) is read through `*`, not reborrowed.
         let scalar_rule = matches!(plan.form, Form::Op(_) | Form::SinCos);
@@ -1366,394 +1384,70 @@ impl Emitter<'_> {
                 }
             })
             .collect();
+        args
+    }
+
+    /// An `if` (`inst`) with its arms.
+    #[inline(never)]
+    fn emit_if(&mut self, inst: Inst, t: Region, e: Region) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let args = self.inst_args(inst);
+        let cond = &args[0];
+        let (hoisted, new) = self.hoist_arm_temporaries(inst);
+        let then_b = self.region(t, Tail::If(inst));
+        let else_b = self.region(e, Tail::If(inst));
+        let lhs = self.lhs(inst);
+        self.hoisted.retain(|v| !new.contains(v));
+        quote_spanned!(span=> #hoisted #lhs if #cond { #then_b } else { #else_b };)
+    }
+
+    /// A `match` (`inst`) with its arms.
+    #[inline(never)]
+    fn emit_match_inst(&mut self, inst: Inst, scrutinee: Value, arms: &[Arm]) -> TokenStream {
+        let args = self.inst_args(inst);
+        let arms = arms.to_vec();
+        let (hoisted, new) = self.hoist_arm_temporaries(inst);
+        let out = self.emit_match(inst, scrutinee, &arms, &args[0], hoisted);
+        self.hoisted.retain(|v| !new.contains(v));
+        out
+    }
+
+    /// A loop (`inst`) with its body.
+    #[inline(never)]
+    fn emit_loop_inst(&mut self, inst: Inst, init: &[Value]) -> TokenStream {
+        // Its operands are read as any instruction's (which may declare their cells).
+        self.inst_args(inst);
+        self.emit_loop(inst, init.to_vec(), TokenStream::new())
+    }
+
+    /// An instruction that computes values (not control flow): `let vN = ..;`.
+    #[inline(never)]
+    fn emit_value(&mut self, inst: Inst) -> TokenStream {
+        let args = self.inst_args(inst);
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let plan = self.plans.get(inst).clone();
+        let ops = self.func.operands(inst);
+        let mut pre = TokenStream::new();
+        let rt = self.rt;
         let mode = self.mode;
         let expr: TokenStream = match (&data.kind, &plan.form) {
-            (
-                InstKind::If {
-                    then_region,
-                    else_region,
-                    ..
-                },
-                _,
-            ) => {
-                let (t, e) = (*then_region, *else_region);
-                let cond = &args[0];
-                let (hoisted, new) = self.hoist_arm_temporaries(inst);
-                let then_b = self.region(t, Tail::If(inst));
-                let else_b = self.region(e, Tail::If(inst));
-                let lhs = self.lhs(inst);
-                self.hoisted.retain(|v| !new.contains(v));
-                return quote_spanned!(span=> #pre #hoisted #lhs if #cond { #then_b } else { #else_b };);
-            }
-            (InstKind::Match { scrutinee, arms }, _) => {
-                let (scrutinee, arms) = (*scrutinee, arms.clone());
-                let (hoisted, new) = self.hoist_arm_temporaries(inst);
-                let out = self.emit_match(inst, scrutinee, &arms, &args[0], quote!(#pre #hoisted));
-                self.hoisted.retain(|v| !new.contains(v));
-                return out;
-            }
-            (InstKind::Loop { init, .. } | InstKind::For { init, .. }, _) => {
-                return self.emit_loop(inst, init.clone(), pre);
-            }
-            (kind, Form::Primal { promote }) => {
-                let e = self.primal_expr(inst, kind, &args, span);
-                let e = self.typed_ndarray_ctor(kind, e, span);
-                let lib_result = data.results.first().is_some_and(|r| *self.lib.get(*r));
-                if *promote && lib_result {
-                    // A library constant made active (by a later store): its form over
-                    // constant duals.
-                    quote_spanned!(span=> #rt::lift::<#mode, _>(#e))
-                } else if *promote && is_vec_new_call(kind) {
-                    // Empty where it is made: no element needs a zero tangent.
-                    quote_spanned!(span=> #rt::empty_vec_in::<#mode, _>(#e))
-                } else if *promote {
-                    quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
-                } else {
-                    e
-                }
-            }
-            (_, Form::Op(FloatOp::Sq)) => {
-                let x = located_at(&args[0], span);
-                quote_spanned!(span=> #rt::ops::sq(#x))
-            }
-            (_, Form::Op(op)) => {
-                let f = op.ident(span);
-                let mut args: Vec<TokenStream> = args.iter().map(|a| located_at(a, span)).collect();
-                // `b.pos.abs()` on a field of a type of the user's, which the macro took for
-                // the float method: reported at the field, by its type (`FloatMethodField`).
-                // Not in generic code, whose float fields are of a type parameter.
-                if let (InstKind::MethodCall { receiver, .. }, Some(recv)) =
-                    (&data.kind, args.first_mut())
-                {
-                    if self.is(*receiver) && self.is_field(*receiver) && !self.func.type_params {
-                        *recv = quote_spanned!(span=> #rt::user_ops::float_method_field(#recv));
-                    }
-                }
-                quote_spanned!(span=> #rt::ops::#f(#(#args),*))
-            }
+            (kind, Form::Primal { promote }) => self.emit_primal(inst, kind, *promote, &args),
+            (_, Form::Op(op)) => self.emit_float_op(inst, *op, &args),
             (_, Form::Copy) => args[0].clone(),
-            // `mem_take` makes a zero tangent in the mode.
-            (_, Form::Wrap(Wrapper::MemTake)) => {
-                quote_spanned!(span=> #rt::mem_take::<#mode, _>(#(#args),*))
-            }
-            // `x.to_f64()` of a dual: `Some(x as f64)`.
-            (
-                InstKind::MethodCall {
-                    callee: MethodCallee::Std(m),
-                    ..
-                },
-                Form::Wrap(w),
-            ) if w.is_conversion() => {
-                let f = w.ident(span);
-                let ty = m.float_conversion_target(span);
-                let x = &args[0];
-                quote_spanned!(span=> #rt::#f::<#mode, #ty, _>(#x))
-            }
-            // `x as T` of a dual (`Some` of it for `T::from`): the target is in the path.
-            (InstKind::Call { func, .. }, Form::Wrap(w)) if w.is_conversion() => {
-                let f = w.ident(span);
-                let ty = match w.conversion_target(func) {
-                    Some(ty) => ty.into_token_stream(),
-                    None => quote_spanned!(span=> _),
-                };
-                quote_spanned!(span=> #rt::#f::<#mode, #ty, _>(#(#args),*))
-            }
-            (_, Form::Wrap(w)) => {
-                let f = w.ident(span);
-                quote_spanned!(span=> #rt::#f(#(#args),*))
-            }
+            (kind, Form::Wrap(w)) => self.emit_wrap(inst, kind, *w, &args),
             (_, Form::SinCos) => quote_spanned!(span=> #rt::sin_cos_dual(#(#args),*)),
             // The library's own code on its type over duals: each operand lifted (a
             // constant to constant duals, a parameter's dual to the library's form).
-            (kind, Form::Lib) => {
-                // Indices and other integers, and library values already over duals, stay
-                // as they are.
-                let glam_f32 = ops
-                    .iter()
-                    .chain(&self.func.insts[inst].results)
-                    .any(|v| *self.glam_f32.get(*v));
-                let mut lifted: Vec<TokenStream> = args
-                    .iter()
-                    .zip(&ops)
-                    .map(|(a, &v)| match self.func.closures.contains_key(&v) {
-                        // A closure mapped over the elements is already over duals.
-                        true => a.clone(),
-                        // A scalar beside an `f32` glam value: an `f32` dual.
-                        false if glam_f32 && self.is_glam_f32_scalar(v) => {
-                            quote_spanned!(span=> #rt::glam::f32_scalar::<#mode, _>(#a))
-                        }
-                        false => self.lift(a, v, span),
-                    })
-                    .collect();
-                // A parameter's method (`u.slice(s![1..])`, `a.t()`) may borrow from its
-                // lifted form: that lives in a local, not a temporary of the statement.
-                if let InstKind::MethodCall { receiver, .. } = kind {
-                    if crate::libtypes::is_param(self.func, *receiver) && self.is(*receiver) {
-                        if let Some(recv) = lifted.first_mut() {
-                            let tmp = self.temp("__lifted");
-                            pre.extend(quote_spanned!(span=> let #tmp = #recv;));
-                            *recv = quote!(#tmp);
-                        }
-                    }
-                }
-                match kind {
-                    // A method of constant library data whose result is active only as it
-                    // may later be written (`qr.r()` of a constant `qr`, solved with an
-                    // active right-hand side): computed in `f64` and lifted, as a
-                    // decomposition of constants has no form over duals.
-                    InstKind::MethodCall { .. } if ops.iter().all(|v| !self.is(*v)) => {
-                        let call = self.primal_expr(inst, kind, &args, span);
-                        quote_spanned!(span=> #rt::lift::<#mode, _>(#call))
-                    }
-                    // An inactive nalgebra matrix with an active one: a mixed operation, the
-                    // inactive side plain (its zero tangent is never multiplied).
-                    InstKind::Binary { op, lhs, rhs }
-                        if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
-                            && *self.nalgebra.get(*lhs)
-                            && *self.nalgebra.get(*rhs)
-                            && self.is(*lhs) != self.is(*rhs) =>
-                    {
-                        let plain_lhs = !self.is(*lhs);
-                        let f = match (op, plain_lhs) {
-                            (BinOp::Add, true) => "mixed_add_pd",
-                            (BinOp::Add, false) => "mixed_add_dp",
-                            (BinOp::Sub, true) => "mixed_sub_pd",
-                            (BinOp::Sub, false) => "mixed_sub_dp",
-                            (_, true) => "mixed_mul_pd",
-                            (_, false) => "mixed_mul_dp",
-                        };
-                        let f = syn::Ident::new(f, span);
-                        let (l, r) = if plain_lhs {
-                            (&args[0], &lifted[1])
-                        } else {
-                            (&lifted[0], &args[1])
-                        };
-                        quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _, _>(#l, #r))
-                    }
-                    // Two active nalgebra matrices: their product with the tangent terms of
-                    // a matrix that does not move skipped.
-                    InstKind::Binary {
-                        op: BinOp::Mul,
-                        lhs,
-                        rhs,
-                    } if *self.nalgebra.get(*lhs)
-                        && *self.nalgebra.get(*rhs)
-                        && self.is(*lhs)
-                        && self.is(*rhs) =>
-                    {
-                        let (l, r) = (&lifted[0], &lifted[1]);
-                        quote_spanned!(span=> #rt::na_linalg::dual_mul::<#mode, _, _>(#l, #r))
-                    }
-                    // A factorisation or norm of a nalgebra matrix over duals: the runtime's.
-                    InstKind::MethodCall {
-                        method, receiver, ..
-                    } if lifted.len() == 1 && *self.nalgebra.get(*receiver) => {
-                        match crate::libtypes::NalgebraMethod::of_method(method) {
-                            // A view of a row (`row.norm()` in `for row in
-                            // m.row_iter_mut()`) is not `Copy`: borrowed.
-                            Some(f) if f.borrows() => {
-                                let f = syn::Ident::new(f.runtime_fn(), span);
-                                let recv = &lifted[0];
-                                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(&#recv))
-                            }
-                            Some(f) => {
-                                let f = syn::Ident::new(f.runtime_fn(), span);
-                                let recv = &lifted[0];
-                                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
-                            }
-                            None => self.primal_expr(inst, kind, &lifted, span),
-                        }
-                    }
-                    InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
-                        Some((ty, f)) => {
-                            quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
-                        }
-                        // ndarray's `arr1(&[x, y])` of duals: the array over duals as it is.
-                        None if crate::libtypes::ndarray_free_ctor(func).is_some() => {
-                            self.ndarray_ctor_of_duals(inst, kind, &args, span)
-                        }
-                        None if crate::libtypes::scalar_alias_ctor(func).is_some() => {
-                            let f = crate::libtypes::scalar_alias_ctor(func);
-                            quote_spanned!(span=> #rt::complex::Complex::#f(#(#lifted),*))
-                        }
-                        // A constant made active by a later store (`let mut e =
-                        // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
-                        None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {
-                            let f = crate::libtypes::default_scalar(func, self.one_float());
-                            let f = f.as_ref().unwrap_or(func);
-                            quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
-                        }
-                        // `SVector::<f64, 3>::new(x, ..)` over duals: its scalar inferred.
-                        None => {
-                            match crate::libtypes::infer_scalar(func, &self.func.float_params) {
-                                Some(func) => {
-                                    let mut kind = kind.clone();
-                                    if let InstKind::Call { func: f, .. } = &mut kind {
-                                        *f = func;
-                                    }
-                                    self.primal_expr(inst, &kind, &lifted, span)
-                                }
-                                None => self.primal_expr(inst, kind, &lifted, span),
-                            }
-                        }
-                    },
-                    // A scalar field of a library value over duals (`p.x.atan2(p.y)`):
-                    // the scalar dual, by value.
-                    InstKind::FieldRef { member, .. } if self.is_lib_scalar_field(inst) => {
-                        let x = &lifted[0];
-                        quote_spanned!(span=> #x.#member)
-                    }
-                    // `x[i]` of a nalgebra parameter: the element's dual alone.
-                    InstKind::Index { base, .. }
-                        if crate::libtypes::is_nalgebra_param(self.func, *base) =>
-                    {
-                        let (x, i) = (&args[0], &args[1]);
-                        quote_spanned!(span=> #rt::lift_index::<#mode, _, _>(#x, #i))
-                    }
-                    _ => self.primal_expr(inst, kind, &lifted, span),
-                }
-            }
+            (kind, Form::Lib) => self.emit_lib(inst, kind, &args, &ops, &mut pre),
             (
                 InstKind::MethodCall {
                     receiver, method, ..
                 },
                 Form::UserMethod,
-            ) => {
-                // Dispatch through the receiver's primal type, then pass `&mut` the receiver
-                // dual; `CoerceTo` makes it the rule's `&self`/`&mut self`/`self` form (an
-                // inactive receiver is promoted first).
-                let recv = self.name(*receiver);
-                let rule = format_ident!("__fwdad_rule_{}", method, span = method.span());
-                // An argument from the receiver's own variable (`self.dot(self)`) is read
-                // before the receiver is lent `&mut`, as Rust's two-phase borrow does.
-                let root = self.func.place_root(*receiver);
-                let shares_root = ops[1..].iter().any(|&v| self.func.place_root(v) == root);
-                // One lent by reference (`a.dot(&a)`, `self.dot(self)`): the method takes
-                // `&self`, as Rust accepts nothing else, and the receiver is lent shared.
-                // Only for a receiver that is the variable itself: a field's method may take
-                // `&mut self` next to a borrow of a disjoint field (`self.pos.add(&self.vel)`).
-                let lends_root = root == *receiver
-                    && ops[1..].iter().any(|&v| {
-                        self.func.place_root(v) == root
-                            && matches!(self.func.values[v].ty, TypeHint::Ref(_))
-                    });
-                let mut rest = args[1..].to_vec();
-                // A function value lent on (`self.line_search(&f, ..)`): converted as the
-                // call would (`&F` to `&dyn Fn`) by the method's helper.
-                for (k, a) in rest.iter_mut().enumerate() {
-                    if self.lends_fn_value(ops[k + 1]) {
-                        let pass =
-                            format_ident!("__fwdad_fn_pass{}_{}", k + 1, method, span = span);
-                        let recv = self.method_helper_receiver(*receiver);
-                        let tmp = self.temp("__fn");
-                        let float = self.helper_float();
-                        let call = quote_spanned!(span=> #recv.#pass::<#mode, #float, _>(#a));
-                        let call = match self.no_rule_helper_bound(*receiver, method, span) {
-                            Some((missing, bound)) => {
-                                let call = no_rule_helper_fallback(rt, &missing, &pass, call, span);
-                                quote_spanned!(span=> { #bound #call })
-                            }
-                            None => call,
-                        };
-                        pre.extend(quote_spanned!(span=> let mut #tmp = #call;));
-                        *a = quote!(#tmp);
-                    }
-                }
-                if shares_root && !lends_root {
-                    for a in rest.iter_mut() {
-                        let tmp = self.temp("__arg");
-                        pre.extend(quote_spanned!(span=> let #tmp = #a;));
-                        *a = quote!(#tmp);
-                    }
-                }
-                let (dispatch, arg) = if self.is(*receiver) {
-                    let lent = if lends_root {
-                        quote_spanned!(span=> &#recv)
-                    } else {
-                        quote_spanned!(span=> &mut #recv)
-                    };
-                    // Through one reference to the receiver: a generic receiver's rule is
-                    // the trait's `self: &&Self` dispatch (`traits.rs`), found from an owned
-                    // `M`, a `&M` and a `&mut M` alike.
-                    let dispatch = match self.func.values[*receiver].ty {
-                        TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv.primal).#rule()),
-                        _ => quote_spanned!(span=> (&#recv.primal).#rule()),
-                    };
-                    (dispatch, lent)
-                } else {
-                    let promoted = self.temp("__recv");
-                    pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
-                    let dispatch = match self.func.values[*receiver].ty {
-                        TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv).#rule()),
-                        _ => quote_spanned!(span=> (&#recv).#rule()),
-                    };
-                    (dispatch, quote_spanned!(span=> &mut #promoted))
-                };
-                let dispatch = if self.func.bound_receivers.contains(receiver) {
-                    dispatch
-                } else {
-                    let m = method.unraw().to_string();
-                    let n = self.stand_ins.entry(m).or_default();
-                    *n += 1;
-                    let glam_f32 = crate::libtypes::unrecognised_glam_f32(self.func, *receiver);
-                    no_rule_fallback(
-                        rt,
-                        &self.func.name,
-                        method,
-                        (*n, glam_f32),
-                        &rule,
-                        dispatch,
-                        span,
-                    )
-                };
-                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
-            }
-            // A value boxed as a trait object of the user's (`Function::box_dyn`): the box
-            // carries its tangent.
-            (InstKind::Call { func: path, .. }, Form::AssocFrule)
-                if crate::callee::is_box_new(path)
-                    && args.len() == 1
-                    && self.func.insts[inst]
-                        .results
-                        .first()
-                        .is_some_and(|r| self.func.box_dyn.contains_key(r)) =>
-            {
-                self.carried_box(inst, ops[0], &args[0], span)
-            }
+            ) => self.emit_user_method(inst, *receiver, method, &args, &ops, &mut pre),
             (InstKind::Call { func: path, .. }, Form::AssocFrule) => {
-                // The type keeps its arguments (`Pendulum::<T>::m`), which a generic
-                // `impl` needs to pick its dispatch method.
-                let mut ty = path.clone();
-                let last = ty.segments.pop().map(|p| p.into_value().ident);
-                let ty_path: Vec<_> = ty.segments.iter().collect();
-                let colon = ty.leading_colon;
-                // `Ty::from(x)`: the rule of `Ty`'s `impl From` for `x`'s type (a type may
-                // have several, `FromRule<Src>`), not a method named `from` alone.
-                let kind = last
-                    .as_ref()
-                    .map(|m| crate::callee::AssocCall::of(m, args.len()));
-                // `<Decay as Model>::new(a, b)`: the trait's path, at the type written.
-                let qself = self.func.insts[inst]
-                    .results
-                    .first()
-                    .and_then(|r| self.func.qualified_self.get(r));
-                let of = last.map(|m| crate::register::by_type_rule_name(&m));
-                match (kind, qself) {
-                    (Some(crate::callee::AssocCall::Conversion), Some(q)) => {
-                        let arg = &args[0];
-                        quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#q>::new(), (#arg,)))
-                    }
-                    (Some(crate::callee::AssocCall::Conversion), None) => {
-                        let arg = &args[0];
-                        quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#colon #(#ty_path)::*>::new(), (#arg,)))
-                    }
-                    (_, Some(q)) => {
-                        quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&<#q as #colon #(#ty_path)::*>:: #of(), (#(#args,)*)))
-                    }
-                    (_, None) => {
-                        quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
-                    }
-                }
+                self.emit_assoc_frule(inst, path, &args, &ops)
             }
             (
                 InstKind::Call {
@@ -1791,140 +1485,9 @@ impl Emitter<'_> {
                 passed
             }
             (InstKind::Call { func: path, .. }, Form::Frule) => {
-                let marker = match turbofish_marker(path) {
-                    Some(m) => m,
-                    None => {
-                        let path = strip_generics(path);
-                        quote!(#path {})
-                    }
-                };
-                // A function value lent on (`solve(&f, ..)`): converted as the call would
-                // (`&F` to `&dyn Fn`) by the callee's helper.
-                let mut args = args.clone();
-                for (k, a) in args.iter_mut().enumerate() {
-                    // `&mut log` of a constant `Vec<String>` (or array of integers): lent
-                    // beside a zero tangent the callee's `&mut Vec<String>` can borrow.
-                    if self.lends_constant_buffer(ops[k]) {
-                        *a = quote_spanned!(span=> &mut #rt::lend_mut::<#mode, _>(#a));
-                    }
-                    if self.lends_fn_value(ops[k]) {
-                        let pass = format_ident!("__fwdad_fn_pass{}", k, span = span);
-                        let callee = strip_generics(path);
-                        let float = self.helper_float();
-                        *a = quote_spanned!(span=> #callee::#pass::<#mode, #float, _>(#a));
-                    }
-                }
-                if let Some((_, cols)) = self
-                    .jac
-                    .and_then(|p| p.call.as_ref())
-                    .filter(|(c, _)| *c == inst)
-                {
-                    // The Jacobian entry of a forwarding body: the callee's, its
-                    // arguments' columns shifted by their sub-slices and indices.
-                    let cols: Vec<TokenStream> = cols
-                        .iter()
-                        .map(|c| match c {
-                            Some(c) => self.jac_column(c),
-                            None => quote!(::core::option::Option::None),
-                        })
-                        .collect();
-                    let sink = jac_ident("out");
-                    quote_spanned!(span=> #rt::call::<#mode, _, _, _>(
-                        &#rt::ChainJacobianOf::new(&#marker, &[#(#cols),*], #sink),
-                        (#(#args,)*)))
-                } else {
-                    let call = quote_spanned!(span=>
-                        #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
-                    // A result typed as non-differentiable (`let i: usize = argmax(x);`)
-                    // is inactive: keep its value.
-                    match data.results.first() {
-                        Some(&r) if !self.is(r) => quote_spanned!(span=> #call.primal),
-                        _ => call,
-                    }
-                }
+                self.emit_fn_call(inst, path, &args, &ops)
             }
-            (
-                InstKind::MethodCall {
-                    receiver, callee, ..
-                },
-                Form::Method,
-            ) if callee.std().is_some_and(StdMethod::clones)
-                && matches!(self.func.values[*receiver].ty, TypeHint::Ref(_)) =>
-            {
-                // `r.clone()` on a reference clones the referent, as Rust's auto-deref does.
-                let recv = &args[0];
-                quote_spanned!(span=> #recv.cloned())
-            }
-            (
-                InstKind::MethodCall {
-                    receiver,
-                    method,
-                    turbofish,
-                    callee,
-                    ..
-                },
-                Form::Method,
-            ) => {
-                // A `&mut` element borrowed from a `&mut` variable (`v.get_mut(i)` of a
-                // `&mut [f64]` parameter) borrows the variable itself: a reborrow would be a
-                // temporary the element cannot outlive.
-                let borrows_element = callee.std().is_some_and(StdMethod::lends_mut);
-                // A method that reads (`len`, `get`, `first`) takes `&self`: called on
-                // the `&mut` variable itself it borrows it shared, so other reads may
-                // overlap (`for v in out.iter() { .. out.len() .. }`), and a returned
-                // element borrows the variable, not a temporary reborrow of it.
-                let reads = callee.std().is_some_and(StdMethod::reads_shared);
-                // A map's methods (`values`, `values_mut`, `entry`) return what borrows the
-                // variable.
-                let map = matches!(
-                    self.func.values[*receiver].ty.deref_all_pub(),
-                    TypeHint::Map(..)
-                );
-                let recv = if (borrows_element || reads || map) && self.is_mut_ref(*receiver) {
-                    self.name(*receiver).to_token_stream()
-                } else {
-                    args[0].clone()
-                };
-                let rest = &args[1..];
-                // `len`/`is_empty` on a field's dual, whose type the macro does not see:
-                // `std`'s method on the primal, or an error naming the field's type if it
-                // is the user's (a method of the user's named `len`).
-                let field_len = match callee.std() {
-                    Some(StdMethod::Len) => Some("field_len"),
-                    Some(StdMethod::IsEmpty) => Some("field_is_empty"),
-                    _ => None,
-                };
-                // A `std` name a method of the user's may have, on a dual whose type the
-                // syntax does not show: an error naming the user's type if it has one.
-                if self.is(*receiver)
-                    && !(field_len.is_some() && self.is_field(*receiver))
-                    && crate::callee::is_std_named_user_method(&method.to_string())
-                    && self.is_untyped_receiver(*receiver)
-                {
-                    let at = method.span();
-                    let h = crate::callee::std_name_hash(&method.to_string());
-                    let r = self.name(*receiver);
-                    pre.extend(quote_spanned! {at=>
-                        #rt::user_ops::std_method_receiver({
-                            #[allow(unused_imports)]
-                            use #rt::user_ops::{ProbeStd as _, ProbeUser as _};
-                            (&#rt::user_ops::std_probe::<_, #h>(&#r)).__fwdad_probe()
-                        });
-                    });
-                }
-                if let Some(f) =
-                    field_len.filter(|_| self.is(*receiver) && self.is_field(*receiver))
-                {
-                    // At the method's name: what the error is about.
-                    let at = method.span();
-                    let f = syn::Ident::new(f, at);
-                    let rt = self.rt;
-                    let recv = self.name(*receiver);
-                    quote_spanned!(at=> #rt::user_ops::#f(&#recv))
-                } else {
-                    quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
-                }
-            }
+            (InstKind::MethodCall { .. }, Form::Method) => self.emit_method(inst, &args, &mut pre),
             // `let b: Box<dyn Sdf> = Box::new(Sphere { r });`: the box is the trait
             // object already (`Function::box_dyn`).
             (InstKind::Cast { arg, .. }, Form::Cast) if self.func.box_dyn.contains_key(arg) => {
@@ -1939,73 +1502,7 @@ impl Emitter<'_> {
             (_, Form::Array) => quote_spanned!(span=> #rt::array([#(#args),*])),
             (_, Form::VecList) => quote_spanned!(span=> #rt::vec_from([#(#args),*])),
             (InstKind::Struct { path, fields, base }, Form::Struct) => {
-                // The tangent is the struct's `..Tangent` twin (the derive's contract).
-                let tpath = tangent_path(path);
-                let members: Vec<_> = fields.iter().map(|(m, _)| m).collect();
-                let vals = &args[..fields.len()];
-                // The base is bound once (a promoted constant is an expression that would
-                // move it twice), after the fields, as Rust evaluates them; its primal and
-                // tangent then move out of it separately.
-                let base_name = format_ident!("__base", span = Span::mixed_site());
-                let (bind_base, pb, tb) = match base {
-                    Some(_) => {
-                        let b = &args[fields.len()];
-                        (
-                            quote!(let #base_name = #b;),
-                            quote!(..#base_name.primal),
-                            quote!(..#base_name.tangent),
-                        )
-                    }
-                    None => (quote!(), quote!(), quote!()),
-                };
-                let bind: Vec<_> = (0..fields.len())
-                    .map(|k| format_ident!("__f{}", k, span = Span::mixed_site()))
-                    .collect();
-                // Each field's tangent goes through `FieldTangent`, which the field's
-                // type (found from the primal) turns into the tangent itself (coerced by
-                // the field, as the primal is), or into `NoTangent` for a field that
-                // carries none (`skip`): see the runtime's `struct_literal`.
-                // `struct_dual` types the tangent struct, so its generics need not be
-                // inferred from its fields.
-                let sl = quote!(#rt::struct_literal);
-                let (p, t, tt, x) = (
-                    format_ident!("__primal", span = Span::mixed_site()),
-                    format_ident!("__tangent", span = Span::mixed_site()),
-                    format_ident!("__tangent_type", span = Span::mixed_site()),
-                    format_ident!("__t", span = Span::mixed_site()),
-                );
-                // A variant's field is reached by a match (`ShapeTangent::Circle { r, .. }`).
-                let field_of: Vec<TokenStream> = members
-                    .iter()
-                    .map(|m| {
-                        if is_variant_path(path) {
-                            let f = format_ident!("__field", span = Span::mixed_site());
-                            quote!(|#x| match #x {
-                                #tpath { #m: #f, .. } => #f,
-                                #[allow(unreachable_patterns)]
-                                _ => ::core::unreachable!(),
-                            })
-                        } else {
-                            quote!(|#x| &#x.#m)
-                        }
-                    })
-                    .collect();
-                quote_spanned! {span=> {
-                    #[allow(unused_imports)]
-                    use #sl::{Dropped as _, Kept as _, Same as _};
-                    #(let #bind = #vals;)*
-                    #bind_base
-                    let #p = #path { #(#members: #bind.primal,)* #pb };
-                    let #tt = #sl::struct_tangent::<#mode, _>(&#p);
-                    let #t = #tpath {
-                        #(#members: (&&&#sl::FieldTangent::new(
-                            #bind.tangent,
-                            #sl::field_type(#tt, #field_of),
-                        )).field_tangent(),)*
-                        #tb
-                    };
-                    #sl::struct_dual::<#mode, _>(#p, #t)
-                }}
+                self.emit_struct(inst, path, fields, base.is_some(), &args)
             }
             (
                 InstKind::FieldRef {
@@ -2039,26 +1536,7 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
             }
-            (InstKind::Index { base, .. }, Form::Index) => {
-                // Read through a shared borrow of a `&mut` variable itself (not of a
-                // mutable reborrow), so it may overlap other reads (`g(&out[..], out[1])`).
-                let b = match self.is_mut_ref(*base) {
-                    true => self.name(*base).into_token_stream(),
-                    false => args[0].clone(),
-                };
-                let i = &args[1];
-                // `m[&k]` of a map of floats: the value's dual looked up by key.
-                if matches!(
-                    self.func.values[*base].ty.deref_all_pub(),
-                    TypeHint::Map(..)
-                ) {
-                    quote_spanned!(span=> #b.at_key(#i).copied())
-                } else if self.reads_element_by_ref(inst, data.results[0]) {
-                    quote_spanned!(span=> #rt::index_ref(&#b, #i))
-                } else {
-                    quote_spanned!(span=> #rt::index(&#b, #i))
-                }
-            }
+            (InstKind::Index { base, .. }, Form::Index) => self.emit_index(inst, *base, &args),
             (InstKind::Slice { base, mutable, .. }, Form::Slice) => {
                 // Borrow the base variable itself (not a reborrowed temporary), so the
                 // sub-slice can be bound and used later, as in `let rest = &mut x[2..];`.
@@ -2072,57 +1550,7 @@ impl Emitter<'_> {
                 }
             }
             (InstKind::ElemRef { base, mutable, .. }, Form::ElemRef) => {
-                // Borrow the base variable itself, so the element can be bound and written.
-                let b = self.name(*base);
-                let i = &args[1];
-                // Returned (`-> &'a mut f64`) from a `&mut` parameter: the borrow moves the
-                // parameter's dual, so it keeps the parameter's lifetime.
-                // So does a field of one (`&mut self.m[k]` in an `IndexMut` impl).
-                let param_or_field = match self.func.values[*base].def {
-                    crate::ir::ValueDef::Param(p) => self.func.params[p].is_mut_ref(),
-                    crate::ir::ValueDef::Inst(b, 0) => matches!(
-                        self.func.insts[b].kind,
-                        InstKind::FieldRef { mutable: true, .. }
-                    ),
-                    _ => false,
-                };
-                let returned_from_param = param_or_field
-                    && self.func.insts[inst]
-                        .results
-                        .first()
-                        .is_some_and(|&r| self.is_returned(r));
-                let lib_over_duals = self.is(*base)
-                    && *self.lib.get(*base)
-                    && !crate::libtypes::is_param(self.func, *base);
-                let map = matches!(
-                    self.func.values[*base].ty.deref_all_pub(),
-                    TypeHint::Map(..)
-                );
-                if map {
-                    // `&m[&k]`, `&mut m[&k]` of a map of floats: by key.
-                    match mutable {
-                        true => quote_spanned!(span=> #b.at_key_mut(#i)),
-                        false => quote_spanned!(span=> #b.at_key(#i)),
-                    }
-                } else if *mutable && returned_from_param {
-                    quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
-                } else if *mutable && lib_over_duals {
-                    // An element of a library value over duals written in place
-                    // (`for v in a.iter_mut()` of a local `Array1` or `Vector3`).
-                    quote_spanned!(span=> #rt::lib_elem_at_mut(&mut #b, #i))
-                } else if *mutable {
-                    quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
-                } else if self.is(*base)
-                    && *self.lib.get(*base)
-                    && !crate::libtypes::is_param(self.func, *base)
-                {
-                    // An element of a library value over duals (`d.iter()` of
-                    // `let d = chol.l().diagonal();`), stored as dual scalars.
-                    quote_spanned!(span=> #rt::lib_elem_at(&#b, #i))
-                } else {
-                    self.elem_at = true;
-                    quote_spanned!(span=> #b.elem_at(#i))
-                }
+                self.emit_elem_ref(inst, *base, *mutable, &args)
             }
             // A function value borrowed to pass it on (`step(&f, ..)`): the dual function's
             // reference.
@@ -2145,62 +1573,8 @@ impl Emitter<'_> {
                 let a = &args[0];
                 quote_spanned!(span=> #rt::deref(&#a))
             }
-            // `e[i] = v` into a library value over duals (`let mut e = DVector::zeros(n);`):
-            // nalgebra's own `IndexMut`, the value lifted to the element's dual.
-            (
-                InstKind::Store {
-                    place: Place::Index(t, _),
-                    ..
-                },
-                Form::Store,
-            ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
-                let (t, i, v) = (&args[0], &args[1], &args[2]);
-                let lhs = self.lhs(inst);
-                return quote!(#pre #t[#i] = #rt::lift::<#mode, _>(#v); #lhs (););
-            }
-            // `p.y = v` into a library value over duals (a glam value's field): the field
-            // is a scalar dual.
-            (
-                InstKind::Store {
-                    place: Place::Field(t, m),
-                    ..
-                },
-                Form::Store,
-            ) if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) => {
-                let (t, v) = (self.name(*t), &args[1]);
-                let lhs = self.lhs(inst);
-                let v = quote_spanned!(span=> #rt::lift::<#mode, _>(#v));
-                return quote!(#pre #rt::store_field(&mut #t.#m, #v); #lhs (););
-            }
             (InstKind::Store { place, .. }, Form::Store) => {
-                let stmt = match place {
-                    Place::Deref(_) => {
-                        let (t, v) = (&args[0], &args[1]);
-                        quote_spanned!(span=> #rt::store_deref(&mut #t, #v))
-                    }
-                    // A linearised chain's value is a real scalar, and so is a number
-                    // literal stored into a differentiated buffer (`acc[j] = 0.0` before
-                    // a sum): its tangent is written by `ScalarTangent::store`, which
-                    // leaves a known zero in place.
-                    Place::Index(..)
-                        if self.is_lin_scalar(ops[2])
-                            || (!self.is(ops[2]) && self.func.is_number_literal(ops[2])) =>
-                    {
-                        let (t, i, v) = (&args[0], &args[1], &args[2]);
-                        quote_spanned!(span=> #rt::store_index_real(&mut #t, #i, #v))
-                    }
-                    Place::Index(..) => {
-                        let (t, i, v) = (&args[0], &args[1], &args[2]);
-                        quote_spanned!(span=> #rt::store_index(&mut #t, #i, #v))
-                    }
-                    Place::Field(t, m) => {
-                        let t = self.name(*t);
-                        let v = &args[1];
-                        quote_spanned!(span=> { let __v = #v; #t.primal.#m = __v.primal; #t.tangent.#m = __v.tangent; })
-                    }
-                };
-                let lhs = self.lhs(inst);
-                return quote!(#pre #stmt; #lhs (););
+                return self.emit_store(inst, place, &args, &ops, pre);
             }
             (kind, form) => {
                 // A plan that does not fit its instruction is a bug in `dual`.
@@ -2212,6 +1586,13 @@ impl Emitter<'_> {
             }
         };
         let lhs = self.lhs(inst);
+        let expr = self.annotated_result(inst, expr);
+        quote!(#pre #lhs #expr;)
+    }
+
+    /// `expr`, the value of `inst`, converted to the type the user wrote on its result.
+    #[inline(never)]
+    fn annotated_result(&self, inst: Inst, expr: TokenStream) -> TokenStream {
         // A written type on an active value (`let d: &[f64] = &v;`): the dual converts to it
         // as the primal coerces (`&Vec<f64>` to `&[f64]`).
         let expr = match self.func.insts[inst].results.as_slice() {
@@ -2240,7 +1621,816 @@ impl Emitter<'_> {
             }
             _ => expr,
         };
-        quote!(#pre #lhs #expr;)
+        expr
+    }
+
+    /// A value computed in `f64` (`Form::Primal`), promoted to a constant dual if `promote`.
+    #[inline(never)]
+    fn emit_primal(
+        &mut self,
+        inst: Inst,
+        kind: &InstKind,
+        promote: bool,
+        args: &[TokenStream],
+    ) -> TokenStream {
+        let promote = &promote;
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let (rt, mode) = (self.rt, self.mode);
+        let e = self.primal_expr(inst, kind, args, span);
+        let e = self.typed_ndarray_ctor(kind, e, span);
+        let lib_result = data.results.first().is_some_and(|r| *self.lib.get(*r));
+        if *promote && lib_result {
+            // A library constant made active (by a later store): its form over
+            // constant duals.
+            quote_spanned!(span=> #rt::lift::<#mode, _>(#e))
+        } else if *promote && is_vec_new_call(kind) {
+            // Empty where it is made: no element needs a zero tangent.
+            quote_spanned!(span=> #rt::empty_vec_in::<#mode, _>(#e))
+        } else if *promote {
+            quote_spanned!(span=> #rt::constant_in::<#mode, _>(#e))
+        } else {
+            e
+        }
+    }
+
+    /// A float operation's rule (`Form::Op`).
+    #[inline(never)]
+    fn emit_float_op(&mut self, inst: Inst, op: FloatOp, args: &[TokenStream]) -> TokenStream {
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let rt = self.rt;
+        if let FloatOp::Sq = op {
+            let x = located_at(&args[0], span);
+            quote_spanned!(span=> #rt::ops::sq(#x))
+        } else {
+            let f = op.ident(span);
+            let mut args: Vec<TokenStream> = args.iter().map(|a| located_at(a, span)).collect();
+            // `b.pos.abs()` on a field of a type of the user's, which the macro took for
+            // the float method: reported at the field, by its type (`FloatMethodField`).
+            // Not in generic code, whose float fields are of a type parameter.
+            if let (InstKind::MethodCall { receiver, .. }, Some(recv)) =
+                (&data.kind, args.first_mut())
+            {
+                if self.is(*receiver) && self.is_field(*receiver) && !self.func.type_params {
+                    *recv = quote_spanned!(span=> #rt::user_ops::float_method_field(#recv));
+                }
+            }
+            quote_spanned!(span=> #rt::ops::#f(#(#args),*))
+        }
+    }
+
+    /// A call of one of the runtime's wrappers (`Form::Wrap`).
+    #[inline(never)]
+    fn emit_wrap(
+        &mut self,
+        inst: Inst,
+        kind: &InstKind,
+        w: Wrapper,
+        args: &[TokenStream],
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let (rt, mode) = (self.rt, self.mode);
+        match (kind, w) {
+            // `mem_take` makes a zero tangent in the mode.
+            (_, Wrapper::MemTake) => {
+                quote_spanned!(span=> #rt::mem_take::<#mode, _>(#(#args),*))
+            }
+            // `x.to_f64()` of a dual: `Some(x as f64)`.
+            (
+                InstKind::MethodCall {
+                    callee: MethodCallee::Std(m),
+                    ..
+                },
+                w,
+            ) if w.is_conversion() => {
+                let f = w.ident(span);
+                let ty = m.float_conversion_target(span);
+                let x = &args[0];
+                quote_spanned!(span=> #rt::#f::<#mode, #ty, _>(#x))
+            }
+            // `x as T` of a dual (`Some` of it for `T::from`): the target is in the path.
+            (InstKind::Call { func, .. }, w) if w.is_conversion() => {
+                let f = w.ident(span);
+                let ty = match w.conversion_target(func) {
+                    Some(ty) => ty.into_token_stream(),
+                    None => quote_spanned!(span=> _),
+                };
+                quote_spanned!(span=> #rt::#f::<#mode, #ty, _>(#(#args),*))
+            }
+            (_, w) => {
+                let f = w.ident(span);
+                quote_spanned!(span=> #rt::#f(#(#args),*))
+            }
+        }
+    }
+
+    /// The library's own code on its type over duals (`Form::Lib`).
+    #[inline(never)]
+    fn emit_lib(
+        &mut self,
+        inst: Inst,
+        kind: &InstKind,
+        args: &[TokenStream],
+        ops: &[Value],
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let (rt, mode) = (self.rt, self.mode);
+        // Indices and other integers, and library values already over duals, stay
+        // as they are.
+        let glam_f32 = ops
+            .iter()
+            .chain(&self.func.insts[inst].results)
+            .any(|v| *self.glam_f32.get(*v));
+        let mut lifted: Vec<TokenStream> = args
+            .iter()
+            .zip(ops)
+            .map(|(a, &v)| match self.func.closures.contains_key(&v) {
+                // A closure mapped over the elements is already over duals.
+                true => a.clone(),
+                // A scalar beside an `f32` glam value: an `f32` dual.
+                false if glam_f32 && self.is_glam_f32_scalar(v) => {
+                    quote_spanned!(span=> #rt::glam::f32_scalar::<#mode, _>(#a))
+                }
+                false => self.lift(a, v, span),
+            })
+            .collect();
+        // A parameter's method (`u.slice(s![1..])`, `a.t()`) may borrow from its
+        // lifted form: that lives in a local, not a temporary of the statement.
+        if let InstKind::MethodCall { receiver, .. } = kind {
+            if crate::libtypes::is_param(self.func, *receiver) && self.is(*receiver) {
+                if let Some(recv) = lifted.first_mut() {
+                    let tmp = self.temp("__lifted");
+                    pre.extend(quote_spanned!(span=> let #tmp = #recv;));
+                    *recv = quote!(#tmp);
+                }
+            }
+        }
+        match kind {
+            // A method of constant library data whose result is active only as it
+            // may later be written (`qr.r()` of a constant `qr`, solved with an
+            // active right-hand side): computed in `f64` and lifted, as a
+            // decomposition of constants has no form over duals.
+            InstKind::MethodCall { .. } if ops.iter().all(|v| !self.is(*v)) => {
+                let call = self.primal_expr(inst, kind, args, span);
+                quote_spanned!(span=> #rt::lift::<#mode, _>(#call))
+            }
+            // An inactive nalgebra matrix with an active one: a mixed operation, the
+            // inactive side plain (its zero tangent is never multiplied).
+            InstKind::Binary { op, lhs, rhs }
+                if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+                    && *self.nalgebra.get(*lhs)
+                    && *self.nalgebra.get(*rhs)
+                    && self.is(*lhs) != self.is(*rhs) =>
+            {
+                let plain_lhs = !self.is(*lhs);
+                let f = match (op, plain_lhs) {
+                    (BinOp::Add, true) => "mixed_add_pd",
+                    (BinOp::Add, false) => "mixed_add_dp",
+                    (BinOp::Sub, true) => "mixed_sub_pd",
+                    (BinOp::Sub, false) => "mixed_sub_dp",
+                    (_, true) => "mixed_mul_pd",
+                    (_, false) => "mixed_mul_dp",
+                };
+                let f = syn::Ident::new(f, span);
+                let (l, r) = if plain_lhs {
+                    (&args[0], &lifted[1])
+                } else {
+                    (&lifted[0], &args[1])
+                };
+                quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _, _>(#l, #r))
+            }
+            // Two active nalgebra matrices: their product with the tangent terms of
+            // a matrix that does not move skipped.
+            InstKind::Binary {
+                op: BinOp::Mul,
+                lhs,
+                rhs,
+            } if *self.nalgebra.get(*lhs)
+                && *self.nalgebra.get(*rhs)
+                && self.is(*lhs)
+                && self.is(*rhs) =>
+            {
+                let (l, r) = (&lifted[0], &lifted[1]);
+                quote_spanned!(span=> #rt::na_linalg::dual_mul::<#mode, _, _>(#l, #r))
+            }
+            // A factorisation or norm of a nalgebra matrix over duals: the runtime's.
+            InstKind::MethodCall {
+                method, receiver, ..
+            } if lifted.len() == 1 && *self.nalgebra.get(*receiver) => {
+                match crate::libtypes::NalgebraMethod::of_method(method) {
+                    // A view of a row (`row.norm()` in `for row in
+                    // m.row_iter_mut()`) is not `Copy`: borrowed.
+                    Some(f) if f.borrows() => {
+                        let f = syn::Ident::new(f.runtime_fn(), span);
+                        let recv = &lifted[0];
+                        quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(&#recv))
+                    }
+                    Some(f) => {
+                        let f = syn::Ident::new(f.runtime_fn(), span);
+                        let recv = &lifted[0];
+                        quote_spanned!(span=> #rt::na_linalg::#f::<#mode, _>(#recv))
+                    }
+                    None => self.primal_expr(inst, kind, &lifted, span),
+                }
+            }
+            InstKind::Call { func, .. } => match crate::libtypes::glam_fn(func) {
+                Some((ty, f)) => {
+                    quote_spanned!(span=> #rt::glam::#ty::<#mode>::#f(#(#lifted),*))
+                }
+                // ndarray's `arr1(&[x, y])` of duals: the array over duals as it is.
+                None if crate::libtypes::ndarray_free_ctor(func).is_some() => {
+                    self.ndarray_ctor_of_duals(inst, kind, args, span)
+                }
+                None if crate::libtypes::scalar_alias_ctor(func).is_some() => {
+                    let f = crate::libtypes::scalar_alias_ctor(func);
+                    quote_spanned!(span=> #rt::complex::Complex::#f(#(#lifted),*))
+                }
+                // A constant made active by a later store (`let mut e =
+                // DVector::zeros(n); e[i] = ..`): built from sizes alone, lifted.
+                None if ops.iter().all(|v| self.func.values[*v].ty == TypeHint::Int) => {
+                    let f = crate::libtypes::default_scalar(func, self.one_float());
+                    let f = f.as_ref().unwrap_or(func);
+                    quote_spanned!(span=> #rt::lift::<#mode, _>(#f(#(#lifted),*)))
+                }
+                // `SVector::<f64, 3>::new(x, ..)` over duals: its scalar inferred.
+                None => match crate::libtypes::infer_scalar(func, &self.func.float_params) {
+                    Some(func) => {
+                        let mut kind = kind.clone();
+                        if let InstKind::Call { func: f, .. } = &mut kind {
+                            *f = func;
+                        }
+                        self.primal_expr(inst, &kind, &lifted, span)
+                    }
+                    None => self.primal_expr(inst, kind, &lifted, span),
+                },
+            },
+            // A scalar field of a library value over duals (`p.x.atan2(p.y)`):
+            // the scalar dual, by value.
+            InstKind::FieldRef { member, .. } if self.is_lib_scalar_field(inst) => {
+                let x = &lifted[0];
+                quote_spanned!(span=> #x.#member)
+            }
+            // `x[i]` of a nalgebra parameter: the element's dual alone.
+            InstKind::Index { base, .. }
+                if crate::libtypes::is_nalgebra_param(self.func, *base) =>
+            {
+                let (x, i) = (&args[0], &args[1]);
+                quote_spanned!(span=> #rt::lift_index::<#mode, _, _>(#x, #i))
+            }
+            _ => self.primal_expr(inst, kind, &lifted, span),
+        }
+    }
+
+    /// A method of the user's (`Form::UserMethod`): its rule, dispatched on the receiver.
+    #[inline(never)]
+    fn emit_user_method(
+        &mut self,
+        inst: Inst,
+        receiver: Value,
+        method: &syn::Ident,
+        args: &[TokenStream],
+        ops: &[Value],
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let receiver = &receiver;
+        let span = self.func.insts[inst].span;
+        let (rt, mode) = (self.rt, self.mode);
+        // Dispatch through the receiver's primal type, then pass `&mut` the receiver
+        // dual; `CoerceTo` makes it the rule's `&self`/`&mut self`/`self` form (an
+        // inactive receiver is promoted first).
+        let recv = self.name(*receiver);
+        let rule = format_ident!("__fwdad_rule_{}", method, span = method.span());
+        // An argument from the receiver's own variable (`self.dot(self)`) is read
+        // before the receiver is lent `&mut`, as Rust's two-phase borrow does.
+        let root = self.func.place_root(*receiver);
+        let shares_root = ops[1..].iter().any(|&v| self.func.place_root(v) == root);
+        // One lent by reference (`a.dot(&a)`, `self.dot(self)`): the method takes
+        // `&self`, as Rust accepts nothing else, and the receiver is lent shared.
+        // Only for a receiver that is the variable itself: a field's method may take
+        // `&mut self` next to a borrow of a disjoint field (`self.pos.add(&self.vel)`).
+        let lends_root = root == *receiver
+            && ops[1..].iter().any(|&v| {
+                self.func.place_root(v) == root
+                    && matches!(self.func.values[v].ty, TypeHint::Ref(_))
+            });
+        let mut rest = args[1..].to_vec();
+        // A function value lent on (`self.line_search(&f, ..)`): converted as the
+        // call would (`&F` to `&dyn Fn`) by the method's helper.
+        for (k, a) in rest.iter_mut().enumerate() {
+            if self.lends_fn_value(ops[k + 1]) {
+                let pass = format_ident!("__fwdad_fn_pass{}_{}", k + 1, method, span = span);
+                let recv = self.method_helper_receiver(*receiver);
+                let tmp = self.temp("__fn");
+                let float = self.helper_float();
+                let call = quote_spanned!(span=> #recv.#pass::<#mode, #float, _>(#a));
+                let call = match self.no_rule_helper_bound(*receiver, method, span) {
+                    Some((missing, bound)) => {
+                        let call = no_rule_helper_fallback(rt, &missing, &pass, call, span);
+                        quote_spanned!(span=> { #bound #call })
+                    }
+                    None => call,
+                };
+                pre.extend(quote_spanned!(span=> let mut #tmp = #call;));
+                *a = quote!(#tmp);
+            }
+        }
+        if shares_root && !lends_root {
+            for a in rest.iter_mut() {
+                let tmp = self.temp("__arg");
+                pre.extend(quote_spanned!(span=> let #tmp = #a;));
+                *a = quote!(#tmp);
+            }
+        }
+        let (dispatch, arg) = if self.is(*receiver) {
+            let lent = if lends_root {
+                quote_spanned!(span=> &#recv)
+            } else {
+                quote_spanned!(span=> &mut #recv)
+            };
+            // Through one reference to the receiver: a generic receiver's rule is
+            // the trait's `self: &&Self` dispatch (`traits.rs`), found from an owned
+            // `M`, a `&M` and a `&mut M` alike.
+            let dispatch = match self.func.values[*receiver].ty {
+                TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv.primal).#rule()),
+                _ => quote_spanned!(span=> (&#recv.primal).#rule()),
+            };
+            (dispatch, lent)
+        } else {
+            let promoted = self.temp("__recv");
+            pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
+            let dispatch = match self.func.values[*receiver].ty {
+                TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv).#rule()),
+                _ => quote_spanned!(span=> (&#recv).#rule()),
+            };
+            (dispatch, quote_spanned!(span=> &mut #promoted))
+        };
+        let dispatch = if self.func.bound_receivers.contains(receiver) {
+            dispatch
+        } else {
+            let m = method.unraw().to_string();
+            let n = self.stand_ins.entry(m).or_default();
+            *n += 1;
+            let glam_f32 = crate::libtypes::unrecognised_glam_f32(self.func, *receiver);
+            no_rule_fallback(
+                rt,
+                &self.func.name,
+                method,
+                (*n, glam_f32),
+                &rule,
+                dispatch,
+                span,
+            )
+        };
+        quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
+    }
+
+    /// An associated function's rule (`Form::AssocFrule`).
+    #[inline(never)]
+    fn emit_assoc_frule(
+        &mut self,
+        inst: Inst,
+        path: &syn::Path,
+        args: &[TokenStream],
+        ops: &[Value],
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let (rt, mode) = (self.rt, self.mode);
+        // A value boxed as a trait object of the user's (`Function::box_dyn`): the box
+        // carries its tangent.
+        if crate::callee::is_box_new(path)
+            && args.len() == 1
+            && self.func.insts[inst]
+                .results
+                .first()
+                .is_some_and(|r| self.func.box_dyn.contains_key(r))
+        {
+            return self.carried_box(inst, ops[0], &args[0], span);
+        }
+        // The type keeps its arguments (`Pendulum::<T>::m`), which a generic
+        // `impl` needs to pick its dispatch method.
+        let mut ty = path.clone();
+        let last = ty.segments.pop().map(|p| p.into_value().ident);
+        let ty_path: Vec<_> = ty.segments.iter().collect();
+        let colon = ty.leading_colon;
+        // `Ty::from(x)`: the rule of `Ty`'s `impl From` for `x`'s type (a type may
+        // have several, `FromRule<Src>`), not a method named `from` alone.
+        let kind = last
+            .as_ref()
+            .map(|m| crate::callee::AssocCall::of(m, args.len()));
+        // `<Decay as Model>::new(a, b)`: the trait's path, at the type written.
+        let qself = self.func.insts[inst]
+            .results
+            .first()
+            .and_then(|r| self.func.qualified_self.get(r));
+        let of = last.map(|m| crate::register::by_type_rule_name(&m));
+        match (kind, qself) {
+            (Some(crate::callee::AssocCall::Conversion), Some(q)) => {
+                let arg = &args[0];
+                quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#q>::new(), (#arg,)))
+            }
+            (Some(crate::callee::AssocCall::Conversion), None) => {
+                let arg = &args[0];
+                quote_spanned!(span=> #rt::Frule::<_, #mode>::frule(&#rt::user_ops::ConvertTo::<#colon #(#ty_path)::*>::new(), (#arg,)))
+            }
+            (_, Some(q)) => {
+                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&<#q as #colon #(#ty_path)::*>:: #of(), (#(#args,)*)))
+            }
+            (_, None) => {
+                quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#colon #(#ty_path)::* :: #of(), (#(#args,)*)))
+            }
+        }
+    }
+
+    /// A call of a function with a rule (`Form::Frule`).
+    #[inline(never)]
+    fn emit_fn_call(
+        &mut self,
+        inst: Inst,
+        path: &syn::Path,
+        args: &[TokenStream],
+        ops: &[Value],
+    ) -> TokenStream {
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let (rt, mode) = (self.rt, self.mode);
+        let marker = match turbofish_marker(path) {
+            Some(m) => m,
+            None => {
+                let path = strip_generics(path);
+                quote!(#path {})
+            }
+        };
+        // A function value lent on (`solve(&f, ..)`): converted as the call would
+        // (`&F` to `&dyn Fn`) by the callee's helper.
+        let mut args = args.to_vec();
+        for (k, a) in args.iter_mut().enumerate() {
+            // `&mut log` of a constant `Vec<String>` (or array of integers): lent
+            // beside a zero tangent the callee's `&mut Vec<String>` can borrow.
+            if self.lends_constant_buffer(ops[k]) {
+                *a = quote_spanned!(span=> &mut #rt::lend_mut::<#mode, _>(#a));
+            }
+            if self.lends_fn_value(ops[k]) {
+                let pass = format_ident!("__fwdad_fn_pass{}", k, span = span);
+                let callee = strip_generics(path);
+                let float = self.helper_float();
+                *a = quote_spanned!(span=> #callee::#pass::<#mode, #float, _>(#a));
+            }
+        }
+        if let Some((_, cols)) = self
+            .jac
+            .and_then(|p| p.call.as_ref())
+            .filter(|(c, _)| *c == inst)
+        {
+            // The Jacobian entry of a forwarding body: the callee's, its
+            // arguments' columns shifted by their sub-slices and indices.
+            let cols: Vec<TokenStream> = cols
+                .iter()
+                .map(|c| match c {
+                    Some(c) => self.jac_column(c),
+                    None => quote!(::core::option::Option::None),
+                })
+                .collect();
+            let sink = jac_ident("out");
+            quote_spanned!(span=> #rt::call::<#mode, _, _, _>(
+                        &#rt::ChainJacobianOf::new(&#marker, &[#(#cols),*], #sink),
+                        (#(#args,)*)))
+        } else {
+            let call = quote_spanned!(span=>
+                        #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
+            // A result typed as non-differentiable (`let i: usize = argmax(x);`)
+            // is inactive: keep its value.
+            match data.results.first() {
+                Some(&r) if !self.is(r) => quote_spanned!(span=> #call.primal),
+                _ => call,
+            }
+        }
+    }
+
+    /// A method called on the dual as it is (`Form::Method`).
+    #[inline(never)]
+    fn emit_method(
+        &mut self,
+        inst: Inst,
+        args: &[TokenStream],
+        pre: &mut TokenStream,
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let rt = self.rt;
+        let InstKind::MethodCall {
+            receiver,
+            method,
+            turbofish,
+            callee,
+            ..
+        } = &self.func.insts[inst].kind
+        else {
+            return TokenStream::new();
+        };
+        if callee.std().is_some_and(StdMethod::clones)
+            && matches!(self.func.values[*receiver].ty, TypeHint::Ref(_))
+        {
+            // `r.clone()` on a reference clones the referent, as Rust's auto-deref does.
+            let recv = &args[0];
+            quote_spanned!(span=> #recv.cloned())
+        } else {
+            // A `&mut` element borrowed from a `&mut` variable (`v.get_mut(i)` of a
+            // `&mut [f64]` parameter) borrows the variable itself: a reborrow would be a
+            // temporary the element cannot outlive.
+            let borrows_element = callee.std().is_some_and(StdMethod::lends_mut);
+            // A method that reads (`len`, `get`, `first`) takes `&self`: called on
+            // the `&mut` variable itself it borrows it shared, so other reads may
+            // overlap (`for v in out.iter() { .. out.len() .. }`), and a returned
+            // element borrows the variable, not a temporary reborrow of it.
+            let reads = callee.std().is_some_and(StdMethod::reads_shared);
+            // A map's methods (`values`, `values_mut`, `entry`) return what borrows the
+            // variable.
+            let map = matches!(
+                self.func.values[*receiver].ty.deref_all_pub(),
+                TypeHint::Map(..)
+            );
+            let recv = if (borrows_element || reads || map) && self.is_mut_ref(*receiver) {
+                self.name(*receiver).to_token_stream()
+            } else {
+                args[0].clone()
+            };
+            let rest = &args[1..];
+            // `len`/`is_empty` on a field's dual, whose type the macro does not see:
+            // `std`'s method on the primal, or an error naming the field's type if it
+            // is the user's (a method of the user's named `len`).
+            let field_len = match callee.std() {
+                Some(StdMethod::Len) => Some("field_len"),
+                Some(StdMethod::IsEmpty) => Some("field_is_empty"),
+                _ => None,
+            };
+            // A `std` name a method of the user's may have, on a dual whose type the
+            // syntax does not show: an error naming the user's type if it has one.
+            if self.is(*receiver)
+                && !(field_len.is_some() && self.is_field(*receiver))
+                && crate::callee::is_std_named_user_method(&method.to_string())
+                && self.is_untyped_receiver(*receiver)
+            {
+                let at = method.span();
+                let h = crate::callee::std_name_hash(&method.to_string());
+                let r = self.name(*receiver);
+                pre.extend(quote_spanned! {at=>
+                    #rt::user_ops::std_method_receiver({
+                        #[allow(unused_imports)]
+                        use #rt::user_ops::{ProbeStd as _, ProbeUser as _};
+                        (&#rt::user_ops::std_probe::<_, #h>(&#r)).__fwdad_probe()
+                    });
+                });
+            }
+            if let Some(f) = field_len.filter(|_| self.is(*receiver) && self.is_field(*receiver)) {
+                // At the method's name: what the error is about.
+                let at = method.span();
+                let f = syn::Ident::new(f, at);
+                let rt = self.rt;
+                let recv = self.name(*receiver);
+                quote_spanned!(at=> #rt::user_ops::#f(&#recv))
+            } else {
+                quote_spanned!(span=> #recv.#method #turbofish (#(#rest),*))
+            }
+        }
+    }
+
+    /// A struct or variant literal (`Form::Struct`).
+    #[inline(never)]
+    fn emit_struct(
+        &mut self,
+        inst: Inst,
+        path: &syn::Path,
+        fields: &[(syn::Member, Value)],
+        base: bool,
+        args: &[TokenStream],
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let (rt, mode) = (self.rt, self.mode);
+        let base = base.then_some(());
+        // The tangent is the struct's `..Tangent` twin (the derive's contract).
+        let tpath = tangent_path(path);
+        let members: Vec<_> = fields.iter().map(|(m, _)| m).collect();
+        let vals = &args[..fields.len()];
+        // The base is bound once (a promoted constant is an expression that would
+        // move it twice), after the fields, as Rust evaluates them; its primal and
+        // tangent then move out of it separately.
+        let base_name = format_ident!("__base", span = Span::mixed_site());
+        let (bind_base, pb, tb) = match base {
+            Some(_) => {
+                let b = &args[fields.len()];
+                (
+                    quote!(let #base_name = #b;),
+                    quote!(..#base_name.primal),
+                    quote!(..#base_name.tangent),
+                )
+            }
+            None => (quote!(), quote!(), quote!()),
+        };
+        let bind: Vec<_> = (0..fields.len())
+            .map(|k| format_ident!("__f{}", k, span = Span::mixed_site()))
+            .collect();
+        // Each field's tangent goes through `FieldTangent`, which the field's
+        // type (found from the primal) turns into the tangent itself (coerced by
+        // the field, as the primal is), or into `NoTangent` for a field that
+        // carries none (`skip`): see the runtime's `struct_literal`.
+        // `struct_dual` types the tangent struct, so its generics need not be
+        // inferred from its fields.
+        let sl = quote!(#rt::struct_literal);
+        let (p, t, tt, x) = (
+            format_ident!("__primal", span = Span::mixed_site()),
+            format_ident!("__tangent", span = Span::mixed_site()),
+            format_ident!("__tangent_type", span = Span::mixed_site()),
+            format_ident!("__t", span = Span::mixed_site()),
+        );
+        // A variant's field is reached by a match (`ShapeTangent::Circle { r, .. }`).
+        let field_of: Vec<TokenStream> = members
+            .iter()
+            .map(|m| {
+                if is_variant_path(path) {
+                    let f = format_ident!("__field", span = Span::mixed_site());
+                    quote!(|#x| match #x {
+                        #tpath { #m: #f, .. } => #f,
+                        #[allow(unreachable_patterns)]
+                        _ => ::core::unreachable!(),
+                    })
+                } else {
+                    quote!(|#x| &#x.#m)
+                }
+            })
+            .collect();
+        quote_spanned! {span=> {
+            #[allow(unused_imports)]
+            use #sl::{Dropped as _, Kept as _, Same as _};
+            #(let #bind = #vals;)*
+            #bind_base
+            let #p = #path { #(#members: #bind.primal,)* #pb };
+            let #tt = #sl::struct_tangent::<#mode, _>(&#p);
+            let #t = #tpath {
+                #(#members: (&&&#sl::FieldTangent::new(
+                    #bind.tangent,
+                    #sl::field_type(#tt, #field_of),
+                )).field_tangent(),)*
+                #tb
+            };
+            #sl::struct_dual::<#mode, _>(#p, #t)
+        }}
+    }
+
+    /// `x[i]` (`Form::Index`).
+    #[inline(never)]
+    fn emit_index(&mut self, inst: Inst, base: Value, args: &[TokenStream]) -> TokenStream {
+        let base = &base;
+        let data = &self.func.insts[inst];
+        let span = data.span;
+        let rt = self.rt;
+        // Read through a shared borrow of a `&mut` variable itself (not of a
+        // mutable reborrow), so it may overlap other reads (`g(&out[..], out[1])`).
+        let b = match self.is_mut_ref(*base) {
+            true => self.name(*base).into_token_stream(),
+            false => args[0].clone(),
+        };
+        let i = &args[1];
+        // `m[&k]` of a map of floats: the value's dual looked up by key.
+        if matches!(
+            self.func.values[*base].ty.deref_all_pub(),
+            TypeHint::Map(..)
+        ) {
+            quote_spanned!(span=> #b.at_key(#i).copied())
+        } else if self.reads_element_by_ref(inst, data.results[0]) {
+            quote_spanned!(span=> #rt::index_ref(&#b, #i))
+        } else {
+            quote_spanned!(span=> #rt::index(&#b, #i))
+        }
+    }
+
+    /// `&x[i]`, `&mut x[i]` (`Form::ElemRef`).
+    #[inline(never)]
+    fn emit_elem_ref(
+        &mut self,
+        inst: Inst,
+        base: Value,
+        mutable: bool,
+        args: &[TokenStream],
+    ) -> TokenStream {
+        let (base, mutable) = (&base, &mutable);
+        let span = self.func.insts[inst].span;
+        let rt = self.rt;
+        // Borrow the base variable itself, so the element can be bound and written.
+        let b = self.name(*base);
+        let i = &args[1];
+        // Returned (`-> &'a mut f64`) from a `&mut` parameter: the borrow moves the
+        // parameter's dual, so it keeps the parameter's lifetime.
+        // So does a field of one (`&mut self.m[k]` in an `IndexMut` impl).
+        let param_or_field = match self.func.values[*base].def {
+            crate::ir::ValueDef::Param(p) => self.func.params[p].is_mut_ref(),
+            crate::ir::ValueDef::Inst(b, 0) => matches!(
+                self.func.insts[b].kind,
+                InstKind::FieldRef { mutable: true, .. }
+            ),
+            _ => false,
+        };
+        let returned_from_param = param_or_field
+            && self.func.insts[inst]
+                .results
+                .first()
+                .is_some_and(|&r| self.is_returned(r));
+        let lib_over_duals =
+            self.is(*base) && *self.lib.get(*base) && !crate::libtypes::is_param(self.func, *base);
+        let map = matches!(
+            self.func.values[*base].ty.deref_all_pub(),
+            TypeHint::Map(..)
+        );
+        if map {
+            // `&m[&k]`, `&mut m[&k]` of a map of floats: by key.
+            match mutable {
+                true => quote_spanned!(span=> #b.at_key_mut(#i)),
+                false => quote_spanned!(span=> #b.at_key(#i)),
+            }
+        } else if *mutable && returned_from_param {
+            quote_spanned!(span=> #rt::at_mut_owned(#b, #i))
+        } else if *mutable && lib_over_duals {
+            // An element of a library value over duals written in place
+            // (`for v in a.iter_mut()` of a local `Array1` or `Vector3`).
+            quote_spanned!(span=> #rt::lib_elem_at_mut(&mut #b, #i))
+        } else if *mutable {
+            quote_spanned!(span=> #rt::at_mut(&mut #b, #i))
+        } else if self.is(*base)
+            && *self.lib.get(*base)
+            && !crate::libtypes::is_param(self.func, *base)
+        {
+            // An element of a library value over duals (`d.iter()` of
+            // `let d = chol.l().diagonal();`), stored as dual scalars.
+            quote_spanned!(span=> #rt::lib_elem_at(&#b, #i))
+        } else {
+            self.elem_at = true;
+            quote_spanned!(span=> #b.elem_at(#i))
+        }
+    }
+
+    /// A store into a place (`Form::Store`): a statement, after `pre`.
+    #[inline(never)]
+    fn emit_store(
+        &mut self,
+        inst: Inst,
+        place: &Place,
+        args: &[TokenStream],
+        ops: &[Value],
+        pre: TokenStream,
+    ) -> TokenStream {
+        let span = self.func.insts[inst].span;
+        let (rt, mode) = (self.rt, self.mode);
+        match place {
+            // `e[i] = v` into a library value over duals (`let mut e = DVector::zeros(n);`):
+            // nalgebra's own `IndexMut`, the value lifted to the element's dual.
+            Place::Index(t, _)
+                if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) =>
+            {
+                let (t, i, v) = (&args[0], &args[1], &args[2]);
+                let lhs = self.lhs(inst);
+                quote!(#pre #t[#i] = #rt::lift::<#mode, _>(#v); #lhs ();)
+            }
+            // `p.y = v` into a library value over duals (a glam value's field): the field
+            // is a scalar dual.
+            Place::Field(t, m)
+                if *self.lib.get(*t) && !crate::libtypes::is_param(self.func, *t) =>
+            {
+                let (t, v) = (self.name(*t), &args[1]);
+                let lhs = self.lhs(inst);
+                let v = quote_spanned!(span=> #rt::lift::<#mode, _>(#v));
+                quote!(#pre #rt::store_field(&mut #t.#m, #v); #lhs ();)
+            }
+            _ => {
+                let stmt = match place {
+                    Place::Deref(_) => {
+                        let (t, v) = (&args[0], &args[1]);
+                        quote_spanned!(span=> #rt::store_deref(&mut #t, #v))
+                    }
+                    // A linearised chain's value is a real scalar, and so is a number
+                    // literal stored into a differentiated buffer (`acc[j] = 0.0` before
+                    // a sum): its tangent is written by `ScalarTangent::store`, which
+                    // leaves a known zero in place.
+                    Place::Index(..)
+                        if self.is_lin_scalar(ops[2])
+                            || (!self.is(ops[2]) && self.func.is_number_literal(ops[2])) =>
+                    {
+                        let (t, i, v) = (&args[0], &args[1], &args[2]);
+                        quote_spanned!(span=> #rt::store_index_real(&mut #t, #i, #v))
+                    }
+                    Place::Index(..) => {
+                        let (t, i, v) = (&args[0], &args[1], &args[2]);
+                        quote_spanned!(span=> #rt::store_index(&mut #t, #i, #v))
+                    }
+                    Place::Field(t, m) => {
+                        let t = self.name(*t);
+                        let v = &args[1];
+                        quote_spanned!(span=> { let __v = #v; #t.primal.#m = __v.primal; #t.tangent.#m = __v.tangent; })
+                    }
+                };
+                let lhs = self.lhs(inst);
+                quote!(#pre #stmt; #lhs ();)
+            }
+        }
     }
 
     /// `let mut vN =` / `let (mut vA, mut vB) =` for an instruction's results, with the

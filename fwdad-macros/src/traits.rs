@@ -1101,21 +1101,35 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             #result.finish()
         };
         for flavor in dyn_flavors() {
-            let this_dyn = match mutable {
-                false => dual(
-                    &quote!(&#lt (dyn #name #flavor + '__fwdad_b)),
-                    &quote!(#s),
-                    &rt,
-                ),
-                true => dual(
-                    &quote!(&#lt mut (dyn #name #flavor + '__fwdad_b)),
-                    &quote!(#s),
-                    &rt,
-                ),
+            let this_ref = match mutable {
+                false => quote!(&#lt (dyn #name #flavor + '__fwdad_b)),
+                true => quote!(&#lt mut (dyn #name #flavor + '__fwdad_b)),
             };
-            if mutable {
-                outside.extend(quote! {
-                #rt::traits::with_alloc! {
+            let this_dyn = dual(&this_ref, &quote!(#s), &rt);
+            // Before the lanes: a `&mut self` method snapshots the receiver to restore it
+            // between lanes; a `&self` one fetches the impl's table of rules.
+            let setup = match mutable {
+                true => quote! {
+                    let #restore = match <#s as #rt::traits::DynLanes>::DYN_LANES > 1 {
+                        true => match #this.primal.__fwdad_dyn_snapshot() {
+                            ::core::option::Option::Some(r) => ::core::option::Option::Some(r),
+                            ::core::option::Option::None => #rt::traits::dyn_mut_needs_clone(#tr_s, #m_s),
+                        },
+                        false => ::core::option::Option::None,
+                    };
+                },
+                false => quote! {
+                    let (#any, #tbl) = match #this.primal.__fwdad_dyn() {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
+                    };
+                    let #tbl: &#table = match #tbl.downcast_ref::<#table>() {
+                        ::core::option::Option::Some(t) => t,
+                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
+                    };
+                },
+            };
+            let imp = quote! {
                 #[automatically_derived]
                 impl<#lt, '__fwdad_b, #s: #rt::Mode>
                     #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #dyn_marker<dyn #name #flavor + '__fwdad_b>
@@ -1126,43 +1140,17 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     #[allow(unused_variables)]
                     fn frule(&self, (#this, #(#pnames,)*): (#this_dyn, #(#ps_s,)*)) -> #out_s {
                         #rt::traits::check_dyn_mode::<#s>();
-                        let #restore = match <#s as #rt::traits::DynLanes>::DYN_LANES > 1 {
-                            true => match #this.primal.__fwdad_dyn_snapshot() {
-                                ::core::option::Option::Some(r) => ::core::option::Option::Some(r),
-                                ::core::option::Option::None => #rt::traits::dyn_mut_needs_clone(#tr_s, #m_s),
-                            },
-                            false => ::core::option::Option::None,
-                        };
+                        #setup
                         #lanes_body
                     }
                 }
-                }
-                });
-                continue;
-            }
-            outside.extend(quote! {
-            #[automatically_derived]
-            impl<#lt, '__fwdad_b, #s: #rt::Mode>
-                #rt::Frule<(#this_dyn, #(#ps_s,)*), #s> for #dyn_marker<dyn #name #flavor + '__fwdad_b>
-            where
-                #lane_bounds
-            {
-                type Output = #out_s;
-                #[allow(unused_variables)]
-                fn frule(&self, (#this, #(#pnames,)*): (#this_dyn, #(#ps_s,)*)) -> #out_s {
-                    #rt::traits::check_dyn_mode::<#s>();
-                    let (#any, #tbl) = match #this.primal.__fwdad_dyn() {
-                        ::core::option::Option::Some(t) => t,
-                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
-                    };
-                    let #tbl: &#table = match #tbl.downcast_ref::<#table>() {
-                        ::core::option::Option::Some(t) => t,
-                        ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
-                    };
-                    #lanes_body
-                }
-            }
-        });
+            };
+            // The `&mut self` form snapshots the receiver (`__fwdad_dyn_snapshot`), which
+            // exists only with `alloc`.
+            outside.extend(match mutable {
+                true => quote!(#rt::traits::with_alloc! { #imp }),
+                false => imp,
+            });
         }
     }
     let (tr_s, holder) = (name.to_string(), format_ident!("__fwdad_{}_tables", name));

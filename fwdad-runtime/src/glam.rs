@@ -1302,6 +1302,47 @@ fn euler_order(euler: glam::EulerRot) -> ((usize, usize, usize), bool, bool, boo
     ((i, j, k), even, rep, stat)
 }
 
+/// What glam's `from_euler` of a quaternion and of a matrix share: the sequence's order
+/// (`euler_order`), the angles in it, their sines and cosines, and the products of the
+/// first and third angle's (`cc`, `cs`, `sc`, `ss` in Shoemake's names).
+struct EulerSinCos<F: Real, T: ScalarTangent<F>> {
+    /// The axes `(i, j, k)` of the three angles.
+    axes: (usize, usize, usize),
+    /// Whether the parity is even.
+    even: bool,
+    /// Whether the first axis repeats.
+    rep: bool,
+    /// `(sin, cos)` of each angle, in the sequence's order.
+    sin_cos: [(D<F, T>, D<F, T>); 3],
+    /// `[ci·ch, ci·sh, si·ch, si·sh]`.
+    products: [D<F, T>; 4],
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> EulerSinCos<F, T> {
+    /// Of the angles `abc` about the axes of `euler`, each first through `prepare` (given
+    /// the angles in the sequence's order and whether its parity is even).
+    #[inline(always)]
+    fn new(
+        euler: glam::EulerRot,
+        abc: [D<F, T>; 3],
+        prepare: impl FnOnce([D<F, T>; 3], bool) -> [D<F, T>; 3],
+    ) -> Self {
+        let (axes, even, rep, stat) = euler_order(euler);
+        let [x, y, z] = abc;
+        let angles = prepare(if stat { [x, y, z] } else { [z, y, x] }, even);
+        let sin_cos = angles.map(|t| t.sin_cos());
+        let [(si, ci), _, (sh, ch)] = sin_cos;
+        let products = [ci * ch, ci * sh, si * ch, si * sh];
+        EulerSinCos {
+            axes,
+            even,
+            rep,
+            sin_cos,
+            products,
+        }
+    }
+}
+
 /// The Euler-angle constructors, glam's `from_euler` (Shoemake's formulas in glam's
 /// order of operations, so the primals are glam's bit for bit).
 impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
@@ -1313,17 +1354,22 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
         b: impl GlamScalar<F, T>,
         cc: impl GlamScalar<F, T>,
     ) -> Self {
-        let ((i, j, k), even, rep, stat) = euler_order(euler);
-        let (x, y, z) = (a.dual(), b.dual(), cc.dual());
-        let mut angles = if stat { [x, y, z] } else { [z, y, x] };
-        if even {
-            angles[1] = -angles[1];
-        }
-        let half = c::<F, T>(0.5);
-        let (si, ci) = (angles[0] * half).sin_cos();
-        let (sj, cj) = (angles[1] * half).sin_cos();
-        let (sh, ch) = (angles[2] * half).sin_cos();
-        let (cc, cs, sc, ss) = (ci * ch, ci * sh, si * ch, si * sh);
+        // Half angles, the middle one negated for an even parity.
+        let e = EulerSinCos::new(
+            euler,
+            [a.dual(), b.dual(), cc.dual()],
+            |mut angles, even| {
+                if even {
+                    angles[1] = -angles[1];
+                }
+                let half = c::<F, T>(0.5);
+                angles.map(|x| x * half)
+            },
+        );
+        let (i, j, k) = e.axes;
+        let [_, (sj, cj), _] = e.sin_cos;
+        let [cc, cs, sc, ss] = e.products;
+        let (even, rep) = (e.even, e.rep);
         let parity = c::<F, T>(if !even { 1.0 } else { -1.0 });
         let mut q = [c::<F, T>(0.0); 4];
         if rep {
@@ -1350,16 +1396,18 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GMat3<F, T> {
         b: impl GlamScalar<F, T>,
         cc: impl GlamScalar<F, T>,
     ) -> Self {
-        let ((i, j, k), even, rep, stat) = euler_order(euler);
-        let (x, y, z) = (a.dual(), b.dual(), cc.dual());
-        let mut angles = if stat { [x, y, z] } else { [z, y, x] };
-        if even {
-            angles = [-angles[0], -angles[1], -angles[2]];
-        }
-        let (si, ci) = angles[0].sin_cos();
-        let (sj, cj) = angles[1].sin_cos();
-        let (sh, ch) = angles[2].sin_cos();
-        let (cc, cs, sc, ss) = (ci * ch, ci * sh, si * ch, si * sh);
+        // Every angle negated for an even parity.
+        let e = EulerSinCos::new(euler, [a.dual(), b.dual(), cc.dual()], |angles, even| {
+            if even {
+                angles.map(|x| -x)
+            } else {
+                angles
+            }
+        });
+        let (i, j, k) = e.axes;
+        let [(si, ci), (sj, cj), (sh, ch)] = e.sin_cos;
+        let [cc, cs, sc, ss] = e.products;
+        let rep = e.rep;
         // `m[col][row]`, as glam's `from_cols_array_2d`.
         let mut m = [[c::<F, T>(0.0); 3]; 3];
         if rep {
@@ -2309,4 +2357,111 @@ impl<S: Mode> F32Scalar<S> for f64 {
 #[inline(always)]
 pub fn f32_scalar<S: Mode, X: F32Scalar<S>>(x: X) -> D<f32, S::Of<f32>> {
     x.f32_dual()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::EulerRot as E;
+
+    const ORDERS: [E; 24] = [
+        E::XYZ,
+        E::XYX,
+        E::XZY,
+        E::XZX,
+        E::YZX,
+        E::YZY,
+        E::YXZ,
+        E::YXY,
+        E::ZXY,
+        E::ZXZ,
+        E::ZYX,
+        E::ZYZ,
+        E::ZYXEx,
+        E::XYXEx,
+        E::YZXEx,
+        E::XZXEx,
+        E::XZYEx,
+        E::YZYEx,
+        E::ZXYEx,
+        E::YXYEx,
+        E::YXZEx,
+        E::ZXZEx,
+        E::XYZEx,
+        E::ZYZEx,
+    ];
+    const ANGLES: [f64; 3] = [0.7, -0.4, 1.3];
+
+    /// The three angles as duals along direction `k` (the unit tangent on angle `k`).
+    fn duals(k: usize) -> [D<f64, f64>; 3] {
+        core::array::from_fn(|i| Dual::new(ANGLES[i], if i == k { 1.0 } else { 0.0 }))
+    }
+
+    /// `∂f/∂angle_k` by central differences of glam's own function.
+    fn central<const N: usize>(f: impl Fn([f64; 3]) -> [f64; N], k: usize) -> [f64; N] {
+        let h = 1e-6;
+        let (mut p, mut m) = (ANGLES, ANGLES);
+        p[k] += h;
+        m[k] -= h;
+        let (fp, fm) = (f(p), f(m));
+        core::array::from_fn(|i| (fp[i] - fm[i]) / (2.0 * h))
+    }
+
+    fn check<const N: usize>(
+        order: E,
+        what: &str,
+        primal: [f64; N],
+        plain: [f64; N],
+        t: [f64; N],
+        fd: [f64; N],
+    ) {
+        for i in 0..N {
+            assert_eq!(
+                primal[i].to_bits(),
+                plain[i].to_bits(),
+                "{what} {order:?}[{i}]: primal"
+            );
+            assert!(
+                (t[i] - fd[i]).abs() < 1e-7,
+                "{what} {order:?}[{i}]: {} vs {}",
+                t[i],
+                fd[i]
+            );
+        }
+    }
+
+    #[test]
+    fn from_euler_matches_glam_and_finite_differences() {
+        for order in ORDERS {
+            let [a, b, c] = ANGLES;
+            let quat = |x: [f64; 3]| glam::DQuat::from_euler(order, x[0], x[1], x[2]).to_array();
+            let mat3 =
+                |x: [f64; 3]| glam::DMat3::from_euler(order, x[0], x[1], x[2]).to_cols_array();
+            let mat4 =
+                |x: [f64; 3]| glam::DMat4::from_euler(order, x[0], x[1], x[2]).to_cols_array();
+            for k in 0..3 {
+                let [x, y, z] = duals(k);
+                let q = GQuat::from_euler(order, x, y, z);
+                let q = [q.x, q.y, q.z, q.w];
+                let (p, t) = (q.map(|d| d.primal), q.map(|d| d.tangent));
+                check(order, "DQuat", p, quat([a, b, c]), t, central(quat, k));
+                let m = GMat3::from_euler(order, x, y, z);
+                let m: Vec<D<f64, f64>> = [m.x_axis, m.y_axis, m.z_axis]
+                    .iter()
+                    .flat_map(|v| [v.x, v.y, v.z])
+                    .collect();
+                let p: [f64; 9] = core::array::from_fn(|i| m[i].primal);
+                let t: [f64; 9] = core::array::from_fn(|i| m[i].tangent);
+                check(order, "DMat3", p, mat3([a, b, c]), t, central(mat3, k));
+                let m = GMat4::from_euler(order, x, y, z);
+                let m: Vec<D<f64, f64>> = [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+                    .iter()
+                    .flat_map(|v| [v.x, v.y, v.z, v.w])
+                    .collect();
+                let p: [f64; 16] = core::array::from_fn(|i| m[i].primal);
+                let t: [f64; 16] = core::array::from_fn(|i| m[i].tangent);
+                check(order, "DMat4", p, mat4([a, b, c]), t, central(mat4, k));
+            }
+        }
+    }
 }

@@ -699,6 +699,31 @@ impl Lowerer<'_> {
         (!self.is_dead()).then(|| self.unit(span))
     }
 
+    /// `left > 0` (`op` `Gt`) or `left == 0` (`Eq`) of the countdown `name` of a `skip`
+    /// or `step_by`.
+    fn countdown_test(&mut self, name: &str, op: BinOp, span: Span) -> Option<Value> {
+        let left = self.lookup(name)?;
+        let zero = self.push(
+            InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+            TypeHint::Int,
+            span,
+        );
+        Some(self.binary(op, left, zero, span))
+    }
+
+    /// `left -= 1;` of the countdown `name` of a `skip` or `step_by`: `()`.
+    fn count_down(&mut self, name: &str, span: Span) -> Option<Value> {
+        let one = self.push(
+            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+            TypeHint::Int,
+            span,
+        );
+        let left = self.lookup(name)?;
+        let next = self.binary(BinOp::Sub, left, one, span);
+        self.assign(name, next);
+        Some(self.unit(span))
+    }
+
     /// Applies the element-wise stages to `shape`, then `consume`s it; a `filter` wraps the
     /// rest in an `if`, `take_while` and `scan` in an `if` whose `else` breaks the loop,
     /// and `inspect` calls its closure first.
@@ -819,27 +844,11 @@ impl Lowerer<'_> {
                 let name = st.to_string();
                 let item = self.build_shape(shape, span);
                 // `if left > 0 { left -= 1; } else { rest }`
-                let left = self.lookup(&name)?;
-                let zero = self.push(
-                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
-                    TypeHint::Int,
-                    span,
-                );
-                let dropping = self.binary(BinOp::Gt, left, zero, span);
+                let dropping = self.countdown_test(&name, BinOp::Gt, span)?;
                 self.lower_branches(
                     dropping,
                     span,
-                    |lw| {
-                        let one = lw.push(
-                            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
-                            TypeHint::Int,
-                            span,
-                        );
-                        let left = lw.lookup(&name)?;
-                        let next = lw.binary(BinOp::Sub, left, one, span);
-                        lw.assign(&name, next);
-                        Some(lw.unit(span))
-                    },
+                    |lw| lw.count_down(&name, span),
                     |lw| lw.run_tail_branch(rest, Shape::Val(item), span, consume),
                 );
                 Some(())
@@ -855,13 +864,7 @@ impl Lowerer<'_> {
                 let name = st.to_string();
                 let item = self.build_shape(shape, span);
                 // `if left == 0 { left = step - 1; rest } else { left -= 1; }`
-                let left = self.lookup(&name)?;
-                let zero = self.push(
-                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
-                    TypeHint::Int,
-                    span,
-                );
-                let taking = self.binary(BinOp::Eq, left, zero, span);
+                let taking = self.countdown_test(&name, BinOp::Eq, span)?;
                 self.lower_branches(
                     taking,
                     span,
@@ -869,17 +872,7 @@ impl Lowerer<'_> {
                         lw.assign(&name, stride);
                         lw.run_tail_branch(rest, Shape::Val(item), span, consume)
                     },
-                    |lw| {
-                        let one = lw.push(
-                            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
-                            TypeHint::Int,
-                            span,
-                        );
-                        let left = lw.lookup(&name)?;
-                        let next = lw.binary(BinOp::Sub, left, one, span);
-                        lw.assign(&name, next);
-                        Some(lw.unit(span))
-                    },
+                    |lw| lw.count_down(&name, span),
                 );
                 Some(())
             }
