@@ -385,7 +385,7 @@ fn blanket_impl_message(imp: &syn::ItemImpl, t: &syn::Ident) -> String {
 /// `#[derive_frule] impl Ty { fn m(&self, ..) {..} .. }`: for each method, a rule marker
 /// `__fwdad_Ty_m` (the method lowered with `self` as its first parameter and `Self` as
 /// `Ty`), and on `Ty` the hidden dispatch methods through which calls find it
-/// (`recv.m(..)` → `recv.primal.__fwdad_rule_m()`, `Ty::m(..)` → `Ty::add_derive_frule_to_the_impl_of_m()`)
+/// (`recv.m(..)` → `recv.primal.m_forward_rule()`, `Ty::m(..)` → `Ty::add_derive_frule_to_the_impl_of_m()`)
 /// and the one-direction `Ty::m_frule`.
 fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // `impl Sum for Vec3`: kept as written, its rule on a stand-in (`reductions`).
@@ -694,7 +694,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
 /// `#[derive_frule]` on one method (`&self` or `&mut self`) inside a plain `impl` block.
 /// The attribute can add only items of that `impl` (it does not know the type's name), so
 /// instead of a marker struct the rule is a closure, returned as `impl Frule` by the hidden
-/// dispatch methods the calls in derived bodies use (`recv.primal.__fwdad_rule_m()`,
+/// dispatch methods the calls in derived bodies use (`recv.primal.m_forward_rule()`,
 /// `Ty::add_derive_frule_to_the_impl_of_m()`; the mode is inferred from the call), next to `m_frule`.
 fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
     let mut diag = Diagnostics::new();
@@ -800,7 +800,7 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
     let tokens = &body.tokens;
     let vis = &m.vis;
     let name = &m.sig.ident;
-    let by_value = format_ident!("__fwdad_rule_{}", name);
+    let by_value = crate::register::rule_method_name(name, name.span());
     let by_type = crate::register::by_type_rule_name(name);
     let entry = format_ident!("{}_frule", name);
     let rule_ty = quote! {
@@ -1108,7 +1108,7 @@ fn emit_method_entry(
         ),
     };
     // The rule needs `T: Real` of each of the impl's type parameters (as for generic fns).
-    let by_value = format_ident!("__fwdad_rule_{}", m.sig.ident);
+    let by_value = crate::register::rule_method_name(&m.sig.ident, m.sig.ident.span());
     let by_type = crate::register::by_type_rule_name(&m.sig.ident);
     let entry = format_ident!("{}_frule", m.sig.ident);
     // `recv.m(..)` passes `&mut recv`; a `self` method takes a clone of it.

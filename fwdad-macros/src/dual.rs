@@ -54,7 +54,7 @@ pub enum Form {
     /// structural function.
     Wrap(Wrapper),
     /// `recv.m(args)` of a method with a derived rule (`#[derive_frule] impl Ty`): the rule
-    /// is found through `recv.primal.__fwdad_rule_m()`.
+    /// is found through `recv.primal.m_forward_rule()`.
     UserMethod,
     /// `Ty::m(args)`: the rule is `Ty::add_derive_frule_to_the_impl_of_m()`.
     AssocFrule,

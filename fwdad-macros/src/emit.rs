@@ -604,10 +604,10 @@ impl Emitter<'_> {
             .first()
             .and_then(|r| self.func.box_dyn.get(r));
         match self.is(v) {
-            true => quote_spanned!(span=> <#object>::__fwdad_carry::<#mode, _>(#arg)),
+            true => quote_spanned!(span=> <#object>::box_with_its_derivative::<#mode, _>(#arg)),
             false => {
                 let name = self.name(v);
-                quote_spanned!(span=> <#object>::__fwdad_carry_const::<#mode, _>(#name))
+                quote_spanned!(span=> <#object>::box_constant::<#mode, _>(#name))
             }
         }
     }
@@ -1901,7 +1901,7 @@ impl Emitter<'_> {
         // dual; `CoerceTo` makes it the rule's `&self`/`&mut self`/`self` form (an
         // inactive receiver is promoted first).
         let recv = self.name(*receiver);
-        let rule = format_ident!("__fwdad_rule_{}", method, span = method.span());
+        let rule = crate::register::rule_method_name(method, method.span());
         // An argument from the receiver's own variable (`self.dot(self)`) is read
         // before the receiver is lent `&mut`, as Rust's two-phase borrow does.
         let root = self.func.place_root(*receiver);
@@ -1920,7 +1920,7 @@ impl Emitter<'_> {
         // call would (`&F` to `&dyn Fn`) by the method's helper.
         for (k, a) in rest.iter_mut().enumerate() {
             if self.lends_fn_value(ops[k + 1]) {
-                let pass = format_ident!("__fwdad_fn_pass{}_{}", k + 1, method, span = span);
+                let pass = crate::register::method_helper_name("fn_pass", k + 1, method, span);
                 let recv = self.method_helper_receiver(*receiver);
                 let tmp = self.temp("__fn");
                 let float = self.helper_float();
@@ -3195,7 +3195,12 @@ impl Emitter<'_> {
                 match &ca.target {
                     crate::ir::ClosureTarget::Method { receiver } => {
                         let recv = self.method_helper_receiver(*receiver);
-                        let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
+                        let helper = crate::register::method_helper_name(
+                            "rule_arg",
+                            ca.index,
+                            &path_ident(path),
+                            span,
+                        );
                         quote_spanned!(span=> #recv.#helper::<#mode, #float, _>(#rule {}))
                     }
                     crate::ir::ClosureTarget::Assoc => {
@@ -3292,7 +3297,12 @@ impl Emitter<'_> {
                     }
                     crate::ir::ClosureTarget::Method { receiver } => {
                         let recv = self.method_helper_receiver(*receiver);
-                        let helper = format_ident!("{}_{}", helper, path_ident(path), span = span);
+                        let helper = crate::register::method_helper_name(
+                            "fn_arg",
+                            ca.index,
+                            &path_ident(path),
+                            span,
+                        );
                         let call = quote_spanned!(span=> #recv.#helper::<#mode, #float, _>(move |#(#params),*| { #(#caps)* #body }));
                         let call = match &stand_in {
                             Some((missing, _)) => {
@@ -3363,7 +3373,12 @@ impl Emitter<'_> {
             // Converted before the call, which lends the receiver `&mut`.
             crate::ir::ClosureTarget::Method { receiver } => {
                 let recv = self.method_helper_receiver(*receiver);
-                let pass = format_ident!("{}_{}", pass, path_ident(path), span = span);
+                let pass = crate::register::method_helper_name(
+                    "fn_pass",
+                    ca.index,
+                    &path_ident(path),
+                    span,
+                );
                 self.temps += 1;
                 let conv = format_ident!("__fwdad_fn{}", self.temps, span = Span::mixed_site());
                 let call = quote_spanned!(span=> #recv.#pass::<#mode, #float, _>(#passed));
@@ -3919,7 +3934,7 @@ fn user_op_call(
     quote_spanned!(span=> #rt::user_ops::#f(#(#args),*))
 }
 
-/// `recv.m(..)`'s dispatch with a stand-in `__fwdad_rule_m` in scope, found only when the
+/// `recv.m(..)`'s dispatch with a stand-in `m_forward_rule` in scope, found only when the
 /// receiver's type has no rule for `m` (its `impl` lacks `#[derive_frule]`): rustc's
 /// method probe tries the real dispatch methods (`&self` of the type, the trait's
 /// `self: &&Self`, `dyn Trait`'s `&self`, through any number of derefs) before a method
@@ -3927,7 +3942,7 @@ fn user_op_call(
 /// `#[derive(Differentiable)]` type itself, a library value, a float, an `Option` or a
 /// `Result` (`UserValue`: not a reference or a `Box`, which must deref on to their own
 /// rules). Its bound never holds, so the first error is its message, naming the type and
-/// the method, instead of rustc's ``no method named `__fwdad_rule_m` ``; its result type
+/// the method, instead of rustc's ``no method named `m_forward_rule` ``; its result type
 /// is free, so no second error follows.
 fn no_rule_fallback(
     rt: &TokenStream,
@@ -3969,13 +3984,13 @@ fn no_rule_fallback(
     }}
 }
 
-/// `recv.__fwdad_fn_arg1_m(|x| ..)` (or `__fwdad_fn_pass1_m`), which hands a closure to
-/// the method `m` of the user's, with a stand-in of that helper in scope for a receiver
-/// whose type has no rule for `m` (an `Option`'s `get_or_insert_with`, a method of an
-/// `impl` without `#[derive_frule]`): the real helper is an inherent method of the type,
-/// found first; the stand-in's bound `missing` (from [`no_rule_bound`]) never holds, so
-/// the first error names the type and the method (as [`no_rule_fallback`] does for the
-/// call), not rustc's ``no method named `__fwdad_fn_arg1_m` ``.
+/// `recv.m_forward_rule_fn_arg1(|x| ..)` (or `m_forward_rule_fn_pass1`), which hands a
+/// closure to the method `m` of the user's, with a stand-in of that helper in scope for a
+/// receiver whose type has no rule for `m` (an `Option`'s `get_or_insert_with`, a method
+/// of an `impl` without `#[derive_frule]`): the real helper is an inherent method of the
+/// type, found first; the stand-in's bound `missing` (from [`no_rule_bound`]) never holds,
+/// so the first error names the type and the method (as [`no_rule_fallback`] does for
+/// the call), not rustc's ``no method named `m_forward_rule_fn_arg1` ``.
 fn no_rule_helper_fallback(
     rt: &TokenStream,
     missing: &syn::Ident,
@@ -3984,7 +3999,7 @@ fn no_rule_helper_fallback(
     span: Span,
 ) -> TokenStream {
     // One name per helper: two traits of one name would be printed with the rule's path.
-    let kind = match helper.to_string().starts_with("__fwdad_fn_pass") {
+    let kind = match helper.to_string().contains("_forward_rule_fn_pass") {
         true => "pass",
         false => "arg",
     };

@@ -391,9 +391,9 @@ pub(crate) fn signature_helpers(
 }
 
 /// The helpers of [`signature_helpers`] for a method `m` of the user's, as methods of its
-/// type taking `&self` (`__fwdad_fn_arg<i>_<m>`, ...): a call `recv.m(|x| ..)` reaches them
-/// through the receiver, as it reaches the method's rule, since the caller does not know
-/// the receiver's type.
+/// type taking `&self` (`<m>_forward_rule_fn_arg<i>`, ...): a call `recv.m(|x| ..)`
+/// reaches them through the receiver, as it reaches the method's rule, since the caller
+/// does not know the receiver's type.
 pub(crate) fn method_helpers(
     sig: &syn::Signature,
     flags: &[bool],
@@ -408,8 +408,9 @@ pub(crate) fn method_helpers(
 }
 
 /// `__fwdad_fn_arg<i>`, `__fwdad_fn_pass<i>` and `__fwdad_rule_arg<i>` for each function
-/// value parameter `i` of `sig`; for a method (`method`), suffixed `_<method>`, and taking
-/// `&self` when its flag is set.
+/// value parameter `i` of `sig`; for a method (`method`) taking `&self` (its flag set),
+/// `<method>_forward_rule_fn_arg<i>`, ... ([`crate::register::method_helper_name`]), and
+/// for a call by path suffixed `_of_<method>`.
 fn helper_fns(
     sig: &syn::Signature,
     flags: &[bool],
@@ -428,7 +429,12 @@ fn helper_fns(
     let float_param = quote!(#float: #rt::Real);
     let (generics, types) = rule_types(sig, flags, rt, quote!(#mode), false);
     let named = |base: &str, i: usize| match method {
-        Some((m, _)) => format_ident!("{}{}_{}", base, i, m),
+        // A method's, called on the receiver: named in words (`m_forward_rule_fn_arg1`).
+        Some((m, true)) => {
+            let base = base.trim_start_matches("__fwdad_");
+            crate::register::method_helper_name(base, i, m, m.span())
+        }
+        Some((m, false)) => format_ident!("{}{}_{}", base, i, m),
         None => format_ident!("{}{}", base, i),
     };
     let recv = method.and_then(|(_, r)| r.then(|| quote!(&self,)));

@@ -41,6 +41,29 @@ pub(crate) fn by_type_rule_name(method: &syn::Ident) -> syn::Ident {
     )
 }
 
+/// `recv.m(..)`'s rule, the hidden method `recv.m_forward_rule()` that a derived body
+/// calls on the receiver (an inherent method of a `#[derive_frule] impl`, a trait's
+/// dispatch, a library type's rule, or the stand-in of a type without one). Named in
+/// words: when `m` has no rule, rustc's note ``required by a bound in
+/// `f_calls_m_without_a_rule::m_forward_rule` `` reads in the user's terms.
+pub(crate) fn rule_method_name(method: &syn::Ident, span: Span) -> syn::Ident {
+    format_ident!("{}_forward_rule", method, span = span)
+}
+
+/// The helper of method `m` for its `i`-th argument, `base` one of `fn_arg` (a closure
+/// given its parameter's dual type), `fn_pass` (a closure or function value passed on
+/// as the parameter takes it) and `rule_arg` (a function passed by name, as its rule):
+/// `m_forward_rule_fn_arg1`. Named in words for the same reason as
+/// [`rule_method_name`].
+pub(crate) fn method_helper_name(
+    base: &str,
+    i: usize,
+    method: &syn::Ident,
+    span: Span,
+) -> syn::Ident {
+    format_ident!("{}_forward_rule_{}{}", method, base, i, span = span)
+}
+
 fn receiver_name() -> syn::Ident {
     syn::Ident::new("this", Span::mixed_site())
 }

@@ -5,8 +5,8 @@
 //! For `trait Material { fn stress(&self, s: f64) -> f64; fn energy(..) { .. } }` the
 //! trait gets hidden items, all reached through the trait's own name (so wherever a call
 //! `m.energy(s)` compiles, its rule is found):
-//! * `__fwdad_rule_m(self: &&Self) where Self: Sized`: the dispatch a derived body calls
-//!   (`recv.primal.__fwdad_rule_m()`), returning the marker
+//! * `m_forward_rule(self: &&Self) where Self: Sized`: the dispatch a derived body calls
+//!   (`recv.primal.m_forward_rule()`), returning the marker
 //!   `__fwdad_dispatch_Material_m<Self>`, whose `Frule` impl calls `Self::__fwdad_frule_m::<S>`
 //!   (`&&Self`: rustc takes the trait's methods as inherent methods of `dyn Material`, and
 //!   a `&self` one would be ambiguous with the dispatch on `dyn Material` below);
@@ -18,12 +18,13 @@
 //!   the value as `&dyn Any` and the table of its type's rules at the two lane modes
 //!   (`__fwdad_table`).
 //!
-//! Outside the trait: `impl dyn Material { fn __fwdad_rule_m(&self) }`, whose marker runs
+//! Outside the trait: `impl dyn Material { fn m_forward_rule(&self) }`, whose marker runs
 //! the table once per lane (`fwdad_runtime::traits`), and `dyn Material: Differentiable`
 //! with no tangent: the parameters of a trait object passed in are constants (materials
 //! are data; the strains are the variables). A value boxed as a trait object in a derived
 //! body carries its tangent inside the object instead (`carrier_items`,
-//! `__fwdad_carry`), which `&self` and `&mut self` calls through `dyn` read and write.
+//! `box_with_its_derivative`), which `&self` and `&mut self` calls through `dyn` read and
+//! write.
 
 use crate::args::Args;
 use crate::derive_frule::{check_signature, emit_items, method_as_fn, pipeline};
@@ -677,16 +678,17 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     });
                 }
                 // A closure passed to it (`q.integrate(|x| ..)` through `Q: Quadrature`)
-                // goes through `__fwdad_fn_arg<i>_<m>` / `__fwdad_fn_pass<i>_<m>` first: the
-                // trait's stand-ins of those carry the same bound, so the first error is
-                // the method's (no rule), not rustc's "no method named `__fwdad_fn_arg1_m`".
+                // goes through `<m>_forward_rule_fn_arg<i>` / `<m>_forward_rule_fn_pass<i>`
+                // first: the trait's stand-ins of those carry the same bound, so the first
+                // error is the method's (no rule), not rustc's "no method named
+                // `m_forward_rule_fn_arg1`".
                 let inputs = tr.items.iter().find_map(|item| match item {
                     syn::TraitItem::Fn(f) if f.sig.ident == *m => Some(f.sig.inputs.len()),
                     _ => None,
                 });
                 for i in 1..inputs.unwrap_or(0) {
-                    for base in ["__fwdad_fn_arg", "__fwdad_fn_pass"] {
-                        let helper = format_ident!("{}{}_{}", base, i, m);
+                    for base in ["fn_arg", "fn_pass"] {
+                        let helper = crate::register::method_helper_name(base, i, m, m.span());
                         hidden.extend(quote! {
                             #[doc(hidden)]
                             #[allow(non_snake_case)]
@@ -700,7 +702,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     }
                 }
                 let marker = dispatch_marker(name, m);
-                let dispatch = format_ident!("__fwdad_rule_{}", m);
+                let dispatch = crate::register::rule_method_name(m, m.span());
                 let by_type = crate::register::by_type_rule_name(m);
                 outside.extend(quote! {
                     #[doc(hidden)]
@@ -742,7 +744,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let m = &ms.name;
         let marker = dispatch_marker(name, m);
         let rule_fn = format_ident!("__fwdad_frule_{}", m);
-        let dispatch = format_ident!("__fwdad_rule_{}", m);
+        let dispatch = crate::register::rule_method_name(m, m.span());
         let by_type = crate::register::by_type_rule_name(m);
         let sig = rule_sig(ms, &rt);
         let names = arg_names(ms);
@@ -1249,7 +1251,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             let no_carry = quote! {
                 #rt::traits::with_alloc! {
                     #[doc(hidden)]
-                    #vis fn __fwdad_carry<#s: #rt::Mode, __FwdadP: #rt::Differentiable>(
+                    #vis fn box_with_its_derivative<#s: #rt::Mode, __FwdadP: #rt::Differentiable>(
                         x: #rt::Dual<__FwdadP, <__FwdadP as #rt::Differentiable>::TangentIn<#s>>,
                     ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
                     where
@@ -1268,7 +1270,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     #rt::traits::with_alloc! {
                         #[doc(hidden)]
                         #[inline]
-                        #vis fn __fwdad_carry_const<#s: #rt::Mode, __FwdadP>(
+                        #vis fn box_constant<#s: #rt::Mode, __FwdadP>(
                             x: __FwdadP,
                         ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
                         where
@@ -1276,7 +1278,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                             #carrier_ty<__FwdadP>: #name #flavor + 'b,
                         {
                             let t = #rt::ZeroTangent::zero_tangent_in::<#s>(&x);
-                            Self::__fwdad_carry::<#s, __FwdadP>(#rt::Dual::new(x, t))
+                            Self::box_with_its_derivative::<#s, __FwdadP>(#rt::Dual::new(x, t))
                         }
                     }
                 },
@@ -1284,7 +1286,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     #rt::traits::with_alloc! {
                         #[doc(hidden)]
                         #[inline]
-                        #vis fn __fwdad_carry_const<#s: #rt::Mode, __FwdadP>(
+                        #vis fn box_constant<#s: #rt::Mode, __FwdadP>(
                             x: __FwdadP,
                         ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
                         where
@@ -1299,7 +1301,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 #rt::traits::with_alloc! {
                     #[doc(hidden)]
                     #[inline]
-                    #vis fn __fwdad_carry<#s: #rt::Mode, __FwdadP>(
+                    #vis fn box_with_its_derivative<#s: #rt::Mode, __FwdadP>(
                         x: #rt::Dual<__FwdadP, <__FwdadP as #rt::Differentiable>::TangentIn<#s>>,
                     ) -> #rt::Dual<#rt::alloc::Box<Self>, #rt::alloc::Box<#rt::NoTangent>>
                     where

@@ -180,7 +180,7 @@ scalar_left!(Div div);
 
 /// The methods of a `Complex<f64>` whose form the macro cannot see (the result of a
 /// derived function, an element of a `Vec<Complex<f64>>`, a field of a struct), which a
-/// rule calls as a user type's (`(&z.primal).__fwdad_rule_norm()`): each is num-complex's
+/// rule calls as a user type's (`(&z.primal).norm_forward_rule()`): each is num-complex's
 /// own method on the value over duals, taken from and returned to the dual of the whole
 /// value. Brought into scope by every rule with the feature.
 #[doc(hidden)]
@@ -243,17 +243,17 @@ pub mod methods {
         6 => complex, 7 => complex, 8 => complex, 9 => complex, 10 => complex, 11 => complex);
 
     complex_methods!(
-        (__fwdad_rule_norm, 0, |z| z.norm()),
-        (__fwdad_rule_norm_sqr, 1, |z| z.norm_sqr()),
-        (__fwdad_rule_arg, 2, |z| z.arg()),
-        (__fwdad_rule_l1_norm, 3, |z| z.l1_norm()),
-        (__fwdad_rule_conj, 4, |z| z.conj()),
-        (__fwdad_rule_exp, 5, |z| z.exp()),
-        (__fwdad_rule_ln, 6, |z| z.ln()),
-        (__fwdad_rule_sqrt, 7, |z| z.sqrt()),
-        (__fwdad_rule_inv, 8, |z| z.inv()),
-        (__fwdad_rule_powf, 9, |z, p: f64| z.powf(p)),
-        (__fwdad_rule_scale, 10, |z, k: f64| z.scale(k)),
-        (__fwdad_rule_unscale, 11, |z, k: f64| z.unscale(k)),
+        (norm_forward_rule, 0, |z| z.norm()),
+        (norm_sqr_forward_rule, 1, |z| z.norm_sqr()),
+        (arg_forward_rule, 2, |z| z.arg()),
+        (l1_norm_forward_rule, 3, |z| z.l1_norm()),
+        (conj_forward_rule, 4, |z| z.conj()),
+        (exp_forward_rule, 5, |z| z.exp()),
+        (ln_forward_rule, 6, |z| z.ln()),
+        (sqrt_forward_rule, 7, |z| z.sqrt()),
+        (inv_forward_rule, 8, |z| z.inv()),
+        (powf_forward_rule, 9, |z, p: f64| z.powf(p)),
+        (scale_forward_rule, 10, |z, k: f64| z.scale(k)),
+        (unscale_forward_rule, 11, |z, k: f64| z.unscale(k)),
     );
 }

@@ -67,9 +67,15 @@ impl<P: Differentiable, T> Dual<P, T> {
 }
 
 /// A constant dual under mode `S` (what generated code uses to promote inactive values).
+// The bound on a line of its own: under a constant without a zero tangent, rustc's
+// "required by a bound in `constant_in`" then quotes `P: ZeroTangent`, not the dual types.
 #[inline(always)]
 #[doc(hidden)]
-pub fn constant_in<S: Mode, P: ZeroTangent>(primal: P) -> Dual<P, P::TangentIn<S>> {
+#[rustfmt::skip]
+pub fn constant_in<
+    S: Mode,
+    P: ZeroTangent,
+>(primal: P) -> Dual<P, P::TangentIn<S>> {
     let tangent = primal.zero_tangent_in::<S>();
     Dual { primal, tangent }
 }

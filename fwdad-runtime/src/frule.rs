@@ -126,9 +126,16 @@ pub fn column(c: Option<usize>, i: usize) -> Option<usize> {
 /// a rule. The rule's single impl fixes its parameter types `T`; the arguments `A` are
 /// converted to them as Rust's call coercions would (`&v` of a `Vec`, `&[x, y]` of an
 /// array, to a `&[f64]` parameter), and a mismatch reports at the user's call.
+// Each bound on a line of its own, which rustc's "required by a bound in `call`" quotes.
 #[inline(always)]
 #[doc(hidden)]
-pub fn call<S: Mode, R: Frule<T, S>, T, A: CoerceArgs<T>>(r: &R, args: A) -> R::Output {
+#[rustfmt::skip]
+pub fn call<
+    S: Mode,
+    R: Frule<T, S>,
+    T,
+    A: CoerceArgs<T>,
+>(r: &R, args: A) -> R::Output {
     r.frule(args.coerce_args())
 }
 

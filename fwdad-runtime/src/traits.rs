@@ -336,10 +336,11 @@ where
     }
 }
 
-/// The bound of a trait object's `__fwdad_carry` when its trait's objects cannot carry a
-/// tangent (a supertrait other than `Debug`, `Send` and `Sync`, a method with another
-/// receiver than `&self`, `&mut self` or `self`, an `unsafe` or `async` one): never holds,
-/// so boxing a value that depends on the inputs as such an object is an error there.
+/// The bound of a trait object's `box_with_its_derivative` when its trait's objects cannot
+/// carry a tangent (a supertrait other than `Debug`, `Send` and `Sync`, a method with
+/// another receiver than `&self`, `&mut self` or `self`, an `unsafe` or `async` one):
+/// never holds, so boxing a value that depends on the inputs as such an object is an
+/// error there.
 #[diagnostic::on_unimplemented(
     message = "a value that depends on the differentiated inputs cannot be boxed as `{Self}`: its trait's objects cannot carry derivatives",
     label = "boxed from a value that depends on the differentiated inputs",

@@ -1125,9 +1125,15 @@ impl<X: FloatMethodField + ?Sized> FloatMethodField for &X {}
 impl<X: FloatMethodField + ?Sized> FloatMethodField for &mut X {}
 
 /// The receiver's dual itself, once its primal is known to be a float.
+// The bound on a line of its own, which rustc's "required by a bound" quotes (not the
+// dual types).
 #[inline(always)]
 #[doc(hidden)]
-pub fn float_method_field<P: FloatMethodField + Differentiable, T>(d: Dual<P, T>) -> Dual<P, T> {
+#[rustfmt::skip]
+pub fn float_method_field<
+    P: FloatMethodField + Differentiable,
+    T,
+>(d: Dual<P, T>) -> Dual<P, T> {
     d
 }
 

@@ -82,7 +82,7 @@ pub struct Function {
     /// Results of `Box::new(..)` inside the initialiser of a `let` typed with a box of a
     /// trait object of the user's (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(..)]`),
     /// with that trait object (`dyn Sdf`): a value that depends on the inputs is boxed
-    /// with its tangent (`<dyn Sdf>::__fwdad_carry`).
+    /// with its tangent (`<dyn Sdf>::box_with_its_derivative`).
     pub box_dyn: std::collections::HashMap<Value, syn::Type>,
 }
 

@@ -134,7 +134,10 @@ macro_rules! binop {
         binop!(@scalar_lhs f32, $Tr $m $f);
         binop!(@scalar_lhs f64, $Tr $m $f);
     };
+    // Left out of rustc's list of a float's operator impls: a type error in the user's
+    // own float arithmetic (`x * n` of an `f64` and a `u32`) lists std's impls only.
     (@scalar_lhs $S:ty, $Tr:ident $m:ident $f:ident) => {
+        #[diagnostic::do_not_recommend]
         impl<T: ScalarTangent<$S>> $Tr<Dual<$S, T>> for $S {
             type Output = Dual<$S, T>;
             #[inline(always)]

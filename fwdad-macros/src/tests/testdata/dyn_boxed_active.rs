@@ -1,5 +1,5 @@
 // Values that depend on the inputs boxed as trait objects in a `let` that names them:
-// each `Box::new` carries its value's tangent (`<dyn Sdf>::__fwdad_carry`), and the smooth
+// each `Box::new` carries its value's tangent (`<dyn Sdf>::box_with_its_derivative`), and the smooth
 // minimum over the boxes reads it through the `dyn` calls.
 fn blobs(x: &[f64], p: [f64; 3], k: f64) -> f64 {
     let shapes: Vec<Box<dyn Sdf>> = vec![
