@@ -103,10 +103,12 @@ fn depth_is_measured_on_delimiters() {
 /// The stack `#[derive_frule]` needs for one deeply nested function, for measuring it
 /// (not run by default). `FWDAD_NEST_PROBE=<kind>:<levels>:<stack KiB>` expands
 /// `deep_fn(kind, levels)` on a thread of that stack; the process aborts with a stack
-/// overflow if it is too small. Bisect the size:
+/// overflow if it is too small, so bisect the size by running the test binary itself
+/// (the toolchain's `libstd` on the library path):
 ///
 /// ```text
-/// FWDAD_NEST_PROBE=match:250:6000 target/debug/deps/fwdad_macros-* \
+/// export LD_LIBRARY_PATH=$(rustc --print sysroot)/lib
+/// FWDAD_NEST_PROBE=match:250:6000 target/debug/deps/fwdad_macros-<hash> \
 ///     tests::nesting::stack_probe --ignored --exact
 /// ```
 #[test]
