@@ -107,7 +107,7 @@ fn depth_is_measured_on_delimiters() {
 /// (the toolchain's `libstd` on the library path):
 ///
 /// ```text
-/// export LD_LIBRARY_PATH=$(rustc --print sysroot)/lib
+/// export LD_LIBRARY_PATH=$(rustc --print target-libdir)
 /// FWDAD_NEST_PROBE=match:250:6000 target/debug/deps/fwdad_macros-<hash> \
 ///     tests::nesting::stack_probe --ignored --exact
 /// ```
