@@ -964,6 +964,47 @@ fn raw_parameters_and_shadowed_parameter() {
     );
 }
 
+/// Raw identifiers carried by a loop (`r#acc` written in its body, `r#v` its element),
+/// as code generated for keyword-named quantities writes them (once made the macro
+/// panic: "\"r#acc\" is not a valid Ident").
+#[derive_frule]
+fn raw_loop_energy(x: &[f64]) -> f64 {
+    let mut r#acc = 0.0;
+    let mut r#k = 0;
+    for r#v in x {
+        r#acc += r#v * r#v.sin();
+        r#k += 1;
+    }
+    while r#k > 0 {
+        r#acc *= 0.9;
+        r#k -= 1;
+    }
+    r#acc
+}
+
+#[test]
+fn raw_identifiers_carried_by_loops() {
+    check_modes!(raw_loop_energy {}, raw_loop_energy, [0.3, 1.9, -0.7]);
+}
+
+/// A raw identifier as the float type parameter (`r#T`), called from a function the
+/// drivers take (once made the macro panic: "\"r#T\" is not a valid Ident").
+#[derive_frule]
+fn raw_type_param<r#T: Float>(x: r#T, r#k: r#T) -> r#T {
+    let r#two = r#T::from(2.0).unwrap();
+    (r#k * x).tanh() / r#k + x * x / r#two
+}
+
+#[derive_frule]
+fn raw_type_param_sum(x: &[f64]) -> f64 {
+    x.iter().map(|&v| raw_type_param(v, 0.8)).sum()
+}
+
+#[test]
+fn raw_type_parameter() {
+    check_modes!(raw_type_param_sum {}, raw_type_param_sum, [0.3, 1.9, -0.7]);
+}
+
 /// Integer helpers beside floats: `wrapping_add`, `checked_sub`, `saturating_sub`,
 /// `pow`, `rem_euclid`, `abs_diff`.
 #[derive_frule]

@@ -474,8 +474,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         .as_ref()
         .filter(|t| !blanket_over_user_traits(&imp, t))
     {
-        let err =
-            syn::Error::new_spanned(&imp.self_ty, blanket_impl_message(&imp, t)).to_compile_error();
+        // After any error in the attribute's arguments (`diag` must be finished).
+        diag.error_spanned(&imp.self_ty, blanket_impl_message(&imp, t));
+        let err = diag.finish().err().map(|e| e.to_compile_error());
         return quote!(#err #imp);
     }
     // `impl<T: Shape> Area for T`: its rules are derived as a default method's are, generic
@@ -522,11 +523,11 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             .and_then(|(_, p, _)| p.segments.last())
             .map(|s| s.ident.to_string())
             .unwrap_or_else(|| "its trait".to_string());
-        let err = syn::Error::new_spanned(
+        diag.error_spanned(
             &imp.self_ty,
             format!("`#[derive_frule]` does not support an `impl` for `{prim}` (`{trait_name}`'s methods called on floats, `x.method()`): write each method as a free function with `#[derive_frule]` (`fn sigmoid(x: {prim}) -> {prim}`) and call it as `sigmoid(x)`"),
-        )
-        .to_compile_error();
+        );
+        let err = diag.finish().err().map(|e| e.to_compile_error());
         return quote!(#err #imp);
     }
     let mut items = TokenStream::new();

@@ -642,7 +642,9 @@ fn rename_self(body: &mut syn::Expr, name: &syn::Ident) {
         fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
             if p.qself.is_none() && p.path.is_ident("self") {
                 let span = p.path.segments[0].ident.span();
-                p.path = syn::Ident::new(&self.0.to_string(), span).into();
+                let mut name = self.0.clone();
+                name.set_span(span);
+                p.path = name.into();
             }
         }
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}

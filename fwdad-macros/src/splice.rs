@@ -76,6 +76,19 @@ pub(crate) fn fill(mut template: syn::Expr, holes: &[(&str, Hole<'_>)]) -> syn::
     template
 }
 
+/// The identifier `name` at `span`, where `name` is an identifier's `to_string()`: a raw
+/// one (`r#type`) is made raw again, as `Ident::new` panics on its name.
+pub(crate) fn ident(name: &str, span: Span) -> syn::Ident {
+    match name.strip_prefix("r#") {
+        // `r#self`, `r#crate` and the like are not identifiers: never an `Ident`'s name.
+        Some(raw) if !matches!(raw, "self" | "Self" | "super" | "crate" | "_") => {
+            syn::Ident::new_raw(raw, span)
+        }
+        Some(raw) => syn::Ident::new(raw, span),
+        None => syn::Ident::new(name, span),
+    }
+}
+
 /// The expression naming `ident` (a generated local).
 pub(crate) fn path_expr(ident: &syn::Ident) -> syn::Expr {
     syn::Expr::Path(syn::ExprPath {

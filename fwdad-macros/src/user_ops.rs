@@ -86,7 +86,8 @@ fn marker_name(ty: &syn::Ident, method: &syn::Ident, other: &syn::Type) -> syn::
         .to_token_stream()
         .into_iter()
         .filter_map(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => Some(i.to_string()),
+            // `r#V` as `V`: `__fwdad_V_add_r#V` is no identifier.
+            proc_macro2::TokenTree::Ident(i) => Some(syn::ext::IdentExt::unraw(&i).to_string()),
             proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' => Some("ref".into()),
             _ => None,
         })

@@ -294,7 +294,7 @@ impl Lowerer<'_> {
                 ValueDef::RegionParam(body_r, params.len()),
                 self.func.values[*v].ty.clone(),
             );
-            self.func.values[p].name = Some(syn::Ident::new(name, span));
+            self.func.values[p].name = Some(crate::splice::ident(name, span));
             self.inherit_annotation(*v, p);
             params.push(p);
             self.set_at(name, *depth, p);
@@ -336,7 +336,7 @@ impl Lowerer<'_> {
         for (j, (name, depth, v)) in carried.iter().enumerate() {
             let r = results[extra + j];
             self.func.values[r].ty = self.func.values[*v].ty.clone();
-            self.func.values[r].name = Some(syn::Ident::new(name, span));
+            self.func.values[r].name = Some(crate::splice::ident(name, span));
             self.inherit_annotation(*v, r);
             self.set_at(name, *depth, r);
         }

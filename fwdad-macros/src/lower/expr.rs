@@ -10,15 +10,44 @@ use syn::spanned::Spanned;
 
 impl Lowerer<'_> {
     pub(crate) fn lower_expr(&mut self, e: &syn::Expr) -> Option<Value> {
+        match e {
+            // Each family out of line: `lower_expr` recurses once per nested expression
+            // (twice for `-(..)`), so its frame is kept small (see `crate::nesting`).
+            syn::Expr::Path(p) => Some(self.lower_path(p)),
+            syn::Expr::Paren(p) => self.lower_expr(&p.expr),
+            syn::Expr::Group(g) => self.lower_expr(&g.expr),
+            syn::Expr::Binary(b) => self.lower_binary(b),
+            syn::Expr::Reference(r) => self.lower_reference(r),
+            syn::Expr::Call(c) => self.lower_call(c),
+            syn::Expr::Block(b) => match &b.label {
+                Some(label) => self.lower_labelled_block(label, &b.block),
+                None => self.lower_block(&b.block),
+            },
+            syn::Expr::If(i) => self.lower_if(i),
+            syn::Expr::MethodCall(_) => self.lower_method_call_expr(e),
+            syn::Expr::Lit(_)
+            | syn::Expr::Unary(_)
+            | syn::Expr::Cast(_)
+            | syn::Expr::Tuple(_)
+            | syn::Expr::Array(_)
+            | syn::Expr::Repeat(_)
+            | syn::Expr::Field(_)
+            | syn::Expr::Index(_)
+            | syn::Expr::Range(_)
+            | syn::Expr::Return(_) => self.lower_operator_expr(e),
+            other => self.lower_expr_rest(other),
+        }
+    }
+
+    /// A literal, an operator's expression (unary, cast, field, index, range), a tuple, an
+    /// array or a `return` ([`Self::lower_expr`]).
+    #[inline(never)]
+    fn lower_operator_expr(&mut self, e: &syn::Expr) -> Option<Value> {
         let span = e.span();
         match e {
             syn::Expr::Lit(l) => {
                 Some(self.push(InstKind::Lit(l.lit.clone()), TypeHint::of_lit(&l.lit), span))
             }
-            syn::Expr::Path(p) => Some(self.lower_path(p)),
-            syn::Expr::Paren(p) => self.lower_expr(&p.expr),
-            syn::Expr::Group(g) => self.lower_expr(&g.expr),
-            syn::Expr::Binary(b) => self.lower_binary(b),
             // `-128i8`: one literal, as Rust reads it (a negation of `128i8` overflows).
             syn::Expr::Unary(syn::ExprUnary {
                 op: syn::UnOp::Neg(_),
@@ -66,7 +95,6 @@ impl Lowerer<'_> {
                 };
                 Some(self.push(InstKind::Unary { op, arg }, ty, span))
             }
-            syn::Expr::Reference(r) => self.lower_reference(r),
             syn::Expr::Cast(c) => {
                 let arg = self.lower_expr(&c.expr)?;
                 Some(self.push(
@@ -153,6 +181,23 @@ impl Lowerer<'_> {
                 };
                 Some(self.push(InstKind::Range { start, end, closed }, ty, span))
             }
+            syn::Expr::Return(r) => {
+                let v = match &r.expr {
+                    Some(e) => self.lower_expr(e)?,
+                    None => self.unit(span),
+                };
+                self.terminate(Terminator::Return(v));
+                None
+            }
+            other => self.lower_expr_rest(other),
+        }
+    }
+
+    /// A method call ([`Self::lower_expr`]): the idioms and chains it may head first.
+    #[inline(never)]
+    fn lower_method_call_expr(&mut self, e: &syn::Expr) -> Option<Value> {
+        let span = e.span();
+        match e {
             // `basis.len()` of a list of closures; a chain over one is reported at the list.
             syn::Expr::MethodCall(m) if self.fn_list_len(m).is_some() => {
                 let len = self.fn_list_len(m)?;
@@ -239,20 +284,6 @@ impl Lowerer<'_> {
                     Some(e) => self.lower_expr(&e),
                     None => self.lower_method_call(m),
                 }
-            }
-            syn::Expr::Call(c) => self.lower_call(c),
-            syn::Expr::Block(b) => match &b.label {
-                Some(label) => self.lower_labelled_block(label, &b.block),
-                None => self.lower_block(&b.block),
-            },
-            syn::Expr::If(i) => self.lower_if(i),
-            syn::Expr::Return(r) => {
-                let v = match &r.expr {
-                    Some(e) => self.lower_expr(e)?,
-                    None => self.unit(span),
-                };
-                self.terminate(Terminator::Return(v));
-                None
             }
             other => self.lower_expr_rest(other),
         }

@@ -61,7 +61,7 @@ impl Lowerer<'_> {
                 let generics: Vec<syn::Ident> = self
                     .type_params
                     .iter()
-                    .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
+                    .map(|n| crate::splice::ident(n, proc_macro2::Span::call_site()))
                     .filter(|n| !self.func.float_params.contains(n))
                     .collect();
                 crate::higher_order::is_fn_type(&self.func.params[i].ty, &generics)
@@ -253,7 +253,7 @@ impl Lowerer<'_> {
                 continue;
             }
             if let Some(v) = self.lookup(&name) {
-                captures.push(syn::Ident::new(&name, span));
+                captures.push(crate::splice::ident(&name, span));
                 values.push(v);
             }
         }
@@ -499,7 +499,7 @@ impl Lowerer<'_> {
                 break;
             }
             let span = inner.expr.span();
-            let ident = syn::Ident::new(&name, span);
+            let ident = crate::splice::ident(&name, span);
             let stmt = syn::Stmt::Local(syn::Local {
                 attrs: Vec::new(),
                 let_token: syn::Token![let](span),

@@ -1893,7 +1893,7 @@ impl Lowerer<'_> {
         };
         self.type_params
             .contains(&named)
-            .then(|| syn::Ident::new(&named, m.method.span()))
+            .then(|| crate::splice::ident(&named, m.method.span()))
     }
 
     /// `T::zero()` / `T::one()` of a float type parameter (through its `Float` bound).

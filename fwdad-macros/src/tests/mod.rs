@@ -29,4 +29,5 @@ mod spliced_syntax;
 mod sweep;
 mod traits;
 mod type_hints;
+mod user_syntax;
 mod verify_rejects;
