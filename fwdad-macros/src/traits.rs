@@ -419,6 +419,48 @@ fn rule_sig(ms: &MethodSig, rt: &TokenStream) -> TokenStream {
     }
 }
 
+/// `recv.m(..)` on a slice, an array or a `Vec` (an extension trait, `#[derive_frule] impl
+/// VecOps for [f64]`): `(&*recv.primal).__fwdad_rule_unsized_m()`, a `&self` method found
+/// on `[f64]` itself, which the `self: &&Self` dispatch (`Self: Sized`) cannot be. Its
+/// marker `__fwdad_dispatch_Tr_m_unsized` is neither generic nor bounded (the method then
+/// keeps the trait dyn compatible); the `impl` for the sequence type gives it the rule of
+/// its method (`SequenceRule`, `derive_frule::sequence_rules`), which the call takes
+/// through `call_on_sequence`, whose bound's message is the error when there is none.
+fn unsized_dispatch(
+    name: &syn::Ident,
+    ms: &MethodSig,
+    vis: &syn::Visibility,
+    outside: &mut TokenStream,
+) -> TokenStream {
+    if !matches!(ms.recv, Recv::Ref | Recv::Mut) {
+        return TokenStream::new();
+    }
+    let marker = unsized_marker(name, &ms.name);
+    let dispatch = format_ident!("__fwdad_rule_unsized_{}", ms.name);
+    outside.extend(quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #marker;
+    });
+    quote! {
+        #[doc(hidden)]
+        #[inline(always)]
+        fn #dispatch(&self) -> #marker {
+            #marker
+        }
+    }
+}
+
+/// Whether the trait's method `sig` has the dispatch of `unsized_dispatch`.
+pub(crate) fn has_unsized_dispatch(sig: &syn::Signature) -> bool {
+    method_sig(sig).is_some_and(|ms| matches!(ms.recv, Recv::Ref | Recv::Mut))
+}
+
+/// The marker of a method's rule on a sequence type (`unsized_dispatch`).
+pub(crate) fn unsized_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
+    format_ident!("__fwdad_dispatch_{}_{}_unsized", tr, m)
+}
+
 fn dispatch_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
     format_ident!("__fwdad_dispatch_{}_{}", tr, m)
 }
@@ -765,6 +807,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             ),
         };
         let value_bound = (ms.recv == Recv::Value).then(|| quote!(+ ::core::clone::Clone));
+        hidden.extend(unsized_dispatch(name, ms, vis, &mut outside));
         hidden.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
