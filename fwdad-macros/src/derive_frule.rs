@@ -418,8 +418,21 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // An operator's impl may take borrowed operands (`impl<'a> Add<&'a V> for &'a V`).
     let operator_impl = crate::user_ops::operator_of(&imp).is_some();
     let self_ty = (*imp.self_ty).clone();
-    const EXTENSION_ON_SEQUENCE: &str = "`#[derive_frule]` does not support a trait of yours implemented for a slice, an array or a `Vec` (an extension trait, `v.dot(w)` on `[f64]`): write its methods as functions with `#[derive_frule]` (`fn dot(a: &[f64], b: &[f64]) -> f64`, called `dot(v, w)`), or implement the trait for a struct of yours holding the values";
+    const EXTENSION_ON_SEQUENCE: &str = "`#[derive_frule]` does not support a trait of yours implemented for a slice, an array or a `Vec` of a type parameter (`impl<T: Tween, const N: usize> Tween for [T; N]`): implement it for the element type you use (`impl Tween for [f64; N]`, `impl VecOps for [f64]`), or write its methods as functions with `#[derive_frule]`";
+    // `impl VecOps for [f64]` (or `[f64; 3]`, `Vec<f64>`): an extension trait on a
+    // sequence, its rules found through the trait (`sequence_rules`).
+    let sequence = match (&imp.trait_, operator_impl) {
+        // Not over a type parameter (keyframe's `impl<T: CanTween, const N: usize>
+        // CanTween for [T; N]`): its rules would need the elements' tangents.
+        (Some((_, p, _)), false)
+            if crate::traits::is_user_trait(p) && imp.generics.type_params().next().is_none() =>
+        {
+            sequence_self(&self_ty, p)
+        }
+        _ => None,
+    };
     let ty_ident = match &self_ty {
+        _ if sequence.is_some() => sequence.as_ref().map(|(id, _)| id.clone()),
         // `impl VecOps for Vec<f64>`: an extension trait on a `std` sequence.
         syn::Type::Path(p)
             if p.qself.is_none()
@@ -624,6 +637,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         // `f64` can take no marker impl of the runtime's (E0117): an extension trait's
         // methods are called on floats, never through a bounded type parameter; nor can
         // every `T` of a blanket `impl`.
+        let (extra, outside) = match &sequence {
+            Some((_, is_slice)) => sequence_rules(&imp, ty_ident, *is_slice, &rt, extra),
+            None => (extra, outside),
+        };
         let outside = match user_trait_for_float || blanket.is_some() {
             true => TokenStream::new(),
             false => outside,
@@ -633,9 +650,19 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         // items) names the trait and what to add, not one of the items after it.
         if let Some((_, path, _)) = &imp.trait_ {
             let at = path.span();
+            // `[f64]` cannot meet the trait's `Self: Sized` (E0277): the impl's item omits it.
+            let sized = match &sequence {
+                Some((_, true)) => None,
+                _ => Some(quote!(where Self: ::core::marker::Sized)),
+            };
+            let unused = match &sequence {
+                Some((_, true)) => Some(quote!(#[allow(dead_code)])),
+                _ => None,
+            };
             let first: Option<syn::ImplItem> = syn::parse2(quote_spanned! {at=>
                 #[doc(hidden)]
-                fn add_derive_frule_to_trait_definition() where Self: ::core::marker::Sized {}
+                #unused
+                fn add_derive_frule_to_trait_definition() #sized {}
             })
             .ok();
             imp_out.items.splice(0..0, first);
@@ -674,6 +701,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // does a blanket one (it has no type).
     let on_type = match (on_type.is_empty() && (operator.is_some() || conversion.is_some()))
         || user_trait_for_float
+        || sequence.is_some()
         || blanket.is_some()
     {
         true => TokenStream::new(),
@@ -690,6 +718,89 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             quote!(#original #e)
         }
     }
+}
+
+/// The implementing type of an extension trait on a sequence, `[T]`, `[T; N]` or `Vec<T>`:
+/// the name its rules are lowered under (`VecOps_for_slice_f64`, with the trait's name,
+/// as two traits may have methods of one name) and whether it is is_slice (a slice).
+fn sequence_self(ty: &syn::Type, tr: &syn::Path) -> Option<(syn::Ident, bool)> {
+    let tr = &tr.segments.last()?.ident;
+    let (kind, is_slice) = match ty {
+        syn::Type::Slice(_) => ("slice", true),
+        syn::Type::Array(_) => ("array", false),
+        syn::Type::Path(p)
+            if p.qself.is_none()
+                && matches!(
+                    crate::callee::StdType::of_path(&p.path),
+                    Some(crate::callee::StdType::Vec)
+                ) =>
+        {
+            ("Vec", false)
+        }
+        _ => return None,
+    };
+    let spelled: String = quote!(#ty)
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let spelled: Vec<&str> = spelled.split('_').filter(|s| !s.is_empty()).collect();
+    let name = format!("{}_for_{}_{}", tr, kind, spelled.join("_"));
+    Some((format_ident!("{}", name), is_slice))
+}
+
+/// The trait's items of an `impl` for a sequence type (`sequence_self`), and the rule of
+/// each method as its `__fwdad_dispatch_Tr_m_unsized` gives it (`SequenceRule`: what
+/// `v.dot(w)` on a slice, an array or a `Vec` finds, `traits::unsized_dispatch`). A sized
+/// type (`[f64; 3]`, `Vec<f64>`) keeps the rules a type parameter bounded by the trait
+/// reaches (`extra`, from `traits::impl_items`); none of the runtime's marker impls (the
+/// orphan rules forbid them for `std` types), as for `impl Activation for f64`. A slice
+/// keeps none of the trait's items, all of which need `Self: Sized`.
+fn sequence_rules(
+    imp: &syn::ItemImpl,
+    ty_ident: &syn::Ident,
+    is_slice: bool,
+    rt: &TokenStream,
+    extra: Vec<syn::ImplItem>,
+) -> (Vec<syn::ImplItem>, TokenStream) {
+    let extra = if is_slice { Vec::new() } else { extra };
+    let Some((_, path, _)) = &imp.trait_ else {
+        return (extra, TokenStream::new());
+    };
+    let Some(tr) = path.segments.last().map(|s| s.ident.clone()) else {
+        return (extra, TokenStream::new());
+    };
+    let mut out = TokenStream::new();
+    for item in &imp.items {
+        let syn::ImplItem::Fn(m) = item else { continue };
+        if !crate::traits::has_unsized_dispatch(&m.sig) {
+            continue;
+        }
+        let beside = |ident: syn::Ident| {
+            let mut p = path.clone();
+            if let Some(last) = p.segments.last_mut() {
+                last.ident = ident;
+                last.arguments = syn::PathArguments::None;
+            }
+            p
+        };
+        let marker = beside(crate::traits::unsized_marker(&tr, &m.sig.ident));
+        let rule = format_ident!("__fwdad_{}_{}", ty_ident, m.sig.ident);
+        out.extend(quote! {
+            #[automatically_derived]
+            impl<__FwdadA, __FwdadS: #rt::Mode> #rt::traits::SequenceRule<__FwdadA, __FwdadS> for #marker
+            where
+                #rule: #rt::Frule<__FwdadA, __FwdadS>,
+            {
+                type Rule = #rule;
+                #[inline(always)]
+                fn rule() -> #rule {
+                    #rule {}
+                }
+            }
+        });
+    }
+    (extra, out)
 }
 
 /// `#[derive_frule]` on one method (`&self` or `&mut self`) inside a plain `impl` block.

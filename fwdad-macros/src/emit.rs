@@ -1901,7 +1901,7 @@ impl Emitter<'_> {
         // dual; `CoerceTo` makes it the rule's `&self`/`&mut self`/`self` form (an
         // inactive receiver is promoted first).
         let recv = self.name(*receiver);
-        let rule = crate::register::rule_method_name(method, method.span());
+        let rule = self.user_method_dispatch(*receiver, method);
         // An argument from the receiver's own variable (`self.dot(self)`) is read
         // before the receiver is lent `&mut`, as Rust's two-phase borrow does.
         let root = self.func.place_root(*receiver);
@@ -1983,7 +1983,8 @@ impl Emitter<'_> {
                 span,
             )
         };
-        quote_spanned!(span=> #rt::call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
+        let call = self.user_method_call(*receiver);
+        quote_spanned!(span=> #rt::#call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
     }
 
     /// An associated function's rule (`Form::AssocFrule`).
@@ -3934,6 +3935,32 @@ fn user_op_call(
     quote_spanned!(span=> #rt::user_ops::#f(#(#args),*))
 }
 
+impl Emitter<'_> {
+    /// The name of `recv.m(..)`'s dispatch method: the trait's `m_forward_rule`, or on a
+    /// slice, an array or a `Vec` (an extension trait, `impl VecOps for [f64]`) its
+    /// `__fwdad_rule_unsized_m`, a `&self` method found on the sequence type itself
+    /// (`traits::unsized_dispatch`).
+    #[inline(never)]
+    fn user_method_dispatch(&self, receiver: Value, method: &syn::Ident) -> syn::Ident {
+        match self.func.values[receiver].ty.deref_all_pub() {
+            TypeHint::Seq(_) => {
+                format_ident!("__fwdad_rule_unsized_{}", method, span = method.span())
+            }
+            _ => crate::register::rule_method_name(method, method.span()),
+        }
+    }
+
+    /// The runtime's function calling the rule `user_method_dispatch` finds: `call`, or on
+    /// a sequence type `traits::call_on_sequence`, whose bound names a missing rule.
+    #[inline(never)]
+    fn user_method_call(&self, receiver: Value) -> TokenStream {
+        match self.func.values[receiver].ty.deref_all_pub() {
+            TypeHint::Seq(_) => quote!(traits::call_on_sequence),
+            _ => quote!(call),
+        }
+    }
+}
+
 /// `recv.m(..)`'s dispatch with a stand-in `m_forward_rule` in scope, found only when the
 /// receiver's type has no rule for `m` (its `impl` lacks `#[derive_frule]`): rustc's
 /// method probe tries the real dispatch methods (`&self` of the type, the trait's
@@ -3964,6 +3991,21 @@ fn no_rule_fallback(
         String::new()
     };
     let stand_in = format_ident!("{}_calls_{}_without_a_rule{}", f, m, again);
+    // On a slice, an array or a `Vec` (`user_method_dispatch`), the stand-in is the slice's
+    // own: probed after every step of the receiver's auto-deref, so a trait's impl for
+    // `[f64; 3]` or `Vec<f64>` is found before it, and one for `[f64]` too.
+    let (recv_impl, recv_ty) = match rule.to_string().starts_with("__fwdad_rule_unsized_") {
+        true => (
+            quote_spanned!(span=> impl<__FwdadE> #stand_in<[__FwdadE]> for [__FwdadE]),
+            quote_spanned!(span=> [__FwdadE]),
+        ),
+        false => (
+            quote_spanned!(span=>
+                impl<__FwdadT: ?::core::marker::Sized + #rt::traits::UserValue> #stand_in<__FwdadT> for &__FwdadT
+            ),
+            quote_spanned!(span=> __FwdadT),
+        ),
+    };
     quote_spanned! {span=> {
         #bound
         #[allow(non_camel_case_types, dead_code)]
@@ -3972,10 +4014,10 @@ fn no_rule_fallback(
             where
                 __FwdadT: #missing;
         }
-        impl<__FwdadT: ?::core::marker::Sized + #rt::traits::UserValue> #stand_in<__FwdadT> for &__FwdadT {
+        #recv_impl {
             fn #rule<__FwdadR>(&mut self) -> __FwdadR
             where
-                __FwdadT: #missing,
+                #recv_ty: #missing,
             {
                 ::core::unreachable!()
             }

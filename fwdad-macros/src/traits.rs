@@ -107,6 +107,18 @@ struct MethodSig {
     /// takes `&self`, owned values, `&T`, `&[T]` or `&mut [T]` of types without references,
     /// and returns a value without references.
     lanes: Option<Vec<Kind>>,
+    /// A method taking functions (`fn integrate<F: Fn(f64) -> f64>(&self, f: F, ..)`):
+    /// which parameters are function values, passed to the rule as they are (their types
+    /// in `params` the rule's, `Fn` over duals in the mode `__FwdadS`), and the rule's extra
+    /// generic parameters and `where` predicates (`fn_method_sig`).
+    fns: Option<FnValues>,
+}
+
+struct FnValues {
+    flags: Vec<bool>,
+    params: TokenStream,
+    names: Vec<syn::Ident>,
+    preds: TokenStream,
 }
 
 /// A method of a trait with rules.
@@ -263,7 +275,108 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
         params,
         output,
         lanes,
+        fns: None,
     })
+}
+
+/// A required method taking function values and generic over their types only (`fn
+/// integrate<F: Fn(f64) -> f64>(&self, f: F, a: f64, b: f64) -> f64`, `f: impl Fn(f64) ->
+/// f64`, `f: &dyn Fn(f64) -> f64`): its rule takes the functions as a derived body passes
+/// them (closures over duals, through the trait's `__fwdad_fn_arg<i>_m` helpers), as a
+/// method of a type does (`higher_order::rule_types`).
+fn fn_method_sig(sig: &syn::Signature, rt: &TokenStream) -> Option<MethodSig> {
+    let flags = crate::higher_order::fn_value_params(sig);
+    if !flags.contains(&true) {
+        return None;
+    }
+    let fn_params = crate::higher_order::fn_type_params(&sig.generics);
+    if sig.asyncness.is_some() || sig.variadic.is_some() || sig.constness.is_some() {
+        return None;
+    }
+    if sig.generics.params.iter().any(|p| match p {
+        syn::GenericParam::Type(t) => !fn_params.contains(&t.ident),
+        _ => true,
+    }) {
+        return None;
+    }
+    let recv = receiver(sig)?;
+    if !matches!(recv, Recv::Ref | Recv::Mut) {
+        return None;
+    }
+    let s = mode();
+    let (generics, types) = crate::higher_order::rule_types(sig, &flags, rt, quote!(#s), true);
+    let mut params = Vec::new();
+    let mut pflags = Vec::new();
+    for (i, arg) in sig.inputs.iter().enumerate() {
+        let syn::FnArg::Typed(t) = arg else { continue };
+        let pname = match &*t.pat {
+            syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => pi.ident.clone(),
+            _ => format_ident!("arg{}", i, span = Span::mixed_site()),
+        };
+        match (flags.get(i), types.get(i)) {
+            (Some(true), Some(Some(ty))) => {
+                params.push((pname, named_lifetimes(ty)));
+                pflags.push(true);
+            }
+            (Some(true), _) => return None,
+            _ => {
+                if beyond_rules(&t.ty) {
+                    return None;
+                }
+                params.push((pname, named_lifetimes(&t.ty)));
+                pflags.push(false);
+            }
+        }
+    }
+    let output: syn::Type = match &sig.output {
+        syn::ReturnType::Type(_, t) => (**t).clone(),
+        syn::ReturnType::Default => syn::parse_quote!(()),
+    };
+    if beyond_rules(&output) || has_reference(&output) {
+        return None;
+    }
+    let tparams: Vec<&syn::TypeParam> = generics.type_params().collect();
+    let names = tparams.iter().map(|t| t.ident.clone()).collect();
+    let gparams = quote!(#(#tparams,)*);
+    let preds = match &generics.where_clause {
+        Some(w) => {
+            let p = w.predicates.iter();
+            quote!(#(#p,)*)
+        }
+        None => TokenStream::new(),
+    };
+    Some(MethodSig {
+        name: sig.ident.clone(),
+        recv,
+        params,
+        output,
+        lanes: None,
+        fns: Some(FnValues {
+            flags: pflags,
+            params: gparams,
+            names,
+            preds,
+        }),
+    })
+}
+
+/// The trait's helpers through which a derived body hands a closure to the method `m`
+/// taking function values (`__fwdad_fn_arg<i>_m`, `__fwdad_fn_pass<i>_m`, as a type's
+/// `impl` has them: `higher_order::method_helpers`), for a receiver of a type parameter.
+fn fn_helpers(sig: &syn::Signature, rt: &TokenStream) -> TokenStream {
+    let flags = crate::higher_order::fn_value_params(sig);
+    let mut out = TokenStream::new();
+    for f in crate::higher_order::method_helpers(sig, &flags, rt, &sig.ident) {
+        let Ok(mut f) = syn::parse2::<syn::ImplItemFn>(f) else {
+            continue;
+        };
+        let w = f.sig.generics.make_where_clause();
+        w.predicates
+            .push(syn::parse_quote!(Self: ::core::marker::Sized));
+        let (attrs, sig, block) = (&f.attrs, &f.sig, &f.block);
+        out.extend(quote!(#(#attrs)* #sig #block));
+    }
+    out
 }
 
 /// Whether `dyn Tr` is a type: no `Sized` supertrait, associated constant or type, and
@@ -317,9 +430,14 @@ fn dyn_compatible(tr: &syn::ItemTrait) -> bool {
                 syn::ReturnType::Type(_, t) => Some(&**t),
                 _ => None,
             });
+            // `f: impl Fn(f64) -> f64` is a type parameter too.
+            let impl_arg = f.sig.inputs.iter().any(
+                |a| matches!(a, syn::FnArg::Typed(t) if matches!(&*t.ty, syn::Type::ImplTrait(_))),
+            );
             !matches!(receiver(&f.sig), Some(Recv::None))
                 && f.sig.generics.type_params().next().is_none()
                 && f.sig.generics.const_params().next().is_none()
+                && !impl_arg
                 && !self_elsewhere.into_iter().any(mentions_self)
         }
         syn::TraitItem::Const(_) | syn::TraitItem::Type(_) => false,
@@ -374,10 +492,14 @@ fn arg_duals(ms: &MethodSig, self_ty: &syn::Type, rt: &TokenStream) -> Vec<Token
     let sm = quote!(#s);
     let st = quote!(#self_ty);
     let this = recv_ty(ms.recv, &st).map(|t| dual(&t, &sm, rt));
+    let fns = ms.fns.as_ref().map(|f| f.flags.as_slice()).unwrap_or(&[]);
     this.into_iter()
-        .chain(ms.params.iter().map(|(_, t)| {
+        .chain(ms.params.iter().enumerate().map(|(i, (_, t))| {
             let t = replace_self(t, self_ty);
-            dual(&quote!(#t), &sm, rt)
+            match fns.get(i) {
+                Some(true) => quote!(#t),
+                _ => dual(&quote!(#t), &sm, rt),
+            }
         }))
         .collect()
 }
@@ -413,11 +535,58 @@ fn rule_sig(ms: &MethodSig, rt: &TokenStream) -> TokenStream {
     let tys = arg_duals(ms, &self_ty, rt);
     let names = arg_names(ms);
     let out = out_dual(ms, &self_ty, rt);
+    let (gparams, preds) = match &ms.fns {
+        Some(f) => (f.params.clone(), f.preds.clone()),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
-        fn #f<#lt, #s: #rt::Mode>(#(#names: #tys),*) -> #out
+        fn #f<#lt, #s: #rt::Mode, #gparams>(#(#names: #tys),*) -> #out
         where
+            #preds
             Self: ::core::marker::Sized + #rt::Differentiable<Tangent = <Self as #rt::Differentiable>::TangentIn<f64>>
     }
+}
+
+/// `recv.m(..)` on a slice, an array or a `Vec` (an extension trait, `#[derive_frule] impl
+/// VecOps for [f64]`): `(&*recv.primal).__fwdad_rule_unsized_m()`, a `&self` method found
+/// on `[f64]` itself, which the `self: &&Self` dispatch (`Self: Sized`) cannot be. Its
+/// marker `__fwdad_dispatch_Tr_m_unsized` is neither generic nor bounded (the method then
+/// keeps the trait dyn compatible); the `impl` for the sequence type gives it the rule of
+/// its method (`SequenceRule`, `derive_frule::sequence_rules`), which the call takes
+/// through `call_on_sequence`, whose bound's message is the error when there is none.
+fn unsized_dispatch(
+    name: &syn::Ident,
+    ms: &MethodSig,
+    vis: &syn::Visibility,
+    outside: &mut TokenStream,
+) -> TokenStream {
+    if !matches!(ms.recv, Recv::Ref | Recv::Mut) {
+        return TokenStream::new();
+    }
+    let marker = unsized_marker(name, &ms.name);
+    let dispatch = format_ident!("__fwdad_rule_unsized_{}", ms.name);
+    outside.extend(quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #marker;
+    });
+    quote! {
+        #[doc(hidden)]
+        #[inline(always)]
+        fn #dispatch(&self) -> #marker {
+            #marker
+        }
+    }
+}
+
+/// Whether the trait's method `sig` has the dispatch of `unsized_dispatch`.
+pub(crate) fn has_unsized_dispatch(sig: &syn::Signature) -> bool {
+    method_sig(sig).is_some_and(|ms| matches!(ms.recv, Recv::Ref | Recv::Mut))
+}
+
+/// The marker of a method's rule on a sequence type (`unsized_dispatch`).
+pub(crate) fn unsized_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
+    format_ident!("__fwdad_dispatch_{}_{}_unsized", tr, m)
 }
 
 fn dispatch_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
@@ -596,7 +765,11 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let syn::TraitItem::Fn(f) = item else {
             continue;
         };
-        match method_sig(&f.sig) {
+        let fn_sig = || match f.default {
+            None => fn_method_sig(&f.sig, &rt),
+            Some(_) => None,
+        };
+        match method_sig(&f.sig).or_else(fn_sig) {
             Some(ms) => methods.push(Method::Rules(ms, f)),
             None => methods.push(Method::Without(
                 f.sig.ident.clone(),
@@ -767,6 +940,10 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             ),
         };
         let value_bound = (ms.recv == Recv::Value).then(|| quote!(+ ::core::clone::Clone));
+        match &ms.fns {
+            Some(_) => hidden.extend(fn_helpers(&_f.sig, &rt)),
+            None => hidden.extend(unsized_dispatch(name, ms, vis, &mut outside)),
+        }
         hidden.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
@@ -799,21 +976,30 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let t_where = where_for(&t_ty);
         let out_t = out_dual(ms, &t_ty, &rt);
         let lt = lt();
+        // A method taking functions: the rule's generic parameters (the functions' types).
+        let (fn_params, fn_preds, fn_infer) = match &ms.fns {
+            Some(f) => {
+                let infer = f.names.iter().map(|_| quote!(_));
+                (f.params.clone(), f.preds.clone(), quote!(#(, #infer)*))
+            }
+            None => (TokenStream::new(), TokenStream::new(), TokenStream::new()),
+        };
         outside.extend(quote! {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             #vis struct #marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
 
             #[automatically_derived]
-            impl<#lt, __FwdadT: #name + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #s: #rt::Mode>
+            impl<#lt, __FwdadT: #name + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #s: #rt::Mode, #fn_params>
                 #rt::Frule<(#(#tys_t,)*), #s> for #marker<__FwdadT>
             where
+                #fn_preds
                 #t_where
             {
                 type Output = #out_t;
                 #[inline(always)]
                 fn frule(&self, (#(#names,)*): (#(#tys_t,)*)) -> #out_t {
-                    <__FwdadT as #name>::#rule_fn::<#s>(#(#names),*)
+                    <__FwdadT as #name>::#rule_fn::<#s #fn_infer>(#(#names),*)
                 }
             }
         });
@@ -1499,7 +1685,7 @@ pub(crate) fn impl_items(
     let s = mode();
     for item in &imp.items {
         let syn::ImplItem::Fn(m) = item else { continue };
-        let Some(ms) = method_sig(&m.sig) else {
+        let Some(ms) = method_sig(&m.sig).or_else(|| fn_method_sig(&m.sig, rt)) else {
             continue;
         };
         let sig = rule_sig(&ms, rt);

@@ -717,6 +717,65 @@ impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'a, const N: usize>
     }
 }
 
+// A method of an extension trait on slices (`#[derive_frule] impl VecOps for [f64]`)
+// called on a slice, an array or a `Vec` (`a.dot(b)`, Rust's auto-deref): the receiver
+// dual as the rule's `&[E]` (or `&mut [E]`) dual.
+
+macro_rules! slice_receiver {
+    ($([$($g:tt)*] $from:ty, $p:ident, $t:ident => $conv:expr;)*) => {$(
+        impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'b, $($g)*> CoerceTo<Dual<&'a [E], &'a [T]>>
+            for $from
+        {
+            #[inline(always)]
+            fn coerce(self) -> Dual<&'a [E], &'a [T]> {
+                let ($p, $t) = (&self.primal, &self.tangent);
+                $conv
+            }
+        }
+    )*};
+}
+
+slice_receiver! {
+    [] &'a mut Dual<&'b [E], &'b [T]>, p, t => Dual::new(*p, *t);
+    [] &'a mut Dual<&'b mut [E], &'b mut [T]>, p, t => Dual::new(&p[..], &t[..]);
+    [const N: usize] &'a mut Dual<[E; N], [T; N]>, p, t => Dual::new(&p[..], &t[..]);
+    [const N: usize] &'a mut Dual<&'b [E; N], &'b [T; N]>, p, t => Dual::new(&p[..], &t[..]);
+    [const N: usize] &'a mut Dual<&'b mut [E; N], &'b mut [T; N]>, p, t => Dual::new(&p[..], &t[..]);
+    [] &'a Dual<&'b [E], &'b [T]>, p, t => Dual::new(*p, *t);
+}
+
+#[cfg(feature = "alloc")]
+slice_receiver! {
+    [] &'a mut Dual<Vec<E>, Vec<T>>, p, t => Dual::new(&p[..], &t[..]);
+    [] &'a mut Dual<&'b Vec<E>, &'b Vec<T>>, p, t => Dual::new(&p[..], &t[..]);
+    [] &'a mut Dual<&'b mut Vec<E>, &'b mut Vec<T>>, p, t => Dual::new(&p[..], &t[..]);
+}
+
+macro_rules! slice_receiver_mut {
+    ($([$($g:tt)*] $from:ty;)*) => {$(
+        impl<'a, 'b: 'a, E: Differentiable + 'b, T: 'b, $($g)*> CoerceTo<Dual<&'a mut [E], &'a mut [T]>>
+            for $from
+        {
+            #[inline(always)]
+            fn coerce(self) -> Dual<&'a mut [E], &'a mut [T]> {
+                Dual::new(&mut self.primal[..], &mut self.tangent[..])
+            }
+        }
+    )*};
+}
+
+slice_receiver_mut! {
+    [] &'a mut Dual<&'b mut [E], &'b mut [T]>;
+    [const N: usize] &'a mut Dual<[E; N], [T; N]>;
+    [const N: usize] &'a mut Dual<&'b mut [E; N], &'b mut [T; N]>;
+}
+
+#[cfg(feature = "alloc")]
+slice_receiver_mut! {
+    [] &'a mut Dual<Vec<E>, Vec<T>>;
+    [] &'a mut Dual<&'b mut Vec<E>, &'b mut Vec<T>>;
+}
+
 // A receiver also lent to an argument (`a.dot(&a)`) is passed shared: the method takes
 // `&self` (Rust rejects the call otherwise), so these convert `&recv` to it.
 

@@ -18,7 +18,7 @@
 use crate::alloc_paths::Vec;
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
-use crate::frule::{CoerceTo, Promoted};
+use crate::frule::{CoerceTo, Frule, Promoted};
 #[cfg(feature = "std")]
 use crate::sparsity::HessianSet;
 use crate::sparsity::IndexSet;
@@ -118,6 +118,37 @@ impl UserValue for f32 {}
 /// error then names the method and the value's type.
 impl<T> UserValue for Option<T> {}
 impl<T, E> UserValue for Result<T, E> {}
+
+/// The rule of a method of an extension trait on a sequence type (`#[derive_frule] impl
+/// VecOps for [f64]`), as a call on a slice, an array or a `Vec` finds it: the trait's
+/// marker of the method (`__fwdad_dispatch_VecOps_dot_unsized`, what the trait's
+/// `__fwdad_rule_unsized_dot(&self)` returns: a `&self` method, found on `[f64]` itself,
+/// which a dispatch needing `Self: Sized` is not) implements it, in the derived `impl`,
+/// with the rule of the `impl`'s method. Without it (an `impl` that lacks
+/// `#[derive_frule]`, or a default method it does not define), the message below is the
+/// error at the call.
+#[diagnostic::on_unimplemented(
+    message = "this method of a trait of yours has no forward rule on this slice, array or `Vec`",
+    label = "this method has no forward rule",
+    note = "add `#[derive_frule]` to the trait and to its `impl` for the receiver's type (`impl VecOps for [f64]`), and define the method in that `impl`: on a slice, an array or a `Vec`, a default method of the trait has no rule of its own"
+)]
+#[doc(hidden)]
+pub trait SequenceRule<Args, S: Mode> {
+    /// The rule of the `impl`'s method.
+    type Rule: Frule<Args, S>;
+    /// The rule.
+    fn rule() -> Self::Rule;
+}
+
+/// `recv.m(..)` on a sequence type: `call` through [`SequenceRule`].
+#[doc(hidden)]
+#[inline(always)]
+pub fn call_on_sequence<S: Mode, R: SequenceRule<T, S>, T, A: crate::frule::CoerceArgs<T>>(
+    _: &R,
+    args: A,
+) -> <R::Rule as Frule<T, S>>::Output {
+    R::rule().frule(args.coerce_args())
+}
 
 /// The items it is given with the `alloc` feature, nothing without (what a trait's
 /// expansion in a `no_std` crate writes of `Box`).

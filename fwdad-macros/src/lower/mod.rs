@@ -199,8 +199,17 @@ pub fn lower_fn(
     let block = bool_then::bool_then_as_if(&block);
     let block = iter_fns::iter_fns_as_chains(&block);
     let block = autoref::autoref_subslices(&block);
+    let first_inst = lw.func.insts.iter().count();
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
         lw.terminate(Terminator::Return(v));
+    }
+    // A factory returning a trait object of the user's (`fn make_joint(kind: u8, l: f64)
+    // -> Box<dyn Joint>`): the boxes it builds are that object's, carrying their tangents
+    // (`Function::box_dyn`), as in a `let` that names it.
+    if let syn::ReturnType::Type(_, out) = &item.sig.output {
+        if let Some(object) = crate::callee::boxed_user_trait_object(out) {
+            lw.note_boxes_to(first_inst, object);
+        }
     }
     let written = std::mem::take(&mut lw.written_user);
     resolve::resolve_callees(&mut lw.func, &written);

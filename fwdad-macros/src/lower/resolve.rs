@@ -97,6 +97,15 @@ fn method_callee(func: &Function, inst: Inst, receiver: Value, name: &str) -> Me
         {
             MethodCallee::User
         }
+        // `a.dot(b)` on a slice, an array or a `Vec`, named like no method `std` gives
+        // them: a method of an extension trait of the user's (`#[derive_frule] impl
+        // VecOps for [f64]`), whose rule the trait's `__fwdad_rule_unsized_dot` gives.
+        None if matches!(func.values[receiver].ty.deref_all_pub(), TypeHint::Seq(_))
+            && crate::callee::is_user_method_name(name)
+            && !crate::callee::is_std_sequence_method(name) =>
+        {
+            MethodCallee::User
+        }
         None => MethodCallee::Unknown,
     }
 }

@@ -1,8 +1,9 @@
-// A value that depends on the inputs boxed where no `let` names the trait object: a
-// factory returning `Box<dyn Joint>`, and a box with no type written. A box of a concrete
-// type has no rule, and the macro cannot see which trait object the box becomes, so the
-// derivative would be lost; the error is at `Box::new` and says to box the value in a
-// `let` that names the trait object (`tests/derive_traits_dyn_tangent.rs`).
+// A value that depends on the inputs boxed where no `let` names the trait object: a box
+// with no type written. A box of a concrete type has no rule, and the macro cannot see
+// which trait object the box becomes, so the derivative would be lost; the error is at
+// `Box::new` and says to box the value in a `let` that names the trait object
+// (`tests/derive_traits_dyn_tangent.rs`) or in a factory returning it
+// (`tests/traits8_factory.rs`).
 use fwdad::prelude::*;
 
 #[derive_frule]
@@ -20,11 +21,6 @@ impl Joint for Revolute {
     fn reach(&self, q: f64) -> f64 {
         self.len * q.cos()
     }
-}
-
-#[derive_frule]
-fn revolute(len: f64) -> Box<dyn Joint> {
-    Box::new(Revolute { len })
 }
 
 #[derive_frule]
