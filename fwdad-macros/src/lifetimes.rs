@@ -58,7 +58,9 @@ impl VisitMut for LifetimeNamer {
     /// `Data<'b>`, which an `impl` header must write (rustc's E0726 otherwise).
     fn visit_type_path_mut(&mut self, p: &mut syn::TypePath) {
         syn::visit_mut::visit_type_path_mut(self, p);
-        if p.qself.is_some() {
+        let std_path = (p.path.segments.first())
+            .is_some_and(|s| s.ident == "std" || s.ident == "core" || s.ident == "alloc");
+        if p.qself.is_some() || std_path {
             return;
         }
         let Some(last) = p.path.segments.last_mut() else {
