@@ -4,7 +4,7 @@
 //! a non-`Copy` enum field matched by value through `&self` and `&mut self`; a struct of
 //! borrowed slices passed to a loss as its data. Each in every mode against central
 //! differences (`check_modes!`, primals bit for bit) and a closed form where there is one.
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::while_let_on_iterator)]
 
 mod common;
 

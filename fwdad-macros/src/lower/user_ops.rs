@@ -366,13 +366,14 @@ impl Lowerer<'_> {
         }
         let product = crate::callee::Consumer::from_name(&m.method.to_string())
             == Some(crate::callee::Consumer::Product);
-        if !product && crate::libtypes::reduction_start(ty, product).is_none() {
-            if crate::libtypes::sum_from_first(ty) {
-                let refs = self
-                    .chain_yields_refs(&m.receiver)
-                    .unwrap_or_else(|| yields_refs(&m.receiver));
-                return Some(self.diag.handle(sum_from_first(&m.receiver, ty, refs)));
-            }
+        if !product
+            && crate::libtypes::reduction_start(ty, product).is_none()
+            && crate::libtypes::sum_from_first(ty)
+        {
+            let refs = self
+                .chain_yields_refs(&m.receiver)
+                .unwrap_or_else(|| yields_refs(&m.receiver));
+            return Some(self.diag.handle(sum_from_first(&m.receiver, ty, refs)));
         }
         let Some(start) = crate::libtypes::reduction_start(ty, product) else {
             let name = &m.method;
