@@ -16,7 +16,7 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::real::Real;
-use crate::tangent::{Fused, NoTangent, ScalarTangent};
+use crate::tangent::{Fused, ScalarTangent};
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::vec::Vec;
 use core::cell::OnceCell;
@@ -490,9 +490,9 @@ macro_rules! discrete_const_refs {
         #[cfg(feature = "alloc")]
         impl<'a> Constant for &'a Vec<$I> {
             type Primal = &'a [$I];
-            type Zero = &'a [NoTangent];
+            type Zero = &'a [crate::tangent::NoTangent];
             #[inline(always)]
-            fn constant(self) -> Dual<&'a [$I], &'a [NoTangent]> {
+            fn constant(self) -> Dual<&'a [$I], &'a [crate::tangent::NoTangent]> {
                 (&self[..]).constant()
             }
         }
