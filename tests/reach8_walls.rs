@@ -129,6 +129,28 @@ fn chunks_exact_advanced_then_looped() {
     assert_eq!(g[6], 0.0, "the remainder is not read");
 }
 
+/// Rises over a sliding window of three, the first window read apart.
+#[derive_frule]
+fn window_rises(x: &[f64]) -> f64 {
+    let mut ws = x.windows(3);
+    let first = ws.next().unwrap();
+    let mut total = first[2] - first[0];
+    while let Some(w) = ws.next() {
+        total += (w[2] - w[0]).tanh();
+    }
+    total
+}
+
+#[test]
+fn windows_advanced_by_hand() {
+    let x = [0.1, 0.4, -0.3, 0.9, 0.2, 1.1];
+    check_modes!(bind(window_rises {}, (Wrt,)), window_rises, x);
+    // Closed form: d/dx5 = sech²(x5 - x3) (the last window alone reads x5).
+    let (_, g) = gradient(bind(window_rises {}, (Wrt,)), &x);
+    let t = (x[5] - x[3]).tanh();
+    assert_close(g[5], 1.0 - t * t, 1e-14, "d/dx5");
+}
+
 // ---------------------------------------------------------------------------------------
 // A non-`Copy` enum field matched by value through `&self`.
 
