@@ -158,8 +158,11 @@ pub(crate) fn user_ref(ty: &syn::Type) -> Option<&syn::Type> {
         matches!(&seg.arguments, syn::PathArguments::AngleBracketed(a)
             if a.args.iter().any(|g| matches!(g, syn::GenericArgument::Lifetime(_))))
     });
+    // `&Obs` of the file's `struct Obs<'a>`: its lifetime elided, named no better.
+    let elided = !lifetimes && crate::source::struct_lifetimes(&name) > 0;
     let user = p.qself.is_none()
         && !lifetimes
+        && !elided
         && r.mutability.is_none()
         && name.starts_with(|c: char| c.is_ascii_uppercase())
         && !STD.contains(&name.as_str())

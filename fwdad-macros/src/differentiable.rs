@@ -138,12 +138,51 @@ pub fn expand(item: TokenStream) -> TokenStream {
     // A field holding a function is reported at the field and derived as if skipped, so
     // that the other fields' errors are reported too.
     let function_fields = skip_function_fields(&mut input);
+    let queue_fields = skip_queue_fields(&mut input);
     let mut out = match derive(&input) {
         Ok(tokens) => tokens,
         Err(e) => e.to_compile_error(),
     };
     out.extend(function_fields.iter().map(syn::Error::to_compile_error));
+    out.extend(queue_fields.iter().map(syn::Error::to_compile_error));
     out
+}
+
+/// The errors for `input`'s fields holding a `std::collections` queue of floats
+/// (`delay: VecDeque<f64>`, an FIR filter's delay line), which has no tangent type; each
+/// such field is marked `#[differentiable(skip)]`, so that this is the one error.
+fn skip_queue_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
+    let fields: Vec<&mut syn::Field> = match &mut input.data {
+        Data::Struct(s) => s.fields.iter_mut().collect(),
+        Data::Enum(e) => e
+            .variants
+            .iter_mut()
+            .flat_map(|v| v.fields.iter_mut())
+            .collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    let mut errors = Vec::new();
+    for f in fields {
+        if f.attrs.iter().any(is_ours) {
+            continue;
+        }
+        let Some(queue) = crate::types::queue_of_floats(&f.ty) else {
+            continue;
+        };
+        errors.push(syn::Error::new_spanned(
+            queue,
+            format!(
+                "`#[derive(Differentiable)]` does not support a field holding a \
+                 `std::collections` queue of floats (`{}`): it has no tangent type; keep the \
+                 floats in a `Vec` (a delay line: `self.delay.insert(0, x); self.delay.pop();`, \
+                 or a ring buffer indexed modulo its length), or mark the field \
+                 `#[differentiable(skip)]` if it carries no derivative",
+                type_text(queue)
+            ),
+        ));
+        f.attrs.push(syn::parse_quote!(#[differentiable(skip)]));
+    }
+    errors
 }
 
 /// The errors for `input`'s fields holding a function (`f: fn(f64) -> f64`, `Box<dyn
@@ -281,6 +320,8 @@ fn type_text(ty: &Type) -> String {
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
+        .replace(" < ", "<")
+        .replace(" >", ">")
 }
 
 /// Whether `ty` is a function value: a `fn(..)` pointer, or a `dyn Fn`/`FnMut`/`FnOnce`

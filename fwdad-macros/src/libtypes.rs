@@ -234,6 +234,21 @@ pub fn reduction_start(ty: &syn::Type, product: bool) -> Option<syn::Expr> {
     })
 }
 
+/// Whether a sum into `ty` starts from its first item, as nalgebra's `Sum` for a matrix
+/// of a dynamic number of rows does (`DVector`, `DMatrix`, `RowDVector`: its size is the
+/// items'; it panics on no items): `reduction_start` has no start for these.
+pub fn sum_from_first(ty: &syn::Type) -> bool {
+    let syn::Type::Path(tp) = ty else {
+        return false;
+    };
+    let Some(last) = tp.path.segments.last() else {
+        return false;
+    };
+    tp.qself.is_none()
+        && cfg!(feature = "nalgebra")
+        && ["DMatrix", "DVector"].iter().any(|t| last.ident == t)
+}
+
 /// Whether `name` is a library type of an enabled feature.
 pub(crate) fn is_lib_name(name: &syn::Ident) -> bool {
     (cfg!(feature = "nalgebra") && NALGEBRA_TYPES.iter().any(|t| name == t))

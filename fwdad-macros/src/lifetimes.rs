@@ -54,6 +54,49 @@ impl VisitMut for LifetimeNamer {
             *l = self.next(l.span());
         }
     }
+    /// `Data` of the file's `struct Data<'a>`, its lifetime elided (`d: &Data`): named,
+    /// `Data<'b>`, which an `impl` header must write (rustc's E0726 otherwise).
+    fn visit_type_path_mut(&mut self, p: &mut syn::TypePath) {
+        syn::visit_mut::visit_type_path_mut(self, p);
+        let std_path = (p.path.segments.first())
+            .is_some_and(|s| s.ident == "std" || s.ident == "core" || s.ident == "alloc");
+        if p.qself.is_some() || std_path {
+            return;
+        }
+        let Some(last) = p.path.segments.last_mut() else {
+            return;
+        };
+        let written = match &last.arguments {
+            syn::PathArguments::None => false,
+            syn::PathArguments::AngleBracketed(a) => {
+                (a.args.iter()).any(|g| matches!(g, syn::GenericArgument::Lifetime(_)))
+            }
+            syn::PathArguments::Parenthesized(_) => return,
+        };
+        let n = match written {
+            true => 0,
+            false => crate::source::struct_lifetimes(&last.ident.to_string()),
+        };
+        if n == 0 {
+            return;
+        }
+        let span = last.ident.span();
+        let fresh: Vec<syn::Lifetime> = (0..n).map(|_| self.next(span)).collect();
+        let mut args = match std::mem::replace(&mut last.arguments, syn::PathArguments::None) {
+            syn::PathArguments::AngleBracketed(a) => a,
+            _ => syn::AngleBracketedGenericArguments {
+                colon2_token: None,
+                lt_token: syn::Token![<](span),
+                args: syn::punctuated::Punctuated::new(),
+                gt_token: syn::Token![>](span),
+            },
+        };
+        let rest = std::mem::take(&mut args.args);
+        args.args = (fresh.into_iter().map(syn::GenericArgument::Lifetime))
+            .chain(rest)
+            .collect();
+        last.arguments = syn::PathArguments::AngleBracketed(args);
+    }
 }
 
 /// Names the elided lifetimes of `output` as Rust's elision rule does: with the inputs'

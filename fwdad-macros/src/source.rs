@@ -92,6 +92,8 @@ pub struct StructItem {
     /// attribute is known (`doc`, `derive`, `repr`, lints); `None`: another attribute
     /// (`cfg_attr`, a macro) could give it one.
     pub differentiable: Option<bool>,
+    /// How many lifetime parameters it declares (`struct Data<'a>`: 1).
+    pub lifetimes: usize,
 }
 
 /// A `mod` item.
@@ -218,6 +220,7 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
             syn::Item::Struct(s) => module.structs.push(StructItem {
                 name: s.ident.to_string(),
                 differentiable: derives_differentiable(&s.attrs),
+                lifetimes: s.generics.lifetimes().count(),
             }),
             syn::Item::Enum(e) => module.enums.push(e.ident.to_string()),
             syn::Item::Use(u) => {
@@ -571,6 +574,23 @@ fn is_roots_dir(dir: &Path) -> bool {
         ]
         .iter()
         .any(|d| canon(d) == dir)
+}
+
+/// How many lifetime parameters the source file's struct `name` declares (any module of
+/// the file; 0 when the file shows none, or two of that name that differ): what a
+/// parameter typed `&Data` elides, which the rule's `impl` must name.
+pub fn struct_lifetimes(name: &str) -> usize {
+    let Some(file) = source_file().and_then(|here| parse(&here)) else {
+        return 0;
+    };
+    let mut counts = (file.modules.iter())
+        .flat_map(|m| m.structs.iter())
+        .filter(|s| s.name == name)
+        .map(|s| s.lifetimes);
+    match counts.next() {
+        Some(n) if counts.all(|m| m == n) => n,
+        _ => 0,
+    }
 }
 
 /// Whether `file` is a crate's root: `lib.rs`, `main.rs`, a file of `tests/`,

@@ -16,7 +16,7 @@
 use crate::differentiable::{Differentiable, ZeroTangent};
 use crate::dual::Dual;
 use crate::real::Real;
-use crate::tangent::{Fused, NoTangent, ScalarTangent};
+use crate::tangent::{Fused, ScalarTangent};
 #[cfg(all(feature = "alloc", not(feature = "std")))]
 use alloc::vec::Vec;
 use core::cell::OnceCell;
@@ -303,7 +303,7 @@ fn const_slice<'a>(n: usize) -> &'a [ConstTangent] {
 
 /// `n` values of the zero-sized `Z` (`ConstTangent`, `NoTangent`), in no memory.
 #[inline(always)]
-fn zero_sized_slice<'a, Z>(n: usize) -> &'a [Z] {
+pub(crate) fn zero_sized_slice<'a, Z>(n: usize) -> &'a [Z] {
     const { assert!(core::mem::size_of::<Z>() == 0) };
     // SAFETY: `Z` is zero-sized (asserted above, at compile time), so a dangling, aligned,
     // non-null pointer is a valid slice of any length (as `Vec::<Z>::leak` would produce),
@@ -485,29 +485,14 @@ const_row_refs!(f64, f32);
 /// its tangent is a slice of [`NoTangent`]s, which takes no memory.
 macro_rules! discrete_const_refs {
     ($($I:ty),* $(,)?) => {$(
-        impl<'a> Constant for &'a [$I] {
-            type Primal = &'a [$I];
-            type Zero = &'a [NoTangent];
-            #[inline(always)]
-            fn constant(self) -> Dual<&'a [$I], &'a [NoTangent]> {
-                Dual::new(self, zero_sized_slice(self.len()))
-            }
-        }
-        impl<'a, const N: usize> Constant for &'a [$I; N] {
-            type Primal = &'a [$I; N];
-            type Zero = &'a [NoTangent; N];
-            #[inline(always)]
-            fn constant(self) -> Dual<&'a [$I; N], &'a [NoTangent; N]> {
-                Dual::new(self, const { &[NoTangent; N] })
-            }
-        }
+        // `&[$I]` and `&[$I; N]` are constants as `ZeroTangent`s (`DiscreteTangent`).
         /// A borrowed `Vec` is a constant slice (what a `&[usize]` parameter takes).
         #[cfg(feature = "alloc")]
         impl<'a> Constant for &'a Vec<$I> {
             type Primal = &'a [$I];
-            type Zero = &'a [NoTangent];
+            type Zero = &'a [crate::tangent::NoTangent];
             #[inline(always)]
-            fn constant(self) -> Dual<&'a [$I], &'a [NoTangent]> {
+            fn constant(self) -> Dual<&'a [$I], &'a [crate::tangent::NoTangent]> {
                 (&self[..]).constant()
             }
         }

@@ -298,6 +298,75 @@ macro_rules! differentiable_tuple {
 }
 crate::for_tuples!(differentiable_tuple);
 
+/// Primal types whose tangent is zero-sized in every mode, with that tangent built from
+/// nothing: integers, `bool`, `char`, `()` and arrays of them. It lets a constant borrowed
+/// slice or array of them (`&[[usize; 3]]`, a mesh's index triangles read from a field of
+/// constant data) take a zero tangent when passed to a rule, which for a `&[f64]` would
+/// need a buffer of zeros someone owns.
+pub trait DiscreteTangent: Differentiable + Sized {
+    /// The zero tangent (one direction).
+    fn discrete_zero() -> Self::Tangent;
+    /// The zero tangent under mode `S`.
+    fn discrete_zero_in<S: Mode>() -> Self::TangentIn<S>;
+}
+
+macro_rules! discrete_tangent {
+    ($($t:ty),* $(,)?) => {$(
+        impl DiscreteTangent for $t {
+            #[inline(always)]
+            fn discrete_zero() -> NoTangent {
+                NoTangent
+            }
+            #[inline(always)]
+            fn discrete_zero_in<S: Mode>() -> NoTangent {
+                NoTangent
+            }
+        }
+    )*};
+}
+for_each_discrete_type!(discrete_tangent);
+
+impl<T: DiscreteTangent, const N: usize> DiscreteTangent for [T; N] {
+    #[inline(always)]
+    fn discrete_zero() -> Self::Tangent {
+        core::array::from_fn(|_| T::discrete_zero())
+    }
+    #[inline(always)]
+    fn discrete_zero_in<S: Mode>() -> Self::TangentIn<S> {
+        core::array::from_fn(|_| T::discrete_zero_in::<S>())
+    }
+}
+
+// The zero-sized tangents in no memory (`constant::zero_sized_slice`); the zero built
+// from nothing shows the type has a value, as a slice of them claims.
+#[diagnostic::do_not_recommend]
+impl<'a, T: DiscreteTangent + 'a> ZeroTangent for &'a [T] {
+    #[inline(always)]
+    fn zero_tangent(&self) -> Self::Tangent {
+        let _ = T::discrete_zero();
+        crate::constant::zero_sized_slice(self.len())
+    }
+    #[inline(always)]
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        let _ = T::discrete_zero_in::<S>();
+        crate::constant::zero_sized_slice(self.len())
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<'a, T: DiscreteTangent + 'a> ZeroTangent for &'a T {
+    #[inline(always)]
+    fn zero_tangent(&self) -> Self::Tangent {
+        let _ = T::discrete_zero();
+        &crate::constant::zero_sized_slice(1)[0]
+    }
+    #[inline(always)]
+    fn zero_tangent_in<S: Mode>(&self) -> Self::TangentIn<S> {
+        let _ = T::discrete_zero_in::<S>();
+        &crate::constant::zero_sized_slice(1)[0]
+    }
+}
+
 /// A tangent that holds no float: what a `#[non_differentiable]` function may write through
 /// a `&mut` argument, since the caller's tangent of it then has nothing to go stale.
 #[diagnostic::on_unimplemented(

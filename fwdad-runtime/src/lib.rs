@@ -113,7 +113,9 @@ pub mod traits;
 pub mod user_ops;
 
 pub use constant::{ArgTangent, ConstTangent, Constant, RefTangent, SliceTangent};
-pub use differentiable::{holds_no_float, Differentiable, HoldsNoFloat, ZeroTangent};
+pub use differentiable::{
+    holds_no_float, Differentiable, DiscreteTangent, HoldsNoFloat, ZeroTangent,
+};
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 #[cfg(feature = "alloc")]
 pub use frule::PromotedElem;

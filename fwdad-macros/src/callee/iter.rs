@@ -53,6 +53,29 @@ super::names! {
 }
 
 super::names! {
+    /// The iterator methods that take `&mut self` besides `next` (and `by_ref`): they read
+    /// part of the items and leave the iterator to be read on, so a cursor that stands
+    /// for the iterator (`lower::peekable`) would have to move past what they read.
+    pub enum PartialRead {
+        Nth = "nth",
+        NthBack = "nth_back",
+        NextBack = "next_back",
+        Any = "any",
+        All = "all",
+        Find = "find",
+        FindMap = "find_map",
+        Rfind = "rfind",
+        Position = "position",
+        Rposition = "rposition",
+        TryFold = "try_fold",
+        TryRfold = "try_rfold",
+        TryForEach = "try_for_each",
+        AdvanceBy = "advance_by",
+        AdvanceBackBy = "advance_back_by",
+    }
+}
+
+super::names! {
     /// A method that consumes an iterator into a value.
     pub enum Consumer {
         Sum = "sum",

@@ -148,6 +148,22 @@ fn by_ref_mut_scrutinee(e: &syn::Expr, pats: &[&syn::Pat]) -> Option<syn::Expr> 
     })
 }
 
+/// Whether `p` binds a name with `ref mut`.
+fn has_ref_mut_binding(p: &syn::Pat) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_pat_ident(&mut self, pi: &'ast syn::PatIdent) {
+            if pi.by_ref.is_some() && pi.mutability.is_some() {
+                self.0 = true;
+            }
+            syn::visit::visit_pat_ident(self, pi);
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_pat(&mut f, p);
+    f.0
+}
+
 fn has_reference_pattern(p: &syn::Pat) -> bool {
     struct Find(bool);
     impl<'ast> syn::visit::Visit<'ast> for Find {
@@ -535,7 +551,7 @@ impl<'d> Lowerer<'d> {
             }
             return self.lower_match(&m);
         }
-        let (expr, through_ref) = deref_scrutinee(&m.expr, &pats);
+        let (expr, through_ref) = self.field_by_ref(&m.expr, &pats);
         let scrutinee = self.lower_expr(&expr)?;
         let arms = m
             .arms
@@ -580,7 +596,7 @@ impl<'d> Lowerer<'d> {
             strip_ref_mut(&mut l.pat);
             return self.lower_if_let(i, &l);
         }
-        let (expr, through_ref) = deref_scrutinee(&l.expr, &[&l.pat]);
+        let (expr, through_ref) = self.field_by_ref(&l.expr, &[&l.pat]);
         let scrutinee = self.lower_expr(&expr)?;
         let pat = if through_ref {
             ref_pattern(&l.pat)
@@ -881,6 +897,63 @@ impl<'d> Lowerer<'d> {
             _ => false,
         };
         through_mut.then_some(sl)
+    }
+
+    /// [`deref_scrutinee`], and a field (or an element) behind a reference matched by
+    /// value with patterns that bind its data, `match self.spread { Spread::Fixed(v) =>
+    /// .. }` through `&self`: Rust copies the bindings out of the place (it could not move
+    /// them), so the rule matches `&self.spread` against `&Spread::Fixed(v)`, where moving
+    /// the field's dual out of the reference was E0507.
+    fn field_by_ref<'e>(&self, e: &'e syn::Expr, pats: &[&syn::Pat]) -> (Cow<'e, syn::Expr>, bool) {
+        let (expr, through_ref) = deref_scrutinee(e, pats);
+        let plain_bindings = pats
+            .iter()
+            .all(|p| !has_reference_pattern(p) && !has_ref_mut_binding(p));
+        if through_ref
+            || !matches!(
+                super::place::strip(e),
+                syn::Expr::Field(_) | syn::Expr::Index(_)
+            )
+            || !pats.iter().any(|p| holds_data_pattern(p))
+            || !plain_bindings
+            || !self.place_behind_ref(e)
+        {
+            return (expr, through_ref);
+        }
+        let borrowed = syn::Expr::Reference(syn::ExprReference {
+            attrs: Vec::new(),
+            and_token: syn::Token![&](e.span()),
+            mutability: None,
+            expr: Box::new(e.clone()),
+        });
+        (Cow::Owned(borrowed), true)
+    }
+
+    /// Whether the place `e` (`self.spread`, `comps[i].spread`, `(*c).spread`) is reached
+    /// through a reference or an index, where Rust cannot move out of it.
+    fn place_behind_ref(&self, e: &syn::Expr) -> bool {
+        let mut cur = super::place::strip(e);
+        let mut projected = false;
+        loop {
+            match cur {
+                syn::Expr::Field(f) => {
+                    projected = true;
+                    cur = super::place::strip(&f.base);
+                }
+                syn::Expr::Index(_) => return true,
+                syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => return projected,
+                syn::Expr::Path(p) => {
+                    return projected
+                        && p.path.get_ident().is_some_and(|id| {
+                            self.lookup(&id.to_string()).is_some_and(|v| {
+                                matches!(self.func.values[v].ty, TypeHint::Ref(_))
+                                    || self.func.is_mut_ref(v)
+                            })
+                        })
+                }
+                _ => return false,
+            }
+        }
     }
 
     /// Whether `e` names a local that is a reference (matched through Rust's default

@@ -18,9 +18,15 @@
 //! when the function reads `it` only through `it.next()` and as a `for` loop's iterable
 //! (`let first = it.next().unwrap(); for v in it { .. }`): the loop runs over
 //! `src[k..]` (`cursor_iterators` checks every use of the name).
+//!
+//! So does `let mut gates = z.chunks(h);` (also `chunks_exact(h)`, `windows(h)`), read by
+//! `gates.next()` (an LSTM's four gates, `while let Some(w) = frames.next()`), with a third
+//! local, the size, named by the method (`__fwdad_chunks_gates`): `next()` cuts the piece
+//! `&src[k..end]` and moves `k` past it (by one for `windows`), and the rest is
+//! `src[k..].chunks(h)`.
 
 use super::Lowerer;
-use crate::callee::{Adaptor, PeekableFn};
+use crate::callee::{Adaptor, PartialRead, PeekableFn};
 use crate::splice::{fill, path_expr, Hole};
 use quote::format_ident;
 
@@ -55,6 +61,47 @@ pub(crate) fn cursor_names(m: &syn::ExprMethodCall) -> Vec<String> {
             vec![c.k.to_string(), c.slot.to_string()]
         }
         _ => Vec::new(),
+    }
+}
+
+/// The iterators of pieces of a slice a cursor stands for (`x.chunks(h)`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pieces {
+    Chunks,
+    ChunksExact,
+    Windows,
+}
+
+impl Pieces {
+    const ALL: [Pieces; 3] = [Pieces::Chunks, Pieces::ChunksExact, Pieces::Windows];
+
+    fn of(a: Adaptor) -> Option<Pieces> {
+        match a {
+            Adaptor::Chunks => Some(Pieces::Chunks),
+            Adaptor::ChunksExact => Some(Pieces::ChunksExact),
+            Adaptor::Windows => Some(Pieces::Windows),
+            _ => None,
+        }
+    }
+
+    /// The cursor's local that holds the size, by the method.
+    fn size_local(self, name: &syn::Ident) -> syn::Ident {
+        match self {
+            Pieces::Chunks => format_ident!("__fwdad_chunks_{}", name),
+            Pieces::ChunksExact => format_ident!("__fwdad_chunks_exact_{}", name),
+            Pieces::Windows => format_ident!("__fwdad_windows_{}", name),
+        }
+    }
+}
+
+/// `x.chunks(h)`, `x.chunks_exact(h)`, `x.windows(h)`: the slice, the method and the size.
+fn pieces_of(e: &syn::Expr) -> Option<(&syn::Expr, Pieces, &syn::Expr)> {
+    match super::place::strip(e) {
+        syn::Expr::MethodCall(m) if m.args.len() == 1 => {
+            let kind = Pieces::of(Adaptor::from_name(&m.method.to_string())?)?;
+            Some((&m.receiver, kind, &m.args[0]))
+        }
+        _ => None,
     }
 }
 
@@ -119,7 +166,6 @@ impl Lowerer<'_> {
         };
         let init = local.init.as_ref().filter(|i| i.diverge.is_none())?;
         let plain = self.cursor_iters.contains(&pi.ident.to_string());
-        let (src, refs) = peekable_of(&init.expr, plain)?;
         let c = cursor(&pi.ident);
         let stmt = |template: syn::Expr, name: &syn::Ident, mutable: bool| syn::Local {
             attrs: vec![],
@@ -132,6 +178,33 @@ impl Lowerer<'_> {
             }),
             semi_token: Default::default(),
         };
+        // `let mut gates = z.chunks(h);`: the slice, the cursor, and the size (checked as
+        // the method checks it, once).
+        if let Some((src, kind, size)) = pieces_of(&init.expr).filter(|_| plain) {
+            let slice = fill(
+                syn::parse_quote!(&__fwdad_src[..]),
+                &[("__fwdad_src", Hole::Expr(src))],
+            );
+            let check: syn::Expr = match kind {
+                Pieces::Windows => syn::parse_quote!({
+                    let __fwdad_size: usize = __fwdad_n;
+                    ::core::assert!(__fwdad_size != 0, "window size must be non-zero");
+                    __fwdad_size
+                }),
+                Pieces::Chunks | Pieces::ChunksExact => syn::parse_quote!({
+                    let __fwdad_size: usize = __fwdad_n;
+                    ::core::assert!(__fwdad_size != 0, "chunk size must be non-zero");
+                    __fwdad_size
+                }),
+            };
+            let check = fill(check, &[("__fwdad_n", Hole::Expr(size))]);
+            return Some(vec![
+                stmt(slice, &c.src, false),
+                stmt(syn::parse_quote!(0usize), &c.k, true),
+                stmt(check, &kind.size_local(&pi.ident), false),
+            ]);
+        }
+        let (src, refs) = peekable_of(&init.expr, plain)?;
         let slice = fill(
             syn::parse_quote!(&__fwdad_src[..]),
             &[("__fwdad_src", Hole::Expr(src))],
@@ -210,7 +283,7 @@ impl Lowerer<'_> {
             depth += 1;
             cur = &m.receiver;
         };
-        if !self.cursor_iters.contains(&name.to_string()) {
+        if !self.cursor_iters.contains(&name.to_string()) || self.pieces(&name).is_some() {
             return None;
         }
         let c = cursor(&name);
@@ -269,6 +342,25 @@ impl Lowerer<'_> {
         }
         let c = cursor(name);
         self.lookup(&c.k.to_string())?;
+        if let Some((kind, size)) = self.pieces(name) {
+            let template: syn::Expr = match kind {
+                Pieces::Chunks => syn::parse_quote!((&__fwdad_src[__fwdad_k..]).chunks(__fwdad_n)),
+                Pieces::ChunksExact => {
+                    syn::parse_quote!((&__fwdad_src[__fwdad_k..]).chunks_exact(__fwdad_n))
+                }
+                Pieces::Windows => {
+                    syn::parse_quote!((&__fwdad_src[__fwdad_k..]).windows(__fwdad_n))
+                }
+            };
+            return Some(fill(
+                template,
+                &[
+                    ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+                    ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+                    ("__fwdad_n", Hole::Expr(&path_expr(&size))),
+                ],
+            ));
+        }
         let refs = self.lookup(&c.slot.to_string()).is_some();
         let template = match refs {
             true => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter()),
@@ -310,6 +402,9 @@ impl Lowerer<'_> {
             ("__fwdad_slot", Hole::Expr(&path_expr(&c.slot))),
         ];
         let method = PeekableFn::from_name(&m.method.to_string());
+        if let Some((kind, size)) = self.pieces(name) {
+            return self.desugar_pieces(m, kind, &c, &size);
+        }
         let template: syn::Expr = match (method, m.args.is_empty(), refs) {
             (Some(PeekableFn::Next), true, true) => syn::parse_quote!({
                 let __fwdad_next = __fwdad_src.get(__fwdad_k);
@@ -339,6 +434,78 @@ impl Lowerer<'_> {
     }
 }
 
+impl Lowerer<'_> {
+    /// The method and the size's local of the cursor of `name`, if it stands for
+    /// `x.chunks(h)` (`chunks_exact`, `windows`).
+    fn pieces(&self, name: &syn::Ident) -> Option<(Pieces, syn::Ident)> {
+        Pieces::ALL.into_iter().find_map(|kind| {
+            let size = kind.size_local(name);
+            self.lookup(&size.to_string()).map(|_| (kind, size))
+        })
+    }
+
+    /// `gates.next()` of `let mut gates = z.chunks(h);`: the next piece, cut from the
+    /// slice at the cursor, which moves past it (by one for `windows`).
+    fn desugar_pieces(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        kind: Pieces,
+        c: &Cursor,
+        size: &syn::Ident,
+    ) -> Option<syn::Expr> {
+        if PeekableFn::from_name(&m.method.to_string()) != Some(PeekableFn::Next)
+            || !m.args.is_empty()
+        {
+            let other = &m.method;
+            self.diag.error_spanned(
+                &m.method,
+                format!("`#[derive_frule]` supports an iterator of pieces of a slice (`chunks`, `chunks_exact`, `windows`) bound by `let mut` through `next()`, `for` loops and chains over the rest, not `{other}`: index the slice with a cursor of your own (`&x[k..k + h]`, `k += h`)"),
+            );
+            return None;
+        }
+        let template: syn::Expr = match kind {
+            Pieces::Chunks => syn::parse_quote!({
+                if __fwdad_k < __fwdad_src.len() {
+                    let __fwdad_end: usize =
+                        ::core::cmp::min(__fwdad_k.saturating_add(__fwdad_n), __fwdad_src.len());
+                    let __fwdad_piece = &__fwdad_src[__fwdad_k..__fwdad_end];
+                    __fwdad_k = __fwdad_end;
+                    ::core::option::Option::Some(__fwdad_piece)
+                } else {
+                    ::core::option::Option::None
+                }
+            }),
+            Pieces::ChunksExact => syn::parse_quote!({
+                if __fwdad_n <= __fwdad_src.len() - __fwdad_k {
+                    let __fwdad_end: usize = __fwdad_k + __fwdad_n;
+                    let __fwdad_piece = &__fwdad_src[__fwdad_k..__fwdad_end];
+                    __fwdad_k = __fwdad_end;
+                    ::core::option::Option::Some(__fwdad_piece)
+                } else {
+                    ::core::option::Option::None
+                }
+            }),
+            Pieces::Windows => syn::parse_quote!({
+                if __fwdad_n <= __fwdad_src.len() - __fwdad_k {
+                    let __fwdad_piece = &__fwdad_src[__fwdad_k..__fwdad_k + __fwdad_n];
+                    __fwdad_k += 1;
+                    ::core::option::Option::Some(__fwdad_piece)
+                } else {
+                    ::core::option::Option::None
+                }
+            }),
+        };
+        Some(fill(
+            template,
+            &[
+                ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+                ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+                ("__fwdad_n", Hole::Expr(&path_expr(size))),
+            ],
+        ))
+    }
+}
+
 /// The names bound by `let mut it = x.iter()` (`.copied()`, `.cloned()`) that the function
 /// reads only as `it.next()`, as a `for` loop's iterable and as the root of a chain of other
 /// methods (`it.enumerate()`, `it.map(..).sum()`): those a cursor can stand for.
@@ -361,7 +528,9 @@ pub(crate) fn cursor_iterators(item: &syn::ItemFn) -> std::collections::HashSet<
     impl<'a> Visit<'a> for Scan {
         fn visit_local(&mut self, l: &'a syn::Local) {
             if let (syn::Pat::Ident(pi), Some(init)) = (&l.pat, &l.init) {
-                if pi.mutability.is_some() && iter_of(&init.expr).is_some() {
+                if pi.mutability.is_some()
+                    && (iter_of(&init.expr).is_some() || pieces_of(&init.expr).is_some())
+                {
                     self.candidates.insert(pi.ident.to_string());
                 }
             }
@@ -369,9 +538,13 @@ pub(crate) fn cursor_iterators(item: &syn::ItemFn) -> std::collections::HashSet<
         }
         fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
             // `it.next()`, or the root of a chain over the rest (`it.enumerate()`,
-            // `it.sum()`), which `cursor_chain` rewrites; not `peek` (no `peekable()`).
+            // `it.sum()`), which `cursor_chain` rewrites; not `peek` (no `peekable()`), nor
+            // a method that reads part of the items and leaves `it` to be read on
+            // (`it.nth(1)`, `it.find(..)`: the cursor would not move past them).
             let method = PeekableFn::from_name(&m.method.to_string());
-            if method == Some(PeekableFn::Next) && m.args.is_empty() || method.is_none() {
+            let partial = PartialRead::from_name(&m.method.to_string()).is_some();
+            if method == Some(PeekableFn::Next) && m.args.is_empty() || method.is_none() && !partial
+            {
                 if let Some(n) = name(&m.receiver) {
                     *self.ok_uses.entry(n).or_default() += 1;
                 }

@@ -369,6 +369,15 @@ impl Lowerer<'_> {
         }
         let product = crate::callee::Consumer::from_name(&m.method.to_string())
             == Some(crate::callee::Consumer::Product);
+        if !product
+            && crate::libtypes::reduction_start(ty, product).is_none()
+            && crate::libtypes::sum_from_first(ty)
+        {
+            let refs = self
+                .chain_yields_refs(&m.receiver)
+                .unwrap_or_else(|| yields_refs(&m.receiver));
+            return Some(self.diag.handle(sum_from_first(&m.receiver, ty, refs)));
+        }
         let Some(start) = crate::libtypes::reduction_start(ty, product) else {
             let name = &m.method;
             // As a reader writes it (`DVector<f64>`, not `DVector < f64 >`).
@@ -876,4 +885,36 @@ fn yields_refs(e: &syn::Expr) -> bool {
         },
         _ => false,
     }
+}
+
+/// `chain.sum::<DVector<f64>>()` as nalgebra sums a matrix of a dynamic size: from the
+/// first item, each next one added (`first + x₂ + x₃ ..`; `+=` adds the same elements
+/// in the same order), and its panic when there is none. The items are collected first,
+/// so that the sum is a library value the body reads on.
+fn sum_from_first(chain: &syn::Expr, ty: &syn::Type, refs: bool) -> syn::Result<syn::Expr> {
+    let span = syn::spanned::Spanned::span(ty);
+    let template: syn::Expr = crate::splice::splice!(span=> {
+        let __fwdad_items: Vec<#ty> = __fwdad_chain.collect();
+        ::core::assert!(
+            !__fwdad_items.is_empty(),
+            "Cannot compute `sum` of empty iterator."
+        );
+        let mut __fwdad_total: #ty = __fwdad_items[0].clone();
+        for __fwdad_item in &__fwdad_items[1..] {
+            __fwdad_total += __fwdad_item;
+        }
+        __fwdad_total
+    })?;
+    // Items by reference (`Sum<&DVector<f64>>`) are cloned into the collection.
+    let chain = match refs {
+        true => crate::splice::fill(
+            syn::parse_quote!(__fwdad_chain.map(|__fwdad_item| __fwdad_item.clone())),
+            &[("__fwdad_chain", Hole::Expr(chain))],
+        ),
+        false => chain.clone(),
+    };
+    Ok(crate::splice::fill(
+        template,
+        &[("__fwdad_chain", Hole::Expr(&chain))],
+    ))
 }
