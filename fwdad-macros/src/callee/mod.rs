@@ -25,7 +25,7 @@ mod paths;
 mod types;
 
 pub use float::{FloatOp, Shape};
-pub use iter::{Adaptor, BoolThen, Consumer, DequeFn, IterFn, PeekableFn, Rewrite};
+pub use iter::{Adaptor, BoolThen, Consumer, DequeFn, IterFn, Itertools, PeekableFn, Rewrite};
 pub use macros::{is_runtime_fail, StdMacro};
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{
