@@ -15,8 +15,10 @@
 //!
 //! Left plain: `call_iv_guess`, `put_iv_guess` and the `call_iv`/`put_iv` calling them, which
 //! hand two closures to `nrfind::find_root`, a generic Newton iteration of another crate
-//! with no rule (its 2015-edition `&Fn(N) -> N` parameters); an implied volatility's
-//! derivative is one over the vega, which `fwdad::implicit_root` would give.
+//! with no rule (its 2015-edition `&Fn(N) -> N` parameters; with the attribute, the error
+//! says so at the call: `` `nrfind::find_root` is a function of the crate `nrfind`, which
+//! has no forward rules … ``); an implied volatility's derivative is one over the vega,
+//! which `fwdad::implicit_root` would give.
 //!
 //! Checked against the crate's own greeks (every first derivative of the price, gamma, vanna
 //! and vomma as second derivatives, charm as the derivative of delta in time), central
