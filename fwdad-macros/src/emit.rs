@@ -1972,7 +1972,7 @@ impl Emitter<'_> {
             let m = method.unraw().to_string();
             let n = self.stand_ins.entry(m).or_default();
             *n += 1;
-            let glam_f32 = crate::libtypes::unrecognised_glam_f32(self.func, *receiver);
+            let glam_f32 = recv_notes(self.func, *receiver);
             no_rule_fallback(
                 rt,
                 &self.func.name,
@@ -3453,7 +3453,7 @@ impl Emitter<'_> {
         Some(no_rule_bound(
             &self.func.name,
             method,
-            (*n, false),
+            (*n, RecvNotes::default()),
             ("_with_a_closure", &label),
             span,
         ))
@@ -3975,7 +3975,7 @@ fn no_rule_fallback(
     rt: &TokenStream,
     func: &syn::Ident,
     method: &syn::Ident,
-    (nth, glam_f32): (usize, bool),
+    (nth, glam_f32): (usize, RecvNotes),
     rule: &syn::Ident,
     dispatch: TokenStream,
     span: Span,
@@ -4065,12 +4065,30 @@ fn no_rule_helper_fallback(
     }}
 }
 
+/// What the error of a method without a rule adds about its receiver: a value that may be
+/// glam's `f32` type without the feature that recognises it, or a float (whose method, not
+/// `std`'s, is an extension trait's: the user's, or another crate's).
+#[derive(Clone, Copy, Default)]
+struct RecvNotes {
+    glam_f32: bool,
+    float: bool,
+}
+
+/// The [`RecvNotes`] of `receiver`.
+#[inline(never)]
+fn recv_notes(func: &crate::ir::Function, receiver: crate::ir::Value) -> RecvNotes {
+    RecvNotes {
+        glam_f32: crate::libtypes::unrecognised_glam_f32(func, receiver),
+        float: func.values[receiver].ty == crate::types::TypeHint::Float,
+    }
+}
+
 /// The trait no type implements whose message says that the receiver's type has no rule
 /// for `method` (see [`no_rule_fallback`]), and its name.
 fn no_rule_bound(
     func: &syn::Ident,
     method: &syn::Ident,
-    (nth, glam_f32): (usize, bool),
+    (nth, notes): (usize, RecvNotes),
     (suffix, label): (&str, &str),
     span: Span,
 ) -> (syn::Ident, TokenStream) {
@@ -4120,8 +4138,18 @@ fn no_rule_bound(
                     for a type of your own: write its type (`let p: Vector3<f64> = f(x);`)";
         quote!(, note = #note)
     });
+    // A float's method is an extension trait's: another crate's gets its rule by hand.
+    let float = notes.float.then(|| {
+        let note = format!(
+            "for a method of another crate's trait on floats (`x.{m}()` with the trait \
+             imported by `use`), write its rule once, `#[primitive(d = .., method)]` on a \
+             function `fn {m}(x: f64) -> f64` that calls `Trait::{m}(x)`, and bring that \
+             function into scope with `use`"
+        );
+        quote!(, note = #note)
+    });
     // A parameter written `Vec3` is glam's only with `glam-f32` (the name is a common one).
-    let glam_f32 = glam_f32.then(|| {
+    let glam_f32 = notes.glam_f32.then(|| {
         let note = "if `{Self}` is glam's `f32` type, enable `fwdad`'s feature `glam-f32`, which \
                     recognises glam's `Vec3`, `Vec3A`, `Quat`, `Mat4`, ... in derived bodies \
                     (without it they are taken for types of your own), or use its `f64` types \
@@ -4129,7 +4157,7 @@ fn no_rule_bound(
         quote!(, note = #note)
     });
     let bound = quote_spanned! {span=>
-        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note, note = #std_note #library #glam_f32)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note #float, note = #std_note #library #glam_f32)]
         #[allow(non_camel_case_types, dead_code)]
         trait #missing {}
     };

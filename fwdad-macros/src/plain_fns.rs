@@ -93,7 +93,7 @@ pub fn missing_rule(caller: &str, callee: &syn::Path) -> Option<Missing> {
         // Another crate's path: its first segment names nothing of the file, and no glob
         // import could bring a module of that name.
         let named = file.names.others.contains(head) || file.names.fns.contains_key(head);
-        return (!named && !home.foreign_glob && without_rules(head))
+        return (!named && !glob_may_bring(home, &at, head, &mut deps) && without_rules(head))
             .then(|| Missing::OtherCrate(head.clone()));
     }
     let has_fn = |items: &Items, name: &str| items.fns.iter().any(|f| f.name == name);
@@ -104,6 +104,35 @@ pub fn missing_rule(caller: &str, callee: &syn::Path) -> Option<Missing> {
     plain.then(|| Missing::InFile {
         file: shown(&module.file),
         name,
+    })
+}
+
+/// Whether a glob import of `home` (module `at`) may bring an item named `name`: one
+/// other than a `prelude`'s, unless it is of an inline module of the same file (`use
+/// super::*;`, `use crate::rules::*;`) with no glob import of its own but a `prelude`'s and
+/// no `use` of that name (what that module defines, the file's names show).
+fn glob_may_bring(home: &Items, at: &source::Module, name: &str, deps: &mut Reading) -> bool {
+    if !home.foreign_glob {
+        return false;
+    }
+    home.globs.iter().any(|glob| {
+        if glob.last().is_some_and(|l| l == "prelude") {
+            return false;
+        }
+        let local = glob.first().is_some_and(|h| {
+            matches!(h.as_str(), "crate" | "self" | "super")
+                || home.mods.iter().any(|m| &m.name == h)
+        });
+        let Some(target) = local.then(|| source::resolve(at, glob, deps)).flatten() else {
+            return true;
+        };
+        if target.file != at.file {
+            return true;
+        }
+        let Some(items) = source::items_of(&target, deps) else {
+            return true;
+        };
+        items.foreign_glob || items.named.iter().any(|(_, _, local)| local == name)
     })
 }
 

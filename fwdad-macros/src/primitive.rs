@@ -79,6 +79,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         return fallback(item, diag, None, &rt, true);
     };
     let sig = check_signature(Attr::Primitive, &func, &mut diag);
+    let method = match (&args, &sig) {
+        (Some(a), Some(sig)) => a
+            .method
+            .as_ref()
+            .and_then(|m| method_of(&func, sig, m, &mut diag)),
+        _ => None,
+    };
     let form = args.and_then(|a| a.into_form(&mut diag));
     // A rule named like the generated wrapper is reported by `full_rule`; no stub then.
     let wrapper_name = format!("{}_frule", func.sig.ident);
@@ -94,7 +101,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     match (diag.has_errors(), sig, body) {
         (false, Some(sig), Some(body)) => {
             let _ = diag.finish();
-            finish(&func, &sig, body, &rt)
+            let dispatch = method.map(|m| method_dispatch(&func, &sig, &m, &rt));
+            let mut out = finish(&func, &sig, body, &rt);
+            out.extend(dispatch);
+            out
         }
         (_, sig, _) => fallback(
             func.to_token_stream(),
@@ -192,6 +202,10 @@ struct PrimitiveArgs {
     /// `order = 1`: the partials are evaluated on plain floats only (they call a plain
     /// function, `d = digamma(x)`), so the rule has no second order.
     order: Option<(syn::Ident, syn::LitInt)>,
+    /// `method` or `method = name`: the rule is also that of the method `name` (by default
+    /// the function's own name) called on a value of the first parameter's type, as another
+    /// crate's extension trait on floats gives it (`x.error()` with `use special::Error;`).
+    method: Option<(syn::Ident, Option<syn::Ident>)>,
 }
 
 /// The rule's source, once the arguments are validated.
@@ -210,7 +224,7 @@ struct Partials {
 }
 
 const PRIMITIVE_EXPECTED: &str =
-    "expected `d = ..` (partial derivatives), `rule = path` (a hand-written rule), `result = name`, `order = 1` or `crate = path`";
+    "expected `d = ..` (partial derivatives), `rule = path` (a hand-written rule), `result = name`, `order = 1`, `method = name` or `crate = path`";
 
 /// Parses `key = value` pairs, calling `value` for each key.
 fn parse_pairs(
@@ -294,6 +308,19 @@ impl Parse for PrimitiveArgs {
                         ));
                     }
                     args.order = Some((key.clone(), n));
+                }
+                "method" => {
+                    if args.method.is_some() {
+                        return Err(duplicate(key));
+                    }
+                    let name = match input.peek(syn::Token![=]) {
+                        true => {
+                            input.parse::<syn::Token![=]>()?;
+                            Some(input.call(syn::ext::IdentExt::parse_any)?)
+                        }
+                        false => None,
+                    };
+                    args.method = Some((key.clone(), name));
                 }
                 "crate" => {
                     eq(key, input)?;
@@ -726,6 +753,79 @@ fn is_nondiff_scalar(name: &str) -> bool {
 fn dual_ty(ty: &syn::Type, m: &syn::Ident, rt: &TokenStream) -> TokenStream {
     let t = tangent_ty(ty, m, rt);
     quote!(#rt::Dual<#ty, #t>)
+}
+
+// ---------------------------------------------------------------------------------------
+// `method = name`: the rule of another crate's method on a float
+// ---------------------------------------------------------------------------------------
+
+/// The method `method = name` names (the function's own name by default), after checking
+/// that the first parameter can be its receiver: a value, not a reference.
+///
+/// ```text
+/// #[primitive(d = .., method)] fn error(x: f64) -> f64 { special::Error::error(x) }
+/// #[primitive(d = .., method)] fn f() -> f64        // error: no receiver
+/// #[primitive(d = .., method)] fn f(x: &f64) -> f64 // error: a reference receiver
+/// ```
+fn method_of(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    (key, name): &(syn::Ident, Option<syn::Ident>),
+    diag: &mut Diagnostics,
+) -> Option<syn::Ident> {
+    use syn::ext::IdentExt;
+    const RECEIVER: &str = "`method` makes this function the rule of a method called on its first argument (`x.error()` for `fn error(x: f64) -> f64`), which it takes by value";
+    match sig.inputs.first() {
+        None => {
+            error_at(
+                diag,
+                key,
+                format!("{RECEIVER}; this function has no parameter"),
+            );
+            None
+        }
+        Some(syn::Type::Reference(r)) => {
+            error_at(diag, r, format!("{RECEIVER}; a method taking `&self` or `&mut self` gets its rule from `#[derive_frule]` on its `impl` block"));
+            None
+        }
+        Some(_) => Some(name.clone().unwrap_or_else(|| {
+            syn::Ident::new(&func.sig.ident.unraw().to_string(), func.sig.ident.span())
+        })),
+    }
+}
+
+/// `#[primitive(.., method = m)] fn name(x: f64, ..)`: a trait `__fwdad_method_name`,
+/// implemented for the first parameter's type, whose `__fwdad_rule_m` is the dispatch a
+/// derived body calls for `recv.m(..)` on a receiver of that type (`emit`'s user-method
+/// call, as for an extension trait of the user's with `#[derive_frule]`), returning the
+/// function's marker with the receiver taken by value. The trait has the function's
+/// visibility: a derived body in another module brings it into scope with the function
+/// (`use rules::*;`).
+fn method_dispatch(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    method: &syn::Ident,
+    rt: &TokenStream,
+) -> TokenStream {
+    use syn::ext::IdentExt;
+    let (vis, name) = (&func.vis, &func.sig.ident);
+    let span = method.span();
+    let trait_name = format_ident!("__fwdad_method_{}", name.unraw(), span = span);
+    let dispatch = format_ident!("__fwdad_rule_{}", method, span = span);
+    let recv = &sig.inputs[0];
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis trait #trait_name {
+            fn #dispatch(self: &&Self) -> #rt::user_ops::SelfByValueOf<#name, #recv>;
+        }
+        impl #trait_name for #recv {
+            #[inline(always)]
+            fn #dispatch(self: &&Self) -> #rt::user_ops::SelfByValueOf<#name, #recv> {
+                #rt::user_ops::SelfByValueOf(#name {}, ::core::marker::PhantomData)
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -44,6 +44,33 @@ super::names! {
 }
 
 super::names! {
+    /// itertools' macro and adaptor that `lower::iter_fns` writes as the `std` chains they
+    /// are: `izip!(a, b, ..)` and `x.iter().tuple_windows()`.
+    pub enum Itertools {
+        Izip = "izip",
+        TupleWindows = "tuple_windows",
+    }
+}
+
+impl Itertools {
+    /// The macro `path` names, if it is itertools' (`izip!`, `itertools::izip!`).
+    pub fn of_macro(path: &syn::Path) -> Option<Itertools> {
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let f = match names.as_slice() {
+            [f] => f,
+            [krate, f] if krate == "itertools" => f,
+            _ => return None,
+        };
+        Itertools::from_name(f).filter(|i| *i == Itertools::Izip)
+    }
+
+    /// The adaptor the method `m` is, if it is itertools' `tuple_windows`.
+    pub fn of_method(m: &syn::Ident) -> Option<Itertools> {
+        Itertools::from_name(&m.to_string()).filter(|i| *i == Itertools::TupleWindows)
+    }
+}
+
+super::names! {
     /// `x.iter().peekable()` and the methods `lower::peekable` reads as its cursor.
     pub enum PeekableFn {
         Peekable = "peekable",

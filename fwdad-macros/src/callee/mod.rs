@@ -25,7 +25,9 @@ mod paths;
 mod types;
 
 pub use float::{FloatOp, Shape};
-pub use iter::{Adaptor, BoolThen, Consumer, DequeFn, IterFn, PartialRead, PeekableFn, Rewrite};
+pub use iter::{
+    Adaptor, BoolThen, Consumer, DequeFn, IterFn, Itertools, PartialRead, PeekableFn, Rewrite,
+};
 pub use macros::{is_runtime_fail, StdMacro};
 pub use methods::{ArgUse, StdMethod};
 pub use ops::{

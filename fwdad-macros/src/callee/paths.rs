@@ -495,13 +495,12 @@ pub fn is_numcast(path: &syn::Path) -> bool {
             || (last == "from" && before.is_some_and(|b| b == "NumCast")))
 }
 
-/// `std`'s float methods that have no rule (`f64::gamma`, `ln_gamma`, `erf`, `erfc`, still
-/// unstable): on a float they are these, not a method of an extension trait of the user's.
+/// `std`'s stable float methods that have no rule (`next_up`, `next_down`): on a float
+/// they are these, not a method of an extension trait. (`f64::gamma`, `ln_gamma`, `erf` and
+/// `erfc` are unstable: on stable Rust, `x.gamma()` is an extension trait's, the `special`
+/// crate's `Gamma`, whose rule `#[primitive(.., method)]` gives.)
 pub fn is_std_float_method_without_rule(name: &str) -> bool {
-    matches!(
-        name,
-        "gamma" | "ln_gamma" | "erf" | "erfc" | "next_up" | "next_down"
-    )
+    matches!(name, "next_up" | "next_down")
 }
 
 /// Whether `name` is a method `std` gives slices, arrays or `Vec`s (with or without a

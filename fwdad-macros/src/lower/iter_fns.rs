@@ -23,7 +23,7 @@
 //! ignored index. With a `take(n)` folded into the range, `n` is evaluated before the
 //! generator's arguments rather than after (the same values unless they have effects).
 
-use crate::callee::{Adaptor, IterFn};
+use crate::callee::{Adaptor, IterFn, Itertools};
 use crate::splice::{fill, Hole};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
@@ -72,6 +72,11 @@ impl VisitMut for AllowUnused {
 
 impl VisitMut for Chains {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        // itertools' `izip!(a, b, c)` and `a.iter().tuple_windows()`, as their `std` chains.
+        if let Some(chain) = izip_chain(e) {
+            *e = chain;
+        }
+        tuple_windows_as_windows(e);
         // `successors(..).take(n)` and `from_fn(..).take(n)`, also with `map`s between
         // (`from_fn(..).map(f).take(n)`, each item mapped once): the count becomes the
         // range's end, `(0usize..n).scan(..)`, which yields the same items (the stage is
@@ -119,6 +124,141 @@ impl VisitMut for Chains {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// itertools' `izip!(a, b, ..)` as the `std` chain it expands to: `(a).into_iter()` for one
+/// argument, `.zip(b)` for each further one, and for three or more a `map` that flattens
+/// the nested pairs into one tuple (`|((a, b), c)| (a, b, c)`), as `izip!` does.
+fn izip_chain(e: &syn::Expr) -> Option<syn::Expr> {
+    let syn::Expr::Macro(m) = e else {
+        return None;
+    };
+    Itertools::of_macro(&m.mac.path)?;
+    let args = m
+        .mac
+        .parse_body_with(syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let span = m.mac.path.span();
+    let mut args = args.into_iter();
+    let first = args.next()?;
+    let mut chain = fill(
+        syn::parse_quote_spanned!(span=> (__fwdad_a).into_iter()),
+        &[("__fwdad_a", Hole::Expr(&first))],
+    );
+    let mut count = 1;
+    for next in args {
+        chain = fill(
+            syn::parse_quote_spanned!(span=> __fwdad_it.zip(__fwdad_b)),
+            &[
+                ("__fwdad_it", Hole::Expr(&chain)),
+                ("__fwdad_b", Hole::Expr(&next)),
+            ],
+        );
+        count += 1;
+    }
+    if count >= 3 {
+        let names: Vec<String> = (0..count).map(|k| format!("__fwdad_z{k}")).collect();
+        let mut nested = format!("({}, {})", names[0], names[1]);
+        for name in &names[2..] {
+            nested = format!("({nested}, {name})");
+        }
+        let flat = names.join(", ");
+        let closure: syn::Expr = syn::parse_str(&format!("|{nested}| ({flat})")).ok()?;
+        chain = fill(
+            syn::parse_quote_spanned!(span=> __fwdad_it.map(__fwdad_f)),
+            &[
+                ("__fwdad_it", Hole::Expr(&chain)),
+                ("__fwdad_f", Hole::Expr(&closure)),
+            ],
+        );
+    }
+    Some(chain)
+}
+
+/// itertools' `x.iter().tuple_windows()`, whose items are tuples of `k` neighbouring
+/// elements' references, as `x.windows(k).map(|w| (&w[0], .., &w[k - 1]))`: the same items
+/// in the same order. `k` is the arity of the turbofish's tuple
+/// (`tuple_windows::<(_, _)>()`), of the tuple pattern of the closure the next adaptor
+/// takes (`.map(|(&a, &b)| b - a)`) or of a `for` loop's pattern, and otherwise 2.
+fn tuple_windows_as_windows(e: &mut syn::Expr) {
+    let tuple_arity = |p: Option<&syn::Pat>| match p {
+        Some(syn::Pat::Tuple(t)) => Some(t.elems.len()),
+        _ => None,
+    };
+    match e {
+        // The arity from the closure the adaptor after `tuple_windows` takes.
+        syn::Expr::MethodCall(outer) => {
+            let from_closure = match outer.args.first() {
+                Some(syn::Expr::Closure(c)) => tuple_arity(c.inputs.first()),
+                _ => None,
+            };
+            if from_closure.is_some() {
+                rewrite_tuple_windows(&mut outer.receiver, from_closure);
+            }
+        }
+        // `for (a, b) in x.iter().tuple_windows()`: from the loop's pattern.
+        syn::Expr::ForLoop(f) => {
+            let from_pattern = tuple_arity(Some(&f.pat));
+            if from_pattern.is_some() {
+                rewrite_tuple_windows(&mut f.expr, from_pattern);
+            }
+        }
+        _ => {}
+    }
+    // Anywhere else (an argument of `zip` or `izip!`), from its turbofish or pairs; the
+    // cases above come first, the visit being from the outside in.
+    rewrite_tuple_windows(e, None);
+}
+
+/// `receiver` rewritten as in [`tuple_windows_as_windows`] if it is a `tuple_windows()`
+/// call on `x.iter()`, with `arity` what the code after it says.
+fn rewrite_tuple_windows(receiver: &mut syn::Expr, arity: Option<usize>) {
+    let from_closure = arity;
+    let syn::Expr::MethodCall(tw) = &mut *receiver else {
+        return;
+    };
+    if Itertools::of_method(&tw.method).is_none() || !tw.args.is_empty() {
+        return;
+    }
+    let from_turbofish = tw.turbofish.as_ref().and_then(|t| match t.args.first() {
+        Some(syn::GenericArgument::Type(syn::Type::Tuple(t))) => Some(t.elems.len()),
+        _ => None,
+    });
+    // Pairs otherwise, the common case: where rustc infers another arity from later code
+    // (`izip!(a.iter().tuple_windows(), ..)` in a loop over triples), the pairs' type
+    // mismatch is its error, never other items.
+    let Some(k) = from_turbofish
+        .or(from_closure)
+        .or(Some(2))
+        .filter(|k| *k >= 2)
+    else {
+        return;
+    };
+    let syn::Expr::MethodCall(iter) = &*tw.receiver else {
+        return;
+    };
+    if Adaptor::from_name(&iter.method.to_string()) != Some(Adaptor::Iter) || !iter.args.is_empty()
+    {
+        return;
+    }
+    let refs: Vec<String> = (0..k).map(|i| format!("&__fwdad_w[{i}]")).collect();
+    let Ok(closure) = syn::parse_str::<syn::Expr>(&format!("|__fwdad_w| ({})", refs.join(", ")))
+    else {
+        return;
+    };
+    let span = tw.method.span();
+    let len = syn::Expr::Lit(syn::ExprLit {
+        attrs: Vec::new(),
+        lit: syn::Lit::Int(syn::LitInt::new(&k.to_string(), span)),
+    });
+    *receiver = fill(
+        syn::parse_quote_spanned!(span=> __fwdad_x.windows(__fwdad_k).map(__fwdad_f)),
+        &[
+            ("__fwdad_x", Hole::Expr(&iter.receiver)),
+            ("__fwdad_k", Hole::Expr(&len)),
+            ("__fwdad_f", Hole::Expr(&closure)),
+        ],
+    );
 }
 
 /// The call of `successors` or `from_fn` that `e` is, or that `e` maps item by item
