@@ -795,7 +795,7 @@ fn method_of(
 }
 
 /// `#[primitive(.., method = m)] fn name(x: f64, ..)`: a trait `__fwdad_method_name`,
-/// implemented for the first parameter's type, whose `__fwdad_rule_m` is the dispatch a
+/// implemented for the first parameter's type, whose `m_forward_rule` is the dispatch a
 /// derived body calls for `recv.m(..)` on a receiver of that type (`emit`'s user-method
 /// call, as for an extension trait of the user's with `#[derive_frule]`), returning the
 /// function's marker with the receiver taken by value. The trait has the function's
@@ -811,7 +811,7 @@ fn method_dispatch(
     let (vis, name) = (&func.vis, &func.sig.ident);
     let span = method.span();
     let trait_name = format_ident!("__fwdad_method_{}", name.unraw(), span = span);
-    let dispatch = format_ident!("__fwdad_rule_{}", method, span = span);
+    let dispatch = crate::register::rule_method_name(method, span);
     let recv = &sig.inputs[0];
     quote_spanned! {span=>
         #[doc(hidden)]
