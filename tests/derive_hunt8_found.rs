@@ -37,7 +37,9 @@
     clippy::manual_memcpy,
     clippy::assign_op_pattern,
     clippy::too_many_arguments,
-    clippy::excessive_precision
+    clippy::excessive_precision,
+    clippy::obfuscated_if_else,
+    clippy::eq_op
 )]
 use fwdad::drivers::{bind, jvp, Var, Wrt};
 use fwdad::prelude::*;
