@@ -633,7 +633,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(64) {
+        match g.rng.below(65) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1921,6 +1921,51 @@ fn program(
                     ),
                 );
             }
+            64 => {
+                // Trait objects boxed from the inputs in the body (`Vec<Box<dyn Stepper>>`
+                // of a `Lin` and a `V2`), stepped by a `&mut self` method through
+                // `iter_mut` (or one of them through an index), maybe swapped, then read
+                // with their places as weights. The reference steps the two values alone.
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (a, b, c, t) = (
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                );
+                let steps = 1 + g.rng.below(3);
+                let swap = g.rng.chance(50);
+                let by_index = g.rng.chance(30);
+                let bx = format!("bx{v}");
+                let step = if by_index {
+                    format!(
+                        "        {bx}[1].advance({});\n        {bx}[0].advance({});\n",
+                        t.plain, t.plain
+                    )
+                } else {
+                    format!("        for b in {bx}.iter_mut() {{\n            b.advance({});\n        }}\n", t.plain)
+                };
+                let (w0, w1) = if swap { ("lb", "la") } else { ("la", "lb") };
+                kept.push(v.clone());
+                out.line(
+                    format!(
+                        "    let mut {bx}: Vec<Box<dyn Stepper>> = vec![\n        Box::new(Lin {{ k: {} }}),\n        Box::new(V2 {{ x: {}, y: {} }}),\n    ];\n    for _ in 0..{steps} {{\n{step}    }}\n{}    let {v} = {bx}\n        .iter()\n        .enumerate()\n        .map(|(i, b)| (i as f64 + 1.0) * b.read())\n        .sum::<f64>();",
+                        a.plain,
+                        b.plain,
+                        c.plain,
+                        if swap { format!("    {bx}.swap(0, 1);\n") } else { String::new() }
+                    ),
+                    format!(
+                        "    let mut la{v} = LinNd {{ k: {} }};\n    let mut lb{v} = V2Nd {{ x: {}, y: {} }};\n    for _ in 0..{steps} {{\n        {}\n        {}\n    }}\n    let {v} = {w0}{v}.read() + D::from(2.0) * {w1}{v}.read();",
+                        a.dual,
+                        b.dual,
+                        c.dual,
+                        if by_index { format!("lb{v}.advance({});", t.dual) } else { format!("la{v}.advance({});", t.dual) },
+                        if by_index { format!("la{v}.advance({});", t.dual) } else { format!("lb{v}.advance({});", t.dual) },
+                    ),
+                );
+            }
             53 => {
                 // A sorted copy.
                 let e = g.expr(&s, 2);
@@ -2163,6 +2208,25 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
         tw_lin.plain,
         ev_lin.dual,
         tw_lin.dual
+    )
+    .unwrap();
+
+    // A trait with a `&mut self` method, implemented for `Lin` and `V2`, whose objects the
+    // programs box from their inputs and step through `iter_mut` (case 64).
+    let adv_lin = g.expr(&sc(&["self.k", "t"], helpers), 2);
+    let adv_x = g.expr(&sc(&["self.x", "self.y", "t"], helpers), 2);
+    let adv_y = g.expr(&sc(&["self.x", "self.y", "t"], helpers), 2);
+    let rd_v2 = g.expr(&sc(&["self.x", "self.y"], helpers), 2);
+    let (c1, c2) = (*g.rng.pick(FACTORS), *g.rng.pick(FACTORS));
+    writeln!(
+        src,
+        "#[derive_frule]\npub trait Stepper {{\n    fn advance(&mut self, t: f64);\n    fn read(&self) -> f64;\n}}\n\n\
+         pub trait StepperNd<{ND}> {{\n    fn advance(&mut self, t: D);\n    fn read(&self) -> D;\n}}\n\n\
+         #[derive_frule]\nimpl Stepper for Lin {{\n    fn advance(&mut self, t: f64) {{\n        self.k = self.k * {c1} + {};\n    }}\n    fn read(&self) -> f64 {{\n        self.k\n    }}\n}}\n\n\
+         impl<{ND}> StepperNd<D> for LinNd<D> {{\n    fn advance(&mut self, t: D) {{\n        self.k = self.k * D::from({c1}) + {};\n    }}\n    fn read(&self) -> D {{\n        self.k\n    }}\n}}\n\n\
+         #[derive_frule]\nimpl Stepper for V2 {{\n    fn advance(&mut self, t: f64) {{\n        let x = self.x * {c2} + {};\n        self.y = self.y * {c2} + {};\n        self.x = x;\n    }}\n    fn read(&self) -> f64 {{\n        {}\n    }}\n}}\n\n\
+         impl<{ND}> StepperNd<D> for V2Nd<D> {{\n    fn advance(&mut self, t: D) {{\n        let x = self.x * D::from({c2}) + {};\n        self.y = self.y * D::from({c2}) + {};\n        self.x = x;\n    }}\n    fn read(&self) -> D {{\n        {}\n    }}\n}}\n",
+        adv_lin.plain, adv_lin.dual, adv_x.plain, adv_y.plain, rd_v2.plain, adv_x.dual, adv_y.dual, rd_v2.dual
     )
     .unwrap();
 

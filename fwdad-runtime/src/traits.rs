@@ -1020,6 +1020,17 @@ mod coerce {
             Dual::new(&mut **self.primal, &mut **self.tangent)
         }
     }
+    // `bodies[0].energy(g)` on a `mut` vector of boxes: its element is reached through a
+    // `&mut` borrow, and the `&self` method's rule takes the `&dyn Body` dual.
+    #[cfg(feature = "alloc")]
+    impl<'a, 'c: 'a, D: ?Sized + Differentiable + 'c, T: 'c> CoerceTo<Dual<&'a D, &'a T>>
+        for &'a mut Dual<&'c mut Box<D>, &'c mut Box<T>>
+    {
+        #[inline(always)]
+        fn coerce(self) -> Dual<&'a D, &'a T> {
+            Dual::new(&**self.primal, &**self.tangent)
+        }
+    }
     #[cfg(feature = "alloc")]
     impl<'a, D: ?Sized + Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a mut D, &'a mut T>>
         for &'a mut Dual<Box<D>, Box<T>>
