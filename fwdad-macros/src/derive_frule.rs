@@ -2902,6 +2902,8 @@ fn emit_body_fn(
     let mut fallback_args = Vec::new();
     // The tangent parameters of the floats the wide entry borrows.
     let mut by_ref = Vec::new();
+    // The body's parameter names (`__fwdad_narrow` passes them on).
+    let mut body_names = Vec::new();
     let wide_lt = syn::Lifetime::new("'__fwdad_w", Span::mixed_site());
     let float_tangent = quote!(<f64 as #rt::Differentiable>::TangentIn<#mode>);
     for (i, ((ty, arg_ty), param)) in sig.named_inputs.iter().zip(arg_tys).zip(params).enumerate() {
@@ -2929,6 +2931,7 @@ fn emit_body_fn(
                 false => quote!(<#ty as #rt::Differentiable>::TangentIn<#mode>),
             };
             fn_params.push(quote!(#p: #ty, #t: #tty));
+            body_names.push(quote!(#p, #t));
             pairs.push((quote!(#p), quote!(#ty)));
             pairs.push((quote!(#t), tty.clone()));
             args.push(quote!(#param.primal, #param.tangent));
@@ -2939,6 +2942,7 @@ fn emit_body_fn(
             fn_params.push(
                 quote!(#param: #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
             );
+            body_names.push(quote!(#param));
             pairs.push((
                 quote!(#param),
                 quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
@@ -2955,6 +2959,7 @@ fn emit_body_fn(
                 format_ident!("__fwdad_t{}", i, span = Span::mixed_site()),
             );
             fn_params.push(quote!(#param: #arg_ty));
+            body_names.push(quote!(#param));
             pairs.push((quote!(#p), quote!(#ty)));
             pairs.push((quote!(#t), quote!(&#wide_lt #tp)));
             args.push(quote!(#param));
@@ -2967,6 +2972,7 @@ fn emit_body_fn(
             by_ref.push(tp);
         } else {
             fn_params.push(quote!(#param: #arg_ty));
+            body_names.push(quote!(#param));
             pairs.push((quote!(#param), quote!(#arg_ty)));
             args.push(quote!(#param));
             wide_call.push(quote!(#param));
@@ -3025,11 +3031,24 @@ fn emit_body_fn(
             {
                 __fwdad_body::<#mode, #(#body_tangents,)*>(#(#fallback_args,)*)
             }
-            if ::core::cfg!(#on) && <#mode as #rt::Mode>::__WIDE && #rt::dispatch::wide() {
-                return #rt::dispatch::call_wide(
-                    __fwdad_wide::<#mode, #(#body_tangents,)*> as unsafe fn(#(#holes),*) -> _,
-                    (#(#wide_call,)*),
-                );
+            // The default-target body out of line where the wide entry may be taken, so
+            // that the caller's frame holds the wide entry's arguments and result only.
+            #[inline(never)]
+            #[allow(unused_mut, unused_variables, non_snake_case, clippy::all)]
+            fn __fwdad_narrow<#(#lts,)* #mode: #rt::Mode, #(#body_tangents,)*>(#(#fn_params,)*) -> #out_ty
+            #where_clause
+            #(#body_preds,)*
+            {
+                __fwdad_body::<#mode, #(#body_tangents,)*>(#(#body_names,)*)
+            }
+            if ::core::cfg!(#on) && <#mode as #rt::Mode>::__WIDE {
+                if #rt::dispatch::wide() {
+                    return #rt::dispatch::call_wide(
+                        __fwdad_wide::<#mode, #(#body_tangents,)*> as unsafe fn(#(#holes),*) -> _,
+                        (#(#wide_call,)*),
+                    );
+                }
+                return __fwdad_narrow::<#mode, #(#body_tangents,)*>(#(#args,)*);
             }
         }
     });
