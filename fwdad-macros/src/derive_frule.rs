@@ -3005,8 +3005,18 @@ fn emit_body_fn(
     let (mut fn_params, mut args, mut rebuild) = (Vec::new(), Vec::new(), Vec::new());
     // The wide entry's arguments to the body, its tangents seen in `Fused` mode.
     let mut wide_args = Vec::new();
-    // Each body parameter's pattern and type, for the wide entry's one tuple parameter.
+    // The wide entry's parameters, names and types, and what `frule` passes for them: a
+    // float's dual as its primal and a reference to its tangent, anything else as the body
+    // takes it.
     let mut pairs: Vec<(TokenStream, TokenStream)> = Vec::new();
+    let mut wide_call = Vec::new();
+    // The fallback entry's arguments to the body: its own parameters, a borrowed dual copied.
+    let mut fallback_args = Vec::new();
+    // The tangent parameters of the floats the wide entry borrows.
+    let mut by_ref = Vec::new();
+    // The body's parameter names (`__fwdad_narrow` passes them on).
+    let mut body_names = Vec::new();
+    let wide_lt = syn::Lifetime::new("'__fwdad_w", Span::mixed_site());
     let float_tangent = quote!(<f64 as #rt::Differentiable>::TangentIn<#mode>);
     for (i, ((ty, arg_ty), param)) in sig.named_inputs.iter().zip(arg_tys).zip(params).enumerate() {
         // A parameter converted on entry (`crate::const_args`) reaches the body as the
@@ -3033,31 +3043,55 @@ fn emit_body_fn(
                 false => quote!(<#ty as #rt::Differentiable>::TangentIn<#mode>),
             };
             fn_params.push(quote!(#p: #ty, #t: #tty));
+            body_names.push(quote!(#p, #t));
             pairs.push((quote!(#p), quote!(#ty)));
             pairs.push((quote!(#t), tty.clone()));
             args.push(quote!(#param.primal, #param.tangent));
+            wide_call.push(quote!(#param.primal, #param.tangent));
+            fallback_args.push(quote!(#p, #t));
             rebuild.push(quote!(let #param = #rt::Dual::new(#p, #t);));
         } else if converted {
             fn_params.push(
                 quote!(#param: #rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
             );
+            body_names.push(quote!(#param));
             pairs.push((
                 quote!(#param),
                 quote!(#rt::Dual<#ty, <#ty as #rt::Differentiable>::TangentIn<#mode>>),
             ));
             args.push(quote!(#param));
+            wide_call.push(quote!(#param));
+            fallback_args.push(quote!(#param));
             wide_args.push(quote!(#rt::Dual::new(#param.primal, #rt::Fused(#param.tangent))));
+        } else if !sig.is_inactive(i) && generic {
+            // A float's dual: the wide entry takes its primal and borrows its tangent
+            // (`dispatch::TangentRef`).
+            let (p, t) = (
+                format_ident!("__fwdad_p{}", i, span = Span::mixed_site()),
+                format_ident!("__fwdad_t{}", i, span = Span::mixed_site()),
+            );
+            fn_params.push(quote!(#param: #arg_ty));
+            body_names.push(quote!(#param));
+            pairs.push((quote!(#p), quote!(#ty)));
+            pairs.push((quote!(#t), quote!(&#wide_lt #tp)));
+            args.push(quote!(#param));
+            wide_call.push(quote!(#param.primal, &#param.tangent));
+            fallback_args.push(quote!(#rt::Dual::new(#p, *#t)));
+            wide_args.push(quote!(#rt::Dual::new(
+                #p,
+                <#tp as #rt::ArgTangent<f64, #float_tangent>>::__fused_ref(#t),
+            )));
+            by_ref.push(tp);
         } else {
             fn_params.push(quote!(#param: #arg_ty));
+            body_names.push(quote!(#param));
             pairs.push((quote!(#param), quote!(#arg_ty)));
             args.push(quote!(#param));
-            wide_args.push(match (sig.is_inactive(i), generic) {
-                (true, _) => quote!(#param),
-                (false, true) => quote!(#rt::Dual::new(
-                    #param.primal,
-                    <#tp as #rt::ArgTangent<f64, #float_tangent>>::__fused(#param.tangent),
-                )),
-                (false, false) => quote!(#rt::Dual::new(#param.primal, #rt::Fused(#param.tangent))),
+            wide_call.push(quote!(#param));
+            fallback_args.push(quote!(#param));
+            wide_args.push(match sig.is_inactive(i) {
+                true => quote!(#param),
+                false => quote!(#rt::Dual::new(#param.primal, #rt::Fused(#param.tangent))),
             });
         }
     }
@@ -3069,6 +3103,8 @@ fn emit_body_fn(
         syn::GenericParam::Lifetime(_) => None,
     });
     let (lts, tokens) = (&sig.lifetimes, &body.tokens);
+    // The wide entry takes its arguments one by one (`dispatch::WideFn`, up to 16).
+    let wide = wide && pairs.len() <= 16;
     let inline = match (wide, body.inlinable) {
         // The body is `frule`'s and the wide entry's: inlined into both.
         (true, _) => quote!(#[inline(always)]),
@@ -3077,11 +3113,14 @@ fn emit_body_fn(
     };
     let type_args: Vec<_> = type_args.collect();
     let dispatch = wide.then(|| {
-        // Each generic element tangent in `Fused` mode (a constant's stays one).
-        let wide_tangents = body_tangents
-            .iter()
-            .map(|t| quote!(<#t as #rt::ArgTangent<f64, #float_tangent>>::__Fused));
+        // Each generic element tangent in `Fused` mode (a constant's stays one), borrowed
+        // for a float passed by value.
+        let wide_tangents = body_tangents.iter().map(|t| match by_ref.contains(t) {
+            true => quote!(<#t as #rt::ArgTangent<f64, #float_tangent>>::__FusedRef<#wide_lt>),
+            false => quote!(<#t as #rt::ArgTangent<f64, #float_tangent>>::__Fused),
+        });
         let (pats, arg_tys): (Vec<_>, Vec<_>) = pairs.iter().cloned().unzip();
+        let holes = pats.iter().map(|_| quote!(_));
         // Compiled for AVX2 and FMA unless the whole crate is (then `Batch` updates are
         // fused already) or the target is not x86-64; elsewhere never called.
         let on = quote!(all(target_arch = "x86_64", not(all(target_feature = "avx2", target_feature = "fma"))));
@@ -3089,7 +3128,7 @@ fn emit_body_fn(
             #[cfg(#on)]
             #[target_feature(enable = "avx2,fma")]
             #[allow(unused_mut, unused_variables, unused_parens, unused_braces, unreachable_code, unreachable_patterns, non_snake_case, clippy::all)]
-            fn __fwdad_wide<#(#lts,)* #mode: #rt::Mode, #(#body_tangents,)*>((#(#pats,)*): (#(#arg_tys,)*)) -> #out_ty
+            fn __fwdad_wide<#(#lts,)* #wide_lt, #mode: #rt::Mode, #(#body_tangents,)*>(#(#pats: #arg_tys,)*) -> #out_ty
             #where_clause
             #(#body_preds,)*
             {
@@ -3098,17 +3137,30 @@ fn emit_body_fn(
             }
             #[cfg(not(#on))]
             #[allow(unused_mut, unused_variables, non_snake_case, clippy::all)]
-            fn __fwdad_wide<#(#lts,)* #mode: #rt::Mode, #(#body_tangents,)*>((#(#pats,)*): (#(#arg_tys,)*)) -> #out_ty
+            fn __fwdad_wide<#(#lts,)* #wide_lt, #mode: #rt::Mode, #(#body_tangents,)*>(#(#pats: #arg_tys,)*) -> #out_ty
             #where_clause
             #(#body_preds,)*
             {
-                __fwdad_body::<#mode, #(#body_tangents,)*>(#(#args,)*)
+                __fwdad_body::<#mode, #(#body_tangents,)*>(#(#fallback_args,)*)
             }
-            if ::core::cfg!(#on) && <#mode as #rt::Mode>::__WIDE && #rt::dispatch::wide() {
-                return #rt::dispatch::call_wide(
-                    __fwdad_wide::<#mode, #(#body_tangents,)*> as unsafe fn(_) -> _,
-                    (#(#args,)*),
-                );
+            // The default-target body out of line where the wide entry may be taken, so
+            // that the caller's frame holds the wide entry's arguments and result only.
+            #[inline(never)]
+            #[allow(unused_mut, unused_variables, non_snake_case, clippy::all)]
+            fn __fwdad_narrow<#(#lts,)* #mode: #rt::Mode, #(#body_tangents,)*>(#(#fn_params,)*) -> #out_ty
+            #where_clause
+            #(#body_preds,)*
+            {
+                __fwdad_body::<#mode, #(#body_tangents,)*>(#(#body_names,)*)
+            }
+            if ::core::cfg!(#on) && <#mode as #rt::Mode>::__WIDE {
+                if #rt::dispatch::wide() {
+                    return #rt::dispatch::call_wide(
+                        __fwdad_wide::<#mode, #(#body_tangents,)*> as unsafe fn(#(#holes),*) -> _,
+                        (#(#wide_call,)*),
+                    );
+                }
+                return __fwdad_narrow::<#mode, #(#body_tangents,)*>(#(#args,)*);
             }
         }
     });

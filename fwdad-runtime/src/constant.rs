@@ -55,6 +55,17 @@ pub trait ArgTangent<F: Real, T: ScalarTangent<F>>: Copy {
     /// Tangents as [`Self::__Fused`] ones, in place.
     #[doc(hidden)]
     fn __fused_slice(t: &[Self]) -> &[Self::__Fused];
+    /// This tangent in the [`Fused`] mode of `T`, borrowed where it is
+    /// ([`TangentRef`](crate::dispatch::TangentRef); a constant's stays a
+    /// [`ConstTangent`]): how a rule's wide entry takes a float passed by value, so that its
+    /// lanes are read where the body uses them, not copied on entry.
+    #[doc(hidden)]
+    type __FusedRef<'a>: ArgTangent<F, Fused<T>>
+    where
+        Self: 'a;
+    /// `t` as [`Self::__FusedRef`].
+    #[doc(hidden)]
+    fn __fused_ref(t: &Self) -> Self::__FusedRef<'_>;
 }
 
 impl<F: Real, T: ScalarTangent<F>> ArgTangent<F, T> for T {
@@ -71,6 +82,14 @@ impl<F: Real, T: ScalarTangent<F>> ArgTangent<F, T> for T {
     #[inline(always)]
     fn __fused_slice(t: &[T]) -> &[Fused<T>] {
         crate::dispatch::fused_slice(t)
+    }
+    type __FusedRef<'a>
+        = crate::dispatch::TangentRef<'a, Fused<T>>
+    where
+        T: 'a;
+    #[inline(always)]
+    fn __fused_ref(t: &T) -> crate::dispatch::TangentRef<'_, Fused<T>> {
+        crate::dispatch::TangentRef(crate::dispatch::fused_ref(t))
     }
 }
 
@@ -92,6 +111,11 @@ macro_rules! const_arg_tangent {
             #[inline(always)]
             fn __fused_slice(t: &[ConstTangent]) -> &[ConstTangent] {
                 t
+            }
+            type __FusedRef<'a> = ConstTangent;
+            #[inline(always)]
+            fn __fused_ref(_: &ConstTangent) -> ConstTangent {
+                ConstTangent
             }
         }
         impl<T: ScalarTangent<$F>> SliceTangent<$F, T> for ConstTangent {
