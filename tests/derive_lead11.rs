@@ -10,7 +10,7 @@
 //! Each against central differences and closed forms in one direction, every batch width
 //! and second order, primals bit for bit.
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
-use fwdad::drivers::{bind, jvp, Wrt};
+use fwdad::drivers::{bind, jvp, Inactive, Wrt};
 use fwdad::prelude::*;
 use std::ops::{Add, Mul, Sub};
 
@@ -196,5 +196,132 @@ fn field_of_a_match_binding_takes_its_declared_type() {
         for j in 0..3 {
             assert_close(h[(i, j)], want[i][j], 1e-4, &format!("closed h{i}{j}"));
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// An expression tree evaluated by a recursive free function: `eval(a, x)` on a child
+// `a: &Box<Expr>` bound by a `match`, which Rust coerces to `&Expr`. The tree is constant
+// data (`inactive(e)`, the type without a tangent), or a `Differentiable` value passed as a
+// constant.
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Num(f64),
+    X,
+    Add(Box<Expr>, Box<Expr>),
+    Mul(Box<Expr>, Box<Expr>),
+    Div(Box<Expr>, Box<Expr>),
+    Sin(Box<Expr>),
+    Exp(Box<Expr>),
+    Pow(Box<Expr>, i32),
+}
+
+#[derive_frule(inactive(e))]
+pub fn eval(e: &Expr, x: f64) -> f64 {
+    match e {
+        Expr::Num(c) => *c,
+        Expr::X => x,
+        Expr::Add(a, b) => eval(a, x) + eval(b, x),
+        Expr::Mul(a, b) => eval(a, x) * eval(b, x),
+        Expr::Div(a, b) => eval(a, x) / eval(b, x),
+        Expr::Sin(a) => eval(a, x).sin(),
+        Expr::Exp(a) => eval(a, x).exp(),
+        Expr::Pow(a, n) => eval(a, x).powi(*n),
+    }
+}
+
+#[derive(Clone, Debug, Differentiable)]
+pub enum Term {
+    Num(f64),
+    X,
+    Add(Box<Term>, Box<Term>),
+    Mul(Box<Term>, Box<Term>),
+    Cos(Box<Term>),
+}
+
+#[derive_frule]
+pub fn eval_term(t: &Term, x: f64) -> f64 {
+    match t {
+        Term::Num(c) => *c,
+        Term::X => x,
+        Term::Add(a, b) => eval_term(a, x) + eval_term(b, x),
+        Term::Mul(a, b) => eval_term(a, x) * eval_term(b, x),
+        Term::Cos(a) => eval_term(a, x).cos(),
+    }
+}
+
+/// The tree at each point, summed (a batch over the points).
+#[derive_frule]
+pub fn eval_term_sum(t: &Term, xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &x in xs {
+        s += eval_term(t, x);
+    }
+    s
+}
+
+fn bx(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+#[test]
+fn recursive_eval_of_boxed_children() {
+    use Expr::*;
+    // f(x) = sin(x²) · exp(x / (1 + x)) + 3 x³
+    let f = Add(
+        bx(Mul(
+            bx(Sin(bx(Pow(bx(X), 2)))),
+            bx(Exp(bx(Div(bx(X), bx(Add(bx(Num(1.0)), bx(X))))))),
+        )),
+        bx(Mul(bx(Num(3.0)), bx(Pow(bx(X), 3)))),
+    );
+    let closed = |x: f64| (x * x).sin() * (x / (1.0 + x)).exp() + 3.0 * x.powi(3);
+    let d_closed = |x: f64| {
+        let e = (x / (1.0 + x)).exp();
+        2.0 * x * (x * x).cos() * e + (x * x).sin() * e / (1.0 + x).powi(2) + 9.0 * x * x
+    };
+    for x in [0.3, 1.1, -0.4, 2.5] {
+        let (v, d) = derivative(bind(eval {}, (Inactive(&f), Wrt)), x);
+        assert_eq!(v.to_bits(), eval(&f, x).to_bits());
+        assert!((v - closed(x)).abs() < 1e-12);
+        assert_close(d, d_closed(x), 1e-12, "d/dx");
+        let (_, d1, d2) = second_derivative(bind(eval {}, (Inactive(&f), Wrt)), x);
+        assert_close(d1, d_closed(x), 1e-12, "d/dx, second order");
+        let h = 1e-4;
+        let fd2 = (d_closed(x + h) - d_closed(x - h)) / (2.0 * h);
+        assert_close(d2, fd2, 1e-6, "d²/dx²");
+    }
+    // t(x) = cos(2 x) · x + 1, a `Differentiable` tree passed as a constant.
+    let t = Term::Add(
+        Box::new(Term::Mul(
+            Box::new(Term::Cos(Box::new(Term::Mul(
+                Box::new(Term::Num(2.0)),
+                Box::new(Term::X),
+            )))),
+            Box::new(Term::X),
+        )),
+        Box::new(Term::Num(1.0)),
+    );
+    for x in [0.2, 1.7] {
+        let (v, d) = derivative(bind(eval_term {}, (&t, Wrt)), x);
+        assert_eq!(v.to_bits(), eval_term(&t, x).to_bits());
+        assert_close(
+            d,
+            (2.0 * x).cos() - 2.0 * x * (2.0 * x).sin(),
+            1e-12,
+            "term d/dx",
+        );
+    }
+    let xs = [0.3, 1.1, -0.4, 2.5, 0.9];
+    let (s, g) = gradient(bind(eval_term_sum {}, (&t, Wrt)), &xs[..]);
+    assert_eq!(s.to_bits(), eval_term_sum(&t, &xs).to_bits());
+    for (gi, &x) in g.iter().zip(&xs) {
+        assert_close(
+            *gi,
+            (2.0 * x).cos() - 2.0 * x * (2.0 * x).sin(),
+            1e-12,
+            "batch d/dx",
+        );
     }
 }

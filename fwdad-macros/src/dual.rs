@@ -386,7 +386,7 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
             | PathCallee::Function
             | PathCallee::Unresolved => {
                 if result_active || any_active {
-                    plan(Form::Frule, all(Need::Dual))
+                    plan(Form::Frule, own_call_needs(func, inst, &is))
                 } else {
                     primal
                 }
@@ -411,6 +411,31 @@ fn transform_inst(func: &Function, active: &Activity, inst: Inst) -> Plan {
         InstKind::Loop { .. } => plan(Form::Control, all(Need::AsIs)),
         InstKind::For { .. } => plan(Form::Control, all(Need::AsIs)),
     }
+}
+
+/// What the arguments of a call with a rule must be: duals, but for a call of the function
+/// itself (recursion, an expression tree's `eval(a, x)` on a child) a constant argument of a
+/// parameter declared `inactive` is passed plain, as the rule takes it (a child bound by a
+/// `match` on the parameter is no reference `Promoted` knows).
+fn own_call_needs(func: &Function, inst: Inst, is: &dyn Fn(Value) -> bool) -> Vec<Need> {
+    let InstKind::Call {
+        func: path,
+        args,
+        callee: PathCallee::Function,
+    } = &func.insts[inst].kind
+    else {
+        return vec![Need::Dual; func.operands(inst).len()];
+    };
+    let own = path.get_ident() == Some(&func.name) && args.len() == func.params.len();
+    args.iter()
+        .zip(&func.params)
+        .map(|(&a, p)| match own && p.inactive && !is(a) {
+            true => Need::Primal,
+            false => Need::Dual,
+        })
+        .chain(std::iter::repeat(Need::Dual))
+        .take(func.operands(inst).len())
+        .collect()
 }
 
 /// What the arguments of a method on a dual receiver must be: elements stored into the

@@ -180,6 +180,30 @@ impl<'a, E: Differentiable + 'a, T: 'a> CoerceTo<Dual<&'a [E], &'a [T]>>
     }
 }
 
+/// A borrowed `Box` to a parameter taking a reference to its content, as Rust's deref
+/// coercion (`eval(a, x)` on `a: &Box<Expr>`, a child of an expression tree bound by a
+/// `match`; a boxed trait object to a `&dyn Trait` parameter, `for s in &shapes {
+/// distance_to(s, p) }`, its tangent, if it carries one, inside it): the dual of a
+/// borrowed box, and a plain one for a parameter declared `inactive`.
+#[cfg(feature = "alloc")]
+impl<'a, E: ?Sized + Differentiable + 'a, T: ?Sized + 'a> CoerceTo<Dual<&'a E, &'a T>>
+    for Dual<&'a alloc::boxed::Box<E>, &'a alloc::boxed::Box<T>>
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a E, &'a T> {
+        Dual::new(&**self.primal, &**self.tangent)
+    }
+}
+
+/// See the dual's.
+#[cfg(feature = "alloc")]
+impl<'a, E: ?Sized + 'a> CoerceTo<&'a E> for &'a alloc::boxed::Box<E> {
+    #[inline(always)]
+    fn coerce(self) -> &'a E {
+        self
+    }
+}
+
 /// A pair or triple of borrowed `Vec`s to a parameter taking a tuple of slices (an LSTM
 /// step's state `(h, c): (&[f64], &[f64])` passed `(&h, &c)`), as Rust coerces each.
 #[cfg(feature = "alloc")]

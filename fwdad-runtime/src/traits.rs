@@ -380,19 +380,6 @@ where
 #[doc(hidden)]
 pub trait CarriedObject<W> {}
 
-/// A boxed trait object passed to a `&dyn Trait` parameter (`for s in &shapes {
-/// distance_to(s, p) }`, Rust's deref coercion of `&Box<dyn Sdf>`): the object itself, its
-/// tangent (if it carries one) inside it.
-#[cfg(feature = "alloc")]
-impl<'a, D: ?Sized + Differentiable + 'a> CoerceTo<Dual<&'a D, &'a NoTangent>>
-    for Dual<&'a crate::alloc_paths::Box<D>, &'a crate::alloc_paths::Box<NoTangent>>
-{
-    #[inline(always)]
-    fn coerce(self) -> Dual<&'a D, &'a NoTangent> {
-        Dual::new(&**self.primal, &**self.tangent)
-    }
-}
-
 /// The reason type of [`MethodWithoutRule`] and [`NotOnDyn`].
 #[doc(hidden)]
 pub struct NoRule;
