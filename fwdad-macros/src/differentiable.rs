@@ -148,11 +148,9 @@ pub fn expand(item: TokenStream) -> TokenStream {
     out
 }
 
-/// The errors for `input`'s fields holding a `std::collections` queue of floats
-/// (`delay: VecDeque<f64>`, an FIR filter's delay line), which has no tangent type; each
-/// such field is marked `#[differentiable(skip)]`, so that this is the one error.
-fn skip_queue_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
-    let fields: Vec<&mut syn::Field> = match &mut input.data {
+/// Every field of `input`: a struct's, or those of all of an enum's variants.
+fn fields_mut(input: &mut DeriveInput) -> Vec<&mut syn::Field> {
+    match &mut input.data {
         Data::Struct(s) => s.fields.iter_mut().collect(),
         Data::Enum(e) => e
             .variants
@@ -160,7 +158,14 @@ fn skip_queue_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
             .flat_map(|v| v.fields.iter_mut())
             .collect(),
         Data::Union(_) => Vec::new(),
-    };
+    }
+}
+
+/// The errors for `input`'s fields holding a `std::collections` queue of floats
+/// (`delay: VecDeque<f64>`, an FIR filter's delay line), which has no tangent type; each
+/// such field is marked `#[differentiable(skip)]`, so that this is the one error.
+fn skip_queue_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
+    let fields = fields_mut(input);
     let mut errors = Vec::new();
     for f in fields {
         if f.attrs.iter().any(is_ours) {
@@ -188,15 +193,7 @@ fn skip_queue_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
 /// The errors for `input`'s fields holding a function (`f: fn(f64) -> f64`, `Box<dyn
 /// Fn(f64) -> f64>`), each such field marked `#[differentiable(skip)]`.
 fn skip_function_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
-    let fields: Vec<&mut syn::Field> = match &mut input.data {
-        Data::Struct(s) => s.fields.iter_mut().collect(),
-        Data::Enum(e) => e
-            .variants
-            .iter_mut()
-            .flat_map(|v| v.fields.iter_mut())
-            .collect(),
-        Data::Union(_) => Vec::new(),
-    };
+    let fields = fields_mut(input);
     let mut errors = Vec::new();
     for f in fields {
         if !is_function_value(&f.ty) || f.attrs.iter().any(is_ours) {
