@@ -371,7 +371,7 @@ impl Lowerer<'_> {
             syn::Pat::Type(pt) => (*pt.pat).clone(),
             other => other.clone(),
         };
-        if may_leave(&c.body) {
+        if super::combinators::has_exits(c) {
             return None;
         }
         self.fn_list_walk(&map.receiver)?;
@@ -439,27 +439,4 @@ impl Lowerer<'_> {
             _ => None,
         }
     }
-}
-
-/// Whether `e`, a closure's body, holds a `return` or a `?` of its own (outside closures
-/// nested in it), which would leave the function if the body were a loop's.
-fn may_leave(e: &syn::Expr) -> bool {
-    struct Finds(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Finds {
-        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-        fn visit_macro(&mut self, _: &'ast syn::Macro) {
-            self.0 = true;
-        }
-    }
-    let mut finds = Finds(false);
-    syn::visit::Visit::visit_expr(&mut finds, e);
-    finds.0
 }
