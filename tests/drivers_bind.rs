@@ -389,3 +389,112 @@ mod scalar_primitives {
         assert_eq!((v, d), (24.0, 8.0));
     }
 }
+
+/// A parameter declared `inactive(..)` binds to its plain reference, of a type with no
+/// `Differentiable` (a data set of the user's), as `Inactive(&v)` binds it.
+mod inactive_by_reference {
+    use fwdad::drivers::{bind, Inactive, Var, Wrt};
+    use fwdad::prelude::*;
+
+    struct Sample {
+        x: [f64; 2],
+        y: f64,
+    }
+
+    struct Settings {
+        l2: f64,
+    }
+
+    #[derive_frule(inactive(data, settings))]
+    fn logistic_loss(w: &[f64], data: &[Sample], settings: &Settings) -> f64 {
+        let mut l = 0.0;
+        for s in data {
+            let z = w[0] + w[1] * s.x[0] + w[2] * s.x[1];
+            let p = 1.0 / (1.0 + (-z).exp());
+            l -= s.y * p.ln() + (1.0 - s.y) * (1.0 - p).ln();
+        }
+        l / data.len() as f64 + settings.l2 * w.iter().map(|v| v * v).sum::<f64>()
+    }
+
+    #[derive_frule(inactive(data))]
+    fn shifted_sq(a: f64, b: f64, data: &Vec<f64>) -> f64 {
+        data.iter().map(|d| (a * d - b).powi(2)).sum()
+    }
+
+    fn data() -> Vec<Sample> {
+        (0..9)
+            .map(|i| {
+                let t = i as f64 * 0.7;
+                Sample {
+                    x: [t.sin(), t.cos()],
+                    y: (i % 2) as f64,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gradient_with_a_plain_reference_to_user_data() {
+        let data = data();
+        let settings = Settings { l2: 0.01 };
+        let w = [0.2, -0.5, 0.3];
+        let (l, g) = gradient(bind(logistic_loss {}, (Wrt, &data[..], &settings)), &w);
+        assert_eq!(l.to_bits(), logistic_loss(&w, &data, &settings).to_bits());
+        // Closed form: Xᵀ(σ(Xw) − y)/n + 2·l2·w.
+        let mut want = [0.0; 3];
+        for s in &data {
+            let z = w[0] + w[1] * s.x[0] + w[2] * s.x[1];
+            let r = 1.0 / (1.0 + (-z).exp()) - s.y;
+            want[0] += r / data.len() as f64;
+            want[1] += r * s.x[0] / data.len() as f64;
+            want[2] += r * s.x[1] / data.len() as f64;
+        }
+        for k in 0..3 {
+            want[k] += 2.0 * settings.l2 * w[k];
+            assert!((g[k] - want[k]).abs() < 1e-14, "{k}: {} {}", g[k], want[k]);
+        }
+        // The same as the explicit wrapper.
+        let (_, g2) = gradient(
+            bind(
+                logistic_loss {},
+                (Wrt, Inactive(&data[..]), Inactive(&settings)),
+            ),
+            &w,
+        );
+        assert_eq!(g, g2);
+        // Second order: the Hessian of the L2 term is 2·l2·I plus the data term, symmetric.
+        let (_, _, h) = hessian(bind(logistic_loss {}, (Wrt, &data[..], &settings)), &w);
+        for i in 0..3 {
+            for j in 0..3 {
+                assert!((h[(i, j)] - h[(j, i)]).abs() < 1e-14);
+            }
+        }
+        let fd = |i: usize, j: usize| {
+            let e = 1e-5;
+            let mut wp = w;
+            wp[j] += e;
+            let mut wm = w;
+            wm[j] -= e;
+            let (_, gp) = gradient(bind(logistic_loss {}, (Wrt, &data[..], &settings)), &wp);
+            let (_, gm) = gradient(bind(logistic_loss {}, (Wrt, &data[..], &settings)), &wm);
+            (gp[i] - gm[i]) / (2.0 * e)
+        };
+        for i in 0..3 {
+            for j in 0..3 {
+                assert!((h[(i, j)] - fd(i, j)).abs() < 1e-8);
+            }
+        }
+    }
+
+    #[test]
+    fn scalar_variables_with_a_plain_reference_to_a_vec() {
+        let data = vec![1.0, 2.0, 3.5];
+        let (v, g) = gradient(bind(shifted_sq {}, (Var(0), Var(1), &data)), &[0.7, 0.2]);
+        assert_eq!(v.to_bits(), shifted_sq(0.7, 0.2, &data).to_bits());
+        let da: f64 = data.iter().map(|d| 2.0 * (0.7 * d - 0.2) * d).sum();
+        let db: f64 = data.iter().map(|d| -2.0 * (0.7 * d - 0.2)).sum();
+        assert!((g[0] - da).abs() < 1e-14 && (g[1] - db).abs() < 1e-14);
+        let (_, d) = derivative(bind(shifted_sq {}, (Wrt, 0.2, &data)), 0.7);
+        assert!((d - da).abs() < 1e-14);
+    }
+}

@@ -1555,8 +1555,10 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             }
 
             // A `&dyn Tr` bound as a plain entry of `bind` (`bind(f {}, (Wrt, lens))`): the
-            // drivers' `&T` entries are for sized `T` (one for `T: ?Sized` would overlap
-            // their slice entries), so each trait object gets its own, a constant. A rule's
+            // drivers' `&T` entries for a differentiated parameter are for sized `T` (one
+            // for `T: ?Sized` would overlap their slice entries), so each trait object gets
+            // its own, a constant, keyed on the parameter's dual (a plain `&dyn Tr`, an
+            // `inactive` parameter, takes the drivers' entry for any reference). A rule's
             // `&dyn Tr` parameter is `&'a (dyn Tr + 'a)`: the object's lifetime shortened.
             #rt::with_drivers! {
                 #[automatically_derived]
@@ -1565,14 +1567,16 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 {
                 }
                 #[automatically_derived]
-                impl<'z, 'p, 'b, __FwdadX, __FwdadY, #s: #rt::Mode, __FwdadD>
-                    #rt::drivers::SlotDual<'z, __FwdadX, __FwdadY, #s, __FwdadD> for &'p (dyn #name #flavor + 'b)
+                impl<'z, 'p, 'b, 'q, __FwdadX, __FwdadY, #s: #rt::Mode, __FwdadDT>
+                    #rt::drivers::SlotDual<'z, __FwdadX, __FwdadY, #s, #rt::Dual<&'q (dyn #name #flavor + 'q), __FwdadDT>>
+                    for &'p (dyn #name #flavor + 'b)
                 {
                     type Dual = #rt::Dual<&'z (dyn #name #flavor + 'z), &'z #rt::NoTangent>;
                 }
                 #[automatically_derived]
-                impl<'p, 'b, __FwdadX, __FwdadY, #s: #rt::Mode, __FwdadD>
-                    #rt::drivers::Slot<__FwdadX, __FwdadY, #s, __FwdadD> for &'p (dyn #name #flavor + 'b)
+                impl<'p, 'b, 'q, __FwdadX, __FwdadY, #s: #rt::Mode, __FwdadDT>
+                    #rt::drivers::Slot<__FwdadX, __FwdadY, #s, #rt::Dual<&'q (dyn #name #flavor + 'q), __FwdadDT>>
+                    for &'p (dyn #name #flavor + 'b)
                 {
                     type Store = #rt::NoTangent;
                     #[inline(always)]

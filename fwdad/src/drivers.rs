@@ -282,7 +282,8 @@ pub struct Scratch(pub usize);
 pub struct Const<P>(pub P);
 
 /// Borrowed data for a parameter declared `#[derive_frule(inactive(..))]` (for [`bind`]):
-/// the rule takes it as the plain reference, with no tangent to build.
+/// the rule takes it as the plain reference, with no tangent to build. The reference
+/// alone (`&data[..]`) binds there too; `Inactive` says so at the call.
 ///
 /// ```
 /// use fwdad::drivers::{bind, Inactive, Wrt};
@@ -300,6 +301,8 @@ pub struct Const<P>(pub P);
 /// let data = vec![1.0, 2.0, 4.0];
 /// let (_, dw) = derivative(bind(sq_error {}, (Wrt, Inactive(&data[..]))), 0.5);
 /// assert_eq!(dw, 2.0 * ((0.5 - 1.0) + (0.5 - 2.0) + (0.5 - 4.0)));
+/// let (_, same) = derivative(bind(sq_error {}, (Wrt, &data[..])), 0.5);
+/// assert_eq!(same, dw);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Inactive<P>(pub P);
@@ -348,7 +351,8 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 ///   `Vec`; an array `&[1.0, 0.8]` binds to a slice parameter too), or [`Const`]`(value)` for any other value; constants get zero tangents;
 /// - [`Var`]`(i)` for a scalar parameter `f64` taken from element `i` of the point, so that
 ///   the drivers differentiate with respect to several scalar parameters at once;
-/// - [`Inactive`]`(&data)` for a borrowed parameter declared `inactive(..)`;
+/// - for a borrowed parameter declared `inactive(..)`, the reference itself (`&data`,
+///   `&v[..]`), of any type (it needs no `Differentiable`), or [`Inactive`]`(&data)`;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
 ///
@@ -438,7 +442,7 @@ pub trait SlotDual<'z, X, Y, S: Mode, D, ImpliedBound = &'z Self>: sealed::Entry
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`); mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Fits<D>: sealed::Entry {}
 
@@ -493,6 +497,12 @@ impl<X, Y, S: Mode, D: WrtFrom<X> + for<'z> WrtInto<'z, X>> Slot<X, Y, S, D> for
 /// fed from a slice, converted to the array (the length is checked once per pass), or,
 /// for a nalgebra vector (`&Vector3<f64>`, `&DVector<f64>`), copied into storage the pass
 /// owns ([`WrtFrom::Store`]) and borrowed from there ([`WrtInto`]).
+#[diagnostic::on_unimplemented(
+    message = "the parameter marked `Wrt` does not take the point this driver differentiates at",
+    label = "`Wrt` marks a parameter this driver cannot fill",
+    note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]` or `[f64; N]` parameter (or a nalgebra vector) at a slice or an array",
+    note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)"
+)]
 pub trait WrtFrom<X> {
     /// What the pass owns for the parameter to borrow (`()` for most).
     type Store;
@@ -502,6 +512,12 @@ pub trait WrtFrom<X> {
 
 #[doc(hidden)]
 /// The conversion of [`WrtFrom`], borrowing the pass's storage for `'z`.
+#[diagnostic::on_unimplemented(
+    message = "the parameter marked `Wrt` does not take the point this driver differentiates at",
+    label = "`Wrt` marks a parameter this driver cannot fill",
+    note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]` or `[f64; N]` parameter (or a nalgebra vector) at a slice or an array",
+    note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)"
+)]
 pub trait WrtInto<'z, X>: WrtFrom<X> {
     /// The dual the rule takes.
     type Dual;
@@ -857,10 +873,12 @@ impl<'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p, const K: usize> Slot<X, Y, S, D
 }
 
 impl<'p, 'z, T: ZeroTangent + 'p> Fits<Dual<&'z [T], &'z [T::Tangent]>> for &'p [T] {}
-impl<'z, 'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, D> for &'p [T] {
+impl<'z, 'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p> SlotDual<'z, X, Y, S, Dual<&[T], DT>>
+    for &'p [T]
+{
     type Dual = Dual<&'z [T], &'z [T::TangentIn<S>]>;
 }
-impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p [T] {
+impl<'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p> Slot<X, Y, S, Dual<&[T], DT>> for &'p [T] {
     type Store = Vec<T::TangentIn<S>>;
     #[inline(always)]
     fn store(&self) -> Vec<T::TangentIn<S>> {
@@ -874,6 +892,24 @@ impl<'p, X, Y, S: Mode, D, T: ZeroTangent + 'p> Slot<X, Y, S, D> for &'p [T] {
         _: &mut Option<Y>,
     ) -> Dual<&'z [T], &'z [T::TangentIn<S>]> {
         Dual::new(&**self, &store[..])
+    }
+}
+
+// A reference bound to a parameter declared `inactive(..)`: the rule takes it as it is (no
+// dual, no zero tangent), so it needs no `Differentiable` type; `Inactive(&v)` says the
+// same explicitly. Keyed on the parameter's plain reference type, so that a reference to a
+// parameter that is differentiated still gets the zero tangent of the impls above.
+impl<'p, T: ?Sized + 'p> Fits<&'p T> for &'p T {}
+impl<'z, 'p, X, Y, S: Mode, T: ?Sized + 'p> SlotDual<'z, X, Y, S, &'p T> for &'p T {
+    type Dual = &'p T;
+}
+impl<'p, X, Y, S: Mode, T: ?Sized + 'p> Slot<X, Y, S, &'p T> for &'p T {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> &'p T {
+        self
     }
 }
 
@@ -917,7 +953,7 @@ slot_constant!(
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an argument `bind` accepts",
     label = "this `bind` has an argument of type `{Self}`",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` with `Inactive(&v[..])` or `Inactive(&value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`); mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Settled: sealed::Entry {
     /// `T`, once `Self` is known.
