@@ -1191,3 +1191,75 @@ fn max_by_after_scan() {
     assert_eq!(v, x[0] * x[1] + x[2]);
     assert_eq!(g, [x[1], x[0], 1.0]);
 }
+
+/// A table lookup as users write it: the knot found by `binary_search_by` with
+/// `partial_cmp` against the (active) query, exact hits taking their knot's value.
+#[derive_frule]
+fn lookup(knots: &[f64], values: &[f64], x: f64) -> f64 {
+    match knots.binary_search_by(|k| k.partial_cmp(&x).unwrap()) {
+        Ok(i) => values[i] * x,
+        Err(i) => {
+            let i = i.clamp(1, knots.len() - 1);
+            let t = (x - knots[i - 1]) / (knots[i] - knots[i - 1]);
+            values[i - 1] + t * (values[i] - values[i - 1])
+        }
+    }
+}
+
+#[derive_frule]
+fn search_code(x: &[f64], t: f64) -> f64 {
+    match x.binary_search_by(|v| v.partial_cmp(&t).unwrap()) {
+        Ok(i) => (i as f64 + 0.5) * t,
+        Err(i) => -(i as f64) * t,
+    }
+}
+
+/// `binary_search_by` probes as std does: `Ok`/`Err` and the index are std's on every
+/// 0/1/2 pattern up to length 8, sorted or not (std leaves the index unspecified for
+/// several matches or an unsorted slice; the rule must still compute what the plain
+/// function computes).
+#[test]
+fn binary_search_by_matches_std_on_every_pattern() {
+    for n in 0..=8usize {
+        for code in 0..3usize.pow(n as u32) {
+            let x: Vec<f64> = (0..n)
+                .map(|k| (code / 3usize.pow(k as u32) % 3) as f64)
+                .collect();
+            let want = search_code(&x, 1.0);
+            let d = search_code_frule(Dual::new(&x[..], &vec![0.0; n][..]), Dual::new(1.0, 1.0));
+            assert_eq!((d.primal, d.tangent), (want, want), "{x:?}");
+        }
+    }
+}
+
+#[test]
+fn lookup_by_binary_search_by() {
+    let knots = [0.0, 1.0, 2.5, 4.0];
+    let vals = [1.0, 3.0, 2.0, 5.0];
+    // Between knots: linear interpolation, slope (v1 - v0)/h; at a knot: values[i]·x.
+    for x in [0.25, 1.7, 3.0, 3.9] {
+        let i = knots.iter().position(|&k| k > x).unwrap();
+        let slope = (vals[i] - vals[i - 1]) / (knots[i] - knots[i - 1]);
+        let d = lookup_frule(
+            Dual::constant(&knots[..]),
+            Dual::constant(&vals[..]),
+            Dual::new(x, 1.0),
+        );
+        assert_eq!(d.primal.to_bits(), lookup(&knots, &vals, x).to_bits());
+        assert!((d.tangent - slope).abs() < 1e-14);
+        let (_, g) = fwdad::gradient(bind(lookup {}, (&knots[..], Wrt, x)), &vals);
+        let t = (x - knots[i - 1]) / (knots[i] - knots[i - 1]);
+        let mut want = [0.0; 4];
+        want[i - 1] = 1.0 - t;
+        want[i] = t;
+        for k in 0..4 {
+            assert!((g[k] - want[k]).abs() < 1e-15, "{x} {k}");
+        }
+    }
+    let d = lookup_frule(
+        Dual::constant(&knots[..]),
+        Dual::constant(&vals[..]),
+        Dual::new(2.5, 1.0),
+    );
+    assert_eq!((d.primal, d.tangent), (5.0, 2.0));
+}

@@ -145,6 +145,9 @@ super::names! {
         /// predicate without side effects; std probes from the back).
         RPosition = "rposition",
         PartitionPoint = "partition_point",
+        /// `s.binary_search_by(cmp)`: std's probes written out, the index from the last
+        /// probe's `Ordering` (`Ok` on `Equal`, else `Err` with the insertion point).
+        BinarySearchBy = "binary_search_by",
         Reduce = "reduce",
         Nth = "nth",
         /// `it.next()` on an iterator chain written in place (`v.iter().rev().next()`): the

@@ -2049,6 +2049,34 @@ pub(crate) fn desugar_method(m: &syn::ExprMethodCall) -> Option<syn::Expr> {
                 __fwdad_base + (__fwdad_pred(&__fwdad_s[__fwdad_base]) as usize)
             }
         }))),
+        // std's `binary_search_by` (Rust 1.95): the probes of `partition_point` above, with
+        // `cmp(x) != Greater` as the predicate, and the answer read from the last probe.
+        Rewrite::BinarySearchBy => Some(holes(syn::parse_quote_spanned!(span=> {
+            let mut __fwdad_cmp = __fwdad_arg;
+            let __fwdad_s = &__fwdad_recv[..];
+            let mut __fwdad_size = __fwdad_s.len();
+            let mut __fwdad_base = 0usize;
+            if __fwdad_size == 0 {
+                ::core::result::Result::Err(0usize)
+            } else {
+                while __fwdad_size > 1 {
+                    let __fwdad_half = __fwdad_size / 2;
+                    let __fwdad_mid = __fwdad_base + __fwdad_half;
+                    if __fwdad_cmp(&__fwdad_s[__fwdad_mid]) != ::core::cmp::Ordering::Greater {
+                        __fwdad_base = __fwdad_mid;
+                    }
+                    __fwdad_size -= __fwdad_half;
+                }
+                let __fwdad_last = __fwdad_cmp(&__fwdad_s[__fwdad_base]);
+                if __fwdad_last == ::core::cmp::Ordering::Equal {
+                    ::core::result::Result::Ok(__fwdad_base)
+                } else {
+                    ::core::result::Result::Err(
+                        __fwdad_base + ((__fwdad_last == ::core::cmp::Ordering::Less) as usize),
+                    )
+                }
+            }
+        }))),
         // `it.reduce(f)`: the first item, then `f(acc, item)` for each further one.
         Rewrite::Reduce if matches!(&**recv, syn::Expr::MethodCall(_)) => {
             // A function path is called directly, a closure through a local. The
