@@ -149,6 +149,16 @@ impl Analysis<'_> {
         }
     }
 
+    /// Whether `v` is a parameter declared `inactive(..)` of a shared reference type,
+    /// which the rule takes as the plain reference.
+    fn shared_inactive_param(&self, v: Value) -> bool {
+        self.func.params.iter().any(|p| {
+            p.value == v
+                && p.inactive
+                && matches!(&p.ty, syn::Type::Reference(r) if r.mutability.is_none())
+        })
+    }
+
     /// Makes active, from their definitions on, the buffers lent `&mut` among `args` (a
     /// callee that sees active inputs may store them there).
     fn force_mut_borrows(&mut self, args: &[Value]) {
@@ -216,7 +226,12 @@ impl Analysis<'_> {
                 let may_store = callee.std().is_some_and(|m| m.stores()) || user;
                 if may_store && any(args, self) {
                     let root = self.root(*receiver);
-                    self.forced.push(root);
+                    // Not a constant reached through a shared reference declared
+                    // `inactive(..)` (`model.log_pdf(x)`, `for c in comps { c.eval(x) }`):
+                    // no method can store into it, and it is promoted for the call.
+                    if !self.shared_inactive_param(root) {
+                        self.forced.push(root);
+                    }
                 }
                 // And, as for a call, a buffer lent `&mut` to a user method that sees active
                 // inputs, the receiver included (`model.step(&mut state, dt)`).

@@ -579,6 +579,21 @@ impl Emitter<'_> {
         Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, #cell)))
     }
 
+    /// Whether `v` is a parameter declared `&dyn Trait` (`&(dyn Trait + Send)`).
+    fn is_dyn_ref_param(&self, v: Value) -> bool {
+        let ValueDef::Param(i) = self.func.values[v].def else {
+            return false;
+        };
+        let syn::Type::Reference(r) = &self.func.params[i].ty else {
+            return false;
+        };
+        let mut elem = &*r.elem;
+        while let syn::Type::Paren(p) = elem {
+            elem = &p.elem;
+        }
+        matches!(elem, syn::Type::TraitObject(_))
+    }
+
     /// Whether `v` is the result of `Box::new(..)` of a value (not a closure).
     fn is_box_new(&self, v: Value) -> bool {
         let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
@@ -1959,7 +1974,19 @@ impl Emitter<'_> {
             (dispatch, lent)
         } else {
             let promoted = self.temp("__recv");
-            pre.extend(quote_spanned!(span=> let mut #promoted = #rt::promote_receiver::<#mode, _>(&#recv);));
+            // A constant behind a shared reference (an `inactive(..)` parameter, an
+            // element of one) lends its zero tangent from a cell, as an argument does;
+            // an owned constant is cloned into a constant dual.
+            let dual = if self.is_dyn_ref_param(*receiver) {
+                // A trait object's tangent is `NoTangent` whatever its value.
+                quote_spanned!(span=> #rt::Dual::new(#recv, &#rt::NoTangent))
+            } else {
+                match self.promoted_arg(*receiver) {
+                    Some(p) => quote_spanned!(span=> #p.dual()),
+                    None => quote_spanned!(span=> #rt::promote_receiver::<#mode, _>(&#recv)),
+                }
+            };
+            pre.extend(quote_spanned!(span=> let mut #promoted = #dual;));
             let dispatch = match self.func.values[*receiver].ty {
                 TypeHint::Ref(_) => quote_spanned!(span=> (&*#recv).#rule()),
                 _ => quote_spanned!(span=> (&#recv).#rule()),
