@@ -3639,7 +3639,8 @@ fn tangent_pattern(
         syn::Pat::Paren(p) => tangent_pattern(&p.pat, names),
         syn::Pat::Reference(r) => {
             let inner = tangent_pattern(&r.pat, names);
-            quote!(&#inner)
+            let m = r.mutability;
+            quote!(&#m #inner)
         }
         syn::Pat::Type(t) => tangent_pattern(&t.pat, names),
         _ => quote!(_),

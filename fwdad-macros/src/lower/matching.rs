@@ -552,6 +552,9 @@ impl<'d> Lowerer<'d> {
             return self.lower_match(&m);
         }
         let (expr, through_ref) = self.field_by_ref(&m.expr, &pats);
+        // `match *s { Some(p) => .. }` of `s: &mut Option<f64>` (a `scan` state): `&mut`
+        // patterns on `s`.
+        let mutable = through_ref && self.names_mut_ref(&expr);
         let scrutinee = self.lower_expr(&expr)?;
         let arms = m
             .arms
@@ -560,7 +563,7 @@ impl<'d> Lowerer<'d> {
                 let body: ArmBody<'_, 'd> =
                     Box::new(move |lw: &mut Lowerer<'d>| lw.lower_expr(&arm.body));
                 let pat = if through_ref {
-                    ref_pattern(&arm.pat)
+                    ref_pattern(&arm.pat, mutable)
                 } else {
                     arm.pat.clone()
                 };
@@ -597,9 +600,10 @@ impl<'d> Lowerer<'d> {
             return self.lower_if_let(i, &l);
         }
         let (expr, through_ref) = self.field_by_ref(&l.expr, &[&l.pat]);
+        let mutable = through_ref && self.names_mut_ref(&expr);
         let scrutinee = self.lower_expr(&expr)?;
         let pat = if through_ref {
-            ref_pattern(&l.pat)
+            ref_pattern(&l.pat, mutable)
         } else {
             (*l.pat).clone()
         };
@@ -956,6 +960,17 @@ impl<'d> Lowerer<'d> {
         }
     }
 
+    /// Whether `e` names a local or parameter that is a `&mut` reference.
+    fn names_mut_ref(&self, e: &syn::Expr) -> bool {
+        match super::place::strip(e) {
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|id| {
+                self.lookup(&id.to_string())
+                    .is_some_and(|v| self.func.is_mut_ref(v))
+            }),
+            _ => false,
+        }
+    }
+
     /// Whether `e` names a local that is a reference (matched through Rust's default
     /// binding mode already).
     fn names_ref(&self, e: &syn::Expr) -> bool {
@@ -1087,8 +1102,8 @@ pub(super) fn holds_data_pattern(pat: &syn::Pat) -> bool {
     f.0
 }
 
-/// `&pat` (`&(a..=b)`, `&(A | B)` where the pattern needs parentheses).
-fn ref_pattern(pat: &syn::Pat) -> syn::Pat {
+/// `&pat` (`&(a..=b)`, `&(A | B)` where the pattern needs parentheses), or `&mut pat`.
+fn ref_pattern(pat: &syn::Pat, mutable: bool) -> syn::Pat {
     let span = pat.span();
     let inner = match pat {
         syn::Pat::Range(_) | syn::Pat::Or(_) => syn::Pat::Paren(syn::PatParen {
@@ -1106,7 +1121,7 @@ fn ref_pattern(pat: &syn::Pat) -> syn::Pat {
     syn::Pat::Reference(syn::PatReference {
         attrs: vec![],
         and_token: syn::Token![&](span),
-        mutability: None,
+        mutability: mutable.then(|| syn::Token![mut](span)),
         pat: Box::new(inner),
     })
 }

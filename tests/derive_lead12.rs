@@ -1,0 +1,103 @@
+//! What the twelfth session's newcomer programs found, in small programs written as they
+//! wrote them: a `match *state` on a `scan` closure's `&mut Option<f64>` state (and on a
+//! `&mut Option<f64>` parameter, `if let` too). Each failed to compile before its fix.
+//! Derivatives against closed forms and central differences, primals bit for bit.
+
+use fwdad::drivers::{bind, Wrt};
+use fwdad::prelude::*;
+
+/// Exponential smoothing as a `scan` whose state starts empty.
+#[derive_frule]
+fn smoothed_last(xs: &[f64], alpha: f64) -> f64 {
+    let s: Vec<f64> = xs
+        .iter()
+        .scan(None, |state: &mut Option<f64>, &x| {
+            let s = match *state {
+                None => x,
+                Some(prev) => alpha * x + (1.0 - alpha) * prev,
+            };
+            *state = Some(s);
+            Some(s)
+        })
+        .collect();
+    s[s.len() - 1]
+}
+
+/// A running maximum kept in an `Option` passed by `&mut`, read with `if let`.
+#[derive_frule]
+fn update_peak(peak: &mut Option<f64>, x: f64) -> f64 {
+    if let Some(p) = *peak {
+        if x > p {
+            *peak = Some(x);
+        }
+    } else {
+        *peak = Some(x);
+    }
+    match *peak {
+        Some(p) => p * p,
+        None => 0.0,
+    }
+}
+
+#[derive_frule]
+fn peak_energy(xs: &[f64]) -> f64 {
+    let mut peak = None;
+    let mut e = 0.0;
+    for &x in xs {
+        e += update_peak(&mut peak, x);
+    }
+    e
+}
+
+#[test]
+fn scan_with_a_matched_option_state() {
+    let xs = [1.0, 2.0, -0.5, 3.0, 0.25];
+    let alpha: f64 = 0.3;
+    // s_n = Σ_k w_k x_k: w_0 = (1-α)^(n-1), w_k = α(1-α)^(n-1-k) for k ≥ 1.
+    let n = xs.len();
+    let w: Vec<f64> = (0..n)
+        .map(|k| {
+            let p = (1.0 - alpha).powi((n - 1 - k) as i32);
+            if k == 0 {
+                p
+            } else {
+                alpha * p
+            }
+        })
+        .collect();
+    let (v, g) = gradient(bind(smoothed_last {}, (Wrt, alpha)), &xs);
+    assert_eq!(v.to_bits(), smoothed_last(&xs, alpha).to_bits());
+    for k in 0..n {
+        assert!((g[k] - w[k]).abs() < 1e-15, "{k}: {} {}", g[k], w[k]);
+    }
+    let (_, da) = derivative(bind(smoothed_last {}, (&xs[..], Wrt)), alpha);
+    let h = 1e-6;
+    let want = (smoothed_last(&xs, alpha + h) - smoothed_last(&xs, alpha - h)) / (2.0 * h);
+    assert!((da - want).abs() < 1e-8);
+    // Second order in α: differences of the first derivative.
+    let (_, _, d2) = fwdad::second_derivative(bind(smoothed_last {}, (&xs[..], Wrt)), alpha);
+    let d1 = |a: f64| derivative(bind(smoothed_last {}, (&xs[..], Wrt)), a).1;
+    assert!((d2 - (d1(alpha + h) - d1(alpha - h)) / (2.0 * h)).abs() < 1e-6);
+}
+
+#[test]
+fn option_behind_a_mut_reference_matched_by_deref() {
+    let xs = [0.5, 1.5, 1.0, 2.5, 2.0];
+    let (e, g) = gradient(peak_energy {}, &xs);
+    assert_eq!(e.to_bits(), peak_energy(&xs).to_bits());
+    // Running peaks 0.5, 1.5, 1.5, 2.5, 2.5: e = Σ peak², d/dx_k = 2 x_k · (times x_k is
+    // the peak).
+    assert!((e - (0.25 + 2.25 + 2.25 + 6.25 + 6.25)).abs() < 1e-15);
+    let want = [2.0 * 0.5, 2.0 * 1.5 * 2.0, 0.0, 2.0 * 2.5 * 2.0, 0.0];
+    for k in 0..5 {
+        assert!((g[k] - want[k]).abs() < 1e-15, "{k}");
+    }
+    let mut peak = Some(1.0);
+    let mut dpeak = Some(1.0);
+    let d = update_peak_frule(Dual::new(&mut peak, &mut dpeak), Dual::new(0.5, 0.0));
+    assert_eq!((d.primal, d.tangent), (1.0, 2.0));
+    assert_eq!((peak, dpeak), (Some(1.0), Some(1.0)));
+    let d = update_peak_frule(Dual::new(&mut peak, &mut dpeak), Dual::new(3.0, 1.0));
+    assert_eq!((d.primal, d.tangent), (9.0, 6.0));
+    assert_eq!((peak, dpeak), (Some(3.0), Some(1.0)));
+}
