@@ -1,6 +1,7 @@
 //! What the twelfth session's newcomer programs found, in small programs written as they
 //! wrote them: a `match *state` on a `scan` closure's `&mut Option<f64>` state (and on a
-//! `&mut Option<f64>` parameter, `if let` too). Each failed to compile before its fix.
+//! `&mut Option<f64>` parameter, `if let` too); an element of a constant `&[[f64; 3]]`
+//! passed to a `&[f64]` parameter. Each failed to compile before its fix.
 //! Derivatives against closed forms and central differences, primals bit for bit.
 
 use fwdad::drivers::{bind, Wrt};
@@ -100,4 +101,55 @@ fn option_behind_a_mut_reference_matched_by_deref() {
     let d = update_peak_frule(Dual::new(&mut peak, &mut dpeak), Dual::new(3.0, 1.0));
     assert_eq!((d.primal, d.tangent), (9.0, 6.0));
     assert_eq!((peak, dpeak), (Some(3.0), Some(1.0)));
+}
+
+/// One dense layer, rows of `w` by `chunks_exact`.
+#[derive_frule]
+fn dense(w: &[f64], b: &[f64], x: &[f64]) -> Vec<f64> {
+    w.chunks_exact(x.len())
+        .zip(b)
+        .map(|(row, bi)| row.iter().zip(x).map(|(a, c)| a * c).sum::<f64>() + bi)
+        .collect()
+}
+
+/// Squared error of a linear layer over a constant batch of `[f64; 3]` inputs, each
+/// passed to `dense`'s `&[f64]` (Rust's array-to-slice coercion).
+#[derive_frule(inactive(xs, ys))]
+fn batch_sq_error(params: &[f64], xs: &[[f64; 3]], ys: &[[f64; 2]]) -> f64 {
+    let (w, b) = params.split_at(6);
+    let mut total = 0.0;
+    for (x, y) in xs.iter().zip(ys) {
+        let out = dense(w, b, x);
+        total += (out[0] - y[0]).powi(2) + (out[1] - y[1]).powi(2);
+    }
+    total
+}
+
+#[test]
+fn constant_array_elements_passed_to_a_slice_parameter() {
+    let xs = [[0.5, -1.0, 0.2], [1.5, 0.3, -0.7], [-0.4, 0.8, 1.1]];
+    let ys = [[1.0, 0.0], [0.5, -0.5], [0.0, 2.0]];
+    let params = [0.1, -0.2, 0.3, 0.4, 0.0, -0.5, 0.05, -0.1];
+    let (e, g) = gradient(bind(batch_sq_error {}, (Wrt, &xs[..], &ys[..])), &params);
+    assert_eq!(e.to_bits(), batch_sq_error(&params, &xs, &ys).to_bits());
+    // Closed form: d/dW_jk = Σ 2 r_j x_k, d/db_j = Σ 2 r_j.
+    let mut want = [0.0; 8];
+    for (x, y) in xs.iter().zip(&ys) {
+        for j in 0..2 {
+            let out = (0..3).map(|k| params[3 * j + k] * x[k]).sum::<f64>() + params[6 + j];
+            let r = out - y[j];
+            for k in 0..3 {
+                want[3 * j + k] += 2.0 * r * x[k];
+            }
+            want[6 + j] += 2.0 * r;
+        }
+    }
+    for i in 0..8 {
+        assert!((g[i] - want[i]).abs() < 1e-14, "{i}: {} {}", g[i], want[i]);
+    }
+    // The Hessian of a least-squares loss in a linear model is 2 JᵀJ, constant:
+    // d²/db_j² = 2 · batch size.
+    let (_, _, h) = hessian(bind(batch_sq_error {}, (Wrt, &xs[..], &ys[..])), &params);
+    assert_eq!(h[(6, 6)], 6.0);
+    assert_eq!(h[(6, 7)], 0.0);
 }

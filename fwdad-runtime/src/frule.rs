@@ -505,6 +505,21 @@ impl<'a, T: ZeroTangent + 'a, S: Mode> CoerceTo<Dual<&'a [T], &'a [T::TangentIn<
     }
 }
 
+/// A constant array element (`x` of `for x in xs` with `xs: &[[f64; 3]]`) passed to a
+/// slice parameter, as Rust coerces `&[T; N]` to `&[T]`.
+#[cfg(feature = "alloc")]
+impl<'a, T: ZeroTangent + 'a, S: Mode, const N: usize>
+    CoerceTo<Dual<&'a [T], &'a [T::TangentIn<S>]>> for PromotedElem<'a, [T; N], S>
+where
+    [T; N]: ZeroTangent<TangentIn<S> = [T::TangentIn<S>; N]>,
+{
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a [T], &'a [T::TangentIn<S>]> {
+        let d = self.dual();
+        Dual::new(&d.primal[..], &d.tangent[..])
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> CoerceTo<&'a E> for PromotedElem<'a, E, S> {
     #[inline(always)]
