@@ -1,7 +1,8 @@
 //! What the twelfth session's newcomer programs found, in small programs written as they
 //! wrote them: a `match *state` on a `scan` closure's `&mut Option<f64>` state (and on a
 //! `&mut Option<f64>` parameter, `if let` too); an element of a constant `&[[f64; 3]]`
-//! passed to a `&[f64]` parameter. Each failed to compile before its fix.
+//! passed to a `&[f64]` parameter; a `move` closure calling a closure it captured. Each
+//! failed to compile before its fix.
 //! Derivatives against closed forms and central differences, primals bit for bit.
 
 use fwdad::drivers::{bind, Wrt};
@@ -152,4 +153,40 @@ fn constant_array_elements_passed_to_a_slice_parameter() {
     let (_, _, h) = hessian(bind(batch_sq_error {}, (Wrt, &xs[..], &ys[..])), &params);
     assert_eq!(h[(6, 6)], 6.0);
     assert_eq!(h[(6, 7)], 0.0);
+}
+
+/// A loss built from closures: a `move` closure that captures and calls another closure
+/// (and a computed scale), called in a loop.
+#[derive_frule]
+fn robust_total(a: f64, b: f64) -> f64 {
+    let cauchy = |r: f64| a * (1.0 + r * r).ln();
+    let shifted = |r: f64| cauchy(r - b);
+    let s = 2.0 * b;
+    let scaled = move |r: f64| shifted(r) * s;
+    let mut acc = 0.0;
+    for r in [0.5, 1.5, -2.0] {
+        acc += scaled(r);
+    }
+    acc
+}
+
+#[test]
+fn move_closure_calling_a_captured_closure() {
+    let (a, b) = (0.8, 0.3);
+    let (v, g) = gradient(
+        bind(
+            robust_total {},
+            (fwdad::drivers::Var(0), fwdad::drivers::Var(1)),
+        ),
+        &[a, b],
+    );
+    assert_eq!(v.to_bits(), robust_total(a, b).to_bits());
+    // v = Σ 2b·a·ln(1 + (r - b)²): dv/da = v/a, dv/db = v/b - Σ 2b·a·2(r - b)/(1 + (r - b)²).
+    let rs = [0.5, 1.5, -2.0];
+    let dv_db: f64 = v / b
+        - rs.iter()
+            .map(|r| 2.0 * b * a * 2.0 * (r - b) / (1.0 + (r - b) * (r - b)))
+            .sum::<f64>();
+    assert!((g[0] - v / a).abs() < 1e-14);
+    assert!((g[1] - dv_db).abs() < 1e-13);
 }

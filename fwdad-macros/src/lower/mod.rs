@@ -252,10 +252,13 @@ impl<'ast> syn::visit::Visit<'ast> for PatIdents {
 }
 
 /// A closure bound by `let`: its syntax and, for `move` closures, the bindings it captured.
+/// A `move` closure's captures: each name's value, and its closure if it names one.
+pub(crate) type Env = Vec<(String, Value, Option<std::rc::Rc<ClosureDef>>)>;
+
 #[derive(Debug)]
 pub(crate) struct ClosureDef {
     pub(crate) expr: syn::ExprClosure,
-    pub(crate) env: Vec<(String, Value)>,
+    pub(crate) env: Env,
     /// For a closure that borrows: where each name it could see was bound
     /// ([`Lowerer::visible`] where it was written).
     pub(crate) visible: Vec<(String, (usize, usize))>,
@@ -585,21 +588,28 @@ impl Lowerer<'_> {
     }
 
     /// The current bindings (innermost per name), for a `move` closure's capture.
-    pub(crate) fn capture_env(&self) -> Vec<(String, Value)> {
-        self.snapshot()
+    pub(crate) fn capture_env(&self) -> Env {
+        let mut out: Env = self
+            .innermost()
             .into_iter()
-            .map(|(n, _, v)| (n, v))
-            .collect()
+            .map(|(name, _, (s, i))| {
+                let b = &self.scopes[s][i];
+                (name, b.value, b.closure.clone())
+            })
+            .collect();
+        out.reverse();
+        out
     }
 
-    /// Pushes a scope holding `env`'s bindings (a `move` closure's captures).
-    pub(crate) fn push_env(&mut self, env: &[(String, Value)]) {
+    /// Pushes a scope holding `env`'s bindings (a `move` closure's captures; a captured
+    /// closure stays a closure, inlined where the capturing one calls it).
+    pub(crate) fn push_env(&mut self, env: &[(String, Value, Option<std::rc::Rc<ClosureDef>>)]) {
         self.scopes.push(
             env.iter()
-                .map(|(n, v)| Binding {
+                .map(|(n, v, c)| Binding {
                     name: n.clone(),
                     value: *v,
-                    closure: None,
+                    closure: c.clone(),
                     target: Target::Own,
                 })
                 .collect(),
