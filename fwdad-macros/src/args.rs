@@ -46,17 +46,34 @@ impl Parse for Args {
         let mut args = Args::default();
         while !input.is_empty() {
             if input.peek(syn::Token![crate]) {
-                input.parse::<syn::Token![crate]>()?;
+                let krate = input.parse::<syn::Token![crate]>()?;
+                if !input.peek(syn::Token![=]) {
+                    return Err(syn::Error::new(
+                        krate.span,
+                        "`crate` takes the path of the `fwdad` crate: `crate = path`, e.g. `crate = ::my_facade::fwdad`",
+                    ));
+                }
                 input.parse::<syn::Token![=]>()?;
+                if input.peek(syn::LitStr) {
+                    let lit: syn::LitStr = input.parse()?;
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "`crate = ..` takes a path, not a string: write `crate = {}`",
+                            lit.value()
+                        ),
+                    ));
+                }
                 args.krate = Some(input.call(syn::Path::parse_mod_style)?);
             } else {
                 let ident: syn::Ident = input.parse()?;
+                wrong_argument_form(&ident, input)?;
                 match ident.to_string().as_str() {
                     "dump" => args.dump = true,
                     "inactive" => {
                         let content;
                         syn::parenthesized!(content in input);
-                        let names = content.parse_terminated(syn::Ident::parse, syn::Token![,])?;
+                        let names = content.parse_terminated(inactive_name, syn::Token![,])?;
                         if names.is_empty() {
                             return Err(syn::Error::new(
                                 ident.span(),
@@ -85,10 +102,61 @@ impl Parse for Args {
                     }
                 }
             }
+            if !input.is_empty() && !input.peek(syn::Token![,]) {
+                return Err(input.error(
+                    "expected `,` between `#[derive_frule]` arguments: `#[derive_frule(dump, inactive(data))]`",
+                ));
+            }
             if !input.is_empty() {
                 input.parse::<syn::Token![,]>()?;
             }
         }
         Ok(args)
     }
+}
+
+/// An argument written in another form than its own: `dump = true` (`dump` takes no
+/// value), `inactive = k`, `inactive: k` or `inactive[k]` (`inactive(k)`), `alias = ..`.
+#[inline(never)]
+fn wrong_argument_form(ident: &syn::Ident, input: ParseStream) -> syn::Result<()> {
+    let name = ident.to_string();
+    let form = match name.as_str() {
+        "dump" => "`dump` takes no value: write `#[derive_frule(dump)]`",
+        "inactive" => "`inactive` takes the parameters to treat as constants in parentheses: `inactive(data, scale)`",
+        "alias" => "`alias` takes your type aliases in parentheses: `alias(State = SVector<f64, 3>)`",
+        _ => return Ok(()),
+    };
+    let wrong = match name.as_str() {
+        "dump" => !input.is_empty() && !input.peek(syn::Token![,]),
+        _ => !input.peek(syn::token::Paren),
+    };
+    match wrong {
+        true => Err(syn::Error::new(ident.span(), form)),
+        false => Ok(()),
+    }
+}
+
+/// A parameter's name in `inactive(..)`; a string (`inactive("data")`) is named as such.
+fn inactive_name(input: ParseStream) -> syn::Result<syn::Ident> {
+    if input.peek(syn::LitStr) {
+        let lit: syn::LitStr = input.parse()?;
+        return Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`inactive(..)` takes the parameters' names, not strings: write `inactive({})`",
+                lit.value()
+            ),
+        ));
+    }
+    if input.peek(syn::Token![self]) {
+        let recv = input.parse::<syn::Token![self]>()?;
+        return Err(syn::Error::new(
+            recv.span,
+            "`inactive(self)`: `inactive(..)` names parameters of a free function, and `self` is a \
+             method's receiver: move the computation into a free function taking the constant data \
+             as a parameter (`#[derive_frule(inactive(data))] fn f(data: &Data, x: f64)`) and call \
+             it from the method",
+        ));
+    }
+    input.parse()
 }

@@ -40,12 +40,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
-            let msg = "`#[derive_frule]` applies to a free function (`fn`) or an `impl` block";
-            let err = match syn::parse2::<syn::Item>(item.clone()) {
-                Ok(it) => syn::Error::new_spanned(item_head(&it), msg),
-                Err(_) => syn::Error::new(Span::call_site(), msg),
-            };
-            let err = err.to_compile_error();
+            let err = not_a_function(&item).to_compile_error();
             return quote!(#err #item);
         }
     };
@@ -99,10 +94,15 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
         if ["derive_frule", "primitive", "non_differentiable"].contains(&last.as_str()) {
-            diag.error_spanned(
+            // Only the error and the item: the other attribute's expansion registers its
+            // rule, a second one here would only add rustc's ``the name `f_frule` is
+            // defined multiple times`` before this error.
+            let err = syn::Error::new_spanned(
                 attr,
                 format!("`{name}` would get two forward rules: `#[derive_frule]` and `#[{last}]` cannot both annotate one function; keep one", name = func.sig.ident),
-            );
+            )
+            .to_compile_error();
+            return quote!(#err #primal);
         }
     }
     let rt = args.runtime_path();
@@ -1316,6 +1316,37 @@ fn emit_method_entry(
 }
 
 /// The tokens that name an item (its keyword and name), for errors about the whole item.
+/// The error for an item `#[derive_frule]` does not apply to: an `extern` block's
+/// declarations and a trait's method declared without a body are named with what to write
+/// instead.
+#[inline(never)]
+fn not_a_function(item: &TokenStream) -> syn::Error {
+    let msg = "`#[derive_frule]` applies to a function (`fn`), an `impl` block or a trait";
+    if let Ok(m) = syn::parse2::<syn::TraitItemFn>(item.clone()) {
+        if m.default.is_none() {
+            let name = &m.sig.ident;
+            return syn::Error::new_spanned(
+                &m.sig,
+                format!(
+                    "`#[derive_frule]` on a trait's method declared without a body (`{name}`): put \
+                     `#[derive_frule]` on the trait (`#[derive_frule] trait Name {{ .. }}`) and on each \
+                     `impl` of it for a type you differentiate through it"
+                ),
+            );
+        }
+    }
+    match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::ForeignMod(m)) => syn::Error::new_spanned(
+            &m.abi,
+            "`#[derive_frule]` cannot see into an `extern` block: its functions have no body to \
+             differentiate; write a Rust function that calls one (`fn cbrt(x: f64) -> f64 { unsafe { ffi::cbrt(x) } }`) \
+             and give it a rule with `#[primitive(d = ..)]` or `#[primitive(rule = ..)]`",
+        ),
+        Ok(it) => syn::Error::new_spanned(item_head(&it), msg),
+        Err(_) => syn::Error::new(Span::call_site(), msg),
+    }
+}
+
 fn item_head(item: &syn::Item) -> TokenStream {
     match item {
         syn::Item::Struct(s) => {

@@ -398,7 +398,7 @@ impl Emitter<'_> {
     /// `v` as a dual (promoted if inactive).
     fn dual(&mut self, v: Value) -> TokenStream {
         if self.is_undef(v) {
-            return self.undef_at(v);
+            return self.undef_dual_at(v, !*self.lib.get(v));
         }
         // A library value in the library's form over duals (a constant, or a parameter's
         // dual of the whole value).
@@ -949,12 +949,28 @@ impl Emitter<'_> {
         }
     }
 
+    /// [`Self::undef_at`], or for a value that is a `Dual` the runtime's `undef_dual()`,
+    /// whose bound is on the primal type: the error of `let p;` of a type without a
+    /// default value then names the user's type (`Pt`), not its dual.
+    #[inline(never)]
+    fn undef_dual_at(&self, v: Value, dual: bool) -> TokenStream {
+        match dual {
+            true => self.undef_call(v, format_ident!("undef_dual")),
+            false => self.undef_at(v),
+        }
+    }
+
     /// The runtime's `undef()` for `v` (see `is_undef`), every token at the user's `let`,
     /// where an error about the variable's type then points.
     fn undef_at(&self, v: Value) -> TokenStream {
+        self.undef_call(v, format_ident!("undef"))
+    }
+
+    /// `rt::f()` at the user's `let` of `v`.
+    fn undef_call(&self, v: Value, f: syn::Ident) -> TokenStream {
         let span = self.func.value_span(v);
         let rt = self.rt;
-        quote_spanned!(span=> #rt::undef())
+        quote_spanned!(span=> #rt::#f())
             .into_iter()
             .map(|mut t| {
                 t.set_span(span);
@@ -1093,7 +1109,7 @@ impl Emitter<'_> {
                     return quote!(#name);
                 }
                 if self.is_undef(v) {
-                    return self.undef_at(v);
+                    return self.undef_dual_at(v, self.is(t) && !*self.lib.get(t));
                 }
                 if self.is(t) && !self.is(v) && self.merges_with_shared_ref(t) {
                     // A constant reference a call returned, merged with a reference into

@@ -65,6 +65,9 @@ const KEY: NoTangent = NoTangent;
     note = "a key is looked up, never differentiated: key the map by integers or strings (the index of the float in a `Vec`, or its bits `x.to_bits()`)"
 )]
 pub trait MapKey: Differentiable + Clone {}
+// Not recommended: the error is this trait's message on the key's type, not the bound
+// below (`HoldsNoFloat`, whose message is about `#[non_differentiable]` functions).
+#[diagnostic::do_not_recommend]
 impl<K: Differentiable + Clone> MapKey for K where K::Tangent: crate::HoldsNoFloat {}
 
 #[cfg(feature = "std")]

@@ -983,6 +983,65 @@ pub fn undef<T: Undef>() -> T {
     T::undef()
 }
 
+/// The primal types whose dual [`Undef`] gives a value: what [`undef_dual`] bounds, so
+/// that the error of `let p;` of a type without one names the user's type (`Pt`), not its
+/// dual (`Dual<Pt, PtTangent<..>>`). `Same<T>` is `T`; written through it, the tangent's
+/// bound is not checked (nor reported) for a primal type without an impl here.
+#[diagnostic::on_unimplemented(
+    message = "this variable is declared without a value, and its type `{Self}` has no default value for the paths that do not assign it",
+    label = "declared here without a value",
+    note = "give it its first value where it is declared (`let mut p = ..;`)"
+)]
+pub trait UndefPrimal: Undef {
+    /// `T` itself.
+    type Same<T>;
+}
+
+macro_rules! undef_primal {
+    ($($t:ty),*) => {$(
+        impl UndefPrimal for $t {
+            type Same<T> = T;
+        }
+    )*};
+}
+undef_primal!(f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl<P> UndefPrimal for Option<P> {
+    type Same<T> = T;
+}
+
+#[cfg(feature = "alloc")]
+impl<P> UndefPrimal for alloc::vec::Vec<P> {
+    type Same<T> = T;
+}
+
+impl<P: UndefPrimal, const N: usize> UndefPrimal for [P; N] {
+    type Same<T> = T;
+}
+
+impl<A: UndefPrimal, B: UndefPrimal> UndefPrimal for (A, B) {
+    type Same<T> = T;
+}
+
+impl<A: UndefPrimal, B: UndefPrimal, C: UndefPrimal> UndefPrimal for (A, B, C) {
+    type Same<T> = T;
+}
+
+/// [`undef`] of a dual (`let p;` of a value that carries a derivative): the same value,
+/// `Dual::new(P::undef(), T::undef())`, with the bound on the primal type. One bound a
+/// line: rustc quotes the line of the failed bound, which then shows no dual.
+#[inline(always)]
+#[rustfmt::skip]
+pub fn undef_dual<
+    P: UndefPrimal + Differentiable,
+    T,
+>() -> Dual<P, T>
+where
+    P::Same<T>: Undef + Into<T>,
+{
+    Dual::new(P::undef(), <P::Same<T> as Undef>::undef().into())
+}
+
 /// Element `k` of a range starting at `start`, in the range's own integer type: what an
 /// iterator chain over `(-2i32..=2)` yields at its `k`-th step (for `usize`, `start + k`).
 #[inline(always)]

@@ -165,7 +165,8 @@ pub mod __private {
         array, array_from_fn, at_mut, at_mut_owned, cast, debug_assertions, deref, drop, fail, fit,
         float_from, index, index_ref, integer, mem_replace, mem_take, none_in, ok, opaque_macro,
         promote_receiver, range, range_at, range_from_at, reborrow, sin_cos_dual, slice_mut, some,
-        store_deref, store_index, store_index_real, struct_literal, swap, tuple, undef, ElemAt,
+        store_deref, store_index, store_index_real, struct_literal, swap, tuple, undef, undef_dual,
+        ElemAt,
     };
     pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;
@@ -195,3 +196,75 @@ pub mod __private {
     pub use fwdad_runtime::testing::{Precision, Rng, TestTangent};
     pub use fwdad_runtime::{Batch, TangentSpace};
 }
+
+// The names rustc prints for the runtime's checks. When a bound of generated code fails,
+// rustc's `help: the trait .. is not implemented for ..` line, its list of other impls
+// and its `required by a bound in ..` note name the trait, its parameters and the
+// function by their shortest visible path, which was the hidden `fwdad::__private::..`
+// or `fwdad_runtime::..` one. A re-export at the crate root is shorter, so rustc prints
+// it, under the name given here (bare when no other item has it): the check in words.
+// The first line of such an error is the trait's `#[diagnostic::on_unimplemented]`
+// message; these names only keep the lines under it in the user's terms
+// (docs/notes/first-errors-audit.md). Generated code still writes the `__private` paths.
+#[doc(hidden)]
+pub use fwdad_runtime::constant::Constant as a_constant_with_a_zero_tangent;
+#[doc(hidden)]
+pub use fwdad_runtime::fallible::{
+    branch as a_combinator_of_option_or_result, Branch as an_option_or_a_result,
+};
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub use fwdad_runtime::maps::{
+    DefaultValue as a_map_value_with_a_default, MapKey as a_map_key_without_floats,
+};
+#[doc(hidden)]
+pub use fwdad_runtime::rules::Operand as a_float_operand;
+#[doc(hidden)]
+pub use fwdad_runtime::structural::{
+    integer as an_integer_method, opaque_macro as a_macro_derive_frule_does_not_know,
+    undef as a_variable_declared_without_a_value,
+    undef_dual as a_variable_declared_without_a_value_that_carries_a_derivative,
+    Integer as an_integer, OpaqueMacroValue as a_macro_value_holding_no_float,
+    PromoteRef as a_constant_that_can_be_passed_on_by_value,
+    Undef as a_default_value_for_a_variable_declared_without_one,
+    UndefPrimal as a_default_value_of_the_variables_type,
+};
+#[doc(hidden)]
+pub use fwdad_runtime::traits::{
+    call_on_sequence as a_trait_method_called_on_a_slice_array_or_vec,
+    trait_has_rules as a_trait_bounding_a_type_parameter,
+    CarriedObject as a_trait_object_that_carries_derivatives,
+    CastOfGenericImpl as a_cast_to_a_trait_object_with_forward_rules,
+    DerivedImpl as an_impl_with_derive_frule, DerivedTrait as a_trait_with_derive_frule,
+    DynConst as the_tangent_of_a_constant_trait_object,
+    DynImpl as forward_rules_behind_a_trait_object,
+    DynOfActive as a_trait_object_argument_holding_constants,
+    LaneValue as a_value_that_can_cross_a_dyn_call,
+    MethodWithoutRule as a_trait_method_with_a_forward_rule, NoRule as without_a_forward_rule,
+    SequenceRule as a_forward_rule_for_this_trait_method_on_a_sequence,
+    TraitRules as forward_rules_of_the_trait, Traits as the_traits_of_this_function,
+    UnsizeFrom as a_trait_object_with_forward_rules_made_from,
+};
+#[doc(hidden)]
+pub use fwdad_runtime::user_ops::{
+    binary as an_operator_between_values_of_your_types,
+    float_method_field as a_float_method_on_a_field, index as indexing_a_value_of_your_type,
+    std_method_receiver as a_receiver_of_a_std_method, Add as the_plus_operator,
+    AddAssign as the_plus_assign_operator, Div as the_division_operator,
+    DivAssign as the_divide_assign_operator, FloatMethodField as a_float_field,
+    Index as the_index_operator, IndexMut as the_index_assign_operator,
+    MethodNamedLikeStd as no_method_of_its_own_named_like_the_std_method,
+    Mul as the_times_operator, MulAssign as the_times_assign_operator,
+    NamedLikeStd as a_receiver_whose_type_is_not_written, Neg as the_minus_sign,
+    OpRule as a_forward_rule_for_this_operator, Rem as the_remainder_operator,
+    RemAssign as the_remainder_assign_operator, StdMethodCheck as a_receiver_of_the_std_method,
+    Sub as the_minus_operator, SubAssign as the_minus_assign_operator,
+};
+#[doc(hidden)]
+pub use fwdad_runtime::{
+    call as calling_a_function_with_a_forward_rule,
+    frule::CoerceArgs as arguments_fitting_the_called_functions_parameters,
+    frule::CoerceTo as an_argument_fitting_the_parameter,
+    holds_no_float as a_value_holding_no_float, MethodOf as a_method_of_the_receivers_type,
+    Promoted as a_constant_passed_on_to_a_rule,
+};
