@@ -1693,7 +1693,11 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
         }
     };
     let bind_entry = match &input.data {
-        Data::Enum(e) if !with_data && input.generics.params.is_empty() => {
+        // Not an empty enum (a type that only selects a trait's functions): no value of it
+        // can be bound.
+        Data::Enum(e)
+            if !with_data && input.generics.params.is_empty() && !e.variants.is_empty() =>
+        {
             fieldless_bind_entry(name, e, p)
         }
         _ => TokenStream::new(),
@@ -1751,7 +1755,7 @@ fn fieldless_bind_entry(name: &Ident, e: &syn::DataEnum, p: &TokenStream) -> Tok
                     _: &mut ::core::option::Option<__FwdadY>,
                 ) -> #dual {
                     #[allow(unreachable_code)]
-                    let value: #name = match self { #(#arms)* };
+                    let value: #name = match *self { #(#arms)* };
                     #p::Dual::new(value, #p::NoTangent)
                 }
             }
