@@ -1692,10 +1692,74 @@ fn no_tangent(input: &DeriveInput, p: &TokenStream, infos: &[Field], is_enum: bo
             }
         }
     };
+    let bind_entry = match &input.data {
+        // Not an empty enum (a type that only selects a trait's functions): no value of it
+        // can be bound.
+        Data::Enum(e)
+            if !with_data && input.generics.params.is_empty() && !e.variants.is_empty() =>
+        {
+            fieldless_bind_entry(name, e, p)
+        }
+        _ => TokenStream::new(),
+    };
     if TEST_TANGENT {
-        quote!(#items #test_tangent)
+        quote!(#items #test_tangent #bind_entry)
     } else {
-        items
+        quote!(#items #bind_entry)
+    }
+}
+
+/// A fieldless enum of the user's as an entry of the drivers' `bind` (`bind(f {}, (Wrt,
+/// Kind::Call))`), a constant as `Const(Kind::Call)` is, passed by value: the value is
+/// copied variant by variant, so the enum needs neither `Clone` nor `Copy`.
+#[inline(never)]
+fn fieldless_bind_entry(name: &Ident, e: &syn::DataEnum, p: &TokenStream) -> TokenStream {
+    let arms = e.variants.iter().map(|v| {
+        let vi = &v.ident;
+        quote!(#name::#vi => #name::#vi,)
+    });
+    let no = quote!(#p::NoTangent);
+    let dual = quote!(#p::Dual<#name, #no>);
+    quote! {
+        #p::with_drivers! {
+            #[automatically_derived]
+            impl #p::drivers::BindEntry for #name {}
+            #[automatically_derived]
+            impl #p::drivers::Settled for #name {
+                type Out<__FwdadT> = __FwdadT;
+                #[inline(always)]
+                fn settle<__FwdadT>(t: &__FwdadT) -> &__FwdadT {
+                    t
+                }
+            }
+            #[automatically_derived]
+            impl #p::drivers::Fits<#dual> for #name {}
+            #[automatically_derived]
+            impl<'z, __FwdadX, __FwdadY, __FwdadS: #p::Mode, __FwdadD>
+                #p::drivers::SlotDual<'z, __FwdadX, __FwdadY, __FwdadS, __FwdadD> for #name
+            {
+                type Dual = #dual;
+            }
+            #[automatically_derived]
+            impl<__FwdadX, __FwdadY, __FwdadS: #p::Mode, __FwdadD>
+                #p::drivers::Slot<__FwdadX, __FwdadY, __FwdadS, __FwdadD> for #name
+            {
+                type Store = ();
+                #[inline(always)]
+                fn store(&self) {}
+                #[inline(always)]
+                fn dual<'z>(
+                    &'z self,
+                    _: &'z mut (),
+                    _: __FwdadX,
+                    _: &mut ::core::option::Option<__FwdadY>,
+                ) -> #dual {
+                    #[allow(unreachable_code)]
+                    let value: #name = match *self { #(#arms)* };
+                    #p::Dual::new(value, #p::NoTangent)
+                }
+            }
+        }
     }
 }
 

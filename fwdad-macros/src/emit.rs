@@ -425,7 +425,7 @@ impl Emitter<'_> {
                 return quote!(#arg);
             }
         }
-        if let Some(promoted) = self.promoted_arg(v) {
+        if let Some(promoted) = self.promoted_arg(v, false) {
             return quote!(#promoted.dual());
         }
         let (rt, mode) = (self.rt, self.mode);
@@ -526,8 +526,10 @@ impl Emitter<'_> {
     /// still fresh whenever the promotion's shape may change. A sub-slice `&c[..i]` or an
     /// element `&c[i]` of a loop's `i` instead borrows its part of `c`'s zero tangent,
     /// in a cell where `c` is defined (`part_of_base`), so that it too may be carried into
-    /// the next iteration. `None` for other values.
-    fn promoted_arg(&mut self, v: Value) -> Option<TokenStream> {
+    /// the next iteration. `None` for other values. With `probe` (an argument of a call), a
+    /// parameter declared `inactive` or a reference into one is passed plain where its type
+    /// has no zero tangent (`probe_promotion`).
+    fn promoted_arg(&mut self, v: Value, probe: bool) -> Option<TokenStream> {
         let cell = match self.func.values[v].def {
             ValueDef::Param(i) if self.func.params[i].inactive => {
                 let cell = self.param_cell(i);
@@ -562,6 +564,10 @@ impl Emitter<'_> {
                 let vspan = self.func.value_span(v);
                 if let Some(Part { base, at, elem }) = part {
                     let (base, name) = (self.name(base), self.name(v));
+                    if probe && self.is_inactive_data(v) {
+                        let cell = quote!(&#cell);
+                        return Some(probe_part(rt, mode, &base, &at, &name, &cell, elem, vspan));
+                    }
                     return Some(if elem {
                         quote_spanned!(vspan=>
                             #rt::PromotedElem::<_, #mode>::new(&#base[..], #at, &#cell))
@@ -576,6 +582,9 @@ impl Emitter<'_> {
         };
         let (rt, mode, name) = (self.rt, self.mode, self.name(v));
         let vspan = self.func.value_span(v);
+        if probe && self.is_inactive_data(v) {
+            return Some(probe_promotion(rt, mode, &name, &cell, vspan));
+        }
         Some(quote_spanned!(vspan=> #rt::Promoted::<_, #mode>::new(#name, #cell)))
     }
 
@@ -592,6 +601,19 @@ impl Emitter<'_> {
             elem = &p.elem;
         }
         matches!(elem, syn::Type::TraitObject(_))
+    }
+
+    /// Whether `v` is a borrowed parameter declared `inactive`, or a shared reference into
+    /// one (`&cfg.table`): constant data of a type that may have no zero tangent. (One
+    /// taken by value, `tip: V`, keeps its error: a rule cannot take it borrowed.)
+    fn is_inactive_data(&self, v: Value) -> bool {
+        let root = self.func.place_root(v);
+        match self.func.values[root].def {
+            ValueDef::Param(i) if self.func.params[i].inactive => {
+                root != v || matches!(self.func.params[i].ty, syn::Type::Reference(_))
+            }
+            _ => false,
+        }
     }
 
     /// Whether `v` is the result of `Box::new(..)` of a value (not a closure).
@@ -1378,7 +1400,7 @@ impl Emitter<'_> {
                     let name = self.name(v);
                     quote!(#name)
                 } else if rule_call && n == Need::Dual && !self.is(v) {
-                    match self.promoted_arg(v) {
+                    match self.promoted_arg(v, true) {
                         Some(arg) => arg,
                         // A constant `Box::new(..)` to a function: `ConstBox` also unsizes
                         // to a `Box<dyn Tr>` parameter (`traits::UnsizeFrom` in the runtime).
@@ -1997,7 +2019,7 @@ impl Emitter<'_> {
                 // A trait object's tangent is `NoTangent` whatever its value.
                 quote_spanned!(span=> #rt::Dual::new(#recv, &#rt::NoTangent))
             } else {
-                match self.promoted_arg(*receiver) {
+                match self.promoted_arg(*receiver, false) {
                     Some(p) => quote_spanned!(span=> #p.dual()),
                     None => quote_spanned!(span=> #rt::promote_receiver::<#mode, _>(&#recv)),
                 }
@@ -4211,4 +4233,56 @@ fn no_rule_bound(
 /// Whether `kind` is `Vec::new()` or `Vec::with_capacity(n)`.
 fn is_vec_new_call(kind: &InstKind) -> bool {
     matches!(kind, InstKind::Call { func, args, .. } if crate::callee::is_empty_vec_ctor(func, args.len()))
+}
+
+/// A constant reference `name` from a parameter declared `inactive` passed on to a rule:
+/// `Promoted` where its type has a zero tangent, else the plain reference (a
+/// configuration or lookup table of a type without `Differentiable`, which only a
+/// parameter declared `inactive` can take). Rust's method lookup chooses: the runtime's
+/// `PromoteZero` is implemented for the probe itself where the reference has a zero
+/// tangent, `PromotePlain` for a reference to it, which the lookup tries next.
+#[inline(never)]
+fn probe_promotion(
+    rt: &TokenStream,
+    mode: &syn::Ident,
+    name: &syn::Ident,
+    cell: &TokenStream,
+    vspan: Span,
+) -> TokenStream {
+    quote_spanned!(vspan=> {
+        #[allow(unused_imports)]
+        use #rt::{PromotePlain as _, PromoteZero as _};
+        (&#rt::PromoteProbe::<_, #mode>(#name, ::core::marker::PhantomData)).promote(#cell)
+    })
+}
+
+/// `probe_promotion` of a part of a base: an element `&base[at]` (`elem`), or the sub-slice
+/// `name` of `base` from `at`; `PromotedElem` or `Promoted::sub` where the elements have a
+/// zero tangent, else the plain reference.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn probe_part(
+    rt: &TokenStream,
+    mode: &syn::Ident,
+    base: &syn::Ident,
+    at: &TokenStream,
+    name: &syn::Ident,
+    cell: &TokenStream,
+    elem: bool,
+    vspan: Span,
+) -> TokenStream {
+    let phantom = quote!(::core::marker::PhantomData::<#mode>);
+    if elem {
+        quote_spanned!(vspan=> {
+            #[allow(unused_imports)]
+            use #rt::{PromoteElemPlain as _, PromoteElemZero as _};
+            (&#rt::PromoteElemProbe(&#base[..], #at, #phantom)).promote(#cell)
+        })
+    } else {
+        quote_spanned!(vspan=> {
+            #[allow(unused_imports)]
+            use #rt::{PromoteSubPlain as _, PromoteSubZero as _};
+            (&#rt::PromoteSubProbe(&#base[..], #at, #name, #phantom)).promote(#cell)
+        })
+    }
 }

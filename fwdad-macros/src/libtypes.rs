@@ -583,10 +583,18 @@ fn is_lib_tuple_part(
     match &func.insts[inst].kind {
         InstKind::MethodCall {
             receiver, method, ..
-        } => lib(*receiver) && splits_view(method),
+        } => lib(*receiver) && (splits_view(method) || glam_tuple_part(method, k.index)),
         InstKind::Tuple(elems) => elems.get(k.index as usize).is_some_and(|e| lib(*e)),
         _ => false,
     }
+}
+
+/// Whether part `k` of the tuple glam's method `method` returns is a glam value: the axis
+/// of `q.to_axis_angle()`, each of `m.to_scale_rotation_translation()` (the angles of
+/// `to_euler` are scalars).
+fn glam_tuple_part(method: &syn::Ident, k: u32) -> bool {
+    cfg!(feature = "glam")
+        && ((method == "to_axis_angle" && k == 0) || method == "to_scale_rotation_translation")
 }
 
 fn strip_expr(e: &syn::Expr) -> &syn::Expr {
@@ -1093,6 +1101,7 @@ pub fn glam_values(func: &Function) -> SecondaryMap<Value, bool> {
 /// against the runtime's source.
 pub const GLAM_METHODS: &[&str] = &[
     "abs",
+    "angle_between",
     "any_orthonormal_vector",
     "clamp",
     "conjugate",
@@ -1133,6 +1142,10 @@ pub const GLAM_METHODS: &[&str] = &[
     "reflect",
     "slerp",
     "sqrt",
+    "to_axis_angle",
+    "to_euler",
+    "to_scale_rotation_translation",
+    "to_scaled_axis",
     "transform_point2",
     "transform_point3",
     "transform_point3a",

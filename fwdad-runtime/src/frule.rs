@@ -411,6 +411,123 @@ impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> Promoted<'a, X, S> {
     }
 }
 
+/// A constant reference passed on to a rule from a parameter declared `inactive` (or a
+/// field of one), for [`PromoteZero::promote`] and [`PromotePlain::promote`], which
+/// generated code calls as `(&PromoteProbe(x, PhantomData)).promote(&cell)`: Rust's
+/// method lookup takes the first where the reference has a zero tangent (a
+/// [`Promoted`], which a parameter taking a dual may also take), and the plain reference
+/// otherwise (a configuration or a lookup table of a type without `Differentiable`,
+/// which only a parameter declared `inactive` takes, as the caller's was).
+#[doc(hidden)]
+pub struct PromoteProbe<X, S>(pub X, pub PhantomData<S>);
+
+/// See [`PromoteProbe`].
+#[doc(hidden)]
+pub trait PromoteZero<'a, X: PromoteRef<'a, S>, S: Mode> {
+    /// The reference as [`Promoted`], its zero tangent built in `cell` if needed.
+    fn promote(&self, cell: &'a OnceCell<X::Buffer>) -> Promoted<'a, X, S>;
+}
+
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> PromoteZero<'a, X, S> for PromoteProbe<X, S> {
+    #[inline(always)]
+    fn promote(&self, cell: &'a OnceCell<X::Buffer>) -> Promoted<'a, X, S> {
+        Promoted::new(self.0, cell)
+    }
+}
+
+/// See [`PromoteProbe`].
+#[doc(hidden)]
+pub trait PromotePlain<X> {
+    /// The plain reference (`cell` stays empty).
+    fn promote(&self, cell: &OnceCell<()>) -> X;
+}
+
+impl<X: Copy, S> PromotePlain<X> for &PromoteProbe<X, S> {
+    #[inline(always)]
+    fn promote(&self, _: &OnceCell<()>) -> X {
+        self.0
+    }
+}
+
+/// [`PromoteProbe`] of an element `&whole[index]` (a [`PromotedElem`], or the plain
+/// reference).
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub struct PromoteElemProbe<'a, E, S>(pub &'a [E], pub usize, pub PhantomData<S>);
+
+/// See [`PromoteElemProbe`].
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub trait PromoteElemZero<'a, E: ZeroTangent, S: Mode> {
+    /// The element as [`PromotedElem`].
+    fn promote(&self, cell: &'a OnceCell<Vec<E::TangentIn<S>>>) -> PromotedElem<'a, E, S>;
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, E: ZeroTangent + 'a, S: Mode> PromoteElemZero<'a, E, S> for PromoteElemProbe<'a, E, S> {
+    #[inline(always)]
+    fn promote(&self, cell: &'a OnceCell<Vec<E::TangentIn<S>>>) -> PromotedElem<'a, E, S> {
+        PromotedElem::new(self.0, self.1, cell)
+    }
+}
+
+/// See [`PromoteElemProbe`].
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub trait PromoteElemPlain<'a, E> {
+    /// The plain element reference.
+    fn promote(&self, cell: &OnceCell<()>) -> &'a E;
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, E, S> PromoteElemPlain<'a, E> for &PromoteElemProbe<'a, E, S> {
+    #[inline(always)]
+    fn promote(&self, _: &OnceCell<()>) -> &'a E {
+        &self.0[self.1]
+    }
+}
+
+/// [`PromoteProbe`] of a sub-slice `value` of `whole` from `start` (`Promoted::sub`, or
+/// the plain sub-slice).
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub struct PromoteSubProbe<'a, E, S>(pub &'a [E], pub usize, pub &'a [E], pub PhantomData<S>);
+
+/// See [`PromoteSubProbe`].
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub trait PromoteSubZero<'a, E: ZeroTangent, S: Mode> {
+    /// The sub-slice as [`Promoted`].
+    fn promote(&self, cell: &'a OnceCell<Vec<E::TangentIn<S>>>) -> Promoted<'a, &'a [E], S>;
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, E: ZeroTangent + 'a, S: Mode> PromoteSubZero<'a, E, S> for PromoteSubProbe<'a, E, S>
+where
+    E::TangentIn<S>: 'a,
+{
+    #[inline(always)]
+    fn promote(&self, cell: &'a OnceCell<Vec<E::TangentIn<S>>>) -> Promoted<'a, &'a [E], S> {
+        Promoted::sub(self.0, self.1, self.2, cell)
+    }
+}
+
+/// See [`PromoteSubProbe`].
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub trait PromoteSubPlain<'a, E> {
+    /// The plain sub-slice.
+    fn promote(&self, cell: &OnceCell<()>) -> &'a [E];
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, E, S> PromoteSubPlain<'a, E> for &PromoteSubProbe<'a, E, S> {
+    #[inline(always)]
+    fn promote(&self, _: &OnceCell<()>) -> &'a [E] {
+        self.2
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<'a, E: ZeroTangent + 'a, S: Mode> Promoted<'a, &'a [E], S>
 where

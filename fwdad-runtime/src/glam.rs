@@ -23,7 +23,8 @@
 //! matrices (view and projection matrices, rigid transforms) and their products and
 //! point transforms and `DMat4`'s inverse; `DMat2`, `DMat3` inverses; the affine
 //! transforms `DAffine2` and `DAffine3` (constructors, view transforms, point and vector
-//! transforms, products, inverses). Anything else of glam on an active value is a compile
+//! transforms, products, inverses); rotations read back (`to_euler`, `to_axis_angle`,
+//! `angle_between`, a quaternion from a matrix, `to_scale_rotation_translation`). Anything else of glam on an active value is a compile
 //! error naming the method.
 
 use crate::differentiable::{Differentiable, ZeroTangent};
@@ -1454,6 +1455,267 @@ impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
             m.z_axis.extend(z),
             GVec4::new(z, z, z, o),
         )
+    }
+}
+
+/// The angles back from a rotation, glam's `to_euler` (Shoemake's formulas in glam's order
+/// of operations, so the primals are glam's bit for bit): the angles about the axes of the
+/// sequence `euler` that `from_euler` turns back into the rotation. Near gimbal lock (the
+/// middle angle's cosine, or for a repeated axis its sine, below `16 ε`) glam sets the third
+/// angle to zero and reads the first from the other entries; so does this, and the
+/// derivative is that of the branch taken.
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat3<F, T> {
+    /// Entry `row` of column `col` (glam's `self.col(col)[row]`).
+    #[inline(always)]
+    fn entry(&self, col: usize, row: usize) -> D<F, T> {
+        let v = match col {
+            0 => self.x_axis,
+            1 => self.y_axis,
+            _ => self.z_axis,
+        };
+        match row {
+            0 => v.x,
+            1 => v.y,
+            _ => v.z,
+        }
+    }
+
+    /// The angles of the sequence `euler` of this rotation matrix.
+    #[inline(always)]
+    pub fn to_euler(self, euler: glam::EulerRot) -> (D<F, T>, D<F, T>, D<F, T>) {
+        let ((i, j, k), even, rep, stat) = euler_order(euler);
+        let m = |col: usize, row: usize| self.entry(col, row);
+        let limit = Dual::new(F::cst(16.0) * F::epsilon(), T::zero());
+        let zero = c::<F, T>(0.0);
+        let (mut x, mut y, mut z) = if rep {
+            let sy = (m(i, j) * m(i, j) + m(i, k) * m(i, k)).sqrt();
+            if sy > limit {
+                (
+                    m(i, j).atan2(m(i, k)),
+                    sy.atan2(m(i, i)),
+                    m(j, i).atan2(-m(k, i)),
+                )
+            } else {
+                ((-m(j, k)).atan2(m(j, j)), sy.atan2(m(i, i)), zero)
+            }
+        } else {
+            let cy = (m(i, i) * m(i, i) + m(j, i) * m(j, i)).sqrt();
+            if cy > limit {
+                (
+                    m(k, j).atan2(m(k, k)),
+                    (-m(k, i)).atan2(cy),
+                    m(j, i).atan2(m(i, i)),
+                )
+            } else {
+                ((-m(j, k)).atan2(m(j, j)), (-m(k, i)).atan2(cy), zero)
+            }
+        };
+        if even {
+            (x, y, z) = (-x, -y, -z);
+        }
+        if !stat {
+            (x, z) = (z, x);
+        }
+        (x, y, z)
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
+    /// The angles of the sequence `euler` of this rotation (glam's `to_euler`, through the
+    /// rotation matrix as glam computes it).
+    #[inline(always)]
+    pub fn to_euler(self, euler: glam::EulerRot) -> (D<F, T>, D<F, T>, D<F, T>) {
+        GMat3::from_quat(self).to_euler(euler)
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
+    /// The angles of the sequence `euler` of this matrix's rotation part (glam's
+    /// `to_euler`, of `DMat3::from_mat4`).
+    #[inline(always)]
+    pub fn to_euler(self, euler: glam::EulerRot) -> (D<F, T>, D<F, T>, D<F, T>) {
+        GMat3::from_cols(
+            self.x_axis.truncate(),
+            self.y_axis.truncate(),
+            self.z_axis.truncate(),
+        )
+        .to_euler(euler)
+    }
+}
+
+/// Axes, angles and decompositions back from rotations and transforms, glam's formulas in
+/// glam's order of operations (`f64`: the primals are glam's bit for bit; glam's `f32`
+/// `acos` in `angle_between` is its own approximation, a few ulps off this exact one).
+impl<F: GlamFloat, T: ScalarTangent<F>> GQuat<F, T> {
+    /// The rotation by `v.length()` about `v.normalize()` (the identity for a zero `v`).
+    #[inline(always)]
+    pub fn from_scaled_axis(v: GVec3<F, T>) -> Self {
+        let length = v.length();
+        if length.primal == F::zero() {
+            let (z, o) = (c::<F, T>(0.0), c::<F, T>(1.0));
+            Self::from_xyzw(z, z, z, o)
+        } else {
+            Self::from_axis_angle(v / length, length)
+        }
+    }
+    /// glam's `from_rotation_axes` (DirectXMath's `XMQuaternionRotationMatrix`): the
+    /// quaternion of the rotation matrix with these columns, by its largest component.
+    #[inline(always)]
+    fn from_rotation_axes(x_axis: GVec3<F, T>, y_axis: GVec3<F, T>, z_axis: GVec3<F, T>) -> Self {
+        let (m00, m01, m02) = (x_axis.x, x_axis.y, x_axis.z);
+        let (m10, m11, m12) = (y_axis.x, y_axis.y, y_axis.z);
+        let (m20, m21, m22) = (z_axis.x, z_axis.y, z_axis.z);
+        let (zero, one, half) = (c::<F, T>(0.0), c::<F, T>(1.0), c::<F, T>(0.5));
+        if m22 <= zero {
+            let dif10 = m11 - m00;
+            let omm22 = one - m22;
+            if dif10 <= zero {
+                let four_xsq = omm22 - dif10;
+                let inv4x = half / four_xsq.sqrt();
+                Self::from_xyzw(
+                    four_xsq * inv4x,
+                    (m01 + m10) * inv4x,
+                    (m02 + m20) * inv4x,
+                    (m12 - m21) * inv4x,
+                )
+            } else {
+                let four_ysq = omm22 + dif10;
+                let inv4y = half / four_ysq.sqrt();
+                Self::from_xyzw(
+                    (m01 + m10) * inv4y,
+                    four_ysq * inv4y,
+                    (m12 + m21) * inv4y,
+                    (m20 - m02) * inv4y,
+                )
+            }
+        } else {
+            let sum10 = m11 + m00;
+            let opm22 = one + m22;
+            if sum10 <= zero {
+                let four_zsq = opm22 - sum10;
+                let inv4z = half / four_zsq.sqrt();
+                Self::from_xyzw(
+                    (m02 + m20) * inv4z,
+                    (m12 + m21) * inv4z,
+                    four_zsq * inv4z,
+                    (m01 - m10) * inv4z,
+                )
+            } else {
+                let four_wsq = opm22 + sum10;
+                let inv4w = half / four_wsq.sqrt();
+                Self::from_xyzw(
+                    (m12 - m21) * inv4w,
+                    (m20 - m02) * inv4w,
+                    (m01 - m10) * inv4w,
+                    four_wsq * inv4w,
+                )
+            }
+        }
+    }
+    /// The quaternion of a rotation matrix.
+    #[inline(always)]
+    pub fn from_mat3(mat: &GMat3<F, T>) -> Self {
+        Self::from_rotation_axes(mat.x_axis, mat.y_axis, mat.z_axis)
+    }
+    /// The quaternion of the rotation part of a 4×4 matrix.
+    #[inline(always)]
+    pub fn from_mat4(mat: &GMat4<F, T>) -> Self {
+        Self::from_rotation_axes(
+            mat.x_axis.truncate(),
+            mat.y_axis.truncate(),
+            mat.z_axis.truncate(),
+        )
+    }
+    /// The unit axis and the angle of the rotation (`(X, 0)` near the identity, as glam).
+    #[inline(always)]
+    pub fn to_axis_angle(self) -> (GVec3<F, T>, D<F, T>) {
+        let v = GVec3::new(self.x, self.y, self.z);
+        let length = v.length();
+        if length.primal >= F::cst(1.0e-8) {
+            let angle = c::<F, T>(2.0) * length.atan2(self.w);
+            (v / length, angle)
+        } else {
+            let (z, o) = (c::<F, T>(0.0), c::<F, T>(1.0));
+            (GVec3::new(o, z, z), z)
+        }
+    }
+    /// The axis scaled by the angle.
+    #[inline(always)]
+    pub fn to_scaled_axis(self) -> GVec3<F, T> {
+        let (axis, angle) = self.to_axis_angle();
+        axis * angle
+    }
+    /// The angle of the rotation from `self` to `rhs` (both unit).
+    #[inline(always)]
+    pub fn angle_between(self, rhs: Self) -> D<F, T> {
+        let d = num_traits::Float::abs(self.dot(rhs));
+        num_traits::Float::acos(num_traits::Float::clamp(d, c(-1.0), c(1.0))) * c::<F, T>(2.0)
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GVec3<F, T> {
+    /// The angle between two non-zero vectors, in `[0, π]`.
+    #[inline(always)]
+    pub fn angle_between(self, rhs: Self) -> D<F, T> {
+        let cos = self.dot(rhs) / (self.length_squared() * rhs.length_squared()).sqrt();
+        num_traits::Float::acos(num_traits::Float::clamp(cos, c(-1.0), c(1.0)))
+    }
+}
+
+impl<F: GlamFloat, T: ScalarTangent<F>> GMat4<F, T> {
+    /// The determinant, glam's cofactor expansion.
+    #[inline(always)]
+    pub fn determinant(&self) -> D<F, T> {
+        let (m00, m01, m02, m03) = (self.x_axis.x, self.x_axis.y, self.x_axis.z, self.x_axis.w);
+        let (m10, m11, m12, m13) = (self.y_axis.x, self.y_axis.y, self.y_axis.z, self.y_axis.w);
+        let (m20, m21, m22, m23) = (self.z_axis.x, self.z_axis.y, self.z_axis.z, self.z_axis.w);
+        let (m30, m31, m32, m33) = (self.w_axis.x, self.w_axis.y, self.w_axis.z, self.w_axis.w);
+        let a2323 = m22 * m33 - m23 * m32;
+        let a1323 = m21 * m33 - m23 * m31;
+        let a1223 = m21 * m32 - m22 * m31;
+        let a0323 = m20 * m33 - m23 * m30;
+        let a0223 = m20 * m32 - m22 * m30;
+        let a0123 = m20 * m31 - m21 * m30;
+        m00 * (m11 * a2323 - m12 * a1323 + m13 * a1223)
+            - m01 * (m10 * a2323 - m12 * a0323 + m13 * a0223)
+            + m02 * (m10 * a1323 - m11 * a0323 + m13 * a0123)
+            - m03 * (m10 * a1223 - m11 * a0223 + m12 * a0123)
+    }
+    /// The 4×4 matrix of a 3×3 linear map (no translation).
+    #[inline(always)]
+    pub fn from_mat3(m: GMat3<F, T>) -> Self {
+        let (z, o) = (c::<F, T>(0.0), c::<F, T>(1.0));
+        Self::from_cols(
+            m.x_axis.extend(z),
+            m.y_axis.extend(z),
+            m.z_axis.extend(z),
+            GVec4::new(z, z, z, o),
+        )
+    }
+    /// The scale, rotation and translation of an affine matrix (the scale's first component
+    /// carries the determinant's sign).
+    #[inline(always)]
+    pub fn to_scale_rotation_translation(&self) -> (GVec3<F, T>, GQuat<F, T>, GVec3<F, T>) {
+        let det = self.determinant();
+        let sign = c::<F, T>(if det.primal.is_nan() {
+            f64::NAN
+        } else if det.primal.is_sign_negative() {
+            -1.0
+        } else {
+            1.0
+        });
+        let scale = GVec3::new(
+            self.x_axis.length() * sign,
+            self.y_axis.length(),
+            self.z_axis.length(),
+        );
+        let inv_scale = scale.recip();
+        let rotation = GQuat::from_rotation_axes(
+            (self.x_axis * inv_scale.x).xyz(),
+            (self.y_axis * inv_scale.y).xyz(),
+            (self.z_axis * inv_scale.z).xyz(),
+        );
+        (scale, rotation, self.w_axis.xyz())
     }
 }
 

@@ -117,11 +117,14 @@ pub use differentiable::{
     holds_no_float, Differentiable, DiscreteTangent, HoldsNoFloat, ZeroTangent,
 };
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
-#[cfg(feature = "alloc")]
-pub use frule::PromotedElem;
 pub use frule::{
     call, coerce_to, column, lend_mut, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf,
-    Promoted, SelfByValue,
+    PromotePlain, PromoteProbe, PromoteZero, Promoted, SelfByValue,
+};
+#[cfg(feature = "alloc")]
+pub use frule::{
+    PromoteElemPlain, PromoteElemProbe, PromoteElemZero, PromoteSubPlain, PromoteSubProbe,
+    PromoteSubZero, PromotedElem,
 };
 pub use implicit::{implicit_root, implicit_system, Residual};
 #[doc(hidden)]

@@ -713,6 +713,20 @@ impl<S: Mode, A: OverDuals<S>> OverDuals<S> for &A {
     }
 }
 
+/// Borrowed mutably (`q.coords.norm_squared()` of a point over duals, whose field the
+/// method call borrows as the receiver).
+impl<S: Mode, A: OverDuals<S>> OverDuals<S> for &mut A {
+    type F = A::F;
+    type T = A::T;
+    type R = A::R;
+    type C = A::C;
+    type St = A::St;
+    #[inline(always)]
+    fn get(&self) -> &Matrix<Dual<A::F, A::T>, A::R, A::C, A::St> {
+        (**self).get()
+    }
+}
+
 /// The form over duals of a matrix of `A`'s scalar.
 type DualsOf<S, A, R, C> = OMatrix<Dual<<A as OverDuals<S>>::F, <A as OverDuals<S>>::T>, R, C>;
 

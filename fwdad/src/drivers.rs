@@ -169,6 +169,11 @@ pub use fwdad_runtime::JacobianSink;
 /// drivers accept, and a supertrait from this private module keeps other crates from
 /// adding impls, so that the list stays the one documented (and can grow without a
 /// breaking change).
+/// The seal of `bind`'s entries, which `#[derive(Differentiable)]` implements for a
+/// fieldless enum of the user's (`bind(f {}, (Wrt, Kind::Call))`). Not public API.
+#[doc(hidden)]
+pub use sealed::Entry as BindEntry;
+
 mod sealed {
     /// Seal of [`SliceRule`](super::SliceRule) (and through it of
     /// [`GradientRule`](super::GradientRule)): the rules of one `&[f64]` argument.
@@ -276,8 +281,9 @@ pub struct Out;
 pub struct Scratch(pub usize);
 
 /// A constant argument of any type with a zero tangent (for [`bind`]), passed to the rule
-/// by value (cloned for each pass). Plain `f64`, integers, `bool`, arrays, `&T` and `&[T]`
-/// need no wrapper.
+/// by value (cloned for each pass). Plain `f64`, integers, `bool`, arrays, `Option`s
+/// (`Some(0.5)`, `None`), `&T`, `&[T]` and a fieldless enum with
+/// `#[derive(Differentiable)]` (`bind(f {}, (Wrt, Activation::Tanh))`) need no wrapper.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Const<P>(pub P);
 
@@ -760,6 +766,29 @@ impl<X, Y, S: Mode, D, P: ZeroTangent + Clone> Slot<X, Y, S, D> for Const<P> {
     }
 }
 
+// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`.
+impl<T: ZeroTangent + Clone> Fits<Dual<Option<T>, <Option<T> as Differentiable>::Tangent>>
+    for Option<T>
+{
+}
+impl<'z, X, Y, S: Mode, D, T: ZeroTangent + Clone> SlotDual<'z, X, Y, S, D> for Option<T> {
+    type Dual = Dual<Option<T>, <Option<T> as Differentiable>::TangentIn<S>>;
+}
+impl<X, Y, S: Mode, D, T: ZeroTangent + Clone> Slot<X, Y, S, D> for Option<T> {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        _: &'z mut (),
+        _: X,
+        _: &mut Option<Y>,
+    ) -> Dual<Option<T>, <Option<T> as Differentiable>::TangentIn<S>> {
+        constant_in::<S, Option<T>>(self.clone())
+    }
+}
+
 macro_rules! slot_by_value {
     ($($t:ty),*) => {$(
         impl Fits<Dual<$t, <$t as Differentiable>::Tangent>> for $t {}
@@ -1020,7 +1049,7 @@ settled!(
     [] core::num::NonZeroU64, [] core::num::NonZeroU128, [] core::num::NonZeroUsize,
     [] core::num::NonZeroI8, [] core::num::NonZeroI16, [] core::num::NonZeroI32,
     [] core::num::NonZeroI64, [] core::num::NonZeroI128, [] core::num::NonZeroIsize,
-    [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U,
+    [U, const K: usize] [U; K], ['p, U: ?Sized] &'p U, [U] Option<U>,
     ['p, E: Differentiable + 'p] Dual<&'p [E], &'p [ConstTangent]>,
     ['p, E: Differentiable + 'p, const K: usize] Dual<&'p [E; K], &'p [ConstTangent; K]>,
     [E: Differentiable, const K: usize] Dual<[E; K], [ConstTangent; K]>,

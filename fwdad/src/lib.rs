@@ -171,14 +171,17 @@ pub mod __private {
     pub use fwdad_runtime::traits;
     pub use fwdad_runtime::user_ops;
     #[cfg(feature = "alloc")]
-    pub use fwdad_runtime::PromotedElem;
+    pub use fwdad_runtime::{
+        PromoteElemPlain, PromoteElemProbe, PromoteElemZero, PromoteSubPlain, PromoteSubProbe,
+        PromoteSubZero, PromotedElem,
+    };
     // A float method by its trait in a generic rule, whose `T` may also have nalgebra's
     // `RealField` (`Float::exp(x)`, not `x.exp()`, which would be ambiguous).
     pub use fwdad_runtime::__num_traits::Float as NumFloat;
     pub use fwdad_runtime::{
         call, coerce_to, column, constant_in, holds_no_float, lend_mut, ChainJacobianOf,
-        Differentiable, Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode, Promoted,
-        Real, SelfByValue, ZeroTangent,
+        Differentiable, Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode,
+        PromotePlain, PromoteProbe, PromoteZero, Promoted, Real, SelfByValue, ZeroTangent,
     };
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{
