@@ -7,7 +7,7 @@
 //! state and (for an array) allocates nothing.
 
 use super::{FlatOutput, ScalarOutput, SliceRule};
-use fwdad_runtime::{Batch, JacobianSink};
+use fwdad_runtime::{Batch, JacobianSink, Lanes, MaybeZero, Mode};
 
 /// A point [`gradient`](super::gradient) differentiates at, and the type of the gradient
 /// it returns: `Vec<f64>` for `&[f64]` and `&Vec<f64>`, `[f64; N]` for `&[f64; N]` and
@@ -184,6 +184,106 @@ impl<const W: usize> UnitSeeds<W> {
     };
 }
 
+/// How many inputs a pass seeded from a [`WindowSeeds`] table may have.
+pub(super) const WINDOW_INPUTS: usize = 32;
+
+/// The seeds of every chunk of a chunked gradient of up to [`WINDOW_INPUTS`] inputs, in
+/// one table built at compile time: `WINDOW_INPUTS` zeros, the `LANES` unit directions,
+/// then zeros. The seeds of the chunk starting at input `s` are the window of `n`
+/// entries starting at `WINDOW_INPUTS - s` (inputs `s..s + LANES` get the unit lanes,
+/// the others zeros): nothing to build, clear or keep between calls, so a one-shot
+/// gradient needs no per-thread buffers for any plan up to 32 inputs.
+pub(super) trait WindowSeeds: Sized + 'static {
+    /// `3 × WINDOW_INPUTS` seeds: zeros, `e_0 .. e_(LANES-1)`, zeros, in static memory.
+    fn table() -> &'static [Self; 3 * WINDOW_INPUTS];
+}
+
+/// [`WindowSeeds`] of `Batch<f64, W>` and of `MaybeZero<Batch<f64, W>>`, as constants.
+struct Window<const W: usize>;
+
+impl<const W: usize> Window<W> {
+    const BATCH: [Batch<f64, W>; 3 * WINDOW_INPUTS] = {
+        let mut t = [Batch([0.0; W]); 3 * WINDOW_INPUTS];
+        let mut k = 0;
+        while k < W {
+            t[WINDOW_INPUTS + k].0[k] = 1.0;
+            k += 1;
+        }
+        t
+    };
+
+    const ZEROS: [MaybeZero<Batch<f64, W>>; 3 * WINDOW_INPUTS] = {
+        let mut t = [MaybeZero::<Batch<f64, W>>::__KNOWN_ZERO; 3 * WINDOW_INPUTS];
+        let mut k = 0;
+        while k < W {
+            t[WINDOW_INPUTS + k] = MaybeZero::<Batch<f64, W>>::__unit(k);
+            k += 1;
+        }
+        t
+    };
+}
+
+impl<const W: usize> WindowSeeds for Batch<f64, W> {
+    #[inline(always)]
+    fn table() -> &'static [Self; 3 * WINDOW_INPUTS] {
+        &Window::<W>::BATCH
+    }
+}
+
+impl<const W: usize> WindowSeeds for MaybeZero<Batch<f64, W>> {
+    #[inline(always)]
+    fn table() -> &'static [Self; 3 * WINDOW_INPUTS] {
+        &Window::<W>::ZEROS
+    }
+}
+
+/// The gradient of `f` at `x` (`n ≤ WINDOW_INPUTS` inputs) in ⌈n / LANES⌉ passes of
+/// `S`'s lanes, each seeded from its window of [`WindowSeeds::table`], the lanes of each
+/// pass written straight into the gradient: the one-shot gradient's chunked plans up to
+/// 32 inputs, with no per-thread buffers, no lookup of them, and no copy of the gradient
+/// out of a workspace. A rule with a Jacobian entry writes its coefficients instead.
+#[inline(never)]
+pub(super) fn chunked<S, F, G>(f: &F, x: &[f64]) -> (f64, G)
+where
+    S: WindowSeeds + Mode + Lanes<f64>,
+    F: SliceRule<S, Output: ScalarOutput<S>>,
+    G: sealed::Gradient,
+{
+    let n = x.len();
+    assert!(n <= WINDOW_INPUTS, "a windowed gradient of {n} inputs");
+    let table = S::table();
+    // The Jacobian entry reads the seeds' type only (zeros here).
+    let mut sink = GradientSink {
+        n,
+        value: 0.0,
+        gradient: G::empty(),
+    };
+    if f.eval_jacobian(x, &table[..n], &mut sink) {
+        return (sink.value, sink.gradient);
+    }
+    let mut gradient = G::empty();
+    gradient.zero(n);
+    let mut value = 0.0;
+    let mut start = 0;
+    while start < n {
+        let at = WINDOW_INPUTS - start;
+        let y = f.eval(x, &table[at..at + n]);
+        if start == 0 {
+            value = y.value(0);
+        }
+        let t = y.tangent(0);
+        let out = &mut gradient.entries()[start..];
+        // A trip count known at compile time (unrolled), as `Buffers::gradient`'s copy.
+        for lane in 0..S::LANES {
+            if let Some(entry) = out.get_mut(lane) {
+                *entry = t.lane(lane);
+            }
+        }
+        start += S::LANES;
+    }
+    (value, gradient)
+}
+
 /// The gradient a rule's Jacobian entry writes (`Frule::chain_jacobian`, one output).
 struct GradientSink<G> {
     n: usize,
@@ -311,4 +411,43 @@ where
     };
     let y = f.eval(x, seeds);
     (y.value(0), G::from_lanes(&y.tangent(0), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fwdad_runtime::Lanes;
+
+    /// Every chunk's window holds `e_0 .. e_(W-1)` at its chunk's inputs and zeros (known
+    /// zeros for `MaybeZero`) everywhere else, for every length up to 32.
+    fn windows<S: WindowSeeds + Lanes<f64>>(known: impl Fn(&S) -> Option<bool>) {
+        let w = S::LANES;
+        let table = S::table();
+        for n in 1..=WINDOW_INPUTS {
+            for start in (0..n).step_by(w) {
+                let at = WINDOW_INPUTS - start;
+                let seeds = &table[at..at + n];
+                for (j, seed) in seeds.iter().enumerate() {
+                    let live = (start..start + w).contains(&j);
+                    for lane in 0..w {
+                        let unit = live && j - start == lane;
+                        assert_eq!(seed.lane(lane), if unit { 1.0 } else { 0.0 });
+                    }
+                    if let Some(k) = known(seed) {
+                        assert_eq!(k, !live, "n = {n}, chunk at {start}, input {j}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_chunk_reads_its_unit_seeds_from_the_static_table() {
+        windows::<Batch<f64, 8>>(|_| None);
+        windows::<Batch<f64, 16>>(|_| None);
+        windows::<Batch<f64, 20>>(|_| None);
+        windows::<MaybeZero<Batch<f64, 8>>>(|s| Some(s.is_known_zero()));
+        windows::<MaybeZero<Batch<f64, 16>>>(|s| Some(s.is_known_zero()));
+        windows::<MaybeZero<Batch<f64, 32>>>(|s| Some(s.is_known_zero()));
+    }
 }
