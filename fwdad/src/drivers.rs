@@ -98,8 +98,8 @@
 //! measured per driver (BENCHMARKS.md, "Driver widths"): [`hessian`] 8 ([`DEFAULT_WIDTH`]),
 //! [`jacobian`] 4, 8 or 16 by the input length ([`jacobian_width`]), [`hvp`] 8 or 16
 //! ([`hvp_width`]), and [`gradient`], which takes one pass of `n` directions
-//! rounded up to 4, 8, 10, 12 or 16 lanes for up to 16 inputs (20 lanes at an array of up
-//! to 20) and, above, chooses among one pass of 20 or 32 lanes and
+//! rounded up to 4, 8, 10, 12 or 16 lanes for up to 16 inputs and, above, chooses among
+//! one pass of 20 or 32 lanes and
 //! 8, 16 and 32 lanes of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
@@ -1671,9 +1671,8 @@ where
 /// operation where they do not ([`GradientPlan`]). Which plan is fastest depends on the
 /// function and the CPU, not on `n` alone (BENCHMARKS.md, "Gradient widths"), so
 /// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`, `n` lanes rounded
-/// up to 4, 8, 10, 12 or 16 ([`gradient_width`]; one pass beats every chunked plan there),
-/// and so does it at an array of up to 20 inputs (20 lanes); above, its first call for a
-/// function (the type of its rule) and a length takes
+/// up to 4, 8, 10, 12 or 16 ([`gradient_width`]; one pass beats every chunked plan there);
+/// above, its first call for a function (the type of its rule) and a length takes
 /// [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
 /// calls time every plan of [`GradientPlan::candidates(n)`](GradientPlan::candidates) three times (each call computes
 /// a real gradient: the result is the same at every plan) and then keep the fastest for
@@ -1685,8 +1684,10 @@ where
 ///
 /// Up to 32 inputs a gradient keeps nothing: the seeds of one pass, and of each chunk of
 /// a chunked plan, are read from tables built at compile time, and it allocates nothing
-/// but a `Vec` result (nothing at all for an array). Above, plans other than one pass keep
-/// their seeds and buffers per thread between calls. The rule is compiled for every plan (the price of
+/// but a `Vec` result (nothing at all for an array; above 16 inputs, once its plan is
+/// settled: its first calls of a function and length record their times in a table).
+/// Above 32, plans other than one pass keep their seeds and buffers per thread between
+/// calls. The rule is compiled for every plan (the price of
 /// `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
@@ -1723,14 +1724,13 @@ pub fn gradient<X: GradientPoint>(f: impl GradientRule, x: X) -> (f64, X::Gradie
 #[inline(always)]
 fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) -> (f64, G) {
     let n = x.len();
-    // One pass of 4, 8, 10, 12 or 16 lanes (and 20 at an array): nothing to choose,
-    // nothing kept. For an array the length is a constant: the match folds to one arm,
-    // inlined, so that the caller keeps the gradient in registers (and sees the unit
-    // seeds). From 17 to 20 inputs at a slice the plans are timed: one pass of 20 lanes
-    // is not the fastest everywhere (Rosenbrock, n = 20, on an AMD EPYC: chunks of 8 of
-    // `MaybeZero` seeded from static windows 0.76 × num-dual's best, one pass 0.97;
-    // BENCHMARKS.md §11). At an array one pass of 20 lanes stays, inlined: its result on
-    // the stack is what makes it fast (0.95-0.98 there).
+    // One pass of 4, 8, 10, 12 or 16 lanes: nothing to choose, nothing kept. For an
+    // array the length is a constant: the match folds to one arm, inlined, so that the
+    // caller keeps the gradient in registers (and sees the unit seeds). From 17 inputs
+    // the plans are timed: one pass of 20 lanes is not the fastest everywhere
+    // (Rosenbrock, n = 20, on an AMD EPYC: chunks of 8 of `MaybeZero` seeded from static
+    // windows 0.68 × num-dual's best, one pass 0.96; BENCHMARKS.md §11); chosen, at an
+    // array, it is inlined as here.
     if G::FIXED {
         match n {
             0..=4 => return point::one_pass_inline::<4, _, G>(f, x),
@@ -1738,7 +1738,6 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
             9..=10 => return point::one_pass_inline::<10, _, G>(f, x),
             11..=12 => return point::one_pass_inline::<12, _, G>(f, x),
             13..=16 => return point::one_pass_inline::<16, _, G>(f, x),
-            17..=20 => return point::one_pass_inline::<20, _, G>(f, x),
             _ => {}
         }
     } else {
@@ -1778,6 +1777,7 @@ fn gradient_static<F: GradientRule, G: point::sealed::Gradient>(
             point::one_pass_inline::<32, _, G>(f, x)
         }
         (false, 32) => point::one_pass::<32, _, G>(f, x),
+        (false, 20) if G::FIXED && n <= 20 => point::one_pass_inline::<20, _, G>(f, x),
         (false, 20) if n <= 20 => point::one_pass::<20, _, G>(f, x),
         (false, 8) => point::chunked::<Batch<f64, 8>, _, G>(f, x),
         (false, 16) => point::chunked::<Batch<f64, 16>, _, G>(f, x),
@@ -2105,8 +2105,7 @@ mod width_tuning {
 
 /// The width [`gradient`] has settled on for the rule `F` and `n` inputs in this process,
 /// once it has timed each of its plans ([`GradientPlan::CANDIDATES`]) on three of its
-/// calls; `None` before, and up to 16 inputs (one pass, nothing to choose; from 17 to 20
-/// inputs the plan of a gradient at a slice: at an array, one pass of 20 lanes).
+/// calls; `None` before, and up to 16 inputs (one pass, nothing to choose).
 /// [`gradient_plan_chosen`] tells the tangent type too.
 ///
 /// ```
@@ -2137,8 +2136,7 @@ pub fn gradient_width_chosen<F: GradientRule>(f: &F, n: usize) -> Option<usize> 
 
 /// The plan (width, and whether tangents carry known zeros) [`gradient`] has settled on
 /// for the rule `F` and `n` inputs in this process, once it has timed each of
-/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 16 inputs
-/// (from 17 to 20, the plan at a slice, as [`gradient_width_chosen`]).
+/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 16 inputs.
 pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<GradientPlan> {
     if n <= 16 {
         return None;
@@ -2149,7 +2147,7 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 /// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of 4, 8,
 /// 10, 12, 16, 20 or 32 lanes (the fewest that hold `n`); 16 below 256, 32 from there on.
 /// ([`GradientWorkspace`] measures the plan instead, above 16 inputs, and so does
-/// [`gradient`] on its later calls above 16 at a slice, above 20 at an array.)
+/// [`gradient`] on its later calls above 16.)
 ///
 /// One pass of padding lanes costs what num-dual's one pass of exactly `n` lanes does not
 /// (issue 30, the same machine, one pass ÷ num-dual's best: Ackley at n = 10, 16 lanes
@@ -2778,6 +2776,9 @@ pub struct GradientWorkspace {
     z8: Buffers<Zeros<8>>,
     z16: Buffers<Zeros<16>>,
     z32: Buffers<Zeros<32>>,
+    /// The gradient of a chunked plan up to 32 inputs, whose seeds are static windows
+    /// ([`point::chunked_into`]).
+    small: Vec<f64>,
     /// `(n, plan)`: the plan measured fastest for `n` inputs.
     measured: Option<(usize, GradientPlan)>,
 }
@@ -2829,6 +2830,27 @@ impl GradientWorkspace {
     }
 
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
+        let n = x.len();
+        if n > plan.width && n <= point::WINDOW_INPUTS {
+            // Chunks up to 32 inputs: their seeds are windows of static tables, nothing to
+            // rebuild between chunks (Rosenbrock n = 20, `MaybeZero` 8: 0.81-0.94 → 0.68 ×
+            // num-dual; BENCHMARKS.md §11).
+            self.small.resize(n, 0.0);
+            let out = &mut self.small[..];
+            let value = match (plan.known_zeros, plan.width) {
+                (false, 8) => point::chunked_into::<Batch<f64, 8>, _>(f, x, out),
+                (false, 16) => point::chunked_into::<Batch<f64, 16>, _>(f, x, out),
+                (true, 8) => point::chunked_into::<Zeros<8>, _>(f, x, out),
+                (true, 16) => point::chunked_into::<Zeros<16>, _>(f, x, out),
+                _ => return self.run_kept(f, x, plan),
+            };
+            return (value, &self.small);
+        }
+        self.run_kept(f, x, plan)
+    }
+
+    /// [`Self::run`] through the plan's kept buffers.
+    fn run_kept<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         match (plan.known_zeros, plan.width) {
             (false, 4) => self.w4.gradient(f, x),
             (false, 8) => self.w8.gradient(f, x),
