@@ -183,7 +183,8 @@ fn one_pass_lengths_at_every_width_and_boundary() {
 #[test]
 fn tuned_lengths_above_sixteen() {
     // One pass of 20 lanes among the plans up to 20 inputs, of 32 up to 32; chunks of 8,
-    // 16 or 32 (`Batch` or `MaybeZero`), the last one partly padded, above.
+    // 16 or 32 (`Batch` or `MaybeZero`), the last one partly padded, above: seeded from
+    // static windows up to 64 inputs, from kept buffers above.
     check_len::<17>();
     check_len::<18>();
     check_len::<20>();
@@ -193,7 +194,10 @@ fn tuned_lengths_above_sixteen() {
     check_len::<31>();
     check_len::<32>();
     check_len::<33>();
+    check_len::<48>();
     check_len::<50>();
+    check_len::<64>();
+    check_len::<65>();
 }
 
 #[test]

@@ -1682,11 +1682,11 @@ where
 /// each over repeated gradients of at least 20 µs in all: on a loaded machine the choice
 /// can still be wrong).
 ///
-/// Up to 32 inputs a gradient keeps nothing: the seeds of one pass, and of each chunk of
+/// Up to 64 inputs a gradient keeps nothing: the seeds of one pass, and of each chunk of
 /// a chunked plan, are read from tables built at compile time, and it allocates nothing
 /// but a `Vec` result (nothing at all for an array; above 16 inputs, once its plan is
 /// settled: its first calls of a function and length record their times in a table).
-/// Above 32, plans other than one pass keep their seeds and buffers per thread between
+/// Above 64, plans other than one pass keep their seeds and buffers per thread between
 /// calls. The rule is compiled for every plan (the price of
 /// `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
@@ -1752,7 +1752,7 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
     }
     let (plan, measuring) = gradient_plan::<F>(n);
     if n <= point::WINDOW_INPUTS {
-        // Every plan's seeds are static up to 32 inputs: nothing kept, and the plans are
+        // Every plan's seeds are static up to 64 inputs: nothing kept, and the plans are
         // timed as they run.
         if !measuring {
             return gradient_static(f, x, plan);
@@ -1762,7 +1762,7 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
     gradient_kept(f, x, plan, measuring)
 }
 
-/// [`gradient`] of up to 32 inputs with `plan`, every pass seeded from a static table:
+/// [`gradient`] of up to 64 inputs with `plan`, every pass seeded from a static table:
 /// one pass of 20 or 32 lanes of `Batch` ([`point::one_pass`]), or chunks
 /// ([`point::chunked`]), no per-thread buffers.
 #[inline(always)]
@@ -1776,7 +1776,8 @@ fn gradient_static<F: GradientRule, G: point::sealed::Gradient>(
         (false, 32) if G::FIXED && gradient_width(n) == 32 => {
             point::one_pass_inline::<32, _, G>(f, x)
         }
-        (false, 32) => point::one_pass::<32, _, G>(f, x),
+        (false, 32) if n <= 32 => point::one_pass::<32, _, G>(f, x),
+        (false, 32) => point::chunked::<Batch<f64, 32>, _, G>(f, x),
         (false, 20) if G::FIXED && n <= 20 => point::one_pass_inline::<20, _, G>(f, x),
         (false, 20) if n <= 20 => point::one_pass::<20, _, G>(f, x),
         (false, 8) => point::chunked::<Batch<f64, 8>, _, G>(f, x),
@@ -1784,7 +1785,7 @@ fn gradient_static<F: GradientRule, G: point::sealed::Gradient>(
         (true, 8) => point::chunked::<Zeros<8>, _, G>(f, x),
         (true, 16) => point::chunked::<Zeros<16>, _, G>(f, x),
         (true, 32) => point::chunked::<Zeros<32>, _, G>(f, x),
-        // Not a candidate up to 32 inputs.
+        // Not a candidate up to 64 inputs.
         _ => gradient_kept(f, x, plan, false),
     }
 }
@@ -2776,7 +2777,7 @@ pub struct GradientWorkspace {
     z8: Buffers<Zeros<8>>,
     z16: Buffers<Zeros<16>>,
     z32: Buffers<Zeros<32>>,
-    /// The gradient of a chunked plan up to 32 inputs, whose seeds are static windows
+    /// The gradient of a chunked plan up to 64 inputs, whose seeds are static windows
     /// ([`point::chunked_into`]).
     small: Vec<f64>,
     /// `(n, plan)`: the plan measured fastest for `n` inputs.
@@ -2832,9 +2833,10 @@ impl GradientWorkspace {
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         let n = x.len();
         if n > plan.width && n <= point::WINDOW_INPUTS {
-            // Chunks up to 32 inputs: their seeds are windows of static tables, nothing to
-            // rebuild between chunks (Rosenbrock n = 20, `MaybeZero` 8: 0.81-0.94 → 0.68 ×
-            // num-dual; BENCHMARKS.md §11).
+            // Chunks up to 64 inputs: their seeds are windows of static tables, nothing to
+            // rebuild between chunks (÷ num-dual: Rosenbrock n = 20, `MaybeZero` 8,
+            // 0.81-0.94 → 0.64; Ackley n = 50, `MaybeZero` 32, 1.00 → 0.72; BENCHMARKS.md
+            // §11).
             self.small.resize(n, 0.0);
             let out = &mut self.small[..];
             let value = match (plan.known_zeros, plan.width) {
@@ -2842,6 +2844,8 @@ impl GradientWorkspace {
                 (false, 16) => point::chunked_into::<Batch<f64, 16>, _>(f, x, out),
                 (true, 8) => point::chunked_into::<Zeros<8>, _>(f, x, out),
                 (true, 16) => point::chunked_into::<Zeros<16>, _>(f, x, out),
+                (false, 32) => point::chunked_into::<Batch<f64, 32>, _>(f, x, out),
+                (true, 32) => point::chunked_into::<Zeros<32>, _>(f, x, out),
                 _ => return self.run_kept(f, x, plan),
             };
             return (value, &self.small);

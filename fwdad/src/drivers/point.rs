@@ -2,9 +2,10 @@
 //! a slice or a `Vec` gives a `Vec<f64>`, an array `[f64; N]` (or a reference to one) an
 //! array of the same length, on the stack, as num-dual's `gradient` of an `SVector` does.
 //!
-//! Also the one-pass gradient without kept buffers: unit seeds from a table built at
-//! compile time, so that a gradient of up to 32 inputs in one pass reads no thread-local
-//! state and (for an array) allocates nothing.
+//! Also the gradient without kept buffers: unit seeds from tables built at compile time
+//! (one pass's, and every chunk's as a window of one table), so that a gradient of up to
+//! 64 inputs reads no thread-local buffers and (for an array) allocates nothing once its
+//! plan is settled.
 
 use super::{FlatOutput, ScalarOutput, SliceRule};
 use fwdad_runtime::{Batch, JacobianSink, Lanes, MaybeZero, Mode};
@@ -185,14 +186,15 @@ impl<const W: usize> UnitSeeds<W> {
 }
 
 /// How many inputs a pass seeded from a [`WindowSeeds`] table may have.
-pub(super) const WINDOW_INPUTS: usize = 32;
+pub(super) const WINDOW_INPUTS: usize = 64;
 
 /// The seeds of every chunk of a chunked gradient of up to [`WINDOW_INPUTS`] inputs, in
 /// one table built at compile time: `WINDOW_INPUTS` zeros, the `LANES` unit directions,
 /// then zeros. The seeds of the chunk starting at input `s` are the window of `n`
 /// entries starting at `WINDOW_INPUTS - s` (inputs `s..s + LANES` get the unit lanes,
 /// the others zeros): nothing to build, clear or keep between calls, so a one-shot
-/// gradient needs no per-thread buffers for any plan up to 32 inputs.
+/// gradient needs no per-thread buffers for any plan up to 64 inputs (a table of
+/// `MaybeZero<Batch<f64, 32>>` seeds is 50 KB of static data, read `n` entries a pass).
 pub(super) trait WindowSeeds: Sized + 'static {
     /// `3 × WINDOW_INPUTS` seeds: zeros, `e_0 .. e_(LANES-1)`, zeros, in static memory.
     fn table() -> &'static [Self; 3 * WINDOW_INPUTS];
@@ -240,7 +242,7 @@ impl<const W: usize> WindowSeeds for MaybeZero<Batch<f64, W>> {
 /// The gradient of `f` at `x` (`n ≤ WINDOW_INPUTS` inputs) in ⌈n / LANES⌉ passes of
 /// `S`'s lanes, each seeded from its window of [`WindowSeeds::table`], the lanes of each
 /// pass written straight into the gradient ([`chunked_into`]): the one-shot gradient's
-/// chunked plans up to 32 inputs, with no per-thread buffers, no lookup of them, and no
+/// chunked plans up to 64 inputs, with no per-thread buffers, no lookup of them, and no
 /// copy of the gradient out of a workspace. A rule with a Jacobian entry writes its
 /// coefficients instead.
 #[inline(always)]
@@ -471,7 +473,7 @@ mod tests {
     use fwdad_runtime::Lanes;
 
     /// Every chunk's window holds `e_0 .. e_(W-1)` at its chunk's inputs and zeros (known
-    /// zeros for `MaybeZero`) everywhere else, for every length up to 32.
+    /// zeros for `MaybeZero`) everywhere else, for every length up to 64.
     fn windows<S: WindowSeeds + Lanes<f64>>(known: impl Fn(&S) -> Option<bool>) {
         let w = S::LANES;
         let table = S::table();
@@ -498,6 +500,7 @@ mod tests {
         windows::<Batch<f64, 8>>(|_| None);
         windows::<Batch<f64, 16>>(|_| None);
         windows::<Batch<f64, 20>>(|_| None);
+        windows::<Batch<f64, 32>>(|_| None);
         windows::<MaybeZero<Batch<f64, 8>>>(|s| Some(s.is_known_zero()));
         windows::<MaybeZero<Batch<f64, 16>>>(|s| Some(s.is_known_zero()));
         windows::<MaybeZero<Batch<f64, 32>>>(|s| Some(s.is_known_zero()));
