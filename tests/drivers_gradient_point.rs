@@ -45,6 +45,28 @@ fn spring_pe(p: &[f64]) -> f64 {
     0.5 * 40.0 * e + 9.81 * (p[1] + p[3])
 }
 
+/// Six atoms in a ring (x, y, z each), harmonic bonds of rest length 1.5 between
+/// neighbours, written out bond by bond: straight-line code of 18 inputs, above the
+/// one-pass lengths.
+#[derive_frule]
+fn ring6_energy(r: &[f64]) -> f64 {
+    let k = 350.0;
+    let l0 = 1.5;
+    let b01 = ((r[3] - r[0]).powi(2) + (r[4] - r[1]).powi(2) + (r[5] - r[2]).powi(2)).sqrt();
+    let b12 = ((r[6] - r[3]).powi(2) + (r[7] - r[4]).powi(2) + (r[8] - r[5]).powi(2)).sqrt();
+    let b23 = ((r[9] - r[6]).powi(2) + (r[10] - r[7]).powi(2) + (r[11] - r[8]).powi(2)).sqrt();
+    let b34 = ((r[12] - r[9]).powi(2) + (r[13] - r[10]).powi(2) + (r[14] - r[11]).powi(2)).sqrt();
+    let b45 = ((r[15] - r[12]).powi(2) + (r[16] - r[13]).powi(2) + (r[17] - r[14]).powi(2)).sqrt();
+    let b50 = ((r[0] - r[15]).powi(2) + (r[1] - r[16]).powi(2) + (r[2] - r[17]).powi(2)).sqrt();
+    0.5 * k
+        * ((b01 - l0).powi(2)
+            + (b12 - l0).powi(2)
+            + (b23 - l0).powi(2)
+            + (b34 - l0).powi(2)
+            + (b45 - l0).powi(2)
+            + (b50 - l0).powi(2))
+}
+
 /// ∂/∂xᵢ of Rosenbrock, from the formula.
 fn rosenbrock_grad(x: &[f64]) -> Vec<f64> {
     let mut g = vec![0.0; x.len()];
@@ -161,13 +183,21 @@ fn one_pass_lengths_at_every_width_and_boundary() {
 #[test]
 fn tuned_lengths_above_sixteen() {
     // One pass of 20 lanes among the plans up to 20 inputs, of 32 up to 32; chunks of 8,
-    // 16 or 32 (`Batch` or `MaybeZero`), the last one partly padded, above.
+    // 16 or 32 (`Batch` or `MaybeZero`), the last one partly padded, above: seeded from
+    // static windows up to 64 inputs, from kept buffers above.
     check_len::<17>();
+    check_len::<18>();
     check_len::<20>();
     check_len::<21>();
+    check_len::<24>();
+    check_len::<25>();
+    check_len::<31>();
     check_len::<32>();
     check_len::<33>();
+    check_len::<48>();
     check_len::<50>();
+    check_len::<64>();
+    check_len::<65>();
 }
 
 #[test]
@@ -196,6 +226,28 @@ fn has_jacobian_entry<F: SliceRule<Batch<f64, 4>>>(f: &F, x: &[f64]) -> bool {
     }
     let dx = vec![Batch::<f64, 4>::default(); x.len()];
     f.eval_jacobian(x, &dx, &mut Discard)
+}
+
+#[test]
+fn straight_line_code_of_eighteen_inputs_at_every_plan() {
+    // A slightly distorted hexagon.
+    let mut r = [0.0; 18];
+    for a in 0..6 {
+        let phi = std::f64::consts::FRAC_PI_3 * a as f64;
+        r[3 * a] = 1.6 * phi.cos() + 0.03 * a as f64;
+        r[3 * a + 1] = 1.4 * phi.sin();
+        r[3 * a + 2] = 0.1 * (a % 2) as f64 - 0.05;
+    }
+    let want = central(ring6_energy, &r, 1e-6);
+    // Past the calls that time the plans: every plan's answer.
+    for call in 0..3 * GradientPlan::CANDIDATES.len() + 2 {
+        let (v, g) = gradient(ring6_energy {}, &r[..]);
+        assert_eq!(v, ring6_energy(&r));
+        assert_near(&format!("slice, call {call}"), &g, &want, 1e-6);
+        let (v, g) = gradient(ring6_energy {}, &r);
+        assert_eq!(v, ring6_energy(&r));
+        assert_near(&format!("array, call {call}"), &g, &want, 1e-6);
+    }
 }
 
 #[test]

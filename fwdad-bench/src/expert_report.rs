@@ -1386,11 +1386,12 @@ pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String
          `n` lanes rounded up to 4, 8, 10, 12 or 16; above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
          lanes of `Batch` for 32 up to 20 inputs) and keeps the fastest: the plan it chose is in the kernel \
-         column); one-shot: `fwdad::gradient` at a slice, a fresh `Vec` returned, and at an array `[f64; n]`, \
-         an array returned (up to 16 inputs, and above when its plan is one pass of 20 or 32 lanes, one pass \
-         seeded from a static table, nothing kept; above 16 inputs it times the plans over its first 18 calls, \
-         each over repeated gradients of at least 20 µs, made before measuring, and other plans keep their \
-         buffers per thread: its choice is in the kernel column too; the whole gradient is read); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
+         column; up to 64 inputs a chunked plan's seeds are windows of static tables); one-shot: \
+         `fwdad::gradient` at a slice, a fresh `Vec` returned, and at an array `[f64; n]`, an array returned \
+         (up to 16 inputs one pass seeded from a static table, nothing kept; above 16 inputs it times the plans \
+         over its first 18 calls, each over repeated gradients of at least 20 µs, made before measuring; up to \
+         64 inputs every plan's seeds are static, nothing kept, above that chunked plans keep their buffers \
+         per thread: its choice is in the kernel column too; the whole gradient is read); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
          tangents). num-dual: `DualSVec64<N>` in chunks of N = 4, 8 and 16 directions (inputs outside the chunk \
          carry no derivative, which num-dual skips) and, up to 100 inputs, num-dual's own `gradient` as its \
          documentation shows it (all n directions in one pass of `DualSVec64<n>`); the fastest of these (by a \

@@ -324,6 +324,27 @@ impl<T: Copy> MaybeZero<T> {
     }
 }
 
+impl<const N: usize> MaybeZero<Batch<f64, N>> {
+    /// A known zero, as a constant: the seeds of a chunked gradient pass built at
+    /// compile time (the drivers' static seed tables).
+    #[doc(hidden)]
+    pub const __KNOWN_ZERO: Self = MaybeZero {
+        live: 0,
+        tangent: Batch([0.0; N]),
+    };
+
+    /// The unit direction `e_k` (`k < N`), live, as a constant (see [`Self::__KNOWN_ZERO`]).
+    #[doc(hidden)]
+    pub const fn __unit(k: usize) -> Self {
+        let mut lanes = [0.0; N];
+        lanes[k] = 1.0;
+        MaybeZero {
+            live: 1,
+            tangent: Batch(lanes),
+        }
+    }
+}
+
 /// A known zero (the default of every tangent type here is its zero).
 impl<T: Default> Default for MaybeZero<T> {
     fn default() -> Self {

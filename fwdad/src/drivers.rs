@@ -98,7 +98,8 @@
 //! measured per driver (BENCHMARKS.md, "Driver widths"): [`hessian`] 8 ([`DEFAULT_WIDTH`]),
 //! [`jacobian`] 4, 8 or 16 by the input length ([`jacobian_width`]), [`hvp`] 8 or 16
 //! ([`hvp_width`]), and [`gradient`], which takes one pass of `n` directions
-//! rounded up to 4, 8, 10, 12, 16 or 20 lanes for up to 20 inputs and, above, chooses among
+//! rounded up to 4, 8, 10, 12 or 16 lanes for up to 16 inputs and, above, chooses among
+//! one pass of 20 or 32 lanes and
 //! 8, 16 and 32 lanes of `Batch` or
 //! of [`MaybeZero`] (which skips the zero tangents of the inputs outside a pass's chunk)
 //! by timing its own first calls per function ([`GradientPlan`]; [`gradient_width`] for
@@ -1734,10 +1735,10 @@ where
 /// them (as num-dual does), which pays where terms read few inputs and costs a test per
 /// operation where they do not ([`GradientPlan`]). Which plan is fastest depends on the
 /// function and the CPU, not on `n` alone (BENCHMARKS.md, "Gradient widths"), so
-/// `gradient` measures it: up to 20 inputs it takes one pass of `Batch`, `n` lanes rounded
-/// up to 4, 8, 10, 12, 16 or 20 ([`gradient_width`]; measured on a 2-core Xeon, one pass
-/// beats every chunked plan there); above, its first call for a function (the type of its
-/// rule) and a length takes [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
+/// `gradient` measures it: up to 16 inputs it takes one pass of `Batch`, `n` lanes rounded
+/// up to 4, 8, 10, 12 or 16 ([`gradient_width`]; one pass beats every chunked plan there);
+/// above, its first call for a function (the type of its rule) and a length takes
+/// [`gradient_width(n)`](gradient_width) lanes of `Batch`, and its next
 /// calls time every plan of [`GradientPlan::candidates(n)`](GradientPlan::candidates) three times (each call computes
 /// a real gradient: the result is the same at every plan) and then keep the fastest for
 /// that function and length, for the rest of the process ([`gradient_plan_chosen`] tells
@@ -1746,10 +1747,12 @@ where
 /// each over repeated gradients of at least 20 µs in all: on a loaded machine the choice
 /// can still be wrong).
 ///
-/// A one-pass gradient (up to 20 inputs, or a chosen plan of one pass of 32 lanes)
-/// keeps nothing: its unit seeds are a table built at compile time, and it allocates
-/// nothing but a `Vec` result (nothing at all for an array). Other plans keep their seeds
-/// and buffers per thread between calls. The rule is compiled for every plan (the price of
+/// Up to 64 inputs a gradient keeps nothing: the seeds of one pass, and of each chunk of
+/// a chunked plan, are read from tables built at compile time, and it allocates nothing
+/// but a `Vec` result (nothing at all for an array; above 16 inputs, once its plan is
+/// settled: its first calls of a function and length record their times in a table).
+/// Above 64, plans other than one pass keep their seeds and buffers per thread between
+/// calls. The rule is compiled for every plan (the price of
 /// `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
@@ -1786,12 +1789,13 @@ pub fn gradient<X: GradientPoint>(f: impl GradientRule, x: X) -> (f64, X::Gradie
 #[inline(always)]
 fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) -> (f64, G) {
     let n = x.len();
-    // One pass of 4, 8, 10, 12, 16 or 20 lanes: nothing to choose, nothing kept. For an
+    // One pass of 4, 8, 10, 12 or 16 lanes: nothing to choose, nothing kept. For an
     // array the length is a constant: the match folds to one arm, inlined, so that the
-    // caller keeps the gradient in registers (and sees the unit seeds). From 17 to 20
-    // inputs one pass of 20 lanes was the plan every timing chose (Rosenbrock and Ackley,
-    // 0.67 and 0.59 × chunks of 8), so it is no longer timed: the lookup of a settled
-    // plan cost the one-shot at a slice 1-3 % there.
+    // caller keeps the gradient in registers (and sees the unit seeds). From 17 inputs
+    // the plans are timed: one pass of 20 lanes is not the fastest everywhere
+    // (Rosenbrock, n = 20, on an AMD EPYC: chunks of 8 of `MaybeZero` seeded from static
+    // windows 0.68 × num-dual's best, one pass 0.96; BENCHMARKS.md §11); chosen, at an
+    // array, it is inlined as here.
     if G::FIXED {
         match n {
             0..=4 => return point::one_pass_inline::<4, _, G>(f, x),
@@ -1799,7 +1803,6 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
             9..=10 => return point::one_pass_inline::<10, _, G>(f, x),
             11..=12 => return point::one_pass_inline::<12, _, G>(f, x),
             13..=16 => return point::one_pass_inline::<16, _, G>(f, x),
-            17..=20 => return point::one_pass_inline::<20, _, G>(f, x),
             _ => {}
         }
     } else {
@@ -1809,22 +1812,72 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
             9..=10 => return point::one_pass::<10, _, G>(f, x),
             11..=12 => return point::one_pass::<12, _, G>(f, x),
             13..=16 => return point::one_pass::<16, _, G>(f, x),
-            17..=20 => return point::one_pass::<20, _, G>(f, x),
             _ => {}
         }
     }
     let (plan, measuring) = gradient_plan::<F>(n);
-    if n <= 32 && !measuring && !plan.known_zeros && plan.width >= n {
-        // One pass of 32 lanes: its seeds are static, no buffers needed.
-        if G::FIXED {
-            if gradient_width(n) == 32 && plan.width == 32 {
-                return point::one_pass_inline::<32, _, G>(f, x);
-            }
-        } else if plan.width == 32 {
-            return point::one_pass::<32, _, G>(f, x);
+    if n <= point::WINDOW_INPUTS {
+        // Every plan's seeds are static up to 64 inputs: nothing kept, and the plans are
+        // timed as they run.
+        if !measuring {
+            return gradient_static(f, x, plan);
         }
+        return gradient_timed(f, x, plan, || gradient_static(f, x, plan));
     }
     gradient_kept(f, x, plan, measuring)
+}
+
+/// [`gradient`] of up to 64 inputs with `plan`, every pass seeded from a static table:
+/// one pass of 20 or 32 lanes of `Batch` ([`point::one_pass`]), or chunks
+/// ([`point::chunked`]), no per-thread buffers.
+#[inline(always)]
+fn gradient_static<F: GradientRule, G: point::sealed::Gradient>(
+    f: &F,
+    x: &[f64],
+    plan: GradientPlan,
+) -> (f64, G) {
+    let n = x.len();
+    match (plan.known_zeros, plan.width) {
+        (false, 32) if G::FIXED && gradient_width(n) == 32 => {
+            point::one_pass_inline::<32, _, G>(f, x)
+        }
+        (false, 32) if n <= 32 => point::one_pass::<32, _, G>(f, x),
+        (false, 32) => point::chunked::<Batch<f64, 32>, _, G>(f, x),
+        (false, 20) if G::FIXED && n <= 20 => point::one_pass_inline::<20, _, G>(f, x),
+        (false, 20) if n <= 20 => point::one_pass::<20, _, G>(f, x),
+        (false, 8) => point::chunked::<Batch<f64, 8>, _, G>(f, x),
+        (false, 16) => point::chunked::<Batch<f64, 16>, _, G>(f, x),
+        (true, 8) => point::chunked::<Zeros<8>, _, G>(f, x),
+        (true, 16) => point::chunked::<Zeros<16>, _, G>(f, x),
+        (true, 32) => point::chunked::<Zeros<32>, _, G>(f, x),
+        // Not a candidate up to 64 inputs.
+        _ => gradient_kept(f, x, plan, false),
+    }
+}
+
+/// `run` (a gradient of `f` at `x` with `plan`), timed for [`width_tuning`]: a gradient
+/// of a few microseconds over repeated calls (the same result each time), so that one
+/// clock read or one preemption does not decide.
+#[inline(never)]
+fn gradient_timed<F, G>(
+    _f: &F,
+    x: &[f64],
+    plan: GradientPlan,
+    mut run: impl FnMut() -> (f64, G),
+) -> (f64, G) {
+    let start = std::time::Instant::now();
+    let result = run();
+    let mut calls = 1;
+    while start.elapsed() < GradientWorkspace::MIN_SAMPLE && calls < 1000 {
+        core::hint::black_box(run());
+        calls += 1;
+    }
+    width_tuning::record(
+        (core::any::type_name::<F>(), x.len()),
+        plan,
+        start.elapsed() / calls,
+    );
+    result
 }
 
 /// The plan of [`gradient`]'s next call of the rule `F` with `n` inputs (above 16), and
@@ -1837,12 +1890,25 @@ fn gradient_plan<F>(n: usize) -> (GradientPlan, bool) {
         static SETTLED: core::cell::RefCell<Vec<((&'static str, usize), GradientPlan)>> =
             const { core::cell::RefCell::new(Vec::new()) };
     }
+    std::thread_local! {
+        /// The last settled plan looked up: `(address and length of the rule's name, n,
+        /// plan)`. A `Cell` of plain words, without a destructor: read with no borrow
+        /// flag and no lazy registration (a one-shot gradient of 20 inputs takes 100 to
+        /// 200 ns, of which the lookup through `SETTLED` took a few per cent).
+        static LAST: core::cell::Cell<(usize, usize, usize, GradientPlan)> =
+            const { core::cell::Cell::new((0, 0, usize::MAX, GradientPlan::dense(0))) };
+    }
     let key = (core::any::type_name::<F>(), n);
+    let last = LAST.with(|l| l.get());
+    if last.0 == key.0.as_ptr() as usize && last.1 == key.0.len() && last.2 == n {
+        return (last.3, false);
+    }
     // The length first (a compare of two words), then the name (usually the same
     // pointer; a compare of characters otherwise).
     let same = |k: &(&'static str, usize)| k.1 == n && (core::ptr::eq(k.0, key.0) || k.0 == key.0);
     let settled = SETTLED.with(|s| s.borrow().iter().find(|e| same(&e.0)).map(|e| e.1));
     if let Some(plan) = settled {
+        LAST.with(|l| l.set((key.0.as_ptr() as usize, key.0.len(), n, plan)));
         return (plan, false);
     }
     let (plan, measuring) = width_tuning::next(key);
@@ -1876,22 +1942,10 @@ fn gradient_kept<F: GradientRule, G: point::sealed::Gradient>(
             let (value, g) = ws.run(f, x, plan);
             return (value, G::from_slice(g));
         }
-        let start = std::time::Instant::now();
-        let (value, g) = ws.run(f, x, plan);
-        let g = G::from_slice(g);
-        // A gradient of a few microseconds is timed over repeated calls (the same result
-        // each time), so that one clock read or one preemption does not decide.
-        let mut calls = 1;
-        while start.elapsed() < GradientWorkspace::MIN_SAMPLE && calls < 1000 {
-            core::hint::black_box(ws.run(f, x, plan));
-            calls += 1;
-        }
-        width_tuning::record(
-            (core::any::type_name::<F>(), x.len()),
-            plan,
-            start.elapsed() / calls,
-        );
-        (value, g)
+        gradient_timed(f, x, plan, || {
+            let (value, g) = ws.run(f, x, plan);
+            (value, G::from_slice(g))
+        })
     };
     // A rule that itself calls `gradient` finds the buffers taken: it gets fresh ones.
     KEPT.with(|kept| match kept.try_borrow_mut() {
@@ -2117,7 +2171,7 @@ mod width_tuning {
 
 /// The width [`gradient`] has settled on for the rule `F` and `n` inputs in this process,
 /// once it has timed each of its plans ([`GradientPlan::CANDIDATES`]) on three of its
-/// calls; `None` before, and up to 20 inputs (one pass, nothing to choose).
+/// calls; `None` before, and up to 16 inputs (one pass, nothing to choose).
 /// [`gradient_plan_chosen`] tells the tangent type too.
 ///
 /// ```
@@ -2148,9 +2202,9 @@ pub fn gradient_width_chosen<F: GradientRule>(f: &F, n: usize) -> Option<usize> 
 
 /// The plan (width, and whether tangents carry known zeros) [`gradient`] has settled on
 /// for the rule `F` and `n` inputs in this process, once it has timed each of
-/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 20 inputs.
+/// [`GradientPlan::CANDIDATES`] on three of its calls; `None` before, and up to 16 inputs.
 pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<GradientPlan> {
-    if n <= 20 {
+    if n <= 16 {
         return None;
     }
     width_tuning::chosen((core::any::type_name::<F>(), n))
@@ -2159,7 +2213,7 @@ pub fn gradient_plan_chosen<F: GradientRule>(_f: &F, n: usize) -> Option<Gradien
 /// The chunk width [`gradient`] uses for `n` inputs: one pass up to 32 inputs, of 4, 8,
 /// 10, 12, 16, 20 or 32 lanes (the fewest that hold `n`); 16 below 256, 32 from there on.
 /// ([`GradientWorkspace`] measures the plan instead, above 16 inputs, and so does
-/// [`gradient`] on its later calls above 20.)
+/// [`gradient`] on its later calls above 16.)
 ///
 /// One pass of padding lanes costs what num-dual's one pass of exactly `n` lanes does not
 /// (issue 30, the same machine, one pass ÷ num-dual's best: Ackley at n = 10, 16 lanes
@@ -2788,6 +2842,9 @@ pub struct GradientWorkspace {
     z8: Buffers<Zeros<8>>,
     z16: Buffers<Zeros<16>>,
     z32: Buffers<Zeros<32>>,
+    /// The gradient of a chunked plan up to 64 inputs, whose seeds are static windows
+    /// ([`point::chunked_into`]).
+    small: Vec<f64>,
     /// `(n, plan)`: the plan measured fastest for `n` inputs.
     measured: Option<(usize, GradientPlan)>,
 }
@@ -2839,6 +2896,30 @@ impl GradientWorkspace {
     }
 
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
+        let n = x.len();
+        if n > plan.width && n <= point::WINDOW_INPUTS {
+            // Chunks up to 64 inputs: their seeds are windows of static tables, nothing to
+            // rebuild between chunks (÷ num-dual: Rosenbrock n = 20, `MaybeZero` 8,
+            // 0.81-0.94 → 0.64; Ackley n = 50, `MaybeZero` 32, 1.00 → 0.72; BENCHMARKS.md
+            // §11).
+            self.small.resize(n, 0.0);
+            let out = &mut self.small[..];
+            let value = match (plan.known_zeros, plan.width) {
+                (false, 8) => point::chunked_into::<Batch<f64, 8>, _>(f, x, out),
+                (false, 16) => point::chunked_into::<Batch<f64, 16>, _>(f, x, out),
+                (true, 8) => point::chunked_into::<Zeros<8>, _>(f, x, out),
+                (true, 16) => point::chunked_into::<Zeros<16>, _>(f, x, out),
+                (false, 32) => point::chunked_into::<Batch<f64, 32>, _>(f, x, out),
+                (true, 32) => point::chunked_into::<Zeros<32>, _>(f, x, out),
+                _ => return self.run_kept(f, x, plan),
+            };
+            return (value, &self.small);
+        }
+        self.run_kept(f, x, plan)
+    }
+
+    /// [`Self::run`] through the plan's kept buffers.
+    fn run_kept<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         match (plan.known_zeros, plan.width) {
             (false, 4) => self.w4.gradient(f, x),
             (false, 8) => self.w8.gradient(f, x),

@@ -6,10 +6,16 @@
 //! objective's per round (median and interquartile range).
 //! `ba_probe once <variant> [reps]`: runs one variant `reps` times (for
 //! `valgrind --tool=callgrind --toggle-collect='*run_<variant>*'`).
+//! `BA_HEAP_PAD=k`: `k` bytes allocated before the instance (its data moved against the
+//! stack; give the value a fixed number of digits, since the environment's length moves
+//! the stack too).
 //!
 //! Variants, 256 observations each, every entry of every block kept:
 //! - `primal`: the objective;
 //! - `rule`: `ba::block_rule`, main's rule (`Batch`, default target, out of line);
+//! - `primal_out`, `rule_out`: the objective and the rule, each residual or block written
+//!   straight into an output buffer as an assembly of the Jacobian writes it (no block
+//!   copied for `black_box`); `time` prints their ratio first;
 //! - `inline`: `ba::block_rule_inline` (the rule inlined, default target);
 //! - `proto`: the benchmark's prototype, the loop over observations inside an AVX2+FMA
 //!   function into which the rule is inlined, `Fused` mode;
@@ -161,6 +167,54 @@ fn run_primal(inst: &Instance) -> f64 {
         .sum()
 }
 
+std::thread_local! {
+    /// The output of the `_out` variants: every observation's residual or block, written
+    /// in place as an assembly of a Jacobian writes them (no block copied for
+    /// `black_box`).
+    static OUT: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `run(out)` on the output buffer, `len` entries, then every entry kept.
+fn with_out(len: usize, run: impl FnOnce(&mut [f64])) -> f64 {
+    OUT.with(|o| {
+        let mut o = o.borrow_mut();
+        o.resize(len, 0.0);
+        run(&mut o[..]);
+        black_box(&o[..])[len - 1]
+    })
+}
+
+#[inline(never)]
+fn run_primal_out(inst: &Instance) -> f64 {
+    with_out(2 * inst.p, |out| {
+        for (i, r) in out.chunks_exact_mut(2).enumerate() {
+            let (cam, x, w, fx, fy) = inst.observation(i);
+            r.copy_from_slice(&ba::ba_residual(cam, x, w, fx, fy));
+        }
+    })
+}
+
+#[inline(never)]
+fn run_rule_out(inst: &Instance, s: &Seeds) -> f64 {
+    with_out(2 * NBLOCK * inst.p, |out| {
+        for (i, block) in out.chunks_exact_mut(2 * NBLOCK).enumerate() {
+            let (cam, x, w, fx, fy) = inst.observation(i);
+            let y = <ba::ba_residual as Frule<_, B>>::frule(
+                &ba::ba_residual {},
+                (
+                    Dual::new(cam, &s.cam[..]),
+                    Dual::new(x, &s.x[..]),
+                    Dual::new(w, s.w),
+                    Dual::new(fx, B::default()),
+                    Dual::new(fy, B::default()),
+                ),
+            );
+            block[..NBLOCK].copy_from_slice(&y.tangent[0].0);
+            block[NBLOCK..].copy_from_slice(&y.tangent[1].0);
+        }
+    })
+}
+
 #[inline(never)]
 fn run_rule(inst: &Instance, s: &Seeds) -> f64 {
     (0..inst.p)
@@ -297,9 +351,11 @@ fn run_entry_inl(inst: &Instance, s: &FSeeds) -> f64 {
         .sum()
 }
 
-const VARIANTS: [&str; 8] = [
+const VARIANTS: [&str; 10] = [
     "primal",
     "rule",
+    "primal_out",
+    "rule_out",
     "inline",
     "proto",
     "entry",
@@ -313,6 +369,8 @@ fn run(v: &str, inst: &Instance, s: &Seeds, f: &FSeeds) -> f64 {
     match v {
         "primal" => run_primal(inst),
         "rule" => run_rule(inst, s),
+        "primal_out" => run_primal_out(inst),
+        "rule_out" => run_rule_out(inst, s),
         "inline" => run_inline(inst, s),
         "proto" => run_proto(inst, f),
         "entry" => run_entry(inst, f),
@@ -325,14 +383,42 @@ fn run(v: &str, inst: &Instance, s: &Seeds, f: &FSeeds) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `BA_HEAP_PAD=k`: `k` bytes allocated (and kept) before the instance, which moves the
+    // instance's data against the stack and the static data (the layout effect, §11).
+    let pad: usize = std::env::var("BA_HEAP_PAD")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(0);
+    let _pad = black_box(vec![0u8; pad]);
     let inst = Instance::generate(8, 64, 256, 302);
     let (s, f) = seeds();
     // Every variant computes the same blocks (to rounding).
-    let check: Vec<f64> = VARIANTS[1..]
+    // (The `_out` variants keep their output in a buffer: checked against `rule` below.)
+    let blocks = |v: &str| VARIANTS[1..].contains(&v) && !v.ends_with("_out");
+    let check: Vec<f64> = VARIANTS
         .iter()
+        .filter(|v| blocks(v))
         .map(|v| run(v, &inst, &s, &f))
         .collect();
-    for (v, c) in VARIANTS[1..].iter().zip(&check) {
+    run("rule_out", &inst, &s, &f);
+    let last = OUT.with(|o| o.borrow()[(inst.p - 1) * 2 * NBLOCK..].to_vec());
+    let (cam, x, w, fx, fy) = inst.observation(inst.p - 1);
+    let y = <ba::ba_residual as Frule<_, B>>::frule(
+        &ba::ba_residual {},
+        (
+            Dual::new(cam, &s.cam[..]),
+            Dual::new(x, &s.x[..]),
+            Dual::new(w, s.w),
+            Dual::new(fx, B::default()),
+            Dual::new(fy, B::default()),
+        ),
+    );
+    assert_eq!(&last[..NBLOCK], &y.tangent[0].0[..]);
+    assert_eq!(&last[NBLOCK..], &y.tangent[1].0[..]);
+    run("primal_out", &inst, &s, &f);
+    let r = OUT.with(|o| o.borrow()[2 * (inst.p - 1)..2 * inst.p].to_vec());
+    assert_eq!(r, ba::ba_residual(cam, x, w, fx, fy));
+    for (v, c) in VARIANTS.iter().filter(|v| blocks(v)).zip(&check) {
         assert!(
             (c - check[0]).abs() <= 1e-9 * check[0].abs().max(1.0),
             "{v}: {c} against {}",
@@ -367,6 +453,11 @@ fn main() {
                 let n = v.len();
                 (v[n / 4], v[n / 2], v[3 * n / 4])
             };
+            let out = |v: &str| VARIANTS.iter().position(|w| *w == v).unwrap_or(0);
+            let (po, ro) = (out("primal_out"), out("rule_out"));
+            let r: Vec<f64> = t[ro].iter().zip(&t[po]).map(|(a, b)| a / b).collect();
+            let (lo, med, hi) = q(r);
+            println!("rule_out ÷ primal_out {med:.3} (IQR {lo:.3}-{hi:.3})");
             for (k, v) in VARIANTS.iter().enumerate() {
                 let r: Vec<f64> = t[k].iter().zip(&t[0]).map(|(a, b)| a / b).collect();
                 let (lo, med, hi) = q(r);

@@ -99,7 +99,11 @@ fn nd_docs<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '
 /// One pass of exactly `n` lanes against the widths around it, and num-dual at its best.
 fn widths(plan: Plan) {
     for rosen in [false, true] {
-        for n in [10usize, 12, 24] {
+        let lengths: Vec<usize> = match std::env::var("GRAD_PROBE_N") {
+            Ok(n) => n.split(',').filter_map(|n| n.parse().ok()).collect(),
+            Err(_) => vec![10, 12, 24],
+        };
+        for n in lengths {
             let x = optim::point(n);
             let x = &x[..];
             let (mut g4, mut g8, mut g16) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
@@ -110,9 +114,34 @@ fn widths(plan: Plan) {
                 match n {
                     10 => ("nd one pass", nd_docs::<10>(rosen, x)),
                     12 => ("nd one pass", nd_docs::<12>(rosen, x)),
+                    20 => ("nd one pass", nd_docs::<20>(rosen, x)),
                     _ => ("nd one pass", nd_docs::<24>(rosen, x)),
                 },
             ];
+            // The one-shot `gradient` at a slice (settled first: above 16 inputs it times
+            // its plans on its first calls).
+            let one_shot = move || {
+                read_gradient(if rosen {
+                    fwdad::gradient(optim::rosenbrock {}, black_box(x))
+                } else {
+                    fwdad::gradient(optim::ackley {}, black_box(x))
+                })
+            };
+            for _ in 0..3 * fwdad::drivers::GradientPlan::CANDIDATES.len() {
+                one_shot();
+            }
+            vs.push(("one-shot", Box::new(one_shot)));
+            let mut ws = GradientWorkspace::new();
+            vs.push((
+                "workspace",
+                Box::new(move || {
+                    if rosen {
+                        ws.gradient(optim::rosenbrock {}, black_box(x)).1[0]
+                    } else {
+                        ws.gradient(optim::ackley {}, black_box(x)).1[0]
+                    }
+                }),
+            ));
             if n <= 12 {
                 vs.push(("Batch 10", jws!(10, rosen, x)));
                 vs.push(("Batch 12", jws!(12, rosen, x)));
@@ -144,8 +173,13 @@ fn widths(plan: Plan) {
             let best = (0..4)
                 .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
                 .unwrap();
+            let chosen = if rosen {
+                fwdad::drivers::gradient_plan_chosen(&optim::rosenbrock {}, n)
+            } else {
+                fwdad::drivers::gradient_plan_chosen(&optim::ackley {}, n)
+            };
             println!(
-                "{} n = {n}: best num-dual chunk {} {:.1} ns",
+                "{} n = {n}: best num-dual chunk {} {:.1} ns (one-shot's plan {chosen:?})",
                 if rosen { "Rosenbrock" } else { "Ackley" },
                 vs[best].0,
                 median(&s[best])
