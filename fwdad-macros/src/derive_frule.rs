@@ -233,7 +233,7 @@ fn self_path(func: &syn::ItemFn) -> Option<Span> {
 /// not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
 /// active value (called with duals, passed on as it is). Rewrites `sig` for the function
 /// values among `fsig`'s parameters and for a returned one.
-fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
+pub(crate) fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
     let mode = mode_ident();
     let fn_values = crate::higher_order::fn_value_params(fsig);
     if fn_values.contains(&true) {

@@ -765,10 +765,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let syn::TraitItem::Fn(f) = item else {
             continue;
         };
-        let fn_sig = || match f.default {
-            None => fn_method_sig(&f.sig, &rt),
-            Some(_) => None,
-        };
+        let fn_sig = || fn_method_sig(&f.sig, &rt);
         match method_sig(&f.sig).or_else(fn_sig) {
             Some(ms) => methods.push(Method::Rules(ms, f)),
             None => methods.push(Method::Without(
@@ -815,7 +812,12 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         generics.where_clause = tr.generics.where_clause.clone();
         let func = method_as_fn(&as_impl, &self_ty, name, &generics);
         let mut scratch = Diagnostics::new();
-        let fsig = check_signature(&func.sig, &mut scratch, true);
+        let mut fsig = check_signature(&func.sig, &mut scratch, true);
+        // A default method taking closures (`fn integrate<F: Fn(f64) -> f64>(&self, f: F,
+        // ..) { .. }`): its rule takes them as an `impl`'s method's does.
+        if let Some(s) = &mut fsig {
+            crate::derive_frule::take_fn_values(&func.sig, s, &rt);
+        }
         let body = pipeline(&func, &args, &[], &rt, &mut scratch);
         match (fsig, body, scratch.finish()) {
             (Some(fsig), Some(body), Ok(())) => {
