@@ -1778,7 +1778,9 @@ pub(crate) fn impl_items(
                     }
                     #[doc(hidden)]
                     fn __fwdad_zero_lane(&self, second: bool) -> ::core::option::Option<#rt::alloc::Box<dyn ::core::any::Any>> {
-                        ::core::option::Option::Some(#rt::traits::zero_lane::<Self>(self, second))
+                        #[allow(unused_imports)]
+                        use #rt::traits::{ZeroLaneNone as _, ZeroLaneSome as _};
+                        (&#rt::traits::ZeroLaneOf(self)).zero_lane(second)
                     }
                 }
             }

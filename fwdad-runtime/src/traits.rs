@@ -1402,6 +1402,46 @@ impl Drop for SideLane {
     }
 }
 
+/// A zero lane of a trait object's value's tangent, found by autoref at the derived
+/// `impl`, where the type is known (`(&ZeroLaneOf(self)).zero_lane(second)`): `Some` for a
+/// type with tangents ([`zero_lane`]), `None` for any other (whose `impl` has its own
+/// error already).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub struct ZeroLaneOf<'a, T>(pub &'a T);
+
+/// See [`ZeroLaneOf`]: a type with tangents.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait ZeroLaneSome {
+    /// The zero lane.
+    fn zero_lane(&self, second: bool) -> Option<crate::alloc_paths::Box<dyn core::any::Any>>;
+}
+#[cfg(feature = "alloc")]
+impl<T: ZeroTangent + 'static> ZeroLaneSome for ZeroLaneOf<'_, T>
+where
+    T::TangentIn<f64>: 'static,
+    T::TangentIn<Hyper<f64, f64>>: 'static,
+{
+    #[inline]
+    fn zero_lane(&self, second: bool) -> Option<crate::alloc_paths::Box<dyn core::any::Any>> {
+        Some(zero_lane(self.0, second))
+    }
+}
+
+/// See [`ZeroLaneOf`]: any other type has none.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait ZeroLaneNone {
+    /// No zero lane.
+    fn zero_lane(&self, second: bool) -> Option<crate::alloc_paths::Box<dyn core::any::Any>> {
+        let _ = second;
+        None
+    }
+}
+#[cfg(feature = "alloc")]
+impl<T> ZeroLaneNone for &ZeroLaneOf<'_, T> {}
+
 /// A zero lane of `p`'s tangent (first order, or second when `second`), boxed.
 #[cfg(feature = "alloc")]
 #[doc(hidden)]
