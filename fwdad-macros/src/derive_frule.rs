@@ -233,7 +233,7 @@ fn self_path(func: &syn::ItemFn) -> Option<Span> {
 /// not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
 /// active value (called with duals, passed on as it is). Rewrites `sig` for the function
 /// values among `fsig`'s parameters and for a returned one.
-fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
+pub(crate) fn take_fn_values(fsig: &syn::Signature, sig: &mut Sig, rt: &TokenStream) {
     let mode = mode_ident();
     let fn_values = crate::higher_order::fn_value_params(fsig);
     if fn_values.contains(&true) {
@@ -1994,6 +1994,39 @@ impl ConstArgs {
     }
 }
 
+/// A scope for the tangents of trait objects passed in through a parameter that lends them
+/// mutably (`&mut dyn Body`, `&mut [Box<dyn Body>]`, `&mut Vec<Box<dyn Body>>`, or a type
+/// of the user's that may hold them, `&mut World`): a `&mut self` method called on one
+/// through `dyn` keeps what it stores beside the object while the scope is open
+/// (`fwdad_runtime::traits::DynScope`).
+fn dyn_scope(sig: &Sig, rt: &TokenStream) -> TokenStream {
+    let lends = sig.named_inputs.iter().any(|ty| {
+        mentions(ty, |t| {
+            let syn::Type::Reference(r) = t else {
+                return false;
+            };
+            let user_type = match &*r.elem {
+                syn::Type::Path(p) if p.qself.is_none() => {
+                    (p.path.segments.last()).is_some_and(|s| {
+                        s.ident.to_string().starts_with(char::is_uppercase)
+                            && !matches!(s.ident.to_string().as_str(), "Vec" | "Option" | "String")
+                    })
+                }
+                _ => false,
+            };
+            r.mutability.is_some()
+                && (user_type || mentions(&r.elem, |t| matches!(t, syn::Type::TraitObject(_))))
+        })
+    });
+    match lends {
+        true => {
+            let guard = format_ident!("__fwdad_dyn_scope", span = Span::mixed_site());
+            quote!(let #guard = #rt::traits::DynScope::enter();)
+        }
+        false => TokenStream::new(),
+    }
+}
+
 /// Each float slice parameter's tangent cut to its primal's length on entry (`fit`), so
 /// that the body's accesses cost the primal's bounds checks only.
 fn fit_slices(sig: &Sig, params: &[syn::Ident], rt: &TokenStream) -> TokenStream {
@@ -2828,6 +2861,8 @@ pub(crate) fn emit_items(
     });
     let entry = consts.entry(sig, &params);
     let fits = fit_slices(sig, &params, rt);
+    let scope = dyn_scope(sig, rt);
+    let fits = quote!(#fits #scope);
     let jac_body = body.chain_jacobian.clone();
     // Runtime dispatch (`wide_entry`): free functions whose rule is not generic over
     // anything but the mode and its tangents.

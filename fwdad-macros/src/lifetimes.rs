@@ -47,6 +47,24 @@ impl VisitMut for LifetimeNamer {
             Some(l) if l.ident == "_" => r.lifetime = Some(self.next(l.span())),
             Some(_) => {}
         }
+        // `&mut dyn Body`: the object's lifetime named apart from the borrow's
+        // (`&'a mut (dyn Body + 'b)`), as Rust's unsizing coercion at a call shortens it,
+        // so a parameter passed on (`advance(b, dt)`) is reborrowed, not held for `'a`.
+        if r.mutability.is_some() {
+            if let syn::Type::TraitObject(t) = &*r.elem {
+                let has_lifetime =
+                    (t.bounds.iter()).any(|b| matches!(b, syn::TypeParamBound::Lifetime(_)));
+                if !has_lifetime {
+                    let mut t = t.clone();
+                    t.bounds
+                        .push(syn::TypeParamBound::Lifetime(self.next(t.span())));
+                    *r.elem = syn::Type::Paren(syn::TypeParen {
+                        paren_token: Default::default(),
+                        elem: Box::new(syn::Type::TraitObject(t)),
+                    });
+                }
+            }
+        }
         syn::visit_mut::visit_type_reference_mut(self, r);
     }
     fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {

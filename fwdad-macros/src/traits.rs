@@ -765,10 +765,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let syn::TraitItem::Fn(f) = item else {
             continue;
         };
-        let fn_sig = || match f.default {
-            None => fn_method_sig(&f.sig, &rt),
-            Some(_) => None,
-        };
+        let fn_sig = || fn_method_sig(&f.sig, &rt);
         match method_sig(&f.sig).or_else(fn_sig) {
             Some(ms) => methods.push(Method::Rules(ms, f)),
             None => methods.push(Method::Without(
@@ -815,7 +812,12 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         generics.where_clause = tr.generics.where_clause.clone();
         let func = method_as_fn(&as_impl, &self_ty, name, &generics);
         let mut scratch = Diagnostics::new();
-        let fsig = check_signature(&func.sig, &mut scratch, true);
+        let mut fsig = check_signature(&func.sig, &mut scratch, true);
+        // A default method taking closures (`fn integrate<F: Fn(f64) -> f64>(&self, f: F,
+        // ..) { .. }`): its rule takes them as an `impl`'s method's does.
+        if let Some(s) = &mut fsig {
+            crate::derive_frule::take_fn_values(&func.sig, s, &rt);
+        }
         let body = pipeline(&func, &args, &[], &rt, &mut scratch);
         match (fsig, body, scratch.finish()) {
             (Some(fsig), Some(body), Ok(())) => {
@@ -1086,8 +1088,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let (t1, t2) = (lane_ty(quote!(f64)), lane_ty(quote!(#rt::Hyper<f64, f64>)));
         table_fields.extend(quote!(pub #f1: #t1, pub #f2: #t2,));
         // Hygienic names, so that no parameter of the method shadows them.
-        let [any, this, zero, k, r, result, tbl, lane_t, restore] = [
-            "any", "this", "zero", "k", "r", "result", "table", "lane_t", "restore",
+        let [any, this, zero, k, r, result, tbl, lane_t, restore, side] = [
+            "any", "this", "zero", "k", "r", "result", "table", "lane_t", "restore", "side",
         ]
         .map(|n| format_ident!("__fwdad_{}", n, span = Span::mixed_site()));
         // The receiver's tangent: the lane a trait object built from values that depend
@@ -1244,11 +1246,34 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     }
                 }
             }
+            // A trait object passed in carries no tangent; what a `&mut self` method stored
+            // in it while a derived function taking it runs is kept beside it (`SideLane`).
             let fetch = match mutable {
                 false => quote! {
                     let #lane_t = #this.primal.__fwdad_dyn_lane(::core::any::TypeId::of::<#s>(), #second, #k);
+                    let #side = match #lane_t.is_none() {
+                        true => #rt::traits::SideLane::take(#any, ::core::any::TypeId::of::<#s>(), #second, #k),
+                        false => ::core::option::Option::None,
+                    };
+                    let #lane_t = match &#side {
+                        ::core::option::Option::Some(s) => s.get(),
+                        ::core::option::Option::None => #lane_t,
+                    };
                 },
                 true => quote! {
+                    let mut #side = match #this.primal.__fwdad_dyn_lane(::core::any::TypeId::of::<#s>(), #second, #k).is_none() {
+                        true => match #this.primal.__fwdad_dyn() {
+                            ::core::option::Option::Some((v, _)) => #rt::traits::SideLane::take_or(
+                                v,
+                                ::core::any::TypeId::of::<#s>(),
+                                #second,
+                                #k,
+                                || #this.primal.__fwdad_zero_lane(#second),
+                            ),
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        },
+                        false => ::core::option::Option::None,
+                    };
                     let (#any, #lane_t, #tbl) = match #this.primal.__fwdad_dyn_mut(::core::any::TypeId::of::<#s>(), #second, #k) {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
@@ -1256,6 +1281,10 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                     let #tbl: &#table = match #tbl.downcast_ref::<#table>() {
                         ::core::option::Option::Some(t) => t,
                         ::core::option::Option::None => #rt::traits::no_dyn_rules(#tr_s, #m_s),
+                    };
+                    let #lane_t = match &mut #side {
+                        ::core::option::Option::Some(s) => s.get_mut(),
+                        ::core::option::Option::None => #lane_t,
                     };
                     if #lane_t.is_none() {
                         #rt::traits::dyn_mut_of_constant(#tr_s, #m_s);
@@ -1380,6 +1409,14 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
                 /// A copy of the value and how to put it back (`None`: not `Clone`).
                 #[doc(hidden)]
                 fn __fwdad_dyn_snapshot(&self) -> ::core::option::Option<#rt::traits::Restore> {
+                    ::core::option::Option::None
+                }
+                /// A zero lane of the value's tangent (`None`: no derived `impl`), for a
+                /// trait object passed in whose `&mut self` method stores values that
+                /// depend on the inputs (`SideLane`).
+                #[doc(hidden)]
+                fn __fwdad_zero_lane(&self, second: bool) -> ::core::option::Option<#rt::alloc::Box<dyn ::core::any::Any>> {
+                    let _ = second;
                     ::core::option::Option::None
                 }
             }
@@ -1742,6 +1779,12 @@ pub(crate) fn impl_items(
                         #[allow(unused_imports)]
                         use #rt::traits::{DynSnapshotClone as _, DynSnapshotNone as _};
                         (&#rt::traits::DynSnapshot(self)).dyn_snapshot()
+                    }
+                    #[doc(hidden)]
+                    fn __fwdad_zero_lane(&self, second: bool) -> ::core::option::Option<#rt::alloc::Box<dyn ::core::any::Any>> {
+                        #[allow(unused_imports)]
+                        use #rt::traits::{ZeroLaneNone as _, ZeroLaneSome as _};
+                        (&#rt::traits::ZeroLaneOf(self)).zero_lane(second)
                     }
                 }
             }
@@ -2228,6 +2271,10 @@ fn carrier_items(tr: &syn::ItemTrait, rt: &TokenStream) -> Option<TokenStream> {
                 #[doc(hidden)]
                 fn __fwdad_dyn_snapshot(&self) -> ::core::option::Option<#rt::traits::Restore> {
                     <#p as #name>::__fwdad_dyn_snapshot(&self.0.value)
+                }
+                #[doc(hidden)]
+                fn __fwdad_zero_lane(&self, second: bool) -> ::core::option::Option<#rt::alloc::Box<dyn ::core::any::Any>> {
+                    <#p as #name>::__fwdad_zero_lane(&self.0.value, second)
                 }
             }
         }

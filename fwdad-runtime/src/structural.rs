@@ -609,7 +609,8 @@ impl<'a, E: Differentiable + 'a, TE: 'a> Reborrow for Dual<&'a mut [E], &'a mut 
     }
 }
 
-impl<'a, P: Differentiable + 'a, T: 'a> Reborrow for Dual<&'a mut P, &'a mut T> {
+// `P` may be a trait object: `advance(b, dt)` passing a `&mut dyn Body` parameter on.
+impl<'a, P: Differentiable + ?Sized + 'a, T: 'a> Reborrow for Dual<&'a mut P, &'a mut T> {
     type Out<'b>
         = Dual<&'b mut P, &'b mut T>
     where

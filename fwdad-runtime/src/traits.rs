@@ -1192,3 +1192,270 @@ pub fn dyn_mut_of_constant(tr: &str, method: &str) -> ! {
         "`{tr}::{method}` takes `&mut self` and was called through `dyn {tr}` on a trait object that carries no derivative (one passed in from outside the differentiated function): what the method stores in it would lose its derivative; box the values in the differentiated function (`let bodies: Vec<Box<dyn {tr}>> = vec![Box::new(..), ..];`), or take them through a generic parameter (`fn f<T: {tr}>(t: &mut T, ..)`)"
     )
 }
+
+/// Trait objects passed in to a derived function (`fn step_all(bodies: &mut [Box<dyn
+/// Body>], dt: f64)`, `fn advance(b: &mut dyn Body, dt: f64)`) carry no tangent: they are
+/// constants where they come from. A `&mut self` method called on one through `dyn` with
+/// arguments that depend on the inputs stores values that do; the tangent of the object's
+/// state then lives here, beside it, keyed by the object's address and type, the mode and
+/// the lane, for as long as the outermost derived function taking such a parameter runs
+/// (its [`DynScope`]), and later calls on the object (`&self` or `&mut self`) read it.
+/// Without `std` (no thread-local) there is no such place, and the call panics as before
+/// ([`dyn_mut_of_constant`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SideKey {
+    addr: usize,
+    ty: core::any::TypeId,
+    mode: core::any::TypeId,
+    second: bool,
+    k: usize,
+}
+
+impl SideKey {
+    /// The key of the value `v` (a trait object's value as `&dyn Any`) at lane `k`.
+    #[inline]
+    pub fn of(v: &dyn core::any::Any, mode: core::any::TypeId, second: bool, k: usize) -> Self {
+        SideKey {
+            addr: v as *const dyn core::any::Any as *const () as usize,
+            ty: core::any::Any::type_id(v),
+            mode,
+            second,
+            k,
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+mod side {
+    use super::SideKey;
+    use crate::alloc_paths::{Box, Vec};
+    use core::cell::{Cell, RefCell};
+
+    thread_local! {
+        /// How many [`super::DynScope`]s are open on this thread.
+        pub(super) static DEPTH: Cell<usize> = const { Cell::new(0) };
+        /// The lanes of the passed-in objects' tangents, while a scope is open.
+        pub(super) static LANES: RefCell<Vec<(SideKey, Box<dyn core::any::Any>)>> =
+            const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn active() -> bool {
+        DEPTH.try_with(|d| d.get() > 0).unwrap_or(false)
+    }
+
+    pub(super) fn take(key: &SideKey) -> Option<Box<dyn core::any::Any>> {
+        LANES
+            .try_with(|l| {
+                let mut l = l.borrow_mut();
+                let i = l.iter().position(|(k, _)| k == key)?;
+                Some(l.swap_remove(i).1)
+            })
+            .ok()
+            .flatten()
+    }
+
+    pub(super) fn put(key: SideKey, lane: Box<dyn core::any::Any>) {
+        if active() {
+            let _ = LANES.try_with(|l| l.borrow_mut().push((key, lane)));
+        }
+    }
+}
+
+/// Opened on entry to a derived function with a parameter that lends trait objects
+/// mutably (`&mut dyn Body`, `&mut [Box<dyn Body>]`, `&mut Vec<Box<dyn Body>>`); the
+/// tangents of passed-in objects ([`SideKey`]) are dropped when the outermost one closes.
+#[doc(hidden)]
+pub struct DynScope(());
+
+impl DynScope {
+    /// Opens a scope.
+    #[inline]
+    pub fn enter() -> Self {
+        #[cfg(feature = "std")]
+        let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
+        DynScope(())
+    }
+}
+
+impl Drop for DynScope {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        {
+            let last = side::DEPTH
+                .try_with(|d| {
+                    let n = d.get().saturating_sub(1);
+                    d.set(n);
+                    n == 0
+                })
+                .unwrap_or(false);
+            if last {
+                let lanes = side::LANES
+                    .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
+                    .unwrap_or_default();
+                drop(lanes);
+            }
+        }
+    }
+}
+
+/// The lane of a passed-in trait object's tangent taken out of its [`DynScope`] for one
+/// `dyn` call, and put back when dropped.
+#[doc(hidden)]
+pub struct SideLane {
+    #[cfg(feature = "std")]
+    key: SideKey,
+    #[cfg(feature = "std")]
+    lane: Option<crate::alloc_paths::Box<dyn core::any::Any>>,
+    #[cfg(not(feature = "std"))]
+    never: core::convert::Infallible,
+}
+
+impl SideLane {
+    /// The lane stored for the value `v` (`None`: no scope, or a zero tangent).
+    #[inline]
+    pub fn take(
+        v: &dyn core::any::Any,
+        mode: core::any::TypeId,
+        second: bool,
+        k: usize,
+    ) -> Option<Self> {
+        #[cfg(feature = "std")]
+        {
+            if !side::active() {
+                return None;
+            }
+            let key = SideKey::of(v, mode, second, k);
+            side::take(&key).map(|lane| SideLane {
+                key,
+                lane: Some(lane),
+            })
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = (v, mode, second, k);
+            None
+        }
+    }
+
+    /// The lane stored for the value `v`, or the zero lane `zero` gives when none is
+    /// (`None`: no scope).
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub fn take_or(
+        v: &dyn core::any::Any,
+        mode: core::any::TypeId,
+        second: bool,
+        k: usize,
+        zero: impl FnOnce() -> Option<crate::alloc_paths::Box<dyn core::any::Any>>,
+    ) -> Option<Self> {
+        #[cfg(feature = "std")]
+        {
+            if !side::active() {
+                return None;
+            }
+            let key = SideKey::of(v, mode, second, k);
+            let lane = side::take(&key).or_else(zero)?;
+            Some(SideLane {
+                key,
+                lane: Some(lane),
+            })
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = (v, mode, second, k, zero);
+            None
+        }
+    }
+
+    /// The lane, to read.
+    #[inline]
+    pub fn get(&self) -> Option<&dyn core::any::Any> {
+        #[cfg(feature = "std")]
+        {
+            self.lane.as_deref()
+        }
+        #[cfg(not(feature = "std"))]
+        match self.never {}
+    }
+
+    /// The lane, to write.
+    #[inline]
+    pub fn get_mut(&mut self) -> Option<&mut dyn core::any::Any> {
+        #[cfg(feature = "std")]
+        {
+            self.lane.as_deref_mut()
+        }
+        #[cfg(not(feature = "std"))]
+        match self.never {}
+    }
+}
+
+impl Drop for SideLane {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        if let Some(lane) = self.lane.take() {
+            side::put(self.key, lane);
+        }
+    }
+}
+
+/// A zero lane of a trait object's value's tangent, found by autoref at the derived
+/// `impl`, where the type is known (`(&ZeroLaneOf(self)).zero_lane(second)`): `Some` for a
+/// type with tangents ([`zero_lane`]), `None` for any other (whose `impl` has its own
+/// error already).
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub struct ZeroLaneOf<'a, T>(pub &'a T);
+
+/// See [`ZeroLaneOf`]: a type with tangents.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait ZeroLaneSome {
+    /// The zero lane.
+    fn zero_lane(&self, second: bool) -> Option<crate::alloc_paths::Box<dyn core::any::Any>>;
+}
+#[cfg(feature = "alloc")]
+impl<T: ZeroTangent + 'static> ZeroLaneSome for ZeroLaneOf<'_, T>
+where
+    T::TangentIn<f64>: 'static,
+    T::TangentIn<Hyper<f64, f64>>: 'static,
+{
+    #[inline]
+    fn zero_lane(&self, second: bool) -> Option<crate::alloc_paths::Box<dyn core::any::Any>> {
+        Some(zero_lane(self.0, second))
+    }
+}
+
+/// See [`ZeroLaneOf`]: any other type has none.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub trait ZeroLaneNone {
+    /// No zero lane.
+    fn zero_lane(&self, second: bool) -> Option<crate::alloc_paths::Box<dyn core::any::Any>> {
+        let _ = second;
+        None
+    }
+}
+#[cfg(feature = "alloc")]
+impl<T> ZeroLaneNone for &ZeroLaneOf<'_, T> {}
+
+/// A zero lane of `p`'s tangent (first order, or second when `second`), boxed.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[inline]
+pub fn zero_lane<P: ZeroTangent + 'static>(
+    p: &P,
+    second: bool,
+) -> crate::alloc_paths::Box<dyn core::any::Any>
+where
+    P::TangentIn<f64>: 'static,
+    P::TangentIn<Hyper<f64, f64>>: 'static,
+{
+    match second {
+        true => crate::alloc_paths::Box::new(p.zero_tangent_in::<Hyper<f64, f64>>()),
+        false => crate::alloc_paths::Box::new(p.zero_tangent_in::<f64>()),
+    }
+}
