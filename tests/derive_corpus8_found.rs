@@ -14,6 +14,15 @@
 //!   rejected for its float value; and one expanding to statements under `#[cfg]`s
 //!   (`select_implementation! { name: .., args: x, }`) was emitted as an expression and did
 //!   not find `x`, taken for a path segment after `args:`.
+//!
+//! And special 0.11.4 (`tests/special_verbatim.rs`):
+//! - `#[derive_frule] impl Tr for $kind` inside a `macro_rules!` taking `$kind:ty`
+//!   (`implement!(f64)`): the type arrives in an invisible group, and the macro said it
+//!   supports `impl` blocks of a named type. Such groups around a path are read through.
+//! - A trait of the user's named like one of `std`'s (special's `trait Error`) implemented
+//!   for `f64`: taken for `std::error::Error`, the `impl` was rejected, then got no rules
+//!   (a panic at run time: "`f64` implements `Error` without `#[derive_frule]`"). A trait
+//!   implemented for `f64` without generic arguments is the user's (the orphan rule).
 
 #![allow(unexpected_cfgs, clippy::excessive_precision)]
 
@@ -141,6 +150,51 @@ fn bits_read_to_branch() {
             bind(odd_cube_root {}, (Var(0),)),
             |p: &[f64]| odd_cube_root(p[0]),
             [x]
+        );
+    }
+}
+
+/// special's layout: an extension trait on floats, its `impl` written by a `macro_rules!`
+/// for each float type, the type a `ty` fragment; the trait named like `std`'s `Error`.
+#[fwdad::derive_frule]
+pub trait Error {
+    fn logit(self) -> Self;
+    fn odds(self) -> Self;
+}
+
+macro_rules! implement {
+    ($kind:ty) => {
+        #[fwdad::derive_frule]
+        impl Error for $kind {
+            fn logit(self) -> Self {
+                let w: $kind = self / (1.0 - self);
+                w.ln()
+            }
+            fn odds(self) -> Self {
+                self / (1.0 as $kind - self)
+            }
+        }
+    };
+}
+
+implement!(f64);
+
+#[fwdad::derive_frule]
+fn log_odds(p: f64, q: f64) -> f64 {
+    p.logit() - q.odds()
+}
+
+#[test]
+fn impls_written_by_a_macro_for_a_trait_named_like_std() {
+    for (p, q) in [(0.2, 0.4), (0.5, 0.1), (0.9, 0.75)] {
+        let (v, g) = gradient(bind(log_odds {}, (Var(0), Var(1))), &[p, q]);
+        assert_eq!(v.to_bits(), log_odds(p, q).to_bits());
+        assert_close(g[0], 1.0 / (p * (1.0 - p)), 1e-14, "∂ logit");
+        assert_close(g[1], -1.0 / ((1.0 - q) * (1.0 - q)), 1e-14, "∂ odds");
+        check_widths!(
+            bind(log_odds {}, (Var(0), Var(1))),
+            |v: &[f64]| log_odds(v[0], v[1]),
+            [p, q]
         );
     }
 }
