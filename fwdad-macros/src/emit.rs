@@ -2888,7 +2888,9 @@ impl Emitter<'_> {
         });
         let result = self.func.insts[inst].results.first().copied();
         let uses = self.uses.get_or_init(|| crate::linear::uses(self.func));
-        let dropped = result.is_none_or(|r| uses.get(&r).is_none_or(|us| us.is_empty()));
+        // (`write!(out, ..)`, which lends its destination, keeps its checked form: its
+        // `fmt::Result` dropped as a statement would be `unused_must_use`.)
+        let dropped = !*lent && result.is_none_or(|r| uses.get(&r).is_none_or(|us| us.is_empty()));
         if dropped {
             quote_spanned!(span=> { #(#lets)* #mac; })
         } else if args.iter().all(|v| !self.is(*v)) {
