@@ -23,8 +23,20 @@
 //!   for `f64`: taken for `std::error::Error`, the `impl` was rejected, then got no rules
 //!   (a panic at run time: "`f64` implements `Error` without `#[derive_frule]`"). A trait
 //!   implemented for `f64` without generic arguments is the user's (the orphan rule).
+//!
+//! And rust-kepler-solver 0.1.0 (`tests/kepler_solver_verbatim.rs`):
+//! - A method's float field read in a long expression before a loop
+//!   (`EllipseSolver::solve`'s seed, `4.0 * self.eccentricity * m * (PI - m) / (..)`):
+//!   the field's type unknown, its arithmetic went through the operators of a user type,
+//!   and rustc could not infer the types (E0282, E0308 naming the rule's mode). A named
+//!   field the file declares `f64` (every field of that name) is now read as a float.
 
-#![allow(unexpected_cfgs, clippy::excessive_precision)]
+#![allow(
+    unexpected_cfgs,
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::needless_range_loop
+)]
 
 mod common;
 
@@ -196,5 +208,48 @@ fn impls_written_by_a_macro_for_a_trait_named_like_std() {
             |v: &[f64]| log_odds(v[0], v[1]),
             [p, q]
         );
+    }
+}
+
+/// Kepler's equation by Newton's method from a seed that reads the field in a long
+/// expression, as rust-kepler-solver's `EllipseSolver::solve` does.
+#[derive(Debug, Clone, fwdad::Differentiable)]
+pub struct Orbit {
+    eccentricity: f64,
+}
+
+#[fwdad::derive_frule]
+impl Orbit {
+    pub fn anomaly(&self, m: f64) -> f64 {
+        let pi = std::f64::consts::PI;
+        let mut e = m
+            + (0.999_999 * 4.0 * self.eccentricity * m * (pi - m))
+                / (8.0 * self.eccentricity * m
+                    + 4.0 * self.eccentricity * (self.eccentricity - pi)
+                    + pi.powi(2));
+        loop {
+            let d = (m - e + self.eccentricity * e.sin()) / (1.0 - self.eccentricity * e.cos());
+            if d.abs() < 1e-14 {
+                break;
+            }
+            e += d;
+        }
+        e
+    }
+}
+
+#[fwdad::derive_frule]
+fn anomaly_of(ecc: f64, m: f64) -> f64 {
+    Orbit { eccentricity: ecc }.anomaly(m)
+}
+
+#[test]
+fn a_float_field_in_a_long_expression() {
+    for (ecc, m) in [(0.1, 0.5), (0.6, 2.0), (0.9, 4.0)] {
+        let (v, g) = gradient(bind(anomaly_of {}, (Var(0), Var(1))), &[ecc, m]);
+        assert_eq!(v.to_bits(), anomaly_of(ecc, m).to_bits());
+        let denom = 1.0 - ecc * v.cos();
+        assert_close(g[0], v.sin() / denom, 1e-10, "∂E/∂e");
+        assert_close(g[1], 1.0 / denom, 1e-10, "∂E/∂M");
     }
 }
