@@ -18,7 +18,7 @@
 //! in one direction, in batches and at second order; primals bit for bit against the
 //! published crate (a dev-dependency).
 
-#![allow(unexpected_cfgs)]
+#![allow(unexpected_cfgs, clippy::needless_range_loop)]
 
 mod common;
 

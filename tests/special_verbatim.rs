@@ -25,7 +25,11 @@
 //!
 //! special's licence is Apache-2.0 OR MIT (its `LICENSE.md`).
 
-#![allow(unstable_name_collisions, clippy::excessive_precision)]
+#![allow(
+    unstable_name_collisions,
+    clippy::excessive_precision,
+    clippy::needless_range_loop
+)]
 
 mod common;
 
