@@ -28,6 +28,7 @@ pub fn analyze(func: &Function) -> Activity {
         active: SecondaryMap::with_default(false),
         forced: Vec::new(),
         changed: true,
+        bits_of: None,
     };
     for p in &func.params {
         if !p.inactive && !func.values[p.value].ty.is_non_differentiable() {
@@ -50,6 +51,33 @@ pub fn analyze(func: &Function) -> Activity {
         active.set(v, false);
     }
     active
+}
+
+/// The values that hold the bits of a value carrying a derivative: `x.to_bits()` of an
+/// active `x`, and what integer arithmetic, casts, merges and stores make of them
+/// (libm's `log` takes `x.to_bits()`, replaces the exponent, and rebuilds the mantissa
+/// with `f64::from_bits`). A float rebuilt from such bits depends on `x`, but its
+/// derivative cannot flow through the integers: `dual::check` reports it. (A float made
+/// from an integer that a cast of an active float gave, `f64::from_bits(((k + 0x3ff) as
+/// u64) << 52)` with `k = (x / ln 2) as i32`, is a step function of `x`, whose derivative
+/// 0 is right: it is not followed.)
+#[inline(never)]
+pub fn float_bits(func: &Function, active: &Activity) -> Activity {
+    let mut a = Analysis {
+        func,
+        active: SecondaryMap::with_default(false),
+        forced: Vec::new(),
+        changed: true,
+        bits_of: Some(active),
+    };
+    while a.changed {
+        a.changed = false;
+        a.region(func.body);
+        for v in std::mem::take(&mut a.forced) {
+            a.mark(v);
+        }
+    }
+    a.active
 }
 
 /// Whether `inst` is `Err(..)`, whose value carries no tangent (the error of a `Result`
@@ -134,6 +162,9 @@ struct Analysis<'f> {
     /// Roots of buffers that received active stores, to mark after the sweep.
     forced: Vec<Value>,
     changed: bool,
+    /// In [`float_bits`]: the activity whose floats' bits are followed (`active` then
+    /// marks the values holding them, whatever their types).
+    bits_of: Option<&'f Activity>,
 }
 
 impl Analysis<'_> {
@@ -143,7 +174,8 @@ impl Analysis<'_> {
 
     /// Marks `v` active unless its type forbids it.
     fn mark(&mut self, v: Value) {
-        if !self.is(v) && !self.func.values[v].ty.is_non_differentiable() {
+        let typed_out = self.bits_of.is_none() && self.func.values[v].ty.is_non_differentiable();
+        if !self.is(v) && !typed_out {
             self.active.set(v, true);
             self.changed = true;
         }
@@ -156,6 +188,14 @@ impl Analysis<'_> {
             p.value == v
                 && p.inactive
                 && matches!(&p.ty, syn::Type::Reference(r) if r.mutability.is_none())
+        })
+    }
+
+    /// In [`float_bits`]: whether a method call reads the bits of an active float
+    /// (`x.to_bits()`).
+    fn bits_read(&self, callee: MethodCallee, receiver: Value) -> bool {
+        self.bits_of.is_some_and(|base| {
+            callee.std() == Some(crate::callee::StdMethod::ToBits) && *base.get(receiver)
         })
     }
 
@@ -194,7 +234,9 @@ impl Analysis<'_> {
             | InstKind::Opaque { .. }
             | InstKind::Poison => false,
             InstKind::Binary { op, lhs, rhs } => !op.is_comparison() && any(&[*lhs, *rhs], self),
-            InstKind::Unary { op: UnOp::Not, .. } => false,
+            // `!b` of a `bool` carries nothing; `!u` of an integer holding a float's bits
+            // still holds them.
+            InstKind::Unary { op: UnOp::Not, arg } => self.bits_of.is_some() && self.is(*arg),
             InstKind::Unary {
                 op: UnOp::Neg | UnOp::Deref,
                 arg,
@@ -238,7 +280,7 @@ impl Analysis<'_> {
                 if user && (self.is(*receiver) || any(args, self)) {
                     self.force_mut_borrows(args);
                 }
-                self.is(*receiver) || any(args, self)
+                self.is(*receiver) || any(args, self) || self.bits_read(*callee, *receiver)
             }
             InstKind::Call { args, callee, .. } => {
                 // A buffer lent `&mut` to a call that sees active inputs may receive active
@@ -262,7 +304,8 @@ impl Analysis<'_> {
                 // method called through it later may store values that depend on the
                 // inputs (`b.update(dt, g)`).
                 let carried = result.is_some_and(|r| self.func.box_dyn.contains_key(&r));
-                !is_err_call(self.func, inst) && (dual_fn || carried || any(args, self))
+                let dual = self.bits_of.is_none() && (dual_fn || carried);
+                !is_err_call(self.func, inst) && (dual || any(args, self))
             }
             InstKind::Store { place, value } => {
                 if self.is(*value) {

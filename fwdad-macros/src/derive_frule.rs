@@ -22,11 +22,47 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
+/// The item with the invisible groups a `macro_rules!` puts around a type or expression
+/// fragment (`$kind:ty` in special's `macro_rules! implement { ($kind:ty) => { impl Error
+/// for $kind { .. } } }`, then `implement!(f64)`) taken away where they hold a path or a
+/// single token (`f64`, `core::f64::consts::PI`), which reads the same without them: the
+/// macro reads `impl Error for f64`, `let w: f64`, `x as f64` as written out. Groups around
+/// anything else are kept (`$e * 2` of `$e = a + b` needs one).
+fn ungroup_paths(ts: TokenStream) -> TokenStream {
+    use proc_macro2::{Delimiter, Group, TokenTree};
+    let plain = |inner: &TokenStream| {
+        let tts: Vec<TokenTree> = inner.clone().into_iter().collect();
+        match tts.as_slice() {
+            [TokenTree::Literal(_)] => true,
+            [] => false,
+            _ => tts.iter().all(|t| match t {
+                TokenTree::Ident(_) => true,
+                TokenTree::Punct(p) => p.as_char() == ':',
+                _ => false,
+            }),
+        }
+    };
+    ts.into_iter()
+        .flat_map(|tt| match tt {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::None && plain(&g.stream()) => {
+                g.stream().into_iter().collect::<Vec<_>>()
+            }
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), ungroup_paths(g.stream()));
+                out.set_span(g.span());
+                vec![TokenTree::Group(out)]
+            }
+            other => vec![other],
+        })
+        .collect()
+}
+
 /// Expands `#[derive_frule(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(out) = crate::nesting::reject("#[derive_frule]", &item, true) {
         return out;
     }
+    let item = ungroup_paths(item);
     // `#[cfg(..)]` inside the item: one expansion per configuration, rustc keeps its own.
     if let Some(out) = crate::cfg_split::split(&item, |it| expand(args.clone(), it)) {
         return out;
@@ -472,11 +508,13 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // primitive cannot take (operators, `impl Mul<Vec3> for f64`, go by operand types).
     // A trait of the user's implemented for `f64` (an extension trait, `x.sigmoid()`) gets
     // its rules through the trait's dispatch methods, as for any type.
+    // A trait without generic arguments implemented for `f64` in the user's crate is
+    // theirs whatever its name (the orphan rule forbids `std`'s): special's `trait Error`.
     let user_trait_for_float = ty_ident.as_ref().is_some_and(|t| t == "f64" || t == "f32")
-        && imp
-            .trait_
-            .as_ref()
-            .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
+        && imp.trait_.as_ref().is_some_and(|(_, p, _)| {
+            crate::traits::is_user_trait(p)
+                || p.segments.last().is_some_and(|s| s.arguments.is_empty())
+        });
     // `impl<T: Float> Smooth for T`: no type of the user's to hang the rules on, and the
     // runtime's impls for `T` would break the orphan rules.
     let blanket = ty_ident
@@ -628,10 +666,11 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     // A trait of the user's: its rules for the methods this impl defines (`traits.rs`).
-    let user_trait = imp
-        .trait_
-        .as_ref()
-        .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
+    let user_trait = user_trait_for_float
+        || imp
+            .trait_
+            .as_ref()
+            .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
     if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
         let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
         // `f64` can take no marker impl of the runtime's (E0117): an extension trait's

@@ -475,10 +475,41 @@ fn float_rule_plan(op: FloatOp, n: usize) -> Plan {
     }
 }
 
+/// Reports `f64::from_bits` (and `f32`'s) of bits taken from a value that carries a
+/// derivative (`activity::float_bits`): the float rebuilt depends on the inputs, but the
+/// integers between carry no tangent, so its derivative would silently be lost (libm's
+/// `log`, a hand-written `frexp`).
+#[inline(never)]
+fn check_float_bits(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
+    let mut bits = None;
+    for (_, data) in func.insts.iter() {
+        let InstKind::Call {
+            func: path, args, ..
+        } = &data.kind
+        else {
+            continue;
+        };
+        if !crate::callee::is_float_from_bits(path) {
+            continue;
+        }
+        let bits = bits.get_or_insert_with(|| crate::activity::float_bits(func, active));
+        if args.iter().any(|a| *bits.get(*a)) {
+            let written = quote::ToTokens::to_token_stream(path)
+                .to_string()
+                .replace(' ', "");
+            diag.error_spanned(
+                path,
+                format!("`{written}` rebuilds a float from the bits of a value that depends on the differentiated inputs (`to_bits`), and no derivative flows through integers, so the result would silently carry none: give the function that takes the float apart a rule written by hand with `#[primitive]` (its derivative in closed form), or compute the value with float operations (`x / 2f64.powi(k)`, `x.abs()`, `x.copysign(s)`)"),
+            );
+        }
+    }
+}
+
 /// Reports operations on differentiated values that have no rule, before emission turns
 /// them into an obscure type error: unknown float methods and `f64::` functions (with a
 /// "did you mean"), unknown methods, and constructors of structs or variants.
 pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnostics) {
+    check_float_bits(func, active, diag);
     let is = |v: &Value| *active.get(*v);
     let lib = crate::libtypes::lib_values(func);
     let glam = crate::libtypes::glam_values(func);

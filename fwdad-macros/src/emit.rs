@@ -2920,6 +2920,51 @@ impl Emitter<'_> {
         quote_spanned!(span=> #pre #lhs match #scrut_ts { #(#out_arms),* };)
     }
 
+    /// A macro the registry does not know, naming locals: run on their primals, each
+    /// rebound under its own name. Its value must carry no derivative (the runtime's
+    /// `opaque_macro` checks its type), unless no local it names carries one (libm's
+    /// `i!(ATANHI, id as usize)`: a constant, float or not) or its value is dropped
+    /// (libm's `force_eval!(x as f32);`, a statement; also a statement macro expanding
+    /// to statements, `select_implementation! { .. }`).
+    #[inline(never)]
+    fn opaque_macro(
+        &self,
+        inst: Inst,
+        kind: &InstKind,
+        a: &[TokenStream],
+        span: Span,
+    ) -> TokenStream {
+        let InstKind::Opaque {
+            mac,
+            captures,
+            args,
+            lent,
+        } = kind
+        else {
+            return quote!();
+        };
+        let rt = self.rt;
+        let lets = captures.iter().zip(a).enumerate().map(|(i, (c, a))| {
+            if i == 0 && *lent {
+                quote_spanned!(span=> let #c = &mut #a;)
+            } else {
+                quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);)
+            }
+        });
+        let result = self.func.insts[inst].results.first().copied();
+        let uses = self.uses.get_or_init(|| crate::linear::uses(self.func));
+        // (`write!(out, ..)`, which lends its destination, keeps its checked form: its
+        // `fmt::Result` dropped as a statement would be `unused_must_use`.)
+        let dropped = !*lent && result.is_none_or(|r| uses.get(&r).is_none_or(|us| us.is_empty()));
+        if dropped {
+            quote_spanned!(span=> { #(#lets)* #mac; })
+        } else if args.iter().all(|v| !self.is(*v)) {
+            quote_spanned!(span=> { #(#lets)* #mac })
+        } else {
+            quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
+        }
+    }
+
     /// Whether some `return` hands back `v` itself.
     fn is_returned(&self, v: Value) -> bool {
         (self.func.regions.iter()).any(|(_, r)| matches!(r.term, Terminator::Return(x) if x == v))
@@ -3196,22 +3241,7 @@ impl Emitter<'_> {
             // fails to compile instead of changing a copy).
             // Naming no local, its value is a constant of any type (see lowering).
             InstKind::Opaque { mac, captures, .. } if captures.is_empty() => quote!(#mac),
-            InstKind::Opaque {
-                mac,
-                captures,
-                lent,
-                ..
-            } => {
-                let rt = self.rt;
-                let lets = captures.iter().zip(a).enumerate().map(|(i, (c, a))| {
-                    if i == 0 && *lent {
-                        quote_spanned!(span=> let #c = &mut #a;)
-                    } else {
-                        quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);)
-                    }
-                });
-                quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
-            }
+            InstKind::Opaque { .. } => self.opaque_macro(inst, kind, a, span),
             InstKind::Poison => quote_spanned!(span=> ::core::unreachable!()),
             InstKind::If { .. }
             | InstKind::Match { .. }

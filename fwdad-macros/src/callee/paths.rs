@@ -270,6 +270,16 @@ impl std::fmt::Display for PathCallee {
     }
 }
 
+/// `f64::from_bits(u)` or `f32::from_bits(u)`: the float whose bits `u` holds. (The other
+/// way, `x.to_bits()`, is the method row `StdMethod::ToBits`.)
+pub fn is_float_from_bits(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2
+        && matches!(path.segments[n - 2].arguments, syn::PathArguments::None)
+        && (path.segments[n - 2].ident == "f64" || path.segments[n - 2].ident == "f32")
+        && path.segments[n - 1].ident == "from_bits"
+}
+
 /// `f64::sin(x)`, `f32::max(a, b)`, `std::primitive::f64::sqrt(x)`: the float operation,
 /// when `path` names a float method by path.
 pub fn float_path_call(path: &syn::Path) -> Option<FloatOp> {

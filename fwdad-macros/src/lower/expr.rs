@@ -138,6 +138,7 @@ impl Lowerer<'_> {
             syn::Expr::Field(f) => {
                 let base = self.lower_place(&f.base, false)?;
                 let ty = self.func.values[base].ty.field(&f.member);
+                let ty = declared_float_field(ty, &f.member);
                 Some(self.push(
                     InstKind::Field {
                         base,
@@ -1219,4 +1220,23 @@ pub(super) fn closures_of_chain(m: &syn::ExprMethodCall) -> Vec<String> {
         };
     }
     out
+}
+
+/// A named field's read whose type the body does not show, where the file declares every
+/// field of that name `f64` or `f32` (`self.eccentricity` of `struct EllipseSolver {
+/// eccentricity: f64 }`): a float, so that arithmetic on it is the float's (rust-kepler-solver
+/// 0.1.0's seed `4.0 * self.eccentricity * m * (PI - m) / (..)` before a loop).
+#[inline(never)]
+fn declared_float_field(ty: TypeHint, member: &syn::Member) -> TypeHint {
+    match (&ty, member) {
+        (TypeHint::Unknown, syn::Member::Named(name)) => {
+            match crate::aliases::source_field_type(&name.to_string())
+                .map(|t| TypeHint::from_type(&t))
+            {
+                Some(TypeHint::Float) => TypeHint::Float,
+                _ => ty,
+            }
+        }
+        _ => ty,
+    }
 }

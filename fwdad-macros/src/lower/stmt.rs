@@ -801,7 +801,15 @@ fn collect_local_names(tokens: proc_macro2::TokenStream, out: &mut Vec<syn::Iden
             TokenTree::Ident(id) => {
                 let before = i.checked_sub(1).and_then(|j| tts.get(j));
                 let after = tts.get(i + 1);
-                let in_path = punct(before, ':') || punct(after, ':');
+                // `a::x`, `x::a` (a path), not `name: x` (a macro's named argument,
+                // `select_implementation! { args: x, .. }`) nor `x: T`.
+                let joint = |t: Option<&TokenTree>| {
+                    matches!(t, Some(TokenTree::Punct(p))
+                        if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint)
+                };
+                let in_path = (punct(before, ':')
+                    && joint(i.checked_sub(2).and_then(|j| tts.get(j))))
+                    || joint(after);
                 if !(punct(before, '.') || in_path || punct(after, '!')) {
                     out.push(id.clone());
                 }
