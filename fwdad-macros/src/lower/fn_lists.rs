@@ -377,8 +377,9 @@ impl Lowerer<'_> {
         self.fn_list_walk(&map.receiver)?;
         let span = m.method.span();
         let template: syn::Expr = match consumer {
+            // From `-0.0`, as `Sum for f64` starts: a sum of `-0.0`s is `-0.0`.
             Consumer::Sum => syn::parse_quote_spanned!(span=> {
-                let mut __fwdad_acc = 0.0;
+                let mut __fwdad_acc = -0.0;
                 for __fwdad_pat in __fwdad_walk {
                     __fwdad_acc += __fwdad_body;
                 }
