@@ -328,6 +328,13 @@ impl Lowerer<'_> {
     fn fn_list_chain_root(&self, m: &syn::ExprMethodCall) -> bool {
         let mut at = strip(&m.receiver);
         while let syn::Expr::MethodCall(inner) = at {
+            // `w.iter().zip(&basis)`: the list on the other side of a `zip`.
+            if Adaptor::from_name(&inner.method.to_string()) == Some(Adaptor::Zip)
+                && inner.args.len() == 1
+                && self.fn_list_of(&inner.args[0]).is_some()
+            {
+                return true;
+            }
             at = strip(&inner.receiver);
         }
         self.fn_list_of(at).is_some()
