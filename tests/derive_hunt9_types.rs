@@ -5,7 +5,9 @@
 //! `eval(e, x)` over a `Box`ed expression tree given by the caller; fields of values whose
 //! type is not written (a derived function's struct result, a tuple's struct part);
 //! itertools' `izip!` over sides of different lengths (one reversed) and `tuple_windows`
-//! of three; and large functions that take the AVX2+FMA entry in batches of four lanes or
+//! of three; `#[primitive(d = .., method)]` rules of another crate's extension methods
+//! (`v.softplus()` on a chain's `&f64`, `acc.blend(*v, 0.3)` in a `fold`, nested); and
+//! large functions that take the AVX2+FMA entry in batches of four lanes or
 //! more (a perceptron cut from its parameters by a chunk cursor, activations from a list
 //! of closures; a planar arm through an extension trait on `[f64; 2]`), also run with
 //! `FWDAD_NO_DISPATCH=1` (same results). Each in one direction, batches of 1 to 16 lanes
@@ -317,6 +319,62 @@ pub fn arm_error(q: &[f64]) -> f64 {
 }
 
 // ---------------------------------------------------------------------------------------
+// `#[primitive(d = .., method)]` rules of another crate's extension methods on `f64`.
+
+mod ext {
+    /// A smooth ramp and a blend, extension methods as another crate gives them.
+    pub trait Ramp {
+        fn softplus(self) -> f64;
+        fn blend(self, o: f64, t: f64) -> f64;
+    }
+
+    impl Ramp for f64 {
+        fn softplus(self) -> f64 {
+            if self > 30.0 {
+                self
+            } else {
+                self.exp().ln_1p()
+            }
+        }
+        fn blend(self, o: f64, t: f64) -> f64 {
+            self + (o - self) * t
+        }
+    }
+}
+
+mod ramp_rules {
+    use crate::ext::Ramp;
+    use fwdad::prelude::*;
+
+    #[primitive(d = 1.0 / (1.0 + (-x).exp()), method)]
+    pub fn softplus(x: f64) -> f64 {
+        Ramp::softplus(x)
+    }
+
+    #[primitive(d = (1.0 - t, t, o - x), method)]
+    pub fn blend(x: f64, o: f64, t: f64) -> f64 {
+        Ramp::blend(x, o, t)
+    }
+}
+
+use ext::Ramp;
+#[allow(unused_imports)]
+use ramp_rules::*;
+
+/// The methods on references in chains, on their own results and in a loop.
+#[derive_frule]
+pub fn ramps(x: &[f64]) -> f64 {
+    let a: f64 = x.iter().map(|v| v.softplus()).sum();
+    let b = x.iter().fold(0.0, |acc: f64, v| acc.blend(*v, 0.3));
+    let c = (x[0] * x[1]).softplus().softplus();
+    let mut d = 0.0;
+    for &v in x {
+        d += (v - 1.0).softplus() * v;
+    }
+    a + b * c + d + x[2].blend(x[0], x[1])
+}
+
+// ---------------------------------------------------------------------------------------
 
 #[test]
 fn enums_through_self() {
@@ -375,4 +433,18 @@ fn large_functions() {
         p
     );
     check_widths!(arm_error {}, arm_error, [0.3, -0.2, 0.8, 0.1]);
+}
+
+#[test]
+fn primitive_methods_in_chains() {
+    let x = [0.7, -0.4, 1.3];
+    check_widths!(ramps {}, ramps, x);
+    // ∂/∂x2 by hand: σ(x2) + b c-part + the loop's term + the blend's (1 − x1).
+    let s = |t: f64| 1.0 / (1.0 + (-t).exp());
+    let sp = |t: f64| t.exp().ln_1p();
+    let (_, g) = gradient(ramps {}, &x[..]);
+    let c = sp(sp(x[0] * x[1]));
+    // b = ((0·0.7 + 0.3 x0)·0.7 + 0.3 x1)·0.7 + 0.3 x2: ∂b/∂x2 = 0.3.
+    let want = s(x[2]) + 0.3 * c + s(x[2] - 1.0) * x[2] + sp(x[2] - 1.0) + (1.0 - x[1]);
+    assert_close(g[2], want, 1e-13, "d/dx2");
 }
