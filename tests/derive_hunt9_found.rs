@@ -34,7 +34,10 @@
     clippy::while_let_on_iterator,
     clippy::iter_nth_zero,
     clippy::manual_find,
-    clippy::iter_skip_next
+    clippy::iter_skip_next,
+    clippy::skip_while_next,
+    clippy::double_ended_iterator_last,
+    clippy::while_let_loop
 )]
 use fwdad::drivers::{bind, jvp, Wrt};
 use fwdad::prelude::*;

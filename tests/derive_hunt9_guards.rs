@@ -459,7 +459,7 @@ fn extension_mut_self_buffers() {
         |v, dv| {
             softmax_here_frule(fwdad::Dual::new(v, dv));
         },
-        |v| softmax_here(v),
+        softmax_here,
         &[0.7, 0.4, -0.3, 0.9, 0.1],
     );
 }
