@@ -633,7 +633,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(65) {
+        match g.rng.below(66) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -1965,6 +1965,117 @@ fn program(
                         if by_index { format!("la{v}.advance({});", t.dual) } else { format!("lb{v}.advance({});", t.dual) },
                     ),
                 );
+            }
+            65 if n >= 2 && g.rng.chance(50) => {
+                // A cursor of pieces held in a `let mut` (`chunks`, `chunks_exact`,
+                // `windows`) read by `next()`, then the same name bound to a cursor of
+                // another kind read by `while let` to its end (or by a `for` loop or a chain
+                // over the rest): the second cursor's pieces are its own.
+                let kinds = ["chunks", "chunks_exact", "windows"];
+                let first = g.rng.below(3);
+                let second = (first + 1 + g.rng.below(2)) % 3;
+                let (k1, k2) = (1 + g.rng.below(n.min(3)), 1 + g.rng.below(n.min(3)));
+                let c = *g.rng.pick(FACTORS);
+                let mut inner = s.clone();
+                inner.closures.clear();
+                inner
+                    .scalars
+                    .extend(["h[0]".to_string(), "h[h.len() - 1]".to_string()]);
+                let e = g.expr(&inner, 2);
+                let mut inner2 = s.clone();
+                inner2.closures.clear();
+                inner2
+                    .scalars
+                    .extend(["p[0]".to_string(), "p[p.len() - 1]".to_string()]);
+                let e2 = g.expr(&inner2, 2);
+                let it = format!("it{v}");
+                let (k1s, k2s) = (kinds[first], kinds[second]);
+                let read = match g.rng.below(3) {
+                    0 => (
+                        format!("    while let Some(p) = {it}.next() {{\n        {v} = {v} * {c} + {};\n    }}", e2.plain),
+                        format!("    while let Some(p) = {it}.next() {{\n        {v} = {v} * D::from({c}) + {};\n    }}", e2.dual),
+                    ),
+                    1 => (
+                        format!("    {it}.next();\n    for p in {it} {{\n        {v} = {v} * {c} + {};\n    }}", e2.plain),
+                        format!("    {it}.next();\n    for p in {it} {{\n        {v} = {v} * D::from({c}) + {};\n    }}", e2.dual),
+                    ),
+                    _ => (
+                        format!("    {it}.next();\n    {v} += {it}.map(|p| {}).sum::<f64>();", e2.plain),
+                        format!("    {it}.next();\n    {v} += {it}.map(|p| {}).fold(D::from(-0.0), |s, t| s + t);", e2.dual),
+                    ),
+                };
+                kept.push(v.clone());
+                out.line(
+                    format!(
+                        "    let mut {it} = x.{k1s}({k1});\n    let h = {it}.next().unwrap();\n    let mut {v} = {};\n    let mut {it} = x.{k2s}({k2});\n{}",
+                        e.plain, read.0
+                    ),
+                    format!(
+                        "    let mut {it} = x.{k1s}({k1});\n    let h = {it}.next().unwrap();\n    let mut {v} = {};\n    let mut {it} = x.{k2s}({k2});\n{}",
+                        e.dual, read.1
+                    ),
+                );
+            }
+            65 => {
+                // A list of closures written in the body (boxed in a `vec!`, or an array
+                // of `Box::new(..) as Box<dyn Fn>`), walked by a chain zipped with the
+                // inputs and summed: `zip` stops at the shorter side, and the sum starts
+                // at `-0.0` as `std`'s does. The reference calls each closure by name.
+                let mut inner = s.clone();
+                inner.closures.clear();
+                inner.slices.clear();
+                inner.index = None;
+                inner.scalars.push("t".into());
+                let m = 2 + g.rng.below(3);
+                let bodies: Vec<Expr> = (0..m).map(|_| g.expr(&inner, 2)).collect();
+                let arg = g.expr(&s, 2);
+                let fl = format!("fl{v}");
+                let boxed = g.rng.chance(50);
+                let (mut plain, mut dual) = (String::new(), String::new());
+                if boxed {
+                    writeln!(plain, "    let {fl}: Vec<Box<dyn Fn(f64) -> f64>> = vec![").unwrap();
+                    for b in &bodies {
+                        writeln!(plain, "        Box::new(move |t| {}),", b.plain).unwrap();
+                    }
+                    plain.push_str("    ];\n");
+                } else {
+                    plain.push_str(&format!("    let {fl} = [\n"));
+                    for (k, b) in bodies.iter().enumerate() {
+                        let cast = if k == 0 {
+                            " as Box<dyn Fn(f64) -> f64>"
+                        } else {
+                            ""
+                        };
+                        writeln!(plain, "        Box::new(move |t: f64| {}){cast},", b.plain)
+                            .unwrap();
+                    }
+                    plain.push_str("    ];\n");
+                }
+                for (k, b) in bodies.iter().enumerate() {
+                    writeln!(dual, "    let f{k}{v} = move |t: D| {};", b.dual).unwrap();
+                }
+                let refs: Vec<String> = (0..m).map(|k| format!("&f{k}{v}")).collect();
+                writeln!(
+                    dual,
+                    "    let {fl}: [&dyn Fn(D) -> D; {m}] = [{}];",
+                    refs.join(", ")
+                )
+                .unwrap();
+                let weights = if g.rng.chance(50) { "x" } else { "&x[1..]" };
+                writeln!(
+                    plain,
+                    "    let a{v} = {};\n    let {v} = {fl}.iter().zip({weights}).map(|(f, w)| w * f(a{v})).sum::<f64>();",
+                    arg.plain
+                )
+                .unwrap();
+                writeln!(
+                    dual,
+                    "    let a{v} = {};\n    let {v} = {fl}.iter().zip({weights}).map(|(f, w)| *w * f(a{v})).fold(D::from(-0.0), |s, t| s + t);",
+                    arg.dual
+                )
+                .unwrap();
+                kept.push(v.clone());
+                out.line(plain.trim_end(), dual.trim_end());
             }
             53 => {
                 // A sorted copy.

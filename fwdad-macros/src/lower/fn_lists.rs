@@ -328,6 +328,13 @@ impl Lowerer<'_> {
     fn fn_list_chain_root(&self, m: &syn::ExprMethodCall) -> bool {
         let mut at = strip(&m.receiver);
         while let syn::Expr::MethodCall(inner) = at {
+            // `w.iter().zip(&basis)`: the list on the other side of a `zip`.
+            if Adaptor::from_name(&inner.method.to_string()) == Some(Adaptor::Zip)
+                && inner.args.len() == 1
+                && self.fn_list_of(&inner.args[0]).is_some()
+            {
+                return true;
+            }
             at = strip(&inner.receiver);
         }
         self.fn_list_of(at).is_some()
@@ -377,8 +384,9 @@ impl Lowerer<'_> {
         self.fn_list_walk(&map.receiver)?;
         let span = m.method.span();
         let template: syn::Expr = match consumer {
+            // From `-0.0`, as `Sum for f64` starts: a sum of `-0.0`s is `-0.0`.
             Consumer::Sum => syn::parse_quote_spanned!(span=> {
-                let mut __fwdad_acc = 0.0;
+                let mut __fwdad_acc = -0.0;
                 for __fwdad_pat in __fwdad_walk {
                     __fwdad_acc += __fwdad_body;
                 }

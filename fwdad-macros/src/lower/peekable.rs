@@ -288,7 +288,7 @@ impl Lowerer<'_> {
         }
         let c = cursor(&name);
         self.lookup(&c.k.to_string())?;
-        let refs = self.lookup(&c.slot.to_string()).is_some();
+        let refs = self.cursor_has(&name, &c.slot);
         let items: syn::Expr = match refs {
             true => syn::parse_quote!(__fwdad_src[__fwdad_from..__fwdad_k].iter()),
             false => syn::parse_quote!(__fwdad_src[__fwdad_from..__fwdad_k].iter().copied()),
@@ -361,7 +361,7 @@ impl Lowerer<'_> {
                 ],
             ));
         }
-        let refs = self.lookup(&c.slot.to_string()).is_some();
+        let refs = self.cursor_has(name, &c.slot);
         let template = match refs {
             true => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter()),
             false => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter().copied()),
@@ -395,7 +395,7 @@ impl Lowerer<'_> {
         let name = p.path.get_ident()?;
         let c = cursor(name);
         self.lookup(&c.k.to_string())?;
-        let refs = self.lookup(&c.slot.to_string()).is_some();
+        let refs = self.cursor_has(name, &c.slot);
         let holes = [
             ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
             ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
@@ -440,8 +440,22 @@ impl Lowerer<'_> {
     fn pieces(&self, name: &syn::Ident) -> Option<(Pieces, syn::Ident)> {
         Pieces::ALL.into_iter().find_map(|kind| {
             let size = kind.size_local(name);
-            self.lookup(&size.to_string()).map(|_| (kind, size))
+            self.cursor_has(name, &size).then_some((kind, size))
         })
+    }
+
+    /// Whether `local` (a size or a slot) is a local of the cursor bound to `name` now:
+    /// bound after its position. A name bound again to another cursor (`let mut it =
+    /// x.chunks(3);`, later `let mut it = y.windows(3);`) leaves the first one's locals in
+    /// scope, under their own names; they are older than the second one's position.
+    fn cursor_has(&self, name: &syn::Ident, local: &syn::Ident) -> bool {
+        match (
+            self.find(&cursor(name).k.to_string()),
+            self.find(&local.to_string()),
+        ) {
+            (Some(k), Some(l)) => l > k,
+            _ => false,
+        }
     }
 
     /// `gates.next()` of `let mut gates = z.chunks(h);`: the next piece, cut from the
