@@ -275,6 +275,92 @@ fn last_and_nth(x: &[f64]) -> f64 {
     last * second_square + second_positive
 }
 
+/// Twice the largest logit, found by its index (`enumerate().max_by(..)` on the pairs).
+#[derive_frule]
+fn argmax_logit(z: &[f64]) -> f64 {
+    let i = z
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(i, _)| i)
+        .unwrap();
+    z[i] * 2.0
+}
+
+/// The sample nearest a differentiated target (`min_by` on a key written in the closure).
+#[derive_frule]
+fn nearest_sample(p: &[f64]) -> f64 {
+    let q = p[0];
+    p[1..]
+        .iter()
+        .copied()
+        .min_by(|a, b| (a - q).abs().partial_cmp(&(b - q).abs()).unwrap())
+        .unwrap()
+}
+
+/// The exponential of the last positive sample, found by `rposition`.
+#[derive_frule]
+fn last_positive_exp(x: &[f64]) -> f64 {
+    let k = x.iter().rposition(|v| *v > 0.0).unwrap_or(0);
+    x[k].exp()
+}
+
+/// The sum of the samples before the first negative one.
+#[derive_frule]
+fn sum_before_negative(x: &[f64]) -> f64 {
+    match x.iter().position(|v| *v < 0.0) {
+        Some(k) => x[..k].iter().sum::<f64>(),
+        None => 0.0,
+    }
+}
+
+/// `last` of a `map`, `nth` of a reversed filter, the largest step by `fold`.
+#[derive_frule]
+fn last_nth_fold(x: &[f64]) -> f64 {
+    let a = x.iter().map(|v| v.sin()).last().unwrap_or(0.0);
+    let b = *x.iter().rev().filter(|v| **v > 0.0).nth(1).unwrap();
+    let c = x
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f64::NEG_INFINITY, f64::max);
+    a * b + c
+}
+
+/// The log-likelihood of the first two positive readings (`filter_map` with `then`, then
+/// `take`) and the largest finite one.
+#[derive_frule]
+fn two_logs_and_max(x: &[f64]) -> f64 {
+    let l = x
+        .iter()
+        .filter_map(|v| (*v > 0.0).then(|| v.ln()))
+        .take(2)
+        .sum::<f64>();
+    let m = x
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    l + m
+}
+
+/// Pairwise products of the full chunks, and a weighted sum of the positive samples.
+#[derive_frule]
+fn chunks_and_weights(x: &[f64]) -> f64 {
+    let w = [0.5, 1.5, -0.25, 2.0, 1.0, 0.75, -1.0, 0.3, 0.6];
+    let pairs = x
+        .chunks(2)
+        .filter(|c| c.len() == 2)
+        .map(|c| c[0] * c[1])
+        .sum::<f64>();
+    let weighted = x
+        .iter()
+        .zip(w.iter())
+        .filter(|(a, _)| **a > 0.0)
+        .map(|(a, b)| a * b)
+        .sum::<f64>();
+    pairs + weighted
+}
+
 // ---------------------------------------------------------------------------------------
 // 5. A function taking an iterator of constant samples (a `sum()` without its type there
 //    added the iterator's type parameter's zeros).
@@ -391,6 +477,14 @@ fn searches_and_extremes() {
     check!(max_positive, X);
     check!(parabolic_peak, [0.1, 0.9, 2.0, 1.4, 0.3]);
     check!(last_and_nth, X);
+    check!(argmax_logit, X);
+    check!(nearest_sample, [0.9, 0.1, 1.3, -0.4, 0.75, 2.0]);
+    check!(last_positive_exp, X);
+    check!(sum_before_negative, X);
+    check!(sum_before_negative, [0.5, 1.5, 2.5]);
+    check!(last_nth_fold, X);
+    check!(two_logs_and_max, [-0.5, 0.8, f64::NAN, 1.9, 3.1, -2.0]);
+    check!(chunks_and_weights, X);
     // first_positive_log on all negatives: the constant 0.
     let y: [f64; 3] = [-1.0, -2.0, -3.0];
     let (v, g) = fwdad::drivers::gradient(bind(first_positive_log {}, (Wrt,)), &y);
