@@ -15,7 +15,8 @@
     clippy::filter_map_identity,
     clippy::manual_find_map,
     clippy::manual_filter_map,
-    clippy::double_ended_iterator_last
+    clippy::double_ended_iterator_last,
+    clippy::filter_map_bool_then
 )]
 use fwdad::drivers::{bind, jvp, Wrt};
 use fwdad::prelude::*;
