@@ -186,6 +186,24 @@ fn read_count_weighted(x: &[f64]) -> f64 {
     s * read as f64
 }
 
+/// A geometric tail `r + r² + .. + r⁵` by `successors`, its first term skipped, and the
+/// Newton iterates of `√a` from the third on, numbered.
+#[derive_frule]
+fn generated_tails(p: &[f64]) -> f64 {
+    let (r, a) = (p[0], p[1]);
+    let tail: f64 = std::iter::successors(Some(1.0), |q| Some(q * r))
+        .skip(1)
+        .take(5)
+        .sum();
+    let newton: f64 = std::iter::successors(Some(a), |x| Some(0.5 * (x + a / x)))
+        .skip(2)
+        .take(3)
+        .enumerate()
+        .map(|(k, x)| (k as f64 + 1.0) * x)
+        .sum();
+    tail + newton
+}
+
 /// A Markov chain's states numbered, the burn-in skipped after `enumerate`: `std` runs the
 /// `map`'s closure on the skipped items too, so the state advances ten times.
 #[derive_frule]
@@ -439,6 +457,7 @@ fn counted_adaptors_after_filter() {
     check!(take_none, X);
     check!(numbered_chain, [0.3, -0.8]);
     check!(read_count_weighted, X);
+    check!(generated_tails, [0.6, 2.0]);
     let (v, _) = fwdad::drivers::gradient(bind(read_count_weighted {}, (Wrt,)), &X);
     assert_eq!(v, (0.8 + 1.7) * 3.0);
     // Closed forms: after_warmup = ln 1.7 + ln 0.4, first_three_above = 0.8 · 1.7 · 0.4.

@@ -452,10 +452,29 @@ impl Lowerer<'_> {
         let Some(stage) = tail.first().map(Tail::name) else {
             return false;
         };
+        // The chain of `successors` or `from_fn` (`iter_fns`): in the user's terms.
+        let generated = tail.iter().any(|t| {
+            let c = match t {
+                Tail::Scan { f, .. }
+                | Tail::Unwrapping {
+                    f: Func::Lambda(f), ..
+                } => *f,
+                _ => return false,
+            };
+            c.inputs.iter().any(
+                |p| matches!(p, syn::Pat::Ident(i) if i.ident == super::iter_fns::GENERATOR_INDEX),
+            )
+        });
+        if generated {
+            let message = super::iter_fns::GENERATOR_POSITIONS;
+            self.diag.error(m.method.span(), message);
+            return true;
+        }
         let name = &m.method;
         let instead = match adaptor {
             Some(Adaptor::Rev) => format!("`rev` needs a chain `std` can read from the back, which `{stage}` is not: reverse before it (`x.iter().rev().{stage}(..)`), or collect the items first (`let kept: Vec<f64> = x.iter().{stage}(..).collect();`, then `kept.iter().rev()`)"),
-            _ => format!("write `{name}` before the `{stage}` (`a.iter().zip(b).filter(|(x, _)| ..)`), or collect the items first (`let kept: Vec<f64> = a.iter().copied().{stage}(..).collect();`, then `kept.iter().{name}(..)`)"),
+            Some(Adaptor::Zip) => format!("write `zip` before the `{stage}` (`a.iter().zip(b).{stage}(|(x, _)| ..)`), or collect the items first (`let kept: Vec<f64> = a.iter().copied().{stage}(..).collect();`, then `kept.iter().zip(..)`)"),
+            _ => format!("write `{name}` before the `{stage}` (`a.iter().{name}(..).{stage}(..)`), or collect the items first (`let kept: Vec<f64> = a.iter().copied().{stage}(..).collect();`, then `kept.iter().{name}(..)`)"),
         };
         self.diag.error(
             name.span(),
