@@ -187,7 +187,8 @@ fn read_count_weighted(x: &[f64]) -> f64 {
 }
 
 /// A geometric tail `r + r² + .. + r⁵` by `successors`, its first term skipped, and the
-/// Newton iterates of `√a` from the third on, numbered.
+/// Newton iterates of `√a` from the third on, numbered, and the powers of `r` zipped with
+/// the parameters.
 #[derive_frule]
 fn generated_tails(p: &[f64]) -> f64 {
     let (r, a) = (p[0], p[1]);
@@ -201,7 +202,29 @@ fn generated_tails(p: &[f64]) -> f64 {
         .enumerate()
         .map(|(k, x)| (k as f64 + 1.0) * x)
         .sum();
-    tail + newton
+    let weighted: f64 = std::iter::successors(Some(1.0), |q| Some(q * r))
+        .zip(p.iter())
+        .map(|(q, w)| q * w)
+        .sum();
+    tail + newton + weighted
+}
+
+/// Weights paired with the positive samples, and the negative ones with the weights read
+/// back to front (`zip` after `filter`).
+#[derive_frule]
+fn weighted_by_sign(p: &[f64]) -> f64 {
+    let (x, w) = p.split_at(5);
+    let mut s = 0.0;
+    for (v, wk) in x.iter().filter(|v| **v > 0.0).zip(w) {
+        s += wk * v;
+    }
+    s + x
+        .iter()
+        .copied()
+        .filter(|v| *v < 0.0)
+        .zip(w.iter().rev())
+        .map(|(a, b)| a * b * b)
+        .sum::<f64>()
 }
 
 /// A Markov chain's states numbered, the burn-in skipped after `enumerate`: `std` runs the
@@ -458,6 +481,28 @@ fn counted_adaptors_after_filter() {
     check!(numbered_chain, [0.3, -0.8]);
     check!(read_count_weighted, X);
     check!(generated_tails, [0.6, 2.0]);
+    check!(
+        weighted_by_sign,
+        [0.8, -0.3, 1.7, -1.1, 0.4, 0.5, 1.5, -0.25, 2.0]
+    );
+    check!(weighted_by_sign, [-0.8, 0.3, 1.7, -1.1, 0.4, 0.5, 1.5]);
+    // Closed form at the first point: 0.8·0.5 + 1.7·1.5 + 0.4·(-0.25) + (-0.3)·2² + (-1.1)·(-0.25)².
+    let p = [0.8, -0.3, 1.7, -1.1, 0.4, 0.5, 1.5, -0.25, 2.0];
+    let (_, g) = fwdad::drivers::gradient(bind(weighted_by_sign {}, (Wrt,)), &p);
+    let want = [
+        0.5,
+        4.0,
+        1.5,
+        0.0625,
+        -0.25,
+        0.8,
+        1.7,
+        0.4 + 2.0 * -1.1 * -0.25,
+        2.0 * -0.3 * 2.0,
+    ];
+    for k in 0..9 {
+        assert_close(g[k], want[k], 1e-15, &format!("weighted_by_sign d/dp{k}"));
+    }
     let (v, _) = fwdad::drivers::gradient(bind(read_count_weighted {}, (Wrt,)), &X);
     assert_eq!(v, (0.8 + 1.7) * 3.0);
     // Closed forms: after_warmup = ln 1.7 + ln 0.4, first_three_above = 0.8 · 1.7 · 0.4.

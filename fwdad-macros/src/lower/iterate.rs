@@ -159,6 +159,14 @@ enum Tail<'e> {
     /// `copied()` or `cloned()` after a stage (`x.iter().filter(..).copied()`): the item,
     /// a reference, read through.
     Copied,
+    /// `zip(other)` after a stage, `other` an indexed chain: `state` holds `other`
+    /// evaluated before the loop, its length and the name of the loop-carried count of
+    /// the items zipped so far; an item arriving when `other` is spent ends the loop, as
+    /// `std`'s `Zip` ends (the item taken, nothing more pulled).
+    Zip {
+        other: std::cell::RefCell<Option<Chain<'e>>>,
+        state: std::cell::OnceCell<(Seq<'e>, Value, syn::Ident)>,
+    },
 }
 
 impl Tail<'_> {
@@ -178,6 +186,7 @@ impl Tail<'_> {
             Tail::Take { .. } => Adaptor::Take.name(),
             Tail::Enumerate { .. } => Adaptor::Enumerate.name(),
             Tail::Copied => Adaptor::Copied.name(),
+            Tail::Zip { .. } => Adaptor::Zip.name(),
         }
     }
 }
@@ -367,7 +376,7 @@ impl Lowerer<'_> {
     ) -> Option<Option<(Chain<'e>, Vec<Tail<'e>>)>> {
         let counted = matches!(
             (adaptor, m.args.len()),
-            (Some(Adaptor::Take), 1)
+            (Some(Adaptor::Take | Adaptor::Zip), 1)
                 | (
                     Some(Adaptor::Enumerate | Adaptor::Rev | Adaptor::Copied | Adaptor::Cloned),
                     0
@@ -389,6 +398,13 @@ impl Lowerer<'_> {
                 state: Default::default(),
             }),
             Some(Adaptor::Copied | Adaptor::Cloned) => tail.push(Tail::Copied),
+            Some(Adaptor::Zip) => {
+                let other = self.zip_operand(&m.args[0])?;
+                tail.push(Tail::Zip {
+                    other: std::cell::RefCell::new(Some(other)),
+                    state: Default::default(),
+                });
+            }
             _ => {
                 let each_on_its_own = tail.iter().all(|t| {
                     matches!(
@@ -559,20 +575,7 @@ impl Lowerer<'_> {
                         Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?)))
                     }
                     (Adaptor::Zip, 1) => {
-                        let other = self.parse_chain(arg?).or_else(|| {
-                            let arg = arg?;
-                            // `zip(b)` of a name bound without a type (`b` of `if let
-                            // Some(b) = &self.bias`): a borrowed sequence, the one thing
-                            // `zip` takes that the rule can index; `zip(layer.forward(x))`
-                            // of a call's result: an owned `Vec` or array, by value.
-                            if self.untyped_local(arg) {
-                                Some(Chain::Slice(arg, Access::Ref))
-                            } else if self.owned_sequence(arg) {
-                                Some(Chain::Copied(Box::new(Chain::Slice(arg, Access::Ref))))
-                            } else {
-                                None
-                            }
-                        });
+                        let other = self.zip_operand(arg?);
                         Some(Chain::Zip(recv()?, Box::new(other?)))
                     }
                     // Over a `map` with effects, its closure must run on the items these
@@ -639,6 +642,22 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The indexed chain `zip(arg)` reads: a chain, or a name bound without a type (`b` of
+    /// `if let Some(b) = &self.bias`), a borrowed sequence, the one thing `zip` takes that
+    /// the rule can index; `zip(layer.forward(x))` of a call's result: an owned `Vec` or
+    /// array, by value.
+    fn zip_operand<'e>(&self, arg: &'e syn::Expr) -> Option<Chain<'e>> {
+        self.parse_chain(arg).or_else(|| {
+            if self.untyped_local(arg) {
+                Some(Chain::Slice(arg, Access::Ref))
+            } else if self.owned_sequence(arg) {
+                Some(Chain::Copied(Box::new(Chain::Slice(arg, Access::Ref))))
+            } else {
+                None
+            }
+        })
     }
 
     /// Whether `e` is a local bound without a type the syntax shows.
@@ -735,10 +754,10 @@ impl Lowerer<'_> {
     /// Locals assigned inside the closures of a pipeline (an `FnMut` closure such as
     /// `|v| total += v`, or `|_| take(2)` calling a closure in scope that assigns
     /// `offset`): loop-carried values of the lowered loop.
-    fn closure_assignments(
+    fn closure_assignments<'e>(
         &self,
-        chain: &Chain<'_>,
-        tail: &[Tail<'_>],
+        chain: &Chain<'e>,
+        tail: &[Tail<'e>],
     ) -> std::collections::HashSet<String> {
         let mut out = std::collections::HashSet::new();
         for_each_func(chain, tail, &mut |f| match f {
@@ -749,11 +768,11 @@ impl Lowerer<'_> {
         out
     }
 
-    fn lower_for_chain(
+    fn lower_for_chain<'e>(
         &mut self,
         f: &syn::ExprForLoop,
-        chain: Chain<'_>,
-        tail: Vec<Tail<'_>>,
+        chain: Chain<'e>,
+        tail: Vec<Tail<'e>>,
         span: Span,
     ) -> Option<Value> {
         let mut assigned = self.loop_assigned(&f.body);
@@ -856,6 +875,31 @@ impl Lowerer<'_> {
                     self.diag.error(
                         span,
                         "internal error in `#[derive_frule]`: a `take` state started twice",
+                    );
+                    return None;
+                }
+            }
+            if let Tail::Zip { other, state } = t {
+                let Some(chain) = other.borrow_mut().take() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `zip` state started twice",
+                    );
+                    return None;
+                };
+                let (seq, len) = self.prepare(chain, span)?;
+                let zero = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let name = syn::Ident::new(&format!("__fwdad_zipped_{zero}"), span);
+                self.bind(&name, zero);
+                assigned.insert(name.to_string());
+                if state.set((seq, len, name)).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `zip` state started twice",
                     );
                     return None;
                 }
@@ -1090,6 +1134,40 @@ impl Lowerer<'_> {
                 let name = self.tail_state(state, "take", span)?;
                 self.count_down(&name, span)?;
                 self.run_tail(rest, shape, span, consume)
+            }
+            Some((Tail::Zip { state, .. }, rest)) => {
+                // `if j < len { let b = other(j); j += 1; rest((item, b)) } else { break }`
+                let Some((seq, len, st)) = state.get() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `zip` state used before it was started",
+                    );
+                    return None;
+                };
+                let name = st.to_string();
+                let j = self.lookup(&name)?;
+                let more = self.binary(BinOp::Lt, j, *len, span);
+                self.lower_branches(
+                    more,
+                    span,
+                    |lw| {
+                        let b = lw.elem(seq, j, false, span)?;
+                        let one = lw.push(
+                            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                            TypeHint::Int,
+                            span,
+                        );
+                        let next = lw.binary(BinOp::Add, j, one, span);
+                        lw.assign(&name, next);
+                        let pair = Shape::Tuple(vec![shape, b]);
+                        lw.run_tail_branch(rest, pair, span, consume)
+                    },
+                    |lw| {
+                        lw.break_to(0, None, span);
+                        None
+                    },
+                );
+                Some(())
             }
             Some((Tail::Copied, rest)) => {
                 let item = self.build_shape(shape, span);
@@ -1598,12 +1676,12 @@ impl Lowerer<'_> {
         self.join_value(join, ty)
     }
 
-    fn lower_consumer(
+    fn lower_consumer<'e>(
         &mut self,
         m: &syn::ExprMethodCall,
         consumer: Consumer,
-        chain: Chain<'_>,
-        tail: Vec<Tail<'_>>,
+        chain: Chain<'e>,
+        tail: Vec<Tail<'e>>,
         f: Option<Func<'_>>,
     ) -> Option<Value> {
         let span = m.span();
@@ -2249,6 +2327,11 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
             | Tail::Take { .. }
             | Tail::Enumerate { .. }
             | Tail::Copied => {}
+            Tail::Zip { other, .. } => {
+                if let Some(c) = other.borrow().as_ref() {
+                    walk(c, add);
+                }
+            }
         }
     }
 }

@@ -1,18 +1,8 @@
-// Zipping or concatenating items after an element-wise stage (`filter`, `filter_map`,
-// `take_while`, ...) is not supported: the items no longer sit at their source's
-// indices (`take`, `skip`, `step_by`, `enumerate` and `rev` after them are). Nor is a
-// `skip` after a `zip` over a `map` whose closure changes what it captures.
+// Concatenating items after an element-wise stage (`filter`, `filter_map`, `take_while`,
+// ...) is not supported: the items no longer sit at their source's indices (`take`,
+// `skip`, `step_by`, `enumerate`, `zip` and `rev` after them are). Nor is a `skip` after
+// a `zip` over a `map` whose closure changes what it captures.
 use fwdad::prelude::*;
-
-/// Weights paired with the positive samples.
-#[derive_frule]
-fn weighted_positive(x: &[f64], w: &[f64]) -> f64 {
-    let mut s = 0.0;
-    for (v, wk) in x.iter().filter(|v| **v > 0.0).zip(w) {
-        s += wk * v;
-    }
-    s
-}
 
 /// The positive samples, then the first two again.
 #[derive_frule]
