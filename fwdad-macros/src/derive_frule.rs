@@ -2650,6 +2650,13 @@ fn with_iter_params_as_vecs(func: &syn::ItemFn) -> syn::ItemFn {
     out
 }
 
+/// Whether the type parameter `ident` is bounded by `IntoIterator<Item = ..>` or
+/// `Iterator<Item = ..>`: not a float type, also once the parameter that has it as its type
+/// is read as a `Vec` of its items (`with_iter_params_as_vecs`).
+pub(crate) fn is_iter_type_param(generics: &syn::Generics, ident: &syn::Ident) -> bool {
+    iter_item(generics, ident).is_some()
+}
+
 /// The `Item` of the `IntoIterator`/`Iterator` bound on the type parameter `ident`.
 fn iter_item(generics: &syn::Generics, ident: &syn::Ident) -> Option<syn::Type> {
     let tp = generics.type_params().find(|t| t.ident == *ident)?;

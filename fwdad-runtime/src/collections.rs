@@ -256,6 +256,44 @@ where
         p[..n].reverse();
         t[..n].reverse();
     }
+
+    /// `x.rotate_left(mid)`: elements and their tangents rotated together.
+    ///
+    /// # Panics
+    /// If `mid > len`, as `<[T]>::rotate_left` does.
+    #[inline(always)]
+    pub fn rotate_left(&mut self, mid: usize) {
+        let (p, t) = self.slices_mut();
+        p.rotate_left(mid);
+        t.rotate_left(mid);
+    }
+
+    /// `x.rotate_right(k)`: elements and their tangents rotated together.
+    ///
+    /// # Panics
+    /// If `k > len`, as `<[T]>::rotate_right` does.
+    #[inline(always)]
+    pub fn rotate_right(&mut self, k: usize) {
+        let (p, t) = self.slices_mut();
+        p.rotate_right(k);
+        t.rotate_right(k);
+    }
+
+    /// `x.copy_within(src, dest)`: the elements of `src` and their tangents copied to
+    /// `dest` on.
+    ///
+    /// # Panics
+    /// If `src` or the destination range is out of bounds, as `<[T]>::copy_within` does.
+    #[inline(always)]
+    pub fn copy_within<R: core::ops::RangeBounds<usize> + Clone>(&mut self, src: R, dest: usize)
+    where
+        <Self as DualSlice>::Elem: Copy,
+        <Self as DualSlice>::TElem: Copy,
+    {
+        let (p, t) = self.slices_mut();
+        p.copy_within(src.clone(), dest);
+        t.copy_within(src, dest);
+    }
 }
 
 #[cfg(feature = "alloc")]

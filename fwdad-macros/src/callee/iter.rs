@@ -157,6 +157,9 @@ super::names! {
         Last = "last",
         /// `it.find(p)` on an iterator chain: a scan with `break`.
         Find = "find",
+        /// `it.find_map(f)` on an iterator chain: the first `Some` of `f(item)`, a scan
+        /// with `break`.
+        FindMap = "find_map",
         /// `it.unzip()` on an iterator chain of pairs: a loop pushing into two `Vec`s.
         Unzip = "unzip",
         /// `it.partition(p)` on an iterator chain: a loop pushing each item into one of

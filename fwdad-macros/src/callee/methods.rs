@@ -168,6 +168,9 @@ std_methods! {
     SwapRemove = "swap_remove": [RESERVED DUAL WRITES] args [Index];
     Clear = "clear": [RESERVED DUAL WRITES];
     Reverse = "reverse": [RESERVED DUAL WRITES];
+    RotateLeft = "rotate_left": [RESERVED DUAL WRITES] args [Index];
+    RotateRight = "rotate_right": [RESERVED DUAL WRITES] args [Index];
+    CopyWithin = "copy_within": [RESERVED DUAL WRITES] args [Index, Index];
     Extend = "extend": [] instead "`push` the items in a `for` loop (`for t in x.iter() { v.push(t * t); }`), or `extend_from_slice` a slice or a collected `Vec`";
     ByRef = "by_ref": [] instead "it is supported as `it.by_ref().take(n)` read to its end (`.sum()`, `.fold(..)`, `.collect()`, ...) on `let mut it = x.iter();` read only by `next` and chains; otherwise index the slice with a cursor of your own (`let head: f64 = x[..3].iter().sum();`, then `x[3..]`)";
     Append = "append": [] instead "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)";

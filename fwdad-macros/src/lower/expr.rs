@@ -469,7 +469,8 @@ impl Lowerer<'_> {
                     matches!(p, syn::Pat::Ident(i) if i.ident == super::iter_fns::GENERATOR_INDEX)
                 });
                 if generated {
-                    self.diag.error_spanned(c, "`#[derive_frule]` reads `std::iter::successors` and `std::iter::from_fn` as chains ended by a `take(n)` right after them (or after `map`s), by `take_while`, or by their own `None`; an adaptor that counts items after them (`skip`, `enumerate`, `step_by`, `zip`, `take` after `filter`) is not supported: take the items first (`successors(..).take(n)`) and skip or number them in a `for` loop over that");
+                    self.diag
+                        .error_spanned(c, super::iter_fns::GENERATOR_POSITIONS);
                     return Some(self.poison(span));
                 }
             }

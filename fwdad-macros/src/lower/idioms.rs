@@ -36,7 +36,7 @@ use syn::spanned::Spanned;
 /// a value of the user's. An adaptor `Option` and `Result` have too (`map`, `filter`,
 /// `copied`, ...) is an iterator's only on an iterator: `r.map(f).unwrap_or_else(g)` is
 /// no chain.
-fn is_iterator(e: &syn::Expr) -> bool {
+pub(super) fn is_iterator(e: &syn::Expr) -> bool {
     match strip(e) {
         syn::Expr::MethodCall(m) => match Adaptor::from_name(&m.method.to_string()) {
             Some(
@@ -535,6 +535,19 @@ impl Lowerer<'_> {
                     for __fwdad_item in __fwdad_recv {
                         if __fwdad_f(&__fwdad_item) {
                             __fwdad_found = ::core::option::Option::Some(__fwdad_item);
+                            break;
+                        }
+                    }
+                    __fwdad_found
+                })
+            }
+            (Rewrite::FindMap, [_]) if is_iterator(recv) => {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_fn;
+                    let mut __fwdad_found = ::core::option::Option::None;
+                    for __fwdad_item in __fwdad_recv {
+                        if let ::core::option::Option::Some(__fwdad_v) = __fwdad_f(__fwdad_item) {
+                            __fwdad_found = ::core::option::Option::Some(__fwdad_v);
                             break;
                         }
                     }

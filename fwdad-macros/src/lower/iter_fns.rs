@@ -33,6 +33,10 @@ use syn::visit_mut::VisitMut;
 /// lowering tells such a chain it could not read from a `scan` the user wrote.
 pub(crate) const GENERATOR_INDEX: &str = "__fwdad_generator_index";
 
+/// The error for an adaptor that needs the items' positions (`zip`, `chain`) after the
+/// chain of a `successors` or `from_fn`.
+pub(crate) const GENERATOR_POSITIONS: &str = "`#[derive_frule]` reads `std::iter::successors` and `std::iter::from_fn` as chains ended by a `take(n)` right after them (or after `map`s), by `take_while`, or by their own `None`; an adaptor that needs the items' positions after them (`chain`, `cycle`, `rev`) is not supported (`skip`, `step_by`, `take`, `enumerate`, `zip` are): take the items first (`let mut xs: Vec<f64> = successors(..).take(n).collect();`) and extend them (`xs.extend_from_slice(w)`)";
+
 /// `block` with every call of such a constructor written as its chain.
 pub(super) fn iter_fns_as_chains(block: &syn::Block) -> syn::Block {
     let mut block = block.clone();

@@ -143,6 +143,30 @@ enum Tail<'e> {
         step: &'e syn::Expr,
         state: std::cell::OnceCell<(syn::Ident, Value)>,
     },
+    /// `take(n)` after a stage: `state` names the loop-carried count still to pass on,
+    /// `n` before the loop. Each item that reaches it counts down; the loop ends, before
+    /// it pulls another item from the source, once the count is zero (`std`'s `Take`
+    /// stops pulling then, so the closures before it see no further item).
+    Take {
+        n: &'e syn::Expr,
+        state: std::cell::OnceCell<syn::Ident>,
+    },
+    /// `enumerate()` after a stage: `state` names the loop-carried count of the items
+    /// passed on so far, `0` before the loop; each item goes on as `(count, item)`.
+    Enumerate {
+        state: std::cell::OnceCell<syn::Ident>,
+    },
+    /// `copied()` or `cloned()` after a stage (`x.iter().filter(..).copied()`): the item,
+    /// a reference, read through.
+    Copied,
+    /// `zip(other)` after a stage, `other` an indexed chain: `state` holds `other`
+    /// evaluated before the loop, its length and the name of the loop-carried count of
+    /// the items zipped so far; an item arriving when `other` is spent ends the loop, as
+    /// `std`'s `Zip` ends (the item taken, nothing more pulled).
+    Zip {
+        other: std::cell::RefCell<Option<Chain<'e>>>,
+        state: std::cell::OnceCell<(Seq<'e>, Value, syn::Ident)>,
+    },
 }
 
 impl Tail<'_> {
@@ -159,6 +183,10 @@ impl Tail<'_> {
             Tail::SkipWhile { .. } => Adaptor::SkipWhile.name(),
             Tail::Skip { .. } => Adaptor::Skip.name(),
             Tail::StepBy { .. } => Adaptor::StepBy.name(),
+            Tail::Take { .. } => Adaptor::Take.name(),
+            Tail::Enumerate { .. } => Adaptor::Enumerate.name(),
+            Tail::Copied => Adaptor::Copied.name(),
+            Tail::Zip { .. } => Adaptor::Zip.name(),
         }
     }
 }
@@ -255,10 +283,28 @@ impl Lowerer<'_> {
                     if !self.has_effectful_map(&chain) {
                         return Some((self.parse_chain(e)?, Vec::new()));
                     }
-                    // The outer `map`s become stages, run on every item in order.
-                    while let Chain::Map(inner, f) = chain {
-                        tail.insert(0, Tail::Map(f));
-                        chain = *inner;
+                    // The outer `map`s become stages, run on every item in order, and an
+                    // `enumerate` over one a counted stage.
+                    loop {
+                        match chain {
+                            Chain::Map(inner, f) => {
+                                tail.insert(0, Tail::Map(f));
+                                chain = *inner;
+                            }
+                            Chain::Enumerate(inner) if self.has_effectful_map(&inner) => {
+                                tail.insert(
+                                    0,
+                                    Tail::Enumerate {
+                                        state: Default::default(),
+                                    },
+                                );
+                                chain = *inner;
+                            }
+                            other => {
+                                chain = other;
+                                break;
+                            }
+                        }
                     }
                     if self.has_effectful_map(&chain) {
                         return None;
@@ -275,6 +321,9 @@ impl Lowerer<'_> {
                     },
                 });
                 return Some((chain, tail));
+            }
+            if let Some(p) = self.counted_after_stage(m, adaptor) {
+                return p;
             }
             let stage = matches!(
                 adaptor,
@@ -309,6 +358,145 @@ impl Lowerer<'_> {
         }
         let chain = self.parse_chain(e)?;
         Some((chain, Vec::new()))
+    }
+
+    /// `take(n)`, `enumerate()` and `rev()` after an element-wise stage (`x.iter()
+    /// .filter(..).take(2)`): `take` and `enumerate` count the items that reach them
+    /// ([`Tail::Take`], [`Tail::Enumerate`]); `rev` over stages that keep or drop each item
+    /// on its own (`map`, `filter`, `filter_map`, `inspect`, which `std` runs back to front
+    /// under it) reverses the index chain they read. `None` when the receiver has no
+    /// stage (the index chain reads it), `Some(None)` for a `rev` over a stage that is not
+    /// double-ended (Rust rejects it too).
+    #[inline(never)]
+    #[allow(clippy::type_complexity)]
+    fn counted_after_stage<'e>(
+        &self,
+        m: &'e syn::ExprMethodCall,
+        adaptor: Option<Adaptor>,
+    ) -> Option<Option<(Chain<'e>, Vec<Tail<'e>>)>> {
+        let counted = matches!(
+            (adaptor, m.args.len()),
+            (Some(Adaptor::Take | Adaptor::Zip), 1)
+                | (
+                    Some(Adaptor::Enumerate | Adaptor::Rev | Adaptor::Copied | Adaptor::Cloned),
+                    0
+                )
+        );
+        if !counted {
+            return None;
+        }
+        let (chain, mut tail) = self.parse_pipeline(&m.receiver)?;
+        if tail.is_empty() {
+            return None;
+        }
+        match adaptor {
+            Some(Adaptor::Take) => tail.push(Tail::Take {
+                n: &m.args[0],
+                state: Default::default(),
+            }),
+            Some(Adaptor::Enumerate) => tail.push(Tail::Enumerate {
+                state: Default::default(),
+            }),
+            Some(Adaptor::Copied | Adaptor::Cloned) => tail.push(Tail::Copied),
+            Some(Adaptor::Zip) => {
+                let other = self.zip_operand(&m.args[0])?;
+                tail.push(Tail::Zip {
+                    other: std::cell::RefCell::new(Some(other)),
+                    state: Default::default(),
+                });
+            }
+            _ => {
+                let each_on_its_own = tail.iter().all(|t| {
+                    matches!(
+                        t,
+                        Tail::Map(_)
+                            | Tail::Filter(_)
+                            | Tail::Inspect(_)
+                            | Tail::Copied
+                            | Tail::Unwrapping { ends: false, .. }
+                    )
+                });
+                if !each_on_its_own {
+                    return Some(None);
+                }
+                return Some(Some((Chain::Rev(Box::new(chain)), tail)));
+            }
+        }
+        Some(Some((chain, tail)))
+    }
+
+    /// Reports an adaptor that needs the source's positions (`zip`, `chain`, `cycle`, or
+    /// `rev` over a stage that is not double-ended) after an element-wise stage (`x.iter()
+    /// .filter(..).zip(w)`), at the adaptor: without this the error would name the
+    /// stage's closure. Whether it reported one.
+    #[inline(never)]
+    fn report_after_stage(&mut self, e: &syn::Expr) -> bool {
+        let syn::Expr::MethodCall(m) = strip(e) else {
+            return false;
+        };
+        if self.report_after_stage(&m.receiver) {
+            return true;
+        }
+        let adaptor = Adaptor::from_name(&m.method.to_string());
+        let counted = matches!(
+            (adaptor, m.args.len()),
+            (Some(Adaptor::Skip | Adaptor::StepBy), 1)
+        );
+        if counted && self.parse_pipeline(e).is_none() {
+            let effectful = self
+                .parse_pipeline(&m.receiver)
+                .is_some_and(|(c, t)| t.is_empty() && self.has_effectful_map(&c));
+            if effectful {
+                let name = &m.method;
+                self.diag.error(
+                    name.span(),
+                    format!("`#[derive_frule]` does not support `{name}` after a `zip` or `chain` over a `map` whose closure changes a variable it captures (`std` runs that closure on the items `{name}` passes over too): put the `{name}` on the `map`'s own chain before the `zip` (`(0..n).map(|_| step()).{name}(k).zip(w)`), or write the loop and drop the items in its body (`if k < n {{ continue; }}`)"),
+                );
+                return true;
+            }
+        }
+        let positional = matches!(
+            (adaptor, m.args.len()),
+            (Some(Adaptor::Zip | Adaptor::Chain), 1) | (Some(Adaptor::Cycle | Adaptor::Rev), 0)
+        );
+        if !positional || self.parse_pipeline(e).is_some() {
+            return false;
+        }
+        let Some((_, tail)) = self.parse_pipeline(&m.receiver) else {
+            return false;
+        };
+        let Some(stage) = tail.first().map(Tail::name) else {
+            return false;
+        };
+        // The chain of `successors` or `from_fn` (`iter_fns`): in the user's terms.
+        let generated = tail.iter().any(|t| {
+            let c = match t {
+                Tail::Scan { f, .. }
+                | Tail::Unwrapping {
+                    f: Func::Lambda(f), ..
+                } => *f,
+                _ => return false,
+            };
+            c.inputs.iter().any(
+                |p| matches!(p, syn::Pat::Ident(i) if i.ident == super::iter_fns::GENERATOR_INDEX),
+            )
+        });
+        if generated {
+            let message = super::iter_fns::GENERATOR_POSITIONS;
+            self.diag.error(m.method.span(), message);
+            return true;
+        }
+        let name = &m.method;
+        let instead = match adaptor {
+            Some(Adaptor::Rev) => format!("`rev` needs a chain `std` can read from the back, which `{stage}` is not: reverse before it (`x.iter().rev().{stage}(..)`), or collect the items first (`let kept: Vec<f64> = x.iter().{stage}(..).collect();`, then `kept.iter().rev()`)"),
+            Some(Adaptor::Zip) => format!("write `zip` before the `{stage}` (`a.iter().zip(b).{stage}(|(x, _)| ..)`), or collect the items first (`let kept: Vec<f64> = a.iter().copied().{stage}(..).collect();`, then `kept.iter().zip(..)`)"),
+            _ => format!("write `{name}` before the `{stage}` (`a.iter().{name}(..).{stage}(..)`), or collect the items first (`let kept: Vec<f64> = a.iter().copied().{stage}(..).collect();`, then `kept.iter().{name}(..)`)"),
+        };
+        self.diag.error(
+            name.span(),
+            format!("`#[derive_frule]` does not support `{name}` after `{stage}` in an iterator chain: after `{stage}` the items are no longer at the source's positions; {instead}"),
+        );
+        true
     }
 
     /// A closure, a `let`-bound closure, or a function path, as an adaptor's argument.
@@ -387,20 +575,7 @@ impl Lowerer<'_> {
                         Some(Chain::Concat(recv()?, Box::new(self.parse_chain(arg?)?)))
                     }
                     (Adaptor::Zip, 1) => {
-                        let other = self.parse_chain(arg?).or_else(|| {
-                            let arg = arg?;
-                            // `zip(b)` of a name bound without a type (`b` of `if let
-                            // Some(b) = &self.bias`): a borrowed sequence, the one thing
-                            // `zip` takes that the rule can index; `zip(layer.forward(x))`
-                            // of a call's result: an owned `Vec` or array, by value.
-                            if self.untyped_local(arg) {
-                                Some(Chain::Slice(arg, Access::Ref))
-                            } else if self.owned_sequence(arg) {
-                                Some(Chain::Copied(Box::new(Chain::Slice(arg, Access::Ref))))
-                            } else {
-                                None
-                            }
-                        });
+                        let other = self.zip_operand(arg?);
                         Some(Chain::Zip(recv()?, Box::new(other?)))
                     }
                     // Over a `map` with effects, its closure must run on the items these
@@ -467,6 +642,22 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// The indexed chain `zip(arg)` reads: a chain, or a name bound without a type (`b` of
+    /// `if let Some(b) = &self.bias`), a borrowed sequence, the one thing `zip` takes that
+    /// the rule can index; `zip(layer.forward(x))` of a call's result: an owned `Vec` or
+    /// array, by value.
+    fn zip_operand<'e>(&self, arg: &'e syn::Expr) -> Option<Chain<'e>> {
+        self.parse_chain(arg).or_else(|| {
+            if self.untyped_local(arg) {
+                Some(Chain::Slice(arg, Access::Ref))
+            } else if self.owned_sequence(arg) {
+                Some(Chain::Copied(Box::new(Chain::Slice(arg, Access::Ref))))
+            } else {
+                None
+            }
+        })
     }
 
     /// Whether `e` is a local bound without a type the syntax shows.
@@ -541,7 +732,12 @@ impl Lowerer<'_> {
 
     /// `for pat in chain { body }` as a counted loop, if `f.expr` is a chain over a slice.
     pub(crate) fn try_lower_for_chain(&mut self, f: &syn::ExprForLoop) -> Option<Option<Value>> {
-        let (chain, tail) = self.parse_pipeline(&f.expr)?;
+        let Some((chain, tail)) = self.parse_pipeline(&f.expr) else {
+            if self.report_after_stage(&f.expr) {
+                return Some(Some(self.poison(f.span())));
+            }
+            return None;
+        };
         if !chain.has_slice() && !chain.has_map() && tail.is_empty() {
             return None;
         }
@@ -558,10 +754,10 @@ impl Lowerer<'_> {
     /// Locals assigned inside the closures of a pipeline (an `FnMut` closure such as
     /// `|v| total += v`, or `|_| take(2)` calling a closure in scope that assigns
     /// `offset`): loop-carried values of the lowered loop.
-    fn closure_assignments(
+    fn closure_assignments<'e>(
         &self,
-        chain: &Chain<'_>,
-        tail: &[Tail<'_>],
+        chain: &Chain<'e>,
+        tail: &[Tail<'e>],
     ) -> std::collections::HashSet<String> {
         let mut out = std::collections::HashSet::new();
         for_each_func(chain, tail, &mut |f| match f {
@@ -572,11 +768,11 @@ impl Lowerer<'_> {
         out
     }
 
-    fn lower_for_chain(
+    fn lower_for_chain<'e>(
         &mut self,
         f: &syn::ExprForLoop,
-        chain: Chain<'_>,
-        tail: Vec<Tail<'_>>,
+        chain: Chain<'e>,
+        tail: Vec<Tail<'e>>,
         span: Span,
     ) -> Option<Value> {
         let mut assigned = self.loop_assigned(&f.body);
@@ -589,6 +785,7 @@ impl Lowerer<'_> {
         let pat = &*f.pat;
         let v = self.lower_for_over(label, range, assigned, span, |lw, k| {
             let k = k?;
+            lw.tail_take_guards(&tail, span)?;
             let shape = lw.elem(&seq, k, false, span)?;
             lw.run_tail(&tail, shape, span, &mut |lw, shape| {
                 // In a scope of its own: under a `filter` or `scan` this runs inside an
@@ -664,6 +861,62 @@ impl Lowerer<'_> {
                     self.diag.error(
                         span,
                         "internal error in `#[derive_frule]`: a `step_by` state started twice",
+                    );
+                    return None;
+                }
+            }
+            if let Tail::Take { n, state } = t {
+                let v = self.lower_expr(n)?;
+                let v = self.push(InstKind::Copy(v), TypeHint::Int, span);
+                let name = syn::Ident::new(&format!("__fwdad_take_{v}"), span);
+                self.bind(&name, v);
+                assigned.insert(name.to_string());
+                if state.set(name).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `take` state started twice",
+                    );
+                    return None;
+                }
+            }
+            if let Tail::Zip { other, state } = t {
+                let Some(chain) = other.borrow_mut().take() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `zip` state started twice",
+                    );
+                    return None;
+                };
+                let (seq, len) = self.prepare(chain, span)?;
+                let zero = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let name = syn::Ident::new(&format!("__fwdad_zipped_{zero}"), span);
+                self.bind(&name, zero);
+                assigned.insert(name.to_string());
+                if state.set((seq, len, name)).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `zip` state started twice",
+                    );
+                    return None;
+                }
+            }
+            if let Tail::Enumerate { state } = t {
+                let zero = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 0usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let name = syn::Ident::new(&format!("__fwdad_count_{zero}"), span);
+                self.bind(&name, zero);
+                assigned.insert(name.to_string());
+                if state.set(name).is_err() {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: an `enumerate` state started twice",
                     );
                     return None;
                 }
@@ -876,6 +1129,67 @@ impl Lowerer<'_> {
                 );
                 Some(())
             }
+            Some((Tail::Take { state, .. }, rest)) => {
+                // `left -= 1; rest`: the loop's head ends it once `left` is zero.
+                let name = self.tail_state(state, "take", span)?;
+                self.count_down(&name, span)?;
+                self.run_tail(rest, shape, span, consume)
+            }
+            Some((Tail::Zip { state, .. }, rest)) => {
+                // `if j < len { let b = other(j); j += 1; rest((item, b)) } else { break }`
+                let Some((seq, len, st)) = state.get() else {
+                    self.diag.error(
+                        span,
+                        "internal error in `#[derive_frule]`: a `zip` state used before it was started",
+                    );
+                    return None;
+                };
+                let name = st.to_string();
+                let j = self.lookup(&name)?;
+                let more = self.binary(BinOp::Lt, j, *len, span);
+                self.lower_branches(
+                    more,
+                    span,
+                    |lw| {
+                        let b = lw.elem(seq, j, false, span)?;
+                        let one = lw.push(
+                            InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                            TypeHint::Int,
+                            span,
+                        );
+                        let next = lw.binary(BinOp::Add, j, one, span);
+                        lw.assign(&name, next);
+                        let pair = Shape::Tuple(vec![shape, b]);
+                        lw.run_tail_branch(rest, pair, span, consume)
+                    },
+                    |lw| {
+                        lw.break_to(0, None, span);
+                        None
+                    },
+                );
+                Some(())
+            }
+            Some((Tail::Copied, rest)) => {
+                let item = self.build_shape(shape, span);
+                let ty = self.func.values[item].ty.deref();
+                let op = crate::ir::UnOp::Deref;
+                let v = self.push(InstKind::Unary { op, arg: item }, ty, span);
+                self.run_tail(rest, Shape::Val(v), span, consume)
+            }
+            Some((Tail::Enumerate { state }, rest)) => {
+                // `let i = count; count += 1; rest((i, item))`.
+                let name = self.tail_state(state, "enumerate", span)?;
+                let i = self.lookup(&name)?;
+                let one = self.push(
+                    InstKind::Lit(syn::parse_quote_spanned!(span=> 1usize)),
+                    TypeHint::Int,
+                    span,
+                );
+                let next = self.binary(BinOp::Add, i, one, span);
+                self.assign(&name, next);
+                let pair = Shape::Tuple(vec![Shape::Val(i), shape]);
+                self.run_tail(rest, pair, span, consume)
+            }
             Some((Tail::Scan { f, state, .. }, rest)) => {
                 let Some(st) = state.get().cloned() else {
                     // `start_tail_state` binds it before the loop; a consumer path that
@@ -937,6 +1251,49 @@ impl Lowerer<'_> {
                 Some(())
             }
         }
+    }
+
+    /// The name of a counted stage's loop-carried state, started by
+    /// [`Self::start_tail_state`].
+    fn tail_state(
+        &mut self,
+        state: &std::cell::OnceCell<syn::Ident>,
+        what: &str,
+        span: Span,
+    ) -> Option<String> {
+        match state.get() {
+            Some(st) => Some(st.to_string()),
+            None => {
+                self.diag.error(
+                    span,
+                    format!("internal error in `#[derive_frule]`: a `{what}` state used before it was started"),
+                );
+                None
+            }
+        }
+    }
+
+    /// At the head of a pipeline's loop, before it takes the next item: `if left == 0 {
+    /// break; }` for each `take(n)` among its stages, as `std`'s `Take` pulls nothing
+    /// once its count is zero (so the closures before it see no further item).
+    #[inline(never)]
+    fn tail_take_guards(&mut self, tail: &[Tail<'_>], span: Span) -> Option<()> {
+        for t in tail {
+            if let Tail::Take { state, .. } = t {
+                let name = self.tail_state(state, "take", span)?;
+                let done = self.countdown_test(&name, BinOp::Eq, span)?;
+                self.lower_branches(
+                    done,
+                    span,
+                    |lw| {
+                        lw.break_to(0, None, span);
+                        None
+                    },
+                    |lw| Some(lw.unit(span)),
+                );
+            }
+        }
+        Some(())
     }
 
     /// Calls an adaptor's function on element shapes.
@@ -1140,8 +1497,13 @@ impl Lowerer<'_> {
         if self.is_written_lib_receiver(&m.receiver) {
             return None;
         }
-        let (chain, tail) = self.parse_pipeline(&m.receiver)?;
         let name = m.method.to_string();
+        let Some((chain, tail)) = self.parse_pipeline(&m.receiver) else {
+            if Consumer::from_name(&name).is_some() && self.report_after_stage(&m.receiver) {
+                return Some(Some(self.poison(m.span())));
+            }
+            return None;
+        };
         let consumer = Consumer::from_name(&name)?;
         // A bare range with a consumer that takes a closure (`(k..n).max_by(..)` reading
         // active data, a pivot search) is lowered too; `(0..n).sum()` stays plain Rust.
@@ -1194,7 +1556,7 @@ impl Lowerer<'_> {
                 && !tail.iter().any(|t| {
                     matches!(
                         t,
-                        Tail::Map(_) | Tail::Scan { .. } | Tail::Unwrapping { .. }
+                        Tail::Map(_) | Tail::Scan { .. } | Tail::Unwrapping { .. } | Tail::Copied
                     )
                 })
             {
@@ -1314,12 +1676,12 @@ impl Lowerer<'_> {
         self.join_value(join, ty)
     }
 
-    fn lower_consumer(
+    fn lower_consumer<'e>(
         &mut self,
         m: &syn::ExprMethodCall,
         consumer: Consumer,
-        chain: Chain<'_>,
-        tail: Vec<Tail<'_>>,
+        chain: Chain<'e>,
+        tail: Vec<Tail<'e>>,
         f: Option<Func<'_>>,
     ) -> Option<Value> {
         let span = m.span();
@@ -1433,6 +1795,7 @@ impl Lowerer<'_> {
         let acc = acc_name.to_string();
         self.lower_for_over(None, range, assigned, span, |lw, k| {
             let k = k?;
+            lw.tail_take_guards(&tail, span)?;
             let shape = lw.elem(&seq, k, false, span)?;
             lw.run_tail(&tail, shape, span, &mut |lw, item| {
                 let current = lw.lookup(&acc);
@@ -1959,7 +2322,16 @@ fn for_each_func<'e>(chain: &Chain<'e>, tail: &[Tail<'e>], add: &mut dyn FnMut(&
             Tail::Map(f) | Tail::Filter(f) | Tail::TakeWhile(f) | Tail::Inspect(f) => add(f),
             Tail::Scan { f, .. } => add(&Func::Lambda(f)),
             Tail::SkipWhile { f, .. } | Tail::Unwrapping { f, .. } => add(f),
-            Tail::Skip { .. } | Tail::StepBy { .. } => {}
+            Tail::Skip { .. }
+            | Tail::StepBy { .. }
+            | Tail::Take { .. }
+            | Tail::Enumerate { .. }
+            | Tail::Copied => {}
+            Tail::Zip { other, .. } => {
+                if let Some(c) = other.borrow().as_ref() {
+                    walk(c, add);
+                }
+            }
         }
     }
 }

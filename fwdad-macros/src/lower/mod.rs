@@ -73,6 +73,8 @@ pub(crate) fn float_params(sig: &syn::Signature) -> Vec<syn::Ident> {
         .type_params()
         .map(|t| t.ident.clone())
         .filter(|t| !fns.contains(t) && !traits.iter().any(|(p, _)| p == t) && !iters.contains(t))
+        // Also once the parameter of that type reads as a `Vec` of its items.
+        .filter(|t| !crate::derive_frule::is_iter_type_param(&sig.generics, t))
         .collect()
 }
 

@@ -662,6 +662,34 @@ impl Lowerer<'_> {
     }
 
     /// `path(args)`. Calls through anything but a path are not supported.
+    /// An iterator chain passed to a function of the user's (`energy(frame.iter().copied())`
+    /// with `samples: impl Iterator<Item = f64>`): a derived function takes an iterator
+    /// parameter's items as constants, and an iterator has no tangent to carry theirs.
+    #[inline(never)]
+    fn report_iterator_argument(&mut self, f: &syn::Path, arg: &syn::Expr) {
+        let text = |e: &syn::Expr| {
+            quote::ToTokens::to_token_stream(e)
+                .to_string()
+                .replace(" . ", ".")
+                .replace(" (", "(")
+                .replace("( ", "(")
+                .replace(" )", ")")
+        };
+        let name = quote::ToTokens::to_token_stream(f)
+            .to_string()
+            .replace(' ', "");
+        // The chain's source (`frame` of `frame.iter().copied()`), for the slice to pass.
+        let mut root = strip(arg);
+        while let syn::Expr::MethodCall(m) = root {
+            root = strip(&m.receiver);
+        }
+        let (root, chain) = (text(root), text(arg));
+        self.diag.error_spanned(
+            arg,
+            format!("`#[derive_frule]` does not support passing an iterator to `{name}`: an iterator has no tangent, and a derived function takes the items of an iterator parameter as constants; take the items as a slice in `{name}` (`&[f64]`) and pass the slice (`&{root}[..]`), or a `Vec` collected from the chain (`&{chain}.collect::<Vec<f64>>()`); for constant items, pass an array or a `Vec` to a parameter `I: IntoIterator<Item = f64>`"),
+        );
+    }
+
     pub(crate) fn lower_call(&mut self, c: &syn::ExprCall) -> Option<Value> {
         let span = c.span();
         // `make(k)(x)`: the closure a `let` closure returns, called at once.
@@ -844,6 +872,12 @@ impl Lowerer<'_> {
         // by path (`Solver::solve(&s, |x| ..)`): their dual forms.
         let resolved = PathCallee::resolve(&p.path, c.args.len());
         let assoc = resolved == PathCallee::Assoc;
+        if resolved == PathCallee::Function || assoc {
+            if let Some(a) = c.args.iter().find(|a| iterator_argument(a)) {
+                self.report_iterator_argument(&p.path, a);
+                return Some(self.poison(span));
+            }
+        }
         if (resolved == PathCallee::Function || assoc)
             && c.args.iter().any(|a| self.fn_arg(a).is_some())
         {
@@ -1072,4 +1106,25 @@ fn clone_or_identity_call(p: &syn::ExprPath, c: &syn::ExprCall) -> Option<syn::E
 /// `Fn(f64, ..) -> f64` of `n` arguments, for messages.
 fn fn_bound(n: usize) -> String {
     format!("Fn({}) -> f64", vec!["f64"; n].join(", "))
+}
+
+/// Whether `e` is an iterator chain passed as a value (`x.iter()`, `v.iter().copied()`,
+/// `a.iter().map(|v| ..)`, `[0.5, 2.0].into_iter()`), not a range (`0..n`, a value of its
+/// own) nor an `Option`'s method named like an adaptor (`o.map(..)`, `cache.take()`).
+fn iterator_argument(e: &syn::Expr) -> bool {
+    let syn::Expr::MethodCall(m) = strip(e) else {
+        return false;
+    };
+    let counted = matches!(
+        crate::callee::Adaptor::from_name(&m.method.to_string()),
+        Some(
+            crate::callee::Adaptor::Take
+                | crate::callee::Adaptor::Skip
+                | crate::callee::Adaptor::StepBy
+        )
+    );
+    if counted && m.args.len() != 1 {
+        return false;
+    }
+    super::idioms::is_iterator(e)
 }

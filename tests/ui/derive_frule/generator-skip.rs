@@ -1,12 +1,16 @@
-// `successors` and `from_fn` are read as `scan`/`map_while` over `0..`, ended by a `take`
-// right after them (or after `map`s), a `take_while`, or their own `None`; an index
-// adaptor after them (`skip`, `enumerate`, `step_by`, a `take` after `filter`) is not.
-// Instead: `take` first, and `skip` the first item in the closure or the loop.
+// `successors` and `from_fn` are read as `scan`/`map_while` over `0..`, ended by a `take`,
+// a `take_while`, or their own `None`; the counted adaptors after them (`skip`,
+// `step_by`, `take`, `enumerate`, `zip`) are supported, an adaptor that needs the items'
+// positions (`chain`) is not. Instead: take the items first and extend them.
 use fwdad::prelude::*;
 
 #[derive_frule]
-fn tail_sum(r: f64) -> f64 {
-    std::iter::successors(Some(1.0), |p| Some(p * r)).skip(1).take(5).sum()
+fn powers_then_weights(r: f64, w: &[f64]) -> f64 {
+    std::iter::successors(Some(1.0), |p| Some(p * r))
+        .take_while(|p| *p > 0.01)
+        .chain(w.iter().copied())
+        .map(|v| v * v)
+        .sum()
 }
 
 fn main() {}
