@@ -416,6 +416,7 @@ mod inactive_by_reference {
         l / data.len() as f64 + settings.l2 * w.iter().map(|v| v * v).sum::<f64>()
     }
 
+    #[allow(clippy::ptr_arg)] // a `&Vec` parameter, as users write it
     #[derive_frule(inactive(data))]
     fn shifted_sq(a: f64, b: f64, data: &Vec<f64>) -> f64 {
         data.iter().map(|d| (a * d - b).powi(2)).sum()
