@@ -1,8 +1,9 @@
 //! What the twelfth session's newcomer programs found, in small programs written as they
 //! wrote them: a `match *state` on a `scan` closure's `&mut Option<f64>` state (and on a
 //! `&mut Option<f64>` parameter, `if let` too); an element of a constant `&[[f64; 3]]`
-//! passed to a `&[f64]` parameter; a `move` closure calling a closure it captured. Each
-//! failed to compile before its fix.
+//! passed to a `&[f64]` parameter; a `move` closure calling a closure it captured; an
+//! extension trait's `&mut self` method on a range of a buffer (`out[1..].softmax()`).
+//! Each failed to compile before its fix.
 //! Derivatives against closed forms and central differences, primals bit for bit.
 
 use fwdad::drivers::{bind, Wrt};
@@ -189,4 +190,56 @@ fn move_closure_calling_a_captured_closure() {
             .sum::<f64>();
     assert!((g[0] - v / a).abs() < 1e-14);
     assert!((g[1] - dv_db).abs() < 1e-13);
+}
+
+/// An extension trait on slices, as an ML library writes it.
+#[derive_frule]
+trait InPlace {
+    fn softmax(&mut self);
+    fn total(&self) -> f64;
+}
+
+#[derive_frule]
+impl InPlace for [f64] {
+    fn softmax(&mut self) {
+        let m = self.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let mut s = 0.0;
+        for v in self.iter_mut() {
+            *v = (*v - m).exp();
+            s += *v;
+        }
+        for v in self.iter_mut() {
+            *v /= s;
+        }
+    }
+    fn total(&self) -> f64 {
+        self.iter().sum()
+    }
+}
+
+/// The first logit kept apart, the rest normalised in place through a range receiver.
+#[derive_frule]
+fn gated(logits: &[f64]) -> f64 {
+    let mut out = logits.to_vec();
+    out[1..].softmax();
+    out[0] * out[1] + out[2..].total() + out[1..3].total()
+}
+
+#[test]
+fn mut_self_extension_method_on_a_range_receiver() {
+    let x = [0.7, 0.2, -1.0, 0.5];
+    let (v, g) = gradient(gated {}, &x);
+    assert_eq!(v.to_bits(), gated(&x).to_bits());
+    // Against central differences of the plain function.
+    for k in 0..4 {
+        let h = 1e-6;
+        let (mut a, mut b) = (x, x);
+        a[k] += h;
+        b[k] -= h;
+        let want = (gated(&a) - gated(&b)) / (2.0 * h);
+        assert!((g[k] - want).abs() < 1e-8, "{k}: {} {want}", g[k]);
+    }
+    // Closed form for the first input: dv/dx0 = p0 = e^{x1} / Σ e^{x_j}, j ≥ 1.
+    let z: f64 = x[1..].iter().map(|v| v.exp()).sum();
+    assert!((g[0] - x[1].exp() / z).abs() < 1e-15);
 }

@@ -151,6 +151,19 @@ pub fn trait_fn_returns_float(trait_name: &str, f: &str) -> bool {
     found.peek().is_some() && found.all(|float| float)
 }
 
+/// Whether a method named `name` takes `&mut self` in an `impl` for a slice, an array or
+/// a `Vec` of the annotated item's file (an extension trait's `fn normalize(&mut self)`),
+/// so that a range-indexed receiver (`v[1..].normalize()`) is borrowed `&mut`.
+pub fn sequence_method_takes_mut_self(name: &str) -> bool {
+    source::source_file()
+        .and_then(|p| source::parse(&p))
+        .is_some_and(|file| {
+            file.modules
+                .iter()
+                .any(|m| m.sequence_mut_methods.contains(name))
+        })
+}
+
 /// Whether `home` defines an item named `name` (which a `use` of that name would clash
 /// with).
 fn defined_in(home: &Items, name: &str) -> bool {

@@ -70,6 +70,9 @@ pub struct Items {
     /// `Trait::f` of each associated function (no `self`) of its traits, with whether its
     /// declared result is `f64` or `f32`.
     pub trait_fns: HashMap<String, bool>,
+    /// The methods taking `&mut self` of its `impl`s for a slice, an array or a `Vec`
+    /// (an extension trait's `fn normalize(&mut self)` on `[f64]`).
+    pub sequence_mut_methods: HashSet<String>,
 }
 
 /// A `fn` item.
@@ -246,8 +249,18 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                 if let (true, Some(ty)) = (differentiable, &ty) {
                     module.differentiable_impls.push(ty.clone());
                 }
+                let sequence = match &*i.self_ty {
+                    syn::Type::Slice(_) | syn::Type::Array(_) => true,
+                    syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Vec"),
+                    _ => false,
+                };
                 for it in &i.items {
                     if let syn::ImplItem::Fn(m) = it {
+                        let by_mut = matches!(m.sig.receiver(),
+                            Some(r) if r.reference.is_some() && r.mutability.is_some());
+                        if sequence && by_mut {
+                            module.sequence_mut_methods.insert(m.sig.ident.to_string());
+                        }
                         module.callers.insert(m.sig.ident.to_string());
                         if let Some(ty) = &ty {
                             module

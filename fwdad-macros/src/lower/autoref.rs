@@ -40,10 +40,12 @@ impl VisitMut for AutoRef {
     }
 }
 
-/// Whether the slice method takes `&mut self` (`iter_mut`, `fill`, `sort_by`, ...).
+/// Whether the slice method takes `&mut self` (`iter_mut`, `fill`, `sort_by`, ..., or an
+/// extension trait's method the file declares so).
 fn borrows_mutably(method: &syn::Ident) -> bool {
     let name = method.to_string();
     name.ends_with("_mut")
         || name.starts_with("sort")
         || StdMethod::from_name(&name).is_some_and(|m| m.writes() || m.lends_mut())
+        || crate::plain_fns::sequence_method_takes_mut_self(&name)
 }
