@@ -767,36 +767,15 @@ impl<X, Y, S: Mode, D, P: ZeroTangent + Clone> Slot<X, Y, S, D> for Const<P> {
     }
 }
 
-// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`.
-impl<T: ZeroTangent + Clone> Fits<Dual<Option<T>, <Option<T> as Differentiable>::Tangent>>
-    for Option<T>
-{
-}
-impl<'z, X, Y, S: Mode, D, T: ZeroTangent + Clone> SlotDual<'z, X, Y, S, D> for Option<T> {
-    type Dual = Dual<Option<T>, <Option<T> as Differentiable>::TangentIn<S>>;
-}
-impl<X, Y, S: Mode, D, T: ZeroTangent + Clone> Slot<X, Y, S, D> for Option<T> {
-    type Store = ();
-    #[inline(always)]
-    fn store(&self) {}
-    #[inline(always)]
-    fn dual<'z>(
-        &'z self,
-        _: &'z mut (),
-        _: X,
-        _: &mut Option<Y>,
-    ) -> Dual<Option<T>, <Option<T> as Differentiable>::TangentIn<S>> {
-        constant_in::<S, Option<T>>(self.clone())
-    }
-}
-
+/// The entries bound by value as constants (`Const`'s, without the wrapper), one set of
+/// impls per type: `[generics] type`, or a list of types without generics.
 macro_rules! slot_by_value {
-    ($($t:ty),*) => {$(
-        impl Fits<Dual<$t, <$t as Differentiable>::Tangent>> for $t {}
-        impl<'z, X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for $t {
+    (@one [$($g:tt)*] $t:ty) => {
+        impl<$($g)*> Fits<Dual<$t, <$t as Differentiable>::Tangent>> for $t {}
+        impl<'z, $($g)* X, Y, S: Mode, D> SlotDual<'z, X, Y, S, D> for $t {
             type Dual = Dual<$t, <$t as Differentiable>::TangentIn<S>>;
         }
-        impl<X, Y, S: Mode, D> Slot<X, Y, S, D> for $t {
+        impl<$($g)* X, Y, S: Mode, D> Slot<X, Y, S, D> for $t {
             type Store = ();
             #[inline(always)]
             fn store(&self) {}
@@ -807,11 +786,14 @@ macro_rules! slot_by_value {
                 _: X,
                 _: &mut Option<Y>,
             ) -> Dual<$t, <$t as Differentiable>::TangentIn<S>> {
-                constant_in::<S, $t>(*self)
+                constant_in::<S, $t>(<$t as Clone>::clone(self))
             }
         }
-    )*};
+    };
+    ($($t:ty),*) => {$(slot_by_value!(@one [] $t);)*};
 }
+// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`.
+slot_by_value!(@one [T: ZeroTangent + Clone,] Option<T>);
 slot_by_value!(
     f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
