@@ -170,6 +170,19 @@ pub(crate) fn user_ref(ty: &syn::Type) -> Option<&syn::Type> {
     user.then_some(&*r.elem)
 }
 
+/// `&Self` of a method given the attribute alone (its entry is inside the user's inherent
+/// `impl`, where `Self` is the user's type): the receiver `Ty::m_frule(Dual::constant(&s),
+/// ..)` takes as a `#[derive_frule] impl`'s entry does.
+pub(crate) fn self_ref(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        return None;
+    };
+    (r.mutability.is_none() && p.qself.is_none() && p.path.is_ident("Self")).then_some(&*r.elem)
+}
+
 /// `ty` with its float element type replaced by `tangent`: the parameter's tangent type
 /// (`&'a [f64]` → `&'a [T]`, `f64` → `T`); a trait object's is `T` whole.
 pub(crate) fn tangent_type(ty: &syn::Type, tangent: &syn::Ident) -> syn::Type {

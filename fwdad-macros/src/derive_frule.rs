@@ -954,6 +954,7 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
     let by_value = crate::register::rule_method_name(name, name.span());
     let by_type = crate::register::by_type_rule_name(name);
     let entry = format_ident!("{}_frule", name);
+    let rule_local = format_ident!("__fwdad_rule", span = Span::mixed_site());
     let rule_ty = quote! {
         impl #rt::Frule<(#(#arg_tys,)*), #mode, Output = #out_ty>
     };
@@ -1001,7 +1002,10 @@ fn expand_method(args: TokenStream, m: syn::ItemFn) -> TokenStream {
         #[allow(dead_code)]
         #vis fn #entry<#(#const_generics),*>(#(#names: #inputs),*) -> #rt::Dual<#output> {
             #const_entry
-            #rt::Frule::<_, f64>::frule(&Self::#by_type::<f64>(), (#(#names,)*))
+            // A local, not a temporary of the tail: the rule may capture the lifetimes of
+            // the zero tangents `#const_entry` lends, and a tail temporary outlives them.
+            let #rule_local = Self::#by_type::<f64>();
+            #rt::Frule::<_, f64>::frule(&#rule_local, (#(#names,)*))
         }
     }
 }
@@ -2155,7 +2159,10 @@ fn const_refs(
             }
             // A method's `&self`, as `self: &Ty` (`method_as_fn`).
             syn::FnArg::Receiver(r) => {
-                !lifetime(&r.ty) && crate::const_args::user_ref(&r.ty).is_some()
+                !lifetime(&r.ty)
+                    && (crate::const_args::user_ref(&r.ty))
+                        .or_else(|| crate::const_args::self_ref(&r.ty))
+                        .is_some()
             }
         })
         .collect()
@@ -2177,11 +2184,9 @@ fn method_entry_consts(
     for (i, (ty, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
         // `Ty::m_frule(Dual::constant(&s), ..)`: a borrowed value of the user's type (the
         // receiver too) with a constant's tangent, built in memory on entry.
-        if let Some(elem) = refs
-            .get(i)
-            .filter(|r| **r)
-            .and_then(|_| crate::const_args::user_ref(ty))
-        {
+        if let Some(elem) = refs.get(i).filter(|r| **r).and_then(|_| {
+            crate::const_args::user_ref(ty).or_else(|| crate::const_args::self_ref(ty))
+        }) {
             let (t, cell) = (
                 tangent_param(i),
                 format_ident!("__fwdad_zero{}", i, span = Span::mixed_site()),
