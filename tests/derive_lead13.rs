@@ -82,3 +82,173 @@ fn method_attribute_with_a_slice_parameter() {
     }
     check_widths!(tip_x {}, plain_tip_x, [0.3, -0.4, 0.9]);
 }
+
+// ---------------------------------------------------------------------------------------
+// Operators on a value of the user's type that a call of the file's function returned
+// (`let a0 = accel(p, k);`, `p + field(p, k) * 0.1`): read as `Vec3`'s operators, as with
+// the type written. Before, `a0 + a1` was taken for float arithmetic (an error naming
+// `a_float_operand`).
+
+use std::ops::{Add, AddAssign, Mul, Neg};
+
+#[derive(Clone, Copy, Debug, Default, Differentiable)]
+pub struct Vec3 {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+#[derive_frule]
+impl Add for Vec3 {
+    type Output = Vec3;
+    fn add(self, o: Vec3) -> Vec3 {
+        Vec3 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+}
+
+#[derive_frule]
+impl Mul<f64> for Vec3 {
+    type Output = Vec3;
+    fn mul(self, s: f64) -> Vec3 {
+        Vec3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+}
+
+#[derive_frule]
+impl AddAssign for Vec3 {
+    fn add_assign(&mut self, o: Vec3) {
+        self.x += o.x;
+        self.y += o.y;
+        self.z += o.z;
+    }
+}
+
+#[derive_frule]
+impl Neg for Vec3 {
+    type Output = Vec3;
+    fn neg(self) -> Vec3 {
+        Vec3 {
+            x: -self.x,
+            y: -self.y,
+            z: -self.z,
+        }
+    }
+}
+
+#[derive_frule]
+fn accel(p: Vec3, k: f64) -> Vec3 {
+    -p * k
+        + Vec3 {
+            x: 0.0,
+            y: -9.81,
+            z: 0.0,
+        }
+}
+
+/// Velocity Verlet for two particles on a spring to the origin under gravity.
+#[derive_frule]
+fn final_height(vy0: f64, k: f64) -> f64 {
+    let mut pos = vec![
+        Vec3 {
+            x: 1.0,
+            y: 0.0,
+            z: 0.0,
+        },
+        Vec3 {
+            x: 0.0,
+            y: 2.0,
+            z: 0.5,
+        },
+    ];
+    let mut vel = vec![
+        Vec3 {
+            x: 0.0,
+            y: vy0,
+            z: 0.0
+        };
+        2
+    ];
+    let dt = 0.01;
+    for _ in 0..300 {
+        for i in 0..pos.len() {
+            let a0 = accel(pos[i], k);
+            pos[i] += vel[i] * dt + a0 * (0.5 * dt * dt);
+            let a1 = accel(pos[i], k);
+            vel[i] += (a0 + a1) * (0.5 * dt);
+        }
+    }
+    pos.iter().map(|p| p.y).sum()
+}
+
+/// A second-order Taylor step of a rotation field, the calls inline in the operators.
+#[derive_frule]
+fn rotated(p: Vec3, w: f64) -> Vec3 {
+    Vec3 {
+        x: -w * p.y,
+        y: w * p.x,
+        z: 0.0,
+    }
+}
+
+#[derive_frule]
+fn taylor_step(v: &[f64]) -> f64 {
+    let p = Vec3 {
+        x: v[0],
+        y: v[1],
+        z: 0.0,
+    };
+    let w = v[2];
+    let q = p + rotated(p, w) * 0.1 + rotated(rotated(p, w), w) * 0.005;
+    q.x * q.y
+}
+
+fn plain_final_height(v: &[f64]) -> f64 {
+    final_height(v[0], v[1])
+}
+
+#[derive_frule]
+fn final_height_of(v: &[f64]) -> f64 {
+    final_height(v[0], v[1])
+}
+
+#[test]
+fn operators_on_a_user_value_a_call_returned() {
+    // The trajectory is linear in the initial velocity: the derivative in it is
+    // the difference of two runs.
+    let (vy0, k) = (3.0, 4.0);
+    let d = final_height_frule(Dual::new(vy0, 1.0), Dual::constant(k));
+    assert_eq!(d.primal.to_bits(), final_height(vy0, k).to_bits());
+    assert_close(
+        d.tangent,
+        final_height(1.0, k) - final_height(0.0, k),
+        1e-9,
+        "dy/dvy0",
+    );
+    check_widths!(final_height_of {}, plain_final_height, [3.0, 4.0]);
+    // q = p + 0.1 w J p + 0.005 w² J² p with J the quarter turn: q = (a x - b y, a y + b x)
+    // where a = 1 - 0.005 w², b = 0.1 w.
+    let v = [0.5, 0.7, 2.0];
+    let (x, y, w) = (v[0], v[1], v[2]);
+    let (a, b) = (1.0 - 0.005 * w * w, 0.1 * w);
+    let (qx, qy) = (a * x - b * y, a * y + b * x);
+    let (da, db) = (-0.01 * w, 0.1);
+    let want = [
+        a * qy + qx * b,
+        -b * qy + qx * a,
+        (da * x - db * y) * qy + qx * (da * y + db * x),
+    ];
+    let (val, g) = fwdad::drivers::gradient(taylor_step {}, &v);
+    assert_eq!(val.to_bits(), taylor_step(&v).to_bits());
+    for i in 0..3 {
+        assert_close(g[i], want[i], 1e-12, &format!("d/dv{i}"));
+    }
+    check_widths!(taylor_step {}, taylor_step, [0.5, 0.7, 2.0]);
+}

@@ -1648,9 +1648,9 @@ fn strip_ref(e: &syn::Expr) -> &syn::Expr {
 
 impl Lowerer<'_> {
     /// `let x = f(..);` (no type written) where `f` is a function of the source file, not
-    /// a local, whose written result is a library type (`aliases::file_return_type`): the
-    /// `let` with that type written, so that the value is a library value as it is with
-    /// `let x: Vector3<f64> = f(..);`.
+    /// a local, whose written result is a library type or one of the user's
+    /// (`aliases::file_return_type`): the `let` with that type written, so that the value
+    /// is a library value as it is with `let x: Vector3<f64> = f(..);`.
     fn typed_by_callee(&self, local: &syn::Local, init: &syn::LocalInit) -> Option<syn::Local> {
         let syn::Pat::Ident(pi) = &local.pat else {
             return None;
@@ -1672,7 +1672,14 @@ impl Lowerer<'_> {
             return None;
         }
         let ty = crate::aliases::file_return_type(&name)?;
-        if !crate::libtypes::names_type(&ty, crate::libtypes::is_lib_name) {
+        // A library type, or one of the user's (`let a0 = accel(p, k);` of `fn accel(..)
+        // -> Vec3`: `a0 + a1` is `Vec3`'s `Add`, as with the type written).
+        if !crate::libtypes::names_type(&ty, crate::libtypes::is_lib_name)
+            && !matches!(
+                self.user_shape_of_type(&ty),
+                Some(super::user_ops::UserShape::Value | super::user_ops::UserShape::Seq)
+            )
+        {
             return None;
         }
         let mut typed = local.clone();

@@ -212,6 +212,16 @@ impl Lowerer<'_> {
                 callee: PathCallee::UserOp(_),
                 ..
             } => Some(UserShape::Value),
+            // `accel(p, k) + g` of the file's `fn accel(..) -> Vec3`: its written result.
+            InstKind::Call {
+                callee: PathCallee::Function,
+                func,
+                ..
+            } if func.segments.len() == 1 => {
+                crate::aliases::file_return_type(&func.segments[0].ident.to_string())
+                    .and_then(|t| self.user_shape_of_type(&t))
+                    .filter(|s| *s != UserShape::Opaque)
+            }
             // `Vec3::new(..)`, `Vec3::zero()`: a guess (see the module doc).
             // Not `F::sin(x)` of a float backend's trait, declared to return a float.
             InstKind::Call { func, .. } if func.segments.len() >= 2 => {

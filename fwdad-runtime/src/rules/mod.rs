@@ -61,7 +61,7 @@ pub mod trig;
     label = "expected `{F}` (or a value derived from the inputs)",
     note = "operands of float arithmetic and methods must have the same float type; convert with `as`",
     note = "a call's integer result is a `Dual` unless its type is written, as the integer type itself (not an alias): `let i: usize = argmax(x);`",
-    note = "an operator on your own type (`a + b` of a `Vec3`) uses the rule of its `#[derive_frule] impl Add for Vec3` where the macro sees an operand's type: a parameter or `let` with the type written, an element of a slice of it, `Vec3 {{ .. }}`, `Vec3::new(..)`, a method's result, another such operator; a field the file's structs declare with one type of yours (`v: Vec3`, and no other `v`); other fields' types it cannot see: name the value first (`let v: Vec3 = q.v;`)"
+    note = "an operator on your own type (`a + b` of a `Vec3`) uses the rule of its `#[derive_frule] impl Add for Vec3` where the macro sees an operand's type: a parameter or `let` with the type written, an element of a slice of it, `Vec3 {{ .. }}`, `Vec3::new(..)`, a method's result, a call of a function of the file whose result type is written (`fn accel(..) -> Vec3`), another such operator; a field the file's structs declare with one type of yours (`v: Vec3`, and no other `v`); other fields' types it cannot see: name the value first (`let v: Vec3 = q.v;`)"
 )]
 pub trait Operand<F: Real, T: ScalarTangent<F>>: Copy {
     /// Whether the operand carries a tangent.
