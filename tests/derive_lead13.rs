@@ -252,3 +252,61 @@ fn operators_on_a_user_value_a_call_returned() {
     }
     check_widths!(taylor_step {}, taylor_step, [0.5, 0.7, 2.0]);
 }
+
+// ---------------------------------------------------------------------------------------
+// `take()` and `replace(v)` of an `Option` local bound without a written type
+// (`let mut prev = Some(xs[0]);`): `Option`'s, as of a typed local. Before: "`Option<f64>`
+// has no forward rule for its method `take`".
+
+/// A first-order filter that mixes in the previous sample once, then a `replace` that
+/// keeps the last value seen.
+#[derive_frule]
+fn mixed_once(xs: &[f64]) -> f64 {
+    let mut prev = Some(xs[0]);
+    let mut last = None;
+    let mut acc = 0.0;
+    for &x in xs {
+        let next = acc * 0.5 + 2.0 * x;
+        let old = std::mem::replace(&mut acc, next);
+        if let Some(p) = prev.take() {
+            acc += 0.25 * p * old;
+        }
+        if let Some(l) = last.replace(x) {
+            acc += 0.1 * l * x;
+        }
+    }
+    acc
+}
+
+#[test]
+fn take_and_replace_of_an_untyped_option_local() {
+    // prev is taken on the first step, when old = 0: it adds nothing; then
+    // acc_k = acc_{k-1}/2 + 2 x_k + 0.1 x_{k-1} x_k for k ≥ 1, acc_0 = 2 x_0.
+    let xs = [0.5, 1.5, -0.2, 2.0, 0.7];
+    let n = xs.len();
+    let mut want = vec![0.0; n];
+    // d acc_n/d x_j by the recurrence's weights: 2·2^-(n-1-j), plus the products' terms.
+    for j in 0..n {
+        let mut d = 0.0;
+        for k in 0..n {
+            let w = 0.5f64.powi((n - 1 - k) as i32);
+            let mut dk = if k == j { 2.0 } else { 0.0 };
+            if k >= 1 {
+                if k == j {
+                    dk += 0.1 * xs[k - 1];
+                }
+                if k - 1 == j {
+                    dk += 0.1 * xs[k];
+                }
+            }
+            d += w * dk;
+        }
+        want[j] = d;
+    }
+    let (v, g) = fwdad::drivers::gradient(mixed_once {}, &xs);
+    assert_eq!(v.to_bits(), mixed_once(&xs).to_bits());
+    for j in 0..n {
+        assert_close(g[j], want[j], 1e-12, &format!("d/dx{j}"));
+    }
+    check_widths!(mixed_once {}, mixed_once, [0.5, 1.5, -0.2, 2.0, 0.7]);
+}

@@ -322,8 +322,8 @@ impl Lowerer<'_> {
 
     /// Whether `e` is a local bound without a written type (`let mut c = None;`) that
     /// nothing shows to be a sequence, an iterator, a library's or the user's value:
-    /// `get_or_insert_with` and `get_or_insert` of it are `Option`'s, the only type a
-    /// derived body reads with methods of those names.
+    /// `get_or_insert_with`, `get_or_insert`, `take()` and `replace(v)` of it are
+    /// `Option`'s, the only type a derived body reads with methods of those names.
     fn untyped_option_local(&self, e: &syn::Expr) -> bool {
         let syn::Expr::Path(p) = strip(e) else {
             return false;
@@ -359,12 +359,17 @@ impl Lowerer<'_> {
             }
         }
         let template: syn::Expr = match (rewrite, &args[..]) {
-            (Rewrite::OptionTake, []) if self.option_place(recv) => {
+            // Also of a local bound without a type (`let mut prev = Some(x0);`).
+            (Rewrite::OptionTake, [])
+                if self.option_place(recv) || self.untyped_option_local(recv) =>
+            {
                 syn::parse_quote_spanned!(span=>
                     ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::None)
                 )
             }
-            (Rewrite::OptionReplace, [_]) if self.option_place(recv) => {
+            (Rewrite::OptionReplace, [_])
+                if self.option_place(recv) || self.untyped_option_local(recv) =>
+            {
                 syn::parse_quote_spanned!(span=>
                     ::core::mem::replace(&mut __fwdad_recv, ::core::option::Option::Some(__fwdad_arg0))
                 )
