@@ -2,7 +2,7 @@
 //! they wrote them. Each failed to compile before its fix.
 //! Derivatives against closed forms and central differences, primals bit for bit.
 
-use fwdad::drivers::jvp;
+use fwdad::drivers::{jvp, Wrt};
 use fwdad::prelude::*;
 
 #[macro_use]
@@ -309,4 +309,58 @@ fn take_and_replace_of_an_untyped_option_local() {
         assert_close(g[j], want[j], 1e-12, &format!("d/dx{j}"));
     }
     check_widths!(mixed_once {}, mixed_once, [0.5, 1.5, -0.2, 2.0, 0.7]);
+}
+
+// ---------------------------------------------------------------------------------------
+// The drivers with a function of `x: &Vec<f64>` (as newcomers write it) or `x: Vec<f64>`,
+// bound `bind(f {}, (Wrt,))` as a function of an array is: the point copied into a `Vec`
+// per pass. Before: "the parameter marked `Wrt` does not take the point".
+
+#[allow(clippy::ptr_arg)]
+#[derive_frule]
+fn log_sum_exp_vec(x: &Vec<f64>) -> f64 {
+    let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    m + x.iter().map(|v| (v - m).exp()).sum::<f64>().ln()
+}
+
+#[allow(clippy::needless_pass_by_value)]
+#[derive_frule]
+fn squares_owned(x: Vec<f64>) -> Vec<f64> {
+    x.iter()
+        .enumerate()
+        .map(|(i, v)| (i as f64 + 1.0) * v * v)
+        .collect()
+}
+
+#[test]
+fn drivers_with_vec_parameters() {
+    let x = vec![0.3, -1.2, 0.8, 2.0];
+    let (v, g) = fwdad::drivers::gradient(fwdad::drivers::bind(log_sum_exp_vec {}, (Wrt,)), &x);
+    assert_eq!(v.to_bits(), log_sum_exp_vec(&x).to_bits());
+    // softmax
+    let s: f64 = x.iter().map(|v| v.exp()).sum();
+    for i in 0..4 {
+        assert_close(g[i], x[i].exp() / s, 1e-14, &format!("softmax {i}"));
+    }
+    let (_, _, h) = fwdad::drivers::hessian(fwdad::drivers::bind(log_sum_exp_vec {}, (Wrt,)), &x);
+    for i in 0..4 {
+        for j in 0..4 {
+            let (pi, pj) = (x[i].exp() / s, x[j].exp() / s);
+            let want = if i == j { pi - pi * pi } else { -pi * pj };
+            assert_close(h[(i, j)], want, 1e-13, &format!("h {i} {j}"));
+        }
+    }
+    let (y, jac) = fwdad::drivers::jacobian(fwdad::drivers::bind(squares_owned {}, (Wrt,)), &x);
+    let plain = squares_owned(x.clone());
+    for i in 0..4 {
+        assert_eq!(y[i].to_bits(), plain[i].to_bits());
+        for j in 0..4 {
+            let want = if i == j {
+                2.0 * (i as f64 + 1.0) * x[i]
+            } else {
+                0.0
+            };
+            assert_eq!(jac[(i, j)], want, "jacobian {i} {j}");
+        }
+    }
 }

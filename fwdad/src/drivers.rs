@@ -205,7 +205,7 @@ mod sealed {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
     label = "the vector drivers call this rule with one `x: &[f64]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a function of one `f64` use `derivative`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a function of one `f64` use `derivative`"
 )]
 pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
@@ -507,7 +507,7 @@ impl<X, Y, S: Mode, D: WrtFrom<X> + for<'z> WrtInto<'z, X>> Slot<X, Y, S, D> for
 #[diagnostic::on_unimplemented(
     message = "the parameter marked `Wrt` does not take the point this driver differentiates at",
     label = "`Wrt` marks a parameter this driver cannot fill",
-    note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]` or `[f64; N]` parameter (or a nalgebra vector) at a slice or an array",
+    note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` parameter (or a nalgebra vector) at a slice or an array",
     note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)"
 )]
 pub trait WrtFrom<X> {
@@ -522,7 +522,7 @@ pub trait WrtFrom<X> {
 #[diagnostic::on_unimplemented(
     message = "the parameter marked `Wrt` does not take the point this driver differentiates at",
     label = "`Wrt` marks a parameter this driver cannot fill",
-    note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]` or `[f64; N]` parameter (or a nalgebra vector) at a slice or an array",
+    note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` parameter (or a nalgebra vector) at a slice or an array",
     note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)"
 )]
 pub trait WrtInto<'z, X>: WrtFrom<X> {
@@ -619,6 +619,42 @@ impl<'z, 'a, S: Mode, const N: usize> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
     #[inline(always)]
     fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
         Dual::new(*wrt_array(x.primal), *wrt_array(x.tangent))
+    }
+}
+
+// A `Vec<f64>` parameter, by reference (`x: &Vec<f64>`, as newcomers write it) or by
+// value: the point copied into a `Vec` the pass owns (once per pass).
+impl<'a, 'd, S: Mode> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<&'d Vec<f64>, &'d Vec<f64>> {
+    type Store = (Vec<f64>, Vec<S>);
+    #[inline(always)]
+    fn store() -> Self::Store {
+        (Vec::new(), Vec::new())
+    }
+}
+impl<'z, 'a, 'd, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>>
+    for Dual<&'d Vec<f64>, &'d Vec<f64>>
+{
+    type Dual = Dual<&'z Vec<f64>, &'z Vec<S>>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>, store: &'z mut Self::Store) -> Self::Dual {
+        store.0.clear();
+        store.0.extend_from_slice(x.primal);
+        store.1.clear();
+        store.1.extend_from_slice(x.tangent);
+        Dual::new(&store.0, &store.1)
+    }
+}
+
+impl<'a, S: Mode> WrtFrom<Dual<&'a [f64], &'a [S]>> for Dual<Vec<f64>, Vec<f64>> {
+    type Store = ();
+    #[inline(always)]
+    fn store() {}
+}
+impl<'z, 'a, S: Mode> WrtInto<'z, Dual<&'a [f64], &'a [S]>> for Dual<Vec<f64>, Vec<f64>> {
+    type Dual = Dual<Vec<f64>, Vec<S>>;
+    #[inline(always)]
+    fn convert(x: Dual<&'a [f64], &'a [S]>, _: &'z mut ()) -> Self::Dual {
+        Dual::new(x.primal.to_vec(), x.tangent.to_vec())
     }
 }
 
@@ -2256,7 +2292,7 @@ pub const fn gradient_width(n: usize) -> usize {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]` or `[f64; N]` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
 )]
 pub trait GradientRule:
     SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
