@@ -364,3 +364,94 @@ fn drivers_with_vec_parameters() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Borrowed data of a struct declared without `#[derive(Differentiable)]` (`doses: &[Dose]`,
+// `cfg: &Solver`), in a module with a glob import: constant data, as if declared
+// `inactive(..)`. Before: "`&[Dose]` has no tangent type" at the attribute (and the glob
+// import kept the macro from knowing the struct was the module's own).
+
+#[allow(unused_imports)]
+use common::modes::*;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Dose {
+    pub time: f64,
+    pub amount: f64,
+}
+
+#[derive(Debug)]
+pub struct Solver {
+    pub dt: f64,
+    pub steps: usize,
+}
+
+/// One-compartment PK: a bolus at each dose time, first-order elimination at rate `k`,
+/// the concentration at `t_end`.
+#[derive_frule]
+fn concentration(k: f64, doses: &[Dose], cfg: &Solver, extra: &Vec<Dose>) -> f64 {
+    let mut a = 0.0;
+    let mut t = 0.0;
+    let mut next = 0;
+    for _ in 0..cfg.steps {
+        while next < doses.len() && doses[next].time <= t + 1e-9 {
+            a += doses[next].amount;
+            next += 1;
+        }
+        a *= (-k * cfg.dt).exp();
+        t += cfg.dt;
+    }
+    a + extra
+        .iter()
+        .map(|d| d.amount * (-k * d.time).exp())
+        .sum::<f64>()
+}
+
+#[derive_frule]
+fn concentration_of(k: &[f64], doses: &[Dose], cfg: &Solver, extra: &Vec<Dose>) -> f64 {
+    concentration(k[0], doses, cfg, extra)
+}
+
+#[test]
+fn borrowed_data_of_a_plain_struct_is_constant() {
+    let doses = [
+        Dose {
+            time: 0.0,
+            amount: 100.0,
+        },
+        Dose {
+            time: 1.0,
+            amount: 50.0,
+        },
+    ];
+    let cfg = Solver { dt: 0.1, steps: 30 };
+    let extra = vec![Dose {
+        time: 0.5,
+        amount: 10.0,
+    }];
+    let k = 0.4;
+    let d = concentration_frule(Dual::new(k, 1.0), &doses, &cfg, &extra);
+    assert_eq!(
+        d.primal.to_bits(),
+        concentration(k, &doses, &cfg, &extra).to_bits()
+    );
+    // a = Σ_dose amount · e^{-k dt n_d} with n_d the steps after the dose, plus the extra
+    // term: d/dk = -Σ amount · dt n_d · e^{-k dt n_d} - Σ amount t e^{-k t}.
+    let (n0, n1) = (30.0, 20.0);
+    let want = -100.0 * 0.1 * n0 * (-k * 0.1 * n0).exp()
+        - 50.0 * 0.1 * n1 * (-k * 0.1 * n1).exp()
+        - 10.0 * 0.5 * (-k * 0.5).exp();
+    assert_close(d.tangent, want, 1e-9, "dc/dk");
+    let (v, g) = fwdad::drivers::gradient(
+        fwdad::drivers::bind(concentration_of {}, (Wrt, &doses[..], &cfg, &extra)),
+        &[k],
+    );
+    assert_eq!(v.to_bits(), d.primal.to_bits());
+    assert_close(g[0], d.tangent, 1e-12, "gradient");
+    let plain = |x: &[f64]| concentration(x[0], &doses, &cfg, &extra);
+    let (_, _, h) = fwdad::drivers::hessian(
+        fwdad::drivers::bind(concentration_of {}, (Wrt, &doses[..], &cfg, &extra)),
+        &[k],
+    );
+    assert_close(h[(0, 0)], fd_hessian(&plain, &[k])[0][0], 1e-4, "hessian");
+}

@@ -157,6 +157,15 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             *flag |= it;
         }
     }
+    // Borrowed data of a struct the file declares without `#[derive(Differentiable)]`
+    // (`doses: &[Dose]`, `cfg: &Config`) is constant data, as if declared `inactive(..)`.
+    let plain = plain_data_params(&func.sig);
+    if plain.contains(&true) {
+        inactive.resize(plain.len(), false);
+        for (flag, &p) in inactive.iter_mut().zip(&plain) {
+            *flag |= p;
+        }
+    }
     // A function value is taken as the function of duals it is in the rule: its type is
     // not wrapped in `Dual` (as for an `inactive` parameter), and the body sees it as an
     // active value (called with duals, passed on as it is).
@@ -1490,6 +1499,55 @@ pub(crate) fn resolve_inactive(
         }
     }
     flags
+}
+
+/// One flag per parameter: a shared reference to a struct the source file declares
+/// without `#[derive(Differentiable)]` (`plain_fns::not_differentiable`), or to a slice,
+/// array or `Vec` of them. Such a value has no tangent, so it can only be constant data;
+/// not on a function returning a reference (see `resolve_inactive`).
+#[inline(never)]
+fn plain_data_params(sig: &syn::Signature) -> Vec<bool> {
+    if let syn::ReturnType::Type(_, ret) = &sig.output {
+        if contains_reference(ret) {
+            return Vec::new();
+        }
+    }
+    let caller = sig.ident.to_string();
+    let plain = |ty: &syn::Type| match peel_parens(ty) {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            crate::plain_fns::not_differentiable(&caller, &p.path).is_some()
+        }
+        _ => false,
+    };
+    let elem = |ty: &syn::Type| -> bool {
+        match peel_parens(ty) {
+            syn::Type::Slice(s) => plain(&s.elem),
+            syn::Type::Array(a) => plain(&a.elem),
+            syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+                let seg = &p.path.segments[0];
+                match (&seg.arguments, seg.ident == "Vec") {
+                    (syn::PathArguments::AngleBracketed(a), true) => match a.args.first() {
+                        Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => plain(t),
+                        _ => false,
+                    },
+                    _ => plain(ty),
+                }
+            }
+            _ => false,
+        }
+    };
+    sig.inputs
+        .iter()
+        .map(|arg| match arg {
+            syn::FnArg::Typed(t) => match (&*t.pat, peel_parens(&t.ty)) {
+                (syn::Pat::Ident(_), syn::Type::Reference(r)) if r.mutability.is_none() => {
+                    elem(&r.elem)
+                }
+                _ => false,
+            },
+            syn::FnArg::Receiver(_) => false,
+        })
+        .collect()
 }
 
 /// `(T)` → `T`, recursively.

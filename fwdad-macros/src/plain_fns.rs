@@ -370,8 +370,8 @@ fn globs_may_bring(
 /// struct of that name in the annotated item's file, or one the file's modules import by
 /// name, with no other item of that name, no `impl Differentiable` for it, and no tangent
 /// struct (`P2Tangent`) written by hand, nor a glob import in the module of `caller` (the
-/// function whose body builds it), which could bring one. The file is given when it is
-/// another one.
+/// function whose body builds it) that could bring one (a struct that module declares
+/// shadows a glob's). The file is given when it is another one.
 pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<String>> {
     let [seg] = path.segments.iter().collect::<Vec<_>>()[..] else {
         return None;
@@ -387,7 +387,10 @@ pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<Strin
     let (Some(home), None) = (holding.next(), holding.next()) else {
         return None;
     };
-    if file.names.others.contains(&tangent) || home.foreign_glob {
+    // A glob import could bring the name, unless the module declares it (its own item
+    // shadows a glob's).
+    let own_item = home.structs.iter().any(|s| s.name == name);
+    if file.names.others.contains(&tangent) || (home.foreign_glob && !own_item) {
         return None;
     }
     let mut deps = Reading::default();
