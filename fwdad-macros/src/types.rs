@@ -228,7 +228,13 @@ pub fn inline_vec_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
         .then_some(ty)
 }
 
-/// An `Rc<dyn Trait>` or `Arc<dyn Trait>` of a trait other than `Fn`/`FnMut`/`FnOnce`,
+/// `std`'s traits whose objects carry no floats of the user's: `Rc<dyn Fn(f64) -> f64>`
+/// and `Arc<dyn Error + Send + Sync>` (data in a `Result`) are not [`rc_of_trait_object`].
+const STD_OBJECT_TRAITS: &[&str] = &[
+    "Fn", "FnMut", "FnOnce", "Error", "Any", "Debug", "Display", "Send", "Sync",
+];
+
+/// An `Rc<dyn Trait>` or `Arc<dyn Trait>` of a trait other than those,
 /// anywhere in `ty` (`Vec<Rc<dyn Layer>>`, `&[Arc<dyn Layer>]`, `Option<Rc<dyn Layer>>`):
 /// the `Rc`/`Arc` type, for the error that says to box the objects (a shared trait object
 /// carries no derivative, a boxed one does).
@@ -254,7 +260,7 @@ pub fn rc_of_trait_object(ty: &syn::Type) -> Option<&syn::Type> {
                     syn::Type::TraitObject(o) => o.bounds.iter().any(|b| {
                         matches!(b, syn::TypeParamBound::Trait(tb)
                         if tb.path.segments.last().is_some_and(|s| {
-                            !matches!(s.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce")
+                            !STD_OBJECT_TRAITS.contains(&s.ident.to_string().as_str())
                                 && matches!(s.arguments, syn::PathArguments::None)
                         }))
                     }),
@@ -361,5 +367,19 @@ mod tests {
         assert!(super::map_of_floats(&ty("BTreeMap<(f64, usize), f64>")).is_some());
         assert!(super::map_of_floats(&ty("HashMap<(i64, i64), Vec<usize>>")).is_none());
         assert!(super::map_of_floats(&ty("Vec<f64>")).is_none());
+    }
+
+    #[test]
+    fn finds_shared_trait_objects() {
+        let ty = |s: &str| -> syn::Type { syn::parse_str(s).expect("type parses") };
+        let found = |s: &str| super::rc_of_trait_object(&ty(s)).is_some();
+        assert!(found("Vec<Rc<dyn Layer>>"));
+        assert!(found("&[std::sync::Arc<dyn Layer + Send + Sync>]"));
+        assert!(found("Option<Rc<dyn Layer>>"));
+        assert!(!found("Vec<Box<dyn Layer>>"));
+        assert!(!found("Rc<dyn Fn(f64) -> f64>"));
+        assert!(!found("Rc<dyn Fn(f64) -> f64 + Send>"));
+        assert!(!found("Result<f64, Arc<dyn Error + Send + Sync>>"));
+        assert!(!found("Rc<Vec<f64>>"));
     }
 }
