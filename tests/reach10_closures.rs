@@ -93,3 +93,21 @@ pub fn mean_force(p: &[f64]) -> f64 {
 fn function_parameter_called_in_a_move_closure_passed_on() {
     check_modes!(mean_force {}, mean_force, [0.9, 1.7, 0.8]);
 }
+
+/// A factory built on another: the force law made by `make_scaler`, offset, returned.
+#[derive_frule]
+pub fn make_offset_scaler(k: f64, c: f64) -> impl Fn(f64) -> f64 {
+    let f = make_scaler(k);
+    move |t| f(t) + c * t
+}
+
+#[derive_frule]
+pub fn offset_work(p: &[f64]) -> f64 {
+    let g = make_offset_scaler(p[0], p[1]);
+    integrate(|t| g(t) * g(t), 0.0, p[2])
+}
+
+#[test]
+fn returned_function_called_in_a_returned_closure() {
+    check_modes!(offset_work {}, offset_work, [1.1, 0.4, 0.9]);
+}
