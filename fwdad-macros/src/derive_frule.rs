@@ -476,6 +476,15 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
         _ => None,
     };
+    // A second `impl` of the trait for a sequence type: its error first, before any of
+    // its methods' (`sequence_rules` then leaves out its rules' markers).
+    if let (Some((_, is_slice)), Some((_, p, _))) = (&sequence, &imp.trait_) {
+        if let Some(tr) = p.segments.last() {
+            if let Some(message) = second_sequence_impl(&imp, &tr.ident, *is_slice) {
+                diag.error_spanned(&imp.self_ty, message);
+            }
+        }
+    }
     let ty_ident = match &self_ty {
         _ if sequence.is_some() => sequence.as_ref().map(|(id, _)| id.clone()),
         // `impl VecOps for Vec<f64>`: an extension trait on a `std` sequence.
@@ -818,6 +827,10 @@ fn sequence_rules(
     let Some(tr) = path.segments.last().map(|s| s.ident.clone()) else {
         return (extra, TokenStream::new());
     };
+    // Reported at the `impl`'s type (`expand_impl`).
+    if second_sequence_impl(imp, &tr, is_slice).is_some() {
+        return (extra, TokenStream::new());
+    }
     let mut out = TokenStream::new();
     for item in &imp.items {
         let syn::ImplItem::Fn(m) = item else { continue };
@@ -849,6 +862,28 @@ fn sequence_rules(
         });
     }
     (extra, out)
+}
+
+/// The error at a second `#[derive_frule] impl` of one trait for a sequence type (`impl
+/// VecOps for Vec<f64>` beside `impl VecOps for [f64]` in the file): a trait's methods
+/// have one rule marker each on sequences (`traits::unsized_dispatch`, which keeps the
+/// trait dyn compatible), so a second `impl` would give it a second rule (rustc's E0119 on
+/// the hidden marker). At the `impl` for a sized type when the file has one for the
+/// slice (which serves it, as Rust's auto-deref does), else at the later one.
+#[inline(never)]
+fn second_sequence_impl(imp: &syn::ItemImpl, tr: &syn::Ident, is_slice: bool) -> Option<String> {
+    if is_slice {
+        return None;
+    }
+    let key = crate::source::type_key(&imp.self_ty);
+    let others = crate::plain_fns::sequence_impls_of(&tr.to_string());
+    let is_slice_key = |t: &str| t.starts_with('[') && !t.contains(';');
+    if let Some(slice) = others.iter().find(|t| is_slice_key(t)) {
+        return Some(format!("`#[derive_frule]` supports one `impl` of a trait of yours for a slice, an array or a `Vec`, and this file has `impl {tr} for {slice}`, which serves `{key}` too: a method called on a `{key}` reaches it by auto-deref, as Rust calls it when there is no `impl` for `{key}`; remove this `impl`"));
+    }
+    let at = others.iter().position(|t| *t == key)?;
+    let earlier = others[..at].iter().find(|t| **t != key)?;
+    Some(format!("`#[derive_frule]` supports one `impl` of a trait of yours for a slice, an array or a `Vec`, and this file has `impl {tr} for {earlier}` already: implement `{tr}` once, for `[f64]`, which serves slices, arrays and `Vec`s (a method called on them reaches it by auto-deref)"))
 }
 
 /// `#[derive_frule]` on one method (`&self` or `&mut self`) inside a plain `impl` block.
@@ -2370,6 +2405,9 @@ pub(crate) fn check_signature(
                 if let Some(v) = crate::types::inline_vec_of_floats(&t.ty) {
                     diag.error_spanned(v, INLINE_VEC);
                 }
+                if let Some(rc) = crate::types::rc_of_trait_object(&t.ty) {
+                    diag.error_spanned(rc, crate::types::rc_of_trait_object_error(rc));
+                }
                 if contains_raw_pointer(&t.ty) {
                     diag.error_spanned(&t.ty, "`#[derive_frule]` does not support raw pointers; use references, or write the rule with `#[primitive]`");
                 }
@@ -2403,6 +2441,9 @@ pub(crate) fn check_signature(
     );
     if let Some(v) = crate::types::inline_vec_of_floats(&output) {
         diag.error_spanned(v, INLINE_VEC);
+    }
+    if let Some(rc) = crate::types::rc_of_trait_object(&output) {
+        diag.error_spanned(rc, crate::types::rc_of_trait_object_error(rc));
     }
     if let (false, syn::Type::ImplTrait(it)) = (fn_output, &output) {
         let iterator = it.bounds.iter().any(|b| {

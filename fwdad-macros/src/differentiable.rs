@@ -171,6 +171,20 @@ fn skip_queue_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
         if f.attrs.iter().any(is_ours) {
             continue;
         }
+        if let Some(rc) = crate::types::rc_of_trait_object(&f.ty) {
+            errors.push(syn::Error::new_spanned(
+                rc,
+                format!(
+                    "`#[derive(Differentiable)]` does not support a field holding `{}`: a trait \
+                     object shared by reference counting has no tangent type; hold it in a `Box` \
+                     (`Box<dyn ..>`, built with `Box::new(..)`), or mark the field \
+                     `#[differentiable(skip)]` if it carries no derivative",
+                    type_text(rc)
+                ),
+            ));
+            f.attrs.push(syn::parse_quote!(#[differentiable(skip)]));
+            continue;
+        }
         let Some(queue) = crate::types::queue_of_floats(&f.ty) else {
             continue;
         };

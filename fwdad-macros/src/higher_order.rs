@@ -542,9 +542,20 @@ pub(crate) fn prepare(
             }
             rename_self(&mut body, &self_name);
         }
-        for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.modes) {
+        for (k, ((name, hint), &m)) in arg
+            .captures
+            .iter()
+            .zip(&arg.hints)
+            .zip(&arg.modes)
+            .enumerate()
+        {
             let name = if name == "self" { &self_name } else { name };
-            let ty = written_type(hint);
+            // A function value it calls: a parameter of a function type, so that the
+            // body calls the dual function (`crate::lower`'s `callable`).
+            let ty = match arg.fn_values.get(k) {
+                Some(true) => quote!(dyn ::core::ops::Fn()),
+                _ => written_type(hint),
+            };
             inputs.push(match m {
                 crate::ir::Capture::LendMut
                 | crate::ir::Capture::LendCell

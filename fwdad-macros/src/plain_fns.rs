@@ -164,6 +164,19 @@ pub fn sequence_method_takes_mut_self(name: &str) -> bool {
         })
 }
 
+/// The self types of the `#[derive_frule] impl`s of the trait `tr` for a slice, an array
+/// or a `Vec` in the annotated item's file, in order, as [`source::type_key`] writes them.
+pub fn sequence_impls_of(tr: &str) -> Vec<String> {
+    let Some(file) = source::source_file().and_then(|p| source::parse(&p)) else {
+        return Vec::new();
+    };
+    (file.modules.iter())
+        .flat_map(|m| m.sequence_impls.iter())
+        .filter(|(t, _)| t == tr)
+        .map(|(_, ty)| ty.clone())
+        .collect()
+}
+
 /// Whether `home` defines an item named `name` (which a `use` of that name would clash
 /// with).
 fn defined_in(home: &Items, name: &str) -> bool {

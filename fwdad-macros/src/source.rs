@@ -73,6 +73,9 @@ pub struct Items {
     /// The methods taking `&mut self` of its `impl`s for a slice, an array or a `Vec`
     /// (an extension trait's `fn normalize(&mut self)` on `[f64]`).
     pub sequence_mut_methods: HashSet<String>,
+    /// Its `#[derive_frule] impl Trait for` a slice, an array or a `Vec`, in order: the
+    /// trait's name and the type's text without spaces (`[f64]`, `Vec<f64>`).
+    pub sequence_impls: Vec<(String, String)>,
 }
 
 /// A `fn` item.
@@ -254,6 +257,19 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Vec"),
                     _ => false,
                 };
+                let derived = i.attrs.iter().any(|a| {
+                    a.path()
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.ident == "derive_frule")
+                });
+                if let (true, true, Some((_, t, _))) = (sequence, derived, &i.trait_) {
+                    if let Some(tr) = t.segments.last() {
+                        module
+                            .sequence_impls
+                            .push((tr.ident.to_string(), type_key(&i.self_ty)));
+                    }
+                }
                 for it in &i.items {
                     if let syn::ImplItem::Fn(m) = it {
                         let by_mut = matches!(m.sig.receiver(),
@@ -838,4 +854,14 @@ pub fn definition(
     globs
         .iter()
         .find_map(|glob| definition(&target, glob, name, deps, depth - 1, defines))
+}
+
+/// A type's text without spaces (`Vec<f64>`, `[f64;3]`), as [`Items::sequence_impls`]
+/// keys it.
+pub fn type_key(ty: &syn::Type) -> String {
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }

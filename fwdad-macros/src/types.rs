@@ -228,6 +228,87 @@ pub fn inline_vec_of_floats(ty: &syn::Type) -> Option<&syn::Type> {
         .then_some(ty)
 }
 
+/// `std`'s traits whose objects carry no floats of the user's: `Rc<dyn Fn(f64) -> f64>`
+/// and `Arc<dyn Error + Send + Sync>` (data in a `Result`) are not [`rc_of_trait_object`].
+const STD_OBJECT_TRAITS: &[&str] = &[
+    "Fn", "FnMut", "FnOnce", "Error", "Any", "Debug", "Display", "Send", "Sync",
+];
+
+/// An `Rc<dyn Trait>` or `Arc<dyn Trait>` of a trait other than those,
+/// anywhere in `ty` (`Vec<Rc<dyn Layer>>`, `&[Arc<dyn Layer>]`, `Option<Rc<dyn Layer>>`):
+/// the `Rc`/`Arc` type, for the error that says to box the objects (a shared trait object
+/// carries no derivative, a boxed one does).
+pub fn rc_of_trait_object(ty: &syn::Type) -> Option<&syn::Type> {
+    match ty {
+        syn::Type::Reference(r) => rc_of_trait_object(&r.elem),
+        syn::Type::Slice(s) => rc_of_trait_object(&s.elem),
+        syn::Type::Array(a) => rc_of_trait_object(&a.elem),
+        syn::Type::Paren(p) => rc_of_trait_object(&p.elem),
+        syn::Type::Group(g) => rc_of_trait_object(&g.elem),
+        syn::Type::Tuple(t) => t.elems.iter().find_map(rc_of_trait_object),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return None;
+            };
+            let types = a.args.iter().filter_map(|g| match g {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            });
+            if last.ident == "Rc" || last.ident == "Arc" {
+                let object = |t: &syn::Type| match t {
+                    syn::Type::TraitObject(o) => o.bounds.iter().any(|b| {
+                        matches!(b, syn::TypeParamBound::Trait(tb)
+                        if tb.path.segments.last().is_some_and(|s| {
+                            !STD_OBJECT_TRAITS.contains(&s.ident.to_string().as_str())
+                                && matches!(s.arguments, syn::PathArguments::None)
+                        }))
+                    }),
+                    _ => false,
+                };
+                return types.into_iter().next().filter(|t| object(t)).map(|_| ty);
+            }
+            types.into_iter().find_map(rc_of_trait_object)
+        }
+        _ => None,
+    }
+}
+
+/// The error at an `Rc<dyn Trait>` or `Arc<dyn Trait>` ([`rc_of_trait_object`]).
+pub fn rc_of_trait_object_error(rc: &syn::Type) -> String {
+    let text = quote::ToTokens::to_token_stream(rc)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("< ", "<");
+    let (holder, object) = match rc {
+        syn::Type::Path(p) => {
+            let last = p.path.segments.last();
+            let holder = last.map(|s| s.ident.to_string()).unwrap_or_default();
+            let object = match last.map(|s| &s.arguments) {
+                Some(syn::PathArguments::AngleBracketed(a)) => match a.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => quote::ToTokens::to_token_stream(t)
+                        .to_string()
+                        .replace(" < ", "<")
+                        .replace(" >", ">"),
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
+            (holder, object)
+        }
+        _ => (String::new(), String::new()),
+    };
+    // `&(dyn Layer + Send)`: a reference to an object with more than one bound.
+    let lent = match object.contains('+') {
+        true => format!("&({object})"),
+        false => format!("&{object}"),
+    };
+    format!(
+        "`#[derive_frule]` does not support `{text}`: a trait object shared by reference counting (`{holder}`) has no tangent type, so the derivative of what the object holds would be lost; box the objects instead (`Vec<Box<{object}>>`, built with `Box::new(..)` and lent on as `&layers`), or lend them as `{lent}`"
+    )
+}
+
 /// `ty` if it names a `std` collection of `class` with a type argument holding a float.
 fn collection_of_floats(ty: &syn::Type, class: TypeClass) -> Option<&syn::Type> {
     let syn::Type::Path(p) = ty else {
@@ -286,5 +367,19 @@ mod tests {
         assert!(super::map_of_floats(&ty("BTreeMap<(f64, usize), f64>")).is_some());
         assert!(super::map_of_floats(&ty("HashMap<(i64, i64), Vec<usize>>")).is_none());
         assert!(super::map_of_floats(&ty("Vec<f64>")).is_none());
+    }
+
+    #[test]
+    fn finds_shared_trait_objects() {
+        let ty = |s: &str| -> syn::Type { syn::parse_str(s).expect("type parses") };
+        let found = |s: &str| super::rc_of_trait_object(&ty(s)).is_some();
+        assert!(found("Vec<Rc<dyn Layer>>"));
+        assert!(found("&[std::sync::Arc<dyn Layer + Send + Sync>]"));
+        assert!(found("Option<Rc<dyn Layer>>"));
+        assert!(!found("Vec<Box<dyn Layer>>"));
+        assert!(!found("Rc<dyn Fn(f64) -> f64>"));
+        assert!(!found("Rc<dyn Fn(f64) -> f64 + Send>"));
+        assert!(!found("Result<f64, Arc<dyn Error + Send + Sync>>"));
+        assert!(!found("Rc<Vec<f64>>"));
     }
 }

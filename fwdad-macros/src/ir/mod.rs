@@ -114,6 +114,9 @@ pub struct ClosureArg {
     pub hints: Vec<TypeHint>,
     /// How the dual closure holds each capture, as Rust's closure would.
     pub modes: Vec<Capture>,
+    /// Whether each capture is a function value the closure calls (`f(t)` after `let f =
+    /// make_scaler(k);`): the dual function, taken by reference and called by name.
+    pub fn_values: Vec<bool>,
     /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
     /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
     pub body: Option<proc_macro2::TokenStream>,

@@ -280,7 +280,7 @@ impl Lowerer<'_> {
         // The others are borrowed as Rust borrows them (moved by a `move` closure or one
         // the function returns), unless a copy is free.
         let moves = arg.closure.capture.is_some() || index == crate::ir::RETURNED;
-        let modes: Vec<Capture> = captures
+        let mut modes: Vec<Capture> = captures
             .iter()
             .zip(&values)
             .map(|(c, v)| {
@@ -333,9 +333,25 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
+        // A function value a call returned (or a function-valued parameter) that the
+        // closure calls (`|t| f(t) * x` after `let f = make_scaler(k);`): the dual function,
+        // called by name through its borrow.
+        let fn_values = self.called_fn_values(&arg.closure, &captures, &values);
+        // Borrowed by the dual closure even where a `move` closure moves it: the closure
+        // passed on lives for the call only, and the caller may call the function again.
+        if index != crate::ir::RETURNED {
+            for (m, _) in modes.iter_mut().zip(&fn_values).filter(|(_, f)| **f) {
+                if *m == Capture::Move {
+                    *m = Capture::Borrow;
+                }
+            }
+        }
         let by_ref: Vec<String> = captures
             .iter()
             .zip(&modes)
+            .zip(&fn_values)
+            .filter(|(_, f)| !**f)
+            .map(|(c, _)| c)
             .filter(|(_, m)| {
                 matches!(
                     m,
@@ -387,6 +403,7 @@ impl Lowerer<'_> {
                 captures,
                 hints,
                 modes,
+                fn_values,
                 body: None,
                 named: arg.named,
                 target,
@@ -397,6 +414,40 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// For each capture of `closure`, whether it is a function value the closure calls
+    /// (`f(t)`): a parameter of a function type or what a call returned, then a source of
+    /// the dual function ([`crate::ir::Function::fn_sources`]).
+    #[inline(never)]
+    fn called_fn_values(
+        &mut self,
+        closure: &syn::ExprClosure,
+        captures: &[syn::Ident],
+        values: &[Value],
+    ) -> Vec<bool> {
+        struct Called(Vec<String>);
+        impl<'ast> syn::visit::Visit<'ast> for Called {
+            fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+                if let syn::Expr::Path(p) = strip(&c.func) {
+                    if let (None, Some(id)) = (&p.qself, p.path.get_ident()) {
+                        self.0.push(id.to_string());
+                    }
+                }
+                syn::visit::visit_expr_call(self, c);
+            }
+        }
+        let mut called = Called(Vec::new());
+        syn::visit::Visit::visit_expr(&mut called, &closure.body);
+        let mut out = Vec::with_capacity(captures.len());
+        for (name, &v) in captures.iter().zip(values) {
+            let is_fn = called.0.contains(&name.to_string()) && self.callable(v);
+            if is_fn && matches!(self.func.values[v].def, crate::ir::ValueDef::Inst(..)) {
+                self.func.fn_sources.insert(v);
+            }
+            out.push(is_fn);
+        }
+        out
+    }
+
     /// Whether `m` is `a.mapv(|x| ..)`, `v.map(..)`, `v.zip_map(&w, ..)` of a library value,
     /// lowered as the method call with the closure as a `call [closure]` whose dual form
     /// takes scalar duals (the library maps it over the elements it holds, duals in the

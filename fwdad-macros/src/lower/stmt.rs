@@ -355,6 +355,11 @@ impl Lowerer<'_> {
                 }
             }
         }
+        if let Some(rc) = ty.and_then(crate::types::rc_of_trait_object) {
+            self.diag
+                .error_spanned(rc, crate::types::rc_of_trait_object_error(rc));
+            return Some(());
+        }
         if let Some(v) = ty.and_then(crate::types::inline_vec_of_floats) {
             self.diag.error_spanned(v, crate::derive_frule::INLINE_VEC);
             return Some(());
