@@ -2282,6 +2282,7 @@ pub(crate) fn check_signature(
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
     }
+    namer.reserved = lifetimes::written_in(&sig.generics);
     let mut names = Vec::new();
     let mut inputs = Vec::new();
     let mut named_inputs = Vec::new();
