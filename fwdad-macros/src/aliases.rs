@@ -203,7 +203,9 @@ fn file_aliases(path: &Path) -> FileReading {
 }
 
 /// The result type written for the free function `name` of the source file (any module of
-/// it; none when two functions of that name have different ones, or it is generic), its
+/// it; none when two functions of that name have different ones, or it has const or
+/// several type parameters; one type parameter is written `source::SCALAR_PLACEHOLDER`,
+/// see [`replace_caller_scalar`]), its
 /// aliases written out: what `let pose = tool_pose(q);` binds, read as if the type were
 /// written (`let pose: Isometry3<f64> = tool_pose(q);`), so that the macro sees a library
 /// value there.
@@ -218,6 +220,20 @@ pub fn file_return_type(name: &str) -> Option<syn::Type> {
     let aliases = source_aliases(&[]);
     Substitute(&aliases).visit_type_mut(&mut ty);
     Some(ty)
+}
+
+/// A generic callee's result type (see `source::plain_return`) at the caller's float
+/// type `scalar`: its type parameter, written `source::SCALAR_PLACEHOLDER`, replaced.
+pub fn replace_caller_scalar(ty: &mut syn::Type, scalar: &syn::Ident) {
+    struct Replace<'a>(&'a syn::Ident);
+    impl VisitMut for Replace<'_> {
+        fn visit_ident_mut(&mut self, i: &mut syn::Ident) {
+            if i == source::SCALAR_PLACEHOLDER {
+                *i = self.0.clone();
+            }
+        }
+    }
+    Replace(scalar).visit_type_mut(ty);
 }
 
 /// Whether `items` define a struct or enum `name`.

@@ -726,6 +726,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
         imp_out.items.extend(extra);
         items.extend(outside);
+        if blanket.is_none() && !user_trait_for_float {
+            check_float_generic_trait_impl(&imp, &mut diag);
+        }
     }
     let (impl_generics, _, where_clause) = imp.generics.split_for_impl();
     // A method named like a `std` one, on an inherent `impl`: registered, so that a call
@@ -2380,6 +2383,7 @@ pub(crate) fn check_signature(
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
     }
+    namer.reserved = lifetimes::written_in(&sig.generics);
     let mut names = Vec::new();
     let mut inputs = Vec::new();
     let mut named_inputs = Vec::new();
@@ -2847,6 +2851,102 @@ fn contains_raw_pointer(ty: &syn::Type) -> bool {
     mentions(ty, |t| matches!(t, syn::Type::Ptr(_)))
 }
 
+/// A trait's `impl` generic over a float type (`impl<T: Float> Kernel for Gaussian<T>`):
+/// the rule methods it must hold (their signatures fixed by the trait, generic over the
+/// mode only) cannot carry the bounds its methods' rules need of `T` in each mode (`T:
+/// Real`, and `T`'s tangent in that mode a scalar tangent of `T`), so it is an error at
+/// `T`, saying to implement the trait for the float type, or to write the methods in an
+/// inherent `impl` (generic ones work). Const parameters are fine.
+#[inline(never)]
+fn check_float_generic_trait_impl(imp: &syn::ItemImpl, diag: &mut Diagnostics) {
+    let fn_params = crate::higher_order::fn_type_params(&imp.generics);
+    let trait_params: Vec<syn::Ident> = crate::traits::trait_params(&imp.generics)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let Some(t) = imp
+        .generics
+        .type_params()
+        .find(|t| !fn_params.contains(&t.ident) && !trait_params.contains(&t.ident))
+    else {
+        return;
+    };
+    let Some((_, path, _)) = &imp.trait_ else {
+        return;
+    };
+    let tr = path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    let ty = &imp.self_ty;
+    let concrete = quote!(#ty)
+        .to_string()
+        .replace(' ', "")
+        .replace(&format!("<{}>", t.ident), "<f64>")
+        .replace(&format!("<{},", t.ident), "<f64,")
+        .replace(&format!(",{}>", t.ident), ",f64>")
+        .replace(&format!(",{},", t.ident), ",f64,");
+    let ty = quote!(#ty).to_string().replace(' ', "");
+    diag.error(
+        t.ident.span(),
+        format!("`#[derive_frule]` does not support an `impl` of a trait of yours generic over a float type (`impl<{t}: Float> {tr} for {ty}`): implement `{tr}` for the float type you differentiate at (`impl {tr} for {concrete}`), or write the methods in an inherent `impl<{t}: Float> {ty}` (which may be generic) or as generic free functions", t = t.ident),
+    );
+}
+
+/// The function with num-traits' `Real` taken off its type parameters' bounds, for its
+/// rule: the rule bounds each float type by the runtime's `Real`, whose `Float` implies
+/// num-traits' `Real` (its blanket impl), and with both in the bounds `T::epsilon()` or
+/// `T::max_value()` in the body would be ambiguous between `Float`'s and `Real`'s.
+fn without_num_real_bounds(func: &syn::ItemFn) -> syn::ItemFn {
+    fn is_num_real(b: &syn::TypeParamBound) -> bool {
+        let syn::TypeParamBound::Trait(t) = b else {
+            return false;
+        };
+        let segs: Vec<String> = t
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        match segs.as_slice() {
+            [one] => one == "Real",
+            [.., real, last] => last == "Real" && real == "real",
+            [] => false,
+        }
+    }
+    fn strip(bounds: &mut syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>) {
+        if bounds.iter().any(is_num_real) {
+            *bounds = std::mem::take(bounds)
+                .into_iter()
+                .filter(|b| !is_num_real(b))
+                .collect();
+        }
+    }
+    let mut func = func.clone();
+    let params: Vec<syn::Ident> = func
+        .sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .collect();
+    for tp in func.sig.generics.type_params_mut() {
+        strip(&mut tp.bounds);
+    }
+    if let Some(w) = &mut func.sig.generics.where_clause {
+        for pred in w.predicates.iter_mut() {
+            if let syn::WherePredicate::Type(pt) = pred {
+                let own = matches!(&pt.bounded_ty, syn::Type::Path(p)
+                    if p.path.get_ident().is_some_and(|i| params.contains(i)));
+                if own {
+                    strip(&mut pt.bounds);
+                }
+            }
+        }
+    }
+    func
+}
+
 /// The marker struct, the `Frule` impl, and the `_frule` wrapper; `free` for a free
 /// function (not a method); `self_of`: the `impl`'s type when the `impl` is generic (see
 /// `MethodSelf`).
@@ -2858,6 +2958,7 @@ pub(crate) fn emit_items(
     free: bool,
     self_of: Option<&syn::Type>,
 ) -> TokenStream {
+    let func = &without_num_real_bounds(func);
     let name = &func.sig.ident;
     let mode = mode_ident();
     let type_params: Vec<&syn::Ident> = func.sig.generics.type_params().map(|t| &t.ident).collect();

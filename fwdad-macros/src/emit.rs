@@ -3118,9 +3118,11 @@ impl Emitter<'_> {
                 };
                 let by_ref = matches!(self.func.values[*receiver].ty, TypeHint::Ref(_));
                 // A float method in a generic function by its trait: `T` may also have
-                // nalgebra's `RealField`, which has methods of the same names.
+                // nalgebra's `RealField`, which has methods of the same names. Not on a
+                // library value (`z.exp()` of a `Complex<T>`: its own method).
                 let by_trait = self.func.type_params
                     && matches!(callee, MethodCallee::Float(_))
+                    && !*self.lib.get(*receiver)
                     && !int_result
                     && *self.func.values[*receiver].ty.deref_all_pub() != TypeHint::Int;
                 // `row /= n` of a view of a library value's row, column or lane (lowered

@@ -11,6 +11,9 @@ use syn::visit_mut::VisitMut;
 #[derive(Default)]
 pub(crate) struct LifetimeNamer {
     pub(crate) declared: Vec<syn::Lifetime>,
+    /// Names bound by higher-ranked bounds (`for<'a> Sum<&'a T>`): not declared by the
+    /// function, but a fresh name must not shadow them.
+    pub(crate) reserved: Vec<syn::Lifetime>,
     pub(crate) fresh: Vec<syn::Lifetime>,
 }
 
@@ -19,6 +22,7 @@ impl LifetimeNamer {
         let taken = |n: &str| {
             self.declared
                 .iter()
+                .chain(&self.reserved)
                 .chain(&self.fresh)
                 .any(|l| l.ident == n)
         };
@@ -172,5 +176,22 @@ fn lifetimes_in(ty: &syn::Type) -> Vec<syn::Lifetime> {
     }
     let mut c = Collect(Vec::new());
     syn::visit::Visit::visit_type(&mut c, ty);
+    c.0
+}
+
+/// Every lifetime the generics declare or bind: the parameters' and those of
+/// higher-ranked bounds (`where T: for<'a> Sum<&'a T>`), which a fresh name must not
+/// shadow.
+pub(crate) fn written_in(generics: &syn::Generics) -> Vec<syn::Lifetime> {
+    struct Collect(Vec<syn::Lifetime>);
+    impl<'ast> syn::visit::Visit<'ast> for Collect {
+        fn visit_lifetime(&mut self, l: &'ast syn::Lifetime) {
+            if !self.0.iter().any(|k| k.ident == l.ident) {
+                self.0.push(l.clone());
+            }
+        }
+    }
+    let mut c = Collect(Vec::new());
+    syn::visit::Visit::visit_generics(&mut c, generics);
     c.0
 }

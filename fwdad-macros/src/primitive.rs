@@ -589,6 +589,7 @@ fn check_signature(attr: Attr, func: &syn::ItemFn, diag: &mut Diagnostics) -> Op
     for l in sig.generics.lifetimes() {
         namer.declared.push(l.lifetime.clone());
     }
+    namer.reserved = lifetimes::written_in(&sig.generics);
     let (mut names, mut inputs, mut named_inputs) = (Vec::new(), Vec::new(), Vec::new());
     for (i, arg) in sig.inputs.iter().enumerate() {
         match arg {

@@ -82,8 +82,8 @@ pub struct Items {
 #[derive(Clone)]
 pub struct FnItem {
     pub name: String,
-    /// Its written result type, when it has no type or const parameters and its result
-    /// names no `Self` or `impl Trait` (see [`plain_return`]).
+    /// Its written result type, when it has no const parameters and at most one type
+    /// parameter, and its result names no `Self` or `impl Trait` (see [`plain_return`]).
     pub result: Option<String>,
     /// Whether every attribute on it is one that gives no rule and changes nothing a call
     /// sees (`doc`, `inline`, `allow`, ...).
@@ -492,23 +492,57 @@ fn fields(file: &syn::File) -> (Named, Named) {
 
 /// A free function's written result type, when it has no type or const parameters (whose
 /// names would mean nothing in a caller) and its result names no `Self` or `impl Trait`.
+/// A function generic over one type parameter and no const parameter (`fn helix<T:
+/// RealField>(t: T) -> Vector3<T>`) gives its result with that parameter written
+/// [`SCALAR_PLACEHOLDER`], which the caller replaces by its own float type (the argument
+/// the call infers: the scalar of a caller's `f64` values, or its float type parameter).
 fn plain_return(f: &syn::ItemFn) -> Option<String> {
-    let generic = f
-        .sig
-        .generics
-        .params
-        .iter()
-        .any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
     let syn::ReturnType::Type(_, ty) = &f.sig.output else {
         return None;
     };
+    let generics = &f.sig.generics;
+    let consts = generics.const_params().count();
+    let types: Vec<String> = generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
     let text = quote::quote!(#ty).to_string();
     let opaque = matches!(**ty, syn::Type::ImplTrait(_))
         || text
             .split_whitespace()
             .any(|t| t == "Self" || t == "'_" || t.starts_with('\''));
-    (!generic && !opaque).then_some(text)
+    if opaque || consts > 0 || types.len() > 1 {
+        return None;
+    }
+    match types.first() {
+        None => Some(text),
+        // The parameter stands alone as a token (`Vector3 < T >`), never as a path's
+        // first segment (`T :: Output`, which names no float).
+        Some(t) => {
+            let tokens: Vec<&str> = text.split_whitespace().collect();
+            let assoc = tokens
+                .windows(2)
+                .any(|w| w[0] == t.as_str() && w[1] == "::");
+            (!assoc).then(|| {
+                tokens
+                    .iter()
+                    .map(|w| {
+                        if *w == t.as_str() {
+                            SCALAR_PLACEHOLDER
+                        } else {
+                            w
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        }
+    }
 }
+
+/// What a generic function's result type has for its type parameter (see
+/// [`plain_return`]).
+pub const SCALAR_PLACEHOLDER: &str = "__FwdadCallerScalar";
 
 /// Collects the imports of a `use` tree: (prefix, name, local name) and glob prefixes.
 fn use_tree(

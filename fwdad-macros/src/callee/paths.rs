@@ -323,8 +323,10 @@ pub fn is_euclid_path(path: &syn::Path) -> bool {
 pub fn is_float_trait(name: &str) -> bool {
     // nalgebra's `RealField`, which its users bound their float parameter by alone: the
     // rule's `T` is a float type (`f64`, `f32`) as for `Float`, and each has both traits.
+    // Likewise its `ComplexField`, of scalar code that runs on reals too: the rule runs
+    // at the real float types (its complex scalars are not differentiated).
     matches!(name, "Float" | "FloatCore" | "Real")
-        || (cfg!(feature = "nalgebra") && name == "RealField")
+        || (cfg!(feature = "nalgebra") && matches!(name, "RealField" | "ComplexField"))
 }
 
 /// Whether `f32`/`f64` implement the trait `name` anyway (`Copy`, `PartialOrd`, `Num`,

@@ -1676,7 +1676,7 @@ impl Lowerer<'_> {
         if self.lookup(&name).is_some() || self.lookup_closure(&name).is_some() {
             return None;
         }
-        let ty = crate::aliases::file_return_type(&name)?;
+        let mut ty = crate::aliases::file_return_type(&name)?;
         // A library type, or one of the user's (`let a0 = accel(p, k);` of `fn accel(..)
         // -> Vec3`: `a0 + a1` is `Vec3`'s `Add`, as with the type written).
         if !crate::libtypes::names_type(&ty, crate::libtypes::is_lib_name)
@@ -1687,6 +1687,14 @@ impl Lowerer<'_> {
         {
             return None;
         }
+        // A generic callee's scalar (`fn helix<T: RealField>(t: T) -> Vector3<T>`): the
+        // caller's float type, as for a library constant whose scalar is not written.
+        let scalar = match self.func.float_params.as_slice() {
+            [] => syn::Ident::new("f64", p.path.span()),
+            [t] => t.clone(),
+            _ => return None,
+        };
+        crate::aliases::replace_caller_scalar(&mut ty, &scalar);
         let mut typed = local.clone();
         typed.pat = syn::Pat::Type(syn::PatType {
             attrs: Vec::new(),

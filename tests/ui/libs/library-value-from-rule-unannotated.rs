@@ -1,17 +1,25 @@
-// A vector returned by a generic derived function, bound without its type: the macro
-// reads the result types of the file's non-generic functions only, so it cannot see
-// that `p` is a `Vector3`.
+// A vector returned by a derived method, bound without its type: the macro reads the
+// result types of the file's free functions only (generic ones too, `fn helix<T:
+// RealField>(t: T) -> Vector3<T>`), so it cannot see that `p` is a `Vector3`.
 use fwdad::prelude::*;
-use nalgebra::{RealField, Vector3};
+use nalgebra::Vector3;
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Helix {
+    pub pitch: f64,
+}
 
 #[derive_frule]
-fn helix<T: RealField + Copy>(t: T) -> Vector3<T> {
-    Vector3::new(t.cos(), t.sin(), t / (T::one() + T::one()))
+impl Helix {
+    pub fn at(&self, t: f64) -> Vector3<f64> {
+        Vector3::new(t.cos(), t.sin(), self.pitch * t)
+    }
 }
 
 #[derive_frule]
 fn height_over_radius(t: f64) -> f64 {
-    let p = helix(t);
+    let h = Helix { pitch: 0.5 };
+    let p = h.at(t);
     p.z / p.xy().norm()
 }
 
