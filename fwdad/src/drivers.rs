@@ -1789,11 +1789,12 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
         }
     } else {
         match n {
-            0..=4 => return point::one_pass::<4, _, G>(f, x),
-            5..=8 => return point::one_pass::<8, _, G>(f, x),
-            9..=10 => return point::one_pass::<10, _, G>(f, x),
-            11..=12 => return point::one_pass::<12, _, G>(f, x),
-            13..=16 => return point::one_pass::<16, _, G>(f, x),
+            // At a slice, dispatched to AVX2 and FMA where the CPU has them.
+            0..=4 => return point::one_pass_dispatched::<4, _, G>(f, x),
+            5..=8 => return point::one_pass_dispatched::<8, _, G>(f, x),
+            9..=10 => return point::one_pass_dispatched::<10, _, G>(f, x),
+            11..=12 => return point::one_pass_dispatched::<12, _, G>(f, x),
+            13..=16 => return point::one_pass_dispatched::<16, _, G>(f, x),
             _ => {}
         }
     }
@@ -2269,6 +2270,11 @@ pub trait GradientRule:
     + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
     + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
     + SliceRule<Zeros<32>, Output: ScalarOutput<Zeros<32>>>
+    + SliceRule<Wide<4>, Output: ScalarOutput<Wide<4>>>
+    + SliceRule<Wide<8>, Output: ScalarOutput<Wide<8>>>
+    + SliceRule<Wide<10>, Output: ScalarOutput<Wide<10>>>
+    + SliceRule<Wide<12>, Output: ScalarOutput<Wide<12>>>
+    + SliceRule<Wide<16>, Output: ScalarOutput<Wide<16>>>
 {
 }
 
@@ -2283,12 +2289,22 @@ impl<F> GradientRule for F where
         + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
         + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
         + SliceRule<Zeros<32>, Output: ScalarOutput<Zeros<32>>>
+        + SliceRule<Wide<4>, Output: ScalarOutput<Wide<4>>>
+        + SliceRule<Wide<8>, Output: ScalarOutput<Wide<8>>>
+        + SliceRule<Wide<10>, Output: ScalarOutput<Wide<10>>>
+        + SliceRule<Wide<12>, Output: ScalarOutput<Wide<12>>>
+        + SliceRule<Wide<16>, Output: ScalarOutput<Wide<16>>>
 {
 }
 
 /// `N` lanes with their zero known ([`MaybeZero`]): the tangents of [`GradientPlan`]s
 /// with `known_zeros`.
 type Zeros<const N: usize> = MaybeZero<Batch<f64, N>>;
+
+/// `N` lanes updated by fused multiply-adds ([`Fused`](fwdad_runtime::Fused)): the tangents
+/// of [`gradient`]'s one pass at a slice in code compiled for AVX2 and FMA, where the CPU
+/// has them (`point::one_pass_dispatched`).
+type Wide<const N: usize> = fwdad_runtime::Fused<Batch<f64, N>>;
 
 /// How [`gradient`] runs a rule: `width` directions per pass, in `Batch<f64, width>`
 /// tangents, or with `known_zeros` in [`MaybeZero<Batch<f64, width>>`](MaybeZero).
@@ -2506,22 +2522,59 @@ where
     (values, jac)
 }
 
-/// Input tangents for [`jacobian_into`], kept between calls: all zero, or (after a call
-/// with `n ≤ S::LANES` inputs, one chunk) holding that chunk's unit directions, which the
-/// next call of the same size reuses as they are.
+/// Input tangents for [`jacobian_into`], kept between calls: the seeds of every chunk of
+/// `n` inputs as windows of one buffer, laid out once per length as zeros (as many as the
+/// last chunk's first input, `last`), the `S::LANES` unit directions, then zeros (`n -
+/// S::LANES`, or none). The chunk starting at input `s` reads the `n` entries from `last -
+/// s`: inputs `s..s + S::LANES` get the unit lanes, the others zeros, so a chunk has
+/// nothing to build or clear (as the static windows of `point::WindowSeeds` up to 64
+/// inputs; a chunk that rebuilt its seeds and cleared them after paid about 2 × `LANES`
+/// seed stores per pass, a quarter of Ackley's gradient at 50 inputs in `MaybeZero` 32).
+/// One chunk (`n ≤ LANES`) is the unit directions alone, as before.
 #[derive(Clone, Debug)]
 struct Seeds<S> {
     tangents: Vec<S>,
-    /// `Some(n)`: `tangents[..n]` hold the single chunk's unit directions.
-    unit_chunk: Option<usize>,
+    /// `Some(n)`: `tangents` holds the windows of `n` inputs.
+    built: Option<usize>,
 }
 
 impl<S> Default for Seeds<S> {
     fn default() -> Self {
         Seeds {
             tangents: Vec::new(),
-            unit_chunk: None,
+            built: None,
         }
+    }
+}
+
+impl<S: Mode + Lanes<f64>> Seeds<S> {
+    /// The first input of the last chunk of `n` inputs (`0` for one chunk).
+    #[inline(always)]
+    fn last_chunk(n: usize) -> usize {
+        S::LANES * (n.saturating_sub(1) / S::LANES)
+    }
+
+    /// Lays out the windows of `n` inputs, unless they are in place from the previous call.
+    #[inline]
+    fn windows(&mut self, n: usize) {
+        if self.built == Some(n) {
+            return;
+        }
+        let (w, last) = (S::LANES, Self::last_chunk(n));
+        self.tangents.clear();
+        self.tangents
+            .resize(last + w + n.saturating_sub(w), S::zero());
+        for (lane, seed) in self.tangents[last..last + w].iter_mut().enumerate() {
+            *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
+        }
+        self.built = Some(n);
+    }
+
+    /// The seeds of the chunk starting at input `start` of the `n` of [`Self::windows`].
+    #[inline(always)]
+    fn window(&self, n: usize, start: usize) -> &[S] {
+        let at = Self::last_chunk(n) - start;
+        &self.tangents[at..at + n]
     }
 }
 
@@ -2544,33 +2597,18 @@ fn jacobian_into<S, F, Y>(
 {
     const { assert!(S::LANES >= 1, "a batch needs at least one lane") };
     let n = x.len();
+    seeds.windows(n);
     // A rule whose body is one chain writes its coefficients directly (no seeded pass;
-    // the tangents are only the arguments' type: zeros past a unit chunk, never read).
-    if seeds.tangents.len() < n {
-        seeds.tangents.resize(n, S::zero());
-    }
+    // the tangents are only the arguments' type).
     let mut sink = DenseSink { values, jac, n };
-    if f.eval_jacobian(x, &seeds.tangents[..n], &mut sink) {
+    if f.eval_jacobian(x, seeds.window(n, 0), &mut sink) {
         return;
-    }
-    let one_chunk = n <= S::LANES;
-    let reuse = one_chunk && seeds.unit_chunk == Some(n);
-    if !reuse {
-        if let Some(k) = seeds.unit_chunk.take() {
-            seeds.tangents[..k].fill(S::zero());
-        }
-        seeds.tangents.resize(n, S::zero());
     }
     values.clear();
     let mut start = 0;
     loop {
         let end = (start + S::LANES).min(n);
-        if !reuse {
-            for (lane, seed) in seeds.tangents[start..end].iter_mut().enumerate() {
-                *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
-            }
-        }
-        let y = f.eval(x, &seeds.tangents[..n]);
+        let y = f.eval(x, seeds.window(n, start));
         if start == 0 {
             values.extend((0..y.len()).map(|i| y.value(i)));
             jac.reshape_for_overwrite(values.len(), n);
@@ -2586,11 +2624,6 @@ fn jacobian_into<S, F, Y>(
                     *entry = t.lane(lane);
                 }
             }
-        }
-        if one_chunk {
-            seeds.unit_chunk = Some(n);
-        } else {
-            seeds.tangents[start..end].fill(S::zero());
         }
         start = end;
         if start >= n {
@@ -2700,8 +2733,8 @@ impl<S: Mode + Lanes<f64>> Buffers<S> {
         F: SliceRule<S, Output: ScalarOutput<S>>,
     {
         let n = x.len();
-        if n <= S::LANES && self.seeds.unit_chunk == Some(n) && self.jac.data.len() == n {
-            let seeds = &self.seeds.tangents[..n];
+        if n <= S::LANES && self.seeds.built == Some(n) && self.jac.data.len() == n {
+            let seeds = self.seeds.window(n, 0);
             let mut sink = DenseSink {
                 values: &mut self.values,
                 jac: &mut self.jac,
@@ -2879,6 +2912,13 @@ impl GradientWorkspace {
 
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         let n = x.len();
+        if n <= 16 && plan == GradientPlan::dense(gradient_width(n)) {
+            // One pass, dispatched to AVX2 and FMA as the one-shot `gradient`'s (the same
+            // values), where the CPU has them.
+            if let Some(value) = point::one_pass_wide_into(f, x, &mut self.small) {
+                return (value, &self.small);
+            }
+        }
         if n > plan.width && n <= point::WINDOW_INPUTS {
             // Chunks up to 64 inputs: their seeds are windows of static tables, nothing to
             // rebuild between chunks (÷ num-dual: Rosenbrock n = 20, `MaybeZero` 8,
