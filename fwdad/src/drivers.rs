@@ -1733,8 +1733,8 @@ where
 /// a chunked plan, are read from tables built at compile time, and it allocates nothing
 /// but a `Vec` result (nothing at all for an array; above 16 inputs, once its plan is
 /// settled: its first calls of a function and length record their times in a table).
-/// Above 64, plans other than one pass keep their seeds and buffers per thread between
-/// calls. The rule is compiled for every plan (the price of
+/// Above 64, plans other than one pass keep their buffers per thread between calls, the
+/// seeds of every chunk as windows of one buffer laid out once per length. The rule is compiled for every plan (the price of
 /// `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
@@ -1789,12 +1789,11 @@ fn gradient_at<F: GradientRule, G: point::sealed::Gradient>(f: &F, x: &[f64]) ->
         }
     } else {
         match n {
-            // At a slice, dispatched to AVX2 and FMA where the CPU has them.
-            0..=4 => return point::one_pass_dispatched::<4, _, G>(f, x),
-            5..=8 => return point::one_pass_dispatched::<8, _, G>(f, x),
-            9..=10 => return point::one_pass_dispatched::<10, _, G>(f, x),
-            11..=12 => return point::one_pass_dispatched::<12, _, G>(f, x),
-            13..=16 => return point::one_pass_dispatched::<16, _, G>(f, x),
+            0..=4 => return point::one_pass::<4, _, G>(f, x),
+            5..=8 => return point::one_pass::<8, _, G>(f, x),
+            9..=10 => return point::one_pass::<10, _, G>(f, x),
+            11..=12 => return point::one_pass::<12, _, G>(f, x),
+            13..=16 => return point::one_pass::<16, _, G>(f, x),
             _ => {}
         }
     }
@@ -2270,11 +2269,6 @@ pub trait GradientRule:
     + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
     + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
     + SliceRule<Zeros<32>, Output: ScalarOutput<Zeros<32>>>
-    + SliceRule<Wide<4>, Output: ScalarOutput<Wide<4>>>
-    + SliceRule<Wide<8>, Output: ScalarOutput<Wide<8>>>
-    + SliceRule<Wide<10>, Output: ScalarOutput<Wide<10>>>
-    + SliceRule<Wide<12>, Output: ScalarOutput<Wide<12>>>
-    + SliceRule<Wide<16>, Output: ScalarOutput<Wide<16>>>
 {
 }
 
@@ -2289,22 +2283,12 @@ impl<F> GradientRule for F where
         + SliceRule<Zeros<8>, Output: ScalarOutput<Zeros<8>>>
         + SliceRule<Zeros<16>, Output: ScalarOutput<Zeros<16>>>
         + SliceRule<Zeros<32>, Output: ScalarOutput<Zeros<32>>>
-        + SliceRule<Wide<4>, Output: ScalarOutput<Wide<4>>>
-        + SliceRule<Wide<8>, Output: ScalarOutput<Wide<8>>>
-        + SliceRule<Wide<10>, Output: ScalarOutput<Wide<10>>>
-        + SliceRule<Wide<12>, Output: ScalarOutput<Wide<12>>>
-        + SliceRule<Wide<16>, Output: ScalarOutput<Wide<16>>>
 {
 }
 
 /// `N` lanes with their zero known ([`MaybeZero`]): the tangents of [`GradientPlan`]s
 /// with `known_zeros`.
 type Zeros<const N: usize> = MaybeZero<Batch<f64, N>>;
-
-/// `N` lanes updated by fused multiply-adds ([`Fused`](fwdad_runtime::Fused)): the tangents
-/// of [`gradient`]'s one pass at a slice in code compiled for AVX2 and FMA, where the CPU
-/// has them (`point::one_pass_dispatched`).
-type Wide<const N: usize> = fwdad_runtime::Fused<Batch<f64, N>>;
 
 /// How [`gradient`] runs a rule: `width` directions per pass, in `Batch<f64, width>`
 /// tangents, or with `known_zeros` in [`MaybeZero<Batch<f64, width>>`](MaybeZero).
@@ -2912,13 +2896,6 @@ impl GradientWorkspace {
 
     fn run<F: GradientRule>(&mut self, f: &F, x: &[f64], plan: GradientPlan) -> (f64, &[f64]) {
         let n = x.len();
-        if n <= 16 && plan == GradientPlan::dense(gradient_width(n)) {
-            // One pass, dispatched to AVX2 and FMA as the one-shot `gradient`'s (the same
-            // values), where the CPU has them.
-            if let Some(value) = point::one_pass_wide_into(f, x, &mut self.small) {
-                return (value, &self.small);
-            }
-        }
         if n > plan.width && n <= point::WINDOW_INPUTS {
             // Chunks up to 64 inputs: their seeds are windows of static tables, nothing to
             // rebuild between chunks (÷ num-dual: Rosenbrock n = 20, `MaybeZero` 8,

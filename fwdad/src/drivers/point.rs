@@ -7,8 +7,8 @@
 //! 64 inputs reads no thread-local buffers and (for an array) allocates nothing once its
 //! plan is settled.
 
-use super::{FlatOutput, GradientRule, ScalarOutput, SliceRule};
-use fwdad_runtime::{Batch, Fused, JacobianSink, Lanes, MaybeZero, Mode};
+use super::{FlatOutput, ScalarOutput, SliceRule};
+use fwdad_runtime::{Batch, JacobianSink, Lanes, MaybeZero, Mode};
 
 /// A point [`gradient`](super::gradient) differentiates at, and the type of the gradient
 /// it returns: `Vec<f64>` for `&[f64]` and `&Vec<f64>`, `[f64; N]` for `&[f64; N]` and
@@ -418,117 +418,6 @@ where
     gradient.zero(n);
     let value = pass_into(f, x, seeds, gradient.entries());
     (value, gradient)
-}
-
-/// Whether the one-pass gradient may be dispatched to code compiled for AVX2 and FMA: on
-/// x86-64, unless the whole crate is compiled for both already (then `Batch`'s updates are
-/// four-lane fused multiply-adds everywhere).
-macro_rules! wide_target {
-    ($($item:tt)*) => {
-        #[cfg(all(target_arch = "x86_64", not(all(target_feature = "avx2", target_feature = "fma"))))]
-        $($item)*
-    };
-}
-
-/// [`one_pass`] of `W` lanes at a slice, or, on a CPU with AVX2 and FMA
-/// (`fwdad_runtime::dispatch::wide`, which `FWDAD_NO_DISPATCH` switches off), one pass of
-/// `V ≥ W` lanes in [`Fused`] mode in a function compiled for them ([`fused_pass`]): the
-/// rule inlined there, its lane updates four lanes per fused multiply-add. Primals are the
-/// same bits; tangents agree with the default path's to rounding (a fused update rounds
-/// once). Ackley, 10 inputs: 0.99 × num-dual's `gradient` at the default target, 0.84 so;
-/// Rosenbrock 0.66 → 0.44 (`grad_probe`, BENCHMARKS.md §11).
-#[inline(always)]
-pub(super) fn one_pass_dispatched<const W: usize, F, G>(f: &F, x: &[f64]) -> (f64, G)
-where
-    F: SliceRule<Batch<f64, W>, Output: ScalarOutput<Batch<f64, W>>>
-        + SliceRule<Fused<Batch<f64, W>>, Output: ScalarOutput<Fused<Batch<f64, W>>>>,
-    G: sealed::Gradient,
-{
-    wide_target! {
-        if fwdad_runtime::dispatch::wide() {
-            let mut gradient = G::room(x.len());
-            let value = fwdad_runtime::dispatch::call_wide(
-                fused_pass::<W, F, G> as unsafe fn(_, _, _) -> _,
-                (f, x, &mut gradient),
-            );
-            return (value, gradient);
-        }
-    }
-    one_pass::<W, F, G>(f, x)
-}
-
-/// [`GradientWorkspace`](super::GradientWorkspace)'s one pass of up to 16 inputs into its
-/// buffer `out`, dispatched as [`one_pass_dispatched`] (so that the workspace and the
-/// one-shot `gradient` give the same values): the value, or `None` where the CPU lacks AVX2
-/// or FMA (or `FWDAD_NO_DISPATCH` is set), the workspace then taking its own pass.
-#[inline(always)]
-pub(super) fn one_pass_wide_into<F: GradientRule>(
-    f: &F,
-    x: &[f64],
-    out: &mut Vec<f64>,
-) -> Option<f64> {
-    wide_target! {
-        if fwdad_runtime::dispatch::wide() {
-            out.clear();
-            let value = match x.len() {
-                0..=4 => fwdad_runtime::dispatch::call_wide(
-                    fused_pass::<4, F, Vec<f64>> as unsafe fn(_, _, _) -> _,
-                    (f, x, out),
-                ),
-                5..=8 => fwdad_runtime::dispatch::call_wide(
-                    fused_pass::<8, F, Vec<f64>> as unsafe fn(_, _, _) -> _,
-                    (f, x, out),
-                ),
-                9..=10 => fwdad_runtime::dispatch::call_wide(
-                    fused_pass::<10, F, Vec<f64>> as unsafe fn(_, _, _) -> _,
-                    (f, x, out),
-                ),
-                11..=12 => fwdad_runtime::dispatch::call_wide(
-                    fused_pass::<12, F, Vec<f64>> as unsafe fn(_, _, _) -> _,
-                    (f, x, out),
-                ),
-                13..=16 => fwdad_runtime::dispatch::call_wide(
-                    fused_pass::<16, F, Vec<f64>> as unsafe fn(_, _, _) -> _,
-                    (f, x, out),
-                ),
-                _ => return None,
-            };
-            return Some(value);
-        }
-    }
-    let _ = (f, x, out);
-    None
-}
-
-wide_target! {
-    /// The gradient of `f` at `x` in one pass of `V ≥ x.len()` lanes of `Fused<Batch>`,
-    /// into `gradient` ([`sealed::Gradient::room`], nothing written yet), compiled for AVX2
-    /// and FMA (called only after `dispatch::wide()` said both are there, through
-    /// `dispatch::call_wide`): [`one_pass`]'s work. The value.
-    #[target_feature(enable = "avx2,fma")]
-    fn fused_pass<const V: usize, F, G>(f: &F, x: &[f64], gradient: &mut G) -> f64
-    where
-        F: SliceRule<Fused<Batch<f64, V>>, Output: ScalarOutput<Fused<Batch<f64, V>>>>,
-        G: sealed::Gradient,
-    {
-        let n = x.len();
-        let seeds = fwdad_runtime::dispatch::fused_slice(&UnitSeeds::<V>::SEEDS[..n]);
-        // A rule with a Jacobian entry writes its coefficients (into the same buffer: taken
-        // and put back, so a workspace's keeps its allocation).
-        let mut sink = GradientSink {
-            n,
-            value: 0.0,
-            gradient: core::mem::replace(gradient, G::empty()),
-        };
-        let done = f.eval_jacobian(x, seeds, &mut sink);
-        *gradient = sink.gradient;
-        if done {
-            return sink.value;
-        }
-        let y = f.eval(x, seeds);
-        gradient.put_lanes(&y.tangent(0), n);
-        y.value(0)
-    }
 }
 
 /// The gradient a rule with a Jacobian entry writes as coefficients (`Ok`), or, for a

@@ -1,14 +1,13 @@
-//! Issue 30: the one-shot `gradient` at a slice of up to 16 inputs (and
-//! `GradientWorkspace`'s one pass) runs in code compiled for AVX2 and FMA where the CPU has
-//! them (`FWDAD_NO_DISPATCH=1` switches it off); and above 64 inputs the chunked plans read
-//! each chunk's seeds as a window of one buffer laid out once per length.
+//! Issue 30: the one-shot `gradient` at a slice of up to 16 inputs (its result allocated
+//! before its one pass, the lanes stored once) and `GradientWorkspace`'s one pass give the
+//! same values; above 64 inputs the chunked plans (and `jacobian`, `gradient_with`, the
+//! `JacobianWorkspace`) read each chunk's seeds as a window of one buffer laid out once per
+//! length, with nothing rebuilt or cleared between chunks.
 //!
 //! The functions are written as their authors write them (an optimisation test function,
-//! a softmax cross-entropy, a chain of springs with a rest length, a small straight-line
-//! potential); derivatives are checked against closed forms or central differences, primals
-//! bit for bit against the plain function, and the dispatched gradients against those of a
-//! child process of this test with `FWDAD_NO_DISPATCH=1` (to rounding: a fused update
-//! rounds once).
+//! a softmax cross-entropy and a softmax, a chain of springs with a rest length, a small
+//! straight-line potential, a planar arm); derivatives are checked against closed forms or
+//! central differences, primals bit for bit against the plain function.
 
 // The functions index slices in loops, as their authors write them.
 #![allow(clippy::needless_range_loop)]
@@ -100,6 +99,53 @@ fn two_charges(p: &[f64]) -> f64 {
     1.0 / r1 - 0.5 / r2 + 0.25 * (x * x + y * y)
 }
 
+/// End point of a planar arm of three links (lengths 1, 0.8, 0.5) at joint angles `q`:
+/// one straight-line chain (its rule has a Jacobian entry).
+#[derive_frule]
+fn arm_tip(q: &[f64]) -> [f64; 2] {
+    let (a1, a2, a3) = (q[0], q[0] + q[1], q[0] + q[1] + q[2]);
+    [
+        a1.cos() + 0.8 * a2.cos() + 0.5 * a3.cos(),
+        a1.sin() + 0.8 * a2.sin() + 0.5 * a3.sin(),
+    ]
+}
+
+/// The softmax of logits `z`, a vector function with loops.
+#[derive_frule]
+fn softmax(z: &[f64]) -> Vec<f64> {
+    let mut m = z[0];
+    for &v in z {
+        if v > m {
+            m = v;
+        }
+    }
+    let mut e = Vec::with_capacity(z.len());
+    let mut s = 0.0;
+    for &v in z {
+        let ev = (v - m).exp();
+        s += ev;
+        e.push(ev);
+    }
+    for v in e.iter_mut() {
+        *v /= s;
+    }
+    e
+}
+
+/// ∂softmaxᵢ/∂zⱼ = pᵢ (δᵢⱼ − pⱼ).
+fn softmax_jacobian(z: &[f64]) -> Vec<Vec<f64>> {
+    let m = z.iter().cloned().fold(f64::MIN, f64::max);
+    let s: f64 = z.iter().map(|v| (v - m).exp()).sum();
+    let p: Vec<f64> = z.iter().map(|v| (v - m).exp() / s).collect();
+    (0..z.len())
+        .map(|i| {
+            (0..z.len())
+                .map(|j| p[i] * (if i == j { 1.0 } else { 0.0 } - p[j]))
+                .collect()
+        })
+        .collect()
+}
+
 fn central(f: impl Fn(&[f64]) -> f64, x: &[f64], h: f64) -> Vec<f64> {
     (0..x.len())
         .map(|i| {
@@ -136,7 +182,7 @@ fn chain_point(n: usize) -> Vec<f64> {
 
 /// The one-shot gradient at a slice, the workspace's and the array's, of every length up
 /// to 16: the primal the plain function's bits, the gradient the formula's; the workspace
-/// gives the one-shot's values exactly (both take the same pass, dispatched or not).
+/// gives the one-shot's values exactly (both take the same pass).
 #[test]
 fn one_pass_at_a_slice_up_to_sixteen_inputs() {
     let mut ws = GradientWorkspace::new();
@@ -172,12 +218,12 @@ fn one_pass_at_a_slice_up_to_sixteen_inputs() {
             );
         }
     }
-    // Arrays: the gradient inlined into the caller (not dispatched), the same to rounding.
+    // Arrays: the pass inlined into the caller, the same values.
     let x: [f64; 10] = point(10, 4).try_into().unwrap();
     let (va, ga) = gradient(ackley {}, x);
     let (vs, gs) = gradient(ackley {}, &x[..]);
     assert_eq!(va.to_bits(), vs.to_bits());
-    assert_close("array against slice", &ga, &gs, 1e-14);
+    assert_eq!(ga.to_vec(), gs);
     // A rule that writes its gradient as coefficients (no seeded pass).
     for p in [[0.3, 0.4], [-0.2, 0.7]] {
         let (v, g) = gradient(two_charges {}, &p[..]);
@@ -186,96 +232,6 @@ fn one_pass_at_a_slice_up_to_sixteen_inputs() {
         let (vw, gw) = ws.gradient(two_charges {}, &p);
         assert_eq!((vw, gw), (v, &g[..]));
     }
-}
-
-/// The gradients of [`one_pass_at_a_slice_up_to_sixteen_inputs`]'s functions, printed as
-/// bits (`dispatch_child`): run in a child process with `FWDAD_NO_DISPATCH=1`, they are
-/// the default-target pass's.
-fn gradients_as_bits() -> Vec<(u64, Vec<u64>)> {
-    let bits = |(v, g): (f64, Vec<f64>)| (v.to_bits(), g.iter().map(|x| x.to_bits()).collect());
-    let mut out = Vec::new();
-    for n in 1..=16 {
-        out.push(bits(gradient(ackley {}, &point(n, n)[..])));
-        out.push(bits(gradient(spring_chain {}, &chain_point(n)[..])));
-        out.push(bits(
-            GradientWorkspace::new()
-                .gradient(ackley {}, &point(n, 3)[..])
-                .map_gradient(),
-        ));
-    }
-    out.push(bits(gradient(two_charges {}, &[0.3, 0.4][..])));
-    out
-}
-
-trait MapGradient {
-    fn map_gradient(self) -> (f64, Vec<f64>);
-}
-
-impl MapGradient for (f64, &[f64]) {
-    fn map_gradient(self) -> (f64, Vec<f64>) {
-        (self.0, self.1.to_vec())
-    }
-}
-
-/// In the child process only (`FWDAD_DISPATCH_CHILD` set): the gradients, one per line.
-#[test]
-fn dispatch_child() {
-    if std::env::var_os("FWDAD_DISPATCH_CHILD").is_none() {
-        return;
-    }
-    for (v, g) in gradients_as_bits() {
-        let g: Vec<String> = g.iter().map(|b| b.to_string()).collect();
-        println!("GRADIENT {v} {}", g.join(" "));
-    }
-}
-
-/// The same gradients with dispatch switched off (`FWDAD_NO_DISPATCH=1`, in a child
-/// process: the switch is read once per process): the primals the same bits, the gradients
-/// equal to rounding.
-#[test]
-fn dispatched_gradients_agree_with_the_default_target() {
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = std::process::Command::new(exe)
-        .args([
-            "--exact",
-            "dispatch_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("FWDAD_DISPATCH_CHILD", "1")
-        .env("FWDAD_NO_DISPATCH", "1")
-        .output()
-        .expect("the child process runs");
-    assert!(out.status.success(), "child: {out:?}");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let child: Vec<(u64, Vec<u64>)> = stdout
-        .lines()
-        .filter_map(|l| l.split_once("GRADIENT ").map(|(_, g)| g))
-        .map(|l| {
-            let mut words = l.split(' ').map(|w| w.parse::<u64>().unwrap());
-            (words.next().unwrap(), words.collect())
-        })
-        .collect();
-    let here = gradients_as_bits();
-    assert_eq!(child.len(), here.len(), "{stdout}");
-    let mut differ = 0;
-    for (k, ((v0, g0), (v1, g1))) in child.iter().zip(&here).enumerate() {
-        assert_eq!(v0, v1, "case {k}: the primal");
-        differ += g0.iter().zip(g1).filter(|(a, b)| a != b).count();
-        let g0: Vec<f64> = g0.iter().map(|&b| f64::from_bits(b)).collect();
-        let g1: Vec<f64> = g1.iter().map(|&b| f64::from_bits(b)).collect();
-        assert_close(&format!("case {k}"), &g1, &g0, 1e-14);
-    }
-    // Where the pass was dispatched, some fused update rounded differently (Ackley's
-    // gradients of 1 to 16 inputs: many do), which shows that it was.
-    #[cfg(target_arch = "x86_64")]
-    if std::env::var_os("FWDAD_NO_DISPATCH").is_none()
-        && std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("fma")
-    {
-        assert!(differ > 0, "no gradient entry differs: not dispatched?");
-    }
-    let _ = differ;
 }
 
 /// Above 64 inputs: every plan of `GradientWorkspace`, the fixed-width drivers and the
@@ -347,6 +303,36 @@ fn chunked_plans_above_sixty_four_inputs() {
             assert_eq!(v.to_bits(), spring_chain(&x).to_bits(), "n = {n}");
             assert_close(&format!("springs, n = {n}, {plan:?}"), g, &want, 1e-12);
         }
+    }
+}
+
+/// `jacobian` of a vector function with loops (one pass up to 16 inputs, chunks of 16
+/// above) and of a straight-line one (its Jacobian entry), against closed forms and central
+/// differences, values bit for bit.
+#[test]
+fn jacobians_of_one_pass_and_of_chunks() {
+    for n in [3, 5, 8, 12, 16, 40] {
+        let z = point(n, 5);
+        let (v, j) = jacobian(softmax {}, &z);
+        let plain = softmax(&z);
+        let want = softmax_jacobian(&z);
+        for i in 0..n {
+            assert_eq!(v[i].to_bits(), plain[i].to_bits(), "n = {n}, value {i}");
+            assert_close(
+                &format!("softmax, n = {n}, row {i}"),
+                j.row(i),
+                &want[i],
+                1e-13,
+            );
+        }
+    }
+    let q = [0.3, -0.7, 1.1];
+    let (v, j) = jacobian(arm_tip {}, &q);
+    let tip = arm_tip(&q);
+    for i in 0..2 {
+        assert_eq!(v[i].to_bits(), tip[i].to_bits());
+        let want = central(|q| arm_tip(q)[i], &q, 1e-6);
+        assert_close(&format!("arm, row {i}"), j.row(i), &want, 1e-8);
     }
 }
 
