@@ -1734,8 +1734,8 @@ where
 /// but a `Vec` result (nothing at all for an array; above 16 inputs, once its plan is
 /// settled: its first calls of a function and length record their times in a table).
 /// Above 64, plans other than one pass keep their buffers per thread between calls, the
-/// seeds of every chunk as windows of one buffer laid out once per length. The rule is compiled for every plan (the price of
-/// `gradient` is ten instantiations of the rule:
+/// seeds of every chunk as windows of one buffer laid out once per length. The rule is
+/// compiled for every plan (the price of `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
 /// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
