@@ -1769,9 +1769,9 @@ where
 /// a chunked plan, are read from tables built at compile time, and it allocates nothing
 /// but a `Vec` result (nothing at all for an array; above 16 inputs, once its plan is
 /// settled: its first calls of a function and length record their times in a table).
-/// Above 64, plans other than one pass keep their seeds and buffers per thread between
-/// calls. The rule is compiled for every plan (the price of
-/// `gradient` is ten instantiations of the rule:
+/// Above 64, plans other than one pass keep their buffers per thread between calls, the
+/// seeds of every chunk as windows of one buffer laid out once per length. The rule is
+/// compiled for every plan (the price of `gradient` is ten instantiations of the rule:
 /// `Batch` at 4, 8, 10, 12, 16, 20 and 32 lanes, `MaybeZero` at 8, 16 and 32; for one
 /// width, use [`gradient_with`]). To keep buffers between calls, as an optimiser
 /// does, use [`GradientWorkspace`], which measures the plans on its first call instead.
@@ -2542,22 +2542,59 @@ where
     (values, jac)
 }
 
-/// Input tangents for [`jacobian_into`], kept between calls: all zero, or (after a call
-/// with `n ≤ S::LANES` inputs, one chunk) holding that chunk's unit directions, which the
-/// next call of the same size reuses as they are.
+/// Input tangents for [`jacobian_into`], kept between calls: the seeds of every chunk of
+/// `n` inputs as windows of one buffer, laid out once per length as zeros (as many as the
+/// last chunk's first input, `last`), the `S::LANES` unit directions, then zeros (`n -
+/// S::LANES`, or none). The chunk starting at input `s` reads the `n` entries from `last -
+/// s`: inputs `s..s + S::LANES` get the unit lanes, the others zeros, so a chunk has
+/// nothing to build or clear (as the static windows of `point::WindowSeeds` up to 64
+/// inputs; a chunk that rebuilt its seeds and cleared them after paid about 2 × `LANES`
+/// seed stores per pass, a quarter of Ackley's gradient at 50 inputs in `MaybeZero` 32).
+/// One chunk (`n ≤ LANES`) is the unit directions alone, as before.
 #[derive(Clone, Debug)]
 struct Seeds<S> {
     tangents: Vec<S>,
-    /// `Some(n)`: `tangents[..n]` hold the single chunk's unit directions.
-    unit_chunk: Option<usize>,
+    /// `Some(n)`: `tangents` holds the windows of `n` inputs.
+    built: Option<usize>,
 }
 
 impl<S> Default for Seeds<S> {
     fn default() -> Self {
         Seeds {
             tangents: Vec::new(),
-            unit_chunk: None,
+            built: None,
         }
+    }
+}
+
+impl<S: Mode + Lanes<f64>> Seeds<S> {
+    /// The first input of the last chunk of `n` inputs (`0` for one chunk).
+    #[inline(always)]
+    fn last_chunk(n: usize) -> usize {
+        S::LANES * (n.saturating_sub(1) / S::LANES)
+    }
+
+    /// Lays out the windows of `n` inputs, unless they are in place from the previous call.
+    #[inline]
+    fn windows(&mut self, n: usize) {
+        if self.built == Some(n) {
+            return;
+        }
+        let (w, last) = (S::LANES, Self::last_chunk(n));
+        self.tangents.clear();
+        self.tangents
+            .resize(last + w + n.saturating_sub(w), S::zero());
+        for (lane, seed) in self.tangents[last..last + w].iter_mut().enumerate() {
+            *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
+        }
+        self.built = Some(n);
+    }
+
+    /// The seeds of the chunk starting at input `start` of the `n` of [`Self::windows`].
+    #[inline(always)]
+    fn window(&self, n: usize, start: usize) -> &[S] {
+        let at = Self::last_chunk(n) - start;
+        &self.tangents[at..at + n]
     }
 }
 
@@ -2580,33 +2617,18 @@ fn jacobian_into<S, F, Y>(
 {
     const { assert!(S::LANES >= 1, "a batch needs at least one lane") };
     let n = x.len();
+    seeds.windows(n);
     // A rule whose body is one chain writes its coefficients directly (no seeded pass;
-    // the tangents are only the arguments' type: zeros past a unit chunk, never read).
-    if seeds.tangents.len() < n {
-        seeds.tangents.resize(n, S::zero());
-    }
+    // the tangents are only the arguments' type).
     let mut sink = DenseSink { values, jac, n };
-    if f.eval_jacobian(x, &seeds.tangents[..n], &mut sink) {
+    if f.eval_jacobian(x, seeds.window(n, 0), &mut sink) {
         return;
-    }
-    let one_chunk = n <= S::LANES;
-    let reuse = one_chunk && seeds.unit_chunk == Some(n);
-    if !reuse {
-        if let Some(k) = seeds.unit_chunk.take() {
-            seeds.tangents[..k].fill(S::zero());
-        }
-        seeds.tangents.resize(n, S::zero());
     }
     values.clear();
     let mut start = 0;
     loop {
         let end = (start + S::LANES).min(n);
-        if !reuse {
-            for (lane, seed) in seeds.tangents[start..end].iter_mut().enumerate() {
-                *seed = S::from_lanes(|l| if l == lane { 1.0 } else { 0.0 });
-            }
-        }
-        let y = f.eval(x, &seeds.tangents[..n]);
+        let y = f.eval(x, seeds.window(n, start));
         if start == 0 {
             values.extend((0..y.len()).map(|i| y.value(i)));
             jac.reshape_for_overwrite(values.len(), n);
@@ -2622,11 +2644,6 @@ fn jacobian_into<S, F, Y>(
                     *entry = t.lane(lane);
                 }
             }
-        }
-        if one_chunk {
-            seeds.unit_chunk = Some(n);
-        } else {
-            seeds.tangents[start..end].fill(S::zero());
         }
         start = end;
         if start >= n {
@@ -2736,8 +2753,8 @@ impl<S: Mode + Lanes<f64>> Buffers<S> {
         F: SliceRule<S, Output: ScalarOutput<S>>,
     {
         let n = x.len();
-        if n <= S::LANES && self.seeds.unit_chunk == Some(n) && self.jac.data.len() == n {
-            let seeds = &self.seeds.tangents[..n];
+        if n <= S::LANES && self.seeds.built == Some(n) && self.jac.data.len() == n {
+            let seeds = self.seeds.window(n, 0);
             let mut sink = DenseSink {
                 values: &mut self.values,
                 jac: &mut self.jac,

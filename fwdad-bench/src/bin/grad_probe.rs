@@ -30,6 +30,44 @@ fn raw<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
     })
 }
 
+/// [`raw`] in `Fused` mode inside an AVX2+FMA function, the rule inlined into it: the
+/// prototype of dispatching a one-pass gradient from the driver (issue 30, BENCHMARKS.md
+/// §11). Not in the drivers: where LLVM does not inline the rule into such a function,
+/// `Fused` mode runs at the default target with a call of libm's `fma` per lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn fused_pass<const N: usize>(
+    rosen: bool,
+    x: &[f64],
+    seeds: &[fwdad::Fused<Batch<f64, N>>],
+) -> (Batch<f64, N>, f64) {
+    let d = Dual::new(x, seeds);
+    let y = if rosen {
+        <optim::rosenbrock as Frule<_, fwdad::Fused<Batch<f64, N>>>>::frule(
+            &optim::rosenbrock {},
+            (d,),
+        )
+    } else {
+        <optim::ackley as Frule<_, fwdad::Fused<Batch<f64, N>>>>::frule(&optim::ackley {}, (d,))
+    };
+    (y.tangent.0, y.primal)
+}
+
+/// [`fused_pass`] with unit seeds, where the CPU has AVX2 and FMA (else [`raw`]).
+fn raw_fused<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        let seeds: Vec<fwdad::Fused<Batch<f64, N>>> =
+            (0..x.len()).map(|k| fwdad::Fused(Batch::unit(k))).collect();
+        return Box::new(move || {
+            // SAFETY: AVX2 and FMA detected above.
+            let (t, v) = unsafe { fused_pass::<N>(rosen, black_box(x), &seeds[..]) };
+            v + black_box(t).0[0]
+        });
+    }
+    raw::<N>(rosen, x)
+}
+
 /// [`raw`], the lanes copied into a gradient buffer as the drivers do.
 fn raw_copy<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
     let seeds: Vec<Batch<f64, N>> = (0..x.len()).map(Batch::unit).collect();
@@ -416,6 +454,7 @@ fn main() {
             ),
             ("rule, 10 lanes", raw::<10>(rosen, x)),
             ("rule, 12 lanes", raw::<12>(rosen, x)),
+            ("rule Fused AVX2", raw_fused::<10>(rosen, x)),
             ("rule 12 + copy", raw_copy::<12>(rosen, x)),
             ("JacobianWs<12>", {
                 let mut jw = fwdad::drivers::JacobianWorkspace::<12>::new();

@@ -102,6 +102,11 @@ pub(super) mod sealed {
         fn entries(&mut self) -> &mut [f64];
         /// The first `n` lanes of `t` (`n ≤ S::LANES`).
         fn from_lanes<S: Lanes<f64>>(t: &S, n: usize) -> Self;
+        /// Room for `n` entries, none written: a `Vec` of capacity `n`, allocated before a
+        /// pass so that its lanes go straight into it after ([`Gradient::put_lanes`]).
+        fn room(n: usize) -> Self;
+        /// The first `n` lanes of `t` written into [`Gradient::room`]`(n)`, once each.
+        fn put_lanes<S: Lanes<f64>>(&mut self, t: &S, n: usize);
         /// A copy of `g`.
         fn from_slice(g: &[f64]) -> Self;
     }
@@ -135,6 +140,16 @@ pub(super) mod sealed {
             v
         }
         #[inline(always)]
+        fn room(n: usize) -> Self {
+            Vec::with_capacity(n)
+        }
+        #[inline(always)]
+        fn put_lanes<S: Lanes<f64>>(&mut self, t: &S, n: usize) {
+            assert!(n <= S::LANES && self.is_empty());
+            // An exact-size iterator: one capacity check, then the lanes stored in turn.
+            self.extend((0..n).map(|lane| t.lane(lane)));
+        }
+        #[inline(always)]
         fn from_slice(g: &[f64]) -> Self {
             g.to_vec()
         }
@@ -159,6 +174,15 @@ pub(super) mod sealed {
         fn from_lanes<S: Lanes<f64>>(t: &S, n: usize) -> Self {
             debug_assert!(n == N && N <= S::LANES);
             core::array::from_fn(|lane| t.lane(lane))
+        }
+        #[inline(always)]
+        fn room(_: usize) -> Self {
+            [0.0; N]
+        }
+        #[inline(always)]
+        fn put_lanes<S: Lanes<f64>>(&mut self, t: &S, n: usize) {
+            debug_assert!(n == N && N <= S::LANES);
+            *self = core::array::from_fn(|lane| t.lane(lane));
         }
         #[inline(always)]
         fn from_slice(g: &[f64]) -> Self {
@@ -382,8 +406,12 @@ where
         Err(seeds) => seeds,
     };
     if W <= 16 {
+        // The result allocated before the pass: after it, the lanes go from the pass's
+        // result straight into the `Vec`, instead of being held on the stack across `malloc`.
+        let mut gradient = G::room(n);
         let (t, value) = pass(f, x, seeds);
-        return (value, G::from_lanes(&t, n));
+        gradient.put_lanes(&t, n);
+        return (value, gradient);
     }
     // 20 and 32 lanes: the gradient allocated first, the pass writes its lanes into it.
     let mut gradient = G::empty();
