@@ -231,6 +231,7 @@ pub use fwdad_runtime::structural::{
     PromoteRef as a_constant_that_can_be_passed_on_by_value,
     Undef as a_default_value_for_a_variable_declared_without_one,
     UndefPrimal as a_default_value_of_the_variables_type,
+    UndefTangent as a_default_derivative_of_the_variables_type,
 };
 #[doc(hidden)]
 pub use fwdad_runtime::traits::{
