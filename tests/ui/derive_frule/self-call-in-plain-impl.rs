@@ -1,6 +1,6 @@
 // A method with `#[derive_frule]` calling another method of the same plain `impl`
 // through `Self::`: the callee has no rule. Instead: annotate the `impl` block itself
-// (every method gets a rule), or the called method too.
+// (every method gets a rule).
 use fwdad::prelude::*;
 
 #[derive(Clone, Copy, Differentiable)]
