@@ -264,6 +264,11 @@ pub use fwdad_runtime::user_ops::{
     RemAssign as the_remainder_assign_operator, StdMethodCheck as a_receiver_of_the_std_method,
     Sub as the_minus_operator, SubAssign as the_minus_assign_operator,
 };
+// In rustc's list of other `Frule` impls (a closure passed to `gradient`).
+#[doc(hidden)]
+pub use fwdad_runtime::user_ops::{
+    ConvertTo as a_forward_rule_of_a_conversion, FloatRule as a_forward_rule_of_a_float_operator,
+};
 #[doc(hidden)]
 pub use fwdad_runtime::{
     call as calling_a_function_with_a_forward_rule,
