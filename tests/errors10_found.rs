@@ -8,6 +8,9 @@
 //!   count beside a sum `(usize, f64)`, an array): the runtime had the default of floats
 //!   and `Vec`s only.
 
+// Loops over a map's pairs, as users write them.
+#![allow(clippy::for_kv_map)]
+
 use fwdad::prelude::*;
 use std::collections::BTreeMap;
 

@@ -796,12 +796,22 @@ fn inactive_by_value(
     is: &dyn Fn(&Value) -> bool,
     diag: &mut crate::diag::Diagnostics,
 ) -> bool {
+    // A function's parameters it declares `inactive` take the value plain: only a
+    // function the files show, at its other positions (methods take no `inactive`).
+    let mut plain = Vec::new();
     let (receiver, args, at) = match kind {
         InstKind::Call {
             func: path,
             args,
             callee: PathCallee::Function,
-        } => (None, args, quote::ToTokens::to_token_stream(path)),
+        } => {
+            let Some(inactive) = crate::plain_fns::callee_inactive(&func.name.to_string(), path)
+            else {
+                return false;
+            };
+            plain = inactive.into_iter().map(|(i, _)| i).collect();
+            (None, args, quote::ToTokens::to_token_stream(path))
+        }
         InstKind::MethodCall {
             receiver,
             method,
@@ -818,10 +828,13 @@ fn inactive_by_value(
     if !(receiver.is_some_and(is) || args.iter().any(is)) {
         return false;
     }
-    let found = args.iter().find_map(|a| {
+    let found = args.iter().enumerate().find_map(|(k, a)| {
         let crate::ir::ValueDef::Param(i) = func.values[*a].def else {
             return None;
         };
+        if plain.contains(&k) {
+            return None;
+        }
         let p = func.params.get(i).filter(|p| p.inactive)?;
         let syn::Type::Path(tp) = &p.ty else {
             return None;

@@ -340,7 +340,12 @@ fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
 /// only item of that name, with `#[derive_frule(inactive(..))]`, and no glob import that
 /// could bring another item of that name. Empty otherwise.
 pub fn inactive_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String)> {
-    let none = Vec::new;
+    callee_inactive(caller, callee).unwrap_or_default()
+}
+
+/// [`inactive_params`], `None` where the files do not show the callee for certain.
+pub fn callee_inactive(caller: &str, callee: &syn::Path) -> Option<Vec<(usize, String)>> {
+    let none = || None;
     let Some(path) = crate::source::source_file() else {
         return none();
     };
@@ -374,9 +379,6 @@ pub fn inactive_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String)>
     let Some(f) = (target.fns.iter()).find(|f| f.name == name && file.names.one_fn(&name)) else {
         return none();
     };
-    if f.inactive.is_empty() {
-        return none();
-    }
     let mut deps = Reading::default();
     let all = source::modules_of(&path, &mut deps);
     let module_of = |items: &Items| all.iter().find(|m| m.inline == items.path).cloned();
@@ -384,10 +386,7 @@ pub fn inactive_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String)>
         !items.foreign_glob
             || module_of(items).is_some_and(|m| !globs_may_bring(&m, items, &name, &mut deps, 4))
     });
-    match certain {
-        true => f.inactive.clone(),
-        false => none(),
-    }
+    certain.then(|| f.inactive.clone())
 }
 
 /// Whether `callee`, called in `caller`, is a plain function of the file (see

@@ -309,12 +309,8 @@ fn inactive_params(f: &syn::ItemFn) -> Vec<(usize, String)> {
     use proc_macro2::TokenTree;
     let mut names = Vec::new();
     for attr in &f.attrs {
-        if !attr
-            .path()
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "derive_frule")
-        {
+        let last = attr.path().segments.last();
+        if last.is_none_or(|s| s.ident != "derive_frule") {
             continue;
         }
         let syn::Meta::List(list) = &attr.meta else {
