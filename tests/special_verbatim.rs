@@ -429,8 +429,9 @@ macro_rules! implement { ($kind:ident) => { #[fwdad::derive_frule] impl Beta for
     }
 }}}
 
-// Not `implement!(f32);`: an `f32` local declared without a value (`let mut temp;`,
-// `let mut p: $kind;`) has no dual yet (docs/limits.md, test `f32-local-without-value`).
+// Not `implement!(f32);`: the tests below check `f64`. (An `f32` local declared without
+// a value, `let mut temp;`, which once kept `f32` out, has a dual since the thirteenth
+// session: `tests/errors10_found.rs`.)
 implement!(f64);
 
 }
@@ -518,8 +519,9 @@ macro_rules! implement {
     };
 }
 
-// Not `implement!(f32);`: an `f32` local declared without a value (`let mut temp;`,
-// `let mut p: $kind;`) has no dual yet (docs/limits.md, test `f32-local-without-value`).
+// Not `implement!(f32);`: the tests below check `f64`. (An `f32` local declared without
+// a value, `let mut temp;`, which once kept `f32` out, has a dual since the thirteenth
+// session: `tests/errors10_found.rs`.)
 implement!(f64);
 
 }

@@ -810,7 +810,7 @@ fn sequence_self(ty: &syn::Type, tr: &syn::Path) -> Option<(syn::Ident, bool)> {
 }
 
 /// The trait's items of an `impl` for a sequence type (`sequence_self`), and the rule of
-/// each method as its `__fwdad_dispatch_Tr_m_unsized` gives it (`SequenceRule`: what
+/// each method as its `m_of_Tr_on_a_slice_array_or_vec` gives it (`SequenceRule`: what
 /// `v.dot(w)` on a slice, an array or a `Vec` finds, `traits::unsized_dispatch`). A sized
 /// type (`[f64; 3]`, `Vec<f64>`) keeps the rules a type parameter bounded by the trait
 /// reaches (`extra`, from `traits::impl_items`); none of the runtime's marker impls (the
@@ -1431,6 +1431,16 @@ fn not_a_function(item: &TokenStream) -> syn::Error {
             "`#[derive_frule]` cannot see into an `extern` block: its functions have no body to \
              differentiate; write a Rust function that calls one (`fn cbrt(x: f64) -> f64 { unsafe { ffi::cbrt(x) } }`) \
              and give it a rule with `#[primitive(d = ..)]` or `#[primitive(rule = ..)]`",
+        ),
+        Ok(syn::Item::Mod(m)) => syn::Error::new_spanned(
+            {
+                let (k, n) = (&m.mod_token, &m.ident);
+                quote!(#k #n)
+            },
+            format!(
+                "`#[derive_frule]` applies to one function, `impl` block or trait at a time, not to a module (`mod {}`): put `#[derive_frule]` on each function of it to differentiate, and on its `impl` blocks and traits",
+                m.ident
+            ),
         ),
         Ok(it) => syn::Error::new_spanned(item_head(&it), msg),
         Err(_) => syn::Error::new(Span::call_site(), msg),

@@ -586,6 +586,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 continue;
             }
         }
+        if inactive_by_value(func, &data.kind, &is, diag) {
+            continue;
+        }
         match &data.kind {
             InstKind::MethodCall {
                 receiver,
@@ -735,6 +738,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     // report the missing rule as a failed name lookup of the rule's type.
                     PathCallee::Function => {
                         use crate::plain_fns::Missing;
+                        if inactive_argument(func, path, args, &is, diag) {
+                            continue;
+                        }
                         let Some(missing) =
                             crate::plain_fns::missing_rule(&func.name.to_string(), path)
                         else {
@@ -744,6 +750,8 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                             .to_string()
                             .replace(' ', "");
                         let msg = match missing {
+                            // A rule written by hand under the rule's name, not registered.
+                            Missing::Here if crate::plain_fns::file_has_fn(&format!("{last}_frule")) => format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: a hand-written `fn {last}_frule` is not found by its name; register it with `#[primitive(rule = {last}_frule)]` on `fn {last}` (or give `fn {last}` `#[derive_frule]` and remove `{last}_frule`)"),
                             Missing::Here => format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {last}` (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
                             Missing::InFile { name, file } => format!("`{written}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `fn {name}` in {file} (or register a rule for it with `#[primitive]`, or mark it `#[non_differentiable]` if its result carries no derivative)"),
                             Missing::OtherCrate(krate) => format!("`{written}` is a function of the crate `{krate}`, which has no forward rules, and it is called here with values that depend on the differentiated inputs: wrap it in a function of your own with `#[primitive]` (which calls `{written}` for the value and gives its derivative), or with `#[non_differentiable]` if its result carries no derivative"),
@@ -773,6 +781,124 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
             _ => {}
         }
     }
+}
+
+/// A parameter declared `inactive(..)` and taken by value, of a struct the file declares
+/// with `#[derive(Differentiable)]` (`tip: V`), passed to a call that goes through a rule
+/// (one of its operands may carry a derivative): the rule takes it as a dual, and the
+/// runtime promotes constants to duals only from references and floats. Reported at the
+/// call, naming the parameter, instead of the promotion's failed bound at the attribute.
+/// Whether it reported one.
+#[inline(never)]
+fn inactive_by_value(
+    func: &Function,
+    kind: &InstKind,
+    is: &dyn Fn(&Value) -> bool,
+    diag: &mut crate::diag::Diagnostics,
+) -> bool {
+    // A function's parameters it declares `inactive` take the value plain: only a
+    // function the files show, at its other positions (methods take no `inactive`).
+    let mut plain = Vec::new();
+    let (receiver, args, at) = match kind {
+        InstKind::Call {
+            func: path,
+            args,
+            callee: PathCallee::Function,
+        } => {
+            let Some(inactive) = crate::plain_fns::callee_inactive(&func.name.to_string(), path)
+            else {
+                return false;
+            };
+            plain = inactive.into_iter().map(|(i, _)| i).collect();
+            (None, args, quote::ToTokens::to_token_stream(path))
+        }
+        InstKind::MethodCall {
+            receiver,
+            method,
+            args,
+            callee: MethodCallee::User | MethodCallee::Unknown,
+            ..
+        } => (
+            Some(receiver),
+            args,
+            quote::ToTokens::to_token_stream(method),
+        ),
+        _ => return false,
+    };
+    if !(receiver.is_some_and(is) || args.iter().any(is)) {
+        return false;
+    }
+    let found = args.iter().enumerate().find_map(|(k, a)| {
+        let crate::ir::ValueDef::Param(i) = func.values[*a].def else {
+            return None;
+        };
+        if plain.contains(&k) {
+            return None;
+        }
+        let p = func.params.get(i).filter(|p| p.inactive)?;
+        let syn::Type::Path(tp) = &p.ty else {
+            return None;
+        };
+        let [seg] = tp.path.segments.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let ty = seg.ident.to_string();
+        let certain = tp.qself.is_none()
+            && seg.arguments.is_none()
+            && crate::plain_fns::differentiable_struct(&ty);
+        certain.then(|| (func.values[*a].name.clone(), ty))
+    });
+    let Some((name, ty)) = found else {
+        return false;
+    };
+    let (name, by_ref) = match &name {
+        Some(n) => (
+            format!("`{n}`"),
+            format!("`{n}: &{ty}`, and pass `*{n}` on"),
+        ),
+        None => (
+            "this argument".to_string(),
+            format!("`&{ty}`, and pass the value on"),
+        ),
+    };
+    diag.error_spanned(
+        &at,
+        format!("{name} is declared `inactive` and taken by value (a `{ty}`), and it is passed here to a function that differentiates it: a constant of a type of yours can be passed on only borrowed; take it by reference ({by_ref}), or leave it out of `inactive(..)`"),
+    );
+    true
+}
+
+/// A value that may carry a derivative passed to a parameter that the callee, a derived
+/// function the files show, declares `inactive(..)` (`plain_fns::inactive_params`):
+/// reported at the call, naming the parameter, instead of the argument conversion's
+/// failed bound in the rule. Whether it reported one.
+#[inline(never)]
+fn inactive_argument(
+    func: &Function,
+    path: &syn::Path,
+    args: &[Value],
+    is: &dyn Fn(&Value) -> bool,
+    diag: &mut crate::diag::Diagnostics,
+) -> bool {
+    let params = crate::plain_fns::inactive_params(&func.name.to_string(), path);
+    let Some((i, param)) = params.iter().find(|(i, _)| {
+        args.get(*i)
+            .is_some_and(|a| is(a) && !func.closures.contains_key(a))
+    }) else {
+        return false;
+    };
+    let written = quote::ToTokens::to_token_stream(path)
+        .to_string()
+        .replace(' ', "");
+    let arg = match &func.values[args[*i]].name {
+        Some(name) => format!("the argument `{name}`"),
+        None => format!("argument {} passed to it here", i + 1),
+    };
+    diag.error_spanned(
+        path,
+        format!("`{written}` declares its parameter `{param}` `inactive` (constant data), and {arg} depends on the differentiated inputs: its derivative would be lost; declare the caller's parameter it comes from `inactive` too (`#[derive_frule(inactive(..))]`), or remove `{param}` from `{written}`'s `inactive(..)`"),
+    );
+    true
 }
 
 /// Prints plans as the IR annotation column (the "after" view of the transform).

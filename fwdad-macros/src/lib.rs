@@ -67,7 +67,9 @@ pub fn derive_frule(args: TokenStream, item: TokenStream) -> TokenStream {
 /// differentiated (see the "Writing rules" guide, `docs/writing-rules.md`).
 #[proc_macro_attribute]
 pub fn primitive(args: TokenStream, item: TokenStream) -> TokenStream {
-    primitive::expand(args.into(), item.into()).into()
+    // The file, for a partial that calls a plain function of it (`d = sigmoid(x)`).
+    let file = proc_macro::Span::call_site().local_file();
+    source::with_source_file(file, || primitive::expand(args.into(), item.into())).into()
 }
 
 /// Marks a function whose result carries no tangent (an index, a count, a random draw):

@@ -347,6 +347,103 @@ fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     })
 }
 
+/// The parameters (position and name) that `callee`, called in the body of `caller`,
+/// declares `inactive(..)`, when the files show it for certain: a `fn` of the caller's
+/// module (or of an inline module inside, by its path) that is the file's only `fn` and
+/// only item of that name, with `#[derive_frule(inactive(..))]`, and no glob import that
+/// could bring another item of that name. Empty otherwise.
+pub fn inactive_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String)> {
+    callee_inactive(caller, callee).unwrap_or_default()
+}
+
+/// [`inactive_params`], `None` where the files do not show the callee for certain.
+pub fn callee_inactive(caller: &str, callee: &syn::Path) -> Option<Vec<(usize, String)>> {
+    let none = || None;
+    let Some(path) = crate::source::source_file() else {
+        return none();
+    };
+    if callee.leading_colon.is_some() || callee.segments.iter().any(|s| !s.arguments.is_none()) {
+        return none();
+    }
+    let Some(file) = crate::source::parse(&path) else {
+        return none();
+    };
+    let modules = &file.modules;
+    let mut holding = modules.iter().filter(|m| m.callers.contains(caller));
+    let (Some(home), None) = (holding.next(), holding.next()) else {
+        return none();
+    };
+    let mut names: Vec<String> = callee
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let Some(name) = names.pop() else {
+        return none();
+    };
+    if (names.iter()).any(|n| n == "self" || n == "super" || n == "crate") {
+        return none();
+    }
+    let mut inner = home.path.clone();
+    inner.extend(names.iter().cloned());
+    let Some(target) = modules.iter().find(|m| m.path == inner) else {
+        return none();
+    };
+    let Some(f) = (target.fns.iter()).find(|f| f.name == name && file.names.one_fn(&name)) else {
+        return none();
+    };
+    let mut deps = Reading::default();
+    let all = source::modules_of(&path, &mut deps);
+    let module_of = |items: &Items| all.iter().find(|m| m.inline == items.path).cloned();
+    let certain = [home, target].iter().all(|items| {
+        !items.foreign_glob
+            || module_of(items).is_some_and(|m| !globs_may_bring(&m, items, &name, &mut deps, 4))
+    });
+    certain.then(|| f.inactive.clone())
+}
+
+/// Whether `callee`, called in `caller`, is a plain function of the file (see
+/// `is_plain_fn`) without type or const parameters: one that takes plain floats only.
+pub fn plain_non_generic_fn(caller: &str, callee: &syn::Path) -> bool {
+    if !is_plain_fn(caller, callee) {
+        return false;
+    }
+    let (Some(path), Some(last)) = (crate::source::source_file(), callee.segments.last()) else {
+        return false;
+    };
+    let Some(file) = crate::source::parse(&path) else {
+        return false;
+    };
+    let name = last.ident.to_string();
+    (file.modules.iter())
+        .flat_map(|m| m.fns.iter())
+        .any(|f| f.name == name && f.result.is_some())
+}
+
+/// Whether the annotated item's file has a `fn` named `name` (at any depth).
+pub fn file_has_fn(name: &str) -> bool {
+    let file = crate::source::source_file().and_then(|p| crate::source::parse(&p));
+    file.is_some_and(|f| f.names.fns.contains_key(name))
+}
+
+/// Whether `name` is a struct of the annotated item's file, the file's only item of that
+/// name, declared with `#[derive(Differentiable)]`.
+pub fn differentiable_struct(name: &str) -> bool {
+    let Some(path) = crate::source::source_file() else {
+        return false;
+    };
+    let Some(file) = crate::source::parse(&path) else {
+        return false;
+    };
+    let mut found = (file.modules.iter()).flat_map(|m| m.structs.iter().filter(|s| s.name == name));
+    let (Some(s), None) = (found.next(), found.next()) else {
+        return false;
+    };
+    s.differentiable == Some(true)
+        && file.names.structs.get(name) == Some(&1)
+        && !file.names.fns.contains_key(name)
+}
+
 /// Whether a glob import of `items` (the module `module`) could bring an item named `name`
 /// (a rule's unit struct, which would take the place of the plain function's missing rule):
 /// a glob of another crate's path could; a glob of a module of this crate the files show

@@ -1258,6 +1258,44 @@ fn tuple_arity(e: &syn::Expr, scalars: &[&syn::Ident]) -> Option<usize> {
     }
 }
 
+/// A call in the partials to a plain function of the file that takes plain floats
+/// (`d = sigmoid(x)` with `fn sigmoid(x: f64) -> f64`): the partials are evaluated on
+/// duals too (second order), where rustc would report `expected f64, found Dual<..>` at
+/// the argument. Reported at the call with what to write instead. Whether it reported one.
+#[inline(never)]
+fn plain_calls_in_partials(func: &syn::ItemFn, expr: &syn::Expr, diag: &mut Diagnostics) -> bool {
+    struct Calls<'a>(Vec<&'a syn::ExprCall>);
+    impl<'a> syn::visit::Visit<'a> for Calls<'a> {
+        fn visit_expr_call(&mut self, c: &'a syn::ExprCall) {
+            self.0.push(c);
+            syn::visit::visit_expr_call(self, c);
+        }
+        // A closure or an item in the partials is the user's own code.
+        fn visit_item(&mut self, _: &'a syn::Item) {}
+    }
+    let mut calls = Calls(Vec::new());
+    syn::visit::Visit::visit_expr(&mut calls, expr);
+    let caller = func.sig.ident.to_string();
+    let mut found = false;
+    for c in calls.0 {
+        let syn::Expr::Path(p) = &*c.func else {
+            continue;
+        };
+        if p.qself.is_some() || !crate::plain_fns::plain_non_generic_fn(&caller, &p.path) {
+            continue;
+        }
+        let written = quote::ToTokens::to_token_stream(&p.path)
+            .to_string()
+            .replace(' ', "");
+        diag.error_spanned(
+            &p.path,
+            format!("`{written}` is a plain function of `f64`s, and the partials of `#[primitive(d = ..)]` are evaluated on duals too (for second derivatives): write `#[primitive(d = .., order = 1)]` for a first-order rule (partials on plain floats only), or make `{written}` generic over its float type (`fn {written}<T: Float>(x: T) -> T`), which duals implement"),
+        );
+        found = true;
+    }
+    found
+}
+
 /// The scalar-partials rule: the partials type, its `Unary`/`Binary` impl (or the n-ary
 /// adapter), and the `Frule` impl.
 fn scalar_rule(
@@ -1268,6 +1306,9 @@ fn scalar_rule(
     diag: &mut Diagnostics,
 ) -> Option<TokenStream> {
     let params = scalar_params(func, sig, p, diag)?;
+    if !p.first_order && plain_calls_in_partials(func, &p.expr, diag) {
+        return None;
+    }
     let name = &func.sig.ident;
     let m = &sig.mode;
     let k = params.iter().filter(|q| q.active).count();

@@ -88,6 +88,8 @@ pub struct FnItem {
     /// Whether every attribute on it is one that gives no rule and changes nothing a call
     /// sees (`doc`, `inline`, `allow`, ...).
     pub inert: bool,
+    /// The parameters (position and name) a `#[derive_frule(inactive(..))]` on it lists.
+    pub inactive: Vec<(usize, String)>,
 }
 
 /// A struct.
@@ -221,6 +223,7 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     name,
                     result: plain_return(f),
                     inert: f.attrs.iter().all(inert),
+                    inactive: inactive_params(f),
                 });
             }
             syn::Item::Struct(s) => module.structs.push(StructItem {
@@ -313,6 +316,49 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
         }
     }
     out.push(module);
+}
+
+/// The parameters of `f` that its `#[derive_frule(inactive(..))]` (any path ending in
+/// `derive_frule`) lists, by position and name, read from the attribute's tokens (a
+/// malformed list gives none: the macro reports it at the function).
+fn inactive_params(f: &syn::ItemFn) -> Vec<(usize, String)> {
+    use proc_macro2::TokenTree;
+    let mut names = Vec::new();
+    for attr in &f.attrs {
+        let last = attr.path().segments.last();
+        if last.is_none_or(|s| s.ident != "derive_frule") {
+            continue;
+        }
+        let syn::Meta::List(list) = &attr.meta else {
+            continue;
+        };
+        let tokens: Vec<TokenTree> = list.tokens.clone().into_iter().collect();
+        for pair in tokens.windows(2) {
+            let (TokenTree::Ident(kw), TokenTree::Group(g)) = (&pair[0], &pair[1]) else {
+                continue;
+            };
+            if kw != "inactive" || g.delimiter() != proc_macro2::Delimiter::Parenthesis {
+                continue;
+            }
+            for t in g.stream() {
+                if let TokenTree::Ident(id) = t {
+                    names.push(id.to_string());
+                }
+            }
+        }
+    }
+    let params = f.sig.inputs.iter().enumerate();
+    params
+        .filter_map(|(i, arg)| match arg {
+            syn::FnArg::Typed(t) => match &*t.pat {
+                syn::Pat::Ident(p) if names.contains(&p.ident.to_string()) => {
+                    Some((i, p.ident.to_string()))
+                }
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
 }
 
 /// Attributes that give a function no rule and change nothing a call sees.

@@ -550,7 +550,7 @@ fn rule_sig(ms: &MethodSig, rt: &TokenStream) -> TokenStream {
 /// `recv.m(..)` on a slice, an array or a `Vec` (an extension trait, `#[derive_frule] impl
 /// VecOps for [f64]`): `(&*recv.primal).__fwdad_rule_unsized_m()`, a `&self` method found
 /// on `[f64]` itself, which the `self: &&Self` dispatch (`Self: Sized`) cannot be. Its
-/// marker `__fwdad_dispatch_Tr_m_unsized` is neither generic nor bounded (the method then
+/// marker `m_of_Tr_on_a_slice_array_or_vec` is neither generic nor bounded (the method then
 /// keeps the trait dyn compatible); the `impl` for the sequence type gives it the rule of
 /// its method (`SequenceRule`, `derive_frule::sequence_rules`), which the call takes
 /// through `call_on_sequence`, whose bound's message is the error when there is none.
@@ -584,9 +584,11 @@ pub(crate) fn has_unsized_dispatch(sig: &syn::Signature) -> bool {
     method_sig(sig).is_some_and(|ms| matches!(ms.recv, Recv::Ref | Recv::Mut))
 }
 
-/// The marker of a method's rule on a sequence type (`unsized_dispatch`).
+/// The marker of a method's rule on a sequence type (`unsized_dispatch`), named in words
+/// (`norm_of_VecOps_on_a_slice_array_or_vec`): rustc's help line names it as the type
+/// without the rule when the `impl` for the sequence type does not define the method.
 pub(crate) fn unsized_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {
-    format_ident!("__fwdad_dispatch_{}_{}_unsized", tr, m)
+    format_ident!("{}_of_{}_on_a_slice_array_or_vec", m, tr)
 }
 
 fn dispatch_marker(tr: &syn::Ident, m: &syn::Ident) -> syn::Ident {

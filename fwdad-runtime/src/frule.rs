@@ -32,7 +32,7 @@ use core::marker::PhantomData;
 #[diagnostic::on_unimplemented(
     message = "no forward rule for `{Self}` taking `{Args}`",
     label = "no forward rule for these arguments",
-    note = "annotate the function with `#[derive_frule]`, write a rule with `#[primitive]`, or mark it `#[non_differentiable]`; a rule takes one `Dual` per argument, of the argument's type (a parameter declared `inactive` takes the plain reference)"
+    note = "annotate the function with `#[derive_frule]`, write a rule with `#[primitive]`, or mark it `#[non_differentiable]`; a rule takes one `Dual` per argument, of the argument's type (a plain reference where the function declares a borrowed parameter `inactive(..)`)"
 )]
 pub trait Frule<Args, S: Mode = f64> {
     /// The dual of the function's result.
@@ -144,10 +144,14 @@ pub fn call<
 /// reference a parameter declared `inactive` takes.
 #[diagnostic::on_unimplemented(
     // No `{Self}`: it is the argument's dual (`Dual<&[f64], &[__FwdadMode]>`), which the
-    // help line below names anyway.
-    message = "this argument cannot be passed to a parameter taking `{T}`: a parameter declared `inactive` takes constant data, and this value may carry a derivative",
-    label = "this argument may carry a derivative",
-    note = "a rule takes one `Dual` per parameter, of the parameter's type; a parameter declared `inactive` takes a plain reference to constant data, so an argument that carries a tangent cannot be passed to it (the tangent would be lost): declare the caller's parameter it comes from `inactive` too, or remove `inactive` from the callee"
+    // help line below names anyway. Worded for both ways it fails: an argument of another
+    // type than the parameter's (rustc's error on the plain call says which), and one that
+    // may carry a derivative passed to a parameter the callee declares `inactive` (`{T}`
+    // is then a plain reference). The macro reports the second itself where the files
+    // show the callee's `inactive(..)` (`plain_fns::inactive_params`).
+    message = "this argument does not fit the called function's parameter, which its forward rule takes as `{T}`",
+    label = "this argument does not fit the parameter",
+    note = "a forward rule takes each argument the plain function takes, as a `Dual` (its value and derivative): pass what the plain function takes (`&v` of a `Vec` for a `&[f64]` parameter); where the rule takes a plain reference, not a `Dual`, the called function declares that parameter `inactive(..)`, which takes constant data: an argument that may carry a derivative cannot be passed to it (its derivative would be lost), so declare the caller's parameter it comes from `inactive` too, or remove it from the callee's `inactive(..)`"
 )]
 #[doc(hidden)]
 pub trait CoerceTo<T> {
@@ -964,7 +968,7 @@ impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a P, &'a T>
 #[diagnostic::on_unimplemented(
     message = "these arguments do not fit the forward rule's parameters",
     label = "arguments `{Self}`",
-    note = "the rule takes `{T}`: one `Dual` per parameter, of the parameter's type (a borrowed parameter declared `inactive` takes the plain reference)"
+    note = "the rule takes `{T}`: one `Dual` per parameter, of the parameter's type (a plain reference where the called function declares a borrowed parameter `inactive(..)`)"
 )]
 #[doc(hidden)]
 pub trait CoerceArgs<T> {

@@ -25,11 +25,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
 /// The value `entry(k).or_default()` inserts, with its tangent, by the tangent's type: a
-/// float's zero, or an empty `Vec` (`m.entry(id).or_default().push(r)`, a bucket per key).
+/// float's zero, an integer's, an empty `Vec` (`m.entry(id).or_default().push(r)`, a
+/// bucket per key), and tuples and arrays of those (`(f64, f64)` of running sums).
 #[diagnostic::on_unimplemented(
-    message = "`#[derive_frule]` supports `or_default()` on a map whose values are floats or `Vec`s",
+    message = "`#[derive_frule]` supports `or_default()` on a map whose values are floats, integers, `Vec`s, or tuples and arrays of them",
     label = "values of another type",
-    note = "insert the value yourself: `.or_insert(..)`, `.or_insert_with(|| ..)`"
+    note = "insert the value yourself: `.or_insert(..)`, `.or_insert_with(|| ..)` (`.or_insert(Stats::default())` for a struct of yours)"
 )]
 pub trait DefaultValue<V>: Sized {
     /// The default value and its tangent.
@@ -50,6 +51,52 @@ impl<P, T> DefaultValue<Vec<P>> for Vec<T> {
     #[inline(always)]
     fn default_value() -> (Vec<P>, Vec<T>) {
         (Vec::new(), Vec::new())
+    }
+}
+
+// A count beside the sums (`(usize, f64)`, a histogram's bin): zero, with no tangent.
+macro_rules! default_count {
+    ($($t:ty),*) => {$(
+        impl DefaultValue<$t> for NoTangent {
+            #[inline(always)]
+            fn default_value() -> ($t, NoTangent) {
+                (0, NoTangent)
+            }
+        }
+    )*};
+}
+default_count!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+// Running sums kept together (`(f64, f64)` of a sum and a sum of squares, `[f64; 3]` of a
+// centroid): each part's default.
+impl<A, B, TA: DefaultValue<A>, TB: DefaultValue<B>> DefaultValue<(A, B)> for (TA, TB) {
+    #[inline(always)]
+    fn default_value() -> ((A, B), (TA, TB)) {
+        let (a, ta) = TA::default_value();
+        let (b, tb) = TB::default_value();
+        ((a, b), (ta, tb))
+    }
+}
+
+impl<A, B, C, TA: DefaultValue<A>, TB: DefaultValue<B>, TC: DefaultValue<C>> DefaultValue<(A, B, C)>
+    for (TA, TB, TC)
+{
+    #[inline(always)]
+    fn default_value() -> ((A, B, C), (TA, TB, TC)) {
+        let (a, ta) = TA::default_value();
+        let (b, tb) = TB::default_value();
+        let (c, tc) = TC::default_value();
+        ((a, b, c), (ta, tb, tc))
+    }
+}
+
+impl<P, T: DefaultValue<P>, const N: usize> DefaultValue<[P; N]> for [T; N] {
+    #[inline(always)]
+    fn default_value() -> ([P; N], [T; N]) {
+        (
+            core::array::from_fn(|_| T::default_value().0),
+            core::array::from_fn(|_| T::default_value().1),
+        )
     }
 }
 

@@ -1028,9 +1028,92 @@ impl<A: UndefPrimal, B: UndefPrimal, C: UndefPrimal> UndefPrimal for (A, B, C) {
     type Same<T> = T;
 }
 
+/// The tangent of `let p;` of a primal `P` that [`UndefPrimal`] has: the zero of an `f64`
+/// tangent and of an `f32` one (`<S as Mode>::Of<f32>`, in a rule generic over its mode,
+/// which is no `ScalarTangent<f64>` and so has no [`Undef`]), element by element in
+/// arrays and tuples, and [`Undef`]'s value otherwise. A trait of its own per primal type
+/// (`UndefTangent<f64>`, `UndefTangent<f32>`), so the two scalar impls do not overlap.
+#[diagnostic::on_unimplemented(
+    message = "this variable is declared without a value, and its type `{P}` has no default value for the paths that do not assign it",
+    label = "declared here without a value",
+    note = "give it its first value where it is declared (`let mut p = ..;`)"
+)]
+pub trait UndefTangent<P> {
+    /// Any value of the tangent type.
+    fn undef_tangent() -> Self;
+}
+
+impl<S: ScalarTangent<f64>> UndefTangent<f64> for S {
+    #[inline(always)]
+    fn undef_tangent() -> S {
+        S::zero()
+    }
+}
+
+impl<S: ScalarTangent<f32>> UndefTangent<f32> for S {
+    #[inline(always)]
+    fn undef_tangent() -> S {
+        S::zero()
+    }
+}
+
+macro_rules! undef_tangent_by_undef {
+    ($($t:ty),*) => {$(
+        impl<T: Undef> UndefTangent<$t> for T {
+            #[inline(always)]
+            fn undef_tangent() -> T {
+                T::undef()
+            }
+        }
+    )*};
+}
+undef_tangent_by_undef!(bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl<P, T: Undef> UndefTangent<Option<P>> for T {
+    #[inline(always)]
+    fn undef_tangent() -> T {
+        T::undef()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P, T: Undef> UndefTangent<alloc::vec::Vec<P>> for T {
+    #[inline(always)]
+    fn undef_tangent() -> T {
+        T::undef()
+    }
+}
+
+impl<P, T: UndefTangent<P>, const N: usize> UndefTangent<[P; N]> for [T; N] {
+    #[inline(always)]
+    fn undef_tangent() -> Self {
+        core::array::from_fn(|_| T::undef_tangent())
+    }
+}
+
+impl<A, B, TA: UndefTangent<A>, TB: UndefTangent<B>> UndefTangent<(A, B)> for (TA, TB) {
+    #[inline(always)]
+    fn undef_tangent() -> Self {
+        (TA::undef_tangent(), TB::undef_tangent())
+    }
+}
+
+impl<A, B, C, TA: UndefTangent<A>, TB: UndefTangent<B>, TC: UndefTangent<C>> UndefTangent<(A, B, C)>
+    for (TA, TB, TC)
+{
+    #[inline(always)]
+    fn undef_tangent() -> Self {
+        (
+            TA::undef_tangent(),
+            TB::undef_tangent(),
+            TC::undef_tangent(),
+        )
+    }
+}
+
 /// [`undef`] of a dual (`let p;` of a value that carries a derivative): the same value,
-/// `Dual::new(P::undef(), T::undef())`, with the bound on the primal type. One bound a
-/// line: rustc quotes the line of the failed bound, which then shows no dual.
+/// `Dual::new(P::undef(), zero)`, with the bound on the primal type. One bound a line:
+/// rustc quotes the line of the failed bound, which then shows no dual.
 #[inline(always)]
 #[rustfmt::skip]
 pub fn undef_dual<
@@ -1038,9 +1121,9 @@ pub fn undef_dual<
     T,
 >() -> Dual<P, T>
 where
-    P::Same<T>: Undef + Into<T>,
+    P::Same<T>: UndefTangent<P> + Into<T>,
 {
-    Dual::new(P::undef(), <P::Same<T> as Undef>::undef().into())
+    Dual::new(P::undef(), <P::Same<T> as UndefTangent<P>>::undef_tangent().into())
 }
 
 /// Element `k` of a range starting at `start`, in the range's own integer type: what an

@@ -2397,6 +2397,27 @@ pub trait ScalarOutput<S>: FlatOutput<S> + sealed::ScalarOutput<S> {}
 impl<S: Copy> sealed::ScalarOutput<S> for Dual<f64, S> {}
 impl<S: Copy> ScalarOutput<S> for Dual<f64, S> {}
 
+/// The dual of an `f64` result under second-order tangents: what [`hessian`] asks of a
+/// rule's output, as a trait rather than a type equality so that a vector result is
+/// reported as such (rustc's `type mismatch resolving ..` otherwise).
+#[diagnostic::on_unimplemented(
+    message = "`hessian` needs a rule with an `f64` result, not `{Self}`",
+    label = "the rule's result is not one `f64`",
+    note = "a Hessian is of a function with one `f64` result: for several results, take the Hessian of each through a function that returns it; for their first derivatives use `jacobian`"
+)]
+pub trait HessianOutput<S>: sealed::ScalarOutput<S> {
+    /// The dual itself.
+    #[doc(hidden)]
+    fn into_scalar(self) -> Dual<f64, S>;
+}
+
+impl<S: Copy> HessianOutput<S> for Dual<f64, S> {
+    #[inline(always)]
+    fn into_scalar(self) -> Dual<f64, S> {
+        self
+    }
+}
+
 /// [`gradient`] with `N` directions per pass (`N ≥ 1`).
 ///
 /// Each pass recomputes the primal, so a large gradient (hundreds of inputs) is faster
@@ -3025,7 +3046,7 @@ type Hyper2<const N: usize> = Hyper<f64, Batch<f64, N>>;
 #[allow(clippy::type_complexity)]
 pub fn hessian<F>(f: F, x: &[f64]) -> (f64, Vec<f64>, Matrix)
 where
-    F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output = Dual<f64, Hyper2<DEFAULT_WIDTH>>>,
+    F: SliceRule<Hyper2<DEFAULT_WIDTH>, Output: HessianOutput<Hyper2<DEFAULT_WIDTH>>>,
 {
     hessian_with::<DEFAULT_WIDTH>(f, x)
 }
@@ -3050,7 +3071,7 @@ where
 /// assert_eq!(h[(1, 3)], 0.0);
 /// ```
 pub fn hessian_with<const N: usize>(
-    f: impl SliceRule<Hyper2<N>, Output = Dual<f64, Hyper2<N>>>,
+    f: impl SliceRule<Hyper2<N>, Output: HessianOutput<Hyper2<N>>>,
     x: &[f64],
 ) -> (f64, Vec<f64>, Matrix) {
     const { assert!(N >= 1, "a batch needs at least one lane") };
@@ -3059,7 +3080,7 @@ pub fn hessian_with<const N: usize>(
     let mut grad = vec![0.0; n];
     let mut h = Matrix::zeros(n, n);
     if n == 0 {
-        return (f.eval(x, &seeds).primal, grad, h);
+        return (f.eval(x, &seeds).into_scalar().primal, grad, h);
     }
     let mut value = 0.0;
     // Chunk [r0, r1) of rows rides in d1; column j in d2.
@@ -3070,7 +3091,7 @@ pub fn hessian_with<const N: usize>(
         }
         for j in r0..n {
             seeds[j].d2 = 1.0;
-            let y = f.eval(x, &seeds);
+            let y = f.eval(x, &seeds).into_scalar();
             seeds[j].d2 = 0.0;
             if j == r0 {
                 value = y.primal;

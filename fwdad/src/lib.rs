@@ -231,6 +231,7 @@ pub use fwdad_runtime::structural::{
     PromoteRef as a_constant_that_can_be_passed_on_by_value,
     Undef as a_default_value_for_a_variable_declared_without_one,
     UndefPrimal as a_default_value_of_the_variables_type,
+    UndefTangent as a_default_derivative_of_the_variables_type,
 };
 #[doc(hidden)]
 pub use fwdad_runtime::traits::{
@@ -262,6 +263,11 @@ pub use fwdad_runtime::user_ops::{
     OpRule as a_forward_rule_for_this_operator, Rem as the_remainder_operator,
     RemAssign as the_remainder_assign_operator, StdMethodCheck as a_receiver_of_the_std_method,
     Sub as the_minus_operator, SubAssign as the_minus_assign_operator,
+};
+// In rustc's list of other `Frule` impls (a closure passed to `gradient`).
+#[doc(hidden)]
+pub use fwdad_runtime::user_ops::{
+    ConvertTo as a_forward_rule_of_a_conversion, FloatRule as a_forward_rule_of_a_float_operator,
 };
 #[doc(hidden)]
 pub use fwdad_runtime::{

@@ -1,0 +1,15 @@
+// Calling a rule by hand with arrays by value where the function takes `&[f64]`:
+// `Dual::new(&x[..], &dx[..])`.
+use fwdad::prelude::*;
+
+#[derive_frule]
+fn energy(x: &[f64]) -> f64 {
+    x.iter().map(|v| v * v).sum()
+}
+
+fn main() {
+    let x = [1.0, 2.0, 3.0];
+    let dx = [1.0, 0.0, 0.0];
+    let d = energy_frule(Dual::new(x, dx));
+    println!("{}", d.tangent);
+}
