@@ -542,8 +542,20 @@ pub(crate) fn prepare(
             }
             rename_self(&mut body, &self_name);
         }
-        for ((name, hint), &m) in arg.captures.iter().zip(&arg.hints).zip(&arg.modes) {
+        for (k, ((name, hint), &m)) in arg
+            .captures
+            .iter()
+            .zip(&arg.hints)
+            .zip(&arg.modes)
+            .enumerate()
+        {
             let name = if name == "self" { &self_name } else { name };
+            // The caller's function value, called in the body: a function to the passes
+            // (only that matters; the dual closure binds the caller's dual function).
+            if arg.fn_values.get(k) == Some(&true) {
+                inputs.push(quote!(#name: &dyn Fn()));
+                continue;
+            }
             let ty = written_type(hint);
             inputs.push(match m {
                 crate::ir::Capture::LendMut

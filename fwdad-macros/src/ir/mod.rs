@@ -114,6 +114,10 @@ pub struct ClosureArg {
     pub hints: Vec<TypeHint>,
     /// How the dual closure holds each capture, as Rust's closure would.
     pub modes: Vec<Capture>,
+    /// Whether each capture is a function value of the caller (`f: F` with `F: Fn(..)`,
+    /// `&dyn Fn(..)`), which the body calls: a change of variables wrapping the caller's
+    /// function, `core(|x| f(c * x + d), ..)`.
+    pub fn_values: Vec<bool>,
     /// The dual body (statements binding `__fwdad_arg<i>` for the parameters, then the
     /// captures), once the caller's activity is known (`crate::higher_order::prepare`).
     pub body: Option<proc_macro2::TokenStream>,

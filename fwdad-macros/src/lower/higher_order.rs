@@ -333,10 +333,12 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
+        let fn_values = self.captured_fn_values(&values, &modes);
         let by_ref: Vec<String> = captures
             .iter()
             .zip(&modes)
-            .filter(|(_, m)| {
+            .zip(&fn_values)
+            .filter(|((_, m), is_fn)| {
                 matches!(
                     m,
                     Capture::Borrow
@@ -344,9 +346,9 @@ impl Lowerer<'_> {
                         | Capture::LendMut
                         | Capture::LendCell
                         | Capture::MoveCell
-                )
+                ) && !**is_fn
             })
-            .map(|(c, _)| c.to_string())
+            .map(|((c, _), _)| c.to_string())
             .collect();
         if !by_ref.is_empty() {
             arg.closure = deref_names(&arg.closure, &by_ref);
@@ -387,6 +389,7 @@ impl Lowerer<'_> {
                 captures,
                 hints,
                 modes,
+                fn_values,
                 body: None,
                 named: arg.named,
                 target,
@@ -397,6 +400,23 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// For each capture of a closure passed to a function (`values`, held as `modes`):
+    /// whether it is a function-valued parameter of the caller, borrowed or copied
+    /// (`core(|x| f(c * x + d), ..)` with `f: F`, `F: Fn(f64) -> f64`): the body calls it
+    /// as it is (`&F` is a function too), not through `(*f)`.
+    #[inline(never)]
+    fn captured_fn_values(&self, values: &[Value], modes: &[Capture]) -> Vec<bool> {
+        values
+            .iter()
+            .zip(modes)
+            .map(|(v, m)| {
+                matches!(m, Capture::Borrow | Capture::Copy)
+                    && matches!(self.func.values[*v].def, crate::ir::ValueDef::Param(_))
+                    && self.callable(*v)
+            })
+            .collect()
+    }
+
     /// Whether `m` is `a.mapv(|x| ..)`, `v.map(..)`, `v.zip_map(&w, ..)` of a library value,
     /// lowered as the method call with the closure as a `call [closure]` whose dual form
     /// takes scalar duals (the library maps it over the elements it holds, duals in the
