@@ -684,11 +684,24 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
     }
     // A trait of the user's: its rules for the methods this impl defines (`traits.rs`).
-    let user_trait = user_trait_for_float
-        || imp
-            .trait_
-            .as_ref()
-            .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p));
+    // A generic trait's `impl` at given arguments (statrs' `impl ContinuousCDF<f64, f64> for
+    // Normal`): the trait cannot carry rules (`#[derive_frule]` rejects generic traits), so
+    // the methods get the type's entries only, and calls on the type reach them.
+    let generic_trait = imp
+        .trait_
+        .as_ref()
+        .is_some_and(|(_, p, _)| crate::traits::has_type_arguments(p));
+    // First in the output: rustc reports the names defined twice in their order.
+    let once = match generic_trait {
+        true => generic_trait_once_marker(&imp, ty_ident.as_ref()),
+        false => TokenStream::new(),
+    };
+    let user_trait = !generic_trait
+        && (user_trait_for_float
+            || imp
+                .trait_
+                .as_ref()
+                .is_some_and(|(_, p, _)| crate::traits::is_user_trait(p)));
     if let (true, None, Some(ty_ident)) = (user_trait, &operator, &ty_ident) {
         let (extra, outside) = crate::traits::impl_items(&imp, ty_ident, &rt);
         // `f64` can take no marker impl of the runtime's (E0117): an extension trait's
@@ -769,6 +782,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     };
     match diag.finish() {
         Ok(()) => quote! {
+            #once
             #imp_out
             #items
             #on_type
@@ -1277,6 +1291,31 @@ fn takes_self_by_value(m: &syn::ImplItemFn) -> bool {
 }
 
 /// On the method's type: the dispatch methods and `m_frule`.
+/// For `#[derive_frule] impl Tr<A> for Ty` of a generic trait: an item named after the
+/// trait and the type, so that a second such `impl` for `Ty` (geographiclib's eight `impl
+/// InverseGeodesic<..> for Geodesic`), whose methods would be `Ty`'s under the same names,
+/// is reported first by that name (E0428) rather than by a rule's.
+#[inline(never)]
+fn generic_trait_once_marker(imp: &syn::ItemImpl, ty: Option<&syn::Ident>) -> TokenStream {
+    let (Some((_, path, _)), Some(ty)) = (&imp.trait_, ty) else {
+        return TokenStream::new();
+    };
+    let Some(tr) = path.segments.last() else {
+        return TokenStream::new();
+    };
+    let name = format_ident!(
+        "{}_for_{}_takes_derive_frule_on_one_impl_only",
+        tr.ident,
+        ty,
+        span = path.span()
+    );
+    quote_spanned! {path.span()=>
+        #[allow(non_camel_case_types, dead_code)]
+        #[doc(hidden)]
+        struct #name;
+    }
+}
+
 fn emit_method_entry(
     m: &syn::ImplItemFn,
     func: &syn::ItemFn,

@@ -2947,6 +2947,11 @@ impl Emitter<'_> {
         let lets = captures.iter().zip(a).enumerate().map(|(i, (c, a))| {
             if i == 0 && *lent {
                 quote_spanned!(span=> let #c = &mut #a;)
+            } else if args.get(i).is_some_and(|v| self.is_mut_ref_param(*v)) {
+                // A `&mut f64` parameter read by the macro (statrs' `relative_eq!(*x,
+                // x_new)` in `fn convergence(x: &mut f64, ..)`): read through a shared
+                // reborrow, as a `&mut` is not `Clone`.
+                quote_spanned!(span=> let #c = &*#a;)
             } else {
                 quote_spanned!(span=> let #c = ::core::clone::Clone::clone(&#a);)
             }
@@ -2962,6 +2967,17 @@ impl Emitter<'_> {
             quote_spanned!(span=> { #(#lets)* #mac })
         } else {
             quote_spanned!(span=> { #(#lets)* #rt::opaque_macro(#mac) })
+        }
+    }
+
+    /// Whether `v` is a parameter of a `&mut` type (`x: &mut f64`).
+    #[inline(never)]
+    fn is_mut_ref_param(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => self.func.params.get(i).is_some_and(
+                |p| matches!(&p.ty, syn::Type::Reference(r) if r.mutability.is_some()),
+            ),
+            _ => false,
         }
     }
 

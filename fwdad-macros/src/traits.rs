@@ -1670,6 +1670,18 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
 
 /// Whether `#[derive_frule] impl Tr for T` is of a trait of the user's, whose definition
 /// must carry `#[derive_frule]` (not a `std` trait, nor an operator).
+/// Whether a trait's path gives it type arguments (`ContinuousCDF<f64, f64>`, `Min<f64>`):
+/// a generic trait, which `#[derive_frule]` does not annotate.
+pub(crate) fn has_type_arguments(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| match &s.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .any(|g| matches!(g, syn::GenericArgument::Type(_))),
+        _ => false,
+    }) && is_user_trait(path)
+}
+
 pub(crate) fn is_user_trait(path: &syn::Path) -> bool {
     let Some(last) = path.segments.last() else {
         return false;
