@@ -1772,9 +1772,11 @@ pub(crate) struct Body {
 /// method of the user's (`step_all(&mut bodies, dt, g)`, `bodies[0].energy(g)`, `w.run(g)`
 /// on a local `w`): the value may hold trait objects without a tangent (built by a plain
 /// function), whose tangents a `&mut self` call in the callee keeps beside them only while
-/// a `DynScope` is open. The rule opens one too (`dyn_scope`), or the tangents would be
-/// dropped when the callee returns, and the body's later calls on the objects would read
-/// none.
+/// a `DynScope` is open: they are dropped when the callee returns, and the body's later
+/// calls on the objects would read none. The rule opens a `DynReader` (`dyn_scope`), under
+/// which that drop panics. (Opening a `DynScope` here instead would keep them, but an
+/// object freed in the scope, `let mut bodies = scene();` in a loop, would leave its
+/// tangent to the next one allocated at its address.)
 #[inline(never)]
 fn lends_objects(ir: &ir::Function) -> bool {
     use crate::callee::{MethodCallee, PathCallee};
@@ -2117,14 +2119,18 @@ fn dyn_scope(sig: &Sig, body: &Body, rt: &TokenStream) -> TokenStream {
                 && (user_type || mentions(&r.elem, |t| matches!(t, syn::Type::TraitObject(_))))
         })
     });
-    // Or the body lends values that may hold them to a call (`lends_objects`).
-    let lends = params_lend || body.lends_objects;
-    match lends {
-        true => {
+    // Or the body lends values that may hold them to a call (`lends_objects`): what the
+    // callee stores in them would be dropped when it returns, so that close panics.
+    match (params_lend, body.lends_objects) {
+        (true, _) => {
             let guard = format_ident!("__fwdad_dyn_scope", span = Span::mixed_site());
             quote!(let #guard = #rt::traits::DynScope::enter();)
         }
-        false => TokenStream::new(),
+        (false, true) => {
+            let guard = format_ident!("__fwdad_dyn_reader", span = Span::mixed_site());
+            quote!(let #guard = #rt::traits::DynReader::enter();)
+        }
+        (false, false) => TokenStream::new(),
     }
 }
 

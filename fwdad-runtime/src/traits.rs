@@ -1235,6 +1235,8 @@ mod side {
     thread_local! {
         /// How many [`super::DynScope`]s are open on this thread.
         pub(super) static DEPTH: Cell<usize> = const { Cell::new(0) };
+        /// How many [`super::DynReader`]s are open on this thread.
+        pub(super) static READERS: Cell<usize> = const { Cell::new(0) };
         /// The lanes of the passed-in objects' tangents, while a scope is open.
         pub(super) static LANES: RefCell<Vec<(SideKey, Box<dyn core::any::Any>)>> =
             const { RefCell::new(Vec::new()) };
@@ -1294,10 +1296,53 @@ impl Drop for DynScope {
                 let lanes = side::LANES
                     .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
                     .unwrap_or_default();
+                let read_on = side::READERS.try_with(|r| r.get() > 0).unwrap_or(false);
+                if !lanes.is_empty() && read_on && !std::thread::panicking() {
+                    drop(lanes);
+                    lent_objects_lose_their_derivative();
+                }
                 drop(lanes);
             }
         }
     }
+}
+
+/// Opened on entry to a derived function that lends a value it holds without a tangent,
+/// of a type the macro does not see through, to a derived function or method (`let mut
+/// bodies = scene(); step_all(&mut bodies, dt, g);`, `w.run(g)` on a local `w`): if that
+/// value holds trait objects, what the callee's `&mut self` calls through `dyn` stored in
+/// them is kept beside them only until the outermost [`DynScope`] closes, when the callee
+/// returns, and the caller, which may call them again, would find no derivative. That
+/// close then panics ([`lent_objects_lose_their_derivative`]) instead of dropping it.
+#[doc(hidden)]
+pub struct DynReader(());
+
+impl DynReader {
+    /// Opens a reader.
+    #[inline]
+    pub fn enter() -> Self {
+        #[cfg(feature = "std")]
+        let _ = side::READERS.try_with(|r| r.set(r.get() + 1));
+        DynReader(())
+    }
+}
+
+impl Drop for DynReader {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        let _ = side::READERS.try_with(|r| r.set(r.get().saturating_sub(1)));
+    }
+}
+
+/// See [`DynReader`].
+#[cold]
+#[inline(never)]
+#[doc(hidden)]
+pub fn lent_objects_lose_their_derivative() -> ! {
+    panic!(
+        "trait objects that carry no derivative (built by a plain function, `let mut bodies = scene();`, or held in such a value) were lent to a differentiated function whose `&mut self` calls through `dyn` stored values depending on the differentiated inputs in them, and the differentiated function that lent them may read them again, where that derivative would be lost: build the objects in the differentiated function (`let bodies: Vec<Box<dyn Body>> = vec![Box::new(Ball {{ .. }}), ..];`, or a function returning `Box<dyn Body>` with `#[derive_frule]`), or take them as a `&mut` parameter of it (`fn f(bodies: &mut [Box<dyn Body>], ..)`)"
+    )
 }
 
 /// The lane of a passed-in trait object's tangent taken out of its [`DynScope`] for one
