@@ -6,14 +6,19 @@
 //!   `World { bodies: scene(), .. }` built in the body), lent to a derived function that
 //!   steps them through `dyn` (`step_all(&mut bodies, dt, g)`, `w.run(g)`), then read
 //!   again (`bodies.iter().map(|b| b.energy(g)).sum()`, a second `step_all`). The callee
-//!   keeps the tangents of the objects' state beside them only while its `DynScope` is
-//!   open: when it returned they were dropped, so the caller's reads saw none
-//!   (`scene_energy`: d/dg 21.991 against 21.877). Opening the scope in the caller too
-//!   made that case right but a scene made afresh in a loop wrong (`trials`: a freed
-//!   object's tangent was found by the next one allocated at its address), so a rule
-//!   that lends such values to a user call now opens a `DynReader`, under which that drop
-//!   panics, saying to build the objects in the differentiated function
-//!   (`scene_built_here`, right in every mode) or to take them as a `&mut` parameter.
+//!   keeps the tangents of the objects' state beside them, keyed by address, only while
+//!   its `DynScope` is open: when it returned they were dropped, and the caller's reads
+//!   saw none (`scene_energy`: d/dg 21.991 against 21.877).
+//! - A wrong derivative: the same with the caller's own scope open (it takes bodies as a
+//!   `&mut` parameter) and the scene made afresh in a loop (`trials_with`): the tangents
+//!   outlived the objects, and the next scene's objects, allocated at the same addresses,
+//!   started from them (d/dg 91.971 against 91.873). Keeping them in a scope of the
+//!   caller's would make the first right and this one wrong (`trials`).
+//!
+//!   Now a call that lends such a value to a user function or method runs under a
+//!   `DynLend`, which panics when the callee made tangents for objects that had none,
+//!   saying to build the objects in the differentiated function (`scene_built_here`,
+//!   right in every mode) or to take them as a `&mut` parameter.
 //!
 //! The other functions are guards that passed, written as users write them, each in one
 //! direction, batches of 1 to 16 lanes and second order against central differences or
@@ -143,6 +148,19 @@ pub fn trials(p: &[f64]) -> f64 {
     total
 }
 
+/// Trials over fresh scenes of the library beside bodies passed in.
+#[derive_frule]
+pub fn trials_with(bodies: &mut Vec<Box<dyn Body>>, g: f64, dt: f64) -> f64 {
+    let mut total = 0.0;
+    for k in 0..3 {
+        let mut extra = scene();
+        step_all(&mut extra, dt, g * (k as f64 + 1.0));
+        total += extra[0].energy(g) + 2.0 * extra[1].energy(g);
+    }
+    step_all(bodies, dt, g);
+    total + bodies[0].energy(g)
+}
+
 /// Recursion on a body passed in.
 #[derive_frule]
 pub fn advance_rec(b: &mut dyn Body, dt: f64, g: f64, n: usize) {
@@ -264,8 +282,19 @@ fn scene_of_a_plain_function_stepped_twice() {
         jvp(trials {}, &p[..], &[1.0, 0.0][..]);
     })
     .contains(want));
+    assert!(panic_message(|| {
+        let mut b = scene();
+        let mut t = nt(2);
+        trials_with_frule(
+            Dual::new(&mut b, &mut t),
+            Dual::new(p[0], 1.0),
+            Dual::new(p[1], 0.0),
+        );
+    })
+    .contains(want));
     // The plain functions are untouched.
     assert!(scene_energy(&p).is_finite() && trials(&p).is_finite());
+    assert!(trials_with(&mut scene(), p[0], p[1]).is_finite());
     // The same scene built in the differentiated function, as the message says.
     check_widths!(scene_built_here {}, scene_built_here, p);
     // Semi-implicit Euler from (h₀, v₀): after n steps vₙ = v₀ − n g dt and

@@ -1745,7 +1745,6 @@ pub(crate) fn pipeline(
         wide: wide_entry(func, &passes.ir),
         generic: crate::const_args::generic_in_body(&passes.ir, &passes.plans),
         chain_jacobian,
-        lends_objects: lends_objects(&passes.ir),
     })
 }
 
@@ -1763,67 +1762,6 @@ pub(crate) struct Body {
     generic: Vec<bool>,
     /// The statements of the Jacobian entry (`Frule::chain_jacobian`), if it has one.
     chain_jacobian: Option<TokenStream>,
-    /// Whether the body lends a value that may hold trait objects to a call (`lends_objects`).
-    lends_objects: bool,
-}
-
-/// Whether the body lends a value of a type it does not see through (the user's, or one
-/// without a written type: `let mut bodies = scene();`) mutably to a call of a function or
-/// method of the user's (`step_all(&mut bodies, dt, g)`, `bodies[0].energy(g)`, `w.run(g)`
-/// on a local `w`): the value may hold trait objects without a tangent (built by a plain
-/// function), whose tangents a `&mut self` call in the callee keeps beside them only while
-/// a `DynScope` is open: they are dropped when the callee returns, and the body's later
-/// calls on the objects would read none. The rule opens a `DynReader` (`dyn_scope`), under
-/// which that drop panics. (Opening a `DynScope` here instead would keep them, but an
-/// object freed in the scope, `let mut bodies = scene();` in a loop, would leave its
-/// tangent to the next one allocated at its address.)
-#[inline(never)]
-fn lends_objects(ir: &ir::Function) -> bool {
-    use crate::callee::{MethodCallee, PathCallee};
-    let lent = |v: ir::Value| {
-        let ir::ValueDef::Inst(i, _) = ir.values[v].def else {
-            return false;
-        };
-        let mutable = match &ir.insts[i].kind {
-            ir::InstKind::Ref { mutable, .. }
-            | ir::InstKind::FieldRef { mutable, .. }
-            | ir::InstKind::ElemRef { mutable, .. } => *mutable,
-            _ => false,
-        };
-        mutable && may_hold_objects(&ir.values[v].ty)
-    };
-    // A receiver the body built (`let mut w = World { bodies: scene(), .. };
-    // w.run(g)`), which a `&mut self` method borrows mutably.
-    let owned = |v: ir::Value| {
-        matches!(ir.values[v].def, ir::ValueDef::Inst(..)) && may_hold_objects(&ir.values[v].ty)
-    };
-    ir.insts.iter().any(|(_, data)| match &data.kind {
-        ir::InstKind::Call {
-            args,
-            callee: PathCallee::Function | PathCallee::Assoc,
-            ..
-        } => args.iter().any(|a| lent(*a)),
-        ir::InstKind::MethodCall {
-            receiver,
-            args,
-            callee: MethodCallee::User,
-            ..
-        } => owned(*receiver) || lent(*receiver) || args.iter().any(|a| lent(*a)),
-        _ => false,
-    })
-}
-
-/// Whether a value of this type may hold trait objects: the macro does not see through it.
-fn may_hold_objects(ty: &crate::types::TypeHint) -> bool {
-    use crate::types::TypeHint;
-    match ty {
-        TypeHint::Unknown | TypeHint::Map(..) => true,
-        TypeHint::Float | TypeHint::Int | TypeHint::Bool | TypeHint::NonDiff | TypeHint::Range => {
-            false
-        }
-        TypeHint::Tuple(ts) => ts.iter().any(may_hold_objects),
-        TypeHint::Seq(t) | TypeHint::Ref(t) => may_hold_objects(t),
-    }
 }
 
 /// Whether the rule's body is a function of its own, never inlined, that takes each float
@@ -2100,8 +2038,8 @@ impl ConstArgs {
 /// of the user's that may hold them, `&mut World`): a `&mut self` method called on one
 /// through `dyn` keeps what it stores beside the object while the scope is open
 /// (`fwdad_runtime::traits::DynScope`).
-fn dyn_scope(sig: &Sig, body: &Body, rt: &TokenStream) -> TokenStream {
-    let params_lend = sig.named_inputs.iter().any(|ty| {
+fn dyn_scope(sig: &Sig, rt: &TokenStream) -> TokenStream {
+    let lends = sig.named_inputs.iter().any(|ty| {
         mentions(ty, |t| {
             let syn::Type::Reference(r) = t else {
                 return false;
@@ -2119,18 +2057,12 @@ fn dyn_scope(sig: &Sig, body: &Body, rt: &TokenStream) -> TokenStream {
                 && (user_type || mentions(&r.elem, |t| matches!(t, syn::Type::TraitObject(_))))
         })
     });
-    // Or the body lends values that may hold them to a call (`lends_objects`): what the
-    // callee stores in them would be dropped when it returns, so that close panics.
-    match (params_lend, body.lends_objects) {
-        (true, _) => {
+    match lends {
+        true => {
             let guard = format_ident!("__fwdad_dyn_scope", span = Span::mixed_site());
             quote!(let #guard = #rt::traits::DynScope::enter();)
         }
-        (false, true) => {
-            let guard = format_ident!("__fwdad_dyn_reader", span = Span::mixed_site());
-            quote!(let #guard = #rt::traits::DynReader::enter();)
-        }
-        (false, false) => TokenStream::new(),
+        false => TokenStream::new(),
     }
 }
 
@@ -2975,7 +2907,7 @@ pub(crate) fn emit_items(
     });
     let entry = consts.entry(sig, &params);
     let fits = fit_slices(sig, &params, rt);
-    let scope = dyn_scope(sig, body, rt);
+    let scope = dyn_scope(sig, rt);
     let fits = quote!(#fits #scope);
     let jac_body = body.chain_jacobian.clone();
     // Runtime dispatch (`wide_entry`): free functions whose rule is not generic over

@@ -1235,8 +1235,6 @@ mod side {
     thread_local! {
         /// How many [`super::DynScope`]s are open on this thread.
         pub(super) static DEPTH: Cell<usize> = const { Cell::new(0) };
-        /// How many [`super::DynReader`]s are open on this thread.
-        pub(super) static READERS: Cell<usize> = const { Cell::new(0) };
         /// The lanes of the passed-in objects' tangents, while a scope is open.
         pub(super) static LANES: RefCell<Vec<(SideKey, Box<dyn core::any::Any>)>> =
             const { RefCell::new(Vec::new()) };
@@ -1296,46 +1294,62 @@ impl Drop for DynScope {
                 let lanes = side::LANES
                     .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
                     .unwrap_or_default();
-                let read_on = side::READERS.try_with(|r| r.get() > 0).unwrap_or(false);
-                if !lanes.is_empty() && read_on && !std::thread::panicking() {
-                    drop(lanes);
-                    lent_objects_lose_their_derivative();
-                }
                 drop(lanes);
             }
         }
     }
 }
 
-/// Opened on entry to a derived function that lends a value it holds without a tangent,
-/// of a type the macro does not see through, to a derived function or method (`let mut
-/// bodies = scene(); step_all(&mut bodies, dt, g);`, `w.run(g)` on a local `w`): if that
-/// value holds trait objects, what the callee's `&mut self` calls through `dyn` stored in
-/// them is kept beside them only until the outermost [`DynScope`] closes, when the callee
-/// returns, and the caller, which may call them again, would find no derivative. That
-/// close then panics ([`lent_objects_lose_their_derivative`]) instead of dropping it.
+/// Held around a call in a derived function that lends a value it holds without a
+/// tangent, of a type the macro does not see through, to a derived function or method
+/// (`let mut bodies = scene(); step_all(&mut bodies, dt, g);`, `w.run(g)` on a local `w`).
+/// If that value holds trait objects, what the callee's `&mut self` calls through `dyn`
+/// stored in them has its tangent beside them ([`SideLane`]): dropped when the outermost
+/// [`DynScope`] closes, so the caller, which may call them again, would find none; kept
+/// by an enclosing scope, it would outlive an object freed meanwhile (a scene made afresh
+/// in a loop) and be found by the next one allocated at its address. A tangent the call
+/// made for an object without one before it then panics
+/// ([`lent_objects_lose_their_derivative`]). It is a scope itself, for that check.
 #[doc(hidden)]
-pub struct DynReader(());
+pub struct DynLend {
+    #[cfg(feature = "std")]
+    before: crate::alloc_paths::Vec<SideKey>,
+}
 
-impl DynReader {
-    /// Opens a reader.
+impl DynLend {
+    /// Opens it.
     #[inline]
     pub fn enter() -> Self {
         #[cfg(feature = "std")]
-        let _ = side::READERS.try_with(|r| r.set(r.get() + 1));
-        DynReader(())
+        {
+            let before = side::LANES
+                .try_with(|l| l.borrow().iter().map(|(k, _)| *k).collect())
+                .unwrap_or_default();
+            let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
+            DynLend { before }
+        }
+        #[cfg(not(feature = "std"))]
+        DynLend {}
     }
 }
 
-impl Drop for DynReader {
+impl Drop for DynLend {
     #[inline]
     fn drop(&mut self) {
         #[cfg(feature = "std")]
-        let _ = side::READERS.try_with(|r| r.set(r.get().saturating_sub(1)));
+        {
+            let made = side::LANES
+                .try_with(|l| l.borrow().iter().any(|(k, _)| !self.before.contains(k)))
+                .unwrap_or(false);
+            drop(DynScope(()));
+            if made && !std::thread::panicking() {
+                lent_objects_lose_their_derivative();
+            }
+        }
     }
 }
 
-/// See [`DynReader`].
+/// See [`DynLend`].
 #[cold]
 #[inline(never)]
 #[doc(hidden)]
