@@ -58,6 +58,8 @@ impl Expr {
 
 /// Literals that print exactly (so both renderings hold the same value).
 const LITS: &[&str] = &["0.5", "1.5", "2.0", "-0.75", "3.0", "0.125", "-1.25"];
+/// The constants of case 66's objects: a `Lin`'s `k`, a `V2`'s `x` and `y`.
+const SCENE: (&str, &str, &str) = ("0.5", "-0.75", "1.5");
 /// Loop contraction factors, below one so that accumulations stay bounded.
 const FACTORS: &[&str] = &["0.5", "-0.25", "0.75", "0.875", "-0.5"];
 
@@ -633,7 +635,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(66) {
+        match g.rng.below(67) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -2077,6 +2079,49 @@ fn program(
                 kept.push(v.clone());
                 out.line(plain.trim_end(), dual.trim_end());
             }
+            66 => {
+                // Trait objects boxed from constants in the body (a `Lin` and a `V2`, in a
+                // `let` naming `Vec<Box<dyn Stepper>>`), stepped once or twice by a
+                // derived function taking them through `&mut [Box<dyn Stepper>]`, then
+                // read; or a fixed list of models built by a plain function
+                // (`model_scene()`) read by a helper declaring it `inactive(..)`, with a
+                // differentiated argument. The reference steps and reads the two values
+                // alone.
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (t1, t2) = (g.expr(&inner, 2), g.expr(&inner, 2));
+                let sc = format!("sc{v}");
+                let (k0, x0, y0) = SCENE;
+                kept.push(v.clone());
+                if g.rng.chance(70) {
+                    let twice = g.rng.chance(50);
+                    let (p2, d2) = match twice {
+                        true => (
+                            format!("    step_all(&mut {sc}, {});\n", t2.plain),
+                            format!(
+                                "    la{v}.advance({});\n    lb{v}.advance({});\n",
+                                t2.dual, t2.dual
+                            ),
+                        ),
+                        false => (String::new(), String::new()),
+                    };
+                    out.line(
+                        format!(
+                            "    let mut {sc}: Vec<Box<dyn Stepper>> = vec![\n        Box::new(Lin {{ k: {k0} }}),\n        Box::new(V2 {{ x: {x0}, y: {y0} }}),\n    ];\n    step_all(&mut {sc}, {});\n{p2}    let {v} = {sc}\n        .iter()\n        .enumerate()\n        .map(|(i, b)| (i as f64 + 1.0) * b.read())\n        .sum::<f64>();",
+                            t1.plain
+                        ),
+                        format!(
+                            "    let (mut la{v}, mut lb{v}) = stepper_scene_nd::<D>();\n    la{v}.advance({});\n    lb{v}.advance({});\n{d2}    let {v} = la{v}.read() + D::from(2.0) * lb{v}.read();",
+                            t1.dual, t1.dual
+                        ),
+                    );
+                } else {
+                    out.line(
+                        format!("    let {v} = fixed_models(&model_scene(), {});", t1.plain),
+                        format!("    let {v} = fixed_models_nd({});", t1.dual),
+                    );
+                }
+            }
             53 => {
                 // A sorted copy.
                 let e = g.expr(&s, 2);
@@ -2338,6 +2383,21 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
          #[derive_frule]\nimpl Stepper for V2 {{\n    fn advance(&mut self, t: f64) {{\n        let x = self.x * {c2} + {};\n        self.y = self.y * {c2} + {};\n        self.x = x;\n    }}\n    fn read(&self) -> f64 {{\n        {}\n    }}\n}}\n\n\
          impl<{ND}> StepperNd<D> for V2Nd<D> {{\n    fn advance(&mut self, t: D) {{\n        let x = self.x * D::from({c2}) + {};\n        self.y = self.y * D::from({c2}) + {};\n        self.x = x;\n    }}\n    fn read(&self) -> D {{\n        {}\n    }}\n}}\n",
         adv_lin.plain, adv_lin.dual, adv_x.plain, adv_y.plain, rd_v2.plain, adv_x.dual, adv_y.dual, rd_v2.dual
+    )
+    .unwrap();
+
+    // Case 66: steppers boxed in the program, stepped by a derived function through
+    // `&mut [Box<dyn Stepper>]` (the reference's pair of the same values), and models
+    // built by a plain function, read through a helper declaring them `inactive(..)`.
+    let (k0, x0, y0) = SCENE;
+    writeln!(
+        src,
+        "pub fn stepper_scene_nd<{ND}>() -> (LinNd<D>, V2Nd<D>) {{\n    (\n        LinNd {{ k: D::from({k0}) }},\n        V2Nd {{ x: D::from({x0}), y: D::from({y0}) }},\n    )\n}}\n\n\
+         #[derive_frule]\npub fn step_all(ss: &mut [Box<dyn Stepper>], t: f64) {{\n    for s in ss.iter_mut() {{\n        s.advance(t);\n    }}\n}}\n\n\
+         pub fn model_scene() -> Vec<Box<dyn Model>> {{\n    vec![\n        Box::new(Lin {{ k: {k0} }}),\n        Box::new(V2 {{ x: {x0}, y: {y0} }}),\n    ]\n}}\n\n\
+         #[derive_frule(inactive(ms))]\npub fn fixed_models(ms: &[Box<dyn Model>], t: f64) -> f64 {{\n    ms.iter().map(|m| m.eval(t)).sum::<f64>() + ms[1].twice(0.5 * t)\n}}\n\n\
+         pub fn fixed_models_nd<{ND}>(t: D) -> D {{\n    let (a, b) = (\n        LinNd {{ k: D::from({k0}) }},\n        V2Nd {{ x: D::from({x0}), y: D::from({y0}) }},\n    );\n    \
+         a.eval(t) + b.eval(t) + b.twice(D::from(0.5) * t)\n}}\n"
     )
     .unwrap();
 

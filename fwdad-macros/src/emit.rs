@@ -2049,7 +2049,9 @@ impl Emitter<'_> {
             )
         };
         let call = self.user_method_call(*receiver);
-        quote_spanned!(span=> #rt::#call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)))
+        let call =
+            quote_spanned!(span=> #rt::#call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)));
+        lend_guarded(self.func, inst, rt, call)
     }
 
     /// An associated function's rule (`Form::AssocFrule`).
@@ -2165,6 +2167,7 @@ impl Emitter<'_> {
         } else {
             let call = quote_spanned!(span=>
                         #rt::call::<#mode, _, _, _>(&#marker, (#(#args,)*)));
+            let call = lend_guarded(self.func, inst, rt, call);
             // A result typed as non-differentiable (`let i: usize = argmax(x);`)
             // is inactive: keep its value.
             match data.results.first() {
@@ -4333,4 +4336,82 @@ fn probe_part(
             (&#rt::PromoteSubProbe(&#base[..], #at, #name, #phantom)).promote(#cell)
         })
     }
+}
+
+/// Whether the call `inst` lends a value of a type the macro does not see through (the
+/// user's, or one without a written type: `let mut bodies = scene();`) mutably to a
+/// function or method of the user's (`step_all(&mut bodies, dt, g)`, `w.run(g)` on a
+/// local `w`). Such a value may hold trait objects without a tangent (built by a plain
+/// function), whose state's tangents the callee's `&mut self` calls through `dyn` keep
+/// beside them (`SideLane`); the body holding them would read them again, and they are
+/// keyed by address, which a freed object leaves to the next one allocated there. The call
+/// is made under a `DynLend`, which panics when the callee made such tangents.
+#[inline(never)]
+pub(crate) fn lends_objects(func: &Function, inst: Inst) -> bool {
+    let lent = |v: Value| {
+        let ValueDef::Inst(i, _) = func.values[v].def else {
+            return false;
+        };
+        let mutable = match &func.insts[i].kind {
+            InstKind::Ref { mutable, .. }
+            | InstKind::FieldRef { mutable, .. }
+            | InstKind::ElemRef { mutable, .. } => *mutable,
+            _ => false,
+        };
+        // Of a value the body holds (not of a parameter, whose objects are the rule's
+        // caller's: its `DynScope` keeps their tangents).
+        let local = !matches!(func.values[func.place_root(v)].def, ValueDef::Param(_));
+        mutable && local && may_hold_objects(&func.values[v].ty)
+    };
+    // A receiver the body built (`let mut w = World { bodies: scene(), .. };
+    // w.run(g)`), which a `&mut self` method borrows mutably.
+    let owned = |v: Value| {
+        matches!(func.values[v].def, ValueDef::Inst(..))
+            && !matches!(func.values[func.place_root(v)].def, ValueDef::Param(_))
+            && may_hold_objects(&func.values[v].ty)
+    };
+    match &func.insts[inst].kind {
+        InstKind::Call {
+            args,
+            callee: PathCallee::Function | PathCallee::Assoc,
+            ..
+        } => args.iter().any(|a| lent(*a)),
+        InstKind::MethodCall {
+            receiver,
+            args,
+            callee: MethodCallee::User,
+            ..
+        } => owned(*receiver) || lent(*receiver) || args.iter().any(|a| lent(*a)),
+        _ => false,
+    }
+}
+
+/// Whether a value of this type may hold trait objects: the macro does not see through it.
+fn may_hold_objects(ty: &TypeHint) -> bool {
+    match ty {
+        TypeHint::Unknown | TypeHint::Map(..) => true,
+        TypeHint::Float | TypeHint::Int | TypeHint::Bool | TypeHint::NonDiff | TypeHint::Range => {
+            false
+        }
+        TypeHint::Tuple(ts) => ts.iter().any(may_hold_objects),
+        TypeHint::Seq(t) | TypeHint::Ref(t) => may_hold_objects(t),
+    }
+}
+
+/// `call` made under a `DynLend` when it lends objects (`lends_objects`).
+fn lend_guarded(func: &Function, inst: Inst, rt: &TokenStream, call: TokenStream) -> TokenStream {
+    if !lends_objects(func, inst) {
+        return call;
+    }
+    let span = func.insts[inst].span;
+    let (g, r) = (
+        format_ident!("__fwdad_lend", span = Span::mixed_site()),
+        format_ident!("__fwdad_lent", span = Span::mixed_site()),
+    );
+    quote_spanned!(span=> ({
+        let #g = #rt::traits::DynLend::enter();
+        let #r = #call;
+        ::core::mem::drop(#g);
+        #r
+    }))
 }

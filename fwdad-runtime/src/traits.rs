@@ -1300,6 +1300,65 @@ impl Drop for DynScope {
     }
 }
 
+/// Held around a call in a derived function that lends a value it holds without a
+/// tangent, of a type the macro does not see through, to a derived function or method
+/// (`let mut bodies = scene(); step_all(&mut bodies, dt, g);`, `w.run(g)` on a local `w`).
+/// If that value holds trait objects, what the callee's `&mut self` calls through `dyn`
+/// stored in them has its tangent beside them ([`SideLane`]): dropped when the outermost
+/// [`DynScope`] closes, so the caller, which may call them again, would find none; kept
+/// by an enclosing scope, it would outlive an object freed meanwhile (a scene made afresh
+/// in a loop) and be found by the next one allocated at its address. A tangent the call
+/// made for an object without one before it then panics
+/// ([`lent_objects_lose_their_derivative`]). It is a scope itself, for that check.
+#[doc(hidden)]
+pub struct DynLend {
+    #[cfg(feature = "std")]
+    before: crate::alloc_paths::Vec<SideKey>,
+}
+
+impl DynLend {
+    /// Opens it.
+    #[inline]
+    pub fn enter() -> Self {
+        #[cfg(feature = "std")]
+        {
+            let before = side::LANES
+                .try_with(|l| l.borrow().iter().map(|(k, _)| *k).collect())
+                .unwrap_or_default();
+            let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
+            DynLend { before }
+        }
+        #[cfg(not(feature = "std"))]
+        DynLend {}
+    }
+}
+
+impl Drop for DynLend {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        {
+            let made = side::LANES
+                .try_with(|l| l.borrow().iter().any(|(k, _)| !self.before.contains(k)))
+                .unwrap_or(false);
+            drop(DynScope(()));
+            if made && !std::thread::panicking() {
+                lent_objects_lose_their_derivative();
+            }
+        }
+    }
+}
+
+/// See [`DynLend`].
+#[cold]
+#[inline(never)]
+#[doc(hidden)]
+pub fn lent_objects_lose_their_derivative() -> ! {
+    panic!(
+        "trait objects that carry no derivative (built by a plain function, `let mut bodies = scene();`, or held in such a value) were lent to a differentiated function whose `&mut self` calls through `dyn` stored values depending on the differentiated inputs in them, and the differentiated function that lent them may read them again, where that derivative would be lost: build the objects in the differentiated function (`let bodies: Vec<Box<dyn Body>> = vec![Box::new(Ball {{ .. }}), ..];`, or a function returning `Box<dyn Body>` with `#[derive_frule]`), or take them as a `&mut` parameter of it (`fn f(bodies: &mut [Box<dyn Body>], ..)`)"
+    )
+}
+
 /// The lane of a passed-in trait object's tangent taken out of its [`DynScope`] for one
 /// `dyn` call, and put back when dropped.
 #[doc(hidden)]
