@@ -1238,6 +1238,17 @@ mod side {
         /// The lanes of the passed-in objects' tangents, while a scope is open.
         pub(super) static LANES: RefCell<Vec<(SideKey, Box<dyn core::any::Any>)>> =
             const { RefCell::new(Vec::new()) };
+        /// How many lanes were made for objects that had none (a count [`super::DynLend`]
+        /// compares, without copying the keys).
+        pub(super) static MADE: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(super) fn made() -> usize {
+        MADE.try_with(Cell::get).unwrap_or(0)
+    }
+
+    pub(super) fn count_made() {
+        let _ = MADE.try_with(|m| m.set(m.get().wrapping_add(1)));
     }
 
     pub(super) fn active() -> bool {
@@ -1312,8 +1323,10 @@ impl Drop for DynScope {
 /// ([`lent_objects_lose_their_derivative`]). It is a scope itself, for that check.
 #[doc(hidden)]
 pub struct DynLend {
+    /// [`side::MADE`] on entry: a lane made during the call is one for an object that had
+    /// none (a count, so that the guard costs two thread-local reads, not a copy of keys).
     #[cfg(feature = "std")]
-    before: crate::alloc_paths::Vec<SideKey>,
+    before: usize,
 }
 
 impl DynLend {
@@ -1322,9 +1335,7 @@ impl DynLend {
     pub fn enter() -> Self {
         #[cfg(feature = "std")]
         {
-            let before = side::LANES
-                .try_with(|l| l.borrow().iter().map(|(k, _)| *k).collect())
-                .unwrap_or_default();
+            let before = side::made();
             let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
             DynLend { before }
         }
@@ -1338,9 +1349,7 @@ impl Drop for DynLend {
     fn drop(&mut self) {
         #[cfg(feature = "std")]
         {
-            let made = side::LANES
-                .try_with(|l| l.borrow().iter().any(|(k, _)| !self.before.contains(k)))
-                .unwrap_or(false);
+            let made = side::made() != self.before;
             drop(DynScope(()));
             if made && !std::thread::panicking() {
                 lent_objects_lose_their_derivative();
@@ -1415,7 +1424,14 @@ impl SideLane {
                 return None;
             }
             let key = SideKey::of(v, mode, second, k);
-            let lane = side::take(&key).or_else(zero)?;
+            let lane = match side::take(&key) {
+                Some(lane) => lane,
+                None => {
+                    let lane = zero()?;
+                    side::count_made();
+                    lane
+                }
+            };
             Some(SideLane {
                 key,
                 lane: Some(lane),
