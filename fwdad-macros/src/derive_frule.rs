@@ -3566,6 +3566,15 @@ fn float_reference(ty: &syn::Type, float_params: &[&syn::Ident]) -> bool {
     matches!(ty, syn::Type::Reference(r) if floats(&r.elem, float_params))
 }
 
+/// Whether `t` is a `std` integer type written by its name (`usize`, `i32`).
+fn is_std_int(t: &syn::Type) -> bool {
+    match t {
+        syn::Type::Path(p) if p.qself.is_none() => crate::callee::StdType::of_path(&p.path)
+            .is_some_and(|k| k.class() == crate::callee::TypeClass::Int),
+        _ => false,
+    }
+}
+
 /// The rule's public face (marker struct, `name_frule` wrapper), shared with `#[primitive]`.
 fn registration<'a>(
     func: &'a syn::ItemFn,
@@ -3593,6 +3602,8 @@ fn registration<'a>(
                     let tty = crate::const_args::tangent_type(t, &tangent_param(i));
                     quote_spanned!(span=> #rt::Dual<#t, #tty>)
                 }
+                // An integer (`n: usize`) as it is or as its dual (`IntArgument`).
+                (false, None) if is_std_int(t) => quote_spanned!(span=> impl #rt::IntArgument<#t>),
                 (false, None) => quote_spanned!(span=> #rt::Dual<#t>),
             }
         })
@@ -3622,6 +3633,12 @@ fn registration<'a>(
             let #cell = ::core::cell::OnceCell::new();
             let #name = #rt::active_ref(#name, &#cell);
         });
+    }
+    for (i, (t, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
+        let plain = sig.is_inactive(i) || sig.const_refs.get(i).copied().unwrap_or(false);
+        if !plain && sig.const_param(i).is_none() && is_std_int(t) {
+            preamble.extend(quote!(let #name = #rt::IntArgument::into_dual(#name);));
+        }
     }
     let output = match &sig.fn_output {
         Some((_, ty)) => quote!(#ty),

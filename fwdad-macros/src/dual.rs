@@ -731,7 +731,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     {
                         diag.error_spanned(
                             path,
-                            "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs here: a box of a concrete type has no rule, and a trait object carries its derivative only when it is boxed in a `let` that names it (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(Sphere { r }), ..];`, `let b: Box<dyn Sdf> = Box::new(..);`) or in a function returning it (`fn make(r: f64) -> Box<dyn Sdf>`); box the value there, or use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`)",
+                            "`#[derive_frule]` does not support `Box::new` of a value that depends on the differentiated inputs here: a box of a concrete type has no rule, and a trait object carries its derivative only when it is boxed in a `let` that names it (`let shapes: Vec<Box<dyn Sdf>> = vec![Box::new(Sphere { r }), ..];`, `let b: Box<dyn Sdf> = Box::new(..);`) or in a function returning it (`fn make(r: f64) -> Box<dyn Sdf>`); box the value there, or use the value itself, of its concrete type or through a generic parameter (`fn f<T: Trait>(t: &T, ..)`); a tree of boxes of a type of yours built from the inputs (`Box::new(Expr::Num(p[0]))`) is built by the caller and passed in (`fn model(e: &Expr, x: f64)`, the type `#[derive(Differentiable)]`: its tangent carries the derivative)",
                         );
                     }
                     // A function without a rule, seen in the source files: rustc would

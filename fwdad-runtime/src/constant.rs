@@ -599,3 +599,36 @@ mod tests {
         );
     }
 }
+
+/// An integer argument of a rule's one-direction entry (`name_frule`): the integer as it
+/// is (`powered_frule(Dual::new(x, 1.0), 3)`), or its dual (`Dual::constant(3)`). An integer
+/// has no tangent, so the two mean the same; an unsuffixed literal takes the parameter's
+/// type (the only integer type with an `IntArgument` of it).
+#[diagnostic::on_unimplemented(
+    message = "an integer parameter of a rule's `_frule` entry takes a `{T}` or a `Dual<{T}>`, not `{Self}`",
+    label = "expected `{T}` (or `Dual::constant(n)`)",
+    note = "pass the integer as it is (`f_frule(Dual::new(x, 1.0), 3)`) or as `Dual::constant(n)`"
+)]
+pub trait IntArgument<T: Differentiable> {
+    /// The argument as the rule's dual.
+    fn into_dual(self) -> Dual<T>;
+}
+
+impl<T: Differentiable> IntArgument<T> for Dual<T> {
+    #[inline(always)]
+    fn into_dual(self) -> Dual<T> {
+        self
+    }
+}
+
+macro_rules! int_argument {
+    ($($t:ty),* $(,)?) => {$(
+        impl IntArgument<$t> for $t {
+            #[inline(always)]
+            fn into_dual(self) -> Dual<$t> {
+                Dual::new(self, crate::tangent::NoTangent)
+            }
+        }
+    )*};
+}
+int_argument!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);

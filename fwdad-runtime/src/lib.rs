@@ -112,7 +112,7 @@ pub mod traits;
 #[doc(hidden)] // generated code's helpers, reached through `fwdad::__private`
 pub mod user_ops;
 
-pub use constant::{ArgTangent, ConstTangent, Constant, RefTangent, SliceTangent};
+pub use constant::{ArgTangent, ConstTangent, Constant, IntArgument, RefTangent, SliceTangent};
 pub use differentiable::{
     holds_no_float, Differentiable, DiscreteTangent, HoldsNoFloat, ZeroTangent,
 };

@@ -188,7 +188,9 @@ pub mod __private {
         active_array, active_array_ref, active_ref, active_scalar, active_slice, const_arg,
         ZeroCell,
     };
-    pub use fwdad_runtime::{ArgTangent, ConstTangent, Constant, RefTangent, SliceTangent};
+    pub use fwdad_runtime::{
+        ArgTangent, ConstTangent, Constant, IntArgument, RefTangent, SliceTangent,
+    };
     // A large rule's entry compiled for AVX2 and FMA (runtime dispatch).
     pub use fwdad_runtime::dispatch::{self, Unfuse};
     pub use fwdad_runtime::Fused;

@@ -258,7 +258,14 @@ impl Emitter<'_> {
             }
             // By the float trait in a generic function, whose `T` may also be bounded by
             // nalgebra's `RealField` (`exp` of both in scope).
-            (_, LinOp::Unary(m)) if self.func.type_params => {
+            // Also on an operand whose type the syntax does not tell (`(v * v + 1.0).ln()`
+            // with `v` a user method's result, the sum a `user_ops::binary` of an untyped
+            // literal): a method call needs its receiver's type where it is written, before
+            // rustc settles the literal's, a call by the trait does not (E0282 otherwise).
+            (_, LinOp::Unary(m))
+                if self.func.type_params
+                    || self.func.values[operands[0]].ty != crate::types::TypeHint::Float =>
+            {
                 let x = &prims[0];
                 let m = m.ident(span);
                 Some(quote_spanned!(span=> #rt::NumFloat::#m(#x)))

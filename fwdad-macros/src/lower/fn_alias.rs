@@ -88,6 +88,18 @@ impl VisitMut for Aliases {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+/// `e` with the path expression `name` replaced by `path` (a function item's), also among
+/// macros' tokens.
+pub(super) fn replace_name(e: &syn::Expr, name: &syn::Ident, path: &syn::ExprPath) -> syn::Expr {
+    let mut e = e.clone();
+    Replace {
+        name: name.clone(),
+        path: path.clone(),
+    }
+    .visit_expr_mut(&mut e);
+    e
+}
+
 /// Replaces the path expression `name` by `path`.
 struct Replace {
     name: syn::Ident,

@@ -20,8 +20,44 @@ use crate::ir::Value;
 use crate::splice::{fill, path_expr, Hole};
 use syn::spanned::Spanned;
 
-/// The closures of a list bound by `let`: the hidden names their `let`s bind, in order.
-pub(crate) type FnList = Vec<syn::Ident>;
+/// The elements of a list bound by `let`, in order.
+pub(crate) type FnList = Vec<FnElem>;
+
+/// An element of a list of functions: a closure, bound by a `let` of its own (the hidden
+/// name), or a function item named by its path (`f64::sin`, `g`), which has no state and is
+/// called by its path where the loop calls the element.
+#[derive(Clone)]
+pub(crate) enum FnElem {
+    Closure(syn::Ident),
+    Item(syn::ExprPath),
+}
+
+/// An element of a list as written: a closure, or a function item's path.
+enum Written {
+    Closure(syn::ExprClosure),
+    Item(syn::ExprPath),
+}
+
+/// The element `e` of a list of functions: a closure, or `Box::new` of one, cast or not;
+/// or the path of a function item (`f64::sin`, `physics::drag`, `g`: a snake_case last
+/// segment, with no generic arguments), which `[fn(f64) -> f64; 3]` holds as a pointer.
+fn element(e: &syn::Expr) -> Option<Written> {
+    if let syn::Expr::Path(p) = strip(e) {
+        let last = p.path.segments.last()?;
+        let snake = last
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+        let plain = p.qself.is_none()
+            && p.attrs.is_empty()
+            && p.path
+                .segments
+                .iter()
+                .all(|s| matches!(s.arguments, syn::PathArguments::None));
+        return (snake && plain).then(|| Written::Item(p.clone()));
+    }
+    element_closure(e).cloned().map(Written::Closure)
+}
 
 /// The element `e` of a list of closures: a closure, or `Box::new` of one, cast or not.
 fn element_closure(e: &syn::Expr) -> Option<&syn::ExprClosure> {
@@ -70,7 +106,7 @@ impl Lowerer<'_> {
         if pi.mutability.is_some() || pi.by_ref.is_some() || pi.subpat.is_some() {
             return None;
         }
-        let elems: Vec<syn::ExprClosure> = match strip(&init.expr) {
+        let elems: Vec<Written> = match strip(&init.expr) {
             syn::Expr::Macro(m) if StdMacro::of_path(&m.mac.path) == Some(StdMacro::Vec) => m
                 .mac
                 .parse_body_with(
@@ -78,20 +114,34 @@ impl Lowerer<'_> {
                 )
                 .ok()?
                 .iter()
-                .map(|e| element_closure(e).cloned())
+                .map(element)
                 .collect::<Option<_>>()?,
-            syn::Expr::Array(a) => a
-                .elems
-                .iter()
-                .map(|e| element_closure(e).cloned())
-                .collect::<Option<_>>()?,
+            syn::Expr::Array(a) => a.elems.iter().map(element).collect::<Option<_>>()?,
             _ => return None,
         };
-        if elems.is_empty() {
+        // At least one closure or function item (a list of locals' names is data), and no
+        // path that names a local.
+        let names_local = |p: &syn::ExprPath| {
+            p.path
+                .get_ident()
+                .is_some_and(|i| self.lookup(&i.to_string()).is_some())
+        };
+        if elems.is_empty()
+            || elems
+                .iter()
+                .any(|e| matches!(e, Written::Item(p) if names_local(p)))
+        {
             return None;
         }
         let mut names = Vec::new();
-        for (k, c) in elems.into_iter().enumerate() {
+        for (k, w) in elems.into_iter().enumerate() {
+            let c = match w {
+                Written::Closure(c) => c,
+                Written::Item(p) => {
+                    names.push(FnElem::Item(p));
+                    continue;
+                }
+            };
             let name = quote::format_ident!("__fwdad_fn_{}_{}", pi.ident, k, span = c.span());
             let local = syn::Local {
                 attrs: Vec::new(),
@@ -111,7 +161,7 @@ impl Lowerer<'_> {
                 semi_token: Default::default(),
             };
             self.lower_local(&local)?;
-            names.push(name);
+            names.push(FnElem::Closure(name));
         }
         let placeholder = self.unit(init.expr.span());
         self.fn_lists.insert(placeholder, names);
@@ -232,7 +282,15 @@ impl Lowerer<'_> {
             block: f.body.clone(),
         });
         let mut arms: Vec<syn::Arm> = Vec::new();
-        for (k, name) in list.iter().enumerate() {
+        for (k, el) in list.iter().enumerate() {
+            let name = match el {
+                FnElem::Closure(name) => name,
+                FnElem::Item(path) => {
+                    let arm_body = item_arm(&walk, &other, &pi.ident, path, &body, span)?;
+                    arms.push(arm(k, arm_body, span));
+                    continue;
+                }
+            };
             let template: syn::Expr = match (&walk, &other) {
                 (Walk::Enumerate, Some(_)) => syn::parse_quote_spanned!(span=> {
                     let __fwdad_other = __fwdad_k;
@@ -254,17 +312,7 @@ impl Lowerer<'_> {
                 holes.push(("__fwdad_other", Hole::Pat(o)));
             }
             let arm_body = fill(template, &holes);
-            arms.push(syn::Arm {
-                attrs: Vec::new(),
-                pat: syn::Pat::Lit(syn::ExprLit {
-                    attrs: vec![],
-                    lit: syn::Lit::Int(syn::LitInt::new(&format!("{k}usize"), span)),
-                }),
-                guard: None,
-                fat_arrow_token: Default::default(),
-                body: Box::new(arm_body),
-                comma: Some(Default::default()),
-            });
+            arms.push(arm(k, arm_body, span));
         }
         let mut dispatch: syn::ExprMatch = syn::parse_quote_spanned!(span=>
             match __fwdad_k {
@@ -447,4 +495,53 @@ impl Lowerer<'_> {
             _ => None,
         }
     }
+}
+
+/// The arm `k => body` of a loop's dispatch.
+fn arm(k: usize, body: syn::Expr, span: proc_macro2::Span) -> syn::Arm {
+    syn::Arm {
+        attrs: Vec::new(),
+        pat: syn::Pat::Lit(syn::ExprLit {
+            attrs: vec![],
+            lit: syn::Lit::Int(syn::LitInt::new(&format!("{k}usize"), span)),
+        }),
+        guard: None,
+        fat_arrow_token: Default::default(),
+        body: Box::new(body),
+        comma: Some(Default::default()),
+    }
+}
+
+/// The body of the arm of a function item `path` in a loop over a list: the loop's body
+/// with the element's name `elem` replaced by the path (a function item has no state, so
+/// the two mean the same), after the index's or the other item's binding. `None` when the
+/// body binds `elem` again (a shadowing the replacement would cross).
+fn item_arm(
+    walk: &Walk<'_>,
+    other: &Option<syn::Pat>,
+    elem: &syn::Ident,
+    path: &syn::ExprPath,
+    body: &syn::Expr,
+    span: proc_macro2::Span,
+) -> Option<syn::Expr> {
+    use syn::visit::Visit;
+    let mut bound = super::PatIdents::default();
+    bound.visit_expr(body);
+    if bound.0.iter().any(|p| p.ident == *elem) {
+        return None;
+    }
+    let body = super::fn_alias::replace_name(body, elem, path);
+    Some(match (walk, other) {
+        (Walk::Enumerate, Some(o)) => fill(
+            syn::parse_quote_spanned!(span=> {
+                let __fwdad_other = __fwdad_k;
+                __fwdad_body
+            }),
+            &[
+                ("__fwdad_other", Hole::Pat(o)),
+                ("__fwdad_body", Hole::Expr(&body)),
+            ],
+        ),
+        _ => body,
+    })
 }

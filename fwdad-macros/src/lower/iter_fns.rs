@@ -238,19 +238,41 @@ fn rewrite_tuple_windows(receiver: &mut syn::Expr, arity: Option<usize>) {
     else {
         return;
     };
-    let syn::Expr::MethodCall(iter) = &*tw.receiver else {
+    // `x.iter().map(f).tuple_windows()`: the maps' closures, innermost first.
+    let mut maps: Vec<&syn::ExprClosure> = Vec::new();
+    let mut at = &*tw.receiver;
+    while let Some(c) = pure_map(at) {
+        maps.push(c.1);
+        at = c.0;
+    }
+    maps.reverse();
+    let syn::Expr::MethodCall(iter) = at else {
         return;
     };
     if Adaptor::from_name(&iter.method.to_string()) != Some(Adaptor::Iter) || !iter.args.is_empty()
     {
         return;
     }
-    let refs: Vec<String> = (0..k).map(|i| format!("&__fwdad_w[{i}]")).collect();
-    let Ok(closure) = syn::parse_str::<syn::Expr>(&format!("|__fwdad_w| ({})", refs.join(", ")))
-    else {
-        return;
-    };
     let span = tw.method.span();
+    let closure = match maps.is_empty() {
+        true => {
+            let refs: Vec<String> = (0..k).map(|i| format!("&__fwdad_w[{i}]")).collect();
+            let Ok(closure) =
+                syn::parse_str::<syn::Expr>(&format!("|__fwdad_w| ({})", refs.join(", ")))
+            else {
+                return;
+            };
+            closure
+        }
+        false => match mapped_windows(&maps, k) {
+            Some(c) => c,
+            None => return,
+        },
+    };
+    let iter = match at {
+        syn::Expr::MethodCall(iter) => iter,
+        _ => return,
+    };
     let len = syn::Expr::Lit(syn::ExprLit {
         attrs: Vec::new(),
         lit: syn::Lit::Int(syn::LitInt::new(&k.to_string(), span)),
@@ -263,6 +285,120 @@ fn rewrite_tuple_windows(receiver: &mut syn::Expr, arity: Option<usize>) {
             ("__fwdad_f", Hole::Expr(&closure)),
         ],
     );
+}
+
+/// `inner.map(|v| ..)` with a closure that assigns nothing (it may be called again on the
+/// same item with the same result): `inner` and the closure.
+fn pure_map(e: &syn::Expr) -> Option<(&syn::Expr, &syn::ExprClosure)> {
+    use syn::visit::Visit;
+    struct Writes(bool, Vec<syn::Ident>);
+    impl<'a> Visit<'a> for Writes {
+        fn visit_expr_assign(&mut self, _: &'a syn::ExprAssign) {
+            self.0 = true;
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            use syn::BinOp::*;
+            if matches!(
+                b.op,
+                AddAssign(_)
+                    | SubAssign(_)
+                    | MulAssign(_)
+                    | DivAssign(_)
+                    | RemAssign(_)
+                    | BitXorAssign(_)
+                    | BitAndAssign(_)
+                    | BitOrAssign(_)
+                    | ShlAssign(_)
+                    | ShrAssign(_)
+            ) {
+                self.0 = true;
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_expr_reference(&mut self, r: &'a syn::ExprReference) {
+            self.0 |= r.mutability.is_some();
+            syn::visit::visit_expr_reference(self, r);
+        }
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            // A method of a capture may write it (`rng.next()`); one of the item
+            // (`v.sin()`) or of a value computed in the closure cannot.
+            let mut r = &*m.receiver;
+            while let syn::Expr::Paren(p) = r {
+                r = &p.expr;
+            }
+            if let syn::Expr::Path(p) = r {
+                if !p
+                    .path
+                    .get_ident()
+                    .is_some_and(|i| self.1.iter().any(|n| n == i))
+                {
+                    self.0 = true;
+                }
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_macro(&mut self, _: &'a syn::Macro) {
+            self.0 = true;
+        }
+    }
+    let syn::Expr::MethodCall(m) = e else {
+        return None;
+    };
+    if Adaptor::from_name(&m.method.to_string()) != Some(Adaptor::Map) || m.args.len() != 1 {
+        return None;
+    }
+    let syn::Expr::Closure(c) = &m.args[0] else {
+        return None;
+    };
+    if c.inputs.len() != 1 || c.asyncness.is_some() {
+        return None;
+    }
+    let mut params = super::PatIdents::default();
+    for p in &c.inputs {
+        params.visit_pat(p);
+    }
+    let mut w = Writes(false, params.0.into_iter().map(|p| p.ident).collect());
+    w.visit_expr(&c.body);
+    (!w.0).then_some((&*m.receiver, c))
+}
+
+/// `|w| { let f0 = ..; let f1 = ..; (f1(f0(&w[0])), .., f1(f0(&w[k - 1]))) }`: the items
+/// `tuple_windows` gives after the maps `f0`, `f1`, .. (each item mapped once per window
+/// it is in: the closures write nothing, so the values are the same).
+fn mapped_windows(maps: &[&syn::ExprClosure], k: usize) -> Option<syn::Expr> {
+    let names: Vec<String> = (0..maps.len()).map(|i| format!("__fwdad_f{i}")).collect();
+    let item = |i: usize| {
+        let mut e = format!("&__fwdad_w[{i}]");
+        for n in &names {
+            e = format!("{n}({e})");
+        }
+        e
+    };
+    let items: Vec<String> = (0..k).map(item).collect();
+    let lets: Vec<String> = names
+        .iter()
+        .map(|n| format!("let {n} = __fwdad_c_{n};"))
+        .collect();
+    let template: syn::Expr = syn::parse_str(&format!(
+        "|__fwdad_w| {{ {} ({}) }}",
+        lets.join(" "),
+        items.join(", ")
+    ))
+    .ok()?;
+    let closures: Vec<syn::Expr> = maps
+        .iter()
+        .map(|c| syn::Expr::Closure((*c).clone()))
+        .collect();
+    let holes: Vec<(String, &syn::Expr)> = names
+        .iter()
+        .zip(&closures)
+        .map(|(n, c)| (format!("__fwdad_c_{n}"), c))
+        .collect();
+    let holes: Vec<(&str, Hole<'_>)> = holes
+        .iter()
+        .map(|(n, c)| (n.as_str(), Hole::Expr(c)))
+        .collect();
+    Some(fill(template, &holes))
 }
 
 /// The call of `successors` or `from_fn` that `e` is, or that `e` maps item by item

@@ -105,6 +105,41 @@ fn pieces_of(e: &syn::Expr) -> Option<(&syn::Expr, Pieces, &syn::Expr)> {
     }
 }
 
+/// The orders other than front to back one by one in which a cursor takes a slice's items:
+/// `x.iter().step_by(k)` and `x.iter().rev()`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    StepBy,
+    Rev,
+}
+
+impl Order {
+    const ALL: [Order; 2] = [Order::StepBy, Order::Rev];
+
+    /// The cursor's local that holds the step (for `rev`, a marker), by the method.
+    fn local(self, name: &syn::Ident) -> syn::Ident {
+        match self {
+            Order::StepBy => format_ident!("__fwdad_step_by_{}", name),
+            Order::Rev => format_ident!("__fwdad_rev_{}", name),
+        }
+    }
+}
+
+/// `x.iter().step_by(k)` / `x.iter().rev()` (also after `.copied()`, `.cloned()`): the
+/// slice, whether items are by reference, the order and the step.
+fn ordered_of(e: &syn::Expr) -> Option<(&syn::Expr, bool, Order, Option<&syn::Expr>)> {
+    let syn::Expr::MethodCall(m) = super::place::strip(e) else {
+        return None;
+    };
+    let (order, step) = match (Adaptor::from_name(&m.method.to_string())?, m.args.len()) {
+        (Adaptor::StepBy, 1) => (Order::StepBy, Some(&m.args[0])),
+        (Adaptor::Rev, 0) => (Order::Rev, None),
+        _ => return None,
+    };
+    let (src, refs) = iter_of(&m.receiver)?;
+    Some((src, refs, order, step))
+}
+
 fn pat(ident: &syn::Ident, mutable: bool) -> syn::Pat {
     syn::Pat::Ident(syn::PatIdent {
         attrs: vec![],
@@ -204,6 +239,35 @@ impl Lowerer<'_> {
                 stmt(check, &kind.size_local(&pi.ident), false),
             ]);
         }
+        // `let mut it = x.iter().step_by(k);` (`rev()`): the slice, the cursor, the step
+        // (checked as `step_by` checks it, once; for `rev`, a marker), and the slot of
+        // items by reference.
+        if let Some((src, refs, order, step)) = ordered_of(&init.expr).filter(|_| plain) {
+            let slice = fill(
+                syn::parse_quote!(&__fwdad_src[..]),
+                &[("__fwdad_src", Hole::Expr(src))],
+            );
+            let third: syn::Expr = match step {
+                Some(step) => fill(
+                    syn::parse_quote!({
+                        let __fwdad_step: usize = __fwdad_n;
+                        ::core::assert!(__fwdad_step != 0, "assertion failed: step != 0");
+                        __fwdad_step
+                    }),
+                    &[("__fwdad_n", Hole::Expr(step))],
+                ),
+                None => syn::parse_quote!(0usize),
+            };
+            let mut lets = vec![
+                stmt(slice, &c.src, false),
+                stmt(syn::parse_quote!(0usize), &c.k, true),
+                stmt(third, &order.local(&pi.ident), false),
+            ];
+            if refs {
+                lets.push(stmt(syn::parse_quote!(0usize), &c.slot, false));
+            }
+            return Some(lets);
+        }
         let (src, refs) = peekable_of(&init.expr, plain)?;
         let slice = fill(
             syn::parse_quote!(&__fwdad_src[..]),
@@ -229,6 +293,7 @@ impl Lowerer<'_> {
     pub(super) fn cursor_chain(&self, e: &syn::Expr) -> Option<syn::Expr> {
         match super::place::strip(e) {
             syn::Expr::Path(_) => self.cursor_rest(e),
+            syn::Expr::MethodCall(m) if self.cursor_count(m).is_some() => self.cursor_count(m),
             syn::Expr::MethodCall(m) => {
                 if matches!(super::place::strip(&m.receiver), syn::Expr::Path(_))
                     && PeekableFn::from_name(&m.method.to_string()).is_some()
@@ -283,7 +348,10 @@ impl Lowerer<'_> {
             depth += 1;
             cur = &m.receiver;
         };
-        if !self.cursor_iters.contains(&name.to_string()) || self.pieces(&name).is_some() {
+        if !self.cursor_iters.contains(&name.to_string())
+            || self.pieces(&name).is_some()
+            || self.order(&name).is_some()
+        {
             return None;
         }
         let c = cursor(&name);
@@ -362,6 +430,36 @@ impl Lowerer<'_> {
             ));
         }
         let refs = self.cursor_has(name, &c.slot);
+        if let Some((order, local)) = self.order(name) {
+            let template: syn::Expr = match (order, refs) {
+                (Order::StepBy, true) => syn::parse_quote!(__fwdad_src
+                    [::core::cmp::min(__fwdad_k, __fwdad_src.len())..]
+                    .iter()
+                    .step_by(__fwdad_n)),
+                (Order::StepBy, false) => syn::parse_quote!(__fwdad_src
+                    [::core::cmp::min(__fwdad_k, __fwdad_src.len())..]
+                    .iter()
+                    .copied()
+                    .step_by(__fwdad_n)),
+                (Order::Rev, true) => syn::parse_quote!(__fwdad_src
+                    [..__fwdad_src.len() - ::core::cmp::min(__fwdad_k, __fwdad_src.len())]
+                    .iter()
+                    .rev()),
+                (Order::Rev, false) => syn::parse_quote!(__fwdad_src
+                    [..__fwdad_src.len() - ::core::cmp::min(__fwdad_k, __fwdad_src.len())]
+                    .iter()
+                    .copied()
+                    .rev()),
+            };
+            return Some(fill(
+                template,
+                &[
+                    ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+                    ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+                    ("__fwdad_n", Hole::Expr(&path_expr(&local))),
+                ],
+            ));
+        }
         let template = match refs {
             true => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter()),
             false => syn::parse_quote!(__fwdad_src[__fwdad_k..].iter().copied()),
@@ -405,6 +503,9 @@ impl Lowerer<'_> {
         if let Some((kind, size)) = self.pieces(name) {
             return self.desugar_pieces(m, kind, &c, &size);
         }
+        if let Some((order, local)) = self.order(name) {
+            return self.desugar_ordered(m, order, refs, &c, &local);
+        }
         let template: syn::Expr = match (method, m.args.is_empty(), refs) {
             (Some(PeekableFn::Next), true, true) => syn::parse_quote!({
                 let __fwdad_next = __fwdad_src.get(__fwdad_k);
@@ -435,6 +536,69 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// `it.len()` of a cursor's iterator (`ExactSizeIterator`): the items it has left,
+    /// from the slice's length and the cursor; and `it.remainder()` of `x.chunks_exact(n)`'s,
+    /// the tail no chunk takes. `None` for any other call.
+    fn cursor_count(&self, m: &syn::ExprMethodCall) -> Option<syn::Expr> {
+        use crate::callee::{Rewrite, StdMethod};
+        let syn::Expr::Path(p) = super::place::strip(&m.receiver) else {
+            return None;
+        };
+        let name = p.path.get_ident()?;
+        if !m.args.is_empty() || !self.cursor_iters.contains(&name.to_string()) {
+            return None;
+        }
+        let c = cursor(name);
+        self.lookup(&c.k.to_string())?;
+        let method = m.method.to_string();
+        let len = StdMethod::from_name(&method) == Some(StdMethod::Len);
+        let remainder = Rewrite::from_name(&method) == Some(Rewrite::Remainder);
+        let (template, n): (syn::Expr, Option<syn::Ident>) = match (
+            self.pieces(name),
+            self.order(name),
+        ) {
+            (Some((Pieces::ChunksExact, size)), _) if remainder => (
+                syn::parse_quote!(
+                    &__fwdad_src[__fwdad_src.len() - __fwdad_src.len() % __fwdad_n..]
+                ),
+                Some(size),
+            ),
+            _ if !len => return None,
+            (Some((Pieces::Chunks, size)), _) => (
+                syn::parse_quote!((__fwdad_src.len() - __fwdad_k + __fwdad_n - 1) / __fwdad_n),
+                Some(size),
+            ),
+            (Some((Pieces::ChunksExact, size)), _) => (
+                syn::parse_quote!((__fwdad_src.len() - __fwdad_k) / __fwdad_n),
+                Some(size),
+            ),
+            (Some((Pieces::Windows, size)), _) => (
+                syn::parse_quote!((__fwdad_src.len() - __fwdad_k + 1).saturating_sub(__fwdad_n)),
+                Some(size),
+            ),
+            (None, Some((Order::StepBy, step))) => (
+                syn::parse_quote!(
+                    (__fwdad_src.len().saturating_sub(__fwdad_k) + __fwdad_n - 1) / __fwdad_n
+                ),
+                Some(step),
+            ),
+            (None, _) => (
+                syn::parse_quote!(__fwdad_src.len().saturating_sub(__fwdad_k)),
+                None,
+            ),
+        };
+        let n = n.map(|n| path_expr(&n));
+        let (src, k) = (path_expr(&c.src), path_expr(&c.k));
+        let mut holes = vec![
+            ("__fwdad_src", Hole::Expr(&src)),
+            ("__fwdad_k", Hole::Expr(&k)),
+        ];
+        if let Some(n) = &n {
+            holes.push(("__fwdad_n", Hole::Expr(n)));
+        }
+        Some(fill(template, &holes))
+    }
+
     /// The method and the size's local of the cursor of `name`, if it stands for
     /// `x.chunks(h)` (`chunks_exact`, `windows`).
     fn pieces(&self, name: &syn::Ident) -> Option<(Pieces, syn::Ident)> {
@@ -442,6 +606,68 @@ impl Lowerer<'_> {
             let size = kind.size_local(name);
             self.cursor_has(name, &size).then_some((kind, size))
         })
+    }
+
+    /// The order and the step's local of the cursor of `name`, if it stands for
+    /// `x.iter().step_by(k)` or `x.iter().rev()`.
+    fn order(&self, name: &syn::Ident) -> Option<(Order, syn::Ident)> {
+        Order::ALL.into_iter().find_map(|order| {
+            let local = order.local(name);
+            self.cursor_has(name, &local).then_some((order, local))
+        })
+    }
+
+    /// `it.next()` of `let mut it = x.iter().step_by(k);` (the item at the cursor, which
+    /// moves `k` on) or of `x.iter().rev()` (the `k`-th from the back).
+    fn desugar_ordered(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        order: Order,
+        refs: bool,
+        c: &Cursor,
+        local: &syn::Ident,
+    ) -> Option<syn::Expr> {
+        if PeekableFn::from_name(&m.method.to_string()) != Some(PeekableFn::Next)
+            || !m.args.is_empty()
+        {
+            let other = &m.method;
+            self.diag.error_spanned(
+                &m.method,
+                format!("`#[derive_frule]` supports an iterator `x.iter().step_by(k)` or `x.iter().rev()` bound by `let mut` through `next()`, `for` loops and chains over the rest, not `{other}`: index the slice with a cursor of your own (`x[k]`, `k += step`)"),
+            );
+            return None;
+        }
+        let template: syn::Expr = match order {
+            Order::StepBy => syn::parse_quote!({
+                let __fwdad_next = __fwdad_src.get(__fwdad_k);
+                __fwdad_k = __fwdad_k.saturating_add(__fwdad_n);
+                __fwdad_next
+            }),
+            Order::Rev => syn::parse_quote!({
+                let __fwdad_next = if __fwdad_k < __fwdad_src.len() {
+                    __fwdad_src.get(__fwdad_src.len() - 1 - __fwdad_k)
+                } else {
+                    ::core::option::Option::None
+                };
+                __fwdad_k = __fwdad_k.saturating_add(1);
+                __fwdad_next
+            }),
+        };
+        let template = match refs {
+            true => template,
+            false => fill(
+                syn::parse_quote!(__fwdad_items.cloned()),
+                &[("__fwdad_items", Hole::Expr(&template))],
+            ),
+        };
+        Some(fill(
+            template,
+            &[
+                ("__fwdad_src", Hole::Expr(&path_expr(&c.src))),
+                ("__fwdad_k", Hole::Expr(&path_expr(&c.k))),
+                ("__fwdad_n", Hole::Expr(&path_expr(local))),
+            ],
+        ))
     }
 
     /// Whether `local` (a size or a slot) is a local of the cursor bound to `name` now:
@@ -543,7 +769,9 @@ pub(crate) fn cursor_iterators(item: &syn::ItemFn) -> std::collections::HashSet<
         fn visit_local(&mut self, l: &'a syn::Local) {
             if let (syn::Pat::Ident(pi), Some(init)) = (&l.pat, &l.init) {
                 if pi.mutability.is_some()
-                    && (iter_of(&init.expr).is_some() || pieces_of(&init.expr).is_some())
+                    && (iter_of(&init.expr).is_some()
+                        || pieces_of(&init.expr).is_some()
+                        || ordered_of(&init.expr).is_some())
                 {
                     self.candidates.insert(pi.ident.to_string());
                 }
