@@ -1,6 +1,7 @@
 //! What the thirteenth session's newcomer programs found, in small programs written as
 //! they wrote them. Each failed to compile before its fix.
 //! Derivatives against closed forms and central differences, primals bit for bit.
+#![allow(clippy::needless_range_loop, clippy::useless_vec, clippy::ptr_arg)]
 
 use fwdad::drivers::{jvp, Wrt};
 use fwdad::prelude::*;

@@ -475,6 +475,22 @@ fn globs_may_bring(
     })
 }
 
+/// Whether the free function `callee` and the function `caller` are in one module of the
+/// source file, which declares the struct or enum `ty`: a result type the callee writes
+/// `ty` names the same type in the caller (no import of the callee's module involved).
+pub fn declared_beside(caller: &str, callee: &str, ty: &str) -> bool {
+    let Some(file) = source::source_file().and_then(|f| source::parse(&f)) else {
+        return false;
+    };
+    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
+    let (Some(home), None) = (holding.next(), holding.next()) else {
+        return false;
+    };
+    home.fns.iter().any(|f| f.name == callee)
+        && (home.structs.iter().any(|s| s.name == ty) || home.enums.iter().any(|e| e == ty))
+        && file.names.structs.get(ty).copied().unwrap_or(0) <= 1
+}
+
 /// Where the struct that the literal `path { .. }` (or the constructor `path(..)`) builds is
 /// declared without `#[derive(Differentiable)]`, when the files show it for certain: one
 /// struct of that name in the annotated item's file, or one the file's modules import by

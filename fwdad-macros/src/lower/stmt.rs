@@ -1653,9 +1653,10 @@ fn strip_ref(e: &syn::Expr) -> &syn::Expr {
 
 impl Lowerer<'_> {
     /// `let x = f(..);` (no type written) where `f` is a function of the source file, not
-    /// a local, whose written result is a library type or one of the user's
-    /// (`aliases::file_return_type`): the `let` with that type written, so that the value
-    /// is a library value as it is with `let x: Vector3<f64> = f(..);`.
+    /// a local, whose written result is a library type (`aliases::file_return_type`): the
+    /// `let` with that type written, so that the value is a library value as it is with
+    /// `let x: Vector3<f64> = f(..);`; or a struct or enum of the user's declared in the
+    /// module of both (elsewhere the callee may name it by an import the caller lacks).
     fn typed_by_callee(&self, local: &syn::Local, init: &syn::LocalInit) -> Option<syn::Local> {
         let syn::Pat::Ident(pi) = &local.pat else {
             return None;
@@ -1677,14 +1678,20 @@ impl Lowerer<'_> {
             return None;
         }
         let mut ty = crate::aliases::file_return_type(&name)?;
-        // A library type, or one of the user's (`let a0 = accel(p, k);` of `fn accel(..)
-        // -> Vec3`: `a0 + a1` is `Vec3`'s `Add`, as with the type written).
-        if !crate::libtypes::names_type(&ty, crate::libtypes::is_lib_name)
-            && !matches!(
-                self.user_shape_of_type(&ty),
-                Some(super::user_ops::UserShape::Value | super::user_ops::UserShape::Seq)
-            )
-        {
+        // A library type, or a struct or enum of the user's declared beside the caller and
+        // the callee (`let a0 = accel(p, k);` of `fn accel(..) -> Vec3`: `a0 + a1` is
+        // `Vec3`'s `Add`, as with the type written).
+        let user = match &ty {
+            syn::Type::Path(tp) if tp.qself.is_none() => tp.path.get_ident().is_some_and(|t| {
+                crate::plain_fns::declared_beside(
+                    &self.func.name.to_string(),
+                    &name,
+                    &t.to_string(),
+                )
+            }),
+            _ => false,
+        };
+        if !user && !crate::libtypes::names_type(&ty, crate::libtypes::is_lib_name) {
             return None;
         }
         // A generic callee's scalar (`fn helix<T: RealField>(t: T) -> Vector3<T>`): the
