@@ -4400,7 +4400,7 @@ fn may_hold_objects(ty: &TypeHint) -> bool {
 
 /// `call` made under a `DynLend` when it lends objects (`lends_objects`).
 fn lend_guarded(func: &Function, inst: Inst, rt: &TokenStream, call: TokenStream) -> TokenStream {
-    if !lends_objects(func, inst) {
+    if !lends_objects(func, inst) || !crate::plain_fns::may_hold_trait_objects() {
         return call;
     }
     let span = func.insts[inst].span;

@@ -475,6 +475,83 @@ fn globs_may_bring(
     })
 }
 
+/// Whether values a derived body holds may contain trait objects: a source file of the
+/// package being compiled mentions `dyn` (`crate_mentions_dyn`), or the annotated item's
+/// file imports from a crate other than `std` and the libraries fwdad knows, whose types
+/// it cannot read. `false` only when nothing can build or hand over a trait object (a
+/// derived body's `DynLend` guards are then left out).
+pub fn may_hold_trait_objects() -> bool {
+    let Some(file) = source::source_file().and_then(|f| source::parse(&f)) else {
+        return true;
+    };
+    const KNOWN: &[&str] = &[
+        "std",
+        "core",
+        "alloc",
+        "crate",
+        "super",
+        "self",
+        "fwdad",
+        "fwdad_runtime",
+        "num_traits",
+        "num_complex",
+        "nalgebra",
+        "glam",
+        "ndarray",
+        "itertools",
+        "libm",
+    ];
+    let known = |first: Option<&String>| first.is_some_and(|f| KNOWN.contains(&f.as_str()));
+    file.mentions_dyn
+        || crate_mentions_dyn()
+        || file.modules.iter().any(|m| {
+            m.named
+                .iter()
+                .any(|(prefix, name, _)| !known(prefix.first().or(Some(name))))
+                || m.globs.iter().any(|g| !known(g.first()))
+        })
+}
+
+/// Whether a `.rs` file under the package's directory (`CARGO_MANIFEST_DIR`, but
+/// `target/`) mentions `dyn`; read once per compilation. `true` when it cannot be read.
+fn crate_mentions_dyn() -> bool {
+    thread_local! {
+        // Per package directory: a proc-macro server may expand for several.
+        static FOUND: RefCell<HashMap<PathBuf, bool>> = RefCell::new(HashMap::new());
+    }
+    fn scan(dir: &Path, depth: usize) -> Option<bool> {
+        if depth > 8 {
+            return Some(true);
+        }
+        for entry in std::fs::read_dir(dir).ok()? {
+            let path = entry.ok()?.path();
+            if path.is_dir() {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if name == "target" || name.starts_with('.') {
+                    continue;
+                }
+                if scan(&path, depth + 1)? {
+                    return Some(true);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && std::fs::read_to_string(&path).ok()?.contains("dyn")
+            {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+    let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
+        return true;
+    };
+    if let Some(found) = FOUND.with(|f| f.borrow().get(&dir).copied()) {
+        return found;
+    }
+    let found = scan(&dir, 0).unwrap_or(true);
+    FOUND.with(|f| f.borrow_mut().insert(dir, found));
+    found
+}
+
 /// Whether the free function `callee` and the function `caller` are in one module of the
 /// source file, which declares the struct or enum `ty`: a result type the callee writes
 /// `ty` names the same type in the caller (no import of the callee's module involved).

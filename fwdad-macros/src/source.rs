@@ -32,6 +32,9 @@ pub struct Parsed {
     pub modules: Vec<Items>,
     /// Every name an item or a `use` of the file defines, at any depth.
     pub names: Names,
+    /// Whether the file's text mentions `dyn` anywhere (a trait object type, also inside a
+    /// macro's tokens or a comment).
+    pub mentions_dyn: bool,
     /// The fields of the file's structs (any module) whose name is declared with one array
     /// type only (`q: [f64; 4]` and no other `q`), as name and type text.
     pub array_fields: Named,
@@ -164,10 +167,12 @@ pub fn parse(path: &Path) -> Option<Rc<Parsed>> {
     if let Some(p) = cached {
         return p;
     }
-    let parsed = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| syn::parse_file(&text).ok())
-        .map(|file| Rc::new(read(&file)));
+    let parsed = std::fs::read_to_string(path).ok().and_then(|text| {
+        let file = syn::parse_file(&text).ok()?;
+        let mut parsed = read(&file);
+        parsed.mentions_dyn = text.contains("dyn");
+        Some(Rc::new(parsed))
+    });
     CACHE.with(|c| {
         c.borrow_mut()
             .insert(path.to_path_buf(), (time, parsed.clone()))
@@ -198,6 +203,8 @@ fn read(file: &syn::File) -> Parsed {
     Parsed {
         modules,
         names,
+        // Set from the text by `parse`; `true` until then, the safe side.
+        mentions_dyn: true,
         array_fields,
         field_types,
     }
