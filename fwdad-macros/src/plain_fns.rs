@@ -49,10 +49,7 @@ pub fn missing_rule(caller: &str, callee: &syn::Path) -> Option<Missing> {
     }
     let path = source::source_file()?;
     let file = source::parse(&path)?;
-    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
-    let (Some(home), None) = (holding.next(), holding.next()) else {
-        return None;
-    };
+    let home = home_of(&file, caller)?;
     let segs: Vec<String> = callee
         .segments
         .iter()
@@ -309,9 +306,7 @@ fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     let Some(file) = crate::source::parse(&path) else {
         return false;
     };
-    let modules = &file.modules;
-    let mut holding = modules.iter().filter(|m| m.callers.contains(caller));
-    let (Some(home), None) = (holding.next(), holding.next()) else {
+    let Some(home) = home_of(&file, caller) else {
         return false;
     };
     let mut names: Vec<String> = callee
@@ -331,7 +326,7 @@ fn is_plain_fn(caller: &str, callee: &syn::Path) -> bool {
     {
         return false;
     }
-    let Some(target) = modules.iter().find(|m| m.path == inner) else {
+    let Some(target) = file.modules.iter().find(|m| m.path == inner) else {
         return false;
     };
     let plain = (target.fns.iter()).any(|f| f.name == name && f.inert && file.names.one_fn(&name));
@@ -368,9 +363,7 @@ pub fn callee_inactive(caller: &str, callee: &syn::Path) -> Option<Vec<(usize, S
     let Some(file) = crate::source::parse(&path) else {
         return none();
     };
-    let modules = &file.modules;
-    let mut holding = modules.iter().filter(|m| m.callers.contains(caller));
-    let (Some(home), None) = (holding.next(), holding.next()) else {
+    let Some(home) = home_of(&file, caller) else {
         return none();
     };
     let mut names: Vec<String> = callee
@@ -386,7 +379,7 @@ pub fn callee_inactive(caller: &str, callee: &syn::Path) -> Option<Vec<(usize, S
     }
     let mut inner = home.path.clone();
     inner.extend(names.iter().cloned());
-    let Some(target) = modules.iter().find(|m| m.path == inner) else {
+    let Some(target) = file.modules.iter().find(|m| m.path == inner) else {
         return none();
     };
     let Some(f) = (target.fns.iter()).find(|f| f.name == name && file.names.one_fn(&name)) else {
@@ -552,6 +545,16 @@ fn crate_mentions_dyn() -> bool {
     found
 }
 
+/// The one module of the parsed file whose items include `caller` (none when no module or
+/// several do).
+fn home_of<'a>(file: &'a source::Parsed, caller: &str) -> Option<&'a Items> {
+    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
+    match (holding.next(), holding.next()) {
+        (Some(home), None) => Some(home),
+        _ => None,
+    }
+}
+
 /// Whether the free function `callee` and the function `caller` are in one module of the
 /// source file, which declares the struct or enum `ty`: a result type the callee writes
 /// `ty` names the same type in the caller (no import of the callee's module involved).
@@ -559,8 +562,7 @@ pub fn declared_beside(caller: &str, callee: &str, ty: &str) -> bool {
     let Some(file) = source::source_file().and_then(|f| source::parse(&f)) else {
         return false;
     };
-    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
-    let (Some(home), None) = (holding.next(), holding.next()) else {
+    let Some(home) = home_of(&file, caller) else {
         return false;
     };
     home.fns.iter().any(|f| f.name == callee)
@@ -586,10 +588,7 @@ pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<Strin
     let here = source::source_file()?;
     let file = source::parse(&here)?;
     let tangent = format!("{name}Tangent");
-    let mut holding = file.modules.iter().filter(|m| m.callers.contains(caller));
-    let (Some(home), None) = (holding.next(), holding.next()) else {
-        return None;
-    };
+    let home = home_of(&file, caller)?;
     // A glob import could bring the name, unless the module declares it (its own item
     // shadows a glob's).
     let own_item = home.structs.iter().any(|s| s.name == name);
