@@ -1012,9 +1012,13 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .as_ref()
         .map(|t| default_tangent_name(input, t))
         .unwrap_or_default();
+    let by_value = input.generics.params.is_empty() && !infos.iter().any(|f| f.borrows);
     if let Some(vs) = &variants {
         let mut out = enums::expand_enum(&ctx, vs);
         out.extend(default_name);
+        if by_value {
+            out.extend(value_bind_entry(&input.ident, &p));
+        }
         return Ok(out);
     }
     let mut out = default_name;
@@ -1026,6 +1030,9 @@ fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         out.extend(ctx.lane_value());
         if TEST_TANGENT {
             out.extend(ctx.test_tangent());
+        }
+        if by_value {
+            out.extend(value_bind_entry(&input.ident, &p));
         }
     }
     Ok(out)
@@ -1732,8 +1739,37 @@ fn fieldless_bind_entry(name: &Ident, e: &syn::DataEnum, p: &TokenStream) -> Tok
         let vi = &v.ident;
         quote!(#name::#vi => #name::#vi,)
     });
-    let no = quote!(#p::NoTangent);
-    let dual = quote!(#p::Dual<#name, #no>);
+    let dual = quote!(#p::Dual<#name, #p::NoTangent>);
+    let copy = quote! {
+        #[allow(unreachable_code)]
+        let value: #name = match *self { #(#arms)* };
+        #p::Dual::new(value, #p::NoTangent)
+    };
+    bind_entry(name, p, [&dual, &dual], &quote!(#p::Mode), copy)
+}
+
+/// A struct or enum with data of the user's as an entry of the drivers' `bind` (`bind(f {},
+/// (Wrt, body))`), a constant as `Const(body)` is: copied into each call, which needs
+/// `Clone` (asked where it is bound, through `BoundByValue`, not of every derived type).
+#[inline(never)]
+fn value_bind_entry(name: &Ident, p: &TokenStream) -> TokenStream {
+    let dual = |t: TokenStream| quote!(#p::Dual<#name, <#name as #p::Differentiable>::#t>);
+    let (one, in_mode) = (dual(quote!(Tangent)), dual(quote!(TangentIn<__FwdadS>)));
+    let by_value = quote!(#p::drivers::BoundByValue<#name>);
+    let copy = quote!(<__FwdadS as #by_value>::constant(self));
+    bind_entry(name, p, [&one, &in_mode], &by_value, copy)
+}
+
+/// The drivers' traits of one `bind` entry bound by value: `duals` are its one-direction
+/// dual and its dual under mode `__FwdadS` (bounded by `mode`), `copy` builds the latter
+/// from `self`.
+fn bind_entry(
+    name: &Ident,
+    p: &TokenStream,
+    [one, in_mode]: [&TokenStream; 2],
+    mode: &TokenStream,
+    copy: TokenStream,
+) -> TokenStream {
     quote! {
         #p::with_drivers! {
             #[automatically_derived]
@@ -1747,15 +1783,15 @@ fn fieldless_bind_entry(name: &Ident, e: &syn::DataEnum, p: &TokenStream) -> Tok
                 }
             }
             #[automatically_derived]
-            impl #p::drivers::Fits<#dual> for #name {}
+            impl #p::drivers::Fits<#one> for #name {}
             #[automatically_derived]
             impl<'z, __FwdadX, __FwdadY, __FwdadS: #p::Mode, __FwdadD>
                 #p::drivers::SlotDual<'z, __FwdadX, __FwdadY, __FwdadS, __FwdadD> for #name
             {
-                type Dual = #dual;
+                type Dual = #in_mode;
             }
             #[automatically_derived]
-            impl<__FwdadX, __FwdadY, __FwdadS: #p::Mode, __FwdadD>
+            impl<__FwdadX, __FwdadY, __FwdadS: #mode, __FwdadD>
                 #p::drivers::Slot<__FwdadX, __FwdadY, __FwdadS, __FwdadD> for #name
             {
                 type Store = ();
@@ -1767,10 +1803,8 @@ fn fieldless_bind_entry(name: &Ident, e: &syn::DataEnum, p: &TokenStream) -> Tok
                     _: &'z mut (),
                     _: __FwdadX,
                     _: &mut ::core::option::Option<__FwdadY>,
-                ) -> #dual {
-                    #[allow(unreachable_code)]
-                    let value: #name = match *self { #(#arms)* };
-                    #p::Dual::new(value, #p::NoTangent)
+                ) -> #in_mode {
+                    #copy
                 }
             }
         }

@@ -1587,7 +1587,12 @@ impl Emitter<'_> {
                     true => self.name(*base).into_token_stream(),
                     false => args[0].clone(),
                 };
-                quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
+                if self.field_matched_in_place(inst, *base) {
+                    let clone = quote!(::core::clone::Clone::clone);
+                    quote_spanned!(span=> #rt::Dual::new(#clone(&#b.primal.#member), #clone(&#b.tangent.#member)))
+                } else {
+                    quote_spanned!(span=> #rt::Dual::new(#b.primal.#member, #b.tangent.#member))
+                }
             }
             (InstKind::Index { base, .. }, Form::Index) => self.emit_index(inst, *base, &args),
             (InstKind::Slice { base, mutable, .. }, Form::Slice) => {
@@ -2733,6 +2738,27 @@ impl Emitter<'_> {
         };
         self.loops.pop();
         out
+    }
+
+    /// Whether the field read `inst` of `base` is only matched on (`match s.load { .. }`)
+    /// and `base` is read again: Rust's `match` of a place moves nothing but what the arms
+    /// bind by value, whereas reading the field into a dual moves it out of `base`; so read
+    /// a clone (a copy for a `Copy` field).
+    #[inline(never)]
+    fn field_matched_in_place(&self, inst: Inst, base: Value) -> bool {
+        let Some(&field) = self.func.insts[inst].results.first() else {
+            return false;
+        };
+        let uses = self.uses.get_or_init(|| crate::linear::uses(self.func));
+        let matched = uses.get(&field).is_some_and(|us| {
+            !us.is_empty()
+                && us.iter().all(|u| {
+                    u.is_some_and(|u| {
+                        matches!(self.func.insts[u].kind, InstKind::Match { scrutinee, .. } if scrutinee == field)
+                    })
+                })
+        });
+        matched && self.scrutinee_read_again(inst, base)
     }
 
     /// Whether the value `v` matched on by `inst` is an owned value (not a borrow) read

@@ -355,7 +355,9 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 ///   are given (a slice of another length panics);
 /// - a constant: `f64`, `f32`, integers, `bool`, `char`, arrays `[T; K]` by value, `&T`
 ///   for any `T: ZeroTangent` (a `&Params`), `&[T]` for a slice (write `&v[..]` for a
-///   `Vec`; an array `&[1.0, 0.8]` binds to a slice parameter too), or [`Const`]`(value)` for any other value; constants get zero tangents;
+///   `Vec`; an array `&[1.0, 0.8]` binds to a slice parameter too), a struct or enum of
+///   yours (`#[derive(Clone, Differentiable)]`, not generic) by value, or
+///   [`Const`]`(value)` for any other value; constants get zero tangents;
 /// - [`Var`]`(i)` for a scalar parameter `f64` taken from element `i` of the point, so that
 ///   the drivers differentiate with respect to several scalar parameters at once;
 /// - for a borrowed parameter declared `inactive(..)`, the reference itself (`&data`,
@@ -800,6 +802,22 @@ impl<X, Y, S: Mode, D, P: ZeroTangent + Clone> Slot<X, Y, S, D> for Const<P> {
     #[inline(always)]
     fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> Dual<P, P::TangentIn<S>> {
         constant_in::<S, P>(self.0.clone())
+    }
+}
+
+#[doc(hidden)]
+/// A struct or enum of the user's (`#[derive(Differentiable)]`, no generics) bound by value
+/// as a constant, `bind(f {}, (Wrt, body))`: copied into each call with `Clone`. The bound
+/// is on the mode so that a type without `Clone` still derives, and fails only where bound
+/// (rustc then says ``the trait bound `T: Clone` is not satisfied`` at the `bind`).
+pub trait BoundByValue<T: Differentiable>: Mode {
+    /// `t`'s copy with the zero tangent of this mode.
+    fn constant(t: &T) -> Dual<T, T::TangentIn<Self>>;
+}
+impl<S: Mode, T: ZeroTangent + Clone> BoundByValue<T> for S {
+    #[inline(always)]
+    fn constant(t: &T) -> Dual<T, T::TangentIn<S>> {
+        constant_in::<S, T>(t.clone())
     }
 }
 

@@ -1,0 +1,203 @@
+//! What the fourteenth session's newcomer programs found, in small programs written as
+//! they wrote them. Each failed to compile before its fix.
+//! Derivatives against closed forms and central differences, primals bit for bit.
+#![allow(clippy::needless_range_loop)]
+
+use fwdad::drivers::{gradient, hessian, jacobian, Wrt};
+use fwdad::prelude::*;
+use std::ops::{Mul, Sub};
+
+#[macro_use]
+mod common;
+
+use common::modes::{fd_gradient, fd_hessian};
+
+/// Primals bit for bit.
+fn same(got: f64, want: f64) {
+    assert_eq!(got.to_bits(), want.to_bits(), "primal {got} against {want}");
+}
+
+fn assert_close(got: &[f64], want: &[f64], tol: f64) {
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= tol * (1.0 + w.abs()),
+            "[{i}]: {g} against {w}"
+        );
+    }
+}
+
+/// A shading point and its normal, `Copy` values of the user's own vector type.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct V3 {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+#[derive_frule]
+impl Sub for V3 {
+    type Output = V3;
+    fn sub(self, o: V3) -> V3 {
+        V3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+#[derive_frule]
+impl Mul<f64> for V3 {
+    type Output = V3;
+    fn mul(self, s: f64) -> V3 {
+        V3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+}
+
+#[derive_frule]
+impl V3 {
+    fn dot(self, o: V3) -> f64 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+}
+
+/// Lambert shading of a surface point lit from `light`: the point and the normal are
+/// values of the user's type passed by value, bound by value to the drivers
+/// (`bind(lambert {}, (Wrt, p, n))`), which before asked for `Const(p)`.
+#[derive_frule]
+fn lambert(light: &[f64], p: V3, n: V3) -> f64 {
+    let l = V3 {
+        x: light[0],
+        y: light[1],
+        z: light[2],
+    };
+    let d = l - p;
+    let r2 = d.dot(d);
+    let cos = n.dot(d * (1.0 / r2.sqrt()));
+    cos.max(0.0) / r2
+}
+
+/// Closed form of `lambert` with the normal of unit length.
+fn lambert_grad(l: &[f64], p: V3, n: V3) -> [f64; 3] {
+    let d = [l[0] - p.x, l[1] - p.y, l[2] - p.z];
+    let nn = [n.x, n.y, n.z];
+    let r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    let nd: f64 = (0..3).map(|i| nn[i] * d[i]).sum();
+    // f = nd * r2^(-3/2)
+    let mut g = [0.0; 3];
+    for i in 0..3 {
+        g[i] = nn[i] * r2.powf(-1.5) - 3.0 * nd * d[i] * r2.powf(-2.5);
+    }
+    g
+}
+
+#[test]
+fn a_struct_of_the_users_is_bound_by_value() {
+    let p = V3 {
+        x: 0.1,
+        y: 0.0,
+        z: -0.2,
+    };
+    let n = V3 {
+        x: 0.0,
+        y: 0.6,
+        z: 0.8,
+    };
+    let light = [1.0, 3.0, 0.5];
+    let (v, g) = gradient(bind(lambert {}, (Wrt, p, n)), &light);
+    same(v, lambert(&light, p, n));
+    assert_close(&g, &lambert_grad(&light, p, n), 1e-12);
+    let (v2, g2, h) = hessian(bind(lambert {}, (Wrt, p, n)), &light);
+    same(v2, v);
+    assert_close(&g2, &g, 1e-14);
+    let f = |x: &[f64]| lambert(x, p, n);
+    let want = fd_hessian(&f, &light);
+    for i in 0..3 {
+        assert_close(&h[i], &want[i], 1e-5);
+    }
+    assert_close(&g, &fd_gradient(&f, &light), 1e-7);
+}
+
+/// A drive's operating state: an enum with data, bound by value.
+#[derive(Clone, Debug, Differentiable)]
+pub enum Load {
+    Constant(f64),
+    Ramp { rate: f64, cap: f64 },
+}
+
+/// Work done against `load` over a motion profile `q` (positions at unit steps); the
+/// setting has a `Vec` of weights, bound by value too.
+#[derive(Clone, Debug, Differentiable)]
+pub struct Setting {
+    pub weights: Vec<f64>,
+    pub load: Load,
+}
+
+#[derive_frule]
+fn work(q: &[f64], s: Setting) -> [f64; 2] {
+    let mut w = 0.0;
+    let mut peak: f64 = 0.0;
+    for i in 1..q.len() {
+        let v = q[i] - q[i - 1];
+        let force = match s.load {
+            Load::Constant(f) => f,
+            Load::Ramp { rate, cap } => (rate * i as f64).min(cap),
+        };
+        w += s.weights[i] * force * v * v;
+        peak = peak.max(v.abs());
+    }
+    [w, peak]
+}
+
+#[test]
+fn an_enum_with_data_and_a_struct_with_a_vec_are_bound_by_value() {
+    let q = [0.0, 0.3, 0.9, 1.2, 2.0];
+    let weights = vec![1.0, 0.5, 2.0, 1.5, 1.0];
+    for load in [
+        Load::Constant(2.0),
+        Load::Ramp {
+            rate: 0.7,
+            cap: 2.0,
+        },
+    ] {
+        let s = Setting {
+            weights: weights.clone(),
+            load,
+        };
+        let (v, j) = jacobian(bind(work {}, (Wrt, s.clone())), &q);
+        let plain = work(&q, s.clone());
+        same(v[0], plain[0]);
+        same(v[1], plain[1]);
+        // closed form: d w / d q_k = 2 c_k v_k - 2 c_{k+1} v_{k+1}, c_i = weights[i] force(i)
+        let force = |i: usize| match s.load {
+            Load::Constant(f) => f,
+            Load::Ramp { rate, cap } => (rate * i as f64).min(cap),
+        };
+        let v_ = |i: usize| q[i] - q[i - 1];
+        let mut want = vec![0.0; q.len()];
+        for i in 1..q.len() {
+            let c = 2.0 * weights[i] * force(i) * v_(i);
+            want[i] += c;
+            want[i - 1] -= c;
+        }
+        assert_close(&j[0], &want, 1e-14);
+        // One direction, the setting passed as a constant dual: the match on `s.load` in
+        // the loop moved the field out of `s` (E0382) before.
+        let dq = [0.5, -1.0, 0.25, 2.0, 1.0];
+        let r = work_frule(Dual::new(&q[..], &dq[..]), Dual::constant(s.clone()));
+        same(r.primal[0], plain[0]);
+        let jdq: f64 = j[0].iter().zip(&dq).map(|(a, b)| a * b).sum();
+        assert_close(&[r.tangent[0]], &[jdq], 1e-14);
+        let s2 = s.clone();
+        assert_close(
+            &j[1],
+            &fd_gradient(&|x: &[f64]| work(x, s2.clone())[1], &q),
+            1e-6,
+        );
+    }
+}
