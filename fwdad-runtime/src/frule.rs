@@ -613,6 +613,15 @@ impl<'a, S: Mode> CoerceTo<Dual<&'a str, crate::NoTangent>> for PromotedElem<'a,
     }
 }
 
+/// A constant `&str` a closure captured (`|x| activate(kind, x)` with `kind: &str` a
+/// parameter) to a `&str` parameter: a string has no tangent.
+impl<'a> CoerceTo<Dual<&'a str, crate::NoTangent>> for &'a str {
+    #[inline(always)]
+    fn coerce(self) -> Dual<&'a str, crate::NoTangent> {
+        Dual::new(self, crate::NoTangent)
+    }
+}
+
 /// A constant `Vec` element (`doc` of `for doc in docs` with `docs: &[Vec<&str>]`) passed
 /// to a slice parameter, as Rust coerces `&Vec<T>` to `&[T]`.
 #[cfg(feature = "alloc")]
@@ -690,6 +699,7 @@ macro_rules! promoted_owned_float {
     )*};
 }
 promoted_owned_float!(f32, f64);
+promoted_owned_float!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<X> for Promoted<'a, X, S> {
     #[inline(always)]

@@ -418,6 +418,8 @@ macro_rules! promote_owned_float {
     )*};
 }
 promote_owned_float!(f32, f64);
+// An integer a closure captured (`|x| powk(n, x)`), passed to a rule's `n: usize`.
+promote_owned_float!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 #[cfg(feature = "alloc")]
 impl<'a, T: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a [T]

@@ -146,7 +146,7 @@ use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 use fwdad_runtime::{
     constant_in, Batch, ConstTangent, Differentiable, Dual, Frule, Hyper, Lanes, MaybeZero, Mode,
-    ScalarTangent, ZeroTangent,
+    NoTangent, ScalarTangent, ZeroTangent,
 };
 
 /// Directions per pass of [`hessian`], and the default of the workspaces' width
@@ -906,6 +906,21 @@ impl<'p, X, Y, S: Mode, DT, T: ZeroTangent + 'p> Slot<X, Y, S, Dual<&T, DT>> for
         _: &mut Option<Y>,
     ) -> Dual<&'z T, &'z T::TangentIn<S>> {
         Dual::new(&**self, store)
+    }
+}
+
+// A string (`bind(layer {}, (Wrt, "tanh"))`, an activation chosen by name): no tangent.
+impl Fits<Dual<&str, NoTangent>> for &str {}
+impl<'z, X, Y, S: Mode, DT> SlotDual<'z, X, Y, S, Dual<&str, DT>> for &str {
+    type Dual = Dual<&'z str, NoTangent>;
+}
+impl<X, Y, S: Mode, DT> Slot<X, Y, S, Dual<&str, DT>> for &str {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> Dual<&'z str, NoTangent> {
+        Dual::new(*self, NoTangent)
     }
 }
 

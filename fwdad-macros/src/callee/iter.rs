@@ -242,6 +242,8 @@ super::names! {
         OptionAsMut = "as_mut",
         /// `o.as_ref()`: `match &o { Some(v) => Some(v), None => None }`.
         OptionAsRef = "as_ref",
+        /// `a.clone_from(&b)` of a place (a grid's buffer refilled): `a = (*&b).clone()`.
+        CloneFrom = "clone_from",
     }
 }
 

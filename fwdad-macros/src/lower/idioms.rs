@@ -403,6 +403,9 @@ impl Lowerer<'_> {
                     }
                 })
             }
+            (Rewrite::CloneFrom, [_]) if is_pure_place(recv) => {
+                syn::parse_quote_spanned!(span=> __fwdad_recv = ::core::clone::Clone::clone(__fwdad_arg0))
+            }
             (Rewrite::OptionFlatten, []) if !is_iterator(recv) && self.option_view(recv) => {
                 syn::parse_quote_spanned!(span=>
                     match __fwdad_recv {
