@@ -293,7 +293,11 @@ fn strings_and_integers_captured_by_a_closure() {
     let (v, g, h) = hessian(bind(layer_area {}, (Wrt, "softplus")), &w);
     same(v, layer_area(&w, "softplus"));
     let want = fd_hessian(&|w: &[f64]| layer_area(w, "softplus"), &w);
-    assert_close(&g, &fd_gradient(&|w: &[f64]| layer_area(w, "softplus"), &w), 1e-6);
+    assert_close(
+        &g,
+        &fd_gradient(&|w: &[f64]| layer_area(w, "softplus"), &w),
+        1e-6,
+    );
     for i in 0..2 {
         assert_close(&h[i], &want[i], 1e-4);
     }
@@ -301,4 +305,72 @@ fn strings_and_integers_captured_by_a_closure() {
     let r = moment_frule(Dual::new(0.7, 1.0), 3);
     same(r.primal, moment(0.7, 3));
     assert_close(&[r.tangent], &[3.0 * r.primal / 0.7], 1e-13);
+}
+
+/// A game physicist's 2-D vector with its own `len`: called on an operator's result, bound
+/// without a type or in place (`(u - v).len()`), it was read as a slice's `len` (E0599).
+#[derive(Clone, Copy, Debug, Default, Differentiable)]
+pub struct P2 {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive_frule]
+impl Sub for P2 {
+    type Output = P2;
+    fn sub(self, o: P2) -> P2 {
+        P2 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+        }
+    }
+}
+
+#[derive_frule]
+impl P2 {
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(self) -> f64 {
+        (self.x * self.x + self.y * self.y).sqrt()
+    }
+}
+
+/// The perimeter of a closed polygon whose vertices are the parameters.
+#[derive_frule]
+fn perimeter(xy: &[f64]) -> f64 {
+    let p: Vec<P2> = xy.chunks(2).map(|c| P2 { x: c[0], y: c[1] }).collect();
+    let mut total = 0.0;
+    for i in 0..p.len() {
+        let d = p[(i + 1) % p.len()] - p[i];
+        total += d.len();
+    }
+    total + (p[0] - p[2]).len()
+}
+
+#[test]
+fn a_method_of_the_users_named_len_on_an_operators_result() {
+    let xy = [0.0, 0.0, 2.0, 0.1, 1.5, 1.7];
+    let (v, g) = gradient(perimeter {}, &xy);
+    same(v, perimeter(&xy));
+    // each side's length grows along its unit vector
+    let mut want = [0.0; 6];
+    let pt = |k: usize| [xy[2 * (k % 3)], xy[2 * (k % 3) + 1]];
+    let mut side = |a: usize, b: usize| {
+        let (pa, pb) = (pt(a), pt(b));
+        let (dx, dy) = (pb[0] - pa[0], pb[1] - pa[1]);
+        let l = dx.hypot(dy);
+        want[2 * (b % 3)] += dx / l;
+        want[2 * (b % 3) + 1] += dy / l;
+        want[2 * (a % 3)] -= dx / l;
+        want[2 * (a % 3) + 1] -= dy / l;
+    };
+    for i in 0..3 {
+        side(i, i + 1);
+    }
+    side(2, 0);
+    assert_close(&g, &want, 1e-14);
+    let (_, _, h) = hessian(perimeter {}, &xy);
+    let fh = fd_hessian(&perimeter, &xy);
+    for i in 0..6 {
+        assert_close(&h[i], &fh[i], 1e-4);
+    }
 }

@@ -23,6 +23,14 @@ pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections
             {
                 Some(Resolved::Method(MethodCallee::User))
             }
+            // `(u - v).len()`, `let d = p[j] - p[i]; d.len()`: an operator of the user's
+            // gives a value of a user type or a float, never a sequence, so a name without
+            // a float row is the user's method (`len` of the user's `Vec2`).
+            InstKind::MethodCall {
+                receiver, method, ..
+            } if user_method_of_operator_result(func, *receiver, &method.to_string()) => {
+                Some(Resolved::Method(MethodCallee::User))
+            }
             InstKind::MethodCall {
                 receiver, method, ..
             } => Some(Resolved::Method(method_callee(
@@ -46,6 +54,27 @@ pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections
             _ => {}
         }
     }
+}
+
+/// Whether `recv.name(..)` is the user's method because `recv` is the result of an
+/// operator of the user's (or a copy of one): that is a value of a user type or a float,
+/// never a sequence, so a name without a float row that not every type has is the user's.
+pub(super) fn user_method_of_operator_result(func: &Function, recv: Value, name: &str) -> bool {
+    let mut v = recv;
+    let from_op = loop {
+        let ValueDef::Inst(def, _) = func.values[v].def else {
+            break false;
+        };
+        match &func.insts[def].kind {
+            InstKind::Call {
+                callee: PathCallee::UserOp(_),
+                ..
+            } => break true,
+            InstKind::Copy(w) => v = *w,
+            _ => break false,
+        }
+    };
+    from_op && FloatOp::method(name).is_none() && crate::callee::is_user_method_on_user_type(name)
 }
 
 enum Resolved {
