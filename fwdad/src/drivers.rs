@@ -90,6 +90,52 @@
 //! assert_eq!(j.to_rows(), [[2.0, 0.0], [0.0, 2.0 * 1f64.exp()]]);
 //! ```
 //!
+//! ## Methods: [`rule!`](crate::rule)
+//!
+//! A method of a `#[derive_frule] impl` has no marker a path can name (`Model::loss {}` is
+//! rustc's E0223, an associated type); its handle is `rule!(Model::loss)`, whose first
+//! argument is the receiver. [`bind`] holds it fixed: `&model` for a `&self` method,
+//! [`Const`]`(model)` for a `self` one. The type may be generic (`rule!(Quadratic::eval)`
+//! infers its parameters from the bound receiver, `rule!(Quadratic::<f64>::eval)` names
+//! them), and the method one of a trait's `impl` (`rule!(Morse::at)`, `rule!(<Morse as
+//! Potential>::at)`).
+//!
+//! ```
+//! use fwdad::drivers::{bind, Wrt};
+//! use fwdad::prelude::*;
+//!
+//! #[derive(Clone, Debug, Differentiable)]
+//! pub struct Ridge {
+//!     pub xs: Vec<f64>,
+//!     pub ys: Vec<f64>,
+//!     pub lambda: f64,
+//! }
+//!
+//! #[derive_frule]
+//! impl Ridge {
+//!     pub fn loss(&self, w: &[f64]) -> f64 {
+//!         let mut l = 0.5 * self.lambda * (w[0] * w[0] + w[1] * w[1]);
+//!         for (x, y) in self.xs.iter().zip(&self.ys) {
+//!             let r = w[0] * x + w[1] - y;
+//!             l += 0.5 * r * r;
+//!         }
+//!         l
+//!     }
+//! }
+//!
+//! let m = Ridge { xs: vec![1.0, 2.0], ys: vec![0.5, 2.5], lambda: 0.1 };
+//! let w = [0.8, 0.2];
+//! let (l, g) = gradient(bind(rule!(Ridge::loss), (&m, Wrt)), &w);
+//! assert_eq!(l, m.loss(&w));
+//! // Σ rᵢ xᵢ + λ w0 and Σ rᵢ + λ w1, with r = [0.5, -0.7].
+//! assert!((g[0] - (0.5 - 1.4 + 0.08)).abs() < 1e-14);
+//! assert!((g[1] - (0.5 - 0.7 + 0.02)).abs() < 1e-14);
+//! // Σ [xᵢ, 1]ᵀ[xᵢ, 1] + λ I.
+//! let (_, _, h) = hessian(bind(rule!(Ridge::loss), (&m, Wrt)), &w);
+//! assert!((h[(0, 0)] - 5.1).abs() < 1e-14 && (h[(1, 1)] - 2.1).abs() < 1e-14);
+//! assert_eq!((h[(0, 1)], h[(1, 0)]), (3.0, 3.0));
+//! ```
+//!
 //! ## Batch mode
 //!
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
