@@ -405,7 +405,8 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 /// - [`Var`]`(i)` for a scalar parameter `f64` taken from element `i` of the point, so that
 ///   the drivers differentiate with respect to several scalar parameters at once;
 /// - for a borrowed parameter declared `inactive(..)`, the reference itself (`&data`,
-///   `&v[..]`), of any type (it needs no `Differentiable`), or [`Inactive`]`(&data)`;
+///   `&v[..]`), of any type (it needs no `Differentiable`), or [`Inactive`]`(&data)`; for
+///   an optional one (`anchor: Option<&Spring>`), `Some(&s)` or `None` as it is;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
 ///
@@ -874,8 +875,45 @@ macro_rules! slot_by_value {
     };
     ($($t:ty),*) => {$(slot_by_value!(@one [] $t);)*};
 }
-// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`.
-slot_by_value!(@one [T: ZeroTangent + Clone,] Option<T>);
+// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`, to a
+// parameter that takes a dual (keyed on it, so that the impls below for a parameter
+// declared `inactive(..)` do not overlap).
+impl<T: ZeroTangent + Clone> Fits<Dual<Option<T>, Option<T::Tangent>>> for Option<T> {}
+impl<'z, X, Y, S: Mode, DT, T: ZeroTangent + Clone> SlotDual<'z, X, Y, S, Dual<Option<T>, DT>>
+    for Option<T>
+{
+    type Dual = Dual<Option<T>, Option<T::TangentIn<S>>>;
+}
+impl<X, Y, S: Mode, DT, T: ZeroTangent + Clone> Slot<X, Y, S, Dual<Option<T>, DT>> for Option<T> {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        _: &'z mut (),
+        _: X,
+        _: &mut Option<Y>,
+    ) -> Dual<Option<T>, Option<T::TangentIn<S>>> {
+        constant_in::<S, Option<T>>(self.clone())
+    }
+}
+
+// An optional reference bound to a parameter declared `inactive(..)` (`anchor:
+// Option<&Spring>`): the rule takes it as it is, as a reference (`Some(&s)`, `None`).
+impl<'p, T: ?Sized + 'p> Fits<Option<&'p T>> for Option<&'p T> {}
+impl<'z, 'p, X, Y, S: Mode, T: ?Sized + 'p> SlotDual<'z, X, Y, S, Option<&'p T>> for Option<&'p T> {
+    type Dual = Option<&'p T>;
+}
+impl<'p, X, Y, S: Mode, T: ?Sized + 'p> Slot<X, Y, S, Option<&'p T>> for Option<&'p T> {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> Option<&'p T> {
+        *self
+    }
+}
 slot_by_value!(
     f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
