@@ -312,8 +312,8 @@ impl Analysis<'_> {
                     let target = match place {
                         Place::Deref(t) | Place::Index(t, _) | Place::Field(t, _) => *t,
                     };
-                    let root = self.root(target);
-                    self.forced.push(root);
+                    let roots = self.store_roots(target);
+                    self.forced.extend(roots);
                 }
                 false
             }
@@ -481,6 +481,60 @@ impl Analysis<'_> {
             }
         }
         r
+    }
+}
+
+impl Analysis<'_> {
+    /// The variables a store through `target` writes into: [`Analysis::root`]'s, and
+    /// where that is a reference a `match` or an `if` yields (`get_or_insert`'s `match
+    /// &mut acc { Some(v) => v, .. }`, `if let Some(m) = best.as_mut()`), the roots of the
+    /// references its arms yield, so that the `Option` local written through becomes
+    /// active.
+    #[inline(never)]
+    fn store_roots(&self, target: Value) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut todo = vec![target];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(v) = todo.pop() {
+            let r = self.root(v);
+            if !seen.insert(r) {
+                continue;
+            }
+            out.push(r);
+            let ValueDef::Inst(inst, k) = self.func.values[r].def else {
+                continue;
+            };
+            let regions: Vec<Region> = match &self.func.insts[inst].kind {
+                InstKind::Match { arms, .. } => arms.iter().map(|a| a.body).collect(),
+                InstKind::If {
+                    then_region,
+                    else_region,
+                    ..
+                } => vec![*then_region, *else_region],
+                _ => continue,
+            };
+            for region in regions {
+                let Terminator::Yield(ys) = &self.func.regions[region].term else {
+                    continue;
+                };
+                let Some(&y) = ys.get(k) else { continue };
+                // Only references, or `Some` of one (`o.as_mut()`, then `unwrap()`): what
+                // the arms yield by value is no storage.
+                if self.func.is_mut_ref(y) {
+                    todo.push(y);
+                } else if let ValueDef::Inst(yi, 0) = self.func.values[y].def {
+                    if let InstKind::Call {
+                        callee: crate::callee::PathCallee::Wrap(crate::callee::Wrapper::Some),
+                        args,
+                        ..
+                    } = &self.func.insts[yi].kind
+                    {
+                        todo.extend(args.iter().copied().filter(|a| self.func.is_mut_ref(*a)));
+                    }
+                }
+            }
+        }
+        out
     }
 }
 

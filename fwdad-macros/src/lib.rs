@@ -22,6 +22,7 @@ mod libtypes;
 mod lifetimes;
 mod linear;
 mod lower;
+mod method_rule;
 mod nesting;
 mod normalize;
 mod pipeline;
@@ -93,6 +94,15 @@ pub fn non_differentiable(args: TokenStream, item: TokenStream) -> TokenStream {
 /// let p = Dual::new(Params { k: 2.0, n: 3 }, ParamsTangent { k: 1.0, n: NoTangent });
 /// let b: ParamsTangent<Batch<f64, 4>> = ParamsTangent { k: Batch::unit(2), n: NoTangent };
 /// ```
+/// The rule handle of a method of a `#[derive_frule] impl`, for the drivers:
+/// `rule!(Model::loss)` is to the method `Model::loss` what the marker `f {}` is to a free
+/// function `f`. The receiver is the rule's first argument, so `bind` fixes it:
+/// `gradient(bind(rule!(Model::loss), (&model, Wrt)), &w)`.
+#[proc_macro]
+pub fn rule(input: TokenStream) -> TokenStream {
+    method_rule::expand(input.into()).into()
+}
+
 #[proc_macro_derive(Differentiable, attributes(differentiable))]
 pub fn derive_differentiable(item: TokenStream) -> TokenStream {
     differentiable::expand(item.into()).into()

@@ -90,6 +90,52 @@
 //! assert_eq!(j.to_rows(), [[2.0, 0.0], [0.0, 2.0 * 1f64.exp()]]);
 //! ```
 //!
+//! ## Methods: [`rule!`](crate::rule)
+//!
+//! A method of a `#[derive_frule] impl` has no marker a path can name (`Model::loss {}` is
+//! rustc's E0223, an associated type); its handle is `rule!(Model::loss)`, whose first
+//! argument is the receiver. [`bind`] holds it fixed: `&model` for a `&self` method,
+//! [`Const`]`(model)` for a `self` one. The type may be generic (`rule!(Quadratic::eval)`
+//! infers its parameters from the bound receiver, `rule!(Quadratic::<f64>::eval)` names
+//! them), and the method one of a trait's `impl` (`rule!(Morse::at)`, `rule!(<Morse as
+//! Potential>::at)`).
+//!
+//! ```
+//! use fwdad::drivers::{bind, Wrt};
+//! use fwdad::prelude::*;
+//!
+//! #[derive(Clone, Debug, Differentiable)]
+//! pub struct Ridge {
+//!     pub xs: Vec<f64>,
+//!     pub ys: Vec<f64>,
+//!     pub lambda: f64,
+//! }
+//!
+//! #[derive_frule]
+//! impl Ridge {
+//!     pub fn loss(&self, w: &[f64]) -> f64 {
+//!         let mut l = 0.5 * self.lambda * (w[0] * w[0] + w[1] * w[1]);
+//!         for (x, y) in self.xs.iter().zip(&self.ys) {
+//!             let r = w[0] * x + w[1] - y;
+//!             l += 0.5 * r * r;
+//!         }
+//!         l
+//!     }
+//! }
+//!
+//! let m = Ridge { xs: vec![1.0, 2.0], ys: vec![0.5, 2.5], lambda: 0.1 };
+//! let w = [0.8, 0.2];
+//! let (l, g) = gradient(bind(rule!(Ridge::loss), (&m, Wrt)), &w);
+//! assert_eq!(l, m.loss(&w));
+//! // Σ rᵢ xᵢ + λ w0 and Σ rᵢ + λ w1, with r = [0.5, -0.7].
+//! assert!((g[0] - (0.5 - 1.4 + 0.08)).abs() < 1e-14);
+//! assert!((g[1] - (0.5 - 0.7 + 0.02)).abs() < 1e-14);
+//! // Σ [xᵢ, 1]ᵀ[xᵢ, 1] + λ I.
+//! let (_, _, h) = hessian(bind(rule!(Ridge::loss), (&m, Wrt)), &w);
+//! assert!((h[(0, 0)] - 5.1).abs() < 1e-14 && (h[(1, 1)] - 2.1).abs() < 1e-14);
+//! assert_eq!((h[(0, 1)], h[(1, 0)]), (3.0, 3.0));
+//! ```
+//!
 //! ## Batch mode
 //!
 //! [`gradient`], [`jacobian`], [`hessian`] and [`hvp`] push `N` directions through each
@@ -361,7 +407,8 @@ impl<F: fmt::Debug, A: fmt::Debug, D> fmt::Debug for Bound<F, A, D> {
 /// - [`Var`]`(i)` for a scalar parameter `f64` taken from element `i` of the point, so that
 ///   the drivers differentiate with respect to several scalar parameters at once;
 /// - for a borrowed parameter declared `inactive(..)`, the reference itself (`&data`,
-///   `&v[..]`), of any type (it needs no `Differentiable`), or [`Inactive`]`(&data)`;
+///   `&v[..]`), of any type (it needs no `Differentiable`), or [`Inactive`]`(&data)`; for
+///   an optional one (`anchor: Option<&Spring>`), `Some(&s)` or `None` as it is;
 /// - [`Out`] for an output buffer `&mut [f64]`, to be wrapped in [`inplace`];
 /// - [`Scratch`]`(len)` for a work buffer `&mut [f64]` whose content is not wanted.
 ///
@@ -846,8 +893,45 @@ macro_rules! slot_by_value {
     };
     ($($t:ty),*) => {$(slot_by_value!(@one [] $t);)*};
 }
-// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`.
-slot_by_value!(@one [T: ZeroTangent + Clone,] Option<T>);
+// An optional constant (`bind(f {}, (Wrt, Some(0.5)))`, `None`), by value as `Const`, to a
+// parameter that takes a dual (keyed on it, so that the impls below for a parameter
+// declared `inactive(..)` do not overlap).
+impl<T: ZeroTangent + Clone> Fits<Dual<Option<T>, Option<T::Tangent>>> for Option<T> {}
+impl<'z, X, Y, S: Mode, DT, T: ZeroTangent + Clone> SlotDual<'z, X, Y, S, Dual<Option<T>, DT>>
+    for Option<T>
+{
+    type Dual = Dual<Option<T>, Option<T::TangentIn<S>>>;
+}
+impl<X, Y, S: Mode, DT, T: ZeroTangent + Clone> Slot<X, Y, S, Dual<Option<T>, DT>> for Option<T> {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(
+        &'z self,
+        _: &'z mut (),
+        _: X,
+        _: &mut Option<Y>,
+    ) -> Dual<Option<T>, Option<T::TangentIn<S>>> {
+        constant_in::<S, Option<T>>(self.clone())
+    }
+}
+
+// An optional reference bound to a parameter declared `inactive(..)` (`anchor:
+// Option<&Spring>`): the rule takes it as it is, as a reference (`Some(&s)`, `None`).
+impl<'p, T: ?Sized + 'p> Fits<Option<&'p T>> for Option<&'p T> {}
+impl<'z, 'p, X, Y, S: Mode, T: ?Sized + 'p> SlotDual<'z, X, Y, S, Option<&'p T>> for Option<&'p T> {
+    type Dual = Option<&'p T>;
+}
+impl<'p, X, Y, S: Mode, T: ?Sized + 'p> Slot<X, Y, S, Option<&'p T>> for Option<&'p T> {
+    type Store = ();
+    #[inline(always)]
+    fn store(&self) {}
+    #[inline(always)]
+    fn dual<'z>(&'z self, _: &'z mut (), _: X, _: &mut Option<Y>) -> Option<&'p T> {
+        *self
+    }
+}
 slot_by_value!(
     f64, f32, bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );

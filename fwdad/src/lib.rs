@@ -53,7 +53,7 @@
 
 #![cfg_attr(not(feature = "std"), no_std)]
 
-pub use fwdad_macros::{derive_frule, non_differentiable, primitive, Differentiable};
+pub use fwdad_macros::{derive_frule, non_differentiable, primitive, rule, Differentiable};
 
 // The drivers allocate and use `std` (the sparse Hessian's recorder is a thread-local).
 #[cfg(feature = "std")]
@@ -107,8 +107,8 @@ pub mod prelude {
         Inactive, Matrix, Out, Scratch, Var, Wrt,
     };
     pub use crate::{
-        derive_frule, non_differentiable, primitive, Batch, Differentiable, Dual, Frule, NoTangent,
-        ZeroTangent,
+        derive_frule, non_differentiable, primitive, rule, Batch, Differentiable, Dual, Frule,
+        NoTangent, ZeroTangent,
     };
 }
 

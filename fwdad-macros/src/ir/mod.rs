@@ -685,6 +685,41 @@ impl Function {
         )
     }
 
+    /// Whether `v` is an `Option` of a `&mut`: the result of a `match` whose arms each
+    /// yield `Some(r)` of a mutable reference or `None` (`o.as_mut()` of an `Option`
+    /// local, `match &mut o { Some(v) => Some(v), None => None }`).
+    #[inline(never)]
+    fn is_mut_ref_option(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, k) = self.values[v].def else {
+            return false;
+        };
+        let InstKind::Match { arms, .. } = &self.insts[inst].kind else {
+            return false;
+        };
+        let mut lends = false;
+        for arm in arms {
+            let Terminator::Yield(ys) = &self.regions[arm.body].term else {
+                continue;
+            };
+            let Some(&y) = ys.get(k) else {
+                return false;
+            };
+            let ValueDef::Inst(yi, 0) = self.values[y].def else {
+                return false;
+            };
+            match &self.insts[yi].kind {
+                InstKind::Call {
+                    callee: PathCallee::Wrap(crate::callee::Wrapper::Some),
+                    args,
+                    ..
+                } if args.len() == 1 && self.is_mut_ref(args[0]) => lends = true,
+                InstKind::Const(p) if crate::callee::is_none(p) => {}
+                _ => return false,
+            }
+        }
+        lends
+    }
+
     /// Whether `v` is a pair of `&mut` sub-slices lent by its receiver (`x.split_at_mut(m)`:
     /// of the methods that lend `&mut` parts, the one whose result has fields).
     fn is_mut_pair(&self, v: Value) -> bool {
@@ -705,7 +740,8 @@ impl Function {
             ValueDef::Inst(inst, 0) if matches!(
                 &self.insts[inst].kind,
                 InstKind::MethodCall { callee, receiver, .. }
-                    if callee.std().is_some_and(|m| m.unwraps()) && self.is_mut_element_option(*receiver)
+                    if callee.std().is_some_and(|m| m.unwraps())
+                        && (self.is_mut_element_option(*receiver) || self.is_mut_ref_option(*receiver))
             )
         )
     }
@@ -759,7 +795,9 @@ impl Function {
             ValueDef::RegionParam(..) if self.map_item_lent_mut(v) == Some(false) => true,
             ValueDef::RegionParam(region, _) => self.arm_of(region).is_some_and(|(s, arm)| {
                 arm.body == region
-                    && (self.is_mut_ref(s) || self.is_mut_element_option(s))
+                    && (self.is_mut_ref(s)
+                        || self.is_mut_element_option(s)
+                        || self.is_mut_ref_option(s))
                     && binds_plainly(&arm.pat)
             }),
             ValueDef::Inst(..) => false,

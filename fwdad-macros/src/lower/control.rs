@@ -669,6 +669,15 @@ impl<'ast> Visit<'ast> for AssignScan {
         if std.is_some_and(crate::callee::StdMethod::writes) {
             self.note_receiver(&m.receiver);
         }
+        // `*acc.get_or_insert(1.0) *= v`: the idiom assigns its `Option` place when it is
+        // empty (`lower::idioms`), so a loop carries it.
+        if let (
+            Some(crate::callee::Rewrite::GetOrInsert | crate::callee::Rewrite::GetOrInsertWith),
+            1,
+        ) = (crate::callee::Rewrite::from_name(&name), m.args.len())
+        {
+            self.place_names(&m.receiver);
+        }
         // `it.next()` of a `peekable()` iterator moves its cursor (`peekable.rs`).
         self.names.extend(super::peekable::cursor_names(m));
         syn::visit::visit_expr_method_call(self, m);

@@ -278,7 +278,7 @@ impl Lowerer<'_> {
     }
 
     /// The written type of the local or parameter `e` names, if any.
-    fn written_type(&self, e: &syn::Expr) -> Option<&syn::Type> {
+    pub(super) fn written_type(&self, e: &syn::Expr) -> Option<&syn::Type> {
         let syn::Expr::Path(p) = strip(e) else {
             return None;
         };

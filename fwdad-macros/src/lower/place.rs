@@ -496,6 +496,9 @@ impl Lowerer<'_> {
             // `&*r`, `&mut *r`: a reborrow, which is how every use of a reference is
             // emitted; a call converts `&mut` to a shared parameter as Rust does.
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                if self.lends_boxed_object(r, &u.expr) {
+                    return Some(self.poison(span));
+                }
                 let inner = self.lower_expr(&u.expr)?;
                 if let TypeHint::Ref(_) = self.func.values[inner].ty {
                     return Some(inner);
@@ -507,6 +510,33 @@ impl Lowerer<'_> {
         }
         let arg = self.lower_expr(&r.expr)?;
         Some(self.borrow(arg, mutable, span))
+    }
+
+    /// `&mut *b` (`&*b`) of a local or parameter written `Box<dyn Body>`: the object lent
+    /// by hand, which has no dual reference to lend; reported (`true`) with what to write.
+    #[inline(never)]
+    fn lends_boxed_object(&mut self, r: &syn::ExprReference, boxed: &syn::Expr) -> bool {
+        let Some(object) = self
+            .written_type(boxed)
+            .and_then(crate::types::boxed_trait_object)
+        else {
+            return false;
+        };
+        let (object, b) = (
+            quote::ToTokens::to_token_stream(object),
+            quote::ToTokens::to_token_stream(boxed),
+        );
+        let (amp, param) = match r.mutability.is_some() {
+            true => ("&mut ", "&mut Box"),
+            false => ("&", "&Box"),
+        };
+        self.diag.error_spanned(
+            r,
+            format!(
+                "`#[derive_frule]` does not support lending a boxed trait object by hand (`{amp}*{b}` of a `Box<{object}>`): pass the box itself, `{amp}{b}`, to a function that takes it (`fn f(b: {param}<{object}>, ..)`), or call its methods on the box (`{b}.method(..)`)"
+            ),
+        );
+        true
     }
 
     /// `*arg`, typed as what `arg`'s type refers to.
