@@ -9,6 +9,8 @@
 //! order, against central differences; primals bit for bit) and against a closed form.
 //!
 //! Run with `cargo test --features nalgebra --test generic11_complex_field`.
+// nalgebra's body clones its scalars, which are `Copy` here.
+#![allow(clippy::clone_on_copy)]
 
 use fwdad::drivers::{bind, jvp, Var};
 use fwdad::prelude::*;
@@ -143,4 +145,36 @@ fn real_imaginary_norm1_polar() {
         assert_close(g[0], k + 2.0 * z * k, 1e-14, "d/dz");
         assert_close(g[1], z + z.abs() * z.abs(), 1e-14, "d/dk");
     }
+}
+
+/// A first-order section generic over the field of its coefficients, as nalgebra-based
+/// filter code writes it: its gain `|a x + b|` in the real field.
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Section<T> {
+    pub a: T,
+    pub b: T,
+}
+
+#[derive_frule]
+impl<T: ComplexField + Copy> Section<T> {
+    pub fn gain(&self, x: T) -> T::RealField {
+        (self.a * x + self.b).modulus()
+    }
+}
+
+#[derive_frule]
+pub fn section_gain(p: &[f64]) -> f64 {
+    let s = Section { a: p[0], b: p[1] };
+    s.gain(p[2])
+}
+
+#[test]
+fn method_of_a_generic_impl() {
+    let p = [0.5, -2.0, 1.5];
+    check_widths!(section_gain {}, section_gain, p);
+    // |a x + b| with a x + b = -1.25 < 0: the gradient is -(x, 1, a).
+    let (_, g) = gradient(section_gain {}, &p);
+    assert_close(g[0], -p[2], 1e-15, "d/da");
+    assert_close(g[1], -1.0, 1e-15, "d/db");
+    assert_close(g[2], -p[0], 1e-15, "d/dx");
 }

@@ -116,8 +116,14 @@ fn default_method_of_a_generic_trait() {
     let p = [1.3, 2.0, 0.2];
     check_widths!(logistic_at {}, logistic_at, p);
     let (v, g) = gradient(logistic_at {}, &p);
-    assert_eq!(v.to_bits(), logistic_by_hand(p[0], p[1], p[2], 0.05, 40).to_bits());
-    let fd = fd_gradient(&|q: &[f64]| logistic_by_hand(q[0], q[1], q[2], 0.05, 40), &p);
+    assert_eq!(
+        v.to_bits(),
+        logistic_by_hand(p[0], p[1], p[2], 0.05, 40).to_bits()
+    );
+    let fd = fd_gradient(
+        &|q: &[f64]| logistic_by_hand(q[0], q[1], q[2], 0.05, 40),
+        &p,
+    );
     for k in 0..3 {
         assert_close(g[k], fd[k], 1e-7, "d logistic");
     }

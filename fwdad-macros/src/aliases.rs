@@ -459,7 +459,8 @@ impl RealFieldAsScalar<'_> {
             None => {
                 let head = path.segments.first().map(|s| s.ident.clone());
                 let is_param = head.as_ref().is_some_and(|h| {
-                    self.0.contains(&h) && matches!(path.segments[0].arguments, syn::PathArguments::None)
+                    self.0.contains(&h)
+                        && matches!(path.segments[0].arguments, syn::PathArguments::None)
                 });
                 if path.leading_colon.is_none()
                     && is_param
@@ -478,11 +479,9 @@ impl RealFieldAsScalar<'_> {
             }
             Some(q) => {
                 let param = match &*q.ty {
-                    syn::Type::Path(tp) if tp.qself.is_none() => tp
-                        .path
-                        .get_ident()
-                        .filter(|i| self.0.contains(i))
-                        .cloned(),
+                    syn::Type::Path(tp) if tp.qself.is_none() => {
+                        tp.path.get_ident().filter(|i| self.0.contains(i)).cloned()
+                    }
                     _ => None,
                 };
                 let at = q.position;

@@ -692,9 +692,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // do (`traits::expand_trait`).
     let generic_trait = imp.trait_.as_ref().is_some_and(|(_, p, _)| {
         crate::traits::has_type_arguments(p)
-            && !p.segments.last().is_some_and(|s| {
-                crate::plain_fns::derived_generic_trait(&s.ident.to_string())
-            })
+            && !p
+                .segments
+                .last()
+                .is_some_and(|s| crate::plain_fns::derived_generic_trait(&s.ident.to_string()))
     });
     // First in the output: rustc reports the names defined twice in their order.
     let once = match generic_trait {
@@ -1105,7 +1106,8 @@ pub(crate) fn method_as_fn(
     };
     ReplaceSelfType(self_ty).visit_item_fn_mut(&mut func);
     IntoOfConverted::rewrite_body(converted, &mut func.block);
-    func
+    // `impl<T: ComplexField> Ty<T>`'s `-> T::RealField`: `T` (see `aliases`).
+    crate::aliases::real_field_as_scalar(&func)
 }
 
 /// `p.into()` of a parameter `into_params_at_target` took at its target is `p` itself

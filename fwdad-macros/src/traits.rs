@@ -716,7 +716,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let rt = args.runtime_path();
     let name = &tr.ident;
-    if let Some(g) = (tr.generics.params.iter()).find(|g| !matches!(g, syn::GenericParam::Type(_))) {
+    if let Some(g) = (tr.generics.params.iter()).find(|g| !matches!(g, syn::GenericParam::Type(_)))
+    {
         diag.error_spanned(g, format!("`#[derive_frule]` does not support lifetime or const parameters on a trait (`trait {name}<..>`): its rules would depend on them; take the lifetime or the constant in the methods, or write the trait without them (type parameters are supported: `trait {name}<T: Float>`)"));
     }
     if let Some(op) = number_supertrait(&tr) {
@@ -2147,7 +2148,41 @@ pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
             for r in f.0 {
                 diag.error_spanned(&r, "`#[derive_frule]` does not support references to trait objects inside a slice, array or other type (`&[&dyn Trait]`): box them (`&[Box<dyn Trait>]`), or take the objects one by one (`&dyn Trait`)");
             }
+            check_generic_trait_objects(&t.ty, diag);
         }
+    }
+}
+
+/// `s: &dyn Integrator<f64>`: a generic trait has no `dyn` dispatch (`expand_trait`), so a
+/// trait object of one is an error at the object, saying to take a type parameter.
+#[inline(never)]
+fn check_generic_trait_objects(ty: &syn::Type, diag: &mut Diagnostics) {
+    struct Find(Vec<syn::TypeTraitObject>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_trait_object(&mut self, t: &'ast syn::TypeTraitObject) {
+            let generic = t.bounds.iter().any(
+                |b| matches!(b, syn::TypeParamBound::Trait(tb) if has_type_arguments(&tb.path)),
+            );
+            if generic {
+                self.0.push(t.clone());
+            }
+            syn::visit::visit_type_trait_object(self, t);
+        }
+    }
+    let mut f = Find(Vec::new());
+    syn::visit::Visit::visit_type(&mut f, ty);
+    for o in f.0 {
+        let tr = o.bounds.iter().find_map(|b| match b {
+            syn::TypeParamBound::Trait(tb) if has_type_arguments(&tb.path) => Some(&tb.path),
+            _ => None,
+        });
+        let Some(tr) = tr else { continue };
+        let text = quote!(#tr)
+            .to_string()
+            .replace(" < ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        diag.error_spanned(&o, format!("`#[derive_frule]` does not support a trait object of a generic trait (`dyn {text}`): the rules of a generic trait are found through the implementing type, which a trait object hides; take a type parameter instead (`fn f<I: {text}>(x: &I, ..)`)"));
     }
 }
 

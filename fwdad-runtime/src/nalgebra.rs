@@ -847,9 +847,15 @@ pub mod complex_field {
     }
 
     field_methods!(
-        (modulus_forward_rule, 0, |z| -> Scalar<F, S> { Float::abs(z) }),
-        (modulus_squared_forward_rule, 1, |z| -> Scalar<F, S> { z * z }),
-        (argument_forward_rule, 2, |z| -> Scalar<F, S> { argument::<F, S>(z) }),
+        (modulus_forward_rule, 0, |z| -> Scalar<F, S> {
+            Float::abs(z)
+        }),
+        (modulus_squared_forward_rule, 1, |z| -> Scalar<F, S> {
+            z * z
+        }),
+        (argument_forward_rule, 2, |z| -> Scalar<F, S> {
+            argument::<F, S>(z)
+        }),
         (norm1_forward_rule, 3, |z| -> Scalar<F, S> { Float::abs(z) }),
         (conjugate_forward_rule, 4, |z| -> Scalar<F, S> { z }),
         (real_forward_rule, 5, |z| -> Scalar<F, S> { z }),
@@ -859,16 +865,34 @@ pub mod complex_field {
         }),
         (scale_forward_rule, 7, |z, k| -> Scalar<F, S> { z * k }),
         (unscale_forward_rule, 8, |z, k| -> Scalar<F, S> { z / k }),
-        (to_polar_forward_rule, 9, |z| -> Dual<(F, F), (<F as Differentiable>::TangentIn<S>, <F as Differentiable>::TangentIn<S>)> {
-            pair((Float::abs(z), argument::<F, S>(z)))
-        }),
-        (to_exp_forward_rule, 10, |z| -> Dual<(F, F), (<F as Differentiable>::TangentIn<S>, <F as Differentiable>::TangentIn<S>)> {
-            // As `f64`'s: `(x, 1)` for `x >= 0`, `(-x, -1)` below, the sign a constant.
-            match z.primal >= F::zero() {
-                true => pair((z, Dual::new(F::one(), zero::<F, S>()))),
-                false => pair((-z, Dual::new(-F::one(), zero::<F, S>()))),
+        (
+            to_polar_forward_rule,
+            9,
+            |z| -> Dual<
+                (F, F),
+                (
+                    <F as Differentiable>::TangentIn<S>,
+                    <F as Differentiable>::TangentIn<S>
+                ),
+            > { pair((Float::abs(z), argument::<F, S>(z))) }
+        ),
+        (
+            to_exp_forward_rule,
+            10,
+            |z| -> Dual<
+                (F, F),
+                (
+                    <F as Differentiable>::TangentIn<S>,
+                    <F as Differentiable>::TangentIn<S>
+                ),
+            > {
+                // As `f64`'s: `(x, 1)` for `x >= 0`, `(-x, -1)` below, the sign a constant.
+                match z.primal >= F::zero() {
+                    true => pair((z, Dual::new(F::one(), zero::<F, S>()))),
+                    false => pair((-z, Dual::new(-F::one(), zero::<F, S>()))),
+                }
             }
-        }),
+        ),
     );
 
     /// The zero tangent of `F` in mode `S`.
