@@ -795,8 +795,11 @@ where
 /// `x.argument()` is 0 or π (a constant), `x.conjugate()` and `x.real()` are `x`,
 /// `x.imaginary()` is 0. A derived body dispatches `x.modulus()` on a float as a method of
 /// a trait implemented for floats (`x.modulus_forward_rule()`), which [`FieldRules`] is,
-/// in scope in every rule with the feature. Each rule is the dual's own `ComplexField`
-/// method above (one copy of each derivative), its primal the float's, bit for bit.
+/// in scope in every rule with the feature. Each rule is the dual's `Float` arithmetic
+/// (`abs`, `*`, `/`: the rules every derived body calls, no second copy of a derivative)
+/// or a constant, its primal simba's formula for the float, bit for bit. Over any `F:
+/// Real`, not only `RealField`: the rule of a function over `T: ComplexField` knows `T:
+/// Real` only.
 pub mod complex_field {
     use super::*;
     use crate::frule::Frule;
