@@ -399,3 +399,115 @@ impl VisitMut for Substitute<'_> {
         syn::visit_mut::visit_path_mut(self, path);
     }
 }
+
+/// `func` with nalgebra's real field of each scalar type parameter written as the
+/// parameter itself (with the feature `nalgebra`): `T::RealField`,
+/// `<T as ComplexField>::RealField` (and `SimdRealField`) become `T` in the signature and
+/// the body, `T::RealField::zero()` becomes `T::zero()`. A `T` bounded by `ComplexField`
+/// or `RealField` is a float type to the macro, and the rule runs at the real float types,
+/// where the real field is the type itself (`f64::RealField = f64`); the primal keeps the
+/// user's text.
+pub fn real_field_as_scalar(func: &syn::ItemFn) -> syn::ItemFn {
+    let mut func = func.clone();
+    let generics = &func.sig.generics;
+    let params: Vec<syn::Ident> = generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .filter(|p| bounded_by_field(generics, p))
+        .collect();
+    let params: Vec<&syn::Ident> = params.iter().collect();
+    if cfg!(feature = "nalgebra") && !params.is_empty() {
+        RealFieldAsScalar(&params).visit_item_fn_mut(&mut func);
+    }
+    func
+}
+
+/// Whether the type parameter `p` of `generics` is bounded by nalgebra's `ComplexField`
+/// or `RealField` (inline or in the `where` clause).
+fn bounded_by_field(generics: &syn::Generics, p: &syn::Ident) -> bool {
+    let is_field = |b: &syn::TypeParamBound| {
+        matches!(b, syn::TypeParamBound::Trait(t)
+            if t.path.segments.last().is_some_and(|s| s.ident == "ComplexField" || s.ident == "RealField"))
+    };
+    let inline = generics
+        .type_params()
+        .any(|t| t.ident == *p && t.bounds.iter().any(is_field));
+    let in_where = generics.where_clause.as_ref().is_some_and(|w| {
+        w.predicates.iter().any(|pred| match pred {
+            syn::WherePredicate::Type(pt) => {
+                matches!(&pt.bounded_ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident(p))
+                    && pt.bounds.iter().any(is_field)
+            }
+            _ => false,
+        })
+    });
+    inline || in_where
+}
+
+struct RealFieldAsScalar<'a>(&'a [&'a syn::Ident]);
+
+fn is_real_field(s: &syn::PathSegment) -> bool {
+    matches!(s.arguments, syn::PathArguments::None)
+        && (s.ident == "RealField" || s.ident == "SimdRealField")
+}
+
+impl RealFieldAsScalar<'_> {
+    /// `T::RealField::rest` as `T::rest`; `<T as ComplexField>::RealField::rest` as
+    /// `T::rest` (a `None` qself afterwards).
+    fn rewrite(&self, qself: &mut Option<syn::QSelf>, path: &mut syn::Path) {
+        match qself {
+            None => {
+                let head = path.segments.first().map(|s| s.ident.clone());
+                let is_param = head.as_ref().is_some_and(|h| {
+                    self.0.contains(&h)
+                        && matches!(path.segments[0].arguments, syn::PathArguments::None)
+                });
+                if path.leading_colon.is_none()
+                    && is_param
+                    && path.segments.len() >= 2
+                    && is_real_field(&path.segments[1])
+                {
+                    let segs: Vec<syn::PathSegment> = path
+                        .segments
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != 1)
+                        .map(|(_, s)| s.clone())
+                        .collect();
+                    path.segments = segs.into_iter().collect();
+                }
+            }
+            Some(q) => {
+                let param = match &*q.ty {
+                    syn::Type::Path(tp) if tp.qself.is_none() => {
+                        tp.path.get_ident().filter(|i| self.0.contains(i)).cloned()
+                    }
+                    _ => None,
+                };
+                let at = q.position;
+                let Some(param) = param else {
+                    return;
+                };
+                if at == 0 || path.segments.len() <= at || !is_real_field(&path.segments[at]) {
+                    return;
+                }
+                let mut segs: Vec<syn::PathSegment> = vec![param.into()];
+                segs.extend(path.segments.iter().skip(at + 1).cloned());
+                path.segments = segs.into_iter().collect();
+                path.leading_colon = None;
+                *qself = None;
+            }
+        }
+    }
+}
+
+impl VisitMut for RealFieldAsScalar<'_> {
+    fn visit_type_path_mut(&mut self, tp: &mut syn::TypePath) {
+        self.rewrite(&mut tp.qself, &mut tp.path);
+        syn::visit_mut::visit_type_path_mut(self, tp);
+    }
+    fn visit_expr_path_mut(&mut self, ep: &mut syn::ExprPath) {
+        self.rewrite(&mut ep.qself, &mut ep.path);
+        syn::visit_mut::visit_expr_path_mut(self, ep);
+    }
+}

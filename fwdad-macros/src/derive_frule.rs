@@ -104,6 +104,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut aliases = args.aliases.clone();
     aliases.extend(crate::aliases::source_aliases(&args.aliases));
     let func = crate::aliases::substitute(&func, &aliases);
+    let func = crate::aliases::real_field_as_scalar(&func);
     let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     let mut func = static_unconstrained_lifetimes(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
@@ -687,10 +688,15 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // A generic trait's `impl` at given arguments (statrs' `impl ContinuousCDF<f64, f64> for
     // Normal`): the trait cannot carry rules (`#[derive_frule]` rejects generic traits), so
     // the methods get the type's entries only, and calls on the type reach them.
-    let generic_trait = imp
-        .trait_
-        .as_ref()
-        .is_some_and(|(_, p, _)| crate::traits::has_type_arguments(p));
+    // A generic trait the file declares with `#[derive_frule]` carries rules as the others
+    // do (`traits::expand_trait`).
+    let generic_trait = imp.trait_.as_ref().is_some_and(|(_, p, _)| {
+        crate::traits::has_type_arguments(p)
+            && !p
+                .segments
+                .last()
+                .is_some_and(|s| crate::plain_fns::derived_generic_trait(&s.ident.to_string()))
+    });
     // First in the output: rustc reports the names defined twice in their order.
     let once = match generic_trait {
         true => generic_trait_once_marker(&imp, ty_ident.as_ref()),
@@ -1100,7 +1106,8 @@ pub(crate) fn method_as_fn(
     };
     ReplaceSelfType(self_ty).visit_item_fn_mut(&mut func);
     IntoOfConverted::rewrite_body(converted, &mut func.block);
-    func
+    // `impl<T: ComplexField> Ty<T>`'s `-> T::RealField`: `T` (see `aliases`).
+    crate::aliases::real_field_as_scalar(&func)
 }
 
 /// `p.into()` of a parameter `into_params_at_target` took at its target is `p` itself

@@ -77,6 +77,11 @@ pub fn emit_body(
     if cfg!(feature = "num-complex") {
         out.extend(quote!(#[allow(unused_imports)] use #rt::complex::methods::ComplexRules as _;));
     }
+    // `x.modulus()`, `x.argument()`, .. of nalgebra's `ComplexField` on a real scalar (a
+    // function generic over `T: ComplexField`), dispatched as a trait's methods on floats.
+    if cfg!(feature = "nalgebra") {
+        out.extend(quote!(#[allow(unused_imports)] use #rt::complex_field::FieldRules as _;));
+    }
     out.extend(body);
     out
 }
@@ -131,6 +136,11 @@ pub fn emit_chain_jacobian(
     // function's result, an element of a `Vec`), which are dispatched as a user type's.
     if cfg!(feature = "num-complex") {
         out.extend(quote!(#[allow(unused_imports)] use #rt::complex::methods::ComplexRules as _;));
+    }
+    // `x.modulus()`, `x.argument()`, .. of nalgebra's `ComplexField` on a real scalar (a
+    // function generic over `T: ComplexField`), dispatched as a trait's methods on floats.
+    if cfg!(feature = "nalgebra") {
+        out.extend(quote!(#[allow(unused_imports)] use #rt::complex_field::FieldRules as _;));
     }
     out.extend(body);
     out

@@ -148,6 +148,20 @@ pub fn trait_fn_returns_float(trait_name: &str, f: &str) -> bool {
     found.peek().is_some() && found.all(|float| float)
 }
 
+/// Whether the annotated item's file declares a generic trait `name` with
+/// `#[derive_frule]` (`#[derive_frule] trait Integrator<T: Float>`): an `impl` of it at
+/// given arguments then gives the trait's rules, which calls through a type parameter
+/// bounded by it find.
+pub fn derived_generic_trait(name: &str) -> bool {
+    source::source_file()
+        .and_then(|p| source::parse(&p))
+        .is_some_and(|file| {
+            file.modules
+                .iter()
+                .any(|m| m.derived_generic_traits.contains(name))
+        })
+}
+
 /// Whether a method named `name` takes `&mut self` in an `impl` for a slice, an array or
 /// a `Vec` of the annotated item's file (an extension trait's `fn normalize(&mut self)`),
 /// so that a range-indexed receiver (`v[1..].normalize()`) is borrowed `&mut`.

@@ -79,6 +79,9 @@ pub struct Items {
     /// Its `#[derive_frule] impl Trait for` a slice, an array or a `Vec`, in order: the
     /// trait's name and the type's text without spaces (`[f64]`, `Vec<f64>`).
     pub sequence_impls: Vec<(String, String)>,
+    /// The names of its generic traits with `#[derive_frule]` (`trait Integrator<T>`),
+    /// whose `#[derive_frule] impl`s give the trait's rules rather than the type's only.
+    pub derived_generic_traits: HashSet<String>,
 }
 
 /// A `fn` item.
@@ -297,6 +300,15 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                 }
             }
             syn::Item::Trait(t) => {
+                let derived = t.attrs.iter().any(|a| {
+                    a.path()
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.ident == "derive_frule")
+                });
+                if derived && t.generics.type_params().next().is_some() {
+                    module.derived_generic_traits.insert(t.ident.to_string());
+                }
                 for it in &t.items {
                     if let syn::TraitItem::Fn(m) = it {
                         module.callers.insert(m.sig.ident.to_string());

@@ -112,6 +112,8 @@ struct MethodSig {
     /// in `params` the rule's, `Fn` over duals in the mode `__FwdadS`), and the rule's extra
     /// generic parameters and `where` predicates (`fn_method_sig`).
     fns: Option<FnValues>,
+    /// What the rule asks of a generic trait's parameters (`T: Differentiable<..>,`).
+    preds: TokenStream,
 }
 
 struct FnValues {
@@ -276,6 +278,7 @@ fn method_sig(sig: &syn::Signature) -> Option<MethodSig> {
         output,
         lanes,
         fns: None,
+        preds: TokenStream::new(),
     })
 }
 
@@ -357,6 +360,7 @@ fn fn_method_sig(sig: &syn::Signature, rt: &TokenStream) -> Option<MethodSig> {
             names,
             preds,
         }),
+        preds: TokenStream::new(),
     })
 }
 
@@ -539,10 +543,12 @@ fn rule_sig(ms: &MethodSig, rt: &TokenStream) -> TokenStream {
         Some(f) => (f.params.clone(), f.preds.clone()),
         None => (TokenStream::new(), TokenStream::new()),
     };
+    let tpreds = &ms.preds;
     quote! {
         fn #f<#lt, #s: #rt::Mode, #gparams>(#(#names: #tys),*) -> #out
         where
             #preds
+            #tpreds
             Self: ::core::marker::Sized + #rt::Differentiable<Tangent = <Self as #rt::Differentiable>::TangentIn<f64>>
     }
 }
@@ -710,8 +716,9 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let rt = args.runtime_path();
     let name = &tr.ident;
-    if let Some(g) = tr.generics.params.first() {
-        diag.error_spanned(g, format!("`#[derive_frule]` does not support generic traits (`trait {name}<..>`): its rules would depend on the parameters; write the trait without them"));
+    if let Some(g) = (tr.generics.params.iter()).find(|g| !matches!(g, syn::GenericParam::Type(_)))
+    {
+        diag.error_spanned(g, format!("`#[derive_frule]` does not support lifetime or const parameters on a trait (`trait {name}<..>`): its rules would depend on them; take the lifetime or the constant in the methods, or write the trait without them (type parameters are supported: `trait {name}<T: Float>`)"));
     }
     if let Some(op) = number_supertrait(&tr) {
         diag.error_spanned(
@@ -751,7 +758,30 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         }
         quote!(#preds)
     };
-    let dyn_ok = dyn_compatible(&tr) && tr.generics.where_clause.is_none();
+    // A generic trait (`trait Integrator<T: Float>`, statrs' `ContinuousCDF<K, T>`): its
+    // rules are generic over its parameters, named `Tr<T, ..>` wherever the trait is, and
+    // its markers carry them. It has no `dyn` dispatch (a `dyn Tr<f64>` per argument).
+    let targs: Vec<syn::Ident> = tr.generics.type_params().map(|t| t.ident.clone()).collect();
+    let generic = !targs.is_empty();
+    let tr_path = match generic {
+        true => quote!(#name<#(#targs),*>),
+        false => quote!(#name),
+    };
+    // Outside the trait: each parameter with the trait's bounds on it, and differentiable.
+    let tdecls: Vec<TokenStream> = tr
+        .generics
+        .type_params()
+        .map(|tp| {
+            let (id, b) = (&tp.ident, tp.bounds.iter());
+            quote!(#id: #rt::Differentiable<Tangent = <#id as #rt::Differentiable>::TangentIn<f64>> #(+ #b)*)
+        })
+        .collect();
+    // Inside: the rules ask each parameter to be differentiable.
+    let tpreds: TokenStream = targs
+        .iter()
+        .map(|id| quote!(#id: #rt::Differentiable<Tangent = <#id as #rt::Differentiable>::TangentIn<f64>>,))
+        .collect();
+    let dyn_ok = dyn_compatible(&tr) && tr.generics.where_clause.is_none() && !generic;
     let vis = &tr.vis;
     let table = table_name(name);
     let key = trait_key(name);
@@ -769,7 +799,10 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         };
         let fn_sig = || fn_method_sig(&f.sig, &rt);
         match method_sig(&f.sig).or_else(fn_sig) {
-            Some(ms) => methods.push(Method::Rules(ms, f)),
+            Some(mut ms) => {
+                ms.preds = tpreds.clone();
+                methods.push(Method::Rules(ms, f))
+            }
             None => methods.push(Method::Without(
                 f.sig.ident.clone(),
                 receiver(&f.sig).unwrap_or(Recv::Ref),
@@ -801,12 +834,23 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             path: self_param.clone().into(),
         });
         let mut generics = syn::Generics::default();
+        // The trait's parameters first (`K: Float, T: Float`), then `__FwdadSelf: Tr<K, T>`.
+        for tp in tr.generics.type_params() {
+            let mut tp = tp.clone();
+            tp.eq_token = None;
+            tp.default = None;
+            generics.params.push(syn::GenericParam::Type(tp));
+        }
         let mut tp = syn::TypeParam::from(self_param.clone());
+        let Ok(bound_path) = syn::parse2::<syn::Path>(tr_path.clone()) else {
+            default_rules.push(None);
+            continue;
+        };
         let bound = syn::TraitBound {
             paren_token: None,
             modifier: syn::TraitBoundModifier::None,
             lifetimes: None,
-            path: name.clone().into(),
+            path: bound_path,
         };
         tp.bounds.push(syn::TypeParamBound::Trait(bound));
         tp.colon_token = Some(Default::default());
@@ -923,7 +967,21 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         let rule_fn = format_ident!("__fwdad_frule_{}", m);
         let dispatch = crate::register::rule_method_name(m, m.span());
         let by_type = crate::register::by_type_rule_name(m);
+        // A generic trait's default method: its rule, lowered generic over the trait's
+        // parameters, takes them as float types (`T: Real`), which the trait's rule and
+        // its marker ask too.
+        let float_preds: TokenStream = match (generic, &default_rule) {
+            (true, Some(_)) => targs
+                .iter()
+                .map(|t| quote!(#t: #rt::Real, <#t as #rt::Differentiable>::TangentIn<#s>: #rt::ScalarTangent<#t>,))
+                .collect(),
+            _ => TokenStream::new(),
+        };
         let sig = rule_sig(ms, &rt);
+        let sig = match float_preds.is_empty() {
+            true => sig,
+            false => quote!(#sig, #float_preds),
+        };
         let names = arg_names(ms);
         let default_body = match default_rule {
             Some(dm) => quote!(<#dm as #rt::Frule<_, #s>>::frule(&#dm {}, (#(#names,)*))),
@@ -935,17 +993,18 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         // A `self` method's dispatch hands the rule an owned receiver dual.
         let (dispatch_ty, dispatched) = match ms.recv {
             Recv::Value => (
-                quote!(#rt::user_ops::SelfByValueOf<#marker<Self>, Self>),
+                quote!(#rt::user_ops::SelfByValueOf<#marker<Self #(, #targs)*>, Self>),
                 quote!(#rt::user_ops::SelfByValueOf(#marker(::core::marker::PhantomData), ::core::marker::PhantomData)),
             ),
             _ => (
-                quote!(#marker<Self>),
+                quote!(#marker<Self #(, #targs)*>),
                 quote!(#marker(::core::marker::PhantomData)),
             ),
         };
         let value_bound = (ms.recv == Recv::Value).then(|| quote!(+ ::core::clone::Clone));
         match &ms.fns {
             Some(_) => hidden.extend(fn_helpers(&_f.sig, &rt)),
+            None if generic => {}
             None => hidden.extend(unsized_dispatch(name, ms, vis, &mut outside)),
         }
         hidden.extend(quote! {
@@ -970,7 +1029,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
             #[allow(unused_variables)]
             #sig
             {
-                <Self as #name>::__fwdad_assert_derived();
+                <Self as #tr_path>::__fwdad_assert_derived();
                 #default_body
             }
         });
@@ -991,19 +1050,20 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         outside.extend(quote! {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
-            #vis struct #marker<__FwdadT: ?::core::marker::Sized>(::core::marker::PhantomData<fn() -> *const __FwdadT>);
+            #vis struct #marker<__FwdadT: ?::core::marker::Sized #(, #targs)*>(::core::marker::PhantomData<(fn() -> *const __FwdadT #(, fn() -> #targs)*)>);
 
             #[automatically_derived]
-            impl<#lt, __FwdadT: #name + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #s: #rt::Mode, #fn_params>
-                #rt::Frule<(#(#tys_t,)*), #s> for #marker<__FwdadT>
+            impl<#lt, __FwdadT: #tr_path + #rt::Differentiable<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + #lt, #(#tdecls,)* #s: #rt::Mode, #fn_params>
+                #rt::Frule<(#(#tys_t,)*), #s> for #marker<__FwdadT #(, #targs)*>
             where
                 #fn_preds
+                #float_preds
                 #t_where
             {
                 type Output = #out_t;
                 #[inline(always)]
                 fn frule(&self, (#(#names,)*): (#(#tys_t,)*)) -> #out_t {
-                    <__FwdadT as #name>::#rule_fn::<#s #fn_infer>(#(#names),*)
+                    <__FwdadT as #tr_path>::#rule_fn::<#s #fn_infer>(#(#names),*)
                 }
             }
         });
@@ -1464,6 +1524,8 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
     }
     let tr_tokens = quote_spanned!(Span::call_site()=> #tr_out);
     let holder_where = where_for(&syn::parse_quote!(__FwdadT));
+    // A generic trait's table is empty (no `dyn`): its holder asks nothing of the type.
+    let holder_bound = (!generic).then(|| quote!(#name +));
     // Lifetimes `'a`, `'b`: the trait has no generics to clash with, and rustc lists
     // these impls by them ("the following other types implement `ZeroTangent`").
     let carrier = dyn_ok.then(|| carrier_items(&tr, &rt)).flatten();
@@ -1650,7 +1712,7 @@ pub(crate) fn expand_trait(args: TokenStream, mut tr: syn::ItemTrait) -> TokenSt
         #vis struct #holder<__FwdadT>(::core::marker::PhantomData<__FwdadT>);
 
         #[automatically_derived]
-        impl<__FwdadT: #name + #rt::ZeroTangent<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + 'static> #holder<__FwdadT>
+        impl<__FwdadT: #holder_bound #rt::ZeroTangent<Tangent = <__FwdadT as #rt::Differentiable>::TangentIn<f64>> + 'static> #holder<__FwdadT>
         where
             #holder_where
         {
@@ -2086,7 +2148,41 @@ pub(crate) fn check_dyn_params(sig: &syn::Signature, diag: &mut Diagnostics) {
             for r in f.0 {
                 diag.error_spanned(&r, "`#[derive_frule]` does not support references to trait objects inside a slice, array or other type (`&[&dyn Trait]`): box them (`&[Box<dyn Trait>]`), or take the objects one by one (`&dyn Trait`)");
             }
+            check_generic_trait_objects(&t.ty, diag);
         }
+    }
+}
+
+/// `s: &dyn Integrator<f64>`: a generic trait has no `dyn` dispatch (`expand_trait`), so a
+/// trait object of one is an error at the object, saying to take a type parameter.
+#[inline(never)]
+fn check_generic_trait_objects(ty: &syn::Type, diag: &mut Diagnostics) {
+    struct Find(Vec<syn::TypeTraitObject>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_trait_object(&mut self, t: &'ast syn::TypeTraitObject) {
+            let generic = t.bounds.iter().any(
+                |b| matches!(b, syn::TypeParamBound::Trait(tb) if has_type_arguments(&tb.path)),
+            );
+            if generic {
+                self.0.push(t.clone());
+            }
+            syn::visit::visit_type_trait_object(self, t);
+        }
+    }
+    let mut f = Find(Vec::new());
+    syn::visit::Visit::visit_type(&mut f, ty);
+    for o in f.0 {
+        let tr = o.bounds.iter().find_map(|b| match b {
+            syn::TypeParamBound::Trait(tb) if has_type_arguments(&tb.path) => Some(&tb.path),
+            _ => None,
+        });
+        let Some(tr) = tr else { continue };
+        let text = quote!(#tr)
+            .to_string()
+            .replace(" < ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        diag.error_spanned(&o, format!("`#[derive_frule]` does not support a trait object of a generic trait (`dyn {text}`): the rules of a generic trait are found through the implementing type, which a trait object hides; take a type parameter instead (`fn f<I: {text}>(x: &I, ..)`)"));
     }
 }
 

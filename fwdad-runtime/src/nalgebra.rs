@@ -786,3 +786,143 @@ where
         crate::lift::Lift::<S>::lift(self.clone())
     }
 }
+
+/// The methods simba's `ComplexField` gives a real scalar (`modulus`, `argument`,
+/// `conjugate`, `real`, `imaginary`, ...), as rules a derived body calls on a float.
+///
+/// In a function generic over `T: ComplexField` (nalgebra's scalar-generic code) the rule
+/// runs at the real float types, where these are real formulas: `x.modulus()` is `|x|`,
+/// `x.argument()` is 0 or π (a constant), `x.conjugate()` and `x.real()` are `x`,
+/// `x.imaginary()` is 0. A derived body dispatches `x.modulus()` on a float as a method of
+/// a trait implemented for floats (`x.modulus_forward_rule()`), which [`FieldRules`] is,
+/// in scope in every rule with the feature. Each rule is the dual's `Float` arithmetic
+/// (`abs`, `*`, `/`: the rules every derived body calls, no second copy of a derivative)
+/// or a constant, its primal simba's formula for the float, bit for bit. Over any `F:
+/// Real`, not only `RealField`: the rule of a function over `T: ComplexField` knows `T:
+/// Real` only.
+pub mod complex_field {
+    use super::*;
+    use crate::frule::Frule;
+
+    /// A method of `ComplexField` on a real scalar of type `F`, as a rule marker (`F`
+    /// fixes the rule's argument types, which the call infers from it).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Method<const M: u8, F: ?Sized>(core::marker::PhantomData<fn() -> *const F>);
+
+    /// The dual a receiver `x` of type `F` is passed as.
+    type Recv<'a, F, S> = Dual<&'a F, &'a <F as Differentiable>::TangentIn<S>>;
+    /// An owned scalar dual of `F` in mode `S`.
+    type Scalar<F, S> = Dual<F, <F as Differentiable>::TangentIn<S>>;
+
+    macro_rules! field_methods {
+        ($(($m:ident, $id:literal, |$z:ident $(, $a:ident)*| -> $out:ty { $($body:tt)* })),* $(,)?) => {
+            /// The dispatch generated code calls on a real scalar primal (`f64`, `f32`, a
+            /// function's `T: ComplexField`).
+            pub trait FieldRules {
+                $(
+                    #[doc(hidden)]
+                    fn $m(self: &&Self) -> Method<$id, Self>;
+                )*
+            }
+            impl<F: Real> FieldRules for F {
+                $(
+                    #[inline(always)]
+                    fn $m(self: &&Self) -> Method<$id, Self> {
+                        Method(core::marker::PhantomData)
+                    }
+                )*
+            }
+            $(
+                impl<'a, F: Real, S: Mode> Frule<(Recv<'a, F, S>, $(field_methods!(@arg $a F S),)*), S> for Method<$id, F>
+                where
+                    <F as Differentiable>::TangentIn<S>: ScalarTangent<F>,
+                {
+                    type Output = $out;
+                    #[inline(always)]
+                    fn frule(&self, (z, $($a,)*): (Recv<'a, F, S>, $(field_methods!(@arg $a F S),)*)) -> $out {
+                        let $z: Scalar<F, S> = Dual::new(*z.primal, z.tangent.clone());
+                        $($body)*
+                    }
+                }
+            )*
+        };
+        (@arg $a:ident $F:ident $S:ident) => { Scalar<$F, $S> };
+    }
+
+    field_methods!(
+        (modulus_forward_rule, 0, |z| -> Scalar<F, S> {
+            Float::abs(z)
+        }),
+        (modulus_squared_forward_rule, 1, |z| -> Scalar<F, S> {
+            z * z
+        }),
+        (argument_forward_rule, 2, |z| -> Scalar<F, S> {
+            argument::<F, S>(z)
+        }),
+        (norm1_forward_rule, 3, |z| -> Scalar<F, S> { Float::abs(z) }),
+        (conjugate_forward_rule, 4, |z| -> Scalar<F, S> { z }),
+        (real_forward_rule, 5, |z| -> Scalar<F, S> { z }),
+        (imaginary_forward_rule, 6, |z| -> Scalar<F, S> {
+            let _ = z;
+            Dual::new(F::zero(), zero::<F, S>())
+        }),
+        (scale_forward_rule, 7, |z, k| -> Scalar<F, S> { z * k }),
+        (unscale_forward_rule, 8, |z, k| -> Scalar<F, S> { z / k }),
+        (
+            to_polar_forward_rule,
+            9,
+            |z| -> Dual<
+                (F, F),
+                (
+                    <F as Differentiable>::TangentIn<S>,
+                    <F as Differentiable>::TangentIn<S>
+                ),
+            > { pair((Float::abs(z), argument::<F, S>(z))) }
+        ),
+        (
+            to_exp_forward_rule,
+            10,
+            |z| -> Dual<
+                (F, F),
+                (
+                    <F as Differentiable>::TangentIn<S>,
+                    <F as Differentiable>::TangentIn<S>
+                ),
+            > {
+                // As `f64`'s: `(x, 1)` for `x >= 0`, `(-x, -1)` below, the sign a constant.
+                match z.primal >= F::zero() {
+                    true => pair((z, Dual::new(F::one(), zero::<F, S>()))),
+                    false => pair((-z, Dual::new(-F::one(), zero::<F, S>()))),
+                }
+            }
+        ),
+    );
+
+    /// The zero tangent of `F` in mode `S`.
+    #[inline(always)]
+    fn zero<F: Real, S: Mode>() -> <F as Differentiable>::TangentIn<S>
+    where
+        <F as Differentiable>::TangentIn<S>: ScalarTangent<F>,
+    {
+        <<F as Differentiable>::TangentIn<S> as ScalarTangent<F>>::zero()
+    }
+
+    /// `f64`'s `argument`: 0 for `x >= 0`, π below (NaN: π), a constant either way.
+    #[inline(always)]
+    fn argument<F: Real, S: Mode>(z: Scalar<F, S>) -> Scalar<F, S>
+    where
+        <F as Differentiable>::TangentIn<S>: ScalarTangent<F>,
+    {
+        let a = match z.primal >= F::zero() {
+            true => F::zero(),
+            false => F::PI(),
+        };
+        Dual::new(a, zero::<F, S>())
+    }
+
+    /// A pair of scalar duals as the dual of the pair.
+    #[inline(always)]
+    fn pair<F: Differentiable, T>((a, b): (Dual<F, T>, Dual<F, T>)) -> Dual<(F, F), (T, T)> {
+        Dual::new((a.primal, b.primal), (a.tangent, b.tangent))
+    }
+}

@@ -155,6 +155,8 @@ pub mod __private {
     };
     pub use fwdad_runtime::linear as lin;
     #[cfg(feature = "nalgebra")]
+    pub use fwdad_runtime::nalgebra::complex_field;
+    #[cfg(feature = "nalgebra")]
     pub use fwdad_runtime::nalgebra_linalg as na_linalg;
     #[cfg(feature = "ndarray")]
     pub use fwdad_runtime::ndarray::{arr_elems, f64_array};

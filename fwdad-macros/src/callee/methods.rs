@@ -237,6 +237,9 @@ std_methods! {
     IsSignPositive = "is_sign_positive": [RESERVED PREDICATE] ret Bool;
     IsSignNegative = "is_sign_negative": [RESERVED PREDICATE] ret Bool;
     IsSubnormal = "is_subnormal": [RESERVED PREDICATE] ret Bool;
+    // num-traits' `Zero::is_zero` (nalgebra's generic code, `if !v[1].is_zero()`); a type
+    // of the user's may have its own, found on a receiver the syntax shows is one.
+    IsZero = "is_zero": [RESERVED PREDICATE] ret Bool;
     // Not reserved: a type of the user's may have a `classify` (a classifier's).
     Classify = "classify": [PREDICATE] ret NonDiff;
     ToBits = "to_bits": [PREDICATE] ret NonDiff;

@@ -25,10 +25,14 @@ const SUPPORTED: &[&str] = &[
     "trait Material { fn support(&self) -> Option<(f64, f64)> { None } fn reset(&self, s: f64); }",
     // A method no rule can have is accepted; only its calls are errors.
     "trait Material { fn stress<P>(&self, s: f64) -> f64; fn at(&self, f: impl Fn(f64) -> f64) -> f64; fn r(&self) -> &f64; }",
+    // Generic over types: the rules are generic over the parameters (no `dyn`).
+    "trait Material<T: Float> { fn stress(&self, s: T) -> T; fn energy(&self, s: T) -> T { s * self.stress(s) } }",
+    "trait System<T, V> { fn system(&self, x: T, y: &V, dy: &mut V); fn solout(&mut self, _x: T, _y: &V) -> bool { false } }",
 ];
 
 const REJECTED: &[&str] = &[
-    "trait Material<T> { fn stress(&self, s: f64) -> f64; }",
+    "trait Material<const N: usize> { fn stress(&self, s: f64) -> f64; }",
+    "trait Material<'a> { fn stress(&self, s: &'a [f64]) -> f64; }",
     "unsafe trait Material { fn stress(&self, s: f64) -> f64; }",
     "trait Material { type P<'a>; fn stress(&self, s: f64) -> f64; }",
 ];
