@@ -614,6 +614,9 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let conversion = crate::user_ops::conversion_of(&imp);
     // A struct holding a function: its `&self` methods' rules are free functions taking
     // its fields (`fn_fields`).
+    if let Some(t) = &ty_ident {
+        crate::fn_fields::check_fn_lists(&imp, t, &mut diag);
+    }
     let field_fns = match (&ty_ident, &operator, &conversion, &blanket) {
         (Some(t), None, None, None) => crate::fn_fields::free_fns(&imp, t, &mut diag),
         _ => None,
@@ -647,6 +650,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             }
             let m = &m;
             let mut func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
+            crate::fn_fields::check_holders(&func, &mut diag);
             if let Some(op) = &operator {
                 func.sig.ident = op.marker_name(ty_ident, &m.sig.ident);
                 // An operator's rule is always inlined unless the user says otherwise: in a

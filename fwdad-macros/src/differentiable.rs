@@ -324,7 +324,7 @@ fn field_skip(attrs: &[syn::Attribute], errors: &mut Errors) -> bool {
 // --- Fields and their tangent types --------------------------------------------------------
 
 /// `ty` as written, for a message (`&'a dyn Fn(f64) -> f64`).
-fn type_text(ty: &Type) -> String {
+pub(crate) fn type_text(ty: &Type) -> String {
     quote!(#ty)
         .to_string()
         .replace("& '", "&'")

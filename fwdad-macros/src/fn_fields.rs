@@ -50,6 +50,11 @@ fn all_fields(name: &str, impl_generics: Option<&syn::Generics>) -> Option<Vec<F
     let (Some(s), None) = (found.next(), found.next()) else {
         return None;
     };
+    // One with `#[derive(Differentiable)]` (its function fields marked `skip`) is a value
+    // rules take and build, as before.
+    if s.differentiable == Some(true) {
+        return None;
+    }
     let mut fields = Vec::new();
     for (fname, ty) in &s.fields {
         let ty: syn::Type = syn::parse_str(ty).ok()?;
@@ -144,6 +149,75 @@ fn fn_type_bound(ty: &syn::Type) -> Option<syn::TraitBound> {
             }
         }
         _ => None,
+    }
+}
+
+/// `Vec<Box<dyn Fn(f64) -> f64>>`, `[fn(f64) -> f64; 3]`: a list of functions.
+fn is_fn_list(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Array(a) => fn_type_bound(&a.elem).is_some(),
+        syn::Type::Slice(a) => fn_type_bound(&a.elem).is_some(),
+        syn::Type::Reference(r) => is_fn_list(&r.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return false;
+            };
+            last.ident == "Vec"
+                && matches!(a.args.first(), Some(syn::GenericArgument::Type(t)) if fn_type_bound(t).is_some())
+        }
+        _ => false,
+    }
+}
+
+/// The fields of the file's struct `name` holding a list of functions, name and type.
+fn fn_list_fields(name: &str) -> Vec<(String, String)> {
+    let Some(file) = crate::source::source_file().and_then(|p| crate::source::parse(&p)) else {
+        return Vec::new();
+    };
+    let mut found = (file.modules.iter()).flat_map(|m| m.structs.iter().filter(|s| s.name == name));
+    let (Some(s), None) = (found.next(), found.next()) else {
+        return Vec::new();
+    };
+    (s.fields.iter())
+        .filter(|(_, t)| syn::parse_str::<syn::Type>(t).is_ok_and(|t| is_fn_list(&t)))
+        .cloned()
+        .collect()
+}
+
+fn list_message(field: &str, ty: &str) -> String {
+    let ty = match syn::parse_str::<syn::Type>(ty) {
+        Ok(t) => crate::differentiable::type_text(&t),
+        Err(_) => ty.to_string(),
+    };
+    format!("`#[derive_frule]` does not support a list of functions held in a struct's field (`{field}: {ty}`): a struct cannot hold their differentiated forms, and only a field holding one function is passed to the struct's methods; build the list in the differentiated function and walk it there (`let {field}: {ty} = vec![..]; for s in &{field} {{ .. }}`), or give each function a field of its own")
+}
+
+/// Errors at the uses of a field holding a list of functions in the methods of `imp`.
+pub(crate) fn check_fn_lists(imp: &syn::ItemImpl, ty: &syn::Ident, diag: &mut Diagnostics) {
+    let lists = fn_list_fields(&ty.to_string());
+    if lists.is_empty() {
+        return;
+    }
+    struct Uses<'a>(&'a [(String, String)], Vec<(Span, String)>);
+    impl<'ast> Visit<'ast> for Uses<'_> {
+        fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
+            if is_self(&f.base) {
+                if let Some((n, t)) =
+                    (member_name(&f.member)).and_then(|n| self.0.iter().find(|(l, _)| *l == n))
+                {
+                    self.1.push((f.member.span(), list_message(n, t)));
+                }
+            }
+            syn::visit::visit_expr_field(self, f);
+        }
+    }
+    let mut uses = Uses(&lists, Vec::new());
+    uses.visit_item_impl(imp);
+    if let Some((span, msg)) = uses.1.into_iter().next() {
+        diag.error(span, msg);
     }
 }
 
@@ -567,6 +641,22 @@ struct Local {
 /// Rewrites the locals of `block` (at its top level) built by a literal of a struct
 /// holding a function into one local per field (see the module's documentation).
 pub(crate) fn struct_locals(block: &mut syn::Block, diag: &mut Diagnostics) {
+    // Inner blocks first (a loop's body building the struct), then this one's.
+    struct Inner<'d>(&'d mut Diagnostics);
+    impl VisitMut for Inner<'_> {
+        fn visit_block_mut(&mut self, b: &mut syn::Block) {
+            syn::visit_mut::visit_block_mut(self, b);
+            locals_of(b, self.0);
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    for st in &mut block.stmts {
+        Inner(diag).visit_stmt_mut(st);
+    }
+    locals_of(block, diag);
+}
+
+fn locals_of(block: &mut syn::Block, diag: &mut Diagnostics) {
     let mut i = 0;
     while i < block.stmts.len() {
         if let Some(n) = rewrite_at(block, i, diag) {
@@ -601,6 +691,14 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
         return None;
     }
     let ty = s.path.segments.last()?.ident.clone();
+    let lists = fn_list_fields(&ty.to_string());
+    if let Some(fv) = (s.fields.iter())
+        .find(|fv| member_name(&fv.member).is_some_and(|n| lists.iter().any(|(l, _)| *l == n)))
+    {
+        let (n, t) = (lists.iter()).find(|(l, _)| Some(l.clone()) == member_name(&fv.member))?;
+        diag.error_spanned(&fv.expr, list_message(n, t));
+        return None;
+    }
     let mut fields = all_fields(&ty.to_string(), None)?;
     // A type parameter the struct does not bound (`struct P<F> { f: F }`), given a closure.
     for fv in &s.fields {
