@@ -426,17 +426,27 @@ pub(crate) fn free_fns(
     Some((out, all))
 }
 
-/// The struct holding a function that `ty` names (`&Problem<F>`, `Ode<'a>`), if any.
-fn holder_in(ty: &syn::Type) -> Option<String> {
+/// The struct holding a function that `ty` names (`&Problem<F>`, `Ode<'a>`), if any,
+/// with its first function field's name.
+fn holder_in(ty: &syn::Type) -> Option<(String, String)> {
     match ty {
         syn::Type::Reference(r) => holder_in(&r.elem),
         syn::Type::Paren(p) => holder_in(&p.elem),
         syn::Type::Path(p) if p.qself.is_none() => {
             let name = p.path.segments.last()?.ident.to_string();
-            shape_of(&name, None).map(|_| name)
+            let field = first_fn_field(&name)?;
+            Some((name, field))
         }
         _ => None,
     }
+}
+
+/// The name of the first field of struct `name` holding a function.
+fn first_fn_field(name: &str) -> Option<String> {
+    let fields = shape_of(name, None)?;
+    (fields.into_iter())
+        .find(|f| matches!(f.kind, Kind::Func(_)))
+        .map(|f| f.name)
 }
 
 /// A derived function taking a struct that holds a function, or building one with a
@@ -444,10 +454,10 @@ fn holder_in(ty: &syn::Type) -> Option<String> {
 pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
     for arg in &func.sig.inputs {
         let syn::FnArg::Typed(t) = arg else { continue };
-        if let Some(name) = holder_in(&t.ty) {
+        if let Some((name, field)) = holder_in(&t.ty) {
             diag.error_spanned(
                 &t.ty,
-                format!("`#[derive_frule]` does not support a parameter holding a `{name}`, a struct with a function in a field: the caller's function is over floats and has no differentiated form; build the `{name}` inside the differentiated function with a struct literal from the closure (`let p = {name} {{ f: |t| .., .. }};`) and call its `&self` methods there, or take the function itself as a parameter (`f: impl Fn(f64) -> f64`)"),
+                format!("`#[derive_frule]` does not support a parameter holding `{name}`, a struct with a function in its field `{field}`: the caller built that function over floats, and it has no differentiated form; build the `{name}` inside the differentiated function with a struct literal from the closure (`let p = {name} {{ {field}: |..| .., .. }};`) and call its `&self` methods there, or take the function itself as a parameter (`{field}: impl Fn(..)`)"),
             );
         }
     }
@@ -459,10 +469,10 @@ pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
                 if segs.len() >= 2 {
                     let ty = segs[segs.len() - 2].ident.to_string();
                     let f = &segs[segs.len() - 1].ident;
-                    if shape_of(&ty, None).is_some() {
+                    if let Some(field) = first_fn_field(&ty) {
                         self.0.error_spanned(
                             c,
-                            format!("`#[derive_frule]` does not support building a `{ty}`, a struct with a function in a field, by `{ty}::{f}(..)`: the rule passes the closure of a struct literal to `{ty}`'s methods and cannot see into `{f}`; write the literal here (`let p = {ty} {{ f: |t| .., .. }};`)"),
+                            format!("`#[derive_frule]` does not support building `{ty}`, a struct with a function in its field `{field}`, by `{ty}::{f}(..)`: the rule passes the closure of a struct literal to `{ty}`'s methods and cannot see into `{f}`; write the literal here (`let p = {ty} {{ {field}: |..| .., .. }};`)"),
                         );
                     }
                 }
