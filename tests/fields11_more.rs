@@ -4,7 +4,7 @@
 //! kernel smoother whose closure borrows a data vector. In one direction, in batches and
 //! at second order against central differences or closed forms, primals bit for bit.
 
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::useless_vec)]
 
 #[macro_use]
 mod common;
@@ -44,7 +44,7 @@ pub fn decay_integral(p: &[f64]) -> f64 {
         b: p[1],
         n: 200,
     };
-    quad.b = 2.0 * quad.b;
+    quad.b *= 2.0;
     quad.midpoint()
 }
 

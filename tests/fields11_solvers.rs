@@ -6,7 +6,7 @@
 //! calls the solver's methods. In one direction, in batches and at second order against
 //! central differences or closed forms, primals bit for bit.
 
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::type_complexity)]
 
 #[macro_use]
 mod common;

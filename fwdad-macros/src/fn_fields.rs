@@ -20,7 +20,7 @@
 
 use crate::diag::Diagnostics;
 use proc_macro2::Span;
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use std::collections::HashSet;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
@@ -353,7 +353,7 @@ pub(crate) fn free_fns(
             .flat_map(|w| w.predicates.iter())
             .filter(|p| match p {
                 syn::WherePredicate::Type(t) => !matches!(&t.bounded_ty,
-                    syn::Type::Path(bp) if bp.path.get_ident().is_some_and(|id| dropped(id))),
+                    syn::Type::Path(bp) if bp.path.get_ident().is_some_and(&dropped)),
                 _ => true,
             });
         let preds: Vec<_> = preds.cloned().collect();
@@ -406,7 +406,7 @@ pub(crate) fn free_fns(
         let item = quote! {
             #(#attrs)*
             #[doc(hidden)]
-            #[allow(non_snake_case, dead_code, clippy::too_many_arguments)]
+            #[allow(non_snake_case, dead_code, clippy::too_many_arguments, clippy::ptr_arg)]
             #vis fn #name <#params> (#(#inputs),*) #output #w #block
         };
         let Ok(mut func) = syn::parse2::<syn::ItemFn>(item) else {
@@ -486,6 +486,15 @@ pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
 
 type TokenStream2 = proc_macro2::TokenStream;
 
+/// The expression naming the local `id`.
+fn path_expr(id: syn::Ident) -> syn::Expr {
+    syn::Expr::Path(syn::ExprPath {
+        attrs: Vec::new(),
+        qself: None,
+        path: id.into(),
+    })
+}
+
 fn is_self(e: &syn::Expr) -> bool {
     matches!(strip(e), syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident("self"))
 }
@@ -547,7 +556,7 @@ impl VisitMut for SelfFields<'_> {
                     let p = syn::Ident::new(&p.to_string(), f.member.span());
                     // A borrowed field is read through its reference, which indexing and
                     // method calls dereference (`self_xs[i]`, `self_xs.len()`).
-                    *e = syn::parse_quote!(#p);
+                    *e = path_expr(p);
                 }
                 return;
             }
@@ -572,7 +581,11 @@ impl VisitMut for SelfFields<'_> {
                     }
                 });
                 let args = &mc.args;
-                *e = syn::parse_quote_spanned!(mc.method.span()=> #callee(#(#fields,)* #args));
+                if let Ok(call) =
+                    syn::parse2(quote_spanned!(mc.method.span()=> #callee(#(#fields,)* #args)))
+                {
+                    *e = call;
+                }
                 return;
             }
             syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident("self") => {
@@ -712,9 +725,7 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
     let mut fields = all_fields(&ty.to_string(), None)?;
     // A type parameter the struct does not bound (`struct P<F> { f: F }`), given a closure.
     for fv in &s.fields {
-        let Some(name) = member_name(&fv.member) else {
-            return None;
-        };
+        let name = member_name(&fv.member)?;
         let closure = matches!(function_value(&fv.expr), syn::Expr::Closure(_));
         if let Some(f) = fields.iter_mut().find(|f| f.name == name) {
             if closure && !matches!(f.kind, Kind::Func(_)) {
@@ -756,15 +767,17 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
                     (v, _) => v,
                 };
                 values[k] = Some(value.clone());
-                lets.push(syn::parse_quote_spanned!(fv.expr.span()=> let #local = #value;));
+                lets.push(syn::parse2(quote_spanned!(fv.expr.span()=> let #local = #value;)).ok()?);
             }
             Kind::Copy(t) if matches!(t, syn::Type::Path(p) if is_scalar_path(&p.path)) => {
                 let e = &fv.expr;
-                lets.push(syn::parse_quote_spanned!(e.span()=> let #mutable #local: #t = #e;))
+                lets.push(
+                    syn::parse2(quote_spanned!(e.span()=> let #mutable #local: #t = #e;)).ok()?,
+                )
             }
             _ => {
                 let e = &fv.expr;
-                lets.push(syn::parse_quote_spanned!(e.span()=> let #mutable #local = #e;))
+                lets.push(syn::parse2(quote_spanned!(e.span()=> let #mutable #local = #e;)).ok()?)
             }
         }
     }
@@ -797,7 +810,7 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
     for st in rest {
         binds.visit_stmt(st);
     }
-    if binds.0.iter().any(|b| *b == name) {
+    if binds.0.contains(&name) {
         return None;
     }
     let mut rw = UseFields {
@@ -873,7 +886,7 @@ impl VisitMut for UseFields<'_> {
                             if matches!(self.local.fields[k].kind, Kind::Func(_)) {
                                 let l = &self.local.locals[k];
                                 let l = syn::Ident::new(&l.to_string(), f.member.span());
-                                c.func = Box::new(syn::parse_quote!(#l));
+                                *c.func = path_expr(l);
                                 for a in c.args.iter_mut() {
                                     self.visit_expr_mut(a);
                                 }
@@ -927,7 +940,11 @@ impl VisitMut for UseFields<'_> {
                     }
                 });
                 let args = &mc.args;
-                *e = syn::parse_quote_spanned!(mc.method.span()=> #prefix #callee(#(#fields,)* #args));
+                if let Ok(call) = syn::parse2(
+                    quote_spanned!(mc.method.span()=> #prefix #callee(#(#fields,)* #args)),
+                ) {
+                    *e = call;
+                }
                 return;
             }
             syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident(name) => {
