@@ -100,6 +100,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let primal = func.clone();
     let mut diag = Diagnostics::new();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    // `let p = Problem { f: |t| .., a };`: one local per field (`fn_fields`).
+    let mut func = func;
+    crate::fn_fields::check_holders(&func, &mut diag);
+    crate::fn_fields::struct_locals(&mut func.block, &mut diag);
     // `alias(..)` and the file's own `type` aliases written out.
     let mut aliases = args.aliases.clone();
     aliases.extend(crate::aliases::source_aliases(&args.aliases));
@@ -447,6 +451,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         None => {}
     }
     let mut diag = Diagnostics::new();
+    let raw_args = args.clone();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
     let rt = args.runtime_path();
     if let Some(name) = args.inactive.first() {
@@ -608,13 +613,35 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let operator = crate::user_ops::operator_of(&imp);
     // `impl From<Src> for Ty`: likewise found by the source type.
     let conversion = crate::user_ops::conversion_of(&imp);
+    // A struct holding a function: its `&self` methods' rules are free functions taking
+    // its fields (`fn_fields`).
+    if let Some(t) = &ty_ident {
+        crate::fn_fields::check_fn_lists(&imp, t, &mut diag);
+    }
+    let field_fns = match (&ty_ident, &operator, &conversion, &blanket) {
+        (Some(t), None, None, None) => crate::fn_fields::free_fns(&imp, t, &mut diag),
+        _ => None,
+    };
+    let replaced = match field_fns {
+        Some((fns, replaced)) => {
+            for f in fns {
+                items.extend(expand(raw_args.clone(), quote!(#f)));
+            }
+            replaced
+        }
+        None => Default::default(),
+    };
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };
+            if replaced.contains(&m.sig.ident.to_string()) {
+                continue;
+            }
             // A trait impl's methods are as visible as the trait: their rules (on an
             // inherent impl of the type, found by method calls as the inherent ones are)
             // are public.
             let mut m = m.clone();
+            crate::fn_fields::struct_locals(&mut m.block, &mut diag);
             if imp.trait_.is_some() {
                 m.vis = syn::parse_quote!(pub);
             }
@@ -624,6 +651,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
             }
             let m = &m;
             let mut func = method_as_fn(m, &self_ty, ty_ident, &imp.generics);
+            crate::fn_fields::check_holders(&func, &mut diag);
             if let Some(op) = &operator {
                 func.sig.ident = op.marker_name(ty_ident, &m.sig.ident);
                 // An operator's rule is always inlined unless the user says otherwise: in a

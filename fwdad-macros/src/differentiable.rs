@@ -221,10 +221,11 @@ fn skip_function_fields(input: &mut DeriveInput) -> Vec<syn::Error> {
             &f.ty,
             format!(
                 "`#[derive(Differentiable)]` does not support a field holding a function \
-                 ({field}): a function has no tangent, and a derived rule could not call it on \
-                 differentiated values; pass the function to the methods that call it (`fn \
-                 eval<F: Fn(f64) -> f64>(&self, f: F, ..)`), or mark the field \
-                 `#[differentiable(skip)]` if no derived code calls it"
+                 ({field}): a function has no tangent; a struct holding one needs no \
+                 `#[derive(Differentiable)]`: remove it, build the struct with a literal in \
+                 the differentiated function and call its `&self` methods of a \
+                 `#[derive_frule] impl` there (its fields are passed to them), or mark the \
+                 field `#[differentiable(skip)]` if no derived code calls it"
             ),
         ));
         f.attrs.push(syn::parse_quote!(#[differentiable(skip)]));
@@ -323,7 +324,7 @@ fn field_skip(attrs: &[syn::Attribute], errors: &mut Errors) -> bool {
 // --- Fields and their tangent types --------------------------------------------------------
 
 /// `ty` as written, for a message (`&'a dyn Fn(f64) -> f64`).
-fn type_text(ty: &Type) -> String {
+pub(crate) fn type_text(ty: &Type) -> String {
     quote!(#ty)
         .to_string()
         .replace("& '", "&'")

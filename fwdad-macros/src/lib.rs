@@ -16,6 +16,7 @@ mod diag;
 mod differentiable;
 mod dual;
 mod emit;
+mod fn_fields;
 mod higher_order;
 mod ir;
 mod libtypes;

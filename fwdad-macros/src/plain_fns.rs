@@ -649,3 +649,15 @@ pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<Strin
         .any(|f| (f.modules.iter()).any(|m| m.differentiable_impls.contains(&name)));
     (once && plain && !by_hand).then(|| (module.file != here).then(|| shown(&module.file)))
 }
+
+/// Whether the annotated item's file has a `#[derive_frule]` inherent `impl` of a type
+/// named `ty` with a `&self` method `method`.
+pub fn derived_ref_method(ty: &str, method: &str) -> bool {
+    let file = crate::source::source_file().and_then(|p| crate::source::parse(&p));
+    file.is_some_and(|f| {
+        (f.modules.iter()).any(|m| {
+            m.derived_ref_methods
+                .contains(&(ty.to_string(), method.to_string()))
+        })
+    })
+}

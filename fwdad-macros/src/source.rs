@@ -82,6 +82,8 @@ pub struct Items {
     /// The names of its generic traits with `#[derive_frule]` (`trait Integrator<T>`),
     /// whose `#[derive_frule] impl`s give the trait's rules rather than the type's only.
     pub derived_generic_traits: HashSet<String>,
+    /// The `&self` methods of its `#[derive_frule]` inherent `impl`s, as type and method.
+    pub derived_ref_methods: HashSet<(String, String)>,
 }
 
 /// A `fn` item.
@@ -108,6 +110,11 @@ pub struct StructItem {
     pub differentiable: Option<bool>,
     /// How many lifetime parameters it declares (`struct Data<'a>`: 1).
     pub lifetimes: usize,
+    /// Its named fields in order, name and type text (empty for a tuple or unit struct).
+    pub fields: Vec<(String, String)>,
+    /// Its type parameters bounded by `Fn`, `FnMut` or `FnOnce` (inline or in its `where`
+    /// clause), with the text of that bound (`F`, `Fn(f64) -> f64`).
+    pub fn_params: Vec<(String, String)>,
 }
 
 /// A `mod` item.
@@ -240,6 +247,8 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                 name: s.ident.to_string(),
                 differentiable: derives_differentiable(&s.attrs),
                 lifetimes: s.generics.lifetimes().count(),
+                fields: named_fields(&s.fields),
+                fn_params: fn_params(&s.generics),
             }),
             syn::Item::Enum(e) => module.enums.push(e.ident.to_string()),
             syn::Item::Use(u) => {
@@ -285,6 +294,13 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                 }
                 for it in &i.items {
                     if let syn::ImplItem::Fn(m) = it {
+                        let by_ref = matches!(m.sig.receiver(),
+                            Some(r) if r.reference.is_some() && r.mutability.is_none());
+                        if let (true, true, None, Some(ty)) = (by_ref, derived, &i.trait_, &ty) {
+                            module
+                                .derived_ref_methods
+                                .insert((ty.clone(), m.sig.ident.to_string()));
+                        }
                         let by_mut = matches!(m.sig.receiver(),
                             Some(r) if r.reference.is_some() && r.mutability.is_some());
                         if sequence && by_mut {
@@ -399,6 +415,57 @@ fn inert(attr: &syn::Attribute) -> bool {
 }
 
 /// Whether a struct's attributes derive `Differentiable` (see [`StructItem`]).
+/// A struct's named fields, name and type text.
+fn named_fields(fields: &syn::Fields) -> Vec<(String, String)> {
+    let syn::Fields::Named(named) = fields else {
+        return Vec::new();
+    };
+    (named.named.iter())
+        .filter_map(|f| {
+            let ty = &f.ty;
+            Some((
+                f.ident.as_ref()?.to_string(),
+                quote::quote!(#ty).to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The type parameters of `generics` bounded by a function trait, with that bound's text.
+fn fn_params(generics: &syn::Generics) -> Vec<(String, String)> {
+    fn fn_bound<'a>(bounds: impl IntoIterator<Item = &'a syn::TypeParamBound>) -> Option<String> {
+        bounds.into_iter().find_map(|b| match b {
+            syn::TypeParamBound::Trait(t)
+                if t.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| ["Fn", "FnMut", "FnOnce"].iter().any(|f| s.ident == f)) =>
+            {
+                Some(quote::quote!(#t).to_string())
+            }
+            _ => None,
+        })
+    }
+    let mut out = Vec::new();
+    for p in generics.type_params() {
+        if let Some(b) = fn_bound(&p.bounds) {
+            out.push((p.ident.to_string(), b));
+        }
+    }
+    for pred in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        let syn::WherePredicate::Type(t) = pred else {
+            continue;
+        };
+        let syn::Type::Path(p) = &t.bounded_ty else {
+            continue;
+        };
+        if let (Some(id), Some(b)) = (p.path.get_ident(), fn_bound(&t.bounds)) {
+            out.push((id.to_string(), b));
+        }
+    }
+    out
+}
+
 fn derives_differentiable(attrs: &[syn::Attribute]) -> Option<bool> {
     let mut known = true;
     for attr in attrs {

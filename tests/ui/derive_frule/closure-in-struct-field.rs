@@ -1,9 +1,9 @@
-// A closure stored in a struct's field and called from a method (`(self.f)(t, y)`): a
-// closure has no tangent type to store. Instead: take it as a parameter of the method
-// (`fn run<F: Fn(f64, f64) -> f64>(&self, f: F, ..)`, tests/derive_closure_methods.rs).
+// A struct holding a closure, taken as a parameter of a differentiated function: the
+// caller built it from a closure over floats, which has no differentiated form. Instead:
+// build it inside the differentiated function with a struct literal (supported,
+// tests/fields11_solvers.rs), or take the function itself as a parameter.
 use fwdad::prelude::*;
 
-#[derive(Differentiable, Clone)]
 pub struct Integrator<F: Fn(f64, f64) -> f64> {
     pub f: F,
     pub h: f64,
@@ -21,12 +21,8 @@ impl<F: Fn(f64, f64) -> f64> Integrator<F> {
 }
 
 #[derive_frule]
-fn logistic(r: f64) -> f64 {
-    let integ = Integrator {
-        f: |_t: f64, y: f64| r * y * (1.0 - y),
-        h: 0.01,
-    };
-    integ.h * r
+fn final_state<F: Fn(f64, f64) -> f64>(integ: &Integrator<F>, y0: f64) -> f64 {
+    integ.run(0.0, y0, 100)
 }
 
 fn main() {}
