@@ -970,6 +970,9 @@ impl Lowerer<'_> {
                 ));
             }
         }
+        if let Some(v) = self.float_to_bits_by_path(&p.path, &args, span) {
+            return Some(v);
+        }
         // `T::from(x)`, `T::from_f64(x)` of the float type parameter `T`: `Some(x as T)`.
         if let [_] = &args[..] {
             if self.is_type_param_conversion(&p.path) {
@@ -1047,6 +1050,36 @@ fn trait_path_call(
         path,
     }));
     Some((call, qself))
+}
+
+impl Lowerer<'_> {
+    /// `f64::to_bits(x)` (libm's `sinh` and `tanh` write it so): the method `x.to_bits()`,
+    /// so that what reads a float's bits (`activity::float_bits`, `normalize::abs_by_bits`)
+    /// sees one form.
+    #[inline(never)]
+    fn float_to_bits_by_path(
+        &mut self,
+        path: &syn::Path,
+        args: &[Value],
+        span: Span,
+    ) -> Option<Value> {
+        let [x] = args else { return None };
+        if !crate::callee::is_float_to_bits(path) {
+            return None;
+        }
+        let bits = crate::callee::StdMethod::ToBits;
+        Some(self.push(
+            InstKind::MethodCall {
+                receiver: *x,
+                method: bits.ident(span),
+                turbofish: None,
+                args: vec![],
+                callee: crate::callee::MethodCallee::Std(bits),
+            },
+            TypeHint::NonDiff,
+            span,
+        ))
+    }
 }
 
 /// `f64::sin(x.into())` as `f64::sin(f64::from(x))`: the first argument of a float function
