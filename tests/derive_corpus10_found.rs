@@ -4,6 +4,7 @@
 mod common;
 
 use common::modes::assert_close;
+use core::mem::swap;
 use fwdad::prelude::*;
 
 /// The absolute value by clearing the sign bit, as C ports write `fabs` inline (libm's
@@ -49,6 +50,35 @@ fn masks(p: &[f64]) -> f64 {
 #[derive_frule]
 fn signed_square(x: f32) -> f32 {
     f32::from_bits(x.to_bits() & 0x7fff_ffff) * x
+}
+
+/// `swap` imported by `use core::mem::swap;` and called by its name, as ellip 1.2.3's
+/// Carlson integrals order their arguments (`swap(&mut xn, &mut zn)`). Was: `` `swap` is a
+/// function of the crate `core`, which has no forward rules ``.
+#[derive_frule]
+fn agm_gap(x: f64, y: f64) -> f64 {
+    let mut a = x;
+    let mut b = y;
+    if a < b {
+        swap(&mut a, &mut b);
+    }
+    for _ in 0..4 {
+        let t = (a * b).sqrt();
+        a = 0.5 * (a + b);
+        b = t;
+    }
+    a - b + x * 1e-3
+}
+
+#[test]
+fn swap_imported_from_core() {
+    for (x, y) in [(2.0, 0.5), (0.5, 2.0), (1.5, 1.2)] {
+        crate::check_modes!(
+            bind(agm_gap {}, (Var(0), Var(1))),
+            |p: &[f64]| agm_gap(p[0], p[1]),
+            [x, y]
+        );
+    }
 }
 
 #[test]

@@ -992,10 +992,13 @@ impl Lowerer<'_> {
             None if self.is_float_trait_fn(&p.path) => TypeHint::Float,
             None => TypeHint::Unknown,
         };
+        // `swap(&mut a, &mut b)` after `use core::mem::swap;`: the path written out.
+        let func = crate::plain_fns::imported_from_std(&self.func.name.to_string(), &p.path)
+            .unwrap_or_else(|| p.path.clone());
         Some(self.push(
             InstKind::Call {
                 callee: PathCallee::Unresolved,
-                func: p.path.clone(),
+                func,
                 args,
             },
             ty,
