@@ -699,6 +699,705 @@ pub fn log(mut x: f64) -> f64 {
 }
 }
 
+
+// The modules below (added by the fourteenth session): `expm1`, `log1p`, `sinh`,
+// `cosh`, `tanh`, `asinh`, `acosh`, `atanh`, `hypot`, and the helpers `expo2` and
+// `k_expo2`, each file as published with `#[fwdad::derive_frule]` added on its function.
+// `combine_words` is `math/mod.rs`'s; each `use super::f` of a function of another file
+// reads `use super::f::f` (`mod.rs` re-exports the functions, whose rules' handles, structs
+// named as the functions, would clash there with the modules).
+
+
+/// libm's `sqrt` (`select_implementation!` of the target's instruction, else
+/// `super::generic::sqrt`, which works on the bits), the published function with its rule
+/// by hand, as `fabs` and `scalbn` above.
+#[fwdad::primitive(d = 0.5 / x.sqrt())]
+pub fn sqrt(x: f64) -> f64 {
+    libm::sqrt(x)
+}
+
+/// `math/mod.rs`: a float from its two 32-bit halves (integers that no float's bits gave
+/// here: the scale `2^(k-1)` of `expo2`).
+#[inline]
+#[fwdad::derive_frule]
+fn combine_words(hi: u32, lo: u32) -> f64 {
+    f64::from_bits(((hi as u64) << 32) | lo as u64)
+}
+
+/// `math/expm1.rs`
+pub mod expm1 {
+/* origin: FreeBSD /usr/src/lib/msun/src/s_expm1.c */
+/*
+ * ====================================================
+ * Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved.
+ *
+ * Developed at SunPro, a Sun Microsystems, Inc. business.
+ * Permission to use, copy, modify, and distribute this
+ * software is freely granted, provided that this notice
+ * is preserved.
+ * ====================================================
+ */
+
+const O_THRESHOLD: f64 = 7.09782712893383973096e+02; /* 0x40862E42, 0xFEFA39EF */
+const LN2_HI: f64 = 6.93147180369123816490e-01; /* 0x3fe62e42, 0xfee00000 */
+const LN2_LO: f64 = 1.90821492927058770002e-10; /* 0x3dea39ef, 0x35793c76 */
+const INVLN2: f64 = 1.44269504088896338700e+00; /* 0x3ff71547, 0x652b82fe */
+/* Scaled Q's: Qn_here = 2**n * Qn_above, for R(2*z) where z = hxs = x*x/2: */
+const Q1: f64 = -3.33333333333331316428e-02; /* BFA11111 111110F4 */
+const Q2: f64 = 1.58730158725481460165e-03; /* 3F5A01A0 19FE5585 */
+const Q3: f64 = -7.93650757867487942473e-05; /* BF14CE19 9EAADBB7 */
+const Q4: f64 = 4.00821782732936239552e-06; /* 3ED0CFCA 86E65239 */
+const Q5: f64 = -2.01099218183624371326e-07; /* BE8AFDB7 6E09C32D */
+
+/// Exponential, base *e*, of x-1 (f64)
+///
+/// Calculates the exponential of `x` and subtract 1, that is, *e* raised
+/// to the power `x` minus 1 (where *e* is the base of the natural
+/// system of logarithms, approximately 2.71828).
+/// The result is accurate even for small values of `x`,
+/// where using `exp(x)-1` would lose many significant digits.
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn expm1(mut x: f64) -> f64 {
+    let hi: f64;
+    let lo: f64;
+    let k: i32;
+    let c: f64;
+    let mut t: f64;
+    let mut y: f64;
+
+    let mut ui = x.to_bits();
+    let hx = ((ui >> 32) & 0x7fffffff) as u32;
+    let sign = (ui >> 63) as i32;
+
+    /* filter out huge and non-finite argument */
+    if hx >= 0x4043687A {
+        /* if |x|>=56*ln2 */
+        if x.is_nan() {
+            return x;
+        }
+        if sign != 0 {
+            return -1.0;
+        }
+        if x > O_THRESHOLD {
+            x *= f64::from_bits(0x7fe0000000000000);
+            return x;
+        }
+    }
+
+    /* argument reduction */
+    if hx > 0x3fd62e42 {
+        /* if  |x| > 0.5 ln2 */
+        if hx < 0x3FF0A2B2 {
+            /* and |x| < 1.5 ln2 */
+            if sign == 0 {
+                hi = x - LN2_HI;
+                lo = LN2_LO;
+                k = 1;
+            } else {
+                hi = x + LN2_HI;
+                lo = -LN2_LO;
+                k = -1;
+            }
+        } else {
+            k = (INVLN2 * x + if sign != 0 { -0.5 } else { 0.5 }) as i32;
+            t = k as f64;
+            hi = x - t * LN2_HI; /* t*ln2_hi is exact here */
+            lo = t * LN2_LO;
+        }
+        x = hi - lo;
+        c = (hi - x) - lo;
+    } else if hx < 0x3c900000 {
+        /* |x| < 2**-54, return x */
+        if hx < 0x00100000 {
+            force_eval!(x);
+        }
+        return x;
+    } else {
+        c = 0.0;
+        k = 0;
+    }
+
+    /* x is now in primary range */
+    let hfx = 0.5 * x;
+    let hxs = x * hfx;
+    let r1 = 1.0 + hxs * (Q1 + hxs * (Q2 + hxs * (Q3 + hxs * (Q4 + hxs * Q5))));
+    t = 3.0 - r1 * hfx;
+    let mut e = hxs * ((r1 - t) / (6.0 - x * t));
+    if k == 0 {
+        /* c is 0 */
+        return x - (x * e - hxs);
+    }
+    e = x * (e - c) - c;
+    e -= hxs;
+    /* exp(x) ~ 2^k (x_reduced - e + 1) */
+    if k == -1 {
+        return 0.5 * (x - e) - 0.5;
+    }
+    if k == 1 {
+        if x < -0.25 {
+            return -2.0 * (e - (x + 0.5));
+        }
+        return 1.0 + 2.0 * (x - e);
+    }
+    ui = ((0x3ff + k) as u64) << 52; /* 2^k */
+    let twopk = f64::from_bits(ui);
+    if !(0..=56).contains(&k) {
+        /* suffice to return exp(x)-1 */
+        y = x - e + 1.0;
+        if k == 1024 {
+            y = y * 2.0 * f64::from_bits(0x7fe0000000000000);
+        } else {
+            y = y * twopk;
+        }
+        return y - 1.0;
+    }
+    ui = ((0x3ff - k) as u64) << 52; /* 2^-k */
+    let uf = f64::from_bits(ui);
+    if k < 20 {
+        y = (x - e + (1.0 - uf)) * twopk;
+    } else {
+        y = (x - (e + uf) + 1.0) * twopk;
+    }
+    y
+}
+}
+
+/// `math/expo2.rs`
+pub mod expo2 {
+use super::{combine_words, exp::exp};
+
+/* exp(x)/2 for x >= log(DBL_MAX), slightly better than 0.5*exp(x/2)*exp(x/2) */
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub(crate) fn expo2(x: f64) -> f64 {
+    /* k is such that k*ln2 has minimal relative error and x - kln2 > log(DBL_MIN) */
+    const K: i32 = 2043;
+    let kln2 = f64::from_bits(0x40962066151add8b);
+
+    /* note that k is odd and scale*scale overflows */
+    let scale = combine_words(((0x3ff + K / 2) as u32) << 20, 0);
+    /* exp(x - k ln2) * 2**(k-1) */
+    exp(x - kln2) * scale * scale
+}
+}
+
+/// `math/k_expo2.rs`
+pub mod k_expo2 {
+use super::exp::exp;
+
+/* k is such that k*ln2 has minimal relative error and x - kln2 > log(FLT_MIN) */
+const K: i32 = 2043;
+
+/* expf(x)/2 for x >= log(FLT_MAX), slightly better than 0.5f*expf(x/2)*expf(x/2) */
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub(crate) fn k_expo2(x: f64) -> f64 {
+    let k_ln2 = f64::from_bits(0x40962066151add8b);
+    /* note that k is odd and scale*scale overflows */
+    let scale = f64::from_bits(((((0x3ff + K / 2) as u32) << 20) as u64) << 32);
+    /* exp(x - k ln2) * 2**(k-1) */
+    exp(x - k_ln2) * scale * scale
+}
+}
+
+/// `math/log1p.rs`
+pub mod log1p {
+/* origin: FreeBSD /usr/src/lib/msun/src/s_log1p.c */
+/*
+ * ====================================================
+ * Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved.
+ *
+ * Developed at SunPro, a Sun Microsystems, Inc. business.
+ * Permission to use, copy, modify, and distribute this
+ * software is freely granted, provided that this notice
+ * is preserved.
+ * ====================================================
+ */
+/* double log1p(double x)
+ * Return the natural logarithm of 1+x.
+ *
+ * Method :
+ *   1. Argument Reduction: find k and f such that
+ *                      1+x = 2^k * (1+f),
+ *         where  sqrt(2)/2 < 1+f < sqrt(2) .
+ *
+ *      Note. If k=0, then f=x is exact. However, if k!=0, then f
+ *      may not be representable exactly. In that case, a correction
+ *      term is need. Let u=1+x rounded. Let c = (1+x)-u, then
+ *      log(1+x) - log(u) ~ c/u. Thus, we proceed to compute log(u),
+ *      and add back the correction term c/u.
+ *      (Note: when x > 2**53, one can simply return log(x))
+ *
+ *   2. Approximation of log(1+f): See log.c
+ *
+ *   3. Finally, log1p(x) = k*ln2 + log(1+f) + c/u. See log.c
+ *
+ * Special cases:
+ *      log1p(x) is NaN with signal if x < -1 (including -INF) ;
+ *      log1p(+INF) is +INF; log1p(-1) is -INF with signal;
+ *      log1p(NaN) is that NaN with no signal.
+ *
+ * Accuracy:
+ *      according to an error analysis, the error is always less than
+ *      1 ulp (unit in the last place).
+ *
+ * Constants:
+ * The hexadecimal values are the intended ones for the following
+ * constants. The decimal values may be used, provided that the
+ * compiler will convert from decimal to binary accurately enough
+ * to produce the hexadecimal values shown.
+ *
+ * Note: Assuming log() return accurate answer, the following
+ *       algorithm can be used to compute log1p(x) to within a few ULP:
+ *
+ *              u = 1+x;
+ *              if(u==1.0) return x ; else
+ *                         return log(u)*(x/(u-1.0));
+ *
+ *       See HP-15C Advanced Functions Handbook, p.193.
+ */
+
+const LN2_HI: f64 = 6.93147180369123816490e-01; /* 3fe62e42 fee00000 */
+const LN2_LO: f64 = 1.90821492927058770002e-10; /* 3dea39ef 35793c76 */
+const LG1: f64 = 6.666666666666735130e-01; /* 3FE55555 55555593 */
+const LG2: f64 = 3.999999999940941908e-01; /* 3FD99999 9997FA04 */
+const LG3: f64 = 2.857142874366239149e-01; /* 3FD24924 94229359 */
+const LG4: f64 = 2.222219843214978396e-01; /* 3FCC71C5 1D8E78AF */
+const LG5: f64 = 1.818357216161805012e-01; /* 3FC74664 96CB03DE */
+const LG6: f64 = 1.531383769920937332e-01; /* 3FC39A09 D078C69F */
+const LG7: f64 = 1.479819860511658591e-01; /* 3FC2F112 DF3E5244 */
+
+/// The natural logarithm of 1+`x` (f64).
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+// Not `#[fwdad::derive_frule]`: as `log`, the reduction rebuilds `1 + x`'s mantissa from
+// its bits (`f = f64::from_bits(ui) - 1.`), through which no derivative flows; the macro
+// says so at `f64::from_bits`. Its rule by hand:
+#[fwdad::primitive(d = 1.0 / (1.0 + x))]
+pub fn log1p(x: f64) -> f64 {
+    let mut ui: u64 = x.to_bits();
+    let hfsq: f64;
+    let mut f: f64 = 0.;
+    let mut c: f64 = 0.;
+    let s: f64;
+    let z: f64;
+    let r: f64;
+    let w: f64;
+    let t1: f64;
+    let t2: f64;
+    let dk: f64;
+    let hx: u32;
+    let mut hu: u32;
+    let mut k: i32;
+
+    hx = (ui >> 32) as u32;
+    k = 1;
+    if hx < 0x3fda827a || (hx >> 31) > 0 {
+        /* 1+x < sqrt(2)+ */
+        if hx >= 0xbff00000 {
+            /* x <= -1.0 */
+            if x == -1. {
+                return x / 0.0; /* log1p(-1) = -inf */
+            }
+            return (x - x) / 0.0; /* log1p(x<-1) = NaN */
+        }
+        if hx << 1 < 0x3ca00000 << 1 {
+            /* |x| < 2**-53 */
+            /* underflow if subnormal */
+            if (hx & 0x7ff00000) == 0 {
+                force_eval!(x as f32);
+            }
+            return x;
+        }
+        if hx <= 0xbfd2bec4 {
+            /* sqrt(2)/2- <= 1+x < sqrt(2)+ */
+            k = 0;
+            c = 0.;
+            f = x;
+        }
+    } else if hx >= 0x7ff00000 {
+        return x;
+    }
+    if k > 0 {
+        ui = (1. + x).to_bits();
+        hu = (ui >> 32) as u32;
+        hu += 0x3ff00000 - 0x3fe6a09e;
+        k = (hu >> 20) as i32 - 0x3ff;
+        /* correction term ~ log(1+x)-log(u), avoid underflow in c/u */
+        if k < 54 {
+            c = if k >= 2 {
+                1. - (f64::from_bits(ui) - x)
+            } else {
+                x - (f64::from_bits(ui) - 1.)
+            };
+            c /= f64::from_bits(ui);
+        } else {
+            c = 0.;
+        }
+        /* reduce u into [sqrt(2)/2, sqrt(2)] */
+        hu = (hu & 0x000fffff) + 0x3fe6a09e;
+        ui = ((hu as u64) << 32) | (ui & 0xffffffff);
+        f = f64::from_bits(ui) - 1.;
+    }
+    hfsq = 0.5 * f * f;
+    s = f / (2.0 + f);
+    z = s * s;
+    w = z * z;
+    t1 = w * (LG2 + w * (LG4 + w * LG6));
+    t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
+    r = t2 + t1;
+    dk = k as f64;
+    s * (hfsq + r) + (dk * LN2_LO + c) - hfsq + f + dk * LN2_HI
+}
+}
+
+/// `math/sinh.rs`
+pub mod sinh {
+use super::{expm1::expm1, expo2::expo2};
+
+// sinh(x) = (exp(x) - 1/exp(x))/2
+//         = (exp(x)-1 + (exp(x)-1)/exp(x))/2
+//         = x + x^3/6 + o(x^5)
+//
+
+/// The hyperbolic sine of `x` (f64).
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn sinh(x: f64) -> f64 {
+    // union {double f; uint64_t i;} u = {.f = x};
+    // uint32_t w;
+    // double t, h, absx;
+
+    let mut uf: f64 = x;
+    let mut ui: u64 = f64::to_bits(uf);
+    let w: u32;
+    let t: f64;
+    let mut h: f64;
+    let absx: f64;
+
+    h = 0.5;
+    if ui >> 63 != 0 {
+        h = -h;
+    }
+    /* |x| */
+    ui &= !1 / 2;
+    uf = f64::from_bits(ui);
+    absx = uf;
+    w = (ui >> 32) as u32;
+
+    /* |x| < log(DBL_MAX) */
+    if w < 0x40862e42 {
+        t = expm1(absx);
+        if w < 0x3ff00000 {
+            if w < 0x3ff00000 - (26 << 20) {
+                /* note: inexact and underflow are raised by expm1 */
+                /* note: this branch avoids spurious underflow */
+                return x;
+            }
+            return h * (2.0 * t - t * t / (t + 1.0));
+        }
+        /* note: |x|>log(0x1p26)+eps could be just h*exp(x) */
+        return h * (t + t / (t + 1.0));
+    }
+
+    /* |x| > log(DBL_MAX) or nan */
+    /* note: the result is stored to handle overflow */
+    t = 2.0 * h * expo2(absx);
+    t
+}
+}
+
+/// `math/cosh.rs`
+pub mod cosh {
+use super::{exp::exp, expm1::expm1, k_expo2::k_expo2};
+
+/// Hyperbolic cosine (f64)
+///
+/// Computes the hyperbolic cosine of the argument x.
+/// Is defined as `(exp(x) + exp(-x))/2`
+/// Angles are specified in radians.
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn cosh(mut x: f64) -> f64 {
+    /* |x| */
+    let mut ix = x.to_bits();
+    ix &= 0x7fffffffffffffff;
+    x = f64::from_bits(ix);
+    let w = ix >> 32;
+
+    /* |x| < log(2) */
+    if w < 0x3fe62e42 {
+        if w < 0x3ff00000 - (26 << 20) {
+            let x1p120 = f64::from_bits(0x4770000000000000);
+            force_eval!(x + x1p120);
+            return 1.;
+        }
+        let t = expm1(x); // exponential minus 1
+        return 1. + t * t / (2. * (1. + t));
+    }
+
+    /* |x| < log(DBL_MAX) */
+    if w < 0x40862e42 {
+        let t = exp(x);
+        /* note: if x>log(0x1p26) then the 1/t is not needed */
+        return 0.5 * (t + 1. / t);
+    }
+
+    /* |x| > log(DBL_MAX) or nan */
+    k_expo2(x)
+}
+}
+
+/// `math/tanh.rs`
+pub mod tanh {
+use super::expm1::expm1;
+
+/* tanh(x) = (exp(x) - exp(-x))/(exp(x) + exp(-x))
+ *         = (exp(2*x) - 1)/(exp(2*x) - 1 + 2)
+ *         = (1 - exp(-2*x))/(exp(-2*x) - 1 + 2)
+ */
+
+/// The hyperbolic tangent of `x` (f64).
+///
+/// `x` is specified in radians.
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn tanh(mut x: f64) -> f64 {
+    let mut uf: f64 = x;
+    let mut ui: u64 = f64::to_bits(uf);
+
+    let w: u32;
+    let sign: bool;
+    let mut t: f64;
+
+    /* x = |x| */
+    sign = ui >> 63 != 0;
+    ui &= !1 / 2;
+    uf = f64::from_bits(ui);
+    x = uf;
+    w = (ui >> 32) as u32;
+
+    if w > 0x3fe193ea {
+        /* |x| > log(3)/2 ~= 0.5493 or nan */
+        if w > 0x40340000 {
+            /* |x| > 20 or nan */
+            /* note: this branch avoids raising overflow */
+            t = 1.0 - 0.0 / x;
+        } else {
+            t = expm1(2.0 * x);
+            t = 1.0 - 2.0 / (t + 2.0);
+        }
+    } else if w > 0x3fd058ae {
+        /* |x| > log(5/3)/2 ~= 0.2554 */
+        t = expm1(2.0 * x);
+        t = t / (t + 2.0);
+    } else if w >= 0x00100000 {
+        /* |x| >= 0x1p-1022, up to 2ulp error in [0.1,0.2554] */
+        t = expm1(-2.0 * x);
+        t = -t / (t + 2.0);
+    } else {
+        /* |x| is subnormal */
+        /* note: the branch above would not raise underflow in [0x1p-1023,0x1p-1022) */
+        force_eval!(x as f32);
+        t = x;
+    }
+
+    if sign { -t } else { t }
+}
+}
+
+/// `math/asinh.rs`
+pub mod asinh {
+use super::{log::log, log1p::log1p, sqrt};
+
+const LN2: f64 = 0.693147180559945309417232121458176568; /* 0x3fe62e42,  0xfefa39ef*/
+
+/* asinh(x) = sign(x)*log(|x|+sqrt(x*x+1)) ~= x - x^3/6 + o(x^5) */
+/// Inverse hyperbolic sine (f64)
+///
+/// Calculates the inverse hyperbolic sine of `x`.
+/// Is defined as `sgn(x)*log(|x|+sqrt(x*x+1))`.
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn asinh(mut x: f64) -> f64 {
+    let mut u = x.to_bits();
+    let e = ((u >> 52) as usize) & 0x7ff;
+    let sign = (u >> 63) != 0;
+
+    /* |x| */
+    u &= (!0) >> 1;
+    x = f64::from_bits(u);
+
+    if e >= 0x3ff + 26 {
+        /* |x| >= 0x1p26 or inf or nan */
+        x = log(x) + LN2;
+    } else if e >= 0x3ff + 1 {
+        /* |x| >= 2 */
+        x = log(2.0 * x + 1.0 / (sqrt(x * x + 1.0) + x));
+    } else if e >= 0x3ff - 26 {
+        /* |x| >= 0x1p-26, up to 1.6ulp error in [0.125,0.5] */
+        x = log1p(x + x * x / (sqrt(x * x + 1.0) + 1.0));
+    } else {
+        /* |x| < 0x1p-26, raise inexact if x != 0 */
+        let x1p120 = f64::from_bits(0x4770000000000000);
+        force_eval!(x + x1p120);
+    }
+
+    if sign { -x } else { x }
+}
+}
+
+/// `math/acosh.rs`
+pub mod acosh {
+use super::{log::log, log1p::log1p, sqrt};
+
+const LN2: f64 = 0.693147180559945309417232121458176568; /* 0x3fe62e42,  0xfefa39ef*/
+
+/// Inverse hyperbolic cosine (f64)
+///
+/// Calculates the inverse hyperbolic cosine of `x`.
+/// Is defined as `log(x + sqrt(x*x-1))`.
+/// `x` must be a number greater than or equal to 1.
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn acosh(x: f64) -> f64 {
+    let u = x.to_bits();
+    let e = ((u >> 52) as usize) & 0x7ff;
+
+    /* x < 1 domain error is handled in the called functions */
+
+    if e < 0x3ff + 1 {
+        /* |x| < 2, up to 2ulp error in [1,1.125] */
+        return log1p(x - 1.0 + sqrt((x - 1.0) * (x - 1.0) + 2.0 * (x - 1.0)));
+    }
+    if e < 0x3ff + 26 {
+        /* |x| < 0x1p26 */
+        return log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0)));
+    }
+    /* |x| >= 0x1p26 or nan */
+    return log(x) + LN2;
+}
+}
+
+/// `math/atanh.rs`
+pub mod atanh {
+use super::log1p::log1p;
+
+/* atanh(x) = log((1+x)/(1-x))/2 = log1p(2x/(1-x))/2 ~= x + x^3/3 + o(x^5) */
+/// Inverse hyperbolic tangent (f64)
+///
+/// Calculates the inverse hyperbolic tangent of `x`.
+/// Is defined as `log((1+x)/(1-x))/2 = log1p(2x/(1-x))/2`.
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+#[fwdad::derive_frule]
+pub fn atanh(x: f64) -> f64 {
+    let u = x.to_bits();
+    let e = ((u >> 52) as usize) & 0x7ff;
+    let sign = (u >> 63) != 0;
+
+    /* |x| */
+    let mut y = f64::from_bits(u & 0x7fff_ffff_ffff_ffff);
+
+    if e < 0x3ff - 1 {
+        if e < 0x3ff - 32 {
+            /* handle underflow */
+            if e == 0 {
+                force_eval!(y as f32);
+            }
+        } else {
+            /* |x| < 0.5, up to 1.7ulp error */
+            y = 0.5 * log1p(2.0 * y + 2.0 * y * y / (1.0 - y));
+        }
+    } else {
+        /* avoid overflow */
+        y = 0.5 * log1p(2.0 * (y / (1.0 - y)));
+    }
+
+    if sign { -y } else { y }
+}
+}
+
+/// `math/hypot.rs`
+pub mod hypot {
+use super::sqrt;
+
+const SPLIT: f64 = 134217728. + 1.; // 0x1p27 + 1 === (2 ^ 27) + 1
+
+fn sq(x: f64) -> (f64, f64) {
+    let xh: f64;
+    let xl: f64;
+    let xc: f64;
+
+    xc = x * SPLIT;
+    xh = x - xc + xc;
+    xl = x - xh;
+    let hi = x * x;
+    let lo = xh * xh - hi + 2. * xh * xl + xl * xl;
+    (hi, lo)
+}
+
+#[cfg_attr(assert_no_panic, no_panic::no_panic)]
+// Not `#[fwdad::derive_frule]`: `|x|` and `|y|` are taken by clearing their sign bits
+// (which the macro reads as `copysign`), but then swapped by their bits (`if uxi < uyi`) and
+// rebuilt after the merge (`x = f64::from_bits(uxi)`), where no derivative can follow which
+// float the bits came from; the macro says so at `f64::from_bits`. Its rule by hand:
+#[fwdad::primitive(d = (x / r, y / r), result = r)]
+pub fn hypot(mut x: f64, mut y: f64) -> f64 {
+    let x1p700 = f64::from_bits(0x6bb0000000000000); // 0x1p700 === 2 ^ 700
+    let x1p_700 = f64::from_bits(0x1430000000000000); // 0x1p-700 === 2 ^ -700
+
+    let mut uxi = x.to_bits();
+    let mut uyi = y.to_bits();
+    let uti;
+    let ex: i64;
+    let ey: i64;
+    let mut z: f64;
+
+    /* arrange |x| >= |y| */
+    uxi &= -1i64 as u64 >> 1;
+    uyi &= -1i64 as u64 >> 1;
+    if uxi < uyi {
+        uti = uxi;
+        uxi = uyi;
+        uyi = uti;
+    }
+
+    /* special cases */
+    ex = (uxi >> 52) as i64;
+    ey = (uyi >> 52) as i64;
+    x = f64::from_bits(uxi);
+    y = f64::from_bits(uyi);
+    /* note: hypot(inf,nan) == inf */
+    if ey == 0x7ff {
+        return y;
+    }
+    if ex == 0x7ff || uyi == 0 {
+        return x;
+    }
+    /* note: hypot(x,y) ~= x + y*y/x/2 with inexact for small y/x */
+    /* 64 difference is enough for ld80 double_t */
+    if ex - ey > 64 {
+        return x + y;
+    }
+
+    /* precise sqrt argument in nearest rounding mode without overflow */
+    /* xh*xh must not overflow and xl*xl must not underflow in sq */
+    z = 1.;
+    if ex > 0x3ff + 510 {
+        z = x1p700;
+        x *= x1p_700;
+        y *= x1p_700;
+    } else if ey < 0x3ff - 450 {
+        z = x1p_700;
+        x *= x1p700;
+        y *= x1p700;
+    }
+    let (hx, lx) = sq(x);
+    let (hy, ly) = sq(y);
+    z * sqrt(ly + lx + hy + hx)
+}
+}
+
 }
 
 use common::modes::{assert_close, fd_gradient, fd_hessian};
@@ -851,6 +1550,242 @@ fn compositions_in_every_mode() {
         check_widths!(
             bind(math::log::log {}, (Var(0),)),
             |p: &[f64]| libm::log(p[0]),
+            [x]
+        );
+    }
+}
+
+/// `(f(x), f'(x), f''(x))` of a one-argument rule at `x`, in one direction and at second
+/// order, both primals bit for bit against the published function.
+macro_rules! slopes {
+    ($rule:expr, $published:expr, $x:expr, $name:expr) => {{
+        let (x, name): (f64, &str) = ($x, $name);
+        let published: f64 = $published(x);
+        let (v, d): (f64, f64) = derivative($rule, x);
+        assert_eq!(
+            v.to_bits(),
+            published.to_bits(),
+            "{name}({x}): {v} against the published {published}"
+        );
+        let (v2, d1, d2) = fwdad::drivers::second_derivative($rule, x);
+        assert_eq!(v2.to_bits(), v.to_bits(), "{name}({x}) at second order");
+        // The first derivative at second order, to a rounding or two (its products are
+        // grouped otherwise).
+        assert!(
+            (d1 - d).abs() <= 4.0 * f64::EPSILON * d.abs(),
+            "{name}'({x}) at second order: {d1} against {d}"
+        );
+        (v, d, d2)
+    }};
+}
+
+/// Relative closeness, for values spanning many orders of magnitude.
+fn rel(got: f64, want: f64, tol: f64, what: &str) {
+    assert!(
+        (got - want).abs() <= tol * want.abs().max(f64::MIN_POSITIVE),
+        "{what}: {got} against {want}"
+    );
+}
+
+#[test]
+fn expm1_against_exp() {
+    // |x| < 2⁻⁵⁴ (returns x), k = 0 (|x| < ½ ln 2), k = ±1, k < 20, k ≥ 20, past 56 ln 2
+    // both ways.
+    for x in [
+        1e-20, -3e-17, 1e-10, 0.1, -0.3, 0.5, -0.5, 0.9, -1.0, 2.0, -3.0, 10.0, 14.0, 30.0, 40.0,
+        -40.0, 700.0,
+    ] {
+        let (v, d, d2) = slopes!(math::expm1::expm1 {}, libm::expm1, x, "expm1");
+        if x < -38.0 {
+            // libm returns −1 there: slope 0, off from eˣ by less than 10⁻¹⁶.
+            assert_eq!((d, d2), (0.0, 0.0), "expm1 at {x}: the constant −1");
+            continue;
+        }
+        if x.abs() < 2f64.powi(-54) {
+            assert_eq!((d, d2), (1.0, 0.0), "expm1 at {x}: the slope of `x`");
+            continue;
+        }
+        // expm1' = expm1'' = eˣ = expm1 + 1.
+        rel(d, v + 1.0, 4.0 * f64::EPSILON, &format!("expm1'({x})"));
+        rel(d2, v + 1.0, 8.0 * f64::EPSILON, &format!("expm1''({x})"));
+    }
+}
+
+#[test]
+fn sinh_cosh_tanh_against_each_other() {
+    // Each reduction's range: tiny (returned as is), below and above 1 and log 2, |x| >
+    // log(3)/2, past 20 (tanh's 1), both signs. (Past log(DBL_MAX), at 710, `expo2` and
+    // `k_expo2` scale `exp(x − k ln 2) · 2^1021 · 2^1021`: the primal stays finite, but the
+    // tangent's coefficient 2^1021 · 2^1021 overflows, and sinh'(710) and cosh'(710) are
+    // infinite: docs/limits.md, `tests/derive_corpus10_found.rs`.)
+    for x in [
+        1e-10, -2e-9, 0.2, -0.45, 0.7, -1.2, 3.0, -8.5, 22.0, -30.0, 300.0, 709.0,
+    ] {
+        let (s, ds, dds) = slopes!(math::sinh::sinh {}, libm::sinh, x, "sinh");
+        let (c, dc, ddc) = slopes!(math::cosh::cosh {}, libm::cosh, x, "cosh");
+        // sinh' = cosh, sinh'' = sinh.
+        rel(
+            ds,
+            libm::cosh(x),
+            4.0 * f64::EPSILON,
+            &format!("sinh'({x})"),
+        );
+        if x.abs() < 2f64.powi(-26) {
+            // sinh returns x itself there (slope 1, curvature 0); cosh returns 1 (slope 0,
+            // off from sinh x = x by x).
+            assert_eq!(dds, 0.0, "sinh''({x}) of `x`");
+            assert_eq!((c, dc, ddc), (1.0, 0.0, 0.0), "cosh at {x}: the constant 1");
+            continue;
+        }
+        rel(dds, s, 4.0 * f64::EPSILON, &format!("sinh''({x})"));
+        // cosh' = sinh, cosh'' = cosh.
+        rel(
+            dc,
+            libm::sinh(x),
+            4.0 * f64::EPSILON,
+            &format!("cosh'({x})"),
+        );
+        rel(ddc, c, 4.0 * f64::EPSILON, &format!("cosh''({x})"));
+        {
+            // tanh' = 1 − tanh², tanh'' = −2 tanh (1 − tanh²); past |x| = 20 libm returns
+            // ±1 (`1 - 0/x`), whose slope 0 is within 10⁻¹⁷ of the true one.
+            let (t, dt, ddt) = slopes!(math::tanh::tanh {}, libm::tanh, x, "tanh");
+            let sech2 = 1.0 / (libm::cosh(x) * libm::cosh(x));
+            assert_close(dt, sech2, 4.0 * f64::EPSILON, &format!("tanh'({x})"));
+            assert_close(
+                ddt,
+                -2.0 * t * sech2,
+                8.0 * f64::EPSILON,
+                &format!("tanh''({x})"),
+            );
+        }
+    }
+    // tanh of a subnormal is the subnormal (slope 1).
+    let (_, dt, _) = slopes!(math::tanh::tanh {}, libm::tanh, 1e-310, "tanh");
+    assert_eq!(dt, 1.0);
+}
+
+/// The absolute value taken by clearing the sign bit (`ui &= !1 / 2; f64::from_bits(ui)`)
+/// at ±0: the bits' branch is `x` at `+0.0` and `−x` at `-0.0`, slope ±1 (`copysign`'s),
+/// and the functions put the sign back from the same bit, so their slope at 0 is 1, the
+/// true one (with `abs`'s convention, 0 at 0, it would be 0).
+#[test]
+fn odd_functions_at_zero() {
+    for x in [0.0, -0.0] {
+        assert_eq!(slopes!(math::sinh::sinh {}, libm::sinh, x, "sinh").1, 1.0);
+        assert_eq!(slopes!(math::tanh::tanh {}, libm::tanh, x, "tanh").1, 1.0);
+        assert_eq!(
+            slopes!(math::asinh::asinh {}, libm::asinh, x, "asinh").1,
+            1.0
+        );
+        assert_eq!(
+            slopes!(math::atanh::atanh {}, libm::atanh, x, "atanh").1,
+            1.0
+        );
+        // cosh returns 1 there.
+        assert_eq!(slopes!(math::cosh::cosh {}, libm::cosh, x, "cosh").1, 0.0);
+    }
+}
+
+#[test]
+fn inverse_hyperbolic_functions_against_their_derivatives() {
+    for x in [
+        1e-10, -2e-8, 0.1, -0.3, 0.5, -0.9, 1.7, -2.5, 40.0, -1e5, 1e8, -2e9,
+    ] {
+        let (_, d, d2) = slopes!(math::asinh::asinh {}, libm::asinh, x, "asinh");
+        if x.abs() < 2f64.powi(-26) {
+            // asinh returns ±|x| there: slope 1, curvature 0.
+            assert_eq!((d, d2), (1.0, 0.0), "asinh at {x}: `x`");
+            continue;
+        }
+        // asinh' = 1/√(1+x²), asinh'' = −x/(1+x²)^{3/2}.
+        let r = (1.0 + x * x).sqrt();
+        rel(d, 1.0 / r, 4.0 * f64::EPSILON, &format!("asinh'({x})"));
+        // Through `log1p(u)`, f'' = u''/(1+u) − u'²/(1+u)², two terms near 1 whose
+        // difference is −x/(1+x²)^{3/2}: a cancellation, to a few roundings of 1.
+        assert_close(
+            d2,
+            -x / (r * r * r),
+            8.0 * f64::EPSILON,
+            &format!("asinh''({x})"),
+        );
+    }
+    for x in [1.01, 1.1, 1.5, 1.99, 2.0, 3.0, 40.0, 1e7, 1e9] {
+        let (_, d, d2) = slopes!(math::acosh::acosh {}, libm::acosh, x, "acosh");
+        // acosh' = 1/√(x²−1), acosh'' = −x/(x²−1)^{3/2}.
+        let r = ((x - 1.0) * (x + 1.0)).sqrt();
+        rel(d, 1.0 / r, 16.0 * f64::EPSILON, &format!("acosh'({x})"));
+        assert_close(
+            d2,
+            -x / (r * r * r),
+            32.0 * f64::EPSILON,
+            &format!("acosh''({x})"),
+        );
+    }
+    for x in [1e-12, -3e-11, 0.1, -0.3, 0.45, 0.5, -0.7, 0.95, -0.999] {
+        let (_, d, d2) = slopes!(math::atanh::atanh {}, libm::atanh, x, "atanh");
+        if x.abs() < 2f64.powi(-31) {
+            assert_eq!((d, d2), (1.0, 0.0), "atanh at {x}: `x`");
+            continue;
+        }
+        // atanh' = 1/(1−x²), atanh'' = 2x/(1−x²)².
+        let q = (1.0 - x) * (1.0 + x);
+        rel(d, 1.0 / q, 8.0 * f64::EPSILON, &format!("atanh'({x})"));
+        assert_close(
+            d2,
+            2.0 * x / (q * q),
+            16.0 * f64::EPSILON,
+            &format!("atanh''({x})"),
+        );
+    }
+    for x in [1e-17, -0.2, 0.3, 2.0, 1e10] {
+        let (_, d, _) = slopes!(math::log1p::log1p {}, libm::log1p, x, "log1p");
+        rel(d, 1.0 / (1.0 + x), f64::EPSILON, &format!("log1p'({x})"));
+    }
+}
+
+#[test]
+fn hyperbolic_compositions_in_every_mode() {
+    // A softplus through `log1p` and `exp`, a catenary's arc length, a saturating gain:
+    // as a caller of libm writes them, against central differences of the published crate.
+    for x in [-1.3, 0.2, 0.9, 2.6] {
+        check_widths!(
+            bind(math::sinh::sinh {}, (Var(0),)),
+            |p: &[f64]| libm::sinh(p[0]),
+            [x]
+        );
+        check_widths!(
+            bind(math::cosh::cosh {}, (Var(0),)),
+            |p: &[f64]| libm::cosh(p[0]),
+            [x]
+        );
+        check_widths!(
+            bind(math::tanh::tanh {}, (Var(0),)),
+            |p: &[f64]| libm::tanh(p[0]),
+            [x]
+        );
+        check_widths!(
+            bind(math::asinh::asinh {}, (Var(0),)),
+            |p: &[f64]| libm::asinh(p[0]),
+            [x]
+        );
+        check_widths!(
+            bind(math::expm1::expm1 {}, (Var(0),)),
+            |p: &[f64]| libm::expm1(p[0]),
+            [x]
+        );
+    }
+    for x in [-0.6, 0.05, 0.8] {
+        check_widths!(
+            bind(math::atanh::atanh {}, (Var(0),)),
+            |p: &[f64]| libm::atanh(p[0]),
+            [x]
+        );
+    }
+    for x in [1.2, 2.5, 90.0] {
+        check_widths!(
+            bind(math::acosh::acosh {}, (Var(0),)),
+            |p: &[f64]| libm::acosh(p[0]),
             [x]
         );
     }

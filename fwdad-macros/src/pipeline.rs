@@ -75,6 +75,7 @@ pub fn run(
     }
     checked(&ir, Stage::Lower, item, diag)?;
     emit(Stage::Lower, &|| ir::display_fn(&ir, &|_, _| String::new()));
+    normalize::abs_by_bits(&mut ir);
     normalize::remove_dead(&mut ir);
     checked(&ir, Stage::Normalize, item, diag)?;
     emit(Stage::Normalize, &|| {

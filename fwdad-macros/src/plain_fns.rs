@@ -661,3 +661,37 @@ pub fn derived_ref_method(ty: &str, method: &str) -> bool {
         })
     })
 }
+
+/// `path` written out when it is one name that a `use` of `caller`'s module brings from
+/// `std`, `core` or `alloc` (`swap` after `use core::mem::swap;`, as ellip writes it):
+/// `core::mem::swap`, which the registry reads by its segments. `None` for any other
+/// path, or where the files do not show it for certain (the name also a `fn` of the file).
+pub fn imported_from_std(caller: &str, path: &syn::Path) -> Option<syn::Path> {
+    let ident = path.get_ident()?;
+    let local = ident.to_string();
+    let file = source::parse(&source::source_file()?)?;
+    if file.names.fns.contains_key(&local) {
+        return None;
+    }
+    let home = home_of(&file, caller)?;
+    let mut imports = home.named.iter().filter(|(_, _, l)| *l == local);
+    let (prefix, name, _) = match (imports.next(), imports.next()) {
+        (Some(one), None) => one,
+        _ => return None,
+    };
+    if !matches!(
+        prefix.first().map(String::as_str),
+        Some("std" | "core" | "alloc")
+    ) {
+        return None;
+    }
+    let mut segments: syn::punctuated::Punctuated<syn::PathSegment, syn::Token![::]> =
+        syn::punctuated::Punctuated::new();
+    for s in prefix.iter().chain(std::iter::once(name)) {
+        segments.push(syn::PathSegment::from(syn::Ident::new(s, ident.span())));
+    }
+    Some(syn::Path {
+        leading_colon: None,
+        segments,
+    })
+}

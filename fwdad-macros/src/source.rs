@@ -35,6 +35,9 @@ pub struct Parsed {
     /// Whether the file's text mentions `dyn` anywhere (a trait object type, also inside a
     /// macro's tokens or a comment).
     pub mentions_dyn: bool,
+    /// The file's `macro_rules!` (any module), by name, with what their expansions do to
+    /// the function that calls them ([`MacroEffects`]).
+    pub macros: HashMap<String, MacroEffects>,
     /// The fields of the file's structs (any module) whose name is declared with one array
     /// type only (`q: [f64; 4]` and no other `q`), as name and type text.
     pub array_fields: Named,
@@ -190,6 +193,64 @@ pub fn parse(path: &Path) -> Option<Rc<Parsed>> {
     parsed
 }
 
+/// What a `macro_rules!` of the file may do to the function that calls it, read from its
+/// transcribers' tokens. (A `return` in one is not read: libm's `select_implementation!`
+/// returns only under a `cfg` its callers leave off.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MacroEffects {
+    /// A transcriber declares a local outside any block of its own (ellip's `declare!(mut
+    /// [xn = x, yn = y])` expanding to `let mut xn = x; let mut yn = y;`).
+    pub declares: bool,
+}
+
+/// The `macro_rules!` items of `file`, at any depth, with their [`MacroEffects`].
+fn file_macros(file: &syn::File) -> HashMap<String, MacroEffects> {
+    struct Macros(HashMap<String, MacroEffects>);
+    impl<'ast> Visit<'ast> for Macros {
+        fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
+            if let (Some(name), true) = (&m.ident, m.mac.path.is_ident("macro_rules")) {
+                let effects = macro_effects(m.mac.tokens.clone());
+                let e = self.0.entry(name.to_string()).or_default();
+                e.declares |= effects.declares;
+            }
+        }
+    }
+    let mut m = Macros(HashMap::new());
+    m.visit_file(file);
+    m.0
+}
+
+/// The effects of one `macro_rules!`'s rules, `(pattern) => { transcriber } ; ..`.
+fn macro_effects(rules: proc_macro2::TokenStream) -> MacroEffects {
+    use proc_macro2::{Delimiter, TokenTree};
+    // A `let` of the transcriber itself, or of a repetition `$( .. )*` in it, but not of
+    // a block (`{{ let mut count = 0; .. }}`), whose locals stay inside.
+    fn declares(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|t| match t {
+            TokenTree::Ident(i) => i == "let",
+            TokenTree::Group(g) => g.delimiter() != Delimiter::Brace && declares(g.stream()),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => false,
+        })
+    }
+    let mut effects = MacroEffects::default();
+    let tts: Vec<TokenTree> = rules.into_iter().collect();
+    for (i, t) in tts.iter().enumerate() {
+        let arrow = i >= 2
+            && matches!(&tts[i - 1], TokenTree::Punct(p) if p.as_char() == '>')
+            && matches!(&tts[i - 2], TokenTree::Punct(p) if p.as_char() == '=');
+        if let (true, TokenTree::Group(g)) = (arrow, t) {
+            effects.declares |= declares(g.stream());
+        }
+    }
+    effects
+}
+
+/// The effects of the `macro_rules!` named `name` of the annotated item's file, when it
+/// defines one.
+pub fn file_macro(name: &str) -> Option<MacroEffects> {
+    parse(&source_file()?)?.macros.get(name).copied()
+}
+
 /// Whether a declared result is `f64` or `f32`.
 fn returns_float(output: &syn::ReturnType) -> bool {
     match output {
@@ -215,6 +276,7 @@ fn read(file: &syn::File) -> Parsed {
         names,
         // Set from the text by `parse`; `true` until then, the safe side.
         mentions_dyn: true,
+        macros: file_macros(file),
         array_fields,
         field_types,
     }

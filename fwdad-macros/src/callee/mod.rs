@@ -37,12 +37,12 @@ pub use ops::{
     std_name_hash, UserOp,
 };
 pub use paths::{
-    array_from_fn_rule, clone_or_identity, float_from, float_has_trait, float_into_path,
-    float_path_call, is_box_new, is_capitalised, is_empty_vec_ctor, is_err, is_euclid_path,
-    is_float_conversion_name, is_float_from_bits, is_float_trait, is_none, is_numcast,
-    is_process_exit, is_std_float_method_without_rule, is_std_sequence_method, is_tuple_ctor,
-    is_vec_from, is_vec_type, map_ctor, variant_type, AssocCall, CloneOrIdentity, MapCtor,
-    PathCallee, Wrapper,
+    array_from_fn_rule, clone_or_identity, float_from, float_from_bits_width, float_has_trait,
+    float_into_path, float_path_call, is_box_new, is_capitalised, is_empty_vec_ctor, is_err,
+    is_euclid_path, is_float_conversion_name, is_float_from_bits, is_float_to_bits, is_float_trait,
+    is_none, is_numcast, is_process_exit, is_std_float_method_without_rule, is_std_sequence_method,
+    is_tuple_ctor, is_vec_from, is_vec_type, map_ctor, variant_type, AssocCall, CloneOrIdentity,
+    MapCtor, PathCallee, Wrapper,
 };
 pub use types::{is_inline_vec, StdType, TypeClass};
 

@@ -280,6 +280,29 @@ pub fn is_float_from_bits(path: &syn::Path) -> bool {
         && path.segments[n - 1].ident == "from_bits"
 }
 
+/// The width in bits of the float `f64::from_bits` (64) or `f32::from_bits` (32) rebuilds.
+pub fn float_from_bits_width(path: &syn::Path) -> Option<u32> {
+    if !is_float_from_bits(path) {
+        return None;
+    }
+    let n = path.segments.len();
+    Some(if path.segments[n - 2].ident == "f64" {
+        64
+    } else {
+        32
+    })
+}
+
+/// `f64::to_bits(x)` or `f32::to_bits(x)`: the method `x.to_bits()` written by path, as
+/// libm's `sinh` and `tanh` write it.
+pub fn is_float_to_bits(path: &syn::Path) -> bool {
+    let n = path.segments.len();
+    n >= 2
+        && matches!(path.segments[n - 2].arguments, syn::PathArguments::None)
+        && (path.segments[n - 2].ident == "f64" || path.segments[n - 2].ident == "f32")
+        && path.segments[n - 1].ident == "to_bits"
+}
+
 /// `f64::sin(x)`, `f32::max(a, b)`, `std::primitive::f64::sqrt(x)`: the float operation,
 /// when `path` names a float method by path.
 pub fn float_path_call(path: &syn::Path) -> Option<FloatOp> {

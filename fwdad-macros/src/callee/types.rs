@@ -73,6 +73,24 @@ impl StdType {
         StdType::from_name(&path.segments.last()?.ident.to_string())
     }
 
+    /// A primitive integer type's width in bits and whether it is signed (`usize` and
+    /// `isize` as 64 bits, the targets the project builds for); `None` for other types.
+    pub fn int_bits(self) -> Option<(u32, bool)> {
+        Some(match self {
+            StdType::U8 => (8, false),
+            StdType::U16 => (16, false),
+            StdType::U32 => (32, false),
+            StdType::U64 | StdType::Usize => (64, false),
+            StdType::U128 => (128, false),
+            StdType::I8 => (8, true),
+            StdType::I16 => (16, true),
+            StdType::I32 => (32, true),
+            StdType::I64 | StdType::Isize => (64, true),
+            StdType::I128 => (128, true),
+            _ => return None,
+        })
+    }
+
     /// What the name tells.
     pub fn class(self) -> TypeClass {
         match self {

@@ -1000,6 +1000,9 @@ impl Lowerer<'_> {
                 ));
             }
         }
+        if let Some(v) = self.float_to_bits_by_path(&p.path, &args, span) {
+            return Some(v);
+        }
         // `T::from(x)`, `T::from_f64(x)` of the float type parameter `T`: `Some(x as T)`.
         if let [_] = &args[..] {
             if self.is_type_param_conversion(&p.path) {
@@ -1019,10 +1022,13 @@ impl Lowerer<'_> {
             None if self.is_float_trait_fn(&p.path) => TypeHint::Float,
             None => TypeHint::Unknown,
         };
+        // `swap(&mut a, &mut b)` after `use core::mem::swap;`: the path written out.
+        let func = crate::plain_fns::imported_from_std(&self.func.name.to_string(), &p.path)
+            .unwrap_or_else(|| p.path.clone());
         Some(self.push(
             InstKind::Call {
                 callee: PathCallee::Unresolved,
-                func: p.path.clone(),
+                func,
                 args,
             },
             ty,
@@ -1077,6 +1083,36 @@ fn trait_path_call(
         path,
     }));
     Some((call, qself))
+}
+
+impl Lowerer<'_> {
+    /// `f64::to_bits(x)` (libm's `sinh` and `tanh` write it so): the method `x.to_bits()`,
+    /// so that what reads a float's bits (`activity::float_bits`, `normalize::abs_by_bits`)
+    /// sees one form.
+    #[inline(never)]
+    fn float_to_bits_by_path(
+        &mut self,
+        path: &syn::Path,
+        args: &[Value],
+        span: Span,
+    ) -> Option<Value> {
+        let [x] = args else { return None };
+        if !crate::callee::is_float_to_bits(path) {
+            return None;
+        }
+        let bits = crate::callee::StdMethod::ToBits;
+        Some(self.push(
+            InstKind::MethodCall {
+                receiver: *x,
+                method: bits.ident(span),
+                turbofish: None,
+                args: vec![],
+                callee: crate::callee::MethodCallee::Std(bits),
+            },
+            TypeHint::NonDiff,
+            span,
+        ))
+    }
 }
 
 /// `f64::sin(x.into())` as `f64::sin(f64::from(x))`: the first argument of a float function

@@ -733,7 +733,32 @@ impl Lowerer<'_> {
             );
             return Some(self.poison(span));
         }
+        if self.file_macro_escapes(mac) {
+            return Some(self.poison(span));
+        }
         Some(self.lower_opaque_macro(mac, span, false))
+    }
+
+    /// Reports a `macro_rules!` of the file whose expansion declares locals
+    /// (`crate::source::MacroEffects`): run as written on plain values, as macros the
+    /// macro does not know are, its locals would be unknown to the rest of the body (whose
+    /// assignments to them were ``can only assign local variables; `t` is not one``).
+    #[inline(never)]
+    fn file_macro_escapes(&mut self, mac: &syn::Macro) -> bool {
+        let Some(name) = mac.path.get_ident() else {
+            return false;
+        };
+        let Some(effects) = crate::source::file_macro(&name.to_string()) else {
+            return false;
+        };
+        if !effects.declares {
+            return false;
+        }
+        self.diag.error_spanned(
+            &mac.path,
+            format!("`#[derive_frule]` does not expand the macro `{name}!`, which declares local variables (its `macro_rules!` expands to `let`s): it runs the macros it does not know as written on plain values, so the rest of the body could not see them; write the `let`s that `{name}!` expands to in the function"),
+        );
+        true
     }
 
     /// A macro of another crate (`ulps_eq!(x, 1.0)`, `log::debug!("{x}")`): an
