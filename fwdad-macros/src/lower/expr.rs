@@ -847,7 +847,71 @@ impl Lowerer<'_> {
         if let Some(v) = self.user_binary_in(op, lhs, rhs, false, span, user_operand) {
             return Some(v);
         }
+        if self.xor_of_floats(op, lhs, rhs, &b.op)
+            || self.integer_literal_with_float(op, lhs, rhs, b)
+        {
+            return Some(self.poison(span));
+        }
         Some(self.binary(op, lhs, rhs, span))
+    }
+
+    /// `3 * x` of a float `x`: an integer literal in float arithmetic, which Rust does not
+    /// convert. Reported at the literal with the float literal to write, before rustc's
+    /// ``cannot multiply `{integer}` by `f64` ``. Only an unsuffixed integer literal beside
+    /// an operand the macro knows is a float.
+    #[inline(never)]
+    fn integer_literal_with_float(
+        &mut self,
+        op: BinOp,
+        lhs: Value,
+        rhs: Value,
+        b: &syn::ExprBinary,
+    ) -> bool {
+        if !matches!(
+            op,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+        ) {
+            return false;
+        }
+        let int_lit = |e: &syn::Expr| match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) if i.suffix().is_empty() => Some(i.clone()),
+            _ => None,
+        };
+        let float = |v: Value| self.func.values[v].ty == TypeHint::Float;
+        let lit = match (int_lit(&b.left), int_lit(&b.right)) {
+            (Some(l), None) if float(rhs) => l,
+            (None, Some(r)) if float(lhs) => r,
+            _ => return false,
+        };
+        self.diag.error(
+            lit.span(),
+            format!("an integer literal in float arithmetic: Rust does not convert `{}` to a float; write `{}.0`", lit.base10_digits(), lit.base10_digits()),
+        );
+        true
+    }
+
+    /// `v ^ 2.0` of a float: `^` written for a power (as in maths, Python's `**`), which in
+    /// Rust is the bitwise exclusive or floats do not have. Reported at the operator with
+    /// what to write, before rustc's ``no implementation for `f64 ^ {float}` ``. Only when
+    /// the macro knows one operand is a float and the other a float or an integer (a user
+    /// type's `impl BitXor<f64>` keeps its operator).
+    #[inline(never)]
+    fn xor_of_floats(&mut self, op: BinOp, lhs: Value, rhs: Value, at: &syn::BinOp) -> bool {
+        let (lt, rt) = (&self.func.values[lhs].ty, &self.func.values[rhs].ty);
+        let number = |t: &TypeHint| matches!(t, TypeHint::Float | TypeHint::Int);
+        let floats =
+            (*lt == TypeHint::Float && number(rt)) || (*rt == TypeHint::Float && number(lt));
+        if op != BinOp::BitXor || !floats {
+            return false;
+        }
+        self.diag.error_spanned(
+            at,
+            "`^` is the bitwise exclusive or in Rust, not a power, and floats have no bitwise operators: write `x.powi(2)` for an integer exponent, `x.powf(p)` for a float one (`x * x` for a square)",
+        );
+        true
     }
 
     pub(crate) fn binary(&mut self, op: BinOp, lhs: Value, rhs: Value, span: Span) -> Value {
