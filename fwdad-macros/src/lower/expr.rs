@@ -880,10 +880,9 @@ impl Lowerer<'_> {
             }) if i.suffix().is_empty() => Some(i.clone()),
             _ => None,
         };
-        let float = |v: Value| self.func.values[v].ty == TypeHint::Float;
         let lit = match (int_lit(&b.left), int_lit(&b.right)) {
-            (Some(l), None) if float(rhs) => l,
-            (None, Some(r)) if float(lhs) => r,
+            (Some(l), None) if self.certainly_float(rhs, 8) => l,
+            (None, Some(r)) if self.certainly_float(lhs, 8) => r,
             _ => return false,
         };
         self.diag.error(
@@ -893,6 +892,46 @@ impl Lowerer<'_> {
         true
     }
 
+    /// Whether `v` is a float for certain, as the syntax shows it (a value's hint may be a
+    /// guess: `d.abs()` is hinted a float for an integer `d` of a type not written): a float
+    /// literal, a parameter declared `f64` or `f32` (or a reference to one), a float
+    /// method of such a value, and arithmetic of such values, up to `depth` deep.
+    fn certainly_float(&self, v: Value, depth: usize) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        match &self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => {
+                let Some(p) = self.func.params.get(*i) else {
+                    return false;
+                };
+                let mut ty = &p.ty;
+                while let syn::Type::Reference(r) = ty {
+                    ty = &r.elem;
+                }
+                TypeHint::from_type(ty) == TypeHint::Float
+            }
+            crate::ir::ValueDef::Inst(i, 0) => match &self.func.insts[*i].kind {
+                InstKind::Lit(syn::Lit::Float(_)) => true,
+                InstKind::Binary {
+                    op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem,
+                    lhs,
+                    rhs,
+                } => self.certainly_float(*lhs, depth - 1) && self.certainly_float(*rhs, depth - 1),
+                InstKind::Unary { op: UnOp::Neg, arg } => self.certainly_float(*arg, depth - 1),
+                InstKind::MethodCall {
+                    receiver, method, ..
+                } => {
+                    FloatOp::method(&method.to_string()).is_some()
+                        && self.func.values[v].ty == TypeHint::Float
+                        && self.certainly_float(*receiver, depth - 1)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// `v ^ 2.0` of a float: `^` written for a power (as in maths, Python's `**`), which in
     /// Rust is the bitwise exclusive or floats do not have. Reported at the operator with
     /// what to write, before rustc's ``no implementation for `f64 ^ {float}` ``. Only when
@@ -900,10 +939,7 @@ impl Lowerer<'_> {
     /// type's `impl BitXor<f64>` keeps its operator).
     #[inline(never)]
     fn xor_of_floats(&mut self, op: BinOp, lhs: Value, rhs: Value, at: &syn::BinOp) -> bool {
-        let (lt, rt) = (&self.func.values[lhs].ty, &self.func.values[rhs].ty);
-        let number = |t: &TypeHint| matches!(t, TypeHint::Float | TypeHint::Int);
-        let floats =
-            (*lt == TypeHint::Float && number(rt)) || (*rt == TypeHint::Float && number(lt));
+        let floats = self.certainly_float(lhs, 8) || self.certainly_float(rhs, 8);
         if op != BinOp::BitXor || !floats {
             return false;
         }
