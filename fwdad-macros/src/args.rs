@@ -94,6 +94,12 @@ impl Parse for Args {
                         }
                         args.aliases.extend(pairs.into_iter().map(|AliasArg(n, t)| (n, t)));
                     }
+                    "wrt" | "with_respect_to" | "active" | "vars" | "variables" | "diff" => {
+                        return Err(syn::Error::new(
+                            ident.span(),
+                            format!("`#[derive_frule]` takes no `{ident}`: the rule `f_frule` is differentiated with respect to every parameter, and the caller chooses the direction by the tangents it passes (`f_frule(Dual::new(x, 1.0), Dual::new(k, 0.0))` for ∂f/∂x), or with a driver (`derivative(bind(f {{}}, (Var(0), k)), x)`); a parameter that is never differentiated is declared constant with `#[derive_frule(inactive(k))]`"),
+                        ))
+                    }
                     other => {
                         return Err(syn::Error::new(
                             ident.span(),

@@ -2428,6 +2428,44 @@ fn method_entry_consts(
 /// The error at another crate's inline vector of floats in a signature or on a `let`.
 pub(crate) const INLINE_VEC: &str = "`#[derive_frule]` does not support another crate's inline vector (`ArrayVec`, `SmallVec`, `TinyVec`) holding floats: it has no tangent type; use a `Vec` (`Vec::with_capacity(n)`, `push`), or an array with the count of its elements in use (`([f64; 3], usize)`)";
 
+/// A parameter or result written as fwdad's `Dual` (`x: Dual<f64>`, `&[Dual<f64>]`): the
+/// function was written on duals by hand and annotated, while `#[derive_frule]` derives
+/// the dual version from the plain function. Reported at the type, with what to write.
+#[inline(never)]
+fn dual_in_signature(sig: &syn::Signature, diag: &mut Diagnostics) {
+    fn dual_type(ty: &syn::Type) -> Option<&syn::TypePath> {
+        match ty {
+            syn::Type::Reference(r) => dual_type(&r.elem),
+            syn::Type::Slice(s) => dual_type(&s.elem),
+            syn::Type::Array(a) => dual_type(&a.elem),
+            syn::Type::Paren(p) => dual_type(&p.elem),
+            syn::Type::Tuple(t) => t.elems.iter().find_map(dual_type),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let segs = &p.path.segments;
+                let last = segs.last()?;
+                let ours = segs.len() == 1 || segs.first().is_some_and(|s| s.ident == "fwdad");
+                (ours && last.ident == "Dual").then_some(p)
+            }
+            _ => None,
+        }
+    }
+    let name = syn::ext::IdentExt::unraw(&sig.ident);
+    let types = sig.inputs.iter().filter_map(|a| match a {
+        syn::FnArg::Typed(t) => Some(&*t.ty),
+        syn::FnArg::Receiver(_) => None,
+    });
+    let output = match &sig.output {
+        syn::ReturnType::Type(_, t) => Some(&**t),
+        syn::ReturnType::Default => None,
+    };
+    if let Some(d) = types.chain(output).find_map(dual_type) {
+        diag.error_spanned(
+            d,
+            format!("`#[derive_frule]` derives the `Dual` version of the function itself: write `{name}` on plain floats (`f64` where it has `Dual<f64>`), and call the generated `{name}_frule(Dual::new(x, 1.0))` for its derivative; a rule written by hand on `Dual`s is registered with `#[primitive(rule = {name}_frule)]` on the plain function"),
+        );
+    }
+}
+
 pub(crate) fn check_signature(
     sig: &syn::Signature,
     diag: &mut Diagnostics,
@@ -2461,6 +2499,7 @@ pub(crate) fn check_signature(
     // Type parameters are float types (`fn f<T: Float>(x: T) -> T`): the rule adds the
     // bound `T: fwdad::Real` (f32 or f64). Const parameters pass through.
     check_float_params(sig, diag, method);
+    dual_in_signature(sig, diag);
     crate::traits::check_dyn_params(sig, diag);
     let fn_values = crate::higher_order::fn_value_params(sig);
     let mut namer = LifetimeNamer::default();

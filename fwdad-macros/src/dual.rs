@@ -586,6 +586,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 continue;
             }
         }
+        if hand_written_dual_call(&data.kind, diag) {
+            continue;
+        }
         if inactive_by_value(func, &data.kind, &is, diag) {
             continue;
         }
@@ -645,9 +648,12 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 } else if func.values[*receiver].ty == crate::types::TypeHint::Float
                     && std != Some(StdMethod::Clone)
                 {
-                    let hint = match crate::callee::suggest_float(&name) {
-                        Some(s) => format!("; did you mean `{s}`?"),
-                        None => "; write its rule with `#[primitive]`".to_string(),
+                    let instead = crate::callee::float_instead_of_integer_method(&name);
+                    let hint = match (instead, crate::callee::suggest_float(&name)) {
+                        // The integers' `pow` (`x.pow(2)`): floats have two.
+                        (Some(i), _) => format!("; {i}"),
+                        (None, Some(s)) => format!("; did you mean `{s}`?"),
+                        (None, None) => "; write its rule with `#[primitive]`".to_string(),
                     };
                     diag.error(
                         method.span(),
@@ -739,6 +745,9 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                     PathCallee::Function => {
                         use crate::plain_fns::Missing;
                         if inactive_argument(func, path, args, &is, diag) {
+                            continue;
+                        }
+                        if dyn_argument(func, path, args, &is, diag) {
                             continue;
                         }
                         let Some(missing) =
@@ -899,6 +908,106 @@ fn inactive_argument(
         format!("`{written}` declares its parameter `{param}` `inactive` (constant data), and {arg} depends on the differentiated inputs: its derivative would be lost; declare the caller's parameter it comes from `inactive` too (`#[derive_frule(inactive(..))]`), or remove `{param}` from `{written}`'s `inactive(..)`"),
     );
     true
+}
+
+/// A derived body written on duals by hand: `Dual::new(x, 1.0)` (a seed set inside the
+/// function), or a call of the rule `#[derive_frule]` generated for a function of the file
+/// (`square_frule(x)` for `square`). The body is the plain function, and the caller
+/// chooses the seeds; reported at the path, with what to write, instead of rustc's
+/// mismatched `Dual` types and the rule's missing name. Whether it reported one.
+#[inline(never)]
+fn hand_written_dual_call(kind: &InstKind, diag: &mut crate::diag::Diagnostics) -> bool {
+    let InstKind::Call { func: path, .. } = kind else {
+        return false;
+    };
+    let written = quote::ToTokens::to_token_stream(path)
+        .to_string()
+        .replace(' ', "");
+    if crate::callee::is_dual_fn(path) {
+        diag.error_spanned(
+            path,
+            format!("`{written}` in a function with `#[derive_frule]`: write the function on plain floats, and seed its derivative where you call the rule it generates (`f_frule(Dual::new(x, 1.0))` for ∂f/∂x), or with a driver (`derivative(f {{}}, x)`)"),
+        );
+        return true;
+    }
+    let Some(stem) = crate::callee::frule_wrapper_stem(path) else {
+        return false;
+    };
+    if !crate::plain_fns::file_has_fn(&stem)
+        || crate::plain_fns::file_has_fn(&format!("{stem}_frule"))
+    {
+        return false;
+    }
+    diag.error_spanned(
+        path,
+        format!("`{written}` is the rule `#[derive_frule]` generates for `{stem}`, on `Dual`s: in a function with `#[derive_frule]`, call `{stem}(..)` on plain values, and the derivative goes through its rule"),
+    );
+    true
+}
+
+/// A value that may carry a derivative, of a struct of the file's (`&Linear { e }`, a
+/// parameter `m: &Linear`), passed to a parameter that the callee, a function the files
+/// show, takes as a shared trait object (`m: &dyn Material`): a rule takes a trait
+/// object's fields as constants, so the derivative would be lost. Reported at the call,
+/// naming the parameter and the struct, instead of the argument conversion's failed bound
+/// in the rule. Whether it reported one.
+#[inline(never)]
+fn dyn_argument(
+    func: &Function,
+    path: &syn::Path,
+    args: &[Value],
+    is: &dyn Fn(&Value) -> bool,
+    diag: &mut crate::diag::Diagnostics,
+) -> bool {
+    let params = crate::plain_fns::dyn_params(&func.name.to_string(), path);
+    let Some((param, bounds, arg, name)) = params.iter().find_map(|(i, param, bounds)| {
+        let arg = *args.get(*i)?;
+        if !is(&arg) || func.closures.contains_key(&arg) {
+            return None;
+        }
+        let name = struct_of(func, arg, 4)?;
+        crate::plain_fns::differentiable_struct(&name).then_some((param, bounds, arg, name))
+    }) else {
+        return false;
+    };
+    let written = quote::ToTokens::to_token_stream(path)
+        .to_string()
+        .replace(' ', "");
+    let arg = match &func.values[arg].name {
+        Some(n) => format!("the argument `{n}` (a `{name}`)"),
+        None => format!("this `{name}`"),
+    };
+    diag.error_spanned(
+        path,
+        format!("`{written}` takes its parameter `{param}` as a trait object (`&dyn {bounds}`), whose fields a rule takes as constants, and {arg} depends on the differentiated inputs: its derivative would be lost; take it through a generic parameter (`fn {written}<M: {bounds}>({param}: &M, ..)`), or build it from constants here"),
+    );
+    true
+}
+
+/// The struct (its name) that `v` is or borrows, when the function shows it: a struct
+/// literal, or a parameter declared of it, through up to `depth` borrows.
+fn struct_of(func: &Function, v: Value, depth: usize) -> Option<String> {
+    match &func.values[v].def {
+        crate::ir::ValueDef::Inst(i, 0) => match &func.insts[*i].kind {
+            InstKind::Struct { path, .. } => Some(path.segments.last()?.ident.to_string()),
+            InstKind::Ref { arg, .. } if depth > 0 => struct_of(func, *arg, depth - 1),
+            _ => None,
+        },
+        crate::ir::ValueDef::Param(i) => {
+            let mut ty = &func.params.get(*i)?.ty;
+            while let syn::Type::Reference(r) = ty {
+                ty = &r.elem;
+            }
+            let syn::Type::Path(tp) = ty else {
+                return None;
+            };
+            let [seg] = tp.path.segments.iter().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            tp.qself.is_none().then(|| seg.ident.to_string())
+        }
+        _ => None,
+    }
 }
 
 /// Prints plans as the IR annotation column (the "after" view of the transform).

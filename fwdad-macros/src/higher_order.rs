@@ -522,8 +522,8 @@ pub(crate) fn prepare(
             });
         }
         let n_params = inputs.len();
-        let operands = match &ir.insts[def_inst(ir, key)].kind {
-            crate::ir::InstKind::Call { args, .. } => args.clone(),
+        let operands = match def_inst(ir, key).map(|i| &ir.insts[i].kind) {
+            Some(crate::ir::InstKind::Call { args, .. }) => args.clone(),
             _ => continue,
         };
         // A method's closure capturing `self` (`|x| self.deflection(x)`) reads it as a
@@ -663,11 +663,12 @@ fn rename_self(body: &mut syn::Expr, name: &syn::Ident) {
     Rename(name).visit_expr_mut(body);
 }
 
-/// The instruction that defines `v`.
-fn def_inst(ir: &Function, v: crate::ir::Value) -> crate::ir::Inst {
+/// The instruction that defines `v` (a closure argument is always an instruction's
+/// result, its call's; `None` otherwise, and the closure is left as it is).
+fn def_inst(ir: &Function, v: crate::ir::Value) -> Option<crate::ir::Inst> {
     match ir.values[v].def {
-        crate::ir::ValueDef::Inst(i, _) => i,
-        _ => unreachable!("a closure argument is an instruction's result"),
+        crate::ir::ValueDef::Inst(i, _) => Some(i),
+        _ => None,
     }
 }
 

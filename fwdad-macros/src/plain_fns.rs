@@ -367,6 +367,21 @@ pub fn inactive_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String)>
 
 /// [`inactive_params`], `None` where the files do not show the callee for certain.
 pub fn callee_inactive(caller: &str, callee: &syn::Path) -> Option<Vec<(usize, String)>> {
+    callee_fn(caller, callee).map(|f| f.inactive)
+}
+
+/// The parameters that `callee`, called in the body of `caller`, takes as a shared trait
+/// object (`m: &dyn Material`: position, name, type as written), when the files show it
+/// for certain (as for [`inactive_params`]). Empty otherwise.
+pub fn dyn_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String, String)> {
+    callee_fn(caller, callee).map_or_else(Vec::new, |f| f.dyn_params)
+}
+
+/// The `fn` that `callee`, called in the body of `caller`, names, when the files show it
+/// for certain: a `fn` of the caller's module (or of an inline module inside, by its path)
+/// that is the file's only `fn` and only item of that name, and no glob import that could
+/// bring another item of that name.
+fn callee_fn(caller: &str, callee: &syn::Path) -> Option<source::FnItem> {
     let none = || None;
     let Some(path) = crate::source::source_file() else {
         return none();
@@ -406,7 +421,7 @@ pub fn callee_inactive(caller: &str, callee: &syn::Path) -> Option<Vec<(usize, S
         !items.foreign_glob
             || module_of(items).is_some_and(|m| !globs_may_bring(&m, items, &name, &mut deps, 4))
     });
-    certain.then(|| f.inactive.clone())
+    certain.then(|| f.clone())
 }
 
 /// Whether `callee`, called in `caller`, is a plain function of the file (see

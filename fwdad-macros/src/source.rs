@@ -101,6 +101,9 @@ pub struct FnItem {
     pub inert: bool,
     /// The parameters (position and name) a `#[derive_frule(inactive(..))]` on it lists.
     pub inactive: Vec<(usize, String)>,
+    /// The parameters taken as a shared trait object (`m: &dyn Material`): position,
+    /// name and the trait object's bounds as written (`Material`; see [`dyn_params`]).
+    pub dyn_params: Vec<(usize, String, String)>,
 }
 
 /// A struct.
@@ -303,6 +306,7 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     result: plain_return(f),
                     inert: f.attrs.iter().all(inert),
                     inactive: inactive_params(f),
+                    dyn_params: dyn_params(f),
                 });
             }
             syn::Item::Struct(s) => module.structs.push(StructItem {
@@ -413,6 +417,39 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
         }
     }
     out.push(module);
+}
+
+/// The parameters of `f` taken as a shared trait object, `name: &dyn Trait` (`&(dyn A +
+/// Send)` too), by position, name and the bounds' text (`Material`, `Material + Send`): a
+/// rule takes such an argument's fields as constants.
+fn dyn_params(f: &syn::ItemFn) -> Vec<(usize, String, String)> {
+    let params = f.sig.inputs.iter().enumerate();
+    params
+        .filter_map(|(i, arg)| {
+            let syn::FnArg::Typed(t) = arg else {
+                return None;
+            };
+            let syn::Pat::Ident(p) = &*t.pat else {
+                return None;
+            };
+            let syn::Type::Reference(r) = &*t.ty else {
+                return None;
+            };
+            let mut elem = &*r.elem;
+            while let syn::Type::Paren(inner) = elem {
+                elem = &inner.elem;
+            }
+            let syn::Type::TraitObject(o) = elem else {
+                return None;
+            };
+            if r.mutability.is_some() {
+                return None;
+            }
+            let bounds = &o.bounds;
+            let text = quote::quote!(#bounds).to_string().replace(" :: ", "::");
+            Some((i, p.ident.to_string(), text))
+        })
+        .collect()
 }
 
 /// The parameters of `f` that its `#[derive_frule(inactive(..))]` (any path ending in

@@ -130,6 +130,31 @@ pub fn suggest_float(name: &str) -> Option<&'static str> {
         .map(|(_, c)| c)
 }
 
+/// What to write instead of an integer method called on a float (`x.pow(2)`), when the
+/// floats have no method of that name.
+pub fn float_instead_of_integer_method(name: &str) -> Option<&'static str> {
+    match name {
+        "pow" => Some("floats have `powi` (an `i32` exponent: `x.powi(2)`) and `powf` (a float one: `x.powf(1.5)`)"),
+        _ => None,
+    }
+}
+
+/// Whether `path` names an associated function of fwdad's `Dual` (`Dual::new`,
+/// `fwdad::Dual::constant`, `Dual::<f64>::new`): code written on duals by hand.
+pub fn is_dual_fn(path: &syn::Path) -> bool {
+    let segs: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
+    let n = segs.len();
+    n >= 2 && segs[n - 2] == "Dual" && (n == 2 || segs[0] == "fwdad")
+}
+
+/// The function whose generated rule `path` names (`square` for `square_frule`), by the
+/// name `#[derive_frule]` gives the rule's wrapper.
+pub fn frule_wrapper_stem(path: &syn::Path) -> Option<String> {
+    let last = path.segments.last()?.ident.to_string();
+    let stem = last.strip_suffix("_frule")?;
+    (!stem.is_empty()).then(|| stem.to_string())
+}
+
 /// Levenshtein distance.
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

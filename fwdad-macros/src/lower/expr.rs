@@ -848,7 +848,107 @@ impl Lowerer<'_> {
         if let Some(v) = self.user_binary_in(op, lhs, rhs, false, span, user_operand) {
             return Some(v);
         }
+        if self.xor_of_floats(op, lhs, rhs, &b.op)
+            || self.integer_literal_with_float(op, lhs, rhs, b)
+        {
+            return Some(self.poison(span));
+        }
         Some(self.binary(op, lhs, rhs, span))
+    }
+
+    /// `3 * x` of a float `x`: an integer literal in float arithmetic, which Rust does not
+    /// convert. Reported at the literal with the float literal to write, before rustc's
+    /// ``cannot multiply `{integer}` by `f64` ``. Only an unsuffixed integer literal beside
+    /// an operand the macro knows is a float.
+    #[inline(never)]
+    fn integer_literal_with_float(
+        &mut self,
+        op: BinOp,
+        lhs: Value,
+        rhs: Value,
+        b: &syn::ExprBinary,
+    ) -> bool {
+        if !matches!(
+            op,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+        ) {
+            return false;
+        }
+        let int_lit = |e: &syn::Expr| match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) if i.suffix().is_empty() => Some(i.clone()),
+            _ => None,
+        };
+        let lit = match (int_lit(&b.left), int_lit(&b.right)) {
+            (Some(l), None) if self.certainly_float(rhs, 8) => l,
+            (None, Some(r)) if self.certainly_float(lhs, 8) => r,
+            _ => return false,
+        };
+        self.diag.error(
+            lit.span(),
+            format!("an integer literal in float arithmetic: Rust does not convert `{}` to a float; write `{}.0`", lit.base10_digits(), lit.base10_digits()),
+        );
+        true
+    }
+
+    /// Whether `v` is a float for certain, as the syntax shows it (a value's hint may be a
+    /// guess: `d.abs()` is hinted a float for an integer `d` of a type not written): a float
+    /// literal, a parameter declared `f64` or `f32` (or a reference to one), a float
+    /// method of such a value, and arithmetic of such values, up to `depth` deep.
+    fn certainly_float(&self, v: Value, depth: usize) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        match &self.func.values[v].def {
+            crate::ir::ValueDef::Param(i) => {
+                let Some(p) = self.func.params.get(*i) else {
+                    return false;
+                };
+                let mut ty = &p.ty;
+                while let syn::Type::Reference(r) = ty {
+                    ty = &r.elem;
+                }
+                TypeHint::from_type(ty) == TypeHint::Float
+            }
+            crate::ir::ValueDef::Inst(i, 0) => match &self.func.insts[*i].kind {
+                InstKind::Lit(syn::Lit::Float(_)) => true,
+                InstKind::Binary {
+                    op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem,
+                    lhs,
+                    rhs,
+                } => self.certainly_float(*lhs, depth - 1) && self.certainly_float(*rhs, depth - 1),
+                InstKind::Unary { op: UnOp::Neg, arg } => self.certainly_float(*arg, depth - 1),
+                InstKind::MethodCall {
+                    receiver, method, ..
+                } => {
+                    FloatOp::method(&method.to_string()).is_some()
+                        && self.func.values[v].ty == TypeHint::Float
+                        && self.certainly_float(*receiver, depth - 1)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `v ^ 2.0` of a float: `^` written for a power (as in maths, Python's `**`), which in
+    /// Rust is the bitwise exclusive or floats do not have. Reported at the operator with
+    /// what to write, before rustc's ``no implementation for `f64 ^ {float}` ``. Only when
+    /// the macro knows one operand is a float and the other a float or an integer (a user
+    /// type's `impl BitXor<f64>` keeps its operator).
+    #[inline(never)]
+    fn xor_of_floats(&mut self, op: BinOp, lhs: Value, rhs: Value, at: &syn::BinOp) -> bool {
+        let floats = self.certainly_float(lhs, 8) || self.certainly_float(rhs, 8);
+        if op != BinOp::BitXor || !floats {
+            return false;
+        }
+        self.diag.error_spanned(
+            at,
+            "`^` is the bitwise exclusive or in Rust, not a power, and floats have no bitwise operators: write `x.powi(2)` for an integer exponent, `x.powf(p)` for a float one (`x * x` for a square)",
+        );
+        true
     }
 
     pub(crate) fn binary(&mut self, op: BinOp, lhs: Value, rhs: Value, span: Span) -> Value {

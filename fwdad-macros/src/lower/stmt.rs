@@ -1019,6 +1019,14 @@ fn matches_as_expr(mac: &syn::Macro, span: Span) -> Option<syn::Result<syn::Expr
     Some(splice!(span=> match (#e) { #pat #guard => true, _ => false }))
 }
 
+/// Whether `name` is one identifier (a keyword too): `syn::Ident::new` panics on
+/// alphanumeric text that is not (`x²`, whose `²` is numeric but no identifier character),
+/// which a format string may hold; rustc reports such a string on the plain function.
+fn is_identifier(name: &str) -> bool {
+    use syn::ext::IdentExt;
+    syn::parse::Parser::parse_str(syn::Ident::parse_any, name).is_ok()
+}
+
 /// The names a format string captures inline: `x` in `{x}`, `{x:.3}`, `{x:?}`, and `w`,
 /// `p` in `{:w$.p$}` (not `{}`, `{0}`, `{:1$}`, `{{`).
 fn inline_format_names(fmt: &str) -> Vec<String> {
@@ -1040,9 +1048,13 @@ fn inline_format_names(fmt: &str) -> Vec<String> {
                 let (arg, spec) = inner.split_once(':').unwrap_or((&inner, ""));
                 // The argument, and the width or precision named by `name$` in the spec.
                 let dollar_names = spec.split('$').rev().skip(1).map(|before| {
+                    // After the last character that is not part of a name (a fill
+                    // character may take several bytes: `{:€w$}`).
                     let start = before
-                        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .map_or(0, |i| i + 1);
+                        .char_indices()
+                        .rev()
+                        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+                        .map_or(0, |(i, c)| i + c.len_utf8());
                     // Flags and a zero pad before the name (`{:0w$}`).
                     before[start..].trim_start_matches(|c: char| c.is_ascii_digit())
                 });
@@ -1051,7 +1063,8 @@ fn inline_format_names(fmt: &str) -> Vec<String> {
                         .chars()
                         .next()
                         .is_some_and(|f| f.is_alphabetic() || f == '_')
-                        && name.chars().all(|d| d.is_alphanumeric() || d == '_');
+                        && name.chars().all(|d| d.is_alphanumeric() || d == '_')
+                        && is_identifier(name);
                     if is_name && !out.iter().any(|o| o == name) {
                         out.push(name.to_string());
                     }

@@ -205,10 +205,71 @@ const ITEMS: &[&str] = &[
     "trait A: B + m!() { fn f(&self, x: f64) -> f64; }",
     "trait A { type T: m!(); fn f(&self, x: f64) -> f64; }",
     "trait A { fn f(&self, x: f64) -> f64 { x } fn r#g(&mut self, r#in: f64) -> f64 { r#in } }",
+    // Format strings whose inline names are no identifiers (rustc rejects them; the
+    // macro once panicked first: `Ident::new("x²")`, a slice inside `€`), and keywords.
+    "fn f(x: f64) -> f64 { println!(\"{x²}\"); x }",
+    "fn f(x: f64) -> f64 { let s = format!(\"{x:x²$}\"); x }",
+    "fn f(x: f64) -> f64 { let w = 3; println!(\"{:€w$}\", x); x }",
+    "fn f(x: f64) -> f64 { let w = 3; println!(\"{:€<w$} {:é$}\", x, x); x }",
+    "fn f(x: f64) -> f64 { println!(\"{self} {type} {_} {r#x}\"); x }",
+    "fn f(x: f64) -> f64 { assert!(x > 0.0, \"{x²} {:€w$}\"); x }",
+    // Qualified paths `<T as Tr>::X` where a path, a type or a pattern goes.
+    "fn f(x: <f64 as A>::T) -> f64 { x }",
+    "fn f(x: f64) -> <P as A>::T { x }",
+    "fn f(x: f64) -> f64 { <P as A>::T { a: x }.a }",
+    "fn f(x: f64) -> f64 { let <P as A>::T { a } = P { a: x }; a }",
+    "fn f(x: f64) -> f64 { match x { <P as A>::C => 1.0, _ => x } }",
+    "fn f(x: &[<P as A>::T]) -> f64 { x.iter().map(|v| v.a).sum() }",
+    "fn f(x: f64) -> f64 { let v: Vec<<P as A>::T> = vec![]; v.len() as f64 * x }",
+    "fn f(x: f64) -> f64 { x * <f64 as A>::C }",
+    "fn f(x: f64) -> f64 { <<P as A>::T as B>::g(x) }",
+    // Operators of types that are no plain path.
+    "impl std::ops::Mul<f64> for <P as A>::T { type Output = f64; fn mul(self, k: f64) -> f64 { k } }",
+    "impl std::ops::Add for (f64, f64) { type Output = f64; fn add(self, o: (f64, f64)) -> f64 { self.0 + o.0 } }",
+    "impl std::ops::Add for [f64; 3] { type Output = f64; fn add(self, o: Self) -> f64 { self[0] + o[0] } }",
+    "impl std::ops::Add<m!()> for V { type Output = V; fn add(self, o: m!()) -> V { self } }",
+    "impl std::ops::Add for m!() { type Output = f64; fn add(self, o: Self) -> f64 { 1.0 } }",
+    "impl std::ops::Add for dyn A { type Output = f64; fn add(self, o: Self) -> f64 { 1.0 } }",
+    "impl std::ops::Add for Box<dyn A + Send> { type Output = f64; fn add(self, o: Self) -> f64 { 1.0 } }",
+    "impl std::ops::Neg for &'static V { type Output = V; fn neg(self) -> V { V { x: -self.x } } }",
+    "impl<T: A + B> std::ops::Add for W<T> { type Output = Self; fn add(self, o: Self) -> Self { self } }",
+    "impl std::ops::Add<impl A> for V { type Output = V; fn add(self, o: impl A) -> V { self } }",
+    "impl std::ops::Index<usize> for r#V { type Output = f64; fn index(&self, r#i: usize) -> &f64 { &self.r#x } }",
+    "impl std::ops::Mul<<P as A>::T> for V { type Output = V; fn mul(self, k: <P as A>::T) -> V { self } }",
+    "impl std::ops::AddAssign<&'static [f64]> for V { fn add_assign(&mut self, o: &'static [f64]) { self.x += o[0]; } }",
+    // An expression where a pattern goes, a pattern where an expression goes.
+    "fn f(x: f64) -> f64 { if let 1.0 + 2.0 = x { x } else { 0.0 } }",
+    "fn f(x: f64) -> f64 { let _ = x..; (..) ; x }",
+    "fn f(x: f64) -> f64 { let a @ 0.0..=1.0 = x else { return 0.0 }; a }",
+    "fn f(x: f64) -> f64 { matches!(x, m!()) as i32 as f64 * x }",
+    "fn f(x: f64) -> f64 { let y = if matches!(x, a if a > m!()) { x } else { 1.0 }; y }",
+    // Lifetimes where names go, labels and closures.
+    "fn f<'a>(x: &'a f64) -> f64 { let g = |y: &'a f64| *y * 2.0; g(x) }",
+    "fn f(x: &[f64]) -> f64 { let mut s = 0.0; 'outer: for v in x { 'inner: loop { s += v; break 'outer; } } s }",
+    "fn f(x: f64) -> f64 { let r: &'static f64 = &2.0; let g = move || x * *r; g() }",
+    "fn f<'a, T: A + 'a>(x: &'a T, y: f64) -> f64 { y }",
+    // Mistakes newcomers make (tests/ui/derive_frule): only panics count here.
+    "fn f(m: f64, v: f64) -> f64 { 0.5 * m * v ^ 2.0 }",
+    "fn f(x: f64) -> f64 { x ^ 2 }",
+    "fn f(x: f64) -> f64 { let mut y = x; y ^= 2.0; y }",
+    "fn f(x: f64) -> f64 { x * x * x - 3 * x + 1.0 }",
+    "fn f(y: f64, t: f64) -> f64 { (y - t).pow(2) }",
+    "fn f(x: f64) -> f64 { if x > 0 { x } else { 0.0 } }",
+    "fn f(x: Dual<f64>) -> Dual<f64> { x * x }",
+    "fn f(x: fwdad::Dual<f64, f64>) -> f64 { x.primal }",
+    "fn f(x: f64) -> f64 { let d = Dual::new(x, 1.0); (1.0 + d.exp()).ln() }",
+    "fn f(k: f64, x: f64) -> f64 { 0.5 * k * x.powi(2.0) }",
+    "fn f(x: f64) -> f64 { square_frule(x) + 1.0 }",
+    "fn f(x: f64) { 0.5 * x * x }",
+    "fn f(r: f64) -> f64 { f64::PI * r * r }",
+    "fn f(x: &[f64]) -> f64 { let s = x.iter().sum(); s / x.len() as f64 }",
+    "fn f(m: f64) -> f64 { (1.0 - m).max(0) }",
+    "fn f(x: f64, n: usize) -> f64 { x / n.sqrt() }",
 ];
 
-/// Attribute arguments: none, one that does not parse, one of an unknown name.
-const ARGS: &[&str] = &["", "r#type", "name = r#type"];
+/// Attribute arguments: none, one that does not parse, one of an unknown name, one a
+/// newcomer writes (`wrt(x)`).
+const ARGS: &[&str] = &["", "r#type", "name = r#type", "wrt(x)"];
 
 /// Types through `#[derive(Differentiable)]`.
 const DERIVED: &[&str] = &[
