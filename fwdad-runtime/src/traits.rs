@@ -1241,6 +1241,11 @@ mod side {
         /// How many lanes were made for objects that had none (a count [`super::DynLend`]
         /// compares, without copying the keys).
         pub(super) static MADE: Cell<usize> = const { Cell::new(0) };
+        /// Whether `LANES` may hold a lane: set by `put`, cleared when the outermost scope
+        /// empties it. A plain word, so that closing a scope that stored nothing (a
+        /// `DynLend` around a user method called in a loop) reads no `RefCell` and no
+        /// thread-local with a destructor.
+        pub(super) static HELD: Cell<bool> = const { Cell::new(false) };
     }
 
     pub(super) fn made() -> usize {
@@ -1269,6 +1274,17 @@ mod side {
     pub(super) fn put(key: SideKey, lane: Box<dyn core::any::Any>) {
         if active() {
             let _ = LANES.try_with(|l| l.borrow_mut().push((key, lane)));
+            let _ = HELD.try_with(|h| h.set(true));
+        }
+    }
+
+    /// Empties `LANES` if it may hold a lane.
+    pub(super) fn clear() {
+        if HELD.try_with(|h| h.replace(false)).unwrap_or(true) {
+            let lanes = LANES
+                .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
+                .unwrap_or_default();
+            drop(lanes);
         }
     }
 }
@@ -1302,10 +1318,7 @@ impl Drop for DynScope {
                 })
                 .unwrap_or(false);
             if last {
-                let lanes = side::LANES
-                    .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
-                    .unwrap_or_default();
-                drop(lanes);
+                side::clear();
             }
         }
     }
