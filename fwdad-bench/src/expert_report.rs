@@ -1417,7 +1417,8 @@ pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String
         "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
          `n` lanes rounded up to 4, 8, 10, 12 or 16; above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
-         lanes of `Batch` for 32 up to 20 inputs) and keeps the fastest: the plan it chose is in the kernel \
+         lanes of `Batch` for 32 up to 20 inputs), three samples each, then up to eight of those within 15 % \
+         of the fastest or not yet confirmed by two samples within 3 %, and keeps the fastest: the plan it chose is in the kernel \
          column; up to 64 inputs a chunked plan's seeds are windows of static tables); one-shot: \
          `fwdad::gradient` at a slice, a fresh `Vec` returned, and at an array `[f64; n]`, an array returned \
          (up to 16 inputs one pass seeded from a static table, nothing kept; above 16 inputs it times the plans \
