@@ -42,15 +42,17 @@ fn repeated_gradients_settle_on_a_width_and_keep_the_formula() {
         assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} against {b}");
     }
     assert_eq!(gradient_width_chosen(&chain_energy {}, n), None);
-    // Three timed calls with each of the six plans (`Batch` and `MaybeZero` tangents at
-    // widths 8, 16 and 32; the first call was one of them): the same values every time.
-    let calls = 3 * GradientPlan::CANDIDATES.len();
-    for _ in 0..calls - 2 {
+    // At least three timed calls with each of the six plans (`Batch` and `MaybeZero`
+    // tangents at widths 8, 16 and 32; the first call was one of them), at most eight:
+    // the same values every time.
+    let mut calls = 1;
+    while gradient_width_chosen(&chain_energy {}, n).is_none() {
         assert_eq!(gradient(chain_energy {}, &x), (e0, g0.clone()));
+        calls += 1;
+        assert!(calls <= 8 * GradientPlan::CANDIDATES.len(), "{calls} calls");
     }
-    assert_eq!(gradient_width_chosen(&chain_energy {}, n), None);
-    assert_eq!(gradient(chain_energy {}, &x).1, g0);
-    let w = gradient_width_chosen(&chain_energy {}, n).expect("every plan timed three times");
+    assert!(calls >= 3 * GradientPlan::CANDIDATES.len(), "{calls} calls");
+    let w = gradient_width_chosen(&chain_energy {}, n).expect("every plan timed");
     assert!([8, 16, 32].contains(&w));
     let plan = gradient_plan_chosen(&chain_energy {}, n).unwrap();
     assert!(GradientPlan::CANDIDATES.contains(&plan) && plan.width == w);

@@ -284,7 +284,7 @@ fn chunked_plans_above_sixty_four_inputs() {
             "n = {n}"
         );
         // The one-shot times its plans over its first calls of a length: each call exact.
-        for _ in 0..3 * GradientPlan::CANDIDATES.len() + 2 {
+        for _ in 0..8 * GradientPlan::CANDIDATES.len() + 2 {
             assert_eq!(
                 gradient(ackley {}, &x),
                 (v0, g0.clone()),

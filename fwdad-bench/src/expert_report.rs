@@ -889,6 +889,25 @@ fn nd_docs_for(rosen: bool, x: &[f64]) -> Option<Box<dyn FnMut() -> f64 + '_>> {
     })
 }
 
+/// num-dual's `gradient` at a `DVector`, its documentation's form for an input whose length
+/// is known at run time, as a slice's (`DualDVec64`: each dual's derivative a heap vector).
+fn nd_dvec(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64 + '_> {
+    let v = nalgebra::DVector::from_column_slice(x);
+    Box::new(move || {
+        let r = num_dual::gradient(
+            |v: nalgebra::DVector<num_dual::DualDVec64>| {
+                if rosen {
+                    optim::rosenbrock_nd_dyn(v.as_slice())
+                } else {
+                    optim::ackley_nd_dyn(v.as_slice())
+                }
+            },
+            black_box(&v),
+        );
+        r.0 + black_box(r.1)[0]
+    })
+}
+
 /// The one-shot `fwdad::gradient` at a point given as an array `[f64; N]` (its gradient an
 /// array too, as num-dual's `gradient` of an `SVector`), the whole gradient read.
 fn one_shot_array<const N: usize>(rosen: bool, x: &[f64]) -> Box<dyn FnMut() -> f64> {
@@ -967,15 +986,20 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
                 fwdad::gradient(optim::ackley {}, black_box(x))
             })
         };
-        for _ in 0..3 * GradientPlan::CANDIDATES.len() {
+        let settled = || {
+            if rosen {
+                gradient_plan_chosen(&optim::rosenbrock {}, n)
+            } else {
+                gradient_plan_chosen(&optim::ackley {}, n)
+            }
+        };
+        for _ in 0..8 * GradientPlan::CANDIDATES.len() {
             one_shot();
+            if settled().is_some() {
+                break;
+            }
         }
-        let one_shot_chosen = if rosen {
-            gradient_plan_chosen(&optim::rosenbrock {}, n)
-        } else {
-            gradient_plan_chosen(&optim::ackley {}, n)
-        }
-        .unwrap_or(GradientPlan::dense(gradient_width(n)));
+        let one_shot_chosen = settled().unwrap_or(GradientPlan::dense(gradient_width(n)));
         let mut variants: Vec<Variant> = vec![
             (
                 "gradient",
@@ -1059,26 +1083,31 @@ pub fn gradients(plan: Plan) -> Vec<Measured> {
         if let Some(v) = nd_docs_for(rosen, x) {
             variants.push(("num-dual `gradient`", v));
         }
+        let widths = variants.len();
+        // num-dual's documented form for a slice's run-time length, up to 100 inputs (a
+        // gradient at a `DVector` of n duals of n-entry heap vectors): not a candidate for
+        // the baseline, compared with the one-shot at a slice.
+        let dvec = (n <= 100).then(|| {
+            variants.push(("num-dual `gradient`, DVector", nd_dvec(rosen, x)));
+            variants.len() - 1
+        });
         let slow = plan;
         // First pass: which num-dual variant is fastest; then its ratios with spread.
         let probe = measure_samples(Plan { samples: 5, ..slow }, &mut variants);
-        let best_nd = (FIRST_ND..variants.len())
+        let best_nd = (FIRST_ND..widths)
             .min_by(|&a, &b| median(&probe[a]).total_cmp(&median(&probe[b])))
             .expect("three widths");
-        let mut m = measure_kernel(
-            &format!("{name}, n = {n}"),
-            slow,
-            &mut variants,
-            &[
-                (0, best_nd),
-                (1, best_nd),
-                (2, best_nd),
-                (3, best_nd),
-                (0, 3),
-                (4, 3),
-                (5, 3),
-            ],
-        );
+        let mut pairs = vec![
+            (0, best_nd),
+            (1, best_nd),
+            (2, best_nd),
+            (3, best_nd),
+            (0, 3),
+            (4, 3),
+            (5, 3),
+        ];
+        pairs.extend(dvec.map(|d| (1, d)));
+        let mut m = measure_kernel(&format!("{name}, n = {n}"), slow, &mut variants, &pairs);
         m.name = format!(
             "{name}, n = {n} (plans: workspace {chosen}, one-shot {})",
             plan_name(one_shot_chosen)
@@ -1105,9 +1134,6 @@ pub fn gmm_gradients(plan: Plan) -> Vec<Measured> {
         let np = inst.nparams();
         let inst = &inst;
         // The one-shot `gradient` times its plans on its first calls; let it settle.
-        for _ in 0..=3 * GradientPlan::CANDIDATES.len() {
-            black_box(gmm::gradient_rule(inst));
-        }
         let rule = || {
             bind(
                 gmm::gmm_objective {},
@@ -1121,6 +1147,12 @@ pub fn gmm_gradients(plan: Plan) -> Vec<Measured> {
                 ),
             )
         };
+        for _ in 0..=8 * GradientPlan::CANDIDATES.len() {
+            black_box(gmm::gradient_rule(inst));
+            if gradient_plan_chosen(&rule(), np).is_some() {
+                break;
+            }
+        }
         let chosen = gradient_plan_chosen(&rule(), np).map_or("–".to_string(), plan_name);
         let mut ws = GradientWorkspace::new();
         ws.gradient(rule(), &inst.theta);
@@ -1385,24 +1417,27 @@ pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String
         "\n### Gradients\n\n`gradient`: `GradientWorkspace::gradient` (buffers kept; up to 16 inputs one pass of \
          `n` lanes rounded up to 4, 8, 10, 12 or 16; above, on its first call of a length it times its six plans \
          (`GradientPlan::candidates`: `Batch` and `MaybeZero` tangents at widths 8, 16 and 32, with one pass of 20 \
-         lanes of `Batch` for 32 up to 20 inputs) and keeps the fastest: the plan it chose is in the kernel \
+         lanes of `Batch` for 32 up to 20 inputs), three samples each, then up to eight of those within 15 % \
+         of the fastest or not yet confirmed by two samples within 3 %, and keeps the fastest: the plan it chose is in the kernel \
          column; up to 64 inputs a chunked plan's seeds are windows of static tables); one-shot: \
          `fwdad::gradient` at a slice, a fresh `Vec` returned, and at an array `[f64; n]`, an array returned \
          (up to 16 inputs one pass seeded from a static table, nothing kept; above 16 inputs it times the plans \
-         over its first 18 calls, each over repeated gradients of at least 20 µs, made before measuring; up to \
+         over its first 18 to 48 calls, each over repeated gradients of at least 20 µs, made before measuring; up to \
          64 inputs every plan's seeds are static, nothing kept, above that chunked plans keep their buffers \
          per thread: its choice is in the kernel column too; the whole gradient is read); width 8/16/32: `JacobianWorkspace::<N>::gradient` (`Batch` \
          tangents). num-dual: `DualSVec64<N>` in chunks of N = 4, 8 and 16 directions (inputs outside the chunk \
          carry no derivative, which num-dual skips) and, up to 100 inputs, num-dual's own `gradient` as its \
          documentation shows it (all n directions in one pass of `DualSVec64<n>`); the fastest of these (by a \
-         short probe) is the baseline.\n\n\
-         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | one-shot (slice) ÷ num-dual | one-shot (array) ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs |\n|---|---|---|---|---|---|---|---|---|---|---|"
+         short probe) is the baseline. Its documentation's form for an input of run-time length, as a slice \
+         is, is `gradient` at a `DVector` (`DualDVec64`, each derivative a heap vector): up to 100 inputs \
+         the last column compares the one-shot at a slice with it.\n\n\
+         | kernel | `gradient` | num-dual, best | `gradient` ÷ num-dual | one-shot (slice) ÷ num-dual | one-shot (array) ÷ num-dual | width 8 ÷ num-dual | `gradient` ÷ width 8 | width 16 ÷ 8 | width 32 ÷ 8 | runs | one-shot (slice) ÷ num-dual at a `DVector` |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     );
     for m in grad {
         let best = &m.ratios[0].1;
         let _ = writeln!(
             s,
-            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             m.name,
             ns(m.time("gradient").unwrap_or(f64::NAN)),
             ns(m.time(best).unwrap_or(f64::NAN)),
@@ -1414,7 +1449,8 @@ pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String
             pct(m.ratios[4].2),
             pct(m.ratios[5].2),
             pct(m.ratios[6].2),
-            m.attempts
+            m.attempts,
+            m.ratios.get(7).map_or("–".to_string(), |r| pct(r.2)),
         );
     }
     if !gmm.is_empty() {
@@ -1422,7 +1458,7 @@ pub fn markdown(one: &[Measured], grad: &[Measured], gmm: &[Measured]) -> String
             s,
             "\nADBench's GMM gradient (`gmm/1k`, 1000 points, the points `Inactive`; `fwdad-bench/src/gmm.rs`), \
              the smaller files (the larger take seconds per gradient): the one-shot `fwdad::gradient` at the \
-             parameters' `&Vec<f64>` (settled over its first 19 calls before measuring) and `GradientWorkspace`, \
+             parameters' `&Vec<f64>` (settled over its first calls, 18 to 48, before measuring) and `GradientWorkspace`, \
              against num-dual in chunks of 4, 8 and 16 (the fastest by a short probe); rounds of one call.\n\n\
              | kernel | `gradient` | one-shot | num-dual, best | `gradient` ÷ num-dual | one-shot ÷ num-dual | runs |\n|---|---|---|---|---|---|---|"
         );

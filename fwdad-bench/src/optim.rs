@@ -9,7 +9,7 @@
 
 use fwdad::prelude::*;
 use nalgebra::{Const, U1};
-use num_dual::{Derivative, DualNum, DualSVec64};
+use num_dual::{Derivative, DualDVec64, DualNum, DualSVec64};
 
 /// The chunk width of every forward-mode gradient here (fwdad's
 /// [`DEFAULT_WIDTH`](fwdad::drivers::DEFAULT_WIDTH)).
@@ -166,6 +166,30 @@ pub fn ackley_nd<D: DualNum<Primitive = f64> + Copy>(x: &[D]) -> D {
     for i in 0..x.len() {
         s2 += x[i] * x[i];
         sc += (x[i] * std::f64::consts::TAU).cos();
+    }
+    -((s2 / n).sqrt() * -0.2).exp() * 20.0 - (sc / n).exp() + 20.0 + std::f64::consts::E
+}
+
+/// [`rosenbrock_nd`] for num-dual's dynamically sized duals (`DualDVec64`, the form its
+/// documentation shows for a `DVector` input, whose duals are not `Copy`): by reference.
+pub fn rosenbrock_nd_dyn(x: &[DualDVec64]) -> DualDVec64 {
+    let mut s = DualDVec64::from_re(0.0);
+    for i in 0..x.len() - 1 {
+        let t = &x[i + 1] - &(&x[i] * &x[i]);
+        let u = -x[i].clone() + 1.0;
+        s += &t * &t * 100.0 + &u * &u;
+    }
+    s
+}
+
+/// [`ackley_nd`] for `DualDVec64`, as [`rosenbrock_nd_dyn`].
+pub fn ackley_nd_dyn(x: &[DualDVec64]) -> DualDVec64 {
+    let n = x.len() as f64;
+    let mut s2 = DualDVec64::from_re(0.0);
+    let mut sc = DualDVec64::from_re(0.0);
+    for xi in x {
+        s2 += xi * xi;
+        sc += (xi.clone() * std::f64::consts::TAU).cos();
     }
     -((s2 / n).sqrt() * -0.2).exp() * 20.0 - (sc / n).exp() + 20.0 + std::f64::consts::E
 }

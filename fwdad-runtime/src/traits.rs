@@ -1241,6 +1241,11 @@ mod side {
         /// How many lanes were made for objects that had none (a count [`super::DynLend`]
         /// compares, without copying the keys).
         pub(super) static MADE: Cell<usize> = const { Cell::new(0) };
+        /// Whether `LANES` may hold a lane: set by `put`, cleared when the outermost scope
+        /// empties it. A plain word, so that closing a scope that stored nothing (a
+        /// `DynLend` around a user method called in a loop) reads no `RefCell` and no
+        /// thread-local with a destructor.
+        pub(super) static HELD: Cell<bool> = const { Cell::new(false) };
     }
 
     pub(super) fn made() -> usize {
@@ -1269,6 +1274,18 @@ mod side {
     pub(super) fn put(key: SideKey, lane: Box<dyn core::any::Any>) {
         if active() {
             let _ = LANES.try_with(|l| l.borrow_mut().push((key, lane)));
+            let _ = HELD.try_with(|h| h.set(true));
+        }
+    }
+
+    /// Empties `LANES` if it may hold a lane (a read of `HELD` only, when it cannot).
+    pub(super) fn clear() {
+        if HELD.try_with(|h| h.get()).unwrap_or(true) {
+            let _ = HELD.try_with(|h| h.set(false));
+            let lanes = LANES
+                .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
+                .unwrap_or_default();
+            drop(lanes);
         }
     }
 }
@@ -1302,10 +1319,7 @@ impl Drop for DynScope {
                 })
                 .unwrap_or(false);
             if last {
-                let lanes = side::LANES
-                    .try_with(|l| core::mem::take(&mut *l.borrow_mut()))
-                    .unwrap_or_default();
-                drop(lanes);
+                side::clear();
             }
         }
     }
@@ -1327,6 +1341,12 @@ pub struct DynLend {
     /// none (a count, so that the guard costs two thread-local reads, not a copy of keys).
     #[cfg(feature = "std")]
     before: usize,
+    /// [`side::DEPTH`] on entry, restored on drop (scopes nest, so this is its value less
+    /// one): a store of a value held in a register, not a second read-modify-write of the
+    /// thread-local, which a user method called under the guard in a loop would wait on
+    /// every iteration.
+    #[cfg(feature = "std")]
+    depth: usize,
 }
 
 impl DynLend {
@@ -1336,8 +1356,9 @@ impl DynLend {
         #[cfg(feature = "std")]
         {
             let before = side::made();
-            let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
-            DynLend { before }
+            let depth = side::DEPTH.try_with(core::cell::Cell::get).unwrap_or(0);
+            let _ = side::DEPTH.try_with(|d| d.set(depth + 1));
+            DynLend { before, depth }
         }
         #[cfg(not(feature = "std"))]
         DynLend {}
@@ -1350,11 +1371,25 @@ impl Drop for DynLend {
         #[cfg(feature = "std")]
         {
             let made = side::made() != self.before;
-            drop(DynScope(()));
-            if made && !std::thread::panicking() {
-                lent_objects_lose_their_derivative();
+            let _ = side::DEPTH.try_with(|d| d.set(self.depth));
+            if self.depth == 0 {
+                side::clear();
+            }
+            if made {
+                lent_check();
             }
         }
+    }
+}
+
+/// [`DynLend`]'s panic, unless the thread is unwinding already: out of line, off the path
+/// of a guard whose call made no lane.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn lent_check() {
+    if !std::thread::panicking() {
+        lent_objects_lose_their_derivative();
     }
 }
 

@@ -165,8 +165,16 @@ fn widths(plan: Plan) {
                     fwdad::gradient(optim::ackley {}, black_box(x))
                 })
             };
-            for _ in 0..3 * fwdad::drivers::GradientPlan::CANDIDATES.len() {
+            for _ in 0..8 * fwdad::drivers::GradientPlan::CANDIDATES.len() {
                 one_shot();
+                let settled = if rosen {
+                    fwdad::drivers::gradient_plan_chosen(&optim::rosenbrock {}, n)
+                } else {
+                    fwdad::drivers::gradient_plan_chosen(&optim::ackley {}, n)
+                };
+                if settled.is_some() {
+                    break;
+                }
             }
             vs.push(("one-shot", Box::new(one_shot)));
             let mut ws = GradientWorkspace::new();
@@ -404,7 +412,84 @@ fn rosenbrock_probe(n: usize) {
     }
 }
 
+/// `GMM_CHOICE=gmm_d2_K10.txt` (`GMM_CHOICE_RUNS=k`, 10 by default): the plan a fresh
+/// `GradientWorkspace` chooses on its first call, `k` times in one process, with the first
+/// call's time (the race); then each plan's steady-state time (rounds of one call, the
+/// thread's CPU clock, plans interleaved), to tell whether the choices were right here.
+fn gmm_choice(file: &str) {
+    use fwdad::drivers::{bind, GradientPlan, Inactive, Wrt};
+    use fwdad_bench::gmm;
+    let inst = gmm::Instance::load(file).expect("a file of ../shared/data/gmm/1k");
+    let inst = &inst;
+    let np = inst.nparams();
+    let runs: usize = std::env::var("GMM_CHOICE_RUNS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(10);
+    let rule = || {
+        bind(
+            gmm::gmm_objective {},
+            (
+                Wrt,
+                Inactive(&inst.x[..]),
+                inst.d,
+                inst.k,
+                inst.gamma,
+                inst.m,
+            ),
+        )
+    };
+    let mut tally: Vec<(GradientPlan, usize)> = Vec::new();
+    for _ in 0..runs {
+        let mut ws = GradientWorkspace::new();
+        let start = cputime::thread_ns();
+        black_box(ws.gradient(rule(), &inst.theta).1[0]);
+        let took = (cputime::thread_ns() - start) * 1e-9;
+        let plan = ws.plan(np).expect("measured");
+        println!("  chose {plan:?} in {:.1} ms (CPU)", took * 1e3);
+        match tally.iter_mut().find(|t| t.0 == plan) {
+            Some(t) => t.1 += 1,
+            None => tally.push((plan, 1)),
+        }
+    }
+    println!("GMM {file}: choices over {runs} fresh workspaces: {tally:?}");
+    let mut vs: Vec<Variant> = Vec::new();
+    for plan in GradientPlan::candidates(np) {
+        let mut ws = GradientWorkspace::new();
+        vs.push((
+            "plan",
+            Box::new(move || {
+                ws.gradient_with_plan(rule(), black_box(&inst.theta), plan)
+                    .1[0]
+            }),
+        ));
+    }
+    let s = cputime::measure_samples_cpu(
+        Plan {
+            sample: std::time::Duration::from_micros(200),
+            samples: 15,
+        },
+        &mut vs,
+    );
+    let best = (0..vs.len())
+        .min_by(|&a, &b| median(&s[a]).total_cmp(&median(&s[b])))
+        .unwrap();
+    for (k, plan) in GradientPlan::candidates(np).iter().enumerate() {
+        let r = RatioStat::of(&s[k], &s[best]);
+        println!(
+            "  {plan:?}: {:.3} ms, ÷ fastest {:.3} ± {:.1} %",
+            median(&s[k]) / 1e6,
+            r.median,
+            100.0 * r.spread
+        );
+    }
+}
+
 fn main() {
+    if let Ok(file) = std::env::var("GMM_CHOICE") {
+        gmm_choice(&file);
+        return;
+    }
     if let Ok(file) = std::env::var("GMM_PLANS") {
         gmm_plans(&file);
         return;
@@ -505,8 +590,20 @@ fn main() {
                 continue;
             }
             if let Some(v) = vs.iter_mut().find(|v| v.0 == only) {
-                let start = std::time::Instant::now();
                 let mut acc = 0.0;
+                // `GRAD_PROBE_CALLS=k`: k calls exactly (for `valgrind --tool=callgrind`,
+                // instructions per call), else two seconds.
+                if let Some(k) = std::env::var("GRAD_PROBE_CALLS")
+                    .ok()
+                    .and_then(|k| k.parse::<u64>().ok())
+                {
+                    for _ in 0..k {
+                        acc += (v.1)();
+                    }
+                    black_box(acc);
+                    continue;
+                }
+                let start = std::time::Instant::now();
                 while start.elapsed().as_secs_f64() < 2.0 {
                     for _ in 0..1000 {
                         acc += (v.1)();

@@ -102,10 +102,11 @@ pub(super) mod sealed {
         fn entries(&mut self) -> &mut [f64];
         /// The first `n` lanes of `t` (`n ≤ S::LANES`).
         fn from_lanes<S: Lanes<f64>>(t: &S, n: usize) -> Self;
-        /// Room for `n` entries, none written: a `Vec` of capacity `n`, allocated before a
-        /// pass so that its lanes go straight into it after ([`Gradient::put_lanes`]).
-        fn room(n: usize) -> Self;
-        /// The first `n` lanes of `t` written into [`Gradient::room`]`(n)`, once each.
+        /// Room for `lanes` entries, none written: a `Vec` of capacity `lanes`, allocated
+        /// before a pass so that its lanes go straight into it after
+        /// ([`Gradient::put_lanes`]).
+        fn room(lanes: usize) -> Self;
+        /// The first `n` lanes of `t` written into [`Gradient::room`]`(S::LANES)`.
         fn put_lanes<S: Lanes<f64>>(&mut self, t: &S, n: usize);
         /// A copy of `g`.
         fn from_slice(g: &[f64]) -> Self;
@@ -140,14 +141,18 @@ pub(super) mod sealed {
             v
         }
         #[inline(always)]
-        fn room(n: usize) -> Self {
-            Vec::with_capacity(n)
+        fn room(lanes: usize) -> Self {
+            Vec::with_capacity(lanes)
         }
         #[inline(always)]
         fn put_lanes<S: Lanes<f64>>(&mut self, t: &S, n: usize) {
             assert!(n <= S::LANES && self.is_empty());
-            // An exact-size iterator: one capacity check, then the lanes stored in turn.
-            self.extend((0..n).map(|lane| t.lane(lane)));
+            // Every lane, a trip count known at compile time, into the room of `S::LANES`
+            // entries (a capacity check LLVM folds), then the length cut to `n`: a load and
+            // a store per lane, where `n` lanes took a compare and a branch more each
+            // (Ackley, 10 inputs: 87 → 43 instructions in `one_pass`, callgrind).
+            self.extend((0..S::LANES).map(|lane| t.lane(lane)));
+            self.truncate(n);
         }
         #[inline(always)]
         fn from_slice(g: &[f64]) -> Self {
@@ -176,7 +181,7 @@ pub(super) mod sealed {
             core::array::from_fn(|lane| t.lane(lane))
         }
         #[inline(always)]
-        fn room(_: usize) -> Self {
+        fn room(_lanes: usize) -> Self {
             [0.0; N]
         }
         #[inline(always)]
@@ -407,8 +412,9 @@ where
     };
     if W <= 16 {
         // The result allocated before the pass: after it, the lanes go from the pass's
-        // result straight into the `Vec`, instead of being held on the stack across `malloc`.
-        let mut gradient = G::room(n);
+        // result straight into the `Vec`, instead of being held on the stack across `malloc`
+        // (room for `W` entries, all `W` lanes copied, the length cut to `n`).
+        let mut gradient = G::room(W);
         let (t, value) = pass(f, x, seeds);
         gradient.put_lanes(&t, n);
         return (value, gradient);
