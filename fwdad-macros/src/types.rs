@@ -334,6 +334,28 @@ fn holds_float(t: &TypeHint) -> bool {
     }
 }
 
+/// The trait object `dyn Tr` of a type `Box<dyn Tr>` (written with any path to `Box`).
+pub(crate) fn boxed_trait_object(ty: &syn::Type) -> Option<&syn::TypeTraitObject> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    if p.qself.is_some()
+        || !matches!(
+            crate::callee::StdType::of_path(&p.path),
+            Some(crate::callee::StdType::Box)
+        )
+    {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
+    a.args.iter().find_map(|g| match g {
+        syn::GenericArgument::Type(syn::Type::TraitObject(o)) => Some(o),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::TypeHint;
@@ -382,26 +404,4 @@ mod tests {
         assert!(!found("Result<f64, Arc<dyn Error + Send + Sync>>"));
         assert!(!found("Rc<Vec<f64>>"));
     }
-}
-
-/// The trait object `dyn Tr` of a type `Box<dyn Tr>` (written with any path to `Box`).
-pub(crate) fn boxed_trait_object(ty: &syn::Type) -> Option<&syn::TypeTraitObject> {
-    let syn::Type::Path(p) = ty else {
-        return None;
-    };
-    if p.qself.is_some()
-        || !matches!(
-            crate::callee::StdType::of_path(&p.path),
-            Some(crate::callee::StdType::Box)
-        )
-    {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(a) = &p.path.segments.last()?.arguments else {
-        return None;
-    };
-    a.args.iter().find_map(|g| match g {
-        syn::GenericArgument::Type(syn::Type::TraitObject(o)) => Some(o),
-        _ => None,
-    })
 }

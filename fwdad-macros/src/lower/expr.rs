@@ -608,7 +608,12 @@ impl Lowerer<'_> {
             .any(|&a| self.func.values[a].ty == TypeHint::Int);
         let user_recv = (self.written_user.contains(&receiver)
             && crate::callee::is_user_method_on_user_type(&name))
-            || super::resolve::user_method_of_operator_result(&self.func, receiver, &name);
+            || super::resolve::user_method_of_operator_result(
+                &self.func,
+                &self.written_user,
+                receiver,
+                &name,
+            );
         let ty = match (std, float) {
             // `line.len()` of the user's `Polyline`: its own method, of unknown type.
             _ if user_recv => TypeHint::Unknown,

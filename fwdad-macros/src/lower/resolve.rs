@@ -28,7 +28,13 @@ pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections
             // a float row is the user's method (`len` of the user's `Vec2`).
             InstKind::MethodCall {
                 receiver, method, ..
-            } if user_method_of_operator_result(func, *receiver, &method.to_string()) => {
+            } if user_method_of_operator_result(
+                func,
+                user_typed,
+                *receiver,
+                &method.to_string(),
+            ) =>
+            {
                 Some(Resolved::Method(MethodCallee::User))
             }
             InstKind::MethodCall {
@@ -57,24 +63,44 @@ pub(super) fn resolve_callees(func: &mut Function, user_typed: &std::collections
 }
 
 /// Whether `recv.name(..)` is the user's method because `recv` is the result of an
-/// operator of the user's (or a copy of one): that is a value of a user type or a float,
-/// never a sequence, so a name without a float row that not every type has is the user's.
-pub(super) fn user_method_of_operator_result(func: &Function, recv: Value, name: &str) -> bool {
-    let mut v = recv;
-    let from_op = loop {
+/// operator of the user's (or a copy of one) with an operand whose type is written as the
+/// user's (`user_typed`), or the result of another such operator: that is a value of a
+/// user type or a float, never a sequence, so a name that no float has and not every type
+/// has is the user's (`len` of the user's `Vec2`). Operators on values only guessed to be
+/// the user's (a method's result) may be float arithmetic: those keep `std`'s reading.
+pub(super) fn user_method_of_operator_result(
+    func: &Function,
+    user_typed: &std::collections::HashSet<Value>,
+    recv: Value,
+    name: &str,
+) -> bool {
+    fn from_written(
+        func: &Function,
+        user_typed: &std::collections::HashSet<Value>,
+        v: Value,
+        depth: usize,
+    ) -> bool {
         let ValueDef::Inst(def, _) = func.values[v].def else {
-            break false;
+            return false;
         };
         match &func.insts[def].kind {
             InstKind::Call {
                 callee: PathCallee::UserOp(_),
+                args,
                 ..
-            } => break true,
-            InstKind::Copy(w) => v = *w,
-            _ => break false,
+            } => args.iter().any(|a| {
+                user_typed.contains(a)
+                    || (depth < 16 && from_written(func, user_typed, *a, depth + 1))
+            }),
+            InstKind::Copy(w) if depth < 16 => from_written(func, user_typed, *w, depth + 1),
+            _ => false,
         }
-    };
-    from_op && FloatOp::method(name).is_none() && crate::callee::is_user_method_on_user_type(name)
+    }
+    let float_name = FloatOp::method(name).is_some()
+        || StdMethod::from_name(name).is_some_and(StdMethod::is_predicate);
+    !float_name
+        && crate::callee::is_user_method_on_user_type(name)
+        && from_written(func, user_typed, recv, 0)
 }
 
 enum Resolved {
