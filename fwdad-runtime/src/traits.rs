@@ -1368,6 +1368,71 @@ pub fn lent_objects_lose_their_derivative() -> ! {
     )
 }
 
+/// Opened on entry to a derived function taking trait objects by value (`fn settle(mut
+/// bodies: Vec<Box<dyn Body>>, ..)`, `b: Box<dyn Body>`). Objects that come without a
+/// tangent (built by a plain function: `settle(scene(), g, dt)`) keep what their `&mut
+/// self` calls through `dyn` store beside them ([`SideLane`]), keyed by address; the
+/// function owns them, so they are freed when it returns, but the lanes stay while an
+/// enclosing scope is open, and the next objects allocated at their addresses (the next
+/// `settle(scene(), ..)`) would start from them. It is a scope itself: the outermost one,
+/// its lanes are dropped when it closes, which is right when the objects die with the
+/// call. A lane made during the call then panics when an enclosing scope was open on
+/// entry, or when the function may return the objects (`keeps`), whose derivative would
+/// be lost ([`moved_objects_lose_their_derivative`]).
+#[doc(hidden)]
+pub struct DynOwned {
+    #[cfg(feature = "std")]
+    before: usize,
+    #[cfg(feature = "std")]
+    panics: bool,
+}
+
+impl DynOwned {
+    /// Opens it; `keeps`: the function's result may hold the objects.
+    #[inline]
+    pub fn enter(keeps: bool) -> Self {
+        #[cfg(feature = "std")]
+        {
+            let before = side::made();
+            let outer = side::active();
+            let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
+            DynOwned {
+                before,
+                panics: outer || keeps,
+            }
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = keeps;
+            DynOwned {}
+        }
+    }
+}
+
+impl Drop for DynOwned {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        {
+            let made = side::made() != self.before;
+            drop(DynScope(()));
+            if made && self.panics && !std::thread::panicking() {
+                moved_objects_lose_their_derivative();
+            }
+        }
+    }
+}
+
+/// See [`DynOwned`].
+#[cold]
+#[inline(never)]
+#[doc(hidden)]
+pub fn moved_objects_lose_their_derivative() -> ! {
+    panic!(
+        "trait objects that carry no derivative (built by a plain function, `settle(scene(), ..)`) were moved into a differentiated function whose `&mut self` calls through `dyn` stored values depending on the differentiated inputs in them, inside another differentiated function that keeps such derivatives (or returning the objects): that derivative would outlive the objects and be found by the next ones allocated at their addresses (or be lost with the result): build the objects in the differentiated function (`let bodies: Vec<Box<dyn Body>> = vec![Box::new(Ball {{ .. }}), ..];`, or a function returning `Box<dyn Body>` with `#[derive_frule]`), or pass objects the caller keeps as a `&mut` parameter (`fn f(bodies: &mut [Box<dyn Body>], ..)`)"
+    )
+}
+
 /// The lane of a passed-in trait object's tangent taken out of its [`DynScope`] for one
 /// `dyn` call, and put back when dropped.
 #[doc(hidden)]
