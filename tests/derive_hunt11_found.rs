@@ -15,6 +15,13 @@
 //!   a lane made for such an object panics, saying to build the objects in the
 //!   differentiated function or pass them `&mut`.
 //!
+//! - A wrong derivative: a body of a `&mut Vec<Box<dyn Body>>` parameter replaced by one a
+//!   plain function built (`bodies[i] = fresh_ball();`, `*last = fresh_ball();`): the old
+//!   object's tangent, kept beside it by address, was found by the new one, allocated
+//!   where the old one was (`respawn_plain`: d/dg 3.8342 against 3.9323). Now a store
+//!   into a place of a parameter whose type holds trait objects first drops the lanes of
+//!   the box (or `Vec` of boxes) it overwrites (`fwdad_runtime::traits::Forget`).
+//!
 //! The other functions are guards that passed, written as users write them, each in one
 //! direction, batches of 1 to 16 lanes and second order against central differences or
 //! closed forms, primals bit for bit: a library scene stepped directly through `dyn` in a
@@ -30,7 +37,8 @@
     clippy::vec_box,
     clippy::needless_range_loop,
     clippy::ptr_arg,
-    clippy::useless_vec
+    clippy::useless_vec,
+    clippy::needless_borrows_for_generic_args
 )]
 use fwdad::drivers::jvp;
 use fwdad::prelude::*;
@@ -243,6 +251,103 @@ fn library_scene_stepped_through_dyn_in_a_helper() {
     })
     .contains(want));
     assert!(outer(&mut mk(), 9.81, 0.1).is_finite());
+}
+
+/// A body of the library's, from a plain function.
+pub fn fresh_ball() -> Box<dyn Body> {
+    Box::new(Ball {
+        h: 2.0,
+        v: 0.0,
+        m: 1.0,
+    })
+}
+
+/// Bodies whose energy fell below a threshold are replaced by fresh ones from a plain
+/// function, in place.
+#[derive_frule]
+pub fn respawn_plain(bodies: &mut Vec<Box<dyn Body>>, g: f64, dt: f64, steps: usize) -> f64 {
+    let mut lost = 0.0;
+    for _ in 0..steps {
+        step_all(bodies, dt, g);
+        for i in 0..bodies.len() {
+            if bodies[i].energy(g) < 15.0 {
+                lost += bodies[i].energy(g);
+                bodies[i] = fresh_ball();
+            }
+        }
+    }
+    bodies.iter().map(|b| b.energy(g)).sum::<f64>() + lost
+}
+
+/// The same through a `&mut` to the element.
+#[derive_frule]
+pub fn respawn_deref(bodies: &mut [Box<dyn Body>], g: f64, dt: f64) -> f64 {
+    let mut lost = 0.0;
+    for _ in 0..6 {
+        step_all(bodies, dt, g);
+        let last = &mut bodies[1];
+        if last.energy(g) < 15.0 {
+            lost += last.energy(g);
+            *last = fresh_ball();
+        }
+    }
+    bodies[0].energy(g) + bodies[1].energy(g) + lost
+}
+
+fn mk2() -> Vec<Box<dyn Body>> {
+    vec![
+        Box::new(Ball {
+            h: 1.0,
+            v: 0.0,
+            m: 1.0,
+        }),
+        Box::new(Ball {
+            h: 0.3,
+            v: 0.0,
+            m: 2.0,
+        }),
+    ]
+}
+
+fn nt(n: usize) -> Vec<Box<NoTangent>> {
+    (0..n).map(|_| Box::new(NoTangent)).collect()
+}
+
+#[test]
+fn bodies_replaced_by_a_plain_functions() {
+    // Was d/dg 3.8342 against 3.9323: the new body, allocated where the old one was,
+    // started from the old one's tangent.
+    let (g, dt) = (9.81, 0.1);
+    let plain = |g: f64, dt: f64| respawn_plain(&mut mk2(), g, dt, 8);
+    let want = fd2(&plain, g, dt);
+    for (k, s) in [(1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+        let (mut b, mut t) = (mk2(), nt(2));
+        let y = respawn_plain_frule(
+            Dual::new(&mut b, &mut t),
+            Dual::new(g, s.0),
+            Dual::new(dt, s.1),
+            8,
+        );
+        assert_eq!(y.primal.to_bits(), plain(g, dt).to_bits());
+        assert_close(y.tangent, want[k], 1e-6, &format!("respawn {k}"));
+    }
+    let plain = |g: f64, dt: f64| respawn_deref(&mut mk2(), g, dt);
+    let want = fd2(&plain, g, dt);
+    for (k, s) in [(1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+        let (mut b, mut t) = (mk2(), nt(2));
+        let y = respawn_deref_frule(
+            Dual::new(&mut b[..], &mut t[..]),
+            Dual::new(g, s.0),
+            Dual::new(dt, s.1),
+        );
+        assert_eq!(y.primal.to_bits(), plain(g, dt).to_bits());
+        assert_close(
+            y.tangent,
+            want[k],
+            1e-6,
+            &format!("respawn through &mut {k}"),
+        );
+    }
 }
 
 // --- 4. Option take() / replace() on untyped locals.

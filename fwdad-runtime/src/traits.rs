@@ -1266,6 +1266,15 @@ mod side {
             .flatten()
     }
 
+    /// Drops the lanes of the object at `addr` (whatever its type, mode and lane).
+    pub(super) fn forget(addr: usize) {
+        let _ = LANES.try_with(|l| {
+            if let Ok(mut l) = l.try_borrow_mut() {
+                l.retain(|(k, _)| k.addr != addr);
+            }
+        });
+    }
+
     pub(super) fn put(key: SideKey, lane: Box<dyn core::any::Any>) {
         if active() {
             let _ = LANES.try_with(|l| l.borrow_mut().push((key, lane)));
@@ -1366,6 +1375,52 @@ pub fn lent_objects_lose_their_derivative() -> ! {
     panic!(
         "trait objects that carry no derivative (built by a plain function, `let mut bodies = scene();`, or held in such a value) were lent to a differentiated function whose `&mut self` calls through `dyn` stored values depending on the differentiated inputs in them, and the differentiated function that lent them may read them again, where that derivative would be lost: build the objects in the differentiated function (`let bodies: Vec<Box<dyn Body>> = vec![Box::new(Ball {{ .. }}), ..];`, or a function returning `Box<dyn Body>` with `#[derive_frule]`), or take them as a `&mut` parameter of it (`fn f(bodies: &mut [Box<dyn Body>], ..)`)"
     )
+}
+
+/// A value about to be overwritten in a place of a parameter that holds trait objects
+/// (`bodies[i] = fresh_ball();` with `bodies: &mut Vec<Box<dyn Body>>`): the object it
+/// holds dies, and the tangent its `&mut self` calls stored beside it ([`SideLane`]) must
+/// not be found by the next object allocated at its address (the new one, often). By
+/// autoref: `(&&Forget(&old)).forget_lanes()` is [`ForgetBoxedLanes`]'s for a box or a
+/// `Vec` of boxes, [`ForgetNoLanes`]'s (nothing) for anything else.
+#[doc(hidden)]
+pub struct Forget<'a, T: ?Sized>(pub &'a T);
+
+#[doc(hidden)]
+pub trait ForgetBoxedLanes {
+    fn forget_lanes(&self);
+}
+
+#[cfg(feature = "alloc")]
+impl<U: ?Sized> ForgetBoxedLanes for &Forget<'_, crate::alloc_paths::Box<U>> {
+    #[inline]
+    fn forget_lanes(&self) {
+        #[cfg(feature = "std")]
+        side::forget(&**self.0 as *const U as *const () as usize);
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<U: ?Sized> ForgetBoxedLanes
+    for &Forget<'_, crate::alloc_paths::Vec<crate::alloc_paths::Box<U>>>
+{
+    #[inline]
+    fn forget_lanes(&self) {
+        #[cfg(feature = "std")]
+        for b in self.0.iter() {
+            side::forget(&**b as *const U as *const () as usize);
+        }
+    }
+}
+
+#[doc(hidden)]
+pub trait ForgetNoLanes {
+    fn forget_lanes(&self);
+}
+
+impl<T: ?Sized> ForgetNoLanes for Forget<'_, T> {
+    #[inline]
+    fn forget_lanes(&self) {}
 }
 
 /// Opened on entry to a derived function taking trait objects by value (`fn settle(mut
