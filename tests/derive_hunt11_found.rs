@@ -166,6 +166,27 @@ pub fn settled(mut bodies: Vec<Box<dyn Body>>, g: f64, dt: f64) -> Vec<Box<dyn B
     bodies
 }
 
+/// A scene built in the derived function (its boxes carry the derivative) moved into
+/// `settle` inside a scope: no lane is made, and nothing panics.
+#[derive_frule]
+pub fn outer_built(bodies: &mut Vec<Box<dyn Body>>, g: f64, dt: f64) -> f64 {
+    step_all(bodies, dt, g);
+    let mine: Vec<Box<dyn Body>> = vec![
+        Box::new(Ball {
+            h: 3.0,
+            v: 0.5,
+            m: 1.0,
+        }),
+        Box::new(Ball {
+            h: 1.0,
+            v: -1.0,
+            m: 0.5,
+        }),
+    ];
+    let a = settle(mine, g, dt);
+    a + bodies[0].energy(g)
+}
+
 fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
     let e = std::panic::catch_unwind(f).expect_err("a panic");
     match (e.downcast_ref::<String>(), e.downcast_ref::<&str>()) {
@@ -202,6 +223,20 @@ fn scene_moved_into_a_derived_function() {
     })
     .contains(want));
     assert!(outer_moved(&mut mk(), g, dt).is_finite());
+    // Objects built in the derived function, moved in: right inside the scope too.
+    let plain = |g: f64, dt: f64| outer_built(&mut mk(), g, dt);
+    let d = fd2(&plain, g, dt);
+    for (k, s) in [(1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+        let mut b = mk();
+        let mut t: Vec<Box<NoTangent>> = vec![Box::new(NoTangent)];
+        let y = outer_built_frule(
+            Dual::new(&mut b, &mut t),
+            Dual::new(g, s.0),
+            Dual::new(dt, s.1),
+        );
+        assert_eq!(y.primal.to_bits(), plain(g, dt).to_bits());
+        assert_close(y.tangent, d[k], 1e-6, "built here, moved in");
+    }
     // Alone: right, in every mode (was a panic: a `&mut self` call through `dyn` on a
     // constant object outside any scope).
     let plain = |g: f64, dt: f64| settle(scene(), g, dt);
