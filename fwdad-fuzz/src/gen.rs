@@ -635,7 +635,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(67) {
+        match g.rng.below(68) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -2027,6 +2027,11 @@ fn program(
                 inner.closures.clear();
                 inner.slices.clear();
                 inner.index = None;
+                // Not a part of a local collection (`ps0[0].y`): the `move` closures would
+                // take the collection, which the program reads again.
+                inner
+                    .scalars
+                    .retain(|v| !v.contains('[') || v.starts_with("x["));
                 inner.scalars.push("t".into());
                 let m = 2 + g.rng.below(3);
                 let bodies: Vec<Expr> = (0..m).map(|_| g.expr(&inner, 2)).collect();
@@ -2120,6 +2125,53 @@ fn program(
                         format!("    let {v} = fixed_models(&model_scene(), {});", t1.plain),
                         format!("    let {v} = fixed_models_nd({});", t1.dual),
                     );
+                }
+            }
+            67 => {
+                // Operators on values of the user's type a derived file function returned
+                // (`let a = flow(V2::new(..), t); (a + flow(a * c, t) - b).dot(&a)`), an
+                // untyped `Option` local's `take()` in a loop over the inputs.
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (e1, e2, t1, t2) = (
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                    g.expr(&inner, 2),
+                );
+                let c = *g.rng.pick(FACTORS);
+                kept.push(v.clone());
+                match g.rng.below(2) {
+                    0 => out.line(
+                        format!(
+                            "    let a{v} = flow(V2::new({}, {}), {});\n    let b{v} = flow(a{v} * {c}, {});\n    let {v} = (a{v} + b{v} - flow(-a{v}, {})).dot(&b{v}) + flow(b{v}, {}).x;",
+                            e1.plain, e2.plain, t1.plain, t2.plain, t1.plain, t2.plain
+                        ),
+                        format!(
+                            "    let a{v} = flow_nd(V2Nd::new({}, {}), {});\n    let b{v} = flow_nd(a{v} * D::from({c}), {});\n    let {v} = (a{v} + b{v} - flow_nd(-a{v}, {})).dot(&b{v}) + flow_nd(b{v}, {}).x;",
+                            e1.dual, e2.dual, t1.dual, t2.dual, t1.dual, t2.dual
+                        ),
+                    ),
+                    _ => {
+                        let mut lp = s.clone();
+                        lp.closures.clear();
+                        lp.scalars.extend(["p".to_string(), "t".to_string()]);
+                        let body = g.expr(&lp, 2);
+                        let mut lt = s.clone();
+                        lt.closures.clear();
+                        lt.scalars.push("t".to_string());
+                        let next = g.expr(&lt, 2);
+                        out.line(
+                            format!(
+                                "    let mut o{v} = None;\n    let mut {v} = 0.0;\n    for &t in x {{\n        if let Some(p) = o{v}.take() {{\n            {v} = {v} * {c} + {};\n        }}\n        o{v} = Some({});\n    }}\n    {v} += o{v}.unwrap_or(0.0);",
+                                body.plain, next.plain
+                            ),
+                            format!(
+                                "    let mut o{v} = None;\n    let mut {v} = D::from(0.0);\n    for &t in x {{\n        if let Some(p) = o{v}.take() {{\n            {v} = {v} * D::from({c}) + {};\n        }}\n        o{v} = Some({});\n    }}\n    {v} += o{v}.unwrap_or(D::from(0.0));",
+                                body.dual, next.dual
+                            ),
+                        );
+                    }
                 }
             }
             53 => {
@@ -2398,6 +2450,17 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
          #[derive_frule(inactive(ms))]\npub fn fixed_models(ms: &[Box<dyn Model>], t: f64) -> f64 {{\n    ms.iter().map(|m| m.eval(t)).sum::<f64>() + ms[1].twice(0.5 * t)\n}}\n\n\
          pub fn fixed_models_nd<{ND}>(t: D) -> D {{\n    let (a, b) = (\n        LinNd {{ k: D::from({k0}) }},\n        V2Nd {{ x: D::from({x0}), y: D::from({y0}) }},\n    );\n    \
          a.eval(t) + b.eval(t) + b.twice(D::from(0.5) * t)\n}}\n"
+    )
+    .unwrap();
+
+    // Case 67: a derived function returning the user's `V2`.
+    let fx = g.expr(&sc(&["p.x", "p.y", "t"], helpers), 2);
+    let fy = g.expr(&sc(&["p.x", "p.y", "t"], helpers), 2);
+    writeln!(
+        src,
+        "#[derive_frule]\npub fn flow(p: V2, t: f64) -> V2 {{\n    V2 {{\n        x: {},\n        y: {},\n    }}\n}}\n\n\
+         pub fn flow_nd<{ND}>(p: V2Nd<D>, t: D) -> V2Nd<D> {{\n    V2Nd {{\n        x: {},\n        y: {},\n    }}\n}}\n",
+        fx.plain, fy.plain, fx.dual, fy.dual
     )
     .unwrap();
 

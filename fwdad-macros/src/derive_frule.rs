@@ -2241,13 +2241,57 @@ fn dyn_scope(sig: &Sig, rt: &TokenStream) -> TokenStream {
                 && (user_type || mentions(&r.elem, |t| matches!(t, syn::Type::TraitObject(_))))
         })
     });
+    let owned = owned_objects(sig, rt);
     match lends {
         true => {
             let guard = format_ident!("__fwdad_dyn_scope", span = Span::mixed_site());
-            quote!(let #guard = #rt::traits::DynScope::enter();)
+            quote!(#owned let #guard = #rt::traits::DynScope::enter();)
         }
-        false => TokenStream::new(),
+        false => owned,
     }
+}
+
+/// A guard for trait objects a parameter takes by value (`bodies: Vec<Box<dyn Body>>`,
+/// `b: Box<dyn Body>`): the function owns them, and what their `&mut self` calls store
+/// beside them must not outlive them (`fwdad_runtime::traits::DynOwned`). Opened before
+/// the function's own `DynScope`, so that it sees whether a caller's scope is open.
+#[inline(never)]
+fn owned_objects(sig: &Sig, rt: &TokenStream) -> TokenStream {
+    let dyn_in = |t: &syn::Type| mentions(t, |t| matches!(t, syn::Type::TraitObject(_)));
+    let owns =
+        (sig.named_inputs.iter()).any(|ty| !matches!(ty, syn::Type::Reference(_)) && dyn_in(ty));
+    if !owns {
+        return TokenStream::new();
+    }
+    // A result that may hold the objects: anything but floats, integers, `bool` and `()`
+    // (and tuples, arrays and `Vec`s of them).
+    fn plain(ty: &syn::Type) -> bool {
+        match ty {
+            syn::Type::Tuple(t) => t.elems.iter().all(plain),
+            syn::Type::Array(a) => plain(&a.elem),
+            syn::Type::Paren(p) => plain(&p.elem),
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return false;
+                };
+                match &last.arguments {
+                    syn::PathArguments::None => matches!(
+                        last.ident.to_string().as_str(),
+                        "f64" | "f32" | "usize" | "isize" | "i32" | "i64" | "u32" | "u64" | "bool"
+                    ),
+                    syn::PathArguments::AngleBracketed(a) if last.ident == "Vec" => a
+                        .args
+                        .iter()
+                        .all(|g| matches!(g, syn::GenericArgument::Type(t) if plain(t))),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+    let keeps = !plain(&sig.output);
+    let guard = format_ident!("__fwdad_dyn_owned", span = Span::mixed_site());
+    quote!(let #guard = #rt::traits::DynOwned::enter(#keeps);)
 }
 
 /// Each float slice parameter's tangent cut to its primal's length on entry (`fit`), so

@@ -2452,6 +2452,39 @@ impl Emitter<'_> {
         }
     }
 
+    /// Before a store into an element of a parameter whose type holds trait objects
+    /// (`bodies[i] = fresh_ball();`, `*b = ..` of a `&mut Box<dyn Body>`): the lanes kept
+    /// beside the object it overwrites are dropped (`fwdad_runtime::traits::Forget`), so
+    /// that the next object at its address does not start from them.
+    #[inline(never)]
+    fn forget_overwritten(&self, place: &Place, old: TokenStream) -> TokenStream {
+        let (Place::Index(t, _) | Place::Deref(t)) = place else {
+            return TokenStream::new();
+        };
+        let ValueDef::Param(k) = self.func.values[self.func.place_root(*t)].def else {
+            return TokenStream::new();
+        };
+        let dyn_in = |ty: &syn::Type| {
+            struct Find(bool);
+            impl<'ast> syn::visit::Visit<'ast> for Find {
+                fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
+                    self.0 = true;
+                }
+            }
+            let mut f = Find(false);
+            syn::visit::Visit::visit_type(&mut f, ty);
+            f.0
+        };
+        if !self.func.params.get(k).is_some_and(|p| dyn_in(&p.ty)) {
+            return TokenStream::new();
+        }
+        let rt = self.rt;
+        quote! {{
+            use #rt::traits::{ForgetBoxedLanes as _, ForgetNoLanes as _};
+            (&&#rt::traits::Forget(#old)).forget_lanes();
+        }}
+    }
+
     /// A store into a place (`Form::Store`): a statement, after `pre`.
     #[inline(never)]
     fn emit_store(
@@ -2512,7 +2545,17 @@ impl Emitter<'_> {
                     }
                 };
                 let lhs = self.lhs(inst);
-                quote!(#pre #stmt; #lhs ();)
+                let forget = match place {
+                    Place::Index(..) => {
+                        let (t, i) = (&args[0], &args[1]);
+                        self.forget_overwritten(place, quote!(&(#t).primal[#i]))
+                    }
+                    _ => {
+                        let t = &args[0];
+                        self.forget_overwritten(place, quote!(&*(#t).primal))
+                    }
+                };
+                quote!(#pre #forget #stmt; #lhs ();)
             }
         }
     }
@@ -3244,11 +3287,13 @@ impl Emitter<'_> {
             InstKind::Store { place, .. } => match place {
                 Place::Deref(_) => {
                     let (t, v) = (&a[0], &a[1]);
-                    quote_spanned!(span=> { *#t = #v; })
+                    let forget = self.forget_overwritten(place, quote!(&*#t));
+                    quote_spanned!(span=> { #forget *#t = #v; })
                 }
                 Place::Index(..) => {
                     let (t, i, v) = (&a[0], &a[1], &a[2]);
-                    quote_spanned!(span=> { #t[#i] = #v; })
+                    let forget = self.forget_overwritten(place, quote!(&#t[#i]));
+                    quote_spanned!(span=> { #forget #t[#i] = #v; })
                 }
                 Place::Field(_, m) => {
                     let (t, v) = (&a[0], &a[1]);

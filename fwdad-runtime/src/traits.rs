@@ -1271,6 +1271,15 @@ mod side {
             .flatten()
     }
 
+    /// Drops the lanes of the object at `addr` (whatever its type, mode and lane).
+    pub(super) fn forget(addr: usize) {
+        let _ = LANES.try_with(|l| {
+            if let Ok(mut l) = l.try_borrow_mut() {
+                l.retain(|(k, _)| k.addr != addr);
+            }
+        });
+    }
+
     pub(super) fn put(key: SideKey, lane: Box<dyn core::any::Any>) {
         if active() {
             let _ = LANES.try_with(|l| l.borrow_mut().push((key, lane)));
@@ -1400,6 +1409,117 @@ fn lent_check() {
 pub fn lent_objects_lose_their_derivative() -> ! {
     panic!(
         "trait objects that carry no derivative (built by a plain function, `let mut bodies = scene();`, or held in such a value) were lent to a differentiated function whose `&mut self` calls through `dyn` stored values depending on the differentiated inputs in them, and the differentiated function that lent them may read them again, where that derivative would be lost: build the objects in the differentiated function (`let bodies: Vec<Box<dyn Body>> = vec![Box::new(Ball {{ .. }}), ..];`, or a function returning `Box<dyn Body>` with `#[derive_frule]`), or take them as a `&mut` parameter of it (`fn f(bodies: &mut [Box<dyn Body>], ..)`)"
+    )
+}
+
+/// A value about to be overwritten in a place of a parameter that holds trait objects
+/// (`bodies[i] = fresh_ball();` with `bodies: &mut Vec<Box<dyn Body>>`): the object it
+/// holds dies, and the tangent its `&mut self` calls stored beside it ([`SideLane`]) must
+/// not be found by the next object allocated at its address (the new one, often). By
+/// autoref: `(&&Forget(&old)).forget_lanes()` is [`ForgetBoxedLanes`]'s for a box or a
+/// `Vec` of boxes, [`ForgetNoLanes`]'s (nothing) for anything else.
+#[doc(hidden)]
+pub struct Forget<'a, T: ?Sized>(pub &'a T);
+
+#[doc(hidden)]
+pub trait ForgetBoxedLanes {
+    fn forget_lanes(&self);
+}
+
+#[cfg(feature = "alloc")]
+impl<U: ?Sized> ForgetBoxedLanes for &Forget<'_, crate::alloc_paths::Box<U>> {
+    #[inline]
+    fn forget_lanes(&self) {
+        #[cfg(feature = "std")]
+        side::forget(&**self.0 as *const U as *const () as usize);
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<U: ?Sized> ForgetBoxedLanes
+    for &Forget<'_, crate::alloc_paths::Vec<crate::alloc_paths::Box<U>>>
+{
+    #[inline]
+    fn forget_lanes(&self) {
+        #[cfg(feature = "std")]
+        for b in self.0.iter() {
+            side::forget(&**b as *const U as *const () as usize);
+        }
+    }
+}
+
+#[doc(hidden)]
+pub trait ForgetNoLanes {
+    fn forget_lanes(&self);
+}
+
+impl<T: ?Sized> ForgetNoLanes for Forget<'_, T> {
+    #[inline]
+    fn forget_lanes(&self) {}
+}
+
+/// Opened on entry to a derived function taking trait objects by value (`fn settle(mut
+/// bodies: Vec<Box<dyn Body>>, ..)`, `b: Box<dyn Body>`). Objects that come without a
+/// tangent (built by a plain function: `settle(scene(), g, dt)`) keep what their `&mut
+/// self` calls through `dyn` store beside them ([`SideLane`]), keyed by address; the
+/// function owns them, so they are freed when it returns, but the lanes stay while an
+/// enclosing scope is open, and the next objects allocated at their addresses (the next
+/// `settle(scene(), ..)`) would start from them. It is a scope itself: the outermost one,
+/// its lanes are dropped when it closes, which is right when the objects die with the
+/// call. A lane made during the call then panics when an enclosing scope was open on
+/// entry, or when the function may return the objects (`keeps`), whose derivative would
+/// be lost ([`moved_objects_lose_their_derivative`]).
+#[doc(hidden)]
+pub struct DynOwned {
+    #[cfg(feature = "std")]
+    before: usize,
+    #[cfg(feature = "std")]
+    panics: bool,
+}
+
+impl DynOwned {
+    /// Opens it; `keeps`: the function's result may hold the objects.
+    #[inline]
+    pub fn enter(keeps: bool) -> Self {
+        #[cfg(feature = "std")]
+        {
+            let before = side::made();
+            let outer = side::active();
+            let _ = side::DEPTH.try_with(|d| d.set(d.get() + 1));
+            DynOwned {
+                before,
+                panics: outer || keeps,
+            }
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let _ = keeps;
+            DynOwned {}
+        }
+    }
+}
+
+impl Drop for DynOwned {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        {
+            let made = side::made() != self.before;
+            drop(DynScope(()));
+            if made && self.panics && !std::thread::panicking() {
+                moved_objects_lose_their_derivative();
+            }
+        }
+    }
+}
+
+/// See [`DynOwned`].
+#[cold]
+#[inline(never)]
+#[doc(hidden)]
+pub fn moved_objects_lose_their_derivative() -> ! {
+    panic!(
+        "trait objects that carry no derivative (built by a plain function, `settle(scene(), ..)`) were moved into a differentiated function whose `&mut self` calls through `dyn` stored values depending on the differentiated inputs in them, inside another differentiated function that keeps such derivatives (or returning the objects): that derivative would outlive the objects and be found by the next ones allocated at their addresses (or be lost with the result): build the objects in the differentiated function (`let bodies: Vec<Box<dyn Body>> = vec![Box::new(Ball {{ .. }}), ..];`, or a function returning `Box<dyn Body>` with `#[derive_frule]`), or pass objects the caller keeps as a `&mut` parameter (`fn f(bodies: &mut [Box<dyn Body>], ..)`)"
     )
 }
 
