@@ -4457,12 +4457,19 @@ pub(crate) fn lends_objects(func: &Function, inst: Inst) -> bool {
             callee: PathCallee::Function | PathCallee::Assoc,
             ..
         } => args.iter().any(|a| lent(*a)),
+        // Not a method every declaration of which takes `self` shared: it cannot step the
+        // objects its receiver holds.
         InstKind::MethodCall {
             receiver,
             args,
+            method,
             callee: MethodCallee::User,
             ..
-        } => owned(*receiver) || lent(*receiver) || args.iter().any(|a| lent(*a)),
+        } => {
+            (owned(*receiver) && !crate::plain_fns::method_takes_self_shared(&method.to_string()))
+                || lent(*receiver)
+                || args.iter().any(|a| lent(*a))
+        }
         _ => false,
     }
 }

@@ -534,6 +534,128 @@ pub fn may_hold_trait_objects() -> bool {
         })
 }
 
+/// Whether every method named `name` that the package's `.rs` files declare takes `self`
+/// shared (`&self`, `&'a self`, or `self` by value, not `mut self`), and at least one does:
+/// a call of it on a value the body holds cannot step objects inside that value through
+/// their `&mut self` methods, so it needs no `DynLend` guard (`d.dot(&d)` of the user's
+/// `Vec3` in a pair loop). Read once per compilation; `false` when the files cannot be read.
+pub fn method_takes_self_shared(name: &str) -> bool {
+    thread_local! {
+        static FOUND: RefCell<HashMap<PathBuf, Option<SelfMethods>>> = RefCell::new(HashMap::new());
+    }
+    let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
+        return false;
+    };
+    let found = FOUND.with(|f| f.borrow().get(&dir).cloned());
+    let methods = match found {
+        Some(m) => m,
+        None => {
+            let m = self_methods_under(&dir);
+            FOUND.with(|f| f.borrow_mut().insert(dir, m.clone()));
+            m
+        }
+    };
+    methods.is_some_and(|m| m.shared.contains(name) && !m.other.contains(name))
+}
+
+/// The method names of a package's files by receiver: `shared` (`&self`, `self`), `other`
+/// (`&mut self`, `mut self`, `self: ..` typed).
+#[derive(Clone, Default)]
+struct SelfMethods {
+    shared: std::collections::HashSet<String>,
+    other: std::collections::HashSet<String>,
+}
+
+fn self_methods_under(dir: &Path) -> Option<SelfMethods> {
+    fn scan(dir: &Path, depth: usize, out: &mut SelfMethods) -> Option<()> {
+        if depth > 8 {
+            return None;
+        }
+        for entry in std::fs::read_dir(dir).ok()? {
+            let path = entry.ok()?.path();
+            if path.is_dir() {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if name == "target" || name.starts_with('.') {
+                    continue;
+                }
+                scan(&path, depth + 1, out)?;
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                receivers_in(&std::fs::read_to_string(&path).ok()?, out);
+            }
+        }
+        Some(())
+    }
+    let mut out = SelfMethods::default();
+    scan(dir, 0, &mut out)?;
+    Some(out)
+}
+
+/// Each `fn name<..>(receiver` of `text` by its receiver's text (a scan of the text, not
+/// a parse: a `fn` in a comment or string counts too, which can only keep a guard).
+fn receivers_in(text: &str, out: &mut SelfMethods) {
+    let mut rest = text;
+    while let Some(at) = rest.find("fn ") {
+        let before_ok = at == 0
+            || !rest[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        rest = &rest[at + 3..];
+        if !before_ok {
+            continue;
+        }
+        let tail = rest.trim_start();
+        let name: String = tail
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        let mut after = tail[name.len()..].trim_start();
+        if after.starts_with('<') {
+            let mut depth = 0usize;
+            let mut end = None;
+            for (i, c) in after.char_indices() {
+                match c {
+                    '<' => depth += 1,
+                    '>' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some(end) = end else { continue };
+            after = after[end..].trim_start();
+        }
+        let Some(params) = after.strip_prefix('(') else {
+            continue;
+        };
+        let raw: String = params
+            .chars()
+            .take_while(|c| *c != ',' && *c != ')')
+            .collect();
+        let spaced = raw.replace('&', "& ");
+        let toks: Vec<&str> = spaced.split_whitespace().collect();
+        match toks.as_slice() {
+            ["self"] | ["&", "self"] => {
+                out.shared.insert(name);
+            }
+            ["&", l, "self"] if l.starts_with('\'') => {
+                out.shared.insert(name);
+            }
+            _ if toks.iter().any(|t| t.contains("self")) => {
+                out.other.insert(name);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Whether a `.rs` file under the package's directory (`CARGO_MANIFEST_DIR`, but
 /// `target/`) mentions `dyn`; read once per compilation. `true` when it cannot be read.
 fn crate_mentions_dyn() -> bool {
@@ -709,4 +831,30 @@ pub fn imported_from_std(caller: &str, path: &syn::Path) -> Option<syn::Path> {
         leading_colon: None,
         segments,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{receivers_in, SelfMethods};
+
+    #[test]
+    fn receivers_are_read_by_their_text() {
+        let mut m = SelfMethods::default();
+        receivers_in(
+            "impl V { fn dot(&self, o: &V) -> f64 { 0.0 } fn len<'a>(&'a self) -> f64 { 0.0 }
+             fn into_unit(self) -> V { self } fn step(&mut self, dt: f64) {}
+             fn grow(mut self) -> V { self } fn pinned(self: &mut Self) {}
+             fn scale<T: Into<f64>>( & self , k: T) {} }
+             fn free(x: f64) -> f64 { x } trait T { fn step(&self); }
+             // notfn dot(&mut self)",
+            &mut m,
+        );
+        for n in ["dot", "len", "into_unit", "scale", "step"] {
+            assert!(m.shared.contains(n), "{n}");
+        }
+        for n in ["step", "grow", "pinned"] {
+            assert!(m.other.contains(n), "{n}");
+        }
+        assert!(!m.other.contains("dot") && !m.shared.contains("free"));
+    }
 }
