@@ -2153,6 +2153,8 @@ fn program(
                         ),
                     ),
                     _ => {
+                        // `p` typed where it is bound: a method of it (`p.cbrt()`) comes
+                        // before the `Some(..)` that gives the `Option` its type (E0282).
                         let mut lp = s.clone();
                         lp.closures.clear();
                         lp.scalars.extend(["p".to_string(), "t".to_string()]);
@@ -2163,11 +2165,11 @@ fn program(
                         let next = g.expr(&lt, 2);
                         out.line(
                             format!(
-                                "    let mut o{v} = None;\n    let mut {v} = 0.0;\n    for &t in x {{\n        if let Some(p) = o{v}.take() {{\n            {v} = {v} * {c} + {};\n        }}\n        o{v} = Some({});\n    }}\n    {v} += o{v}.unwrap_or(0.0);",
+                                "    let mut o{v} = None;\n    let mut {v} = 0.0;\n    for &t in x {{\n        if let Some(p) = o{v}.take() {{\n            let p: f64 = p;\n            {v} = {v} * {c} + {};\n        }}\n        o{v} = Some({});\n    }}\n    {v} += o{v}.unwrap_or(0.0);",
                                 body.plain, next.plain
                             ),
                             format!(
-                                "    let mut o{v} = None;\n    let mut {v} = D::from(0.0);\n    for &t in x {{\n        if let Some(p) = o{v}.take() {{\n            {v} = {v} * D::from({c}) + {};\n        }}\n        o{v} = Some({});\n    }}\n    {v} += o{v}.unwrap_or(D::from(0.0));",
+                                "    let mut o{v} = None;\n    let mut {v} = D::from(0.0);\n    for &t in x {{\n        if let Some(p) = o{v}.take() {{\n            let p: D = p;\n            {v} = {v} * D::from({c}) + {};\n        }}\n        o{v} = Some({});\n    }}\n    {v} += o{v}.unwrap_or(D::from(0.0));",
                                 body.dual, next.dual
                             ),
                         );
