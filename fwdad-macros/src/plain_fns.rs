@@ -567,27 +567,38 @@ struct SelfMethods {
 }
 
 fn self_methods_under(dir: &Path) -> Option<SelfMethods> {
-    fn scan(dir: &Path, depth: usize, out: &mut SelfMethods) -> Option<()> {
-        if depth > 8 {
-            return None;
-        }
-        for entry in std::fs::read_dir(dir).ok()? {
-            let path = entry.ok()?.path();
-            if path.is_dir() {
-                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if name == "target" || name.starts_with('.') {
-                    continue;
-                }
-                scan(&path, depth + 1, out)?;
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                receivers_in(&std::fs::read_to_string(&path).ok()?, out);
-            }
-        }
-        Some(())
-    }
     let mut out = SelfMethods::default();
-    scan(dir, 0, &mut out)?;
+    package_sources(dir, 0, &mut |text| {
+        receivers_in(text, &mut out);
+        false
+    })?;
     Some(out)
+}
+
+/// Calls `f` on the text of each `.rs` file under `dir` (but `target/` and hidden
+/// directories) until it returns `true`: `Some(true)` then, `Some(false)` after every file,
+/// `None` where a directory or file cannot be read or the tree is deeper than 8.
+fn package_sources(dir: &Path, depth: usize, f: &mut dyn FnMut(&str) -> bool) -> Option<bool> {
+    if depth > 8 {
+        return None;
+    }
+    for entry in std::fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        if path.is_dir() {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name == "target" || name.starts_with('.') {
+                continue;
+            }
+            if package_sources(&path, depth + 1, f)? {
+                return Some(true);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && f(&std::fs::read_to_string(&path).ok()?)
+        {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// Each `fn name<..>(receiver` of `text` by its receiver's text (a scan of the text, not
@@ -663,35 +674,13 @@ fn crate_mentions_dyn() -> bool {
         // Per package directory: a proc-macro server may expand for several.
         static FOUND: RefCell<HashMap<PathBuf, bool>> = RefCell::new(HashMap::new());
     }
-    fn scan(dir: &Path, depth: usize) -> Option<bool> {
-        if depth > 8 {
-            return Some(true);
-        }
-        for entry in std::fs::read_dir(dir).ok()? {
-            let path = entry.ok()?.path();
-            if path.is_dir() {
-                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if name == "target" || name.starts_with('.') {
-                    continue;
-                }
-                if scan(&path, depth + 1)? {
-                    return Some(true);
-                }
-            } else if path.extension().is_some_and(|e| e == "rs")
-                && std::fs::read_to_string(&path).ok()?.contains("dyn")
-            {
-                return Some(true);
-            }
-        }
-        Some(false)
-    }
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
         return true;
     };
     if let Some(found) = FOUND.with(|f| f.borrow().get(&dir).copied()) {
         return found;
     }
-    let found = scan(&dir, 0).unwrap_or(true);
+    let found = package_sources(&dir, 0, &mut |text| text.contains("dyn")).unwrap_or(true);
     FOUND.with(|f| f.borrow_mut().insert(dir, found));
     found
 }
