@@ -686,7 +686,7 @@ where
     }
 }
 
-macro_rules! promoted_owned_float {
+macro_rules! promoted_owned {
     ($($f:ty),*) => {$(
         impl<'a, S: Mode> CoerceTo<Dual<$f, <$f as Differentiable>::TangentIn<S>>>
             for Promoted<'a, $f, S>
@@ -698,8 +698,8 @@ macro_rules! promoted_owned_float {
         }
     )*};
 }
-promoted_owned_float!(f32, f64);
-promoted_owned_float!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+promoted_owned!(f32, f64);
+promoted_owned!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> CoerceTo<X> for Promoted<'a, X, S> {
     #[inline(always)]

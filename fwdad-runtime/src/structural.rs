@@ -403,10 +403,10 @@ where
     }
 }
 
-/// An owned float whose type the macro cannot see (a constant a closure captured, the
+/// An owned float or integer whose type the macro cannot see (a constant a closure captured, the
 /// value of a `loop`, a call's result) promoted like a borrowed one: its zero tangent is
 /// owned, the cell stays empty.
-macro_rules! promote_owned_float {
+macro_rules! promote_owned {
     ($($f:ty),*) => {$(
         impl<'a, S: Mode> PromoteRef<'a, S> for $f {
             type Buffer = ();
@@ -417,9 +417,9 @@ macro_rules! promote_owned_float {
         }
     )*};
 }
-promote_owned_float!(f32, f64);
+promote_owned!(f32, f64);
 // An integer a closure captured (`|x| powk(n, x)`), passed to a rule's `n: usize`.
-promote_owned_float!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+promote_owned!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 #[cfg(feature = "alloc")]
 impl<'a, T: ZeroTangent + 'a, S: Mode> PromoteRef<'a, S> for &'a [T]
