@@ -1625,7 +1625,8 @@ pub(crate) fn resolve_inactive(
 
 /// One flag per parameter: a shared reference to a struct the source file declares
 /// without `#[derive(Differentiable)]` (`plain_fns::not_differentiable`), or to a slice,
-/// array or `Vec` of them. Such a value has no tangent, so it can only be constant data;
+/// array or `Vec` of them; an enum of units without it (`plain_fns::unit_enum`), by
+/// value or borrowed. Such a value has no tangent, so it can only be constant data;
 /// not on a function returning a reference (see `resolve_inactive`).
 #[inline(never)]
 fn plain_data_params(sig: &syn::Signature) -> Vec<bool> {
@@ -1638,6 +1639,7 @@ fn plain_data_params(sig: &syn::Signature) -> Vec<bool> {
     let plain = |ty: &syn::Type| match peel_parens(ty) {
         syn::Type::Path(p) if p.qself.is_none() => {
             crate::plain_fns::not_differentiable(&caller, &p.path).is_some()
+                || crate::plain_fns::unit_enum(&caller, &p.path)
         }
         _ => false,
     };
@@ -1664,6 +1666,10 @@ fn plain_data_params(sig: &syn::Signature) -> Vec<bool> {
             syn::FnArg::Typed(t) => match (&*t.pat, peel_parens(&t.ty)) {
                 (syn::Pat::Ident(_), syn::Type::Reference(r)) if r.mutability.is_none() => {
                     elem(&r.elem)
+                }
+                // An enum of units by value (`scheme: Scheme`) holds no float.
+                (syn::Pat::Ident(_), syn::Type::Path(p)) if p.qself.is_none() => {
+                    crate::plain_fns::unit_enum(&caller, &p.path)
                 }
                 _ => false,
             },

@@ -423,7 +423,7 @@ impl Emitter<'_> {
     /// `v` as the dual of its whole value (a library value too: what a rule takes).
     fn dual_of_whole(&mut self, v: Value) -> TokenStream {
         let name = self.name(v);
-        if self.is(v) {
+        if self.is(v) || self.is_unit_enum(v) {
             return quote!(#name);
         }
         // An inactive parameter is passed in as a dual with a zero tangent (unless it is
@@ -953,6 +953,33 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether `v` is a value of an enum of units declared without `Differentiable`
+    /// (`plain_fns::unit_enum`): a parameter of that type, which is constant data, or a
+    /// variant (`Scheme::Midpoint`). It holds no float and has no tangent type, so a
+    /// rule takes it plain, and it is passed on as it is.
+    fn is_unit_enum(&self, v: Value) -> bool {
+        let caller = self.func.name.to_string();
+        match self.func.values[v].def {
+            ValueDef::Param(i) => match &self.func.params[i].ty {
+                syn::Type::Path(p) if self.func.params[i].inactive && p.qself.is_none() => {
+                    crate::plain_fns::unit_enum(&caller, &p.path)
+                }
+                _ => false,
+            },
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Const(p) if p.segments.len() == 2 && p.leading_colon.is_none() => {
+                    let mut prefix = p.clone();
+                    prefix.segments.pop();
+                    prefix.segments.pop_punct();
+                    crate::plain_fns::unit_enum(&caller, &prefix)
+                }
+                InstKind::Copy(src) => self.is_unit_enum(*src),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     fn is_none_const(&self, v: Value) -> bool {
         match self.func.values[v].def {
             ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
@@ -1407,6 +1434,9 @@ impl Emitter<'_> {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
                 } else if aggregate && self.is(v) && self.is_mut_ref(v) {
+                    let name = self.name(v);
+                    quote!(#name)
+                } else if rule_call && n == Need::Dual && self.is_unit_enum(v) {
                     let name = self.name(v);
                     quote!(#name)
                 } else if rule_call && n == Need::Dual && !self.is(v) {

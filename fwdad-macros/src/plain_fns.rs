@@ -710,6 +710,35 @@ pub fn declared_beside(caller: &str, callee: &str, ty: &str) -> bool {
         && file.names.structs.get(ty).copied().unwrap_or(0) <= 1
 }
 
+/// Whether `path` names an enum of units declared without `#[derive(Differentiable)]`
+/// (`enum Scheme { Euler, Midpoint }`) in the module of `caller`, the file's only item of
+/// that name, with no tangent written by hand and no glob import that could shadow it:
+/// such a value holds no float, so as a parameter it can only be constant data.
+pub fn unit_enum(caller: &str, path: &syn::Path) -> bool {
+    let [seg] = path.segments.iter().collect::<Vec<_>>()[..] else {
+        return false;
+    };
+    if path.leading_colon.is_some() || !seg.arguments.is_none() {
+        return false;
+    }
+    let name = seg.ident.to_string();
+    let Some(file) = source::source_file().and_then(|f| source::parse(&f)) else {
+        return false;
+    };
+    let Some(home) = home_of(&file, caller) else {
+        return false;
+    };
+    let declared = (file.modules.iter())
+        .map(|m| m.enums.iter().filter(|e| **e == name).count())
+        .sum::<usize>();
+    home.unit_enums.contains(&name)
+        && declared == 1
+        && file.names.structs.get(&name).is_none()
+        && !file.names.others.contains(&format!("{name}Tangent"))
+        && !(file.modules.iter()).any(|m| m.differentiable_impls.contains(&name))
+        && !(home.named.iter()).any(|(_, _, local)| *local == name)
+}
+
 /// Where the struct that the literal `path { .. }` (or the constructor `path(..)`) builds is
 /// declared without `#[derive(Differentiable)]`, when the files show it for certain: one
 /// struct of that name in the annotated item's file, or one the file's modules import by

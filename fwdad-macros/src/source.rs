@@ -60,6 +60,9 @@ pub struct Items {
     pub structs: Vec<StructItem>,
     /// Its enums' names.
     pub enums: Vec<String>,
+    /// Its enums whose variants all are units (`enum Scheme { Euler, Midpoint }`) and whose
+    /// attributes are known and derive no `Differentiable`: they hold no float.
+    pub unit_enums: Vec<String>,
     /// Its `use` items' named imports.
     pub named: Vec<Import>,
     /// Its `use` items' glob prefixes.
@@ -316,7 +319,16 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                 fields: named_fields(&s.fields),
                 fn_params: fn_params(&s.generics),
             }),
-            syn::Item::Enum(e) => module.enums.push(e.ident.to_string()),
+            syn::Item::Enum(e) => {
+                module.enums.push(e.ident.to_string());
+                let units = (e.variants.iter()).all(|v| matches!(v.fields, syn::Fields::Unit));
+                if units
+                    && e.generics.params.is_empty()
+                    && derives_differentiable(&e.attrs) == Some(false)
+                {
+                    module.unit_enums.push(e.ident.to_string());
+                }
+            }
             syn::Item::Use(u) => {
                 use_tree(
                     &u.tree,

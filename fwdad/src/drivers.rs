@@ -498,7 +498,7 @@ pub trait SlotDual<'z, X, Y, S: Mode, D, ImpliedBound = &'z Self>: sealed::Entry
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`); mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`), one taken by value as constant data (declared `inactive`, an enum of units without `Differentiable`) with `fwdad::Inactive(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Fits<D>: sealed::Entry {}
 
@@ -1118,7 +1118,7 @@ slot_constant!(
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an argument `bind` accepts",
     label = "this `bind` has an argument of type `{Self}`",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`); mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`), one taken by value as constant data (declared `inactive`, an enum of units without `Differentiable`) with `fwdad::Inactive(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
 )]
 pub trait Settled: sealed::Entry {
     /// `T`, once `Self` is known.
