@@ -108,3 +108,62 @@ fn enum_of_units_borrowed_and_passed_on() {
         );
     }
 }
+
+/// Outlier rejection as a data scientist writes it: residuals beyond three robust
+/// deviations dropped with `retain`, then the mean square of the rest.
+#[derive_frule]
+fn trimmed_mse(theta: &[f64], xs: &[f64], ys: &[f64]) -> f64 {
+    let mut resid: Vec<f64> = xs
+        .iter()
+        .zip(ys)
+        .map(|(x, y)| y - theta[0] - theta[1] * x)
+        .collect();
+    let scale = resid.iter().map(|r| r.abs()).sum::<f64>() / resid.len() as f64;
+    resid.retain(|r| r.abs() < 3.0 * scale);
+    resid.iter().map(|r| r * r).sum::<f64>() / resid.len() as f64
+}
+
+/// Knots closer than a tolerance merged with `dedup_by` (the later one dropped), points
+/// of the upper half-plane kept with `retain` on arrays.
+#[derive_frule]
+fn knot_spread(p: &[f64]) -> f64 {
+    let mut knots: Vec<f64> = p.iter().map(|v| v * v).collect();
+    knots.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    knots.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+    let mut pts: Vec<[f64; 2]> = p.windows(2).map(|w| [w[0], w[1] * w[0]]).collect();
+    pts.retain(|q| q[1] > 0.0);
+    let spread: f64 = knots.windows(2).map(|w| (w[1] - w[0]).ln()).sum();
+    spread + pts.iter().map(|q| q[0] * q[1]).sum::<f64>()
+}
+
+#[test]
+fn retain_and_dedup_by_of_a_vec() {
+    let xs = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+    let ys = [0.1, 1.2, 1.9, 3.2, 14.0, 5.1, 5.8, 7.1];
+    let theta = [0.05, 1.01];
+    // The outlier (x = 4) is dropped: the rest's mean square has the least-squares
+    // gradient over the seven points kept, written out by hand.
+    let (v, g) = gradient(bind(trimmed_mse {}, (Wrt, &xs[..], &ys[..])), &theta);
+    same(v, trimmed_mse(&theta, &xs, &ys), 0.0, "primal");
+    let kept: Vec<usize> = (0..8).filter(|&i| i != 4).collect();
+    let r = |i: usize| ys[i] - theta[0] - theta[1] * xs[i];
+    let want = [
+        kept.iter().map(|&i| -2.0 * r(i)).sum::<f64>() / 7.0,
+        kept.iter().map(|&i| -2.0 * r(i) * xs[i]).sum::<f64>() / 7.0,
+    ];
+    assert_close(g[0], want[0], 1e-12, "d/dθ0");
+    assert_close(g[1], want[1], 1e-12, "d/dθ1");
+    check_widths!(
+        bind(trimmed_mse {}, (Wrt, &xs[..], &ys[..])),
+        |t: &[f64]| trimmed_mse(t, &xs, &ys),
+        theta
+    );
+    // 1.0 and 1.02 squared are 1.0 and 1.0404: within 0.05, the second is dropped.
+    let p = [1.0, 0.6, -1.02, 1.5, 0.3, -0.8];
+    let mut knots: Vec<f64> = p.iter().map(|v| v * v).collect();
+    knots.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert_eq!(knots.len(), 6);
+    knots.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+    assert_eq!(knots.len(), 5, "the test's point keeps a duplicate to drop");
+    check_widths!(knot_spread {}, knot_spread, p);
+}

@@ -183,6 +183,13 @@ super::names! {
         Extend = "extend",
         /// `w.append(&mut v)` of a `Vec`: `w.extend_from_slice(&v); v.clear();`.
         Append = "append",
+        /// `v.retain(|x| ..)` of a `Vec` local: `v` cleared and the kept elements of a
+        /// copy pushed back, in order.
+        Retain = "retain",
+        /// `v.dedup_by(|a, b| ..)` of a `Vec` local: `v` cleared and each element of a copy
+        /// pushed back unless the closure calls it a duplicate of the last one kept (`a`
+        /// the element, `b` the last kept, as `std` passes them).
+        DedupBy = "dedup_by",
         /// `o.map(f)` on an `Option` or a `Result` (a receiver that is no iterator chain):
         /// a `match` (`lower::combinators`).
         OptionMap = "map",

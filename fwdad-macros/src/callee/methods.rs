@@ -176,8 +176,9 @@ std_methods! {
     Append = "append": [] instead "write `w.extend_from_slice(&v)` (and `v.clear()` if `v` must be left empty)";
     SplitOff = "split_off": [] instead "copy the tail with `v[at..].to_vec()` and `v.truncate(at)`";
     Drain = "drain": [] instead "copy the range with `v[a..b].to_vec()`; remove elements with `truncate` or by rebuilding the `Vec`";
-    Retain = "retain": [] instead "build the kept elements with `filter(..).collect::<Vec<_>>()` or a `for` loop with `push` (of a map: collect the keys to drop, then `remove` each)";
+    Retain = "retain": [] instead "it is supported on a `Vec` variable with a closure of one parameter (`v.retain(|x| x.abs() < tol)`); otherwise build the kept elements with `filter(..).collect::<Vec<_>>()` or a `for` loop with `push` (of a map: collect the keys to drop, then `remove` each)";
     Dedup = "dedup": [] instead SORTING;
+    DedupBy = "dedup_by": [] instead "it is supported on a `Vec` variable with a closure of two parameters (`v.dedup_by(|a, b| (*a - *b).abs() < tol)`); otherwise a `for` loop that pushes an element unless it is a duplicate of the last one pushed";
     Sort = "sort": [RESERVED] instead SORTING;
     SortBy = "sort_by": [RESERVED] instead SORTING;
     SortUnstableBy = "sort_unstable_by": [] instead SORTING;

@@ -634,6 +634,37 @@ impl Lowerer<'_> {
                     ],
                 ));
             }
+            // Of a `Vec` local, by a closure of one parameter (a map's `retain` takes two).
+            (Rewrite::Retain, [syn::Expr::Closure(c)])
+                if c.inputs.len() == 1 && is_pure_place(recv) && self.is_sequence(recv) =>
+            {
+                syn::parse_quote_spanned!(span=> {
+                    let __fwdad_f = __fwdad_arg0;
+                    let __fwdad_all = ::core::clone::Clone::clone(&__fwdad_recv);
+                    __fwdad_recv.clear();
+                    for __fwdad_x in __fwdad_all.iter() {
+                        if __fwdad_f(__fwdad_x) {
+                            __fwdad_recv.push(::core::clone::Clone::clone(__fwdad_x));
+                        }
+                    }
+                })
+            }
+            (Rewrite::DedupBy, [syn::Expr::Closure(c)])
+                if c.inputs.len() == 2 && is_pure_place(recv) && self.is_sequence(recv) =>
+            {
+                syn::parse_quote_spanned!(span=> {
+                    let mut __fwdad_f = __fwdad_arg0;
+                    let __fwdad_all = ::core::clone::Clone::clone(&__fwdad_recv);
+                    __fwdad_recv.clear();
+                    for __fwdad_x in __fwdad_all.iter() {
+                        let mut __fwdad_a = ::core::clone::Clone::clone(__fwdad_x);
+                        let __fwdad_k = __fwdad_recv.len();
+                        if __fwdad_k == 0 || !__fwdad_f(&mut __fwdad_a, &mut __fwdad_recv[__fwdad_k - 1]) {
+                            __fwdad_recv.push(__fwdad_a);
+                        }
+                    }
+                })
+            }
             (Rewrite::SortBy | Rewrite::SortUnstableBy, [cmp])
                 if sorted_sub_slice(recv).is_some() =>
             {
