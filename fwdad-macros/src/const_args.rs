@@ -135,8 +135,9 @@ pub(crate) fn shape(ty: &syn::Type) -> Option<ConstParam> {
     Some(ConstParam { shape, float })
 }
 
-/// The type a parameter `&Ty` borrows when `Ty` is a type of the user's (a path whose
-/// name is capitalised and is not a `std` or library type's, without lifetime arguments,
+/// The type a parameter `&Ty` borrows when `Ty` is a type of the user's or a library's
+/// owned value (a path whose name is capitalised and is not a `std` type's nor a library's
+/// view, without lifetime arguments,
 /// which the entry's bound `RefTangent<Ty>` could not name): a rule's one-direction entry
 /// takes its tangent as the value's or as `ConstTangent` (`Dual::constant(&s)`), a zero
 /// built on entry (the runtime's `RefTangent`).
@@ -166,7 +167,9 @@ pub(crate) fn user_ref(ty: &syn::Type) -> Option<&syn::Type> {
         && r.mutability.is_none()
         && name.starts_with(|c: char| c.is_ascii_uppercase())
         && !STD.contains(&name.as_str())
-        && !crate::libtypes::is_lib_type(&r.elem);
+        // A library's view borrows (`DVectorView<f64>`, `ArrayView1<f64>`): its lifetime,
+        // hidden in the name, could not be named in the entry's bound either.
+        && !(crate::libtypes::is_lib_type(&r.elem) && (name.contains("View") || name.contains("Slice")));
     user.then_some(&*r.elem)
 }
 

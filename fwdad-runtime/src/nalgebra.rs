@@ -479,6 +479,19 @@ impl<F: Real, const R: usize, const C: usize> Differentiable for SMatrix<F, R, C
 }
 impl<F: Real, const R: usize, const C: usize> crate::traits::UserValue for SMatrix<F, R, C> {}
 
+/// `Dual::constant(&m)` of a borrowed matrix: the zero tangent is built by the rule's entry
+/// (`RefTangent`), as for a borrowed struct of the user's.
+impl<'a, F: Real, const R: usize, const C: usize> crate::constant::Constant
+    for &'a SMatrix<F, R, C>
+{
+    type Primal = &'a SMatrix<F, R, C>;
+    type Zero = crate::constant::ConstTangent;
+    #[inline(always)]
+    fn constant(self) -> Dual<&'a SMatrix<F, R, C>, crate::constant::ConstTangent> {
+        Dual::new(self, crate::constant::ConstTangent)
+    }
+}
+
 impl<F: Real, const R: usize, const C: usize> ZeroTangent for SMatrix<F, R, C> {
     #[inline(always)]
     fn zero_tangent(&self) -> SMatrix<F, R, C> {

@@ -152,6 +152,15 @@ macro_rules! dynamic_matrix {
             }
         }
 
+        impl<'a, F: Real> crate::constant::Constant for &'a OMatrix<F, $R, $C> {
+            type Primal = &'a OMatrix<F, $R, $C>;
+            type Zero = crate::constant::ConstTangent;
+            #[inline(always)]
+            fn constant(self) -> Dual<&'a OMatrix<F, $R, $C>, crate::constant::ConstTangent> {
+                Dual::new(self, crate::constant::ConstTangent)
+            }
+        }
+
         impl<F: Real> ZeroTangent for OMatrix<F, $R, $C> {
             fn zero_tangent(&self) -> OMatrix<F, $R, $C> {
                 self.map(|_| F::zero())

@@ -150,6 +150,15 @@ macro_rules! geometry_type {
         }
         impl<F: Real + RealField, $($g)*> $crate::traits::UserValue for $ty {}
 
+        impl<'__fwdad_c, F: Real + RealField, $($g)*> $crate::constant::Constant for &'__fwdad_c $ty {
+            type Primal = &'__fwdad_c $ty;
+            type Zero = $crate::constant::ConstTangent;
+            #[inline(always)]
+            fn constant(self) -> Dual<&'__fwdad_c $ty, $crate::constant::ConstTangent> {
+                Dual::new(self, $crate::constant::ConstTangent)
+            }
+        }
+
         impl<F: Real + RealField, $($g)*> ZeroTangent for $ty {
             #[inline(always)]
             fn zero_tangent(&self) -> SMatrix<F, { $r }, { $k }> {

@@ -68,6 +68,17 @@ impl<F: Real, D: Dimension> ZeroTangent for Array<F, D> {
     }
 }
 
+/// `Dual::constant(&a)` of a borrowed array: the zero tangent is built by the rule's entry
+/// (`RefTangent`), as for a borrowed struct of the user's.
+impl<'a, F: Real, D: Dimension> crate::constant::Constant for &'a Array<F, D> {
+    type Primal = &'a Array<F, D>;
+    type Zero = crate::constant::ConstTangent;
+    #[inline(always)]
+    fn constant(self) -> Dual<&'a Array<F, D>, crate::constant::ConstTangent> {
+        Dual::new(self, crate::constant::ConstTangent)
+    }
+}
+
 /// A dual scalar multiplies, divides, adds to arrays (`a * k`, `&a + k`).
 impl<F: Real, T: ScalarTangent<F>> ScalarOperand for Dual<F, T> {}
 
