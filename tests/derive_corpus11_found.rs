@@ -73,6 +73,51 @@ fn dated_npv_at(p: &[f64], days: &[f64]) -> f64 {
     }
 }
 
+/// A track of samples, as splines 5.0.0's `Spline` wraps its keys' `Vec`.
+#[derive(Clone, Debug, Differentiable)]
+pub struct Track(Vec<f64>);
+
+#[derive_frule]
+impl Track {
+    /// A method returning `()` whose body ends in a unit method call without `;`, as
+    /// splines' `Spline::clear` (`self.0.clear()`). Was: ``mismatched types: expected
+    /// `Dual<(), NoTangent>`, found `()` ``.
+    pub fn clear(&mut self) {
+        self.0.clear()
+    }
+
+    /// The same through `push`.
+    pub fn add(&mut self, x: f64) {
+        self.0.push(x * x)
+    }
+
+    /// A `&Vec` field returned as a slice, as splines' `Spline::keys` (`&self.0`). Was:
+    /// ``mismatched types: expected `Dual<&[f64], &[..]>`, found `Dual<&Vec<f64>, ..>` ``.
+    pub fn keys(&self) -> &[f64] {
+        &self.0
+    }
+}
+
+/// A `&Vec` parameter returned as a slice, by name.
+#[derive_frule]
+fn as_slice(v: &Vec<f64>) -> &[f64] {
+    v
+}
+
+/// The samples' weighted sum after the track is cleared and refilled.
+#[derive_frule]
+fn refilled(p: &[f64]) -> f64 {
+    let mut track = Track(vec![p[0], p[1]]);
+    let before: f64 = track.keys().iter().sum();
+    track.clear();
+    for &x in p {
+        track.add(x);
+    }
+    let v = track.0.clone();
+    let s = as_slice(&v);
+    before * s[0] + s.iter().sum::<f64>() + track.keys()[2]
+}
+
 #[test]
 fn a_reference_pattern_inside_a_tuple_pattern_through_a_reference() {
     let p = [0.07, -100.0, 30.0, -20.0, 50.0, -5.0];
@@ -147,4 +192,23 @@ fn constant_data_and_a_static_str_in_the_result() {
         &short[..],
     );
     assert_eq!(r.primal, Err("Values and dates length must match"));
+}
+
+#[test]
+fn unit_tails_and_vec_fields_returned_as_slices() {
+    let p = [0.5, -1.5, 2.0];
+    let plain = |q: &[f64]| {
+        (q[0] + q[1]) * q[0] * q[0] + q.iter().map(|x| x * x).sum::<f64>() + q[2] * q[2]
+    };
+    let (v, g) = gradient(refilled {}, &p[..]);
+    assert_eq!(v, plain(&p));
+    let want = [
+        p[0] * p[0] + 2.0 * p[0] * (p[0] + p[1]) + 2.0 * p[0],
+        p[0] * p[0] + 2.0 * p[1],
+        4.0 * p[2],
+    ];
+    for k in 0..3 {
+        assert_close(g[k], want[k], 1e-15, &format!("∂/∂p{k}"));
+    }
+    check_widths!(refilled {}, plain, p);
 }
