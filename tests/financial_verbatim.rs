@@ -2,15 +2,21 @@
 //! <https://github.com/raymon1/financial>, as published on crates.io): Excel's FV, PV, NPV,
 //! IRR, MIRR, XNPV and XIRR. Copied whole but their tests, module by module under the
 //! crate's own paths (`crate::common::find_root`, `crate::periodic_cashflow::npv`, ..), with
-//! `#[fwdad::derive_frule]` added on each function; `src/lib.rs`'s re-exports are below.
-//! Its root finder is Newton's method with a central-difference slope
-//! (`(f(x + 1e-7) - f(x - 1e-7)) / 2e-7`), falling back on a bracket search and bisection,
-//! handed the NPV as a closure; its powers are a `fold` pushing into a `Vec`, its cash flows
-//! trimmed of zeros by returned sub-slices, its scheduled flows dated by chrono's
-//! `DateTime<T: TimeZone>`.
+//! `#[fwdad::derive_frule]` added on each function of `common` and `periodic_cashflow` and
+//! on `impl Bounds`, and `fwdad::Differentiable` on `Bounds`' derive list (its bisection
+//! takes the bracket by value); `src/lib.rs`'s re-exports are below. Its root finder is
+//! Newton's method with a central-difference slope (`(f(x + 1e-7) - f(x - 1e-7)) / 2e-7`),
+//! falling back on a bracket search and bisection, handed the NPV as a closure; its powers
+//! are a `fold` pushing into a `Vec`, its cash flows trimmed of zeros by returned
+//! sub-slices, MIRR's flows filtered by `|(_r, &v)| v < 0.`.
+//!
+//! Wall (docs/limits.md): the `scheduled_cashflow` module (XNPV, XIRR) stays plain: its
+//! functions are generic over chrono's `T: TimeZone` of the dates (`xnpv<T: TimeZone>(rate,
+//! values, dates: &[DateTime<T>])`), another crate's trait bounding a type parameter
+//! (`tests/ui/derive_frule/foreign-trait-type-param.rs`).
 //!
 //! The derivatives are checked against closed forms (∂NPV/∂vₖ = (1 + r)^−(k+1), ∂FV/∂PV =
-//! −(1 + r)ⁿ, ..), the implicit function theorem at the published crate's IRR and XIRR
+//! −(1 + r)ⁿ, MIRR's, ..), the implicit function theorem at the published crate's IRR
 //! (∂r/∂vₖ = −(∂NPV/∂vₖ)/(∂NPV/∂r)) and central differences of the published crate, in one
 //! direction, in batches and at second order; primals bit for bit against the published
 //! crate.
@@ -581,7 +587,6 @@ pub use crate::scheduled_cashflow::checked_cashflow_schedule::CheckedCashflowSch
 
 // ---- tests ----
 
-use chrono::{DateTime, TimeZone, Utc};
 use fwdad::prelude::*;
 use helpers::modes::{assert_close, fd_gradient, fd_hessian};
 use helpers::widths::same;
