@@ -67,10 +67,7 @@ fn dated_npv(rate: f64, values: &[f64], days: &[f64]) -> Result<f64, &'static st
 
 #[derive_frule(inactive(days))]
 fn dated_npv_at(p: &[f64], days: &[f64]) -> f64 {
-    match dated_npv(p[0], &p[1..], days) {
-        Ok(v) => v,
-        Err(_) => f64::NAN,
-    }
+    dated_npv(p[0], &p[1..], days).unwrap_or(f64::NAN)
 }
 
 /// A track of samples, as splines 5.0.0's `Spline` wraps its keys' `Vec`.

@@ -1686,7 +1686,7 @@ fn contains_reference(ty: &syn::Type) -> bool {
     // A `&'static` reference (financial 1.1.5's `Result<f64, &'static str>`) borrows from
     // no buffer of the rule.
     mentions(ty, |t| match t {
-        syn::Type::Reference(r) => !r.lifetime.as_ref().is_some_and(|l| l.ident == "static"),
+        syn::Type::Reference(r) => r.lifetime.as_ref().is_none_or(|l| l.ident != "static"),
         _ => false,
     })
 }
