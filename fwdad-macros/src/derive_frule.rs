@@ -1689,7 +1689,12 @@ fn peel_parens(ty: &syn::Type) -> &syn::Type {
 
 /// Whether `ty` mentions a reference type.
 fn contains_reference(ty: &syn::Type) -> bool {
-    mentions(ty, |t| matches!(t, syn::Type::Reference(_)))
+    // A `&'static` reference (financial 1.1.5's `Result<f64, &'static str>`) borrows from
+    // no buffer of the rule.
+    mentions(ty, |t| match t {
+        syn::Type::Reference(r) => r.lifetime.as_ref().is_none_or(|l| l.ident != "static"),
+        _ => false,
+    })
 }
 
 /// Whether `ty` or a type nested in it satisfies `pred`.

@@ -201,8 +201,10 @@ pub fn lower_fn(
     let block = bool_then::bool_then_as_if(&block);
     let block = iter_fns::iter_fns_as_chains(&block);
     let block = autoref::autoref_subslices(&block);
+    let block = reslice_tail(&block, &item.sig.output);
     let first_inst = lw.func.insts.iter().count();
     if let Some(v) = lw.lower_block_stmts(&block.stmts, item.block.span()) {
+        let v = lw.unit_if_returns_unit(v, &item.sig.output, item.block.span());
         lw.terminate(Terminator::Return(v));
     }
     // A factory returning a trait object of the user's (`fn make_joint(kind: u8, l: f64)
@@ -726,5 +728,76 @@ impl Lowerer<'_> {
 
     pub(crate) fn truncate_scopes(&mut self, len: usize) {
         self.scopes.truncate(len);
+    }
+}
+
+/// `block` with its tail `&place` or `path` borrowed whole as a slice, `&place[..]`
+/// (`&mut place[..]`), where the function returns `&[T]` (`&mut [T]`): Rust coerces a
+/// `&Vec<T>` there (`fn keys(&self) -> &[Key] { &self.0 }` of a `Vec` field, splines
+/// 5.0.0's `Spline::keys`), which the rule's dual does not, and re-slicing a slice whole
+/// is the slice.
+fn reslice_tail(block: &syn::Block, output: &syn::ReturnType) -> syn::Block {
+    let syn::ReturnType::Type(_, ty) = output else {
+        return block.clone();
+    };
+    let syn::Type::Reference(r) = &**ty else {
+        return block.clone();
+    };
+    if !matches!(&*r.elem, syn::Type::Slice(_)) {
+        return block.clone();
+    }
+    let mutable = r.mutability.is_some();
+    let mut block = block.clone();
+    let Some(syn::Stmt::Expr(tail, None)) = block.stmts.last_mut() else {
+        return block;
+    };
+    let place = match &*tail {
+        syn::Expr::Reference(e) if e.mutability.is_some() == mutable => match &*e.expr {
+            p @ (syn::Expr::Field(_) | syn::Expr::Path(_)) => p.clone(),
+            _ => return block,
+        },
+        p @ syn::Expr::Path(_) => p.clone(),
+        _ => return block,
+    };
+    let span = syn::spanned::Spanned::span(&*tail);
+    let full = syn::Expr::Range(syn::ExprRange {
+        attrs: Vec::new(),
+        start: None,
+        limits: syn::RangeLimits::HalfOpen(syn::Token![..](span)),
+        end: None,
+    });
+    let index = syn::Expr::Index(syn::ExprIndex {
+        attrs: Vec::new(),
+        expr: Box::new(place),
+        bracket_token: syn::token::Bracket(span),
+        index: Box::new(full),
+    });
+    *tail = syn::Expr::Reference(syn::ExprReference {
+        attrs: Vec::new(),
+        and_token: syn::Token![&](span),
+        mutability: mutable.then(|| syn::Token![mut](span)),
+        expr: Box::new(index),
+    });
+    block
+}
+
+impl Lowerer<'_> {
+    /// The function's result where it returns `()`: the unit, whatever the tail
+    /// expression's value (`fn clear(&mut self) { self.0.clear() }`, splines 5.0.0's
+    /// `Spline::clear`; `v.push(x)` without its `;`), which is `()` in Rust but a method's
+    /// result the rule cannot see the type of.
+    #[inline(never)]
+    fn unit_if_returns_unit(&mut self, v: Value, output: &syn::ReturnType, span: Span) -> Value {
+        let unit = match output {
+            syn::ReturnType::Default => true,
+            syn::ReturnType::Type(_, ty) => {
+                matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty())
+            }
+        };
+        // A tail the lowering already knows to be `()` (a loop's) is kept.
+        match unit && !matches!(self.func.values[v].ty, TypeHint::NonDiff) {
+            true => self.unit(span),
+            false => v,
+        }
     }
 }

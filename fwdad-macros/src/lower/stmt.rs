@@ -493,6 +493,41 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The part of the tuple `value` that the element pattern `p` at `member` matches. A
+    /// tuple pattern through a reference binds references to the fields (`filter(|(i, _)|
+    /// *i % 2 == 0)`: `i: &usize`), as Rust's default binding mode does; a `&` pattern
+    /// there matches the field itself, whose own reference it strips (`filter(|(_r, &v)| v <
+    /// 0.)` over `zip` of two slices: `v: f64`, as in Rust before the 2024 edition, which
+    /// rejects the pattern).
+    #[inline(never)]
+    fn tuple_pattern_field(&mut self, value: Value, member: syn::Member, p: &syn::Pat) -> Value {
+        match &self.func.values[value].ty {
+            TypeHint::Ref(inner) if !matches!(p, syn::Pat::Reference(_)) => {
+                let hint = TypeHint::Ref(Box::new(inner.field(&member)));
+                self.push(
+                    InstKind::FieldRef {
+                        base: value,
+                        member,
+                        mutable: false,
+                    },
+                    hint,
+                    p.span(),
+                )
+            }
+            outer => {
+                let hint = outer.deref_all_pub().field(&member);
+                self.push(
+                    InstKind::Field {
+                        base: value,
+                        member,
+                    },
+                    hint,
+                    p.span(),
+                )
+            }
+        }
+    }
+
     /// Binds the names of `pat` to (parts of) `value`.
     pub(crate) fn bind_pattern(&mut self, pat: &syn::Pat, value: Value, ty: Option<&syn::Type>) {
         match pat {
@@ -544,19 +579,7 @@ impl Lowerer<'_> {
                         continue;
                     }
                     let member = syn::Member::Unnamed(syn::Index { index: i as u32, span: p.span() });
-                    // A tuple pattern through a reference binds references to the fields
-                    // (`filter(|(i, _)| *i % 2 == 0)`: `i: &usize`), as Rust's default
-                    // binding mode does.
-                    let field = match &self.func.values[value].ty {
-                        TypeHint::Ref(inner) => {
-                            let hint = TypeHint::Ref(Box::new(inner.field(&member)));
-                            self.push(InstKind::FieldRef { base: value, member, mutable: false }, hint, p.span())
-                        }
-                        outer => {
-                            let hint = outer.field(&member);
-                            self.push(InstKind::Field { base: value, member }, hint, p.span())
-                        }
-                    };
+                    let field = self.tuple_pattern_field(value, member, p);
                     let sub_ty = elem_tys.get(i).cloned().flatten();
                     match &sub_ty {
                         Some(st) => self.annotate(field, st),
