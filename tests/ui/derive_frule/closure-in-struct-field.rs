@@ -1,7 +1,8 @@
-// A struct holding a closure, taken as a parameter of a differentiated function: the
-// caller built it from a closure over floats, which has no differentiated form. Instead:
-// build it inside the differentiated function with a struct literal (supported,
-// tests/fields11_solvers.rs), or take the function itself as a parameter.
+// A struct holding a closure, taken as a parameter of a method (`fn solve(&self, integ:
+// &Integrator<F>, ..)`): a method's rule cannot take the function's differentiated form
+// along. Instead: take it in a free `#[derive_frule]` function (`fn final_state(integ:
+// &Integrator<F>, y0: f64)`, supported: tests/fields12_params.rs), or take the function
+// itself as a parameter.
 use fwdad::prelude::*;
 
 pub struct Integrator<F: Fn(f64, f64) -> f64> {
@@ -20,9 +21,15 @@ impl<F: Fn(f64, f64) -> f64> Integrator<F> {
     }
 }
 
+pub struct Shooter {
+    pub steps: usize,
+}
+
 #[derive_frule]
-fn final_state<F: Fn(f64, f64) -> f64>(integ: &Integrator<F>, y0: f64) -> f64 {
-    integ.run(0.0, y0, 100)
+impl Shooter {
+    pub fn final_state<F: Fn(f64, f64) -> f64>(&self, integ: &Integrator<F>, y0: f64) -> f64 {
+        integ.run(0.0, y0, self.steps)
+    }
 }
 
 fn main() {}
