@@ -229,3 +229,72 @@ fn quadrature_passed_on_from_parameter_to_parameter() {
     let (v, _) = gradient(mean_cosine {}, &p);
     assert_close(v, exact, 1e-5, "mean");
 }
+
+// --- 4. A method taking the ODE ----------------------------------------------------------
+
+/// The explicit midpoint method with a fixed step.
+#[derive(Differentiable)]
+pub struct Midpoint {
+    pub h: f64,
+}
+
+#[derive_frule]
+impl Midpoint {
+    pub fn advance(&self, ode: &Ode<'_>, y0: f64, n: usize) -> f64 {
+        let mut y = y0;
+        for i in 0..n {
+            let t = i as f64 * self.h;
+            let half = y + 0.5 * self.h * (ode.rhs)(t, y);
+            y += self.h * (ode.rhs)(t + 0.5 * self.h, half);
+        }
+        y
+    }
+}
+
+/// `y' = -k y + sin t` from `y0`, twenty midpoint steps.
+#[derive_frule]
+pub fn forced(p: &[f64]) -> f64 {
+    let (k, y0) = (p[0], p[1]);
+    let ode = Ode {
+        rhs: &|t, y| -k * y + t.sin(),
+        t1: 1.0,
+        steps: 20,
+    };
+    let stepper = Midpoint {
+        h: ode.t1 / ode.steps as f64,
+    };
+    stepper.advance(&ode, y0, ode.steps)
+}
+
+#[test]
+fn method_taking_the_ode() {
+    let p = [0.9, 1.2];
+    check_modes!(forced {}, forced, p);
+    // y(1) = y0 e^{-k} + ∫₀¹ e^{-k(1-s)} sin s ds; d/dy0 is e^{-k} for the method up to
+    // its error.
+    let (_, g) = gradient(forced {}, &p);
+    assert_close(g[1], (-p[0]).exp(), 1e-3, "d/dy0");
+}
+
+/// Reads only the bounds of the problem, not its function.
+#[derive_frule]
+pub fn bracket_width<F: Fn(f64) -> f64>(p: &Problem<F>) -> f64 {
+    p.hi - p.lo
+}
+
+/// The minimum scaled by the bracket's width, the bracket from the inputs.
+#[derive_frule]
+pub fn scaled_minimum(w: &[f64]) -> f64 {
+    let c = w[0];
+    let p = Problem {
+        f: |t| (t - c).powi(2) + 0.1 * t.powi(4),
+        lo: -1.0 - w[1],
+        hi: 2.0 + w[1],
+    };
+    minimise(&p, 0.0) * bracket_width(&p)
+}
+
+#[test]
+fn one_problem_passed_to_two_functions() {
+    check_modes!(scaled_minimum {}, scaled_minimum, [0.5, 0.3]);
+}

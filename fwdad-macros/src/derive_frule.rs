@@ -466,6 +466,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let mut diag = Diagnostics::new();
     let raw_args = args.clone();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    // `fn solve(&self, ode: &Ode<'_>, ..)`, a struct holding a function taken: the method
+    // `solve__fields` taking its fields stands for it in rules (`fn_fields`).
+    let mut imp = imp;
+    let by_fields = crate::fn_fields::holder_methods(&mut imp, &mut diag);
     let rt = args.runtime_path();
     if let Some(name) = args.inactive.first() {
         diag.error_spanned(
@@ -635,7 +639,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         (Some(t), None, None, None) => crate::fn_fields::free_fns(&imp, t, &mut diag),
         _ => None,
     };
-    let replaced = match field_fns {
+    let mut replaced = match field_fns {
         Some((fns, replaced)) => {
             for f in fns {
                 items.extend(expand(raw_args.clone(), quote!(#f)));
@@ -644,6 +648,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
         None => Default::default(),
     };
+    replaced.extend(by_fields);
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };

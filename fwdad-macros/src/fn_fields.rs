@@ -515,6 +515,10 @@ fn derived_method(ty: &str, method: &str) -> bool {
 /// that holds a function (`solve__fields` for `solve`).
 const FIELDS_SUFFIX: &str = "__fields";
 
+/// The same for a method (`solve_by_fields`: a method's rule items are named after it,
+/// and rustc's `non_snake_case` lint would flag `__`).
+const METHOD_SUFFIX: &str = "_by_fields";
+
 /// The struct holding a function that `ty` names (`&Problem<F>`, `Ode<'a>`), if any.
 fn holder_name(ty: &syn::Type) -> Option<String> {
     holder_in(ty).map(|(n, _)| n)
@@ -529,6 +533,19 @@ fn derived_params(name: &str) -> Option<Vec<String>> {
         (Some(p), None) => Some(p.clone()),
         _ => None,
     }
+}
+
+/// Whether the file's `#[derive_frule]` function `name` (a method: `.name`) takes a
+/// struct `ty` holding a function.
+fn takes_holder(name: &str, ty: &str) -> bool {
+    derived_params(name).is_some_and(|ps| {
+        ps.iter().any(|t| {
+            syn::parse_str::<syn::Type>(t)
+                .ok()
+                .and_then(|t| holder_name(&t))
+                .is_some_and(|n| n == ty)
+        })
+    })
 }
 
 /// `p: &Problem<F>`'s struct: its path without the name (`geo::`), its name and fields,
@@ -727,12 +744,11 @@ pub(crate) fn holder_fn(func: &syn::ItemFn, diag: &mut Diagnostics) -> Option<sy
             diag.error(span, msg);
         }
     }
-    let name = format_ident!(
-        "{}{}",
-        func.sig.ident,
-        FIELDS_SUFFIX,
-        span = func.sig.ident.span()
-    );
+    let suffix = match func.sig.receiver() {
+        Some(_) => METHOD_SUFFIX,
+        None => FIELDS_SUFFIX,
+    };
+    let name = format_ident!("{}{}", func.sig.ident, suffix, span = func.sig.ident.span());
     let params = &new_generics.params;
     let w = &new_generics.where_clause;
     let vis = &func.vis;
@@ -744,10 +760,42 @@ pub(crate) fn holder_fn(func: &syn::ItemFn, diag: &mut Diagnostics) -> Option<sy
     let item = quote! {
         #(#attrs)*
         #[doc(hidden)]
-        #[allow(non_snake_case, dead_code, clippy::too_many_arguments, clippy::ptr_arg)]
+        #[allow(non_snake_case, dead_code, unused_variables, clippy::too_many_arguments, clippy::ptr_arg)]
         #vis fn #name <#params> (#(#inputs),*) #output #w #block
     };
     syn::parse2::<syn::ItemFn>(item).ok()
+}
+
+/// The methods of an inherent `impl` taking a struct that holds a function (`fn solve(&self,
+/// ode: &Ode<'_>, y0: f64)`): each gets a method `solve__fields` beside it, taking the
+/// struct's fields in its place ([`holder_fn`]), which stands for it in rules. Returns
+/// the names of the methods it stands for (which get no rule).
+pub(crate) fn holder_methods(imp: &mut syn::ItemImpl, diag: &mut Diagnostics) -> HashSet<String> {
+    let mut replaced = HashSet::new();
+    if imp.trait_.is_some() {
+        return replaced;
+    }
+    let mut added = Vec::new();
+    for it in &imp.items {
+        let syn::ImplItem::Fn(m) = it else { continue };
+        if m.sig.receiver().is_none() {
+            continue;
+        }
+        let func = syn::ItemFn {
+            attrs: m.attrs.clone(),
+            vis: m.vis.clone(),
+            sig: m.sig.clone(),
+            block: Box::new(m.block.clone()),
+        };
+        if let Some(f) = holder_fn(&func, diag) {
+            if let Ok(method) = syn::parse2::<syn::ImplItemFn>(f.to_token_stream()) {
+                replaced.insert(m.sig.ident.to_string());
+                added.push(syn::ImplItem::Fn(method));
+            }
+        }
+    }
+    imp.items.extend(added);
+    replaced
 }
 
 /// A derived function taking a struct that holds a function, or building one with a
@@ -758,7 +806,7 @@ pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
         if let Some((name, field)) = holder_in(&t.ty) {
             diag.error_spanned(
                 &t.ty,
-                format!("`#[derive_frule]` does not support a method's parameter holding `{name}`, a struct with a function in its field `{field}`: a method's rule cannot take the function's differentiated form along; take the `{name}` in a free `#[derive_frule]` function (`fn solve(p: &{name}<..>, ..)`), which a differentiated function building it (`let p = {name} {{ {field}: |..| .., .. }};`) can call, or take the function itself as a parameter (`{field}: impl Fn(..)`)"),
+                format!("`#[derive_frule]` does not support a parameter holding `{name}`, a struct with a function in its field `{field}`, in a method of a trait's `impl`: its rule is the trait's and cannot take the function's differentiated form along; take the `{name}` in a method of an inherent `impl` or in a free `#[derive_frule]` function (`fn solve(p: &{name}<..>, ..)`), which a differentiated function building it (`let p = {name} {{ {field}: |..| .., .. }};`) can call, or take the function itself as a parameter (`{field}: impl Fn(..)`)"),
             );
         }
     }
@@ -1419,6 +1467,55 @@ impl UseFields<'_> {
             .collect()
     }
 
+    /// `shooter.solve(&ode, y0)` of a method of a `#[derive_frule] impl` taking the
+    /// struct: `shooter.solve__fields(ode_rhs, ode_t1, y0)` ([`holder_methods`]).
+    #[inline(never)]
+    fn holder_method_call(&mut self, e: &mut syn::Expr) -> bool {
+        let syn::Expr::MethodCall(mc) = e else {
+            return false;
+        };
+        if self.is_local(&mc.receiver) || !mc.args.iter().any(|a| self.is_local_arg(a)) {
+            return false;
+        }
+        let (name, ty) = (&self.local.name, self.local.ty.to_string());
+        let method = mc.method.to_string();
+        let renamed = method.strip_suffix(METHOD_SUFFIX);
+        let key = format!(".{}", renamed.unwrap_or(&method));
+        if !takes_holder(&key, &ty) {
+            let at = mc
+                .args
+                .iter()
+                .find(|a| self.is_local_arg(a))
+                .map(|a| a.span());
+            let m = renamed.unwrap_or(&method);
+            self.errors.push((
+                at.unwrap_or_else(|| mc.span()),
+                format!("`#[derive_frule]` does not support passing `{name}`, a `{ty}` holding a function, to the method `{m}`: only a method of a `#[derive_frule]` inherent `impl` of this file taking a `{ty}` as a parameter (`fn {m}(&self, p: &{ty}<..>, ..)`) takes its function along; annotate its `impl` with `#[derive_frule]`, or pass the fields it needs (`{name}.a`) and call the function here (`({name}.f)(x)`)"),
+            ));
+            return true;
+        }
+        self.visit_expr_mut(&mut mc.receiver);
+        let mut args: Vec<TokenStream2> = Vec::new();
+        let taken: Vec<syn::Expr> = mc.args.iter().cloned().collect();
+        for mut a in taken {
+            if self.is_local_arg(&a) {
+                args.extend(self.field_args());
+            } else {
+                self.visit_expr_mut(&mut a);
+                args.push(a.to_token_stream());
+            }
+        }
+        let callee = match renamed {
+            Some(_) => mc.method.clone(),
+            None => format_ident!("{}{}", mc.method, METHOD_SUFFIX, span = mc.method.span()),
+        };
+        let receiver = &mc.receiver;
+        if let Ok(call) = syn::parse2(quote_spanned!(mc.span()=> #receiver.#callee(#(#args),*))) {
+            *e = call;
+        }
+        true
+    }
+
     /// `solve(&ode, y0)` of a `#[derive_frule]` function taking the struct: its fields'
     /// function, `solve__fields(ode_rhs, ode_t1, y0)` ([`holder_fn`]).
     #[inline(never)]
@@ -1436,15 +1533,7 @@ impl UseFields<'_> {
         };
         let callee = last.ident.to_string();
         let renamed = callee.strip_suffix(FIELDS_SUFFIX);
-        let takes = derived_params(renamed.unwrap_or(&callee)).is_some_and(|ps| {
-            ps.iter().any(|t| {
-                syn::parse_str::<syn::Type>(t)
-                    .ok()
-                    .and_then(|t| holder_name(&t))
-                    .is_some_and(|n| n == ty)
-            })
-        });
-        if !takes {
+        if !takes_holder(renamed.unwrap_or(&callee), &ty) {
             let at = c
                 .args
                 .iter()
@@ -1483,7 +1572,7 @@ impl UseFields<'_> {
 
 impl VisitMut for UseFields<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        if self.holder_call(e) {
+        if self.holder_call(e) || self.holder_method_call(e) {
             return;
         }
         // `&p.xs` of a borrowed field of a parameter: the parameter, a reference.

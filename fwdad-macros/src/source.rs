@@ -87,8 +87,9 @@ pub struct Items {
     pub derived_generic_traits: HashSet<String>,
     /// The `&self` methods of its `#[derive_frule]` inherent `impl`s, as type and method.
     pub derived_ref_methods: HashSet<(String, String)>,
-    /// The parameters' types of its `#[derive_frule]` `fn` items, by name (a struct holding
-    /// a function taken as one: `fn_fields`).
+    /// The parameters' types of its `#[derive_frule]` `fn` items, by name, and of the
+    /// methods of its `#[derive_frule]` inherent `impl`s, by `.name` (a struct holding a
+    /// function taken as one: `fn_fields`).
     pub derived_fn_params: HashMap<String, Vec<String>>,
     /// The associated functions without `self` of its inherent `impl`s whose body ends in
     /// a struct literal (`fn new(f: F, a: f64) -> Self { Self { f, a } }`): the type's
@@ -400,6 +401,20 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     if let syn::ImplItem::Fn(m) = it {
                         let by_ref = matches!(m.sig.receiver(),
                             Some(r) if r.reference.is_some() && r.mutability.is_none());
+                        if let (true, None) = (derived, &i.trait_) {
+                            let params = (m.sig.inputs.iter())
+                                .filter_map(|a| match a {
+                                    syn::FnArg::Typed(t) => {
+                                        let ty = &t.ty;
+                                        Some(quote::quote!(#ty).to_string())
+                                    }
+                                    syn::FnArg::Receiver(_) => None,
+                                })
+                                .collect();
+                            module
+                                .derived_fn_params
+                                .insert(format!(".{}", m.sig.ident), params);
+                        }
                         if let (true, true, None, Some(ty)) = (by_ref, derived, &i.trait_, &ty) {
                             module
                                 .derived_ref_methods

@@ -1,6 +1,7 @@
-// A struct holding a closure, taken as a parameter of a method (`fn solve(&self, integ:
-// &Integrator<F>, ..)`): a method's rule cannot take the function's differentiated form
-// along. Instead: take it in a free `#[derive_frule]` function (`fn final_state(integ:
+// A struct holding a closure, taken as a parameter of a method of a trait's `impl`
+// (`impl Shooting for Shooter { fn final_state(&self, integ: &Integrator<F>, ..) }`): the
+// trait's rule cannot take the function's differentiated form along. Instead: take it in
+// an inherent method or a free `#[derive_frule]` function (`fn final_state(integ:
 // &Integrator<F>, y0: f64)`, supported: tests/fields12_params.rs), or take the function
 // itself as a parameter.
 use fwdad::prelude::*;
@@ -21,13 +22,19 @@ impl<F: Fn(f64, f64) -> f64> Integrator<F> {
     }
 }
 
+#[derive_frule]
+pub trait Shooting {
+    fn final_state<F: Fn(f64, f64) -> f64>(&self, integ: &Integrator<F>, y0: f64) -> f64;
+}
+
+#[derive(Differentiable)]
 pub struct Shooter {
     pub steps: usize,
 }
 
 #[derive_frule]
-impl Shooter {
-    pub fn final_state<F: Fn(f64, f64) -> f64>(&self, integ: &Integrator<F>, y0: f64) -> f64 {
+impl Shooting for Shooter {
+    fn final_state<F: Fn(f64, f64) -> f64>(&self, integ: &Integrator<F>, y0: f64) -> f64 {
         integ.run(0.0, y0, self.steps)
     }
 }
