@@ -1654,7 +1654,7 @@ impl VisitMut for UseFields<'_> {
             syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident(name) => {
                 self.errors.push((
                     p.span(),
-                    format!("`#[derive_frule]` does not support using `{name}`, a `{ty}` holding a function, as a whole value: the rule cannot build a struct holding the function's differentiated form; read its fields (`{name}.a`), call its function (`({name}.f)(x)`) or its `&self` methods (`{name}.m(..)`) where it is built"),
+                    format!("`#[derive_frule]` does not support using `{name}`, a `{ty}` holding a function, as a whole value: the rule cannot build a struct holding the function's differentiated form; read its fields (`{name}.a`), call its function (`({name}.f)(x)`) or its `&self` methods (`{name}.m(..)`), or pass it to a `#[derive_frule]` function taking it (`solve(&{name}, ..)`), where it is built"),
                 ));
                 return;
             }
