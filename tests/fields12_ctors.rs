@@ -181,3 +181,30 @@ pub fn after_one_step(p: &[f64]) -> f64 {
 fn line_search_built_by_its_constructor() {
     check_modes!(after_one_step {}, after_one_step, [1.2, 0.8]);
 }
+
+// --- 4. The model built by its constructor, handed to a penalised objective --------------
+
+/// The loss plus a ridge penalty, reading the model's data.
+#[derive_frule]
+pub fn penalised<L: Fn(f64) -> f64>(model: &Glm<L>, b: &[f64], lambda: f64) -> f64 {
+    let n = model.xs.len() as f64;
+    model.loss(b[0], b[1]) / n + lambda * (b[0] * b[0] + b[1] * b[1])
+}
+
+#[derive_frule]
+pub fn penalised_logistic(p: &[f64]) -> f64 {
+    let xs = [-1.0, -0.5, 0.0, 0.5, 1.0, 1.5];
+    let ys = [0.1, 0.2, 0.45, 0.6, 0.8, 0.85];
+    let temperature = p[2];
+    let model = Glm::new(
+        |eta: f64| 1.0 / (1.0 + (-eta / temperature).exp()),
+        &xs,
+        &ys,
+    );
+    penalised(&model, &p[..2], 0.01)
+}
+
+#[test]
+fn model_from_its_constructor_passed_to_a_function() {
+    check_modes!(penalised_logistic {}, penalised_logistic, [0.2, 1.1, 0.9]);
+}

@@ -813,7 +813,7 @@ impl Lowerer<'_> {
                 if !self.callable(f) {
                     self.diag.error_spanned(
                         &c.func,
-                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned, not for one taken out of a collection (`for phi in &basis`); call the function by name"),
+                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned, not for one taken out of a collection (`for phi in &basis`, `fs.iter().map(|f| f(x))`); call the function by name, or call each function a factory returns where it is made (`for i in 0..n {{ let f = make(i, k); s += f(x); }}`)"),
                     );
                     return Some(self.poison(span));
                 }
