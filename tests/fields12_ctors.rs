@@ -208,3 +208,49 @@ pub fn penalised_logistic(p: &[f64]) -> f64 {
 fn model_from_its_constructor_passed_to_a_function() {
     check_modes!(penalised_logistic {}, penalised_logistic, [0.2, 1.1, 0.9]);
 }
+
+// --- 5. A constructor computing a field -------------------------------------------------
+
+/// A uniform grid on `[a, b]` holding the integrand, its step computed by the constructor.
+pub struct Trapezoid<F: Fn(f64) -> f64> {
+    f: F,
+    a: f64,
+    h: f64,
+    n: usize,
+}
+
+impl<F: Fn(f64) -> f64> Trapezoid<F> {
+    pub fn new(f: F, a: f64, b: f64, n: usize) -> Self {
+        assert!(n > 0, "at least one panel");
+        let h = (b - a) / n as f64;
+        Trapezoid { f, a, h, n }
+    }
+}
+
+#[derive_frule]
+impl<F: Fn(f64) -> f64> Trapezoid<F> {
+    pub fn integrate(&self) -> f64 {
+        let mut s = 0.5 * ((self.f)(self.a) + (self.f)(self.a + self.n as f64 * self.h));
+        for i in 1..self.n {
+            s += (self.f)(self.a + i as f64 * self.h);
+        }
+        s * self.h
+    }
+}
+
+/// ∫ₐᵇ x e^{-x/s} dx on 400 panels.
+#[derive_frule]
+pub fn weighted_mass(p: &[f64]) -> f64 {
+    let (s, h) = (p[0], p[1]);
+    let t = Trapezoid::new(|x: f64| x * (-x / s).exp(), 0.0, h, 400);
+    t.integrate()
+}
+
+#[test]
+fn constructor_computing_a_field() {
+    let p = [0.8, 2.5];
+    check_modes!(weighted_mass {}, weighted_mass, p);
+    // d/dh ∫₀ʰ = h e^{-h/s}.
+    let (_, g) = gradient(weighted_mass {}, &p);
+    assert_close(g[1], p[1] * (-p[1] / p[0]).exp(), 1e-4, "d/dh");
+}

@@ -821,7 +821,7 @@ pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
                     if let Some(field) = first_fn_field(&ty) {
                         self.0.error_spanned(
                             c,
-                            format!("`#[derive_frule]` does not support building `{ty}`, a struct with a function in its field `{field}`, by `{ty}::{f}(..)` here: the rule passes the closure of a struct literal to `{ty}`'s methods, and sees into a constructor only bound with `let` (`let p = {ty}::{f}(..);`) and ending in a struct literal after no `let` of its own (`Self {{ {field}, .. }}`), each closure given used once; bind it with `let`, or write the literal here (`let p = {ty} {{ {field}: |..| .., .. }};`)"),
+                            format!("`#[derive_frule]` does not support building `{ty}`, a struct with a function in its field `{field}`, by `{ty}::{f}(..)` here: the rule passes the closure of a struct literal to `{ty}`'s methods, and sees into a constructor only bound with `let` (`let p = {ty}::{f}(..);`) and ending in a struct literal (`Self {{ {field}, .. }}`) after statements that check (`assert!(..)`) or bind one new name each (`let h = ..;`), each closure given used once; bind it with `let`, or write the literal here (`let p = {ty} {{ {field}: |..| .., .. }};`)"),
                         );
                     }
                 }
@@ -1066,8 +1066,9 @@ fn constructor(ty: &str, name: &str) -> Option<(syn::Generics, syn::ImplItemFn)>
 /// literal (`fn new(f: F, a: f64, b: f64) -> Self { Self { f, a, b } }`): the literal
 /// written in its place, `let p = Problem { f: |t| (k * t).sin(), a: p_a, b: p_b };`, the
 /// arguments but functions and names bound first in order (`let p_a = 0.0;`) and the
-/// constructor's statements before its literal (`assert!(a < b);`) kept. Returns how many
-/// statements were put before the `let`.
+/// constructor's statements before its literal (`assert!(a < b);`, `let h = (b - a) / n
+/// as f64;` with its name renamed `p_h`) kept. Returns how many statements were put
+/// before the `let`.
 #[inline(never)]
 fn by_constructor(block: &mut syn::Block, i: usize) -> usize {
     let syn::Stmt::Local(l) = &block.stmts[i] else {
@@ -1119,12 +1120,36 @@ fn by_constructor(block: &mut syn::Block, i: usize) -> usize {
     let Some((syn::Stmt::Expr(syn::Expr::Struct(lit), None), before)) = stmts.split_last() else {
         return 0;
     };
-    // The statements before the literal may check (`assert!(..);`), not bind.
+    // The statements before the literal check (`assert!(..);`) or bind a name each with
+    // `let` (`let h = (b - a) / n as f64;`), a name bound once, not a parameter's: each
+    // is renamed apart from the caller's (`p_h`).
     let mut binds = Binds::default();
     for st in before {
         binds.visit_stmt(st);
     }
-    if !binds.0.is_empty() || before.iter().any(|s| matches!(s, syn::Stmt::Item(_))) {
+    let let_names: Vec<syn::Ident> = (before.iter())
+        .filter_map(|st| match st {
+            syn::Stmt::Local(l) => match &l.pat {
+                syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    Some(pi.ident.clone())
+                }
+                syn::Pat::Type(t) => match &*t.pat {
+                    syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        Some(pi.ident.clone())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let distinct: HashSet<String> = let_names.iter().map(|n| n.to_string()).collect();
+    if binds.0.len() != let_names.len()
+        || distinct.len() != let_names.len()
+        || let_names.iter().any(|n| params.contains(n))
+        || before.iter().any(|s| matches!(s, syn::Stmt::Item(_)))
+    {
         return 0;
     }
     let mut taken = Idents::default();
@@ -1160,6 +1185,17 @@ fn by_constructor(block: &mut syn::Block, i: usize) -> usize {
         };
         lets.push(st);
         with.push((p.to_string(), path_expr(id)));
+    }
+    let mut renamed = Vec::new();
+    for n in &let_names {
+        let mut fresh = format!("{local}_{n}");
+        while taken.0.contains(&fresh) {
+            fresh.push('_');
+        }
+        taken.0.insert(fresh.clone());
+        let id = syn::Ident::new(&fresh, n.span());
+        with.push((n.to_string(), path_expr(id.clone())));
+        renamed.push((n.to_string(), id));
     }
     struct Subst<'a>(&'a [(String, syn::Expr)], &'a syn::Path);
     impl VisitMut for Subst<'_> {
@@ -1227,6 +1263,17 @@ fn by_constructor(block: &mut syn::Block, i: usize) -> usize {
     let mut checks: Vec<syn::Stmt> = before.to_vec();
     for st in &mut checks {
         sub.visit_stmt_mut(st);
+        if let syn::Stmt::Local(l) = st {
+            let pat = match &mut l.pat {
+                syn::Pat::Type(t) => &mut *t.pat,
+                p => p,
+            };
+            if let syn::Pat::Ident(pi) = pat {
+                if let Some((_, id)) = renamed.iter().find(|(n, _)| pi.ident == n) {
+                    pi.ident = id.clone();
+                }
+            }
+        }
     }
     let syn::Stmt::Local(l) = &mut block.stmts[i] else {
         return 0;
