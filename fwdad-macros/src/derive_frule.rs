@@ -99,11 +99,24 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     // the user's signature).
     let primal = func.clone();
     let mut diag = Diagnostics::new();
+    let raw_args = args.clone();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    // `fn solve(ode: &Ode<'_>, ..)`, a struct holding a function taken: the rule is the
+    // function taking its fields (`fn_fields`).
+    let erred = diag.has_errors();
+    if let Some(by_fields) = crate::fn_fields::holder_fn(&func, &mut diag) {
+        let rest = expand(raw_args, quote!(#by_fields));
+        let err = diag.finish().err().map(|e| e.to_compile_error());
+        return quote!(#primal #err #rest);
+    }
+    if !erred && diag.has_errors() {
+        let err = diag.finish().err().map(|e| e.to_compile_error());
+        return quote!(#primal #err);
+    }
     // `let p = Problem { f: |t| .., a };`: one local per field (`fn_fields`).
     let mut func = func;
-    crate::fn_fields::check_holders(&func, &mut diag);
     crate::fn_fields::struct_locals(&mut func.block, &mut diag);
+    crate::fn_fields::check_holders(&func, &mut diag);
     // `alias(..)` and the file's own `type` aliases written out.
     let mut aliases = args.aliases.clone();
     aliases.extend(crate::aliases::source_aliases(&args.aliases));
@@ -453,6 +466,10 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     let mut diag = Diagnostics::new();
     let raw_args = args.clone();
     let args = diag.handle(syn::parse2::<Args>(args)).unwrap_or_default();
+    // `fn solve(&self, ode: &Ode<'_>, ..)`, a struct holding a function taken: the method
+    // `solve__fields` taking its fields stands for it in rules (`fn_fields`).
+    let mut imp = imp;
+    let by_fields = crate::fn_fields::holder_methods(&mut imp, &mut diag);
     let rt = args.runtime_path();
     if let Some(name) = args.inactive.first() {
         diag.error_spanned(
@@ -622,7 +639,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         (Some(t), None, None, None) => crate::fn_fields::free_fns(&imp, t, &mut diag),
         _ => None,
     };
-    let replaced = match field_fns {
+    let mut replaced = match field_fns {
         Some((fns, replaced)) => {
             for f in fns {
                 items.extend(expand(raw_args.clone(), quote!(#f)));
@@ -631,6 +648,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
         }
         None => Default::default(),
     };
+    replaced.extend(by_fields);
     if let Some(ty_ident) = &ty_ident {
         for item in &imp.items {
             let syn::ImplItem::Fn(m) = item else { continue };

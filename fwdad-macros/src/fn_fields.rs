@@ -42,10 +42,61 @@ struct Field {
     kind: Kind,
 }
 
-/// The fields of the file's struct `name` (the file's only item of that name).
+/// Where struct `name` is declared: the file read, and the path a caller in the
+/// annotated item's file writes before the names of its module (`problem::` after `use
+/// problem::Problem;`, nothing for the file's own struct or a glob's).
+struct Home {
+    file: std::rc::Rc<crate::source::Parsed>,
+    prefix: Vec<String>,
+}
+
+/// The file declaring struct `name`: the annotated item's file, when it declares one of
+/// that name, or the one file a `use` of it leads to (`mod problem; use
+/// problem::Problem;`, or a glob `use problem::*;`), declaring one of that name.
+fn home(name: &str) -> Option<Home> {
+    use crate::source;
+    let here = source::source_file()?;
+    let file = source::parse(&here)?;
+    let count = |f: &source::Parsed| {
+        (f.modules.iter())
+            .flat_map(|m| m.structs.iter())
+            .filter(|s| s.name == name)
+            .count()
+    };
+    if count(&file) > 0 {
+        return Some(Home {
+            file,
+            prefix: Vec::new(),
+        });
+    }
+    let mut deps = source::Reading::default();
+    let modules = source::modules_of(&here, &mut deps);
+    let is_struct = |items: &source::Items, n: &str| items.structs.iter().any(|s| s.name == n);
+    let mut found: Vec<(source::Module, Vec<String>)> = Vec::new();
+    for (at, items) in modules.iter().zip(&file.modules) {
+        for (prefix, original, _) in items.named.iter().filter(|(_, _, l)| *l == name) {
+            if let Some((m, _)) = source::definition(at, prefix, original, &mut deps, 4, &is_struct)
+            {
+                found.push((m, prefix.clone()));
+            }
+        }
+        for glob in &items.globs {
+            if let Some((m, _)) = source::definition(at, glob, name, &mut deps, 4, &is_struct) {
+                found.push((m, Vec::new()));
+            }
+        }
+    }
+    let (module, prefix) = found.first()?.clone();
+    if found.iter().any(|(m, _)| *m != module) {
+        return None;
+    }
+    let file = deps.file(&module.file)?;
+    (count(&file) == 1).then_some(Home { file, prefix })
+}
+
+/// The fields of the struct `name` (its file's only item of that name; see [`home`]).
 fn all_fields(name: &str, impl_generics: Option<&syn::Generics>) -> Option<Vec<Field>> {
-    let path = crate::source::source_file()?;
-    let file = crate::source::parse(&path)?;
+    let file = home(name)?.file;
     let mut found = (file.modules.iter()).flat_map(|m| m.structs.iter().filter(|s| s.name == name));
     let (Some(s), None) = (found.next(), found.next()) else {
         return None;
@@ -174,7 +225,7 @@ fn is_fn_list(ty: &syn::Type) -> bool {
 
 /// The fields of the file's struct `name` holding a list of functions, name and type.
 fn fn_list_fields(name: &str) -> Vec<(String, String)> {
-    let Some(file) = crate::source::source_file().and_then(|p| crate::source::parse(&p)) else {
+    let Some(file) = home(name).map(|h| h.file) else {
         return Vec::new();
     };
     let mut found = (file.modules.iter()).flat_map(|m| m.structs.iter().filter(|s| s.name == name));
@@ -449,6 +500,304 @@ fn first_fn_field(name: &str) -> Option<String> {
         .map(|f| f.name)
 }
 
+/// Whether struct `ty`'s file (see [`home`]) has a `#[derive_frule]` inherent `impl` of
+/// it with a `&self` method `method`.
+fn derived_method(ty: &str, method: &str) -> bool {
+    home(ty).is_some_and(|h| {
+        (h.file.modules.iter()).any(|m| {
+            m.derived_ref_methods
+                .contains(&(ty.to_string(), method.to_string()))
+        })
+    })
+}
+
+/// The suffix of the function standing for a `#[derive_frule]` function taking a struct
+/// that holds a function (`solve__fields` for `solve`).
+const FIELDS_SUFFIX: &str = "__fields";
+
+/// The same for a method (`solve_by_fields`: a method's rule items are named after it,
+/// and rustc's `non_snake_case` lint would flag `__`).
+const METHOD_SUFFIX: &str = "_by_fields";
+
+/// The struct holding a function that `ty` names (`&Problem<F>`, `Ode<'a>`), if any.
+fn holder_name(ty: &syn::Type) -> Option<String> {
+    holder_in(ty).map(|(n, _)| n)
+}
+
+/// The types of the parameters of the file's `#[derive_frule]` function `name` (one of
+/// that name).
+fn derived_params(name: &str) -> Option<Vec<String>> {
+    let file = crate::source::source_file().and_then(|p| crate::source::parse(&p))?;
+    let mut found = (file.modules.iter()).filter_map(|m| m.derived_fn_params.get(name));
+    match (found.next(), found.next()) {
+        (Some(p), None) => Some(p.clone()),
+        _ => None,
+    }
+}
+
+/// Whether the file's `#[derive_frule]` function `name` (a method: `.name`) takes a
+/// struct `ty` holding a function.
+fn takes_holder(name: &str, ty: &str) -> bool {
+    derived_params(name).is_some_and(|ps| {
+        ps.iter().any(|t| {
+            syn::parse_str::<syn::Type>(t)
+                .ok()
+                .and_then(|t| holder_name(&t))
+                .is_some_and(|n| n == ty)
+        })
+    })
+}
+
+/// `p: &Problem<F>`'s struct: its path without the name (`geo::`), its name and fields,
+/// when it holds a function.
+fn holder_param(
+    ty: &syn::Type,
+    generics: &syn::Generics,
+) -> Option<(TokenStream2, syn::Ident, Vec<Field>)> {
+    match ty {
+        syn::Type::Reference(r) if r.mutability.is_none() => holder_param(&r.elem, generics),
+        syn::Type::Paren(p) => holder_param(&p.elem, generics),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let fields = shape_of(&last.ident.to_string(), Some(generics))?;
+            let segs: Vec<_> = p.path.segments.iter().map(|s| &s.ident).collect();
+            let segs = &segs[..segs.len() - 1];
+            let lead = p.path.leading_colon;
+            Some((quote!(#lead #(#segs::)*), last.ident.clone(), fields))
+        }
+        _ => None,
+    }
+}
+
+/// A field's type with the lifetimes `generics` does not declare elided (`&'a [f64]` of
+/// `Data<'a>`: `&'_ [f64]`).
+fn elide_lifetimes(ty: &syn::Type, generics: &syn::Generics) -> syn::Type {
+    struct Elide<'g>(&'g syn::Generics);
+    impl VisitMut for Elide<'_> {
+        fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+            let declared = self.0.lifetimes().any(|d| d.lifetime == *l);
+            if !declared && l.ident != "static" {
+                *l = syn::Lifetime::new("'_", l.span());
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    Elide(generics).visit_type_mut(&mut ty);
+    ty
+}
+
+/// A `#[derive_frule]` function taking a struct that holds a function (`fn solve(ode:
+/// &Ode<'_>, y0: f64)`): the function standing for it in rules, `solve__fields`, taking
+/// each such parameter's fields in its place (the functions as `impl Fn(..)`, as the
+/// methods' free functions take them), its body reading them for the parameter's fields
+/// and passing them on for the parameter (`p.slope(x)`, `minimise(p, x)`). The function
+/// itself gets no rule: a caller's struct literal is never built in a rule, and its call
+/// is one of the function standing for it ([`UseFields::holder_call`]). `None` when no
+/// parameter holds a function.
+pub(crate) fn holder_fn(func: &syn::ItemFn, diag: &mut Diagnostics) -> Option<syn::ItemFn> {
+    let generics = &func.sig.generics;
+    let holders: Vec<(usize, &syn::PatType)> = (func.sig.inputs.iter().enumerate())
+        .filter_map(|(i, a)| match a {
+            syn::FnArg::Typed(t) if holder_param(&t.ty, generics).is_some() => Some((i, t)),
+            _ => None,
+        })
+        .collect();
+    if holders.is_empty() {
+        return None;
+    }
+    let mut taken = Idents::default();
+    taken.visit_item_fn(func);
+    let mut inputs: Vec<TokenStream2> = Vec::new();
+    // The signature's text but the functions' bounds, for the type parameters it names.
+    let mut mentions = String::new();
+    let mut locals = Vec::new();
+    for (i, arg) in func.sig.inputs.iter().enumerate() {
+        let syn::FnArg::Typed(t) = arg else {
+            inputs.push(arg.to_token_stream());
+            continue;
+        };
+        if !holders.iter().any(|(h, _)| *h == i) {
+            let ty = &t.ty;
+            mentions.push_str(&quote!(#ty).to_string());
+            mentions.push(' ');
+            inputs.push(arg.to_token_stream());
+            continue;
+        }
+        let (prefix, ty, fields) = holder_param(&t.ty, generics)?;
+        let name = match &*t.pat {
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => pi.ident.clone(),
+            other => {
+                diag.error_spanned(
+                    other,
+                    format!("`#[derive_frule]` does not support a pattern for a parameter holding `{ty}`, a struct with a function in a field: name the parameter (`p: &{ty}<..>`) and read its fields in the body (`p.a`)"),
+                );
+                return None;
+            }
+        };
+        let mut names = Vec::new();
+        for f in &fields {
+            let mut n = format!("{name}_{}", f.name);
+            while taken.0.contains(&n) {
+                n.push('_');
+            }
+            taken.0.insert(n.clone());
+            let l = syn::Ident::new(&n, name.span());
+            match &f.kind {
+                Kind::Func(Some(b)) => inputs.push(quote!(#l: impl #b)),
+                Kind::Func(None) => {
+                    diag.error_spanned(
+                        &t.ty,
+                        format!("`#[derive_frule]` cannot tell the signature of the function held in `{ty}`'s field `{}`: bound its type parameter by `Fn(..)` on the struct or the function (`F: Fn(f64) -> f64`)", f.name),
+                    );
+                    return None;
+                }
+                Kind::Copy(t) => {
+                    let t = elide_lifetimes(t, generics);
+                    mentions.push_str(&quote!(#t).to_string());
+                    mentions.push(' ');
+                    inputs.push(quote!(#l: #t));
+                }
+                Kind::Borrowed(t) => {
+                    let t = elide_lifetimes(t, generics);
+                    mentions.push_str(&quote!(#t).to_string());
+                    mentions.push(' ');
+                    inputs.push(quote!(#l: &#t));
+                }
+            }
+            names.push(l);
+        }
+        let n = fields.len();
+        locals.push(Local {
+            name,
+            prefix,
+            ty,
+            fields,
+            locals: names,
+            values: vec![None; n],
+            param: true,
+        });
+    }
+    let output = &func.sig.output;
+    mentions.push_str(&quote!(#output).to_string());
+    // The type parameters bounded by `Fn(..)` that the new signature does not name.
+    let fn_bounded = |id: &syn::Ident| {
+        let inline = (generics.type_params())
+            .filter(|t| t.ident == *id)
+            .flat_map(|t| t.bounds.iter());
+        let from_where = (generics.where_clause.iter().flat_map(|w| &w.predicates))
+            .filter_map(|p| match p {
+                syn::WherePredicate::Type(t)
+                    if matches!(&t.bounded_ty, syn::Type::Path(bp) if bp.path.is_ident(id)) =>
+                {
+                    Some(&t.bounds)
+                }
+                _ => None,
+            })
+            .flatten();
+        inline
+            .chain(from_where)
+            .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if is_fn_bound(t)))
+    };
+    let named = |id: &syn::Ident| {
+        let id = id.to_string();
+        mentions
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .any(|w| w == id)
+    };
+    let dropped = |id: &syn::Ident| fn_bounded(id) && !named(id);
+    let mut new_generics = syn::Generics::default();
+    for p in &generics.params {
+        match p {
+            syn::GenericParam::Type(t) if dropped(&t.ident) => {}
+            other => new_generics.params.push(other.clone()),
+        }
+    }
+    let preds: Vec<syn::WherePredicate> = (generics.where_clause.iter())
+        .flat_map(|w| w.predicates.iter())
+        .filter(|p| match p {
+            syn::WherePredicate::Type(t) => !matches!(&t.bounded_ty,
+                syn::Type::Path(bp) if bp.path.get_ident().is_some_and(&dropped)),
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    if !preds.is_empty() {
+        new_generics.make_where_clause().predicates.extend(preds);
+    }
+    let mut block = (*func.block).clone();
+    for local in &locals {
+        let mut binds = Binds::default();
+        binds.visit_block(&block);
+        if let Some(again) = binds.0.iter().find(|b| **b == local.name) {
+            diag.error_spanned(
+                again,
+                format!("`#[derive_frule]` does not support binding `{again}` again in a function taking `{again}`, a `{ty}` holding a function, as a parameter: give the new binding another name", ty = local.ty),
+            );
+            return None;
+        }
+        let mut rw = UseFields {
+            local,
+            errors: Vec::new(),
+        };
+        rw.visit_block_mut(&mut block);
+        for (span, msg) in rw.errors {
+            diag.error(span, msg);
+        }
+    }
+    let suffix = match func.sig.receiver() {
+        Some(_) => METHOD_SUFFIX,
+        None => FIELDS_SUFFIX,
+    };
+    let name = format_ident!("{}{}", func.sig.ident, suffix, span = func.sig.ident.span());
+    let params = &new_generics.params;
+    let w = &new_generics.where_clause;
+    let vis = &func.vis;
+    let attrs = func.attrs.iter().filter(|a| {
+        a.path()
+            .get_ident()
+            .is_some_and(|i| i == "inline" || i == "allow")
+    });
+    let item = quote! {
+        #(#attrs)*
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code, unused_variables, clippy::too_many_arguments, clippy::ptr_arg)]
+        #vis fn #name <#params> (#(#inputs),*) #output #w #block
+    };
+    syn::parse2::<syn::ItemFn>(item).ok()
+}
+
+/// The methods of an inherent `impl` taking a struct that holds a function (`fn solve(&self,
+/// ode: &Ode<'_>, y0: f64)`): each gets a method `solve__fields` beside it, taking the
+/// struct's fields in its place ([`holder_fn`]), which stands for it in rules. Returns
+/// the names of the methods it stands for (which get no rule).
+pub(crate) fn holder_methods(imp: &mut syn::ItemImpl, diag: &mut Diagnostics) -> HashSet<String> {
+    let mut replaced = HashSet::new();
+    if imp.trait_.is_some() {
+        return replaced;
+    }
+    let mut added = Vec::new();
+    for it in &imp.items {
+        let syn::ImplItem::Fn(m) = it else { continue };
+        if m.sig.receiver().is_none() {
+            continue;
+        }
+        let func = syn::ItemFn {
+            attrs: m.attrs.clone(),
+            vis: m.vis.clone(),
+            sig: m.sig.clone(),
+            block: Box::new(m.block.clone()),
+        };
+        if let Some(f) = holder_fn(&func, diag) {
+            if let Ok(method) = syn::parse2::<syn::ImplItemFn>(f.to_token_stream()) {
+                replaced.insert(m.sig.ident.to_string());
+                added.push(syn::ImplItem::Fn(method));
+            }
+        }
+    }
+    imp.items.extend(added);
+    replaced
+}
+
 /// A derived function taking a struct that holds a function, or building one with a
 /// constructor: errors, as the rule can neither hold nor see into it.
 pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
@@ -457,7 +806,7 @@ pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
         if let Some((name, field)) = holder_in(&t.ty) {
             diag.error_spanned(
                 &t.ty,
-                format!("`#[derive_frule]` does not support a parameter holding `{name}`, a struct with a function in its field `{field}`: the caller built that function over floats, and it has no differentiated form; build the `{name}` inside the differentiated function with a struct literal from the closure (`let p = {name} {{ {field}: |..| .., .. }};`) and call its `&self` methods there, or take the function itself as a parameter (`{field}: impl Fn(..)`)"),
+                format!("`#[derive_frule]` does not support a parameter holding `{name}`, a struct with a function in its field `{field}`, in a method of a trait's `impl`: its rule is the trait's and cannot take the function's differentiated form along; take the `{name}` in a method of an inherent `impl` or in a free `#[derive_frule]` function (`fn solve(p: &{name}<..>, ..)`), which a differentiated function building it (`let p = {name} {{ {field}: |..| .., .. }};`) can call, or take the function itself as a parameter (`{field}: impl Fn(..)`)"),
             );
         }
     }
@@ -472,7 +821,7 @@ pub(crate) fn check_holders(func: &syn::ItemFn, diag: &mut Diagnostics) {
                     if let Some(field) = first_fn_field(&ty) {
                         self.0.error_spanned(
                             c,
-                            format!("`#[derive_frule]` does not support building `{ty}`, a struct with a function in its field `{field}`, by `{ty}::{f}(..)`: the rule passes the closure of a struct literal to `{ty}`'s methods and cannot see into `{f}`; write the literal here (`let p = {ty} {{ {field}: |..| .., .. }};`)"),
+                            format!("`#[derive_frule]` does not support building `{ty}`, a struct with a function in its field `{field}`, by `{ty}::{f}(..)` here: the rule passes the closure of a struct literal to `{ty}`'s methods, and sees into a constructor only bound with `let` (`let p = {ty}::{f}(..);`) and ending in a struct literal (`Self {{ {field}, .. }}`) after statements that check (`assert!(..)`) or bind one new name each (`let h = ..;`), each closure given used once; bind it with `let`, or write the literal here (`let p = {ty} {{ {field}: |..| .., .. }};`)"),
                         );
                     }
                 }
@@ -659,6 +1008,10 @@ struct Local {
     locals: Vec<syn::Ident>,
     /// The functions the literal gives, by field.
     values: Vec<Option<syn::Expr>>,
+    /// A parameter of a function taking the struct (`p: &Problem<F>`), each field a
+    /// parameter of its own: the functions `impl Fn(..)`, the other fields by value or
+    /// borrowed as the methods' free functions take them.
+    param: bool,
 }
 
 /// Rewrites the locals of `block` (at its top level) built by a literal of a struct
@@ -682,10 +1035,266 @@ pub(crate) fn struct_locals(block: &mut syn::Block, diag: &mut Diagnostics) {
 fn locals_of(block: &mut syn::Block, diag: &mut Diagnostics) {
     let mut i = 0;
     while i < block.stmts.len() {
+        i += by_constructor(block, i);
         if let Some(n) = rewrite_at(block, i, diag) {
             i += n;
         } else {
             i += 1;
+        }
+    }
+}
+
+/// The file's constructor `ty::name` of a struct holding a function, as an `impl` block
+/// holding it alone (one of that name).
+fn constructor(ty: &str, name: &str) -> Option<(syn::Generics, syn::ImplItemFn)> {
+    let file = home(ty)?.file;
+    let mut found = (file.modules.iter())
+        .flat_map(|m| m.ctors.iter())
+        .filter(|(t, n, _)| t == ty && n == name);
+    let (Some((_, _, text)), None) = (found.next(), found.next()) else {
+        return None;
+    };
+    let imp: syn::ItemImpl = syn::parse_str(text).ok()?;
+    let Some(syn::ImplItem::Fn(f)) = imp.items.into_iter().next() else {
+        return None;
+    };
+    shape_of(ty, Some(&imp.generics))?;
+    Some((imp.generics, f))
+}
+
+/// `let p = Problem::new(|t| (k * t).sin(), 0.0, x);` of a constructor ending in a struct
+/// literal (`fn new(f: F, a: f64, b: f64) -> Self { Self { f, a, b } }`): the literal
+/// written in its place, `let p = Problem { f: |t| (k * t).sin(), a: p_a, b: p_b };`, the
+/// arguments but functions and names bound first in order (`let p_a = 0.0;`) and the
+/// constructor's statements before its literal (`assert!(a < b);`, `let h = (b - a) / n
+/// as f64;` with its name renamed `p_h`) kept. Returns how many statements were put
+/// before the `let`.
+#[inline(never)]
+fn by_constructor(block: &mut syn::Block, i: usize) -> usize {
+    let syn::Stmt::Local(l) = &block.stmts[i] else {
+        return 0;
+    };
+    let Some(init) = l.init.as_ref().filter(|i| i.diverge.is_none()) else {
+        return 0;
+    };
+    let syn::Expr::Call(c) = strip(&init.expr) else {
+        return 0;
+    };
+    let syn::Expr::Path(fp) = strip(&c.func) else {
+        return 0;
+    };
+    let segs = &fp.path.segments;
+    if fp.qself.is_some() || segs.len() < 2 {
+        return 0;
+    }
+    let ty_seg = &segs[segs.len() - 2];
+    let name = &segs[segs.len() - 1].ident;
+    let Some((_, ctor)) = constructor(&ty_seg.ident.to_string(), &name.to_string()) else {
+        return 0;
+    };
+    let Some(local) = (match &l.pat {
+        syn::Pat::Ident(pi) => Some(pi.ident.clone()),
+        syn::Pat::Type(t) => match &*t.pat {
+            syn::Pat::Ident(pi) => Some(pi.ident.clone()),
+            _ => None,
+        },
+        _ => None,
+    }) else {
+        return 0;
+    };
+    let params: Vec<syn::Ident> = (ctor.sig.inputs.iter())
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(t) => match &*t.pat {
+                syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    Some(pi.ident.clone())
+                }
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect();
+    if params.len() != ctor.sig.inputs.len() || params.len() != c.args.len() {
+        return 0;
+    }
+    let stmts = &ctor.block.stmts;
+    let Some((syn::Stmt::Expr(syn::Expr::Struct(lit), None), before)) = stmts.split_last() else {
+        return 0;
+    };
+    // The statements before the literal check (`assert!(..);`) or bind a name each with
+    // `let` (`let h = (b - a) / n as f64;`), a name bound once, not a parameter's: each
+    // is renamed apart from the caller's (`p_h`).
+    let mut binds = Binds::default();
+    for st in before {
+        binds.visit_stmt(st);
+    }
+    let let_names: Vec<syn::Ident> = (before.iter())
+        .filter_map(|st| match st {
+            syn::Stmt::Local(l) => match &l.pat {
+                syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                    Some(pi.ident.clone())
+                }
+                syn::Pat::Type(t) => match &*t.pat {
+                    syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        Some(pi.ident.clone())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let distinct: HashSet<String> = let_names.iter().map(|n| n.to_string()).collect();
+    if binds.0.len() != let_names.len()
+        || distinct.len() != let_names.len()
+        || let_names.iter().any(|n| params.contains(n))
+        || before.iter().any(|s| matches!(s, syn::Stmt::Item(_)))
+    {
+        return 0;
+    }
+    let mut taken = Idents::default();
+    taken.visit_block(block);
+    let mut lets: Vec<syn::Stmt> = Vec::new();
+    let mut with: Vec<(String, syn::Expr)> = Vec::new();
+    for (p, a) in params.iter().zip(&c.args) {
+        let direct = matches!(
+            function_value(a),
+            syn::Expr::Closure(_) | syn::Expr::Path(_) | syn::Expr::Lit(_)
+        );
+        if direct {
+            // In parentheses where it is more than a name (`&xs` read as `(&xs).to_vec()`).
+            let a = match strip(a) {
+                v @ (syn::Expr::Path(_) | syn::Expr::Lit(_)) => v.clone(),
+                _ => syn::Expr::Paren(syn::ExprParen {
+                    attrs: Vec::new(),
+                    paren_token: Default::default(),
+                    expr: Box::new(a.clone()),
+                }),
+            };
+            with.push((p.to_string(), a));
+            continue;
+        }
+        let mut n = format!("{local}_{p}");
+        while taken.0.contains(&n) {
+            n.push('_');
+        }
+        taken.0.insert(n.clone());
+        let id = syn::Ident::new(&n, a.span());
+        let Ok(st) = syn::parse2::<syn::Stmt>(quote_spanned!(a.span()=> let #id = #a;)) else {
+            return 0;
+        };
+        lets.push(st);
+        with.push((p.to_string(), path_expr(id)));
+    }
+    let mut renamed = Vec::new();
+    for n in &let_names {
+        let mut fresh = format!("{local}_{n}");
+        while taken.0.contains(&fresh) {
+            fresh.push('_');
+        }
+        taken.0.insert(fresh.clone());
+        let id = syn::Ident::new(&fresh, n.span());
+        with.push((n.to_string(), path_expr(id.clone())));
+        renamed.push((n.to_string(), id));
+    }
+    struct Subst<'a>(&'a [(String, syn::Expr)], &'a syn::Path);
+    impl VisitMut for Subst<'_> {
+        fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+            if let syn::Expr::Path(p) = e {
+                if let Some((_, v)) = (p.qself.is_none())
+                    .then(|| p.path.get_ident())
+                    .flatten()
+                    .and_then(|id| self.0.iter().find(|(n, _)| id == n))
+                {
+                    *e = v.clone();
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+        fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
+            if f.colon_token.is_none() {
+                f.colon_token = Some(Default::default());
+            }
+            syn::visit_mut::visit_field_value_mut(self, f);
+        }
+        fn visit_expr_struct_mut(&mut self, s: &mut syn::ExprStruct) {
+            if s.path.is_ident("Self") {
+                s.path = self.1.clone();
+            }
+            syn::visit_mut::visit_expr_struct_mut(self, s);
+        }
+        fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+            // `assert!(a < b, "..")`: its arguments are expressions.
+            let parsed = m.parse_body_with(
+                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+            );
+            if let Ok(mut args) = parsed {
+                for a in args.iter_mut() {
+                    self.visit_expr_mut(a);
+                }
+                m.tokens = args.to_token_stream();
+            }
+        }
+    }
+    let mut ty_path = fp.path.clone();
+    ty_path.segments.pop();
+    let ty_path = syn::Path {
+        leading_colon: ty_path.leading_colon,
+        segments: ty_path
+            .segments
+            .into_pairs()
+            .map(|p| p.into_value())
+            .collect(),
+    };
+    let mut count = Counts::default();
+    for st in stmts {
+        count.visit_stmt(st);
+    }
+    let twice = (params.iter().zip(&c.args)).any(|(p, a)| {
+        matches!(function_value(a), syn::Expr::Closure(_)) && count.0.get(&p.to_string()) > Some(&1)
+    });
+    if twice {
+        return 0;
+    }
+    let mut sub = Subst(&with, &ty_path);
+    let mut lit = lit.clone();
+    sub.visit_expr_struct_mut(&mut lit);
+    let mut checks: Vec<syn::Stmt> = before.to_vec();
+    for st in &mut checks {
+        sub.visit_stmt_mut(st);
+        if let syn::Stmt::Local(l) = st {
+            let pat = match &mut l.pat {
+                syn::Pat::Type(t) => &mut *t.pat,
+                p => p,
+            };
+            if let syn::Pat::Ident(pi) = pat {
+                if let Some((_, id)) = renamed.iter().find(|(n, _)| pi.ident == n) {
+                    pi.ident = id.clone();
+                }
+            }
+        }
+    }
+    let syn::Stmt::Local(l) = &mut block.stmts[i] else {
+        return 0;
+    };
+    if let Some(init) = &mut l.init {
+        *init.expr = syn::Expr::Struct(lit);
+    }
+    let n = lets.len() + checks.len();
+    let at = block.stmts.splice(i..i, lets.into_iter().chain(checks));
+    drop(at);
+    n
+}
+
+/// How many times each name is read as a path in a syntax tree.
+#[derive(Default)]
+struct Counts(std::collections::HashMap<String, usize>);
+
+impl<'ast> Visit<'ast> for Counts {
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if let Some(id) = p.path.get_ident() {
+            *self.0.entry(id.to_string()).or_default() += 1;
         }
     }
 }
@@ -793,7 +1402,13 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
         let lead = s.path.leading_colon;
         let n = segs.len() - 1;
         let segs = &segs[..n];
-        quote!(#lead #(#segs::)*)
+        match home(&ty.to_string()) {
+            Some(h) if n == 0 && lead.is_none() && !h.prefix.is_empty() => {
+                let segs = h.prefix.iter().map(|p| format_ident!("{}", p));
+                quote!(#(#segs::)*)
+            }
+            _ => quote!(#lead #(#segs::)*),
+        }
     };
     let local = Local {
         name: name.clone(),
@@ -802,6 +1417,7 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
         fields,
         locals,
         values,
+        param: false,
     };
     // Later statements: the name must not be bound again (the rewrite would not see
     // which binding a use reads); then check and rewrite its uses.
@@ -872,10 +1488,153 @@ impl UseFields<'_> {
         let name = member_name(m)?;
         self.local.fields.iter().position(|f| f.name == name)
     }
+
+    /// `p` or `&p`, an argument standing for the whole local.
+    fn is_local_arg(&self, e: &syn::Expr) -> bool {
+        match strip(e) {
+            syn::Expr::Reference(r) if r.mutability.is_none() => self.is_local(&r.expr),
+            other => self.is_local(other),
+        }
+    }
+
+    /// The local's fields as the arguments of a free function taking them.
+    fn field_args(&self) -> Vec<TokenStream2> {
+        let param = self.local.param;
+        (self.local.fields.iter().enumerate())
+            .map(|(k, f)| {
+                let l = &self.local.locals[k];
+                match (&f.kind, &self.local.values[k]) {
+                    (Kind::Func(_), Some(syn::Expr::Closure(_))) => quote!(#l),
+                    (Kind::Func(_), Some(v)) => quote!(#v),
+                    (Kind::Func(_), None) => quote!(&#l),
+                    (Kind::Borrowed(_), _) if !param => quote!(&#l),
+                    _ => quote!(#l),
+                }
+            })
+            .collect()
+    }
+
+    /// `shooter.solve(&ode, y0)` of a method of a `#[derive_frule] impl` taking the
+    /// struct: `shooter.solve__fields(ode_rhs, ode_t1, y0)` ([`holder_methods`]).
+    #[inline(never)]
+    fn holder_method_call(&mut self, e: &mut syn::Expr) -> bool {
+        let syn::Expr::MethodCall(mc) = e else {
+            return false;
+        };
+        if self.is_local(&mc.receiver) || !mc.args.iter().any(|a| self.is_local_arg(a)) {
+            return false;
+        }
+        let (name, ty) = (&self.local.name, self.local.ty.to_string());
+        let method = mc.method.to_string();
+        let renamed = method.strip_suffix(METHOD_SUFFIX);
+        let key = format!(".{}", renamed.unwrap_or(&method));
+        if !takes_holder(&key, &ty) {
+            let at = mc
+                .args
+                .iter()
+                .find(|a| self.is_local_arg(a))
+                .map(|a| a.span());
+            let m = renamed.unwrap_or(&method);
+            self.errors.push((
+                at.unwrap_or_else(|| mc.span()),
+                format!("`#[derive_frule]` does not support passing `{name}`, a `{ty}` holding a function, to the method `{m}`: only a method of a `#[derive_frule]` inherent `impl` of this file taking a `{ty}` as a parameter (`fn {m}(&self, p: &{ty}<..>, ..)`) takes its function along; annotate its `impl` with `#[derive_frule]`, or pass the fields it needs (`{name}.a`) and call the function here (`({name}.f)(x)`)"),
+            ));
+            return true;
+        }
+        self.visit_expr_mut(&mut mc.receiver);
+        let mut args: Vec<TokenStream2> = Vec::new();
+        let taken: Vec<syn::Expr> = mc.args.iter().cloned().collect();
+        for mut a in taken {
+            if self.is_local_arg(&a) {
+                args.extend(self.field_args());
+            } else {
+                self.visit_expr_mut(&mut a);
+                args.push(a.to_token_stream());
+            }
+        }
+        let callee = match renamed {
+            Some(_) => mc.method.clone(),
+            None => format_ident!("{}{}", mc.method, METHOD_SUFFIX, span = mc.method.span()),
+        };
+        let receiver = &mc.receiver;
+        if let Ok(call) = syn::parse2(quote_spanned!(mc.span()=> #receiver.#callee(#(#args),*))) {
+            *e = call;
+        }
+        true
+    }
+
+    /// `solve(&ode, y0)` of a `#[derive_frule]` function taking the struct: its fields'
+    /// function, `solve__fields(ode_rhs, ode_t1, y0)` ([`holder_fn`]).
+    #[inline(never)]
+    fn holder_call(&mut self, e: &mut syn::Expr) -> bool {
+        let syn::Expr::Call(c) = e else { return false };
+        let syn::Expr::Path(fp) = strip(&c.func) else {
+            return false;
+        };
+        if fp.qself.is_some() || !c.args.iter().any(|a| self.is_local_arg(a)) {
+            return false;
+        }
+        let (name, ty) = (&self.local.name, self.local.ty.to_string());
+        let Some(last) = fp.path.segments.last() else {
+            return false;
+        };
+        let callee = last.ident.to_string();
+        let renamed = callee.strip_suffix(FIELDS_SUFFIX);
+        if !takes_holder(renamed.unwrap_or(&callee), &ty) {
+            let at = c
+                .args
+                .iter()
+                .find(|a| self.is_local_arg(a))
+                .map(|a| a.span());
+            self.errors.push((
+                at.unwrap_or_else(|| c.span()),
+                format!("`#[derive_frule]` does not support passing `{name}`, a `{ty}` holding a function, to `{callee}`: only a `#[derive_frule]` function of this file taking a `{ty}` as a parameter (`fn {callee}(p: &{ty}<..>, ..)`) takes its function along; annotate `{callee}` with `#[derive_frule]` (in this file), or pass the fields it needs (`{name}.a`) and call the function here (`({name}.f)(x)`)"),
+            ));
+            return true;
+        }
+        let mut path = fp.path.clone();
+        if renamed.is_none() {
+            if let Some(seg) = path.segments.last_mut() {
+                seg.ident =
+                    format_ident!("{}{}", seg.ident, FIELDS_SUFFIX, span = seg.ident.span());
+                seg.arguments = syn::PathArguments::None;
+            }
+        }
+        let mut args: Vec<TokenStream2> = Vec::new();
+        let taken: Vec<syn::Expr> = c.args.iter().cloned().collect();
+        for mut a in taken {
+            if self.is_local_arg(&a) {
+                args.extend(self.field_args());
+            } else {
+                self.visit_expr_mut(&mut a);
+                args.push(a.to_token_stream());
+            }
+        }
+        if let Ok(call) = syn::parse2(quote_spanned!(c.span()=> #path(#(#args),*))) {
+            *e = call;
+        }
+        true
+    }
 }
 
 impl VisitMut for UseFields<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if self.holder_call(e) || self.holder_method_call(e) {
+            return;
+        }
+        // `&p.xs` of a borrowed field of a parameter: the parameter, a reference.
+        if let (true, syn::Expr::Reference(r)) = (self.local.param, &mut *e) {
+            if let syn::Expr::Field(f) = strip(&r.expr) {
+                let borrowed = self.is_local(&f.base)
+                    && self
+                        .field(&f.member)
+                        .is_some_and(|k| matches!(self.local.fields[k].kind, Kind::Borrowed(_)));
+                if borrowed && r.mutability.is_none() {
+                    let inner = (*r.expr).clone();
+                    *e = inner;
+                }
+            }
+        }
         let (name, ty) = (&self.local.name, &self.local.ty);
         match e {
             // `(p.f)(x)`: the `let` closure.
@@ -917,7 +1676,7 @@ impl VisitMut for UseFields<'_> {
             }
             syn::Expr::MethodCall(mc) if self.is_local(&mc.receiver) => {
                 let method = mc.method.to_string();
-                let derived = crate::plain_fns::derived_ref_method(&ty.to_string(), &method);
+                let derived = derived_method(&ty.to_string(), &method);
                 if !derived {
                     self.errors.push((
                         mc.method.span(),
@@ -930,15 +1689,7 @@ impl VisitMut for UseFields<'_> {
                 }
                 let callee = free_name(ty, &mc.method);
                 let prefix = &self.local.prefix;
-                let fields = (self.local.fields.iter().enumerate()).map(|(k, f)| {
-                    let l = &self.local.locals[k];
-                    match (&f.kind, &self.local.values[k]) {
-                        (Kind::Func(_), Some(syn::Expr::Closure(_))) => quote!(#l),
-                        (Kind::Func(_), Some(v)) => quote!(#v),
-                        (Kind::Borrowed(_), _) => quote!(&#l),
-                        _ => quote!(#l),
-                    }
-                });
+                let fields = self.field_args();
                 let args = &mc.args;
                 if let Ok(call) = syn::parse2(
                     quote_spanned!(mc.method.span()=> #prefix #callee(#(#fields,)* #args)),
@@ -950,7 +1701,7 @@ impl VisitMut for UseFields<'_> {
             syn::Expr::Path(p) if p.qself.is_none() && p.path.is_ident(name) => {
                 self.errors.push((
                     p.span(),
-                    format!("`#[derive_frule]` does not support using `{name}`, a `{ty}` holding a function, as a whole value: the rule cannot build a struct holding the function's differentiated form; read its fields (`{name}.a`), call its function (`({name}.f)(x)`) or its `&self` methods (`{name}.m(..)`) where it is built"),
+                    format!("`#[derive_frule]` does not support using `{name}`, a `{ty}` holding a function, as a whole value: the rule cannot build a struct holding the function's differentiated form; read its fields (`{name}.a`), call its function (`({name}.f)(x)`) or its `&self` methods (`{name}.m(..)`), or pass it to a `#[derive_frule]` function taking it (`solve(&{name}, ..)`), where it is built"),
                 ));
                 return;
             }

@@ -805,18 +805,6 @@ pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<Strin
     (once && plain && !by_hand).then(|| (module.file != here).then(|| shown(&module.file)))
 }
 
-/// Whether the annotated item's file has a `#[derive_frule]` inherent `impl` of a type
-/// named `ty` with a `&self` method `method`.
-pub fn derived_ref_method(ty: &str, method: &str) -> bool {
-    let file = crate::source::source_file().and_then(|p| crate::source::parse(&p));
-    file.is_some_and(|f| {
-        (f.modules.iter()).any(|m| {
-            m.derived_ref_methods
-                .contains(&(ty.to_string(), method.to_string()))
-        })
-    })
-}
-
 /// `path` written out when it is one name that a `use` of `caller`'s module brings from
 /// `std`, `core` or `alloc` (`swap` after `use core::mem::swap;`, as ellip writes it):
 /// `core::mem::swap`, which the registry reads by its segments. `None` for any other

@@ -90,6 +90,15 @@ pub struct Items {
     pub derived_generic_traits: HashSet<String>,
     /// The `&self` methods of its `#[derive_frule]` inherent `impl`s, as type and method.
     pub derived_ref_methods: HashSet<(String, String)>,
+    /// The parameters' types of its `#[derive_frule]` `fn` items, by name, and of the
+    /// methods of its `#[derive_frule]` inherent `impl`s, by `.name` (a struct holding a
+    /// function taken as one: `fn_fields`).
+    pub derived_fn_params: HashMap<String, Vec<String>>,
+    /// The associated functions without `self` of its inherent `impl`s whose body ends in
+    /// a struct literal (`fn new(f: F, a: f64) -> Self { Self { f, a } }`): the type's
+    /// name, the function's name and its text (constructors of a struct holding a
+    /// function: `fn_fields`).
+    pub ctors: Vec<(String, String, String)>,
 }
 
 /// A `fn` item.
@@ -304,6 +313,21 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
             syn::Item::Fn(f) => {
                 let name = f.sig.ident.to_string();
                 module.callers.insert(name.clone());
+                if f.attrs
+                    .iter()
+                    .any(|a| (a.path().segments.last()).is_some_and(|s| s.ident == "derive_frule"))
+                {
+                    let params = (f.sig.inputs.iter())
+                        .filter_map(|a| match a {
+                            syn::FnArg::Typed(t) => {
+                                let ty = &t.ty;
+                                Some(quote::quote!(#ty).to_string())
+                            }
+                            syn::FnArg::Receiver(_) => None,
+                        })
+                        .collect();
+                    module.derived_fn_params.insert(name.clone(), params);
+                }
                 module.fns.push(FnItem {
                     name,
                     result: plain_return(f),
@@ -371,9 +395,38 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     }
                 }
                 for it in &i.items {
+                    if let (syn::ImplItem::Fn(m), None, Some(ty)) = (it, &i.trait_, &ty) {
+                        let literal = matches!(
+                            m.block.stmts.last(),
+                            Some(syn::Stmt::Expr(syn::Expr::Struct(_), None))
+                        );
+                        if m.sig.receiver().is_none() && literal {
+                            let (g, self_ty) = (&i.generics, &i.self_ty);
+                            let w = &g.where_clause;
+                            module.ctors.push((
+                                ty.clone(),
+                                m.sig.ident.to_string(),
+                                quote::quote!(impl #g #self_ty #w { #m }).to_string(),
+                            ));
+                        }
+                    }
                     if let syn::ImplItem::Fn(m) = it {
                         let by_ref = matches!(m.sig.receiver(),
                             Some(r) if r.reference.is_some() && r.mutability.is_none());
+                        if let (true, None) = (derived, &i.trait_) {
+                            let params = (m.sig.inputs.iter())
+                                .filter_map(|a| match a {
+                                    syn::FnArg::Typed(t) => {
+                                        let ty = &t.ty;
+                                        Some(quote::quote!(#ty).to_string())
+                                    }
+                                    syn::FnArg::Receiver(_) => None,
+                                })
+                                .collect();
+                            module
+                                .derived_fn_params
+                                .insert(format!(".{}", m.sig.ident), params);
+                        }
                         if let (true, true, None, Some(ty)) = (by_ref, derived, &i.trait_, &ty) {
                             module
                                 .derived_ref_methods

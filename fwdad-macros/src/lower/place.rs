@@ -416,7 +416,7 @@ impl Lowerer<'_> {
                 let bound = fn_bound(f.closure.inputs.len());
                 self.diag.error_spanned(
                     &fv.expr,
-                    format!("`#[derive_frule]` does not support a closure or function stored in a struct's field (`{name}`) here: a struct cannot hold its differentiated form; bind the literal with `let` in the differentiated function (`let p = S {{ {name}: |..| .., .. }};`), of a struct declared in this file, and read its fields, call `(p.{name})(..)` or its `&self` methods of a `#[derive_frule] impl` there; or pass the function to the method that calls it, as a parameter (`{name}: impl {bound}`)"),
+                    format!("`#[derive_frule]` does not support a closure or function stored in a struct's field (`{name}`) here: a struct cannot hold its differentiated form; bind the literal with `let` in the differentiated function (`let p = S {{ {name}: |..| .., .. }};`), of a struct declared in this crate without `#[derive(Differentiable)]`, and read its fields, call `(p.{name})(..)`, its `&self` methods of a `#[derive_frule] impl` or a `#[derive_frule]` function taking it there; or pass the function to the method that calls it, as a parameter (`{name}: impl {bound}`)"),
                 );
                 return Some(self.poison(span));
             }
@@ -744,7 +744,7 @@ impl Lowerer<'_> {
                     };
                     let base = &f.base;
                     let bound = fn_bound(c.args.len());
-                    format!("`#[derive_frule]` does not support calling a function held in a field (`({}.{name})(..)`) here: a struct cannot hold its differentiated form; supported are a `&self` method of a `#[derive_frule] impl` of a struct declared in this file, and a local the differentiated function builds with a struct literal; otherwise take the function as a parameter of the method that calls it (`{name}: impl {bound}`) and call it `{name}(..)`", quote::quote!(#base).to_string().replace(" . ", "."))
+                    format!("`#[derive_frule]` does not support calling a function held in a field (`({}.{name})(..)`) here: a struct cannot hold its differentiated form; supported are a `&self` method of a `#[derive_frule] impl` of a struct declared in this crate without `#[derive(Differentiable)]`, a `#[derive_frule]` function taking such a struct, and a local the differentiated function builds with a struct literal; otherwise take the function as a parameter of the method that calls it (`{name}: impl {bound}`) and call it `{name}(..)`", quote::quote!(#base).to_string().replace(" . ", "."))
                 }
                 _ => "`#[derive_frule]` can only call functions by path (`f(x)`, `m::f(x)`); calling a closure or a function value is not supported".to_string(),
             };
@@ -813,7 +813,7 @@ impl Lowerer<'_> {
                 if !self.callable(f) {
                     self.diag.error_spanned(
                         &c.func,
-                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned, not for one taken out of a collection (`for phi in &basis`); call the function by name"),
+                        format!("`#[derive_frule]` cannot call `{id}`: calls of a local value are supported for a parameter of a function type (`F: Fn(f64) -> f64`, `impl Fn`, `&dyn Fn`, `fn(..)`) and for a function a call returned, not for one taken out of a collection (`for phi in &basis`, `fs.iter().map(|f| f(x))`); call the function by name, or call each function a factory returns where it is made (`for i in 0..n {{ let f = make(i, k); s += f(x); }}`)"),
                     );
                     return Some(self.poison(span));
                 }

@@ -1,7 +1,7 @@
-// A generalised linear model keeping its link function in a boxed field, built by a
-// constructor (`Glm::new(Box::new(..), beta)`): the rule cannot see into `new` to find the
-// closure it stores. Instead: write the struct literal in the differentiated function
-// (`Glm { link: Box::new(..), beta }`, supported: tests/fields11_models.rs).
+// A generalised linear model keeping its link function in a boxed field, built by its
+// constructor and used in the same expression (`Glm::new(Box::new(..), beta).predict(x)`):
+// the rule sees into a constructor only where its result is bound with `let`. Instead:
+// `let m = Glm::new(..); m.predict(x)` (supported: tests/fields12_ctors.rs).
 use fwdad::prelude::*;
 
 pub struct Glm {
@@ -16,9 +16,15 @@ impl Glm {
 }
 
 #[derive_frule]
+impl Glm {
+    pub fn predict(&self, x: f64) -> f64 {
+        (self.link)(self.beta * x)
+    }
+}
+
+#[derive_frule]
 fn predict(x: &[f64]) -> f64 {
-    let m = Glm::new(Box::new(|eta: f64| 1.0 / (1.0 + (-eta).exp())), x[0]);
-    (m.link)(m.beta * x[1])
+    Glm::new(Box::new(|eta: f64| 1.0 / (1.0 + (-eta).exp())), x[0]).predict(x[1])
 }
 
 fn main() {}

@@ -1,7 +1,9 @@
-// A struct holding a closure, taken as a parameter of a differentiated function: the
-// caller built it from a closure over floats, which has no differentiated form. Instead:
-// build it inside the differentiated function with a struct literal (supported,
-// tests/fields11_solvers.rs), or take the function itself as a parameter.
+// A struct holding a closure, taken as a parameter of a method of a trait's `impl`
+// (`impl Shooting for Shooter { fn final_state(&self, integ: &Integrator<F>, ..) }`): the
+// trait's rule cannot take the function's differentiated form along. Instead: take it in
+// an inherent method or a free `#[derive_frule]` function (`fn final_state(integ:
+// &Integrator<F>, y0: f64)`, supported: tests/fields12_params.rs), or take the function
+// itself as a parameter.
 use fwdad::prelude::*;
 
 pub struct Integrator<F: Fn(f64, f64) -> f64> {
@@ -21,8 +23,20 @@ impl<F: Fn(f64, f64) -> f64> Integrator<F> {
 }
 
 #[derive_frule]
-fn final_state<F: Fn(f64, f64) -> f64>(integ: &Integrator<F>, y0: f64) -> f64 {
-    integ.run(0.0, y0, 100)
+pub trait Shooting {
+    fn final_state<F: Fn(f64, f64) -> f64>(&self, integ: &Integrator<F>, y0: f64) -> f64;
+}
+
+#[derive(Differentiable)]
+pub struct Shooter {
+    pub steps: usize,
+}
+
+#[derive_frule]
+impl Shooting for Shooter {
+    fn final_state<F: Fn(f64, f64) -> f64>(&self, integ: &Integrator<F>, y0: f64) -> f64 {
+        integ.run(0.0, y0, self.steps)
+    }
 }
 
 fn main() {}

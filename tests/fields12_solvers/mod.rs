@@ -1,0 +1,4 @@
+//! Solvers holding the function they work on, declared in files of their own.
+
+pub mod ode;
+pub mod quad;
