@@ -317,3 +317,81 @@ fn an_untyped_option_taken_before_it_is_assigned() {
     let d = roughness_frule(Dual::new(&x[..], &[0.0, 1.0, 0.0, 0.0][..]));
     assert!((d.tangent - want).abs() < 1e-14);
 }
+// ---------------------------------------------------------------------------------------
+// The `_frule` of a generic function, or of one taking a function value, called with
+// `Dual::constant(..)` arguments (a slice, a `Vec`, a float), as for a plain function.
+
+use num_traits::Float;
+
+/// Horner's rule over coefficients of any float type.
+#[derive_frule]
+fn horner<T: Float>(c: &[T], x: T) -> T {
+    let mut s = T::zero();
+    for &ci in c.iter().rev() {
+        s = s * x + ci;
+    }
+    s
+}
+
+/// A weighted response through an activation the caller passes.
+#[derive_frule]
+fn activated<F: Fn(f64) -> f64>(w: &[f64], act: F, x: f64) -> f64 {
+    w.iter()
+        .enumerate()
+        .map(|(k, wk)| wk * act(x * (k as f64 + 1.0)))
+        .sum()
+}
+
+#[derive_frule]
+fn horner_at(p: &[f64]) -> f64 {
+    horner(&p[..3], p[3])
+}
+
+#[test]
+fn a_generic_functions_rule_takes_constants() {
+    let c: [f64; 3] = [1.0, -2.0, 0.5];
+    let x: f64 = 0.7;
+    // d/dx (1 - 2x + 0.5x²) = -2 + x.
+    let d = horner_frule(Dual::constant(&c[..]), Dual::new(x, 1.0));
+    assert_eq!(d.primal.to_bits(), horner(&c, x).to_bits());
+    assert!((d.tangent - (-2.0 + x)).abs() < 1e-15);
+    // The coefficients from a `Vec`, the function's type parameter named.
+    let cv = c.to_vec();
+    let d = horner_frule::<f64>(Dual::constant(&cv), Dual::new(x, 1.0));
+    assert!((d.tangent - (-2.0 + x)).abs() < 1e-15);
+    // ∂/∂c₂ = x², the point a constant.
+    let d = horner_frule(Dual::new(&c[..], &[0.0, 0.0, 1.0][..]), Dual::constant(x));
+    assert!((d.tangent - x * x).abs() < 1e-15);
+    // At `f32`.
+    let c32 = [1.0f32, -2.0, 0.5];
+    let d = horner_frule(Dual::constant(&c32[..]), Dual::new(0.5f32, 1.0));
+    assert_eq!(d.primal.to_bits(), horner(&c32, 0.5f32).to_bits());
+    assert!((d.tangent - (-1.5)).abs() < 1e-6);
+    check_modes!(
+        horner_at {},
+        |p: &[f64]| horner(&p[..3], p[3]),
+        [1.0, -2.0, 0.5, 0.7]
+    );
+}
+
+#[test]
+fn a_rule_taking_a_function_value_takes_constants() {
+    let w = vec![0.5, -1.0, 2.0];
+    let x = 0.3;
+    let d = activated_frule(
+        Dual::constant(&w),
+        |z: Dual<f64>| z.tanh(),
+        Dual::new(x, 1.0),
+    );
+    assert_eq!(
+        d.primal.to_bits(),
+        activated(&w, |z: f64| z.tanh(), x).to_bits()
+    );
+    let want: f64 = (0..3)
+        .map(|k| {
+            let a = k as f64 + 1.0;
+            w[k] * a * (1.0 - (a * x).tanh().powi(2))
+        })
+        .sum();
+    assert!((d.tangent - want).abs() < 1e-14);
+}
