@@ -395,3 +395,27 @@ fn a_rule_taking_a_function_value_takes_constants() {
         .sum();
     assert!((d.tangent - want).abs() < 1e-14);
 }
+
+/// The same filter over `f32` samples, its sum kept in `f64`.
+#[derive_frule]
+fn roughness32(xs: &[f32]) -> f64 {
+    let mut prev = None;
+    let mut acc = 0.0;
+    for &x in xs {
+        if let Some(p) = prev.take() {
+            acc += ((x - p) * (x - p)) as f64;
+        }
+        prev = Some(x);
+    }
+    acc
+}
+
+#[test]
+fn an_untyped_option_of_f32_samples() {
+    let x: [f32; 3] = [0.3, -0.2, 0.9];
+    let d = roughness32_frule(Dual::new(&x[..], &[0.0f32, 1.0, 0.0][..]));
+    assert_eq!(d.primal.to_bits(), roughness32(&x).to_bits());
+    // ∂/∂x1 of (x1 - x0)² + (x2 - x1)², in f32.
+    let want = 2.0 * (x[1] - x[0]) - 2.0 * (x[2] - x[1]);
+    assert!((d.tangent - want as f64).abs() < 1e-5);
+}

@@ -71,7 +71,12 @@ impl Lowerer<'_> {
             return;
         }
         let span = self.func.insts[inst].span;
-        let float = self.scalar_type(span);
+        let Some(float) = self
+            .written_float(args[0], span)
+            .or_else(|| self.scalar_type(span))
+        else {
+            return;
+        };
         let ty = syn::Type::Path(syn::TypePath {
             qself: None,
             path: syn::Path {
@@ -96,25 +101,54 @@ impl Lowerer<'_> {
         self.func.annotations.insert(declared, ty);
     }
 
-    /// The function's float type: its float type parameter (`T`), `f32` when its
-    /// parameters name `f32` and not `f64`, else `f64`.
-    fn scalar_type(&self, span: proc_macro2::Span) -> syn::Type {
-        let ident = match self.func.float_params.as_slice() {
-            [t] => t.clone(),
-            _ => {
-                let names = |f: &str| self.func.params.iter().any(|p| mentions_ident(&p.ty, f));
-                let f = if names("f32") && !names("f64") {
-                    "f32"
-                } else {
-                    "f64"
-                };
-                syn::Ident::new(f, span)
-            }
+    /// The float type written where `v` comes from: a cast (`x as f64`), or a parameter
+    /// of floats (`xs: &[f32]`) read through copies, dereferences and indexing.
+    fn written_float(&self, v: Value, span: proc_macro2::Span) -> Option<syn::Type> {
+        let ty = match self.func.values[v].def {
+            ValueDef::Param(i) => &self.func.params[i].ty,
+            ValueDef::Inst(inst, 0) => match &self.func.insts[inst].kind {
+                InstKind::Cast { ty, .. } => ty,
+                InstKind::Copy(a)
+                | InstKind::Unary {
+                    op: crate::ir::UnOp::Deref,
+                    arg: a,
+                }
+                | InstKind::Index { base: a, .. }
+                | InstKind::ElemRef { base: a, .. } => return self.written_float(*a, span),
+                _ => return None,
+            },
+            _ => return None,
         };
-        syn::Type::Path(syn::TypePath {
+        let floats: Vec<String> = ["f64", "f32"]
+            .into_iter()
+            .map(str::to_string)
+            .chain(self.func.float_params.iter().map(|t| t.to_string()))
+            .filter(|f| mentions_ident(ty, f))
+            .collect();
+        match floats.as_slice() {
+            [f] => Some(syn::Type::Path(syn::TypePath {
+                qself: None,
+                path: syn::Ident::new(f, span).into(),
+            })),
+            _ => None,
+        }
+    }
+
+    /// The function's float type: its float type parameter (`T`), `f32` when its
+    /// parameters name `f32` and not `f64`, else `f64`; `None` (the `let` left untyped)
+    /// when its parameters name two float types, or a float type parameter beside one.
+    fn scalar_type(&self, span: proc_macro2::Span) -> Option<syn::Type> {
+        let names = |f: &str| self.func.params.iter().any(|p| mentions_ident(&p.ty, f));
+        let (f32, f64) = (names("f32"), names("f64"));
+        let ident = match self.func.float_params.as_slice() {
+            [t] if !f32 && !f64 => t.clone(),
+            [] if !(f32 && f64) => syn::Ident::new(if f32 { "f32" } else { "f64" }, span),
+            _ => return None,
+        };
+        Some(syn::Type::Path(syn::TypePath {
             qself: None,
             path: ident.into(),
-        })
+        }))
     }
 }
 
