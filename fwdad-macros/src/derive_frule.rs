@@ -2347,7 +2347,8 @@ fn fit_slices(sig: &Sig, params: &[syn::Ident], rt: &TokenStream) -> TokenStream
 /// only).
 fn const_params(sig: &syn::Signature, checked: &Sig) -> Vec<Option<crate::const_args::ConstParam>> {
     // No type or const parameters: a caller naming them (`scale_frule::<3>(..)`) would
-    // have to name the element tangents too.
+    // have to name the element tangents too. (Their one-direction entry takes constants
+    // by `impl` argument types instead: `generic_entry_consts`.)
     let plain = sig.generics.type_params().next().is_none()
         && sig.generics.const_params().next().is_none()
         && !checked.fn_values.contains(&true)
@@ -3755,13 +3756,21 @@ fn registration<'a>(
             }
         })
         .collect();
+    // A generic function's floats (or a function value's callee's) with a constant's
+    // tangent too, converted on entry (`generic_entry_consts`).
+    let (generic_types, generic_entry) = generic_entry_consts(func, sig, rt);
+    let inputs: Vec<TokenStream> = inputs
+        .into_iter()
+        .zip(generic_types)
+        .map(|(t, g)| g.unwrap_or(t))
+        .collect();
     // The wrapper is the rule in one direction: each element tangent is `f64`'s (`f32`'s)
     // or a constant's.
     let consts = ConstArgs::new(sig, generic, rt, &quote!(f64), false);
     let mut extra_generics = consts.preds.clone();
     // A borrowed value of the user's type whose tangent may be a constant's: converted to
     // one in memory before the rule (which takes the mode's tangent) is called.
-    let mut preamble = TokenStream::new();
+    let mut preamble = generic_entry;
     for (i, (t, name)) in sig.inputs.iter().zip(&sig.names).enumerate() {
         let Some(elem) = sig
             .const_refs
@@ -3830,6 +3839,130 @@ fn registration<'a>(
         },
         extra_generics,
         preamble,
+    }
+}
+
+/// The one-direction entry (`f_frule`) of a function whose rule takes no constant's
+/// tangent (`const_params`: it has type or const parameters, or function values) takes,
+/// for each parameter of a float shape (`f64`, `f32` or a float type parameter: `x: T`,
+/// `c: &[T]`, `&[T; N]`, `[T; N]`), a constant's tangent too (`Dual::constant(&c[..])`,
+/// `Dual::new(k, ConstTangent)`), converted on entry to the dual the rule takes. The
+/// element tangent is an `impl` argument type, so that a caller naming the function's
+/// own parameters (`poly_frule::<f64>(..)`) names no more. Gives each parameter's type
+/// (`None`: as before) and the conversions. Not for a function returning a reference or
+/// a function value, whose result could borrow the tangent built on entry.
+#[inline(never)]
+fn generic_entry_consts(
+    func: &syn::ItemFn,
+    sig: &Sig,
+    rt: &TokenStream,
+) -> (Vec<Option<TokenStream>>, TokenStream) {
+    let mut types = vec![None; sig.inputs.len()];
+    let mut convert = TokenStream::new();
+    let generics = &func.sig.generics;
+    let not_plain = generics.type_params().next().is_some()
+        || generics.const_params().next().is_some()
+        || sig.fn_values.contains(&true);
+    if !not_plain
+        || !sig.consts.is_empty()
+        || sig.fn_output.is_some()
+        || mentions(&sig.output, |t| matches!(t, syn::Type::Reference(_)))
+        || sig.inputs.len() != func.sig.inputs.len()
+    {
+        return (types, convert);
+    }
+    let floats = crate::lower::float_params(&func.sig);
+    for (i, (ty, arg)) in sig.inputs.iter().zip(&func.sig.inputs).enumerate() {
+        let syn::FnArg::Typed(pt) = arg else {
+            continue;
+        };
+        if sig.is_inactive(i)
+            || sig.fn_values.get(i).copied().unwrap_or(false)
+            || sig.const_refs.get(i).copied().unwrap_or(false)
+            || !matches!(&*pt.pat, syn::Pat::Ident(_))
+        {
+            continue;
+        }
+        let Some((shape, float)) = float_shape(ty, &floats) else {
+            continue;
+        };
+        let (Some(name), span) = (sig.names.get(i), ty.span()) else {
+            continue;
+        };
+        let cell = format_ident!("__fwdad_zero{}", i, span = Span::mixed_site());
+        use crate::const_args::Shape;
+        let (bound, conversion) = match shape {
+            Shape::Slice => (
+                quote!(#rt::SliceTangent<#float, #float>),
+                quote! {
+                    let #cell = #rt::ZeroCell::<#float>::new();
+                    let #name = #rt::active_slice::<#float, #float, _>(#name, &#cell);
+                },
+            ),
+            Shape::Scalar => (
+                quote!(#rt::ArgTangent<#float, #float>),
+                quote!(let #name = #rt::active_scalar::<#float, #float, _>(#name);),
+            ),
+            Shape::Array => (
+                quote!(#rt::ArgTangent<#float, #float>),
+                quote!(let #name = #rt::active_array::<#float, #float, _, _>(#name);),
+            ),
+            Shape::ArrayRef => (
+                quote!(#rt::ArgTangent<#float, #float>),
+                quote! {
+                    let #cell = ::core::cell::OnceCell::new();
+                    let #name = #rt::active_array_ref::<#float, #float, _, _>(#name, &#cell);
+                },
+            ),
+            Shape::DynRef | Shape::DynBox => continue,
+        };
+        let tangent = element_replaced(ty, syn::Type::Verbatim(quote!(impl #bound)));
+        types[i] = Some(quote_spanned!(span=> #rt::Dual<#ty, #tangent>));
+        convert.extend(conversion);
+    }
+    (types, convert)
+}
+
+/// The shape of a parameter type of floats (`f64`, `f32`, or one of `floats`, the
+/// function's float type parameters) whose tangent may be a constant's, and the float.
+fn float_shape(
+    ty: &syn::Type,
+    floats: &[syn::Ident],
+) -> Option<(crate::const_args::Shape, syn::Ident)> {
+    use crate::const_args::Shape;
+    let float = |t: &syn::Type| match t {
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .filter(|id| *id == "f64" || *id == "f32" || floats.contains(id))
+            .cloned(),
+        _ => None,
+    };
+    match ty {
+        syn::Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
+            syn::Type::Slice(s) => Some((Shape::Slice, float(&s.elem)?)),
+            syn::Type::Array(a) => Some((Shape::ArrayRef, float(&a.elem)?)),
+            _ => None,
+        },
+        syn::Type::Array(a) => Some((Shape::Array, float(&a.elem)?)),
+        other => Some((Shape::Scalar, float(other)?)),
+    }
+}
+
+/// `ty` with its float element (under references, slices and arrays) replaced by `with`.
+fn element_replaced(ty: &syn::Type, with: syn::Type) -> syn::Type {
+    let mut ty = ty.clone();
+    let mut at = &mut ty;
+    loop {
+        match at {
+            syn::Type::Reference(r) => at = &mut r.elem,
+            syn::Type::Slice(s) => at = &mut s.elem,
+            syn::Type::Array(a) => at = &mut a.elem,
+            other => {
+                *other = with;
+                return ty;
+            }
+        }
     }
 }
 

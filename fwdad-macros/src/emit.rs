@@ -616,11 +616,20 @@ impl Emitter<'_> {
     /// Whether `v` is a borrowed parameter declared `inactive`, or a shared reference into
     /// one (`&cfg.table`): constant data of a type that may have no zero tangent. (One
     /// taken by value, `tip: V`, keeps its error: a rule cannot take it borrowed.)
+    /// Also a reference into a `const` or `static` item (`&KNOBS`, `&TABLE.rows`), whose
+    /// type the macro does not see: a settings struct without `Differentiable` passed to
+    /// a parameter that takes it plain (`cfg: &Knobs`).
     fn is_inactive_data(&self, v: Value) -> bool {
         let root = self.func.place_root(v);
         match self.func.values[root].def {
             ValueDef::Param(i) if self.func.params[i].inactive => {
                 root != v || matches!(self.func.params[i].ty, syn::Type::Reference(_))
+            }
+            ValueDef::Inst(inst, 0) => {
+                root != v
+                    && !self.is(root)
+                    && matches!(&self.func.insts[inst].kind, InstKind::Const(path)
+                        if !crate::callee::is_none(path))
             }
             _ => false,
         }

@@ -205,6 +205,11 @@ impl Lowerer<'_> {
                 self.lower_expr(&len)
             }
             syn::Expr::MethodCall(m) if self.is_fn_list_chain(m) => self.lower_fn_list_chain(m),
+            // `xs.iter().step_by(3).len()`, `xs.chunks(h).len()`: the count, from lengths.
+            syn::Expr::MethodCall(m) if self.desugar_exact_len(m).is_some() => {
+                let e = self.desugar_exact_len(m)?;
+                self.lower_expr(&e)
+            }
             syn::Expr::MethodCall(_) if self.fn_list_chain(e).is_some() => {
                 let list = self.fn_list_chain(e)?;
                 self.lower_expr(&list)
@@ -734,7 +739,7 @@ impl Lowerer<'_> {
                 if self.is_fn_list(v) {
                     self.diag.error_spanned(
                         p,
-                        format!("`#[derive_frule]` supports a list of closures written in the body only walked by a `for` loop (`for phi in &{id}`, `for (k, phi) in {id}.iter().enumerate()`, `for (phi, w) in {id}.iter().zip(weights)`) by a chain ending in `.map(..)` and `.sum()`, `.product()` or `.collect()`, and by its `len()`; write the loop", id = seg.ident),
+                        format!("`#[derive_frule]` supports a list of closures written in the body only walked by a `for` loop (`for phi in &{id}`, `for (k, phi) in {id}.iter().enumerate()`, `for (phi, w) in {id}.iter().zip(weights)`) by a chain ending in `.map(..)` and `.sum()`, `.product()` or `.collect()`, called by position (`{id}[k](x)`), and by its `len()`; write the loop", id = seg.ident),
                     );
                     return self.poison(p.span());
                 }

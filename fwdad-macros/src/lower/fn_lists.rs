@@ -10,8 +10,10 @@
 //! `let` closure where the list is written (`let <hidden k> = |t| ..;`, with what it
 //! borrows there), and the loop runs over the positions, binding the loop's name to the
 //! element of each position in an arm of a `match` (a `let` closure called where it is
-//! called, as Rust calls it). The loop keeps its `break`, `continue` and label. Other uses
-//! of the list than these loops and `len()` are reported at the use.
+//! called, as Rust calls it). The loop keeps its `break`, `continue` and label. A call of
+//! an element by its position (`basis[k](x)`) is a `match` on the position calling each
+//! element in its arm. Other uses of the list than these, the chains ending in a sum, a
+//! product or a `collect`, and `len()` are reported at the use.
 
 use super::place::strip;
 use super::Lowerer;
@@ -475,6 +477,51 @@ impl Lowerer<'_> {
                 ("__fwdad_walk", Hole::Expr(&map.receiver)),
                 ("__fwdad_body", Hole::Expr(&c.body)),
             ],
+        ))
+    }
+
+    /// `basis[k](x)`: a call of the element at `k` of a list of functions, as a `match`
+    /// on the index whose arm `j` calls the `j`th element (its hidden `let` closure, or
+    /// the function item by its path) with the arguments as written. The index is
+    /// evaluated first, then the arguments, as Rust evaluates them; an index past the
+    /// list panics, as indexing does. `None` for any other call.
+    #[inline(never)]
+    pub(crate) fn desugar_fn_list_call(&self, c: &syn::ExprCall) -> Option<syn::Expr> {
+        let syn::Expr::Index(ix) = strip(&c.func) else {
+            return None;
+        };
+        let list = self.fn_list_of(&ix.expr)?;
+        let span = c.span();
+        let n = list.len();
+        let mut arms: Vec<syn::Arm> = Vec::new();
+        for (k, el) in list.iter().enumerate() {
+            let func = match el {
+                FnElem::Closure(name) => path_expr(name),
+                FnElem::Item(path) => syn::Expr::Path(path.clone()),
+            };
+            let call = syn::Expr::Call(syn::ExprCall {
+                attrs: Vec::new(),
+                func: Box::new(func),
+                paren_token: c.paren_token,
+                args: c.args.clone(),
+            });
+            arms.push(arm(k, call, span));
+        }
+        // The position past the list: Rust's panic of the indexing (its message names
+        // the length; the macro's `panic!` prints no arguments).
+        let message = format!("index out of bounds: the len is {n}");
+        let fallback: syn::Arm = crate::splice::splice!(span=>
+            _ => ::core::panic!(#message),
+        )
+        .ok()?;
+        let mut dispatch: syn::ExprMatch = syn::parse_quote_spanned!(span=>
+            match __fwdad_ix {}
+        );
+        dispatch.arms.extend(arms);
+        dispatch.arms.push(fallback);
+        Some(fill(
+            syn::Expr::Match(dispatch),
+            &[("__fwdad_ix", Hole::Expr(&ix.index))],
         ))
     }
 

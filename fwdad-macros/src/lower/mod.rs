@@ -35,6 +35,7 @@ mod bool_then;
 mod combinators;
 mod control;
 mod deque;
+mod exact_len;
 mod expr;
 mod fn_alias;
 mod fn_lists;
@@ -48,6 +49,7 @@ mod peekable;
 mod place;
 mod resolve;
 mod stmt;
+mod untyped_option;
 mod user_iter;
 mod user_ops;
 
@@ -125,6 +127,7 @@ pub fn lower_fn(
         written_user: Default::default(),
         lane_views: Default::default(),
         fn_lists: Default::default(),
+        untyped_nones: Vec::new(),
         guessed_user: Default::default(),
         user_operand: None,
         cursor_iters: peekable::cursor_iterators(item),
@@ -326,6 +329,11 @@ pub(crate) struct Lowerer<'d> {
     /// The placeholders of lists of closures bound by `let` (`fn_lists.rs`), with the
     /// hidden names their elements are bound to.
     fn_lists: std::collections::HashMap<Value, fn_lists::FnList>,
+    /// Locals bound by `let mut prev = None;` without a type, with their binding's place
+    /// and value: a later `prev = Some(x)` of a float writes the type the `let` leaves
+    /// to inference (`Option<f64>`), which the rule needs where the value is read first
+    /// (`prev.take()`, matched before the assignment: E0282 otherwise).
+    untyped_nones: Vec<(String, (usize, usize), Value)>,
 }
 
 impl Lowerer<'_> {
@@ -533,6 +541,7 @@ impl Lowerer<'_> {
                 target: Target::Own,
             });
         }
+        self.note_untyped_none(name, value);
     }
 
     /// Binds `name` to a closure (with a unit placeholder value).

@@ -152,6 +152,7 @@ impl Lowerer<'_> {
                 if let Some(id) = p.path.get_ident() {
                     self.func.values[new].name = Some(id.clone());
                 }
+                self.type_untyped_none(&name, new);
                 self.assign(&name, new);
                 Some(self.unit(span))
             }
@@ -733,6 +734,10 @@ impl Lowerer<'_> {
                 let shapes = args.into_iter().map(super::iterate::Shape::Val).collect();
                 return self.inline_closure(&def.expr, Some(&def), shapes, span);
             }
+        }
+        // `basis[k](x)` of a list of functions written in the body.
+        if let Some(e) = self.desugar_fn_list_call(c) {
+            return self.lower_expr(&e);
         }
         let syn::Expr::Path(p) = strip(&c.func) else {
             let message = match strip(&c.func) {

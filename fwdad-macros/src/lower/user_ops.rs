@@ -212,16 +212,14 @@ impl Lowerer<'_> {
                 callee: PathCallee::UserOp(_),
                 ..
             } => Some(UserShape::Value),
-            // `accel(p, k) + g` of the file's `fn accel(..) -> Vec3`: its written result.
+            // `accel(p, k) + g` of the file's `fn accel(..) -> Vec3`: its written result
+            // (the call is resolved after the body, so it is still `Unresolved` here;
+            // `field(p, w) - field(p, 2.0 * w)`: `V3`'s `Sub`).
             InstKind::Call {
-                callee: PathCallee::Function,
+                callee: PathCallee::Function | PathCallee::Unresolved,
                 func,
-                ..
-            } if func.segments.len() == 1 => {
-                crate::aliases::file_return_type(&func.segments[0].ident.to_string())
-                    .and_then(|t| self.user_shape_of_type(&t))
-                    .filter(|s| *s != UserShape::Opaque)
-            }
+                args,
+            } if func.segments.len() == 1 => self.file_fn_user_result(func, args.len()),
             // `Vec3::new(..)`, `Vec3::zero()`: a guess (see the module doc).
             // Not `F::sin(x)` of a float backend's trait, declared to return a float.
             InstKind::Call { func, .. } if func.segments.len() >= 2 => {
@@ -260,6 +258,36 @@ impl Lowerer<'_> {
         if guessed {
             self.guessed_user.insert(result);
         }
+    }
+
+    /// The user shape of what the file's function `func` (one segment, not a local)
+    /// returns, when its written result is a type of the user's declared beside the
+    /// caller and the callee (as `let a0 = accel(p, k);` is typed by the callee).
+    #[inline(never)]
+    fn file_fn_user_result(&self, func: &syn::Path, nargs: usize) -> Option<UserShape> {
+        let name = func.get_ident()?.to_string();
+        if self.lookup(&name).is_some()
+            || self.lookup_closure(&name).is_some()
+            || PathCallee::resolve(func, nargs) != PathCallee::Function
+        {
+            return None;
+        }
+        let ty = crate::aliases::file_return_type(&name)?;
+        let syn::Type::Path(tp) = &ty else {
+            return None;
+        };
+        let declared = tp.qself.is_none()
+            && tp.path.get_ident().is_some_and(|t| {
+                crate::plain_fns::declared_beside(
+                    &self.func.name.to_string(),
+                    &name,
+                    &t.to_string(),
+                )
+            });
+        declared
+            .then(|| self.user_shape_of_type(&ty))
+            .flatten()
+            .filter(|s| *s == UserShape::Value)
     }
 
     /// `to` is a later SSA value of `from`'s variable (a loop-carried value).
