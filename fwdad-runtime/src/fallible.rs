@@ -177,6 +177,7 @@ impl<P: Differentiable, E, T> Rebuild for Dual<Result<P, ErrOf<E>>, Result<T, No
 /// `Same<B>` (= `B`) does not normalise then, so rustc reports no failed bound on the dual.
 #[inline(always)]
 #[rustfmt::skip]
+#[allow(clippy::multiple_bound_locations)]
 pub fn branch<
     B: BranchReceiver,
 >(o: B) -> <<B::Primal as OptionOrResult>::Same<B> as Branch>::Split
