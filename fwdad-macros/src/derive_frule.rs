@@ -76,6 +76,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let func: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(_) => {
+            if let Some(out) = on_closure(&item) {
+                return out;
+            }
             let err = not_a_function(&item).to_compile_error();
             return quote!(#err #item);
         }
@@ -1495,6 +1498,22 @@ fn emit_method_entry(
             <#marker as #rt::Frule<_, f64>>::frule(&#marker_value, (#(#names,)*))
         }
     }
+}
+
+/// `#[derive_frule]` on a closure (`let sq = #[derive_frule] |x: f64| x * x;`, which rustc
+/// feature-gates but still expands): the error says to write a function, and the closure is
+/// given back as the block's value, so the code around it type-checks as written (the item
+/// put back as an item was rustc's parse error, "expected identifier").
+#[inline(never)]
+fn on_closure(item: &TokenStream) -> Option<TokenStream> {
+    let c = syn::parse2::<syn::ExprClosure>(item.clone()).ok()?;
+    let (open, close) = (&c.or1_token, &c.or2_token);
+    let err = syn::Error::new_spanned(
+        quote!(#open #close),
+        "`#[derive_frule]` applies to a function, not a closure: write the closure as a function with the attribute (`#[derive_frule] fn square(x: f64) -> f64 { x * x }`), and call it by name or pass `square` where the closure went; its rule is `square_frule`, its handle for the drivers `square {}`",
+    )
+    .to_compile_error();
+    Some(quote!({ #err; #item }))
 }
 
 /// The tokens that name an item (its keyword and name), for errors about the whole item.

@@ -586,7 +586,7 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 continue;
             }
         }
-        if hand_written_dual_call(&data.kind, diag) {
+        if hand_written_dual_call(func, &data.kind, diag) {
             continue;
         }
         if inactive_by_value(func, &data.kind, &is, diag) {
@@ -912,11 +912,17 @@ fn inactive_argument(
 
 /// A derived body written on duals by hand: `Dual::new(x, 1.0)` (a seed set inside the
 /// function), or a call of the rule `#[derive_frule]` generated for a function of the file
-/// (`square_frule(x)` for `square`). The body is the plain function, and the caller
-/// chooses the seeds; reported at the path, with what to write, instead of rustc's
+/// (`square_frule(x)` for `square`; only where the files show that the path names that
+/// rule, `plain_fns::generated_rule`: not a `fn x_frule` of the user's, imported or in
+/// another file, nor a method). The body is the plain function, and the caller chooses
+/// the seeds; reported at the path, with what to write, instead of rustc's
 /// mismatched `Dual` types and the rule's missing name. Whether it reported one.
 #[inline(never)]
-fn hand_written_dual_call(kind: &InstKind, diag: &mut crate::diag::Diagnostics) -> bool {
+fn hand_written_dual_call(
+    func: &Function,
+    kind: &InstKind,
+    diag: &mut crate::diag::Diagnostics,
+) -> bool {
     let InstKind::Call { func: path, .. } = kind else {
         return false;
     };
@@ -930,17 +936,13 @@ fn hand_written_dual_call(kind: &InstKind, diag: &mut crate::diag::Diagnostics) 
         );
         return true;
     }
-    let Some(stem) = crate::callee::frule_wrapper_stem(path) else {
+    let caller = func.name.to_string();
+    let Some((stem, attr)) = crate::plain_fns::generated_rule(&caller, path) else {
         return false;
     };
-    if !crate::plain_fns::file_has_fn(&stem)
-        || crate::plain_fns::file_has_fn(&format!("{stem}_frule"))
-    {
-        return false;
-    }
     diag.error_spanned(
         path,
-        format!("`{written}` is the rule `#[derive_frule]` generates for `{stem}`, on `Dual`s: in a function with `#[derive_frule]`, call `{stem}(..)` on plain values, and the derivative goes through its rule"),
+        format!("`{written}` is the rule `#[{attr}]` generates for `{stem}`, on `Dual`s: in a function with `#[derive_frule]`, call `{stem}(..)` on plain values, and the derivative goes through its rule"),
     );
     true
 }

@@ -382,27 +382,33 @@ pub fn dyn_params(caller: &str, callee: &syn::Path) -> Vec<(usize, String, Strin
 /// that is the file's only `fn` and only item of that name, and no glob import that could
 /// bring another item of that name.
 fn callee_fn(caller: &str, callee: &syn::Path) -> Option<source::FnItem> {
+    if callee.leading_colon.is_some() || callee.segments.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let mut names: Vec<String> = callee
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let name = names.pop()?;
+    fn_at(caller, &names, &name)
+}
+
+/// The `fn` named `name` of the module `prefix` names from `caller`'s (its own, or an
+/// inline module inside by its path), when the files show it for certain (see
+/// [`callee_fn`]).
+fn fn_at(caller: &str, names: &[String], name: &str) -> Option<source::FnItem> {
     let none = || None;
     let Some(path) = crate::source::source_file() else {
         return none();
     };
-    if callee.leading_colon.is_some() || callee.segments.iter().any(|s| !s.arguments.is_none()) {
-        return none();
-    }
     let Some(file) = crate::source::parse(&path) else {
         return none();
     };
     let Some(home) = home_of(&file, caller) else {
         return none();
     };
-    let mut names: Vec<String> = callee
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    let Some(name) = names.pop() else {
-        return none();
-    };
+    let name = name.to_string();
     if (names.iter()).any(|n| n == "self" || n == "super" || n == "crate") {
         return none();
     }
@@ -440,6 +446,73 @@ pub fn plain_non_generic_fn(caller: &str, callee: &syn::Path) -> bool {
     (file.modules.iter())
         .flat_map(|m| m.fns.iter())
         .any(|f| f.name == name && f.result.is_some())
+}
+
+/// The rule `callee` (`square_frule`, `shapes::square_frule`), called in `caller`, names
+/// when it is the one an attribute of fwdad's generates beside a `fn` of the file: the
+/// `fn` without the suffix (`square`), found for certain in the module the path names
+/// (see [`callee_fn`]), carries `#[derive_frule]`, `#[primitive]` or
+/// `#[non_differentiable]`, and nothing else in the file has the rule's name (a `fn
+/// square_frule` of the user's, a `use` of one from another file or crate). The `fn`'s
+/// name and the attribute.
+pub fn generated_rule(caller: &str, callee: &syn::Path) -> Option<(String, &'static str)> {
+    if callee.leading_colon.is_some() || callee.segments.iter().any(|s| !s.arguments.is_none()) {
+        return None;
+    }
+    let mut names: Vec<String> = (callee.segments.iter())
+        .map(|s| s.ident.to_string())
+        .collect();
+    let written = names.pop()?;
+    let stem = written.strip_suffix("_frule").filter(|s| !s.is_empty())?;
+    let file = source::source_file().and_then(|p| source::parse(&p))?;
+    if file.names.fns.contains_key(&written) || file.names.others.contains(&written) {
+        return None;
+    }
+    let f = fn_at(caller, &names, stem)?;
+    Some((f.name, f.rule_attr?))
+}
+
+/// The result type of the `fn` that `callee`, called in `caller`, names (for certain, see
+/// [`callee_fn`]) when it is written as an array of `f64` or `f32` of a literal length
+/// (`-> [f64; 3]`): the call's value is that array.
+pub fn array_result(caller: &str, callee: &syn::Path) -> Option<syn::Type> {
+    let text = callee_fn(caller, callee)?.result?;
+    let ty: syn::Type = syn::parse_str(&text).ok()?;
+    let syn::Type::Array(a) = &ty else {
+        return None;
+    };
+    let float = matches!(&*a.elem, syn::Type::Path(p) if p.qself.is_none()
+        && (p.path.is_ident("f64") || p.path.is_ident("f32")));
+    let literal = matches!(
+        &a.len,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(_),
+            ..
+        })
+    );
+    (float && literal).then_some(ty)
+}
+
+/// The written type of the field `field` of the struct `name`, the file's only item of that
+/// name, without type or lifetime parameters (its field types name nothing of a caller's).
+pub fn struct_field_type(name: &str, field: &str) -> Option<syn::Type> {
+    let file = source::source_file().and_then(|p| source::parse(&p))?;
+    if file.names.structs.get(name) != Some(&1) || file.names.fns.contains_key(name) {
+        return None;
+    }
+    let s = (file.modules.iter())
+        .flat_map(|m| m.structs.iter())
+        .find(|s| s.name == name)?;
+    if s.lifetimes > 0 || !s.fn_params.is_empty() {
+        return None;
+    }
+    let (_, text) = s.fields.iter().find(|(f, _)| f == field)?;
+    let ty: syn::Type = syn::parse_str(text).ok()?;
+    // A type parameter of the struct's (`a: T`, `a: V2<T>`): a lone capital letter.
+    let generic = text
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()));
+    (!generic).then_some(ty)
 }
 
 /// Whether the annotated item's file has a `fn` named `name` (at any depth).

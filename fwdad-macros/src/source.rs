@@ -116,6 +116,9 @@ pub struct FnItem {
     /// The parameters taken as a shared trait object (`m: &dyn Material`): position,
     /// name and the trait object's bounds as written (`Material`; see [`dyn_params`]).
     pub dyn_params: Vec<(usize, String, String)>,
+    /// The attribute of fwdad's on it that generates the rule `name_frule` beside it
+    /// (`derive_frule`, `primitive`, `non_differentiable`; any path ending in the name).
+    pub rule_attr: Option<&'static str>,
 }
 
 /// A struct.
@@ -334,6 +337,7 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     inert: f.attrs.iter().all(inert),
                     inactive: inactive_params(f),
                     dyn_params: dyn_params(f),
+                    rule_attr: rule_attr(&f.attrs),
                 });
             }
             syn::Item::Struct(s) => module.structs.push(StructItem {
@@ -558,6 +562,16 @@ fn inactive_params(f: &syn::ItemFn) -> Vec<(usize, String)> {
             syn::FnArg::Receiver(_) => None,
         })
         .collect()
+}
+
+/// The attribute of fwdad's among `attrs` that generates a function's rule `name_frule`.
+fn rule_attr(attrs: &[syn::Attribute]) -> Option<&'static str> {
+    attrs.iter().find_map(|a| {
+        let last = a.path().segments.last()?;
+        ["derive_frule", "primitive", "non_differentiable"]
+            .into_iter()
+            .find(|n| last.ident == n)
+    })
 }
 
 /// Attributes that give a function no rule and change nothing a call sees.

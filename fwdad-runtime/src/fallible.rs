@@ -170,10 +170,83 @@ impl<P: Differentiable, E, T> Rebuild for Dual<Result<P, ErrOf<E>>, Result<T, No
     }
 }
 
-/// `o` split into `Ok(value)` or `Err(residual)` (see the module docs).
+/// `o` split into `Ok(value)` or `Err(residual)` (see the module docs). The check is on
+/// the receiver's primal type ([`OptionOrResult`] of [`BranchReceiver::Primal`]), one
+/// bound a line: a receiver that is neither an `Option` nor a `Result` (an array the macro
+/// read as one) is reported in the user's type (`[f64; 3]`), and the projection
+/// `Same<B>` (= `B`) does not normalise then, so rustc reports no failed bound on the dual.
 #[inline(always)]
-pub fn branch<B: Branch>(o: B) -> B::Split {
-    o.branch()
+#[rustfmt::skip]
+#[allow(clippy::multiple_bound_locations)]
+pub fn branch<
+    B: BranchReceiver,
+>(o: B) -> <<B::Primal as OptionOrResult>::Same<B> as Branch>::Split
+where
+    B::Primal: OptionOrResult,
+    <B::Primal as OptionOrResult>::Same<B>: Branch,
+    B: Into<<B::Primal as OptionOrResult>::Same<B>>,
+{
+    o.into().branch()
+}
+
+/// The primal type of a receiver [`branch`] splits: the value itself, or a dual's primal.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read this method as a combinator of `Option` or `Result`, but its receiver is neither",
+    label = "read as the receiver of `Option::map`, `Result::map`, `and_then`, ...",
+    note = "on an array that is not a local or parameter of array type (a field, a call's result), bind it to one first (`let p: [f64; 3] = s.p;`); on an iterator, start the chain from a slice or range method (`x.iter().map(..)`)"
+)]
+pub trait BranchReceiver {
+    /// `Option<T>`, `Result<T, E>`, or a reference to one.
+    type Primal: ?Sized;
+}
+
+impl<T> BranchReceiver for Option<T> {
+    type Primal = Option<T>;
+}
+
+impl<T, E> BranchReceiver for Result<T, E> {
+    type Primal = Result<T, E>;
+}
+
+impl<T> BranchReceiver for &Option<T> {
+    type Primal = Option<T>;
+}
+
+impl<T, E> BranchReceiver for &Result<T, E> {
+    type Primal = Result<T, E>;
+}
+
+// Not in rustc's list of the receivers (a dual is the runtime's).
+#[diagnostic::do_not_recommend]
+impl<P: Differentiable, T> BranchReceiver for Dual<P, T> {
+    type Primal = P;
+}
+
+/// `Option` or `Result` (or a reference to one): the primal types [`branch`] splits.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` read this method as a combinator of `Option` or `Result`, but its receiver is a `{Self}`",
+    label = "read as the receiver of `Option::map`, `Result::map`, `and_then`, ...",
+    note = "on an array that is not a local or parameter of array type (a field, a call's result), bind it to one first (`let p: [f64; 3] = s.p;`); on an iterator, start the chain from a slice or range method (`x.iter().map(..)`)"
+)]
+pub trait OptionOrResult {
+    /// `B` itself, for every `B` (a projection that normalises only when `Self` is one).
+    type Same<B>;
+}
+
+impl<T> OptionOrResult for Option<T> {
+    type Same<B> = B;
+}
+
+impl<T, E> OptionOrResult for Result<T, E> {
+    type Same<B> = B;
+}
+
+impl<T> OptionOrResult for &Option<T> {
+    type Same<B> = B;
+}
+
+impl<T, E> OptionOrResult for &Result<T, E> {
+    type Same<B> = B;
 }
 
 /// A split value put back into the receiver's kind (see the module docs).

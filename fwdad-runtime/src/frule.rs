@@ -32,7 +32,7 @@ use core::marker::PhantomData;
 #[diagnostic::on_unimplemented(
     message = "no forward rule for `{Self}` taking `{Args}`",
     label = "no forward rule for these arguments",
-    note = "annotate the function with `#[derive_frule]`, write a rule with `#[primitive]`, or mark it `#[non_differentiable]`; a rule takes one `Dual` per argument, of the argument's type (a plain reference where the function declares a borrowed parameter `inactive(..)`)"
+    note = "annotate the function with `#[derive_frule]` (a method: its `impl` block), write a rule with `#[primitive]`, or mark it `#[non_differentiable]`; a rule takes one `Dual` per argument, of the argument's type (a plain reference where the function declares a borrowed parameter `inactive(..)`); a method's takes its receiver first: bind it with `bind(rule!(Model::loss), (&model, Wrt))`"
 )]
 pub trait Frule<Args, S: Mode = f64> {
     /// The dual of the function's result.

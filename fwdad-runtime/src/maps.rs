@@ -100,6 +100,47 @@ impl<P, T: DefaultValue<P>, const N: usize> DefaultValue<[P; N]> for [T; N] {
     }
 }
 
+/// The primal types whose [`DefaultValue`] `or_default()` inserts: floats, integers,
+/// `Vec`s, and tuples and arrays of them. `or_default`'s check is on the map's value type
+/// (`V: DefaultPrimal`), and the tangent's bound is written through `V::Same<TV>` (= `TV`),
+/// which does not normalise for a `V` without the impl: rustc then reports `V`'s error
+/// alone, in the user's type, rather than the bound on its tangent in the mode.
+#[diagnostic::on_unimplemented(
+    message = "`#[derive_frule]` supports `or_default()` on a map whose values are floats, integers, `Vec`s, or tuples and arrays of them, not `{Self}`",
+    label = "values of another type",
+    note = "insert the value yourself: `.or_insert(..)`, `.or_insert_with(|| ..)` (`.or_insert(Stats::default())` for a struct of yours)"
+)]
+pub trait DefaultPrimal {
+    /// `T` itself, for every `T` (a projection that normalises only when `Self` has the
+    /// impl).
+    type Same<T>;
+}
+
+macro_rules! default_primal {
+    ($($t:ty),*) => {$(
+        impl DefaultPrimal for $t {
+            type Same<T> = T;
+        }
+    )*};
+}
+default_primal!(f32, f64, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl<P> DefaultPrimal for Vec<P> {
+    type Same<T> = T;
+}
+
+impl<A: DefaultPrimal, B: DefaultPrimal> DefaultPrimal for (A, B) {
+    type Same<T> = T;
+}
+
+impl<A: DefaultPrimal, B: DefaultPrimal, C: DefaultPrimal> DefaultPrimal for (A, B, C) {
+    type Same<T> = T;
+}
+
+impl<P: DefaultPrimal, const N: usize> DefaultPrimal for [P; N] {
+    type Same<T> = T;
+}
+
 /// The tangent of a key: none (keys are discrete).
 const KEY: NoTangent = NoTangent;
 
@@ -300,10 +341,11 @@ macro_rules! dual_maps {
             #[inline(always)]
             pub fn or_default(self) -> Dual<&'m mut V, &'m mut TV>
             where
-                TV: DefaultValue<V>,
+                V: DefaultPrimal,
+                V::Same<TV>: DefaultValue<V> + Into<TV>,
             {
-                let (v, t) = TV::default_value();
-                self.or_insert(Dual::new(v, t))
+                let (v, t) = <V::Same<TV> as DefaultValue<V>>::default_value();
+                self.or_insert(Dual::new(v, t.into()))
             }
         }
 

@@ -251,7 +251,7 @@ mod sealed {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument (mode `{S}`)",
     label = "the vector drivers call this rule with one `x: &[f64]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a function of one `f64` use `derivative`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); of a method of a `#[derive_frule] impl`, `rule!(Model::loss)`, its receiver bound first (`bind(rule!(Model::loss), (&model, Wrt))`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a function of one `f64` use `derivative`"
 )]
 pub trait SliceRule<S: Mode>: sealed::SliceRule<S> {
     /// The dual of the result (`Dual<f64, S>` for a scalar function).
@@ -498,7 +498,8 @@ pub trait SlotDual<'z, X, Y, S: Mode, D, ImpliedBound = &'z Self>: sealed::Entry
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be bound to a parameter taking `{D}`",
     label = "this argument does not fit the rule's parameter",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`), one taken by value as constant data (declared `inactive`, an enum of units without `Differentiable`) with `fwdad::Inactive(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`), one taken by value as constant data (declared `inactive`, an enum of units without `Differentiable`) with `fwdad::Inactive(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`",
+    note = "the entries follow the parameters in order; a method's handle (`rule!(Model::loss)`) takes its receiver first: `&model` for `&self`, `Const(model)` for `self` (`bind(rule!(Model::loss), (&model, Wrt))`)"
 )]
 pub trait Fits<D>: sealed::Entry {}
 
@@ -507,7 +508,8 @@ pub trait Fits<D>: sealed::Entry {}
 #[diagnostic::on_unimplemented(
     message = "the arguments `{Self}` do not fit the rule `{F}`",
     label = "one entry per parameter of the function, in order",
-    note = "mark the differentiated argument `Wrt` and an output buffer `Out`; give every other argument a constant value"
+    note = "mark the differentiated argument `Wrt` and an output buffer `Out`; give every other argument a constant value",
+    note = "a method's handle (`rule!(Model::loss)`) takes its receiver first, bound to `&model` for `&self` or `Const(model)` for `self`: `bind(rule!(Model::loss), (&model, Wrt))`"
 )]
 pub trait BindArgs<F, D>: sealed::Args {}
 
@@ -557,7 +559,8 @@ impl<X, Y, S: Mode, D: WrtFrom<X> + for<'z> WrtInto<'z, X>> Slot<X, Y, S, D> for
     message = "the parameter marked `Wrt` does not take the point this driver differentiates at",
     label = "`Wrt` marks a parameter this driver cannot fill",
     note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` parameter (or a nalgebra vector) at a slice or an array",
-    note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)"
+    note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)",
+    note = "a method's handle (`rule!(Model::loss)`) takes its receiver first: `Wrt` goes in the slot of the parameter differentiated, `bind(rule!(Model::loss), (&model, Wrt))`"
 )]
 pub trait WrtFrom<X> {
     /// What the pass owns for the parameter to borrow (`()` for most).
@@ -572,7 +575,8 @@ pub trait WrtFrom<X> {
     message = "the parameter marked `Wrt` does not take the point this driver differentiates at",
     label = "`Wrt` marks a parameter this driver cannot fill",
     note = "`derivative` differentiates a float parameter at a float; `gradient`, `jacobian` and `hessian` a `&[f64]`, `&[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` parameter (or a nalgebra vector) at a slice or an array",
-    note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)"
+    note = "to differentiate with respect to several float parameters at once, bind them `Var(0)`, `Var(1)`, ... instead of `Wrt` (two `Wrt`s mean the same value passed twice)",
+    note = "a method's handle (`rule!(Model::loss)`) takes its receiver first: `Wrt` goes in the slot of the parameter differentiated, `bind(rule!(Model::loss), (&model, Wrt))`"
 )]
 pub trait WrtInto<'z, X>: WrtFrom<X> {
     /// The dual the rule takes.
@@ -1118,7 +1122,7 @@ slot_constant!(
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an argument `bind` accepts",
     label = "this `bind` has an argument of type `{Self}`",
-    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`), one taken by value as constant data (declared `inactive`, an enum of units without `Differentiable`) with `fwdad::Inactive(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`"
+    note = "bind a `&[f64]` parameter to a slice (`&v[..]`), `&T` to a reference, a value of another type with `fwdad::Const(value)`, a borrowed parameter declared `inactive` to its reference (`&v[..]`, `&value`), one taken by value as constant data (declared `inactive`, an enum of units without `Differentiable`) with `fwdad::Inactive(value)`; mark the differentiated argument `Wrt` and an output buffer `Out`; a method's receiver is its first entry, `&model` for `&self`, `Const(model)` for `self`"
 )]
 pub trait Settled: sealed::Entry {
     /// `T`, once `Self` is known.
@@ -1166,7 +1170,10 @@ pub trait BoundCall<F, X, Y, S: Mode, D>: sealed::Args {
 }
 
 macro_rules! settled {
-    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+    ($is:ident: $([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> PointMark for $t {
+            type Is = $is;
+        }
         impl<$($g)*> sealed::Entry for $t {}
         impl<$($g)*> Settled for $t {
             type Out<T> = T;
@@ -1177,8 +1184,10 @@ macro_rules! settled {
         }
     )*};
 }
+settled!(AnArgumentMarkedWrt: [] Wrt, [] Var);
 settled!(
-    [] Wrt, [] Var, [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
+    NoArgumentMarkedWrt:
+    [] Out, [] Scratch, [P] Const<P>, [P] Inactive<P>,
     [] f64, [] f32, [] bool, [] char, [] u8, [] u16, [] u32, [] u64, [] u128, [] usize,
     [] i8, [] i16, [] i32, [] i64, [] i128, [] isize,
     [] core::num::NonZeroU8, [] core::num::NonZeroU16, [] core::num::NonZeroU32,
@@ -1192,11 +1201,62 @@ settled!(
     [] Dual<f64, ConstTangent>, [] Dual<f32, ConstTangent>,
 );
 
+#[doc(hidden)]
+/// Whether a [`bind`] entry marks the point: [`AnArgumentMarkedWrt`] for [`Wrt`] and
+/// [`Var`], [`NoArgumentMarkedWrt`] for a constant.
+pub trait PointMark {
+    /// [`AnArgumentMarkedWrt`] or [`NoArgumentMarkedWrt`].
+    type Is: EitherMarks;
+}
+
+#[doc(hidden)]
+/// A [`bind`] with an entry [`Wrt`] or [`Var`] (as a type: the [`PointMark`] of its tuple).
+pub struct AnArgumentMarkedWrt;
+
+#[doc(hidden)]
+/// A [`bind`] whose every entry is a constant (as a type: the [`PointMark`] of its tuple).
+pub struct NoArgumentMarkedWrt;
+
+#[doc(hidden)]
+/// Type-level "or" of two [`PointMark`]s.
+pub trait EitherMarks {
+    /// [`AnArgumentMarkedWrt`] when either is.
+    type Or<B: EitherMarks>: EitherMarks;
+}
+
+impl EitherMarks for AnArgumentMarkedWrt {
+    type Or<B: EitherMarks> = AnArgumentMarkedWrt;
+}
+
+impl EitherMarks for NoArgumentMarkedWrt {
+    type Or<B: EitherMarks> = B;
+}
+
+/// A driver's bound rule must have its point somewhere: without an entry [`Wrt`] or
+/// [`Var`], every argument is a constant and the derivative would be zero, silently.
+#[diagnostic::on_unimplemented(
+    message = "no argument of this `bind` is marked `Wrt` (or `Var(i)`): the driver would differentiate with respect to nothing",
+    label = "every argument of this `bind` is a constant",
+    note = "put `Wrt` in the slot of the parameter the driver differentiates with respect to, in place of the value the driver passes (`bind(f {{}}, (Wrt, &data[..]))`; a method's handle takes its receiver first, `bind(rule!(Model::loss), (&model, Wrt))`), or `Var(0)`, `Var(1)`, .. in the slots of several `f64` parameters; a value bound there is a constant, whose derivative is zero"
+)]
+pub trait BindMarkingThePoint {}
+
+impl BindMarkingThePoint for AnArgumentMarkedWrt {}
+
+/// `<<NoArgumentMarkedWrt as EitherMarks>::Or<A::Is> as EitherMarks>::Or<B::Is> ..`.
+macro_rules! marks_chain {
+    ($t:ty;) => { $t };
+    ($t:ty; $A:ident $($rest:ident)*) => {
+        marks_chain!(<$t as EitherMarks>::Or<<$A as PointMark>::Is>; $($rest)*)
+    };
+}
+
 /// The bound rule as a rule of its [`Wrt`] argument alone.
 impl<X: Copy, S: Mode, F, A, D, O> Frule<(X,), S> for Bound<F, A, D>
 where
     A: SettledArgs,
     A::Out: BoundCall<F, X, OutNeedsInplace, S, D, Output = O>,
+    A::Out: PointMark<Is: BindMarkingThePoint>,
 {
     type Output = O;
     #[inline]
@@ -1221,6 +1281,7 @@ impl<X: Copy, Y, S: Mode, F, A, D, O> Frule<(X, Y), S> for Bound<F, A, D>
 where
     A: SettledArgs,
     A::Out: BoundCall<F, X, Y, S, D, Output = O>,
+    A::Out: PointMark<Is: BindMarkingThePoint>,
 {
     type Output = O;
     #[inline]
@@ -1247,6 +1308,10 @@ macro_rules! bound_impl {
         }
 
         impl<$($A: sealed::Entry),+> sealed::Args for ($($A,)+) {}
+
+        impl<$($A: PointMark),+> PointMark for ($($A,)+) {
+            type Is = marks_chain!(NoArgumentMarkedWrt; $($A)+);
+        }
 
         impl<$($A: Settled),+> SettledArgs for ($($A,)+) {
             type Out = settle_chain!(Self; $($A)+);
@@ -2619,7 +2684,7 @@ pub const fn gradient_width(n: usize) -> usize {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`gradient` calls this rule with one `x: &[f64]` and needs an `f64` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); of a method of a `#[derive_frule] impl`, `rule!(Model::loss)`, its receiver bound first (`bind(rule!(Model::loss), (&model, Wrt))`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a function of `x: &[f64; N]`, `[f64; N]`, `&Vec<f64>` or `Vec<f64>` write `bind(f {{}}, (Wrt,))`; for a function of several `f64`s write `bind(f {{}}, (Var(0), Var(1), ..))`; for a vector result use `jacobian`"
 )]
 pub trait GradientRule:
     SliceRule<Batch<f64, 4>, Output: ScalarOutput<Batch<f64, 4>>>
@@ -2841,7 +2906,7 @@ pub const fn jacobian_width(n: usize) -> usize {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64`, array, `Vec<f64>` or tuple result",
     label = "`jacobian` calls this rule with one `x: &[f64]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a result written into a `&mut [f64]` use `inplace(bind(f {{}}, (Wrt, .., Out)), m)`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f64]` (`f {{}}`); of a method of a `#[derive_frule] impl`, `rule!(Model::loss)`, its receiver bound first (`bind(rule!(Model::loss), (&model, Wrt))`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`; for a result written into a `&mut [f64]` use `inplace(bind(f {{}}, (Wrt, .., Out)), m)`"
 )]
 pub trait JacobianRule:
     SliceRule<Batch<f64, 4>, Output: FlatOutput<Batch<f64, 4>>>
@@ -3498,7 +3563,7 @@ pub const fn hvp_width(n: usize) -> usize {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f64]` argument with an `f64` result",
     label = "`hvp` calls this rule with one `x: &[f64]` and needs an `f64` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f64]) -> f64` (`f {{}}`); of a method of a `#[derive_frule] impl`, `rule!(Model::loss)`, its receiver bound first (`bind(rule!(Model::loss), (&model, Wrt))`); fix its other arguments with `bind(f {{}}, (Wrt, ..))`"
 )]
 pub trait HvpRule:
     SliceRule<Hyper2<8>, Output = Dual<f64, Hyper2<8>>>

@@ -217,12 +217,15 @@ pub mod __private {
 pub use fwdad_runtime::constant::Constant as a_constant_with_a_zero_tangent;
 #[doc(hidden)]
 pub use fwdad_runtime::fallible::{
-    branch as a_combinator_of_option_or_result, Branch as an_option_or_a_result,
+    branch as a_combinator_of_option_or_result, Branch as a_split_option_or_result,
+    BranchReceiver as a_receiver_of_an_option_or_result_method,
+    OptionOrResult as an_option_or_a_result,
 };
 #[cfg(feature = "alloc")]
 #[doc(hidden)]
 pub use fwdad_runtime::maps::{
-    DefaultValue as a_map_value_with_a_default, MapKey as a_map_key_without_floats,
+    DefaultPrimal as a_map_value_with_a_default,
+    DefaultValue as a_default_derivative_of_a_map_value, MapKey as a_map_key_without_floats,
 };
 #[doc(hidden)]
 pub use fwdad_runtime::rules::Operand as a_float_operand;

@@ -147,14 +147,6 @@ pub fn is_dual_fn(path: &syn::Path) -> bool {
     n >= 2 && segs[n - 2] == "Dual" && (n == 2 || segs[0] == "fwdad")
 }
 
-/// The function whose generated rule `path` names (`square` for `square_frule`), by the
-/// name `#[derive_frule]` gives the rule's wrapper.
-pub fn frule_wrapper_stem(path: &syn::Path) -> Option<String> {
-    let last = path.segments.last()?.ident.to_string();
-    let stem = last.strip_suffix("_frule")?;
-    (!stem.is_empty()).then(|| stem.to_string())
-}
-
 /// Levenshtein distance.
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

@@ -571,9 +571,12 @@ impl Emitter<'_> {
                         && off(common) + usize::from(!into_accumulator)
                             <= if same { 1 } else { off(0) });
             let factor = match acc_param {
-                Some(p) => self.scales[&p],
+                // Not set, and no terms, in an ill-typed body only (a float sum
+                // turbofished to an integer, `tests::robustness`): no scale then, rather
+                // than a panic.
+                Some(p) => self.scales.get(&p).copied().unwrap_or(0),
                 None if defer => common,
-                None if same => exps[0],
+                None if same => exps.first().copied().unwrap_or(0),
                 None => 0,
             };
             for (_, c) in terms.iter_mut() {

@@ -313,7 +313,8 @@ impl Lowerer<'_> {
         };
         // A field declared an array in the source file (`self.q` of `q: [f64; 4]`), bound
         // with that type, as the user would write it (`let q: [f64; 4] = self.q;`).
-        let field_ty = super::idioms::array_field_type(&m.receiver);
+        let field_ty = super::idioms::array_field_type(&m.receiver)
+            .or_else(|| self.array_call_result(&m.receiver));
         let is_array = self.is_sequence(&m.receiver) || field_ty.is_some();
         let one_arg = matches!(strip(f), syn::Expr::Closure(c) if c.inputs.len() == 1);
         // `a.map(f64::exp)`, `a.map(soft)`: a function by name, called in the loop.
@@ -363,6 +364,23 @@ impl Lowerer<'_> {
             }
         }
         Some(e)
+    }
+
+    /// The written array type of `e`'s value when `e` is a call of a `fn` of the file whose
+    /// result type is written as an array of floats of a literal length (`corners(s)` of
+    /// `fn corners(s: f64) -> [f64; 3]`), found for certain (`plain_fns::array_result`).
+    #[inline(never)]
+    pub(super) fn array_call_result(&self, e: &syn::Expr) -> Option<syn::Type> {
+        let syn::Expr::Call(c) = super::place::strip(e) else {
+            return None;
+        };
+        let syn::Expr::Path(p) = super::place::strip(&c.func) else {
+            return None;
+        };
+        if p.qself.is_some() {
+            return None;
+        }
+        crate::plain_fns::array_result(&self.func.name.to_string(), &p.path)
     }
 
     /// `receiver.method(args)`.
@@ -1226,7 +1244,7 @@ fn unsupported_name(e: &syn::Expr) -> &'static str {
         syn::Expr::Async(_) => "`async` blocks: differentiate the synchronous computation instead",
         syn::Expr::Await(_) => "`.await`: differentiate the synchronous computation instead",
         syn::Expr::Unsafe(_) => {
-            "`unsafe` blocks: move the unsafe code into a function with a `#[primitive]` rule"
+            "`unsafe` blocks: move the unsafe code into a function with a `#[primitive]` rule; a `static mut` read in it (a gain, a counter) is passed as a parameter instead, or declared `const`"
         }
         syn::Expr::Let(_) => "`let` expressions outside `if let`",
         syn::Expr::Yield(_) => "`yield`",

@@ -274,7 +274,11 @@ impl Lowerer<'_> {
     /// methods, or the user's, whose own `map` it is).
     pub(super) fn may_be_fallible(&self, e: &syn::Expr) -> bool {
         let other_type = self.written_type(e).is_some_and(|ty| !is_fallible_type(ty));
-        !is_iterator(e) && !self.is_sequence(e) && !other_type && array_field_type(e).is_none()
+        !is_iterator(e)
+            && !self.is_sequence(e)
+            && !other_type
+            && array_field_type(e).is_none()
+            && self.array_call_result(e).is_none()
     }
 
     /// The written type of the local or parameter `e` names, if any.

@@ -1641,6 +1641,22 @@ fn used_as_integer(name: &syn::Ident, rest: &[syn::Stmt]) -> bool {
 
 /// The first closure that is an arm's value of the `match` or `if` `e`, if every arm's
 /// value is a closure (or diverges).
+/// The closure of `Box::new(|..| ..)`.
+fn boxed_closure(call: &syn::ExprCall) -> Option<&syn::ExprClosure> {
+    let syn::Expr::Path(p) = super::place::strip(&call.func) else {
+        return None;
+    };
+    let boxed = p.qself.is_none() && crate::callee::is_box_new(&p.path);
+    match (
+        boxed,
+        call.args.len(),
+        call.args.first().map(super::place::strip),
+    ) {
+        (true, 1, Some(syn::Expr::Closure(c))) => Some(c),
+        _ => None,
+    }
+}
+
 fn closure_arm(e: &syn::Expr) -> Option<&syn::ExprClosure> {
     fn value(e: &syn::Expr) -> Option<&syn::Expr> {
         match super::place::strip(e) {
@@ -1678,10 +1694,13 @@ fn closure_arm(e: &syn::Expr) -> Option<&syn::ExprClosure> {
         }
         _ => return None,
     };
+    // A closure, or one boxed as a trait object (`Box::new(|v| v.tanh())`, with the `let`
+    // typed `Box<dyn Fn(f64) -> f64>`).
     let closures: Vec<&syn::ExprClosure> = arms
         .iter()
         .filter_map(|a| match a {
             syn::Expr::Closure(c) => Some(c),
+            syn::Expr::Call(call) => boxed_closure(call),
             _ => None,
         })
         .collect();
@@ -1694,9 +1713,11 @@ fn closure_arm(e: &syn::Expr) -> Option<&syn::ExprClosure> {
                 | syn::Expr::Macro(_)
         )
     };
-    let all = arms
-        .iter()
-        .all(|a| matches!(a, syn::Expr::Closure(_)) || diverging(a));
+    let all = arms.iter().all(|a| {
+        matches!(a, syn::Expr::Closure(_))
+            || matches!(a, syn::Expr::Call(c) if boxed_closure(c).is_some())
+            || diverging(a)
+    });
     if all {
         closures.first().copied()
     } else {

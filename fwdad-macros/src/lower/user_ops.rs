@@ -200,7 +200,8 @@ impl Lowerer<'_> {
                 || self.is_field_of_user(*base)
                 || self.is_unknown_value(*base) =>
             {
-                crate::aliases::source_field_type(&name.to_string())
+                self.declared_field_type(*base, name)
+                    .or_else(|| crate::aliases::source_field_type(&name.to_string()))
                     .and_then(|t| self.user_shape_of_type(&t))
             }
             // `V3::ZERO`, `Spring::K`: an associated constant of a user type may be a value
@@ -524,6 +525,29 @@ impl Lowerer<'_> {
         base_is_user
             && crate::aliases::source_field_type(&name.to_string())
                 .is_some_and(|t| self.user_shape_of_type(&t) == Some(UserShape::Value))
+    }
+
+    /// The type the file's struct declares for its field `name`, where `base` is a
+    /// parameter or a `let` whose written type names that struct, non-generic (`s:
+    /// Segment`, `s: &Segment`; `plain_fns::struct_field_type`): `s.a` of `struct Segment
+    /// { a: V2, .. }` is a `V2` though another struct of the file has an `a: f64`.
+    #[inline(never)]
+    fn declared_field_type(&self, base: Value, name: &syn::Ident) -> Option<syn::Type> {
+        let param = self.func.params.iter().find(|p| p.value == base);
+        let mut ty = param
+            .map(|p| &p.ty)
+            .or_else(|| self.func.annotations.get(&base))?;
+        while let syn::Type::Reference(r) = ty {
+            ty = &r.elem;
+        }
+        let syn::Type::Path(p) = ty else {
+            return None;
+        };
+        let last = p.path.segments.last()?;
+        if p.qself.is_some() || p.path.segments.len() != 1 || !last.arguments.is_none() {
+            return None;
+        }
+        crate::plain_fns::struct_field_type(&last.ident.to_string(), &name.to_string())
     }
 
     /// Whether nothing is known of `v`'s type (a `match` arm's binding of a call's result,

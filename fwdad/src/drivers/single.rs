@@ -42,7 +42,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f32]` argument with an `f32` result",
     label = "`gradient_f32` calls this rule with one `x: &[f32]` and needs an `f32` result",
-    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f32]) -> f32` (`f {{}}`); for `f64` code use `gradient`, for a vector result `jacobian_f32`"
+    note = "pass the handle of a `#[derive_frule]` function `f(x: &[f32]) -> f32` (`f {{}}`); of a method of a `#[derive_frule] impl`, `rule!(Model::loss)`, its receiver bound first (`bind(rule!(Model::loss), (&model, Wrt))`); for `f64` code use `gradient`, for a vector result `jacobian_f32`"
 )]
 pub trait GradientRuleF32:
     SliceRuleF32<4, Output = Dual<f32, Batch<f32, 4>>>
@@ -169,7 +169,7 @@ impl<const N: usize> FlatOutputF32<N> for Dual<Vec<f32>, Vec<Batch<f32, N>>> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a rule of one `&[f32]` argument with an `f32`, `[f32; M]` or `Vec<f32>` result",
     label = "`jacobian_f32` calls this rule with one `x: &[f32]`",
-    note = "pass the handle of a `#[derive_frule]` function of `x: &[f32]` (`f {{}}`) returning `f32`, `[f32; M]` or `Vec<f32>`; for `f64` code use `jacobian`"
+    note = "pass the handle of a `#[derive_frule]` function of `x: &[f32]` (`f {{}}`, or `rule!(Model::loss)` of a method, its receiver bound first) returning `f32`, `[f32; M]` or `Vec<f32>`; for `f64` code use `jacobian`"
 )]
 pub trait JacobianRuleF32:
     SliceRuleF32<4, Output: FlatOutputF32<4>> + SliceRuleF32<8, Output: FlatOutputF32<8>>
