@@ -109,6 +109,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     aliases.extend(crate::aliases::source_aliases(&args.aliases));
     let func = crate::aliases::substitute(&func, &aliases);
     let func = crate::aliases::real_field_as_scalar(&func);
+    let func = crate::aliases::assoc_floats_as_params(&func, &args.runtime_path());
     let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     let mut func = static_unconstrained_lifetimes(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
@@ -719,11 +720,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // A generic trait the file declares with `#[derive_frule]` carries rules as the others
     // do (`traits::expand_trait`).
     let generic_trait = imp.trait_.as_ref().is_some_and(|(_, p, _)| {
-        crate::traits::has_type_arguments(p)
-            && !p
-                .segments
-                .last()
-                .is_some_and(|s| crate::plain_fns::derived_generic_trait(&s.ident.to_string()))
+        crate::traits::has_type_arguments(p) && !crate::plain_fns::derived_generic_trait(p)
     });
     // First in the output: rustc reports the names defined twice in their order.
     let once = match generic_trait {
@@ -3252,11 +3249,16 @@ pub(crate) fn emit_items(
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
+    let field_params: Vec<syn::Ident> = crate::aliases::complex_field_params(generics)
+        .into_iter()
+        .filter(|p| float_params.contains(&p))
+        .collect();
     let base_where = quote! {
         where
             #user_preds
             #trait_preds
             #(#iter_preds,)*
+            #(#field_params: #rt::NaRealField,)*
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
     };
@@ -3794,7 +3796,12 @@ fn registration<'a>(
         names: &sig.names,
         inputs,
         output,
-        where_clause: quote!(where #user_preds #trait_preds #(#iter_preds)* #(#float_params: #rt::Real,)*),
+        where_clause: {
+            let field_params = crate::aliases::complex_field_params(generics)
+                .into_iter()
+                .filter(|p| float_params.contains(&p));
+            quote!(where #user_preds #trait_preds #(#iter_preds)* #(#float_params: #rt::Real,)* #(#field_params: #rt::NaRealField,)*)
+        },
         doc_note: match sig.inactive.contains(&true) {
             true => "; a parameter declared `inactive` as its plain value",
             false => "",
