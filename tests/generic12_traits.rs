@@ -247,3 +247,72 @@ fn float_as_an_iterables_item() {
     );
     assert_close(g[1], a, 1e-15, "d/dy");
 }
+
+/// A model whose scalar the trait leaves unbounded, as a trait of another crate may: the
+/// function says it is a float in its `where` clause, and is called with a turbofish.
+#[derive_frule]
+pub trait Response {
+    type Scalar;
+    fn gain(&self) -> f64;
+}
+
+#[derive(Clone, Debug, Differentiable)]
+pub struct Amplifier {
+    pub g: f64,
+}
+
+#[derive_frule]
+impl Response for Amplifier {
+    type Scalar = f64;
+    fn gain(&self) -> f64 {
+        self.g
+    }
+}
+
+#[derive_frule]
+pub fn distortion<M: Response>(x: M::Scalar, drive: M::Scalar) -> M::Scalar
+where
+    M::Scalar: Float,
+{
+    (x * drive).tanh() / drive.tanh()
+}
+
+#[derive_frule]
+pub fn distortion_of(p: &[f64]) -> f64 {
+    distortion::<Amplifier>(p[0], p[1])
+}
+
+#[test]
+fn float_bounded_in_the_where_clause_with_a_turbofish() {
+    let p = [0.4, 2.5];
+    check_widths!(distortion_of {}, distortion_of, p);
+    // d/dx tanh(x d) / tanh d = d sech²(x d) / tanh d.
+    let (_, g) = gradient(distortion_of {}, &p);
+    let (x, d) = (p[0], p[1]);
+    let sech2 = 1.0 / (x * d).cosh().powi(2);
+    assert_close(g[0], d * sech2 / d.tanh(), 1e-14, "d/dx");
+}
+
+/// num-traits' `Float` methods by their trait's path (`Float::sqrt(a)`, `<T as
+/// Float>::mul_add(..)`, `num_traits::Float::hypot(..)`), as generic library code calls
+/// them to avoid ambiguity.
+#[derive_frule]
+pub fn by_trait_path<T: Float>(a: T, b: T) -> T {
+    Float::sqrt(a) * <T as Float>::mul_add(a, b, T::one()) + num_traits::Float::hypot(a, b)
+}
+
+#[derive_frule]
+pub fn by_trait_path_of(p: &[f64]) -> f64 {
+    by_trait_path(p[0], p[1])
+}
+
+#[test]
+fn float_methods_by_the_trait_of_another_crate() {
+    let p = [0.5, 0.7];
+    check_widths!(by_trait_path_of {}, by_trait_path_of, p);
+    // d/da = (ab + 1) / (2√a) + √a b + a / hypot(a, b).
+    let (_, g) = gradient(by_trait_path_of {}, &p);
+    let (a, b) = (p[0], p[1]);
+    let want = (a * b + 1.0) / (2.0 * a.sqrt()) + a.sqrt() * b + a / a.hypot(b);
+    assert_close(g[0], want, 1e-14, "d/da");
+}

@@ -526,6 +526,23 @@ impl VisitMut for RealFieldAsScalar<'_> {
     }
 }
 
+thread_local! {
+    /// The type parameters [`assoc_floats_as_params`] added to the function being
+    /// expanded: not the user's, so a turbofish (`twice::<Lin>(x, y)`) does not name them.
+    static ASSOC_PARAMS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records the type parameters added for associated types (see [`ASSOC_PARAMS`]).
+pub fn set_assoc_params(params: Vec<String>) {
+    ASSOC_PARAMS.with(|p| *p.borrow_mut() = params);
+}
+
+/// Whether `ident` is a type parameter [`assoc_floats_as_params`] added to the function
+/// being expanded.
+pub fn is_assoc_param(ident: &syn::Ident) -> bool {
+    ASSOC_PARAMS.with(|p| p.borrow().iter().any(|n| ident == n))
+}
+
 /// `func` with each float reached through an associated type of a type parameter written
 /// as a type parameter of its own (`fn sse<M: Model>(m: &M, x: M::Scalar) -> M::Scalar`
 /// as `fn sse<M: Model<Scalar = ScalarOfM>, ScalarOfM: Real>(m: &M, x: ScalarOfM) ->
@@ -561,6 +578,7 @@ pub fn assoc_floats_as_params(func: &syn::ItemFn, rt: &proc_macro2::TokenStream)
     if chosen.is_empty() {
         return func.clone();
     }
+    set_assoc_params(chosen.iter().map(|c| c.ident.to_string()).collect());
     let mut func = func.clone();
     // The bindings on the bounds (`M: Model<Scalar = ScalarOfM>`).
     for c in &chosen {
@@ -708,7 +726,7 @@ fn assoc_float(
         }),
         _ => false,
     };
-    if bounds.iter().any(|t| binds(*t)) {
+    if bounds.iter().any(|t| binds(t)) {
         return None;
     }
     // `where P::Name: Float` (or `<P as Tr>::Name: Float`).

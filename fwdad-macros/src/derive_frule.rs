@@ -63,6 +63,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         return out;
     }
     let item = ungroup_paths(item);
+    crate::aliases::set_assoc_params(Vec::new());
     // `#[cfg(..)]` inside the item: one expansion per configuration, rustc keeps its own.
     if let Some(out) = crate::cfg_split::split(&item, |it| expand(args.clone(), it)) {
         return out;
