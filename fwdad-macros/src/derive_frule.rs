@@ -3259,9 +3259,10 @@ pub(crate) fn emit_items(
             #user_preds
             #trait_preds
             #(#iter_preds,)*
-            #(#field_params: #rt::NaRealField,)*
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
+            // After `T: Real`, whose message is the first error at a call with a non-float.
+            #(#field_params: #rt::NaRealField,)*
     };
     let tangent_preds = &consts.preds;
     let where_clause = quote!(#base_where #(#tangent_preds,)*);
