@@ -3250,9 +3250,10 @@ pub(crate) fn emit_items(
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
+    // A free function's only: a method's `impl` block does not restate it.
     let field_params: Vec<syn::Ident> = crate::aliases::complex_field_params(generics)
         .into_iter()
-        .filter(|p| float_params.contains(&p))
+        .filter(|p| free && float_params.contains(&p))
         .collect();
     let base_where = quote! {
         where
@@ -3334,7 +3335,7 @@ pub(crate) fn emit_items(
         wrapper_func.sig.generics =
             crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(f64), false).0;
     }
-    let face = registration(&wrapper_func, sig, rt, &body_generic);
+    let face = registration(&wrapper_func, sig, rt, &body_generic, free);
     let tangent_idents = &consts.idents;
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
@@ -3703,6 +3704,7 @@ fn registration<'a>(
     sig: &'a Sig,
     rt: &TokenStream,
     generic: &[bool],
+    free: bool,
 ) -> Registration<'a> {
     // Each `Dual<T>` spanned at the user's `T`, so errors about a type point at it.
     let inputs: Vec<TokenStream> = sig
@@ -3801,7 +3803,7 @@ fn registration<'a>(
         where_clause: {
             let field_params = crate::aliases::complex_field_params(generics)
                 .into_iter()
-                .filter(|p| float_params.contains(&p));
+                .filter(|p| free && float_params.contains(&p));
             quote!(where #user_preds #trait_preds #(#iter_preds)* #(#float_params: #rt::Real,)* #(#field_params: #rt::NaRealField,)*)
         },
         doc_note: match sig.inactive.contains(&true) {
@@ -3815,7 +3817,7 @@ fn registration<'a>(
 
 /// The fallback `_frule` with an `unreachable!()` body.
 fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
-    registration(func, sig, rt, &[]).stub()
+    registration(func, sig, rt, &[], false).stub()
 }
 
 /// `generics` with a fresh lifetime `'__fwdad_r` added (for the impls on `&'__fwdad_r T`).
