@@ -422,6 +422,20 @@ pub fn real_field_as_scalar(func: &syn::ItemFn) -> syn::ItemFn {
     func
 }
 
+/// The type parameters of `generics` bounded by nalgebra's `ComplexField` (with the
+/// feature `nalgebra`): the rule runs at the real float types, and says so (`T: RealField`)
+/// for nalgebra's methods that ask it of their scalar (`v.norm()` of a `Vector3<T>`).
+pub fn complex_field_params(generics: &syn::Generics) -> Vec<syn::Ident> {
+    if !cfg!(feature = "nalgebra") {
+        return Vec::new();
+    }
+    generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .filter(|p| bounded_by_field(generics, p))
+        .collect()
+}
+
 /// Whether the type parameter `p` of `generics` is bounded by nalgebra's `ComplexField`
 /// or `RealField` (inline or in the `where` clause).
 fn bounded_by_field(generics: &syn::Generics, p: &syn::Ident) -> bool {
@@ -502,6 +516,367 @@ impl RealFieldAsScalar<'_> {
 }
 
 impl VisitMut for RealFieldAsScalar<'_> {
+    fn visit_type_path_mut(&mut self, tp: &mut syn::TypePath) {
+        self.rewrite(&mut tp.qself, &mut tp.path);
+        syn::visit_mut::visit_type_path_mut(self, tp);
+    }
+    fn visit_expr_path_mut(&mut self, ep: &mut syn::ExprPath) {
+        self.rewrite(&mut ep.qself, &mut ep.path);
+        syn::visit_mut::visit_expr_path_mut(self, ep);
+    }
+}
+
+thread_local! {
+    /// The type parameters [`assoc_floats_as_params`] added to the function being
+    /// expanded: not the user's, so a turbofish (`twice::<Lin>(x, y)`) does not name them.
+    static ASSOC_PARAMS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records the type parameters added for associated types (see [`ASSOC_PARAMS`]).
+pub fn set_assoc_params(params: Vec<String>) {
+    ASSOC_PARAMS.with(|p| *p.borrow_mut() = params);
+}
+
+/// Whether `ident` is a type parameter [`assoc_floats_as_params`] added to the function
+/// being expanded.
+pub fn is_assoc_param(ident: &syn::Ident) -> bool {
+    ASSOC_PARAMS.with(|p| p.borrow().iter().any(|n| ident == n))
+}
+
+/// `func` with each float reached through an associated type of a type parameter written
+/// as a type parameter of its own (`fn sse<M: Model>(m: &M, x: M::Scalar) -> M::Scalar`
+/// as `fn sse<M: Model<Scalar = ScalarOfM>, ScalarOfM: Real>(m: &M, x: ScalarOfM) ->
+/// ScalarOfM`): the rule is generic over a float type as for `T: Float`, and the binding
+/// ties it to the parameter's. An associated type is a float where the `where` clause says
+/// so (`I::Item: Float`, `<V as IntoIterator>::Item: Float`) or where the trait bounding the
+/// parameter declares it with a float bound (`type Scalar: Float;`, in the file or in the
+/// module a `use` of it leads to). The primal keeps the user's text.
+pub fn assoc_floats_as_params(func: &syn::ItemFn, rt: &proc_macro2::TokenStream) -> syn::ItemFn {
+    let params: Vec<syn::Ident> = func
+        .sig
+        .generics
+        .type_params()
+        .map(|t| t.ident.clone())
+        .collect();
+    if params.is_empty() {
+        return func.clone();
+    }
+    let mut found = FindProjections {
+        params: &params,
+        found: Vec::new(),
+    };
+    syn::visit::Visit::visit_item_fn(&mut found, func);
+    let mut chosen: Vec<AssocFloat> = Vec::new();
+    for (param, qualified, name) in found.found {
+        if chosen.iter().any(|c| c.param == param && c.name == name) {
+            continue;
+        }
+        if let Some(c) = assoc_float(&func.sig.generics, &param, qualified.as_ref(), &name) {
+            chosen.push(c);
+        }
+    }
+    if chosen.is_empty() {
+        return func.clone();
+    }
+    set_assoc_params(chosen.iter().map(|c| c.ident.to_string()).collect());
+    let mut func = func.clone();
+    // The bindings on the bounds (`M: Model<Scalar = ScalarOfM>`).
+    for c in &chosen {
+        bind_assoc(&mut func.sig.generics, c);
+    }
+    // Each projection written as the new parameter, then the parameters declared.
+    AssocAsParam(&chosen).visit_item_fn_mut(&mut func);
+    let at = (func.sig.generics.params.iter())
+        .rposition(|g| matches!(g, syn::GenericParam::Type(_)))
+        .map_or(0, |i| i + 1);
+    for c in chosen.iter().rev() {
+        let mut tp = syn::TypeParam::from(c.ident.clone());
+        if !c.declared_in_where {
+            tp.colon_token = Some(Default::default());
+            match syn::parse2::<syn::TypeParamBound>(quote::quote!(#rt::Real)) {
+                Ok(b) => tp.bounds.push(b),
+                Err(_) => return func,
+            }
+        }
+        func.sig
+            .generics
+            .params
+            .insert(at, syn::GenericParam::Type(tp));
+    }
+    func
+}
+
+/// A float associated type chosen: the parameter, the type's name, the trait whose bound
+/// takes the binding (its last segment's name), the new parameter's name, and whether the
+/// `where` clause gives it its float bound (`I::Item: Float`).
+struct AssocFloat {
+    param: syn::Ident,
+    name: syn::Ident,
+    bound: String,
+    ident: syn::Ident,
+    declared_in_where: bool,
+}
+
+/// The projections `P::Name` and `<P as Tr>::Name` of the function's type parameters.
+struct FindProjections<'a> {
+    params: &'a [syn::Ident],
+    found: Vec<(syn::Ident, Option<syn::Path>, syn::Ident)>,
+}
+
+impl FindProjections<'_> {
+    fn path(&mut self, qself: Option<&syn::QSelf>, path: &syn::Path) {
+        if let Some((p, tr, name)) = projection(self.params, qself, path) {
+            self.found.push((p, tr, name));
+        }
+    }
+}
+
+/// `P::Name..` (`P` a parameter of `params`) or `<P as Tr>::Name..`: the parameter, the
+/// trait written, the associated type's name. nalgebra's `RealField` is left to
+/// [`real_field_as_scalar`].
+fn projection(
+    params: &[syn::Ident],
+    qself: Option<&syn::QSelf>,
+    path: &syn::Path,
+) -> Option<(syn::Ident, Option<syn::Path>, syn::Ident)> {
+    let plain = |s: &syn::PathSegment| matches!(s.arguments, syn::PathArguments::None);
+    let (param, tr, name) = match qself {
+        None => {
+            let segs: Vec<&syn::PathSegment> = path.segments.iter().collect();
+            let [p, n, ..] = segs[..] else {
+                return None;
+            };
+            if path.leading_colon.is_some() || !plain(p) || !plain(n) {
+                return None;
+            }
+            (p.ident.clone(), None, n.ident.clone())
+        }
+        Some(q) => {
+            let syn::Type::Path(tp) = &*q.ty else {
+                return None;
+            };
+            let p = tp.path.get_ident().filter(|_| tp.qself.is_none())?;
+            let n = path.segments.iter().nth(q.position)?;
+            if q.position == 0 || !plain(n) {
+                return None;
+            }
+            let tr = syn::Path {
+                leading_colon: path.leading_colon,
+                segments: path.segments.iter().take(q.position).cloned().collect(),
+            };
+            (p.clone(), Some(tr), n.ident.clone())
+        }
+    };
+    // An associated type is named in `CamelCase` (`T::zero()` is a function).
+    let camel = name
+        .to_string()
+        .starts_with(|c: char| c.is_ascii_uppercase());
+    let field = name == "RealField" || name == "SimdRealField";
+    (params.contains(&param) && camel && !field && name != "Output").then_some((param, tr, name))
+}
+
+impl<'ast> syn::visit::Visit<'ast> for FindProjections<'_> {
+    fn visit_type_path(&mut self, tp: &'ast syn::TypePath) {
+        self.path(tp.qself.as_ref(), &tp.path);
+        syn::visit::visit_type_path(self, tp);
+    }
+    fn visit_expr_path(&mut self, ep: &'ast syn::ExprPath) {
+        self.path(ep.qself.as_ref(), &ep.path);
+        syn::visit::visit_expr_path(self, ep);
+    }
+}
+
+/// The trait bounds on `param`, inline and in the `where` clause.
+fn bounds_of<'g>(generics: &'g syn::Generics, param: &syn::Ident) -> Vec<&'g syn::TraitBound> {
+    let trait_bounds = |b: &'g syn::TypeParamBound| match b {
+        syn::TypeParamBound::Trait(t) => Some(t),
+        _ => None,
+    };
+    let mut out: Vec<&syn::TraitBound> = (generics.type_params())
+        .filter(|t| t.ident == *param)
+        .flat_map(|t| t.bounds.iter().filter_map(trait_bounds))
+        .collect();
+    if let Some(w) = &generics.where_clause {
+        for pred in &w.predicates {
+            if let syn::WherePredicate::Type(pt) = pred {
+                if matches!(&pt.bounded_ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident(param))
+                {
+                    out.extend(pt.bounds.iter().filter_map(trait_bounds));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `param::name` is a float type of the function, and on which bound it binds.
+fn assoc_float(
+    generics: &syn::Generics,
+    param: &syn::Ident,
+    qualified: Option<&syn::Path>,
+    name: &syn::Ident,
+) -> Option<AssocFloat> {
+    let last = |p: &syn::Path| p.segments.last().map(|s| s.ident.to_string());
+    let bounds = bounds_of(generics, param);
+    // Not when a bound binds it already (`M: Model<Scalar = f64>`).
+    let binds = |t: &syn::TraitBound| match t.path.segments.last().map(|s| &s.arguments) {
+        Some(syn::PathArguments::AngleBracketed(a)) => a.args.iter().any(|g| {
+            matches!(g, syn::GenericArgument::AssocType(at) if at.ident == *name)
+                || matches!(g, syn::GenericArgument::AssocConst(ac) if ac.ident == *name)
+        }),
+        _ => false,
+    };
+    if bounds.iter().any(|t| binds(t)) {
+        return None;
+    }
+    // `where P::Name: Float` (or `<P as Tr>::Name: Float`).
+    let in_where = generics.where_clause.as_ref().is_some_and(|w| {
+        w.predicates.iter().any(|pred| match pred {
+            syn::WherePredicate::Type(pt) => {
+                // The projection itself, not a path through it (`P::Name::Inner`).
+                let is_it = matches!(&pt.bounded_ty, syn::Type::Path(tp)
+                    if tp.path.segments.len() == tp.qself.as_ref().map_or(2, |q| q.position + 1)
+                        && projection(std::slice::from_ref(param), tp.qself.as_ref(), &tp.path)
+                            .is_some_and(|(_, _, n)| n == *name));
+                is_it
+                    && pt.bounds.iter().any(|b| {
+                        matches!(b, syn::TypeParamBound::Trait(t)
+                            if last(&t.path).is_some_and(|l| crate::callee::is_float_trait(&l)))
+                    })
+            }
+            _ => false,
+        })
+    });
+    // The bound that takes the binding: the trait written, the one declaring the type
+    // with a float bound, or the one trait bounding the parameter (`I: IntoIterator`).
+    let marker = |t: &syn::TraitBound| {
+        last(&t.path).is_some_and(|l| {
+            matches!(
+                l.as_str(),
+                "Copy"
+                    | "Clone"
+                    | "Sized"
+                    | "Debug"
+                    | "Display"
+                    | "Send"
+                    | "Sync"
+                    | "Default"
+                    | "PartialEq"
+                    | "PartialOrd"
+            )
+        })
+    };
+    let candidates: Vec<&syn::TraitBound> = (bounds.iter().copied())
+        .filter(|t| !marker(t))
+        .filter(|t| qualified.is_none_or(|q| last(q) == last(&t.path)))
+        .collect();
+    let declared = (candidates.iter().copied())
+        .find(|t| crate::plain_fns::float_assoc_type(&t.path, &name.to_string()));
+    let bound = match (declared, in_where, &candidates[..]) {
+        (Some(t), _, _) => t,
+        (None, true, [one]) => one,
+        _ => return None,
+    };
+    Some(AssocFloat {
+        param: param.clone(),
+        name: name.clone(),
+        bound: last(&bound.path)?,
+        ident: quote::format_ident!("{}Of{}", name, param),
+        declared_in_where: in_where,
+    })
+}
+
+/// Adds `Name = NameOfP` to the bound on `c.param` by the trait `c.bound`.
+fn bind_assoc(generics: &mut syn::Generics, c: &AssocFloat) {
+    let bind = |t: &mut syn::TraitBound| {
+        let Some(seg) = t.path.segments.last_mut() else {
+            return;
+        };
+        if seg.ident != c.bound {
+            return;
+        }
+        let arg = syn::GenericArgument::AssocType(syn::AssocType {
+            ident: c.name.clone(),
+            generics: None,
+            eq_token: Default::default(),
+            ty: syn::Type::Path(syn::TypePath {
+                qself: None,
+                path: c.ident.clone().into(),
+            }),
+        });
+        match &mut seg.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.push(arg),
+            syn::PathArguments::None => {
+                let mut a = syn::AngleBracketedGenericArguments {
+                    colon2_token: None,
+                    lt_token: Default::default(),
+                    args: Default::default(),
+                    gt_token: Default::default(),
+                };
+                a.args.push(arg);
+                seg.arguments = syn::PathArguments::AngleBracketed(a);
+            }
+            syn::PathArguments::Parenthesized(_) => {}
+        }
+    };
+    let mut done = false;
+    for gp in generics.params.iter_mut() {
+        if let syn::GenericParam::Type(t) = gp {
+            if t.ident == c.param {
+                for b in t.bounds.iter_mut() {
+                    if let syn::TypeParamBound::Trait(tb) = b {
+                        if !done && tb.path.segments.last().is_some_and(|s| s.ident == c.bound) {
+                            bind(tb);
+                            done = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(w) = &mut generics.where_clause {
+        for pred in w.predicates.iter_mut() {
+            if let syn::WherePredicate::Type(pt) = pred {
+                let on_param = matches!(&pt.bounded_ty, syn::Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident(&c.param));
+                for b in pt.bounds.iter_mut() {
+                    if let syn::TypeParamBound::Trait(tb) = b {
+                        if on_param
+                            && !done
+                            && tb.path.segments.last().is_some_and(|s| s.ident == c.bound)
+                        {
+                            bind(tb);
+                            done = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Writes each chosen projection as its parameter (`M::Scalar::zero()` as
+/// `ScalarOfM::zero()`, `<I as IntoIterator>::Item` as `ItemOfI`).
+struct AssocAsParam<'a>(&'a [AssocFloat]);
+
+impl AssocAsParam<'_> {
+    fn rewrite(&self, qself: &mut Option<syn::QSelf>, path: &mut syn::Path) {
+        let params: Vec<syn::Ident> = self.0.iter().map(|c| c.param.clone()).collect();
+        let Some((p, _, name)) = projection(&params, qself.as_ref(), path) else {
+            return;
+        };
+        let Some(c) = self.0.iter().find(|c| c.param == p && c.name == name) else {
+            return;
+        };
+        let skip = qself.as_ref().map_or(2, |q| q.position + 1);
+        let mut segs: Vec<syn::PathSegment> = vec![c.ident.clone().into()];
+        segs.extend(path.segments.iter().skip(skip).cloned());
+        path.segments = segs.into_iter().collect();
+        path.leading_colon = None;
+        *qself = None;
+    }
+}
+
+impl VisitMut for AssocAsParam<'_> {
     fn visit_type_path_mut(&mut self, tp: &mut syn::TypePath) {
         self.rewrite(&mut tp.qself, &mut tp.path);
         syn::visit_mut::visit_type_path_mut(self, tp);

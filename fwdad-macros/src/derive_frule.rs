@@ -63,6 +63,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         return out;
     }
     let item = ungroup_paths(item);
+    crate::aliases::set_assoc_params(Vec::new());
     // `#[cfg(..)]` inside the item: one expansion per configuration, rustc keeps its own.
     if let Some(out) = crate::cfg_split::split(&item, |it| expand(args.clone(), it)) {
         return out;
@@ -125,6 +126,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     aliases.extend(crate::aliases::source_aliases(&args.aliases));
     let func = crate::aliases::substitute(&func, &aliases);
     let func = crate::aliases::real_field_as_scalar(&func);
+    let func = crate::aliases::assoc_floats_as_params(&func, &args.runtime_path());
     let func = crate::traits::desugar_impl_trait(&func).unwrap_or(func);
     let mut func = static_unconstrained_lifetimes(func);
     // A `const fn`'s rule is an ordinary function (the primal stays `const`).
@@ -740,11 +742,7 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
     // A generic trait the file declares with `#[derive_frule]` carries rules as the others
     // do (`traits::expand_trait`).
     let generic_trait = imp.trait_.as_ref().is_some_and(|(_, p, _)| {
-        crate::traits::has_type_arguments(p)
-            && !p
-                .segments
-                .last()
-                .is_some_and(|s| crate::plain_fns::derived_generic_trait(&s.ident.to_string()))
+        crate::traits::has_type_arguments(p) && !crate::plain_fns::derived_generic_trait(p)
     });
     // First in the output: rustc reports the names defined twice in their order.
     let once = match generic_trait {
@@ -3301,6 +3299,11 @@ pub(crate) fn emit_items(
         quote!(#(#p,)*)
     });
     let trait_preds = crate::traits::trait_param_preds(generics, rt);
+    // A free function's only: a method's `impl` block does not restate it.
+    let field_params: Vec<syn::Ident> = crate::aliases::complex_field_params(generics)
+        .into_iter()
+        .filter(|p| free && float_params.contains(&p))
+        .collect();
     let base_where = quote! {
         where
             #user_preds
@@ -3308,6 +3311,8 @@ pub(crate) fn emit_items(
             #(#iter_preds,)*
             #(#float_params: #rt::Real,
               <#float_params as #rt::Differentiable>::TangentIn<#mode>: #rt::ScalarTangent<#float_params>,)*
+            // After `T: Real`, whose message is the first error at a call with a non-float.
+            #(#field_params: #rt::NaRealField,)*
     };
     let tangent_preds = &consts.preds;
     let where_clause = quote!(#base_where #(#tangent_preds,)*);
@@ -3379,7 +3384,7 @@ pub(crate) fn emit_items(
         wrapper_func.sig.generics =
             crate::higher_order::rule_types(&func.sig, &sig.fn_values, rt, quote!(f64), false).0;
     }
-    let face = registration(&wrapper_func, sig, rt, &body_generic);
+    let face = registration(&wrapper_func, sig, rt, &body_generic, free);
     let tangent_idents = &consts.idents;
     let (marker_decl, marker_ty) = face.marker(&phantom);
     let wrapper = face.wrapper(&marker_ty, !phantom.is_empty(), rt);
@@ -3748,6 +3753,7 @@ fn registration<'a>(
     sig: &'a Sig,
     rt: &TokenStream,
     generic: &[bool],
+    free: bool,
 ) -> Registration<'a> {
     // Each `Dual<T>` spanned at the user's `T`, so errors about a type point at it.
     let inputs: Vec<TokenStream> = sig
@@ -3851,7 +3857,12 @@ fn registration<'a>(
         names: &sig.names,
         inputs,
         output,
-        where_clause: quote!(where #user_preds #trait_preds #(#iter_preds)* #(#float_params: #rt::Real,)*),
+        where_clause: {
+            let field_params = crate::aliases::complex_field_params(generics)
+                .into_iter()
+                .filter(|p| free && float_params.contains(&p));
+            quote!(where #user_preds #trait_preds #(#iter_preds)* #(#float_params: #rt::Real,)* #(#field_params: #rt::NaRealField,)*)
+        },
         doc_note: match sig.inactive.contains(&true) {
             true => "; a parameter declared `inactive` as its plain value",
             false => "",
@@ -3987,7 +3998,7 @@ fn element_replaced(ty: &syn::Type, with: syn::Type) -> syn::Type {
 
 /// The fallback `_frule` with an `unreachable!()` body.
 fn emit_stub(func: &syn::ItemFn, sig: &Sig, rt: &TokenStream) -> TokenStream {
-    registration(func, sig, rt, &[]).stub()
+    registration(func, sig, rt, &[], false).stub()
 }
 
 /// `generics` with a fresh lifetime `'__fwdad_r` added (for the impls on `&'__fwdad_r T`).

@@ -148,18 +148,90 @@ pub fn trait_fn_returns_float(trait_name: &str, f: &str) -> bool {
     found.peek().is_some() && found.all(|float| float)
 }
 
-/// Whether the annotated item's file declares a generic trait `name` with
-/// `#[derive_frule]` (`#[derive_frule] trait Integrator<T: Float>`): an `impl` of it at
-/// given arguments then gives the trait's rules, which calls through a type parameter
-/// bounded by it find.
-pub fn derived_generic_trait(name: &str) -> bool {
-    source::source_file()
-        .and_then(|p| source::parse(&p))
-        .is_some_and(|file| {
-            file.modules
-                .iter()
-                .any(|m| m.derived_generic_traits.contains(name))
-        })
+/// Whether the generic trait an `impl` names by `path` (`Integrator<f64>`,
+/// `traits::Integrator<f64>`) is declared with `#[derive_frule]` (`#[derive_frule] trait
+/// Integrator<T: Float>`): in the annotated item's file, or in the module of the crate a
+/// `use` of the file leads to (`mod traits;` and `use traits::Integrator;`, `use
+/// crate::traits::*;`), or the path's prefix names. An `impl` of it at given arguments then
+/// gives the trait's rules, which calls through a type parameter bounded by it find.
+pub fn derived_generic_trait(path: &syn::Path) -> bool {
+    trait_declared(path, &|items: &Items, n: &str| {
+        items.derived_generic_traits.contains(n)
+    })
+}
+
+/// Whether the trait a bound names by `path` (`Model`, `crate::model::Model`) declares its
+/// associated type `assoc` with a float bound (`type Scalar: Float;`), where
+/// [`derived_generic_trait`] looks: `M::Scalar` is then a float type.
+pub fn float_assoc_type(path: &syn::Path, assoc: &str) -> bool {
+    trait_declared(path, &|items: &Items, n: &str| {
+        (items.float_assoc_types.iter()).any(|(t, a)| t == n && a == assoc)
+    })
+}
+
+/// Whether the trait named by `path` is one `derived` recognises (by its module's items
+/// and its name), where the annotated item's file declares it or imports it from.
+fn trait_declared(path: &syn::Path, derived: &dyn Fn(&Items, &str) -> bool) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    let name = last.ident.to_string();
+    let prefix: Vec<String> = (path.segments.iter().take(path.segments.len() - 1))
+        .map(|s| s.ident.to_string())
+        .collect();
+    let Some(here) = source::source_file() else {
+        return false;
+    };
+    let Some(file) = source::parse(&here) else {
+        return false;
+    };
+    if prefix.is_empty() && file.modules.iter().any(|m| derived(m, &name)) {
+        return true;
+    }
+    declared_elsewhere(&here, &file, &prefix, &name, derived)
+}
+
+/// Whether an item `name` that `defines` recognises is declared in the module of the crate
+/// that the path `prefix::name` written in the file `here` leads to (a module of the file
+/// importing it by name or by a glob, or the prefix itself).
+fn declared_elsewhere(
+    here: &Path,
+    file: &source::Parsed,
+    prefix: &[String],
+    name: &str,
+    defines: &dyn Fn(&Items, &str) -> bool,
+) -> bool {
+    let mut deps = Reading::default();
+    let modules = source::modules_of(here, &mut deps);
+    for (at, items) in modules.iter().zip(&file.modules) {
+        let mut routes: Vec<(Vec<String>, String)> = Vec::new();
+        match prefix.split_first() {
+            // `traits::Integrator`: from the module, or from what its first segment imports.
+            Some((head, rest)) => {
+                routes.push((prefix.to_vec(), name.to_string()));
+                for (p, original, _) in items.named.iter().filter(|(_, _, l)| l == head) {
+                    let mut full = p.clone();
+                    full.push(original.clone());
+                    full.extend(rest.iter().cloned());
+                    routes.push((full, name.to_string()));
+                }
+            }
+            None => {
+                for (p, original, _) in items.named.iter().filter(|(_, _, l)| l == name) {
+                    routes.push((p.clone(), original.clone()));
+                }
+                for glob in &items.globs {
+                    routes.push((glob.clone(), name.to_string()));
+                }
+            }
+        }
+        for (p, n) in routes {
+            if source::definition(at, &p, &n, &mut deps, 4, defines).is_some() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether a method named `name` takes `&mut self` in an `impl` for a slice, an array or

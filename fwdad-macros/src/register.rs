@@ -187,6 +187,8 @@ impl Registration<'_> {
             .params
             .iter()
             .filter_map(|p| match p {
+                // A float of an associated type (`ScalarOfM`) is inferred, not written.
+                syn::GenericParam::Type(t) if crate::aliases::is_assoc_param(&t.ident) => None,
                 syn::GenericParam::Type(t) => Some(t.ident.to_token_stream()),
                 syn::GenericParam::Const(c) => {
                     let (ident, ty) = (&c.ident, &c.ty);

@@ -88,6 +88,9 @@ pub struct Items {
     /// The names of its generic traits with `#[derive_frule]` (`trait Integrator<T>`),
     /// whose `#[derive_frule] impl`s give the trait's rules rather than the type's only.
     pub derived_generic_traits: HashSet<String>,
+    /// Each associated type of its traits declared with a float bound (`trait Model {
+    /// type Scalar: Float; .. }`), as the trait's name and the type's.
+    pub float_assoc_types: HashSet<(String, String)>,
     /// The `&self` methods of its `#[derive_frule]` inherent `impl`s, as type and method.
     pub derived_ref_methods: HashSet<(String, String)>,
     /// The parameters' types of its `#[derive_frule]` `fn` items, by name, and of the
@@ -461,6 +464,16 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     module.derived_generic_traits.insert(t.ident.to_string());
                 }
                 for it in &t.items {
+                    if let syn::TraitItem::Type(ty) = it {
+                        let float = ty.bounds.iter().any(|b| {
+                            matches!(b, syn::TypeParamBound::Trait(tb)
+                                if tb.path.segments.last().is_some_and(|s| crate::callee::is_float_trait(&s.ident.to_string())))
+                        });
+                        if float {
+                            (module.float_assoc_types)
+                                .insert((t.ident.to_string(), ty.ident.to_string()));
+                        }
+                    }
                     if let syn::TraitItem::Fn(m) = it {
                         module.callers.insert(m.sig.ident.to_string());
                         if m.sig.receiver().is_none() {

@@ -180,11 +180,15 @@ pub mod __private {
     // A float method by its trait in a generic rule, whose `T` may also have nalgebra's
     // `RealField` (`Float::exp(x)`, not `x.exp()`, which would be ambiguous).
     pub use fwdad_runtime::__num_traits::Float as NumFloat;
+    // A rule's `T` of a function over nalgebra's `T: ComplexField` is a real float type:
+    // its where clause says so (`T: RealField`), for nalgebra's methods asking it (`norm`).
     pub use fwdad_runtime::{
         call, coerce_to, column, constant_in, holds_no_float, lend_mut, ChainJacobianOf,
         Differentiable, Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode,
         PromotePlain, PromoteProbe, PromoteZero, Promoted, Real, SelfByValue, ZeroTangent,
     };
+    #[cfg(feature = "nalgebra")]
+    pub use nalgebra::RealField as NaRealField;
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{
         active_array, active_array_ref, active_ref, active_scalar, active_slice, const_arg,
