@@ -1442,10 +1442,11 @@ impl Emitter<'_> {
                 } else if scalar_rule && self.is(v) && self.is_mut_ref(v) {
                     let name = self.name(v);
                     quote!(#rt::deref(&#name))
-                } else if aggregate && self.is(v) && self.is_mut_ref(v) {
-                    let name = self.name(v);
-                    quote!(#name)
-                } else if rule_call && n == Need::Dual && self.is_unit_enum(v) {
+                } else if (aggregate && self.is(v) && self.is_mut_ref(v))
+                    || (rule_call && n == Need::Dual && self.is_unit_enum(v))
+                {
+                    // A `&mut` dual passed on as it is; an enum of units, which a rule
+                    // takes plain.
                     let name = self.name(v);
                     quote!(#name)
                 } else if rule_call && n == Need::Dual && !self.is(v) {

@@ -878,7 +878,7 @@ pub fn unit_enum(caller: &str, path: &syn::Path) -> bool {
         .sum::<usize>();
     home.unit_enums.contains(&name)
         && declared == 1
-        && file.names.structs.get(&name).is_none()
+        && !file.names.structs.contains_key(&name)
         && !file.names.others.contains(&format!("{name}Tangent"))
         && !(file.modules.iter()).any(|m| m.differentiable_impls.contains(&name))
         && !(home.named.iter()).any(|(_, _, local)| *local == name)
