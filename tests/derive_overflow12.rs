@@ -9,6 +9,8 @@
 //! one, as the primal meets them. Each function below is checked in one direction, in
 //! batches (`gradient_with`, and `gradient`, which may take known zeros) and at second
 //! order, against closed forms (finite differences overflow there), primals bit for bit.
+// Written as users write them: a loop over indices.
+#![allow(clippy::needless_range_loop)]
 use fwdad::drivers::{gradient, gradient_with, hessian_with, second_derivative};
 use fwdad::prelude::*;
 
