@@ -660,7 +660,10 @@ impl Emitter<'_> {
                 .map(|(r, _)| *r)
                 .filter(|r| self.coef_size.get(&(v, *r)) == Some(&Size::Risky))
                 .collect();
-            let sweep = if risky.is_empty() || self.jac.is_some() {
+            // Outside loops only: the test and its cold path in a loop body (Rosenbrock's
+            // `s += 100·t·t + (1 − x[i])²`) cost its 10-input gradient 40-50 %, its carried
+            // lanes spilled (BENCHMARKS.md §11, fifteenth session).
+            let sweep = if risky.is_empty() || self.jac.is_some() || !self.loops.is_empty() {
                 None
             } else {
                 let after = if defer { -factor } else { 0 };
