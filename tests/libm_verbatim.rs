@@ -1614,12 +1614,14 @@ fn expm1_against_exp() {
 #[test]
 fn sinh_cosh_tanh_against_each_other() {
     // Each reduction's range: tiny (returned as is), below and above 1 and log 2, |x| >
-    // log(3)/2, past 20 (tanh's 1), both signs. (Past log(DBL_MAX), at 710, `expo2` and
-    // `k_expo2` scale `exp(x − k ln 2) · 2^1021 · 2^1021`: the primal stays finite, but the
-    // tangent's coefficient 2^1021 · 2^1021 overflows, and sinh'(710) and cosh'(710) are
-    // infinite: docs/limits.md, `tests/derive_corpus10_found.rs`.)
+    // log(3)/2, past 20 (tanh's 1), both signs, and past log(DBL_MAX), where `expo2`
+    // scales `exp(x − k ln 2) · 2^1021 · 2^1021`: the primal stays finite, and so does the
+    // derivative (the linearised coefficient 2^1021 · 2^1021 overflows, and the rule then
+    // applies the factors to the tangent one by one: docs/design.md, "overflow guard";
+    // `tests/derive_overflow12.rs`).
     for x in [
-        1e-10, -2e-9, 0.2, -0.45, 0.7, -1.2, 3.0, -8.5, 22.0, -30.0, 300.0, 709.0,
+        1e-10, -2e-9, 0.2, -0.45, 0.7, -1.2, 3.0, -8.5, 22.0, -30.0, 300.0, 709.0, 710.0, -710.0,
+        710.4,
     ] {
         let (s, ds, dds) = slopes!(math::sinh::sinh {}, libm::sinh, x, "sinh");
         let (c, dc, ddc) = slopes!(math::cosh::cosh {}, libm::cosh, x, "cosh");
@@ -1663,6 +1665,40 @@ fn sinh_cosh_tanh_against_each_other() {
     // tanh of a subnormal is the subnormal (slope 1).
     let (_, dt, _) = slopes!(math::tanh::tanh {}, libm::tanh, 1e-310, "tanh");
     assert_eq!(dt, 1.0);
+}
+
+/// Past log(DBL_MAX) in batches: `expo2`'s chain `exp(x − k ln 2) · s · s` is linearised
+/// there too, and its coefficient `s · s` overflows (the overflow guard's sweep).
+#[test]
+fn sinh_cosh_past_the_overflow_threshold_in_batches() {
+    for x in [709.8, 710.0, -710.0, 710.4] {
+        let (s, c) = (libm::sinh(x), libm::cosh(x));
+        assert!(s.is_finite() && c.is_finite());
+        let (v, g) = fwdad::drivers::gradient_with::<2>(bind(math::sinh::sinh {}, (Var(0),)), &[x]);
+        assert_eq!(v.to_bits(), s.to_bits());
+        rel(
+            g[0],
+            c,
+            4.0 * f64::EPSILON,
+            &format!("sinh'({x}) in batches"),
+        );
+        let (v, g) = fwdad::drivers::gradient(bind(math::cosh::cosh {}, (Var(0),)), &[x]);
+        assert_eq!(v.to_bits(), c.to_bits());
+        rel(
+            g[0],
+            s,
+            4.0 * f64::EPSILON,
+            &format!("cosh'({x}), gradient"),
+        );
+        let (v, g) = fwdad::drivers::gradient_with::<4>(bind(math::cosh::cosh {}, (Var(0),)), &[x]);
+        assert_eq!(v.to_bits(), c.to_bits());
+        rel(
+            g[0],
+            s,
+            4.0 * f64::EPSILON,
+            &format!("cosh'({x}) in batches"),
+        );
+    }
 }
 
 /// The absolute value taken by clearing the sign bit (`ui &= !1 / 2; f64::from_bits(ui)`)

@@ -49,6 +49,9 @@ pub fn emit_body(
             let simplified = e.region(func.body, Tail::Return);
             (e.lin, e.one_direction) = (None, false);
             e.coefs.clear();
+            e.coef_size.clear();
+            e.lin_partials_at.clear();
+            e.phi_sizes.clear();
             e.scales.clear();
             e.owned_roots.clear();
             quote! {
@@ -180,6 +183,15 @@ struct Emitter<'a> {
     one_direction: bool,
     /// Coefficients `∂v/∂r` of linearised values, by `(v, r)`.
     coefs: std::collections::HashMap<(Value, Value), linear::Coef>,
+    /// How large each coefficient in `coefs` may be ([`linear::Size`]): whether a product
+    /// formed it that may have overflowed.
+    coef_size: std::collections::HashMap<(Value, Value), linear::Size>,
+    /// The partials of each linearised instruction as `lin_inst` bound them, with their
+    /// sizes: the overflow guard's sweep applies them to tangents one by one.
+    lin_partials_at: std::collections::HashMap<Inst, Vec<(linear::Coef, linear::Size)>>,
+    /// The sizes of a linearised `if`'s phi partials, by `(phi, operand)`: the largest of
+    /// the coefficients its arms yield.
+    phi_sizes: std::collections::HashMap<(Inst, usize), linear::Size>,
     /// One direction: the power of two each deferred tangent is held divided by
     /// (`Linear::deferrable`, `Linear::accumulators`).
     scales: std::collections::HashMap<Value, i32>,
@@ -244,6 +256,9 @@ impl<'a> Emitter<'a> {
             lin: None,
             one_direction: false,
             coefs: Default::default(),
+            coef_size: Default::default(),
+            lin_partials_at: Default::default(),
+            phi_sizes: Default::default(),
             scales: Default::default(),
             owned_roots: Default::default(),
             cells: vec![Vec::new()],

@@ -402,6 +402,91 @@ pub fn rescaled<F: Real, T: ScalarTangent<F>>(d: Dual<F, T>, k: i32) -> Dual<F, 
     Dual::new(d.primal, rescale(d.tangent, k))
 }
 
+// Overflow guard. A coefficient is a product of partials formed before it meets the
+// tangent, so it can overflow where the tangent multiplied factor by factor does not
+// (libm's `expo2`, `exp(x - k ln 2) * s * s` with `s = 2^1021`: the coefficient `s * s` of
+// the tiny `exp`'s tangent is infinite, the derivative about 10^308). Generated code tests
+// the coefficients that could have overflowed (products of two factors or more that may
+// exceed 1, the emitter's `Size::Risky`), summed, with [`finite`]; where one is not finite
+// it applies the partials to the roots' tangents one by one, in the primal's order, on a
+// cold path ([`overflowed`], `sw_*`), as the rule line by line does. Only outside loops:
+// the test in a loop body (Rosenbrock's) cost its 10-input gradient 40-50 %.
+
+/// Marks the branch that calls it as rarely taken: the overflow guard's sweep (inlined:
+/// run out of line through a closure, it cost Rosenbrock's gradient 2-4 ×, the captured
+/// accumulators taken by address).
+#[cold]
+#[inline(always)]
+pub fn overflowed() {}
+
+/// A flag the zero-tested terms of a combination clear when their coefficient is not
+/// finite ([`ax_seen`]): those coefficients are computed only where the term is live, so
+/// they cannot be tested beforehand.
+#[inline(always)]
+pub fn flag() -> core::cell::Cell<bool> {
+    core::cell::Cell::new(true)
+}
+
+/// Whether no term cleared the flag.
+#[inline(always)]
+pub fn ok(flag: &core::cell::Cell<bool>) -> bool {
+    flag.get()
+}
+
+/// A zero-tested term `ax(c, ṙ)` whose coefficient may have overflowed: clears `flag`
+/// where the term is live and `c` is not finite.
+#[inline(always)]
+pub fn ax_seen<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(
+    flag: &core::cell::Cell<bool>,
+    c: F,
+    r: &R,
+    ax: impl FnOnce(F, &R) -> T,
+) -> T {
+    if R::LIVE && !r.tangent_of().is_zero() && !c.is_finite() {
+        flag.set(false);
+    }
+    ax(c, r)
+}
+
+/// [`ax_seen`] for an `axpy` term.
+#[inline(always)]
+pub fn axpy_seen<F: Real, T: ScalarTangent<F>, R: Root<F, T>>(
+    flag: &core::cell::Cell<bool>,
+    acc: T,
+    c: F,
+    r: &R,
+    axpy: impl FnOnce(T, F, &R) -> T,
+) -> T {
+    if R::LIVE && !r.tangent_of().is_zero() && !c.is_finite() {
+        flag.set(false);
+    }
+    axpy(acc, c, r)
+}
+
+/// The sweep: `p·t` for a bounded rule's partial.
+#[inline(always)]
+pub fn sw_scale<F: Real, T: ScalarTangent<F>>(p: F, t: T) -> T {
+    t.scale(p)
+}
+
+/// The sweep: `p·t` for an unbounded rule's partial, zero lanes kept zero (as the rule).
+#[inline(always)]
+pub fn sw_strong<F: Real, T: ScalarTangent<F>>(p: F, t: T) -> T {
+    t.scale_strong(p)
+}
+
+/// The sweep: `a + b`.
+#[inline(always)]
+pub fn sw_add<F: Real, T: ScalarTangent<F>>(_like: F, a: T, b: T) -> T {
+    a.add(b)
+}
+
+/// The sweep: `-t`.
+#[inline(always)]
+pub fn sw_neg<F: Real, T: ScalarTangent<F>>(_like: F, t: T) -> T {
+    t.neg()
+}
+
 /// A value leaving the chain: its primal and its assembled tangent.
 #[inline(always)]
 pub fn dual<F: Real, T: ScalarTangent<F>>(primal: F, tangent: T) -> Dual<F, T> {

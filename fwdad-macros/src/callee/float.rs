@@ -152,4 +152,20 @@ impl FloatOp {
             FloatOp::Add | FloatOp::Sub | FloatOp::Neg | FloatOp::Mul | FloatOp::Sq | FloatOp::Exp
         )
     }
+
+    /// Whether its partial is at most 1 in magnitude wherever it is finite (`sin`: `cos`,
+    /// `tanh`: `1 − y²`, `atan`: `1/(1 + x²)`): a linearised coefficient multiplied by it
+    /// cannot overflow, so the product needs no overflow guard (`crate::emit`'s `Size`).
+    pub fn partial_within_one(self) -> bool {
+        matches!(
+            self,
+            FloatOp::Neg
+                | FloatOp::Sin
+                | FloatOp::Cos
+                | FloatOp::Tanh
+                | FloatOp::Atan
+                | FloatOp::Asinh
+                | FloatOp::ToRadians
+        )
+    }
 }

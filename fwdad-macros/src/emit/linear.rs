@@ -79,6 +79,45 @@ impl Coef {
     }
 }
 
+/// How large a coefficient (or a partial) may be, for the overflow guard: a coefficient is
+/// a product of partials formed before it meets the tangent, and may overflow where the
+/// tangent multiplied factor by factor would not (`s·s·ṙ` with `s = 2^1021` and a tiny
+/// `ṙ`: libm's `expo2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Size {
+    /// At most 1 in magnitude (a unit, `cos`, `tanh'`): multiplying by it cannot overflow.
+    Small,
+    /// Any finite float.
+    Big,
+    /// Formed by multiplying two `Big` factors: may have overflowed.
+    Risky,
+}
+
+impl Size {
+    /// The size of a product.
+    fn times(self, other: Size) -> Size {
+        if self == Size::Big && other == Size::Big {
+            Size::Risky
+        } else {
+            self.max(other)
+        }
+    }
+
+    /// The size of a sum (two small terms may exceed 1).
+    fn sum(sizes: impl IntoIterator<Item = Size>) -> Size {
+        let (mut n, mut m) = (0, Size::Small);
+        for s in sizes {
+            n += 1;
+            m = m.max(s);
+        }
+        if n > 1 && m == Size::Small {
+            Size::Big
+        } else {
+            m
+        }
+    }
+}
+
 impl Emitter<'_> {
     /// The primal name of linearised value `v`.
     pub(super) fn lin_primal_name(&self, v: Value) -> syn::Ident {
@@ -335,6 +374,22 @@ impl Emitter<'_> {
                 })
                 .collect(),
         };
+        let sizes: Vec<Size> = match op {
+            LinOp::Add | LinOp::Sub | LinOp::Neg => vec![Size::Small; partials.len()],
+            LinOp::Unary(op) if op.partial_within_one() => vec![Size::Small],
+            LinOp::Binary(_) | LinOp::Unary(_) => vec![Size::Big; partials.len()],
+            LinOp::Phi => (0..partials.len())
+                .map(|k| self.phi_sizes.get(&(inst, k)).copied().unwrap_or(Size::Big))
+                .collect(),
+        };
+        self.lin_partials_at.insert(
+            inst,
+            partials
+                .iter()
+                .cloned()
+                .zip(sizes.iter().copied())
+                .collect(),
+        );
         let active = lin_operands(self.func, self.active, lin, inst);
         let region = lin.region_of.get(&inst).copied();
         // The arms of a linearised `if` assemble no tangent: no owned copies of roots.
@@ -377,6 +432,7 @@ impl Emitter<'_> {
                 continue;
             }
             let mut terms: Vec<Coef> = Vec::new();
+            let mut term_sizes: Vec<Size> = Vec::new();
             // The fold holds for the roots the factor `c` does not reach (all, for an
             // inactive `c`); a root of `c` takes the product rule's terms.
             let fold = scaled_square.filter(|(_, c)| {
@@ -405,6 +461,7 @@ impl Emitter<'_> {
                         None
                     };
                     if let Some(c) = c {
+                        term_sizes.push(Size::Big.times(self.size_of(lin, inst, *o, r)));
                         terms.push(product(twice_a.as_ref().unwrap_or(&Coef::One), &c));
                     }
                     continue;
@@ -417,6 +474,7 @@ impl Emitter<'_> {
                     None
                 };
                 if let Some(c) = c {
+                    term_sizes.push(sizes[k].times(self.size_of(lin, inst, *o, r)));
                     terms.push(if op.kinks() {
                         strong_product(rt, &partials[k], &c)
                     } else {
@@ -450,6 +508,7 @@ impl Emitter<'_> {
                 }
             };
             self.coefs.insert((v, r), coef);
+            self.coef_size.insert((v, r), Size::sum(term_sizes));
         }
         if let Some(p) = acc_param {
             let others: Vec<i32> = roots
@@ -597,6 +656,27 @@ impl Emitter<'_> {
                 .iter()
                 .map(|(r, _)| self.root_ref(*r, region, lin, &mut out))
                 .collect();
+            // Coefficients that may have overflowed (`Size::Risky`): tested, and where one
+            // is not finite the tangent is swept factor by factor instead (`overflow_sweep`).
+            let risky: std::collections::HashSet<Value> = terms
+                .iter()
+                .map(|(r, _)| *r)
+                .filter(|r| self.coef_size.get(&(v, *r)) == Some(&Size::Risky))
+                .collect();
+            // Outside loops only: the test and its cold path in a loop body (Rosenbrock's
+            // `s += 100·t·t + (1 − x[i])²`) cost its 10-input gradient 40-50 %, its carried
+            // lanes spilled (BENCHMARKS.md §11, fifteenth session).
+            let sweep = if risky.is_empty() || self.jac.is_some() || !self.loops.is_empty() {
+                None
+            } else {
+                let after = if defer { -factor } else { 0 };
+                self.overflow_sweep(inst, lin, region, after, &mut out)
+            };
+            let guarded = sweep.is_some();
+            let ok = format_ident!("__ok{}", index, span = Span::mixed_site());
+            // A zero-tested term's coefficient is computed only where the term is live: it
+            // clears the flag `ok` there (`lin::ax_seen`) instead of being tested first.
+            let seen = |r: &Value| guarded && risky.contains(r) && lin.sparse.contains(r);
             // `_sparse`: skip a zero tangent; `_strong`: keep zero lanes zero under an
             // infinite coefficient.
             let combination = |strong: bool| {
@@ -622,13 +702,24 @@ impl Emitter<'_> {
                     );
                     // A coefficient an arm of an `if` may zero: that zero drops the term.
                     let select = lin.selected.contains(&(v, *r));
-                    let ax = |k: &TokenStream| match select {
-                        true => quote!(#rt::lin::ax_select(#k, #t, #rt::lin::#ax)),
-                        false => quote!(#rt::lin::#ax(#k, #t)),
+                    let seen = seen(r);
+                    let ax = |k: &TokenStream| match (select, seen) {
+                        (true, false) => quote!(#rt::lin::ax_select(#k, #t, #rt::lin::#ax)),
+                        (false, false) => quote!(#rt::lin::#ax(#k, #t)),
+                        (true, true) => quote!(#rt::lin::ax_seen(&#ok, #k, #t,
+                            |__c, __r| #rt::lin::ax_select(__c, __r, #rt::lin::#ax))),
+                        (false, true) => quote!(#rt::lin::ax_seen(&#ok, #k, #t, #rt::lin::#ax)),
                     };
-                    let axpy = |a: TokenStream, k: &TokenStream| match select {
-                        true => quote!(#rt::lin::axpy_select(#a, #k, #t, #rt::lin::#axpy)),
-                        false => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                    let axpy = |a: TokenStream, k: &TokenStream| match (select, seen) {
+                        (true, false) => {
+                            quote!(#rt::lin::axpy_select(#a, #k, #t, #rt::lin::#axpy))
+                        }
+                        (false, false) => quote!(#rt::lin::#axpy(#a, #k, #t)),
+                        (true, true) => quote!(#rt::lin::axpy_seen(&#ok, #a, #k, #t,
+                            |__a, __c, __r| #rt::lin::axpy_select(__a, __c, __r, #rt::lin::#axpy))),
+                        (false, true) => {
+                            quote!(#rt::lin::axpy_seen(&#ok, #a, #k, #t, #rt::lin::#axpy))
+                        }
                     };
                     acc = Some(match (acc, coef) {
                         (None, Coef::One) => quote!(#rt::lin::first(#t)),
@@ -674,6 +765,41 @@ impl Emitter<'_> {
                 let strong = double(combination(true));
                 Some(quote!(if #(#kinks)&* { #dense } else { #strong }))
             };
+            let acc = match (sweep, acc) {
+                (Some(sweep), Some(acc)) => {
+                    // The tested coefficients summed: one test (a sum that overflows only
+                    // sends the tangent down the sweep, which is right too).
+                    let tested: Vec<TokenStream> = terms
+                        .iter()
+                        .filter(|(r, _)| risky.contains(r) && !lin.sparse.contains(r))
+                        .map(|(_, c)| {
+                            let k = c.tokens(rt, &quote!(#y));
+                            quote!((#k))
+                        })
+                        .collect();
+                    let any_seen = terms.iter().any(|(r, _)| seen(r));
+                    let mut conds: Vec<TokenStream> = Vec::new();
+                    if tested.is_empty() && !any_seen {
+                        return out; // unreachable: a risky term is tested or seen
+                    }
+                    if !tested.is_empty() {
+                        conds.push(quote!(#rt::lin::finite(#(#tested)+*)));
+                    }
+                    if any_seen {
+                        conds.push(quote!(#rt::lin::ok(&#ok)));
+                    }
+                    Some(if any_seen {
+                        quote!({
+                            let #ok = #rt::lin::flag();
+                            let __dense = #acc;
+                            if #(#conds)&&* { __dense } else { #sweep }
+                        })
+                    } else {
+                        quote!(if #(#conds)&&* { #acc } else { #sweep })
+                    })
+                }
+                (_, acc) => acc,
+            };
             let name = self.name(v);
             out.extend(quote_spanned!(span=> let mut #name = #rt::lin::dual(#y, #acc);));
         }
@@ -682,6 +808,89 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// The overflow guard's cold path for materialised `inst` ([`Size::Risky`]): its
+    /// tangent with the partials applied to the roots' tangents one by one, forward through
+    /// the cone its combination expands, in the primal's order (`s·s·ṙ` as `(ṙ·s)·s`), as
+    /// the rule line by line computes it; times `2^after` (a deferred tangent's factor).
+    /// `None` where a partial is missing (the guard is then left out).
+    fn overflow_sweep(
+        &mut self,
+        inst: Inst,
+        lin: &Linear,
+        region: Option<Region>,
+        after: i32,
+        out: &mut TokenStream,
+    ) -> Option<TokenStream> {
+        let rt = self.rt;
+        let v = self.func.insts[inst].results[0];
+        let y = self.lin_primal_name(v);
+        let vi = crate::ir::entity::EntityRef::index(v);
+        let hoisted = self.hoisted_roots(v);
+        let mut order = crate::preacc::cone(self.func, self.active, lin, inst);
+        order.push(inst);
+        let mut names: std::collections::HashMap<Value, syn::Ident> = Default::default();
+        let mut body = TokenStream::new();
+        for &i in &order {
+            let u = self.func.insts[i].results[0];
+            let partials = self.lin_partials_at.get(&i)?.clone();
+            let live = lin_operands(self.func, self.active, lin, i);
+            let mut operands = lin.raw_operands(self.func, i);
+            operands.truncate(partials.len());
+            let strong = lin.ops[&i].is_unbounded() || lin.ops[&i] == LinOp::Phi;
+            let mut sum: Option<TokenStream> = None;
+            for (k, o) in operands.iter().enumerate() {
+                if !live.contains(o) {
+                    continue;
+                }
+                let t = if lin.expands(self.func, i, *o) {
+                    let n = names.get(o)?;
+                    quote!(#n)
+                } else {
+                    let r = lin.canonical(*o);
+                    if hoisted.contains(&r) {
+                        continue; // applied after the loop
+                    }
+                    let rname = self.root_ref(r, region, lin, out);
+                    match self.scales.get(&r) {
+                        Some(&e) if e != 0 => quote!(#rt::lin::sw_scale(
+                            #rt::lin::pow2(#rt::lin::one(#y), #e), #rt::lin::first(&#rname))),
+                        _ => quote!(#rt::lin::first(&#rname)),
+                    }
+                };
+                let term = match &partials[k].0 {
+                    Coef::One => t,
+                    Coef::MinusOne => quote!(#rt::lin::sw_neg(#y, #t)),
+                    c => {
+                        let p = c.tokens(rt, &quote!(#y));
+                        match strong {
+                            true => quote!(#rt::lin::sw_strong(#p, #t)),
+                            false => quote!(#rt::lin::sw_scale(#p, #t)),
+                        }
+                    }
+                };
+                sum = Some(match sum {
+                    None => term,
+                    Some(a) => quote!(#rt::lin::sw_add(#y, #a, #term)),
+                });
+            }
+            let sum = sum?;
+            let n = format_ident!(
+                "__s{}_{}",
+                vi,
+                crate::ir::entity::EntityRef::index(u),
+                span = Span::mixed_site()
+            );
+            body.extend(quote!(let #n = #sum;));
+            names.insert(u, n);
+        }
+        let t = &names[&v];
+        let t = match after {
+            0 => quote!(#t),
+            e => quote!(#rt::lin::sw_scale(#rt::lin::pow2(#rt::lin::one(#y), #e), #t)),
+        };
+        Some(quote!({ #rt::lin::overflowed(); #body #t }))
+    }
+
     /// The hoists of `Linear::hoists` this body applies: the batches' linearised copy
     /// (not the Jacobian entry, whose coefficients go to the sink term by term).
     pub(super) fn hoists_of(&self, l: Inst) -> Vec<Hoist> {
@@ -835,6 +1044,16 @@ fn unit_or(c: Coef, rt: &TokenStream, y: &syn::Ident) -> Coef {
 }
 
 impl Emitter<'_> {
+    /// The size of operand `o`'s coefficient with respect to root `r` in `user`: its
+    /// coefficient's where `user` expands `o`, a unit where `o` is `r`.
+    fn size_of(&self, lin: &Linear, user: Inst, o: Value, r: Value) -> Size {
+        if lin.expands(self.func, user, o) {
+            self.coef_size.get(&(o, r)).copied().unwrap_or(Size::Big)
+        } else {
+            Size::Small
+        }
+    }
+
     /// Whether materialised `v` holds its tangent divided by a power of two
     /// (`Linear::deferrable`, one direction only).
     fn deferring(&self, lin: &Linear, v: Value) -> bool {
@@ -1019,17 +1238,20 @@ impl Emitter<'_> {
         let vi = crate::ir::entity::EntityRef::index(v);
         let mut order = crate::preacc::cone(self.func, self.active, lin, inst);
         order.push(inst);
-        let mut pending: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
-        let mut at_roots: std::collections::HashMap<Value, Vec<Coef>> = Default::default();
+        let mut pending: std::collections::HashMap<Value, Vec<(Coef, Size)>> = Default::default();
+        let mut at_roots: std::collections::HashMap<Value, Vec<(Coef, Size)>> = Default::default();
         let active = |i| lin_operands(self.func, self.active, lin, i);
         for &i in order.iter().rev() {
             let u = self.func.insts[i].results[0];
-            let adjoint = if i == inst {
-                Coef::One
+            let (adjoint, adjoint_size) = if i == inst {
+                (Coef::One, Size::Small)
             } else {
-                match pending.remove(&u).unwrap_or_default().as_slice() {
+                let sized = pending.remove(&u).unwrap_or_default();
+                let size = Size::sum(sized.iter().map(|(_, z)| *z));
+                let terms: Vec<Coef> = sized.into_iter().map(|(c, _)| c).collect();
+                match terms.as_slice() {
                     [] => continue,
-                    [single @ (Coef::One | Coef::MinusOne)] => single.clone(),
+                    [single @ (Coef::One | Coef::MinusOne)] => (single.clone(), size),
                     terms => {
                         let a = format_ident!(
                             "__a{}_{}",
@@ -1039,11 +1261,15 @@ impl Emitter<'_> {
                         );
                         let sum = sum_terms(rt, &y, terms);
                         out.extend(quote!(let #a = #sum;));
-                        Coef::Expr(quote!(#a))
+                        (Coef::Expr(quote!(#a)), size)
                     }
                 }
             };
             let partials = self.lin_partials(i, lin);
+            let sizes: Vec<Size> = match self.lin_partials_at.get(&i) {
+                Some(ps) => ps.iter().map(|(_, z)| *z).collect(),
+                None => vec![Size::Big; partials.len()],
+            };
             let live = active(i);
             let mut operands = lin.raw_operands(self.func, i);
             operands.truncate(partials.len());
@@ -1052,18 +1278,29 @@ impl Emitter<'_> {
                     continue;
                 }
                 let term = product(&partials[k], &adjoint);
+                let size = sizes
+                    .get(k)
+                    .copied()
+                    .unwrap_or(Size::Big)
+                    .times(adjoint_size);
                 if lin.expands(self.func, i, *o) {
-                    pending.entry(*o).or_default().push(term);
+                    pending.entry(*o).or_default().push((term, size));
                 } else {
-                    at_roots.entry(lin.canonical(*o)).or_default().push(term);
+                    at_roots
+                        .entry(lin.canonical(*o))
+                        .or_default()
+                        .push((term, size));
                 }
             }
         }
         for &r in lin.roots.get(&v).map(Vec::as_slice).unwrap_or_default() {
-            let Some(terms) = at_roots.remove(&r) else {
+            let Some(sized) = at_roots.remove(&r) else {
                 let msg = "internal error in `#[derive_frule]`: a root the backward sweep missed";
                 return Err(quote!(::core::compile_error!(#msg);));
             };
+            self.coef_size
+                .insert((v, r), Size::sum(sized.iter().map(|(_, z)| *z)));
+            let terms: Vec<Coef> = sized.into_iter().map(|(c, _)| c).collect();
             let coef = match terms.as_slice() {
                 [single @ (Coef::One | Coef::MinusOne)] => single.clone(),
                 _ => {
@@ -1127,7 +1364,7 @@ impl Emitter<'_> {
                 let y = phi.arms[a];
                 let yp = self.lin_primal(y, lin);
                 let in_arm = lin.in_arms.contains(&y);
-                for &l in &phi.operands {
+                for (k, &l) in phi.operands.iter().enumerate() {
                     let coef = if in_arm {
                         self.coefs.get(&(y, l)).cloned()
                     } else if self.is(y) && lin.canonical(y) == l {
@@ -1135,6 +1372,12 @@ impl Emitter<'_> {
                     } else {
                         None
                     };
+                    let size = match in_arm {
+                        true => self.coef_size.get(&(y, l)).copied().unwrap_or(Size::Small),
+                        false => Size::Small,
+                    };
+                    let slot = self.phi_sizes.entry((*p, k)).or_insert(Size::Small);
+                    *slot = (*slot).max(size);
                     elems.push(match coef {
                         Some(Coef::One) => quote!(#rt::lin::one(#yp)),
                         Some(Coef::MinusOne) => quote!(-#rt::lin::one(#yp)),
