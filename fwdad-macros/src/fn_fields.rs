@@ -934,7 +934,7 @@ impl VisitMut for UseFields<'_> {
                     let l = &self.local.locals[k];
                     match (&f.kind, &self.local.values[k]) {
                         (Kind::Func(_), Some(syn::Expr::Closure(_))) => quote!(#l),
-                        (Kind::Func(_), Some(v)) => quote!(#v),
+                        (Kind::Func(_), Some(_)) => quote!(#l),
                         (Kind::Borrowed(_), _) => quote!(&#l),
                         _ => quote!(#l),
                     }
