@@ -659,6 +659,8 @@ struct Local {
     locals: Vec<syn::Ident>,
     /// The functions the literal gives, by field.
     values: Vec<Option<syn::Expr>>,
+    /// By field: its function is a name that later statements bind again.
+    rebound: Vec<bool>,
 }
 
 /// Rewrites the locals of `block` (at its top level) built by a literal of a struct
@@ -795,14 +797,6 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
         let segs = &segs[..n];
         quote!(#lead #(#segs::)*)
     };
-    let local = Local {
-        name: name.clone(),
-        prefix,
-        ty,
-        fields,
-        locals,
-        values,
-    };
     // Later statements: the name must not be bound again (the rewrite would not see
     // which binding a use reads); then check and rewrite its uses.
     let rest = &block.stmts[i + 1..];
@@ -813,6 +807,21 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
     if binds.0.contains(&name) {
         return None;
     }
+    let rebound = (values.iter())
+        .map(|v| {
+            matches!(v, Some(syn::Expr::Path(p)) if p.qself.is_none()
+                && p.path.get_ident().is_some_and(|id| binds.0.contains(id)))
+        })
+        .collect();
+    let local = Local {
+        name: name.clone(),
+        prefix,
+        ty,
+        fields,
+        locals,
+        values,
+        rebound,
+    };
     let mut rw = UseFields {
         local: &local,
         errors: Vec::new(),
@@ -934,7 +943,11 @@ impl VisitMut for UseFields<'_> {
                     let l = &self.local.locals[k];
                     match (&f.kind, &self.local.values[k]) {
                         (Kind::Func(_), Some(syn::Expr::Closure(_))) => quote!(#l),
-                        (Kind::Func(_), Some(_)) => quote!(#l),
+                        // A name bound again after the literal (`let f = ..; Quad { f, .. };
+                        // let f = ..;`): the field's local, which holds the first.
+                        (Kind::Func(_), Some(_)) if self.local.rebound[k] => quote!(#l),
+                        // A function item, or a loop's binding of one, as written.
+                        (Kind::Func(_), Some(v)) => quote!(#v),
                         (Kind::Borrowed(_), _) => quote!(&#l),
                         _ => quote!(#l),
                     }
