@@ -6,13 +6,27 @@
 //!   Quad { f, .. }; let f = |t| t * ..; let q1 = Quad { f, .. };`). `q0.midpoint()`,
 //!   rewritten as a call of the method's free function, was handed the field's expression
 //!   again (`f`), which by then named the second closure (`exp_mean`: 1 against 0.774).
-//!   Now the call passes the field's local, bound where the literal was (`fn_fields`).
+//!   Now the call passes the field's local, bound where the literal was, for a name bound
+//!   again after the literal (`fn_fields`; a function item, or a loop's binding of one,
+//!   is passed as written: `series_integral`).
 //! - A wrong derivative: trait objects of a `&mut Vec<Box<dyn Body>>` parameter cleared
 //!   and replaced by boxes a plain function returns (`bodies.clear();
 //!   bodies.push(fresh_ball());`). The old objects' tangents, kept beside them by address
 //!   in the enclosing scope, were found by the new ones allocated where they had been
 //!   (`reset_every`: d/dg 5.13 against 15.14). Now a box a call returned, pushed or
 //!   inserted into such a parameter, has the lanes kept at its address dropped first.
+//! - A wrong derivative: a `&mut self` method generic over a closure (`fn evolve<F:
+//!   Fn(f64) -> f64>(&mut self, ..)` of an `Arena` holding trait objects), called on a
+//!   local built from a plain function's scene, where another type's `evolve` takes
+//!   `&self`: the receivers' scan (`plain_fns::receivers_in`) took the arrow's `>` for the
+//!   end of the generics and did not read the declaration, so every `evolve` it read took
+//!   `self` shared and the call went without its `DynLend` guard (`arena_energy`: d/dg
+//!   8703.76 against 8681.62). Now the scan skips the arrow, and the guard panics.
+//! - A wrong derivative: such a struct moved into a derived function and returned (`fn
+//!   run_arena(mut w: Arena, g, n) -> Arena`), fresh scenes in a loop of a function that
+//!   keeps passed-in objects' tangents (`arena_trials`: d/dg 58.55 against 60.03): the
+//!   `DynOwned` guard looked for `dyn` written in the parameter's type only. Now a struct of
+//!   the file whose fields write `dyn` counts too, and the guard panics.
 //! - An internal error ("invalid IR after `lower`"): `clone_from` in a loop
 //!   (`best.clone_from(&cand)` when a candidate wins, `u.clone_from(&next)` after a
 //!   Jacobi sweep): the loop did not carry the receiver, which the idiom assigns.
