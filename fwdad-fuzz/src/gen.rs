@@ -635,7 +635,7 @@ fn program(
     let stmts = 2 + g.rng.below(5);
     for _ in 0..stmts {
         let v = format!("v{vars}");
-        match g.rng.below(68) {
+        match g.rng.below(69) {
             0 | 1 => {
                 let e = g.expr(&s, 3);
                 out.line(
@@ -2176,6 +2176,38 @@ fn program(
                     }
                 }
             }
+            68 => {
+                // A closure held in a struct's field (`Integ { f: |t: f64| .., a, b, n }`),
+                // capturing a differentiated local and a constant, a field written after
+                // the literal (`q.b = q.a + w`), a `&self` method calling another
+                // (`ends` calls `mid`) and the field's closure called directly.
+                let mut inner = s.clone();
+                inner.closures.clear();
+                let (e1, e2, e3) = (g.expr(&inner, 2), g.expr(&inner, 2), g.expr(&inner, 2));
+                let cv = format!("c{v}");
+                let body = g.expr(
+                    &Scope {
+                        scalars: vec!["t".into(), cv.clone()],
+                        helpers: s.helpers,
+                        n: 1,
+                        ..Scope::default()
+                    },
+                    2,
+                );
+                let w = *g.rng.pick(FACTORS);
+                let n = 1 + g.rng.below(5);
+                kept.push(v.clone());
+                out.line(
+                    format!(
+                        "    let {cv} = {};\n    let mut q{v} = Integ {{\n        f: |t: f64| {},\n        a: {},\n        b: 0.0,\n        n: {n},\n    }};\n    q{v}.b = q{v}.a + {w};\n    let {v} = q{v}.ends() + (q{v}.f)({});",
+                        e1.plain, body.plain, e2.plain, e3.plain
+                    ),
+                    format!(
+                        "    let {cv} = {};\n    let f{v} = |t: D| {};\n    let qa{v} = {};\n    let qb{v} = qa{v} + D::from({w});\n    let {v} = integ_ends_nd(&f{v}, qa{v}, qb{v}, {n}) + f{v}({});",
+                        e1.dual, body.dual, e2.dual, e3.dual
+                    ),
+                );
+            }
             53 => {
                 // A sorted copy.
                 let e = g.expr(&s, 2);
@@ -2463,6 +2495,16 @@ fn user_items(g: &mut Gen, helpers: usize, src: &mut String) {
         "#[derive_frule]\npub fn flow(p: V2, t: f64) -> V2 {{\n    V2 {{\n        x: {},\n        y: {},\n    }}\n}}\n\n\
          pub fn flow_nd<{ND}>(p: V2Nd<D>, t: D) -> V2Nd<D> {{\n    V2Nd {{\n        x: {},\n        y: {},\n    }}\n}}\n",
         fx.plain, fy.plain, fx.dual, fy.dual
+    )
+    .unwrap();
+
+    // Case 68: a struct holding a closure, with `&self` methods, one calling the other.
+    writeln!(
+        src,
+        "pub struct Integ<F: Fn(f64) -> f64> {{\n    pub f: F,\n    pub a: f64,\n    pub b: f64,\n    pub n: usize,\n}}\n\n\
+         #[derive_frule]\nimpl<F: Fn(f64) -> f64> Integ<F> {{\n    pub fn mid(&self) -> f64 {{\n        let h = (self.b - self.a) / self.n as f64;\n        let mut s = 0.0;\n        for i in 0..self.n {{\n            s += (self.f)(self.a + (i as f64 + 0.5) * h);\n        }}\n        s * h\n    }}\n    pub fn ends(&self) -> f64 {{\n        (self.f)(self.a) + (self.f)(self.b) * self.mid()\n    }}\n}}\n\n\
+         pub fn integ_mid_nd<{ND}, F: Fn(D) -> D>(f: &F, a: D, b: D, n: usize) -> D {{\n    let h = (b - a) / D::from(n as f64);\n    let mut s = D::from(0.0);\n    for i in 0..n {{\n        s += f(a + D::from(i as f64 + 0.5) * h);\n    }}\n    s * h\n}}\n\n\
+         pub fn integ_ends_nd<{ND}, F: Fn(D) -> D>(f: &F, a: D, b: D, n: usize) -> D {{\n    f(a) + f(b) * integ_mid_nd(f, a, b, n)\n}}\n"
     )
     .unwrap();
 

@@ -2297,6 +2297,46 @@ fn dyn_scope(sig: &Sig, rt: &TokenStream) -> TokenStream {
     }
 }
 
+/// Whether `ty` names a struct of the annotated item's file a field of which writes `dyn`
+/// (or names such a struct, a few levels deep): a value of it moved in holds trait objects.
+#[inline(never)]
+fn declared_with_objects(ty: &syn::Type) -> bool {
+    fn names(ty: &syn::Type) -> Vec<String> {
+        struct Find(Vec<String>);
+        impl<'ast> syn::visit::Visit<'ast> for Find {
+            fn visit_path_segment(&mut self, s: &'ast syn::PathSegment) {
+                self.0.push(s.ident.to_string());
+                syn::visit::visit_path_segment(self, s);
+            }
+        }
+        let mut f = Find(Vec::new());
+        syn::visit::Visit::visit_type(&mut f, ty);
+        f.0
+    }
+    let Some(file) = crate::source::source_file().and_then(|f| crate::source::parse(&f)) else {
+        return false;
+    };
+    let mut todo = names(ty);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(n) = todo.pop() {
+        if seen.len() > 16 || !seen.insert(n.clone()) {
+            continue;
+        }
+        for st in (file.modules.iter()).flat_map(|m| m.structs.iter().filter(|s| s.name == n)) {
+            for (_, fty) in &st.fields {
+                let Ok(fty) = syn::parse_str::<syn::Type>(fty) else {
+                    continue;
+                };
+                if mentions(&fty, |t| matches!(t, syn::Type::TraitObject(_))) {
+                    return true;
+                }
+                todo.extend(names(&fty));
+            }
+        }
+    }
+    false
+}
+
 /// A guard for trait objects a parameter takes by value (`bodies: Vec<Box<dyn Body>>`,
 /// `b: Box<dyn Body>`): the function owns them, and what their `&mut self` calls store
 /// beside them must not outlive them (`fwdad_runtime::traits::DynOwned`). Opened before
@@ -2304,8 +2344,11 @@ fn dyn_scope(sig: &Sig, rt: &TokenStream) -> TokenStream {
 #[inline(never)]
 fn owned_objects(sig: &Sig, rt: &TokenStream) -> TokenStream {
     let dyn_in = |t: &syn::Type| mentions(t, |t| matches!(t, syn::Type::TraitObject(_)));
-    let owns =
-        (sig.named_inputs.iter()).any(|ty| !matches!(ty, syn::Type::Reference(_)) && dyn_in(ty));
+    // Also a struct of the file whose fields hold trait objects (`fn run(mut w: Arena, ..)`
+    // with `struct Arena { bodies: Vec<Box<dyn Body>>, .. }`).
+    let owns = (sig.named_inputs.iter()).any(|ty| {
+        !matches!(ty, syn::Type::Reference(_)) && (dyn_in(ty) || declared_with_objects(ty))
+    });
     if !owns {
         return TokenStream::new();
     }

@@ -2295,6 +2295,7 @@ impl Emitter<'_> {
                 args[0].clone()
             };
             let rest = &args[1..];
+            pre.extend(self.forget_fresh_pushed(inst));
             // `len`/`is_empty` on a field's dual, whose type the macro does not see:
             // `std`'s method on the primal, or an error naming the field's type if it
             // is the user's (a method of the user's named `len`).
@@ -2537,6 +2538,67 @@ impl Emitter<'_> {
         quote! {{
             use #rt::traits::{ForgetBoxedLanes as _, ForgetNoLanes as _};
             (&&#rt::traits::Forget(#old)).forget_lanes();
+        }}
+    }
+
+    /// Before `bodies.push(fresh_ball())` (or `insert(i, ..)`) into a parameter whose type
+    /// writes `dyn`, of a box a function call just returned: the lanes kept beside an object
+    /// the parameter held and dropped meanwhile (`bodies.clear()`, `bodies.pop();`,
+    /// `bodies.remove(i);`) are dropped first, as `forget_overwritten` does for a store,
+    /// since the new box, allocated where the old one was, would start from them.
+    #[inline(never)]
+    fn forget_fresh_pushed(&self, inst: Inst) -> TokenStream {
+        let InstKind::MethodCall {
+            receiver,
+            args,
+            callee: MethodCallee::Std(m @ (StdMethod::Push | StdMethod::Insert)),
+            ..
+        } = &self.func.insts[inst].kind
+        else {
+            return TokenStream::new();
+        };
+        let Some(&new) = args.get(usize::from(*m == StdMethod::Insert)) else {
+            return TokenStream::new();
+        };
+        // A box a call returned (`fresh_ball()`, `Factory::ball()`), through `let`s.
+        let mut v = new;
+        let fresh = loop {
+            let ValueDef::Inst(i, 0) = self.func.values[v].def else {
+                break false;
+            };
+            match &self.func.insts[i].kind {
+                InstKind::Copy(src) => v = *src,
+                InstKind::Call {
+                    callee: PathCallee::Function | PathCallee::Assoc,
+                    ..
+                } => break true,
+                _ => break false,
+            }
+        };
+        if !fresh || self.is(new) {
+            return TokenStream::new();
+        }
+        let ValueDef::Param(k) = self.func.values[self.func.place_root(*receiver)].def else {
+            return TokenStream::new();
+        };
+        let dyn_in = |ty: &syn::Type| {
+            struct Find(bool);
+            impl<'ast> syn::visit::Visit<'ast> for Find {
+                fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
+                    self.0 = true;
+                }
+            }
+            let mut f = Find(false);
+            syn::visit::Visit::visit_type(&mut f, ty);
+            f.0
+        };
+        if !self.func.params.get(k).is_some_and(|p| dyn_in(&p.ty)) {
+            return TokenStream::new();
+        }
+        let (rt, name) = (self.rt, self.name(new));
+        quote! {{
+            use #rt::traits::{ForgetBoxedLanes as _, ForgetNoLanes as _};
+            (&&#rt::traits::Forget(&#name)).forget_lanes();
         }}
     }
 

@@ -674,6 +674,7 @@ pub(crate) fn holder_fn(func: &syn::ItemFn, diag: &mut Diagnostics) -> Option<sy
             fields,
             locals: names,
             values: vec![None; n],
+            rebound: vec![false; n],
             param: true,
         });
     }
@@ -1012,6 +1013,8 @@ struct Local {
     /// parameter of its own: the functions `impl Fn(..)`, the other fields by value or
     /// borrowed as the methods' free functions take them.
     param: bool,
+    /// By field: its function is a name that later statements bind again.
+    rebound: Vec<bool>,
 }
 
 /// Rewrites the locals of `block` (at its top level) built by a literal of a struct
@@ -1410,15 +1413,6 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
             _ => quote!(#lead #(#segs::)*),
         }
     };
-    let local = Local {
-        name: name.clone(),
-        prefix,
-        ty,
-        fields,
-        locals,
-        values,
-        param: false,
-    };
     // Later statements: the name must not be bound again (the rewrite would not see
     // which binding a use reads); then check and rewrite its uses.
     let rest = &block.stmts[i + 1..];
@@ -1429,6 +1423,22 @@ fn rewrite_at(block: &mut syn::Block, i: usize, diag: &mut Diagnostics) -> Optio
     if binds.0.contains(&name) {
         return None;
     }
+    let rebound = (values.iter())
+        .map(|v| {
+            matches!(v, Some(syn::Expr::Path(p)) if p.qself.is_none()
+                && p.path.get_ident().is_some_and(|id| binds.0.contains(id)))
+        })
+        .collect();
+    let local = Local {
+        name: name.clone(),
+        prefix,
+        ty,
+        fields,
+        locals,
+        values,
+        rebound,
+        param: false,
+    };
     let mut rw = UseFields {
         local: &local,
         errors: Vec::new(),
@@ -1505,6 +1515,10 @@ impl UseFields<'_> {
                 let l = &self.local.locals[k];
                 match (&f.kind, &self.local.values[k]) {
                     (Kind::Func(_), Some(syn::Expr::Closure(_))) => quote!(#l),
+                    // A name bound again after the literal (`let f = ..; Quad { f, .. };
+                    // let f = ..;`): the field's local, which holds the first.
+                    (Kind::Func(_), Some(_)) if self.local.rebound[k] => quote!(#l),
+                    // A function item, or a loop's binding of one, as written.
                     (Kind::Func(_), Some(v)) => quote!(#v),
                     (Kind::Func(_), None) => quote!(&#l),
                     (Kind::Borrowed(_), _) if !param => quote!(&#l),

@@ -772,9 +772,14 @@ fn receivers_in(text: &str, out: &mut SelfMethods) {
         if after.starts_with('<') {
             let mut depth = 0usize;
             let mut end = None;
+            let mut prev = ' ';
             for (i, c) in after.char_indices() {
+                // The `>` of an arrow in a bound (`<F: Fn(f64) -> f64>`) closes nothing.
+                let arrow = prev == '-';
+                prev = c;
                 match c {
                     '<' => depth += 1,
+                    '>' if arrow => {}
                     '>' => {
                         depth = depth.saturating_sub(1);
                         if depth == 0 {
@@ -995,7 +1000,8 @@ mod tests {
             "impl V { fn dot(&self, o: &V) -> f64 { 0.0 } fn len<'a>(&'a self) -> f64 { 0.0 }
              fn into_unit(self) -> V { self } fn step(&mut self, dt: f64) {}
              fn grow(mut self) -> V { self } fn pinned(self: &mut Self) {}
-             fn scale<T: Into<f64>>( & self , k: T) {} }
+             fn scale<T: Into<f64>>( & self , k: T) {}
+             fn advance<F: Fn(f64) -> f64>(&mut self, g: F) {} }
              fn free(x: f64) -> f64 { x } trait T { fn step(&self); }
              // notfn dot(&mut self)",
             &mut m,
@@ -1003,7 +1009,7 @@ mod tests {
         for n in ["dot", "len", "into_unit", "scale", "step"] {
             assert!(m.shared.contains(n), "{n}");
         }
-        for n in ["step", "grow", "pinned"] {
+        for n in ["step", "grow", "pinned", "advance"] {
             assert!(m.other.contains(n), "{n}");
         }
         assert!(!m.other.contains("dot") && !m.shared.contains("free"));

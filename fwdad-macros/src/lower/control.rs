@@ -671,8 +671,13 @@ impl<'ast> Visit<'ast> for AssignScan {
         }
         // `*acc.get_or_insert(1.0) *= v`: the idiom assigns its `Option` place when it is
         // empty (`lower::idioms`), so a loop carries it.
+        // `best.clone_from(&cand)`: rewritten as `best = cand.clone()`, an assignment too.
         if let (
-            Some(crate::callee::Rewrite::GetOrInsert | crate::callee::Rewrite::GetOrInsertWith),
+            Some(
+                crate::callee::Rewrite::GetOrInsert
+                | crate::callee::Rewrite::GetOrInsertWith
+                | crate::callee::Rewrite::CloneFrom,
+            ),
             1,
         ) = (crate::callee::Rewrite::from_name(&name), m.args.len())
         {
