@@ -181,9 +181,10 @@ pub mod __private {
     // `RealField` (`Float::exp(x)`, not `x.exp()`, which would be ambiguous).
     pub use fwdad_runtime::__num_traits::Float as NumFloat;
     pub use fwdad_runtime::{
-        call, coerce_to, column, constant_in, holds_no_float, lend_mut, ChainJacobianOf,
+        call, coerce_to, column, constant_in, holds_no_float, into_recv, lend_mut, ChainJacobianOf,
         Differentiable, Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode,
-        PromotePlain, PromoteProbe, PromoteZero, Promoted, Real, SelfByValue, ZeroTangent,
+        PromotePlain, PromoteProbe, PromoteZero, Promoted, Real, RecvPlain, RecvProbe, RecvZero,
+        SelfByValue, ZeroTangent,
     };
     // Element tangents that may be a constant's (`ConstTangent`), converted on entry.
     pub use fwdad_runtime::constant::{
