@@ -29,6 +29,14 @@ pub struct Channel {
 
 #[derive_frule]
 impl Channel {
+    pub fn new(bottom: f64, side_slope: f64, n: f64, slope: f64) -> Self {
+        Channel {
+            bottom,
+            side_slope,
+            n,
+            slope,
+        }
+    }
     pub fn area(&self, y: f64) -> f64 {
         (self.bottom + self.side_slope * y) * y
     }
@@ -74,6 +82,14 @@ fn design_flow(y: f64) -> f64 {
         slope: 0.001,
     };
     ch.discharge(y)
+}
+
+/// A channel from its constructor (which returns the plain struct: no rule, called on
+/// constants), in the body and chained.
+#[derive_frule]
+fn culvert_flow(y: f64) -> f64 {
+    let ch = Channel::new(1.2, 0.0, 0.012, 0.004);
+    ch.discharge(y) + Channel::new(0.8, 1.0, 0.03, 0.004).discharge(0.5 * y)
 }
 
 /// A network of reaches, each at its own depth.
@@ -162,6 +178,27 @@ fn channel_built_in_the_body() {
         |x: &[f64]| design_flow(x[0]),
         [y]
     );
+}
+
+#[test]
+fn channel_from_its_constructor() {
+    let y = 0.7;
+    let d = culvert_flow_frule(Dual::new(y, 1.0));
+    assert_eq!(d.primal.to_bits(), culvert_flow(y).to_bits());
+    check_widths!(
+        bind(culvert_flow {}, (Var(0),)),
+        |x: &[f64]| culvert_flow(x[0]),
+        [y]
+    );
+    // A rectangle (m = 0): Q = b y (b y / (b + 2y))^(2/3) √S / n, closed form of dQ/dy.
+    let (b, n, s) = (1.2f64, 0.012, 0.004f64);
+    let r = b * y / (b + 2.0 * y);
+    let dr = b * b / ((b + 2.0 * y) * (b + 2.0 * y));
+    let dq = s.sqrt() / n * (b * r.powf(2.0 / 3.0) + b * y * (2.0 / 3.0) * r.powf(-1.0 / 3.0) * dr);
+    let other = Channel::new(0.8, 1.0, 0.03, 0.004);
+    let h = 1e-6;
+    let d_other = (other.discharge(0.5 * (y + h)) - other.discharge(0.5 * (y - h))) / (2.0 * h);
+    assert_close(d.tangent, dq + d_other, 1e-7, "dQ/dy");
 }
 
 #[test]

@@ -192,7 +192,8 @@ impl Analysis<'_> {
     }
 
     /// Whether `v` is a struct literal of a struct the files show declared without
-    /// `#[derive(Differentiable)]` (`let ch = Channel { bottom: 3.0, .. };`): it has no
+    /// `#[derive(Differentiable)]` (`let ch = Channel { bottom: 3.0, .. };`), or a call of
+    /// one of its associated functions (`Channel::new(..)`): it has no
     /// tangent, so no method can store a derivative into it, and it stays constant data
     /// (a field that depends on the inputs makes it active, which `dual` reports).
     #[inline(never)]
@@ -200,10 +201,18 @@ impl Analysis<'_> {
         let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
             return false;
         };
-        let InstKind::Struct { path, .. } = &self.func.insts[inst].kind else {
-            return false;
+        let path = match &self.func.insts[inst].kind {
+            InstKind::Struct { path, .. } => path.clone(),
+            // `Channel::new(..)`: a constructor of the plain struct (its rule-less
+            // associated function, called on constants, `derive_frule::plain_self_result`).
+            InstKind::Call {
+                func,
+                callee: PathCallee::Assoc,
+                ..
+            } if func.segments.len() == 2 => syn::Path::from(func.segments[0].ident.clone()),
+            _ => return false,
         };
-        crate::plain_fns::not_differentiable(&self.func.name.to_string(), path).is_some()
+        crate::plain_fns::not_differentiable(&self.func.name.to_string(), &path).is_some()
     }
 
     /// In [`float_bits`]: whether a method call reads the bits of an active float

@@ -604,6 +604,12 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 let std = callee.std();
                 let int_result = (data.results.first())
                     .is_some_and(|&r| func.values[r].ty == crate::types::TypeHint::Int);
+                if *callee == MethodCallee::User
+                    && args.iter().any(is)
+                    && plain_struct_method(func, *receiver, method, diag)
+                {
+                    continue;
+                }
                 let skip = match callee {
                     MethodCallee::Float(_) | MethodCallee::User => true,
                     // An integer's method (`c.n.pow(2)`) is computed on primals.
@@ -873,6 +879,48 @@ fn inactive_by_value(
     diag.error_spanned(
         &at,
         format!("{name} is declared `inactive` and taken by value (a `{ty}`), and it is passed here to a function that differentiates it: a constant of a type of yours can be passed on only borrowed; take it by reference ({by_ref}), or leave it out of `inactive(..)`"),
+    );
+    true
+}
+
+/// `ch.discharge(y)` with values that depend on the inputs, on a struct the files show
+/// declared without `#[derive(Differentiable)]` (a parameter `ch: &Channel` or a literal
+/// `Channel { .. }` bound in the body) whose `impl` has the method without a rule
+/// (`plain_fns::plain_struct_method`): reported at the call, saying to annotate the
+/// `impl`, instead of the receiver's failed promotion at the attribute. Whether it
+/// reported one.
+#[inline(never)]
+fn plain_struct_method(
+    func: &Function,
+    receiver: Value,
+    method: &syn::Ident,
+    diag: &mut crate::diag::Diagnostics,
+) -> bool {
+    let ty = match func.values[receiver].def {
+        crate::ir::ValueDef::Param(i) => match func.params.get(i).map(|p| &p.ty) {
+            Some(syn::Type::Reference(r)) => match &*r.elem {
+                syn::Type::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+                _ => None,
+            },
+            Some(syn::Type::Path(p)) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        },
+        crate::ir::ValueDef::Inst(i, 0) => match &func.insts[i].kind {
+            InstKind::Struct { path, .. } => path.get_ident().cloned(),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(ty) = ty else {
+        return false;
+    };
+    let (ty, name) = (ty.to_string(), method.to_string());
+    if !crate::plain_fns::plain_struct_method(&func.name.to_string(), &ty, &name) {
+        return false;
+    }
+    diag.error(
+        method.span(),
+        format!("`{ty}::{name}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `impl {ty}` (the struct needs no `#[derive(Differentiable)]`: its methods take it as constant data)"),
     );
     true
 }

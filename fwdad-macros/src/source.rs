@@ -87,6 +87,10 @@ pub struct Items {
     pub derived_generic_traits: HashSet<String>,
     /// The `&self` methods of its `#[derive_frule]` inherent `impl`s, as type and method.
     pub derived_ref_methods: HashSet<(String, String)>,
+    /// The methods of its `impl`s (inherent or of a trait), as type and method, with
+    /// whether the `impl` is inherent and neither it nor the method has an attribute that
+    /// could give the method a rule (see [`inert`]).
+    pub impl_methods: Vec<(String, String, bool)>,
 }
 
 /// A `fn` item.
@@ -359,6 +363,14 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                     }
                 }
                 for it in &i.items {
+                    if let (syn::ImplItem::Fn(m), Some(ty)) = (it, &ty) {
+                        let plain = i.trait_.is_none()
+                            && i.attrs.iter().all(inert)
+                            && m.attrs.iter().all(inert);
+                        module
+                            .impl_methods
+                            .push((ty.clone(), m.sig.ident.to_string(), plain));
+                    }
                     if let syn::ImplItem::Fn(m) = it {
                         let by_ref = matches!(m.sig.receiver(),
                             Some(r) if r.reference.is_some() && r.mutability.is_none());
