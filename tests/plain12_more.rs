@@ -81,7 +81,12 @@ fn battery_voltage_sensitivity() {
     );
     // ∂V/∂soc through the method's entry: the polynomial's derivative, closed form.
     let soc = 0.6;
-    let d = Cell::terminal_voltage_frule(&cell, Dual::new(soc, 1.0), Dual::constant(0.1), Dual::constant(2.0));
+    let d = Cell::terminal_voltage_frule(
+        &cell,
+        Dual::new(soc, 1.0),
+        Dual::constant(0.1),
+        Dual::constant(2.0),
+    );
     assert_eq!(
         d.primal.to_bits(),
         cell.terminal_voltage(soc, 0.1, 2.0).to_bits()
@@ -205,11 +210,19 @@ fn cantilever_tip() {
         scale
     );
     // Linear in each scale: ∂w/∂sₖ = pₖ aₖ² (3L - aₖ) / (6 EI).
-    let (_, g) = gradient(bind(tip_deflection {}, (Wrt, &beam, &loads[..])), &scale[..]);
+    let (_, g) = gradient(
+        bind(tip_deflection {}, (Wrt, &beam, &loads[..])),
+        &scale[..],
+    );
     let ei = beam.youngs * beam.inertia;
     for k in 0..3 {
         let (a, p) = loads[k];
-        same(g[k], p * a * a * (3.0 * beam.length - a) / (6.0 * ei), 1e-13, "dw/ds");
+        same(
+            g[k],
+            p * a * a * (3.0 * beam.length - a) / (6.0 * ei),
+            1e-13,
+            "dw/ds",
+        );
     }
     // ∂w/∂a = p (6 a L - 3 a²) / (6 EI) for a load inside the span.
     let (a, p) = (1.1, 3000.0);
@@ -218,8 +231,16 @@ fn cantilever_tip() {
         &[a, p],
         &[1.0, 0.0],
     );
-    assert_eq!(v.to_bits(), load_position_sensitivity(a, p, &beam).to_bits());
-    same(d, p * (6.0 * a * beam.length - 3.0 * a * a) / (6.0 * ei), 1e-13, "dw/da");
+    assert_eq!(
+        v.to_bits(),
+        load_position_sensitivity(a, p, &beam).to_bits()
+    );
+    same(
+        d,
+        p * (6.0 * a * beam.length - 3.0 * a * a) / (6.0 * ei),
+        1e-13,
+        "dw/da",
+    );
     let plain = |x: &[f64]| load_position_sensitivity(x[0], x[1], &beam);
     let (_, _, h) = fwdad::drivers::hessian(
         bind(load_position_sensitivity {}, (Var(0), Var(1), &beam)),
