@@ -37,4 +37,14 @@ fn normal_depth(q: f64, ch: &Channel) -> f64 {
     y
 }
 
+/// The reaches of a network, each at its own depth.
+#[derive_frule]
+fn total_area(depths: &[f64], reaches: &[Channel]) -> f64 {
+    let mut a = 0.0;
+    for ch in reaches {
+        a += ch.area(depths[0]);
+    }
+    a
+}
+
 fn main() {}
