@@ -191,6 +191,30 @@ impl Analysis<'_> {
         })
     }
 
+    /// Whether `v` is a struct literal of a struct the files show declared without
+    /// `#[derive(Differentiable)]` (`let ch = Channel { bottom: 3.0, .. };`), or a call of
+    /// one of its associated functions (`Channel::new(..)`): it has no
+    /// tangent, so no method can store a derivative into it, and it stays constant data
+    /// (a field that depends on the inputs makes it active, which `dual` reports).
+    #[inline(never)]
+    fn plain_struct_literal(&self, v: Value) -> bool {
+        let ValueDef::Inst(inst, 0) = self.func.values[v].def else {
+            return false;
+        };
+        let path = match &self.func.insts[inst].kind {
+            InstKind::Struct { path, .. } => path.clone(),
+            // `Channel::new(..)`: a constructor of the plain struct (its rule-less
+            // associated function, called on constants, `derive_frule::plain_self_result`).
+            InstKind::Call {
+                func,
+                callee: PathCallee::Assoc,
+                ..
+            } if func.segments.len() == 2 => syn::Path::from(func.segments[0].ident.clone()),
+            _ => return false,
+        };
+        crate::plain_fns::not_differentiable(&self.func.name.to_string(), &path).is_some()
+    }
+
     /// In [`float_bits`]: whether a method call reads the bits of an active float
     /// (`x.to_bits()`).
     fn bits_read(&self, callee: MethodCallee, receiver: Value) -> bool {
@@ -271,7 +295,7 @@ impl Analysis<'_> {
                     // Not a constant reached through a shared reference declared
                     // `inactive(..)` (`model.log_pdf(x)`, `for c in comps { c.eval(x) }`):
                     // no method can store into it, and it is promoted for the call.
-                    if !self.shared_inactive_param(root) {
+                    if !self.shared_inactive_param(root) && !self.plain_struct_literal(root) {
                         self.forced.push(root);
                     }
                 }

@@ -703,11 +703,16 @@ fn expand_impl(args: TokenStream, imp: syn::ItemImpl) -> TokenStream {
                 }
                 continue;
             }
+            if plain_self_result(&imp, &func) {
+                continue;
+            }
+            let inactive = plain_impl_inactive(&imp, &func, &mut diag);
             let mut sig = check_signature(&func.sig, &mut diag, true);
             if let Some(sig) = &mut sig {
+                sig.inactive = inactive.clone();
                 take_fn_values(&func.sig, sig, &rt);
             }
-            let body = pipeline(&func, &args, &[], &rt, &mut diag);
+            let body = pipeline(&func, &args, &inactive, &rt, &mut diag);
             if let (Some(sig), Some(body)) = (sig, body) {
                 // In a generic `impl`, `Ty::m(..)` infers the type's parameters from
                 // the arguments through the rule (`AssocOf`).
@@ -1435,7 +1440,7 @@ fn emit_method_entry(
         .iter()
         .enumerate()
         .map(
-            |(i, t)| match sig.fn_values.get(i).copied().unwrap_or(false) {
+            |(i, t)| match sig.fn_values.get(i).copied().unwrap_or(false) || sig.is_inactive(i) {
                 true => quote!(#t),
                 false => match const_types.get(i).cloned().flatten() {
                     Some(c) => c,
@@ -1711,6 +1716,94 @@ fn plain_data_params(sig: &syn::Signature) -> Vec<bool> {
             syn::FnArg::Receiver(_) => false,
         })
         .collect()
+}
+
+/// In an inherent `impl` of a struct the files show declared without
+/// `#[derive(Differentiable)]` (`plain_fns::not_differentiable`; a parameter struct,
+/// `impl Channel { fn discharge(&self, y: f64) -> f64 }`), one flag per parameter of the
+/// method `func` (`method_as_fn`): its `&self` is constant data, taken by the rule as the
+/// plain reference, as a free function's `ch: &Channel` is (`plain_data_params`, which
+/// gives the other parameters' flags, in any inherent `impl`). A `&mut self` or `self`
+/// of such a struct is reported at the receiver. Empty in a trait's `impl`, whose rules
+/// take what the trait's do.
+#[inline(never)]
+fn plain_impl_inactive(
+    imp: &syn::ItemImpl,
+    func: &syn::ItemFn,
+    diag: &mut Diagnostics,
+) -> Vec<bool> {
+    if imp.trait_.is_some() {
+        return Vec::new();
+    }
+    let mut flags = plain_data_params(&func.sig);
+    let Some(syn::FnArg::Receiver(r)) = func.sig.inputs.first() else {
+        return flags;
+    };
+    let ty = match &*imp.self_ty {
+        syn::Type::Path(p) if p.qself.is_none() => p,
+        _ => return flags,
+    };
+    let caller = func.sig.ident.to_string();
+    if crate::plain_fns::not_differentiable(&caller, &ty.path).is_none() {
+        return flags;
+    }
+    let name = quote!(#ty).to_string();
+    // At the receiver as written (its type is the `impl`'s, `method_as_fn`).
+    let (amp, self_token) = (r.reference.as_ref().map(|(a, _)| a), &r.self_token);
+    let (lt, mutability) = (
+        r.reference.as_ref().and_then(|(_, l)| l.as_ref()),
+        &r.mutability,
+    );
+    let r = quote!(#amp #lt #mutability #self_token);
+    match (amp, mutability) {
+        (Some(_), None) => {
+            flags.resize(func.sig.inputs.len(), false);
+            flags[0] = true;
+        }
+        (Some(_), Some(_)) => diag.error_spanned(
+            &r,
+            format!("a `&mut self` method of `{name}`, which is declared without `#[derive(Differentiable)]`: fwdad takes such a struct as constant data, which a method cannot write; add `#[derive(Differentiable)]` to `{name}` (its fields then carry derivatives), or take `&self` and return the new values"),
+        ),
+        (None, _) => diag.error_spanned(
+            &r,
+            format!("a method of `{name}` taking `self` by value, and `{name}` is declared without `#[derive(Differentiable)]`: fwdad takes such a struct as constant data, borrowed; take `&self`, or add `#[derive(Clone, Differentiable)]` to `{name}`"),
+        ),
+    }
+    flags
+}
+
+/// Whether `func`, a method of an inherent `impl` of a struct the files show declared
+/// without `#[derive(Differentiable)]`, returns that struct (`fn new(..) -> Self`, `fn
+/// widened(&self, b: f64) -> Channel`): a value without a tangent, so it gets no rule
+/// and stays the plain method, which derived bodies call on constants
+/// (`Channel::new(3.0, 1.5).discharge(y)`).
+#[inline(never)]
+fn plain_self_result(imp: &syn::ItemImpl, func: &syn::ItemFn) -> bool {
+    let (None, syn::Type::Path(ty), syn::ReturnType::Type(_, out)) =
+        (&imp.trait_, &*imp.self_ty, &func.sig.output)
+    else {
+        return false;
+    };
+    let Some(name) = ty.path.get_ident().filter(|_| ty.qself.is_none()) else {
+        return false;
+    };
+    let names_it = mentions_ident(out, name);
+    names_it
+        && crate::plain_fns::not_differentiable(&func.sig.ident.to_string(), &ty.path).is_some()
+}
+
+/// Whether `ty` names the type `name` (one segment, anywhere inside).
+fn mentions_ident(ty: &syn::Type, name: &syn::Ident) -> bool {
+    struct Find<'a>(&'a syn::Ident, bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_type_path(&mut self, p: &'ast syn::TypePath) {
+            self.1 |= p.qself.is_none() && p.path.is_ident(self.0);
+            syn::visit::visit_type_path(self, p);
+        }
+    }
+    let mut f = Find(name, false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.1
 }
 
 /// `(T)` → `T`, recursively.
@@ -2473,7 +2566,8 @@ fn const_refs(
             }
             // A method's `&self`, as `self: &Ty` (`method_as_fn`).
             syn::FnArg::Receiver(r) => {
-                !lifetime(&r.ty)
+                !checked.is_inactive(i)
+                    && !lifetime(&r.ty)
                     && (crate::const_args::user_ref(&r.ty))
                         .or_else(|| crate::const_args::self_ref(&r.ty))
                         .is_some()

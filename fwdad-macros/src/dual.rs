@@ -604,6 +604,12 @@ pub fn check(func: &Function, active: &Activity, diag: &mut crate::diag::Diagnos
                 let std = callee.std();
                 let int_result = (data.results.first())
                     .is_some_and(|&r| func.values[r].ty == crate::types::TypeHint::Int);
+                if *callee == MethodCallee::User
+                    && args.iter().any(is)
+                    && plain_struct_method(func, *receiver, method, diag)
+                {
+                    continue;
+                }
                 let skip = match callee {
                     MethodCallee::Float(_) | MethodCallee::User => true,
                     // An integer's method (`c.n.pow(2)`) is computed on primals.
@@ -875,6 +881,116 @@ fn inactive_by_value(
         format!("{name} is declared `inactive` and taken by value (a `{ty}`), and it is passed here to a function that differentiates it: a constant of a type of yours can be passed on only borrowed; take it by reference ({by_ref}), or leave it out of `inactive(..)`"),
     );
     true
+}
+
+/// `ch.discharge(y)` with values that depend on the inputs, on a struct the files show
+/// declared without `#[derive(Differentiable)]` (a parameter `ch: &Channel` or a literal
+/// `Channel { .. }` bound in the body) whose `impl` has the method without a rule
+/// (`plain_fns::plain_struct_method`): reported at the call, saying to annotate the
+/// `impl`, instead of the receiver's failed promotion at the attribute. Whether it
+/// reported one.
+#[inline(never)]
+fn plain_struct_method(
+    func: &Function,
+    receiver: Value,
+    method: &syn::Ident,
+    diag: &mut crate::diag::Diagnostics,
+) -> bool {
+    // Through copies (`for ch in reaches` binds the element by a copy).
+    let mut receiver = receiver;
+    while let crate::ir::ValueDef::Inst(i, 0) = func.values[receiver].def {
+        match &func.insts[i].kind {
+            InstKind::Copy(v) => receiver = *v,
+            _ => break,
+        }
+    }
+    let ty = match func.values[receiver].def {
+        crate::ir::ValueDef::Param(i) => match func.params.get(i).map(|p| &p.ty) {
+            Some(syn::Type::Reference(r)) => match &*r.elem {
+                syn::Type::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+                _ => None,
+            },
+            Some(syn::Type::Path(p)) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        },
+        crate::ir::ValueDef::Inst(i, 0) => match &func.insts[i].kind {
+            InstKind::Struct { path, .. } => path.get_ident().cloned(),
+            // `&reaches[i]`, `reaches[i]`: an element of a parameter.
+            InstKind::ElemRef { base, .. } | InstKind::Index { base, .. } => {
+                param_element_type(func, *base)
+            }
+            _ => None,
+        },
+        crate::ir::ValueDef::RegionParam(region, 0) => loop_element_type(func, region),
+        _ => None,
+    };
+    let Some(ty) = ty else {
+        return false;
+    };
+    let (ty, name) = (ty.to_string(), method.to_string());
+    if !crate::plain_fns::plain_struct_method(&func.name.to_string(), &ty, &name) {
+        return false;
+    }
+    diag.error(
+        method.span(),
+        format!("`{ty}::{name}` has no forward rule, and it is called here with values that depend on the differentiated inputs: add `#[derive_frule]` to `impl {ty}` (the struct needs no `#[derive(Differentiable)]`: its methods take it as constant data)"),
+    );
+    true
+}
+
+/// The element type `T` of a `for c in chans` (or `chans.iter()`) loop whose body is
+/// `region`, over a parameter `chans: &[T]`, `&[T; N]` or `&Vec<T>` (one name, `T`).
+#[inline(never)]
+fn loop_element_type(func: &Function, region: crate::ir::Region) -> Option<syn::Ident> {
+    let iter = func.insts.iter().find_map(|(_, d)| match &d.kind {
+        InstKind::For { iter, body, .. } if *body == region => Some(*iter),
+        _ => None,
+    })?;
+    param_element_type(func, iter)
+}
+
+/// The element type `T` of `source`, a parameter `chans: &[T]`, `&[T; N]` or `&Vec<T>`
+/// (one name, `T`), or `&chans`, `chans.iter()` of one, through copies.
+#[inline(never)]
+fn param_element_type(func: &Function, source: Value) -> Option<syn::Ident> {
+    let mut source = source;
+    while let crate::ir::ValueDef::Inst(i, 0) = func.values[source].def {
+        source = match &func.insts[i].kind {
+            InstKind::Copy(v) | InstKind::Ref { arg: v, .. } => *v,
+            InstKind::MethodCall {
+                receiver,
+                callee: MethodCallee::Std(StdMethod::Iter),
+                ..
+            } => *receiver,
+            _ => return None,
+        };
+    }
+    let crate::ir::ValueDef::Param(i) = func.values[source].def else {
+        return None;
+    };
+    let syn::Type::Reference(r) = &func.params.get(i)?.ty else {
+        return None;
+    };
+    let elem = match &*r.elem {
+        syn::Type::Slice(s) => &*s.elem,
+        syn::Type::Array(a) => &*a.elem,
+        syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            match &seg.arguments {
+                syn::PathArguments::AngleBracketed(a) if seg.ident == "Vec" => match a.args.first()
+                {
+                    Some(syn::GenericArgument::Type(t)) => t,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    match elem {
+        syn::Type::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+        _ => None,
+    }
 }
 
 /// A value that may carry a derivative passed to a parameter that the callee, a derived

@@ -2089,10 +2089,7 @@ impl Emitter<'_> {
                 // A trait object's tangent is `NoTangent` whatever its value.
                 quote_spanned!(span=> #rt::Dual::new(#recv, &#rt::NoTangent))
             } else {
-                match self.promoted_arg(*receiver, false) {
-                    Some(p) => quote_spanned!(span=> #p.dual()),
-                    None => quote_spanned!(span=> #rt::promote_receiver::<#mode, _>(&#recv)),
-                }
+                self.const_receiver(*receiver, span)
             };
             pre.extend(quote_spanned!(span=> let mut #promoted = #dual;));
             let dispatch = match self.func.values[*receiver].ty {
@@ -2122,6 +2119,26 @@ impl Emitter<'_> {
         let call =
             quote_spanned!(span=> #rt::#call::<#mode, _, _, _>(&#dispatch, (#arg, #(#rest,)*)));
         lend_guarded(self.func, inst, rt, call)
+    }
+
+    /// A constant receiver's form for a method's rule: a constant behind a shared
+    /// reference (an `inactive(..)` parameter, an element of one) lends its zero tangent
+    /// from a cell, as an argument does; an owned constant is cloned into a constant dual.
+    /// Either is passed as the plain reference where its type has no zero tangent (a
+    /// struct declared without `Differentiable`, `ch.discharge(y)` with `ch: &Channel`,
+    /// whose methods' rules take the receiver so: `derive_frule::plain_impl_inactive`).
+    #[inline(never)]
+    fn const_receiver(&mut self, receiver: Value, span: Span) -> TokenStream {
+        let (rt, mode) = (self.rt, self.mode);
+        let recv = self.name(receiver);
+        match self.promoted_arg(receiver, true) {
+            Some(p) => quote_spanned!(span=> #rt::into_recv(#p)),
+            None => quote_spanned!(span=> {
+                #[allow(unused_imports)]
+                use #rt::{RecvPlain as _, RecvZero as _};
+                (&#rt::RecvProbe::<_, #mode>(&#recv, ::core::marker::PhantomData)).promote_recv()
+            }),
+        }
     }
 
     /// An associated function's rule (`Form::AssocFrule`).

@@ -955,6 +955,26 @@ pub fn not_differentiable(caller: &str, path: &syn::Path) -> Option<Option<Strin
     (once && plain && !by_hand).then(|| (module.file != here).then(|| shown(&module.file)))
 }
 
+/// Whether `ty`, a struct the annotated item's file declares without
+/// `#[derive(Differentiable)]` (`not_differentiable` of `caller`, in that file), has the
+/// method `method` in an inherent `impl` of the file without a rule: neither the `impl` nor
+/// the method has an attribute that could give it one, and no other `impl` of the file
+/// defines a method of that name for `ty` (an inherent method is the one a call finds,
+/// and a second inherent one in another file would be defined twice).
+pub fn plain_struct_method(caller: &str, ty: &str, method: &str) -> bool {
+    let path = syn::Path::from(syn::Ident::new(ty, proc_macro2::Span::call_site()));
+    if not_differentiable(caller, &path) != Some(None) {
+        return false;
+    }
+    let Some(file) = source::source_file().and_then(|p| source::parse(&p)) else {
+        return false;
+    };
+    let mut found = (file.modules.iter())
+        .flat_map(|m| m.impl_methods.iter())
+        .filter(|(t, m, _)| t == ty && m == method);
+    matches!((found.next(), found.next()), (Some((_, _, true)), None))
+}
+
 /// `path` written out when it is one name that a `use` of `caller`'s module brings from
 /// `std`, `core` or `alloc` (`swap` after `use core::mem::swap;`, as ellip writes it):
 /// `core::mem::swap`, which the registry reads by its segments. `None` for any other

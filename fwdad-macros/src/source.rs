@@ -102,6 +102,10 @@ pub struct Items {
     /// name, the function's name and its text (constructors of a struct holding a
     /// function: `fn_fields`).
     pub ctors: Vec<(String, String, String)>,
+    /// The methods of its `impl`s (inherent or of a trait), as type and method, with
+    /// whether the `impl` is inherent and neither it nor the method has an attribute that
+    /// could give the method a rule (see [`inert`]).
+    pub impl_methods: Vec<(String, String, bool)>,
 }
 
 /// A `fn` item.
@@ -416,6 +420,14 @@ fn walk(items: &[syn::Item], path: Vec<String>, out: &mut Vec<Items>) {
                                 quote::quote!(impl #g #self_ty #w { #m }).to_string(),
                             ));
                         }
+                    }
+                    if let (syn::ImplItem::Fn(m), Some(ty)) = (it, &ty) {
+                        let plain = i.trait_.is_none()
+                            && i.attrs.iter().all(inert)
+                            && m.attrs.iter().all(inert);
+                        module
+                            .impl_methods
+                            .push((ty.clone(), m.sig.ident.to_string(), plain));
                     }
                     if let syn::ImplItem::Fn(m) = it {
                         let by_ref = matches!(m.sig.receiver(),

@@ -799,6 +799,96 @@ impl<'a, 'b, P: Differentiable + ?Sized + 'b, T: 'b> CoerceTo<Dual<&'a mut P, &'
     }
 }
 
+// A constant receiver of a type declared without `Differentiable` (a parameter struct,
+// `ch.discharge(y)` with `ch: &Channel`): the method's rule takes it as the plain
+// reference, as a free function's rule takes a parameter declared `inactive`. Generated
+// code passes `&mut recv` with `recv` the plain reference (`into_recv`).
+impl<'a, 'b: 'a, P: ?Sized + 'b> CoerceTo<&'a P> for &'a mut &'b P {
+    #[inline(always)]
+    fn coerce(self) -> &'a P {
+        self
+    }
+}
+
+/// A constant receiver as the call passes it (`&mut` of the result): a [`Promoted`] or
+/// [`PromotedElem`] as its constant dual, a plain reference (which `PromoteProbe` gives
+/// for a type without a zero tangent) as it is.
+#[doc(hidden)]
+pub trait IntoRecv {
+    /// The receiver's form.
+    type Recv;
+    /// The conversion.
+    fn into_recv(self) -> Self::Recv;
+}
+
+impl<'a, X: PromoteRef<'a, S> + Copy, S: Mode> IntoRecv for Promoted<'a, X, S> {
+    type Recv = Dual<X, X::TangentIn<S>>;
+    #[inline(always)]
+    fn into_recv(self) -> Self::Recv {
+        self.dual()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'a, E: ZeroTangent + 'a, S: Mode> IntoRecv for PromotedElem<'a, E, S> {
+    type Recv = Dual<&'a E, &'a E::TangentIn<S>>;
+    #[inline(always)]
+    fn into_recv(self) -> Self::Recv {
+        self.dual()
+    }
+}
+
+impl<'a, P: ?Sized> IntoRecv for &'a P {
+    type Recv = &'a P;
+    #[inline(always)]
+    fn into_recv(self) -> &'a P {
+        self
+    }
+}
+
+/// See [`IntoRecv`].
+#[doc(hidden)]
+#[inline(always)]
+pub fn into_recv<X: IntoRecv>(x: X) -> X::Recv {
+    x.into_recv()
+}
+
+/// An owned constant receiver (`let ch = Channel { .. }; ch.discharge(y)`), for
+/// [`RecvZero::promote_recv`] and [`RecvPlain::promote_recv`], which generated code calls
+/// as `(&RecvProbe(&x, PhantomData)).promote_recv()`: the constant dual of a clone where
+/// the type has a zero tangent (`promote_receiver`), else the plain reference (a struct
+/// declared without `Differentiable`, whose methods' rules take it so).
+#[doc(hidden)]
+pub struct RecvProbe<'a, P, S>(pub &'a P, pub PhantomData<S>);
+
+/// See [`RecvProbe`].
+#[doc(hidden)]
+pub trait RecvZero<P: Differentiable, S: Mode> {
+    /// The constant dual.
+    fn promote_recv(&self) -> Dual<P, P::TangentIn<S>>;
+}
+
+impl<P: crate::structural::ConstReceiver, S: Mode> RecvZero<P, S> for RecvProbe<'_, P, S> {
+    #[inline(always)]
+    fn promote_recv(&self) -> Dual<P, P::TangentIn<S>> {
+        crate::structural::promote_receiver::<S, P>(self.0)
+    }
+}
+
+/// See [`RecvProbe`].
+#[doc(hidden)]
+pub trait RecvPlain<'a, P> {
+    /// The plain reference.
+    fn promote_recv(&self) -> &'a P;
+}
+
+impl<'a, P, S> RecvPlain<'a, P> for &RecvProbe<'a, P, S> {
+    #[inline(always)]
+    fn promote_recv(&self) -> &'a P {
+        self.0
+    }
+}
+
 // A reference read from a field of a `&mut self` (`self.geoid._gen_inverse(..)` with
 // `geoid: &'a Geodesic` in a `&mut self` method) taken by a `&self` method.
 impl<'a, 'c: 'a, 'd: 'c, P: Differentiable + ?Sized + 'd, T: 'd> CoerceTo<Dual<&'a P, &'a T>>

@@ -118,8 +118,9 @@ pub use differentiable::{
 };
 pub use dual::{constant_in, Dual, DualSlice, DualSliceMut};
 pub use frule::{
-    call, coerce_to, column, lend_mut, ChainJacobianOf, FnRule, Frule, JacobianSink, MethodOf,
-    PromotePlain, PromoteProbe, PromoteZero, Promoted, SelfByValue,
+    call, coerce_to, column, into_recv, lend_mut, ChainJacobianOf, FnRule, Frule, IntoRecv,
+    JacobianSink, MethodOf, PromotePlain, PromoteProbe, PromoteZero, Promoted, RecvPlain,
+    RecvProbe, RecvZero, SelfByValue,
 };
 #[cfg(feature = "alloc")]
 pub use frule::{

@@ -183,9 +183,10 @@ pub mod __private {
     // A rule's `T` of a function over nalgebra's `T: ComplexField` is a real float type:
     // its where clause says so (`T: RealField`), for nalgebra's methods asking it (`norm`).
     pub use fwdad_runtime::{
-        call, coerce_to, column, constant_in, holds_no_float, lend_mut, ChainJacobianOf,
+        call, coerce_to, column, constant_in, holds_no_float, into_recv, lend_mut, ChainJacobianOf,
         Differentiable, Dual, FnRule, Frule, HoldsNoFloat, JacobianSink, MethodOf, Mode,
-        PromotePlain, PromoteProbe, PromoteZero, Promoted, Real, SelfByValue, ZeroTangent,
+        PromotePlain, PromoteProbe, PromoteZero, Promoted, Real, RecvPlain, RecvProbe, RecvZero,
+        SelfByValue, ZeroTangent,
     };
     #[cfg(feature = "nalgebra")]
     pub use nalgebra::RealField as NaRealField;

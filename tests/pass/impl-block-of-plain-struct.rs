@@ -1,3 +1,5 @@
+// `#[derive_frule]` on the `impl` of a struct declared without `#[derive(Differentiable)]`:
+// its `&self` is constant data (before: `Spring` has no tangent type).
 use fwdad::prelude::*;
 
 struct Spring {
