@@ -968,29 +968,7 @@ fn param_element_type(func: &Function, source: Value) -> Option<syn::Ident> {
     let crate::ir::ValueDef::Param(i) = func.values[source].def else {
         return None;
     };
-    let syn::Type::Reference(r) = &func.params.get(i)?.ty else {
-        return None;
-    };
-    let elem = match &*r.elem {
-        syn::Type::Slice(s) => &*s.elem,
-        syn::Type::Array(a) => &*a.elem,
-        syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            let seg = &p.path.segments[0];
-            match &seg.arguments {
-                syn::PathArguments::AngleBracketed(a) if seg.ident == "Vec" => match a.args.first()
-                {
-                    Some(syn::GenericArgument::Type(t)) => t,
-                    _ => return None,
-                },
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    match elem {
-        syn::Type::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
-        _ => None,
-    }
+    crate::types::borrowed_sequence_elem(&func.params.get(i)?.ty)
 }
 
 /// A value that may carry a derivative passed to a parameter that the callee, a derived

@@ -191,6 +191,35 @@ fn keyed_collection(known: StdType, last: &syn::PathSegment) -> TypeHint {
     }
 }
 
+/// The element type `T` of a borrowed sequence `&[T]`, `&[T; N]` or `&Vec<T>`, when it
+/// is one name.
+pub(crate) fn borrowed_sequence_elem(ty: &syn::Type) -> Option<syn::Ident> {
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    let elem = match &*r.elem {
+        syn::Type::Slice(s) => &*s.elem,
+        syn::Type::Array(a) => &*a.elem,
+        syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            match &seg.arguments {
+                syn::PathArguments::AngleBracketed(a) if seg.ident == "Vec" => {
+                    match a.args.first() {
+                        Some(syn::GenericArgument::Type(t)) => t,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    match elem {
+        syn::Type::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+        _ => None,
+    }
+}
+
 /// A map or set of `std::collections` holding floats whose keys are not known to carry
 /// no tangent (`BTreeMap<(Knot, usize), f64>` with a type of the user's, which may hold a
 /// float): its type, for the error that says which keys are supported (a key is looked
