@@ -1775,6 +1775,11 @@ fn bind_entry(
         #p::with_drivers! {
             #[automatically_derived]
             impl #p::drivers::BindEntry for #name {}
+            // A value bound as it is is a constant: it marks no point (`bind` needs a `Wrt`).
+            #[automatically_derived]
+            impl #p::drivers::PointMark for #name {
+                type Is = #p::drivers::NoArgumentMarkedWrt;
+            }
             #[automatically_derived]
             impl #p::drivers::Settled for #name {
                 type Out<__FwdadT> = __FwdadT;
