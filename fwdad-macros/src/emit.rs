@@ -2537,18 +2537,7 @@ impl Emitter<'_> {
         let ValueDef::Param(k) = self.func.values[self.func.place_root(*t)].def else {
             return TokenStream::new();
         };
-        let dyn_in = |ty: &syn::Type| {
-            struct Find(bool);
-            impl<'ast> syn::visit::Visit<'ast> for Find {
-                fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
-                    self.0 = true;
-                }
-            }
-            let mut f = Find(false);
-            syn::visit::Visit::visit_type(&mut f, ty);
-            f.0
-        };
-        if !self.func.params.get(k).is_some_and(|p| dyn_in(&p.ty)) {
+        if !self.func.params.get(k).is_some_and(|p| writes_dyn(&p.ty)) {
             return TokenStream::new();
         }
         let rt = self.rt;
@@ -2598,18 +2587,7 @@ impl Emitter<'_> {
         let ValueDef::Param(k) = self.func.values[self.func.place_root(*receiver)].def else {
             return TokenStream::new();
         };
-        let dyn_in = |ty: &syn::Type| {
-            struct Find(bool);
-            impl<'ast> syn::visit::Visit<'ast> for Find {
-                fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
-                    self.0 = true;
-                }
-            }
-            let mut f = Find(false);
-            syn::visit::Visit::visit_type(&mut f, ty);
-            f.0
-        };
-        if !self.func.params.get(k).is_some_and(|p| dyn_in(&p.ty)) {
+        if !self.func.params.get(k).is_some_and(|p| writes_dyn(&p.ty)) {
             return TokenStream::new();
         }
         let (rt, name) = (self.rt, self.name(new));
@@ -4636,4 +4614,17 @@ fn lend_guarded(func: &Function, inst: Inst, rt: &TokenStream, call: TokenStream
         ::core::mem::drop(#g);
         #r
     }))
+}
+
+/// Whether the type `ty` writes a trait object anywhere (`&mut Vec<Box<dyn Body>>`).
+fn writes_dyn(ty: &syn::Type) -> bool {
+    struct Find(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_type_trait_object(&mut self, _: &'ast syn::TypeTraitObject) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
 }

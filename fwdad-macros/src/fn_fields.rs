@@ -349,25 +349,7 @@ pub(crate) fn free_fns(
         })
     };
     let self_ty = &*imp.self_ty;
-    let fn_bounded = |id: &syn::Ident| {
-        let g = &imp.generics;
-        let inline = (g.type_params())
-            .filter(|t| t.ident == *id)
-            .flat_map(|t| t.bounds.iter());
-        let from_where = (g.where_clause.iter().flat_map(|w| &w.predicates))
-            .filter_map(|p| match p {
-                syn::WherePredicate::Type(t)
-                    if matches!(&t.bounded_ty, syn::Type::Path(bp) if bp.path.is_ident(id)) =>
-                {
-                    Some(&t.bounds)
-                }
-                _ => None,
-            })
-            .flatten();
-        inline
-            .chain(from_where)
-            .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if is_fn_bound(t)))
-    };
+    let fn_bounded = |id: &syn::Ident| bounded_by_fn(&imp.generics, id);
     let dropped = |id: &syn::Ident| fn_bounded(id) && !mentioned(id);
     let mut out = Vec::new();
     for it in &imp.items {
@@ -681,24 +663,7 @@ pub(crate) fn holder_fn(func: &syn::ItemFn, diag: &mut Diagnostics) -> Option<sy
     let output = &func.sig.output;
     mentions.push_str(&quote!(#output).to_string());
     // The type parameters bounded by `Fn(..)` that the new signature does not name.
-    let fn_bounded = |id: &syn::Ident| {
-        let inline = (generics.type_params())
-            .filter(|t| t.ident == *id)
-            .flat_map(|t| t.bounds.iter());
-        let from_where = (generics.where_clause.iter().flat_map(|w| &w.predicates))
-            .filter_map(|p| match p {
-                syn::WherePredicate::Type(t)
-                    if matches!(&t.bounded_ty, syn::Type::Path(bp) if bp.path.is_ident(id)) =>
-                {
-                    Some(&t.bounds)
-                }
-                _ => None,
-            })
-            .flatten();
-        inline
-            .chain(from_where)
-            .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if is_fn_bound(t)))
-    };
+    let fn_bounded = |id: &syn::Ident| bounded_by_fn(generics, id);
     let named = |id: &syn::Ident| {
         let id = id.to_string();
         mentions
@@ -1723,4 +1688,25 @@ impl VisitMut for UseFields<'_> {
         }
         syn::visit_mut::visit_expr_mut(self, e);
     }
+}
+
+/// Whether the type parameter `id` of `generics` is bounded by `Fn(..)`, `FnMut(..)` or
+/// `FnOnce(..)`, inline or in the `where` clause.
+fn bounded_by_fn(generics: &syn::Generics, id: &syn::Ident) -> bool {
+    let inline = (generics.type_params())
+        .filter(|t| t.ident == *id)
+        .flat_map(|t| t.bounds.iter());
+    let from_where = (generics.where_clause.iter().flat_map(|w| &w.predicates))
+        .filter_map(|p| match p {
+            syn::WherePredicate::Type(t)
+                if matches!(&t.bounded_ty, syn::Type::Path(bp) if bp.path.is_ident(id)) =>
+            {
+                Some(&t.bounds)
+            }
+            _ => None,
+        })
+        .flatten();
+    inline
+        .chain(from_where)
+        .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if is_fn_bound(t)))
 }
