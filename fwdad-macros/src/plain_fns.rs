@@ -185,7 +185,9 @@ fn trait_declared(path: &syn::Path, derived: &dyn Fn(&Items, &str) -> bool) -> b
     let Some(file) = source::parse(&here) else {
         return false;
     };
-    if prefix.is_empty() && file.modules.iter().any(|m| derived(m, &name)) {
+    // Declared in the file: by its name, whatever the path (`$crate::interpolate::Interpolate`
+    // in a `macro_rules!` of the crate, as splines writes its impls).
+    if file.modules.iter().any(|m| derived(m, &name)) {
         return true;
     }
     declared_elsewhere(&here, &file, &prefix, &name, derived)
